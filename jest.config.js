@@ -1,0 +1,62 @@
+/**
+ * Test projects:
+ *  - unit: schema, editor plugins and server units (node)
+ *  - web: React components (jsdom)
+ *  - sqlite / postgres: the same server integration suite (*.int.test.ts) on each database
+ *  - e2e: real Chromium against a real server process
+ */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const base = {
+  transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },
+  // These packages ship ES modules only; let swc turn them into CommonJS for Jest.
+  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing)/)'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
+  moduleNameMapper: { '\\.(css)$': '<rootDir>/test/helpers/styleStub.cjs' },
+};
+
+const integration = (name) => ({
+  ...base,
+  displayName: name,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/server/**/*.int.test.ts'],
+  globalSetup: `<rootDir>/test/helpers/${name}GlobalSetup.mjs`,
+  globalTeardown: `<rootDir>/test/helpers/${name}GlobalTeardown.mjs`,
+});
+
+export default {
+  testTimeout: 20000,
+  projects: [
+    {
+      ...base,
+      displayName: 'unit',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/{schema,plugins,server}/**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.int\\.test\\.ts$'],
+    },
+    {
+      ...base,
+      displayName: 'web',
+      testEnvironment: 'jsdom',
+      testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+    },
+    integration('sqlite'),
+    integration('postgres'),
+    {
+      ...base,
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'],
+    },
+  ],
+};

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { canonicalTokens, tokensSchema, type Token } from '../token';
+import type { BlockElement, SlateText } from '../slate';
+
+/** The data of a block whose content is a run of tokens (text, headings, …). */
+export const textDataSchema = z.object({ tokens: tokensSchema }).strict();
+export type TextData = z.infer<typeof textDataSchema>;
+
+/** Where a block sits; kept outside the Slate element, which knows its place from the tree. */
+export interface BlockPosition {
+  pageId: string;
+  parentId: string | null;
+  placeAfter: string | null;
+}
+
+/**
+ * One block type: its wire name, its Slate element name, its data schema, the two
+ * converters, and the markdown shortcuts that turn a text block into it.
+ * Adding a block type = one file that exports a definition + registering it in blocks/index.ts.
+ */
+export interface BlockDefinition<WireType extends string = string, Data = unknown> {
+  wireType: WireType;
+  slateType: BlockElement['type'];
+  dataSchema: z.ZodType<Data>;
+  /** Typed at the start of a text block, then a space: the block becomes this type. */
+  shortcuts: readonly string[];
+  toSlateFields(data: Data): Omit<BlockElement, 'type' | 'uid' | 'version'>;
+  toWireData(element: BlockElement): Data;
+}
+
+/** Slate needs at least one text child; an empty block has one empty text. */
+export function tokensToChildren(tokens: readonly Token[]): SlateText[] {
+  return tokens.length > 0 ? tokens.map((t) => ({ ...t })) : [{ text: '' }];
+}
+
+/** Slate text children back to canonical wire tokens. */
+export function childrenToTokens(children: readonly SlateText[]): Token[] {
+  return canonicalTokens(children as Token[]);
+}
+
+/** A definition for a block that is nothing but tokens. */
+export function textLikeBlock<W extends string>(
+  wireType: W,
+  slateType: BlockElement['type'],
+  shortcuts: readonly string[] = [],
+): BlockDefinition<W, TextData> {
+  return {
+    wireType,
+    slateType,
+    dataSchema: textDataSchema,
+    shortcuts,
+    toSlateFields: (data) => ({ children: tokensToChildren(data.tokens) }),
+    toWireData: (element) => ({ tokens: childrenToTokens(element.children) }),
+  };
+}

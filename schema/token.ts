@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { LIMITS } from './constants';
+
+/** Only http and https links are accepted (spec: validation rules). */
+export function isSafeHref(href: string): boolean {
+  try {
+    const url = new URL(href);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export const linkSchema = z
+  .object({ href: z.string().max(2048).refine(isSafeHref, { message: 'only http and https links are allowed' }) })
+  .strict();
+
+export const tableAddressSchema = z.object({ x: z.number().int().min(0), y: z.number().int().min(0) }).strict();
+
+/** A run of text with the same modifiers. On the wire a token never has empty text. */
+export const tokenSchema = z
+  .object({
+    text: z.string().min(1).max(LIMITS.blockTextLength),
+    bold: z.boolean().optional(),
+    italic: z.boolean().optional(),
+    underline: z.boolean().optional(),
+    struckOut: z.boolean().optional(),
+    code: z.boolean().optional(),
+    link: linkSchema.optional(),
+    tableAddress: tableAddressSchema.optional(),
+    comments: z.array(z.string().max(64)).max(100).optional(),
+  })
+  .strict();
+
+export type Token = z.infer<typeof tokenSchema>;
+/** A token's modifiers: everything but the text. */
+export type TokenMarks = Omit<Token, 'text'>;
+
+export const tokensSchema = z
+  .array(tokenSchema)
+  .max(LIMITS.tokensPerBlock)
+  .refine((tokens) => tokens.reduce((n, t) => n + t.text.length, 0) <= LIMITS.blockTextLength, {
+    message: `a block holds at most ${LIMITS.blockTextLength} characters`,
+  });
+
+function marksOf(token: Token): string {
+  const { text: _text, ...marks } = token;
+  return JSON.stringify(Object.entries(marks).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * The canonical form of a token list, the same one Slate's normalizer keeps:
+ * no empty tokens, and neighbours with equal modifiers joined.
+ */
+export function canonicalTokens(tokens: readonly Token[]): Token[] {
+  const out: Token[] = [];
+  for (const token of tokens) {
+    if (token.text === '') continue;
+    const last = out[out.length - 1];
+    if (last && marksOf(last) === marksOf(token)) {
+      out[out.length - 1] = { ...last, text: last.text + token.text };
+    } else {
+      out.push({ ...token });
+    }
+  }
+  return out;
+}
+
+/** The plain text of a token list. */
+export function tokensText(tokens: readonly Token[]): string {
+  return tokens.map((t) => t.text).join('');
+}

@@ -1,0 +1,44 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { Config } from './config';
+import { createMailer, type Mailer } from './mail';
+import { authPlugin } from './plugins/auth';
+import { dbPlugin } from './plugins/db';
+import { errorsPlugin } from './plugins/errors';
+import { authRoutes } from './routes/auth';
+import { blockRoutes } from './routes/blocks';
+import { pageRoutes } from './routes/pages';
+import { userRoutes } from './routes/users';
+import { webRoutes } from './routes/web';
+import { workspaceRoutes } from './routes/workspaces';
+
+export interface BuildOptions {
+  /** false silences the log (tests); a pino options object or true logs. */
+  logger?: boolean | object;
+  /** Replaces the mailer (tests that read codes without SMTP). */
+  mailer?: Mailer;
+}
+
+/** The whole server: plugins first, then routes by resource. Tests call this and use app.inject. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  const mailer = options.mailer ?? createMailer(config, app.log);
+  app.addHook('onClose', async () => mailer.close());
+
+  await app.register(errorsPlugin);
+  await app.register(cookie);
+  await app.register(dbPlugin, { config });
+  await app.register(authPlugin);
+
+  await app.register(authRoutes, { config, mailer });
+  await app.register(userRoutes);
+  await app.register(workspaceRoutes);
+  await app.register(pageRoutes);
+  await app.register(blockRoutes);
+  await app.register(webRoutes, { webDir: config.webDir });
+  return app;
+}

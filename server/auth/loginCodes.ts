@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import { LOGIN_CODE_MAX_ATTEMPTS, LOGIN_CODE_TTL_MS } from '../../schema/constants';
+import { ERROR_CODES } from '../../schema/errors';
+import { newId } from '../../schema/ids';
+import type { Database } from '../db/types';
+import { AppError, rateLimited } from '../errors';
+import { isoIn, nowIso } from '../time';
+import { hashSecret, newLoginCode, sameDigest } from './tokens';
+
+const hashCode = (id: string, code: string) => hashSecret(`${id}:${code}`);
+
+async function countCodesSince(db: Kysely<Database>, column: 'email' | 'ip', value: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('login_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(column, '=', value)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Issues a new sign-in code for an e-mail, after the per-e-mail and per-IP limits
+ * (counted over the code lifetime). Earlier unused codes for the e-mail stop working.
+ */
+export async function issueLoginCode(
+  db: Kysely<Database>,
+  email: string,
+  ip: string,
+  limits: { perEmail: number; perIp: number },
+): Promise<string> {
+  const since = new Date(Date.now() - LOGIN_CODE_TTL_MS).toISOString();
+  if ((await countCodesSince(db, 'email', email, since)) >= limits.perEmail) {
+    throw rateLimited('too many codes for this e-mail, try again in a few minutes');
+  }
+  if ((await countCodesSince(db, 'ip', ip, since)) >= limits.perIp) {
+    throw rateLimited('too many codes from this address, try again in a few minutes');
+  }
+  const code = newLoginCode();
+  const id = newId();
+  const now = nowIso();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('login_codes').set({ used_at: now }).where('email', '=', email).where('used_at', 'is', null).execute();
+    await trx
+      .insertInto('login_codes')
+      .values({ id, email, code_hash: hashCode(id, code), attempts: 0, expires_at: isoIn(LOGIN_CODE_TTL_MS), used_at: null, ip, created_at: now })
+      .execute();
+  });
+  return code;
+}
+
+const tooManyAttempts = () => new AppError(429, ERROR_CODES.tooManyAttempts, 'too many wrong codes; request a new one');
+
+/**
+ * Checks a pin against the e-mail's current code. A right pin uses the code up; a wrong one
+ * counts an attempt, and after LOGIN_CODE_MAX_ATTEMPTS the code is dead and a new one is needed.
+ */
+export async function consumeLoginCode(db: Kysely<Database>, email: string, pin: string): Promise<void> {
+  const now = nowIso();
+  const current = await db
+    .selectFrom('login_codes')
+    .selectAll()
+    .where('email', '=', email)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!current) throw new AppError(401, ERROR_CODES.codeExpired, 'the code has expired or was used; request a new one');
+  if (current.attempts >= LOGIN_CODE_MAX_ATTEMPTS) throw tooManyAttempts();
+  if (sameDigest(current.code_hash, hashCode(current.id, pin))) {
+    const used = await db
+      .updateTable('login_codes')
+      .set({ used_at: now })
+      .where('id', '=', current.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw new AppError(401, ERROR_CODES.codeExpired, 'the code was already used');
+    return;
+  }
+  // Count the attempt in the database, not in memory, so parallel guesses are counted too.
+  const counted = await db
+    .updateTable('login_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', current.id)
+    .returning('attempts')
+    .executeTakeFirst();
+  const attempts = counted?.attempts ?? LOGIN_CODE_MAX_ATTEMPTS;
+  if (attempts >= LOGIN_CODE_MAX_ATTEMPTS) throw tooManyAttempts();
+  throw new AppError(401, ERROR_CODES.invalidPin, 'wrong code', { attemptsLeft: LOGIN_CODE_MAX_ATTEMPTS - attempts });
+}

@@ -1,0 +1,20 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as initial from './migrations/2026-11-21-0001-initial';
+import type { Database } from './types';
+
+/** Every migration, by its frozen date-prefixed name, in order. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-21-0001-initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Brings the database up to the latest schema; throws if a migration fails. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,32 @@
+import { ERROR_CODES, type ErrorCode } from '../schema/errors';
+import type { z } from 'zod';
+
+/** An error a client caused or may expect, with its HTTP status and stable code. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+    /** Sent as `data` beside the error, e.g. the server copy of a block on a conflict. */
+    readonly data: unknown = null,
+  ) {
+    super(message);
+  }
+}
+
+export const unauthorized = () => new AppError(401, ERROR_CODES.unauthorized, 'sign in first');
+export const forbidden = (what = 'this') => new AppError(403, ERROR_CODES.forbidden, `no access to ${what}`);
+export const notFound = (what = 'resource') => new AppError(404, ERROR_CODES.notFound, `${what} not found`);
+export const rateLimited = (message = 'too many requests, try again later') =>
+  new AppError(429, ERROR_CODES.rateLimited, message);
+
+/** Parses a request part with a zod schema; a mismatch answers 422 validation_failed with the issues. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    throw new AppError(422, ERROR_CODES.validationFailed, 'the request does not match the schema', issues);
+  }
+  return result.data;
+}

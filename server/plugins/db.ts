@@ -1,0 +1,29 @@
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import { connectDatabase, type DatabaseKind } from '../db/connect';
+import { migrateToLatest } from '../db/migrate';
+import type { Database } from '../db/types';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    dbKind: DatabaseKind;
+  }
+}
+
+/** Opens the database, applies migrations, and closes it with the app. */
+export const dbPlugin = fp<{ config: Config }>(async (app, { config }) => {
+  const { db, kind } = connectDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'workspace.sqlite'),
+  });
+  await migrateToLatest(db);
+  app.decorate('db', db);
+  app.decorate('dbKind', kind);
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+  app.log.info({ database: kind }, `database ready (${kind})`);
+});

@@ -1,0 +1,47 @@
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { ERROR_CODES, type ErrorCode } from '../../schema/errors';
+import { AppError } from '../errors';
+
+/** Fastify's own client errors, mapped to our stable codes. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ERROR_CODES.unsupportedMediaType,
+  FST_ERR_CTP_BODY_TOO_LARGE: ERROR_CODES.payloadTooLarge,
+  FST_ERR_CTP_INVALID_JSON: ERROR_CODES.badRequest,
+  FST_ERR_CTP_EMPTY_JSON_BODY: ERROR_CODES.badRequest,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ERROR_CODES.badRequest,
+};
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 413) return ERROR_CODES.payloadTooLarge;
+  if (status === 415) return ERROR_CODES.unsupportedMediaType;
+  if (status === 429) return ERROR_CODES.rateLimited;
+  if (status === 404) return ERROR_CODES.notFound;
+  return ERROR_CODES.badRequest;
+}
+
+/** Every error leaves as the envelope with a stable code; never a stack trace, never a 500 for a client's mistake. */
+export const errorsPlugin = fp(async (app) => {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({
+        data: error.data,
+        included: [],
+        meta: {},
+        errors: [{ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }],
+      });
+    }
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send({
+        data: null,
+        included: [],
+        meta: {},
+        errors: [{ code: ERROR_CODES.internal, message: 'something went wrong on the server' }],
+      });
+    }
+    const code = FASTIFY_CODES[error.code] ?? codeForStatus(status);
+    return reply.status(status).send({ data: null, included: [], meta: {}, errors: [{ code, message: error.message }] });
+  });
+});

@@ -1,0 +1,17 @@
+import type { SectionId, WorkspaceRole } from '../../schema/constants';
+
+/**
+ * May a member with this role create a page in this section of the workspace?
+ * Private: admins and participants. All: admins, and only in a non-private workspace.
+ * Favorite and shared hold links to pages, never new pages.
+ */
+export function canCreateInSection(role: WorkspaceRole, section: SectionId, isPrivateWorkspace: boolean): boolean {
+  if (section === 'private') return role === 'admin' || role === 'participant';
+  if (section === 'all') return role === 'admin' && !isPrivateWorkspace;
+  return false;
+}
+
+/** Guests see only the favorite and shared sections. */
+export function visibleSections(role: WorkspaceRole): SectionId[] {
+  return role === 'guest' ? ['favorite', 'shared'] : ['favorite', 'all', 'shared', 'private'];
+}

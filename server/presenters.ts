@@ -1,0 +1,57 @@
+import type { AccessLevel, PageType, SectionId } from '../schema/constants';
+import type { ApiMeta, ApiResponse } from '../schema/envelope';
+import type { WireElement } from '../schema/element';
+import type { WireUser, WireWorkspace } from '../schema/user';
+import type { PageRow, UserRow } from './db/types';
+import { pagePath } from './repositories/pages';
+import type { WorkspaceWithRole } from './repositories/workspaces';
+
+/** The envelope every JSON answer uses. */
+export function envelope<T>(data: T, meta: ApiMeta = {}, included: unknown[] = []): ApiResponse<T> {
+  return { data, included, meta, errors: [] };
+}
+
+export function presentUser(user: UserRow): WireUser {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    avatar_url: user.avatar_url,
+    anonymous: false,
+    telegramId: user.telegram_id,
+    createdAt: user.created_at,
+  };
+}
+
+export function presentWorkspace(workspace: WorkspaceWithRole): WireWorkspace {
+  return {
+    id: workspace.id,
+    name: workspace.name,
+    avatar: workspace.avatar,
+    alias: workspace.alias,
+    role: workspace.role,
+    private: workspace.is_private === 1,
+  };
+}
+
+export function presentElement(page: PageRow, accessLevel: AccessLevel, inFavorites = false): WireElement {
+  return {
+    id: page.id,
+    contentType: 'Element',
+    workspaceId: page.workspace_id,
+    type: page.type as PageType,
+    title: page.title,
+    icon: page.icon,
+    path: pagePath(page),
+    parentId: page.parent_id,
+    section: page.section as SectionId | null,
+    accessLevel,
+    inFavorites,
+    inTrash: page.in_trash === 1,
+    isPublic: page.is_public === 1,
+    defaultLayoutId: page.default_layout_id,
+    cover: page.cover ? (JSON.parse(page.cover) as WireElement['cover']) : null,
+    createdAt: page.created_at,
+    updatedAt: page.updated_at,
+  };
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SECTION_IDS, type SectionId } from '../../schema/constants';
+import { createNoteBodySchema, patchElementBodySchema } from '../../schema/element';
+import { ERROR_CODES } from '../../schema/errors';
+import { newId } from '../../schema/ids';
+import type { UserRow } from '../db/types';
+import { AppError, forbidden, notFound, parseWith } from '../errors';
+import { requireUser } from '../plugins/auth';
+import { authorizePage, pageAccessLevel } from '../policies/page';
+import { canCreateInSection, visibleSections } from '../policies/workspace';
+import { envelope, presentElement } from '../presenters';
+import { findPage, insertRootNote, listSectionRoots, updatePageTitle } from '../repositories/pages';
+import { findMembership, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
+
+export const WORKSPACE_HEADER = 'x-workspace-id';
+
+/** The workspace a request acts in: the X-Workspace-Id header, else the user's first workspace. */
+async function requestWorkspace(app: FastifyInstance, request: FastifyRequest, user: UserRow): Promise<WorkspaceWithRole> {
+  const header = request.headers[WORKSPACE_HEADER];
+  const wanted = typeof header === 'string' && header !== '' ? header : undefined;
+  const workspace = wanted
+    ? await findMembership(app.db, wanted, user.id)
+    : (await listUserWorkspaces(app.db, user.id))[0];
+  if (!workspace) throw forbidden('this workspace');
+  return workspace;
+}
+
+function sectionParam(request: FastifyRequest<{ Params: { id: string } }>): SectionId {
+  const id = request.params.id;
+  if (!(SECTION_IDS as readonly string[]).includes(id)) throw notFound('section');
+  return id as SectionId;
+}
+
+async function loadPage(app: FastifyInstance, id: string) {
+  const page = await findPage(app.db, id);
+  if (!page) throw notFound('page');
+  return page;
+}
+
+export async function pageRoutes(app: FastifyInstance) {
+  app.get<{ Params: { id: string } }>('/api/v3/spaces/section/:id', async (request) => {
+    const user = requireUser(request);
+    const section = sectionParam(request);
+    const workspace = await requestWorkspace(app, request, user);
+    if (!visibleSections(workspace.role).includes(section)) throw forbidden('this section');
+    // Favorite and shared sections are filled by the sharing and favourites API (issue 3).
+    const roots = section === 'private' || section === 'all' ? await listSectionRoots(app.db, workspace.id, section, user.id) : [];
+    const elements = [];
+    for (const page of roots) {
+      const level = await pageAccessLevel(app.db, user.id, page);
+      if (level !== 'none') elements.push(presentElement(page, level));
+    }
+    return envelope(elements, { count: elements.length, hasMoreNext: false });
+  });
+
+  app.post<{ Params: { id: string } }>('/api/v3/spaces/section/:id', async (request, reply) => {
+    const user = requireUser(request);
+    const section = sectionParam(request);
+    const body = parseWith(createNoteBodySchema, request.body ?? {});
+    const workspace = await requestWorkspace(app, request, user);
+    if (!canCreateInSection(workspace.role, section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
+    const id = body.id ?? newId();
+    if (await findPage(app.db, id)) throw new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists');
+    const page = await insertRootNote(app.db, {
+      id,
+      workspaceId: workspace.id,
+      section: section as 'private' | 'all',
+      title: body.title ?? '',
+      createdBy: user.id,
+    });
+    reply.status(201);
+    return envelope(presentElement(page, 'full'));
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v3/spaces/element/:id', async (request) => {
+    const user = requireUser(request);
+    const page = await loadPage(app, request.params.id);
+    const level = await authorizePage(app.db, user.id, page, 'read');
+    return envelope(presentElement(page, level));
+  });
+
+  app.patch<{ Params: { id: string } }>('/api/v3/spaces/element/:id', async (request) => {
+    const user = requireUser(request);
+    const body = parseWith(patchElementBodySchema, request.body);
+    if (body.id !== undefined && body.id !== request.params.id) {
+      throw new AppError(422, ERROR_CODES.validationFailed, 'the body id differs from the path id');
+    }
+    const page = await loadPage(app, request.params.id);
+    const level = await authorizePage(app.db, user.id, page, 'edit');
+    await updatePageTitle(app.db, page.id, body.title);
+    return envelope(presentElement({ ...page, title: body.title }, level));
+  });
+}

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/** The web app lives in src/ (its index.html too); `vite build` writes dist/, which the Fastify server serves. */
+export default defineConfig({
+  root: fileURLToPath(new URL('./src', import.meta.url)),
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: 'http://localhost:3000', ws: true },
+      '/version': 'http://localhost:3000',
+    },
+  },
+});
