@@ -19,8 +19,9 @@ const swc = [
 
 const base = {
   transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },
-  // These packages ship ES modules only; let swc turn them into CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing)/)'],
+  // These packages ship ES modules only (@fastify/cookie loads `cookie` with a dynamic import(),
+  // which Jest cannot run without --experimental-vm-modules); let swc turn them into CommonJS for Jest.
+  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
   moduleNameMapper: { '\\.(css)$': '<rootDir>/test/helpers/styleStub.cjs' },
 };
@@ -30,6 +31,8 @@ const integration = (name) => ({
   displayName: name,
   testEnvironment: 'node',
   testMatch: ['<rootDir>/server/**/*.int.test.ts'],
+  // Read by test/helpers/testApp.ts to pick the database of this project.
+  globals: { __TEST_DB__: name },
   globalSetup: `<rootDir>/test/helpers/${name}GlobalSetup.mjs`,
   globalTeardown: `<rootDir>/test/helpers/${name}GlobalTeardown.mjs`,
 });

@@ -67,7 +67,21 @@ export async function consumeLoginCode(db: Kysely<Database>, email: string, pin:
     .limit(1)
     .executeTakeFirst();
   if (!current) throw new AppError(401, ERROR_CODES.codeExpired, 'the code has expired or was used; request a new one');
-  if (current.attempts >= LOGIN_CODE_MAX_ATTEMPTS) throw tooManyAttempts();
+  // Take one of the code's attempts in the database before looking at the pin, in one conditional
+  // update: parallel guesses can then never check more pins than the limit allows.
+  const claimed = await db
+    .updateTable('login_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', current.id)
+    .where('used_at', 'is', null)
+    .where('attempts', '<', LOGIN_CODE_MAX_ATTEMPTS)
+    .returning('attempts')
+    .executeTakeFirst();
+  if (!claimed) {
+    const row = await db.selectFrom('login_codes').select('used_at').where('id', '=', current.id).executeTakeFirst();
+    if (row?.used_at) throw new AppError(401, ERROR_CODES.codeExpired, 'the code was already used');
+    throw tooManyAttempts();
+  }
   if (sameDigest(current.code_hash, hashCode(current.id, pin))) {
     const used = await db
       .updateTable('login_codes')
@@ -78,14 +92,6 @@ export async function consumeLoginCode(db: Kysely<Database>, email: string, pin:
     if (Number(used.numUpdatedRows) !== 1) throw new AppError(401, ERROR_CODES.codeExpired, 'the code was already used');
     return;
   }
-  // Count the attempt in the database, not in memory, so parallel guesses are counted too.
-  const counted = await db
-    .updateTable('login_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', current.id)
-    .returning('attempts')
-    .executeTakeFirst();
-  const attempts = counted?.attempts ?? LOGIN_CODE_MAX_ATTEMPTS;
-  if (attempts >= LOGIN_CODE_MAX_ATTEMPTS) throw tooManyAttempts();
-  throw new AppError(401, ERROR_CODES.invalidPin, 'wrong code', { attemptsLeft: LOGIN_CODE_MAX_ATTEMPTS - attempts });
+  if (claimed.attempts >= LOGIN_CODE_MAX_ATTEMPTS) throw tooManyAttempts();
+  throw new AppError(401, ERROR_CODES.invalidPin, 'wrong code', { attemptsLeft: LOGIN_CODE_MAX_ATTEMPTS - claimed.attempts });
 }

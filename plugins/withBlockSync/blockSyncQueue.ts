@@ -1,0 +1,238 @@
+import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
+import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
+import { ERROR_CODES } from '../../schema/errors';
+
+/** What the queue needs from the network. Errors must carry `status`, and `code`/`data` from the envelope. */
+export interface BlockSyncApi {
+  createBlock(body: CreateBlockBody & { id: string }): Promise<WireBlock>;
+  updateBlock(id: string, body: UpdateBlockBody): Promise<WireBlock>;
+  deleteBlock(id: string): Promise<void>;
+}
+
+export interface BlockSyncError extends Error {
+  status?: number;
+  code?: string;
+  data?: unknown;
+}
+
+export type SyncStatus = 'saved' | 'pending' | 'offline' | 'error';
+
+export interface BlockSyncOptions {
+  api: BlockSyncApi;
+  /** The block as it is now in the editor, or null if it is gone. Asked at send time, never earlier. */
+  read(uid: string): WireBlock | null;
+  /** The server holds a newer copy than the edit was based on: put it in the editor. */
+  onServerCopy(block: WireBlock): void;
+  /** A request the server refused for good (e.g. 403): the edit cannot be saved. */
+  onRejected?(uid: string, error: BlockSyncError): void;
+  onStatus?(status: SyncStatus): void;
+  debounceMs?: number;
+  /** Delays before retrying after a network failure or 5xx; the last repeats. */
+  retryDelaysMs?: readonly number[];
+}
+
+const DEFAULT_RETRY_DELAYS = [1000, 2000, 5000, 10000, 30000] as const;
+
+/**
+ * The block-sync path: a block's edits are sent at most once per debounce window, one request
+ * at a time, in the order blocks became due. A block the server does not know yet is created
+ * (after the block it follows, so order holds); a known one is updated with the version it was
+ * based on; a removed one is deleted. Versions only go up. Network failures keep the edit and
+ * retry; a version conflict hands the server copy back to the editor.
+ */
+export function createBlockSyncQueue(options: BlockSyncOptions) {
+  const debounceMs = options.debounceMs ?? BLOCK_UPDATE_DEBOUNCE_MS;
+  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS;
+  /** Server-known blocks and the highest version known for each. */
+  const versions = new Map<string, number>();
+  /** What the server last accepted for each block, to skip edits that change nothing. */
+  const lastSent = new Map<string, string>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  const due: string[] = [];
+  let running = false;
+  let failures = 0;
+  let disposed = false;
+  let status: SyncStatus = 'saved';
+
+  function setStatus(next: SyncStatus) {
+    if (next !== status) {
+      status = next;
+      options.onStatus?.(next);
+    }
+  }
+
+  function refreshStatus() {
+    if (status === 'offline' || status === 'error') return;
+    setStatus(hasPending() ? 'pending' : 'saved');
+  }
+
+  function hasPending(): boolean {
+    return timers.size > 0 || due.length > 0 || running;
+  }
+
+  function remember(block: WireBlock) {
+    versions.set(block.id, Math.max(versions.get(block.id) ?? 0, block.version));
+    lastSent.set(block.id, JSON.stringify([block.type, block.data]));
+  }
+
+  function schedule(uid: string, delay: number) {
+    if (disposed) return;
+    clearTimeout(timers.get(uid));
+    timers.set(
+      uid,
+      setTimeout(() => {
+        timers.delete(uid);
+        makeDue(uid);
+      }, delay),
+    );
+    refreshStatus();
+  }
+
+  function makeDue(uid: string) {
+    if (!due.includes(uid)) due.push(uid);
+    void pump();
+  }
+
+  async function pump() {
+    if (running || disposed) return;
+    running = true;
+    try {
+      while (due.length > 0 && !disposed) {
+        const uid = due.shift() as string;
+        await sendOne(uid);
+      }
+    } finally {
+      running = false;
+      refreshStatus();
+    }
+  }
+
+  function isTransient(error: BlockSyncError): boolean {
+    return error.status === undefined || error.status >= 500 || error.status === 429 || error.status === 408;
+  }
+
+  async function sendOne(uid: string): Promise<void> {
+    try {
+      if ((await send(uid)) === 'deferred') return;
+      failures = 0;
+      if (status === 'offline') setStatus('pending');
+    } catch (raw) {
+      const error = raw as BlockSyncError;
+      if (error.status === 422 && error.code === ERROR_CODES.blockVersionConflict && isWireBlock(error.data)) {
+        remember(error.data);
+        options.onServerCopy(error.data);
+        return;
+      }
+      if (error.status === 409 && isWireBlock(error.data)) {
+        // Our earlier create got through before the connection dropped: carry on as an update.
+        versions.set(uid, Math.max(versions.get(uid) ?? 0, error.data.version));
+        makeDue(uid);
+        return;
+      }
+      if (error.status === 404 && versions.has(uid)) {
+        // The block is gone on the server while it still has our text here: create it again.
+        versions.delete(uid);
+        lastSent.delete(uid);
+        makeDue(uid);
+        return;
+      }
+      if (isTransient(error)) {
+        setStatus('offline');
+        schedule(uid, retryDelay());
+        failures += 1;
+        return;
+      }
+      setStatus('error');
+      options.onRejected?.(uid, error);
+    }
+  }
+
+  function retryDelay(): number {
+    return retryDelays[Math.min(failures, retryDelays.length - 1)];
+  }
+
+  /** Sends one block's current state; 'deferred' when it has to wait for the block before it. */
+  async function send(uid: string): Promise<'sent' | 'deferred'> {
+    const block = options.read(uid);
+    if (!block) {
+      if (versions.has(uid)) {
+        await options.api.deleteBlock(uid);
+        versions.delete(uid);
+        lastSent.delete(uid);
+      }
+      return 'sent';
+    }
+    const known = versions.get(uid);
+    if (known === undefined) {
+      const prior = block.placeAfter;
+      if (prior && !versions.has(prior) && options.read(prior)) {
+        // Keep document order on the server: the block this one follows is created first.
+        if (status === 'offline') {
+          schedule(uid, retryDelay());
+        } else {
+          clearTimeout(timers.get(prior));
+          timers.delete(prior);
+          for (const id of [prior, uid]) {
+            const index = due.indexOf(id);
+            if (index >= 0) due.splice(index, 1);
+          }
+          due.unshift(prior, uid);
+        }
+        return 'deferred';
+      }
+    const placeAfter = block.placeAfter && versions.has(block.placeAfter) ? block.placeAfter : null;
+      const created = await options.api.createBlock({
+        id: uid,
+        pageId: block.pageId,
+        type: block.type,
+        data: block.data,
+        parentId: block.parentId,
+        placeAfter,
+      });
+      remember(created);
+      return 'sent';
+    }
+    if (lastSent.get(uid) === JSON.stringify([block.type, block.data])) return 'sent';
+    const updated = await options.api.updateBlock(uid, { version: known, type: block.type, data: block.data });
+    remember(updated);
+    return 'sent';
+  }
+
+  return {
+    /** Blocks loaded from the server, with their versions. */
+    seed(blocks: readonly WireBlock[]) {
+      for (const block of blocks) remember(block);
+    },
+    /** A block changed (or appeared, or went away): send it once the debounce window passes. */
+    markDirty(uid: string) {
+      schedule(uid, debounceMs);
+    },
+    /** The highest version known for a block (undefined if the server does not have it yet). */
+    versionOf(uid: string): number | undefined {
+      return versions.get(uid);
+    },
+    hasPending,
+    status: () => status,
+    /** Sends everything now and resolves when the queue is empty. */
+    async flush(): Promise<void> {
+      for (const uid of [...timers.keys()]) {
+        clearTimeout(timers.get(uid));
+        timers.delete(uid);
+        if (!due.includes(uid)) due.push(uid);
+      }
+      await pump();
+      while (running) await new Promise((resolve) => setTimeout(resolve, 10));
+    },
+    dispose() {
+      disposed = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+export type BlockSyncQueue = ReturnType<typeof createBlockSyncQueue>;
+
+function isWireBlock(value: unknown): value is WireBlock {
+  return typeof value === 'object' && value !== null && 'id' in value && 'version' in value && 'data' in value;
+}

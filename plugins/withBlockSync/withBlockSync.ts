@@ -1,0 +1,85 @@
+import { Editor, Element, type Operation } from 'slate';
+import { HistoryEditor } from 'slate-history';
+import { toSlate, toWire, type WireBlock } from '../../schema/block';
+import { slateToTitle } from '../../schema/blocks';
+import type { BlockElement, PageHeadingElement } from '../../schema/slate';
+import { blockAt } from '../queries';
+
+export interface BlockSyncHandlers {
+  /** A block's content, type or existence changed. */
+  onBlockChanged(uid: string): void;
+  /** The page heading changed. */
+  onTitleChanged(title: string): void;
+}
+
+/** Top-level indexes an operation touches, read before (removals) and after it is applied. */
+function touched(op: Operation): { before: number[]; after: number[] } {
+  if (op.type === 'set_selection') return { before: [], after: [] };
+  const index = op.path[0];
+  if (index === undefined) return { before: [], after: [] };
+  if (op.path.length > 1 || op.type === 'insert_text' || op.type === 'remove_text' || op.type === 'set_node') {
+    return { before: [], after: [index] };
+  }
+  switch (op.type) {
+    case 'insert_node':
+      return { before: [], after: [index] };
+    case 'remove_node':
+      return { before: [index], after: [] };
+    case 'split_node':
+      return { before: [], after: [index, index + 1] };
+    case 'merge_node':
+      return { before: [index], after: [index - 1] };
+    case 'move_node':
+      return { before: [], after: [op.newPath[0]] };
+    default:
+      return { before: [], after: [] };
+  }
+}
+
+/**
+ * Watches every Slate operation and reports which blocks changed, so the sync queue can send
+ * them; page-heading changes are reported as title changes.
+ */
+export function withBlockSync<E extends Editor>(editor: E, handlers: BlockSyncHandlers): E {
+  const { apply } = editor;
+
+  editor.apply = (op) => {
+    const { before, after } = touched(op);
+    const removed = before.map((i) => blockAt(editor, i)?.uid).filter((uid): uid is string => !!uid);
+    apply(op);
+    let titleChanged = false;
+    for (const uid of removed) handlers.onBlockChanged(uid);
+    for (const index of after) {
+      const block = blockAt(editor, index);
+      if (!block) continue;
+      if (block.type === 'pageHeadingBlock') titleChanged = true;
+      else handlers.onBlockChanged(block.uid);
+    }
+    if (titleChanged) handlers.onTitleChanged(slateToTitle(blockAt(editor, 0) as PageHeadingElement));
+  };
+
+  return editor;
+}
+
+/** A block as it is in the editor now, on the wire (placeAfter: the block before it, the title excluded). */
+export function readBlock(editor: Editor, pageId: string, uid: string): WireBlock | null {
+  const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === uid);
+  const element = blockAt(editor, index);
+  if (!element || element.type === 'pageHeadingBlock') return null;
+  const previous = blockAt(editor, index - 1);
+  const placeAfter = previous && previous.type !== 'pageHeadingBlock' ? previous.uid : null;
+  return toWire(element, { pageId, parentId: null, placeAfter });
+}
+
+/** Puts the server's copy of a block in place of the local one, outside the undo history. */
+export function replaceWithServerCopy(editor: Editor, block: WireBlock): void {
+  const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === block.id);
+  if (index < 0) return;
+  const replacement: BlockElement = toSlate(block);
+  HistoryEditor.withoutSaving(editor as HistoryEditor, () => {
+    Editor.withoutNormalizing(editor, () => {
+      editor.apply({ type: 'remove_node', path: [index], node: editor.children[index] });
+      editor.apply({ type: 'insert_node', path: [index], node: replacement });
+    });
+  });
+}

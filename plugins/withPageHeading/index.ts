@@ -1,0 +1,1 @@
+export { withPageHeading, emptyTextBlock } from './withPageHeading';

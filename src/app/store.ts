@@ -1,0 +1,19 @@
+import { configureStore } from '@reduxjs/toolkit';
+import { useDispatch, useSelector } from 'react-redux';
+import { authReducer } from '../features/auth/authSlice';
+import { pagesReducer } from '../features/pages/pagesSlice';
+import { workspacesReducer } from '../features/workspaces/workspacesSlice';
+
+/** The store holds serializable data only; the live Slate value and sockets stay outside it. */
+export function createStore() {
+  return configureStore({
+    reducer: { auth: authReducer, workspaces: workspacesReducer, pages: pagesReducer },
+  });
+}
+
+export type AppStore = ReturnType<typeof createStore>;
+export type RootState = ReturnType<AppStore['getState']>;
+export type AppDispatch = AppStore['dispatch'];
+
+export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
+export const useAppSelector = useSelector.withTypes<RootState>();

@@ -1,0 +1,20 @@
+import type { WireBlock } from '../../schema/block';
+import type { BlockSyncApi } from '../../plugins/withBlockSync';
+import { api } from '../app/api';
+
+/** The block endpoints the sync queue talks to. */
+export const blockApi: BlockSyncApi = {
+  async createBlock(body) {
+    return (await api<WireBlock>('/api/v3/spaces/block', { method: 'POST', body })).data;
+  },
+  async updateBlock(id, body) {
+    return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}`, { method: 'POST', body })).data;
+  },
+  async deleteBlock(id) {
+    await api(`/api/v3/spaces/block/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  },
+};
+
+export async function loadBlocks(pageId: string): Promise<WireBlock[]> {
+  return (await api<WireBlock[]>(`/api/v3/spaces/note/${encodeURIComponent(pageId)}/blocks`)).data;
+}

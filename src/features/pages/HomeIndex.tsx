@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../ui/Button';
+import { useCreatePage } from './Sidebar';
+
+/** Home with no page open: a greeting and a way to start writing. */
+export function HomeIndex() {
+  const { t } = useTranslation();
+  const { create, busy } = useCreatePage();
+  return (
+    <div className="home">
+      <div className="home-card">
+        <div className="home-emoji" aria-hidden>
+          ✍️
+        </div>
+        <h1>{t('home.title')}</h1>
+        <p>{t('home.text')}</p>
+        <Button size="m" disabled={busy} onClick={() => void create('private')}>
+          {t('home.create')}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router-dom';
+import type { WireBlock } from '../../../schema/block';
+import { canEdit, type WireElement } from '../../../schema/element';
+import type { SyncStatus } from '../../../plugins/withBlockSync';
+import { ApiRequestError } from '../../app/api';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { DocumentEditor } from '../../editor/DocumentEditor';
+import { loadBlocks } from '../../editor/blockApi';
+import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
+import { Spinner } from '../../ui/Spinner';
+import { fetchPage, pageLoaded, pageTitleEdited, renamePage, selectPageById } from './pagesSlice';
+
+type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[] } | { status: 'failed'; kind: ErrorKind };
+
+function errorKind(error: unknown): ErrorKind {
+  if (!(error instanceof ApiRequestError) || error.status === undefined) return 'network';
+  if (error.status === 401) return 'unauthorized';
+  if (error.status === 403) return 'noAccess';
+  if (error.status === 404 || error.status === 400) return 'notFound';
+  return 'generic';
+}
+
+/** A page by uid: loads it and its blocks, then edits them. */
+function PageEditorScreen({ pageUid }: { pageUid: string }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const user = useAppSelector((state) => state.auth.user);
+  const livePage = useAppSelector((state) => selectPageById(state, pageUid));
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const [syncStatus, setSyncStatus] = useState<SyncStatus>('saved');
+
+  useEffect(() => {
+    let cancelled = false;
+    Promise.all([fetchPage(pageUid), loadBlocks(pageUid)])
+      .then(([page, blocks]) => {
+        if (cancelled) return;
+        dispatch(pageLoaded(page));
+        setLoaded({ status: 'ready', page, blocks });
+      })
+      .catch((error: unknown) => !cancelled && setLoaded({ status: 'failed', kind: errorKind(error) }));
+    return () => {
+      cancelled = true;
+    };
+  }, [dispatch, pageUid]);
+
+  const onTitleEdited = useCallback((title: string) => dispatch(pageTitleEdited({ id: pageUid, title })), [dispatch, pageUid]);
+  const saveTitle = useCallback(
+    async (title: string) => {
+      setSyncStatus('pending');
+      try {
+        await dispatch(renamePage({ id: pageUid, title })).unwrap();
+        setSyncStatus('saved');
+      } catch {
+        setSyncStatus('error');
+      }
+    },
+    [dispatch, pageUid],
+  );
+
+  useEffect(() => {
+    const title = livePage?.title || t('untitled');
+    document.title = title;
+  }, [livePage?.title, t]);
+
+  if (loaded.status === 'loading') return <Spinner />;
+  if (loaded.status === 'failed') return <ErrorScreen kind={loaded.kind} email={user?.email} />;
+  return (
+    <div className="page">
+      <header className="page-topbar">
+        <span className="page-topbar-title">{livePage?.title || t('untitled')}</span>
+        <span className="page-sync" data-status={syncStatus} aria-live="polite">
+          {t(`sync.${syncStatus}`)}
+        </span>
+      </header>
+      <DocumentEditor
+        page={loaded.page}
+        blocks={loaded.blocks}
+        canEdit={canEdit(loaded.page.accessLevel)}
+        onTitleEdited={onTitleEdited}
+        saveTitle={saveTitle}
+        onSyncStatus={setSyncStatus}
+      />
+    </div>
+  );
+}
+
+export default function PageScreen() {
+  const { pageUid = '' } = useParams();
+  return <PageEditorScreen key={pageUid} pageUid={pageUid} />;
+}

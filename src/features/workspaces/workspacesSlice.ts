@@ -1,0 +1,44 @@
+import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type { WireWorkspace } from '../../../schema/user';
+import { api, setActiveWorkspace } from '../../app/api';
+import type { RootState } from '../../app/store';
+
+export interface WorkspacesState {
+  list: WireWorkspace[];
+  activeId: string | null;
+  status: 'idle' | 'loading' | 'ready' | 'failed';
+}
+
+const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle' };
+
+export const loadWorkspaces = createAsyncThunk('workspaces/load', async () => {
+  return (await api<WireWorkspace[]>('/api/v3/spaces/workspace')).data;
+});
+
+const workspacesSlice = createSlice({
+  name: 'workspaces',
+  initialState,
+  reducers: {},
+  extraReducers: (builder) => {
+    builder
+      .addCase(loadWorkspaces.pending, (state) => {
+        state.status = 'loading';
+      })
+      .addCase(loadWorkspaces.fulfilled, (state, action) => {
+        state.list = action.payload;
+        state.status = 'ready';
+        if (!state.activeId || !action.payload.some((w) => w.id === state.activeId)) {
+          state.activeId = action.payload[0]?.id ?? null;
+        }
+        setActiveWorkspace(state.activeId);
+      })
+      .addCase(loadWorkspaces.rejected, (state) => {
+        state.status = 'failed';
+      });
+  },
+});
+
+export const workspacesReducer = workspacesSlice.reducer;
+
+export const selectActiveWorkspace = (state: RootState) =>
+  state.workspaces.list.find((w) => w.id === state.workspaces.activeId) ?? null;

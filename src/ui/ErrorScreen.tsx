@@ -1,0 +1,46 @@
+import { useTranslation } from 'react-i18next';
+import { Button } from './Button';
+import './errorScreen.css';
+
+export type ErrorKind = 'unauthorized' | 'notFound' | 'noAccess' | 'network' | 'generic';
+
+/** Where "Help" leads: the feedback chat (configurable at build time). */
+const HELP_URL = import.meta.env.VITE_HELP_URL ?? 'https://t.me/';
+
+/** The spec's error screens: a title, what to do next, and help. */
+export function ErrorScreen({ kind, email }: { kind: ErrorKind; email?: string }) {
+  const { t } = useTranslation();
+  const title = {
+    unauthorized: t('errors.unauthorized'),
+    notFound: t('errors.notFound'),
+    noAccess: t('errors.noAccess'),
+    network: t('errors.network'),
+    generic: t('errors.somethingWrong'),
+  }[kind];
+  return (
+    <div className="error-screen" role="alert">
+      <div className="error-screen-content">
+        <div className="error-screen-image" aria-hidden>
+          {kind === 'network' ? '⚡' : kind === 'noAccess' || kind === 'unauthorized' ? '🔒' : '🔍'}
+        </div>
+        <h1>{title}</h1>
+        {kind === 'generic' && <p>{t('errors.somethingWrongText')}</p>}
+        {kind === 'noAccess' && email && <p>{t('errors.noAccessNote', { email })}</p>}
+        <div className="error-screen-buttons">
+          {kind === 'network' ? (
+            <Button size="m" onClick={() => window.location.reload()}>
+              {t('errors.retry')}
+            </Button>
+          ) : (
+            <Button size="m" onClick={() => window.location.assign('/')}>
+              {t('errors.backHome')}
+            </Button>
+          )}
+          <Button size="m" kind="outline" onClick={() => window.open(HELP_URL, '_blank', 'noopener')}>
+            {t('errors.help')}
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}

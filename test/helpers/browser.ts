@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Debian's Chromium; `.ci/run` installs it when it is missing. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Launches headless Chromium; fails loudly (never skips) when it is not installed. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it with 'apt-get install -y chromium'`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}

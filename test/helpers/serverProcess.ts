@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  dataDir: string;
+  /** Everything the server printed so far. */
+  log(): string;
+  /** Resolves with the sign-in code the server printed for an e-mail (no SMTP configured). */
+  waitForCode(email: string, timeoutMs?: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (`server/main.ts`) as its own process, exactly as `npm start` runs it,
+ * with a fresh DATA_DIR, and waits until it listens.
+ */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const until = async (predicate: () => string | null, timeoutMs: number, what: string): Promise<string> => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const found = predicate();
+      if (found) return found;
+      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before ${what}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`timed out waiting for ${what}:\n${output}`);
+  };
+
+  await until(() => (output.includes('Server listening') ? 'yes' : null), 30_000, 'the server to listen');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    log: () => output,
+    waitForCode: (email, timeoutMs = 10_000) =>
+      until(() => {
+        const matches = [...output.matchAll(/sign-in code for ([^:\s]+): (\d{6})/g)].filter((m) => m[1] === email);
+        return matches.length > 0 ? matches[matches.length - 1][2] : null;
+      }, timeoutMs, `a sign-in code for ${email}`),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,2 @@
+/** Nothing to stop: see sqliteGlobalSetup.mjs. */
+export default async function sqliteGlobalTeardown() {}

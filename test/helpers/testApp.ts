@@ -1,0 +1,197 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import type { Mailer } from '../../server/mail';
+import type { ApiResponse } from '../../schema/envelope';
+
+export type TestDb = 'sqlite' | 'postgres';
+
+declare global {
+  /** Set per Jest project in jest.config.js (`globals`): the database the integration suite runs on. */
+  var __TEST_DB__: TestDb | undefined;
+}
+
+/** The database of the running Jest project. */
+export function testDb(): TestDb {
+  const db = globalThis.__TEST_DB__;
+  if (db !== 'sqlite' && db !== 'postgres') throw new Error('__TEST_DB__ is not set: run through a jest project (sqlite or postgres)');
+  return db;
+}
+
+/** A mailer that keeps every sign-in code it was asked to send, per e-mail. */
+export class CapturingMailer implements Mailer {
+  readonly sent = new Map<string, string[]>();
+
+  async sendLoginCode(email: string, code: string): Promise<void> {
+    this.sent.set(email, [...(this.sent.get(email) ?? []), code]);
+  }
+
+  /** The newest code sent to an e-mail; throws when none was sent. */
+  lastCode(email: string): string {
+    const codes = this.sent.get(email.toLowerCase()) ?? [];
+    const code = codes[codes.length - 1];
+    if (code === undefined) throw new Error(`no sign-in code was sent to ${email}`);
+    return code;
+  }
+
+  close(): void {}
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  mailer: CapturingMailer;
+  config: Config;
+  /** Closes the app and removes its database. */
+  close(): Promise<void>;
+}
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_PG_ADMIN_URL;
+  if (!adminUrl) throw new Error('TEST_PG_ADMIN_URL is not set: the postgres global setup did not run');
+  const name = `t_${crypto.randomBytes(8).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    // A linguistic collation, as most installed servers have (e.g. en_US.UTF-8 in the official
+    // Docker image), so that code relying on byte-order text comparison fails here too.
+    // Servers built without ICU get their default collation.
+    await admin
+      .query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`)
+      .catch(() => admin.query(`CREATE DATABASE ${name}`));
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/**
+ * A fresh server on a fresh database of the project's kind (SQLite file in a temp dir, or a new
+ * PostgreSQL database), with a silent log and a mailer that captures sign-in codes.
+ */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-test-'));
+  const database = testDb() === 'postgres' ? await createPostgresDatabase() : undefined;
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      databaseUrl: database?.url,
+      // No web build: tests that need one pass their own webDir.
+      webDir: path.join(dataDir, 'no-web-build'),
+      ...overrides,
+    },
+  );
+  const mailer = new CapturingMailer();
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, { logger: false, mailer });
+    await app.ready();
+  } catch (error) {
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    app,
+    mailer,
+    config,
+    async close() {
+      await app.close();
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The body as the multipart/form-data a browser's FormData would send. */
+export async function formData(fields: Record<string, string>): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const request = new Request('http://test.invalid/', { method: 'POST', body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '' },
+  };
+}
+
+/** The body as application/x-www-form-urlencoded. */
+export function urlEncoded(fields: Record<string, string>): { payload: string; headers: Record<string, string> } {
+  return {
+    payload: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  };
+}
+
+/** The parsed JSON envelope of a response. */
+export function body<T = unknown>(response: LightMyRequestResponse): ApiResponse<T> {
+  return response.json<ApiResponse<T>>();
+}
+
+/** The stable error code of a response (the first error of the envelope). */
+export function errorCode(response: LightMyRequestResponse): string | undefined {
+  return body(response).errors[0]?.code;
+}
+
+export async function sendCode(t: TestApp, email: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const form = urlEncoded({ email });
+  return t.app.inject({ method: 'POST', url: '/api/auth/send_code', payload: form.payload, headers: { ...form.headers, ...headers } });
+}
+
+export async function login(t: TestApp, email: string, pin: string): Promise<LightMyRequestResponse> {
+  const form = urlEncoded({ email, pin });
+  return t.app.inject({ method: 'POST', url: '/api/auth/login', payload: form.payload, headers: form.headers });
+}
+
+/** The `sid=…` cookie header value set by a response. */
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const sid = response.cookies.find((c) => c.name === 'sid');
+  if (!sid) throw new Error(`no session cookie in the response (status ${response.statusCode}): ${response.body}`);
+  return `sid=${sid.value}`;
+}
+
+/**
+ * Signs in through the real flow (send_code, read the mailed code, login) and returns the
+ * session cookie to send as the `cookie` header of later requests.
+ */
+export async function signIn(t: TestApp, email: string): Promise<string> {
+  const sent = await sendCode(t, email);
+  if (sent.statusCode !== 200) throw new Error(`send_code answered ${sent.statusCode}: ${sent.body}`);
+  const response = await login(t, email, t.mailer.lastCode(email));
+  if (response.statusCode !== 200) throw new Error(`login answered ${response.statusCode}: ${response.body}`);
+  return sessionCookie(response);
+}
+
+/** A JSON API call as a signed-in user (or anonymous when cookie is undefined). */
+export function api(
+  t: TestApp,
+  cookie: string | undefined,
+  method: NonNullable<InjectOptions['method']>,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method,
+    url,
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+  });
+}
