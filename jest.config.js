@@ -39,6 +39,7 @@ const integration = (name) => ({
 
 export default {
   testTimeout: 20000,
+  reporters: ['default', '<rootDir>/test/helpers/summaryReporter.cjs'],
   projects: [
     {
       ...base,
@@ -52,6 +53,7 @@ export default {
       displayName: 'web',
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+      setupFiles: ['<rootDir>/test/helpers/jsdomSetup.ts'],
     },
     integration('sqlite'),
     integration('postgres'),

@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   root: fileURLToPath(new URL('./src', import.meta.url)),
   plugins: [react()],
+  define: { __HELP_URL__: JSON.stringify(process.env.HELP_URL ?? '') },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

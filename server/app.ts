@@ -4,7 +4,7 @@ import type { Config } from './config';
 import { createMailer, type Mailer } from './mail';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
-import { errorsPlugin } from './plugins/errors';
+import { errorsPlugin, sendFrameworkError } from './plugins/errors';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
 import { pageRoutes } from './routes/pages';
@@ -25,6 +25,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply),
   });
   const mailer = options.mailer ?? createMailer(config, app.log);
   app.addHook('onClose', async () => mailer.close());

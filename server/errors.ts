@@ -21,6 +21,12 @@ export const notFound = (what = 'resource') => new AppError(404, ERROR_CODES.not
 export const rateLimited = (message = 'too many requests, try again later') =>
   new AppError(429, ERROR_CODES.rateLimited, message);
 
+/** True for a primary-key or unique violation in either dialect: a concurrent insert won the race. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 /** Parses a request part with a zod schema; a mismatch answers 422 validation_failed with the issues. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);

@@ -1,5 +1,4 @@
 /// <reference types="vite/client" />
 
-interface ImportMetaEnv {
-  readonly VITE_HELP_URL?: string;
-}
+/** Replaced at build time by vite.config.ts (`define`). */
+declare const __HELP_URL__: string | undefined;

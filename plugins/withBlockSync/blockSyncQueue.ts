@@ -47,6 +47,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   const versions = new Map<string, number>();
   /** What the server last accepted for each block, to skip edits that change nothing. */
   const lastSent = new Map<string, string>();
+  /** Blocks whose last request the server refused for good; the blocks after them do not wait for them. */
+  const refused = new Set<string>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const due: string[] = [];
   let running = false;
@@ -71,7 +73,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   }
 
   function remember(block: WireBlock) {
-    versions.set(block.id, Math.max(versions.get(block.id) ?? 0, block.version));
+    versions.set(block.id, block.version);
     lastSent.set(block.id, JSON.stringify([block.type, block.data]));
   }
 
@@ -143,6 +145,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         return;
       }
       setStatus('error');
+      refused.add(uid);
       options.onRejected?.(uid, error);
     }
   }
@@ -165,7 +168,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     const known = versions.get(uid);
     if (known === undefined) {
       const prior = block.placeAfter;
-      if (prior && !versions.has(prior) && options.read(prior)) {
+      if (prior && !versions.has(prior) && !refused.has(prior) && options.read(prior)) {
         // Keep document order on the server: the block this one follows is created first.
         if (status === 'offline') {
           schedule(uid, retryDelay());
@@ -180,7 +183,9 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         }
         return 'deferred';
       }
-    const placeAfter = block.placeAfter && versions.has(block.placeAfter) ? block.placeAfter : null;
+      // After the nearest block before it that the server has (one it refused is skipped).
+      let placeAfter = block.placeAfter;
+      while (placeAfter && !versions.has(placeAfter)) placeAfter = options.read(placeAfter)?.placeAfter ?? null;
       const created = await options.api.createBlock({
         id: uid,
         pageId: block.pageId,
@@ -205,6 +210,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     },
     /** A block changed (or appeared, or went away): send it once the debounce window passes. */
     markDirty(uid: string) {
+      refused.delete(uid);
       schedule(uid, debounceMs);
     },
     /** The highest version known for a block (undefined if the server does not have it yet). */

@@ -1,4 +1,5 @@
 import { Editor, Element, Range, Transforms } from 'slate';
+import { HistoryEditor } from 'slate-history';
 import { MARKDOWN_SHORTCUTS } from '../../schema/blocks';
 import type { BlockElement } from '../../schema/slate';
 
@@ -28,10 +29,16 @@ export function withMarkdownShortcuts<E extends Editor>(editor: E): E {
       insertText(text, options);
       return;
     }
-    Editor.withoutNormalizing(editor, () => {
-      Transforms.delete(editor, { at: { anchor: start, focus: selection.anchor } });
-      Transforms.setNodes(editor, { type }, { at: path });
-    });
+    // The space goes in as typed, and the conversion is its own undo step: undo gives back `# `.
+    insertText(text, options);
+    const convert = () =>
+      Editor.withoutNormalizing(editor, () => {
+        const typed = editor.selection ? editor.selection.anchor : selection.anchor;
+        Transforms.delete(editor, { at: { anchor: start, focus: typed } });
+        Transforms.setNodes(editor, { type }, { at: path });
+      });
+    if (HistoryEditor.isHistoryEditor(editor)) HistoryEditor.withNewBatch(editor, convert);
+    else convert();
   };
 
   return editor;

@@ -17,9 +17,17 @@ export interface DatabaseHandle {
  * `sqliteFile` (WAL, synchronous=NORMAL: durable across process crashes, fast enough to
  * take every keystroke's debounced block update).
  */
-export function connectDatabase(options: { databaseUrl?: string; sqliteFile: string }): DatabaseHandle {
+export function connectDatabase(options: {
+  databaseUrl?: string;
+  sqliteFile: string;
+  /** Told when an idle PostgreSQL connection dies (server restart, failover, admin kill). */
+  onConnectionError?: (error: Error) => void;
+}): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // Without a listener, an idle client's error is an unhandled 'error' event that kills the
+    // process; the pool has already dropped that client and opens a new one when needed.
+    pool.on('error', (error) => options.onConnectionError?.(error));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres' };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });

@@ -18,6 +18,7 @@ export const dbPlugin = fp<{ config: Config }>(async (app, { config }) => {
   const { db, kind } = connectDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'workspace.sqlite'),
+    onConnectionError: (error) => app.log.warn({ err: error }, 'an idle database connection was lost'),
   });
   await migrateToLatest(db);
   app.decorate('db', db);

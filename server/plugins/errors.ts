@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '../../schema/errors';
 import { AppError } from '../errors';
 
@@ -11,6 +11,9 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: ERROR_CODES.badRequest,
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ERROR_CODES.badRequest,
 };
+
+/** PostgreSQL's SQLSTATE for text it cannot store, e.g. "invalid byte sequence for encoding UTF8: 0x00". */
+const PG_CHARACTER_NOT_IN_REPERTOIRE = '22021';
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 413) return ERROR_CODES.payloadTooLarge;
@@ -31,6 +34,15 @@ export const errorsPlugin = fp(async (app) => {
         errors: [{ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }],
       });
     }
+    if ((error as { code?: unknown }).code === PG_CHARACTER_NOT_IN_REPERTOIRE) {
+      // Text PostgreSQL cannot hold (a NUL character) in a path, header or body.
+      return reply.status(400).send({
+        data: null,
+        included: [],
+        meta: {},
+        errors: [{ code: ERROR_CODES.badRequest, message: 'the request holds a character that cannot be stored (NUL)' }],
+      });
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {
       request.log.error({ err: error }, 'unhandled error');
@@ -45,3 +57,13 @@ export const errorsPlugin = fp(async (app) => {
     return reply.status(status).send({ data: null, included: [], meta: {}, errors: [{ code, message: error.message }] });
   });
 });
+
+/**
+ * For Fastify's `frameworkErrors`: what it answers before routing (a malformed or too long URL)
+ * leaves as the same envelope too.
+ */
+export function sendFrameworkError(error: FastifyError, reply: FastifyReply): FastifyReply {
+  return reply
+    .status(error.statusCode ?? 400)
+    .send({ data: null, included: [], meta: {}, errors: [{ code: ERROR_CODES.badRequest, message: error.message }] });
+}

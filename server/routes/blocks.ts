@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import { canonicalTokens } from '../../schema/token';
 import type { BlockRow } from '../db/types';
-import { AppError, notFound, parseWith } from '../errors';
+import { AppError, isUniqueViolation, notFound, parseWith } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
@@ -73,12 +73,12 @@ export async function blockRoutes(app: FastifyInstance) {
       throw new AppError(422, ERROR_CODES.validationFailed, 'placeAfter is not a child of parentId');
     }
     const id = body.id ?? newId();
-    const existing = await findBlock(app.db, id);
-    if (existing) {
-      // A retried create: answer with what the server holds so the client can carry on from it.
-      throw new AppError(409, ERROR_CODES.blockExists, 'a block with this id exists', undefined,
+    // A retried create: answer with what the server holds so the client can carry on from it.
+    const blockExists = async (existing: BlockRow) =>
+      new AppError(409, ERROR_CODES.blockExists, 'a block with this id exists', undefined,
         existing.page_id === page.id ? await presentBlock(app.db, existing) : null);
-    }
+    const existing = await findBlock(app.db, id);
+    if (existing) throw await blockExists(existing);
     const row = await insertBlock(app.db, {
       id,
       pageId: page.id,
@@ -87,6 +87,10 @@ export async function blockRoutes(app: FastifyInstance) {
       type: body.type,
       data: canonicalData(body.data as BlockData),
       userId: user.id,
+    }).catch(async (error: unknown) => {
+      // A parallel create with the same id got there first.
+      const winner = isUniqueViolation(error) ? await findBlock(app.db, id) : undefined;
+      throw winner ? await blockExists(winner) : error;
     });
     reply.status(201);
     return envelope(await presentBlock(app.db, row));

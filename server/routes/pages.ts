@@ -4,7 +4,7 @@ import { createNoteBodySchema, patchElementBodySchema } from '../../schema/eleme
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import type { UserRow } from '../db/types';
-import { AppError, forbidden, notFound, parseWith } from '../errors';
+import { AppError, forbidden, isUniqueViolation, notFound, parseWith } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage, pageAccessLevel } from '../policies/page';
 import { canCreateInSection, visibleSections } from '../policies/workspace';
@@ -60,13 +60,17 @@ export async function pageRoutes(app: FastifyInstance) {
     const workspace = await requestWorkspace(app, request, user);
     if (!canCreateInSection(workspace.role, section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
     const id = body.id ?? newId();
-    if (await findPage(app.db, id)) throw new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists');
+    const pageExists = () => new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists');
+    if (await findPage(app.db, id)) throw pageExists();
     const page = await insertRootNote(app.db, {
       id,
       workspaceId: workspace.id,
       section: section as 'private' | 'all',
       title: body.title ?? '',
       createdBy: user.id,
+    }).catch((error: unknown) => {
+      // A parallel create with the same id (a retried request) got there first.
+      throw isUniqueViolation(error) ? pageExists() : error;
     });
     reply.status(201);
     return envelope(presentElement(page, 'full'));

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { Editable, Slate } from 'slate-react';
-import type { Descendant } from 'slate';
+import { Editor, Transforms, type Descendant } from 'slate';
+import { Editable, ReactEditor, Slate } from 'slate-react';
 import { toSlate, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
@@ -77,6 +77,14 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     [],
   );
 
+  const isNewPage = canEdit && page.title === '' && blocks.length === 0;
+  useEffect(() => {
+    // A new page starts with the caret in its title, as in Notion.
+    if (!isNewPage) return;
+    Transforms.select(editor, Editor.start(editor, [0]));
+    ReactEditor.focus(editor);
+  }, [editor, isNewPage]);
+
   useEffect(() => {
     const warnIfUnsaved = (event: BeforeUnloadEvent) => {
       if (queue.hasPending() || title.state.pending !== null) {
@@ -101,7 +109,6 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
         className="document-editor"
         readOnly={!canEdit}
         spellCheck
-        autoFocus={canEdit && page.title === '' && blocks.length === 0}
         renderElement={BlockElementView}
         renderLeaf={TokenLeaf}
       />

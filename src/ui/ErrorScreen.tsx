@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
+import { HELP_URL } from '../app/constants';
 import { Button } from './Button';
+import { CloudOffIcon, LockIcon, SearchIcon } from './icons';
 import './errorScreen.css';
 
 export type ErrorKind = 'unauthorized' | 'notFound' | 'noAccess' | 'network' | 'generic';
 
-/** Where "Help" leads: the feedback chat (configurable at build time). */
-const HELP_URL = import.meta.env.VITE_HELP_URL ?? 'https://t.me/';
 
 /** The spec's error screens: a title, what to do next, and help. */
 export function ErrorScreen({ kind, email }: { kind: ErrorKind; email?: string }) {
@@ -20,8 +20,8 @@ export function ErrorScreen({ kind, email }: { kind: ErrorKind; email?: string }
   return (
     <div className="error-screen" role="alert">
       <div className="error-screen-content">
-        <div className="error-screen-image" aria-hidden>
-          {kind === 'network' ? '⚡' : kind === 'noAccess' || kind === 'unauthorized' ? '🔒' : '🔍'}
+        <div className="error-screen-image">
+          {kind === 'network' ? <CloudOffIcon size={36} /> : kind === 'noAccess' || kind === 'unauthorized' ? <LockIcon size={36} /> : <SearchIcon size={36} />}
         </div>
         <h1>{title}</h1>
         {kind === 'generic' && <p>{t('errors.somethingWrongText')}</p>}
@@ -36,9 +36,11 @@ export function ErrorScreen({ kind, email }: { kind: ErrorKind; email?: string }
               {t('errors.backHome')}
             </Button>
           )}
-          <Button size="m" kind="outline" onClick={() => window.open(HELP_URL, '_blank', 'noopener')}>
-            {t('errors.help')}
-          </Button>
+          {HELP_URL && (
+            <Button size="m" kind="outline" onClick={() => window.open(HELP_URL, '_blank', 'noopener')}>
+              {t('errors.help')}
+            </Button>
+          )}
         </div>
       </div>
     </div>

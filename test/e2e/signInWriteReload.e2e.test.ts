@@ -2,21 +2,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 const ARTIFACTS = path.resolve(__dirname, 'artifacts');
 
-describe('the walking skeleton in a real browser (SQLite)', () => {
+describe.each(['sqlite', 'postgres'] as const)('the walking skeleton in a real browser (%s)', (database) => {
   let server: ServerProcess;
   let browser: Browser;
+  let stopPostgres: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+    const env: Record<string, string> = {};
+    if (database === 'postgres') {
+      const pg = await startPostgresProcess();
+      stopPostgres = pg.stop;
+      env.DATABASE_URL = pg.url;
+    }
+    [server, browser] = await Promise.all([startServerProcess(env), launchBrowser()]);
+    expect(server.log()).toContain(`database ready (${database})`);
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await stopPostgres?.();
   });
 
   it('signs in with the code from the log, writes a page, reloads, and it is still there', async () => {
@@ -53,7 +62,7 @@ describe('the walking skeleton in a real browser (SQLite)', () => {
     await page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 10_000 });
 
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'editor.png') });
+    await page.screenshot({ path: path.join(ARTIFACTS, `editor-${database}.png`) });
 
     await page.reload();
     await page.locator('[data-slate-editor] h1').waitFor();

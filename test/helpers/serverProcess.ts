@@ -36,7 +36,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: path.resolve(__dirname, '../..'),
+    cwd: process.cwd(),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,6 +71,38 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
         await exited;
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real PostgreSQL in a child process (test/helpers/runEmbeddedPostgres.mjs). */
+export async function startPostgresProcess(): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['test/helpers/runEmbeddedPostgres.mjs'], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /READY (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`PostgreSQL exited (${code}):\n${output}`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
     },
   };
 }

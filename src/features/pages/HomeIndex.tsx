@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button';
+import { PenIcon } from '../../ui/icons';
 import { useCreatePage } from './Sidebar';
 
 /** Home with no page open: a greeting and a way to start writing. */
@@ -9,8 +10,8 @@ export function HomeIndex() {
   return (
     <div className="home">
       <div className="home-card">
-        <div className="home-emoji" aria-hidden>
-          ✍️
+        <div className="home-emoji">
+          <PenIcon size={32} />
         </div>
         <h1>{t('home.title')}</h1>
         <p>{t('home.text')}</p>

@@ -14,6 +14,13 @@ import { fetchPage, pageLoaded, pageTitleEdited, renamePage, selectPageById } fr
 
 type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[] } | { status: 'failed'; kind: ErrorKind };
 
+const STATUS_ORDER: SyncStatus[] = ['saved', 'pending', 'offline', 'error'];
+
+/** The page shows "saved" only when the title and every block are saved. */
+function worstStatus(...statuses: SyncStatus[]): SyncStatus {
+  return statuses.reduce((worst, s) => (STATUS_ORDER.indexOf(s) > STATUS_ORDER.indexOf(worst) ? s : worst), 'saved');
+}
+
 function errorKind(error: unknown): ErrorKind {
   if (!(error instanceof ApiRequestError) || error.status === undefined) return 'network';
   if (error.status === 401) return 'unauthorized';
@@ -29,7 +36,9 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const user = useAppSelector((state) => state.auth.user);
   const livePage = useAppSelector((state) => selectPageById(state, pageUid));
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
-  const [syncStatus, setSyncStatus] = useState<SyncStatus>('saved');
+  const [blockStatus, setBlockStatus] = useState<SyncStatus>('saved');
+  const [titleStatus, setTitleStatus] = useState<SyncStatus>('saved');
+  const syncStatus = worstStatus(blockStatus, titleStatus);
 
   useEffect(() => {
     let cancelled = false;
@@ -45,15 +54,21 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     };
   }, [dispatch, pageUid]);
 
-  const onTitleEdited = useCallback((title: string) => dispatch(pageTitleEdited({ id: pageUid, title })), [dispatch, pageUid]);
+  const onTitleEdited = useCallback(
+    (title: string) => {
+      dispatch(pageTitleEdited({ id: pageUid, title }));
+      setTitleStatus('pending');
+    },
+    [dispatch, pageUid],
+  );
   const saveTitle = useCallback(
     async (title: string) => {
-      setSyncStatus('pending');
+      setTitleStatus('pending');
       try {
         await dispatch(renamePage({ id: pageUid, title })).unwrap();
-        setSyncStatus('saved');
+        setTitleStatus('saved');
       } catch {
-        setSyncStatus('error');
+        setTitleStatus('error');
       }
     },
     [dispatch, pageUid],
@@ -80,7 +95,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         canEdit={canEdit(loaded.page.accessLevel)}
         onTitleEdited={onTitleEdited}
         saveTitle={saveTitle}
-        onSyncStatus={setSyncStatus}
+        onSyncStatus={setBlockStatus}
       />
     </div>
   );

@@ -4,6 +4,7 @@ import { NavLink, useNavigate } from 'react-router-dom';
 import { newId } from '../../../schema/ids';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
+import { PageIcon, PlusIcon } from '../../ui/icons';
 import { signOut } from '../auth/authSlice';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { createNote, loadSection, selectSectionPages } from './pagesSlice';
@@ -47,7 +48,7 @@ function Section({ section }: { section: 'private' | 'all' }) {
           disabled={busy}
           onClick={() => void create(section)}
         >
-          +
+          <PlusIcon size={16} />
         </Button>
       </div>
       {pages.length === 0 ? (
@@ -58,7 +59,7 @@ function Section({ section }: { section: 'private' | 'all' }) {
             <li key={page.id}>
               <NavLink to={`/${page.id}`} className="sidebar-page">
                 <span className="sidebar-page-icon" aria-hidden>
-                  {page.icon ?? '📄'}
+                  {page.icon ?? <PageIcon size={16} />}
                 </span>
                 <span className={page.title ? 'sidebar-page-title' : 'sidebar-page-title is-untitled'}>
                   {page.title || t('untitled')}

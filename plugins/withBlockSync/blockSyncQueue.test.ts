@@ -1,0 +1,638 @@
+import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
+import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
+import { ERROR_CODES } from '../../schema/errors';
+import { createBlockSyncQueue, type BlockSyncApi, type BlockSyncError, type SyncStatus } from './blockSyncQueue';
+
+/*
+ * The queue against an in-memory fake of the block API (this is a unit test of the queue; the
+ * real server is covered by the integration and browser tests). The fake records every call,
+ * keeps versions like the server does (create → 1, each update +1), can be told to fail the
+ * next calls, and can hold its answers until the test releases them.
+ */
+
+const PAGE_ID = 'p1';
+
+type Call =
+  | { kind: 'create'; id: string; body: CreateBlockBody & { id: string } }
+  | { kind: 'update'; id: string; body: UpdateBlockBody }
+  | { kind: 'delete'; id: string };
+
+function wire(id: string, text: string, extra: Partial<WireBlock> = {}): WireBlock {
+  return {
+    id,
+    contentType: 'Block',
+    pageId: PAGE_ID,
+    type: 'text',
+    version: 1,
+    parentId: null,
+    placeAfter: null,
+    data: { tokens: text ? [{ text }] : [] },
+    ...extra,
+  };
+}
+
+function httpError(status: number | undefined, code?: string, data?: unknown): BlockSyncError {
+  return Object.assign(new Error(code ?? 'network'), { status, code, data });
+}
+
+function fakeApi() {
+  const calls: Call[] = [];
+  const server = new Map<string, WireBlock>();
+  const failures: BlockSyncError[] = [];
+  const refusals = new Map<string, { error: BlockSyncError; times: number }>();
+  const held: Array<() => void> = [];
+  let hold = false;
+  /** Requests started and not yet answered, now and at most. */
+  const load = { inFlight: 0, maxInFlight: 0 };
+
+  async function call<T>(entry: Call, answer: () => T): Promise<T> {
+    calls.push(entry);
+    load.inFlight += 1;
+    load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
+    try {
+      if (hold) await new Promise<void>((resolve) => held.push(resolve));
+      const refusal = refusals.get(entry.id);
+      if (refusal && refusal.times > 0) {
+        refusal.times -= 1;
+        throw refusal.error;
+      }
+      const failure = failures.shift();
+      if (failure) throw failure;
+      return answer();
+    } finally {
+      load.inFlight -= 1;
+    }
+  }
+
+  const api: BlockSyncApi = {
+    createBlock: (body) =>
+      call({ kind: 'create', id: body.id, body }, () => {
+        const { id, pageId, type, data, parentId, placeAfter } = body;
+        const stored = wire(id, '', { pageId, type, data, parentId: parentId ?? null, placeAfter: placeAfter ?? null });
+        server.set(id, stored);
+        return stored;
+      }),
+    updateBlock: (id, body) =>
+      call({ kind: 'update', id, body }, () => {
+        const current = server.get(id);
+        const stored = { ...(current ?? wire(id, '')), type: body.type, data: body.data, version: (current?.version ?? body.version) + 1 };
+        server.set(id, stored);
+        return stored;
+      }),
+    deleteBlock: (id) =>
+      call({ kind: 'delete', id }, () => {
+        server.delete(id);
+      }),
+  };
+
+  return {
+    api,
+    calls,
+    server,
+    load,
+    held,
+    /** The next calls fail with these errors, one each, in order. */
+    failNext(...errors: BlockSyncError[]) {
+      failures.push(...errors);
+    },
+    /** The next `times` calls about this block fail with this error. */
+    refuse(id: string, error: BlockSyncError, times: number) {
+      refusals.set(id, { error, times });
+    },
+    /** Calls wait until released. */
+    holdAnswers() {
+      hold = true;
+    },
+    /** Lets the oldest held call answer. */
+    releaseOne() {
+      held.shift()?.();
+    },
+  };
+}
+
+/** The editor's side: the blocks as they are now, what the queue told it. */
+function setup(options: { retryDelaysMs?: number[] } = {}) {
+  const remote = fakeApi();
+  const doc = new Map<string, WireBlock>();
+  const serverCopies: WireBlock[] = [];
+  const rejected: Array<{ uid: string; error: BlockSyncError }> = [];
+  const statuses: SyncStatus[] = [];
+  const reads: string[] = [];
+  const queue = createBlockSyncQueue({
+    api: remote.api,
+    read: (uid) => {
+      reads.push(uid);
+      return doc.get(uid) ?? null;
+    },
+    onServerCopy: (block) => {
+      serverCopies.push(block);
+      doc.set(block.id, block);
+    },
+    onRejected: (uid, error) => rejected.push({ uid, error }),
+    onStatus: (status) => statuses.push(status),
+    ...options,
+  });
+  /** Puts a block in the local document (the editor) and tells the queue. */
+  const edit = (block: WireBlock) => {
+    doc.set(block.id, block);
+    queue.markDirty(block.id);
+  };
+  /** A block the page was loaded with: in the document and known to the server. */
+  const loaded = (block: WireBlock) => {
+    doc.set(block.id, block);
+    remote.server.set(block.id, block);
+    queue.seed([block]);
+  };
+  return { ...remote, queue, doc, serverCopies, rejected, statuses, reads, edit, loaded };
+}
+
+const wait = (ms: number) => jest.advanceTimersByTimeAsync(ms);
+const tokens = (text: string) => ({ tokens: [{ text }] });
+
+beforeEach(() => {
+  jest.useFakeTimers();
+});
+
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+describe('blockSyncQueue: debounce and order', () => {
+  it('many edits of a block within the debounce window make exactly one request, after the window', async () => {
+    const { loaded, edit, calls, queue } = setup();
+    loaded(wire('a', 'H', { version: 2 }));
+
+    for (const text of ['He', 'Hel', 'Hell', 'Hello', 'Hello ', 'Hello w', 'Hello wo', 'Hello wor', 'Hello world']) {
+      edit(wire('a', text, { version: 2 }));
+      await wait(100);
+    }
+    expect(calls).toEqual([]);
+    expect(queue.hasPending()).toBe(true);
+
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS - 100 - 1);
+    expect(calls).toEqual([]);
+    await wait(1);
+
+    expect(calls).toEqual([{ kind: 'update', id: 'a', body: { version: 2, type: 'text', data: tokens('Hello world') } }]);
+    await wait(30_000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('reads the block at send time, not when it was marked', async () => {
+    const { loaded, queue, doc, reads, calls } = setup();
+    loaded(wire('a', 'one'));
+
+    queue.markDirty('a');
+    expect(reads).toEqual([]);
+    doc.set('a', wire('a', 'two'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([{ kind: 'update', id: 'a', body: { version: 1, type: 'text', data: tokens('two') } }]);
+  });
+
+  it('never has more than one request in flight', async () => {
+    const s = setup();
+    s.loaded(wire('a', 'a0'));
+    s.loaded(wire('b', 'b0'));
+    s.holdAnswers();
+
+    s.edit(wire('a', 'a1'));
+    s.edit(wire('b', 'b1'));
+    s.edit(wire('c', 'c1', { placeAfter: 'b' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(s.calls).toHaveLength(1);
+    expect(s.load.inFlight).toBe(1);
+
+    // More edits while the first request waits: still one at a time.
+    s.edit(wire('a', 'a2'));
+    await wait(5 * BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(s.calls).toHaveLength(1);
+    expect(s.queue.hasPending()).toBe(true);
+
+    while (s.held.length > 0) {
+      expect(s.load.inFlight).toBe(1);
+      s.releaseOne();
+      await wait(0);
+    }
+
+    expect(s.load.maxInFlight).toBe(1);
+    expect(s.calls.map((c) => `${c.kind} ${c.id}`)).toEqual(['update a', 'update b', 'create c', 'update a']);
+    expect(s.server.get('a')?.data).toEqual(tokens('a2'));
+    expect(s.queue.hasPending()).toBe(false);
+  });
+});
+
+describe('blockSyncQueue: create, update, delete', () => {
+  it('creates a block the server does not know, after the block it follows', async () => {
+    const { loaded, edit, calls, queue } = setup();
+    loaded(wire('a', 'first'));
+
+    edit(wire('b', 'second', { placeAfter: 'a' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([
+      {
+        kind: 'create',
+        id: 'b',
+        body: { id: 'b', pageId: PAGE_ID, type: 'text', data: tokens('second'), parentId: null, placeAfter: 'a' },
+      },
+    ]);
+    expect(queue.versionOf('b')).toBe(1);
+  });
+
+  it('creates the first block of the page with placeAfter null', async () => {
+    const { edit, calls } = setup();
+
+    edit(wire('a', 'first', { placeAfter: null }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([expect.objectContaining({ kind: 'create', id: 'a', body: expect.objectContaining({ placeAfter: null }) })]);
+  });
+
+  it('when the previous block is new too, creates it first and then this one after it', async () => {
+    const { loaded, edit, queue, calls } = setup();
+    loaded(wire('k', 'known'));
+
+    // c became due before b (b's timer is the later one), and b follows k.
+    edit(wire('b', 'middle', { placeAfter: 'k' }));
+    edit(wire('c', 'last', { placeAfter: 'b' }));
+    queue.markDirty('c');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([
+      expect.objectContaining({ kind: 'create', id: 'b', body: expect.objectContaining({ placeAfter: 'k' }) }),
+      expect.objectContaining({ kind: 'create', id: 'c', body: expect.objectContaining({ placeAfter: 'b' }) }),
+    ]);
+  });
+
+  it('creates a chain of new blocks in document order even when only the last one was marked', async () => {
+    const { doc, queue, calls } = setup();
+    doc.set('a', wire('a', 'one'));
+    doc.set('b', wire('b', 'two', { placeAfter: 'a' }));
+    doc.set('c', wire('c', 'three', { placeAfter: 'b' }));
+
+    queue.markDirty('c');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : c.kind))).toEqual([
+      'a after null',
+      'b after a',
+      'c after b',
+    ]);
+  });
+
+  it('updates a known block with the highest known version, and the version rises with each answer', async () => {
+    const { loaded, edit, queue, calls } = setup();
+    loaded(wire('a', 'v5', { version: 5 }));
+    queue.seed([wire('a', 'older', { version: 3 })]);
+    expect(queue.versionOf('a')).toBe(5);
+
+    edit(wire('a', 'first edit', { version: 5 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.versionOf('a')).toBe(6);
+
+    edit(wire('a', 'second edit', { version: 5 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.versionOf('a')).toBe(7);
+
+    expect(calls).toEqual([
+      { kind: 'update', id: 'a', body: { version: 5, type: 'text', data: tokens('first edit') } },
+      { kind: 'update', id: 'a', body: { version: 6, type: 'text', data: tokens('second edit') } },
+    ]);
+  });
+
+  it('a type change is an update too', async () => {
+    const { loaded, edit, calls } = setup();
+    loaded(wire('a', 'Goals'));
+
+    edit(wire('a', 'Goals', { type: 'heading1' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([{ kind: 'update', id: 'a', body: { version: 1, type: 'heading1', data: tokens('Goals') } }]);
+  });
+
+  it('skips an update whose content equals what the server last accepted', async () => {
+    const { loaded, edit, queue, calls, statuses } = setup();
+    loaded(wire('a', 'same', { version: 4 }));
+
+    queue.markDirty('a');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([]);
+
+    edit(wire('a', 'changed', { version: 4 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(1);
+
+    // Typed and then typed back: the server already has this.
+    edit(wire('a', 'changed!', { version: 4 }));
+    edit(wire('a', 'changed', { version: 4 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(1);
+    expect(queue.hasPending()).toBe(false);
+    expect(statuses[statuses.length - 1]).toBe('saved');
+  });
+
+  it('deletes a removed block the server knows', async () => {
+    const { loaded, doc, queue, calls, server } = setup();
+    loaded(wire('a', 'doomed', { version: 3 }));
+
+    doc.delete('a');
+    queue.markDirty('a');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([{ kind: 'delete', id: 'a' }]);
+    expect(server.has('a')).toBe(false);
+    expect(queue.versionOf('a')).toBeUndefined();
+  });
+
+  it('sends nothing for a removed block the server never knew', async () => {
+    const { edit, doc, queue, calls } = setup();
+
+    edit(wire('a', 'typed and gone'));
+    doc.delete('a');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([]);
+    expect(queue.hasPending()).toBe(false);
+  });
+});
+
+describe('blockSyncQueue: errors', () => {
+  it('a version conflict (422) hands the server copy to the editor and the next update uses its version', async () => {
+    const { loaded, edit, failNext, serverCopies, queue, calls, server } = setup();
+    loaded(wire('a', 'base', { version: 3 }));
+    const theirs = wire('a', 'theirs', { version: 6 });
+
+    failNext(httpError(422, ERROR_CODES.blockVersionConflict, theirs));
+    edit(wire('a', 'mine', { version: 3 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(serverCopies).toEqual([theirs]);
+    expect(queue.versionOf('a')).toBe(6);
+
+    // The editor now holds the server copy; marking it again sends nothing (the server has it).
+    server.set('a', theirs);
+    queue.markDirty('a');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(1);
+
+    edit(wire('a', 'theirs and mine', { version: 6 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([
+      { kind: 'update', id: 'a', body: { version: 3, type: 'text', data: tokens('mine') } },
+      { kind: 'update', id: 'a', body: { version: 6, type: 'text', data: tokens('theirs and mine') } },
+    ]);
+    expect(queue.versionOf('a')).toBe(7);
+  });
+
+  it('a 422 that is not a version conflict does not touch the editor', async () => {
+    const { loaded, edit, failNext, serverCopies, rejected } = setup();
+    loaded(wire('a', 'base', { version: 3 }));
+
+    failNext(httpError(422, ERROR_CODES.validationFailed, wire('a', 'not a copy', { version: 9 })));
+    edit(wire('a', 'mine', { version: 3 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(serverCopies).toEqual([]);
+    expect(rejected.map((r) => r.uid)).toEqual(['a']);
+  });
+
+  it('a 409 on create (the create got through earlier) carries on as an update', async () => {
+    const { edit, failNext, calls, queue, server } = setup();
+    const already = wire('b', 'sec', { version: 2 });
+    server.set('b', already);
+
+    failNext(httpError(409, ERROR_CODES.blockExists, already));
+    edit(wire('b', 'second'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls).toEqual([
+      expect.objectContaining({ kind: 'create', id: 'b' }),
+      { kind: 'update', id: 'b', body: { version: 2, type: 'text', data: tokens('second') } },
+    ]);
+    expect(queue.versionOf('b')).toBe(3);
+    expect(queue.hasPending()).toBe(false);
+  });
+
+  it('a network error goes offline, retries after the retry delay and sends the latest edit', async () => {
+    const { loaded, edit, doc, failNext, calls, queue, statuses, server } = setup({ retryDelaysMs: [1000, 2000] });
+    loaded(wire('a', 'base'));
+
+    failNext(httpError(undefined), httpError(undefined));
+    edit(wire('a', 'typed offline'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(1);
+    expect(queue.status()).toBe('offline');
+    expect(queue.hasPending()).toBe(true);
+
+    // Typing goes on while offline (without a new debounce): the retry sends what is there then.
+    doc.set('a', wire('a', 'typed offline, more'));
+    await wait(999);
+    expect(calls).toHaveLength(1);
+    await wait(1);
+    expect(calls).toHaveLength(2);
+    expect(queue.status()).toBe('offline');
+
+    // The second failure waits for the next delay.
+    await wait(1999);
+    expect(calls).toHaveLength(2);
+    await wait(1);
+
+    expect(calls).toHaveLength(3);
+    expect(calls[2]).toEqual({ kind: 'update', id: 'a', body: { version: 1, type: 'text', data: tokens('typed offline, more') } });
+    expect(server.get('a')?.data).toEqual(tokens('typed offline, more'));
+    expect(queue.status()).toBe('saved');
+    expect(statuses).toEqual(['pending', 'offline', 'pending', 'saved']);
+    expect(queue.hasPending()).toBe(false);
+  });
+
+  it('a create that fails on the network is retried and not lost', async () => {
+    const { loaded, edit, failNext, calls, queue, server } = setup();
+    loaded(wire('k', 'known'));
+
+    failNext(httpError(undefined));
+    edit(wire('b', 'new', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('offline');
+
+    await wait(60_000);
+
+    expect(calls.map((c) => c.kind)).toEqual(['create', 'create']);
+    expect(server.get('b')?.placeAfter).toBe('k');
+    expect(queue.status()).toBe('saved');
+  });
+
+  it.each([500, 503, 429, 408])('a %i is retried like a network error', async (status) => {
+    const { loaded, edit, failNext, calls, queue } = setup();
+    loaded(wire('a', 'base'));
+
+    failNext(httpError(status, ERROR_CODES.internal));
+    edit(wire('a', 'edit'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('offline');
+    await wait(60_000);
+
+    expect(calls).toHaveLength(2);
+    expect(queue.status()).toBe('saved');
+  });
+
+  it('a 403 is refused for good: onRejected, status error, no retry', async () => {
+    const { loaded, edit, failNext, calls, queue, rejected, statuses } = setup();
+    loaded(wire('a', 'base'));
+    const forbidden = httpError(403, ERROR_CODES.forbidden);
+
+    failNext(forbidden);
+    edit(wire('a', 'edit'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await wait(60_000);
+
+    expect(calls).toHaveLength(1);
+    expect(rejected).toEqual([{ uid: 'a', error: forbidden }]);
+    expect(queue.status()).toBe('error');
+    expect(statuses[statuses.length - 1]).toBe('error');
+  });
+
+  it('a refused create of the previous block is not sent over and over for the block after it', async () => {
+    const { loaded, edit, refuse, calls, rejected, server } = setup();
+    loaded(wire('k', 'known'));
+    const invalid = httpError(422, ERROR_CODES.validationFailed);
+    // Refused 50 times, then accepted: a queue that keeps re-sending b shows up as 51 creates
+    // (an always-refusing server would make it loop for ever).
+    refuse('b', invalid, 50);
+
+    edit(wire('b', 'refused', { placeAfter: 'k' }));
+    edit(wire('c', 'after it', { placeAfter: 'b' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await wait(60_000);
+
+    expect(calls.filter((c) => c.id === 'b')).toHaveLength(1);
+    expect(rejected).toEqual([{ uid: 'b', error: invalid }]);
+    // c is saved after the nearest block the server has.
+    expect(calls.filter((c) => c.id === 'c')).toEqual([
+      expect.objectContaining({ kind: 'create', body: expect.objectContaining({ placeAfter: 'k' }) }),
+    ]);
+    expect(server.has('c')).toBe(true);
+  });
+
+  it('a refused block is tried again once it is edited again, and the block after it waits for it', async () => {
+    const { loaded, edit, refuse, calls, server } = setup();
+    loaded(wire('k', 'known'));
+    refuse('b', httpError(422, ERROR_CODES.validationFailed), 1);
+
+    edit(wire('b', 'bad', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(server.has('b')).toBe(false);
+
+    edit(wire('c', 'after it', { placeAfter: 'b' }));
+    edit(wire('b', 'fixed', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : c.kind))).toEqual([
+      'b after k',
+      'b after k',
+      'c after b',
+    ]);
+  });
+});
+
+describe('blockSyncQueue: flush, hasPending, dispose', () => {
+  it('flush() sends pending edits at once and resolves when the queue is empty', async () => {
+    const { loaded, edit, queue, calls } = setup();
+    loaded(wire('a', 'base'));
+
+    edit(wire('a', 'edited'));
+    edit(wire('b', 'new', { placeAfter: 'a' }));
+    await queue.flush();
+
+    expect(calls.map((c) => `${c.kind} ${c.id}`)).toEqual(['update a', 'create b']);
+    expect(queue.hasPending()).toBe(false);
+    expect(queue.status()).toBe('saved');
+
+    await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('flush() sends a block waiting for a network retry at once', async () => {
+    const { loaded, edit, queue, calls, failNext } = setup();
+    loaded(wire('a', 'base'));
+    failNext(httpError(undefined));
+    edit(wire('a', 'edited'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('offline');
+
+    await queue.flush();
+
+    expect(calls).toHaveLength(2);
+    expect(queue.hasPending()).toBe(false);
+    expect(queue.status()).toBe('saved');
+  });
+
+  it('flush() waits for a request already in flight', async () => {
+    const s = setup();
+    s.loaded(wire('a', 'base'));
+    s.holdAnswers();
+    s.edit(wire('a', 'edited'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(s.load.inFlight).toBe(1);
+
+    let flushed = false;
+    void s.queue.flush().then(() => {
+      flushed = true;
+    });
+    await wait(100);
+    expect(flushed).toBe(false);
+
+    s.releaseOne();
+    await wait(100);
+    expect(flushed).toBe(true);
+    expect(s.queue.hasPending()).toBe(false);
+  });
+
+  it('hasPending() is true while anything waits: a debounce, a request in flight, a retry', async () => {
+    const s = setup();
+    s.loaded(wire('a', 'base'));
+    expect(s.queue.hasPending()).toBe(false);
+
+    s.edit(wire('a', 'one'));
+    expect(s.queue.hasPending()).toBe(true);
+    expect(s.queue.status()).toBe('pending');
+
+    s.holdAnswers();
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(s.load.inFlight).toBe(1);
+    expect(s.queue.hasPending()).toBe(true);
+
+    s.failNext(httpError(undefined));
+    s.releaseOne();
+    await wait(0);
+    expect(s.queue.status()).toBe('offline');
+    expect(s.queue.hasPending()).toBe(true);
+
+    await wait(1000);
+    expect(s.load.inFlight).toBe(1);
+    s.releaseOne();
+    await wait(0);
+
+    expect(s.queue.hasPending()).toBe(false);
+    expect(s.queue.status()).toBe('saved');
+  });
+
+  it('dispose() cancels the timers: nothing is sent afterwards', async () => {
+    const { loaded, edit, queue, calls } = setup();
+    loaded(wire('a', 'base'));
+
+    edit(wire('a', 'edited'));
+    edit(wire('b', 'new', { placeAfter: 'a' }));
+    queue.dispose();
+    await wait(60_000);
+
+    expect(calls).toEqual([]);
+    expect(queue.hasPending()).toBe(false);
+    expect(jest.getTimerCount()).toBe(0);
+
+    queue.markDirty('a');
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});

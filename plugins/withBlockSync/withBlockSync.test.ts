@@ -1,0 +1,231 @@
+import { Editor, Transforms } from 'slate';
+import { jsx } from 'slate-hyperscript';
+import '../types';
+import { createWorkspaceEditor } from '../index';
+import type { WireBlock } from '../../schema/block';
+import type { BlockElement, BlockElementType } from '../../schema/slate';
+import { readBlock, replaceWithServerCopy } from './withBlockSync';
+
+/*
+ * Fixtures: a document with a cursor (slate-hyperscript without JSX syntax), one editor action,
+ * then what the handlers heard. The editor is the full workspace editor with sync handlers.
+ */
+
+const PAGE_ID = 'p1';
+const cursor = () => jsx('cursor');
+const block = (type: BlockElementType, uid: string, version: number, ...children: unknown[]) =>
+  jsx('element', { type, uid, version }, ...(children.length > 0 ? children : [jsx('text', {})]));
+const text = (uid: string, ...children: unknown[]) => block('textBlock', uid, 1, ...children);
+const title = (...children: unknown[]) => block('pageHeadingBlock', `pageHeading_${PAGE_ID}`, 1, ...children);
+const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
+
+function setup(input: Editor) {
+  const changed: string[] = [];
+  const titles: string[] = [];
+  const editor = createWorkspaceEditor({
+    onBlockChanged: (uid) => changed.push(uid),
+    onTitleChanged: (value) => titles.push(value),
+  });
+  editor.children = input.children;
+  editor.selection = input.selection;
+  /** The distinct uids reported, sorted. */
+  const reported = () => [...new Set(changed)].sort();
+  return { editor, changed, titles, reported };
+}
+
+const uidAt = (editor: Editor, index: number) => (editor.children[index] as BlockElement).uid;
+
+describe('withBlockSync: reporting changes', () => {
+  it('typing in a block reports that block', () => {
+    const { editor, titles, reported } = setup(doc(title('Plan'), text('a', 'Hello', cursor()), text('b', 'World')));
+
+    editor.insertText('!');
+
+    expect(reported()).toEqual(['a']);
+    expect(titles).toEqual([]);
+  });
+
+  it('deleting a character reports the block', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', 'Wor', cursor(), 'ld')));
+
+    editor.deleteBackward('character');
+
+    expect(Editor.string(editor, [2])).toBe('Wold');
+    expect(reported()).toEqual(['b']);
+  });
+
+  it('splitting a block reports both halves, the new one by its fresh uid', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'Hel', cursor(), 'lo'), text('b', 'World')));
+
+    editor.insertBreak();
+
+    const created = uidAt(editor, 2);
+    expect(created).not.toBe('a');
+    expect(Editor.string(editor, [2])).toBe('lo');
+    expect(reported()).toEqual(['a', created].sort());
+  });
+
+  it('merging (Backspace at the start of a block) reports the removed and the grown block', () => {
+    const { editor, reported, titles } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', cursor(), 'World')));
+
+    editor.deleteBackward('character');
+
+    expect(editor.children).toHaveLength(2);
+    expect(editor.children[1]).toMatchObject({ uid: 'a', children: [{ text: 'HelloWorld' }] });
+    expect(reported()).toEqual(['a', 'b']);
+    expect(titles).toEqual([]);
+  });
+
+  it('removing a block reports its uid', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', 'World')));
+
+    Transforms.removeNodes(editor, { at: [2] });
+
+    expect(reported()).toEqual(['b']);
+  });
+
+  it('changing a block type reports the block', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', cursor(), 'World')));
+
+    editor.insertText('#');
+    editor.insertText(' ');
+
+    expect(editor.children[2]).toMatchObject({ type: 'heading1Block', uid: 'b' });
+    expect(reported()).toEqual(['b']);
+  });
+
+  it('editing the title reports the new title and no block', () => {
+    const { editor, reported, titles } = setup(doc(title('Plan', cursor()), text('a', 'Hello')));
+
+    editor.insertText('s');
+
+    expect(titles).toEqual(['Plans']);
+    expect(reported()).toEqual([]);
+  });
+
+  it('splitting the title reports the shorter title and the new block', () => {
+    const { editor, reported, titles } = setup(doc(title('Plan', cursor(), 'ning'), text('a', 'Hello')));
+
+    editor.insertBreak();
+
+    expect(titles[titles.length - 1]).toBe('Plan');
+    expect(reported()).toEqual([uidAt(editor, 1)]);
+    expect(uidAt(editor, 1)).not.toBe(`pageHeading_${PAGE_ID}`);
+  });
+});
+
+describe('withBlockSync: readBlock', () => {
+  const input = () =>
+    doc(
+      title('Plan'),
+      block('heading1Block', 'a', 3, 'Goals'),
+      block('textBlock', 'b', 5, jsx('text', { bold: true }, 'Ship'), ' it'),
+      text('c'),
+    );
+
+  it('returns the wire block with placeAfter = the previous block', () => {
+    const { editor } = setup(input());
+
+    expect(readBlock(editor, PAGE_ID, 'b')).toEqual<WireBlock>({
+      id: 'b',
+      contentType: 'Block',
+      pageId: PAGE_ID,
+      type: 'text',
+      version: 5,
+      parentId: null,
+      placeAfter: 'a',
+      data: { tokens: [{ text: 'Ship', bold: true }, { text: ' it' }] },
+    });
+    expect(readBlock(editor, PAGE_ID, 'c')).toEqual<WireBlock>({
+      id: 'c',
+      contentType: 'Block',
+      pageId: PAGE_ID,
+      type: 'text',
+      version: 1,
+      parentId: null,
+      placeAfter: 'b',
+      data: { tokens: [] },
+    });
+  });
+
+  it('gives the first block after the title placeAfter null', () => {
+    const { editor } = setup(input());
+
+    expect(readBlock(editor, PAGE_ID, 'a')).toEqual<WireBlock>({
+      id: 'a',
+      contentType: 'Block',
+      pageId: PAGE_ID,
+      type: 'heading1',
+      version: 3,
+      parentId: null,
+      placeAfter: null,
+      data: { tokens: [{ text: 'Goals' }] },
+    });
+  });
+
+  it('returns null for a missing uid and for the title', () => {
+    const { editor } = setup(input());
+
+    expect(readBlock(editor, PAGE_ID, 'missing')).toBeNull();
+    expect(readBlock(editor, PAGE_ID, `pageHeading_${PAGE_ID}`)).toBeNull();
+  });
+
+  it('follows the document: after a removal placeAfter names the new neighbour', () => {
+    const { editor } = setup(input());
+
+    Transforms.removeNodes(editor, { at: [2] });
+
+    expect(readBlock(editor, PAGE_ID, 'b')).toBeNull();
+    expect(readBlock(editor, PAGE_ID, 'c')?.placeAfter).toBe('a');
+  });
+});
+
+describe('withBlockSync: replaceWithServerCopy', () => {
+  const serverCopy: WireBlock = {
+    id: 'b',
+    contentType: 'Block',
+    pageId: PAGE_ID,
+    type: 'heading2',
+    version: 9,
+    parentId: null,
+    placeAfter: 'a',
+    data: { tokens: [{ text: 'Their ' }, { text: 'words', italic: true }] },
+  };
+
+  it('replaces the content and type of the block with the server copy', () => {
+    const { editor } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', 'Mine', cursor()), text('c', 'after')));
+
+    replaceWithServerCopy(editor, serverCopy);
+
+    expect(editor.children).toEqual(
+      doc(
+        title('Plan'),
+        text('a', 'Hello'),
+        block('heading2Block', 'b', 9, 'Their ', jsx('text', { italic: true }, 'words')),
+        text('c', 'after'),
+      ).children,
+    );
+    expect(readBlock(editor, PAGE_ID, 'b')).toEqual(serverCopy);
+  });
+
+  it('does not add an undo step', () => {
+    const { editor } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', 'Mine', cursor())));
+    editor.insertText('!');
+    const undos = structuredClone(editor.history.undos);
+    expect(undos).toHaveLength(1);
+
+    replaceWithServerCopy(editor, serverCopy);
+
+    expect(editor.history.undos).toEqual(undos);
+    expect(editor.history.redos).toEqual([]);
+  });
+
+  it('ignores a block that is not in the document', () => {
+    const { editor } = setup(doc(title('Plan'), text('a', 'Hello')));
+    const before = structuredClone(editor.children);
+
+    replaceWithServerCopy(editor, { ...serverCopy, id: 'gone' });
+
+    expect(editor.children).toEqual(before);
+  });
+});
