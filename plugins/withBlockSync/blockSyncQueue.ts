@@ -73,7 +73,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   }
 
   function remember(block: WireBlock) {
-    versions.set(block.id, block.version);
+    versions.set(block.id, Math.max(versions.get(block.id) ?? 0, block.version));
     lastSent.set(block.id, JSON.stringify([block.type, block.data]));
   }
 
