@@ -494,6 +494,27 @@ describe('blockSyncQueue: errors', () => {
     expect(statuses[statuses.length - 1]).toBe('error');
   });
 
+  it('the error status stays while a refused edit is unsaved and clears once that block is saved', async () => {
+    const { loaded, edit, failNext, queue } = setup();
+    loaded(wire('a', 'base'));
+    loaded(wire('b', 'other'));
+
+    failNext(httpError(403, ERROR_CODES.forbidden));
+    edit(wire('a', 'refused edit'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('error');
+
+    // Another block saving fine does not hide that block a is unsaved.
+    edit(wire('b', 'saved edit'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('error');
+
+    // Editing a again retries it; once accepted, everything is saved.
+    edit(wire('a', 'edited again'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('saved');
+  });
+
   it('a refused create of the previous block is not sent over and over for the block after it', async () => {
     const { loaded, edit, refuse, calls, rejected, server } = setup();
     loaded(wire('k', 'known'));

@@ -63,9 +63,9 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     }
   }
 
+  /** Refused edits win over a lost connection, which wins over work in progress. */
   function refreshStatus() {
-    if (status === 'offline' || status === 'error') return;
-    setStatus(hasPending() ? 'pending' : 'saved');
+    setStatus(refused.size > 0 ? 'error' : failures > 0 ? 'offline' : hasPending() ? 'pending' : 'saved');
   }
 
   function hasPending(): boolean {
@@ -117,7 +117,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     try {
       if ((await send(uid)) === 'deferred') return;
       failures = 0;
-      if (status === 'offline') setStatus('pending');
+      refreshStatus();
     } catch (raw) {
       const error = raw as BlockSyncError;
       if (error.status === 422 && error.code === ERROR_CODES.blockVersionConflict && isWireBlock(error.data)) {
@@ -139,13 +139,13 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         return;
       }
       if (isTransient(error)) {
-        setStatus('offline');
-        schedule(uid, retryDelay());
+        const delay = retryDelay();
         failures += 1;
+        schedule(uid, delay);
         return;
       }
-      setStatus('error');
       refused.add(uid);
+      refreshStatus();
       options.onRejected?.(uid, error);
     }
   }
@@ -170,7 +170,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       const prior = block.placeAfter;
       if (prior && !versions.has(prior) && !refused.has(prior) && options.read(prior)) {
         // Keep document order on the server: the block this one follows is created first.
-        if (status === 'offline') {
+        if (failures > 0) {
           schedule(uid, retryDelay());
         } else {
           clearTimeout(timers.get(prior));

@@ -192,6 +192,20 @@ describe('withBlockSync: replaceWithServerCopy', () => {
     data: { tokens: [{ text: 'Their ' }, { text: 'words', italic: true }] },
   };
 
+  it('keeps the caret at its character offset in the replaced block', () => {
+    const { editor } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', 'Mi', cursor(), 'ne'), text('c', 'after')));
+
+    replaceWithServerCopy(editor, serverCopy);
+
+    // Offset 2 in "Their words" is inside the first token.
+    expect(editor.selection).toEqual({ anchor: { path: [2, 0], offset: 2 }, focus: { path: [2, 0], offset: 2 } });
+
+    const shorter: WireBlock = { ...serverCopy, version: 10, data: { tokens: [{ text: 'X' }] } };
+    Transforms.select(editor, { path: [2, 1], offset: 3 });
+    replaceWithServerCopy(editor, shorter);
+    expect(editor.selection).toEqual({ anchor: { path: [2, 0], offset: 1 }, focus: { path: [2, 0], offset: 1 } });
+  });
+
   it('replaces the content and type of the block with the server copy', () => {
     const { editor } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', 'Mine', cursor()), text('c', 'after')));
 

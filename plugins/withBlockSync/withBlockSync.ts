@@ -1,4 +1,4 @@
-import { Editor, Element, type Operation } from 'slate';
+import { Editor, Element, Node, Range, Transforms, type Operation, type Point } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { toSlate, toWire, type WireBlock } from '../../schema/block';
 import { slateToTitle } from '../../schema/blocks';
@@ -71,15 +71,38 @@ export function readBlock(editor: Editor, pageId: string, uid: string): WireBloc
   return toWire(element, { pageId, parentId: null, placeAfter });
 }
 
-/** Puts the server's copy of a block in place of the local one, outside the undo history. */
+/** The caret's character offset inside a top-level block, if the caret is there. */
+function caretOffsetIn(editor: Editor, index: number): number | null {
+  const { selection } = editor;
+  if (!selection || !Range.isCollapsed(selection) || selection.anchor.path[0] !== index) return null;
+  return Editor.string(editor, { anchor: Editor.start(editor, [index]), focus: selection.anchor }).length;
+}
+
+/** The point at a character offset inside a top-level block (clamped to its end). */
+function pointAtOffset(editor: Editor, index: number, offset: number): Point {
+  let remaining = offset;
+  for (const [text, path] of Node.texts(editor, { from: [index], to: [index] })) {
+    if (path[0] !== index) continue;
+    if (remaining <= text.text.length) return { path, offset: remaining };
+    remaining -= text.text.length;
+  }
+  return Editor.end(editor, [index]);
+}
+
+/**
+ * Puts the server's copy of a block in place of the local one, outside the undo history.
+ * A caret inside the block stays at the same character offset (or the end, if the text is shorter).
+ */
 export function replaceWithServerCopy(editor: Editor, block: WireBlock): void {
   const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === block.id);
   if (index < 0) return;
+  const caret = caretOffsetIn(editor, index);
   const replacement: BlockElement = toSlate(block);
   HistoryEditor.withoutSaving(editor as HistoryEditor, () => {
     Editor.withoutNormalizing(editor, () => {
       editor.apply({ type: 'remove_node', path: [index], node: editor.children[index] });
       editor.apply({ type: 'insert_node', path: [index], node: replacement });
     });
+    if (caret !== null) Transforms.select(editor, pointAtOffset(editor, index, caret));
   });
 }
