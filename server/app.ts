@@ -24,9 +24,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply),
   });
+  // The API takes JSON (and forms for sign-in); a text/plain body is answered 415, not parsed as a string.
+  app.removeContentTypeParser('text/plain');
   const mailer = options.mailer ?? createMailer(config, app.log);
   app.addHook('onClose', async () => mailer.close());
 

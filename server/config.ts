@@ -19,6 +19,18 @@ export interface Config {
   sendCodeLimitPerEmail: number;
   sendCodeLimitPerIp: number;
   sessionTtlDays: number;
+  /**
+   * Whether to believe X-Forwarded-For (client addresses for rate limits): false by default, so
+   * nobody can dodge a per-address limit with a forged header; `true`, a hop count, or proxy
+   * addresses (comma-separated) behind a reverse proxy.
+   */
+  trustProxy: boolean | number | string;
+}
+
+function trustProxyFrom(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -41,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sendCodeLimitPerEmail: int(env.SEND_CODE_LIMIT_PER_EMAIL, 5),
     sendCodeLimitPerIp: int(env.SEND_CODE_LIMIT_PER_IP, 30),
     sessionTtlDays: int(env.SESSION_TTL_DAYS, 30),
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
     ...overrides,
   };
 }

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { LOGIN_CODE_MAX_ATTEMPTS, LOGIN_CODE_TTL_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
+import { isPostgres } from '../db/connect';
 import type { Database } from '../db/types';
 import { AppError, rateLimited } from '../errors';
 import { isoIn, nowIso } from '../time';
@@ -30,16 +31,23 @@ export async function issueLoginCode(
   limits: { perEmail: number; perIp: number },
 ): Promise<string> {
   const since = new Date(Date.now() - LOGIN_CODE_TTL_MS).toISOString();
-  if ((await countCodesSince(db, 'email', email, since)) >= limits.perEmail) {
-    throw rateLimited('too many codes for this e-mail, try again in a few minutes');
-  }
-  if ((await countCodesSince(db, 'ip', ip, since)) >= limits.perIp) {
-    throw rateLimited('too many codes from this address, try again in a few minutes');
-  }
   const code = newLoginCode();
   const id = newId();
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
+    // The limits are checked and the code stored in one step per e-mail and per address, or parallel
+    // requests would all pass the check. SQLite runs one transaction at a time; on PostgreSQL the
+    // transaction takes advisory locks (e-mail first, then address, so two never wait on each other).
+    if (isPostgres(trx)) {
+      await sql`SELECT pg_advisory_xact_lock(1, hashtext(${email}))`.execute(trx);
+      await sql`SELECT pg_advisory_xact_lock(2, hashtext(${ip}))`.execute(trx);
+    }
+    if ((await countCodesSince(trx, 'email', email, since)) >= limits.perEmail) {
+      throw rateLimited('too many codes for this e-mail, try again in a few minutes');
+    }
+    if ((await countCodesSince(trx, 'ip', ip, since)) >= limits.perIp) {
+      throw rateLimited('too many codes from this address, try again in a few minutes');
+    }
     await trx.updateTable('login_codes').set({ used_at: now }).where('email', '=', email).where('used_at', 'is', null).execute();
     await trx
       .insertInto('login_codes')

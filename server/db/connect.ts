@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './types';
 
@@ -17,6 +17,11 @@ export interface DatabaseHandle {
  * `sqliteFile` (WAL, synchronous=NORMAL: durable across process crashes, fast enough to
  * take every keystroke's debounced block update).
  */
+/** True when the handle (or a transaction on it) talks to PostgreSQL. */
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 export function connectDatabase(options: {
   databaseUrl?: string;
   sqliteFile: string;

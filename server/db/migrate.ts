@@ -1,10 +1,12 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/2026-11-21-0001-initial';
+import * as sortKeyCollation from './migrations/2026-11-22-0001-sort-key-collation';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-0001-initial': initial,
+  '2026-11-22-0001-sort-key-collation': sortKeyCollation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

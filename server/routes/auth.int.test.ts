@@ -75,6 +75,33 @@ describe('send_code', () => {
     expect((await sendCode(t, 'late@example.com', from('198.51.100.1'))).statusCode).toBe(200);
   });
 
+  test('without TRUST_PROXY a forged X-Forwarded-For does not dodge the per-address limit', async () => {
+    const direct = await createTestApp({ sendCodeLimitPerIp: 2, trustProxy: false });
+    try {
+      const forged = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}` });
+      expect((await sendCode(direct, 'u0@example.com', forged(1))).statusCode).toBe(200);
+      expect((await sendCode(direct, 'u1@example.com', forged(2))).statusCode).toBe(200);
+      const limited = await sendCode(direct, 'u2@example.com', forged(3));
+      expect([limited.statusCode, errorCode(limited)]).toEqual([429, 'rate_limited']);
+    } finally {
+      await direct.close();
+    }
+  });
+
+  test('parallel requests cannot get past the limits', async () => {
+    const sameEmail = await Promise.all(Array.from({ length: 12 }, () => sendCode(t, 'ann@example.com')));
+    expect(sameEmail.filter((r) => r.statusCode === 200)).toHaveLength(t.config.sendCodeLimitPerEmail);
+    expect(sameEmail.filter((r) => r.statusCode === 429)).toHaveLength(12 - t.config.sendCodeLimitPerEmail);
+    expect(t.mailer.sent.get('ann@example.com')).toHaveLength(t.config.sendCodeLimitPerEmail);
+    // Only the newest code is alive.
+    const alive = await t.app.db.selectFrom('login_codes').select('id').where('email', '=', 'ann@example.com').where('used_at', 'is', null).execute();
+    expect(alive).toHaveLength(1);
+
+    const headers = { 'x-forwarded-for': '203.0.113.9' };
+    const sameIp = await Promise.all(Array.from({ length: 12 }, (_, i) => sendCode(t, `p${i}@example.com`, headers)));
+    expect(sameIp.filter((r) => r.statusCode === 200)).toHaveLength(t.config.sendCodeLimitPerIp);
+  });
+
   test('a new code replaces the previous one', async () => {
     await sendCode(t, 'ann@example.com');
     const first = t.mailer.lastCode('ann@example.com');

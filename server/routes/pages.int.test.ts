@@ -79,7 +79,7 @@ describe('create and read', () => {
   test('pages are listed in creation order', async () => {
     const fresh = await signIn(t, 'carol@example.com');
     const created: string[] = [];
-    for (let i = 0; i < 12; i++) created.push((await createNote(fresh, { title: `p${i}` })).id);
+    for (let i = 0; i < 40; i++) created.push((await createNote(fresh, { title: `p${i}` })).id);
     const listed = body<WireElement[]>(await api(t, fresh, 'GET', '/api/v3/spaces/section/private')).data;
     expect(listed.map((p) => p.id)).toEqual(created);
   });

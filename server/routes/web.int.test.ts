@@ -1,17 +1,101 @@
-import { createTestApp, errorCode, type TestApp } from '../../test/helpers/testApp';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { VERSION_LABEL } from '../../schema/constants';
+import { body, createTestApp, errorCode, type TestApp } from '../../test/helpers/testApp';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+describe('without a web build', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('GET /version → the build label as text/plain', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/version' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toBe('v2510.17');
+    expect(VERSION_LABEL).toBe('v2510.17');
+  });
+
+  test('an unknown /api path → 404 JSON envelope with not_found, for any method', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const res = await t.app.inject({ method, url: '/api/nope' });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(body(res)).toEqual({ data: null, included: [], meta: {}, errors: [{ code: 'not_found', message: expect.any(String) }] });
+    }
+    const nested = await t.app.inject({ method: 'GET', url: '/api/v3/spaces/nothing/here?x=1' });
+    expect([nested.statusCode, errorCode(nested)]).toEqual([404, 'not_found']);
+  });
+
+  test('a path the web app does not route → 302 to /', async () => {
+    for (const url of ['/a/b/c', '/a/b/c?x=1', '/some/page/deep', '/login/extra']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect([url, res.statusCode, res.headers.location]).toEqual([url, 302, '/']);
+    }
+  });
+
+  test('a non-GET on a non-API path → 404 JSON', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/a/b/c' });
+    expect([res.statusCode, errorCode(res)]).toEqual([404, 'not_found']);
+  });
+
+  test('app routes say the web app is not built (503), never crash', async () => {
+    for (const url of ['/', '/login', '/oauth/callback', '/0b7c1d2e-page-uid']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect([url, res.statusCode]).toEqual([url, 503]);
+      expect(res.body).toMatch(/npm run build/);
+    }
+  });
 });
 
-test('GET /version', async () => {
-  const res = await t.app.inject({ method: 'GET', url: '/version' });
-  expect(res.statusCode).toBe(200);
-  expect(res.body).toBe('v2510.17');
-  expect(t.app.dbKind).toBe(globalThis.__TEST_DB__);
-  expect(errorCode(await t.app.inject({ method: 'GET', url: '/api/nope' }))).toBe('not_found');
+describe('with a web build', () => {
+  let t: TestApp;
+  let webDir: string;
+  beforeAll(async () => {
+    webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-'));
+    fs.mkdirSync(path.join(webDir, 'assets'));
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>app</title>');
+    fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(webDir, 'favicon.svg'), '<svg/>');
+    t = await createTestApp({ webDir });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(webDir, { recursive: true, force: true });
+  });
+
+  test("the app's own routes get index.html, not cached", async () => {
+    for (const url of ['/', '/login', '/oauth/callback?code=1', '/0b7c1d2e-page-uid', '/0b7c1d2e-page-uid?commentId=3']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<title>app</title>');
+    }
+  });
+
+  test('hashed assets are cached for a year; other files are served', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.body).toBe('console.log(1)');
+    const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).not.toMatch(/immutable/);
+  });
+
+  test('a missing asset or a deep path → 302 to /, the API stays JSON', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/gone-123.js' });
+    expect([missing.statusCode, missing.headers.location]).toEqual([302, '/']);
+    const traversal = await t.app.inject({ method: 'GET', url: '/assets/..%2F..%2F..%2Fetc%2Fpasswd' });
+    expect(traversal.body).not.toMatch(/root:/);
+    const api = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect([api.statusCode, errorCode(api)]).toEqual([404, 'not_found']);
+    expect((await t.app.inject({ method: 'GET', url: '/version' })).body).toBe('v2510.17');
+  });
 });

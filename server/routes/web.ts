@@ -35,6 +35,7 @@ export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: stri
     if (!hasWebApp) {
       return reply.type('text/plain; charset=utf-8').status(503).send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // cacheControl: false keeps our header (the static plugin would replace it with 'public, max-age=0').
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }

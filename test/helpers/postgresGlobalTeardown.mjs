@@ -1,15 +1,9 @@
-import fs from 'node:fs';
-
 const EMBEDDED_PG_KEY = '__embeddedPostgres__';
 
-/** Stops the embedded PostgreSQL started by postgresGlobalSetup.mjs (nothing to do with DATABASE_URL). */
+/** Stops the embedded PostgreSQL of postgresGlobalSetup.mjs and removes its directory (nothing to do with DATABASE_URL). */
 export default async function postgresGlobalTeardown() {
-  const instance = globalThis[EMBEDDED_PG_KEY];
-  if (!instance) return;
+  const server = globalThis[EMBEDDED_PG_KEY];
+  if (!server) return;
   delete globalThis[EMBEDDED_PG_KEY];
-  try {
-    await instance.pg.stop();
-  } finally {
-    fs.rmSync(instance.baseDir, { recursive: true, force: true });
-  }
+  await server.stop();
 }

@@ -33,7 +33,7 @@ export class CapturingMailer implements Mailer {
 
   /** The newest code sent to an e-mail; throws when none was sent. */
   lastCode(email: string): string {
-    const codes = this.sent.get(email.toLowerCase()) ?? [];
+    const codes = this.sent.get(email.trim().toLowerCase()) ?? [];
     const code = codes[codes.length - 1];
     if (code === undefined) throw new Error(`no sign-in code was sent to ${email}`);
     return code;
@@ -43,6 +43,7 @@ export class CapturingMailer implements Mailer {
 }
 
 export interface TestApp {
+  /** May be replaced by a test that restarts the server on the same database; close() closes the current one. */
   app: FastifyInstance;
   mailer: CapturingMailer;
   config: Config;
@@ -96,6 +97,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       databaseUrl: database?.url,
       // No web build: tests that need one pass their own webDir.
       webDir: path.join(dataDir, 'no-web-build'),
+      // Tests play clients at several addresses through X-Forwarded-For, as behind a proxy.
+      trustProxy: true,
       ...overrides,
     },
   );
@@ -109,16 +112,17 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  return {
+  const testApp: TestApp = {
     app,
     mailer,
     config,
     async close() {
-      await app.close();
+      await testApp.app.close();
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return testApp;
 }
 
 /** The body as the multipart/form-data a browser's FormData would send. */
