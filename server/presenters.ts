@@ -2,7 +2,9 @@ import type { AccessLevel, PageType, SectionId } from '../schema/constants';
 import type { ApiMeta, ApiResponse } from '../schema/envelope';
 import type { WireElement } from '../schema/element';
 import type { WireUser, WireWorkspace } from '../schema/user';
-import type { PageRow, UserRow } from './db/types';
+import type { BlockData, WireBlock } from '../schema/block';
+import type { BlockWireType } from '../schema/blocks';
+import type { BlockRow, PageRow, UserRow } from './db/types';
 import { pagePath } from './repositories/pages';
 import type { WorkspaceWithRole } from './repositories/workspaces';
 
@@ -53,5 +55,19 @@ export function presentElement(page: PageRow, accessLevel: AccessLevel, inFavori
     cover: page.cover ? (JSON.parse(page.cover) as WireElement['cover']) : null,
     createdAt: page.created_at,
     updatedAt: page.updated_at,
+  };
+}
+
+/** A block row on the wire; `placeAfter` (its previous sibling) comes from the caller, who knows the order. */
+export function presentBlockRow(row: BlockRow, placeAfter: string | null): WireBlock {
+  return {
+    id: row.id,
+    contentType: 'Block',
+    pageId: row.page_id,
+    type: row.type as BlockWireType,
+    version: row.version,
+    parentId: row.parent_id,
+    placeAfter,
+    data: JSON.parse(row.data) as BlockData,
   };
 }

@@ -2,6 +2,7 @@ import { generateKeyBetween } from 'fractional-indexing';
 import type { Kysely } from 'kysely';
 import type { BlockData, WireBlock } from '../../schema/block';
 import type { BlockWireType } from '../../schema/blocks';
+import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
 import { nowIso } from '../time';
 
@@ -12,19 +13,6 @@ export function findBlock(db: Kysely<Database>, id: string): Promise<BlockRow | 
 function bySortKey(a: BlockRow, b: BlockRow): number {
   if (a.sort_key !== b.sort_key) return a.sort_key < b.sort_key ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-function present(row: BlockRow, placeAfter: string | null): WireBlock {
-  return {
-    id: row.id,
-    contentType: 'Block',
-    pageId: row.page_id,
-    type: row.type as BlockWireType,
-    version: row.version,
-    parentId: row.parent_id,
-    placeAfter,
-    data: JSON.parse(row.data) as BlockData,
-  };
 }
 
 /** All blocks of a page in document order (depth first), each with its parent and previous sibling. */
@@ -41,7 +29,7 @@ export async function listPageBlocks(db: Kysely<Database>, pageId: string): Prom
     const siblings = (children.get(parentId) ?? []).sort(bySortKey);
     let previous: string | null = null;
     for (const row of siblings) {
-      out.push(present(row, previous));
+      out.push(presentBlockRow(row, previous));
       previous = row.id;
       walk(row.id);
     }
@@ -61,7 +49,7 @@ export async function presentBlock(db: Kysely<Database>, row: BlockRow): Promise
     );
   query = row.parent_id === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', row.parent_id);
   const previous = await query.orderBy('sort_key', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  return present(row, previous?.id ?? null);
+  return presentBlockRow(row, previous?.id ?? null);
 }
 
 /** The sort key for a block placed right after `placeAfter` (null: first) among a parent's children. */

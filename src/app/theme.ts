@@ -1,6 +1,7 @@
 export type ThemeSetting = 'auto' | 'light' | 'dark';
 
 const SETTINGS_KEY = 'settings';
+const DARK_QUERY = '(prefers-color-scheme: dark)';
 
 /** The theme from local settings (default auto: follow the OS). A stored value of the wrong type is ignored. */
 export function readThemeSetting(): ThemeSetting {
@@ -12,6 +13,25 @@ export function readThemeSetting(): ThemeSetting {
   }
 }
 
+let stopFollowingOs: (() => void) | null = null;
+
+/**
+ * Sets data-theme on <html> to light or dark. "auto" follows the OS, and keeps following it
+ * when the OS switches while the app is open.
+ */
 export function applyTheme(theme: ThemeSetting = readThemeSetting()) {
-  document.documentElement.dataset.theme = theme;
+  stopFollowingOs?.();
+  stopFollowingOs = null;
+  const root = document.documentElement;
+  if (theme !== 'auto') {
+    root.dataset.theme = theme;
+    return;
+  }
+  const query = window.matchMedia(DARK_QUERY);
+  const follow = () => {
+    root.dataset.theme = query.matches ? 'dark' : 'light';
+  };
+  follow();
+  query.addEventListener('change', follow);
+  stopFollowingOs = () => query.removeEventListener('change', follow);
 }
