@@ -8,3 +8,6 @@ export * from './block';
 export * from './element';
 export * from './user';
 export * from './envelope';
+export * from './params';
+export * from './query';
+export * from './workspace';

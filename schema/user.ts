@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, WORKSPACE_ROLES } from './constants';
+import { LIMITS } from './constants';
 
 /** The spec's e-mail check: something, an at sign, a domain, a dot and a suffix, no whitespace. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -22,15 +22,6 @@ export const wireUserSchema = z.object({
 });
 export type WireUser = z.infer<typeof wireUserSchema>;
 
-export const wireWorkspaceSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  avatar: z.string().nullable(),
-  alias: z.string().nullable(),
-  role: z.enum(WORKSPACE_ROLES),
-  private: z.boolean(),
-});
-export type WireWorkspace = z.infer<typeof wireWorkspaceSchema>;
 
 export const sendCodeBodySchema = z.object({ email: emailSchema });
 export const loginBodySchema = z.object({

@@ -5,8 +5,14 @@ import { createMailer, type Mailer } from './mail';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { errorsPlugin, sendFrameworkError } from './plugins/errors';
+import { openapiPlugin } from './plugins/openapi';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
+import { commentsRoutes } from './routes/comments';
+import { feedbackRoutes } from './routes/feedback';
+import { filesRoutes } from './routes/files';
+import { notificationsRoutes } from './routes/notifications';
+import { sharingRoutes } from './routes/sharing';
 import { pageRoutes } from './routes/pages';
 import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
@@ -36,15 +42,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => mailer.close());
 
   await app.register(errorsPlugin);
+  await app.register(openapiPlugin);
   await app.register(cookie);
   await app.register(dbPlugin, { config });
   await app.register(authPlugin);
 
   await app.register(authRoutes, { config, mailer });
-  await app.register(userRoutes);
-  await app.register(workspaceRoutes);
+  await app.register(userRoutes, { config });
+  await app.register(workspaceRoutes, { config, mailer });
   await app.register(pageRoutes);
   await app.register(blockRoutes);
+  await app.register(sharingRoutes, { config, mailer });
+  await app.register(commentsRoutes);
+  await app.register(notificationsRoutes);
+  await app.register(filesRoutes, { config });
+  await app.register(feedbackRoutes, { config, mailer });
   await app.register(webRoutes, { webDir: config.webDir });
   return app;
 }

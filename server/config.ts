@@ -25,6 +25,25 @@ export interface Config {
    * addresses (comma-separated) behind a reverse proxy.
    */
   trustProxy: boolean | number | string;
+  /** Uploaded files live here (DATA_DIR/files by default). */
+  filesDir: string;
+  /** Largest accepted upload, bytes (UPLOAD_LIMIT_MB, default 50). */
+  uploadLimitBytes: number;
+  /** Where feedback (POST /api/email/hello) is sent; unset: logged only. */
+  feedbackEmail?: string;
+  /** Enables the messenger bot webhook that links accounts. */
+  telegramBotToken?: string;
+  /** Secret the bot platform sends in X-Telegram-Bot-Api-Secret-Token with each webhook call. */
+  telegramWebhookSecret?: string;
+  /** Generic OpenID Connect / OAuth 2 sign-in; enabled when issuer, client id and secret are set. */
+  oauth?: {
+    issuerUrl: string;
+    clientId: string;
+    clientSecret: string;
+    /** The service name clients ask for (`service` in /api/auth/oauth). */
+    serviceName: string;
+    scopes: string;
+  };
 }
 
 function trustProxyFrom(value: string | undefined): boolean | number | string {
@@ -40,7 +59,7 @@ function int(value: string | undefined, fallback: number): number {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env.PORT, 3000);
-  return {
+  const config: Omit<Config, 'filesDir'> & Partial<Pick<Config, 'filesDir'>> = {
     port,
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || './data'),
@@ -54,6 +73,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sendCodeLimitPerIp: int(env.SEND_CODE_LIMIT_PER_IP, 30),
     sessionTtlDays: int(env.SESSION_TTL_DAYS, 30),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    uploadLimitBytes: int(env.UPLOAD_LIMIT_MB, 50) * 1024 * 1024,
+    feedbackEmail: env.FEEDBACK_EMAIL || undefined,
+    telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
+    telegramWebhookSecret: env.TELEGRAM_WEBHOOK_SECRET || undefined,
+    oauth:
+      env.OAUTH_ISSUER_URL && env.OAUTH_CLIENT_ID && env.OAUTH_CLIENT_SECRET
+        ? {
+            issuerUrl: env.OAUTH_ISSUER_URL,
+            clientId: env.OAUTH_CLIENT_ID,
+            clientSecret: env.OAUTH_CLIENT_SECRET,
+            serviceName: env.OAUTH_SERVICE_NAME || 'oidc',
+            scopes: env.OAUTH_SCOPES || 'openid email profile',
+          }
+        : undefined,
     ...overrides,
   };
+  // Files sit beside the database unless FILES_DIR says otherwise.
+  const filesDir = config.filesDir ?? path.resolve(env.FILES_DIR || path.join(config.dataDir, 'files'));
+  return { ...config, filesDir };
 }

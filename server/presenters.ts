@@ -1,7 +1,8 @@
 import type { AccessLevel, PageType, SectionId } from '../schema/constants';
 import type { ApiMeta, ApiResponse } from '../schema/envelope';
 import type { WireElement } from '../schema/element';
-import type { WireUser, WireWorkspace } from '../schema/user';
+import type { WireUser } from '../schema/user';
+import type { WireWorkspace } from '../schema/workspace';
 import type { BlockData, WireBlock } from '../schema/block';
 import type { BlockWireType } from '../schema/blocks';
 import type { BlockRow, PageRow, UserRow } from './db/types';

@@ -1,12 +1,14 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/2026-11-21-0001-initial';
 import * as sortKeyCollation from './migrations/2026-11-22-0001-sort-key-collation';
+import * as mainApi from './migrations/2026-11-22-0002-main-api';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-0001-initial': initial,
   '2026-11-22-0001-sort-key-collation': sortKeyCollation,
+  '2026-11-22-0002-main-api': mainApi,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -67,6 +67,13 @@ export interface PageTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** The page's public alias (pagealias), if one was given. */
+  alias: string | null;
+  /** Who made the page public, and when. */
+  published_by: string | null;
+  published_at: string | null;
+  trashed_at: string | null;
+  trashed_by: string | null;
 }
 
 export interface PageMemberTable {
@@ -89,6 +96,112 @@ export interface BlockTable {
   created_at: string;
   updated_at: string;
   updated_by: string;
+  /** Set when the block was deleted; a deleted block can be restored. */
+  deleted_at: string | null;
+}
+
+export interface FavoriteTable {
+  user_id: string;
+  page_id: string;
+  created_at: string;
+}
+
+export interface PageVisitTable {
+  user_id: string;
+  page_id: string;
+  visited_at: string;
+}
+
+export interface CommentTable {
+  id: string;
+  page_id: string;
+  replied_comment_id: string | null;
+  author_id: string;
+  /** The comment's content as JSON text (tokens). */
+  content: string;
+  /** Attached files as JSON text: [{ id, name, extension }]. */
+  attaches: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface CommentReactionTable {
+  comment_id: string;
+  user_id: string;
+  code: string;
+  created_at: string;
+}
+
+export interface NotificationTable {
+  id: string;
+  user_id: string;
+  workspace_id: string | null;
+  page_id: string | null;
+  name: string;
+  /** The notification's context as JSON text (fields per name: see the API contract). */
+  context: string;
+  is_read: number;
+  created_at: string;
+}
+
+export interface NotificationSettingTable {
+  user_id: string;
+  page_id: string;
+  settings: string;
+  updated_at: string;
+}
+
+export interface FileTable {
+  id: string;
+  owner_id: string;
+  page_id: string | null;
+  workspace_id: string | null;
+  name: string;
+  mime_type: string;
+  size: number;
+  /** Where the bytes are, relative to the file store (DATA_DIR/files). */
+  storage_key: string;
+  is_public: number;
+  /** 'pending' until the upload arrives, then 'ready'. */
+  status: string;
+  upload_token_hash: string | null;
+  upload_expires_at: string | null;
+  created_at: string;
+}
+
+export interface UserSettingTable {
+  user_id: string;
+  key: string;
+  /** JSON text. */
+  value: string;
+  updated_at: string;
+}
+
+export interface AccessTokenTable {
+  /** sha256 of the bearer token. */
+  id: string;
+  user_id: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface MessengerLinkTokenTable {
+  /** sha256 of the one-time token the user sends to the bot. */
+  id: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface OAuthStateTable {
+  /** The `state` sent to the provider. */
+  id: string;
+  code_verifier: string;
+  nonce: string;
+  expires_at: string;
+  created_at: string;
 }
 
 export interface Database {
@@ -100,6 +213,17 @@ export interface Database {
   pages: PageTable;
   page_members: PageMemberTable;
   blocks: BlockTable;
+  favorites: FavoriteTable;
+  page_visits: PageVisitTable;
+  comments: CommentTable;
+  comment_reactions: CommentReactionTable;
+  notifications: NotificationTable;
+  notification_settings: NotificationSettingTable;
+  files: FileTable;
+  user_settings: UserSettingTable;
+  access_tokens: AccessTokenTable;
+  messenger_link_tokens: MessengerLinkTokenTable;
+  oauth_states: OAuthStateTable;
 }
 
 export type UserRow = Selectable<UserTable>;

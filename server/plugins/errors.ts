@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '../../schema/errors';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors';
 
 /** Fastify's own client errors, mapped to our stable codes. */
@@ -32,6 +33,19 @@ export const errorsPlugin = fp(async (app) => {
         included: [],
         meta: {},
         errors: [{ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }],
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = (error as { validationContext?: string }).validationContext;
+      const details = error.validation.map((issue) => ({
+        path: [where, ...issue.instancePath.split('/').filter(Boolean)].filter(Boolean).join('.'),
+        message: issue.message,
+      }));
+      return reply.status(422).send({
+        data: null,
+        included: [],
+        meta: {},
+        errors: [{ code: ERROR_CODES.validationFailed, message: 'the request does not match the schema', details }],
       });
     }
     if ((error as { code?: unknown }).code === PG_CHARACTER_NOT_IN_REPERTOIRE) {

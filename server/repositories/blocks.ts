@@ -98,6 +98,7 @@ export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput)
     created_at: now,
     updated_at: now,
     updated_by: input.userId,
+    deleted_at: null,
   };
   await db.insertInto('blocks').values(row).execute();
   return row;

@@ -69,6 +69,11 @@ export async function insertRootNote(db: Kysely<Database>, input: NewPageInput):
       created_by: input.createdBy,
       created_at: now,
       updated_at: now,
+      alias: null,
+      published_by: null,
+      published_at: null,
+      trashed_at: null,
+      trashed_by: null,
     };
     await trx.insertInto('pages').values(page).execute();
     await trx

@@ -1,5 +1,6 @@
 import { LOGIN_CODE_MAX_ATTEMPTS } from '../../schema/constants';
-import type { WireUser, WireWorkspace } from '../../schema/user';
+import type { WireUser } from '../../schema/user';
+import type { WireWorkspace } from '../../schema/workspace';
 import {
   api,
   body,

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParams } from '../../schema/params';
 import { createBlockBodySchema, updateBlockBodySchema, type BlockData } from '../../schema/block';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import { canonicalTokens } from '../../schema/token';
 import type { BlockRow } from '../db/types';
-import { AppError, isUniqueViolation, notFound, parseWith } from '../errors';
+import { AppError, isUniqueViolation, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
@@ -24,7 +26,8 @@ function canonicalData(data: BlockData): BlockData {
   return { ...data, tokens: canonicalTokens(data.tokens) };
 }
 
-export async function blockRoutes(app: FastifyInstance) {
+export async function blockRoutes(server: FastifyInstance) {
+  const app = server.withTypeProvider<ZodTypeProvider>();
   async function pageOf(pageId: string) {
     const page = await findPage(app.db, pageId);
     if (!page) throw notFound('page');
@@ -46,7 +49,7 @@ export async function blockRoutes(app: FastifyInstance) {
     return block;
   }
 
-  app.get<{ Params: { id: string } }>('/api/v3/spaces/note/:id/blocks', async (request) => {
+  app.get('/api/v3/spaces/note/:id/blocks', { schema: { tags: ['blocks'], summary: 'All blocks of a page, in document order', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const page = await pageOf(request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
@@ -54,16 +57,16 @@ export async function blockRoutes(app: FastifyInstance) {
     return envelope(blocks, { count: blocks.length, hasMoreNext: false });
   });
 
-  app.get<{ Params: { id: string } }>('/api/v3/spaces/block/:id', async (request) => {
+  app.get('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'One block', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const block = await loadBlock(request.params.id);
     await authorizePage(app.db, user.id, await pageOf(block.page_id), 'read');
     return envelope(await presentBlock(app.db, block));
   });
 
-  app.post('/api/v3/spaces/block', async (request, reply) => {
+  app.post('/api/v3/spaces/block', { schema: { tags: ['blocks'], summary: 'Create a block', body: createBlockBodySchema } }, async (request, reply) => {
     const user = requireUser(request);
-    const body = parseWith(createBlockBodySchema, request.body);
+    const body = request.body;
     const page = await pageOf(body.pageId);
     await authorizePage(app.db, user.id, page, 'edit');
     const parentId = body.parentId ?? null;
@@ -96,9 +99,9 @@ export async function blockRoutes(app: FastifyInstance) {
     return envelope(await presentBlock(app.db, row));
   });
 
-  app.post<{ Params: { id: string } }>('/api/v3/spaces/block/:id', async (request) => {
+  app.post('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Update a block (optimistic concurrency on version)', params: idParams, body: updateBlockBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const body = parseWith(updateBlockBodySchema, request.body);
+    const body = request.body;
     const block = await loadBlock(request.params.id);
     await authorizePage(app.db, user.id, await pageOf(block.page_id), 'edit');
     const data = canonicalData(body.data as BlockData);
@@ -112,7 +115,7 @@ export async function blockRoutes(app: FastifyInstance) {
     return envelope(await presentBlock(app.db, { ...block, type: body.type, data: JSON.stringify(data), version }));
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v3/spaces/block/:id', async (request) => {
+  app.delete('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Delete a block and its children', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const block = await loadBlock(request.params.id);
     await authorizePage(app.db, user.id, await pageOf(block.page_id), 'edit');

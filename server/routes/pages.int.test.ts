@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { WireElement } from '../../schema/element';
-import type { WireWorkspace } from '../../schema/user';
+import type { WireWorkspace } from '../../schema/workspace';
 import { api, body, createTestApp, errorCode, signIn, testDb, type TestApp } from '../../test/helpers/testApp';
 
 let t: TestApp;

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParams } from '../../schema/params';
 import { SECTION_IDS, type SectionId } from '../../schema/constants';
 import { createNoteBodySchema, patchElementBodySchema } from '../../schema/element';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import type { UserRow } from '../db/types';
-import { AppError, forbidden, isUniqueViolation, notFound, parseWith } from '../errors';
+import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage, pageAccessLevel } from '../policies/page';
 import { canCreateInSection, visibleSections } from '../policies/workspace';
@@ -25,7 +27,7 @@ async function requestWorkspace(app: FastifyInstance, request: FastifyRequest, u
   return workspace;
 }
 
-function sectionParam(request: FastifyRequest<{ Params: { id: string } }>): SectionId {
+function sectionParam(request: { params: { id: string } }): SectionId {
   const id = request.params.id;
   if (!(SECTION_IDS as readonly string[]).includes(id)) throw notFound('section');
   return id as SectionId;
@@ -37,8 +39,9 @@ async function loadPage(app: FastifyInstance, id: string) {
   return page;
 }
 
-export async function pageRoutes(app: FastifyInstance) {
-  app.get<{ Params: { id: string } }>('/api/v3/spaces/section/:id', async (request) => {
+export async function pageRoutes(server: FastifyInstance) {
+  const app = server.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/v3/spaces/section/:id', { schema: { tags: ['pages'], summary: 'Root pages of a sidebar section', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const section = sectionParam(request);
     const workspace = await requestWorkspace(app, request, user);
@@ -53,10 +56,10 @@ export async function pageRoutes(app: FastifyInstance) {
     return envelope(elements, { count: elements.length, hasMoreNext: false });
   });
 
-  app.post<{ Params: { id: string } }>('/api/v3/spaces/section/:id', async (request, reply) => {
+  app.post('/api/v3/spaces/section/:id', { schema: { tags: ['pages'], summary: 'Create a Note in a section', params: idParams, body: createNoteBodySchema.optional() } }, async (request, reply) => {
     const user = requireUser(request);
     const section = sectionParam(request);
-    const body = parseWith(createNoteBodySchema, request.body ?? {});
+    const body = request.body ?? { type: 'Note' as const, contentType: 'Element' as const };
     const workspace = await requestWorkspace(app, request, user);
     if (!canCreateInSection(workspace.role, section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
     const id = body.id ?? newId();
@@ -76,16 +79,16 @@ export async function pageRoutes(app: FastifyInstance) {
     return envelope(presentElement(page, 'full'));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v3/spaces/element/:id', async (request) => {
+  app.get('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Load a page', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const page = await loadPage(app, request.params.id);
     const level = await authorizePage(app.db, user.id, page, 'read');
     return envelope(presentElement(page, level));
   });
 
-  app.patch<{ Params: { id: string } }>('/api/v3/spaces/element/:id', async (request) => {
+  app.patch('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Change a page (title)', params: idParams, body: patchElementBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const body = parseWith(patchElementBodySchema, request.body);
+    const body = request.body;
     if (body.id !== undefined && body.id !== request.params.id) {
       throw new AppError(422, ERROR_CODES.validationFailed, 'the body id differs from the path id');
     }

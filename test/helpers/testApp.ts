@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
-import type { Mailer } from '../../server/mail';
+import type { MailMessage, Mailer } from '../../server/mail';
 import type { ApiResponse } from '../../schema/envelope';
 
 export type TestDb = 'sqlite' | 'postgres';
@@ -29,6 +29,13 @@ export class CapturingMailer implements Mailer {
 
   async sendLoginCode(email: string, code: string): Promise<void> {
     this.sent.set(email, [...(this.sent.get(email) ?? []), code]);
+  }
+
+  /** Every other e-mail sent, in order. */
+  readonly messages: MailMessage[] = [];
+
+  async send(message: MailMessage): Promise<void> {
+    this.messages.push(message);
   }
 
   /** The newest code sent to an e-mail; throws when none was sent. */

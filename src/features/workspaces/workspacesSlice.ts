@@ -1,5 +1,5 @@
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
-import type { WireWorkspace } from '../../../schema/user';
+import type { WireWorkspace } from '../../../schema/workspace';
 import { api, setActiveWorkspace } from '../../app/api';
 import type { RootState } from '../../app/store';
 
