@@ -13,6 +13,7 @@ import { feedbackRoutes } from './routes/feedback';
 import { filesRoutes } from './routes/files';
 import { notificationsRoutes } from './routes/notifications';
 import { sharingRoutes } from './routes/sharing';
+import { telegramRoutes } from './routes/telegram';
 import { pageRoutes } from './routes/pages';
 import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
@@ -50,13 +51,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { config, mailer });
   await app.register(userRoutes, { config });
   await app.register(workspaceRoutes, { config, mailer });
-  await app.register(pageRoutes);
-  await app.register(blockRoutes);
+  await app.register(pageRoutes, { config, mailer });
+  await app.register(blockRoutes, { config });
   await app.register(sharingRoutes, { config, mailer });
   await app.register(commentsRoutes);
   await app.register(notificationsRoutes);
   await app.register(filesRoutes, { config });
   await app.register(feedbackRoutes, { config, mailer });
+  await app.register(telegramRoutes, { config });
   await app.register(webRoutes, { webDir: config.webDir });
   return app;
 }

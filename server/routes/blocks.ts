@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../config';
 import { idParams } from '../../schema/params';
 import { createBlockBodySchema, updateBlockBodySchema, type BlockData } from '../../schema/block';
 import { ERROR_CODES } from '../../schema/errors';
@@ -26,7 +27,8 @@ function canonicalData(data: BlockData): BlockData {
   return { ...data, tokens: canonicalTokens(data.tokens) };
 }
 
-export async function blockRoutes(server: FastifyInstance) {
+export async function blockRoutes(server: FastifyInstance, { config }: { config: Config }) {
+  void config;
   const app = server.withTypeProvider<ZodTypeProvider>();
   async function pageOf(pageId: string) {
     const page = await findPage(app.db, pageId);

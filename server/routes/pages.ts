@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../config';
+import type { Mailer } from '../mail';
 import { idParams } from '../../schema/params';
 import { SECTION_IDS, type SectionId } from '../../schema/constants';
 import { createNoteBodySchema, patchElementBodySchema } from '../../schema/element';
@@ -39,7 +41,9 @@ async function loadPage(app: FastifyInstance, id: string) {
   return page;
 }
 
-export async function pageRoutes(server: FastifyInstance) {
+export async function pageRoutes(server: FastifyInstance, { config, mailer }: { config: Config; mailer: Mailer }) {
+  void config;
+  void mailer;
   const app = server.withTypeProvider<ZodTypeProvider>();
   app.get('/api/v3/spaces/section/:id', { schema: { tags: ['pages'], summary: 'Root pages of a sidebar section', params: idParams } }, async (request) => {
     const user = requireUser(request);
