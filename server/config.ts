@@ -13,6 +13,8 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   logLevel: string;
+  /** Log every request and its answer (LOG_REQUESTS=false turns that off, e.g. for benchmarks). */
+  logRequests: boolean;
   /** Where the built web app is; the server serves it when it exists. */
   webDir: string;
   /** send_code limits within a 10-minute window. */
@@ -35,6 +37,8 @@ export interface Config {
   telegramBotToken?: string;
   /** Secret the bot platform sends in X-Telegram-Bot-Api-Secret-Token with each webhook call. */
   telegramWebhookSecret?: string;
+  /** Base URL of the bot platform's API (TELEGRAM_API_URL; tests point it at a local server). */
+  telegramApiUrl: string;
   /** Generic OpenID Connect / OAuth 2 sign-in; enabled when issuer, client id and secret are set. */
   oauth?: {
     issuerUrl: string;
@@ -68,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Страницы <no-reply@localhost>',
     logLevel: env.LOG_LEVEL || 'info',
+    logRequests: env.LOG_REQUESTS !== 'false',
     webDir: path.resolve(env.WEB_DIR || 'dist'),
     sendCodeLimitPerEmail: int(env.SEND_CODE_LIMIT_PER_EMAIL, 5),
     sendCodeLimitPerIp: int(env.SEND_CODE_LIMIT_PER_IP, 30),
@@ -77,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     feedbackEmail: env.FEEDBACK_EMAIL || undefined,
     telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
     telegramWebhookSecret: env.TELEGRAM_WEBHOOK_SECRET || undefined,
+    telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/+$/, ''),
     oauth:
       env.OAUTH_ISSUER_URL && env.OAUTH_CLIENT_ID && env.OAUTH_CLIENT_SECRET
         ? {

@@ -19,6 +19,7 @@ export async function freePort(): Promise<number> {
 
 export interface ServerProcess {
   url: string;
+  pid: number;
   dataDir: string;
   /** Everything the server printed so far. */
   log(): string;
@@ -31,11 +32,11 @@ export interface ServerProcess {
  * Starts the real server (`server/main.ts`) as its own process, exactly as `npm start` runs it,
  * with a fresh DATA_DIR, and waits until it listens.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: process.cwd(),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,9 +55,17 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     throw new Error(`timed out waiting for ${what}:\n${output}`);
   };
 
-  await until(() => (output.includes('Server listening') ? 'yes' : null), 30_000, 'the server to listen');
+  const url = `http://127.0.0.1:${port}`;
+  // Ready when it answers, whatever the log level.
+  const deadline = Date.now() + 30_000;
+  while (!(await fetch(`${url}/version`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before answering:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer within 30 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    pid: child.pid as number,
     dataDir,
     log: () => output,
     waitForCode: (email, timeoutMs = 10_000) =>
