@@ -1,6 +1,24 @@
 import fc from 'fast-check';
-import { toSlate, toWire, wireBlockSchema, type WireBlock } from './block';
-import { BLOCK_DEFINITIONS, definitionForSlateType, definitionForWireType, type BlockWireType } from './blocks';
+import { toSlate, toWire, wireBlockSchema, type BlockData, type WireBlock } from './block';
+import {
+  BLOCK_DEFINITIONS,
+  DATABASE_FIELD_TYPES,
+  MAIN_FIELD_ID,
+  VOID_SLATE_TYPES,
+  checkRowValues,
+  databaseDataSchema,
+  databaseRowDataSchema,
+  definitionForSlateType,
+  definitionForWireType,
+  valuesFitting,
+  type BlockWireType,
+  type DatabaseConfig,
+  type DatabaseData,
+  type DatabaseField,
+  type DatabaseRowData,
+  type RowValue,
+  type TextData,
+} from './blocks';
 import { canonicalTokens, isSafeHref, tokenSchema, tokensText, type Token } from './token';
 
 const anyTokenArb: fc.Arbitrary<Token> = fc.record(
@@ -36,23 +54,78 @@ const tokenArb = fc.oneof({ weight: 3, arbitrary: pooledTokenArb }, { weight: 2,
 
 const idArb = fc.uuid({ version: 4 });
 
+/** Objects as JSON.parse makes them (fast-check may otherwise give null-prototype ones). */
+const plain = { noNullPrototype: true } as const;
+
+const fieldIdArb = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/).filter((id) => id !== 'constructor' && id !== 'prototype');
+
+const fieldArb: fc.Arbitrary<DatabaseField> = fc.oneof(
+  fc.record({ name: fc.string({ maxLength: 10 }), type: fc.constantFrom('text', 'number', 'checkbox', 'date') }, plain) as fc.Arbitrary<DatabaseField>,
+  fc.record({
+    name: fc.string({ maxLength: 10 }),
+    type: fc.constant('select' as const),
+    options: fc.uniqueArray(fc.record({ id: fieldIdArb, name: fc.string({ maxLength: 10 }) }, plain), { selector: (o) => o.id, maxLength: 4 }),
+  }, plain),
+);
+
+/** A valid database: MAIN_FIELD (text) plus any fields, and table layouts listing some of them once each. */
+const databaseDataArb: fc.Arbitrary<DatabaseData> = fc
+  .dictionary(fieldIdArb, fieldArb, { maxKeys: 6, ...plain })
+  .chain((extra) => {
+    const fields: DatabaseConfig['fields'] = { ...extra, [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } };
+    const ids = Object.keys(fields);
+    const layoutArb = fc.record({
+      uid: fc.string({ minLength: 1, maxLength: 12 }),
+      type: fc.constant('table' as const),
+      orderedFields: fc.shuffledSubarray(ids).chain((chosen) =>
+        fc.tuple(...chosen.map((fieldId) => fc.boolean().map((isWrap) => ({ fieldId, isWrap })))),
+      ),
+    }, plain);
+    return fc
+      .uniqueArray(layoutArb, { selector: (l) => l.uid, maxLength: 3 })
+      .map((layouts) => ({ config: { fields }, view: { layouts } }));
+  });
+
+const rowValueArb: fc.Arbitrary<RowValue> = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
+
+const databaseRowDataArb: fc.Arbitrary<DatabaseRowData> = fc.record({
+  title: fc.string({ maxLength: 20 }),
+  icon: fc.option(fc.constantFrom('📁', '✅', 'icon-1'), { nil: null }),
+  values: fc.dictionary(fieldIdArb, rowValueArb, { maxKeys: 6, ...plain }),
+}, plain);
+
+const textDataArb: fc.Arbitrary<TextData> = fc.array(tokenArb, { maxLength: 12 }).map((tokens) => ({ tokens: canonicalTokens(tokens) }));
+
+/** Canonical data for every block type: a new type without an entry here does not compile. */
+const DATA_ARBS: Record<BlockWireType, fc.Arbitrary<BlockData>> = {
+  text: textDataArb,
+  heading1: textDataArb,
+  heading2: textDataArb,
+  heading3: textDataArb,
+  database: databaseDataArb,
+  databaseRow: databaseRowDataArb,
+};
+
 /** A canonical wire block of any known type. */
 const wireBlockArb: fc.Arbitrary<WireBlock> = fc
-  .record({
-    id: idArb,
-    pageId: idArb,
-    type: fc.constantFrom(...BLOCK_DEFINITIONS.map((d) => d.wireType)),
-    version: fc.integer({ min: 1, max: 1_000_000 }),
-    parentId: fc.option(idArb, { nil: null }),
-    placeAfter: fc.option(idArb, { nil: null }),
-    tokens: fc.array(tokenArb, { maxLength: 12 }),
-  })
-  .map(({ tokens, type, ...rest }) => ({
-    ...rest,
-    contentType: 'Block' as const,
-    type: type as BlockWireType,
-    data: { tokens: canonicalTokens(tokens) },
-  }));
+  .constantFrom(...BLOCK_DEFINITIONS.map((d) => d.wireType))
+  .chain((type) =>
+    fc.record({
+      id: idArb,
+      contentType: fc.constant('Block' as const),
+      pageId: idArb,
+      type: fc.constant(type as BlockWireType),
+      version: fc.integer({ min: 1, max: 1_000_000 }),
+      parentId: fc.option(idArb, { nil: null }),
+      placeAfter: fc.option(idArb, { nil: null }),
+      data: DATA_ARBS[type],
+    }, plain),
+  );
 
 const marksKey = (token: Token) => {
   const { text: _text, ...marks } = token;
@@ -83,7 +156,33 @@ describe('wire ⇄ Slate', () => {
     );
   });
 
-  test.each(BLOCK_DEFINITIONS.map((d) => [d.wireType, d.slateType]))('%s ⇄ %s, empty block included', (wireType, slateType) => {
+  test('the property covers every block type', () => {
+    const seen = new Set<string>();
+    fc.assert(fc.property(wireBlockArb, (block) => void seen.add(block.type)), { numRuns: 300 });
+    expect([...seen].sort()).toEqual(BLOCK_DEFINITIONS.map((d) => d.wireType).sort());
+  });
+
+  test('void elements (databases, rows) carry their data and one empty text; they share nothing with the wire block', () => {
+    fc.assert(
+      fc.property(wireBlockArb.filter((b) => b.type === 'database' || b.type === 'databaseRow'), (block) => {
+        const element = toSlate(block);
+        expect(VOID_SLATE_TYPES.has(element.type)).toBe(true);
+        expect(element.children).toEqual([{ text: '' }]);
+        const before = structuredClone(block);
+        if (element.type === 'databaseBlock') {
+          element.config.fields[MAIN_FIELD_ID].name = 'changed';
+          element.view.layouts.push({ uid: 'new', type: 'table', orderedFields: [] });
+        } else if (element.type === 'databaseRowBlock') {
+          element.values.extra = 'changed';
+        }
+        expect(block).toStrictEqual(before);
+      }),
+      { numRuns: 100 },
+    );
+    expect(VOID_SLATE_TYPES.has('textBlock')).toBe(false);
+  });
+
+  test.each(BLOCK_DEFINITIONS.filter((d) => !d.isVoid).map((d) => [d.wireType, d.slateType]))('%s ⇄ %s, empty block included', (wireType, slateType) => {
     const block: WireBlock = {
       id: 'b1',
       contentType: 'Block',
@@ -112,7 +211,7 @@ describe('wire ⇄ Slate', () => {
     };
     const element = toSlate(block);
     (element.children[0] as { text: string }).text = 'changed';
-    expect(block.data.tokens[0].text).toBe('x');
+    expect((block.data as TextData).tokens[0].text).toBe('x');
   });
 
   test('toWire canonicalizes what Slate holds, and unknown types throw', () => {
@@ -131,6 +230,88 @@ describe('wire ⇄ Slate', () => {
       data: { tokens: [{ text: 'ab', bold: true }] },
     });
     expect(() => toSlate({ ...wire, type: 'marquee' as BlockWireType })).toThrow(/unknown block type/);
+  });
+});
+
+describe('databases and rows', () => {
+  const config: DatabaseConfig = {
+    fields: {
+      [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+      price: { name: 'Цена', type: 'number' },
+      done: { name: 'Готово', type: 'checkbox' },
+      stage: { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }, { id: 'done', name: 'Готово' }] },
+      due: { name: 'Срок', type: 'date' },
+    },
+  };
+  const data: DatabaseData = { config, view: { layouts: [{ uid: 'l1', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] } };
+
+  test('the field types are the documented five', () => {
+    expect(DATABASE_FIELD_TYPES).toEqual(['text', 'number', 'checkbox', 'select', 'date']);
+  });
+
+  test('every generated database is valid', () => {
+    fc.assert(fc.property(DATA_ARBS.database, (d) => expect(databaseDataSchema.safeParse(d).success).toBe(true)));
+  });
+
+  test('MAIN_FIELD must exist and be text', () => {
+    expect(databaseDataSchema.safeParse(data).success).toBe(true);
+    const { [MAIN_FIELD_ID]: _main, ...withoutMain } = config.fields;
+    const missing = databaseDataSchema.safeParse({ config: { fields: withoutMain }, view: { layouts: [] } });
+    expect(missing.success).toBe(false);
+    expect(missing.error?.issues.map((i) => i.path.join('.'))).toContain(`config.fields.${MAIN_FIELD_ID}`);
+    const wrongType = { config: { fields: { ...config.fields, [MAIN_FIELD_ID]: { name: 'x', type: 'number' } } }, view: { layouts: [] } };
+    expect(databaseDataSchema.safeParse(wrongType).success).toBe(false);
+  });
+
+  test.each([
+    ['a layout naming an unknown field', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'nope', isWrap: false }] }] } }],
+    ['a field listed twice in a layout', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'price', isWrap: false }, { fieldId: 'price', isWrap: true }] }] } }],
+    ['two layouts with one uid', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [] }, { uid: 'l', type: 'table', orderedFields: [] }] } }],
+    ['a layout type other than table', { ...data, view: { layouts: [{ uid: 'l', type: 'board', orderedFields: [] }] } }],
+    ['an unknown field type', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'formula' } } } }],
+    ['a select without options', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'select' } } } }],
+    ['repeated option ids', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'select', options: [{ id: 'a', name: '1' }, { id: 'a', name: '2' }] } } } }],
+    ['a reserved field id', { ...data, config: { fields: { ...config.fields, constructor: { name: 'x', type: 'text' } } } }],
+    ['a field id with spaces', { ...data, config: { fields: { ...config.fields, 'a b': { name: 'x', type: 'text' } } } }],
+    ['an unknown key', { ...data, extra: 1 }],
+  ])('refuses %s', (_name, value) => {
+    expect(databaseDataSchema.safeParse(value).success).toBe(false);
+  });
+
+  test('row values are checked against the field types', () => {
+    const ok = { [MAIN_FIELD_ID]: 'x', price: 12.5, done: true, stage: 'todo', due: '2026-11-22' };
+    expect(checkRowValues(config, ok)).toEqual([]);
+    expect(checkRowValues(config, { ...ok, due: '2026-11-22T10:00:00+03:00' })).toEqual([]);
+    // A value for a field the database does not have, even null, is refused.
+    expect(checkRowValues(config, { ...ok, extra: null }).map((p) => p.path)).toEqual(['data.values.extra']);
+    expect(checkRowValues(config, { price: null, done: null, stage: null, due: null })).toEqual([]);
+    expect(
+      checkRowValues(config, { price: '12', done: 'yes', stage: 'missing', due: '2026-02-30', nope: 1, [MAIN_FIELD_ID]: 5, constructor: 'x' }).map((p) => p.path),
+    ).toEqual([
+      'data.values.price',
+      'data.values.done',
+      'data.values.stage',
+      'data.values.due',
+      'data.values.nope',
+      `data.values.${MAIN_FIELD_ID}`,
+      'data.values.constructor',
+    ]);
+  });
+
+  test('valuesFitting drops what no longer fits and keeps the object when all fit', () => {
+    const values = { price: 3, stage: 'done', gone: 'x' };
+    const { gone: _gone, ...rest } = values;
+    const narrowed: DatabaseConfig = { fields: { ...config.fields, stage: { name: 's', type: 'select', options: [{ id: 'todo', name: 't' }] } } };
+    expect(valuesFitting(narrowed, values)).toEqual({ price: 3 });
+    expect(valuesFitting(config, rest)).toBe(rest);
+  });
+
+  test('row data: strict, a title and an icon or null', () => {
+    expect(databaseRowDataSchema.safeParse({ title: 'a', icon: null, values: {} }).success).toBe(true);
+    expect(databaseRowDataSchema.safeParse({ title: 'a', icon: null, values: { x: { nested: 1 } } }).success).toBe(false);
+    expect(databaseRowDataSchema.safeParse({ title: 'a', values: {} }).success).toBe(false);
+    expect(databaseRowDataSchema.safeParse({ title: 'a', icon: '', values: {} }).success).toBe(false);
+    expect(databaseRowDataSchema.safeParse({ title: 'a', icon: null, values: {}, tokens: [] }).success).toBe(false);
   });
 });
 

@@ -6,6 +6,8 @@ import {
   definitionForWireType,
   type BlockPosition,
   type BlockWireType,
+  type DatabaseData,
+  type DatabaseRowData,
   type TextData,
 } from './blocks';
 import type { BlockElement } from './slate';
@@ -13,7 +15,7 @@ import type { BlockElement } from './slate';
 const idSchema = z.string().min(1).max(64);
 
 /** The data every block type carries (one union member per block type as they are added). */
-export type BlockData = TextData;
+export type BlockData = TextData | DatabaseData | DatabaseRowData;
 
 /** A block on the wire. */
 export interface WireBlock extends BlockPosition {
@@ -72,6 +74,20 @@ export const updateBlockBodySchema = z
   .strict()
   .superRefine(checkData);
 export type UpdateBlockBody = z.infer<typeof updateBlockBodySchema> & { data: BlockData };
+
+/**
+ * POST /api/v3/spaces/block/{id}/move: put the block under `parentId` (null or absent: top level),
+ * right after `placeAfter` (null or absent: first among the siblings).
+ */
+export const moveBlockBodySchema = z
+  .object({
+    parentId: idSchema.nullable().optional(),
+    placeAfter: idSchema.nullable().optional(),
+  })
+  .strict();
+
+/** POST /api/v3/spaces/block/{id}/clone: the copy's id may be chosen by the client (a fresh uuid). */
+export const cloneBlockBodySchema = z.object({ id: z.uuid().optional() }).strict();
 
 /** A wire block as a Slate element. */
 export function toSlate(block: WireBlock): BlockElement {

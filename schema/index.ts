@@ -11,3 +11,7 @@ export * from './envelope';
 export * from './params';
 export * from './query';
 export * from './workspace';
+export * from './comment';
+export * from './notification';
+export * from './sharing';
+export * from './file';

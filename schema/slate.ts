@@ -1,3 +1,4 @@
+import type { DatabaseConfig, DatabaseView, RowValue } from './blocks/database';
 import type { Token } from './token';
 
 /**
@@ -24,5 +25,19 @@ export interface HeadingElement extends BlockElementBase {
   type: 'heading1Block' | 'heading2Block' | 'heading3Block';
 }
 
-export type BlockElement = PageHeadingElement | TextElement | HeadingElement;
+/** A database (void): the columns and layouts live on the element; its rows are separate blocks. */
+export interface DatabaseElement extends BlockElementBase {
+  type: 'databaseBlock';
+  config: DatabaseConfig;
+  view: DatabaseView;
+}
+/** A database row (void): its title, icon and cell values live on the element. */
+export interface DatabaseRowElement extends BlockElementBase {
+  type: 'databaseRowBlock';
+  title: string;
+  icon: string | null;
+  values: Record<string, RowValue>;
+}
+
+export type BlockElement = PageHeadingElement | TextElement | HeadingElement | DatabaseElement | DatabaseRowElement;
 export type BlockElementType = BlockElement['type'];

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { WORKSPACE_ROLES } from './constants';
+import { pageQueryShape } from './query';
+import { isSafeHref } from './token';
+import { emailSchema, wireUserSchema } from './user';
 
 /** A workspace on the wire, with the caller's role in it. */
 export const wireWorkspaceSchema = z.object({
@@ -11,3 +14,79 @@ export const wireWorkspaceSchema = z.object({
   private: z.boolean(),
 });
 export type WireWorkspace = z.infer<typeof wireWorkspaceSchema>;
+
+/** Spec: a workspace name has at least 3 characters (after trimming). */
+export const WORKSPACE_NAME_MIN = 3;
+export const WORKSPACE_NAME_MAX = 100;
+/** Members named in one members/add call. */
+export const MAX_WORKSPACE_MEMBERS_PER_ADD = 100;
+
+export const workspaceNameSchema = z.string().trim().min(WORKSPACE_NAME_MIN).max(WORKSPACE_NAME_MAX);
+
+/** An uploaded file of ours (/api/file/…), or an http(s) link; never javascript:, data: and the like. */
+export function isAvatarRef(value: string): boolean {
+  if (value.startsWith('/')) return /^\/api\/file\/[A-Za-z0-9_-][A-Za-z0-9._/-]*$/.test(value) && !value.includes('..');
+  return isSafeHref(value);
+}
+
+export const workspaceAvatarSchema = z
+  .string()
+  .max(2048)
+  .refine(isAvatarRef, { message: 'an avatar is an http(s) link or an /api/file/… path' })
+  .nullable();
+
+/** POST /api/v3/spaces/workspace: create; the caller becomes its admin. */
+export const createWorkspaceBodySchema = z
+  .object({
+    name: workspaceNameSchema,
+    avatar: workspaceAvatarSchema.optional(),
+    private: z.boolean().optional(),
+  })
+  .strict();
+
+/** POST /api/v3/spaces/workspace/{id}: change any of name, avatar, private. */
+export const updateWorkspaceBodySchema = z
+  .object({
+    name: workspaceNameSchema.optional(),
+    avatar: workspaceAvatarSchema.optional(),
+    private: z.boolean().optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'name, avatar or private is required' });
+
+/** A workspace member on the wire; `id` is the user's id (cursor: `id::WorkspaceMember`). */
+export const wireWorkspaceMemberSchema = z.object({
+  id: z.string(),
+  contentType: z.literal('WorkspaceMember'),
+  user: wireUserSchema,
+  role: z.enum(WORKSPACE_ROLES),
+  createdAt: z.string(),
+});
+export type WireWorkspaceMember = z.infer<typeof wireWorkspaceMemberSchema>;
+export const WORKSPACE_MEMBER_CONTENT_TYPE = 'WorkspaceMember';
+
+/** GET workspace/{id}/members?roles=["admin"]&cursor="…"&limit=50 (JSON-encoded values). */
+export const workspaceMembersQuerySchema = {
+  roles: z.array(z.enum(WORKSPACE_ROLES)).min(1).max(WORKSPACE_ROLES.length).optional(),
+  ...pageQueryShape,
+};
+
+const userIdSchema = z.string().min(1).max(64);
+
+/** One member to add: an existing user by id, or anyone by e-mail. */
+export const newMemberSchema = z.union([
+  z.object({ userId: userIdSchema, role: z.enum(WORKSPACE_ROLES) }).strict(),
+  z.object({ email: emailSchema, role: z.enum(WORKSPACE_ROLES) }).strict(),
+]);
+export type NewMember = z.infer<typeof newMemberSchema>;
+
+/** POST workspace/{id}/members/add. */
+export const addWorkspaceMembersBodySchema = z
+  .object({ members: z.array(newMemberSchema).min(1).max(MAX_WORKSPACE_MEMBERS_PER_ADD) })
+  .strict();
+
+/** POST workspace/{id}/member/role. */
+export const memberRoleBodySchema = z.object({ userId: userIdSchema, role: z.enum(WORKSPACE_ROLES) }).strict();
+
+/** POST workspace/{id}/members/remove. */
+export const removeWorkspaceMemberBodySchema = z.object({ userId: userIdSchema }).strict();

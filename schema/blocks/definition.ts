@@ -24,9 +24,20 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   dataSchema: z.ZodType<Data>;
   /** Typed at the start of a text block, then a space: the block becomes this type. */
   shortcuts: readonly string[];
-  toSlateFields(data: Data): Omit<BlockElement, 'type' | 'uid' | 'version'>;
+  /** A void element has no editable text: its one empty text child is a placeholder for Slate. */
+  isVoid: boolean;
+  /** The form the server stores (e.g. tokens joined), so every reader sees what Slate would keep. */
+  canonicalize(data: Data): Data;
+  toSlateFields(data: Data): BlockElementFields;
   toWireData(element: BlockElement): Data;
 }
+
+/** What an element holds besides type, uid and version, for each element type. */
+export type BlockElementFields = BlockElement extends infer E
+  ? E extends BlockElement
+    ? Omit<E, 'type' | 'uid' | 'version'>
+    : never
+  : never;
 
 /** Slate needs at least one text child; an empty block has one empty text. */
 export function tokensToChildren(tokens: readonly Token[]): SlateText[] {
@@ -49,6 +60,8 @@ export function textLikeBlock<W extends string>(
     slateType,
     dataSchema: textDataSchema,
     shortcuts,
+    isVoid: false,
+    canonicalize: (data) => ({ ...data, tokens: canonicalTokens(data.tokens) }),
     toSlateFields: (data) => ({ children: tokensToChildren(data.tokens) }),
     toWireData: (element) => ({ tokens: childrenToTokens(element.children) }),
   };

@@ -1,48 +1,108 @@
 import type { Kysely } from 'kysely';
-import { ACCESS_LEVELS, type AccessLevel } from '../../schema/constants';
+import { ACCESS_LEVELS, type AccessLevel, type SectionId, type WorkspaceRole } from '../../schema/constants';
 import { canEdit } from '../../schema/element';
 import type { Database, PageRow } from '../db/types';
 import { forbidden } from '../errors';
-import { pagePath } from '../repositories/pages';
-import { findMembership } from '../repositories/workspaces';
-
-export type PageAction = 'read' | 'edit' | 'share';
+import { inChunks, pagePath } from '../repositories/pages';
 
 /**
- * The access level a user has on a page: an explicit grant on the page or its nearest
- * ancestor wins; otherwise pages of the shared "all" section give admins full and
- * participants edit; otherwise none. Only workspace members ever get anything.
+ * read: view (and comment); edit: change content, add pages below, trash and restore;
+ * share: share and publish; manage: move elsewhere in the tree and delete forever (full access).
  */
-export async function pageAccessLevel(db: Kysely<Database>, userId: string, page: PageRow): Promise<AccessLevel> {
-  const membership = await findMembership(db, page.workspace_id, userId);
-  if (!membership) return 'none';
-  const chain = [page.id, ...pagePath(page).reverse()];
-  const grants = await db
-    .selectFrom('page_members')
-    .select(['page_id', 'level'])
-    .where('user_id', '=', userId)
-    .where('page_id', 'in', chain)
-    .execute();
-  for (const id of chain) {
-    const grant = grants.find((g) => g.page_id === id);
-    if (grant && (ACCESS_LEVELS as readonly string[]).includes(grant.level)) return grant.level as AccessLevel;
+export type PageAction = 'read' | 'edit' | 'share' | 'manage';
+
+function isAccessLevel(value: string): value is AccessLevel {
+  return (ACCESS_LEVELS as readonly string[]).includes(value);
+}
+
+/**
+ * The access level a user has on each of the pages, in a fixed number of queries whatever the
+ * number of pages (listings must not ask once per page):
+ *  - only members of the page's workspace ever get anything;
+ *  - an explicit grant (page_members) on the page or its nearest ancestor wins, so access is
+ *    inherited down the tree unless a page sets its own;
+ *  - otherwise pages under a root of the shared "all" section give admins full and participants
+ *    edit; guests get nothing there without a grant;
+ *  - otherwise none.
+ */
+export async function pageAccessLevels(
+  db: Kysely<Database>,
+  userId: string,
+  pages: readonly PageRow[],
+): Promise<Map<string, AccessLevel>> {
+  const levels = new Map<string, AccessLevel>();
+  if (pages.length === 0) return levels;
+
+  const workspaceIds = [...new Set(pages.map((p) => p.workspace_id))];
+  const roles = new Map<string, WorkspaceRole>();
+  for (const chunk of inChunks(workspaceIds)) {
+    const rows = await db
+      .selectFrom('workspace_members')
+      .select(['workspace_id', 'role'])
+      .where('user_id', '=', userId)
+      .where('workspace_id', 'in', chunk)
+      .execute();
+    for (const row of rows) roles.set(row.workspace_id, row.role as WorkspaceRole);
   }
-  const rootSection = page.parent_id === null ? page.section : await rootSectionOf(db, page);
-  if (rootSection === 'all') {
-    if (membership.role === 'admin') return 'full';
-    if (membership.role === 'participant') return 'edit';
+
+  const memberPages = pages.filter((p) => roles.has(p.workspace_id));
+  const chains = new Map(memberPages.map((p) => [p.id, [p.id, ...pagePath(p).reverse()]]));
+  const chainIds = [...new Set([...chains.values()].flat())];
+  const grants = new Map<string, AccessLevel>();
+  for (const chunk of inChunks(chainIds)) {
+    const rows = await db
+      .selectFrom('page_members')
+      .select(['page_id', 'level'])
+      .where('user_id', '=', userId)
+      .where('page_id', 'in', chunk)
+      .execute();
+    for (const row of rows) if (isAccessLevel(row.level)) grants.set(row.page_id, row.level);
   }
+
+  // The section of each tree's root decides the role-based default.
+  const known = new Map(pages.map((p) => [p.id, p]));
+  const rootIds = [...new Set(memberPages.map((p) => pagePath(p)[0]).filter((id): id is string => id !== undefined && !known.has(id)))];
+  const rootSections = new Map<string, string | null>();
+  for (const chunk of inChunks(rootIds)) {
+    const rows = await db.selectFrom('pages').select(['id', 'section']).where('id', 'in', chunk).execute();
+    for (const row of rows) rootSections.set(row.id, row.section);
+  }
+  const rootSectionOf = (page: PageRow): string | null => {
+    const rootId = pagePath(page)[0];
+    if (rootId === undefined) return page.section;
+    return known.get(rootId)?.section ?? rootSections.get(rootId) ?? null;
+  };
+
+  for (const page of pages) {
+    const role = roles.get(page.workspace_id);
+    if (!role) {
+      levels.set(page.id, 'none');
+      continue;
+    }
+    const grantedOn = (chains.get(page.id) ?? []).find((id) => grants.has(id));
+    if (grantedOn !== undefined) {
+      levels.set(page.id, grants.get(grantedOn) as AccessLevel);
+      continue;
+    }
+    levels.set(page.id, roleDefault(role, rootSectionOf(page)));
+  }
+  return levels;
+}
+
+/** What a workspace role gives on a page without any grant: only the shared section gives anything. */
+function roleDefault(role: WorkspaceRole, rootSection: string | null): AccessLevel {
+  if ((rootSection as SectionId | null) !== 'all') return 'none';
+  if (role === 'admin') return 'full';
+  if (role === 'participant') return 'edit';
   return 'none';
 }
 
-async function rootSectionOf(db: Kysely<Database>, page: PageRow): Promise<string | null> {
-  const rootId = pagePath(page)[0];
-  if (!rootId) return page.section;
-  const root = await db.selectFrom('pages').select('section').where('id', '=', rootId).executeTakeFirst();
-  return root?.section ?? null;
+/** The access level a user has on one page (see pageAccessLevels). */
+export async function pageAccessLevel(db: Kysely<Database>, userId: string, page: PageRow): Promise<AccessLevel> {
+  return (await pageAccessLevels(db, userId, [page])).get(page.id) ?? 'none';
 }
 
-/** May a user with this level do this action? */
+/** May a user with this level do this action? Sharing, publishing and managing need full access. */
 export function allows(level: AccessLevel, action: PageAction): boolean {
   if (action === 'read') return level !== 'none';
   if (action === 'edit') return canEdit(level);
@@ -59,4 +119,9 @@ export async function authorizePage(
   const level = await pageAccessLevel(db, userId, page);
   if (!allows(level, action)) throw forbidden('this page');
   return level;
+}
+
+/** Anyone, signed in or not, may read a page while it is public and not in the trash. */
+export function isPubliclyReadable(page: PageRow): boolean {
+  return page.is_public === 1 && page.in_trash === 0;
 }

@@ -15,3 +15,20 @@ export function canCreateInSection(role: WorkspaceRole, section: SectionId, isPr
 export function visibleSections(role: WorkspaceRole): SectionId[] {
   return role === 'guest' ? ['favorite', 'shared'] : ['favorite', 'all', 'shared', 'private'];
 }
+
+/** What a member may do to the workspace itself. */
+export type WorkspaceAction = 'update' | 'delete' | 'listMembers' | 'manageMembers';
+
+/**
+ * Admins do everything; participants may see who is in the workspace; guests, who only see
+ * pages shared with them, may not even list the members.
+ */
+export function canDoInWorkspace(role: WorkspaceRole, action: WorkspaceAction): boolean {
+  if (role === 'admin') return true;
+  return action === 'listMembers' && role === 'participant';
+}
+
+/** Admins remove anyone; everyone may leave (the last admin never: the repository guards that). */
+export function canRemoveMember(role: WorkspaceRole, actorId: string, memberId: string): boolean {
+  return role === 'admin' || actorId === memberId;
+}

@@ -1,13 +1,20 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import type { Kysely } from 'kysely';
 import type { BlockData, WireBlock } from '../../schema/block';
-import type { BlockWireType } from '../../schema/blocks';
+import { valuesFitting, type BlockWireType, type DatabaseConfig, type DatabaseRowData } from '../../schema/blocks';
+import { newId } from '../../schema/ids';
 import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
 import { nowIso } from '../time';
 
+/** A block by id, deleted or not. */
 export function findBlock(db: Kysely<Database>, id: string): Promise<BlockRow | undefined> {
   return db.selectFrom('blocks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A block by id, unless it is deleted. */
+export function findLiveBlock(db: Kysely<Database>, id: string): Promise<BlockRow | undefined> {
+  return db.selectFrom('blocks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 function bySortKey(a: BlockRow, b: BlockRow): number {
@@ -15,20 +22,25 @@ function bySortKey(a: BlockRow, b: BlockRow): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** All blocks of a page in document order (depth first), each with its parent and previous sibling. */
-export async function listPageBlocks(db: Kysely<Database>, pageId: string): Promise<WireBlock[]> {
-  const rows = await db.selectFrom('blocks').selectAll().where('page_id', '=', pageId).execute();
+function childrenByParent(rows: readonly BlockRow[]): Map<string | null, BlockRow[]> {
   const children = new Map<string | null, BlockRow[]>();
   for (const row of rows) {
     const siblings = children.get(row.parent_id) ?? [];
     siblings.push(row);
     children.set(row.parent_id, siblings);
   }
+  for (const siblings of children.values()) siblings.sort(bySortKey);
+  return children;
+}
+
+/** The live blocks of a page in document order (depth first), each with its parent and previous sibling. */
+export async function listPageBlocks(db: Kysely<Database>, pageId: string): Promise<WireBlock[]> {
+  const rows = await db.selectFrom('blocks').selectAll().where('page_id', '=', pageId).where('deleted_at', 'is', null).execute();
+  const children = childrenByParent(rows);
   const out: WireBlock[] = [];
   const walk = (parentId: string | null) => {
-    const siblings = (children.get(parentId) ?? []).sort(bySortKey);
     let previous: string | null = null;
-    for (const row of siblings) {
+    for (const row of children.get(parentId) ?? []) {
       out.push(presentBlockRow(row, previous));
       previous = row.id;
       walk(row.id);
@@ -38,12 +50,28 @@ export async function listPageBlocks(db: Kysely<Database>, pageId: string): Prom
   return out;
 }
 
-/** One block as the wire shows it, with its previous sibling computed. */
+/** A live block and its live descendants, in document order. */
+export async function listSubtree(db: Kysely<Database>, block: BlockRow): Promise<WireBlock[]> {
+  const all = await listPageBlocks(db, block.page_id);
+  const start = all.findIndex((b) => b.id === block.id);
+  if (start < 0) return [];
+  const inTree = new Set([block.id]);
+  const out = [all[start]];
+  for (const b of all.slice(start + 1)) {
+    if (b.parentId === null || !inTree.has(b.parentId)) break;
+    inTree.add(b.id);
+    out.push(b);
+  }
+  return out;
+}
+
+/** One block as the wire shows it, with its previous live sibling computed. */
 export async function presentBlock(db: Kysely<Database>, row: BlockRow): Promise<WireBlock> {
   let query = db
     .selectFrom('blocks')
     .select('id')
     .where('page_id', '=', row.page_id)
+    .where('deleted_at', 'is', null)
     .where((eb) =>
       eb.or([eb('sort_key', '<', row.sort_key), eb.and([eb('sort_key', '=', row.sort_key), eb('id', '<', row.id)])]),
     );
@@ -52,7 +80,10 @@ export async function presentBlock(db: Kysely<Database>, row: BlockRow): Promise
   return presentBlockRow(row, previous?.id ?? null);
 }
 
-/** The sort key for a block placed right after `placeAfter` (null: first) among a parent's children. */
+/**
+ * The sort key for a block placed right after `placeAfter` (null: first) among a parent's children.
+ * Deleted siblings keep their keys, so the new key never equals one a restore brings back.
+ */
 export async function sortKeyAfter(
   db: Kysely<Database>,
   pageId: string,
@@ -85,9 +116,8 @@ export interface InsertBlockInput {
   userId: string;
 }
 
-export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput): Promise<BlockRow> {
-  const now = nowIso();
-  const row: BlockRow = {
+function newBlockRow(input: InsertBlockInput, now: string): BlockRow {
+  return {
     id: input.id,
     page_id: input.pageId,
     parent_id: input.parentId,
@@ -100,12 +130,43 @@ export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput)
     updated_by: input.userId,
     deleted_at: null,
   };
+}
+
+export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput): Promise<BlockRow> {
+  const row = newBlockRow(input, nowIso());
   await db.insertInto('blocks').values(row).execute();
   return row;
 }
 
 /**
- * Optimistic-concurrency update: applies only if the block is still at `baseVersion`.
+ * A create that names a deleted block of the same page brings that block back with the new
+ * content and place (an undo of a delete, or an edit of a block someone else deleted). Its
+ * version goes on from the deleted one's. Null when it is not deleted any more (a parallel revive).
+ */
+export async function reviveBlock(db: Kysely<Database>, deleted: BlockRow, input: Omit<InsertBlockInput, 'id' | 'pageId'>): Promise<BlockRow | null> {
+  const now = nowIso();
+  const set = {
+    parent_id: input.parentId,
+    sort_key: input.sortKey,
+    type: input.type,
+    data: JSON.stringify(input.data),
+    version: deleted.version + 1,
+    updated_at: now,
+    updated_by: input.userId,
+    deleted_at: null,
+  };
+  const result = await db
+    .updateTable('blocks')
+    .set(set)
+    .where('id', '=', deleted.id)
+    .where('version', '=', deleted.version)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? { ...deleted, ...set } : null;
+}
+
+/**
+ * Optimistic-concurrency update: applies only if the block is live and still at `baseVersion`.
  * Returns the new version, or null when the block moved on (or is gone).
  */
 export async function updateBlockIfVersion(
@@ -121,23 +182,126 @@ export async function updateBlockIfVersion(
     .set({ type, data: JSON.stringify(data), version: baseVersion + 1, updated_at: nowIso(), updated_by: userId })
     .where('id', '=', id)
     .where('version', '=', baseVersion)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? baseVersion + 1 : null;
 }
 
-/** Deletes a block and everything nested under it. */
-export async function deleteBlockTree(db: Kysely<Database>, block: BlockRow): Promise<void> {
-  const rows = await db.selectFrom('blocks').select(['id', 'parent_id']).where('page_id', '=', block.page_id).execute();
-  const doomed = new Set([block.id]);
+/** Ids of `rootId` and every block below it among `rows`, walking only through rows that `follow` accepts. */
+function subtreeIds(
+  rows: ReadonlyArray<Pick<BlockRow, 'id' | 'parent_id' | 'deleted_at'>>,
+  rootId: string,
+  follow: (row: Pick<BlockRow, 'deleted_at'>) => boolean,
+): string[] {
+  const ids = [rootId];
+  const inTree = new Set(ids);
   let grew = true;
   while (grew) {
     grew = false;
     for (const row of rows) {
-      if (row.parent_id && doomed.has(row.parent_id) && !doomed.has(row.id)) {
-        doomed.add(row.id);
+      if (row.parent_id && inTree.has(row.parent_id) && !inTree.has(row.id) && follow(row)) {
+        inTree.add(row.id);
+        ids.push(row.id);
         grew = true;
       }
     }
   }
-  await db.deleteFrom('blocks').where('id', 'in', [...doomed]).execute();
+  return ids;
+}
+
+/** True when `candidateId` is `block` itself or lies anywhere below it. */
+export async function isInSubtree(db: Kysely<Database>, block: BlockRow, candidateId: string): Promise<boolean> {
+  const rows = await db.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
+  return subtreeIds(rows, block.id, () => true).includes(candidateId);
+}
+
+/**
+ * Marks a block and its live descendants deleted. They share one deletion stamp, unique within
+ * the page, so a restore brings back exactly what this delete took away (not a child deleted
+ * on its own before).
+ */
+export async function softDeleteBlockTree(db: Kysely<Database>, block: BlockRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
+    const latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
+    let stamp = nowIso();
+    if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
+    const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
+    await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  });
+}
+
+/** Brings back a deleted block and the descendants deleted together with it; they keep their places (sort keys). */
+export async function restoreBlockTree(db: Kysely<Database>, block: BlockRow): Promise<void> {
+  const stamp = block.deleted_at;
+  if (stamp === null) return;
+  const rows = await db.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
+  const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === stamp);
+  await db.updateTable('blocks').set({ deleted_at: null }).where('id', 'in', ids).where('deleted_at', '=', stamp).execute();
+}
+
+/** Puts a block under another parent at another sort key; only this row changes. */
+export async function moveBlockRow(
+  db: Kysely<Database>,
+  id: string,
+  parentId: string | null,
+  sortKey: string,
+  userId: string,
+): Promise<void> {
+  await db
+    .updateTable('blocks')
+    .set({ parent_id: parentId, sort_key: sortKey, updated_at: nowIso(), updated_by: userId })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * A deep copy of a live block and its live descendants, placed right after the original: new
+ * ids (the root's may be given), version 1, the same data and relative order. Returns the new root.
+ */
+export async function cloneBlockTree(db: Kysely<Database>, block: BlockRow, rootId: string, userId: string): Promise<BlockRow> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', block.page_id).where('deleted_at', 'is', null).execute();
+    const ids = subtreeIds(rows, block.id, () => true);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const newIds = new Map(ids.map((id) => [id, id === block.id ? rootId : newId()]));
+    const now = nowIso();
+    const copies = ids.map((id) => {
+      const original = byId.get(id) as BlockRow;
+      return newBlockRow(
+        {
+          id: newIds.get(id) as string,
+          pageId: original.page_id,
+          parentId: id === block.id ? block.parent_id : (newIds.get(original.parent_id as string) as string),
+          sortKey: original.sort_key,
+          type: original.type as BlockWireType,
+          data: JSON.parse(original.data) as BlockData,
+          userId,
+        },
+        now,
+      );
+    });
+    copies[0].sort_key = await sortKeyAfter(trx, block.page_id, block.parent_id, block);
+    for (let i = 0; i < copies.length; i += 100) await trx.insertInto('blocks').values(copies.slice(i, i + 100)).execute();
+    return copies[0];
+  });
+}
+
+/**
+ * After a database's fields changed, drops from its rows (deleted ones too, so a restore finds
+ * them valid) the values that no longer fit: a removed field, a changed type, a removed option.
+ * Each row changed this way goes up one version.
+ */
+export async function pruneRowValues(db: Kysely<Database>, databaseId: string, config: DatabaseConfig, userId: string): Promise<void> {
+  const rows = await db.selectFrom('blocks').select(['id', 'data', 'version']).where('parent_id', '=', databaseId).where('type', '=', 'databaseRow').execute();
+  for (const row of rows) {
+    const data = JSON.parse(row.data) as DatabaseRowData;
+    const values = valuesFitting(config, data.values);
+    if (values === data.values) continue;
+    await db
+      .updateTable('blocks')
+      .set({ data: JSON.stringify({ ...data, values }), version: row.version + 1, updated_at: nowIso(), updated_by: userId })
+      .where('id', '=', row.id)
+      .execute();
+  }
 }

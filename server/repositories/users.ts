@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../../schema/ids';
 import type { Database, UserRow } from '../db/types';
+import { isUniqueViolation } from '../errors';
 import { nowIso } from '../time';
 
 export function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {
@@ -35,4 +36,69 @@ export async function createUserWithWorkspace(db: Kysely<Database>, email: strin
       .execute();
     return user;
   });
+}
+
+/** The user with this e-mail, created (with a private workspace) on first use; safe against a parallel create. */
+export async function findOrCreateUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow> {
+  const existing = await findUserByEmail(db, email);
+  if (existing) return existing;
+  try {
+    return await createUserWithWorkspace(db, email);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await findUserByEmail(db, email);
+    if (!winner) throw error;
+    return winner;
+  }
+}
+
+/**
+ * Of these user ids, the users a viewer may see: themselves and anyone who shares a workspace
+ * with them. Unknown ids and strangers are simply absent.
+ */
+export async function findVisibleUsers(db: Kysely<Database>, viewerId: string, ids: readonly string[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('users as u')
+    .selectAll('u')
+    .where('u.id', 'in', [...ids])
+    .where((eb) =>
+      eb.or([
+        eb('u.id', '=', viewerId),
+        eb.exists(
+          eb
+            .selectFrom('workspace_members as theirs')
+            .innerJoin('workspace_members as mine', 'mine.workspace_id', 'theirs.workspace_id')
+            .select('theirs.user_id')
+            .whereRef('theirs.user_id', '=', 'u.id')
+            .where('mine.user_id', '=', viewerId),
+        ),
+      ]),
+    )
+    .execute();
+}
+
+export async function updateUserProfile(
+  db: Kysely<Database>,
+  id: string,
+  changes: { name?: string; avatar_url?: string | null },
+): Promise<UserRow | undefined> {
+  if (changes.name === undefined && changes.avatar_url === undefined) return findUserById(db, id);
+  return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** A user's stored settings: key → JSON text. */
+export async function listUserSettings(db: Kysely<Database>, userId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('user_settings').select(['key', 'value']).where('user_id', '=', userId).execute();
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/** Stores one setting (JSON text), replacing an earlier value. */
+export async function saveUserSetting(db: Kysely<Database>, userId: string, key: string, value: string): Promise<void> {
+  const updatedAt = nowIso();
+  await db
+    .insertInto('user_settings')
+    .values({ user_id: userId, key, value, updated_at: updatedAt })
+    .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value, updated_at: updatedAt }))
+    .execute();
 }

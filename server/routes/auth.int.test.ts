@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
 import { LOGIN_CODE_MAX_ATTEMPTS } from '../../schema/constants';
-import type { WireUser } from '../../schema/user';
+import type { AccessTokenAnswer, WireUser } from '../../schema/user';
 import type { WireWorkspace } from '../../schema/workspace';
 import {
   api,
@@ -14,6 +16,9 @@ import {
   urlEncoded,
   type TestApp,
 } from '../../test/helpers/testApp';
+import { startOAuthProvider, type NextTokenResponse, type OAuthProvider } from '../../test/helpers/oauthProvider';
+import { freePort } from '../../test/helpers/serverProcess';
+import { hashSecret } from '../auth/tokens';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -309,5 +314,330 @@ describe('session', () => {
   test('logout without a session still answers success', async () => {
     const res = await api(t, undefined, 'GET', '/api/auth/logout');
     expect(res.statusCode).toBe(200);
+  });
+});
+
+/** Signs in through accesstoken/get and answers the bearer token. */
+async function getAccessToken(app: TestApp, email: string): Promise<{ res: LightMyRequestResponse; token: string }> {
+  await sendCode(app, email);
+  const form = urlEncoded({ email, pin: app.mailer.lastCode(email) });
+  const res = await app.app.inject({ method: 'POST', url: '/api/auth/accesstoken/get', ...form });
+  return { res, token: res.statusCode === 200 ? body<AccessTokenAnswer>(res).data.access_token : '' };
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('access tokens', () => {
+  test('accesstoken/get answers a bearer token (no cookie) that signs API calls in', async () => {
+    const { res, token } = await getAccessToken(t, 'ann@example.com');
+    expect(res.statusCode).toBe(200);
+    const answer = body<AccessTokenAnswer>(res).data;
+    expect(answer).toMatchObject({ token_type: 'Bearer', user: { email: 'ann@example.com', anonymous: false } });
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+    // Stored as a hash only.
+    const row = await t.app.db.selectFrom('access_tokens').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ id: hashSecret(token), user_id: answer.user.id, last_used_at: null });
+
+    const current = await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(token));
+    expect(current.statusCode).toBe(200);
+    expect(body<WireUser>(current).data.id).toBe(answer.user.id);
+    const workspaces = await api(t, undefined, 'GET', '/api/v3/spaces/workspace', undefined, { authorization: `bearer   ${token}` });
+    expect(workspaces.statusCode).toBe(200);
+  });
+
+  test('it needs the right code, like login', async () => {
+    await sendCode(t, 'ann@example.com');
+    const pin = t.mailer.lastCode('ann@example.com');
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/accesstoken/get', ...urlEncoded({ email: 'ann@example.com', pin: wrongPin(pin) }) });
+    expect([wrong.statusCode, errorCode(wrong)]).toEqual([401, 'auth.invalid_pin']);
+    const none = await t.app.inject({ method: 'POST', url: '/api/auth/accesstoken/get', ...urlEncoded({ email: 'bob@example.com', pin: '123456' }) });
+    expect([none.statusCode, errorCode(none)]).toEqual([401, 'auth.code_expired']);
+    const malformed = await t.app.inject({ method: 'POST', url: '/api/auth/accesstoken/get', ...urlEncoded({ email: 'ann@example.com', pin: '12' }) });
+    expect(malformed.statusCode).toBe(422);
+    expect(await t.app.db.selectFrom('access_tokens').selectAll().execute()).toEqual([]);
+    // The same code then works for a login (a wrong try only counts an attempt).
+    expect((await login(t, 'ann@example.com', pin)).statusCode).toBe(200);
+  });
+
+  test('last_used_at is written on use, then at most once a minute', async () => {
+    const { token } = await getAccessToken(t, 'ann@example.com');
+    const lastUsed = async () => (await t.app.db.selectFrom('access_tokens').select('last_used_at').executeTakeFirstOrThrow()).last_used_at;
+    await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(token));
+    const first = await lastUsed();
+    expect(first).not.toBeNull();
+    await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(token));
+    expect(await lastUsed()).toBe(first);
+    const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString();
+    await t.app.db.updateTable('access_tokens').set({ last_used_at: twoMinutesAgo }).execute();
+    await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(token));
+    expect((await lastUsed()) as string > twoMinutesAgo).toBe(true);
+  });
+
+  test('accesstoken/remove revokes the token of that request only', async () => {
+    const one = await getAccessToken(t, 'ann@example.com');
+    const two = await getAccessToken(t, 'ann@example.com');
+    const res = await api(t, undefined, 'POST', '/api/auth/accesstoken/remove', undefined, bearer(one.token));
+    expect([res.statusCode, body(res).data]).toEqual([200, { status: 'success' }]);
+    const after = await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(one.token));
+    expect([after.statusCode, errorCode(after)]).toEqual([401, 'unauthorized']);
+    expect((await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(two.token))).statusCode).toBe(200);
+    const again = await api(t, undefined, 'POST', '/api/auth/accesstoken/remove', undefined, bearer(one.token));
+    expect(again.statusCode).toBe(401);
+  });
+
+  test('accesstoken/remove needs a bearer token: with only a cookie, or nothing, it is 401 and removes nothing', async () => {
+    const { token } = await getAccessToken(t, 'ann@example.com');
+    const cookie = await signIn(t, 'ann@example.com');
+    const withCookie = await api(t, cookie, 'POST', '/api/auth/accesstoken/remove');
+    expect([withCookie.statusCode, errorCode(withCookie)]).toEqual([401, 'unauthorized']);
+    expect((await api(t, undefined, 'POST', '/api/auth/accesstoken/remove')).statusCode).toBe(401);
+    expect((await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(token))).statusCode).toBe(200);
+  });
+
+  test('a bad bearer token makes the request anonymous even with a good cookie; other schemes leave the cookie alone', async () => {
+    const cookie = await signIn(t, 'ann@example.com');
+    for (const authorization of ['Bearer nope', 'Bearer', 'Bearer a b']) {
+      expect((await api(t, cookie, 'GET', '/api/user/current', undefined, { authorization })).statusCode).toBe(401);
+    }
+    const basic = await api(t, cookie, 'GET', '/api/user/current', undefined, { authorization: 'Basic YWRtaW46cGFzcw==' });
+    expect(basic.statusCode).toBe(200);
+  });
+
+  test('a deleted user’s token stops working', async () => {
+    const { token, res } = await getAccessToken(t, 'ann@example.com');
+    await t.app.db.deleteFrom('users').where('id', '=', body<AccessTokenAnswer>(res).data.user.id).execute();
+    expect((await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(token))).statusCode).toBe(401);
+  });
+});
+
+describe('register', () => {
+  const register = (cookie: string | undefined, email: string, headers: Record<string, string> = {}) => {
+    const form = urlEncoded({ email });
+    return t.app.inject({ method: 'POST', url: '/api/auth/register', payload: form.payload, headers: { ...form.headers, ...headers, ...(cookie ? { cookie } : {}) } });
+  };
+
+  test('answers the user id for an e-mail: a new account (with its workspace), then the same id', async () => {
+    const cookie = await signIn(t, 'ann@example.com');
+    const res = await register(cookie, '  New.Person@Example.com ');
+    expect(res.statusCode).toBe(200);
+    const { user_id: userId } = body<{ user_id: string }>(res).data;
+    const row = await t.app.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    expect(row.email).toBe('new.person@example.com');
+    expect(await t.app.db.selectFrom('workspace_members').select('role').where('user_id', '=', userId).execute()).toEqual([{ role: 'admin' }]);
+    expect(body<{ user_id: string }>(await register(cookie, 'new.person@example.com')).data.user_id).toBe(userId);
+    // An existing user: their id.
+    const me = body<WireUser>(await api(t, cookie, 'GET', '/api/user/current')).data;
+    expect(body<{ user_id: string }>(await register(cookie, 'ann@example.com')).data.user_id).toBe(me.id);
+    // The new person signs in to the same account.
+    const theirs = await signIn(t, 'new.person@example.com');
+    expect(body<WireUser>(await api(t, theirs, 'GET', '/api/user/current')).data.id).toBe(userId);
+  });
+
+  test('JSON bodies work too; a bad e-mail is 400 auth.invalid_email (the client reads it as "no user id")', async () => {
+    const cookie = await signIn(t, 'ann@example.com');
+    expect((await api(t, cookie, 'POST', '/api/auth/register', { email: 'json@example.com' })).statusCode).toBe(200);
+    const users = await t.app.db.selectFrom('users').select('id').execute();
+    for (const email of ['not-an-email', 'a@b', 'two words@example.com', '']) {
+      const res = await register(cookie, email);
+      expect([email, res.statusCode, errorCode(res)]).toEqual([email, 400, 'auth.invalid_email']);
+    }
+    expect(await t.app.db.selectFrom('users').select('id').execute()).toHaveLength(users.length);
+  });
+
+  test('anonymous callers are refused (401) and nothing is created', async () => {
+    const res = await register(undefined, 'someone@example.com');
+    expect([res.statusCode, errorCode(res)]).toEqual([401, 'unauthorized']);
+    expect(await t.app.db.selectFrom('users').select('id').where('email', '=', 'someone@example.com').executeTakeFirst()).toBeUndefined();
+  });
+
+  test('limited per client address like send_code (429), other addresses go on', async () => {
+    const cookie = await signIn(t, 'ann@example.com');
+    const from = { 'x-forwarded-for': '203.0.113.50' };
+    for (let i = 0; i < t.config.sendCodeLimitPerIp; i++) expect((await register(cookie, `p${i}@example.com`, from)).statusCode).toBe(200);
+    const limited = await register(cookie, 'late@example.com', from);
+    expect([limited.statusCode, errorCode(limited)]).toEqual([429, 'rate_limited']);
+    expect(await t.app.db.selectFrom('users').select('id').where('email', '=', 'late@example.com').executeTakeFirst()).toBeUndefined();
+    expect((await register(cookie, 'late@example.com', { 'x-forwarded-for': '203.0.113.51' })).statusCode).toBe(200);
+  });
+
+  test('parallel registrations of one e-mail make one user', async () => {
+    const cookie = await signIn(t, 'ann@example.com');
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => register(cookie, 'race@example.com', { 'x-forwarded-for': `192.0.2.${i}` })));
+    const ids = new Set(results.map((r) => body<{ user_id: string }>(r).data.user_id));
+    expect(ids.size).toBe(1);
+    expect(await t.app.db.selectFrom('users').select('id').where('email', '=', 'race@example.com').execute()).toHaveLength(1);
+  });
+});
+
+describe('OAuth / OpenID Connect sign-in', () => {
+  let provider: OAuthProvider;
+  let o: TestApp;
+  const CLIENT_ID = 'workspace-app';
+
+  beforeAll(async () => {
+    provider = await startOAuthProvider();
+  });
+  afterAll(async () => {
+    await provider.stop();
+  });
+  beforeEach(async () => {
+    o = await createTestApp({
+      publicUrl: 'http://docs.test',
+      oauth: { issuerUrl: provider.issuerUrl, clientId: CLIENT_ID, clientSecret: 'client-secret', serviceName: 'mock', scopes: 'openid email profile' },
+    });
+    await provider.setProfile({ email: 'Olga@Example.com', email_verified: true, name: 'Ольга Петрова' });
+  });
+  afterEach(async () => {
+    await o.close();
+  });
+
+  const startOAuth = (app: TestApp, service = 'mock') => app.app.inject({ method: 'POST', url: '/api/auth/oauth', ...urlEncoded({ service }) });
+
+  /** What a browser does: start, follow the provider's authorize URL, come back with code and state. */
+  async function authorize(app: TestApp = o): Promise<{ state: string; code: string; cookie: string; url: URL }> {
+    const started = await startOAuth(app);
+    expect(started.statusCode).toBe(200);
+    const url = new URL(body<{ url: string }>(started).data.url);
+    const stateCookie = started.cookies.find((c) => c.name === 'oauth_state');
+    expect(stateCookie).toMatchObject({ httpOnly: true, path: '/api/auth/oauth', sameSite: 'Lax' });
+    const atProvider = await fetch(url, { redirect: 'manual' });
+    expect(atProvider.status).toBe(302);
+    const back = new URL(atProvider.headers.get('location') as string);
+    expect(`${back.origin}${back.pathname}`).toBe('http://docs.test/oauth/callback');
+    return { state: back.searchParams.get('state') as string, code: back.searchParams.get('code') as string, cookie: `oauth_state=${stateCookie?.value}`, url };
+  }
+
+  const finish = (cookie: string | undefined, state: string, code: string, app: TestApp = o) =>
+    app.app.inject({ method: 'POST', url: '/api/auth/oauth/code', ...urlEncoded({ state, code }), ...(cookie ? { cookies: Object.fromEntries([cookie.split('=') as [string, string]]) } : {}) });
+
+  const userCount = async (app: TestApp = o) => (await app.app.db.selectFrom('users').select('id').execute()).length;
+
+  test('the authorize URL carries code flow, PKCE S256, state, nonce and our callback', async () => {
+    const started = await startOAuth(o);
+    const url = new URL(body<{ url: string }>(started).data.url);
+    expect(`${url.origin}${url.pathname}`).toBe(`${provider.issuerUrl}/authorize`);
+    const params = Object.fromEntries(url.searchParams);
+    expect(params).toMatchObject({ response_type: 'code', client_id: CLIENT_ID, redirect_uri: 'http://docs.test/oauth/callback', scope: 'openid email profile', code_challenge_method: 'S256' });
+    expect(params.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(params.nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(params.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const row = await o.app.db.selectFrom('oauth_states').selectAll().executeTakeFirstOrThrow();
+    // The state is stored hashed; the PKCE verifier matches the challenge.
+    expect(row.id).toBe(hashSecret(params.state));
+    expect(crypto.createHash('sha256').update(row.code_verifier).digest('base64url')).toBe(params.code_challenge);
+    expect(row.nonce).toBe(params.nonce);
+  });
+
+  test('end to end: a new user is created from the verified e-mail, gets a session cookie', async () => {
+    const { state, code, cookie } = await authorize();
+    const res = await finish(cookie, state, code);
+    expect(res.statusCode).toBe(200);
+    const user = body<WireUser>(res).data;
+    expect(user).toMatchObject({ email: 'olga@example.com', name: 'Ольга Петрова', anonymous: false });
+    const current = await api(o, sessionCookie(res), 'GET', '/api/user/current');
+    expect(body<WireUser>(current).data.id).toBe(user.id);
+    const workspaces = body<WireWorkspace[]>(await api(o, sessionCookie(res), 'GET', '/api/v3/spaces/workspace')).data;
+    expect(workspaces).toHaveLength(1);
+    const cleared = res.cookies.find((c) => c.name === 'oauth_state');
+    expect(cleared?.value).toBe('');
+    expect(await o.app.db.selectFrom('oauth_states').selectAll().execute()).toEqual([]);
+  });
+
+  test('an existing user (same e-mail) signs in to their account; the name is not overwritten', async () => {
+    const cookie = await signIn(o, 'olga@example.com');
+    const me = body<WireUser>(await api(o, cookie, 'GET', '/api/user/current')).data;
+    const flow = await authorize();
+    const res = await finish(flow.cookie, flow.state, flow.code);
+    expect(body<WireUser>(res).data).toMatchObject({ id: me.id, name: 'olga' });
+  });
+
+  test('a replayed state is refused (401 auth.oauth_state_invalid), even with a fresh code', async () => {
+    const flow = await authorize();
+    expect((await finish(flow.cookie, flow.state, flow.code)).statusCode).toBe(200);
+    const users = await userCount();
+    const replay = await finish(flow.cookie, flow.state, flow.code);
+    expect([replay.statusCode, errorCode(replay)]).toEqual([401, 'auth.oauth_state_invalid']);
+    const fresh = await fetch(flow.url, { redirect: 'manual' });
+    const freshCode = new URL(fresh.headers.get('location') as string).searchParams.get('code') as string;
+    const replayFresh = await finish(flow.cookie, flow.state, freshCode);
+    expect([replayFresh.statusCode, errorCode(replayFresh)]).toEqual([401, 'auth.oauth_state_invalid']);
+    expect(replay.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+    expect(await userCount()).toBe(users);
+  });
+
+  test('a tampered state is refused: forged in body and cookie alike, or differing from the cookie', async () => {
+    const flow = await authorize();
+    const forged = `${flow.state.slice(0, -2)}xx`;
+    const both = await finish(`oauth_state=${forged}`, forged, flow.code);
+    expect([both.statusCode, errorCode(both)]).toEqual([401, 'auth.oauth_state_invalid']);
+    const mismatch = await finish(flow.cookie, forged, flow.code);
+    expect([mismatch.statusCode, errorCode(mismatch)]).toEqual([401, 'auth.oauth_state_invalid']);
+    // A state started in another browser (login CSRF): no cookie.
+    const noCookie = await finish(undefined, flow.state, flow.code);
+    expect([noCookie.statusCode, errorCode(noCookie)]).toEqual([401, 'auth.oauth_state_invalid']);
+    expect(await userCount()).toBe(0);
+    // None of these used the real sign-in up.
+    expect((await finish(flow.cookie, flow.state, flow.code)).statusCode).toBe(200);
+  });
+
+  test('an expired state is refused', async () => {
+    const flow = await authorize();
+    await o.app.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    const res = await finish(flow.cookie, flow.state, flow.code);
+    expect([res.statusCode, errorCode(res)]).toEqual([401, 'auth.oauth_state_invalid']);
+  });
+
+  test.each<[string, NextTokenResponse, string, RegExp]>([
+    ['a wrong nonce', { claims: { nonce: 'someone-elses-nonce' } }, 'auth.oauth_failed', /nonce/],
+    ['no nonce', { claims: { nonce: null } }, 'auth.oauth_failed', /nonce/],
+    ['a tampered id_token (signature)', { tamperIdToken: { email: 'admin@example.com' } }, 'auth.oauth_failed', /signature/],
+    ['another audience', { claims: { aud: 'another-client' } }, 'auth.oauth_failed', /another client/],
+    ['another issuer', { claims: { iss: 'https://evil.example' } }, 'auth.oauth_failed', /issued by someone else/],
+    ['an expired id_token', { claims: { exp: Math.floor(Date.now() / 1000) - 3600 } }, 'auth.oauth_failed', /expired/],
+    ['an unverified e-mail', { claims: { email_verified: false } }, 'auth.oauth_email_unverified', /not verified/],
+    ['a code the provider refuses', { tokenError: true }, 'auth.oauth_failed', /did not accept/],
+  ])('%s → 401, no user, no session', async (_name, next, code, message) => {
+    const flow = await authorize();
+    await provider.setNext(next);
+    const res = await finish(flow.cookie, flow.state, flow.code);
+    expect([res.statusCode, errorCode(res)]).toEqual([401, code]);
+    expect(body(res).errors[0].message).toMatch(message);
+    expect(res.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+    expect(await userCount()).toBe(0);
+  });
+
+  test('OAuth not configured → 404 auth.oauth_disabled; an unknown service → 404 auth.oauth_unknown_service', async () => {
+    const unknown = await startOAuth(o, 'github');
+    expect([unknown.statusCode, errorCode(unknown)]).toEqual([404, 'auth.oauth_unknown_service']);
+    const plain = await createTestApp();
+    try {
+      const start = await startOAuth(plain);
+      expect([start.statusCode, errorCode(start)]).toEqual([404, 'auth.oauth_disabled']);
+      const finishOff = await finish('oauth_state=x', 'x', 'y', plain);
+      expect([finishOff.statusCode, errorCode(finishOff)]).toEqual([404, 'auth.oauth_disabled']);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  test('a provider that cannot be reached → 502 auth.oauth_provider_unavailable', async () => {
+    const port = await freePort();
+    const down = await createTestApp({ oauth: { issuerUrl: `http://127.0.0.1:${port}`, clientId: 'x', clientSecret: 'y', serviceName: 'mock', scopes: 'openid email' } });
+    try {
+      const res = await startOAuth(down);
+      expect([res.statusCode, errorCode(res)]).toEqual([502, 'auth.oauth_provider_unavailable']);
+    } finally {
+      await down.close();
+    }
+  });
+
+  test('bad bodies → 422', async () => {
+    for (const payload of [{}, { service: '' }]) {
+      const res = await o.app.inject({ method: 'POST', url: '/api/auth/oauth', payload });
+      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    }
+    const res = await o.app.inject({ method: 'POST', url: '/api/auth/oauth/code', payload: { state: 'x' } });
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
   });
 });

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import type { WireBlock } from '../../schema/block';
+import type { TextData } from '../../schema/blocks';
 import type { WireElement } from '../../schema/element';
 import type { Token } from '../../schema/token';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
+import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 
 let t: TestApp;
 let ann: string;
@@ -16,6 +18,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+const tokensOf = (block: WireBlock): Token[] => (block.data as TextData).tokens;
 
 async function newPage(cookie = ann): Promise<string> {
   const res = await api(t, cookie, 'POST', '/api/v3/spaces/section/private', { title: 'Doc' });
@@ -88,7 +92,7 @@ describe('create and order', () => {
     expect(first.placeAfter).toBeNull();
 
     const blocks = await listBlocks(pageId);
-    expect(blocks.map((x) => x.data.tokens[0].text)).toEqual(['0', 'a', 'b', 'c']);
+    expect(blocks.map((x) => tokensOf(x)[0].text)).toEqual(['0', 'a', 'b', 'c']);
     expect(blocks.map((x) => x.placeAfter)).toEqual([null, first.id, a.id, b.id]);
     const res = await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks`);
     expect(body(res).meta).toEqual({ count: 4, hasMoreNext: false });
@@ -249,7 +253,7 @@ describe('update', () => {
     const created = await createBlock(pageId, {
       tokens: [{ text: 'Hel', bold: true }, { text: 'lo', bold: true }, { text: ' ' }, { text: 'world' }],
     });
-    expect(created.data.tokens).toEqual([{ text: 'Hello', bold: true }, { text: ' world' }]);
+    expect(tokensOf(created)).toEqual([{ text: 'Hello', bold: true }, { text: ' world' }]);
     const res = await updateBlock(created.id, 1, [
       { text: 'a', italic: true, bold: true },
       { text: 'b', bold: true, italic: true },
@@ -262,8 +266,8 @@ describe('update', () => {
       { text: 'c', link: { href: 'https://x.example/' } },
       { text: 'd', link: { href: 'https://y.example/' } },
     ];
-    expect(body<WireBlock>(res).data.data.tokens).toEqual(expected);
-    expect(body<WireBlock>(await api(t, ann, 'GET', `/api/v3/spaces/block/${created.id}`)).data.data.tokens).toEqual(expected);
+    expect(tokensOf(body<WireBlock>(res).data)).toEqual(expected);
+    expect(tokensOf(body<WireBlock>(await api(t, ann, 'GET', `/api/v3/spaces/block/${created.id}`)).data)).toEqual(expected);
   });
 
   test('update keeps the position', async () => {
@@ -344,7 +348,7 @@ describe('validation', () => {
       { text: 'b', link: { href: 'HTTPS://EXAMPLE.COM/x' } },
     ];
     const block = await createBlock(pageId, { tokens });
-    expect(block.data.tokens).toEqual(tokens);
+    expect(tokensOf(block)).toEqual(tokens);
   });
 
   test('placeAfter or parentId from another page (or missing) → 422, no block created', async () => {
@@ -420,45 +424,6 @@ describe('delete and missing blocks', () => {
   });
 });
 
-describe('access', () => {
-  test("another user → 403 on list, get, create, update and delete, and nothing changes", async () => {
-    const pageId = await newPage();
-    const block = await createBlock(pageId, { tokens: [{ text: 'private' }] });
-    const attempts = [
-      ['GET', `/api/v3/spaces/note/${pageId}/blocks`, undefined],
-      ['GET', `/api/v3/spaces/block/${block.id}`, undefined],
-      ['POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text: 'intruder' }] } }],
-      ['POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [] }, placeAfter: block.id }],
-      ['POST', `/api/v3/spaces/block/${block.id}`, { version: 1, type: 'text', data: { tokens: [{ text: 'defaced' }] } }],
-      ['DELETE', `/api/v3/spaces/block/${block.id}`, undefined],
-    ] as const;
-    for (const [method, url, payload] of attempts) {
-      const res = await api(t, bob, method, url, payload);
-      expect([method, url, res.statusCode]).toEqual([method, url, 403]);
-      expect(errorCode(res)).toBe('forbidden');
-      expect(body(res).data).toBeNull();
-    }
-    expect(await listBlocks(pageId)).toEqual([block]);
-  });
-
-  test('anonymous → 401', async () => {
-    const pageId = await newPage();
-    const block = await createBlock(pageId);
-    for (const [method, url, payload] of [
-      ['GET', `/api/v3/spaces/note/${pageId}/blocks`, undefined],
-      ['GET', `/api/v3/spaces/block/${block.id}`, undefined],
-      ['POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [] } }],
-      ['POST', `/api/v3/spaces/block/${block.id}`, { version: 1, type: 'text', data: { tokens: [] } }],
-      ['DELETE', `/api/v3/spaces/block/${block.id}`, undefined],
-    ] as const) {
-      const res = await api(t, undefined, method, url, payload);
-      expect(res.statusCode).toBe(401);
-      expect(errorCode(res)).toBe('unauthorized');
-    }
-    expect(await listBlocks(pageId)).toEqual([block]);
-  });
-});
-
 describe('request bodies', () => {
   let pageId: string;
   beforeAll(async () => {
@@ -522,4 +487,665 @@ describe('request bodies', () => {
     expect(res.statusCode).toBe(422);
     expect(errorCode(res)).toBe('validation_failed');
   });
+});
+
+/** Every column of every block row of a page, deleted ones too: equal snapshots mean nothing changed. */
+async function pageRows(pageId: string): Promise<string> {
+  return JSON.stringify(await t.app.db.selectFrom('blocks').selectAll().where('page_id', '=', pageId).orderBy('id').execute());
+}
+
+async function rowOf(id: string) {
+  return t.app.db.selectFrom('blocks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+function textOf(blocks: WireBlock[]): string[] {
+  return blocks.map((b) => tokensOf(b).map((token) => token.text).join(''));
+}
+
+const blockUrl = (id: string, action = '') => `/api/v3/spaces/block/${id}${action}`;
+
+describe('soft delete and restore', () => {
+  test('delete hides the block and its subtree but keeps the rows; restore brings them back in place', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const b = await createBlock(pageId, { tokens: [{ text: 'b' }], placeAfter: a.id });
+    const b1 = await createBlock(pageId, { tokens: [{ text: 'b1' }], parentId: b.id });
+    const b2 = await createBlock(pageId, { tokens: [{ text: 'b2' }], parentId: b.id, placeAfter: b1.id });
+    const b11 = await createBlock(pageId, { tokens: [{ text: 'b11' }], parentId: b1.id });
+    const c = await createBlock(pageId, { tokens: [{ text: 'c' }], placeAfter: b.id });
+    const before = await listBlocks(pageId);
+    expect(textOf(before)).toEqual(['a', 'b', 'b1', 'b11', 'b2', 'c']);
+
+    expect((await api(t, ann, 'DELETE', blockUrl(b.id))).statusCode).toBe(200);
+    expect(textOf(await listBlocks(pageId))).toEqual(['a', 'c']);
+    expect((await listBlocks(pageId))[1].placeAfter).toBe(a.id);
+    for (const id of [b.id, b1.id, b2.id, b11.id]) {
+      expect((await api(t, ann, 'GET', blockUrl(id))).statusCode).toBe(404);
+      expect((await rowOf(id)).deleted_at).not.toBeNull();
+    }
+    expect(body<WireBlock>(await api(t, ann, 'GET', blockUrl(c.id))).data.placeAfter).toBe(a.id);
+    // A deleted block cannot be updated, deleted again, used as a parent or as placeAfter.
+    const update = await updateBlock(b.id, 1, [{ text: 'ghost' }]);
+    expect([update.statusCode, errorCode(update)]).toEqual([404, 'not_found']);
+    expect((await api(t, ann, 'DELETE', blockUrl(b1.id))).statusCode).toBe(404);
+    expect((await postBlock(pageId, { parentId: b.id })).statusCode).toBe(422);
+
+    const restored = await api(t, ann, 'POST', blockUrl(b.id, '/restore'));
+    expect(restored.statusCode).toBe(200);
+    expect(body<WireBlock[]>(restored).data).toEqual(before.slice(1, 5));
+    expect(body(restored).meta).toEqual({ count: 4, hasMoreNext: false });
+    expect(await listBlocks(pageId)).toEqual(before);
+    expect(body<WireBlock>(await api(t, ann, 'GET', blockUrl(c.id))).data.placeAfter).toBe(b.id);
+    // Versions are kept, so the client's next update carries on from them.
+    expect((await updateBlock(b2.id, 1, [{ text: 'b2!' }])).statusCode).toBe(200);
+  });
+
+  test('restoring a live block changes nothing and answers its subtree', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const a1 = await createBlock(pageId, { tokens: [{ text: 'a1' }], parentId: a.id });
+    const rows = await pageRows(pageId);
+    const res = await api(t, ann, 'POST', blockUrl(a.id, '/restore'));
+    expect(res.statusCode).toBe(200);
+    expect(body<WireBlock[]>(res).data).toEqual([a, a1]);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test('a block whose previous sibling is gone still sorts by its own key', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const b = await createBlock(pageId, { tokens: [{ text: 'b' }], placeAfter: a.id });
+    const c = await createBlock(pageId, { tokens: [{ text: 'c' }], placeAfter: b.id });
+    await api(t, ann, 'DELETE', blockUrl(b.id));
+    await api(t, ann, 'DELETE', blockUrl(a.id));
+    expect((await api(t, ann, 'POST', blockUrl(b.id, '/restore'))).statusCode).toBe(200);
+    expect((await listBlocks(pageId)).map((x) => [x.id, x.placeAfter])).toEqual([
+      [b.id, null],
+      [c.id, b.id],
+    ]);
+    expect((await api(t, ann, 'POST', blockUrl(a.id, '/restore'))).statusCode).toBe(200);
+    expect(textOf(await listBlocks(pageId))).toEqual(['a', 'b', 'c']);
+  });
+
+  test('a block inserted where a deleted one was keeps its place when that one comes back', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const b = await createBlock(pageId, { tokens: [{ text: 'b' }], placeAfter: a.id });
+    await api(t, ann, 'DELETE', blockUrl(b.id));
+    const x = await createBlock(pageId, { tokens: [{ text: 'x' }], placeAfter: a.id });
+    await api(t, ann, 'POST', blockUrl(b.id, '/restore'));
+    expect(textOf(await listBlocks(pageId))).toEqual(['a', 'x', 'b']);
+    expect((await rowOf(x.id)).sort_key).not.toBe((await rowOf(b.id)).sort_key);
+  });
+
+  test('a child deleted on its own stays deleted when its parent is restored', async () => {
+    const pageId = await newPage();
+    const parent = await createBlock(pageId, { tokens: [{ text: 'p' }] });
+    const gone = await createBlock(pageId, { tokens: [{ text: 'gone' }], parentId: parent.id });
+    const kept = await createBlock(pageId, { tokens: [{ text: 'kept' }], parentId: parent.id, placeAfter: gone.id });
+    await api(t, ann, 'DELETE', blockUrl(gone.id));
+    await api(t, ann, 'DELETE', blockUrl(parent.id));
+    await api(t, ann, 'POST', blockUrl(parent.id, '/restore'));
+    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([parent.id, kept.id]);
+    // Its own restore brings it back under the live parent.
+    await api(t, ann, 'POST', blockUrl(gone.id, '/restore'));
+    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([parent.id, gone.id, kept.id]);
+  });
+
+  test('restoring a child of a deleted parent → 422, nothing changes; a missing block → 404', async () => {
+    const pageId = await newPage();
+    const parent = await createBlock(pageId, { tokens: [{ text: 'p' }] });
+    const child = await createBlock(pageId, { tokens: [{ text: 'c' }], parentId: parent.id });
+    await api(t, ann, 'DELETE', blockUrl(parent.id));
+    const rows = await pageRows(pageId);
+    const res = await api(t, ann, 'POST', blockUrl(child.id, '/restore'));
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    expect(await pageRows(pageId)).toBe(rows);
+    const missing = await api(t, ann, 'POST', blockUrl(crypto.randomUUID(), '/restore'));
+    expect([missing.statusCode, errorCode(missing)]).toEqual([404, 'not_found']);
+  });
+
+  test('a create naming a deleted block of the same page brings it back (an undo), its version going on', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const id = crypto.randomUUID();
+    await createBlock(pageId, { id, tokens: [{ text: 'typed' }], placeAfter: a.id });
+    expect((await updateBlock(id, 1, [{ text: 'typed more' }])).statusCode).toBe(200);
+    const child = await createBlock(pageId, { tokens: [{ text: 'child' }], parentId: id });
+    await api(t, ann, 'DELETE', blockUrl(id));
+    const again = await postBlock(pageId, { id, tokens: [{ text: 'typed more' }], placeAfter: null });
+    expect(again.statusCode).toBe(201);
+    expect(body<WireBlock>(again).data).toEqual({
+      id, contentType: 'Block', pageId, type: 'text', version: 3, parentId: null, placeAfter: null, data: { tokens: [{ text: 'typed more' }] },
+    });
+    // Only that block comes back, where the create put it; its deleted child stays deleted.
+    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([id, a.id]);
+    expect((await rowOf(child.id)).deleted_at).not.toBeNull();
+    // A live id is still taken.
+    const live = await postBlock(pageId, { id });
+    expect([live.statusCode, errorCode(live)]).toEqual([409, 'block.already_exists']);
+  });
+
+  test('a deleted block id of another page stays taken: 409 without the deleted copy', async () => {
+    const pageId = await newPage();
+    const id = crypto.randomUUID();
+    await createBlock(pageId, { id });
+    await api(t, ann, 'DELETE', blockUrl(id));
+    const otherPage = await newPage();
+    const elsewhere = await postBlock(otherPage, { id });
+    expect([elsewhere.statusCode, errorCode(elsewhere), body(elsewhere).data]).toEqual([409, 'block.already_exists', null]);
+    expect(await blockRowCount(otherPage)).toBe(0);
+    expect((await rowOf(id)).page_id).toBe(pageId);
+  });
+
+  test('reviving a block under its own live descendant → 422', async () => {
+    const pageId = await newPage();
+    const parent = await createBlock(pageId, { tokens: [{ text: 'p' }] });
+    await api(t, ann, 'DELETE', blockUrl(parent.id));
+    // A child created under the parent at the moment it was deleted stays live.
+    const now = new Date().toISOString();
+    const orphanId = crypto.randomUUID();
+    await t.app.db.insertInto('blocks').values({ id: orphanId, page_id: pageId, parent_id: parent.id, sort_key: 'a0', type: 'text', data: '{"tokens":[]}', version: 1, created_at: now, updated_at: now, updated_by: 'x', deleted_at: null }).execute();
+    const rows = await pageRows(pageId);
+    const res = await postBlock(pageId, { id: parent.id, parentId: orphanId });
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+});
+
+function move(id: string, to: { parentId?: string | null; placeAfter?: string | null }, cookie = ann) {
+  return api(t, cookie, 'POST', blockUrl(id, '/move'), to);
+}
+
+describe('move', () => {
+  test('reorder among siblings: only the moved row changes', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const b = await createBlock(pageId, { tokens: [{ text: 'b' }], placeAfter: a.id });
+    const c = await createBlock(pageId, { tokens: [{ text: 'c' }], placeAfter: b.id });
+    const othersBefore = JSON.stringify([await rowOf(a.id), await rowOf(b.id)]);
+    const res = await move(c.id, { placeAfter: a.id });
+    expect(res.statusCode).toBe(200);
+    expect(body<WireBlock>(res).data).toEqual({ ...c, placeAfter: a.id });
+    expect(textOf(await listBlocks(pageId))).toEqual(['a', 'c', 'b']);
+    expect(JSON.stringify([await rowOf(a.id), await rowOf(b.id)])).toBe(othersBefore);
+    const moved = await rowOf(c.id);
+    expect(moved.version).toBe(1);
+    expect(JSON.parse(moved.data)).toEqual(c.data);
+
+    expect((await move(b.id, { placeAfter: null })).statusCode).toBe(200);
+    expect(textOf(await listBlocks(pageId))).toEqual(['b', 'a', 'c']);
+  });
+
+  test('into another parent and back out; the subtree moves along', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const a1 = await createBlock(pageId, { tokens: [{ text: 'a1' }], parentId: a.id });
+    const b = await createBlock(pageId, { tokens: [{ text: 'b' }], placeAfter: a.id });
+    const b1 = await createBlock(pageId, { tokens: [{ text: 'b1' }], parentId: b.id });
+    const res = await move(b.id, { parentId: a.id, placeAfter: a1.id });
+    expect(body<WireBlock>(res).data).toMatchObject({ id: b.id, parentId: a.id, placeAfter: a1.id });
+    expect((await listBlocks(pageId)).map((x) => [tokensOf(x)[0].text, x.parentId])).toEqual([
+      ['a', null],
+      ['a1', a.id],
+      ['b', a.id],
+      ['b1', b.id],
+    ]);
+    expect(body<WireBlock>(await api(t, ann, 'GET', blockUrl(b1.id))).data.parentId).toBe(b.id);
+    expect((await move(b.id, { parentId: null, placeAfter: a.id })).statusCode).toBe(200);
+    expect(textOf(await listBlocks(pageId))).toEqual(['a', 'a1', 'b', 'b1']);
+    expect((await listBlocks(pageId))[2]).toMatchObject({ parentId: null, placeAfter: a.id });
+  });
+
+  test.each([
+    ['under itself', (ids: Record<string, string>) => ({ parentId: ids.a })],
+    ['under its own child', (ids: Record<string, string>) => ({ parentId: ids.a1 })],
+    ['under its own grandchild', (ids: Record<string, string>) => ({ parentId: ids.a11 })],
+    ['after itself', (ids: Record<string, string>) => ({ placeAfter: ids.a })],
+    ['after a block of another parent', (ids: Record<string, string>) => ({ parentId: null, placeAfter: ids.a1 })],
+    ['under a deleted block', (ids: Record<string, string>) => ({ parentId: ids.deleted })],
+    ['after a deleted block', (ids: Record<string, string>) => ({ placeAfter: ids.deleted })],
+    ['under a block of another page', (ids: Record<string, string>) => ({ parentId: ids.foreign })],
+    ['after a block of another page', (ids: Record<string, string>) => ({ placeAfter: ids.foreign })],
+    ['under a missing block', () => ({ parentId: crypto.randomUUID() })],
+  ])('moving %s → 422, nothing changes', async (_what, to) => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const a1 = await createBlock(pageId, { tokens: [{ text: 'a1' }], parentId: a.id });
+    const a11 = await createBlock(pageId, { tokens: [{ text: 'a11' }], parentId: a1.id });
+    const deleted = await createBlock(pageId, { tokens: [{ text: 'd' }], placeAfter: a.id });
+    await api(t, ann, 'DELETE', blockUrl(deleted.id));
+    const foreign = await createBlock(await newPage(), { tokens: [{ text: 'f' }] });
+    const rows = await pageRows(pageId);
+    const res = await move(a.id, to({ a: a.id, a1: a1.id, a11: a11.id, deleted: deleted.id, foreign: foreign.id }));
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test('malformed JSON → 400, a text body → 415, a polluting body → 400; nothing moves', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId);
+    const b = await createBlock(pageId, { placeAfter: a.id });
+    const rows = await pageRows(pageId);
+    const send = (payload: string, contentType = 'application/json') =>
+      t.app.inject({ method: 'POST', url: blockUrl(b.id, '/move'), headers: { cookie: ann, 'content-type': contentType }, payload });
+    expect((await send('{"placeAfter":')).statusCode).toBe(400);
+    expect((await send('{"placeAfter":null}', 'text/plain')).statusCode).toBe(415);
+    expect((await send('{"placeAfter":null,"__proto__":{"parentId":"x"}}')).statusCode).toBe(400);
+    expect((await send('{"placeAfter":null,"constructor":{"prototype":{"parentId":"x"}}}')).statusCode).toBe(400);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test('a deleted or missing block → 404; an unknown body field → 422', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId);
+    const b = await createBlock(pageId, { placeAfter: a.id });
+    await api(t, ann, 'DELETE', blockUrl(b.id));
+    expect((await move(b.id, { placeAfter: null })).statusCode).toBe(404);
+    expect((await move(crypto.randomUUID(), { placeAfter: null })).statusCode).toBe(404);
+    const extra = await api(t, ann, 'POST', blockUrl(a.id, '/move'), { placeAfter: null, pageId });
+    expect([extra.statusCode, errorCode(extra)]).toEqual([422, 'validation_failed']);
+  });
+});
+
+function clone(id: string, payload?: unknown, cookie = ann) {
+  return api(t, cookie, 'POST', blockUrl(id, '/clone'), payload);
+}
+
+describe('clone', () => {
+  test('a deep copy right after the original: new ids, version 1, same data and order', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const a1 = await createBlock(pageId, { tokens: [{ text: 'a1', bold: true }], parentId: a.id });
+    const a11 = await createBlock(pageId, { tokens: [{ text: 'a11' }], parentId: a1.id });
+    const a2 = await createBlock(pageId, { tokens: [{ text: 'a2' }], parentId: a.id, placeAfter: a1.id });
+    const gone = await createBlock(pageId, { tokens: [{ text: 'gone' }], parentId: a.id, placeAfter: a2.id });
+    await api(t, ann, 'DELETE', blockUrl(gone.id));
+    const b = await createBlock(pageId, { tokens: [{ text: 'b' }], placeAfter: a.id });
+    expect((await updateBlock(a1.id, 1, [{ text: 'a1', bold: true }])).statusCode).toBe(200);
+
+    const res = await clone(a.id);
+    expect(res.statusCode).toBe(201);
+    const copies = body<WireBlock[]>(res).data;
+    expect(body(res).meta).toEqual({ count: 4, hasMoreNext: false });
+    expect(textOf(copies)).toEqual(['a', 'a1', 'a11', 'a2']);
+    const originals = [a, a1, a11, a2];
+    const newIds = copies.map((c) => c.id);
+    expect(new Set([...newIds, ...originals.map((o) => o.id)]).size).toBe(8);
+    expect(copies.every((c) => c.version === 1 && c.pageId === pageId)).toBe(true);
+    expect(copies.map((c) => c.data)).toEqual(originals.map((o) => o.data));
+    expect(copies[0]).toMatchObject({ parentId: null, placeAfter: a.id });
+    expect(copies.slice(1).map((c) => c.parentId)).toEqual([newIds[0], newIds[1], newIds[0]]);
+
+    const list = await listBlocks(pageId);
+    expect(list.map((x) => x.id)).toEqual([a.id, a1.id, a11.id, a2.id, ...newIds, b.id]);
+    expect(list.find((x) => x.id === b.id)?.placeAfter).toBe(newIds[0]);
+  });
+
+  test('the copy id may be chosen; a taken id → 409; a deleted or missing block → 404', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId);
+    const id = crypto.randomUUID();
+    const res = await clone(a.id, { id });
+    expect(res.statusCode).toBe(201);
+    expect(body<WireBlock[]>(res).data[0].id).toBe(id);
+    const rows = await pageRows(pageId);
+    const again = await clone(a.id, { id });
+    expect([again.statusCode, errorCode(again)]).toEqual([409, 'block.already_exists']);
+    const foreignId = (await createBlock(await newPage())).id;
+    const foreign = await clone(a.id, { id: foreignId });
+    expect([foreign.statusCode, body(foreign).data]).toEqual([409, null]);
+    expect((await clone(a.id, { id: 'not-a-uuid' })).statusCode).toBe(422);
+    expect((await clone(a.id, { id, extra: 1 })).statusCode).toBe(422);
+    expect(await pageRows(pageId)).toBe(rows);
+    await api(t, ann, 'DELETE', blockUrl(a.id));
+    expect((await clone(a.id)).statusCode).toBe(404);
+    expect((await clone(crypto.randomUUID())).statusCode).toBe(404);
+  });
+});
+
+const MAIN = 'MAIN_FIELD';
+function databaseData(extraFields: Record<string, unknown> = {}) {
+  return {
+    config: {
+      fields: {
+        [MAIN]: { name: 'Название', type: 'text' },
+        price: { name: 'Цена', type: 'number' },
+        done: { name: 'Готово', type: 'checkbox' },
+        stage: { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }, { id: 'doing', name: 'В работе' }] },
+        due: { name: 'Срок', type: 'date' },
+        ...extraFields,
+      },
+    },
+    view: {
+      layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: MAIN, isWrap: false }, { fieldId: 'price', isWrap: true }] }],
+    },
+  };
+}
+
+function rowData(values: Record<string, unknown> = {}, title = 'Строка') {
+  return { title, icon: null, values };
+}
+
+function postTyped(pageId: string, type: string, data: unknown, position: { parentId?: string | null; placeAfter?: string | null; id?: string } = {}, cookie = ann) {
+  return api(t, cookie, 'POST', '/api/v3/spaces/block', { pageId, type, data, ...position });
+}
+
+async function createTyped(pageId: string, type: string, data: unknown, position: { parentId?: string | null; placeAfter?: string | null } = {}): Promise<WireBlock> {
+  const res = await postTyped(pageId, type, data, position);
+  expect([res.statusCode, res.statusCode === 201 ? '' : res.body]).toEqual([201, '']);
+  return body<WireBlock>(res).data;
+}
+
+function updateTyped(block: { id: string; version: number }, type: string, data: unknown) {
+  return api(t, ann, 'POST', blockUrl(block.id), { version: block.version, type, data });
+}
+
+describe('databases and rows', () => {
+  test('a database with rows: created, listed in order, read back exactly', async () => {
+    const pageId = await newPage();
+    const intro = await createBlock(pageId, { tokens: [{ text: 'Задачи:' }] });
+    const database = await createTyped(pageId, 'database', databaseData(), { placeAfter: intro.id });
+    expect(database).toMatchObject({ type: 'database', version: 1, parentId: null, placeAfter: intro.id, data: databaseData() });
+    const row1 = await createTyped(pageId, 'databaseRow', { title: 'Купить', icon: '🛒', values: { [MAIN]: 'Купить', price: 12.5, done: false, stage: 'todo', due: '2026-12-01' } }, { parentId: database.id });
+    const row2 = await createTyped(pageId, 'databaseRow', rowData({ due: '2026-12-01T10:00:00+03:00', stage: null }), { parentId: database.id, placeAfter: row1.id });
+    expect(row1).toMatchObject({ type: 'databaseRow', parentId: database.id, placeAfter: null, data: { title: 'Купить', icon: '🛒' } });
+    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([intro.id, database.id, row1.id, row2.id]);
+    expect(body<WireBlock>(await api(t, ann, 'GET', blockUrl(row2.id))).data).toEqual(row2);
+  });
+
+  test.each([
+    ['without MAIN_FIELD', () => ({ config: { fields: { price: { name: 'Цена', type: 'number' } } }, view: { layouts: [] } })],
+    ['with MAIN_FIELD of another type', () => databaseData({ [MAIN]: { name: 'x', type: 'checkbox' } })],
+    ['with an unknown field type', () => databaseData({ x: { name: 'x', type: 'formula' } })],
+    ['with a layout naming an unknown field', () => ({ ...databaseData(), view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'nope', isWrap: false }] }] } })],
+    ['with a reserved field id', () => databaseData({ constructor: { name: 'x', type: 'text' } })],
+    ['with tokens instead of config', () => ({ tokens: [] })],
+  ])('a database %s → 422, nothing created', async (_what, data) => {
+    const pageId = await newPage();
+    const res = await postTyped(pageId, 'database', data());
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    expect(await blockRowCount(pageId)).toBe(0);
+  });
+
+  test('a prototype-polluting field id is refused by the JSON parser', async () => {
+    const pageId = await newPage();
+    const raw = `{"pageId":"${pageId}","type":"database","data":{"config":{"fields":{"MAIN_FIELD":{"name":"n","type":"text"},"__proto__":{"name":"x","type":"text"}}},"view":{"layouts":[]}}}`;
+    const res = await t.app.inject({ method: 'POST', url: '/api/v3/spaces/block', headers: { cookie: ann, 'content-type': 'application/json' }, payload: raw });
+    expect(res.statusCode).toBe(400);
+    expect(({} as Record<string, unknown>).type).toBeUndefined();
+    expect(await blockRowCount(pageId)).toBe(0);
+  });
+
+  test.each([
+    ['no parent', () => ({})],
+    ['a text block as parent', (ids: Record<string, string>) => ({ parentId: ids.text })],
+    ['a row as parent', (ids: Record<string, string>) => ({ parentId: ids.row })],
+    ['a database of another page as parent', (ids: Record<string, string>) => ({ parentId: ids.foreignDatabase })],
+  ])('a row with %s → 422, nothing created', async (_what, position) => {
+    const pageId = await newPage();
+    const text = await createBlock(pageId);
+    const database = await createTyped(pageId, 'database', databaseData(), { placeAfter: text.id });
+    const row = await createTyped(pageId, 'databaseRow', rowData(), { parentId: database.id });
+    const foreignDatabase = await createTyped(await newPage(), 'database', databaseData());
+    const rows = await pageRows(pageId);
+    const res = await postTyped(pageId, 'databaseRow', rowData(), position({ text: text.id, row: row.id, foreignDatabase: foreignDatabase.id }));
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test.each([
+    ['an unknown field', { nope: 'x' }],
+    ['a string in a number field', { price: '12' }],
+    ['a number in a text field', { [MAIN]: 5 }],
+    ['a string in a checkbox field', { done: 'yes' }],
+    ['an unknown select option', { stage: 'archived' }],
+    ['an impossible date', { due: '2026-02-30' }],
+    ['a date without a day', { due: '2026-02' }],
+    ['an object value', { price: { value: 1 } }],
+    ['an inherited key as field', { toString: 'x' }],
+  ])('row values with %s → 422 on create and on update, nothing changes', async (_what, values) => {
+    const pageId = await newPage();
+    const database = await createTyped(pageId, 'database', databaseData());
+    const row = await createTyped(pageId, 'databaseRow', rowData({ price: 1 }), { parentId: database.id });
+    const rows = await pageRows(pageId);
+    const created = await postTyped(pageId, 'databaseRow', rowData(values), { parentId: database.id });
+    expect([created.statusCode, errorCode(created)]).toEqual([422, 'validation_failed']);
+    const updated = await updateTyped(row, 'databaseRow', rowData(values));
+    expect([updated.statusCode, errorCode(updated)]).toEqual([422, 'validation_failed']);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test('a database holds only rows: a text block under it → 422, on create and on move', async () => {
+    const pageId = await newPage();
+    const database = await createTyped(pageId, 'database', databaseData());
+    const text = await createBlock(pageId, { placeAfter: database.id });
+    const rows = await pageRows(pageId);
+    expect((await postBlock(pageId, { parentId: database.id })).statusCode).toBe(422);
+    expect((await postTyped(pageId, 'database', databaseData(), { parentId: database.id })).statusCode).toBe(422);
+    expect((await move(text.id, { parentId: database.id })).statusCode).toBe(422);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test('databases and rows keep their type; other blocks cannot become one', async () => {
+    const pageId = await newPage();
+    const database = await createTyped(pageId, 'database', databaseData());
+    const row = await createTyped(pageId, 'databaseRow', rowData(), { parentId: database.id });
+    const text = await createBlock(pageId, { placeAfter: database.id });
+    const rows = await pageRows(pageId);
+    for (const [block, type, data] of [
+      [database, 'text', { tokens: [] }],
+      [row, 'text', { tokens: [] }],
+      [text, 'database', databaseData()],
+      [text, 'databaseRow', rowData()],
+      [row, 'database', databaseData()],
+    ] as const) {
+      const res = await updateTyped(block, type, data);
+      expect([block.type, type, res.statusCode, errorCode(res)]).toEqual([block.type, type, 422, 'validation_failed']);
+    }
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test('an update removing MAIN_FIELD → 422; removing another field drops its values from the rows', async () => {
+    const pageId = await newPage();
+    const database = await createTyped(pageId, 'database', databaseData());
+    const priced = await createTyped(pageId, 'databaseRow', rowData({ price: 3, done: true, stage: 'doing' }), { parentId: database.id });
+    const plain = await createTyped(pageId, 'databaseRow', rowData({ done: false }), { parentId: database.id, placeAfter: priced.id });
+    const deletedRow = await createTyped(pageId, 'databaseRow', rowData({ price: 7 }), { parentId: database.id, placeAfter: plain.id });
+    await api(t, ann, 'DELETE', blockUrl(deletedRow.id));
+
+    const rows = await pageRows(pageId);
+    const withoutMain = databaseData();
+    delete (withoutMain.config.fields as Record<string, unknown>)[MAIN];
+    const refused = await updateTyped(database, 'database', withoutMain);
+    expect([refused.statusCode, errorCode(refused)]).toEqual([422, 'validation_failed']);
+    expect(await pageRows(pageId)).toBe(rows);
+
+    const next = databaseData();
+    const fields = next.config.fields as Record<string, unknown>;
+    delete fields.price;
+    fields.stage = { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }] };
+    next.view.layouts[0].orderedFields = [{ fieldId: MAIN, isWrap: false }];
+    const res = await updateTyped(database, 'database', next);
+    expect(res.statusCode).toBe(200);
+    expect(body<WireBlock>(res).data).toMatchObject({ version: 2, data: next });
+
+    const byId = Object.fromEntries((await listBlocks(pageId)).map((b) => [b.id, b]));
+    expect(byId[priced.id]).toMatchObject({ version: 2, data: { values: { done: true } } });
+    expect(byId[plain.id]).toMatchObject({ version: 1, data: { values: { done: false } } });
+    // A deleted row is pruned too, so its restore is valid.
+    expect(JSON.parse((await rowOf(deletedRow.id)).data).values).toEqual({});
+    expect((await api(t, ann, 'POST', blockUrl(deletedRow.id, '/restore'))).statusCode).toBe(200);
+    // The client holding the old row version gets a conflict with the pruned copy.
+    const stale = await updateTyped(priced, 'databaseRow', rowData({ done: false }));
+    expect([stale.statusCode, errorCode(stale)]).toEqual([422, 'block.version_conflict']);
+    expect(body<WireBlock>(stale).data).toMatchObject({ version: 2, data: { values: { done: true } } });
+  });
+
+  test('rows move between databases only when their values fit; never out of a database', async () => {
+    const pageId = await newPage();
+    const first = await createTyped(pageId, 'database', databaseData());
+    const second = await createTyped(pageId, 'database', { config: { fields: { [MAIN]: { name: 'Название', type: 'text' }, price: { name: 'Цена', type: 'number' } } }, view: { layouts: [] } }, { placeAfter: first.id });
+    const fits = await createTyped(pageId, 'databaseRow', rowData({ price: 1 }), { parentId: first.id });
+    const misfit = await createTyped(pageId, 'databaseRow', rowData({ done: true }), { parentId: first.id, placeAfter: fits.id });
+    expect((await move(fits.id, { parentId: second.id })).statusCode).toBe(200);
+    expect(body<WireBlock>(await api(t, ann, 'GET', blockUrl(fits.id))).data.parentId).toBe(second.id);
+    const rows = await pageRows(pageId);
+    expect((await move(misfit.id, { parentId: second.id })).statusCode).toBe(422);
+    expect((await move(misfit.id, { parentId: null, placeAfter: second.id })).statusCode).toBe(422);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test('a row cannot be restored under a database that came back as something else', async () => {
+    const pageId = await newPage();
+    const database = await createTyped(pageId, 'database', databaseData());
+    const row = await createTyped(pageId, 'databaseRow', rowData(), { parentId: database.id });
+    await api(t, ann, 'DELETE', blockUrl(database.id));
+    expect((await postBlock(pageId, { id: database.id, tokens: [{ text: 'now text' }] })).statusCode).toBe(201);
+    const rows = await pageRows(pageId);
+    const res = await api(t, ann, 'POST', blockUrl(row.id, '/restore'));
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    expect(await pageRows(pageId)).toBe(rows);
+  });
+
+  test('delete, restore and clone take the rows along', async () => {
+    const pageId = await newPage();
+    const database = await createTyped(pageId, 'database', databaseData());
+    const row = await createTyped(pageId, 'databaseRow', rowData({ price: 2 }, 'Первая'), { parentId: database.id });
+    const after = await createBlock(pageId, { placeAfter: database.id });
+    await api(t, ann, 'DELETE', blockUrl(database.id));
+    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([after.id]);
+    expect((await api(t, ann, 'POST', blockUrl(row.id, '/restore'))).statusCode).toBe(422);
+    await api(t, ann, 'POST', blockUrl(database.id, '/restore'));
+    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([database.id, row.id, after.id]);
+
+    const copies = body<WireBlock[]>(await clone(database.id)).data;
+    expect(copies.map((c) => [c.type, c.data])).toEqual([
+      ['database', database.data],
+      ['databaseRow', row.data],
+    ]);
+    expect(copies[1].parentId).toBe(copies[0].id);
+    const rowCopy = body<WireBlock[]>(await clone(row.id)).data;
+    expect(rowCopy).toHaveLength(1);
+    expect(rowCopy[0]).toMatchObject({ parentId: database.id, placeAfter: row.id, data: row.data });
+  });
+});
+
+/**
+ * The page's access level decides: read may list and get; edit and full may do everything;
+ * none (a member without a grant), a non-member and anonymous get nothing. Workspace roles
+ * do not matter once a page is shared (a guest with edit edits).
+ */
+describe('access matrix', () => {
+  type Level = 'read' | 'edit' | 'full' | 'guestEdit' | 'none' | 'nonMember' | 'anonymous';
+  const cookiesByLevel = {} as Record<Level, string | undefined>;
+  let pageId: string;
+
+  beforeAll(async () => {
+    const workspace = await createWorkspaceAs(t, ann, 'Общая');
+    const people: Record<string, { email: string; role: 'participant' | 'guest'; level?: string }> = {
+      read: { email: 'reader@example.com', role: 'participant', level: 'read' },
+      edit: { email: 'editor@example.com', role: 'participant', level: 'edit' },
+      full: { email: 'owner2@example.com', role: 'participant', level: 'full' },
+      guestEdit: { email: 'guest-editor@example.com', role: 'guest', level: 'edit' },
+      none: { email: 'nobody@example.com', role: 'participant' },
+    };
+    for (const [level, person] of Object.entries(people)) cookiesByLevel[level as Level] = await signIn(t, person.email);
+    cookiesByLevel.nonMember = bob;
+    cookiesByLevel.anonymous = undefined;
+    const userIds = Object.fromEntries(await Promise.all(Object.entries(people).map(async ([level, p]) => [level, await userIdOf(t, p.email)])));
+    await addMembersAs(t, ann, workspace.id, Object.entries(people).map(([level, p]) => ({ userId: userIds[level], role: p.role })));
+    const res = await api(t, ann, 'POST', '/api/v3/spaces/section/private', { title: 'Shared doc' }, { 'x-workspace-id': workspace.id });
+    expect(res.statusCode).toBe(201);
+    pageId = body<WireElement>(res).data.id;
+    const now = new Date().toISOString();
+    for (const [level, person] of Object.entries(people)) {
+      if (person.level) await t.app.db.insertInto('page_members').values({ page_id: pageId, user_id: userIds[level], level: person.level, created_at: now }).execute();
+    }
+  });
+
+  interface Fixture {
+    a: WireBlock;
+    a1: WireBlock;
+    b: WireBlock;
+    deleted: WireBlock;
+  }
+  async function fixture(): Promise<Fixture> {
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const a1 = await createBlock(pageId, { tokens: [{ text: 'a1' }], parentId: a.id });
+    const b = await createBlock(pageId, { tokens: [{ text: 'b' }], placeAfter: a.id });
+    const deleted = await createBlock(pageId, { tokens: [{ text: 'd' }], placeAfter: b.id });
+    expect((await api(t, ann, 'DELETE', blockUrl(deleted.id))).statusCode).toBe(200);
+    return { a, a1, b, deleted };
+  }
+
+  type Op = [name: string, kind: 'read' | 'edit', okStatus: number, run: (f: Fixture, cookie: string | undefined) => ReturnType<typeof api>];
+  const OPS: Op[] = [
+    ['list', 'read', 200, (_f, c) => api(t, c, 'GET', `/api/v3/spaces/note/${pageId}/blocks`)],
+    ['get', 'read', 200, (f, c) => api(t, c, 'GET', blockUrl(f.a.id))],
+    ['create', 'edit', 201, (f, c) => api(t, c, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text: 'new' }] }, placeAfter: f.a.id })],
+    ['create a database', 'edit', 201, (f, c) => api(t, c, 'POST', '/api/v3/spaces/block', { pageId, type: 'database', data: databaseData(), placeAfter: f.b.id })],
+    ['update', 'edit', 200, (f, c) => api(t, c, 'POST', blockUrl(f.b.id), { version: 1, type: 'heading1', data: { tokens: [{ text: 'B' }] } })],
+    ['delete', 'edit', 200, (f, c) => api(t, c, 'DELETE', blockUrl(f.b.id))],
+    ['restore', 'edit', 200, (f, c) => api(t, c, 'POST', blockUrl(f.deleted.id, '/restore'))],
+    ['move', 'edit', 200, (f, c) => api(t, c, 'POST', blockUrl(f.b.id, '/move'), { parentId: f.a.id, placeAfter: f.a1.id })],
+    ['clone', 'edit', 201, (f, c) => api(t, c, 'POST', blockUrl(f.a.id, '/clone'), {})],
+  ];
+  const allowed: Record<Level, 'read' | 'edit' | 'nothing' | 'anonymous'> = {
+    read: 'read',
+    edit: 'edit',
+    full: 'edit',
+    guestEdit: 'edit',
+    none: 'nothing',
+    nonMember: 'nothing',
+    anonymous: 'anonymous',
+  };
+  const cases = (Object.keys(allowed) as Level[]).flatMap((level) => OPS.map((op) => [op[0], level, op] as const));
+
+  test.each(cases)('%s with %s access', async (_name, level, [, kind, okStatus, run]) => {
+    const f = await fixture();
+    const before = await pageRows(pageId);
+    const res = await run(f, cookiesByLevel[level]);
+    const may = allowed[level] === 'edit' || (allowed[level] === 'read' && kind === 'read');
+    if (may) {
+      expect([res.statusCode, res.statusCode < 300 ? '' : res.body]).toEqual([okStatus, '']);
+      return;
+    }
+    const expected = allowed[level] === 'anonymous' ? [401, 'unauthorized'] : [403, 'forbidden'];
+    expect([res.statusCode, errorCode(res)]).toEqual(expected);
+    expect(body(res).data).toBeNull();
+    expect(await pageRows(pageId)).toBe(before);
+  });
+
+  test('an editor naming blocks of a page they cannot see → 422 (or 409 for a taken id), nothing changes on either page', async () => {
+    const f = await fixture();
+    const elsewhere = await newPage();
+    const hidden = await createBlock(elsewhere, { tokens: [{ text: 'hidden' }] });
+    const before = [await pageRows(pageId), await pageRows(elsewhere)];
+    const editor = cookiesByLevel.edit;
+    for (const [name, run, status] of [
+      ['create under it', () => api(t, editor, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [] }, parentId: hidden.id }), 422],
+      ['create after it', () => api(t, editor, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [] }, placeAfter: hidden.id }), 422],
+      ['move under it', () => api(t, editor, 'POST', blockUrl(f.b.id, '/move'), { parentId: hidden.id }), 422],
+      ['move after it', () => api(t, editor, 'POST', blockUrl(f.b.id, '/move'), { placeAfter: hidden.id }), 422],
+      ['clone onto its id', () => api(t, editor, 'POST', blockUrl(f.a.id, '/clone'), { id: hidden.id }), 409],
+      ['create with its id', () => api(t, editor, 'POST', '/api/v3/spaces/block', { id: hidden.id, pageId, type: 'text', data: { tokens: [] } }), 409],
+      ['update it', () => api(t, editor, 'POST', blockUrl(hidden.id), { version: 1, type: 'text', data: { tokens: [] } }), 403],
+      ['delete it', () => api(t, editor, 'DELETE', blockUrl(hidden.id)), 403],
+      ['restore it', () => api(t, editor, 'POST', blockUrl(hidden.id, '/restore')), 403],
+    ] as const) {
+      const res = await run();
+      expect([name, res.statusCode]).toEqual([name, status]);
+      expect([name, body(res).data]).toEqual([name, null]);
+    }
+    expect([await pageRows(pageId), await pageRows(elsewhere)]).toEqual(before);
+  });
+});
+
+test('the OpenAPI document lists the block calls with their bodies', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
+  expect(res.statusCode).toBe(200);
+  const paths = res.json<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>().paths;
+  for (const action of ['restore', 'move', 'clone']) expect(paths).toHaveProperty([`/api/v3/spaces/block/{id}/${action}`, 'post']);
+  expect(paths['/api/v3/spaces/block/{id}/move'].post.requestBody).toBeDefined();
 });

@@ -2,56 +2,114 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import { idParams } from '../../schema/params';
-import { createBlockBodySchema, updateBlockBodySchema, type BlockData } from '../../schema/block';
+import {
+  cloneBlockBodySchema,
+  createBlockBodySchema,
+  moveBlockBodySchema,
+  updateBlockBodySchema,
+  type BlockData,
+} from '../../schema/block';
+import {
+  checkRowValues,
+  definitionForWireType,
+  type BlockWireType,
+  type DatabaseData,
+  type DatabaseRowData,
+} from '../../schema/blocks';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
-import { canonicalTokens } from '../../schema/token';
-import type { BlockRow } from '../db/types';
+import type { BlockRow, PageRow } from '../db/types';
 import { AppError, isUniqueViolation, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
-import { authorizePage } from '../policies/page';
+import { authorizePage, type PageAction } from '../policies/page';
 import { envelope } from '../presenters';
 import {
-  deleteBlockTree,
+  cloneBlockTree,
   findBlock,
+  findLiveBlock,
   insertBlock,
+  isInSubtree,
   listPageBlocks,
+  listSubtree,
+  moveBlockRow,
   presentBlock,
+  pruneRowValues,
+  restoreBlockTree,
+  reviveBlock,
+  softDeleteBlockTree,
   sortKeyAfter,
   updateBlockIfVersion,
 } from '../repositories/blocks';
 import { findPage } from '../repositories/pages';
 
-/** Stores tokens in canonical form, so every reader sees what Slate would keep. */
-function canonicalData(data: BlockData): BlockData {
-  return { ...data, tokens: canonicalTokens(data.tokens) };
+/** Types whose blocks keep their type for life: a database and its rows are made as such. */
+const FIXED_TYPES: ReadonlySet<string> = new Set(['database', 'databaseRow']);
+
+const invalid = (message: string, details?: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
+
+/** Stores data in canonical form, so every reader sees what Slate would keep. */
+function canonicalData(type: BlockWireType, data: BlockData): BlockData {
+  const definition = definitionForWireType(type);
+  return definition ? (definition.canonicalize(data) as BlockData) : data;
+}
+
+/**
+ * Where a block of this type may sit: a database holds only rows, and a row sits only in a
+ * database, with values that fit the database's fields.
+ */
+function checkPlacement(type: string, data: BlockData, parent: BlockRow | null): void {
+  if (parent?.type === 'database' && type !== 'databaseRow') throw invalid('a database holds only databaseRow blocks');
+  if (type !== 'databaseRow') return;
+  if (parent?.type !== 'database') throw invalid('a databaseRow must have a database block as its parentId');
+  const config = (JSON.parse(parent.data) as DatabaseData).config;
+  const problems = checkRowValues(config, (data as DatabaseRowData).values);
+  if (problems.length > 0) throw invalid('the row values do not fit the database fields', problems);
 }
 
 export async function blockRoutes(server: FastifyInstance, { config }: { config: Config }) {
   void config;
   const app = server.withTypeProvider<ZodTypeProvider>();
-  async function pageOf(pageId: string) {
+  async function pageOf(pageId: string): Promise<PageRow> {
     const page = await findPage(app.db, pageId);
     if (!page) throw notFound('page');
     return page;
   }
 
-  async function loadBlock(id: string): Promise<BlockRow> {
+  /**
+   * The block of the path, authorized on its page for the action. A deleted block answers 404
+   * (after the access check, so an outsider learns nothing about it) unless `allowDeleted`.
+   */
+  async function authorizedBlock(userId: string, id: string, action: PageAction, allowDeleted = false): Promise<BlockRow> {
     const block = await findBlock(app.db, id);
     if (!block) throw notFound('block');
+    await authorizePage(app.db, userId, await pageOf(block.page_id), action);
+    if (block.deleted_at !== null && !allowDeleted) throw notFound('block');
     return block;
   }
 
-  /** A block id named in a body must be a block of the same page. */
+  /** A block id named in a body must be a live block of the same page. */
   async function blockInPage(id: string, pageId: string, what: string): Promise<BlockRow> {
-    const block = await findBlock(app.db, id);
-    if (!block || block.page_id !== pageId) {
-      throw new AppError(422, ERROR_CODES.validationFailed, `${what} is not a block of this page`);
-    }
+    const block = await findLiveBlock(app.db, id);
+    if (!block || block.page_id !== pageId) throw invalid(`${what} is not a block of this page`);
     return block;
   }
 
-  app.get('/api/v3/spaces/note/:id/blocks', { schema: { tags: ['blocks'], summary: 'All blocks of a page, in document order', params: idParams } }, async (request) => {
+  /** The parent and the previous sibling named in a body, checked against each other. */
+  async function position(pageId: string, parentId: string | null, placeAfter: string | null | undefined) {
+    const parent = parentId ? await blockInPage(parentId, pageId, 'parentId') : null;
+    const after = placeAfter ? await blockInPage(placeAfter, pageId, 'placeAfter') : null;
+    if (after && after.parent_id !== parentId) throw invalid('placeAfter is not a child of parentId');
+    return { parent, after };
+  }
+
+  /** A taken id: 409 with the server's block when the caller may see it (same page, live). */
+  async function blockExists(existing: BlockRow, pageId: string): Promise<AppError> {
+    const visible = existing.page_id === pageId && existing.deleted_at === null;
+    return new AppError(409, ERROR_CODES.blockExists, 'a block with this id exists', undefined,
+      visible ? await presentBlock(app.db, existing) : null);
+  }
+
+  app.get('/api/v3/spaces/note/:id/blocks', { schema: { tags: ['blocks'], summary: 'All live blocks of a page, in document order', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const page = await pageOf(request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
@@ -59,43 +117,44 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     return envelope(blocks, { count: blocks.length, hasMoreNext: false });
   });
 
-  app.get('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'One block', params: idParams } }, async (request) => {
+  app.get('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'One block (404 once deleted)', params: idParams } }, async (request) => {
     const user = requireUser(request);
-    const block = await loadBlock(request.params.id);
-    await authorizePage(app.db, user.id, await pageOf(block.page_id), 'read');
+    const block = await authorizedBlock(user.id, request.params.id, 'read');
     return envelope(await presentBlock(app.db, block));
   });
 
-  app.post('/api/v3/spaces/block', { schema: { tags: ['blocks'], summary: 'Create a block', body: createBlockBodySchema } }, async (request, reply) => {
+  app.post('/api/v3/spaces/block', { schema: { tags: ['blocks'], summary: 'Create a block (databases and rows too)', body: createBlockBodySchema } }, async (request, reply) => {
     const user = requireUser(request);
     const body = request.body;
     const page = await pageOf(body.pageId);
     await authorizePage(app.db, user.id, page, 'edit');
     const parentId = body.parentId ?? null;
-    if (parentId) await blockInPage(parentId, page.id, 'parentId');
-    const after = body.placeAfter ? await blockInPage(body.placeAfter, page.id, 'placeAfter') : null;
-    if (after && after.parent_id !== parentId) {
-      throw new AppError(422, ERROR_CODES.validationFailed, 'placeAfter is not a child of parentId');
-    }
+    const { parent, after } = await position(page.id, parentId, body.placeAfter);
+    const data = canonicalData(body.type, body.data as BlockData);
+    checkPlacement(body.type, data, parent);
     const id = body.id ?? newId();
-    // A retried create: answer with what the server holds so the client can carry on from it.
-    const blockExists = async (existing: BlockRow) =>
-      new AppError(409, ERROR_CODES.blockExists, 'a block with this id exists', undefined,
-        existing.page_id === page.id ? await presentBlock(app.db, existing) : null);
     const existing = await findBlock(app.db, id);
-    if (existing) throw await blockExists(existing);
+    if (existing && existing.page_id === page.id && existing.deleted_at !== null) {
+      if (parentId !== null && (await isInSubtree(app.db, existing, parentId))) throw invalid('a block cannot sit under its own descendant');
+      const sortKey = await sortKeyAfter(app.db, page.id, parentId, after);
+      const revived = await reviveBlock(app.db, existing, { parentId, sortKey, type: body.type, data, userId: user.id });
+      if (!revived) throw await blockExists((await findBlock(app.db, id)) ?? existing, page.id);
+      reply.status(201);
+      return envelope(await presentBlock(app.db, revived));
+    }
+    if (existing) throw await blockExists(existing, page.id);
     const row = await insertBlock(app.db, {
       id,
       pageId: page.id,
       parentId,
       sortKey: await sortKeyAfter(app.db, page.id, parentId, after),
       type: body.type,
-      data: canonicalData(body.data as BlockData),
+      data,
       userId: user.id,
     }).catch(async (error: unknown) => {
       // A parallel create with the same id got there first.
       const winner = isUniqueViolation(error) ? await findBlock(app.db, id) : undefined;
-      throw winner ? await blockExists(winner) : error;
+      throw winner ? await blockExists(winner, page.id) : error;
     });
     reply.status(201);
     return envelope(await presentBlock(app.db, row));
@@ -104,12 +163,20 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
   app.post('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Update a block (optimistic concurrency on version)', params: idParams, body: updateBlockBodySchema } }, async (request) => {
     const user = requireUser(request);
     const body = request.body;
-    const block = await loadBlock(request.params.id);
-    await authorizePage(app.db, user.id, await pageOf(block.page_id), 'edit');
-    const data = canonicalData(body.data as BlockData);
-    const version = await updateBlockIfVersion(app.db, block.id, body.version, body.type, data, user.id);
+    const block = await authorizedBlock(user.id, request.params.id, 'edit');
+    if (body.type !== block.type && (FIXED_TYPES.has(body.type) || FIXED_TYPES.has(block.type))) {
+      throw invalid(`a ${block.type} block cannot become ${body.type}: databases and rows keep their type`);
+    }
+    const data = canonicalData(body.type, body.data as BlockData);
+    const parent = block.parent_id ? ((await findBlock(app.db, block.parent_id)) ?? null) : null;
+    checkPlacement(body.type, data, parent);
+    const version = await app.db.transaction().execute(async (trx) => {
+      const next = await updateBlockIfVersion(trx, block.id, body.version, body.type, data, user.id);
+      if (next !== null && body.type === 'database') await pruneRowValues(trx, block.id, (data as DatabaseData).config, user.id);
+      return next;
+    });
     if (version === null) {
-      const current = await findBlock(app.db, block.id);
+      const current = await findLiveBlock(app.db, block.id);
       if (!current) throw notFound('block');
       throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since this edit was made', undefined,
         await presentBlock(app.db, current));
@@ -117,11 +184,55 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     return envelope(await presentBlock(app.db, { ...block, type: body.type, data: JSON.stringify(data), version }));
   });
 
-  app.delete('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Delete a block and its children', params: idParams } }, async (request) => {
+  app.delete('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Delete a block and its children (restorable)', params: idParams } }, async (request) => {
     const user = requireUser(request);
-    const block = await loadBlock(request.params.id);
-    await authorizePage(app.db, user.id, await pageOf(block.page_id), 'edit');
-    await deleteBlockTree(app.db, block);
+    const block = await authorizedBlock(user.id, request.params.id, 'edit');
+    await softDeleteBlockTree(app.db, block);
     return envelope({ id: block.id, status: 'success' });
+  });
+
+  app.post('/api/v3/spaces/block/:id/restore', { schema: { tags: ['blocks'], summary: 'Restore a deleted block and its children in place', params: idParams } }, async (request) => {
+    const user = requireUser(request);
+    const block = await authorizedBlock(user.id, request.params.id, 'edit', true);
+    const parent = block.parent_id ? await findBlock(app.db, block.parent_id) : null;
+    if (parent === undefined || (parent && parent.deleted_at !== null)) throw invalid('the parent block is deleted: restore it first');
+    // The parent may have changed type since (a revived id): the block must still fit under it.
+    checkPlacement(block.type, JSON.parse(block.data) as BlockData, parent);
+    await restoreBlockTree(app.db, block);
+    const blocks = await listSubtree(app.db, { ...block, deleted_at: null });
+    return envelope(blocks, { count: blocks.length, hasMoreNext: false });
+  });
+
+  app.post('/api/v3/spaces/block/:id/move', { schema: { tags: ['blocks'], summary: 'Move a block (and its children) under a parent, after a sibling', params: idParams, body: moveBlockBodySchema } }, async (request) => {
+    const user = requireUser(request);
+    const body = request.body;
+    const block = await authorizedBlock(user.id, request.params.id, 'edit');
+    const parentId = body.parentId ?? null;
+    const { parent, after } = await position(block.page_id, parentId, body.placeAfter);
+    if (parentId !== null && (await isInSubtree(app.db, block, parentId))) {
+      throw invalid('a block cannot move under itself or its own descendant');
+    }
+    if (after?.id === block.id) throw invalid('a block cannot be placed after itself');
+    checkPlacement(block.type, JSON.parse(block.data) as BlockData, parent);
+    const sortKey = await sortKeyAfter(app.db, block.page_id, parentId, after);
+    await moveBlockRow(app.db, block.id, parentId, sortKey, user.id);
+    const moved = await findLiveBlock(app.db, block.id);
+    if (!moved) throw notFound('block');
+    return envelope(await presentBlock(app.db, moved));
+  });
+
+  app.post('/api/v3/spaces/block/:id/clone', { schema: { tags: ['blocks'], summary: 'Deep-copy a block and its children right after it', params: idParams, body: cloneBlockBodySchema.nullish() } }, async (request, reply) => {
+    const user = requireUser(request);
+    const block = await authorizedBlock(user.id, request.params.id, 'edit');
+    const id = request.body?.id ?? newId();
+    const existing = await findBlock(app.db, id);
+    if (existing) throw await blockExists(existing, block.page_id);
+    const root = await cloneBlockTree(app.db, block, id, user.id).catch(async (error: unknown) => {
+      const winner = isUniqueViolation(error) ? await findBlock(app.db, id) : undefined;
+      throw winner ? await blockExists(winner, block.page_id) : error;
+    });
+    const blocks = await listSubtree(app.db, root);
+    reply.status(201);
+    return envelope(blocks, { count: blocks.length, hasMoreNext: false });
   });
 }

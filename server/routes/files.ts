@@ -1,10 +1,236 @@
-import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import { ERROR_CODES } from '../../schema/errors';
+import { INLINE_MIME_TYPES, PAGE_FILE_FIELDS, cleanFileName, mimeTypeSchema, uploadUrlBodySchema, type WireFile } from '../../schema/file';
+import { isId, newId } from '../../schema/ids';
+import { idParams } from '../../schema/params';
+import { hashSecret, newSecret } from '../auth/tokens';
 import type { Config } from '../config';
+import { AppError, isUniqueViolation, notFound, parseWith } from '../errors';
+import { requireUser } from '../plugins/auth';
+import { authorizeFileRead, authorizePageUpload } from '../policies/file';
+import { envelope } from '../presenters';
+import {
+  FILE_STATUS,
+  UploadTooLargeError,
+  claimUpload,
+  deleteExpiredUploads,
+  deleteFileRow,
+  fileUrl,
+  findFile,
+  insertFile,
+  looksLikeImage,
+  markFileReady,
+  readHead,
+  storageKeyFor,
+  storagePath,
+  storeUpload,
+  type FileRow,
+} from '../repositories/files';
+import { isoIn, nowIso } from '../time';
 
-/** files: routes arrive with issue 3. */
+/** An upload URL works this long. */
+export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
+
+/** Files are never run on the app's origin: no scripts, no plugins, an opaque origin if rendered at all. */
+const FILE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+const uploadQuery = z.object({ token: z.string().min(1).max(256) });
+const protectedParams = z.object({ pageId: z.string().min(1).max(128), fileId: z.string().min(1).max(128) });
+const pageFileFields = z.object({
+  [PAGE_FILE_FIELDS.pageId]: z.string().min(1).max(128),
+  [PAGE_FILE_FIELDS.id]: z.string().refine(isId, { message: 'not a uuid' }).optional(),
+});
+
+const tooLarge = (limit: number) => new AppError(413, ERROR_CODES.payloadTooLarge, `the file is larger than allowed (${limit} bytes)`);
+const notMultipart = () => new AppError(415, ERROR_CODES.unsupportedMediaType, 'send the file as multipart/form-data');
+const fileExists = () => new AppError(409, ERROR_CODES.fileExists, 'a file with this id exists');
+
+function presentFile(file: FileRow): WireFile {
+  return {
+    id: file.id,
+    contentType: 'File',
+    name: file.name,
+    mimeType: file.mime_type,
+    size: file.size,
+    pageId: file.page_id,
+    isPublic: file.is_public === 1,
+    url: file.page_id ? `/api/file/protected/${file.page_id}/${file.id}` : fileUrl(file.id),
+    createdAt: file.created_at,
+  };
+}
+
+/** RFC 6266: an ASCII fallback and the UTF-8 name. */
+function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Files: upload URLs and uploads (multipart, streamed to FILES_DIR), the one-step page upload,
+ * and reading files back (public ones by anyone, page files by the page's readers).
+ */
 export async function filesRoutes(server: FastifyInstance, { config }: { config: Config }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  void app;
-  void config;
+  // files.size is a 32-bit integer column.
+  const maxUploadBytes = Math.min(config.uploadLimitBytes, 2_147_483_647);
+  await app.register(multipart, {
+    limits: { fields: 20, fieldSize: 1024, files: 1, parts: 25, fileSize: maxUploadBytes },
+  });
+
+  async function serveFile(request: FastifyRequest, reply: FastifyReply, file: FileRow) {
+    const filePath = storagePath(config.filesDir, file.storage_key);
+    const stat = await fs.promises.stat(filePath).catch(() => undefined);
+    if (!stat?.isFile()) throw notFound('file');
+    const isAvatar = file.is_public === 1 && file.page_id === null;
+    const etag = `"${file.id}"`;
+    reply
+      .header('content-type', file.mime_type)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', FILE_CSP)
+      .header('content-disposition', contentDisposition(INLINE_MIME_TYPES.includes(file.mime_type) ? 'inline' : 'attachment', file.name))
+      // Access to page files can be taken away: browsers must ask again each time.
+      .header('cache-control', isAvatar ? 'public, max-age=86400' : 'private, no-cache')
+      .header('etag', etag);
+    if (!isAvatar) reply.header('cross-origin-resource-policy', 'same-site');
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    reply.header('content-length', stat.size);
+    return reply.send(fs.createReadStream(filePath));
+  }
+
+  /** Forgets a file: its row and its bytes. */
+  async function removeFile(file: FileRow): Promise<void> {
+    await deleteFileRow(app.db, file.id);
+    await fs.promises.rm(storagePath(config.filesDir, file.storage_key), { force: true });
+  }
+
+  async function loadFile(id: string): Promise<FileRow> {
+    const file = await findFile(app.db, id);
+    if (!file) throw notFound('file');
+    return file;
+  }
+
+  app.post('/api/file/upload_url', { schema: { tags: ['files'], summary: 'Get a one-time URL to upload a file to (a page file, or a public image)', body: uploadUrlBodySchema } }, async (request, reply) => {
+    const user = requireUser(request);
+    const body = request.body;
+    if (body.size > maxUploadBytes) throw tooLarge(maxUploadBytes);
+    const page = body.pageId !== undefined ? await authorizePageUpload(app.db, user.id, body.pageId) : null;
+    await deleteExpiredUploads(app.db, user.id);
+    const id = newId();
+    const token = newSecret();
+    const expiresAt = isoIn(UPLOAD_URL_TTL_MS);
+    await insertFile(app.db, {
+      id,
+      owner_id: user.id,
+      page_id: page?.id ?? null,
+      workspace_id: page?.workspace_id ?? null,
+      name: body.name,
+      mime_type: body.mimeType,
+      // The declared size until the bytes arrive; the upload may not be larger.
+      size: body.size,
+      storage_key: storageKeyFor(id),
+      is_public: body.public ? 1 : 0,
+      status: FILE_STATUS.pending,
+      upload_token_hash: hashSecret(token),
+      upload_expires_at: expiresAt,
+      created_at: nowIso(),
+    });
+    reply.status(201);
+    return envelope({ id, uploadUrl: `/api/file/upload/${id}?token=${token}`, fields: {}, fileField: PAGE_FILE_FIELDS.file, expiresAt });
+  });
+
+  app.post('/api/file/upload/:id', { schema: { tags: ['files'], summary: 'Upload the file (multipart) to the URL from upload_url; 204 when stored', params: idParams, querystring: uploadQuery } }, async (request, reply) => {
+    if (!request.isMultipart()) throw notMultipart();
+    await loadFile(request.params.id);
+    const file = await claimUpload(app.db, request.params.id, hashSecret(request.query.token));
+    if (!file) throw new AppError(403, ERROR_CODES.uploadTokenInvalid, 'this upload URL is wrong, used or expired; ask for a new one');
+    try {
+      // Access may have changed since the URL was handed out.
+      if (file.page_id !== null) await authorizePageUpload(app.db, file.owner_id, file.page_id);
+      const part = await request.file({ limits: { fileSize: file.size } });
+      if (!part) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file');
+      const size = await storeUpload(config.filesDir, file.storage_key, part.file, async (temp) => {
+        if (file.is_public === 1 && !looksLikeImage(await readHead(temp, 16), file.mime_type)) {
+          throw new AppError(422, ERROR_CODES.notAnImage, `the file is not a ${file.mime_type} image`);
+        }
+      });
+      await markFileReady(app.db, file.id, size);
+    } catch (error) {
+      // The URL was used up: a failed upload leaves no file behind.
+      await removeFile(file);
+      throw error instanceof UploadTooLargeError ? tooLarge(file.size) : error;
+    }
+    return reply.status(204).send();
+  });
+
+  app.post('/api/file/page', { schema: { tags: ['files'], summary: `Upload a file to a page in one step (multipart: ${PAGE_FILE_FIELDS.pageId}, optional ${PAGE_FILE_FIELDS.id}, then ${PAGE_FILE_FIELDS.file})` } }, async (request) => {
+    const user = requireUser(request);
+    if (!request.isMultipart()) throw notMultipart();
+    const fields: Record<string, string> = Object.create(null);
+    let stored: FileRow | undefined;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (typeof part.value === 'string' && !(part.fieldname in fields)) fields[part.fieldname] = part.value;
+          continue;
+        }
+        const { pageId, id } = parseWith(pageFileFields, { ...fields });
+        const page = await authorizePageUpload(app.db, user.id, pageId);
+        const fileId = id ?? newId();
+        if (await findFile(app.db, fileId)) throw fileExists();
+        const mime = mimeTypeSchema.safeParse(part.mimetype);
+        const row: FileRow = {
+          id: fileId,
+          owner_id: user.id,
+          page_id: page.id,
+          workspace_id: page.workspace_id,
+          name: cleanFileName(part.filename) || 'file',
+          mime_type: mime.success ? mime.data : 'application/octet-stream',
+          size: 0,
+          storage_key: storageKeyFor(fileId),
+          is_public: 0,
+          status: FILE_STATUS.uploading,
+          upload_token_hash: null,
+          upload_expires_at: null,
+          created_at: nowIso(),
+        };
+        await insertFile(app.db, row).catch((error: unknown) => {
+          throw isUniqueViolation(error) ? fileExists() : error;
+        });
+        stored = row;
+        const size = await storeUpload(config.filesDir, row.storage_key, part.file);
+        await markFileReady(app.db, fileId, size);
+      }
+    } catch (error) {
+      // All or nothing: a request that fails (a second file, a cut upload) keeps no file.
+      if (stored) await removeFile(stored);
+      throw error instanceof UploadTooLargeError ? tooLarge(maxUploadBytes) : error;
+    }
+    const storedId = stored?.id;
+    if (storedId === undefined) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file');
+    return envelope({ status: 'success', data: storedId });
+  });
+
+  app.get('/api/file/get/:id', { schema: { tags: ['files'], summary: "A file's details and its protected link", params: idParams } }, async (request) => {
+    const file = await loadFile(request.params.id);
+    await authorizeFileRead(app.db, request.user, file);
+    return envelope(presentFile(file));
+  });
+
+  app.get('/api/file/protected/:pageId/:fileId', { schema: { tags: ['files'], summary: "A page file's bytes (needs read access to the page)", params: protectedParams } }, async (request, reply) => {
+    const file = await loadFile(request.params.fileId);
+    if (file.page_id !== request.params.pageId) throw notFound('file');
+    await authorizeFileRead(app.db, request.user, file);
+    return serveFile(request, reply, file);
+  });
+
+  app.get('/api/file/:id', { schema: { tags: ['files'], summary: "A file's bytes (public files: anyone; page files: the page's readers)", params: idParams } }, async (request, reply) => {
+    const file = await loadFile(request.params.id);
+    await authorizeFileRead(app.db, request.user, file);
+    return serveFile(request, reply, file);
+  });
 }

@@ -1,9 +1,131 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ERROR_CODES } from '../../schema/errors';
+import { isSafeHref } from '../../schema/token';
+import {
+  USER_SETTINGS,
+  anonymousUser,
+  emailSchema,
+  isUserSettingKey,
+  updateUserBodySchema,
+  userListBodySchema,
+  userSettingBodySchema,
+  type UserSettings,
+  type WireUser,
+} from '../../schema/user';
+import { issueMessengerLinkToken } from '../auth/messengerLinks';
 import type { Config } from '../config';
+import type { UserRow } from '../db/types';
+import { AppError, forbidden, notFound, parseWith } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { envelope, presentUser } from '../presenters';
+import { findFile, fileIdFromOurUrl } from '../repositories/files';
+import { findUserByEmail, findVisibleUsers, listUserSettings, saveUserSetting, updateUserProfile } from '../repositories/users';
 
-export async function userRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  void config;
+const emailParams = z.object({ email: z.string().min(1).max(1000) });
+
+/** Another user as the caller sees them: the messenger link is the owner's business only. */
+function presentUserTo(viewer: UserRow | null, user: UserRow): WireUser {
+  const wire = presentUser(user);
+  return viewer?.id === user.id ? wire : { ...wire, telegramId: null };
+}
+
+/** Every known setting: the stored value when it is still valid, else the default. */
+function settingsOf(stored: Map<string, string>): UserSettings {
+  const settings: Record<string, unknown> = {};
+  for (const [key, { schema, default: fallback }] of Object.entries(USER_SETTINGS)) {
+    const raw = stored.get(key);
+    let value: unknown = fallback;
+    if (raw !== undefined) {
+      try {
+        const parsed = schema.safeParse(JSON.parse(raw));
+        if (parsed.success) value = parsed.data;
+      } catch {
+        // keep the default
+      }
+    }
+    settings[key] = value;
+  }
+  return settings as UserSettings;
+}
+
+/**
+ * Users: who am I, who are they (only people who share a workspace with the caller are shown),
+ * profile changes, settings, and the messenger link code.
+ */
+export async function userRoutes(server: FastifyInstance, { config }: { config: Config }) {
+  const app = server.withTypeProvider<ZodTypeProvider>();
+
+  /** An avatar is an http(s) link or one of the caller's public images on this server. */
+  async function checkAvatarUrl(url: string, user: UserRow): Promise<string> {
+    const fileId = fileIdFromOurUrl(url, config.publicUrl);
+    if (fileId !== undefined) {
+      const file = await findFile(app.db, fileId);
+      if (!file || file.owner_id !== user.id || file.is_public !== 1 || file.status !== 'ready') {
+        throw new AppError(422, ERROR_CODES.validationFailed, 'the avatar must be a public image you uploaded', [{ path: 'body.avatar_url', message: 'not your public file' }]);
+      }
+      return url;
+    }
+    if (!isSafeHref(url)) {
+      throw new AppError(422, ERROR_CODES.validationFailed, 'only http and https links are allowed', [{ path: 'body.avatar_url', message: 'only http and https links are allowed' }]);
+    }
+    return url;
+  }
+
   app.get('/api/user/current', { schema: { tags: ['users'], summary: 'The signed-in user' } }, async (request) => envelope(presentUser(requireUser(request))));
+
+  app.post('/api/user/list', { schema: { tags: ['users'], summary: 'Users by id; strangers and unknown ids come back as anonymous placeholders', body: userListBodySchema } }, async (request) => {
+    const ids = [...new Set(request.body.users_id)];
+    const viewer = request.user;
+    const visible = viewer ? await findVisibleUsers(app.db, viewer.id, ids) : [];
+    const byId = new Map(visible.map((u) => [u.id, u]));
+    const users = ids.map((id) => {
+      const user = byId.get(id);
+      return user ? presentUserTo(viewer, user) : anonymousUser(id);
+    });
+    return envelope(users, { count: users.length, hasMoreNext: false });
+  });
+
+  app.get('/api/user/settings', { schema: { tags: ['users'], summary: 'Your settings (every known key, defaults filled in)' } }, async (request) => {
+    const user = requireUser(request);
+    return envelope(settingsOf(await listUserSettings(app.db, user.id)));
+  });
+
+  app.post('/api/user/settings', { schema: { tags: ['users'], summary: 'Change one of your settings', body: userSettingBodySchema } }, async (request) => {
+    const user = requireUser(request);
+    const { key, value } = request.body;
+    if (!isUserSettingKey(key)) {
+      throw new AppError(422, ERROR_CODES.unknownSetting, `no setting named "${key}"`, { known: Object.keys(USER_SETTINGS) });
+    }
+    const checked = parseWith(USER_SETTINGS[key].schema, value);
+    await saveUserSetting(app.db, user.id, key, JSON.stringify(checked));
+    return envelope({ status: 'success' });
+  });
+
+  app.get('/api/user/telegram/code', { schema: { tags: ['users'], summary: 'A one-time token to link your messenger account (send it to the bot as /start <token>)' } }, async (request) => {
+    const user = requireUser(request);
+    if (!config.telegramBotToken) throw new AppError(404, ERROR_CODES.messengerDisabled, 'the messenger bot is not set up on this server');
+    return envelope(await issueMessengerLinkToken(app.db, user.id));
+  });
+
+  app.get('/api/user/:email', { schema: { tags: ['users'], summary: 'A user by e-mail (only someone who shares a workspace with you)', params: emailParams } }, async (request) => {
+    const viewer = requireUser(request);
+    const parsed = emailSchema.safeParse(request.params.email);
+    if (!parsed.success) throw notFound('user');
+    const user = await findUserByEmail(app.db, parsed.data);
+    const visible = user ? await findVisibleUsers(app.db, viewer.id, [user.id]) : [];
+    if (!user || visible.length === 0) throw notFound('user');
+    return envelope(presentUserTo(viewer, user));
+  });
+
+  app.post('/api/user', { schema: { tags: ['users'], summary: 'Change your name or avatar', body: updateUserBodySchema } }, async (request) => {
+    const user = requireUser(request);
+    const { id, name, avatar_url: avatarUrl } = request.body;
+    if (id !== user.id) throw forbidden('another user');
+    const avatar = avatarUrl === undefined || avatarUrl === null ? avatarUrl : await checkAvatarUrl(avatarUrl, user);
+    const updated = await updateUserProfile(app.db, user.id, { name, avatar_url: avatar });
+    if (!updated) throw notFound('user');
+    return envelope(presentUser(updated));
+  });
 }

@@ -24,15 +24,24 @@ export function BlockElementView({ element, attributes, children }: RenderElemen
   const { t } = useTranslation('documentEditor');
   const selected = useSelected();
   const focused = useFocused();
-  const Tag = TAGS[element.type];
+  if (!(element.type in TAGS)) {
+    // A block type this editor does not edit yet (databases, rows): kept, shown as a non-editable placeholder.
+    return (
+      <div {...attributes} contentEditable={false} className={`block block-void block-${element.type}`} data-block-id={element.uid}>
+        {children}
+      </div>
+    );
+  }
+  const type = element.type as keyof typeof TAGS;
+  const Tag = TAGS[type];
   const isEmpty = Node.string(element) === '' && element.children.length === 1;
-  const showPlaceholder = isEmpty && (element.type !== 'textBlock' || (selected && focused));
+  const showPlaceholder = isEmpty && (type !== 'textBlock' || (selected && focused));
   return (
     <Tag
       {...attributes}
       className={`block block-${element.type}`}
       data-block-id={element.uid}
-      data-placeholder={showPlaceholder ? t(PLACEHOLDERS[element.type]) : undefined}
+      data-placeholder={showPlaceholder ? t(PLACEHOLDERS[type]) : undefined}
     >
       {children}
     </Tag>

@@ -7,9 +7,17 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import pg from 'pg';
 
+interface Row {
+  id: string;
+  parent_id: string | null;
+  type: string;
+  version: number;
+  data: string;
+}
+
 interface Store {
   update(id: string, version: number, data: string, now: string): Promise<boolean>;
-  pageRows(pageId: string): Promise<{ id: string; type: string; version: number; data: string }[]>;
+  pageRows(pageId: string): Promise<Row[]>;
 }
 
 function sqliteStore(file: string): Store {
@@ -18,10 +26,10 @@ function sqliteStore(file: string): Store {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   const update = db.prepare('UPDATE blocks SET data = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?');
-  const rows = db.prepare('SELECT id, type, version, data FROM blocks WHERE page_id = ? AND deleted_at IS NULL ORDER BY sort_key, id');
+  const rows = db.prepare('SELECT id, parent_id, type, version, data FROM blocks WHERE page_id = ? AND deleted_at IS NULL ORDER BY sort_key, id');
   return {
     update: async (id, version, data, now) => update.run(data, now, id, version).changes === 1,
-    pageRows: async (pageId) => rows.all(pageId) as { id: string; type: string; version: number; data: string }[],
+    pageRows: async (pageId) => rows.all(pageId) as Row[],
   };
 }
 
@@ -31,7 +39,7 @@ function postgresStore(url: string): Store {
     update: async (id, version, data, now) =>
       (await pool.query('UPDATE blocks SET data = $1, version = version + 1, updated_at = $2 WHERE id = $3 AND version = $4', [data, now, id, version])).rowCount === 1,
     pageRows: async (pageId) =>
-      (await pool.query('SELECT id, type, version, data FROM blocks WHERE page_id = $1 AND deleted_at IS NULL ORDER BY sort_key, id', [pageId])).rows,
+      (await pool.query<Row>('SELECT id, parent_id, type, version, data FROM blocks WHERE page_id = $1 AND deleted_at IS NULL ORDER BY sort_key COLLATE "C", id', [pageId])).rows,
   };
 }
 
@@ -47,9 +55,21 @@ app.post<{ Params: { id: string }; Body: { version: number; data: unknown } }>('
   return { version: version + 1 };
 });
 
+// The same wire shape as the real route (flat pages: every block's previous sibling is the row before it).
 app.get<{ Params: { id: string } }>('/bare/page/:id', async (request) => {
-  const rows = await store.pageRows(request.params.id);
-  return rows.map((r) => ({ id: r.id, type: r.type, version: r.version, data: JSON.parse(r.data) as unknown }));
+  const pageId = request.params.id;
+  const rows = await store.pageRows(pageId);
+  const data = rows.map((r, i) => ({
+    id: r.id,
+    contentType: 'Block',
+    pageId,
+    type: r.type,
+    version: r.version,
+    parentId: r.parent_id,
+    placeAfter: i > 0 ? rows[i - 1].id : null,
+    data: JSON.parse(r.data) as unknown,
+  }));
+  return { data, included: [], meta: { count: data.length, hasMoreNext: false }, errors: [] };
 });
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

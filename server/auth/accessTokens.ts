@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../db/types';
+import { nowIso } from '../time';
+import { hashSecret, newSecret } from './tokens';
+
+/** last_used_at is written at most this often per token, so reads do not turn into writes. */
+export const ACCESS_TOKEN_TOUCH_INTERVAL_MS = 60_000;
+
+/** Issues a bearer token for a user; only its hash is stored. Tokens live until removed. */
+export async function createAccessToken(db: Kysely<Database>, userId: string): Promise<string> {
+  const token = newSecret();
+  await db.insertInto('access_tokens').values({ id: hashSecret(token), user_id: userId, created_at: nowIso(), last_used_at: null }).execute();
+  return token;
+}
+
+/**
+ * The user of a bearer token and the token's id (its hash), or undefined for an unknown token.
+ * Notes when it was last used, at most once a minute.
+ */
+export async function findAccessTokenUser(
+  db: Kysely<Database>,
+  token: string,
+): Promise<{ user: UserRow; tokenId: string } | undefined> {
+  const tokenId = hashSecret(token);
+  const row = await db
+    .selectFrom('access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select('t.last_used_at as token_last_used_at')
+    .where('t.id', '=', tokenId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { token_last_used_at: lastUsedAt, ...user } = row;
+  const staleBefore = new Date(Date.now() - ACCESS_TOKEN_TOUCH_INTERVAL_MS).toISOString();
+  if (lastUsedAt === null || lastUsedAt < staleBefore) {
+    // Conditional, so parallel requests with one token write once.
+    await db
+      .updateTable('access_tokens')
+      .set({ last_used_at: nowIso() })
+      .where('id', '=', tokenId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+      .execute();
+  }
+  return { user, tokenId };
+}
+
+/** Revokes one token by its id (hash). */
+export async function deleteAccessToken(db: Kysely<Database>, tokenId: string): Promise<void> {
+  await db.deleteFrom('access_tokens').where('id', '=', tokenId).execute();
+}

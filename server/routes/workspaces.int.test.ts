@@ -1,0 +1,518 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import type { WorkspaceRole } from '../../schema/constants';
+import type { WireElement } from '../../schema/element';
+import { newId } from '../../schema/ids';
+import type { WireWorkspace, WireWorkspaceMember } from '../../schema/workspace';
+import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
+import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
+
+let t: TestApp;
+/** Session cookies by name. */
+const cookies: Record<string, string> = {};
+/** User ids by name. */
+const ids: Record<string, string> = {};
+const NAMES = ['ann', 'pat', 'gus', 'otto', 'tom'] as const;
+type Name = (typeof NAMES)[number];
+const email = (name: string) => `${name}@example.com`;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const name of NAMES) {
+    cookies[name] = await signIn(t, email(name));
+    ids[name] = await userIdOf(t, email(name));
+  }
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const url = (workspaceId: string, rest = '') => `/api/v3/spaces/workspace/${workspaceId}${rest}`;
+
+async function myWorkspaces(name: Name): Promise<WireWorkspace[]> {
+  const res = await api(t, cookies[name], 'GET', '/api/v3/spaces/workspace');
+  expect(res.statusCode).toBe(200);
+  return body<WireWorkspace[]>(res).data;
+}
+
+async function members(workspaceId: string, query = '', as: Name = 'ann'): Promise<LightMyRequestResponse> {
+  return api(t, cookies[as], 'GET', `${url(workspaceId, '/members')}${query}`);
+}
+
+async function roleOf(workspaceId: string, userId: string): Promise<string | undefined> {
+  const row = await t.app.db
+    .selectFrom('workspace_members')
+    .select('role')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+/** Everything a workspace call could change, to show that a refused call changed nothing. */
+async function snapshot(workspaceId: string): Promise<string> {
+  const db = t.app.db;
+  return JSON.stringify({
+    workspace: await db.selectFrom('workspaces').selectAll().where('id', '=', workspaceId).execute(),
+    members: await db.selectFrom('workspace_members').selectAll().where('workspace_id', '=', workspaceId).orderBy('user_id').execute(),
+    pages: await db.selectFrom('pages').select(['id', 'title']).where('workspace_id', '=', workspaceId).orderBy('id').execute(),
+    users: (await db.selectFrom('users').select('id').execute()).length,
+  });
+}
+
+/** ann (admin) with pat (participant), gus (guest) and tom (participant, the one acted upon). */
+async function teamWorkspace(): Promise<string> {
+  const workspace = await createWorkspaceAs(t, cookies.ann, 'Команда');
+  await addMembersAs(t, cookies.ann, workspace.id, [
+    { userId: ids.pat, role: 'participant' },
+    { userId: ids.gus, role: 'guest' },
+    { userId: ids.tom, role: 'participant' },
+  ]);
+  return workspace.id;
+}
+
+describe('create', () => {
+  test('the creator becomes admin; the workspace is listed for them only', async () => {
+    const res = await api(t, cookies.ann, 'POST', '/api/v3/spaces/workspace', { name: '  Отдел продаж  ', avatar: 'https://cdn.example/a.png' });
+    expect(res.statusCode).toBe(201);
+    const workspace = body<WireWorkspace>(res).data;
+    expect(workspace).toEqual({ id: expect.any(String), name: 'Отдел продаж', avatar: 'https://cdn.example/a.png', alias: null, role: 'admin', private: false });
+    expect(await myWorkspaces('ann')).toContainEqual(workspace);
+    expect((await myWorkspaces('pat')).map((w) => w.id)).not.toContain(workspace.id);
+    expect(await roleOf(workspace.id, ids.ann)).toBe('admin');
+
+    const solo = body<WireWorkspace>(await api(t, cookies.ann, 'POST', '/api/v3/spaces/workspace', { name: 'Личное', private: true, avatar: '/api/file/abc-1' })).data;
+    expect(solo).toMatchObject({ private: true, avatar: '/api/file/abc-1', role: 'admin' });
+  });
+
+  test.each([
+    ['a name under 3 characters', { name: 'ab' }],
+    ['a name of spaces', { name: '     ' }],
+    ['no name', {}],
+    ['a too long name', { name: 'x'.repeat(101) }],
+    ['a javascript: avatar', { name: 'Команда', avatar: 'javascript:alert(1)' }],
+    ['a relative avatar outside /api/file', { name: 'Команда', avatar: '/etc/passwd' }],
+    ['an avatar climbing out of /api/file', { name: 'Команда', avatar: '/api/file/../../secret' }],
+    ['a non-boolean private', { name: 'Команда', private: 'yes' }],
+    ['an unknown field', { name: 'Команда', alias: 'team' }],
+  ])('%s → 422 validation_failed, nothing created', async (_name, payload) => {
+    const before = (await t.app.db.selectFrom('workspaces').select('id').execute()).length;
+    const res = await api(t, cookies.ann, 'POST', '/api/v3/spaces/workspace', payload);
+    expect(res.statusCode).toBe(422);
+    expect(errorCode(res)).toBe('validation_failed');
+    expect((await t.app.db.selectFrom('workspaces').select('id').execute()).length).toBe(before);
+  });
+
+  test('anonymous → 401, nothing created', async () => {
+    const before = (await t.app.db.selectFrom('workspaces').select('id').execute()).length;
+    const res = await api(t, undefined, 'POST', '/api/v3/spaces/workspace', { name: 'Чужое' });
+    expect(res.statusCode).toBe(401);
+    expect(errorCode(res)).toBe('unauthorized');
+    expect((await t.app.db.selectFrom('workspaces').select('id').execute()).length).toBe(before);
+  });
+
+  test('a prototype-polluting body → 400, nothing created', async () => {
+    const before = (await t.app.db.selectFrom('workspaces').select('id').execute()).length;
+    for (const payload of ['{"name":"Команда","__proto__":{"private":true}}', '{"name":"Команда","constructor":{"prototype":{"private":true}}}']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v3/spaces/workspace', headers: { cookie: cookies.ann, 'content-type': 'application/json' }, payload });
+      expect([payload, res.statusCode, errorCode(res)]).toEqual([payload, 400, 'bad_request']);
+    }
+    expect((await t.app.db.selectFrom('workspaces').select('id').execute()).length).toBe(before);
+    expect(({} as Record<string, unknown>).private).toBeUndefined();
+  });
+
+  test('malformed JSON → 400; a form body → 415', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/api/v3/spaces/workspace', headers: { cookie: cookies.ann, 'content-type': 'application/json' }, payload: '{"name":' });
+    expect(bad.statusCode).toBe(400);
+    expect(errorCode(bad)).toBe('bad_request');
+    const form = await t.app.inject({ method: 'POST', url: '/api/v3/spaces/workspace', headers: { cookie: cookies.ann, 'content-type': 'text/plain' }, payload: 'name=x' });
+    expect(form.statusCode).toBe(415);
+  });
+});
+
+describe('update', () => {
+  test('an admin renames and changes the avatar; members see it', async () => {
+    const id = await teamWorkspace();
+    const res = await api(t, cookies.ann, 'POST', url(id), { name: 'Новая команда', avatar: 'http://img.example/x.png' });
+    expect(res.statusCode).toBe(200);
+    expect(body<WireWorkspace>(res).data).toMatchObject({ id, name: 'Новая команда', avatar: 'http://img.example/x.png', role: 'admin' });
+    expect((await myWorkspaces('pat')).find((w) => w.id === id)).toMatchObject({ name: 'Новая команда', role: 'participant' });
+    const cleared = await api(t, cookies.ann, 'POST', url(id), { avatar: null });
+    expect(body<WireWorkspace>(cleared).data.avatar).toBeNull();
+  });
+
+  test('private only while the admin is alone in it', async () => {
+    const team = await teamWorkspace();
+    const before = await snapshot(team);
+    const refused = await api(t, cookies.ann, 'POST', url(team), { private: true });
+    expect(refused.statusCode).toBe(422);
+    expect(errorCode(refused)).toBe('validation_failed');
+    expect(await snapshot(team)).toBe(before);
+
+    const solo = await createWorkspaceAs(t, cookies.ann, 'Одна');
+    const res = await api(t, cookies.ann, 'POST', url(solo.id), { private: true });
+    expect(res.statusCode).toBe(200);
+    expect(body<WireWorkspace>(res).data.private).toBe(true);
+  });
+
+  test('an empty body, a short name or an unknown field → 422; a missing workspace → 404', async () => {
+    const id = await teamWorkspace();
+    for (const payload of [{}, { name: 'ab' }, { role: 'admin' }]) {
+      const res = await api(t, cookies.ann, 'POST', url(id), payload);
+      expect(res.statusCode).toBe(422);
+    }
+    const missing = await api(t, cookies.ann, 'POST', url(crypto.randomUUID()), { name: 'Команда' });
+    expect(missing.statusCode).toBe(404);
+    expect(errorCode(missing)).toBe('not_found');
+  });
+});
+
+describe('members', () => {
+  test('the list: {id, contentType, user, role, createdAt}, oldest first, filtered by roles, paged by cursor', async () => {
+    const id = await teamWorkspace();
+    const res = await members(id);
+    expect(res.statusCode).toBe(200);
+    const list = body<WireWorkspaceMember[]>(res);
+    // Oldest membership first; members who joined in the same instant (one members/add call) by user id.
+    const order = list.data.map((m) => m.id);
+    const sorted = [...list.data].sort((x, y) => (x.createdAt === y.createdAt ? (x.id < y.id ? -1 : 1) : x.createdAt < y.createdAt ? -1 : 1));
+    expect(order).toEqual(sorted.map((m) => m.id));
+    expect(order[0]).toBe(ids.ann);
+    expect(Object.fromEntries(list.data.map((m) => [m.user.email, m.role]))).toEqual({
+      [email('ann')]: 'admin',
+      [email('pat')]: 'participant',
+      [email('gus')]: 'guest',
+      [email('tom')]: 'participant',
+    });
+    expect(list.data[0]).toEqual({
+      id: ids.ann,
+      contentType: 'WorkspaceMember',
+      user: expect.objectContaining({ id: ids.ann, email: email('ann'), anonymous: false }),
+      role: 'admin',
+      createdAt: expect.any(String),
+    });
+    expect(list.meta).toMatchObject({ count: 4, hasMoreNext: false });
+
+    const admins = body<WireWorkspaceMember[]>(await members(id, `?roles=${encodeURIComponent('["admin"]')}`)).data;
+    expect(admins.map((m) => m.id)).toEqual([ids.ann]);
+    const twoRoles = body<WireWorkspaceMember[]>(await members(id, `?roles=${encodeURIComponent('["guest","participant"]')}`)).data;
+    expect(twoRoles.map((m) => m.id)).toEqual(order.filter((userId) => userId !== ids.ann));
+
+    const first = body<WireWorkspaceMember[]>(await members(id, '?limit=3'));
+    expect(first.data.map((m) => m.id)).toEqual(order.slice(0, 3));
+    expect(first.meta).toMatchObject({ count: 4, hasMoreNext: true, nextCursor: `${order[2]}::WorkspaceMember` });
+    const second = body<WireWorkspaceMember[]>(await members(id, `?limit=3&cursor=${encodeURIComponent(JSON.stringify(first.meta.nextCursor))}`));
+    expect(second.data.map((m) => m.id)).toEqual([order[3]]);
+    expect(second.meta).toMatchObject({ hasMoreNext: false, nextCursor: null });
+  });
+
+  test('members with a hidden role are omitted', async () => {
+    const id = await teamWorkspace();
+    await t.app.db.insertInto('workspace_members').values({ workspace_id: id, user_id: ids.otto, role: 'hidden', created_at: new Date().toISOString() }).execute();
+    const list = body<WireWorkspaceMember[]>(await members(id)).data;
+    expect(list.map((m) => m.id)).not.toContain(ids.otto);
+    expect(list).toHaveLength(4);
+  });
+
+  test('bad queries: an unknown role, a role not in an array, a forged cursor, a limit out of range', async () => {
+    const id = await teamWorkspace();
+    for (const query of ['?roles=["owner"]', '?roles="admin"', '?roles=[]', '?limit=0', '?limit=1000']) {
+      const res = await members(id, query.replace(/[[\]"]/g, encodeURIComponent));
+      expect([query, res.statusCode, errorCode(res)]).toEqual([query, 422, 'validation_failed']);
+    }
+    for (const cursor of [`${crypto.randomUUID()}::WorkspaceMember`, `${ids.pat}::Element`, 'garbage']) {
+      const res = await members(id, `?cursor=${encodeURIComponent(cursor)}`);
+      expect([cursor, res.statusCode, errorCode(res)]).toEqual([cursor, 400, 'bad_request']);
+    }
+  });
+
+  test('add by id and by e-mail; an unknown e-mail becomes a user who finds the workspace on sign-in', async () => {
+    const workspace = await createWorkspaceAs(t, cookies.ann, 'Приглашения');
+    const newcomer = `new-${crypto.randomBytes(4).toString('hex')}@example.com`;
+    const mailsBefore = t.mailer.messages.length;
+    const res = await api(t, cookies.ann, 'POST', url(workspace.id, '/members/add'), {
+      members: [
+        { userId: ids.pat, role: 'participant' },
+        { email: email('gus').toUpperCase(), role: 'guest' },
+        { email: newcomer, role: 'admin' },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const added = body<WireWorkspaceMember[]>(res);
+    expect(added.data.map((m) => [m.user.email, m.role])).toEqual([
+      [email('pat'), 'participant'],
+      [email('gus'), 'guest'],
+      [newcomer, 'admin'],
+    ]);
+    expect(added.meta.added).toHaveLength(3);
+    // Everyone added is told by e-mail.
+    expect(t.mailer.messages.slice(mailsBefore).map((m) => m.to).sort()).toEqual([email('gus'), newcomer, email('pat')].sort());
+    expect(t.mailer.messages[t.mailer.messages.length - 1].subject).toContain('Приглашения');
+
+    const newcomerCookie = await signIn(t, newcomer);
+    const theirs = body<WireWorkspace[]>(await api(t, newcomerCookie, 'GET', '/api/v3/spaces/workspace')).data;
+    expect(theirs.find((w) => w.id === workspace.id)).toMatchObject({ role: 'admin', name: 'Приглашения' });
+    // Like anyone signing up, they have a private workspace of their own too.
+    expect(theirs.filter((w) => w.private && w.role === 'admin')).toHaveLength(1);
+  });
+
+  test('adding someone who is a member already keeps their role and sends no mail', async () => {
+    const id = await teamWorkspace();
+    const mailsBefore = t.mailer.messages.length;
+    const res = await api(t, cookies.ann, 'POST', url(id, '/members/add'), { members: [{ userId: ids.gus, role: 'admin' }] });
+    expect(res.statusCode).toBe(200);
+    expect(body<WireWorkspaceMember[]>(res).data).toEqual([expect.objectContaining({ id: ids.gus, role: 'guest' })]);
+    expect(body(res).meta.added).toEqual([]);
+    expect(await roleOf(id, ids.gus)).toBe('guest');
+    expect(t.mailer.messages.length).toBe(mailsBefore);
+  });
+
+  test('adding members to a private workspace makes it non-private', async () => {
+    const solo = body<WireWorkspace>(await api(t, cookies.ann, 'POST', '/api/v3/spaces/workspace', { name: 'Было личное', private: true })).data;
+    expect(solo.private).toBe(true);
+    await addMembersAs(t, cookies.ann, solo.id, [{ userId: ids.pat, role: 'participant' }]);
+    expect((await myWorkspaces('ann')).find((w) => w.id === solo.id)?.private).toBe(false);
+    expect((await myWorkspaces('pat')).find((w) => w.id === solo.id)).toMatchObject({ private: false, role: 'participant' });
+  });
+
+  test.each([
+    ['an unknown user id', () => [{ userId: crypto.randomUUID(), role: 'participant' }, { email: 'never-created@example.com', role: 'guest' }]],
+    ['a user named twice', () => [{ userId: ids.otto, role: 'participant' }, { email: email('otto'), role: 'guest' }]],
+    ['an e-mail named twice', () => [{ email: 'twice@example.com', role: 'guest' }, { email: 'TWICE@example.com', role: 'guest' }]],
+    ['a bad e-mail', () => [{ email: 'not-an-email', role: 'guest' }]],
+    ['an unknown role', () => [{ userId: ids.otto, role: 'owner' }]],
+    ['both userId and email', () => [{ userId: ids.otto, email: email('otto'), role: 'guest' }]],
+    ['no role', () => [{ userId: ids.otto }]],
+    ['no members', () => []],
+  ])('%s → 422, nobody added or created', async (_name, list) => {
+    const id = await teamWorkspace();
+    const before = await snapshot(id);
+    const res = await api(t, cookies.ann, 'POST', url(id, '/members/add'), { members: list() });
+    expect(res.statusCode).toBe(422);
+    expect(errorCode(res)).toBe('validation_failed');
+    expect(await snapshot(id)).toBe(before);
+    expect(await t.app.db.selectFrom('users').select('id').where('email', 'in', ['never-created@example.com', 'twice@example.com']).execute()).toEqual([]);
+  });
+
+  test('role changes; the last admin can never be demoted', async () => {
+    const id = await teamWorkspace();
+    const promote = await api(t, cookies.ann, 'POST', url(id, '/member/role'), { userId: ids.pat, role: 'admin' });
+    expect(promote.statusCode).toBe(200);
+    expect(body<WireWorkspaceMember>(promote).data).toMatchObject({ id: ids.pat, role: 'admin', user: { email: email('pat') } });
+    // With two admins, one may step down…
+    expect((await api(t, cookies.pat, 'POST', url(id, '/member/role'), { userId: ids.ann, role: 'guest' })).statusCode).toBe(200);
+    // …but not the last one, not even themselves.
+    const before = await snapshot(id);
+    const last = await api(t, cookies.pat, 'POST', url(id, '/member/role'), { userId: ids.pat, role: 'participant' });
+    expect(last.statusCode).toBe(422);
+    expect(errorCode(last)).toBe('workspace.last_admin');
+    expect(await snapshot(id)).toBe(before);
+    // The same role again is a no-op.
+    expect((await api(t, cookies.pat, 'POST', url(id, '/member/role'), { userId: ids.pat, role: 'admin' })).statusCode).toBe(200);
+    // The guest-now ann has lost her admin rights.
+    expect((await api(t, cookies.ann, 'POST', url(id, '/member/role'), { userId: ids.tom, role: 'admin' })).statusCode).toBe(403);
+  });
+
+  test('a role for a non-member → 404; a bad role → 422', async () => {
+    const id = await teamWorkspace();
+    const before = await snapshot(id);
+    const stranger = await api(t, cookies.ann, 'POST', url(id, '/member/role'), { userId: ids.otto, role: 'admin' });
+    expect(stranger.statusCode).toBe(404);
+    expect(errorCode(stranger)).toBe('not_found');
+    const bad = await api(t, cookies.ann, 'POST', url(id, '/member/role'), { userId: ids.pat, role: 'owner' });
+    expect(bad.statusCode).toBe(422);
+    expect(await snapshot(id)).toBe(before);
+  });
+
+  test('two admins demoting each other at once: one wins, an admin remains', async () => {
+    const id = await teamWorkspace();
+    await api(t, cookies.ann, 'POST', url(id, '/member/role'), { userId: ids.pat, role: 'admin' });
+    const responses = await Promise.all([
+      api(t, cookies.ann, 'POST', url(id, '/member/role'), { userId: ids.pat, role: 'participant' }),
+      api(t, cookies.pat, 'POST', url(id, '/member/role'), { userId: ids.ann, role: 'participant' }),
+    ]);
+    const statuses = responses.map((r) => r.statusCode).sort();
+    // Either one demotion wins and the other finds its caller no longer admin (403) or the last admin (422).
+    expect(statuses[0]).toBe(200);
+    expect([403, 422]).toContain(statuses[1]);
+    const admins = body<WireWorkspaceMember[]>(await members(id, `?roles=${encodeURIComponent('["admin"]')}`, 'tom')).data;
+    expect(admins).toHaveLength(1);
+  });
+
+  test('an admin removes a member: gone from the list, their grants and favourites in the workspace too', async () => {
+    const id = await teamWorkspace();
+    const page = body<WireElement>(await api(t, cookies.ann, 'POST', '/api/v3/spaces/section/all', { title: 'Общая' }, { 'x-workspace-id': id })).data;
+    const now = new Date().toISOString();
+    await t.app.db.insertInto('page_members').values({ page_id: page.id, user_id: ids.tom, level: 'edit', created_at: now }).execute();
+    await t.app.db.insertInto('favorites').values({ page_id: page.id, user_id: ids.tom, created_at: now }).execute();
+    const res = await api(t, cookies.ann, 'POST', url(id, '/members/remove'), { userId: ids.tom });
+    expect(res.statusCode).toBe(200);
+    expect(body(res).data).toEqual({ id: ids.tom, status: 'success' });
+    expect(body<WireWorkspaceMember[]>(await members(id)).data.map((m) => m.id)).not.toContain(ids.tom);
+    expect((await myWorkspaces('tom')).map((w) => w.id)).not.toContain(id);
+    expect(await t.app.db.selectFrom('page_members').select('user_id').where('page_id', '=', page.id).where('user_id', '=', ids.tom).execute()).toEqual([]);
+    expect(await t.app.db.selectFrom('favorites').select('user_id').where('user_id', '=', ids.tom).where('page_id', '=', page.id).execute()).toEqual([]);
+    expect((await api(t, cookies.tom, 'GET', `/api/v3/spaces/element/${page.id}`)).statusCode).toBe(403);
+    const again = await api(t, cookies.ann, 'POST', url(id, '/members/remove'), { userId: ids.tom });
+    expect(again.statusCode).toBe(404);
+  });
+
+  test('anyone may leave; leaving drops the workspace from their list; the last admin may not leave', async () => {
+    const id = await teamWorkspace();
+    for (const name of ['gus', 'pat'] as const) {
+      const res = await api(t, cookies[name], 'POST', url(id, '/members/remove'), { userId: ids[name] });
+      expect(res.statusCode).toBe(200);
+      expect((await myWorkspaces(name)).map((w) => w.id)).not.toContain(id);
+      expect((await members(id, '', name)).statusCode).toBe(403);
+    }
+    const before = await snapshot(id);
+    const last = await api(t, cookies.ann, 'POST', url(id, '/members/remove'), { userId: ids.ann });
+    expect(last.statusCode).toBe(422);
+    expect(errorCode(last)).toBe('workspace.last_admin');
+    expect(await snapshot(id)).toBe(before);
+    // With a second admin, the first may go.
+    await api(t, cookies.ann, 'POST', url(id, '/member/role'), { userId: ids.tom, role: 'admin' });
+    expect((await api(t, cookies.ann, 'POST', url(id, '/members/remove'), { userId: ids.ann })).statusCode).toBe(200);
+    expect(await roleOf(id, ids.tom)).toBe('admin');
+  });
+});
+
+describe('delete', () => {
+  test('an admin deletes the workspace with its pages, blocks, comments, notifications, files and members; others stay', async () => {
+    const id = await teamWorkspace();
+    const other = await createWorkspaceAs(t, cookies.ann, 'Остаётся');
+    const db = t.app.db;
+    const now = new Date().toISOString();
+    const makePage = async (workspaceId: string) =>
+      body<WireElement>(await api(t, cookies.ann, 'POST', '/api/v3/spaces/section/all', { title: 'p' }, { 'x-workspace-id': workspaceId })).data.id;
+    const doomedPage = await makePage(id);
+    const keptPage = await makePage(other.id);
+    const block = await api(t, cookies.ann, 'POST', '/api/v3/spaces/block', { pageId: doomedPage, type: 'text', data: { tokens: [{ text: 'x' }] } });
+    expect(block.statusCode).toBe(201);
+    const commentId = newId();
+    await db.insertInto('comments').values({ id: commentId, page_id: doomedPage, replied_comment_id: null, author_id: ids.pat, content: '[]', attaches: '[]', created_at: now, updated_at: now, deleted_at: null }).execute();
+    await db.insertInto('comment_reactions').values({ comment_id: commentId, user_id: ids.gus, code: '👍', created_at: now }).execute();
+    await db.insertInto('favorites').values({ user_id: ids.pat, page_id: doomedPage, created_at: now }).execute();
+    await db.insertInto('page_visits').values({ user_id: ids.pat, page_id: doomedPage, visited_at: now }).execute();
+    await db.insertInto('notification_settings').values({ user_id: ids.pat, page_id: doomedPage, settings: '{}', updated_at: now }).execute();
+    const notification = (workspaceId: string | null, pageId: string | null) => ({
+      id: newId(), user_id: ids.pat, workspace_id: workspaceId, page_id: pageId, name: 'comments.create', context: '{}', is_read: 0, created_at: now,
+    });
+    await db.insertInto('notifications').values([notification(id, doomedPage), notification(null, doomedPage), notification(other.id, keptPage)]).execute();
+    const filesDir = t.config.filesDir;
+    fs.mkdirSync(filesDir, { recursive: true });
+    const file = (workspaceId: string | null, pageId: string | null) => {
+      const fileId = newId();
+      fs.writeFileSync(path.join(filesDir, fileId), 'bytes');
+      return { id: fileId, owner_id: ids.ann, page_id: pageId, workspace_id: workspaceId, name: 'a.txt', mime_type: 'text/plain', size: 5, storage_key: fileId, is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: now };
+    };
+    const files = [file(id, null), file(null, doomedPage), file(other.id, keptPage)];
+    await db.insertInto('files').values(files).execute();
+
+    const res = await api(t, cookies.ann, 'DELETE', url(id));
+    expect(res.statusCode).toBe(200);
+    expect(body(res).data).toEqual({ id, status: 'success' });
+
+    for (const name of ['ann', 'pat', 'gus', 'tom'] as const) expect((await myWorkspaces(name)).map((w) => w.id)).not.toContain(id);
+    const count = async (table: 'pages' | 'blocks' | 'comments' | 'comment_reactions' | 'favorites' | 'page_visits' | 'notification_settings' | 'workspace_members', column: string, value: string) =>
+      (await db.selectFrom(table).selectAll().where(column as never, '=', value as never).execute()).length;
+    expect(await count('pages', 'workspace_id', id)).toBe(0);
+    expect(await count('blocks', 'page_id', doomedPage)).toBe(0);
+    expect(await count('comments', 'page_id', doomedPage)).toBe(0);
+    expect(await count('comment_reactions', 'comment_id', commentId)).toBe(0);
+    expect(await count('favorites', 'page_id', doomedPage)).toBe(0);
+    expect(await count('page_visits', 'page_id', doomedPage)).toBe(0);
+    expect(await count('notification_settings', 'page_id', doomedPage)).toBe(0);
+    expect(await count('workspace_members', 'workspace_id', id)).toBe(0);
+    const notifications = await db.selectFrom('notifications').select(['workspace_id', 'page_id']).where('user_id', '=', ids.pat).execute();
+    expect(notifications.filter((n) => n.workspace_id === id || n.page_id === doomedPage)).toEqual([]);
+    expect(notifications.filter((n) => n.page_id === keptPage)).toHaveLength(1);
+    const fileRows = await db.selectFrom('files').select('id').where('id', 'in', files.map((f) => f.id)).execute();
+    expect(fileRows.map((f) => f.id)).toEqual([files[2].id]);
+    expect(files.map((f) => fs.existsSync(path.join(filesDir, f.storage_key)))).toEqual([false, false, true]);
+    // The other workspace is untouched.
+    expect((await api(t, cookies.ann, 'GET', `/api/v3/spaces/element/${keptPage}`)).statusCode).toBe(200);
+    expect((await api(t, cookies.ann, 'DELETE', url(id))).statusCode).toBe(404);
+  });
+});
+
+/**
+ * Every workspace call × every role. `expect` per role: admin, participant, guest, non-member
+ * (otto), anonymous. Each case runs on a fresh workspace; a refused call must change nothing.
+ */
+type Actor = 'admin' | 'participant' | 'guest' | 'nonMember' | 'anonymous';
+const ACTORS: Record<Actor, Name | undefined> = { admin: 'ann', participant: 'pat', guest: 'gus', nonMember: 'otto', anonymous: undefined };
+
+interface Call {
+  name: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  path: (workspaceId: string, me: string | undefined) => string;
+  payload?: (me: string | undefined) => unknown;
+  workspaceHeader?: boolean;
+  expect: Record<Actor, number>;
+}
+
+const ALL_BUT_ANONYMOUS_403 = { participant: 403, guest: 403, nonMember: 403, anonymous: 401 } as const;
+const CALLS: Call[] = [
+  { name: 'list members', method: 'GET', path: (w) => url(w, '/members'), expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 } },
+  { name: 'update', method: 'POST', path: (w) => url(w), payload: () => ({ name: 'Переименовано' }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
+  { name: 'delete', method: 'DELETE', path: (w) => url(w), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
+  { name: 'add a member', method: 'POST', path: (w) => url(w, '/members/add'), payload: () => ({ members: [{ userId: ids.otto, role: 'admin' }] }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
+  { name: 'add by e-mail', method: 'POST', path: (w) => url(w, '/members/add'), payload: () => ({ members: [{ email: `m-${crypto.randomBytes(4).toString('hex')}@example.com`, role: 'guest' }] }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
+  { name: 'change a role', method: 'POST', path: (w) => url(w, '/member/role'), payload: () => ({ userId: ids.tom, role: 'admin' }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
+  { name: 'promote oneself', method: 'POST', path: (w) => url(w, '/member/role'), payload: (me) => ({ userId: me ?? ids.pat, role: 'admin' }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
+  { name: 'remove another member', method: 'POST', path: (w) => url(w, '/members/remove'), payload: () => ({ userId: ids.tom }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
+  { name: 'leave', method: 'POST', path: (w) => url(w, '/members/remove'), payload: (me) => ({ userId: me ?? ids.pat }), expect: { admin: 422, participant: 200, guest: 200, nonMember: 403, anonymous: 401 } },
+  { name: 'create a page in private', method: 'POST', path: () => '/api/v3/spaces/section/private', payload: () => ({ title: 'Новая' }), workspaceHeader: true, expect: { admin: 201, participant: 201, guest: 403, nonMember: 403, anonymous: 401 } },
+  { name: 'create a page in all', method: 'POST', path: () => '/api/v3/spaces/section/all', payload: () => ({ title: 'Новая' }), workspaceHeader: true, expect: { admin: 201, participant: 403, guest: 403, nonMember: 403, anonymous: 401 } },
+  { name: 'create a page in favorite', method: 'POST', path: () => '/api/v3/spaces/section/favorite', payload: () => ({ title: 'Новая' }), workspaceHeader: true, expect: { admin: 403, participant: 403, guest: 403, nonMember: 403, anonymous: 401 } },
+  { name: 'read the all section', method: 'GET', path: () => '/api/v3/spaces/section/all', workspaceHeader: true, expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 } },
+  { name: 'read the private section', method: 'GET', path: () => '/api/v3/spaces/section/private', workspaceHeader: true, expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 } },
+  { name: 'read the shared section', method: 'GET', path: () => '/api/v3/spaces/section/shared', workspaceHeader: true, expect: { admin: 200, participant: 200, guest: 200, nonMember: 403, anonymous: 401 } },
+  { name: 'read the favorite section', method: 'GET', path: () => '/api/v3/spaces/section/favorite', workspaceHeader: true, expect: { admin: 200, participant: 200, guest: 200, nonMember: 403, anonymous: 401 } },
+];
+
+describe('role × call matrix', () => {
+  const cases = CALLS.flatMap((call) => (Object.keys(ACTORS) as Actor[]).map((actor) => [call.name, actor, call] as const));
+  test.each(cases)('%s as %s', async (_name, actor, call) => {
+    const workspaceId = await teamWorkspace();
+    const who = ACTORS[actor];
+    const me = who ? ids[who] : undefined;
+    const before = await snapshot(workspaceId);
+    const res = await api(t, who ? cookies[who] : undefined, call.method, call.path(workspaceId, me), call.payload?.(me), call.workspaceHeader ? { 'x-workspace-id': workspaceId } : {});
+    const expected = call.expect[actor];
+    expect(res.statusCode).toBe(expected);
+    if (expected >= 400) {
+      expect(errorCode(res)).toBe({ 401: 'unauthorized', 403: 'forbidden', 422: 'workspace.last_admin' }[expected]);
+      expect(body(res).data).toBeNull();
+      expect(await snapshot(workspaceId)).toBe(before);
+    }
+  });
+
+  test('the workspace list shows a workspace to its members only, with their role', async () => {
+    const workspaceId = await teamWorkspace();
+    const expected: Record<Name, WorkspaceRole | undefined> = { ann: 'admin', pat: 'participant', gus: 'guest', tom: 'participant', otto: undefined };
+    for (const name of NAMES) expect((await myWorkspaces(name)).find((w) => w.id === workspaceId)?.role).toBe(expected[name]);
+    expect((await api(t, undefined, 'GET', '/api/v3/spaces/workspace')).statusCode).toBe(401);
+  });
+
+  test('calls on a workspace that does not exist → 404 for any signed-in user', async () => {
+    const missing = crypto.randomUUID();
+    for (const call of CALLS.filter((c) => !c.workspaceHeader)) {
+      const res = await api(t, cookies.otto, call.method, call.path(missing, ids.otto), call.payload?.(ids.otto));
+      expect([call.name, res.statusCode]).toEqual([call.name, 404]);
+    }
+  });
+});
+
+test('the OpenAPI document lists the workspace calls', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
+  expect(res.statusCode).toBe(200);
+  const paths = res.json<{ paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>> }>().paths;
+  expect(paths).toHaveProperty(['/api/v3/spaces/workspace', 'post']);
+  expect(paths).toHaveProperty(['/api/v3/spaces/workspace/{id}', 'delete']);
+  for (const action of ['members/add', 'member/role', 'members/remove']) expect(paths).toHaveProperty([`/api/v3/spaces/workspace/{id}/${action}`, 'post']);
+  expect(paths['/api/v3/spaces/workspace/{id}/members'].get.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['roles', 'cursor', 'limit']));
+});
