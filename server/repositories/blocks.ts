@@ -72,9 +72,8 @@ export async function presentBlock(db: Kysely<Database>, row: BlockRow): Promise
     .select('id')
     .where('page_id', '=', row.page_id)
     .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([eb('sort_key', '<', row.sort_key), eb.and([eb('sort_key', '=', row.sort_key), eb('id', '<', row.id)])]),
-    );
+    // A row-value comparison walks the (page, parent, sort_key) index backwards from this block.
+    .where((eb) => eb(eb.refTuple('sort_key', 'id'), '<', eb.tuple(row.sort_key, row.id)));
   query = row.parent_id === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', row.parent_id);
   const previous = await query.orderBy('sort_key', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   return presentBlockRow(row, previous?.id ?? null);

@@ -170,11 +170,15 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     const data = canonicalData(body.type, body.data as BlockData);
     const parent = block.parent_id ? ((await findBlock(app.db, block.parent_id)) ?? null) : null;
     checkPlacement(body.type, data, parent);
-    const version = await app.db.transaction().execute(async (trx) => {
-      const next = await updateBlockIfVersion(trx, block.id, body.version, body.type, data, user.id);
-      if (next !== null && body.type === 'database') await pruneRowValues(trx, block.id, (data as DatabaseData).config, user.id);
-      return next;
-    });
+    // One statement is atomic on its own; a database's rows are pruned in the same transaction as its change.
+    const version =
+      body.type === 'database'
+        ? await app.db.transaction().execute(async (trx) => {
+            const next = await updateBlockIfVersion(trx, block.id, body.version, body.type, data, user.id);
+            if (next !== null) await pruneRowValues(trx, block.id, (data as DatabaseData).config, user.id);
+            return next;
+          })
+        : await updateBlockIfVersion(app.db, block.id, body.version, body.type, data, user.id);
     if (version === null) {
       const current = await findLiveBlock(app.db, block.id);
       if (!current) throw notFound('block');
