@@ -6,6 +6,10 @@ import type { UserRow } from '../db/types';
 import { unauthorized } from '../errors';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route serves anonymous callers too (see PUBLIC_ROUTE); every other /api route needs a user. */
+    public?: boolean;
+  }
   interface FastifyRequest {
     /** The signed-in user, or null for an anonymous request. */
     user: UserRow | null;
@@ -41,7 +45,15 @@ export const authPlugin = fp(async (app) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.user = (await findSessionUser(app.db, token)) ?? null;
   });
+  // Before the body is checked: an anonymous call to a route that needs a user is 401, never 422.
+  app.addHook('preValidation', async (request) => {
+    if (request.user || request.is404 || !request.url.startsWith('/api/') || request.routeOptions.config.public) return;
+    throw unauthorized();
+  });
 });
+
+/** Route options for a route that anonymous callers may use: `app.get(path, { ...PUBLIC_ROUTE, schema }, …)`. */
+export const PUBLIC_ROUTE = { config: { public: true } } as const;
 
 /** The signed-in user, or a 401. */
 export function requireUser(request: FastifyRequest): UserRow {

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { PUBLIC_ROUTE } from './auth';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { VERSION_LABEL } from '../../schema/constants';
@@ -29,5 +30,5 @@ export const openapiPlugin = fp(async (app) => {
     },
     transform: jsonSchemaTransform,
   });
-  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/docs', { ...PUBLIC_ROUTE, schema: { hide: true } }, async () => app.swagger());
 });

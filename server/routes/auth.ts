@@ -23,7 +23,7 @@ import type { Config } from '../config';
 import type { UserRow } from '../db/types';
 import { AppError, rateLimited } from '../errors';
 import type { Mailer } from '../mail';
-import { requireUser } from '../plugins/auth';
+import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { envelope, presentUser } from '../presenters';
 import { findOrCreateUserByEmail, findUserByEmail, updateUserProfile } from '../repositories/users';
 
@@ -65,7 +65,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     return oidc;
   }
 
-  app.post('/api/auth/send_code', { schema: { tags: ['auth'], summary: 'E-mail a sign-in code (form-data)', body: sendCodeBodySchema } }, async (request) => {
+  app.post('/api/auth/send_code', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'E-mail a sign-in code (form-data)', body: sendCodeBodySchema } }, async (request) => {
     const { email } = request.body;
     const code = await issueLoginCode(app.db, email, request.ip, {
       perEmail: config.sendCodeLimitPerEmail,
@@ -75,7 +75,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope({ status: 'success' });
   });
 
-  app.post('/api/auth/login', { schema: { tags: ['auth'], summary: 'Sign in with the code; sets the session cookie (form-data)', body: loginBodySchema } }, async (request, reply) => {
+  app.post('/api/auth/login', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Sign in with the code; sets the session cookie (form-data)', body: loginBodySchema } }, async (request, reply) => {
     const { email, pin } = request.body;
     await consumeLoginCode(app.db, email, pin);
     const user = await findOrCreateUserByEmail(app.db, email);
@@ -83,7 +83,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope(presentUser(user));
   });
 
-  app.post('/api/auth/accesstoken/get', { schema: { tags: ['auth'], summary: 'Sign in with the code; answers a bearer access token instead of a cookie (form-data)', body: accessTokenBodySchema } }, async (request) => {
+  app.post('/api/auth/accesstoken/get', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Sign in with the code; answers a bearer access token instead of a cookie (form-data)', body: accessTokenBodySchema } }, async (request) => {
     const { email, pin } = request.body;
     await consumeLoginCode(app.db, email, pin);
     const user = await findOrCreateUserByEmail(app.db, email);
@@ -98,7 +98,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope({ status: 'success' });
   });
 
-  app.get('/api/auth/logout', { schema: { tags: ['auth'], summary: 'End the session' } }, async (request, reply) => {
+  app.get('/api/auth/logout', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'End the session' } }, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) await deleteSession(app.db, token);
     reply.clearCookie(SESSION_COOKIE, cookieOptions);
@@ -115,7 +115,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope({ user_id: user.id });
   });
 
-  app.post('/api/auth/oauth', { schema: { tags: ['auth'], summary: 'Start signing in with an external provider: answers the provider URL (form-data)', body: oauthStartBodySchema } }, async (request, reply) => {
+  app.post('/api/auth/oauth', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Start signing in with an external provider: answers the provider URL (form-data)', body: oauthStartBodySchema } }, async (request, reply) => {
     const client = requireOidc(request.body.service);
     if (!oauthStartLimiter.take(request.ip)) throw rateLimited();
     const { url, state } = await client.start(app.db);
@@ -123,7 +123,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope({ url });
   });
 
-  app.post('/api/auth/oauth/code', { schema: { tags: ['auth'], summary: 'Finish signing in with an external provider; sets the session cookie (form-data)', body: oauthCodeBodySchema } }, async (request, reply) => {
+  app.post('/api/auth/oauth/code', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Finish signing in with an external provider; sets the session cookie (form-data)', body: oauthCodeBodySchema } }, async (request, reply) => {
     const client = requireOidc();
     const { state, code } = request.body;
     reply.clearCookie(OAUTH_STATE_COOKIE, oauthCookieOptions);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PUBLIC_ROUTE } from '../plugins/auth';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ERROR_CODES } from '../../schema/errors';
 import { feedbackBodySchema } from '../../schema/user';
@@ -23,7 +24,7 @@ export async function feedbackRoutes(server: FastifyInstance, { config, mailer }
   const app = server.withTypeProvider<ZodTypeProvider>();
   const limiter = createWindowLimiter(FEEDBACK_LIMIT_PER_IP, FEEDBACK_WINDOW_MS);
 
-  app.post('/api/email/hello', { schema: { tags: ['feedback'], summary: 'Send feedback to the people running this server', body: feedbackBodySchema } }, async (request) => {
+  app.post('/api/email/hello', { ...PUBLIC_ROUTE, schema: { tags: ['feedback'], summary: 'Send feedback to the people running this server', body: feedbackBodySchema } }, async (request) => {
     const { username, text, email } = request.body;
     if (!limiter.take(request.ip)) throw rateLimited('too much feedback from this address, try again later');
     const signedIn = request.user ? `\nАккаунт: ${request.user.email} (${request.user.id})` : '';

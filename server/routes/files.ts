@@ -10,7 +10,7 @@ import { idParams } from '../../schema/params';
 import { hashSecret, newSecret } from '../auth/tokens';
 import type { Config } from '../config';
 import { AppError, isUniqueViolation, notFound, parseWith } from '../errors';
-import { requireUser } from '../plugins/auth';
+import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { authorizeFileRead, authorizePageUpload } from '../policies/file';
 import { envelope } from '../presenters';
 import {
@@ -143,7 +143,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     return envelope({ id, uploadUrl: `/api/file/upload/${id}?token=${token}`, fields: {}, fileField: PAGE_FILE_FIELDS.file, expiresAt });
   });
 
-  app.post('/api/file/upload/:id', { schema: { tags: ['files'], summary: 'Upload the file (multipart) to the URL from upload_url; 204 when stored', params: idParams, querystring: uploadQuery } }, async (request, reply) => {
+  app.post('/api/file/upload/:id', { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: 'Upload the file (multipart) to the URL from upload_url; 204 when stored', params: idParams, querystring: uploadQuery } }, async (request, reply) => {
     if (!request.isMultipart()) throw notMultipart();
     await loadFile(request.params.id);
     const file = await claimUpload(app.db, request.params.id, hashSecret(request.query.token));
@@ -215,20 +215,20 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     return envelope({ status: 'success', data: storedId });
   });
 
-  app.get('/api/file/get/:id', { schema: { tags: ['files'], summary: "A file's details and its protected link", params: idParams } }, async (request) => {
+  app.get('/api/file/get/:id', { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: "A file's details and its protected link", params: idParams } }, async (request) => {
     const file = await loadFile(request.params.id);
     await authorizeFileRead(app.db, request.user, file);
     return envelope(presentFile(file));
   });
 
-  app.get('/api/file/protected/:pageId/:fileId', { schema: { tags: ['files'], summary: "A page file's bytes (needs read access to the page)", params: protectedParams } }, async (request, reply) => {
+  app.get('/api/file/protected/:pageId/:fileId', { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: "A page file's bytes (needs read access to the page)", params: protectedParams } }, async (request, reply) => {
     const file = await loadFile(request.params.fileId);
     if (file.page_id !== request.params.pageId) throw notFound('file');
     await authorizeFileRead(app.db, request.user, file);
     return serveFile(request, reply, file);
   });
 
-  app.get('/api/file/:id', { schema: { tags: ['files'], summary: "A file's bytes (public files: anyone; page files: the page's readers)", params: idParams } }, async (request, reply) => {
+  app.get('/api/file/:id', { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: "A file's bytes (public files: anyone; page files: the page's readers)", params: idParams } }, async (request, reply) => {
     const file = await loadFile(request.params.id);
     await authorizeFileRead(app.db, request.user, file);
     return serveFile(request, reply, file);

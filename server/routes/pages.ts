@@ -26,7 +26,7 @@ import { newId } from '../../schema/ids';
 import { jsonQuery, pageQueryShape } from '../../schema/query';
 import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
-import { requireUser } from '../plugins/auth';
+import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { allows, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
 import { canCreateInSection, visibleSections } from '../policies/workspace';
 import { pageOf } from '../pagination';
@@ -256,7 +256,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope(await presentPageFor(app.db, user.id, page, level));
   });
 
-  app.get('/api/v3/spaces/element/public/:id', { schema: { tags: ['pages'], summary: 'Load a public page, anonymously too (with its blocks and public children)', params: idParams } }, async (request) => {
+  app.get('/api/v3/spaces/element/public/:id', { ...PUBLIC_ROUTE, schema: { tags: ['pages'], summary: 'Load a public page, anonymously too (with its blocks and public children)', params: idParams } }, async (request) => {
     const page = await loadPublicPage(app.db, request.params.id);
     const element = await presentPublicElement(app.db, page);
     // Only public children are shown, and their path goes no higher than the page's public path.
@@ -267,7 +267,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope(element, {}, [...blocks, ...children]);
   });
 
-  app.get('/api/v3/spaces/page/public', { schema: { tags: ['pages'], summary: 'The public record of a page: the page, who published it, when', querystring: jsonQuery(publicPageQueryShape) } }, async (request) => {
+  app.get('/api/v3/spaces/page/public', { ...PUBLIC_ROUTE, schema: { tags: ['pages'], summary: 'The public record of a page: the page, who published it, when', querystring: jsonQuery(publicPageQueryShape) } }, async (request) => {
     const page = await loadPublicPage(app.db, request.query.id);
     const record: WirePublicPage = {
       element: await presentPublicElement(app.db, page),
@@ -277,7 +277,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope(record);
   });
 
-  app.get('/api/v3/spaces/pagealias/:id', { schema: { tags: ['pages'], summary: "A page's public alias (null until first published)", params: idParams } }, async (request) => {
+  app.get('/api/v3/spaces/pagealias/:id', { ...PUBLIC_ROUTE, schema: { tags: ['pages'], summary: "A page's public alias (null until first published)", params: idParams } }, async (request) => {
     const page = await findPage(app.db, request.params.id);
     if (!page || (!request.user && !isPubliclyReadable(page))) throw notFound('page');
     if (!isPubliclyReadable(page)) await authorizePage(app.db, requireUser(request).id, page, 'read');

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { PUBLIC_ROUTE } from '../plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -73,7 +74,7 @@ export async function telegramRoutes(server: FastifyInstance, { config }: { conf
     }
   }
 
-  app.post(path, { schema: { tags: ['messenger'], summary: 'Bot platform webhook (Update JSON)', hide: true, body: updateSchema } }, async (request) => {
+  app.post(path, { ...PUBLIC_ROUTE, schema: { tags: ['messenger'], summary: 'Bot platform webhook (Update JSON)', hide: true, body: updateSchema } }, async (request) => {
     const secret = config.telegramWebhookSecret;
     if (secret !== undefined) {
       const sent = request.headers['x-telegram-bot-api-secret-token'];

@@ -18,7 +18,7 @@ import { issueMessengerLinkToken } from '../auth/messengerLinks';
 import type { Config } from '../config';
 import type { UserRow } from '../db/types';
 import { AppError, forbidden, notFound, parseWith } from '../errors';
-import { requireUser } from '../plugins/auth';
+import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { envelope, presentUser } from '../presenters';
 import { findFile, fileIdFromOurUrl } from '../repositories/files';
 import { findUserByEmail, findVisibleUsers, listUserSettings, saveUserSetting, updateUserProfile } from '../repositories/users';
@@ -75,7 +75,7 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
 
   app.get('/api/user/current', { schema: { tags: ['users'], summary: 'The signed-in user' } }, async (request) => envelope(presentUser(requireUser(request))));
 
-  app.post('/api/user/list', { schema: { tags: ['users'], summary: 'Users by id; strangers and unknown ids come back as anonymous placeholders', body: userListBodySchema } }, async (request) => {
+  app.post('/api/user/list', { ...PUBLIC_ROUTE, schema: { tags: ['users'], summary: 'Users by id; strangers and unknown ids come back as anonymous placeholders', body: userListBodySchema } }, async (request) => {
     const ids = [...new Set(request.body.users_id)];
     const viewer = request.user;
     const visible = viewer ? await findVisibleUsers(app.db, viewer.id, ids) : [];

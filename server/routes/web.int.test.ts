@@ -99,3 +99,31 @@ describe('with a web build', () => {
     expect((await t.app.inject({ method: 'GET', url: '/version' })).body).toBe('v2510.17');
   });
 });
+
+describe('signing in comes before the body check', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('an anonymous call with a bad body to a route that needs a user → 401, not 422', async () => {
+    const calls = [
+      { method: 'POST' as const, url: '/api/v3/spaces/block', payload: { nonsense: true } },
+      { method: 'POST' as const, url: '/api/v3/spaces/block/some-id', payload: { version: 'x' } },
+      { method: 'PATCH' as const, url: '/api/v3/spaces/element/some-id', payload: { unknown: 1 } },
+      { method: 'POST' as const, url: '/api/v3/spaces/workspace', payload: { name: '' } },
+    ];
+    for (const call of calls) {
+      const res = await t.app.inject(call);
+      expect([call.url, res.statusCode, errorCode(res)]).toEqual([call.url, 401, 'unauthorized']);
+    }
+  });
+
+  test('public routes still check their bodies for anonymous callers (422)', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/send_code', payload: { email: 'not-an-email' } });
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+  });
+});
