@@ -33,5 +33,8 @@ export const ERROR_CODES = {
   pageParentInTrash: 'page.parent_in_trash',
   pageMoveCycle: 'page.move_cycle',
   workspaceLastAdmin: 'workspace.last_admin',
+  crossSiteRequest: 'cross_site_request',
+  sharingOutsiderNeedsAdmin: 'sharing.outsider_needs_admin',
+  sharingProtectedMember: 'sharing.protected_member',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -14,7 +14,13 @@ export function envelope<T>(data: T, meta: ApiMeta = {}, included: unknown[] = [
   return { data, included, meta, errors: [] };
 }
 
+/** A user as other people see them: the messenger link is the owner's business only. */
 export function presentUser(user: UserRow): WireUser {
+  return { ...presentSelf(user), telegramId: null };
+}
+
+/** The signed-in user's own record (current user, sign-in answers): everything, messenger link included. */
+export function presentSelf(user: UserRow): WireUser {
   return {
     id: user.id,
     email: user.email,

@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { findAccessTokenUser } from '../auth/accessTokens';
 import { SESSION_COOKIE, findSessionUser } from '../auth/sessions';
 import type { UserRow } from '../db/types';
-import { unauthorized } from '../errors';
+import { ERROR_CODES } from '../../schema/errors';
+import { AppError, unauthorized } from '../errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,7 +32,7 @@ export const authPlugin = fp(async (app) => {
   app.decorateRequest('user', null);
   app.decorateRequest('accessTokenId', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    if (!isApiRequest(request)) return;
     const authorization = request.headers.authorization;
     if (authorization !== undefined && BEARER_SCHEME.test(authorization)) {
       const token = BEARER.exec(authorization)?.[1];
@@ -42,15 +43,43 @@ export const authPlugin = fp(async (app) => {
       }
       return;
     }
+    // Cookies ride along on requests other sites make; state changes must come from our own pages.
+    if (isCrossSiteWrite(request)) throw new AppError(403, ERROR_CODES.crossSiteRequest, 'requests from other sites may not change anything');
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.user = (await findSessionUser(app.db, token)) ?? null;
   });
   // Before the body is checked: an anonymous call to a route that needs a user is 401, never 422.
   app.addHook('preValidation', async (request) => {
-    if (request.user || request.is404 || !request.url.startsWith('/api/') || request.routeOptions.config.public) return;
+    if (request.user || request.is404 || !isApiRequest(request) || request.routeOptions.config.public) return;
     throw unauthorized();
   });
 });
+
+/** Judged by the route the request reached (a percent-encoded path reaches the same route). */
+function isApiRequest(request: FastifyRequest): boolean {
+  return (request.routeOptions.url ?? request.url).startsWith('/api/');
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A state-changing request a browser sent from another site: Sec-Fetch-Site says so, or (older
+ * browsers) the Origin is not this host. Requests without either header (curl, server-to-server
+ * like the messenger webhook) and Bearer-token calls are not browser-cookie requests and pass.
+ */
+function isCrossSiteWrite(request: FastifyRequest): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (typeof fetchSite === 'string') return fetchSite !== 'same-origin' && fetchSite !== 'none';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string' || origin === '') return false;
+  try {
+    // Hosts compared as URLs, so a default port written out (":80") still matches.
+    return new URL(origin).host !== new URL(`http://${request.headers.host ?? ''}`).host;
+  } catch {
+    return true;
+  }
+}
 
 /** Route options for a route that anonymous callers may use: `app.get(path, { ...PUBLIC_ROUTE, schema }, …)`. */
 export const PUBLIC_ROUTE = { config: { public: true } } as const;

@@ -24,7 +24,7 @@ import type { UserRow } from '../db/types';
 import { AppError, rateLimited } from '../errors';
 import type { Mailer } from '../mail';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
-import { envelope, presentUser } from '../presenters';
+import { envelope, presentSelf } from '../presenters';
 import { findOrCreateUserByEmail, findUserByEmail, updateUserProfile } from '../repositories/users';
 
 /** Binds an OAuth sign-in to the browser that started it (against login CSRF). */
@@ -80,7 +80,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     await consumeLoginCode(app.db, email, pin);
     const user = await findOrCreateUserByEmail(app.db, email);
     await startSession(reply, user);
-    return envelope(presentUser(user));
+    return envelope(presentSelf(user));
   });
 
   app.post('/api/auth/accesstoken/get', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Sign in with the code; answers a bearer access token instead of a cookie (form-data)', body: accessTokenBodySchema } }, async (request) => {
@@ -88,7 +88,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     await consumeLoginCode(app.db, email, pin);
     const user = await findOrCreateUserByEmail(app.db, email);
     const token = await createAccessToken(app.db, user.id);
-    return envelope({ access_token: token, token_type: 'Bearer' as const, user: presentUser(user) });
+    return envelope({ access_token: token, token_type: 'Bearer' as const, user: presentSelf(user) });
   });
 
   app.post('/api/auth/accesstoken/remove', { schema: { tags: ['auth'], summary: 'Revoke the bearer token this request is signed with' } }, async (request) => {
@@ -135,7 +135,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     let user = existing ?? (await findOrCreateUserByEmail(app.db, identity.email));
     if (!existing && identity.name) user = (await updateUserProfile(app.db, user.id, { name: identity.name })) ?? user;
     await startSession(reply, user);
-    return envelope(presentUser(user));
+    return envelope(presentSelf(user));
   });
 }
 

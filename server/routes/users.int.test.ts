@@ -250,3 +250,27 @@ test('every user, auth, file and feedback call is in the OpenAPI document; the w
   }
   expect(Object.keys(paths).filter((p) => p.includes('telegram/webhook'))).toEqual([]);
 });
+
+describe('the messenger link is shown to its owner only, wherever a user appears', () => {
+  test('workspace member lists, page member lists and comment authors hide telegramId of others', async () => {
+    const admin = team.cookie.admin;
+    const participantId = team.userId.participant;
+    const members = body<{ user: WireUser }[]>(await api(t, admin, 'GET', `/api/v3/spaces/workspace/${team.workspaceId}/members`)).data;
+    const participant = members.find((m) => m.user.id === participantId);
+    expect(participant?.user.telegramId).toBeNull();
+
+    // The team page: the participant comments on it (edit access), the admin reads it (full).
+    const page = team.pageId;
+    await t.app.db.insertInto('page_members').values({ page_id: page, user_id: participantId, level: 'edit', created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
+    expect((await api(t, team.cookie.participant, 'POST', `/api/v3/spaces/element/${page}/comments`, { content: [{ text: 'привет' }], attaches: [] })).statusCode).toBe(201);
+    const comments = body<{ author: WireUser }[]>(await api(t, admin, 'GET', `/api/v3/spaces/element/${page}/comments`)).data;
+    expect(comments[0].author.id).toBe(participantId);
+    expect(comments[0].author.telegramId).toBeNull();
+    const pageMembers = body<{ user: WireUser }[]>(await api(t, team.cookie.participant, 'GET', `/api/v3/spaces/element/${page}/members`)).data;
+    expect(pageMembers.length).toBeGreaterThan(0);
+    for (const member of pageMembers) if (member.user.id !== participantId) expect(member.user.telegramId).toBeNull();
+
+    // The owner still sees their own.
+    expect(body<WireUser>(await api(t, team.cookie.participant, 'GET', '/api/user/current')).data.telegramId).toBe('555');
+  });
+});

@@ -19,16 +19,15 @@ import type { Config } from '../config';
 import type { UserRow } from '../db/types';
 import { AppError, forbidden, notFound, parseWith } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
-import { envelope, presentUser } from '../presenters';
+import { envelope, presentSelf, presentUser } from '../presenters';
 import { findFile, fileIdFromOurUrl } from '../repositories/files';
 import { findUserByEmail, findVisibleUsers, listUserSettings, saveUserSetting, updateUserProfile } from '../repositories/users';
 
 const emailParams = z.object({ email: z.string().min(1).max(1000) });
 
-/** Another user as the caller sees them: the messenger link is the owner's business only. */
+/** A user as the caller sees them: their own record in full, anyone else's without the messenger link. */
 function presentUserTo(viewer: UserRow | null, user: UserRow): WireUser {
-  const wire = presentUser(user);
-  return viewer?.id === user.id ? wire : { ...wire, telegramId: null };
+  return viewer?.id === user.id ? presentSelf(user) : presentUser(user);
 }
 
 /** Every known setting: the stored value when it is still valid, else the default. */
@@ -73,7 +72,7 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
     return url;
   }
 
-  app.get('/api/user/current', { schema: { tags: ['users'], summary: 'The signed-in user' } }, async (request) => envelope(presentUser(requireUser(request))));
+  app.get('/api/user/current', { schema: { tags: ['users'], summary: 'The signed-in user' } }, async (request) => envelope(presentSelf(requireUser(request))));
 
   app.post('/api/user/list', { ...PUBLIC_ROUTE, schema: { tags: ['users'], summary: 'Users by id; strangers and unknown ids come back as anonymous placeholders', body: userListBodySchema } }, async (request) => {
     const ids = [...new Set(request.body.users_id)];
@@ -126,6 +125,6 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
     const avatar = avatarUrl === undefined || avatarUrl === null ? avatarUrl : await checkAvatarUrl(avatarUrl, user);
     const updated = await updateUserProfile(app.db, user.id, { name, avatar_url: avatar });
     if (!updated) throw notFound('user');
-    return envelope(presentUser(updated));
+    return envelope(presentSelf(updated));
   });
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { VERSION_LABEL } from '../../schema/constants';
-import { body, createTestApp, errorCode, type TestApp } from '../../test/helpers/testApp';
+import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
 
 describe('without a web build', () => {
   let t: TestApp;
@@ -125,5 +125,52 @@ describe('signing in comes before the body check', () => {
   test('public routes still check their bodies for anonymous callers (422)', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/send_code', payload: { email: 'not-an-email' } });
     expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+  });
+});
+
+describe('requests from other sites', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    cookie = await signIn(t, 'csrf@example.com');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const pages = async () => (await t.app.db.selectFrom('pages').select('id').execute()).length;
+  const create = (headers: Record<string, string>) => api(t, cookie, 'POST', '/api/v3/spaces/section/private', {}, headers);
+
+  test('a cookie request that changes state from another site → 403 cross_site_request, nothing written', async () => {
+    const before = await pages();
+    const foreign: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ];
+    for (const headers of foreign) {
+      const res = await create(headers);
+      expect([JSON.stringify(headers), res.statusCode, errorCode(res)]).toEqual([JSON.stringify(headers), 403, 'cross_site_request']);
+    }
+    // Signing someone into the attacker's account from another site (login CSRF) is refused too.
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'sec-fetch-site': 'cross-site' }, payload: { email: 'csrf@example.com', pin: '000000' } });
+    expect([login.statusCode, errorCode(login)]).toEqual([403, 'cross_site_request']);
+    expect(await pages()).toBe(before);
+  });
+
+  test('our own pages, reads from anywhere, and non-browser clients pass', async () => {
+    expect((await create({ 'sec-fetch-site': 'same-origin' })).statusCode).toBe(201);
+    expect((await create({ origin: 'http://localhost:80', host: 'localhost:80' })).statusCode).toBe(201);
+    expect((await create({})).statusCode).toBe(201);
+    const read = await api(t, cookie, 'GET', '/api/user/current', undefined, { 'sec-fetch-site': 'cross-site' });
+    expect(read.statusCode).toBe(200);
+  });
+
+  test('a percent-encoded API path is signed in like the plain one', async () => {
+    const res = await api(t, cookie, 'GET', '/%61pi/user/current');
+    expect(res.statusCode).toBe(200);
+    expect(body<{ email: string }>(res).data.email).toBe('csrf@example.com');
   });
 });
