@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { LIMITS } from './constants';
-import type { WireUser } from './user';
+import { emailSchema, type WireUser } from './user';
+import type { WireInvitedUser } from './workspace';
 
 /** The levels a share can give (none is "not a member": remove the member instead). */
 export const GRANTABLE_LEVELS = ['read', 'edit', 'full'] as const;
@@ -12,14 +12,14 @@ export const MAX_PAGE_MEMBERS_PER_ADD = 100;
 const userIdSchema = z.string().min(1).max(128);
 
 /**
- * One person to share with: an existing member of the page's workspace by `userId`, or anyone by
- * `email` (an unknown address gets an account and an invitation). Exactly one of the two.
- * The e-mail is checked by the server, which skips a bad one instead of failing the batch.
+ * One person to share with, by `userId` (an existing user) or by `email` (an address without an
+ * account gets one), exactly one of the two. People outside the page's workspace may be named by
+ * the workspace's admins only (they join it as guests); see docs/api/sharing.md.
  */
 export const memberEntrySchema = z
   .object({
     userId: userIdSchema.optional(),
-    email: z.string().max(LIMITS.emailLength * 2).optional(),
+    email: emailSchema.optional(),
     accessLevel: z.enum(GRANTABLE_LEVELS).default('read'),
   })
   .strict()
@@ -39,8 +39,8 @@ export const removePageMemberBodySchema = z.object({ userId: userIdSchema }).str
 /** POST element/{id}/member/access: change the level of a member of this page. */
 export const memberAccessBodySchema = z.object({ userId: userIdSchema, accessLevel: z.enum(GRANTABLE_LEVELS) }).strict();
 
-/** Why member/add left a person out. */
-export const SKIP_REASONS = ['invalid_email', 'self', 'owner'] as const;
+/** Why member/add left a person out: the caller, or the owner of the page tree (who keeps full). */
+export const SKIP_REASONS = ['self', 'owner'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkippedMember {
@@ -63,5 +63,6 @@ export interface WireElementMember {
   inherited: boolean;
   /** The page the grant is set on. */
   grantedOn: string;
-  user: WireUser;
+  /** In a member/add answer, people that call brought into the workspace are a WireInvitedUser. */
+  user: WireUser | WireInvitedUser;
 }

@@ -54,11 +54,20 @@ export const updateWorkspaceBodySchema = z
   .strict()
   .refine((body) => Object.keys(body).length > 0, { message: 'name, avatar or private is required' });
 
+/**
+ * Someone a call has just brought into the workspace, as the inviter sees them in that call's
+ * answer: only what they named (the id, the e-mail). Their profile (name, avatar, dates) is not
+ * shown there, so the answer is the same whether the address had an account before or not.
+ */
+export const wireInvitedUserSchema = z.object({ id: z.string(), email: z.string() });
+export type WireInvitedUser = z.infer<typeof wireInvitedUserSchema>;
+
 /** A workspace member on the wire; `id` is the user's id (cursor: `id::WorkspaceMember`). */
 export const wireWorkspaceMemberSchema = z.object({
   id: z.string(),
   contentType: z.literal('WorkspaceMember'),
-  user: wireUserSchema,
+  /** The user; in a members/add answer, people that call added are a WireInvitedUser. */
+  user: z.union([wireUserSchema, wireInvitedUserSchema]),
   role: z.enum(WORKSPACE_ROLES),
   createdAt: z.string(),
 });
@@ -71,13 +80,20 @@ export const workspaceMembersQuerySchema = {
   ...pageQueryShape,
 };
 
-const userIdSchema = z.string().min(1).max(64);
+const userIdSchema = z.string().min(1).max(128);
 
-/** One member to add: an existing user by id, or anyone by e-mail. */
-export const newMemberSchema = z.union([
-  z.object({ userId: userIdSchema, role: z.enum(WORKSPACE_ROLES) }).strict(),
-  z.object({ email: emailSchema, role: z.enum(WORKSPACE_ROLES) }).strict(),
-]);
+/**
+ * One member to add: an existing user by id, or anyone by e-mail (an address without an account
+ * gets one). An unknown id, or a person named twice, is 422 for the whole call.
+ */
+export const newMemberSchema = z
+  .object({ userId: userIdSchema.optional(), email: emailSchema.optional(), role: z.enum(WORKSPACE_ROLES) })
+  .strict()
+  .superRefine((entry, ctx) => {
+    if ((entry.userId === undefined) === (entry.email === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of userId and email' });
+    }
+  });
 export type NewMember = z.infer<typeof newMemberSchema>;
 
 /** POST workspace/{id}/members/add. */

@@ -46,6 +46,8 @@ export interface WorkspaceMemberTable {
   user_id: string;
   role: string;
   created_at: string;
+  /** Who added them (members/add or a share from outside the workspace); null for creators and older rows. */
+  invited_by: string | null;
 }
 
 export interface PageTable {

@@ -32,3 +32,20 @@ export function canDoInWorkspace(role: WorkspaceRole, action: WorkspaceAction): 
 export function canRemoveMember(role: WorkspaceRole, actorId: string, memberId: string): boolean {
   return role === 'admin' || actorId === memberId;
 }
+
+/**
+ * May a member with this role bring people from outside the workspace into it (members/add, or
+ * sharing a page with someone who is not a member yet)? Only admins: everyone else shares with
+ * existing members only. The owner of a personal (private) workspace is its admin.
+ */
+export function canBringInOutsiders(role: WorkspaceRole): boolean {
+  return role === 'admin';
+}
+
+/**
+ * How many people one user may bring into workspaces (any of them, through members/add and page
+ * sharing together) within a sliding window: each is a membership, possibly a new account and an
+ * invitation e-mail. Counted in the database (workspace_members.invited_by), so it holds across
+ * server processes.
+ */
+export const INVITE_LIMIT = { people: 30, windowMs: 10 * 60 * 1000 } as const;

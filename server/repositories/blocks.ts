@@ -1,5 +1,5 @@
 import { generateKeyBetween } from 'fractional-indexing';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { BlockData, WireBlock } from '../../schema/block';
 import { valuesFitting, type BlockWireType, type DatabaseConfig, type DatabaseRowData } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
@@ -216,27 +216,25 @@ export async function isInSubtree(db: Kysely<Database>, block: BlockRow, candida
 
 /**
  * Marks a block and its live descendants deleted. They share one deletion stamp, unique within
- * the page, so a restore brings back exactly what this delete took away (not a child deleted
- * on its own before).
+ * the page (the page's block lock is held), so a restore brings back exactly what this delete
+ * took away (not a child deleted on its own before).
  */
-export async function softDeleteBlockTree(db: Kysely<Database>, block: BlockRow): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
-    const latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
-    let stamp = nowIso();
-    if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
-    const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
-    await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
-  });
+export async function softDeleteBlockTree(trx: Transaction<Database>, block: BlockRow): Promise<void> {
+  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
+  const latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
+  let stamp = nowIso();
+  if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
+  const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
+  await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
 }
 
 /** Brings back a deleted block and the descendants deleted together with it; they keep their places (sort keys). */
-export async function restoreBlockTree(db: Kysely<Database>, block: BlockRow): Promise<void> {
+export async function restoreBlockTree(trx: Transaction<Database>, block: BlockRow): Promise<void> {
   const stamp = block.deleted_at;
   if (stamp === null) return;
-  const rows = await db.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
+  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === stamp);
-  await db.updateTable('blocks').set({ deleted_at: null }).where('id', 'in', ids).where('deleted_at', '=', stamp).execute();
+  await trx.updateTable('blocks').set({ deleted_at: null }).where('id', 'in', ids).where('deleted_at', '=', stamp).execute();
 }
 
 /** Puts a block under another parent at another sort key; only this row changes. */
@@ -258,49 +256,58 @@ export async function moveBlockRow(
  * A deep copy of a live block and its live descendants, placed right after the original: new
  * ids (the root's may be given), version 1, the same data and relative order. Returns the new root.
  */
-export async function cloneBlockTree(db: Kysely<Database>, block: BlockRow, rootId: string, userId: string): Promise<BlockRow> {
-  return db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', block.page_id).where('deleted_at', 'is', null).execute();
-    const ids = subtreeIds(rows, block.id, () => true);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const newIds = new Map(ids.map((id) => [id, id === block.id ? rootId : newId()]));
-    const now = nowIso();
-    const copies = ids.map((id) => {
-      const original = byId.get(id) as BlockRow;
-      return newBlockRow(
-        {
-          id: newIds.get(id) as string,
-          pageId: original.page_id,
-          parentId: id === block.id ? block.parent_id : (newIds.get(original.parent_id as string) as string),
-          sortKey: original.sort_key,
-          type: original.type as BlockWireType,
-          data: JSON.parse(original.data) as BlockData,
-          userId,
-        },
-        now,
-      );
-    });
-    copies[0].sort_key = await sortKeyAfter(trx, block.page_id, block.parent_id, block);
-    for (let i = 0; i < copies.length; i += 100) await trx.insertInto('blocks').values(copies.slice(i, i + 100)).execute();
-    return copies[0];
+export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow, rootId: string, userId: string): Promise<BlockRow> {
+  const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', block.page_id).where('deleted_at', 'is', null).execute();
+  const ids = subtreeIds(rows, block.id, () => true);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const newIds = new Map(ids.map((id) => [id, id === block.id ? rootId : newId()]));
+  const now = nowIso();
+  const copies = ids.map((id) => {
+    const original = byId.get(id) as BlockRow;
+    return newBlockRow(
+      {
+        id: newIds.get(id) as string,
+        pageId: original.page_id,
+        parentId: id === block.id ? block.parent_id : (newIds.get(original.parent_id as string) as string),
+        sortKey: original.sort_key,
+        type: original.type as BlockWireType,
+        data: JSON.parse(original.data) as BlockData,
+        userId,
+      },
+      now,
+    );
   });
+  copies[0].sort_key = await sortKeyAfter(trx, block.page_id, block.parent_id, block);
+  for (let i = 0; i < copies.length; i += 100) await trx.insertInto('blocks').values(copies.slice(i, i + 100)).execute();
+  return copies[0];
 }
 
 /**
  * After a database's fields changed, drops from its rows (deleted ones too, so a restore finds
  * them valid) the values that no longer fit: a removed field, a changed type, a removed option.
- * Each row changed this way goes up one version.
+ * Each row changed this way goes up one version. A row is written only at the version it was
+ * read at; when it moved on meanwhile it is read again and pruned from there, so a concurrent
+ * row update is never overwritten (call in the transaction that changed the database).
  */
-export async function pruneRowValues(db: Kysely<Database>, databaseId: string, config: DatabaseConfig, userId: string): Promise<void> {
-  const rows = await db.selectFrom('blocks').select(['id', 'data', 'version']).where('parent_id', '=', databaseId).where('type', '=', 'databaseRow').execute();
-  for (const row of rows) {
-    const data = JSON.parse(row.data) as DatabaseRowData;
-    const values = valuesFitting(config, data.values);
-    if (values === data.values) continue;
-    await db
-      .updateTable('blocks')
-      .set({ data: JSON.stringify({ ...data, values }), version: row.version + 1, updated_at: nowIso(), updated_by: userId })
-      .where('id', '=', row.id)
-      .execute();
+export async function pruneRowValues(trx: Transaction<Database>, databaseId: string, config: DatabaseConfig, userId: string): Promise<void> {
+  const rows = () =>
+    trx.selectFrom('blocks').select(['id', 'data', 'version']).where('parent_id', '=', databaseId).where('type', '=', 'databaseRow');
+  for (let row of await rows().execute()) {
+    for (;;) {
+      const data = JSON.parse(row.data) as DatabaseRowData;
+      const values = valuesFitting(config, data.values);
+      if (values === data.values) break;
+      const result = await trx
+        .updateTable('blocks')
+        .set({ data: JSON.stringify({ ...data, values }), version: row.version + 1, updated_at: nowIso(), updated_by: userId })
+        .where('id', '=', row.id)
+        .where('version', '=', row.version)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) break;
+      // Changed since it was read (or gone, or no longer a row of this database).
+      const fresh = await rows().where('id', '=', row.id).executeTakeFirst();
+      if (!fresh) break;
+      row = fresh;
+    }
   }
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { ACCESS_LEVELS, type AccessLevel } from '../../schema/constants';
 import type { Database, PageRow, UserRow } from '../db/types';
 import { nowIso } from '../time';
-import { inChunks, pagePath } from './pages';
+import { pagePath } from './pages';
 
 /** An explicit grant of a level on a page to a user. */
 export interface PageGrant {
@@ -77,31 +77,6 @@ export async function setGrantLevel(db: Kysely<Database>, pageId: string, userId
 
 export async function removeGrant(db: Kysely<Database>, pageId: string, userId: string): Promise<void> {
   await db.deleteFrom('page_members').where('page_id', '=', pageId).where('user_id', '=', userId).execute();
-}
-
-/** Makes the user a guest of the workspace unless they are a member already; answers whether they were added. */
-export async function ensureWorkspaceGuest(db: Kysely<Database>, workspaceId: string, userId: string): Promise<boolean> {
-  const result = await db
-    .insertInto('workspace_members')
-    .values({ workspace_id: workspaceId, user_id: userId, role: 'guest', created_at: nowIso() })
-    .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-}
-
-/** The ids among these users that belong to the workspace. */
-export async function workspaceMemberIds(db: Kysely<Database>, workspaceId: string, userIds: readonly string[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const chunk of inChunks([...new Set(userIds)])) {
-    const rows = await db
-      .selectFrom('workspace_members')
-      .select('user_id')
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', 'in', chunk)
-      .execute();
-    for (const row of rows) out.add(row.user_id);
-  }
-  return out;
 }
 
 /**

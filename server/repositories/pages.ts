@@ -1,9 +1,12 @@
 import crypto from 'node:crypto';
 import { generateKeyBetween } from 'fractional-indexing';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PageType, SectionId } from '../../schema/constants';
+import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
+import { isPostgres } from '../db/connect';
 import type { BlockRow, Database, PageRow } from '../db/types';
+import { AppError, notFound } from '../errors';
 import { nowIso } from '../time';
 
 /** Ids per `IN (…)` list: far below SQLite's and PostgreSQL's bound-parameter limits. */
@@ -18,6 +21,31 @@ export function inChunks<T>(items: readonly T[], size = CHUNK_SIZE): T[][] {
 
 export function findPage(db: Kysely<Database>, id: string): Promise<PageRow | undefined> {
   return db.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** 409 page.in_trash: a page in the trash can be read, not changed. */
+export const pageInTrash = () => new AppError(409, ERROR_CODES.pageInTrash, 'the page is in the trash; restore it first');
+
+/**
+ * The one check every write into a page makes (its blocks, comments, files, fields, children):
+ * a page in the trash answers 409 page.in_trash. Reads keep working.
+ */
+export function assertNotInTrash(page: Pick<PageRow, 'in_trash'>): void {
+  if (page.in_trash === 1) throw pageInTrash();
+}
+
+/**
+ * A page re-read inside the transaction that writes into it (after that transaction's lock):
+ * 404 when it is gone, 409 page.in_trash when it is in the trash. On PostgreSQL the row is
+ * key-share locked until the transaction ends, so a delete-forever waits for this write instead
+ * of pulling the page away under it (which would break the foreign key of what is written).
+ */
+export async function writablePage(trx: Transaction<Database>, id: string): Promise<PageRow> {
+  const query = trx.selectFrom('pages').selectAll().where('id', '=', id);
+  const page = await (isPostgres(trx) ? query.forKeyShare() : query).executeTakeFirst();
+  if (!page) throw notFound('page');
+  assertNotInTrash(page);
+  return page;
 }
 
 /** A page by its id, else by its public alias. */
@@ -142,46 +170,47 @@ export interface NewPageInput {
   grantCreatorFull: boolean;
 }
 
-/** A new page at the end of its parent's children or of its section. */
-export async function insertPage(db: Kysely<Database>, input: NewPageInput): Promise<PageRow> {
-  return db.transaction().execute(async (trx) => {
-    const place: PagePlace = input.parent
-      ? { parent: input.parent }
-      : { workspaceId: input.workspaceId, section: input.section ?? 'private' };
-    const siblings = await listPagesAt(trx, place);
-    const now = nowIso();
-    const page: PageRow = {
-      id: input.id,
-      workspace_id: input.workspaceId,
-      parent_id: input.parent?.id ?? null,
-      section: input.parent ? null : (input.section ?? 'private'),
-      path: JSON.stringify(childPath(input.parent)),
-      type: input.type ?? 'Note',
-      title: input.title,
-      icon: null,
-      cover: null,
-      is_public: 0,
-      in_trash: 0,
-      default_layout_id: input.defaultLayoutId ?? null,
-      sort_key: sortKeyAtEnd(siblings),
-      created_by: input.createdBy,
-      created_at: now,
-      updated_at: now,
-      alias: null,
-      published_by: null,
-      published_at: null,
-      trashed_at: null,
-      trashed_by: null,
-    };
-    await trx.insertInto('pages').values(page).execute();
-    if (input.grantCreatorFull) {
-      await trx
-        .insertInto('page_members')
-        .values({ page_id: page.id, user_id: input.createdBy, level: 'full', created_at: now })
-        .execute();
-    }
-    return page;
-  });
+/**
+ * A new page at the end of its parent's children or of its section. Call in a transaction that
+ * holds the tree lock, with `parent` read after taking it.
+ */
+export async function insertPage(trx: Transaction<Database>, input: NewPageInput): Promise<PageRow> {
+  const place: PagePlace = input.parent
+    ? { parent: input.parent }
+    : { workspaceId: input.workspaceId, section: input.section ?? 'private' };
+  const siblings = await listPagesAt(trx, place);
+  const now = nowIso();
+  const page: PageRow = {
+    id: input.id,
+    workspace_id: input.workspaceId,
+    parent_id: input.parent?.id ?? null,
+    section: input.parent ? null : (input.section ?? 'private'),
+    path: JSON.stringify(childPath(input.parent)),
+    type: input.type ?? 'Note',
+    title: input.title,
+    icon: null,
+    cover: null,
+    is_public: 0,
+    in_trash: 0,
+    default_layout_id: input.defaultLayoutId ?? null,
+    sort_key: sortKeyAtEnd(siblings),
+    created_by: input.createdBy,
+    created_at: now,
+    updated_at: now,
+    alias: null,
+    published_by: null,
+    published_at: null,
+    trashed_at: null,
+    trashed_by: null,
+  };
+  await trx.insertInto('pages').values(page).execute();
+  if (input.grantCreatorFull) {
+    await trx
+      .insertInto('page_members')
+      .values({ page_id: page.id, user_id: input.createdBy, level: 'full', created_at: now })
+      .execute();
+  }
+  return page;
 }
 
 export type PageFieldsUpdate = Partial<Pick<PageRow, 'title' | 'icon' | 'cover' | 'is_public' | 'published_by' | 'published_at' | 'alias'>>;
@@ -191,6 +220,22 @@ export async function updatePageFields(db: Kysely<Database>, page: PageRow, fiel
   const updated_at = nowIso();
   await db.updateTable('pages').set({ ...fields, updated_at }).where('id', '=', page.id).execute();
   return { ...page, ...fields, updated_at };
+}
+
+/**
+ * Publishes a page: who and when, and an alias unless it has one already. Only the first of
+ * simultaneous publishes changes anything (the update waits for is_public = 0, and coalesce keeps
+ * an alias once given), so an alias handed out is never overwritten. Returns the page as stored.
+ */
+export async function publishPage(db: Kysely<Database>, pageId: string, userId: string): Promise<PageRow | undefined> {
+  const now = nowIso();
+  await db
+    .updateTable('pages')
+    .set({ is_public: 1, published_by: userId, published_at: now, updated_at: now, alias: sql<string>`coalesce(alias, ${newAlias()})` })
+    .where('id', '=', pageId)
+    .where('is_public', '=', 0)
+    .execute();
+  return findPage(db, pageId);
 }
 
 /** A short random alias for public links (lowercase letters and digits). */
@@ -204,25 +249,23 @@ export function newAlias(): string {
  * `trashed_at` names the batch: it is made later than any batch already in the subtree, so a
  * restore never takes along pages that were trashed on their own (even within one millisecond).
  */
-export async function trashSubtree(db: Kysely<Database>, page: PageRow, userId: string): Promise<PageRow> {
+export async function trashSubtree(trx: Transaction<Database>, page: PageRow, userId: string): Promise<PageRow> {
   let trashed_at = nowIso();
-  await db.transaction().execute(async (trx) => {
-    const descendants = await listDescendants(trx, page);
-    for (const earlier of descendants) {
-      if (earlier.in_trash === 1 && earlier.trashed_at !== null && earlier.trashed_at >= trashed_at) {
-        trashed_at = new Date(Date.parse(earlier.trashed_at) + 1).toISOString();
-      }
+  const descendants = await listDescendants(trx, page);
+  for (const earlier of descendants) {
+    if (earlier.in_trash === 1 && earlier.trashed_at !== null && earlier.trashed_at >= trashed_at) {
+      trashed_at = new Date(Date.parse(earlier.trashed_at) + 1).toISOString();
     }
-    const ids = [page.id, ...descendants.filter((p) => p.in_trash === 0).map((p) => p.id)];
-    for (const chunk of inChunks(ids)) {
-      await trx
-        .updateTable('pages')
-        .set({ in_trash: 1, trashed_at, trashed_by: userId })
-        .where('id', 'in', chunk)
-        .where('in_trash', '=', 0)
-        .execute();
-    }
-  });
+  }
+  const ids = [page.id, ...descendants.filter((p) => p.in_trash === 0).map((p) => p.id)];
+  for (const chunk of inChunks(ids)) {
+    await trx
+      .updateTable('pages')
+      .set({ in_trash: 1, trashed_at, trashed_by: userId })
+      .where('id', 'in', chunk)
+      .where('in_trash', '=', 0)
+      .execute();
+  }
   return { ...page, in_trash: 1, trashed_at, trashed_by: userId };
 }
 
@@ -230,13 +273,11 @@ export async function trashSubtree(db: Kysely<Database>, page: PageRow, userId: 
  * Takes a page out of the trash with the pages that went there with it (same batch); pages
  * below it that were trashed on their own earlier stay in the trash.
  */
-export async function restoreSubtree(db: Kysely<Database>, page: PageRow): Promise<PageRow> {
-  await db.transaction().execute(async (trx) => {
-    const batch = (await listDescendants(trx, page)).filter((p) => p.in_trash === 1 && p.trashed_at === page.trashed_at);
-    for (const chunk of inChunks([page.id, ...batch.map((p) => p.id)])) {
-      await trx.updateTable('pages').set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('id', 'in', chunk).execute();
-    }
-  });
+export async function restoreSubtree(trx: Transaction<Database>, page: PageRow): Promise<PageRow> {
+  const batch = (await listDescendants(trx, page)).filter((p) => p.in_trash === 1 && p.trashed_at === page.trashed_at);
+  for (const chunk of inChunks([page.id, ...batch.map((p) => p.id)])) {
+    await trx.updateTable('pages').set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('id', 'in', chunk).execute();
+  }
   return { ...page, in_trash: 0, trashed_at: null, trashed_by: null };
 }
 
@@ -245,37 +286,41 @@ export async function restoreSubtree(db: Kysely<Database>, page: PageRow): Promi
  * favourites, visits, notification settings and notifications, members, file rows. Returns the
  * storage keys of the deleted files, for the caller to remove from the file store.
  */
-export async function removeSubtreeForever(db: Kysely<Database>, page: PageRow): Promise<{ pageIds: string[]; storageKeys: string[] }> {
-  return db.transaction().execute(async (trx) => {
-    const pageIds = [page.id, ...(await listDescendants(trx, page)).map((p) => p.id)];
-    const storageKeys: string[] = [];
-    for (const chunk of inChunks(pageIds)) {
-      const files = await trx.selectFrom('files').select('storage_key').where('page_id', 'in', chunk).execute();
-      storageKeys.push(...files.map((f) => f.storage_key));
-      const comments = await trx.selectFrom('comments').select('id').where('page_id', 'in', chunk).execute();
-      for (const commentChunk of inChunks(comments.map((c) => c.id))) {
-        await trx.deleteFrom('comment_reactions').where('comment_id', 'in', commentChunk).execute();
-      }
-      await trx.deleteFrom('comments').where('page_id', 'in', chunk).execute();
-      await trx.deleteFrom('blocks').where('page_id', 'in', chunk).execute();
-      await trx.deleteFrom('favorites').where('page_id', 'in', chunk).execute();
-      await trx.deleteFrom('page_visits').where('page_id', 'in', chunk).execute();
-      await trx.deleteFrom('notification_settings').where('page_id', 'in', chunk).execute();
-      await trx.deleteFrom('notifications').where('page_id', 'in', chunk).execute();
-      await trx.deleteFrom('page_members').where('page_id', 'in', chunk).execute();
-      await trx.deleteFrom('files').where('page_id', 'in', chunk).execute();
-      await trx.deleteFrom('pages').where('id', 'in', chunk).execute();
+export async function removeSubtreeForever(trx: Transaction<Database>, page: PageRow): Promise<{ pageIds: string[]; storageKeys: string[] }> {
+  const pageIds = [page.id, ...(await listDescendants(trx, page)).map((p) => p.id)];
+  if (isPostgres(trx)) {
+    // Writes into these pages (blocks, comments) hold their rows key-shared (writablePage):
+    // wait for them before deleting anything, rather than meet them half-way (a deadlock).
+    for (const chunk of inChunks(pageIds)) await trx.selectFrom('pages').select('id').where('id', 'in', chunk).forUpdate().execute();
+  }
+  const storageKeys: string[] = [];
+  for (const chunk of inChunks(pageIds)) {
+    const files = await trx.selectFrom('files').select('storage_key').where('page_id', 'in', chunk).execute();
+    storageKeys.push(...files.map((f) => f.storage_key));
+    const comments = await trx.selectFrom('comments').select('id').where('page_id', 'in', chunk).execute();
+    for (const commentChunk of inChunks(comments.map((c) => c.id))) {
+      await trx.deleteFrom('comment_reactions').where('comment_id', 'in', commentChunk).execute();
     }
-    return { pageIds, storageKeys };
-  });
+    await trx.deleteFrom('comments').where('page_id', 'in', chunk).execute();
+    await trx.deleteFrom('blocks').where('page_id', 'in', chunk).execute();
+    await trx.deleteFrom('favorites').where('page_id', 'in', chunk).execute();
+    await trx.deleteFrom('page_visits').where('page_id', 'in', chunk).execute();
+    await trx.deleteFrom('notification_settings').where('page_id', 'in', chunk).execute();
+    await trx.deleteFrom('notifications').where('page_id', 'in', chunk).execute();
+    await trx.deleteFrom('page_members').where('page_id', 'in', chunk).execute();
+    await trx.deleteFrom('files').where('page_id', 'in', chunk).execute();
+    await trx.deleteFrom('pages').where('id', 'in', chunk).execute();
+  }
+  return { pageIds, storageKeys };
 }
 
 /**
  * Puts a page at a new place with a new sort key, and rewrites the path of everything below it.
  * A page that becomes a private section root gets its creator's full grant (only the creator
- * may put it there). The caller has checked that the place is not inside the page.
+ * may put it there). Call in a transaction holding the tree lock, with the page and the place
+ * read after taking it and checked not to be inside the page.
  */
-export async function movePage(db: Kysely<Database>, page: PageRow, place: PagePlace, sortKey: string): Promise<PageRow> {
+export async function movePage(trx: Transaction<Database>, page: PageRow, place: PagePlace, sortKey: string): Promise<PageRow> {
   const parent = 'parent' in place ? place.parent : null;
   const newPath = childPath(parent);
   const updated_at = nowIso();
@@ -287,35 +332,33 @@ export async function movePage(db: Kysely<Database>, page: PageRow, place: PageP
     sort_key: sortKey,
     updated_at,
   };
-  await db.transaction().execute(async (trx) => {
+  await trx
+    .updateTable('pages')
+    .set({ parent_id: moved.parent_id, section: moved.section, path: moved.path, sort_key: sortKey, updated_at })
+    .where('id', '=', page.id)
+    .execute();
+  if (moved.section === 'private') {
+    // A private root is reached only through its grant, as when it is created there.
+    await trx
+      .insertInto('page_members')
+      .values({ page_id: page.id, user_id: page.created_by, level: 'full', created_at: updated_at })
+      .onConflict((oc) => oc.columns(['page_id', 'user_id']).doUpdateSet({ level: 'full' }))
+      .execute();
+  }
+  for (const descendant of await listDescendants(trx, page)) {
+    const old = pagePath(descendant);
+    const below = old.slice(old.indexOf(page.id));
     await trx
       .updateTable('pages')
-      .set({ parent_id: moved.parent_id, section: moved.section, path: moved.path, sort_key: sortKey, updated_at })
-      .where('id', '=', page.id)
+      .set({ path: JSON.stringify([...newPath, ...below]) })
+      .where('id', '=', descendant.id)
       .execute();
-    if (moved.section === 'private') {
-      // A private root is reached only through its grant, as when it is created there.
-      await trx
-        .insertInto('page_members')
-        .values({ page_id: page.id, user_id: page.created_by, level: 'full', created_at: updated_at })
-        .onConflict((oc) => oc.columns(['page_id', 'user_id']).doUpdateSet({ level: 'full' }))
-        .execute();
-    }
-    for (const descendant of await listDescendants(trx, page)) {
-      const old = pagePath(descendant);
-      const below = old.slice(old.indexOf(page.id));
-      await trx
-        .updateTable('pages')
-        .set({ path: JSON.stringify([...newPath, ...below]) })
-        .where('id', '=', descendant.id)
-        .execute();
-    }
-  });
+  }
   return moved;
 }
 
-/** Puts a page at a new spot among its current siblings. */
-export async function setSortKey(db: Kysely<Database>, page: PageRow, sortKey: string): Promise<PageRow> {
+/** Puts a page at a new spot among its current siblings (in a transaction holding the tree lock). */
+export async function setSortKey(db: Transaction<Database>, page: PageRow, sortKey: string): Promise<PageRow> {
   const updated_at = nowIso();
   await db.updateTable('pages').set({ sort_key: sortKey, updated_at }).where('id', '=', page.id).execute();
   return { ...page, sort_key: sortKey, updated_at };
@@ -360,15 +403,16 @@ export interface CloneInput {
  * Copies a page tree with new ids: pages (same titles, icons, covers, types, order), their live
  * blocks (new ids, parents remapped, same order; database rows are blocks too). The copy is
  * private to nobody: it is not public, has no alias, no members but the cloner's grant on a new
- * section root, no comments and no favourites. The root goes last in its new place.
+ * section root, no comments and no favourites. The root goes last in its new place. Call in a
+ * transaction holding the tree lock of the target workspace, with the parent read after taking it.
  */
-export async function clonePageTree(db: Kysely<Database>, input: CloneInput): Promise<PageRow> {
+export async function clonePageTree(trx: Transaction<Database>, input: CloneInput): Promise<PageRow> {
   const [source, ...rest] = input.pages;
   const ids = new Map<string, string>([[source.id, input.newRootId]]);
   for (const page of rest) ids.set(page.id, newId());
   const blocks: BlockRow[] = [];
   for (const chunk of inChunks(input.pages.map((p) => p.id))) {
-    blocks.push(...(await db.selectFrom('blocks').selectAll().where('page_id', 'in', chunk).where('deleted_at', 'is', null).execute()));
+    blocks.push(...(await trx.selectFrom('blocks').selectAll().where('page_id', 'in', chunk).where('deleted_at', 'is', null).execute()));
   }
   // Blocks under a deleted block are not part of the document any more: keep what hangs from the top.
   const byParent = new Map<string | null, BlockRow[]>();
@@ -386,55 +430,53 @@ export async function clonePageTree(db: Kysely<Database>, input: CloneInput): Pr
   }
   for (const block of kept) ids.set(block.id, newId());
 
-  return db.transaction().execute(async (trx) => {
-    const place: PagePlace = input.parent ? { parent: input.parent } : { workspaceId: input.workspaceId, section: 'private' };
-    const now = nowIso();
-    const rootPath = childPath(input.parent);
-    const copies: PageRow[] = input.pages.map((page) => {
-      const isRoot = page.id === source.id;
-      const below = isRoot ? [] : pagePath(page).slice(pagePath(page).indexOf(source.id));
-      return {
-        ...page,
-        id: ids.get(page.id) as string,
-        workspace_id: input.workspaceId,
-        parent_id: isRoot ? (input.parent?.id ?? null) : (ids.get(page.parent_id as string) as string),
-        section: isRoot ? (input.parent ? null : 'private') : null,
-        path: JSON.stringify([...rootPath, ...below.map((id) => ids.get(id) as string)]),
-        is_public: 0,
-        in_trash: 0,
-        created_by: input.userId,
-        created_at: now,
-        updated_at: now,
-        alias: null,
-        published_by: null,
-        published_at: null,
-        trashed_at: null,
-        trashed_by: null,
-      };
-    });
-    copies[0].sort_key = sortKeyAtEnd(await listPagesAt(trx, place));
-    for (const chunk of inChunks(copies, 200)) await trx.insertInto('pages').values(chunk).execute();
-    if (!input.parent) {
-      await trx
-        .insertInto('page_members')
-        .values({ page_id: input.newRootId, user_id: input.userId, level: 'full', created_at: now })
-        .execute();
-    }
-    const blockCopies: BlockRow[] = kept.map((block) => ({
-      ...block,
-      id: ids.get(block.id) as string,
-      page_id: ids.get(block.page_id) as string,
-      parent_id: block.parent_id === null ? null : (ids.get(block.parent_id) as string),
-      data: remapBlockData(block.data, ids),
-      version: 1,
+  const place: PagePlace = input.parent ? { parent: input.parent } : { workspaceId: input.workspaceId, section: 'private' };
+  const now = nowIso();
+  const rootPath = childPath(input.parent);
+  const copies: PageRow[] = input.pages.map((page) => {
+    const isRoot = page.id === source.id;
+    const below = isRoot ? [] : pagePath(page).slice(pagePath(page).indexOf(source.id));
+    return {
+      ...page,
+      id: ids.get(page.id) as string,
+      workspace_id: input.workspaceId,
+      parent_id: isRoot ? (input.parent?.id ?? null) : (ids.get(page.parent_id as string) as string),
+      section: isRoot ? (input.parent ? null : 'private') : null,
+      path: JSON.stringify([...rootPath, ...below.map((id) => ids.get(id) as string)]),
+      is_public: 0,
+      in_trash: 0,
+      created_by: input.userId,
       created_at: now,
       updated_at: now,
-      updated_by: input.userId,
-      deleted_at: null,
-    }));
-    for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
-    return copies[0];
+      alias: null,
+      published_by: null,
+      published_at: null,
+      trashed_at: null,
+      trashed_by: null,
+    };
   });
+  copies[0].sort_key = sortKeyAtEnd(await listPagesAt(trx, place));
+  for (const chunk of inChunks(copies, 200)) await trx.insertInto('pages').values(chunk).execute();
+  if (!input.parent) {
+    await trx
+      .insertInto('page_members')
+      .values({ page_id: input.newRootId, user_id: input.userId, level: 'full', created_at: now })
+      .execute();
+  }
+  const blockCopies: BlockRow[] = kept.map((block) => ({
+    ...block,
+    id: ids.get(block.id) as string,
+    page_id: ids.get(block.page_id) as string,
+    parent_id: block.parent_id === null ? null : (ids.get(block.parent_id) as string),
+    data: remapBlockData(block.data, ids),
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    updated_by: input.userId,
+    deleted_at: null,
+  }));
+  for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
+  return copies[0];
 }
 
 /** The subset of page ids the user has favourited. */

@@ -14,28 +14,31 @@ export function findUserById(db: Kysely<Database>, id: string): Promise<UserRow 
 
 /** A new user with a private workspace of their own, where they are admin. */
 export async function createUserWithWorkspace(db: Kysely<Database>, email: string): Promise<UserRow> {
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const user: UserRow = {
-      id: newId(),
-      email,
-      name: email.split('@')[0],
-      avatar_url: null,
-      telegram_id: null,
-      created_at: now,
-    };
-    await trx.insertInto('users').values(user).execute();
-    const workspaceId = newId();
-    await trx
-      .insertInto('workspaces')
-      .values({ id: workspaceId, name: user.name, avatar: null, alias: null, is_private: 1, created_at: now })
-      .execute();
-    await trx
-      .insertInto('workspace_members')
-      .values({ workspace_id: workspaceId, user_id: user.id, role: 'admin', created_at: now })
-      .execute();
-    return user;
-  });
+  return db.transaction().execute((trx) => insertUserWithWorkspace(trx, email));
+}
+
+/** createUserWithWorkspace inside a transaction the caller runs (invitations create accounts with other writes). */
+export async function insertUserWithWorkspace(trx: Kysely<Database>, email: string): Promise<UserRow> {
+  const now = nowIso();
+  const user: UserRow = {
+    id: newId(),
+    email,
+    name: email.split('@')[0],
+    avatar_url: null,
+    telegram_id: null,
+    created_at: now,
+  };
+  await trx.insertInto('users').values(user).execute();
+  const workspaceId = newId();
+  await trx
+    .insertInto('workspaces')
+    .values({ id: workspaceId, name: user.name, avatar: null, alias: null, is_private: 1, created_at: now })
+    .execute();
+  await trx
+    .insertInto('workspace_members')
+    .values({ workspace_id: workspaceId, user_id: user.id, role: 'admin', created_at: now })
+    .execute();
+  return user;
 }
 
 /** The user with this e-mail, created (with a private workspace) on first use; safe against a parallel create. */

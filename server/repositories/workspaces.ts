@@ -3,8 +3,10 @@ import { WORKSPACE_ROLES, type WorkspaceRole } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import type { Database, UserRow, WorkspaceRow } from '../db/types';
-import { AppError } from '../errors';
+import { AppError, isUniqueViolation, rateLimited } from '../errors';
 import { nowIso } from '../time';
+import { inChunks } from './pages';
+import { insertUserWithWorkspace } from './users';
 
 export interface WorkspaceWithRole {
   id: string;
@@ -77,7 +79,7 @@ export async function createWorkspace(
  * SQLite runs one write transaction at a time anyway), so two admins demoting each other at
  * once cannot leave the workspace without an admin.
  */
-async function lockWorkspace(trx: Kysely<Database>, workspaceId: string): Promise<void> {
+export async function lockWorkspace(trx: Kysely<Database>, workspaceId: string): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
     await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
   }
@@ -177,34 +179,133 @@ export async function findMember(db: Kysely<Database>, workspaceId: string, user
   return { role, created_at: joined_at, user };
 }
 
+/** A person a call names: an existing user by id, or anyone by e-mail (already normalized). */
+export type PersonRef = { userId: string } | { email: string };
+
+/** A named person, resolved. */
+export interface NamedPerson {
+  /** Their position in the request's list. */
+  index: number;
+  ref: PersonRef;
+  /** Their account; undefined for an e-mail without one (admitPeople creates it). */
+  user: UserRow | undefined;
+  /** Whether they are a member of the workspace already (with any role, hidden ones too). */
+  member: boolean;
+}
+
 /**
- * Adds users with their roles; users who are members already keep their role. Adding anyone
- * makes a private workspace non-private. Returns the ids actually added.
+ * Runs `work` in one transaction that first takes the workspace's membership lock, for calls that
+ * add people (members/add, page member/add): their checks (who is a member, the inviter's
+ * quota) and writes do not interleave with another such call. If a parallel sign-up created the
+ * account of an invited address first (a unique violation), the whole transaction runs once more
+ * and finds that account. `work` must do nothing but database work.
  */
-export async function addMembers(
-  db: Kysely<Database>,
-  workspaceId: string,
-  members: ReadonlyArray<{ userId: string; role: WorkspaceRole }>,
-): Promise<string[]> {
-  return db.transaction().execute(async (trx) => {
-    await lockWorkspace(trx, workspaceId);
-    const existing = await trx
-      .selectFrom('workspace_members')
-      .select('user_id')
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', 'in', members.map((m) => m.userId))
-      .execute();
-    const present = new Set(existing.map((e) => e.user_id));
-    const fresh = members.filter((m) => !present.has(m.userId));
-    if (fresh.length === 0) return [];
-    const now = nowIso();
-    await trx
-      .insertInto('workspace_members')
-      .values(fresh.map((m) => ({ workspace_id: workspaceId, user_id: m.userId, role: m.role, created_at: now })))
-      .execute();
-    await trx.updateTable('workspaces').set({ is_private: 0 }).where('id', '=', workspaceId).execute();
-    return fresh.map((m) => m.userId);
+export async function inMembershipTransaction<T>(db: Kysely<Database>, workspaceId: string, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await lockWorkspace(trx, workspaceId);
+        return work(trx);
+      });
+    } catch (error) {
+      if (attempt >= 2 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+const invalid = (message: string, details: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
+
+/**
+ * Resolves the people a call names. Every `userId` must name a user, and nobody may be named twice
+ * (twice by id, twice by e-mail, or by id and by e-mail at once); otherwise 422
+ * validation_failed for the whole call, with `details` naming each bad entry as
+ * `${prefix}.${index}` — the same answer from members/add and page member/add.
+ */
+export async function resolvePeople(trx: Kysely<Database>, workspaceId: string, refs: readonly PersonRef[], prefix: string): Promise<NamedPerson[]> {
+  const byId = new Map<string, UserRow>();
+  for (const chunk of inChunks([...new Set(refs.flatMap((r) => ('userId' in r ? [r.userId] : [])))])) {
+    for (const user of await trx.selectFrom('users').selectAll().where('id', 'in', chunk).execute()) byId.set(user.id, user);
+  }
+  const byEmail = new Map<string, UserRow>();
+  for (const chunk of inChunks([...new Set(refs.flatMap((r) => ('email' in r ? [r.email] : [])))])) {
+    for (const user of await trx.selectFrom('users').selectAll().where('email', 'in', chunk).execute()) byEmail.set(user.email, user);
+  }
+
+  const problems: Array<{ path: string; message: string }> = [];
+  const firstNamed = new Map<string, number>();
+  const people: NamedPerson[] = refs.map((ref, index) => {
+    const user = 'userId' in ref ? byId.get(ref.userId) : byEmail.get(ref.email);
+    if ('userId' in ref && !user) problems.push({ path: `${prefix}.${index}.userId`, message: 'no such user' });
+    const key = user ? `user:${user.id}` : 'userId' in ref ? `id:${ref.userId}` : `email:${ref.email}`;
+    const first = firstNamed.get(key);
+    if (first !== undefined) problems.push({ path: `${prefix}.${index}`, message: `names the same person as entry ${first}` });
+    else firstNamed.set(key, index);
+    return { index, ref, user, member: false };
   });
+  if (problems.length > 0) throw invalid('some entries name no user, or the same person twice', problems);
+
+  const members = new Set<string>();
+  for (const chunk of inChunks(people.flatMap((p) => (p.user ? [p.user.id] : [])))) {
+    const rows = await trx.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', workspaceId).where('user_id', 'in', chunk).execute();
+    for (const row of rows) members.add(row.user_id);
+  }
+  for (const person of people) person.member = person.user !== undefined && members.has(person.user.id);
+  return people;
+}
+
+/**
+ * Refuses (429 rate_limited) bringing `count` more people into workspaces when the inviter has
+ * brought in `limit.people` within the last `limit.windowMs` already (counted over all
+ * workspaces, from workspace_members.invited_by). Takes a lock on the inviter (PostgreSQL: their
+ * user row) so that their parallel calls cannot both pass on the same count.
+ */
+export async function checkInviteQuota(
+  trx: Kysely<Database>,
+  inviterId: string,
+  count: number,
+  limit: { people: number; windowMs: number },
+): Promise<void> {
+  if (count === 0) return;
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await trx.selectFrom('users').select('id').where('id', '=', inviterId).forUpdate().execute();
+  }
+  const since = new Date(Date.now() - limit.windowMs).toISOString();
+  const row = await trx
+    .selectFrom('workspace_members')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('invited_by', '=', inviterId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) + count > limit.people) {
+    const minutes = Math.round(limit.windowMs / 60_000);
+    throw rateLimited(`you may bring at most ${limit.people} people into workspaces in ${minutes} minutes; try again later`);
+  }
+}
+
+/**
+ * Makes people who are not members yet members with a role, recording who brought them in. An
+ * e-mail without an account gets one first (with a private workspace of its own, as at
+ * sign-up). Adding anyone makes a private workspace non-private. Returns the users in order.
+ */
+export async function admitPeople(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  inviterId: string,
+  people: ReadonlyArray<{ person: NamedPerson; role: WorkspaceRole }>,
+): Promise<UserRow[]> {
+  if (people.length === 0) return [];
+  const users: UserRow[] = [];
+  for (const { person } of people) {
+    if (person.member) throw new Error(`admitPeople: ${person.user?.id} is a member already`);
+    users.push(person.user ?? (await insertUserWithWorkspace(trx, (person.ref as { email: string }).email)));
+  }
+  const now = nowIso();
+  await trx
+    .insertInto('workspace_members')
+    .values(people.map(({ role }, i) => ({ workspace_id: workspaceId, user_id: users[i].id, role, created_at: now, invited_by: inviterId })))
+    .execute();
+  await trx.updateTable('workspaces').set({ is_private: 0 }).where('id', '=', workspaceId).execute();
+  return users;
 }
 
 const lastAdmin = () => new AppError(422, ERROR_CODES.workspaceLastAdmin, 'the workspace needs at least one admin');
@@ -230,7 +331,9 @@ export async function setMemberRole(db: Kysely<Database>, workspaceId: string, u
 /**
  * Removes a member; the last admin cannot be removed (422 workspace.last_admin). Their page
  * grants, favourites, visits and notification settings in this workspace go too, so a later
- * re-invite starts clean. False when not a member.
+ * re-invite starts clean — except their grants on the root pages they created: those pages (and
+ * everything below them) stay theirs, out of everyone's reach but people they were shared with,
+ * and come back to them when they are added again. False when not a member.
  */
 export async function removeMember(db: Kysely<Database>, workspaceId: string, userId: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
@@ -244,7 +347,14 @@ export async function removeMember(db: Kysely<Database>, workspaceId: string, us
     if (!member || !isWireRole(member.role)) return false;
     if (member.role === 'admin' && (await memberCount(trx, workspaceId, 'admin')) <= 1) throw lastAdmin();
     const pageIds = trx.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId);
-    for (const table of ['page_members', 'favorites', 'page_visits', 'notification_settings'] as const) {
+    const ownRoots = trx
+      .selectFrom('pages')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('parent_id', 'is', null)
+      .where('created_by', '=', userId);
+    await trx.deleteFrom('page_members').where('user_id', '=', userId).where('page_id', 'in', pageIds).where('page_id', 'not in', ownRoots).execute();
+    for (const table of ['favorites', 'page_visits', 'notification_settings'] as const) {
       await trx.deleteFrom(table).where('user_id', '=', userId).where('page_id', 'in', pageIds).execute();
     }
     await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { WireBlock } from '../../schema/block';
-import type { TextData } from '../../schema/blocks';
+import { checkRowValues, type DatabaseConfig, type DatabaseRowData, type TextData } from '../../schema/blocks';
 import type { WireElement } from '../../schema/element';
 import type { Token } from '../../schema/token';
+import { blockTreeProblems, outcome } from '../../test/helpers/races';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 
@@ -1148,4 +1149,105 @@ test('the OpenAPI document lists the block calls with their bodies', async () =>
   const paths = res.json<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>().paths;
   for (const action of ['restore', 'move', 'clone']) expect(paths).toHaveProperty([`/api/v3/spaces/block/{id}/${action}`, 'post']);
   expect(paths['/api/v3/spaces/block/{id}/move'].post.requestBody).toBeDefined();
+});
+
+// ---- Concurrency: block changes of a page are judged one at a time (docs/adr/0003-concurrency.md)
+
+describe('concurrent block changes keep the page sound', () => {
+  /** Live rows of a page against what the page lists: a block under a deleted or looping parent would vanish. */
+  async function expectSound(pageId: string) {
+    expect(await blockTreeProblems(t, pageId)).toEqual([]);
+    const live = await t.app.db.selectFrom('blocks').select('id').where('page_id', '=', pageId).where('deleted_at', 'is', null).execute();
+    expect((await listBlocks(pageId)).map((b) => b.id).sort()).toEqual(live.map((b) => b.id).sort());
+  }
+
+  test('two opposite moves at once (b1 under b2, b2 under b1): one moves, the other is 422', async () => {
+    const pageId = await newPage();
+    for (let i = 0; i < 30; i++) {
+      const b1 = await createBlock(pageId);
+      const b2 = await createBlock(pageId);
+      const answers = await Promise.all([move(b1.id, { parentId: b2.id }), move(b2.id, { parentId: b1.id })]);
+      expect(answers.map(outcome).sort()).toEqual(['200', '422 validation_failed']);
+    }
+    await expectSound(pageId);
+  });
+
+  test('a block moved or created under a block being deleted is refused or deleted with it', async () => {
+    const pageId = await newPage();
+    for (let i = 0; i < 20; i++) {
+      const a = await createBlock(pageId);
+      const b = await createBlock(pageId);
+      const [moved, deleted, created] = await Promise.all([
+        move(a.id, { parentId: b.id }),
+        api(t, ann, 'DELETE', blockUrl(b.id)),
+        postBlock(pageId, { parentId: b.id }),
+      ]);
+      expect(outcome(deleted)).toBe('200');
+      expect(['200', '422 validation_failed']).toContain(outcome(moved));
+      expect(['201', '422 validation_failed']).toContain(outcome(created));
+      expect((await rowOf(a.id)).deleted_at === null).toBe(moved.statusCode !== 200);
+    }
+    await expectSound(pageId);
+  });
+
+  test('many blocks created at one spot at once all get their own place', async () => {
+    const pageId = await newPage();
+    const first = await createBlock(pageId, { tokens: [{ text: 'first' }] });
+    const last = await createBlock(pageId, { tokens: [{ text: 'last' }], placeAfter: first.id });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => postBlock(pageId, { tokens: [{ text: `n${i}` }], placeAfter: first.id })));
+    expect(answers.map(outcome)).toEqual(answers.map(() => '201'));
+    const listed = await listBlocks(pageId);
+    expect(listed).toHaveLength(22);
+    expect([listed[0].id, listed[21].id]).toEqual([first.id, last.id]);
+    await expectSound(pageId);
+  });
+
+  test('blocks deleted at the same moment come back one by one', async () => {
+    const pageId = await newPage();
+    for (let i = 0; i < 15; i++) {
+      const x = await createBlock(pageId);
+      const y = await createBlock(pageId);
+      const answers = await Promise.all([api(t, ann, 'DELETE', blockUrl(x.id)), api(t, ann, 'DELETE', blockUrl(y.id))]);
+      expect(answers.map(outcome)).toEqual(['200', '200']);
+      expect((await api(t, ann, 'POST', blockUrl(x.id, '/restore'))).statusCode).toBe(200);
+      expect((await rowOf(y.id)).deleted_at).not.toBeNull();
+    }
+    await expectSound(pageId);
+  });
+
+  test('a database losing a field while its rows are written: no lost update, versions add up, rows fit the fields', async () => {
+    const pageId = await newPage();
+    const without = databaseData();
+    delete (without.config.fields as Record<string, unknown>).price;
+    without.view.layouts[0].orderedFields = [{ fieldId: MAIN, isWrap: false }];
+    for (let i = 0; i < 20; i++) {
+      const database = await createTyped(pageId, 'database', databaseData());
+      const row = await createTyped(pageId, 'databaseRow', rowData({ price: 1 }), { parentId: database.id });
+      const [changed, updated, added] = await Promise.all([
+        updateTyped(database, 'database', without),
+        updateTyped(row, 'databaseRow', rowData({ price: 2, done: true }, 'NEW')),
+        postTyped(pageId, 'databaseRow', rowData({ price: 3 }, 'ADDED'), { parentId: database.id }),
+      ]);
+      expect(outcome(changed)).toBe('200');
+      const stored = await rowOf(row.id);
+      const data = JSON.parse(stored.data) as { title: string; values: Record<string, unknown> };
+      if (updated.statusCode === 200) {
+        // The row update came first (version 2) and the pruning after it (version 3): both kept.
+        expect(body<WireBlock>(updated).data.version).toBe(2);
+        expect([stored.version, data.title, data.values]).toEqual([3, 'NEW', { done: true }]);
+      } else {
+        // The fields changed first: the update is refused, the row only pruned (version 2).
+        expect(['422 block.version_conflict', '422 validation_failed']).toContain(outcome(updated));
+        expect([stored.version, data.title, data.values]).toEqual([2, 'Строка', {}]);
+      }
+      expect(['201', '422 validation_failed']).toContain(outcome(added));
+      if (added.statusCode === 201) {
+        const addedRow = await rowOf(body<WireBlock>(added).data.id);
+        expect([addedRow.version, JSON.parse(addedRow.data).values]).toEqual([2, {}]);
+      }
+      const rows = await t.app.db.selectFrom('blocks').select('data').where('parent_id', '=', database.id).execute();
+      for (const r of rows) expect(checkRowValues(without.config as DatabaseConfig, (JSON.parse(r.data) as DatabaseRowData).values)).toEqual([]);
+    }
+    await expectSound(pageId);
+  });
 });

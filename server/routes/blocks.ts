@@ -18,7 +18,9 @@ import {
 } from '../../schema/blocks';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
-import type { BlockRow, PageRow } from '../db/types';
+import type { Kysely, Transaction } from 'kysely';
+import { lockBlocks } from '../db/locks';
+import type { BlockRow, Database, PageRow } from '../db/types';
 import { AppError, isUniqueViolation, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage, type PageAction } from '../policies/page';
@@ -40,7 +42,7 @@ import {
   sortKeyAfter,
   updateBlockIfVersion,
 } from '../repositories/blocks';
-import { findPage } from '../repositories/pages';
+import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
 
 /** Types whose blocks keep their type for life: a database and its rows are made as such. */
 const FIXED_TYPES: ReadonlySet<string> = new Set(['database', 'databaseRow']);
@@ -76,37 +78,70 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
   }
 
   /**
-   * The block of the path, authorized on its page for the action. A deleted block answers 404
-   * (after the access check, so an outsider learns nothing about it) unless `allowDeleted`.
+   * The block of the path, authorized on its page for the action. A write into a page in the
+   * trash is 409 page.in_trash. A deleted block answers 404 (after the access check, so an
+   * outsider learns nothing about it) unless `allowDeleted`.
    */
   async function authorizedBlock(userId: string, id: string, action: PageAction, allowDeleted = false): Promise<BlockRow> {
     const block = await findBlock(app.db, id);
     if (!block) throw notFound('block');
-    await authorizePage(app.db, userId, await pageOf(block.page_id), action);
+    const page = await pageOf(block.page_id);
+    await authorizePage(app.db, userId, page, action);
+    if (action !== 'read') assertNotInTrash(page);
     if (block.deleted_at !== null && !allowDeleted) throw notFound('block');
     return block;
   }
 
+  /**
+   * Runs a change of a page's blocks in one transaction holding the page's block lock, with the
+   * page read again there (404 when gone, 409 page.in_trash when in the trash). Every position,
+   * cycle and database check is made inside, on the blocks as they are then (see
+   * docs/adr/0003-concurrency.md). Only `trx` may be used inside: on SQLite the transaction holds
+   * the one connection.
+   */
+  function blockChange<T>(pageId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return app.db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, pageId);
+      await writablePage(trx, pageId);
+      return work(trx);
+    });
+  }
+
+  /** A live block read again inside a block change: it may have been deleted meanwhile (404). */
+  async function reloadLive(trx: Transaction<Database>, id: string): Promise<BlockRow> {
+    const block = await findLiveBlock(trx, id);
+    if (!block) throw notFound('block');
+    return block;
+  }
+
   /** A block id named in a body must be a live block of the same page. */
-  async function blockInPage(id: string, pageId: string, what: string): Promise<BlockRow> {
-    const block = await findLiveBlock(app.db, id);
+  async function blockInPage(db: Kysely<Database>, id: string, pageId: string, what: string): Promise<BlockRow> {
+    const block = await findLiveBlock(db, id);
     if (!block || block.page_id !== pageId) throw invalid(`${what} is not a block of this page`);
     return block;
   }
 
   /** The parent and the previous sibling named in a body, checked against each other. */
-  async function position(pageId: string, parentId: string | null, placeAfter: string | null | undefined) {
-    const parent = parentId ? await blockInPage(parentId, pageId, 'parentId') : null;
-    const after = placeAfter ? await blockInPage(placeAfter, pageId, 'placeAfter') : null;
+  async function position(db: Kysely<Database>, pageId: string, parentId: string | null, placeAfter: string | null | undefined) {
+    const parent = parentId ? await blockInPage(db, parentId, pageId, 'parentId') : null;
+    const after = placeAfter ? await blockInPage(db, placeAfter, pageId, 'placeAfter') : null;
     if (after && after.parent_id !== parentId) throw invalid('placeAfter is not a child of parentId');
     return { parent, after };
   }
 
   /** A taken id: 409 with the server's block when the caller may see it (same page, live). */
-  async function blockExists(existing: BlockRow, pageId: string): Promise<AppError> {
+  async function blockExists(db: Kysely<Database>, existing: BlockRow, pageId: string): Promise<AppError> {
     const visible = existing.page_id === pageId && existing.deleted_at === null;
     return new AppError(409, ERROR_CODES.blockExists, 'a block with this id exists', undefined,
-      visible ? await presentBlock(app.db, existing) : null);
+      visible ? await presentBlock(db, existing) : null);
+  }
+
+  /** A parallel create with the same id (on another page, outside this page's lock) got there first. */
+  function takenId(id: string, pageId: string) {
+    return async (error: unknown): Promise<never> => {
+      const winner = isUniqueViolation(error) ? await findBlock(app.db, id) : undefined;
+      throw winner ? await blockExists(app.db, winner, pageId) : error;
+    };
   }
 
   app.get('/api/v3/spaces/note/:id/blocks', { schema: { tags: ['blocks'], summary: 'All live blocks of a page, in document order', params: idParams } }, async (request) => {
@@ -128,34 +163,32 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     const body = request.body;
     const page = await pageOf(body.pageId);
     await authorizePage(app.db, user.id, page, 'edit');
+    assertNotInTrash(page);
     const parentId = body.parentId ?? null;
-    const { parent, after } = await position(page.id, parentId, body.placeAfter);
     const data = canonicalData(body.type, body.data as BlockData);
-    checkPlacement(body.type, data, parent);
     const id = body.id ?? newId();
-    const existing = await findBlock(app.db, id);
-    if (existing && existing.page_id === page.id && existing.deleted_at !== null) {
-      if (parentId !== null && (await isInSubtree(app.db, existing, parentId))) throw invalid('a block cannot sit under its own descendant');
-      const sortKey = await sortKeyAfter(app.db, page.id, parentId, after);
-      const revived = await reviveBlock(app.db, existing, { parentId, sortKey, type: body.type, data, userId: user.id });
-      if (!revived) throw await blockExists((await findBlock(app.db, id)) ?? existing, page.id);
-      reply.status(201);
-      return envelope(await presentBlock(app.db, revived));
-    }
-    if (existing) throw await blockExists(existing, page.id);
-    const row = await insertBlock(app.db, {
-      id,
-      pageId: page.id,
-      parentId,
-      sortKey: await sortKeyAfter(app.db, page.id, parentId, after),
-      type: body.type,
-      data,
-      userId: user.id,
-    }).catch(async (error: unknown) => {
-      // A parallel create with the same id got there first.
-      const winner = isUniqueViolation(error) ? await findBlock(app.db, id) : undefined;
-      throw winner ? await blockExists(winner, page.id) : error;
-    });
+    const row = await blockChange(page.id, async (trx) => {
+      const { parent, after } = await position(trx, page.id, parentId, body.placeAfter);
+      checkPlacement(body.type, data, parent);
+      const existing = await findBlock(trx, id);
+      if (existing && existing.page_id === page.id && existing.deleted_at !== null) {
+        if (parentId !== null && (await isInSubtree(trx, existing, parentId))) throw invalid('a block cannot sit under its own descendant');
+        const sortKey = await sortKeyAfter(trx, page.id, parentId, after);
+        const revived = await reviveBlock(trx, existing, { parentId, sortKey, type: body.type, data, userId: user.id });
+        if (!revived) throw await blockExists(trx, (await findBlock(trx, id)) ?? existing, page.id);
+        return revived;
+      }
+      if (existing) throw await blockExists(trx, existing, page.id);
+      return insertBlock(trx, {
+        id,
+        pageId: page.id,
+        parentId,
+        sortKey: await sortKeyAfter(trx, page.id, parentId, after),
+        type: body.type,
+        data,
+        userId: user.id,
+      });
+    }).catch(takenId(id, page.id));
     reply.status(201);
     return envelope(await presentBlock(app.db, row));
   });
@@ -168,17 +201,25 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       throw invalid(`a ${block.type} block cannot become ${body.type}: databases and rows keep their type`);
     }
     const data = canonicalData(body.type, body.data as BlockData);
-    const parent = block.parent_id ? ((await findBlock(app.db, block.parent_id)) ?? null) : null;
-    checkPlacement(body.type, data, parent);
-    // One statement is atomic on its own; a database's rows are pruned in the same transaction as its change.
-    const version =
-      body.type === 'database'
-        ? await app.db.transaction().execute(async (trx) => {
-            const next = await updateBlockIfVersion(trx, block.id, body.version, body.type, data, user.id);
-            if (next !== null) await pruneRowValues(trx, block.id, (data as DatabaseData).config, user.id);
-            return next;
-          })
-        : await updateBlockIfVersion(app.db, block.id, body.version, body.type, data, user.id);
+    let version: number | null;
+    if (FIXED_TYPES.has(body.type)) {
+      // A row's values are checked against its database's fields, and a database's change prunes
+      // its rows: both under the page's block lock, so neither judges by a stale copy of the other.
+      version = await blockChange(block.page_id, async (trx) => {
+        const current = await findBlock(trx, block.id);
+        const parentId = current?.parent_id ?? block.parent_id;
+        const parent = parentId ? ((await findBlock(trx, parentId)) ?? null) : null;
+        checkPlacement(body.type, data, parent);
+        const next = await updateBlockIfVersion(trx, block.id, body.version, body.type, data, user.id);
+        if (next !== null && body.type === 'database') await pruneRowValues(trx, block.id, (data as DatabaseData).config, user.id);
+        return next;
+      });
+    } else {
+      // One statement is atomic on its own: the hot path (every debounced keystroke) takes no lock.
+      const parent = block.parent_id ? ((await findBlock(app.db, block.parent_id)) ?? null) : null;
+      checkPlacement(body.type, data, parent);
+      version = await updateBlockIfVersion(app.db, block.id, body.version, body.type, data, user.id);
+    }
     if (version === null) {
       const current = await findLiveBlock(app.db, block.id);
       if (!current) throw notFound('block');
@@ -191,18 +232,22 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
   app.delete('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Delete a block and its children (restorable)', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const block = await authorizedBlock(user.id, request.params.id, 'edit');
-    await softDeleteBlockTree(app.db, block);
+    await blockChange(block.page_id, async (trx) => softDeleteBlockTree(trx, await reloadLive(trx, block.id)));
     return envelope({ id: block.id, status: 'success' });
   });
 
   app.post('/api/v3/spaces/block/:id/restore', { schema: { tags: ['blocks'], summary: 'Restore a deleted block and its children in place', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const block = await authorizedBlock(user.id, request.params.id, 'edit', true);
-    const parent = block.parent_id ? await findBlock(app.db, block.parent_id) : null;
-    if (parent === undefined || (parent && parent.deleted_at !== null)) throw invalid('the parent block is deleted: restore it first');
-    // The parent may have changed type since (a revived id): the block must still fit under it.
-    checkPlacement(block.type, JSON.parse(block.data) as BlockData, parent);
-    await restoreBlockTree(app.db, block);
+    await blockChange(block.page_id, async (trx) => {
+      const current = await findBlock(trx, block.id);
+      if (!current) throw notFound('block');
+      const parent = current.parent_id ? await findBlock(trx, current.parent_id) : null;
+      if (parent === undefined || (parent && parent.deleted_at !== null)) throw invalid('the parent block is deleted: restore it first');
+      // The parent may have changed type since (a revived id): the block must still fit under it.
+      checkPlacement(current.type, JSON.parse(current.data) as BlockData, parent);
+      await restoreBlockTree(trx, current);
+    });
     const blocks = await listSubtree(app.db, { ...block, deleted_at: null });
     return envelope(blocks, { count: blocks.length, hasMoreNext: false });
   });
@@ -212,14 +257,19 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     const body = request.body;
     const block = await authorizedBlock(user.id, request.params.id, 'edit');
     const parentId = body.parentId ?? null;
-    const { parent, after } = await position(block.page_id, parentId, body.placeAfter);
-    if (parentId !== null && (await isInSubtree(app.db, block, parentId))) {
-      throw invalid('a block cannot move under itself or its own descendant');
-    }
-    if (after?.id === block.id) throw invalid('a block cannot be placed after itself');
-    checkPlacement(block.type, JSON.parse(block.data) as BlockData, parent);
-    const sortKey = await sortKeyAfter(app.db, block.page_id, parentId, after);
-    await moveBlockRow(app.db, block.id, parentId, sortKey, user.id);
+    // Judged on the blocks as they are inside the lock: of two moves that would each be fine
+    // alone (b1 under b2, b2 under b1) the second sees the first and is refused.
+    await blockChange(block.page_id, async (trx) => {
+      const current = await reloadLive(trx, block.id);
+      const { parent, after } = await position(trx, current.page_id, parentId, body.placeAfter);
+      if (parentId !== null && (await isInSubtree(trx, current, parentId))) {
+        throw invalid('a block cannot move under itself or its own descendant');
+      }
+      if (after?.id === current.id) throw invalid('a block cannot be placed after itself');
+      checkPlacement(current.type, JSON.parse(current.data) as BlockData, parent);
+      const sortKey = await sortKeyAfter(trx, current.page_id, parentId, after);
+      await moveBlockRow(trx, current.id, parentId, sortKey, user.id);
+    });
     const moved = await findLiveBlock(app.db, block.id);
     if (!moved) throw notFound('block');
     return envelope(await presentBlock(app.db, moved));
@@ -229,12 +279,11 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     const user = requireUser(request);
     const block = await authorizedBlock(user.id, request.params.id, 'edit');
     const id = request.body?.id ?? newId();
-    const existing = await findBlock(app.db, id);
-    if (existing) throw await blockExists(existing, block.page_id);
-    const root = await cloneBlockTree(app.db, block, id, user.id).catch(async (error: unknown) => {
-      const winner = isUniqueViolation(error) ? await findBlock(app.db, id) : undefined;
-      throw winner ? await blockExists(winner, block.page_id) : error;
-    });
+    const root = await blockChange(block.page_id, async (trx) => {
+      const existing = await findBlock(trx, id);
+      if (existing) throw await blockExists(trx, existing, block.page_id);
+      return cloneBlockTree(trx, await reloadLive(trx, block.id), id, user.id);
+    }).catch(takenId(id, block.page_id));
     const blocks = await listSubtree(app.db, root);
     reply.status(201);
     return envelope(blocks, { count: blocks.length, hasMoreNext: false });

@@ -1,6 +1,7 @@
-import type { WireComment } from '../../schema/comment';
+import { COMMENT_LIMITS, type WireComment } from '../../schema/comment';
 import { newId } from '../../schema/ids';
 import { addMember, grant, insertFile, insertPage, person, sharedWorkspace, type Level, type Person, type Role } from '../../test/helpers/comments';
+import { outcome } from '../../test/helpers/races';
 import { api, body, createTestApp, errorCode, type TestApp } from '../../test/helpers/testApp';
 import { defaultAuthor, insertComment, presentCommentRow } from '../repositories/comments';
 
@@ -568,5 +569,89 @@ describe('permissions: role × page level × operation', () => {
     if (op === 'deleteOwn') expect(ids(after)).not.toContain(own?.id);
     if (op === 'react') expect(after.reactions).toContainEqual(expect.objectContaining({ comment_id: others.id, user_id: actor.who?.id, code: '🔥' }));
     if (op === 'unreact') expect(after.reactions).not.toContainEqual(expect.objectContaining({ comment_id: others.id, user_id: actor.who?.id }));
+  });
+});
+
+// ---- Concurrency: comment changes of a page are judged one at a time (docs/adr/0003-concurrency.md)
+
+describe('concurrent comment changes', () => {
+  const del = (pageId: string, id: string) => api(t, owner.cookie, 'DELETE', `/api/v3/spaces/element/${pageId}/comments/${id}`);
+  const react = (id: string, code: string) => api(t, owner.cookie, 'POST', `/api/v3/spaces/comment/${id}/reaction`, { code });
+
+  /** Every reply points at a stored comment; every reaction is on a live one. */
+  async function expectNoOrphans(pageId: string) {
+    const comments = await t.app.db.selectFrom('comments').selectAll().where('page_id', '=', pageId).execute();
+    const byId = new Map(comments.map((c) => [c.id, c]));
+    expect(comments.filter((c) => c.replied_comment_id !== null && !byId.has(c.replied_comment_id)).map((c) => c.id)).toEqual([]);
+    const reactions = await t.app.db.selectFrom('comment_reactions').selectAll().execute();
+    expect(reactions.filter((r) => byId.has(r.comment_id) && byId.get(r.comment_id)?.deleted_at !== null)).toEqual([]);
+  }
+
+  test('a reply to a comment being deleted is refused (422) or keeps the comment as deleted; never an orphan', async () => {
+    const pageId = await ownersPage();
+    for (let i = 0; i < 25; i++) {
+      const c = await writeComment(owner, pageId, `c${i}`);
+      const [reply, deleted] = await Promise.all([
+        postComment(owner, pageId, { content: text('re'), attaches: [], repliedComment: c.id }),
+        del(pageId, c.id),
+      ]);
+      expect(outcome(deleted)).toBe('200');
+      const kept = await t.app.db.selectFrom('comments').selectAll().where('id', '=', c.id).executeTakeFirst();
+      if (reply.statusCode === 201) {
+        expect(kept?.deleted_at).toEqual(expect.any(String));
+      } else {
+        expect(outcome(reply)).toBe('422 validation_failed');
+        expect(kept).toBeUndefined();
+      }
+    }
+    await expectNoOrphans(pageId);
+  });
+
+  test('a reaction to a comment being deleted is refused (404) or goes with it', async () => {
+    const pageId = await ownersPage();
+    for (let i = 0; i < 25; i++) {
+      const c = await writeComment(owner, pageId, `c${i}`);
+      const [reacted, deleted] = await Promise.all([react(c.id, '👍'), del(pageId, c.id)]);
+      expect(outcome(deleted)).toBe('200');
+      expect(['200', '404 not_found']).toContain(outcome(reacted));
+    }
+    expect(await t.app.db.selectFrom('comments').select('id').where('page_id', '=', pageId).execute()).toEqual([]);
+    await expectNoOrphans(pageId);
+  });
+
+  test('reactions added at once stay within the per-person limit', async () => {
+    const pageId = await ownersPage();
+    const c = await writeComment(owner, pageId);
+    for (let i = 0; i < COMMENT_LIMITS.reactionsPerUser - 1; i++) expect((await react(c.id, `code${i}`)).statusCode).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => react(c.id, `more${i}`)));
+    expect(answers.map(outcome).sort()).toEqual(['200', ...Array.from({ length: 5 }, () => '422 validation_failed')]);
+    const stored = await t.app.db.selectFrom('comment_reactions').select('code').where('comment_id', '=', c.id).execute();
+    expect(stored).toHaveLength(COMMENT_LIMITS.reactionsPerUser);
+  });
+});
+
+describe('a page in the trash', () => {
+  test('comments cannot be written, replied to, edited, deleted or reacted to (409 page.in_trash); they can be read', async () => {
+    const pageId = await ownersPage();
+    const c = await writeComment(owner, pageId);
+    await api(t, owner.cookie, 'POST', `/api/v3/spaces/comment/${c.id}/reaction`, { code: '👍' });
+    expect((await api(t, owner.cookie, 'DELETE', `/api/v3/spaces/element/${pageId}`)).statusCode).toBe(200);
+    const before = await snapshot(pageId);
+    const writes: Array<[method: 'POST' | 'DELETE', url: string, payload?: unknown]> = [
+      ['POST', `/api/v3/spaces/element/${pageId}/comments`, { content: text('new') }],
+      ['POST', `/api/v3/spaces/element/${pageId}/comments`, { content: text('re'), repliedComment: c.id }],
+      ['POST', `/api/v3/spaces/element/${pageId}/comments/${c.id}`, { content: text('edited') }],
+      ['DELETE', `/api/v3/spaces/element/${pageId}/comments/${c.id}`],
+      ['POST', `/api/v3/spaces/comment/${c.id}/reaction`, { code: '🔥' }],
+      ['DELETE', `/api/v3/spaces/comment/${c.id}/reaction?code=${encodeURIComponent('"👍"')}`],
+    ];
+    for (const [method, url, payload] of writes) {
+      expect([method, url, outcome(await api(t, owner.cookie, method, url, payload))]).toEqual([method, url, '409 page.in_trash']);
+    }
+    expect(await snapshot(pageId)).toEqual(before);
+    expect((await listComments(owner, pageId)).map((x) => x.id)).toEqual([c.id]);
+    // Someone without access still learns nothing: 403 before the trash is mentioned.
+    const stranger = await person(t, 'trash-stranger@example.com');
+    expect(outcome(await postComment(stranger, pageId, { content: text('hi') }))).toBe('403 forbidden');
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   COMMENT_LIMITS,
@@ -17,6 +17,7 @@ import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import type { CommentNotificationContext, NotificationName } from '../../schema/notification';
 import { idParams } from '../../schema/params';
+import { lockComments } from '../db/locks';
 import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, forbidden, notFound } from '../errors';
 import { pageOf } from '../pagination';
@@ -44,7 +45,7 @@ import {
   pageFollowers,
   pickNotifications,
 } from '../repositories/notifications';
-import { findPage } from '../repositories/pages';
+import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
 
 const invalid = (message: string) => new AppError(422, ERROR_CODES.validationFailed, message);
 
@@ -96,10 +97,25 @@ export async function commentsRoutes(server: FastifyInstance) {
   }
 
   /** A live (not deleted) comment; 404 otherwise, or when it is not on `pageId`. */
-  async function liveComment(id: string, pageId?: string): Promise<CommentRow> {
-    const comment = await findComment(app.db, id);
+  async function liveComment(id: string, pageId?: string, db: Kysely<Database> = app.db): Promise<CommentRow> {
+    const comment = await findComment(db, id);
     if (!comment || comment.deleted_at !== null || (pageId !== undefined && comment.page_id !== pageId)) throw notFound('comment');
     return comment;
+  }
+
+  /**
+   * Runs a change of a page's comments in one transaction holding the page's comment lock, with
+   * the page read again there (404 when gone, 409 page.in_trash when in the trash). The comments
+   * it depends on are read again inside too: a reply never lands on a comment deleted meanwhile,
+   * a reaction never on a deleted comment (see docs/adr/0003-concurrency.md). Only `trx` may be
+   * used inside: on SQLite the transaction holds the one connection.
+   */
+  function commentChange<T>(pageId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return app.db.transaction().execute(async (trx) => {
+      await lockComments(trx, pageId);
+      await writablePage(trx, pageId);
+      return work(trx);
+    });
   }
 
   /** Attached files must be files of this page or ones the author uploaded; unknown ids are refused alike. */
@@ -140,6 +156,7 @@ export async function commentsRoutes(server: FastifyInstance) {
     const body = request.body;
     const page = await loadPage(request.params.id);
     await authorizeComment(app.db, user.id, page, 'comment');
+    assertNotInTrash(page);
     let replied: CommentRow | undefined;
     if (body.repliedComment) {
       replied = await findComment(app.db, body.repliedComment);
@@ -154,7 +171,11 @@ export async function commentsRoutes(server: FastifyInstance) {
     addCandidates(candidates, await pageFollowers(app.db, page), 'comments.create');
     const picks = await pickNotifications(app.db, page, user.id, candidates);
 
-    const row = await app.db.transaction().execute(async (trx) => {
+    const row = await commentChange(page.id, async (trx) => {
+      if (replied) {
+        const current = await findComment(trx, replied.id);
+        if (!current || current.deleted_at !== null) throw invalid('repliedComment is not a comment of this page');
+      }
       const inserted = await insertComment(trx, {
         id,
         pageId: page.id,
@@ -177,6 +198,7 @@ export async function commentsRoutes(server: FastifyInstance) {
     const level = await authorizeComment(app.db, user.id, page, 'read');
     const comment = await liveComment(request.params.commentId, page.id);
     if (!commentAllows(level, 'edit', user.id, comment)) throw forbidden('this comment');
+    assertNotInTrash(page);
     const attaches = body.attaches ?? (JSON.parse(comment.attaches) as CommentAttach[]);
     if (attaches.length === 0 && !body.content.some((t) => t.text.trim() !== '')) throw invalid('a comment needs text or an attached file');
     await checkAttaches(attaches, page, user);
@@ -187,8 +209,8 @@ export async function commentsRoutes(server: FastifyInstance) {
     addCandidates(candidates, mentionedUserIds(body.content).filter((id) => !before.has(id)), 'comments.mention_user');
     const picks = await pickNotifications(app.db, page, user.id, candidates);
 
-    const row = await app.db.transaction().execute(async (trx) => {
-      const updated = await updateComment(trx, comment, body.content, attaches);
+    const row = await commentChange(page.id, async (trx) => {
+      const updated = await updateComment(trx, await liveComment(comment.id, page.id, trx), body.content, attaches);
       await storeNotifications(trx, page, picks, { ...commentContext(updated, body.content, attaches, user.id) });
       return updated;
     });
@@ -201,8 +223,9 @@ export async function commentsRoutes(server: FastifyInstance) {
     const level = await authorizeComment(app.db, user.id, page, 'read');
     const comment = await liveComment(request.params.commentId, page.id);
     if (!commentAllows(level, 'delete', user.id, comment)) throw forbidden('this comment');
-    const removed = await app.db.transaction().execute(async (trx) => {
-      const ids = await removeComment(trx, comment);
+    assertNotInTrash(page);
+    const removed = await commentChange(page.id, async (trx) => {
+      const ids = await removeComment(trx, await liveComment(comment.id, page.id, trx));
       await deleteCommentNotifications(trx, ids);
       return ids;
     });
@@ -221,12 +244,15 @@ export async function commentsRoutes(server: FastifyInstance) {
     const comment = await liveComment(request.params.id);
     const page = await loadPage(comment.page_id);
     await authorizeComment(app.db, user.id, page, 'react');
-    const codes = await userReactionCodes(app.db, comment.id, user.id);
-    if (!codes.includes(code) && codes.length >= COMMENT_LIMITS.reactionsPerUser) {
-      throw invalid(`one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
-    }
+    assertNotInTrash(page);
+    const tooMany = (codes: readonly string[]) => !codes.includes(code) && codes.length >= COMMENT_LIMITS.reactionsPerUser;
+    const limit = () => invalid(`one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
+    if (tooMany(await userReactionCodes(app.db, comment.id, user.id))) throw limit();
     const picks = await pickNotifications(app.db, page, user.id, new Map([[comment.author_id, ['comments.reaction' as const]]]));
-    await app.db.transaction().execute(async (trx) => {
+    await commentChange(page.id, async (trx) => {
+      // The comment may have been deleted, and the limit reached, by a parallel call.
+      await liveComment(comment.id, page.id, trx);
+      if (tooMany(await userReactionCodes(trx, comment.id, user.id))) throw limit();
       if (!(await addReaction(trx, comment.id, user.id, code))) return;
       const context = {
         ...commentContext(comment, JSON.parse(comment.content) as CommentToken[], JSON.parse(comment.attaches) as CommentAttach[], user.id),
@@ -241,7 +267,9 @@ export async function commentsRoutes(server: FastifyInstance) {
   app.delete('/api/v3/spaces/comment/:id/reaction', { schema: { tags: ['comments'], summary: 'Remove your reaction from a comment', params: idParams, querystring: reactionQuerySchema } }, async (request) => {
     const user = requireUser(request);
     const comment = await liveComment(request.params.id);
-    await authorizeComment(app.db, user.id, await loadPage(comment.page_id), 'react');
+    const page = await loadPage(comment.page_id);
+    await authorizeComment(app.db, user.id, page, 'react');
+    assertNotInTrash(page);
     await removeReaction(app.db, comment.id, user.id, request.query.code);
     return envelope(await presentComment(app.db, comment, user.id));
   });

@@ -500,3 +500,31 @@ test('a one-step upload with a second file is refused whole: no file is kept', a
   expect(storedFiles()).toEqual(before);
   expect(await countFiles()).toBe(rows);
 });
+
+describe('a page in the trash takes no files', () => {
+  test('upload_url, the one-step upload and a URL handed out before the trash answer 409 page.in_trash; nothing is stored; files stay readable', async () => {
+    const page = await insertPage(t, team.workspaceId, team.userId.admin, 'all', 'Going to the trash');
+    const kept = await pageFile('kept', 'kept.txt', 'text/plain', page);
+    const early = body<UploadUrlAnswer>(await askUploadUrl(team.cookie.participant, { pageId: page, name: 'late.txt', mimeType: 'text/plain', size: 4 })).data;
+    expect((await api(t, team.cookie.admin, 'DELETE', `/api/v3/spaces/element/${page}`)).statusCode).toBe(200);
+    const rows = await countFiles();
+    const before = storedFiles();
+
+    const asked = await askUploadUrl(team.cookie.participant, { pageId: page, name: 'a.txt', mimeType: 'text/plain', size: 2 });
+    expect([asked.statusCode, errorCode(asked)]).toEqual([409, 'page.in_trash']);
+    const oneStep = await postForm('/api/file/page', await multipart({ pageId: page }, { name: 'b.txt', type: 'text/plain', content: Buffer.from('b') }), team.cookie.participant);
+    expect([oneStep.statusCode, errorCode(oneStep)]).toEqual([409, 'page.in_trash']);
+    const late = await postForm(early.uploadUrl, await multipart({}, { name: 'late.txt', type: 'text/plain', content: Buffer.from('late') }));
+    expect([late.statusCode, errorCode(late)]).toEqual([409, 'page.in_trash']);
+    // The early URL's pending row is gone with its refused upload; nothing else was added.
+    expect(await countFiles()).toBe(rows - 1);
+    expect(await t.app.db.selectFrom('files').select('id').where('id', '=', early.id).execute()).toEqual([]);
+    expect(storedFiles()).toEqual(before);
+    // Without edit access the answer is 403, as for a live page.
+    const reader = await askUploadUrl(team.cookie.reader, { pageId: page, name: 'a.txt', mimeType: 'text/plain', size: 2 });
+    expect([reader.statusCode, errorCode(reader)]).toEqual([403, 'forbidden']);
+
+    const read = await api(t, team.cookie.admin, 'GET', `/api/file/${kept}`);
+    expect([read.statusCode, read.body]).toEqual([200, 'kept']);
+  });
+});

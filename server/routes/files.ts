@@ -30,6 +30,7 @@ import {
   storeUpload,
   type FileRow,
 } from '../repositories/files';
+import { assertNotInTrash } from '../repositories/pages';
 import { isoIn, nowIso } from '../time';
 
 /** An upload URL works this long. */
@@ -119,6 +120,8 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     const body = request.body;
     if (body.size > maxUploadBytes) throw tooLarge(maxUploadBytes);
     const page = body.pageId !== undefined ? await authorizePageUpload(app.db, user.id, body.pageId) : null;
+    // A page in the trash takes no new files (409 page.in_trash), like every other write into it.
+    if (page) assertNotInTrash(page);
     await deleteExpiredUploads(app.db, user.id);
     const id = newId();
     const token = newSecret();
@@ -150,7 +153,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     if (!file) throw new AppError(403, ERROR_CODES.uploadTokenInvalid, 'this upload URL is wrong, used or expired; ask for a new one');
     try {
       // Access may have changed since the URL was handed out.
-      if (file.page_id !== null) await authorizePageUpload(app.db, file.owner_id, file.page_id);
+      if (file.page_id !== null) assertNotInTrash(await authorizePageUpload(app.db, file.owner_id, file.page_id));
       const part = await request.file({ limits: { fileSize: file.size } });
       if (!part) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file');
       const size = await storeUpload(config.filesDir, file.storage_key, part.file, async (temp) => {
@@ -180,6 +183,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
         }
         const { pageId, id } = parseWith(pageFileFields, { ...fields });
         const page = await authorizePageUpload(app.db, user.id, pageId);
+        assertNotInTrash(page);
         const fileId = id ?? newId();
         if (await findFile(app.db, fileId)) throw fileExists();
         const mime = mimeTypeSchema.safeParse(part.mimetype);

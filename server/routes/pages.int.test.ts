@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WireBlock } from '../../schema/block';
@@ -6,6 +7,7 @@ import type { WireElement } from '../../schema/element';
 import type { WireWorkspace } from '../../schema/workspace';
 import { api, body, createTestApp, errorCode, signIn, testDb, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, expectStatus, getPage, ids, joinWorkspace, makeTeamWorkspace, share, snapshot, type Actor } from '../../test/helpers/pages';
+import { outcome, pageTreeProblems, seeded } from '../../test/helpers/races';
 import { pageAccessLevels } from '../policies/page';
 
 let t: TestApp;
@@ -1256,4 +1258,183 @@ test('the OpenAPI document lists the page and sharing calls', async () => {
   }
   expect(paths['/api/v3/spaces/element/{id}/move'].post.requestBody).toBeDefined();
   expect(paths['/api/v3/spaces/element/{id}/member/add'].post.requestBody).toBeDefined();
+});
+
+// ---- Concurrency: tree changes are judged one at a time (docs/adr/0003-concurrency.md) ---------
+
+describe('concurrent tree changes keep the tree sound', () => {
+  let r: Actor;
+  let racers = 0;
+  beforeEach(async () => {
+    // A workspace of its own for each test, so the tree checks see only its pages.
+    r = await actor(t, `racer${++racers}@example.com`);
+  });
+  const move = (id: string, dst: string) => api(t, r.cookie, 'POST', el(id, '/move'), { dst });
+  const trash = (id: string) => api(t, r.cookie, 'DELETE', el(id));
+  const child = (id: string) => api(t, r.cookie, 'POST', el(id, '/children'), {});
+  const pageRow = (id: string) => t.app.db.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  test('two opposite moves at once (p1 under p2, p2 under p1): one moves, the other is 422 page.move_cycle', async () => {
+    for (let i = 0; i < 30; i++) {
+      const p1 = await createPage(t, r);
+      const p2 = await createPage(t, r);
+      const answers = await Promise.all([move(p1.id, p2.id), move(p2.id, p1.id)]);
+      expect(answers.map(outcome).sort()).toEqual(['200', '422 page.move_cycle']);
+      const [a, b] = [await pageRow(p1.id), await pageRow(p2.id)];
+      // Exactly the winner sits under the other.
+      expect([a.parent_id === p2.id, b.parent_id === p1.id].filter(Boolean)).toHaveLength(1);
+    }
+    expect(await pageTreeProblems(t, r.workspaceId)).toEqual([]);
+  });
+
+  test('a child created while its parent moves gets the path of the new place', async () => {
+    const A = await createPage(t, r, { title: 'A' });
+    const B = await createPage(t, r, { title: 'B' });
+    const under = await createPage(t, r, { title: 'under B', parentId: B.id });
+    for (let i = 0; i < 20; i++) {
+      const P = await createPage(t, r, { parentId: A.id });
+      const [moved, created] = await Promise.all([move(P.id, under.id), child(P.id)]);
+      expect([outcome(moved), outcome(created)]).toEqual(['200', '201']);
+      expect((await pageRow(body<WireElement>(created).data.id)).path).toBe(JSON.stringify([B.id, under.id, P.id]));
+    }
+    expect(await pageTreeProblems(t, r.workspaceId)).toEqual([]);
+  });
+
+  test('a child created while its parent goes to the trash is refused (409) or goes to the trash with it', async () => {
+    for (let i = 0; i < 30; i++) {
+      const P = await createPage(t, r);
+      const [trashed, created] = await Promise.all([trash(P.id), child(P.id)]);
+      expect(outcome(trashed)).toBe('200');
+      expect(['201', '409 page.in_trash']).toContain(outcome(created));
+      if (created.statusCode === 201) expect((await pageRow(body<WireElement>(created).data.id)).in_trash).toBe(1);
+    }
+    expect(await pageTreeProblems(t, r.workspaceId)).toEqual([]);
+  });
+
+  test('a page moved or cloned under a page going to the trash is refused (409) or goes to the trash with it', async () => {
+    for (let i = 0; i < 15; i++) {
+      const P = await createPage(t, r);
+      const Q = await createPage(t, r);
+      const S = await createPage(t, r);
+      const [trashed, moved, cloned] = await Promise.all([
+        trash(P.id),
+        move(Q.id, P.id),
+        api(t, r.cookie, 'POST', el(S.id, '/page/clone'), { workspaceId: r.workspaceId, toElement: P.id }),
+      ]);
+      expect(outcome(trashed)).toBe('200');
+      expect(['200', '409 page.in_trash']).toContain(outcome(moved));
+      expect(['201', '409 page.in_trash']).toContain(outcome(cloned));
+      expect((await pageRow(Q.id)).in_trash).toBe(moved.statusCode === 200 ? 1 : 0);
+    }
+    expect(await pageTreeProblems(t, r.workspaceId)).toEqual([]);
+  });
+
+  test('many mixed tree changes at once (moves, children, trash, restore, clones, reorders): the tree stays sound', async () => {
+    const random = seeded(20261122);
+    const pool: string[] = [];
+    for (let i = 0; i < 8; i++) pool.push((await createPage(t, r, { title: `n${i}` })).id);
+    const pick = () => pool[random(pool.length)];
+    const allowed: Record<string, string[]> = {
+      move: ['200', '422 page.move_cycle', '409 page.in_trash'],
+      child: ['201', '409 page.in_trash'],
+      trash: ['200'],
+      restore: ['200', '409 page.not_in_trash', '409 page.parent_in_trash'],
+      clone: ['201', '409 page.in_trash'],
+      reorder: ['200', '409 page.in_trash'],
+    };
+    for (let round = 0; round < 12; round++) {
+      const calls: Array<[string, Promise<LightMyRequestResponse>]> = [];
+      for (let k = 0; k < 6; k++) {
+        const kind = ['move', 'move', 'move', 'child', 'trash', 'restore', 'clone', 'reorder'][random(8)];
+        const id = pick();
+        if (kind === 'move') calls.push([kind, move(id, random(5) === 0 ? 'private' : pick())]);
+        if (kind === 'child') calls.push([kind, child(id)]);
+        if (kind === 'trash') calls.push([kind, trash(id)]);
+        if (kind === 'restore') calls.push([kind, api(t, r.cookie, 'POST', `/api/v3/spaces/trash/${id}/restore`)]);
+        if (kind === 'clone') calls.push([kind, api(t, r.cookie, 'POST', el(id, '/page/clone'), { workspaceId: r.workspaceId, toElement: pick() })]);
+        if (kind === 'reorder') calls.push([kind, api(t, r.cookie, 'POST', el(id, '/placeAfter'), { placeAfter: null })]);
+      }
+      const answers = await Promise.all(calls.map(([, call]) => call));
+      calls.forEach(([kind], i) => {
+        const got = outcome(answers[i]);
+        // A move of a page onto itself is a cycle too; anything else unexpected is a failure.
+        if (!allowed[kind].includes(got)) throw new Error(`round ${round}: ${kind} answered ${got}: ${answers[i].body}`);
+      });
+      expect(await pageTreeProblems(t, r.workspaceId)).toEqual([]);
+    }
+  });
+
+  test('simultaneous publishes hand out one alias that never changes', async () => {
+    for (let i = 0; i < 10; i++) {
+      const P = await createPage(t, r);
+      const calls = [];
+      for (let k = 0; k < 6; k++) {
+        calls.push(api(t, r.cookie, 'PATCH', el(P.id), { isPublic: true }));
+        calls.push(api(t, r.cookie, 'GET', `/api/v3/spaces/pagealias/${P.id}`));
+      }
+      const answers = await Promise.all(calls);
+      expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
+      const final = (await pageRow(P.id)).alias;
+      expect(final).toMatch(/^[a-z0-9]{12}$/);
+      // Every alias anyone was shown is the one that stays.
+      for (const seen of answers.filter((_, k) => k % 2 === 1).map((a) => body<{ alias: string | null }>(a).data.alias)) {
+        expect([null, final]).toContain(seen);
+      }
+    }
+  });
+});
+
+describe('a page in the trash: content is frozen, reading and personal settings keep working', () => {
+  test('blocks, comments and files of a trashed page answer 409 page.in_trash; reads answer 200; nothing changes', async () => {
+    const me = await actor(t, 'frozen@example.com');
+    const P = await createPage(t, me);
+    const block = body<WireBlock>(expectStatus(await api(t, me.cookie, 'POST', '/api/v3/spaces/block', { pageId: P.id, type: 'text', data: { tokens: [{ text: 'a' }] } }), 201)).data;
+    const comment = body<{ id: string }>(expectStatus(await api(t, me.cookie, 'POST', el(P.id, '/comments'), { content: [{ text: 'c' }] }), 201)).data;
+    expectStatus(await api(t, me.cookie, 'POST', `/api/v3/spaces/comment/${comment.id}/reaction`, { code: 'like' }), 200);
+    expectStatus(await api(t, me.cookie, 'DELETE', el(P.id)), 200);
+    const state = async () => ({
+      ...((await snapshot(t)) as object),
+      comments: await t.app.db.selectFrom('comments').selectAll().orderBy('id').execute(),
+      reactions: await t.app.db.selectFrom('comment_reactions').selectAll().orderBy('comment_id').orderBy('code').execute(),
+    });
+    const before = await state();
+    const writes: Call[] = [
+      ['PATCH', el(P.id), { title: 'x' }],
+      ['POST', el(P.id, '/children'), {}],
+      ['POST', '/api/v3/spaces/block', { pageId: P.id, type: 'text', data: { tokens: [{ text: 'b' }] } }],
+      ['POST', `/api/v3/spaces/block/${block.id}`, { version: 1, type: 'text', data: { tokens: [{ text: 'b' }] } }],
+      ['POST', `/api/v3/spaces/block/${block.id}/move`, { parentId: null, placeAfter: null }],
+      ['POST', `/api/v3/spaces/block/${block.id}/clone`, {}],
+      ['POST', `/api/v3/spaces/block/${block.id}/restore`],
+      ['DELETE', `/api/v3/spaces/block/${block.id}`],
+      ['POST', el(P.id, '/comments'), { content: [{ text: 'more' }] }],
+      ['POST', el(P.id, `/comments/${comment.id}`), { content: [{ text: 'edited' }] }],
+      ['DELETE', el(P.id, `/comments/${comment.id}`)],
+      ['POST', `/api/v3/spaces/comment/${comment.id}/reaction`, { code: 'like' }],
+      ['DELETE', `/api/v3/spaces/comment/${comment.id}/reaction?code=${encodeURIComponent('"like"')}`],
+      ['POST', '/api/file/upload_url', { pageId: P.id, name: 'a.txt', mimeType: 'text/plain', size: 3 }],
+    ];
+    for (const [method, url, payload] of writes) {
+      const res = await api(t, me.cookie, method, url, payload);
+      expect([method, url, outcome(res)]).toEqual([method, url, '409 page.in_trash']);
+    }
+    expect(await state()).toEqual(before);
+
+    const reads: Call[] = [
+      ['GET', el(P.id)],
+      ['GET', `/api/v3/spaces/note/${P.id}/blocks`],
+      ['GET', `/api/v3/spaces/block/${block.id}`],
+      ['GET', el(P.id, '/comments')],
+      ['GET', `/api/v3/spaces/notifications/${P.id}/settings`],
+    ];
+    for (const [method, url] of reads) expect([url, (await api(t, me.cookie, method, url)).statusCode]).toEqual([url, 200]);
+    // Notification settings are the caller's own, not the page's content: they stay changeable.
+    const settings = await api(t, me.cookie, 'POST', `/api/v3/spaces/notifications/${P.id}/settings`, { settings: { comments: false } });
+    expect(settings.statusCode).toBe(200);
+
+    // Restored, the page takes writes again.
+    expectStatus(await api(t, me.cookie, 'POST', `/api/v3/spaces/trash/${P.id}/restore`), 200);
+    expectStatus(await api(t, me.cookie, 'POST', `/api/v3/spaces/block/${block.id}`, { version: 1, type: 'text', data: { tokens: [{ text: 'b' }] } }), 200);
+    expectStatus(await api(t, me.cookie, 'POST', el(P.id, '/comments'), { content: [{ text: 'back' }] }), 201);
+  });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
@@ -24,6 +24,7 @@ import {
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import { jsonQuery, pageQueryShape } from '../../schema/query';
+import { lockTree } from '../db/locks';
 import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
@@ -35,6 +36,7 @@ import { listPageBlocks } from '../repositories/blocks';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
 import {
   addFavorite,
+  assertNotInTrash,
   clonePageTree,
   favoritePageIds,
   findPage,
@@ -49,8 +51,8 @@ import {
   listTrashHeads,
   listVisitedPages,
   movePage,
-  newAlias,
   pagePath,
+  publishPage,
   recordVisit,
   removeFavorite,
   removeSubtreeForever,
@@ -63,7 +65,6 @@ import {
   type PagePlace,
 } from '../repositories/pages';
 import { findMembership, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
-import { nowIso } from '../time';
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
 
@@ -101,7 +102,6 @@ function sectionParam(request: { params: { id: string } }): SectionId {
   return id as SectionId;
 }
 
-const inTrash = () => new AppError(409, ERROR_CODES.pageInTrash, 'the page is in the trash; restore it first');
 const pageExists = () => new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists');
 const invalid = (message: string, path: string) =>
   new AppError(422, ERROR_CODES.validationFailed, message, [{ path, message }]);
@@ -174,40 +174,74 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     return page;
   }
 
-  /** Creates a page at a place; a taken id (also when a parallel request wins) is 409. */
-  async function createPage(user: UserRow, body: CreatePageBody, workspaceId: string, parent: PageRow | null, section: 'private' | 'all' | null) {
+  /**
+   * Runs a change of a workspace's page tree (create, move, clone into, reorder, trash, restore,
+   * delete forever) in one transaction that holds the workspace's tree lock. Whatever the change
+   * checks (the pages, their place, the trash state, a cycle, the caller's access, which follows
+   * the place) is read again inside it: see docs/adr/0003-concurrency.md.
+   */
+  function treeChange<T>(workspaceId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return app.db.transaction().execute(async (trx) => {
+      await lockTree(trx, workspaceId);
+      return work(trx);
+    });
+  }
+
+  /** A page read again inside a tree change: it may have gone meanwhile (404). */
+  async function reload(trx: Transaction<Database>, id: string): Promise<PageRow> {
+    const page = await findPage(trx, id);
+    if (!page) throw notFound('page');
+    return page;
+  }
+
+  /**
+   * Creates a page at the end of a section (parentId null) or of a page's children, whose
+   * parent must be editable and not in the trash as it is inside the tree lock. A taken id (also
+   * when a parallel request wins) is 409. Answers the page and the caller's level on it.
+   */
+  async function createPage(user: UserRow, body: CreatePageBody, workspaceId: string, parentId: string | null, section: 'private' | 'all' | null) {
     const id = body.id ?? newId();
-    if (await findPage(app.db, id)) throw pageExists();
-    return insertPage(app.db, {
-      id,
-      workspaceId,
-      parent,
-      section,
-      type: body.type,
-      title: body.title ?? '',
-      defaultLayoutId: body.defaultLayoutId ?? null,
-      createdBy: user.id,
-      grantCreatorFull: parent === null,
+    return treeChange(workspaceId, async (trx) => {
+      let parent: PageRow | null = null;
+      let level: AccessLevel = 'full';
+      if (parentId !== null) {
+        parent = await reload(trx, parentId);
+        level = await authorizePage(trx, user.id, parent, 'edit');
+        assertNotInTrash(parent);
+      }
+      if (await findPage(trx, id)) throw pageExists();
+      const page = await insertPage(trx, {
+        id,
+        workspaceId,
+        parent,
+        section,
+        type: body.type,
+        title: body.title ?? '',
+        defaultLayoutId: body.defaultLayoutId ?? null,
+        createdBy: user.id,
+        grantCreatorFull: parent === null,
+      });
+      return { page, level };
     }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? pageExists() : error;
     });
   }
 
   /** The ordered pages at a page's current place, itself left out. */
-  async function siblingsOf(page: PageRow): Promise<PageRow[]> {
+  async function siblingsOf(trx: Transaction<Database>, page: PageRow): Promise<PageRow[]> {
     const place: PagePlace | null =
       page.parent_id === null
         ? { workspaceId: page.workspace_id, section: page.section === 'all' ? 'all' : 'private' }
-        : await findPage(app.db, page.parent_id).then((parent) => (parent ? { parent } : null));
+        : await findPage(trx, page.parent_id).then((parent) => (parent ? { parent } : null));
     if (!place) return [];
-    return (await listPagesAt(app.db, place)).filter((p) => p.id !== page.id);
+    return (await listPagesAt(trx, place)).filter((p) => p.id !== page.id);
   }
 
   /** `placeAfter` must be a live sibling the caller can see; null means first. */
-  async function siblingToPlaceAfter(user: UserRow, siblings: readonly PageRow[], placeAfter: string | null): Promise<PageRow | null> {
+  async function siblingToPlaceAfter(trx: Transaction<Database>, user: UserRow, siblings: readonly PageRow[], placeAfter: string | null): Promise<PageRow | null> {
     if (placeAfter === null) return null;
     const after = siblings.find((s) => s.id === placeAfter);
-    if (!after || after.in_trash === 1 || !allows(await pageAccessLevel(app.db, user.id, after), 'read')) {
+    if (!after || after.in_trash === 1 || !allows(await pageAccessLevel(trx, user.id, after), 'read')) {
       throw invalid('placeAfter is not a page at the destination', 'body.placeAfter');
     }
     return after;
@@ -241,7 +275,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     const body = request.body ?? createNoteBodySchema.parse({});
     const workspace = await requestWorkspace(app, request, user);
     if (!canCreateInSection(workspace.role, section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
-    const page = await createPage(user, body, workspace.id, null, section as 'private' | 'all');
+    const { page } = await createPage(user, body, workspace.id, null, section as 'private' | 'all');
     reply.status(201);
     return envelope(presentElement(page, 'full'));
   });
@@ -326,7 +360,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     if (body.id !== undefined && body.id !== request.params.id) throw invalid('the body id differs from the path id', 'body.id');
     const page = await loadPage(request.params.id);
     const level = await authorizePage(app.db, user.id, page, body.isPublic === undefined ? 'edit' : 'share');
-    if (page.in_trash === 1) throw inTrash();
+    assertNotInTrash(page);
     let fields: PageFieldsUpdate;
     if (body.title !== undefined) {
       fields = { title: body.title };
@@ -341,8 +375,10 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       }
       fields = { cover: body.cover === null ? null : JSON.stringify(body.cover) };
     } else if (body.isPublic === true) {
-      // Publishing records who did it and when; a second publish changes nothing.
-      fields = page.is_public === 1 ? {} : { is_public: 1, published_by: user.id, published_at: nowIso(), alias: page.alias ?? newAlias() };
+      // Publishing records who did it and when; a second publish (also a simultaneous one) changes nothing.
+      const published = await publishPage(app.db, page.id, user.id);
+      if (!published) throw notFound('page');
+      return envelope(await presentPageFor(app.db, user.id, published, level));
     } else {
       fields = { is_public: 0, published_by: null, published_at: null };
     }
@@ -354,9 +390,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     const user = requireUser(request);
     const body = request.body ?? createNoteBodySchema.parse({});
     const parent = await loadPage(request.params.id);
-    const level = await authorizePage(app.db, user.id, parent, 'edit');
-    if (parent.in_trash === 1) throw inTrash();
-    const page = await createPage(user, body, parent.workspace_id, parent, null);
+    const { page, level } = await createPage(user, body, parent.workspace_id, parent.id, null);
     reply.status(201);
     return envelope(presentElement(page, level));
   });
@@ -364,30 +398,39 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
   app.delete('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Move a page and its subtree to the trash', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const page = await loadPage(request.params.id);
-    const level = await authorizePage(app.db, user.id, page, 'edit');
-    const trashed = page.in_trash === 1 ? page : await trashSubtree(app.db, page, user.id);
+    const { trashed, level } = await treeChange(page.workspace_id, async (trx) => {
+      const current = await reload(trx, page.id);
+      const known = await authorizePage(trx, user.id, current, 'edit');
+      return { level: known, trashed: current.in_trash === 1 ? current : await trashSubtree(trx, current, user.id) };
+    });
     return envelope(await presentPageFor(app.db, user.id, trashed, level));
   });
 
   app.post('/api/v3/spaces/trash/:id/restore', { schema: { tags: ['pages'], summary: 'Take a page and what was trashed with it out of the trash', params: idParams, body: emptyBody } }, async (request) => {
     const user = requireUser(request);
     const page = await loadPage(request.params.id);
-    const level = await authorizePage(app.db, user.id, page, 'edit');
-    if (page.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'the page is not in the trash');
-    const parent = page.parent_id === null ? undefined : await findPage(app.db, page.parent_id);
-    if (parent?.in_trash === 1) {
-      throw new AppError(409, ERROR_CODES.pageParentInTrash, 'the page above it is in the trash; restore that one first');
-    }
-    const restored = await restoreSubtree(app.db, page);
+    const { restored, level } = await treeChange(page.workspace_id, async (trx) => {
+      const current = await reload(trx, page.id);
+      const known = await authorizePage(trx, user.id, current, 'edit');
+      if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'the page is not in the trash');
+      const parent = current.parent_id === null ? undefined : await findPage(trx, current.parent_id);
+      if (parent?.in_trash === 1) {
+        throw new AppError(409, ERROR_CODES.pageParentInTrash, 'the page above it is in the trash; restore that one first');
+      }
+      return { level: known, restored: await restoreSubtree(trx, current) };
+    });
     return envelope(await presentPageFor(app.db, user.id, restored, level));
   });
 
   app.post('/api/v3/spaces/trash/:id/remove', { schema: { tags: ['pages'], summary: 'Delete a trashed page and everything below it for good', params: idParams, body: emptyBody } }, async (request) => {
     const user = requireUser(request);
     const page = await loadPage(request.params.id);
-    await authorizePage(app.db, user.id, page, 'manage');
-    if (page.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');
-    const { pageIds, storageKeys } = await removeSubtreeForever(app.db, page);
+    const { pageIds, storageKeys } = await treeChange(page.workspace_id, async (trx) => {
+      const current = await reload(trx, page.id);
+      await authorizePage(trx, user.id, current, 'manage');
+      if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');
+      return removeSubtreeForever(trx, current);
+    });
     await unlinkStoredFiles(config.filesDir, storageKeys, request.log);
     return envelope({ id: page.id, status: 'success' }, { removedPages: pageIds.length, removedFiles: storageKeys.length });
   });
@@ -396,7 +439,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     const user = requireUser(request);
     const page = await loadPage(request.params.id);
     const level = await authorizePage(app.db, user.id, page, 'read');
-    if (page.in_trash === 1) throw inTrash();
+    assertNotInTrash(page);
     await addFavorite(app.db, user.id, page.id);
     return envelope(presentElement(page, level, true));
   });
@@ -414,79 +457,94 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     const body = request.body;
     const source = await loadPage(request.params.id);
     await authorizePage(app.db, user.id, source, 'read');
-    if (source.in_trash === 1) throw inTrash();
+    assertNotInTrash(source);
     const workspace = await findMembership(app.db, body.workspaceId, user.id);
     if (!workspace) throw forbidden('this workspace');
-    let parent: PageRow | null = null;
-    if (body.toElement) {
-      parent = await loadPage(body.toElement);
-      await authorizePage(app.db, user.id, parent, 'edit');
-      if (parent.workspace_id !== workspace.id) throw invalid('toElement is not in workspaceId', 'body.toElement');
-      if (parent.in_trash === 1) throw inTrash();
-    } else if (!canCreateInSection(workspace.role, 'private', workspace.is_private === 1)) {
-      throw forbidden('creating pages in this workspace');
-    }
     const newRootId = body.id ?? newId();
-    if (await findPage(app.db, newRootId)) throw pageExists();
-
-    // The copy holds what the caller can see: live descendants they may read, under copied parents.
-    const descendants = (await listDescendants(app.db, source)).filter((p) => p.in_trash === 0);
-    const levels = await pageAccessLevels(app.db, user.id, descendants);
-    const copied = new Set([source.id]);
-    const pages = [source];
-    for (const page of descendants.sort((a, b) => pagePath(a).length - pagePath(b).length)) {
-      if (page.parent_id !== null && copied.has(page.parent_id) && allows(levels.get(page.id) ?? 'none', 'read')) {
-        copied.add(page.id);
-        pages.push(page);
+    // The copy is made under the target workspace's tree lock: its parent is read (and checked)
+    // there, so the copy never lands under a page that went to the trash or moved meanwhile.
+    const { clone, count } = await treeChange(workspace.id, async (trx) => {
+      let parent: PageRow | null = null;
+      if (body.toElement) {
+        parent = await reload(trx, body.toElement);
+        await authorizePage(trx, user.id, parent, 'edit');
+        if (parent.workspace_id !== workspace.id) throw invalid('toElement is not in workspaceId', 'body.toElement');
+        assertNotInTrash(parent);
+      } else if (!canCreateInSection(workspace.role, 'private', workspace.is_private === 1)) {
+        throw forbidden('creating pages in this workspace');
       }
-    }
-    const clone = await clonePageTree(app.db, { pages, newRootId, workspaceId: workspace.id, parent, userId: user.id }).catch((error: unknown) => {
+      if (await findPage(trx, newRootId)) throw pageExists();
+      const root = await reload(trx, source.id);
+      assertNotInTrash(root);
+
+      // The copy holds what the caller can see: live descendants they may read, under copied parents.
+      const descendants = (await listDescendants(trx, root)).filter((p) => p.in_trash === 0);
+      const levels = await pageAccessLevels(trx, user.id, descendants);
+      const copied = new Set([root.id]);
+      const pages = [root];
+      for (const page of descendants.sort((a, b) => pagePath(a).length - pagePath(b).length)) {
+        if (page.parent_id !== null && copied.has(page.parent_id) && allows(levels.get(page.id) ?? 'none', 'read')) {
+          copied.add(page.id);
+          pages.push(page);
+        }
+      }
+      return { clone: await clonePageTree(trx, { pages, newRootId, workspaceId: workspace.id, parent, userId: user.id }), count: pages.length };
+    }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? pageExists() : error;
     });
     reply.status(201);
-    return envelope(await presentPageFor(app.db, user.id, clone), { clonedPages: pages.length });
+    return envelope(await presentPageFor(app.db, user.id, clone), { clonedPages: count });
   });
 
   app.post('/api/v3/spaces/element/:id/move', { schema: { tags: ['pages'], summary: 'Move a page (with its subtree) under another page or to a section root', params: idParams, body: movePageBodySchema } }, async (request) => {
     const user = requireUser(request);
     const { dst, placeAfter } = request.body;
     const page = await loadPage(request.params.id);
-    await authorizePage(app.db, user.id, page, 'manage');
-    if (page.in_trash === 1) throw inTrash();
-    let place: PagePlace;
-    if ((MOVE_SECTION_IDS as readonly string[]).includes(dst)) {
-      const section = dst as 'private' | 'all';
-      const membership = await findMembership(app.db, page.workspace_id, user.id);
-      if (!membership || !canCreateInSection(membership.role, section, membership.is_private === 1)) throw forbidden('this section');
-      // A private section root is its creator's: nobody moves someone else's page into their own.
-      if (section === 'private' && page.created_by !== user.id) throw forbidden('moving a page you did not create to private');
-      place = { workspaceId: page.workspace_id, section };
-    } else if ((SECTION_IDS as readonly string[]).includes(dst)) {
-      throw invalid('pages cannot be moved into favorite or shared', 'body.dst');
-    } else {
-      const target = await loadPage(dst);
-      await authorizePage(app.db, user.id, target, 'edit');
-      if (target.workspace_id !== page.workspace_id) throw invalid('dst is in another workspace; clone the page instead', 'body.dst');
-      if (target.in_trash === 1) throw inTrash();
-      if (target.id === page.id || pagePath(target).includes(page.id)) {
-        throw new AppError(422, ERROR_CODES.pageMoveCycle, 'a page cannot be moved into itself or its own subtree');
+    // Everything is checked on the pages as they are inside the tree lock: two moves that would
+    // each be fine alone (p1 under p2, p2 under p1) are judged one after the other, so the
+    // second sees the first and answers 422 page.move_cycle.
+    const moved = await treeChange(page.workspace_id, async (trx) => {
+      const current = await reload(trx, page.id);
+      await authorizePage(trx, user.id, current, 'manage');
+      assertNotInTrash(current);
+      let place: PagePlace;
+      if ((MOVE_SECTION_IDS as readonly string[]).includes(dst)) {
+        const section = dst as 'private' | 'all';
+        const membership = await findMembership(trx, current.workspace_id, user.id);
+        if (!membership || !canCreateInSection(membership.role, section, membership.is_private === 1)) throw forbidden('this section');
+        // A private section root is its creator's: nobody moves someone else's page into their own.
+        if (section === 'private' && current.created_by !== user.id) throw forbidden('moving a page you did not create to private');
+        place = { workspaceId: current.workspace_id, section };
+      } else if ((SECTION_IDS as readonly string[]).includes(dst)) {
+        throw invalid('pages cannot be moved into favorite or shared', 'body.dst');
+      } else {
+        const target = await reload(trx, dst);
+        await authorizePage(trx, user.id, target, 'edit');
+        if (target.workspace_id !== current.workspace_id) throw invalid('dst is in another workspace; clone the page instead', 'body.dst');
+        assertNotInTrash(target);
+        if (target.id === current.id || pagePath(target).includes(current.id)) {
+          throw new AppError(422, ERROR_CODES.pageMoveCycle, 'a page cannot be moved into itself or its own subtree');
+        }
+        place = { parent: target };
       }
-      place = { parent: target };
-    }
-    const siblings = (await listPagesAt(app.db, place)).filter((p) => p.id !== page.id);
-    const after = await siblingToPlaceAfter(user, siblings, placeAfter);
-    const moved = await movePage(app.db, page, place, sortKeyAfter(siblings, after));
+      const siblings = (await listPagesAt(trx, place)).filter((p) => p.id !== current.id);
+      const after = await siblingToPlaceAfter(trx, user, siblings, placeAfter);
+      return movePage(trx, current, place, sortKeyAfter(siblings, after));
+    });
     return envelope(await presentPageFor(app.db, user.id, moved));
   });
 
   app.post('/api/v3/spaces/element/:id/placeAfter', { schema: { tags: ['pages'], summary: 'Reorder a page among its current siblings', params: idParams, body: placeAfterBodySchema } }, async (request) => {
     const user = requireUser(request);
     const page = await loadPage(request.params.id);
-    const level = await authorizePage(app.db, user.id, page, 'edit');
-    if (page.in_trash === 1) throw inTrash();
-    const siblings = await siblingsOf(page);
-    const after = await siblingToPlaceAfter(user, siblings, request.body.placeAfter);
-    const placed = await setSortKey(app.db, page, sortKeyAfter(siblings, after));
+    const { placed, level } = await treeChange(page.workspace_id, async (trx) => {
+      const current = await reload(trx, page.id);
+      const known = await authorizePage(trx, user.id, current, 'edit');
+      assertNotInTrash(current);
+      const siblings = await siblingsOf(trx, current);
+      const after = await siblingToPlaceAfter(trx, user, siblings, request.body.placeAfter);
+      return { level: known, placed: await setSortKey(trx, current, sortKeyAfter(siblings, after)) };
+    });
     return envelope(await presentPageFor(app.db, user.id, placed, level));
   });
 }

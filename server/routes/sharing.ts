@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { Mailer } from '../mail';
+import type { WorkspaceRole } from '../../schema/constants';
 import { canEdit, canShare } from '../../schema/element';
 import { ERROR_CODES } from '../../schema/errors';
 import { idParams } from '../../schema/params';
@@ -11,30 +12,34 @@ import {
   memberAccessBodySchema,
   removePageMemberBodySchema,
   type GrantableLevel,
+  type MemberEntry,
   type SkippedMember,
   type WireElementMember,
 } from '../../schema/sharing';
-import { emailSchema } from '../../schema/user';
 import type { Database, PageRow, UserRow } from '../db/types';
-import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
-import { authorizePage } from '../policies/page';
+import { authorizePage, pageAccessLevel } from '../policies/page';
+import { INVITE_LIMIT, canBringInOutsiders } from '../policies/workspace';
 import { envelope, presentUser } from '../presenters';
 import { createNotification } from '../repositories/notifications';
+import { findGrant, listEffectiveMembers, removeGrant, setGrantLevel, upsertGrant } from '../repositories/pageMembers';
+import { findPage, pagePath } from '../repositories/pages';
 import {
-  ensureWorkspaceGuest,
-  findGrant,
-  listEffectiveMembers,
-  removeGrant,
-  setGrantLevel,
-  upsertGrant,
-  workspaceMemberIds,
-} from '../repositories/pageMembers';
-import { findPage } from '../repositories/pages';
-import { createUserWithWorkspace, findUserByEmail, findUserById } from '../repositories/users';
+  admitPeople,
+  checkInviteQuota,
+  findMembership,
+  inMembershipTransaction,
+  resolvePeople,
+  type NamedPerson,
+  type PersonRef,
+} from '../repositories/workspaces';
 
-/** The members of a page on the wire: explicit grants on it or inherited from an ancestor. */
-async function presentMembers(db: Kysely<Database>, page: PageRow): Promise<WireElementMember[]> {
+/**
+ * The members of a page on the wire: explicit grants on it or inherited from an ancestor. People
+ * in `invited` (just brought into the workspace by this call) show only their id and e-mail.
+ */
+async function presentMembers(db: Kysely<Database>, page: PageRow, invited: ReadonlySet<string> = new Set()): Promise<WireElementMember[]> {
   return (await listEffectiveMembers(db, page)).map((m) => ({
     contentType: 'ElementMember',
     page: page.id,
@@ -44,21 +49,8 @@ async function presentMembers(db: Kysely<Database>, page: PageRow): Promise<Wire
     canShare: canShare(m.level),
     inherited: m.grantedOn !== page.id,
     grantedOn: m.grantedOn,
-    user: presentUser(m.user),
+    user: invited.has(m.user.id) ? { id: m.user.id, email: m.user.email } : presentUser(m.user),
   }));
-}
-
-/** An account for an invited address; a parallel invite of the same address may have made it first. */
-async function userForInvite(db: Kysely<Database>, email: string): Promise<{ user: UserRow; created: boolean }> {
-  const existing = await findUserByEmail(db, email);
-  if (existing) return { user: existing, created: false };
-  try {
-    return { user: await createUserWithWorkspace(db, email), created: true };
-  } catch (error) {
-    const winner = isUniqueViolation(error) ? await findUserByEmail(db, email) : undefined;
-    if (!winner) throw error;
-    return { user: winner, created: false };
-  }
 }
 
 function invitationText(sender: UserRow, page: PageRow, link: string): { subject: string; text: string } {
@@ -71,6 +63,65 @@ function invitationText(sender: UserRow, page: PageRow, link: string): { subject
       'Чтобы войти, укажите этот адрес почты: мы пришлём код для входа.\n',
   };
 }
+
+const protectedMember = (message: string) => new AppError(403, ERROR_CODES.sharingProtectedMember, message);
+
+/** The root of the page's tree: the page itself at a section root. */
+async function rootOf(db: Kysely<Database>, page: PageRow): Promise<PageRow> {
+  const rootId = pagePath(page)[0];
+  if (rootId === undefined) return page;
+  return (await findPage(db, rootId)) ?? page;
+}
+
+async function roleIn(db: Kysely<Database>, workspaceId: string, userId: string): Promise<WorkspaceRole | undefined> {
+  return (await findMembership(db, workspaceId, userId))?.role;
+}
+
+/**
+ * Refuses (403 sharing.protected_member) a change that would leave `targetId` with less than full
+ * access on `page` when they are protected there (docs/adr/0002-sharing-and-membership.md):
+ *  - the owner of the tree (the creator of its root page): their grant on the root is nobody's to
+ *    change, and below it nobody may set them lower than full (removing a grant there is fine:
+ *    they fall back on the root's full);
+ *  - someone who holds full on the page through an ancestor — a full grant on the nearest
+ *    ancestor with a grant of theirs, or as an admin on a page of the `all` section — unless the
+ *    caller holds full on that ancestor too (for the admin role: unless the caller is an admin).
+ * `after` is the target's level on the page after the change: a level, or `inherit` when the
+ * grant on the page is removed (they then hold what they hold through the ancestors).
+ */
+async function checkMayLower(
+  db: Kysely<Database>,
+  callerId: string,
+  page: PageRow,
+  root: PageRow,
+  targetId: string,
+  after: GrantableLevel | 'inherit',
+): Promise<void> {
+  if (targetId === root.created_by) {
+    if (page.id === root.id) throw protectedMember("the grant of the page tree's owner on its root page cannot be changed");
+    if (after !== 'inherit' && after !== 'full') throw protectedMember("the page tree's owner keeps full access on every page of it");
+    return;
+  }
+  if (after === 'inherit' || after === 'full') return;
+  const ancestors = pagePath(page).reverse();
+  const grants = ancestors.length === 0
+    ? []
+    : await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', targetId).where('page_id', 'in', ancestors).execute();
+  const levelOn = new Map(grants.map((g) => [g.page_id, g.level]));
+  const sourceId = ancestors.find((id) => levelOn.has(id));
+  if (sourceId !== undefined) {
+    if (levelOn.get(sourceId) !== 'full') return;
+    const source = await findPage(db, sourceId);
+    if (source && (await pageAccessLevel(db, callerId, source)) === 'full') return;
+    throw protectedMember('this person holds full access through a page above; only someone with full access there may lower it');
+  }
+  // No grant above: their workspace role decides, and admins hold full on pages of the all section.
+  if (root.section !== 'all' || (await roleIn(db, page.workspace_id, targetId)) !== 'admin') return;
+  if ((await roleIn(db, page.workspace_id, callerId)) === 'admin') return;
+  throw protectedMember('an admin holds full access here through their role; only an admin may lower it');
+}
+
+const refOf = (entry: MemberEntry): PersonRef => (entry.userId !== undefined ? { userId: entry.userId } : { email: entry.email as string });
 
 export async function sharingRoutes(server: FastifyInstance, { config, mailer }: { config: Config; mailer: Mailer }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
@@ -89,11 +140,6 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
     return { page };
   }
 
-  /** The page's creator always keeps full access to it: their grant is nobody's to change. */
-  function checkNotCreator(page: PageRow, userId: string): void {
-    if (page.created_by === userId) throw forbidden("changing the access of the page's creator");
-  }
-
   app.get('/api/v3/spaces/element/:id/members', { schema: { tags: ['sharing'], summary: 'People with access to a page through a grant, with their levels', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const page = await loadPage(request.params.id);
@@ -102,45 +148,42 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
     return envelope(members, { count: members.length, hasMoreNext: false });
   });
 
-  app.post('/api/v3/spaces/element/:id/member/add', { schema: { tags: ['sharing'], summary: 'Share a page with people (by user id or e-mail)', params: idParams, body: addPageMembersBodySchema } }, async (request) => {
+  app.post('/api/v3/spaces/element/:id/member/add', { schema: { tags: ['sharing'], summary: 'Share a page with people (by user id or e-mail); people from outside the workspace by its admins only', params: idParams, body: addPageMembersBodySchema } }, async (request) => {
     const user = requireUser(request);
     const { page } = await pageToShare(user, request.params.id);
-    // Only full access shares, and full is the highest level: nobody can give more than they hold.
     const entries = request.body;
 
-    // Everything is checked before anything is written: a bad user id changes nothing.
-    const byId = entries.filter((e) => e.userId !== undefined).map((e) => e.userId as string);
-    const members = await workspaceMemberIds(app.db, page.workspace_id, byId);
-    for (const id of byId) if (!members.has(id)) throw notFound('user in this workspace');
-
-    const skipped: SkippedMember[] = [];
-    const targets: Array<{ userId: string; level: GrantableLevel; invitedEmail?: string }> = [];
-    const invited = new Set<string>();
-    for (const entry of entries) {
-      let userId: string;
-      if (entry.userId !== undefined) {
-        userId = entry.userId;
-      } else {
-        const email = emailSchema.safeParse(entry.email);
-        if (!email.success) {
-          skipped.push({ email: entry.email, reason: 'invalid_email' });
-          continue;
-        }
-        const { user: invitee, created } = await userForInvite(app.db, email.data);
-        if (created) invited.add(invitee.id);
-        userId = invitee.id;
+    // Everything is checked before anything is written: a refused call creates no account,
+    // membership or grant, and sends no mail.
+    const outcome = await inMembershipTransaction(app.db, page.workspace_id, async (trx) => {
+      const people = await resolvePeople(trx, page.workspace_id, entries.map(refOf), 'body');
+      const root = await rootOf(trx, page);
+      const skipped: SkippedMember[] = [];
+      const targets: NamedPerson[] = [];
+      for (const person of people) {
+        const reported = 'userId' in person.ref ? { userId: person.ref.userId } : { email: person.ref.email };
+        if (person.user?.id === user.id) skipped.push({ ...reported, reason: 'self' });
+        else if (person.user?.id === root.created_by) skipped.push({ ...reported, reason: 'owner' });
+        else targets.push(person);
       }
-      const reported = entry.userId !== undefined ? { userId } : { email: entry.email };
-      if (userId === user.id) skipped.push({ ...reported, reason: 'self' });
-      else if (userId === page.created_by) skipped.push({ ...reported, reason: 'owner' });
-      else targets.push({ userId, level: entry.accessLevel });
-    }
+      const newcomers = targets.filter((p) => !p.member);
+      if (newcomers.length > 0) {
+        const role = await roleIn(trx, page.workspace_id, user.id);
+        if (!role || !canBringInOutsiders(role)) {
+          throw new AppError(403, ERROR_CODES.sharingOutsiderNeedsAdmin, 'only admins of the workspace may share with people who are not members of it');
+        }
+      }
+      for (const person of targets) {
+        if (person.member && person.user) await checkMayLower(trx, user.id, page, root, person.user.id, entries[person.index].accessLevel);
+      }
+      await checkInviteQuota(trx, user.id, newcomers.length, INVITE_LIMIT);
+      const admitted = await admitPeople(trx, page.workspace_id, user.id, newcomers.map((person) => ({ person, role: 'guest' as const })));
+      const userOf = new Map(newcomers.map((p, i) => [p.index, admitted[i]]));
 
-    const added = new Set<string>();
-    await app.db.transaction().execute(async (trx) => {
-      for (const target of targets) {
-        await ensureWorkspaceGuest(trx, page.workspace_id, target.userId);
-        if (await upsertGrant(trx, page.id, target.userId, target.level)) added.add(target.userId);
+      const added: string[] = [];
+      for (const person of targets) {
+        const userId = (person.user ?? (userOf.get(person.index) as UserRow)).id;
+        if (await upsertGrant(trx, page.id, userId, entries[person.index].accessLevel)) added.push(userId);
       }
       for (const userId of added) {
         await createNotification(trx, {
@@ -151,23 +194,22 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
           context: { elementId: page.id, senderId: user.id },
         });
       }
+      return { skipped, added, admitted };
     });
 
-    // New accounts hear about it by e-mail; a mail failure does not undo the share.
+    // Everyone new to the workspace hears about it by e-mail (people already in it see the
+    // notification); a mail failure does not undo the share.
     const link = `${config.publicUrl.replace(/\/+$/, '')}/${page.id}`;
     const notMailed: string[] = [];
-    for (const userId of invited) {
-      if (!added.has(userId)) continue;
-      const invitee = await findUserById(app.db, userId);
-      if (!invitee) continue;
+    for (const invitee of outcome.admitted) {
       await mailer.send({ to: invitee.email, ...invitationText(user, page, link) }).catch((error: unknown) => {
         request.log.warn({ err: error, to: invitee.email }, 'could not send a page invitation');
         notMailed.push(invitee.email);
       });
     }
 
-    const list = await presentMembers(app.db, page);
-    return envelope(list, { count: list.length, hasMoreNext: false, added: [...added], skipped, notMailed });
+    const list = await presentMembers(app.db, page, new Set(outcome.admitted.map((u) => u.id)));
+    return envelope(list, { count: list.length, hasMoreNext: false, added: outcome.added, skipped: outcome.skipped, notMailed });
   });
 
   app.post('/api/v3/spaces/element/:id/member/remove', { schema: { tags: ['sharing'], summary: "Remove a person's grant on a page", params: idParams, body: removePageMemberBodySchema } }, async (request) => {
@@ -175,7 +217,7 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
     const { page } = await pageToShare(user, request.params.id);
     const { userId } = request.body;
     if (!(await findGrant(app.db, page.id, userId))) throw notFound('member of this page');
-    checkNotCreator(page, userId);
+    await checkMayLower(app.db, user.id, page, await rootOf(app.db, page), userId, 'inherit');
     await removeGrant(app.db, page.id, userId);
     const list = await presentMembers(app.db, page);
     return envelope(list, { count: list.length, hasMoreNext: false });
@@ -186,7 +228,7 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
     const { page } = await pageToShare(user, request.params.id);
     const { userId, accessLevel } = request.body;
     if (!(await findGrant(app.db, page.id, userId))) throw notFound('member of this page');
-    checkNotCreator(page, userId);
+    await checkMayLower(app.db, user.id, page, await rootOf(app.db, page), userId, accessLevel);
     await setGrantLevel(app.db, page.id, userId, accessLevel);
     const list = await presentMembers(app.db, page);
     return envelope(list, { count: list.length, hasMoreNext: false });

@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { WorkspaceRole } from '../../schema/constants';
 import type { WireElement } from '../../schema/element';
 import { newId } from '../../schema/ids';
 import type { WireWorkspace, WireWorkspaceMember } from '../../schema/workspace';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
+import { buildApp } from '../app';
+import { INVITE_LIMIT } from '../policies/workspace';
 
 let t: TestApp;
 /** Session cookies by name. */
@@ -62,14 +64,20 @@ async function snapshot(workspaceId: string): Promise<string> {
   });
 }
 
-/** ann (admin) with pat (participant), gus (guest) and tom (participant, the one acted upon). */
+/**
+ * ann (admin) with pat (participant), gus (guest) and tom (participant, the one acted upon). The
+ * members are put in directly, at one instant: members/add is tested on its own, and every person
+ * it brings in counts against ann's invitation limit.
+ */
 async function teamWorkspace(): Promise<string> {
   const workspace = await createWorkspaceAs(t, cookies.ann, 'Команда');
-  await addMembersAs(t, cookies.ann, workspace.id, [
-    { userId: ids.pat, role: 'participant' },
-    { userId: ids.gus, role: 'guest' },
-    { userId: ids.tom, role: 'participant' },
-  ]);
+  // After the creator, even within the same millisecond.
+  const creator = await t.app.db.selectFrom('workspace_members').select('created_at').where('workspace_id', '=', workspace.id).executeTakeFirstOrThrow();
+  const joined = new Date(Date.parse(creator.created_at) + 1).toISOString();
+  await t.app.db
+    .insertInto('workspace_members')
+    .values(([['pat', 'participant'], ['gus', 'guest'], ['tom', 'participant']] as const).map(([name, role]) => ({ workspace_id: workspace.id, user_id: ids[name], role, created_at: joined })))
+    .execute();
   return workspace.id;
 }
 
@@ -247,6 +255,10 @@ describe('members', () => {
       [newcomer, 'admin'],
     ]);
     expect(added.meta.added).toHaveLength(3);
+    // People this call brought in show only their id and e-mail, whether they had an account or not.
+    for (const member of added.data) expect(Object.keys(member.user).sort()).toEqual(['email', 'id']);
+    const rows = await t.app.db.selectFrom('workspace_members').select(['user_id', 'invited_by']).where('workspace_id', '=', workspace.id).execute();
+    expect(rows.filter((r) => r.user_id !== ids.ann).map((r) => r.invited_by)).toEqual([ids.ann, ids.ann, ids.ann]);
     // Everyone added is told by e-mail.
     expect(t.mailer.messages.slice(mailsBefore).map((m) => m.to).sort()).toEqual([email('gus'), newcomer, email('pat')].sort());
     expect(t.mailer.messages[t.mailer.messages.length - 1].subject).toContain('Приглашения');
@@ -263,7 +275,7 @@ describe('members', () => {
     const mailsBefore = t.mailer.messages.length;
     const res = await api(t, cookies.ann, 'POST', url(id, '/members/add'), { members: [{ userId: ids.gus, role: 'admin' }] });
     expect(res.statusCode).toBe(200);
-    expect(body<WireWorkspaceMember[]>(res).data).toEqual([expect.objectContaining({ id: ids.gus, role: 'guest' })]);
+    expect(body<WireWorkspaceMember[]>(res).data).toEqual([expect.objectContaining({ id: ids.gus, role: 'guest', user: expect.objectContaining({ name: 'gus' }) })]);
     expect(body(res).meta.added).toEqual([]);
     expect(await roleOf(id, ids.gus)).toBe('guest');
     expect(t.mailer.messages.length).toBe(mailsBefore);
@@ -359,6 +371,37 @@ describe('members', () => {
     expect(again.statusCode).toBe(404);
   });
 
+  test("a removed member's own root pages stay theirs (out of everyone's reach) and come back when they are added again", async () => {
+    const id = await teamWorkspace();
+    const headers = { 'x-workspace-id': id };
+    const create = async (name: Name, path: string, payload: Record<string, unknown>) =>
+      body<WireElement>(await api(t, cookies[name], 'POST', path, payload, headers)).data.id;
+    const own = await create('tom', '/api/v3/spaces/section/private', { title: 'Заметки Тома' });
+    const below = await create('tom', `/api/v3/spaces/element/${own}/children`, { title: 'Ниже' });
+    const shared = await create('ann', '/api/v3/spaces/section/all', { title: 'Общая' });
+    await t.app.db.insertInto('page_members').values({ page_id: shared, user_id: ids.tom, level: 'full', created_at: new Date().toISOString() }).execute();
+    const levelOf = async (name: Name, pageId: string) => {
+      const res = await api(t, cookies[name], 'GET', `/api/v3/spaces/element/${pageId}`);
+      return res.statusCode === 200 ? body<WireElement>(res).data.accessLevel : res.statusCode;
+    };
+
+    expect((await api(t, cookies.ann, 'POST', url(id, '/members/remove'), { userId: ids.tom })).statusCode).toBe(200);
+    const grants = await t.app.db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', ids.tom).where('page_id', 'in', [own, below, shared]).execute();
+    expect(grants).toEqual([{ page_id: own, level: 'full' }]);
+    for (const pageId of [own, below]) {
+      expect(await levelOf('tom', pageId)).toBe(403);
+      expect(await levelOf('ann', pageId)).toBe(403);
+    }
+
+    await addMembersAs(t, cookies.ann, id, [{ userId: ids.tom, role: 'participant' }]);
+    expect(await levelOf('tom', own)).toBe('full');
+    expect(await levelOf('tom', below)).toBe('full');
+    const section = await api(t, cookies.tom, 'GET', '/api/v3/spaces/section/private', undefined, headers);
+    expect(body<WireElement[]>(section).data.map((p) => p.id)).toEqual([own]);
+    // Grants others gave them are gone: on the shared page they have their role's level again.
+    expect(await levelOf('tom', shared)).toBe('edit');
+  });
+
   test('anyone may leave; leaving drops the workspace from their list; the last admin may not leave', async () => {
     const id = await teamWorkspace();
     for (const name of ['gus', 'pat'] as const) {
@@ -376,6 +419,42 @@ describe('members', () => {
     await api(t, cookies.ann, 'POST', url(id, '/member/role'), { userId: ids.tom, role: 'admin' });
     expect((await api(t, cookies.ann, 'POST', url(id, '/members/remove'), { userId: ids.ann })).statusCode).toBe(200);
     expect(await roleOf(id, ids.tom)).toBe('admin');
+  });
+});
+
+describe('the invitation limit', () => {
+  const adds = (app: FastifyInstance, cookie: string, workspaceId: string, emails: string[]) =>
+    app.inject({ method: 'POST', url: url(workspaceId, '/members/add'), headers: { cookie }, payload: { members: emails.map((e) => ({ email: e, role: 'guest' })) } });
+  const newEmails = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`);
+
+  test('is counted in the database: a second server process on the same database sees the first one\'s invitations', async () => {
+    const rita = await signIn(t, 'rita@example.com');
+    const workspace = await createWorkspaceAs(t, rita, 'Рита');
+    const second = await buildApp(t.config, { logger: false, mailer: t.mailer });
+    try {
+      await second.ready();
+      expect((await adds(t.app, rita, workspace.id, newEmails('first', INVITE_LIMIT.people - 5))).statusCode).toBe(200);
+      const before = await snapshot(workspace.id);
+      const over = await adds(second, rita, workspace.id, newEmails('second', 6));
+      expect([over.statusCode, errorCode(over)]).toEqual([429, 'rate_limited']);
+      expect(await snapshot(workspace.id)).toBe(before);
+      expect((await adds(second, rita, workspace.id, newEmails('second', 5))).statusCode).toBe(200);
+      const last = await adds(t.app, rita, workspace.id, newEmails('third', 1));
+      expect([last.statusCode, errorCode(last)]).toEqual([429, 'rate_limited']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('two calls at once by one inviter (into two workspaces) cannot both pass on the same count', async () => {
+    const sam = await signIn(t, 'sam@example.com');
+    const [one, two] = [await createWorkspaceAs(t, sam, 'Один'), await createWorkspaceAs(t, sam, 'Два')];
+    const half = INVITE_LIMIT.people / 2 + 1;
+    const responses = await Promise.all([adds(t.app, sam, one.id, newEmails('one', half)), adds(t.app, sam, two.id, newEmails('two', half))]);
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 429]);
+    const samId = await userIdOf(t, 'sam@example.com');
+    const invited = await t.app.db.selectFrom('workspace_members').select('user_id').where('invited_by', '=', samId).execute();
+    expect(invited).toHaveLength(half);
   });
 });
 

@@ -5,7 +5,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { Mailer } from '../mail';
 import type { WorkspaceRole } from '../../schema/constants';
-import { ERROR_CODES } from '../../schema/errors';
 import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
 import {
@@ -19,23 +18,25 @@ import {
   type WireWorkspaceMember,
 } from '../../schema/workspace';
 import type { UserRow } from '../db/types';
-import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
+import { forbidden, notFound } from '../errors';
 import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
-import { canDoInWorkspace, canRemoveMember, type WorkspaceAction } from '../policies/workspace';
+import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, type WorkspaceAction } from '../policies/workspace';
 import { envelope, presentUser, presentWorkspace } from '../presenters';
-import { createUserWithWorkspace, findUserByEmail, findUserById } from '../repositories/users';
 import {
-  addMembers,
+  admitPeople,
+  checkInviteQuota,
   createWorkspace,
   deleteWorkspace,
   findMember,
   findMembership,
   findWorkspace,
+  inMembershipTransaction,
   isWireRole,
   listMembers,
   listUserWorkspaces,
   removeMember,
+  resolvePeople,
   setMemberRole,
   updateWorkspace,
   type MemberWithUser,
@@ -51,8 +52,6 @@ function presentMember(member: MemberWithUser): WireWorkspaceMember {
     createdAt: member.created_at,
   };
 }
-
-const invalid = (message: string, details?: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
 
 export async function workspaceRoutes(server: FastifyInstance, { config, mailer }: { config: Config; mailer: Mailer }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
@@ -144,46 +143,29 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     const membership = await authorizeWorkspace(request.params.id, user, 'manageMembers');
     const entries = request.body.members;
 
-    // Everything is checked before anything is written: known user ids, no one named twice.
-    const problems: Array<{ path: string; message: string }> = [];
-    const byId = new Map<string, UserRow>();
-    for (const [index, entry] of entries.entries()) {
-      if (!('userId' in entry)) continue;
-      const found = await findUserById(app.db, entry.userId);
-      if (found) byId.set(entry.userId, found);
-      else problems.push({ path: `body.members.${index}.userId`, message: 'no such user' });
-    }
-    if (problems.length > 0) throw invalid('some members name no user', problems);
-    const byEmail = new Map<string, UserRow | undefined>();
-    for (const entry of entries) if ('email' in entry) byEmail.set(entry.email, await findUserByEmail(app.db, entry.email));
-    const keyOf = (entry: (typeof entries)[number]) => ('userId' in entry ? entry.userId : (byEmail.get(entry.email)?.id ?? `email:${entry.email}`));
-    const keys = entries.map(keyOf);
-    const repeated = keys.findIndex((key, index) => keys.indexOf(key) !== index);
-    if (repeated >= 0) throw invalid('a member is named twice', [{ path: `body.members.${repeated}`, message: 'named twice' }]);
+    // Everything is checked before anything is written (known user ids, nobody named twice, the
+    // caller's invitation quota): a refused call creates no account and sends no mail.
+    const outcome = await inMembershipTransaction(app.db, membership.id, async (trx) => {
+      // The caller's role as of now, under the lock: a parallel demotion may have won.
+      const current = await findMembership(trx, membership.id, user.id);
+      if (!current || !canDoInWorkspace(current.role, 'manageMembers')) throw forbidden('this workspace action');
+      const people = await resolvePeople(trx, membership.id, entries.map((e) => (e.userId !== undefined ? { userId: e.userId } : { email: e.email as string })), 'body.members');
+      const newcomers = people.filter((p) => !p.member);
+      await checkInviteQuota(trx, user.id, newcomers.length, INVITE_LIMIT);
+      const admitted = await admitPeople(trx, membership.id, user.id, newcomers.map((person) => ({ person, role: entries[person.index].role as WorkspaceRole })));
+      return { people, admitted: new Map(newcomers.map((p, i) => [p.index, admitted[i]])) };
+    });
+    await sendInvitations(membership.name, user, [...outcome.admitted.values()]);
 
-    // Unknown e-mails become users (with a private workspace of their own, as at sign-up).
-    for (const [email, known] of byEmail) {
-      if (known) continue;
-      const created = await createUserWithWorkspace(app.db, email).catch(async (error: unknown) => {
-        const winner = isUniqueViolation(error) ? await findUserByEmail(app.db, email) : undefined;
-        if (!winner) throw error;
-        return winner;
-      });
-      byEmail.set(email, created);
-    }
-    const resolved = entries.map((entry) => ({
-      user: ('userId' in entry ? byId.get(entry.userId) : byEmail.get(entry.email)) as UserRow,
-      role: entry.role as WorkspaceRole,
-    }));
-    const added = new Set(await addMembers(app.db, membership.id, resolved.map((r) => ({ userId: r.user.id, role: r.role }))));
-    await sendInvitations(membership.name, user, resolved.filter((r) => added.has(r.user.id)).map((r) => r.user));
-
+    // People this call brought in show only their id and e-mail (see WireInvitedUser).
     const members: WireWorkspaceMember[] = [];
-    for (const { user: member } of resolved) {
-      const stored = await findMember(app.db, membership.id, member.id);
-      if (stored) members.push(presentMember(stored));
+    for (const person of outcome.people) {
+      const invitee = outcome.admitted.get(person.index);
+      const stored = await findMember(app.db, membership.id, (invitee ?? (person.user as UserRow)).id);
+      if (!stored) continue;
+      members.push(invitee ? { ...presentMember(stored), user: { id: invitee.id, email: invitee.email } } : presentMember(stored));
     }
-    return envelope(members, { count: members.length, hasMoreNext: false, added: [...added] });
+    return envelope(members, { count: members.length, hasMoreNext: false, added: [...outcome.admitted.values()].map((u) => u.id) });
   });
 
   app.post('/api/v3/spaces/workspace/:id/member/role', { schema: { tags: ['workspaces'], summary: "Change a member's role (admins; never the last admin's)", params: idParams, body: memberRoleBodySchema } }, async (request) => {

@@ -1,0 +1,107 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { errorCode, type TestApp } from './testApp';
+
+/**
+ * Helpers for race tests: requests fired together (Promise.all through app.inject), then the
+ * invariants checked on what is stored. The checks hold whatever order the requests ran in, so
+ * the tests do not depend on timing; on SQLite the requests are serialized anyway and the
+ * tests pass the same way.
+ */
+
+/** `status code` or `status code/error code` of a response, for comparing outcomes. */
+export function outcome(response: LightMyRequestResponse): string {
+  const code = response.statusCode >= 400 ? errorCode(response) : undefined;
+  return code ? `${response.statusCode} ${code}` : String(response.statusCode);
+}
+
+/** A small deterministic pseudo-random generator (same picks on every run). */
+export function seeded(seed: number): (below: number) => number {
+  let state = seed >>> 0;
+  return (below) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state % below;
+  };
+}
+
+/**
+ * Everything wrong with the page tree of a workspace (empty when it is sound):
+ *  - every parent exists, in the same workspace, and following parents never loops;
+ *  - each page's path is exactly its chain of parents, root first;
+ *  - roots have a section (private or all), pages below have none;
+ *  - no page outside the trash sits under a page in the trash;
+ *  - sort keys are unique among the pages of one place.
+ */
+export async function pageTreeProblems(t: TestApp, workspaceId: string): Promise<string[]> {
+  const pages = await t.app.db.selectFrom('pages').selectAll().where('workspace_id', '=', workspaceId).execute();
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  const problems: string[] = [];
+  const places = new Map<string, Set<string>>();
+  for (const page of pages) {
+    const chain: string[] = [];
+    const seen = new Set([page.id]);
+    let parentId = page.parent_id;
+    while (parentId !== null) {
+      if (seen.has(parentId)) {
+        problems.push(`${page.id}: its parents loop through ${parentId}`);
+        break;
+      }
+      seen.add(parentId);
+      const parent = byId.get(parentId);
+      if (!parent) {
+        problems.push(`${page.id}: parent ${parentId} is not a page of the workspace`);
+        break;
+      }
+      chain.unshift(parentId);
+      parentId = parent.parent_id;
+    }
+    if (JSON.stringify(chain) !== page.path) problems.push(`${page.id}: path ${page.path} but parents ${JSON.stringify(chain)}`);
+    if (page.parent_id === null ? page.section !== 'private' && page.section !== 'all' : page.section !== null) {
+      problems.push(`${page.id}: section ${page.section} with parent ${page.parent_id}`);
+    }
+    const parent = page.parent_id === null ? undefined : byId.get(page.parent_id);
+    if (page.in_trash === 0 && parent?.in_trash === 1) problems.push(`${page.id}: not in the trash under ${parent.id}, which is`);
+    const place = page.parent_id ?? `section:${page.section}`;
+    const keys = places.get(place) ?? new Set<string>();
+    if (keys.has(page.sort_key)) problems.push(`${page.id}: sort key ${page.sort_key} taken twice at ${place}`);
+    keys.add(page.sort_key);
+    places.set(place, keys);
+  }
+  return problems;
+}
+
+/**
+ * Everything wrong with the blocks of a page (empty when sound): every parent is a block of the
+ * page, following parents never loops, no live block sits under a deleted one (it would vanish
+ * from the page), and sort keys are unique among the children of one parent.
+ */
+export async function blockTreeProblems(t: TestApp, pageId: string): Promise<string[]> {
+  const blocks = await t.app.db.selectFrom('blocks').selectAll().where('page_id', '=', pageId).execute();
+  const byId = new Map(blocks.map((b) => [b.id, b]));
+  const problems: string[] = [];
+  const siblings = new Map<string, Set<string>>();
+  for (const block of blocks) {
+    const seen = new Set([block.id]);
+    let parentId = block.parent_id;
+    while (parentId !== null) {
+      if (seen.has(parentId)) {
+        problems.push(`${block.id}: its parents loop through ${parentId}`);
+        break;
+      }
+      seen.add(parentId);
+      const parent = byId.get(parentId);
+      if (!parent) {
+        problems.push(`${block.id}: parent ${parentId} is not a block of the page`);
+        break;
+      }
+      parentId = parent.parent_id;
+    }
+    const parent = block.parent_id === null ? undefined : byId.get(block.parent_id);
+    if (block.deleted_at === null && parent && parent.deleted_at !== null) problems.push(`${block.id}: live under deleted ${parent.id}`);
+    const place = block.parent_id ?? '(top)';
+    const keys = siblings.get(place) ?? new Set<string>();
+    if (keys.has(block.sort_key)) problems.push(`${block.id}: sort key ${block.sort_key} taken twice under ${place}`);
+    keys.add(block.sort_key);
+    siblings.set(place, keys);
+  }
+  return problems;
+}
