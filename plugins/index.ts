@@ -6,13 +6,14 @@ import type { WorkspaceEditor } from './types';
 import { withBlockSync, type BlockSyncHandlers } from './withBlockSync';
 import { withMarkdownShortcuts } from './withMarkdownShortcuts';
 import { withPageHeading } from './withPageHeading';
+import { withVoidBlocks } from './withVoidBlocks';
 
 /**
  * The editor with every plugin, in order: React and history outermost, then document shape,
  * shortcuts, and (when the page is editable) block sync, which sees every operation.
  */
 export function createWorkspaceEditor(sync?: BlockSyncHandlers): WorkspaceEditor {
-  let editor = withMarkdownShortcuts(withPageHeading(withHistory(withReact(createEditor()))));
+  let editor = withMarkdownShortcuts(withPageHeading(withVoidBlocks(withHistory(withReact(createEditor())))));
   if (sync) editor = withBlockSync(editor, sync);
   return editor;
 }
@@ -20,5 +21,6 @@ export function createWorkspaceEditor(sync?: BlockSyncHandlers): WorkspaceEditor
 export * from './withBlockSync';
 export * from './withMarkdownShortcuts';
 export * from './withPageHeading';
+export * from './withVoidBlocks';
 export * from './queries';
 export type { WorkspaceEditor } from './types';

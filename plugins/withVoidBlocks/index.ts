@@ -1,0 +1,1 @@
+export { withVoidBlocks } from './withVoidBlocks';
