@@ -13,6 +13,15 @@ import { nowIso } from '../time';
 const CHUNK_SIZE = 500;
 
 /** Splits a list into pieces small enough for one `IN (…)`. */
+/** A new page (created or cloned) is unpublished and not in the trash, whatever it was copied from. */
+export const FRESH_PAGE_STATE = {
+  alias: null,
+  published_by: null,
+  published_at: null,
+  trashed_at: null,
+  trashed_by: null,
+} as const;
+
 export function inChunks<T>(items: readonly T[], size = CHUNK_SIZE): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
@@ -197,11 +206,7 @@ export async function insertPage(trx: Transaction<Database>, input: NewPageInput
     created_by: input.createdBy,
     created_at: now,
     updated_at: now,
-    alias: null,
-    published_by: null,
-    published_at: null,
-    trashed_at: null,
-    trashed_by: null,
+    ...FRESH_PAGE_STATE,
   };
   await trx.insertInto('pages').values(page).execute();
   if (input.grantCreatorFull) {
@@ -448,11 +453,7 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
       created_by: input.userId,
       created_at: now,
       updated_at: now,
-      alias: null,
-      published_by: null,
-      published_at: null,
-      trashed_at: null,
-      trashed_by: null,
+      ...FRESH_PAGE_STATE,
     };
   });
   copies[0].sort_key = sortKeyAtEnd(await listPagesAt(trx, place));

@@ -310,16 +310,16 @@ export async function admitPeople(
 
 const lastAdmin = () => new AppError(422, ERROR_CODES.workspaceLastAdmin, 'the workspace needs at least one admin');
 
+/** A member's stored role row, read inside the caller's transaction. */
+function memberRoleRow(trx: Kysely<Database>, workspaceId: string, userId: string) {
+  return trx.selectFrom('workspace_members').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+}
+
 /** Changes a member's role; the last admin cannot be demoted (422 workspace.last_admin). False when not a member. */
 export async function setMemberRole(db: Kysely<Database>, workspaceId: string, userId: string, role: WorkspaceRole): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await lockWorkspace(trx, workspaceId);
-    const member = await trx
-      .selectFrom('workspace_members')
-      .select('role')
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const member = await memberRoleRow(trx, workspaceId, userId);
     if (!member || !isWireRole(member.role)) return false;
     if (member.role === role) return true;
     if (member.role === 'admin' && (await memberCount(trx, workspaceId, 'admin')) <= 1) throw lastAdmin();
@@ -338,12 +338,7 @@ export async function setMemberRole(db: Kysely<Database>, workspaceId: string, u
 export async function removeMember(db: Kysely<Database>, workspaceId: string, userId: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await lockWorkspace(trx, workspaceId);
-    const member = await trx
-      .selectFrom('workspace_members')
-      .select('role')
-      .where('workspace_id', '=', workspaceId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const member = await memberRoleRow(trx, workspaceId, userId);
     if (!member || !isWireRole(member.role)) return false;
     if (member.role === 'admin' && (await memberCount(trx, workspaceId, 'admin')) <= 1) throw lastAdmin();
     const pageIds = trx.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId);

@@ -1,6 +1,7 @@
 import type { WireUser } from '../../schema/user';
 import { newId } from '../../schema/ids';
 import { api, body, signIn, type TestApp } from './testApp';
+import { FRESH_PAGE_STATE } from '../../server/repositories/pages';
 
 /** A signed-in test user. */
 export interface Person {
@@ -75,11 +76,7 @@ export async function insertPage(
       created_by: input.createdBy.id,
       created_at: now,
       updated_at: now,
-      alias: null,
-      published_by: null,
-      published_at: null,
-      trashed_at: null,
-      trashed_by: null,
+      ...FRESH_PAGE_STATE,
     })
     .execute();
   await grant(t, id, input.createdBy, 'full');

@@ -2,6 +2,7 @@ import type { AccessLevel, WorkspaceRole } from '../../schema/constants';
 import { newId } from '../../schema/ids';
 import type { WireUser } from '../../schema/user';
 import { api, body, signIn, type TestApp } from './testApp';
+import { FRESH_PAGE_STATE } from '../../server/repositories/pages';
 
 /**
  * Who calls, for permission matrices: the roles of a shared workspace (admin, participant,
@@ -59,11 +60,7 @@ export async function insertPage(t: TestApp, workspaceId: string, createdBy: str
       created_by: createdBy,
       created_at: now,
       updated_at: now,
-      alias: null,
-      published_by: null,
-      published_at: null,
-      trashed_at: null,
-      trashed_by: null,
+      ...FRESH_PAGE_STATE,
     })
     .execute();
   return id;
