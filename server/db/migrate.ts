@@ -3,6 +3,7 @@ import * as initial from './migrations/2026-11-21-0001-initial';
 import * as sortKeyCollation from './migrations/2026-11-22-0001-sort-key-collation';
 import * as mainApi from './migrations/2026-11-22-0002-main-api';
 import * as memberInvitedBy from './migrations/2026-11-22-0003-member-invited-by';
+import * as blockOrderIndex from './migrations/2026-11-22-0004-block-order-index';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -11,6 +12,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0001-sort-key-collation': sortKeyCollation,
   '2026-11-22-0002-main-api': mainApi,
   '2026-11-22-0003-member-invited-by': memberInvitedBy,
+  '2026-11-22-0004-block-order-index': blockOrderIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
