@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test/bench/results/', 'test/e2e/artifacts/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test/bench/results/', 'test/e2e/artifacts/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
