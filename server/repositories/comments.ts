@@ -4,7 +4,7 @@ import type { WireUser } from '../../schema/user';
 import type { CommentTable, Database, UserRow } from '../db/types';
 import { presentUser } from '../presenters';
 import { nowIso } from '../time';
-import { timeAfter } from './notifications';
+import { nowAfter, timeAfter } from '../time';
 
 export type CommentRow = Selectable<CommentTable>;
 
@@ -159,7 +159,7 @@ export async function insertComment(db: Kysely<Database>, input: NewComment): Pr
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  const now = timeAfter(nowIso(), last?.created_at);
+  const now = nowAfter(last?.created_at);
   const row: CommentRow = {
     id: input.id,
     page_id: input.pageId,
@@ -181,7 +181,7 @@ export async function updateComment(
   content: CommentToken[],
   attaches: CommentAttach[],
 ): Promise<CommentRow> {
-  const updated = { content: JSON.stringify(content), attaches: JSON.stringify(attaches), updated_at: timeAfter(nowIso(), row.updated_at) };
+  const updated = { content: JSON.stringify(content), attaches: JSON.stringify(attaches), updated_at: nowAfter(row.updated_at) };
   await db.updateTable('comments').set(updated).where('id', '=', row.id).where('deleted_at', 'is', null).execute();
   return { ...row, ...updated };
 }
@@ -242,7 +242,7 @@ export async function addReaction(db: Kysely<Database>, commentId: string, userI
   // Strictly after the newest reaction, so "last reactors" follow the order people reacted in.
   const result = await db
     .insertInto('comment_reactions')
-    .values({ comment_id: commentId, user_id: userId, code, created_at: timeAfter(nowIso(), last?.created_at) })
+    .values({ comment_id: commentId, user_id: userId, code, created_at: nowAfter(last?.created_at) })
     .onConflict((oc) => oc.columns(['comment_id', 'user_id', 'code']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

@@ -10,7 +10,7 @@ import {
 } from '../../schema/notification';
 import type { Database, NotificationTable, PageRow } from '../db/types';
 import { pageAccessLevel } from '../policies/page';
-import { nowIso } from '../time';
+import { nowAfter, nowIso } from '../time';
 import { findPage, pagePath } from './pages';
 
 export { NOTIFICATION_NAMES, type NotificationName };
@@ -24,12 +24,6 @@ export interface NewNotification {
   name: NotificationName;
   /** The context fields for this name (see the contract's table). */
   context: Record<string, unknown>;
-}
-
-/** `now`, or a millisecond after `last` when `now` is not later: keeps insertion order in time order. */
-export function timeAfter(now: string, last: string | undefined | null): string {
-  if (!last || now > last) return now;
-  return new Date(Date.parse(last) + 1).toISOString();
 }
 
 /**
@@ -57,7 +51,7 @@ export async function createNotification(db: Kysely<Database>, input: NewNotific
       name: input.name,
       context: JSON.stringify(input.context),
       is_read: 0,
-      created_at: timeAfter(nowIso(), last?.created_at),
+      created_at: nowAfter(last?.created_at),
     })
     .execute();
   return id;

@@ -7,7 +7,7 @@ import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { AppError, notFound } from '../errors';
-import { nowIso } from '../time';
+import { nowAfter, nowIso, timeAfter } from '../time';
 
 /** Ids per `IN (…)` list: far below SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK_SIZE = 500;
@@ -258,9 +258,7 @@ export async function trashSubtree(trx: Transaction<Database>, page: PageRow, us
   let trashed_at = nowIso();
   const descendants = await listDescendants(trx, page);
   for (const earlier of descendants) {
-    if (earlier.in_trash === 1 && earlier.trashed_at !== null && earlier.trashed_at >= trashed_at) {
-      trashed_at = new Date(Date.parse(earlier.trashed_at) + 1).toISOString();
-    }
+    if (earlier.in_trash === 1) trashed_at = timeAfter(trashed_at, earlier.trashed_at);
   }
   const ids = [page.id, ...descendants.filter((p) => p.in_trash === 0).map((p) => p.id)];
   for (const chunk of inChunks(ids)) {
@@ -488,12 +486,6 @@ export async function favoritePageIds(db: Kysely<Database>, userId: string, page
     for (const row of rows) out.add(row.page_id);
   }
   return out;
-}
-
-/** Now, or a millisecond after `last` when now is not later: keeps a user's list in the order things happened. */
-function nowAfter(last: string | undefined): string {
-  const now = nowIso();
-  return !last || now > last ? now : new Date(Date.parse(last) + 1).toISOString();
 }
 
 /** Adds a favourite (a second add changes nothing); it sorts after the user's earlier ones. */
