@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './constants';
+import { LIMITS, LOGIN_CODE_LENGTH } from './constants';
 
 /** The spec's e-mail check: something, an at sign, a domain, a dot and a suffix, no whitespace. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -26,7 +26,7 @@ export type WireUser = z.infer<typeof wireUserSchema>;
 export const sendCodeBodySchema = z.object({ email: emailSchema });
 export const loginBodySchema = z.object({
   email: emailSchema,
-  pin: z.string().trim().regex(/^\d{6}$/, { message: 'the code has 6 digits' }),
+  pin: z.string().trim().regex(new RegExp(`^\\d{${LOGIN_CODE_LENGTH}}$`), { message: `the code has ${LOGIN_CODE_LENGTH} digits` }),
 });
 
 /** What /api/user/list and others show for a user the caller may not see, or who does not exist. */

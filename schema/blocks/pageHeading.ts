@@ -7,10 +7,6 @@ export function pageHeadingUid(pageId: string): string {
   return PAGE_HEADING_PREFIX + pageId;
 }
 
-export function isPageHeadingUid(uid: string): boolean {
-  return uid.startsWith(PAGE_HEADING_PREFIX);
-}
-
 /** The title as the editor's first element. */
 export function titleToSlate(pageId: string, title: string): PageHeadingElement {
   return { type: 'pageHeadingBlock', uid: pageHeadingUid(pageId), version: 1, children: [{ text: title }] };

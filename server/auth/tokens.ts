@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { LOGIN_CODE_LENGTH } from '../../schema/constants';
 
 /** A secret for a cookie or a link: 32 random bytes, url-safe. */
 export function newSecret(): string {
@@ -12,7 +13,7 @@ export function hashSecret(secret: string): string {
 
 /** A six-digit sign-in code, uniformly drawn. */
 export function newLoginCode(): string {
-  return crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
+  return crypto.randomInt(0, 10 ** LOGIN_CODE_LENGTH).toString().padStart(LOGIN_CODE_LENGTH, '0');
 }
 
 /** Constant-time comparison of two hex digests. */

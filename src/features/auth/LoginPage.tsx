@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
+import { LOGIN_CODE_LENGTH } from '../../../schema/constants';
 import { ERROR_CODES } from '../../../schema/errors';
 import { EMAIL_PATTERN } from '../../../schema/user';
 import { ApiRequestError } from '../../app/api';
@@ -120,13 +121,13 @@ export function LoginPage() {
               inputMode="numeric"
               autoComplete="one-time-code"
               autoFocus
-              maxLength={6}
+              maxLength={LOGIN_CODE_LENGTH}
               placeholder="000000"
               value={pin}
               onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))}
             />
             {error && <p className="login-error">{t(error.key, { count: error.count })}</p>}
-            <Button type="submit" size="l" className="login-submit" disabled={busy || pin.length !== 6}>
+            <Button type="submit" size="l" className="login-submit" disabled={busy || pin.length !== LOGIN_CODE_LENGTH}>
               {t('auth.signIn')}
             </Button>
             <div className="login-links">
