@@ -47,7 +47,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(openapiPlugin);
   await app.register(cookie);
   await app.register(dbPlugin, { config });
-  await app.register(authPlugin);
+  await app.register(authPlugin, { authCacheTtlMs: config.authCacheTtlMs });
 
   await app.register(authRoutes, { config, mailer });
   await app.register(userRoutes, { config });

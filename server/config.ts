@@ -22,6 +22,13 @@ export interface Config {
   sendCodeLimitPerIp: number;
   sessionTtlDays: number;
   /**
+   * How long a process may answer from its memory who a session belongs to and what access a
+   * user has on a page (AUTH_CACHE_TTL_MS, default 2000; 0 turns the caches off). Changes made by
+   * this process count at once; this bounds how late another process (several servers on one
+   * PostgreSQL) sees a sign-out or a revoked share.
+   */
+  authCacheTtlMs: number;
+  /**
    * Whether to believe X-Forwarded-For (client addresses for rate limits): false by default, so
    * nobody can dodge a per-address limit with a forged header; `true`, a hop count, or proxy
    * addresses (comma-separated) behind a reverse proxy.
@@ -77,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sendCodeLimitPerEmail: int(env.SEND_CODE_LIMIT_PER_EMAIL, 5),
     sendCodeLimitPerIp: int(env.SEND_CODE_LIMIT_PER_IP, 30),
     sessionTtlDays: int(env.SESSION_TTL_DAYS, 30),
+    authCacheTtlMs: int(env.AUTH_CACHE_TTL_MS, 2000),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     uploadLimitBytes: int(env.UPLOAD_LIMIT_MB, 50) * 1024 * 1024,
     feedbackEmail: env.FEEDBACK_EMAIL || undefined,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { ChangeWatch, watchChanges } from './changeWatch';
 import type { Database } from './types';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -10,6 +11,8 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** Moves on every write to the tables that caches of sessions and access depend on. */
+  changes: ChangeWatch;
 }
 
 /**
@@ -33,7 +36,8 @@ export function connectDatabase(options: {
     // Without a listener, an idle client's error is an unhandled 'error' event that kills the
     // process; the pool has already dropped that client and opens a new one when needed.
     pool.on('error', (error) => options.onConnectionError?.(error));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres' };
+    const changes = new ChangeWatch();
+    return { db: new Kysely<Database>({ dialect: watchChanges(new PostgresDialect({ pool }), changes) }), kind: 'postgres', changes };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
   const sqlite = new SQLite(options.sqliteFile);
@@ -41,7 +45,9 @@ export function connectDatabase(options: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), kind: 'sqlite' };
+  const changes = new ChangeWatch();
+  const dialect = watchChanges(new SqliteDialect({ database: withStatementCache(sqlite) }), changes);
+  return { db: new Kysely<Database>({ dialect }), kind: 'sqlite', changes };
 }
 
 /** How many distinct SQL texts keep a prepared statement. */

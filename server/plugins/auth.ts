@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { findAccessTokenUser } from '../auth/accessTokens';
 import { SESSION_COOKIE, findSessionUser } from '../auth/sessions';
+import { EpochCache } from '../db/changeWatch';
 import type { UserRow } from '../db/types';
 import { ERROR_CODES } from '../../schema/errors';
 import { AppError, unauthorized } from '../errors';
@@ -28,7 +29,9 @@ const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
  * alone: a bad token makes it anonymous even if a cookie rides along. Other schemes (Basic auth of
  * a reverse proxy) are left alone and the cookie counts.
  */
-export const authPlugin = fp(async (app) => {
+export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCacheTtlMs }) => {
+  // Who a session token belongs to, kept until a session or user changes (or the TTL passes).
+  const sessionUsers = new EpochCache<string, UserRow | undefined>(app.dbChanges, authCacheTtlMs);
   app.decorateRequest('user', null);
   app.decorateRequest('accessTokenId', null);
   app.addHook('onRequest', async (request) => {
@@ -46,7 +49,7 @@ export const authPlugin = fp(async (app) => {
     // Cookies ride along on requests other sites make; state changes must come from our own pages.
     if (isCrossSiteWrite(request)) throw new AppError(403, ERROR_CODES.crossSiteRequest, 'requests from other sites may not change anything');
     const token = request.cookies[SESSION_COOKIE];
-    if (token) request.user = (await findSessionUser(app.db, token)) ?? null;
+    if (token) request.user = (await sessionUsers.get(token, () => findSessionUser(app.db, token))) ?? null;
   });
   // Before the body is checked: an anonymous call to a route that needs a user is 401, never 422.
   app.addHook('preValidation', async (request) => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
+import type { ChangeWatch } from '../db/changeWatch';
 import { connectDatabase, type DatabaseKind } from '../db/connect';
 import { migrateToLatest } from '../db/migrate';
 import type { Database } from '../db/types';
@@ -10,12 +11,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     dbKind: DatabaseKind;
+    /** Moves on writes that may change who is signed in or who may see what (see server/db/changeWatch.ts). */
+    dbChanges: ChangeWatch;
   }
 }
 
 /** Opens the database, applies migrations, and closes it with the app. */
 export const dbPlugin = fp<{ config: Config }>(async (app, { config }) => {
-  const { db, kind } = connectDatabase({
+  const { db, kind, changes } = connectDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'workspace.sqlite'),
     onConnectionError: (error) => app.log.warn({ err: error }, 'an idle database connection was lost'),
@@ -23,6 +26,7 @@ export const dbPlugin = fp<{ config: Config }>(async (app, { config }) => {
   await migrateToLatest(db);
   app.decorate('db', db);
   app.decorate('dbKind', kind);
+  app.decorate('dbChanges', changes);
   app.addHook('onClose', async () => {
     await db.destroy();
   });

@@ -1,11 +1,15 @@
 import { generateKeyBetween } from 'fractional-indexing';
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { BlockData, WireBlock } from '../../schema/block';
 import { valuesFitting, type BlockWireType, type DatabaseConfig, type DatabaseRowData } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
+import { precompiled } from '../db/precompiled';
 import { nowIso } from '../time';
+
+/** Types whose blocks keep their type for life: a database and its rows are made as such. */
+export const FIXED_BLOCK_TYPES: readonly BlockWireType[] = ['database', 'databaseRow'];
 
 /** A block by id, deleted or not. */
 export function findBlock(db: Kysely<Database>, id: string): Promise<BlockRow | undefined> {
@@ -184,6 +188,58 @@ export async function updateBlockIfVersion(
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? baseVersion + 1 : null;
+}
+
+/** The id of the live sibling right before `blocks` (the row of the surrounding statement), null when first. */
+function previousSiblingOf(eb: ExpressionBuilder<Database, 'blocks'>, parent: 'null' | 'same') {
+  let query = eb
+    .selectFrom('blocks as sibling')
+    .select('sibling.id')
+    .whereRef('sibling.page_id', '=', 'blocks.page_id')
+    .where('sibling.deleted_at', 'is', null)
+    .where((s) => s(s.refTuple('sibling.sort_key', 'sibling.id'), '<', s.refTuple('blocks.sort_key', 'blocks.id')));
+  query = parent === 'null' ? query.where('sibling.parent_id', 'is', null) : query.whereRef('sibling.parent_id', '=', 'blocks.parent_id');
+  return query.orderBy('sibling.sort_key', 'desc').orderBy('sibling.id', 'desc').limit(1);
+}
+
+const updateContentStatement = precompiled(
+  (db, a: { id: string; baseVersion: number; nextVersion: number; type: BlockWireType; data: string; now: string; userId: string }) =>
+    db
+      .updateTable('blocks')
+      .set({ type: a.type, data: a.data, version: a.nextVersion, updated_at: a.now, updated_by: a.userId })
+      .where('id', '=', a.id)
+      .where('version', '=', a.baseVersion)
+      .where('deleted_at', 'is', null)
+      .where('type', 'not in', FIXED_BLOCK_TYPES)
+      .returning(['id', 'page_id', 'parent_id', 'version'])
+      .returning((eb) =>
+        eb
+          .case()
+          .when('blocks.parent_id', 'is', null)
+          .then(previousSiblingOf(eb, 'null'))
+          .else(previousSiblingOf(eb, 'same'))
+          .end()
+          .as('place_after'),
+      ),
+);
+
+/**
+ * The hot path of typing: a live block that is not a database or a row gets new content if its
+ * version is still `baseVersion`, in one statement that also returns the block as the wire
+ * shows it (the previous sibling is found by the same statement, one round trip on PostgreSQL).
+ * Undefined when nothing changed: the caller finds out why (gone, other type, stale version).
+ */
+export async function updateContentIfVersion(
+  db: Kysely<Database>,
+  id: string,
+  baseVersion: number,
+  type: BlockWireType,
+  data: BlockData,
+  userId: string,
+): Promise<WireBlock | undefined> {
+  const [row] = await updateContentStatement(db, { id, baseVersion, nextVersion: baseVersion + 1, type, data: JSON.stringify(data), now: nowIso(), userId });
+  if (!row) return undefined;
+  return { id: row.id, contentType: 'Block', pageId: row.page_id, type, version: row.version, parentId: row.parent_id, placeAfter: row.place_after ?? null, data };
 }
 
 /** Ids of `rootId` and every block below it among `rows`, walking only through rows that `follow` accepts. */
