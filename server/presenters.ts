@@ -66,7 +66,7 @@ export function presentElement(page: PageRow, accessLevel: AccessLevel, inFavori
 }
 
 /** A block row on the wire; `placeAfter` (its previous sibling) comes from the caller, who knows the order. */
-export function presentBlockRow(row: BlockRow, placeAfter: string | null): WireBlock {
+export function presentBlockRow(row: Pick<BlockRow, 'id' | 'page_id' | 'parent_id' | 'type' | 'version' | 'data'>, placeAfter: string | null): WireBlock {
   return {
     id: row.id,
     contentType: 'Block',

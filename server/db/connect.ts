@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { ChangeWatch, watchChanges } from './changeWatch';
+import { PREPARED_STATEMENT_NAMES } from './precompiled';
 import type { Database } from './types';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -36,6 +37,7 @@ export function connectDatabase(options: {
     // Without a listener, an idle client's error is an unhandled 'error' event that kills the
     // process; the pool has already dropped that client and opens a new one when needed.
     pool.on('error', (error) => options.onConnectionError?.(error));
+    pool.on('connect', prepareHotStatements);
     const changes = new ChangeWatch();
     return { db: new Kysely<Database>({ dialect: watchChanges(new PostgresDialect({ pool }), changes) }), kind: 'postgres', changes };
   }
@@ -48,6 +50,19 @@ export function connectDatabase(options: {
   const changes = new ChangeWatch();
   const dialect = watchChanges(new SqliteDialect({ database: withStatementCache(sqlite) }), changes);
   return { db: new Kysely<Database>({ dialect }), kind: 'sqlite', changes };
+}
+
+/**
+ * Runs the precompiled hot statements (server/db/precompiled.ts) as named prepared statements on
+ * this connection: PostgreSQL parses and plans them once per connection instead of per call.
+ * Kysely sends every query as `client.query(text, values)`; other texts pass unchanged.
+ */
+function prepareHotStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: (...args: unknown[]) => unknown }).query = (config: unknown, values?: unknown, ...rest: unknown[]) => {
+    const name = typeof config === 'string' && Array.isArray(values) ? PREPARED_STATEMENT_NAMES.get(config) : undefined;
+    return name ? query({ name, text: config, values }, ...rest) : query(config, values, ...rest);
+  };
 }
 
 /** How many distinct SQL texts keep a prepared statement. */

@@ -9,6 +9,12 @@ class Placeholder {
 type Placeholders<A> = { readonly [K in keyof A]: A[K] };
 
 /**
+ * SQL texts of precompiled statements, with a name for each: on PostgreSQL a connection prepares
+ * such a text once (parse and plan) and then only binds and executes it (see connect.ts).
+ */
+export const PREPARED_STATEMENT_NAMES = new Map<string, string>();
+
+/**
  * A query built and compiled once per database handle, then run with new arguments: for the
  * hottest statements, where building and compiling a Kysely query cost as much as running it.
  * `build` receives stand-ins for the arguments (use each only as a bound value, never in
@@ -24,6 +30,7 @@ export function precompiled<A extends Record<string, unknown>, R>(
       const stand = new Proxy({} as Placeholders<A>, { get: (_target, name) => new Placeholder(String(name)) });
       compiled = build(db, stand).compile();
       compiledFor.set(db, compiled);
+      if (!PREPARED_STATEMENT_NAMES.has(compiled.sql)) PREPARED_STATEMENT_NAMES.set(compiled.sql, `hot_${PREPARED_STATEMENT_NAMES.size + 1}`);
     }
     const parameters = compiled.parameters.map((p) => (p instanceof Placeholder ? args[p.name] : p));
     const result = await db.executeQuery<R>({ ...compiled, parameters });
