@@ -21,7 +21,7 @@ const base = {
   transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },
   // These packages ship ES modules only (@fastify/cookie loads `cookie` with a dynamic import(),
   // which Jest cannot run without --experimental-vm-modules); let swc turn them into CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie|marked)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
   moduleNameMapper: { '\\.(css)$': '<rootDir>/test/helpers/styleStub.cjs' },
 };

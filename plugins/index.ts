@@ -1,26 +1,61 @@
-import { createEditor } from 'slate';
+import { createEditor, Editor } from 'slate';
 import { withHistory } from 'slate-history';
 import { withReact } from 'slate-react';
+import { orderedNumberAt, previousSiblingIndex } from '../schema/blocks';
+import type { BlockElement } from '../schema/slate';
 import './types';
 import type { WorkspaceEditor } from './types';
+import { withBlockActions } from './withBlockActions';
 import { withBlockSync, type BlockSyncHandlers } from './withBlockSync';
+import { withClipboard } from './withClipboard';
+import { withCodeBlocks } from './withCodeBlocks';
 import { withMarkdownShortcuts } from './withMarkdownShortcuts';
+import { withMarks } from './withMarks';
 import { withPageHeading } from './withPageHeading';
+import { withStructure } from './withStructure';
+import { withTables } from './withTables';
+import { withUndoWindow } from './withUndoWindow';
 import { withVoidBlocks } from './withVoidBlocks';
+
+/**
+ * Top-level blocks per render chunk: slate-react re-renders only the chunk an edit is in, and
+ * each lowest chunk has `content-visibility: auto`, so off-screen chunks cost no layout or paint.
+ */
+export const BLOCK_CHUNK_SIZE = 200;
+
+/** The number an ordered item at `index` would get: one after the ordered sibling before it, or 1. */
+function nextOrderedNumber(elements: readonly BlockElement[], index: number): number {
+  const previous = previousSiblingIndex(elements, index, elements[index]?.depth ?? 0);
+  return previous < 0 ? 1 : orderedNumberAt(elements, previous) + 1;
+}
 
 /**
  * The editor with every plugin, in order: React and history outermost, then document shape,
  * shortcuts, and (when the page is editable) block sync, which sees every operation.
  */
 export function createWorkspaceEditor(sync?: BlockSyncHandlers): WorkspaceEditor {
-  let editor = withMarkdownShortcuts(withPageHeading(withVoidBlocks(withHistory(withReact(createEditor())))));
+  const base = withHistory(withReact(createEditor())) as WorkspaceEditor;
+  base.handleKey = () => false;
+  // Big pages: the top-level blocks render in chunks (see BLOCK_CHUNK_SIZE and DocumentEditor's renderChunk).
+  base.getChunkSize = (node) => (Editor.isEditor(node) ? BLOCK_CHUNK_SIZE : null);
+  // Tables are the innermost rule set: the block rules above see a cell's keys first and pass them on.
+  withTables(base);
+  let editor = withBlockActions(withMarks(withUndoWindow(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber }))));
+  editor = withClipboard(editor);
   if (sync) editor = withBlockSync(editor, sync);
   return editor;
 }
 
+export * from './withBlockActions';
 export * from './withBlockSync';
+export * from './withClipboard';
+export * from './withCodeBlocks';
 export * from './withMarkdownShortcuts';
+export * from './withMarks';
+export * from './withUndoWindow';
 export * from './withPageHeading';
+export * from './withStructure';
+export * from './withTables';
 export * from './withVoidBlocks';
 export * from './queries';
-export type { WorkspaceEditor } from './types';
+export type { KeyPress, WorkspaceEditor } from './types';

@@ -4,7 +4,7 @@ import type { BlockElement } from '../schema/slate';
 /** The top-level block at an index, if there is one. */
 export function blockAt(editor: Editor, index: number): BlockElement | undefined {
   const node = editor.children[index];
-  return node && Element.isElement(node) ? node : undefined;
+  return node && Element.isElement(node) ? (node as BlockElement) : undefined;
 }
 
 /** Every top-level block, in document order. */

@@ -1,14 +1,33 @@
 import type { BaseEditor } from 'slate';
 import type { HistoryEditor } from 'slate-history';
 import type { ReactEditor } from 'slate-react';
-import type { BlockElement, SlateText } from '../schema/slate';
+import type { SlateElement, SlateText } from '../schema/slate';
 
-export type WorkspaceEditor = BaseEditor & ReactEditor & HistoryEditor;
+/** The parts of a keyboard event the key rules read (a DOM KeyboardEvent fits; tests pass plain objects). */
+export interface KeyPress {
+  key: string;
+  shiftKey?: boolean;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+}
+
+export interface KeyRules {
+  /**
+   * Key rules of the plugins, as a chain: each plugin wraps it, handles the keys it owns and
+   * passes the rest on. True when the key was handled (the editor then prevents the default).
+   * Enter, Backspace and typing go through Slate's own methods (insertBreak, deleteBackward,
+   * insertText); this is for the other keys (Tab, shortcuts with modifiers, Escape, arrows).
+   */
+  handleKey(event: KeyPress): boolean;
+}
+
+export type WorkspaceEditor = BaseEditor & ReactEditor & HistoryEditor & KeyRules;
 
 declare module 'slate' {
   interface CustomTypes {
     Editor: WorkspaceEditor;
-    Element: BlockElement;
+    Element: SlateElement;
     Text: SlateText;
   }
 }

@@ -8,14 +8,25 @@ import {
   type BlockWireType,
   type DatabaseData,
   type DatabaseRowData,
+  type DocumentData,
+  type EmbedData,
+  type FileData,
+  type ImageData,
+  type TableData,
   type TextData,
+  type OrderedListData,
+  type CheckboxData,
+  type CodeData,
+  type CalloutData,
+  type DividerData,
+  type LatexData,
 } from './blocks';
 import type { BlockElement } from './slate';
 
 const idSchema = z.string().min(1).max(64);
 
 /** The data every block type carries (one union member per block type as they are added). */
-export type BlockData = TextData | DatabaseData | DatabaseRowData;
+export type BlockData = TextData | DatabaseData | DatabaseRowData | TableData | ImageData | FileData | EmbedData | DocumentData | OrderedListData | CheckboxData | CodeData | CalloutData | DividerData | LatexData;
 
 /** A block on the wire. */
 export interface WireBlock extends BlockPosition {
@@ -99,6 +110,44 @@ export function toSlate(block: WireBlock): BlockElement {
     version: block.version,
     ...definition.toSlateFields(block.data),
   } as BlockElement;
+}
+
+/**
+ * A page's blocks, in the document order the API lists them (depth first), as the editor's flat
+ * elements: each nested block gets its depth (a block whose parent is not among the earlier
+ * blocks is shown at the top level).
+ */
+export function blocksToSlate(blocks: readonly WireBlock[]): BlockElement[] {
+  const depths = new Map<string, number>();
+  return blocks.map((block) => {
+    const parentDepth = block.parentId === null ? undefined : depths.get(block.parentId);
+    const depth = parentDepth === undefined ? 0 : parentDepth + 1;
+    depths.set(block.id, depth);
+    const element = toSlate(block);
+    return depth > 0 ? { ...element, depth } : element;
+  });
+}
+
+/**
+ * Where the block at `index` of a flat element list sits: its parent is the nearest earlier
+ * element one level up, the block it follows the nearest earlier one at its own level under the
+ * same parent. Elements for which `isBlock` is false (the page heading) are skipped.
+ */
+export function positionInFlatList<E extends { uid: string; depth?: number }>(
+  elements: readonly E[],
+  index: number,
+  isBlock: (element: E) => boolean = () => true,
+): { parentId: string | null; placeAfter: string | null } {
+  const depth = elements[index]?.depth ?? 0;
+  let placeAfter: string | null = null;
+  for (let i = index - 1; i >= 0; i--) {
+    const element = elements[i];
+    if (!isBlock(element)) break;
+    const d = element.depth ?? 0;
+    if (d === depth && placeAfter === null) placeAfter = element.uid;
+    if (d < depth) return { parentId: element.uid, placeAfter };
+  }
+  return { parentId: null, placeAfter };
 }
 
 /** A Slate element back to a wire block, given where it sits. */

@@ -15,6 +15,7 @@ const PAGE_ID = 'p1';
 type Call =
   | { kind: 'create'; id: string; body: CreateBlockBody & { id: string } }
   | { kind: 'update'; id: string; body: UpdateBlockBody }
+  | { kind: 'move'; id: string; body: { parentId: string | null; placeAfter: string | null } }
   | { kind: 'delete'; id: string };
 
 function wire(id: string, text: string, extra: Partial<WireBlock> = {}): WireBlock {
@@ -79,9 +80,20 @@ function fakeApi() {
         server.set(id, stored);
         return stored;
       }),
+    moveBlock: (id, body) =>
+      call({ kind: 'move', id, body }, () => {
+        const current = server.get(id);
+        if (!current) throw httpError(404, 'not_found');
+        const stored = { ...current, parentId: body.parentId, placeAfter: body.placeAfter };
+        server.set(id, stored);
+        return stored;
+      }),
     deleteBlock: (id) =>
       call({ kind: 'delete', id }, () => {
-        server.delete(id);
+        // Like the server: a block goes with its children.
+        const gone = [id];
+        for (let i = 0; i < gone.length; i++) for (const b of server.values()) if (b.parentId === gone[i]) gone.push(b.id);
+        for (const g of gone) server.delete(g);
       }),
   };
 
@@ -655,5 +667,78 @@ describe('blockSyncQueue: flush, hasPending, dispose', () => {
 
     queue.markDirty('a');
     expect(jest.getTimerCount()).toBe(0);
+  });
+});
+
+describe('blockSyncQueue: the tree (moves)', () => {
+  const summary = (calls: Call[]) => calls.map((c) => (c.kind === 'move' ? `move ${c.id} → ${c.body.parentId}/${c.body.placeAfter}` : c.kind === 'create' ? `create ${c.id} → ${c.body.parentId ?? null}/${c.body.placeAfter ?? null}` : `${c.kind} ${c.id}`));
+
+  it('a block that got a new parent here is moved there, after its nearest known sibling', async () => {
+    const { loaded, edit, calls, server } = setup();
+    loaded(wire('a', 'a'));
+    loaded(wire('b', 'b', { placeAfter: 'a' }));
+    edit(wire('b', 'b', { parentId: 'a', placeAfter: null }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(calls)).toEqual(['move b → a/null']);
+    expect(server.get('b')).toMatchObject({ parentId: 'a' });
+  });
+
+  it('a content change and a new parent together: one move, then one update', async () => {
+    const { loaded, edit, calls } = setup();
+    loaded(wire('a', 'a'));
+    loaded(wire('b', 'b', { placeAfter: 'a' }));
+    edit(wire('b', 'b edited', { parentId: 'a' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(calls)).toEqual(['move b → a/null', 'update b']);
+  });
+
+  it('a block nested under a block the server does not have yet waits for its creation', async () => {
+    const { loaded, edit, calls } = setup();
+    loaded(wire('a', 'a'));
+    loaded(wire('c', 'c', { placeAfter: 'a' }));
+    edit(wire('n', 'new', { placeAfter: 'a' }));
+    edit(wire('c', 'c', { parentId: 'n', placeAfter: null }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(calls)).toEqual(['create n → null/a', 'move c → n/null']);
+  });
+
+  it('a new block under a new parent: the parent is created first', async () => {
+    const { edit, calls } = setup();
+    edit(wire('child', 'child', { parentId: 'parent' }));
+    edit(wire('parent', 'parent'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(calls)).toEqual(['create parent → null/null', 'create child → parent/null']);
+  });
+
+  it('deleting a block whose children stay here moves the children out first, so the server keeps them', async () => {
+    const { loaded, edit, calls, server, doc, queue } = setup();
+    loaded(wire('a', 'a'));
+    loaded(wire('a1', 'a1', { parentId: 'a' }));
+    loaded(wire('a2', 'a2', { parentId: 'a', placeAfter: 'a1' }));
+    // The editor removed `a`; its children came up a level.
+    doc.delete('a');
+    queue.markDirty('a');
+    edit(wire('a1', 'a1'));
+    edit(wire('a2', 'a2', { placeAfter: 'a1' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(calls)).toEqual(['move a1 → null/null', 'move a2 → null/a1', 'delete a']);
+    expect([...server.keys()].sort()).toEqual(['a1', 'a2']);
+  });
+
+  it('a block reordered among the same siblings is moved (the parent alone does not show it)', async () => {
+    const { loaded, doc, queue, calls } = setup();
+    loaded(wire('a', 'a'));
+    loaded(wire('b', 'b', { placeAfter: 'a' }));
+    doc.set('a', wire('a', 'a', { placeAfter: 'b' }));
+    doc.set('b', wire('b', 'b'));
+    queue.markDirty('a', { reordered: true });
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(calls)).toEqual(['move a → null/b']);
+    // Once done, the same block marked again with no change sends nothing.
+    queue.markDirty('a');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(1);
   });
 });

@@ -6,6 +6,8 @@ import { ERROR_CODES } from '../../schema/errors';
 export interface BlockSyncApi {
   createBlock(body: CreateBlockBody & { id: string }): Promise<WireBlock>;
   updateBlock(id: string, body: UpdateBlockBody): Promise<WireBlock>;
+  /** Moves a block (with its children on the server) under a parent, after a sibling. */
+  moveBlock(id: string, body: { parentId: string | null; placeAfter: string | null }): Promise<WireBlock>;
   deleteBlock(id: string): Promise<void>;
 }
 
@@ -47,6 +49,11 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   const versions = new Map<string, number>();
   /** What the server last accepted for each block, to skip edits that change nothing. */
   const lastSent = new Map<string, string>();
+  /** Each known block's parent on the server, and the blocks under each parent there. */
+  const serverParent = new Map<string, string | null>();
+  const serverChildren = new Map<string, Set<string>>();
+  /** Blocks whose order among their siblings changed here (a drag, a keyboard move). */
+  const reordered = new Set<string>();
   /** Blocks whose last request the server refused for good; the blocks after them do not wait for them. */
   const refused = new Set<string>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -75,6 +82,57 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   function remember(block: WireBlock) {
     versions.set(block.id, Math.max(versions.get(block.id) ?? 0, block.version));
     lastSent.set(block.id, JSON.stringify([block.type, block.data]));
+    setServerParent(block.id, block.parentId);
+  }
+
+  function setServerParent(uid: string, parentId: string | null | undefined) {
+    const previous = serverParent.get(uid);
+    if (previous) serverChildren.get(previous)?.delete(uid);
+    if (parentId === undefined) {
+      serverParent.delete(uid);
+      return;
+    }
+    serverParent.set(uid, parentId);
+    if (parentId) {
+      let children = serverChildren.get(parentId);
+      if (!children) serverChildren.set(parentId, (children = new Set()));
+      children.add(uid);
+    }
+  }
+
+  function forget(uid: string) {
+    versions.delete(uid);
+    lastSent.delete(uid);
+    setServerParent(uid, undefined);
+  }
+
+  /**
+   * Sends `first` before `uid` (which then follows right after): a parent or the previous block
+   * that the server must have first. During an outage `uid` just waits for its retry.
+   */
+  function sendFirst(first: readonly string[], uid: string): 'deferred' {
+    if (failures > 0) {
+      schedule(uid, retryDelay());
+      return 'deferred';
+    }
+    for (const id of [...first, uid]) {
+      clearTimeout(timers.get(id));
+      timers.delete(id);
+      const index = due.indexOf(id);
+      if (index >= 0) due.splice(index, 1);
+    }
+    due.unshift(...first, uid);
+    return 'deferred';
+  }
+
+  /** A block this one needs on the server first and that is not there yet (but will be). */
+  const missing = (id: string | null) => (id && !versions.has(id) && !refused.has(id) && options.read(id) ? id : null);
+
+  /** The nearest block before this one, among its siblings, that the server has (one it refused is skipped). */
+  function knownPlaceAfter(block: WireBlock): string | null {
+    let placeAfter = block.placeAfter;
+    while (placeAfter && !versions.has(placeAfter)) placeAfter = options.read(placeAfter)?.placeAfter ?? null;
+    return placeAfter;
   }
 
   function schedule(uid: string, delay: number) {
@@ -133,8 +191,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       }
       if (error.status === 404 && versions.has(uid)) {
         // The block is gone on the server while it still has our text here: create it again.
-        versions.delete(uid);
-        lastSent.delete(uid);
+        forget(uid);
         makeDue(uid);
         return;
       }
@@ -159,43 +216,36 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     const block = options.read(uid);
     if (!block) {
       if (versions.has(uid)) {
+        // The server deletes a block with its children: children still here move out first.
+        const staying = [...(serverChildren.get(uid) ?? [])].filter((child) => !refused.has(child) && options.read(child));
+        if (staying.length > 0) return sendFirst(staying, uid);
         await options.api.deleteBlock(uid);
-        versions.delete(uid);
-        lastSent.delete(uid);
+        forget(uid);
       }
       return 'sent';
     }
     const known = versions.get(uid);
     if (known === undefined) {
-      const prior = block.placeAfter;
-      if (prior && !versions.has(prior) && !refused.has(prior) && options.read(prior)) {
-        // Keep document order on the server: the block this one follows is created first.
-        if (failures > 0) {
-          schedule(uid, retryDelay());
-        } else {
-          clearTimeout(timers.get(prior));
-          timers.delete(prior);
-          for (const id of [prior, uid]) {
-            const index = due.indexOf(id);
-            if (index >= 0) due.splice(index, 1);
-          }
-          due.unshift(prior, uid);
-        }
-        return 'deferred';
-      }
-      // After the nearest block before it that the server has (one it refused is skipped).
-      let placeAfter = block.placeAfter;
-      while (placeAfter && !versions.has(placeAfter)) placeAfter = options.read(placeAfter)?.placeAfter ?? null;
+      // Keep the tree and document order on the server: the parent and the block this one follows first.
+      const before = [missing(block.parentId), missing(block.placeAfter)].filter((id): id is string => id !== null);
+      if (before.length > 0) return sendFirst(before, uid);
       const created = await options.api.createBlock({
         id: uid,
         pageId: block.pageId,
         type: block.type,
         data: block.data,
         parentId: block.parentId,
-        placeAfter,
+        placeAfter: knownPlaceAfter(block),
       });
       remember(created);
       return 'sent';
+    }
+    if (reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== block.parentId)) {
+      const parent = missing(block.parentId);
+      if (parent) return sendFirst([parent], uid);
+      const moved = await options.api.moveBlock(uid, { parentId: block.parentId, placeAfter: knownPlaceAfter(block) });
+      reordered.delete(uid);
+      remember(moved);
     }
     if (lastSent.get(uid) === JSON.stringify([block.type, block.data])) return 'sent';
     const updated = await options.api.updateBlock(uid, { version: known, type: block.type, data: block.data });
@@ -208,9 +258,14 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     seed(blocks: readonly WireBlock[]) {
       for (const block of blocks) remember(block);
     },
-    /** A block changed (or appeared, or went away): send it once the debounce window passes. */
-    markDirty(uid: string) {
+    /**
+     * A block changed (content, type, place in the tree, or it appeared or went away): send it
+     * once the debounce window passes. A change of parent is found by comparing with the server;
+     * `reordered` says its order among its siblings changed too (that cannot be seen from here).
+     */
+    markDirty(uid: string, change: { reordered?: boolean } = {}) {
       refused.delete(uid);
+      if (change.reordered) reordered.add(uid);
       schedule(uid, debounceMs);
     },
     /** The highest version known for a block (undefined if the server does not have it yet). */

@@ -243,3 +243,39 @@ describe('withBlockSync: replaceWithServerCopy', () => {
     expect(editor.children).toEqual(before);
   });
 });
+
+describe('withBlockSync: the tree in a flat document', () => {
+  const nested = (uid: string, depth: number, ...children: unknown[]) =>
+    jsx('element', { type: 'textBlock', uid, version: 1, depth }, ...(children.length > 0 ? children : [jsx('text', {})]));
+
+  it('Tab reports the block and its subtree, and readBlock gives the new parent', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'a'), text('b', 'b', cursor()), nested('b1', 1, 'b1'), text('c', 'c')));
+    editor.handleKey({ key: 'Tab' });
+    expect(reported()).toEqual(['b', 'b1']);
+    expect(readBlock(editor, PAGE_ID, 'b')).toMatchObject({ parentId: 'a', placeAfter: null });
+    expect(readBlock(editor, PAGE_ID, 'b1')).toMatchObject({ parentId: 'b', placeAfter: null });
+    expect(readBlock(editor, PAGE_ID, 'c')).toMatchObject({ parentId: null, placeAfter: 'a' });
+  });
+
+  it('Shift+Tab reports the following siblings, which became its children', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'a'), nested('b', 1, 'b', cursor()), nested('c', 1, 'c'), text('d', 'd')));
+    editor.handleKey({ key: 'Tab', shiftKey: true });
+    expect(reported()).toEqual(['b', 'c']);
+    expect(readBlock(editor, PAGE_ID, 'c')).toMatchObject({ parentId: 'b', placeAfter: null });
+  });
+
+  it('removing a block reports it and the children that lost their parent', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('z', 'z'), text('a', 'a'), nested('a1', 1, 'a1'), text('b', 'b')));
+    Transforms.removeNodes(editor, { at: [2] });
+    expect(reported()).toEqual(['a', 'a1']);
+    expect(readBlock(editor, PAGE_ID, 'a1')).toMatchObject({ parentId: 'z' });
+  });
+
+  it('splitting a block with children reports them: they now follow the new block', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'ab', cursor()), nested('a1', 1, 'a1')));
+    editor.insertBreak();
+    const fresh = uidAt(editor, 2);
+    expect(reported()).toEqual(['a', 'a1', fresh].sort());
+    expect(readBlock(editor, PAGE_ID, 'a1')).toMatchObject({ parentId: fresh });
+  });
+});

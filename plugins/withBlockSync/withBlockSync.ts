@@ -1,13 +1,16 @@
 import { Editor, Element, Node, Range, Transforms, type Operation, type Point } from 'slate';
 import { HistoryEditor } from 'slate-history';
-import { toSlate, toWire, type WireBlock } from '../../schema/block';
+import { positionInFlatList, toSlate, toWire, type WireBlock } from '../../schema/block';
 import { slateToTitle } from '../../schema/blocks';
 import type { BlockElement, PageHeadingElement } from '../../schema/slate';
 import { blockAt } from '../queries';
 
 export interface BlockSyncHandlers {
-  /** A block's content, type or existence changed. */
-  onBlockChanged(uid: string): void;
+  /**
+   * A block's content, type, existence or place in the tree may have changed; `reordered` when
+   * it was moved among its siblings (its parent alone does not say so).
+   */
+  onBlockChanged(uid: string, change?: { reordered?: boolean }): void;
   /** The page heading changed. */
   onTitleChanged(title: string): void;
 }
@@ -36,6 +39,38 @@ function touched(op: Operation): { before: number[]; after: number[] } {
   }
 }
 
+const depthAt = (editor: Editor, index: number): number => blockAt(editor, index)?.depth ?? 0;
+
+/**
+ * A structural change at the top level (a block in, out, split, merged, moved, or its depth
+ * changed) can give a new parent to the blocks after it, up to the first block at or above
+ * `depth` (docs/adr/0005-flat-blocks.md): those are reported so the queue compares their parent
+ * with the server's.
+ */
+function structuralRegion(op: Operation, editor: Editor): { start: number; depth: number } | null {
+  if (!('path' in op) || op.path.length !== 1) return null;
+  const index = op.path[0];
+  switch (op.type) {
+    case 'insert_node':
+    case 'split_node':
+      return { start: index + 1, depth: depthAt(editor, index) };
+    case 'remove_node':
+      return { start: index, depth: (op.node as { depth?: number }).depth ?? 0 };
+    case 'merge_node':
+      return { start: index, depth: depthAt(editor, index - 1) };
+    case 'move_node':
+      return { start: index, depth: 0 };
+    case 'set_node': {
+      if (!('depth' in op.newProperties) && !('depth' in op.properties)) return null;
+      const old = (op.properties as { depth?: number }).depth ?? 0;
+      const next = (op.newProperties as { depth?: number }).depth ?? 0;
+      return { start: index, depth: Math.min(old, next) };
+    }
+    default:
+      return null;
+  }
+}
+
 /**
  * Watches every Slate operation and reports which blocks changed, so the sync queue can send
  * them; page-heading changes are reported as title changes.
@@ -47,6 +82,20 @@ export function withBlockSync<E extends Editor>(editor: E, handlers: BlockSyncHa
     const { before, after } = touched(op);
     const removed = before.map((i) => blockAt(editor, i)?.uid).filter((uid): uid is string => !!uid);
     apply(op);
+    const region = structuralRegion(op, editor);
+    if (region) {
+      // The block at the start itself (for a depth change) and every block of its subtree region.
+      for (let i = region.start; i < editor.children.length; i++) {
+        const block = blockAt(editor, i);
+        if (!block || block.type === 'pageHeadingBlock') continue;
+        if (i > region.start && (block.depth ?? 0) <= region.depth) break;
+        handlers.onBlockChanged(block.uid);
+      }
+    }
+    if (op.type === 'move_node' && op.newPath.length === 1) {
+      const moved = blockAt(editor, op.newPath[0]);
+      if (moved && moved.type !== 'pageHeadingBlock') handlers.onBlockChanged(moved.uid, { reordered: true });
+    }
     let titleChanged = false;
     for (const uid of removed) handlers.onBlockChanged(uid);
     for (const index of after) {
@@ -61,14 +110,13 @@ export function withBlockSync<E extends Editor>(editor: E, handlers: BlockSyncHa
   return editor;
 }
 
-/** A block as it is in the editor now, on the wire (placeAfter: the block before it, the title excluded). */
+/** A block as it is in the editor now, on the wire, with its parent and previous sibling from the depths. */
 export function readBlock(editor: Editor, pageId: string, uid: string): WireBlock | null {
   const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === uid);
   const element = blockAt(editor, index);
   if (!element || element.type === 'pageHeadingBlock') return null;
-  const previous = blockAt(editor, index - 1);
-  const placeAfter = previous && previous.type !== 'pageHeadingBlock' ? previous.uid : null;
-  return toWire(element, { pageId, parentId: null, placeAfter });
+  const position = positionInFlatList(editor.children as BlockElement[], index, (e) => e.type !== 'pageHeadingBlock');
+  return toWire(element, { pageId, ...position });
 }
 
 /** The caret's character offset inside a top-level block, if the caret is there. */
@@ -97,7 +145,9 @@ export function replaceWithServerCopy(editor: Editor, block: WireBlock): void {
   const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === block.id);
   if (index < 0) return;
   const caret = caretOffsetIn(editor, index);
-  const replacement: BlockElement = toSlate(block);
+  const current = editor.children[index] as BlockElement;
+  // The server's copy says nothing about depth; the block keeps its place in the flat list.
+  const replacement: BlockElement = current.depth ? { ...toSlate(block), depth: current.depth } : toSlate(block);
   HistoryEditor.withoutSaving(editor as HistoryEditor, () => {
     Editor.withoutNormalizing(editor, () => {
       editor.apply({ type: 'remove_node', path: [index], node: editor.children[index] });

@@ -1,1 +1,1 @@
-export { withMarkdownShortcuts } from './withMarkdownShortcuts';
+export { convertBlock, withMarkdownShortcuts, type MarkdownShortcutOptions, type OrderedNumbering } from './withMarkdownShortcuts';

@@ -1,4 +1,4 @@
-import { Editor } from 'slate';
+import { Editor, Transforms } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import '../types';
 import { createWorkspaceEditor } from '../index';
@@ -126,3 +126,72 @@ describe('withMarkdownShortcuts', () => {
     expectDocument(editor, doc(title('Plan'), block('textBlock', 'a', '# ', cursor(), 'Goals')));
   });
 });
+
+describe('withMarkdownShortcuts: every block type', () => {
+  const typesAfterTitle = (editor: Editor) => editor.children.slice(1).map((n) => (n as { type: string }).type);
+
+  it.each([
+    ['[]', 'checkboxBlock'],
+    ['[ ]', 'checkboxBlock'],
+    ['*', 'bulletListBlock'],
+    ['-', 'bulletListBlock'],
+    ['"', 'quoteBlock'],
+    ['|', 'quoteBlock'],
+    ['/callout', 'calloutBlock'],
+  ] as const)('`%s` and a space make a %s that keeps the text after the caret', async (marker, type) => {
+    const editor = editorWith(doc(title('Plan'), block('textBlock', 'a', cursor(), 'item')));
+    await type_(editor, `${marker} `);
+    expect(editor.children[1]).toMatchObject({ type, uid: 'a', children: [{ text: 'item' }] });
+  });
+
+  it('a checkbox starts unchecked and a callout with the light bulb', async () => {
+    const editor = editorWith(doc(title('Plan'), block('textBlock', 'a', cursor()), block('textBlock', 'b', 'x')));
+    await type_(editor, '[] ');
+    expect(editor.children[1]).toMatchObject({ type: 'checkboxBlock', checked: false });
+    editor.selection = { anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } };
+    await type_(editor, '/callout ');
+    expect(editor.children[2]).toMatchObject({ type: 'calloutBlock', icon: '💡', children: [{ text: 'x' }] });
+  });
+
+  it('`1.` makes an ordered item; a number that does not follow the previous item is kept as forcedOrder', async () => {
+    const editor = editorWith(doc(title('Plan'), block('textBlock', 'a', cursor())));
+    await type_(editor, '1. one');
+    expect(editor.children[1]).toMatchObject({ type: 'orderedListBlock', children: [{ text: 'one' }] });
+    expect('forcedOrder' in editor.children[1]).toBe(false);
+    editor.insertBreak();
+    expect(typesAfterTitle(editor)).toEqual(['orderedListBlock', 'orderedListBlock']);
+    // The next item would be 2: typing "2." in a new text block continues the list unforced.
+    Transforms.setNodes(editor, { type: 'textBlock' } as never, { at: [2] });
+    await type_(editor, '2) two');
+    expect(editor.children[2]).toMatchObject({ type: 'orderedListBlock' });
+    expect('forcedOrder' in editor.children[2]).toBe(false);
+    editor.insertBreak();
+    Transforms.setNodes(editor, { type: 'textBlock' } as never, { at: [3] });
+    await type_(editor, '7. seven');
+    expect(editor.children[3]).toMatchObject({ type: 'orderedListBlock', forcedOrder: 7 });
+  });
+
+  it('`--` then `-` makes a divider, and writing goes on in a new paragraph below it', async () => {
+    const editor = editorWith(doc(title('Plan'), block('textBlock', 'a', cursor())));
+    await type_(editor, '---after');
+    expect(typesAfterTitle(editor)).toEqual(['dividerBlock', 'textBlock']);
+    expect(editor.children[1]).toMatchObject({ uid: 'a' });
+    expect(Editor.string(editor, [2])).toBe('after');
+  });
+
+  it('`/file` and a space turn the block into an empty file block (void), the caret below it', async () => {
+    const editor = editorWith(doc(title('Plan'), block('textBlock', 'a', cursor())));
+    await type_(editor, '/file ');
+    expect(editor.children[1]).toMatchObject({ type: 'fileBlock', uid: 'a' });
+    expect(editor.selection?.anchor.path[0]).toBe(2);
+    editor.undo();
+    expect(editor.children[1]).toMatchObject({ type: 'textBlock', children: [{ text: '/file ' }] });
+  });
+});
+
+async function type_(editor: Editor, keys: string) {
+  for (const key of keys) {
+    editor.insertText(key);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}

@@ -1,44 +1,125 @@
-import { Editor, Element, Range, Transforms } from 'slate';
+import { Editor, Element, Range, Transforms, type Path } from 'slate';
 import { HistoryEditor } from 'slate-history';
-import { MARKDOWN_SHORTCUTS } from '../../schema/blocks';
-import type { BlockElement } from '../../schema/slate';
+import { MARKDOWN_SHORTCUTS, definitionForSlateType } from '../../schema/blocks';
+import type { BlockElement, BlockElementType } from '../../schema/slate';
+import { emptyTextBlock } from '../withPageHeading';
+
+/** `1.` or `1)`: an ordered list item (the number decides forcedOrder, see orderedListNumber). */
+const ORDERED_MARKER = /^(\d{1,6})[.)]$/;
 
 /**
- * Typing a block's shortcut (e.g. `#`, `##`, `###`) at the start of a text block and then a
- * space turns the block into that type. The rules come from the block definitions in schema/blocks.
+ * What the item at `index` would be numbered if it joined the list before it: one more than the
+ * ordered item right before it at the same depth, or 1.
  */
-export function withMarkdownShortcuts<E extends Editor>(editor: E): E {
+export type OrderedNumbering = (elements: readonly BlockElement[], index: number) => number;
+
+export interface MarkdownShortcutOptions {
+  /** The number an ordered item at an index gets; the list types' schema supplies it. */
+  orderedNumberAt?: OrderedNumbering;
+}
+
+/** Element fields every block keeps through a change of type. */
+const KEPT_FIELDS: ReadonlySet<string> = new Set(['type', 'uid', 'version', 'depth', 'children']);
+
+/**
+ * Turns the block at `path` into `type`, as a new empty block of that type would be (its
+ * definition's defaultData), keeping uid, version and depth. Text-like types keep the text;
+ * void types and types with their own structure (tables) replace the block's content.
+ */
+export function convertBlock(editor: Editor, path: Path, type: BlockElementType, extra: Partial<BlockElement> = {}): void {
+  const definition = definitionForSlateType(type);
+  const current = Editor.node(editor, path)[0] as BlockElement;
+  if (!definition?.defaultData) {
+    Transforms.setNodes<BlockElement>(editor, { type, ...extra } as Partial<BlockElement>, { at: path });
+    return;
+  }
+  const { children, ...fields } = definition.toSlateFields(definition.defaultData()) as { children: unknown[] } & Record<string, unknown>;
+  const keepsText = !definition.isVoid && (children as { text?: unknown }[]).every((child) => typeof child.text === 'string');
+  if (keepsText) {
+    // The old type's own fields (a checkbox's checked, a callout's icon) go.
+    const next = { ...fields, ...extra } as Record<string, unknown>;
+    const stale = Object.keys(current).filter((key) => !KEPT_FIELDS.has(key) && !(key in next));
+    Editor.withoutNormalizing(editor, () => {
+      if (stale.length > 0) Transforms.unsetNodes(editor, stale, { at: path });
+      Transforms.setNodes<BlockElement>(editor, { type, ...next } as Partial<BlockElement>, { at: path });
+    });
+    return;
+  }
+  const replacement = { ...fields, ...extra, type, uid: current.uid, version: current.version, children, ...(current.depth ? { depth: current.depth } : {}) } as BlockElement;
+  Editor.withoutNormalizing(editor, () => {
+    Transforms.removeNodes(editor, { at: path });
+    Transforms.insertNodes(editor, replacement, { at: path });
+    // Into the block's first editable place (a table's first cell).
+    if (!definition.isVoid) Transforms.select(editor, Editor.start(editor, path));
+    if (definition.isVoid) {
+      // A void block is not typed into: writing goes on in a new paragraph after it.
+      const next = [path[0] + 1];
+      const after: BlockElement = current.depth ? { ...emptyTextBlock(), depth: current.depth } : emptyTextBlock();
+      Transforms.insertNodes(editor, after, { at: next });
+      Transforms.select(editor, Editor.start(editor, next));
+    }
+  });
+}
+
+/**
+ * Typing a block's shortcut at the start of a text block and then a space turns the block into
+ * that type (`#`, `*`, `[]`, `"`, `/table`, …: the rules come from the block definitions in
+ * schema/blocks); `1.`/`1)` and a space make an ordered item; `--` then `-` makes a divider. The
+ * marker goes in as typed and the conversion is its own undo step: undo gives back `# `.
+ */
+export function withMarkdownShortcuts<E extends Editor>(editor: E, options: MarkdownShortcutOptions = {}): E {
   const { insertText } = editor;
 
-  editor.insertText = (text, options) => {
+  /** The text block the caret is in and the text before the caret, or null. */
+  const textBefore = () => {
     const { selection } = editor;
-    if (text !== ' ' || !selection || !Range.isCollapsed(selection)) {
-      insertText(text, options);
-      return;
-    }
+    if (!selection || !Range.isCollapsed(selection)) return null;
     const entry = Editor.above<BlockElement>(editor, { match: (n) => Element.isElement(n) && Editor.isBlock(editor, n) });
-    if (!entry) {
-      insertText(text, options);
-      return;
-    }
+    if (!entry || entry[0].type !== 'textBlock' || entry[1].length !== 1) return null;
     const [block, path] = entry;
     const start = Editor.start(editor, path);
-    const before = Editor.string(editor, { anchor: start, focus: selection.anchor });
-    const type = MARKDOWN_SHORTCUTS.get(before);
-    if (block.type !== 'textBlock' || !type) {
-      insertText(text, options);
+    return { block, path, start, before: Editor.string(editor, { anchor: start, focus: selection.anchor }) };
+  };
+
+  const asOwnUndoStep = (change: () => void) => {
+    if (HistoryEditor.isHistoryEditor(editor)) HistoryEditor.withNewBatch(editor, change);
+    else change();
+  };
+
+  editor.insertText = (text, insertOptions) => {
+    const found = text === ' ' || text === '-' ? textBefore() : null;
+    if (!found) {
+      insertText(text, insertOptions);
       return;
     }
-    // The space goes in as typed, and the conversion is its own undo step: undo gives back `# `.
-    insertText(text, options);
-    const convert = () =>
+    const { path, start, before } = found;
+    let type: BlockElementType | undefined;
+    let extra: Partial<BlockElement> = {};
+    if (text === '-') {
+      if (before === '--') type = 'dividerBlock' as BlockElementType;
+    } else {
+      type = MARKDOWN_SHORTCUTS.get(before);
+      const ordered = ORDERED_MARKER.exec(before);
+      if (!type && ordered && definitionForSlateType('orderedListBlock')) {
+        type = 'orderedListBlock' as BlockElementType;
+        const number = Number(ordered[1]);
+        const expected = options.orderedNumberAt ? options.orderedNumberAt(editor.children as BlockElement[], path[0]) : 1;
+        if (number !== expected) extra = { forcedOrder: number } as Partial<BlockElement>;
+      }
+    }
+    if (!type || !definitionForSlateType(type)) {
+      insertText(text, insertOptions);
+      return;
+    }
+    insertText(text, insertOptions);
+    const target = type;
+    asOwnUndoStep(() =>
       Editor.withoutNormalizing(editor, () => {
-        const typed = editor.selection ? editor.selection.anchor : selection.anchor;
+        const typed = editor.selection ? editor.selection.anchor : start;
         Transforms.delete(editor, { at: { anchor: start, focus: typed } });
-        Transforms.setNodes(editor, { type }, { at: path });
-      });
-    if (HistoryEditor.isHistoryEditor(editor)) HistoryEditor.withNewBatch(editor, convert);
-    else convert();
+        convertBlock(editor, path, target, extra);
+      }),
+    );
   };
 
   return editor;

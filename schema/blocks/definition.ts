@@ -24,18 +24,40 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   dataSchema: z.ZodType<Data>;
   /** Typed at the start of a text block, then a space: the block becomes this type. */
   shortcuts: readonly string[];
+  /**
+   * The data of a new, empty block of this type (slash menu, a shortcut turning a text block
+   * into it). A type without it is not offered there (databases, until their feature).
+   */
+  defaultData?(): Data;
   /** A void element has no editable text: its one empty text child is a placeholder for Slate. */
   isVoid: boolean;
+  /**
+   * Copy and paste as HTML (schema/html.ts has the token helpers). Optional while a type has no
+   * HTML form (databases); every content block type has one.
+   */
+  html?: BlockHtml<Data>;
   /** The form the server stores (e.g. tokens joined), so every reader sees what Slate would keep. */
   canonicalize(data: Data): Data;
   toSlateFields(data: Data): BlockElementFields;
   toWireData(element: BlockElement): Data;
 }
 
+/**
+ * A block type's HTML: `serialize` writes one block for the clipboard (`content` is the block's
+ * tokens already as inline HTML, from tokensToHtml); `parse` lists the pasted elements the type
+ * takes, tried in order over all types: `selector` is tested with Element.matches, `read` builds
+ * the data (`tokens` are the element's inline content, from htmlToTokens) or returns null to pass.
+ * HTML arrives sanitized (no scripts, handlers or unsafe links) before `read` sees it.
+ */
+export interface BlockHtml<Data> {
+  serialize(data: Data, content: string): string;
+  parse: readonly { selector: string; read(element: Element, tokens: Token[]): Data | null }[];
+}
+
 /** What an element holds besides type, uid and version, for each element type. */
 export type BlockElementFields = BlockElement extends infer E
   ? E extends BlockElement
-    ? Omit<E, 'type' | 'uid' | 'version'>
+    ? Omit<E, 'type' | 'uid' | 'version' | 'depth'>
     : never
   : never;
 
@@ -45,8 +67,8 @@ export function tokensToChildren(tokens: readonly Token[]): SlateText[] {
 }
 
 /** Slate text children back to canonical wire tokens. */
-export function childrenToTokens(children: readonly SlateText[]): Token[] {
-  return canonicalTokens(children as Token[]);
+export function childrenToTokens(children: BlockElement['children']): Token[] {
+  return canonicalTokens((children as readonly (SlateText | object)[]).filter((c): c is SlateText => 'text' in c) as Token[]);
 }
 
 /** A definition for a block that is nothing but tokens. */
@@ -61,6 +83,7 @@ export function textLikeBlock<W extends string>(
     dataSchema: textDataSchema,
     shortcuts,
     isVoid: false,
+    defaultData: () => ({ tokens: [] }),
     canonicalize: (data) => ({ ...data, tokens: canonicalTokens(data.tokens) }),
     toSlateFields: (data) => ({ children: tokensToChildren(data.tokens) }),
     toWireData: (element) => ({ tokens: childrenToTokens(element.children) }),

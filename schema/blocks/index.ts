@@ -1,10 +1,23 @@
 import { databaseBlock, databaseRowBlock } from './database';
 import type { BlockDefinition } from './definition';
+import { documentBlock } from './document';
+import { embedBlock } from './embed';
+import { fileBlock } from './file';
 import { heading1Block, heading2Block, heading3Block } from './heading';
+import { imageBlock } from './image';
+import { tableBlock } from './table';
 import { textBlock } from './text';
+import { quoteBlock } from './quote';
+import { bulletListBlock } from './bulletList';
+import { orderedListBlock } from './orderedList';
+import { checkboxBlock } from './checkbox';
+import { codeBlock } from './code';
+import { calloutBlock } from './callout';
+import { dividerBlock } from './divider';
+import { latexBlock } from './latex';
 
 /** Every block type the product knows, in one table. */
-export const BLOCK_DEFINITIONS = [textBlock, heading1Block, heading2Block, heading3Block, databaseBlock, databaseRowBlock] as const;
+export const BLOCK_DEFINITIONS = [textBlock, heading1Block, heading2Block, heading3Block, databaseBlock, databaseRowBlock, tableBlock, imageBlock, fileBlock, embedBlock, documentBlock, quoteBlock, bulletListBlock, orderedListBlock, checkboxBlock, codeBlock, calloutBlock, dividerBlock, latexBlock] as const;
 
 export type BlockWireType = (typeof BLOCK_DEFINITIONS)[number]['wireType'];
 export const BLOCK_WIRE_TYPES = BLOCK_DEFINITIONS.map((d) => d.wireType) as [BlockWireType, ...BlockWireType[]];
@@ -29,5 +42,16 @@ export const MARKDOWN_SHORTCUTS: ReadonlyMap<string, BlockDefinition['slateType'
 );
 
 export * from './database';
+export * from './orderedList';
+export * from './checkbox';
+export * from './code';
+export * from './callout';
+export * from './divider';
+export * from './latex';
 export * from './definition';
+export * from './document';
+export * from './embed';
+export * from './file';
+export * from './image';
 export * from './pageHeading';
+export * from './table';

@@ -16,8 +16,12 @@ function usedKeys(): { file: string; ns: 'common' | 'documentEditor'; key: strin
   walk(root);
   return files.flatMap((file) => {
     const source = fs.readFileSync(file, 'utf8');
-    const ns = source.includes("useTranslation('documentEditor')") ? 'documentEditor' : 'common';
-    return [...source.matchAll(/\bt\('([^'$`]+)'/g)].map((m) => ({ file: path.relative(root, file), ns, key: m[1] }));
+    const ns: 'common' | 'documentEditor' = source.includes("useTranslation('documentEditor')") ? 'documentEditor' : 'common';
+    return [
+      ...[...source.matchAll(/\bt\('([^'$`]+)'/g)].map((m) => ({ file: path.relative(root, file), ns, key: m[1] })),
+      // editorT (src/editor/blocks/textBlockParts.ts) reads the editor's namespace without a hook.
+      ...[...source.matchAll(/\beditorT\('([^'$`]+)'/g)].map((m) => ({ file: path.relative(root, file), ns: 'documentEditor' as const, key: m[1] })),
+    ];
   });
 }
 

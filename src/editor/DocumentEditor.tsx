@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { Editor, Transforms, type Descendant } from 'slate';
-import { Editable, ReactEditor, Slate } from 'slate-react';
-import { toSlate, type WireBlock } from '../../schema/block';
+import { Editor, Range, Transforms, type Descendant } from 'slate';
+import { Editable, ReactEditor, Slate, type RenderChunkProps } from 'slate-react';
+import { blocksToSlate, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
 import type { WireElement } from '../../schema/element';
@@ -14,8 +14,38 @@ import {
   type SyncStatus,
 } from '../../plugins';
 import { blockApi } from './blockApi';
+import type { BlockSyncApi } from '../../plugins/withBlockSync';
+import { useCodeDecorate } from './blocks/code/decorate';
 import { BlockElementView, TokenLeaf } from './renderers';
+import { useSlashMenu } from './SlashMenu';
+import { insertDocumentBlock } from './blocks/insertDocumentBlock';
+import { api as apiRequest } from '../app/api';
+import { useFloatingToolbar } from './FloatingToolbar';
+import { BlockHandle } from './BlockHandle';
+import { useBlockSelection } from './useBlockSelection';
 import './editor.css';
+
+/**
+ * Slate learns of the browser's selection on 'selectionchange', throttled: a key pressed right
+ * after Shift+arrows would act on the old selection. Key rules read the current one.
+ */
+function syncSelectionFromDom(editor: Editor): void {
+  const domSelection = window.getSelection();
+  if (!domSelection || domSelection.rangeCount === 0) return;
+  const range = ReactEditor.toSlateRange(editor as ReactEditor, domSelection, { exactMatch: false, suppressThrow: true });
+  if (range && !(editor.selection && Range.equals(range, editor.selection))) Transforms.select(editor, range);
+}
+
+/** A chunk of top-level blocks; the lowest ones skip layout and paint while off screen. */
+function renderChunk({ attributes, children, lowest }: RenderChunkProps) {
+  return lowest ? (
+    <div {...attributes} className="block-chunk">
+      {children}
+    </div>
+  ) : (
+    <div {...attributes}>{children}</div>
+  );
+}
 
 export interface DocumentEditorProps {
   page: WireElement;
@@ -26,6 +56,10 @@ export interface DocumentEditorProps {
   /** Sends the title to the server. */
   saveTitle(title: string): Promise<void>;
   onSyncStatus(status: SyncStatus): void;
+  /** The block endpoints edits are sent to (the benchmark passes one that never touches the network). */
+  api?: BlockSyncApi;
+  /** A page made from the editor (a nested-page block): the app adds it to its page list. */
+  onChildPageCreated?(page: WireElement): void;
 }
 
 /**
@@ -33,7 +67,7 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle, onSyncStatus }: DocumentEditorProps) {
+export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus };
 
@@ -49,7 +83,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     const workspaceEditor = createWorkspaceEditor(
       canEdit
         ? {
-            onBlockChanged: (uid) => syncQueue?.markDirty(uid),
+            onBlockChanged: (uid, change) => syncQueue?.markDirty(uid, change),
             onTitleChanged: (value) => {
               callbacks.current.onTitleEdited(value);
               titleSync.pending = value;
@@ -60,7 +94,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
         : undefined,
     );
     syncQueue = createBlockSyncQueue({
-      api: blockApi,
+      api,
       read: (uid) => readBlock(workspaceEditor, page.id, uid),
       onServerCopy: (block) => replaceWithServerCopy(workspaceEditor, block),
       onStatus: (status) => callbacks.current.onSyncStatus(status),
@@ -72,11 +106,12 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
   }, []);
 
   const initialValue = useMemo<Descendant[]>(
-    () => [titleToSlate(page.id, page.title), ...blocks.map(toSlate)],
+    () => [titleToSlate(page.id, page.title), ...blocksToSlate(blocks)],
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
   );
 
+  const mounted = useRef(false);
   const isNewPage = canEdit && page.title === '' && blocks.length === 0;
   useEffect(() => {
     // A new page starts with the caret in its title, as in Notion.
@@ -95,23 +130,51 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
       }
     };
     window.addEventListener('beforeunload', warnIfUnsaved);
+    mounted.current = true;
     return () => {
+      mounted.current = false;
       window.removeEventListener('beforeunload', warnIfUnsaved);
-      // Leaving the page inside the app: send everything now rather than lose it.
+      // Leaving the page inside the app: send everything now rather than lose it. The queue
+      // stops only if the editor really went away (React's StrictMode remounts at once).
       title.flush();
-      void queue.flush().then(() => queue.dispose());
+      void queue.flush().then(() => {
+        if (!mounted.current) queue.dispose();
+      });
     };
   }, [queue, title]);
 
+  const slash = useSlashMenu(editor, canEdit, (type, path) => {
+    if (type !== 'documentBlock') return false;
+    // A nested page is created on the server first; the block follows once it exists.
+    void insertDocumentBlock(editor, apiRequest, page.id, { at: path[0], onPageCreated: onChildPageCreated }).catch(() => undefined);
+    return true;
+  });
+  const toolbar = useFloatingToolbar(editor, canEdit);
+  const blockSelection = useBlockSelection(editor, canEdit);
+  const frame = useRef<HTMLDivElement>(null);
+  const decorateCode = useCodeDecorate();
+
   return (
-    <Slate editor={editor} initialValue={initialValue}>
+    <Slate editor={editor} initialValue={initialValue} onChange={slash.onChange}>
+      {slash.menu}
+      {toolbar.toolbar}
+      {blockSelection.style}
+      <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
+      {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
       <Editable
         className="document-editor"
         readOnly={!canEdit}
         spellCheck
         renderElement={BlockElementView}
         renderLeaf={TokenLeaf}
+        renderChunk={renderChunk}
+        decorate={decorateCode}
+        onKeyDown={(event) => {
+          syncSelectionFromDom(editor);
+          if (slash.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || editor.handleKey(event)) event.preventDefault();
+        }}
       />
+      </div>
     </Slate>
   );
 }

@@ -10,6 +10,9 @@ export const blockApi: BlockSyncApi = {
   async updateBlock(id, body) {
     return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}`, { method: 'POST', body })).data;
   },
+  async moveBlock(id, body) {
+    return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}/move`, { method: 'POST', body })).data;
+  },
   async deleteBlock(id) {
     await api(`/api/v3/spaces/block/${encodeURIComponent(id)}`, { method: 'DELETE' });
   },

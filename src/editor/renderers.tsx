@@ -1,7 +1,21 @@
 import { useTranslation } from 'react-i18next';
 import { Node } from 'slate';
 import { useFocused, useSelected, type RenderElementProps, type RenderLeafProps } from 'slate-react';
+import type { CSSProperties } from 'react';
+import type { SlateElement } from '../../schema/slate';
 import { isSafeHref } from '../../schema/token';
+import { BLOCK_VIEWS } from './blocks';
+
+/** What every block's root element carries: its type class, its id, and its nesting depth. */
+export function blockRootProps(element: SlateElement, extraClass = '') {
+  const depth = element.depth ?? 0;
+  return {
+    className: `block block-${element.type}${extraClass ? ` ${extraClass}` : ''}`,
+    'data-block-id': element.uid,
+    'data-depth': depth > 0 ? depth : undefined,
+    style: depth > 0 ? ({ '--depth': depth } as CSSProperties) : undefined,
+  };
+}
 
 const TAGS = {
   pageHeadingBlock: 'h1',
@@ -20,29 +34,42 @@ const PLACEHOLDERS = {
 } as const;
 
 /** One block. Empty blocks show a placeholder: always for the title and headings, on the caret's line for text. */
-export function BlockElementView({ element, attributes, children }: RenderElementProps) {
-  const { t } = useTranslation('documentEditor');
-  const selected = useSelected();
-  const focused = useFocused();
+export function BlockElementView(props: RenderElementProps) {
+  const View = BLOCK_VIEWS[props.element.type];
+  if (View) return <View {...props} />;
+  return <TextLikeView {...props} />;
+}
+
+function TextLikeView({ element, attributes, children }: RenderElementProps) {
   if (!(element.type in TAGS)) {
     // A block type this editor does not edit yet (databases, rows): kept, shown as a non-editable placeholder.
     return (
-      <div {...attributes} contentEditable={false} className={`block block-void block-${element.type}`} data-block-id={element.uid}>
+      <div {...attributes} contentEditable={false} {...blockRootProps(element, 'block-void')}>
         {children}
       </div>
     );
   }
   const type = element.type as keyof typeof TAGS;
+  const isEmpty = element.children.length === 1 && Node.string(element) === '';
+  // Only empty blocks need the translation and the focus state (for the placeholder): a page of
+  // thousands of written blocks subscribes to neither.
+  if (isEmpty) return <EmptyTextLikeView element={element} attributes={attributes} type={type}>{children}</EmptyTextLikeView>;
   const Tag = TAGS[type];
-  const isEmpty = Node.string(element) === '' && element.children.length === 1;
-  const showPlaceholder = isEmpty && (type !== 'textBlock' || (selected && focused));
   return (
-    <Tag
-      {...attributes}
-      className={`block block-${element.type}`}
-      data-block-id={element.uid}
-      data-placeholder={showPlaceholder ? t(PLACEHOLDERS[type]) : undefined}
-    >
+    <Tag {...attributes} {...blockRootProps(element)}>
+      {children}
+    </Tag>
+  );
+}
+
+function EmptyTextLikeView({ element, attributes, children, type }: Omit<RenderElementProps, 'element'> & { element: RenderElementProps['element']; type: keyof typeof TAGS }) {
+  const { t } = useTranslation('documentEditor');
+  const selected = useSelected();
+  const focused = useFocused();
+  const Tag = TAGS[type];
+  const showPlaceholder = type !== 'textBlock' || (selected && focused);
+  return (
+    <Tag {...attributes} {...blockRootProps(element)} data-placeholder={showPlaceholder ? t(PLACEHOLDERS[type]) : undefined}>
       {children}
     </Tag>
   );
@@ -63,5 +90,11 @@ export function TokenLeaf({ leaf, attributes, children }: RenderLeafProps) {
       </a>
     );
   }
-  return <span {...attributes}>{content}</span>;
+  // Code highlighting (decorateCode) marks runs of code with prism's classes.
+  const prism = (leaf as { prism?: string }).prism;
+  return (
+    <span {...attributes} className={prism}>
+      {content}
+    </span>
+  );
 }

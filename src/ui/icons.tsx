@@ -59,3 +59,21 @@ export const PlusIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => 
     <path d="M12 5v14M5 12h14" />
   </Icon>
 );
+
+export const LinkIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M10 13a5 5 0 0 0 7.07 0l3-3a5 5 0 0 0-7.07-7.07l-1.5 1.5" />
+    <path d="M14 11a5 5 0 0 0-7.07 0l-3 3a5 5 0 0 0 7.07 7.07l1.5-1.5" />
+  </Icon>
+);
+
+export const DragHandleIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props} fill="currentColor" stroke="none">
+    <circle cx="9" cy="6" r="1.5" />
+    <circle cx="15" cy="6" r="1.5" />
+    <circle cx="9" cy="12" r="1.5" />
+    <circle cx="15" cy="12" r="1.5" />
+    <circle cx="9" cy="18" r="1.5" />
+    <circle cx="15" cy="18" r="1.5" />
+  </Icon>
+);

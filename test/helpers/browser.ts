@@ -22,3 +22,14 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
+
+/** Signs a browser page in through the login screen with the code the server printed. */
+export async function signInThroughUi(page: import('playwright-core').Page, server: { url: string; waitForCode(email: string): Promise<string> }, email: string): Promise<void> {
+  await page.goto(server.url + '/');
+  await page.waitForURL('**/login');
+  await page.getByLabel('Электронная почта').fill(email);
+  await page.getByRole('button', { name: 'Получить код' }).click();
+  await page.getByLabel('Код из письма').fill(await server.waitForCode(email));
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+}

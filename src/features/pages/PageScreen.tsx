@@ -96,6 +96,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         onTitleEdited={onTitleEdited}
         saveTitle={saveTitle}
         onSyncStatus={setBlockStatus}
+        onChildPageCreated={(child) => dispatch(pageLoaded(child))}
       />
     </div>
   );

@@ -1,0 +1,2 @@
+export * from './blockActions';
+export * from './withBlockActions';

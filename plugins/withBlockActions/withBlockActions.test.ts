@@ -1,0 +1,76 @@
+import { Editor } from 'slate';
+import { jsx } from 'slate-hyperscript';
+import '../types';
+import { createWorkspaceEditor } from '../index';
+import { deleteBlocks, moveBlockRange } from './blockActions';
+
+const cursor = () => jsx('cursor');
+const t = (uid: string, depth: number, ...children: unknown[]) =>
+  jsx('element', depth > 0 ? { type: 'textBlock', uid, version: 1, depth } : { type: 'textBlock', uid, version: 1 }, ...(children.length ? children : [uid]));
+const title = () => jsx('element', { type: 'pageHeadingBlock', uid: 'pageHeading_p1', version: 1 }, 'Plan');
+const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
+
+function editorWith(input: Editor) {
+  const changes: Array<[string, boolean]> = [];
+  const editor = createWorkspaceEditor({ onBlockChanged: (uid, change) => changes.push([uid, !!change?.reordered]), onTitleChanged: () => undefined });
+  editor.children = input.children;
+  editor.selection = input.selection;
+  return { editor, changes };
+}
+const shape = (editor: Editor) => editor.children.slice(1).map((n) => `${(n as { uid: string }).uid}:${(n as { depth?: number }).depth ?? 0}`);
+
+describe('moving blocks with the keyboard', () => {
+  it('Ctrl+Shift+↑ moves the block and its subtree above its previous sibling; the caret follows', () => {
+    const { editor, changes } = editorWith(doc(title(), t('a', 0), t('a1', 1), t('b', 0, 'b', cursor()), t('b1', 1), t('c', 0)));
+    expect(editor.handleKey({ key: 'ArrowUp', ctrlKey: true, shiftKey: true })).toBe(true);
+    expect(shape(editor)).toEqual(['b:0', 'b1:1', 'a:0', 'a1:1', 'c:0']);
+    expect(editor.selection?.anchor.path[0]).toBe(1);
+    expect(Editor.string(editor, [editor.selection!.anchor.path[0]])).toBe('b');
+    // The sync hears the move as a reorder of b.
+    expect(changes).toContainEqual(['b', true]);
+  });
+
+  it('Ctrl+Shift+↓ moves it below its next sibling (and that one’s subtree); the last sibling stays', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0, 'a', cursor()), t('b', 0), t('b1', 1), t('c', 0)));
+    editor.handleKey({ key: 'ArrowDown', metaKey: true, shiftKey: true });
+    expect(shape(editor)).toEqual(['b:0', 'b1:1', 'a:0', 'c:0']);
+    editor.handleKey({ key: 'ArrowDown', metaKey: true, shiftKey: true });
+    editor.handleKey({ key: 'ArrowDown', metaKey: true, shiftKey: true });
+    expect(shape(editor)).toEqual(['b:0', 'b1:1', 'c:0', 'a:0']);
+  });
+
+  it('a nested block moves only among its siblings', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0), t('a1', 1, 'a1', cursor()), t('b', 0)));
+    editor.handleKey({ key: 'ArrowUp', ctrlKey: true, shiftKey: true });
+    editor.handleKey({ key: 'ArrowDown', ctrlKey: true, shiftKey: true });
+    expect(shape(editor)).toEqual(['a:0', 'a1:1', 'b:0']);
+  });
+});
+
+describe('block actions', () => {
+  it('Ctrl+D duplicates the block with its subtree under fresh uids', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0, 'a', cursor()), t('a1', 1), t('b', 0)));
+    expect(editor.handleKey({ key: 'd', ctrlKey: true })).toBe(true);
+    const uids = editor.children.slice(1).map((n) => (n as { uid: string }).uid);
+    expect(uids.slice(0, 2)).toEqual(['a', 'a1']);
+    expect(uids[4]).toBe('b');
+    expect(new Set(uids).size).toBe(5);
+    expect(editor.children.slice(3, 5).map((n) => Editor.string(editor, [editor.children.indexOf(n)]))).toEqual(['a', 'a1']);
+    expect(shape(editor).slice(2, 4).map((s) => s.split(':')[1])).toEqual(['0', '1']);
+  });
+
+  it('moveBlockRange puts a range before a block at a new depth, keeping its shape', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0), t('b', 0), t('b1', 1), t('c', 0)));
+    moveBlockRange(editor, 2, 4, 5, 1);
+    expect(shape(editor)).toEqual(['a:0', 'c:0', 'b:1', 'b1:2']);
+  });
+
+  it('deleteBlocks removes the blocks with their subtrees; an emptied page keeps one empty paragraph', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0), t('b', 0), t('b1', 1), t('c', 0)));
+    deleteBlocks(editor, 2, 2);
+    expect(shape(editor)).toEqual(['a:0', 'c:0']);
+    deleteBlocks(editor, 1, 2);
+    expect(editor.children).toHaveLength(2);
+    expect(editor.children[1]).toMatchObject({ type: 'textBlock', children: [{ text: '' }] });
+  });
+});

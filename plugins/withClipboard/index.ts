@@ -1,0 +1,7 @@
+export * from './withClipboard';
+export { CLIPBOARD_MIME, type PastedContent } from './content';
+export { insertPastedContent } from './insertBlocks';
+export { parseHtml } from './parseHtml';
+export { parseMarkdown } from './parseMarkdown';
+export { parseClipboardJson, type ClipboardJson } from './parseJson';
+export { copyContent, blocksToHtml, blocksToText, type CopiedContent } from './serialize';

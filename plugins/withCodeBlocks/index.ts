@@ -1,0 +1,1 @@
+export { withCodeBlocks, leaveCodeBlock, CODE_INDENT } from './withCodeBlocks';

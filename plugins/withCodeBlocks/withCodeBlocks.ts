@@ -1,0 +1,91 @@
+import { Editor, Element, Node, Range, Text, Transforms } from 'slate';
+import type { BlockElement } from '../../schema/slate';
+import type { KeyPress } from '../types';
+
+/** What Tab inserts in code. */
+export const CODE_INDENT = '  ';
+
+const TEXT_MARKS = ['bold', 'italic', 'underline', 'struckOut', 'code', 'link', 'comments'] as const;
+
+/** The index of the code block the whole selection is in, or -1. */
+function codeBlockOfSelection(editor: Editor): number {
+  const { selection } = editor;
+  if (!selection) return -1;
+  const index = selection.anchor.path[0];
+  if (selection.focus.path[0] !== index) return -1;
+  const node = editor.children[index];
+  return Element.isElement(node) && node.type === 'codeBlock' ? index : -1;
+}
+
+/**
+ * Code blocks: Enter inserts a line break ("\n") instead of a new block, Tab inserts two spaces,
+ * Ctrl/Cmd+Enter leaves the block (a new text block after it, caret there). Code is plain text:
+ * marks on its text are removed as it is normalized, and a paste into code goes in as plain
+ * text, line breaks included (not as one block per line).
+ */
+export function withCodeBlocks<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E): E {
+  const { insertBreak, insertSoftBreak, handleKey, normalizeNode } = editor;
+  const withData = editor as E & { insertData?(data: DataTransfer): void };
+  const { insertData } = withData;
+
+  if (insertData) {
+    withData.insertData = (data) => {
+      const text = codeBlockOfSelection(editor) >= 0 ? data.getData('text/plain') : '';
+      if (!text) return insertData(data);
+      editor.insertText(text.replace(/\r\n?/g, '\n'));
+    };
+  }
+
+  editor.insertBreak = () => {
+    if (codeBlockOfSelection(editor) < 0) return insertBreak();
+    editor.insertText('\n');
+  };
+
+  editor.insertSoftBreak = () => {
+    if (codeBlockOfSelection(editor) < 0) return insertSoftBreak();
+    editor.insertText('\n');
+  };
+
+  editor.handleKey = (event) => {
+    const index = codeBlockOfSelection(editor);
+    if (index < 0) return handleKey(event);
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.altKey) {
+      leaveCodeBlock(editor, index);
+      return true;
+    }
+    if (event.key === 'Tab' && !event.shiftKey && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      if (editor.selection && !Range.isCollapsed(editor.selection)) Transforms.delete(editor);
+      editor.insertText(CODE_INDENT);
+      return true;
+    }
+    return handleKey(event);
+  };
+
+  editor.normalizeNode = (entry, options) => {
+    const [node, path] = entry;
+    if (path.length === 2 && Text.isText(node)) {
+      const parent = Node.parent(editor, path);
+      if (Element.isElement(parent) && parent.type === 'codeBlock') {
+        const marks = TEXT_MARKS.filter((mark) => mark in node);
+        if (marks.length > 0) {
+          Transforms.unsetNodes(editor, [...marks], { at: path });
+          return;
+        }
+      }
+    }
+    normalizeNode(entry, options);
+  };
+
+  return editor;
+}
+
+/** A new empty text block right after the code block (at its depth, before its nested blocks), caret in it. */
+export function leaveCodeBlock(editor: Editor, index: number): void {
+  const code = editor.children[index] as BlockElement;
+  const depth = code.depth ?? 0;
+  const block = { type: 'textBlock', uid: '', version: 1, children: [{ text: '' }], ...(depth > 0 ? { depth } : {}) } as BlockElement;
+  Editor.withoutNormalizing(editor, () => {
+    Transforms.insertNodes(editor, block, { at: [index + 1], select: false });
+  });
+  Transforms.select(editor, Editor.start(editor, [index + 1]));
+}

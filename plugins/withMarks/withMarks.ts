@@ -1,0 +1,76 @@
+import { Editor, Range, Text } from 'slate';
+import type { TokenMarks } from '../../schema/token';
+import { isSafeHref } from '../../schema/token';
+import type { KeyPress } from '../types';
+
+/** The on/off marks of a token (links are set with setLink). */
+export type ToggleMark = 'bold' | 'italic' | 'underline' | 'struckOut' | 'code';
+
+/** Ctrl/Cmd + key → mark (Ctrl/Cmd+Shift+S strikes through). */
+const MARK_KEYS: Record<string, ToggleMark> = { b: 'bold', i: 'italic', u: 'underline', e: 'code' };
+
+/** Whether every text in the selection has the mark (the toolbar shows it pressed). */
+export function isMarkActive(editor: Editor, mark: ToggleMark): boolean {
+  const { selection } = editor;
+  if (!selection) return false;
+  if (Range.isCollapsed(selection)) return Boolean((Editor.marks(editor) as TokenMarks | null)?.[mark]);
+  const texts = Editor.nodes(editor, { at: selection, match: (n) => Text.isText(n) && n.text !== '' });
+  let any = false;
+  for (const [node] of texts) {
+    any = true;
+    if (!(node as TokenMarks)[mark]) return false;
+  }
+  return any;
+}
+
+export function toggleMark(editor: Editor, mark: ToggleMark): void {
+  if (isMarkActive(editor, mark)) Editor.removeMark(editor, mark);
+  else Editor.addMark(editor, mark, true);
+}
+
+/** The link of the selection's first text, if any. */
+export function activeLink(editor: Editor): string | null {
+  const { selection } = editor;
+  if (!selection) return null;
+  const [first] = Editor.nodes(editor, { at: selection, match: (n) => Text.isText(n) && 'link' in n && !!(n as TokenMarks).link });
+  return first ? ((first[0] as TokenMarks).link?.href ?? null) : null;
+}
+
+/**
+ * Links the selected text to `href` (http and https only: false otherwise, nothing changes);
+ * an empty href removes the link.
+ */
+export function setLink(editor: Editor, href: string): boolean {
+  if (!editor.selection || Range.isCollapsed(editor.selection)) return false;
+  const trimmed = href.trim();
+  if (trimmed === '') {
+    Editor.removeMark(editor, 'link');
+    return true;
+  }
+  const url = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  if (!isSafeHref(url)) return false;
+  Editor.addMark(editor, 'link', { href: url });
+  return true;
+}
+
+const isMod = (event: KeyPress) => Boolean(event.ctrlKey || event.metaKey);
+
+/** Ctrl/Cmd+B, I, U, E toggle bold, italic, underline and code; Ctrl/Cmd+Shift+S strikes through. */
+export function withMarks<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E): E {
+  const { handleKey } = editor;
+  editor.handleKey = (event) => {
+    if (isMod(event) && !event.altKey) {
+      const key = event.key.toLowerCase();
+      const mark = event.shiftKey ? (key === 's' ? 'struckOut' : undefined) : MARK_KEYS[key];
+      // Russian layout: the same physical keys (И, Ш, Г, У) arrive as Cyrillic letters.
+      const cyrillic: Record<string, ToggleMark> = { и: 'bold', ш: 'italic', г: 'underline', у: 'code' };
+      const chosen = mark ?? (event.shiftKey ? (key === 'ы' ? 'struckOut' : undefined) : cyrillic[key]);
+      if (chosen) {
+        toggleMark(editor, chosen);
+        return true;
+      }
+    }
+    return handleKey(event);
+  };
+  return editor;
+}

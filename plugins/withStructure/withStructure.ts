@@ -1,0 +1,210 @@
+import { Editor, Element, Node, Range, Transforms, type Operation, type Path } from 'slate';
+import type { BlockElement, BlockElementType } from '../../schema/slate';
+import { newId } from '../../schema/ids';
+import { blockAt } from '../queries';
+import { convertBlock } from '../withMarkdownShortcuts/withMarkdownShortcuts';
+import type { KeyPress } from '../types';
+
+/**
+ * Nesting in the flat document (docs/adr/0005-flat-blocks.md): every block is a top-level
+ * element with a depth. This plugin keeps the depths sound (the first block at the top level,
+ * no block more than one level below the block before it), indents and outdents with
+ * Tab/Shift+Tab (a block takes its subtree along), and the list rules of the spec: Enter in an
+ * empty list item outdents it (or, at the top level, makes it text), Backspace at the start of a
+ * list item, quote or checkbox makes it text, Backspace at the start of a nested text block
+ * outdents it.
+ */
+
+const LIST_TYPES: ReadonlySet<BlockElementType> = new Set(['bulletListBlock', 'orderedListBlock', 'checkboxBlock'] as BlockElementType[]);
+/** Types whose Enter continues with a plain paragraph (lists continue as lists, code has its own rule). */
+const CONTINUE_AS_TEXT: ReadonlySet<BlockElementType> = new Set(['quoteBlock', 'calloutBlock'] as BlockElementType[]);
+/** Types that Backspace at their start turns into text. */
+const TO_TEXT_ON_BACKSPACE: ReadonlySet<BlockElementType> = new Set([...LIST_TYPES, 'quoteBlock'] as BlockElementType[]);
+
+export const depthOf = (element: { depth?: number } | undefined): number => element?.depth ?? 0;
+
+/** The deepest a block at `index` may be: one below the block before it (the title counts as -1). */
+function maxDepthAt(editor: Editor, index: number): number {
+  const previous = blockAt(editor, index - 1);
+  if (!previous || previous.type === 'pageHeadingBlock') return 0;
+  return depthOf(previous) + 1;
+}
+
+/** The end (exclusive) of the subtree of the block at `index`: the following blocks deeper than it. */
+export function subtreeEnd(editor: Editor, index: number): number {
+  const depth = depthOf(blockAt(editor, index));
+  let end = index + 1;
+  while (end < editor.children.length && depthOf(blockAt(editor, end)) > depth) end += 1;
+  return end;
+}
+
+function setDepth(editor: Editor, index: number, depth: number): void {
+  if (depth > 0) Transforms.setNodes<BlockElement>(editor, { depth }, { at: [index] });
+  else Transforms.unsetNodes(editor, 'depth', { at: [index] });
+}
+
+/** Moves the blocks in [start, end) by `delta` levels (their shape kept). */
+function shiftRange(editor: Editor, start: number, end: number, delta: number): void {
+  Editor.withoutNormalizing(editor, () => {
+    for (let i = start; i < end; i++) setDepth(editor, i, Math.max(0, depthOf(blockAt(editor, i)) + delta));
+  });
+}
+
+/** Moves the block at `index` and its subtree by `delta` levels. */
+function shiftSubtree(editor: Editor, index: number, delta: number): void {
+  shiftRange(editor, index, subtreeEnd(editor, index), delta);
+}
+
+/** Indents the block (and its subtree) under the block before it. False when it cannot go deeper. */
+export function indentBlock(editor: Editor, index: number): boolean {
+  const block = blockAt(editor, index);
+  if (!block || block.type === 'pageHeadingBlock' || depthOf(block) + 1 > maxDepthAt(editor, index)) return false;
+  shiftSubtree(editor, index, 1);
+  return true;
+}
+
+/** Outdents the block (and its subtree) one level. False at the top level. */
+export function outdentBlock(editor: Editor, index: number): boolean {
+  const block = blockAt(editor, index);
+  if (!block || block.type === 'pageHeadingBlock' || depthOf(block) === 0) return false;
+  shiftSubtree(editor, index, -1);
+  return true;
+}
+
+/** Top-level indexes of the blocks a selection touches (the title excluded). */
+function selectedBlockIndexes(editor: Editor): number[] {
+  const { selection } = editor;
+  if (!selection) return [];
+  const [start, end] = Range.edges(selection);
+  const out: number[] = [];
+  for (let i = Math.max(1, start.path[0]); i <= end.path[0]; i++) out.push(i);
+  return out;
+}
+
+/** The top-level block of a collapsed caret, with its index, when the caret is in a plain block. */
+function caretBlock(editor: Editor): { block: BlockElement; index: number } | null {
+  const { selection } = editor;
+  if (!selection || !Range.isCollapsed(selection)) return null;
+  const index = selection.anchor.path[0];
+  const block = blockAt(editor, index);
+  // Inside a table the caret sits in a cell: the table's own rules apply.
+  if (!block || selection.anchor.path.length !== 2) return null;
+  return { block, index };
+}
+
+export function withStructure<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E): E {
+  const { normalizeNode, getDirtyPaths, insertBreak, deleteBackward, handleKey } = editor;
+
+  // A change at the top level can leave the block after it too deep: check that one as well.
+  editor.getDirtyPaths = (op: Operation): Path[] => {
+    const paths = getDirtyPaths(op);
+    if (!('path' in op) || op.path.length !== 1) return paths;
+    const index = op.path[0];
+    switch (op.type) {
+      case 'remove_node':
+      case 'merge_node':
+        return [...paths, [index]];
+      case 'insert_node':
+      case 'split_node':
+        return [...paths, [index + 1]];
+      case 'move_node':
+        return op.newPath.length === 1 ? [...paths, [index], [op.newPath[0] + 1]] : paths;
+      case 'set_node':
+        return 'depth' in op.newProperties || 'depth' in op.properties ? [...paths, [index + 1]] : paths;
+      default:
+        return paths;
+    }
+  };
+
+  editor.normalizeNode = (entry, options) => {
+    const [node, path] = entry;
+    if (path.length === 0) {
+      // Writing can always go on below the last block: a void block (a divider, an image) is
+      // never last.
+      const last = blockAt(editor, editor.children.length - 1);
+      if (last && last.type !== 'pageHeadingBlock' && editor.isVoid(last)) {
+        Transforms.insertNodes(editor, { type: 'textBlock', uid: newId(), version: 1, children: [{ text: '' }] } as BlockElement, { at: [editor.children.length] });
+        return;
+      }
+    }
+    if (path.length === 1 && Element.isElement(node) && node.type !== 'pageHeadingBlock') {
+      const depth = depthOf(node as BlockElement);
+      const max = maxDepthAt(editor, path[0]);
+      if (depth > max) {
+        // Too deep for its place (the block above went away or moved): it and its subtree come up.
+        shiftSubtree(editor, path[0], max - depth);
+        return;
+      }
+      if ((node as BlockElement).depth === 0) {
+        Transforms.unsetNodes(editor, 'depth', { at: path });
+        return;
+      }
+    }
+    normalizeNode(entry, options);
+  };
+
+  editor.insertBreak = () => {
+    const caret = caretBlock(editor);
+    if (caret && Node.string(caret.block) === '' && (LIST_TYPES.has(caret.block.type) || depthOf(caret.block) > 0)) {
+      // An empty item: Enter ends the list here — one level up, or plain text at the top level.
+      if (depthOf(caret.block) > 0) outdentBlock(editor, caret.index);
+      else Transforms.setNodes<BlockElement>(editor, { type: 'textBlock' }, { at: [caret.index] });
+      return;
+    }
+    const before = caretBlock(editor);
+    insertBreak();
+    const after = caretBlock(editor);
+    if (!before || !after || after.index !== before.index + 1) return;
+    const fresh = after.block as BlockElement & { checked?: boolean; forcedOrder?: number };
+    if (LIST_TYPES.has(before.block.type)) {
+      // The new block of a split continues the list: unchecked, and counting on.
+      if (fresh.checked) Transforms.setNodes<BlockElement>(editor, { checked: false } as Partial<BlockElement>, { at: [after.index] });
+      if (fresh.forcedOrder !== undefined) Transforms.unsetNodes(editor, 'forcedOrder', { at: [after.index] });
+      return;
+    }
+    if (before.block.type === 'calloutBlock') {
+      // Writing on from a callout goes inside it: a paragraph one level down.
+      convertBlock(editor, [after.index], 'textBlock' as BlockElementType);
+      Transforms.setNodes<BlockElement>(editor, { depth: depthOf(before.block) + 1 }, { at: [after.index] });
+      return;
+    }
+    if (fresh.type !== 'textBlock' && CONTINUE_AS_TEXT.has(fresh.type)) convertBlock(editor, [after.index], 'textBlock' as BlockElementType);
+  };
+
+  editor.deleteBackward = (unit) => {
+    const caret = caretBlock(editor);
+    if (caret && Editor.isStart(editor, editor.selection!.anchor, [caret.index])) {
+      if (TO_TEXT_ON_BACKSPACE.has(caret.block.type)) {
+        Transforms.setNodes<BlockElement>(editor, { type: 'textBlock' }, { at: [caret.index] });
+        return;
+      }
+      if (caret.block.type === 'textBlock' && depthOf(caret.block) > 0) {
+        outdentBlock(editor, caret.index);
+        return;
+      }
+    }
+    deleteBackward(unit);
+  };
+
+  editor.handleKey = (event) => {
+    if (event.key !== 'Tab' || event.ctrlKey || event.metaKey || event.altKey) return handleKey(event);
+    const { selection } = editor;
+    // A caret inside a table cell (deeper paths) belongs to the table's rules.
+    if (!selection || selection.anchor.path.length !== 2 || selection.focus.path.length !== 2) return handleKey(event);
+    const indexes = selectedBlockIndexes(editor);
+    if (indexes.length === 0) return handleKey(event);
+    // The selected blocks move together, and the subtree of the last one follows it.
+    const first = indexes[0];
+    const end = subtreeEnd(editor, indexes[indexes.length - 1]);
+    if (event.shiftKey) {
+      if (indexes.some((i) => depthOf(blockAt(editor, i)) === 0)) return true;
+      shiftRange(editor, first, end, -1);
+    } else {
+      if (depthOf(blockAt(editor, first)) + 1 > maxDepthAt(editor, first)) return true;
+      shiftRange(editor, first, end, 1);
+    }
+    return true;
+  };
+
+  return editor;
+}

@@ -1,0 +1,13 @@
+export {
+  cellAt,
+  deleteColumn,
+  deleteRow,
+  findTable,
+  insertColumn,
+  insertRow,
+  isTableElement,
+  setColumnSize,
+  toggleHeaderColumn,
+  toggleHeaderRow,
+  withTables,
+} from './withTables';

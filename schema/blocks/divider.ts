@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { BlockDefinition } from './definition';
+
+export const dividerDataSchema = z.object({}).strict();
+export type DividerData = z.infer<typeof dividerDataSchema>;
+
+/** A horizontal rule (void, no data). The `---` rule that makes one is in withMarkdownShortcuts. */
+export const dividerBlock: BlockDefinition<'divider', DividerData> = {
+  wireType: 'divider',
+  slateType: 'dividerBlock',
+  dataSchema: dividerDataSchema,
+  shortcuts: [],
+  isVoid: true,
+  defaultData: () => ({}),
+  canonicalize: () => ({}),
+  toSlateFields: () => ({ children: [{ text: '' }] }),
+  toWireData: () => ({}),
+  html: {
+    serialize: () => '<hr>',
+    parse: [{ selector: 'hr', read: () => ({}) }],
+  },
+};

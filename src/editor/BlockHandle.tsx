@@ -1,0 +1,193 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Editor, Element, Transforms } from 'slate';
+import { ReactEditor } from 'slate-react';
+import { convertBlock, deleteBlocks, depthOf, duplicateBlock, moveBlock, moveBlockRange, subtreeEnd } from '../../plugins';
+import type { BlockElement, BlockElementType } from '../../schema/slate';
+import { MENU_DEFINITIONS } from './slashMenu';
+import { DragHandleIcon } from '../ui/icons';
+import './blockHandle.css';
+
+interface Hovered {
+  index: number;
+  top: number;
+  left: number;
+}
+
+/** The top-level index of a block element in the DOM (its root carries data-block-id). */
+function indexOfBlockElement(editor: Editor, element: HTMLElement): number {
+  const uid = element.getAttribute('data-block-id');
+  return editor.children.findIndex((n) => Element.isElement(n) && (n as BlockElement).uid === uid);
+}
+
+/** The block root under a point, if any (the title excluded). */
+function blockRootAt(container: HTMLElement, target: EventTarget | null): HTMLElement | null {
+  if (!(target instanceof HTMLElement)) return null;
+  let node: HTMLElement | null = target.closest('[data-block-id]');
+  // Nested roots (a table cell's block, if any) resolve to the top-level one.
+  while (node && node.parentElement && node.parentElement.closest('[data-block-id]') && container.contains(node.parentElement)) {
+    node = node.parentElement.closest('[data-block-id]');
+  }
+  if (!node || !container.contains(node) || node.classList.contains('block-pageHeadingBlock')) return null;
+  return node;
+}
+
+/**
+ * The handle at the left of the block under the mouse: click opens the block menu (turn into,
+ * duplicate, move up/down, delete), drag moves the block with its subtree (a line shows where it
+ * goes; the depth follows the block it lands under). One handle for the whole page: it follows
+ * the mouse, so a 20,000-block page renders no handles.
+ */
+export function BlockHandle({ editor, container }: { editor: Editor; container: RefObject<HTMLElement | null> }) {
+  const { t } = useTranslation('documentEditor');
+  const [hovered, setHovered] = useState<Hovered | null>(null);
+  const [menu, setMenu] = useState<{ index: number; top: number; left: number } | null>(null);
+  const [drop, setDrop] = useState<{ top: number; left: number; width: number } | null>(null);
+  const drag = useRef<{ index: number; startY: number; active: boolean; to: number; depth: number } | null>(null);
+
+  useEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    let last: HTMLElement | null = null;
+    const onMove = (event: MouseEvent) => {
+      if (drag.current?.active || menu) return;
+      const block = blockRootAt(root, event.target);
+      if (!block || block === last) return;
+      last = block;
+      const rect = block.getBoundingClientRect();
+      const box = root.getBoundingClientRect();
+      const index = indexOfBlockElement(editor, block);
+      if (index > 0) setHovered({ index, top: rect.top - box.top + root.scrollTop, left: rect.left - box.left - 26 });
+    };
+    const onLeave = () => {
+      last = null;
+      if (!drag.current?.active && !menu) setHovered(null);
+    };
+    root.addEventListener('mousemove', onMove);
+    root.addEventListener('mouseleave', onLeave);
+    return () => {
+      root.removeEventListener('mousemove', onMove);
+      root.removeEventListener('mouseleave', onLeave);
+    };
+  }, [editor, container, menu]);
+
+  /**
+   * Where a drop at clientY lands: before block `to` (an index), at `depth`. The block under the
+   * pointer is found with elementFromPoint (no walk over the page's blocks).
+   */
+  const dropTarget = (clientY: number) => {
+    const root = container.current;
+    if (!root) return null;
+    const box = root.getBoundingClientRect();
+    const editable = root.querySelector<HTMLElement>('[data-slate-editor]');
+    // Near the right edge of the column: every block (nested ones too) reaches there.
+    const x = (editable?.getBoundingClientRect().right ?? box.right) - 60;
+    const block = blockRootAt(root, document.elementFromPoint(x, clientY));
+    if (!block) return null;
+    const index = indexOfBlockElement(editor, block);
+    if (index < 1) return null;
+    const rect = block.getBoundingClientRect();
+    const depth = depthOf(editor.children[index] as BlockElement);
+    const common = { left: rect.left - box.left, width: rect.width, depth };
+    return clientY < rect.top + rect.height / 2
+      ? { ...common, to: index, top: rect.top - box.top + root.scrollTop }
+      : { ...common, to: subtreeEnd(editor, index), top: rect.bottom - box.top + root.scrollTop };
+  };
+
+  const onPointerDown = (event: React.PointerEvent) => {
+    if (!hovered || event.button !== 0) return;
+    event.currentTarget.setPointerCapture?.(event.pointerId);
+    drag.current = { index: hovered.index, startY: event.clientY, active: false, to: hovered.index, depth: 0 };
+  };
+  const onPointerMove = (event: React.PointerEvent) => {
+    const state = drag.current;
+    if (!state) return;
+    if (!state.active && Math.abs(event.clientY - state.startY) < 4) return;
+    state.active = true;
+    const target = dropTarget(event.clientY);
+    if (!target) return;
+    state.to = target.to;
+    state.depth = target.depth;
+    setDrop({ top: target.top, left: target.left, width: target.width });
+  };
+  const onPointerUp = (event: React.PointerEvent) => {
+    const state = drag.current;
+    drag.current = null;
+    setDrop(null);
+    if (!state) return;
+    if (!state.active) {
+      // A click: the block menu.
+      if (hovered) setMenu({ index: hovered.index, top: hovered.top, left: hovered.left + 26 });
+      return;
+    }
+    event.preventDefault();
+    const end = subtreeEnd(editor, state.index);
+    if (state.to >= state.index && state.to <= end) return;
+    const at = moveBlockRange(editor, state.index, end, state.to, state.depth);
+    Transforms.select(editor, Editor.end(editor, [at]));
+    setHovered(null);
+  };
+
+  const act = (action: () => void) => {
+    action();
+    setMenu(null);
+    ReactEditor.focus(editor as ReactEditor);
+  };
+
+  const menuBlock = menu ? (editor.children[menu.index] as BlockElement | undefined) : undefined;
+
+  return (
+    <>
+      {hovered && !menu ? (
+        <button
+          type="button"
+          className="block-handle"
+          style={{ top: hovered.top, left: Math.max(0, hovered.left) }}
+          aria-label={t('blockMenu.handle')}
+          title={t('blockMenu.handleHint')}
+          contentEditable={false}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+        >
+          <DragHandleIcon size={16} />
+        </button>
+      ) : null}
+      {drop ? <div className="block-drop-line" style={{ top: drop.top - 1, left: drop.left, width: drop.width }} /> : null}
+      {menu && menuBlock ? (
+        <>
+          <div className="block-menu-backdrop" onMouseDown={() => setMenu(null)} />
+          <div className="block-menu" role="menu" style={{ top: menu.top, left: menu.left }} aria-label={t('blockMenu.label')}>
+            <div className="block-menu-section">{t('blockMenu.turnInto')}</div>
+            <div className="block-menu-types">
+              {MENU_DEFINITIONS.filter((d) => d.slateType !== 'documentBlock').map((d) => (
+                <button
+                  key={d.slateType}
+                  type="button"
+                  role="menuitem"
+                  className={menuBlock.type === d.slateType ? 'is-current' : undefined}
+                  onClick={() => act(() => convertBlock(editor, [menu.index], d.slateType as BlockElementType))}
+                >
+                  {t(`blockTypes.${d.wireType}`)}
+                </button>
+              ))}
+            </div>
+            <div className="block-menu-divider" />
+            <button type="button" role="menuitem" onClick={() => act(() => Transforms.select(editor, Editor.end(editor, [duplicateBlock(editor, menu.index)])))}>
+              {t('blockMenu.duplicate')} <kbd>Ctrl+D</kbd>
+            </button>
+            <button type="button" role="menuitem" onClick={() => act(() => void moveBlock(editor, menu.index, -1))}>
+              {t('blockMenu.moveUp')} <kbd>Ctrl+Shift+↑</kbd>
+            </button>
+            <button type="button" role="menuitem" onClick={() => act(() => void moveBlock(editor, menu.index, 1))}>
+              {t('blockMenu.moveDown')} <kbd>Ctrl+Shift+↓</kbd>
+            </button>
+            <button type="button" role="menuitem" className="is-danger" onClick={() => act(() => deleteBlocks(editor, menu.index, menu.index))}>
+              {t('blockMenu.delete')} <kbd>Del</kbd>
+            </button>
+          </div>
+        </>
+      ) : null}
+    </>
+  );
+}

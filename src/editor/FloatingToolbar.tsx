@@ -1,0 +1,155 @@
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { Editor, Range, Transforms, type BaseRange } from 'slate';
+import { ReactEditor, useSlate } from 'slate-react';
+import { activeLink, isMarkActive, setLink, toggleMark, type ToggleMark } from '../../plugins';
+import { LinkIcon } from '../ui/icons';
+import './floatingToolbar.css';
+
+const MARK_BUTTONS: { mark: ToggleMark; label: string; glyph: ReactNode; hotkey: string }[] = [
+  { mark: 'bold', label: 'toolbar.bold', glyph: <b>Ж</b>, hotkey: 'B' },
+  { mark: 'italic', label: 'toolbar.italic', glyph: <i>К</i>, hotkey: 'I' },
+  { mark: 'underline', label: 'toolbar.underline', glyph: <u>Ч</u>, hotkey: 'U' },
+  { mark: 'struckOut', label: 'toolbar.struckOut', glyph: <s>З</s>, hotkey: 'Shift+S' },
+  { mark: 'code', label: 'toolbar.code', glyph: <code>{'</>'}</code>, hotkey: 'E' },
+];
+
+/** The selection is worth a toolbar: expanded, and not inside the title. */
+function selectionForToolbar(editor: Editor): BaseRange | null {
+  const { selection } = editor;
+  if (!selection || Range.isCollapsed(selection) || Editor.string(editor, selection) === '') return null;
+  const [start] = Range.edges(selection);
+  if (start.path[0] === 0) return null;
+  return selection;
+}
+
+interface ToolbarState {
+  linkOpen: boolean;
+  setLinkOpen(open: boolean): void;
+}
+
+function Toolbar({ linkOpen, setLinkOpen }: ToolbarState) {
+  const editor = useSlate();
+  const { t } = useTranslation('documentEditor');
+  const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
+  const [href, setHref] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  /** The selection the link input works on (focusing the input takes the selection away). */
+  const saved = useRef<BaseRange | null>(null);
+  const selection = selectionForToolbar(editor);
+  const visible = selection !== null || linkOpen;
+
+  useLayoutEffect(() => {
+    if (!selection) {
+      if (!linkOpen) setPosition(null);
+      return;
+    }
+    try {
+      const rect = ReactEditor.toDOMRange(editor as ReactEditor, selection).getBoundingClientRect();
+      setPosition({ top: Math.max(8, rect.top - 44), left: Math.max(8, rect.left + rect.width / 2 - 130) });
+    } catch {
+      setPosition(null);
+    }
+  }, [editor, selection, linkOpen]);
+
+  useLayoutEffect(() => {
+    if (linkOpen) {
+      saved.current = editor.selection;
+      setHref(activeLink(editor) ?? '');
+      setInvalid(false);
+    }
+  }, [linkOpen, editor]);
+
+  if (!visible || !position) return null;
+
+  const applyLink = () => {
+    if (saved.current) Transforms.select(editor, saved.current);
+    if (!setLink(editor, href)) {
+      setInvalid(true);
+      return;
+    }
+    setLinkOpen(false);
+    ReactEditor.focus(editor as ReactEditor);
+  };
+
+  return createPortal(
+    <div className="floating-toolbar" style={{ top: position.top, left: position.left }} role="toolbar" aria-label={t('toolbar.label')} onMouseDown={(e) => {
+      // Buttons must not take the selection away from the editor.
+      if (!(e.target instanceof HTMLInputElement)) e.preventDefault();
+    }}>
+      {linkOpen ? (
+        <form
+          className="floating-toolbar-link"
+          onSubmit={(event) => {
+            event.preventDefault();
+            applyLink();
+          }}
+        >
+          <input
+            autoFocus
+            type="text"
+            inputMode="url"
+            value={href}
+            placeholder={t('toolbar.linkPlaceholder')}
+            aria-label={t('toolbar.link')}
+            aria-invalid={invalid}
+            onChange={(event) => {
+              setHref(event.target.value);
+              setInvalid(false);
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                setLinkOpen(false);
+                if (saved.current) Transforms.select(editor, saved.current);
+                ReactEditor.focus(editor as ReactEditor);
+              }
+            }}
+          />
+          <button type="submit">{t('toolbar.apply')}</button>
+          {invalid ? <span className="floating-toolbar-error">{t('toolbar.linkInvalid')}</span> : null}
+        </form>
+      ) : (
+        <>
+          {MARK_BUTTONS.map(({ mark, label, glyph, hotkey }) => (
+            <button
+              key={mark}
+              type="button"
+              className={isMarkActive(editor, mark) ? 'is-active' : undefined}
+              aria-pressed={isMarkActive(editor, mark)}
+              title={`${t(label)} (Ctrl+${hotkey})`}
+              aria-label={t(label)}
+              onClick={() => toggleMark(editor, mark)}
+            >
+              {glyph}
+            </button>
+          ))}
+          <button type="button" className={activeLink(editor) ? 'is-active' : undefined} title={`${t('toolbar.link')} (Ctrl+K)`} aria-label={t('toolbar.link')} onClick={() => setLinkOpen(true)}>
+            <LinkIcon size={16} />
+          </button>
+        </>
+      )}
+    </div>,
+    document.body,
+  );
+}
+
+/**
+ * The floating toolbar over a text selection (marks and a link), and Ctrl/Cmd+K, which opens its
+ * link field for the selection. Render `toolbar` inside <Slate>.
+ */
+export function useFloatingToolbar(editor: Editor, enabled: boolean) {
+  const [linkOpen, setLinkOpen] = useState(false);
+  const handleKey = (event: { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean; shiftKey?: boolean }): boolean => {
+    if (!enabled || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return false;
+    const key = event.key.toLowerCase();
+    if ((key === 'k' || key === 'л') && selectionForToolbar(editor)) {
+      setLinkOpen(true);
+      return true;
+    }
+    return false;
+  };
+  const toolbar = enabled ? <Toolbar linkOpen={linkOpen} setLinkOpen={setLinkOpen} /> : null;
+  return { handleKey, toolbar };
+}

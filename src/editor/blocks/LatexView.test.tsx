@@ -1,0 +1,72 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Editor, Transforms } from 'slate';
+import { ReactEditor } from 'slate-react';
+import type { BlockElement } from '../../../schema/slate';
+import { renderBlocks } from './testEditor';
+
+const latex = (formula?: string) => ({ type: 'latexBlock', uid: 'l', version: 1, children: [{ text: '' }], ...(formula !== undefined ? { formula } : {}) }) as BlockElement;
+
+describe('latex view', () => {
+  test('renders the formula with KaTeX in display mode', async () => {
+    const { container } = renderBlocks([latex('\\frac{a}{b}')]);
+    await waitFor(() => expect(container.querySelector('[data-block-id="l"] .katex-display')).not.toBeNull());
+    expect(container.querySelector('[data-block-id="l"] .katex-mathml annotation')!.textContent).toBe('\\frac{a}{b}');
+  });
+
+  test('an empty formula shows a placeholder; a wrong one a readable error, not a crash', async () => {
+    const { container } = renderBlocks([latex(), { ...latex('\\frac{a'), uid: 'bad' } as BlockElement]);
+    expect(screen.getByText('Добавьте формулу')).toBeTruthy();
+    await waitFor(() => expect(container.querySelector('[data-block-id="bad"] .latex-error')).not.toBeNull());
+    expect(container.querySelector('[data-block-id="bad"] .latex-error')!.textContent).toBe("Ошибка в формуле: Unexpected end of input in a macro argument, expected '}' at end of input: \\frac{a");
+  });
+
+  test('click opens a textarea with live preview; Escape saves the formula', async () => {
+    const { editor, container } = renderBlocks([latex('x')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Формула LaTeX' }));
+    const input = screen.getByRole('textbox', { name: 'Формула LaTeX' }) as HTMLTextAreaElement;
+    expect(input.value).toBe('x');
+    fireEvent.change(input, { target: { value: 'E = mc^2' } });
+    await waitFor(() => expect(container.querySelector('[data-block-id="l"] .katex-mathml annotation')!.textContent).toBe('E = mc^2'));
+    // Not saved until the field is left.
+    expect((editor.children[1] as { formula?: string }).formula).toBe('x');
+    await act(async () => void fireEvent.keyDown(input, { key: 'Escape' }));
+    expect((editor.children[1] as { formula?: string }).formula).toBe('E = mc^2');
+    expect(screen.queryByRole('textbox', { name: 'Формула LaTeX' })).toBeNull();
+  });
+
+  test('Ctrl+Enter and leaving the field save too', async () => {
+    const { editor } = renderBlocks([latex('')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Формула LaTeX' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Формула LaTeX' }), { target: { value: 'a^2' } });
+    await act(async () => void fireEvent.keyDown(screen.getByRole('textbox', { name: 'Формула LaTeX' }), { key: 'Enter', ctrlKey: true }));
+    expect((editor.children[1] as { formula?: string }).formula).toBe('a^2');
+    fireEvent.click(screen.getByRole('button', { name: 'Формула LaTeX' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Формула LaTeX' }), { target: { value: 'b^2' } });
+    await act(async () => void fireEvent.blur(screen.getByRole('textbox', { name: 'Формула LaTeX' })));
+    expect((editor.children[1] as { formula?: string }).formula).toBe('b^2');
+  });
+
+  test('Enter on the selected formula opens it; Enter elsewhere does not', async () => {
+    const { editor } = renderBlocks([{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'до' }] }, latex('z')]);
+    jest.spyOn(ReactEditor, 'isFocused').mockReturnValue(true);
+    await act(async () => {
+      ReactEditor.focus(editor);
+      Transforms.select(editor, Editor.end(editor, [1]));
+    });
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(screen.queryByRole('textbox', { name: 'Формула LaTeX' })).toBeNull();
+    await act(async () => void Transforms.select(editor, Editor.start(editor, [2])));
+    const notCancelled = fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(notCancelled).toBe(false);
+    expect((screen.getByRole('textbox', { name: 'Формула LaTeX' }) as HTMLTextAreaElement).value).toBe('z');
+    expect(editor.children).toHaveLength(3);
+  });
+
+  test('read-only pages show the formula but cannot edit it', async () => {
+    const { container } = renderBlocks([latex('y')], { readOnly: true });
+    await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
+    expect(screen.queryByRole('button', { name: 'Формула LaTeX' })).toBeNull();
+    fireEvent.click(container.querySelector('.latex-view')!);
+    expect(screen.queryByRole('textbox', { name: 'Формула LaTeX' })).toBeNull();
+  });
+});

@@ -1,0 +1,53 @@
+import { Editor, Element, Range, type Path } from 'slate';
+import { BLOCK_DEFINITIONS, type BlockDefinition } from '../../schema/blocks';
+import type { BlockElement, BlockElementType } from '../../schema/slate';
+
+/** The slash menu's state: open while the caret's empty text block holds `/query` (no spaces). */
+export interface SlashQuery {
+  path: Path;
+  query: string;
+}
+
+const SLASH = /^\/([^\s/]{0,30})$/;
+
+/** The open slash query at the caret, or null. Reads only the caret's block. */
+export function slashQueryAt(editor: Editor): SlashQuery | null {
+  const { selection } = editor;
+  if (!selection || !Range.isCollapsed(selection) || selection.anchor.path.length !== 2) return null;
+  const path = [selection.anchor.path[0]];
+  const node = editor.children[path[0]];
+  if (!node || !Element.isElement(node) || node.type !== 'textBlock') return null;
+  const text = Editor.string(editor, path);
+  const match = SLASH.exec(text);
+  if (!match || !Editor.isEnd(editor, selection.anchor, path)) return null;
+  return { path, query: match[1] };
+}
+
+export interface SlashItem {
+  type: BlockElementType;
+  wireType: string;
+  label: string;
+}
+
+/** Block types a user can make from the menu: every type with defaultData (databases come later). */
+export const MENU_DEFINITIONS: readonly BlockDefinition[] = (BLOCK_DEFINITIONS as readonly BlockDefinition[]).filter((d) => d.defaultData !== undefined);
+
+/**
+ * The menu's items for a query: the Russian name or the English type name starts with the query,
+ * or contains it (those after), case-insensitive; the menu order otherwise.
+ */
+export function slashItems(query: string, labelOf: (wireType: string) => string): SlashItem[] {
+  const q = query.toLocaleLowerCase('ru');
+  const items = MENU_DEFINITIONS.map((d) => ({ type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType) }));
+  if (q === '') return items;
+  const words = (item: SlashItem) => [item.label.toLocaleLowerCase('ru'), item.wireType.toLowerCase()];
+  const starts = items.filter((item) => words(item).some((w) => w.startsWith(q) || w.split(/\s+/).some((part) => part.startsWith(q))));
+  const contains = items.filter((item) => !starts.includes(item) && words(item).some((w) => w.includes(q)));
+  return [...starts, ...contains];
+}
+
+/** Whether an element is the block a slash query was typed in (guards against stale menus). */
+export function isSlashTarget(editor: Editor, query: SlashQuery): boolean {
+  const node = editor.children[query.path[0]];
+  return !!node && Element.isElement(node) && (node as BlockElement).type === 'textBlock';
+}

@@ -1,0 +1,109 @@
+/**
+ * ours: the real DocumentEditor with every plugin, i18n initialised as the app does, fed the
+ * document as wire blocks (the editor converts them with blocksToSlate), with a block API that
+ * answers like the server without any network.
+ */
+import { runBench } from './harness';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { Node } from 'slate';
+import { ELEMENT_TO_NODE } from 'slate-dom';
+import type { WireBlock } from '../../../schema/block';
+import type { BlockWireType } from '../../../schema/blocks';
+import type { WireElement } from '../../../schema/element';
+import type { BlockSyncApi } from '../../../plugins/withBlockSync';
+import type { BlockElement } from '../../../schema/slate';
+import type { WorkspaceEditor } from '../../../plugins';
+import { DocumentEditor } from '../../../src/editor/DocumentEditor';
+import '../../../src/app/i18n';
+import '../../../src/ui/theme.css';
+import type { BenchBlockKind } from './document';
+import './bench.css';
+
+const WIRE_TYPE = { p: 'text', h1: 'heading1', h2: 'heading2', h3: 'heading3', li: 'bulletList' } as const satisfies Record<BenchBlockKind, BlockWireType>;
+const PAGE_ID = 'bench-page';
+
+const page: WireElement = {
+  id: PAGE_ID,
+  contentType: 'Element',
+  workspaceId: null,
+  type: 'Note',
+  title: 'Editor benchmark',
+  icon: null,
+  path: [],
+  parentId: null,
+  section: 'private',
+  accessLevel: 'full',
+  inFavorites: false,
+  inTrash: false,
+  isPublic: false,
+  defaultLayoutId: null,
+  cover: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+/** Answers as the server would (the saved block, one version up), at once and with no network. */
+const offlineApi: BlockSyncApi = {
+  createBlock: async (body) => ({ contentType: 'Block', version: 1, parentId: null, placeAfter: null, ...body }) as WireBlock,
+  updateBlock: async (id, body) => ({ id, contentType: 'Block', pageId: PAGE_ID, parentId: null, placeAfter: null, type: body.type, data: body.data, version: body.version + 1 }),
+  moveBlock: async (id, body) => ({ id, contentType: 'Block', pageId: PAGE_ID, type: 'text', data: { tokens: [] }, version: 1, ...body }) as WireBlock,
+  deleteBlock: async () => undefined,
+};
+
+let editable: HTMLElement;
+const targetElement = () => editable.querySelector<HTMLElement>(`[data-block-id="${window.bench.document.targetId}"]`);
+const noop = () => undefined;
+
+let blocks: WireBlock[] = [];
+
+/** The method's second variant (`?variant=mixed`): ours may also get a few code, table and formula blocks. */
+const MIXED_EVERY = 333;
+function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'> {
+  switch (Math.floor(index / MIXED_EVERY) % 3) {
+    case 0:
+      return { type: 'code', data: { language: 'typescript', tokens: [{ text: `const line${index} = ${JSON.stringify(text.slice(0, 30))};\nexport function f${index}(x: number) {\n  return x * ${index};\n}` }] } };
+    case 1:
+      return {
+        type: 'table',
+        data: {
+          tableLayout: { columns: 3, rows: 3, columnSizes: [120, 120, 120] },
+          headerRow: true,
+          headerColumn: false,
+          tokens: Array.from({ length: 9 }, (_, cell) => ({ text: text.split(' ')[cell % 5] || 'cell', tableAddress: { x: cell % 3, y: Math.floor(cell / 3) } })),
+        },
+      };
+    default:
+      return { type: 'latex', data: { formula: `\\sum_{k=1}^{${index}} k^2 = \\frac{n(n+1)(2n+1)}{6}` } };
+  }
+}
+
+runBench('ours', {
+  prepare(document_) {
+    const mixed = new URLSearchParams(location.search).get('variant') === 'mixed';
+    let previous: string | null = null;
+    blocks = document_.blocks.map((block, index) => {
+      const special = mixed && index % MIXED_EVERY === MIXED_EVERY - 1 && index !== document_.targetIndex;
+      const content = special ? mixedData(index, block.text) : { type: WIRE_TYPE[block.kind], data: { tokens: [{ text: block.text }] } };
+      const wire: WireBlock = { id: block.id, contentType: 'Block', pageId: PAGE_ID, version: 1, parentId: null, placeAfter: previous, ...content };
+      previous = block.id;
+      return wire;
+    });
+  },
+  mount(root) {
+    flushSync(() => {
+      createRoot(root).render(<DocumentEditor page={page} blocks={blocks} canEdit onTitleEdited={noop} saveTitle={async () => undefined} onSyncStatus={noop} api={offlineApi} />);
+    });
+    editable = root.querySelector('[data-slate-editor]') as HTMLElement;
+    // The method turns spell checking off everywhere; the editor asks for it, so the page overrides it.
+    editable.spellcheck = false;
+  },
+  editable: () => editable,
+  targetElement,
+  modelTargetText() {
+    // slate-react maps the editable element to its editor: read the model, not the DOM.
+    const editor = ELEMENT_TO_NODE.get(editable) as unknown as WorkspaceEditor;
+    const element = editor.children.find((node) => (node as BlockElement).uid === window.bench.document.targetId);
+    return element ? Node.string(element) : '';
+  },
+});
