@@ -144,7 +144,11 @@ export function positionInFlatList<E extends { uid: string; depth?: number }>(
     const element = elements[i];
     if (!isBlock(element)) break;
     const d = element.depth ?? 0;
-    if (d === depth && placeAfter === null) placeAfter = element.uid;
+    if (d === depth && placeAfter === null) {
+      placeAfter = element.uid;
+      // At the top level nothing before it can be a parent: done.
+      if (depth === 0) return { parentId: null, placeAfter };
+    }
     if (d < depth) return { parentId: element.uid, placeAfter };
   }
   return { parentId: null, placeAfter };

@@ -138,3 +138,8 @@ export interface TableRowElement extends NotABlock {
 }
 /** Every Slate element: the blocks, and the rows and cells inside tables. */
 export type SlateElement = BlockElement | TableRowElement | TableCellElement;
+
+/** How deep a block is nested (absent: the top level). */
+export function depthOf(element: { depth?: number } | undefined): number {
+  return element?.depth ?? 0;
+}

@@ -74,3 +74,13 @@ describe('block actions', () => {
     expect(editor.children[1]).toMatchObject({ type: 'textBlock', children: [{ text: '' }] });
   });
 });
+
+describe('what the sync hears of a move', () => {
+  it('moving a block with its subtree reorders only that block; its children keep their parent', () => {
+    const children = Array.from({ length: 50 }, (_, i) => t(`a${i}`, 1));
+    const { editor, changes } = editorWith(doc(title(), t('z', 0), t('a', 0, 'a', cursor()), ...children, t('b', 0)));
+    editor.handleKey({ key: 'ArrowUp', ctrlKey: true, shiftKey: true });
+    expect(shape(editor).slice(0, 2)).toEqual(['a:0', 'a0:1']);
+    expect(changes.filter(([, reordered]) => reordered).map(([uid]) => uid)).toEqual(['a']);
+  });
+});

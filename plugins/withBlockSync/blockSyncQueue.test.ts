@@ -742,3 +742,56 @@ describe('blockSyncQueue: the tree (moves)', () => {
     expect(calls).toHaveLength(1);
   });
 });
+
+describe('blockSyncQueue: the tree, harder cases (from the review)', () => {
+  const summary = (calls: Call[]) => calls.map((c) => (c.kind === 'move' ? `move ${c.id} → ${c.body.parentId}/${c.body.placeAfter}` : `${c.kind} ${c.id}`));
+
+  it('a grandchild that stays is moved out before its removed parent and grandparent are deleted', async () => {
+    const { loaded, edit, calls, server, doc, queue } = setup();
+    loaded(wire('q', 'q'));
+    loaded(wire('p', 'p', { placeAfter: 'q' }));
+    loaded(wire('c', 'c', { parentId: 'p' }));
+    loaded(wire('g', 'g', { parentId: 'c' }));
+    loaded(wire('h', 'h', { parentId: 'g' }));
+    // p and c went away here; g (with h under it) now sits under q.
+    doc.delete('p');
+    doc.delete('c');
+    queue.markDirty('p');
+    queue.markDirty('c');
+    edit(wire('g', 'g', { parentId: 'q' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(calls)).toEqual(['move g → q/null', 'delete p', 'delete c']);
+    expect([...server.keys()].sort()).toEqual(['g', 'h', 'q']);
+    expect(server.get('h')).toMatchObject({ parentId: 'g' });
+  });
+
+  it('a block moved after a sibling whose own move is pending waits for it (the server order matches)', async () => {
+    const { loaded, doc, queue, calls, server } = setup();
+    loaded(wire('a', 'a'));
+    loaded(wire('b', 'b', { placeAfter: 'a' }));
+    loaded(wire('c', 'c', { placeAfter: 'b' }));
+    // Here: c, a, b — b was moved below c, then a below c.
+    doc.set('c', wire('c', 'c'));
+    doc.set('a', wire('a', 'a', { placeAfter: 'c' }));
+    doc.set('b', wire('b', 'b', { placeAfter: 'a' }));
+    queue.markDirty('b', { reordered: true });
+    queue.markDirty('a', { reordered: true });
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(calls)).toEqual(['move a → null/c', 'move b → null/a']);
+    expect(server.get('b')).toMatchObject({ placeAfter: 'a' });
+  });
+
+  it('a child the server refused keeps its removed parent on the server (nothing deleted), shown as an error', async () => {
+    const s = setup();
+    s.loaded(wire('a', 'a'));
+    s.loaded(wire('a1', 'a1', { parentId: 'a' }));
+    s.refuse('a1', httpError(403, 'forbidden'), 10);
+    s.doc.delete('a');
+    s.queue.markDirty('a');
+    s.edit(wire('a1', 'a1'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(summary(s.calls)).toEqual(['move a1 → null/null']);
+    expect([...s.server.keys()].sort()).toEqual(['a', 'a1']);
+    expect(s.queue.status()).toBe('error');
+  });
+});

@@ -190,7 +190,13 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         return;
       }
       if (error.status === 404 && versions.has(uid)) {
-        // The block is gone on the server while it still has our text here: create it again.
+        // The block is gone on the server (deleted elsewhere, with its children) while it still
+        // has our text here: create it again, and the blocks under it that are still here too.
+        for (const descendant of serverDescendants(uid)) {
+          if (!options.read(descendant)) continue;
+          forget(descendant);
+          makeDue(descendant);
+        }
         forget(uid);
         makeDue(uid);
         return;
@@ -211,23 +217,73 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     return retryDelays[Math.min(failures, retryDelays.length - 1)];
   }
 
+  /** Every block under `uid` on the server, as far as this queue knows. */
+  function serverDescendants(uid: string): string[] {
+    const out: string[] = [];
+    const walk = (id: string) => {
+      for (const child of serverChildren.get(id) ?? []) {
+        out.push(child);
+        walk(child);
+      }
+    };
+    walk(uid);
+    return out;
+  }
+
+  /**
+   * The blocks the server would delete with `uid` although they are still in the editor: the
+   * topmost ones under it (their own subtrees go along with them when they move out).
+   */
+  function stayingUnder(uid: string): string[] {
+    const out: string[] = [];
+    const walk = (id: string) => {
+      for (const child of serverChildren.get(id) ?? []) {
+        if (options.read(child)) out.push(child);
+        else walk(child);
+      }
+    };
+    walk(uid);
+    return out;
+  }
+
+  /**
+   * The sibling this block follows has a change of place still to send (its parent differs, or
+   * it was reordered): it goes first, or this block would be placed after its old position.
+   */
+  function unsettled(id: string | null): string | null {
+    if (!id || !versions.has(id) || refused.has(id)) return null;
+    if (reordered.has(id)) return id;
+    const current = options.read(id);
+    return current && serverParent.has(id) && serverParent.get(id) !== current.parentId ? id : null;
+  }
+
   /** Sends one block's current state; 'deferred' when it has to wait for the block before it. */
   async function send(uid: string): Promise<'sent' | 'deferred'> {
     const block = options.read(uid);
     if (!block) {
       if (versions.has(uid)) {
-        // The server deletes a block with its children: children still here move out first.
-        const staying = [...(serverChildren.get(uid) ?? [])].filter((child) => !refused.has(child) && options.read(child));
+        // The server deletes a block with its subtree: blocks under it that are still here
+        // move out first. One the server refused keeps the block there (nothing is deleted).
+        const staying = stayingUnder(uid);
+        if (staying.some((child) => refused.has(child))) {
+          refused.add(uid);
+          return 'sent';
+        }
         if (staying.length > 0) return sendFirst(staying, uid);
         await options.api.deleteBlock(uid);
         forget(uid);
       }
       return 'sent';
     }
+    if (block.parentId && refused.has(block.parentId)) {
+      // Its parent never reached the server: this block cannot be placed there either.
+      refused.add(uid);
+      return 'sent';
+    }
     const known = versions.get(uid);
     if (known === undefined) {
       // Keep the tree and document order on the server: the parent and the block this one follows first.
-      const before = [missing(block.parentId), missing(block.placeAfter)].filter((id): id is string => id !== null);
+      const before = [missing(block.parentId), missing(block.placeAfter) ?? unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
       const created = await options.api.createBlock({
         id: uid,
@@ -241,8 +297,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       return 'sent';
     }
     if (reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== block.parentId)) {
-      const parent = missing(block.parentId);
-      if (parent) return sendFirst([parent], uid);
+      const before = [missing(block.parentId), unsettled(block.placeAfter)].filter((id): id is string => id !== null);
+      if (before.length > 0) return sendFirst(before, uid);
       const moved = await options.api.moveBlock(uid, { parentId: block.parentId, placeAfter: knownPlaceAfter(block) });
       reordered.delete(uid);
       remember(moved);

@@ -58,8 +58,6 @@ function structuralRegion(op: Operation, editor: Editor): { start: number; depth
       return { start: index, depth: (op.node as { depth?: number }).depth ?? 0 };
     case 'merge_node':
       return { start: index, depth: depthAt(editor, index - 1) };
-    case 'move_node':
-      return { start: index, depth: 0 };
     case 'set_node': {
       if (!('depth' in op.newProperties) && !('depth' in op.properties)) return null;
       const old = (op.properties as { depth?: number }).depth ?? 0;
@@ -77,6 +75,28 @@ function structuralRegion(op: Operation, editor: Editor): { start: number; depth
  */
 export function withBlockSync<E extends Editor>(editor: E, handlers: BlockSyncHandlers): E {
   const { apply } = editor;
+  /** Blocks moved in the current batch of operations (a block moves with its subtree, one node at a time). */
+  const movedNow = new Set<string>();
+
+  /**
+   * A top-level move: the moved block changed its order — unless it landed right after a block
+   * moved in the same batch (a child following its parent, or the next block of a moved range:
+   * the server keeps those in order when it moves the first one). The blocks that now follow the
+   * old and the new place may have a new parent.
+   */
+  const reportMove = (from: number, to: number) => {
+    const moved = blockAt(editor, to);
+    if (!moved || moved.type === 'pageHeadingBlock') return;
+    if (movedNow.size === 0) queueMicrotask(() => movedNow.clear());
+    const before = blockAt(editor, to - 1);
+    const followsMoved = !!before && movedNow.has(before.uid);
+    movedNow.add(moved.uid);
+    handlers.onBlockChanged(moved.uid, followsMoved ? undefined : { reordered: true });
+    for (const index of [from, to + 1]) {
+      const next = blockAt(editor, index);
+      if (next && next.type !== 'pageHeadingBlock' && !movedNow.has(next.uid)) handlers.onBlockChanged(next.uid);
+    }
+  };
 
   editor.apply = (op) => {
     const { before, after } = touched(op);
@@ -92,10 +112,7 @@ export function withBlockSync<E extends Editor>(editor: E, handlers: BlockSyncHa
         handlers.onBlockChanged(block.uid);
       }
     }
-    if (op.type === 'move_node' && op.newPath.length === 1) {
-      const moved = blockAt(editor, op.newPath[0]);
-      if (moved && moved.type !== 'pageHeadingBlock') handlers.onBlockChanged(moved.uid, { reordered: true });
-    }
+    if (op.type === 'move_node' && op.path.length === 1 && op.newPath.length === 1) reportMove(op.path[0], op.newPath[0]);
     let titleChanged = false;
     for (const uid of removed) handlers.onBlockChanged(uid);
     for (const index of after) {

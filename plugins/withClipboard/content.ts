@@ -3,6 +3,7 @@ import { newId } from '../../schema/ids';
 import type { BlockElement } from '../../schema/slate';
 import { canonicalTokens, type Token } from '../../schema/token';
 import { LIMITS } from '../../schema/constants';
+import { depthOf } from '../../schema/slate';
 
 /** The MIME type of the editor's own clipboard data (JSON, see serialize.ts). */
 export const CLIPBOARD_MIME = 'application/x-workspace-blocks';
@@ -48,7 +49,6 @@ export function paragraph(tokens: readonly Token[], depth = 0): BlockElement {
   return makeBlock('text', { tokens: limitTokens(tokens) }, depth)!;
 }
 
-const depthOf = (element: { depth?: number }): number => element.depth ?? 0;
 
 /**
  * Depths made sound for a flat list: the first block at 0, each at most one below the one

@@ -3,8 +3,8 @@ import { HistoryEditor } from 'slate-history';
 import type { BlockElement } from '../../schema/slate';
 import { tokensText, type Token } from '../../schema/token';
 import { isTextLike, soundDepths, type PastedContent } from './content';
+import { depthOf } from '../../schema/slate';
 
-const depthOf = (element: { depth?: number } | undefined): number => element?.depth ?? 0;
 
 /** The plain text of pasted content: tokens as typed, blocks one per line. */
 export function contentText(content: PastedContent): string {

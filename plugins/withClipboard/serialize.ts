@@ -7,6 +7,7 @@ import type { BlockElement } from '../../schema/slate';
 import { canonicalTokens, tokensText, type Token } from '../../schema/token';
 import { soundDepths } from './content';
 import type { ClipboardJson } from './parseJson';
+import { depthOf } from '../../schema/slate';
 
 /** What a copy puts on the clipboard. */
 export interface CopiedContent {
@@ -24,7 +25,6 @@ interface HtmlPiece {
   depth: number;
 }
 
-const depthOf = (element: { depth?: number }): number => element.depth ?? 0;
 
 /** The wire data of an element and its HTML piece (null for types without an HTML form). */
 function htmlPiece(element: BlockElement): HtmlPiece | null {

@@ -20,22 +20,11 @@ function codeBlockOfSelection(editor: Editor): number {
 /**
  * Code blocks: Enter inserts a line break ("\n") instead of a new block, Tab inserts two spaces,
  * Ctrl/Cmd+Enter leaves the block (a new text block after it, caret there). Code is plain text:
- * marks on its text are removed as it is normalized, and a paste into code goes in as plain
- * text, line breaks included (not as one block per line).
+ * marks on its text are removed as it is normalized. (A paste into code goes in as plain text,
+ * line breaks included: plugins/withClipboard.)
  */
 export function withCodeBlocks<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E): E {
   const { insertBreak, insertSoftBreak, handleKey, normalizeNode } = editor;
-  const withData = editor as E & { insertData?(data: DataTransfer): void };
-  const { insertData } = withData;
-
-  if (insertData) {
-    withData.insertData = (data) => {
-      const text = codeBlockOfSelection(editor) >= 0 ? data.getData('text/plain') : '';
-      if (!text) return insertData(data);
-      editor.insertText(text.replace(/\r\n?/g, '\n'));
-    };
-  }
-
   editor.insertBreak = () => {
     if (codeBlockOfSelection(editor) < 0) return insertBreak();
     editor.insertText('\n');

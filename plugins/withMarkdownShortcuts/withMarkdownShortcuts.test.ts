@@ -1,7 +1,7 @@
 import { Editor, Transforms } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import '../types';
-import { createWorkspaceEditor } from '../index';
+import { convertBlock, createWorkspaceEditor } from '../index';
 import type { BlockElementType } from '../../schema/slate';
 
 /*
@@ -195,3 +195,21 @@ async function type_(editor: Editor, keys: string) {
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }
+
+describe('convertBlock', () => {
+  it('turning a block with text into a void type keeps the text in a paragraph after it', () => {
+    const editor = editorWith(doc(title('Plan'), block('checkboxBlock', 'a', 'keep me', cursor())));
+    (editor.children[1] as unknown as { checked: boolean }).checked = true;
+    convertBlock(editor, [1], 'dividerBlock');
+    expect(editor.children[1]).toMatchObject({ type: 'dividerBlock', uid: 'a' });
+    expect('checked' in editor.children[1]).toBe(false);
+    expect(editor.children[2]).toMatchObject({ type: 'textBlock', children: [{ text: 'keep me' }] });
+  });
+
+  it('turning a list item into text drops the list fields', () => {
+    const editor = editorWith(doc(title('Plan'), block('orderedListBlock', 'a', 'x', cursor())));
+    (editor.children[1] as unknown as { forcedOrder: number }).forcedOrder = 4;
+    convertBlock(editor, [1], 'textBlock');
+    expect(editor.children[1]).toEqual({ type: 'textBlock', uid: 'a', version: 1, children: [{ text: 'x' }] });
+  });
+});

@@ -1,4 +1,4 @@
-import { Editor, Element, Range, Transforms, type Path } from 'slate';
+import { Editor, Element, Node, Path, Range, Text, Transforms } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { MARKDOWN_SHORTCUTS, definitionForSlateType } from '../../schema/blocks';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
@@ -23,41 +23,42 @@ const KEPT_FIELDS: ReadonlySet<string> = new Set(['type', 'uid', 'version', 'dep
 
 /**
  * Turns the block at `path` into `type`, as a new empty block of that type would be (its
- * definition's defaultData), keeping uid, version and depth. Text-like types keep the text;
- * void types and types with their own structure (tables) replace the block's content.
+ * definition's defaultData), keeping uid, version and depth, and dropping the old type's own
+ * fields (a checkbox's `checked`, a callout's `icon`). A type that holds text keeps the text (a
+ * table puts it in its first cell: its normalizer builds the grid); a void type (divider, image,
+ * formula) cannot, so the text moves to a paragraph right after it — nothing typed is lost.
  */
 export function convertBlock(editor: Editor, path: Path, type: BlockElementType, extra: Partial<BlockElement> = {}): void {
   const definition = definitionForSlateType(type);
   const current = Editor.node(editor, path)[0] as BlockElement;
-  if (!definition?.defaultData) {
-    Transforms.setNodes<BlockElement>(editor, { type, ...extra } as Partial<BlockElement>, { at: path });
-    return;
-  }
-  const { children, ...fields } = definition.toSlateFields(definition.defaultData()) as { children: unknown[] } & Record<string, unknown>;
-  const keepsText = !definition.isVoid && (children as { text?: unknown }[]).every((child) => typeof child.text === 'string');
-  if (keepsText) {
-    // The old type's own fields (a checkbox's checked, a callout's icon) go.
-    const next = { ...fields, ...extra } as Record<string, unknown>;
-    const stale = Object.keys(current).filter((key) => !KEPT_FIELDS.has(key) && !(key in next));
+  const { children, ...fields } = (definition?.defaultData ? definition.toSlateFields(definition.defaultData()) : { children: [] }) as { children: unknown[] } & Record<string, unknown>;
+  const next = { ...fields, ...extra } as Record<string, unknown>;
+  const stale = Object.keys(current).filter((key) => !KEPT_FIELDS.has(key) && !(key in next));
+  if (!definition?.isVoid) {
     Editor.withoutNormalizing(editor, () => {
       if (stale.length > 0) Transforms.unsetNodes(editor, stale, { at: path });
       Transforms.setNodes<BlockElement>(editor, { type, ...next } as Partial<BlockElement>, { at: path });
     });
+    // Into the block's first editable place (a table's first cell) when the structure changed.
+    if (editor.selection && !Path.isDescendant(editor.selection.anchor.path, path)) Transforms.select(editor, Editor.start(editor, path));
     return;
   }
-  const replacement = { ...fields, ...extra, type, uid: current.uid, version: current.version, children, ...(current.depth ? { depth: current.depth } : {}) } as BlockElement;
+  const replacement = { ...next, type, uid: current.uid, version: current.version, children, ...(current.depth ? { depth: current.depth } : {}) } as BlockElement;
+  const text = Node.string(current);
+  const texts = (current.children as Node[]).filter((child) => Text.isText(child));
   Editor.withoutNormalizing(editor, () => {
     Transforms.removeNodes(editor, { at: path });
     Transforms.insertNodes(editor, replacement, { at: path });
-    // Into the block's first editable place (a table's first cell).
-    if (!definition.isVoid) Transforms.select(editor, Editor.start(editor, path));
-    if (definition.isVoid) {
-      // A void block is not typed into: writing goes on in a new paragraph after it.
-      const next = [path[0] + 1];
-      const after: BlockElement = current.depth ? { ...emptyTextBlock(), depth: current.depth } : emptyTextBlock();
-      Transforms.insertNodes(editor, after, { at: next });
-      Transforms.select(editor, Editor.start(editor, next));
-    }
+    // A void block is not typed into: writing goes on in a paragraph after it, which keeps any
+    // text the block had.
+    const after = [path[0] + 1];
+    const paragraph: BlockElement = {
+      ...emptyTextBlock(),
+      ...(current.depth ? { depth: current.depth } : {}),
+      ...(text !== '' ? { children: texts.length > 0 ? texts : [{ text }] } : {}),
+    } as BlockElement;
+    Transforms.insertNodes(editor, paragraph, { at: after });
+    Transforms.select(editor, Editor.start(editor, after));
   });
 }
 

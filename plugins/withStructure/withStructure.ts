@@ -1,5 +1,5 @@
 import { Editor, Element, Node, Range, Transforms, type Operation, type Path } from 'slate';
-import type { BlockElement, BlockElementType } from '../../schema/slate';
+import { depthOf, type BlockElement, type BlockElementType } from '../../schema/slate';
 import { newId } from '../../schema/ids';
 import { blockAt } from '../queries';
 import { convertBlock } from '../withMarkdownShortcuts/withMarkdownShortcuts';
@@ -21,7 +21,7 @@ const CONTINUE_AS_TEXT: ReadonlySet<BlockElementType> = new Set(['quoteBlock', '
 /** Types that Backspace at their start turns into text. */
 const TO_TEXT_ON_BACKSPACE: ReadonlySet<BlockElementType> = new Set([...LIST_TYPES, 'quoteBlock'] as BlockElementType[]);
 
-export const depthOf = (element: { depth?: number } | undefined): number => element?.depth ?? 0;
+export { depthOf };
 
 /** The deepest a block at `index` may be: one below the block before it (the title counts as -1). */
 function maxDepthAt(editor: Editor, index: number): number {
@@ -145,10 +145,10 @@ export function withStructure<E extends Editor & { handleKey(event: KeyPress): b
 
   editor.insertBreak = () => {
     const caret = caretBlock(editor);
-    if (caret && Node.string(caret.block) === '' && (LIST_TYPES.has(caret.block.type) || depthOf(caret.block) > 0)) {
+    if (caret && !editor.isVoid(caret.block) && Node.string(caret.block) === '' && (LIST_TYPES.has(caret.block.type) || depthOf(caret.block) > 0)) {
       // An empty item: Enter ends the list here — one level up, or plain text at the top level.
       if (depthOf(caret.block) > 0) outdentBlock(editor, caret.index);
-      else Transforms.setNodes<BlockElement>(editor, { type: 'textBlock' }, { at: [caret.index] });
+      else convertBlock(editor, [caret.index], 'textBlock' as BlockElementType);
       return;
     }
     const before = caretBlock(editor);
@@ -175,7 +175,7 @@ export function withStructure<E extends Editor & { handleKey(event: KeyPress): b
     const caret = caretBlock(editor);
     if (caret && Editor.isStart(editor, editor.selection!.anchor, [caret.index])) {
       if (TO_TEXT_ON_BACKSPACE.has(caret.block.type)) {
-        Transforms.setNodes<BlockElement>(editor, { type: 'textBlock' }, { at: [caret.index] });
+        convertBlock(editor, [caret.index], 'textBlock' as BlockElementType);
         return;
       }
       if (caret.block.type === 'textBlock' && depthOf(caret.block) > 0) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { canonicalTokens, tokensSchema } from '../token';
 import type { BlockElement, SlateText } from '../slate';
 import { childrenToTokens, tokensToChildren, type BlockDefinition } from './definition';
+import { depthOf } from '../slate';
 
 /** The largest start number an ordered list takes (and the HTML `start` it reads). */
 export const MAX_FORCED_ORDER = 1_000_000;
@@ -11,7 +12,6 @@ export const orderedListDataSchema = z
   .strict();
 export type OrderedListData = z.infer<typeof orderedListDataSchema>;
 
-const depthOf = (element: { depth?: number }): number => element.depth ?? 0;
 
 /**
  * The number shown before the ordered-list item at `index` of the flat element list. It is

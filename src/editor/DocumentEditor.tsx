@@ -16,7 +16,7 @@ import {
 import { blockApi } from './blockApi';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { useCodeDecorate } from './blocks/code/decorate';
-import { BlockElementView, TokenLeaf } from './renderers';
+import { BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
 import { useSlashMenu } from './SlashMenu';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest } from '../app/api';
@@ -146,7 +146,8 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
   const slash = useSlashMenu(editor, canEdit, (type, path) => {
     if (type !== 'documentBlock') return false;
     // A nested page is created on the server first; the block follows once it exists.
-    void insertDocumentBlock(editor, apiRequest, page.id, { at: path[0], onPageCreated: onChildPageCreated }).catch(() => undefined);
+    const atUid = (editor.children[path[0]] as { uid?: string } | undefined)?.uid;
+    void insertDocumentBlock(editor, apiRequest, page.id, { atUid, onPageCreated: onChildPageCreated }).catch(() => undefined);
     return true;
   });
   const toolbar = useFloatingToolbar(editor, canEdit);
@@ -161,6 +162,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
       {blockSelection.style}
       <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
       {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
+      {canEdit ? <TextPlaceholder container={frame} /> : null}
       <Editable
         className="document-editor"
         readOnly={!canEdit}

@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next';
-import { Node } from 'slate';
-import { useFocused, useSelected, type RenderElementProps, type RenderLeafProps } from 'slate-react';
-import type { CSSProperties } from 'react';
-import type { SlateElement } from '../../schema/slate';
+import { Node, Range } from 'slate';
+import { useFocused, useSlateSelection, useSlateStatic, type RenderElementProps, type RenderLeafProps } from 'slate-react';
+import { useLayoutEffect, useState, type CSSProperties, type RefObject } from 'react';
+import type { BlockElement, SlateElement } from '../../schema/slate';
 import { isSafeHref } from '../../schema/token';
 import { BLOCK_VIEWS } from './blocks';
+import { editorT } from './blocks/textBlockParts';
 
 /** What every block's root element carries: its type class, its id, and its nesting depth. */
 export function blockRootProps(element: SlateElement, extraClass = '') {
@@ -50,28 +50,48 @@ function TextLikeView({ element, attributes, children }: RenderElementProps) {
     );
   }
   const type = element.type as keyof typeof TAGS;
-  const isEmpty = element.children.length === 1 && Node.string(element) === '';
-  // Only empty blocks need the translation and the focus state (for the placeholder): a page of
-  // thousands of written blocks subscribes to neither.
-  if (isEmpty) return <EmptyTextLikeView element={element} attributes={attributes} type={type}>{children}</EmptyTextLikeView>;
   const Tag = TAGS[type];
+  // The title and headings say what they are while empty; an empty paragraph shows its hint only
+  // under the caret (TextPlaceholder), so no block subscribes to the selection or focus.
+  const placeholder = type !== 'textBlock' && element.children.length === 1 && Node.string(element) === '' ? editorT(PLACEHOLDERS[type]) : undefined;
   return (
-    <Tag {...attributes} {...blockRootProps(element)}>
+    <Tag {...attributes} {...blockRootProps(element)} data-placeholder={placeholder}>
       {children}
     </Tag>
   );
 }
 
-function EmptyTextLikeView({ element, attributes, children, type }: Omit<RenderElementProps, 'element'> & { element: RenderElementProps['element']; type: keyof typeof TAGS }) {
-  const { t } = useTranslation('documentEditor');
-  const selected = useSelected();
+/**
+ * The hint of the empty paragraph the caret is in ("Напишите что-нибудь…"), drawn over it. One
+ * component for the whole editor: it alone follows the selection and the focus.
+ */
+export function TextPlaceholder({ container }: { container: RefObject<HTMLElement | null> }) {
+  const editor = useSlateStatic();
+  const selection = useSlateSelection();
   const focused = useFocused();
-  const Tag = TAGS[type];
-  const showPlaceholder = type !== 'textBlock' || (selected && focused);
+  const [box, setBox] = useState<{ top: number; left: number; uid: string } | null>(null);
+  let uid: string | null = null;
+  if (focused && selection && Range.isCollapsed(selection) && selection.anchor.path.length === 2) {
+    const node = editor.children[selection.anchor.path[0]] as BlockElement | undefined;
+    if (node?.type === 'textBlock' && node.children.length === 1 && Node.string(node) === '') uid = node.uid;
+  }
+  useLayoutEffect(() => {
+    const frame = container.current;
+    const block = uid && frame ? frame.querySelector<HTMLElement>(`[data-block-id="${CSS.escape(uid)}"]`) : null;
+    if (!frame || !block || !uid) {
+      setBox(null);
+      return;
+    }
+    const outer = frame.getBoundingClientRect();
+    const inner = block.getBoundingClientRect();
+    const style = getComputedStyle(block);
+    setBox({ uid, top: inner.top - outer.top + parseFloat(style.paddingTop), left: inner.left - outer.left + parseFloat(style.paddingLeft) });
+  }, [uid, container, selection]);
+  if (!box || box.uid !== uid) return null;
   return (
-    <Tag {...attributes} {...blockRootProps(element)} data-placeholder={showPlaceholder ? t(PLACEHOLDERS[type]) : undefined}>
-      {children}
-    </Tag>
+    <div className="block-text-placeholder" style={{ top: box.top, left: box.left }} aria-hidden="true">
+      {editorT('textPlaceholder')}
+    </div>
   );
 }
 

@@ -98,10 +98,14 @@ export function useBlockSelection(editor: Editor, enabled: boolean) {
       return false;
     }
     if (mod && (key.toLowerCase() === 'x' || key.toLowerCase() === 'ч')) {
-      // Copy first (the native cut event fires on this key), then the blocks go.
+      // The browser's cut copies the blocks and removes the selected text, which leaves the first
+      // block empty: that one goes too, found again by its uid once the cut is done.
+      const firstUid = uidAt(first);
+      setRange(null);
       setTimeout(() => {
-        deleteBlocks(editor, first, lastIndex);
-        setRange(null);
+        const index = editor.children.findIndex((n) => (n as BlockElement).uid === firstUid);
+        const block = editor.children[index] as BlockElement | undefined;
+        if (index > 0 && block && Editor.isEmpty(editor, block) && editor.children.length > 2) deleteBlocks(editor, index, index);
       }, 0);
       return false;
     }

@@ -16,9 +16,9 @@ export async function insertDocumentBlock(
   editor: Editor,
   api: typeof apiFunction,
   parentPageId: string,
-  options: { at?: number; onPageCreated?(page: WireElement): void } = {},
+  options: { at?: number; atUid?: string; onPageCreated?(page: WireElement): void } = {},
 ): Promise<{ page: WireElement; uid: string }> {
-  const { at, onPageCreated } = options;
+  const { onPageCreated } = options;
   const pageId = newId();
   const { data } = await api<unknown>(`/api/v3/spaces/element/${encodeURIComponent(parentPageId)}/children`, {
     method: 'POST',
@@ -28,7 +28,10 @@ export async function insertDocumentBlock(
   onPageCreated?.(page);
   const uid = newId();
   const block: DocumentElement = { type: 'documentBlock', uid, version: 1, pageId: page.id, children: [{ text: '' }] };
-  const index = at ?? (editor.selection ? editor.selection.anchor.path[0] : editor.children.length - 1);
+  // Where to put it is decided after the round trip (the page may have changed meanwhile): by
+  // the block's uid when one was given, else the index, else the caret's block.
+  const byUid = options.atUid === undefined ? -1 : editor.children.findIndex((n) => Element.isElement(n) && (n as { uid?: string }).uid === options.atUid);
+  const index = byUid >= 0 ? byUid : (options.at ?? (editor.selection ? editor.selection.anchor.path[0] : editor.children.length - 1));
   const current = editor.children[index];
   const replace =
     index > 0 &&
