@@ -4,6 +4,7 @@ import * as sortKeyCollation from './migrations/2026-11-22-0001-sort-key-collati
 import * as mainApi from './migrations/2026-11-22-0002-main-api';
 import * as memberInvitedBy from './migrations/2026-11-22-0003-member-invited-by';
 import * as blockOrderIndex from './migrations/2026-11-22-0004-block-order-index';
+import * as blockUpdateRoom from './migrations/2026-11-22-0005-block-update-room';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -13,6 +14,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0002-main-api': mainApi,
   '2026-11-22-0003-member-invited-by': memberInvitedBy,
   '2026-11-22-0004-block-order-index': blockOrderIndex,
+  '2026-11-22-0005-block-update-room': blockUpdateRoom,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

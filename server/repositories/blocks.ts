@@ -87,7 +87,9 @@ export async function presentBlock(db: Kysely<Database>, row: BlockRow): Promise
     // A row-value comparison walks the (page, parent, sort_key) index backwards from this block.
     .where((eb) => eb(eb.refTuple('sort_key', 'id'), '<', eb.tuple(row.sort_key, row.id)));
   query = row.parent_id === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', row.parent_id);
-  const previous = await query.orderBy('sort_key', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  // parent_id leads the order too: PostgreSQL walks the index for `parent_id IS NULL` only when
+  // the order names it (else it reads every earlier sibling and sorts them).
+  const previous = await query.orderBy('parent_id', 'desc').orderBy('sort_key', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   return presentBlockRow(row, previous?.id ?? null);
 }
 
@@ -107,7 +109,7 @@ export async function sortKeyAfter(
     const key = placeAfter.sort_key;
     next = next.where((eb) => eb.or([eb('sort_key', '>', key), eb.and([eb('sort_key', '=', key), eb('id', '>', placeAfter.id)])]));
   }
-  const following = await next.orderBy('sort_key').orderBy('id').limit(1).executeTakeFirst();
+  const following = await next.orderBy('parent_id').orderBy('sort_key').orderBy('id').limit(1).executeTakeFirst();
   const low = placeAfter?.sort_key ?? null;
   const high = following && following.sort_key !== low ? following.sort_key : null;
   if (following && high === null) {
@@ -207,7 +209,9 @@ function previousSiblingOf(eb: ExpressionBuilder<Database, 'blocks'>, parent: 'n
     .where('sibling.deleted_at', 'is', null)
     .where((s) => s(s.refTuple('sibling.sort_key', 'sibling.id'), '<', s.refTuple('blocks.sort_key', 'blocks.id')));
   query = parent === 'null' ? query.where('sibling.parent_id', 'is', null) : query.whereRef('sibling.parent_id', '=', 'blocks.parent_id');
-  return query.orderBy('sibling.sort_key', 'desc').orderBy('sibling.id', 'desc').limit(1);
+  // parent_id leads the order so PostgreSQL walks the (page, parent, sort_key, id) index
+  // backwards for top-level blocks too (`IS NULL` alone makes it read and sort every sibling).
+  return query.orderBy('sibling.parent_id', 'desc').orderBy('sibling.sort_key', 'desc').orderBy('sibling.id', 'desc').limit(1);
 }
 
 const updateContentStatement = precompiled(

@@ -2,7 +2,8 @@
  * `npm run bench` (server part): the real routes against bare reference routes doing the same
  * database work, on SQLite and PostgreSQL, measured as shared/design/BENCH-METHOD.md says:
  * server and load in separate processes on 127.0.0.1, autocannon with 50 connections, 3 s warm-up
- * then 10 s measured, 3 interleaved repetitions (rotating order), medians. Block updates carry the
+ * then 10 s measured, 3 interleaved repetitions (rotating order), medians; before each run the
+ * servers are left to finish what the previous run queued. Block updates carry the
  * right version (each in-flight request leases its own block) and the run checks afterwards that
  * the versions on the server add up to the successful updates. Prints a table and writes
  * test/bench/results/server-<time>.json.
@@ -129,6 +130,21 @@ interface Target {
   headers?: Record<string, string>;
 }
 
+/**
+ * Waits until the servers have finished what an earlier run left queued (requests autocannon
+ * gave up on keep running): their CPU time stops growing for half a second (at most 20 s).
+ */
+async function quiesce(pids: number[]): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let last = pids.map(cpuMs);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = pids.map(cpuMs);
+    if (now.every((value, i) => value - last[i] <= 10)) return;
+    last = now;
+  }
+}
+
 async function run(target: Target, seconds: number): Promise<Measure> {
   const before = cpuMs(target.pid);
   const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, headers: target.headers, requests: [target.request()] });
@@ -198,6 +214,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       const order = names.map((_, i) => names[(i + rep) % names.length]);
       for (const name of order) {
         const isUpdate = name.startsWith('block update');
+        await quiesce([server.pid, bare.pid]);
         let total = isUpdate ? sum(await readVersions()) : 0;
         await run(configs[name], WARMUP);
         if (isUpdate) total = await checkVersions(total);
