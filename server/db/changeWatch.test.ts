@@ -52,6 +52,16 @@ describe('EpochCache', () => {
     expect(await cache.get('missing', async () => 'after ttl')).toBe('after ttl');
   });
 
+  test('peek answers from memory without loading, and nothing once the epoch moved', async () => {
+    const watch = new ChangeWatch();
+    const cache = new EpochCache<string, number>(watch, 60_000);
+    expect(cache.peek('k')).toBeUndefined();
+    await cache.get('k', async () => 7);
+    expect(cache.peek('k')).toBe(7);
+    watch.bump();
+    expect(cache.peek('k')).toBeUndefined();
+  });
+
   test('with a TTL of 0 it always loads', async () => {
     const cache = new EpochCache<string, number>(new ChangeWatch(), 0);
     let loads = 0;

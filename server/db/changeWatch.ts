@@ -161,14 +161,27 @@ export class EpochCache<K, V> {
     private readonly maxEntries = 50_000,
   ) {}
 
-  /** The value for `key`, loaded when not kept; `keep` says which loaded values may be kept. */
-  async get(key: K, load: () => Promise<V>, keep?: (value: V) => boolean): Promise<V> {
+  /**
+   * The kept value for `key`, or `undefined` when none counts: lets a hot path answer without a
+   * promise when the value is in memory. (Do not keep `undefined` values if you use this.)
+   */
+  peek(key: K): V | undefined {
     const epoch = this.watch.epoch;
     if (epoch !== this.clearedAt) {
       // Everything kept is stale: drop it at once rather than entry by entry.
       this.entries.clear();
       this.clearedAt = epoch;
+      return undefined;
     }
+    const entry = this.entries.get(key);
+    return entry && entry.expiresAt > Date.now() ? entry.value : undefined;
+  }
+
+  /** The value for `key`, loaded when not kept; `keep` says which loaded values may be kept. */
+  async get(key: K, load: () => Promise<V>, keep?: (value: V) => boolean): Promise<V> {
+    const kept = this.peek(key);
+    if (kept !== undefined) return kept;
+    const epoch = this.watch.epoch;
     const now = Date.now();
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > now) return entry.value;

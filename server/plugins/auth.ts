@@ -31,30 +31,47 @@ const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
  */
 export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCacheTtlMs }) => {
   // Who a session token belongs to, kept until a session or user changes (or the TTL passes).
-  const sessionUsers = new EpochCache<string, UserRow | undefined>(app.dbChanges, authCacheTtlMs);
+  const sessionUsers = new EpochCache<string, UserRow | null>(app.dbChanges, authCacheTtlMs);
   app.decorateRequest('user', null);
   app.decorateRequest('accessTokenId', null);
-  app.addHook('onRequest', async (request) => {
-    if (!isApiRequest(request)) return;
+
+  /** A bearer token's user (access tokens are not cached: they are rare and can be revoked). */
+  async function signInWithToken(request: FastifyRequest, authorization: string): Promise<void> {
+    const token = BEARER.exec(authorization)?.[1];
+    const found = token ? await findAccessTokenUser(app.db, token) : undefined;
+    if (found) {
+      request.user = found.user;
+      request.accessTokenId = found.tokenId;
+    }
+  }
+
+  // Callback-style hooks: a request whose session is in memory passes without a promise (this
+  // runs before every API call, including every debounced keystroke's block update).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!isApiRequest(request)) return done();
     const authorization = request.headers.authorization;
     if (authorization !== undefined && BEARER_SCHEME.test(authorization)) {
-      const token = BEARER.exec(authorization)?.[1];
-      const found = token ? await findAccessTokenUser(app.db, token) : undefined;
-      if (found) {
-        request.user = found.user;
-        request.accessTokenId = found.tokenId;
-      }
+      signInWithToken(request, authorization).then(() => done(), done);
       return;
     }
     // Cookies ride along on requests other sites make; state changes must come from our own pages.
-    if (isCrossSiteWrite(request)) throw new AppError(403, ERROR_CODES.crossSiteRequest, 'requests from other sites may not change anything');
+    if (isCrossSiteWrite(request)) return done(new AppError(403, ERROR_CODES.crossSiteRequest, 'requests from other sites may not change anything'));
     const token = request.cookies[SESSION_COOKIE];
-    if (token) request.user = (await sessionUsers.get(token, () => findSessionUser(app.db, token))) ?? null;
+    if (!token) return done();
+    const kept = sessionUsers.peek(token);
+    if (kept !== undefined) {
+      request.user = kept;
+      return done();
+    }
+    sessionUsers.get(token, async () => (await findSessionUser(app.db, token)) ?? null).then((user) => {
+      request.user = user;
+      done();
+    }, done);
   });
   // Before the body is checked: an anonymous call to a route that needs a user is 401, never 422.
-  app.addHook('preValidation', async (request) => {
-    if (request.user || request.is404 || !isApiRequest(request) || request.routeOptions.config.public) return;
-    throw unauthorized();
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.user || request.is404 || !isApiRequest(request) || request.routeOptions.config.public) return done();
+    done(unauthorized());
   });
 });
 

@@ -76,11 +76,16 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
   // docs/adr/0004-hot-path-caches.md. A block stays on the page it was made on for life.
   const pageOfBlock = new EpochCache<string, string | undefined>(app.dbChanges, config.authCacheTtlMs);
   const editablePage = new EpochCache<string, boolean>(app.dbChanges, config.authCacheTtlMs);
-  const mayEditPage = (userId: string, pageId: string) =>
-    editablePage.get(`${userId}\n${pageId}`, async () => {
-      const page = await findPage(app.db, pageId);
-      return page !== undefined && page.in_trash === 0 && allows(await pageAccessLevel(app.db, userId, page), 'edit');
-    });
+  const mayEditPage = (userId: string, pageId: string): boolean | Promise<boolean> => {
+    const key = `${userId}\n${pageId}`;
+    return (
+      editablePage.peek(key) ??
+      editablePage.get(key, async () => {
+        const page = await findPage(app.db, pageId);
+        return page !== undefined && page.in_trash === 0 && allows(await pageAccessLevel(app.db, userId, page), 'edit');
+      })
+    );
+  };
   async function pageOf(pageId: string): Promise<PageRow> {
     const page = await findPage(app.db, pageId);
     if (!page) throw notFound('page');
@@ -211,8 +216,9 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       // else (gone, no access, trash, a database, a stale version) takes the path below, which
       // checks everything against the database and answers exactly.
       const id = request.params.id;
-      const pageId = await pageOfBlock.get(id, async () => (await findBlock(app.db, id))?.page_id, (found) => found !== undefined);
-      if (pageId !== undefined && (await mayEditPage(user.id, pageId))) {
+      const pageId = pageOfBlock.peek(id) ?? (await pageOfBlock.get(id, async () => (await findBlock(app.db, id))?.page_id, (found) => found !== undefined));
+      const may = pageId === undefined ? false : mayEditPage(user.id, pageId);
+      if (may === true || (may !== false && (await may))) {
         const updated = await updateContentIfVersion(app.db, id, body.version, body.type, canonicalData(body.type, body.data as BlockData), user.id);
         if (updated) return envelope(updated);
       }
