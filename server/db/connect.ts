@@ -48,8 +48,14 @@ export function connectDatabase(options: {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const changes = new ChangeWatch();
-  const dialect = watchChanges(new SqliteDialect({ database: withStatementCache(sqlite) }), changes);
-  return { db: new Kysely<Database>({ dialect }), kind: 'sqlite', changes };
+  const statements = withStatementCache(sqlite);
+  const dialect = watchChanges(new SqliteDialect({ database: statements }), changes);
+  const db = new Kysely<Database>({ dialect });
+  // The hottest statements may skip Kysely's promise pipeline (server/db/precompiled.ts): a
+  // synchronous better-sqlite3 call is as safe as Kysely's own outside a transaction; inside one
+  // (another request holds the connection) they take the normal path and wait their turn.
+  directRunners.set(db, (text, parameters) => (sqlite.inTransaction ? null : (statements.prepare(text) as SQLite.Statement).all(...(parameters as unknown[]))));
+  return { db, kind: 'sqlite', changes };
 }
 
 /**
@@ -63,6 +69,15 @@ function prepareHotStatements(client: pg.PoolClient): void {
     const name = typeof config === 'string' && Array.isArray(values) ? PREPARED_STATEMENT_NAMES.get(config) : undefined;
     return name ? query({ name, text: config, values }, ...rest) : query(config, values, ...rest);
   };
+}
+
+/** Runs a compiled statement synchronously on SQLite, or null when it must go through Kysely. */
+export type DirectRunner = (sql: string, parameters: readonly unknown[]) => unknown[] | null;
+const directRunners = new WeakMap<Kysely<Database>, DirectRunner>();
+
+/** The direct runner of a SQLite handle (none for PostgreSQL or a transaction). */
+export function directRunnerOf(db: Kysely<Database>): DirectRunner | undefined {
+  return directRunners.get(db);
 }
 
 /** How many distinct SQL texts keep a prepared statement. */

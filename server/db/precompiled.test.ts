@@ -38,3 +38,36 @@ describe('precompiled', () => {
     await second.destroy();
   });
 });
+
+describe('precompiled on SQLite: the direct path', () => {
+  test('runs synchronously outside a transaction, and waits its turn (never joins) while another holds one', async () => {
+    const { connectDatabase } = await import('./connect');
+    const { db } = connectDatabase({ sqliteFile: ':memory:' });
+    const any = db as unknown as Kysely<{ t: { id: string; v: number } }>;
+    await sql`create table t (id text primary key, v integer)`.execute(db);
+    await any.insertInto('t').values({ id: 'a', v: 1 }).execute();
+    const bump = precompiled((handle, a: { id: string }) =>
+      (handle as unknown as typeof any).updateTable('t').set({ v: sql`v + 1` }).where('id', '=', a.id).returning('v'),
+    );
+    expect(await bump(db, { id: 'a' })).toEqual([{ v: 2 }]);
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const other = any
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('t').set({ v: 100 }).where('id', '=', 'a').execute();
+        await held;
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => error.message);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const during = bump(db, { id: 'a' });
+    release();
+    expect(await other).toBe('rolled back');
+    // Had it run inside the other transaction it would have answered 101 and been rolled back.
+    expect(await during).toEqual([{ v: 3 }]);
+    expect(await any.selectFrom('t').select('v').execute()).toEqual([{ v: 3 }]);
+    await db.destroy();
+  });
+});

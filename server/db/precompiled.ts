@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { directRunnerOf } from './connect';
 import type { Database } from './types';
 
 /** Stands in for an argument while the query is built; found again among the compiled parameters. */
@@ -33,6 +34,8 @@ export function precompiled<A extends Record<string, unknown>, R>(
       if (!PREPARED_STATEMENT_NAMES.has(compiled.sql)) PREPARED_STATEMENT_NAMES.set(compiled.sql, `hot_${PREPARED_STATEMENT_NAMES.size + 1}`);
     }
     const parameters = compiled.parameters.map((p) => (p instanceof Placeholder ? args[p.name] : p));
+    const direct = directRunnerOf(db)?.(compiled.sql, parameters);
+    if (direct) return direct as R[];
     const result = await db.executeQuery<R>({ ...compiled, parameters });
     return result.rows;
   };
