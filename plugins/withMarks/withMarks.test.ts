@@ -2,7 +2,7 @@ import { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import '../types';
 import { createWorkspaceEditor } from '../index';
-import { activeLink, isMarkActive, setLink } from './withMarks';
+import { activeLink, isMarkActive, selectionMarks, setLink } from './withMarks';
 
 const anchor = () => jsx('anchor');
 const focus = () => jsx('focus');
@@ -50,5 +50,16 @@ describe('withMarks', () => {
     expect(activeLink(editor)).toBe('https://example.com/docs');
     expect(setLink(editor, '')).toBe(true);
     expect(activeLink(editor)).toBeNull();
+  });
+});
+
+describe('selectionMarks', () => {
+  it('names the marks every selected text has, and the first link, in one pass', () => {
+    const editor = editorWith(
+      doc(title(), jsx('element', { type: 'textBlock', uid: 'a', version: 1 }, jsx('text', { bold: true, italic: true }, anchor(), 'one'), jsx('text', { bold: true, link: { href: 'https://x.example/' } }, ' two', focus()))),
+    );
+    const { marks, link } = selectionMarks(editor);
+    expect([...marks]).toEqual(['bold']);
+    expect(link).toBe('https://x.example/');
   });
 });

@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, Range, Transforms, type BaseRange } from 'slate';
 import { ReactEditor, useSlate } from 'slate-react';
-import { activeLink, isMarkActive, setLink, toggleMark, type ToggleMark } from '../../plugins';
+import { activeLink, selectionMarks, setLink, toggleMark, type ToggleMark } from '../../plugins';
 import { LinkIcon } from '../ui/icons';
 import './floatingToolbar.css';
 
@@ -18,7 +18,7 @@ const MARK_BUTTONS: { mark: ToggleMark; label: string; glyph: ReactNode; hotkey:
 /** The selection is worth a toolbar: expanded, and not inside the title. */
 function selectionForToolbar(editor: Editor): BaseRange | null {
   const { selection } = editor;
-  if (!selection || Range.isCollapsed(selection) || Editor.string(editor, selection) === '') return null;
+  if (!selection || Range.isCollapsed(selection)) return null;
   const [start] = Range.edges(selection);
   if (start.path[0] === 0) return null;
   return selection;
@@ -62,6 +62,8 @@ function Toolbar({ linkOpen, setLinkOpen }: ToolbarState) {
   }, [linkOpen, editor]);
 
   if (!visible || !position) return null;
+  // One pass over the selected texts for all the buttons.
+  const { marks: active, link: currentLink } = selectionMarks(editor);
 
   const applyLink = () => {
     if (saved.current) Transforms.select(editor, saved.current);
@@ -116,8 +118,8 @@ function Toolbar({ linkOpen, setLinkOpen }: ToolbarState) {
             <button
               key={mark}
               type="button"
-              className={isMarkActive(editor, mark) ? 'is-active' : undefined}
-              aria-pressed={isMarkActive(editor, mark)}
+              className={active.has(mark) ? 'is-active' : undefined}
+              aria-pressed={active.has(mark)}
               title={`${t(label)} (Ctrl+${hotkey})`}
               aria-label={t(label)}
               onClick={() => toggleMark(editor, mark)}
@@ -125,7 +127,7 @@ function Toolbar({ linkOpen, setLinkOpen }: ToolbarState) {
               {glyph}
             </button>
           ))}
-          <button type="button" className={activeLink(editor) ? 'is-active' : undefined} title={`${t('toolbar.link')} (Ctrl+K)`} aria-label={t('toolbar.link')} onClick={() => setLinkOpen(true)}>
+          <button type="button" className={currentLink ? 'is-active' : undefined} title={`${t('toolbar.link')} (Ctrl+K)`} aria-label={t('toolbar.link')} onClick={() => setLinkOpen(true)}>
             <LinkIcon size={16} />
           </button>
         </>
