@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, signInThroughUi } from '../helpers/browser';
+import { blocksOf, newPage, saved } from '../helpers/editorPage';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 /*
@@ -23,28 +24,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Every block after the title as "type:depth:text". */
-async function blocksOf(page: Page): Promise<string[]> {
-  return page.locator('[data-slate-editor] [data-block-id]').evaluateAll((all) =>
-    all.filter((n) => n.parentElement?.closest('[data-block-id]') == null).slice(1).map((n) => {
-      const type = [...n.classList].find((c) => c.startsWith('block-') && c !== 'block-void')?.slice(6) ?? '?';
-      const text = (n.querySelector('[data-slate-node="text"]') ? [...n.querySelectorAll('[data-slate-string], [data-slate-zero-width]')].map((s) => s.textContent ?? '').join('') : '').replace(/\uFEFF/g, '');
-      return `${type}:${n.getAttribute('data-depth') ?? 0}:${text}`;
-    }),
-  );
-}
-
-async function newPage(page: Page, title: string): Promise<string> {
-  await page.getByRole('button', { name: 'Новая страница' }).first().click();
-  await page.waitForURL(/\/[0-9a-f-]{36}$/);
-  await page.locator('[data-slate-editor] h1').click();
-  await page.keyboard.type(title);
-  await page.keyboard.press('Enter');
-  return page.url();
-}
-
-const saved = (page: Page) => page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
 
 it('shortcuts, nesting, the slash menu, marks and undo — all still there after a reload', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

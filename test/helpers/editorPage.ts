@@ -1,0 +1,86 @@
+import type { Page } from 'playwright-core';
+
+/*
+ * What the editor's browser tests share: reading the blocks as a user sees them, making a page,
+ * waiting until everything is saved, reloading, and pasting clipboard data as Chromium does.
+ */
+
+/** Every block after the title as "type:depth:text" (the text the block's editable part shows). */
+export async function blocksOf(page: Page): Promise<string[]> {
+  return page.locator('[data-slate-editor] [data-block-id]').evaluateAll((all) =>
+    all
+      .filter((n) => n.parentElement?.closest('[data-block-id]') == null)
+      .slice(1)
+      .map((n) => {
+        const type = [...n.classList].find((c) => c.startsWith('block-') && c !== 'block-void')?.slice(6) ?? '?';
+        const text = (n.querySelector('[data-slate-node="text"]') ? [...n.querySelectorAll('[data-slate-string], [data-slate-zero-width]')].map((s) => s.textContent ?? '').join('') : '').replace(/\uFEFF/g, '');
+        return `${type}:${n.getAttribute('data-depth') ?? 0}:${text}`;
+      }),
+  );
+}
+
+/** The ids (data-block-id) of the blocks after the title, in order. */
+export async function blockIdsOf(page: Page): Promise<string[]> {
+  return page.locator('[data-slate-editor] [data-block-id]').evaluateAll((all) =>
+    all.filter((n) => n.parentElement?.closest('[data-block-id]') == null).slice(1).map((n) => n.getAttribute('data-block-id') ?? ''),
+  );
+}
+
+/** The cells' text of the n-th table on the page, row by row. */
+export async function tableCells(page: Page, n = 0): Promise<string[][]> {
+  return page
+    .locator('[data-slate-editor] .block-tableBlock')
+    .nth(n)
+    .evaluate((table) => [...table.querySelectorAll('tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').replace(/\uFEFF/g, ''))));
+}
+
+/** A new page from the sidebar, its title typed; the caret ends in the empty block under the title. */
+export async function newPage(page: Page, title: string): Promise<string> {
+  await page.getByRole('button', { name: 'Новая страница' }).first().click();
+  await page.waitForURL(/\/[0-9a-f-]{36}$/);
+  await page.locator('[data-slate-editor] h1').click();
+  await page.keyboard.type(title);
+  await page.keyboard.press('Enter');
+  return page.url();
+}
+
+/** Waits until every edit reached the server (the page's sync status says so). */
+export const saved = (page: Page) => page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
+
+/** Saves, reloads and waits for the editor to be back. */
+export async function savedAndReloaded(page: Page): Promise<void> {
+  await saved(page);
+  await page.reload();
+  await page.locator('[data-slate-editor] h1').waitFor();
+}
+
+export interface PasteResult {
+  /** The page cancelled the `paste` event (handled it there); otherwise `beforeinput` followed. */
+  handledOnPaste: boolean;
+  /** The `beforeinput` (insertFromPaste) was cancelled: the editor handled it. */
+  handledOnBeforeInput: boolean;
+}
+
+/**
+ * Pastes clipboard data into the focused editor the way Chromium does it for Ctrl+V: a `paste`
+ * ClipboardEvent carrying a DataTransfer built in the page, fired at the element the selection
+ * starts in; when the page does not cancel it, the editing `beforeinput` event
+ * (inputType insertFromPaste) with the same DataTransfer. (slate-react reads only plain-text-only
+ * pastes on `paste` in Chromium and everything else on `beforeinput`, so a bare synthetic `paste`
+ * event would not reach it with HTML.)
+ */
+export async function pasteData(page: Page, data: Record<string, string>): Promise<PasteResult> {
+  return page.evaluate((entries) => {
+    const selection = window.getSelection();
+    const anchor = selection && selection.rangeCount > 0 ? selection.anchorNode : null;
+    const target = anchor ? (anchor instanceof Element ? anchor : anchor.parentElement) : null;
+    const editable = target?.closest('[data-slate-editor]');
+    if (!target || !editable || document.activeElement !== editable) throw new Error('the editor does not have the caret');
+    const transfer = new DataTransfer();
+    for (const [type, value] of Object.entries(entries)) transfer.setData(type, value);
+    const paste = new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true, composed: true });
+    if (!target.dispatchEvent(paste)) return { handledOnPaste: true, handledOnBeforeInput: false };
+    const input = new InputEvent('beforeinput', { inputType: 'insertFromPaste', dataTransfer: transfer, bubbles: true, cancelable: true, composed: true });
+    return { handledOnPaste: false, handledOnBeforeInput: !target.dispatchEvent(input) };
+  }, data);
+}
