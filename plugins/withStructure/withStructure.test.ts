@@ -159,3 +159,22 @@ describe('the last block', () => {
     expect(types(editor)).toEqual(['textBlock', 'dividerBlock', 'textBlock']);
   });
 });
+
+describe('what typing costs', () => {
+  it('a keystroke inside a block does not normalize the whole document (the editor node)', () => {
+    const editor = editorWith(doc(title(), text('a', 0, 'a', cursor()), text('b', 0, 'b')));
+    const normalized: string[] = [];
+    const { normalizeNode } = editor;
+    editor.normalizeNode = (entry, options) => {
+      normalized.push(JSON.stringify(entry[1]));
+      normalizeNode(entry, options);
+    };
+    editor.insertText('x');
+    expect(normalized).not.toContain('[]');
+    expect(normalized).toContain('[1]');
+    // A structural change still does.
+    normalized.length = 0;
+    editor.insertBreak();
+    expect(normalized).toContain('[]');
+  });
+});

@@ -98,6 +98,11 @@ export function withStructure<E extends Editor & { handleKey(event: KeyPress): b
   // A change at the top level can leave the block after it too deep: check that one as well.
   editor.getDirtyPaths = (op: Operation): Path[] => {
     const paths = getDirtyPaths(op);
+    // Typing inside a block cannot change the document's top-level shape: leave the editor node
+    // out, or every keystroke would normalize it — a walk over all of the page's blocks.
+    if ((op.type === 'insert_text' || op.type === 'remove_text' || op.type === 'set_node') && op.path.length >= 2) {
+      return paths.filter((path) => path.length > 0);
+    }
     if (!('path' in op) || op.path.length !== 1) return paths;
     const index = op.path[0];
     switch (op.type) {
