@@ -163,7 +163,7 @@ export class EpochCache<K, V> {
 
   /**
    * The kept value for `key`, or `undefined` when none counts: lets a hot path answer without a
-   * promise when the value is in memory. (Do not keep `undefined` values if you use this.)
+   * promise when the value is in memory. `undefined` is never a kept value (`get` reloads it).
    */
   peek(key: K): V | undefined {
     const epoch = this.watch.epoch;
@@ -183,8 +183,6 @@ export class EpochCache<K, V> {
     if (kept !== undefined) return kept;
     const epoch = this.watch.epoch;
     const now = Date.now();
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > now) return entry.value;
     const value = await load();
     if (this.watch.epoch === epoch && (keep === undefined || keep(value))) {
       if (this.entries.size >= this.maxEntries) this.entries.clear();

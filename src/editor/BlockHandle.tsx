@@ -157,7 +157,7 @@ export function BlockHandle({ editor, container }: { editor: Editor; container: 
       {menu && menuBlock ? (
         <>
           <div className="block-menu-backdrop" onMouseDown={() => setMenu(null)} />
-          <div className="block-menu" role="menu" style={{ top: menu.top, left: menu.left }} aria-label={t('blockMenu.label')}>
+          <div className="block-menu editor-panel" role="menu" style={{ top: menu.top, left: menu.left }} aria-label={t('blockMenu.label')}>
             <div className="block-menu-section">{t('blockMenu.turnInto')}</div>
             <div className="block-menu-types">
               {MENU_DEFINITIONS.filter((d) => d.slateType !== 'documentBlock').map((d) => (

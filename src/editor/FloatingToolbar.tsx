@@ -76,7 +76,7 @@ function Toolbar({ linkOpen, setLinkOpen }: ToolbarState) {
   };
 
   return createPortal(
-    <div className="floating-toolbar" style={{ top: position.top, left: position.left }} role="toolbar" aria-label={t('toolbar.label')} onMouseDown={(e) => {
+    <div className="floating-toolbar editor-panel" style={{ top: position.top, left: position.left }} role="toolbar" aria-label={t('toolbar.label')} onMouseDown={(e) => {
       // Buttons must not take the selection away from the editor.
       if (!(e.target instanceof HTMLInputElement)) e.preventDefault();
     }}>

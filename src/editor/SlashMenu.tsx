@@ -52,7 +52,7 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
 
   if (!position) return null;
   return createPortal(
-    <div className="slash-menu" style={{ top: position.top, left: position.left }} role="listbox" aria-label={t('slashMenu.label')} ref={list}>
+    <div className="slash-menu editor-panel" style={{ top: position.top, left: position.left }} role="listbox" aria-label={t('slashMenu.label')} ref={list}>
       {items.length === 0 ? (
         <div className="slash-menu-empty">{t('slashMenu.nothing')}</div>
       ) : (

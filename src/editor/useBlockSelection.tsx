@@ -140,7 +140,7 @@ export function useBlockSelection(editor: Editor, enabled: boolean) {
     if (target.closest('[data-block-id]') || target.closest('button, input, textarea, select, a')) return;
     const startY = event.clientY;
     let dragging = false;
-    /** The blocks from the one at y1 to the one at y2 (found with elementFromPoint, no walk). */
+    // Blocks are found with elementFromPoint (no walk over the page).
     const editable = frame.querySelector<HTMLElement>('[data-slate-editor]');
     // Near the right edge of the column: every block (nested ones too) reaches there.
     const x = (editable?.getBoundingClientRect().right ?? frame.getBoundingClientRect().right) - 60;
@@ -152,10 +152,10 @@ export function useBlockSelection(editor: Editor, enabled: boolean) {
       return editor.children.findIndex((n) => (n as BlockElement).uid === uid);
     };
     const startIndex = indexAt(startY);
-    const blocksBetween = (y1: number, y2: number): BlockRange | null => {
-      void y1;
-      const from = startIndex > 0 ? startIndex : indexAt(y1);
-      const to = indexAt(y2);
+    /** The blocks from the one under the press to the one at `y`. */
+    const blocksTo = (y: number): BlockRange | null => {
+      const from = startIndex > 0 ? startIndex : indexAt(startY);
+      const to = indexAt(y);
       if (from < 1 || to < 1) return from >= 1 ? { anchor: from, focus: from } : null;
       return { anchor: from, focus: to };
     };
@@ -163,14 +163,14 @@ export function useBlockSelection(editor: Editor, enabled: boolean) {
       if (!dragging && Math.abs(move.clientY - startY) < 6) return;
       dragging = true;
       move.preventDefault();
-      const next = blocksBetween(startY, move.clientY);
+      const next = blocksTo(move.clientY);
       setRange(next);
     };
     const onUp = (up: MouseEvent) => {
       window.removeEventListener('mousemove', onMove);
       window.removeEventListener('mouseup', onUp);
       if (!dragging) return;
-      const next = blocksBetween(startY, up.clientY);
+      const next = blocksTo(up.clientY);
       setRange(next);
       if (next) {
         selectText(next);

@@ -1,7 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { blockIdsOf, blocksOf, newPage, pasteData, savedAndReloaded, tableCells } from '../helpers/editorPage';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import type { Page } from 'playwright-core';
+import { blockIdsOf, blocksOf, newPage, pasteData, savedAndReloaded, tableCells, signedInEditorSuite } from '../helpers/editorPage';
 
 /*
  * Paste in real Chromium against the real server (SQLite): HTML as Google Docs puts it on the
@@ -10,31 +8,8 @@ import { startServerProcess, type ServerProcess } from '../helpers/serverProcess
  * them, and the same after a reload.
  */
 
-let server: ServerProcess;
-let browser: Browser;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
-  // Ctrl+C / Ctrl+V go through the system clipboard, which a page may use only with these.
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-  const page = await context.newPage();
-  await signInThroughUi(page, server, 'paster@example.com');
-  await page.close();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A tab of the signed-in context on the home screen. */
-async function openApp(): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(server.url + '/');
-  await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
-  return page;
-}
+// Ctrl+C / Ctrl+V go through the system clipboard, which a page may use only with these permissions.
+const { openApp } = signedInEditorSuite('paster@example.com', { permissions: ['clipboard-read', 'clipboard-write'] });
 
 /** The links in the editor as [text, href]. */
 const links = (page: Page) =>

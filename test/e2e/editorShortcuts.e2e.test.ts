@@ -1,7 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { blocksOf, newPage, savedAndReloaded, tableCells } from '../helpers/editorPage';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import type { Page } from 'playwright-core';
+import { blocksOf, newPage, savedAndReloaded, tableCells, signedInEditorSuite } from '../helpers/editorPage';
 
 /*
  * The typing shortcuts of the spec that editor.e2e.test.ts does not type (`*`, `[ ]`, `|`,
@@ -11,30 +9,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/serverProcess
  * checked again after a reload.
  */
 
-let server: ServerProcess;
-let browser: Browser;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await signInThroughUi(page, server, 'shortcuts@example.com');
-  await page.close();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A tab of the signed-in context on the home screen. */
-async function openApp(): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(server.url + '/');
-  await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
-  return page;
-}
+const { openApp } = signedInEditorSuite('shortcuts@example.com');
 
 const numbers = (page: Page) => page.locator('[data-slate-editor] .block-orderedListBlock').evaluateAll((all) => all.map((n) => n.getAttribute('data-number')));
 const markers = (page: Page) => page.locator('[data-slate-editor] .block-orderedListBlock .block-list-marker').allTextContents();

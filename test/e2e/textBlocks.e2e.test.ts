@@ -1,5 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, signInThroughUi } from '../helpers/browser';
+import { saved } from '../helpers/editorPage';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 /*
@@ -20,7 +21,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const saved = (page: Page) => page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
 
 it('to-do, callout, formula and code blocks work and persist', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -1,4 +1,6 @@
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser, signInThroughUi } from './browser';
+import { startServerProcess, type ServerProcess } from './serverProcess';
 
 /*
  * What the editor's browser tests share: reading the blocks as a user sees them, making a page,
@@ -83,4 +85,33 @@ export async function pasteData(page: Page, data: Record<string, string>): Promi
     const input = new InputEvent('beforeinput', { inputType: 'insertFromPaste', dataTransfer: transfer, bubbles: true, cancelable: true, composed: true });
     return { handledOnPaste: false, handledOnBeforeInput: !target.dispatchEvent(input) };
   }, data);
+}
+
+/**
+ * One server (SQLite) and one browser for a test file, with a context signed in as `email`:
+ * registers beforeAll/afterAll; `openApp()` opens a tab of that context on the home screen.
+ */
+export function signedInEditorSuite(email: string, contextOptions: BrowserContextOptions = {}) {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+    const page = await context.newPage();
+    await signInThroughUi(page, server, email);
+    await page.close();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    async openApp(): Promise<Page> {
+      const page = await context.newPage();
+      await page.goto(server.url + '/');
+      await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+      return page;
+    },
+  };
 }
