@@ -18,10 +18,10 @@ import { withUndoWindow } from './withUndoWindow';
 import { withVoidBlocks } from './withVoidBlocks';
 
 /**
- * Top-level blocks per render chunk: slate-react re-renders only the chunk an edit is in, and
- * each lowest chunk has `content-visibility: auto`, so off-screen chunks cost no layout or paint.
+ * Top-level blocks per render chunk (and chunks per higher chunk): slate-react re-renders only
+ * the chunks an edit is in; a chunk far from the viewport is not mounted (src/editor/lazyChunks.tsx).
  */
-export const BLOCK_CHUNK_SIZE = 200;
+export const BLOCK_CHUNK_SIZE = 64;
 
 /** The number an ordered item at `index` would get: one after the ordered sibling before it, or 1. */
 function nextOrderedNumber(elements: readonly BlockElement[], index: number): number {
@@ -36,7 +36,7 @@ function nextOrderedNumber(elements: readonly BlockElement[], index: number): nu
 export function createWorkspaceEditor(sync?: BlockSyncHandlers): WorkspaceEditor {
   const base = withHistory(withReact(createEditor())) as WorkspaceEditor;
   base.handleKey = () => false;
-  // Big pages: the top-level blocks render in chunks (see BLOCK_CHUNK_SIZE and DocumentEditor's renderChunk).
+  // Big pages: the top-level blocks render in chunks (see BLOCK_CHUNK_SIZE and src/editor/lazyChunks.tsx).
   base.getChunkSize = (node) => (Editor.isEditor(node) ? BLOCK_CHUNK_SIZE : null);
   // Tables are the innermost rule set: the block rules above see a cell's keys first and pass them on.
   withTables(base);

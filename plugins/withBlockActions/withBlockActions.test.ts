@@ -84,3 +84,31 @@ describe('what the sync hears of a move', () => {
     expect(changes.filter(([, reordered]) => reordered).map(([uid]) => uid)).toEqual(['a']);
   });
 });
+
+describe('select all', () => {
+  it('Ctrl+A selects the block’s text first, then the whole page; the keys of the Russian layout work too', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0), t('b', 0, 'bb', cursor(), 'b'), t('c', 0)));
+    expect(editor.handleKey({ key: 'a', ctrlKey: true })).toBe(true);
+    expect(editor.selection).toEqual({ anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 3 } });
+    expect(editor.handleKey({ key: 'ф', metaKey: true })).toBe(true);
+    expect(editor.selection).toEqual({ anchor: { path: [0, 0], offset: 0 }, focus: { path: [3, 0], offset: 1 } });
+  });
+
+  it('in an empty block the first press selects the page', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0), t('b', 0, cursor())));
+    editor.children = [...editor.children.slice(0, 2), { ...(editor.children[2] as object), children: [{ text: '' }] } as never];
+    editor.selection = { anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } };
+    editor.handleKey({ key: 'a', ctrlKey: true });
+    expect(editor.selection).toEqual({ anchor: { path: [0, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } });
+  });
+});
+
+describe('page start and end', () => {
+  it('Ctrl+End goes to the end of the page, Ctrl+Shift+Home selects from there to the start', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0, 'a', cursor()), t('b', 0), t('c', 0, 'cc')));
+    expect(editor.handleKey({ key: 'End', ctrlKey: true })).toBe(true);
+    expect(editor.selection).toEqual({ anchor: { path: [3, 0], offset: 2 }, focus: { path: [3, 0], offset: 2 } });
+    expect(editor.handleKey({ key: 'Home', ctrlKey: true, shiftKey: true })).toBe(true);
+    expect(editor.selection).toEqual({ anchor: { path: [3, 0], offset: 2 }, focus: { path: [0, 0], offset: 0 } });
+  });
+});

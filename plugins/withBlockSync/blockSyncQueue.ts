@@ -42,13 +42,18 @@ const DEFAULT_RETRY_DELAYS = [1000, 2000, 5000, 10000, 30000] as const;
  * based on; a removed one is deleted. Versions only go up. Network failures keep the edit and
  * retry; a version conflict hands the server copy back to the editor.
  */
+/** Whether two blocks have the same type and data (compared when a block is due, not when it is loaded). */
+function sameContent(sent: Pick<WireBlock, 'type' | 'data'> | undefined, block: Pick<WireBlock, 'type' | 'data'>): boolean {
+  return sent !== undefined && sent.type === block.type && JSON.stringify(sent.data) === JSON.stringify(block.data);
+}
+
 export function createBlockSyncQueue(options: BlockSyncOptions) {
   const debounceMs = options.debounceMs ?? BLOCK_UPDATE_DEBOUNCE_MS;
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS;
   /** Server-known blocks and the highest version known for each. */
   const versions = new Map<string, number>();
   /** What the server last accepted for each block, to skip edits that change nothing. */
-  const lastSent = new Map<string, string>();
+  const lastSent = new Map<string, Pick<WireBlock, 'type' | 'data'>>();
   /** Each known block's parent on the server, and the blocks under each parent there. */
   const serverParent = new Map<string, string | null>();
   const serverChildren = new Map<string, Set<string>>();
@@ -81,7 +86,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
 
   function remember(block: WireBlock) {
     versions.set(block.id, Math.max(versions.get(block.id) ?? 0, block.version));
-    lastSent.set(block.id, JSON.stringify([block.type, block.data]));
+    // Kept as the block and serialized only when compared (a 20,000-block page loads without 20,000 JSON strings).
+    lastSent.set(block.id, block);
     setServerParent(block.id, block.parentId);
   }
 
@@ -303,7 +309,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       reordered.delete(uid);
       remember(moved);
     }
-    if (lastSent.get(uid) === JSON.stringify([block.type, block.data])) return 'sent';
+    if (sameContent(lastSent.get(uid), block)) return 'sent';
     const updated = await options.api.updateBlock(uid, { version: known, type: block.type, data: block.data });
     remember(updated);
     return 'sent';

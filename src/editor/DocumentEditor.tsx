@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { Editor, Range, Transforms, type Descendant } from 'slate';
-import { Editable, ReactEditor, Slate, type RenderChunkProps } from 'slate-react';
+import { Editable, ReactEditor, Slate } from 'slate-react';
 import { blocksToSlate, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
@@ -23,6 +23,7 @@ import { api as apiRequest } from '../app/api';
 import { useFloatingToolbar } from './FloatingToolbar';
 import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
+import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
 import './editor.css';
 
 /**
@@ -34,17 +35,6 @@ function syncSelectionFromDom(editor: Editor): void {
   if (!domSelection || domSelection.rangeCount === 0) return;
   const range = ReactEditor.toSlateRange(editor as ReactEditor, domSelection, { exactMatch: false, suppressThrow: true });
   if (range && !(editor.selection && Range.equals(range, editor.selection))) Transforms.select(editor, range);
-}
-
-/** A chunk of top-level blocks; the lowest ones skip layout and paint while off screen. */
-function renderChunk({ attributes, children, lowest }: RenderChunkProps) {
-  return lowest ? (
-    <div {...attributes} className="block-chunk">
-      {children}
-    </div>
-  ) : (
-    <div {...attributes}>{children}</div>
-  );
 }
 
 export interface DocumentEditorProps {
@@ -100,16 +90,13 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
       onStatus: (status) => callbacks.current.onSyncStatus(status),
     });
     syncQueue.seed(blocks);
+    // The document goes straight into the editor: given to <Slate> as initialValue, every node of
+    // a big page would be walked and copied once more.
+    workspaceEditor.children = [titleToSlate(page.id, page.title), ...blocksToSlate(blocks)] as Descendant[];
     return { editor: workspaceEditor, queue: syncQueue, title: { state: titleSync, flush: flushTitle } };
     // The editor is made once per page: the component is keyed by page id.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-
-  const initialValue = useMemo<Descendant[]>(
-    () => [titleToSlate(page.id, page.title), ...blocksToSlate(blocks)],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
-  );
 
   const mounted = useRef(false);
   const isNewPage = canEdit && page.title === '' && blocks.length === 0;
@@ -156,13 +143,14 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
   const decorateCode = useCodeDecorate();
 
   return (
-    <Slate editor={editor} initialValue={initialValue} onChange={slash.onChange}>
+    <Slate editor={editor} onChange={slash.onChange}>
       {slash.menu}
       {toolbar.toolbar}
       {blockSelection.style}
       <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
       {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
       {canEdit ? <TextPlaceholder container={frame} /> : null}
+      <ChunkVisibilityProvider editor={editor} frame={frame}>
       <Editable
         className="document-editor"
         readOnly={!canEdit}
@@ -176,6 +164,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
           if (slash.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || editor.handleKey(event)) event.preventDefault();
         }}
       />
+      </ChunkVisibilityProvider>
       </div>
     </Slate>
   );

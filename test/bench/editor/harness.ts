@@ -62,6 +62,11 @@ export interface BenchAdapter {
   editable(): HTMLElement;
   /** The DOM element of the target block. */
   targetElement(): HTMLElement | null;
+  /**
+   * Brings the target block into the DOM when the editor draws only what is near the viewport
+   * (ours: as a link to a block does, mounting its chunk); the harness then scrolls as for the others.
+   */
+  reveal?(): void;
   modelTargetText(): string;
 }
 
@@ -182,6 +187,7 @@ export function runBench(name: string, adapter: BenchAdapter): void {
     domTargetText: () => textOf(adapter.targetElement()),
     modelTargetText: () => adapter.modelTargetText(),
     locateCharacter(offset) {
+      if (!adapter.targetElement()) adapter.reveal?.();
       const target = adapter.targetElement();
       if (!target) return null;
       target.scrollIntoView({ block: 'center' });

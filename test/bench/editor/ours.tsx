@@ -15,6 +15,7 @@ import type { BlockSyncApi } from '../../../plugins/withBlockSync';
 import type { BlockElement } from '../../../schema/slate';
 import type { WorkspaceEditor } from '../../../plugins';
 import { DocumentEditor } from '../../../src/editor/DocumentEditor';
+import { revealBlock } from '../../../src/editor/lazyChunks';
 import '../../../src/app/i18n';
 import '../../../src/ui/theme.css';
 import type { BenchBlockKind } from './document';
@@ -100,6 +101,9 @@ runBench('ours', {
   },
   editable: () => editable,
   targetElement,
+  reveal() {
+    revealBlock(ELEMENT_TO_NODE.get(editable) as unknown as WorkspaceEditor, window.bench.document.targetId);
+  },
   modelTargetText() {
     // slate-react maps the editable element to its editor: read the model, not the DOM.
     const editor = ELEMENT_TO_NODE.get(editable) as unknown as WorkspaceEditor;

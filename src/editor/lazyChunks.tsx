@@ -1,0 +1,286 @@
+/**
+ * Big pages (docs/adr/0006-lazy-chunks.md): slate-react renders the top-level blocks in chunks
+ * (plugins' BLOCK_CHUNK_SIZE); a chunk far from the viewport, the caret and the selection is not
+ * mounted at all. In its place stands a light placeholder as tall as the chunk was (or is
+ * estimated to be) that holds the chunk's plain text, so scrolling, the scroll bar and the
+ * browser's find-in-page behave as on a fully drawn page. A chunk mounts when it comes within a
+ * screen of the viewport and unmounts when it is more than three screens away.
+ *
+ * Mounting is a rendering matter only: the Slate document always holds every block, and sync,
+ * undo, copy and paste work on it, never on the DOM.
+ */
+import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactElement, type ReactNode, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
+import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
+import { useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
+import type { SlateElement } from '../../schema/slate';
+
+/** Within this many blocks of a chunk, the caret or a selection edge keeps it mounted (arrow keys never meet a placeholder). */
+const PIN_MARGIN_BLOCKS = 50;
+/** Mount when this close to the viewport, unmount when farther than the second (IntersectionObserver root margins). */
+const MOUNT_MARGIN = '100% 0px';
+const UNMOUNT_MARGIN = '300% 0px';
+
+/** What slate-react passes as a lowest chunk's children: a memoized chunk element whose props name the chunk. */
+interface ChunkLeaf {
+  type: 'leaf';
+  node: Node;
+  index: number;
+}
+export interface ChunkNode {
+  type: 'chunk';
+  children: ChunkLeaf[];
+}
+interface ChunkRoot {
+  modifiedChunks: Set<unknown>;
+}
+
+/** The chunk and tree behind a renderChunk call (slate-react's internal props; `lazyChunks.test.tsx` fails if they change). */
+export function chunkOf(children: unknown): { chunk: ChunkNode; root: ChunkRoot } | null {
+  const props = (children as ReactElement<{ ancestor?: ChunkNode; root?: ChunkRoot }> | null)?.props;
+  const chunk = props?.ancestor;
+  if (!chunk || chunk.type !== 'chunk' || !props.root || !Array.isArray(chunk.children)) return null;
+  if (!chunk.children.every((leaf) => leaf.type === 'leaf')) return null;
+  return { chunk, root: props.root };
+}
+
+/** The first and last top-level index a lowest chunk holds (slate-react keeps its leaves' indexes current). */
+function chunkRange(chunk: ChunkNode): [number, number] {
+  return [chunk.children[0]?.index ?? 0, chunk.children[chunk.children.length - 1]?.index ?? -1];
+}
+
+const LINE_CHARACTERS = 80;
+/** Pixels of one line and of the rest of a block, by type, from editor.css (a first guess, corrected by measuring). */
+const LINE_PX: Record<string, [number, number]> = {
+  heading1Block: [39, 38],
+  heading2Block: [31, 30],
+  heading3Block: [26, 24],
+  codeBlock: [21, 40],
+  tableBlock: [37, 30],
+  imageBlock: [300, 20],
+  embedBlock: [340, 20],
+  dividerBlock: [0, 26],
+  latexBlock: [40, 20],
+};
+
+/** A block's plain text (a one-run block without the generic walk: this runs for every block of a big page). */
+function blockText(node: Node): string {
+  const children = (node as { children?: Node[] }).children;
+  if (children?.length === 1 && 'text' in children[0]) return children[0].text;
+  return Node.string(node);
+}
+
+function estimatedHeight(element: SlateElement, text: string): number {
+  if (element.type === 'tableBlock') return (element.children.length || 1) * LINE_PX.tableBlock[0] + LINE_PX.tableBlock[1];
+  const [line, rest] = LINE_PX[element.type] ?? [24, 6];
+  const lines = element.type === 'codeBlock' ? text.split('\n').length : Math.max(1, Math.ceil(text.length / LINE_CHARACTERS));
+  return lines * line + rest;
+}
+
+/**
+ * A chunk's plain text, for its placeholder (find-in-page finds it; a scroll there mounts the
+ * chunk), and its estimated height; kept until slate-react says the chunk changed.
+ */
+const summaries = new WeakMap<ChunkNode, { text: string; estimate: number }>();
+function summaryOf(chunk: ChunkNode, modified: boolean): { text: string; estimate: number } {
+  let summary = modified ? undefined : summaries.get(chunk);
+  if (!summary) {
+    const texts: string[] = [];
+    let estimate = 0;
+    for (const leaf of chunk.children) {
+      const text = blockText(leaf.node);
+      texts.push(text);
+      if (SlateElementApi.isElement(leaf.node)) estimate += estimatedHeight(leaf.node as SlateElement, text);
+    }
+    summary = { text: texts.join('\n'), estimate };
+    summaries.set(chunk, summary);
+  }
+  return summary;
+}
+
+/**
+ * Which chunks are mounted, shared by the chunks of one editor: one pair of IntersectionObservers
+ * for all of them, the heights they had when last drawn, and a running correction of the estimates.
+ */
+export class ChunkVisibility {
+  private near: IntersectionObserver | null = null;
+  private far: IntersectionObserver | null = null;
+  private readonly elements = new Map<Element, { mounted: boolean; show(): void; hide(): void }>();
+  private readonly chunks = new Set<{ chunk: ChunkNode; show(): void; element(): HTMLElement | null }>();
+  private readonly heights = new WeakMap<ChunkNode, number>();
+  private estimateScale = 1;
+  /** Chunks are left unmounted only where the browser tells what is near the viewport (not in jsdom). */
+  readonly lazy = typeof IntersectionObserver !== 'undefined';
+
+  /** Observes within `scrollRoot` (the nearest scrolling ancestor, or the viewport when null). */
+  attach(scrollRoot: Element | null): void {
+    this.detach();
+    if (!this.lazy) return;
+    this.near = new IntersectionObserver((entries) => entries.forEach((entry) => entry.isIntersecting && this.elements.get(entry.target)?.show()), { root: scrollRoot, rootMargin: MOUNT_MARGIN });
+    this.far = new IntersectionObserver((entries) => entries.forEach((entry) => !entry.isIntersecting && this.elements.get(entry.target)?.hide()), { root: scrollRoot, rootMargin: UNMOUNT_MARGIN });
+    for (const [element, handlers] of this.elements) this.observe(element, handlers.mounted);
+  }
+
+  detach(): void {
+    this.near?.disconnect();
+    this.far?.disconnect();
+    this.near = this.far = null;
+  }
+
+  /** A placeholder is watched for coming near, a drawn chunk for going far (fewer targets per frame). */
+  private observe(element: Element, mounted: boolean): void {
+    (mounted ? this.far : this.near)?.observe(element);
+  }
+
+  register(element: HTMLElement, handlers: { mounted: boolean; show(): void; hide(): void }): () => void {
+    this.elements.set(element, handlers);
+    this.observe(element, handlers.mounted);
+    return () => {
+      this.elements.delete(element);
+      (handlers.mounted ? this.far : this.near)?.unobserve(element);
+    };
+  }
+
+  track(entry: { chunk: ChunkNode; show(): void; element(): HTMLElement | null }): () => void {
+    this.chunks.add(entry);
+    return () => this.chunks.delete(entry);
+  }
+
+  /** Records a drawn chunk's height, and how far off the estimate was. */
+  measured(chunk: ChunkNode, height: number): void {
+    if (height <= 0) return;
+    this.heights.set(chunk, height);
+    const estimate = summaryOf(chunk, false).estimate;
+    if (estimate > 0) this.estimateScale = height / estimate;
+  }
+
+  /** The placeholder's height: as drawn last time, else estimated from the blocks. */
+  height(chunk: ChunkNode, modified = false): number {
+    return this.heights.get(chunk) ?? Math.round(summaryOf(chunk, modified).estimate * this.estimateScale);
+  }
+
+  /** Mounts the chunk holding top-level block `index` now; its element, for scrolling to. */
+  mountIndex(index: number): HTMLElement | null {
+    for (const entry of this.chunks) {
+      const [first, last] = chunkRange(entry.chunk);
+      if (index < first || index > last) continue;
+      flushSync(() => entry.show());
+      return entry.element();
+    }
+    return null;
+  }
+}
+
+const EDITOR_TO_VISIBILITY = new WeakMap<Editor, ChunkVisibility>();
+const EDITOR_ROOT = new WeakMap<Editor, () => HTMLElement | null>();
+const VisibilityContext = createContext<ChunkVisibility | null>(null);
+
+export function chunkVisibilityOf(editor: Editor): ChunkVisibility {
+  let visibility = EDITOR_TO_VISIBILITY.get(editor);
+  if (!visibility) {
+    visibility = new ChunkVisibility();
+    EDITOR_TO_VISIBILITY.set(editor, visibility);
+  }
+  return visibility;
+}
+
+/** The nearest ancestor that scrolls vertically, or null for the document. */
+function scrollingAncestor(element: HTMLElement | null): Element | null {
+  for (let node = element?.parentElement ?? null; node && node !== document.body; node = node.parentElement) {
+    const overflow = getComputedStyle(node).overflowY;
+    if (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay') return node;
+  }
+  return null;
+}
+
+/** Provides the editor's chunk visibility to its chunks and watches the scrolling ancestor of `frame`. */
+export function ChunkVisibilityProvider({ editor, frame, children }: { editor: Editor; frame: RefObject<HTMLElement | null>; children: ReactNode }) {
+  const visibility = chunkVisibilityOf(editor);
+  useLayoutEffect(() => {
+    visibility.attach(scrollingAncestor(frame.current));
+    return () => visibility.detach();
+  }, [visibility, frame]);
+  return <VisibilityContext.Provider value={visibility}>{children}</VisibilityContext.Provider>;
+}
+
+/**
+ * Scrolls top-level block `uid` to the middle of the screen, mounting its chunk first (a link to
+ * a block, search results, the benchmark's way to the middle of a page). False when it is not there.
+ */
+export function revealBlock(editor: Editor, uid: string): boolean {
+  const index = editor.children.findIndex((node) => (node as SlateElement).uid === uid);
+  if (index < 0) return false;
+  chunkVisibilityOf(editor).mountIndex(index);
+  const root = EDITOR_ROOT.get(editor)?.() ?? null;
+  const element = root?.querySelector(`[data-block-id="${CSS.escape(uid)}"]`);
+  element?.scrollIntoView({ block: 'center' });
+  return Boolean(element);
+}
+
+
+/** Whether the caret or a selection edge is within PIN_MARGIN_BLOCKS of the chunk. */
+function pinnedBySelection(editor: Editor, chunk: ChunkNode): boolean {
+  const selection = editor.selection;
+  if (!selection) return false;
+  const [first, last] = chunkRange(chunk);
+  const [start, end] = Range.edges(selection);
+  const near = (index: number | undefined) => index !== undefined && index >= first - PIN_MARGIN_BLOCKS && index <= last + PIN_MARGIN_BLOCKS;
+  return near(start.path[0]) || near(end.path[0]);
+}
+
+function LazyChunk({ chunk, root, attributes, children }: { chunk: ChunkNode; root: ChunkRoot; attributes: RenderChunkProps['attributes']; children: ReactNode }) {
+  const editor = useSlateStatic();
+  const visibility = useContext(VisibilityContext);
+  const ref = useRef<HTMLDivElement>(null);
+  // A chunk starts mounted when it holds the start of the page (the first screen) or the caret.
+  const [mounted, setMounted] = useState(() => chunkRange(chunk)[0] === 0);
+  // A chunk re-renders only when its own blocks change, so it follows the selection by subscribing.
+  const pinned = useSlateSelector(useCallback((current: Editor) => pinnedBySelection(current, chunk), [chunk]));
+  const show = !visibility?.lazy || mounted || pinned;
+  const modified = root.modifiedChunks.has(chunk);
+  // Off screen, a drawn chunk skips layout (content-visibility) and keeps this size until first drawn.
+  const intrinsicHeight = useMemo(() => visibility?.height(chunk), [visibility, chunk]);
+
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!visibility || !element) return;
+    EDITOR_ROOT.set(editor, () => element.closest<HTMLElement>('[data-slate-editor]'));
+    const untrack = visibility.track({ chunk, show: () => setMounted(true), element: () => ref.current });
+    const unregister = visibility.register(element, {
+      mounted: show,
+      show: () => setMounted(true),
+      hide: () => {
+        if (ref.current) visibility.measured(chunk, ref.current.getBoundingClientRect().height);
+        setMounted(false);
+      },
+    });
+    return () => {
+      untrack();
+      unregister();
+    };
+  }, [visibility, chunk, editor, show]);
+
+  if (show) {
+    return (
+      <div {...attributes} ref={ref} className="block-chunk" data-mounted="true" style={intrinsicHeight ? { containIntrinsicSize: `auto ${intrinsicHeight}px` } : undefined}>
+        {children}
+      </div>
+    );
+  }
+  return (
+    <div {...attributes} ref={ref} className="block-chunk-placeholder" contentEditable={false} style={{ height: visibility?.height(chunk, modified) }}>
+      {summaryOf(chunk, false).text}
+    </div>
+  );
+}
+
+/** Editable's renderChunk: lowest chunks mount lazily (LazyChunk); higher ones are plain wrappers. */
+export function renderChunk({ attributes, children, lowest }: RenderChunkProps) {
+  const found = lowest ? chunkOf(children) : null;
+  if (!found) return <div {...attributes}>{children}</div>;
+  return (
+    <LazyChunk chunk={found.chunk} root={found.root} attributes={attributes}>
+      {children}
+    </LazyChunk>
+  );
+}
