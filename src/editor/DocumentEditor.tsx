@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Editor, Range, Transforms, type Descendant } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 import { blocksToSlate, type WireBlock } from '../../schema/block';
@@ -24,6 +24,7 @@ import { useFloatingToolbar } from './FloatingToolbar';
 import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
 import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
+import { LeaveGuard } from './LeaveGuard';
 import './editor.css';
 
 /**
@@ -107,9 +108,15 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     ReactEditor.focus(editor);
   }, [editor, isNewPage]);
 
+  const unsaved = useCallback(() => queue.hasPending() || title.state.pending !== null, [queue, title]);
+  const save = useCallback(async () => {
+    title.flush();
+    await queue.flush();
+  }, [queue, title]);
+
   useEffect(() => {
     const warnIfUnsaved = (event: BeforeUnloadEvent) => {
-      if (queue.hasPending() || title.state.pending !== null) {
+      if (unsaved()) {
         // Send what we can right away; the browser asks the user whether to leave.
         void queue.flush();
         title.flush();
@@ -128,7 +135,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
         if (!mounted.current) queue.dispose();
       });
     };
-  }, [queue, title]);
+  }, [queue, title, unsaved]);
 
   const slash = useSlashMenu(editor, canEdit, (type, path) => {
     if (type !== 'documentBlock') return false;
@@ -147,6 +154,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
       {slash.menu}
       {toolbar.toolbar}
       {blockSelection.style}
+      {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
       <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
       {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
       {canEdit ? <TextPlaceholder container={frame} /> : null}

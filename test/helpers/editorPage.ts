@@ -113,5 +113,7 @@ export function signedInEditorSuite(email: string, contextOptions: BrowserContex
       await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
       return page;
     },
+    /** The signed-in browser context (cookies, offline switch). */
+    context: () => context,
   };
 }
