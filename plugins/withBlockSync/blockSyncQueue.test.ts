@@ -371,32 +371,61 @@ describe('blockSyncQueue: create, update, delete', () => {
 });
 
 describe('blockSyncQueue: errors', () => {
-  it('a version conflict (422) hands the server copy to the editor and the next update uses its version', async () => {
+  it('a version conflict (422) where both replaced the same word keeps both (theirs first) and sends that with their version', async () => {
     const { loaded, edit, failNext, serverCopies, queue, calls, server } = setup();
     loaded(wire('a', 'base', { version: 3 }));
     const theirs = wire('a', 'theirs', { version: 6 });
 
+    // Someone else saved version 6; our update (based on 3) meets the conflict.
+    server.set('a', theirs);
     failNext(httpError(422, ERROR_CODES.blockVersionConflict, theirs));
+    // Both replaced the whole word: the merge keeps both, theirs first.
     edit(wire('a', 'mine', { version: 3 }));
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
 
-    expect(serverCopies).toEqual([theirs]);
-    expect(queue.versionOf('a')).toBe(6);
-
-    // The editor now holds the server copy; marking it again sends nothing (the server has it).
-    server.set('a', theirs);
-    queue.markDirty('a');
-    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
-    expect(calls).toHaveLength(1);
-
-    edit(wire('a', 'theirs and mine', { version: 6 }));
-    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(serverCopies).toEqual([{ ...theirs, data: tokens('theirsmine') }]);
 
     expect(calls).toEqual([
       { kind: 'update', id: 'a', body: { version: 3, type: 'text', data: tokens('mine') } },
-      { kind: 'update', id: 'a', body: { version: 6, type: 'text', data: tokens('theirs and mine') } },
+      { kind: 'update', id: 'a', body: { version: 6, type: 'text', data: tokens('theirsmine') } },
     ]);
     expect(queue.versionOf('a')).toBe(7);
+
+    // What the server has is not sent again.
+    server.set('a', wire('a', 'theirsmine', { version: 7 }));
+    queue.markDirty('a');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a version conflict (422) rebases the unsent edits onto the server copy and sends the result on top of it', async () => {
+    const { loaded, edit, failNext, serverCopies, calls, queue, server } = setup();
+    loaded(wire('a', 'Hello world', { version: 3 }));
+    const theirs = wire('a', 'Hello world!', { version: 6 });
+
+    server.set('a', theirs);
+    failNext(httpError(422, ERROR_CODES.blockVersionConflict, theirs));
+    edit(wire('a', 'Hello brave world', { version: 3 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    // The editor gets theirs with our edit in it, and the queue sends that with their version.
+    expect(serverCopies.map((b) => b.data)).toEqual([tokens('Hello brave world!')]);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.at(-1)).toEqual({ kind: 'update', id: 'a', body: { version: 6, type: 'text', data: tokens('Hello brave world!') } });
+    expect(queue.versionOf('a')).toBe(7);
+    expect(queue.hasPending()).toBe(false);
+  });
+
+  it('a version conflict (422) when the block holds only what the server last had applies the server copy as it is', async () => {
+    const { loaded, failNext, serverCopies, calls, queue } = setup();
+    loaded(wire('a', 'same', { version: 3 }));
+    const theirs = wire('a', 'theirs', { version: 6 });
+    failNext(httpError(422, ERROR_CODES.blockVersionConflict, theirs));
+    // A move or a re-send of unchanged content still meets the conflict.
+    queue.markDirty('a', { reordered: true });
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(serverCopies).toEqual([theirs]);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.filter((c) => c.kind === 'update')).toHaveLength(0);
   });
 
   it('a 422 that is not a version conflict does not touch the editor', async () => {

@@ -1,6 +1,7 @@
 import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
+import { mergeBlockContent } from '../../schema/merge';
 
 /** What the queue needs from the network. Errors must carry `status`, and `code`/`data` from the envelope. */
 export interface BlockSyncApi {
@@ -185,8 +186,19 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     } catch (raw) {
       const error = raw as BlockSyncError;
       if (error.status === 422 && error.code === ERROR_CODES.blockVersionConflict && isWireBlock(error.data)) {
-        remember(error.data);
-        options.onServerCopy(error.data);
+        // Someone else saved the block first. Our unsent edits (what we hold beyond what the
+        // server last had from us) are rebased onto their copy, and the result is sent on top of it.
+        const base = lastSent.get(uid);
+        const local = options.read(uid);
+        const server = error.data;
+        remember(server);
+        if (!base || !local || sameContent(base, local)) {
+          options.onServerCopy(server);
+          return;
+        }
+        const merged = mergeBlockContent(base, local, server);
+        options.onServerCopy({ ...server, type: merged.type as WireBlock['type'], data: merged.data as WireBlock['data'] });
+        if (!sameContent(merged as Pick<WireBlock, 'type' | 'data'>, server)) makeDue(uid);
         return;
       }
       if (error.status === 409 && isWireBlock(error.data)) {

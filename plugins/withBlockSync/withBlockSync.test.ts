@@ -192,18 +192,18 @@ describe('withBlockSync: replaceWithServerCopy', () => {
     data: { tokens: [{ text: 'Their ' }, { text: 'words', italic: true }] },
   };
 
-  it('keeps the caret at its character offset in the replaced block', () => {
+  it('keeps the caret by the same text in the replaced block', () => {
     const { editor } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', 'Mi', cursor(), 'ne'), text('c', 'after')));
 
-    replaceWithServerCopy(editor, serverCopy);
+    // Text arrived before the caret: it moves along ("Oh Mi|ne").
+    replaceWithServerCopy(editor, { ...serverCopy, data: { tokens: [{ text: 'Oh ' }, { text: 'Mine', italic: true }] } });
+    expect(editor.selection).toEqual({ anchor: { path: [2, 1], offset: 2 }, focus: { path: [2, 1], offset: 2 } });
 
-    // Offset 2 in "Their words" is inside the first token.
-    expect(editor.selection).toEqual({ anchor: { path: [2, 0], offset: 2 }, focus: { path: [2, 0], offset: 2 } });
-
-    const shorter: WireBlock = { ...serverCopy, version: 10, data: { tokens: [{ text: 'X' }] } };
+    // The text around the caret was replaced: it goes where that text was.
+    const other: WireBlock = { ...serverCopy, version: 10, data: { tokens: [{ text: 'X' }] } };
     Transforms.select(editor, { path: [2, 1], offset: 3 });
-    replaceWithServerCopy(editor, shorter);
-    expect(editor.selection).toEqual({ anchor: { path: [2, 0], offset: 1 }, focus: { path: [2, 0], offset: 1 } });
+    replaceWithServerCopy(editor, other);
+    expect(editor.selection).toEqual({ anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } });
   });
 
   it('replaces the content and type of the block with the server copy', () => {

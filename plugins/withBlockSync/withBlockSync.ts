@@ -1,3 +1,4 @@
+import { mapOffset } from '../../schema/merge';
 import { Editor, Element, Node, Range, Transforms, type Operation, type Point } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { positionInFlatList, toSlate, toWire, type WireBlock } from '../../schema/block';
@@ -170,6 +171,7 @@ export function replaceWithServerCopy(editor: Editor, block: WireBlock): void {
       editor.apply({ type: 'remove_node', path: [index], node: editor.children[index] });
       editor.apply({ type: 'insert_node', path: [index], node: replacement });
     });
-    if (caret !== null) Transforms.select(editor, pointAtOffset(editor, index, caret));
+    // The caret stays by the same text: mapped through what changed around it.
+    if (caret !== null) Transforms.select(editor, pointAtOffset(editor, index, mapOffset(Node.string(current), Node.string(replacement), caret)));
   });
 }
