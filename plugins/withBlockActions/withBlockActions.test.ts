@@ -86,20 +86,27 @@ describe('what the sync hears of a move', () => {
 });
 
 describe('select all', () => {
-  it('Ctrl+A selects the block’s text first, then the whole page; the keys of the Russian layout work too', () => {
+  it('Ctrl+A selects the block’s text first, then every block (not the title); the keys of the Russian layout work too', () => {
     const { editor } = editorWith(doc(title(), t('a', 0), t('b', 0, 'bb', cursor(), 'b'), t('c', 0)));
     expect(editor.handleKey({ key: 'a', ctrlKey: true })).toBe(true);
     expect(editor.selection).toEqual({ anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 3 } });
     expect(editor.handleKey({ key: 'ф', metaKey: true })).toBe(true);
-    expect(editor.selection).toEqual({ anchor: { path: [0, 0], offset: 0 }, focus: { path: [3, 0], offset: 1 } });
+    expect(editor.selection).toEqual({ anchor: { path: [1, 0], offset: 0 }, focus: { path: [3, 0], offset: 1 } });
+    // Deleting them leaves the title and one empty paragraph.
+    editor.deleteFragment();
+    expect(editor.children.map((n) => Editor.string(editor, [editor.children.indexOf(n)]))).toEqual(['Plan', '']);
   });
 
-  it('in an empty block the first press selects the page', () => {
+  it('in an empty block the first press selects every block; in the title it selects the title only', () => {
     const { editor } = editorWith(doc(title(), t('a', 0), t('b', 0, cursor())));
     editor.children = [...editor.children.slice(0, 2), { ...(editor.children[2] as object), children: [{ text: '' }] } as never];
     editor.selection = { anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } };
     editor.handleKey({ key: 'a', ctrlKey: true });
-    expect(editor.selection).toEqual({ anchor: { path: [0, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } });
+    expect(editor.selection).toEqual({ anchor: { path: [1, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } });
+    editor.selection = { anchor: { path: [0, 0], offset: 1 }, focus: { path: [0, 0], offset: 1 } };
+    editor.handleKey({ key: 'a', ctrlKey: true });
+    editor.handleKey({ key: 'a', ctrlKey: true });
+    expect(editor.selection).toEqual({ anchor: { path: [0, 0], offset: 0 }, focus: { path: [0, 0], offset: 4 } });
   });
 });
 

@@ -11,7 +11,11 @@ function caretIndex(editor: Editor): number | null {
   return start.path[0];
 }
 
-/** Ctrl/Cmd+A: the text of the caret's block first (a table cell's, a code block's), the whole page on the second press. */
+/**
+ * Ctrl/Cmd+A: the text of the caret's block first (a table cell's, a code block's), every block
+ * of the page on the second press. The title is not part of that: in the title it selects the
+ * title's text, and deleting everything leaves the page its title.
+ */
 function selectAll(editor: Editor): void {
   const { selection } = editor;
   const block = selection ? Editor.above(editor, { at: selection, match: (node) => Element.isElement(node) && Editor.isBlock(editor, node) && Editor.hasInlines(editor, node) }) : undefined;
@@ -19,13 +23,14 @@ function selectAll(editor: Editor): void {
     const range = Editor.range(editor, block[1]);
     const [start, end] = selection ? Range.edges(selection) : [];
     const whole = start && end && Point.equals(start, range.anchor) && Point.equals(end, range.focus);
-    if (!whole && Editor.string(editor, block[1]) !== '') {
+    if (block[1][0] === 0 || (!whole && Editor.string(editor, block[1]) !== '')) {
       Transforms.select(editor, range);
       return;
     }
   }
-  // The page as a whole (the model, not the DOM: a big page's far chunks are not drawn).
-  Transforms.select(editor, Editor.range(editor, []));
+  // The blocks as a whole (the model, not the DOM: a big page's far chunks are not drawn).
+  if (editor.children.length < 2) return;
+  Transforms.select(editor, { anchor: Editor.start(editor, [1]), focus: Editor.end(editor, [editor.children.length - 1]) });
 }
 
 /**

@@ -235,7 +235,10 @@ function LazyChunk({ chunk, root, attributes, children }: { chunk: ChunkNode; ro
   // A chunk starts mounted when it holds the start of the page (the first screen) or the caret.
   const [mounted, setMounted] = useState(() => chunkRange(chunk)[0] === 0);
   // A chunk re-renders only when its own blocks change, so it follows the selection by subscribing.
-  const pinned = useSlateSelector(useCallback((current: Editor) => pinnedBySelection(current, chunk), [chunk]));
+  // The subscription runs before slate-react updates the chunks' indexes after a structural change,
+  // so a chunk that re-renders checks again with the current ones; the page's start is always drawn.
+  const subscribedPin = useSlateSelector(useCallback((current: Editor) => pinnedBySelection(current, chunk), [chunk]));
+  const pinned = subscribedPin || pinnedBySelection(editor, chunk) || chunkRange(chunk)[0] === 0;
   const show = !visibility?.lazy || mounted || pinned;
   const modified = root.modifiedChunks.has(chunk);
   // Off screen, a drawn chunk skips layout (content-visibility) and keeps this size until first drawn.

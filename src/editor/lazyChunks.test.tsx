@@ -1,0 +1,219 @@
+import { act, render } from '@testing-library/react';
+import { createElement, useRef, type ReactNode } from 'react';
+import { createEditor, Editor, Transforms, type Descendant } from 'slate';
+import { Editable, Slate, withReact, type RenderChunkProps, type RenderElementProps } from 'slate-react';
+import { chunkOf, ChunkVisibilityProvider, chunkVisibilityOf, renderChunk, type ChunkNode } from './lazyChunks';
+
+/*
+ * lazyChunks.tsx reads slate-react's internal props of a renderChunk call (chunkOf): these tests
+ * fail when an update of slate-react changes their shape. In jsdom there is no
+ * IntersectionObserver, so every chunk is drawn (the fallback); with a stand-in observer, the far
+ * chunks are placeholders holding their text.
+ */
+
+const CHUNK = 3;
+const COUNT = 10;
+
+function paragraphs(count = COUNT): Descendant[] {
+  return Array.from({ length: count }, (_, i) => ({ type: 'textBlock', uid: `b${i}`, version: 1, children: [{ text: `Абзац ${i}` }] }) as unknown as Descendant);
+}
+
+function smallChunkEditor(count = COUNT): Editor {
+  const editor = withReact(createEditor());
+  editor.getChunkSize = (node) => (Editor.isEditor(node) ? CHUNK : null);
+  editor.children = paragraphs(count);
+  return editor;
+}
+
+function renderElement({ attributes, children, element }: RenderElementProps) {
+  return (
+    <p {...attributes} data-block-id={(element as unknown as { uid: string }).uid}>
+      {children}
+    </p>
+  );
+}
+
+/** The indexes and nodes a lowest chunk's leaves name. */
+const leavesOf = (chunk: ChunkNode) => chunk.children.map((leaf) => ({ index: leaf.index, node: leaf.node }));
+
+describe('chunkOf: slate-react renderChunk props', () => {
+  test('every lowest chunk names its chunk, whose leaves carry the right nodes and indexes; other chunks and elements give null', async () => {
+    const editor = smallChunkEditor();
+    const lowest: ChunkNode[] = [];
+    const roots = new Set<unknown>();
+    let higherCalls = 0;
+    let higherFound = 0;
+    const recordingRenderChunk = ({ attributes, children, lowest: isLowest }: RenderChunkProps) => {
+      const found = chunkOf(children);
+      if (isLowest) {
+        expect(found).not.toBeNull();
+        if (found && !lowest.includes(found.chunk)) lowest.push(found.chunk);
+        if (found) roots.add(found.root);
+      } else {
+        higherCalls += 1;
+        if (found) higherFound += 1;
+      }
+      return <div {...attributes}>{children}</div>;
+    };
+    const { container } = render(
+      <Slate editor={editor} initialValue={editor.children}>
+        <Editable renderElement={renderElement} renderChunk={recordingRenderChunk} />
+      </Slate>,
+    );
+
+    // 10 blocks in chunks of 3: 0-2, 3-5, 6-8, 9, in document order.
+    expect(lowest.map((chunk) => chunk.type)).toEqual(['chunk', 'chunk', 'chunk', 'chunk']);
+    expect(lowest.map((chunk) => chunk.children.map((leaf) => leaf.index))).toEqual([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]);
+    for (const chunk of lowest) for (const { index, node } of leavesOf(chunk)) expect(node).toBe(editor.children[index]);
+    // One tree for the editor, with the set slate-react marks changed chunks in.
+    expect(roots.size).toBe(1);
+    const [root] = [...roots] as { modifiedChunks: unknown }[];
+    expect(root.modifiedChunks).toBeInstanceOf(Set);
+    // Four lowest chunks of three make higher chunks, whose children are chunks, not leaves.
+    expect(higherCalls).toBeGreaterThan(0);
+    expect(higherFound).toBe(0);
+    expect(container.querySelectorAll('[data-block-id]')).toHaveLength(COUNT);
+
+    // slate-react keeps the leaves current in place: after the first block is removed, every leaf
+    // still names the node at its index.
+    // (Slate calls onChange in a microtask: the async act lets the editor re-render.)
+    await act(async () => Transforms.removeNodes(editor, { at: [0] }));
+    const leaves = lowest.flatMap(leavesOf).filter(({ node }) => editor.children.includes(node as Descendant));
+    expect(leaves).toHaveLength(COUNT - 1);
+    for (const { index, node } of leaves) expect(editor.children[index]).toBe(node);
+    expect(leaves.map(({ index }) => index).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  test('chunkOf is null for anything that is not a lowest chunk’s children', () => {
+    const Any = ({ children }: { children?: ReactNode }) => <>{children}</>;
+    expect(chunkOf(null)).toBeNull();
+    expect(chunkOf(undefined)).toBeNull();
+    expect(chunkOf('text')).toBeNull();
+    expect(chunkOf(<div>x</div>)).toBeNull();
+    expect(chunkOf([<div key="a" />])).toBeNull();
+    // Props that look almost right: no root, a non-chunk ancestor, children that are not leaves.
+    const leaf = { type: 'leaf', node: { children: [{ text: '' }] }, index: 0 };
+    const root = { modifiedChunks: new Set() };
+    expect(chunkOf(createElement(Any, { ancestor: { type: 'chunk', children: [leaf] } } as object))).toBeNull();
+    expect(chunkOf(createElement(Any, { ancestor: { type: 'root', children: [leaf] }, root } as object))).toBeNull();
+    expect(chunkOf(createElement(Any, { ancestor: { type: 'chunk', children: [{ type: 'chunk', children: [leaf] }] }, root } as object))).toBeNull();
+    // The same shape with leaves is found (so the nulls above are not all the function can say).
+    expect(chunkOf(createElement(Any, { ancestor: { type: 'chunk', children: [leaf] }, root } as object))?.chunk.children[0]).toBe(leaf);
+  });
+});
+
+function LazyEditor({ editor }: { editor: Editor }) {
+  const frame = useRef<HTMLDivElement>(null);
+  return (
+    <Slate editor={editor} initialValue={editor.children}>
+      <div ref={frame}>
+        <ChunkVisibilityProvider editor={editor} frame={frame}>
+          <Editable renderElement={renderElement} renderChunk={renderChunk} />
+        </ChunkVisibilityProvider>
+      </div>
+    </Slate>
+  );
+}
+
+describe('lazy chunks', () => {
+  test('without IntersectionObserver (jsdom) every chunk is drawn: all the blocks are in the DOM, no placeholder', () => {
+    expect(typeof IntersectionObserver).toBe('undefined');
+    const editor = smallChunkEditor();
+    const { container } = render(<LazyEditor editor={editor} />);
+    expect(chunkVisibilityOf(editor).lazy).toBe(false);
+    expect(container.querySelectorAll('.block-chunk-placeholder')).toHaveLength(0);
+    expect(container.querySelectorAll('.block-chunk[data-mounted="true"]')).toHaveLength(4);
+    expect([...container.querySelectorAll('[data-block-id]')].map((element) => element.textContent)).toEqual(Array.from({ length: COUNT }, (_, i) => `Абзац ${i}`));
+  });
+
+  describe('with an IntersectionObserver', () => {
+    /** A stand-in observer: records what it watches; `enter(el)` tells the watchers of `el` it is near. */
+    class FakeObserver {
+      static all: FakeObserver[] = [];
+      readonly targets = new Set<Element>();
+      constructor(
+        readonly callback: IntersectionObserverCallback,
+        readonly options: IntersectionObserverInit = {},
+      ) {
+        FakeObserver.all.push(this);
+      }
+      observe(target: Element) {
+        this.targets.add(target);
+      }
+      unobserve(target: Element) {
+        this.targets.delete(target);
+      }
+      disconnect() {
+        this.targets.clear();
+      }
+      takeRecords() {
+        return [];
+      }
+      static report(target: Element, isIntersecting: boolean) {
+        for (const observer of FakeObserver.all.filter((o) => o.targets.has(target))) {
+          observer.callback([{ target, isIntersecting } as IntersectionObserverEntry], observer as unknown as IntersectionObserver);
+        }
+      }
+    }
+    beforeEach(() => {
+      FakeObserver.all = [];
+      (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver = FakeObserver;
+    });
+    afterEach(() => {
+      delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver;
+    });
+
+    test('only the first chunk is drawn; the others are placeholders holding their text, drawn when near or when the caret comes close', async () => {
+      // 200 blocks in chunks of 3: the caret's 50-block margin leaves the far end unpinned.
+      const editor = smallChunkEditor(200);
+      const { container } = render(<LazyEditor editor={editor} />);
+      expect(chunkVisibilityOf(editor).lazy).toBe(true);
+      const drawn = () => [...container.querySelectorAll('[data-block-id]')].map((element) => element.getAttribute('data-block-id'));
+      expect(drawn()).toEqual(['b0', 'b1', 'b2']);
+      const placeholders = [...container.querySelectorAll('.block-chunk-placeholder')];
+      expect(placeholders).toHaveLength(Math.ceil(200 / CHUNK) - 1);
+      expect(placeholders[0].getAttribute('contenteditable')).toBe('false');
+      expect(placeholders[0].textContent).toBe('Абзац 3\nАбзац 4\nАбзац 5');
+      const last = placeholders[placeholders.length - 1];
+      expect(last.textContent).toBe('Абзац 198\nАбзац 199');
+
+      // Near the viewport (the observer with the smaller margin says so): the chunk is drawn.
+      const near = FakeObserver.all.find((o) => o.options.rootMargin === '100% 0px');
+      expect(near?.targets.has(last)).toBe(true);
+      act(() => FakeObserver.report(last, true));
+      expect(drawn()).toEqual(['b0', 'b1', 'b2', 'b198', 'b199']);
+
+      // The caret in block 100 draws every chunk within 50 blocks of it, and no other.
+      await act(async () => Transforms.select(editor, Editor.start(editor, [100])));
+      const ids = drawn().map((id) => Number(id!.slice(1)));
+      expect(ids).toContain(100);
+      expect(ids).toContain(51);
+      expect(ids).toContain(149);
+      expect(ids).not.toContain(47);
+      expect(ids).not.toContain(153);
+
+      // The caret gone (the editor blurred): the chunks around block 100 are placeholders again; the
+      // last one, drawn because it was near, stays until the observer with the wider margin says it is far.
+      await act(async () => Transforms.deselect(editor));
+      expect(drawn()).toEqual(['b0', 'b1', 'b2', 'b198', 'b199']);
+      const lastDrawn = container.querySelector('[data-block-id="b198"]')!.closest('.block-chunk')!;
+      const far = FakeObserver.all.find((o) => o.options.rootMargin === '300% 0px');
+      expect(far?.targets.has(lastDrawn)).toBe(true);
+      act(() => FakeObserver.report(lastDrawn, false));
+      expect(drawn()).toEqual(['b0', 'b1', 'b2']);
+      expect([...container.querySelectorAll('.block-chunk-placeholder')].pop()?.textContent).toBe('Абзац 198\nАбзац 199');
+    });
+
+    test('after a delete that leaves one chunk, that chunk is drawn at once (the page start and the caret are in it)', async () => {
+      const editor = smallChunkEditor(200);
+      const { container } = render(<LazyEditor editor={editor} />);
+      // Everything selected and deleted: the block left is held by what was the last chunk, whose
+      // new indexes the selection subscription sees too late.
+      await act(async () => Transforms.select(editor, Editor.range(editor, [])));
+      await act(async () => Editor.deleteFragment(editor, { direction: 'backward' }));
+      expect(editor.children).toHaveLength(1);
+      expect(container.querySelectorAll('.block-chunk-placeholder')).toHaveLength(0);
+      expect(container.querySelectorAll('[data-block-id]')).toHaveLength(1);
+    });
+  });
+});
