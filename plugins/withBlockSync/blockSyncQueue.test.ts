@@ -1,7 +1,7 @@
 import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
-import { createBlockSyncQueue, type BlockSyncApi, type BlockSyncError, type SyncStatus } from './blockSyncQueue';
+import { REFUSAL_NOTICE_MS, createBlockSyncQueue, type BlockSyncApi, type BlockSyncError, type SyncStatus } from './blockSyncQueue';
 
 /*
  * The queue against an in-memory fake of the block API (this is a unit test of the queue; the
@@ -128,6 +128,7 @@ function setup(options: { retryDelaysMs?: number[] } = {}) {
   const doc = new Map<string, WireBlock>();
   const serverCopies: WireBlock[] = [];
   const rejected: Array<{ uid: string; error: BlockSyncError }> = [];
+  const revertTo: Array<[string, unknown]> = [];
   const statuses: SyncStatus[] = [];
   const reads: string[] = [];
   const queue = createBlockSyncQueue({
@@ -140,7 +141,10 @@ function setup(options: { retryDelaysMs?: number[] } = {}) {
       serverCopies.push(block);
       doc.set(block.id, block);
     },
-    onRejected: (uid, error) => rejected.push({ uid, error }),
+    onRejected: (uid, error, copy) => {
+      rejected.push({ uid, error });
+      revertTo.push([uid, copy]);
+    },
     onStatus: (status) => statuses.push(status),
     ...options,
   });
@@ -155,7 +159,7 @@ function setup(options: { retryDelaysMs?: number[] } = {}) {
     remote.server.set(block.id, block);
     queue.seed([block]);
   };
-  return { ...remote, queue, doc, serverCopies, rejected, statuses, reads, edit, loaded };
+  return { ...remote, queue, doc, serverCopies, rejected, revertTo, statuses, reads, edit, loaded };
 }
 
 const wait = (ms: number) => jest.advanceTimersByTimeAsync(ms);
@@ -552,6 +556,36 @@ describe('blockSyncQueue: errors', () => {
 
     // Editing a again retries it; once accepted, everything is saved.
     edit(wire('a', 'edited again'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('saved');
+  });
+
+  it('a refused edit hands the editor what the server has to revert to (null for a block it never had); the status says so for a while even once reverted', async () => {
+    const { loaded, edit, failNext, queue, revertTo, doc, calls } = setup();
+    loaded(wire('a', 'on the server', { version: 4 }));
+
+    failNext(httpError(403, ERROR_CODES.forbidden));
+    edit(wire('a', 'refused edit', { version: 4 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(revertTo).toEqual([['a', { type: 'text', data: tokens('on the server') }]]);
+
+    // The editor reverts: the block equals the server's again, nothing more is sent, but the
+    // status keeps saying the edit was not saved for REFUSAL_NOTICE_MS.
+    edit(wire('a', 'on the server', { version: 4 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(1);
+    expect(queue.status()).toBe('error');
+    await wait(REFUSAL_NOTICE_MS);
+    expect(queue.status()).toBe('saved');
+
+    failNext(httpError(422, ERROR_CODES.validationFailed));
+    edit(wire('new', 'never saved'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(revertTo[1]).toEqual(['new', null]);
+    // The editor removes it (and says so); a request that goes through ends the notice at once.
+    doc.delete('new');
+    queue.markDirty('new');
+    edit(wire('a', 'accepted', { version: 4 }));
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
     expect(queue.status()).toBe('saved');
   });

@@ -26,8 +26,12 @@ export interface BlockSyncOptions {
   read(uid: string): WireBlock | null;
   /** The server holds a newer copy than the edit was based on: put it in the editor. */
   onServerCopy(block: WireBlock): void;
-  /** A request the server refused for good (e.g. 403): the edit cannot be saved. */
-  onRejected?(uid: string, error: BlockSyncError): void;
+  /**
+   * A request the server refused for good (e.g. 403, a validation error): the edit cannot be
+   * saved. The editor reverts the block to `serverCopy` (what the server has; null when the server
+   * never had the block).
+   */
+  onRejected?(uid: string, error: BlockSyncError, serverCopy: Pick<WireBlock, 'type' | 'data'> | null): void;
   onStatus?(status: SyncStatus): void;
   debounceMs?: number;
   /** Delays before retrying after a network failure or 5xx; the last repeats. */
@@ -35,6 +39,8 @@ export interface BlockSyncOptions {
 }
 
 const DEFAULT_RETRY_DELAYS = [1000, 2000, 5000, 10000, 30000] as const;
+/** How long the status keeps saying an edit was refused (and reverted). */
+export const REFUSAL_NOTICE_MS = 10_000;
 
 /**
  * The block-sync path: a block's edits are sent at most once per debounce window, one request
@@ -68,6 +74,23 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   let failures = 0;
   let disposed = false;
   let status: SyncStatus = 'saved';
+  /**
+   * When the server last refused an edit: the status says so for REFUSAL_NOTICE_MS, even once the
+   * block is reverted, unless a later request goes through first.
+   */
+  let refusedAt = -Infinity;
+  /** The block endpoints; a request that goes through ends the notice of an earlier refusal. */
+  const accepted = <T>(request: Promise<T>) =>
+    request.then((answer) => {
+      refusedAt = -Infinity;
+      return answer;
+    });
+  const api: BlockSyncApi = {
+    createBlock: (body) => accepted(options.api.createBlock(body)),
+    updateBlock: (id, body) => accepted(options.api.updateBlock(id, body)),
+    moveBlock: (id, body) => accepted(options.api.moveBlock(id, body)),
+    deleteBlock: (id) => accepted(options.api.deleteBlock(id)),
+  };
 
   function setStatus(next: SyncStatus) {
     if (next !== status) {
@@ -78,7 +101,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
 
   /** Refused edits win over a lost connection, which wins over work in progress. */
   function refreshStatus() {
-    setStatus(refused.size > 0 ? 'error' : failures > 0 ? 'offline' : hasPending() ? 'pending' : 'saved');
+    const recentlyRefused = Date.now() - refusedAt < REFUSAL_NOTICE_MS;
+    setStatus(refused.size > 0 || recentlyRefused ? 'error' : failures > 0 ? 'offline' : hasPending() ? 'pending' : 'saved');
   }
 
   function hasPending(): boolean {
@@ -226,8 +250,11 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         return;
       }
       refused.add(uid);
+      refusedAt = Date.now();
+      setTimeout(refreshStatus, REFUSAL_NOTICE_MS);
       refreshStatus();
-      options.onRejected?.(uid, error);
+      const copy = lastSent.get(uid);
+      options.onRejected?.(uid, error, copy ? { type: copy.type, data: copy.data } : null);
     }
   }
 
@@ -288,7 +315,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
           return 'sent';
         }
         if (staying.length > 0) return sendFirst(staying, uid);
-        await options.api.deleteBlock(uid);
+        await api.deleteBlock(uid);
         forget(uid);
       }
       return 'sent';
@@ -303,7 +330,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       // Keep the tree and document order on the server: the parent and the block this one follows first.
       const before = [missing(block.parentId), missing(block.placeAfter) ?? unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
-      const created = await options.api.createBlock({
+      const created = await api.createBlock({
         id: uid,
         pageId: block.pageId,
         type: block.type,
@@ -317,12 +344,12 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     if (reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== block.parentId)) {
       const before = [missing(block.parentId), unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
-      const moved = await options.api.moveBlock(uid, { parentId: block.parentId, placeAfter: knownPlaceAfter(block) });
+      const moved = await api.moveBlock(uid, { parentId: block.parentId, placeAfter: knownPlaceAfter(block) });
       reordered.delete(uid);
       remember(moved);
     }
     if (sameContent(lastSent.get(uid), block)) return 'sent';
-    const updated = await options.api.updateBlock(uid, { version: known, type: block.type, data: block.data });
+    const updated = await api.updateBlock(uid, { version: known, type: block.type, data: block.data });
     remember(updated);
     return 'sent';
   }

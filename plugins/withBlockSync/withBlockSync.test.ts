@@ -4,7 +4,7 @@ import '../types';
 import { createWorkspaceEditor } from '../index';
 import type { WireBlock } from '../../schema/block';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
-import { readBlock, replaceWithServerCopy } from './withBlockSync';
+import { readBlock, replaceWithServerCopy, revertRefusedBlock } from './withBlockSync';
 
 /*
  * Fixtures: a document with a cursor (slate-hyperscript without JSX syntax), one editor action,
@@ -277,5 +277,27 @@ describe('withBlockSync: the tree in a flat document', () => {
     const fresh = uidAt(editor, 2);
     expect(reported()).toEqual(['a', 'a1', fresh].sort());
     expect(readBlock(editor, PAGE_ID, 'a1')).toMatchObject({ parentId: fresh });
+  });
+});
+
+describe('withBlockSync: revertRefusedBlock', () => {
+  it('puts back what the server has, as an undoable change: Ctrl+Z returns the refused text; the caret stays by its text', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'Saved and refused', cursor()), text('b', 'after')));
+    revertRefusedBlock(editor, 'a', { type: 'text', data: { tokens: [{ text: 'Saved' }] } });
+    expect(Editor.string(editor, [1])).toBe('Saved');
+    expect(uidAt(editor, 1)).toBe('a');
+    expect(editor.selection?.anchor).toEqual({ path: [1, 0], offset: 5 });
+    // The sync hears of it (and finds nothing to send: the block equals the server's).
+    expect(reported()).toContain('a');
+    editor.undo();
+    expect(Editor.string(editor, [1])).toBe('Saved and refused');
+  });
+
+  it('removes a block the server never had; undo brings it back', () => {
+    const { editor } = setup(doc(title('Plan'), text('a', 'Kept'), text('n', 'Never saved')));
+    revertRefusedBlock(editor, 'n', null);
+    expect(editor.children.map((_, i) => uidAt(editor, i))).toEqual(['pageHeading_p1', 'a']);
+    editor.undo();
+    expect(Editor.string(editor, [2])).toBe('Never saved');
   });
 });

@@ -137,6 +137,30 @@ export function readBlock(editor: Editor, pageId: string, uid: string): WireBloc
   return toWire(element, { pageId, ...position });
 }
 
+/**
+ * A block whose edit the server refused for good goes back to what the server has (`copy`), or
+ * away when the server never had it. Unlike a server copy this is an ordinary, undoable change:
+ * Ctrl+Z brings the refused text back, to copy it elsewhere (docs/sync.md: nothing is lost
+ * silently). The caret stays by its text.
+ */
+export function revertRefusedBlock(editor: Editor, uid: string, copy: Pick<WireBlock, 'type' | 'data'> | null): void {
+  const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === uid);
+  const current = blockAt(editor, index);
+  if (!current || current.type === 'pageHeadingBlock') return;
+  if (!copy) {
+    Transforms.removeNodes(editor, { at: [index] });
+    return;
+  }
+  const caret = caretOffsetIn(editor, index);
+  const reverted = toSlate({ id: uid, contentType: 'Block', pageId: '', parentId: null, placeAfter: null, version: current.version, type: copy.type, data: copy.data } as WireBlock);
+  const replacement: BlockElement = current.depth ? { ...reverted, depth: current.depth } : reverted;
+  Editor.withoutNormalizing(editor, () => {
+    Transforms.removeNodes(editor, { at: [index] });
+    Transforms.insertNodes(editor, replacement, { at: [index], select: false });
+  });
+  if (caret !== null) Transforms.select(editor, pointAtOffset(editor, index, mapOffset(Node.string(current), Node.string(replacement), caret)));
+}
+
 /** The caret's character offset inside a top-level block, if the caret is there. */
 function caretOffsetIn(editor: Editor, index: number): number | null {
   const { selection } = editor;

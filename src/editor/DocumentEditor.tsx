@@ -10,6 +10,7 @@ import {
   createWorkspaceEditor,
   readBlock,
   replaceWithServerCopy,
+  revertRefusedBlock,
   type BlockSyncQueue,
   type SyncStatus,
 } from '../../plugins';
@@ -88,6 +89,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
       api,
       read: (uid) => readBlock(workspaceEditor, page.id, uid),
       onServerCopy: (block) => replaceWithServerCopy(workspaceEditor, block),
+      onRejected: (uid, _error, copy) => revertRefusedBlock(workspaceEditor, uid, copy),
       onStatus: (status) => callbacks.current.onSyncStatus(status),
     });
     syncQueue.seed(blocks);
@@ -168,7 +170,9 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
         renderChunk={renderChunk}
         decorate={decorateCode}
         onKeyDown={(event) => {
-          syncSelectionFromDom(editor);
+          // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
+          const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+          if (!typing) syncSelectionFromDom(editor);
           if (slash.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || editor.handleKey(event)) event.preventDefault();
         }}
       />

@@ -9,7 +9,7 @@
  * Mounting is a rendering matter only: the Slate document always holds every block, and sync,
  * undo, copy and paste work on it, never on the DOM.
  */
-import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactElement, type ReactNode, type RefObject } from 'react';
+import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactElement, type ReactNode, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
 import { useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
@@ -228,7 +228,21 @@ function pinnedBySelection(editor: Editor, chunk: ChunkNode): boolean {
   return near(start.path[0]) || near(end.path[0]);
 }
 
-function LazyChunk({ chunk, root, attributes, children }: { chunk: ChunkNode; root: ChunkRoot; attributes: RenderChunkProps['attributes']; children: ReactNode }) {
+interface LazyChunkProps {
+  chunk: ChunkNode;
+  root: ChunkRoot;
+  attributes: RenderChunkProps['attributes'];
+  children: ReactNode;
+}
+
+/**
+ * A chunk re-renders only when slate-react says its blocks changed (as its memoized children
+ * would): a keystroke re-renders one chunk, not its 63 siblings. It follows the selection and the
+ * viewport through its own subscriptions.
+ */
+const LazyChunk = memo(LazyChunkView, (previous, next) => previous.chunk === next.chunk && previous.root === next.root && !next.root.modifiedChunks.has(next.chunk));
+
+function LazyChunkView({ chunk, root, attributes, children }: LazyChunkProps) {
   const editor = useSlateStatic();
   const visibility = useContext(VisibilityContext);
   const ref = useRef<HTMLDivElement>(null);
