@@ -22,7 +22,15 @@ export interface KeyRules {
   handleKey(event: KeyPress): boolean;
 }
 
-export type WorkspaceEditor = BaseEditor & ReactEditor & HistoryEditor & KeyRules;
+export interface PageCopies {
+  /**
+   * Set by the app: blocks pointing at nested pages were duplicated, and each copy points at a
+   * new page id (`to`) that should become a deep copy of the page `from` (docs/api/pages.md, page/clone).
+   */
+  copyPages?(pairs: Array<{ from: string; to: string }>): void;
+}
+
+export type WorkspaceEditor = BaseEditor & ReactEditor & HistoryEditor & KeyRules & PageCopies;
 
 declare module 'slate' {
   interface CustomTypes {

@@ -72,8 +72,19 @@ export function moveBlock(editor: Editor, index: number, direction: -1 | 1): num
 /** A deep copy of the block and its subtree right after them, with fresh uids. Returns its index. */
 export function duplicateBlock(editor: Editor, index: number): number {
   const end = subtreeEnd(editor, index);
-  const copies = editor.children.slice(index, end).map((node) => ({ ...structuredClone(node as BlockElement), uid: newId(), version: 1 }));
+  const copiedPages: Array<{ from: string; to: string }> = [];
+  const copies = editor.children.slice(index, end).map((node) => {
+    const copy = { ...structuredClone(node as BlockElement), uid: newId(), version: 1 };
+    // A nested page is duplicated with its block, as in Notion: the copy points at a copy of the page.
+    if (copy.type === 'documentBlock') {
+      const to = newId();
+      copiedPages.push({ from: copy.pageId, to });
+      copy.pageId = to;
+    }
+    return copy;
+  });
   Transforms.insertNodes(editor, copies, { at: [end] });
+  if (copiedPages.length > 0) editor.copyPages?.(copiedPages);
   return end;
 }
 

@@ -119,3 +119,19 @@ describe('page start and end', () => {
     expect(editor.selection).toEqual({ anchor: { path: [3, 0], offset: 2 }, focus: { path: [0, 0], offset: 0 } });
   });
 });
+
+describe('duplicating a nested page', () => {
+  it('Ctrl+D on a block pointing at a page points the copy at a new page id and asks for a copy of the page', () => {
+    const { editor } = editorWith(doc(title(), t('a', 0, 'a', cursor())));
+    const page = jsx('element', { type: 'documentBlock', uid: 'd', version: 1, pageId: '11111111-1111-4111-8111-111111111111' }, jsx('text', {}));
+    editor.children = [...editor.children, page as never];
+    editor.selection = { anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } };
+    const asked: Array<{ from: string; to: string }> = [];
+    editor.copyPages = (pairs) => asked.push(...pairs);
+    expect(editor.handleKey({ key: 'd', ctrlKey: true })).toBe(true);
+    const [original, copy] = editor.children.slice(2) as Array<{ pageId: string; uid: string }>;
+    expect(original.pageId).toBe('11111111-1111-4111-8111-111111111111');
+    expect(copy.pageId).not.toBe(original.pageId);
+    expect(asked).toEqual([{ from: original.pageId, to: copy.pageId }]);
+  });
+});

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Editor, Range, Transforms, type Descendant } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
+import { HistoryEditor } from 'slate-history';
 import { blocksToSlate, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
-import type { WireElement } from '../../schema/element';
+import { wireElementSchema, type WireElement } from '../../schema/element';
 import {
   createBlockSyncQueue,
   createWorkspaceEditor,
@@ -60,8 +61,8 @@ export interface DocumentEditorProps {
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
 export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated }: DocumentEditorProps) {
-  const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus });
-  callbacks.current = { onTitleEdited, saveTitle, onSyncStatus };
+  const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated });
+  callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated };
 
   const { editor, queue, title } = useMemo(() => {
     const titleSync = { timer: undefined as ReturnType<typeof setTimeout> | undefined, pending: null as string | null };
@@ -93,6 +94,22 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
       onStatus: (status) => callbacks.current.onSyncStatus(status),
     });
     syncQueue.seed(blocks);
+    // A duplicated nested-page block points at a deep copy of its page, made here under this page.
+    // If the copy cannot be made, the duplicated block goes again (it would point at nothing).
+    workspaceEditor.copyPages = (pairs) => {
+      for (const { from, to } of pairs) {
+        apiRequest<unknown>(`/api/v3/spaces/element/${encodeURIComponent(from)}/page/clone`, {
+          method: 'POST',
+          body: { id: to, workspaceId: page.workspaceId, toElement: page.id },
+        }).then(
+          ({ data }) => callbacks.current.onChildPageCreated?.(wireElementSchema.parse(data)),
+          () => {
+            const index = workspaceEditor.children.findIndex((node) => (node as { pageId?: string }).pageId === to);
+            if (index > 0) HistoryEditor.withoutSaving(workspaceEditor, () => Transforms.removeNodes(workspaceEditor, { at: [index] }));
+          },
+        );
+      }
+    };
     // The document goes straight into the editor: given to <Slate> as initialValue, every node of
     // a big page would be walked and copied once more.
     workspaceEditor.children = [titleToSlate(page.id, page.title), ...blocksToSlate(blocks)] as Descendant[];

@@ -21,6 +21,8 @@ describe('slash menu', () => {
     const items = slashItems('', labelOf);
     expect(items.map((i) => i.wireType)).toEqual(MENU_DEFINITIONS.map((d) => d.wireType));
     expect(items.map((i) => i.wireType)).not.toContain('database');
+    // The nested page too (made by creating the page first), under its Russian name.
+    expect(slashItems('стран', labelOf).map((i) => [i.wireType, i.label])).toEqual([['document', 'Страница']]);
     for (const item of items) expect(item.label).toMatch(/[а-яё]/i);
   });
 

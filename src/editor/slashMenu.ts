@@ -29,8 +29,11 @@ export interface SlashItem {
   label: string;
 }
 
-/** Block types a user can make from the menu: every type with defaultData (databases come later). */
-export const MENU_DEFINITIONS: readonly BlockDefinition[] = (BLOCK_DEFINITIONS as readonly BlockDefinition[]).filter((d) => d.defaultData !== undefined);
+/**
+ * Block types a user can make from the menu: every type with defaultData, and the nested page
+ * (made by creating the page first: DocumentEditor's slash handler). Databases come later.
+ */
+export const MENU_DEFINITIONS: readonly BlockDefinition[] = (BLOCK_DEFINITIONS as readonly BlockDefinition[]).filter((d) => d.defaultData !== undefined || d.slateType === 'documentBlock');
 
 /**
  * The menu's items for a query: the Russian name or the English type name starts with the query,

@@ -10,6 +10,7 @@ import { editorPageId } from '../upload';
 import { loadChildPages } from './childPages';
 import './document.css';
 import { editorT } from './textBlockParts';
+import { PageIcon } from '../../ui/icons';
 
 /**
  * A child page as a block: its icon and title (from the pages slice, else loaded with the parent
@@ -60,7 +61,7 @@ export const DocumentView = memo(function DocumentView({ attributes, children, e
         draggable={false}
       >
         <span className="document-icon" aria-hidden="true">
-          {page?.icon || '📄'}
+          {page?.icon || <PageIcon size={18} />}
         </span>
         <span className="document-title">{title}</span>
       </a>
