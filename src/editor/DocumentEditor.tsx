@@ -10,6 +10,7 @@ import {
   createBlockSyncQueue,
   createWorkspaceEditor,
   readBlock,
+  readClipboard,
   replaceWithServerCopy,
   revertRefusedBlock,
   type BlockSyncQueue,
@@ -27,6 +28,8 @@ import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
 import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
 import { LeaveGuard } from './LeaveGuard';
+import { pasteFiles } from './pasteFiles';
+import { uploadsRunning, uploadsSettled } from './upload';
 import './editor.css';
 
 /**
@@ -94,6 +97,15 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
       onStatus: (status) => callbacks.current.onSyncStatus(status),
     });
     syncQueue.seed(blocks);
+    if (canEdit) {
+      // Files pasted or dropped (nothing else on the clipboard) become image and file uploads.
+      const { insertData } = workspaceEditor;
+      workspaceEditor.insertData = (data) => {
+        const files = Array.from(data.files ?? []);
+        if (files.length > 0 && !readClipboard(data)) pasteFiles(workspaceEditor, files);
+        else insertData(data);
+      };
+    }
     // A duplicated nested-page block points at a deep copy of its page, made here under this page.
     // If the copy cannot be made, the duplicated block goes again (it would point at nothing).
     workspaceEditor.copyPages = (pairs) => {
@@ -127,9 +139,11 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     ReactEditor.focus(editor);
   }, [editor, isNewPage]);
 
-  const unsaved = useCallback(() => queue.hasPending() || title.state.pending !== null, [queue, title]);
+  // Unsaved: edits not yet on the server, or a file still uploading into a block.
+  const unsaved = useCallback(() => queue.hasPending() || title.state.pending !== null || uploadsRunning(), [queue, title]);
   const save = useCallback(async () => {
     title.flush();
+    await uploadsSettled();
     await queue.flush();
   }, [queue, title]);
 

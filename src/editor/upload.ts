@@ -104,6 +104,17 @@ function setState(uid: string, state: UploadState | undefined) {
   listeners.get(uid)?.forEach((listener) => listener());
 }
 
+/** Whether a file is still being uploaded (leaving the page now would lose it: the block gets its file only when the upload ends). */
+export function uploadsRunning(): boolean {
+  for (const state of states.values()) if (state.status === 'uploading') return true;
+  return false;
+}
+
+/** Resolves when no upload is running any more. */
+export async function uploadsSettled(): Promise<void> {
+  while (uploadsRunning()) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 export function getUploadState(uid: string): UploadState | undefined {
   return states.get(uid);
 }

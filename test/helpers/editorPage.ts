@@ -71,8 +71,8 @@ export interface PasteResult {
  * pastes on `paste` in Chromium and everything else on `beforeinput`, so a bare synthetic `paste`
  * event would not reach it with HTML.)
  */
-export async function pasteData(page: Page, data: Record<string, string>): Promise<PasteResult> {
-  return page.evaluate((entries) => {
+export async function pasteData(page: Page, data: Record<string, string>, files: ReadonlyArray<{ name: string; type: string; base64: string }> = []): Promise<PasteResult> {
+  return page.evaluate(([entries, fileList]) => {
     const selection = window.getSelection();
     const anchor = selection && selection.rangeCount > 0 ? selection.anchorNode : null;
     const target = anchor ? (anchor instanceof Element ? anchor : anchor.parentElement) : null;
@@ -80,11 +80,12 @@ export async function pasteData(page: Page, data: Record<string, string>): Promi
     if (!target || !editable || document.activeElement !== editable) throw new Error('the editor does not have the caret');
     const transfer = new DataTransfer();
     for (const [type, value] of Object.entries(entries)) transfer.setData(type, value);
+    for (const file of fileList) transfer.items.add(new File([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], file.name, { type: file.type }));
     const paste = new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true, composed: true });
     if (!target.dispatchEvent(paste)) return { handledOnPaste: true, handledOnBeforeInput: false };
     const input = new InputEvent('beforeinput', { inputType: 'insertFromPaste', dataTransfer: transfer, bubbles: true, cancelable: true, composed: true });
     return { handledOnPaste: false, handledOnBeforeInput: !target.dispatchEvent(input) };
-  }, data);
+  }, [data, files] as const);
 }
 
 /**
