@@ -104,6 +104,7 @@ it('a 400-block page opens with far chunks as placeholders holding their text; s
   // screens away, no caret there) makes it a placeholder again.
   await scrollToLastLine(page);
   expect((await chunks(page)).at(-1)?.drawn).toBe(true);
+  await page.screenshot({ path: 'test/e2e/artifacts/big-page-end.png' });
   await until(page, `line ${LINES} is a placeholder again`, async () => (await drawnLine(page, LINES).count()) === 0 && (await chunks(page)).at(-1)?.drawn === false, 'top');
   expect((await chunks(page)).at(-1)?.lines).toContain(line(LINES));
   expect((await chunks(page)).flatMap((chunk) => chunk.lines)).toEqual([TITLE, ...allLines]);
