@@ -40,7 +40,8 @@ export function chunkOf(children: unknown): { chunk: ChunkNode; root: ChunkRoot 
   const props = (children as ReactElement<{ ancestor?: ChunkNode; root?: ChunkRoot }> | null)?.props;
   const chunk = props?.ancestor;
   if (!chunk || chunk.type !== 'chunk' || !props.root || !Array.isArray(chunk.children)) return null;
-  if (!chunk.children.every((leaf) => leaf.type === 'leaf')) return null;
+  // A lowest chunk holds leaves only (slate-react's `lowest`): the first one tells.
+  if (chunk.children[0]?.type !== 'leaf') return null;
   return { chunk, root: props.root };
 }
 
