@@ -7,7 +7,7 @@ import { chunkOf, ChunkVisibilityProvider, chunkVisibilityOf, renderChunk, type 
 /*
  * lazyChunks.tsx reads slate-react's internal props of a renderChunk call (chunkOf): these tests
  * fail when an update of slate-react changes their shape. In jsdom there is no
- * IntersectionObserver, so every chunk is drawn (the fallback); with a stand-in observer, the far
+ * ResizeObserver, so every chunk is drawn (the fallback); with a stand-in one and laid-out chunks, the far
  * chunks are placeholders holding their text.
  */
 
@@ -116,8 +116,8 @@ function LazyEditor({ editor }: { editor: Editor }) {
 }
 
 describe('lazy chunks', () => {
-  test('without IntersectionObserver (jsdom) every chunk is drawn: all the blocks are in the DOM, no placeholder', () => {
-    expect(typeof IntersectionObserver).toBe('undefined');
+  test('without ResizeObserver (jsdom) every chunk is drawn: all the blocks are in the DOM, no placeholder', () => {
+    expect(typeof ResizeObserver).toBe('undefined');
     const editor = smallChunkEditor();
     const { container } = render(<LazyEditor editor={editor} />);
     expect(chunkVisibilityOf(editor).lazy).toBe(false);
@@ -126,87 +126,88 @@ describe('lazy chunks', () => {
     expect([...container.querySelectorAll('[data-block-id]')].map((element) => element.textContent)).toEqual(Array.from({ length: COUNT }, (_, i) => `Абзац ${i}`));
   });
 
-  describe('with an IntersectionObserver', () => {
-    /** A stand-in observer: records what it watches; `enter(el)` tells the watchers of `el` it is near. */
-    class FakeObserver {
-      static all: FakeObserver[] = [];
-      readonly targets = new Set<Element>();
-      constructor(
-        readonly callback: IntersectionObserverCallback,
-        readonly options: IntersectionObserverInit = {},
-      ) {
-        FakeObserver.all.push(this);
-      }
-      observe(target: Element) {
-        this.targets.add(target);
-      }
-      unobserve(target: Element) {
-        this.targets.delete(target);
-      }
-      disconnect() {
-        this.targets.clear();
-      }
-      takeRecords() {
-        return [];
-      }
-      static report(target: Element, isIntersecting: boolean) {
-        for (const observer of FakeObserver.all.filter((o) => o.targets.has(target))) {
-          observer.callback([{ target, isIntersecting } as IntersectionObserverEntry], observer as unknown as IntersectionObserver);
-        }
-      }
+  describe('in a browser that can say where chunks are', () => {
+    /*
+     * jsdom lays nothing out: each chunk (drawn or placeholder) is placed 1,000 px below the one
+     * before it, the window scrolled by `scrolled`; the window is 768 px tall, so one screen away
+     * is 768 px and three are 2,304 px. A stand-in ResizeObserver makes the editor lazy.
+     */
+    let scrolled = 0;
+    class StandInResizeObserver {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
     }
+    const chunkTop = (element: Element) => {
+      const all = [...document.querySelectorAll('[data-slate-chunk]')].filter((chunk) => chunk.querySelector('[data-slate-chunk]') === null);
+      return all.indexOf(element) * 1000 - scrolled;
+    };
+    const original = Element.prototype.getBoundingClientRect;
     beforeEach(() => {
-      FakeObserver.all = [];
-      (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver = FakeObserver;
+      scrolled = 0;
+      (globalThis as { ResizeObserver?: unknown }).ResizeObserver = StandInResizeObserver;
+      Element.prototype.getBoundingClientRect = function (this: Element) {
+        if (!this.hasAttribute('data-slate-chunk')) return original.call(this);
+        const top = chunkTop(this);
+        return { top, bottom: top + 1000, height: 1000, left: 0, right: 700, width: 700, x: 0, y: top, toJSON: () => ({}) } as DOMRect;
+      };
     });
     afterEach(() => {
-      delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver;
+      delete (globalThis as { ResizeObserver?: unknown }).ResizeObserver;
+      Element.prototype.getBoundingClientRect = original;
     });
+    /** Scrolls the window to `y` and lets the check that follows (next frame) and React run. */
+    const scrollTo = (y: number) =>
+      act(async () => {
+        scrolled = y;
+        window.dispatchEvent(new Event('scroll'));
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      });
 
-    test('only the first chunk is drawn; the others are placeholders holding their text, drawn when near or when the caret comes close', async () => {
+    test('only the chunks within a screen of the view are drawn; the others are placeholders holding their text; scrolling draws and undraws; the caret pins its chunks', async () => {
       // 200 blocks in chunks of 3: the caret's 50-block margin leaves the far end unpinned.
       const editor = smallChunkEditor(200);
       const { container } = render(<LazyEditor editor={editor} />);
       expect(chunkVisibilityOf(editor).lazy).toBe(true);
       const drawn = () => [...container.querySelectorAll('[data-block-id]')].map((element) => element.getAttribute('data-block-id'));
+      // Before the first check only the page's start; then the chunk 232 px below the view too.
       expect(drawn()).toEqual(['b0', 'b1', 'b2']);
+      await scrollTo(0);
+      expect(drawn()).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
       const placeholders = [...container.querySelectorAll('.block-chunk-placeholder')];
-      expect(placeholders).toHaveLength(Math.ceil(200 / CHUNK) - 1);
+      expect(placeholders).toHaveLength(Math.ceil(200 / CHUNK) - 2);
       expect(placeholders[0].getAttribute('contenteditable')).toBe('false');
-      expect(placeholders[0].textContent).toBe('Абзац 3\nАбзац 4\nАбзац 5');
-      const last = placeholders[placeholders.length - 1];
-      expect(last.textContent).toBe('Абзац 198\nАбзац 199');
+      expect(placeholders[0].textContent).toBe('Абзац 6\nАбзац 7\nАбзац 8');
+      expect(placeholders[placeholders.length - 1].textContent).toBe('Абзац 198\nАбзац 199');
 
-      // Near the viewport (the observer with the smaller margin says so): the chunk is drawn.
-      const near = FakeObserver.all.find((o) => o.options.rootMargin === '100% 0px');
-      expect(near?.targets.has(last)).toBe(true);
-      act(() => FakeObserver.report(last, true));
-      expect(drawn()).toEqual(['b0', 'b1', 'b2', 'b198', 'b199']);
+      // Scrolled to the end: the last chunks are drawn; chunk 1 (more than three screens up) is
+      // not any more; chunk 0, the page's start, always is.
+      await scrollTo(66 * 1000 - 500);
+      const ids = () => drawn().map((id) => Number(id!.slice(1)));
+      expect(ids()).toContain(198);
+      expect(ids()).toContain(199);
+      expect(ids()).not.toContain(4);
+      expect(ids()).toContain(0);
 
-      // The caret in block 100 draws every chunk within 50 blocks of it, and no other.
+      // The caret in block 100 draws every chunk within 50 blocks of it, and no other in between.
       await act(async () => Transforms.select(editor, Editor.start(editor, [100])));
-      const ids = drawn().map((id) => Number(id!.slice(1)));
-      expect(ids).toContain(100);
-      expect(ids).toContain(51);
-      expect(ids).toContain(149);
-      expect(ids).not.toContain(47);
-      expect(ids).not.toContain(153);
+      expect(ids()).toContain(100);
+      expect(ids()).toContain(51);
+      expect(ids()).toContain(149);
+      expect(ids()).not.toContain(47);
+      expect(ids()).not.toContain(153);
 
-      // The caret gone (the editor blurred): the chunks around block 100 are placeholders again; the
-      // last one, drawn because it was near, stays until the observer with the wider margin says it is far.
+      // The caret gone, back at the top: the chunks around block 100 and at the end are placeholders again.
       await act(async () => Transforms.deselect(editor));
-      expect(drawn()).toEqual(['b0', 'b1', 'b2', 'b198', 'b199']);
-      const lastDrawn = container.querySelector('[data-block-id="b198"]')!.closest('.block-chunk')!;
-      const far = FakeObserver.all.find((o) => o.options.rootMargin === '300% 0px');
-      expect(far?.targets.has(lastDrawn)).toBe(true);
-      act(() => FakeObserver.report(lastDrawn, false));
-      expect(drawn()).toEqual(['b0', 'b1', 'b2']);
+      await scrollTo(0);
+      expect(drawn()).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
       expect([...container.querySelectorAll('.block-chunk-placeholder')].pop()?.textContent).toBe('Абзац 198\nАбзац 199');
     });
 
     test('after a delete that leaves one chunk, that chunk is drawn at once (the page start and the caret are in it)', async () => {
       const editor = smallChunkEditor(200);
       const { container } = render(<LazyEditor editor={editor} />);
+      await scrollTo(0);
       // Everything selected and deleted: the block left is held by what was the last chunk, whose
       // new indexes the selection subscription sees too late.
       await act(async () => Transforms.select(editor, Editor.range(editor, [])));

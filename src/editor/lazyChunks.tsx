@@ -9,7 +9,7 @@
  * Mounting is a rendering matter only: the Slate document always holds every block, and sync,
  * undo, copy and paste work on it, never on the DOM.
  */
-import { createContext, memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactElement, type ReactNode, type RefObject } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement, type ReactNode, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
 import { useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
@@ -17,9 +17,9 @@ import type { SlateElement } from '../../schema/slate';
 
 /** Within this many blocks of a chunk, the caret or a selection edge keeps it mounted (arrow keys never meet a placeholder). */
 const PIN_MARGIN_BLOCKS = 50;
-/** Mount when this close to the viewport, unmount when farther than the second (IntersectionObserver root margins). */
-const MOUNT_MARGIN = '100% 0px';
-const UNMOUNT_MARGIN = '300% 0px';
+/** Mount within this many screens of the visible area, unmount beyond the second. */
+const MOUNT_SCREENS = 1;
+const UNMOUNT_SCREENS = 3;
 
 /** What slate-react passes as a lowest chunk's children: a memoized chunk element whose props name the chunk. */
 interface ChunkLeaf {
@@ -100,45 +100,77 @@ function summaryOf(chunk: ChunkNode, modified: boolean): { text: string; estimat
 }
 
 /**
- * Which chunks are mounted, shared by the chunks of one editor: one pair of IntersectionObservers
- * for all of them, the heights they had when last drawn, and a running correction of the estimates.
+ * Which chunks are mounted, shared by the chunks of one editor: where they are relative to the
+ * visible area, the heights they had when last drawn, and a running correction of the estimates.
  */
 export class ChunkVisibility {
-  private near: IntersectionObserver | null = null;
-  private far: IntersectionObserver | null = null;
+  private scrollRoot: Element | null = null;
+  private scrollTarget: Element | Window | null = null;
+  private resize: ResizeObserver | null = null;
+  private frame = 0;
   private readonly elements = new Map<Element, { mounted: boolean; show(): void; hide(): void }>();
   private readonly chunks = new Set<{ chunk: ChunkNode; show(): void; element(): HTMLElement | null }>();
   private readonly heights = new WeakMap<ChunkNode, number>();
   private estimateScale = 1;
-  /** Chunks are left unmounted only where the browser tells what is near the viewport (not in jsdom). */
-  readonly lazy = typeof IntersectionObserver !== 'undefined';
+  /**
+   * Chunks are left unmounted only where the browser can say where they are (not in jsdom).
+   * Where they are is checked when something can move them: a scroll, a resize of the window or
+   * of the editor's content, a chunk appearing. Typing that does not change the page's height
+   * costs nothing here (an IntersectionObserver recomputed every chunk on every frame: ≈ 1 ms
+   * per keystroke at 20,000 blocks).
+   */
+  readonly lazy = typeof ResizeObserver !== 'undefined' && typeof requestAnimationFrame === 'function';
 
-  /** Observes within `scrollRoot` (the nearest scrolling ancestor, or the viewport when null). */
-  attach(scrollRoot: Element | null): void {
+  /** Watches `scrollRoot` (the nearest scrolling ancestor, or the window when null) and the size of `content`. */
+  attach(scrollRoot: Element | null, content: Element | null): void {
     this.detach();
     if (!this.lazy) return;
-    this.near = new IntersectionObserver((entries) => entries.forEach((entry) => entry.isIntersecting && this.elements.get(entry.target)?.show()), { root: scrollRoot, rootMargin: MOUNT_MARGIN });
-    this.far = new IntersectionObserver((entries) => entries.forEach((entry) => !entry.isIntersecting && this.elements.get(entry.target)?.hide()), { root: scrollRoot, rootMargin: UNMOUNT_MARGIN });
-    for (const [element, handlers] of this.elements) this.observe(element, handlers.mounted);
+    this.scrollRoot = scrollRoot;
+    this.scrollTarget = scrollRoot ?? window;
+    this.scrollTarget.addEventListener('scroll', this.schedule, { passive: true });
+    window.addEventListener('resize', this.schedule);
+    this.resize = new ResizeObserver(this.schedule);
+    if (content) this.resize.observe(content);
+    this.schedule();
   }
 
   detach(): void {
-    this.near?.disconnect();
-    this.far?.disconnect();
-    this.near = this.far = null;
+    this.scrollTarget?.removeEventListener('scroll', this.schedule);
+    window.removeEventListener('resize', this.schedule);
+    this.resize?.disconnect();
+    this.resize = null;
+    this.scrollTarget = null;
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
   }
 
-  /** A placeholder is watched for coming near, a drawn chunk for going far (fewer targets per frame). */
-  private observe(element: Element, mounted: boolean): void {
-    (mounted ? this.far : this.near)?.observe(element);
+  /** Checks where the chunks are in the next frame (once, however often it is asked). */
+  readonly schedule = (): void => {
+    if (this.frame || !this.lazy) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.check();
+    });
+  };
+
+  /** Mounts the placeholders within MOUNT_SCREENS of the visible area; unmounts drawn chunks beyond UNMOUNT_SCREENS. */
+  check(): void {
+    if (!this.scrollTarget) return;
+    const view = this.scrollRoot ? this.scrollRoot.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+    const screen = Math.max(1, view.bottom - view.top);
+    for (const [element, handlers] of this.elements) {
+      const rect = element.getBoundingClientRect();
+      const distance = rect.bottom < view.top ? view.top - rect.bottom : rect.top > view.bottom ? rect.top - view.bottom : 0;
+      if (!handlers.mounted && distance <= screen * MOUNT_SCREENS) handlers.show();
+      else if (handlers.mounted && distance > screen * UNMOUNT_SCREENS) handlers.hide();
+    }
   }
 
   register(element: HTMLElement, handlers: { mounted: boolean; show(): void; hide(): void }): () => void {
     this.elements.set(element, handlers);
-    this.observe(element, handlers.mounted);
+    this.schedule();
     return () => {
-      this.elements.delete(element);
-      (handlers.mounted ? this.far : this.near)?.unobserve(element);
+      if (this.elements.get(element) === handlers) this.elements.delete(element);
     };
   }
 
@@ -197,8 +229,9 @@ function scrollingAncestor(element: HTMLElement | null): Element | null {
 /** Provides the editor's chunk visibility to its chunks and watches the scrolling ancestor of `frame`. */
 export function ChunkVisibilityProvider({ editor, frame, children }: { editor: Editor; frame: RefObject<HTMLElement | null>; children: ReactNode }) {
   const visibility = chunkVisibilityOf(editor);
-  useLayoutEffect(() => {
-    visibility.attach(scrollingAncestor(frame.current));
+  // A passive effect: the frame's ref is set only after the layout effects below it have run.
+  useEffect(() => {
+    visibility.attach(scrollingAncestor(frame.current), frame.current);
     return () => visibility.detach();
   }, [visibility, frame]);
   return <VisibilityContext.Provider value={visibility}>{children}</VisibilityContext.Provider>;
