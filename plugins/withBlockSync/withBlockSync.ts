@@ -147,18 +147,8 @@ export function revertRefusedBlock(editor: Editor, uid: string, copy: Pick<WireB
   const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === uid);
   const current = blockAt(editor, index);
   if (!current || current.type === 'pageHeadingBlock') return;
-  if (!copy) {
-    Transforms.removeNodes(editor, { at: [index] });
-    return;
-  }
-  const caret = caretOffsetIn(editor, index);
-  const reverted = toSlate({ id: uid, contentType: 'Block', pageId: '', parentId: null, placeAfter: null, version: current.version, type: copy.type, data: copy.data } as WireBlock);
-  const replacement: BlockElement = current.depth ? { ...reverted, depth: current.depth } : reverted;
-  Editor.withoutNormalizing(editor, () => {
-    Transforms.removeNodes(editor, { at: [index] });
-    Transforms.insertNodes(editor, replacement, { at: [index], select: false });
-  });
-  if (caret !== null) Transforms.select(editor, pointAtOffset(editor, index, mapOffset(Node.string(current), Node.string(replacement), caret)));
+  if (!copy) Transforms.removeNodes(editor, { at: [index] });
+  else replaceBlockAt(editor, index, { id: uid, contentType: 'Block', pageId: '', parentId: null, placeAfter: null, version: current.version, ...copy } as WireBlock);
 }
 
 /** The caret's character offset inside a top-level block, if the caret is there. */
@@ -181,21 +171,26 @@ function pointAtOffset(editor: Editor, index: number, offset: number): Point {
 
 /**
  * Puts the server's copy of a block in place of the local one, outside the undo history.
- * A caret inside the block stays at the same character offset (or the end, if the text is shorter).
+ * A caret inside the block stays by the same text.
  */
 export function replaceWithServerCopy(editor: Editor, block: WireBlock): void {
   const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === block.id);
   if (index < 0) return;
+  HistoryEditor.withoutSaving(editor as HistoryEditor, () => replaceBlockAt(editor, index, block));
+}
+
+/**
+ * Replaces the element at `index` with `block` (the wire says nothing about depth: the element
+ * keeps its place in the flat list); a caret inside stays by the same text, mapped through what
+ * changed around it.
+ */
+function replaceBlockAt(editor: Editor, index: number, block: WireBlock): void {
   const caret = caretOffsetIn(editor, index);
   const current = editor.children[index] as BlockElement;
-  // The server's copy says nothing about depth; the block keeps its place in the flat list.
   const replacement: BlockElement = current.depth ? { ...toSlate(block), depth: current.depth } : toSlate(block);
-  HistoryEditor.withoutSaving(editor as HistoryEditor, () => {
-    Editor.withoutNormalizing(editor, () => {
-      editor.apply({ type: 'remove_node', path: [index], node: editor.children[index] });
-      editor.apply({ type: 'insert_node', path: [index], node: replacement });
-    });
-    // The caret stays by the same text: mapped through what changed around it.
-    if (caret !== null) Transforms.select(editor, pointAtOffset(editor, index, mapOffset(Node.string(current), Node.string(replacement), caret)));
+  Editor.withoutNormalizing(editor, () => {
+    editor.apply({ type: 'remove_node', path: [index], node: current });
+    editor.apply({ type: 'insert_node', path: [index], node: replacement });
   });
+  if (caret !== null) Transforms.select(editor, pointAtOffset(editor, index, mapOffset(Node.string(current), Node.string(replacement), caret)));
 }

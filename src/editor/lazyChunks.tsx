@@ -12,7 +12,7 @@
 import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement, type ReactNode, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
-import { useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
+import { ReactEditor, useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
 import type { SlateElement } from '../../schema/slate';
 
 /** Within this many blocks of a chunk, the caret or a selection edge keeps it mounted (arrow keys never meet a placeholder). */
@@ -99,6 +99,14 @@ function summaryOf(chunk: ChunkNode, modified: boolean): { text: string; estimat
   return summary;
 }
 
+interface ChunkEntry {
+  chunk: ChunkNode;
+  /** Drawn now (watched for going far) or a placeholder (watched for coming near). */
+  mounted: boolean;
+  show(): void;
+  hide(): void;
+}
+
 /**
  * Which chunks are mounted, shared by the chunks of one editor: where they are relative to the
  * visible area, the heights they had when last drawn, and a running correction of the estimates.
@@ -108,8 +116,8 @@ export class ChunkVisibility {
   private scrollTarget: Element | Window | null = null;
   private resize: ResizeObserver | null = null;
   private frame = 0;
-  private readonly elements = new Map<Element, { mounted: boolean; show(): void; hide(): void }>();
-  private readonly chunks = new Set<{ chunk: ChunkNode; show(): void; element(): HTMLElement | null }>();
+  /** Every chunk's element (drawn or placeholder) and what it holds. */
+  private readonly elements = new Map<Element, ChunkEntry>();
   private readonly heights = new WeakMap<ChunkNode, number>();
   private estimateScale = 1;
   /**
@@ -166,17 +174,12 @@ export class ChunkVisibility {
     }
   }
 
-  register(element: HTMLElement, handlers: { mounted: boolean; show(): void; hide(): void }): () => void {
-    this.elements.set(element, handlers);
+  register(element: HTMLElement, entry: ChunkEntry): () => void {
+    this.elements.set(element, entry);
     this.schedule();
     return () => {
-      if (this.elements.get(element) === handlers) this.elements.delete(element);
+      if (this.elements.get(element) === entry) this.elements.delete(element);
     };
-  }
-
-  track(entry: { chunk: ChunkNode; show(): void; element(): HTMLElement | null }): () => void {
-    this.chunks.add(entry);
-    return () => this.chunks.delete(entry);
   }
 
   /** Records a drawn chunk's height, and how far off the estimate was. */
@@ -192,20 +195,18 @@ export class ChunkVisibility {
     return this.heights.get(chunk) ?? Math.round(summaryOf(chunk, modified).estimate * this.estimateScale);
   }
 
-  /** Mounts the chunk holding top-level block `index` now; its element, for scrolling to. */
-  mountIndex(index: number): HTMLElement | null {
-    for (const entry of this.chunks) {
+  /** Mounts the chunk holding top-level block `index` now. */
+  mountIndex(index: number): void {
+    for (const entry of this.elements.values()) {
       const [first, last] = chunkRange(entry.chunk);
       if (index < first || index > last) continue;
       flushSync(() => entry.show());
-      return entry.element();
+      return;
     }
-    return null;
   }
 }
 
 const EDITOR_TO_VISIBILITY = new WeakMap<Editor, ChunkVisibility>();
-const EDITOR_ROOT = new WeakMap<Editor, () => HTMLElement | null>();
 const VisibilityContext = createContext<ChunkVisibility | null>(null);
 
 export function chunkVisibilityOf(editor: Editor): ChunkVisibility {
@@ -245,8 +246,7 @@ export function revealBlock(editor: Editor, uid: string): boolean {
   const index = editor.children.findIndex((node) => (node as SlateElement).uid === uid);
   if (index < 0) return false;
   chunkVisibilityOf(editor).mountIndex(index);
-  const root = EDITOR_ROOT.get(editor)?.() ?? null;
-  const element = root?.querySelector(`[data-block-id="${CSS.escape(uid)}"]`);
+  const element = ReactEditor.toDOMNode(editor as ReactEditor, editor).querySelector(`[data-block-id="${CSS.escape(uid)}"]`);
   element?.scrollIntoView({ block: 'center' });
   return Boolean(element);
 }
@@ -295,9 +295,8 @@ function LazyChunkView({ chunk, root, attributes, children }: LazyChunkProps) {
   useLayoutEffect(() => {
     const element = ref.current;
     if (!visibility || !element) return;
-    EDITOR_ROOT.set(editor, () => element.closest<HTMLElement>('[data-slate-editor]'));
-    const untrack = visibility.track({ chunk, show: () => setMounted(true), element: () => ref.current });
-    const unregister = visibility.register(element, {
+    return visibility.register(element, {
+      chunk,
       mounted: show,
       show: () => setMounted(true),
       hide: () => {
@@ -305,11 +304,7 @@ function LazyChunkView({ chunk, root, attributes, children }: LazyChunkProps) {
         setMounted(false);
       },
     });
-    return () => {
-      untrack();
-      unregister();
-    };
-  }, [visibility, chunk, editor, show]);
+  }, [visibility, chunk, show]);
 
   if (show) {
     return (
