@@ -1,0 +1,49 @@
+import { render } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router-dom';
+import { Editor, Transforms } from 'slate';
+import { ELEMENT_TO_NODE } from 'slate-dom';
+import type { WorkspaceEditor } from '../../plugins';
+import type { BlockSyncApi } from '../../plugins/withBlockSync';
+import type { WireElement } from '../../schema/element';
+import { createStore } from '../app/store';
+import { DocumentEditor } from './DocumentEditor';
+import { flushEditor, installFetch, TEST_PAGE_ID, wireBlock } from './blocks/testing';
+
+const CHILD = '22222222-3333-4444-8555-666666666666';
+const WORKSPACE = '33333333-4444-4555-8666-777777777777';
+const page = { id: TEST_PAGE_ID, contentType: 'Element', workspaceId: WORKSPACE, type: 'Note', title: 'Родитель', icon: null, path: [], parentId: null, section: 'private', accessLevel: 'full', inFavorites: false, inTrash: false, isPublic: false, defaultLayoutId: null, cover: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' } as WireElement;
+const noApi: BlockSyncApi = {
+  createBlock: () => new Promise(() => undefined),
+  updateBlock: () => new Promise(() => undefined),
+  moveBlock: () => new Promise(() => undefined),
+  deleteBlock: () => new Promise(() => undefined),
+};
+
+// jsdom lacks structuredClone (browsers and Node have it); Slate nodes are plain JSON.
+globalThis.structuredClone ??= ((value: unknown) => JSON.parse(JSON.stringify(value))) as typeof structuredClone;
+
+describe('DocumentEditor: duplicating a nested page', () => {
+  it('asks the server for a copy of the page under this one; when it cannot be made, the duplicated block goes again', async () => {
+    const calls = installFetch(() => ({ status: 403, body: { data: null, errors: [{ code: 'forbidden', message: '' }] } }));
+    const { container } = render(
+      <Provider store={createStore()}>
+        <MemoryRouter>
+          <DocumentEditor page={page} blocks={[wireBlock('d1', 'document', { pageId: CHILD })]} canEdit onTitleEdited={() => undefined} saveTitle={async () => undefined} onSyncStatus={() => undefined} api={noApi} />
+        </MemoryRouter>
+      </Provider>,
+    );
+    const editor = ELEMENT_TO_NODE.get(container.querySelector('[data-slate-editor]') as HTMLElement) as unknown as WorkspaceEditor;
+    Transforms.select(editor, Editor.start(editor, [1]));
+    editor.handleKey({ key: 'd', ctrlKey: true });
+    const pageIds = () => editor.children.map((node) => (node as { pageId?: string }).pageId).filter(Boolean);
+    expect(pageIds()).toHaveLength(2);
+    const copy = pageIds()[1];
+    expect(copy).not.toBe(CHILD);
+    const clone = calls.find((call) => call.url.endsWith('/page/clone'));
+    expect(clone).toEqual({ url: `/api/v3/spaces/element/${CHILD}/page/clone`, method: 'POST', body: { id: copy, workspaceId: WORKSPACE, toElement: TEST_PAGE_ID } });
+    await flushEditor();
+    await flushEditor();
+    expect(pageIds()).toEqual([CHILD]);
+  });
+});
