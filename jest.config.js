@@ -18,12 +18,20 @@ const swc = [
 ];
 
 const base = {
-  transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },
+  transform: {
+    // slate-react runs with the app's build-time chunk patch (src/editor/slateReactChunkPatch.cjs).
+    'slate-react[\\\\/]dist[\\\\/]index\\.es\\.js$': ['<rootDir>/test/helpers/slateReactTransform.cjs', swc[1]],
+    '^.+\\.(t|j)sx?$': swc,
+    '^.+\\.mjs$': swc,
+  },
   // These packages ship ES modules only (@fastify/cookie loads `cookie` with a dynamic import(),
   // which Jest cannot run without --experimental-vm-modules); let swc turn them into CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie|marked)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie|marked|slate-react)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
-  moduleNameMapper: { '\\.(css)$': '<rootDir>/test/helpers/styleStub.cjs' },
+  moduleNameMapper: {
+    '\\.(css)$': '<rootDir>/test/helpers/styleStub.cjs',
+    '^slate-react$': '<rootDir>/node_modules/slate-react/dist/index.es.js',
+  },
 };
 
 const integration = (name) => ({

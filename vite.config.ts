@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { slateReactChunkPatch } from './src/editor/slateReactChunkPatch.cjs';
 
 /** The web app lives in src/ (its index.html too); `vite build` writes dist/, which the Fastify server serves. */
 export default defineConfig({
   root: fileURLToPath(new URL('./src', import.meta.url)),
-  plugins: [react()],
+  // slateReactChunkPatch: no per-keystroke walk over every block in slate-react (see the file).
+  plugins: [react(), slateReactChunkPatch()],
   define: { __HELP_URL__: JSON.stringify(process.env.HELP_URL ?? '') },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),

@@ -31,7 +31,7 @@ export interface ChunkNode {
   type: 'chunk';
   children: ChunkLeaf[];
 }
-interface ChunkRoot {
+export interface ChunkRoot {
   modifiedChunks: Set<unknown>;
 }
 

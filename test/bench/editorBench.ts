@@ -64,9 +64,8 @@ interface RunResult {
 async function buildBundles(): Promise<string> {
   process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
-  const config = path.join(HERE, 'editor', 'vite.config.ts');
-  const { BENCH_EDITOR_OUT_DIR } = (await import('./editor/vite.config')) as { BENCH_EDITOR_OUT_DIR: string };
-  await build({ configFile: config, mode: 'production' });
+  const { BENCH_EDITOR_OUT_DIR, benchBuildConfigs } = await import('./editor/vite.config');
+  for (const config of benchBuildConfigs()) await build(config);
   return BENCH_EDITOR_OUT_DIR;
 }
 

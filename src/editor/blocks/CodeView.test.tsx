@@ -55,6 +55,14 @@ describe('decorateCode', () => {
     expect(ranges.some((r) => (r as CodeRange).prism.includes('builtin'))).toBe(true);
   });
 
+  test("the editor's own list is new each time (<Editable> pushes its placeholder decorations into it)", () => {
+    const editor = { children: [] } as unknown as Parameters<typeof decorateCode>[0][0];
+    const first = decorateCode([editor, []]);
+    first.push({ anchor: { path: [0, 0], offset: 0 }, focus: { path: [0, 0], offset: 0 } });
+    expect(decorateCode([editor, []])).toEqual([]);
+    expect(decorateCode([{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'a' }] }, [1]])).toEqual([]);
+  });
+
   test('offsets map across several text children', async () => {
     await loadLanguage('javascript');
     const element = { type: 'codeBlock', uid: 'c', version: 1, language: 'javascript', children: [{ text: 'let x' }, { text: ' = "s"' }] } as BlockElement;

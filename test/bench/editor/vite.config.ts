@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import type { InlineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { slateReactChunkPatch } from '../../../src/editor/slateReactChunkPatch.cjs';
 
 /**
  * The editor benchmark's three pages (ours, plain-cv, slate-chunk-cv) as production bundles
@@ -8,24 +9,28 @@ import react from '@vitejs/plugin-react';
  */
 export const BENCH_EDITOR_OUT_DIR = fileURLToPath(new URL('../../../.tmp/bench-editor', import.meta.url));
 
-export default defineConfig({
-  root: fileURLToPath(new URL('.', import.meta.url)),
-  mode: 'production',
-  plugins: [react()],
-  define: { __HELP_URL__: JSON.stringify('') },
-  logLevel: 'warn',
-  build: {
-    outDir: BENCH_EDITOR_OUT_DIR,
-    emptyOutDir: true,
-    minify: true,
-    sourcemap: false,
-    reportCompressedSize: false,
-    rollupOptions: {
-      input: {
-        ours: fileURLToPath(new URL('./ours.html', import.meta.url)),
-        plain: fileURLToPath(new URL('./plain.html', import.meta.url)),
-        slate: fileURLToPath(new URL('./slate.html', import.meta.url)),
-      },
+const page = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
+
+/**
+ * Two builds into one directory: "ours" (and plain-cv) with the app's slate-react patch, as the
+ * app ships; slate-chunk-cv with slate-react as published, the vanilla reference.
+ */
+export function benchBuildConfigs(): InlineConfig[] {
+  const config = (input: Record<string, string>, patched: boolean, emptyOutDir: boolean): InlineConfig => ({
+    configFile: false,
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    mode: 'production',
+    plugins: patched ? [react(), slateReactChunkPatch()] : [react()],
+    define: { __HELP_URL__: JSON.stringify('') },
+    logLevel: 'warn',
+    build: {
+      outDir: BENCH_EDITOR_OUT_DIR,
+      emptyOutDir,
+      minify: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      rollupOptions: { input },
     },
-  },
-});
+  });
+  return [config({ ours: page('ours'), plain: page('plain') }, true, true), config({ slate: page('slate') }, false, false)];
+}

@@ -76,6 +76,8 @@ function requestLanguage(language: CodeLanguage): void {
  * decorate again (see useCodeDecorate).
  */
 export function decorateCode([node, path]: NodeEntry): Range[] {
+  // The editor's own list is a new array: <Editable> pushes its placeholder decorations into it.
+  if (path.length === 0) return [];
   if (path.length !== 1 || !Element.isElement(node) || node.type !== 'codeBlock') return NONE;
   const language = node.language && isCodeLanguage(node.language) ? node.language : DEFAULT_CODE_LANGUAGE;
   if (PRISM_GRAMMAR[language] === null) return NONE;

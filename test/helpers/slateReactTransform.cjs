@@ -1,0 +1,18 @@
+'use strict';
+/**
+ * Jest transformer for slate-react/dist/index.es.js (jest.config.js maps `slate-react` to that
+ * file): applies the same chunk patch as the Vite build (src/editor/slateReactChunkPatch.cjs),
+ * then swc turns the module into CommonJS. Tests thus run the slate-react the app ships.
+ */
+const { createTransformer: createSwc } = require('@swc/jest');
+const { patchSlateReact } = require('../../src/editor/slateReactChunkPatch.cjs');
+
+module.exports = {
+  createTransformer(options) {
+    const swc = createSwc(options);
+    return {
+      process: (source, filename, jestOptions) => swc.process(patchSlateReact(source), filename, jestOptions),
+      getCacheKey: (source, filename, jestOptions) => swc.getCacheKey(patchSlateReact(source), filename, jestOptions),
+    };
+  },
+};
