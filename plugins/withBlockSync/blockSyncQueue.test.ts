@@ -16,7 +16,8 @@ type Call =
   | { kind: 'create'; id: string; body: CreateBlockBody & { id: string } }
   | { kind: 'update'; id: string; body: UpdateBlockBody }
   | { kind: 'move'; id: string; body: { parentId: string | null; placeAfter: string | null } }
-  | { kind: 'delete'; id: string };
+  | { kind: 'delete'; id: string }
+  | { kind: 'get'; id: string };
 
 function wire(id: string, text: string, extra: Partial<WireBlock> = {}): WireBlock {
   return {
@@ -94,6 +95,12 @@ function fakeApi() {
         const gone = [id];
         for (let i = 0; i < gone.length; i++) for (const b of server.values()) if (b.parentId === gone[i]) gone.push(b.id);
         for (const g of gone) server.delete(g);
+      }),
+    getBlock: (id) =>
+      call({ kind: 'get', id }, () => {
+        const stored = server.get(id);
+        if (!stored) throw httpError(404, 'not_found');
+        return stored;
       }),
   };
 
@@ -590,6 +597,45 @@ describe('blockSyncQueue: errors', () => {
     expect(queue.status()).toBe('saved');
   });
 
+  it('a refused delete or move hands the editor the server block with its place; nothing is sent again once it is back', async () => {
+    const { loaded, edit, failNext, queue, revertTo, doc, calls } = setup();
+    loaded(wire('a', 'first'));
+    loaded(wire('b', 'second', { placeAfter: 'a' }));
+
+    failNext(httpError(403, ERROR_CODES.forbidden));
+    doc.delete('b');
+    queue.markDirty('b');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.map((c) => c.kind)).toEqual(['delete', 'get']);
+    expect(revertTo).toEqual([['b', wire('b', 'second', { placeAfter: 'a' })]]);
+    edit(wire('b', 'second', { placeAfter: 'a' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(2);
+
+    // Moved here after b: refused, and back first on the page (where the server has it).
+    failNext(httpError(403, ERROR_CODES.forbidden));
+    doc.set('a', wire('a', 'first', { placeAfter: 'b' }));
+    queue.markDirty('a', { reordered: true });
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.slice(2).map((c) => c.kind)).toEqual(['move', 'get']);
+    expect(revertTo[1]).toEqual(['a', wire('a', 'first')]);
+    edit(wire('a', 'first'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toHaveLength(4);
+    expect(queue.status()).toBe('error');
+  });
+
+  it('a refused delete whose block the server will not show is left to the next load (nothing is reverted without a place)', async () => {
+    const { loaded, failNext, queue, revertTo, doc, calls } = setup();
+    loaded(wire('a', 'first'));
+    failNext(httpError(403, ERROR_CODES.forbidden), httpError(403, ERROR_CODES.forbidden));
+    doc.delete('a');
+    queue.markDirty('a');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.map((c) => c.kind)).toEqual(['delete', 'get']);
+    expect(revertTo).toEqual([]);
+  });
+
   it('a refused create of the previous block is not sent over and over for the block after it', async () => {
     const { loaded, edit, refuse, calls, rejected, server } = setup();
     loaded(wire('k', 'known'));
@@ -853,7 +899,8 @@ describe('blockSyncQueue: the tree, harder cases (from the review)', () => {
     s.queue.markDirty('a');
     s.edit(wire('a1', 'a1'));
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
-    expect(summary(s.calls)).toEqual(['move a1 → null/null']);
+    // The refused move asks where a1 stands on the server (refused too here).
+    expect(summary(s.calls)).toEqual(['move a1 → null/null', 'get a1']);
     expect([...s.server.keys()].sort()).toEqual(['a', 'a1']);
     expect(s.queue.status()).toBe('error');
   });

@@ -10,6 +10,8 @@ export interface BlockSyncApi {
   /** Moves a block (with its children on the server) under a parent, after a sibling. */
   moveBlock(id: string, body: { parentId: string | null; placeAfter: string | null }): Promise<WireBlock>;
   deleteBlock(id: string): Promise<void>;
+  /** The server's copy of a block, with its place (asked when a move or delete was refused). */
+  getBlock?(id: string): Promise<WireBlock>;
 }
 
 export interface BlockSyncError extends Error {
@@ -29,9 +31,10 @@ export interface BlockSyncOptions {
   /**
    * A request the server refused for good (e.g. 403, a validation error): the edit cannot be
    * saved. The editor reverts the block to `serverCopy` (what the server has; null when the server
-   * never had the block).
+   * never had the block). When a move or delete was refused, the copy is the whole server block,
+   * with `parentId` and `placeAfter`: the block goes back there (or comes back, if deleted here).
    */
-  onRejected?(uid: string, error: BlockSyncError, serverCopy: Pick<WireBlock, 'type' | 'data'> | null): void;
+  onRejected?(uid: string, error: BlockSyncError, serverCopy: Pick<WireBlock, 'type' | 'data'> | WireBlock | null): void;
   onStatus?(status: SyncStatus): void;
   debounceMs?: number;
   /** Delays before retrying after a network failure or 5xx; the last repeats. */
@@ -249,12 +252,34 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         schedule(uid, delay);
         return;
       }
+      // A refused delete or change of place: the block goes back where the server has it.
+      const local = options.read(uid);
+      const placeRefused = versions.has(uid) && (!local || reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== local.parentId));
       refused.add(uid);
+      reordered.delete(uid);
       refusedAt = Date.now();
       setTimeout(refreshStatus, REFUSAL_NOTICE_MS);
       refreshStatus();
+      const placed = placeRefused ? await serverCopyOf(uid) : null;
+      if (placed) {
+        options.onRejected?.(uid, error, placed);
+        return;
+      }
       const copy = lastSent.get(uid);
+      if (!local && copy) return; // deleted here, and where it stands on the server is unknown: a reload shows it
       options.onRejected?.(uid, error, copy ? { type: copy.type, data: copy.data } : null);
+    }
+  }
+
+  /** The server's copy of a block with its place, or null if it cannot be read. */
+  async function serverCopyOf(uid: string): Promise<WireBlock | null> {
+    if (!options.api.getBlock) return null;
+    try {
+      const block = await options.api.getBlock(uid);
+      remember(block);
+      return block;
+    } catch {
+      return null;
     }
   }
 

@@ -293,6 +293,52 @@ describe('withBlockSync: revertRefusedBlock', () => {
     expect(Editor.string(editor, [1])).toBe('Saved and refused');
   });
 
+  const nested = (uid: string, depth: number, value: string) => jsx('element', { type: 'textBlock', uid, version: 1, depth }, value);
+  const serverBlock = (id: string, value: string, parentId: string | null, placeAfter: string | null): WireBlock => ({
+    id,
+    contentType: 'Block',
+    pageId: PAGE_ID,
+    type: 'text',
+    version: 3,
+    parentId,
+    placeAfter,
+    data: { tokens: [{ text: value }] },
+  });
+  const layout = (editor: Editor) => editor.children.slice(1).map((n) => `${(n as BlockElement).uid}:${(n as BlockElement).depth ?? 0}`);
+
+  it('a refused delete brings the block back where the server has it (after the subtree of the block it follows); undo removes it again', () => {
+    const { editor, reported } = setup(doc(title('Plan'), text('a', 'A'), nested('a1', 1, 'A1'), text('c', 'C')));
+    revertRefusedBlock(editor, 'b', serverBlock('b', 'B', null, 'a'));
+    expect(layout(editor)).toEqual(['a:0', 'a1:1', 'b:0', 'c:0']);
+    expect(Editor.string(editor, [3])).toBe('B');
+    expect(readBlock(editor, PAGE_ID, 'b')).toMatchObject({ parentId: null, placeAfter: 'a', version: 3 });
+    expect(reported()).toContain('b');
+    editor.undo();
+    expect(layout(editor)).toEqual(['a:0', 'a1:1', 'c:0']);
+  });
+
+  it('a refused move puts the block back at its server place with the blocks nested under it here, in one undo step', () => {
+    // c (with c1 under it) was moved under a here; the server keeps c at the top level after b.
+    const { editor } = setup(doc(title('Plan'), text('a', 'A'), nested('c', 1, 'C'), nested('c1', 2, 'C1'), text('b', 'B')));
+    revertRefusedBlock(editor, 'c', serverBlock('c', 'C', null, 'b'));
+    expect(layout(editor)).toEqual(['a:0', 'b:0', 'c:0', 'c1:1']);
+    expect(readBlock(editor, PAGE_ID, 'c')).toMatchObject({ parentId: null, placeAfter: 'b' });
+    expect(readBlock(editor, PAGE_ID, 'c1')).toMatchObject({ parentId: 'c', placeAfter: null });
+    editor.undo();
+    expect(layout(editor)).toEqual(['a:0', 'c:1', 'c1:2', 'b:0']);
+  });
+
+  it('first under its parent, or first on the page; a place not in the editor leaves the block where it is, with the server text', () => {
+    const { editor } = setup(doc(title('Plan'), text('a', 'A'), nested('a1', 1, 'A1'), text('b', 'B moved here')));
+    revertRefusedBlock(editor, 'b', serverBlock('b', 'B', 'a', null));
+    expect(layout(editor)).toEqual(['a:0', 'b:1', 'a1:1']);
+    revertRefusedBlock(editor, 'a1', serverBlock('a1', 'A1', null, null));
+    expect(layout(editor)).toEqual(['a1:0', 'a:0', 'b:1']);
+    revertRefusedBlock(editor, 'b', serverBlock('b', 'B on the server', 'gone', null));
+    expect(layout(editor)).toEqual(['a1:0', 'a:0', 'b:1']);
+    expect(Editor.string(editor, [3])).toBe('B on the server');
+  });
+
   it('removes a block the server never had; undo brings it back', () => {
     const { editor } = setup(doc(title('Plan'), text('a', 'Kept'), text('n', 'Never saved')));
     revertRefusedBlock(editor, 'n', null);

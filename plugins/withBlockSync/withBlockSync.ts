@@ -141,14 +141,67 @@ export function readBlock(editor: Editor, pageId: string, uid: string): WireBloc
  * A block whose edit the server refused for good goes back to what the server has (`copy`), or
  * away when the server never had it. Unlike a server copy this is an ordinary, undoable change:
  * Ctrl+Z brings the refused text back, to copy it elsewhere (docs/sync.md: nothing is lost
- * silently). The caret stays by its text.
+ * silently). The caret stays by its text. A copy with its place (`parentId`, `placeAfter`: a
+ * refused move or delete) also puts the block back there, with the blocks nested under it here,
+ * or back into the page if it was deleted here.
  */
-export function revertRefusedBlock(editor: Editor, uid: string, copy: Pick<WireBlock, 'type' | 'data'> | null): void {
+export function revertRefusedBlock(editor: Editor, uid: string, copy: Pick<WireBlock, 'type' | 'data'> | WireBlock | null): void {
   const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === uid);
   const current = blockAt(editor, index);
-  if (!current || current.type === 'pageHeadingBlock') return;
+  if (current?.type === 'pageHeadingBlock') return;
+  if (copy && 'parentId' in copy) {
+    putBack(editor, index, copy);
+    return;
+  }
+  if (!current) return;
   if (!copy) Transforms.removeNodes(editor, { at: [index] });
   else replaceBlockAt(editor, index, { id: uid, contentType: 'Block', pageId: '', parentId: null, placeAfter: null, version: current.version, ...copy } as WireBlock);
+}
+
+/**
+ * Where a block under `parentId`, right after `placeAfter`, goes in the flat list: after the
+ * subtree of the block it follows, or first under its parent, or first on the page. Null when
+ * neither is in the editor.
+ */
+function flatPlace(editor: Editor, parentId: string | null, placeAfter: string | null): { index: number; depth: number } | null {
+  const indexOf = (id: string) => editor.children.findIndex((n) => Element.isElement(n) && n.uid === id);
+  if (placeAfter) {
+    const after = indexOf(placeAfter);
+    if (after >= 0) {
+      const depth = depthAt(editor, after);
+      let index = after + 1;
+      while (index < editor.children.length && depthAt(editor, index) > depth) index++;
+      return { index, depth };
+    }
+  }
+  if (parentId) {
+    const parent = indexOf(parentId);
+    return parent >= 0 ? { index: parent + 1, depth: depthAt(editor, parent) + 1 } : null;
+  }
+  return placeAfter ? null : { index: blockAt(editor, 0)?.type === 'pageHeadingBlock' ? 1 : 0, depth: 0 };
+}
+
+/**
+ * Puts the server's copy of a block at the server's place, with the blocks nested under it here
+ * (at the same depth below it), in one undoable change. A block not in the editor comes back.
+ */
+function putBack(editor: Editor, index: number, copy: WireBlock): void {
+  const subtree: BlockElement[] = [];
+  if (index >= 0) {
+    const depth = depthAt(editor, index);
+    for (let i = index; i < editor.children.length && (i === index || depthAt(editor, i) > depth); i++) subtree.push(editor.children[i] as BlockElement);
+  }
+  Editor.withoutNormalizing(editor, () => {
+    for (let i = subtree.length - 1; i >= 0; i--) editor.apply({ type: 'remove_node', path: [index + i], node: subtree[i] });
+    const place = flatPlace(editor, copy.parentId, copy.placeAfter) ?? (index >= 0 ? { index, depth: subtree[0].depth ?? 0 } : null);
+    if (!place) return;
+    const shift = place.depth - (subtree[0]?.depth ?? 0);
+    const nodes = [{ ...toSlate(copy), ...(place.depth > 0 ? { depth: place.depth } : {}) } as BlockElement, ...subtree.slice(1).map((node) => ({ ...node, depth: (node.depth ?? 0) + shift }))];
+    nodes.forEach((node, i) => {
+      if (!node.depth) delete node.depth;
+      editor.apply({ type: 'insert_node', path: [place.index + i], node });
+    });
+  });
 }
 
 /** The caret's character offset inside a top-level block, if the caret is there. */

@@ -1,6 +1,7 @@
 import { Editor, Element, Node, Range, Transforms } from 'slate';
 import { HistoryEditor } from 'slate-history';
-import type { BlockElement } from '../../schema/slate';
+import { newId } from '../../schema/ids';
+import type { BlockElement, DocumentElement } from '../../schema/slate';
 import { tokensText, type Token } from '../../schema/token';
 import { isTextLike, soundDepths, type PastedContent } from './content';
 import { depthOf } from '../../schema/slate';
@@ -75,6 +76,36 @@ function fresh(blocks: readonly BlockElement[]): BlockElement[] {
   return blocks.map((block) => ({ ...block, uid: '' }));
 }
 
+/**
+ * Nested-page blocks pasted where a block of this page already shows that page point at a copy
+ * of it instead (as Duplicate does; the app makes the copy through editor.copyPages, and removes
+ * the block if it cannot). A page shown by no block here (cut and pasted) keeps being shown by
+ * the pasted block. Returns the blocks and the copies to make.
+ */
+function withPageCopies(editor: Editor, blocks: readonly BlockElement[]): { blocks: BlockElement[]; copies: Array<{ from: string; to: string }> } {
+  const copies: Array<{ from: string; to: string }> = [];
+  if (!blocks.some((b) => b.type === 'documentBlock')) return { blocks: [...blocks], copies };
+  const shown = new Set(editor.children.flatMap((n) => ((n as BlockElement).type === 'documentBlock' ? [(n as DocumentElement).pageId] : [])));
+  const out = blocks.map((block) => {
+    if (block.type !== 'documentBlock') return block;
+    if (!shown.has(block.pageId)) {
+      shown.add(block.pageId);
+      return block;
+    }
+    const to = newId();
+    copies.push({ from: block.pageId, to });
+    return { ...block, pageId: to };
+  });
+  return { blocks: out, copies };
+}
+
+/** Inserts pasted blocks at `at` with fresh uids, copying the nested pages they would show twice. */
+function insertFresh(editor: Editor, blocks: readonly BlockElement[], at: number): void {
+  const { blocks: placed, copies } = withPageCopies(editor, blocks);
+  Transforms.insertNodes(editor, fresh(placed), { at: [at], select: false });
+  if (copies.length > 0) editor.copyPages?.(copies);
+}
+
 /** Blocks at the caret (see insertPastedContent). */
 function insertBlockList(editor: Editor, pasted: readonly BlockElement[]): void {
   const point = editor.selection!.anchor;
@@ -101,7 +132,7 @@ function insertBlockList(editor: Editor, pasted: readonly BlockElement[]): void 
       Transforms.splitNodes(editor, { at: point, match: (n, p) => Element.isElement(n) && p.length === 1, always: true });
       at = index + 1;
     }
-    Transforms.insertNodes(editor, fresh(soundDepths(pasted, base)), { at: [at], select: false });
+    insertFresh(editor, soundDepths(pasted, base), at);
   });
   const last = [at! + pasted.length - 1];
   Transforms.select(editor, Editor.end(editor, last));
@@ -140,7 +171,7 @@ export function insertPastedContent(editor: Editor, content: PastedContent, plai
       if (isTextLike(head)) insertPlainText(editor, Node.string(head), true);
       const remaining = isTextLike(head) ? rest : blocks;
       if (remaining.length === 0) return;
-      Transforms.insertNodes(editor, fresh(soundDepths(remaining)), { at: [1], select: false });
+      insertFresh(editor, soundDepths(remaining), 1);
       Transforms.select(editor, Editor.end(editor, [remaining.length]));
       return;
     }

@@ -218,6 +218,31 @@ describe('paste', () => {
     ]);
   });
 
+  test('a pasted nested-page block whose page a block here already shows points at a copy of it (as Duplicate); a page shown nowhere here is kept (cut and paste)', () => {
+    const shown = '11111111-1111-4111-8111-111111111111';
+    const cut = '22222222-2222-4222-8222-222222222222';
+    const editor = editorWith([title(), block('documentBlock', 'd', [{ text: '' }], { pageId: shown }), para('z', '')]);
+    const copies: Array<{ from: string; to: string }> = [];
+    editor.copyPages = (pairs) => copies.push(...pairs);
+    caret(editor, [2, 0], 0);
+    const json = {
+      format: 'workspace-blocks',
+      version: 1,
+      blocks: [
+        { id: '1', type: 'document', parentId: null, placeAfter: null, data: { pageId: shown } },
+        { id: '2', type: 'document', parentId: null, placeAfter: '1', data: { pageId: cut } },
+        { id: '3', type: 'document', parentId: null, placeAfter: '2', data: { pageId: cut } },
+      ],
+    };
+    paste(editor, clipboard({ [CLIPBOARD_MIME]: JSON.stringify(json) }));
+    const pageIds = editor.children.slice(1).map((n) => (n as { pageId?: string }).pageId);
+    expect(copies).toHaveLength(2);
+    expect(copies.map((c) => c.from)).toEqual([shown, cut]);
+    expect(pageIds.slice(0, 4)).toEqual([shown, copies[0].to, cut, copies[1].to]);
+    expect(new Set(copies.map((c) => c.to)).size).toBe(2);
+    expect(copies.every((c) => c.to !== shown && c.to !== cut)).toBe(true);
+  });
+
   test('inline HTML goes in at the caret with its marks; the caret ends after it', () => {
     const editor = editorWith([title(), para('a', 'абвг')]);
     caret(editor, [1, 0], 2);

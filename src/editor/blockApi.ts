@@ -16,6 +16,9 @@ export const blockApi: BlockSyncApi = {
   async deleteBlock(id) {
     await api(`/api/v3/spaces/block/${encodeURIComponent(id)}`, { method: 'DELETE' });
   },
+  async getBlock(id) {
+    return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}`)).data;
+  },
 };
 
 export async function loadBlocks(pageId: string): Promise<WireBlock[]> {

@@ -47,6 +47,17 @@ export async function newPage(page: Page, title: string): Promise<string> {
 }
 
 /** Waits until every edit reached the server (the page's sync status says so). */
+/** Reads until the value equals `expected` (deep), or fails with the last value read after `timeoutMs`. */
+export async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let last = await read();
+  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    last = await read();
+  }
+  expect(last).toEqual(expected);
+}
+
 export const saved = (page: Page) => page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
 
 /** Saves, reloads and waits for the editor to be back. */
