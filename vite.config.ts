@@ -8,7 +8,6 @@ export default defineConfig({
   root: fileURLToPath(new URL('./src', import.meta.url)),
   // slateReactChunkPatch: no per-keystroke walk over every block in slate-react (see the file).
   plugins: [react(), slateReactChunkPatch()],
-  define: { __HELP_URL__: JSON.stringify(process.env.HELP_URL ?? '') },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

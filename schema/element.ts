@@ -46,6 +46,32 @@ export const wireElementSchema = z.object({
 });
 export type WireElement = z.infer<typeof wireElementSchema>;
 
+/**
+ * A page as the client shows it before the server answers (optimistic creation), and in tests:
+ * an untitled Note with the given fields, nothing else set; created and updated `at`.
+ */
+export function newElement(fields: Pick<WireElement, 'id'> & Partial<WireElement>, at: string = new Date().toISOString()): WireElement {
+  return {
+    contentType: 'Element',
+    workspaceId: null,
+    type: 'Note',
+    title: '',
+    icon: null,
+    path: [],
+    parentId: null,
+    section: null,
+    accessLevel: 'full',
+    inFavorites: false,
+    inTrash: false,
+    isPublic: false,
+    defaultLayoutId: null,
+    cover: null,
+    createdAt: at,
+    updatedAt: at,
+    ...fields,
+  };
+}
+
 /** Data and data-view pages show a layout, so they cannot exist without one (spec: incoming pages). */
 export function needsDefaultLayout(type: PageType): boolean {
   return type === 'Widget' || type === 'WidgetView';

@@ -9,6 +9,7 @@ import { openapiPlugin } from './plugins/openapi';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
 import { commentsRoutes } from './routes/comments';
+import { appConfigRoutes } from './routes/appConfig';
 import { feedbackRoutes } from './routes/feedback';
 import { filesRoutes } from './routes/files';
 import { notificationsRoutes } from './routes/notifications';
@@ -59,6 +60,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(notificationsRoutes);
   await app.register(filesRoutes, { config });
   await app.register(feedbackRoutes, { config, mailer });
+  await app.register(appConfigRoutes, { config });
   await app.register(telegramRoutes, { config });
   await app.register(webRoutes, { webDir: config.webDir });
   return app;

@@ -46,6 +46,12 @@ export interface Config {
   telegramWebhookSecret?: string;
   /** Base URL of the bot platform's API (TELEGRAM_API_URL; tests point it at a local server). */
   telegramApiUrl: string;
+  /**
+   * Links the web app shows (GET /api/config): help (HELP_URL: the feedback chat; unset: the
+   * built-in feedback form), privacy policy, terms of use, documentation, templates. Only
+   * http(s) URLs or paths are kept; an unset link is not shown.
+   */
+  links: { help: string | null; privacy: string | null; terms: string | null; docs: string | null; templates: string | null };
   /** Generic OpenID Connect / OAuth 2 sign-in; enabled when issuer, client id and secret are set. */
   oauth?: {
     issuerUrl: string;
@@ -54,6 +60,8 @@ export interface Config {
     /** The service name clients ask for (`service` in /api/auth/oauth). */
     serviceName: string;
     scopes: string;
+    /** The provider's name on the sign-in button (OAUTH_DISPLAY_NAME; unset: a generic label). */
+    displayName?: string;
   };
 }
 
@@ -61,6 +69,18 @@ function trustProxyFrom(value: string | undefined): boolean | number | string {
   if (!value || value === 'false') return false;
   if (value === 'true') return true;
   return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** An http(s) URL or a path of this site, else null (a javascript: link never reaches the page). */
+export function linkFrom(value: string | undefined): string | null {
+  if (!value) return null;
+  if (value.startsWith('/') && !value.startsWith('//')) return value;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -91,6 +111,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
     telegramWebhookSecret: env.TELEGRAM_WEBHOOK_SECRET || undefined,
     telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/+$/, ''),
+    links: {
+      help: linkFrom(env.HELP_URL),
+      privacy: linkFrom(env.PRIVACY_URL),
+      terms: linkFrom(env.TERMS_URL),
+      docs: linkFrom(env.DOCS_URL),
+      templates: linkFrom(env.TEMPLATES_URL),
+    },
     oauth:
       env.OAUTH_ISSUER_URL && env.OAUTH_CLIENT_ID && env.OAUTH_CLIENT_SECRET
         ? {
@@ -99,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
             clientSecret: env.OAUTH_CLIENT_SECRET,
             serviceName: env.OAUTH_SERVICE_NAME || 'oidc',
             scopes: env.OAUTH_SCOPES || 'openid email profile',
+            displayName: env.OAUTH_DISPLAY_NAME || undefined,
           }
         : undefined,
     ...overrides,

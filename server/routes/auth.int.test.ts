@@ -513,6 +513,18 @@ describe('OAuth / OpenID Connect sign-in', () => {
 
   const userCount = async (app: TestApp = o) => (await app.app.db.selectFrom('users').select('id').execute()).length;
 
+  test('GET /api/auth/oauth tells anyone the service to ask for and the name for the button', async () => {
+    const res = await o.app.inject({ method: 'GET', url: '/api/auth/oauth' });
+    expect(res.statusCode).toBe(200);
+    expect(body(res).data).toEqual({ enabled: true, service: 'mock', name: null });
+    const named = await createTestApp({ oauth: { issuerUrl: provider.issuerUrl, clientId: CLIENT_ID, clientSecret: 's', serviceName: 'kc', scopes: 'openid email', displayName: 'Keycloak' } });
+    try {
+      expect(body((await named.app.inject({ method: 'GET', url: '/api/auth/oauth' }))).data).toEqual({ enabled: true, service: 'kc', name: 'Keycloak' });
+    } finally {
+      await named.close();
+    }
+  });
+
   test('the authorize URL carries code flow, PKCE S256, state, nonce and our callback', async () => {
     const started = await startOAuth(o);
     const url = new URL(body<{ url: string }>(started).data.url);
@@ -612,6 +624,9 @@ describe('OAuth / OpenID Connect sign-in', () => {
     expect([unknown.statusCode, errorCode(unknown)]).toEqual([404, 'auth.oauth_unknown_service']);
     const plain = await createTestApp();
     try {
+      // The sign-in page asks first, and shows no provider button.
+      const asked = await plain.app.inject({ method: 'GET', url: '/api/auth/oauth' });
+      expect(body(asked).data).toEqual({ enabled: false, service: null, name: null });
       const start = await startOAuth(plain);
       expect([start.statusCode, errorCode(start)]).toEqual([404, 'auth.oauth_disabled']);
       const finishOff = await finish('oauth_state=x', 'x', 'y', plain);

@@ -115,6 +115,11 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope({ user_id: user.id });
   });
 
+  app.get('/api/auth/oauth', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Whether an external provider is configured, its service name and display name (for the sign-in button)' } }, async () => {
+    const oauth = config.oauth;
+    return envelope(oauth ? { enabled: true, service: oauth.serviceName, name: oauth.displayName ?? null } : { enabled: false, service: null, name: null });
+  });
+
   app.post('/api/auth/oauth', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Start signing in with an external provider: answers the provider URL (form-data)', body: oauthStartBodySchema } }, async (request, reply) => {
     const client = requireOidc(request.body.service);
     if (!oauthStartLimiter.take(request.ip)) throw rateLimited();

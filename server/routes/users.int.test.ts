@@ -242,7 +242,9 @@ test('every user, auth, file and feedback call is in the OpenAPI document; the w
   expect(methods('/api/user')).toEqual(['post']);
   expect(methods('/api/user/settings')).toEqual(['get', 'post']);
   expect(methods('/api/user/telegram/code')).toEqual(['get']);
-  for (const path of ['/api/auth/accesstoken/get', '/api/auth/accesstoken/remove', '/api/auth/register', '/api/auth/oauth', '/api/auth/oauth/code', '/api/email/hello', '/api/file/upload_url', '/api/file/upload/{id}', '/api/file/page']) {
+  expect(methods('/api/auth/oauth')).toEqual(['get', 'post']);
+  expect(methods('/api/config')).toEqual(['get']);
+  for (const path of ['/api/auth/accesstoken/get', '/api/auth/accesstoken/remove', '/api/auth/register', '/api/auth/oauth/code', '/api/email/hello', '/api/file/upload_url', '/api/file/upload/{id}', '/api/file/page']) {
     expect([path, methods(path)]).toEqual([path, ['post']]);
   }
   for (const path of ['/api/file/{id}', '/api/file/get/{id}', '/api/file/protected/{pageId}/{fileId}']) {

@@ -70,7 +70,7 @@ describe('with a web build', () => {
   });
 
   test("the app's own routes get index.html, not cached", async () => {
-    for (const url of ['/', '/login', '/oauth/callback?code=1', '/0b7c1d2e-page-uid', '/0b7c1d2e-page-uid?commentId=3']) {
+    for (const url of ['/', '/login', '/oauth/callback?code=1', '/0b7c1d2e-page-uid', '/0b7c1d2e-page-uid?commentId=3', '/public/0b7c1d2e-page-uid', '/clone/0b7c1d2e-page-uid']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect([url, res.statusCode]).toEqual([url, 200]);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -90,6 +90,10 @@ describe('with a web build', () => {
   });
 
   test('a missing asset or a deep path → 302 to /, the API stays JSON', async () => {
+    for (const url of ['/public/a/b', '/clone/a/b', '/trash/x', '/a/b']) {
+      const deep = await t.app.inject({ method: 'GET', url });
+      expect([url, deep.statusCode, deep.headers.location]).toEqual([url, 302, '/']);
+    }
     const missing = await t.app.inject({ method: 'GET', url: '/assets/gone-123.js' });
     expect([missing.statusCode, missing.headers.location]).toEqual([302, '/']);
     const traversal = await t.app.inject({ method: 'GET', url: '/assets/..%2F..%2F..%2Fetc%2Fpasswd' });

@@ -5,8 +5,8 @@ import fastifyStatic from '@fastify/static';
 import { VERSION_LABEL } from '../../schema/constants';
 import { notFound } from '../errors';
 
-/** Paths the web app routes itself: home, /login, /oauth/callback, and /{pageUid}. */
-const APP_PATH = /^\/(login|oauth\/callback|[A-Za-z0-9_-]+)?\/?$/;
+/** Paths the web app routes itself: home, /login, /oauth/callback, /{pageUid}, /public/{pageUid} and /clone/{pageUid}. */
+const APP_PATH = /^\/(login|oauth\/callback|(public\/|clone\/)?[A-Za-z0-9_-]+)?\/?$/;
 
 /**
  * Serves /version, the built web app from `webDir` (hashed assets cached for a year), the app's

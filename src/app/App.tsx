@@ -1,13 +1,33 @@
 import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { Navigate, Route, Routes, useLocation, useMatch, useParams } from 'react-router-dom';
 import { VERSION_LABEL } from '../../schema/constants';
 import { LoginPage } from '../features/auth/LoginPage';
+import { OAuthCallback } from '../features/auth/OAuthCallback';
 import { AppShell } from '../features/pages/AppShell';
 import { HomeIndex } from '../features/pages/HomeIndex';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { Spinner } from '../ui/Spinner';
+import { Toaster } from '../ui/Toast';
+import { TrashHost } from '../features/trash/TrashDialog';
+import { CloneScreen } from '../features/public/CloneScreen';
+import { useAppSelector } from './store';
 
 const PageScreen = lazy(() => import('../features/pages/PageScreen'));
+const PublicPageScreen = lazy(() => import('../features/public/PublicPageScreen').then((m) => ({ default: m.PublicPageScreen })));
+
+/** /public/:pageId: a published page, for anyone. */
+function PublicRoute() {
+  const { pageId = '' } = useParams();
+  return <PublicPageScreen key={pageId} pageId={pageId} />;
+}
+
+/** The signed-in frame; a signed-out visitor of a page link sees the page's public view instead of the login screen. */
+function ShellOrPublic() {
+  const status = useAppSelector((state) => state.auth.status);
+  const match = useMatch('/:pageUid');
+  if (status === 'signedOut' && match?.params.pageUid) return <PublicPageScreen key={match.params.pageUid} pageId={match.params.pageUid} loginIfPrivate />;
+  return <AppShell />;
+}
 
 /** Routes: home, a page by uid, /login, /version; anything else goes home. */
 export function App() {
@@ -17,14 +37,19 @@ export function App() {
       <Suspense fallback={<Spinner />}>
         <Routes>
           <Route path="/login" element={<LoginPage />} />
+          <Route path="/oauth/callback" element={<OAuthCallback />} />
           <Route path="/version" element={<pre>{VERSION_LABEL}</pre>} />
-          <Route element={<AppShell />}>
+          <Route path="/public/:pageId" element={<PublicRoute />} />
+          <Route element={<ShellOrPublic />}>
             <Route index element={<HomeIndex />} />
+            <Route path="clone/:uidToClone" element={<CloneScreen />} />
             <Route path=":pageUid" element={<PageScreen />} />
           </Route>
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>
+      <TrashHost />
+      <Toaster />
     </ErrorBoundary>
   );
 }

@@ -1,13 +1,15 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
 import { authReducer } from '../features/auth/authSlice';
+import { commentsReducer } from '../features/comments/commentsSlice';
 import { pagesReducer } from '../features/pages/pagesSlice';
+import { uiSettingsReducer } from '../features/settings/uiSettings';
 import { workspacesReducer } from '../features/workspaces/workspacesSlice';
 
 /** The store holds serializable data only; the live Slate value and sockets stay outside it. */
 export function createStore() {
   return configureStore({
-    reducer: { auth: authReducer, workspaces: workspacesReducer, pages: pagesReducer },
+    reducer: { auth: authReducer, workspaces: workspacesReducer, pages: pagesReducer, comments: commentsReducer, uiSettings: uiSettingsReducer },
   });
 }
 

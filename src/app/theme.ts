@@ -1,16 +1,12 @@
-export type ThemeSetting = 'auto' | 'light' | 'dark';
+import { readUiSettings, type UiSettings } from '../features/settings/uiSettings';
 
-const SETTINGS_KEY = 'settings';
+export type ThemeSetting = UiSettings['theme'];
+
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
-/** The theme from local settings (default auto: follow the OS). A stored value of the wrong type is ignored. */
+/** The theme from the UI settings (default auto: follow the OS; a stored value of the wrong type is ignored there). */
 export function readThemeSetting(): ThemeSetting {
-  try {
-    const stored = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') as { theme?: unknown };
-    return stored.theme === 'light' || stored.theme === 'dark' ? stored.theme : 'auto';
-  } catch {
-    return 'auto';
-  }
+  return readUiSettings().theme;
 }
 
 let stopFollowingOs: (() => void) | null = null;

@@ -5,14 +5,14 @@ import { Editor, Transforms } from 'slate';
 import { ELEMENT_TO_NODE } from 'slate-dom';
 import type { WorkspaceEditor } from '../../plugins';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
-import type { WireElement } from '../../schema/element';
+import { newElement } from '../../schema/element';
 import { createStore } from '../app/store';
 import { DocumentEditor } from './DocumentEditor';
 import { flushEditor, installFetch, TEST_PAGE_ID, wireBlock } from './blocks/testing';
 
 const CHILD = '22222222-3333-4444-8555-666666666666';
 const WORKSPACE = '33333333-4444-4555-8666-777777777777';
-const page = { id: TEST_PAGE_ID, contentType: 'Element', workspaceId: WORKSPACE, type: 'Note', title: 'Родитель', icon: null, path: [], parentId: null, section: 'private', accessLevel: 'full', inFavorites: false, inTrash: false, isPublic: false, defaultLayoutId: null, cover: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' } as WireElement;
+const page = newElement({ id: TEST_PAGE_ID, workspaceId: WORKSPACE, title: 'Родитель', section: 'private' }, '2026-01-01T00:00:00.000Z');
 const noApi: BlockSyncApi = {
   createBlock: () => new Promise(() => undefined),
   updateBlock: () => new Promise(() => undefined),

@@ -1,15 +1,24 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { HELP_URL } from '../app/constants';
+import { useAppLinks } from '../app/appConfig';
+import { FeedbackDialog } from '../features/feedback/FeedbackDialog';
 import { Button } from './Button';
+import { FooterLinks } from './FooterLinks';
 import { CloudOffIcon, LockIcon, SearchIcon } from './icons';
 import './errorScreen.css';
 
 export type ErrorKind = 'unauthorized' | 'notFound' | 'noAccess' | 'network' | 'generic';
 
 
-/** The spec's error screens: a title, what to do next, and help. */
+/**
+ * The spec's error screens: a title, what to do next, and help — the installation's help chat
+ * in a new tab (HELP_URL), or else the feedback form — with the footer links under them.
+ */
 export function ErrorScreen({ kind, email }: { kind: ErrorKind; email?: string }) {
   const { t } = useTranslation();
+  const links = useAppLinks();
+  const [feedback, setFeedback] = useState(false);
+  const help = () => (links.help ? window.open(links.help, '_blank', 'noopener') : setFeedback(true));
   const title = {
     unauthorized: t('errors.unauthorized'),
     notFound: t('errors.notFound'),
@@ -36,13 +45,13 @@ export function ErrorScreen({ kind, email }: { kind: ErrorKind; email?: string }
               {t('errors.backHome')}
             </Button>
           )}
-          {HELP_URL && (
-            <Button size="m" kind="outline" onClick={() => window.open(HELP_URL, '_blank', 'noopener')}>
-              {t('errors.help')}
-            </Button>
-          )}
+          <Button size="m" kind="outline" onClick={help}>
+            {t('errors.help')}
+          </Button>
         </div>
       </div>
+      <FooterLinks links={links} />
+      {feedback && <FeedbackDialog onClose={() => setFeedback(false)} />}
     </div>
   );
 }

@@ -33,7 +33,8 @@ export interface ServerProcess {
  * with a fresh DATA_DIR, and waits until it listens.
  */
 export async function startServerProcess(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
-  const port = await freePort();
+  // A test may choose the port (e.g. to give the server its own PUBLIC_URL).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {

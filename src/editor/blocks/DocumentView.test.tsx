@@ -1,5 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react';
-import type { WireElement } from '../../../schema/element';
+import { newElement, type WireElement } from '../../../schema/element';
 import type { DocumentElement } from '../../../schema/slate';
 import { api } from '../../app/api';
 import { createStore } from '../../app/store';
@@ -10,25 +10,7 @@ import { flushEditor, installFetch, renderEditor, TEST_PAGE_ID, wireBlock } from
 const CHILD = 'c0c0c0c0-0000-4000-8000-00000000000c';
 
 function page(id: string, title: string, icon: string | null = null): WireElement {
-  return {
-    id,
-    contentType: 'Element',
-    workspaceId: null,
-    type: 'Note',
-    title,
-    icon,
-    path: [TEST_PAGE_ID],
-    parentId: TEST_PAGE_ID,
-    section: 'private',
-    accessLevel: 'full',
-    inFavorites: false,
-    inTrash: false,
-    isPublic: false,
-    defaultLayoutId: null,
-    cover: null,
-    createdAt: '2026-11-01T00:00:00.000Z',
-    updatedAt: '2026-11-01T00:00:00.000Z',
-  };
+  return newElement({ id, title, icon, path: [TEST_PAGE_ID], parentId: TEST_PAGE_ID, section: 'private' }, '2026-11-01T00:00:00.000Z');
 }
 
 describe('DocumentView', () => {

@@ -1,23 +1,36 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import '../../app/i18n';
 import { createStore } from '../../app/store';
 import { ErrorScreen } from '../../ui/ErrorScreen';
+import { safeNext } from './authSlice';
 import { LoginPage } from './LoginPage';
 
-function renderLogin() {
+function Where() {
+  const location = useLocation();
+  return <p>Перешли на {location.pathname + location.search}</p>;
+}
+
+type Answer = { status: number; data: unknown };
+
+function renderLogin(answers: Record<string, Answer> = {}, entry = '/login') {
   const requests: string[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL) => {
-    requests.push(String(input));
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    requests.push(key);
     // No server here (the browser tests use a real one): answer as the API does to a visitor.
-    const body = { data: null, included: [], meta: {}, errors: [{ code: 'unauthorized', message: '' }] };
-    return { ok: false, status: 401, statusText: 'Unauthorized', json: async () => body } as Response;
+    const answer = answers[key] ?? { status: 401, data: null };
+    const body = { data: answer.data, included: [], meta: {}, errors: answer.status >= 400 ? [{ code: 'unauthorized', message: '' }] : [] };
+    return { ok: answer.status < 400, status: answer.status, statusText: '', json: async () => body } as Response;
   }) as typeof fetch;
   render(
     <Provider store={createStore()}>
-      <MemoryRouter initialEntries={['/login']}>
-        <LoginPage />
+      <MemoryRouter initialEntries={[entry]}>
+        <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="*" element={<Where />} />
+        </Routes>
       </MemoryRouter>
     </Provider>,
   );
@@ -38,6 +51,51 @@ describe('LoginPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Получить код' }));
     expect(await screen.findByText('Проверьте адрес почты')).toBeTruthy();
     expect(requests.filter((r) => r.includes('send_code'))).toEqual([]);
+  });
+});
+
+describe('LoginPage: suggestions, provider, next', () => {
+  it('offers the typed local part at mail.ru and yandex.ru, filtered by the typed domain; a click fills the address', async () => {
+    renderLogin();
+    const input = screen.getByLabelText('Электронная почта') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: 'anna' } });
+    expect(screen.getByRole('button', { name: 'anna@mail.ru' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'anna@yandex.ru' })).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'anna@ya' } });
+    expect(screen.queryByRole('button', { name: 'anna@mail.ru' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'anna@yandex.ru' }));
+    expect(input.value).toBe('anna@yandex.ru');
+    expect(screen.queryByRole('button', { name: 'anna@yandex.ru' })).toBeNull();
+  });
+
+  it('shows the provider button only when the server has a provider, with its name', async () => {
+    renderLogin({ 'GET /api/auth/oauth': { status: 200, data: { enabled: true, service: 'kc', name: 'Keycloak' } } });
+    expect(await screen.findByRole('button', { name: 'Войти через Keycloak' })).toBeTruthy();
+  });
+
+  it('no provider button when the server has none', async () => {
+    const requests = renderLogin({ 'GET /api/auth/oauth': { status: 200, data: { enabled: false, service: null, name: null } } });
+    await screen.findByRole('heading', { name: 'Вход в Страницы' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(requests).toContain('GET /api/auth/oauth');
+    expect(screen.queryByRole('button', { name: /Войти через/ })).toBeNull();
+  });
+
+  it('a signed-in visitor goes to ?next= (a path of this app only), not elsewhere', async () => {
+    const user = { id: 'u1', email: 'a@b.ru', name: 'А', avatar_url: null, anonymous: false };
+    renderLogin({ 'GET /api/user/current': { status: 200, data: user } }, '/login?next=%2Fabc%3FcommentId%3D1');
+    expect(await screen.findByText('Перешли на /abc?commentId=1')).toBeTruthy();
+  });
+});
+
+describe('safeNext', () => {
+  it('keeps app paths, refuses other sites and the login screen', () => {
+    expect(safeNext('/abc?x=1')).toBe('/abc?x=1');
+    expect(safeNext('//evil.example')).toBe('/');
+    expect(safeNext('/\\evil.example')).toBe('/');
+    expect(safeNext('https://evil.example')).toBe('/');
+    expect(safeNext('/login?next=/x')).toBe('/');
+    expect(safeNext(null)).toBe('/');
   });
 });
 

@@ -1,17 +1,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { LOGIN_CODE_LENGTH } from '../../../schema/constants';
 import { ERROR_CODES } from '../../../schema/errors';
-import { EMAIL_PATTERN } from '../../../schema/user';
 import { ApiRequestError } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
+import { useAppLinks } from '../../app/appConfig';
 import { Button } from '../../ui/Button';
-import { loadCurrentUser, login, sendCode, signedIn } from './authSlice';
+import { FooterLinks } from '../../ui/FooterLinks';
+import { loadCurrentUser, login, oauthProvider, safeNext, sendCode, signedIn, startOAuth, type OAuthProviderInfo } from './authSlice';
+import { emailSuggestions, isEmail } from './emailSuggestions';
 import './login.css';
 
 /** The message for a failed sign-in step, by the server's stable error code. */
-function errorKey(error: unknown): { key: string; count?: number } {
+export function signInError(error: unknown): { key: string; count?: number } {
   if (!(error instanceof ApiRequestError)) return { key: 'auth.errors.generic' };
   switch (error.code) {
     case ERROR_CODES.validationFailed:
@@ -24,17 +26,35 @@ function errorKey(error: unknown): { key: string; count?: number } {
       return { key: 'auth.errors.tooManyAttempts' };
     case ERROR_CODES.rateLimited:
       return { key: 'auth.errors.rateLimited' };
+    case ERROR_CODES.oauthStateInvalid:
+      return { key: 'auth.errors.oauthState' };
+    case ERROR_CODES.oauthEmailUnverified:
+      return { key: 'auth.errors.oauthEmailUnverified' };
+    case ERROR_CODES.oauthProviderUnavailable:
+      return { key: 'auth.errors.oauthUnavailable' };
+    case ERROR_CODES.oauthFailed:
+    case ERROR_CODES.oauthDisabled:
+    case ERROR_CODES.oauthUnknownService:
+      return { key: 'auth.errors.oauthFailed' };
     default:
       return { key: 'auth.errors.generic' };
   }
 }
 
-/** Sign in with an e-mail code: ask for the address, then for the six digits. */
+/**
+ * Sign in with an e-mail code (ask for the address, with domain suggestions, then for the six
+ * digits), or with the server's external provider when it has one. `?next=` says where to go after.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
   const status = useAppSelector((state) => state.auth.status);
+  const [provider, setProvider] = useState<OAuthProviderInfo | null>(null);
+  const [suggesting, setSuggesting] = useState(true);
+  const links = useAppLinks();
   const [step, setStep] = useState<'email' | 'code'>('email');
   const [email, setEmail] = useState('');
   const [pin, setPin] = useState('');
@@ -46,11 +66,36 @@ export function LoginPage() {
     if (status === 'unknown') void dispatch(loadCurrentUser());
   }, [dispatch, status, t]);
 
-  if (status === 'signedIn') return <Navigate to="/" replace />;
+  useEffect(() => {
+    let cancelled = false;
+    oauthProvider().then(
+      (info) => !cancelled && setProvider(info),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  if (status === 'signedIn') return <Navigate to={next} replace />;
+
+  const suggestions = suggesting ? emailSuggestions(email, window.location.hostname) : [];
+
+  const signInWithProvider = async () => {
+    if (!provider?.service) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await startOAuth(provider.service, next);
+    } catch (e) {
+      setError(signInError(e));
+      setBusy(false);
+    }
+  };
 
   const requestCode = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (!EMAIL_PATTERN.test(email.trim())) {
+    if (!isEmail(email.trim())) {
       setError({ key: 'auth.errors.invalidEmail' });
       return;
     }
@@ -61,7 +106,7 @@ export function LoginPage() {
       setStep('code');
       setPin('');
     } catch (e) {
-      setError(errorKey(e));
+      setError(signInError(e));
     } finally {
       setBusy(false);
     }
@@ -73,9 +118,9 @@ export function LoginPage() {
     setError(null);
     try {
       dispatch(signedIn(await login(email.trim(), pin.trim())));
-      navigate('/', { replace: true });
+      navigate(next, { replace: true });
     } catch (e) {
-      setError(errorKey(e));
+      setError(signInError(e));
     } finally {
       setBusy(false);
     }
@@ -102,12 +147,45 @@ export function LoginPage() {
               autoFocus
               placeholder={t('auth.emailPlaceholder')}
               value={email}
-              onChange={(e) => setEmail(e.target.value)}
+              aria-describedby={suggestions.length > 0 ? 'login-suggestions' : undefined}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                setSuggesting(true);
+              }}
+              onKeyDown={(e) => e.key === 'Escape' && setSuggesting(false)}
             />
+            {suggestions.length > 0 && (
+              <div className="login-suggestions" id="login-suggestions" aria-label={t('auth.suggestions')}>
+                {suggestions.map((address) => (
+                  <button
+                    key={address}
+                    type="button"
+                    className="login-suggestion"
+                    onClick={() => {
+                      setEmail(address);
+                      setSuggesting(false);
+                      setError(null);
+                    }}
+                  >
+                    {address}
+                  </button>
+                ))}
+              </div>
+            )}
             {error && <p className="login-error">{t(error.key, { count: error.count })}</p>}
             <Button type="submit" size="l" className="login-submit" disabled={busy || email.trim() === ''}>
               {t('auth.sendCode')}
             </Button>
+            {provider?.enabled && (
+              <>
+                <div className="login-or">
+                  <span>{t('auth.or')}</span>
+                </div>
+                <Button kind="outline" size="l" className="login-provider" disabled={busy} onClick={() => void signInWithProvider()}>
+                  {provider.name ? t('auth.withProvider', { name: provider.name }) : t('auth.withSso')}
+                </Button>
+              </>
+            )}
           </form>
         ) : (
           <form onSubmit={submitCode} noValidate>
@@ -141,6 +219,7 @@ export function LoginPage() {
           </form>
         )}
       </div>
+      <FooterLinks links={links} />
     </main>
   );
 }

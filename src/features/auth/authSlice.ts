@@ -34,6 +34,39 @@ export async function login(email: string, pin: string): Promise<WireUser> {
   return (await api<WireUser>('/api/auth/login', { method: 'POST', body: form({ email, pin }) })).data;
 }
 
+/** The external sign-in provider, if the server has one (GET /api/auth/oauth). */
+export interface OAuthProviderInfo {
+  enabled: boolean;
+  service: string | null;
+  name: string | null;
+}
+
+export async function oauthProvider(): Promise<OAuthProviderInfo> {
+  return (await api<OAuthProviderInfo>('/api/auth/oauth')).data;
+}
+
+/** Where to return after signing in: a path of this app only (never another site). */
+export function safeNext(next: string | null | undefined): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') && !next.startsWith('/login') ? next : '/';
+}
+
+const OAUTH_NEXT_KEY = 'oauthNext';
+
+/** Starts signing in with the provider: remembers where to return, then leaves for the provider. */
+export async function startOAuth(service: string, next: string): Promise<void> {
+  const { url } = (await api<{ url: string }>('/api/auth/oauth', { method: 'POST', body: form({ service }) })).data;
+  sessionStorage.setItem(OAUTH_NEXT_KEY, safeNext(next));
+  window.location.assign(url);
+}
+
+/** Finishes it on /oauth/callback: the server checks state and code and sets the session cookie. */
+export async function finishOAuth(state: string, code: string): Promise<{ user: WireUser; next: string }> {
+  const user = (await api<WireUser>('/api/auth/oauth/code', { method: 'POST', body: form({ state, code }) })).data;
+  const next = safeNext(sessionStorage.getItem(OAUTH_NEXT_KEY));
+  sessionStorage.removeItem(OAUTH_NEXT_KEY);
+  return { user, next };
+}
+
 export const signOut = createAsyncThunk('auth/signOut', async () => {
   await api('/api/auth/logout');
 });

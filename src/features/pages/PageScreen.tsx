@@ -10,7 +10,13 @@ import { DocumentEditor } from '../../editor/DocumentEditor';
 import { loadBlocks } from '../../editor/blockApi';
 import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
 import { Spinner } from '../../ui/Spinner';
+import { CommentsButton, CommentsPanel, useCommentsPanel } from '../comments/CommentsPanel';
 import { fetchPage, pageLoaded, pageTitleEdited, renamePage, selectPageById } from './pagesSlice';
+import { Breadcrumbs } from './Breadcrumbs';
+import { PageHeader } from './PageHeader';
+import { FavoriteButton, PageMenu } from './PageMenu';
+import './page.css';
+import { PublicPageScreen } from '../public/PublicPageScreen';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[] } | { status: 'failed'; kind: ErrorKind };
 
@@ -39,6 +45,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const [blockStatus, setBlockStatus] = useState<SyncStatus>('saved');
   const [titleStatus, setTitleStatus] = useState<SyncStatus>('saved');
   const syncStatus = worstStatus(blockStatus, titleStatus);
+  const comments = useCommentsPanel();
 
   useEffect(() => {
     let cancelled = false;
@@ -80,15 +87,26 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   }, [livePage?.title, t]);
 
   if (loaded.status === 'loading') return <Spinner />;
+  // No access or no such page: it may be a published page (by id or alias), shown read-only.
+  if (loaded.status === 'failed' && (loaded.kind === 'noAccess' || loaded.kind === 'notFound')) return <PublicPageScreen pageId={pageUid} notPublicKind={loaded.kind} />;
   if (loaded.status === 'failed') return <ErrorScreen kind={loaded.kind} email={user?.email} />;
+  const current = livePage ?? loaded.page;
+  const editable = canEdit(current.accessLevel) && !current.inTrash;
   return (
     <div className="page">
       <header className="page-topbar">
-        <span className="page-topbar-title">{livePage?.title || t('untitled')}</span>
-        <span className="page-sync" data-status={syncStatus} aria-live="polite">
-          {t(`sync.${syncStatus}`)}
-        </span>
+        <Breadcrumbs page={current} />
+        <div className="page-topbar-actions">
+          {!editable && <span className="page-readonly">{t('page.readOnly')}</span>}
+          <span className="page-sync" data-status={syncStatus} aria-live="polite">
+            {t(`sync.${syncStatus}`)}
+          </span>
+          <CommentsButton open={comments.open} toggle={comments.toggle} />
+          <FavoriteButton page={current} />
+          <PageMenu page={current} />
+        </div>
       </header>
+      <PageHeader page={current} editable={editable} />
       <DocumentEditor
         page={loaded.page}
         blocks={loaded.blocks}
@@ -98,6 +116,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         onSyncStatus={setBlockStatus}
         onChildPageCreated={(child) => dispatch(pageLoaded(child))}
       />
+      {comments.open && <CommentsPanel page={current} onClose={comments.close} commentId={comments.commentId} />}
     </div>
   );
 }

@@ -1,7 +1,7 @@
-import { createAsyncThunk, createEntityAdapter, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAsyncThunk, createEntityAdapter, createSlice, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
 import type { SectionId } from '../../../schema/constants';
-import { wireElementSchema, type WireElement } from '../../../schema/element';
-import { api } from '../../app/api';
+import { newElement, wireElementSchema, type WireElement } from '../../../schema/element';
+import { api, ApiRequestError } from '../../app/api';
 import type { RootState } from '../../app/store';
 
 const pagesAdapter = createEntityAdapter<WireElement>();
@@ -9,9 +9,15 @@ const pagesAdapter = createEntityAdapter<WireElement>();
 export interface PagesState extends ReturnType<typeof pagesAdapter.getInitialState> {
   /** Root page ids per sidebar section, in order. */
   sections: Partial<Record<SectionId, string[]>>;
+  /** Child page ids per page, in order, once loaded (the sidebar loads them on first expand). */
+  children: Record<string, string[]>;
+  childrenStatus: Record<string, LoadStatus>;
+  sectionStatus: Partial<Record<SectionId, LoadStatus>>;
 }
 
-const initialState: PagesState = { ...pagesAdapter.getInitialState(), sections: {} };
+export type LoadStatus = 'loading' | 'ready' | 'failed';
+
+const initialState: PagesState = { ...pagesAdapter.getInitialState(), sections: {}, children: {}, childrenStatus: {}, sectionStatus: {} };
 
 /** Incoming pages are checked against the schema; one that does not match is dropped and reported. */
 function validPages(pages: unknown[]): WireElement[] {
@@ -49,6 +55,121 @@ export const renamePage = createAsyncThunk('pages/renamePage', async ({ id, titl
   await api(`/api/v3/spaces/element/${encodeURIComponent(id)}`, { method: 'PATCH', body: { id, title } });
 });
 
+/* ---- The sidebar tree: children loaded on first expand, child pages, drag-and-drop moves. ---- */
+
+/** Where a page sits in the tree: under a page (its id) or at the root of a section. */
+export type TreeParent = string;
+const SECTION_ROOTS: readonly string[] = ['private', 'all'];
+const isSectionRoot = (parent: TreeParent): parent is 'private' | 'all' => SECTION_ROOTS.includes(parent);
+
+/** A refused tree call as its thunk rejects with it: the HTTP status (none: no connection) and the error code. */
+export interface TreeFailure {
+  status?: number;
+  code?: string;
+}
+const treeFailure = (error: unknown): TreeFailure =>
+  error instanceof ApiRequestError ? { status: error.status, code: error.code } : { status: undefined, code: undefined };
+const treeThunk = createAsyncThunk.withTypes<{ rejectValue: TreeFailure }>();
+
+export const loadChildren = createAsyncThunk('pages/loadChildren', async (id: string) => {
+  const { data } = await api<unknown[]>(`/api/v3/spaces/element/${encodeURIComponent(id)}/children`);
+  return validPages(data);
+});
+
+/** Optimistic: the child shows at once (last under its parent) and goes away again if the server says no. */
+export const createChildPage = treeThunk(
+  'pages/createChildPage',
+  async ({ parentId, id }: { parentId: string; id: string }, { rejectWithValue }) => {
+    try {
+      const { data } = await api<unknown>(`/api/v3/spaces/element/${encodeURIComponent(parentId)}/children`, {
+        method: 'POST',
+        body: { id, type: 'Note', contentType: 'Element' },
+      });
+      return wireElementSchema.parse(data);
+    } catch (error) {
+      return rejectWithValue(treeFailure(error));
+    }
+  },
+);
+
+/** The list a parent's children are kept in (undefined while not loaded). */
+function siblingsOf(state: PagesState, parent: TreeParent): string[] | undefined {
+  return isSectionRoot(parent) ? state.sections[parent] : state.children[parent];
+}
+
+/** The tree place of a page as the store knows it: its parent and the sibling right before it. */
+export function treePlaceOf(state: PagesState, id: string): { parent: TreeParent; placeAfter: string | null } | null {
+  const page = state.entities[id];
+  if (!page) return null;
+  const parent = page.parentId ?? page.section;
+  if (!parent) return null;
+  const siblings = siblingsOf(state, parent) ?? [];
+  const index = siblings.indexOf(id);
+  return { parent, placeAfter: index > 0 ? siblings[index - 1] : null };
+}
+
+/**
+ * Drag-and-drop: moves `id` under `dst` (a page, or the root of `private`/`all`) right after
+ * `placeAfter` (null: first). Among its current siblings this is a reorder (POST placeAfter, which
+ * needs edit); elsewhere a move (POST move, which needs full). Optimistic; on failure the page goes
+ * back to where it was and the error is rethrown for the caller to explain.
+ */
+export const movePageInTree = treeThunk(
+  'pages/movePageInTree',
+  async ({ id, dst, placeAfter }: { id: string; dst: TreeParent; placeAfter: string | null }, { dispatch, getState, rejectWithValue }) => {
+    const before = treePlaceOf((getState() as RootState).pages, id);
+    dispatch(pagesSlice.actions.treeMoved({ id, parent: dst, placeAfter }));
+    try {
+      const url = `/api/v3/spaces/element/${encodeURIComponent(id)}`;
+      const { data } =
+        before?.parent === dst
+          ? await api<unknown>(`${url}/placeAfter`, { method: 'POST', body: { placeAfter } })
+          : await api<unknown>(`${url}/move`, { method: 'POST', body: { dst, placeAfter } });
+      return wireElementSchema.parse(data);
+    } catch (error) {
+      if (before) dispatch(pagesSlice.actions.treeMoved({ id, parent: before.parent, placeAfter: before.placeAfter }));
+      return rejectWithValue(treeFailure(error));
+    }
+  },
+);
+
+/** Takes a page out of every tree list (section roots and children; favourites and shared are links and stay). */
+function detachFromTree(state: PagesState, id: string) {
+  for (const key of SECTION_ROOTS as ('private' | 'all')[]) {
+    const list = state.sections[key];
+    if (list?.includes(id)) state.sections[key] = list.filter((p) => p !== id);
+  }
+  for (const [parent, list] of Object.entries(state.children)) {
+    if (list.includes(id)) state.children[parent] = list.filter((p) => p !== id);
+  }
+}
+
+/** Puts a page under `parent` after `placeAfter` (first when null or unknown), rewriting the paths below it. */
+function attachToTree(state: PagesState, id: string, parent: TreeParent, placeAfter: string | null) {
+  detachFromTree(state, id);
+  const siblings = siblingsOf(state, parent);
+  if (siblings) {
+    const index = placeAfter ? siblings.indexOf(placeAfter) + 1 : 0;
+    const next = [...siblings];
+    next.splice(index, 0, id);
+    if (isSectionRoot(parent)) state.sections[parent] = next;
+    else state.children[parent] = next;
+  }
+  const page = state.entities[id];
+  if (!page) return;
+  const oldPrefix = [...page.path, id];
+  const parentPage = isSectionRoot(parent) ? undefined : state.entities[parent];
+  page.parentId = isSectionRoot(parent) ? null : parent;
+  page.section = isSectionRoot(parent) ? parent : null;
+  page.path = isSectionRoot(parent) ? [] : [...(parentPage?.path ?? []), parent];
+  const newPrefix = [...page.path, id];
+  for (const other of Object.values(state.entities)) {
+    if (!other || other.id === id) continue;
+    const at = other.path.indexOf(id);
+    if (at >= 0 && other.path.slice(0, at + 1).join('/') === oldPrefix.join('/')) other.path = [...newPrefix, ...other.path.slice(at + 1)];
+  }
+}
+
 const pagesSlice = createSlice({
   name: 'pages',
   initialState,
@@ -60,35 +181,62 @@ const pagesSlice = createSlice({
     pageTitleEdited(state, action: PayloadAction<{ id: string; title: string }>) {
       pagesAdapter.updateOne(state, { id: action.payload.id, changes: { title: action.payload.title } });
     },
+    /** The optimistic part of movePageInTree (and its rollback). */
+    treeMoved(state, action: PayloadAction<{ id: string; parent: TreeParent; placeAfter: string | null }>) {
+      attachToTree(state, action.payload.id, action.payload.parent, action.payload.placeAfter);
+    },
+    /** Another workspace: the tree is read again from scratch. */
+    treeReset() {
+      return initialState;
+    },
   },
   extraReducers: (builder) => {
     builder
+      .addCase(loadSection.pending, (state, action) => {
+        if (!state.sections[action.meta.arg]) state.sectionStatus[action.meta.arg] = 'loading';
+      })
       .addCase(loadSection.fulfilled, (state, action) => {
         pagesAdapter.upsertMany(state, action.payload.pages);
         state.sections[action.payload.section] = action.payload.pages.map((p) => p.id);
+        state.sectionStatus[action.payload.section] = 'ready';
+      })
+      .addCase(loadSection.rejected, (state, action) => {
+        if (!state.sections[action.meta.arg]) state.sectionStatus[action.meta.arg] = 'failed';
+      })
+      .addCase(loadChildren.pending, (state, action) => {
+        if (!state.children[action.meta.arg]) state.childrenStatus[action.meta.arg] = 'loading';
+      })
+      .addCase(loadChildren.fulfilled, (state, action) => {
+        pagesAdapter.upsertMany(state, action.payload);
+        state.children[action.meta.arg] = action.payload.map((p) => p.id);
+        state.childrenStatus[action.meta.arg] = 'ready';
+      })
+      .addCase(loadChildren.rejected, (state, action) => {
+        if (!state.children[action.meta.arg]) state.childrenStatus[action.meta.arg] = 'failed';
+      })
+      .addCase(createChildPage.pending, (state, action) => {
+        const { id, parentId } = action.meta.arg;
+        const parent = state.entities[parentId];
+        pagesAdapter.addOne(
+          state,
+          newElement({ id, workspaceId: parent?.workspaceId ?? null, path: [...(parent?.path ?? []), parentId], parentId, accessLevel: parent?.accessLevel ?? 'edit' }),
+        );
+        state.children[parentId] = [...(state.children[parentId] ?? []), id];
+      })
+      .addCase(createChildPage.fulfilled, (state, action) => {
+        pagesAdapter.upsertOne(state, action.payload);
+      })
+      .addCase(createChildPage.rejected, (state, action) => {
+        const { id, parentId } = action.meta.arg;
+        pagesAdapter.removeOne(state, id);
+        state.children[parentId] = (state.children[parentId] ?? []).filter((p) => p !== id);
+      })
+      .addCase(movePageInTree.fulfilled, (state, action) => {
+        pagesAdapter.upsertOne(state, action.payload);
       })
       .addCase(createNote.pending, (state, action) => {
         const { id, section } = action.meta.arg;
-        const now = new Date().toISOString();
-        pagesAdapter.addOne(state, {
-          id,
-          contentType: 'Element',
-          workspaceId: null,
-          type: 'Note',
-          title: '',
-          icon: null,
-          path: [],
-          parentId: null,
-          section,
-          accessLevel: 'full',
-          inFavorites: false,
-          inTrash: false,
-          isPublic: false,
-          defaultLayoutId: null,
-          cover: null,
-          createdAt: now,
-          updatedAt: now,
-        });
+        pagesAdapter.addOne(state, newElement({ id, section }));
         state.sections[section] = [...(state.sections[section] ?? []), id];
       })
       .addCase(createNote.fulfilled, (state, action) => {
@@ -98,15 +246,208 @@ const pagesSlice = createSlice({
         const { id, section } = action.meta.arg;
         pagesAdapter.removeOne(state, id);
         state.sections[section] = (state.sections[section] ?? []).filter((p) => p !== id);
-      });
+      })
+      // The page menu's move and clone (below): keep the tree lists in step.
+      .addMatcher(
+        (action): action is PayloadAction<WireElement, string, { arg: { placeAfter?: string | null } }> => action.type === 'pages/movePage/fulfilled',
+        (state, action) => {
+          const parent = action.payload.parentId ?? action.payload.section;
+          if (parent) attachToTree(state, action.payload.id, parent, action.meta.arg.placeAfter ?? null);
+        },
+      )
+      .addMatcher(
+        (action): action is PayloadAction<unknown, string, { arg: { id: string; toElement: string | null } }> => action.type === 'pages/clonePage/pending',
+        (state, action) => {
+          const { id, toElement } = action.meta.arg;
+          if (toElement && state.children[toElement]) state.children[toElement] = [...state.children[toElement], id];
+        },
+      )
+      .addMatcher(
+        (action): action is PayloadAction<unknown, string, { arg: { id: string } }> =>
+          action.type === 'pages/clonePage/rejected' || action.type === 'pages/trashPage/fulfilled',
+        (state, action) => {
+          const id = action.type === 'pages/trashPage/fulfilled' ? (action.payload as WireElement).id : action.meta.arg.id;
+          detachFromTree(state, id);
+        },
+      );
   },
 });
 
-export const pagesReducer = pagesSlice.reducer;
-export const { pageLoaded, pageTitleEdited } = pagesSlice.actions;
+export const pagesReducer = (state: PagesState | undefined, action: UnknownAction): PagesState =>
+  // The tree reducer runs last, so it sees the page menu's changes (a moved page's new place).
+  pagesSlice.reducer(pageMenuSlice.reducer(state, action), action);
+export const { pageLoaded, pageTitleEdited, treeMoved, treeReset } = pagesSlice.actions;
 
 const selectors = pagesAdapter.getSelectors((state: RootState) => state.pages);
 export const selectPageById = selectors.selectById;
 export const selectSectionPages = (state: RootState, section: SectionId): WireElement[] =>
   (state.pages.sections[section] ?? []).map((id) => state.pages.entities[id]).filter((p): p is WireElement => !!p);
+const NO_IDS: string[] = [];
+/** Stable id lists for the tree (rows select their own page). */
+export const selectSectionIds = (state: RootState, section: SectionId): string[] => state.pages.sections[section] ?? NO_IDS;
+export const selectChildIds = (state: RootState, id: string): string[] | undefined => state.pages.children[id];
 
+
+/* ---- Page header and page menu: icon, cover, favourite, clone, trash, publish, move (PageMenu.tsx). ---- */
+
+const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
+
+/** A refused call as the thunks reject with it: the HTTP status (none: no connection) and the error code. */
+export interface ApiFailure {
+  status?: number;
+  code?: string;
+  message: string;
+}
+const failure = (error: unknown): ApiFailure =>
+  error instanceof ApiRequestError ? { status: error.status, code: error.code, message: error.message } : { message: String(error) };
+/** createAsyncThunk for a call whose failure keeps its status (unwrap() throws the ApiFailure). */
+const apiThunk = createAsyncThunk.withTypes<{ rejectValue: ApiFailure }>();
+
+/** The fields the page header and menu change with PATCH element/{id} (one per request). */
+export type PagePatch = { icon: string | null } | { cover: WireElement['cover'] } | { isPublic: boolean };
+
+/** Optimistic PATCH: the change shows at once; on failure the page goes back to `previous`. */
+export const patchPage = apiThunk(
+  'pages/patchPage',
+  async ({ id, patch }: { id: string; patch: PagePatch; previous: WireElement }, { rejectWithValue }) => {
+    try {
+      const { data } = await api<unknown>(elementUrl(id), { method: 'PATCH', body: { id, ...patch } });
+      return wireElementSchema.parse(data);
+    } catch (error) {
+      return rejectWithValue(failure(error));
+    }
+  },
+);
+
+/** Favourite on or off (optimistic; rolled back on failure). */
+export const setFavorite = apiThunk('pages/setFavorite', async ({ id, on }: { id: string; on: boolean }, { rejectWithValue }) => {
+  try {
+    const { data } = await api<unknown>(`${elementUrl(id)}/${on ? 'addToFavorites' : 'removeFromFavorites'}`, { method: 'POST' });
+    return wireElementSchema.parse(data);
+  } catch (error) {
+    return rejectWithValue(failure(error));
+  }
+});
+
+/**
+ * Optimistic clone (spec §4): the copy (id chosen here) appears in the tree at once, under
+ * `toElement` or at the end of the private section, and is removed again if the server says no.
+ */
+export const clonePage = apiThunk(
+  'pages/clonePage',
+  async ({ source, id, toElement, workspaceId }: { source: WireElement; id: string; toElement: string | null; workspaceId: string }, { rejectWithValue }) => {
+    try {
+      const { data } = await api<unknown>(`${elementUrl(source.id)}/page/clone`, { method: 'POST', body: { id, workspaceId, toElement } });
+      return wireElementSchema.parse(data);
+    } catch (error) {
+      return rejectWithValue(failure(error));
+    }
+  },
+);
+
+/** Moves a page (and what is below it) to the trash; it leaves the tree. */
+export const trashPage = apiThunk('pages/trashPage', async (id: string, { rejectWithValue }) => {
+  try {
+    const { data } = await api<unknown>(elementUrl(id), { method: 'DELETE' });
+    return wireElementSchema.parse(data);
+  } catch (error) {
+    return rejectWithValue(failure(error));
+  }
+});
+
+/** POST element/{id}/move: under a page or to a section root, first among its new siblings unless `placeAfter`. */
+export const movePage = apiThunk('pages/movePage', async ({ id, dst, placeAfter = null }: { id: string; dst: string; placeAfter?: string | null }, { rejectWithValue }) => {
+  try {
+    const { data } = await api<unknown>(`${elementUrl(id)}/move`, { method: 'POST', body: { dst, placeAfter } });
+    return wireElementSchema.parse(data);
+  } catch (error) {
+    return rejectWithValue(failure(error));
+  }
+});
+
+function dropFromSections(state: PagesState, id: string) {
+  for (const key of Object.keys(state.sections) as SectionId[]) {
+    const list = state.sections[key];
+    if (list?.includes(id)) state.sections[key] = list.filter((p) => p !== id);
+  }
+}
+
+const pageMenuSlice = createSlice({
+  name: 'pageMenu',
+  initialState,
+  reducers: {
+    /** A page left the tree (trashed, deleted for good, or a clone that failed). */
+    pageRemoved(state, action: PayloadAction<string>) {
+      pagesAdapter.removeOne(state, action.payload);
+      dropFromSections(state, action.payload);
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(patchPage.pending, (state, action) => {
+        pagesAdapter.updateOne(state, { id: action.meta.arg.id, changes: action.meta.arg.patch });
+      })
+      .addCase(patchPage.fulfilled, (state, action) => {
+        // Only the field sent: another change (a cover still being debounced) is not overwritten.
+        const field = Object.keys(action.meta.arg.patch)[0] as keyof PagePatch;
+        pagesAdapter.updateOne(state, { id: action.payload.id, changes: { [field]: action.payload[field], updatedAt: action.payload.updatedAt } });
+      })
+      .addCase(patchPage.rejected, (state, action) => {
+        const { id, patch, previous } = action.meta.arg;
+        const field = Object.keys(patch)[0] as keyof PagePatch;
+        pagesAdapter.updateOne(state, { id, changes: { [field]: previous[field] } });
+      })
+      .addCase(setFavorite.pending, (state, action) => {
+        const { id, on } = action.meta.arg;
+        pagesAdapter.updateOne(state, { id, changes: { inFavorites: on } });
+        const favorites = state.sections.favorite;
+        if (favorites) state.sections.favorite = on ? [...favorites.filter((p) => p !== id), id] : favorites.filter((p) => p !== id);
+      })
+      .addCase(setFavorite.fulfilled, (state, action) => {
+        pagesAdapter.updateOne(state, { id: action.payload.id, changes: { inFavorites: action.payload.inFavorites } });
+      })
+      .addCase(setFavorite.rejected, (state, action) => {
+        const { id, on } = action.meta.arg;
+        pagesAdapter.updateOne(state, { id, changes: { inFavorites: !on } });
+        const favorites = state.sections.favorite;
+        if (favorites) state.sections.favorite = on ? favorites.filter((p) => p !== id) : [...favorites, id];
+      })
+      .addCase(clonePage.pending, (state, action) => {
+        const { source, id, toElement } = action.meta.arg;
+        const parent = toElement ? state.entities[toElement] : undefined;
+        const now = new Date().toISOString();
+        pagesAdapter.addOne(state, {
+          ...source,
+          id,
+          workspaceId: action.meta.arg.workspaceId,
+          path: toElement ? [...(parent?.path ?? []), toElement] : [],
+          parentId: toElement,
+          section: toElement ? null : 'private',
+          accessLevel: toElement ? (parent?.accessLevel ?? source.accessLevel) : 'full',
+          inFavorites: false,
+          inTrash: false,
+          isPublic: false,
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (!toElement) state.sections.private = [...(state.sections.private ?? []), id];
+      })
+      .addCase(clonePage.fulfilled, (state, action) => {
+        pagesAdapter.upsertOne(state, action.payload);
+      })
+      .addCase(clonePage.rejected, (state, action) => {
+        pagesAdapter.removeOne(state, action.meta.arg.id);
+        dropFromSections(state, action.meta.arg.id);
+      })
+      .addCase(trashPage.fulfilled, (state, action) => {
+        pagesAdapter.removeOne(state, action.payload.id);
+        dropFromSections(state, action.payload.id);
+      })
+      .addCase(movePage.fulfilled, (state, action) => {
+        // The tree lists follow in pagesSlice's own reducer (attachToTree).
+        pagesAdapter.upsertOne(state, action.payload);
+      });
+  },
+});
+
+export const { pageRemoved } = pageMenuSlice.actions;

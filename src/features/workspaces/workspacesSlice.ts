@@ -1,4 +1,4 @@
-import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { api, setActiveWorkspace } from '../../app/api';
 import type { RootState } from '../../app/store';
@@ -18,7 +18,14 @@ export const loadWorkspaces = createAsyncThunk('workspaces/load', async () => {
 const workspacesSlice = createSlice({
   name: 'workspaces',
   initialState,
-  reducers: {},
+  reducers: {
+    /** The sidebar's workspace switcher: later calls act in this workspace. */
+    workspaceSwitched(state, action: PayloadAction<string>) {
+      if (!state.list.some((w) => w.id === action.payload)) return;
+      state.activeId = action.payload;
+      setActiveWorkspace(action.payload);
+    },
+  },
   extraReducers: (builder) => {
     builder
       .addCase(loadWorkspaces.pending, (state) => {
@@ -39,6 +46,7 @@ const workspacesSlice = createSlice({
 });
 
 export const workspacesReducer = workspacesSlice.reducer;
+export const { workspaceSwitched } = workspacesSlice.actions;
 
 export const selectActiveWorkspace = (state: RootState) =>
   state.workspaces.list.find((w) => w.id === state.workspaces.activeId) ?? null;

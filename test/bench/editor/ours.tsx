@@ -10,7 +10,7 @@ import { Node } from 'slate';
 import { ELEMENT_TO_NODE } from 'slate-dom';
 import type { WireBlock } from '../../../schema/block';
 import type { BlockWireType } from '../../../schema/blocks';
-import type { WireElement } from '../../../schema/element';
+import { newElement, type WireElement } from '../../../schema/element';
 import type { BlockSyncApi } from '../../../plugins/withBlockSync';
 import type { BlockElement } from '../../../schema/slate';
 import type { WorkspaceEditor } from '../../../plugins';
@@ -24,25 +24,7 @@ import './bench.css';
 const WIRE_TYPE = { p: 'text', h1: 'heading1', h2: 'heading2', h3: 'heading3', li: 'bulletList' } as const satisfies Record<BenchBlockKind, BlockWireType>;
 const PAGE_ID = 'bench-page';
 
-const page: WireElement = {
-  id: PAGE_ID,
-  contentType: 'Element',
-  workspaceId: null,
-  type: 'Note',
-  title: 'Editor benchmark',
-  icon: null,
-  path: [],
-  parentId: null,
-  section: 'private',
-  accessLevel: 'full',
-  inFavorites: false,
-  inTrash: false,
-  isPublic: false,
-  defaultLayoutId: null,
-  cover: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+const page: WireElement = newElement({ id: PAGE_ID, title: 'Editor benchmark', section: 'private' }, '2026-01-01T00:00:00.000Z');
 
 /** Answers as the server would (the saved block, one version up), at once and with no network. */
 const offlineApi: BlockSyncApi = {

@@ -21,7 +21,6 @@ export function benchBuildConfigs(): InlineConfig[] {
     root: fileURLToPath(new URL('.', import.meta.url)),
     mode: 'production',
     plugins: patched ? [react(), slateReactChunkPatch()] : [react()],
-    define: { __HELP_URL__: JSON.stringify('') },
     logLevel: 'warn',
     build: {
       outDir: BENCH_EDITOR_OUT_DIR,

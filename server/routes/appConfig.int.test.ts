@@ -1,0 +1,27 @@
+import { loadConfig } from '../config';
+import { api, body, createTestApp } from '../../test/helpers/testApp';
+
+describe('GET /api/config', () => {
+  test('anyone reads the links; unset ones are null', async () => {
+    const t = await createTestApp({ links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null } });
+    try {
+      const res = await api(t, undefined, 'GET', '/api/config');
+      expect(res.statusCode).toBe(200);
+      expect(body(res).data).toEqual({ links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null } });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('links come from the environment; only http(s) URLs and paths of this site are kept', () => {
+    const { links } = loadConfig({
+      HELP_URL: 'https://t.me/helpbot',
+      PRIVACY_URL: 'javascript:alert(1)',
+      TERMS_URL: '//evil.example/terms',
+      DOCS_URL: '/docs',
+      TEMPLATES_URL: 'not a url',
+    });
+    expect(links).toEqual({ help: 'https://t.me/helpbot', privacy: null, terms: null, docs: '/docs', templates: null });
+    expect(loadConfig({}).links).toEqual({ help: null, privacy: null, terms: null, docs: null, templates: null });
+  });
+});

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import { envelope } from '../presenters';
+import { PUBLIC_ROUTE } from '../plugins/auth';
+
+/** GET /api/config: what the web app needs to know about this installation, for anyone. */
+export async function appConfigRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  app.get('/api/config', { ...PUBLIC_ROUTE, schema: { tags: ['config'], summary: 'Links shown by the web app (help, privacy, terms, docs, templates)' } }, async () =>
+    envelope({ links: config.links }),
+  );
+}

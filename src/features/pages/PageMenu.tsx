@@ -1,0 +1,231 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { canEdit, canShare, type WireElement } from '../../../schema/element';
+import { newId } from '../../../schema/ids';
+import { api } from '../../app/api';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { Button } from '../../ui/Button';
+import { CopyIcon, GlobeIcon, LinkIcon, MoreIcon, MoveIcon, StarIcon, TrashIcon } from '../../ui/icons';
+import { Popover } from '../../ui/Popover';
+import { showToast } from '../../ui/Toast';
+import { openTrash } from '../trash/openTrash';
+import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
+import { MoveDialog } from './MoveDialog';
+import { copyText, pageActionError, publicUrl, toApiError } from './pageErrors';
+import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
+
+/** What the menu offers on a page at the caller's access level (docs/api/pages.md, "Who may do what"). */
+export function pageActions(page: WireElement, role: string | undefined) {
+  const live = !page.inTrash;
+  return {
+    favorite: live,
+    clone: live && (canEdit(page.accessLevel) || role !== 'guest'),
+    move: live && canShare(page.accessLevel),
+    trash: live && canEdit(page.accessLevel),
+    publish: live && canShare(page.accessLevel),
+    copyLink: true,
+  };
+}
+
+/** Where a copy goes: next to the original when its parent is editable, else the private section. */
+function cloneTarget(page: WireElement, parent: WireElement | undefined): string | null {
+  if (!page.parentId) return null;
+  if (parent ? canEdit(parent.accessLevel) : canEdit(page.accessLevel)) return page.parentId;
+  return null;
+}
+
+/** Optimistic clone: the copy shows in the tree at once and opens when the server has it; a refusal takes it away. */
+export function useClonePage() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const workspace = useAppSelector(selectActiveWorkspace);
+  const entities = useAppSelector((state) => state.pages.entities);
+  return async (page: WireElement, options: { toElement?: string | null; open?: boolean } = {}) => {
+    const workspaceId = page.workspaceId ?? workspace?.id;
+    if (!workspaceId) return;
+    const toElement = options.toElement !== undefined ? options.toElement : cloneTarget(page, page.parentId ? entities[page.parentId] : undefined);
+    const id = newId();
+    try {
+      await dispatch(clonePage({ source: page, id, toElement, workspaceId })).unwrap();
+      showToast(t('page.toasts.cloned'));
+      if (options.open !== false) navigate(`/${id}`);
+    } catch (error) {
+      // Spec §8: a clone error is reported except on 404 (the source is gone; the copy is rolled back either way).
+      if ((error as Partial<ApiFailure>)?.status === 404) showToast(t('page.errors.notFound'), 'error');
+      else showToast(`${t('page.errors.clone')}: ${pageActionError(t, toApiError(error))}`, 'error');
+    }
+  };
+}
+
+/** The star in the top bar: favourite on/off. */
+export function FavoriteButton({ page }: { page: WireElement }) {
+  const { t } = useTranslation();
+  const toggle = useToggleFavorite();
+  if (page.inTrash) return null;
+  const label = page.inFavorites ? t('page.favoriteRemove') : t('page.favoriteAdd');
+  return (
+    <Button kind="flat" size="xxs" className={page.inFavorites ? 'topbar-star is-on' : 'topbar-star'} aria-label={label} title={label} aria-pressed={page.inFavorites} onClick={() => void toggle(page)}>
+      <StarIcon size={18} filled={page.inFavorites} />
+    </Button>
+  );
+}
+
+function useToggleFavorite() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  return async (page: WireElement) => {
+    const on = !page.inFavorites;
+    try {
+      await dispatch(setFavorite({ id: page.id, on })).unwrap();
+      showToast(on ? t('page.toasts.favoriteAdded') : t('page.toasts.favoriteRemoved'));
+    } catch (error) {
+      showToast(pageActionError(t, toApiError(error)), 'error');
+    }
+  };
+}
+
+/** The «⋯» menu of the top bar. */
+export function PageMenu({ page }: { page: WireElement }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const workspace = useAppSelector(selectActiveWorkspace);
+  const [anchor, setAnchor] = useState<HTMLButtonElement | null>(null);
+  const [open, setOpen] = useState(false);
+  const [moving, setMoving] = useState(false);
+  const [publishing, setPublishing] = useState(false);
+  const [alias, setAlias] = useState<string | null>(null);
+  const clone = useClonePage();
+  const toggleFavorite = useToggleFavorite();
+  const can = pageActions(page, workspace?.role);
+  const menu = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open || !page.isPublic || alias) return;
+    api<{ id: string; alias: string | null }>(`/api/v3/spaces/pagealias/${encodeURIComponent(page.id)}`)
+      .then(({ data }) => setAlias(data.alias))
+      .catch(() => undefined);
+  }, [open, page.isPublic, page.id, alias]);
+
+  useEffect(() => {
+    if (open) menu.current?.querySelector<HTMLElement>('.menu-item:not(:disabled)')?.focus();
+  }, [open]);
+
+  const close = () => setOpen(false);
+  const run = (action: () => Promise<void> | void) => () => {
+    close();
+    void action();
+  };
+
+  const copyLink = async (url: string) => {
+    try {
+      await copyText(url);
+      showToast(t('page.linkCopied'));
+    } catch {
+      showToast(t('page.errors.copyLink'), 'error');
+    }
+  };
+
+  const toTrash = async () => {
+    try {
+      await dispatch(trashPage(page.id)).unwrap();
+      showToast(t('page.toasts.trashed'));
+      navigate('/');
+    } catch (error) {
+      showToast(pageActionError(t, toApiError(error)), 'error');
+    }
+  };
+
+  const togglePublic = async () => {
+    const isPublic = !page.isPublic;
+    setPublishing(true);
+    try {
+      await dispatch(patchPage({ id: page.id, patch: { isPublic }, previous: page })).unwrap();
+      if (!isPublic) showToast(t('page.toasts.unpublished'));
+    } catch (error) {
+      showToast(pageActionError(t, toApiError(error)), 'error');
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  const onMenuKey = (event: React.KeyboardEvent) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    const items = [...(menu.current?.querySelectorAll<HTMLElement>('.menu-item:not(:disabled)') ?? [])];
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    const next = items[(index + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length];
+    next?.focus();
+  };
+
+  const link = publicUrl(alias ?? page.id);
+  return (
+    <>
+      <button ref={setAnchor} type="button" className="button button-xxs button-flat" aria-label={t('page.menu')} title={t('page.menu')} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <MoreIcon size={18} />
+      </button>
+      {open && (
+        <Popover anchor={anchor} onClose={close} label={t('page.menu')} align="end" className="menu page-menu" role="menu">
+          <div ref={menu} onKeyDown={onMenuKey}>
+            <MenuItem icon={<StarIcon size={16} filled={page.inFavorites} />} disabled={!can.favorite} onClick={run(() => toggleFavorite(page))}>
+              {page.inFavorites ? t('page.favoriteRemove') : t('page.favoriteAdd')}
+            </MenuItem>
+            <MenuItem icon={<CopyIcon size={16} />} disabled={!can.clone} onClick={run(() => clone(page))}>
+              {t('page.clone')}
+            </MenuItem>
+            {can.move && (
+              <MenuItem icon={<MoveIcon size={16} />} onClick={run(() => setMoving(true))}>
+                {t('page.moveTo')}
+              </MenuItem>
+            )}
+            <MenuItem icon={<LinkIcon size={16} />} onClick={run(() => copyLink(`${window.location.origin}/${page.id}`))}>
+              {t('page.copyLink')}
+            </MenuItem>
+            {can.publish && (
+              <>
+                <div className="menu-separator" />
+                <MenuItem icon={<GlobeIcon size={16} />} disabled={publishing} onClick={() => void togglePublic()} role="menuitemcheckbox" checked={page.isPublic}>
+                  {page.isPublic ? t('page.unpublish') : t('page.publish')}
+                </MenuItem>
+              </>
+            )}
+            {page.isPublic && !page.inTrash && (
+              <div className="menu-public">
+                <span className="menu-public-label">{t('page.publicLink')}</span>
+                <div className="menu-public-row">
+                  <input className="menu-public-url" readOnly value={link} aria-label={t('page.publicLink')} onFocus={(e) => e.target.select()} />
+                  <Button kind="outline" size="xs" onClick={() => void copyLink(link)}>
+                    {t('page.copyPublicLink')}
+                  </Button>
+                </div>
+              </div>
+            )}
+            <div className="menu-separator" />
+            {can.trash && (
+              <MenuItem icon={<TrashIcon size={16} />} danger onClick={run(toTrash)}>
+                {t('page.trash')}
+              </MenuItem>
+            )}
+            <MenuItem icon={<RestoreGlyph />} onClick={run(openTrash)}>
+              {t('page.openTrash')}
+            </MenuItem>
+          </div>
+        </Popover>
+      )}
+      {moving && <MoveDialog page={page} onClose={() => setMoving(false)} />}
+    </>
+  );
+}
+
+const RestoreGlyph = () => <TrashIcon size={16} style={{ opacity: 0.6 }} />;
+
+function MenuItem({ icon, children, onClick, disabled, danger, role = 'menuitem', checked }: { icon: React.ReactNode; children: React.ReactNode; onClick(): void; disabled?: boolean; danger?: boolean; role?: 'menuitem' | 'menuitemcheckbox'; checked?: boolean }) {
+  return (
+    <button type="button" role={role} aria-checked={role === 'menuitemcheckbox' ? checked : undefined} className={danger ? 'menu-item is-danger' : 'menu-item'} disabled={disabled} onClick={onClick}>
+      <span className="menu-item-icon">{icon}</span>
+      <span>{children}</span>
+    </button>
+  );
+}

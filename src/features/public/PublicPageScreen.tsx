@@ -1,0 +1,88 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { WireBlock } from '../../../schema/block';
+import { wireElementSchema, type WireElement } from '../../../schema/element';
+import { api, ApiRequestError } from '../../app/api';
+import { useAppSelector } from '../../app/store';
+import { DocumentEditor } from '../../editor/DocumentEditor';
+import { Button } from '../../ui/Button';
+import { CopyIcon } from '../../ui/icons';
+import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
+import { Spinner } from '../../ui/Spinner';
+import { coverBackground } from '../pages/CoverPicker';
+import '../pages/page.css';
+import './public.css';
+
+type State = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[] } | { status: 'failed'; kind: ErrorKind };
+
+const noop = () => undefined;
+const noSave = async () => undefined;
+
+/** A published page for anyone, signed in or not: read-only, no sidebar; «Копировать к себе» clones it after sign-in. */
+export function PublicPageScreen({ pageId, loginIfPrivate = false, notPublicKind = 'notFound' }: { pageId: string; loginIfPrivate?: boolean; notPublicKind?: ErrorKind }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const authStatus = useAppSelector((state) => state.auth.status);
+  const user = useAppSelector((state) => state.auth.user);
+  const [state, setState] = useState<State>({ status: 'loading' });
+
+  useEffect(() => {
+    let cancelled = false;
+    api<unknown>(`/api/v3/spaces/element/public/${encodeURIComponent(pageId)}`)
+      .then(({ data, included }) => {
+        if (cancelled) return;
+        const page = wireElementSchema.parse(data);
+        const blocks = ((included ?? []) as { contentType?: string }[]).filter((item) => item.contentType === 'Block') as unknown as WireBlock[];
+        setState({ status: 'ready', page, blocks });
+      })
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        // Not public: a signed-out visitor of a page link signs in to see it.
+        if (loginIfPrivate && error instanceof ApiRequestError && error.status === 404) {
+          navigate(`/login?next=${encodeURIComponent(`/${pageId}`)}`, { replace: true });
+          return;
+        }
+        setState({ status: 'failed', kind: error instanceof ApiRequestError && error.status !== undefined ? notPublicKind : 'network' });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [pageId, loginIfPrivate, navigate, notPublicKind]);
+
+  useEffect(() => {
+    if (state.status === 'ready') document.title = state.page.title || t('untitled');
+  }, [state, t]);
+
+  if (state.status === 'loading') return <Spinner />;
+  if (state.status === 'failed') return <ErrorScreen kind={state.kind} email={user?.email} />;
+  const { page, blocks } = state;
+  const copyTarget = `/clone/${encodeURIComponent(page.id)}`;
+  const copyToMe = () => {
+    if (authStatus === 'signedIn') navigate(copyTarget);
+    else navigate(`/login?next=${encodeURIComponent(copyTarget)}`);
+  };
+
+  return (
+    <div className="public-page page">
+      <header className="page-topbar public-topbar">
+        <span className="public-brand">{t('appName')}</span>
+        <Button size="s" onClick={copyToMe} title={authStatus === 'signedIn' ? undefined : t('page.public.signInToCopy')}>
+          <CopyIcon size={16} />
+          {t('page.public.copyToMe')}
+        </Button>
+      </header>
+      <div className={['page-header', page.cover ? 'has-cover' : '', page.icon ? 'has-icon' : ''].filter(Boolean).join(' ')}>
+        {page.cover && <div className="page-cover" style={{ backgroundImage: coverBackground(page.cover, page.id), backgroundPosition: `center ${page.cover.position}%` }} />}
+        <div className="page-header-inner">
+          {page.icon && (
+            <span className="page-icon" role="img" aria-label={page.icon}>
+              {page.icon}
+            </span>
+          )}
+        </div>
+      </div>
+      <DocumentEditor page={page} blocks={blocks} canEdit={false} onTitleEdited={noop} saveTitle={noSave} onSyncStatus={noop} />
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { createStore } from '../../app/store';
+import {
+  DEFAULT_UI_SETTINGS,
+  mergeSettings,
+  normalizeUiSettings,
+  pageTreeWidthSet,
+  readUiSettings,
+  treeSectionToggled,
+  UI_SETTINGS_KEY,
+} from './uiSettings';
+
+describe('settings merge', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('gives the spec defaults when nothing is stored', () => {
+    expect(readUiSettings()).toEqual({
+      inboxPanel: { pinned: false, width: 400, filter: 'all' },
+      pageTree: { open: true, width: 300, sections: { favorite: true, all: true, shared: true, private: true } },
+      commentsPanel: { width: 400 },
+      theme: 'auto',
+      recentColors: [],
+      messengerBanner: true,
+    });
+  });
+
+  it('gives the defaults for corrupt JSON or a stored value that is not an object', () => {
+    for (const raw of ['{not json', 'null', '42', '"dark"', '[1,2]']) {
+      localStorage.setItem(UI_SETTINGS_KEY, raw);
+      expect(readUiSettings()).toEqual(DEFAULT_UI_SETTINGS);
+    }
+  });
+
+  it('merges objects key by key, recursively, keeping defaults for what is missing', () => {
+    localStorage.setItem(UI_SETTINGS_KEY, JSON.stringify({ pageTree: { width: 350, sections: { shared: false } }, theme: 'dark' }));
+    const settings = readUiSettings();
+    expect(settings.pageTree).toEqual({ open: true, width: 350, sections: { favorite: true, all: true, shared: false, private: true } });
+    expect(settings.theme).toBe('dark');
+    expect(settings.inboxPanel).toEqual(DEFAULT_UI_SETTINGS.inboxPanel);
+  });
+
+  it('accepts a stored value only when its type is the default’s', () => {
+    const merged = mergeSettings(DEFAULT_UI_SETTINGS, {
+      inboxPanel: { pinned: 'yes', width: '500', filter: 7 },
+      pageTree: { open: 0, width: null, sections: 'all' },
+      commentsPanel: [],
+      messengerBanner: 'false',
+    });
+    expect(merged.inboxPanel).toEqual(DEFAULT_UI_SETTINGS.inboxPanel);
+    expect(merged.pageTree).toEqual(DEFAULT_UI_SETTINGS.pageTree);
+    expect(merged.commentsPanel).toEqual(DEFAULT_UI_SETTINGS.commentsPanel);
+    expect(merged.messengerBanner).toBe(true);
+  });
+
+  it('takes arrays only for arrays, and objects never for arrays', () => {
+    expect(mergeSettings(DEFAULT_UI_SETTINGS, { recentColors: { 0: '#fff' } }).recentColors).toEqual([]);
+    expect(mergeSettings(DEFAULT_UI_SETTINGS, { recentColors: '#fff' }).recentColors).toEqual([]);
+    expect(mergeSettings(DEFAULT_UI_SETTINGS, { recentColors: ['#fff', '#000'] }).recentColors).toEqual(['#fff', '#000']);
+    expect(mergeSettings(DEFAULT_UI_SETTINGS, { pageTree: [true] }).pageTree).toEqual(DEFAULT_UI_SETTINGS.pageTree);
+  });
+
+  it('drops keys the defaults do not have, at every level', () => {
+    const merged = mergeSettings(DEFAULT_UI_SETTINGS, { extra: 1, pageTree: { extra: 2, sections: { trash: false } }, __proto__: { polluted: true } }) as unknown as Record<string, unknown>;
+    expect(Object.keys(merged).sort()).toEqual(Object.keys(DEFAULT_UI_SETTINGS).sort());
+    expect(Object.keys(merged.pageTree as object).sort()).toEqual(['open', 'sections', 'width']);
+    expect(Object.keys((merged.pageTree as { sections: object }).sections).sort()).toEqual(['all', 'favorite', 'private', 'shared']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses non-finite numbers, an unknown theme, an out-of-range tree width and non-string colours', () => {
+    const settings = normalizeUiSettings({ theme: 'sepia', pageTree: { width: 5000 }, inboxPanel: { width: -3 }, recentColors: ['#111', 3, null, '#222'] });
+    expect(settings.theme).toBe('auto');
+    expect(settings.pageTree.width).toBe(480);
+    expect(normalizeUiSettings({ pageTree: { width: 100 } }).pageTree.width).toBe(220);
+    expect(mergeSettings(DEFAULT_UI_SETTINGS, { commentsPanel: { width: Number.NaN } }).commentsPanel.width).toBe(400);
+    expect(settings.inboxPanel.width).toBe(400);
+    expect(settings.recentColors).toEqual(['#111', '#222']);
+  });
+
+  it('is read by a new store, and the slice keeps the tree width in range', () => {
+    localStorage.setItem(UI_SETTINGS_KEY, JSON.stringify({ pageTree: { open: false, width: 260 } }));
+    const store = createStore();
+    expect(store.getState().uiSettings.pageTree).toMatchObject({ open: false, width: 260 });
+    store.dispatch(pageTreeWidthSet(9999));
+    expect(store.getState().uiSettings.pageTree.width).toBe(480);
+    store.dispatch(treeSectionToggled({ section: 'favorite' }));
+    expect(store.getState().uiSettings.pageTree.sections.favorite).toBe(false);
+  });
+});

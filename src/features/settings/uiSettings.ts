@@ -1,0 +1,145 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { useEffect } from 'react';
+import type { SectionId } from '../../../schema/constants';
+import { useSelector } from 'react-redux';
+import type { RootState } from '../../app/store';
+import { applyTheme } from '../../app/theme';
+
+/** Local UI settings (spec §2 "Sidebar"), kept in localStorage under one key. */
+export interface UiSettings {
+  inboxPanel: { pinned: boolean; width: number; filter: string };
+  pageTree: { open: boolean; width: number; sections: Record<SectionId, boolean> };
+  commentsPanel: { width: number };
+  theme: 'auto' | 'light' | 'dark';
+  recentColors: string[];
+  messengerBanner: boolean;
+}
+
+export const UI_SETTINGS_KEY = 'uiSettings';
+export const TREE_WIDTH_MIN = 220;
+export const TREE_WIDTH_MAX = 480;
+export const TREE_WIDTH_DEFAULT = 300;
+const RECENT_COLORS_MAX = 10;
+const THEMES = ['auto', 'light', 'dark'] as const;
+
+export const DEFAULT_UI_SETTINGS: UiSettings = {
+  inboxPanel: { pinned: false, width: 400, filter: 'all' },
+  pageTree: { open: true, width: TREE_WIDTH_DEFAULT, sections: { favorite: true, all: true, shared: true, private: true } },
+  commentsPanel: { width: 400 },
+  theme: 'auto',
+  recentColors: [],
+  messengerBanner: true,
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A stored value merged over the default, recursively: objects key by key (keys the default
+ * lacks are dropped), arrays only for arrays, anything else only when its type is the default's
+ * (a number must be finite).
+ */
+export function mergeSettings<T>(defaults: T, stored: unknown): T {
+  if (Array.isArray(defaults)) return (Array.isArray(stored) ? stored : defaults) as T;
+  if (isPlainObject(defaults)) {
+    if (!isPlainObject(stored)) return defaults;
+    const merged: Record<string, unknown> = {};
+    for (const key of Object.keys(defaults)) {
+      merged[key] = Object.prototype.hasOwnProperty.call(stored, key) ? mergeSettings(defaults[key], stored[key]) : defaults[key];
+    }
+    return merged as T;
+  }
+  if (typeof stored !== typeof defaults) return defaults;
+  if (typeof stored === 'number' && !Number.isFinite(stored)) return defaults;
+  return stored as T;
+}
+
+export const clampTreeWidth = (width: number) => Math.round(Math.min(TREE_WIDTH_MAX, Math.max(TREE_WIDTH_MIN, width)));
+
+/** Merge, then the few rules types alone do not say: the theme is one of three, widths in range, colours are strings. */
+export function normalizeUiSettings(stored: unknown): UiSettings {
+  const settings = mergeSettings(DEFAULT_UI_SETTINGS, stored);
+  const positive = (value: number, fallback: number) => (value > 0 ? Math.round(value) : fallback);
+  return {
+    ...settings,
+    theme: (THEMES as readonly string[]).includes(settings.theme) ? settings.theme : DEFAULT_UI_SETTINGS.theme,
+    pageTree: { ...settings.pageTree, width: clampTreeWidth(settings.pageTree.width) },
+    inboxPanel: { ...settings.inboxPanel, width: positive(settings.inboxPanel.width, DEFAULT_UI_SETTINGS.inboxPanel.width) },
+    commentsPanel: { width: positive(settings.commentsPanel.width, DEFAULT_UI_SETTINGS.commentsPanel.width) },
+    recentColors: settings.recentColors.filter((c): c is string => typeof c === 'string').slice(0, RECENT_COLORS_MAX),
+  };
+}
+
+/** The settings from localStorage; missing, corrupt or unreadable storage gives the defaults. */
+export function readUiSettings(): UiSettings {
+  try {
+    const raw = globalThis.localStorage?.getItem(UI_SETTINGS_KEY);
+    return normalizeUiSettings(raw ? (JSON.parse(raw) as unknown) : undefined);
+  } catch {
+    return normalizeUiSettings(undefined);
+  }
+}
+
+export function writeUiSettings(settings: UiSettings): void {
+  try {
+    globalThis.localStorage?.setItem(UI_SETTINGS_KEY, JSON.stringify(settings));
+  } catch {
+    // Storage full or disabled (private mode): the settings still hold for this visit.
+  }
+}
+
+const uiSettingsSlice = createSlice({
+  name: 'uiSettings',
+  initialState: readUiSettings,
+  reducers: {
+    pageTreeOpenSet(state, action: PayloadAction<boolean>) {
+      state.pageTree.open = action.payload;
+    },
+    pageTreeWidthSet(state, action: PayloadAction<number>) {
+      state.pageTree.width = clampTreeWidth(action.payload);
+    },
+    treeSectionToggled(state, action: PayloadAction<{ section: SectionId; expanded?: boolean }>) {
+      const { section, expanded } = action.payload;
+      state.pageTree.sections[section] = expanded ?? !state.pageTree.sections[section];
+    },
+    inboxPanelSet(state, action: PayloadAction<Partial<UiSettings['inboxPanel']>>) {
+      state.inboxPanel = { ...state.inboxPanel, ...action.payload };
+    },
+    commentsPanelWidthSet(state, action: PayloadAction<number>) {
+      state.commentsPanel.width = Math.max(1, Math.round(action.payload));
+    },
+    themeSet(state, action: PayloadAction<UiSettings['theme']>) {
+      state.theme = action.payload;
+    },
+    recentColorUsed(state, action: PayloadAction<string>) {
+      state.recentColors = [action.payload, ...state.recentColors.filter((c) => c !== action.payload)].slice(0, RECENT_COLORS_MAX);
+    },
+    messengerBannerSet(state, action: PayloadAction<boolean>) {
+      state.messengerBanner = action.payload;
+    },
+  },
+});
+
+export const uiSettingsReducer = uiSettingsSlice.reducer;
+export const {
+  pageTreeOpenSet,
+  pageTreeWidthSet,
+  treeSectionToggled,
+  inboxPanelSet,
+  commentsPanelWidthSet,
+  themeSet,
+  recentColorUsed,
+  messengerBannerSet,
+} = uiSettingsSlice.actions;
+
+/** Writes the settings back to localStorage whenever they change, and applies the theme (mounted once, by the app shell). */
+export function useUiSettingsPersistence(): void {
+  const settings = useSelector((state: RootState) => state.uiSettings);
+  useEffect(() => {
+    writeUiSettings(settings);
+  }, [settings]);
+  // The theme follows the setting as soon as it changes (main.tsx applies the stored one at start).
+  useEffect(() => {
+    applyTheme(settings.theme);
+  }, [settings.theme]);
+}

@@ -1,0 +1,80 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router-dom';
+import { newElement, type WireElement } from '../../../schema/element';
+import '../../app/i18n';
+import { createStore } from '../../app/store';
+import { Toaster } from '../../ui/Toast';
+import { TRASH_SEARCH_DEBOUNCE_MS, TrashDialog } from './TrashDialog';
+
+const trashed = (id: string, title: string, accessLevel: WireElement['accessLevel'] = 'full'): WireElement =>
+  newElement({ id, workspaceId: 'ws', title, section: 'private', accessLevel, inTrash: true }, '2026-01-01T00:00:00.000Z');
+
+const all = [trashed('a', 'План запуска'), trashed('b', 'Заметки'), trashed('c', 'ПЛАН Б', 'edit')];
+let urls: string[];
+
+beforeEach(() => {
+  urls = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://x');
+    urls.push(`${init?.method ?? 'GET'} ${url.pathname}${url.search}`);
+    if (url.pathname.endsWith('/remove')) return { ok: true, status: 200, json: async () => ({ data: { id: 'a', status: 'success' } }) } as Response;
+    if (url.pathname.endsWith('/restore')) {
+      const body = { data: null, errors: [{ code: 'page.parent_in_trash', message: '' }] };
+      return { ok: false, status: 409, json: async () => body } as Response;
+    }
+    const q = url.searchParams.get('q');
+    const needle = q ? (JSON.parse(q) as string).toLowerCase() : '';
+    const data = all.filter((p) => p.title.toLowerCase().includes(needle));
+    return { ok: true, status: 200, json: async () => ({ data, meta: { count: data.length, hasMoreNext: false } }) } as Response;
+  }) as typeof fetch;
+  render(
+    <Provider store={createStore()}>
+      <MemoryRouter>
+        <TrashDialog onClose={() => undefined} />
+        <Toaster />
+      </MemoryRouter>
+    </Provider>,
+  );
+});
+
+const titles = () => screen.queryAllByRole('listitem').map((li) => li.querySelector('.trash-title')?.textContent);
+
+it('lists the trash and searches titles case-insensitively, debounced', async () => {
+  await waitFor(() => expect(titles()).toEqual(['План запуска', 'Заметки', 'ПЛАН Б']));
+  jest.useFakeTimers();
+  try {
+    fireEvent.change(screen.getByLabelText('Поиск по названию'), { target: { value: 'п' } });
+    fireEvent.change(screen.getByLabelText('Поиск по названию'), { target: { value: 'пл' } });
+    fireEvent.change(screen.getByLabelText('Поиск по названию'), { target: { value: 'план' } });
+    await act(async () => jest.advanceTimersByTime(TRASH_SEARCH_DEBOUNCE_MS + 10));
+  } finally {
+    jest.useRealTimers();
+  }
+  await waitFor(() => expect(titles()).toEqual(['План запуска', 'ПЛАН Б']));
+  // One request for the typed word, none for the keystrokes before it.
+  expect(urls.filter((u) => u.includes('q='))).toEqual([`GET /api/v3/spaces/trash?q=${encodeURIComponent('"план"')}`]);
+});
+
+it('says so when nothing matches', async () => {
+  await waitFor(() => expect(titles()).toHaveLength(3));
+  fireEvent.change(screen.getByLabelText('Поиск по названию'), { target: { value: 'нет такого' } });
+  expect(await screen.findByText('Ничего не нашлось')).toBeTruthy();
+});
+
+it('deletes forever only after the confirmation, and only with full access', async () => {
+  await waitFor(() => expect(titles()).toHaveLength(3));
+  expect(screen.queryByRole('button', { name: 'Удалить навсегда: ПЛАН Б' })).toBeNull();
+  fireEvent.click(screen.getByRole('button', { name: 'Удалить навсегда: План запуска' }));
+  expect(urls.some((u) => u.endsWith('/remove'))).toBe(false);
+  fireEvent.click(within(screen.getByRole('dialog', { name: 'Удалить навсегда?' })).getByRole('button', { name: 'Удалить навсегда' }));
+  await waitFor(() => expect(titles()).toEqual(['Заметки', 'ПЛАН Б']));
+  expect(urls).toContain('POST /api/v3/spaces/trash/a/remove');
+});
+
+it('explains a refused restore', async () => {
+  await waitFor(() => expect(titles()).toHaveLength(3));
+  fireEvent.click(screen.getByRole('button', { name: 'Восстановить: Заметки' }));
+  expect(await screen.findByText('Сначала восстановите родительскую страницу')).toBeTruthy();
+  expect(titles()).toHaveLength(3);
+});

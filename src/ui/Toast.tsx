@@ -1,0 +1,54 @@
+import { useSyncExternalStore } from 'react';
+import './toast.css';
+
+export type ToastKind = 'info' | 'error';
+
+interface ToastItem {
+  id: number;
+  message: string;
+  kind: ToastKind;
+}
+
+let items: ToastItem[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((listener) => listener());
+
+/** Shows a short message at the bottom of the screen; it goes away by itself. */
+export function showToast(message: string, kind: ToastKind = 'info', durationMs = kind === 'error' ? 5000 : 2500): void {
+  const id = nextId++;
+  items = [...items.filter((item) => item.message !== message), { id, message, kind }].slice(-3);
+  emit();
+  setTimeout(() => dismissToast(id), durationMs);
+}
+
+export function dismissToast(id: number): void {
+  const before = items.length;
+  items = items.filter((item) => item.id !== id);
+  if (items.length !== before) emit();
+}
+
+/** Clears every toast (tests, sign-out). */
+export function dismissAllToasts(): void {
+  items = [];
+  emit();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Where toasts appear; mounted once by the app. */
+export function Toaster() {
+  const list = useSyncExternalStore(subscribe, () => items, () => items);
+  return (
+    <div className="toaster" aria-live="polite">
+      {list.map((item) => (
+        <div key={item.id} className={`toast toast-${item.kind}`} role={item.kind === 'error' ? 'alert' : 'status'} onClick={() => dismissToast(item.id)}>
+          {item.message}
+        </div>
+      ))}
+    </div>
+  );
+}
