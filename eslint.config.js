@@ -27,6 +27,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.jest } },
   },
   {
+    files: ['server/web/serviceWorker.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.serviceworker, __PRECACHE__: 'readonly' } },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -42,3 +42,7 @@ export const LIMITS = {
   tokensPerBlock: 10_000,
   emailLength: 254,
 } as const;
+
+/** Retention goals (spec: returning after more than 1, 7 and 30 days since the account was made), by name → days. */
+export const RETENTION_GOALS = { return_1d: 1, return_7d: 7, return_30d: 30 } as const;
+export type RetentionGoal = keyof typeof RETENTION_GOALS;

@@ -2,6 +2,7 @@
 export const ERROR_CODES = {
   badRequest: 'bad_request',
   validationFailed: 'validation_failed',
+  goalNotReached: 'goal.not_reached',
   unsupportedMediaType: 'unsupported_media_type',
   payloadTooLarge: 'payload_too_large',
   unauthorized: 'unauthorized',

@@ -11,6 +11,8 @@ import { blockRoutes } from './routes/blocks';
 import { commentsRoutes } from './routes/comments';
 import { appConfigRoutes } from './routes/appConfig';
 import { feedbackRoutes } from './routes/feedback';
+import { goalRoutes } from './routes/goals';
+import { templateRoutes } from './routes/templates';
 import { filesRoutes } from './routes/files';
 import { notificationsRoutes } from './routes/notifications';
 import { sharingRoutes } from './routes/sharing';
@@ -61,7 +63,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(filesRoutes, { config });
   await app.register(feedbackRoutes, { config, mailer });
   await app.register(appConfigRoutes, { config });
+  await app.register(goalRoutes);
   await app.register(telegramRoutes, { config });
+  await app.register(templateRoutes);
   await app.register(webRoutes, { webDir: config.webDir });
   return app;
 }

@@ -7,20 +7,33 @@ import '@fontsource/inter/500.css';
 import '@fontsource/inter/600.css';
 import '@fontsource/inter/700.css';
 import './ui/theme.css';
-import './app/i18n';
 import { App } from './app/App';
 import { createStore } from './app/store';
 import { applyTheme } from './app/theme';
+import { registerServiceWorker } from './app/serviceWorker';
+import { loadTranslations } from './app/translations';
 
 applyTheme();
 
-// A data router (for useBlocker: the editor's LeaveGuard); the app's own <Routes> sit under one splat route.
-const router = createBrowserRouter([{ path: '*', element: <App /> }]);
+const container = document.getElementById('root') as HTMLElement;
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <Provider store={createStore()}>
-      <RouterProvider router={router} />
-    </Provider>
-  </StrictMode>,
-);
+function render() {
+  // A data router (for useBlocker: the editor's LeaveGuard); the app's own <Routes> sit under one splat route.
+  const router = createBrowserRouter([{ path: '*', element: <App /> }]);
+  createRoot(container).render(
+    <StrictMode>
+      <Provider store={createStore()}>
+        <RouterProvider router={router} />
+      </Provider>
+    </StrictMode>,
+  );
+}
+
+// The words come first (fetched, not bundled; see src/app/translations.ts). Without them, and
+// without a cached copy, there is nothing to show but this (the one string outside the files).
+loadTranslations().then(() => {
+  render();
+  void registerServiceWorker().catch((error: unknown) => console.warn('service worker not registered', error));
+}, () => {
+  container.innerHTML = '<p class="boot-failed">Нет связи с сервером. <a href="">Обновить страницу</a></p>';
+});

@@ -5,6 +5,7 @@ import * as mainApi from './migrations/2026-11-22-0002-main-api';
 import * as memberInvitedBy from './migrations/2026-11-22-0003-member-invited-by';
 import * as blockOrderIndex from './migrations/2026-11-22-0004-block-order-index';
 import * as blockUpdateRoom from './migrations/2026-11-22-0005-block-update-room';
+import * as retentionGoals from './migrations/2026-11-23-0001-retention-goals';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -15,6 +16,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0003-member-invited-by': memberInvitedBy,
   '2026-11-22-0004-block-order-index': blockOrderIndex,
   '2026-11-22-0005-block-update-room': blockUpdateRoom,
+  '2026-11-23-0001-retention-goals': retentionGoals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -206,6 +206,13 @@ export interface OAuthStateTable {
   created_at: string;
 }
 
+/** The first time a user reached a retention goal (server/routes/goals.ts). */
+export interface RetentionGoalTable {
+  user_id: string;
+  goal: string;
+  reached_at: string;
+}
+
 export interface Database {
   users: UserTable;
   login_codes: LoginCodeTable;
@@ -226,6 +233,7 @@ export interface Database {
   access_tokens: AccessTokenTable;
   messenger_link_tokens: MessengerLinkTokenTable;
   oauth_states: OAuthStateTable;
+  retention_goals: RetentionGoalTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -3,11 +3,14 @@ import { api, body, createTestApp } from '../../test/helpers/testApp';
 
 describe('GET /api/config', () => {
   test('anyone reads the links; unset ones are null', async () => {
-    const t = await createTestApp({ links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null } });
+    const t = await createTestApp({ publicUrl: 'https://docs.example.com:8443', links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null } });
     try {
       const res = await api(t, undefined, 'GET', '/api/config');
       expect(res.statusCode).toBe(200);
-      expect(body(res).data).toEqual({ links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null } });
+      expect(body(res).data).toEqual({
+        links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null },
+        defaultHost: 'docs.example.com:8443',
+      });
     } finally {
       await t.close();
     }

@@ -5,7 +5,9 @@ import { PUBLIC_ROUTE } from '../plugins/auth';
 
 /** GET /api/config: what the web app needs to know about this installation, for anyone. */
 export async function appConfigRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  app.get('/api/config', { ...PUBLIC_ROUTE, schema: { tags: ['config'], summary: 'Links shown by the web app (help, privacy, terms, docs, templates)' } }, async () =>
-    envelope({ links: config.links }),
+  // The service worker is registered only on the installation's own host (PUBLIC_URL's).
+  const defaultHost = new URL(config.publicUrl).host;
+  app.get('/api/config', { ...PUBLIC_ROUTE, schema: { tags: ['config'], summary: 'Links shown by the web app (help, privacy, terms, docs, templates) and the default host' } }, async () =>
+    envelope({ links: config.links, defaultHost }),
   );
 }

@@ -44,6 +44,11 @@ describe('without a web build', () => {
     expect([res.statusCode, errorCode(res)]).toEqual([404, 'not_found']);
   });
 
+  test('no service worker without a build (404)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/sw.js' });
+    expect(res.statusCode).toBe(404);
+  });
+
   test('app routes say the web app is not built (503), never crash', async () => {
     for (const url of ['/', '/login', '/oauth/callback', '/0b7c1d2e-page-uid']) {
       const res = await t.app.inject({ method: 'GET', url });
@@ -59,8 +64,12 @@ describe('with a web build', () => {
   beforeAll(async () => {
     webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-'));
     fs.mkdirSync(path.join(webDir, 'assets'));
-    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>app</title>');
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/assets/index-abc123.js"></script>');
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(webDir, 'assets', 'common-f00.json'), '{}');
+    fs.writeFileSync(path.join(webDir, 'assets', 'inter-cyrillic-400-normal-x1.woff2'), '');
+    fs.writeFileSync(path.join(webDir, 'assets', 'inter-greek-400-normal-x2.woff2'), '');
+    fs.writeFileSync(path.join(webDir, 'assets', 'katex-x3.js'), '');
     fs.writeFileSync(path.join(webDir, 'favicon.svg'), '<svg/>');
     t = await createTestApp({ webDir });
   });
@@ -70,13 +79,25 @@ describe('with a web build', () => {
   });
 
   test("the app's own routes get index.html, not cached", async () => {
-    for (const url of ['/', '/login', '/oauth/callback?code=1', '/0b7c1d2e-page-uid', '/0b7c1d2e-page-uid?commentId=3', '/public/0b7c1d2e-page-uid', '/clone/0b7c1d2e-page-uid']) {
+    for (const url of ['/', '/login', '/oauth/callback?code=1', '/0b7c1d2e-page-uid', '/0b7c1d2e-page-uid?commentId=3', '/public/0b7c1d2e-page-uid', '/clone/0b7c1d2e-page-uid', '/new-workspace']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect([url, res.statusCode]).toEqual([url, 200]);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain('<title>app</title>');
     }
+  });
+
+  test('/sw.js: the service worker with this build id and its app shell, never cached by HTTP', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/sw.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['service-worker-allowed']).toBe('/');
+    expect(res.body).toMatch(/const BUILD = "[0-9a-f]{16}";/);
+    // The shell: what index.html loads, the translation files and the Latin/Cyrillic Inter fonts; not lazy chunks.
+    expect(res.body).toContain('const PRECACHE = ["/assets/common-f00.json","/assets/index-abc123.js","/assets/inter-cyrillic-400-normal-x1.woff2"];');
+    expect(res.body).not.toContain('__BUILD__');
   });
 
   test('hashed assets are cached for a year; other files are served', async () => {

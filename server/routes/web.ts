@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -5,15 +6,46 @@ import fastifyStatic from '@fastify/static';
 import { VERSION_LABEL } from '../../schema/constants';
 import { notFound } from '../errors';
 
-/** Paths the web app routes itself: home, /login, /oauth/callback, /{pageUid}, /public/{pageUid} and /clone/{pageUid}. */
-const APP_PATH = /^\/(login|oauth\/callback|(public\/|clone\/)?[A-Za-z0-9_-]+)?\/?$/;
+/** Paths the web app routes itself: home, /login, /oauth/callback, /new-workspace, /{pageUid}, /public/{pageUid} and /clone/{pageUid}. */
+const APP_PATH = /^\/(login|oauth\/callback|new-workspace|(public\/|clone\/)?[A-Za-z0-9_-]+)?\/?$/;
+
+/** The worker's source (resolved from the working directory, like WEB_DIR: the server runs from the repository root). */
+const SERVICE_WORKER_SOURCE = path.resolve('server/web/serviceWorker.js');
 
 /**
- * Serves /version, the built web app from `webDir` (hashed assets cached for a year), the app's
+ * The app shell a service worker keeps for offline use: the files index.html loads, the
+ * translation files (fetched at start), and the Inter fonts for Latin and Cyrillic.
+ */
+export function appShellFiles(webDir: string, indexHtml: string): string[] {
+  const referenced = [...indexHtml.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  const assetsDir = path.join(webDir, 'assets');
+  const files = fs.existsSync(assetsDir) ? fs.readdirSync(assetsDir) : [];
+  const more = files.filter((name) => name.endsWith('.json') || /^inter-(latin|cyrillic)-(400|500|600|700)-normal-[\w-]+\.woff2$/.test(name)).map((name) => `/assets/${name}`);
+  return [...new Set([...referenced, ...more])].sort();
+}
+
+/** /sw.js for this build: the worker with its build id (a hash of index.html) and shell list filled in. */
+export function serviceWorkerScript(webDir: string): string | null {
+  const indexFile = path.join(webDir, 'index.html');
+  if (!fs.existsSync(indexFile)) return null;
+  const html = fs.readFileSync(indexFile, 'utf8');
+  const build = crypto.createHash('sha256').update(html).digest('hex').slice(0, 16);
+  return fs.readFileSync(SERVICE_WORKER_SOURCE, 'utf8').replace("'__BUILD__'", JSON.stringify(build)).replace('__PRECACHE__', JSON.stringify(appShellFiles(webDir, html)));
+}
+
+/**
+ * Serves /version, /sw.js (the service worker, never cached by the browser's HTTP cache), the built web app from `webDir` (hashed assets cached for a year), the app's
  * index.html for its own routes, and a redirect home for any other path. Unknown /api paths are 404 JSON.
  */
 export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: string }) {
   app.get('/version', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(VERSION_LABEL));
+
+  // Read once: a deploy restarts the server with a new build, and so a new worker.
+  const serviceWorker = serviceWorkerScript(webDir);
+  app.get('/sw.js', async (_request, reply) => {
+    if (!serviceWorker) throw notFound('path');
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').header('service-worker-allowed', '/').send(serviceWorker);
+  });
 
   const indexFile = path.join(webDir, 'index.html');
   const hasWebApp = fs.existsSync(indexFile);

@@ -13,6 +13,7 @@ import { CloneScreen } from '../features/public/CloneScreen';
 import { useAppSelector } from './store';
 
 const PageScreen = lazy(() => import('../features/pages/PageScreen'));
+const WizardScreen = lazy(() => import('../features/wizard/WizardScreen'));
 const PublicPageScreen = lazy(() => import('../features/public/PublicPageScreen').then((m) => ({ default: m.PublicPageScreen })));
 
 /** /public/:pageId: a published page, for anyone. */
@@ -43,6 +44,7 @@ export function App() {
           <Route element={<ShellOrPublic />}>
             <Route index element={<HomeIndex />} />
             <Route path="clone/:uidToClone" element={<CloneScreen />} />
+            <Route path="new-workspace" element={<WizardScreen />} />
             <Route path=":pageUid" element={<PageScreen />} />
           </Route>
           <Route path="*" element={<Navigate to="/" replace />} />

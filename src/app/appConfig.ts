@@ -13,19 +13,27 @@ export interface AppLinks {
 
 export const NO_LINKS: AppLinks = { help: null, privacy: null, terms: null, docs: null, templates: null };
 
-let loading: Promise<AppLinks> | null = null;
+/** GET /api/config: the links, and the installation's own host (where the service worker runs). */
+export interface AppConfig {
+  links: AppLinks;
+  defaultHost: string | null;
+}
+
+let loading: Promise<AppConfig> | null = null;
 
 /** Asked once per page load; a failure is asked again next time (and shows no links meanwhile). */
-export function loadAppLinks(): Promise<AppLinks> {
-  loading ??= api<{ links: AppLinks }>('/api/config').then(
-    (response) => ({ ...NO_LINKS, ...response.data.links }),
+export function loadAppConfig(): Promise<AppConfig> {
+  loading ??= api<AppConfig>('/api/config').then(
+    (response) => ({ links: { ...NO_LINKS, ...response.data.links }, defaultHost: response.data.defaultHost ?? null }),
     () => {
       loading = null;
-      return NO_LINKS;
+      return { links: NO_LINKS, defaultHost: null };
     },
   );
   return loading;
 }
+
+export const loadAppLinks = (): Promise<AppLinks> => loadAppConfig().then((config) => config.links);
 
 /** For tests: forget the cached answer. */
 export function resetAppLinks(): void {

@@ -1,9 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { resources } from './i18n';
+import { NAMESPACES, type Namespace } from './i18n';
+
+/** The translation files as the app fetches them. */
+const resources = {
+  ru: Object.fromEntries(NAMESPACES.map((ns) => [ns, JSON.parse(fs.readFileSync(path.resolve(__dirname, `../locales/ru/${ns}.json`), 'utf8'))])) as Record<Namespace, unknown>,
+};
 
 /** Every literal key passed to t() in the app, with the namespace its file uses. */
-function usedKeys(): { file: string; ns: 'common' | 'documentEditor'; key: string }[] {
+function usedKeys(): { file: string; ns: Namespace; key: string }[] {
   const root = path.resolve(__dirname, '..');
   const files: string[] = [];
   const walk = (dir: string) => {
@@ -16,7 +21,7 @@ function usedKeys(): { file: string; ns: 'common' | 'documentEditor'; key: strin
   walk(root);
   return files.flatMap((file) => {
     const source = fs.readFileSync(file, 'utf8');
-    const ns: 'common' | 'documentEditor' = source.includes("useTranslation('documentEditor')") ? 'documentEditor' : 'common';
+    const ns: Namespace = source.includes("useTranslation('documentEditor')") ? 'documentEditor' : source.includes("useTranslation('automation')") ? 'automation' : 'common';
     return [
       ...[...source.matchAll(/\bt\('([^'$`]+)'/g)].map((m) => ({ file: path.relative(root, file), ns, key: m[1] })),
       // editorT (src/editor/blocks/textBlockParts.ts) reads the editor's namespace without a hook.
@@ -34,10 +39,22 @@ describe('Russian translations', () => {
     const keys = usedKeys();
     expect(keys.length).toBeGreaterThan(20);
     // A counted string may be given in Russian's plural forms instead (key_one, key_few, key_many).
-    const has = (ns: 'common' | 'documentEditor', key: string) =>
+    const has = (ns: Namespace, key: string) =>
       typeof lookup(resources.ru[ns], key) === 'string' || ['one', 'few', 'many'].every((form) => typeof lookup(resources.ru[ns], `${key}_${form}`) === 'string');
     const missing = keys.filter(({ ns, key }) => !has(ns, key));
     expect(missing).toEqual([]);
+  });
+
+  it('every namespace file is fetched by the app, none is bundled', () => {
+    const translations = fs.readFileSync(path.resolve(__dirname, 'translations.ts'), 'utf8');
+    for (const ns of NAMESPACES) expect(translations).toContain(`../locales/ru/${ns}.json?url`);
+    const importers = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return importers(full);
+        return /\.tsx?$/.test(entry.name) && !entry.name.includes('.test.') && /locales\/ru\/\w+\.json'/.test(fs.readFileSync(full, 'utf8')) ? [full] : [];
+      });
+    expect(importers(path.resolve(__dirname, '..'))).toEqual([]);
   });
 
   it('has every sync status and sidebar section the app can show', () => {

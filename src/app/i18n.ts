@@ -1,18 +1,30 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import common from '../locales/ru/common.json';
-import documentEditor from '../locales/ru/documentEditor.json';
 
-/** Russian is the only language; resources are bundled so the first paint already has its words. */
-export const resources = { ru: { common, documentEditor } } as const;
+/**
+ * The app's translation namespaces (Russian only). Their files (src/locales/ru/*.json) are not
+ * bundled: the app fetches them at start (`src/app/translations.ts`; hashed URLs, cached by the
+ * browser and the service worker), then calls initI18n. Tests call it with the files read directly
+ * (test/helpers/jsdomSetup.ts).
+ */
+export const NAMESPACES = ['common', 'documentEditor', 'automation'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+export type Translations = Record<Namespace, Record<string, unknown>>;
 
-void i18next.use(initReactI18next).init({
-  lng: 'ru',
-  fallbackLng: 'ru',
-  defaultNS: 'common',
-  ns: ['common', 'documentEditor'],
-  resources,
-  interpolation: { escapeValue: false },
-});
+export function initI18n(translations: Translations): void {
+  if (i18next.isInitialized) {
+    for (const ns of NAMESPACES) i18next.addResourceBundle('ru', ns, translations[ns], true, true);
+    return;
+  }
+  void i18next.use(initReactI18next).init({
+    lng: 'ru',
+    fallbackLng: 'ru',
+    defaultNS: 'common',
+    ns: [...NAMESPACES],
+    resources: { ru: translations },
+    interpolation: { escapeValue: false },
+    initAsync: false,
+  });
+}
 
 export default i18next;

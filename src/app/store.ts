@@ -2,6 +2,7 @@ import { configureStore } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
 import { authReducer } from '../features/auth/authSlice';
 import { commentsReducer } from '../features/comments/commentsSlice';
+import { inboxReducer } from '../features/inbox/inboxSlice';
 import { pagesReducer } from '../features/pages/pagesSlice';
 import { uiSettingsReducer } from '../features/settings/uiSettings';
 import { workspacesReducer } from '../features/workspaces/workspacesSlice';
@@ -9,7 +10,7 @@ import { workspacesReducer } from '../features/workspaces/workspacesSlice';
 /** The store holds serializable data only; the live Slate value and sockets stay outside it. */
 export function createStore() {
   return configureStore({
-    reducer: { auth: authReducer, workspaces: workspacesReducer, pages: pagesReducer, comments: commentsReducer, uiSettings: uiSettingsReducer },
+    reducer: { auth: authReducer, workspaces: workspacesReducer, pages: pagesReducer, comments: commentsReducer, inbox: inboxReducer, uiSettings: uiSettingsReducer },
   });
 }
 

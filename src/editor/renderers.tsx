@@ -42,7 +42,7 @@ export function BlockElementView(props: RenderElementProps) {
 
 function TextLikeView({ element, attributes, children }: RenderElementProps) {
   if (!(element.type in TAGS)) {
-    // A block type this editor does not edit yet (databases, rows): kept, shown as a non-editable placeholder.
+    // A block type without a view of its own: kept, shown as a non-editable void.
     return (
       <div {...attributes} contentEditable={false} {...blockRootProps(element, 'block-void')}>
         {children}

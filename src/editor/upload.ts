@@ -64,23 +64,37 @@ function postForm(url: string, form: FormData, options: UploadOptions): Promise<
   });
 }
 
-/**
- * Uploads a file to a page in the two steps of docs/api/files.md: ask for an upload URL, then
- * send the multipart form to it with progress events. Resolves with the block's remoteData.
- */
-export async function uploadFile(pageId: string, file: File, options: UploadOptions = {}): Promise<RemoteFile> {
-  const title = cleanFileName(file.name) || 'file';
-  const mimeType = declaredMimeType(file);
+/** The two steps of docs/api/files.md: ask for an upload URL, then send the multipart form to it with progress events. */
+async function upload(file: File, name: string, body: Record<string, unknown>, options: UploadOptions): Promise<UploadTicket> {
   const { data: ticket } = await api<UploadTicket>('/api/file/upload_url', {
     method: 'POST',
-    body: { pageId, name: title, mimeType, size: file.size },
+    body: { ...body, name, mimeType: declaredMimeType(file), size: file.size },
     signal: options.signal,
   });
   const form = new FormData();
   for (const [key, value] of Object.entries(ticket.fields ?? {})) form.append(key, value);
-  form.append(ticket.fileField || 'file', file, title);
+  form.append(ticket.fileField || 'file', file, name);
   await postForm(ticket.uploadUrl, form, options);
-  return { fileId: ticket.id, title, size: file.size, mimeType };
+  return ticket;
+}
+
+/** Uploads a file to a page. Resolves with the block's remoteData. */
+export async function uploadFile(pageId: string, file: File, options: UploadOptions = {}): Promise<RemoteFile> {
+  const title = cleanFileName(file.name) || 'file';
+  const ticket = await upload(file, title, { pageId }, options);
+  return { fileId: ticket.id, title, size: file.size, mimeType: declaredMimeType(file) };
+}
+
+/** Image types a public upload (avatars) may have (docs/api/files.md). */
+export const PUBLIC_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/**
+ * A public upload (an avatar: a user's or a workspace's; docs/api/files.md), with progress:
+ * resolves with the path to store as `avatar_url` / `avatar`.
+ */
+export async function uploadPublicImage(file: File, options: UploadOptions = {}): Promise<string> {
+  const ticket = await upload(file, cleanFileName(file.name) || 'avatar', { public: true }, options);
+  return `/api/file/${ticket.id}`;
 }
 
 /**

@@ -3,10 +3,17 @@ import './toast.css';
 
 export type ToastKind = 'info' | 'error';
 
+/** A button in the toast (e.g. «Обновить»): it runs and the toast goes. */
+export interface ToastAction {
+  label: string;
+  run(): void;
+}
+
 interface ToastItem {
   id: number;
   message: string;
   kind: ToastKind;
+  action?: ToastAction;
 }
 
 let items: ToastItem[] = [];
@@ -14,12 +21,12 @@ let nextId = 1;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((listener) => listener());
 
-/** Shows a short message at the bottom of the screen; it goes away by itself. */
-export function showToast(message: string, kind: ToastKind = 'info', durationMs = kind === 'error' ? 5000 : 2500): void {
+/** Shows a short message at the bottom of the screen; it goes away by itself (after `durationMs`; Infinity: when clicked). */
+export function showToast(message: string, kind: ToastKind = 'info', durationMs = kind === 'error' ? 5000 : 2500, action?: ToastAction): void {
   const id = nextId++;
-  items = [...items.filter((item) => item.message !== message), { id, message, kind }].slice(-3);
+  items = [...items.filter((item) => item.message !== message), { id, message, kind, action }].slice(-3);
   emit();
-  setTimeout(() => dismissToast(id), durationMs);
+  if (Number.isFinite(durationMs)) setTimeout(() => dismissToast(id), durationMs);
 }
 
 export function dismissToast(id: number): void {
@@ -47,6 +54,19 @@ export function Toaster() {
       {list.map((item) => (
         <div key={item.id} className={`toast toast-${item.kind}`} role={item.kind === 'error' ? 'alert' : 'status'} onClick={() => dismissToast(item.id)}>
           {item.message}
+          {item.action && (
+            <button
+              type="button"
+              className="toast-action"
+              onClick={(event) => {
+                event.stopPropagation();
+                dismissToast(item.id);
+                item.action?.run();
+              }}
+            >
+              {item.action.label}
+            </button>
+          )}
         </div>
       ))}
     </div>

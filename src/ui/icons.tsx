@@ -183,3 +183,30 @@ export const SelectorIcon = (props: SVGProps<SVGSVGElement> & { size?: number })
     <path d="m8 9 4-4 4 4M8 15l4 4 4-4" />
   </Icon>
 );
+
+export const InboxIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M4 13.5 6.2 5.7A2 2 0 0 1 8.1 4.3h7.8a2 2 0 0 1 1.9 1.4L20 13.5V18a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2z" />
+    <path d="M4 13.5h4.5l1 2h5l1-2H20" />
+  </Icon>
+);
+
+export const PinIcon = ({ filled, ...props }: SVGProps<SVGSVGElement> & { size?: number; filled?: boolean }) => (
+  <Icon {...props}>
+    <path d="M9 4h6l-1 5 3 3v2H7v-2l3-3z" fill={filled ? 'currentColor' : 'none'} />
+    <path d="M12 14v6" />
+  </Icon>
+);
+
+export const CheckAllIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="m2.5 12.5 4.5 4.5 9-10M12 16l1 1 9-10" />
+  </Icon>
+);
+
+export const BellIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M6 16V11a6 6 0 1 1 12 0v5l1.5 2h-15z" />
+    <path d="M10 20.5a2 2 0 0 0 4 0" />
+  </Icon>
+);

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { newPage } from '../helpers/editorPage';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import type { BrowserContext, Page } from 'playwright-core';
+import { newPage, twoPeopleSuite } from '../helpers/editorPage';
+import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
  * The comments panel in real Chromium against the real server: Alice comments on her page,
@@ -13,25 +12,14 @@ import { startServerProcess, type ServerProcess } from '../helpers/serverProcess
 
 const SHOTS = path.resolve(process.cwd(), '.tmp/shots');
 
+const people = twoPeopleSuite('alice@example.com', 'bob@example.com');
 let server: ServerProcess;
-let browser: Browser;
 let alice: BrowserContext;
 let bob: BrowserContext;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
-  alice = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  bob = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const [a, b] = await Promise.all([alice.newPage(), bob.newPage()]);
-  await signInThroughUi(a, server, 'alice@example.com');
-  await signInThroughUi(b, server, 'bob@example.com');
-  await Promise.all([a.close(), b.close()]);
+beforeAll(() => {
+  [server, alice, bob] = [people.server(), people.first(), people.second()];
   fs.mkdirSync(SHOTS, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const panel = (page: Page) => page.getByRole('complementary', { name: 'Комментарии' });

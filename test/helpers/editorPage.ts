@@ -129,3 +129,34 @@ export function signedInEditorSuite(email: string, contextOptions: BrowserContex
     context: () => context,
   };
 }
+
+/**
+ * One server (SQLite), one browser and two people, each in their own context (1280 × 900) and
+ * already signed in through the UI: registers beforeAll/afterAll. Contexts and the server are
+ * read through the getters (they exist once beforeAll ran).
+ */
+export function twoPeopleSuite(emailA: string, emailB: string) {
+  let server: ServerProcess;
+  let browser: Browser;
+  let a: BrowserContext;
+  let b: BrowserContext;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+    a = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    b = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const [pa, pb] = await Promise.all([a.newPage(), b.newPage()]);
+    await signInThroughUi(pa, server, emailA);
+    await signInThroughUi(pb, server, emailB);
+    await Promise.all([pa.close(), pb.close()]);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    server: () => server,
+    browser: () => browser,
+    first: () => a,
+    second: () => b,
+  };
+}

@@ -5,6 +5,7 @@ import { BulletListView } from './BulletListView';
 import { CalloutView } from './CalloutView';
 import { CheckboxView } from './CheckboxView';
 import { CodeView } from './CodeView';
+import { DatabaseRowView, DatabaseView } from './DatabaseView';
 import { DividerView } from './DividerView';
 import { DocumentView } from './DocumentView';
 import { EmbedView } from './EmbedView';
@@ -35,6 +36,8 @@ export const BLOCK_VIEWS: Partial<Record<SlateElement['type'], ComponentType<Ren
   dividerBlock: DividerView,
   latexBlock: LatexView,
   tableBlock: TableView,
+  databaseBlock: DatabaseView,
+  databaseRowBlock: DatabaseRowView,
   tableRow: TableRowView,
   tableCell: TableCellView,
 };

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { reportRetentionGoals } from '../../app/retention';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { ErrorScreen } from '../../ui/ErrorScreen';
 import { Button } from '../../ui/Button';
@@ -10,6 +11,7 @@ import { loadCurrentUser } from '../auth/authSlice';
 import { clampTreeWidth, pageTreeOpenSet, pageTreeWidthSet, TREE_WIDTH_DEFAULT, TREE_WIDTH_MAX, TREE_WIDTH_MIN, useUiSettingsPersistence } from '../settings/uiSettings';
 import { loadWorkspaces } from '../workspaces/workspacesSlice';
 import { Sidebar, useIsPhone } from './Sidebar';
+import { InboxHost } from '../inbox/InboxPanel';
 import './shell.css';
 
 const KEY_STEP = 16;
@@ -81,6 +83,12 @@ export function AppShell() {
     if (authStatus === 'signedIn' && workspacesStatus === 'idle') void dispatch(loadWorkspaces());
   }, [authStatus, workspacesStatus, dispatch]);
 
+  // A returning user: the retention goals they reached go to our own server (src/app/retention.ts).
+  const user = useAppSelector((state) => state.auth.user);
+  useEffect(() => {
+    if (user) void reportRetentionGoals(user);
+  }, [user]);
+
   // The phone drawer closes after navigation, and with Escape.
   useEffect(() => setDrawerOpen(false), [location.pathname]);
   useEffect(() => {
@@ -126,6 +134,7 @@ export function AppShell() {
   return (
     <div className={isPhone ? 'shell is-phone is-tree-closed' : open ? 'shell' : 'shell is-tree-closed'} style={isPhone ? undefined : style}>
       {nav}
+      <InboxHost />
       <main className="shell-main">
         <Outlet />
       </main>

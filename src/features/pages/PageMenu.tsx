@@ -10,6 +10,8 @@ import { CopyIcon, GlobeIcon, LinkIcon, MoreIcon, MoveIcon, StarIcon, TrashIcon 
 import { Popover } from '../../ui/Popover';
 import { showToast } from '../../ui/Toast';
 import { openTrash } from '../trash/openTrash';
+import { openNotificationSettings } from '../inbox/NotificationSettingsDialog';
+import { BellIcon } from '../../ui/icons';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { MoveDialog } from './MoveDialog';
 import { copyText, pageActionError, publicUrl, toApiError } from './pageErrors';
@@ -183,6 +185,11 @@ export function PageMenu({ page }: { page: WireElement }) {
             <MenuItem icon={<LinkIcon size={16} />} onClick={run(() => copyLink(`${window.location.origin}/${page.id}`))}>
               {t('page.copyLink')}
             </MenuItem>
+            {!page.inTrash && (
+              <MenuItem icon={<BellIcon size={16} />} onClick={run(() => openNotificationSettings(page.id))}>
+                {t('inbox.settings.menu')}
+              </MenuItem>
+            )}
             {can.publish && (
               <>
                 <div className="menu-separator" />

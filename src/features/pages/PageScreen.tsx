@@ -9,6 +9,7 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { DocumentEditor } from '../../editor/DocumentEditor';
 import { loadBlocks } from '../../editor/blockApi';
 import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
+import { switchWorkspace } from '../workspaces/switchWorkspace';
 import { Spinner } from '../../ui/Spinner';
 import { CommentsButton, CommentsPanel, useCommentsPanel } from '../comments/CommentsPanel';
 import { fetchPage, pageLoaded, pageTitleEdited, renamePage, selectPageById } from './pagesSlice';
@@ -17,6 +18,7 @@ import { PageHeader } from './PageHeader';
 import { FavoriteButton, PageMenu } from './PageMenu';
 import './page.css';
 import { PublicPageScreen } from '../public/PublicPageScreen';
+import { ShareButton } from '../sharing/ShareDialog';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[] } | { status: 'failed'; kind: ErrorKind };
 
@@ -52,6 +54,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     Promise.all([fetchPage(pageUid), loadBlocks(pageUid)])
       .then(([page, blocks]) => {
         if (cancelled) return;
+        // A link to a page of another workspace of yours shows that workspace around it.
+        if (page.workspaceId) dispatch(switchWorkspace(page.workspaceId));
         dispatch(pageLoaded(page));
         setLoaded({ status: 'ready', page, blocks });
       })
@@ -101,6 +105,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
           <span className="page-sync" data-status={syncStatus} aria-live="polite">
             {t(`sync.${syncStatus}`)}
           </span>
+          <ShareButton page={current} />
           <CommentsButton open={comments.open} toggle={comments.toggle} />
           <FavoriteButton page={current} />
           <PageMenu page={current} />

@@ -6,14 +6,17 @@ import type { SectionId } from '../../../schema/constants';
 import { canEdit } from '../../../schema/element';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { newId } from '../../../schema/ids';
-import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { CheckIcon, ChevronRightIcon, ChevronsLeftIcon, CloseIcon, PageIcon, PlusIcon, SelectorIcon, TrashIcon } from '../../ui/icons';
 import { openTrash } from '../trash/openTrash';
+import { ProfileDialog } from '../profile/ProfileDialog';
+import { InboxEntry, useUnreadCounts } from '../inbox/InboxEntry';
 import { signOut } from '../auth/authSlice';
 import { treeSectionToggled } from '../settings/uiSettings';
-import { selectActiveWorkspace, workspaceSwitched } from '../workspaces/workspacesSlice';
+import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
+import { switchWorkspace } from '../workspaces/switchWorkspace';
+import { WorkspaceSettingsHost, WorkspaceSettingsMenuItem } from '../workspaces/WorkspaceSettings';
 import {
   createChildPage,
   createNote,
@@ -23,7 +26,6 @@ import {
   selectChildIds,
   selectPageById,
   selectSectionIds,
-  treeReset,
   type TreeFailure,
 } from './pagesSlice';
 
@@ -318,27 +320,7 @@ function Section({ section, canCreate, onCreate, busy }: { section: SectionId; c
   );
 }
 
-/* ---- Workspace switcher with unread counts (GET /api/notifications/counts). ---- */
-
-function useUnreadCounts(): Record<string, number> {
-  const [counts, setCounts] = useState<Record<string, number>>({});
-  useEffect(() => {
-    let cancelled = false;
-    const load = () =>
-      api<Record<string, number>>('/api/notifications/counts')
-        .then(({ data }) => !cancelled && data && typeof data === 'object' && setCounts(data))
-        .catch(() => undefined);
-    void load();
-    const timer = setInterval(load, 60_000);
-    window.addEventListener('focus', load);
-    return () => {
-      cancelled = true;
-      clearInterval(timer);
-      window.removeEventListener('focus', load);
-    };
-  }, []);
-  return counts;
-}
+/* ---- Workspace switcher with unread counts (kept by the inbox slice: GET /api/notifications/counts). ---- */
 
 function Badge({ count }: { count: number }) {
   const { t } = useTranslation();
@@ -383,10 +365,7 @@ function WorkspaceSwitcher() {
 
   const switchTo = (id: string) => {
     setOpen(false);
-    if (id === workspace?.id) return;
-    dispatch(treeReset());
-    dispatch(workspaceSwitched(id));
-    navigate('/');
+    if (dispatch(switchWorkspace(id))) navigate('/');
   };
 
   return (
@@ -418,8 +397,14 @@ function WorkspaceSwitcher() {
               <span className="workspace-menu-check">{w.id === workspace?.id && <CheckIcon size={16} />}</span>
             </button>
           ))}
+          <button type="button" role="menuitem" className="workspace-menu-item workspace-menu-create" onClick={() => { setOpen(false); navigate('/new-workspace'); }}>
+            <span className="sidebar-avatar workspace-menu-plus" aria-hidden><PlusIcon size={14} /></span>
+            <span className="workspace-menu-text"><span className="workspace-menu-name">{t('wizard.entry')}</span></span>
+          </button>
+          <WorkspaceSettingsMenuItem onOpen={() => setOpen(false)} />
         </div>
       )}
+      <WorkspaceSettingsHost />
     </div>
   );
 }
@@ -466,6 +451,7 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
   const activePath = useAppSelector((state) => (activeId ? state.pages.entities[activeId]?.path : undefined));
   const { expanded, setExpanded } = useExpandedKeys(activePath, activeId);
   const [draggingId, setDraggingId] = useState<string | null>(null);
+  const [profileOpen, setProfileOpen] = useState(false);
   const [dropTarget, setDropTarget] = useState<DropTarget | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [creatingIn, setCreatingIn] = useState<string | null>(null);
@@ -583,15 +569,17 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
         </div>
       )}
       <div className="sidebar-tools">
+        <InboxEntry />
         <button type="button" className="sidebar-tool" onClick={openTrash}>
           <TrashIcon size={16} aria-hidden />
           <span>{t('trash.title')}</span>
         </button>
       </div>
       <div className="sidebar-footer">
-        <span className="sidebar-user" title={user?.email}>
+        <button type="button" className="sidebar-user" title={t('profile.open')} onClick={() => setProfileOpen(true)}>
           {user?.email}
-        </span>
+        </button>
+        {profileOpen && <ProfileDialog onClose={() => setProfileOpen(false)} />}
         <Button kind="flat" size="xs" onClick={() => void dispatch(signOut()).then(() => navigate('/login', { replace: true }))}>
           {t('sidebar.signOut')}
         </Button>

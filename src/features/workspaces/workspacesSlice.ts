@@ -50,3 +50,34 @@ export const { workspaceSwitched } = workspacesSlice.actions;
 
 export const selectActiveWorkspace = (state: RootState) =>
   state.workspaces.list.find((w) => w.id === state.workspaces.activeId) ?? null;
+
+/* ---- Workspace settings (WorkspaceSettings.tsx): update, leave; the list is read again after each. ---- */
+
+/**
+ * Reads the list again and stores it as loadWorkspaces does, without its pending state (the shell
+ * shows a spinner while the list is loading, which would close the settings).
+ */
+async function reloadList(dispatch: (action: unknown) => unknown) {
+  const { data } = await api<WireWorkspace[]>('/api/v3/spaces/workspace');
+  dispatch(loadWorkspaces.fulfilled(data, 'reload', undefined));
+}
+
+/** POST workspace/{id}: name and/or avatar (admins); then the list is read again. */
+export const updateWorkspace = createAsyncThunk(
+  'workspaces/update',
+  async ({ id, patch }: { id: string; patch: { name?: string; avatar?: string | null } }, { dispatch }) => {
+    const { data } = await api<WireWorkspace>(`/api/v3/spaces/workspace/${encodeURIComponent(id)}`, { method: 'POST', body: patch });
+    await reloadList(dispatch);
+    return data;
+  },
+);
+
+/**
+ * Leaves a workspace (members/remove with one's own id). The list is read again without it, and
+ * the app switches to the first one left (loadWorkspaces does when the active one is gone).
+ */
+export const leaveWorkspace = createAsyncThunk('workspaces/leave', async ({ id, userId }: { id: string; userId: string }, { dispatch }) => {
+  await api(`/api/v3/spaces/workspace/${encodeURIComponent(id)}/members/remove`, { method: 'POST', body: { userId } });
+  await reloadList(dispatch);
+  return id;
+});

@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { InboxIcon } from '../../ui/icons';
+import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
+import { loadUnreadCounts, selectUnreadCount, selectUnreadCounts } from './inboxSlice';
+import { toggleInbox, useInboxOpen } from './openInbox';
+
+/** How often the unread counts are asked for while the sidebar is shown (live delivery comes with sockets). */
+export const COUNTS_POLL_MS = 60_000;
+
+/**
+ * Unread counts per workspace from the inbox slice; loads them now and every minute until live
+ * delivery (issue 6). Never on window focus (spec: no refetch on focus).
+ */
+export function useUnreadCounts(): Record<string, number> {
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    const load = () => void dispatch(loadUnreadCounts());
+    load();
+    const timer = setInterval(load, COUNTS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [dispatch]);
+  return useAppSelector(selectUnreadCounts);
+}
+
+/** «Входящие» in the sidebar: opens the inbox panel; shows the active workspace's unread count. */
+export function InboxEntry() {
+  const { t } = useTranslation();
+  const workspace = useAppSelector(selectActiveWorkspace);
+  const count = useAppSelector((state) => selectUnreadCount(state, workspace?.id));
+  const open = useInboxOpen();
+  const pinned = useAppSelector((state) => state.uiSettings.inboxPanel.pinned);
+  // A docked panel is already open: the entry takes the focus there (on a phone the panel never docks).
+  const docked = pinned && !window.matchMedia?.('(max-width: 600px)').matches;
+  const onClick = () => (docked ? document.querySelector<HTMLElement>('.inbox-panel')?.focus() : toggleInbox());
+  const label = count ? `${t('inbox.title')}, ${t('sidebar.unread', { count })}` : t('inbox.title');
+  return (
+    <button type="button" className={open || docked ? 'sidebar-tool inbox-entry is-active' : 'sidebar-tool inbox-entry'} data-inbox-toggle aria-label={label} aria-expanded={open || docked} onClick={onClick}>
+      <InboxIcon size={16} aria-hidden />
+      <span>{t('inbox.title')}</span>
+      {count > 0 && (
+        <span className="unread-badge inbox-entry-badge" aria-hidden>
+          {count > 99 ? '99+' : count}
+        </span>
+      )}
+    </button>
+  );
+}

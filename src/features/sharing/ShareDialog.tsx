@@ -1,0 +1,355 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { canShare, type WireElement } from '../../../schema/element';
+import { GRANTABLE_LEVELS, type GrantableLevel, type SkippedMember, type WireElementMember } from '../../../schema/sharing';
+import { ApiRequestError, api } from '../../app/api';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { GlobeIcon } from '../../ui/icons';
+import { showToast } from '../../ui/Toast';
+import { copyText, publicUrl, toApiError } from '../pages/pageErrors';
+import { patchPage } from '../pages/pagesSlice';
+import { useIsPhone } from '../pages/Sidebar';
+import { registerInvitees, searchMembers, useDebouncedInvitees, type PersonLike } from './invitees';
+import './share.css';
+
+const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
+
+/** A Russian message for a refused sharing call (docs/api/sharing.md). */
+export function shareError(t: TFunction, error: unknown): string {
+  const e = toApiError(error);
+  if (!(e instanceof ApiRequestError)) return t('share.errors.generic');
+  if (e.status === undefined) return t('share.errors.network');
+  if (e.code === 'sharing.outsider_needs_admin') return t('share.errors.outsiderNeedsAdmin');
+  if (e.code === 'sharing.protected_member') return t('share.errors.protectedMember');
+  if (e.code === 'page.in_trash') return t('share.errors.inTrash');
+  if (e.status === 403) return t('share.errors.forbidden');
+  if (e.status === 404) return t('share.errors.notFound');
+  if (e.status === 429) return t('share.errors.rateLimited');
+  if (e.status === 422) return t('share.errors.invalid');
+  return t('share.errors.generic');
+}
+
+interface Person extends PersonLike {
+  name: string;
+}
+
+const personOf = (user: { id: string; email: string; name?: string }): Person => ({ id: user.id, email: user.email, name: user.name ?? '' });
+
+/** The workspace's members to pick from (a guest may not list them: then nobody is offered). */
+function useWorkspacePeople(workspaceId: string | null): Person[] {
+  const [people, setPeople] = useState<Person[]>([]);
+  useEffect(() => {
+    if (!workspaceId) return;
+    let cancelled = false;
+    api<{ user: { id: string; email: string; name?: string } }[]>(`/api/v3/spaces/workspace/${encodeURIComponent(workspaceId)}/members?limit=200`)
+      .then(({ data }) => !cancelled && setPeople(Array.isArray(data) ? data.map((m) => personOf(m.user)) : []))
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [workspaceId]);
+  return people;
+}
+
+function Avatar({ person }: { person: { name?: string; email: string } }) {
+  return (
+    <span className="share-avatar" aria-hidden>
+      {(person.name || person.email).slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+/** «Поделиться» in the page's top bar: only for those who may share (full access) and not in the trash. */
+export function ShareButton({ page }: { page: WireElement }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  if (!canShare(page.accessLevel) || page.inTrash) return null;
+  return (
+    <>
+      <Button kind="flat" size="xs" className="share-button" onClick={() => setOpen(true)} aria-haspopup="dialog">
+        {t('share.button')}
+      </Button>
+      {open && <ShareDialog page={page} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** workspaceShare (addUsers on a phone): invite people, change or remove their access, publish by link. */
+export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): void }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const me = useAppSelector((state) => state.auth.user);
+  const activeWorkspaceId = useAppSelector((state) => state.workspaces.activeId);
+  const livePage = useAppSelector((state) => state.pages.entities[page.id]) ?? page;
+  const isPhone = useIsPhone();
+  const people = useWorkspacePeople(page.workspaceId ?? activeWorkspaceId);
+
+  const [members, setMembers] = useState<WireElementMember[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const [chosen, setChosen] = useState<Person[]>([]);
+  const [level, setLevel] = useState<GrantableLevel>('edit');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [publishing, setPublishing] = useState(false);
+  const invitees = useDebouncedInvitees(query);
+
+  useEffect(() => {
+    let cancelled = false;
+    api<WireElementMember[]>(`${elementUrl(page.id)}/members`)
+      .then(({ data }) => !cancelled && setMembers(data))
+      .catch((e: unknown) => !cancelled && setLoadError(shareError(t, e)));
+    return () => {
+      cancelled = true;
+    };
+  }, [page.id, t]);
+
+  const memberIds = useMemo(() => (members ?? []).map((m) => m.member), [members]);
+  // Suggestions follow the word being typed (the text after the last separator).
+  const word = query.split(/[\s,]+/).pop() ?? '';
+  const suggestions = word.trim() ? searchMembers(people, word, [...memberIds, ...chosen.map((c) => c.id)], me?.id).slice(0, 6) : [];
+  const canInvite = !busy && (chosen.length > 0 || invitees.valid.length > 0);
+
+  const choose = (person: Person) => {
+    setChosen((list) => [...list, person]);
+    // The word that found them is done with.
+    setQuery((q) => q.slice(0, q.length - word.length));
+  };
+
+  const invite = async () => {
+    if (!canInvite) return;
+    setBusy(true);
+    setError(null);
+    setNote(null);
+    try {
+      const entries: { userId: string; accessLevel: GrantableLevel }[] = chosen.map((c) => ({ userId: c.id, accessLevel: level }));
+      const taken = new Set(chosen.map((c) => c.email.toLowerCase()));
+      const emails = invitees.valid.filter((email) => !taken.has(email));
+      const unknown: string[] = [];
+      for (const email of emails) {
+        const known = people.find((p) => p.email.toLowerCase() === email);
+        if (known) entries.push({ userId: known.id, accessLevel: level });
+        else unknown.push(email);
+      }
+      // Spec §7: a user id for each new address; a 400 means none, and that invite is skipped.
+      const registered = await registerInvitees(unknown);
+      for (const { userId } of registered.ids) if (!entries.some((e) => e.userId === userId)) entries.push({ userId, accessLevel: level });
+      const notes: string[] = [];
+      if (registered.skipped.length) notes.push(t('share.skippedInvalid', { emails: registered.skipped.join(', ') }));
+      if (entries.length === 0) {
+        setNote(notes.join(' ') || null);
+        return;
+      }
+      const answer = await api<WireElementMember[]>(`${elementUrl(page.id)}/member/add`, { method: 'POST', body: entries });
+      setMembers(answer.data);
+      const skipped = (answer.meta.skipped as SkippedMember[] | undefined) ?? [];
+      if (skipped.some((s) => s.reason === 'owner')) notes.push(t('share.skippedOwner'));
+      if (skipped.some((s) => s.reason === 'self')) notes.push(t('share.skippedSelf'));
+      setNote(notes.join(' ') || null);
+      setChosen([]);
+      setQuery('');
+      const added = entries.length - skipped.length;
+      if (added > 0) showToast(t('share.invited', { count: added }));
+    } catch (e) {
+      setError(shareError(t, e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const changeLevel = async (member: WireElementMember, next: GrantableLevel) => {
+    setError(null);
+    try {
+      // An inherited grant is set on an ancestor: a grant on this page overrides it.
+      const answer = member.inherited
+        ? await api<WireElementMember[]>(`${elementUrl(page.id)}/member/add`, { method: 'POST', body: [{ userId: member.member, accessLevel: next }] })
+        : await api<WireElementMember[]>(`${elementUrl(page.id)}/member/access`, { method: 'POST', body: { userId: member.member, accessLevel: next } });
+      setMembers(answer.data);
+      showToast(t('share.levelChanged'));
+    } catch (e) {
+      setError(shareError(t, e));
+    }
+  };
+
+  const remove = async (member: WireElementMember) => {
+    setError(null);
+    try {
+      const answer = await api<WireElementMember[]>(`${elementUrl(page.id)}/member/remove`, { method: 'POST', body: { userId: member.member } });
+      setMembers(answer.data);
+      showToast(t('share.removed'));
+    } catch (e) {
+      setError(shareError(t, e));
+    }
+  };
+
+  const togglePublic = async () => {
+    setPublishing(true);
+    setError(null);
+    try {
+      await dispatch(patchPage({ id: page.id, patch: { isPublic: !livePage.isPublic }, previous: livePage })).unwrap();
+    } catch (e) {
+      setError(shareError(t, e));
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  const link = publicUrl(page.id);
+  const copyLink = async () => {
+    try {
+      await copyText(link);
+      showToast(t('share.linkCopied'));
+    } catch {
+      showToast(t('share.errors.copy'), 'error');
+    }
+  };
+
+  const levelOptions = GRANTABLE_LEVELS.map((l) => (
+    <option key={l} value={l}>
+      {t(`share.levels.${l}`)}
+    </option>
+  ));
+
+  return (
+    <Dialog title={isPhone ? t('share.addUsersTitle') : t('share.title')} onClose={onClose} className={isPhone ? 'share-dialog share-sheet' : 'share-dialog'}>
+      <form
+        className="share-invite"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void invite();
+        }}
+      >
+        <div className="share-field">
+          {chosen.map((c) => (
+            <span key={c.id} className="share-chip is-member">
+              {c.name || c.email}
+              <button type="button" className="share-chip-remove" aria-label={t('share.unchoose', { name: c.name || c.email })} onClick={() => setChosen((list) => list.filter((x) => x.id !== c.id))}>
+                ×
+              </button>
+            </span>
+          ))}
+          <textarea
+            className="share-input"
+            rows={1}
+            value={query}
+            placeholder={t('share.placeholder')}
+            aria-label={t('share.inputLabel')}
+            autoFocus
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey) {
+                e.preventDefault();
+                if (suggestions.length === 1 && !invitees.valid.length) choose(suggestions[0]);
+                else void invite();
+              }
+            }}
+          />
+        </div>
+        {suggestions.length > 0 && (
+          <ul className="share-suggestions" role="listbox" aria-label={t('share.suggestions')}>
+            {suggestions.map((p) => (
+              <li key={p.id}>
+                <button type="button" role="option" aria-selected={false} className="share-suggestion" onClick={() => choose(p)}>
+                  <Avatar person={p} />
+                  <span className="share-person">
+                    <span className="share-person-name">{p.name || p.email}</span>
+                    <span className="share-person-email">{p.email}</span>
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {(invitees.valid.length > 0 || invitees.invalid.length > 0) && (
+          <div className="share-candidates" aria-label={t('share.candidates')}>
+            {invitees.valid.map((email) => (
+              <span key={email} className="share-chip">
+                {email}
+              </span>
+            ))}
+            {invitees.invalid.map((text) => (
+              <span key={text} className="share-chip is-invalid" title={t('share.notEmail')}>
+                {text}
+              </span>
+            ))}
+            {invitees.invalid.length > 0 && <span className="share-hint is-error">{t('share.invalidHint', { count: invitees.invalid.length })}</span>}
+          </div>
+        )}
+        <div className="share-invite-row">
+          <label className="share-level">
+            
+            <select value={level} onChange={(e) => setLevel(e.target.value as GrantableLevel)} aria-label={t('share.levelLabel')}>
+              {levelOptions}
+            </select>
+          </label>
+          <Button type="submit" kind="solid" size="s" disabled={!canInvite}>
+            {busy ? t('share.inviting') : t('share.invite')}
+          </Button>
+        </div>
+      </form>
+      {error && (
+        <p className="share-error" role="alert">
+          {error}
+        </p>
+      )}
+      {note && <p className="share-note">{note}</p>}
+
+      <h3 className="share-section-title">{t('share.membersTitle')}</h3>
+      {loadError && <p className="share-error">{loadError}</p>}
+      {!members && !loadError && <p className="share-muted">{t('share.loading')}</p>}
+      {members && members.length === 0 && <p className="share-muted">{t('share.noMembers')}</p>}
+      {members && members.length > 0 && (
+        <ul className="share-members" aria-label={t('share.membersTitle')}>
+          {members.map((m) => {
+            const user = m.user as { id: string; email: string; name?: string };
+            const label = user.name || user.email;
+            const isMe = m.member === me?.id;
+            return (
+              <li key={m.member} className="share-member" data-email={user.email}>
+                <Avatar person={user} />
+                <span className="share-person">
+                  <span className="share-person-name">
+                    {label}
+                    {isMe && <span className="share-you"> {t('share.you')}</span>}
+                  </span>
+                  <span className="share-person-email">{m.inherited ? t('share.inherited') : user.email}</span>
+                </span>
+                <select className="share-member-level" value={m.level} aria-label={t('share.memberLevel', { name: label })} onChange={(e) => void changeLevel(m, e.target.value as GrantableLevel)}>
+                  {levelOptions}
+                </select>
+                <Button kind="flat" size="xs" className="share-remove" disabled={m.inherited} title={m.inherited ? t('share.inheritedRemove') : undefined} aria-label={t('share.removeMember', { name: label })} onClick={() => void remove(m)}>
+                  {t('share.remove')}
+                </Button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      <div className="share-public">
+        <div className="share-public-head">
+          <GlobeIcon size={18} />
+          <span className="share-public-text">
+            <span className="share-person-name">{t('share.publicTitle')}</span>
+            <span className="share-person-email">{livePage.isPublic ? t('share.publicOn') : t('share.publicOff')}</span>
+          </span>
+          <button type="button" role="switch" aria-checked={livePage.isPublic} aria-label={t('share.publicTitle')} className="share-switch" disabled={publishing} onClick={() => void togglePublic()}>
+            <span className="share-switch-knob" />
+          </button>
+        </div>
+        {livePage.isPublic && (
+          <div className="share-public-row">
+            <input className="share-public-url" readOnly value={link} aria-label={t('share.publicLink')} onFocus={(e) => e.target.select()} />
+            <Button kind="outline" size="xs" onClick={() => void copyLink()}>
+              {t('share.copyLink')}
+            </Button>
+          </div>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,428 @@
+import { PUBLIC_IMAGE_TYPES, uploadPublicImage } from '../../editor/upload';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { WorkspaceRole } from '../../../schema/constants';
+import { WORKSPACE_NAME_MIN, type WireWorkspace } from '../../../schema/workspace';
+import { ApiRequestError, api } from '../../app/api';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { showToast } from '../../ui/Toast';
+import { treeReset } from '../pages/pagesSlice';
+import { useDebouncedInvitees } from '../sharing/invitees';
+import '../sharing/share.css';
+import { leaveWorkspace, selectActiveWorkspace, updateWorkspace } from './workspacesSlice';
+import './workspaceSettings.css';
+
+/* Whether the settings dialog is open: one flag, so the switcher's menu can close while it stays. */
+let open = false;
+const listeners = new Set<() => void>();
+const setOpen = (value: boolean) => {
+  open = value;
+  listeners.forEach((listener) => listener());
+};
+export const openWorkspaceSettings = () => setOpen(true);
+export const closeWorkspaceSettings = () => setOpen(false);
+const useSettingsOpen = () =>
+  useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => open,
+    () => open,
+  );
+
+/** «Настройки пространства» in the workspace switcher's menu. */
+export function WorkspaceSettingsMenuItem({ onOpen }: { onOpen?(): void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+    <div className="menu-separator" role="separator" />
+    <button
+      type="button"
+      role="menuitem"
+      className="workspace-menu-item workspace-settings-item"
+      onClick={() => {
+        onOpen?.();
+        openWorkspaceSettings();
+      }}
+    >
+      <span className="workspace-settings-gear" aria-hidden>
+        ⚙
+      </span>
+      <span className="workspace-menu-text">{t('workspaceSettings.open')}</span>
+    </button>
+    </>
+  );
+}
+
+/** Shows the settings of the active workspace while they are open. */
+export function WorkspaceSettingsHost() {
+  const isOpen = useSettingsOpen();
+  const workspace = useAppSelector(selectActiveWorkspace);
+  // The sidebar going away (collapsed, the phone drawer closed) closes the settings too.
+  useEffect(() => closeWorkspaceSettings, []);
+  if (!isOpen || !workspace) return null;
+  return <WorkspaceSettings workspace={workspace} onClose={closeWorkspaceSettings} />;
+}
+
+/** A Russian message for a refused workspace call (docs/api/workspaces.md, docs/api/files.md). */
+export function workspaceError(t: TFunction, error: unknown): string {
+  if (!(error instanceof ApiRequestError)) return t('workspaceSettings.errors.generic');
+  if (error.status === undefined) return t('workspaceSettings.errors.network');
+  if (error.code === 'workspace.last_admin') return t('workspaceSettings.errors.lastAdmin');
+  if (error.status === 403) return t('workspaceSettings.errors.forbidden');
+  if (error.status === 404) return t('workspaceSettings.errors.notFound');
+  if (error.status === 413) return t('workspaceSettings.errors.tooLarge');
+  if (error.status === 429) return t('workspaceSettings.errors.rateLimited');
+  if (error.status === 422) return t('workspaceSettings.errors.invalid');
+  return t('workspaceSettings.errors.generic');
+}
+
+interface Member {
+  id: string;
+  role: WorkspaceRole;
+  user: { id: string; email: string; name?: string };
+}
+
+const ROLES: WorkspaceRole[] = ['admin', 'participant', 'guest'];
+export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorkspace; onClose(): void }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const me = useAppSelector((state) => state.auth.user);
+  const isAdmin = workspace.role === 'admin';
+  const base = `/api/v3/spaces/workspace/${encodeURIComponent(workspace.id)}`;
+
+  const [name, setName] = useState(workspace.name);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [membersNote, setMembersNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [addText, setAddText] = useState('');
+  const [addRole, setAddRole] = useState<WorkspaceRole>('participant');
+  const [adding, setAdding] = useState(false);
+  const [confirmLeave, setConfirmLeave] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const invitees = useDebouncedInvitees(addText);
+
+  const loadMembers = useCallback(async () => {
+    try {
+      const { data } = await api<Member[]>(`${base}/members?limit=200`);
+      setMembers(data);
+    } catch (e) {
+      // Guests may not list the members (403).
+      setMembersNote(e instanceof ApiRequestError && e.status === 403 ? t('workspaceSettings.membersGuest') : workspaceError(t, e));
+    }
+  }, [base, t]);
+
+  useEffect(() => {
+    void loadMembers();
+  }, [loadMembers]);
+
+  const saveName = async () => {
+    const trimmed = name.trim();
+    if (trimmed.length < WORKSPACE_NAME_MIN) {
+      setNameError(t('workspaceSettings.nameTooShort'));
+      return;
+    }
+    setNameError(null);
+    setSaving(true);
+    try {
+      await dispatch(updateWorkspace({ id: workspace.id, patch: { name: trimmed } })).unwrap();
+      showToast(t('workspaceSettings.saved'));
+    } catch (e) {
+      setNameError(workspaceError(t, toError(e)));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const changeAvatar = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    if (!(PUBLIC_IMAGE_TYPES as readonly string[]).includes(file.type)) {
+      setError(t('workspaceSettings.avatarBadType'));
+      return;
+    }
+    setUploading(true);
+    try {
+      const avatar = await uploadPublicImage(file);
+      await dispatch(updateWorkspace({ id: workspace.id, patch: { avatar } })).unwrap();
+      showToast(t('workspaceSettings.saved'));
+    } catch (e) {
+      setError(workspaceError(t, toError(e)));
+    } finally {
+      setUploading(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+
+  const removeAvatar = async () => {
+    setError(null);
+    try {
+      await dispatch(updateWorkspace({ id: workspace.id, patch: { avatar: null } })).unwrap();
+    } catch (e) {
+      setError(workspaceError(t, toError(e)));
+    }
+  };
+
+  const changeRole = async (member: Member, role: WorkspaceRole) => {
+    setError(null);
+    try {
+      const { data } = await api<Member>(`${base}/member/role`, { method: 'POST', body: { userId: member.id, role } });
+      setMembers((list) => list?.map((m) => (m.id === member.id ? { ...m, role: data?.role ?? role } : m)) ?? null);
+      showToast(t('workspaceSettings.roleChanged'));
+    } catch (e) {
+      setError(workspaceError(t, e));
+    }
+  };
+
+  const removeMember = async (member: Member) => {
+    setError(null);
+    try {
+      await api(`${base}/members/remove`, { method: 'POST', body: { userId: member.id } });
+      setMembers((list) => list?.filter((m) => m.id !== member.id) ?? null);
+      showToast(t('workspaceSettings.removed'));
+    } catch (e) {
+      setError(workspaceError(t, e));
+    }
+  };
+
+  const addMembers = async () => {
+    if (!invitees.valid.length) return;
+    setError(null);
+    setAdding(true);
+    try {
+      const answer = await api<Member[]>(`${base}/members/add`, { method: 'POST', body: { members: invitees.valid.map((email) => ({ email, role: addRole })) } });
+      const added = (answer.meta.added as string[] | undefined)?.length ?? invitees.valid.length;
+      showToast(t('workspaceSettings.added', { count: added }));
+      setAddText('');
+      await loadMembers();
+    } catch (e) {
+      setError(workspaceError(t, e));
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  const leave = async () => {
+    if (!me) return;
+    setLeaving(true);
+    try {
+      await dispatch(leaveWorkspace({ id: workspace.id, userId: me.id })).unwrap();
+      dispatch(treeReset());
+      showToast(t('workspaceSettings.left', { name: workspace.name }));
+      onClose();
+      navigate('/');
+    } catch (e) {
+      setConfirmLeave(false);
+      setError(workspaceError(t, toError(e)));
+    } finally {
+      setLeaving(false);
+    }
+  };
+
+  return (
+    <Dialog title={t('workspaceSettings.title')} onClose={onClose} className="workspace-settings">
+      {!isAdmin && <p className="ws-note">{t('workspaceSettings.adminOnly')}</p>}
+      <section className="ws-section" aria-label={t('workspaceSettings.general')}>
+        <div className="ws-general">
+          <div className="ws-avatar-box">
+            <span className="ws-avatar">{workspace.avatar ? <img src={workspace.avatar} alt="" /> : (workspace.name || '?').slice(0, 1).toUpperCase()}</span>
+            {isAdmin && (
+              <div className="ws-avatar-actions">
+                <input ref={fileInput} type="file" accept={PUBLIC_IMAGE_TYPES.join(',')} hidden aria-label={t('workspaceSettings.avatar')} onChange={(e) => void changeAvatar(e.target.files?.[0])} />
+                <Button kind="outline" size="xs" disabled={uploading} onClick={() => fileInput.current?.click()}>
+                  {uploading ? t('workspaceSettings.avatarUploading') : t('workspaceSettings.avatarUpload')}
+                </Button>
+                {workspace.avatar && (
+                  <Button kind="flat" size="xs" onClick={() => void removeAvatar()}>
+                    {t('workspaceSettings.avatarRemove')}
+                  </Button>
+                )}
+              </div>
+            )}
+          </div>
+          <form
+            className="ws-name"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void saveName();
+            }}
+          >
+            <label className="ws-label" htmlFor="ws-name-input">
+              {t('workspaceSettings.name')}
+            </label>
+            <div className="ws-row">
+              <input
+                id="ws-name-input"
+                className="ws-input"
+                value={name}
+                readOnly={!isAdmin}
+                aria-invalid={nameError ? true : undefined}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  setNameError(null);
+                }}
+              />
+              {isAdmin && (
+                <Button type="submit" kind="solid" size="s" disabled={saving || name.trim() === workspace.name}>
+                  {t('workspaceSettings.save')}
+                </Button>
+              )}
+            </div>
+            {nameError && <span className="share-hint is-error">{nameError}</span>}
+          </form>
+        </div>
+      </section>
+
+      {error && (
+        <p className="share-error" role="alert">
+          {error}
+        </p>
+      )}
+
+      <h3 className="share-section-title">{t('workspaceSettings.members')}</h3>
+      {membersNote && <p className="share-muted">{membersNote}</p>}
+      {!members && !membersNote && <p className="share-muted">{t('workspaceSettings.loading')}</p>}
+      {members && (
+        <ul className="share-members" aria-label={t('workspaceSettings.members')}>
+          {members.map((m) => {
+            const label = m.user.name || m.user.email;
+            const isMe = m.id === me?.id;
+            return (
+              <li key={m.id} className="share-member" data-email={m.user.email}>
+                <span className="share-avatar" aria-hidden>
+                  {label.slice(0, 1).toUpperCase()}
+                </span>
+                <span className="share-person">
+                  <span className="share-person-name">
+                    {label}
+                    {isMe && <span className="share-you"> {t('workspaceSettings.you')}</span>}
+                  </span>
+                  <span className="share-person-email">{m.user.email}</span>
+                </span>
+                {isAdmin ? (
+                  <select value={m.role} aria-label={t('workspaceSettings.roleOf', { name: label })} onChange={(e) => void changeRole(m, e.target.value as WorkspaceRole)}>
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {t(`workspaceSettings.roles.${r}`)}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <span className="ws-role">{t(`workspaceSettings.roles.${m.role}`)}</span>
+                )}
+                {isAdmin && !isMe && (
+                  <Button kind="flat" size="xs" className="share-remove" aria-label={t('workspaceSettings.removeMember', { name: label })} onClick={() => void removeMember(m)}>
+                    {t('workspaceSettings.remove')}
+                  </Button>
+                )}
+                {isAdmin && isMe && <span className="share-remove-spacer" aria-hidden />}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      {isAdmin && (
+        <form
+          className="ws-add"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void addMembers();
+          }}
+        >
+          <h3 className="share-section-title">{t('workspaceSettings.addTitle')}</h3>
+          <div className="share-field">
+            <textarea className="share-input" rows={2} value={addText} placeholder={t('workspaceSettings.addPlaceholder')} aria-label={t('workspaceSettings.addLabel')} onChange={(e) => setAddText(e.target.value)} />
+          </div>
+          {(invitees.valid.length > 0 || invitees.invalid.length > 0) && (
+            <div className="share-candidates" aria-label={t('workspaceSettings.addLabel')}>
+              {invitees.valid.map((email) => (
+                <span key={email} className="share-chip">
+                  {email}
+                </span>
+              ))}
+              {invitees.invalid.map((text) => (
+                <span key={text} className="share-chip is-invalid" title={t('workspaceSettings.notEmail')}>
+                  {text}
+                </span>
+              ))}
+              {invitees.invalid.length > 0 && <span className="share-hint is-error">{t('workspaceSettings.invalidHint', { count: invitees.invalid.length })}</span>}
+            </div>
+          )}
+          <div className="share-invite-row">
+            <select value={addRole} aria-label={t('workspaceSettings.addRole')} onChange={(e) => setAddRole(e.target.value as WorkspaceRole)}>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {t(`workspaceSettings.roles.${r}`)}
+                </option>
+              ))}
+            </select>
+            <Button type="submit" kind="solid" size="s" disabled={adding || invitees.valid.length === 0}>
+              {adding ? t('workspaceSettings.adding') : t('workspaceSettings.add')}
+            </Button>
+          </div>
+        </form>
+      )}
+
+      <div className="ws-leave">
+        <span className="share-person">
+          <span className="share-person-name">{t('workspaceSettings.leave')}</span>
+          <span className="share-person-email ws-wrap">{t('workspaceSettings.leaveHint')}</span>
+        </span>
+        <Button kind="outline" size="xs" className="ws-leave-button" onClick={() => setConfirmLeave(true)}>
+          {t('workspaceSettings.leave')}
+        </Button>
+      </div>
+
+      {confirmLeave && (
+        <Dialog
+          title={t('workspaceSettings.leaveConfirmTitle')}
+          onClose={() => setConfirmLeave(false)}
+          className="dialog-small"
+          footer={
+            <>
+              <Button kind="outline" size="s" onClick={() => setConfirmLeave(false)}>
+                {t('workspaceSettings.cancel')}
+              </Button>
+              <Button kind="solid" size="s" className="ws-danger" disabled={leaving} onClick={() => void leave()}>
+                {t('workspaceSettings.leaveConfirm')}
+              </Button>
+            </>
+          }
+        >
+          <p className="ws-confirm-text">{t('workspaceSettings.leaveConfirmText', { name: workspace.name })}</p>
+        </Dialog>
+      )}
+    </Dialog>
+  );
+}
+
+/** unwrap() of a plain createAsyncThunk throws a SerializedError: made an ApiRequestError for the messages. */
+function toError(error: unknown): unknown {
+  if (error instanceof ApiRequestError) return error;
+  const e = error as { message?: string; code?: string } | undefined;
+  if (!e || typeof e !== 'object') return error;
+  // SerializedError keeps no status; the message of an ApiRequestError is the server's.
+  return new ApiRequestError(statusFromCode(e.code), e.code, e.message ?? '');
+}
+
+function statusFromCode(code: string | undefined): number | undefined {
+  // No code: the call never reached the server.
+  if (code === undefined) return undefined;
+  if (code === 'forbidden') return 403;
+  if (code === 'workspace.last_admin' || code === 'validation_failed') return 422;
+  if (code === 'not_found') return 404;
+  if (code === 'rate_limited') return 429;
+  if (code === 'payload_too_large') return 413;
+  return 0;
+}
