@@ -7,6 +7,7 @@ import '../../app/i18n';
 import { createStore } from '../../app/store';
 import { Toaster } from '../../ui/Toast';
 import { signedIn } from '../auth/authSlice';
+import { loadWorkspaces } from '../workspaces/workspacesSlice';
 import { INVITEE_DEBOUNCE_MS, parseInvitees, registerInvitees, searchMembers } from './invitees';
 import { ShareButton, ShareDialog } from './ShareDialog';
 
@@ -177,6 +178,20 @@ describe('ShareDialog', () => {
       { userId: 'u-new', accessLevel: 'edit' },
     ]);
     expect(await screen.findByText('Не удалось пригласить: ghost@nowhere.ru.')).toBeTruthy();
+  });
+
+  it('a member who is not an admin cannot bring in outsiders: their addresses are not registered, the rest is invited', async () => {
+    const store = createStore();
+    store.dispatch({ type: loadWorkspaces.fulfilled.type, payload: [{ id: 'ws', name: 'Команда', avatar: null, alias: null, role: 'participant', private: false }] });
+    renderDialog(store);
+    await screen.findByText('anna@example.com');
+    fireEvent.change(input(), { target: { value: 'stranger@elsewhere.ru oleg@corp.ru' } });
+    await waitFor(() => expect(inviteButton().disabled).toBe(false));
+    fireEvent.click(inviteButton());
+    await waitFor(() => expect(calls.some((c) => c.path.endsWith('/member/add'))).toBe(true));
+    expect(calls.some((c) => c.path === '/api/auth/register')).toBe(false);
+    expect(calls.find((c) => c.path.endsWith('/member/add'))?.body).toEqual([{ userId: 'u-oleg', accessLevel: 'edit' }]);
+    expect(await screen.findByText(/Пригласить человека не из этого пространства может только администратор/)).toBeTruthy();
   });
 
   it('shows the protected-member refusal in Russian', async () => {

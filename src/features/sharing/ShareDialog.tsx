@@ -86,6 +86,10 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   const livePage = useAppSelector((state) => state.pages.entities[page.id]) ?? page;
   const isPhone = useIsPhone();
   const people = useWorkspacePeople(page.workspaceId ?? activeWorkspaceId);
+  // Only an admin may bring in someone from outside the workspace (docs/api/sharing.md): for
+  // anyone else such an address is not registered (no account made for nothing), just refused.
+  const myRole = useAppSelector((state) => state.workspaces.list.find((w) => w.id === (page.workspaceId ?? activeWorkspaceId))?.role);
+  const outsidersAllowed = myRole === undefined || myRole === 'admin';
 
   const [members, setMembers] = useState<WireElementMember[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -135,10 +139,11 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
         if (known) entries.push({ userId: known.id, accessLevel: level });
         else unknown.push(email);
       }
-      // Spec §7: a user id for each new address; a 400 means none, and that invite is skipped.
-      const registered = await registerInvitees(unknown);
-      for (const { userId } of registered.ids) if (!entries.some((e) => e.userId === userId)) entries.push({ userId, accessLevel: level });
       const notes: string[] = [];
+      if (!outsidersAllowed && unknown.length > 0) notes.push(t('share.errors.outsiderNeedsAdmin'));
+      // Spec §7: a user id for each new address; a 400 means none, and that invite is skipped.
+      const registered = await registerInvitees(outsidersAllowed ? unknown : []);
+      for (const { userId } of registered.ids) if (!entries.some((e) => e.userId === userId)) entries.push({ userId, accessLevel: level });
       if (registered.skipped.length) notes.push(t('share.skippedInvalid', { emails: registered.skipped.join(', ') }));
       if (entries.length === 0) {
         setNote(notes.join(' ') || null);
