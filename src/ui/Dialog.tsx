@@ -36,7 +36,7 @@ export function Dialog({ title, onClose, children, className, footer }: { title:
       <div ref={box} role="dialog" aria-modal="true" aria-label={title} className={['dialog', className].filter(Boolean).join(' ')}>
         <div className="dialog-head">
           <h2 className="dialog-title">{title}</h2>
-          <button type="button" className="dialog-close" aria-label={t('trash.close')} onClick={onClose}>
+          <button type="button" className="dialog-close" aria-label={t('dialog.close')} onClick={onClose}>
             ×
           </button>
         </div>

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { newPage, twoPeopleSuite } from '../helpers/editorPage';
+import { newPage, shoot, twoPeopleSuite } from '../helpers/editorPage';
 import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
@@ -10,8 +8,6 @@ import type { ServerProcess } from '../helpers/serverProcess';
  * the mention in his inbox; `?commentId=` opens the panel on the comment and highlights it.
  */
 
-const SHOTS = path.resolve(process.cwd(), '.tmp/shots');
-
 const people = twoPeopleSuite('alice@example.com', 'bob@example.com');
 let server: ServerProcess;
 let alice: BrowserContext;
@@ -19,17 +15,11 @@ let bob: BrowserContext;
 
 beforeAll(() => {
   [server, alice, bob] = [people.server(), people.first(), people.second()];
-  fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 const panel = (page: Page) => page.getByRole('complementary', { name: 'Комментарии' });
 const commentByText = (page: Page, text: string) => panel(page).locator('article.comment', { hasText: text });
 const composer = (page: Page) => panel(page).locator('.comments-compose textarea');
-
-async function shoot(page: Page, name: string) {
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
 
 it('comments, replies, reactions, edits, mentions and deletes', async () => {
   const page = await alice.newPage();

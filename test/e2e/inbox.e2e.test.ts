@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { newPage, saved, twoPeopleSuite } from '../helpers/editorPage';
+import { newPage, saved, shoot, twoPeopleSuite } from '../helpers/editorPage';
 import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
@@ -11,7 +9,6 @@ import type { ServerProcess } from '../helpers/serverProcess';
  * badge away. Screenshots at 1280 and 375 px, light and dark.
  */
 
-const SHOTS = path.resolve(process.cwd(), '.tmp/shots');
 const HEADERS = { 'X-App-Type': 'Web' };
 
 const people = twoPeopleSuite('alice@example.com', 'bob@example.com');
@@ -22,16 +19,10 @@ let bob: BrowserContext;
 
 beforeAll(() => {
   [server, browser, alice, bob] = [people.server(), people.browser(), people.first(), people.second()];
-  fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 const inbox = (page: Page) => page.getByRole('complementary', { name: 'Входящие' });
 const entry = (page: Page) => page.locator('.inbox-entry');
-
-async function shoot(page: Page, name: string) {
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
 
 /** Alice's page shared with Bob, and a comment of hers mentioning him; returns the page and comment ids. */
 async function mentionBob(title: string, text: string): Promise<{ pageId: string; commentId: string }> {

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { newPage, saved, twoPeopleSuite } from '../helpers/editorPage';
+import { newPage, saved, shoot, twoPeopleSuite } from '../helpers/editorPage';
 import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
@@ -10,8 +8,6 @@ import type { ServerProcess } from '../helpers/serverProcess';
  * reader (his editor is read-only after a reload), then removes him.
  */
 
-const SHOTS = path.resolve(process.cwd(), '.tmp/shots');
-
 const people = twoPeopleSuite('alice.share@example.com', 'bob.share@example.com');
 let server: ServerProcess;
 let alice: BrowserContext;
@@ -19,16 +15,10 @@ let bob: BrowserContext;
 
 beforeAll(() => {
   [server, alice, bob] = [people.server(), people.first(), people.second()];
-  fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 const dialog = (page: Page) => page.getByRole('dialog');
 const memberRow = (page: Page, email: string) => dialog(page).locator(`.share-member[data-email="${email}"]`);
-
-async function shoot(page: Page, name: string) {
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
 
 it('shares a page by e-mail, changes the access level and removes the member', async () => {
   const a = await alice.newPage();

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser, signInThroughUi } from './browser';
 import { startServerProcess, type ServerProcess } from './serverProcess';
@@ -159,4 +161,14 @@ export function twoPeopleSuite(emailA: string, emailB: string) {
     first: () => a,
     second: () => b,
   };
+}
+
+/** Where browser tests put the screenshots people look at (gitignored). */
+export const SHOTS_DIR = path.resolve(process.cwd(), '.tmp/shots');
+
+/** A screenshot of the page as it settled (300 ms: transitions end), as .tmp/shots/{name}.png. */
+export async function shoot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
 }

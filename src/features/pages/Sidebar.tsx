@@ -26,7 +26,7 @@ import {
   selectChildIds,
   selectPageById,
   selectSectionIds,
-  type TreeFailure,
+  type ApiFailure,
 } from './pagesSlice';
 
 type RootSection = 'private' | 'all';
@@ -48,7 +48,7 @@ export function canCreateIn(section: SectionId, workspace: Pick<WireWorkspace, '
 
 const isRootSection = (section: SectionId): section is RootSection => section === 'private' || section === 'all';
 
-function createErrorKey(failure: TreeFailure | undefined): string {
+function createErrorKey(failure: ApiFailure | undefined): string {
   if (!failure || failure.status === undefined) return 'sidebar.errors.network';
   if (failure.status === 403) return 'sidebar.errors.createForbidden';
   if (failure.status === 404) return 'sidebar.errors.notFound';
@@ -56,7 +56,7 @@ function createErrorKey(failure: TreeFailure | undefined): string {
   return 'sidebar.errors.createFailed';
 }
 
-function moveErrorKey(failure: TreeFailure | undefined): string {
+function moveErrorKey(failure: ApiFailure | undefined): string {
   if (!failure || failure.status === undefined) return 'sidebar.errors.network';
   if (failure.status === 403) return 'sidebar.errors.moveForbidden';
   if (failure.status === 404) return 'sidebar.errors.notFound';

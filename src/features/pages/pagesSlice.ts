@@ -1,10 +1,11 @@
-import { createAsyncThunk, createEntityAdapter, createSlice, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
+import { createAsyncThunk, createEntityAdapter, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { SectionId } from '../../../schema/constants';
 import { newElement, wireElementSchema, type WireElement } from '../../../schema/element';
-import { api, ApiRequestError } from '../../app/api';
+import { api, ApiRequestError, type RequestOptions } from '../../app/api';
 import type { RootState } from '../../app/store';
 
 const pagesAdapter = createEntityAdapter<WireElement>();
+const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
 
 export interface PagesState extends ReturnType<typeof pagesAdapter.getInitialState> {
   /** Root page ids per sidebar section, in order. */
@@ -35,7 +36,7 @@ export const loadSection = createAsyncThunk('pages/loadSection', async (section:
 
 /** Loads one page; errors keep their HTTP status (the screen picks not-found / no-access from it). */
 export async function fetchPage(id: string): Promise<WireElement> {
-  const { data } = await api<unknown>(`/api/v3/spaces/element/${encodeURIComponent(id)}`);
+  const { data } = await api<unknown>(elementUrl(id));
   return wireElementSchema.parse(data);
 }
 
@@ -52,8 +53,30 @@ export const createNote = createAsyncThunk(
 );
 
 export const renamePage = createAsyncThunk('pages/renamePage', async ({ id, title }: { id: string; title: string }) => {
-  await api(`/api/v3/spaces/element/${encodeURIComponent(id)}`, { method: 'PATCH', body: { id, title } });
+  await api(elementUrl(id), { method: 'PATCH', body: { id, title } });
 });
+
+/** A refused call as the thunks reject with it: the HTTP status (none: no connection) and the error code. */
+export interface ApiFailure {
+  status?: number;
+  code?: string;
+  message: string;
+}
+const failure = (error: unknown): ApiFailure =>
+  error instanceof ApiRequestError ? { status: error.status, code: error.code, message: error.message } : { message: String(error) };
+/** createAsyncThunk for a call whose failure keeps its status (unwrap() throws the ApiFailure). */
+const apiThunk = createAsyncThunk.withTypes<{ rejectValue: ApiFailure }>();
+
+/** A page call whose answer is the page: checked against the schema; a failure is the thunk's ApiFailure. */
+async function pageCall(path: string, options: RequestOptions, rejectWithValue: (value: ApiFailure) => unknown): Promise<WireElement> {
+  try {
+    const { data } = await api<unknown>(path, options);
+    return wireElementSchema.parse(data);
+  } catch (error) {
+    throw rejectWithValue(failure(error));
+  }
+}
+
 
 /* ---- The sidebar tree: children loaded on first expand, child pages, drag-and-drop moves. ---- */
 
@@ -62,34 +85,15 @@ export type TreeParent = string;
 const SECTION_ROOTS: readonly string[] = ['private', 'all'];
 const isSectionRoot = (parent: TreeParent): parent is 'private' | 'all' => SECTION_ROOTS.includes(parent);
 
-/** A refused tree call as its thunk rejects with it: the HTTP status (none: no connection) and the error code. */
-export interface TreeFailure {
-  status?: number;
-  code?: string;
-}
-const treeFailure = (error: unknown): TreeFailure =>
-  error instanceof ApiRequestError ? { status: error.status, code: error.code } : { status: undefined, code: undefined };
-const treeThunk = createAsyncThunk.withTypes<{ rejectValue: TreeFailure }>();
 
 export const loadChildren = createAsyncThunk('pages/loadChildren', async (id: string) => {
-  const { data } = await api<unknown[]>(`/api/v3/spaces/element/${encodeURIComponent(id)}/children`);
+  const { data } = await api<unknown[]>(`${elementUrl(id)}/children`);
   return validPages(data);
 });
 
 /** Optimistic: the child shows at once (last under its parent) and goes away again if the server says no. */
-export const createChildPage = treeThunk(
-  'pages/createChildPage',
-  async ({ parentId, id }: { parentId: string; id: string }, { rejectWithValue }) => {
-    try {
-      const { data } = await api<unknown>(`/api/v3/spaces/element/${encodeURIComponent(parentId)}/children`, {
-        method: 'POST',
-        body: { id, type: 'Note', contentType: 'Element' },
-      });
-      return wireElementSchema.parse(data);
-    } catch (error) {
-      return rejectWithValue(treeFailure(error));
-    }
-  },
+export const createChildPage = apiThunk('pages/createChildPage', ({ parentId, id }: { parentId: string; id: string }, { rejectWithValue }) =>
+  pageCall(`${elementUrl(parentId)}/children`, { method: 'POST', body: { id, type: 'Note', contentType: 'Element' } }, rejectWithValue),
 );
 
 /** The list a parent's children are kept in (undefined while not loaded). */
@@ -114,13 +118,13 @@ export function treePlaceOf(state: PagesState, id: string): { parent: TreeParent
  * needs edit); elsewhere a move (POST move, which needs full). Optimistic; on failure the page goes
  * back to where it was and the error is rethrown for the caller to explain.
  */
-export const movePageInTree = treeThunk(
+export const movePageInTree = apiThunk(
   'pages/movePageInTree',
   async ({ id, dst, placeAfter }: { id: string; dst: TreeParent; placeAfter: string | null }, { dispatch, getState, rejectWithValue }) => {
     const before = treePlaceOf((getState() as RootState).pages, id);
     dispatch(pagesSlice.actions.treeMoved({ id, parent: dst, placeAfter }));
     try {
-      const url = `/api/v3/spaces/element/${encodeURIComponent(id)}`;
+      const url = elementUrl(id);
       const { data } =
         before?.parent === dst
           ? await api<unknown>(`${url}/placeAfter`, { method: 'POST', body: { placeAfter } })
@@ -128,7 +132,7 @@ export const movePageInTree = treeThunk(
       return wireElementSchema.parse(data);
     } catch (error) {
       if (before) dispatch(pagesSlice.actions.treeMoved({ id, parent: before.parent, placeAfter: before.placeAfter }));
-      return rejectWithValue(treeFailure(error));
+      return rejectWithValue(failure(error));
     }
   },
 );
@@ -170,6 +174,49 @@ function attachToTree(state: PagesState, id: string, parent: TreeParent, placeAf
   }
 }
 
+/* ---- Page header and page menu: icon, cover, favourite, clone, trash, publish, move (PageMenu.tsx). ---- */
+
+/** The fields the page header and menu change with PATCH element/{id} (one per request). */
+export type PagePatch = { icon: string | null } | { cover: WireElement['cover'] } | { isPublic: boolean };
+
+/** Optimistic PATCH: the change shows at once; on failure the page goes back to `previous`. */
+export const patchPage = apiThunk('pages/patchPage', ({ id, patch }: { id: string; patch: PagePatch; previous: WireElement }, { rejectWithValue }) =>
+  pageCall(elementUrl(id), { method: 'PATCH', body: { id, ...patch } }, rejectWithValue),
+);
+
+/** Favourite on or off (optimistic; rolled back on failure). */
+export const setFavorite = apiThunk('pages/setFavorite', ({ id, on }: { id: string; on: boolean }, { rejectWithValue }) =>
+  pageCall(`${elementUrl(id)}/${on ? 'addToFavorites' : 'removeFromFavorites'}`, { method: 'POST' }, rejectWithValue),
+);
+
+/**
+ * Optimistic clone (spec §4): the copy (id chosen here) appears in the tree at once, under
+ * `toElement` or at the end of the private section, and is removed again if the server says no.
+ */
+export const clonePage = apiThunk(
+  'pages/clonePage',
+  ({ source, id, toElement, workspaceId }: { source: WireElement; id: string; toElement: string | null; workspaceId: string }, { rejectWithValue }) =>
+    pageCall(`${elementUrl(source.id)}/page/clone`, { method: 'POST', body: { id, workspaceId, toElement } }, rejectWithValue),
+);
+
+/** Moves a page (and what is below it) to the trash; it leaves the tree. */
+export const trashPage = apiThunk('pages/trashPage', (id: string, { rejectWithValue }) => pageCall(elementUrl(id), { method: 'DELETE' }, rejectWithValue));
+
+/** POST element/{id}/move: under a page or to a section root, first among its new siblings unless `placeAfter`. */
+export const movePage = apiThunk('pages/movePage', ({ id, dst, placeAfter = null }: { id: string; dst: string; placeAfter?: string | null }, { rejectWithValue }) =>
+  pageCall(`${elementUrl(id)}/move`, { method: 'POST', body: { dst, placeAfter } }, rejectWithValue),
+);
+
+/** A page gone from the workspace's view (trashed, deleted for good, a clone that failed): out of the store and every list. */
+function forgetPage(state: PagesState, id: string) {
+  pagesAdapter.removeOne(state, id);
+  for (const key of Object.keys(state.sections) as SectionId[]) {
+    const list = state.sections[key];
+    if (list?.includes(id)) state.sections[key] = list.filter((p) => p !== id);
+  }
+  detachFromTree(state, id);
+}
+
 const pagesSlice = createSlice({
   name: 'pages',
   initialState,
@@ -188,6 +235,10 @@ const pagesSlice = createSlice({
     /** Another workspace: the tree is read again from scratch. */
     treeReset() {
       return initialState;
+    },
+    /** A page left the tree (deleted for good from the trash). */
+    pageRemoved(state, action: PayloadAction<string>) {
+      forgetPage(state, action.payload);
     },
   },
   extraReducers: (builder) => {
@@ -247,143 +298,6 @@ const pagesSlice = createSlice({
         pagesAdapter.removeOne(state, id);
         state.sections[section] = (state.sections[section] ?? []).filter((p) => p !== id);
       })
-      // The page menu's move and clone (below): keep the tree lists in step.
-      .addMatcher(
-        (action): action is PayloadAction<WireElement, string, { arg: { placeAfter?: string | null } }> => action.type === 'pages/movePage/fulfilled',
-        (state, action) => {
-          const parent = action.payload.parentId ?? action.payload.section;
-          if (parent) attachToTree(state, action.payload.id, parent, action.meta.arg.placeAfter ?? null);
-        },
-      )
-      .addMatcher(
-        (action): action is PayloadAction<unknown, string, { arg: { id: string; toElement: string | null } }> => action.type === 'pages/clonePage/pending',
-        (state, action) => {
-          const { id, toElement } = action.meta.arg;
-          if (toElement && state.children[toElement]) state.children[toElement] = [...state.children[toElement], id];
-        },
-      )
-      .addMatcher(
-        (action): action is PayloadAction<unknown, string, { arg: { id: string } }> =>
-          action.type === 'pages/clonePage/rejected' || action.type === 'pages/trashPage/fulfilled',
-        (state, action) => {
-          const id = action.type === 'pages/trashPage/fulfilled' ? (action.payload as WireElement).id : action.meta.arg.id;
-          detachFromTree(state, id);
-        },
-      );
-  },
-});
-
-export const pagesReducer = (state: PagesState | undefined, action: UnknownAction): PagesState =>
-  // The tree reducer runs last, so it sees the page menu's changes (a moved page's new place).
-  pagesSlice.reducer(pageMenuSlice.reducer(state, action), action);
-export const { pageLoaded, pageTitleEdited, treeMoved, treeReset } = pagesSlice.actions;
-
-const selectors = pagesAdapter.getSelectors((state: RootState) => state.pages);
-export const selectPageById = selectors.selectById;
-export const selectSectionPages = (state: RootState, section: SectionId): WireElement[] =>
-  (state.pages.sections[section] ?? []).map((id) => state.pages.entities[id]).filter((p): p is WireElement => !!p);
-const NO_IDS: string[] = [];
-/** Stable id lists for the tree (rows select their own page). */
-export const selectSectionIds = (state: RootState, section: SectionId): string[] => state.pages.sections[section] ?? NO_IDS;
-export const selectChildIds = (state: RootState, id: string): string[] | undefined => state.pages.children[id];
-
-
-/* ---- Page header and page menu: icon, cover, favourite, clone, trash, publish, move (PageMenu.tsx). ---- */
-
-const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
-
-/** A refused call as the thunks reject with it: the HTTP status (none: no connection) and the error code. */
-export interface ApiFailure {
-  status?: number;
-  code?: string;
-  message: string;
-}
-const failure = (error: unknown): ApiFailure =>
-  error instanceof ApiRequestError ? { status: error.status, code: error.code, message: error.message } : { message: String(error) };
-/** createAsyncThunk for a call whose failure keeps its status (unwrap() throws the ApiFailure). */
-const apiThunk = createAsyncThunk.withTypes<{ rejectValue: ApiFailure }>();
-
-/** The fields the page header and menu change with PATCH element/{id} (one per request). */
-export type PagePatch = { icon: string | null } | { cover: WireElement['cover'] } | { isPublic: boolean };
-
-/** Optimistic PATCH: the change shows at once; on failure the page goes back to `previous`. */
-export const patchPage = apiThunk(
-  'pages/patchPage',
-  async ({ id, patch }: { id: string; patch: PagePatch; previous: WireElement }, { rejectWithValue }) => {
-    try {
-      const { data } = await api<unknown>(elementUrl(id), { method: 'PATCH', body: { id, ...patch } });
-      return wireElementSchema.parse(data);
-    } catch (error) {
-      return rejectWithValue(failure(error));
-    }
-  },
-);
-
-/** Favourite on or off (optimistic; rolled back on failure). */
-export const setFavorite = apiThunk('pages/setFavorite', async ({ id, on }: { id: string; on: boolean }, { rejectWithValue }) => {
-  try {
-    const { data } = await api<unknown>(`${elementUrl(id)}/${on ? 'addToFavorites' : 'removeFromFavorites'}`, { method: 'POST' });
-    return wireElementSchema.parse(data);
-  } catch (error) {
-    return rejectWithValue(failure(error));
-  }
-});
-
-/**
- * Optimistic clone (spec §4): the copy (id chosen here) appears in the tree at once, under
- * `toElement` or at the end of the private section, and is removed again if the server says no.
- */
-export const clonePage = apiThunk(
-  'pages/clonePage',
-  async ({ source, id, toElement, workspaceId }: { source: WireElement; id: string; toElement: string | null; workspaceId: string }, { rejectWithValue }) => {
-    try {
-      const { data } = await api<unknown>(`${elementUrl(source.id)}/page/clone`, { method: 'POST', body: { id, workspaceId, toElement } });
-      return wireElementSchema.parse(data);
-    } catch (error) {
-      return rejectWithValue(failure(error));
-    }
-  },
-);
-
-/** Moves a page (and what is below it) to the trash; it leaves the tree. */
-export const trashPage = apiThunk('pages/trashPage', async (id: string, { rejectWithValue }) => {
-  try {
-    const { data } = await api<unknown>(elementUrl(id), { method: 'DELETE' });
-    return wireElementSchema.parse(data);
-  } catch (error) {
-    return rejectWithValue(failure(error));
-  }
-});
-
-/** POST element/{id}/move: under a page or to a section root, first among its new siblings unless `placeAfter`. */
-export const movePage = apiThunk('pages/movePage', async ({ id, dst, placeAfter = null }: { id: string; dst: string; placeAfter?: string | null }, { rejectWithValue }) => {
-  try {
-    const { data } = await api<unknown>(`${elementUrl(id)}/move`, { method: 'POST', body: { dst, placeAfter } });
-    return wireElementSchema.parse(data);
-  } catch (error) {
-    return rejectWithValue(failure(error));
-  }
-});
-
-function dropFromSections(state: PagesState, id: string) {
-  for (const key of Object.keys(state.sections) as SectionId[]) {
-    const list = state.sections[key];
-    if (list?.includes(id)) state.sections[key] = list.filter((p) => p !== id);
-  }
-}
-
-const pageMenuSlice = createSlice({
-  name: 'pageMenu',
-  initialState,
-  reducers: {
-    /** A page left the tree (trashed, deleted for good, or a clone that failed). */
-    pageRemoved(state, action: PayloadAction<string>) {
-      pagesAdapter.removeOne(state, action.payload);
-      dropFromSections(state, action.payload);
-    },
-  },
-  extraReducers: (builder) => {
-    builder
       .addCase(patchPage.pending, (state, action) => {
         pagesAdapter.updateOne(state, { id: action.meta.arg.id, changes: action.meta.arg.patch });
       })
@@ -413,13 +327,13 @@ const pageMenuSlice = createSlice({
         if (favorites) state.sections.favorite = on ? favorites.filter((p) => p !== id) : [...favorites, id];
       })
       .addCase(clonePage.pending, (state, action) => {
-        const { source, id, toElement } = action.meta.arg;
+        const { source, id, toElement, workspaceId } = action.meta.arg;
         const parent = toElement ? state.entities[toElement] : undefined;
         const now = new Date().toISOString();
         pagesAdapter.addOne(state, {
           ...source,
           id,
-          workspaceId: action.meta.arg.workspaceId,
+          workspaceId,
           path: toElement ? [...(parent?.path ?? []), toElement] : [],
           parentId: toElement,
           section: toElement ? null : 'private',
@@ -431,23 +345,32 @@ const pageMenuSlice = createSlice({
           updatedAt: now,
         });
         if (!toElement) state.sections.private = [...(state.sections.private ?? []), id];
+        else if (state.children[toElement]) state.children[toElement] = [...state.children[toElement], id];
       })
       .addCase(clonePage.fulfilled, (state, action) => {
         pagesAdapter.upsertOne(state, action.payload);
       })
-      .addCase(clonePage.rejected, (state, action) => {
-        pagesAdapter.removeOne(state, action.meta.arg.id);
-        dropFromSections(state, action.meta.arg.id);
-      })
-      .addCase(trashPage.fulfilled, (state, action) => {
-        pagesAdapter.removeOne(state, action.payload.id);
-        dropFromSections(state, action.payload.id);
-      })
+      .addCase(clonePage.rejected, (state, action) => forgetPage(state, action.meta.arg.id))
+      .addCase(trashPage.fulfilled, (state, action) => forgetPage(state, action.payload.id))
       .addCase(movePage.fulfilled, (state, action) => {
-        // The tree lists follow in pagesSlice's own reducer (attachToTree).
         pagesAdapter.upsertOne(state, action.payload);
+        const parent = action.payload.parentId ?? action.payload.section;
+        if (parent) attachToTree(state, action.payload.id, parent, action.meta.arg.placeAfter ?? null);
       });
   },
 });
 
-export const { pageRemoved } = pageMenuSlice.actions;
+export const pagesReducer = pagesSlice.reducer;
+export const { pageLoaded, pageTitleEdited, treeMoved, treeReset, pageRemoved } = pagesSlice.actions;
+
+const selectors = pagesAdapter.getSelectors((state: RootState) => state.pages);
+export const selectPageById = selectors.selectById;
+export const selectSectionPages = (state: RootState, section: SectionId): WireElement[] =>
+  (state.pages.sections[section] ?? []).map((id) => state.pages.entities[id]).filter((p): p is WireElement => !!p);
+const NO_IDS: string[] = [];
+/** Stable id lists for the tree (rows select their own page). */
+export const selectSectionIds = (state: RootState, section: SectionId): string[] => state.pages.sections[section] ?? NO_IDS;
+export const selectChildIds = (state: RootState, id: string): string[] | undefined => state.pages.children[id];
+
+
+
