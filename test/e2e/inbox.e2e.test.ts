@@ -91,6 +91,9 @@ it('a mention reaches the inbox, leads to the comment, and reading all clears th
   await entry(page).locator('.unread-badge', { hasText: /^3$/ }).waitFor();
   await inbox(page).locator('.inbox-item.is-unread').first().waitFor();
   await inbox(page).getByRole('tab', { name: 'Непрочитанные' }).click();
+  // The tab loads its own list: wait for it before counting.
+  await inbox(page).locator('[role="tab"][aria-selected="true"]', { hasText: 'Непрочитанные' }).waitFor();
+  await inbox(page).locator('.inbox-item.is-unread').nth(2).waitFor();
   await expect(inbox(page).locator('.inbox-item').count()).resolves.toBe(3);
   await inbox(page).getByRole('button', { name: 'Прочитать все' }).click();
   await inbox(page).getByText('Непрочитанных нет — всё прочитано').waitFor();
