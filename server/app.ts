@@ -6,6 +6,7 @@ import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { errorsPlugin, sendFrameworkError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
+import { realtimePlugin } from './plugins/realtime';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
 import { commentsRoutes } from './routes/comments';
@@ -51,6 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cookie);
   await app.register(dbPlugin, { config });
   await app.register(authPlugin, { authCacheTtlMs: config.authCacheTtlMs });
+  await app.register(realtimePlugin, { config });
 
   await app.register(authRoutes, { config, mailer });
   await app.register(userRoutes, { config });

@@ -7,6 +7,11 @@ export interface Config {
   dataDir: string;
   /** postgres://… to use PostgreSQL; unset means SQLite in dataDir. */
   databaseUrl?: string;
+  /**
+   * redis://… : realtime messages between server processes go through Redis (REDIS_URL);
+   * unset, they go through PostgreSQL when DATABASE_URL is set (docs/realtime.md).
+   */
+  redisUrl?: string;
   /** The address people open, e.g. https://docs.example.com; decides secure cookies. */
   publicUrl: string;
   /** smtp://user:pass@host:port; unset means sign-in codes are printed in the log. */
@@ -95,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Страницы <no-reply@localhost>',

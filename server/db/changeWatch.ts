@@ -12,6 +12,7 @@ import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, T
  */
 export class ChangeWatch {
   private value = 0;
+  private readonly listeners = new Set<() => void>();
 
   get epoch(): number {
     return this.value;
@@ -19,6 +20,13 @@ export class ChangeWatch {
 
   bump(): void {
     this.value += 1;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Calls `listener` on every move (the realtime server re-checks who may stay in which channel). Returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }
 

@@ -6,6 +6,7 @@ import * as memberInvitedBy from './migrations/2026-11-22-0003-member-invited-by
 import * as blockOrderIndex from './migrations/2026-11-22-0004-block-order-index';
 import * as blockUpdateRoom from './migrations/2026-11-22-0005-block-update-room';
 import * as retentionGoals from './migrations/2026-11-23-0001-retention-goals';
+import * as realtime from './migrations/2026-11-23-0002-realtime';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -17,6 +18,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0004-block-order-index': blockOrderIndex,
   '2026-11-22-0005-block-update-room': blockUpdateRoom,
   '2026-11-23-0001-retention-goals': retentionGoals,
+  '2026-11-23-0002-realtime': realtime,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

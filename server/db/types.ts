@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Table types. Booleans are stored as 0/1 integers and times as ISO-8601 text in both
@@ -100,6 +100,9 @@ export interface BlockTable {
   updated_by: string;
   /** Set when the block was deleted; a deleted block can be restored. */
   deleted_at: string | null;
+  /** The client whose write made this version, and the version before its run of writes (migration 2026-11-23-0002). */
+  origin: ColumnType<string | null, string | null | undefined, string | null>;
+  origin_since: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface FavoriteTable {

@@ -142,6 +142,8 @@ function newBlockRow(input: InsertBlockInput, now: string): BlockRow {
     updated_at: now,
     updated_by: input.userId,
     deleted_at: null,
+    origin: null,
+    origin_since: null,
   };
 }
 
@@ -189,10 +191,20 @@ export async function updateBlockIfVersion(
   type: BlockWireType,
   data: BlockData,
   userId: string,
+  origin: string | null = null,
+  now: string = nowIso(),
 ): Promise<number | null> {
   const result = await db
     .updateTable('blocks')
-    .set({ type, data: JSON.stringify(data), version: baseVersion + 1, updated_at: nowIso(), updated_by: userId })
+    .set((eb) => ({
+      type,
+      data: JSON.stringify(data),
+      version: baseVersion + 1,
+      updated_at: now,
+      updated_by: userId,
+      origin,
+      origin_since: eb.case().when('origin', '=', origin).then(eb.ref('origin_since')).else(eb.ref('version')).end(),
+    }))
     .where('id', '=', id)
     .where('version', '=', baseVersion)
     .where('deleted_at', 'is', null)
@@ -215,12 +227,27 @@ function previousSiblingOf(eb: ExpressionBuilder<Database, 'blocks'>, parent: 'n
 }
 
 const updateContentStatement = precompiled(
-  (db, a: { id: string; baseVersion: number; nextVersion: number; type: BlockWireType; data: string; now: string; userId: string }) =>
+  (db, a: { id: string; baseVersion: number; type: BlockWireType; data: string; now: string; userId: string; origin: string | null }) =>
     db
       .updateTable('blocks')
-      .set({ type: a.type, data: a.data, version: a.nextVersion, updated_at: a.now, updated_by: a.userId })
+      .set((eb) => ({
+        type: a.type,
+        data: a.data,
+        version: eb('version', '+', 1),
+        updated_at: a.now,
+        updated_by: a.userId,
+        origin: a.origin,
+        // The run of writes of one client starts at the version its first write was based on.
+        origin_since: eb.case().when('origin', '=', a.origin).then(eb.ref('origin_since')).else(eb.ref('version')).end(),
+      }))
       .where('id', '=', a.id)
-      .where('version', '=', a.baseVersion)
+      .where((eb) =>
+        eb.or([
+          eb('version', '=', a.baseVersion),
+          // A retry of this client's own write whose answer was lost: based on a version inside its run.
+          eb.and([eb('origin', '=', a.origin), eb('origin_since', '<=', a.baseVersion), eb('version', '>=', a.baseVersion)]),
+        ]),
+      )
       .where('deleted_at', 'is', null)
       .where('type', 'not in', FIXED_BLOCK_TYPES)
       .returning(['id', 'page_id', 'parent_id', 'version'])
@@ -239,7 +266,10 @@ const updateContentStatement = precompiled(
  * The hot path of typing: a live block that is not a database or a row gets new content if its
  * version is still `baseVersion`, in one statement that also returns the block as the wire
  * shows it (the previous sibling is found by the same statement, one round trip on PostgreSQL).
- * Undefined when nothing changed: the caller finds out why (gone, other type, stale version).
+ * A write from `origin` (a client id) based on a version that client itself made since the last
+ * write of anyone else is applied too: it is a retry whose answer was lost, and its text replaces
+ * the client's own earlier text (docs/realtime.md, idempotent retries). Undefined when nothing
+ * changed: the caller finds out why (gone, other type, stale version).
  */
 export async function updateContentIfVersion(
   db: Kysely<Database>,
@@ -248,8 +278,10 @@ export async function updateContentIfVersion(
   type: BlockWireType,
   data: BlockData,
   userId: string,
+  origin: string | null = null,
+  now: string = nowIso(),
 ): Promise<WireBlock | undefined> {
-  const [row] = await updateContentStatement(db, { id, baseVersion, nextVersion: baseVersion + 1, type, data: JSON.stringify(data), now: nowIso(), userId });
+  const [row] = await updateContentStatement(db, { id, baseVersion, type, data: JSON.stringify(data), now, userId, origin });
   if (!row) return undefined;
   return { id: row.id, contentType: 'Block', pageId: row.page_id, type, version: row.version, parentId: row.parent_id, placeAfter: row.place_after ?? null, data };
 }
@@ -287,13 +319,14 @@ export async function isInSubtree(db: Kysely<Database>, block: BlockRow, candida
  * the page (the page's block lock is held), so a restore brings back exactly what this delete
  * took away (not a child deleted on its own before).
  */
-export async function softDeleteBlockTree(trx: Transaction<Database>, block: BlockRow): Promise<void> {
+export async function softDeleteBlockTree(trx: Transaction<Database>, block: BlockRow): Promise<string[]> {
   const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
   const latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
   let stamp = nowIso();
   if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
   await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  return ids;
 }
 
 /** Brings back a deleted block and the descendants deleted together with it; they keep their places (sort keys). */
@@ -302,7 +335,8 @@ export async function restoreBlockTree(trx: Transaction<Database>, block: BlockR
   if (stamp === null) return;
   const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === stamp);
-  await trx.updateTable('blocks').set({ deleted_at: null }).where('id', 'in', ids).where('deleted_at', '=', stamp).execute();
+  // updated_at moves so a realtime history (what changed since) finds the blocks that came back.
+  await trx.updateTable('blocks').set({ deleted_at: null, updated_at: nowIso() }).where('id', 'in', ids).where('deleted_at', '=', stamp).execute();
 }
 
 /** Puts a block under another parent at another sort key; only this row changes. */
@@ -378,4 +412,29 @@ export async function pruneRowValues(trx: Transaction<Database>, databaseId: str
       row = fresh;
     }
   }
+}
+
+/**
+ * What changed on a page after `since` (an ISO time): live blocks written, made, moved or
+ * restored since (with their place), and blocks deleted since. Null when more than `limit`
+ * blocks changed (the caller loads the page again instead).
+ */
+export async function listBlockChangesSince(
+  db: Kysely<Database>,
+  pageId: string,
+  since: string,
+  limit: number,
+): Promise<{ blocks: WireBlock[]; removed: string[] } | null> {
+  const rows = await db
+    .selectFrom('blocks')
+    .select(['id', 'deleted_at'])
+    .where('page_id', '=', pageId)
+    .where((eb) => eb.or([eb('updated_at', '>', since), eb('deleted_at', '>', since)]))
+    .limit(limit + 1)
+    .execute();
+  if (rows.length > limit) return null;
+  const removed = rows.filter((r) => r.deleted_at !== null).map((r) => r.id);
+  const changed = new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
+  const blocks = changed.size === 0 ? [] : (await listPageBlocks(db, pageId)).filter((b) => changed.has(b.id));
+  return { blocks, removed };
 }

@@ -96,7 +96,7 @@ describe('create and order', () => {
     expect(blocks.map((x) => tokensOf(x)[0].text)).toEqual(['0', 'a', 'b', 'c']);
     expect(blocks.map((x) => x.placeAfter)).toEqual([null, first.id, a.id, b.id]);
     const res = await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks`);
-    expect(body(res).meta).toEqual({ count: 4, hasMoreNext: false });
+    expect(body(res).meta).toEqual({ count: 4, hasMoreNext: false, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     // GET block/{id} computes the same previous sibling.
     expect(body<WireBlock>(await api(t, ann, 'GET', `/api/v3/spaces/block/${c.id}`)).data.placeAfter).toBe(b.id);
   });
@@ -421,7 +421,7 @@ describe('delete and missing blocks', () => {
   test('an empty page lists no blocks', async () => {
     const pageId = await newPage();
     const res = await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks`);
-    expect(body(res)).toEqual({ data: [], included: [], meta: { count: 0, hasMoreNext: false }, errors: [] });
+    expect(body(res)).toEqual({ data: [], included: [], meta: { count: 0, hasMoreNext: false, at: expect.any(String) }, errors: [] });
   });
 });
 
@@ -768,7 +768,7 @@ describe('clone', () => {
     const res = await clone(a.id);
     expect(res.statusCode).toBe(201);
     const copies = body<WireBlock[]>(res).data;
-    expect(body(res).meta).toEqual({ count: 4, hasMoreNext: false });
+    expect(body(res).meta).toEqual({ count: 4, hasMoreNext: false, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(textOf(copies)).toEqual(['a', 'a1', 'a11', 'a2']);
     const originals = [a, a1, a11, a2];
     const newIds = copies.map((c) => c.id);

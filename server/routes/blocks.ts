@@ -46,6 +46,10 @@ import {
   updateContentIfVersion,
 } from '../repositories/blocks';
 import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
+import { requestOrigin } from '../plugins/realtime';
+import { CLIENT_ID_HEADER } from '../../schema/realtime';
+import { nowIso } from '../time';
+import type { FastifyRequest } from 'fastify';
 
 const FIXED_TYPES: ReadonlySet<string> = new Set(FIXED_BLOCK_TYPES);
 
@@ -70,8 +74,12 @@ function checkPlacement(type: string, data: BlockData, parent: BlockRow | null):
   if (problems.length > 0) throw invalid('the row values do not fit the database fields', problems);
 }
 
+/** The web app's connection that sent a write (X-Client-Id): its own realtime echo is skipped by it. */
+const originOf = (request: FastifyRequest) => requestOrigin(request.headers[CLIENT_ID_HEADER]);
+
 export async function blockRoutes(server: FastifyInstance, { config }: { config: Config }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
+  const { realtime } = server;
   // The hot path (a debounced keystroke) answers from memory who may edit what; see
   // docs/adr/0004-hot-path-caches.md. A block stays on the page it was made on for life.
   const pageOfBlock = new EpochCache<string, string | undefined>(app.dbChanges, config.authCacheTtlMs);
@@ -163,8 +171,10 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     const user = requireUser(request);
     const page = await pageOf(request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
+    // Taken before the read: a realtime history since this time holds everything the list might miss.
+    const at = nowIso();
     const blocks = await listPageBlocks(app.db, page.id);
-    return envelope(blocks, { count: blocks.length, hasMoreNext: false });
+    return envelope(blocks, { count: blocks.length, hasMoreNext: false, at });
   });
 
   app.get('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'One block (404 once deleted)', params: idParams } }, async (request) => {
@@ -205,7 +215,9 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       });
     }).catch(takenId(id, page.id));
     reply.status(201);
-    return envelope(await presentBlock(app.db, row));
+    const created = await presentBlock(app.db, row);
+    realtime.blocksAdded(page.id, [created], originOf(request), row.updated_at);
+    return envelope(created);
   });
 
   app.post('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Update a block (optimistic concurrency on version)', params: idParams, body: updateBlockBodySchema } }, async (request) => {
@@ -219,8 +231,12 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       const pageId = pageOfBlock.peek(id) ?? (await pageOfBlock.get(id, async () => (await findBlock(app.db, id))?.page_id, (found) => found !== undefined));
       const may = pageId === undefined ? false : mayEditPage(user.id, pageId);
       if (may === true || (may !== false && (await may))) {
-        const updated = await updateContentIfVersion(app.db, id, body.version, body.type, canonicalData(body.type, body.data as BlockData), user.id);
-        if (updated) return envelope(updated);
+        const at = nowIso();
+        const updated = await updateContentIfVersion(app.db, id, body.version, body.type, canonicalData(body.type, body.data as BlockData), user.id, originOf(request), at);
+        if (updated) {
+          realtime.blockEdited(updated, originOf(request), at);
+          return envelope(updated);
+        }
       }
     }
     const block = await authorizedBlock(user.id, request.params.id, 'edit');
@@ -228,6 +244,8 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       throw invalid(`a ${block.type} block cannot become ${body.type}: databases and rows keep their type`);
     }
     const data = canonicalData(body.type, body.data as BlockData);
+    const origin = originOf(request);
+    const at = nowIso();
     let version: number | null;
     if (FIXED_TYPES.has(body.type)) {
       // A row's values are checked against its database's fields, and a database's change prunes
@@ -237,7 +255,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
         const parentId = current?.parent_id ?? block.parent_id;
         const parent = parentId ? ((await findBlock(trx, parentId)) ?? null) : null;
         checkPlacement(body.type, data, parent);
-        const next = await updateBlockIfVersion(trx, block.id, body.version, body.type, data, user.id);
+        const next = await updateBlockIfVersion(trx, block.id, body.version, body.type, data, user.id, origin, at);
         if (next !== null && body.type === 'database') await pruneRowValues(trx, block.id, (data as DatabaseData).config, user.id);
         return next;
       });
@@ -245,7 +263,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       // One statement is atomic on its own: the hot path (every debounced keystroke) takes no lock.
       const parent = block.parent_id ? ((await findBlock(app.db, block.parent_id)) ?? null) : null;
       checkPlacement(body.type, data, parent);
-      version = await updateBlockIfVersion(app.db, block.id, body.version, body.type, data, user.id);
+      version = await updateBlockIfVersion(app.db, block.id, body.version, body.type, data, user.id, origin, at);
     }
     if (version === null) {
       const current = await findLiveBlock(app.db, block.id);
@@ -253,13 +271,18 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since this edit was made', undefined,
         await presentBlock(app.db, current));
     }
-    return envelope(await presentBlock(app.db, { ...block, type: body.type, data: JSON.stringify(data), version }));
+    const updated = await presentBlock(app.db, { ...block, type: body.type, data: JSON.stringify(data), version });
+    realtime.blockEdited(updated, origin, at);
+    // A database's change may have pruned its rows' values: they go out as well.
+    if (body.type === 'database') realtime.blocksAdded(block.page_id, (await listSubtree(app.db, { ...block, deleted_at: null })).slice(1), origin, at);
+    return envelope(updated);
   });
 
   app.delete('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Delete a block and its children (restorable)', params: idParams } }, async (request) => {
     const user = requireUser(request);
     const block = await authorizedBlock(user.id, request.params.id, 'edit');
-    await blockChange(block.page_id, async (trx) => softDeleteBlockTree(trx, await reloadLive(trx, block.id)));
+    const ids = await blockChange(block.page_id, async (trx) => softDeleteBlockTree(trx, await reloadLive(trx, block.id)));
+    realtime.blocksRemoved(block.page_id, ids, originOf(request), nowIso());
     return envelope({ id: block.id, status: 'success' });
   });
 
@@ -276,6 +299,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       await restoreBlockTree(trx, current);
     });
     const blocks = await listSubtree(app.db, { ...block, deleted_at: null });
+    realtime.blocksAdded(block.page_id, blocks, originOf(request), nowIso());
     return envelope(blocks, { count: blocks.length, hasMoreNext: false });
   });
 
@@ -299,7 +323,9 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     });
     const moved = await findLiveBlock(app.db, block.id);
     if (!moved) throw notFound('block');
-    return envelope(await presentBlock(app.db, moved));
+    const present = await presentBlock(app.db, moved);
+    realtime.blockEdited(present, originOf(request), moved.updated_at);
+    return envelope(present);
   });
 
   app.post('/api/v3/spaces/block/:id/clone', { schema: { tags: ['blocks'], summary: 'Deep-copy a block and its children right after it', params: idParams, body: cloneBlockBodySchema.nullish() } }, async (request, reply) => {
@@ -312,6 +338,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       return cloneBlockTree(trx, await reloadLive(trx, block.id), id, user.id);
     }).catch(takenId(id, block.page_id));
     const blocks = await listSubtree(app.db, root);
+    realtime.blocksAdded(block.page_id, blocks, originOf(request), root.updated_at);
     reply.status(201);
     return envelope(blocks, { count: blocks.length, hasMoreNext: false });
   });

@@ -76,6 +76,14 @@ function addCandidates(candidates: Map<string, NotificationName[]>, userIds: rea
   for (const id of userIds) candidates.set(id, [...(candidates.get(id) ?? []), name]);
 }
 
+/** Notifications made inside a comment change, told to their recipients once it commits. */
+interface MadeNotification {
+  userId: string;
+  workspaceId: string;
+  id: string;
+}
+const madeIn = new WeakMap<Kysely<Database>, MadeNotification[]>();
+
 async function storeNotifications(
   db: Kysely<Database>,
   page: PageRow,
@@ -83,7 +91,8 @@ async function storeNotifications(
   context: Record<string, unknown>,
 ) {
   for (const pick of picks) {
-    await createNotification(db, { userId: pick.userId, workspaceId: page.workspace_id, pageId: page.id, name: pick.name, context });
+    const id = await createNotification(db, { userId: pick.userId, workspaceId: page.workspace_id, pageId: page.id, name: pick.name, context });
+    madeIn.get(db)?.push({ userId: pick.userId, workspaceId: page.workspace_id, id });
   }
 }
 
@@ -110,12 +119,17 @@ export async function commentsRoutes(server: FastifyInstance) {
    * a reaction never on a deleted comment (see docs/adr/0003-concurrency.md). Only `trx` may be
    * used inside: on SQLite the transaction holds the one connection.
    */
-  function commentChange<T>(pageId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return app.db.transaction().execute(async (trx) => {
+  async function commentChange<T>(pageId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const made: MadeNotification[] = [];
+    const result = await app.db.transaction().execute(async (trx) => {
+      madeIn.set(trx, made);
       await lockComments(trx, pageId);
       await writablePage(trx, pageId);
       return work(trx);
     });
+    // Committed: the recipients' inboxes hear of it live.
+    for (const note of made) app.realtime.notified(note.userId, note.workspaceId, note.id);
+    return result;
   }
 
   /** Attached files must be files of this page or ones the author uploaded; unknown ids are refused alike. */

@@ -247,6 +247,13 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     return after;
   }
 
+  /**
+   * The sidebars showing the page's parent (and its former parent, after a move) hear that
+   * those children changed (realtime elementChildren channels; the top level is the workspace's).
+   */
+  const told = (page: PageRow, before?: PageRow) =>
+    app.realtime.childrenChanged([page.parent_id, ...(before ? [before.parent_id] : [])], page.workspace_id, page.id);
+
   // ---- Sections -------------------------------------------------------------------------------
 
   app.get('/api/v3/spaces/section/:id', { schema: { tags: ['pages'], summary: 'Pages of a sidebar section (favorite, all, shared, private)', params: idParams } }, async (request) => {
@@ -276,6 +283,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     const workspace = await requestWorkspace(app, request, user);
     if (!canCreateInSection(workspace.role, section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
     const { page } = await createPage(user, body, workspace.id, null, section as 'private' | 'all');
+    told(page);
     reply.status(201);
     return envelope(presentElement(page, 'full'));
   });
@@ -378,11 +386,13 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       // Publishing records who did it and when; a second publish (also a simultaneous one) changes nothing.
       const published = await publishPage(app.db, page.id, user.id);
       if (!published) throw notFound('page');
+      told(page);
       return envelope(await presentPageFor(app.db, user.id, published, level));
     } else {
       fields = { is_public: 0, published_by: null, published_at: null };
     }
     const updated = await updatePageFields(app.db, page, fields);
+    told(page);
     return envelope(await presentPageFor(app.db, user.id, updated, level));
   });
 
@@ -391,6 +401,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     const body = request.body ?? createNoteBodySchema.parse({});
     const parent = await loadPage(request.params.id);
     const { page, level } = await createPage(user, body, parent.workspace_id, parent.id, null);
+    told(page);
     reply.status(201);
     return envelope(presentElement(page, level));
   });
@@ -403,6 +414,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       const known = await authorizePage(trx, user.id, current, 'edit');
       return { level: known, trashed: current.in_trash === 1 ? current : await trashSubtree(trx, current, user.id) };
     });
+    told(trashed);
     return envelope(await presentPageFor(app.db, user.id, trashed, level));
   });
 
@@ -419,6 +431,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       }
       return { level: known, restored: await restoreSubtree(trx, current) };
     });
+    told(restored);
     return envelope(await presentPageFor(app.db, user.id, restored, level));
   });
 
@@ -431,6 +444,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');
       return removeSubtreeForever(trx, current);
     });
+    told(page);
     await unlinkStoredFiles(config.filesDir, storageKeys, request.log);
     return envelope({ id: page.id, status: 'success' }, { removedPages: pageIds.length, removedFiles: storageKeys.length });
   });
@@ -492,6 +506,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? pageExists() : error;
     });
+    told(clone);
     reply.status(201);
     return envelope(await presentPageFor(app.db, user.id, clone), { clonedPages: count });
   });
@@ -531,6 +546,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       const after = await siblingToPlaceAfter(trx, user, siblings, placeAfter);
       return movePage(trx, current, place, sortKeyAfter(siblings, after));
     });
+    told(moved, page);
     return envelope(await presentPageFor(app.db, user.id, moved));
   });
 
@@ -545,6 +561,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       const after = await siblingToPlaceAfter(trx, user, siblings, request.body.placeAfter);
       return { level: known, placed: await setSortKey(trx, current, sortKeyAfter(siblings, after)) };
     });
+    told(placed);
     return envelope(await presentPageFor(app.db, user.id, placed, level));
   });
 }

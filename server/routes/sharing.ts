@@ -155,6 +155,7 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
 
     // Everything is checked before anything is written: a refused call creates no account,
     // membership or grant, and sends no mail.
+    const notes: Array<{ userId: string; id: string }> = [];
     const outcome = await inMembershipTransaction(app.db, page.workspace_id, async (trx) => {
       const people = await resolvePeople(trx, page.workspace_id, entries.map(refOf), 'body');
       const root = await rootOf(trx, page);
@@ -186,16 +187,17 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
         if (await upsertGrant(trx, page.id, userId, entries[person.index].accessLevel)) added.push(userId);
       }
       for (const userId of added) {
-        await createNotification(trx, {
+        notes.push({ userId, id: await createNotification(trx, {
           userId,
           workspaceId: page.workspace_id,
           pageId: page.id,
           name: 'element_members.invite.member',
           context: { elementId: page.id, senderId: user.id },
-        });
+        }) });
       }
       return { skipped, added, admitted };
     });
+    for (const note of notes) app.realtime.notified(note.userId, page.workspace_id, note.id);
 
     // Everyone new to the workspace hears about it by e-mail (people already in it see the
     // notification); a mail failure does not undo the share.

@@ -38,6 +38,7 @@ export async function templateRoutes(server: FastifyInstance) {
       const copy = await copyTemplate(trx, { template, workspaceId: workspace.id, section, userId: user.id });
       return { root: copy.root, count: copy.pages.length };
     });
+    app.realtime.childrenChanged([root.parent_id], root.workspace_id, root.id);
     reply.status(201);
     return envelope(presentElement(root, 'full', false), { copiedPages: count });
   });

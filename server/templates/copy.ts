@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { BlockData } from '../../schema/block';
 import { definitionForWireType, type BlockWireType } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
-import type { BlockRow, Database, PageRow } from '../db/types';
+import type { Database, NewBlock, PageRow } from '../db/types';
 import { inChunks, insertPage, updatePageFields } from '../repositories/pages';
 import { nowIso } from '../time';
 import type { TemplateBlock, TemplateDefinition, TemplatePage } from './types';
@@ -31,7 +31,7 @@ interface CopyInput {
 export async function copyTemplate(trx: Transaction<Database>, input: CopyInput): Promise<{ root: PageRow; pages: PageRow[] }> {
   const now = nowIso();
   const pages: PageRow[] = [];
-  const blocks: BlockRow[] = [];
+  const blocks: NewBlock[] = [];
 
   const addBlocks = (pageId: string, parentId: string | null, list: readonly TemplateBlock[], childPageIds: readonly string[]) => {
     let previousKey: string | null = null;

@@ -1,4 +1,5 @@
 import type { ApiResponse } from '../../schema/envelope';
+import { newId } from '../../schema/ids';
 
 /** A failed API call: HTTP status, the stable error code, and any `data` the server sent with it. */
 export class ApiRequestError extends Error {
@@ -19,6 +20,12 @@ const MAX_RETRIES = 3;
 
 let workspaceId: string | null = null;
 
+/**
+ * This open app's id (one per tab): sent as X-Client-Id with every call and used by its realtime
+ * connection, so the echo of its own block writes is told apart (docs/realtime.md).
+ */
+export const CLIENT_ID = newId();
+
 /** The workspace the app acts in; sent as X-Workspace-Id on every call. */
 export function setActiveWorkspace(id: string | null) {
   workspaceId = id;
@@ -33,7 +40,7 @@ export interface RequestOptions {
 
 /** Calls the API and unwraps the envelope; throws ApiRequestError for any failure. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { 'X-App-Type': 'Web' };
+  const headers: Record<string, string> = { 'X-App-Type': 'Web', 'X-Client-Id': CLIENT_ID };
   if (workspaceId) headers['X-Workspace-Id'] = workspaceId;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;

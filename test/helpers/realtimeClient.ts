@@ -1,0 +1,69 @@
+import { io, type Socket } from 'socket.io-client';
+import { REALTIME_PATH, type RealtimeAck, type RealtimeErrorBody } from '../../schema/realtime';
+
+/** How a test client signs in: a session cookie (`sid=…`) or a Bearer access token. */
+export type Credential = { cookie: string } | { token: string };
+
+/**
+ * A real socket.io client against a listening server (`baseUrl` like http://127.0.0.1:PORT),
+ * connected and signed in. Rejects with the server's error body when the sign-in is refused.
+ * WebSocket only (no long-polling), as the web app does.
+ */
+export function connectRealtime(baseUrl: string, credential: Credential, options: { clientId?: string; origin?: string; reconnection?: boolean } = {}): Promise<Socket> {
+  const socket = io(baseUrl, {
+    path: REALTIME_PATH,
+    transports: ['websocket'],
+    reconnection: options.reconnection ?? false,
+    forceNew: true,
+    auth: { ...('token' in credential ? { token: credential.token } : {}), ...(options.clientId ? { clientId: options.clientId } : {}) },
+    extraHeaders: { ...('cookie' in credential ? { cookie: credential.cookie } : {}), ...(options.origin ? { origin: options.origin } : {}) },
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (error: Error & { data?: RealtimeErrorBody }) => {
+      socket.close();
+      reject(Object.assign(new Error(error.message), { data: error.data }));
+    });
+  });
+}
+
+/** Sends a message with an acknowledgement and resolves with the answer. */
+export function request<T = Record<string, unknown>>(socket: Socket, event: string, message: unknown, timeoutMs = 5000): Promise<RealtimeAck<T>> {
+  return socket.timeout(timeoutMs).emitWithAck(event, message) as Promise<RealtimeAck<T>>;
+}
+
+/** Every payload of `event` the socket receives from now on (a live array). */
+export function collect<T = Record<string, unknown>>(socket: Socket, event: string): T[] {
+  const seen: T[] = [];
+  socket.on(event, (payload: T) => seen.push(payload));
+  return seen;
+}
+
+/** The next payload of `event` that `accept` takes, or a rejection after `timeoutMs`. */
+export function nextEvent<T = Record<string, unknown>>(socket: Socket, event: string, accept: (payload: T) => boolean = () => true, timeoutMs = 5000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, listener);
+      reject(new Error(`no ${event} event within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const listener = (payload: T) => {
+      if (!accept(payload)) return;
+      clearTimeout(timer);
+      socket.off(event, listener);
+      resolve(payload);
+    };
+    socket.on(event, listener);
+  });
+}
+
+/** Resolves when nothing matching arrives within `ms` (for "is not told" checks). */
+export async function noEvent(socket: Socket, event: string, accept: (payload: unknown) => boolean = () => true, ms = 300): Promise<void> {
+  let seen: unknown;
+  const listener = (payload: unknown) => {
+    if (accept(payload)) seen = payload;
+  };
+  socket.on(event, listener);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  socket.off(event, listener);
+  if (seen !== undefined) throw new Error(`unexpected ${event}: ${JSON.stringify(seen)}`);
+}
