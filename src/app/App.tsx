@@ -11,6 +11,7 @@ import { Toaster } from '../ui/Toast';
 import { TrashHost } from '../features/trash/TrashDialog';
 import { CloneScreen } from '../features/public/CloneScreen';
 import { useAppSelector } from './store';
+import { RealtimeProvider } from './RealtimeProvider';
 
 const PageScreen = lazy(() => import('../features/pages/PageScreen'));
 const WizardScreen = lazy(() => import('../features/wizard/WizardScreen'));
@@ -35,6 +36,7 @@ export function App() {
   const location = useLocation();
   return (
     <ErrorBoundary resetKey={location.pathname}>
+      <RealtimeProvider>
       <Suspense fallback={<Spinner />}>
         <Routes>
           <Route path="/login" element={<LoginPage />} />
@@ -52,6 +54,7 @@ export function App() {
       </Suspense>
       <TrashHost />
       <Toaster />
+      </RealtimeProvider>
     </ErrorBoundary>
   );
 }
