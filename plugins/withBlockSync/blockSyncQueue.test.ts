@@ -453,7 +453,8 @@ describe('blockSyncQueue: errors', () => {
 
   it('a 409 on create (the create got through earlier) carries on as an update', async () => {
     const { edit, failNext, calls, queue, server } = setup();
-    const already = wire('b', 'sec', { version: 2 });
+    // The first attempt made the block (version 1, "sec"); its answer was lost.
+    const already = wire('b', 'sec', { version: 1 });
     server.set('b', already);
 
     failNext(httpError(409, ERROR_CODES.blockExists, already));
@@ -462,10 +463,27 @@ describe('blockSyncQueue: errors', () => {
 
     expect(calls).toEqual([
       expect.objectContaining({ kind: 'create', id: 'b' }),
-      { kind: 'update', id: 'b', body: { version: 2, type: 'text', data: tokens('second') } },
+      { kind: 'update', id: 'b', body: { version: 1, type: 'text', data: tokens('second') } },
     ]);
-    expect(queue.versionOf('b')).toBe(3);
+    expect(queue.versionOf('b')).toBe(2);
     expect(queue.hasPending()).toBe(false);
+  });
+
+  it('a 409 on create after someone else typed into the block keeps both texts (based on the first attempt)', async () => {
+    const { edit, failNext, calls, serverCopies, server } = setup();
+    // Our first attempt ("one") went through; someone added " two" before our retry.
+    failNext(httpError(undefined, undefined, null));
+    edit(wire('b', 'one'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    const theirs = wire('b', 'one two', { version: 2 });
+    server.set('b', theirs);
+    failNext(httpError(409, ERROR_CODES.blockExists, theirs));
+    edit(wire('b', 'one!'));
+    await wait(5000);
+
+    const update = calls.find((c) => c.kind === 'update');
+    expect(update).toEqual({ kind: 'update', id: 'b', body: { version: 2, type: 'text', data: tokens('one two!') } });
+    expect(serverCopies.at(-1)?.data).toEqual(tokens('one two!'));
   });
 
   it('a network error goes offline, retries after the retry delay and sends the latest edit', async () => {

@@ -9,7 +9,8 @@ export interface BlockSyncApi {
   updateBlock(id: string, body: UpdateBlockBody): Promise<WireBlock>;
   /** Moves a block (with its children on the server) under a parent, after a sibling. */
   moveBlock(id: string, body: { parentId: string | null; placeAfter: string | null }): Promise<WireBlock>;
-  deleteBlock(id: string): Promise<void>;
+  /** Deletes a block; with `version`, only if it is still at that version (else 422 with the block). */
+  deleteBlock(id: string, version?: number): Promise<void>;
   /** The server's copy of a block, with its place (asked when a move or delete was refused). */
   getBlock?(id: string): Promise<WireBlock>;
 }
@@ -35,6 +36,14 @@ export interface BlockSyncOptions {
    * with `parentId` and `placeAfter`: the block goes back there (or comes back, if deleted here).
    */
   onRejected?(uid: string, error: BlockSyncError, serverCopy: Pick<WireBlock, 'type' | 'data'> | WireBlock | null): void;
+  /**
+   * Someone else's change arrived live (realtime `edit`/`add`, or the catch-up history): put the
+   * block in the editor with this content, at the server's place (`parentId`, `placeAfter`) —
+   * inserted if the editor does not have it. Outside the undo history; nothing is sent back.
+   */
+  onRemoteBlock?(block: WireBlock): void;
+  /** Someone else deleted these blocks and nothing unsent is in them here: take them out of the editor. */
+  onRemoteRemove?(uids: string[]): void;
   onStatus?(status: SyncStatus): void;
   debounceMs?: number;
   /** Delays before retrying after a network failure or 5xx; the last repeats. */
@@ -74,6 +83,17 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const due: string[] = [];
   let running = false;
+  /** The block whose request is on the way: live changes of it wait for the answer (held). */
+  let inFlight: string | null = null;
+  /** What each block was created with (until the create is answered): the base if the answer is lost. */
+  const created = new Map<string, Pick<WireBlock, 'type' | 'data'>>();
+  const held = new Map<string, { block: WireBlock; at: string | undefined } | 'removed'>();
+  /**
+   * The server time of the place (parent, previous sibling) last taken from the server for each
+   * block: an event that arrives late (sent by another server process before a newer one) does
+   * not move a block back to an older place.
+   */
+  const placedAt = new Map<string, string>();
   let failures = 0;
   let disposed = false;
   let status: SyncStatus = 'saved';
@@ -92,7 +112,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     createBlock: (body) => accepted(options.api.createBlock(body)),
     updateBlock: (id, body) => accepted(options.api.updateBlock(id, body)),
     moveBlock: (id, body) => accepted(options.api.moveBlock(id, body)),
-    deleteBlock: (id) => accepted(options.api.deleteBlock(id)),
+    deleteBlock: (id, version) => accepted(options.api.deleteBlock(id, version)),
   };
 
   function setStatus(next: SyncStatus) {
@@ -135,8 +155,9 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   }
 
   function forget(uid: string) {
+    placedAt.delete(uid);
     versions.delete(uid);
-    lastSent.delete(uid);
+    // lastSent stays: if the block comes back from elsewhere, it is the base our text is merged from.
     setServerParent(uid, undefined);
   }
 
@@ -206,6 +227,101 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   }
 
   async function sendOne(uid: string): Promise<void> {
+    inFlight = uid;
+    try {
+      await sendOneNow(uid);
+    } finally {
+      inFlight = null;
+      const waiting = held.get(uid);
+      held.delete(uid);
+      if (waiting === 'removed') receiveRemoved([uid]);
+      else if (waiting) receive(waiting.block, waiting.at);
+    }
+  }
+
+  /** Whether the editor holds changes of a known block the server has not accepted yet. */
+  function hasLocalChanges(uid: string, local: WireBlock | null): boolean {
+    if (!local) return versions.has(uid);
+    const base = lastSent.get(uid);
+    return !base || !sameContent(base, local) || timers.has(uid) || due.includes(uid) || reordered.has(uid);
+  }
+
+  /**
+   * A change made by someone else (docs/realtime.md): a newer version is put in the editor —
+   * merged three-way with what is unsent here (base: what the server last had from us), and the
+   * merge sent on top of it; a block not here yet is inserted; the same version at another place
+   * is a move. Older or already known versions are ignored, so a change seen twice (an event and
+   * the catch-up history) is applied once.
+   */
+  function receive(block: WireBlock, at?: string): void {
+    if (disposed) return;
+    if (inFlight === block.id) {
+      const waiting = held.get(block.id);
+      if (!waiting || waiting === 'removed' || waiting.block.version <= block.version) held.set(block.id, { block, at });
+      return;
+    }
+    const known = versions.get(block.id);
+    const local = options.read(block.id);
+    if (known !== undefined && block.version < known) return;
+    // An older place than one already taken: keep the block where it is (its content may still be news).
+    const previousPlace = placedAt.get(block.id);
+    const placeIsNews = at === undefined || previousPlace === undefined || at >= previousPlace;
+    if (at !== undefined && placeIsNews) placedAt.set(block.id, at);
+    if (!placeIsNews && local) block = { ...block, parentId: local.parentId, placeAfter: local.placeAfter };
+    if (known !== undefined && block.version === known) {
+      // Same content: only its place may have changed (a move does not raise the version). A
+      // block with changes still to send here keeps its place here (ours goes out next).
+      if (placeIsNews) setServerParent(block.id, block.parentId);
+      if (local && !hasLocalChanges(block.id, local) && (local.parentId !== block.parentId || local.placeAfter !== block.placeAfter)) {
+        options.onRemoteBlock?.({ ...local, parentId: block.parentId, placeAfter: block.placeAfter, version: known });
+      }
+      return;
+    }
+    if (known === undefined && !local) {
+      // New to us: someone made it.
+      remember(block);
+      options.onRemoteBlock?.(block);
+      return;
+    }
+    if (!local) {
+      // Deleted here, not yet sent: the delete goes out based on the version seen here, so the
+      // server refuses it (422) and the block comes back with the text typed into it meanwhile.
+      return;
+    }
+    // Unknown to the queue but here (made here and not yet answered, or forgotten after the
+    // server lost it): merged from the last server copy seen, the first create attempt, or
+    // nothing — keeping both texts rather than dropping theirs.
+    const base = lastSent.get(block.id) ?? created.get(block.id) ?? { type: local.type, data: { tokens: [] } as WireBlock['data'] };
+    const unsent = known === undefined || hasLocalChanges(block.id, local);
+    remember(block);
+    let content: Pick<WireBlock, 'type' | 'data'> = block;
+    if (unsent) content = mergeBlockContent(base, local, block) as Pick<WireBlock, 'type' | 'data'>;
+    // Unsent changes here keep the block where it is here: a local move goes out next.
+    const place = unsent ? { parentId: local.parentId, placeAfter: local.placeAfter } : { parentId: block.parentId, placeAfter: block.placeAfter };
+    options.onRemoteBlock?.({ ...block, type: content.type, data: content.data, ...place });
+    if (unsent && !sameContent(content, block)) schedule(block.id, debounceMs);
+  }
+
+  /** Blocks someone else deleted. A block with unsent text here stays and is made again on the server (nothing typed is lost). */
+  function receiveRemoved(uids: readonly string[]): void {
+    if (disposed) return;
+    const gone: string[] = [];
+    for (const uid of uids) {
+      if (inFlight === uid) {
+        held.set(uid, 'removed');
+        continue;
+      }
+      if (!versions.has(uid)) continue;
+      const local = options.read(uid);
+      const keep = local !== null && hasLocalChanges(uid, local);
+      forget(uid);
+      if (keep) schedule(uid, debounceMs);
+      else if (local) gone.push(uid);
+    }
+    if (gone.length > 0) options.onRemoteRemove?.(gone);
+  }
+
+  async function sendOneNow(uid: string): Promise<void> {
     try {
       if ((await send(uid)) === 'deferred') return;
       failures = 0;
@@ -219,7 +335,12 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         const local = options.read(uid);
         const server = error.data;
         remember(server);
-        if (!base || !local || sameContent(base, local)) {
+        if (!local) {
+          // Deleted here while someone typed into it: it comes back with their text.
+          options.onRemoteBlock?.(server);
+          return;
+        }
+        if (!base || sameContent(base, local)) {
           options.onServerCopy(server);
           return;
         }
@@ -229,9 +350,22 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         return;
       }
       if (error.status === 409 && isWireBlock(error.data)) {
-        // Our earlier create got through before the connection dropped: carry on as an update.
-        versions.set(uid, Math.max(versions.get(uid) ?? 0, error.data.version));
-        makeDue(uid);
+        // The block exists: our earlier create got through before the connection dropped, or
+        // someone else brought it back first (a deleted block made again). Carry on as an
+        // update on top of their copy. The base: the server's copy itself at version 1 (only
+        // our create made it), else the last server copy we knew, else our first create attempt
+        // (a wrong guess can only repeat text, never drop any: the merge keeps everything
+        // either side inserted).
+        const server = error.data;
+        const sent = server.version === 1 ? server : (lastSent.get(uid) ?? created.get(uid));
+        created.delete(uid);
+        const local = options.read(uid);
+        remember(server);
+        if (sent && local) {
+          const merged = mergeBlockContent(sent, local, server) as Pick<WireBlock, 'type' | 'data'>;
+          if (!sameContent(merged, local)) options.onServerCopy({ ...server, type: merged.type, data: merged.data });
+          if (!sameContent(merged, server)) makeDue(uid);
+        } else makeDue(uid);
         return;
       }
       if (error.status === 404 && versions.has(uid)) {
@@ -340,7 +474,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
           return 'sent';
         }
         if (staying.length > 0) return sendFirst(staying, uid);
-        await api.deleteBlock(uid);
+        await api.deleteBlock(uid, versions.get(uid));
         forget(uid);
       }
       return 'sent';
@@ -355,7 +489,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       // Keep the tree and document order on the server: the parent and the block this one follows first.
       const before = [missing(block.parentId), missing(block.placeAfter) ?? unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
-      const created = await api.createBlock({
+      if (!created.has(uid)) created.set(uid, { type: block.type, data: block.data });
+      const answer = await api.createBlock({
         id: uid,
         pageId: block.pageId,
         type: block.type,
@@ -363,7 +498,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         parentId: block.parentId,
         placeAfter: knownPlaceAfter(block),
       });
-      remember(created);
+      created.delete(uid);
+      remember(answer);
       return 'sent';
     }
     if (reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== block.parentId)) {
@@ -394,6 +530,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       if (change.reordered) reordered.add(uid);
       schedule(uid, debounceMs);
     },
+    receive,
+    receiveRemoved,
     /** The highest version known for a block (undefined if the server does not have it yet). */
     versionOf(uid: string): number | undefined {
       return versions.get(uid);

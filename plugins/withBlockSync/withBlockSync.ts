@@ -1,5 +1,5 @@
 import { mapOffset } from '../../schema/merge';
-import { Editor, Element, Node, Range, Transforms, type Operation, type Point } from 'slate';
+import { Editor, Element, Node, Path, Point as SlatePoint, Transforms, type Operation, type Point } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { positionInFlatList, toSlate, toWire, type WireBlock } from '../../schema/block';
 import { slateToTitle } from '../../schema/blocks';
@@ -74,6 +74,9 @@ function structuralRegion(op: Operation, editor: Editor): { start: number; depth
  * Watches every Slate operation and reports which blocks changed, so the sync queue can send
  * them; page-heading changes are reported as title changes.
  */
+/** Operations of someone else's change being applied (not reported to the queue, not undoable). */
+const remoteOperations = new WeakMap<Editor, Operation[]>();
+
 export function withBlockSync<E extends Editor>(editor: E, handlers: BlockSyncHandlers): E {
   const { apply } = editor;
   /** Blocks moved in the current batch of operations (a block moves with its subtree, one node at a time). */
@@ -100,6 +103,12 @@ export function withBlockSync<E extends Editor>(editor: E, handlers: BlockSyncHa
   };
 
   editor.apply = (op) => {
+    const remote = remoteOperations.get(editor);
+    if (remote) {
+      remote.push(op);
+      apply(op);
+      return;
+    }
     const { before, after } = touched(op);
     const removed = before.map((i) => blockAt(editor, i)?.uid).filter((uid): uid is string => !!uid);
     apply(op);
@@ -204,13 +213,6 @@ function putBack(editor: Editor, index: number, copy: WireBlock): void {
   });
 }
 
-/** The caret's character offset inside a top-level block, if the caret is there. */
-function caretOffsetIn(editor: Editor, index: number): number | null {
-  const { selection } = editor;
-  if (!selection || !Range.isCollapsed(selection) || selection.anchor.path[0] !== index) return null;
-  return Editor.string(editor, { anchor: Editor.start(editor, [index]), focus: selection.anchor }).length;
-}
-
 /** The point at a character offset inside a top-level block (clamped to its end). */
 function pointAtOffset(editor: Editor, index: number, offset: number): Point {
   let remaining = offset;
@@ -238,12 +240,120 @@ export function replaceWithServerCopy(editor: Editor, block: WireBlock): void {
  * changed around it.
  */
 function replaceBlockAt(editor: Editor, index: number, block: WireBlock): void {
-  const caret = caretOffsetIn(editor, index);
+  const { selection } = editor;
+  // Both ends of a selection inside the block stay by their text (a caret is a selection of one point).
+  const offsetOf = (point: Point) => (point.path[0] === index ? Editor.string(editor, { anchor: Editor.start(editor, [index]), focus: point }).length : null);
+  const anchor = selection ? offsetOf(selection.anchor) : null;
+  const focus = selection ? offsetOf(selection.focus) : null;
   const current = editor.children[index] as BlockElement;
   const replacement: BlockElement = current.depth ? { ...toSlate(block), depth: current.depth } : toSlate(block);
   Editor.withoutNormalizing(editor, () => {
     editor.apply({ type: 'remove_node', path: [index], node: current });
     editor.apply({ type: 'insert_node', path: [index], node: replacement });
   });
-  if (caret !== null) Transforms.select(editor, pointAtOffset(editor, index, mapOffset(Node.string(current), Node.string(replacement), caret)));
+  if (!selection || (anchor === null && focus === null)) return;
+  const before = Node.string(current);
+  const after = Node.string(replacement);
+  const mapped = (offset: number | null, original: Point): Point =>
+    offset === null ? (editor.selection ? (original === selection.anchor ? editor.selection.anchor : editor.selection.focus) : original) : pointAtOffset(editor, index, mapOffset(before, after, offset));
+  Transforms.select(editor, { anchor: mapped(anchor, selection.anchor), focus: mapped(focus, selection.focus) });
+}
+
+/**
+ * Runs `change` as someone else's change: outside the undo history, not reported to the sync
+ * queue, and the undo history is kept valid — its operations are moved along with blocks
+ * inserted or removed above them; an undo step inside a block that was replaced (and every
+ * older step) is dropped, since its offsets no longer fit the new text; redo is cleared.
+ */
+function asRemoteChange(editor: Editor, change: () => void): void {
+  const ops: Operation[] = [];
+  remoteOperations.set(editor, ops);
+  try {
+    if (HistoryEditor.isHistoryEditor(editor)) HistoryEditor.withoutSaving(editor, change);
+    else change();
+  } finally {
+    remoteOperations.delete(editor);
+  }
+  if (ops.length > 0 && HistoryEditor.isHistoryEditor(editor)) rebaseHistory(editor, ops);
+}
+
+function transformOp(op: Operation, through: readonly Operation[]): Operation | null {
+  const paths = (candidate: Path): Path | null => {
+    let path: Path | null = candidate;
+    for (const remote of through) {
+      if (!path) return null;
+      path = Path.transform(path, remote);
+    }
+    return path;
+  };
+  if (op.type === 'set_selection') return op;
+  const path = paths(op.path);
+  if (!path) return null;
+  if (op.type === 'move_node') {
+    const newPath = paths(op.newPath);
+    return newPath ? { ...op, path, newPath } : null;
+  }
+  return { ...op, path } as Operation;
+}
+
+function rebaseHistory(editor: HistoryEditor, remote: readonly Operation[]): void {
+  const { undos } = editor.history;
+  const kept: typeof undos = [];
+  // Newest first: once a step cannot be moved along, it and everything older go.
+  for (let i = undos.length - 1; i >= 0; i--) {
+    const batch = undos[i];
+    const operations = batch.operations.map((op) => transformOp(op, remote));
+    if (operations.some((op) => op === null)) break;
+    let selectionBefore = batch.selectionBefore;
+    if (selectionBefore) {
+      const anchor = remote.reduce<Point | null>((p, op) => (p ? SlatePoint.transform(p, op) : null), selectionBefore.anchor);
+      const focus = remote.reduce<Point | null>((p, op) => (p ? SlatePoint.transform(p, op) : null), selectionBefore.focus);
+      selectionBefore = anchor && focus ? { anchor, focus } : null;
+    }
+    kept.unshift({ ...batch, operations: operations as Operation[], selectionBefore });
+  }
+  editor.history.undos = kept;
+  editor.history.redos = [];
+}
+
+/**
+ * Someone else's version of a block (realtime): the block gets this content and, when the
+ * server's place (`parentId`, `placeAfter`) differs from where it is here, moves there with the
+ * blocks nested under it here; a block the editor does not have is inserted at that place (or
+ * at the end of the page when the block it follows is not here yet). The local caret stays by
+ * its text; nothing is sent back.
+ */
+export function applyRemoteBlock(editor: Editor, block: WireBlock): void {
+  asRemoteChange(editor, () => {
+    const index = editor.children.findIndex((n) => Element.isElement(n) && n.uid === block.id);
+    if (index >= 0) {
+      const position = positionInFlatList(editor.children as BlockElement[], index, (e) => e.type !== 'pageHeadingBlock');
+      if (position.parentId === block.parentId && position.placeAfter === block.placeAfter) {
+        if (JSON.stringify(toWire(editor.children[index] as BlockElement, { pageId: block.pageId, ...position }).data) !== JSON.stringify(block.data) || blockAt(editor, index)?.type !== toSlate(block).type) {
+          replaceBlockAt(editor, index, block);
+        }
+        return;
+      }
+    }
+    const place = flatPlace(editor, block.parentId, block.placeAfter);
+    if (index >= 0 || place) {
+      putBack(editor, index, block);
+      return;
+    }
+    // The block it follows has not arrived yet: at the end for now; its own event or the history puts it right.
+    Transforms.insertNodes(editor, toSlate(block), { at: [editor.children.length], select: false });
+  });
+}
+
+/** Blocks someone else deleted leave the editor (the caret, if inside, goes to a neighbour). */
+export function removeRemoteBlocks(editor: Editor, uids: readonly string[]): void {
+  const gone = new Set(uids);
+  asRemoteChange(editor, () => {
+    Editor.withoutNormalizing(editor, () => {
+      for (let i = editor.children.length - 1; i >= 0; i--) {
+        const node = editor.children[i];
+        if (Element.isElement(node) && typeof node.uid === 'string' && gone.has(node.uid) && node.type !== 'pageHeadingBlock') Transforms.removeNodes(editor, { at: [i] });
+      }
+    });
+  });
 }

@@ -30,8 +30,11 @@ export class ChangeWatch {
   }
 }
 
-/** Tables whose writes invalidate the caches: who is signed in, who may see which page. */
-export const WATCHED_TABLES: ReadonlySet<string> = new Set(['sessions', 'users', 'pages', 'page_members', 'workspace_members', 'workspaces']);
+/**
+ * Tables whose writes invalidate the caches and make the realtime server check its connections
+ * again: who is signed in (sessions, access tokens), who may see which page.
+ */
+export const WATCHED_TABLES: ReadonlySet<string> = new Set(['sessions', 'access_tokens', 'users', 'pages', 'page_members', 'workspace_members', 'workspaces']);
 
 const WRITE_TARGET = /\b(?:insert\s+into|update|delete\s+from)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi;
 const SCHEMA_CHANGE = /^\s*(?:create|alter|drop)\b/i;

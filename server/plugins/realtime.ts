@@ -34,13 +34,14 @@ import {
   type RealtimeErrorCode,
 } from '../../schema/realtime';
 import { findAccessTokenUser } from '../auth/accessTokens';
+import { hashSecret } from '../auth/tokens';
 import { SESSION_COOKIE, findSessionUser } from '../auth/sessions';
 import type { Config } from '../config';
 import type { UserRow } from '../db/types';
 import { pageAccessLevel, allows } from '../policies/page';
 import { listBlockChangesSince } from '../repositories/blocks';
 import { findPage } from '../repositories/pages';
-import { findMembership } from '../repositories/workspaces';
+import { findMembership, findWorkspace } from '../repositories/workspaces';
 import { nowIso } from '../time';
 
 /** What the routes tell the connected clients (docs/realtime.md). Every call is fire-and-forget, after the commit. */
@@ -73,8 +74,12 @@ interface SocketData {
   clientId: string;
   /** Joined channels by name. */
   joined: Map<string, ParsedChannel>;
-  /** Last caret per page (online channels). */
-  carets: Map<string, Caret>;
+  /**
+   * Last caret per page (online channels). A plain object, not a Map: other processes read it
+   * through the adapter (`fetchSockets`), which sends socket data as JSON or msgpack, where a Map
+   * arrives as `{}` (remote members' carets were always null).
+   */
+  carets: Record<string, Caret>;
   /** Messages in the current second (rate limit). */
   window: { start: number; count: number };
 }
@@ -128,8 +133,53 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
   } else if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
     pool.on('error', (error) => app.log.warn({ err: error }, 'realtime: postgres'));
-    io.adapter(createPostgresAdapter(pool, { heartbeatInterval: 2_000, heartbeatTimeout: 6_000 }));
-    closers.push(() => pool.end());
+    // The adapter keeps one client checked out for LISTEN and listens only for its 'end' (then it
+    // reconnects); a lost connection also emits 'error' on that client, which would otherwise
+    // bring the process down (a PostgreSQL restart or failover).
+    pool.on('connect', (client) => client.on('error', (error) => app.log.warn({ err: error }, 'realtime: postgres listener lost')));
+    // The adapter checks out one client and LISTENs on it, and takes a new one after a lost
+    // connection. One it takes while the app closes would be kept for good (pool.end() would wait
+    // forever): after the close, clients it holds are let go and it gets no new one (its attempt
+    // waits for ever, so it does not retry on a timer either). The app is ready once it listens.
+    let listening: () => void = () => undefined;
+    let adapterClosed = false;
+    const held = new Set<pg.PoolClient>();
+    const listens = new Promise<void>((resolve) => (listening = resolve));
+    const adapterPool = {
+      query: (...args: Parameters<pg.Pool['query']>) => pool.query(...args),
+      async connect() {
+        if (adapterClosed) return new Promise<never>(() => undefined);
+        const client = await pool.connect();
+        if (adapterClosed) {
+          client.release(true);
+          return new Promise<never>(() => undefined);
+        }
+        held.add(client);
+        // Watched while the adapter holds it (its LISTEN); the pool gets the client back unchanged.
+        const query = client.query;
+        const watched = ((...args: unknown[]) => {
+          const result = (query as (...a: unknown[]) => unknown).apply(client, args);
+          if (typeof args[0] === 'string' && args[0].startsWith('LISTEN') && result instanceof Promise) result.then(() => setImmediate(listening), () => undefined);
+          return result;
+        }) as typeof client.query;
+        client.query = watched;
+        const release = client.release;
+        client.release = (...args: Parameters<typeof release>) => {
+          held.delete(client);
+          client.query = query;
+          client.release = release;
+          return release.apply(client, args);
+        };
+        return client;
+      },
+    } as unknown as pg.Pool;
+    io.adapter(createPostgresAdapter(adapterPool, { heartbeatInterval: 2_000, heartbeatTimeout: 6_000 }));
+    await Promise.race([listens, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    closers.push(async () => {
+      adapterClosed = true;
+      for (const client of [...held]) client.release(true);
+      await pool.end();
+    });
   }
 
   // ---- Signing in ------------------------------------------------------------------------------
@@ -157,9 +207,25 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     return user ? { user, credential: { kind: 'session', token } } : null;
   }
 
-  async function stillSignedIn(data: SocketData): Promise<boolean> {
-    if (data.credential.kind === 'token') return (await findAccessTokenUser(app.db, data.credential.token))?.user.id === data.user.id;
-    return (await findSessionUser(app.db, data.credential.token))?.id === data.user.id;
+  /**
+   * Which of these connections are still signed in: their session (not expired) or access token
+   * still exists for the same user. One query per 500 credentials, not one per connection.
+   */
+  async function stillSignedIn(list: readonly SocketData[]): Promise<Set<SocketData>> {
+    const valid = new Set<string>();
+    const now = nowIso();
+    for (const kind of ['session', 'token'] as const) {
+      const hashes = [...new Set(list.filter((d) => d.credential.kind === kind).map((d) => `${hashSecret(d.credential.token)}\n${d.user.id}`))];
+      for (let i = 0; i < hashes.length; i += 500) {
+        const ids = hashes.slice(i, i + 500).map((key) => key.split('\n')[0]);
+        const rows =
+          kind === 'session'
+            ? await app.db.selectFrom('sessions').select(['id', 'user_id']).where('id', 'in', ids).where('expires_at', '>', now).execute()
+            : await app.db.selectFrom('access_tokens').select(['id', 'user_id']).where('id', 'in', ids).execute();
+        for (const row of rows) valid.add(`${row.id}\n${row.user_id}`);
+      }
+    }
+    return new Set(list.filter((d) => valid.has(`${hashSecret(d.credential.token)}\n${d.user.id}`)));
   }
 
   io.use((socket, next) => {
@@ -177,7 +243,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
         data.credential = signedIn.credential;
         data.clientId = typeof requested === 'string' && CLIENT_ID.test(requested) ? requested : socket.id;
         data.joined = new Map();
-        data.carets = new Map();
+        data.carets = {};
         data.window = { start: Date.now(), count: 0 };
         next();
       },
@@ -211,6 +277,9 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     if (channel.kind === 'elementChildren') {
       // The top level of a workspace: its members.
       if (await findMembership(app.db, channel.id, user.id)) return;
+      // A workspace that exists but is not theirs is 103 (docs/realtime.md), as for pages; only
+      // an id that names nothing is 104 (this used to answer 104 for both).
+      if (await findWorkspace(app.db, channel.id)) throw new RealtimeError(REALTIME_ERRORS.forbidden, 'not a member of this workspace');
     }
     throw new RealtimeError(REALTIME_ERRORS.notFound, 'no such page');
   }
@@ -228,7 +297,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       name: data.user.name,
       avatar: data.user.avatar_url,
       color: presenceColor(data.user.id),
-      caret: data.carets.get(pageId) ?? null,
+      caret: data.carets[pageId] ?? null,
     };
   }
 
@@ -240,7 +309,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       name: d.user.name,
       avatar: d.user.avatar_url,
       color: presenceColor(d.user.id),
-      caret: (d.carets instanceof Map ? d.carets.get(pageId) : (d.carets as unknown as Record<string, Caret> | undefined)?.[pageId]) ?? null,
+      caret: d.carets?.[pageId] ?? null,
     }));
   }
 
@@ -260,7 +329,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     // Another channel of this connection may still need the fan-out room (not for the per-user names).
     if (![...data.joined.values()].some((c) => fanOutRoom(c) === room)) await socket.leave(room);
     if (channel.kind === 'online') {
-      data.carets.delete(channel.id);
+      delete data.carets[channel.id];
       socket.to(room).emit(REALTIME_EVENTS.leave, { channel: room, pageId: channel.id, clientId: data.clientId });
     }
   }
@@ -312,7 +381,16 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
         socket.to(room).emit(REALTIME_EVENTS.join, { channel: room, pageId: channel.id, member: member(data, channel.id) });
         return { at, members: await membersOf(channel.id) };
       }
-      if (channel.kind === 'element' && since) return { at, history: await history(channel.id, since) };
+      if (channel.kind === 'element' && since) {
+        try {
+          return { at, history: await history(channel.id, since) };
+        } catch (error) {
+          // A refused join (110: load the page again) leaves nothing joined: no events for a
+          // channel the client believes it is not in, and no place taken in its 200.
+          await leaveChannel(socket, name, channel);
+          throw error;
+        }
+      }
       return { at };
     });
 
@@ -329,7 +407,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     handle(REALTIME_EVENTS.position, positionMessageSchema, async ({ channel: name, caret }) => {
       const channel = joinedChannel(name);
       if (channel.kind !== 'online') throw new RealtimeError(REALTIME_ERRORS.unknownChannel, 'positions go to online channels');
-      data.carets.set(channel.id, caret);
+      data.carets[channel.id] = caret;
       socket.to(fanOutRoom(channel)).emit(REALTIME_EVENTS.position, { channel: fanOutRoom(channel), pageId: channel.id, clientId: data.clientId, caret });
     });
 
@@ -363,11 +441,11 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       }
       return found;
     };
-    for (const raw of io.of('/').sockets.values()) {
-      const socket = raw as AppSocket;
+    const sockets = [...io.of('/').sockets.values()].map((raw) => raw as AppSocket).filter((socket) => socket.data?.user);
+    const signedIn = await stillSignedIn(sockets.map((socket) => socket.data));
+    for (const socket of sockets) {
       const data = socket.data;
-      if (!data?.user) continue;
-      if (!(await stillSignedIn(data))) {
+      if (!signedIn.has(data)) {
         socket.emit(REALTIME_EVENTS.error, { code: REALTIME_ERRORS.unauthorized, message: 'signed out' } satisfies RealtimeErrorBody);
         socket.disconnect(true);
         continue;
@@ -401,13 +479,23 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
         });
     }, 50);
   }
-  let othersTold = false;
+  /**
+   * After a burst of writes that may change access has ended (50 ms without another, at most
+   * 500 ms after its first): the burst's last move of the watch is its commit, so the re-check —
+   * here and, told now, in the other processes — sees the committed state.
+   */
+  let burstTimer: ReturnType<typeof setTimeout> | undefined;
+  let burstStart = 0;
+  let closing = false;
   const unsubscribe = app.dbChanges.subscribe(() => {
-    // One message to the other processes per burst of writes.
-    const tell = !othersTold;
-    othersTold = true;
-    setTimeout(() => (othersTold = false), 50);
-    scheduleRecheck(tell);
+    const now = Date.now();
+    if (!burstTimer) burstStart = now;
+    clearTimeout(burstTimer);
+    burstTimer = setTimeout(() => {
+      burstTimer = undefined;
+      if (closing) return;
+      scheduleRecheck(true);
+    }, now - burstStart > 500 ? 0 : 50);
   });
   io.on('recheck', () => scheduleRecheck(false));
 
@@ -445,8 +533,10 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
   app.decorate('realtime', realtime);
 
   app.addHook('preClose', async () => {
+    closing = true;
     unsubscribe();
     clearTimeout(recheckTimer);
+    clearTimeout(burstTimer);
     io.disconnectSockets(true);
   });
   app.addHook('onClose', async () => {

@@ -50,6 +50,7 @@ import { requestOrigin } from '../plugins/realtime';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { nowIso } from '../time';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 
 const FIXED_TYPES: ReadonlySet<string> = new Set(FIXED_BLOCK_TYPES);
 
@@ -76,6 +77,7 @@ function checkPlacement(type: string, data: BlockData, parent: BlockRow | null):
 
 /** The web app's connection that sent a write (X-Client-Id): its own realtime echo is skipped by it. */
 const originOf = (request: FastifyRequest) => requestOrigin(request.headers[CLIENT_ID_HEADER]);
+const deleteBlockQuerySchema = z.strictObject({ version: z.coerce.number().int().min(1).optional() });
 
 export async function blockRoutes(server: FastifyInstance, { config }: { config: Config }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
@@ -278,10 +280,22 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     return envelope(updated);
   });
 
-  app.delete('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Delete a block and its children (restorable)', params: idParams } }, async (request) => {
+  app.delete('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Delete a block and its children (restorable); with ?version, only if the block is still at that version', params: idParams, querystring: deleteBlockQuerySchema } }, async (request) => {
     const user = requireUser(request);
     const block = await authorizedBlock(user.id, request.params.id, 'edit');
-    const ids = await blockChange(block.page_id, async (trx) => softDeleteBlockTree(trx, await reloadLive(trx, block.id)));
+    const origin = originOf(request);
+    const base = request.query.version;
+    const ids = await blockChange(block.page_id, async (trx) => {
+      const current = await reloadLive(trx, block.id);
+      // Someone changed the block since the deleter saw it (typed into a paragraph being merged
+      // away): their text is not thrown away unseen — 422 with the block, as for an update. A
+      // retry of the deleter's own later write is not a conflict (docs/realtime.md).
+      const ownRun = origin !== null && current.origin === origin && (current.origin_since ?? Infinity) <= (base ?? 0);
+      if (base !== undefined && current.version !== base && !(ownRun && current.version >= base)) {
+        throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since it was deleted here', undefined, await presentBlock(trx, current));
+      }
+      return softDeleteBlockTree(trx, current);
+    });
     realtime.blocksRemoved(block.page_id, ids, originOf(request), nowIso());
     return envelope({ id: block.id, status: 'success' });
   });

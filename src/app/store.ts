@@ -4,13 +4,14 @@ import { authReducer } from '../features/auth/authSlice';
 import { commentsReducer } from '../features/comments/commentsSlice';
 import { inboxReducer } from '../features/inbox/inboxSlice';
 import { pagesReducer } from '../features/pages/pagesSlice';
+import { presenceReducer } from '../features/presence/presenceSlice';
 import { uiSettingsReducer } from '../features/settings/uiSettings';
 import { workspacesReducer } from '../features/workspaces/workspacesSlice';
 
 /** The store holds serializable data only; the live Slate value and sockets stay outside it. */
 export function createStore() {
   return configureStore({
-    reducer: { auth: authReducer, workspaces: workspacesReducer, pages: pagesReducer, comments: commentsReducer, inbox: inboxReducer, uiSettings: uiSettingsReducer },
+    reducer: { auth: authReducer, workspaces: workspacesReducer, pages: pagesReducer, comments: commentsReducer, inbox: inboxReducer, presence: presenceReducer, uiSettings: uiSettingsReducer },
   });
 }
 

@@ -6,7 +6,10 @@ import { blocksToSlate, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
 import { wireElementSchema, type WireElement } from '../../schema/element';
+import { attachLiveSync, type LiveSyncOptions } from './liveSync';
 import {
+  applyRemoteBlock,
+  removeRemoteBlocks,
   createBlockSyncQueue,
   createWorkspaceEditor,
   readBlock,
@@ -30,6 +33,7 @@ import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
 import { LeaveGuard } from './LeaveGuard';
 import { pasteFiles } from './pasteFiles';
 import { uploadsRunning, uploadsSettled } from './upload';
+import { PresenceCarets } from '../features/presence/PresenceCarets';
 import './editor.css';
 
 /**
@@ -56,6 +60,8 @@ export interface DocumentEditorProps {
   api?: BlockSyncApi;
   /** A page made from the editor (a nested-page block): the app adds it to its page list. */
   onChildPageCreated?(page: WireElement): void;
+  /** Other people's edits, live (docs/realtime.md): the connection, who we are, when the blocks were read. */
+  live?: Pick<LiveSyncOptions, 'connection' | 'userId' | 'since' | 'onReloadNeeded'>;
 }
 
 /**
@@ -63,7 +69,7 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated }: DocumentEditorProps) {
+export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, live }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated };
 
@@ -95,6 +101,8 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
       onServerCopy: (block) => replaceWithServerCopy(workspaceEditor, block),
       onRejected: (uid, _error, copy) => revertRefusedBlock(workspaceEditor, uid, copy),
       onStatus: (status) => callbacks.current.onSyncStatus(status),
+      onRemoteBlock: (block) => applyRemoteBlock(workspaceEditor, block),
+      onRemoteRemove: (uids) => removeRemoteBlocks(workspaceEditor, uids),
     });
     syncQueue.seed(blocks);
     if (canEdit) {
@@ -129,6 +137,16 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     // The editor is made once per page: the component is keyed by page id.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // Joined while mounted; a new connection (reconnecting is the connection's own business) joins again.
+  const liveConnection = live?.connection;
+  const liveUser = live?.userId;
+  const liveRef = useRef(live);
+  liveRef.current = live;
+  useEffect(() => {
+    if (!liveConnection || !liveUser) return;
+    return attachLiveSync({ connection: liveConnection, pageId: page.id, userId: liveUser, queue, since: liveRef.current?.since, onReloadNeeded: () => liveRef.current?.onReloadNeeded?.() });
+  }, [liveConnection, liveUser, page.id, queue]);
 
   const mounted = useRef(false);
   const isNewPage = canEdit && page.title === '' && blocks.length === 0;
@@ -208,6 +226,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
         }}
       />
       </ChunkVisibilityProvider>
+      <PresenceCarets pageId={page.id} container={frame} />
       </div>
     </Slate>
   );

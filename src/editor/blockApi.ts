@@ -13,14 +13,16 @@ export const blockApi: BlockSyncApi = {
   async moveBlock(id, body) {
     return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}/move`, { method: 'POST', body })).data;
   },
-  async deleteBlock(id) {
-    await api(`/api/v3/spaces/block/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  async deleteBlock(id, version) {
+    await api(`/api/v3/spaces/block/${encodeURIComponent(id)}${version === undefined ? '' : `?version=${version}`}`, { method: 'DELETE' });
   },
   async getBlock(id) {
     return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}`)).data;
   },
 };
 
-export async function loadBlocks(pageId: string): Promise<WireBlock[]> {
-  return (await api<WireBlock[]>(`/api/v3/spaces/note/${encodeURIComponent(pageId)}/blocks`)).data;
+/** A page's blocks, and the server time they were read at (the realtime catch-up starts there). */
+export async function loadBlocks(pageId: string): Promise<{ blocks: WireBlock[]; at: string | undefined }> {
+  const { data, meta } = await api<WireBlock[]>(`/api/v3/spaces/note/${encodeURIComponent(pageId)}/blocks`);
+  return { blocks: data, at: typeof meta.at === 'string' ? meta.at : undefined };
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import Database from 'better-sqlite3';
-import { freePort, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { freePort, signInToProcess, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -50,19 +50,7 @@ async function json<T>(url: string, init: RequestInit & { cookie?: string } = {}
   return (await res.json()) as T;
 }
 
-async function signIn(server: ServerProcess): Promise<string> {
-  const email = 'bench@example.com';
-  const form = new FormData();
-  form.append('email', email);
-  await fetch(`${server.url}/api/auth/send_code`, { method: 'POST', body: form });
-  const login = new FormData();
-  login.append('email', email);
-  login.append('pin', await server.waitForCode(email));
-  const res = await fetch(`${server.url}/api/auth/login`, { method: 'POST', body: login });
-  const cookie = res.headers.get('set-cookie')?.split(';')[0];
-  if (!cookie) throw new Error('no session cookie');
-  return cookie;
-}
+const signIn = (server: ServerProcess) => signInToProcess(server, 'bench@example.com');
 
 /** A page with `count` paragraphs of about 60 characters, made through the real API. */
 async function makePage(server: ServerProcess, cookie: string, count: number): Promise<{ pageId: string; blockIds: string[] }> {

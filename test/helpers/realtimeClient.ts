@@ -9,14 +9,22 @@ export type Credential = { cookie: string } | { token: string };
  * connected and signed in. Rejects with the server's error body when the sign-in is refused.
  * WebSocket only (no long-polling), as the web app does.
  */
-export function connectRealtime(baseUrl: string, credential: Credential, options: { clientId?: string; origin?: string; reconnection?: boolean } = {}): Promise<Socket> {
+export function connectRealtime(
+  baseUrl: string,
+  credential: Credential,
+  options: { clientId?: string; origin?: string; reconnection?: boolean; headers?: Record<string, string> } = {},
+): Promise<Socket> {
   const socket = io(baseUrl, {
     path: REALTIME_PATH,
     transports: ['websocket'],
     reconnection: options.reconnection ?? false,
     forceNew: true,
     auth: { ...('token' in credential ? { token: credential.token } : {}), ...(options.clientId ? { clientId: options.clientId } : {}) },
-    extraHeaders: { ...('cookie' in credential ? { cookie: credential.cookie } : {}), ...(options.origin ? { origin: options.origin } : {}) },
+    extraHeaders: {
+      ...('cookie' in credential && credential.cookie ? { cookie: credential.cookie } : {}),
+      ...(options.origin ? { origin: options.origin } : {}),
+      ...options.headers,
+    },
   });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
@@ -66,4 +74,40 @@ export async function noEvent(socket: Socket, event: string, accept: (payload: u
   await new Promise((resolve) => setTimeout(resolve, ms));
   socket.off(event, listener);
   if (seen !== undefined) throw new Error(`unexpected ${event}: ${JSON.stringify(seen)}`);
+}
+
+/** The error body of a refused connection (`connect_error` data), or a failure when it connected. */
+export async function refusedConnection(baseUrl: string, credential: Credential, options: Parameters<typeof connectRealtime>[2] = {}): Promise<RealtimeErrorBody | undefined> {
+  try {
+    const socket = await connectRealtime(baseUrl, credential, options);
+    socket.close();
+  } catch (error) {
+    return (error as { data?: RealtimeErrorBody }).data;
+  }
+  throw new Error('the connection was accepted');
+}
+
+/** Resolves with the reason once the socket is disconnected, or rejects after `timeoutMs`. */
+export function disconnected(socket: Socket, timeoutMs = 5000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (socket.disconnected) return resolve('already disconnected');
+    const timer = setTimeout(() => {
+      socket.off('disconnect', listener);
+      reject(new Error(`still connected after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const listener = (reason: string) => {
+      clearTimeout(timer);
+      resolve(reason);
+    };
+    socket.once('disconnect', listener);
+  });
+}
+
+/** Waits until `predicate` holds (polled), or rejects after `timeoutMs`. */
+export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not hold within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

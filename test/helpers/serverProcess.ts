@@ -25,6 +25,8 @@ export interface ServerProcess {
   log(): string;
   /** Resolves with the sign-in code the server printed for an e-mail (no SMTP configured). */
   waitForCode(email: string, timeoutMs?: number): Promise<string>;
+  /** Kills the process at once (SIGKILL: no shutdown at all) and waits for it to be gone; the data directory stays. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -74,8 +76,15 @@ export async function startServerProcess(env: Record<string, string> = {}, nodeA
         const matches = [...output.matchAll(/sign-in code for ([^:\s]+): (\d{6})/g)].filter((m) => m[1] === email);
         return matches.length > 0 ? matches[matches.length - 1][2] : null;
       }, timeoutMs, `a sign-in code for ${email}`),
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
@@ -115,4 +124,18 @@ export async function startPostgresProcess(): Promise<{ url: string; stop(): Pro
       await exited;
     },
   };
+}
+
+/** Signs in to a server process through the API with the code it printed; answers the session cookie (`sid=…`). */
+export async function signInToProcess(server: ServerProcess, email: string): Promise<string> {
+  const form = new FormData();
+  form.append('email', email);
+  await fetch(`${server.url}/api/auth/send_code`, { method: 'POST', body: form });
+  const login = new FormData();
+  login.append('email', email);
+  login.append('pin', await server.waitForCode(email));
+  const res = await fetch(`${server.url}/api/auth/login`, { method: 'POST', body: login });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (!cookie) throw new Error(`no session cookie for ${email}: ${res.status}`);
+  return cookie;
 }

@@ -58,7 +58,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh database on the test PostgreSQL (TEST_PG_ADMIN_URL), and how to drop it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_PG_ADMIN_URL;
   if (!adminUrl) throw new Error('TEST_PG_ADMIN_URL is not set: the postgres global setup did not run');
   const name = `t_${crypto.randomBytes(8).toString('hex')}`;

@@ -6,12 +6,17 @@ import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { loadUnreadCounts, selectUnreadCount, selectUnreadCounts } from './inboxSlice';
 import { toggleInbox, useInboxOpen } from './openInbox';
 
-/** How often the unread counts are asked for while the sidebar is shown (live delivery comes with sockets). */
-export const COUNTS_POLL_MS = 60_000;
+/**
+ * How often the unread counts are asked for while the sidebar is shown. New notifications arrive
+ * live (src/features/realtime/liveShell.ts: counts read again on every notification and
+ * reconnect), so this is only a slow fallback: it also catches what no event announces —
+ * notifications read or removed in another tab, or one gone with the page it was about.
+ */
+export const COUNTS_POLL_MS = 5 * 60_000;
 
 /**
- * Unread counts per workspace from the inbox slice; loads them now and every minute until live
- * delivery (issue 6). Never on window focus (spec: no refetch on focus).
+ * Unread counts per workspace from the inbox slice; loads them now and then every
+ * COUNTS_POLL_MS (live updates do the rest). Never on window focus (spec: no refetch on focus).
  */
 export function useUnreadCounts(): Record<string, number> {
   const dispatch = useAppDispatch();

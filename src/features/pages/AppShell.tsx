@@ -12,6 +12,7 @@ import { clampTreeWidth, pageTreeOpenSet, pageTreeWidthSet, TREE_WIDTH_DEFAULT, 
 import { loadWorkspaces } from '../workspaces/workspacesSlice';
 import { Sidebar, useIsPhone } from './Sidebar';
 import { InboxHost } from '../inbox/InboxPanel';
+import { LiveShell } from '../realtime/LiveShell';
 import './shell.css';
 
 const KEY_STEP = 16;
@@ -138,6 +139,7 @@ export function AppShell() {
       <main className="shell-main">
         <Outlet />
       </main>
+      <LiveShell />
     </div>
   );
 }

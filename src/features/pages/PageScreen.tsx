@@ -19,8 +19,10 @@ import { FavoriteButton, PageMenu } from './PageMenu';
 import './page.css';
 import { PublicPageScreen } from '../public/PublicPageScreen';
 import { ShareButton } from '../sharing/ShareDialog';
+import { PresenceAvatars } from '../presence/PresenceAvatars';
+import { useRealtime } from '../../app/RealtimeProvider';
 
-type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[] } | { status: 'failed'; kind: ErrorKind };
+type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[]; at: string | undefined } | { status: 'failed'; kind: ErrorKind };
 
 const STATUS_ORDER: SyncStatus[] = ['saved', 'pending', 'offline', 'error'];
 
@@ -48,22 +50,24 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const [titleStatus, setTitleStatus] = useState<SyncStatus>('saved');
   const syncStatus = worstStatus(blockStatus, titleStatus);
   const comments = useCommentsPanel();
+  const realtime = useRealtime();
+  const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
     let cancelled = false;
     Promise.all([fetchPage(pageUid), loadBlocks(pageUid)])
-      .then(([page, blocks]) => {
+      .then(([page, { blocks, at }]) => {
         if (cancelled) return;
         // A link to a page of another workspace of yours shows that workspace around it.
         if (page.workspaceId) dispatch(switchWorkspace(page.workspaceId));
         dispatch(pageLoaded(page));
-        setLoaded({ status: 'ready', page, blocks });
+        setLoaded({ status: 'ready', page, blocks, at });
       })
       .catch((error: unknown) => !cancelled && setLoaded({ status: 'failed', kind: errorKind(error) }));
     return () => {
       cancelled = true;
     };
-  }, [dispatch, pageUid]);
+  }, [dispatch, pageUid, reloads]);
 
   const onTitleEdited = useCallback(
     (title: string) => {
@@ -105,6 +109,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
           <span className="page-sync" data-status={syncStatus} aria-live="polite">
             {t(`sync.${syncStatus}`)}
           </span>
+          <PresenceAvatars pageId={loaded.page.id} />
           <ShareButton page={current} />
           <CommentsButton open={comments.open} toggle={comments.toggle} />
           <FavoriteButton page={current} />
@@ -113,6 +118,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       </header>
       <PageHeader page={current} editable={editable} />
       <DocumentEditor
+        key={reloads}
+        live={realtime && user ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1) } : undefined}
         page={loaded.page}
         blocks={loaded.blocks}
         canEdit={canEdit(loaded.page.accessLevel)}

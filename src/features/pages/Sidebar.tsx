@@ -17,6 +17,7 @@ import { treeSectionToggled } from '../settings/uiSettings';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { switchWorkspace } from '../workspaces/switchWorkspace';
 import { WorkspaceSettingsHost, WorkspaceSettingsMenuItem } from '../workspaces/WorkspaceSettings';
+import { LiveTreeContext, useLiveChildren, useLiveTree } from '../realtime/liveTree';
 import {
   createChildPage,
   createNote,
@@ -159,6 +160,8 @@ function TreeRow({ id, parent, depth, section, movable }: { id: string; parent: 
   useEffect(() => {
     if (expanded && childrenStatus === undefined) void dispatch(loadChildren(id));
   }, [expanded, childrenStatus, dispatch, id]);
+  // Expanded: its children follow other people's changes (realtime).
+  useLiveChildren(id, expanded);
 
   if (!page) return null;
   const editable = canEdit(page.accessLevel);
@@ -469,6 +472,8 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
     if (!workspaceId) return;
     for (const section of sections) void dispatch(loadSection(section));
   }, [dispatch, workspaceId, sections]);
+  // The top level follows other people's changes (realtime); expanded rows listen to their children.
+  const live = useLiveTree(workspaceId, sections);
 
   const tree = useMemo<TreeApi>(() => {
     const pages = () => store.getState().pages;
@@ -544,21 +549,23 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
         )}
       </div>
       <TreeContext.Provider value={tree}>
-        <div className={draggingId ? 'sidebar-scroll is-dragging' : 'sidebar-scroll'}>
-          {sections.map((section) => (
-            <Section
-              key={section}
-              section={section}
-              canCreate={canCreateIn(section, workspace)}
-              busy={busy}
-              onCreate={() => {
-                if (!isRootSection(section)) return;
-                dispatch(treeSectionToggled({ section, expanded: true }));
-                void create(section);
-              }}
-            />
-          ))}
-        </div>
+        <LiveTreeContext.Provider value={live}>
+          <div className={draggingId ? 'sidebar-scroll is-dragging' : 'sidebar-scroll'}>
+            {sections.map((section) => (
+              <Section
+                key={section}
+                section={section}
+                canCreate={canCreateIn(section, workspace)}
+                busy={busy}
+                onCreate={() => {
+                  if (!isRootSection(section)) return;
+                  dispatch(treeSectionToggled({ section, expanded: true }));
+                  void create(section);
+                }}
+              />
+            ))}
+          </div>
+        </LiveTreeContext.Provider>
       </TreeContext.Provider>
       {message && (
         <div className="sidebar-message" role="alert">

@@ -14,11 +14,16 @@ export interface PagesState extends ReturnType<typeof pagesAdapter.getInitialSta
   children: Record<string, string[]>;
   childrenStatus: Record<string, LoadStatus>;
   sectionStatus: Partial<Record<SectionId, LoadStatus>>;
+  /**
+   * Titles typed but not saved yet (pageTitleEdited until its renamePage answers): a tree list
+   * read again meanwhile (realtime) keeps them instead of the server's older title.
+   */
+  typedTitles: Record<string, string>;
 }
 
 export type LoadStatus = 'loading' | 'ready' | 'failed';
 
-const initialState: PagesState = { ...pagesAdapter.getInitialState(), sections: {}, children: {}, childrenStatus: {}, sectionStatus: {} };
+const initialState: PagesState = { ...pagesAdapter.getInitialState(), sections: {}, children: {}, childrenStatus: {}, sectionStatus: {}, typedTitles: {} };
 
 /** Incoming pages are checked against the schema; one that does not match is dropped and reported. */
 function validPages(pages: unknown[]): WireElement[] {
@@ -207,6 +212,21 @@ export const movePage = apiThunk('pages/movePage', ({ id, dst, placeAfter = null
   pageCall(`${elementUrl(id)}/move`, { method: 'POST', body: { dst, placeAfter } }, rejectWithValue),
 );
 
+/** Pages of a tree list from the server; a title still being saved stays as typed. */
+function upsertListed(state: PagesState, pages: WireElement[]) {
+  pagesAdapter.upsertMany(state, pages);
+  for (const page of pages) {
+    const typed = state.typedTitles[page.id];
+    const entity = state.entities[page.id];
+    if (typed !== undefined && entity) entity.title = typed;
+  }
+}
+
+/** A rename answered (saved or refused): the server's title counts again unless more was typed since. */
+function renameAnswered(state: PagesState, { id, title }: { id: string; title: string }) {
+  if (state.typedTitles[id] === title) delete state.typedTitles[id];
+}
+
 /** A page gone from the workspace's view (trashed, deleted for good, a clone that failed): out of the store and every list. */
 function forgetPage(state: PagesState, id: string) {
   pagesAdapter.removeOne(state, id);
@@ -227,6 +247,7 @@ const pagesSlice = createSlice({
     },
     pageTitleEdited(state, action: PayloadAction<{ id: string; title: string }>) {
       pagesAdapter.updateOne(state, { id: action.payload.id, changes: { title: action.payload.title } });
+      state.typedTitles[action.payload.id] = action.payload.title;
     },
     /** The optimistic part of movePageInTree (and its rollback). */
     treeMoved(state, action: PayloadAction<{ id: string; parent: TreeParent; placeAfter: string | null }>) {
@@ -243,11 +264,13 @@ const pagesSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
+      .addCase(renamePage.fulfilled, (state, action) => renameAnswered(state, action.meta.arg))
+      .addCase(renamePage.rejected, (state, action) => renameAnswered(state, action.meta.arg))
       .addCase(loadSection.pending, (state, action) => {
         if (!state.sections[action.meta.arg]) state.sectionStatus[action.meta.arg] = 'loading';
       })
       .addCase(loadSection.fulfilled, (state, action) => {
-        pagesAdapter.upsertMany(state, action.payload.pages);
+        upsertListed(state, action.payload.pages);
         state.sections[action.payload.section] = action.payload.pages.map((p) => p.id);
         state.sectionStatus[action.payload.section] = 'ready';
       })
@@ -258,7 +281,7 @@ const pagesSlice = createSlice({
         if (!state.children[action.meta.arg]) state.childrenStatus[action.meta.arg] = 'loading';
       })
       .addCase(loadChildren.fulfilled, (state, action) => {
-        pagesAdapter.upsertMany(state, action.payload);
+        upsertListed(state, action.payload);
         state.children[action.meta.arg] = action.payload.map((p) => p.id);
         state.childrenStatus[action.meta.arg] = 'ready';
       })

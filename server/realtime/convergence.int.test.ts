@@ -1,0 +1,175 @@
+import { Editor, Node, Transforms } from 'slate';
+import type { WireBlock } from '../../schema/block';
+import type { WireElement } from '../../schema/element';
+import { LiveClient } from '../../test/helpers/liveClient';
+import { startServerProcess, type ServerProcess } from '../../test/helpers/serverProcess';
+import { api, body, createTestApp, signIn, testDb, type TestApp } from '../../test/helpers/testApp';
+import { userIdOf } from '../../test/helpers/workspaces';
+
+/**
+ * Randomized convergence (issue 6): 3–5 headless copies of the web app's editor (the real
+ * editor, sync queue, realtime connection and live sync) edit the same blocks at once through a
+ * real server — inserts, deletes, bold on and off, splits (Enter) and merges (Backspace at a
+ * block's start) with random pauses and dropped connections. At the end every client and the
+ * server hold the same blocks, and every character anyone inserted that nobody deleted is there.
+ * On PostgreSQL the clients are split over two server processes on one database.
+ */
+
+let t: TestApp;
+let cookie: string;
+let userId: string;
+let urls: string[];
+const processes: ServerProcess[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = await signIn(t, 'ann@example.com');
+  userId = await userIdOf(t, 'ann@example.com');
+  if (testDb() === 'postgres') {
+    // Two more server processes on the same database; the in-test app serves no client.
+    for (let i = 0; i < 2; i++) processes.push(await startServerProcess({ DATABASE_URL: t.config.databaseUrl as string, LOG_LEVEL: 'warn' }));
+    urls = processes.map((p) => p.url);
+  } else {
+    urls = [await t.app.listen({ port: 0, host: '127.0.0.1' })];
+  }
+}, 60_000);
+afterAll(async () => {
+  for (const p of processes) await p.stop();
+  await t.close();
+});
+
+/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Unique characters (CJK ideographs from a counter): each insert is recognisable in the end text. */
+let nextChar = 0x4e00;
+const freshChar = () => String.fromCodePoint(nextChar++);
+
+interface Tally {
+  inserted: Set<string>;
+  deleted: Set<string>;
+  where: Map<string, string>;
+}
+
+async function editRandomly(client: LiveClient, rng: ReturnType<typeof random>, steps: number, tally: Tally) {
+  const { editor } = client;
+  for (let step = 0; step < steps; step++) {
+    await sleep(rng.int(40));
+    if (client.offline) continue;
+    const indexes = client.textBlockIndexes();
+    if (indexes.length === 0) {
+      Transforms.insertNodes(editor, { type: 'textBlock', uid: crypto.randomUUID(), children: [{ text: '' }] } as Node, { at: [editor.children.length] });
+      continue;
+    }
+    const index = rng.pick(indexes);
+    const length = Node.string(editor.children[index]).length;
+    const roll = rng.next();
+    if (roll < 0.45) {
+      const text = Array.from({ length: 1 + rng.int(3) }, freshChar).join('');
+      client.select(index, rng.int(length + 1));
+      Editor.insertText(editor, text);
+      client.log(`typed ${text} in ${(editor.children[index] as { uid: string }).uid.slice(0, 8)}`);
+      for (const ch of text) {
+        tally.inserted.add(ch);
+        tally.where.set(ch, `${client.clientId.slice(0, 4)} in ${(editor.children[index] as { uid: string }).uid.slice(0, 8)} at ${Date.now() % 100000}`);
+      }
+    } else if (roll < 0.6 && length > 0) {
+      const from = rng.int(length);
+      const to = Math.min(length, from + 1 + rng.int(3));
+      client.select(index, from, to);
+      for (const ch of Editor.string(editor, editor.selection!)) tally.deleted.add(ch);
+      Transforms.delete(editor);
+    } else if (roll < 0.72 && length > 1) {
+      const from = rng.int(length - 1);
+      client.select(index, from, Math.min(length, from + 1 + rng.int(4)));
+      if (rng.next() < 0.6) Editor.addMark(editor, 'bold', true);
+      else Editor.removeMark(editor, 'bold');
+    } else if (roll < 0.84) {
+      client.select(index, rng.int(length + 1));
+      editor.insertBreak();
+      client.log(`split ${(editor.children[index] as { uid: string }).uid.slice(0, 8)}`);
+    } else if (roll < 0.92 && index > 1 && indexes.includes(index - 1)) {
+      client.select(index, 0);
+      client.log(`merge ${(editor.children[index] as { uid: string }).uid.slice(0, 8)} into previous`);
+      editor.deleteBackward('character');
+    } else if (roll < 0.97) {
+      // The connection drops for a moment (API calls and socket); edits go on offline.
+      client.goOffline();
+      client.log('offline');
+      setTimeout(() => void client.goOnline(), 100 + rng.int(500));
+    }
+  }
+}
+
+function serverBlocks(pageId: string): Promise<WireBlock[]> {
+  return api(t, cookie, 'GET', `/api/v3/spaces/note/${pageId}/blocks`).then((res) => body<WireBlock[]>(res).data);
+}
+
+const shape = (blocks: readonly WireBlock[]) => blocks.map((b) => ({ id: b.id, type: b.type, parentId: b.parentId, placeAfter: b.placeAfter, data: b.data }));
+
+/** Waits until nothing is unsent anywhere and every client shows what the server has. */
+async function converge(clients: LiveClient[], pageId: string, timeoutMs = 30_000): Promise<WireBlock[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    for (const client of clients) if (client.offline) await client.goOnline();
+    await Promise.all(clients.map((c) => c.settle()));
+    await sleep(600);
+    const server = await serverBlocks(pageId);
+    const expected = JSON.stringify(shape(server));
+    const quiet = clients.every((c) => !c.queue.hasPending());
+    if (quiet && clients.every((c) => JSON.stringify(shape(c.blocks())) === expected)) return server;
+    if (Date.now() > until) {
+      const differing = clients.filter((c) => JSON.stringify(shape(c.blocks())) !== expected).map((c) => ({ client: c.clientId, text: c.text() }));
+      throw new Error(`no convergence after ${timeoutMs} ms: server ${JSON.stringify(server.map((b) => b.data))}\nclients differing: ${JSON.stringify(differing)}`);
+    }
+  }
+}
+
+const textOf = (blocks: readonly WireBlock[]) => blocks.map((b) => ((b.data as { tokens?: Array<{ text: string }> }).tokens ?? []).map((tk) => tk.text).join('')).join('\n');
+
+describe.each([
+  { seed: 1, clients: 3, steps: 60 },
+  { seed: 7, clients: 4, steps: 60 },
+  { seed: 42, clients: 5, steps: 50 },
+])('$clients clients, seed $seed', ({ seed, clients: count, steps }) => {
+  test('all end with the same blocks as the server, and no inserted character is lost', async () => {
+    const page = body<WireElement>(await api(t, cookie, 'POST', '/api/v3/spaces/section/private', { title: 'Вместе' })).data;
+    // Three blocks to start from, the same on every client.
+    let placeAfter: string | null = null;
+    for (const text of ['один', 'два', 'три']) {
+      const res = await api(t, cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'text', data: { tokens: [{ text }] }, placeAfter });
+      placeAfter = body<WireBlock>(res).data.id;
+    }
+    const clients: LiveClient[] = [];
+    for (let i = 0; i < count; i++) clients.push(await LiveClient.open(urls[i % urls.length], cookie, page.id, userId));
+    const tally: Tally = { inserted: new Set(), deleted: new Set(), where: new Map() };
+    const rng = random(seed);
+    try {
+      await Promise.all(clients.map((client, i) => editRandomly(client, random(seed * 100 + i + rng.int(10)), steps, tally)));
+      const server = await converge(clients, page.id);
+      const final = textOf(server);
+      const lost = [...tally.inserted].filter((ch) => !tally.deleted.has(ch) && !final.includes(ch));
+      if (lost.length > 0 && process.env.CONVERGENCE_DEBUG) {
+        const rows = await t.app.db.selectFrom('blocks').select(['id', 'data', 'deleted_at', 'version', 'origin']).where('page_id', '=', page.id).execute();
+        for (const ch of lost) console.log(ch, tally.where.get(ch), rows.filter((r) => r.data.includes(ch)).map((r) => ({ id: r.id, deleted: r.deleted_at, v: r.version, origin: r.origin })));
+        for (const client of clients) console.log(client.clientId.slice(0, 4), '\n' + client.trace.join('\n'));
+      }
+      expect(lost).toEqual([]);
+      expect(tally.inserted.size).toBeGreaterThan(20);
+      for (const client of clients) expect(shape(client.blocks())).toEqual(shape(server));
+    } finally {
+      for (const client of clients) client.close();
+    }
+  }, 90_000);
+});

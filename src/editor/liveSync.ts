@@ -1,0 +1,104 @@
+import type { WireBlock } from '../../schema/block';
+import { channels, REALTIME_ERRORS, type BlockHistory, type ElementAdd, type ElementEdit, type ElementRemove, type RealtimeErrorBody } from '../../schema/realtime';
+import type { BlockSyncQueue } from '../../plugins';
+import type { RealtimeConnection } from '../app/realtimeConnection';
+
+export interface LiveSyncOptions {
+  connection: RealtimeConnection;
+  pageId: string;
+  userId: string;
+  queue: BlockSyncQueue;
+  /** The server time the page's blocks were read at (`meta.at` of GET note/{id}/blocks). */
+  since: string | undefined;
+  /** Too much changed to catch up (error 110): the page should be loaded again. */
+  onReloadNeeded?(): void;
+  /** Access to the page was taken away (error 107) or the join was refused. */
+  onAccessLost?(error: RealtimeErrorBody): void;
+  /** Joined (again) and caught up with what changed meanwhile. */
+  onCaughtUp?(): void;
+}
+
+/**
+ * Other people's edits of this page, live (docs/realtime.md): joins `element:{page}#{me}`, hands
+ * every `edit`/`add`/`remove` — and, on every (re)join, the history since the newest change seen
+ * — to the sync queue, which merges them with what is unsent here and puts them in the editor.
+ * The echo of this app's own writes (origin = its client id) is skipped. Returns the unsubscribe.
+ */
+/** How long after the last structural change of others the places are read again (see settle). */
+export const SETTLE_DELAY_MS = 400;
+
+export function attachLiveSync({ connection, pageId, userId, queue, since, onReloadNeeded, onAccessLost, onCaughtUp }: LiveSyncOptions): () => void {
+  const channel = channels.element(pageId, userId);
+  let latest = since;
+  const seen = (at: unknown) => {
+    if (typeof at === 'string' && (!latest || at > latest)) latest = at;
+  };
+  const take = (blocks: readonly WireBlock[], at: string | undefined) => {
+    for (const block of blocks) queue.receive(block, at);
+  };
+  const applyHistory = (history: BlockHistory) => {
+    take(history.blocks, history.at);
+    queue.receiveRemoved(history.removed);
+    seen(history.at);
+  };
+
+  /**
+   * Blocks made or moved by others carry their place as it was when they were made. When
+   * people insert at the same spot at once, those places interleave differently on each
+   * client; so shortly after such changes (and once nothing of ours is unsent) the places of
+   * everything changed since are read again from the server, which answers them as they are
+   * now, in document order: every client ends with the server's order.
+   */
+  let settleFrom: string | undefined;
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  const settle = (from: string | undefined) => {
+    if (from && (!settleFrom || from < settleFrom)) settleFrom = from;
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => {
+      if (closed) return;
+      if (queue.hasPending()) return settle(undefined);
+      const since = settleFrom;
+      settleFrom = undefined;
+      if (!since) return;
+      void connection.request<{ history: BlockHistory }>('history', { channel, since }).then((answer) => {
+        if (closed) return;
+        if (answer.ok) applyHistory(answer.history);
+        else if (answer.error.code === REALTIME_ERRORS.historyTooLarge) onReloadNeeded?.();
+      });
+    }, SETTLE_DELAY_MS);
+  };
+
+  const unsubscribe = connection.subscribe(channel, {
+    since: () => latest,
+    onJoined(answer) {
+      if (answer.history) applyHistory(answer.history as BlockHistory);
+      else seen(answer.at);
+      onCaughtUp?.();
+    },
+    onEvent(event, payload) {
+      const change = payload as unknown as ElementEdit | ElementAdd | ElementRemove;
+      seen(change.at);
+      if (change.origin === connection.clientId) return;
+      if (event === 'edit') {
+        const { block } = change as ElementEdit;
+        const known = queue.versionOf(block.id);
+        queue.receive(block, change.at);
+        // A move (same version) of someone else: places settle shortly.
+        if (known !== undefined && known >= block.version) settle(change.at);
+      } else if (event === 'add') {
+        take((change as ElementAdd).blocks, change.at);
+        settle(change.at);
+      } else if (event === 'remove') queue.receiveRemoved((change as ElementRemove).ids);
+    },
+    onError(error) {
+      if (error.code === REALTIME_ERRORS.historyTooLarge) onReloadNeeded?.();
+      else if (error.code === REALTIME_ERRORS.accessRevoked || error.code === REALTIME_ERRORS.forbidden || error.code === REALTIME_ERRORS.notFound) onAccessLost?.(error);
+    },
+  });
+  return () => {
+    closed = true;
+    clearTimeout(settleTimer);
+    unsubscribe();
+  };
+}
