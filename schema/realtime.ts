@@ -175,6 +175,14 @@ export interface ElementRemove {
   /** The deleted block and every block deleted with it. */
   ids: string[];
 }
+/** A page's own fields changed (title, icon, cover): sent on its element channel. */
+export interface ElementPageEdit {
+  channel: string;
+  pageId: string;
+  origin: string | null;
+  at: string;
+  page: { id: string; title: string; icon: string | null; cover: unknown };
+}
 /** elementChildren: the children of `parentId` (a page, or a workspace's top level) changed; `pageId` is the page that changed. */
 export interface ChildrenChange {
   /** The channel it belongs to, without the user part: `element:<page>`, `elementChildren:<parent>`, `online:<page>`. */

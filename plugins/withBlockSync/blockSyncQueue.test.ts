@@ -43,6 +43,8 @@ function fakeApi() {
   const failures: BlockSyncError[] = [];
   const refusals = new Map<string, { error: BlockSyncError; times: number }>();
   const held: Array<() => void> = [];
+  /** The version each delete was based on (the `?version` of DELETE). */
+  const deleteVersions: Array<{ id: string; version: number | undefined }> = [];
   let hold = false;
   /** Requests started and not yet answered, now and at most. */
   const load = { inFlight: 0, maxInFlight: 0 };
@@ -89,8 +91,12 @@ function fakeApi() {
         server.set(id, stored);
         return stored;
       }),
-    deleteBlock: (id) =>
+    deleteBlock: (id, version) =>
       call({ kind: 'delete', id }, () => {
+        deleteVersions.push({ id, version });
+        // Like the server: with a version, only if the block is still at it (else 422 with the block).
+        const current = server.get(id);
+        if (version !== undefined && current && current.version !== version) throw httpError(422, ERROR_CODES.blockVersionConflict, current);
         // Like the server: a block goes with its children.
         const gone = [id];
         for (let i = 0; i < gone.length; i++) for (const b of server.values()) if (b.parentId === gone[i]) gone.push(b.id);
@@ -110,6 +116,7 @@ function fakeApi() {
     server,
     load,
     held,
+    deleteVersions,
     /** The next calls fail with these errors, one each, in order. */
     failNext(...errors: BlockSyncError[]) {
       failures.push(...errors);
@@ -138,6 +145,9 @@ function setup(options: { retryDelaysMs?: number[] } = {}) {
   const revertTo: Array<[string, unknown]> = [];
   const statuses: SyncStatus[] = [];
   const reads: string[] = [];
+  /** Someone else's blocks and removals the queue handed the editor (which applies them, like the editor does). */
+  const remoteBlocks: WireBlock[] = [];
+  const remoteRemoved: string[][] = [];
   const queue = createBlockSyncQueue({
     api: remote.api,
     read: (uid) => {
@@ -153,6 +163,14 @@ function setup(options: { retryDelaysMs?: number[] } = {}) {
       revertTo.push([uid, copy]);
     },
     onStatus: (status) => statuses.push(status),
+    onRemoteBlock: (block) => {
+      remoteBlocks.push(block);
+      doc.set(block.id, block);
+    },
+    onRemoteRemove: (uids) => {
+      remoteRemoved.push([...uids]);
+      for (const uid of uids) doc.delete(uid);
+    },
     ...options,
   });
   /** Puts a block in the local document (the editor) and tells the queue. */
@@ -166,7 +184,7 @@ function setup(options: { retryDelaysMs?: number[] } = {}) {
     remote.server.set(block.id, block);
     queue.seed([block]);
   };
-  return { ...remote, queue, doc, serverCopies, rejected, revertTo, statuses, reads, edit, loaded };
+  return { ...remote, queue, doc, serverCopies, rejected, revertTo, statuses, reads, remoteBlocks, remoteRemoved, edit, loaded };
 }
 
 const wait = (ms: number) => jest.advanceTimersByTimeAsync(ms);
@@ -921,5 +939,249 @@ describe('blockSyncQueue: the tree, harder cases (from the review)', () => {
     expect(summary(s.calls)).toEqual(['move a1 → null/null', 'get a1']);
     expect([...s.server.keys()].sort()).toEqual(['a', 'a1']);
     expect(s.queue.status()).toBe('error');
+  });
+});
+
+describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () => {
+  /** Server times of events, in order. */
+  const T1 = '2026-11-23T10:00:01.000Z';
+  const T2 = '2026-11-23T10:00:02.000Z';
+  const T3 = '2026-11-23T10:00:03.000Z';
+
+  it('a newer version of a block without local changes is put in the editor as it is; the version rises; nothing is sent', async () => {
+    const { loaded, queue, remoteBlocks, doc, calls } = setup();
+    loaded(wire('a', 'Hello', { version: 2 }));
+    loaded(wire('b', 'World', { version: 1, placeAfter: 'a' }));
+    const theirs = wire('a', 'Hello there', { version: 3 });
+
+    queue.receive(theirs, T1);
+
+    expect(remoteBlocks).toEqual([theirs]);
+    expect(queue.versionOf('a')).toBe(3);
+    expect(doc.get('a')?.data).toEqual(tokens('Hello there'));
+    await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([]);
+    expect(queue.hasPending()).toBe(false);
+  });
+
+  it('an older or an already known version at the same place is ignored', async () => {
+    const { loaded, queue, remoteBlocks, calls } = setup();
+    loaded(wire('a', 'Hello', { version: 4 }));
+
+    queue.receive(wire('a', 'old text', { version: 3 }), T1);
+    queue.receive(wire('a', 'Hello', { version: 4 }), T2);
+    // Seen twice (the event and the catch-up history): applied once.
+    queue.receive(wire('a', 'Hello!', { version: 5 }), T3);
+    queue.receive(wire('a', 'Hello!', { version: 5 }), T3);
+
+    expect(remoteBlocks.map((b) => b.version)).toEqual([5]);
+    expect(queue.versionOf('a')).toBe(5);
+    await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([]);
+  });
+
+  it('the same version at another place moves a block without local changes (its content stays the local one)', async () => {
+    const { loaded, queue, remoteBlocks, calls } = setup();
+    loaded(wire('a', 'A', { version: 2 }));
+    loaded(wire('b', 'B', { version: 7, placeAfter: 'a' }));
+
+    // Someone moved b first on the page and a under b (a move does not raise the version).
+    queue.receive(wire('b', 'B', { version: 7, placeAfter: null }), T1);
+    queue.receive(wire('a', 'A', { version: 2, parentId: 'b', placeAfter: null }), T2);
+
+    expect(remoteBlocks).toEqual([wire('b', 'B', { version: 7, placeAfter: null }), wire('a', 'A', { version: 2, parentId: 'b', placeAfter: null })]);
+    await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([]);
+  });
+
+  it('the same version at another place does not move a block with unsent local text; the text still goes out', async () => {
+    const { loaded, edit, queue, remoteBlocks, calls, doc } = setup();
+    loaded(wire('a', 'A', { version: 2 }));
+    loaded(wire('b', 'B', { version: 7, placeAfter: 'a' }));
+    edit(wire('b', 'B typed', { version: 7, placeAfter: 'a' }));
+
+    queue.receive(wire('b', 'B', { version: 7, placeAfter: null }), T1);
+
+    expect(remoteBlocks).toEqual([]);
+    expect(doc.get('b')).toMatchObject({ placeAfter: 'a', data: tokens('B typed') });
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([{ kind: 'update', id: 'b', body: { version: 7, type: 'text', data: tokens('B typed') } }]);
+  });
+
+  it('a place older than one already taken does not move the block back (its newer content still applies)', () => {
+    const { loaded, queue, remoteBlocks, doc } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'B', { placeAfter: 'a' }));
+
+    // The move at T2 arrives first; a late event from T1 (another server process) still has a first.
+    queue.receive(wire('a', 'A', { placeAfter: 'b' }), T2);
+    expect(doc.get('a')).toMatchObject({ placeAfter: 'b' });
+    queue.receive(wire('a', 'A', { placeAfter: null }), T1);
+    expect(remoteBlocks).toHaveLength(1);
+
+    // A newer version with an old place: the content is taken, the place is not.
+    queue.receive(wire('a', 'A edited', { version: 2, placeAfter: null }), T1);
+    expect(remoteBlocks.at(-1)).toEqual(wire('a', 'A edited', { version: 2, placeAfter: 'b' }));
+    expect(queue.versionOf('a')).toBe(2);
+
+    // A newer place is taken again.
+    queue.receive(wire('a', 'A edited', { version: 2, placeAfter: null }), T3);
+    expect(remoteBlocks.at(-1)).toEqual(wire('a', 'A edited', { version: 2, placeAfter: null }));
+  });
+
+  it('a newer version while the block has unsent text here: the editor gets the three-way merge, which is sent on top of the received version', async () => {
+    const { loaded, edit, queue, remoteBlocks, calls, doc, server } = setup();
+    loaded(wire('a', 'Hello world', { version: 3 }));
+    loaded(wire('b', 'next', { placeAfter: 'a' }));
+    edit(wire('a', 'Hello brave world', { version: 3 }));
+
+    const theirs = wire('a', 'Hello world!', { version: 4 });
+    server.set('a', theirs);
+    queue.receive(theirs, T1);
+
+    expect(remoteBlocks).toEqual([{ ...theirs, data: tokens('Hello brave world!') }]);
+    expect(doc.get('a')?.data).toEqual(tokens('Hello brave world!'));
+    expect(queue.versionOf('a')).toBe(4);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([{ kind: 'update', id: 'a', body: { version: 4, type: 'text', data: tokens('Hello brave world!') } }]);
+    expect(queue.versionOf('a')).toBe(5);
+    expect(queue.hasPending()).toBe(false);
+  });
+
+  it('a block that is neither known nor in the editor is inserted as it came; nothing is sent', async () => {
+    const { loaded, queue, remoteBlocks, calls } = setup();
+    loaded(wire('a', 'A'));
+    const made = wire('n', 'made by someone', { version: 1, placeAfter: 'a' });
+
+    queue.receive(made, T1);
+
+    expect(remoteBlocks).toEqual([made]);
+    expect(queue.versionOf('n')).toBe(1);
+    await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([]);
+  });
+
+  it('a change of a block whose request is in flight waits for the answer and then applies once: our text is not merged twice', async () => {
+    const s = setup();
+    s.loaded(wire('a', 'Hello', { version: 1 }));
+    s.holdAnswers();
+    s.edit(wire('a', 'Hello mine', { version: 1 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(s.calls).toEqual([{ kind: 'update', id: 'a', body: { version: 1, type: 'text', data: tokens('Hello mine') } }]);
+
+    // Our update made version 2 on the server; someone typed on top of it (version 3), and their
+    // event arrives before our answer. Merged now, " mine" would be in the block twice.
+    s.queue.receive(wire('a', 'Hello mine, theirs', { version: 3 }), T1);
+    s.queue.receive(wire('a', 'Hello mine, the', { version: 2 }), T1);
+    expect(s.remoteBlocks).toEqual([]);
+
+    s.server.set('a', wire('a', 'Hello', { version: 1 }));
+    s.releaseOne();
+    await wait(0);
+
+    expect(s.remoteBlocks).toEqual([wire('a', 'Hello mine, theirs', { version: 3 })]);
+    expect(s.doc.get('a')?.data).toEqual(tokens('Hello mine, theirs'));
+    expect(s.queue.versionOf('a')).toBe(3);
+    await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(s.calls).toHaveLength(1);
+  });
+
+  it('a removal of a block whose request is in flight waits for the answer too', async () => {
+    const s = setup();
+    s.loaded(wire('a', 'Hello'));
+    s.holdAnswers();
+    s.edit(wire('a', 'Hello mine'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    s.queue.receiveRemoved(['a']);
+    expect(s.remoteRemoved).toEqual([]);
+    s.releaseOne();
+    await wait(0);
+
+    // After the answer the block holds only what the server has: it goes.
+    expect(s.remoteRemoved).toEqual([['a']]);
+    expect(s.doc.has('a')).toBe(false);
+    expect(s.queue.versionOf('a')).toBeUndefined();
+  });
+
+  it('receiveRemoved: a block without local changes leaves the editor; unknown ids are ignored; nothing is sent', async () => {
+    const { loaded, edit, queue, remoteRemoved, calls, doc } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'B', { placeAfter: 'a' }));
+    // Made here and not sent yet: the server cannot have deleted it.
+    doc.set('n', wire('n', 'new here', { placeAfter: 'b' }));
+
+    queue.receiveRemoved(['a', 'never-heard-of', 'n']);
+
+    expect(remoteRemoved).toEqual([['a']]);
+    expect(queue.versionOf('a')).toBeUndefined();
+    expect(queue.versionOf('b')).toBe(1);
+    expect([...doc.keys()].sort()).toEqual(['b', 'n']);
+    edit(wire('b', 'B!', { placeAfter: null }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([{ kind: 'update', id: 'b', body: { version: 1, type: 'text', data: tokens('B!') } }]);
+  });
+
+  it('receiveRemoved: a block with unsent text stays and is made again on the server with that text', async () => {
+    const { loaded, edit, queue, remoteRemoved, calls, doc, server } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'B', { placeAfter: 'a', version: 3 }));
+    edit(wire('b', 'B typed', { placeAfter: 'a', version: 3 }));
+
+    server.delete('b');
+    queue.receiveRemoved(['b']);
+
+    expect(remoteRemoved).toEqual([]);
+    expect(doc.get('b')?.data).toEqual(tokens('B typed'));
+    expect(queue.versionOf('b')).toBeUndefined();
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([
+      { kind: 'create', id: 'b', body: { id: 'b', pageId: PAGE_ID, type: 'text', data: tokens('B typed'), parentId: null, placeAfter: 'a' } },
+    ]);
+    expect(queue.versionOf('b')).toBe(1);
+  });
+
+  it('a block deleted here whose newer version arrives first: the delete carries the version seen here, and its 422 brings the block back with their text', async () => {
+    const { loaded, queue, doc, remoteBlocks, deleteVersions, server, calls } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'Hello', { placeAfter: 'a', version: 2 }));
+    // Deleted here (not sent yet) while someone typed into it.
+    doc.delete('b');
+    queue.markDirty('b');
+    const theirs = wire('b', 'Hello there', { placeAfter: 'a', version: 3 });
+    server.set('b', theirs);
+    queue.receive(theirs, T1);
+    expect(remoteBlocks).toEqual([]);
+
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(deleteVersions).toEqual([{ id: 'b', version: 2 }]);
+    expect(remoteBlocks).toEqual([theirs]);
+    expect(doc.get('b')).toEqual(theirs);
+    expect(server.get('b')).toEqual(theirs);
+    expect(queue.versionOf('b')).toBe(3);
+    await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.map((c) => c.kind)).toEqual(['delete']);
+  });
+
+  it('a 409 on create after the block came back elsewhere (server version > 1) merges from the last copy known here: both texts stay', async () => {
+    const { loaded, edit, queue, failNext, serverCopies, calls, server, doc } = setup();
+    loaded(wire('a', 'Hello', { version: 3 }));
+    edit(wire('a', 'Hello mine', { version: 3 }));
+    // Someone deleted it (we keep it: unsent text) and someone brought it back with their text.
+    server.delete('a');
+    queue.receiveRemoved(['a']);
+    const theirs = wire('a', 'Hello theirs', { version: 5 });
+    server.set('a', theirs);
+    failNext(httpError(409, ERROR_CODES.blockExists, theirs));
+
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    // Based on our first create attempt ("Hello mine") the merge would drop our text.
+    expect(serverCopies.map((b) => b.data)).toEqual([tokens('Hello theirs mine')]);
+    expect(doc.get('a')?.data).toEqual(tokens('Hello theirs mine'));
+    expect(calls.map((c) => c.kind)).toEqual(['create', 'update']);
+    expect(calls[1]).toEqual({ kind: 'update', id: 'a', body: { version: 5, type: 'text', data: tokens('Hello theirs mine') } });
+    expect(queue.versionOf('a')).toBe(6);
   });
 });

@@ -357,3 +357,22 @@ export function removeRemoteBlocks(editor: Editor, uids: readonly string[]): voi
     });
   });
 }
+
+/**
+ * Someone else renamed the page: the title line shows the new title (outside the undo history,
+ * not sent back); a caret in it stays by its text.
+ */
+export function applyRemoteTitle(editor: Editor, title: string): void {
+  const heading = editor.children[0] as PageHeadingElement | undefined;
+  if (heading?.type !== 'pageHeadingBlock' || slateToTitle(heading) === title) return;
+  const { selection } = editor;
+  const caret = selection && selection.anchor.path[0] === 0 && selection.focus.path[0] === 0 ? Editor.string(editor, { anchor: Editor.start(editor, [0]), focus: selection.anchor }).length : null;
+  const before = Node.string(heading);
+  asRemoteChange(editor, () => {
+    Editor.withoutNormalizing(editor, () => {
+      editor.apply({ type: 'remove_node', path: [0], node: heading });
+      editor.apply({ type: 'insert_node', path: [0], node: { ...heading, children: [{ text: title }] } as PageHeadingElement });
+    });
+    if (caret !== null) Transforms.select(editor, pointAtOffset(editor, 0, mapOffset(before, title, caret)));
+  });
+}

@@ -11,6 +11,7 @@ import {
   type ChildrenChange,
   type ElementAdd,
   type ElementEdit,
+  type ElementPageEdit,
   type ElementRemove,
   type NotificationAdded,
   type PresenceJoin,
@@ -562,12 +563,16 @@ describe('events after every block write', () => {
     expect(rows.blocks[0].data).not.toHaveProperty('values.price');
   });
 
-  test('page-level writes that are not block writes (a page title) send nothing to element channels', async () => {
+  test('a page\'s title, icon or cover: edit with the page\'s fields on its element channel, with origin', async () => {
     const page = await newPage();
     const socket = await connect(ann);
     await joined(socket, element(ann, page));
-    expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${page}`, { title: 'Новое имя' }), 200);
-    await noEvent(socket, 'edit', (e) => (e as { channel: string }).channel === `element:${page}`);
+    const edit = nextEvent<ElementPageEdit>(socket, 'edit', (e) => 'page' in e);
+    expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${page}`, { title: 'Новое имя' }, clientHeader('title-editor-1')), 200);
+    expect(await edit).toMatchObject({ channel: `element:${page}`, pageId: page, origin: 'title-editor-1', page: { id: page, title: 'Новое имя', icon: null, cover: null } });
+    const icon = nextEvent<ElementPageEdit>(socket, 'edit', (e) => 'page' in e);
+    expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${page}`, { icon: '📘' }), 200);
+    expect(await icon).toMatchObject({ origin: null, page: { title: 'Новое имя', icon: '📘' } });
   });
 });
 
@@ -749,6 +754,22 @@ describe('elementChildren: the sidebar', () => {
     const copy = body<{ id: string }>(expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${source}/page/clone`, { workspaceId: ann.workspaceId, toElement: target }), 201)).data;
     await until(() => seen.some((e) => e.pageId === copy.id), 5000, 'the copy heard');
     expect(seen.find((e) => e.pageId === copy.id)).toEqual({ channel: `elementChildren:${target}`, parentId: target, pageId: copy.id });
+  });
+});
+
+describe('elementChildren: people a nested page is shared with directly', () => {
+  test('they hear its changes as a change of the workspace top level (their «Доступные мне»), on their own channel', async () => {
+    const parent = await newPage(ann, { title: 'Родитель' });
+    const nested = (await createPage(t, ann, { parentId: parent, title: 'Вложенная' })).id;
+    await share(t, ann, nested, [{ userId: bob.id, accessLevel: 'read' }]);
+    const socket = await connect(bob);
+    const seen = collect<ChildrenChange>(socket, 'edit');
+    expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${nested}`, { title: 'Вложенная 2' }), 200);
+    await until(() => seen.some((e) => e.pageId === nested), 5000, 'bob told about the nested page');
+    expect(seen.find((e) => e.pageId === nested)).toEqual({ channel: `elementChildren:${ann.workspaceId}`, parentId: ann.workspaceId, pageId: nested });
+    // Someone it is not shared with hears nothing.
+    const carl = await connect(ann);
+    await noEvent(carl, 'edit', (e) => (e as ChildrenChange).pageId === nested);
   });
 });
 

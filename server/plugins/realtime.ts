@@ -25,6 +25,7 @@ import {
   type ChildrenChange,
   type ElementAdd,
   type ElementEdit,
+  type ElementPageEdit,
   type ElementRemove,
   type NotificationAdded,
   type ParsedChannel,
@@ -53,6 +54,8 @@ export interface Realtime {
   blocksAdded(pageId: string, blocks: WireBlock[], origin: string | null, at: string): void;
   /** A block was deleted with the blocks under it. */
   blocksRemoved(pageId: string, ids: string[], origin: string | null, at: string): void;
+  /** A page's title, icon or cover changed: the people who have it open see it. */
+  pageEdited(page: ElementPageEdit['page'], origin: string | null, at: string): void;
   /** The children of these parents (page ids, or a workspace id for its top level) changed because of `pageId`. */
   childrenChanged(parentIds: ReadonlyArray<string | null>, workspaceId: string, pageId: string): void;
   /** A notification was made for `userId`. */
@@ -517,11 +520,29 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       const channel = channelKeys.element(pageId);
       io.to(channel).emit(REALTIME_EVENTS.remove, { channel, pageId, origin, at, ids } satisfies ElementRemove);
     },
+    pageEdited(page, origin, at) {
+      const channel = channelKeys.element(page.id);
+      io.to(channel).emit(REALTIME_EVENTS.edit, { channel, pageId: page.id, origin, at, page } satisfies ElementPageEdit);
+    },
     childrenChanged(parentIds, workspaceId, pageId) {
       for (const parentId of new Set(parentIds.map((id) => id ?? workspaceId))) {
         const channel = channelKeys.elementChildren(parentId);
         io.to(channel).emit(REALTIME_EVENTS.edit, { channel, parentId, pageId } satisfies ChildrenChange);
       }
+      // People the page is shared with directly may not read its parent (a guest sees it in
+      // «Доступные мне»): their own channel hears it as a change of the workspace's top level.
+      const top = channelKeys.elementChildren(workspaceId);
+      app.db
+        .selectFrom('page_members')
+        .select('user_id')
+        .where('page_id', '=', pageId)
+        .execute()
+        .then(
+          (rows) => {
+            for (const { user_id: userId } of rows) io.to(userRoom(userId)).emit(REALTIME_EVENTS.edit, { channel: top, parentId: workspaceId, pageId } satisfies ChildrenChange);
+          },
+          (error: unknown) => app.log.warn({ err: error }, 'realtime: members of a changed page'),
+        );
     },
     notified(userId, workspaceId, notificationId) {
       io.to(userRoom(userId)).emit(REALTIME_EVENTS.add, { channel: NOTIFICATIONS_CHANNEL, id: notificationId, workspaceId } satisfies NotificationAdded);

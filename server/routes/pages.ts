@@ -28,6 +28,8 @@ import { lockTree } from '../db/locks';
 import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
+import { requestOrigin } from '../plugins/realtime';
+import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { allows, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
 import { canCreateInSection, visibleSections } from '../policies/workspace';
 import { pageOf } from '../pagination';
@@ -393,6 +395,11 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     }
     const updated = await updatePageFields(app.db, page, fields);
     told(page);
+    app.realtime.pageEdited(
+      { id: updated.id, title: updated.title, icon: updated.icon, cover: updated.cover ? JSON.parse(updated.cover) : null },
+      requestOrigin(request.headers[CLIENT_ID_HEADER]),
+      updated.updated_at,
+    );
     return envelope(await presentPageFor(app.db, user.id, updated, level));
   });
 

@@ -9,6 +9,7 @@ import { wireElementSchema, type WireElement } from '../../schema/element';
 import { attachLiveSync, type LiveSyncOptions } from './liveSync';
 import {
   applyRemoteBlock,
+  applyRemoteTitle,
   removeRemoteBlocks,
   createBlockSyncQueue,
   createWorkspaceEditor,
@@ -61,7 +62,7 @@ export interface DocumentEditorProps {
   /** A page made from the editor (a nested-page block): the app adds it to its page list. */
   onChildPageCreated?(page: WireElement): void;
   /** Other people's edits, live (docs/realtime.md): the connection, who we are, when the blocks were read. */
-  live?: Pick<LiveSyncOptions, 'connection' | 'userId' | 'since' | 'onReloadNeeded'>;
+  live?: Pick<LiveSyncOptions, 'connection' | 'userId' | 'since' | 'onReloadNeeded' | 'onPageEdited'>;
 }
 
 /**
@@ -145,8 +146,20 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
   liveRef.current = live;
   useEffect(() => {
     if (!liveConnection || !liveUser) return;
-    return attachLiveSync({ connection: liveConnection, pageId: page.id, userId: liveUser, queue, since: liveRef.current?.since, onReloadNeeded: () => liveRef.current?.onReloadNeeded?.() });
-  }, [liveConnection, liveUser, page.id, queue]);
+    return attachLiveSync({
+      connection: liveConnection,
+      pageId: page.id,
+      userId: liveUser,
+      queue,
+      since: liveRef.current?.since,
+      onReloadNeeded: () => liveRef.current?.onReloadNeeded?.(),
+      onPageEdited: (changed) => {
+        // A title being typed here wins (it is sent shortly); otherwise theirs shows.
+        if (title.state.pending === null) applyRemoteTitle(editor, changed.title);
+        liveRef.current?.onPageEdited?.(changed);
+      },
+    });
+  }, [liveConnection, liveUser, page.id, queue, editor, title]);
 
   const mounted = useRef(false);
   const isNewPage = canEdit && page.title === '' && blocks.length === 0;

@@ -1,5 +1,5 @@
 import type { WireBlock } from '../../schema/block';
-import { channels, REALTIME_ERRORS, type BlockHistory, type ElementAdd, type ElementEdit, type ElementRemove, type RealtimeErrorBody } from '../../schema/realtime';
+import { channels, REALTIME_ERRORS, type BlockHistory, type ElementAdd, type ElementEdit, type ElementPageEdit, type ElementRemove, type RealtimeErrorBody } from '../../schema/realtime';
 import type { BlockSyncQueue } from '../../plugins';
 import type { RealtimeConnection } from '../app/realtimeConnection';
 
@@ -14,6 +14,8 @@ export interface LiveSyncOptions {
   onReloadNeeded?(): void;
   /** Access to the page was taken away (error 107) or the join was refused. */
   onAccessLost?(error: RealtimeErrorBody): void;
+  /** Someone else changed the page's title, icon or cover. */
+  onPageEdited?(page: ElementPageEdit['page']): void;
   /** Joined (again) and caught up with what changed meanwhile. */
   onCaughtUp?(): void;
 }
@@ -27,7 +29,7 @@ export interface LiveSyncOptions {
 /** How long after the last structural change of others the places are read again (see settle). */
 export const SETTLE_DELAY_MS = 400;
 
-export function attachLiveSync({ connection, pageId, userId, queue, since, onReloadNeeded, onAccessLost, onCaughtUp }: LiveSyncOptions): () => void {
+export function attachLiveSync({ connection, pageId, userId, queue, since, onReloadNeeded, onAccessLost, onCaughtUp, onPageEdited }: LiveSyncOptions): () => void {
   const channel = channels.element(pageId, userId);
   let latest = since;
   const seen = (at: unknown) => {
@@ -80,7 +82,8 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
       const change = payload as unknown as ElementEdit | ElementAdd | ElementRemove;
       seen(change.at);
       if (change.origin === connection.clientId) return;
-      if (event === 'edit') {
+      if (event === 'edit' && 'page' in change) onPageEdited?.((change as unknown as ElementPageEdit).page);
+      else if (event === 'edit') {
         const { block } = change as ElementEdit;
         const known = queue.versionOf(block.id);
         queue.receive(block, change.at);

@@ -7,7 +7,7 @@ import type { ServerProcess } from '../helpers/serverProcess';
  * open and type into the same paragraph at the same time, each at their own spot. Both end with
  * the same text, which holds everything both typed; neither caret was moved away from where its
  * owner was typing; each sees the other's avatar and caret. Then Bob adds a paragraph and
- * removes another, and Alice sees both live.
+ * removes another, and renames the page; Alice sees all of it live.
  */
 
 const HEADERS = { 'X-App-Type': 'Web' };
@@ -116,4 +116,13 @@ it('two people typing into one paragraph at once both keep what they typed, and 
   const after = [`textBlock:0:${expected}`, 'textBlock:0:Третий абзац', 'textBlock:0:Новый от Боба'];
   await eventually(() => blocksOf(bobPage), after, 10_000);
   await eventually(() => blocksOf(alicePage), after, 10_000);
+
+  // Bob renames the page: Alice's title line, top bar and sidebar follow.
+  await bobPage.locator('[data-slate-editor] h1').click();
+  await bobPage.keyboard.press('End');
+  await bobPage.keyboard.type(' навсегда');
+  await saved(bobPage);
+  await eventually(() => alicePage.locator('[data-slate-editor] h1').innerText(), 'Вместе навсегда', 10_000);
+  await alicePage.locator('.sidebar', { hasText: 'Вместе навсегда' }).first().waitFor({ timeout: 10_000 });
+  await alicePage.locator('.page-topbar', { hasText: 'Вместе навсегда' }).waitFor({ timeout: 10_000 });
 });

@@ -12,7 +12,7 @@ import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
 import { switchWorkspace } from '../workspaces/switchWorkspace';
 import { Spinner } from '../../ui/Spinner';
 import { CommentsButton, CommentsPanel, useCommentsPanel } from '../comments/CommentsPanel';
-import { fetchPage, pageLoaded, pageTitleEdited, renamePage, selectPageById } from './pagesSlice';
+import { fetchPage, pageChangedElsewhere, pageLoaded, pageTitleEdited, renamePage, selectPageById } from './pagesSlice';
 import { Breadcrumbs } from './Breadcrumbs';
 import { PageHeader } from './PageHeader';
 import { FavoriteButton, PageMenu } from './PageMenu';
@@ -119,7 +119,11 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       <PageHeader page={current} editable={editable} />
       <DocumentEditor
         key={reloads}
-        live={realtime && user ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1) } : undefined}
+        live={
+          realtime && user
+            ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1), onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)) }
+            : undefined
+        }
         page={loaded.page}
         blocks={loaded.blocks}
         canEdit={canEdit(loaded.page.accessLevel)}

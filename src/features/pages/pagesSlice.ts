@@ -241,10 +241,16 @@ const pagesSlice = createSlice({
   name: 'pages',
   initialState,
   reducers: {
-    /** The title as it is being typed (the server hears of it debounced). */
     pageLoaded(state, action: PayloadAction<WireElement>) {
       pagesAdapter.upsertOne(state, action.payload);
     },
+    /** Someone else changed a page's title, icon or cover (realtime); a title still being typed here stays. */
+    pageChangedElsewhere(state, action: PayloadAction<{ id: string; title: string; icon: string | null; cover: unknown }>) {
+      const { id, title, icon, cover } = action.payload;
+      const typed = state.typedTitles[id];
+      pagesAdapter.updateOne(state, { id, changes: { title: typed ?? title, icon, cover: cover as WireElement['cover'] } });
+    },
+    /** The title as it is being typed (the server hears of it debounced). */
     pageTitleEdited(state, action: PayloadAction<{ id: string; title: string }>) {
       pagesAdapter.updateOne(state, { id: action.payload.id, changes: { title: action.payload.title } });
       state.typedTitles[action.payload.id] = action.payload.title;
@@ -384,7 +390,7 @@ const pagesSlice = createSlice({
 });
 
 export const pagesReducer = pagesSlice.reducer;
-export const { pageLoaded, pageTitleEdited, treeMoved, treeReset, pageRemoved } = pagesSlice.actions;
+export const { pageLoaded, pageChangedElsewhere, pageTitleEdited, treeMoved, treeReset, pageRemoved } = pagesSlice.actions;
 
 const selectors = pagesAdapter.getSelectors((state: RootState) => state.pages);
 export const selectPageById = selectors.selectById;
