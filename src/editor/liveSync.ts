@@ -76,6 +76,8 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
     onJoined(answer) {
       if (answer.history) applyHistory(answer.history as BlockHistory);
       else seen(answer.at);
+      // Back after a drop: what waited for the connection goes now, not at its next retry.
+      if (queue.status() === 'offline') void queue.flush();
       onCaughtUp?.();
     },
     onEvent(event, payload) {

@@ -118,7 +118,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       </header>
       <PageHeader page={current} editable={editable} />
       <DocumentEditor
-        key={reloads}
+        // A new editor for each load (a reload after too much changed: error 110), not for the request.
+        key={loaded.at}
         live={
           realtime && user
             ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1), onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)) }
