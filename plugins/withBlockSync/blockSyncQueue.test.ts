@@ -980,7 +980,7 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
     expect(calls).toEqual([]);
   });
 
-  it('the same version at another place moves a block without local changes (its content stays the local one)', async () => {
+  it('the same version at another place moves a block without local changes there', async () => {
     const { loaded, queue, remoteBlocks, calls } = setup();
     loaded(wire('a', 'A', { version: 2 }));
     loaded(wire('b', 'B', { version: 7, placeAfter: 'a' }));
@@ -994,18 +994,28 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
     expect(calls).toEqual([]);
   });
 
-  it('the same version at another place does not move a block with unsent local text; the text still goes out', async () => {
-    const { loaded, edit, queue, remoteBlocks, calls, doc } = setup();
-    loaded(wire('a', 'A', { version: 2 }));
-    loaded(wire('b', 'B', { version: 7, placeAfter: 'a' }));
-    edit(wire('b', 'B typed', { version: 7, placeAfter: 'a' }));
+  it('the same version at another place does not move a block with unsent changes here (moved and typed): ours go out next', async () => {
+    const { loaded, queue, remoteBlocks, calls, doc, server } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'B', { placeAfter: 'a' }));
+    loaded(wire('c', 'C', { placeAfter: 'b' }));
+    // Here b was dragged below c and typed into.
+    doc.set('c', wire('c', 'C', { placeAfter: 'a' }));
+    doc.set('b', wire('b', 'B typed', { placeAfter: 'c' }));
+    queue.markDirty('b', { reordered: true });
+    queue.markDirty('c');
 
-    queue.receive(wire('b', 'B', { version: 7, placeAfter: null }), T1);
+    // Someone else moved b to the top meanwhile.
+    queue.receive(wire('b', 'B', { placeAfter: null }), T1);
 
     expect(remoteBlocks).toEqual([]);
-    expect(doc.get('b')).toMatchObject({ placeAfter: 'a', data: tokens('B typed') });
+    expect(doc.get('b')).toEqual(wire('b', 'B typed', { placeAfter: 'c' }));
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
-    expect(calls).toEqual([{ kind: 'update', id: 'b', body: { version: 7, type: 'text', data: tokens('B typed') } }]);
+    expect(calls).toEqual([
+      { kind: 'move', id: 'b', body: { parentId: null, placeAfter: 'c' } },
+      { kind: 'update', id: 'b', body: { version: 1, type: 'text', data: tokens('B typed') } },
+    ]);
+    expect(server.get('b')).toEqual(wire('b', 'B typed', { placeAfter: 'c', version: 2 }));
   });
 
   it('a place older than one already taken does not move the block back (its newer content still applies)', () => {
@@ -1048,6 +1058,28 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
     expect(queue.hasPending()).toBe(false);
   });
 
+  it('a newer version of a block moved and typed in here: the content is merged, the block keeps its place here, and both go out', async () => {
+    const { loaded, queue, remoteBlocks, calls, doc, server } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'one two', { placeAfter: 'a' }));
+    loaded(wire('c', 'C', { placeAfter: 'b' }));
+    doc.set('c', wire('c', 'C', { placeAfter: 'a' }));
+    doc.set('b', wire('b', 'one two three', { placeAfter: 'c' }));
+    queue.markDirty('b', { reordered: true });
+    queue.markDirty('c');
+
+    const theirs = wire('b', 'zero one two', { placeAfter: 'a', version: 2 });
+    server.set('b', theirs);
+    queue.receive(theirs, T1);
+
+    expect(remoteBlocks).toEqual([wire('b', 'zero one two three', { placeAfter: 'c', version: 2 })]);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([
+      { kind: 'move', id: 'b', body: { parentId: null, placeAfter: 'c' } },
+      { kind: 'update', id: 'b', body: { version: 2, type: 'text', data: tokens('zero one two three') } },
+    ]);
+  });
+
   it('a block that is neither known nor in the editor is inserted as it came; nothing is sent', async () => {
     const { loaded, queue, remoteBlocks, calls } = setup();
     loaded(wire('a', 'A'));
@@ -1072,7 +1104,8 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
     // Our update made version 2 on the server; someone typed on top of it (version 3), and their
     // event arrives before our answer. Merged now, " mine" would be in the block twice.
     s.queue.receive(wire('a', 'Hello mine, theirs', { version: 3 }), T1);
-    s.queue.receive(wire('a', 'Hello mine, the', { version: 2 }), T1);
+    // An older one meanwhile (the catch-up history with our own write) does not replace it.
+    s.queue.receive(wire('a', 'Hello mine', { version: 2 }), T1);
     expect(s.remoteBlocks).toEqual([]);
 
     s.server.set('a', wire('a', 'Hello', { version: 1 }));

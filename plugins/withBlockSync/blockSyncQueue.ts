@@ -268,13 +268,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     const placeIsNews = at === undefined || previousPlace === undefined || at >= previousPlace;
     if (at !== undefined && placeIsNews) placedAt.set(block.id, at);
     if (!placeIsNews && local) block = { ...block, parentId: local.parentId, placeAfter: local.placeAfter };
+    // A block moved here (reordered, or under another parent than the server said) keeps its
+    // place here: our move goes out next. Otherwise the server's place counts — also for a block
+    // with only unsent text — unless it is the same place seen past blocks the server does not
+    // have yet (a new paragraph being typed above it).
+    const keepsLocalPlace = !!local && (movedHere(block.id, local) || samePlace(local, block));
     if (known !== undefined && block.version === known) {
-      // Same content: only its place may have changed (a move does not raise the version). A
-      // block with changes still to send here keeps its place here (ours goes out next).
+      // Same content: only its place may have changed (a move does not raise the version).
       if (placeIsNews) setServerParent(block.id, block.parentId);
-      if (local && !hasLocalChanges(block.id, local) && (local.parentId !== block.parentId || local.placeAfter !== block.placeAfter)) {
-        options.onRemoteBlock?.({ ...local, parentId: block.parentId, placeAfter: block.placeAfter, version: known });
-      }
+      if (local && !keepsLocalPlace) options.onRemoteBlock?.({ ...local, parentId: block.parentId, placeAfter: block.placeAfter, version: known });
       return;
     }
     if (known === undefined && !local) {
@@ -296,10 +298,19 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     remember(block);
     let content: Pick<WireBlock, 'type' | 'data'> = block;
     if (unsent) content = mergeBlockContent(base, local, block) as Pick<WireBlock, 'type' | 'data'>;
-    // Unsent changes here keep the block where it is here: a local move goes out next.
-    const place = unsent ? { parentId: local.parentId, placeAfter: local.placeAfter } : { parentId: block.parentId, placeAfter: block.placeAfter };
+    const place = keepsLocalPlace ? { parentId: local.parentId, placeAfter: local.placeAfter } : { parentId: block.parentId, placeAfter: block.placeAfter };
     options.onRemoteBlock?.({ ...block, type: content.type, data: content.data, ...place });
     if (unsent && !sameContent(content, block)) schedule(block.id, debounceMs);
+  }
+
+  /** The block was moved here and the server has not heard yet. */
+  function movedHere(uid: string, local: WireBlock): boolean {
+    return reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== local.parentId);
+  }
+
+  /** The same place, counting only blocks the server has (a new block before it is not there yet). */
+  function samePlace(local: WireBlock, block: WireBlock): boolean {
+    return local.parentId === block.parentId && (local.placeAfter === block.placeAfter || knownPlaceAfter(local) === block.placeAfter);
   }
 
   /** Blocks someone else deleted. A block with unsent text here stays and is made again on the server (nothing typed is lost). */

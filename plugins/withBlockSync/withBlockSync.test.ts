@@ -1,10 +1,11 @@
 import { Editor, Transforms } from 'slate';
+import { HistoryEditor } from 'slate-history';
 import { jsx } from 'slate-hyperscript';
 import '../types';
 import { createWorkspaceEditor } from '../index';
 import type { WireBlock } from '../../schema/block';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
-import { readBlock, replaceWithServerCopy, revertRefusedBlock } from './withBlockSync';
+import { applyRemoteBlock, applyRemoteTitle, readBlock, removeRemoteBlocks, replaceWithServerCopy, revertRefusedBlock } from './withBlockSync';
 
 /*
  * Fixtures: a document with a cursor (slate-hyperscript without JSX syntax), one editor action,
@@ -345,5 +346,284 @@ describe('withBlockSync: revertRefusedBlock', () => {
     expect(editor.children.map((_, i) => uidAt(editor, i))).toEqual(['pageHeading_p1', 'a']);
     editor.undo();
     expect(Editor.string(editor, [2])).toBe('Never saved');
+  });
+});
+
+describe('withBlockSync: others’ changes (applyRemoteBlock, removeRemoteBlocks, applyRemoteTitle)', () => {
+  const nested = (uid: string, depth: number, ...children: unknown[]) =>
+    jsx('element', { type: 'textBlock', uid, version: 1, depth }, ...(children.length > 0 ? children : [jsx('text', {})]));
+  const remote = (id: string, value: string, extra: Partial<WireBlock> = {}): WireBlock => ({
+    id,
+    contentType: 'Block',
+    pageId: PAGE_ID,
+    type: 'text',
+    version: 2,
+    parentId: null,
+    placeAfter: null,
+    data: { tokens: value ? [{ text: value }] : [] },
+    ...extra,
+  });
+  /** The blocks after the title as uid:depth. */
+  const layout = (editor: Editor) => editor.children.slice(1).map((n) => `${(n as BlockElement).uid}:${(n as BlockElement).depth ?? 0}`);
+  const texts = (editor: Editor) => editor.children.map((_, i) => Editor.string(editor, [i]));
+  /** Nothing reported to the sync, no undo or redo step. */
+  const expectUnreportedAndNotUndoable = (s: ReturnType<typeof setup>) => {
+    expect(s.changed).toEqual([]);
+    expect(s.titles).toEqual([]);
+    expect(s.editor.history.undos).toEqual([]);
+    expect(s.editor.history.redos).toEqual([]);
+  };
+
+  it('replaces a block’s content and type; a caret in it stays by its text', () => {
+    const s = setup(doc(title('Plan'), text('a', 'ab', cursor(), 'c'), text('b', 'B')));
+    const { editor } = s;
+
+    applyRemoteBlock(editor, remote('a', 'xabc', { version: 3 }));
+
+    expect(texts(editor)).toEqual(['Plan', 'xabc', 'B']);
+    expect(editor.children[1]).toMatchObject({ uid: 'a', version: 3, type: 'textBlock' });
+    // After "ab", which now starts one character later.
+    expect(editor.selection).toEqual({ anchor: { path: [1, 0], offset: 3 }, focus: { path: [1, 0], offset: 3 } });
+
+    applyRemoteBlock(editor, remote('a', 'Goals: xabc', { version: 4, type: 'heading1' }));
+    expect(editor.children[1]).toMatchObject({ uid: 'a', version: 4, type: 'heading1Block' });
+    expect(editor.selection?.anchor).toEqual({ path: [1, 0], offset: 10 });
+    expectUnreportedAndNotUndoable(s);
+  });
+
+  it('keeps both ends of a selection in the replaced block by their text; a selection elsewhere is not touched', () => {
+    const s = setup(doc(title('Plan'), text('a', 'one two three'), text('b', 'B')));
+    const { editor } = s;
+    // "two" selected backwards.
+    Transforms.select(editor, { anchor: { path: [1, 0], offset: 7 }, focus: { path: [1, 0], offset: 4 } });
+
+    applyRemoteBlock(editor, remote('a', 'zero one two three!'));
+
+    expect(Editor.string(editor, editor.selection!)).toBe('two');
+    expect(editor.selection).toEqual({ anchor: { path: [1, 0], offset: 12 }, focus: { path: [1, 0], offset: 9 } });
+
+    Transforms.select(editor, { path: [2, 0], offset: 1 });
+    applyRemoteBlock(editor, remote('a', 'zero', { version: 3 }));
+    expect(editor.selection).toEqual({ anchor: { path: [2, 0], offset: 1 }, focus: { path: [2, 0], offset: 1 } });
+    expect(texts(editor)).toEqual(['Plan', 'zero', 'B']);
+    expect(s.changed).toEqual([]);
+  });
+
+  it('moves a block with the blocks nested under it to the server’s place: after a sibling’s subtree, or first under a parent', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A'), text('b', 'B'), nested('b1', 1, 'B1'), nested('b2', 2, 'B2'), text('c', 'C'), nested('c1', 1, 'C1')));
+    const { editor } = s;
+
+    // b was moved after c (its subtree goes along; c1 stays under c).
+    applyRemoteBlock(editor, remote('b', 'B', { version: 1, placeAfter: 'c' }));
+    expect(layout(editor)).toEqual(['a:0', 'c:0', 'c1:1', 'b:0', 'b1:1', 'b2:2']);
+    expect(readBlock(editor, PAGE_ID, 'b')).toMatchObject({ parentId: null, placeAfter: 'c' });
+    expect(readBlock(editor, PAGE_ID, 'b2')).toMatchObject({ parentId: 'b1', placeAfter: null });
+
+    // Then under a, first: one level deeper, with its subtree.
+    applyRemoteBlock(editor, remote('b', 'B', { version: 1, parentId: 'a', placeAfter: null }));
+    expect(layout(editor)).toEqual(['a:0', 'b:1', 'b1:2', 'b2:3', 'c:0', 'c1:1']);
+    expect(readBlock(editor, PAGE_ID, 'b')).toMatchObject({ parentId: 'a', placeAfter: null });
+    expect(readBlock(editor, PAGE_ID, 'c')).toMatchObject({ parentId: null, placeAfter: 'a' });
+    expect(texts(editor)).toEqual(['Plan', 'A', 'B', 'B1', 'B2', 'C', 'C1']);
+
+    // Out from under a to the top of the page (first under its parent before, first on the page now).
+    applyRemoteBlock(editor, remote('b', 'B', { version: 1, parentId: null, placeAfter: null }));
+    expect(layout(editor)).toEqual(['b:0', 'b1:1', 'b2:2', 'a:0', 'c:0', 'c1:1']);
+    expectUnreportedAndNotUndoable(s);
+  });
+
+  it('inserts a new block after the subtree of the block it follows, first on the page, or at the end when that block is not here', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A'), nested('a1', 1, 'A1'), text('b', 'B')));
+    const { editor } = s;
+
+    applyRemoteBlock(editor, remote('n', 'new', { version: 1, placeAfter: 'a' }));
+    expect(layout(editor)).toEqual(['a:0', 'a1:1', 'n:0', 'b:0']);
+    expect(readBlock(editor, PAGE_ID, 'n')).toEqual(remote('n', 'new', { version: 1, placeAfter: 'a' }));
+
+    applyRemoteBlock(editor, remote('f', 'first', { version: 1, placeAfter: null }));
+    expect(layout(editor)).toEqual(['f:0', 'a:0', 'a1:1', 'n:0', 'b:0']);
+
+    applyRemoteBlock(editor, remote('k', 'child', { version: 1, parentId: 'a', placeAfter: 'a1' }));
+    expect(layout(editor)).toEqual(['f:0', 'a:0', 'a1:1', 'k:1', 'n:0', 'b:0']);
+
+    // The block it follows has not arrived yet.
+    applyRemoteBlock(editor, remote('z', 'orphan', { version: 1, placeAfter: 'not-here-yet' }));
+    expect(layout(editor)).toEqual(['f:0', 'a:0', 'a1:1', 'k:1', 'n:0', 'b:0', 'z:0']);
+    expect(Editor.string(editor, [7])).toBe('orphan');
+    expectUnreportedAndNotUndoable(s);
+  });
+
+  it('a block at its place with the same content is left alone (a version seen again changes nothing)', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A', cursor()), text('b', 'B')));
+    const before = s.editor.children;
+
+    applyRemoteBlock(s.editor, remote('b', 'B', { version: 1, placeAfter: 'a' }));
+
+    expect(s.editor.children).toBe(before);
+  });
+
+  it('removeRemoteBlocks removes those blocks only (not their children here, not the title, unknown ids ignored)', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A'), text('b', 'B'), nested('b1', 1, 'B1'), text('c', 'C'), text('d', 'D', cursor())));
+    const { editor } = s;
+
+    removeRemoteBlocks(editor, ['b', 'd', 'nope', `pageHeading_${PAGE_ID}`]);
+
+    expect(layout(editor)).toEqual(['a:0', 'b1:1', 'c:0']);
+    expect(texts(editor)).toEqual(['Plan', 'A', 'B1', 'C']);
+    // The caret was in d: it goes to the end of the block before.
+    expect(editor.selection).toEqual({ anchor: { path: [3, 0], offset: 1 }, focus: { path: [3, 0], offset: 1 } });
+    expectUnreportedAndNotUndoable(s);
+  });
+
+  it('none of the remote changes is undoable: undo after them changes nothing', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A'), text('b', 'B')));
+    const { editor } = s;
+    applyRemoteBlock(editor, remote('a', 'A!'));
+    applyRemoteBlock(editor, remote('n', 'N', { version: 1, placeAfter: 'b' }));
+    applyRemoteBlock(editor, remote('a', 'A!', { placeAfter: 'n' }));
+    removeRemoteBlocks(editor, ['b']);
+    applyRemoteTitle(editor, 'Renamed');
+    const after = structuredClone(editor.children);
+    expect(texts(editor)).toEqual(['Renamed', 'N', 'A!']);
+
+    editor.undo();
+
+    expect(editor.children).toEqual(after);
+    expectUnreportedAndNotUndoable(s);
+  });
+
+  it('the undo history stays valid: typing in a block that a remote insert moved down is undone in that block', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A'), text('b', 'B'), text('c', 'C', cursor())));
+    const { editor } = s;
+    editor.insertText('!');
+    expect(texts(editor)).toEqual(['Plan', 'A', 'B', 'C!']);
+
+    applyRemoteBlock(editor, remote('n', 'new', { version: 1, placeAfter: null }));
+    expect(layout(editor)).toEqual(['n:0', 'a:0', 'b:0', 'c:0']);
+
+    editor.undo();
+
+    expect(texts(editor)).toEqual(['Plan', 'new', 'A', 'B', 'C']);
+    expect(layout(editor)).toEqual(['n:0', 'a:0', 'b:0', 'c:0']);
+    // The caret goes back to where it was before the typing, in the moved block.
+    expect(editor.selection).toEqual({ anchor: { path: [4, 0], offset: 1 }, focus: { path: [4, 0], offset: 1 } });
+    // And redo puts it back in the same block.
+    editor.redo();
+    expect(texts(editor)).toEqual(['Plan', 'new', 'A', 'B', 'C!']);
+  });
+
+  it('the undo history stays valid across a remote removal above the typing', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A'), text('b', 'B'), text('c', 'C', cursor())));
+    const { editor } = s;
+    editor.insertText('!');
+    removeRemoteBlocks(editor, ['a']);
+
+    editor.undo();
+
+    expect(texts(editor)).toEqual(['Plan', 'B', 'C']);
+  });
+
+  it('a remote replace of a block drops its undo steps (and older ones); newer steps elsewhere stay and undo correctly', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A'), text('b', 'B', cursor()), text('c', 'C')));
+    const { editor } = s;
+    editor.insertText('1');
+    Transforms.select(editor, Editor.end(editor, [3]));
+    // Typed later (a separate undo step, as it is once the editor has flushed its changes).
+    HistoryEditor.withNewBatch(editor, () => editor.insertText('2'));
+    expect(editor.history.undos).toHaveLength(2);
+
+    applyRemoteBlock(editor, remote('b', 'Theirs', { placeAfter: 'a' }));
+
+    // The step in b no longer fits its text: gone; the newer one in c is kept.
+    expect(editor.history.undos).toHaveLength(1);
+    editor.undo();
+    expect(texts(editor)).toEqual(['Plan', 'A', 'Theirs', 'C']);
+    expect(editor.history.undos).toEqual([]);
+    editor.undo();
+    expect(texts(editor)).toEqual(['Plan', 'A', 'Theirs', 'C']);
+
+    // A redo step would not fit the changed document either: a remote change clears it.
+    editor.redo();
+    expect(texts(editor)).toEqual(['Plan', 'A', 'Theirs', 'C2']);
+    editor.undo();
+    expect(editor.history.redos).toHaveLength(1);
+    applyRemoteBlock(editor, remote('a', 'A!'));
+    expect(editor.history.redos).toEqual([]);
+    editor.redo();
+    expect(texts(editor)).toEqual(['Plan', 'A!', 'Theirs', 'C']);
+  });
+
+  it('a remote replace of the block just typed in: undo does not touch its new text (nor undo older steps elsewhere)', () => {
+    const s = setup(doc(title('Plan'), text('a', 'A', cursor()), text('b', 'Bee')));
+    const { editor } = s;
+    editor.insertText('1');
+    Transforms.select(editor, Editor.end(editor, [2]));
+    HistoryEditor.withNewBatch(editor, () => editor.insertText('s'));
+    expect(editor.history.undos).toHaveLength(2);
+
+    applyRemoteBlock(editor, remote('b', 'X', { placeAfter: 'a' }));
+
+    // The older step in a would have to be undone after the one in b: it goes too.
+    expect(editor.history.undos).toEqual([]);
+    editor.undo();
+    expect(texts(editor)).toEqual(['Plan', 'A1', 'X']);
+  });
+
+  it('applyRemoteTitle changes the title line, is not reported as a title change, and keeps a caret in it by its text', () => {
+    const s = setup(doc(title('Pl', cursor(), 'an'), text('a', 'A')));
+    const { editor } = s;
+
+    applyRemoteTitle(editor, 'My Plan');
+
+    expect(texts(editor)).toEqual(['My Plan', 'A']);
+    expect(editor.children[0]).toMatchObject({ type: 'pageHeadingBlock', uid: `pageHeading_${PAGE_ID}` });
+    expect(editor.selection).toEqual({ anchor: { path: [0, 0], offset: 5 }, focus: { path: [0, 0], offset: 5 } });
+    expectUnreportedAndNotUndoable(s);
+
+    // A caret in a block is left where it is.
+    Transforms.select(editor, { path: [1, 0], offset: 1 });
+    applyRemoteTitle(editor, 'Plan');
+    expect(texts(editor)).toEqual(['Plan', 'A']);
+    expect(editor.selection).toEqual({ anchor: { path: [1, 0], offset: 1 }, focus: { path: [1, 0], offset: 1 } });
+    expect(s.titles).toEqual([]);
+  });
+});
+
+/*
+ * A split or a merge stands for two neighbouring blocks: after a remote block lands between
+ * them, Ctrl+Z must not split or merge the wrong one.
+ */
+describe('withBlockSync: undo of a split or merge after a remote insert between the two blocks', () => {
+  const remoteNew: WireBlock = { id: 'n', contentType: 'Block', pageId: PAGE_ID, type: 'text', version: 1, parentId: null, placeAfter: 'a', data: { tokens: [{ text: 'new' }] } };
+  const byUid = (editor: Editor) => Object.fromEntries(editor.children.slice(1).map((n, i) => [(n as BlockElement).uid, Editor.string(editor, [i + 1])]));
+
+  it('undoing Enter does not merge their new block into ours', () => {
+    const { editor } = setup(doc(title('Plan'), text('a', 'Hello', cursor(), 'World'), text('c', 'C')));
+    editor.insertBreak();
+    const fresh = uidAt(editor, 2);
+    // Their block lands right after a (the server does not have our new block yet).
+    applyRemoteBlock(editor, remoteNew);
+    expect(byUid(editor)).toEqual({ a: 'Hello', n: 'new', [fresh]: 'World', c: 'C' });
+
+    editor.undo();
+
+    // Today: a becomes "Hellonew" and their block is gone.
+    expect(byUid(editor).n).toBe('new');
+    expect(byUid(editor).a).not.toContain('new');
+  });
+
+  it('undoing Backspace (a merge) brings our block back instead of splitting theirs', () => {
+    const { editor } = setup(doc(title('Plan'), text('a', 'Hello'), text('b', cursor(), 'World'), text('c', 'C')));
+    editor.deleteBackward('character');
+    applyRemoteBlock(editor, remoteNew);
+    expect(byUid(editor)).toEqual({ a: 'HelloWorld', n: 'new', c: 'C' });
+
+    editor.undo();
+
+    // Today: "HelloWorld" stays, and an empty block split off theirs appears. (An undone merge
+    // brings the block back under a fresh uid, as without a remote change.)
+    const after = byUid(editor);
+    expect(after).toMatchObject({ a: 'Hello', n: 'new', c: 'C' });
+    expect(Object.values(after).sort()).toEqual(['C', 'Hello', 'World', 'new']);
   });
 });

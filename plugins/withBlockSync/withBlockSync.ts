@@ -287,6 +287,17 @@ function transformOp(op: Operation, through: readonly Operation[]): Operation | 
     return path;
   };
   if (op.type === 'set_selection') return op;
+  if (op.type === 'split_node' && op.path.length === 1) {
+    // Undone by merging the two halves: only while nothing came between them.
+    const first = paths(op.path);
+    const second = paths(Path.next(op.path));
+    return first && second && Path.equals(Path.next(first), second) ? { ...op, path: first } : null;
+  }
+  if (op.type === 'merge_node' && op.path.length === 1) {
+    // Undone by splitting the block it merged into: that block's place decides where.
+    const into = paths(Path.previous(op.path));
+    return into ? { ...op, path: Path.next(into) } : null;
+  }
   const path = paths(op.path);
   if (!path) return null;
   if (op.type === 'move_node') {

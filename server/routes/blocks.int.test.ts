@@ -768,7 +768,7 @@ describe('clone', () => {
     const res = await clone(a.id);
     expect(res.statusCode).toBe(201);
     const copies = body<WireBlock[]>(res).data;
-    expect(body(res).meta).toEqual({ count: 4, hasMoreNext: false, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(body(res).meta).toEqual({ count: 4, hasMoreNext: false });
     expect(textOf(copies)).toEqual(['a', 'a1', 'a11', 'a2']);
     const originals = [a, a1, a11, a2];
     const newIds = copies.map((c) => c.id);
