@@ -126,3 +126,31 @@ it('two people typing into one paragraph at once both keep what they typed, and 
   await alicePage.locator('.sidebar', { hasText: 'Вместе навсегда' }).first().waitFor({ timeout: 10_000 });
   await alicePage.locator('.page-topbar', { hasText: 'Вместе навсегда' }).waitFor({ timeout: 10_000 });
 });
+
+it('a page whose blocks fail to load is shown as an error, never as an empty page, and nothing is saved over it', async () => {
+  const page = await alice.newPage();
+  await page.goto(server.url + '/');
+  const url = await newPage(page, 'Не пустая');
+  await page.keyboard.type('Важный текст');
+  await saved(page);
+  const pageId = new URL(url).pathname.slice(1);
+
+  // The connection drops right when the blocks are asked for.
+  const writes: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' && request.url().includes('/api/v3/spaces/block')) writes.push(`${request.method()} ${request.url()}`);
+  });
+  await page.route('**/api/v3/spaces/note/*/blocks', (route) => route.abort('internetdisconnected'));
+  await page.reload();
+  await page.getByText('Нет связи с сервером').first().waitFor();
+  expect(await page.locator('[data-slate-editor]').count()).toBe(0);
+  await page.waitForTimeout(1500);
+  expect(writes).toEqual([]);
+
+  // Back online: the text is there, on the screen and on the server.
+  await page.unroute('**/api/v3/spaces/note/*/blocks');
+  await page.reload();
+  await eventually(() => blocksOf(page), ['textBlock:0:Важный текст'], 10_000);
+  const blocks = await (await page.request.get(`${server.url}/api/v3/spaces/note/${pageId}/blocks`, { headers: HEADERS })).json();
+  expect(blocks.data.map((b: { data: { tokens: Array<{ text: string }> } }) => b.data.tokens.map((t) => t.text).join(''))).toEqual(['Важный текст']);
+});
