@@ -37,5 +37,8 @@ export const ERROR_CODES = {
   crossSiteRequest: 'cross_site_request',
   sharingOutsiderNeedsAdmin: 'sharing.outsider_needs_admin',
   sharingProtectedMember: 'sharing.protected_member',
+  aiTooLarge: 'ai.too_large',
+  aiNotConfigured: 'ai.not_configured',
+  aiChannelNotJoined: 'ai.channel_not_joined',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

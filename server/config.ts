@@ -57,6 +57,8 @@ export interface Config {
    * http(s) URLs or paths are kept; an unset link is not shown.
    */
   links: { help: string | null; privacy: string | null; terms: string | null; docs: string | null; templates: string | null };
+  /** The AI writing assistant (docs/ai.md). */
+  ai: AiConfig;
   /** Generic OpenID Connect / OAuth 2 sign-in; enabled when issuer, client id and secret are set. */
   oauth?: {
     issuerUrl: string;
@@ -68,6 +70,28 @@ export interface Config {
     /** The provider's name on the sign-in button (OAUTH_DISPLAY_NAME; unset: a generic label). */
     displayName?: string;
   };
+}
+
+/** The AI assistant's settings (docs/ai.md, README «AI assistant»). */
+export interface AiConfig {
+  /**
+   * An OpenAI-compatible API (AI_BASE_URL, e.g. http://localhost:11434/v1 for Ollama): the server
+   * calls `${baseUrl}/chat/completions`. Unset: generate and continue answer 503
+   * `ai.not_configured`, improve works offline (typography and spelling).
+   */
+  baseUrl?: string;
+  /** Sent as `Authorization: Bearer …` (AI_API_KEY; Ollama and llama.cpp need none). */
+  apiKey?: string;
+  /** The `model` of every call (AI_MODEL, e.g. qwen2.5); unset: not sent (servers with one model). */
+  model?: string;
+  /** No token from the model for this long, first or mid-stream: 'timeout context' (AI_TIMEOUT_MS, default 60,000). */
+  timeoutMs: number;
+  /** Calls a user may make per minute (AI_RATE_LIMIT_PER_MINUTE, default 20); beyond: 429 with Retry-After. */
+  rateLimitPerMinute: number;
+  /** The most tokens a call may generate (AI_MAX_TOKENS, default 2048). */
+  maxTokens: number;
+  /** Offline improve also fixes spelling with the Russian dictionary (AI_SPELLCHECK=false turns it off: it takes ~350 MB while in use). */
+  spellcheck: boolean;
 }
 
 function trustProxyFrom(value: string | undefined): boolean | number | string {
@@ -123,6 +147,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       terms: linkFrom(env.TERMS_URL),
       docs: linkFrom(env.DOCS_URL),
       templates: linkFrom(env.TEMPLATES_URL),
+    },
+    ai: {
+      baseUrl: env.AI_BASE_URL ? env.AI_BASE_URL.replace(/\/+$/, '') : undefined,
+      apiKey: env.AI_API_KEY || undefined,
+      model: env.AI_MODEL || undefined,
+      timeoutMs: int(env.AI_TIMEOUT_MS, 60_000) || 60_000,
+      rateLimitPerMinute: int(env.AI_RATE_LIMIT_PER_MINUTE, 20),
+      maxTokens: int(env.AI_MAX_TOKENS, 2048) || 2048,
+      spellcheck: env.AI_SPELLCHECK !== 'false',
     },
     oauth:
       env.OAUTH_ISSUER_URL && env.OAUTH_CLIENT_ID && env.OAUTH_CLIENT_SECRET

@@ -709,9 +709,29 @@ describe('blockSyncQueue: errors', () => {
 
     expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : c.kind))).toEqual([
       'b after k',
+      // Before giving up: is the block it follows still there? (It is: the refusal stands.)
+      'get',
       'b after k',
       'c after b',
     ]);
+  });
+
+  it('a create refused because the block it follows was deleted meanwhile: that deletion is taken, and it goes again after what is left', async () => {
+    const { loaded, edit, refuse, calls, server, remoteRemoved } = setup();
+    loaded(wire('a', 'first'));
+    loaded(wire('k', 'known', { placeAfter: 'a' }));
+    // Someone deleted k on the server; we have not heard yet.
+    server.delete('k');
+    refuse('b', httpError(422, ERROR_CODES.validationFailed), 1);
+
+    edit(wire('b', 'typed after k', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+
+    // Where it goes now is the editor's business (this fake document does not re-place b); it goes.
+    expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : c.kind))).toEqual(['b after k', 'get', expect.stringMatching(/^b after (?!k)/)]);
+    expect(server.get('b')?.data).toEqual(tokens('typed after k'));
+    // k leaves the editor too (it had nothing unsent).
+    expect(remoteRemoved.flat()).toEqual(['k']);
   });
 });
 

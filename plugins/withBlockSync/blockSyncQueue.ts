@@ -391,6 +391,12 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         makeDue(uid);
         return;
       }
+      if (error.status === 422 && error.code === ERROR_CODES.validationFailed && placedBy?.uid === uid && (await placeWentAway(placedBy.named))) {
+        // The block it was placed after (or under) was deleted by someone meanwhile: that
+        // deletion is taken here too, and the block goes again, placed by what is left.
+        makeDue(uid);
+        return;
+      }
       if (isTransient(error)) {
         const delay = retryDelay();
         failures += 1;
@@ -414,6 +420,25 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       if (!local && copy) return; // deleted here, and where it stands on the server is unknown: a reload shows it
       options.onRejected?.(uid, error, copy ? { type: copy.type, data: copy.data } : null);
     }
+  }
+
+  /** The blocks a create or move named (parent, previous sibling), for the 422 that follows if one is gone. */
+  let placedBy: { uid: string; named: Array<string | null> } | null = null;
+
+  /** Whether the server lost some of these blocks (404): they are taken as deleted by someone else. */
+  async function placeWentAway(named: ReadonlyArray<string | null>): Promise<boolean> {
+    if (!options.api.getBlock) return false;
+    const gone: string[] = [];
+    for (const id of named) {
+      if (!id) continue;
+      try {
+        await options.api.getBlock(id);
+      } catch (raw) {
+        if ((raw as BlockSyncError).status === 404) gone.push(id);
+      }
+    }
+    if (gone.length > 0) receiveRemoved(gone);
+    return gone.length > 0;
   }
 
   /** The server's copy of a block with its place, or null if it cannot be read. */
@@ -501,13 +526,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       const before = [missing(block.parentId), missing(block.placeAfter) ?? unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
       if (!created.has(uid)) created.set(uid, { type: block.type, data: block.data });
+      const placeAfter = knownPlaceAfter(block);
+      placedBy = { uid, named: [block.parentId, placeAfter] };
       const answer = await api.createBlock({
         id: uid,
         pageId: block.pageId,
         type: block.type,
         data: block.data,
         parentId: block.parentId,
-        placeAfter: knownPlaceAfter(block),
+        placeAfter,
       });
       created.delete(uid);
       remember(answer);
@@ -516,7 +543,9 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     if (reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== block.parentId)) {
       const before = [missing(block.parentId), unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
-      const moved = await api.moveBlock(uid, { parentId: block.parentId, placeAfter: knownPlaceAfter(block) });
+      const placeAfter = knownPlaceAfter(block);
+      placedBy = { uid, named: [block.parentId, placeAfter] };
+      const moved = await api.moveBlock(uid, { parentId: block.parentId, placeAfter });
       reordered.delete(uid);
       remember(moved);
     }

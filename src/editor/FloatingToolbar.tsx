@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Editor, Range, Transforms, type BaseRange } from 'slate';
 import { ReactEditor, useSlate } from 'slate-react';
 import { activeLink, selectionMarks, setLink, toggleMark, type ToggleMark } from '../../plugins';
-import { LinkIcon } from '../ui/icons';
+import { LinkIcon, SparklesIcon } from '../ui/icons';
 import './floatingToolbar.css';
 
 const MARK_BUTTONS: { mark: ToggleMark; label: string; glyph: ReactNode; hotkey: string }[] = [
@@ -27,9 +27,11 @@ function selectionForToolbar(editor: Editor): BaseRange | null {
 interface ToolbarState {
   linkOpen: boolean;
   setLinkOpen(open: boolean): void;
+  /** «Улучшить с ИИ» for the selection (src/features/ai). */
+  onImprove?(selection: BaseRange): void;
 }
 
-function Toolbar({ linkOpen, setLinkOpen }: ToolbarState) {
+function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
   const editor = useSlate();
   const { t } = useTranslation('documentEditor');
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
@@ -130,6 +132,12 @@ function Toolbar({ linkOpen, setLinkOpen }: ToolbarState) {
           <button type="button" className={currentLink ? 'is-active' : undefined} title={`${t('toolbar.link')} (Ctrl+K)`} aria-label={t('toolbar.link')} onClick={() => setLinkOpen(true)}>
             <LinkIcon size={16} />
           </button>
+          {onImprove && selection ? (
+            <button type="button" className="floating-toolbar-ai" title={t('ai.toolbar.improve', { ns: 'common' })} aria-label={t('ai.toolbar.improve', { ns: 'common' })} onClick={() => onImprove(selection)}>
+              <SparklesIcon size={16} />
+              <span className="floating-toolbar-ai-label">{t('ai.toolbar.short', { ns: 'common' })}</span>
+            </button>
+          ) : null}
         </>
       )}
     </div>,
@@ -141,7 +149,7 @@ function Toolbar({ linkOpen, setLinkOpen }: ToolbarState) {
  * The floating toolbar over a text selection (marks and a link), and Ctrl/Cmd+K, which opens its
  * link field for the selection. Render `toolbar` inside <Slate>.
  */
-export function useFloatingToolbar(editor: Editor, enabled: boolean) {
+export function useFloatingToolbar(editor: Editor, enabled: boolean, onImprove?: (selection: BaseRange) => void) {
   const [linkOpen, setLinkOpen] = useState(false);
   const handleKey = (event: { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean; shiftKey?: boolean }): boolean => {
     if (!enabled || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return false;
@@ -152,6 +160,6 @@ export function useFloatingToolbar(editor: Editor, enabled: boolean) {
     }
     return false;
   };
-  const toolbar = enabled ? <Toolbar linkOpen={linkOpen} setLinkOpen={setLinkOpen} /> : null;
+  const toolbar = enabled ? <Toolbar linkOpen={linkOpen} setLinkOpen={setLinkOpen} onImprove={onImprove} /> : null;
   return { handleKey, toolbar };
 }

@@ -6,7 +6,7 @@ import { HistoryEditor } from 'slate-history';
 import { ReactEditor } from 'slate-react';
 import { convertBlock } from '../../plugins';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
-import { slashItems, slashQueryAt, type SlashItem, type SlashQuery } from './slashMenu';
+import { slashAiItems, slashItems, slashQueryAt, type SlashAiAction, type SlashItem, type SlashQuery } from './slashMenu';
 import './slashMenu.css';
 
 export interface SlashMenuProps {
@@ -56,9 +56,14 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
       {items.length === 0 ? (
         <div className="slash-menu-empty">{t('slashMenu.nothing')}</div>
       ) : (
-        items.map((item, index) => (
+        items.map((item, index) => [
+          item.ai && !items[index - 1]?.ai ? (
+            <div key="ai-group" className="slash-menu-group" role="presentation">
+              {t('ai.group', { ns: 'common' })}
+            </div>
+          ) : null,
           <div
-            key={item.type}
+            key={item.ai ? `ai-${item.ai}` : item.type}
             role="option"
             aria-selected={index === active}
             className={`slash-menu-item${index === active ? ' is-active' : ''}`}
@@ -70,8 +75,8 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
             }}
           >
             {item.label}
-          </div>
-        ))
+          </div>,
+        ])
       )}
     </div>,
     document.body,
@@ -93,13 +98,19 @@ export interface SlashMenuControl {
  * until the text changes. `insertSpecial` handles types that need more than a conversion (a
  * nested page must first be created on the server); it returns true when it took the choice.
  */
-export function useSlashMenu(editor: Editor, enabled: boolean, insertSpecial?: (type: BlockElementType, path: Path) => boolean): SlashMenuControl {
+export function useSlashMenu(
+  editor: Editor,
+  enabled: boolean,
+  insertSpecial?: (type: BlockElementType, path: Path) => boolean,
+  /** The AI group's choice (src/features/ai): the "/query" text is gone, the assistant opens at `path`. */
+  onAi?: (action: SlashAiAction, path: Path) => void,
+): SlashMenuControl {
   const { t } = useTranslation('documentEditor');
   const [query, setQuery] = useState<SlashQuery | null>(null);
   const [active, setActive] = useState(0);
   const dismissed = useRef<string | null>(null);
   const labelOf = (wireType: string) => t(`blockTypes.${wireType}`);
-  const items = query ? slashItems(query.query, labelOf) : [];
+  const items = query ? [...slashItems(query.query, labelOf), ...(onAi ? slashAiItems(query.query, (action) => t(`ai.slash.${action}`, { ns: 'common' })) : [])] : [];
 
   const onChange = () => {
     const next = enabled ? slashQueryAt(editor) : null;
@@ -116,6 +127,11 @@ export function useSlashMenu(editor: Editor, enabled: boolean, insertSpecial?: (
     const current = slashQueryAt(editor);
     setQuery(null);
     if (!current) return;
+    if (item.ai && onAi) {
+      HistoryEditor.withNewBatch(editor as HistoryEditor, () => Transforms.delete(editor, { at: Editor.range(editor, current.path) }));
+      onAi(item.ai, current.path);
+      return;
+    }
     HistoryEditor.withNewBatch(editor as HistoryEditor, () => {
       Transforms.delete(editor, { at: Editor.range(editor, current.path) });
       if (insertSpecial?.(item.type, current.path)) return;

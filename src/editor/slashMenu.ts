@@ -27,7 +27,13 @@ export interface SlashItem {
   type: BlockElementType;
   wireType: string;
   label: string;
+  /** An AI assistant action instead of a block type (src/features/ai). */
+  ai?: SlashAiAction;
 }
+
+/** The menu's AI group (after the block types): «Написать с ИИ», «Продолжить текст». */
+export const SLASH_AI_ACTIONS = ['generate', 'continue'] as const;
+export type SlashAiAction = (typeof SLASH_AI_ACTIONS)[number];
 
 /**
  * Block types a user can make from the menu: every type with defaultData, and the nested page
@@ -40,8 +46,22 @@ export const MENU_DEFINITIONS: readonly BlockDefinition[] = (BLOCK_DEFINITIONS a
  * or contains it (those after), case-insensitive; the menu order otherwise.
  */
 export function slashItems(query: string, labelOf: (wireType: string) => string): SlashItem[] {
+  return filterItems(
+    MENU_DEFINITIONS.map((d) => ({ type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType) })),
+    query,
+  );
+}
+
+/** The AI group's items for a query (found by their names, and by "ai" / "ии"). */
+export function slashAiItems(query: string, labelOf: (action: SlashAiAction) => string): SlashItem[] {
+  return filterItems(
+    SLASH_AI_ACTIONS.map((action) => ({ type: 'textBlock' as const, wireType: `ai ии ${action}`, label: labelOf(action), ai: action })),
+    query,
+  );
+}
+
+function filterItems(items: SlashItem[], query: string): SlashItem[] {
   const q = query.toLocaleLowerCase('ru');
-  const items = MENU_DEFINITIONS.map((d) => ({ type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType) }));
   if (q === '') return items;
   const words = (item: SlashItem) => [item.label.toLocaleLowerCase('ru'), item.wireType.toLowerCase()];
   const starts = items.filter((item) => words(item).some((w) => w.startsWith(q) || w.split(/\s+/).some((part) => part.startsWith(q))));

@@ -210,3 +210,10 @@ export const BellIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => 
     <path d="M10 20.5a2 2 0 0 0 4 0" />
   </Icon>
 );
+
+export const SparklesIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M10 3.5 11.6 8a3 3 0 0 0 1.9 1.9L18 11.5l-4.5 1.6a3 3 0 0 0-1.9 1.9L10 19.5 8.4 15a3 3 0 0 0-1.9-1.9L2 11.5l4.5-1.6A3 3 0 0 0 8.4 8z" />
+    <path d="M18.5 2.5v4M16.5 4.5h4M19 16v3M17.5 17.5h3" />
+  </Icon>
+);

@@ -1,0 +1,153 @@
+import { AI_LIMITS, AI_ERROR_REASONS, aiErrorReason, type AiAction, type AiErrorReason } from '../../../schema/ai';
+import { newId } from '../../../schema/ids';
+import { REALTIME_EVENTS, channels } from '../../../schema/realtime';
+import { ApiRequestError, api } from '../../app/api';
+import type { RealtimeConnection } from '../../app/realtimeConnection';
+
+/** Why a call failed, as the panel explains it. */
+export interface AiCallFailure {
+  reason: AiErrorReason;
+  /** The server's message (or the client's own, for fetchError). */
+  message: string;
+  /** Seconds to wait after a 429 (its Retry-After), when the server said. */
+  retryAfter?: number;
+}
+
+export interface AiCallHandlers {
+  /** The server took the call (202): the text comes next. */
+  onAccepted?(): void;
+  /** A piece of the text; `text` is everything so far. */
+  onDelta(delta: string, text: string): void;
+  /** The whole text, last. */
+  onResult(text: string): void;
+  onError(failure: AiCallFailure): void;
+}
+
+export interface AiCallOptions {
+  /** The channel must be joined within this time (ms), else fetchError. */
+  joinTimeoutMs?: number;
+  /** Nothing heard for this long (ms) after the call was taken: timeoutError (the server's own timeout, 60 s by default, should come first). */
+  silenceTimeoutMs?: number;
+  /** The HTTP call (replaceable in tests; the app's `api` otherwise). */
+  post?(path: string, body: unknown): Promise<unknown>;
+}
+
+/** What a call needs of the realtime connection. */
+export type AiConnection = Pick<RealtimeConnection, 'subscribe'>;
+
+const DEFAULTS = { joinTimeoutMs: 10_000, silenceTimeoutMs: 90_000 };
+
+/** The reason a failed POST gives (spec: 429 is rateLimitError; other failures fetchError or unknownError). */
+export function failureOfRequest(error: unknown): AiCallFailure {
+  if (!(error instanceof ApiRequestError)) return { reason: 'fetchError', message: error instanceof Error ? error.message : String(error) };
+  if (error.status === 429) {
+    const details = error.details as { retryAfter?: unknown } | undefined;
+    const retryAfter = typeof details?.retryAfter === 'number' ? details.retryAfter : undefined;
+    return { reason: 'rateLimitError', message: error.message, ...(retryAfter !== undefined ? { retryAfter } : {}) };
+  }
+  // No answer at all, or the server failed: the call did not get through.
+  if (error.status === undefined || error.status >= 500) return { reason: 'fetchError', message: error.message };
+  const mapped = aiErrorReason(error.message);
+  return { reason: mapped, message: error.message };
+}
+
+/** The reason an `error` event carries (or the spec's mapping of its message). */
+function failureOfEvent(payload: Record<string, unknown>): AiCallFailure {
+  const message = typeof payload.message === 'string' ? payload.message : '';
+  const reason = typeof payload.reason === 'string' && (AI_ERROR_REASONS as readonly string[]).includes(payload.reason) ? (payload.reason as AiErrorReason) : aiErrorReason(message);
+  return { reason, message };
+}
+
+/**
+ * One call of the AI assistant (docs/ai.md): joins a fresh `aiproxy:{id}` channel on the
+ * realtime connection, and once joined posts `/api/ai/{action}` with that id; the text then
+ * streams in as `add` pieces, and `edit` brings the whole text (or `error` says why not).
+ * Exactly one of onResult and onError is called, unless the call is cancelled first. Returns
+ * the cancel function (leaves the channel; later events are ignored).
+ */
+export function startAiCall(connection: AiConnection | null, action: AiAction, input: { text: string; context: string }, handlers: AiCallHandlers, options: AiCallOptions = {}): () => void {
+  const { joinTimeoutMs, silenceTimeoutMs } = { ...DEFAULTS, ...options };
+  const post = options.post ?? ((path: string, body: unknown) => api(path, { method: 'POST', body }));
+  let done = false;
+  let posted = false;
+  let text = '';
+  let silence: ReturnType<typeof setTimeout> | undefined;
+  let joinTimer: ReturnType<typeof setTimeout> | undefined;
+  let unsubscribe = () => {};
+
+  const finish = () => {
+    done = true;
+    clearTimeout(joinTimer);
+    clearTimeout(silence);
+    // Left after the current event is handled (the connection is iterating its handlers).
+    const leave = unsubscribe;
+    queueMicrotask(leave);
+  };
+  const fail = (failure: AiCallFailure) => {
+    if (done) return;
+    finish();
+    if (failure.reason === 'rateLimitError') console.warn(`ai: rateLimitError (${failure.message})`);
+    handlers.onError(failure);
+  };
+  const heard = () => {
+    clearTimeout(silence);
+    silence = setTimeout(() => fail({ reason: 'timeoutError', message: 'no answer from the server' }), silenceTimeoutMs);
+  };
+
+  if (!connection) {
+    queueMicrotask(() => fail({ reason: 'fetchError', message: 'no realtime connection' }));
+    return () => {
+      done = true;
+    };
+  }
+
+  const id = newId();
+  joinTimer = setTimeout(() => {
+    if (!posted) fail({ reason: 'fetchError', message: 'the realtime channel was not joined' });
+  }, joinTimeoutMs);
+
+  unsubscribe = connection.subscribe(channels.aiproxy(id), {
+    onJoined() {
+      // Joined again after a reconnect: the call is out already.
+      if (posted || done) return;
+      posted = true;
+      clearTimeout(joinTimer);
+      heard();
+      const body = { websocket_id: id, text: input.text.slice(0, AI_LIMITS.text), context: input.context.slice(0, AI_LIMITS.context) };
+      post(`/api/ai/${action}`, body).then(
+        () => {
+          if (!done) handlers.onAccepted?.();
+        },
+        (error: unknown) => fail(failureOfRequest(error)),
+      );
+    },
+    onEvent(event, payload) {
+      if (done) return;
+      heard();
+      if (event === REALTIME_EVENTS.add && typeof payload.delta === 'string') {
+        text += payload.delta;
+        handlers.onDelta(payload.delta, text);
+      } else if (event === REALTIME_EVENTS.edit && typeof payload.text === 'string') {
+        finish();
+        handlers.onResult(payload.text);
+      } else if (event === REALTIME_EVENTS.error) {
+        fail(failureOfEvent(payload));
+      }
+    },
+    onError(error) {
+      // The connection hands `error` events that name a channel to its subscriptions: the
+      // assistant's failure (it has a reason and no code).
+      if (typeof error.code !== 'number' || 'reason' in error) {
+        fail(failureOfEvent(error as unknown as Record<string, unknown>));
+        return;
+      }
+      // The join was refused (or the channel taken away): the call cannot be heard.
+      fail({ reason: 'fetchError', message: `realtime error ${error.code}: ${error.message}` });
+    },
+  });
+
+  return () => {
+    if (done) return;
+    finish();
+  };
+}
