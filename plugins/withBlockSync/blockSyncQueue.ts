@@ -391,13 +391,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         makeDue(uid);
         return;
       }
-      if (error.status === 422 && error.code === ERROR_CODES.validationFailed && placedBy?.uid === uid && (await placeWentAway(placedBy.named))) {
+      const place = error.status === 422 && error.code === ERROR_CODES.validationFailed && placedBy?.uid === uid ? await placeWentAway(placedBy.named) : 'there';
+      if (place === 'gone') {
         // The block it was placed after (or under) was deleted by someone meanwhile: that
         // deletion is taken here too, and the block goes again, placed by what is left.
         makeDue(uid);
         return;
       }
-      if (isTransient(error)) {
+      if (isTransient(error) || place === 'unknown') {
+        // (Whether the block it follows is still there could not be asked: try again later.)
         const delay = retryDelay();
         failures += 1;
         schedule(uid, delay);
@@ -425,20 +427,25 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   /** The blocks a create or move named (parent, previous sibling), for the 422 that follows if one is gone. */
   let placedBy: { uid: string; named: Array<string | null> } | null = null;
 
-  /** Whether the server lost some of these blocks (404): they are taken as deleted by someone else. */
-  async function placeWentAway(named: ReadonlyArray<string | null>): Promise<boolean> {
-    if (!options.api.getBlock) return false;
+  /**
+   * Whether the server lost some of these blocks (404: they are taken as deleted by someone
+   * else), has them all, or could not be asked (no connection).
+   */
+  async function placeWentAway(named: ReadonlyArray<string | null>): Promise<'gone' | 'there' | 'unknown'> {
+    if (!options.api.getBlock) return 'there';
     const gone: string[] = [];
     for (const id of named) {
       if (!id) continue;
       try {
         await options.api.getBlock(id);
       } catch (raw) {
-        if ((raw as BlockSyncError).status === 404) gone.push(id);
+        const error = raw as BlockSyncError;
+        if (error.status === 404) gone.push(id);
+        else if (isTransient(error)) return 'unknown';
       }
     }
     if (gone.length > 0) receiveRemoved(gone);
-    return gone.length > 0;
+    return gone.length > 0 ? 'gone' : 'there';
   }
 
   /** The server's copy of a block with its place, or null if it cannot be read. */

@@ -79,6 +79,12 @@ export class RealtimeConnection {
       this.socket.on(event, (payload: Record<string, unknown>) => this.route(event, payload));
     }
     this.socket.on(REALTIME_EVENTS.error, (error: RealtimeErrorBody) => {
+      // An error that is a channel's own message (the AI assistant's failure on aiproxy, which
+      // carries a reason, not a realtime code) is that channel's event, not a connection error.
+      if (typeof error.code !== 'number') {
+        this.route(REALTIME_EVENTS.error, error as unknown as Record<string, unknown>);
+        return;
+      }
       for (const listener of this.errorListeners) listener(error);
       if (!error.channel) return;
       for (const handlers of this.subscriptions.get(error.channel) ?? []) handlers.onError?.(error);
