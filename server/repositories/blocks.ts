@@ -127,6 +127,8 @@ export interface InsertBlockInput {
   type: BlockWireType;
   data: BlockData;
   userId: string;
+  /** The client that made it (X-Client-Id): its own retries are not conflicts (docs/realtime.md). */
+  origin?: string | null;
 }
 
 function newBlockRow(input: InsertBlockInput, now: string): BlockRow {
@@ -142,8 +144,9 @@ function newBlockRow(input: InsertBlockInput, now: string): BlockRow {
     updated_at: now,
     updated_by: input.userId,
     deleted_at: null,
-    origin: null,
-    origin_since: null,
+    origin: input.origin ?? null,
+    // The run of writes of its maker starts with the block itself.
+    origin_since: input.origin ? 0 : null,
   };
 }
 
@@ -169,6 +172,9 @@ export async function reviveBlock(db: Kysely<Database>, deleted: BlockRow, input
     updated_at: now,
     updated_by: input.userId,
     deleted_at: null,
+    // Whoever brings it back starts a new run of writes: an older writer's late retry is a conflict now.
+    origin: input.origin ?? null,
+    origin_since: input.origin ? deleted.version : null,
   };
   const result = await db
     .updateTable('blocks')

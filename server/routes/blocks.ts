@@ -201,7 +201,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       if (existing && existing.page_id === page.id && existing.deleted_at !== null) {
         if (parentId !== null && (await isInSubtree(trx, existing, parentId))) throw invalid('a block cannot sit under its own descendant');
         const sortKey = await sortKeyAfter(trx, page.id, parentId, after);
-        const revived = await reviveBlock(trx, existing, { parentId, sortKey, type: body.type, data, userId: user.id });
+        const revived = await reviveBlock(trx, existing, { parentId, sortKey, type: body.type, data, userId: user.id, origin: originOf(request) });
         if (!revived) throw await blockExists(trx, (await findBlock(trx, id)) ?? existing, page.id);
         return revived;
       }
@@ -214,6 +214,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
         type: body.type,
         data,
         userId: user.id,
+        origin: originOf(request),
       });
     }).catch(takenId(id, page.id));
     reply.status(201);
