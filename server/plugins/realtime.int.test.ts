@@ -845,6 +845,22 @@ describe('idempotent retries', () => {
     ]);
   });
 
+  test('a block deleted and brought back by someone else: the old writer\'s late retry is a conflict, not an overwrite', async () => {
+    const page = await newPage();
+    const block = await createBlock(page, 'base');
+    const writer = 'old-writer-0001';
+    expectStatus(await updateBlock(block, 'base+mine', writer), 200);
+    expectStatus(await api(t, ann.cookie, 'DELETE', `${blockUrl(block.id)}?version=2`), 200);
+    const revived = await api(t, ann.cookie, 'POST', '/api/v3/spaces/block', { id: block.id, pageId: page, type: 'text', data: text('theirs') }, clientHeader('reviver-00001'));
+    expect(body<WireBlock>(expectStatus(revived, 201)).data).toMatchObject({ version: 3, data: text('theirs') });
+    // The writer's answer for version 2 was lost; it sends again from version 1.
+    expect((await updateBlock(block, 'base+mine+more', writer)).statusCode).toBe(422);
+    // The one who brought it back may retry their own write.
+    expectStatus(await updateBlock({ id: block.id, version: 2 }, 'theirs!', 'reviver-00001'), 200);
+    const stored = body<WireBlock>(await api(t, ann.cookie, 'GET', blockUrl(block.id))).data;
+    expect(stored).toMatchObject({ version: 4, data: text('theirs!') });
+  });
+
   test('two retries from one client sent at once: both answered, one text, versions in order', async () => {
     const page = await newPage();
     const block = await createBlock(page, 'x');
