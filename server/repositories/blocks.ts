@@ -325,11 +325,29 @@ export async function isInSubtree(db: Kysely<Database>, block: BlockRow, candida
  * the page (the page's block lock is held), so a restore brings back exactly what this delete
  * took away (not a child deleted on its own before).
  */
-export async function softDeleteBlockTree(trx: Transaction<Database>, block: BlockRow): Promise<string[]> {
+export async function softDeleteBlockTree(
+  trx: Transaction<Database>,
+  block: BlockRow,
+  /** Delete only if the block is still at this version (or a later one of the same client's run): else null, nothing deleted. */
+  guard?: { base: number; origin: string | null },
+): Promise<string[] | null> {
   const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
   const latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
   let stamp = nowIso();
   if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
+  if (guard) {
+    // The version is checked by the same statement that deletes the block: an update committed
+    // a moment earlier (the hot path takes no lock) makes this delete a conflict, never lost.
+    const { base, origin } = guard;
+    const root = await trx
+      .updateTable('blocks')
+      .set({ deleted_at: stamp })
+      .where('id', '=', block.id)
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('version', '=', base), eb.and([eb('origin', '=', origin), eb('origin_since', '<=', base), eb('version', '>=', base)])]))
+      .executeTakeFirst();
+    if (Number(root.numUpdatedRows) !== 1) return null;
+  }
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
   await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
   return ids;

@@ -291,11 +291,10 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       // Someone changed the block since the deleter saw it (typed into a paragraph being merged
       // away): their text is not thrown away unseen — 422 with the block, as for an update. A
       // retry of the deleter's own later write is not a conflict (docs/realtime.md).
-      const ownRun = origin !== null && current.origin === origin && (current.origin_since ?? Infinity) <= (base ?? 0);
-      if (base !== undefined && current.version !== base && !(ownRun && current.version >= base)) {
-        throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since it was deleted here', undefined, await presentBlock(trx, current));
-      }
-      return softDeleteBlockTree(trx, current);
+      const deleted = await softDeleteBlockTree(trx, current, base === undefined ? undefined : { base, origin });
+      if (deleted) return deleted;
+      const now = await reloadLive(trx, block.id);
+      throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since it was deleted here', undefined, await presentBlock(trx, now));
     });
     realtime.blocksRemoved(block.page_id, ids, originOf(request), nowIso());
     return envelope({ id: block.id, status: 'success' });
