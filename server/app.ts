@@ -7,6 +7,7 @@ import { dbPlugin } from './plugins/db';
 import { errorsPlugin, sendFrameworkError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { realtimePlugin } from './plugins/realtime';
+import { aiRoutes } from './routes/ai';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
 import { commentsRoutes } from './routes/comments';
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(goalRoutes);
   await app.register(telegramRoutes, { config });
   await app.register(templateRoutes);
+  await app.register(aiRoutes, { config });
   await app.register(webRoutes, { webDir: config.webDir });
   return app;
 }

@@ -35,6 +35,7 @@ import { LeaveGuard } from './LeaveGuard';
 import { pasteFiles } from './pasteFiles';
 import { uploadsRunning, uploadsSettled } from './upload';
 import { PresenceCarets } from '../features/presence/PresenceCarets';
+import { useAiAssistant } from '../features/ai/AiAssistant';
 import './editor.css';
 
 /**
@@ -201,16 +202,23 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     };
   }, [queue, title, unsaved]);
 
-  const slash = useSlashMenu(editor, canEdit, (type, path) => {
-    if (type !== 'documentBlock') return false;
-    // A nested page is created on the server first; the block follows once it exists.
-    const atUid = (editor.children[path[0]] as { uid?: string } | undefined)?.uid;
-    void insertDocumentBlock(editor, apiRequest, page.id, { atUid, onPageCreated: onChildPageCreated }).catch(() => undefined);
-    return true;
-  });
-  const toolbar = useFloatingToolbar(editor, canEdit);
-  const blockSelection = useBlockSelection(editor, canEdit);
   const frame = useRef<HTMLDivElement>(null);
+  // The AI assistant (src/features/ai): its panel under a block, opened from the slash menu and the selection toolbar.
+  const ai = useAiAssistant(editor, canEdit, frame);
+  const slash = useSlashMenu(
+    editor,
+    canEdit,
+    (type, path) => {
+      if (type !== 'documentBlock') return false;
+      // A nested page is created on the server first; the block follows once it exists.
+      const atUid = (editor.children[path[0]] as { uid?: string } | undefined)?.uid;
+      void insertDocumentBlock(editor, apiRequest, page.id, { atUid, onPageCreated: onChildPageCreated }).catch(() => undefined);
+      return true;
+    },
+    ai.start,
+  );
+  const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
+  const blockSelection = useBlockSelection(editor, canEdit);
   const decorateCode = useCodeDecorate();
 
   return (
@@ -235,11 +243,12 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
           // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
           const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
           if (!typing) syncSelectionFromDom(editor);
-          if (slash.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || editor.handleKey(event)) event.preventDefault();
+          if (slash.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || editor.handleKey(event)) event.preventDefault();
         }}
       />
       </ChunkVisibilityProvider>
       <PresenceCarets pageId={page.id} container={frame} />
+      {ai.panel}
       </div>
     </Slate>
   );

@@ -34,12 +34,25 @@ const TEXT_CLASS: Partial<Record<BlockElement['type'], string>> = {
 };
 
 /** One block of the preview, drawn as the editor would show it (without the editor). */
-function PreviewBlock({ block, number }: { block: BlockElement; number: number }) {
+function PreviewBlock({ block, number, tail }: { block: BlockElement; number: number; tail?: ReactNode }) {
   const depth = depthOf(block);
   const style = depth > 0 ? { marginLeft: depth * 22 } : undefined;
-  if (block.type === 'dividerBlock') return <hr className="ai-preview-divider" />;
-  if (block.type === 'codeBlock') return <pre className="ai-preview-code" style={style}>{Node.string(block)}</pre>;
-  if (block.type === 'tableBlock') return <p className="ai-preview-p ai-preview-table" style={style}>{Node.string(block)}</p>;
+  if (block.type === 'dividerBlock') {
+    return (
+      <>
+        <hr className="ai-preview-divider" />
+        {tail}
+      </>
+    );
+  }
+  if (block.type === 'codeBlock' || block.type === 'tableBlock') {
+    return (
+      <pre className={block.type === 'codeBlock' ? 'ai-preview-code' : 'ai-preview-p'} style={style}>
+        {Node.string(block)}
+        {tail}
+      </pre>
+    );
+  }
   const tokens = (block.children as unknown as Token[]).filter((child) => typeof child.text === 'string' && child.text !== '');
   const marker =
     block.type === 'bulletListBlock' ? '•' : block.type === 'orderedListBlock' ? `${number}.` : block.type === 'checkboxBlock' ? (block.checked ? '☑' : '☐') : null;
@@ -51,6 +64,7 @@ function PreviewBlock({ block, number }: { block: BlockElement; number: number }
         </span>
         <span>
           <Tokens tokens={tokens} />
+          {tail}
         </span>
       </div>
     );
@@ -58,6 +72,7 @@ function PreviewBlock({ block, number }: { block: BlockElement; number: number }
   return (
     <p className={`ai-preview-p ${TEXT_CLASS[block.type] ?? ''}`} style={style}>
       <Tokens tokens={tokens} />
+      {tail}
     </p>
   );
 }
@@ -99,9 +114,9 @@ export function AiPreview({ text, streaming }: { text: string; streaming?: boole
   return (
     <div className="ai-preview">
       {content.blocks.map((block, i) => (
-        <PreviewBlock key={i} block={block} number={numbers[i]} />
+        // The caret at the end of the text that is still coming.
+        <PreviewBlock key={i} block={block} number={numbers[i]} tail={i === content.blocks.length - 1 ? caret : null} />
       ))}
-      {caret}
     </div>
   );
 }

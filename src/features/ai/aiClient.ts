@@ -3,6 +3,7 @@ import { newId } from '../../../schema/ids';
 import { REALTIME_EVENTS, channels } from '../../../schema/realtime';
 import { ApiRequestError, api } from '../../app/api';
 import type { RealtimeConnection } from '../../app/realtimeConnection';
+import type { AiErrorHint } from './aiState';
 
 /** Why a call failed, as the panel explains it. */
 export interface AiCallFailure {
@@ -11,6 +12,8 @@ export interface AiCallFailure {
   message: string;
   /** Seconds to wait after a 429 (its Retry-After), when the server said. */
   retryAfter?: number;
+  /** A failure the panel explains in its own words (no model configured, too much text). */
+  hint?: AiErrorHint;
 }
 
 export interface AiCallHandlers {
@@ -28,23 +31,32 @@ export interface AiCallOptions {
   joinTimeoutMs?: number;
   /** Nothing heard for this long (ms) after the call was taken: timeoutError (the server's own timeout, 60 s by default, should come first). */
   silenceTimeoutMs?: number;
+  /** The connection down this long (ms) during the call: fetchError (the server drops a job whose channel stays empty 10 s). */
+  offlineTimeoutMs?: number;
   /** The HTTP call (replaceable in tests; the app's `api` otherwise). */
   post?(path: string, body: unknown): Promise<unknown>;
 }
 
 /** What a call needs of the realtime connection. */
-export type AiConnection = Pick<RealtimeConnection, 'subscribe'>;
+export type AiConnection = Pick<RealtimeConnection, 'subscribe'> & Partial<Pick<RealtimeConnection, 'onStatus'>>;
 
-const DEFAULTS = { joinTimeoutMs: 10_000, silenceTimeoutMs: 90_000 };
+const DEFAULTS = { joinTimeoutMs: 10_000, silenceTimeoutMs: 90_000, offlineTimeoutMs: 12_000 };
 
 /** The reason a failed POST gives (spec: 429 is rateLimitError; other failures fetchError or unknownError). */
 export function failureOfRequest(error: unknown): AiCallFailure {
   if (!(error instanceof ApiRequestError)) return { reason: 'fetchError', message: error instanceof Error ? error.message : String(error) };
   if (error.status === 429) {
+    // The wait: from the details when given, else from the server's message ("… try again in 42 s").
     const details = error.details as { retryAfter?: unknown } | undefined;
-    const retryAfter = typeof details?.retryAfter === 'number' ? details.retryAfter : undefined;
+    const said = /(\d+)\s*s\b/.exec(error.message);
+    const retryAfter = typeof details?.retryAfter === 'number' ? details.retryAfter : said ? Number(said[1]) : undefined;
     return { reason: 'rateLimitError', message: error.message, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   }
+  // The server has no model for generate and continue (docs/ai.md): say so rather than "failed".
+  if (error.code === 'ai.not_configured') return { reason: 'unknownError', message: error.message, hint: 'notConfigured' };
+  // The channel was not joined (the connection dropped meanwhile): the call did not get through.
+  if (error.code === 'ai.channel_not_joined') return { reason: 'fetchError', message: error.message };
+  if (error.status === 413) return { reason: 'unknownError', message: error.message, hint: 'tooLong' };
   // No answer at all, or the server failed: the call did not get through.
   if (error.status === undefined || error.status >= 500) return { reason: 'fetchError', message: error.message };
   const mapped = aiErrorReason(error.message);
@@ -66,19 +78,21 @@ function failureOfEvent(payload: Record<string, unknown>): AiCallFailure {
  * the cancel function (leaves the channel; later events are ignored).
  */
 export function startAiCall(connection: AiConnection | null, action: AiAction, input: { text: string; context: string }, handlers: AiCallHandlers, options: AiCallOptions = {}): () => void {
-  const { joinTimeoutMs, silenceTimeoutMs } = { ...DEFAULTS, ...options };
+  const { joinTimeoutMs, silenceTimeoutMs, offlineTimeoutMs } = { ...DEFAULTS, ...options };
   const post = options.post ?? ((path: string, body: unknown) => api(path, { method: 'POST', body }));
   let done = false;
   let posted = false;
   let text = '';
-  let silence: ReturnType<typeof setTimeout> | undefined;
-  let joinTimer: ReturnType<typeof setTimeout> | undefined;
+  const timers: { join?: ReturnType<typeof setTimeout>; silence?: ReturnType<typeof setTimeout>; offline?: ReturnType<typeof setTimeout> } = {};
+  let stopWatchingStatus = () => {};
   let unsubscribe = () => {};
 
   const finish = () => {
     done = true;
-    clearTimeout(joinTimer);
-    clearTimeout(silence);
+    clearTimeout(timers.join);
+    clearTimeout(timers.silence);
+    clearTimeout(timers.offline);
+    stopWatchingStatus();
     // Left after the current event is handled (the connection is iterating its handlers).
     const leave = unsubscribe;
     queueMicrotask(leave);
@@ -90,8 +104,8 @@ export function startAiCall(connection: AiConnection | null, action: AiAction, i
     handlers.onError(failure);
   };
   const heard = () => {
-    clearTimeout(silence);
-    silence = setTimeout(() => fail({ reason: 'timeoutError', message: 'no answer from the server' }), silenceTimeoutMs);
+    clearTimeout(timers.silence);
+    timers.silence = setTimeout(() => fail({ reason: 'timeoutError', message: 'no answer from the server' }), silenceTimeoutMs);
   };
 
   if (!connection) {
@@ -102,7 +116,13 @@ export function startAiCall(connection: AiConnection | null, action: AiAction, i
   }
 
   const id = newId();
-  joinTimer = setTimeout(() => {
+  // A connection that stays down loses the call (the pieces sent meanwhile are gone, and the server gives the job up).
+  stopWatchingStatus =
+    connection.onStatus?.((status) => {
+      clearTimeout(timers.offline);
+      if (status === 'offline' && !done) timers.offline = setTimeout(() => fail({ reason: 'fetchError', message: 'the realtime connection was lost' }), offlineTimeoutMs);
+    }) ?? stopWatchingStatus;
+  timers.join = setTimeout(() => {
     if (!posted) fail({ reason: 'fetchError', message: 'the realtime channel was not joined' });
   }, joinTimeoutMs);
 
@@ -111,7 +131,7 @@ export function startAiCall(connection: AiConnection | null, action: AiAction, i
       // Joined again after a reconnect: the call is out already.
       if (posted || done) return;
       posted = true;
-      clearTimeout(joinTimer);
+      clearTimeout(timers.join);
       heard();
       const body = { websocket_id: id, text: input.text.slice(0, AI_LIMITS.text), context: input.context.slice(0, AI_LIMITS.context) };
       post(`/api/ai/${action}`, body).then(

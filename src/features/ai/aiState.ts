@@ -13,7 +13,7 @@ export type AiPhase =
   | { status: 'error'; reason: AiErrorReason; message: string; hint?: AiErrorHint; retryAfter?: number };
 
 /** Failures the panel finds before calling (shown in place of the reason's text). */
-export type AiErrorHint = 'nothingToContinue' | 'tooLong' | 'emptyResult';
+export type AiErrorHint = 'nothingToContinue' | 'tooLong' | 'emptyResult' | 'notConfigured';
 
 export type AiPhaseEvent =
   | { type: 'send' }
