@@ -145,6 +145,8 @@ export interface BlockHistory {
   at: string;
   blocks: WireBlock[];
   removed: string[];
+  /** The versions of the removed blocks when deleted (same order). */
+  removedVersions: number[];
 }
 
 /** Server → client payloads, by channel kind and event. */
@@ -174,6 +176,8 @@ export interface ElementRemove {
   at: string;
   /** The deleted block and every block deleted with it. */
   ids: string[];
+  /** Their versions when deleted (same order): a copy newer than that (brought back since) stays. */
+  versions: number[];
 }
 /** A page's own fields changed (title, icon, cover): sent on its element channel. */
 export interface ElementPageEdit {

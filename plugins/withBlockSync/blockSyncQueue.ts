@@ -87,7 +87,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   let inFlight: string | null = null;
   /** What each block was created with (until the create is answered): the base if the answer is lost. */
   const created = new Map<string, Pick<WireBlock, 'type' | 'data'>>();
-  const held = new Map<string, { block: WireBlock; at: string | undefined } | 'removed'>();
+  const held = new Map<string, { block: WireBlock; at: string | undefined } | { removedAt: number | undefined }>();
   /**
    * The server time of the place (parent, previous sibling) last taken from the server for each
    * block: an event that arrives late (sent by another server process before a newer one) does
@@ -234,7 +234,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       inFlight = null;
       const waiting = held.get(uid);
       held.delete(uid);
-      if (waiting === 'removed') receiveRemoved([uid]);
+      if (waiting && 'removedAt' in waiting) receiveRemoved([uid], waiting.removedAt === undefined ? undefined : [waiting.removedAt]);
       else if (waiting) receive(waiting.block, waiting.at);
     }
   }
@@ -257,7 +257,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     if (disposed) return;
     if (inFlight === block.id) {
       const waiting = held.get(block.id);
-      if (!waiting || waiting === 'removed' || waiting.block.version <= block.version) held.set(block.id, { block, at });
+      if (!waiting || 'removedAt' in waiting || waiting.block.version <= block.version) held.set(block.id, { block, at });
       return;
     }
     const known = versions.get(block.id);
@@ -314,12 +314,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   }
 
   /** Blocks someone else deleted. A block with unsent text here stays and is made again on the server (nothing typed is lost). */
-  function receiveRemoved(uids: readonly string[]): void {
+  function receiveRemoved(uids: readonly string[], removedVersions?: readonly number[]): void {
     if (disposed) return;
     const gone: string[] = [];
-    for (const uid of uids) {
+    for (const [i, uid] of uids.entries()) {
+      // A deletion of a version older than ours (the block was brought back since; the event came late): it stays.
+      const removedAt = removedVersions?.[i];
+      if (removedAt !== undefined && (versions.get(uid) ?? 0) > removedAt) continue;
       if (inFlight === uid) {
-        held.set(uid, 'removed');
+        held.set(uid, { removedAt });
         continue;
       }
       if (!versions.has(uid)) continue;

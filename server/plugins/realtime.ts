@@ -53,7 +53,7 @@ export interface Realtime {
   /** Blocks were made, revived, restored or cloned (document order). */
   blocksAdded(pageId: string, blocks: WireBlock[], origin: string | null, at: string): void;
   /** A block was deleted with the blocks under it. */
-  blocksRemoved(pageId: string, ids: string[], origin: string | null, at: string): void;
+  blocksRemoved(pageId: string, removed: ReadonlyArray<{ id: string; version: number }>, origin: string | null, at: string): void;
   /** A page's title, icon or cover changed: the people who have it open see it. */
   pageEdited(page: ElementPageEdit['page'], origin: string | null, at: string): void;
   /** The children of these parents (page ids, or a workspace id for its top level) changed because of `pageId`. */
@@ -515,10 +515,10 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       const channel = channelKeys.element(pageId);
       io.to(channel).emit(REALTIME_EVENTS.add, { channel, pageId, origin, at, blocks } satisfies ElementAdd);
     },
-    blocksRemoved(pageId, ids, origin, at) {
-      if (ids.length === 0) return;
+    blocksRemoved(pageId, removed, origin, at) {
+      if (removed.length === 0) return;
       const channel = channelKeys.element(pageId);
-      io.to(channel).emit(REALTIME_EVENTS.remove, { channel, pageId, origin, at, ids } satisfies ElementRemove);
+      io.to(channel).emit(REALTIME_EVENTS.remove, { channel, pageId, origin, at, ids: removed.map((r) => r.id), versions: removed.map((r) => r.version) } satisfies ElementRemove);
     },
     pageEdited(page, origin, at) {
       const channel = channelKeys.element(page.id);

@@ -330,8 +330,8 @@ export async function softDeleteBlockTree(
   block: BlockRow,
   /** Delete only if the block is still at this version (or a later one of the same client's run): else null, nothing deleted. */
   guard?: { base: number; origin: string | null },
-): Promise<string[] | null> {
-  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
+): Promise<Array<{ id: string; version: number }> | null> {
+  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at', 'version']).where('page_id', '=', block.page_id).execute();
   const latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
   let stamp = nowIso();
   if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
@@ -350,7 +350,8 @@ export async function softDeleteBlockTree(
   }
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
   await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
-  return ids;
+  const versions = new Map(rows.map((r) => [r.id, r.version]));
+  return ids.map((id) => ({ id, version: versions.get(id) ?? 1 }));
 }
 
 /** Brings back a deleted block and the descendants deleted together with it; they keep their places (sort keys). */
@@ -448,17 +449,19 @@ export async function listBlockChangesSince(
   pageId: string,
   since: string,
   limit: number,
-): Promise<{ blocks: WireBlock[]; removed: string[] } | null> {
+): Promise<{ blocks: WireBlock[]; removed: string[]; removedVersions: number[] } | null> {
   const rows = await db
     .selectFrom('blocks')
-    .select(['id', 'deleted_at'])
+    .select(['id', 'deleted_at', 'version'])
     .where('page_id', '=', pageId)
     .where((eb) => eb.or([eb('updated_at', '>', since), eb('deleted_at', '>', since)]))
     .limit(limit + 1)
     .execute();
   if (rows.length > limit) return null;
-  const removed = rows.filter((r) => r.deleted_at !== null).map((r) => r.id);
+  const gone = rows.filter((r) => r.deleted_at !== null);
+  const removed = gone.map((r) => r.id);
+  const removedVersions = gone.map((r) => r.version);
   const changed = new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
   const blocks = changed.size === 0 ? [] : (await listPageBlocks(db, pageId)).filter((b) => changed.has(b.id));
-  return { blocks, removed };
+  return { blocks, removed, removedVersions };
 }

@@ -286,7 +286,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     const block = await authorizedBlock(user.id, request.params.id, 'edit');
     const origin = originOf(request);
     const base = request.query.version;
-    const ids = await blockChange(block.page_id, async (trx) => {
+    const removed = await blockChange(block.page_id, async (trx) => {
       const current = await reloadLive(trx, block.id);
       // Someone changed the block since the deleter saw it (typed into a paragraph being merged
       // away): their text is not thrown away unseen — 422 with the block, as for an update. A
@@ -296,7 +296,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       const now = await reloadLive(trx, block.id);
       throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since it was deleted here', undefined, await presentBlock(trx, now));
     });
-    realtime.blocksRemoved(block.page_id, ids, originOf(request), nowIso());
+    realtime.blocksRemoved(block.page_id, removed, originOf(request), nowIso());
     return envelope({ id: block.id, status: 'success' });
   });
 

@@ -40,7 +40,7 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
   };
   const applyHistory = (history: BlockHistory) => {
     take(history.blocks, history.at);
-    queue.receiveRemoved(history.removed);
+    queue.receiveRemoved(history.removed, history.removedVersions);
     seen(history.at);
   };
 
@@ -94,7 +94,7 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
       } else if (event === 'add') {
         take((change as ElementAdd).blocks, change.at);
         settle(change.at);
-      } else if (event === 'remove') queue.receiveRemoved((change as ElementRemove).ids);
+      } else if (event === 'remove') queue.receiveRemoved((change as ElementRemove).ids, (change as ElementRemove).versions);
     },
     onError(error) {
       if (error.code === REALTIME_ERRORS.historyTooLarge) onReloadNeeded?.();
