@@ -23,7 +23,8 @@ function usedKeys(): { file: string; ns: Namespace; key: string }[] {
     const source = fs.readFileSync(file, 'utf8');
     const ns: Namespace = source.includes("useTranslation('documentEditor')") ? 'documentEditor' : source.includes("useTranslation('automation')") ? 'automation' : 'common';
     return [
-      ...[...source.matchAll(/\bt\('([^'$`]+)'/g)].map((m) => ({ file: path.relative(root, file), ns, key: m[1] })),
+      // t('key', { ns: 'common' }) reads another namespace than the file's.
+      ...[...source.matchAll(/\bt\('([^'$`]+)'(?:,\s*\{\s*ns:\s*'(\w+)')?/g)].map((m) => ({ file: path.relative(root, file), ns: (m[2] as Namespace | undefined) ?? ns, key: m[1] })),
       // editorT (src/editor/blocks/textBlockParts.ts) reads the editor's namespace without a hook.
       ...[...source.matchAll(/\beditorT\('([^'$`]+)'/g)].map((m) => ({ file: path.relative(root, file), ns: 'documentEditor' as const, key: m[1] })),
     ];
