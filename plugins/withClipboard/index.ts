@@ -1,6 +1,6 @@
 export * from './withClipboard';
 export { CLIPBOARD_MIME, type PastedContent } from './content';
-export { insertPastedContent } from './insertBlocks';
+export { asOneUndoStep, insertPastedContent } from './insertBlocks';
 export { parseHtml } from './parseHtml';
 export { parseMarkdown } from './parseMarkdown';
 export { parseClipboardJson, type ClipboardJson } from './parseJson';

@@ -28,10 +28,10 @@ function caretPlace(editor: Editor): 'title' | 'plain' | 'block' | null {
 }
 
 /**
- * Runs a paste as one undo step: the batches the change makes (the undo window may start a new
- * one at its first text change) are joined into one.
+ * Runs a change (a paste, an accepted AI result) as one undo step: the batches it makes (the
+ * undo window may start a new one at its first text change) are joined into one.
  */
-function asOneUndoStep(editor: Editor, change: () => void): void {
+export function asOneUndoStep(editor: Editor, change: () => void): void {
   if (!HistoryEditor.isHistoryEditor(editor)) {
     change();
     return;

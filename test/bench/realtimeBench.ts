@@ -37,7 +37,7 @@ import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { channels, CLIENT_ID_HEADER, type ElementEdit } from '../../schema/realtime';
 import { connectRealtime, request } from '../helpers/realtimeClient';
-import { signInToProcess, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { fetchJson, signInToProcess, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 type Db = 'sqlite' | 'postgres';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -102,14 +102,7 @@ const median = (values: number[]) => {
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 const round = (n: number, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : n);
 
-async function json<T>(url: string, init: RequestInit & { cookie?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-  if (init.cookie) headers.cookie = init.cookie;
-  if (typeof init.body === 'string') headers['content-type'] = 'application/json';
-  const res = await fetch(url, { ...init, headers });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const json = fetchJson;
 
 async function signIn(server: ServerProcess): Promise<{ cookie: string; userId: string }> {
   const cookie = await signInToProcess(server, EMAIL);

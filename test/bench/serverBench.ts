@@ -15,7 +15,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import Database from 'better-sqlite3';
-import { freePort, signInToProcess, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { fetchJson, freePort, signInToProcess, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -41,14 +41,7 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
 }
 
-async function json<T>(url: string, init: RequestInit & { cookie?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-  if (init.cookie) headers.cookie = init.cookie;
-  if (typeof init.body === 'string') headers['content-type'] = 'application/json';
-  const res = await fetch(url, { ...init, headers });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const json = fetchJson;
 
 const signIn = (server: ServerProcess) => signInToProcess(server, 'bench@example.com');
 

@@ -139,3 +139,13 @@ export async function signInToProcess(server: ServerProcess, email: string): Pro
   if (!cookie) throw new Error(`no session cookie for ${email}: ${res.status}`);
   return cookie;
 }
+
+/** A JSON call to a server process (cookie and JSON body optional); throws with the answer's text on a non-2xx. */
+export async function fetchJson<T>(url: string, init: RequestInit & { cookie?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
+  if (init.cookie) headers.cookie = init.cookie;
+  if (typeof init.body === 'string') headers['content-type'] = 'application/json';
+  const res = await fetch(url, { ...init, headers });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}

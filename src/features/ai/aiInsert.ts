@@ -1,30 +1,7 @@
 import { Editor, Element, Node, Transforms, type Range } from 'slate';
-import { HistoryEditor } from 'slate-history';
 import { newId } from '../../../schema/ids';
 import { depthOf, type BlockElement } from '../../../schema/slate';
-import { insertPastedContent, parseMarkdown } from '../../../plugins';
-
-/**
- * Runs a change as one undo step: every batch it makes (a paste makes its own, the undo window
- * may split text changes) is joined into one.
- */
-export function asOneUndoStep(editor: Editor, change: () => void): void {
-  if (!HistoryEditor.isHistoryEditor(editor)) {
-    change();
-    return;
-  }
-  const { undos } = editor.history;
-  const last = undos[undos.length - 1];
-  HistoryEditor.withNewBatch(editor, change);
-  const at = last ? undos.lastIndexOf(last) : -1;
-  // (When the history limit pushed the step before this one out, its batches stay as they are.)
-  if (last && at < 0) return;
-  const from = at + 1;
-  if (undos.length - from > 1) {
-    const batches = undos.splice(from);
-    undos.push({ operations: batches.flatMap((b) => b.operations), selectionBefore: batches[0].selectionBefore });
-  }
-}
+import { asOneUndoStep, insertPastedContent, parseMarkdown } from '../../../plugins';
 
 export function blockIndex(editor: Editor, uid: string): number {
   return editor.children.findIndex((node) => Element.isElement(node) && (node as BlockElement).uid === uid);
