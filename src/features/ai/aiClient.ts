@@ -155,13 +155,9 @@ export function startAiCall(connection: AiConnection | null, action: AiAction, i
       }
     },
     onError(error) {
-      // The connection hands `error` events that name a channel to its subscriptions: the
-      // assistant's failure (it has a reason and no code).
-      if (typeof error.code !== 'number' || 'reason' in error) {
-        fail(failureOfEvent(error as unknown as Record<string, unknown>));
-        return;
-      }
-      // The join was refused (or the channel taken away): the call cannot be heard.
+      // (The assistant's own failure, with a reason and no realtime code, arrives as an `error`
+      // event above.) A realtime error here: the join was refused or the channel taken away, so
+      // the call cannot be heard.
       fail({ reason: 'fetchError', message: `realtime error ${error.code}: ${error.message}` });
     },
   });
