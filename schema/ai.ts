@@ -51,6 +51,16 @@ export interface AiFailure {
   type: AiAction;
   message: string;
   reason: AiErrorReason;
+  /** rateLimitError from the model's provider: the seconds it asked to wait (its Retry-After), when it said. */
+  retryAfter?: number;
+}
+
+/** What `GET /api/config` says of the assistant (`data.ai`). */
+export interface AiInstallation {
+  /** A model is configured: generate and continue work (without one, only improve, offline). */
+  model: boolean;
+  /** The server gives a call up after this long without a token (AI_TIMEOUT_MS): clients wait at least as long. */
+  timeoutMs: number;
 }
 
 /** The reasons of the spec (AI block data and the error catalogue); fetchError is the client's own (the call itself failed). */

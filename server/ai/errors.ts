@@ -30,6 +30,9 @@ export class AiError extends Error {
     super(message);
   }
 
+  /** The provider's 429: the seconds it asked to wait, when it said (sent with the `error` event). */
+  retryAfter?: number;
+
   get reason(): AiErrorReason {
     return aiErrorReason(this.message);
   }

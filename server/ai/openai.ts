@@ -54,7 +54,9 @@ export function createOpenAiProvider(config: AiConfig & { baseUrl: string }): Ai
       }
       if (!response.ok) {
         const detail = await errorDetail(response).catch(() => '');
-        throw new AiError(messageForStatus(response.status), `HTTP ${response.status}${detail ? `: ${detail}` : ''}`, response.status);
+        const failure = new AiError(messageForStatus(response.status), `HTTP ${response.status}${detail ? `: ${detail}` : ''}`, response.status);
+        if (response.status === 429) failure.retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
+        throw failure;
       }
       if (!response.body) throw new AiError(AI_MESSAGES.unexpected, 'an answer without a body');
 
@@ -86,6 +88,15 @@ export function createOpenAiProvider(config: AiConfig & { baseUrl: string }): Ai
       if (!finished) throw new AiError(AI_MESSAGES.unexpected, 'the stream ended before [DONE]');
     },
   };
+}
+
+/** A Retry-After header (seconds, or an HTTP date) as whole seconds from now, at least 1 and at most an hour; undefined when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : (Date.parse(value) - now) / 1000;
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(3600, Math.max(1, Math.ceil(seconds)));
 }
 
 function parseJson(data: string): unknown {

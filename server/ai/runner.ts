@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AiAction, AiDelta, AiFailure, AiResult } from '../../schema/ai';
-import { channels } from '../../schema/realtime';
 import type { AiConfig } from '../config';
 import { AI_MESSAGES, AiError } from './errors';
 import { createOfflineProvider } from './offline';
@@ -27,69 +26,70 @@ export interface AiRunner {
 }
 
 /** Why a job was stopped before its end. */
-type StopReason = 'timeout' | 'superseded' | 'gone' | 'closing';
+type StopReason = 'timeout' | 'superseded' | 'gone' | 'left' | 'closing';
 
-/** How long a channel may stay empty (a reconnect) before its running job is given up. */
+/** How long a channel may stay without its owner (a reconnect) before its running job is given up. */
 const GONE_GRACE_MS = 10_000;
+/** How often a running job looks whether its channel still has its owner. */
+const GONE_CHECK_MS = 2_000;
 const THINK_START = '<think>';
 const THINK_END = '</think>';
 
 /**
  * The AI requests being answered (docs/ai.md): each streams its provider's pieces to its channel
  * as `add` events, then the whole text as `edit`, or an `error` with the spec's message and
- * reason. A new request on a channel stops the one still running there; a channel left empty for
- * 10 s (its owner gone) stops its job; no token for `timeoutMs` fails it with 'timeout context'.
+ * reason. A new request on a channel stops the one still running there; a channel without its
+ * owner for 10 s (gone, on any process) stops its job, and the owner leaving it stops it at once;
+ * no token for `timeoutMs` fails it with 'timeout context'.
  * Improve without a model runs offline (server/ai/offline.ts).
  */
 export function createAiRunner(app: FastifyInstance, config: AiConfig): AiRunner {
   const model = config.baseUrl ? createOpenAiProvider({ ...config, baseUrl: config.baseUrl }) : null;
   const checker: SpellChecker | null = !model && config.spellcheck ? createSpellChecker() : null;
   const offline = model ? null : createOfflineProvider(checker, (error) => app.log.warn({ err: error }, 'ai: offline spelling is off'));
-  const running = new Map<string, { requestId: string; controller: AbortController }>();
+  const running = new Map<string, { requestId: string; userId: string; controller: AbortController }>();
 
   const providerFor = (action: AiAction): AiProvider | null => model ?? (action === 'improve' ? offline : null);
 
-  // A job's owner gone (the last connection in its channel closed or left): stopped after a grace
-  // for reconnects. Only the local adapter tells; a job whose owner is on another process runs on.
-  const adapter = app.realtime.io.of('/').adapter;
-  const onRoomDeleted = (room: string) => {
-    if (!room.startsWith('aiproxy:')) return;
-    const websocketId = room.slice('aiproxy:'.length);
-    const job = running.get(websocketId);
-    if (!job) return;
-    setTimeout(() => {
-      if (running.get(websocketId) !== job) return;
-      app.realtime.io
-        .in(room)
-        .fetchSockets()
+  /**
+   * Stops a job whose channel has been without its owner's connections for 10 s (they closed the
+   * page or left the channel; a reconnect within that keeps it). Asked of every process, so an
+   * owner connected to another one counts as well.
+   */
+  function watchOwner(job: AiJob, controller: AbortController): ReturnType<typeof setInterval> {
+    let goneSince: number | null = null;
+    let asking = false;
+    const timer = setInterval(() => {
+      if (asking || controller.signal.aborted) return;
+      asking = true;
+      app.realtime
+        .ownsAiProxy(job.websocketId, job.userId)
         .then(
-          (sockets) => {
-            if (sockets.length === 0 && running.get(websocketId) === job) job.controller.abort('gone' satisfies StopReason);
+          (here) => {
+            const now = performance.now();
+            goneSince = here ? null : (goneSince ?? now);
+            if (goneSince !== null && now - goneSince >= GONE_GRACE_MS - GONE_CHECK_MS / 2) controller.abort('gone' satisfies StopReason);
           },
           () => undefined,
-        );
-    }, GONE_GRACE_MS).unref();
-  };
-  adapter.on('delete-room', onRoomDeleted);
-
-  /**
-   * Sends a job's events to its channel strictly in order. Not through app.realtime.toAiProxy,
-   * which does not wait: over PostgreSQL the adapter publishes every event with a query of its own
-   * (on a pool of connections) and emits it locally only after, so events sent back to back could
-   * overtake each other (a piece after the final edit). Here each event is handed to the adapter
-   * once the one before it was; without an adapter (SQLite) that is at once.
-   */
-  function orderedSender(websocketId: string, log: FastifyBaseLogger) {
-    const channel = channels.aiproxy(websocketId);
-    let chain: Promise<void> = Promise.resolve();
-    return (event: 'add' | 'edit' | 'error', payload: Omit<AiDelta, 'channel'> | Omit<AiResult, 'channel'> | Omit<AiFailure, 'channel'>) => {
-      // The packet socket.io's own emit makes (type 2: an event); `channel` first, as toAiProxy sends it.
-      const packet = { type: 2, data: [event, { channel, ...payload }], nsp: '/' };
-      chain = chain
-        .then(() => adapter.broadcast(packet, { rooms: new Set([channel]), except: new Set(), flags: {} }))
-        .catch((error: unknown) => log.warn({ err: error }, 'ai: an event could not be sent'));
-    };
+        )
+        .finally(() => (asking = false));
+    }, GONE_CHECK_MS);
+    timer.unref();
+    return timer;
   }
+
+  // Its owner left the channel on purpose (discarded the result, or asked again elsewhere): the
+  // job stops at once if none of their connections is still in it (on any process).
+  const unwatchLeaving = app.realtime.onAiProxyLeft((websocketId) => {
+    const job = running.get(websocketId);
+    if (!job) return;
+    app.realtime.ownsAiProxy(websocketId, job.userId).then(
+      (here) => {
+        if (!here && running.get(websocketId) === job) job.controller.abort('left' satisfies StopReason);
+      },
+      () => undefined,
+    );
+  });
 
   async function run(job: AiJob, provider: AiProvider, controller: AbortController, log: FastifyBaseLogger) {
     const { requestId, websocketId, action } = job;
@@ -98,7 +98,9 @@ export function createAiRunner(app: FastifyInstance, config: AiConfig): AiRunner
     let text = '';
     let outcome = 'done';
     let failure: AiError | null = null;
-    const emit = orderedSender(websocketId, log);
+    const watch = watchOwner(job, controller);
+    const emit = (event: 'add' | 'edit' | 'error', payload: Omit<AiDelta, 'channel'> | Omit<AiResult, 'channel'> | Omit<AiFailure, 'channel'>) =>
+      app.realtime.toAiProxy(websocketId, job.userId, event, payload);
     try {
       const pieces = cleanAnswer(guarded(provider.stream(action, job.text, job.context, controller.signal), controller, config.timeoutMs));
       for await (const delta of pieces) {
@@ -121,9 +123,10 @@ export function createAiRunner(app: FastifyInstance, config: AiConfig): AiRunner
           failure = new AiError(AI_MESSAGES.unexpected, error instanceof Error ? error.message : String(error));
         }
         outcome = failure.message;
-        emit('error', { requestId, type: action, message: failure.message, reason: failure.reason });
+        emit('error', { requestId, type: action, message: failure.message, reason: failure.reason, ...(failure.retryAfter ? { retryAfter: failure.retryAfter } : {}) });
       }
     } finally {
+      clearInterval(watch);
       if (running.get(websocketId)?.controller === controller) running.delete(websocketId);
       // What was asked and how it went; never the texts.
       const entry = {
@@ -154,11 +157,11 @@ export function createAiRunner(app: FastifyInstance, config: AiConfig): AiRunner
       if (!provider) throw new Error(`no provider for ${job.action}`);
       running.get(job.websocketId)?.controller.abort('superseded' satisfies StopReason);
       const controller = new AbortController();
-      running.set(job.websocketId, { requestId: job.requestId, controller });
+      running.set(job.websocketId, { requestId: job.requestId, userId: job.userId, controller });
       void run(job, provider, controller, log);
     },
     async close() {
-      adapter.off('delete-room', onRoomDeleted);
+      unwatchLeaving();
       for (const { controller } of running.values()) controller.abort('closing' satisfies StopReason);
       running.clear();
       await checker?.close();

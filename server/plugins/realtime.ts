@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { WireBlock } from '../../schema/block';
 import {
   channelKeys,
+  channels,
   historyMessageSchema,
   joinMessageSchema,
   leaveMessageSchema,
@@ -60,8 +61,16 @@ export interface Realtime {
   childrenChanged(parentIds: ReadonlyArray<string | null>, workspaceId: string, pageId: string): void;
   /** A notification was made for `userId`. */
   notified(userId: string, workspaceId: string, notificationId: string): void;
-  /** Sends an event to an aiproxy channel (the AI assistant's results). */
-  toAiProxy(id: string, event: string, payload: unknown): void;
+  /**
+   * Sends an event to the connections of `userId` in an aiproxy channel (the AI assistant's
+   * results; nobody else's, even one who joined the channel after its owner left). Events to one
+   * channel arrive in the order they were sent, also across processes.
+   */
+  toAiProxy(id: string, userId: string, event: string, payload: object): void;
+  /** Whether `aiproxy:{id}` has connections and all of them are `userId`'s (on any process). */
+  ownsAiProxy(id: string, userId: string): Promise<boolean>;
+  /** Calls `listener` when a connection of this process leaves an aiproxy channel by asking to (not by closing); returns the unsubscribe. */
+  onAiProxyLeft(listener: (id: string) => void): () => void;
 }
 
 declare module 'fastify' {
@@ -94,6 +103,8 @@ const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const userRoom = (userId: string) => `user:${userId}`;
 /** socket.io room for the fan-out of element and elementChildren channels (every user's channel name is a room too). */
 const fanOutRoom = (channel: ParsedChannel) => `${channel.kind}:${channel.id}`;
+/** socket.io room the AI assistant's events go to: the channel's connections of one user. */
+const aiProxyRoom = (id: string, userId: string) => `${channels.aiproxy(id)}#${userId}`;
 
 class RealtimeError extends Error {
   constructor(
@@ -265,11 +276,9 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
   async function authorize(user: UserRow, channel: ParsedChannel, socket: AppSocket | null): Promise<void> {
     if (channel.user !== undefined && channel.user !== user.id) throw new RealtimeError(REALTIME_ERRORS.wrongUser, 'the channel names another user');
     if (channel.kind === 'aiproxy') {
-      if (!socket) return;
-      const inside = await io.in(`aiproxy:${channel.id}`).fetchSockets();
-      if (inside.some((other) => other.id !== socket.id && (other.data as SocketData).user?.id !== user.id)) {
-        throw new RealtimeError(REALTIME_ERRORS.channelTaken, 'this channel belongs to another connection');
-      }
+      // (Two people joining at the same moment, on two processes, could both get in; neither hears
+      // the other's results anyway: they go to a room of their user's own, aiProxyRoom.)
+      if (socket && (await othersIn(channel, socket, user))) throw new RealtimeError(REALTIME_ERRORS.channelTaken, 'this channel belongs to another connection');
       return;
     }
     const page = await findPage(app.db, channel.id);
@@ -285,6 +294,12 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       if (await findWorkspace(app.db, channel.id)) throw new RealtimeError(REALTIME_ERRORS.forbidden, 'not a member of this workspace');
     }
     throw new RealtimeError(REALTIME_ERRORS.notFound, 'no such page');
+  }
+
+  /** Whether an aiproxy channel has a connection of a user other than `user` (on any process). */
+  async function othersIn(channel: ParsedChannel, socket: AppSocket, user: UserRow): Promise<boolean> {
+    const inside = await io.in(fanOutRoom(channel)).fetchSockets();
+    return inside.some((other) => other.id !== socket.id && (other.data as SocketData).user?.id !== user.id);
   }
 
   function errorBody(error: unknown, channel?: string): RealtimeErrorBody {
@@ -335,6 +350,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       delete data.carets[channel.id];
       socket.to(room).emit(REALTIME_EVENTS.leave, { channel: room, pageId: channel.id, clientId: data.clientId });
     }
+    if (channel.kind === 'aiproxy') await socket.leave(aiProxyRoom(channel.id, data.user.id));
   }
 
   // ---- Messages ----------------------------------------------------------------------------------
@@ -379,7 +395,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       const at = nowIso();
       // History is read after joining: nothing made between the two is missed (at worst sent twice).
       data.joined.set(name, channel);
-      await socket.join(channel.kind === 'online' || channel.kind === 'aiproxy' ? [room] : [room, name]);
+      await socket.join(channel.kind === 'online' ? [room] : channel.kind === 'aiproxy' ? [room, aiProxyRoom(channel.id, data.user.id)] : [room, name]);
       if (channel.kind === 'online') {
         socket.to(room).emit(REALTIME_EVENTS.join, { channel: room, pageId: channel.id, member: member(data, channel.id) });
         return { at, members: await membersOf(channel.id) };
@@ -398,7 +414,9 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     });
 
     handle(REALTIME_EVENTS.leave, leaveMessageSchema, async ({ channel: name }) => {
-      await leaveChannel(socket, name, joinedChannel(name));
+      const channel = joinedChannel(name);
+      await leaveChannel(socket, name, channel);
+      if (channel.kind === 'aiproxy') for (const listener of aiProxyLeft) listener(channel.id);
     });
 
     handle(REALTIME_EVENTS.history, historyMessageSchema, async ({ channel: name, since }) => {
@@ -504,6 +522,9 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
 
   // ---- Telling clients -----------------------------------------------------------------------------
 
+  /** Per aiproxy room: the sending of its last event (toAiProxy keeps their order). */
+  const aiProxyQueues = new Map<string, Promise<void>>();
+  const aiProxyLeft = new Set<(id: string) => void>();
   const realtime: Realtime = {
     io,
     blockEdited(block, origin, at) {
@@ -547,8 +568,28 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     notified(userId, workspaceId, notificationId) {
       io.to(userRoom(userId)).emit(REALTIME_EVENTS.add, { channel: NOTIFICATIONS_CHANNEL, id: notificationId, workspaceId } satisfies NotificationAdded);
     },
-    toAiProxy(id, event, payload) {
-      io.to(`aiproxy:${id}`).emit(event, { channel: `aiproxy:${id}`, ...(payload as object) });
+    toAiProxy(id, userId, event, payload) {
+      // Not io.to().emit(), which does not wait: over PostgreSQL the adapter publishes each event
+      // with a query of its own (on a pool of connections) and emits it locally only after, so
+      // events sent back to back could overtake each other (a piece after the final text). Each
+      // event is handed to the adapter once the one before it was; in memory that is at once.
+      const room = channels.aiproxy(id);
+      const packet = { type: 2 /* an event */, data: [event, { channel: room, ...payload }], nsp: '/' };
+      const sent = (aiProxyQueues.get(room) ?? Promise.resolve())
+        .then(() => io.of('/').adapter.broadcast(packet, { rooms: new Set([aiProxyRoom(id, userId)]), except: new Set(), flags: {} }))
+        .catch((error: unknown) => app.log.warn({ err: error }, 'realtime: an aiproxy event could not be sent'));
+      aiProxyQueues.set(room, sent);
+      void sent.then(() => {
+        if (aiProxyQueues.get(room) === sent) aiProxyQueues.delete(room);
+      });
+    },
+    async ownsAiProxy(id, userId) {
+      const sockets = await io.in(channels.aiproxy(id)).fetchSockets();
+      return sockets.length > 0 && sockets.every((socket) => (socket.data as SocketData).user?.id === userId);
+    },
+    onAiProxyLeft(listener) {
+      aiProxyLeft.add(listener);
+      return () => aiProxyLeft.delete(listener);
     },
   };
   app.decorate('realtime', realtime);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { Socket } from 'socket.io-client';
@@ -16,6 +17,8 @@ import {
   type RealtimeAck,
   type RealtimeErrorBody,
 } from '../../schema/realtime';
+import type { AiDelta, AiResult } from '../../schema/ai';
+import { startOpenAiServer, type OpenAiServer } from '../../test/helpers/openaiServer';
 import { collect, connectRealtime, disconnected, nextEvent, noEvent, request, until } from '../../test/helpers/realtimeClient';
 import { freePort, startServerProcess, type ServerProcess } from '../../test/helpers/serverProcess';
 import { createPostgresDatabase, testDb } from '../../test/helpers/testApp';
@@ -26,7 +29,8 @@ import { migrateToLatest } from '../db/migrate';
  * Scale-out (docs/realtime.md, "Several server processes"): two real server processes on one
  * PostgreSQL database, with events crossing between them through PostgreSQL LISTEN/NOTIFY (the
  * default) or through Redis (REDIS_URL). A client connected to process A hears what is done
- * through process B: edits, presence, notifications, and access taken away.
+ * through process B: edits, presence, notifications, access taken away, and the AI assistant's
+ * stream (asked through B, heard on A, in order; stopped when its owner on A is gone).
  *
  * SQLite deployments are one process (no adapter), so this suite runs on the postgres project
  * only; on the sqlite project it is skipped.
@@ -121,8 +125,10 @@ async function signInVia(server: ServerProcess, email: string): Promise<Person> 
 
 onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no adapter)', () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
+  let model: OpenAiServer | undefined;
 
   beforeAll(async () => {
+    model = await startOpenAiServer();
     database = await createPostgresDatabase();
     // Migrated here, so both processes of each case start at once.
     const handle = connectDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
@@ -135,6 +141,7 @@ onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no a
 
   afterAll(async () => {
     await database?.drop();
+    await model?.close();
   });
 
   describe.each([
@@ -150,7 +157,7 @@ onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no a
 
     beforeAll(async () => {
       const started = Date.now();
-      const env: Record<string, string> = { DATABASE_URL: (database as { url: string }).url, LOG_LEVEL: 'info' };
+      const env: Record<string, string> = { DATABASE_URL: (database as { url: string }).url, LOG_LEVEL: 'info', AI_BASE_URL: (model as OpenAiServer).url };
       if (adapter === 'redis') {
         redis = await startRedis();
         env.REDIS_URL = redis.url;
@@ -295,6 +302,36 @@ onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no a
       expect(again.ok ? null : again.error.code).toBe(REALTIME_ERRORS.forbidden);
       console.info(`scale-out (${adapter}): access taken away through B reached the client on A in ${revokedMs} ms`);
     });
+
+    test('the AI assistant: asked through B, its stream reaches the owner on A in order; the owner gone from A stops it on B', async () => {
+      const server = { a: a as ServerProcess, b: b as ServerProcess };
+      const fake = model as OpenAiServer;
+      const socket = await connect(server.a, ann);
+      const id = crypto.randomUUID();
+      await joined(socket, channels.aiproxy(id));
+      const pieces = Array.from({ length: 30 }, (_, i) => `${i} `);
+      fake.enqueue({ kind: 'stream', pieces, delayMs: 0 });
+      const deltas = collect<AiDelta>(socket, 'add');
+      const result = nextEvent<AiResult>(socket, 'edit', (e) => e.channel === channels.aiproxy(id), 10_000);
+      await ok(call(server.b, ann, 'POST', '/api/ai/continue', { websocket_id: id, text: 'Раз, два, три', context: '' }), 202);
+      expect((await result).text).toBe(pieces.join('').trimEnd());
+      // Pieces sent back to back by B crossed over the adapter one after another, none after the end.
+      expect(deltas.map((d) => d.delta)).toEqual(pieces);
+
+      // The owner's connection on A closes: B's job is given up after the 10 s grace.
+      const index = fake.requests.length;
+      fake.enqueue({ kind: 'stream', pieces: Array.from({ length: 100 }, (_, i) => `${i} `), delayMs: 300 });
+      const again = crypto.randomUUID();
+      await joined(socket, channels.aiproxy(again));
+      await ok(call(server.b, ann, 'POST', '/api/ai/continue', { websocket_id: again, text: 'Долгий рассказ', context: '' }), 202);
+      const upstream = await fake.requestAt(index);
+      socket.close();
+      const gone = Date.now();
+      await fake.closed(upstream, 20_000);
+      expect(upstream.abandoned).toBe(true);
+      expect(Date.now() - gone).toBeGreaterThan(9_000);
+      console.info(`scale-out (${adapter}): an AI job on B stopped ${Date.now() - gone} ms after its owner's connection on A closed`);
+    }, 40_000);
 
     test('signing out through B closes the connection on A (100)', async () => {
       const server = { a: a as ServerProcess, b: b as ServerProcess };

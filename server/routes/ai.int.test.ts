@@ -234,6 +234,49 @@ describe('an owner who went away', () => {
   }, 20_000);
 });
 
+describe('an owner who leaves, and someone else in the channel', () => {
+  test('the owner leaving the channel on purpose stops the request at once and closes the model’s call', async () => {
+    const { ann } = model;
+    const { socket, id } = await channelOf(model, ann);
+    const seen = record(socket, id);
+    const index = fake.requests.length;
+    fake.enqueue({ kind: 'stream', pieces: Array.from({ length: 40 }, (_, i) => `${i} `), delayMs: 200 });
+    expect((await ask(model, ann, 'continue', { websocket_id: id, text: 'Долгий рассказ' })).statusCode).toBe(202);
+    const upstream = await fake.requestAt(index);
+    expect((await request(socket, 'leave', { channel: channels.aiproxy(id) })).ok).toBe(true);
+    const left = performance.now();
+    await fake.closed(upstream, 3000);
+    expect(upstream.abandoned).toBe(true);
+    expect(performance.now() - left).toBeLessThan(2000);
+    expect(seen.filter((e) => e.event !== 'add')).toEqual([]);
+  });
+
+  test('another user who joins the channel after its owner’s connection dropped hears nothing of the owner’s result', async () => {
+    const { ann, bob } = model;
+    const { socket, id } = await channelOf(model, ann);
+    const index = fake.requests.length;
+    fake.enqueue({ kind: 'stream', pieces: Array.from({ length: 12 }, (_, i) => `${i} `), delayMs: 150 });
+    expect((await ask(model, ann, 'continue', { websocket_id: id, text: 'Секретный рассказ' })).statusCode).toBe(202);
+    const upstream = await fake.requestAt(index);
+    socket.close();
+    // The channel is empty (the owner may come back within 10 s): bob may join it, and is told nothing.
+    const intruder = await connect(model, bob);
+    const heard: unknown[] = [];
+    for (const event of ['add', 'edit', 'error']) intruder.on(event, (payload: unknown) => heard.push(payload));
+    // (Until the server has seen the owner's connection close, the channel is still taken: 112.)
+    const deadline = Date.now() + 3000;
+    while (!(await request(intruder, 'join', { channel: channels.aiproxy(id) })).ok) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await fake.closed(upstream, 6000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The model finished its answer (bob's presence did not stop it), and bob got none of it.
+    expect(upstream.piecesSentAt).toHaveLength(12);
+    expect(heard).toEqual([]);
+  });
+});
+
 describe('failures reach the spec’s reason', () => {
   const cases: Array<[string, string, AiErrorReason, FakeReply]> = [
     ['429', 'Rate limit exceeded', 'rateLimitError', { kind: 'error', status: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' }],
@@ -252,9 +295,20 @@ describe('failures reach the spec’s reason', () => {
     ['a stream cut off before [DONE]', 'Unexpected API response', 'unknownError', { kind: 'stream', pieces: ['Нача', 'ло'], then: 'cut' }],
     ['nothing but whitespace', 'empty answer', 'unknownError', { kind: 'stream', pieces: ['\n', '  '] }],
   ];
-  test.each(cases)('%s → %s (%s)', async (_name, message, reason, reply) => {
+  test.each(cases)('%s → %s (%s); nobody else hears it', async (_name, message, reason, reply) => {
+    // Another user in a channel of his own, and the owner's other connection (not in the channel).
+    const stranger = await channelOf(model, model.bob);
+    const otherTab = await connect(model, model.ann);
+    const elsewhere: unknown[] = [];
+    for (const socket of [stranger.socket, otherTab]) for (const event of ['add', 'edit', 'error']) socket.on(event, (payload: unknown) => elsewhere.push(payload));
     const { last, requestId, id } = await run(reply);
     expect(last).toEqual({ event: 'error', payload: { channel: `aiproxy:${id}`, requestId, type: 'continue', message, reason } });
+    expect(elsewhere).toEqual([]);
+  });
+
+  test('the provider’s 429 with Retry-After: the error event says how long to wait', async () => {
+    const { last } = await run({ kind: 'error', status: 429, message: 'Rate limit reached', code: 'rate_limit_exceeded', retryAfter: '17' });
+    expect(last.payload).toMatchObject({ message: 'Rate limit exceeded', reason: 'rateLimitError', retryAfter: 17 });
   });
 
   test('improve with a model that changes nothing: nothing to change → emptyChangeError', async () => {

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AI_ACTIONS, AI_LIMITS, aiRequestBodySchema, type AiAccepted, type AiAction } from '../../schema/ai';
 import { ERROR_CODES } from '../../schema/errors';
-import { channels } from '../../schema/realtime';
 import { createSlidingLimiter } from '../ai/rateLimit';
 import { createAiRunner } from '../ai/runner';
 import type { Config } from '../config';
@@ -33,12 +32,6 @@ export async function aiRoutes(server: FastifyInstance, { config }: { config: Co
   server.addHook('preClose', () => runner.close());
   const limiter = createSlidingLimiter(config.ai.rateLimitPerMinute, 60_000);
 
-  /** True when the channel has connections and all of them are the user's. */
-  async function ownsChannel(websocketId: string, userId: string): Promise<boolean> {
-    const sockets = await server.realtime.io.in(channels.aiproxy(websocketId)).fetchSockets();
-    return sockets.length > 0 && sockets.every((socket) => (socket.data as { user?: { id?: string } } | undefined)?.user?.id === userId);
-  }
-
   for (const action of AI_ACTIONS) {
     app.post(`/api/ai/${action}`, { schema: { tags: ['ai'], summary: SUMMARY[action], body: aiRequestBodySchema } }, async (request, reply) => {
       const user = requireUser(request);
@@ -47,7 +40,7 @@ export async function aiRoutes(server: FastifyInstance, { config }: { config: Co
         throw new AppError(413, ERROR_CODES.aiTooLarge, `text and context may have at most ${AI_LIMITS.text} and ${AI_LIMITS.context} characters`);
       }
       if (!runner.available(action)) throw new AppError(503, ERROR_CODES.aiNotConfigured, NOT_CONFIGURED_MESSAGE);
-      if (!(await ownsChannel(websocketId, user.id))) {
+      if (!(await server.realtime.ownsAiProxy(websocketId, user.id))) {
         throw new AppError(409, ERROR_CODES.aiChannelNotJoined, `join the realtime channel aiproxy:${websocketId} first: the result goes there`);
       }
       const verdict = limiter.take(user.id);

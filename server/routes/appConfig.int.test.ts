@@ -10,7 +10,18 @@ describe('GET /api/config', () => {
       expect(body(res).data).toEqual({
         links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null },
         defaultHost: 'docs.example.com:8443',
+        ai: { model: false, timeoutMs: 60_000 },
       });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('ai: whether a model is configured and how long the server waits for it (AI_TIMEOUT_MS, 60 s by default)', async () => {
+    expect(loadConfig({}).ai.timeoutMs).toBe(60_000);
+    const t = await createTestApp({ ai: loadConfig({ AI_BASE_URL: 'http://127.0.0.1:11434/v1/', AI_TIMEOUT_MS: '120000' }).ai });
+    try {
+      expect(body<{ ai: unknown }>(await api(t, undefined, 'GET', '/api/config')).data.ai).toEqual({ model: true, timeoutMs: 120_000 });
     } finally {
       await t.close();
     }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AiInstallation } from '../../schema/ai';
 import type { Config } from '../config';
 import { envelope } from '../presenters';
 import { PUBLIC_ROUTE } from '../plugins/auth';
@@ -7,7 +8,7 @@ import { PUBLIC_ROUTE } from '../plugins/auth';
 export async function appConfigRoutes(app: FastifyInstance, { config }: { config: Config }) {
   // The service worker is registered only on the installation's own host (PUBLIC_URL's).
   const defaultHost = new URL(config.publicUrl).host;
-  app.get('/api/config', { ...PUBLIC_ROUTE, schema: { tags: ['config'], summary: 'Links shown by the web app (help, privacy, terms, docs, templates) and the default host' } }, async () =>
-    envelope({ links: config.links, defaultHost }),
+  app.get('/api/config', { ...PUBLIC_ROUTE, schema: { tags: ['config'], summary: 'Links shown by the web app (help, privacy, terms, docs, templates), the default host, and what the AI assistant can do' } }, async () =>
+    envelope({ links: config.links, defaultHost, ai: { model: Boolean(config.ai.baseUrl), timeoutMs: config.ai.timeoutMs } satisfies AiInstallation }),
   );
 }

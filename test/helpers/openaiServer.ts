@@ -27,8 +27,8 @@ export type FakeReply =
       crlf?: boolean;
       reasoning?: string[];
     }
-  /** An OpenAI-style error answer: `{ error: { message, type, param, code } }` with this status. */
-  | { kind: 'error'; status: number; message?: string; type?: string; code?: string | null }
+  /** An OpenAI-style error answer: `{ error: { message, type, param, code } }` with this status (and a Retry-After header, when given). */
+  | { kind: 'error'; status: number; message?: string; type?: string; code?: string | null; retryAfter?: string }
   /** An `error` object inside a stream after some pieces (as vLLM and OpenRouter send). */
   | { kind: 'streamError'; pieces: string[]; error: { message: string; code?: number | string } }
   /** Bytes of its own (garbage, bad JSON, an HTML page), as `contentType` with `status`, then the end (or a stall). */
@@ -135,8 +135,8 @@ export async function startOpenAiServer(options: { apiKey?: string; fallback?: F
   };
 
   async function answer(request: FakeRequest, res: http.ServerResponse) {
-    const error = (status: number, message: string, type: string, code: string | null = null) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+    const error = (status: number, message: string, type: string, code: string | null = null, retryAfter?: string) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
       res.end(JSON.stringify({ error: { message, type, param: null, code } }));
     };
     if (request.method !== 'POST' || request.path !== '/v1/chat/completions') return error(404, `Unknown request URL: ${request.method} ${request.path}`, 'invalid_request_error', 'unknown_url');
@@ -153,7 +153,7 @@ export async function startOpenAiServer(options: { apiKey?: string; fallback?: F
 
     switch (reply.kind) {
       case 'error':
-        return error(reply.status, reply.message ?? `fake error ${reply.status}`, reply.type ?? 'server_error', reply.code ?? null);
+        return error(reply.status, reply.message ?? `fake error ${reply.status}`, reply.type ?? 'server_error', reply.code ?? null, reply.retryAfter);
       case 'json':
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
