@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { Editor, Range, Transforms, type Descendant } from 'slate';
+import { Editor, Transforms, type Descendant } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 import { HistoryEditor } from 'slate-history';
 import { blocksToSlate, type WireBlock } from '../../schema/block';
@@ -36,18 +36,8 @@ import { pasteFiles } from './pasteFiles';
 import { uploadsRunning, uploadsSettled } from './upload';
 import { PresenceCarets } from '../features/presence/PresenceCarets';
 import { useAiAssistant } from '../features/ai/AiAssistant';
+import { syncSelectionFromDom } from './domSelection';
 import './editor.css';
-
-/**
- * Slate learns of the browser's selection on 'selectionchange', throttled: a key pressed right
- * after Shift+arrows would act on the old selection. Key rules read the current one.
- */
-function syncSelectionFromDom(editor: Editor): void {
-  const domSelection = window.getSelection();
-  if (!domSelection || domSelection.rangeCount === 0) return;
-  const range = ReactEditor.toSlateRange(editor as ReactEditor, domSelection, { exactMatch: false, suppressThrow: true });
-  if (range && !(editor.selection && Range.equals(range, editor.selection))) Transforms.select(editor, range);
-}
 
 export interface DocumentEditorProps {
   page: WireElement;

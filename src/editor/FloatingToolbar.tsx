@@ -2,9 +2,10 @@ import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, Range, Transforms, type BaseRange } from 'slate';
-import { ReactEditor, useSlate } from 'slate-react';
+import { ReactEditor, useFocused, useSlate } from 'slate-react';
 import { activeLink, selectionMarks, setLink, toggleMark, type ToggleMark } from '../../plugins';
 import { LinkIcon, SparklesIcon } from '../ui/icons';
+import { syncSelectionFromDom } from './domSelection';
 import './floatingToolbar.css';
 
 const MARK_BUTTONS: { mark: ToggleMark; label: string; glyph: ReactNode; hotkey: string }[] = [
@@ -39,7 +40,10 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
   const [invalid, setInvalid] = useState(false);
   /** The selection the link input works on (focusing the input takes the selection away). */
   const saved = useRef<BaseRange | null>(null);
-  const selection = selectionForToolbar(editor);
+  // Only while the editor has the focus: Slate keeps its selection after a click elsewhere (the
+  // sidebar, a panel), and the toolbar would float there over nothing being edited.
+  const focused = useFocused();
+  const selection = focused ? selectionForToolbar(editor) : null;
   const visible = selection !== null || linkOpen;
 
   useLayoutEffect(() => {
@@ -47,11 +51,24 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
       if (!linkOpen) setPosition(null);
       return;
     }
-    try {
+    const place = () => {
       const rect = ReactEditor.toDOMRange(editor as ReactEditor, selection).getBoundingClientRect();
       setPosition({ top: Math.max(8, rect.top - 44), left: Math.max(8, rect.left + rect.width / 2 - 130) });
+    };
+    try {
+      place();
     } catch {
-      setPosition(null);
+      // The selection's text nodes may not be known to slate-react yet: a mark just split the
+      // text, and the editor registers its new leaves in effects that run after this one (the
+      // toolbar went away after its first button). Once more after them.
+      const frame = requestAnimationFrame(() => {
+        try {
+          place();
+        } catch {
+          setPosition(null);
+        }
+      });
+      return () => cancelAnimationFrame(frame);
     }
   }, [editor, selection, linkOpen]);
 
@@ -79,8 +96,12 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
 
   return createPortal(
     <div className="floating-toolbar editor-panel" style={{ top: position.top, left: position.left }} role="toolbar" aria-label={t('toolbar.label')} onMouseDown={(e) => {
-      // Buttons must not take the selection away from the editor.
-      if (!(e.target instanceof HTMLInputElement)) e.preventDefault();
+      // Buttons must not take the selection away from the editor, and act on the one the person
+      // sees (Slate may not have heard of the last Shift+arrow yet).
+      if (!(e.target instanceof HTMLInputElement)) {
+        e.preventDefault();
+        if (!linkOpen) syncSelectionFromDom(editor);
+      }
     }}>
       {linkOpen ? (
         <form
@@ -133,7 +154,7 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
             <LinkIcon size={16} />
           </button>
           {onImprove && selection ? (
-            <button type="button" className="floating-toolbar-ai" title={t('ai.toolbar.improve', { ns: 'common' })} aria-label={t('ai.toolbar.improve', { ns: 'common' })} onClick={() => onImprove(selection)}>
+            <button type="button" className="floating-toolbar-ai" title={t('ai.toolbar.improve', { ns: 'common' })} aria-label={t('ai.toolbar.improve', { ns: 'common' })} onClick={() => onImprove(selectionForToolbar(editor) ?? selection)}>
               <SparklesIcon size={16} />
               <span className="floating-toolbar-ai-label">{t('ai.toolbar.short', { ns: 'common' })}</span>
             </button>
