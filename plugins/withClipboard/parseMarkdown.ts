@@ -6,10 +6,23 @@ import type { BlockElement } from '../../schema/slate';
 import { canonicalTokens, isSafeHref, type Token, type TokenMarks } from '../../schema/token';
 import { limitTokens, makeBlock, paragraph, soundDepths, splitLines, type PastedContent } from './content';
 
-/** Markdown inline tokens as our tokens (marks nested as they come). */
-function inlineTokens(tokens: readonly MdToken[] | undefined, marks: TokenMarks = {}): Token[] {
+/** Inline HTML tags that mark text (`<u>`: markdown has no underline; tokensToMarkdown writes tags where delimiters would not hold). */
+const TAG_MARKS: Record<string, 'bold' | 'italic' | 'struckOut' | 'underline'> = { b: 'bold', strong: 'bold', i: 'italic', em: 'italic', s: 'struckOut', del: 'struckOut', strike: 'struckOut', u: 'underline', ins: 'underline' };
+
+/** Markdown inline tokens as our tokens (marks nested as they come, and those of the tags above between their opening and closing). */
+function inlineTokens(tokens: readonly MdToken[] | undefined, outer: TokenMarks = {}): Token[] {
   const out: Token[] = [];
+  let marks = outer;
+  const openTags: Partial<Record<string, number>> = {};
   for (const token of tokens ?? []) {
+    const tag = token.type === 'html' ? /^<(\/?)([a-z]+)>$/i.exec(token.raw.trim()) : null;
+    const mark = tag ? TAG_MARKS[tag[2].toLowerCase()] : undefined;
+    if (tag && mark) {
+      openTags[mark] = Math.max(0, (openTags[mark] ?? 0) + (tag[1] ? -1 : 1));
+      marks = { ...outer };
+      for (const [name, count] of Object.entries(openTags)) if (count) marks = { ...marks, [name]: true };
+      continue;
+    }
     switch (token.type) {
       case 'strong':
         out.push(...inlineTokens(token.tokens, { ...marks, bold: true }));

@@ -162,6 +162,16 @@ describe('offline improve', () => {
     expect(typography(kept)).toBe(kept);
   });
 
+  test('typography keeps the marks the editor sends: **bold**, `code`, link addresses; quotes next to marks are set', () => {
+    const text = 'Это **жирный** "текст" - `код "x" -- y...` и [ссылка "a"](https://ex.com/a--b?q="1"&r=...) и https://ex.com/c--d?"e"...\n**"Цитата"**, _"курсив"_, ~~"старое"~~, <u>"черта"</u>, слово<b>(а)</b>слово, 2\\*3\\*4 -- конец...';
+    expect(typography(text)).toBe(
+      'Это **жирный** «текст» — `код "x" -- y...` и [ссылка «a»](https://ex.com/a--b?q="1"&r=...) и https://ex.com/c--d?"e"...\n**«Цитата»**, _«курсив»_, ~~«старое»~~, <u>«черта»</u>, слово<b>(а)</b>слово, 2\\*3\\*4 — конец…',
+    );
+    // The prompt asks a model to keep them as well.
+    expect(buildMessages('improve', 'Это **текст**', '')[0].content).toContain('**жирный**');
+    expect(buildMessages('improve', 'This **text**', '')[0].content).toContain('**bold**');
+  });
+
   describe('with the Russian dictionary', () => {
     let checker: SpellChecker;
     beforeAll(() => {
@@ -175,6 +185,12 @@ describe('offline improve', () => {
       // The first word of a sentence is fixed into a common word; a name is not "fixed" (Сидоренков → Сидоренко), nor a capital mid-sentence.
       expect(await improveOffline('Пожалуста, ждите. Сидоренков пришёл.\n- Обезательно придём, сказал Симпотичный.', checker)).toBe(
         'Пожалуйста, ждите. Сидоренков пришёл.\n- Обязательно придём, сказал Симпотичный.',
+      );
+    }, 30_000);
+
+    test('words inside marks are fixed, the marks stay', async () => {
+      expect(await improveOffline('Мы **програмист** и _пожалуста_, и ~~обезательно~~ `програмист` [програмист](https://ex.com/програмист).', checker)).toBe(
+        'Мы **программист** и _пожалуйста_, и ~~обязательно~~ `програмист` [программист](https://ex.com/програмист).',
       );
     }, 30_000);
 

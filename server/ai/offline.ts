@@ -22,19 +22,24 @@ const TYPOGRAF_OFF = [
 ];
 
 /**
- * Left exactly as they are, by typography and spelling alike: fenced and inline code, links and
- * e-mail addresses, the Markdown marks at a line's start (list items, quotes, headings,
- * checkboxes — a list's `- ` is not a dash), and comparison operators (`a != b` is not `a!= b`).
+ * Left exactly as they are, by typography and spelling alike: fenced and inline code, Markdown
+ * escapes (`\*`, `\"`), links and e-mail addresses, the Markdown marks at a line's start (list
+ * items, quotes, headings, checkboxes — a list's `- ` is not a dash), comparison operators
+ * (`a != b` is not `a!= b`), and the delimiters of **bold**, *italic*, _italic_ and ~~struck
+ * out~~ text (the editor sends the marks of the text to improve so; hidden, they let quotes next
+ * to them be set: `**"a"**` → `**«a»**`). Typograf reads `<b>`, `<u>`… tags as HTML itself.
  */
 const PROTECTED: RegExp[] = [
   /```[\s\S]*?(?:```|$)/g,
   /`[^`\n]*`/g,
+  /\\[\\`*_{}[\]()#+\-.!~<>|"'&]/g,
   /\b(?:https?|ftp):\/\/\S+/gi,
   /\bwww\.\S+/gi,
   /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g,
   /\]\([^)\n]*\)/g,
   /^[ \t]*(?:[-*+]|\d+[.)]|>|#{1,6})(?:[ \t]+\[[ xX]\])?[ \t]+/gm,
   /[!=<>]=+/g,
+  /\*+|~~+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu,
 ];
 
 /** Frequent misspellings the dictionary rule cannot settle (several suggestions, or a wrong one). */
@@ -77,7 +82,7 @@ const INVISIBLE_SPACES = /[\u00a0\u202f\u2009]/g;
  * plain spaces unless the text had such spaces already: the editor's text stays plain.
  */
 export function typography(text: string): string {
-  const result = typografFor(detectLanguage(text)).execute(text);
+  const result = typografFor(languageOf(text)).execute(text);
   INVISIBLE_SPACES.lastIndex = 0;
   return INVISIBLE_SPACES.test(text) ? result : result.replace(INVISIBLE_SPACES, ' ');
 }
@@ -87,6 +92,11 @@ function masked(text: string): string {
   let result = text;
   for (const pattern of PROTECTED) result = result.replace(pattern, (match) => ' '.repeat(match.length));
   return result;
+}
+
+/** The language of the text's own words (the Latin letters of a link's address or of code do not make Russian text English). */
+function languageOf(text: string): PromptLanguage {
+  return detectLanguage(masked(text), text);
 }
 
 interface Word {
@@ -157,7 +167,7 @@ export async function spelling(text: string, checker: SpellChecker): Promise<str
 /** The offline improvement of a text: typography, then spelling (when a checker is given). */
 export async function improveOffline(text: string, checker: SpellChecker | null, onSpellingFailure?: (error: unknown) => void): Promise<string> {
   let result = typography(text);
-  if (checker && detectLanguage(text) === 'ru') {
+  if (checker && languageOf(text) === 'ru') {
     try {
       result = await spelling(result, checker);
     } catch (error) {

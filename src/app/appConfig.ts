@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { AiInstallation } from '../../schema/ai';
 import { api } from './api';
 
 /** Links this installation shows (GET /api/config; set by the server's environment). */
@@ -13,21 +14,50 @@ export interface AppLinks {
 
 export const NO_LINKS: AppLinks = { help: null, privacy: null, terms: null, docs: null, templates: null };
 
-/** GET /api/config: the links, and the installation's own host (where the service worker runs). */
+/**
+ * The AI assistant when the server did not say (an older server, or /api/config failed): a model
+ * is assumed — the server answers for itself (503 ai.not_configured) — with its default timeout.
+ */
+export const DEFAULT_AI: AiInstallation = { model: true, timeoutMs: 60_000 };
+
+/** GET /api/config: the links, the installation's own host (where the service worker runs), and its AI assistant. */
 export interface AppConfig {
   links: AppLinks;
   defaultHost: string | null;
+  ai: AiInstallation;
+}
+
+/** What the server said of the assistant, each field checked (anything else: the default's). */
+function aiOf(value: unknown): AiInstallation {
+  const said = (value && typeof value === 'object' ? value : {}) as Partial<Record<keyof AiInstallation, unknown>>;
+  return {
+    model: typeof said.model === 'boolean' ? said.model : DEFAULT_AI.model,
+    timeoutMs: typeof said.timeoutMs === 'number' && Number.isFinite(said.timeoutMs) && said.timeoutMs > 0 ? said.timeoutMs : DEFAULT_AI.timeoutMs,
+  };
 }
 
 let loading: Promise<AppConfig> | null = null;
+/** The assistant as last known (loaded, or learnt from a call's answer); null: not asked yet. */
+let aiKnown: AiInstallation | null = null;
+const aiListeners = new Set<(ai: AiInstallation) => void>();
+
+function setAi(next: AiInstallation): void {
+  if (aiKnown && aiKnown.model === next.model && aiKnown.timeoutMs === next.timeoutMs) return;
+  aiKnown = next;
+  for (const listener of aiListeners) listener(next);
+}
 
 /** Asked once per page load; a failure is asked again next time (and shows no links meanwhile). */
 export function loadAppConfig(): Promise<AppConfig> {
-  loading ??= api<AppConfig>('/api/config').then(
-    (response) => ({ links: { ...NO_LINKS, ...response.data.links }, defaultHost: response.data.defaultHost ?? null }),
+  loading ??= api<Partial<AppConfig>>('/api/config').then(
+    (response) => {
+      const ai = aiOf(response.data.ai);
+      setAi(ai);
+      return { links: { ...NO_LINKS, ...response.data.links }, defaultHost: response.data.defaultHost ?? null, ai };
+    },
     () => {
       loading = null;
-      return { links: NO_LINKS, defaultHost: null };
+      return { links: NO_LINKS, defaultHost: null, ai: aiKnown ?? DEFAULT_AI };
     },
   );
   return loading;
@@ -35,9 +65,26 @@ export function loadAppConfig(): Promise<AppConfig> {
 
 export const loadAppLinks = (): Promise<AppLinks> => loadAppConfig().then((config) => config.links);
 
+/** The AI assistant of this installation (GET /api/config `ai`; the default when the server did not say). */
+export const loadAiInstallation = (): Promise<AiInstallation> => loadAppConfig().then((config) => config.ai);
+
+/** The AI assistant as known right now, without waiting (the default until /api/config answered). */
+export function aiInstallationNow(): AiInstallation {
+  return aiKnown ?? DEFAULT_AI;
+}
+
+/**
+ * A call found that the server has no model after all (503 ai.not_configured: its configuration
+ * changed since the page loaded): the menus show generate and continue disabled from now on.
+ */
+export function noteAiModelMissing(): void {
+  setAi({ ...aiInstallationNow(), model: false });
+}
+
 /** For tests: forget the cached answer. */
 export function resetAppLinks(): void {
   loading = null;
+  aiKnown = null;
 }
 
 export function useAppLinks(): AppLinks {
@@ -50,4 +97,22 @@ export function useAppLinks(): AppLinks {
     };
   }, []);
   return links;
+}
+
+/**
+ * The AI assistant of this installation, kept up to date: the default (a model, 60 s) until
+ * /api/config answered, then what it said (or what a call learnt since: noteAiModelMissing).
+ */
+export function useAiInstallation(): AiInstallation {
+  const [ai, setAiState] = useState<AiInstallation>(aiInstallationNow);
+  useEffect(() => {
+    aiListeners.add(setAiState);
+    // Known meanwhile (between the first render and now), or asked now.
+    setAiState(aiInstallationNow());
+    void loadAppConfig();
+    return () => {
+      aiListeners.delete(setAiState);
+    };
+  }, []);
+  return ai;
 }

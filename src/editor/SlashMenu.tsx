@@ -1,21 +1,39 @@
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, Transforms, type Path } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { ReactEditor } from 'slate-react';
 import { convertBlock } from '../../plugins';
+import { useAiInstallation } from '../app/appConfig';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
 import { slashAiItems, slashItems, slashQueryAt, type SlashAiAction, type SlashItem, type SlashQuery } from './slashMenu';
 import './slashMenu.css';
 
+/** An item as the menu offers it: disabled ones are shown greyed, with the reason, and cannot be chosen. */
+export interface SlashMenuItem extends SlashItem {
+  /** «Написать с ИИ» / «Продолжить текст» when the server has no model (GET /api/config `ai.model`). */
+  disabled?: boolean;
+}
+
+/** The item keyboard and mouse act on: `wanted` when it can be chosen, else the next one that can (-1: none can). */
+export function choosableIndex(items: readonly SlashMenuItem[], wanted: number, step: 1 | -1 = 1): number {
+  const n = items.length;
+  for (let k = 0; k < n; k += 1) {
+    const i = (((wanted + k * step) % n) + n) % n;
+    if (!items[i].disabled) return i;
+  }
+  return -1;
+}
+
 export interface SlashMenuProps {
   editor: Editor;
   query: SlashQuery;
-  items: SlashItem[];
+  items: SlashMenuItem[];
+  /** The highlighted item (-1: none, all that match are disabled). */
   active: number;
   onHover(index: number): void;
-  onChoose(item: SlashItem): void;
+  onChoose(item: SlashMenuItem): void;
 }
 
 /**
@@ -27,6 +45,7 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
   const { t } = useTranslation('documentEditor');
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
   const list = useRef<HTMLDivElement>(null);
+  const hintId = useId();
 
   useLayoutEffect(() => {
     try {
@@ -66,16 +85,25 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
             key={item.ai ? `ai-${item.ai}` : item.type}
             role="option"
             aria-selected={index === active}
-            className={`slash-menu-item${index === active ? ' is-active' : ''}`}
-            onMouseEnter={() => onHover(index)}
+            aria-disabled={item.disabled || undefined}
+            aria-describedby={item.disabled ? hintId : undefined}
+            title={item.disabled ? t('ai.slash.noModelAdmin', { ns: 'common' }) : undefined}
+            className={`slash-menu-item${index === active ? ' is-active' : ''}${item.disabled ? ' is-disabled' : ''}`}
+            onMouseEnter={() => !item.disabled && onHover(index)}
             onMouseDown={(event) => {
               // Keep the caret in the editor.
               event.preventDefault();
-              onChoose(item);
+              if (!item.disabled) onChoose(item);
             }}
           >
             {item.label}
           </div>,
+          // After the AI group, when its items are disabled: why.
+          item.ai && item.disabled && !items[index + 1]?.ai ? (
+            <div key="ai-hint" id={hintId} className="slash-menu-hint" role="presentation">
+              {t('ai.slash.noModel', { ns: 'common' })}
+            </div>
+          ) : null,
         ])
       )}
     </div>,
@@ -109,8 +137,13 @@ export function useSlashMenu(
   const [query, setQuery] = useState<SlashQuery | null>(null);
   const [active, setActive] = useState(0);
   const dismissed = useRef<string | null>(null);
+  // Without a model on the server, «Написать с ИИ» and «Продолжить текст» are shown disabled (improve, in the toolbar, works offline).
+  const { model } = useAiInstallation();
   const labelOf = (wireType: string) => t(`blockTypes.${wireType}`);
-  const items = query ? [...slashItems(query.query, labelOf), ...(onAi ? slashAiItems(query.query, (action) => t(`ai.slash.${action}`, { ns: 'common' })) : [])] : [];
+  const aiItems: SlashMenuItem[] = query && onAi ? slashAiItems(query.query, (action) => t(`ai.slash.${action}`, { ns: 'common' })).map((item) => (model ? item : { ...item, disabled: true })) : [];
+  const items: SlashMenuItem[] = query ? [...slashItems(query.query, labelOf), ...aiItems] : [];
+  // The highlighted item: never a disabled one (the keys skip them).
+  const current = items.length > 0 ? choosableIndex(items, Math.min(active, items.length - 1)) : -1;
 
   const onChange = () => {
     const next = enabled ? slashQueryAt(editor) : null;
@@ -123,19 +156,20 @@ export function useSlashMenu(
     });
   };
 
-  const choose = (item: SlashItem) => {
-    const current = slashQueryAt(editor);
+  const choose = (item: SlashMenuItem) => {
+    if (item.disabled) return;
+    const at = slashQueryAt(editor);
     setQuery(null);
-    if (!current) return;
+    if (!at) return;
     if (item.ai && onAi) {
-      HistoryEditor.withNewBatch(editor as HistoryEditor, () => Transforms.delete(editor, { at: Editor.range(editor, current.path) }));
-      onAi(item.ai, current.path);
+      HistoryEditor.withNewBatch(editor as HistoryEditor, () => Transforms.delete(editor, { at: Editor.range(editor, at.path) }));
+      onAi(item.ai, at.path);
       return;
     }
     HistoryEditor.withNewBatch(editor as HistoryEditor, () => {
-      Transforms.delete(editor, { at: Editor.range(editor, current.path) });
-      if (insertSpecial?.(item.type, current.path)) return;
-      convertBlock(editor, current.path, item.type);
+      Transforms.delete(editor, { at: Editor.range(editor, at.path) });
+      if (insertSpecial?.(item.type, at.path)) return;
+      convertBlock(editor, at.path, item.type);
     });
     ReactEditor.focus(editor as ReactEditor);
   };
@@ -148,13 +182,17 @@ export function useSlashMenu(
       return true;
     }
     if (items.length === 0) return false;
-    if (event.key === 'ArrowDown') setActive((i) => (i + 1) % items.length);
-    else if (event.key === 'ArrowUp') setActive((i) => (i - 1 + items.length) % items.length);
-    else if (event.key === 'Enter' || event.key === 'Tab') choose(items[Math.min(active, items.length - 1)]);
-    else return false;
+    // Disabled items are skipped; with only disabled ones, the keys do nothing (Enter does not break the line either).
+    if (event.key === 'ArrowDown') {
+      if (current >= 0) setActive(choosableIndex(items, current + 1, 1));
+    } else if (event.key === 'ArrowUp') {
+      if (current >= 0) setActive(choosableIndex(items, current - 1, -1));
+    } else if (event.key === 'Enter' || event.key === 'Tab') {
+      if (current >= 0) choose(items[current]);
+    } else return false;
     return true;
   };
 
-  const menu = query ? <SlashMenu editor={editor} query={query} items={items} active={Math.min(active, Math.max(0, items.length - 1))} onHover={setActive} onChoose={choose} /> : null;
+  const menu = query ? <SlashMenu editor={editor} query={query} items={items} active={current} onHover={setActive} onChoose={choose} /> : null;
   return { onChange, handleKey, menu };
 }

@@ -10,22 +10,27 @@ import { startServerProcess, type ServerProcess } from '../helpers/serverProcess
  * «Продолжить текст» from the slash menu streams its text into the panel under the block (seen
  * growing), «Вставить ниже» makes ordinary blocks of its markdown, saved, and one Ctrl+Z takes them
  * all away; «Улучшить с ИИ» on a selection replaces it; failures show their reason in Russian
- * and «Попробовать ещё раз» works. Screenshots of receiving and result at 1280 and 375 px, light
- * and dark.
+ * and «Попробовать ещё раз» works; a rate limit says how long to wait. Screenshots of receiving and
+ * result at 1280 and 375 px, light and dark. A reader (read-only access) is offered no AI at all.
+ * A second server without a model (no AI_BASE_URL) shows «Написать с ИИ» and «Продолжить текст»
+ * disabled, with the reason, while «Улучшить с ИИ» works offline — and its own per-user 429.
  */
 
 let model: OpenAiServer;
 let server: ServerProcess;
 let browser: Browser;
 let context: BrowserContext;
+let reader: BrowserContext;
 
 beforeAll(async () => {
   model = await startOpenAiServer();
   [server, browser] = await Promise.all([startServerProcess({ AI_BASE_URL: model.url, AI_MODEL: 'fake-model', AI_TIMEOUT_MS: '1500' }), launchBrowser()]);
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
+  reader = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const [page, readerPage] = await Promise.all([context.newPage(), reader.newPage()]);
   await signInThroughUi(page, server, 'ai.writer@example.com');
-  await page.close();
+  await signInThroughUi(readerPage, server, 'ai.reader@example.com');
+  await Promise.all([page.close(), readerPage.close()]);
 }, 60_000);
 
 afterAll(async () => {
@@ -195,15 +200,21 @@ it('failures show their reason in Russian; «Попробовать ещё ра�
   await eventually(() => page.evaluate(() => `${document.activeElement?.tagName}.${document.activeElement?.className}`), 'INPUT.ai-panel-input');
   await shoot(page, 'ai-prompt-1280-light');
 
-  // The model's own rate limit (429) → rateLimitError.
-  model.enqueue({ kind: 'error', status: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' });
+  // The model's own rate limit (429 with Retry-After) → rateLimitError, with the wait it asked for.
+  model.enqueue({ kind: 'error', status: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', retryAfter: '17' });
   await prompt.fill('Список дел на выходные');
   await page.keyboard.press('Enter');
   await eventually(() => status(page), 'error', 10_000);
   const alert = panel(page).getByRole('alert');
   await expect(alert.getAttribute('data-reason')).resolves.toBe('rateLimitError');
-  await expect(alert.textContent()).resolves.toContain('Слишком много запросов к ИИ');
-  await eventually(async () => warnings.some((w) => w.includes('ai: rateLimitError')), true);
+  await expect(alert.textContent()).resolves.toBe('Слишком много запросов к ИИ. Попробуйте через 17 с.');
+  await eventually(async () => warnings.some((w) => w.startsWith('ai: rateLimitError') && w.includes('retry after 17 s')), true);
+
+  // Without Retry-After: the general words.
+  model.enqueue({ kind: 'error', status: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' });
+  await panel(page).getByRole('button', { name: 'Попробовать ещё раз' }).click();
+  await eventually(() => alert.textContent(), 'Слишком много запросов к ИИ. Подождите немного и попробуйте ещё раз.', 10_000);
+  await expect(alert.getAttribute('data-reason')).resolves.toBe('rateLimitError');
 
   // A model that stalls → timeoutError (the server gives up after AI_TIMEOUT_MS).
   model.enqueue({ kind: 'stall' });
@@ -265,3 +276,164 @@ it('looks right at 1280 and 375 px, light and dark: receiving and result', async
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.close();
 }, 90_000);
+
+it('a reader (read-only access) is offered no AI: «/» opens no menu, a selection shows no «Улучшить с ИИ»', async () => {
+  const page = await openApp();
+  const url = await newPage(page, 'Только чтение');
+  await page.keyboard.type('Этот текст можно только читать.');
+  await page.keyboard.press('Enter');
+  await saved(page);
+  const pageId = new URL(url).pathname.slice(1);
+  const shared = await page.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
+    data: [{ email: 'ai.reader@example.com', accessLevel: 'read' }],
+    headers: { 'X-App-Type': 'Web' },
+  });
+  expect(shared.status()).toBe(200);
+
+  const view = await reader.newPage();
+  await view.goto(url);
+  await view.locator('.page-readonly').waitFor();
+  const paragraphs = view.locator('[data-slate-editor] p[data-block-id]');
+  await paragraphs.first().getByText('Этот текст можно только читать.').waitFor();
+  const before = await blocksOf(view);
+
+  // «/» in the empty block and after the text: nothing opens, nothing is typed.
+  for (const target of [paragraphs.last(), paragraphs.first()]) {
+    await target.click();
+    await view.keyboard.press('End');
+    await view.keyboard.type('/');
+    await view.waitForTimeout(400);
+    expect(await view.locator('.slash-menu').count()).toBe(0);
+  }
+  expect(await blocksOf(view)).toEqual(before);
+
+  // A selection (a triple click selects the paragraph): no AI button, no toolbar to find one in.
+  await paragraphs.first().click({ clickCount: 3 });
+  await eventually(() => view.evaluate(() => window.getSelection()?.toString().trim()), 'Этот текст можно только читать.');
+  await view.waitForTimeout(400);
+  expect(await view.getByRole('button', { name: 'Улучшить с ИИ' }).count()).toBe(0);
+  expect(await view.locator('.floating-toolbar-ai, .ai-panel').count()).toBe(0);
+
+  // The writer, same page, same selection: the button is there (what the reader lacks is the access).
+  await page.reload();
+  await page.locator('[data-slate-editor] p[data-block-id]').first().getByText('Этот текст можно только читать.').click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Shift+Home');
+  await page.getByRole('button', { name: 'Улучшить с ИИ' }).waitFor();
+  await Promise.all([view.close(), page.close()]);
+}, 60_000);
+
+describe('a server without a model (no AI_BASE_URL)', () => {
+  let bare: ServerProcess;
+  let user: BrowserContext;
+
+  beforeAll(async () => {
+    // One call a minute (the limit's own 429 in the browser); typography only (no dictionary to load).
+    bare = await startServerProcess({ AI_BASE_URL: '', AI_RATE_LIMIT_PER_MINUTE: '1', AI_SPELLCHECK: 'false' });
+    user = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await user.newPage();
+    await signInThroughUi(page, bare, 'ai.nomodel@example.com');
+    await page.close();
+  }, 60_000);
+
+  afterAll(async () => {
+    await user?.close();
+    await bare?.stop();
+  });
+
+  const menuItems = (page: Page) =>
+    page.locator('.slash-menu-item').evaluateAll((all) => all.map((n) => `${n.textContent}${n.getAttribute('aria-disabled') === 'true' ? ' (disabled)' : ''}${n.classList.contains('is-active') ? ' (active)' : ''}`));
+
+  it('«Написать с ИИ» and «Продолжить текст» are shown disabled, with the reason; the keys and the mouse skip them', async () => {
+    const page = await user.newPage();
+    await page.goto(bare.url + '/');
+    await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+    await expect(page.evaluate(() => fetch('/api/config').then((r) => r.json()).then((b) => b.data.ai))).resolves.toEqual({ model: false, timeoutMs: 60_000 });
+    await newPage(page, 'Без модели');
+    await page.keyboard.type('Первая строка.');
+    await page.keyboard.press('Enter');
+
+    // The whole menu: the AI group at its end, greyed, and why.
+    await page.keyboard.type('/');
+    await page.locator('.slash-menu').waitFor();
+    const all = await menuItems(page);
+    expect(all.slice(-2)).toEqual(['Написать с ИИ (disabled)', 'Продолжить текст (disabled)']);
+    expect(all[0]).toMatch(/\(active\)$/);
+    await expect(page.locator('.slash-menu-hint').textContent()).resolves.toBe('Модель ИИ не подключена');
+    const hintId = await page.locator('.slash-menu-hint').getAttribute('id');
+    await expect(page.getByRole('option', { name: 'Написать с ИИ' }).getAttribute('aria-describedby')).resolves.toBe(hintId);
+    // Up from the first item: round to the last block type, over the disabled ones.
+    await page.keyboard.press('ArrowUp');
+    const wrapped = await menuItems(page);
+    expect(wrapped.filter((item) => item.endsWith('(active)'))).toHaveLength(1);
+    expect(wrapped.findIndex((item) => item.endsWith('(active)'))).toBe(wrapped.length - 3);
+    await page.keyboard.press('ArrowDown');
+    expect((await menuItems(page))[0]).toMatch(/\(active\)$/);
+
+    // Only the AI group matches: Enter does nothing (no panel, no new line), the menu stays with its reason.
+    await page.keyboard.type('ии');
+    await expect(menuItems(page)).resolves.toEqual(['Написать с ИИ (disabled)', 'Продолжить текст (disabled)']);
+    await page.locator('.slash-menu-hint').waitFor();
+    await shoot(page, 'ai-nomodel-slash-1280-light');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    // A click does nothing either (Playwright itself sees the option as disabled: forced).
+    await page.getByRole('option', { name: 'Продолжить текст' }).click({ force: true });
+    await page.waitForTimeout(400);
+    expect(await panel(page).count()).toBe(0);
+    expect(await blocksOf(page)).toEqual(['textBlock:0:Первая строка.', 'textBlock:0:/ии']);
+    expect(await page.locator('.slash-menu').count()).toBe(1);
+    await expect(page.locator('.slash-menu-item.is-active').count()).resolves.toBe(0);
+
+    // At 375 px (a phone), light: the same, and it fits.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('ии');
+    await page.locator('.slash-menu-hint').waitFor();
+    const box = await page.locator('.slash-menu').boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+    await shoot(page, 'ai-nomodel-slash-375-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'ai-nomodel-slash-375-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.keyboard.press('Escape');
+    await page.close();
+  }, 60_000);
+
+  it('«Улучшить с ИИ» works offline; the second call within the minute: our 429 says how long to wait, and warns', async () => {
+    const page = await user.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto(bare.url + '/');
+    await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+    await newPage(page, 'Типографика');
+    await page.keyboard.type('Он сказал "привет" - и ушёл...');
+    await page.keyboard.press('Shift+Home');
+    const improve = page.getByRole('button', { name: 'Улучшить с ИИ' });
+    await improve.click();
+    await eventually(() => status(page), 'result', 15_000);
+    await expect(previewText(page)).resolves.toBe('Он сказал «привет» — и ушёл…');
+    await panel(page).getByRole('button', { name: 'Заменить' }).click();
+    expect(await blocksOf(page)).toEqual(['textBlock:0:Он сказал «привет» — и ушёл…']);
+
+    await page.keyboard.press('End');
+    await page.keyboard.press('Shift+Home');
+    await improve.click();
+    await eventually(() => status(page), 'error', 10_000);
+    const alert = panel(page).getByRole('alert');
+    await expect(alert.getAttribute('data-reason')).resolves.toBe('rateLimitError');
+    const text = (await alert.textContent()) ?? '';
+    const wait = /^Слишком много запросов к ИИ\. Попробуйте через (\d+) с\.$/.exec(text);
+    expect(wait).not.toBeNull();
+    expect(Number(wait![1])).toBeGreaterThan(40);
+    expect(Number(wait![1])).toBeLessThanOrEqual(60);
+    await eventually(async () => warnings.some((w) => w.startsWith('ai: rateLimitError') && w.includes(`retry after ${wait![1]} s`)), true);
+    await shoot(page, 'ai-nomodel-ratelimit-1280-light');
+    await page.close();
+  }, 60_000);
+});

@@ -3,12 +3,13 @@ import { Editor, Range, Transforms, type BaseRange, type Path, type RangeRef } f
 import { ReactEditor, useSlate } from 'slate-react';
 import type { AiAction } from '../../../schema/ai';
 import type { BlockElement } from '../../../schema/slate';
+import { noteAiModelMissing, useAiInstallation } from '../../app/appConfig';
 import { useRealtime } from '../../app/RealtimeProvider';
 import { startAiCall, type AiConnection } from './aiClient';
 import { blockIndex, insertAiResult } from './aiInsert';
 import { AiPanel, type AiPanelHandle } from './AiPanel';
 import { nextPhase, type AiPhase, type AiPhaseEvent } from './aiState';
-import { contextAround, continueInput, improveInput, tooLong } from './aiText';
+import { contextAround, continueInput, improvedRange, improveInput, tooLong } from './aiText';
 
 /** One use of the assistant: what it does, where, and its state. Editor-only (never in the document or the undo history). */
 interface AiSession {
@@ -66,6 +67,10 @@ export function useAiAssistant(editor: Editor, enabled: boolean, frame: RefObjec
   const connection = useRealtime();
   const connectionRef = useRef<AiConnection | null>(connection);
   connectionRef.current = connection;
+  // The server's timeout (GET /api/config): the client waits that long and a margin more.
+  const installation = useAiInstallation();
+  const serverTimeoutMs = useRef(installation.timeoutMs);
+  serverTimeoutMs.current = installation.timeoutMs;
   const [session, setSession] = useState<AiSession | null>(null);
   const current = useRef<AiSession | null>(null);
   current.current = session;
@@ -92,8 +97,12 @@ export function useAiAssistant(editor: Editor, enabled: boolean, frame: RefObjec
       cancelCall.current = startAiCall(connectionRef.current, s.action, input, {
         onDelta: (_delta, text) => update(s.key, { type: 'delta', text }),
         onResult: (text) => update(s.key, { type: 'result', text }),
-        onError: (failure) => update(s.key, { type: 'fail', ...failure }),
-      });
+        onError: (failure) => {
+          // The server has no model after all (its configuration changed since the page loaded): the menus follow.
+          if (failure.hint === 'notConfigured') noteAiModelMissing();
+          update(s.key, { type: 'fail', ...failure });
+        },
+      }, { serverTimeoutMs: serverTimeoutMs.current });
     },
     [editor, update],
   );
@@ -265,7 +274,8 @@ function AiLayer({ session, frame, onGone, ...actions }: AiLayerProps) {
     }
     const next = { top: Math.round(rect.bottom - origin.top + 6), left: Math.round(left), width: Math.round(width) };
     setPlace((previous) => (previous && previous.top === next.top && previous.left === next.left && previous.width === next.width ? previous : next));
-    const range = session.range?.current;
+    // What «Заменить» will replace: across blocks, the whole blocks (aiText.ts).
+    const range = session.range?.current ? improvedRange(editor, session.range.current) : null;
     let drawn: Box[] = [];
     if (range && !Range.isCollapsed(range)) {
       try {

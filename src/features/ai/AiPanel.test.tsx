@@ -96,10 +96,15 @@ test('every error reason is explained in Russian, with «Попробовать 
 
 test('a rate limit with Retry-After says how long to wait; hints replace the reason', () => {
   const first = panel('generate', { status: 'error', reason: 'rateLimitError', message: 'Rate limit exceeded', retryAfter: 42 });
-  expect(screen.getByRole('alert').textContent).toContain('через 42 с');
+  expect(screen.getByRole('alert').textContent).toBe('Слишком много запросов к ИИ. Попробуйте через 42 с.');
   first.view.unmount();
+  // Without the wait: the general words.
+  const unknownWait = panel('generate', { status: 'error', reason: 'rateLimitError', message: 'Rate limit exceeded' });
+  expect(screen.getByRole('alert').textContent).toBe('Слишком много запросов к ИИ. Подождите немного и попробуйте ещё раз.');
+  unknownWait.view.unmount();
+  // No model on the server (503 ai.not_configured): the administrator must connect one.
   const second = panel('continue', { status: 'error', reason: 'unknownError', message: 'no model', hint: 'notConfigured' });
-  expect(screen.getByRole('alert').textContent).toContain('AI_BASE_URL');
+  expect(screen.getByRole('alert').textContent).toMatch(/^Модель ИИ не подключена.*администратор должен подключить модель.*AI_BASE_URL/);
   second.view.unmount();
   panel('improve', { status: 'error', reason: 'unknownError', message: 'too long', hint: 'tooLong' });
   expect(screen.getByRole('alert').textContent).toMatch(/не больше 20\s000 символов/);

@@ -109,11 +109,11 @@ describe('what is sent', () => {
     expect(below.startsWith('0:ааа')).toBe(true);
   });
 
-  it('«Улучшить» sends the selected text: inside a block as it reads, across blocks as markdown lines', () => {
+  it('«Улучшить» sends the selected text: inside a block the selected part, across blocks the whole blocks as markdown', () => {
     const editor = editorWith([title(), para('a', 'Первый абзац текста.'), block('bulletListBlock', 'l', 'пункт списка'), para('c', 'Хвост.')]);
     expect(improveInput(editor, { anchor: { path: [1, 0], offset: 7 }, focus: { path: [1, 0], offset: 12 } }).text).toBe('абзац');
     const across = improveInput(editor, { anchor: { path: [1, 0], offset: 7 }, focus: { path: [2, 0], offset: 5 } });
-    expect(across.text).toBe('абзац текста.\n- пункт');
+    expect(across.text).toBe('Первый абзац текста.\n\n- пункт списка');
     expect(across.context).toContain('Хвост.');
   });
 });

@@ -2,6 +2,7 @@ import { AI_LIMITS, AI_ERROR_REASONS, aiErrorReason, type AiAction, type AiError
 import { newId } from '../../../schema/ids';
 import { REALTIME_EVENTS, channels } from '../../../schema/realtime';
 import { ApiRequestError, api } from '../../app/api';
+import { aiInstallationNow } from '../../app/appConfig';
 import type { RealtimeConnection } from '../../app/realtimeConnection';
 import type { AiErrorHint } from './aiState';
 
@@ -10,7 +11,7 @@ export interface AiCallFailure {
   reason: AiErrorReason;
   /** The server's message (or the client's own, for fetchError). */
   message: string;
-  /** Seconds to wait after a 429 (its Retry-After), when the server said. */
+  /** Seconds to wait after a 429 (ours: its Retry-After; the model provider's: the event's `retryAfter`), when said. */
   retryAfter?: number;
   /** A failure the panel explains in its own words (no model configured, too much text). */
   hint?: AiErrorHint;
@@ -29,7 +30,12 @@ export interface AiCallHandlers {
 export interface AiCallOptions {
   /** The channel must be joined within this time (ms), else fetchError. */
   joinTimeoutMs?: number;
-  /** Nothing heard for this long (ms) after the call was taken: timeoutError (the server's own timeout, 60 s by default, should come first). */
+  /**
+   * The server's own timeout (ms; GET /api/config `ai.timeoutMs`, AI_TIMEOUT_MS): the server says
+   * 'timeout context' after this long without a token. Default: what /api/config said (60 s until then).
+   */
+  serverTimeoutMs?: number;
+  /** Nothing heard for this long (ms) after the join: timeoutError. Default: the server's timeout + SILENCE_MARGIN_MS, so the server's own answer comes first. */
   silenceTimeoutMs?: number;
   /** The connection down this long (ms) during the call: fetchError (the server drops a job whose channel stays empty 10 s). */
   offlineTimeoutMs?: number;
@@ -40,7 +46,20 @@ export interface AiCallOptions {
 /** What a call needs of the realtime connection. */
 export type AiConnection = Pick<RealtimeConnection, 'subscribe'> & Partial<Pick<RealtimeConnection, 'onStatus'>>;
 
-const DEFAULTS = { joinTimeoutMs: 10_000, silenceTimeoutMs: 90_000, offlineTimeoutMs: 12_000 };
+const DEFAULTS = { joinTimeoutMs: 10_000, offlineTimeoutMs: 12_000 };
+
+/**
+ * How much longer than the server the client waits for a sign of life: the server's timeout
+ * runs from its call to the model, after the POST got through; a slow model (a CPU one under
+ * Ollama) with a long AI_TIMEOUT_MS is never cut short by the client.
+ */
+export const SILENCE_MARGIN_MS = 30_000;
+
+/** Seconds to wait, when a 429 said (a positive number: whole seconds, rounded up). */
+function secondsOf(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) && n > 0 ? Math.ceil(n) : undefined;
+}
 
 /** The reason a failed POST gives (spec: 429 is rateLimitError; other failures fetchError or unknownError). */
 export function failureOfRequest(error: unknown): AiCallFailure {
@@ -49,7 +68,7 @@ export function failureOfRequest(error: unknown): AiCallFailure {
     // The wait: from the details when given, else from the server's message ("… try again in 42 s").
     const details = error.details as { retryAfter?: unknown } | undefined;
     const said = /(\d+)\s*s\b/.exec(error.message);
-    const retryAfter = typeof details?.retryAfter === 'number' ? details.retryAfter : said ? Number(said[1]) : undefined;
+    const retryAfter = secondsOf(details?.retryAfter) ?? (said ? secondsOf(Number(said[1])) : undefined);
     return { reason: 'rateLimitError', message: error.message, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   }
   // The server has no model for generate and continue (docs/ai.md): say so rather than "failed".
@@ -63,11 +82,12 @@ export function failureOfRequest(error: unknown): AiCallFailure {
   return { reason: mapped, message: error.message };
 }
 
-/** The reason an `error` event carries (or the spec's mapping of its message). */
+/** The reason an `error` event carries (or the spec's mapping of its message), and the model provider's wait (rateLimitError). */
 function failureOfEvent(payload: Record<string, unknown>): AiCallFailure {
   const message = typeof payload.message === 'string' ? payload.message : '';
   const reason = typeof payload.reason === 'string' && (AI_ERROR_REASONS as readonly string[]).includes(payload.reason) ? (payload.reason as AiErrorReason) : aiErrorReason(message);
-  return { reason, message };
+  const retryAfter = reason === 'rateLimitError' ? secondsOf(payload.retryAfter) : undefined;
+  return { reason, message, ...(retryAfter !== undefined ? { retryAfter } : {}) };
 }
 
 /**
@@ -78,7 +98,8 @@ function failureOfEvent(payload: Record<string, unknown>): AiCallFailure {
  * the cancel function (leaves the channel; later events are ignored).
  */
 export function startAiCall(connection: AiConnection | null, action: AiAction, input: { text: string; context: string }, handlers: AiCallHandlers, options: AiCallOptions = {}): () => void {
-  const { joinTimeoutMs, silenceTimeoutMs, offlineTimeoutMs } = { ...DEFAULTS, ...options };
+  const { joinTimeoutMs, offlineTimeoutMs } = { ...DEFAULTS, ...options };
+  const silenceTimeoutMs = options.silenceTimeoutMs ?? (options.serverTimeoutMs ?? aiInstallationNow().timeoutMs) + SILENCE_MARGIN_MS;
   const post = options.post ?? ((path: string, body: unknown) => api(path, { method: 'POST', body }));
   let done = false;
   let posted = false;
@@ -100,7 +121,8 @@ export function startAiCall(connection: AiConnection | null, action: AiAction, i
   const fail = (failure: AiCallFailure) => {
     if (done) return;
     finish();
-    if (failure.reason === 'rateLimitError') console.warn(`ai: rateLimitError (${failure.message})`);
+    // Spec: a 429 (ours or the model provider's) is logged as a warning.
+    if (failure.reason === 'rateLimitError') console.warn(`ai: rateLimitError (${failure.message})${failure.retryAfter !== undefined ? `, retry after ${failure.retryAfter} s` : ''}`);
     handlers.onError(failure);
   };
   const heard = () => {
@@ -119,8 +141,14 @@ export function startAiCall(connection: AiConnection | null, action: AiAction, i
   // A connection that stays down loses the call (the pieces sent meanwhile are gone, and the server gives the job up).
   stopWatchingStatus =
     connection.onStatus?.((status) => {
-      clearTimeout(timers.offline);
-      if (status === 'offline' && !done) timers.offline = setTimeout(() => fail({ reason: 'fetchError', message: 'the realtime connection was lost' }), offlineTimeoutMs);
+      if (done) return;
+      if (status === 'online') {
+        clearTimeout(timers.offline);
+        timers.offline = undefined;
+      } else if (status === 'offline' && timers.offline === undefined) {
+        // From the first sign of it (still trying to reconnect meanwhile does not restart the wait).
+        timers.offline = setTimeout(() => fail({ reason: 'fetchError', message: 'the realtime connection was lost' }), offlineTimeoutMs);
+      }
     }) ?? stopWatchingStatus;
   timers.join = setTimeout(() => {
     if (!posted) fail({ reason: 'fetchError', message: 'the realtime channel was not joined' });

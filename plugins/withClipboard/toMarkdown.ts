@@ -1,0 +1,206 @@
+import { canonicalTokens, type Token } from '../../schema/token';
+import { parseMarkdown } from './parseMarkdown';
+
+/*
+ * Inline tokens as markdown — the inverse of parseMarkdown's inline part, so that
+ * parseMarkdown(tokensToMarkdown(tokens)) gives the tokens back: **bold**, *italic*, ~~struck
+ * out~~, <u>underline</u> (markdown has none; parseMarkdown reads the tag), `code` and
+ * [links](https://…); the rest escaped so that it stays text. Comments and table addresses
+ * are not marks of the text and are left out. Whitespace at the edges of a marked run is
+ * written outside it (`**a** b`: a delimiter next to a space would not count), so such a space
+ * comes back unmarked.
+ */
+
+type MarkKey = 'link' | 'bold' | 'italic' | 'struckOut' | 'underline' | 'code';
+/** Outermost first, when two start at the same place and last as long. */
+const MARK_KEYS: readonly MarkKey[] = ['link', 'bold', 'italic', 'struckOut', 'underline', 'code'];
+
+/** The identity of a mark of a token (a link's address tells two links apart), or null when the token has not got it. */
+function markId(token: Token, key: MarkKey): string | null {
+  if (key === 'link') return token.link ? token.link.href : null;
+  return token[key] ? key : null;
+}
+
+function withoutMark(token: Token, key: MarkKey): Token {
+  const { [key]: _dropped, ...rest } = token;
+  return rest as Token;
+}
+
+/** Tokens cut at their edge whitespace, and the marks taken off the whitespace at the edges of every marked run. */
+function edgeWhitespaceUnmarked(tokens: readonly Token[]): Token[] {
+  let pieces: Token[] = [];
+  for (const token of tokens) {
+    const { comments: _comments, tableAddress: _address, ...rest } = token;
+    const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(token.text)!;
+    for (const text of [match[1], match[2], match[3]]) if (text !== '') pieces.push({ ...rest, text });
+  }
+  const blank = (t: Token) => t.text.trim() === '';
+  for (const key of MARK_KEYS) {
+    let i = 0;
+    while (i < pieces.length) {
+      const id = markId(pieces[i], key);
+      if (id === null) {
+        i += 1;
+        continue;
+      }
+      let end = i;
+      while (end < pieces.length && markId(pieces[end], key) === id) end += 1;
+      for (let k = i; k < end && blank(pieces[k]); k++) pieces[k] = withoutMark(pieces[k], key);
+      for (let k = end - 1; k >= i && blank(pieces[k]); k--) pieces[k] = withoutMark(pieces[k], key);
+      i = end;
+    }
+  }
+  pieces = canonicalTokens(pieces);
+  return pieces;
+}
+
+const ALNUM = /[\p{L}\p{N}]/u;
+
+/** Plain text escaped so that markdown reads it as the same text. `atLineStart`: block marks (`# `, `- `, `1. `, `> `) too. */
+export function escapeMarkdown(text: string, atLineStart = false): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const before = i > 0 ? text[i - 1] : '';
+    const after = text[i + 1] ?? '';
+    if (c === '\\' || c === '*' || c === '`' || c === '~' || c === '[' || c === ']') out += `\\${c}`;
+    // snake_case stays as typed: an underscore inside a word is no emphasis.
+    else if (c === '_') out += ALNUM.test(before) && ALNUM.test(after) ? c : `\\${c}`;
+    else if (c === '<') out += /[A-Za-z/!?]/.test(after) ? `\\${c}` : c;
+    else if (c === '&') out += /^&(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);/i.test(text.slice(i)) ? `\\${c}` : c;
+    else out += c;
+  }
+  return atLineStart ? escapeLineStart(out) : out;
+}
+
+/** A line's start that markdown would read as a block mark (`# `, `- `, `+ `, `> `, `1. `, `---`) escaped. */
+function escapeLineStart(line: string): string {
+  return line.replace(/^(\s*)([#>+=-])/, '$1\\$2').replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+}
+
+/** Inline code with a fence longer than any run of backticks in it. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') || (/^ .* $/.test(text) && text.trim() !== '') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function linkDestination(href: string): string {
+  let balance = 0;
+  for (const c of href) {
+    if (c === '(') balance += 1;
+    else if (c === ')' && --balance < 0) break;
+  }
+  return /[\s<>]/.test(href) || balance !== 0 ? `<${href.replace(/[<>]/g, encodeURIComponent)}>` : href;
+}
+
+interface Open {
+  key: MarkKey;
+  id: string;
+  close: string;
+  /** Its opening delimiter is written (it is held back until text that is not whitespace follows). */
+  written: boolean;
+  open: string;
+}
+
+/** The line written with delimiters (`tags`: with HTML tags for bold, italic, strike-through). */
+function render(pieces: readonly Token[], tags: boolean): string {
+  const stack: Open[] = [];
+  let out = '';
+
+  const closeTop = () => {
+    const top = stack.pop()!;
+    if (!top.written) return;
+    // Whitespace before a closing delimiter goes after it.
+    const trailing = /\s*$/.exec(out)![0];
+    out = out.slice(0, out.length - trailing.length) + top.close + trailing;
+  };
+  const write = (raw: string) => {
+    const pending = stack.filter((o) => !o.written);
+    if (pending.length > 0) {
+      if (raw.trim() === '') {
+        out += raw;
+        return;
+      }
+      // Whitespace after an opening delimiter goes before it.
+      const leading = /^\s*/.exec(raw)![0];
+      const opens = pending.map((o) => o.open).join('');
+      // `![` would open an image.
+      if (leading === '' && opens.startsWith('[') && out.endsWith('!')) out = `${out.slice(0, -1)}\\!`;
+      out += leading + opens;
+      for (const o of pending) o.written = true;
+      raw = raw.slice(leading.length);
+    }
+    out += raw;
+  };
+
+  pieces.forEach((token, index) => {
+    // Close what this token has not got (and whatever was opened inside it).
+    const keep = stack.findIndex((o) => markId(token, o.key) !== o.id);
+    if (keep >= 0) while (stack.length > keep) closeTop();
+    // Open what it has and is not open yet, the longest lasting outermost.
+    const missing = MARK_KEYS.filter((key) => key !== 'code' && markId(token, key) !== null && !stack.some((o) => o.key === key));
+    const lasting = (key: MarkKey) => {
+      const id = markId(token, key);
+      let n = index + 1;
+      while (n < pieces.length && markId(pieces[n], key) === id) n += 1;
+      return n;
+    };
+    missing.sort((a, b) => lasting(b) - lasting(a) || MARK_KEYS.indexOf(a) - MARK_KEYS.indexOf(b));
+    for (const key of missing) {
+      const id = markId(token, key)!;
+      const [open, close] = key === 'link' ? ['[', `](${linkDestination(id)})`] : (tags ? TAGS : DELIMITERS)[key as keyof typeof TAGS];
+      stack.push({ key, id, open, close, written: false });
+    }
+    write(token.code ? codeSpan(token.text) : escapeMarkdown(token.text));
+  });
+  while (stack.length > 0) closeTop();
+  return out;
+}
+
+const DELIMITERS = { bold: ['**', '**'], italic: ['*', '*'], struckOut: ['~~', '~~'], underline: ['<u>', '</u>'] } as const;
+const TAGS = { bold: ['<b>', '</b>'], italic: ['<i>', '</i>'], struckOut: ['<s>', '</s>'], underline: ['<u>', '</u>'] } as const;
+
+/** Tokens as compared after a round trip: a link whose text is its address is a bare address (markdown links those itself), the line's edge whitespace aside. */
+function comparable(tokens: readonly Token[]): string {
+  const unlinked = tokens.map((t) => (t.link && t.link.href === t.text ? withoutMark(t, 'link') : t));
+  const text = unlinked.map((t) => t.text).join('');
+  const lead = text.length - text.trimStart().length;
+  const end = text.trimEnd().length;
+  const out: Token[] = [];
+  let at = 0;
+  for (const token of unlinked) {
+    const from = Math.max(lead, at);
+    const to = Math.min(end, at + token.text.length);
+    if (to > from) out.push({ ...token, text: token.text.slice(from - at, to - at) });
+    at += token.text.length;
+  }
+  return JSON.stringify(canonicalTokens(out).map((t) => Object.fromEntries(Object.entries(t).sort(([a], [b]) => (a < b ? -1 : 1)))));
+}
+
+/** The inline tokens markdown reads from one line, or null when it reads blocks. */
+function readBack(line: string): Token[] | null {
+  const content = parseMarkdown(line);
+  if (!content) return [];
+  if (content.kind === 'inline') return content.tokens;
+  const [only] = content.blocks;
+  return content.blocks.length === 1 && only.type === 'textBlock' ? (only.children as Token[]) : null;
+}
+
+/**
+ * A token list as one line of markdown. `atLineStart`: the text starts a line, so a leading
+ * `# `, `- `, `1. ` or `> ` is escaped (else it would become a heading, a list, a quote).
+ * Delimiters (`**`, `*`, `~~`) hold only next to the right characters (CommonMark's flanking
+ * rules: `слово**(а)**` is no bold): when the line does not read back as the tokens, bold,
+ * italic and strike-through are written as tags (`<b>`, `<i>`, `<s>`), which parseMarkdown reads.
+ */
+export function tokensToMarkdown(tokens: readonly Token[], { atLineStart = true } = {}): string {
+  const pieces = edgeWhitespaceUnmarked(tokens);
+  const finish = (line: string) => (atLineStart ? escapeLineStart(line) : line);
+  const line = finish(render(pieces, false));
+  if (!pieces.some((t) => t.bold || t.italic || t.struckOut)) return line;
+  const expected = comparable(pieces);
+  const back = readBack(atLineStart ? line : escapeLineStart(line));
+  return back && comparable(back) === expected ? line : finish(render(pieces, true));
+}
