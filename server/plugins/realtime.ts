@@ -1,10 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { Server, type DefaultEventsMap, type Socket } from 'socket.io';
-import pg from 'pg';
-import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
-import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
 import type { z } from 'zod';
 import type { WireBlock } from '../../schema/block';
 import {
@@ -44,6 +40,7 @@ import { pageAccessLevel, allows } from '../policies/page';
 import { listBlockChangesSince } from '../repositories/blocks';
 import { findPage } from '../repositories/pages';
 import { findMembership, findWorkspace } from '../repositories/workspaces';
+import { connectAdapter } from '../realtime/adapter';
 import { nowIso } from '../time';
 
 /** What the routes tell the connected clients (docs/realtime.md). Every call is fire-and-forget, after the commit. */
@@ -133,68 +130,9 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     pingInterval: 25_000,
     pingTimeout: 20_000,
   });
-  const closers: Array<() => Promise<unknown>> = [];
+  const adapter = await connectAdapter(io, config, app.log);
   /** Other processes exist only with an adapter (the in-memory one warns on server-side messages). */
-  const scaledOut = Boolean(config.redisUrl || config.databaseUrl);
-  if (config.redisUrl) {
-    const pub = createClient({ url: config.redisUrl });
-    const sub = pub.duplicate();
-    pub.on('error', (error) => app.log.warn({ err: error }, 'realtime: redis'));
-    sub.on('error', (error) => app.log.warn({ err: error }, 'realtime: redis'));
-    await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createRedisAdapter(pub, sub));
-    closers.push(() => pub.quit(), () => sub.quit());
-  } else if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
-    pool.on('error', (error) => app.log.warn({ err: error }, 'realtime: postgres'));
-    // The adapter keeps one client checked out for LISTEN and listens only for its 'end' (then it
-    // reconnects); a lost connection also emits 'error' on that client, which would otherwise
-    // bring the process down (a PostgreSQL restart or failover).
-    pool.on('connect', (client) => client.on('error', (error) => app.log.warn({ err: error }, 'realtime: postgres listener lost')));
-    // The adapter checks out one client and LISTENs on it, and takes a new one after a lost
-    // connection. One it takes while the app closes would be kept for good (pool.end() would wait
-    // forever): after the close, clients it holds are let go and it gets no new one (its attempt
-    // waits for ever, so it does not retry on a timer either). The app is ready once it listens.
-    let listening: () => void = () => undefined;
-    let adapterClosed = false;
-    const held = new Set<pg.PoolClient>();
-    const listens = new Promise<void>((resolve) => (listening = resolve));
-    const adapterPool = {
-      query: (...args: Parameters<pg.Pool['query']>) => pool.query(...args),
-      async connect() {
-        if (adapterClosed) return new Promise<never>(() => undefined);
-        const client = await pool.connect();
-        if (adapterClosed) {
-          client.release(true);
-          return new Promise<never>(() => undefined);
-        }
-        held.add(client);
-        // Watched while the adapter holds it (its LISTEN); the pool gets the client back unchanged.
-        const query = client.query;
-        const watched = ((...args: unknown[]) => {
-          const result = (query as (...a: unknown[]) => unknown).apply(client, args);
-          if (typeof args[0] === 'string' && args[0].startsWith('LISTEN') && result instanceof Promise) result.then(() => setImmediate(listening), () => undefined);
-          return result;
-        }) as typeof client.query;
-        client.query = watched;
-        const release = client.release;
-        client.release = (...args: Parameters<typeof release>) => {
-          held.delete(client);
-          client.query = query;
-          client.release = release;
-          return release.apply(client, args);
-        };
-        return client;
-      },
-    } as unknown as pg.Pool;
-    io.adapter(createPostgresAdapter(adapterPool, { heartbeatInterval: 2_000, heartbeatTimeout: 6_000 }));
-    await Promise.race([listens, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-    closers.push(async () => {
-      adapterClosed = true;
-      for (const client of [...held]) client.release(true);
-      await pool.end();
-    });
-  }
+  const scaledOut = adapter !== null;
 
   // ---- Signing in ------------------------------------------------------------------------------
 
@@ -603,7 +541,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
   });
   app.addHook('onClose', async () => {
     await new Promise<void>((resolve) => io.close(() => resolve()));
-    for (const close of closers) await close().catch(() => undefined);
+    await adapter?.close().catch(() => undefined);
   });
 });
 
