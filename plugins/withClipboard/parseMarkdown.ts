@@ -34,7 +34,8 @@ function inlineTokens(tokens: readonly MdToken[] | undefined, outer: TokenMarks 
         out.push(...inlineTokens(token.tokens, { ...marks, struckOut: true }));
         break;
       case 'codespan':
-        out.push({ ...marks, code: true, text: decodeEntities(token.text) });
+        // A code span's text is as typed (entities in code are not read).
+        out.push({ ...marks, code: true, text: token.text });
         break;
       case 'br':
         out.push({ ...marks, text: '\n' });

@@ -60,13 +60,24 @@ describe('tokensToMarkdown', () => {
     expect(readBack(line)).toEqual(tokens);
   });
 
+  test('an address typed as text stays text, and entities in code stay as typed', () => {
+    const tokens: Token[] = [
+      { text: 'см. https://w.example и www.v.example ' },
+      { text: 'a &amp; b', code: true },
+      { text: ' &amp;' },
+    ];
+    const line = tokensToMarkdown(tokens);
+    expect(line).toBe('см. https\\://w.example и www\\.v.example `a &amp; b` \\&amp;');
+    expect(readBack(line)).toEqual(tokens);
+  });
+
   test('any mix of marks reads back as the same text and marks (a seeded run of 1,000 lines)', () => {
     let seed = 12345;
     const random = () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const words = ['слово', 'важная', 'a', 'b2', 'x_y', '2*3', 'дом.', ',', '"кавычки"', '#', '-', '1.', '[t]', '`q`', '~', '<b>', '\\', '!', '(', ')', '«ёлки»', '—', '**'];
+    const words = ['слово', 'важная', 'a', 'b2', 'x_y', '2*3', 'дом.', ',', '"кавычки"', '#', '-', '1.', '[t]', '`q`', '~', '<b>', '\\', '!', '(', ')', '«ёлки»', '—', '**', '&amp;', 'a&b', 'https://w.example', 'www.v.example'];
     const hrefs = ['https://x.example', 'https://y.example/a_(b)', 'https://z.example/p?q=1&r=2'];
     for (let run = 0; run < 1000; run++) {
       const tokens: Token[] = [];

@@ -68,6 +68,9 @@ export function escapeMarkdown(text: string, atLineStart = false): string {
     else if (c === '_') out += ALNUM.test(before) && ALNUM.test(after) ? c : `\\${c}`;
     else if (c === '<') out += /[A-Za-z/!?]/.test(after) ? `\\${c}` : c;
     else if (c === '&') out += /^&(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);/i.test(text.slice(i)) ? `\\${c}` : c;
+    // An address typed as text stays text (GFM links `https://…` and `www.…` by itself).
+    else if (c === ':' && text.startsWith('//', i + 1) && /(?:https?|ftp)$/i.test(text.slice(0, i))) out += `\\${c}`;
+    else if (c === '.' && /(?:^|[^\p{L}\p{N}])www$/iu.test(text.slice(0, i))) out += `\\${c}`;
     else out += c;
   }
   return atLineStart ? escapeLineStart(out) : out;

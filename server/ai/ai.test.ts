@@ -155,8 +155,8 @@ describe('offline improve', () => {
   });
 
   test('typography leaves code, links, addresses and Markdown marks alone', () => {
-    const text = '- пункт "один"\n1. раз - два\n> цитата\n# Заголовок\nкод `a - "b"` и https://ex.com/a--b?q="1" и a-b@ex.com\n```\nx = "a" - b\n```';
-    expect(typography(text)).toBe('- пункт «один»\n1. раз — два\n> цитата\n# Заголовок\nкод `a - "b"` и https://ex.com/a--b?q="1" и a-b@ex.com\n```\nx = "a" - b\n```');
+    const text = '- пункт "один"\n1. раз - два\n> цитата\n# Заголовок\nкод `a - "b"` и https://ex.com/a--b?q="1" и a-b@ex.com и https\\://ex.com/x--y?"z" и www\\.ex.com/"q"\n```\nx = "a" - b\n```';
+    expect(typography(text)).toBe('- пункт «один»\n1. раз — два\n> цитата\n# Заголовок\nкод `a - "b"` и https://ex.com/a--b?q="1" и a-b@ex.com и https\\://ex.com/x--y?"z" и www\\.ex.com/"q"\n```\nx = "a" - b\n```');
     // What would change meaning stays: dates, phone numbers, !=, fractions.
     const kept = 'Дата 2024-01-05, тел. +7 999 123-45-67, a != b, 1/2.';
     expect(typography(kept)).toBe(kept);

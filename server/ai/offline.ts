@@ -23,18 +23,19 @@ const TYPOGRAF_OFF = [
 
 /**
  * Left exactly as they are, by typography and spelling alike: fenced and inline code, Markdown
- * escapes (`\*`, `\"`), links and e-mail addresses, the Markdown marks at a line's start (list
- * items, quotes, headings, checkboxes — a list's `- ` is not a dash), comparison operators
- * (`a != b` is not `a!= b`), and the delimiters of **bold**, *italic*, _italic_ and ~~struck
- * out~~ text (the editor sends the marks of the text to improve so; hidden, they let quotes next
- * to them be set: `**"a"**` → `**«a»**`). Typograf reads `<b>`, `<u>`… tags as HTML itself.
+ * escapes (`\*`, `\"`; `https\://`, an address kept as text), links and e-mail addresses, the
+ * Markdown marks at a line's start (list items, quotes, headings, checkboxes — a list's `- ` is
+ * not a dash), comparison operators (`a != b` is not `a!= b`), and the delimiters of **bold**,
+ * *italic*, _italic_ and ~~struck out~~ text (the editor sends the marks of the text to improve
+ * so; hidden, they let quotes next to them be set: `**"a"**` → `**«a»**`). Typograf reads
+ * `<b>`, `<u>`… tags as HTML itself.
  */
 const PROTECTED: RegExp[] = [
   /```[\s\S]*?(?:```|$)/g,
   /`[^`\n]*`/g,
-  /\\[\\`*_{}[\]()#+\-.!~<>|"'&]/g,
-  /\b(?:https?|ftp):\/\/\S+/gi,
-  /\bwww\.\S+/gi,
+  /\b(?:https?|ftp)\\?:\/\/\S+/gi,
+  /\bwww\\?\.\S+/gi,
+  /\\[\\`*_{}[\]()#+\-.!~<>|"'&:]/g,
   /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g,
   /\]\([^)\n]*\)/g,
   /^[ \t]*(?:[-*+]|\d+[.)]|>|#{1,6})(?:[ \t]+\[[ xX]\])?[ \t]+/gm,
