@@ -1,4 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import type { Config } from './config';
 import { createMailer, type Mailer } from './mail';
@@ -50,6 +52,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);
+  // Answers of 1 KiB and more, compressed as the client accepts (brotli, else gzip), streams
+  // included; brotli at quality 1 keeps up with a page of megabytes (docs/deploy.md).
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+    zlibOptions: { level: 6 },
+  });
   await app.register(cookie);
   await app.register(dbPlugin, { config });
   await app.register(authPlugin, { authCacheTtlMs: config.authCacheTtlMs });

@@ -7,7 +7,7 @@ import path from 'node:path';
  * so `npm start` and `npm test` always serve what the sources say.
  */
 const root = process.cwd();
-const sources = ['src', 'schema', 'plugins', 'vite.config.ts', 'package.json'];
+const sources = ['src', 'schema', 'plugins', 'vite.config.ts', 'server/web/precompress.ts', 'package.json'];
 const builtIndex = path.join(root, 'dist', 'index.html');
 
 function newestMtime(entry: string): number {

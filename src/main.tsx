@@ -7,13 +7,28 @@ import '@fontsource/inter/500.css';
 import '@fontsource/inter/600.css';
 import '@fontsource/inter/700.css';
 import './ui/theme.css';
-import { App } from './app/App';
+import { App, PageScreen } from './app/App';
 import { createStore } from './app/store';
 import { applyTheme } from './app/theme';
 import { registerServiceWorker } from './app/serviceWorker';
 import { loadTranslations } from './app/translations';
+import { isShellPath, pageUidOfPath, prefetchPage } from './features/pages/pageLoad';
+import { prefetchGet } from './app/api';
 
 applyTheme();
+
+// A page's address: its data and its screen's code are asked for now, alongside the words and
+// the user, not after the shell has drawn (docs/web-app.md, «Opening a page»).
+const startPage = pageUidOfPath(window.location.pathname);
+if (startPage) {
+  prefetchPage(startPage);
+  void PageScreen.preload().catch(() => undefined);
+}
+// The shell's first questions (who is signed in, their workspaces) go with the words, not after them.
+if (startPage || isShellPath(window.location.pathname)) {
+  prefetchGet('/api/user/current');
+  prefetchGet('/api/v3/spaces/workspace');
+}
 
 const container = document.getElementById('root') as HTMLElement;
 

@@ -36,30 +36,151 @@ function childrenByParent<R extends Pick<BlockRow, 'parent_id'>>(rows: readonly 
   return children;
 }
 
-/** The live blocks of a page in document order (depth first), each with its parent and previous sibling. */
-export async function listPageBlocks(db: Kysely<Database>, pageId: string): Promise<WireBlock[]> {
-  // In the order of the (page_id, parent_id, sort_key, id) index: siblings come sorted, no sort step.
-  const rows: WireColumns[] = await db
-    .selectFrom('blocks')
-    .select(WIRE_COLUMNS)
-    .where('page_id', '=', pageId)
-    .where('deleted_at', 'is', null)
-    .orderBy('parent_id')
-    .orderBy('sort_key')
-    .orderBy('id')
-    .execute();
+/** Rows a page listing reads at a time: one slice is a few milliseconds of work on either database. */
+export const LIST_SLICE_ROWS = 1000;
+
+/** Lets other requests run between two slices of a long read or write-out (the event loop turns once). */
+export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A block in document order: its row and its previous live sibling. */
+export interface PlacedRow {
+  row: WireColumns;
+  placeAfter: string | null;
+}
+
+/**
+ * The live rows of a page, read in slices of LIST_SLICE_ROWS in the order of the (page_id,
+ * parent_id, sort_key) index, the top-level blocks first, with the event loop free between two
+ * slices: a page of 20,000 blocks does not hold up every other request while it is read (on
+ * SQLite a read is synchronous). The slices are not one snapshot: a block moved between two
+ * slices may be read twice (the first copy is kept) or not at all. Callers hand out the time taken
+ * before the read (`meta.at`), and the history since then holds every such block.
+ */
+async function readPageRows(db: Kysely<Database>, pageId: string): Promise<WireColumns[]> {
+  const rows: WireColumns[] = [];
+  const seen = new Set<string>();
+  const keep = (slice: WireColumns[]) => {
+    for (const row of slice) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      rows.push(row);
+    }
+  };
+  // Top-level blocks: parent_id IS NULL, by (sort_key, id).
+  let last: { sort_key: string; id: string } | null = null;
+  for (;;) {
+    let query = db.selectFrom('blocks').select([...WIRE_COLUMNS, 'sort_key']).where('page_id', '=', pageId).where('parent_id', 'is', null).where('deleted_at', 'is', null);
+    if (last) {
+      const after = last;
+      query = query.where((eb) => eb(eb.refTuple('sort_key', 'id'), '>', eb.tuple(after.sort_key, after.id)));
+    }
+    const slice = await query.orderBy('parent_id').orderBy('sort_key').orderBy('id').limit(LIST_SLICE_ROWS).execute();
+    keep(slice);
+    if (slice.length < LIST_SLICE_ROWS) break;
+    last = slice[slice.length - 1];
+    await yieldToOthers();
+  }
+  // Nested blocks, by (parent_id, sort_key, id).
+  let lastNested: { parent_id: string; sort_key: string; id: string } | null = null;
+  for (;;) {
+    let query = db.selectFrom('blocks').select([...WIRE_COLUMNS, 'sort_key']).where('page_id', '=', pageId).where('parent_id', 'is not', null).where('deleted_at', 'is', null);
+    if (lastNested) {
+      const after = lastNested;
+      query = query.where((eb) => eb(eb.refTuple('parent_id', 'sort_key', 'id'), '>', eb.tuple(after.parent_id, after.sort_key, after.id)));
+    }
+    const slice = await query.orderBy('parent_id').orderBy('sort_key').orderBy('id').limit(LIST_SLICE_ROWS).execute();
+    keep(slice);
+    if (slice.length < LIST_SLICE_ROWS) break;
+    const end = slice[slice.length - 1];
+    lastNested = { parent_id: end.parent_id as string, sort_key: end.sort_key, id: end.id };
+    await yieldToOthers();
+  }
+  return rows;
+}
+
+/** Rows in document order (depth first from the top level), each with its previous sibling; rows whose parent is not among them are left out. */
+function placeInOrder(rows: readonly WireColumns[], limit = Infinity): PlacedRow[] {
   const children = childrenByParent(rows);
-  const out: WireBlock[] = [];
+  const out: PlacedRow[] = [];
+  const visited = new Set<string>();
   const walk = (parentId: string | null) => {
     let previous: string | null = null;
     for (const row of children.get(parentId) ?? []) {
-      out.push(presentBlockRow(row, previous));
+      if (out.length >= limit) return;
+      if (visited.has(row.id)) continue;
+      visited.add(row.id);
+      out.push({ row, placeAfter: previous });
       previous = row.id;
       walk(row.id);
     }
   };
   walk(null);
   return out;
+}
+
+/** The live blocks of a page in document order (depth first), each with its parent and previous sibling. */
+export async function listPageBlockRows(db: Kysely<Database>, pageId: string): Promise<PlacedRow[]> {
+  return placeInOrder(await readPageRows(db, pageId));
+}
+
+/**
+ * The first `limit` live blocks of a page in document order (the top of a page, shown while the
+ * rest loads), and whether there are more: the first limit + 1 top-level blocks and, level by
+ * level, their descendants.
+ */
+export async function listPageHead(db: Kysely<Database>, pageId: string, limit: number): Promise<{ blocks: PlacedRow[]; hasMore: boolean }> {
+  const roots = await db
+    .selectFrom('blocks')
+    .select(WIRE_COLUMNS)
+    .where('page_id', '=', pageId)
+    .where('parent_id', 'is', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('parent_id')
+    .orderBy('sort_key')
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  const rows: WireColumns[] = [...roots];
+  let parents = roots.map((r) => r.id);
+  while (parents.length > 0 && rows.length <= limit * 4) {
+    const level: WireColumns[] = [];
+    for (let at = 0; at < parents.length; at += 500) {
+      level.push(
+        ...(await db
+          .selectFrom('blocks')
+          .select(WIRE_COLUMNS)
+          .where('page_id', '=', pageId)
+          .where('parent_id', 'in', parents.slice(at, at + 500))
+          .where('deleted_at', 'is', null)
+          .orderBy('parent_id')
+          .orderBy('sort_key')
+          .orderBy('id')
+          .execute()),
+      );
+    }
+    rows.push(...level);
+    parents = level.map((r) => r.id);
+  }
+  const placed = placeInOrder(rows, limit + 1);
+  return { blocks: placed.slice(0, limit), hasMore: placed.length > limit };
+}
+
+/** A placed row as the wire shows it. */
+export function presentPlacedRow({ row, placeAfter }: PlacedRow): WireBlock {
+  return presentBlockRow(row, placeAfter);
+}
+
+/**
+ * A placed row as the wire's JSON text, without parsing the stored data (it is JSON the server
+ * wrote). Same fields, same order as presentBlockRow.
+ */
+export function placedRowJson({ row, placeAfter }: PlacedRow): string {
+  return `{"id":${JSON.stringify(row.id)},"contentType":"Block","pageId":${JSON.stringify(row.page_id)},"type":${JSON.stringify(row.type)},"version":${row.version},"parentId":${JSON.stringify(row.parent_id)},"placeAfter":${JSON.stringify(placeAfter)},"data":${row.data}}`;
+}
+
+/** The live blocks of a page in document order (depth first), each with its parent and previous sibling. */
+export async function listPageBlocks(db: Kysely<Database>, pageId: string): Promise<WireBlock[]> {
+  return (await listPageBlockRows(db, pageId)).map(presentPlacedRow);
 }
 
 /** A live block and its live descendants, in document order. */

@@ -33,7 +33,10 @@ import {
   findLiveBlock,
   insertBlock,
   isInSubtree,
-  listPageBlocks,
+  listPageBlockRows,
+  listPageHead,
+  placedRowJson,
+  presentPlacedRow,
   listSubtree,
   moveBlockRow,
   presentBlock,
@@ -49,6 +52,7 @@ import { assertNotInTrash, findPage, writablePage } from '../repositories/pages'
 import { requestOrigin } from '../plugins/realtime';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { nowIso } from '../time';
+import { streamedEnvelope } from '../jsonStream';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
@@ -77,6 +81,8 @@ function checkPlacement(type: string, data: BlockData, parent: BlockRow | null):
 
 /** The web app's connection that sent a write (X-Client-Id): its own realtime echo is skipped by it. */
 const originOf = (request: FastifyRequest) => requestOrigin(request.headers[CLIENT_ID_HEADER]);
+/** ?limit: only the first blocks in document order (at most 1,000). */
+const listBlocksQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() });
 const deleteBlockQuerySchema = z.strictObject({ version: z.coerce.number().int().min(1).optional() });
 
 export async function blockRoutes(server: FastifyInstance, { config }: { config: Config }) {
@@ -169,14 +175,20 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     };
   }
 
-  app.get('/api/v3/spaces/note/:id/blocks', { schema: { tags: ['blocks'], summary: 'All live blocks of a page, in document order', params: idParams } }, async (request) => {
+  app.get('/api/v3/spaces/note/:id/blocks', { schema: { tags: ['blocks'], summary: 'The live blocks of a page, in document order; with ?limit only the first ones (the top of the page, shown while the rest loads)', params: idParams, querystring: listBlocksQuerySchema } }, async (request, reply) => {
     const user = requireUser(request);
     const page = await pageOf(request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
     // Taken before the read: a realtime history since this time holds everything the list might miss.
     const at = nowIso();
-    const blocks = await listPageBlocks(app.db, page.id);
-    return envelope(blocks, { count: blocks.length, hasMoreNext: false, at });
+    const { limit } = request.query;
+    if (limit !== undefined) {
+      const head = await listPageHead(app.db, page.id, limit);
+      return envelope(head.blocks.map(presentPlacedRow), { count: head.blocks.length, hasMoreNext: head.hasMore, at });
+    }
+    const blocks = await listPageBlockRows(app.db, page.id);
+    // Megabytes for a big page: written out in slices, never held up other requests (docs/api/blocks.md).
+    return reply.type('application/json; charset=utf-8').send(streamedEnvelope(blocks, placedRowJson, { count: blocks.length, hasMoreNext: false, at }));
   });
 
   app.get('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'One block (404 once deleted)', params: idParams } }, async (request) => {

@@ -54,6 +54,8 @@ export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: stri
       root: webDir,
       wildcard: false,
       index: false,
+      // The build's .br and .gz (server/web/precompress.ts), chosen by Accept-Encoding.
+      preCompressed: true,
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
       },

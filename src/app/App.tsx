@@ -12,8 +12,10 @@ import { TrashHost } from '../features/trash/TrashDialog';
 import { CloneScreen } from '../features/public/CloneScreen';
 import { useAppSelector } from './store';
 import { RealtimeProvider } from './RealtimeProvider';
+import { preloadable } from './preloadable';
 
-const PageScreen = lazy(() => import('../features/pages/PageScreen'));
+/** Asked for at start when the address is a page's (src/main.tsx). */
+export const PageScreen = preloadable(() => import('../features/pages/PageScreen'));
 const WizardScreen = lazy(() => import('../features/wizard/WizardScreen'));
 const PublicPageScreen = lazy(() => import('../features/public/PublicPageScreen').then((m) => ({ default: m.PublicPageScreen })));
 

@@ -4,6 +4,8 @@ import { RealtimeConnection, type RealtimeStatus } from './realtimeConnection';
 import { useAppSelector } from './store';
 
 const RealtimeContext = createContext<RealtimeConnection | null>(null);
+/** Whether the app is to have a connection (it may not be made yet: it is made by an effect). */
+const RealtimeExpectedContext = createContext(false);
 
 /**
  * The app's one realtime connection (docs/realtime.md): open while someone is signed in and a
@@ -28,7 +30,16 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     };
   }, [open, userId]);
 
-  return <RealtimeContext.Provider value={connection}>{children}</RealtimeContext.Provider>;
+  return (
+    <RealtimeExpectedContext.Provider value={open}>
+      <RealtimeContext.Provider value={connection}>{children}</RealtimeContext.Provider>
+    </RealtimeExpectedContext.Provider>
+  );
+}
+
+/** True while a connection is open or about to be (signed in, a workspace active): lists it will read need not be read before. */
+export function useRealtimeExpected(): boolean {
+  return useContext(RealtimeExpectedContext);
 }
 
 /** The realtime connection, or null while there is none (signed out, no workspace). */

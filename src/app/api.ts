@@ -38,6 +38,33 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** A prefetched GET is taken by api() only this soon after it was asked for. */
+const PREFETCH_FRESH_MS = 10_000;
+const prefetched = new Map<string, { at: number; response: Promise<Response> }>();
+
+/**
+ * Asks for `GET path` now (at start, before the screens that need it are drawn); the first api()
+ * call of the same path within 10 s takes this answer instead of asking again.
+ */
+export function prefetchGet(path: string): void {
+  const response = fetch(path, { headers: { 'X-App-Type': 'Web', 'X-Client-Id': CLIENT_ID }, credentials: 'same-origin' });
+  response.catch(() => undefined);
+  prefetched.set(path, { at: Date.now(), response });
+}
+
+/**
+ * The prefetched answer of `path`, when it is fresh and a success (a failure, such as the 401 of
+ * someone not signed in yet, is asked again: the answer may be different by now).
+ */
+async function takePrefetched(path: string): Promise<Response | null> {
+  const entry = prefetched.get(path);
+  if (!entry) return null;
+  prefetched.delete(path);
+  if (Date.now() - entry.at >= PREFETCH_FRESH_MS) return null;
+  const response = await entry.response.catch(() => null);
+  return response?.ok ? response : null;
+}
+
 /** Calls the API and unwraps the envelope; throws ApiRequestError for any failure. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'X-App-Type': 'Web', 'X-Client-Id': CLIENT_ID };
@@ -50,8 +77,12 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   }
   for (let attempt = 0; ; attempt += 1) {
     let response: Response;
+    const get = (options.method ?? 'GET') === 'GET';
+    // A write (signing in, say) may change what a prefetched answer would say.
+    if (!get) prefetched.clear();
+    const early = attempt === 0 && get && !options.signal ? await takePrefetched(path) : null;
     try {
-      response = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal });
+      response = early ?? (await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal }));
     } catch (error) {
       throw new ApiRequestError(undefined, undefined, error instanceof Error ? error.message : 'network error');
     }

@@ -7,12 +7,12 @@ import type { SyncStatus } from '../../../plugins/withBlockSync';
 import { ApiRequestError } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { DocumentEditor } from '../../editor/DocumentEditor';
-import { loadBlocks } from '../../editor/blockApi';
 import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
 import { switchWorkspace } from '../workspaces/switchWorkspace';
 import { Spinner } from '../../ui/Spinner';
 import { CommentsButton, CommentsPanel, useCommentsPanel } from '../comments/CommentsPanel';
-import { fetchPage, pageChangedElsewhere, pageLoaded, pageTitleEdited, renamePage, selectPageById } from './pagesSlice';
+import { startPageLoad, takePageLoad } from './pageLoad';
+import { pageChangedElsewhere, pageLoaded, pageTitleEdited, renamePage, selectPageById } from './pagesSlice';
 import { Breadcrumbs } from './Breadcrumbs';
 import { PageHeader } from './PageHeader';
 import { FavoriteButton, PageMenu } from './PageMenu';
@@ -22,7 +22,14 @@ import { ShareButton } from '../sharing/ShareDialog';
 import { PresenceAvatars } from '../presence/PresenceAvatars';
 import { useRealtime } from '../../app/RealtimeProvider';
 
-type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[]; at: string | undefined } | { status: 'failed'; kind: ErrorKind };
+/**
+ * `preview`: the page and the top of its blocks, drawn read-only while the rest of a big page
+ * loads; `ready`: all of it, editable.
+ */
+type Loaded =
+  | { status: 'loading' }
+  | { status: 'preview' | 'ready'; page: WireElement; blocks: WireBlock[]; at: string | undefined }
+  | { status: 'failed'; kind: ErrorKind };
 
 const STATUS_ORDER: SyncStatus[] = ['saved', 'pending', 'offline', 'error'];
 
@@ -55,12 +62,29 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
 
   useEffect(() => {
     let cancelled = false;
-    Promise.all([fetchPage(pageUid), loadBlocks(pageUid)])
+    // Asked for at start when the address was this page's (src/main.tsx), else now; a reload after
+    // error 110 reads it all again.
+    const load = reloads === 0 ? takePageLoad(pageUid) : startPageLoad(pageUid);
+    let shown = false;
+    const show = (page: WireElement) => {
+      if (shown) return;
+      shown = true;
+      // A link to a page of another workspace of yours shows that workspace around it.
+      if (page.workspaceId) dispatch(switchWorkspace(page.workspaceId));
+      dispatch(pageLoaded(page));
+    };
+    // The top of a big page is drawn first, read-only, while the rest comes.
+    Promise.all([load.page, load.head])
+      .then(([page, head]) => {
+        if (cancelled || !head.hasMore) return;
+        show(page);
+        setLoaded((current) => (current.status === 'loading' ? { status: 'preview', page, blocks: head.blocks, at: head.at } : current));
+      })
+      .catch(() => undefined);
+    Promise.all([load.page, load.blocks])
       .then(([page, { blocks, at }]) => {
         if (cancelled) return;
-        // A link to a page of another workspace of yours shows that workspace around it.
-        if (page.workspaceId) dispatch(switchWorkspace(page.workspaceId));
-        dispatch(pageLoaded(page));
+        show(page);
         setLoaded({ status: 'ready', page, blocks, at });
       })
       .catch((error: unknown) => !cancelled && setLoaded({ status: 'failed', kind: errorKind(error) }));
@@ -100,6 +124,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   if (loaded.status === 'failed') return <ErrorScreen kind={loaded.kind} email={user?.email} />;
   const current = livePage ?? loaded.page;
   const editable = canEdit(current.accessLevel) && !current.inTrash;
+  const preview = loaded.status === 'preview';
   return (
     <div className="page">
       <header className="page-topbar">
@@ -119,15 +144,15 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       <PageHeader page={current} editable={editable} />
       <DocumentEditor
         // A new editor for each load (a reload after too much changed: error 110), not for the request.
-        key={loaded.at}
+        key={`${loaded.status}:${loaded.at}`}
         live={
-          realtime && user
+          realtime && user && !preview
             ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1), onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)) }
             : undefined
         }
         page={loaded.page}
         blocks={loaded.blocks}
-        canEdit={canEdit(loaded.page.accessLevel)}
+        canEdit={canEdit(loaded.page.accessLevel) && !preview}
         onTitleEdited={onTitleEdited}
         saveTitle={saveTitle}
         onSyncStatus={setBlockStatus}

@@ -18,6 +18,7 @@ import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { switchWorkspace } from '../workspaces/switchWorkspace';
 import { WorkspaceSettingsHost, WorkspaceSettingsMenuItem } from '../workspaces/WorkspaceSettings';
 import { LiveTreeContext, useLiveChildren, useLiveTree } from '../realtime/liveTree';
+import { useRealtimeExpected } from '../../app/RealtimeProvider';
 import {
   createChildPage,
   createNote,
@@ -468,12 +469,18 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
   }, [message]);
 
   const workspaceId = workspace?.id;
-  useEffect(() => {
-    if (!workspaceId) return;
-    for (const section of sections) void dispatch(loadSection(section));
-  }, [dispatch, workspaceId, sections]);
   // The top level follows other people's changes (realtime); expanded rows listen to their children.
   const live = useLiveTree(workspaceId, sections);
+  // Live, the join reads the lists (once: see useLiveTree), and here only a section shown since
+  // (a new role) is read; without a connection, they are read here.
+  const hasLive = useRealtimeExpected();
+  const shownBefore = useRef<{ workspaceId: string; sections: readonly SectionId[] } | null>(null);
+  useEffect(() => {
+    if (!workspaceId) return;
+    const before = shownBefore.current?.workspaceId === workspaceId ? shownBefore.current.sections : null;
+    shownBefore.current = { workspaceId, sections };
+    for (const section of sections) if (!hasLive || (before && !before.includes(section))) void dispatch(loadSection(section));
+  }, [dispatch, workspaceId, sections, hasLive]);
 
   const tree = useMemo<TreeApi>(() => {
     const pages = () => store.getState().pages;

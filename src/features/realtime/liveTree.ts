@@ -28,6 +28,8 @@ const sectionKey = (section: SectionId) => `section:${section}`;
 const childrenKey = (pageId: string) => `children:${pageId}`;
 /** Sections that list pages from anywhere in the tree (their rows are links, not a level of it). */
 const LINK_SECTIONS: readonly SectionId[] = ['favorite', 'shared'];
+/** How long the sidebar's first lists wait for the live tree's join before they are read anyway. */
+export const TOP_JOIN_WAIT_MS = 2000;
 
 /**
  * The sidebar's live tree for the active workspace: subscribes to the top level now and gives the
@@ -87,7 +89,28 @@ export function useLiveTree(workspaceId: string | undefined, sections: readonly 
           current = null;
         };
       },
-      top: () => subscribe(channels.elementChildren(workspaceId, userId), () => refreshSections()),
+      /**
+       * The top level. The first join reads the sections at once: the sidebar leaves that to it
+       * (read before the join, a change in between would be missed, and read twice). Should the
+       * join not come, they are read anyway after TOP_JOIN_WAIT_MS; every later join catches up.
+       */
+      top: () => {
+        let joined = false;
+        const readNow = () => {
+          for (const section of shown.current) void dispatch(loadSection(section));
+        };
+        const fallback = setTimeout(readNow, TOP_JOIN_WAIT_MS);
+        const leave = subscribe(channels.elementChildren(workspaceId, userId), () => {
+          clearTimeout(fallback);
+          if (joined) refreshSections();
+          else readNow();
+          joined = true;
+        });
+        return () => {
+          clearTimeout(fallback);
+          leave();
+        };
+      },
       /** A page shared with us makes a notification: «Доступные мне» may have a new page. */
       notifications: () =>
         connection.onNotification((payload) => {

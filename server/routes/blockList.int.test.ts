@@ -1,0 +1,182 @@
+import zlib from 'node:zlib';
+import { generateNKeysBetween } from 'fractional-indexing';
+import type { WireBlock } from '../../schema/block';
+import type { WireElement } from '../../schema/element';
+import { newId } from '../../schema/ids';
+import { LIST_SLICE_ROWS } from '../repositories/blocks';
+import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
+
+/*
+ * GET note/{id}/blocks for big pages (issue 15): read in slices, written out as a stream,
+ * compressed when the client accepts it, and `?limit` for the top of a page.
+ */
+
+let t: TestApp;
+let ann: string;
+let bob: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ann = await signIn(t, 'ann-list@example.com');
+  bob = await signIn(t, 'bob-list@example.com');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function newPage(): Promise<string> {
+  const res = await api(t, ann, 'POST', '/api/v3/spaces/section/private', { title: 'Большая' });
+  expect(res.statusCode).toBe(201);
+  return body<WireElement>(res).data.id;
+}
+
+async function createBlock(pageId: string, text: string, position: { parentId?: string | null; placeAfter?: string | null } = {}): Promise<WireBlock> {
+  const res = await api(t, ann, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text }] }, ...position });
+  expect(res.statusCode).toBe(201);
+  return body<WireBlock>(res).data;
+}
+
+/**
+ * `count` paragraphs after `after` at the top level, written straight into the database (through
+ * the API this would take minutes): copies of a real block's row with their own ids, keys and text.
+ */
+async function seedParagraphs(pageId: string, after: WireBlock, count: number, label = 'Абзац'): Promise<void> {
+  const row = await t.app.db.selectFrom('blocks').selectAll().where('id', '=', after.id).executeTakeFirstOrThrow();
+  const keys = generateNKeysBetween(row.sort_key, null, count);
+  const rows = keys.map((sort_key, i) => ({ ...row, id: newId(), sort_key, data: JSON.stringify({ tokens: [{ text: `${label} ${i + 1}` }] }) }));
+  for (let at = 0; at < rows.length; at += 200) await t.app.db.insertInto('blocks').values(rows.slice(at, at + 200)).execute();
+  void pageId;
+}
+
+const textOf = (block: WireBlock) => (block.data as { tokens: { text: string }[] }).tokens.map((x) => x.text).join('');
+
+test('a page bigger than several slices lists every block once, in document order, nested blocks in place', async () => {
+  const pageId = await newPage();
+  const first = await createBlock(pageId, 'Первый');
+  const count = LIST_SLICE_ROWS * 2 + 17;
+  await seedParagraphs(pageId, first, count);
+  // Nested blocks under the first paragraph and under a seeded one far down.
+  const child1 = await createBlock(pageId, 'Вложенный 1', { parentId: first.id });
+  await createBlock(pageId, 'Вложенный 2', { parentId: first.id, placeAfter: child1.id });
+  const full = await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks`);
+  expect(full.statusCode).toBe(200);
+  expect(full.headers['content-type']).toMatch(/^application\/json/);
+  const listed = body<WireBlock[]>(full);
+  expect(listed.meta).toMatchObject({ count: count + 3, hasMoreNext: false });
+  expect(typeof listed.meta.at).toBe('string');
+  expect(listed.included).toEqual([]);
+  expect(listed.errors).toEqual([]);
+  const blocks = listed.data;
+  expect(blocks).toHaveLength(count + 3);
+  expect(new Set(blocks.map((b) => b.id)).size).toBe(blocks.length);
+  expect(blocks.slice(0, 4).map(textOf)).toEqual(['Первый', 'Вложенный 1', 'Вложенный 2', 'Абзац 1']);
+  expect(blocks[1]).toMatchObject({ parentId: first.id, placeAfter: null, contentType: 'Block', pageId, type: 'text', version: 1 });
+  expect(blocks[2]).toMatchObject({ parentId: first.id, placeAfter: child1.id });
+  expect(blocks[3]).toMatchObject({ parentId: null, placeAfter: first.id });
+  expect(blocks.slice(3).map(textOf)).toEqual(Array.from({ length: count }, (_, i) => `Абзац ${i + 1}`));
+  // Each top-level block is placed after the one before it.
+  const top = blocks.filter((b) => b.parentId === null);
+  top.forEach((b, i) => expect(b.placeAfter).toBe(i === 0 ? null : top[i - 1].id));
+  // The streamed text is exactly what the presenter would have given.
+  const one = await api(t, ann, 'GET', `/api/v3/spaces/block/${blocks[10].id}`);
+  expect(body<WireBlock>(one).data).toEqual(blocks[10]);
+});
+
+test('?limit gives the top of the page in document order (nested blocks counted) and whether there is more', async () => {
+  const pageId = await newPage();
+  const first = await createBlock(pageId, 'Первый');
+  await createBlock(pageId, 'Вложенный', { parentId: first.id });
+  await seedParagraphs(pageId, first, 150);
+  const all = body<WireBlock[]>(await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks`)).data;
+
+  const head = await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks?limit=100`);
+  expect(head.statusCode).toBe(200);
+  const top = body<WireBlock[]>(head);
+  expect(top.data).toEqual(all.slice(0, 100));
+  expect(top.meta).toMatchObject({ count: 100, hasMoreNext: true });
+  expect(typeof top.meta.at).toBe('string');
+
+  const exact = body<WireBlock[]>(await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks?limit=${all.length}`));
+  expect(exact.data).toEqual(all);
+  expect(exact.meta.hasMoreNext).toBe(false);
+  const more = body<WireBlock[]>(await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks?limit=1000`));
+  expect(more.data).toEqual(all);
+  expect(more.meta.hasMoreNext).toBe(false);
+  // Cut inside a block's children: the parent's first child is the second block.
+  const two = body<WireBlock[]>(await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks?limit=2`));
+  expect(two.data.map(textOf)).toEqual(['Первый', 'Вложенный']);
+  expect(two.meta.hasMoreNext).toBe(true);
+});
+
+test('?limit outside 1…1000 or not a number → 422 validation_failed', async () => {
+  const pageId = await newPage();
+  for (const limit of ['0', '1001', 'abc', '-5', '2.5']) {
+    const res = await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks?limit=${limit}`);
+    expect(res.statusCode).toBe(422);
+    expect(errorCode(res)).toBe('validation_failed');
+  }
+});
+
+test('someone without access gets 403 for the list and for its top; a missing page 404', async () => {
+  const pageId = await newPage();
+  await createBlock(pageId, 'Секрет');
+  for (const path of [`/api/v3/spaces/note/${pageId}/blocks`, `/api/v3/spaces/note/${pageId}/blocks?limit=10`]) {
+    const res = await api(t, bob, 'GET', path);
+    expect(res.statusCode).toBe(403);
+    expect(JSON.stringify(res.json())).not.toContain('Секрет');
+    expect((await api(t, undefined, 'GET', path)).statusCode).toBe(401);
+  }
+  expect((await api(t, ann, 'GET', `/api/v3/spaces/note/${newId()}/blocks?limit=10`)).statusCode).toBe(404);
+});
+
+test('answers are compressed as the client accepts: brotli, else gzip; small ones and clients that accept none are not', async () => {
+  const pageId = await newPage();
+  const first = await createBlock(pageId, 'Первый');
+  await seedParagraphs(pageId, first, 300);
+  const url = `/api/v3/spaces/note/${pageId}/blocks`;
+  const plain = await t.app.inject({ method: 'GET', url, headers: { cookie: ann } });
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  const expected = plain.json().data;
+
+  const br = await t.app.inject({ method: 'GET', url, headers: { cookie: ann, 'accept-encoding': 'gzip, deflate, br' } });
+  expect(br.statusCode).toBe(200);
+  expect(br.headers['content-encoding']).toBe('br');
+  expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+  expect(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString('utf8')).data).toEqual(expected);
+
+  const gz = await t.app.inject({ method: 'GET', url, headers: { cookie: ann, 'accept-encoding': 'gzip' } });
+  expect(gz.headers['content-encoding']).toBe('gzip');
+  expect(JSON.parse(zlib.gunzipSync(gz.rawPayload).toString('utf8')).data).toEqual(expected);
+
+  // Under the 1 KiB threshold: as it is.
+  const small = await t.app.inject({ method: 'GET', url: '/api/user/current', headers: { cookie: ann, 'accept-encoding': 'br' } });
+  expect(small.statusCode).toBe(200);
+  expect(small.headers['content-encoding']).toBeUndefined();
+  // An error answer is compressed or not by the same rule, and stays the error envelope.
+  const denied = await t.app.inject({ method: 'GET', url, headers: { cookie: bob, 'accept-encoding': 'br' } });
+  expect(denied.statusCode).toBe(403);
+  expect(denied.headers['content-encoding']).toBeUndefined();
+  expect(denied.json().errors[0].code).toBeDefined();
+});
+
+test('a long listing leaves the event loop free between its slices (reading and writing out)', async () => {
+  const pageId = await newPage();
+  const first = await createBlock(pageId, 'Первый');
+  const rows = LIST_SLICE_ROWS * 4;
+  await seedParagraphs(pageId, first, rows);
+  // Counts the turns of the event loop while the listing runs: other requests are served in them.
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    if (!running) return;
+    turns += 1;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  const res = await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks`);
+  running = false;
+  expect(res.statusCode).toBe(200);
+  expect(body<WireBlock[]>(res).data).toHaveLength(rows + 1);
+  // At least one turn per slice read (4) and per 500 blocks written out (8).
+  expect(turns).toBeGreaterThanOrEqual(4 + rows / 500);
+});

@@ -1,0 +1,72 @@
+import type { WireBlock } from '../../../schema/block';
+import type { WireElement } from '../../../schema/element';
+import { api } from '../../app/api';
+import { loadBlocks } from '../../editor/blockApi';
+import { fetchPage } from './pagesSlice';
+
+/** Blocks the top of a page is drawn from while the rest loads: more than two screens of paragraphs. */
+export const PAGE_HEAD_BLOCKS = 100;
+
+/** A prefetched load is used by the screen only this soon after it started (else it is read again). */
+const FRESH_MS = 10_000;
+
+/** The top of a page: its first blocks in document order, and whether there are more. */
+export interface PageHead {
+  blocks: WireBlock[];
+  at: string | undefined;
+  hasMore: boolean;
+}
+
+/**
+ * Everything the page screen reads, asked for at once: the page, the top of its blocks (small,
+ * answered at once: drawn while the rest comes) and all its blocks (megabytes for a big page).
+ */
+export interface PageLoad {
+  page: Promise<WireElement>;
+  head: Promise<PageHead>;
+  blocks: Promise<{ blocks: WireBlock[]; at: string | undefined }>;
+}
+
+async function loadHead(pageUid: string): Promise<PageHead> {
+  const { data, meta } = await api<WireBlock[]>(`/api/v3/spaces/note/${encodeURIComponent(pageUid)}/blocks?limit=${PAGE_HEAD_BLOCKS}`);
+  return { blocks: data, at: typeof meta.at === 'string' ? meta.at : undefined, hasMore: meta.hasMoreNext === true };
+}
+
+/** Starts reading a page now. */
+export function startPageLoad(pageUid: string): PageLoad {
+  const load: PageLoad = { page: fetchPage(pageUid), head: loadHead(pageUid), blocks: loadBlocks(pageUid) };
+  // Whoever takes the load handles its failures; a load nobody takes must not report them.
+  for (const promise of [load.page, load.head, load.blocks]) promise.catch(() => undefined);
+  return load;
+}
+
+let prefetched: { pageUid: string; load: PageLoad; startedAt: number } | null = null;
+
+/** Starts reading a page before its screen is there (at start, when the address is a page's). */
+export function prefetchPage(pageUid: string): void {
+  prefetched = { pageUid, load: startPageLoad(pageUid), startedAt: Date.now() };
+}
+
+/** The page screen's reads: the prefetched ones when they are for this page and fresh, else new ones. */
+export function takePageLoad(pageUid: string): PageLoad {
+  const taken = prefetched;
+  prefetched = null;
+  if (!taken || taken.pageUid !== pageUid || Date.now() - taken.startedAt >= FRESH_MS) return startPageLoad(pageUid);
+  // A failure is asked again: it may have been the 401 of someone who has signed in since.
+  const { page, head, blocks } = taken.load;
+  return { page: page.catch(() => fetchPage(pageUid)), head: head.catch(() => loadHead(pageUid)), blocks: blocks.catch(() => loadBlocks(pageUid)) };
+}
+
+/** Addresses of the app that are not pages (src/app/App.tsx). */
+const NOT_PAGES = new Set(['login', 'new-workspace', 'version', 'public', 'clone', 'oauth']);
+
+/** The page an address opens (`/{pageUid}`), or null. */
+export function pageUidOfPath(pathname: string): string | null {
+  const match = /^\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
+  return match && !NOT_PAGES.has(match[1]) ? match[1] : null;
+}
+
+/** Addresses drawn in the signed-in shell other than a page's: home, the wizard, a copy. */
+export function isShellPath(pathname: string): boolean {
+  return pathname === '/' || /^\/(new-workspace|clone\/[A-Za-z0-9_-]+)\/?$/.test(pathname);
+}

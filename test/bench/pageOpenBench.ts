@@ -1,0 +1,245 @@
+/**
+ * `npm run bench:open`: opening a big page in real Chromium against the real server (issue 15).
+ *
+ * A page of 20,000 paragraphs of about 120 characters is seeded straight into the database (one
+ * block is made through the API, the rest are copies of its row with their own ids and sort keys).
+ * Each repetition opens the page by its link in a fresh browser context (nothing cached) and
+ * measures, from the navigation's start:
+ *  - first screen: the first animation frame after the page's first paragraph is in the DOM;
+ *  - the blocks answer: its size on the wire and decoded, and when it ended.
+ * Meanwhile a separate client asks the server an unrelated question (`GET /api/notifications/counts`,
+ * which reads the database) back to back; the latencies of those that started while the page was
+ * loading (navigation start → first screen) give the p50/p95/max.
+ * Prints a table per database and writes test/bench/results/open-<time>.json.
+ *   BENCH_DBS=sqlite,postgres BENCH_REPS=7 BENCH_BLOCKS=20000 npm run bench:open
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { generateNKeysBetween } from 'fractional-indexing';
+import type { BlockRow } from '../../server/db/types';
+import { launchBrowser } from '../helpers/browser';
+import { fetchJson, signInToProcess, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+
+const REPS = Number(process.env.BENCH_REPS ?? 7);
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20_000);
+const DBS = (process.env.BENCH_DBS ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
+const EMAIL = 'open-bench@example.com';
+
+/** About 120 characters: a line number and a pangram. */
+const paragraph = (n: number) => `Строка ${n}: съешь же ещё этих мягких французских булок, да выпей чаю. В чащах юга жил бы цитрус? Да, но фальшивый экземпляр!`.slice(0, 120);
+
+/** A block's row as stored, without the writer's run (a copy starts none). */
+type BlockRowCopy = Omit<BlockRow, 'origin' | 'origin_since'>;
+
+/** Copies of the one real block, one per line, each after the one before. */
+function copies(first: BlockRowCopy): BlockRowCopy[] {
+  const keys = generateNKeysBetween(first.sort_key, null, BLOCKS - 1);
+  const template = JSON.parse(first.data) as { tokens: { text: string }[] };
+  return keys.map((key, i) => ({ ...first, id: randomUUID(), sort_key: key, data: JSON.stringify({ ...template, tokens: [{ text: paragraph(i + 2) }] }) }));
+}
+
+async function seedSqlite(server: ServerProcess, blockId: string): Promise<void> {
+  const db = new Database(path.join(server.dataDir, 'workspace.sqlite'));
+  try {
+    const first = db.prepare('select id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at from blocks where id = ?').get(blockId) as BlockRowCopy;
+    const insert = db.prepare('insert into blocks (id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at) values (@id, @page_id, @parent_id, @sort_key, @type, @data, @version, @created_at, @updated_at, @updated_by, @deleted_at)');
+    db.transaction((rows: BlockRowCopy[]) => rows.forEach((row) => insert.run(row)))(copies(first));
+  } finally {
+    db.close();
+  }
+}
+
+async function seedPostgres(url: string, blockId: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const first = (await client.query<BlockRowCopy>('select id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at from blocks where id = $1', [blockId])).rows[0];
+    const rows = copies(first);
+    const columns = Object.keys(rows[0]) as (keyof BlockRowCopy)[];
+    for (let at = 0; at < rows.length; at += 1000) {
+      const slice = rows.slice(at, at + 1000);
+      const values = slice.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
+      await client.query(`insert into blocks (${columns.join(', ')}) values ${values}`, slice.flatMap((row) => columns.map((c) => row[c])));
+    }
+    await client.query('analyze blocks');
+  } finally {
+    await client.end();
+  }
+}
+
+const quantile = (values: number[], q: number) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+};
+const median = (values: number[]) => quantile(values, 0.5);
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+interface Rep {
+  firstScreen: number;
+  editable: number;
+  blocksEnd: number;
+  blocksStart: number;
+  wireBytes: number;
+  decodedBytes: number;
+  encoding: string | null;
+  unrelated: number[];
+}
+
+/** Asks an unrelated question back to back until stopped; records start (epoch ms) and latency. */
+function unrelatedLoad(url: string, cookie: string) {
+  const samples: { start: number; ms: number }[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const start = performance.timeOrigin + performance.now();
+      const res = await fetch(`${url}/api/notifications/counts`, { headers: { cookie } });
+      await res.arrayBuffer();
+      samples.push({ start, ms: performance.timeOrigin + performance.now() - start });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  })();
+  return {
+    samples,
+    async stop() {
+      running = false;
+      await done;
+    },
+  };
+}
+
+async function benchDatabase(database: 'sqlite' | 'postgres') {
+  const postgres = database === 'postgres' ? await startPostgresProcess() : null;
+  const server = await startServerProcess({ LOG_REQUESTS: 'false', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+  const browser = await launchBrowser();
+  try {
+    const cookie = await signInToProcess(server, EMAIL);
+    const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: `Большая страница ${BLOCKS}` }) });
+    const first = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/block`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ pageId: page.data.id, type: 'text', placeAfter: null, data: { tokens: [{ text: paragraph(1) }] } }),
+    });
+    process.stdout.write(`[${database}] seeding ${BLOCKS} blocks…\n`);
+    if (postgres) await seedPostgres(postgres.url, first.data.id);
+    else await seedSqlite(server, first.data.id);
+    const check = await fetchJson<{ data: unknown[] }>(`${server.url}/api/v3/spaces/note/${page.data.id}/blocks`, { cookie });
+    if (check.data.length !== BLOCKS) throw new Error(`seeded ${check.data.length} blocks, not ${BLOCKS}`);
+
+    const [name, value] = cookie.split(';')[0].split('=');
+    const reps: Rep[] = [];
+    // One warm-up opening (the server's statement caches, the OS file cache), then the measured ones.
+    for (let rep = 0; rep <= REPS; rep++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addCookies([{ name, value, url: server.url }]);
+      await context.addInitScript((firstLine: string) => {
+        const w = window as unknown as { __firstScreen?: number; __editable?: number };
+        const observer = new MutationObserver(() => {
+          if (w.__firstScreen === undefined && [...document.querySelectorAll('[data-slate-editor] [data-block-id]')].some((n) => (n.textContent ?? '').startsWith(firstLine))) {
+            requestAnimationFrame(() => (w.__firstScreen ??= performance.now()));
+          }
+          if (w.__editable === undefined && document.querySelector('[data-slate-editor][contenteditable="true"]')) {
+            w.__editable = -1;
+            requestAnimationFrame(() => (w.__editable = performance.now()));
+          }
+          if (w.__firstScreen !== undefined && w.__editable !== undefined && w.__editable > 0) observer.disconnect();
+        });
+        observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['contenteditable'] });
+      }, paragraph(1).slice(0, 20));
+      const tab = await context.newPage();
+      const profiler = process.env.BENCH_PROFILE && rep === REPS ? await context.newCDPSession(tab) : null;
+      if (profiler) {
+        await profiler.send('Profiler.enable');
+        await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+        await profiler.send('Profiler.start');
+      }
+      const load = unrelatedLoad(server.url, cookie);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await tab.goto(`${server.url}/${page.data.id}`);
+      await tab.waitForFunction(() => (window as unknown as { __firstScreen?: number }).__firstScreen !== undefined, undefined, { timeout: 60_000 });
+      await load.stop();
+      await tab.waitForFunction(() => ((window as unknown as { __editable?: number }).__editable ?? -1) > 0, undefined, { timeout: 60_000 });
+      if (profiler) {
+        const { profile } = await profiler.send('Profiler.stop');
+        fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(profile));
+      }
+      const measured = await tab.evaluate(() => {
+        const { __firstScreen: firstScreen, __editable: editable } = window as unknown as { __firstScreen: number; __editable: number };
+        const blocks = performance.getEntriesByType('resource').find((e) => /\/note\/[^/]+\/blocks$/.test(e.name)) as PerformanceResourceTiming | undefined;
+        return {
+          timeOrigin: performance.timeOrigin,
+          firstScreen,
+          editable,
+          blocksStart: blocks?.startTime ?? NaN,
+          blocksEnd: blocks?.responseEnd ?? NaN,
+          wireBytes: blocks?.encodedBodySize ?? NaN,
+          decodedBytes: blocks?.decodedBodySize ?? NaN,
+        };
+      });
+      if (process.env.BENCH_VERBOSE) {
+        const entries = await tab.evaluate(() =>
+          performance.getEntriesByType('resource').map((e) => {
+            const r = e as PerformanceResourceTiming;
+            return `${r.startTime.toFixed(0).padStart(5)} → ${r.responseEnd.toFixed(0).padStart(5)}  ${r.name.replace(location.origin, '')}`;
+          }),
+        );
+        process.stdout.write(entries.join('\n') + '\n');
+      }
+      const encoding = await tab.evaluate(async (url) => (await fetch(url)).headers.get('content-encoding'), `${server.url}/api/v3/spaces/note/${page.data.id}/blocks`);
+      const windowStart = measured.timeOrigin;
+      const windowEnd = measured.timeOrigin + measured.firstScreen;
+      const unrelated = load.samples.filter((s) => s.start >= windowStart && s.start <= windowEnd).map((s) => s.ms);
+      await context.close();
+      if (rep === 0) continue;
+      reps.push({ ...measured, encoding, unrelated });
+      process.stdout.write(`[${database}] #${rep}: first screen ${ms(measured.firstScreen)}, editable ${ms(measured.editable)}, blocks ${ms(measured.blocksStart)} → ${ms(measured.blocksEnd)}, unrelated p95 ${ms(quantile(unrelated, 0.95))} (${unrelated.length})\n`);
+    }
+    const allUnrelated = reps.flatMap((r) => r.unrelated);
+    return {
+      database,
+      blocks: BLOCKS,
+      reps: REPS,
+      firstScreenMedian: median(reps.map((r) => r.firstScreen)),
+      firstScreenMax: Math.max(...reps.map((r) => r.firstScreen)),
+      editableMedian: median(reps.map((r) => r.editable)),
+      blocksRequestStartMedian: median(reps.map((r) => r.blocksStart)),
+      blocksResponseEndMedian: median(reps.map((r) => r.blocksEnd)),
+      blocksWireBytes: reps[0].wireBytes,
+      blocksDecodedBytes: reps[0].decodedBytes,
+      blocksEncoding: reps[0].encoding,
+      unrelatedCount: allUnrelated.length,
+      unrelatedP50: quantile(allUnrelated, 0.5),
+      unrelatedP95: quantile(allUnrelated, 0.95),
+      unrelatedMax: Math.max(...allUnrelated),
+    };
+  } finally {
+    await browser.close();
+    await server.stop();
+    await postgres?.stop();
+  }
+}
+
+async function main() {
+  const results = [];
+  for (const database of DBS) results.push(await benchDatabase(database));
+  process.stdout.write(`\nOpening a page of ${BLOCKS} paragraphs in Chromium (loopback, ${REPS} runs each, medians)\n`);
+  process.stdout.write('| database | first screen (median / max) | editable (median) | blocks request starts | blocks answer ends | blocks answer on the wire / decoded | unrelated request during the load p50 / p95 / max (n) |\n|---|---|---|---|---|---|---|\n');
+  for (const r of results) {
+    process.stdout.write(
+      `| ${r.database} | ${ms(r.firstScreenMedian)} / ${ms(r.firstScreenMax)} | ${ms(r.editableMedian)} | ${ms(r.blocksRequestStartMedian)} | ${ms(r.blocksResponseEndMedian)} | ${(r.blocksWireBytes / 1e6).toFixed(2)} MB (${r.blocksEncoding ?? 'identity'}) / ${(r.blocksDecodedBytes / 1e6).toFixed(2)} MB | ${ms(r.unrelatedP50)} / ${ms(r.unrelatedP95)} / ${ms(r.unrelatedMax)} (${r.unrelatedCount}) |\n`,
+    );
+  }
+  const dir = path.join('test', 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `open-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(results, null, 2));
+  process.stdout.write(`\nwritten ${file}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,153 @@
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { launchBrowser, signInThroughUi } from '../helpers/browser';
+import { fetchJson, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { savedAndReloaded, shoot } from '../helpers/editorPage';
+
+/*
+ * Opening a page by its link (issue 15, «Opening a big page fast»), in real Chromium against the
+ * real server: the page's data is asked for at start, alongside the app's code (not after the
+ * shell and a lazy screen); the top of a big page is drawn read-only while the rest comes, then
+ * the editor takes over; the sidebar's lists are each read once; the blocks come compressed.
+ */
+
+const EMAIL = 'open-e2e@example.com';
+const LINES = 160;
+const line = (n: number) => `Абзац ${n}: съешь же ещё этих мягких французских булок, да выпей чаю`;
+
+let server: ServerProcess;
+let browser: Browser;
+let context: BrowserContext;
+let cookie: string;
+let pageId: string;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const tab = await context.newPage();
+  await signInThroughUi(tab, server, EMAIL);
+  await tab.close();
+  cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Длинная страница' }) });
+  pageId = page.data.id;
+  let previous: string | null = null;
+  for (let n = 1; n <= LINES; n++) {
+    const created: { data: { id: string } } = await fetchJson(`${server.url}/api/v3/spaces/block`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ pageId, type: 'text', placeAfter: previous, data: { tokens: [{ text: line(n) }] } }),
+    });
+    previous = created.data.id;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The requests a tab makes to the API, by path (with query), in order. */
+function recordApi(tab: Page): Request[] {
+  const seen: Request[] = [];
+  tab.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/')) seen.push(request);
+  });
+  return seen;
+}
+const pathOf = (request: Request) => {
+  const url = new URL(request.url());
+  return url.pathname + url.search;
+};
+
+const editor = (tab: Page) => tab.locator('[data-slate-editor]');
+
+test('a page link: its data is asked for with the code, each sidebar list once, the blocks compressed', async () => {
+  const tab = await context.newPage();
+  const requests = recordApi(tab);
+  const blocksAnswer = tab.waitForResponse((r) => r.url().endsWith(`/note/${pageId}/blocks`));
+  await tab.goto(`${server.url}/${pageId}`);
+  await editor(tab).and(tab.locator('[contenteditable="true"]')).waitFor();
+  await tab.locator('.sidebar-page', { hasText: 'Длинная страница' }).first().waitFor();
+  // The live tree's join has happened by now (and any second reading of the lists with it).
+  await tab.waitForTimeout(1500);
+  const paths = requests.map(pathOf);
+  const count = (path: string) => paths.filter((p) => p === path).length;
+  for (const section of ['favorite', 'shared', 'private']) expect([section, count(`/api/v3/spaces/section/${section}`)]).toEqual([section, 1]);
+  expect(count(`/api/v3/spaces/note/${pageId}/blocks`)).toBe(1);
+  expect(count(`/api/v3/spaces/note/${pageId}/blocks?limit=100`)).toBe(1);
+  expect(count('/api/user/current')).toBe(1);
+  expect(count('/api/v3/spaces/workspace')).toBe(1);
+
+  // Asked for at start, with the user and the words: before the user's answer was even in.
+  const timing = await tab.evaluate((id) => {
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const find = (pattern: RegExp) => entries.find((e) => pattern.test(new URL(e.name).pathname + new URL(e.name).search));
+    return {
+      blocksStart: find(new RegExp(`/note/${id}/blocks$`))?.startTime ?? NaN,
+      userEnd: find(/^\/api\/user\/current$/)?.responseEnd ?? NaN,
+      screenCodeEnd: find(/\/assets\/PageScreen-[^/]+\.js$/)?.responseEnd ?? NaN,
+    };
+  }, pageId);
+  expect(timing.blocksStart).toBeLessThan(timing.userEnd);
+  expect(timing.blocksStart).toBeLessThan(timing.screenCodeEnd);
+
+  const answer = await blocksAnswer;
+  expect(await answer.headerValue('content-encoding')).toBe('br');
+  const listed = (await answer.json()) as { data: unknown[] };
+  expect(listed.data).toHaveLength(LINES);
+  await tab.close();
+});
+
+test('the top of a big page is drawn read-only while the rest comes; then it is edited and saved as usual', async () => {
+  const tab = await context.newPage();
+  // The whole page comes late (a slow network): the top is there long before.
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await tab.route(`**/api/v3/spaces/note/${pageId}/blocks`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await tab.goto(`${server.url}/${pageId}`);
+  await editor(tab).getByText(line(1), { exact: true }).waitFor();
+  // Far blocks are placeholders holding their text (src/editor/lazyChunks.tsx): the text is there.
+  const previewText = (await editor(tab).textContent()) ?? '';
+  expect(previewText).toContain(line(100));
+  expect(previewText).not.toContain(line(101));
+  expect(await editor(tab).getAttribute('contenteditable')).toBe('false');
+  await expect(tab.locator('.page-readonly').count()).resolves.toBe(0);
+  await shoot(tab, 'page-open-preview-1280');
+
+  release();
+  await editor(tab).and(tab.locator('[contenteditable="true"]')).waitFor();
+  expect((await editor(tab).textContent()) ?? '').toContain(line(LINES));
+  // The first paragraph takes typing as ever, and it is saved.
+  await editor(tab).getByText(line(1), { exact: true }).click();
+  await tab.keyboard.press('End');
+  await tab.keyboard.type(' — дописано');
+  await savedAndReloaded(tab);
+  await editor(tab).getByText(`${line(1)} — дописано`, { exact: true }).waitFor();
+  await tab.close();
+});
+
+test('a small page is not drawn twice: no top-of-page step when the top is all of it', async () => {
+  const small = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Короткая' }) });
+  await fetchJson(`${server.url}/api/v3/spaces/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: small.data.id, type: 'text', placeAfter: null, data: { tokens: [{ text: 'Одна строка' }] } }) });
+  const tab = await context.newPage();
+  const editableStates: string[] = [];
+  await tab.exposeFunction('__editableSeen', (value: string) => editableStates.push(value));
+  await tab.addInitScript(() => {
+    new MutationObserver(() => {
+      const node = document.querySelector('[data-slate-editor]');
+      const value = node?.getAttribute('contenteditable');
+      const w = window as unknown as { __last?: string; __editableSeen(v: string): void };
+      if (value && value !== w.__last) {
+        w.__last = value;
+        w.__editableSeen(value);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['contenteditable'] });
+  });
+  await tab.goto(`${server.url}/${small.data.id}`);
+  await editor(tab).and(tab.locator('[contenteditable="true"]')).waitFor();
+  await editor(tab).getByText('Одна строка', { exact: true }).waitFor();
+  expect(editableStates).toEqual(['true']);
+  await tab.close();
+});
