@@ -22,6 +22,8 @@ import {
 } from '../../plugins';
 import { blockApi } from './blockApi';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
+import { emptyTextBlock } from '../../plugins/withPageHeading';
+import type { BlockElement } from '../../schema/slate';
 import { useCodeDecorate } from './blocks/code/decorate';
 import { BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
 import { useSlashMenu } from './SlashMenu';
@@ -36,6 +38,7 @@ import { pasteFiles } from './pasteFiles';
 import { uploadsRunning, uploadsSettled } from './upload';
 import { PresenceCarets } from '../features/presence/PresenceCarets';
 import { useAiAssistant } from '../features/ai/AiAssistant';
+import type { AiAction } from '../../schema/ai';
 import { syncSelectionFromDom } from './domSelection';
 import './editor.css';
 
@@ -43,6 +46,8 @@ export interface DocumentEditorProps {
   page: WireElement;
   blocks: WireBlock[];
   canEdit: boolean;
+  /** Opens the AI assistant once, right after the editor is there (a link's `?action=ai&type=`; docs/intents.md). */
+  startAi?: AiAction | null;
   /** Every title keystroke (for the sidebar); the server hears of it debounced. */
   onTitleEdited(title: string): void;
   /** Sends the title to the server. */
@@ -61,7 +66,7 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, live }: DocumentEditorProps) {
+export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, live }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated };
 
@@ -208,6 +213,24 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     ai.start,
   );
   const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
+  // A link asked for the assistant (docs/intents.md): improve all of the page's text; generate
+  // and continue write into an empty paragraph at the end (made when the last block is not one),
+  // as «/» there would.
+  const aiStarted = useRef(false);
+  useEffect(() => {
+    if (!startAi || !canEdit || aiStarted.current) return;
+    aiStarted.current = true;
+    const last = editor.children.length - 1;
+    if (startAi === 'improve') {
+      if (last >= 1) ai.improve({ anchor: Editor.start(editor, [1]), focus: Editor.end(editor, [last]) });
+      return;
+    }
+    const lastBlock = editor.children[last] as BlockElement;
+    if (last < 1 || lastBlock.type !== 'textBlock' || Editor.string(editor, [last]) !== '') {
+      Transforms.insertNodes(editor, emptyTextBlock() as Descendant, { at: [last + 1] });
+    }
+    ai.start(startAi, [editor.children.length - 1]);
+  }, [startAi, canEdit, editor, ai]);
   const blockSelection = useBlockSelection(editor, canEdit);
   const decorateCode = useCodeDecorate();
 

@@ -70,3 +70,21 @@ it('a callback the server refuses says why and leads back to the sign-in screen'
   await page.waitForURL(`${server.url}/login`);
   await context.close();
 });
+
+it('a link to sign in with the provider (/login?type=oauth&provider=oidc&next=…) goes there at once and comes back signed in where it said', async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 760 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/login?type=oauth&provider=oidc&next=${encodeURIComponent('/new-workspace')}`);
+  // No button pressed: the provider approves at once and the app lands on `next`.
+  await page.waitForURL(`${server.url}/new-workspace`);
+  await page.getByRole('heading', { name: 'Для чего вам пространство?', level: 1 }).waitFor();
+  await context.close();
+
+  // A provider this server does not have: said so, and the e-mail sign-in is still there.
+  const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const tab = await other.newPage();
+  await tab.goto(`${server.url}/login?type=oauth&provider=github`);
+  await tab.getByText('Этот способ входа здесь не настроен. Войдите по коду из письма.').waitFor();
+  await tab.getByLabel('Электронная почта').waitFor();
+  await other.close();
+});

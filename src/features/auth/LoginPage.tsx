@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { LOGIN_CODE_LENGTH } from '../../../schema/constants';
@@ -56,7 +56,9 @@ export function LoginPage() {
   const [suggesting, setSuggesting] = useState(true);
   const links = useAppLinks();
   const [step, setStep] = useState<'email' | 'code'>('email');
-  const [email, setEmail] = useState('');
+  // A link's `?type=email&email=` fills the address in; `?type=oauth&provider=` goes to the
+  // provider at once (docs/intents.md).
+  const [email, setEmail] = useState(() => (params.get('type') === 'email' ? (params.get('email') ?? '') : ''));
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ key: string; count?: number } | null>(null);
@@ -70,12 +72,30 @@ export function LoginPage() {
     let cancelled = false;
     oauthProvider().then(
       (info) => !cancelled && setProvider(info),
-      () => undefined,
+      // Not known: no provider button (and a link asking for one says so).
+      () => !cancelled && setProvider({ enabled: false, service: null, name: null }),
     );
     return () => {
       cancelled = true;
     };
   }, []);
+
+  const wantedProvider = params.get('type') === 'oauth' ? (params.get('provider') ?? '') : null;
+  const providerStarted = useRef(false);
+  useEffect(() => {
+    if (wantedProvider === null || status !== 'signedOut' || providerStarted.current) return;
+    if (provider === null) return;
+    providerStarted.current = true;
+    if (!provider.enabled || !provider.service || (wantedProvider !== '' && wantedProvider !== provider.service)) {
+      setError({ key: 'auth.errors.providerMissing' });
+      return;
+    }
+    setBusy(true);
+    startOAuth(provider.service, next).catch((e: unknown) => {
+      setError(signInError(e));
+      setBusy(false);
+    });
+  }, [wantedProvider, provider, status, next]);
 
   if (status === 'signedIn') return <Navigate to={next} replace />;
 

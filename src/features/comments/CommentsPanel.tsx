@@ -63,10 +63,12 @@ export interface CommentsPanelProps {
   onClose(): void;
   /** A comment to scroll to and highlight (`?commentId=`). */
   commentId?: string | null;
+  /** Puts the caret in the new comment's field (a link's `?action=comment`). */
+  compose?: boolean;
 }
 
 /** The page's comment threads on the right (a full-screen sheet on a phone). */
-export function CommentsPanel({ page, onClose, commentId }: CommentsPanelProps) {
+export function CommentsPanel({ page, onClose, commentId, compose = false }: CommentsPanelProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const self = useAppSelector((state) => state.auth.user);
@@ -272,7 +274,7 @@ export function CommentsPanel({ page, onClose, commentId }: CommentsPanelProps) 
               placeholder={thread ? t('comments.replyPlaceholder') : t('comments.placeholder')}
               submitLabel={t('comments.send')}
               onSubmit={write}
-              autoFocus={thread !== null}
+              autoFocus={thread !== null || compose}
             />
           </div>
         )

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button';
 import { PenIcon } from '../../ui/icons';
 import { useCreatePage } from './Sidebar';
+import { HomeIntents } from './HomeIntents';
 
 /** Home with no page open: a greeting and a way to start writing. */
 export function HomeIndex() {
@@ -9,6 +10,7 @@ export function HomeIndex() {
   const { create, busy } = useCreatePage();
   return (
     <div className="home">
+      <HomeIntents />
       <div className="home-card">
         <div className="home-emoji">
           <PenIcon size={32} />

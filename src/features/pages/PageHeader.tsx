@@ -42,7 +42,7 @@ function useCoverSaver(page: WireElement) {
 }
 
 /** Icon and cover above the title, as in Notion; editable only with edit or full access. */
-export function PageHeader({ page, editable }: { page: WireElement; editable: boolean }) {
+export function PageHeader({ page, editable, openCover = false }: { page: WireElement; editable: boolean; /** Opens the cover picker once (a link's `?action=cover`). */ openCover?: boolean }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const [iconAnchor, setIconAnchor] = useState<HTMLElement | null>(null);
@@ -50,6 +50,13 @@ export function PageHeader({ page, editable }: { page: WireElement; editable: bo
   const [repositioning, setRepositioning] = useState(false);
   const saveCover = useCoverSaver(page);
   const coverBox = useRef<HTMLDivElement>(null);
+  const headerInner = useRef<HTMLDivElement>(null);
+  const coverOpened = useRef(false);
+  useEffect(() => {
+    if (!openCover || !editable || !headerInner.current || coverOpened.current) return;
+    coverOpened.current = true;
+    setCoverAnchor(headerInner.current);
+  }, [openCover, editable]);
   const drag = useRef<{ y: number; position: number } | null>(null);
 
   const setIcon = async (icon: string | null) => {
@@ -122,7 +129,7 @@ export function PageHeader({ page, editable }: { page: WireElement; editable: bo
           )}
         </div>
       )}
-      <div className="page-header-inner">
+      <div className="page-header-inner" ref={headerInner}>
         {page.icon &&
           (editable ? (
             <button type="button" className="page-icon" aria-label={t('page.changeIcon')} title={t('page.changeIcon')} onClick={(e) => setIconAnchor(e.currentTarget)}>

@@ -1,8 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import type { WireBlock } from '../../../schema/block';
-import { canEdit, type WireElement } from '../../../schema/element';
+import { canEdit, canShare, type WireElement } from '../../../schema/element';
+import type { WireUser } from '../../../schema/user';
+import { readPageAction, useIntentParams, type PageAction } from '../../app/intents';
+import { showToast } from '../../ui/Toast';
+import { commentsPanelOpened } from '../comments/commentsSlice';
 import type { SyncStatus } from '../../../plugins/withBlockSync';
 import { ApiRequestError } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -38,6 +42,14 @@ function worstStatus(...statuses: SyncStatus[]): SyncStatus {
   return statuses.reduce((worst, s) => (STATUS_ORDER.indexOf(s) > STATUS_ORDER.indexOf(worst) ? s : worst), 'saved');
 }
 
+/** Why a link's action cannot be done here (a translation key), or null. */
+function intentRefusal(action: PageAction, page: WireElement, user: WireUser | null): string | null {
+  if (page.inTrash) return 'intents.inTrash';
+  if (action === 'share') return canShare(page.accessLevel) ? null : 'intents.cannotShare';
+  if (action === 'comment') return user && !user.anonymous ? null : 'intents.cannotComment';
+  return canEdit(page.accessLevel) ? null : 'intents.cannotEdit';
+}
+
 function errorKind(error: unknown): ErrorKind {
   if (!(error instanceof ApiRequestError) || error.status === undefined) return 'network';
   if (error.status === 401) return 'unauthorized';
@@ -57,6 +69,9 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const [titleStatus, setTitleStatus] = useState<SyncStatus>('saved');
   const syncStatus = worstStatus(blockStatus, titleStatus);
   const comments = useCommentsPanel();
+  // A link's `?action=` (docs/intents.md): read once, done once the page is known.
+  const { params, done } = useIntentParams();
+  const [intent] = useState(() => readPageAction(params));
   const realtime = useRealtime();
   const [reloads, setReloads] = useState(0);
 
@@ -113,6 +128,17 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     [dispatch, pageUid],
   );
 
+  const known = loaded.status === 'preview' || loaded.status === 'ready' ? (livePage ?? loaded.page) : null;
+  const intentHandled = useRef(false);
+  useEffect(() => {
+    if (!intent || !known || intentHandled.current) return;
+    intentHandled.current = true;
+    const refusal = intentRefusal(intent.action, known, user);
+    if (refusal) showToast(t(refusal), 'error');
+    else if (intent.action === 'comment') dispatch(commentsPanelOpened(true));
+    done('action', 'type');
+  }, [intent, known, user, dispatch, done, t]);
+
   useEffect(() => {
     const title = livePage?.title || t('untitled');
     document.title = title;
@@ -135,13 +161,13 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
             {t(`sync.${syncStatus}`)}
           </span>
           <PresenceAvatars pageId={loaded.page.id} />
-          <ShareButton page={current} />
+          <ShareButton page={current} openAtStart={intent?.action === 'share'} />
           <CommentsButton open={comments.open} toggle={comments.toggle} />
           <FavoriteButton page={current} />
           <PageMenu page={current} />
         </div>
       </header>
-      <PageHeader page={current} editable={editable} />
+      <PageHeader page={current} editable={editable} openCover={intent?.action === 'cover'} />
       <DocumentEditor
         // A new editor for each load (a reload after too much changed: error 110), not for the request.
         key={`${loaded.status}:${loaded.at}`}
@@ -153,12 +179,13 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         page={loaded.page}
         blocks={loaded.blocks}
         canEdit={canEdit(loaded.page.accessLevel) && !preview}
+        startAi={intent?.action === 'ai' && editable ? intent.aiType : null}
         onTitleEdited={onTitleEdited}
         saveTitle={saveTitle}
         onSyncStatus={setBlockStatus}
         onChildPageCreated={(child) => dispatch(pageLoaded(child))}
       />
-      {comments.open && <CommentsPanel page={current} onClose={comments.close} commentId={comments.commentId} />}
+      {comments.open && <CommentsPanel page={current} onClose={comments.close} commentId={comments.commentId} compose={intent?.action === 'comment'} />}
     </div>
   );
 }

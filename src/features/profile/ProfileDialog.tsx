@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { WireUser } from '../../../schema/user';
@@ -28,9 +28,18 @@ async function updateSelf(id: string, changes: { name?: string; avatar_url?: str
 }
 
 /** The messenger link: a one-time code to send to the bot (GET /api/user/telegram/code). */
-function MessengerSection({ linked }: { linked: boolean }) {
+function MessengerSection({ linked, linkAtStart }: { linked: boolean; linkAtStart: boolean }) {
   const { t } = useTranslation();
   const [state, setState] = useState<{ kind: 'idle' | 'loading' } | { kind: 'code'; token: string; expiresAt: string } | { kind: 'error'; key: string }>({ kind: 'idle' });
+  const section = useRef<HTMLElement>(null);
+  // A link's `?action=messenger&step=link` (docs/intents.md): the code is asked for at once.
+  const asked = useRef(false);
+  useEffect(() => {
+    if (!linkAtStart || asked.current) return;
+    asked.current = true;
+    section.current?.scrollIntoView({ block: 'nearest' });
+    void ask();
+  });
   const ask = async () => {
     setState({ kind: 'loading' });
     try {
@@ -42,7 +51,7 @@ function MessengerSection({ linked }: { linked: boolean }) {
     }
   };
   return (
-    <section className="profile-section" aria-label={t('profile.messenger.title')}>
+    <section className="profile-section" aria-label={t('profile.messenger.title')} ref={section}>
       <h3>{t('profile.messenger.title')}</h3>
       {linked && <p className="profile-note">{t('profile.messenger.linked')}</p>}
       {state.kind === 'code' ? (
@@ -66,7 +75,7 @@ function MessengerSection({ linked }: { linked: boolean }) {
 }
 
 /** Profile and settings: your name and avatar, the theme, and linking the messenger bot. */
-export function ProfileDialog({ onClose }: { onClose(): void }) {
+export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): void; /** Asks for the messenger code at once. */ linkMessenger?: boolean }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const user = useAppSelector((state) => state.auth.user);
@@ -180,7 +189,7 @@ export function ProfileDialog({ onClose }: { onClose(): void }) {
         </div>
       </section>
 
-      <MessengerSection linked={!!user.telegramId} />
+      <MessengerSection linked={!!user.telegramId} linkAtStart={linkMessenger} />
 
       {error && (
         <p className="profile-error" role="alert">

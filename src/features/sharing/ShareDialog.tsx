@@ -63,9 +63,9 @@ function Avatar({ person }: { person: { name?: string; email: string } }) {
 }
 
 /** «Поделиться» in the page's top bar: only for those who may share (full access) and not in the trash. */
-export function ShareButton({ page }: { page: WireElement }) {
+export function ShareButton({ page, openAtStart = false }: { page: WireElement; /** Opens the dialog at once (a link's `?action=share`). */ openAtStart?: boolean }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(openAtStart);
   if (!canShare(page.accessLevel) || page.inTrash) return null;
   return (
     <>

@@ -8,6 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { CheckIcon, CloseIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
+import { useIntentParams } from '../../app/intents';
 import { loadCurrentUser } from '../auth/authSlice';
 import { treeReset } from '../pages/pagesSlice';
 import { loadWorkspaces, workspaceSwitched } from '../workspaces/workspacesSlice';
@@ -132,7 +133,7 @@ function SelectTemplates({ state, dispatch, templates, retry }: StepProps & { te
   }
   const set = templateSetOf(state.config);
   const defaultId = state.defaults?.[set];
-  const offered = templates.list.filter((tpl) => tpl.sets.includes(set));
+  const offered = templates.list.filter((tpl) => tpl.sets.includes(set) || state.config.templates.includes(tpl.id));
   const chosen = state.config.templates;
   return (
     <>
@@ -343,6 +344,7 @@ export function WizardScreen() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const { params: intentParams, done: intentDone } = useIntentParams();
 
   useEffect(() => {
     let cancelled = false;
@@ -358,6 +360,15 @@ export function WizardScreen() {
       cancelled = true;
     };
   }, [attempt]);
+
+  // `/new-workspace?template=` (docs/intents.md): that template is chosen from the start.
+  const requestedTemplate = intentParams.get('template');
+  useEffect(() => {
+    if (!requestedTemplate || templates.status !== 'ready') return;
+    if (templates.list.some((tpl) => tpl.id === requestedTemplate)) dispatch({ type: 'templateRequested', id: requestedTemplate });
+    else showToast(t('intents.unknownTemplate'), 'error');
+    intentDone('template');
+  }, [requestedTemplate, templates, intentDone, t]);
 
   // A new step puts the focus on its first field, else on its title (a screen reader announces the step).
   useEffect(() => {

@@ -171,3 +171,22 @@ describe('profileSettings and sharing rules', () => {
     expect(s.invites).toBe('');
   });
 });
+
+describe('a template a link asked for (/new-workspace?template=)', () => {
+  test('stays chosen, first, when the kind changes and the defaults are chosen again; it can be taken out by hand', () => {
+    let state = wizardReducer({ ...initialWizardState(), defaults: DEFAULTS }, { type: 'templateRequested', id: 'kb' });
+    expect(state.config.templates).toEqual(['kb']);
+    state = wizardReducer(state, { type: 'kindChosen', kind: 'personal' });
+    expect(state.config.templates).toEqual(['kb', DEFAULTS.personal]);
+    state = wizardReducer(state, { type: 'kindChosen', kind: 'study' });
+    expect(state.config.templates).toEqual(['kb', DEFAULTS.study]);
+    state = wizardReducer(state, { type: 'templateToggled', id: 'kb' });
+    expect(state.config.templates).toEqual([DEFAULTS.study]);
+  });
+
+  test('asked for the default itself: chosen once', () => {
+    let state = wizardReducer({ ...initialWizardState(), defaults: DEFAULTS }, { type: 'templateRequested', id: DEFAULTS.personal });
+    state = wizardReducer(state, { type: 'kindChosen', kind: 'personal' });
+    expect(state.config.templates).toEqual([DEFAULTS.personal]);
+  });
+});

@@ -42,6 +42,8 @@ export interface WizardState {
   avatarUploading: boolean;
   /** From GET /api/templates; null until loaded. */
   defaults: TemplateDefaults | null;
+  /** A template a link asked for (`/new-workspace?template=`): chosen whatever the defaults are. */
+  requestedTemplate?: string | null;
 }
 
 export type WizardAction =
@@ -51,6 +53,7 @@ export type WizardAction =
   | { type: 'companyRoleChosen'; role: CompanyRole }
   | { type: 'defaultsLoaded'; defaults: TemplateDefaults }
   | { type: 'templateToggled'; id: string }
+  | { type: 'templateRequested'; id: string }
   | { type: 'nameChanged'; name: string }
   | { type: 'userNameChanged'; name: string }
   | { type: 'avatarUploading'; uploading: boolean }
@@ -144,7 +147,8 @@ export function canProceed(state: WizardState): boolean {
 /** The chosen templates back to the one default of the config's set (spec §4). */
 function withDefaultTemplates(state: WizardState, config: WizardConfig): WizardState {
   const defaultId = state.defaults?.[templateSetOf(config)];
-  return { ...state, config: { ...config, templates: defaultId ? [defaultId] : [] } };
+  const chosen = [...(state.requestedTemplate ? [state.requestedTemplate] : []), ...(defaultId && defaultId !== state.requestedTemplate ? [defaultId] : [])];
+  return { ...state, config: { ...config, templates: chosen } };
 }
 
 const KIND_CONFIG: Record<WorkspaceKind, Pick<WizardConfig, 'purpose' | 'isPrivate'>> = {
@@ -175,6 +179,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       const loaded = { ...state, defaults: action.defaults };
       return config.templates.length === 0 && config.purpose !== null ? withDefaultTemplates(loaded, config) : loaded;
     }
+    case 'templateRequested':
+      return { ...state, requestedTemplate: action.id, config: { ...config, templates: config.templates.includes(action.id) ? config.templates : [action.id, ...config.templates] } };
     case 'templateToggled': {
       const chosen = config.templates.includes(action.id) ? config.templates.filter((id) => id !== action.id) : [...config.templates, action.id];
       return { ...state, config: { ...config, templates: chosen } };
