@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { blocksOf, newPage, savedAndReloaded, shoot, signedInEditorSuite } from '../helpers/editorPage';
+import { blocksOf, eventually, newPage, savedAndReloaded, shoot, signedInEditorSuite } from '../helpers/editorPage';
 
 /*
  * Issue 15, "editor habits", in real Chromium against the real server (SQLite): markdown typed
@@ -83,5 +83,74 @@ it('markdown while typing: ``` + space, ```py + Enter, > quote, **bold** *italic
   await shoot(page, 'habits-markdown-1280');
   await page.setViewportSize({ width: 375, height: 800 });
   await shoot(page, 'habits-markdown-375');
+  await page.close();
+}, 60_000);
+
+/** Whether the formula's field is open and has the focus. */
+const formulaFieldFocused = (page: Page) =>
+  page.evaluate(() => document.activeElement instanceof HTMLTextAreaElement && document.activeElement.getAttribute('aria-label') === 'Формула LaTeX');
+
+it('a formula opens with a mouse click and stays open (Slate\'s selection sync 100 ms later no longer takes the focus) until Escape, a click outside or Ctrl+Enter; KaTeX errors in Russian', async () => {
+  const page = await openApp();
+  await newPage(page, 'Формулы');
+  await page.keyboard.type('/latex ');
+  await page.keyboard.type('Текст под формулой');
+  const field = page.getByRole('textbox', { name: 'Формула LaTeX' });
+
+  // The empty box: a click opens the editor, which is still open and focused after Slate's throttled selection sync.
+  await page.locator('.block-latexBlock').getByText('Добавьте формулу').click();
+  await page.waitForTimeout(400);
+  await expect(formulaFieldFocused(page)).resolves.toBe(true);
+  await page.keyboard.type('a+\\foo');
+  await page.waitForTimeout(300);
+  await expect(page.locator('.block-latexBlock .latex-error').textContent()).resolves.toBe('Ошибка в формуле: неизвестная команда \\foo (позиция 3)');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('\\frac{1}{2');
+  await expect(page.locator('.block-latexBlock .latex-error').textContent()).resolves.toBe('Ошибка в формуле: не хватает закрывающей «}» (в конце формулы)');
+  await page.keyboard.type('}');
+  // A click inside the field (moving the caret) keeps it open too.
+  await field.click();
+  await page.waitForTimeout(400);
+  await expect(formulaFieldFocused(page)).resolves.toBe(true);
+  await page.keyboard.press('End');
+  await page.keyboard.type('+b');
+  await page.keyboard.press('Escape');
+  await expect(field.count()).resolves.toBe(0);
+  // Escape gives the focus back to the editor (Slate focuses once its pending operations are applied).
+  await eventually(() => page.evaluate(() => document.activeElement?.hasAttribute('data-slate-editor') ?? false), true, 1_000);
+  await expect(page.locator('.block-latexBlock annotation').textContent()).resolves.toBe('a+\\frac{1}{2}+b');
+
+  // The rendered formula (now selected after Escape): a click opens it, it stays; a click outside saves and closes.
+  await page.locator('.block-latexBlock .katex-display').click();
+  await page.waitForTimeout(400);
+  await expect(formulaFieldFocused(page)).resolves.toBe(true);
+  await page.keyboard.press('End');
+  await page.keyboard.type('=c');
+  await page.getByText('Текст под формулой').click();
+  await expect(field.count()).resolves.toBe(0);
+  await expect(page.locator('.block-latexBlock annotation').textContent()).resolves.toBe('a+\\frac{1}{2}+b=c');
+
+  // Clicked from a paragraph again, confirmed with Ctrl+Enter.
+  await page.locator('.block-latexBlock .katex-display').click();
+  await page.waitForTimeout(400);
+  await expect(formulaFieldFocused(page)).resolves.toBe(true);
+  await field.fill('E = mc^2');
+  await page.keyboard.press('Control+Enter');
+  await expect(field.count()).resolves.toBe(0);
+  await savedAndReloaded(page);
+  await page.locator('.block-latexBlock .katex-display').waitFor();
+  await expect(page.locator('.block-latexBlock annotation').textContent()).resolves.toBe('E = mc^2');
+
+  // The error as readers see it, at both widths.
+  await page.locator('.block-latexBlock .katex-display').click();
+  await page.waitForTimeout(400);
+  await field.fill('x^{2');
+  await expect(page.locator('.block-latexBlock .latex-error').textContent()).resolves.toBe('Ошибка в формуле: не хватает закрывающей «}» (в конце формулы)');
+  await shoot(page, 'habits-formula-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await shoot(page, 'habits-formula-375');
   await page.close();
 }, 60_000);
