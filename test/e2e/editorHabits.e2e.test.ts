@@ -40,15 +40,17 @@ it('markdown while typing: ``` + space, ```py + Enter, > quote, **bold** *italic
   const page = await openApp();
   await newPage(page, 'Привычки');
 
-  // A fence and a space: an empty code block in the default language; Ctrl+Enter leaves it.
+  // A fence and a space: an empty code block in the default language; Enter twice leaves it.
   await page.keyboard.type('``` ');
   await page.keyboard.type('let a = 1;');
-  await page.keyboard.press('Control+Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
   // A fence with a language and Enter: the language is set.
   await page.keyboard.type('```py');
   await page.keyboard.press('Enter');
   await page.keyboard.type('print(1)');
-  await page.keyboard.press('Control+Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
   await page.keyboard.type('> Цитата');
   // Enter after a quote goes on in a paragraph.
   await page.keyboard.press('Enter');
@@ -152,5 +154,56 @@ it('a formula opens with a mouse click and stays open (Slate\'s selection sync 1
   await shoot(page, 'habits-formula-1280');
   await page.setViewportSize({ width: 375, height: 800 });
   await shoot(page, 'habits-formula-375');
+  await page.close();
+}, 60_000);
+
+it('leaving a code block: Enter twice on the empty last line, ArrowDown at the end (to the next block, or a new paragraph after the last); Ctrl+Enter and Shift+Enter stay; the hint shows while the caret is in the code', async () => {
+  const page = await openApp();
+  await newPage(page, 'Код');
+  const hint = page.locator('.block-codeBlock .code-hint');
+  await page.keyboard.type('```js');
+  await page.keyboard.press('Enter');
+  await hint.waitFor();
+  await expect(hint.textContent()).resolves.toBe('Enter дважды на пустой строке или ↓ в конце — выйти из кода');
+  await page.keyboard.type('a');
+  await page.keyboard.press('Control+Enter');
+  await page.keyboard.type('b');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('c');
+  await page.keyboard.press('Enter');
+  await shoot(page, 'habits-code-hint-1280');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('После кода');
+  expect(await blocksOf(page)).toEqual(['codeBlock:0:a\nb\nc', 'textBlock:0:После кода']);
+  // The hint goes with the caret.
+  await expect(hint.count()).resolves.toBe(0);
+
+  // ArrowDown at the very end of the code goes to the start of the next block.
+  await page.locator('.block-codeBlock pre').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  await hint.waitFor();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.type('→ ');
+  expect(await blocksOf(page)).toEqual(['codeBlock:0:a\nb\nc', 'textBlock:0:→ После кода']);
+
+  // A code block that is the last block: ArrowDown at its end makes a paragraph after it.
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('``` ');
+  await page.keyboard.type('last()');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.type('Ниже');
+  const expected = ['codeBlock:0:a\nb\nc', 'textBlock:0:→ После кода', 'codeBlock:0:last()', 'textBlock:0:Ниже'];
+  expect(await blocksOf(page)).toEqual(expected);
+  await savedAndReloaded(page);
+  expect(await blocksOf(page)).toEqual(expected);
+
+  // At a phone's width the hint wraps inside the block.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.locator('.block-codeBlock pre').first().click();
+  await hint.waitFor();
+  await shoot(page, 'habits-code-hint-375');
   await page.close();
 }, 60_000);
