@@ -52,6 +52,11 @@ export interface DocumentEditorProps {
   api?: BlockSyncApi;
   /** A page made from the editor (a nested-page block): the app adds it to its page list. */
   onChildPageCreated?(page: WireElement): void;
+  /**
+   * Opens a page (the app navigates to it): a child page made from the slash menu opens once
+   * its block is saved, the caret in its title (a new page's editor puts it there).
+   */
+  onOpenPage?(pageId: string): void;
   /** Other people's edits, live (docs/realtime.md): the connection, who we are, when the blocks were read. */
   live?: Pick<LiveSyncOptions, 'connection' | 'userId' | 'since' | 'onReloadNeeded' | 'onPageEdited'>;
 }
@@ -61,9 +66,9 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, live }: DocumentEditorProps) {
-  const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated });
-  callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated };
+export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live }: DocumentEditorProps) {
+  const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
+  callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
 
   const { editor, queue, title } = useMemo(() => {
     const titleSync = { timer: undefined as ReturnType<typeof setTimeout> | undefined, pending: null as string | null };
@@ -200,9 +205,15 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     canEdit,
     (type, path) => {
       if (type !== 'documentBlock') return false;
-      // A nested page is created on the server first; the block follows once it exists.
+      // A nested page is created on the server first; the block follows once it exists. Once the
+      // block is saved too (it links the page here), the new page opens with the caret in its title.
       const atUid = (editor.children[path[0]] as { uid?: string } | undefined)?.uid;
-      void insertDocumentBlock(editor, apiRequest, page.id, { atUid, onPageCreated: onChildPageCreated }).catch(() => undefined);
+      void insertDocumentBlock(editor, apiRequest, page.id, { atUid, onPageCreated: onChildPageCreated })
+        .then(async ({ page: child }) => {
+          await queue.flush();
+          if (mounted.current && !queue.hasPending()) callbacks.current.onOpenPage?.(child.id);
+        })
+        .catch(() => undefined);
       return true;
     },
     ai.start,

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { blocksOf, eventually, newPage, savedAndReloaded, shoot, signedInEditorSuite } from '../helpers/editorPage';
+import { blocksOf, eventually, newPage, saved, savedAndReloaded, shoot, signedInEditorSuite } from '../helpers/editorPage';
 
 /*
  * Issue 15, "editor habits", in real Chromium against the real server (SQLite): markdown typed
@@ -205,5 +205,41 @@ it('leaving a code block: Enter twice on the empty last line, ArrowDown at the e
   await page.locator('.block-codeBlock pre').first().click();
   await hint.waitFor();
   await shoot(page, 'habits-code-hint-375');
+  await page.close();
+}, 60_000);
+
+it('/страница makes a child page and opens it once its block is saved, the caret in the new page\'s title', async () => {
+  const page = await openApp();
+  const parentUrl = await newPage(page, 'Родитель');
+  await page.keyboard.type('Перед');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('/страница');
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.toString() !== parentUrl, { timeout: 10_000 });
+  const childUrl = page.url();
+  expect(childUrl).toMatch(/\/[0-9a-f-]{36}$/);
+  // The caret is in the title of the new page: typing names it.
+  const caretInTitle = () =>
+    page.evaluate(() => {
+      const selection = window.getSelection();
+      const node = selection?.anchorNode;
+      const element = node ? (node instanceof Element ? node : node.parentElement) : null;
+      return document.activeElement?.hasAttribute('data-slate-editor') === true && !!element?.closest('[data-slate-editor] h1');
+    });
+  await eventually(caretInTitle, true);
+  await page.keyboard.type('Дочерняя');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Текст внутри');
+  await expect(page.locator('[data-slate-editor] h1').textContent()).resolves.toBe('Дочерняя');
+  await shoot(page, 'habits-child-page-1280');
+  await saved(page);
+
+  // The parent links it (its block was saved before the page opened): after a fresh load too.
+  await page.goto(parentUrl);
+  const link = page.locator('[data-slate-editor] .block-documentBlock a.document-link');
+  await link.getByText('Дочерняя').waitFor();
+  // (A void block at the end of the page keeps an empty paragraph after it to write in.)
+  expect(await blocksOf(page)).toEqual(['textBlock:0:Перед', 'documentBlock:0:', 'textBlock:0:']);
+  await expect(link.getAttribute('href')).resolves.toBe(new URL(childUrl).pathname);
   await page.close();
 }, 60_000);
