@@ -1,8 +1,8 @@
 import type { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import '../types';
-import { createWorkspaceEditor } from '../index';
-import type { BlockElementType } from '../../schema/slate';
+import { canConvertBlock, createWorkspaceEditor } from '../index';
+import type { BlockElement, BlockElementType } from '../../schema/slate';
 import { closedInlineMarker } from './inlineMarks';
 
 /*
@@ -159,5 +159,21 @@ describe('markdown habits in the editor', () => {
     editor.selection = { anchor: { path: [1, 0], offset: 2 }, focus: { path: [1, 0], offset: 2 } };
     await type(editor, '**x** `y`');
     expect(editor.children[1]).toEqual({ type: 'codeBlock', uid: 'c', version: 1, language: 'javascript', children: [{ text: 'a **x** `y`' }] });
+  });
+});
+
+describe('canConvertBlock («Превратить в…» in the block menu)', () => {
+  const element = (type: string, fields: Record<string, unknown> = {}, children: unknown[] = [{ text: 'x' }]) => ({ type, uid: 'u', version: 1, children, ...fields }) as unknown as BlockElement;
+
+  it.each(['textBlock', 'heading1Block', 'heading3Block', 'quoteBlock', 'bulletListBlock', 'orderedListBlock', 'checkboxBlock', 'codeBlock', 'calloutBlock'])('a %s holds text: it can turn into another type', (type) => {
+    expect(canConvertBlock(element(type))).toBe(true);
+  });
+
+  it.each(['databaseBlock', 'databaseRowBlock', 'imageBlock', 'fileBlock', 'embedBlock', 'latexBlock', 'dividerBlock', 'documentBlock', 'pageHeadingBlock'])('a %s cannot (void, or not a block type of the menu)', (type) => {
+    expect(canConvertBlock(element(type, {}, [{ text: '' }]))).toBe(false);
+  });
+
+  it('a table (rows of cells) cannot', () => {
+    expect(canConvertBlock(element('tableBlock', {}, [{ type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'a' }] }] }]))).toBe(false);
   });
 });

@@ -23,6 +23,17 @@ export interface MarkdownShortcutOptions {
 const KEPT_FIELDS: ReadonlySet<string> = new Set(['type', 'uid', 'version', 'depth', 'children']);
 
 /**
+ * Whether «Превратить в…» can offer other types for `element`: it holds text (all its children are
+ * text) and is a type a new block can be made of. Not voids (a divider, image, file, embed,
+ * formula, nested page, database or row: their data would go), nor a table (rows of cells).
+ */
+export function canConvertBlock(element: BlockElement): boolean {
+  const definition = definitionForSlateType(element.type);
+  if (!definition || definition.isVoid || !definition.defaultData || element.type === 'pageHeadingBlock') return false;
+  return (element.children as Node[]).every((child) => Text.isText(child));
+}
+
+/**
  * Turns the block at `path` into `type`, as a new empty block of that type would be (its
  * definition's defaultData), keeping uid, version and depth, and dropping the old type's own
  * fields (a checkbox's `checked`, a callout's `icon`). A type that holds text keeps the text (a

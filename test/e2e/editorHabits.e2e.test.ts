@@ -243,3 +243,71 @@ it('/страница makes a child page and opens it once its block is saved, t
   await expect(link.getAttribute('href')).resolves.toBe(new URL(childUrl).pathname);
   await page.close();
 }, 60_000);
+
+it('the block menu: «Превратить в» only for blocks that hold text (not a database); keyboard: the first item has the focus, ↑/↓ move, Escape closes and gives the editor the focus back', async () => {
+  const page = await openApp();
+  await newPage(page, 'Меню блока');
+  await page.keyboard.type('Абзац');
+  await saved(page);
+  // A database block, as templates and the API make them (the editor has no way to make one yet).
+  const pageId = page.url().split('/').pop()!;
+  const status = await page.evaluate(async (id) => {
+    const fields = { MAIN_FIELD: { name: 'Название', type: 'text' }, stage: { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }] } };
+    const view = { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] }] };
+    const response = await fetch('/api/v3/spaces/block', {
+      method: 'POST',
+      headers: { 'X-App-Type': 'Web', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pageId: id, type: 'database', data: { config: { fields }, view } }),
+      credentials: 'same-origin',
+    });
+    return response.status;
+  }, pageId);
+  expect(status).toBe(201);
+  await page.reload();
+  const database = page.locator('[data-slate-editor] .block-databaseBlock');
+  await database.waitFor();
+  const menu = page.getByRole('menu', { name: 'Действия с блоком' });
+  const focusedItem = () => page.evaluate(() => (document.activeElement?.getAttribute('role') === 'menuitem' ? (document.activeElement.firstChild?.textContent ?? '').trim() : null));
+  const editorFocused = () => page.evaluate(() => document.activeElement?.hasAttribute('data-slate-editor') ?? false);
+
+  await database.hover();
+  await page.getByRole('button', { name: 'Блок: меню и перетаскивание' }).click();
+  await menu.waitFor();
+  await expect(menu.getByText('Превратить в').count()).resolves.toBe(0);
+  await expect(menu.getByRole('menuitem').evaluateAll((all) => all.map((b) => (b.firstChild?.textContent ?? '').trim()))).resolves.toEqual(['Дублировать', 'Переместить выше', 'Переместить ниже', 'Удалить']);
+  await shoot(page, 'habits-block-menu-database-1280');
+  await expect(focusedItem()).resolves.toBe('Дублировать');
+  await page.keyboard.press('ArrowDown');
+  await expect(focusedItem()).resolves.toBe('Переместить выше');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(focusedItem()).resolves.toBe('Удалить');
+  await page.keyboard.press('Escape');
+  await expect(menu.count()).resolves.toBe(0);
+  await eventually(editorFocused, true, 1_000);
+
+  // A paragraph is offered «Превратить в»; Escape closes, and typing goes on where the caret was.
+  const paragraph = page.locator('[data-slate-editor] .block-textBlock').filter({ hasText: 'Абзац' });
+  await paragraph.click();
+  await page.keyboard.press('End');
+  await paragraph.hover();
+  await page.getByRole('button', { name: 'Блок: меню и перетаскивание' }).click();
+  await menu.waitFor();
+  await expect(menu.getByText('Превратить в').count()).resolves.toBe(1);
+  await expect(menu.getByRole('menuitem', { name: 'Заголовок 1' }).count()).resolves.toBe(1);
+  await shoot(page, 'habits-block-menu-text-1280');
+  await page.keyboard.press('Escape');
+  await expect(menu.count()).resolves.toBe(0);
+  await eventually(editorFocused, true, 1_000);
+  await page.keyboard.type('!');
+  await expect(paragraph.textContent()).resolves.toBe('Абзац!');
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await paragraph.hover();
+  await page.getByRole('button', { name: 'Блок: меню и перетаскивание' }).click();
+  await menu.waitFor();
+  await shoot(page, 'habits-block-menu-text-375');
+  await page.keyboard.press('Escape');
+  await expect(menu.count()).resolves.toBe(0);
+  await page.close();
+}, 60_000);
