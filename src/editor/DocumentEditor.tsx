@@ -28,6 +28,7 @@ import { useSlashMenu } from './SlashMenu';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest } from '../app/api';
 import { useFloatingToolbar } from './FloatingToolbar';
+import { useLinkCard } from './LinkCard';
 import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
 import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
@@ -219,13 +220,21 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
     ai.start,
   );
   const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
+  const linkCard = useLinkCard(editor, canEdit, frame, toolbar.openLink);
   const blockSelection = useBlockSelection(editor, canEdit);
   const decorateCode = useCodeDecorate();
 
   return (
-    <Slate editor={editor} onChange={slash.onChange}>
+    <Slate
+      editor={editor}
+      onChange={() => {
+        slash.onChange();
+        linkCard.onChange();
+      }}
+    >
       {slash.menu}
       {toolbar.toolbar}
+      {linkCard.card}
       {blockSelection.style}
       {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
       <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
@@ -244,7 +253,7 @@ export function DocumentEditor({ page, blocks, canEdit, onTitleEdited, saveTitle
           // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
           const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
           if (!typing) syncSelectionFromDom(editor);
-          if (slash.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || editor.handleKey(event)) event.preventDefault();
+          if (slash.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || (canEdit && linkCard.handleKey(event)) || editor.handleKey(event)) event.preventDefault();
         }}
       />
       </ChunkVisibilityProvider>

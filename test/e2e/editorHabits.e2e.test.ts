@@ -311,3 +311,125 @@ it('the block menu: «Превратить в» only for blocks that hold text (
   await expect(menu.count()).resolves.toBe(0);
   await page.close();
 }, 60_000);
+
+it('a link shows its card after 300 ms of hover (address, Открыть, Изменить, Удалить ссылку), also for the caret, reachable with Ctrl+K; dark theme', async () => {
+  const page = await openApp();
+  await newPage(page, 'Ссылки');
+  await page.keyboard.type('Сайт: пример и всё');
+  for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowLeft');
+  for (let i = 0; i < 6; i += 1) await page.keyboard.press('Shift+ArrowLeft');
+  await page.keyboard.press('Control+k');
+  await page.getByRole('textbox', { name: 'Ссылка' }).fill('example.com/page');
+  await page.keyboard.press('Enter');
+  const link = page.locator('[data-slate-editor] a[href]');
+  await expect(link.getAttribute('href')).resolves.toBe('https://example.com/page');
+  await page.keyboard.press('End');
+  const card = page.getByRole('dialog', { name: 'Ссылка' });
+
+  // Hover: nothing at 150 ms, the card by about 300 ms (spec: link tooltip debounce).
+  const box = (await link.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const hoveredAt = Date.now();
+  await page.waitForTimeout(150);
+  await expect(card.count()).resolves.toBe(0);
+  await card.waitFor();
+  const waited = Date.now() - hoveredAt;
+  expect(waited).toBeGreaterThanOrEqual(290);
+  expect(waited).toBeLessThan(1_500);
+  await expect(card.locator('.link-card-address').textContent()).resolves.toBe('https://example.com/page');
+  await expect(card.getByRole('button').allTextContents()).resolves.toEqual(['Открыть', 'Изменить', 'Удалить ссылку']);
+  // The card sits under the link.
+  const cardBox = (await card.boundingBox())!;
+  expect(cardBox.y).toBeGreaterThan(box.y + box.height - 1);
+  expect(cardBox.y).toBeLessThan(box.y + box.height + 20);
+
+  // Открыть: a new tab with the address (window.open is watched, not followed: no network here).
+  await page.evaluate(() => {
+    const opened: unknown[][] = ((window as unknown as { __opened: unknown[][] }).__opened = []);
+    window.open = (...args: unknown[]) => {
+      opened.push(args);
+      return null;
+    };
+  });
+  await card.getByRole('button', { name: 'Открыть' }).click();
+  await expect(page.evaluate(() => (window as unknown as { __opened: unknown[][] }).__opened)).resolves.toEqual([['https://example.com/page', '_blank', 'noopener,noreferrer']]);
+  await expect(card.count()).resolves.toBe(0);
+
+  // Moving away hides it.
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 + 200);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await card.waitFor();
+  await page.mouse.move(box.x + box.width / 2, box.y + 400);
+  await eventually(() => card.count(), 0, 2_000);
+
+  // Изменить: the link field for the whole link, filled with its address.
+  await page.mouse.move(box.x + 3, box.y + box.height / 2);
+  await card.waitFor();
+  await card.getByRole('button', { name: 'Изменить' }).click();
+  const field = page.getByRole('textbox', { name: 'Ссылка' });
+  await field.waitFor();
+  await expect(field.inputValue()).resolves.toBe('https://example.com/page');
+  await field.fill('https://example.org/new');
+  await page.keyboard.press('Enter');
+  await expect(link.getAttribute('href')).resolves.toBe('https://example.org/new');
+  await expect(link.textContent()).resolves.toBe('пример');
+
+  // The caret in the link shows the card too; Ctrl+K takes the focus into it, arrows move, Enter acts.
+  await page.mouse.move(box.x + box.width / 2, box.y + 400);
+  await page.keyboard.press('End');
+  for (let i = 0; i < 9; i += 1) await page.keyboard.press('ArrowLeft');
+  await card.waitFor();
+  await page.keyboard.press('Control+k');
+  const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+  await eventually(focused, 'Открыть', 1_000);
+  await page.keyboard.press('ArrowRight');
+  await expect(focused()).resolves.toBe('Изменить');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(focused()).resolves.toBe('Удалить ссылку');
+  // Escape goes back to the text, the link unchanged.
+  await page.keyboard.press('Escape');
+  await eventually(() => page.evaluate(() => document.activeElement?.hasAttribute('data-slate-editor') ?? false), true, 1_000);
+  await expect(link.count()).resolves.toBe(1);
+  await page.keyboard.press('Control+k');
+  await eventually(focused, 'Открыть', 1_000);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
+  await expect(link.count()).resolves.toBe(0);
+  expect(await blocksOf(page)).toEqual(['textBlock:0:Сайт: пример и всё']);
+  await eventually(() => page.evaluate(() => document.activeElement?.hasAttribute('data-slate-editor') ?? false), true, 1_000);
+  await page.keyboard.type('!');
+  expect(await blocksOf(page)).toEqual(['textBlock:0:Сайт: при!мер и всё']);
+  await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+z');
+  await expect(link.count()).resolves.toBe(1);
+  await savedAndReloaded(page);
+  await expect(link.getAttribute('href')).resolves.toBe('https://example.org/new');
+
+  // Dark theme, at both widths.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await eventually(() => page.evaluate(() => document.documentElement.dataset.theme), 'dark', 2_000);
+  const again = (await link.boundingBox())!;
+  await page.mouse.move(again.x + again.width / 2, again.y + again.height / 2);
+  await card.waitFor();
+  const colours = await card.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { background: style.backgroundColor, text: getComputedStyle(element.querySelector('button')!).color };
+  });
+  expect(colours.background).not.toBe('rgb(255, 255, 255)');
+  expect(colours.text).not.toBe(colours.background);
+  await shoot(page, 'habits-link-card-dark-1280');
+  await page.mouse.move(again.x, again.y + 400);
+  await eventually(() => card.count(), 0, 2_000);
+  await page.setViewportSize({ width: 375, height: 800 });
+  const narrow = (await link.boundingBox())!;
+  await page.mouse.move(narrow.x + narrow.width / 2, narrow.y + narrow.height / 2);
+  await card.waitFor();
+  const narrowCard = (await card.boundingBox())!;
+  expect(narrowCard.x).toBeGreaterThanOrEqual(0);
+  expect(narrowCard.x + narrowCard.width).toBeLessThanOrEqual(375);
+  await shoot(page, 'habits-link-card-dark-375');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shoot(page, 'habits-link-card-light-375');
+  await page.close();
+}, 90_000);
