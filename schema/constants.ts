@@ -10,6 +10,8 @@ export const PAGE_RENAME_DEBOUNCE_MS = 500;
 /** Slate history: entries kept and the window in which single text edits merge. */
 export const UNDO_HISTORY_LIMIT = 100;
 export const UNDO_MERGE_WINDOW_MS = 300;
+/** A link's card (address, open, edit, remove) shows after the pointer or the caret rests on it this long. */
+export const LINK_TOOLTIP_DEBOUNCE_MS = 300;
 
 /** A block's version starts here and goes up by one with every accepted update. */
 export const BLOCK_VERSION_START = 1;

@@ -44,18 +44,73 @@ describe('withCodeBlocks', () => {
     expect('depth' in editor.children[1]).toBe(false);
   });
 
-  test('Ctrl/Cmd+Enter leaves the block: a new text block after it, caret there', () => {
+  test('Ctrl/Cmd+Enter and Shift+Enter stay in the block and insert a line break', () => {
     for (const mod of [{ ctrlKey: true }, { metaKey: true }]) {
       const editor = setup('x', [{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'после' }] }]);
       expect(editor.handleKey({ key: 'Enter', ...mod })).toBe(true);
-      expect(editor.children.map((n) => (n as BlockElement).type)).toEqual(['pageHeadingBlock', 'codeBlock', 'textBlock', 'textBlock']);
-      const created = editor.children[2] as BlockElement;
-      expect(Editor.string(editor, [2])).toBe('');
-      expect(created.uid).not.toBe('');
-      expect(created.uid).not.toBe('t');
-      expect(editor.selection?.anchor.path).toEqual([2, 0]);
-      expect(Editor.string(editor, [1])).toBe('x');
+      editor.insertText('y');
+      expect(editor.children.map((n) => (n as BlockElement).type)).toEqual(['pageHeadingBlock', 'codeBlock', 'textBlock']);
+      expect(Editor.string(editor, [1])).toBe('x\ny');
     }
+    const editor = setup('ab');
+    Transforms.select(editor, { anchor: { path: [1, 0], offset: 1 }, focus: { path: [1, 0], offset: 2 } });
+    editor.handleKey({ key: 'Enter', ctrlKey: true });
+    editor.insertSoftBreak();
+    expect(Editor.string(editor, [1])).toBe('a\n\n');
+    expect(editor.children).toHaveLength(2);
+  });
+
+  test('Enter on the empty last line leaves: the line goes, a new paragraph after the block has the caret', async () => {
+    // Each key in its own tick, as in a browser (slate-history merges what one tick does).
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+    const editor = setup('let a = 1;', [{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'после' }] }]);
+    editor.insertBreak();
+    await tick();
+    expect(Editor.string(editor, [1])).toBe('let a = 1;\n');
+    editor.insertBreak();
+    await tick();
+    expect(editor.children.map((n) => (n as BlockElement).type)).toEqual(['pageHeadingBlock', 'codeBlock', 'textBlock', 'textBlock']);
+    expect(Editor.string(editor, [1])).toBe('let a = 1;');
+    expect(Editor.string(editor, [2])).toBe('');
+    expect((editor.children[2] as BlockElement).uid).not.toBe('');
+    expect(editor.selection?.anchor).toEqual({ path: [2, 0], offset: 0 });
+    editor.insertText('дальше');
+    await tick();
+    expect(Editor.string(editor, [2])).toBe('дальше');
+    // Undo takes the leaving back as one step: the empty line is there again.
+    editor.undo();
+    editor.undo();
+    expect(editor.children).toHaveLength(3);
+    expect(Editor.string(editor, [1])).toBe('let a = 1;\n');
+  });
+
+  test('Enter on an empty line that is not the last, or not at the end, is a line break', () => {
+    const editor = setup('a\n\nb');
+    Transforms.select(editor, { path: [1, 0], offset: 2 });
+    editor.insertBreak();
+    expect(Editor.string(editor, [1])).toBe('a\n\n\nb');
+    const empty = setup('');
+    empty.insertBreak();
+    expect(Editor.string(empty, [1])).toBe('\n');
+    expect(empty.children).toHaveLength(2);
+  });
+
+  test('ArrowDown at the very end goes to the next block, or makes a paragraph when the code is last', () => {
+    const editor = setup('x\ny', [{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'после' }] }]);
+    expect(editor.handleKey({ key: 'ArrowDown' })).toBe(true);
+    expect(editor.selection?.anchor).toEqual({ path: [2, 0], offset: 0 });
+    expect(editor.children).toHaveLength(3);
+
+    const last = setup('x');
+    expect(last.handleKey({ key: 'ArrowDown' })).toBe(true);
+    expect(last.children.map((n) => (n as BlockElement).type)).toEqual(['pageHeadingBlock', 'codeBlock', 'textBlock']);
+    expect(last.selection?.anchor).toEqual({ path: [2, 0], offset: 0 });
+
+    // Not at the end: the browser moves the caret a line down.
+    const middle = setup('x\ny');
+    Transforms.select(middle, { path: [1, 0], offset: 1 });
+    expect(middle.handleKey({ key: 'ArrowDown' })).toBe(false);
+    expect(middle.handleKey({ key: 'ArrowDown', shiftKey: true })).toBe(false);
   });
 
   test('keys outside code blocks pass on', () => {

@@ -1,1 +1,1 @@
-export { convertBlock, withMarkdownShortcuts, type MarkdownShortcutOptions, type OrderedNumbering } from './withMarkdownShortcuts';
+export { canConvertBlock, convertBlock, withMarkdownShortcuts, type MarkdownShortcutOptions, type OrderedNumbering } from './withMarkdownShortcuts';

@@ -1,8 +1,9 @@
 import { Editor, Element, Node, Path, Range, Text, Transforms } from 'slate';
 import { HistoryEditor } from 'slate-history';
-import { MARKDOWN_SHORTCUTS, definitionForSlateType } from '../../schema/blocks';
+import { MARKDOWN_FENCES, MARKDOWN_SHORTCUTS, definitionForSlateType } from '../../schema/blocks';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
 import { emptyTextBlock } from '../withPageHeading';
+import { applyInlineMarker, closedInlineMarker, inlineContext, INLINE_MARKER_CHARS } from './inlineMarks';
 
 /** `1.` or `1)`: an ordered list item (the number decides forcedOrder, see orderedListNumber). */
 const ORDERED_MARKER = /^(\d{1,6})[.)]$/;
@@ -20,6 +21,17 @@ export interface MarkdownShortcutOptions {
 
 /** Element fields every block keeps through a change of type. */
 const KEPT_FIELDS: ReadonlySet<string> = new Set(['type', 'uid', 'version', 'depth', 'children']);
+
+/**
+ * Whether «Превратить в…» can offer other types for `element`: it holds text (all its children are
+ * text) and is a type a new block can be made of. Not voids (a divider, image, file, embed,
+ * formula, nested page, database or row: their data would go), nor a table (rows of cells).
+ */
+export function canConvertBlock(element: BlockElement): boolean {
+  const definition = definitionForSlateType(element.type);
+  if (!definition || definition.isVoid || !definition.defaultData || element.type === 'pageHeadingBlock') return false;
+  return (element.children as Node[]).every((child) => Text.isText(child));
+}
 
 /**
  * Turns the block at `path` into `type`, as a new empty block of that type would be (its
@@ -62,14 +74,30 @@ export function convertBlock(editor: Editor, path: Path, type: BlockElementType,
   });
 }
 
+/** The block a fence typed before the caret (```, ```js) makes, with the fields its word gives. */
+function fenceOf(before: string): { type: BlockElementType; extra: Partial<BlockElement> } | null {
+  for (const fence of MARKDOWN_FENCES) {
+    if (!before.startsWith(fence.marker)) continue;
+    const info = before.slice(fence.marker.length);
+    if (!/^[\w+#.-]*$/.test(info)) continue;
+    return { type: fence.slateType as BlockElementType, extra: fence.fields(info) as Partial<BlockElement> };
+  }
+  return null;
+}
+
 /**
  * Typing a block's shortcut at the start of a text block and then a space turns the block into
- * that type (`#`, `*`, `[]`, `"`, `/table`, …: the rules come from the block definitions in
- * schema/blocks); `1.`/`1)` and a space make an ordered item; `--` then `-` makes a divider. The
- * marker goes in as typed and the conversion is its own undo step: undo gives back `# `.
+ * that type (`#`, `*`, `[]`, `"`, `>`, `/table`, …: the rules come from the block definitions in
+ * schema/blocks); `1.`/`1)` and a space make an ordered item; `--` then `-` makes a divider; a
+ * fence (``` for code, ```js with a language) then a space or Enter makes its block. The marker
+ * goes in as typed and the conversion is its own undo step: undo gives back `# `.
+ *
+ * Inline markdown while typing: when the closing marker of `**bold**`, `*italic*`, `_italic_`,
+ * `` `code` `` or `~~strike~~` is typed, the markers go and the text between gets the mark (not in
+ * code or the title; see inlineMarks.ts for what counts); undo right after gives the markers back.
  */
 export function withMarkdownShortcuts<E extends Editor>(editor: E, options: MarkdownShortcutOptions = {}): E {
-  const { insertText } = editor;
+  const { insertText, insertBreak } = editor;
 
   /** The text block the caret is in and the text before the caret, or null. */
   const textBefore = () => {
@@ -87,7 +115,30 @@ export function withMarkdownShortcuts<E extends Editor>(editor: E, options: Mark
     else change();
   };
 
+  editor.insertBreak = () => {
+    const found = textBefore();
+    const fence = found ? fenceOf(found.before) : null;
+    if (!found || !fence || !definitionForSlateType(fence.type)) {
+      insertBreak();
+      return;
+    }
+    const { path, start } = found;
+    asOwnUndoStep(() =>
+      Editor.withoutNormalizing(editor, () => {
+        Transforms.delete(editor, { at: { anchor: start, focus: editor.selection ? editor.selection.anchor : start } });
+        convertBlock(editor, path, fence.type, fence.extra);
+      }),
+    );
+  };
+
   editor.insertText = (text, insertOptions) => {
+    if (INLINE_MARKER_CHARS.has(text)) {
+      insertText(text, insertOptions);
+      const context = inlineContext(editor);
+      const match = context ? closedInlineMarker(context.before) : null;
+      if (context && match) asOwnUndoStep(() => applyInlineMarker(editor, context.path, match));
+      return;
+    }
     const found = text === ' ' || text === '-' ? textBefore() : null;
     if (!found) {
       insertText(text, insertOptions);
@@ -100,6 +151,8 @@ export function withMarkdownShortcuts<E extends Editor>(editor: E, options: Mark
       if (before === '--') type = 'dividerBlock' as BlockElementType;
     } else {
       type = MARKDOWN_SHORTCUTS.get(before);
+      const fence = type ? null : fenceOf(before);
+      if (fence) ({ type, extra } = fence);
       const ordered = ORDERED_MARKER.exec(before);
       if (!type && ordered && definitionForSlateType('orderedListBlock')) {
         type = 'orderedListBlock' as BlockElementType;

@@ -1,4 +1,4 @@
-import { Editor, Range, Text } from 'slate';
+import { Editor, Node, Path, Range, Text, Transforms } from 'slate';
 import type { TokenMarks } from '../../schema/token';
 import { isSafeHref } from '../../schema/token';
 import type { KeyPress } from '../types';
@@ -75,6 +75,44 @@ export function setLink(editor: Editor, href: string): boolean {
   const url = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
   if (!isSafeHref(url)) return false;
   Editor.addMark(editor, 'link', { href: url });
+  return true;
+}
+
+/**
+ * The whole link the text at `path` is part of: that text and its neighbours in the same element
+ * with the same address (a link split by other marks is one link). Null when the text has no link.
+ */
+export function linkRangeAt(editor: Editor, path: Path): { range: Range; href: string } | null {
+  if (!Node.has(editor, path)) return null;
+  const node = Node.get(editor, path);
+  const href = Text.isText(node) ? (node as TokenMarks).link?.href : undefined;
+  if (!href) return null;
+  const parent = Node.parent(editor, path);
+  const index = path[path.length - 1];
+  const same = (i: number) => {
+    const child = parent.children[i];
+    return Text.isText(child) && (child as TokenMarks).link?.href === href;
+  };
+  let first = index;
+  while (first > 0 && same(first - 1)) first -= 1;
+  let last = index;
+  while (last < parent.children.length - 1 && same(last + 1)) last += 1;
+  const parentPath = Path.parent(path);
+  return { range: { anchor: Editor.start(editor, [...parentPath, first]), focus: Editor.end(editor, [...parentPath, last]) }, href };
+}
+
+/** The link the caret is in (collapsed selection), or null. */
+export function linkAtCaret(editor: Editor): { range: Range; href: string } | null {
+  const { selection } = editor;
+  if (!selection || !Range.isCollapsed(selection)) return null;
+  return linkRangeAt(editor, selection.anchor.path);
+}
+
+/** Removes the whole link the text at `path` is part of; its text stays. */
+export function removeLinkAt(editor: Editor, path: Path): boolean {
+  const link = linkRangeAt(editor, path);
+  if (!link) return false;
+  Transforms.unsetNodes(editor, 'link', { at: link.range, match: Text.isText, split: true });
   return true;
 }
 

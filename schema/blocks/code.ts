@@ -79,12 +79,19 @@ function languageOfClass(element: Element | null): CodeLanguage | null {
   return null;
 }
 
-/** A code block: plain multi-line text and its language. No shortcut (the slash menu offers it). */
+/** A code block: plain multi-line text and its language. The slash menu offers it; ``` (```js) then a space or Enter makes one. */
 export const codeBlock: BlockDefinition<'code', CodeData> = {
   wireType: 'code',
   slateType: 'codeBlock',
   dataSchema: codeDataSchema,
   shortcuts: [],
+  fence: {
+    marker: '```',
+    fields: (info) => {
+      const language = info === '' ? null : codeLanguageNamed(info);
+      return language ? { language } : {};
+    },
+  },
   isVoid: false,
   defaultData: () => ({ tokens: [], language: DEFAULT_CODE_LANGUAGE }),
   canonicalize: (data) => ({ ...data, tokens: plainCodeTokens(data.tokens) }),

@@ -25,6 +25,12 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   /** Typed at the start of a text block, then a space: the block becomes this type. */
   shortcuts: readonly string[];
   /**
+   * A markdown fence (```): typed at the start of a text block, maybe followed by a word (```js),
+   * then a space or Enter, it makes a block of this type; `fields` reads the word into the new
+   * block's fields (an unknown word gives none: the defaults stay).
+   */
+  fence?: { marker: string; fields(info: string): Record<string, unknown> };
+  /**
    * The data of a new, empty block of this type (slash menu, a shortcut turning a text block
    * into it). A type without it is not offered there (databases, until their feature).
    */

@@ -41,6 +41,12 @@ export const MARKDOWN_SHORTCUTS: ReadonlyMap<string, BlockDefinition['slateType'
   BLOCK_DEFINITIONS.flatMap((d) => d.shortcuts.map((s) => [s, d.slateType] as const)),
 );
 
+/** Markdown fences of the block definitions (``` for code): marker, Slate type, the info word's fields. */
+export const MARKDOWN_FENCES: ReadonlyArray<{ marker: string; slateType: BlockDefinition['slateType']; fields(info: string): Record<string, unknown> }> = BLOCK_DEFINITIONS.flatMap((d) => {
+  const { fence } = d as BlockDefinition;
+  return fence ? [{ marker: fence.marker, fields: fence.fields, slateType: d.slateType }] : [];
+});
+
 export * from './database';
 export * from './orderedList';
 export * from './checkbox';

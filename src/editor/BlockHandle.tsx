@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Editor, Element, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
-import { convertBlock, deleteBlocks, depthOf, duplicateBlock, moveBlock, moveBlockRange, subtreeEnd } from '../../plugins';
+import { canConvertBlock, convertBlock, deleteBlocks, depthOf, duplicateBlock, moveBlock, moveBlockRange, subtreeEnd } from '../../plugins';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
 import { MENU_DEFINITIONS } from './slashMenu';
 import { DragHandleIcon } from '../ui/icons';
@@ -135,6 +135,39 @@ export function BlockHandle({ editor, container }: { editor: Editor; container: 
   };
 
   const menuBlock = menu ? (editor.children[menu.index] as BlockElement | undefined) : undefined;
+  const menuElement = useRef<HTMLDivElement>(null);
+  const menuOpen = menu !== null;
+  const menuIndex = menu?.index;
+
+  // The open menu takes the keyboard: its first item has the focus, ↑/↓ move between items,
+  // Escape (or Tab away) closes it and gives the focus back to the editor, on the block.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const items = () => Array.from(menuElement.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+    items()[0]?.focus();
+    const close = () => {
+      setMenu(null);
+      if (!editor.selection && menuIndex !== undefined && editor.children[menuIndex]) Transforms.select(editor, Editor.start(editor, [menuIndex]));
+      ReactEditor.focus(editor as ReactEditor);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        close();
+        return;
+      }
+      if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+      const all = items();
+      if (all.length === 0) return;
+      event.preventDefault();
+      const at = all.indexOf(document.activeElement as HTMLElement);
+      const next = event.key === 'ArrowDown' ? (at + 1) % all.length : (at <= 0 ? all.length : at) - 1;
+      all[next].focus();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [menuOpen, menuIndex, editor]);
 
   return (
     <>
@@ -157,32 +190,38 @@ export function BlockHandle({ editor, container }: { editor: Editor; container: 
       {menu && menuBlock ? (
         <>
           <div className="block-menu-backdrop" onMouseDown={() => setMenu(null)} />
-          <div className="block-menu editor-panel" role="menu" style={{ top: menu.top, left: menu.left }} aria-label={t('blockMenu.label')}>
-            <div className="block-menu-section">{t('blockMenu.turnInto')}</div>
-            <div className="block-menu-types">
-              {MENU_DEFINITIONS.filter((d) => d.slateType !== 'documentBlock').map((d) => (
-                <button
-                  key={d.slateType}
-                  type="button"
-                  role="menuitem"
-                  className={menuBlock.type === d.slateType ? 'is-current' : undefined}
-                  onClick={() => act(() => convertBlock(editor, [menu.index], d.slateType as BlockElementType))}
-                >
-                  {t(`blockTypes.${d.wireType}`)}
-                </button>
-              ))}
-            </div>
-            <div className="block-menu-divider" />
-            <button type="button" role="menuitem" onClick={() => act(() => Transforms.select(editor, Editor.end(editor, [duplicateBlock(editor, menu.index)])))}>
+          <div ref={menuElement} className="block-menu editor-panel" role="menu" style={{ top: menu.top, left: menu.left }} aria-label={t('blockMenu.label')}>
+            {/* Only a block that holds text turns into another type (a database, an image… would lose their data). */}
+            {canConvertBlock(menuBlock) ? (
+              <>
+                <div className="block-menu-section">{t('blockMenu.turnInto')}</div>
+                <div className="block-menu-types">
+                  {MENU_DEFINITIONS.filter((d) => d.slateType !== 'documentBlock').map((d) => (
+                    <button
+                      key={d.slateType}
+                      type="button"
+                      role="menuitem"
+                      tabIndex={-1}
+                      className={menuBlock.type === d.slateType ? 'is-current' : undefined}
+                      onClick={() => act(() => convertBlock(editor, [menu.index], d.slateType as BlockElementType))}
+                    >
+                      {t(`blockTypes.${d.wireType}`)}
+                    </button>
+                  ))}
+                </div>
+                <div className="block-menu-divider" />
+              </>
+            ) : null}
+            <button type="button" role="menuitem" tabIndex={-1} onClick={() => act(() => Transforms.select(editor, Editor.end(editor, [duplicateBlock(editor, menu.index)])))}>
               {t('blockMenu.duplicate')} <kbd>Ctrl+D</kbd>
             </button>
-            <button type="button" role="menuitem" onClick={() => act(() => void moveBlock(editor, menu.index, -1))}>
+            <button type="button" role="menuitem" tabIndex={-1} onClick={() => act(() => void moveBlock(editor, menu.index, -1))}>
               {t('blockMenu.moveUp')} <kbd>Ctrl+Shift+↑</kbd>
             </button>
-            <button type="button" role="menuitem" onClick={() => act(() => void moveBlock(editor, menu.index, 1))}>
+            <button type="button" role="menuitem" tabIndex={-1} onClick={() => act(() => void moveBlock(editor, menu.index, 1))}>
               {t('blockMenu.moveDown')} <kbd>Ctrl+Shift+↓</kbd>
             </button>
-            <button type="button" role="menuitem" className="is-danger" onClick={() => act(() => deleteBlocks(editor, menu.index, menu.index))}>
+            <button type="button" role="menuitem" tabIndex={-1} className="is-danger" onClick={() => act(() => deleteBlocks(editor, menu.index, menu.index))}>
               {t('blockMenu.delete')} <kbd>Del</kbd>
             </button>
           </div>

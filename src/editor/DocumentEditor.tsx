@@ -30,6 +30,7 @@ import { useSlashMenu } from './SlashMenu';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest } from '../app/api';
 import { useFloatingToolbar } from './FloatingToolbar';
+import { useLinkCard } from './LinkCard';
 import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
 import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
@@ -57,6 +58,11 @@ export interface DocumentEditorProps {
   api?: BlockSyncApi;
   /** A page made from the editor (a nested-page block): the app adds it to its page list. */
   onChildPageCreated?(page: WireElement): void;
+  /**
+   * Opens a page (the app navigates to it): a child page made from the slash menu opens once
+   * its block is saved, the caret in its title (a new page's editor puts it there).
+   */
+  onOpenPage?(pageId: string): void;
   /** Other people's edits, live (docs/realtime.md): the connection, who we are, when the blocks were read. */
   live?: Pick<LiveSyncOptions, 'connection' | 'userId' | 'since' | 'onReloadNeeded' | 'onPageEdited'>;
 }
@@ -66,9 +72,9 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, live }: DocumentEditorProps) {
-  const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated });
-  callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated };
+export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live }: DocumentEditorProps) {
+  const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
+  callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
 
   const { editor, queue, title } = useMemo(() => {
     const titleSync = { timer: undefined as ReturnType<typeof setTimeout> | undefined, pending: null as string | null };
@@ -205,9 +211,15 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
     canEdit,
     (type, path) => {
       if (type !== 'documentBlock') return false;
-      // A nested page is created on the server first; the block follows once it exists.
+      // A nested page is created on the server first; the block follows once it exists. Once the
+      // block is saved too (it links the page here), the new page opens with the caret in its title.
       const atUid = (editor.children[path[0]] as { uid?: string } | undefined)?.uid;
-      void insertDocumentBlock(editor, apiRequest, page.id, { atUid, onPageCreated: onChildPageCreated }).catch(() => undefined);
+      void insertDocumentBlock(editor, apiRequest, page.id, { atUid, onPageCreated: onChildPageCreated })
+        .then(async ({ page: child }) => {
+          await queue.flush();
+          if (mounted.current && !queue.hasPending()) callbacks.current.onOpenPage?.(child.id);
+        })
+        .catch(() => undefined);
       return true;
     },
     ai.start,
@@ -231,13 +243,21 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
     }
     ai.start(startAi, [editor.children.length - 1]);
   }, [startAi, canEdit, editor, ai]);
+  const linkCard = useLinkCard(editor, canEdit, frame, toolbar.openLink);
   const blockSelection = useBlockSelection(editor, canEdit);
   const decorateCode = useCodeDecorate();
 
   return (
-    <Slate editor={editor} onChange={slash.onChange}>
+    <Slate
+      editor={editor}
+      onChange={() => {
+        slash.onChange();
+        linkCard.onChange();
+      }}
+    >
       {slash.menu}
       {toolbar.toolbar}
+      {linkCard.card}
       {blockSelection.style}
       {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
       <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
@@ -256,7 +276,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
           // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
           const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
           if (!typing) syncSelectionFromDom(editor);
-          if (slash.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || editor.handleKey(event)) event.preventDefault();
+          if (slash.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || (canEdit && linkCard.handleKey(event)) || editor.handleKey(event)) event.preventDefault();
         }}
       />
       </ChunkVisibilityProvider>

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, Range, Transforms, type BaseRange } from 'slate';
@@ -182,5 +182,7 @@ export function useFloatingToolbar(editor: Editor, enabled: boolean, onImprove?:
     return false;
   };
   const toolbar = enabled ? <Toolbar linkOpen={linkOpen} setLinkOpen={setLinkOpen} onImprove={onImprove} /> : null;
-  return { handleKey, toolbar };
+  /** Opens the link field for the editor's selection (the link card's «Изменить»). */
+  const openLink = useCallback(() => setLinkOpen(true), []);
+  return { handleKey, toolbar, openLink };
 }

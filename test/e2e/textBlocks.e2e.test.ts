@@ -58,7 +58,7 @@ it('to-do, callout, formula and code blocks work and persist', async () => {
   await saved(page);
 
   // A code block (made through the API here; the slash menu is tested elsewhere), edited in the
-  // browser: Enter is a new line, Tab two spaces, the language is picked, Ctrl+Enter leaves it.
+  // browser: Enter is a new line, Tab two spaces, the language is picked, Enter twice at the end leaves it.
   const pageId = page.url().split('/').pop()!;
   const created = await page.evaluate(async (id) => {
     const response = await fetch('/api/v3/spaces/block', {
@@ -79,7 +79,8 @@ it('to-do, callout, formula and code blocks work and persist', async () => {
   await page.keyboard.type('return 1;');
   await page.keyboard.press('Enter');
   await page.keyboard.type('}');
-  await page.keyboard.press('Control+Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
   await page.keyboard.type('После кода');
   await page.getByRole('combobox', { name: 'Язык кода' }).selectOption('typescript');
 

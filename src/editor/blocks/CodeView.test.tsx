@@ -1,4 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Editor, Transforms } from 'slate';
+import { ReactEditor } from 'slate-react';
 import type { BlockElement } from '../../../schema/slate';
 import { decorateCode, spansOf, type CodeRange } from './code/decorate';
 import { loadLanguage } from './code/prism';
@@ -41,6 +43,35 @@ describe('code view', () => {
     await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Копировать' })));
     expect(writeText).toHaveBeenCalledWith('a\nb');
     expect(screen.getByRole('button', { name: 'Скопировано' })).toBeTruthy();
+  });
+});
+
+describe('code view: the hint on leaving the block', () => {
+  afterEach(() => jest.restoreAllMocks());
+  const hint = 'Enter дважды на пустой строке или ↓ в конце — выйти из кода';
+
+  test('shows only while the caret is in the block of an editable page', async () => {
+    const { editor } = renderBlocks([{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'до' }] }, code('x')]);
+    jest.spyOn(ReactEditor, 'isFocused').mockReturnValue(true);
+    expect(screen.queryByText(hint)).toBeNull();
+    await act(async () => {
+      ReactEditor.focus(editor);
+      Transforms.select(editor, Editor.end(editor, [1]));
+    });
+    expect(screen.queryByText(hint)).toBeNull();
+    await act(async () => void Transforms.select(editor, Editor.end(editor, [2])));
+    const shown = screen.getByText(hint);
+    expect(shown.closest('[data-block-id="c"]')).not.toBeNull();
+    expect(shown.getAttribute('contenteditable')).toBe('false');
+    await act(async () => void Transforms.select(editor, Editor.end(editor, [1])));
+    expect(screen.queryByText(hint)).toBeNull();
+  });
+
+  test('read-only readers never see it', async () => {
+    const { editor } = renderBlocks([code('x')], { readOnly: true });
+    jest.spyOn(ReactEditor, 'isFocused').mockReturnValue(true);
+    await act(async () => void Transforms.select(editor, Editor.end(editor, [1])));
+    expect(screen.queryByText(hint)).toBeNull();
   });
 });
 

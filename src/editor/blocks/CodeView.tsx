@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Node, Transforms } from 'slate';
-import { ReactEditor, useReadOnly, useSlateStatic, type RenderElementProps } from 'slate-react';
+import { ReactEditor, useFocused, useReadOnly, useSelected, useSlateStatic, type RenderElementProps } from 'slate-react';
 import { CODE_LANGUAGES, DEFAULT_CODE_LANGUAGE, isCodeLanguage } from '../../../schema/blocks/code';
 import type { CodeElement } from '../../../schema/slate';
 import { blockRootProps } from '../renderers';
@@ -9,11 +9,14 @@ import { editorT } from './textBlockParts';
 
 /**
  * A code block: monospace text (highlighted by decorateCode through the editor's decorate),
- * with a language picker and a copy button in its corner.
+ * with a language picker and a copy button in its corner. While the caret is in it (and the
+ * page is editable), a quiet line under the code says how to leave it (plugins/withCodeBlocks).
  */
 export function CodeView({ element, attributes, children }: RenderElementProps) {
   const editor = useSlateStatic();
   const readOnly = useReadOnly();
+  const selected = useSelected();
+  const focused = useFocused();
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -57,6 +60,11 @@ export function CodeView({ element, attributes, children }: RenderElementProps) 
       <pre className="code-content">
         <code>{children}</code>
       </pre>
+      {selected && focused && !readOnly ? (
+        <div className="code-hint" contentEditable={false}>
+          {editorT('codeLeaveHint')}
+        </div>
+      ) : null}
     </div>
   );
 }

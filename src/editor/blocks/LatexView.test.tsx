@@ -3,6 +3,8 @@ import { Editor, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
 import type { BlockElement } from '../../../schema/slate';
 import { renderBlocks } from './testEditor';
+import { describeFormulaError, formulaErrorText } from './latex/katex';
+import katex from 'katex';
 
 const latex = (formula?: string) => ({ type: 'latexBlock', uid: 'l', version: 1, children: [{ text: '' }], ...(formula !== undefined ? { formula } : {}) }) as BlockElement;
 
@@ -17,7 +19,7 @@ describe('latex view', () => {
     const { container } = renderBlocks([latex(), { ...latex('\\frac{a'), uid: 'bad' } as BlockElement]);
     expect(screen.getByText('Добавьте формулу')).toBeTruthy();
     await waitFor(() => expect(container.querySelector('[data-block-id="bad"] .latex-error')).not.toBeNull());
-    expect(container.querySelector('[data-block-id="bad"] .latex-error')!.textContent).toBe("Ошибка в формуле: Unexpected end of input in a macro argument, expected '}' at end of input: \\frac{a");
+    expect(container.querySelector('[data-block-id="bad"] .latex-error')!.textContent).toBe('Ошибка в формуле: не хватает закрывающей «}» (в конце формулы)');
   });
 
   test('click opens a textarea with live preview; Escape saves the formula', async () => {
@@ -68,5 +70,37 @@ describe('latex view', () => {
     expect(screen.queryByRole('button', { name: 'Формула LaTeX' })).toBeNull();
     fireEvent.click(container.querySelector('.latex-view')!);
     expect(screen.queryByRole('textbox', { name: 'Формула LaTeX' })).toBeNull();
+  });
+});
+
+describe('formula errors in Russian', () => {
+  const message = (formula: string) => {
+    try {
+      katex.renderToString(formula, { displayMode: true, throwOnError: true, strict: 'ignore' });
+    } catch (error) {
+      return formulaErrorText(describeFormulaError(error));
+    }
+    throw new Error(`${formula} rendered`);
+  };
+
+  test.each([
+    ['a+\\foo', 'Ошибка в формуле: неизвестная команда \\foo (позиция 3)'],
+    ['\\frac{a}{b', 'Ошибка в формуле: не хватает закрывающей «}» (в конце формулы)'],
+    ['x^{2', 'Ошибка в формуле: не хватает закрывающей «}» (в конце формулы)'],
+    ['\\left( x', 'Ошибка в формуле: не хватает закрывающей «\\right» (в конце формулы)'],
+    ['\\begin{matrix} a', 'Ошибка в формуле: не хватает закрывающей «\\end» (в конце формулы)'],
+    ['a}', 'Ошибка в формуле: лишняя «}» (позиция 2)'],
+    ['x^', 'Ошибка в формуле: после «^» не хватает аргумента (позиция 2)'],
+    ['a & b', 'Ошибка в формуле: неожиданный символ «&» (позиция 3)'],
+    ['a\u0007', 'Ошибка в формуле: неизвестный символ «U+0007» (позиция 2)'],
+    ['\\begin{foo}', 'Ошибка в формуле: неизвестное окружение foo (позиция 7)'],
+    ['a^b^c', 'Ошибка в формуле: два верхних индекса подряд — возьмите их в скобки {} (позиция 4)'],
+  ])('%j: %s', (formula, expected) => {
+    expect(message(formula)).toBe(expected);
+  });
+
+  test('a message KaTeX has that we do not know reads as a general one, with its position', () => {
+    expect(formulaErrorText(describeFormulaError({ rawMessage: 'Something new', position: 4, length: 1 }))).toBe('Ошибка в формуле: не удалось разобрать формулу (позиция 5)');
+    expect(formulaErrorText(describeFormulaError(new TypeError('boom')))).toBe('Ошибка в формуле: не удалось разобрать формулу (в конце формулы)');
   });
 });

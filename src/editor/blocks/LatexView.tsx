@@ -17,7 +17,7 @@ function FormulaPreview({ formula }: { formula: string }) {
   if ('error' in result) {
     return (
       <div className="latex-error" role="alert">
-        {editorT('latexError', { message: result.error })}
+        {result.error}
       </div>
     );
   }
@@ -75,11 +75,21 @@ export function LatexView({ element, attributes, children }: RenderElementProps)
   return (
     <div {...attributes} {...blockRootProps(element, `block-void block-latex${selected && focused ? ' is-selected' : ''}${editing ? ' is-editing' : ''}`)}>
       <div contentEditable={false}>
-        <div className="latex-view" onClick={open} role={readOnly ? undefined : 'button'} aria-label={readOnly ? undefined : editorT('latexInputLabel')}>
+        <div
+          className="latex-view"
+          onMouseDown={readOnly ? undefined : (event) => event.preventDefault()}
+          onClick={(event) => {
+            if (readOnly) return;
+            event.stopPropagation();
+            open();
+          }}
+          role={readOnly ? undefined : 'button'}
+          aria-label={readOnly ? undefined : editorT('latexInputLabel')}
+        >
           <FormulaPreview formula={editing ? draft : formula} />
         </div>
         {editing && (
-          <div className="latex-editor">
+          <div className="latex-editor" onClick={(event) => event.stopPropagation()} onMouseDown={(event) => event.stopPropagation()} onMouseUp={(event) => event.stopPropagation()}>
             <textarea
               autoFocus
               aria-label={editorT('latexInputLabel')}
@@ -88,6 +98,9 @@ export function LatexView({ element, attributes, children }: RenderElementProps)
               spellCheck={false}
               rows={Math.min(10, Math.max(2, draft.split('\n').length))}
               onChange={(event) => setDraft(event.target.value)}
+              // The editor no longer has the focus (Slate, which keeps its own flag, may not have
+              // heard): Escape's focus() then really gives it back.
+              onFocus={() => ReactEditor.blur(editor)}
               onBlur={() => commit(false)}
               onKeyDown={(event) => {
                 event.stopPropagation();

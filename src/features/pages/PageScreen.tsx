@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
+import { pagePath } from '../../../schema/blocks/document';
 import type { WireBlock } from '../../../schema/block';
 import { canEdit, canShare, type WireElement } from '../../../schema/element';
 import type { WireUser } from '../../../schema/user';
@@ -62,6 +63,7 @@ function errorKind(error: unknown): ErrorKind {
 function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
+  const navigate = useNavigate();
   const user = useAppSelector((state) => state.auth.user);
   const livePage = useAppSelector((state) => selectPageById(state, pageUid));
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
@@ -184,6 +186,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         saveTitle={saveTitle}
         onSyncStatus={setBlockStatus}
         onChildPageCreated={(child) => dispatch(pageLoaded(child))}
+        onOpenPage={(id) => navigate(pagePath(id))}
       />
       {comments.open && <CommentsPanel page={current} onClose={comments.close} commentId={comments.commentId} compose={intent?.action === 'comment'} />}
     </div>
