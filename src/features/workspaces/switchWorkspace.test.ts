@@ -25,3 +25,29 @@ test('switches to a workspace of the user (the tree is read again), never to an 
   expect(store.getState().workspaces.activeId).toBe('w2');
   expect(store.getState().pages.ids).toEqual([]);
 });
+
+/** fetch answering by path: the workspace list and the user's settings. */
+function serverWith(activeWorkspace: unknown) {
+  const workspaces = [{ id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true }, { id: 'w2', name: 'Команда', avatar: null, alias: null, role: 'guest', private: false }];
+  globalThis.fetch = (async (url: string) =>
+    ({
+      ok: true,
+      status: 200,
+      statusText: '',
+      json: async () => ({ data: String(url).endsWith('/api/user/settings') ? { theme: 'auto', activeWorkspace } : workspaces, errors: [] }),
+    }) as Response) as typeof fetch;
+}
+
+test('the workspace remembered on the server is the active one after loading; an unknown or bad one falls back to the first', async () => {
+  serverWith('w2');
+  const restored = createStore();
+  await restored.dispatch(loadWorkspaces());
+  expect(restored.getState().workspaces.activeId).toBe('w2');
+
+  for (const remembered of ['gone', null, 42]) {
+    serverWith(remembered);
+    const store = createStore();
+    await store.dispatch(loadWorkspaces());
+    expect(store.getState().workspaces.activeId).toBe('w1');
+  }
+});

@@ -1,18 +1,29 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { useEffect, useRef } from 'react';
+import { useSelector } from 'react-redux';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { api, setActiveWorkspace } from '../../app/api';
 import type { RootState } from '../../app/store';
+import { fetchUserSettings, saveUserSetting, userSettingsLoaded } from '../settings/serverSettings';
 
 export interface WorkspacesState {
   list: WireWorkspace[];
   activeId: string | null;
   status: 'idle' | 'loading' | 'ready' | 'failed';
+  /** The workspace the user was last in (server setting `activeWorkspace`), taken when the list arrives. */
+  remembered: string | null;
 }
 
-const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle' };
+const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle', remembered: null };
 
-export const loadWorkspaces = createAsyncThunk('workspaces/load', async () => {
-  return (await api<WireWorkspace[]>('/api/v3/spaces/workspace')).data;
+/**
+ * The user's workspaces, and with them their server settings: the workspace they were last in
+ * (on any device) becomes the active one, and the UI settings follow (settings/uiSettings.ts).
+ */
+export const loadWorkspaces = createAsyncThunk('workspaces/load', async (_: void, { dispatch }) => {
+  const [list, settings] = await Promise.all([api<WireWorkspace[]>('/api/v3/spaces/workspace'), fetchUserSettings()]);
+  if (settings) dispatch(userSettingsLoaded(settings));
+  return list.data;
 });
 
 const workspacesSlice = createSlice({
@@ -31,10 +42,18 @@ const workspacesSlice = createSlice({
       .addCase(loadWorkspaces.pending, (state) => {
         state.status = 'loading';
       })
+      .addCase(userSettingsLoaded, (state, action) => {
+        state.remembered = action.payload.activeWorkspace;
+      })
       .addCase(loadWorkspaces.fulfilled, (state, action) => {
         state.list = action.payload;
         state.status = 'ready';
-        if (!state.activeId || !action.payload.some((w) => w.id === state.activeId)) {
+        const remembered = state.remembered;
+        state.remembered = null;
+        if (remembered && action.payload.some((w) => w.id === remembered)) {
+          state.activeId = remembered;
+        } else if (!state.activeId || !action.payload.some((w) => w.id === state.activeId)) {
+          // The first is the oldest membership: the personal workspace made at sign-up.
           state.activeId = action.payload[0]?.id ?? null;
         }
         setActiveWorkspace(state.activeId);
@@ -47,6 +66,27 @@ const workspacesSlice = createSlice({
 
 export const workspacesReducer = workspacesSlice.reducer;
 export const { workspaceSwitched } = workspacesSlice.actions;
+
+/**
+ * Remembers the active workspace on the server whenever it changes (the switcher, a link to a
+ * page of another workspace, the wizard, leaving one), so the next visit on any device opens it.
+ * The one restored at start is not written back.
+ */
+export function useRememberActiveWorkspace(): void {
+  const activeId = useSelector((state: RootState) => state.workspaces.activeId);
+  const status = useSelector((state: RootState) => state.workspaces.status);
+  const known = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (status !== 'ready') return;
+    if (known.current === undefined) {
+      known.current = activeId;
+      return;
+    }
+    if (activeId === known.current) return;
+    known.current = activeId;
+    if (activeId) saveUserSetting('activeWorkspace', activeId).catch((error: unknown) => console.warn('settings: the active workspace was not saved', error));
+  }, [activeId, status]);
+}
 
 export const selectActiveWorkspace = (state: RootState) =>
   state.workspaces.list.find((w) => w.id === state.workspaces.activeId) ?? null;
