@@ -36,6 +36,8 @@ export interface RequestOptions {
   /** A plain object is sent as JSON; FormData as multipart. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Let the request outlive the page (a last save when the tab closes). */
+  keepalive?: boolean;
 }
 
 /** Calls the API and unwraps the envelope; throws ApiRequestError for any failure. */
@@ -51,7 +53,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   for (let attempt = 0; ; attempt += 1) {
     let response: Response;
     try {
-      response = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal });
+      response = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal, keepalive: options.keepalive });
     } catch (error) {
       throw new ApiRequestError(undefined, undefined, error instanceof Error ? error.message : 'network error');
     }

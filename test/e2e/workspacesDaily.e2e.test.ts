@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { SHOTS_DIR } from '../helpers/editorPage';
+import { eventually, SHOTS_DIR } from '../helpers/editorPage';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 /*
@@ -58,6 +58,7 @@ async function signedInContext(email: string, width = 1280): Promise<BrowserCont
 
 async function openHome(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
+  page.setDefaultTimeout(8_000);
   await page.goto(server.url + '/');
   await page.locator('.sidebar-workspace-name, .shell-reopen').first().waitFor();
   return page;
@@ -106,5 +107,55 @@ it('the workspace one was last in comes back after a reload and in another brows
   expect(removed.status()).toBe(200);
   await other.reload();
   await workspaceName(other).getByText('remember', { exact: true }).waitFor();
+  await Promise.all([first.close(), second.close()]);
+});
+
+it('the theme, the sidebar width and the sections follow the user to another browser (saved on the server, one key per call)', async () => {
+  const email = 'settings@example.com';
+  const first = await signedInContext(email);
+  const page = await openHome(first);
+  const posts: unknown[] = [];
+  page.on('request', (r) => r.url().endsWith('/api/user/settings') && r.method() === 'POST' && posts.push(r.postDataJSON()));
+
+  // The theme, in «Профиль и настройки».
+  await page.locator('.sidebar-user').click();
+  await page.getByRole('radio', { name: 'Тёмная' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+  // The sidebar 48 px wider, with the keyboard; «Избранное» collapsed.
+  await page.getByRole('separator', { name: /./ }).focus();
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
+  await page.getByRole('button', { name: 'Свернуть раздел «Избранное»' }).click();
+  const widthOf = (p: Page) => p.locator('nav.sidebar').evaluate((el) => Math.round(el.getBoundingClientRect().width));
+  const width = await widthOf(page);
+  expect(width).toBe(348);
+  // Debounced: the three width steps are one call; one key per call.
+  await eventually(async () => posts.length, 3);
+  await page.waitForTimeout(800);
+  expect(posts).toEqual(expect.arrayContaining([
+    { key: 'theme', value: 'dark' },
+    { key: 'treeWidth', value: 348 },
+    { key: 'treeSections', value: { favorite: false, all: true, shared: true, private: true } },
+  ]));
+  expect(posts).toHaveLength(3);
+
+  // Another browser of the same user (nothing cached there) gets all three.
+  const second = await signedInContext(email);
+  const other = await openHome(second);
+  await other.getByRole('button', { name: 'Развернуть раздел «Избранное»' }).waitFor();
+  await expect(other.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+  expect(await widthOf(other)).toBe(348);
+  await other.screenshot({ path: `${SHOTS_DIR}/settings-followed-1280-dark.png` });
+  // And keeps them as its own first-paint cache.
+  expect(JSON.parse((await other.evaluate(() => localStorage.getItem('uiSettings'))) ?? '{}')).toMatchObject({ theme: 'dark', pageTree: { width: 348 } });
+
+  // Back to light in the second browser: the first one has it after a reload.
+  await other.locator('.sidebar-user').click();
+  const saved = other.waitForResponse((r) => r.url().endsWith('/api/user/settings') && r.request().method() === 'POST');
+  await other.getByRole('radio', { name: 'Светлая' }).click();
+  expect((await saved).status()).toBe(200);
+  await page.reload();
+  await page.locator('.sidebar-workspace-name').waitFor();
+  await eventually(() => page.evaluate(() => document.documentElement.dataset.theme), 'light');
   await Promise.all([first.close(), second.close()]);
 });

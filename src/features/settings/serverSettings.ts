@@ -30,8 +30,8 @@ export async function fetchUserSettings(): Promise<UserSettings | null> {
 }
 
 /** POST /api/user/settings: one key and its value (spec: one setting per call). */
-export async function saveUserSetting<K extends UserSettingKey>(key: K, value: UserSettings[K]): Promise<void> {
-  await api('/api/user/settings', { method: 'POST', body: { key, value } });
+export async function saveUserSetting<K extends UserSettingKey>(key: K, value: UserSettings[K], { keepalive = false } = {}): Promise<void> {
+  await api('/api/user/settings', { method: 'POST', body: { key, value }, keepalive });
 }
 
 /** The server's settings arrived (after sign-in, before the shell shows). */
