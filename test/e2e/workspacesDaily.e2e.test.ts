@@ -159,3 +159,66 @@ it('the theme, the sidebar width and the sections follow the user to another bro
   await eventually(() => page.evaluate(() => document.documentElement.dataset.theme), 'light');
   await Promise.all([first.close(), second.close()]);
 });
+
+it('other workspaces: their unread total on the switcher, the inbox across workspaces, and a page shared there reachable from here', async () => {
+  const [alice, bob] = [await signedInContext('alice@example.com'), await signedInContext('bob@example.com')];
+  const bobId = ((await (await bob.request.get(`${server.url}/api/user/current`, { headers: HEADERS })).json()) as { data: { id: string } }).data.id;
+  // Alice's page in her own workspace, shared with Bob (which makes him a guest there), and a mention of him.
+  const made = await alice.request.post(`${server.url}/api/v3/spaces/section/private`, { data: { title: 'Отчёт Алисы' }, headers: HEADERS });
+  expect(made.status()).toBe(201);
+  const pageId = ((await made.json()) as { data: { id: string } }).data.id;
+  expect((await alice.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, { data: [{ email: 'bob@example.com', accessLevel: 'read' }], headers: HEADERS })).status()).toBe(200);
+  const comment = await alice.request.post(`${server.url}/api/v3/spaces/element/${pageId}/comments`, {
+    data: { content: [{ text: 'Глянь, ' }, { text: '@Боб', mention: { userId: bobId } }] },
+    headers: HEADERS,
+  });
+  expect(comment.status()).toBe(201);
+
+  // Bob is in his own workspace: the switcher says what waits in the other one.
+  const page = await openHome(bob);
+  await expect(workspaceName(page).innerText()).resolves.toBe('bob');
+  const elsewhere = page.locator('.sidebar-workspace .unread-badge.is-elsewhere');
+  await expect(elsewhere.innerText()).resolves.toBe('2');
+  expect(await elsewhere.getAttribute('aria-label')).toBe('В других пространствах 2 непрочитанных уведомления');
+  await expect(page.locator('.inbox-entry .unread-badge').count()).resolves.toBe(0);
+
+  // «Доступные мне» here lists Alice's page, marked with her workspace.
+  const shared = page.getByRole('region', { name: 'Доступные мне' });
+  const row = shared.locator('.sidebar-page', { hasText: 'Отчёт Алисы' });
+  await expect(row.locator('.sidebar-page-workspace').innerText()).resolves.toBe('alice');
+  await shot(page, 'workspaces-elsewhere-1280');
+
+  // The inbox: this workspace has nothing; «Все пространства» shows Alice's, each item naming it.
+  await page.locator('.inbox-entry').click();
+  const inbox = page.getByRole('complementary', { name: 'Входящие' });
+  await inbox.getByText('Уведомлений пока нет').waitFor();
+  await expect(inbox.locator('.inbox-item').count()).resolves.toBe(0);
+  await inbox.getByLabel('Все пространства').check();
+  await inbox.locator('.inbox-item').nth(1).waitFor();
+  await expect(inbox.locator('.inbox-item-workspace').allInnerTexts()).resolves.toEqual(['alice', 'alice']);
+  await shot(page, 'inbox-all-workspaces-1280');
+  await page.keyboard.press('Escape');
+
+  // On a phone: the same in the drawer.
+  const phone = await bob.newPage();
+  phone.setDefaultTimeout(8_000);
+  await phone.setViewportSize({ width: 375, height: 740 });
+  await phone.goto(server.url + '/');
+  await phone.getByRole('button', { name: 'Открыть меню' }).click();
+  await phone.locator('.shell-drawer .sidebar-workspace-name').waitFor();
+  await phone.locator('.shell-drawer .sidebar-page-workspace', { hasText: 'alice' }).waitFor();
+  await shot(phone, 'workspaces-elsewhere-375');
+  await phone.locator('.inbox-entry').click();
+  await phone.getByRole('complementary', { name: 'Входящие' }).getByLabel('Все пространства').check();
+  await phone.getByRole('complementary', { name: 'Входящие' }).locator('.inbox-item-workspace').first().waitFor();
+  await shot(phone, 'inbox-all-workspaces-375');
+  await phone.close();
+
+  // Opening the shared page from here switches to Alice's workspace.
+  await row.click();
+  await page.waitForURL(`**/${pageId}`);
+  await workspaceName(page).getByText('alice', { exact: true }).waitFor();
+  await page.locator('[data-slate-editor] h1', { hasText: 'Отчёт Алисы' }).waitFor();
+
+  await Promise.all([alice.close(), bob.close()]);
+});
