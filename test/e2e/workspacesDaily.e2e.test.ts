@@ -222,3 +222,68 @@ it('other workspaces: their unread total on the switcher, the inbox across works
 
   await Promise.all([alice.close(), bob.close()]);
 });
+
+it('a page in the trash opened by its link: a banner, read-only; restore for editors, delete forever for full access only', async () => {
+  const [owner, editor, reader] = [await signedInContext('tina@example.com'), await signedInContext('ed@example.com'), await signedInContext('rita@example.com')];
+  const made = await owner.request.post(`${server.url}/api/v3/spaces/section/private`, { data: { title: 'Старый план' }, headers: HEADERS });
+  const pageId = ((await made.json()) as { data: { id: string } }).data.id;
+  const shared = await owner.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
+    data: [{ email: 'ed@example.com', accessLevel: 'edit' }, { email: 'rita@example.com', accessLevel: 'read' }],
+    headers: HEADERS,
+  });
+  expect(shared.status()).toBe(200);
+  const trash = async () => expect((await owner.request.delete(`${server.url}/api/v3/spaces/element/${pageId}`, { headers: HEADERS })).status()).toBe(200);
+  await trash();
+
+  const open = async (context: BrowserContext, width = 1280) => {
+    const page = await context.newPage();
+    page.setDefaultTimeout(8_000);
+    await page.setViewportSize({ width, height: width > 600 ? 900 : 740 });
+    await page.goto(`${server.url}/${pageId}`);
+    await page.locator('[data-slate-editor] h1', { hasText: 'Старый план' }).waitFor();
+    return page;
+  };
+  const banner = (page: Page) => page.locator('.trashed-banner');
+  const editable = (page: Page) => page.locator('[data-slate-editor]').getAttribute('contenteditable');
+
+  // The owner (full access): both actions; the editor is read-only.
+  const page = await open(owner);
+  await banner(page).getByText('Страница в корзине').waitFor();
+  await banner(page).getByRole('button', { name: 'Восстановить' }).waitFor();
+  await banner(page).getByRole('button', { name: 'Удалить навсегда' }).waitFor();
+  expect(await editable(page)).toBe('false');
+  await shot(page, 'trashed-page-1280');
+  const phone = await open(owner, 375);
+  await banner(phone).getByRole('button', { name: 'Удалить навсегда' }).waitFor();
+  await shot(phone, 'trashed-page-375');
+  await phone.close();
+
+  // Edit access: restore only. Read access: the banner alone.
+  const asEditor = await open(editor);
+  await banner(asEditor).getByRole('button', { name: 'Восстановить' }).waitFor();
+  await expect(banner(asEditor).getByRole('button', { name: 'Удалить навсегда' }).count()).resolves.toBe(0);
+  expect(await editable(asEditor)).toBe('false');
+  const asReader = await open(reader);
+  await banner(asReader).getByText('Страница в корзине').waitFor();
+  await expect(banner(asReader).getByRole('button').count()).resolves.toBe(0);
+
+  // Restored by the editor: the banner goes and the page can be written again.
+  await banner(asEditor).getByRole('button', { name: 'Восстановить' }).click();
+  await banner(asEditor).waitFor({ state: 'detached' });
+  await eventually(() => editable(asEditor), 'true');
+  await asEditor.locator('[data-slate-editor] h1').click();
+  await asEditor.keyboard.press('End');
+  await asEditor.keyboard.type(' 2');
+  await asEditor.locator('.page-sync[data-status="saved"]').waitFor();
+  const title = async () => ((await (await owner.request.get(`${server.url}/api/v3/spaces/element/${pageId}`, { headers: HEADERS })).json()) as { data: { title: string; inTrash: boolean } }).data;
+  await eventually(title, { ...(await title()), title: 'Старый план 2', inTrash: false });
+
+  // In the trash again; the owner deletes it for good after confirming, and lands at home.
+  await trash();
+  await page.reload();
+  await banner(page).getByRole('button', { name: 'Удалить навсегда' }).click();
+  await page.getByRole('dialog', { name: 'Удалить навсегда?' }).getByRole('button', { name: 'Удалить навсегда' }).click();
+  await page.waitForURL(`${server.url}/`);
+  expect((await owner.request.get(`${server.url}/api/v3/spaces/element/${pageId}`, { headers: HEADERS })).status()).toBe(404);
+  await Promise.all([owner.close(), editor.close(), reader.close()]);
+}, 40_000);

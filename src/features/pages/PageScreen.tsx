@@ -21,6 +21,7 @@ import { PublicPageScreen } from '../public/PublicPageScreen';
 import { ShareButton } from '../sharing/ShareDialog';
 import { PresenceAvatars } from '../presence/PresenceAvatars';
 import { useRealtime } from '../../app/RealtimeProvider';
+import { TrashedPageBanner } from '../trash/TrashedPageBanner';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[]; at: string | undefined } | { status: 'failed'; kind: ErrorKind };
 
@@ -69,6 +70,14 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     };
   }, [dispatch, pageUid, reloads]);
 
+  // The page went into or out of the trash while open (restored from the banner, or by someone
+  // else): load it again, so the editor is read-only exactly while it is in the trash and holds
+  // the content as it is now.
+  const trashChanged = loaded.status === 'ready' && livePage !== undefined && livePage.inTrash !== loaded.page.inTrash;
+  useEffect(() => {
+    if (trashChanged) setReloads((n) => n + 1);
+  }, [trashChanged]);
+
   const onTitleEdited = useCallback(
     (title: string) => {
       dispatch(pageTitleEdited({ id: pageUid, title }));
@@ -116,6 +125,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
           <PageMenu page={current} />
         </div>
       </header>
+      {current.inTrash && <TrashedPageBanner page={current} />}
       <PageHeader page={current} editable={editable} />
       <DocumentEditor
         // A new editor for each load (a reload after too much changed: error 110), not for the request.
@@ -127,7 +137,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         }
         page={loaded.page}
         blocks={loaded.blocks}
-        canEdit={canEdit(loaded.page.accessLevel)}
+        canEdit={canEdit(loaded.page.accessLevel) && !loaded.page.inTrash}
         onTitleEdited={onTitleEdited}
         saveTitle={saveTitle}
         onSyncStatus={setBlockStatus}
