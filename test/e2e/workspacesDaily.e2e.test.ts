@@ -287,3 +287,38 @@ it('a page in the trash opened by its link: a banner, read-only; restore for edi
   expect((await owner.request.get(`${server.url}/api/v3/spaces/element/${pageId}`, { headers: HEADERS })).status()).toBe(404);
   await Promise.all([owner.close(), editor.close(), reader.close()]);
 }, 40_000);
+
+it('home lists the pages opened lately in this workspace, and on a phone it does not point "left" at a hidden sidebar', async () => {
+  const context = await signedInContext('home@example.com');
+  const ids: string[] = [];
+  for (const title of ['Первая', 'Вторая', 'Третья']) {
+    const made = await context.request.post(`${server.url}/api/v3/spaces/section/private`, { data: { title }, headers: HEADERS });
+    ids.push(((await made.json()) as { data: { id: string } }).data.id);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(8_000);
+  // Opened in this order: Вторая, Первая, then Третья again last.
+  for (const id of [ids[1], ids[0], ids[2]]) {
+    await page.goto(`${server.url}/${id}`);
+    await page.locator('[data-slate-editor] h1').waitFor();
+  }
+  await page.goto(server.url + '/');
+  const recents = page.getByRole('region', { name: 'Недавние' });
+  await recents.locator('.home-recent').nth(2).waitFor();
+  await expect(recents.locator('.home-recent-title').allInnerTexts()).resolves.toEqual(['Третья', 'Первая', 'Вторая']);
+  await expect(page.locator('.home-card p').innerText()).resolves.toBe('Выберите страницу слева или создайте новую.');
+  await shot(page, 'home-recents-1280');
+  await recents.getByRole('link', { name: 'Первая' }).click();
+  await page.waitForURL(`**/${ids[0]}`);
+
+  const phone = await context.newPage();
+  phone.setDefaultTimeout(8_000);
+  await phone.setViewportSize({ width: 375, height: 740 });
+  await phone.goto(server.url + '/');
+  await phone.getByRole('region', { name: 'Недавние' }).locator('.home-recent').nth(2).waitFor();
+  const hint = await phone.locator('.home-card p').innerText();
+  expect(hint).toBe('Выберите страницу в меню или создайте новую.');
+  expect(hint).not.toContain('слева');
+  await shot(phone, 'home-recents-375');
+  await context.close();
+});
