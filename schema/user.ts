@@ -83,6 +83,8 @@ export const USER_SETTINGS = {
    * back null once they no longer are.
    */
   activeWorkspace: { schema: z.string().min(1).max(128).nullable(), default: null as string | null },
+  /** The start-workspace wizard was offered on the first visit (it is offered once). */
+  wizardOffered: { schema: z.boolean(), default: false },
 } as const;
 export type UserSettingKey = keyof typeof USER_SETTINGS;
 export type UserSettings = { [K in UserSettingKey]: z.infer<(typeof USER_SETTINGS)[K]['schema']> };

@@ -179,6 +179,8 @@ describe('settings', () => {
       ['inboxWidth', 5],
       ['inboxWidth', '400'],
       ['inboxPinned', 'yes'],
+      ['wizardOffered', 'yes'],
+      ['activeWorkspace', ['x']],
       ['recentColors', ['red']],
       ['treeSections', { favorite: true }],
       ['treeSections', { favorite: true, all: true, shared: true, private: true, extra: true }],

@@ -89,7 +89,7 @@ it('the workspace one was last in comes back after a reload and in another brows
   // Switch in the sidebar: the choice is saved on the server.
   await page.reload();
   await page.locator('.sidebar-workspace').click();
-  const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/settings') && r.request().method() === 'POST');
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/settings') && r.request().method() === 'POST' && (r.request().postDataJSON() as { key: string }).key === 'activeWorkspace');
   await page.getByRole('menuitemradio', { name: /Команда Б/ }).click();
   expect((await saved).request().postDataJSON()).toEqual({ key: 'activeWorkspace', value: teamId });
   await expect(workspaceName(page).innerText()).resolves.toBe('Команда Б');
@@ -115,7 +115,8 @@ it('the theme, the sidebar width and the sections follow the user to another bro
   const first = await signedInContext(email);
   const page = await openHome(first);
   const posts: unknown[] = [];
-  page.on('request', (r) => r.url().endsWith('/api/user/settings') && r.method() === 'POST' && posts.push(r.postDataJSON()));
+  // The UI settings' saves (not the first-run offer's, which the first visit may send).
+  page.on('request', (r) => r.url().endsWith('/api/user/settings') && r.method() === 'POST' && (r.postDataJSON() as { key: string }).key !== 'wizardOffered' && posts.push(r.postDataJSON()));
 
   // The theme, in «Профиль и настройки».
   await page.locator('.sidebar-user').click();
@@ -151,7 +152,7 @@ it('the theme, the sidebar width and the sections follow the user to another bro
 
   // Back to light in the second browser: the first one has it after a reload.
   await other.locator('.sidebar-user').click();
-  const saved = other.waitForResponse((r) => r.url().endsWith('/api/user/settings') && r.request().method() === 'POST');
+  const saved = other.waitForResponse((r) => r.url().endsWith('/api/user/settings') && r.request().method() === 'POST' && (r.request().postDataJSON() as { key: string }).key === 'theme');
   await other.getByRole('radio', { name: 'Светлая' }).click();
   expect((await saved).status()).toBe(200);
   await page.reload();
@@ -321,4 +322,44 @@ it('home lists the pages opened lately in this workspace, and on a phone it does
   expect(hint).not.toContain('слева');
   await shot(phone, 'home-recents-375');
   await context.close();
+});
+
+it('the first visit offers the start-workspace wizard once, with a way to skip; the personal workspace stays', async () => {
+  const readSettings = async (context: BrowserContext) => ((await (await context.request.get(`${server.url}/api/user/settings`, { headers: HEADERS })).json()) as { data: { wizardOffered: boolean } }).data;
+  const offer = (page: Page) => page.getByRole('region', { name: 'Настроим пространство для команды?' });
+
+  // Skipped: gone, remembered on the server, not offered again after a reload.
+  const skipper = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await skipper.newPage();
+  page.setDefaultTimeout(8_000);
+  await signInThroughUi(page, server, 'newbie@example.com');
+  await offer(page).waitFor();
+  await expect(workspaceName(page).innerText()).resolves.toBe('newbie');
+  await shot(page, 'first-run-offer-1280');
+  await eventually(async () => (await readSettings(skipper)).wizardOffered, true);
+  await offer(page).getByRole('button', { name: 'Пропустить' }).click();
+  await offer(page).waitFor({ state: 'detached' });
+  await page.reload();
+  await page.locator('.home-card').waitFor();
+  await page.waitForTimeout(300);
+  await expect(offer(page).count()).resolves.toBe(0);
+  // The personal workspace is the only one, as before.
+  const list = ((await (await skipper.request.get(`${server.url}/api/v3/spaces/workspace`, { headers: HEADERS })).json()) as { data: Array<{ name: string; private: boolean }> }).data;
+  expect(list.map((w) => [w.name, w.private])).toEqual([['newbie', true]]);
+
+  // Taken: it opens the wizard; on a phone the offer fits too.
+  const starter = await browser.newContext({ viewport: { width: 375, height: 740 } });
+  const phone = await starter.newPage();
+  phone.setDefaultTimeout(8_000);
+  await phone.goto(server.url + '/');
+  await phone.getByLabel('Электронная почта').fill('starter@example.com');
+  await phone.getByRole('button', { name: 'Получить код' }).click();
+  await phone.getByLabel('Код из письма').fill(await freshCode('starter@example.com', 0));
+  await phone.getByRole('button', { name: 'Войти' }).click();
+  await offer(phone).waitFor();
+  await shot(phone, 'first-run-offer-375');
+  await offer(phone).getByRole('button', { name: 'Создать пространство' }).click();
+  await phone.waitForURL('**/new-workspace');
+  await phone.locator('.wizard').waitFor();
+  await Promise.all([skipper.close(), starter.close()]);
 });

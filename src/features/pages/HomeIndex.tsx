@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { wireElementSchema, type WireElement } from '../../../schema/element';
 import { api } from '../../app/api';
-import { useAppSelector } from '../../app/store';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { saveUserSetting } from '../settings/serverSettings';
+import { startOfferDone } from '../workspaces/workspacesSlice';
 import { Button } from '../../ui/Button';
 import { PageIcon, PenIcon } from '../../ui/icons';
 import { useCreatePage, useIsPhone } from './Sidebar';
@@ -39,6 +41,43 @@ function useRecentPages(workspaceId: string | undefined): Recents {
   return recents;
 }
 
+/**
+ * The first visit's offer of the start-workspace wizard (`/new-workspace`), with «Пропустить».
+ * It is offered once: shown, it is remembered on the server (`wizardOffered`), so it does not come
+ * back on another visit or device, whether it was answered or not. The personal workspace stays.
+ */
+function StartOffer() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const told = useRef(false);
+  useEffect(() => {
+    if (told.current) return;
+    told.current = true;
+    saveUserSetting('wizardOffered', true).catch((error: unknown) => console.warn('settings: the wizard offer was not remembered', error));
+  }, []);
+  return (
+    <section className="home-offer" aria-label={t('home.offer.title')}>
+      <h2>{t('home.offer.title')}</h2>
+      <p>{t('home.offer.text')}</p>
+      <div className="home-offer-actions">
+        <Button
+          size="s"
+          onClick={() => {
+            dispatch(startOfferDone());
+            navigate('/new-workspace');
+          }}
+        >
+          {t('home.offer.start')}
+        </Button>
+        <Button kind="flat" size="s" onClick={() => dispatch(startOfferDone())}>
+          {t('home.offer.skip')}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
 /** Home with no page open: a greeting, a way to start writing, and the pages opened lately. */
 export function HomeIndex() {
   const { t } = useTranslation();
@@ -49,8 +88,10 @@ export function HomeIndex() {
   const pages = recents.status === 'ready' ? recents.pages : [];
   // Live titles (renamed since) from the store when it holds the page.
   const entities = useAppSelector((state) => state.pages.entities);
+  const offer = useAppSelector((state) => state.workspaces.startOffer === 'offer');
   return (
     <div className="home">
+      {offer && <StartOffer />}
       <div className="home-card">
         <div className="home-emoji">
           <PenIcon size={32} />

@@ -27,14 +27,14 @@ test('switches to a workspace of the user (the tree is read again), never to an 
 });
 
 /** fetch answering by path: the workspace list and the user's settings. */
-function serverWith(activeWorkspace: unknown) {
-  const workspaces = [{ id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true }, { id: 'w2', name: 'Команда', avatar: null, alias: null, role: 'guest', private: false }];
+function serverWith(activeWorkspace: unknown, { wizardOffered = false, count = 2 } = {}) {
+  const workspaces = [{ id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true }, { id: 'w2', name: 'Команда', avatar: null, alias: null, role: 'guest', private: false }].slice(0, count);
   globalThis.fetch = (async (url: string) =>
     ({
       ok: true,
       status: 200,
       statusText: '',
-      json: async () => ({ data: String(url).endsWith('/api/user/settings') ? { theme: 'auto', activeWorkspace } : workspaces, errors: [] }),
+      json: async () => ({ data: String(url).endsWith('/api/user/settings') ? { theme: 'auto', activeWorkspace, wizardOffered } : workspaces, errors: [] }),
     }) as Response) as typeof fetch;
 }
 
@@ -50,4 +50,16 @@ test('the workspace remembered on the server is the active one after loading; an
     await store.dispatch(loadWorkspaces());
     expect(store.getState().workspaces.activeId).toBe('w1');
   }
+});
+
+test('the start-workspace wizard is offered on a first run only: never offered, and only the personal workspace', async () => {
+  const offerFor = async (wizardOffered: boolean, count: number) => {
+    serverWith(null, { wizardOffered, count });
+    const store = createStore();
+    await store.dispatch(loadWorkspaces());
+    return store.getState().workspaces.startOffer;
+  };
+  expect(await offerFor(false, 1)).toBe('offer');
+  expect(await offerFor(true, 1)).toBe('done');
+  expect(await offerFor(false, 2)).toBe('done');
 });

@@ -12,9 +12,15 @@ export interface WorkspacesState {
   status: 'idle' | 'loading' | 'ready' | 'failed';
   /** The workspace the user was last in (server setting `activeWorkspace`), taken when the list arrives. */
   remembered: string | null;
+  /**
+   * The first-run offer of the start-workspace wizard on home: `offer` for a user who was never
+   * offered it (server setting `wizardOffered`) and has only the personal workspace; `done`
+   * otherwise; `unknown` until the settings are read (or when they could not be).
+   */
+  startOffer: 'unknown' | 'offer' | 'done';
 }
 
-const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle', remembered: null };
+const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle', remembered: null, startOffer: 'unknown' };
 
 /**
  * The user's workspaces, and with them their server settings: the workspace they were last in
@@ -31,6 +37,10 @@ const workspacesSlice = createSlice({
   initialState,
   reducers: {
     /** The sidebar's workspace switcher: later calls act in this workspace. */
+    /** The offer was answered («Пропустить», or the wizard opened from it). */
+    startOfferDone(state) {
+      state.startOffer = 'done';
+    },
     workspaceSwitched(state, action: PayloadAction<string>) {
       if (!state.list.some((w) => w.id === action.payload)) return;
       state.activeId = action.payload;
@@ -44,10 +54,13 @@ const workspacesSlice = createSlice({
       })
       .addCase(userSettingsLoaded, (state, action) => {
         state.remembered = action.payload.activeWorkspace;
+        state.startOffer = action.payload.wizardOffered ? 'done' : 'offer';
       })
       .addCase(loadWorkspaces.fulfilled, (state, action) => {
         state.list = action.payload;
         state.status = 'ready';
+        // Someone already in other workspaces is past their first run.
+        if (state.startOffer === 'offer' && action.payload.length !== 1) state.startOffer = 'done';
         const remembered = state.remembered;
         state.remembered = null;
         if (remembered && action.payload.some((w) => w.id === remembered)) {
@@ -65,7 +78,7 @@ const workspacesSlice = createSlice({
 });
 
 export const workspacesReducer = workspacesSlice.reducer;
-export const { workspaceSwitched } = workspacesSlice.actions;
+export const { workspaceSwitched, startOfferDone } = workspacesSlice.actions;
 
 /**
  * Remembers the active workspace on the server whenever it changes (the switcher, a link to a
