@@ -363,3 +363,27 @@ it('the first visit offers the start-workspace wizard once, with a way to skip; 
   await phone.locator('.wizard').waitFor();
   await Promise.all([skipper.close(), starter.close()]);
 });
+
+it('signing out and in as someone else in the same tab shows their own workspace and theme, not the previous person\'s', async () => {
+  const context = await signedInContext('first.person@example.com');
+  const page = await openHome(context);
+  const made = await page.request.post(`${server.url}/api/v3/spaces/workspace`, { data: { name: 'Чужая команда' }, headers: HEADERS });
+  const teamId = ((await made.json()) as { data: { id: string } }).data.id;
+  expect((await page.request.post(`${server.url}/api/user/settings`, { data: { key: 'activeWorkspace', value: teamId }, headers: HEADERS })).status()).toBe(200);
+  expect((await page.request.post(`${server.url}/api/user/settings`, { data: { key: 'theme', value: 'dark' }, headers: HEADERS })).status()).toBe(200);
+  await page.reload();
+  await workspaceName(page).getByText('Чужая команда').waitFor();
+  await eventually(() => page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+
+  await page.getByRole('button', { name: 'Выйти' }).click();
+  await page.waitForURL('**/login');
+  await page.getByLabel('Электронная почта').fill('second.person@example.com');
+  await page.getByRole('button', { name: 'Получить код' }).click();
+  await page.getByLabel('Код из письма').fill(await freshCode('second.person@example.com', 0));
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await workspaceName(page).getByText('second.person', { exact: true }).waitFor();
+  await eventually(() => page.evaluate(() => localStorage.getItem('uiSettings') !== null && (JSON.parse(localStorage.getItem('uiSettings') ?? '{}') as { theme: string }).theme), 'auto');
+  await page.locator('.sidebar-workspace').click();
+  await expect(page.getByRole('menuitemradio').allInnerTexts()).resolves.toEqual([expect.stringContaining('second.person')]);
+  await context.close();
+});

@@ -1,4 +1,5 @@
 import { createStore } from '../../app/store';
+import { signOut } from '../auth/authSlice';
 import { newElement } from '../../../schema/element';
 import { pageLoaded } from '../pages/pagesSlice';
 import { loadWorkspaces } from './workspacesSlice';
@@ -62,4 +63,13 @@ test('the start-workspace wizard is offered on a first run only: never offered, 
   expect(await offerFor(false, 1)).toBe('offer');
   expect(await offerFor(true, 1)).toBe('done');
   expect(await offerFor(false, 2)).toBe('done');
+});
+
+test('signing out forgets the list, so the next person to sign in here gets their own workspaces and settings', async () => {
+  serverWith('w2');
+  const store = createStore();
+  await store.dispatch(loadWorkspaces());
+  expect(store.getState().workspaces).toMatchObject({ status: 'ready', activeId: 'w2' });
+  await store.dispatch(signOut());
+  expect(store.getState().workspaces).toMatchObject({ status: 'idle', activeId: null, list: [] });
 });

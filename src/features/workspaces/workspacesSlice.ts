@@ -4,6 +4,7 @@ import { useSelector } from 'react-redux';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { api, setActiveWorkspace } from '../../app/api';
 import type { RootState } from '../../app/store';
+import { signOut } from '../auth/authSlice';
 import { fetchUserSettings, saveUserSetting, userSettingsLoaded } from '../settings/serverSettings';
 
 export interface WorkspacesState {
@@ -51,6 +52,11 @@ const workspacesSlice = createSlice({
     builder
       .addCase(loadWorkspaces.pending, (state) => {
         state.status = 'loading';
+      })
+      // Whoever signs in next gets their own list and settings (read again by the shell).
+      .addCase(signOut.fulfilled, () => {
+        setActiveWorkspace(null);
+        return initialState;
       })
       .addCase(userSettingsLoaded, (state, action) => {
         state.remembered = action.payload.activeWorkspace;
