@@ -77,6 +77,14 @@ export const USER_SETTINGS = {
   commentsWidth: { schema: panelWidth, default: 400 },
   recentColors: { schema: z.array(z.string().regex(/^#[0-9a-fA-F]{6}$/)).max(20), default: [] as string[] },
   messengerBanner: { schema: z.boolean(), default: true },
+  /**
+   * The workspace the app was last in, restored on the next visit on any device; null: the
+   * first (personal) one. The server accepts only a workspace the user is a member of, and reads
+   * back null once they no longer are.
+   */
+  activeWorkspace: { schema: z.string().min(1).max(128).nullable(), default: null as string | null },
+  /** The start-workspace wizard was offered on the first visit (it is offered once). */
+  wizardOffered: { schema: z.boolean(), default: false },
 } as const;
 export type UserSettingKey = keyof typeof USER_SETTINGS;
 export type UserSettings = { [K in UserSettingKey]: z.infer<(typeof USER_SETTINGS)[K]['schema']> };

@@ -83,7 +83,9 @@ export async function removeGrant(db: Kysely<Database>, pageId: string, userId: 
  * Pages of a workspace shared with the user by an explicit grant on the page, that the user did
  * not create, not in trash; newest grant first.
  */
-export async function listPagesGrantedTo(db: Kysely<Database>, userId: string, workspaceId: string): Promise<PageRow[]> {
+export async function listPagesGrantedTo(db: Kysely<Database>, userId: string, workspaceId: string | readonly string[]): Promise<PageRow[]> {
+  const workspaceIds = typeof workspaceId === 'string' ? [workspaceId] : workspaceId;
+  if (workspaceIds.length === 0) return [];
   const rows = await db
     .selectFrom('page_members as m')
     .innerJoin('pages as p', 'p.id', 'm.page_id')
@@ -91,7 +93,7 @@ export async function listPagesGrantedTo(db: Kysely<Database>, userId: string, w
     .select('m.created_at as granted_at')
     .where('m.user_id', '=', userId)
     .where('m.level', 'in', ['read', 'edit', 'full'])
-    .where('p.workspace_id', '=', workspaceId)
+    .where('p.workspace_id', 'in', workspaceIds)
     .where('p.created_by', '<>', userId)
     .where('p.in_trash', '=', 0)
     .execute();

@@ -835,6 +835,34 @@ describe('the shared section', () => {
     // In their own workspace they see nothing of it.
     expect(ids(await api(t, w.editUser.cookie, 'GET', '/api/v3/spaces/section/shared'))).toEqual([]);
   });
+
+  test('scope "all": what is shared with me in every workspace of mine, each page with its workspace; only while I am a member', async () => {
+    const w = await makeWorld();
+    const { P } = await privateTree(w);
+    const other = await createPage(t, w.owner, { title: 'Other' });
+    await share(t, w.owner, P.id, [{ userId: w.editUser.id, accessLevel: 'edit' }]);
+    await share(t, w.owner, other.id, [{ userId: w.editUser.id, accessLevel: 'read' }]);
+    const everywhere = (cookie: string, section = 'shared', scope = '"all"') => api(t, cookie, 'GET', `/api/v3/spaces/section/${section}?scope=${encodeURIComponent(scope)}`);
+    // From their own workspace (the default), newest grant first, marked with the owner's workspace.
+    const listed = body<WireElement[]>(expectStatus(await everywhere(w.editUser.cookie), 200)).data;
+    expect(listed.map((p) => [p.id, p.workspaceId, p.accessLevel])).toEqual([
+      [other.id, w.owner.workspaceId, 'read'],
+      [P.id, w.owner.workspaceId, 'edit'],
+    ]);
+    expect(ids(await everywhere(w.editUser.cookie, 'shared', '"workspace"'))).toEqual([]);
+    // Not for the other sections; an unknown scope is refused.
+    for (const [section, scope] of [['private', '"all"'], ['favorite', '"all"'], ['shared', '"everything"'], ['shared', '1']]) {
+      const res = await everywhere(w.editUser.cookie, section, scope);
+      expect([section, scope, res.statusCode, errorCode(res)]).toEqual([section, scope, 422, 'validation_failed']);
+    }
+    // Nobody else's shares show up: the owner and an outsider see none of these.
+    expect(ids(await everywhere(w.owner.cookie))).toEqual([]);
+    expect(ids(await everywhere(w.outsider.cookie))).toEqual([]);
+    // Out of the owner's workspace, the grants stay but the pages are no longer reachable.
+    expectStatus(await api(t, w.owner.cookie, 'POST', `/api/v3/spaces/workspace/${w.owner.workspaceId}/members/remove`, { userId: w.editUser.id }), 200);
+    expect(ids(await everywhere(w.editUser.cookie))).toEqual([]);
+    expect((await api(t, undefined, 'GET', '/api/v3/spaces/section/shared?scope=%22all%22')).statusCode).toBe(401);
+  });
 });
 
 describe('recents', () => {

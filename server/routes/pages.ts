@@ -66,7 +66,7 @@ import {
   type PageFieldsUpdate,
   type PagePlace,
 } from '../repositories/pages';
-import { findMembership, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
+import { findMembership, isWireRole, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
 
@@ -97,6 +97,9 @@ async function optionalWorkspace(app: FastifyInstance, request: FastifyRequest, 
   if (!(await findMembership(app.db, wanted, user.id))) throw forbidden('this workspace');
   return wanted;
 }
+
+/** `GET section/{id}?scope="all"`: the shared section of every workspace of the caller's. */
+const sectionQueryShape = { scope: z.enum(['workspace', 'all']).optional() };
 
 function sectionParam(request: { params: { id: string } }): SectionId {
   const id = request.params.id;
@@ -258,17 +261,22 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
 
   // ---- Sections -------------------------------------------------------------------------------
 
-  app.get('/api/v3/spaces/section/:id', { schema: { tags: ['pages'], summary: 'Pages of a sidebar section (favorite, all, shared, private)', params: idParams } }, async (request) => {
+  app.get('/api/v3/spaces/section/:id', { schema: { tags: ['pages'], summary: 'Pages of a sidebar section (favorite, all, shared, private); shared with scope="all" lists every workspace of yours', params: idParams, querystring: jsonQuery(sectionQueryShape) } }, async (request) => {
     const user = requireUser(request);
     const section = sectionParam(request);
     const workspace = await requestWorkspace(app, request, user);
     if (!visibleSections(workspace.role).includes(section)) throw forbidden('this section');
+    const everywhere = request.query.scope === 'all';
+    if (everywhere && section !== 'shared') throw invalid('scope "all" is for the shared section only', 'query.scope');
     let pages: PageRow[];
     if (section === 'favorite') {
       pages = await listFavoritePages(app.db, user.id, workspace.id);
     } else if (section === 'shared') {
-      // Only the topmost shared page of a shared tree: its children are reached through it.
-      const granted = await listPagesGrantedTo(app.db, user.id, workspace.id);
+      // Pages shared with the caller in every workspace of theirs (a page of another workspace
+      // carries its workspaceId), or in this one. Only the topmost shared page of a shared tree:
+      // its children are reached through it.
+      const workspaceIds = everywhere ? (await listUserWorkspaces(app.db, user.id)).filter((w) => isWireRole(w.role)).map((w) => w.id) : workspace.id;
+      const granted = await listPagesGrantedTo(app.db, user.id, workspaceIds);
       const ids = new Set(granted.map((p) => p.id));
       pages = granted.filter((p) => !pagePath(p).some((id) => ids.has(id)));
     } else {

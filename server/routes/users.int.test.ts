@@ -2,7 +2,7 @@ import type { UploadUrlAnswer } from '../../schema/file';
 import { newId } from '../../schema/ids';
 import { USER_SETTINGS, type UserSettings, type WireUser } from '../../schema/user';
 import { hashSecret } from '../auth/tokens';
-import { ACTORS, createTeam, type Actor, type Team } from '../../test/helpers/team';
+import { ACTORS, addMember, createTeam, type Actor, type Team } from '../../test/helpers/team';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -179,6 +179,8 @@ describe('settings', () => {
       ['inboxWidth', 5],
       ['inboxWidth', '400'],
       ['inboxPinned', 'yes'],
+      ['wizardOffered', 'yes'],
+      ['activeWorkspace', ['x']],
       ['recentColors', ['red']],
       ['treeSections', { favorite: true }],
       ['treeSections', { favorite: true, all: true, shared: true, private: true, extra: true }],
@@ -197,6 +199,29 @@ describe('settings', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
     const rows = await t.app.db.selectFrom('user_settings as s').innerJoin('users as u', 'u.id', 's.user_id').select('s.key').where('u.email', '=', 'kim@example.com').execute();
     expect(rows).toEqual([]);
+  });
+
+  test('activeWorkspace: only a workspace of yours is stored, and read back only while you are in it', async () => {
+    const cookie = await signIn(t, 'lee@example.com');
+    const me = body<WireUser>(await api(t, cookie, 'GET', '/api/user/current')).data;
+    const read = async () => body<UserSettings>(await api(t, cookie, 'GET', '/api/user/settings')).data.activeWorkspace;
+    expect(await read()).toBeNull();
+    // Someone else's workspace, a made-up id, a number: refused, nothing stored.
+    for (const value of [team.workspaceId, newId(), 42, '']) {
+      const res = await api(t, cookie, 'POST', '/api/user/settings', { key: 'activeWorkspace', value });
+      expect([value, res.statusCode, errorCode(res)]).toEqual([value, 422, 'validation_failed']);
+    }
+    expect(await read()).toBeNull();
+    // Made a member: stored and read back.
+    await addMember(t, team.workspaceId, me.id, 'participant');
+    expect((await api(t, cookie, 'POST', '/api/user/settings', { key: 'activeWorkspace', value: team.workspaceId })).statusCode).toBe(200);
+    expect(await read()).toBe(team.workspaceId);
+    // Removed from it: read back as null (the app falls back to the first workspace); the row stays.
+    expect((await api(t, team.cookie.admin, 'POST', `/api/v3/spaces/workspace/${team.workspaceId}/members/remove`, { userId: me.id })).statusCode).toBe(200);
+    expect(await read()).toBeNull();
+    // null is always fine.
+    expect((await api(t, cookie, 'POST', '/api/user/settings', { key: 'activeWorkspace', value: null })).statusCode).toBe(200);
+    expect(await read()).toBeNull();
   });
 
   test('anonymous → 401 for both', async () => {

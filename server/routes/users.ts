@@ -21,6 +21,7 @@ import { AppError, forbidden, notFound, parseWith } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { envelope, presentSelf, presentUser } from '../presenters';
 import { findFile, fileIdFromOurUrl } from '../repositories/files';
+import { findMembership, isWireRole } from '../repositories/workspaces';
 import { findUserByEmail, findVisibleUsers, listUserSettings, saveUserSetting, updateUserProfile } from '../repositories/users';
 
 const emailParams = z.object({ email: z.string().min(1).max(1000) });
@@ -86,9 +87,18 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
     return envelope(users, { count: users.length, hasMoreNext: false });
   });
 
+  /** Whether the user is (still) a member of the workspace, in a role the app knows. */
+  async function isMemberOf(workspaceId: string, userId: string): Promise<boolean> {
+    const membership = await findMembership(app.db, workspaceId, userId);
+    return membership !== undefined && isWireRole(membership.role);
+  }
+
   app.get('/api/user/settings', { schema: { tags: ['users'], summary: 'Your settings (every known key, defaults filled in)' } }, async (request) => {
     const user = requireUser(request);
-    return envelope(settingsOf(await listUserSettings(app.db, user.id)));
+    const settings = settingsOf(await listUserSettings(app.db, user.id));
+    // A workspace left, removed from or deleted since is not restored: the app falls back to the first one.
+    if (settings.activeWorkspace !== null && !(await isMemberOf(settings.activeWorkspace, user.id))) settings.activeWorkspace = null;
+    return envelope(settings);
   });
 
   app.post('/api/user/settings', { schema: { tags: ['users'], summary: 'Change one of your settings', body: userSettingBodySchema } }, async (request) => {
@@ -98,6 +108,9 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
       throw new AppError(422, ERROR_CODES.unknownSetting, `no setting named "${key}"`, { known: Object.keys(USER_SETTINGS) });
     }
     const checked = parseWith(USER_SETTINGS[key].schema, value);
+    if (key === 'activeWorkspace' && checked !== null && !(await isMemberOf(checked as string, user.id))) {
+      throw new AppError(422, ERROR_CODES.validationFailed, 'not a workspace of yours', [{ path: 'body.value', message: 'not a workspace of yours' }]);
+    }
     await saveUserSetting(app.db, user.id, key, JSON.stringify(checked));
     return envelope({ status: 'success' });
   });

@@ -36,6 +36,8 @@ export interface RequestOptions {
   /** A plain object is sent as JSON; FormData as multipart. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Let the request outlive the page (a last save when the tab closes). */
+  keepalive?: boolean;
 }
 
 /** A prefetched GET is taken by api() only this soon after it was asked for. */
@@ -82,7 +84,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     if (!get) prefetched.clear();
     const early = attempt === 0 && get && !options.signal ? await takePrefetched(path) : null;
     try {
-      response = early ?? (await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal }));
+      response = early ?? (await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal, keepalive: options.keepalive }));
     } catch (error) {
       throw new ApiRequestError(undefined, undefined, error instanceof Error ? error.message : 'network error');
     }

@@ -61,11 +61,17 @@ async function openApp(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-/** Bob's app, switched to Alice's workspace (his own is his default). */
+/**
+ * Bob's app in Alice's workspace: switched there the first time (his own is his default); after
+ * that the app opens it by itself, as the workspace he was last in (remembered on the server).
+ */
 async function openBobInAlicesWorkspace(): Promise<Page> {
   const page = await openApp(bob);
-  await page.locator('.sidebar-workspace').click();
-  await page.locator('.workspace-menu-item[aria-checked="false"]').first().click();
+  await page.locator('.sidebar-workspace-name').waitFor();
+  if ((await page.locator('.sidebar-workspace-name').innerText()) !== 'alice.live') {
+    await page.locator('.sidebar-workspace').click();
+    await page.getByRole('menuitemradio', { name: /alice\.live/ }).click();
+  }
   await sharedSection(page).waitFor();
   return page;
 }

@@ -14,6 +14,7 @@ import { useIsPhone } from '../pages/Sidebar';
 import { inboxPanelSet } from '../settings/uiSettings';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import {
+  allWorkspacesSet,
   isInboxFilter,
   loadNotifications,
   loadUnreadCounts,
@@ -148,8 +149,9 @@ function ItemMenu({ item, onDone }: { item: WireNotification; onDone(): void }) 
   );
 }
 
-function NotificationItem({ item, now, onOpen }: { item: WireNotification; now: number; onOpen(item: WireNotification): void }) {
+function NotificationItem({ item, now, onOpen, showWorkspace }: { item: WireNotification; now: number; onOpen(item: WireNotification): void; showWorkspace: boolean }) {
   const { t } = useTranslation();
+  const workspaceName = useAppSelector((state) => (showWorkspace && item.workspace_id ? state.workspaces.list.find((w) => w.id === item.workspace_id)?.name : undefined));
   const [actor] = useUsers([actorOf(item)]);
   const title = usePageTitle(item.context.elementId);
   const name = displayName(actor, t('inbox.someone'));
@@ -165,7 +167,14 @@ function NotificationItem({ item, now, onOpen }: { item: WireNotification; now: 
           <span className="inbox-item-text">
             <strong>{name}</strong> {actionText(t, item)}
           </span>
-          <span className="inbox-item-page">{title === undefined ? '…' : title || t('untitled')}</span>
+          <span className="inbox-item-page">
+            {title === undefined ? '…' : title || t('untitled')}
+            {workspaceName && (
+              <span className="inbox-item-workspace" title={t('inbox.workspaceOf', { name: workspaceName })}>
+                {workspaceName}
+              </span>
+            )}
+          </span>
           {excerpt && <span className="inbox-item-excerpt">{excerpt}</span>}
           <time className="inbox-item-time" dateTime={item.created_at} title={new Date(item.created_at).toLocaleString('ru')}>
             {relativeTime(item.created_at, now, t('comments.justNow'))}
@@ -185,7 +194,10 @@ export function InboxPanel({ docked, onClose }: { docked: boolean; onClose(): vo
   const navigate = useNavigate();
   const isPhone = useIsPhone();
   const workspace = useAppSelector(selectActiveWorkspace);
-  const workspaceId = workspace?.id ?? null;
+  const workspaceCount = useAppSelector((state) => state.workspaces.list.length);
+  // «Все пространства» (offered with more than one): every workspace's notifications, each named.
+  const everywhere = useAppSelector((state) => state.inbox.allWorkspaces) && workspaceCount > 1;
+  const workspaceId = everywhere ? null : (workspace?.id ?? null);
   const stored = useAppSelector((state) => state.uiSettings.inboxPanel);
   const filter: InboxFilter = isInboxFilter(stored.filter) ? stored.filter : 'all';
   const { items, status, nextCursor, loadingMore } = useAppSelector((state) => state.inbox);
@@ -294,12 +306,20 @@ export function InboxPanel({ docked, onClose }: { docked: boolean; onClose(): vo
           </Button>
         </div>
       </header>
-      <div className="inbox-tabs" role="tablist" aria-label={t('inbox.filtersLabel')} onKeyDown={onTabKey}>
-        {FILTERS.map((f) => (
-          <button key={f} type="button" role="tab" data-filter={f} aria-selected={f === filter} tabIndex={f === filter ? 0 : -1} className={f === filter ? 'inbox-tab is-active' : 'inbox-tab'} onClick={() => setFilter(f)}>
-            {t(`inbox.filters.${f}`)}
-          </button>
-        ))}
+      <div className="inbox-tabs-row">
+        <div className="inbox-tabs" role="tablist" aria-label={t('inbox.filtersLabel')} onKeyDown={onTabKey}>
+          {FILTERS.map((f) => (
+            <button key={f} type="button" role="tab" data-filter={f} aria-selected={f === filter} tabIndex={f === filter ? 0 : -1} className={f === filter ? 'inbox-tab is-active' : 'inbox-tab'} onClick={() => setFilter(f)}>
+              {t(`inbox.filters.${f}`)}
+            </button>
+          ))}
+        </div>
+        {workspaceCount > 1 && (
+          <label className="inbox-everywhere">
+            <input type="checkbox" checked={everywhere} onChange={(event) => dispatch(allWorkspacesSet(event.target.checked))} />
+            <span>{t('inbox.allWorkspaces')}</span>
+          </label>
+        )}
       </div>
       <div className="inbox-scroll" role="tabpanel" aria-busy={status === 'loading'}>
         {status === 'failed' ? (
@@ -325,7 +345,7 @@ export function InboxPanel({ docked, onClose }: { docked: boolean; onClose(): vo
           <>
             <ul className="inbox-list">
               {items.map((item) => (
-                <NotificationItem key={item.id} item={item} now={now} onOpen={openItem} />
+                <NotificationItem key={item.id} item={item} now={now} onOpen={openItem} showWorkspace={everywhere} />
               ))}
             </ul>
             {nextCursor && (

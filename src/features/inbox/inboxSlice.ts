@@ -25,9 +25,11 @@ export interface InboxState {
   /** Unread visible notifications per workspace (GET /api/notifications/counts). */
   counts: Record<string, number>;
   total: number;
+  /** «Все пространства»: the panel lists every workspace's notifications, not only the active one's (for the visit). */
+  allWorkspaces: boolean;
 }
 
-const initialState: InboxState = { items: [], listKey: null, status: 'idle', nextCursor: null, loadingMore: false, counts: {}, total: 0 };
+const initialState: InboxState = { items: [], listKey: null, status: 'idle', nextCursor: null, loadingMore: false, counts: {}, total: 0, allWorkspaces: false };
 
 export const isInboxFilter = (value: unknown): value is InboxFilter => (NOTIFICATION_FILTERS as readonly unknown[]).includes(value);
 
@@ -153,6 +155,9 @@ const inboxSlice = createSlice({
     inboxReset() {
       return initialState;
     },
+    allWorkspacesSet(state, action: PayloadAction<boolean>) {
+      state.allWorkspaces = action.payload;
+    },
   },
   extraReducers: (builder) => {
     builder
@@ -231,7 +236,7 @@ const inboxSlice = createSlice({
 });
 
 export const inboxReducer = inboxSlice.reducer;
-export const { unreadCountsSet, inboxReset } = inboxSlice.actions;
+export const { unreadCountsSet, inboxReset, allWorkspacesSet } = inboxSlice.actions;
 
 export const selectUnreadCounts = (state: RootState) => state.inbox.counts;
 export const selectUnreadCount = (state: RootState, workspaceId: string | null | undefined) => (workspaceId ? (state.inbox.counts[workspaceId] ?? 0) : state.inbox.total);

@@ -8,8 +8,8 @@ import { Button } from '../../ui/Button';
 import { CloseIcon, MenuIcon, SidebarIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { loadCurrentUser } from '../auth/authSlice';
-import { clampTreeWidth, pageTreeOpenSet, pageTreeWidthSet, TREE_WIDTH_DEFAULT, TREE_WIDTH_MAX, TREE_WIDTH_MIN, useUiSettingsPersistence } from '../settings/uiSettings';
-import { loadWorkspaces } from '../workspaces/workspacesSlice';
+import { clampTreeWidth, pageTreeOpenSet, pageTreeWidthSet, TREE_WIDTH_DEFAULT, TREE_WIDTH_MAX, TREE_WIDTH_MIN, useUiSettingsPersistence, useUiSettingsServerSync } from '../settings/uiSettings';
+import { loadWorkspaces, useRememberActiveWorkspace } from '../workspaces/workspacesSlice';
 import { Sidebar, useIsPhone } from './Sidebar';
 import { InboxHost } from '../inbox/InboxPanel';
 import { LiveShell } from '../realtime/LiveShell';
@@ -78,6 +78,8 @@ export function AppShell() {
   const [liveWidth, setLiveWidth] = useState<number | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
   useUiSettingsPersistence();
+  useRememberActiveWorkspace();
+  useUiSettingsServerSync(authStatus === 'signedIn' && workspacesStatus === 'ready');
 
   useEffect(() => {
     if (authStatus === 'unknown') void dispatch(loadCurrentUser());

@@ -26,6 +26,7 @@ import { PublicPageScreen } from '../public/PublicPageScreen';
 import { ShareButton } from '../sharing/ShareDialog';
 import { PresenceAvatars } from '../presence/PresenceAvatars';
 import { useRealtime } from '../../app/RealtimeProvider';
+import { TrashedPageBanner } from '../trash/TrashedPageBanner';
 
 /**
  * `preview`: the page and the top of its blocks, drawn read-only while the rest of a big page
@@ -110,6 +111,14 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     };
   }, [dispatch, pageUid, reloads]);
 
+  // The page went into or out of the trash while open (restored from the banner, or by someone
+  // else): load it again, so the editor is read-only exactly while it is in the trash and holds
+  // the content as it is now.
+  const trashChanged = loaded.status === 'ready' && livePage !== undefined && livePage.inTrash !== loaded.page.inTrash;
+  useEffect(() => {
+    if (trashChanged) setReloads((n) => n + 1);
+  }, [trashChanged]);
+
   const onTitleEdited = useCallback(
     (title: string) => {
       dispatch(pageTitleEdited({ id: pageUid, title }));
@@ -169,6 +178,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
           <PageMenu page={current} />
         </div>
       </header>
+      {current.inTrash && <TrashedPageBanner page={current} />}
       <PageHeader page={current} editable={editable} openCover={intent?.action === 'cover'} />
       <DocumentEditor
         // A new editor for each load (a reload after too much changed: error 110), not for the request.
@@ -180,7 +190,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         }
         page={loaded.page}
         blocks={loaded.blocks}
-        canEdit={canEdit(loaded.page.accessLevel) && !preview}
+        canEdit={canEdit(loaded.page.accessLevel) && !loaded.page.inTrash && !preview}
         startAi={intent?.action === 'ai' && editable ? intent.aiType : null}
         onTitleEdited={onTitleEdited}
         saveTitle={saveTitle}

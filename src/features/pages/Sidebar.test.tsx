@@ -68,7 +68,8 @@ describe('Sidebar sections by role', () => {
     expect(within(screen.getByRole('region', { name: 'Личные' })).getByRole('button', { name: 'Новая страница' })).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Избранное' })).queryByRole('button', { name: 'Новая страница' })).toBeNull();
     expect(within(screen.getByRole('region', { name: 'Доступные мне' })).queryByRole('button', { name: 'Новая страница' })).toBeNull();
-    await waitFor(() => expect(calls.filter((c) => c.path.includes('/section/')).map((c) => c.path.split('/').pop()).sort()).toEqual(['all', 'favorite', 'private', 'shared']));
+    // «Доступные мне» asks for every workspace's shares (scope "all").
+    await waitFor(() => expect(calls.filter((c) => c.path.includes('/section/')).map((c) => c.path.split('/').pop()).sort()).toEqual(['all', 'favorite', 'private', 'shared?scope=%22all%22']));
   });
 
   it('lets a member create only in Личные', async () => {

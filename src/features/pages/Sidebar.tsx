@@ -157,6 +157,8 @@ function TreeRow({ id, parent, depth, section, movable }: { id: string; parent: 
   const childrenStatus = useAppSelector((state) => state.pages.childrenStatus[id]);
   const key = `${section}/${id}`;
   const expanded = tree.isExpanded(key);
+  // A page shared from another workspace of the user's is marked with that workspace's name.
+  const elsewhere = useAppSelector((state) => (depth === 0 && page && page.workspaceId && page.workspaceId !== state.workspaces.activeId ? state.workspaces.list.find((w) => w.id === page.workspaceId)?.name : undefined));
 
   useEffect(() => {
     if (expanded && childrenStatus === undefined) void dispatch(loadChildren(id));
@@ -214,6 +216,11 @@ function TreeRow({ id, parent, depth, section, movable }: { id: string; parent: 
             {page.icon ?? <PageIcon size={16} />}
           </span>
           <span className={page.title ? 'sidebar-page-title' : 'sidebar-page-title is-untitled'}>{label}</span>
+          {elsewhere && (
+            <span className="sidebar-page-workspace" title={t('sidebar.inWorkspace', { name: elsewhere })}>
+              {elsewhere}
+            </span>
+          )}
         </NavLink>
         {editable && (
           <button
@@ -336,6 +343,17 @@ function Badge({ count }: { count: number }) {
   );
 }
 
+/** On the switcher: what is unread in the user's other workspaces (the active one's count is on «Входящие»). */
+function ElsewhereBadge({ count }: { count: number }) {
+  const { t } = useTranslation();
+  if (!count) return null;
+  return (
+    <span className="unread-badge is-elsewhere" role="img" aria-label={t('sidebar.unreadElsewhere', { count })} title={t('sidebar.unreadElsewhere', { count })}>
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
+
 function WorkspaceAvatar({ workspace }: { workspace: WireWorkspace | null }) {
   return (
     <span className="sidebar-avatar" aria-hidden>
@@ -384,7 +402,7 @@ function WorkspaceSwitcher() {
       >
         <WorkspaceAvatar workspace={workspace} />
         <span className="sidebar-workspace-name">{workspace?.name}</span>
-        <Badge count={workspace ? (counts[workspace.id] ?? 0) : 0} />
+        <ElsewhereBadge count={list.reduce((sum, w) => (w.id === workspace?.id ? sum : sum + (counts[w.id] ?? 0)), 0)} />
         <SelectorIcon size={14} className="sidebar-workspace-selector" />
       </button>
       {open && (

@@ -35,7 +35,9 @@ function validPages(pages: unknown[]): WireElement[] {
 }
 
 export const loadSection = createAsyncThunk('pages/loadSection', async (section: SectionId) => {
-  const { data } = await api<unknown[]>(`/api/v3/spaces/section/${section}`);
+  // «Доступные мне» lists what is shared with the user in every workspace of theirs (each page
+  // carries its workspaceId; opening one switches to its workspace).
+  const { data } = await api<unknown[]>(`/api/v3/spaces/section/${section}${section === 'shared' ? '?scope=%22all%22' : ''}`);
   return { section, pages: validPages(data) };
 });
 

@@ -5,9 +5,14 @@ import {
   normalizeUiSettings,
   pageTreeWidthSet,
   readUiSettings,
+  serverFromUi,
   treeSectionToggled,
+  uiFromServer,
+  UI_SERVER_KEYS,
   UI_SETTINGS_KEY,
 } from './uiSettings';
+import { USER_SETTINGS } from '../../../schema/user';
+import { parseUserSettings, userSettingsLoaded } from './serverSettings';
 
 describe('settings merge', () => {
   beforeEach(() => localStorage.clear());
@@ -84,5 +89,42 @@ describe('settings merge', () => {
     expect(store.getState().uiSettings.pageTree.width).toBe(480);
     store.dispatch(treeSectionToggled({ section: 'favorite' }));
     expect(store.getState().uiSettings.pageTree.sections.favorite).toBe(false);
+  });
+});
+
+describe('the server keeps the UI settings', () => {
+  const server = {
+    theme: 'dark' as const, inboxPinned: true, inboxWidth: 520, inboxFilter: 'unread' as const, treeOpen: false, treeWidth: 360,
+    treeSections: { favorite: false, all: true, shared: true, private: false }, commentsWidth: 450, recentColors: ['#ff0000'], messengerBanner: false,
+  };
+
+  it('maps the server keys to the UI settings and back', () => {
+    const ui = uiFromServer(server);
+    expect(ui).toEqual({
+      theme: 'dark',
+      inboxPanel: { pinned: true, width: 520, filter: 'unread' },
+      pageTree: { open: false, width: 360, sections: { favorite: false, all: true, shared: true, private: false } },
+      commentsPanel: { width: 450 },
+      recentColors: ['#ff0000'],
+      messengerBanner: false,
+    });
+    expect(serverFromUi(ui)).toEqual(server);
+  });
+
+  it('sends only what the server accepts: widths in its range, known filters, #rrggbb colours', () => {
+    const sent = serverFromUi({ ...DEFAULT_UI_SETTINGS, inboxPanel: { pinned: false, width: 90, filter: 'weird' }, commentsPanel: { width: 5000 }, recentColors: ['red', '#00ff00'] });
+    expect(sent).toMatchObject({ inboxWidth: 160, inboxFilter: 'all', commentsWidth: 2000, recentColors: ['#00ff00'] });
+    for (const key of UI_SERVER_KEYS) expect(USER_SETTINGS[key].schema.safeParse(sent[key]).success).toBe(true);
+  });
+
+  it('the account\'s settings replace the cached ones when they arrive (and a bad key keeps its default)', () => {
+    localStorage.setItem(UI_SETTINGS_KEY, JSON.stringify({ theme: 'light' }));
+    const store = createStore();
+    expect(store.getState().uiSettings.theme).toBe('light');
+    const parsed = parseUserSettings({ ...server, treeWidth: 'wide', activeWorkspace: null });
+    expect(parsed?.treeWidth).toBe(300);
+    store.dispatch(userSettingsLoaded(parsed!));
+    expect(store.getState().uiSettings).toMatchObject({ theme: 'dark', pageTree: { open: false, width: 300 }, inboxPanel: { width: 520 } });
+    expect(parseUserSettings([1, 2])).toBeNull();
   });
 });

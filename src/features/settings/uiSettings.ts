@@ -1,11 +1,16 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { SectionId } from '../../../schema/constants';
+import { USER_SETTINGS, type UserSettingKey, type UserSettings } from '../../../schema/user';
 import { useSelector } from 'react-redux';
 import type { RootState } from '../../app/store';
 import { applyTheme } from '../../app/theme';
+import { saveUserSetting, userSettingsLoaded } from './serverSettings';
 
-/** Local UI settings (spec §2 "Sidebar"), kept in localStorage under one key. */
+/**
+ * UI settings (spec §2 "Sidebar"): the user's, kept by the server (`/api/user/settings`), so they
+ * follow them to every browser; localStorage under one key is the cache for the first paint.
+ */
 export interface UiSettings {
   inboxPanel: { pinned: boolean; width: number; filter: string };
   pageTree: { open: boolean; width: number; sections: Record<SectionId, boolean> };
@@ -88,9 +93,51 @@ export function writeUiSettings(settings: UiSettings): void {
   }
 }
 
+/** The server keeps these keys for the UI settings (the rest of its settings are not the UI's). */
+export const UI_SERVER_KEYS = ['theme', 'inboxPinned', 'inboxWidth', 'inboxFilter', 'treeOpen', 'treeWidth', 'treeSections', 'commentsWidth', 'recentColors', 'messengerBanner'] as const;
+type UiServerKey = (typeof UI_SERVER_KEYS)[number];
+export type UiServerSettings = Pick<UserSettings, UiServerKey>;
+
+/** The server's flat settings as the app's UI settings. */
+export function uiFromServer(server: UiServerSettings): UiSettings {
+  return normalizeUiSettings({
+    theme: server.theme,
+    inboxPanel: { pinned: server.inboxPinned, width: server.inboxWidth, filter: server.inboxFilter },
+    pageTree: { open: server.treeOpen, width: server.treeWidth, sections: server.treeSections },
+    commentsPanel: { width: server.commentsWidth },
+    recentColors: server.recentColors,
+    messengerBanner: server.messengerBanner,
+  });
+}
+
+/** The UI settings as the server's keys, each made to fit the server's rules (a value that cannot: its default). */
+export function serverFromUi(ui: UiSettings): UiServerSettings {
+  const fit = <K extends UiServerKey>(key: K, value: unknown): UserSettings[K] => {
+    const parsed = USER_SETTINGS[key].schema.safeParse(value);
+    return (parsed.success ? parsed.data : USER_SETTINGS[key].default) as UserSettings[K];
+  };
+  const width = (value: number) => Math.min(2000, Math.max(160, Math.round(value)));
+  return {
+    theme: fit('theme', ui.theme),
+    inboxPinned: fit('inboxPinned', ui.inboxPanel.pinned),
+    inboxWidth: fit('inboxWidth', width(ui.inboxPanel.width)),
+    inboxFilter: fit('inboxFilter', ui.inboxPanel.filter),
+    treeOpen: fit('treeOpen', ui.pageTree.open),
+    treeWidth: fit('treeWidth', width(ui.pageTree.width)),
+    treeSections: fit('treeSections', ui.pageTree.sections),
+    commentsWidth: fit('commentsWidth', width(ui.commentsPanel.width)),
+    recentColors: fit('recentColors', ui.recentColors.filter((c) => /^#[0-9a-fA-F]{6}$/.test(c))),
+    messengerBanner: fit('messengerBanner', ui.messengerBanner),
+  };
+}
+
 const uiSettingsSlice = createSlice({
   name: 'uiSettings',
   initialState: readUiSettings,
+  extraReducers: (builder) => {
+    // After sign-in the account's settings replace what this browser had cached.
+    builder.addCase(userSettingsLoaded, (_state, action) => uiFromServer(action.payload));
+  },
   reducers: {
     pageTreeOpenSet(state, action: PayloadAction<boolean>) {
       state.pageTree.open = action.payload;
@@ -142,4 +189,63 @@ export function useUiSettingsPersistence(): void {
   useEffect(() => {
     applyTheme(settings.theme);
   }, [settings.theme]);
+}
+
+/** How long after the last change a setting is sent to the server (a drag or several clicks send once). */
+export const SETTINGS_SAVE_DELAY_MS = 500;
+
+/**
+ * Sends changed UI settings to the server, one key per call, SETTINGS_SAVE_DELAY_MS after the last
+ * change (and at once when the page is hidden, so a change right before closing the tab is kept).
+ * What the server sent at sign-in is the starting point: loading it sends nothing back. Mounted
+ * once, by the app shell, while the user is signed in.
+ */
+export function useUiSettingsServerSync(ready: boolean): void {
+  const settings = useSelector((state: RootState) => state.uiSettings);
+  const sent = useRef<Record<string, string> | null>(null);
+  const pending = useRef<Map<UiServerKey, unknown>>(new Map());
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const flush = useRef((keepalive = false) => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    const batch = [...pending.current];
+    pending.current.clear();
+    for (const [key, value] of batch) {
+      saveUserSetting(key as UserSettingKey, value as never, { keepalive }).catch((error: unknown) => {
+        // Not saved: the next change of this key tries again.
+        if (sent.current) delete sent.current[key];
+        console.warn(`settings: ${key} was not saved`, error);
+      });
+    }
+  });
+
+  useEffect(() => {
+    if (!ready) return;
+    const flat = serverFromUi(settings);
+    const encoded = Object.fromEntries(UI_SERVER_KEYS.map((key) => [key, JSON.stringify(flat[key])]));
+    if (!sent.current) {
+      sent.current = encoded;
+      return;
+    }
+    let changed = false;
+    for (const key of UI_SERVER_KEYS) {
+      if (sent.current[key] === encoded[key]) continue;
+      sent.current[key] = encoded[key];
+      pending.current.set(key, flat[key]);
+      changed = true;
+    }
+    if (!changed) return;
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => flush.current(), SETTINGS_SAVE_DELAY_MS);
+  }, [ready, settings]);
+
+  useEffect(() => {
+    const onHide = () => pending.current.size > 0 && flush.current(true);
+    window.addEventListener('pagehide', onHide);
+    return () => {
+      window.removeEventListener('pagehide', onHide);
+      onHide();
+    };
+  }, []);
 }

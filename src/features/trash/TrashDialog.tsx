@@ -18,7 +18,7 @@ export const TRASH_SEARCH_DEBOUNCE_MS = 300;
 type TrashItem = WireElement & { trashedAt?: string };
 type Listing = { status: 'loading' } | { status: 'ready'; items: TrashItem[]; next: string | null } | { status: 'failed' };
 
-function trashMessage(t: (key: string) => string, error: unknown): string {
+export function trashMessage(t: (key: string) => string, error: unknown): string {
   if (error instanceof ApiRequestError) {
     if (error.code === 'page.parent_in_trash') return t('trash.errors.parentInTrash');
     if (error.code === 'page.not_in_trash') return t('trash.errors.notInTrash');

@@ -1,18 +1,36 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { useEffect, useRef } from 'react';
+import { useSelector } from 'react-redux';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { api, setActiveWorkspace } from '../../app/api';
 import type { RootState } from '../../app/store';
+import { signOut } from '../auth/authSlice';
+import { fetchUserSettings, saveUserSetting, userSettingsLoaded } from '../settings/serverSettings';
 
 export interface WorkspacesState {
   list: WireWorkspace[];
   activeId: string | null;
   status: 'idle' | 'loading' | 'ready' | 'failed';
+  /** The workspace the user was last in (server setting `activeWorkspace`), taken when the list arrives. */
+  remembered: string | null;
+  /**
+   * The first-run offer of the start-workspace wizard on home: `offer` for a user who was never
+   * offered it (server setting `wizardOffered`) and has only the personal workspace; `done`
+   * otherwise; `unknown` until the settings are read (or when they could not be).
+   */
+  startOffer: 'unknown' | 'offer' | 'done';
 }
 
-const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle' };
+const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle', remembered: null, startOffer: 'unknown' };
 
-export const loadWorkspaces = createAsyncThunk('workspaces/load', async () => {
-  return (await api<WireWorkspace[]>('/api/v3/spaces/workspace')).data;
+/**
+ * The user's workspaces, and with them their server settings: the workspace they were last in
+ * (on any device) becomes the active one, and the UI settings follow (settings/uiSettings.ts).
+ */
+export const loadWorkspaces = createAsyncThunk('workspaces/load', async (_: void, { dispatch }) => {
+  const [list, settings] = await Promise.all([api<WireWorkspace[]>('/api/v3/spaces/workspace'), fetchUserSettings()]);
+  if (settings) dispatch(userSettingsLoaded(settings));
+  return list.data;
 });
 
 const workspacesSlice = createSlice({
@@ -20,6 +38,10 @@ const workspacesSlice = createSlice({
   initialState,
   reducers: {
     /** The sidebar's workspace switcher: later calls act in this workspace. */
+    /** The offer was answered («Пропустить», or the wizard opened from it). */
+    startOfferDone(state) {
+      state.startOffer = 'done';
+    },
     workspaceSwitched(state, action: PayloadAction<string>) {
       if (!state.list.some((w) => w.id === action.payload)) return;
       state.activeId = action.payload;
@@ -31,10 +53,26 @@ const workspacesSlice = createSlice({
       .addCase(loadWorkspaces.pending, (state) => {
         state.status = 'loading';
       })
+      // Whoever signs in next gets their own list and settings (read again by the shell).
+      .addCase(signOut.fulfilled, () => {
+        setActiveWorkspace(null);
+        return initialState;
+      })
+      .addCase(userSettingsLoaded, (state, action) => {
+        state.remembered = action.payload.activeWorkspace;
+        state.startOffer = action.payload.wizardOffered ? 'done' : 'offer';
+      })
       .addCase(loadWorkspaces.fulfilled, (state, action) => {
         state.list = action.payload;
         state.status = 'ready';
-        if (!state.activeId || !action.payload.some((w) => w.id === state.activeId)) {
+        // Someone already in other workspaces is past their first run.
+        if (state.startOffer === 'offer' && action.payload.length !== 1) state.startOffer = 'done';
+        const remembered = state.remembered;
+        state.remembered = null;
+        if (remembered && action.payload.some((w) => w.id === remembered)) {
+          state.activeId = remembered;
+        } else if (!state.activeId || !action.payload.some((w) => w.id === state.activeId)) {
+          // The first is the oldest membership: the personal workspace made at sign-up.
           state.activeId = action.payload[0]?.id ?? null;
         }
         setActiveWorkspace(state.activeId);
@@ -46,7 +84,28 @@ const workspacesSlice = createSlice({
 });
 
 export const workspacesReducer = workspacesSlice.reducer;
-export const { workspaceSwitched } = workspacesSlice.actions;
+export const { workspaceSwitched, startOfferDone } = workspacesSlice.actions;
+
+/**
+ * Remembers the active workspace on the server whenever it changes (the switcher, a link to a
+ * page of another workspace, the wizard, leaving one), so the next visit on any device opens it.
+ * The one restored at start is not written back.
+ */
+export function useRememberActiveWorkspace(): void {
+  const activeId = useSelector((state: RootState) => state.workspaces.activeId);
+  const status = useSelector((state: RootState) => state.workspaces.status);
+  const known = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (status !== 'ready') return;
+    if (known.current === undefined) {
+      known.current = activeId;
+      return;
+    }
+    if (activeId === known.current) return;
+    known.current = activeId;
+    if (activeId) saveUserSetting('activeWorkspace', activeId).catch((error: unknown) => console.warn('settings: the active workspace was not saved', error));
+  }, [activeId, status]);
+}
 
 export const selectActiveWorkspace = (state: RootState) =>
   state.workspaces.list.find((w) => w.id === state.workspaces.activeId) ?? null;
