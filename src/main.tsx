@@ -24,10 +24,12 @@ if (startPage) {
   prefetchPage(startPage);
   void PageScreen.preload().catch(() => undefined);
 }
-// The shell's first questions (who is signed in, their workspaces) go with the words, not after them.
+// The shell's first questions (who is signed in, their workspaces and settings) go with the
+// words, not after them.
 if (startPage || isShellPath(window.location.pathname)) {
   prefetchGet('/api/user/current');
   prefetchGet('/api/v3/spaces/workspace');
+  prefetchGet('/api/user/settings');
 }
 
 const container = document.getElementById('root') as HTMLElement;

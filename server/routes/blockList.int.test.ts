@@ -180,3 +180,29 @@ test('a long listing leaves the event loop free between its slices (reading and 
   // At least one turn per slice read (4) and per 500 blocks written out (8).
   expect(turns).toBeGreaterThanOrEqual(4 + rows / 500);
 });
+
+test('a big public page is written out the same way: anonymously, its blocks in order, then its public children', async () => {
+  const pageId = await newPage();
+  const first = await createBlock(pageId, 'Первый');
+  const count = LIST_SLICE_ROWS + 5;
+  await seedParagraphs(pageId, first, count);
+  const child = await api(t, ann, 'POST', `/api/v3/spaces/element/${pageId}/children`, { title: 'Дочерняя' });
+  expect([200, 201]).toContain(child.statusCode);
+  const childId = body<WireElement>(child).data.id;
+  expect((await api(t, ann, 'PATCH', `/api/v3/spaces/element/${childId}`, { isPublic: true })).statusCode).toBe(200);
+  expect((await api(t, ann, 'PATCH', `/api/v3/spaces/element/${pageId}`, { isPublic: true })).statusCode).toBe(200);
+
+  const own = body<WireBlock[]>(await api(t, ann, 'GET', `/api/v3/spaces/note/${pageId}/blocks`)).data;
+  const res = await t.app.inject({ method: 'GET', url: `/api/v3/spaces/element/public/${pageId}`, headers: { 'accept-encoding': 'br' } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-encoding']).toBe('br');
+  const answer = JSON.parse(zlib.brotliDecompressSync(res.rawPayload).toString('utf8')) as { data: WireElement; included: { id: string; contentType: string }[]; meta: object; errors: unknown[] };
+  expect(answer.data).toMatchObject({ id: pageId, isPublic: true });
+  const blocks = answer.included.filter((x) => x.contentType === 'Block');
+  expect(blocks).toEqual(own);
+  expect(answer.included.slice(blocks.length).map((x) => x.id)).toContain(childId);
+  expect(answer.errors).toEqual([]);
+  // Not published: 404 for anyone without access, as before.
+  expect((await api(t, ann, 'PATCH', `/api/v3/spaces/element/${pageId}`, { isPublic: false })).statusCode).toBe(200);
+  expect((await api(t, undefined, 'GET', `/api/v3/spaces/element/public/${pageId}`)).statusCode).toBe(404);
+});

@@ -71,11 +71,14 @@ test('a page link: its data is asked for with the code, each sidebar list once, 
   await tab.waitForTimeout(1500);
   const paths = requests.map(pathOf);
   const count = (path: string) => paths.filter((p) => p === path).length;
-  for (const section of ['favorite', 'shared', 'private']) expect([section, count(`/api/v3/spaces/section/${section}`)]).toEqual([section, 1]);
+  // A section's list, whatever its query (the shared one asks for every workspace: ?scope="all").
+  const sectionReads = (section: string) => requests.filter((r) => new URL(r.url()).pathname === `/api/v3/spaces/section/${section}`).length;
+  for (const section of ['favorite', 'shared', 'private']) expect([section, sectionReads(section)]).toEqual([section, 1]);
   expect(count(`/api/v3/spaces/note/${pageId}/blocks`)).toBe(1);
   expect(count(`/api/v3/spaces/note/${pageId}/blocks?limit=100`)).toBe(1);
   expect(count('/api/user/current')).toBe(1);
   expect(count('/api/v3/spaces/workspace')).toBe(1);
+  expect(count('/api/user/settings')).toBe(1);
 
   // Asked for at start, with the user and the words: before the user's answer was even in.
   const timing = await tab.evaluate((id) => {
@@ -84,11 +87,13 @@ test('a page link: its data is asked for with the code, each sidebar list once, 
     return {
       blocksStart: find(new RegExp(`/note/${id}/blocks$`))?.startTime ?? NaN,
       userEnd: find(/^\/api\/user\/current$/)?.responseEnd ?? NaN,
+      settingsStart: find(/^\/api\/user\/settings$/)?.startTime ?? NaN,
       screenCodeEnd: find(/\/assets\/PageScreen-[^/]+\.js$/)?.responseEnd ?? NaN,
     };
   }, pageId);
   expect(timing.blocksStart).toBeLessThan(timing.userEnd);
   expect(timing.blocksStart).toBeLessThan(timing.screenCodeEnd);
+  expect(timing.settingsStart).toBeLessThan(timing.userEnd);
 
   const answer = await blocksAnswer;
   expect(await answer.headerValue('content-encoding')).toBe('br');
