@@ -14,6 +14,8 @@ import { registerServiceWorker } from './app/serviceWorker';
 import { loadTranslations } from './app/translations';
 import { isShellPath, pageUidOfPath, prefetchPage } from './features/pages/pageLoad';
 import { prefetchGet } from './app/api';
+import { loadCurrentUser } from './features/auth/authSlice';
+import { loadWorkspaces } from './features/workspaces/workspacesSlice';
 
 applyTheme();
 
@@ -26,10 +28,16 @@ if (startPage) {
 }
 // The shell's first questions (who is signed in, their workspaces and settings) go with the
 // words, not after them.
+const store = createStore();
 if (startPage || isShellPath(window.location.pathname)) {
   prefetchGet('/api/user/current');
   prefetchGet('/api/v3/spaces/workspace');
   prefetchGet('/api/user/settings');
+  // Their answers go into the store as they come, so the first drawing is already the shell.
+  void store.dispatch(loadCurrentUser()).then(() => {
+    const { auth, workspaces } = store.getState();
+    if (auth.status === 'signedIn' && workspaces.status === 'idle') void store.dispatch(loadWorkspaces());
+  });
 }
 
 const container = document.getElementById('root') as HTMLElement;
@@ -39,7 +47,7 @@ function render() {
   const router = createBrowserRouter([{ path: '*', element: <App /> }]);
   createRoot(container).render(
     <StrictMode>
-      <Provider store={createStore()}>
+      <Provider store={store}>
         <RouterProvider router={router} />
       </Provider>
     </StrictMode>,

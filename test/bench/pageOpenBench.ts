@@ -38,7 +38,10 @@ type BlockRowCopy = Omit<BlockRow, 'origin' | 'origin_since'>;
 function copies(first: BlockRowCopy): BlockRowCopy[] {
   const keys = generateNKeysBetween(first.sort_key, null, BLOCKS - 1);
   const template = JSON.parse(first.data) as { tokens: { text: string }[] };
-  return keys.map((key, i) => ({ ...first, id: randomUUID(), sort_key: key, data: JSON.stringify({ ...template, tokens: [{ text: paragraph(i + 2) }] }) }));
+  // Written an hour ago: a page opened later, not while it is being written (the realtime
+  // catch-up after the load reads what changed in the last 10 s; 20,000 of them would be too many).
+  const earlier = new Date(Date.now() - 3_600_000).toISOString();
+  return keys.map((key, i) => ({ ...first, id: randomUUID(), sort_key: key, created_at: earlier, updated_at: earlier, data: JSON.stringify({ ...template, tokens: [{ text: paragraph(i + 2) }] }) }));
 }
 
 async function seedSqlite(server: ServerProcess, blockId: string): Promise<void> {

@@ -9,15 +9,25 @@ export interface AuthState {
 
 const initialState: AuthState = { status: 'unknown', user: null };
 
-/** Who is signed in (a 401 means nobody). */
-export const loadCurrentUser = createAsyncThunk('auth/loadCurrentUser', async () => {
-  try {
-    return (await api<WireUser>('/api/user/current')).data;
-  } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 401) return null;
-    throw error;
-  }
-});
+/** Whether the question below is being asked (it is asked at start and by the screens: once at a time). */
+let checking = false;
+
+/** Who is signed in (a 401 means nobody). Not asked again while the answer is on its way. */
+export const loadCurrentUser = createAsyncThunk(
+  'auth/loadCurrentUser',
+  async () => {
+    checking = true;
+    try {
+      return (await api<WireUser>('/api/user/current')).data;
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 401) return null;
+      throw error;
+    } finally {
+      checking = false;
+    }
+  },
+  { condition: () => !checking },
+);
 
 function form(fields: Record<string, string>): FormData {
   const data = new FormData();
