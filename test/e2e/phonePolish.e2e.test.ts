@@ -1,0 +1,199 @@
+import type { Locator, Page } from 'playwright-core';
+import { newPage, pasteData, saved, shoot, signedInEditorSuite } from '../helpers/editorPage';
+
+/*
+ * Issue 15's polish, in real Chromium against the real server: the page uses a phone's width
+ * (375 px), words on buttons are never broken, every icon-only button has an accessible name,
+ * the table toolbar fits, one public address everywhere, and the counted and status wording.
+ */
+
+const { openApp } = signedInEditorSuite('phone.polish@example.com');
+
+const PHONE = { width: 375, height: 812 };
+const DESKTOP = { width: 1280, height: 900 };
+
+/** How many lines the element's text is drawn on (distinct tops of its text's boxes). */
+async function linesOf(locator: Locator): Promise<number> {
+  return locator.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    return tops.size;
+  });
+}
+
+async function box(locator: Locator) {
+  return locator.evaluate((element) => {
+    const r = element.getBoundingClientRect();
+    return { left: r.left, right: r.right, width: r.width, top: r.top, bottom: r.bottom };
+  });
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate((value) => (document.documentElement.dataset.theme = value), theme);
+}
+
+/** Screenshots at the current width in both themes, as .tmp/shots/phone-polish-{name}-{theme}.png. */
+async function shootBoth(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    await shoot(page, `phone-polish-${name}-${theme}`);
+  }
+  await setTheme(page, 'light');
+}
+
+/**
+ * The controls (buttons, menu items, radios, switches, tabs, links) the browser's accessibility
+ * tree names with nothing, as "role <tag class>" — what a screen reader would announce as
+ * just «кнопка».
+ */
+async function unnamedControls(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  type AxNode = { ignored: boolean; role?: { value: string }; name?: { value: string }; backendDOMNodeId?: number };
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AxNode[] };
+  const controls = new Set(['button', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'radio', 'switch', 'tab', 'link', 'checkbox', 'combobox']);
+  const found: string[] = [];
+  for (const node of nodes) {
+    if (node.ignored || !controls.has(node.role?.value ?? '') || (node.name?.value ?? '').trim() !== '') continue;
+    const { node: dom } = (await cdp.send('DOM.describeNode', { backendNodeId: node.backendDOMNodeId })) as { node: { localName: string; attributes?: string[] } };
+    const attributes = dom.attributes ?? [];
+    const className = attributes.includes('class') ? attributes[attributes.indexOf('class') + 1] : '';
+    found.push(`${node.role?.value} <${dom.localName} class="${className}">`);
+  }
+  await cdp.detach();
+  return found;
+}
+
+describe('a phone (375 px)', () => {
+  it('gives the text the width: 16 px sides for the title, blocks and header; the block handle stays out of the text', async () => {
+    const page = await openApp();
+    await newPage(page, 'Заметки с выезда на объект');
+    await page.keyboard.type('Обычный абзац, который на телефоне должен занимать почти всю ширину экрана.');
+    await page.keyboard.press('Enter');
+    await pasteData(page, {}, [{ name: 'отчёт-за-третий-квартал.pdf', type: 'application/pdf', base64: Buffer.from('%PDF').toString('base64') }]);
+    await page.locator('.block-fileBlock .file-download').waitFor();
+    await saved(page);
+    await page.setViewportSize(PHONE);
+
+    const title = page.locator('[data-slate-editor] .block-pageHeadingBlock');
+    const text = page.locator('[data-slate-editor] .block-textBlock').first();
+    for (const block of [title, text, page.locator('.block-fileBlock')]) {
+      const { left, right } = await box(block);
+      expect(left).toBeLessThanOrEqual(16);
+      expect(right).toBeGreaterThanOrEqual(375 - 16);
+    }
+    const addButtons = page.locator('.page-header-add');
+    expect((await box(addButtons)).left).toBeLessThanOrEqual(16);
+
+    // The handle of a hovered block sits in the side padding, left of the text.
+    await text.hover();
+    const handle = page.locator('.block-handle');
+    await handle.waitFor();
+    const textLeft = await text.evaluate((element) => element.getBoundingClientRect().left + parseFloat(getComputedStyle(element).paddingLeft));
+    const handleBox = await box(handle);
+    expect(handleBox.left).toBeGreaterThanOrEqual(0);
+    expect(handleBox.right).toBeLessThanOrEqual(textLeft);
+    await shootBoth(page, 'page-375');
+
+    // «Скачать» is one word on one line; the file's name gives way instead.
+    const download = page.locator('.block-fileBlock .file-download');
+    expect(await linesOf(download)).toBe(1);
+    expect(await download.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
+
+    // «Добавить иконку» and «Добавить обложку» each on one line.
+    await page.locator('.page-header').hover();
+    for (const name of ['Добавить иконку', 'Добавить обложку']) expect(await linesOf(page.getByRole('button', { name }))).toBe(1);
+
+    // With a cover: full width, and the icon and title keep the 16 px sides.
+    await page.getByRole('button', { name: 'Добавить обложку' }).click();
+    await page.locator('.cover-swatch').first().click();
+    const cover = page.locator('.page-cover');
+    await cover.waitFor();
+    expect(await box(cover)).toMatchObject({ left: 0, right: 375 });
+    await page.getByRole('button', { name: 'Добавить иконку' }).click();
+    await page.locator('.emoji-cell').first().click();
+    expect((await box(page.locator('.page-icon'))).left).toBeLessThanOrEqual(16);
+    expect((await box(title)).left).toBeLessThanOrEqual(16);
+    await page.keyboard.press('Escape');
+    await shootBoth(page, 'cover-375');
+
+    // Comments: a full-width sheet with the composer across it.
+    await page.locator('.comments-toggle').click();
+    const composer = page.locator('.comments-panel textarea').first();
+    await composer.waitFor();
+    const composerBox = await box(composer);
+    expect(composerBox.left).toBeLessThanOrEqual(24);
+    expect(composerBox.right).toBeGreaterThanOrEqual(375 - 24);
+    await shootBoth(page, 'comments-375');
+    await page.close();
+  }, 60_000);
+
+  it('«Как в системе» and the other theme choices of the profile dialog are on one line each', async () => {
+    const page = await openApp();
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Открыть меню' }).click();
+    await page.locator('.sidebar-user').click();
+    const themes = page.getByRole('radiogroup', { name: 'Тема' });
+    await themes.waitFor();
+    for (const name of ['Как в системе', 'Светлая', 'Тёмная']) expect(await linesOf(themes.getByRole('radio', { name }))).toBe(1);
+    const { right } = await box(themes);
+    expect(right).toBeLessThanOrEqual(375);
+    await shootBoth(page, 'profile-375');
+    await page.close();
+  });
+});
+
+describe('accessible names', () => {
+  it('no button, menu item or other control without a name on home, a page with its menus, the drawer, comments, inbox and the share dialog', async () => {
+    const page = await openApp();
+    const seen: Record<string, string[]> = {};
+    const look = async (screen: string) => {
+      await page.waitForTimeout(250);
+      seen[screen] = await unnamedControls(page);
+    };
+    for (const size of [DESKTOP, PHONE]) {
+      const at = `${size.width}:`;
+      await page.setViewportSize(DESKTOP);
+      await page.goto(page.url().replace(/\/[^/]*$/, '/'));
+      await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+      await page.setViewportSize(size);
+      await look(`${at}home`);
+      await page.setViewportSize(DESKTOP);
+      await newPage(page, `Страница для проверки имён ${size.width}`);
+      await page.keyboard.type('Текст');
+      await page.setViewportSize(size);
+
+      await look(`${at}page`);
+      await page.getByRole('button', { name: 'Действия со страницей' }).click();
+      await look(`${at}page menu`);
+      await page.keyboard.press('Escape');
+      await page.locator('[data-slate-editor] .block-textBlock').first().hover();
+      await page.locator('.block-handle').click();
+      await look(`${at}block menu`);
+      await page.keyboard.press('Escape');
+      await page.locator('.page-header').hover();
+      await page.getByRole('button', { name: 'Добавить обложку' }).click();
+      await look(`${at}cover picker`);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Добавить иконку' }).click();
+      await look(`${at}icon picker`);
+      await page.keyboard.press('Escape');
+      await page.locator('.comments-toggle').click();
+      await look(`${at}comments`);
+      await page.getByRole('button', { name: 'Закрыть комментарии' }).click();
+      await page.getByRole('button', { name: 'Поделиться' }).click();
+      await look(`${at}share dialog`);
+      await page.keyboard.press('Escape');
+      if (size === PHONE) {
+        await page.getByRole('button', { name: 'Открыть меню' }).click();
+        await look(`${at}drawer`);
+      }
+      await page.getByRole('button', { name: /^Входящие/ }).click();
+      await look(`${at}inbox`);
+      await page.keyboard.press('Escape');
+    }
+    const unnamed = Object.fromEntries(Object.entries(seen).filter(([, list]) => list.length > 0));
+    expect(unnamed).toEqual({});
+    await page.close();
+  }, 90_000);
+});
