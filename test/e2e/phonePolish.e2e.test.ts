@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { newPage, pasteData, saved, shoot, signedInEditorSuite } from '../helpers/editorPage';
+import { newPage, pasteData, saved, shoot, signedInEditorSuite, tableCells } from '../helpers/editorPage';
 
 /*
  * Issue 15's polish, in real Chromium against the real server: the page uses a phone's width
@@ -196,4 +196,63 @@ describe('accessible names', () => {
     expect(unnamed).toEqual({});
     await page.close();
   }, 90_000);
+});
+
+describe('the table toolbar', () => {
+  /** The right edge of the editor's text column (its content box). */
+  const columnRight = (page: Page) =>
+    page.locator('.document-editor').evaluate((element) => element.getBoundingClientRect().right - parseFloat(getComputedStyle(element).paddingRight));
+
+  it('stays inside the viewport and the editor column at 1280 px with the sidebar open and at 375 px, and every action works', async () => {
+    const page = await openApp();
+    await newPage(page, 'Таблица на телефоне');
+    await page.keyboard.type('/table ');
+    await page.keyboard.type('А1');
+    const toolbar = page.getByRole('toolbar', { name: 'Действия с таблицей' });
+    await toolbar.waitFor();
+
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      if (size === DESKTOP) expect(await page.locator('.sidebar').isVisible()).toBe(true);
+      await page.locator('.block-tableBlock td').first().click();
+      const { left, right } = await box(toolbar);
+      expect(left).toBeGreaterThanOrEqual(0);
+      expect(right).toBeLessThanOrEqual(size.width);
+      expect(right).toBeLessThanOrEqual((await columnRight(page)) + 1);
+      await shootBoth(page, `table-toolbar-${size.width}`);
+    }
+
+    // Each action, by its accessible name (also its tooltip), at 375 px.
+    const action = (name: string) => toolbar.getByRole('button', { name, exact: true });
+    for (const name of ['Строка выше', 'Строка ниже', 'Удалить строку', 'Столбец слева', 'Столбец справа', 'Удалить столбец', 'Строка заголовков', 'Столбец заголовков']) {
+      await expect(action(name).getAttribute('title')).resolves.toBe(name);
+    }
+    await page.locator('.block-tableBlock td').first().click();
+    await action('Строка выше').click();
+    expect(await tableCells(page)).toEqual([['', ''], ['А1', ''], ['', ''], ['', '']]);
+    await action('Строка ниже').click();
+    expect(await tableCells(page)).toEqual([['', ''], ['А1', ''], ['', ''], ['', ''], ['', '']]);
+    // The new row below «А1» (the caret's row) goes again.
+    await page.locator('.block-tableBlock tr').nth(2).locator('td').first().click();
+    await action('Удалить строку').click();
+    expect(await tableCells(page)).toEqual([['', ''], ['А1', ''], ['', ''], ['', '']]);
+    await page.locator('.block-tableBlock tr').nth(1).locator('td').first().click();
+    await action('Столбец слева').click();
+    expect(await tableCells(page)).toEqual([['', '', ''], ['', 'А1', ''], ['', '', ''], ['', '', '']]);
+    await action('Столбец справа').click();
+    expect((await tableCells(page))[1]).toEqual(['', 'А1', '', '']);
+    await page.locator('.block-tableBlock tr').nth(1).locator('td').nth(2).click();
+    await action('Удалить столбец').click();
+    expect((await tableCells(page))[1]).toEqual(['', 'А1', '']);
+    await action('Строка заголовков').click();
+    await expect(action('Строка заголовков').getAttribute('aria-pressed')).resolves.toBe('true');
+    await expect(page.locator('.block-tableBlock').getAttribute('data-header-row')).resolves.toBe('');
+    await action('Столбец заголовков').click();
+    await expect(action('Столбец заголовков').getAttribute('aria-pressed')).resolves.toBe('true');
+    await expect(page.locator('.block-tableBlock').getAttribute('data-header-column')).resolves.toBe('');
+    const { right } = await box(toolbar);
+    expect(right).toBeLessThanOrEqual(375);
+    await saved(page);
+    await page.close();
+  }, 60_000);
 });
