@@ -256,3 +256,48 @@ describe('the table toolbar', () => {
     await page.close();
   }, 60_000);
 });
+
+describe('one public link per page', () => {
+  it('the share dialog and the page menu show the same public address, the alias, and it opens the page', async () => {
+    const page = await openApp();
+    const url = await newPage(page, 'Публичная страница');
+    await page.keyboard.type('Для всех.');
+    await saved(page);
+
+    await page.getByRole('button', { name: 'Поделиться' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('switch', { name: 'Доступ по ссылке' }).click();
+    const inDialog = dialog.getByLabel('Публичная ссылка');
+    await inDialog.waitFor();
+    const shared = await inDialog.inputValue();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Действия со страницей' }).click();
+    const inMenu = page.getByRole('menu').getByLabel('Публичная ссылка');
+    await inMenu.waitFor();
+    const menu = await inMenu.inputValue();
+    await page.keyboard.press('Escape');
+
+    expect(menu).toBe(shared);
+    const pageId = new URL(url).pathname.slice(1);
+    const alias = new URL(shared).pathname.slice(1);
+    expect(alias).toMatch(/^[a-z0-9]{12}$/);
+    expect(alias).not.toBe(pageId);
+
+    // The owner, signed in, opening the public address gets the page itself, editable.
+    await page.goto(shared);
+    await page.waitForURL(url);
+    await page.locator('[data-slate-editor][contenteditable="true"]').getByText('Для всех.').waitFor();
+
+    // Someone signed out gets the public view at that address.
+    const visitor = await page.context().browser()!.newContext({ viewport: PHONE });
+    const stranger = await visitor.newPage();
+    await stranger.goto(shared);
+    await stranger.getByText('Для всех.').waitFor();
+    await stranger.getByRole('button', { name: 'Копировать к себе' }).waitFor();
+    expect(stranger.url()).toBe(shared);
+    await visitor.close();
+    await page.close();
+  }, 60_000);
+});

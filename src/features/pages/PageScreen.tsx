@@ -157,7 +157,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
 
   if (loaded.status === 'loading') return <Spinner />;
   // No access or no such page: it may be a published page (by id or alias), shown read-only.
-  if (loaded.status === 'failed' && (loaded.kind === 'noAccess' || loaded.kind === 'notFound')) return <PublicPageScreen pageId={pageUid} notPublicKind={loaded.kind} />;
+  if (loaded.status === 'failed' && (loaded.kind === 'noAccess' || loaded.kind === 'notFound')) return <PublicPageScreen pageId={pageUid} notPublicKind={loaded.kind} openAliasById />;
   if (loaded.status === 'failed') return <ErrorScreen kind={loaded.kind} email={user?.email} />;
   const current = livePage ?? loaded.page;
   const editable = canEdit(current.accessLevel) && !current.inTrash;
