@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { signInThroughUi } from '../helpers/browser';
 import { newPage, pasteData, saved, shoot, signedInEditorSuite, tableCells } from '../helpers/editorPage';
 
 /*
@@ -7,7 +8,7 @@ import { newPage, pasteData, saved, shoot, signedInEditorSuite, tableCells } fro
  * the table toolbar fits, one public address everywhere, and the counted and status wording.
  */
 
-const { openApp } = signedInEditorSuite('phone.polish@example.com');
+const { openApp, server } = signedInEditorSuite('phone.polish@example.com');
 
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -298,6 +299,107 @@ describe('one public link per page', () => {
     await stranger.getByRole('button', { name: 'Копировать к себе' }).waitFor();
     expect(stranger.url()).toBe(shared);
     await visitor.close();
+    await page.close();
+  }, 60_000);
+});
+
+describe('wording', () => {
+  it('the wizard: the step counter never changes its total as answers change, and «Пригласим N человек» agrees with N', async () => {
+    const page = await openApp();
+    await page.goto(new URL('/new-workspace', page.url()).href);
+    const counter = page.locator('.wizard-step-count');
+    await page.getByRole('heading', { name: 'Для чего вам пространство?', level: 1 }).waitFor();
+    // The first answer decides how many steps follow: no total until it is given.
+    await expect(counter.textContent()).resolves.toBe('Шаг 1');
+    for (const kind of [/Для себя/, /Для учёбы/, /Для работы/]) {
+      await page.getByRole('radio', { name: kind }).click();
+      await expect(counter.textContent()).resolves.toBe('Шаг 1');
+      await expect(page.locator('.wizard-progress').getAttribute('aria-label')).resolves.toBe('Шаг 1');
+    }
+    await shootBoth(page, 'wizard-step1-1280');
+    const next = () => page.getByRole('button', { name: 'Далее' }).click();
+    await next();
+    await expect(counter.textContent()).resolves.toBe('Шаг 2 из 6');
+    await page.getByRole('radio', { name: '6–20' }).click();
+    await next();
+    await page.getByRole('radio', { name: /IT и разработка/ }).click();
+    await page.getByRole('radio', { name: 'Руковожу командой' }).click();
+    await expect(counter.textContent()).resolves.toBe('Шаг 3 из 6');
+    await next();
+    await expect(counter.textContent()).resolves.toBe('Шаг 4 из 6');
+    await page.getByRole('checkbox', { name: /База знаний/ }).click();
+    await expect(counter.textContent()).resolves.toBe('Шаг 4 из 6');
+    await next();
+    await page.getByLabel('Название пространства').fill('Команда счёта');
+    await next();
+    await expect(counter.textContent()).resolves.toBe('Шаг 6 из 6');
+    await expect(page.locator('.wizard-progress li').count()).resolves.toBe(6);
+
+    const field = page.getByLabel('Адреса почты');
+    const people = (n: number) => Array.from({ length: n }, (_, i) => `person${i + 1}@example.com`).join(', ');
+    for (const [n, words] of [[1, 'Пригласим 1 человека'], [2, 'Пригласим 2 человек'], [5, 'Пригласим 5 человек'], [21, 'Пригласим 21 человека']] as const) {
+      await field.fill(people(n));
+      await page.locator('.wizard-hint', { hasText: words }).waitFor();
+      await expect(page.locator('.wizard-hint').textContent()).resolves.toBe(words);
+    }
+    await field.fill(people(2));
+    await page.locator('.wizard-hint', { hasText: 'Пригласим 2 человек' }).waitFor();
+    await page.setViewportSize(PHONE);
+    await shootBoth(page, 'wizard-sharing-375');
+
+    // Back to the first step and another answer: the total follows the new path, from step 2 on.
+    for (let i = 0; i < 5; i += 1) await page.getByRole('button', { name: 'Назад' }).click();
+    await expect(counter.textContent()).resolves.toBe('Шаг 1');
+    await page.getByRole('radio', { name: /Для себя/ }).click();
+    await next();
+    await expect(counter.textContent()).resolves.toBe('Шаг 2 из 4');
+    await page.close();
+  }, 60_000);
+
+  it('the cover gallery names its covers in Russian (accessible name and tooltip)', async () => {
+    const page = await openApp();
+    await newPage(page, 'Обложки');
+    await page.locator('.page-header').hover();
+    await page.getByRole('button', { name: 'Добавить обложку' }).click();
+    const swatches = page.locator('.cover-swatch');
+    await swatches.first().waitFor();
+    const names = await swatches.evaluateAll((all) => all.map((b) => [b.getAttribute('aria-label'), b.getAttribute('title')]));
+    expect(names.length).toBe(16);
+    for (const [label, title] of names) {
+      expect(label).toMatch(/^[А-ЯЁ][а-яё]+$/);
+      expect(title).toBe(label);
+    }
+    expect(new Set(names.map(([label]) => label)).size).toBe(16);
+    await page.getByRole('button', { name: 'Рассвет' }).click();
+    await page.locator('.page-cover').waitFor();
+    await page.close();
+  });
+
+  it('a reader does not see «Сохранено»; the editor does', async () => {
+    const page = await openApp();
+    const url = await newPage(page, 'Только для чтения');
+    await page.keyboard.type('Текст владельца.');
+    await saved(page);
+    await expect(page.locator('.page-sync').textContent()).resolves.toBe('Сохранено');
+    await page.getByRole('button', { name: 'Поделиться' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('E-mail или имя').fill('reader.polish@example.com');
+    await dialog.getByLabel('Уровень доступа').selectOption('read');
+    await dialog.getByRole('button', { name: 'Пригласить' }).click();
+    await dialog.locator('.share-member[data-email="reader.polish@example.com"]').waitFor();
+    await page.keyboard.press('Escape');
+
+    const readerContext = await page.context().browser()!.newContext({ viewport: DESKTOP });
+    const reader = await readerContext.newPage();
+    await signInThroughUi(reader, server(), 'reader.polish@example.com');
+    await reader.goto(url);
+    await reader.locator('.page-readonly').waitFor();
+    await reader.getByText('Текст владельца.').waitFor();
+    await reader.waitForTimeout(1_000);
+    expect(await reader.locator('.page-sync').count()).toBe(0);
+    expect(await reader.getByText('Сохранено').count()).toBe(0);
+    await shootBoth(reader, 'reader-1280');
+    await readerContext.close();
     await page.close();
   }, 60_000);
 });

@@ -168,9 +168,12 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         <Breadcrumbs page={current} />
         <div className="page-topbar-actions">
           {!editable && <span className="page-readonly">{t('page.readOnly')}</span>}
-          <span className="page-sync" data-status={syncStatus} aria-live="polite">
-            {t(`sync.${syncStatus}`)}
-          </span>
+          {/* «Сохранено» is news only to those who can edit; anyone is told of no connection or a refused edit. */}
+          {(editable || syncStatus !== 'saved') && (
+            <span className="page-sync" data-status={syncStatus} aria-live="polite">
+              {t(`sync.${syncStatus}`)}
+            </span>
+          )}
           <PresenceAvatars pageId={loaded.page.id} />
           <ShareButton page={current} openAtStart={intent?.action === 'share'} />
           <CommentsButton open={comments.open} toggle={comments.toggle} />
