@@ -281,6 +281,18 @@ describe('one public link per page', () => {
     await page.keyboard.press('Escape');
 
     expect(menu).toBe(shared);
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      await page.getByRole('button', { name: 'Поделиться' }).click();
+      await expect(dialog.getByLabel('Публичная ссылка').inputValue()).resolves.toBe(shared);
+      await shootBoth(page, `share-public-${size.width}`);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Действия со страницей' }).click();
+      await expect(inMenu.inputValue()).resolves.toBe(shared);
+      await shootBoth(page, `menu-public-${size.width}`);
+      await page.keyboard.press('Escape');
+    }
+    await page.setViewportSize(DESKTOP);
     const pageId = new URL(url).pathname.slice(1);
     const alias = new URL(shared).pathname.slice(1);
     expect(alias).toMatch(/^[a-z0-9]{12}$/);
