@@ -45,7 +45,7 @@ it('icon, cover, favourite, clone, trash, restore, delete forever, publish', asy
   // Cover from the library.
   await page.locator('.page-header').hover();
   await page.getByRole('button', { name: 'Добавить обложку' }).click();
-  await page.getByRole('button', { name: 'gradient-ocean' }).click();
+  await page.getByRole('button', { name: 'Океан' }).click();
   await page.getByTestId('page-cover').waitFor();
 
   // Favourite.

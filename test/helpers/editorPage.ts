@@ -129,6 +129,8 @@ export function signedInEditorSuite(email: string, contextOptions: BrowserContex
     },
     /** The signed-in browser context (cookies, offline switch). */
     context: () => context,
+    /** The server, e.g. to sign someone else in (`signInThroughUi`). */
+    server: () => server,
   };
 }
 

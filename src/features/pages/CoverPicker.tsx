@@ -92,7 +92,15 @@ export function CoverPicker({ anchor, pageId, onPick, onRemove, onClose, hasCove
       {tab === 'library' && (
         <div className="cover-grid">
           {Object.entries(COVER_LIBRARY).map(([imageId, background]) => (
-            <button key={imageId} type="button" className="cover-swatch" style={{ backgroundImage: background }} aria-label={imageId} onClick={() => onPick({ contentType: 'LibraryCover', imageId, position: COVER_POSITION_DEFAULT })} />
+            <button
+              key={imageId}
+              type="button"
+              className="cover-swatch"
+              style={{ backgroundImage: background }}
+              aria-label={t(`page.cover.names.${imageId}`, { defaultValue: t('page.cover.title') })}
+              title={t(`page.cover.names.${imageId}`, { defaultValue: t('page.cover.title') })}
+              onClick={() => onPick({ contentType: 'LibraryCover', imageId, position: COVER_POSITION_DEFAULT })}
+            />
           ))}
         </div>
       )}

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { canEdit, canShare, type WireElement } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
-import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { CopyIcon, GlobeIcon, LinkIcon, MoreIcon, MoveIcon, StarIcon, TrashIcon } from '../../ui/icons';
@@ -14,7 +13,8 @@ import { openNotificationSettings } from '../inbox/NotificationSettingsDialog';
 import { BellIcon } from '../../ui/icons';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { MoveDialog } from './MoveDialog';
-import { copyText, pageActionError, publicUrl, toApiError } from './pageErrors';
+import { copyText, pageActionError, toApiError } from './pageErrors';
+import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
 
 /** What the menu offers on a page at the caller's access level (docs/api/pages.md, "Who may do what"). */
@@ -98,18 +98,10 @@ export function PageMenu({ page }: { page: WireElement }) {
   const [open, setOpen] = useState(false);
   const [moving, setMoving] = useState(false);
   const [publishing, setPublishing] = useState(false);
-  const [alias, setAlias] = useState<string | null>(null);
   const clone = useClonePage();
   const toggleFavorite = useToggleFavorite();
   const can = pageActions(page, workspace?.role);
   const menu = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open || !page.isPublic || alias) return;
-    api<{ id: string; alias: string | null }>(`/api/v3/spaces/pagealias/${encodeURIComponent(page.id)}`)
-      .then(({ data }) => setAlias(data.alias))
-      .catch(() => undefined);
-  }, [open, page.isPublic, page.id, alias]);
 
   useEffect(() => {
     if (open) menu.current?.querySelector<HTMLElement>('.menu-item:not(:disabled)')?.focus();
@@ -162,7 +154,7 @@ export function PageMenu({ page }: { page: WireElement }) {
     next?.focus();
   };
 
-  const link = publicUrl(alias ?? page.id);
+  const link = usePublicLink({ id: page.id, isPublic: open && page.isPublic });
   return (
     <>
       <button ref={setAnchor} type="button" className="button button-xxs button-flat" aria-label={t('page.menu')} title={t('page.menu')} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
@@ -198,7 +190,7 @@ export function PageMenu({ page }: { page: WireElement }) {
                 </MenuItem>
               </>
             )}
-            {page.isPublic && !page.inTrash && (
+            {link && !page.inTrash && (
               <div className="menu-public">
                 <span className="menu-public-label">{t('page.publicLink')}</span>
                 <div className="menu-public-row">

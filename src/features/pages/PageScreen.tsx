@@ -157,7 +157,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
 
   if (loaded.status === 'loading') return <Spinner />;
   // No access or no such page: it may be a published page (by id or alias), shown read-only.
-  if (loaded.status === 'failed' && (loaded.kind === 'noAccess' || loaded.kind === 'notFound')) return <PublicPageScreen pageId={pageUid} notPublicKind={loaded.kind} />;
+  if (loaded.status === 'failed' && (loaded.kind === 'noAccess' || loaded.kind === 'notFound')) return <PublicPageScreen pageId={pageUid} notPublicKind={loaded.kind} openAliasById />;
   if (loaded.status === 'failed') return <ErrorScreen kind={loaded.kind} email={user?.email} />;
   const current = livePage ?? loaded.page;
   const editable = canEdit(current.accessLevel) && !current.inTrash;
@@ -168,9 +168,12 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         <Breadcrumbs page={current} />
         <div className="page-topbar-actions">
           {!editable && <span className="page-readonly">{t('page.readOnly')}</span>}
-          <span className="page-sync" data-status={syncStatus} aria-live="polite">
-            {t(`sync.${syncStatus}`)}
-          </span>
+          {/* «Сохранено» is news only to those who can edit; anyone is told of no connection or a refused edit. */}
+          {(editable || syncStatus !== 'saved') && (
+            <span className="page-sync" data-status={syncStatus} aria-live="polite">
+              {t(`sync.${syncStatus}`)}
+            </span>
+          )}
           <PresenceAvatars pageId={loaded.page.id} />
           <ShareButton page={current} openAtStart={intent?.action === 'share'} />
           <CommentsButton open={comments.open} toggle={comments.toggle} />

@@ -20,12 +20,24 @@ const noop = () => undefined;
 const noSave = async () => undefined;
 
 /** A published page for anyone, signed in or not: read-only, no sidebar; «Копировать к себе» clones it after sign-in. */
-export function PublicPageScreen({ pageId, loginIfPrivate = false, notPublicKind = 'notFound' }: { pageId: string; loginIfPrivate?: boolean; notPublicKind?: ErrorKind }) {
+export function PublicPageScreen({
+  pageId,
+  loginIfPrivate = false,
+  notPublicKind = 'notFound',
+  openAliasById = false,
+}: {
+  pageId: string;
+  loginIfPrivate?: boolean;
+  notPublicKind?: ErrorKind;
+  /** A signed-in visitor of the alias address goes on to the page's own address, where a member gets the editor. */
+  openAliasById?: boolean;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const authStatus = useAppSelector((state) => state.auth.status);
   const user = useAppSelector((state) => state.auth.user);
   const [state, setState] = useState<State>({ status: 'loading' });
+  const signedIn = authStatus === 'signedIn';
 
   useEffect(() => {
     let cancelled = false;
@@ -33,6 +45,10 @@ export function PublicPageScreen({ pageId, loginIfPrivate = false, notPublicKind
       .then(({ data, included }) => {
         if (cancelled) return;
         const page = wireElementSchema.parse(data);
+        if (openAliasById && signedIn && page.id !== pageId) {
+          navigate(`/${page.id}`, { replace: true });
+          return;
+        }
         const blocks = ((included ?? []) as { contentType?: string }[]).filter((item) => item.contentType === 'Block') as unknown as WireBlock[];
         setState({ status: 'ready', page, blocks });
       })
@@ -48,7 +64,7 @@ export function PublicPageScreen({ pageId, loginIfPrivate = false, notPublicKind
     return () => {
       cancelled = true;
     };
-  }, [pageId, loginIfPrivate, navigate, notPublicKind]);
+  }, [pageId, loginIfPrivate, navigate, notPublicKind, openAliasById, signedIn]);
 
   useEffect(() => {
     if (state.status === 'ready') document.title = state.page.title || t('untitled');

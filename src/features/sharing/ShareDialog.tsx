@@ -9,7 +9,8 @@ import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { GlobeIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
-import { copyText, publicUrl, toApiError } from '../pages/pageErrors';
+import { copyText, toApiError } from '../pages/pageErrors';
+import { usePublicLink } from '../pages/publicLink';
 import { patchPage } from '../pages/pagesSlice';
 import { useIsPhone } from '../pages/Sidebar';
 import { registerInvitees, searchMembers, useDebouncedInvitees, type PersonLike } from './invitees';
@@ -203,8 +204,9 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
     }
   };
 
-  const link = publicUrl(page.id);
+  const link = usePublicLink(livePage);
   const copyLink = async () => {
+    if (!link) return;
     try {
       await copyText(link);
       showToast(t('share.linkCopied'));
@@ -346,7 +348,7 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
             <span className="share-switch-knob" />
           </button>
         </div>
-        {livePage.isPublic && (
+        {link && (
           <div className="share-public-row">
             <input className="share-public-url" readOnly value={link} aria-label={t('share.publicLink')} onFocus={(e) => e.target.select()} />
             <Button kind="outline" size="xs" onClick={() => void copyLink()}>

@@ -26,6 +26,7 @@ import {
   stepsFor,
   templateSetOf,
   wizardReducer,
+  WIZARD_STEPS,
   WORKSPACE_KINDS,
   type WizardAction,
   type WizardState,
@@ -429,13 +430,17 @@ export function WizardScreen() {
   };
   const props = { state, dispatch };
   const step = state.step;
+  // The first answer decides how many steps follow (4 to 6): until it is given, no total, so
+  // the total shown never changes (docs/web-app.md).
+  const pathKnown = step !== WIZARD_STEPS[0];
+  const progress = pathKnown ? t('wizard.progress', { current: index + 1, total: steps.length }) : t('wizard.progressFirst');
 
   return (
     <div className="wizard" role="dialog" aria-modal="true" aria-label={t('wizard.title')}>
       <header className="wizard-top">
         <span className="wizard-brand">{t('wizard.title')}</span>
-        <ol className="wizard-progress" aria-label={t('wizard.progress', { current: index + 1, total: steps.length })}>
-          {steps.map((s, i) => (
+        <ol className="wizard-progress" aria-label={progress}>
+          {(pathKnown ? steps : [step]).map((s, i) => (
             <li key={s} className={i < index ? 'is-done' : i === index ? 'is-current' : undefined} />
           ))}
         </ol>
@@ -451,7 +456,7 @@ export function WizardScreen() {
         }}
       >
         <div className="wizard-card" data-step={step}>
-          <p className="wizard-step-count">{t('wizard.progress', { current: index + 1, total: steps.length })}</p>
+          <p className="wizard-step-count">{progress}</p>
           <h1 className="wizard-title" tabIndex={-1} ref={heading}>
             {t(`wizard.${step}.title`)}
           </h1>
