@@ -27,6 +27,7 @@ import type { BlockElement } from '../../schema/slate';
 import { useCodeDecorate } from './blocks/code/decorate';
 import { BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
 import { useSlashMenu } from './SlashMenu';
+import { usePagePicker } from './PagePicker';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest } from '../app/api';
 import { useFloatingToolbar } from './FloatingToolbar';
@@ -224,6 +225,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
     },
     ai.start,
   );
+  const pagePicker = usePagePicker(editor, canEdit);
   const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
   // A link asked for the assistant (docs/intents.md): improve all of the page's text; generate
   // and continue write into an empty paragraph at the end (made when the last block is not one),
@@ -252,10 +254,12 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
       editor={editor}
       onChange={() => {
         slash.onChange();
+        pagePicker.onChange();
         linkCard.onChange();
       }}
     >
       {slash.menu}
+      {pagePicker.picker}
       {toolbar.toolbar}
       {linkCard.card}
       {blockSelection.style}
@@ -276,7 +280,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
           // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
           const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
           if (!typing) syncSelectionFromDom(editor);
-          if (slash.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || (canEdit && linkCard.handleKey(event)) || editor.handleKey(event)) event.preventDefault();
+          if (slash.handleKey(event) || pagePicker.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || (canEdit && linkCard.handleKey(event)) || editor.handleKey(event)) event.preventDefault();
         }}
       />
       </ChunkVisibilityProvider>

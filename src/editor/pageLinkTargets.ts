@@ -1,0 +1,100 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { wireElementSchema } from '../../schema/element';
+import { api } from '../app/api';
+import { useAppSelector } from '../app/store';
+import { selectPageById } from '../features/pages/pagesSlice';
+
+/** What a page link shows: the page's current title and icon, or why it cannot. */
+export type PageLinkTarget =
+  | { status: 'loading' }
+  | { status: 'ok'; title: string; icon: string | null }
+  | { status: 'noAccess' }
+  | { status: 'deleted' };
+
+/** How long a looked-up title is taken as current before it is asked again (pages outside the sidebar). */
+export const PAGE_LINK_REFRESH_MS = 30_000;
+
+interface Entry {
+  target: PageLinkTarget;
+  at: number;
+}
+
+const cache = new Map<string, Entry>();
+const listeners = new Set<() => void>();
+let wanted = new Set<string>();
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+function notify() {
+  for (const listener of listeners) listener();
+}
+
+/** Asks `GET pageLinks` for every id wanted in this tick (one request for a page full of links). */
+function flush() {
+  timer = null;
+  const ids = [...wanted];
+  wanted = new Set();
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    api<Array<{ id: string; status: 'ok' | 'noAccess' | 'deleted'; element?: unknown }>>(`/api/v3/spaces/pageLinks?ids=${encodeURIComponent(JSON.stringify(chunk))}`).then(
+      ({ data }) => {
+        const at = Date.now();
+        for (const item of data) {
+          const element = item.status === 'ok' ? wireElementSchema.safeParse(item.element) : null;
+          const target: PageLinkTarget = element?.success ? { status: 'ok', title: element.data.title, icon: element.data.icon } : { status: item.status === 'ok' ? 'noAccess' : item.status };
+          cache.set(item.id, { target, at });
+        }
+        notify();
+      },
+      // Not signed in (a public page) or refused: no title is shown.
+      () => {
+        const at = Date.now();
+        for (const id of chunk) if (cache.get(id)?.target.status !== 'ok') cache.set(id, { target: { status: 'noAccess' }, at });
+        notify();
+      },
+    );
+  }
+}
+
+function request(pageId: string) {
+  wanted.add(pageId);
+  if (!timer) timer = setTimeout(flush, 0);
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Forgets every looked-up page (tests; another account signed in). */
+export function forgetPageLinkTargets(): void {
+  cache.clear();
+  notify();
+}
+
+// Coming back to the tab: looked-up titles are asked again, so a rename made meanwhile shows.
+if (typeof window !== 'undefined') {
+  window.addEventListener('focus', () => {
+    for (const [id, entry] of cache) if (Date.now() - entry.at > 1000) request(id);
+  });
+}
+
+/**
+ * The page a page link points at, as the reader may see it. A page in the store (the sidebar's
+ * tree, the open page) shows its title from there, so a rename shows at once (the store hears
+ * of renames live); any other page is looked up (`GET pageLinks`, batched, cached, asked again
+ * after PAGE_LINK_REFRESH_MS or when the tab gets the focus back).
+ */
+export function usePageLinkTarget(pageId: string): PageLinkTarget {
+  const page = useAppSelector((state) => selectPageById(state, pageId));
+  const entry = useSyncExternalStore(subscribe, () => cache.get(pageId));
+  const known = page && !page.inTrash;
+  useEffect(() => {
+    if (known) return;
+    if (!entry || Date.now() - entry.at > PAGE_LINK_REFRESH_MS) request(pageId);
+    const refresh = setInterval(() => request(pageId), PAGE_LINK_REFRESH_MS);
+    return () => clearInterval(refresh);
+  }, [known, entry, pageId]);
+  if (known) return { status: 'ok', title: page.title, icon: page.icon };
+  if (page?.inTrash) return { status: 'deleted' };
+  return entry?.target ?? { status: 'loading' };
+}
