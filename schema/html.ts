@@ -1,4 +1,4 @@
-import { canonicalTokens, isPageLink, isSafeHref, pageHref, type Token, type TokenMarks } from './token';
+import { canonicalTokens, isPageLink, isSafeHref, PAGE_LINK_TEXT, pageHref, type Token, type TokenMarks } from './token';
 
 /** Text safe inside HTML elements and attribute values. */
 export function escapeHtml(text: string): string {
@@ -82,8 +82,12 @@ export function htmlToTokens(root: Element): Token[] {
     if (element.tagName === 'A') {
       const href = element.getAttribute('href');
       const pageId = element.getAttribute('data-page-id');
-      if (pageId && href === pageHref(pageId) && isPageLink({ href, pageId })) next.link = { href, pageId };
-      else if (href && isSafeHref(href)) next.link = { href };
+      if (pageId && href === pageHref(pageId) && isPageLink({ href, pageId })) {
+        // A page link copied here: its text was the page's title then; the link shows the current one.
+        out.push({ ...next, link: { href, pageId }, text: PAGE_LINK_TEXT });
+        return;
+      }
+      if (href && isSafeHref(href)) next.link = { href };
     }
     for (const child of Array.from(element.childNodes)) walk(child, next);
   };

@@ -28,6 +28,9 @@ import { useCodeDecorate } from './blocks/code/decorate';
 import { BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
 import { useSlashMenu } from './SlashMenu';
 import { usePagePicker } from './PagePicker';
+import { pageLinkTitleFrom } from './pageLinkTargets';
+import { useStore } from 'react-redux';
+import type { RootState } from '../app/store';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest } from '../app/api';
 import { useFloatingToolbar } from './FloatingToolbar';
@@ -76,6 +79,7 @@ export interface DocumentEditorProps {
 export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
+  const store = useStore<RootState>();
 
   const { editor, queue, title } = useMemo(() => {
     const titleSync = { timer: undefined as ReturnType<typeof setTimeout> | undefined, pending: null as string | null };
@@ -118,6 +122,8 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
         else insertData(data);
       };
     }
+    // Copy writes a page link's current title as its text (HTML and plain text).
+    workspaceEditor.pageLinkTitle = (pageId) => pageLinkTitleFrom(store.getState(), pageId);
     // A duplicated nested-page block points at a deep copy of its page, made here under this page.
     // If the copy cannot be made, the duplicated block goes again (it would point at nothing).
     workspaceEditor.copyPages = (pairs) => {

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { wireElementSchema } from '../../schema/element';
 import { api } from '../app/api';
-import { useAppSelector } from '../app/store';
+import { useAppSelector, type RootState } from '../app/store';
 import { selectPageById } from '../features/pages/pagesSlice';
 
 /** What a page link shows: the page's current title and icon, or why it cannot. */
@@ -97,4 +97,12 @@ export function usePageLinkTarget(pageId: string): PageLinkTarget {
   if (known) return { status: 'ok', title: page.title, icon: page.icon };
   if (page?.inTrash) return { status: 'deleted' };
   return entry?.target ?? { status: 'loading' };
+}
+
+/** A linked page's current title as this reader may see it, or null (copy writes it: plugins/types.ts `pageLinkTitle`). */
+export function pageLinkTitleFrom(state: RootState, pageId: string): string | null {
+  const page = selectPageById(state, pageId);
+  if (page && !page.inTrash) return page.title.trim() || null;
+  const entry = cache.get(pageId);
+  return entry?.target.status === 'ok' ? entry.target.title.trim() || null : null;
 }
