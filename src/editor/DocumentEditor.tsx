@@ -6,6 +6,7 @@ import { blocksToSlate, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
 import { wireElementSchema, type WireElement } from '../../schema/element';
+import { newId } from '../../schema/ids';
 import { attachLiveSync, type LiveSyncOptions } from './liveSync';
 import {
   applyRemoteBlock,
@@ -231,7 +232,14 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
     },
     ai.start,
   );
-  const pagePicker = usePagePicker(editor, canEdit);
+  // «Создать страницу «…»» in the page picker: a child page of this one with the typed title.
+  const createLinkedPage = useCallback(async (title: string) => {
+    const { data } = await apiRequest<unknown>(`/api/v3/spaces/element/${encodeURIComponent(page.id)}/children`, { method: 'POST', body: { id: newId(), title, type: 'Note', contentType: 'Element' } });
+    const child = wireElementSchema.parse(data);
+    callbacks.current.onChildPageCreated?.(child);
+    return child;
+  }, [page.id]);
+  const pagePicker = usePagePicker(editor, canEdit, createLinkedPage);
   const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
   // A link asked for the assistant (docs/intents.md): improve all of the page's text; generate
   // and continue write into an empty paragraph at the end (made when the last block is not one),

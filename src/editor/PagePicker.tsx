@@ -1,12 +1,12 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import type { Editor } from 'slate';
+import { Editor, type BaseRange } from 'slate';
 import { ReactEditor } from 'slate-react';
 import { insertPageLink, pageLinkQuery, type PageLinkQuery } from '../../plugins';
 import { wireElementSchema, type WireElement } from '../../schema/element';
 import { api } from '../app/api';
-import { PageIcon } from '../ui/icons';
+import { PageIcon, PlusIcon } from '../ui/icons';
 import './pageLink.css';
 import './slashMenu.css';
 
@@ -36,7 +36,12 @@ export interface PagePickerControl {
  * Enter or a click insert a link to the page in place of the typed text (one undo step); Escape
  * closes it and leaves the text as typed (until another trigger is typed).
  */
-export function usePagePicker(editor: Editor, enabled: boolean): PagePickerControl {
+export function usePagePicker(
+  editor: Editor,
+  enabled: boolean,
+  /** «Создать страницу «…»», the last option: makes the page (a child of this one) and answers it. */
+  createPage?: (title: string) => Promise<WireElement>,
+): PagePickerControl {
   const { t } = useTranslation('documentEditor');
   const [query, setQuery] = useState<PageLinkQuery | null>(null);
   const [results, setResults] = useState<{ for: string; pages: WireElement[] } | { for: string; failed: true } | null>(null);
@@ -71,13 +76,33 @@ export function usePagePicker(editor: Editor, enabled: boolean): PagePickerContr
   }, [text]);
 
   const pages = results && 'pages' in results ? results.pages : [];
-  const current = Math.min(active, pages.length - 1);
+  const newTitle = text?.trim() ?? '';
+  const options: PickerOption[] = [...pages.map((page) => ({ kind: 'page' as const, page })), ...(createPage && newTitle !== '' && results?.for === text ? [{ kind: 'create' as const, title: newTitle }] : [])];
+  const current = Math.min(active, options.length - 1);
 
-  const choose = (page: WireElement) => {
+  const choose = (option: PickerOption) => {
     const at = pageLinkQuery(editor);
     setQuery(null);
     if (!at) return;
-    insertPageLink(editor, at.range, page.id);
+    if (option.kind === 'page') {
+      insertPageLink(editor, at.range, option.page.id);
+      ReactEditor.focus(editor as ReactEditor);
+      return;
+    }
+    // The typed text stays until the page exists; then it becomes the link, if it is still there.
+    const typed = Editor.string(editor, at.range);
+    dismissed.current = `${at.range.anchor.path.join('.')}:${at.range.anchor.offset}`;
+    void createPage?.(option.title).then(
+      (page) => {
+        const range: BaseRange = at.range;
+        try {
+          if (Editor.string(editor, range) === typed) insertPageLink(editor, range, page.id);
+        } catch {
+          // The block went away meanwhile: the page is made, nothing is linked.
+        }
+      },
+      () => undefined,
+    );
     ReactEditor.focus(editor as ReactEditor);
   };
 
@@ -88,33 +113,46 @@ export function usePagePicker(editor: Editor, enabled: boolean): PagePickerContr
       setQuery(null);
       return true;
     }
-    if (pages.length === 0) return false;
-    if (event.key === 'ArrowDown') setActive((current + 1) % pages.length);
-    else if (event.key === 'ArrowUp') setActive((current - 1 + pages.length) % pages.length);
-    else if (event.key === 'Enter' || event.key === 'Tab') choose(pages[current]);
+    if (options.length === 0) return false;
+    if (event.key === 'ArrowDown') setActive((current + 1) % options.length);
+    else if (event.key === 'ArrowUp') setActive((current - 1 + options.length) % options.length);
+    else if (event.key === 'Enter' || event.key === 'Tab') choose(options[current]);
     else return false;
     return true;
   };
 
   const picker = query ? (
-    <PagePickerList editor={editor} query={query} pages={pages} active={current} state={results === null || results.for !== text ? 'searching' : 'failed' in results ? 'failed' : 'ready'} onHover={setActive} onChoose={choose} label={t('pagePicker.label')} texts={{ nothing: t('pagePicker.nothing'), searching: t('pagePicker.searching'), failed: t('pagePicker.failed'), untitled: t('document.untitled') }} />
+    <PagePickerList
+      editor={editor}
+      query={query}
+      options={options}
+      active={current}
+      state={results === null || results.for !== text ? 'searching' : 'failed' in results ? 'failed' : 'ready'}
+      onHover={setActive}
+      onChoose={choose}
+      label={t('pagePicker.label')}
+      texts={{ nothing: t('pagePicker.nothing'), searching: t('pagePicker.searching'), failed: t('pagePicker.failed'), untitled: t('document.untitled'), recent: query.query.trim() === '' ? t('pagePicker.recent') : null, create: (title) => t('pagePicker.create', { title }) }}
+    />
   ) : null;
   return { onChange, handleKey, picker };
 }
 
+/** A choice of the picker: a page found, or a new page of the typed title. */
+type PickerOption = { kind: 'page'; page: WireElement } | { kind: 'create'; title: string };
+
 interface ListProps {
   editor: Editor;
   query: PageLinkQuery;
-  pages: WireElement[];
+  options: PickerOption[];
   active: number;
   state: 'searching' | 'ready' | 'failed';
   label: string;
-  texts: { nothing: string; searching: string; failed: string; untitled: string };
+  texts: { nothing: string; searching: string; failed: string; untitled: string; recent: string | null; create(title: string): string };
   onHover(index: number): void;
-  onChoose(page: WireElement): void;
+  onChoose(option: PickerOption): void;
 }
 
-function PagePickerList({ editor, query, pages, active, state, label, texts, onHover, onChoose }: ListProps) {
+function PagePickerList({ editor, query, options, active, state, label, texts, onHover, onChoose }: ListProps) {
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
   const list = useRef<HTMLDivElement>(null);
 
@@ -146,29 +184,46 @@ function PagePickerList({ editor, query, pages, active, state, label, texts, onH
   }, [active]);
 
   if (!position) return null;
-  const empty = state === 'searching' && pages.length === 0 ? texts.searching : state === 'failed' ? texts.failed : pages.length === 0 ? texts.nothing : null;
+  const found = options.filter((option) => option.kind === 'page').length;
+  const empty = state === 'searching' && options.length === 0 ? texts.searching : state === 'failed' ? texts.failed : found === 0 ? texts.nothing : null;
   return createPortal(
     <div className="slash-menu page-picker editor-panel" style={{ top: position.top, left: position.left }} role="listbox" aria-label={label} ref={list}>
-      {empty !== null ? (
-        <div className="slash-menu-empty">{empty}</div>
-      ) : (
-        pages.map((page, index) => (
-          <div
-            key={page.id}
-            role="option"
-            aria-selected={index === active}
-            className={`slash-menu-item${index === active ? ' is-active' : ''}`}
-            onMouseEnter={() => onHover(index)}
-            onMouseDown={(event) => {
-              // Keep the caret in the editor.
-              event.preventDefault();
-              onChoose(page);
-            }}
-          >
-            <span className="page-picker-icon" aria-hidden="true">{page.icon ?? <PageIcon size={16} />}</span> {page.title.trim() || texts.untitled}
-          </div>
-        ))
-      )}
+      {empty !== null ? <div className="slash-menu-empty">{empty}</div> : null}
+      {found > 0 && texts.recent ? (
+        <div className="slash-menu-group" role="presentation">
+          {texts.recent}
+        </div>
+      ) : null}
+      {options.map((option, index) => (
+        <div
+          key={option.kind === 'page' ? option.page.id : 'create'}
+          role="option"
+          aria-selected={index === active}
+          className={`slash-menu-item${index === active ? ' is-active' : ''}${option.kind === 'create' ? ' page-picker-create' : ''}`}
+          onMouseEnter={() => onHover(index)}
+          onMouseDown={(event) => {
+            // Keep the caret in the editor.
+            event.preventDefault();
+            onChoose(option);
+          }}
+        >
+          {option.kind === 'page' ? (
+            <>
+              <span className="page-picker-icon" aria-hidden="true">
+                {option.page.icon ?? <PageIcon size={16} />}
+              </span>{' '}
+              {option.page.title.trim() || texts.untitled}
+            </>
+          ) : (
+            <>
+              <span className="page-picker-icon" aria-hidden="true">
+                <PlusIcon size={16} />
+              </span>{' '}
+              {texts.create(option.title)}
+            </>
+          )}
+        </div>
+      ))}
     </div>,
     document.body,
   );
