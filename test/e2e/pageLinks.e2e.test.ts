@@ -116,3 +116,22 @@ it('@ then «Создать страницу «…»» makes a child page with t
   await savedAndReloaded(page);
   await eventually(() => labels(page), ['Черновик']);
 }, 60_000);
+
+it('Ctrl+Z right after choosing takes the link away in one step and gives the typed search back', async () => {
+  const target = (await ownerApi('section/private', { method: 'POST', body: JSON.stringify({ title: 'Отмена' }) })).data;
+  const page = await suite.first().newPage();
+  await page.goto(`${suite.server().url}/${target.id}`);
+  await page.locator('[data-slate-editor] h1').click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('см. @Отм');
+  const picker = page.getByRole('listbox', { name: 'Ссылка на страницу' });
+  await picker.getByRole('option', { name: /Отмена$/ }).waitFor();
+  await page.keyboard.press('Enter');
+  await eventually(() => labels(page), ['Отмена']);
+  await page.keyboard.press('Control+z');
+  await eventually(() => labels(page), []);
+  await expect(firstBlockText(page)).resolves.toBe('см. @Отм');
+  await page.keyboard.press('Control+Shift+z');
+  await eventually(() => labels(page), ['Отмена']);
+}, 60_000);
