@@ -3,7 +3,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { newElement } from '../../schema/element';
 import { createStore } from '../app/store';
-import { pageChangedElsewhere, pageLoaded } from '../features/pages/pagesSlice';
+import { loadSection, pageChangedElsewhere, pageLoaded } from '../features/pages/pagesSlice';
 import { PageLinkView } from './PageLinkView';
 import { forgetPageLinkTargets, pageLinkTitleFrom } from './pageLinkTargets';
 import { installFetch } from './blocks/testing';
@@ -26,10 +26,10 @@ const labels = (container: HTMLElement) => [...container.querySelectorAll('a.pag
 beforeEach(() => forgetPageLinkTargets());
 
 describe('PageLinkView', () => {
-  it('a page the store knows shows its title from there, and a rename shows at once, with no request', async () => {
+  it('a page the sidebar lists shows its title from the store, and a rename shows at once, with no request', async () => {
     const calls = installFetch(() => ({ status: 500, body: {} }));
     const store = createStore();
-    store.dispatch(pageLoaded(newElement({ id: KNOWN, workspaceId: WORKSPACE, title: 'План', section: 'private' }, at)));
+    store.dispatch(loadSection.fulfilled({ section: 'private', pages: [newElement({ id: KNOWN, workspaceId: WORKSPACE, title: 'План', section: 'private' }, at)] }, 'r1', 'private'));
     const { container } = render(
       <Provider store={store}>
         <MemoryRouter>
@@ -77,6 +77,23 @@ describe('PageLinkView', () => {
     expect(container.querySelectorAll('a')[1].className).toContain('page-link-lock-icon');
     expect(pageLinkTitleFrom(store.getState(), OPEN)).toBe('Открытая');
     expect(pageLinkTitleFrom(store.getState(), CLOSED)).toBeNull();
+  });
+
+  it('a page in the store that no list shows (trashed elsewhere, the tree read again) is looked up instead', async () => {
+    const calls = installFetch(() => ({ status: 200, body: { data: [{ id: KNOWN, status: 'deleted' }] } }));
+    const store = createStore();
+    store.dispatch(pageLoaded(newElement({ id: KNOWN, workspaceId: WORKSPACE, title: 'Старое', section: 'private' }, at)));
+    const { container } = render(
+      <Provider store={store}>
+        <MemoryRouter>
+          <PageLinkView pageId={KNOWN}>↗</PageLinkView>
+        </MemoryRouter>
+      </Provider>,
+    );
+    await settle();
+    expect(calls).toHaveLength(1);
+    expect(labels(container)).toEqual(['Страница удалена']);
+    expect(container.innerHTML).not.toContain('Старое');
   });
 
   it('when the lookup fails (signed out, a public page) no title is shown', async () => {

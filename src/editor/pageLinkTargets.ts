@@ -1,4 +1,5 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { createSelector } from '@reduxjs/toolkit';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { wireElementSchema } from '../../schema/element';
 import { api } from '../app/api';
 import { useAppSelector, type RootState } from '../app/store';
@@ -79,30 +80,48 @@ if (typeof window !== 'undefined') {
 }
 
 /**
- * The page a page link points at, as the reader may see it. A page in the store (the sidebar's
- * tree, the open page) shows its title from there, so a rename shows at once (the store hears
+ * The pages the sidebar's tree lists now (sections and loaded children). Only these are taken
+ * from the store: an entity can outlive its place in the tree (trashed or unshared elsewhere,
+ * the tree read again), and such a page is looked up instead.
+ */
+const selectListedPageIds = createSelector(
+  [(state: RootState) => state.pages.sections, (state: RootState) => state.pages.children],
+  (sections, children) => new Set([...Object.values(sections), ...Object.values(children)].flatMap((ids) => ids ?? [])),
+);
+
+function listedPage(state: RootState, pageId: string) {
+  const page = selectPageById(state, pageId);
+  return page && !page.inTrash && selectListedPageIds(state).has(pageId) ? page : undefined;
+}
+
+/**
+ * The page a page link points at, as the reader may see it. A page the sidebar's tree lists
+ * shows its title from the store, so a rename shows at once (the store hears
  * of renames live); any other page is looked up (`GET pageLinks`, batched, cached, asked again
  * after PAGE_LINK_REFRESH_MS or when the tab gets the focus back).
  */
 export function usePageLinkTarget(pageId: string): PageLinkTarget {
-  const page = useAppSelector((state) => selectPageById(state, pageId));
+  const page = useAppSelector((state) => listedPage(state, pageId));
   const entry = useSyncExternalStore(subscribe, () => cache.get(pageId));
-  const known = page && !page.inTrash;
+  const known = page !== undefined;
+  // A page that just left the tree (trashed, unshared) is asked again whatever the cache says.
+  const wasKnown = useRef(known);
   useEffect(() => {
+    const left = wasKnown.current && !known;
+    wasKnown.current = known;
     if (known) return;
-    if (!entry || Date.now() - entry.at > PAGE_LINK_REFRESH_MS) request(pageId);
+    if (left || !entry || Date.now() - entry.at > PAGE_LINK_REFRESH_MS) request(pageId);
     const refresh = setInterval(() => request(pageId), PAGE_LINK_REFRESH_MS);
     return () => clearInterval(refresh);
   }, [known, entry, pageId]);
   if (known) return { status: 'ok', title: page.title, icon: page.icon };
-  if (page?.inTrash) return { status: 'deleted' };
   return entry?.target ?? { status: 'loading' };
 }
 
 /** A linked page's current title as this reader may see it, or null (copy writes it: plugins/types.ts `pageLinkTitle`). */
 export function pageLinkTitleFrom(state: RootState, pageId: string): string | null {
-  const page = selectPageById(state, pageId);
-  if (page && !page.inTrash) return page.title.trim() || null;
+  const page = listedPage(state, pageId);
+  if (page) return page.title.trim() || null;
   const entry = cache.get(pageId);
   return entry?.target.status === 'ok' ? entry.target.title.trim() || null : null;
 }

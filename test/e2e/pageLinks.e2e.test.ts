@@ -117,10 +117,11 @@ it('@ then «Создать страницу «…»» makes a child page with t
   await eventually(() => labels(page), ['Черновик']);
 }, 60_000);
 
-it('Ctrl+Z right after choosing takes the link away in one step and gives the typed search back', async () => {
+it('Ctrl+Z right after choosing takes the link away in one step and gives the typed search back; a trashed target shows «Страница удалена»', async () => {
   const target = (await ownerApi('section/private', { method: 'POST', body: JSON.stringify({ title: 'Отмена' }) })).data;
+  const host = (await ownerApi('section/private', { method: 'POST', body: JSON.stringify({ title: 'Хост' }) })).data;
   const page = await suite.first().newPage();
-  await page.goto(`${suite.server().url}/${target.id}`);
+  await page.goto(`${suite.server().url}/${host.id}`);
   await page.locator('[data-slate-editor] h1').click();
   await page.keyboard.press('End');
   await page.keyboard.press('Enter');
@@ -134,4 +135,7 @@ it('Ctrl+Z right after choosing takes the link away in one step and gives the ty
   await expect(firstBlockText(page)).resolves.toBe('см. @Отм');
   await page.keyboard.press('Control+Shift+z');
   await eventually(() => labels(page), ['Отмена']);
+  // The linked page goes to the trash elsewhere: «Страница удалена», no title.
+  await ownerApi(`element/${target.id}`, { method: 'DELETE' });
+  await eventually(() => labels(page), ['Страница удалена'], 10_000);
 }, 60_000);
