@@ -12,6 +12,7 @@ import { withCodeBlocks } from './withCodeBlocks';
 import { withMarkdownShortcuts } from './withMarkdownShortcuts';
 import { withMarks } from './withMarks';
 import { withPageHeading } from './withPageHeading';
+import { withPageLinks } from './withPageLinks';
 import { withStructure } from './withStructure';
 import { withTables } from './withTables';
 import { withUndoWindow } from './withUndoWindow';
@@ -40,7 +41,7 @@ export function createWorkspaceEditor(sync?: BlockSyncHandlers): WorkspaceEditor
   base.getChunkSize = (node) => (Editor.isEditor(node) ? BLOCK_CHUNK_SIZE : null);
   // Tables are the innermost rule set: the block rules above see a cell's keys first and pass them on.
   withTables(base);
-  let editor = withBlockActions(withMarks(withUndoWindow(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber }))));
+  let editor = withPageLinks(withBlockActions(withMarks(withUndoWindow(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber })))));
   editor = withClipboard(editor);
   if (sync) editor = withBlockSync(editor, sync);
   return editor;
@@ -54,6 +55,7 @@ export * from './withMarkdownShortcuts';
 export * from './withMarks';
 export * from './withUndoWindow';
 export * from './withPageHeading';
+export * from './withPageLinks';
 export * from './withStructure';
 export * from './withTables';
 export * from './withVoidBlocks';

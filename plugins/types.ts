@@ -30,7 +30,16 @@ export interface PageCopies {
   copyPages?(pairs: Array<{ from: string; to: string }>): void;
 }
 
-export type WorkspaceEditor = BaseEditor & ReactEditor & HistoryEditor & KeyRules & PageCopies;
+export interface PageLinkTitles {
+  /**
+   * Set by the app: the current title of a linked page as this reader may see it (or null while
+   * unknown / not readable). Copy writes it as the link's text in HTML and plain text, so a
+   * page link pasted elsewhere reads as the page's title (docs/plugins.md, «Page links»).
+   */
+  pageLinkTitle?(pageId: string): string | null;
+}
+
+export type WorkspaceEditor = BaseEditor & ReactEditor & HistoryEditor & KeyRules & PageCopies & PageLinkTitles;
 
 declare module 'slate' {
   interface CustomTypes {

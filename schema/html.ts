@@ -1,4 +1,4 @@
-import { canonicalTokens, isSafeHref, type Token, type TokenMarks } from './token';
+import { canonicalTokens, isPageLink, isSafeHref, PAGE_LINK_TEXT, pageHref, type Token, type TokenMarks } from './token';
 
 /** Text safe inside HTML elements and attribute values. */
 export function escapeHtml(text: string): string {
@@ -15,7 +15,8 @@ export function tokensToHtml(tokens: readonly Token[]): string {
       if (token.italic) html = `<em>${html}</em>`;
       if (token.underline) html = `<u>${html}</u>`;
       if (token.struckOut) html = `<s>${html}</s>`;
-      if (token.link && isSafeHref(token.link.href)) html = `<a href="${escapeHtml(token.link.href)}">${html}</a>`;
+      if (isPageLink(token.link)) html = `<a href="${escapeHtml(token.link.href)}" data-page-id="${escapeHtml(token.link.pageId)}">${html}</a>`;
+      else if (token.link && isSafeHref(token.link.href)) html = `<a href="${escapeHtml(token.link.href)}">${html}</a>`;
       return html;
     })
     .join('');
@@ -80,6 +81,12 @@ export function htmlToTokens(root: Element): Token[] {
     }
     if (element.tagName === 'A') {
       const href = element.getAttribute('href');
+      const pageId = element.getAttribute('data-page-id');
+      if (pageId && href === pageHref(pageId) && isPageLink({ href, pageId })) {
+        // A page link copied here: its text was the page's title then; the link shows the current one.
+        out.push({ ...next, link: { href, pageId }, text: PAGE_LINK_TEXT });
+        return;
+      }
       if (href && isSafeHref(href)) next.link = { href };
     }
     for (const child of Array.from(element.childNodes)) walk(child, next);

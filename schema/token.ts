@@ -11,9 +11,32 @@ export function isSafeHref(href: string): boolean {
   }
 }
 
+/** The app's address of a page, which a page link's href is: `/{pageId}`. */
+export function pageHref(pageId: string): string {
+  return `/${pageId}`;
+}
+
+/** The text a page link's token holds: the link shows the page's current title instead (docs/plugins.md). */
+export const PAGE_LINK_TEXT = '↗';
+
+/**
+ * A link: an http(s) address, or a page link (issue 15): `pageId` names a page of the app and
+ * `href` is that page's address, `/{pageId}` (old clients still see a working link).
+ */
 export const linkSchema = z
-  .object({ href: z.string().max(2048).refine(isSafeHref, { message: 'only http and https links are allowed' }) })
-  .strict();
+  .object({ href: z.string().max(2048), pageId: z.string().uuid().optional() })
+  .strict()
+  .refine((link) => (link.pageId !== undefined ? link.href === pageHref(link.pageId) : isSafeHref(link.href)), {
+    message: 'only http and https links, or a page link to /{pageId}, are allowed',
+    path: ['href'],
+  });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Is this link a page link (a valid one: its href is the page's address)? */
+export function isPageLink(link: { href: string; pageId?: string } | undefined): link is { href: string; pageId: string } {
+  return link?.pageId !== undefined && UUID.test(link.pageId) && link.href === pageHref(link.pageId);
+}
 
 export const tableAddressSchema = z.object({ x: z.number().int().min(0), y: z.number().int().min(0) }).strict();
 

@@ -3,7 +3,7 @@ import { definitionForWireType } from '../../schema/blocks';
 import { codeLanguageNamed } from '../../schema/blocks/code';
 import { MAX_FORCED_ORDER } from '../../schema/blocks/orderedList';
 import type { BlockElement } from '../../schema/slate';
-import { canonicalTokens, isSafeHref, type Token, type TokenMarks } from '../../schema/token';
+import { canonicalTokens, isPageLink, isSafeHref, PAGE_LINK_TEXT, type Token, type TokenMarks } from '../../schema/token';
 import { limitTokens, makeBlock, paragraph, soundDepths, splitLines, type PastedContent } from './content';
 
 /** Inline HTML tags that mark text (`<u>`: markdown has no underline; tokensToMarkdown writes tags where delimiters would not hold). */
@@ -42,7 +42,10 @@ function inlineTokens(tokens: readonly MdToken[] | undefined, outer: TokenMarks 
         break;
       case 'link': {
         const href = (token as Tokens.Link).href;
-        out.push(...inlineTokens(token.tokens, isSafeHref(href) ? { ...marks, link: { href } } : marks));
+        // `[title](/{pageId})`: a page link (what tokensToMarkdown writes for one).
+        const pageId = href.slice(1);
+        if (isPageLink({ href, pageId })) out.push({ ...marks, text: PAGE_LINK_TEXT, link: { href, pageId } });
+        else out.push(...inlineTokens(token.tokens, isSafeHref(href) ? { ...marks, link: { href } } : marks));
         break;
       }
       case 'image': {

@@ -4,7 +4,8 @@ import { definitionForSlateType, orderedNumberAt, PAGE_HEADING_PREFIX, tokensByC
 import { escapeHtml, tokensToHtml } from '../../schema/html';
 import { newId } from '../../schema/ids';
 import type { BlockElement } from '../../schema/slate';
-import { canonicalTokens, tokensText, type Token } from '../../schema/token';
+import { canonicalTokens, isPageLink, tokensText, type Token } from '../../schema/token';
+import type { PageLinkTitles } from '../types';
 import { soundDepths } from './content';
 import type { ClipboardJson } from './parseJson';
 import { depthOf } from '../../schema/slate';
@@ -116,6 +117,22 @@ export function blocksToText(elements: readonly BlockElement[]): string {
     .join('\n');
 }
 
+/** A page link's text as copied to HTML and plain text: the page's current title when the reader may see it. */
+function titledTokens(editor: Editor, tokens: readonly Token[]): Token[] {
+  const title = (editor as Editor & PageLinkTitles).pageLinkTitle;
+  if (!title) return [...tokens];
+  return tokens.map((token) => {
+    if (!isPageLink(token.link)) return token;
+    const text = title(token.link.pageId);
+    return text ? { ...token, text } : token;
+  });
+}
+
+function titledElement(editor: Editor, element: BlockElement): BlockElement {
+  if (element.type === 'tableBlock' || !element.children.some((child) => isPageLink((child as Token).link))) return element;
+  return { ...element, children: titledTokens(editor, element.children as Token[]) } as BlockElement;
+}
+
 /** The selected part of each text in the selection, with a tab between table cells and a line break between rows. */
 function selectedTokens(editor: Editor, selection: Range): Token[] {
   const out: Token[] = [];
@@ -153,8 +170,9 @@ export function copyContent(editor: Editor): CopiedContent | null {
     let tokens = selectedTokens(editor, selection);
     if (first.type === 'pageHeadingBlock' || first.type === 'codeBlock') tokens = canonicalTokens([{ text: tokensText(tokens) }]);
     if (tokens.length === 0) return null;
-    const html = first.type === 'codeBlock' ? `<code>${escapeHtml(tokensText(tokens))}</code>` : tokensToHtml(tokens);
-    return { json: { format: 'workspace-blocks', version: 1, tokens }, html, text: tokensText(tokens) };
+    const titled = titledTokens(editor, tokens);
+    const html = first.type === 'codeBlock' ? `<code>${escapeHtml(tokensText(tokens))}</code>` : tokensToHtml(titled);
+    return { json: { format: 'workspace-blocks', version: 1, tokens }, html, text: tokensText(titled) };
   }
   const fragment = Editor.fragment(editor, voidAtStart && Range.isCollapsed(selection) ? Editor.range(editor, [index]) : selection);
   const elements: BlockElement[] = [];
@@ -176,7 +194,8 @@ export function copyContent(editor: Editor): CopiedContent | null {
   const pageId = pageIdOf(editor);
   const positions = flatPositions(rebased);
   const blocks: WireBlock[] = rebased.map((element, i) => toWire(element, { pageId, ...positions[i] }));
-  return { json: { format: 'workspace-blocks', version: 1, blocks }, html: blocksToHtml(rebased), text: blocksToText(rebased) };
+  const titled = rebased.map((element) => titledElement(editor, element));
+  return { json: { format: 'workspace-blocks', version: 1, blocks }, html: blocksToHtml(titled), text: blocksToText(titled) };
 }
 
 /**

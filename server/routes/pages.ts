@@ -372,6 +372,56 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope(data, meta);
   });
 
+  /**
+   * Title search for the page picker (issue 15, `[[` and `@` in the editor): live pages of the
+   * request's workspace whose title holds `q` (case-insensitive, whole Unicode), that the caller
+   * may read; titles starting with `q` first, then the rest, each by title. At most `limit` (20).
+   */
+  app.get('/api/v3/spaces/search', { schema: { tags: ['pages'], summary: 'Pages of the workspace the caller may read whose title holds q (case-insensitive), best first', querystring: jsonQuery({ q: searchText, limit: z.number().int().min(1).max(50).optional() }) } }, async (request) => {
+    const user = requireUser(request);
+    const workspace = await requestWorkspace(app, request, user);
+    const needle = foldCase(request.query.q?.trim() ?? '');
+    const limit = request.query.limit ?? 20;
+    const live = await app.db.selectFrom('pages').selectAll().where('workspace_id', '=', workspace.id).where('in_trash', '=', 0).execute();
+    const matching = live
+      .map((page) => ({ page, title: foldCase(page.title) }))
+      .filter(({ title }) => title.includes(needle))
+      .sort((a, b) => {
+        const ap = a.title.startsWith(needle) ? 0 : 1;
+        const bp = b.title.startsWith(needle) ? 0 : 1;
+        if (ap !== bp) return ap - bp;
+        if (a.title !== b.title) return a.title < b.title ? -1 : 1;
+        return a.page.id < b.page.id ? -1 : 1;
+      })
+      .map(({ page }) => page);
+    // Access is checked before the limit, so pages the caller cannot read never take a place.
+    const elements = (await presentPagesFor(app.db, user.id, matching)).slice(0, limit);
+    return envelope(elements, { count: elements.length, hasMoreNext: false });
+  });
+
+  /**
+   * What the page links of a page point at (issue 15, links that follow renames): for each id
+   * the page as the caller sees it (`ok`), `noAccess` (no title given away) or `deleted` (gone,
+   * or in the trash). No visit is noted, unlike `GET element/{id}`.
+   */
+  app.get('/api/v3/spaces/pageLinks', { schema: { tags: ['pages'], summary: 'The pages page links point at: each ok (with the page), noAccess or deleted', querystring: jsonQuery({ ids: z.array(z.string().uuid()).min(1).max(100) }) } }, async (request) => {
+    const user = requireUser(request);
+    const ids = [...new Set(request.query.ids)];
+    const pages = await findPages(app.db, ids);
+    const levels = await pageAccessLevels(app.db, user.id, pages);
+    const byId = new Map(pages.map((p) => [p.id, p]));
+    const favorites = await favoritePageIds(app.db, user.id, pages.map((p) => p.id));
+    const data = ids.map((id) => {
+      const page = byId.get(id);
+      if (!page) return { id, status: 'deleted' as const };
+      const level = levels.get(id) ?? 'none';
+      if (!allows(level, 'read')) return { id, status: 'noAccess' as const };
+      if (page.in_trash === 1) return { id, status: 'deleted' as const };
+      return { id, status: 'ok' as const, element: presentElement(page, level, favorites.has(id)) };
+    });
+    return envelope(data, { count: data.length, hasMoreNext: false });
+  });
+
   // ---- Changing --------------------------------------------------------------------------------
 
   app.patch('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Change one of title, icon, cover, isPublic', params: idParams, body: patchElementBodySchema } }, async (request) => {

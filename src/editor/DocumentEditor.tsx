@@ -6,6 +6,7 @@ import { blocksToSlate, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
 import { wireElementSchema, type WireElement } from '../../schema/element';
+import { newId } from '../../schema/ids';
 import { attachLiveSync, type LiveSyncOptions } from './liveSync';
 import {
   applyRemoteBlock,
@@ -27,6 +28,10 @@ import type { BlockElement } from '../../schema/slate';
 import { useCodeDecorate } from './blocks/code/decorate';
 import { BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
 import { useSlashMenu } from './SlashMenu';
+import { usePagePicker } from './PagePicker';
+import { pageLinkTitleFrom } from './pageLinkTargets';
+import { useStore } from 'react-redux';
+import type { RootState } from '../app/store';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest } from '../app/api';
 import { useFloatingToolbar } from './FloatingToolbar';
@@ -75,6 +80,7 @@ export interface DocumentEditorProps {
 export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
+  const store = useStore<RootState>();
 
   const { editor, queue, title } = useMemo(() => {
     const titleSync = { timer: undefined as ReturnType<typeof setTimeout> | undefined, pending: null as string | null };
@@ -117,6 +123,8 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
         else insertData(data);
       };
     }
+    // Copy writes a page link's current title as its text (HTML and plain text).
+    workspaceEditor.pageLinkTitle = (pageId) => pageLinkTitleFrom(store.getState(), pageId);
     // A duplicated nested-page block points at a deep copy of its page, made here under this page.
     // If the copy cannot be made, the duplicated block goes again (it would point at nothing).
     workspaceEditor.copyPages = (pairs) => {
@@ -224,6 +232,14 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
     },
     ai.start,
   );
+  // «Создать страницу «…»» in the page picker: a child page of this one with the typed title.
+  const createLinkedPage = useCallback(async (title: string) => {
+    const { data } = await apiRequest<unknown>(`/api/v3/spaces/element/${encodeURIComponent(page.id)}/children`, { method: 'POST', body: { id: newId(), title, type: 'Note', contentType: 'Element' } });
+    const child = wireElementSchema.parse(data);
+    callbacks.current.onChildPageCreated?.(child);
+    return child;
+  }, [page.id]);
+  const pagePicker = usePagePicker(editor, canEdit, createLinkedPage);
   const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
   // A link asked for the assistant (docs/intents.md): improve all of the page's text; generate
   // and continue write into an empty paragraph at the end (made when the last block is not one),
@@ -252,10 +268,12 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
       editor={editor}
       onChange={() => {
         slash.onChange();
+        pagePicker.onChange();
         linkCard.onChange();
       }}
     >
       {slash.menu}
+      {pagePicker.picker}
       {toolbar.toolbar}
       {linkCard.card}
       {blockSelection.style}
@@ -276,7 +294,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
           // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
           const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
           if (!typing) syncSelectionFromDom(editor);
-          if (slash.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || (canEdit && linkCard.handleKey(event)) || editor.handleKey(event)) event.preventDefault();
+          if (slash.handleKey(event) || pagePicker.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || (canEdit && linkCard.handleKey(event)) || editor.handleKey(event)) event.preventDefault();
         }}
       />
       </ChunkVisibilityProvider>

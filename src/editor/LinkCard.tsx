@@ -3,7 +3,8 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, Path, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
-import { linkAtCaret, linkRangeAt, removeLinkAt } from '../../plugins';
+import { linkAtCaret as anyLinkAtCaret, linkRangeAt as anyLinkRangeAt, removeLinkAt } from '../../plugins';
+import { isSafeHref } from '../../schema/token';
 import { LINK_TOOLTIP_DEBOUNCE_MS } from '../../schema/constants';
 import './linkCard.css';
 
@@ -19,6 +20,11 @@ interface Shown {
   /** The pointer rests on the link, or the caret is in it. */
   source: 'hover' | 'caret';
 }
+
+/** The card is for web links: a page link (its href is the page's address) has its own view (PageLinkView). */
+const webLink = <T extends { href: string }>(link: T | null): T | null => (link && isSafeHref(link.href) ? link : null);
+const linkRangeAt = (editor: Editor, path: Path) => webLink(anyLinkRangeAt(editor, path));
+const linkAtCaret = (editor: Editor) => webLink(anyLinkAtCaret(editor));
 
 /** Where the card goes for the link around the text at `path`: under the link, kept in the window. */
 function place(editor: Editor, path: Path): { href: string; path: Path; top: number; left: number } | null {
@@ -72,7 +78,7 @@ export function useLinkCard(editor: Editor, canEdit: boolean, frame: RefObject<H
   useEffect(() => {
     const root = frame.current;
     if (!root) return;
-    const linkOf = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLAnchorElement>('[data-slate-editor] a[href]') : null);
+    const linkOf = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLAnchorElement>('[data-slate-editor] a[href]:not(.page-link)') : null);
     const onOver = (event: MouseEvent) => {
       const anchor = linkOf(event.target);
       if (!anchor) return;

@@ -2,7 +2,8 @@ import { Node, Range } from 'slate';
 import { useFocused, useSlateSelection, useSlateStatic, type RenderElementProps, type RenderLeafProps } from 'slate-react';
 import { useLayoutEffect, useState, type CSSProperties, type RefObject } from 'react';
 import type { BlockElement, SlateElement } from '../../schema/slate';
-import { isSafeHref } from '../../schema/token';
+import { isPageLink, isSafeHref } from '../../schema/token';
+import { PageLinkView } from './PageLinkView';
 import { BLOCK_VIEWS } from './blocks';
 import { editorT } from './blocks/textBlockParts';
 
@@ -103,7 +104,9 @@ export function TokenLeaf({ leaf, attributes, children }: RenderLeafProps) {
   if ('italic' in leaf && leaf.italic) content = <em>{content}</em>;
   if ('underline' in leaf && leaf.underline) content = <u>{content}</u>;
   if ('struckOut' in leaf && leaf.struckOut) content = <s>{content}</s>;
-  if ('link' in leaf && leaf.link && isSafeHref(leaf.link.href)) {
+  if ('link' in leaf && isPageLink(leaf.link)) {
+    content = <PageLinkView pageId={leaf.link.pageId}>{content}</PageLinkView>;
+  } else if ('link' in leaf && leaf.link && isSafeHref(leaf.link.href)) {
     content = (
       <a href={leaf.link.href} target="_blank" rel="noopener noreferrer">
         {content}

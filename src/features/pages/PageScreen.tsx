@@ -91,21 +91,22 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       if (page.workspaceId) dispatch(switchWorkspace(page.workspaceId));
       dispatch(pageLoaded(page));
     };
-    // The top of a big page is drawn first, read-only, while the rest comes.
-    Promise.all([load.page, load.head])
-      .then(([page, head]) => {
-        if (cancelled || !head.hasMore) return;
-        show(page);
-        setLoaded((current) => (current.status === 'loading' ? { status: 'preview', page, blocks: head.blocks, at: head.at } : current));
-      })
-      .catch(() => undefined);
-    Promise.all([load.page, load.blocks])
-      .then(([page, { blocks, at }]) => {
+    const fail = (error: unknown) => !cancelled && setLoaded({ status: 'failed', kind: errorKind(error) });
+    const loadAll = (page: WireElement) =>
+      load.blocks().then(({ blocks, at }) => {
         if (cancelled) return;
         show(page);
         setLoaded({ status: 'ready', page, blocks, at });
-      })
-      .catch((error: unknown) => !cancelled && setLoaded({ status: 'failed', kind: errorKind(error) }));
+      }, fail);
+    Promise.all([load.page, load.head]).then(([page, head]) => {
+      if (cancelled) return;
+      if (!head.hasMore) return void loadAll(page);
+      // A big page: its top is drawn first, read-only; the rest is asked for once that is on the
+      // screen (after the next frame), so it does not hold the first screen up.
+      show(page);
+      setLoaded((current) => (current.status === 'loading' ? { status: 'preview', page, blocks: head.blocks, at: head.at } : current));
+      requestAnimationFrame(() => setTimeout(() => void loadAll(page), 0));
+    }, fail);
     return () => {
       cancelled = true;
     };

@@ -18,13 +18,18 @@ export interface PageHead {
 }
 
 /**
- * Everything the page screen reads, asked for at once: the page, the top of its blocks (small,
- * answered at once: drawn while the rest comes) and all its blocks (megabytes for a big page).
+ * Everything the page screen reads: the page and the top of its blocks (small, answered at once,
+ * asked for at once) and all its blocks (megabytes for a big page).
  */
 export interface PageLoad {
   page: Promise<WireElement>;
   head: Promise<PageHead>;
-  blocks: Promise<{ blocks: WireBlock[]; at: string | undefined }>;
+  /**
+   * All the blocks: the top itself when it is all of the page (one request for most pages), else
+   * asked for on the first call. The page screen calls it once the top is drawn, so that the
+   * server's and the browser's work on megabytes does not hold up the first screen.
+   */
+  blocks(): Promise<{ blocks: WireBlock[]; at: string | undefined }>;
 }
 
 async function loadHead(pageUid: string): Promise<PageHead> {
@@ -32,12 +37,26 @@ async function loadHead(pageUid: string): Promise<PageHead> {
   return { blocks: data, at: typeof meta.at === 'string' ? meta.at : undefined, hasMore: meta.hasMoreNext === true };
 }
 
-/** Starts reading a page now. */
+function pageLoadOf(pageUid: string, page: Promise<WireElement>, head: Promise<PageHead>): PageLoad {
+  let all: Promise<{ blocks: WireBlock[]; at: string | undefined }> | null = null;
+  return {
+    page,
+    head,
+    blocks: () =>
+      (all ??= head.then(
+        (top) => (top.hasMore ? loadBlocks(pageUid) : { blocks: top.blocks, at: top.at }),
+        () => loadBlocks(pageUid),
+      )),
+  };
+}
+
+/** Starts reading a page now (the page and the top of its blocks). */
 export function startPageLoad(pageUid: string): PageLoad {
-  const load: PageLoad = { page: fetchPage(pageUid), head: loadHead(pageUid), blocks: loadBlocks(pageUid) };
+  const page = fetchPage(pageUid);
+  const head = loadHead(pageUid);
   // Whoever takes the load handles its failures; a load nobody takes must not report them.
-  for (const promise of [load.page, load.head, load.blocks]) promise.catch(() => undefined);
-  return load;
+  for (const promise of [page, head]) promise.catch(() => undefined);
+  return pageLoadOf(pageUid, page, head);
 }
 
 let prefetched: { pageUid: string; load: PageLoad; startedAt: number } | null = null;
@@ -53,8 +72,8 @@ export function takePageLoad(pageUid: string): PageLoad {
   prefetched = null;
   if (!taken || taken.pageUid !== pageUid || Date.now() - taken.startedAt >= FRESH_MS) return startPageLoad(pageUid);
   // A failure is asked again: it may have been the 401 of someone who has signed in since.
-  const { page, head, blocks } = taken.load;
-  return { page: page.catch(() => fetchPage(pageUid)), head: head.catch(() => loadHead(pageUid)), blocks: blocks.catch(() => loadBlocks(pageUid)) };
+  const { page, head } = taken.load;
+  return pageLoadOf(pageUid, page.catch(() => fetchPage(pageUid)), head.catch(() => loadHead(pageUid)));
 }
 
 /** Addresses of the app that are not pages (src/app/App.tsx). */
