@@ -19,26 +19,31 @@ import { loadWorkspaces } from './features/workspaces/workspacesSlice';
 
 applyTheme();
 
-// A page's address: its data and its screen's code are asked for now, alongside the words and
+// The words come first (fetched, not bundled; see src/app/translations.ts): nothing is drawn
+// without them, so they are asked for before anything else (a browser opens six connections to
+// a host at a time; what is asked for first goes first).
+const words = loadTranslations();
+
+// A page's address: its top and its screen's code are asked for now, alongside the words and
 // the user, not after the shell has drawn (docs/web-app.md, «Opening a page»).
 const startPage = pageUidOfPath(window.location.pathname);
-if (startPage) {
-  prefetchPage(startPage);
-  void PageScreen.preload().catch(() => undefined);
-}
-// The shell's first questions (who is signed in, their workspaces and settings) go with the
-// words, not after them.
+if (startPage) prefetchPage(startPage);
+// The shell's first questions (who is signed in, their workspaces and settings) too. Their
+// answers go into the store as they come, so the first drawing is already the shell.
 const store = createStore();
 if (startPage || isShellPath(window.location.pathname)) {
   prefetchGet('/api/user/current');
   prefetchGet('/api/v3/spaces/workspace');
   prefetchGet('/api/user/settings');
-  // Their answers go into the store as they come, so the first drawing is already the shell.
   void store.dispatch(loadCurrentUser()).then(() => {
     const { auth, workspaces } = store.getState();
     if (auth.status === 'signedIn' && workspaces.status === 'idle') void store.dispatch(loadWorkspaces());
   });
 }
+// The page screen's code: the first drawing waits for it too (it comes with the words). Drawn
+// before it is there, the screen would suspend, and React shows a suspended screen no sooner than
+// 300 ms after its spinner.
+const screenCode = startPage ? PageScreen.preload().catch(() => undefined) : null;
 
 const container = document.getElementById('root') as HTMLElement;
 
@@ -54,9 +59,10 @@ function render() {
   );
 }
 
-// The words come first (fetched, not bundled; see src/app/translations.ts). Without them, and
-// without a cached copy, there is nothing to show but this (the one string outside the files).
-loadTranslations().then(() => {
+// Without the words, and without a cached copy, there is nothing to show but this (the one
+// string outside the files).
+words.then(async () => {
+  await screenCode;
   render();
   void registerServiceWorker().catch((error: unknown) => console.warn('service worker not registered', error));
 }, () => {
