@@ -86,9 +86,9 @@ test('a page link: its data is asked for with the code, each sidebar list once, 
     settings: count('/api/user/settings'),
   }).toEqual({ favorite: 1, shared: 1, private: 1, blocks: 1, top: 1, user: 1, workspaces: 1, settings: 1 });
 
-  // The page, its top, the user's settings are asked for at start, with the words (without the
-  // prefetch, after them: nothing is drawn before the words are in), and before the shell, once
-  // drawn, asks for its lists. All of the page is asked for once the top is there.
+  // The page, its top, the user's settings are asked for at start, with the words and the page
+  // screen's code (without the prefetch, after it: nothing is drawn before it is in), and before
+  // the shell, once drawn, asks for its lists. All of the page is asked for once the top is there.
   const timing = await tab.evaluate((id) => {
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const find = (pattern: RegExp) => entries.find((e) => pattern.test(new URL(e.name).pathname + new URL(e.name).search));
@@ -98,10 +98,10 @@ test('a page link: its data is asked for with the code, each sidebar list once, 
       blocksStart: find(new RegExp(`/note/${id}/blocks$`))?.startTime ?? NaN,
       settingsStart: find(/^\/api\/user\/settings$/)?.startTime ?? NaN,
       listsStart: find(/^\/api\/v3\/spaces\/section\/private$/)?.startTime ?? NaN,
-      wordsEnd: find(/\/assets\/common-[^/]+\.json$/)?.responseEnd ?? NaN,
+      screenCodeEnd: find(/\/assets\/PageScreen-[^/]+\.js$/)?.responseEnd ?? NaN,
     };
   }, pageId);
-  expect(timing.headStart).toBeLessThan(timing.wordsEnd);
+  expect(timing.headStart).toBeLessThan(timing.screenCodeEnd);
   expect(timing.headStart).toBeLessThan(timing.listsStart);
   expect(timing.settingsStart).toBeLessThan(timing.listsStart);
   expect(timing.blocksStart).toBeGreaterThanOrEqual(timing.headEnd);
