@@ -56,7 +56,7 @@ export interface PlacedRow {
  * slices may be read twice (the first copy is kept) or not at all. Callers hand out the time taken
  * before the read (`meta.at`), and the history since then holds every such block.
  */
-async function readPageRows(db: Kysely<Database>, pageId: string): Promise<WireColumns[]> {
+async function readPageRows(db: Kysely<Database>, pageId: string, afterSlice?: () => Promise<void>): Promise<WireColumns[]> {
   const rows: WireColumns[] = [];
   const seen = new Set<string>();
   const keep = (slice: WireColumns[]) => {
@@ -76,6 +76,7 @@ async function readPageRows(db: Kysely<Database>, pageId: string): Promise<WireC
     }
     const slice = await query.orderBy('parent_id').orderBy('sort_key').orderBy('id').limit(LIST_SLICE_ROWS).execute();
     keep(slice);
+    await afterSlice?.();
     if (slice.length < LIST_SLICE_ROWS) break;
     last = slice[slice.length - 1];
     await yieldToOthers();
@@ -90,10 +91,25 @@ async function readPageRows(db: Kysely<Database>, pageId: string): Promise<WireC
     }
     const slice = await query.orderBy('parent_id').orderBy('sort_key').orderBy('id').limit(LIST_SLICE_ROWS).execute();
     keep(slice);
+    await afterSlice?.();
     if (slice.length < LIST_SLICE_ROWS) break;
     const end = slice[slice.length - 1];
     lastNested = { parent_id: end.parent_id as string, sort_key: end.sort_key, id: end.id };
     await yieldToOthers();
+  }
+  // A block moved while the slices were read may have been missed; its children (unchanged, so
+  // not in the realtime history either) would go with it. Parents not read are read now, by id,
+  // until every read block's parent is there (or is gone: deleted, its children with it).
+  for (let round = 0; round < 64; round++) {
+    const missing = [...new Set(rows.flatMap((row) => (row.parent_id !== null && !seen.has(row.parent_id) ? [row.parent_id] : [])))];
+    if (missing.length === 0) break;
+    let found = 0;
+    for (let at = 0; at < missing.length; at += 500) {
+      const parents = await db.selectFrom('blocks').select([...WIRE_COLUMNS, 'sort_key']).where('page_id', '=', pageId).where('id', 'in', missing.slice(at, at + 500)).where('deleted_at', 'is', null).execute();
+      found += parents.length;
+      keep(parents);
+    }
+    if (found === 0) break;
   }
   return rows;
 }
@@ -119,8 +135,8 @@ function placeInOrder(rows: readonly WireColumns[], limit = Infinity): PlacedRow
 }
 
 /** The live blocks of a page in document order (depth first), each with its parent and previous sibling. */
-export async function listPageBlockRows(db: Kysely<Database>, pageId: string): Promise<PlacedRow[]> {
-  return placeInOrder(await readPageRows(db, pageId));
+export async function listPageBlockRows(db: Kysely<Database>, pageId: string, options: { /** Tests: runs after each slice is read (another writer's turn). */ afterSlice?: () => Promise<void> } = {}): Promise<PlacedRow[]> {
+  return placeInOrder(await readPageRows(db, pageId, options.afterSlice));
 }
 
 /**

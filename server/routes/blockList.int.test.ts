@@ -1,9 +1,9 @@
 import zlib from 'node:zlib';
-import { generateNKeysBetween } from 'fractional-indexing';
+import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { WireBlock } from '../../schema/block';
 import type { WireElement } from '../../schema/element';
 import { newId } from '../../schema/ids';
-import { LIST_SLICE_ROWS } from '../repositories/blocks';
+import { LIST_SLICE_ROWS, listPageBlockRows } from '../repositories/blocks';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
 
 /*
@@ -205,4 +205,33 @@ test('a big public page is written out the same way: anonymously, its blocks in 
   // Not published: 404 for anyone without access, as before.
   expect((await api(t, ann, 'PATCH', `/api/v3/spaces/element/${pageId}`, { isPublic: false })).statusCode).toBe(200);
   expect((await api(t, undefined, 'GET', `/api/v3/spaces/element/public/${pageId}`)).statusCode).toBe(404);
+});
+
+test('a block moved while the page is read in slices keeps its children in the list (its parent is read again by id)', async () => {
+  const pageId = await newPage();
+  const first = await createBlock(pageId, 'Первый');
+  await seedParagraphs(pageId, first, LIST_SLICE_ROWS + 10);
+  const holder = await createBlock(pageId, 'Держатель', { parentId: first.id });
+  const moved = await createBlock(pageId, 'Переезжает', { parentId: holder.id });
+  const child1 = await createBlock(pageId, 'Ребёнок 1', { parentId: moved.id });
+  await createBlock(pageId, 'Ребёнок 2', { parentId: moved.id, placeAfter: child1.id });
+  let slices = 0;
+  const listed = await listPageBlockRows(t.app.db, pageId, {
+    // After the first slice of top-level blocks, another writer moves the block to the very top:
+    // the top-level pass is past it, and the nested pass no longer finds it under its old parent.
+    afterSlice: async () => {
+      slices += 1;
+      if (slices !== 1) return;
+      const top = await t.app.db.selectFrom('blocks').select('sort_key').where('page_id', '=', pageId).where('parent_id', 'is', null).orderBy('sort_key').limit(1).executeTakeFirstOrThrow();
+      await t.app.db.updateTable('blocks').set({ parent_id: null, sort_key: generateKeyBetween(null, top.sort_key) }).where('id', '=', moved.id).execute();
+    },
+  });
+  const texts = listed.map(({ row }) => (JSON.parse(row.data) as { tokens: { text: string }[] }).tokens[0].text);
+  expect(texts).toContain('Переезжает');
+  expect(texts).toContain('Ребёнок 1');
+  expect(texts).toContain('Ребёнок 2');
+  expect(new Set(listed.map(({ row }) => row.id)).size).toBe(listed.length);
+  // The children follow their parent, in order.
+  const at = texts.indexOf('Переезжает');
+  expect(texts.slice(at, at + 3)).toEqual(['Переезжает', 'Ребёнок 1', 'Ребёнок 2']);
 });

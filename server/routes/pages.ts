@@ -99,6 +99,9 @@ async function optionalWorkspace(app: FastifyInstance, request: FastifyRequest, 
   return wanted;
 }
 
+/** Search candidates whose access is worked out at a time. */
+const SEARCH_BATCH = 100;
+
 /** `GET section/{id}?scope="all"`: the shared section of every workspace of the caller's. */
 const sectionQueryShape = { scope: z.enum(['workspace', 'all']).optional() };
 
@@ -382,20 +385,29 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     const workspace = await requestWorkspace(app, request, user);
     const needle = foldCase(request.query.q?.trim() ?? '');
     const limit = request.query.limit ?? 20;
-    const live = await app.db.selectFrom('pages').selectAll().where('workspace_id', '=', workspace.id).where('in_trash', '=', 0).execute();
+    // Titles only for the match (a workspace may hold tens of thousands of pages); whole rows and
+    // access only for the best candidates, a batch at a time, until `limit` readable ones are found:
+    // pages the caller cannot read never take a place.
+    const live = await app.db.selectFrom('pages').select(['id', 'title']).where('workspace_id', '=', workspace.id).where('in_trash', '=', 0).execute();
     const matching = live
-      .map((page) => ({ page, title: foldCase(page.title) }))
+      .map((page) => ({ id: page.id, title: foldCase(page.title) }))
       .filter(({ title }) => title.includes(needle))
       .sort((a, b) => {
         const ap = a.title.startsWith(needle) ? 0 : 1;
         const bp = b.title.startsWith(needle) ? 0 : 1;
         if (ap !== bp) return ap - bp;
         if (a.title !== b.title) return a.title < b.title ? -1 : 1;
-        return a.page.id < b.page.id ? -1 : 1;
+        return a.id < b.id ? -1 : 1;
       })
-      .map(({ page }) => page);
-    // Access is checked before the limit, so pages the caller cannot read never take a place.
-    const elements = (await presentPagesFor(app.db, user.id, matching)).slice(0, limit);
+      .map(({ id }) => id);
+    const elements: WireElement[] = [];
+    for (let at = 0; at < matching.length && elements.length < limit; at += SEARCH_BATCH) {
+      const batch = matching.slice(at, at + SEARCH_BATCH);
+      const rows = new Map((await findPages(app.db, batch)).map((row) => [row.id, row]));
+      const ordered = batch.flatMap((id) => (rows.has(id) ? [rows.get(id) as PageRow] : []));
+      elements.push(...(await presentPagesFor(app.db, user.id, ordered)));
+    }
+    elements.splice(limit);
     return envelope(elements, { count: elements.length, hasMoreNext: false });
   });
 

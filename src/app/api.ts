@@ -54,6 +54,11 @@ export function prefetchGet(path: string): void {
   prefetched.set(path, { at: Date.now(), response });
 }
 
+/** Drops every prefetched answer (signing out). */
+export function clearPrefetched(): void {
+  prefetched.clear();
+}
+
 /**
  * The prefetched answer of `path`, when it is fresh and a success (a failure, such as the 401 of
  * someone not signed in yet, is asked again: the answer may be different by now).

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { Editor, Transforms, type Descendant } from 'slate';
+import { useCallback, useEffect, useMemo, useRef, type MutableRefObject } from 'react';
+import { Editor, Transforms, type BaseRange, type Descendant } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 import { HistoryEditor } from 'slate-history';
 import { blocksToSlate, type WireBlock } from '../../schema/block';
@@ -45,6 +45,8 @@ import { uploadsRunning, uploadsSettled } from './upload';
 import { PresenceCarets } from '../features/presence/PresenceCarets';
 import { useAiAssistant } from '../features/ai/AiAssistant';
 import type { AiAction } from '../../schema/ai';
+import { useTranslation } from 'react-i18next';
+import { showToast } from '../ui/Toast';
 import { syncSelectionFromDom } from './domSelection';
 import './editor.css';
 
@@ -54,6 +56,12 @@ export interface DocumentEditorProps {
   canEdit: boolean;
   /** Opens the AI assistant once, right after the editor is there (a link's `?action=ai&type=`; docs/intents.md). */
   startAi?: AiAction | null;
+  /**
+   * The selection handed from the read-only top of a big page to the editor that takes over
+   * (docs/web-app.md, «Opening a page»): written while read-only, taken (and focused) when
+   * editable.
+   */
+  handover?: MutableRefObject<BaseRange | null>;
   /** Every title keystroke (for the sidebar); the server hears of it debounced. */
   onTitleEdited(title: string): void;
   /** Sends the title to the server. */
@@ -77,7 +85,7 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live }: DocumentEditorProps) {
+export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
   const store = useStore<RootState>();
@@ -241,24 +249,48 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
   }, [page.id]);
   const pagePicker = usePagePicker(editor, canEdit, createLinkedPage);
   const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
-  // A link asked for the assistant (docs/intents.md): improve all of the page's text; generate
-  // and continue write into an empty paragraph at the end (made when the last block is not one),
-  // as «/» there would.
+  // A link asked for the assistant (docs/intents.md). Nothing is sent on a link alone: «Написать
+  // с ИИ» opens its panel at rest under the last block (the person types the request);
+  // «Продолжить текст» and «Улучшить» ask first (a toast with «Начать»), then continue the page's
+  // text in an empty paragraph at its end, or improve all of its text.
+  // Taking over from the read-only top: the caret where the person clicked, and the focus.
+  useEffect(() => {
+    const selection = handover?.current;
+    if (!canEdit || !selection) return;
+    handover.current = null;
+    const valid = Editor.hasPath(editor, selection.anchor.path) && Editor.hasPath(editor, selection.focus.path);
+    if (!valid) return;
+    Transforms.select(editor, selection);
+    ReactEditor.focus(editor as ReactEditor);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const { t } = useTranslation();
   const aiStarted = useRef(false);
+  const aiNow = useRef(ai);
+  aiNow.current = ai;
   useEffect(() => {
     if (!startAi || !canEdit || aiStarted.current) return;
     aiStarted.current = true;
     const last = editor.children.length - 1;
-    if (startAi === 'improve') {
-      if (last >= 1) ai.improve({ anchor: Editor.start(editor, [1]), focus: Editor.end(editor, [last]) });
+    if (startAi === 'generate') {
+      aiNow.current.start('generate', [last]);
       return;
     }
-    const lastBlock = editor.children[last] as BlockElement;
-    if (last < 1 || lastBlock.type !== 'textBlock' || Editor.string(editor, [last]) !== '') {
-      Transforms.insertNodes(editor, emptyTextBlock() as Descendant, { at: [last + 1] });
-    }
-    ai.start(startAi, [editor.children.length - 1]);
-  }, [startAi, canEdit, editor, ai]);
+    const begin = () => {
+      const end = editor.children.length - 1;
+      if (startAi === 'improve') {
+        if (end >= 1) aiNow.current.improve({ anchor: Editor.start(editor, [1]), focus: Editor.end(editor, [end]) });
+        return;
+      }
+      const lastBlock = editor.children[end] as BlockElement;
+      if (end < 1 || lastBlock.type !== 'textBlock' || Editor.string(editor, [end]) !== '') {
+        Transforms.insertNodes(editor, emptyTextBlock() as Descendant, { at: [end + 1] });
+      }
+      aiNow.current.start('continue', [editor.children.length - 1]);
+    };
+    showToast(t(startAi === 'improve' ? 'intents.ai.improve' : 'intents.ai.continue'), 'info', 15_000, { label: t('intents.ai.start'), run: begin });
+  }, [startAi, canEdit, editor, t]);
   const linkCard = useLinkCard(editor, canEdit, frame, toolbar.openLink);
   const blockSelection = useBlockSelection(editor, canEdit);
   const decorateCode = useCodeDecorate();
@@ -270,6 +302,8 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, onTitleE
         slash.onChange();
         pagePicker.onChange();
         linkCard.onChange();
+        // The read-only top of a big page: where the person clicked goes to the editor after it.
+        if (!canEdit && handover) handover.current = editor.selection;
       }}
     >
       {slash.menu}

@@ -103,15 +103,40 @@ test('?action=share for a reader, who may not share: told why, no dialog', async
   await tab.close();
 });
 
-test('?action=ai&type=continue opens the assistant at the end of the page, for «Продолжить текст»', async () => {
-  const tab = await open(owner, `/${pageId}?action=ai&type=continue`);
+test('?action=ai&type=continue asks first (nothing is sent on a link alone), then opens the assistant at the end of the page', async () => {
+  const tab = await owner.newPage();
+  const aiCalls: string[] = [];
+  tab.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/ai/') && aiCalls.push(r.url()));
+  await tab.goto(`${server.url}/${pageId}?action=ai&type=continue`);
+  const start = tab.getByRole('button', { name: 'Начать' });
+  await start.waitFor();
+  await tab.getByText('Продолжить текст этой страницы с ИИ?', { exact: false }).waitFor();
+  await addressIsClean(tab, `/${pageId}`);
+  await tab.waitForTimeout(300);
+  expect(aiCalls).toEqual([]);
+  expect(await tab.locator('.ai-panel').count()).toBe(0);
+  await start.click();
   const panel = tab.locator('.ai-panel');
   await panel.waitFor();
   expect(await panel.textContent()).toContain('Продолжить текст');
   // It continues the page's text (no model on this server: it says so, in Russian; docs/ai.md).
   await panel.getByText('Модель ИИ не подключена', { exact: false }).first().waitFor();
-  await addressIsClean(tab, `/${pageId}`);
+  expect(aiCalls).toHaveLength(1);
   await shoot(tab, 'intent-ai-1280');
+  await tab.close();
+});
+
+test('?action=ai&type=generate opens «Написать с ИИ» at rest: the person types the request, nothing is sent before', async () => {
+  const tab = await owner.newPage();
+  const aiCalls: string[] = [];
+  tab.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/ai/') && aiCalls.push(r.url()));
+  await tab.goto(`${server.url}/${pageId}?action=ai&type=generate`);
+  const panel = tab.locator('.ai-panel');
+  await panel.waitFor();
+  await panel.locator('textarea, input').first().waitFor();
+  await addressIsClean(tab, `/${pageId}`);
+  await tab.waitForTimeout(300);
+  expect(aiCalls).toEqual([]);
   await tab.close();
 });
 

@@ -130,17 +130,22 @@ test('the top of a big page is drawn read-only while the rest comes; then it is 
   expect(previewText).not.toContain(line(101));
   expect(await editor(tab).getAttribute('contenteditable')).toBe('false');
   await expect(tab.locator('.page-readonly').count()).resolves.toBe(0);
+  // It says the rest is coming (and is busy for assistive technology).
+  expect(await tab.locator('.page-sync').textContent()).toBe('Загрузка страницы…');
+  expect(await tab.locator('.page').getAttribute('aria-busy')).toBe('true');
   await shoot(tab, 'page-open-preview-1280');
+  // A click in the top while it loads: the editor that takes over puts the caret there.
+  await editor(tab).getByText(line(3), { exact: true }).click();
 
   release();
   await editor(tab).and(tab.locator('[contenteditable="true"]')).waitFor();
+  expect(await tab.locator('.page').getAttribute('aria-busy')).toBe('false');
   expect((await editor(tab).textContent()) ?? '').toContain(line(LINES));
-  // The first paragraph takes typing as ever, and it is saved.
-  await editor(tab).getByText(line(1), { exact: true }).click();
+  await tab.waitForFunction(() => document.activeElement?.closest('[data-slate-editor]') !== null);
   await tab.keyboard.press('End');
   await tab.keyboard.type(' — дописано');
   await savedAndReloaded(tab);
-  await editor(tab).getByText(`${line(1)} — дописано`, { exact: true }).waitFor();
+  await editor(tab).getByText(`${line(3)} — дописано`, { exact: true }).waitFor();
   await tab.close();
 });
 

@@ -62,11 +62,14 @@ export async function eventually<T>(read: () => Promise<T>, expected: T, timeout
 
 export const saved = (page: Page) => page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
 
-/** Saves, reloads and waits for the editor to be back. */
+/** The page screen with all of the page in (not the read-only top of a big page, `aria-busy`). */
+export const pageReady = (page: Page) => page.locator('.page[aria-busy="false"] [data-slate-editor] h1').waitFor();
+
+/** Saves, reloads and waits for the editor to be back, with all of the page. */
 export async function savedAndReloaded(page: Page): Promise<void> {
   await saved(page);
   await page.reload();
-  await page.locator('[data-slate-editor] h1').waitFor();
+  await pageReady(page);
 }
 
 export interface PasteResult {

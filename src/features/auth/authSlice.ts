@@ -1,6 +1,7 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { WireUser } from '../../../schema/user';
-import { api, ApiRequestError } from '../../app/api';
+import { api, ApiRequestError, clearPrefetched } from '../../app/api';
+import { forgetPageLinkTargets } from '../../editor/pageLinkTargets';
 
 export interface AuthState {
   status: 'unknown' | 'signedIn' | 'signedOut';
@@ -79,6 +80,9 @@ export async function finishOAuth(state: string, code: string): Promise<{ user: 
 
 export const signOut = createAsyncThunk('auth/signOut', async () => {
   await api('/api/auth/logout');
+  // Nothing read for the last person is used for the next one in this tab.
+  clearPrefetched();
+  forgetPageLinkTargets();
 });
 
 const authSlice = createSlice({

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { BaseRange } from 'slate';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { pagePath } from '../../../schema/blocks/document';
@@ -77,6 +78,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const [intent] = useState(() => readPageAction(params));
   const realtime = useRealtime();
   const [reloads, setReloads] = useState(0);
+  // Where the person clicked in the read-only top of a big page, for the editor that takes over.
+  const handover = useRef<BaseRange | null>(null);
 
   useEffect(() => {
     let cancelled = false;
@@ -164,16 +167,23 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const editable = canEdit(current.accessLevel) && !current.inTrash;
   const preview = loaded.status === 'preview';
   return (
-    <div className="page">
+    <div className="page" aria-busy={preview}>
       <header className="page-topbar">
         <Breadcrumbs page={current} />
         <div className="page-topbar-actions">
           {!editable && <span className="page-readonly">{t('page.readOnly')}</span>}
           {/* «Сохранено» is news only to those who can edit; anyone is told of no connection or a refused edit. */}
-          {(editable || syncStatus !== 'saved') && (
-            <span className="page-sync" data-status={syncStatus} aria-live="polite">
-              {t(`sync.${syncStatus}`)}
+          {/* The read-only top of a big page says the rest is coming (typing waits for it). */}
+          {preview ? (
+            <span className="page-sync" data-status="loading" aria-live="polite">
+              {t('sync.loading')}
             </span>
+          ) : (
+            (editable || syncStatus !== 'saved') && (
+              <span className="page-sync" data-status={syncStatus} aria-live="polite">
+                {t(`sync.${syncStatus}`)}
+              </span>
+            )
           )}
           <PresenceAvatars pageId={loaded.page.id} />
           <ShareButton page={current} openAtStart={intent?.action === 'share'} />
@@ -196,6 +206,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         blocks={loaded.blocks}
         canEdit={canEdit(loaded.page.accessLevel) && !loaded.page.inTrash && !preview}
         startAi={intent?.action === 'ai' && editable ? intent.aiType : null}
+        handover={handover}
         onTitleEdited={onTitleEdited}
         saveTitle={saveTitle}
         onSyncStatus={setBlockStatus}

@@ -1,5 +1,6 @@
 import { newElement } from '../../../schema/element';
 import { clonePage, loadChildren, loadSection, movePage, pagesReducer, trashPage } from './pagesSlice';
+import { signOut } from '../auth/authSlice';
 
 /*
  * The page menu's actions keep the sidebar's lists in step, in the one pages reducer: a clone
@@ -41,4 +42,10 @@ test('a moved page lands after its new sibling, with its path rewritten', () => 
   expect(state.sections.private).toEqual(['r', 'c', 'o']);
   expect(state.children.r).toEqual([]);
   expect(state.entities.c?.path).toEqual([]);
+});
+
+test('signing out forgets every page, list and child list (the next person in this tab starts empty)', () => {
+  const state = pagesReducer(loaded(), signOut.fulfilled(undefined, 'x'));
+  expect(state).toEqual(pagesReducer(undefined, { type: 'init' }));
+  expect(loaded().entities.r).toBeDefined();
 });

@@ -387,7 +387,10 @@ const pagesSlice = createSlice({
         pagesAdapter.upsertOne(state, action.payload);
         const parent = action.payload.parentId ?? action.payload.section;
         if (parent) attachToTree(state, action.payload.id, parent, action.meta.arg.placeAfter ?? null);
-      });
+      })
+      // Signing out (auth/signOut, named by its type: the auth slice imports the editor, which
+      // imports this): the next person signing in in this tab starts with none of these pages.
+      .addMatcher((action) => action.type === 'auth/signOut/fulfilled', () => initialState);
   },
 });
 
