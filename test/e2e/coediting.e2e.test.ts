@@ -140,7 +140,9 @@ it('a page whose blocks fail to load is shown as an error, never as an empty pag
   page.on('request', (request) => {
     if (request.method() !== 'GET' && request.url().includes('/api/v3/spaces/block')) writes.push(`${request.method()} ${request.url()}`);
   });
-  await page.route('**/api/v3/spaces/note/*/blocks', (route) => route.abort('internetdisconnected'));
+  // The blocks' every read: the top of the page (`?limit=`) and the whole of it.
+  const blocksReads = /\/api\/v3\/spaces\/note\/[^/]+\/blocks(\?.*)?$/;
+  await page.route(blocksReads, (route) => route.abort('internetdisconnected'));
   await page.reload();
   await page.getByText('Нет связи с сервером').first().waitFor();
   expect(await page.locator('[data-slate-editor]').count()).toBe(0);
@@ -148,7 +150,7 @@ it('a page whose blocks fail to load is shown as an error, never as an empty pag
   expect(writes).toEqual([]);
 
   // Back online: the text is there, on the screen and on the server.
-  await page.unroute('**/api/v3/spaces/note/*/blocks');
+  await page.unroute(blocksReads);
   await page.reload();
   await eventually(() => blocksOf(page), ['textBlock:0:Важный текст'], 10_000);
   const blocks = await (await page.request.get(`${server.url}/api/v3/spaces/note/${pageId}/blocks`, { headers: HEADERS })).json();
