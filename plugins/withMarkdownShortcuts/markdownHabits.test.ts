@@ -1,35 +1,13 @@
-import type { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
-import '../types';
-import { canConvertBlock, createWorkspaceEditor } from '../index';
-import type { BlockElement, BlockElementType } from '../../schema/slate';
+import { canConvertBlock } from '../index';
+import { block, cursor, doc, editorWith, title, type } from '../testDocument';
+import type { BlockElement } from '../../schema/slate';
 import { closedInlineMarker } from './inlineMarks';
 
 /*
  * Issue 15's markdown habits: ``` (with a language) on space or Enter, `>` quotes, and inline
  * markdown (**bold**, *italic*, _italic_, `code`, ~~strike~~) as the closing marker is typed.
  */
-
-const cursor = () => jsx('cursor');
-const block = (type: BlockElementType, uid: string, ...children: unknown[]) =>
-  jsx('element', { type, uid, version: 1 }, ...(children.length > 0 ? children : [jsx('text', {})]));
-const title = (...children: unknown[]) => block('pageHeadingBlock', 'pageHeading_p1', ...children);
-const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
-
-function editorWith(input: Editor) {
-  const editor = createWorkspaceEditor();
-  editor.children = input.children;
-  editor.selection = input.selection;
-  return editor;
-}
-
-/** Types each character as its own keystroke, letting Slate flush between them. */
-async function type(editor: Editor, keys: string) {
-  for (const key of keys) {
-    editor.insertText(key);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-}
 
 const emptyParagraph = () => editorWith(doc(title('Plan'), block('textBlock', 'a', cursor())));
 

@@ -1,35 +1,12 @@
 import { Editor, Transforms } from 'slate';
-import { jsx } from 'slate-hyperscript';
-import '../types';
-import { convertBlock, createWorkspaceEditor } from '../index';
-import type { BlockElementType } from '../../schema/slate';
+import { convertBlock } from '../index';
+import { block, cursor, doc, editorWith, title, type } from '../testDocument';
 
 /*
  * Fixtures: a document with a cursor (slate-hyperscript without JSX syntax), keystrokes typed
  * one by one (each in its own tick, as in a browser, so Slate's history sees separate changes),
  * then the expected document and caret.
  */
-
-const cursor = () => jsx('cursor');
-const block = (type: BlockElementType, uid: string, ...children: unknown[]) =>
-  jsx('element', { type, uid, version: 1 }, ...(children.length > 0 ? children : [jsx('text', {})]));
-const title = (...children: unknown[]) => block('pageHeadingBlock', 'pageHeading_p1', ...children);
-const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
-
-function editorWith(input: Editor) {
-  const editor = createWorkspaceEditor();
-  editor.children = input.children;
-  editor.selection = input.selection;
-  return editor;
-}
-
-/** Types each character as its own keystroke, letting Slate flush between them. */
-async function type(editor: Editor, keys: string) {
-  for (const key of keys) {
-    editor.insertText(key);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-}
 
 function expectDocument(editor: Editor, expected: Editor) {
   expect(editor.children).toEqual(expected.children);

@@ -1,5 +1,5 @@
-import { useCallback, useMemo } from 'react';
-import { useNavigate, useSearchParams, type NavigateOptions } from 'react-router-dom';
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { AiAction } from '../../schema/ai';
 
 /*
@@ -101,22 +101,4 @@ export function useIntentParams(): { params: URLSearchParams; done(...keys: stri
     [setParams],
   );
   return { params, done };
-}
-
-/** Goes to a page or home, optionally replacing the history entry and with search parameters. */
-export function useAppNavigate() {
-  const navigate = useNavigate();
-  return useMemo(
-    () => ({
-      toPage(pageUid: string, options: NavigateOptions & { search?: Record<string, string> } = {}) {
-        const { search, ...rest } = options;
-        navigate(intentPath({ kind: 'page', pageUid, search }), rest);
-      },
-      toHome(options: NavigateOptions & { search?: Record<string, string> } = {}) {
-        const { search, ...rest } = options;
-        navigate(intentPath({ kind: 'home', search }), rest);
-      },
-    }),
-    [navigate],
-  );
 }

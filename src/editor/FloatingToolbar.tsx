@@ -5,7 +5,7 @@ import { Editor, Range, Transforms, type BaseRange } from 'slate';
 import { ReactEditor, useFocused, useSlate } from 'slate-react';
 import { activeLink, selectionMarks, setLink, toggleMark, type ToggleMark } from '../../plugins';
 import { LinkIcon, SparklesIcon } from '../ui/icons';
-import { syncSelectionFromDom } from './domSelection';
+import { placeNowOrAfterFrame, syncSelectionFromDom } from './domSelection';
 import './floatingToolbar.css';
 
 const MARK_BUTTONS: { mark: ToggleMark; label: string; glyph: ReactNode; hotkey: string }[] = [
@@ -55,21 +55,10 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
       const rect = ReactEditor.toDOMRange(editor as ReactEditor, selection).getBoundingClientRect();
       setPosition({ top: Math.max(8, rect.top - 44), left: Math.max(8, rect.left + rect.width / 2 - 130) });
     };
-    try {
-      place();
-    } catch {
-      // The selection's text nodes may not be known to slate-react yet: a mark just split the
-      // text, and the editor registers its new leaves in effects that run after this one (the
-      // toolbar went away after its first button). Once more after them.
-      const frame = requestAnimationFrame(() => {
-        try {
-          place();
-        } catch {
-          setPosition(null);
-        }
-      });
-      return () => cancelAnimationFrame(frame);
-    }
+    // The selection's text nodes may not be known to slate-react yet: a mark just split the text,
+    // and the editor registers its new leaves in effects that run after this one (the toolbar
+    // went away after its first button). Once more after them.
+    return placeNowOrAfterFrame(place, () => setPosition(null));
   }, [editor, selection, linkOpen]);
 
   useLayoutEffect(() => {

@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, type BaseRange } from 'slate';
 import { ReactEditor } from 'slate-react';
+import { placeNowOrAfterFrame } from './domSelection';
 import { insertPageLink, pageLinkQuery, type PageLinkQuery } from '../../plugins';
 import { wireElementSchema, type WireElement } from '../../schema/element';
 import { api } from '../app/api';
@@ -163,20 +164,8 @@ function PagePickerList({ editor, query, options, active, state, label, texts, o
       const top = below + 320 > window.innerHeight && rect.top > 330 ? rect.top - 324 : below;
       setPosition({ top, left: Math.max(8, Math.min(rect.left, window.innerWidth - 268)) });
     };
-    try {
-      place();
-      return;
-    } catch {
-      // The texts just changed: Slate maps the new nodes to the DOM only after this effect.
-    }
-    const frame = requestAnimationFrame(() => {
-      try {
-        place();
-      } catch {
-        setPosition(null);
-      }
-    });
-    return () => cancelAnimationFrame(frame);
+    // The texts just changed: Slate maps the new nodes to the DOM only after this effect.
+    return placeNowOrAfterFrame(place, () => setPosition(null));
   }, [editor, query]);
 
   useLayoutEffect(() => {

@@ -12,3 +12,25 @@ export function syncSelectionFromDom(editor: Editor): void {
   const range = ReactEditor.toSlateRange(editor as ReactEditor, domSelection, { exactMatch: false, suppressThrow: true });
   if (range && !(editor.selection && Range.equals(range, editor.selection))) Transforms.select(editor, range);
 }
+
+/**
+ * Runs `place` (which reads the DOM of editor nodes) now, or, when slate-react does not know the
+ * nodes' DOM yet (texts just split or made: it registers them in effects that run after the
+ * caller's), once more after the next frame; `failed` if it still cannot. Returns the cleanup of
+ * the frame (for a layout effect).
+ */
+export function placeNowOrAfterFrame(place: () => void, failed: () => void): (() => void) | undefined {
+  try {
+    place();
+    return undefined;
+  } catch {
+    const frame = requestAnimationFrame(() => {
+      try {
+        place();
+      } catch {
+        failed();
+      }
+    });
+    return () => cancelAnimationFrame(frame);
+  }
+}

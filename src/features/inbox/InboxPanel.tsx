@@ -170,7 +170,7 @@ function NotificationItem({ item, now, onOpen, showWorkspace }: { item: WireNoti
           <span className="inbox-item-page">
             {title === undefined ? '…' : title || t('untitled')}
             {workspaceName && (
-              <span className="inbox-item-workspace" title={t('inbox.workspaceOf', { name: workspaceName })}>
+              <span className="inbox-item-workspace workspace-tag" title={t('inbox.workspaceOf', { name: workspaceName })}>
                 {workspaceName}
               </span>
             )}

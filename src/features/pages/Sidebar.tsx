@@ -217,7 +217,7 @@ function TreeRow({ id, parent, depth, section, movable }: { id: string; parent: 
           </span>
           <span className={page.title ? 'sidebar-page-title' : 'sidebar-page-title is-untitled'}>{label}</span>
           {elsewhere && (
-            <span className="sidebar-page-workspace" title={t('sidebar.inWorkspace', { name: elsewhere })}>
+            <span className="sidebar-page-workspace workspace-tag" title={t('sidebar.inWorkspace', { name: elsewhere })}>
               {elsewhere}
             </span>
           )}
