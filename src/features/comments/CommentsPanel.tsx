@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { useIntentParams } from '../../app/intents';
 import type { CommentAttach, CommentToken } from '../../../schema/comment';
 import type { WireElement } from '../../../schema/element';
 import { useStore } from 'react-redux';
@@ -19,7 +19,8 @@ const HIGHLIGHT_MS = 2_500;
 /** Whether the panel is open; `?commentId=` opens it. Closing drops the parameter. */
 export function useCommentsPanel() {
   const dispatch = useAppDispatch();
-  const [params, setParams] = useSearchParams();
+  // `?commentId=` is a navigation intent too (docs/intents.md): taken out of the address on close.
+  const { params, done } = useIntentParams();
   const commentId = params.get('commentId');
   const panelOpen = useAppSelector((state) => state.comments.panelOpen);
   const open = panelOpen || commentId !== null;
@@ -28,12 +29,8 @@ export function useCommentsPanel() {
   }, [commentId, dispatch]);
   const close = useCallback(() => {
     dispatch(commentsPanelOpened(false));
-    if (params.has('commentId')) {
-      const next = new URLSearchParams(params);
-      next.delete('commentId');
-      setParams(next, { replace: true });
-    }
-  }, [dispatch, params, setParams]);
+    if (params.has('commentId')) done('commentId');
+  }, [dispatch, params, done]);
   const toggle = useCallback(() => (open ? close() : dispatch(commentsPanelOpened(true))), [open, close, dispatch]);
   return { open, toggle, close, commentId };
 }
