@@ -301,8 +301,8 @@ describe('databases and rows', () => {
   };
   const data: DatabaseData = { config, view: { layouts: [{ uid: 'l1', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] } };
 
-  test('the field types are the documented five', () => {
-    expect(DATABASE_FIELD_TYPES).toEqual(['text', 'number', 'checkbox', 'select', 'date']);
+  test('the field types are the documented ones (docs/api/databases.md)', () => {
+    expect(DATABASE_FIELD_TYPES).toEqual(['text', 'number', 'checkbox', 'select', 'date', 'multiSelect', 'status', 'person', 'url', 'email', 'phone', 'files', 'createdTime', 'createdBy', 'editedTime', 'editedBy']);
   });
 
   test('every generated database is valid', () => {
@@ -323,7 +323,9 @@ describe('databases and rows', () => {
     ['a layout naming an unknown field', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'nope', isWrap: false }] }] } }],
     ['a field listed twice in a layout', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'price', isWrap: false }, { fieldId: 'price', isWrap: true }] }] } }],
     ['two layouts with one uid', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [] }, { uid: 'l', type: 'table', orderedFields: [] }] } }],
-    ['a layout type other than table', { ...data, view: { layouts: [{ uid: 'l', type: 'board', orderedFields: [] }] } }],
+    ['a layout type that is none of the eight', { ...data, view: { layouts: [{ uid: 'l', type: 'gallery', orderedFields: [] }] } }],
+    ['a sort on an unknown field', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [], sorts: [{ fieldId: 'nope', direction: 'asc' }] }] } }],
+    ['a filter condition the field type has not', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [], filter: { op: 'and', rules: [{ fieldId: 'done', condition: 'contains', value: 'x' }] } }] } }],
     ['an unknown field type', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'formula' } } } }],
     ['a select without options', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'select' } } } }],
     ['repeated option ids', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'select', options: [{ id: 'a', name: '1' }, { id: 'a', name: '2' }] } } } }],

@@ -11,9 +11,32 @@ import type { BlockDefinition } from './definition';
 /** The field every database has: the title column. It is of type text. */
 export const MAIN_FIELD_ID = 'MAIN_FIELD';
 
-/** Column types, kept minimal: what a value of each holds is in `checkRowValues`. */
-export const DATABASE_FIELD_TYPES = ['text', 'number', 'checkbox', 'select', 'date'] as const;
+/**
+ * Column types (docs/api/databases.md). `text` is also the title column (MAIN_FIELD); the last
+ * four are computed from the row's page and cannot be written.
+ */
+export const DATABASE_FIELD_TYPES = [
+  'text',
+  'number',
+  'checkbox',
+  'select',
+  'date',
+  'multiSelect',
+  'status',
+  'person',
+  'url',
+  'email',
+  'phone',
+  'files',
+  'createdTime',
+  'createdBy',
+  'editedTime',
+  'editedBy',
+] as const;
 export type DatabaseFieldType = (typeof DATABASE_FIELD_TYPES)[number];
+
+/** Field types whose value is computed from the row's page (never written). */
+export const COMPUTED_FIELD_TYPES: ReadonlySet<DatabaseFieldType> = new Set(['createdTime', 'createdBy', 'editedTime', 'editedBy']);
 
 export const DATABASE_LIMITS = {
   fields: 100,
@@ -22,6 +45,11 @@ export const DATABASE_LIMITS = {
   nameLength: 200,
   textValueLength: 10_000,
   iconLength: 256,
+  /** multi-select, person and files: entries in one cell. */
+  listValueLength: 100,
+  filterRules: 20,
+  sorts: 10,
+  fileNameLength: 255,
 } as const;
 
 /** Keys that would reach Object.prototype if someone used them as plain-object keys. */
@@ -37,35 +65,138 @@ export const fieldIdSchema = z
 
 const fieldNameSchema = z.string().max(DATABASE_LIMITS.nameLength);
 
-export const selectOptionSchema = z.object({ id: fieldIdSchema, name: fieldNameSchema }).strict();
+/** Colours of select, multi-select and status options (Notion's set). */
+export const OPTION_COLORS = ['default', 'gray', 'brown', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'red'] as const;
+export type OptionColor = (typeof OPTION_COLORS)[number];
+
+/** Status options belong to one of three groups (Notion: To-do, In progress, Complete). */
+export const STATUS_GROUPS = ['todo', 'inProgress', 'done'] as const;
+export type StatusGroup = (typeof STATUS_GROUPS)[number];
+
+export const selectOptionSchema = z
+  .object({ id: fieldIdSchema, name: fieldNameSchema, color: z.enum(OPTION_COLORS).optional() })
+  .strict();
+export type SelectOption = z.infer<typeof selectOptionSchema>;
+export const statusOptionSchema = selectOptionSchema.extend({ group: z.enum(STATUS_GROUPS) }).strict();
+export type StatusOption = z.infer<typeof statusOptionSchema>;
+
+/** How a number column shows its values: plain, percent, or money in ₽, $ or €. */
+export const NUMBER_FORMATS = ['plain', 'percent', 'rub', 'usd', 'eur'] as const;
+export type NumberFormat = (typeof NUMBER_FORMATS)[number];
+
+const options = z.array(selectOptionSchema).max(DATABASE_LIMITS.selectOptions);
+const plain = <T extends DatabaseFieldType>(type: T) => z.object({ name: fieldNameSchema, type: z.literal(type) }).strict();
 
 export const databaseFieldSchema = z.discriminatedUnion('type', [
-  z.object({ name: fieldNameSchema, type: z.literal('text') }).strict(),
-  z.object({ name: fieldNameSchema, type: z.literal('number') }).strict(),
-  z.object({ name: fieldNameSchema, type: z.literal('checkbox') }).strict(),
-  z
-    .object({
-      name: fieldNameSchema,
-      type: z.literal('select'),
-      options: z.array(selectOptionSchema).max(DATABASE_LIMITS.selectOptions),
-    })
-    .strict(),
-  z.object({ name: fieldNameSchema, type: z.literal('date') }).strict(),
+  plain('text'),
+  z.object({ name: fieldNameSchema, type: z.literal('number'), format: z.enum(NUMBER_FORMATS).optional() }).strict(),
+  plain('checkbox'),
+  z.object({ name: fieldNameSchema, type: z.literal('select'), options }).strict(),
+  z.object({ name: fieldNameSchema, type: z.literal('date'), withTime: z.boolean().optional() }).strict(),
+  z.object({ name: fieldNameSchema, type: z.literal('multiSelect'), options }).strict(),
+  z.object({ name: fieldNameSchema, type: z.literal('status'), options: z.array(statusOptionSchema).max(DATABASE_LIMITS.selectOptions) }).strict(),
+  plain('person'),
+  plain('url'),
+  plain('email'),
+  plain('phone'),
+  plain('files'),
+  plain('createdTime'),
+  plain('createdBy'),
+  plain('editedTime'),
+  plain('editedBy'),
 ]);
 export type DatabaseField = z.infer<typeof databaseFieldSchema>;
+/** A field whose values are chosen from options. */
+export type OptionField = Extract<DatabaseField, { options: unknown }>;
+export function hasOptions(field: DatabaseField): field is OptionField {
+  return field.type === 'select' || field.type === 'multiSelect' || field.type === 'status';
+}
 
 export const databaseConfigSchema = z
   .object({ fields: z.record(fieldIdSchema, databaseFieldSchema) })
   .strict();
 export type DatabaseConfig = z.infer<typeof databaseConfigSchema>;
 
-export const orderedFieldSchema = z.object({ fieldId: fieldIdSchema, isWrap: z.boolean() }).strict();
+/** A column of a view: shown in this order, wrapped or not, at a width (px). */
+export const orderedFieldSchema = z
+  .object({ fieldId: fieldIdSchema, isWrap: z.boolean(), width: z.number().int().min(40).max(2000).optional() })
+  .strict();
+export type OrderedField = z.infer<typeof orderedFieldSchema>;
+
+/** Layout types: the api-contract's default layout types, as they are written in a layout. */
+export const LAYOUT_TYPES = ['table', 'board', 'calendar', 'timeline', 'chart', 'barChart', 'lineChart', 'pieChart'] as const;
+export type LayoutType = (typeof LAYOUT_TYPES)[number];
+
+/** Filter conditions; which apply to which field type is in `FILTER_CONDITIONS`. */
+export const FILTER_CONDITION_NAMES = ['is', 'isNot', 'contains', 'notContains', 'startsWith', 'endsWith', 'gt', 'gte', 'lt', 'lte', 'isEmpty', 'isNotEmpty'] as const;
+export type FilterCondition = (typeof FILTER_CONDITION_NAMES)[number];
+
+const TEXT_CONDITIONS: readonly FilterCondition[] = ['is', 'isNot', 'contains', 'notContains', 'startsWith', 'endsWith', 'isEmpty', 'isNotEmpty'];
+const ORDERED_CONDITIONS: readonly FilterCondition[] = ['is', 'isNot', 'gt', 'gte', 'lt', 'lte', 'isEmpty', 'isNotEmpty'];
+const CHOICE_CONDITIONS: readonly FilterCondition[] = ['is', 'isNot', 'isEmpty', 'isNotEmpty'];
+const LIST_CONDITIONS: readonly FilterCondition[] = ['contains', 'notContains', 'isEmpty', 'isNotEmpty'];
+
+/** The conditions a filter may use on each field type. */
+export const FILTER_CONDITIONS: Record<DatabaseFieldType, readonly FilterCondition[]> = {
+  text: TEXT_CONDITIONS,
+  url: TEXT_CONDITIONS,
+  email: TEXT_CONDITIONS,
+  phone: TEXT_CONDITIONS,
+  files: ['contains', 'isEmpty', 'isNotEmpty'],
+  number: ORDERED_CONDITIONS,
+  date: ORDERED_CONDITIONS,
+  createdTime: ORDERED_CONDITIONS,
+  editedTime: ORDERED_CONDITIONS,
+  checkbox: ['is'],
+  select: CHOICE_CONDITIONS,
+  status: CHOICE_CONDITIONS,
+  multiSelect: LIST_CONDITIONS,
+  person: LIST_CONDITIONS,
+  createdBy: LIST_CONDITIONS,
+  editedBy: LIST_CONDITIONS,
+};
+
+/** One condition on one field; `value` is what the condition compares with (none for isEmpty/isNotEmpty). */
+export const filterRuleSchema = z
+  .object({
+    fieldId: fieldIdSchema,
+    condition: z.enum(FILTER_CONDITION_NAMES),
+    value: z.union([z.string().max(DATABASE_LIMITS.textValueLength), z.number(), z.boolean(), z.null()]).optional(),
+  })
+  .strict();
+export type FilterRule = z.infer<typeof filterRuleSchema>;
+
+/** Rules joined by `and` or `or`; a group may hold rules and groups of rules (two levels, as in Notion). */
+export const filterGroupSchema = z
+  .object({
+    op: z.enum(['and', 'or']),
+    rules: z
+      .array(z.union([filterRuleSchema, z.object({ op: z.enum(['and', 'or']), rules: z.array(filterRuleSchema).max(DATABASE_LIMITS.filterRules) }).strict()]))
+      .max(DATABASE_LIMITS.filterRules),
+  })
+  .strict();
+export type FilterGroup = z.infer<typeof filterGroupSchema>;
+
+export const sortSchema = z.object({ fieldId: fieldIdSchema, direction: z.enum(['asc', 'desc']) }).strict();
+export type ViewSort = z.infer<typeof sortSchema>;
+
+/** Footer calculations of a column. */
+export const CALCULATIONS = ['count', 'empty', 'filled', 'unique', 'sum', 'average', 'min', 'max'] as const;
+export type Calculation = (typeof CALCULATIONS)[number];
+/** Calculations that need numbers (number, date and time fields; for dates min/max only). */
+export const NUMERIC_CALCULATIONS: ReadonlySet<Calculation> = new Set(['sum', 'average', 'min', 'max']);
 
 export const databaseLayoutSchema = z
   .object({
     uid: z.string().min(1).max(64),
-    type: z.literal('table'),
+    type: z.enum(LAYOUT_TYPES),
+    /** The view's name (its tab); the layout type's name when missing. */
+    name: fieldNameSchema.optional(),
     orderedFields: z.array(orderedFieldSchema).max(DATABASE_LIMITS.fields),
+    filter: filterGroupSchema.nullable().optional(),
+    sorts: z.array(sortSchema).max(DATABASE_LIMITS.sorts).optional(),
+    groupBy: z.object({ fieldId: fieldIdSchema, hideEmpty: z.boolean().optional() }).strict().nullable().optional(),
+    calculations: z.record(fieldIdSchema, z.enum(CALCULATIONS)).optional(),
   })
   .strict();
 export type DatabaseLayout = z.infer<typeof databaseLayoutSchema>;
@@ -101,7 +232,7 @@ export const databaseDataSchema = z
     }
     for (const id of ids) {
       const field = data.config.fields[id];
-      if (field.type !== 'select') continue;
+      if (!hasOptions(field)) continue;
       const optionIds = field.options.map((o) => o.id);
       if (new Set(optionIds).size !== optionIds.length) {
         ctx.addIssue({ code: 'custom', path: ['config', 'fields', id, 'options'], message: 'option ids must be unique' });
@@ -113,23 +244,64 @@ export const databaseDataSchema = z
         ctx.addIssue({ code: 'custom', path: ['view', 'layouts', index, 'uid'], message: 'layout uids must be unique' });
       }
       layoutUids.add(layout.uid);
-      const seen = new Set<string>();
-      layout.orderedFields.forEach((entry, at) => {
-        const path = ['view', 'layouts', index, 'orderedFields', at, 'fieldId'];
-        if (!fieldOf(data.config, entry.fieldId)) ctx.addIssue({ code: 'custom', path, message: 'no such field in config.fields' });
-        else if (seen.has(entry.fieldId)) ctx.addIssue({ code: 'custom', path, message: 'a field is listed once per layout' });
-        seen.add(entry.fieldId);
-      });
+      for (const problem of layoutProblems(data.config, layout)) {
+        ctx.addIssue({ code: 'custom', path: ['view', 'layouts', index, ...problem.path], message: problem.message });
+      }
     });
   });
+
+/** What in a layout does not fit the fields: unknown or repeated fields, conditions a field's type has not. */
+export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): Array<{ path: Array<string | number>; message: string }> {
+  const problems: Array<{ path: Array<string | number>; message: string }> = [];
+  const unknown = (fieldId: string, path: Array<string | number>) => {
+    if (fieldOf(config, fieldId)) return false;
+    problems.push({ path, message: 'no such field in config.fields' });
+    return true;
+  };
+  const seen = new Set<string>();
+  layout.orderedFields.forEach((entry, at) => {
+    const path = ['orderedFields', at, 'fieldId'];
+    if (!unknown(entry.fieldId, path) && seen.has(entry.fieldId)) problems.push({ path, message: 'a field is listed once per layout' });
+    seen.add(entry.fieldId);
+  });
+  const checkRule = (rule: FilterRule, path: Array<string | number>) => {
+    if (unknown(rule.fieldId, [...path, 'fieldId'])) return;
+    const type = config.fields[rule.fieldId].type;
+    if (!FILTER_CONDITIONS[type].includes(rule.condition)) problems.push({ path: [...path, 'condition'], message: `a ${type} field has no condition ${rule.condition}` });
+  };
+  layout.filter?.rules.forEach((rule, at) => {
+    if ('op' in rule) rule.rules.forEach((inner, innerAt) => checkRule(inner, ['filter', 'rules', at, 'rules', innerAt]));
+    else checkRule(rule, ['filter', 'rules', at]);
+  });
+  layout.sorts?.forEach((sort, at) => unknown(sort.fieldId, ['sorts', at, 'fieldId']));
+  if (layout.groupBy) unknown(layout.groupBy.fieldId, ['groupBy', 'fieldId']);
+  for (const fieldId of Object.keys(layout.calculations ?? {})) unknown(fieldId, ['calculations', fieldId]);
+  return problems;
+}
 export type DatabaseData = z.infer<typeof databaseDataSchema>;
 
-/** A cell value before it is checked against its column's type; null clears a cell. */
+/** A file in a files cell: an uploaded file's id and its name. */
+export const fileRefSchema = z.object({ id: z.string().min(1).max(128), name: z.string().max(DATABASE_LIMITS.fileNameLength) }).strict();
+export type FileRef = z.infer<typeof fileRefSchema>;
+
+/** A date cell's range: a start and an end (each YYYY-MM-DD or an ISO date-time with offset). */
+export const dateRangeSchema = z.object({ start: z.string().max(40), end: z.string().max(40).nullable() }).strict();
+export type DateRange = z.infer<typeof dateRangeSchema>;
+
+/**
+ * A cell value before it is checked against its column's type; null clears a cell. Text-like
+ * fields hold a string, number a number, checkbox a boolean, select and status an option id,
+ * multi-select and person a list of ids, files a list of file refs, date a string (one day or
+ * moment) or a range.
+ */
 export const rowValueSchema = z.union([
   z.string().max(DATABASE_LIMITS.textValueLength),
   z.number(),
   z.boolean(),
   z.null(),
+  z.array(z.string().min(1).max(128)).max(DATABASE_LIMITS.listValueLength),
+  z.array(fileRefSchema).max(DATABASE_LIMITS.listValueLength),
+  dateRangeSchema,
 ]);
 export type RowValue = z.infer<typeof rowValueSchema>;
 
@@ -148,23 +320,50 @@ export type DatabaseRowData = z.infer<typeof databaseRowDataSchema>;
 
 const dateValueSchema = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
+/** A date cell's string (one day, or a moment with its offset). */
+export function isDateString(value: unknown): value is string {
+  return typeof value === 'string' && dateValueSchema.safeParse(value).success;
+}
+
+function isIdList(value: RowValue): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
 /** Why a value does not fit a field, or null when it does. */
 export function valueProblem(field: DatabaseField, value: RowValue): string | null {
   if (value === null) return null;
   switch (field.type) {
     case 'text':
-      return typeof value === 'string' ? null : 'a text field holds a string';
+    case 'url':
+    case 'email':
+    case 'phone':
+      return typeof value === 'string' ? null : `a ${field.type} field holds a string`;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'a number field holds a number';
     case 'checkbox':
       return typeof value === 'boolean' ? null : 'a checkbox field holds true or false';
     case 'select':
-      if (typeof value !== 'string') return 'a select field holds an option id';
+    case 'status':
+      if (typeof value !== 'string') return `a ${field.type} field holds an option id`;
       return field.options.some((o) => o.id === value) ? null : 'no such option in the field';
+    case 'multiSelect':
+      if (!isIdList(value)) return 'a multiSelect field holds a list of option ids';
+      if (new Set(value).size !== value.length) return 'an option is listed once';
+      return value.every((id) => field.options.some((o) => o.id === id)) ? null : 'no such option in the field';
+    case 'person':
+      if (!isIdList(value)) return 'a person field holds a list of user ids';
+      return new Set(value).size === value.length ? null : 'a person is listed once';
+    case 'files':
+      return Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null) ? null : 'a files field holds a list of { id, name }';
     case 'date':
-      return typeof value === 'string' && dateValueSchema.safeParse(value).success
-        ? null
-        : 'a date field holds YYYY-MM-DD or an ISO date-time with offset';
+      if (isDateString(value)) return null;
+      if (typeof value === 'object' && !Array.isArray(value) && isDateString(value.start) && (value.end === null || isDateString(value.end))) return null;
+      return 'a date field holds YYYY-MM-DD or an ISO date-time with offset, or { start, end } of those';
+    case 'createdTime':
+    case 'createdBy':
+    case 'editedTime':
+    case 'editedBy':
+      return 'this field is computed from the row and cannot be written';
   }
 }
 
@@ -191,18 +390,15 @@ export function valuesFitting(config: DatabaseConfig, values: Record<string, Row
 
 /** A deep copy of a config (plain objects only: no structuredClone, whose objects may come from another realm). */
 export function copyConfig(config: DatabaseConfig): DatabaseConfig {
-  return {
-    fields: Object.fromEntries(
-      Object.entries(config.fields).map(([id, field]) => [
-        id,
-        field.type === 'select' ? { ...field, options: field.options.map((o) => ({ ...o })) } : { ...field },
-      ]),
-    ),
-  };
+  return { fields: Object.fromEntries(Object.entries(config.fields).map(([id, field]) => [id, copyField(field)])) };
+}
+
+export function copyField(field: DatabaseField): DatabaseField {
+  return JSON.parse(JSON.stringify(field)) as DatabaseField;
 }
 
 export function copyView(view: DatabaseView): DatabaseView {
-  return { layouts: view.layouts.map((layout) => ({ ...layout, orderedFields: layout.orderedFields.map((f) => ({ ...f })) })) };
+  return JSON.parse(JSON.stringify(view)) as DatabaseView;
 }
 
 /** A database: a void element in the editor that carries its config and view. */
