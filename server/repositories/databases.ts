@@ -4,6 +4,7 @@ import {
   MAIN_FIELD_ID,
   fieldOf,
   hasOptions,
+  type Calculation,
   type DatabaseConfig,
   type DatabaseData,
   type DatabaseField,
@@ -505,4 +506,67 @@ export async function* viewRowIds(db: Kysely<Database>, config: DatabaseConfig, 
     yield ids;
     if (ids.length < slice) return;
   }
+}
+
+// ————— Footer calculations and groups —————
+
+/** The footer of a view: per field, its calculation over the view's rows (filtered), in SQL. */
+export async function calculate(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
+  const where = whereSql(config, databaseId, query);
+  const out: Record<string, number | null> = {};
+  for (const [fieldId, calculation] of Object.entries(calculations)) {
+    const field = fieldOf(config, fieldId);
+    if (!field) continue;
+    if (field.type in COMPUTED_COLUMNS) {
+      out[fieldId] = calculation === 'count' ? Number((await sql<{ n: number | string }>`select count(*) as n from pages p where ${where}`.execute(db)).rows[0]?.n ?? 0) : null;
+      continue;
+    }
+    const result = await sql<{ total: number | string; filled: number | string; uniq: number | string; s: number | null; a: number | null; lo: number | null; hi: number | null }>`
+      select count(*) as total, count(c.row_id) as filled, count(distinct coalesce(c.txt, cast(c.num as text))) as uniq,
+             sum(c.num) as s, avg(c.num) as a, min(c.num) as lo, max(c.num) as hi
+      from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId} and c.database_id = ${databaseId} and (c.num is not null or c.txt is not null)
+      where ${where}`.execute(db);
+    const row = result.rows[0];
+    const total = Number(row?.total ?? 0);
+    const filled = Number(row?.filled ?? 0);
+    const numeric = (value: number | string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+    out[fieldId] = {
+      count: total,
+      empty: total - filled,
+      filled,
+      unique: Number(row?.uniq ?? 0),
+      sum: numeric(row?.s),
+      average: numeric(row?.a),
+      min: numeric(row?.lo),
+      max: numeric(row?.hi),
+    }[calculation];
+  }
+  return out;
+}
+
+/** The groups of a view by a field, in the field's order (options' order; empty last), with their counts. */
+export async function groupCounts(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, fieldId: string): Promise<Array<{ value: string | boolean | null; count: number }>> {
+  const field = fieldOf(config, fieldId);
+  if (!field) return [];
+  const where = whereSql(config, databaseId, query);
+  const rows = await sql<{ txt: string | null; num: number | null; n: number | string }>`
+    select c.txt as txt, c.num as num, count(*) as n
+    from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId} and c.database_id = ${databaseId}
+    where ${where} group by c.txt, c.num`.execute(db);
+  const counts = new Map<string | boolean | null, number>();
+  for (const row of rows.rows) {
+    const value = field.type === 'checkbox' ? row.num === 1 : row.txt === null && row.num === null ? null : (row.txt ?? String(row.num));
+    counts.set(value, (counts.get(value) ?? 0) + Number(row.n));
+  }
+  const order = (value: string | boolean | null): number => {
+    if (value === null) return Number.MAX_SAFE_INTEGER;
+    if (hasOptions(field) && typeof value === 'string') {
+      const at = field.options.findIndex((o) => o.id === value);
+      return at < 0 ? Number.MAX_SAFE_INTEGER - 1 : at;
+    }
+    return 0;
+  };
+  return [...counts.entries()]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => order(a.value) - order(b.value) || String(a.value).localeCompare(String(b.value)));
 }

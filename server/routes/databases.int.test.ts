@@ -402,10 +402,29 @@ describe('views on the server: filters and sorts agree with the reference evalua
     expect(titles(middle.rows)).toEqual(expected.slice(7, 16));
   });
 
+  test('footer calculations and groups agree with the rows (over the view\'s filter)', async () => {
+    const filter: FilterGroup = { op: 'and', rules: [{ fieldId: 'done', condition: 'is', value: true }] };
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter, sorts: [], groupBy: { fieldId: 'stage' }, calculations: { price: 'sum', note: 'empty', tags: 'filled', due: 'min', [MAIN_FIELD_ID]: 'count', stage: 'unique' } } }));
+    const rows = all.filter((r) => rowMatches(config, filter, r));
+    const prices = rows.map((r) => r.data.values.price).filter((p): p is number => typeof p === 'number');
+    const figures = expectOk<Record<string, number>>(await api(t, ann, 'GET', `${S}/database/${db.id}/calculations?viewId="v1"`));
+    expect(figures.price).toBeCloseTo(prices.reduce((a, b) => a + b, 0), 6);
+    expect(figures[MAIN_FIELD_ID]).toBe(rows.length);
+    expect(figures.note).toBe(rows.filter((r) => r.data.values.note === undefined || r.data.values.note === '').length);
+    expect(figures.tags).toBe(rows.filter((r) => Array.isArray(r.data.values.tags) && (r.data.values.tags as string[]).length > 0).length);
+    expect(figures.stage).toBe(new Set(rows.map((r) => r.data.values.stage).filter(Boolean)).size);
+    const groups = expectOk<Array<{ value: string | null; count: number }>>(await api(t, ann, 'GET', `${S}/database/${db.id}/groups?viewId="v1"`));
+    const expected = ['todo', 'doing', 'done', null].map((value) => ({ value, count: rows.filter((r) => (r.data.values.stage ?? null) === value).length })).filter((g) => g.count > 0);
+    expect(groups).toEqual(expected);
+    // Rows come grouped (by the options' order) in the window.
+    const windowed = (await window(db.id, { viewId: 'v1', limit: 500 })).rows.map((r) => r.data.values.stage ?? null);
+    expect(windowed).toEqual(expected.flatMap((g) => Array.from({ length: g.count }, () => g.value)));
+  });
+
   test("a view's own filter and sorts are used when the query names the view; search looks in titles", async () => {
     const filter: FilterGroup = { op: 'and', rules: [{ fieldId: 'price', condition: 'lt', value: 50 }] };
     const sorts: ViewSort[] = [{ fieldId: 'price', direction: 'desc' }];
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter, sorts } }));
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter, sorts, groupBy: null } }));
     const expected = all.filter((r) => rowMatches(config, filter, r)).sort((a, b) => compareRows(config, sorts, a, b));
     expect(titles((await window(db.id, { viewId: 'v1', limit: 500 })).rows)).toEqual(titles(expected));
     const searched = await window(db.id, { search: 'ЕЛКА', limit: 500 });

@@ -49,7 +49,9 @@ import { authorizePage, type PageAction } from '../policies/page';
 import { envelope } from '../presenters';
 import { presentBlock, updateBlockIfVersion } from '../repositories/blocks';
 import {
+  calculate,
   cellsOfField,
+  groupCounts,
   countRows,
   databaseData,
   deleteCellsOfField,
@@ -208,6 +210,21 @@ export async function databaseRoutes(server: FastifyInstance) {
     const { row, block } = await authorizedRow(user.id, request.params.id, 'read');
     const [wire] = await readRows(app.db, block.id, [row.id]);
     return envelope(wire, { database: await presentBlock(app.db, block) });
+  });
+
+  app.get('/api/v3/spaces/database/:id/calculations', { schema: { tags: ['databases'], summary: "A view's footer: each column's calculation over the view's rows", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
+    const user = requireUser(request);
+    const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+    const layout = layoutOf(data, request.query.viewId);
+    return envelope(await calculate(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.calculations ?? {}));
+  });
+
+  app.get('/api/v3/spaces/database/:id/groups', { schema: { tags: ['databases'], summary: "A grouped view's groups in order, with their counts", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
+    const user = requireUser(request);
+    const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+    const layout = layoutOf(data, request.query.viewId);
+    if (!layout.groupBy) return envelope([]);
+    return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId));
   });
 
   // ---- Rows --------------------------------------------------------------------------------------
