@@ -9,9 +9,6 @@ import {
   type RealtimeErrorBody,
 } from '../../schema/realtime';
 
-/** The rows and cells of a database changed (docs/api/databases.md, «Realtime»; payload: DatabaseEvent of schema/database.ts). */
-export const DATABASE_EVENT = 'database';
-
 export type RealtimeStatus = 'connecting' | 'online' | 'offline';
 
 /** What a subscription to one channel does with what arrives. */
@@ -78,7 +75,7 @@ export class RealtimeConnection {
       this.setStatus('offline');
       if (error.data) for (const listener of this.errorListeners) listener(error.data);
     });
-    for (const event of [REALTIME_EVENTS.edit, REALTIME_EVENTS.add, REALTIME_EVENTS.remove, REALTIME_EVENTS.join, REALTIME_EVENTS.leave, REALTIME_EVENTS.position, DATABASE_EVENT]) {
+    for (const event of [REALTIME_EVENTS.edit, REALTIME_EVENTS.add, REALTIME_EVENTS.remove, REALTIME_EVENTS.join, REALTIME_EVENTS.leave, REALTIME_EVENTS.position, REALTIME_EVENTS.database]) {
       this.socket.on(event, (payload: Record<string, unknown>) => this.route(event, payload));
     }
     this.socket.on(REALTIME_EVENTS.error, (error: RealtimeErrorBody) => {

@@ -230,10 +230,13 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
       workspaceId: page.workspaceId,
       canEdit,
       receiveBlock: (block) => queue.receive(block),
+      isSaved: (uid) => queue.versionOf(uid) !== undefined,
+      flush: () => queue.flush(),
       live: liveConnection && liveUser ? { connection: liveConnection, userId: liveUser } : null,
       openPage: (id) => callbacks.current.onOpenPage?.(id),
+      fillDatabaseId: page.type === 'Database' ? blocks.find((block) => block.type === 'database')?.id : undefined,
     }),
-    [page.id, page.workspaceId, canEdit, queue, liveConnection, liveUser],
+    [page.id, page.workspaceId, page.type, blocks, canEdit, queue, liveConnection, liveUser],
   );
   // The AI assistant (src/features/ai): its panel under a block, opened from the slash menu and the selection toolbar.
   const ai = useAiAssistant(editor, canEdit, frame);
@@ -242,7 +245,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
     canEdit,
     (type, path) => {
       if (type === 'databaseBlock') {
-        insertDatabaseBlock(editor, path, t('database.titleField', { ns: 'automation' }), t('database.tableView', { ns: 'automation' }));
+        insertDatabaseBlock(editor, path);
         return true;
       }
       if (type !== 'documentBlock') return false;

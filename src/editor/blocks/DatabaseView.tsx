@@ -17,16 +17,19 @@ const DatabaseBlock = lazy(() => import('../../features/database/DatabaseBlock')
  * void element: its data changes only through the database API and the sync queue.
  */
 export function DatabaseView({ element, attributes, children }: RenderElementProps) {
+  guardDatabaseFields();
   const database = element as DatabaseElement;
   const host = useDatabaseHost();
   const card = <DatabaseCard database={database} />;
   return (
     <div {...attributes} {...blockRootProps(element, 'block-void')}>
-      <div contentEditable={false} className="database-block">
+      {/* Clicks inside stay the database's: a press on a button would put the focus in the page's
+          editable (the database's own editors then lose it), and Slate would select the void block. */}
+      <div contentEditable={false} className="database-block" onMouseDown={keepFocus} onClick={(event) => event.stopPropagation()}>
         {host ? (
           <Fallback card={card}>
             <Suspense fallback={card}>
-              <DatabaseBlock databaseId={database.uid} config={database.config} view={database.view} host={host} />
+              <DatabaseBlock databaseId={database.uid} config={database.config} view={database.view} host={host} fill={host.fillDatabaseId === database.uid} />
             </Suspense>
           </Fallback>
         ) : (
@@ -36,6 +39,33 @@ export function DatabaseView({ element, attributes, children }: RenderElementPro
       {children}
     </div>
   );
+}
+
+let guarded = false;
+
+/**
+ * Slate reads every selection change of the document, and one inside a void block with the
+ * focus in the page makes it select that block and put the DOM selection back — which takes the
+ * focus from the field that has it. A database's own fields (the grid's keyboard target, a filter
+ * value, a view's name) are not the page's text: while one of them has the focus, selection
+ * changes stop at the window (capture), before Slate's listener on the document hears them.
+ */
+function guardDatabaseFields(): void {
+  if (guarded) return;
+  guarded = true;
+  window.addEventListener(
+    'selectionchange',
+    (event) => {
+      const active = document.activeElement;
+      if (active?.matches('input, textarea, select') && active.closest('.database-block')) event.stopImmediatePropagation();
+    },
+    true,
+  );
+}
+
+/** A press on anything but a field (or something dragged: a column's header) leaves the focus where the database's code puts it. */
+function keepFocus(event: React.MouseEvent) {
+  if (!(event.target as HTMLElement).closest('input, textarea, select, [draggable="true"]')) event.preventDefault();
 }
 
 function DatabaseCard({ database }: { database: DatabaseElement }) {

@@ -13,7 +13,13 @@ export interface DatabaseHost {
   workspaceId: string | null;
   canEdit: boolean;
   receiveBlock(block: WireBlock): void;
+  /** Whether the server has the block yet (a database just made from the slash menu has not, for up to a second). */
+  isSaved(uid: string): boolean;
+  /** Sends the page's unsent edits now (the new database block first reaches the server). */
+  flush(): Promise<void>;
   live: { connection: RealtimeConnection; userId: string } | null;
+  /** The database a page of type Database holds (its first database block): drawn full width and height. */
+  fillDatabaseId?: string;
   /** Opens a page (a row as a full page). */
   openPage?(pageId: string): void;
 }

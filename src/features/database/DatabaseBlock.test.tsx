@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView } from '../../../schema/blocks/database';
 import { Toaster } from '../../ui/Toast';
 import DatabaseBlock from './DatabaseBlock';
@@ -22,13 +22,13 @@ async function setup(canEdit = true, rows = 5) {
   const receiveBlock = jest.fn();
   const utils = render(
     <>
-      <DatabaseBlock databaseId="db" config={server.config} view={server.view} host={{ pageId: 'page', workspaceId: null, canEdit, receiveBlock, live: null }} />
+      <DatabaseBlock databaseId="db" config={server.config} view={server.view} host={{ pageId: 'page', workspaceId: null, canEdit, receiveBlock, live: null, isSaved: () => true, flush: async () => undefined }} />
       <Toaster />
     </>,
   );
   await screen.findByText('Строка 0');
   const grid = screen.getByRole('grid');
-  const sink = within(grid).getByLabelText(/стрелки — переход/);
+  const sink = screen.getByLabelText(/стрелки — переход/);
   const cell = (row: number, col: number) => grid.querySelector(`[data-row="${row}"] [data-col="${col}"]`) as HTMLElement;
   return { server, receiveBlock, grid, sink, cell, ...utils };
 }

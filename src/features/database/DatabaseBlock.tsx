@@ -50,6 +50,16 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   const [barOpen, setBarOpen] = useState(false);
   const [peekRow, setPeekRow] = useState<string | null>(null);
   const editable = host.canEdit;
+  // A database just made here is on the server only after the sync queue sent it: its rows are asked for then.
+  const [saved, setSaved] = useState(() => host.isSaved(databaseId));
+  useEffect(() => {
+    if (saved) return;
+    let cancelled = false;
+    void host.flush().then(() => !cancelled && setSaved(host.isSaved(databaseId)));
+    return () => {
+      cancelled = true;
+    };
+  }, [saved, host, databaseId]);
   const hasPeople = Object.values(config.fields).some((f) => f.type === 'person');
   const members = useMentionable(host.workspaceId, host.pageId, hasPeople || peekRow !== null);
 
@@ -152,7 +162,9 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
           )}
         </div>
         {layout && barOpen && <FilterBar layout={layout} />}
-        {layout ? (
+        {!saved ? (
+          <div className="db-empty">{t('database.loading')}</div>
+        ) : layout ? (
           <>
             {layout.type !== 'table' && <div className="db-note">{t('database.shownAsTable', { type: t(`database.layouts.${layout.type}`) })}</div>}
             <TableView key={layout.uid} layout={layout} onStore={onTableStore} fill={fill} />
@@ -206,7 +218,6 @@ function ViewTab({ layout, active, onSelect, canDelete }: { layout: DatabaseLayo
         onChange={(e) => setName(e.target.value)}
         onBlur={rename}
         onKeyDown={(e) => {
-          e.stopPropagation();
           if (e.key === 'Enter') rename();
           if (e.key === 'Escape') setRenaming(false);
         }}

@@ -85,7 +85,7 @@ export function ColumnHeader({ column, layout, width, pinnedLeft, onResizeStart,
   const className = ['db-hcell', pinnedLeft !== undefined ? 'db-pin' : '', dropSide ? `is-drop-${dropSide}` : ''].filter(Boolean).join(' ');
   return (
     <div className={className} role="columnheader" style={{ width, left: pinnedLeft }} ref={dragRef} data-field={column.fieldId}>
-      <button ref={button} type="button" className="db-hcell-button" disabled={!editable} onClick={() => setOpen(true)} onMouseDown={(e) => e.stopPropagation()} title={column.field.name}>
+      <button ref={button} type="button" className="db-hcell-button" disabled={!editable} onClick={() => setOpen(true)} title={column.field.name}>
         <span className="db-type-icon" aria-hidden>
           {TYPE_ICONS[column.field.type]}
         </span>
@@ -205,13 +205,12 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
         autoFocus
         onChange={(e) => setName(e.target.value)}
         onKeyDown={(e) => {
-          e.stopPropagation();
           if (e.key === 'Enter') void rename().then(onClose);
         }}
       />
       {!main && (
         <button type="button" className="menu-item" role="menuitem" aria-expanded={types} onClick={() => setTypes((v) => !v)}>
-          <span className="menu-item-icon">{TYPE_ICONS[field.type]}</span>
+          <span className="menu-item-icon" aria-hidden>{TYPE_ICONS[field.type]}</span>
           {t('database.fieldType')}: {t(`database.types.${field.type}`)}
         </button>
       )}
@@ -219,7 +218,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
         <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
           {FIELD_TYPES.filter((type) => type !== field.type).map((type) => (
             <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => void retype(type)}>
-              <span className="menu-item-icon">{TYPE_ICONS[type]}</span>
+              <span className="menu-item-icon" aria-hidden>{TYPE_ICONS[type]}</span>
               {t(`database.types.${type}`)}
             </button>
           ))}
@@ -244,30 +243,30 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
       )}
       <div className="menu-separator" />
       <button type="button" className="menu-item" role="menuitem" onClick={() => sort('asc')}>
-        <span className="menu-item-icon">↑</span>
+        <span className="menu-item-icon" aria-hidden>↑</span>
         {t('database.sortAsc')}
       </button>
       <button type="button" className="menu-item" role="menuitem" onClick={() => sort('desc')}>
-        <span className="menu-item-icon">↓</span>
+        <span className="menu-item-icon" aria-hidden>↓</span>
         {t('database.sortDesc')}
       </button>
       <button type="button" className="menu-item" role="menuitem" onClick={filter}>
-        <span className="menu-item-icon">⚲</span>
+        <span className="menu-item-icon" aria-hidden>⚲</span>
         {t('database.addFilter')}
       </button>
       <button type="button" className="menu-item" role="menuitemcheckbox" aria-checked={column.isWrap} onClick={() => view({ orderedFields: withOrderedField(layout, fieldId, { isWrap: !column.isWrap }) })}>
-        <span className="menu-item-icon">↵</span>
+        <span className="menu-item-icon" aria-hidden>↵</span>
         {column.isWrap ? t('database.unwrap') : t('database.wrap')}
       </button>
       {!main && (
         <>
           <button type="button" className="menu-item" role="menuitem" onClick={() => view({ orderedFields: layout.orderedFields.filter((entry) => entry.fieldId !== fieldId) })}>
-            <span className="menu-item-icon">◌</span>
+            <span className="menu-item-icon" aria-hidden>◌</span>
             {t('database.hideField')}
           </button>
           <div className="menu-separator" />
           <button type="button" className="menu-item is-danger" role="menuitem" onClick={() => setConfirmDelete(true)}>
-            <span className="menu-item-icon">🗑</span>
+            <span className="menu-item-icon" aria-hidden>🗑</span>
             {t('database.deleteField')}
           </button>
         </>
@@ -296,16 +295,16 @@ export function AddFieldButton({ layout, width }: { layout: DatabaseLayout; widt
   };
   return (
     <div className="db-hcell db-add-field" style={{ width }}>
-      <button ref={button} type="button" className="db-hcell-button" aria-label={t('database.addField')} title={t('database.addField')} onMouseDown={(e) => e.stopPropagation()} onClick={() => setOpen(true)}>
+      <button ref={button} type="button" className="db-hcell-button" aria-label={t('database.addField')} title={t('database.addField')} onClick={() => setOpen(true)}>
         +
       </button>
       {open && (
         <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.addField')} className="menu db-menu" role="menu" align="end">
-          <input className="db-menu-name" value={name} placeholder={t('database.fieldName')} aria-label={t('database.fieldName')} autoFocus onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.stopPropagation()} />
+          <input className="db-menu-name" value={name} placeholder={t('database.fieldName')} aria-label={t('database.fieldName')} autoFocus onChange={(e) => setName(e.target.value)} />
           <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
             {FIELD_TYPES.map((type) => (
               <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => void add(type)}>
-                <span className="menu-item-icon">{TYPE_ICONS[type]}</span>
+                <span className="menu-item-icon" aria-hidden>{TYPE_ICONS[type]}</span>
                 {t(`database.types.${type}`)}
               </button>
             ))}

@@ -69,7 +69,7 @@ export function CalculationCell({ column, layout, width, pinnedLeft, figure }: {
   };
   return (
     <div className={`db-fcell${pinnedLeft !== undefined ? ' db-pin' : ''}`} style={{ width, left: pinnedLeft }}>
-      <button ref={button} type="button" className="db-fcell-button" disabled={!db.editable && !calculation} onMouseDown={(e) => e.stopPropagation()} onClick={() => db.editable && setOpen(true)} aria-label={t('database.calculate', { name: column.field.name })}>
+      <button ref={button} type="button" className="db-fcell-button" disabled={!db.editable && !calculation} onClick={() => db.editable && setOpen(true)} aria-label={t('database.calculate', { name: column.field.name })}>
         {calculation ? (
           <>
             <span className="db-fcell-name">{t(`database.calculations.${calculation}`)}</span> <span className="db-fcell-figure">{formatFigure(column.field, calculation, figure)}</span>

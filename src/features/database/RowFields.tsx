@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAIN_FIELD_ID, hasOptions, type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
 import type { WireUser } from '../../../schema/user';
@@ -38,6 +38,7 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
     storeRef.current = store;
     onStore?.(store);
   }
+  useEffect(() => store.setVisible(0, 0), [store]);
   const row = store.rowAt(0);
   const [editing, setEditing] = useState<{ fieldId: string; anchor: HTMLElement; base: { value: RowValue; version: number } } | null>(null);
   const fields = Object.entries(config.fields).filter(([id]) => id !== MAIN_FIELD_ID);

@@ -55,7 +55,7 @@ export function RowPeek({ rowId, onClose, onOpenPage, fields }: { rowId: string;
   useEffect(() => () => onStore(null), [onStore]);
 
   return createPortal(
-    <aside className="db-peek" role="dialog" aria-label={t('database.rowPeek')} onKeyDown={(e) => e.stopPropagation()} onMouseDown={(e) => e.stopPropagation()}>
+    <aside className="db-peek" role="dialog" aria-label={t('database.rowPeek')} onMouseDown={(e) => e.stopPropagation()}>
       <div className="db-peek-bar">
         <button type="button" className="db-button" onClick={() => onOpenPage?.(rowId)}>
           ⤢ {t('database.openAsPage')}

@@ -1,4 +1,5 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { createPortal } from 'react-dom';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -155,6 +156,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
   const sink = useRef<HTMLTextAreaElement>(null);
+  const gridId = useId();
   const size = { rows: count, cols: columns.length };
   const range = selection ? rangeOf(selection) : null;
   const focusGrid = () => sink.current?.focus({ preventScroll: true });
@@ -393,7 +395,6 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
     return { row: Number(rowEl.dataset.row), col: Number(cell.dataset.col) };
   };
   const onMouseDown = (event: MouseEvent<HTMLDivElement>) => {
-    event.stopPropagation();
     const target = event.target as HTMLElement;
     const rowEl = target.closest('[data-row]') as HTMLElement | null;
     const rowIndex = rowEl ? Number(rowEl.dataset.row) : -1;
@@ -444,18 +445,18 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
     const pos = cellAt(event.target);
     if (pos && !(event.target as HTMLElement).closest('a, button, input')) startEditing(pos);
   };
-  // Scrolling away ends the edit (the editor floats over its cell).
-  const onScroll = () => {
-    if (editing) {
-      const editor = document.activeElement as HTMLElement | null;
-      editor?.blur();
-    }
+  // Scrolling the grid by hand ends the edit (the editor floats over its cell); scrolling to
+  // reveal the cell being edited does not.
+  const onUserScroll = () => {
+    if (editing) (document.activeElement as HTMLElement | null)?.blur();
   };
 
   // —— Column resize: the width is saved to the view when the drag ends ——
   const headers = table.getHeaderGroups()[0]?.headers ?? [];
   const startResize = (fieldId: string, event: React.MouseEvent | React.TouchEvent) => {
     event.stopPropagation();
+    // No native drag of the header (it is draggable, to reorder columns) from its edge.
+    if (!('touches' in event)) event.preventDefault();
     const header = headers.find((h) => h.column.id === fieldId);
     if (!header) return;
     header.getResizeHandler(document)(event.nativeEvent);
@@ -478,7 +479,8 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   const editingRow = editing ? store.rowAt(editing.pos.row) : undefined;
   const allChecked = checked.size > 0 && checked.size >= count;
 
-  const bodyHeight = rowVirtualizer.getTotalSize() - HEADER_HEIGHT > 0 ? rowVirtualizer.getTotalSize() : itemCount * ROW_HEIGHT;
+  // The rows' height (the virtualizer's total leaves out the header, its scroll margin).
+  const bodyHeight = rowVirtualizer.getTotalSize();
   const hasFooter = columns.length > 0;
   const figures = useCalculations(layout, changes);
 
@@ -501,6 +503,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
         className="db-scroll"
         ref={scroll}
         role="grid"
+        id={gridId}
         aria-label={t('database.table')}
         aria-rowcount={count + 1}
         aria-colcount={columns.length}
@@ -509,21 +512,27 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
         onMouseDown={onMouseDown}
         onMouseOver={onMouseOver}
         onDoubleClick={onDoubleClick}
-        onScroll={onScroll}
-        onKeyDown={(e) => e.stopPropagation()}
+        onWheel={onUserScroll}
+        onTouchMove={onUserScroll}
       >
-        <textarea
-          ref={sink}
-          className="db-sink"
-          aria-label={t('database.keyboard')}
-          inputMode="none"
-          value=""
-          onChange={() => undefined}
-          onKeyDown={onKeyDown}
-          onCopy={onCopy}
-          onCut={onCut}
-          onPaste={onPaste}
-        />
+        {/* The grid's keyboard and clipboard target: outside the page's editable (a portal), where
+            Slate does not take a focused field for a selection in its void block. */}
+        {createPortal(
+          <textarea
+            ref={sink}
+            className="db-sink"
+            aria-label={t('database.keyboard')}
+            aria-controls={gridId}
+            inputMode="none"
+            value=""
+            onChange={() => undefined}
+            onKeyDown={onKeyDown}
+            onCopy={onCopy}
+            onCut={onCut}
+            onPaste={onPaste}
+          />,
+          document.body,
+        )}
         <div className="db-canvas" style={{ width: totalWidth }}>
           <div className="db-header" role="row" aria-rowindex={1} style={{ width: totalWidth, height: HEADER_HEIGHT }}>
             <div className="db-gutter db-pin" style={{ left: 0, width: GUTTER }}>
@@ -552,7 +561,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
             {rightPad > 0 && <div style={{ width: rightPad, flex: 'none' }} />}
             {editable && <AddFieldButton layout={layout} width={ADD_COLUMN} />}
           </div>
-          <div className="db-body" style={{ height: Math.max(0, bodyHeight - HEADER_HEIGHT) }}>
+          <div className="db-body" style={{ height: bodyHeight }}>
             {items.map((item) => {
               const rowIndex = rowOfItem(item.index);
               const top = item.start - HEADER_HEIGHT;

@@ -49,8 +49,9 @@ export function useColumnReorder(layout: DatabaseLayout, enabled: boolean) {
     };
   }, []);
 
-  /** The ref of a column's header element. */
-  const ref = useCallback(
+  /** The ref of a column's header element (one callback per column, so React does not re-attach it on every render). */
+  const refs = useRef(new Map<string, (element: HTMLDivElement | null) => void>());
+  const attach = useCallback(
     (fieldId: string) => (element: HTMLDivElement | null) => {
       cleanups.current.get(fieldId)?.();
       cleanups.current.delete(fieldId);
@@ -62,7 +63,8 @@ export function useColumnReorder(layout: DatabaseLayout, enabled: boolean) {
       cleanups.current.set(
         fieldId,
         combine(
-          draggable({ element, getInitialData: () => ({ kind: 'db-column', databaseId: db.databaseId, fieldId }) }),
+          // Dragged by its name (the button), never from the resize handle at its edge.
+          draggable({ element, dragHandle: element.querySelector<HTMLElement>('.db-hcell-button') ?? undefined, getInitialData: () => ({ kind: 'db-column', databaseId: db.databaseId, fieldId }) }),
           dropTargetForElements({
             element,
             canDrop: ({ source }) => source.data.kind === 'db-column' && source.data.databaseId === db.databaseId,
@@ -74,6 +76,15 @@ export function useColumnReorder(layout: DatabaseLayout, enabled: boolean) {
       );
     },
     [enabled, db.databaseId],
+  );
+  useEffect(() => refs.current.clear(), [attach]);
+  const ref = useCallback(
+    (fieldId: string) => {
+      let callback = refs.current.get(fieldId);
+      if (!callback) refs.current.set(fieldId, (callback = attach(fieldId)));
+      return callback;
+    },
+    [attach],
   );
 
   return { ref, over };
