@@ -20,10 +20,10 @@ export const TYPE_ICONS: Record<DatabaseFieldType, string> = {
   status: '◔',
   date: '▦',
   person: '☺',
-  url: '🔗',
+  url: '↗',
   email: '@',
   phone: '☎',
-  files: '📎',
+  files: '⎘',
   createdTime: '◷',
   createdBy: '☺',
   editedTime: '◷',
@@ -266,7 +266,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
           </button>
           <div className="menu-separator" />
           <button type="button" className="menu-item is-danger" role="menuitem" onClick={() => setConfirmDelete(true)}>
-            <span className="menu-item-icon" aria-hidden>🗑</span>
+            <span className="menu-item-icon" aria-hidden>✕</span>
             {t('database.deleteField')}
           </button>
         </>

@@ -1,5 +1,5 @@
 import { createPortal } from 'react-dom';
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -24,6 +24,17 @@ export const HEADER_HEIGHT = 34;
 export const FOOTER_HEIGHT = 32;
 /** The row gutter: «+» (a row below) and the row's checkbox. */
 export const GUTTER = 52;
+/** On a phone: the gutter holds the checkbox only, and the sticky title column leaves room for the others. */
+const PHONE_GUTTER = 32;
+const PHONE_TITLE = 150;
+const PHONE = '(max-width: 600px)';
+const onPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE).matches;
+const watchPhone = (notify: () => void) => {
+  if (typeof window.matchMedia !== 'function') return () => undefined;
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', notify);
+  return () => query.removeEventListener('change', notify);
+};
 const ADD_COLUMN = 44;
 
 const features = tableFeatures({ columnSizingFeature, columnResizingFeature });
@@ -102,11 +113,14 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
     table.setColumnSizing(Object.fromEntries(columns.map((c) => [c.fieldId, c.width])));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sizingKey]);
-  const widths = columns.map((c) => table.getColumn(c.fieldId)?.getSize() ?? c.width);
-  const titleWidth = widths[0];
+  const phone = useSyncExternalStore(watchPhone, onPhone, () => false);
+  const gutter = phone ? PHONE_GUTTER : GUTTER;
+  const sizes = columns.map((c) => table.getColumn(c.fieldId)?.getSize() ?? c.width);
+  const titleWidth = phone ? Math.min(sizes[0], PHONE_TITLE) : sizes[0];
+  const widths = [titleWidth, ...sizes.slice(1)];
   const rest = columns.slice(1);
   const restWidths = widths.slice(1);
-  const pinned = GUTTER + titleWidth;
+  const pinned = gutter + titleWidth;
   const totalWidth = pinned + restWidths.reduce((a, b) => a + b, 0) + (editable ? ADD_COLUMN : 0);
 
   const scroll = useRef<HTMLDivElement>(null);
@@ -117,6 +131,9 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
     scrollMargin: HEADER_HEIGHT,
+    // A row scrolled to is not left under the sticky header or footer.
+    scrollPaddingStart: HEADER_HEIGHT,
+    scrollPaddingEnd: FOOTER_HEIGHT,
     initialRect: { width: 1000, height: 600 },
   });
   const colVirtualizer = useVirtualizer({
@@ -125,6 +142,8 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
     getScrollElement: () => scroll.current,
     estimateSize: (i) => restWidths[i] ?? 180,
     paddingStart: pinned,
+    // …nor a column under the sticky title column.
+    scrollPaddingStart: pinned,
     overscan: 2,
     initialRect: { width: 1000, height: 600 },
   });
@@ -535,7 +554,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
         )}
         <div className="db-canvas" style={{ width: totalWidth }}>
           <div className="db-header" role="row" aria-rowindex={1} style={{ width: totalWidth, height: HEADER_HEIGHT }}>
-            <div className="db-gutter db-pin" style={{ left: 0, width: GUTTER }}>
+            <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
               <input
                 type="checkbox"
                 aria-label={t('database.selectAllRows')}
@@ -553,7 +572,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
                 }}
               />
             </div>
-            <ColumnHeader column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={GUTTER} onResizeStart={startResize} />
+            <ColumnHeader column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} onResizeStart={startResize} />
             {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
             {virtualCols.map((vc) => (
               <ColumnHeader key={rest[vc.index].fieldId} column={rest[vc.index]} layout={layout} width={restWidths[vc.index]} onResizeStart={startResize} dragRef={reorder.ref(rest[vc.index].fieldId)} dropSide={reorder.over?.fieldId === rest[vc.index].fieldId ? reorder.over.side : undefined} />
@@ -592,14 +611,15 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
                   rangeRight={inSel ? range.right : -1}
                   checked={row ? checked.has(row.id) : false}
                   editable={editable}
+                  gutter={gutter}
                 />
               );
             })}
           </div>
           {hasFooter && (
             <div className="db-footer" role="row" style={{ width: totalWidth, height: FOOTER_HEIGHT }}>
-              <div className="db-gutter db-pin" style={{ left: 0, width: GUTTER }} />
-              <CalculationCell column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={GUTTER} figure={figures[columns[0].fieldId]} />
+              <div className="db-gutter db-pin" style={{ left: 0, width: gutter }} />
+              <CalculationCell column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} figure={figures[columns[0].fieldId]} />
               {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
               {virtualCols.map((vc) => (
                 <CalculationCell key={rest[vc.index].fieldId} column={rest[vc.index]} layout={layout} width={restWidths[vc.index]} figure={figures[rest[vc.index].fieldId]} />
@@ -676,11 +696,12 @@ interface RowProps {
   rangeRight: number;
   checked: boolean;
   editable: boolean;
+  gutter: number;
 }
 
 /** One row: re-rendered only when its row object, its selection or the columns drawn change. */
 const Row = memo(
-  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable }: RowProps) {
+  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, gutter }: RowProps) {
     const { t } = useTranslation('automation');
     const cells = [];
     const cell = (col: number, pinnedLeft?: number) => {
@@ -706,14 +727,14 @@ const Row = memo(
         </div>
       );
     };
-    cells.push(cell(0, GUTTER));
+    cells.push(cell(0, gutter));
     if (leftPad > 0) cells.push(<div key="lp" style={{ width: leftPad, flex: 'none' }} />);
     for (let c = colStart; c <= colEnd; c += 1) cells.push(cell(c + 1));
     if (rightPad > 0) cells.push(<div key="rp" style={{ width: rightPad, flex: 'none' }} />);
     return (
       <div className={`db-row${checked ? ' is-checked' : ''}${row ? '' : ' is-loading'}`} role="row" aria-rowindex={index + 2} data-row={index} data-index={itemIndex} ref={measure} style={{ transform: `translateY(${top}px)`, width, minHeight: ROW_HEIGHT }}>
-        <div className="db-gutter db-pin" style={{ left: 0, width: GUTTER }}>
-          {editable && row && (
+        <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
+          {editable && row && gutter === GUTTER && (
             <button type="button" className="db-insert" data-insert tabIndex={-1} aria-label={t('database.insertRow')} title={t('database.insertRow')}>
               +
             </button>
@@ -738,6 +759,7 @@ const Row = memo(
     a.rangeRight === b.rangeRight &&
     a.checked === b.checked &&
     a.editable === b.editable &&
+    a.gutter === b.gutter &&
     a.index === b.index &&
     a.measure === b.measure &&
     a.widths.join() === b.widths.join(),

@@ -65,7 +65,7 @@ export const CellContent = memo(function CellContent({ field, fieldId, value }: 
         <span className="db-files">
           {(Array.isArray(value) ? (value as FileRef[]) : []).map((file) => (
             <span key={file.id} className="db-file">
-              📎 {file.name}
+              ⎘ {file.name}
             </span>
           ))}
         </span>
