@@ -299,6 +299,24 @@ describe('fields and views', () => {
     expect(field.type === 'select' && field.options.map((o) => o.name).sort()).toEqual(['12.5', '3']);
   });
 
+  test('removing an option clears the cells that held it (it is not made again); renaming one keeps them', async () => {
+    const { db } = await newDatabase();
+    const [a, b] = await addRows(db.id, [{ title: 'a', values: { stage: 'todo' } }, { title: 'b', values: { stage: 'doing' } }]);
+    const options = [{ id: 'todo', name: 'Надо' }, { id: 'done', name: 'Готово' }];
+    const res = await api(t, ann, 'POST', `${S}/database/${db.id}/fields/stage`, { field: { name: 'Этап', type: 'select', options } });
+    expect(body(res).meta.report).toEqual({ converted: 0, dropped: 1, droppedExamples: ['В работе'], newOptions: [] });
+    expect((expectOk<WireBlock>(res).data as DatabaseData).config.fields.stage).toEqual({ name: 'Этап', type: 'select', options });
+    const rows = (await window(db.id)).rows;
+    expect(rows.map((r) => [r.id, r.data.values.stage ?? null])).toEqual([[a.id, 'todo'], [b.id, null]]);
+  });
+
+  test('a title given as the MAIN_FIELD value is the title', async () => {
+    const { db } = await newDatabase();
+    const [row] = await addRows(db.id, [{ values: { [MAIN_FIELD_ID]: 'Из значений', price: 1 } }]);
+    expect(row.data).toEqual({ title: 'Из значений', icon: null, values: { price: 1 } });
+    expect(row.versions[MAIN_FIELD_ID]).toBe(1);
+  });
+
   test('the title field cannot be retyped or deleted; deleting a field takes it out of views, filters and sorts, and clears its cells', async () => {
     const { db } = await newDatabase();
     await addRows(db.id, [{ title: 'a', values: { price: 1 } }]);

@@ -234,7 +234,12 @@ export async function databaseRoutes(server: FastifyInstance) {
     const user = requireUser(request);
     const { block, holder, data } = await authorizedDatabase(user.id, request.params.id, 'edit');
     request.body.rows.forEach((row, at) => checkValues(data, row.values ?? {}, `rows.${at}.values`));
-    const rows = request.body.rows.map((row) => ({ ...row, id: row.id ?? newId() }));
+    // The title may come as `title` or as the MAIN_FIELD value; it is stored once, as the title.
+    const rows = request.body.rows.map(({ values = {}, ...row }) => {
+      const { [MAIN_FIELD_ID]: main, ...rest } = values;
+      if (main !== undefined && typeof main !== 'string' && main !== null) throw invalid('the title is text', [{ path: `values.${MAIN_FIELD_ID}`, message: 'a string' }]);
+      return { ...row, title: row.title ?? (typeof main === 'string' ? main : undefined), values: rest, id: row.id ?? newId() };
+    });
     if (new Set(rows.map((r) => r.id)).size !== rows.length) throw invalid('row ids repeat');
     const pages = await app.db.transaction().execute(async (trx) => {
       await lockBlocks(trx, holder.id);
@@ -386,8 +391,11 @@ export async function databaseRoutes(server: FastifyInstance) {
   async function planRetype(databaseId: string, fieldId: string, before: DatabaseField, after: DatabaseField, db: Transaction<Database> | typeof app.db = app.db) {
     const newOptions: SelectOption[] = [];
     let field: DatabaseField = JSON.parse(JSON.stringify(after)) as DatabaseField;
+    // Options are made from values only when the type changes: an option removed from a select
+    // (same type) clears the cells that held it, it does not come back.
+    const retyped = before.type !== after.type;
     const addOption = (name: string): string | undefined => {
-      if (!hasOptions(field)) return undefined;
+      if (!retyped || !hasOptions(field)) return undefined;
       const existing = newOptions.find((o) => o.name.toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru'));
       if (existing) return existing.id;
       const option = { id: newId().slice(0, 8), name, color: 'default' as const };
