@@ -126,7 +126,8 @@ export function convertRows(
         continue;
       }
       let full = false;
-      const addOption = options.addOption;
+      // A status option belongs to a group, which a CSV cannot tell: unknown names are problems.
+      const addOption = target.field.type === 'status' ? undefined : options.addOption;
       const parsed = textToValue(target.field, text, {
         addOption: addOption
           ? (name) => {

@@ -18,8 +18,8 @@ export interface ParsedCsv {
   hasHeader: boolean;
   delimiter: CsvDelimiter;
   encoding: CsvEncoding;
-  /** Lines papaparse could not read cleanly (an unclosed quote…): shown, never dropped silently. */
-  problems: Array<{ row: number; message: string }>;
+  /** Lines papaparse could not read cleanly (an unclosed quote…), by its error code: shown, never dropped silently. */
+  problems: Array<{ row: number; code: string }>;
 }
 
 /** A slice of the text parsed between two pauses (characters). */
@@ -109,7 +109,7 @@ export function parseCsvText(text: string, options: { onProgress?(progress: Pars
       skipEmptyLines: 'greedy',
       chunkSize: SLICE,
       chunk: (results: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
-        for (const error of results.errors) problems.push({ row: all.length + (error.row ?? 0) + 1, message: error.message });
+        for (const error of results.errors) problems.push({ row: all.length + (error.row ?? 0) + 1, code: error.code });
         for (const row of results.data) all.push(row);
         options.onProgress?.({ done: Math.min(1, results.meta.cursor / Math.max(1, body.length)), rows: all.length });
         parser.pause();
