@@ -52,6 +52,7 @@ async function titled(page: Page, title: string): Promise<void> {
 }
 
 let folderId = '';
+let embedPageId = '';
 
 it('the «⌄» beside the section «+» makes a folder; the folder lists what is made in it, as cards that open', async () => {
   const page = await suite.openApp();
@@ -84,6 +85,7 @@ it('the «⌄» beside the section «+» makes a folder; the folder lists what i
   await cards.getByRole('link', { name: /План/ }).waitFor();
   await expect(cards.getByRole('link', { name: /План/ }).textContent()).resolves.toContain('Документ');
   await page.getByText('1 страница').waitFor();
+  await shoot(page, 'space-1280-light');
   await cards.getByRole('link', { name: /План/ }).click();
   await page.waitForURL((url) => url.pathname.endsWith(childId));
 });
@@ -140,6 +142,8 @@ it('an embed page: the address is checked in Russian, framed in a sandbox withou
   await expect(inside.locator('#ref').textContent()).resolves.toBe('без referer');
   await inside.getByText('top: запрещено').waitFor();
   expect(page.url()).toBe(`${suite.server().url}/${embedId}`);
+  embedPageId = embedId;
+  await shoot(page, 'iframe-1280-light');
 
   // Stored as the page's embed block: there after a reload, with «Изменить адрес» for an editor.
   await page.reload();
@@ -180,4 +184,32 @@ it('«Импорт CSV» reads a real file in the browser: delimiter, header, ty
   await shoot(page, 'csv-import-preview-1280');
   await page.keyboard.press('Escape');
   await expect(dialog.count()).resolves.toBe(0);
+});
+
+it('screens at 375 and 1280 px, light and dark: the folder, the embed page, the «⌄» menu (looked at by people)', async () => {
+  const page = await suite.context().newPage();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${suite.server().url}/${folderId}`);
+  await page.getByRole('list', { name: 'Страницы в папке' }).waitFor();
+  await shoot(page, 'space-1280-dark');
+  await page.goto(`${suite.server().url}/${embedPageId}`);
+  await page.locator('iframe.iframe-frame').waitFor();
+  await shoot(page, 'iframe-1280-dark');
+  await page.getByRole('region', { name: 'Личные' }).getByRole('button', { name: 'Выбрать тип новой страницы' }).click();
+  await shoot(page, 'create-menu-1280-dark');
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`${suite.server().url}/${folderId}`);
+    await page.getByRole('list', { name: 'Страницы в папке' }).waitFor();
+    // A phone shows the children as a list, one per line.
+    const boxes = await page.locator('.space-card').evaluateAll((cards) => cards.map((c) => c.getBoundingClientRect().left));
+    expect(new Set(boxes).size).toBe(1);
+    await shoot(page, `space-375-${scheme}`);
+    await page.goto(`${suite.server().url}/${embedPageId}`);
+    await page.locator('iframe.iframe-frame').waitFor();
+    await shoot(page, `iframe-375-${scheme}`);
+  }
+  await page.close();
 });
