@@ -14,6 +14,7 @@ import {
   rowValueSchema,
   sortSchema,
   type DatabaseConfig,
+  type DatabaseData,
   type DatabaseField,
   type DateRange,
   type FileRef,
@@ -156,6 +157,14 @@ export interface DatabaseEvent {
   change: DatabaseChange;
 }
 
+/** A new database: the title column «Название» and one Table view «Таблица» (its uid given or new). */
+export function newDatabaseData(layoutUid: string): DatabaseData {
+  return {
+    config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } },
+    view: { layouts: [{ uid: layoutUid, type: 'table', name: 'Таблица', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] },
+  };
+}
+
 // ————— Values: the projection that sorts and filters, and text both ways —————
 
 /** What a cell stores beside its JSON value so SQL can sort and filter it: a number and a text key. */
@@ -286,7 +295,7 @@ export function splitList(text: string): string[] {
 export type ParsedText = { value: RowValue } | { problem: string };
 
 /** Option id for a new option made from text (stable for the same name within one conversion). */
-export type NewOptionId = (name: string) => string;
+export type NewOptionId = (name: string) => string | undefined;
 
 /**
  * Text as a value of a field: what paste, CSV import and a retype write. A name that is no option

@@ -40,5 +40,8 @@ export const ERROR_CODES = {
   aiTooLarge: 'ai.too_large',
   aiNotConfigured: 'ai.not_configured',
   aiChannelNotJoined: 'ai.channel_not_joined',
+  databaseCellConflict: 'database.cell_conflict',
+  databaseMainField: 'database.main_field',
+  databaseFieldComputed: 'database.field_computed',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

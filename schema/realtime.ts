@@ -17,6 +17,8 @@ export const REALTIME_EVENTS = {
   edit: 'edit',
   add: 'add',
   remove: 'remove',
+  /** Rows and cells of a database changed (server → client; docs/api/databases.md). */
+  database: 'database',
   error: 'error',
 } as const;
 export type RealtimeEvent = (typeof REALTIME_EVENTS)[keyof typeof REALTIME_EVENTS];

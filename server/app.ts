@@ -12,6 +12,7 @@ import { realtimePlugin } from './plugins/realtime';
 import { aiRoutes } from './routes/ai';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
+import { databaseRoutes } from './routes/databases';
 import { commentsRoutes } from './routes/comments';
 import { appConfigRoutes } from './routes/appConfig';
 import { feedbackRoutes } from './routes/feedback';
@@ -70,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(workspaceRoutes, { config, mailer });
   await app.register(pageRoutes, { config, mailer });
   await app.register(blockRoutes, { config });
+  await app.register(databaseRoutes);
   await app.register(sharingRoutes, { config, mailer });
   await app.register(commentsRoutes);
   await app.register(notificationsRoutes);

@@ -76,6 +76,10 @@ export interface PageTable {
   published_at: string | null;
   trashed_at: string | null;
   trashed_by: string | null;
+  /** A database row: the database block it belongs to (migration 2026-11-25-0001); null for other pages. */
+  database_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who last changed the page (a row's «edited by»); null when unknown. */
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PageMemberTable {
@@ -103,6 +107,21 @@ export interface BlockTable {
   /** The client whose write made this version, and the version before its run of writes (migration 2026-11-23-0002). */
   origin: ColumnType<string | null, string | null | undefined, string | null>;
   origin_since: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** One written cell of a database row, with its own version (docs/api/databases.md). */
+export interface DatabaseCellTable {
+  row_id: string;
+  field_id: string;
+  database_id: string;
+  /** The value as JSON text. */
+  value: string;
+  /** The value's sort and filter projection (schema/database.ts cellIndex). */
+  num: number | null;
+  txt: string | null;
+  version: number;
+  updated_at: string;
+  updated_by: string;
 }
 
 export interface FavoriteTable {
@@ -225,6 +244,7 @@ export interface Database {
   pages: PageTable;
   page_members: PageMemberTable;
   blocks: BlockTable;
+  database_cells: DatabaseCellTable;
   favorites: FavoriteTable;
   page_visits: PageVisitTable;
   comments: CommentTable;
@@ -242,6 +262,7 @@ export interface Database {
 export type UserRow = Selectable<UserTable>;
 export type PageRow = Selectable<PageTable>;
 export type BlockRow = Selectable<BlockTable>;
+export type CellRow = Selectable<DatabaseCellTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;
 export type NewBlock = Insertable<BlockTable>;
 export type BlockUpdate = Updateable<BlockTable>;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Socket } from 'socket.io-client';
 import type { WireBlock } from '../../schema/block';
+import type { DatabaseEvent } from '../../schema/database';
 import {
   channels,
   NOTIFICATIONS_CHANNEL,
@@ -538,7 +539,7 @@ describe('events after every block write', () => {
     expect(bobEvents).toEqual([]);
   });
 
-  test('a database update: edit of the database, then add of its rows with the values it pruned', async () => {
+  test('a database update: edit of the database, then a reset of its rows (cells it cleared); a cell write: its cell with the version', async () => {
     const page = await newPage();
     const fields = {
       MAIN_FIELD: { name: 'Название', type: 'text' },
@@ -547,22 +548,22 @@ describe('events after every block write', () => {
     };
     const view = { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }, { fieldId: 'price', isWrap: true }] }] };
     const database = await createBlock(page, '', { type: 'database', data: { config: { fields }, view } });
-    const row = await createBlock(page, '', { type: 'databaseRow', parentId: database.id, data: { title: 'Строка', icon: null, values: { price: 12, done: true } } });
+    const made = expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'Строка', values: { price: 12, done: true } }] }), 201);
+    const [row] = body<Array<{ id: string }>>(made).data;
     const socket = await connect(ann);
     await joined(socket, element(ann, page));
     const key = `element:${page}`;
     const edit = onChannel<ElementEdit>(socket, 'edit', key);
-    // This update's adds only: on PostgreSQL the add of the row's own creation (before the join)
-    // can be relayed by the adapter after the join.
-    const add = onChannel<ElementAdd>(socket, 'add', key, (payload) => payload.origin === 'db-editor-01');
+    const reset = onChannel<DatabaseEvent>(socket, 'database', key, (payload) => payload.origin === 'db-editor-01' && payload.change.kind === 'reset');
     const { price: _dropped, ...kept } = fields;
     const nextView = { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] }] };
     const res = await api(t, ann.cookie, 'POST', blockUrl(database.id), { version: 1, type: 'database', data: { config: { fields: kept }, view: nextView } }, clientHeader('db-editor-01'));
     expectStatus(res, 200);
     expect(await edit).toMatchObject({ origin: 'db-editor-01', block: { id: database.id, version: 2, data: { config: { fields: kept } } } });
-    const rows = await add;
-    expect(rows).toMatchObject({ origin: 'db-editor-01', blocks: [{ id: row.id, version: 2, parentId: database.id, data: { values: { done: true } } }] });
-    expect(rows.blocks[0].data).not.toHaveProperty('values.price');
+    expect(await reset).toMatchObject({ pageId: page, databaseId: database.id, change: { kind: 'reset' } });
+    const cell = onChannel<DatabaseEvent>(socket, 'database', key, (payload) => payload.change.kind === 'cells');
+    expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/row/${row.id}/cells/done`, { value: false, version: 1 }, clientHeader('db-editor-02')), 200);
+    expect(await cell).toMatchObject({ origin: 'db-editor-02', databaseId: database.id, change: { kind: 'cells', rowId: row.id, cells: [{ fieldId: 'done', value: false, version: 2 }] } });
   });
 
   test('a page\'s title, icon or cover: edit with the page\'s fields on its element channel, with origin', async () => {

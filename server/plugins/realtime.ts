@@ -42,6 +42,7 @@ import { findPage } from '../repositories/pages';
 import { findMembership, findWorkspace } from '../repositories/workspaces';
 import { connectAdapter } from '../realtime/adapter';
 import { nowIso } from '../time';
+import type { DatabaseChange, DatabaseEvent } from '../../schema/database';
 
 /** What the routes tell the connected clients (docs/realtime.md). Every call is fire-and-forget, after the commit. */
 export interface Realtime {
@@ -52,6 +53,8 @@ export interface Realtime {
   blocksAdded(pageId: string, blocks: WireBlock[], origin: string | null, at: string): void;
   /** A block was deleted with the blocks under it. */
   blocksRemoved(pageId: string, removed: ReadonlyArray<{ id: string; version: number }>, origin: string | null, at: string): void;
+  /** Rows or cells of a database on `pageId` changed (docs/api/databases.md, event `database`). */
+  databaseChanged(pageId: string, databaseId: string, change: DatabaseChange, origin: string | null, at: string): void;
   /** A page's title, icon or cover changed: the people who have it open see it. */
   pageEdited(page: ElementPageEdit['page'], origin: string | null, at: string): void;
   /** The children of these parents (page ids, or a workspace id for its top level) changed because of `pageId`. */
@@ -478,6 +481,10 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       if (removed.length === 0) return;
       const channel = channelKeys.element(pageId);
       io.to(channel).emit(REALTIME_EVENTS.remove, { channel, pageId, origin, at, ids: removed.map((r) => r.id), versions: removed.map((r) => r.version) } satisfies ElementRemove);
+    },
+    databaseChanged(pageId, databaseId, change, origin, at) {
+      const channel = channelKeys.element(pageId);
+      io.to(channel).emit(REALTIME_EVENTS.database, { channel, pageId, databaseId, origin, at, change } satisfies DatabaseEvent);
     },
     pageEdited(page, origin, at) {
       const channel = channelKeys.element(page.id);

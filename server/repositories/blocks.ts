@@ -1,7 +1,7 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { BlockData, WireBlock } from '../../schema/block';
-import { valuesFitting, type BlockWireType, type DatabaseConfig, type DatabaseRowData } from '../../schema/blocks';
+import { valuesFitting, type BlockWireType, type DatabaseConfig, type RowValue } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
@@ -320,7 +320,9 @@ export async function reviveBlock(db: Kysely<Database>, deleted: BlockRow, input
     .where('version', '=', deleted.version)
     .where('deleted_at', 'is not', null)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? { ...deleted, ...set } : null;
+  if (Number(result.numUpdatedRows) !== 1) return null;
+  if (deleted.type === 'database' && deleted.deleted_at !== null) await setRowsOfDatabasesTrashed(db, [deleted.id], deleted.deleted_at, false);
+  return { ...deleted, ...set };
 }
 
 /**
@@ -468,7 +470,7 @@ export async function softDeleteBlockTree(
   /** Delete only if the block is still at this version (or a later one of the same client's run): else null, nothing deleted. */
   guard?: { base: number; origin: string | null },
 ): Promise<Array<{ id: string; version: number }> | null> {
-  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at', 'version']).where('page_id', '=', block.page_id).execute();
+  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at', 'version', 'type']).where('page_id', '=', block.page_id).execute();
   const latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
   let stamp = nowIso();
   if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
@@ -487,6 +489,7 @@ export async function softDeleteBlockTree(
   }
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
   await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  await setRowsOfDatabasesTrashed(trx, rows.filter((r) => r.type === 'database' && ids.includes(r.id)).map((r) => r.id), stamp, true);
   const versions = new Map(rows.map((r) => [r.id, r.version]));
   return ids.map((id) => ({ id, version: versions.get(id) ?? 1 }));
 }
@@ -495,10 +498,22 @@ export async function softDeleteBlockTree(
 export async function restoreBlockTree(trx: Transaction<Database>, block: BlockRow): Promise<void> {
   const stamp = block.deleted_at;
   if (stamp === null) return;
-  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at']).where('page_id', '=', block.page_id).execute();
+  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at', 'type']).where('page_id', '=', block.page_id).execute();
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === stamp);
   // updated_at moves so a realtime history (what changed since) finds the blocks that came back.
   await trx.updateTable('blocks').set({ deleted_at: null, updated_at: nowIso() }).where('id', 'in', ids).where('deleted_at', '=', stamp).execute();
+  await setRowsOfDatabasesTrashed(trx, rows.filter((r) => r.type === 'database' && ids.includes(r.id)).map((r) => r.id), stamp, false);
+}
+
+/**
+ * A database block deleted takes its live rows (pages) to the trash, stamped with the block's
+ * deletion time; its restore (or revive) brings back exactly those rows, not ones deleted before.
+ */
+async function setRowsOfDatabasesTrashed(trx: Kysely<Database>, databaseIds: readonly string[], stamp: string, trashed: boolean): Promise<void> {
+  if (databaseIds.length === 0) return;
+  const query = trx.updateTable('pages').where('database_id', 'in', databaseIds);
+  if (trashed) await query.set({ in_trash: 1, trashed_at: stamp, trashed_by: null }).where('in_trash', '=', 0).execute();
+  else await query.set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('in_trash', '=', 1).where('trashed_at', '=', stamp).execute();
 }
 
 /** Puts a block under another parent at another sort key; only this row changes. */
@@ -547,32 +562,42 @@ export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow
 }
 
 /**
- * After a database's fields changed, drops from its rows (deleted ones too, so a restore finds
- * them valid) the values that no longer fit: a removed field, a changed type, a removed option.
- * Each row changed this way goes up one version. A row is written only at the version it was
- * read at; when it moved on meanwhile it is read again and pruned from there, so a concurrent
- * row update is never overwritten (call in the transaction that changed the database).
+ * After a database's fields changed through a whole-block write (POST block/{id}), clears the
+ * cells that no longer fit: a removed field's go, a value of a changed type or a removed option is
+ * cleared (version + 1, so an edit based on the old value conflicts). Call in the transaction that
+ * changed the database. The field API (docs/api/databases.md) converts values instead.
  */
 export async function pruneRowValues(trx: Transaction<Database>, databaseId: string, config: DatabaseConfig, userId: string): Promise<void> {
-  const rows = () =>
-    trx.selectFrom('blocks').select(['id', 'data', 'version']).where('parent_id', '=', databaseId).where('type', '=', 'databaseRow');
-  for (let row of await rows().execute()) {
-    for (;;) {
-      const data = JSON.parse(row.data) as DatabaseRowData;
-      const values = valuesFitting(config, data.values);
-      if (values === data.values) break;
-      const result = await trx
-        .updateTable('blocks')
-        .set({ data: JSON.stringify({ ...data, values }), version: row.version + 1, updated_at: nowIso(), updated_by: userId })
-        .where('id', '=', row.id)
-        .where('version', '=', row.version)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) break;
-      // Changed since it was read (or gone, or no longer a row of this database).
-      const fresh = await rows().where('id', '=', row.id).executeTakeFirst();
-      if (!fresh) break;
-      row = fresh;
+  let after = { row: '', field: '' };
+  for (;;) {
+    const cells = await trx
+      .selectFrom('database_cells')
+      .select(['row_id', 'field_id', 'value', 'version'])
+      .where('database_id', '=', databaseId)
+      .where((eb) => eb(eb.refTuple('row_id', 'field_id'), '>', eb.tuple(after.row, after.field)))
+      .orderBy('row_id')
+      .orderBy('field_id')
+      .limit(1000)
+      .execute();
+    if (cells.length === 0) return;
+    for (const cell of cells) {
+      if (cell.field_id === 'MAIN_FIELD') continue;
+      const value = JSON.parse(cell.value) as RowValue;
+      const fits = Object.keys(valuesFitting(config, { [cell.field_id]: value })).length === 1;
+      if (fits) continue;
+      if (Object.hasOwn(config.fields, cell.field_id)) {
+        await trx
+          .updateTable('database_cells')
+          .set({ value: 'null', num: null, txt: null, version: cell.version + 1, updated_at: nowIso(), updated_by: userId })
+          .where('row_id', '=', cell.row_id)
+          .where('field_id', '=', cell.field_id)
+          .execute();
+      } else {
+        await trx.deleteFrom('database_cells').where('row_id', '=', cell.row_id).where('field_id', '=', cell.field_id).execute();
+      }
     }
+    if (cells.length < 1000) return;
+    after = { row: cells[cells.length - 1].row_id, field: cells[cells.length - 1].field_id };
   }
 }
 

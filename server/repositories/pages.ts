@@ -20,6 +20,8 @@ export const FRESH_PAGE_STATE = {
   published_at: null,
   trashed_at: null,
   trashed_by: null,
+  database_id: null,
+  updated_by: null,
 } as const;
 
 export function inChunks<T>(items: readonly T[], size = CHUNK_SIZE): T[][] {
@@ -113,7 +115,8 @@ export async function listSectionRoots(
 
 /** Children of a page in order, not in trash. */
 export async function listChildren(db: Kysely<Database>, parentId: string): Promise<PageRow[]> {
-  const rows = await db.selectFrom('pages').selectAll().where('parent_id', '=', parentId).where('in_trash', '=', 0).execute();
+  // Rows of a database on the page are pages too, but never its children (database_id is set).
+  const rows = await db.selectFrom('pages').selectAll().where('parent_id', '=', parentId).where('database_id', 'is', null).where('in_trash', '=', 0).execute();
   return rows.sort(compareSiblings);
 }
 
@@ -124,7 +127,7 @@ export type PagePlace = { parent: PageRow } | { workspaceId: string; section: Ex
 export async function listPagesAt(db: Kysely<Database>, place: PagePlace): Promise<PageRow[]> {
   const rows =
     'parent' in place
-      ? await db.selectFrom('pages').selectAll().where('parent_id', '=', place.parent.id).execute()
+      ? await db.selectFrom('pages').selectAll().where('parent_id', '=', place.parent.id).where('database_id', 'is', null).execute()
       : await db
           .selectFrom('pages')
           .selectAll()
@@ -410,9 +413,10 @@ export interface CloneInput {
  * transaction holding the tree lock of the target workspace, with the parent read after taking it.
  */
 export async function clonePageTree(trx: Transaction<Database>, input: CloneInput): Promise<PageRow> {
-  const [source, ...rest] = input.pages;
+  const [source] = input.pages;
+  const liveDatabases = new Set<string>();
   const ids = new Map<string, string>([[source.id, input.newRootId]]);
-  for (const page of rest) ids.set(page.id, newId());
+  for (const page of input.pages.slice(1)) ids.set(page.id, newId());
   const blocks: BlockRow[] = [];
   for (const chunk of inChunks(input.pages.map((p) => p.id))) {
     blocks.push(...(await trx.selectFrom('blocks').selectAll().where('page_id', 'in', chunk).where('deleted_at', 'is', null).execute()));
@@ -431,12 +435,18 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
       queue.push(block.id);
     }
   }
-  for (const block of kept) ids.set(block.id, newId());
+  for (const block of kept) {
+    ids.set(block.id, newId());
+    if (block.type === 'database') liveDatabases.add(block.id);
+  }
+  // Rows of a database come along with it (the live ones of a database still on the page); trashed rows do not.
+  const pages = input.pages.filter((page) => page.database_id === null || (liveDatabases.has(page.database_id) && page.in_trash === 0));
+  const keptPages = new Set(pages.map((p) => p.id));
 
   const place: PagePlace = input.parent ? { parent: input.parent } : { workspaceId: input.workspaceId, section: 'private' };
   const now = nowIso();
   const rootPath = childPath(input.parent);
-  const copies: PageRow[] = input.pages.map((page) => {
+  const copies: PageRow[] = pages.map((page) => {
     const isRoot = page.id === source.id;
     const below = isRoot ? [] : pagePath(page).slice(pagePath(page).indexOf(source.id));
     return {
@@ -452,6 +462,8 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
       created_at: now,
       updated_at: now,
       ...FRESH_PAGE_STATE,
+      database_id: page.database_id === null ? null : (ids.get(page.database_id) as string),
+      updated_by: input.userId,
     };
   });
   copies[0].sort_key = sortKeyAtEnd(await listPagesAt(trx, place));
@@ -462,7 +474,7 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
       .values({ page_id: input.newRootId, user_id: input.userId, level: 'full', created_at: now })
       .execute();
   }
-  const blockCopies: BlockRow[] = kept.map((block) => ({
+  const blockCopies: BlockRow[] = kept.filter((block) => keptPages.has(block.page_id)).map((block) => ({
     ...block,
     id: ids.get(block.id) as string,
     page_id: ids.get(block.page_id) as string,
@@ -475,6 +487,12 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
     deleted_at: null,
   }));
   for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
+  const rowIds = pages.filter((p) => p.database_id !== null).map((p) => p.id);
+  for (const chunk of inChunks(rowIds)) {
+    const cells = await trx.selectFrom('database_cells').selectAll().where('row_id', 'in', chunk).execute();
+    const cellCopies = cells.map((cell) => ({ ...cell, row_id: ids.get(cell.row_id) as string, database_id: ids.get(cell.database_id) as string, version: 1, updated_at: now, updated_by: input.userId }));
+    for (const part of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(part).execute();
+  }
   return copies[0];
 }
 

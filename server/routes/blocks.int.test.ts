@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { WireBlock } from '../../schema/block';
-import { checkRowValues, type DatabaseConfig, type DatabaseRowData, type TextData } from '../../schema/blocks';
+import type { TextData } from '../../schema/blocks';
 import type { WireElement } from '../../schema/element';
 import type { Token } from '../../schema/token';
 import { blockTreeProblems, outcome } from '../../test/helpers/races';
@@ -842,17 +842,13 @@ function updateTyped(block: { id: string; version: number }, type: string, data:
   return api(t, ann, 'POST', blockUrl(block.id), { version: block.version, type, data });
 }
 
-describe('databases and rows', () => {
-  test('a database with rows: created, listed in order, read back exactly', async () => {
+describe('databases as blocks (rows are pages: server/routes/databases.int.test.ts)', () => {
+  test('a database block is made and read back exactly', async () => {
     const pageId = await newPage();
     const intro = await createBlock(pageId, { tokens: [{ text: 'Задачи:' }] });
     const database = await createTyped(pageId, 'database', databaseData(), { placeAfter: intro.id });
     expect(database).toMatchObject({ type: 'database', version: 1, parentId: null, placeAfter: intro.id, data: databaseData() });
-    const row1 = await createTyped(pageId, 'databaseRow', { title: 'Купить', icon: '🛒', values: { [MAIN]: 'Купить', price: 12.5, done: false, stage: 'todo', due: '2026-12-01' } }, { parentId: database.id });
-    const row2 = await createTyped(pageId, 'databaseRow', rowData({ due: '2026-12-01T10:00:00+03:00', stage: null }), { parentId: database.id, placeAfter: row1.id });
-    expect(row1).toMatchObject({ type: 'databaseRow', parentId: database.id, placeAfter: null, data: { title: 'Купить', icon: '🛒' } });
-    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([intro.id, database.id, row1.id, row2.id]);
-    expect(body<WireBlock>(await api(t, ann, 'GET', blockUrl(row2.id))).data).toEqual(row2);
+    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([intro.id, database.id]);
   });
 
   test.each([
@@ -878,165 +874,35 @@ describe('databases and rows', () => {
     expect(await blockRowCount(pageId)).toBe(0);
   });
 
-  test.each([
-    ['no parent', () => ({})],
-    ['a text block as parent', (ids: Record<string, string>) => ({ parentId: ids.text })],
-    ['a row as parent', (ids: Record<string, string>) => ({ parentId: ids.row })],
-    ['a database of another page as parent', (ids: Record<string, string>) => ({ parentId: ids.foreignDatabase })],
-  ])('a row with %s → 422, nothing created', async (_what, position) => {
-    const pageId = await newPage();
-    const text = await createBlock(pageId);
-    const database = await createTyped(pageId, 'database', databaseData(), { placeAfter: text.id });
-    const row = await createTyped(pageId, 'databaseRow', rowData(), { parentId: database.id });
-    const foreignDatabase = await createTyped(await newPage(), 'database', databaseData());
-    const rows = await pageRows(pageId);
-    const res = await postTyped(pageId, 'databaseRow', rowData(), position({ text: text.id, row: row.id, foreignDatabase: foreignDatabase.id }));
-    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
-    expect(await pageRows(pageId)).toBe(rows);
-  });
-
-  test.each([
-    ['an unknown field', { nope: 'x' }],
-    ['a string in a number field', { price: '12' }],
-    ['a number in a text field', { [MAIN]: 5 }],
-    ['a string in a checkbox field', { done: 'yes' }],
-    ['an unknown select option', { stage: 'archived' }],
-    ['an impossible date', { due: '2026-02-30' }],
-    ['a date without a day', { due: '2026-02' }],
-    ['an object value', { price: { value: 1 } }],
-    ['an inherited key as field', { toString: 'x' }],
-  ])('row values with %s → 422 on create and on update, nothing changes', async (_what, values) => {
-    const pageId = await newPage();
-    const database = await createTyped(pageId, 'database', databaseData());
-    const row = await createTyped(pageId, 'databaseRow', rowData({ price: 1 }), { parentId: database.id });
-    const rows = await pageRows(pageId);
-    const created = await postTyped(pageId, 'databaseRow', rowData(values), { parentId: database.id });
-    expect([created.statusCode, errorCode(created)]).toEqual([422, 'validation_failed']);
-    const updated = await updateTyped(row, 'databaseRow', rowData(values));
-    expect([updated.statusCode, errorCode(updated)]).toEqual([422, 'validation_failed']);
-    expect(await pageRows(pageId)).toBe(rows);
-  });
-
-  test('a database holds only rows: a text block under it → 422, on create and on move', async () => {
+  test('a databaseRow block is not made any more, and a database holds no blocks: 422, nothing changes', async () => {
     const pageId = await newPage();
     const database = await createTyped(pageId, 'database', databaseData());
     const text = await createBlock(pageId, { placeAfter: database.id });
     const rows = await pageRows(pageId);
+    const row = await postTyped(pageId, 'databaseRow', rowData(), { parentId: database.id });
+    expect([row.statusCode, errorCode(row)]).toEqual([422, 'validation_failed']);
     expect((await postBlock(pageId, { parentId: database.id })).statusCode).toBe(422);
-    expect((await postTyped(pageId, 'database', databaseData(), { parentId: database.id })).statusCode).toBe(422);
     expect((await move(text.id, { parentId: database.id })).statusCode).toBe(422);
     expect(await pageRows(pageId)).toBe(rows);
   });
 
-  test('databases and rows keep their type; other blocks cannot become one', async () => {
+  test('a database keeps its type; other blocks cannot become one', async () => {
     const pageId = await newPage();
     const database = await createTyped(pageId, 'database', databaseData());
-    const row = await createTyped(pageId, 'databaseRow', rowData(), { parentId: database.id });
     const text = await createBlock(pageId, { placeAfter: database.id });
     const rows = await pageRows(pageId);
     for (const [block, type, data] of [
       [database, 'text', { tokens: [] }],
-      [row, 'text', { tokens: [] }],
       [text, 'database', databaseData()],
       [text, 'databaseRow', rowData()],
-      [row, 'database', databaseData()],
     ] as const) {
       const res = await updateTyped(block, type, data);
       expect([block.type, type, res.statusCode, errorCode(res)]).toEqual([block.type, type, 422, 'validation_failed']);
     }
     expect(await pageRows(pageId)).toBe(rows);
   });
-
-  test('an update removing MAIN_FIELD → 422; removing another field drops its values from the rows', async () => {
-    const pageId = await newPage();
-    const database = await createTyped(pageId, 'database', databaseData());
-    const priced = await createTyped(pageId, 'databaseRow', rowData({ price: 3, done: true, stage: 'doing' }), { parentId: database.id });
-    const plain = await createTyped(pageId, 'databaseRow', rowData({ done: false }), { parentId: database.id, placeAfter: priced.id });
-    const deletedRow = await createTyped(pageId, 'databaseRow', rowData({ price: 7 }), { parentId: database.id, placeAfter: plain.id });
-    await api(t, ann, 'DELETE', blockUrl(deletedRow.id));
-
-    const rows = await pageRows(pageId);
-    const withoutMain = databaseData();
-    delete (withoutMain.config.fields as Record<string, unknown>)[MAIN];
-    const refused = await updateTyped(database, 'database', withoutMain);
-    expect([refused.statusCode, errorCode(refused)]).toEqual([422, 'validation_failed']);
-    expect(await pageRows(pageId)).toBe(rows);
-
-    const next = databaseData();
-    const fields = next.config.fields as Record<string, unknown>;
-    delete fields.price;
-    fields.stage = { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }] };
-    next.view.layouts[0].orderedFields = [{ fieldId: MAIN, isWrap: false }];
-    const res = await updateTyped(database, 'database', next);
-    expect(res.statusCode).toBe(200);
-    expect(body<WireBlock>(res).data).toMatchObject({ version: 2, data: next });
-
-    const byId = Object.fromEntries((await listBlocks(pageId)).map((b) => [b.id, b]));
-    expect(byId[priced.id]).toMatchObject({ version: 2, data: { values: { done: true } } });
-    expect(byId[plain.id]).toMatchObject({ version: 1, data: { values: { done: false } } });
-    // A deleted row is pruned too, so its restore is valid.
-    expect(JSON.parse((await rowOf(deletedRow.id)).data).values).toEqual({});
-    expect((await api(t, ann, 'POST', blockUrl(deletedRow.id, '/restore'))).statusCode).toBe(200);
-    // The client holding the old row version gets a conflict with the pruned copy.
-    const stale = await updateTyped(priced, 'databaseRow', rowData({ done: false }));
-    expect([stale.statusCode, errorCode(stale)]).toEqual([422, 'block.version_conflict']);
-    expect(body<WireBlock>(stale).data).toMatchObject({ version: 2, data: { values: { done: true } } });
-  });
-
-  test('rows move between databases only when their values fit; never out of a database', async () => {
-    const pageId = await newPage();
-    const first = await createTyped(pageId, 'database', databaseData());
-    const second = await createTyped(pageId, 'database', { config: { fields: { [MAIN]: { name: 'Название', type: 'text' }, price: { name: 'Цена', type: 'number' } } }, view: { layouts: [] } }, { placeAfter: first.id });
-    const fits = await createTyped(pageId, 'databaseRow', rowData({ price: 1 }), { parentId: first.id });
-    const misfit = await createTyped(pageId, 'databaseRow', rowData({ done: true }), { parentId: first.id, placeAfter: fits.id });
-    expect((await move(fits.id, { parentId: second.id })).statusCode).toBe(200);
-    expect(body<WireBlock>(await api(t, ann, 'GET', blockUrl(fits.id))).data.parentId).toBe(second.id);
-    const rows = await pageRows(pageId);
-    expect((await move(misfit.id, { parentId: second.id })).statusCode).toBe(422);
-    expect((await move(misfit.id, { parentId: null, placeAfter: second.id })).statusCode).toBe(422);
-    expect(await pageRows(pageId)).toBe(rows);
-  });
-
-  test('a row cannot be restored under a database that came back as something else', async () => {
-    const pageId = await newPage();
-    const database = await createTyped(pageId, 'database', databaseData());
-    const row = await createTyped(pageId, 'databaseRow', rowData(), { parentId: database.id });
-    await api(t, ann, 'DELETE', blockUrl(database.id));
-    expect((await postBlock(pageId, { id: database.id, tokens: [{ text: 'now text' }] })).statusCode).toBe(201);
-    const rows = await pageRows(pageId);
-    const res = await api(t, ann, 'POST', blockUrl(row.id, '/restore'));
-    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
-    expect(await pageRows(pageId)).toBe(rows);
-  });
-
-  test('delete, restore and clone take the rows along', async () => {
-    const pageId = await newPage();
-    const database = await createTyped(pageId, 'database', databaseData());
-    const row = await createTyped(pageId, 'databaseRow', rowData({ price: 2 }, 'Первая'), { parentId: database.id });
-    const after = await createBlock(pageId, { placeAfter: database.id });
-    await api(t, ann, 'DELETE', blockUrl(database.id));
-    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([after.id]);
-    expect((await api(t, ann, 'POST', blockUrl(row.id, '/restore'))).statusCode).toBe(422);
-    await api(t, ann, 'POST', blockUrl(database.id, '/restore'));
-    expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([database.id, row.id, after.id]);
-
-    const copies = body<WireBlock[]>(await clone(database.id)).data;
-    expect(copies.map((c) => [c.type, c.data])).toEqual([
-      ['database', database.data],
-      ['databaseRow', row.data],
-    ]);
-    expect(copies[1].parentId).toBe(copies[0].id);
-    const rowCopy = body<WireBlock[]>(await clone(row.id)).data;
-    expect(rowCopy).toHaveLength(1);
-    expect(rowCopy[0]).toMatchObject({ parentId: database.id, placeAfter: row.id, data: row.data });
-  });
 });
 
-/**
- * The page's access level decides: read may list and get; edit and full may do everything;
- * none (a member without a grant), a non-member and anonymous get nothing. Workspace roles
- * do not matter once a page is shared (a guest with edit edits).
- */
 describe('access matrix', () => {
   type Level = 'read' | 'edit' | 'full' | 'guestEdit' | 'none' | 'nonMember' | 'anonymous';
   const cookiesByLevel = {} as Record<Level, string | undefined>;
@@ -1215,38 +1081,26 @@ describe('concurrent block changes keep the page sound', () => {
     await expectSound(pageId);
   });
 
-  test('a database losing a field while its rows are written: no lost update, versions add up, rows fit the fields', async () => {
+  test('a database losing a field (a whole-block write) while its cells are written: no cell of the field is left, the database is kept', async () => {
     const pageId = await newPage();
     const without = databaseData();
     delete (without.config.fields as Record<string, unknown>).price;
     without.view.layouts[0].orderedFields = [{ fieldId: MAIN, isWrap: false }];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 10; i++) {
       const database = await createTyped(pageId, 'database', databaseData());
-      const row = await createTyped(pageId, 'databaseRow', rowData({ price: 1 }), { parentId: database.id });
-      const [changed, updated, added] = await Promise.all([
+      const made = await api(t, ann, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'Строка', values: { price: 1 } }] });
+      const [row] = body<Array<{ id: string }>>(made).data;
+      const [changed, written, added] = await Promise.all([
         updateTyped(database, 'database', without),
-        updateTyped(row, 'databaseRow', rowData({ price: 2, done: true }, 'NEW')),
-        postTyped(pageId, 'databaseRow', rowData({ price: 3 }, 'ADDED'), { parentId: database.id }),
+        api(t, ann, 'POST', `/api/v3/spaces/row/${row.id}/cells/price`, { value: 2, version: 1 }),
+        api(t, ann, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'ADDED', values: { price: 3 } }] }),
       ]);
       expect(outcome(changed)).toBe('200');
-      const stored = await rowOf(row.id);
-      const data = JSON.parse(stored.data) as { title: string; values: Record<string, unknown> };
-      if (updated.statusCode === 200) {
-        // The row update came first (version 2) and the pruning after it (version 3): both kept.
-        expect(body<WireBlock>(updated).data.version).toBe(2);
-        expect([stored.version, data.title, data.values]).toEqual([3, 'NEW', { done: true }]);
-      } else {
-        // The fields changed first: the update is refused, the row only pruned (version 2).
-        expect(['422 block.version_conflict', '422 validation_failed']).toContain(outcome(updated));
-        expect([stored.version, data.title, data.values]).toEqual([2, 'Строка', {}]);
-      }
+      // Before the change (then cleared), after it (no such field), or in between (the cell went: a conflict).
+      expect(['200', '404 not_found', '422 database.cell_conflict']).toContain(outcome(written));
       expect(['201', '422 validation_failed']).toContain(outcome(added));
-      if (added.statusCode === 201) {
-        const addedRow = await rowOf(body<WireBlock>(added).data.id);
-        expect([addedRow.version, JSON.parse(addedRow.data).values]).toEqual([2, {}]);
-      }
-      const rows = await t.app.db.selectFrom('blocks').select('data').where('parent_id', '=', database.id).execute();
-      for (const r of rows) expect(checkRowValues(without.config as DatabaseConfig, (JSON.parse(r.data) as DatabaseRowData).values)).toEqual([]);
+      const left = await t.app.db.selectFrom('database_cells').select('row_id').where('database_id', '=', database.id).where('field_id', '=', 'price').execute();
+      expect(left).toEqual([]);
     }
     await expectSound(pageId);
   });

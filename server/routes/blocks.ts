@@ -10,11 +10,9 @@ import {
   type BlockData,
 } from '../../schema/block';
 import {
-  checkRowValues,
   definitionForWireType,
   type BlockWireType,
   type DatabaseData,
-  type DatabaseRowData,
 } from '../../schema/blocks';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
@@ -67,16 +65,12 @@ function canonicalData(type: BlockWireType, data: BlockData): BlockData {
 }
 
 /**
- * Where a block of this type may sit: a database holds only rows, and a row sits only in a
- * database, with values that fit the database's fields.
+ * Rows of a database are pages now (docs/api/databases.md): a `databaseRow` block is not made
+ * any more, and a database block holds no blocks.
  */
-function checkPlacement(type: string, data: BlockData, parent: BlockRow | null): void {
-  if (parent?.type === 'database' && type !== 'databaseRow') throw invalid('a database holds only databaseRow blocks');
-  if (type !== 'databaseRow') return;
-  if (parent?.type !== 'database') throw invalid('a databaseRow must have a database block as its parentId');
-  const config = (JSON.parse(parent.data) as DatabaseData).config;
-  const problems = checkRowValues(config, (data as DatabaseRowData).values);
-  if (problems.length > 0) throw invalid('the row values do not fit the database fields', problems);
+function checkPlacement(type: string, _data: BlockData, parent: BlockRow | null): void {
+  if (type === 'databaseRow') throw invalid('rows of a database are made with POST database/{id}/rows (docs/api/databases.md)');
+  if (parent?.type === 'database') throw invalid('a database holds no blocks: its rows are made with POST database/{id}/rows');
 }
 
 /** The web app's connection that sent a write (X-Client-Id): its own realtime echo is skipped by it. */
@@ -288,8 +282,8 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     }
     const updated = await presentBlock(app.db, { ...block, type: body.type, data: JSON.stringify(data), version });
     realtime.blockEdited(updated, origin, at);
-    // A database's change may have pruned its rows' values: they go out as well.
-    if (body.type === 'database') realtime.blocksAdded(block.page_id, (await listSubtree(app.db, { ...block, deleted_at: null })).slice(1), origin, at);
+    // A database's change may have cleared cells of its rows: its views read them again.
+    if (body.type === 'database') realtime.databaseChanged(block.page_id, block.id, { kind: 'reset' }, origin, at);
     return envelope(updated);
   });
 

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WireBlock } from '../../schema/block';
+import type { WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
 import type { WireWorkspace } from '../../schema/workspace';
 import { api, body, createTestApp, errorCode, signIn, testDb, type TestApp } from '../../test/helpers/testApp';
@@ -1060,15 +1061,15 @@ describe('clone', () => {
     expect([again.statusCode, errorCode(again)]).toEqual([409, 'page.already_exists']);
   });
 
-  test('database rows come along; deleted blocks and comment links do not', async () => {
+  test('database rows come along (pages with their cells, not the trashed ones); deleted blocks and comment links do not', async () => {
     const page = await createPage(t, w.owner, { title: 'Data' });
     const fields = { MAIN_FIELD: { name: 'Название', type: 'text' }, done: { name: 'Готово', type: 'checkbox' } };
     const view = { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] }] };
     const database = body<WireBlock>(expectStatus(await api(t, w.owner.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'database', data: { config: { fields }, view } }), 201)).data;
-    const row = (title: string, placeAfter: string | null) =>
-      api(t, w.owner.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'databaseRow', parentId: database.id, placeAfter, data: { title, icon: null, values: { MAIN_FIELD: title, done: true } } });
-    const r1 = body<WireBlock>(expectStatus(await row('first', null), 201)).data;
-    expectStatus(await row('second', r1.id), 201);
+    const made = body<WireRow[]>(
+      expectStatus(await api(t, w.owner.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'first', values: { done: true } }, { title: 'second' }, { title: 'binned' }] }), 201),
+    ).data;
+    expectStatus(await api(t, w.owner.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows/delete`, { ids: [made[2].id] }), 200);
     const commented = await addBlock(w.owner, page.id, 'remark', { placeAfter: database.id });
     await t.app.db.updateTable('blocks').set({ data: JSON.stringify({ tokens: [{ text: 'remark', comments: [crypto.randomUUID()] }] }) }).where('id', '=', commented.id).execute();
     const gone = await addBlock(w.owner, page.id, 'deleted', { placeAfter: commented.id });
@@ -1076,13 +1077,19 @@ describe('clone', () => {
 
     const copy = body<WireElement>(expectStatus(await clone(w.owner, page.id, { workspaceId: w.owner.workspaceId }), 201)).data;
     const copied = await blocksOf(w.owner, copy.id);
-    expect(copied.map((b) => b.type)).toEqual(['database', 'databaseRow', 'databaseRow', 'text']);
-    expect(copied[1].parentId).toBe(copied[0].id);
-    expect(copied[2]).toMatchObject({ parentId: copied[0].id, placeAfter: copied[1].id });
-    expect(copied.map((b) => (b.data as { title?: string }).title).slice(1, 3)).toEqual(['first', 'second']);
-    expect(copied[3].data).toEqual({ tokens: [{ text: 'remark' }] });
+    expect(copied.map((b) => b.type)).toEqual(['database', 'text']);
+    expect(copied[1].data).toEqual({ tokens: [{ text: 'remark' }] });
     expect(copied[0].data).toEqual({ config: { fields }, view });
+    const rows = body<WireRow[]>(expectStatus(await api(t, w.owner.cookie, 'GET', `/api/v3/spaces/database/${copied[0].id}/rows`), 200)).data;
+    expect(rows.map((r) => [r.data.title, r.data.values, r.pageId, r.databaseId])).toEqual([
+      ['first', { done: true }, copy.id, copied[0].id],
+      ['second', {}, copy.id, copied[0].id],
+    ]);
+    expect(rows.map((r) => r.id)).not.toContain(made[0].id);
+    // The copy's rows are no children of the copied page.
+    expect(body<WireElement[]>(expectStatus(await api(t, w.owner.cookie, 'GET', `/api/v3/spaces/element/${copy.id}/children`), 200)).data).toEqual([]);
   });
+
 
   test('into a page the caller can edit; descendants the caller cannot read are left out', async () => {
     const { P, C1, C2 } = await privateTree(w);

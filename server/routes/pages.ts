@@ -34,7 +34,11 @@ import { allows, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessL
 import { canCreateInSection, visibleSections } from '../policies/workspace';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
-import { listPageBlockRows, placedRowJson } from '../repositories/blocks';
+import { insertBlock, listPageBlockRows, placedRowJson } from '../repositories/blocks';
+import { generateKeyBetween } from 'fractional-indexing';
+import { followTitle, readRows } from '../repositories/databases';
+import { nowIso } from '../time';
+import { newDatabaseData, type DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
 import {
@@ -230,6 +234,10 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
         createdBy: user.id,
         grantCreatorFull: parent === null,
       });
+      // A database page (and a data page) holds its database: one block, made with the page.
+      if (body.type === 'Database' || body.type === 'Widget') {
+        await insertBlock(trx, { id: newId(), pageId: page.id, parentId: null, sortKey: generateKeyBetween(null, null), type: 'database', data: newDatabaseData(body.defaultLayoutId ?? newId()), userId: user.id });
+      }
       return { page, level };
     }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? pageExists() : error;
@@ -260,8 +268,20 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
    * The sidebars showing the page's parent (and its former parent, after a move) hear that
    * those children changed (realtime elementChildren channels; the top level is the workspace's).
    */
-  const told = (page: PageRow, before?: PageRow) =>
-    app.realtime.childrenChanged([page.parent_id, ...(before ? [before.parent_id] : [])], page.workspace_id, page.id);
+  const told = (page: PageRow, before?: PageRow) => {
+    if (page.database_id !== null) toldRow(page);
+    else app.realtime.childrenChanged([page.parent_id, ...(before ? [before.parent_id] : [])], page.workspace_id, page.id);
+  };
+  /** A database row is no child in the sidebar: its database's views hear of it instead (docs/api/databases.md). */
+  const toldRow = (page: PageRow) => {
+    const databaseId = page.database_id!;
+    const change: Promise<DatabaseChange> =
+      page.in_trash === 1 ? Promise.resolve({ kind: 'removed', ids: [page.id] }) : readRows(app.db, databaseId, [page.id]).then((rows) => ({ kind: 'rows', rows }));
+    change.then(
+      (c) => app.realtime.databaseChanged(page.parent_id!, databaseId, c, null, nowIso()),
+      (error: unknown) => app.log.warn({ err: error }, 'realtime: a changed row'),
+    );
+  };
 
   // ---- Sections -------------------------------------------------------------------------------
 
@@ -465,7 +485,15 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     } else {
       fields = { is_public: 0, published_by: null, published_at: null };
     }
-    const updated = await updatePageFields(app.db, page, fields);
+    // A row's title is its MAIN_FIELD cell too: the cell's version goes up with it.
+    const updated =
+      page.database_id !== null && fields.title !== undefined
+        ? await app.db.transaction().execute(async (trx) => {
+            const changed = await updatePageFields(trx, page, fields);
+            await followTitle(trx, page, changed.title, user.id);
+            return changed;
+          })
+        : await updatePageFields(app.db, page, fields);
     told(page);
     app.realtime.pageEdited(
       { id: updated.id, title: updated.title, icon: updated.icon, cover: updated.cover ? JSON.parse(updated.cover) : null },

@@ -1,0 +1,572 @@
+import { generateNKeysBetween } from 'fractional-indexing';
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import {
+  MAIN_FIELD_ID,
+  fieldOf,
+  hasOptions,
+  type Calculation,
+  type DatabaseConfig,
+  type DatabaseData,
+  type DatabaseField,
+  type FilterGroup,
+  type FilterRule,
+  type RowValue,
+  type ViewSort,
+} from '../../schema/blocks/database';
+import { cellIndex, dateStartMs, foldText, parseNumber, type NewRow, type WireRow } from '../../schema/database';
+import { isPostgres } from '../db/connect';
+import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
+import { nowIso } from '../time';
+import { FRESH_PAGE_STATE, childPath, inChunks } from './pages';
+
+/**
+ * Rows and cells of data tables (docs/api/databases.md, ADR 7). A row is a page whose
+ * `database_id` is its database block; a cell is a `database_cells` record with its own version.
+ * Queries only: the routes authorize, and run writes that must not interleave in transactions.
+ */
+
+export function databaseData(block: Pick<BlockRow, 'data'>): DatabaseData {
+  return JSON.parse(block.data) as DatabaseData;
+}
+
+/**
+ * A live database block. `share`: on PostgreSQL hold it (FOR SHARE) until the transaction ends,
+ * so a field change (which updates the block) waits for a cell write checked against the fields,
+ * and a cell write started during a field change reads the fields it left.
+ */
+export function findDatabaseBlock(db: Kysely<Database>, id: string, share = false): Promise<BlockRow | undefined> {
+  const query = db.selectFrom('blocks').selectAll().where('id', '=', id).where('type', '=', 'database').where('deleted_at', 'is', null);
+  return (share && isPostgres(db) ? query.forShare() : query).executeTakeFirst();
+}
+
+/** A row's page (trash included); undefined when the id is no row. */
+export function findRowPage(db: Kysely<Database>, id: string): Promise<PageRow | undefined> {
+  return db.selectFrom('pages').selectAll().where('id', '=', id).where('database_id', 'is not', null).executeTakeFirst();
+}
+
+/** The rows' pages of a database among `ids` (others are left out). */
+export async function findRowPages(db: Kysely<Database>, databaseId: string, ids: readonly string[]): Promise<PageRow[]> {
+  const found: PageRow[] = [];
+  for (const chunk of inChunks([...new Set(ids)])) {
+    found.push(...(await db.selectFrom('pages').selectAll().where('database_id', '=', databaseId).where('id', 'in', chunk).execute()));
+  }
+  return found;
+}
+
+/** The live rows of a database (trashed ones too with `inTrash`). */
+export async function countRows(db: Kysely<Database>, databaseId: string, inTrash = false): Promise<number> {
+  const row = await db
+    .selectFrom('pages')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('database_id', '=', databaseId)
+    .where('in_trash', '=', inTrash ? 1 : 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function parseValue(cell: Pick<CellRow, 'value'>): RowValue {
+  return JSON.parse(cell.value) as RowValue;
+}
+
+/** Rows as the wire shows them, in the order of `pages`. */
+export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[]): Promise<WireRow[]> {
+  const cells = new Map<string, CellRow[]>();
+  for (const chunk of inChunks(pages.map((p) => p.id))) {
+    const rows = await db.selectFrom('database_cells').selectAll().where('row_id', 'in', chunk).execute();
+    for (const cell of rows) {
+      const list = cells.get(cell.row_id);
+      if (list) list.push(cell);
+      else cells.set(cell.row_id, [cell]);
+    }
+  }
+  return pages.map((page) => {
+    const values: Record<string, RowValue> = {};
+    const versions: Record<string, number> = {};
+    for (const cell of cells.get(page.id) ?? []) {
+      versions[cell.field_id] = cell.version;
+      if (cell.field_id !== MAIN_FIELD_ID) {
+        const value = parseValue(cell);
+        if (value !== null) values[cell.field_id] = value;
+      }
+    }
+    return {
+      id: page.id,
+      contentType: 'Row',
+      databaseId: page.database_id!,
+      pageId: page.parent_id!,
+      sortKey: page.sort_key,
+      data: { title: page.title, icon: page.icon, values },
+      versions,
+      inTrash: page.in_trash === 1,
+      createdAt: page.created_at,
+      createdBy: page.created_by,
+      updatedAt: page.updated_at,
+      updatedBy: page.updated_by,
+    } satisfies WireRow;
+  });
+}
+
+/** Rows by id, in the order of `ids` (missing ones left out). */
+export async function readRows(db: Kysely<Database>, databaseId: string, ids: readonly string[]): Promise<WireRow[]> {
+  const pages = new Map((await findRowPages(db, databaseId, ids)).map((p) => [p.id, p]));
+  return presentRows(
+    db,
+    ids.map((id) => pages.get(id)).filter((p): p is PageRow => p !== undefined),
+  );
+}
+
+// ————— Order —————
+
+/**
+ * `count` sort keys after the row `afterId` (null: first; undefined: at the end), before the next
+ * row (live or trashed, so a restore never lands on a taken key). Rows in `moving` are passed over.
+ */
+export async function rowKeysAfter(db: Kysely<Database>, databaseId: string, afterId: string | null | undefined, count: number, moving: readonly string[] = []): Promise<string[]> {
+  const others = () => {
+    let query = db.selectFrom('pages').select('sort_key').where('database_id', '=', databaseId);
+    if (moving.length > 0) query = query.where('id', 'not in', moving);
+    return query;
+  };
+  if (afterId === undefined) {
+    const last = await others().orderBy('sort_key', 'desc').limit(1).executeTakeFirst();
+    return generateNKeysBetween(last?.sort_key ?? null, null, count);
+  }
+  let low: string | null = null;
+  if (afterId !== null) {
+    const after = await db.selectFrom('pages').select('sort_key').where('id', '=', afterId).where('database_id', '=', databaseId).executeTakeFirst();
+    if (!after) return rowKeysAfter(db, databaseId, undefined, count, moving);
+    low = after.sort_key;
+  }
+  let next = others();
+  if (low !== null) next = next.where('sort_key', '>', low);
+  const following = await next.orderBy('sort_key').limit(1).executeTakeFirst();
+  return generateNKeysBetween(low, following?.sort_key ?? null, count);
+}
+
+// ————— Writes —————
+
+export interface InsertRowsInput {
+  database: BlockRow;
+  /** The page holding the database (the rows' parent). */
+  holder: PageRow;
+  rows: ReadonlyArray<NewRow & { id: string }>;
+  sortKeys: readonly string[];
+  userId: string;
+}
+
+/** Row pages and their cells; values must have been checked against the fields. */
+export async function insertRows(trx: Transaction<Database>, input: InsertRowsInput): Promise<PageRow[]> {
+  const now = nowIso();
+  const config = databaseData(input.database).config;
+  const path = JSON.stringify(childPath(input.holder));
+  const pages: PageRow[] = input.rows.map((row, at) => ({
+    id: row.id,
+    workspace_id: input.holder.workspace_id,
+    parent_id: input.holder.id,
+    section: null,
+    path,
+    type: 'Note',
+    title: row.title ?? '',
+    icon: row.icon ?? null,
+    cover: null,
+    is_public: 0,
+    in_trash: 0,
+    default_layout_id: null,
+    sort_key: input.sortKeys[at],
+    created_by: input.userId,
+    created_at: now,
+    updated_at: now,
+    ...FRESH_PAGE_STATE,
+    database_id: input.database.id,
+    updated_by: input.userId,
+  }));
+  for (const chunk of inChunks(pages, 200)) await trx.insertInto('pages').values(chunk).execute();
+  const cells: CellRow[] = [];
+  for (const row of input.rows) {
+    const entries: Array<[string, RowValue]> = Object.entries(row.values ?? {});
+    if (row.title) entries.push([MAIN_FIELD_ID, row.title]);
+    for (const [fieldId, value] of entries) {
+      const field = fieldOf(config, fieldId);
+      if (!field || value === null) continue;
+      cells.push(newCell(row.id, input.database.id, fieldId, field, value, 1, now, input.userId));
+    }
+  }
+  for (const chunk of inChunks(cells, 100)) await trx.insertInto('database_cells').values(chunk).execute();
+  return pages;
+}
+
+function newCell(rowId: string, databaseId: string, fieldId: string, field: DatabaseField, value: RowValue, version: number, at: string, userId: string): CellRow {
+  const { num, txt } = cellIndex(field, value);
+  return { row_id: rowId, field_id: fieldId, database_id: databaseId, value: JSON.stringify(value), num, txt, version, updated_at: at, updated_by: userId };
+}
+
+export interface WrittenCell {
+  rowId: string;
+  fieldId: string;
+  value: RowValue;
+  version: number;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+/** The cell as stored (version 0, null when never written). */
+export async function readCell(db: Kysely<Database>, rowId: string, fieldId: string): Promise<WrittenCell> {
+  const cell = await db.selectFrom('database_cells').selectAll().where('row_id', '=', rowId).where('field_id', '=', fieldId).executeTakeFirst();
+  if (!cell) return { rowId, fieldId, value: null, version: 0, updatedAt: '', updatedBy: '' };
+  return { rowId, fieldId, value: parseValue(cell), version: cell.version, updatedAt: cell.updated_at, updatedBy: cell.updated_by };
+}
+
+/**
+ * Writes one cell if it is still at `version` (0: never written): the new version is one more.
+ * Null when it moved on (a conflict). A title (MAIN_FIELD) is written to the row's page too.
+ * Run in a transaction: the page's updated_at/by and the title go with the cell.
+ */
+export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRow, field: DatabaseField, fieldId: string, value: RowValue, version: number, userId: string): Promise<WrittenCell | null> {
+  const at = nowIso();
+  const cell = newCell(row.id, row.database_id!, fieldId, field, value, version + 1, at, userId);
+  if (version === 0) {
+    const inserted = await trx.insertInto('database_cells').values(cell).onConflict((oc) => oc.columns(['row_id', 'field_id']).doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+  } else {
+    const updated = await trx
+      .updateTable('database_cells')
+      .set({ value: cell.value, num: cell.num, txt: cell.txt, version: cell.version, updated_at: at, updated_by: userId })
+      .where('row_id', '=', row.id)
+      .where('field_id', '=', fieldId)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return null;
+  }
+  const pageFields = fieldId === MAIN_FIELD_ID ? { title: typeof value === 'string' ? value : '', updated_at: at, updated_by: userId } : { updated_at: at, updated_by: userId };
+  await trx.updateTable('pages').set(pageFields).where('id', '=', row.id).execute();
+  return { rowId: row.id, fieldId, value, version: cell.version, updatedAt: at, updatedBy: userId };
+}
+
+/** A row page's title changed through the page (PATCH element): its MAIN_FIELD cell follows, version + 1. */
+export async function followTitle(trx: Transaction<Database>, row: PageRow, title: string, userId: string): Promise<WrittenCell> {
+  const current = await readCell(trx, row.id, MAIN_FIELD_ID);
+  const at = nowIso();
+  const cell = newCell(row.id, row.database_id!, MAIN_FIELD_ID, { name: '', type: 'text' }, title, current.version + 1, at, userId);
+  await trx
+    .insertInto('database_cells')
+    .values(cell)
+    .onConflict((oc) => oc.columns(['row_id', 'field_id']).doUpdateSet({ value: cell.value, txt: cell.txt, num: null, version: cell.version, updated_at: at, updated_by: userId }))
+    .execute();
+  await trx.updateTable('pages').set({ updated_by: userId }).where('id', '=', row.id).execute();
+  return { rowId: row.id, fieldId: MAIN_FIELD_ID, value: title, version: cell.version, updatedAt: at, updatedBy: userId };
+}
+
+/** Moves rows (in this order) to sort keys; returns them with the new keys. */
+export async function setRowKeys(trx: Transaction<Database>, ids: readonly string[], keys: readonly string[], userId: string): Promise<void> {
+  const at = nowIso();
+  for (let i = 0; i < ids.length; i++) {
+    await trx.updateTable('pages').set({ sort_key: keys[i], updated_at: at, updated_by: userId }).where('id', '=', ids[i]).execute();
+  }
+}
+
+/** Rows into the trash, one batch (a restore of the batch brings them all back). */
+export async function trashRows(trx: Transaction<Database>, ids: readonly string[], userId: string): Promise<string> {
+  const at = nowIso();
+  for (const chunk of inChunks(ids)) {
+    await trx.updateTable('pages').set({ in_trash: 1, trashed_at: at, trashed_by: userId }).where('id', 'in', chunk).where('in_trash', '=', 0).execute();
+  }
+  return at;
+}
+
+export async function restoreRows(trx: Transaction<Database>, ids: readonly string[]): Promise<void> {
+  for (const chunk of inChunks(ids)) {
+    await trx.updateTable('pages').set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('id', 'in', chunk).execute();
+  }
+}
+
+/** Every row of a database with `in_trash` as given (ids only, in order). */
+export async function rowIdsOf(db: Kysely<Database>, databaseId: string, inTrash: boolean): Promise<string[]> {
+  const rows = await db.selectFrom('pages').select('id').where('database_id', '=', databaseId).where('in_trash', '=', inTrash ? 1 : 0).orderBy('sort_key').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The database block went away (or came back): its live rows go to the trash with it, or come back with it. */
+export async function trashRowsOfDatabase(trx: Transaction<Database>, databaseId: string, userId: string): Promise<string[]> {
+  const ids = await rowIdsOf(trx, databaseId, false);
+  await trashRows(trx, ids, userId);
+  return ids;
+}
+
+/** Every cell of a field (for a retype), a slice at a time. */
+export async function* cellsOfField(db: Kysely<Database>, databaseId: string, fieldId: string): AsyncGenerator<CellRow[]> {
+  let after = '';
+  for (;;) {
+    const slice = await db.selectFrom('database_cells').selectAll().where('database_id', '=', databaseId).where('field_id', '=', fieldId).where('row_id', '>', after).orderBy('row_id').limit(1000).execute();
+    if (slice.length === 0) return;
+    yield slice;
+    after = slice[slice.length - 1].row_id;
+  }
+}
+
+/** Rewrites cells of a field after a retype: each to its converted value (null clears), version + 1. */
+export async function rewriteCells(trx: Transaction<Database>, field: DatabaseField, cells: ReadonlyArray<{ cell: CellRow; value: RowValue }>, userId: string): Promise<void> {
+  const at = nowIso();
+  for (const { cell, value } of cells) {
+    const index = cellIndex(field, value);
+    await trx
+      .updateTable('database_cells')
+      .set({ value: JSON.stringify(value), num: index.num, txt: index.txt, version: cell.version + 1, updated_at: at, updated_by: userId })
+      .where('row_id', '=', cell.row_id)
+      .where('field_id', '=', cell.field_id)
+      .execute();
+  }
+}
+
+/** A field deleted: its cells go. */
+export async function deleteCellsOfField(trx: Transaction<Database>, databaseId: string, fieldId: string): Promise<void> {
+  await trx.deleteFrom('database_cells').where('database_id', '=', databaseId).where('field_id', '=', fieldId).execute();
+}
+
+// ————— Reading a view: filter and sort in SQL —————
+
+export interface RowQuery {
+  filter?: FilterGroup | null;
+  sorts?: readonly ViewSort[];
+  search?: string;
+  inTrash?: boolean;
+}
+
+/** The page column a computed field reads. */
+const COMPUTED_COLUMNS = { createdTime: 'p.created_at', editedTime: 'p.updated_at', createdBy: 'p.created_by', editedBy: 'p.updated_by' } as const;
+
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** One rule as SQL over the row page `p`. */
+function ruleSql(config: DatabaseConfig, databaseId: string, rule: FilterRule): RawBuilder<SqlBool> | null {
+  const field = fieldOf(config, rule.fieldId);
+  if (!field) return null;
+  const operand = rule.value;
+  const unfinished = rule.condition !== 'isEmpty' && rule.condition !== 'isNotEmpty' && (operand === undefined || operand === null || operand === '');
+  if (unfinished) return null;
+
+  if (field.type === 'createdTime' || field.type === 'editedTime' || field.type === 'createdBy' || field.type === 'editedBy') {
+    const column = sql.raw(COMPUTED_COLUMNS[field.type]);
+    if (rule.condition === 'isEmpty') return sql<SqlBool>`${column} is null`;
+    if (rule.condition === 'isNotEmpty') return sql<SqlBool>`${column} is not null`;
+    if (field.type === 'createdBy' || field.type === 'editedBy') {
+      const has = sql<SqlBool>`${column} = ${String(operand)}`;
+      return rule.condition === 'contains' ? has : sql<SqlBool>`(${column} is null or not (${has}))`;
+    }
+    const ms = typeof operand === 'number' ? operand : dateStartMs(String(operand));
+    if (ms === null) return null;
+    const iso = new Date(ms).toISOString();
+    return orderedSql(rule.condition, column, iso);
+  }
+
+  const cell = (condition: RawBuilder<SqlBool>) =>
+    sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${rule.fieldId} and c.database_id = ${databaseId} and ${condition})`;
+  const filled = sql<SqlBool>`(c.num is not null or c.txt is not null)`;
+  if (rule.condition === 'isEmpty') return sql<SqlBool>`not ${cell(filled)}`;
+  if (rule.condition === 'isNotEmpty') return cell(filled);
+  if (field.type === 'checkbox') return operand === true ? cell(sql<SqlBool>`c.num = 1`) : sql<SqlBool>`not ${cell(sql<SqlBool>`c.num = 1`)}`;
+  if (field.type === 'number' || field.type === 'date') {
+    const target = typeof operand === 'number' ? operand : field.type === 'number' ? parseNumber(String(operand)) : dateStartMs(String(operand));
+    if (target === null) return null;
+    if (rule.condition === 'isNot') return sql<SqlBool>`not ${cell(sql<SqlBool>`c.num = ${target}`)}`;
+    const inner = orderedSql(rule.condition, sql.raw('c.num'), target);
+    return inner ? cell(inner) : null;
+  }
+  const needle = String(operand);
+  if (hasOptions(field) || field.type === 'person') {
+    const has = field.type === 'select' || field.type === 'status' ? cell(sql<SqlBool>`c.txt = ${needle}`) : cell(sql<SqlBool>`c.txt like ${`%|${likeEscape(needle)}|%`} escape '\\'`);
+    return rule.condition === 'is' || rule.condition === 'contains' ? has : sql<SqlBool>`not ${has}`;
+  }
+  const folded = foldText(needle);
+  const pattern = likeEscape(folded);
+  switch (rule.condition) {
+    case 'is':
+      return cell(sql<SqlBool>`c.txt = ${folded}`);
+    case 'isNot':
+      return sql<SqlBool>`not ${cell(sql<SqlBool>`c.txt = ${folded}`)}`;
+    case 'contains':
+      return cell(sql<SqlBool>`c.txt like ${`%${pattern}%`} escape '\\'`);
+    case 'notContains':
+      return sql<SqlBool>`not ${cell(sql<SqlBool>`c.txt like ${`%${pattern}%`} escape '\\'`)}`;
+    case 'startsWith':
+      return cell(sql<SqlBool>`c.txt like ${`${pattern}%`} escape '\\'`);
+    case 'endsWith':
+      return cell(sql<SqlBool>`c.txt like ${`%${pattern}`} escape '\\'`);
+    default:
+      return null;
+  }
+}
+
+function orderedSql(condition: FilterRule['condition'], column: RawBuilder<unknown>, target: number | string): RawBuilder<SqlBool> | null {
+  switch (condition) {
+    case 'is':
+      return sql<SqlBool>`${column} = ${target}`;
+    case 'isNot':
+      return sql<SqlBool>`(${column} is null or ${column} <> ${target})`;
+    case 'gt':
+      return sql<SqlBool>`${column} > ${target}`;
+    case 'gte':
+      return sql<SqlBool>`${column} >= ${target}`;
+    case 'lt':
+      return sql<SqlBool>`${column} < ${target}`;
+    case 'lte':
+      return sql<SqlBool>`${column} <= ${target}`;
+    default:
+      return null;
+  }
+}
+
+function joinAll(parts: Array<RawBuilder<SqlBool>>, op: 'and' | 'or'): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.join(parts, sql.raw(op === 'and' ? ' and ' : ' or '))})`;
+}
+
+/** A filter as SQL (null: everything passes). */
+export function filterSql(config: DatabaseConfig, databaseId: string, filter: FilterGroup | null | undefined): RawBuilder<SqlBool> | null {
+  if (!filter) return null;
+  const parts: Array<RawBuilder<SqlBool>> = [];
+  for (const rule of filter.rules) {
+    if ('op' in rule) {
+      const inner = rule.rules.map((r) => ruleSql(config, databaseId, r)).filter((r): r is RawBuilder<SqlBool> => r !== null);
+      if (inner.length > 0) parts.push(joinAll(inner, rule.op));
+    } else {
+      const one = ruleSql(config, databaseId, rule);
+      if (one) parts.push(one);
+    }
+  }
+  return parts.length === 0 ? null : joinAll(parts, filter.op);
+}
+
+interface SortPlan {
+  joins: Array<RawBuilder<unknown>>;
+  order: Array<RawBuilder<unknown>>;
+}
+
+/** Sorts as joins and ORDER BY terms: empty values last either way, then the rows' own order. */
+function sortPlan(config: DatabaseConfig, databaseId: string, sorts: readonly ViewSort[], postgres: boolean): SortPlan {
+  const joins: Array<RawBuilder<unknown>> = [];
+  const order: Array<RawBuilder<unknown>> = [];
+  sorts.forEach((sort, at) => {
+    const field = fieldOf(config, sort.fieldId);
+    if (!field) return;
+    const direction = sql.raw(sort.direction === 'desc' ? 'desc' : 'asc');
+    let key: RawBuilder<unknown>;
+    if (field.type in COMPUTED_COLUMNS) {
+      key = sql.raw(COMPUTED_COLUMNS[field.type as keyof typeof COMPUTED_COLUMNS]);
+    } else {
+      const alias = sql.raw(`s${at}`);
+      joins.push(sql`left join database_cells ${alias} on ${alias}.row_id = p.id and ${alias}.field_id = ${sort.fieldId} and ${alias}.database_id = ${databaseId}`);
+      if (field.type === 'select' || field.type === 'status') {
+        const options = hasOptions(field) ? field.options : [];
+        key = options.length === 0 ? sql`null` : sql`(case ${alias}.txt ${sql.join(options.map((o, i) => sql`when ${o.id} then ${i}`), sql.raw(' '))} else null end)`;
+      } else if (['number', 'checkbox', 'date'].includes(field.type)) {
+        key = sql`${alias}.num`;
+      } else {
+        key = sql`${alias}.txt`;
+      }
+    }
+    order.push(sql`(${key} is null)`);
+    order.push(sql`${key} ${direction}`);
+  });
+  order.push(sql.raw('p.sort_key'));
+  order.push(postgres ? sql.raw('p.id collate "C"') : sql.raw('p.id'));
+  return { joins, order };
+}
+
+function whereSql(config: DatabaseConfig, databaseId: string, query: RowQuery): RawBuilder<SqlBool> {
+  const parts: Array<RawBuilder<SqlBool>> = [sql<SqlBool>`p.database_id = ${databaseId}`, sql<SqlBool>`p.in_trash = ${query.inTrash ? 1 : 0}`];
+  const filter = filterSql(config, databaseId, query.filter);
+  if (filter) parts.push(filter);
+  if (query.search) {
+    parts.push(
+      sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${MAIN_FIELD_ID} and c.database_id = ${databaseId} and c.txt like ${`%${likeEscape(foldText(query.search))}%`} escape '\\')`,
+    );
+  }
+  return joinAll(parts, 'and');
+}
+
+/** The ids of a window of a view's rows, and how many rows the view has. */
+export async function queryRowIds(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, window: { offset: number; limit: number }): Promise<{ ids: string[]; count: number }> {
+  const postgres = isPostgres(db);
+  const where = whereSql(config, databaseId, query);
+  const plan = sortPlan(config, databaseId, query.sorts ?? [], postgres);
+  const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
+  const [rows, counted] = await Promise.all([
+    sql<{ id: string }>`select p.id from pages p ${joins} where ${where} order by ${sql.join(plan.order)} limit ${window.limit} offset ${window.offset}`.execute(db),
+    sql<{ n: number | string }>`select count(*) as n from pages p where ${where}`.execute(db),
+  ]);
+  return { ids: rows.rows.map((r) => r.id), count: Number(counted.rows[0]?.n ?? 0) };
+}
+
+/** Every id of a view in order (CSV export, select all), read a slice at a time. */
+export async function* viewRowIds(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, slice = 1000): AsyncGenerator<string[]> {
+  for (let offset = 0; ; offset += slice) {
+    const { ids } = await queryRowIds(db, config, databaseId, query, { offset, limit: slice });
+    if (ids.length === 0) return;
+    yield ids;
+    if (ids.length < slice) return;
+  }
+}
+
+// ————— Footer calculations and groups —————
+
+/** The footer of a view: per field, its calculation over the view's rows (filtered), in SQL. */
+export async function calculate(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
+  const where = whereSql(config, databaseId, query);
+  const out: Record<string, number | null> = {};
+  for (const [fieldId, calculation] of Object.entries(calculations)) {
+    const field = fieldOf(config, fieldId);
+    if (!field) continue;
+    if (field.type in COMPUTED_COLUMNS) {
+      out[fieldId] = calculation === 'count' ? Number((await sql<{ n: number | string }>`select count(*) as n from pages p where ${where}`.execute(db)).rows[0]?.n ?? 0) : null;
+      continue;
+    }
+    const result = await sql<{ total: number | string; filled: number | string; uniq: number | string; s: number | null; a: number | null; lo: number | null; hi: number | null }>`
+      select count(*) as total, count(c.row_id) as filled, count(distinct coalesce(c.txt, cast(c.num as text))) as uniq,
+             sum(c.num) as s, avg(c.num) as a, min(c.num) as lo, max(c.num) as hi
+      from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId} and c.database_id = ${databaseId} and (c.num is not null or c.txt is not null)
+      where ${where}`.execute(db);
+    const row = result.rows[0];
+    const total = Number(row?.total ?? 0);
+    const filled = Number(row?.filled ?? 0);
+    const numeric = (value: number | string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+    out[fieldId] = {
+      count: total,
+      empty: total - filled,
+      filled,
+      unique: Number(row?.uniq ?? 0),
+      sum: numeric(row?.s),
+      average: numeric(row?.a),
+      min: numeric(row?.lo),
+      max: numeric(row?.hi),
+    }[calculation];
+  }
+  return out;
+}
+
+/** The groups of a view by a field, in the field's order (options' order; empty last), with their counts. */
+export async function groupCounts(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, fieldId: string): Promise<Array<{ value: string | boolean | null; count: number }>> {
+  const field = fieldOf(config, fieldId);
+  if (!field) return [];
+  const where = whereSql(config, databaseId, query);
+  const rows = await sql<{ txt: string | null; num: number | null; n: number | string }>`
+    select c.txt as txt, c.num as num, count(*) as n
+    from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId} and c.database_id = ${databaseId}
+    where ${where} group by c.txt, c.num`.execute(db);
+  const counts = new Map<string | boolean | null, number>();
+  for (const row of rows.rows) {
+    const value = field.type === 'checkbox' ? row.num === 1 : row.txt === null && row.num === null ? null : (row.txt ?? String(row.num));
+    counts.set(value, (counts.get(value) ?? 0) + Number(row.n));
+  }
+  const order = (value: string | boolean | null): number => {
+    if (value === null) return Number.MAX_SAFE_INTEGER;
+    if (hasOptions(field) && typeof value === 'string') {
+      const at = field.options.findIndex((o) => o.id === value);
+      return at < 0 ? Number.MAX_SAFE_INTEGER - 1 : at;
+    }
+    return 0;
+  };
+  return [...counts.entries()]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => order(a.value) - order(b.value) || String(a.value).localeCompare(String(b.value)));
+}

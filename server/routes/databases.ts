@@ -1,0 +1,550 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  COMPUTED_FIELD_TYPES,
+  MAIN_FIELD_ID,
+  checkRowValues,
+  copyView,
+  databaseDataSchema,
+  fieldOf,
+  hasOptions,
+  valueProblem,
+  type DatabaseData,
+  type DatabaseField,
+  type DatabaseLayout,
+  type RowValue,
+  type SelectOption,
+} from '../../schema/blocks/database';
+import {
+  MAX_ROW_WINDOW,
+  addFieldBodySchema,
+  addViewBodySchema,
+  convertValue,
+  createRowsBodySchema,
+  moveRowsBodySchema,
+  moveViewBodySchema,
+  rowIdsBodySchema,
+  rowsQueryShape,
+  updateFieldBodySchema,
+  updateViewBodySchema,
+  valueToText,
+  writeCellBodySchema,
+  type DatabaseChange,
+  type RetypeReport,
+} from '../../schema/database';
+import { ERROR_CODES } from '../../schema/errors';
+import { newId } from '../../schema/ids';
+import { jsonQuery } from '../../schema/query';
+import { CLIENT_ID_HEADER } from '../../schema/realtime';
+import { isPostgres } from '../db/connect';
+import { lockBlocks } from '../db/locks';
+import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
+import { AppError, notFound } from '../errors';
+import { requireUser } from '../plugins/auth';
+import { requestOrigin } from '../plugins/realtime';
+import { authorizePage, type PageAction } from '../policies/page';
+import { envelope } from '../presenters';
+import { presentBlock, updateBlockIfVersion } from '../repositories/blocks';
+import {
+  calculate,
+  cellsOfField,
+  groupCounts,
+  countRows,
+  databaseData,
+  deleteCellsOfField,
+  findDatabaseBlock,
+  findRowPage,
+  findRowPages,
+  insertRows,
+  queryRowIds,
+  readCell,
+  readRows,
+  restoreRows,
+  rewriteCells,
+  rowKeysAfter,
+  setRowKeys,
+  trashRows,
+  viewRowIds,
+  writeCellIfVersion,
+  type RowQuery,
+} from '../repositories/databases';
+import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
+import { nowIso } from '../time';
+
+const invalid = (message: string, details?: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
+const databaseParams = z.object({ id: z.string().min(1).max(128) });
+const fieldParams = z.object({ id: z.string().min(1).max(128), fieldId: z.string().min(1).max(64) });
+const viewParams = z.object({ id: z.string().min(1).max(128), viewId: z.string().min(1).max(64) });
+const rowsQuerySchema = jsonQuery(rowsQueryShape);
+const viewQuerySchema = jsonQuery({ viewId: z.string().max(64).optional() });
+/** Row creates and cell pastes carry up to 1,000 rows: a bigger body than the rest of the API. */
+const ROWS_BODY_LIMIT = 16 * 1024 * 1024;
+/** A field or view change retried this many times when another one got in between (optimistic). */
+const SCHEMA_RETRIES = 8;
+
+export async function databaseRoutes(server: FastifyInstance) {
+  const app = server.withTypeProvider<ZodTypeProvider>();
+  const { realtime } = server;
+  const originOf = (request: FastifyRequest) => requestOrigin(request.headers[CLIENT_ID_HEADER]);
+
+  interface Authorized {
+    block: BlockRow;
+    holder: PageRow;
+    data: DatabaseData;
+  }
+
+  /** The live database block of the path and the page holding it, authorized there for the action. */
+  async function authorizedDatabase(userId: string, id: string, action: PageAction): Promise<Authorized> {
+    const block = await findDatabaseBlock(app.db, id);
+    if (!block) throw notFound('database');
+    const holder = await findPage(app.db, block.page_id);
+    if (!holder) throw notFound('database');
+    await authorizePage(app.db, userId, holder, action);
+    if (action !== 'read') assertNotInTrash(holder);
+    return { block, holder, data: databaseData(block) };
+  }
+
+  /** A row (its page), authorized on the row page itself (it inherits from the holder, and may have its own grants). */
+  async function authorizedRow(userId: string, id: string, action: PageAction): Promise<Authorized & { row: PageRow }> {
+    const row = await findRowPage(app.db, id);
+    if (!row) throw notFound('row');
+    await authorizePage(app.db, userId, row, action);
+    const block = await findDatabaseBlock(app.db, row.database_id!);
+    const holder = block ? await findPage(app.db, block.page_id) : undefined;
+    if (!block || !holder) throw notFound('row');
+    if (action !== 'read') {
+      assertNotInTrash(holder);
+      assertNotInTrash(row);
+    }
+    return { row, block, holder, data: databaseData(block) };
+  }
+
+  /** The view named by `viewId` (404 when the database has none such). */
+  function layoutOf(data: DatabaseData, viewId: string): DatabaseLayout {
+    const layout = data.view.layouts.find((l) => l.uid === viewId);
+    if (!layout) throw notFound('view');
+    return layout;
+  }
+
+  /** What a rows query reads: the view's filter and sorts (its group first), replaced by what the query gives. */
+  function rowQueryOf(data: DatabaseData, query: z.infer<typeof rowsQuerySchema>): RowQuery {
+    const layout = query.viewId ? layoutOf(data, query.viewId) : undefined;
+    const sorts = query.sorts ?? layout?.sorts ?? [];
+    const group = layout?.groupBy ? [{ fieldId: layout.groupBy.fieldId, direction: 'asc' as const }] : [];
+    const filter = query.filter !== undefined ? query.filter : (layout?.filter ?? null);
+    for (const sort of [...sorts, ...group]) if (!fieldOf(data.config, sort.fieldId)) throw invalid(`no field ${sort.fieldId}`);
+    return { filter, sorts: [...group, ...sorts.filter((s) => !group.some((g) => g.fieldId === s.fieldId))], search: query.search, inTrash: query.inTrash };
+  }
+
+  /** Values checked against the fields: computed fields refused, each value fitting its type. */
+  function checkValues(data: DatabaseData, values: Record<string, RowValue>, path = 'values'): void {
+    const problems = checkRowValues(data.config, values).map((p) => ({ ...p, path: p.path.replace('data.values', path) }));
+    if (problems.length > 0) throw invalid('the values do not fit the database fields', problems);
+  }
+
+  /**
+   * Changes the database block's data (fields, views) with optimistic concurrency: read, change,
+   * write if the version did not move, else again. `extra` runs in the same transaction (cells).
+   */
+  async function changeDatabase<T>(
+    request: FastifyRequest,
+    id: string,
+    change: (data: DatabaseData, trx: Transaction<Database>, databaseId: string) => Promise<{ data: DatabaseData; result?: T } | null>,
+  ): Promise<{ block: BlockRow; result?: T }> {
+    const user = requireUser(request);
+    const origin = originOf(request);
+    for (let attempt = 0; attempt < SCHEMA_RETRIES; attempt++) {
+      const { block, holder } = await authorizedDatabase(user.id, id, 'edit');
+      const at = nowIso();
+      const outcome = await app.db.transaction().execute(async (trx) => {
+        await lockBlocks(trx, holder.id);
+        await writablePage(trx, holder.id);
+        // Held for update before any cell is touched: a cell write holds the block for share
+        // first, so the two wait for each other in one order and never deadlock (PostgreSQL).
+        const read = trx.selectFrom('blocks').selectAll().where('id', '=', block.id);
+        const current = await (isPostgres(trx) ? read.forUpdate() : read).executeTakeFirst();
+        if (!current || current.deleted_at !== null || current.type !== 'database') throw notFound('database');
+        if (current.version !== block.version) return 'retry' as const;
+        const changed = await change(databaseData(current), trx, current.id);
+        if (changed === null) return { block: current, result: undefined };
+        const parsed = databaseDataSchema.safeParse(changed.data);
+        if (!parsed.success) throw invalid('the database would not be valid', parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+        const version = await updateBlockIfVersion(trx, current.id, current.version, 'database', parsed.data, user.id, origin, at);
+        if (version === null) return 'retry' as const;
+        return { block: { ...current, data: JSON.stringify(parsed.data), version, updated_at: at, updated_by: user.id }, result: changed.result };
+      });
+      if (outcome === 'retry') continue;
+      realtime.blockEdited(await presentBlock(app.db, outcome.block), origin, at);
+      return outcome;
+    }
+    throw new AppError(503, ERROR_CODES.internal, 'the database is being changed by others: try again');
+  }
+
+  function told(holder: PageRow, databaseId: string, change: DatabaseChange, request: FastifyRequest): void {
+    realtime.databaseChanged(holder.id, databaseId, change, originOf(request), nowIso());
+  }
+
+  // ---- Reading ---------------------------------------------------------------------------------
+
+  app.get('/api/v3/spaces/database/:id', { schema: { tags: ['databases'], summary: 'A database block with its row count', params: databaseParams } }, async (request) => {
+    const user = requireUser(request);
+    const { block } = await authorizedDatabase(user.id, request.params.id, 'read');
+    return envelope(await presentBlock(app.db, block), { rowCount: await countRows(app.db, block.id) });
+  });
+
+  app.get('/api/v3/spaces/database/:id/rows', { schema: { tags: ['databases'], summary: "A window of a view's rows (filtered and sorted on the server)", params: databaseParams, querystring: rowsQuerySchema } }, async (request) => {
+    const user = requireUser(request);
+    const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+    const offset = request.query.offset ?? 0;
+    const limit = Math.min(request.query.limit ?? 100, MAX_ROW_WINDOW);
+    const { ids, count } = await queryRowIds(app.db, data.config, block.id, rowQueryOf(data, request.query), { offset, limit });
+    const rows = await readRows(app.db, block.id, ids);
+    return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count });
+  });
+
+  app.get('/api/v3/spaces/row/:id', { schema: { tags: ['databases'], summary: 'One row', params: databaseParams } }, async (request) => {
+    const user = requireUser(request);
+    const { row, block } = await authorizedRow(user.id, request.params.id, 'read');
+    const [wire] = await readRows(app.db, block.id, [row.id]);
+    return envelope(wire, { database: await presentBlock(app.db, block) });
+  });
+
+  app.get('/api/v3/spaces/database/:id/calculations', { schema: { tags: ['databases'], summary: "A view's footer: each column's calculation over the view's rows", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
+    const user = requireUser(request);
+    const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+    const layout = layoutOf(data, request.query.viewId);
+    return envelope(await calculate(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.calculations ?? {}));
+  });
+
+  app.get('/api/v3/spaces/database/:id/groups', { schema: { tags: ['databases'], summary: "A grouped view's groups in order, with their counts", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
+    const user = requireUser(request);
+    const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+    const layout = layoutOf(data, request.query.viewId);
+    if (!layout.groupBy) return envelope([]);
+    return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId));
+  });
+
+  // ---- Rows --------------------------------------------------------------------------------------
+
+  app.post('/api/v3/spaces/database/:id/rows', { bodyLimit: ROWS_BODY_LIMIT, schema: { tags: ['databases'], summary: 'Make rows (in order) after a row, first, or at the end', params: databaseParams, body: createRowsBodySchema } }, async (request, reply) => {
+    const user = requireUser(request);
+    const { block, holder, data } = await authorizedDatabase(user.id, request.params.id, 'edit');
+    request.body.rows.forEach((row, at) => checkValues(data, row.values ?? {}, `rows.${at}.values`));
+    const rows = request.body.rows.map((row) => ({ ...row, id: row.id ?? newId() }));
+    if (new Set(rows.map((r) => r.id)).size !== rows.length) throw invalid('row ids repeat');
+    const pages = await app.db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, holder.id);
+      await writablePage(trx, holder.id);
+      const live = await findDatabaseBlock(trx, block.id);
+      if (!live) throw notFound('database');
+      // The fields may have changed since they were checked: check again against what is stored now.
+      const now = databaseData(live);
+      rows.forEach((row, at) => checkValues(now, row.values ?? {}, `rows.${at}.values`));
+      const taken = await trx.selectFrom('pages').select('id').where('id', 'in', rows.map((r) => r.id)).execute();
+      if (taken.length > 0) throw new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists', { ids: taken.map((t) => t.id) });
+      const keys = await rowKeysAfter(trx, block.id, request.body.placeAfter, rows.length);
+      return insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId: user.id });
+    });
+    const wire = await readRows(app.db, block.id, pages.map((p) => p.id));
+    told(holder, block.id, { kind: 'rows', rows: wire }, request);
+    reply.status(201);
+    return envelope(wire, { count: wire.length });
+  });
+
+  app.post('/api/v3/spaces/row/:id/cells/:fieldId', { schema: { tags: ['databases'], summary: 'Write one cell if it is still at the version the edit saw', params: fieldParams, body: writeCellBodySchema } }, async (request) => {
+    const user = requireUser(request);
+    const { row, block, holder, data } = await authorizedRow(user.id, request.params.id, 'edit');
+    const { fieldId } = request.params;
+    const field = fieldOf(data.config, fieldId);
+    if (!field) throw notFound('field');
+    if (COMPUTED_FIELD_TYPES.has(field.type)) throw new AppError(422, ERROR_CODES.databaseFieldComputed, 'this field is computed from the row and cannot be written');
+    const { value, version } = request.body;
+    const problem = valueProblem(field, value);
+    if (problem) throw invalid('the value does not fit the field', [{ path: 'value', message: problem }]);
+    if (fieldId === MAIN_FIELD_ID && typeof value !== 'string' && value !== null) throw invalid('the title is text');
+    const written = await app.db.transaction().execute(async (trx) => {
+      const live = await findDatabaseBlock(trx, block.id, true);
+      const liveField = live ? fieldOf(databaseData(live).config, fieldId) : undefined;
+      // A retype or an option removed in between: the value is checked against the field as it is now.
+      if (!liveField) throw notFound('field');
+      const nowProblem = valueProblem(liveField, value);
+      if (nowProblem) throw invalid('the value does not fit the field', [{ path: 'value', message: nowProblem }]);
+      return writeCellIfVersion(trx, row, liveField, fieldId, fieldId === MAIN_FIELD_ID && value === null ? '' : value, version, user.id);
+    });
+    if (written === null) {
+      throw new AppError(422, ERROR_CODES.databaseCellConflict, 'the cell changed since this edit was made', undefined, await readCell(app.db, row.id, fieldId));
+    }
+    told(holder, block.id, { kind: 'cells', rowId: row.id, cells: [{ fieldId, value: written.value, version: written.version }], updatedAt: written.updatedAt, updatedBy: written.updatedBy }, request);
+    if (fieldId === MAIN_FIELD_ID) realtime.pageEdited({ id: row.id, title: String(written.value ?? ''), icon: row.icon, cover: row.cover ? JSON.parse(row.cover) : null }, originOf(request), written.updatedAt);
+    return envelope(written);
+  });
+
+  app.post('/api/v3/spaces/database/:id/rows/move', { schema: { tags: ['databases'], summary: 'Put rows (in this order) after a row, or first', params: databaseParams, body: moveRowsBodySchema } }, async (request) => {
+    const user = requireUser(request);
+    const { block, holder } = await authorizedDatabase(user.id, request.params.id, 'edit');
+    const { ids, placeAfter } = request.body;
+    if (new Set(ids).size !== ids.length) throw invalid('row ids repeat');
+    if (placeAfter !== null && ids.includes(placeAfter)) throw invalid('placeAfter is one of the rows moved');
+    await app.db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, holder.id);
+      await writablePage(trx, holder.id);
+      const found = await findRowPages(trx, block.id, ids);
+      if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
+      if (placeAfter !== null && (await findRowPages(trx, block.id, [placeAfter])).length === 0) throw invalid('placeAfter is not a row of this database');
+      const keys = await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
+      await setRowKeys(trx, ids, keys, user.id);
+    });
+    const rows = await readRows(app.db, block.id, ids);
+    told(holder, block.id, { kind: 'rows', rows }, request);
+    return envelope(rows);
+  });
+
+  app.post('/api/v3/spaces/database/:id/rows/delete', { schema: { tags: ['databases'], summary: 'Rows into the trash (restorable as one batch)', params: databaseParams, body: rowIdsBodySchema } }, async (request) => {
+    const user = requireUser(request);
+    const { block, holder } = await authorizedDatabase(user.id, request.params.id, 'edit');
+    const ids = await app.db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, holder.id);
+      await writablePage(trx, holder.id);
+      const found = (await findRowPages(trx, block.id, request.body.ids)).filter((p) => p.in_trash === 0).map((p) => p.id);
+      await trashRows(trx, found, user.id);
+      return found;
+    });
+    told(holder, block.id, { kind: 'removed', ids }, request);
+    return envelope({ ids });
+  });
+
+  app.post('/api/v3/spaces/database/:id/rows/restore', { schema: { tags: ['databases'], summary: 'Rows back from the trash', params: databaseParams, body: rowIdsBodySchema } }, async (request) => {
+    const user = requireUser(request);
+    const { block, holder } = await authorizedDatabase(user.id, request.params.id, 'edit');
+    const ids = await app.db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, holder.id);
+      await writablePage(trx, holder.id);
+      const found = (await findRowPages(trx, block.id, request.body.ids)).filter((p) => p.in_trash === 1).map((p) => p.id);
+      await restoreRows(trx, found);
+      return found;
+    });
+    const rows = await readRows(app.db, block.id, ids);
+    told(holder, block.id, { kind: 'rows', rows }, request);
+    return envelope(rows);
+  });
+
+  // ---- Fields --------------------------------------------------------------------------------------
+
+  app.post('/api/v3/spaces/database/:id/fields', { schema: { tags: ['databases'], summary: 'Add a field, shown in every view', params: databaseParams, body: addFieldBodySchema } }, async (request) => {
+    const { field, placeAfter } = request.body;
+    const fieldId = request.body.id ?? newId().replace(/-/g, '').slice(0, 12);
+    if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field exists already');
+    const { block } = await changeDatabase(request, request.params.id, async (data) => {
+      if (fieldOf(data.config, fieldId)) throw invalid(`a field ${fieldId} exists`);
+      const view = copyView(data.view);
+      for (const layout of view.layouts) {
+        const at = placeAfter ? layout.orderedFields.findIndex((f) => f.fieldId === placeAfter) : -1;
+        const entry = { fieldId, isWrap: false };
+        if (at >= 0) layout.orderedFields.splice(at + 1, 0, entry);
+        else layout.orderedFields.push(entry);
+      }
+      return { data: { config: { fields: { ...data.config.fields, [fieldId]: field } }, view } };
+    });
+    return envelope(await presentBlock(app.db, block), { fieldId });
+  });
+
+  app.post('/api/v3/spaces/database/:id/fields/:fieldId', { schema: { tags: ['databases'], summary: 'Rename, retype or change the options of a field (dryRun: only say what a retype drops)', params: fieldParams, body: updateFieldBodySchema } }, async (request) => {
+    const { fieldId } = request.params;
+    const { field: next, dryRun } = request.body;
+    if (fieldId === MAIN_FIELD_ID && next.type !== 'text') throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field stays text');
+    if (dryRun) {
+      const user = requireUser(request);
+      const { block, data } = await authorizedDatabase(user.id, request.params.id, 'edit');
+      const before = fieldOf(data.config, fieldId);
+      if (!before) throw notFound('field');
+      const { report } = await planRetype(block.id, fieldId, before, next);
+      return envelope(report);
+    }
+    const { block, result } = await changeDatabase<RetypeReport>(request, request.params.id, async (data, trx, databaseId) => {
+      const before = fieldOf(data.config, fieldId);
+      if (!before) throw notFound('field');
+      const { report, field, rewrites } = await planRetype(databaseId, fieldId, before, next, trx);
+      await rewriteCells(trx, field, rewrites, requireUser(request).id);
+      return { data: { config: { fields: { ...data.config.fields, [fieldId]: field } }, view: withoutDeadConditions(data, fieldId, field) }, result: report };
+    });
+    if (result && (result.converted > 0 || result.dropped > 0)) {
+      const holder = await findPage(app.db, block.page_id);
+      if (holder) told(holder, block.id, { kind: 'reset' }, request);
+    }
+    return envelope(await presentBlock(app.db, block), { report: result });
+  });
+
+  /**
+   * What a field change does to its cells: values that no longer fit are converted through their
+   * text (options are made for names that have none), or cleared. Returns the field with the
+   * options made, the report, and the cells to rewrite.
+   */
+  async function planRetype(databaseId: string, fieldId: string, before: DatabaseField, after: DatabaseField, db: Transaction<Database> | typeof app.db = app.db) {
+    const newOptions: SelectOption[] = [];
+    let field: DatabaseField = JSON.parse(JSON.stringify(after)) as DatabaseField;
+    const addOption = (name: string): string | undefined => {
+      if (!hasOptions(field)) return undefined;
+      const existing = newOptions.find((o) => o.name.toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru'));
+      if (existing) return existing.id;
+      const option = { id: newId().slice(0, 8), name, color: 'default' as const };
+      newOptions.push(option);
+      field = { ...field, options: [...field.options, field.type === 'status' ? { ...option, group: 'todo' as const } : option] } as DatabaseField;
+      return option.id;
+    };
+    const report: RetypeReport = { converted: 0, dropped: 0, droppedExamples: [], newOptions };
+    const rewrites: Array<{ cell: CellRow; value: RowValue }> = [];
+    if (fieldId === MAIN_FIELD_ID) return { report, field, rewrites };
+    for await (const cells of cellsOfField(db, databaseId, fieldId)) {
+      for (const cell of cells) {
+        const value = JSON.parse(cell.value) as RowValue;
+        if (value === null) continue;
+        if (valueProblem(field, value) === null && before.type === field.type) continue;
+        const converted = convertValue(before, field, value, { addOption });
+        if (converted !== undefined && valueProblem(field, converted) === null) {
+          report.converted++;
+          rewrites.push({ cell, value: converted });
+        } else {
+          report.dropped++;
+          if (report.droppedExamples.length < 5) report.droppedExamples.push(valueToText(before, value));
+          rewrites.push({ cell, value: null });
+        }
+      }
+    }
+    return { report, field, rewrites };
+  }
+
+  /** A field's type changed: filter rules whose condition the new type has not, and calculations that need numbers, go. */
+  function withoutDeadConditions(data: DatabaseData, fieldId: string, field: DatabaseField) {
+    const view = copyView(data.view);
+    const config = { fields: { ...data.config.fields, [fieldId]: field } };
+    for (const layout of view.layouts) {
+      if (layout.filter) {
+        const keep = (rule: { fieldId: string; condition: string }) => rule.fieldId !== fieldId || databaseDataSchema.safeParse({ config, view: { layouts: [{ uid: 'x', type: 'table', orderedFields: [], filter: { op: 'and', rules: [rule] } }] } }).success;
+        layout.filter.rules = layout.filter.rules
+          .map((rule) => ('op' in rule ? { ...rule, rules: rule.rules.filter(keep) } : rule))
+          .filter((rule) => ('op' in rule ? true : keep(rule)));
+      }
+    }
+    return view;
+  }
+
+  app.delete('/api/v3/spaces/database/:id/fields/:fieldId', { schema: { tags: ['databases'], summary: 'Delete a field: out of every view, its cells cleared', params: fieldParams } }, async (request) => {
+    const { fieldId } = request.params;
+    if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field cannot be deleted');
+    const { block } = await changeDatabase(request, request.params.id, async (data, trx, databaseId) => {
+      if (!fieldOf(data.config, fieldId)) throw notFound('field');
+      const { [fieldId]: _gone, ...fields } = data.config.fields;
+      const view = copyView(data.view);
+      for (const layout of view.layouts) {
+        layout.orderedFields = layout.orderedFields.filter((f) => f.fieldId !== fieldId);
+        if (layout.filter) {
+          layout.filter.rules = layout.filter.rules
+            .map((rule) => ('op' in rule ? { ...rule, rules: rule.rules.filter((r) => r.fieldId !== fieldId) } : rule))
+            .filter((rule) => ('op' in rule ? rule.rules.length > 0 : rule.fieldId !== fieldId));
+        }
+        if (layout.sorts) layout.sorts = layout.sorts.filter((s) => s.fieldId !== fieldId);
+        if (layout.groupBy?.fieldId === fieldId) layout.groupBy = null;
+        if (layout.calculations) delete layout.calculations[fieldId];
+      }
+      await deleteCellsOfField(trx, databaseId, fieldId);
+      return { data: { config: { fields }, view } };
+    });
+    return envelope(await presentBlock(app.db, block));
+  });
+
+  // ---- Views ---------------------------------------------------------------------------------------
+
+  app.post('/api/v3/spaces/database/:id/views', { schema: { tags: ['databases'], summary: 'Add a view', params: databaseParams, body: addViewBodySchema } }, async (request) => {
+    const { layout, placeAfter } = request.body;
+    const { block } = await changeDatabase(request, request.params.id, async (data) => {
+      if (data.view.layouts.some((l) => l.uid === layout.uid)) throw invalid(`a view ${layout.uid} exists`);
+      const layouts = [...copyView(data.view).layouts];
+      const at = placeAfter ? layouts.findIndex((l) => l.uid === placeAfter) : -1;
+      if (at >= 0) layouts.splice(at + 1, 0, layout);
+      else if (placeAfter === null) layouts.unshift(layout);
+      else layouts.push(layout);
+      return { data: { config: data.config, view: { layouts } } };
+    });
+    return envelope(await presentBlock(app.db, block));
+  });
+
+  app.post('/api/v3/spaces/database/:id/views/:viewId', { schema: { tags: ['databases'], summary: "Change a view's keys (name, columns, filter, sorts, group, calculations, type)", params: viewParams, body: updateViewBodySchema } }, async (request) => {
+    const { block } = await changeDatabase(request, request.params.id, async (data) => {
+      layoutOf(data, request.params.viewId);
+      const layouts = copyView(data.view).layouts.map((l) => (l.uid === request.params.viewId ? { ...l, ...request.body.layout, uid: l.uid } : l));
+      return { data: { config: data.config, view: { layouts } } };
+    });
+    return envelope(await presentBlock(app.db, block));
+  });
+
+  app.post('/api/v3/spaces/database/:id/views/:viewId/move', { schema: { tags: ['databases'], summary: 'Reorder the views', params: viewParams, body: moveViewBodySchema } }, async (request) => {
+    const { block } = await changeDatabase(request, request.params.id, async (data) => {
+      const moving = layoutOf(data, request.params.viewId);
+      const layouts = copyView(data.view).layouts.filter((l) => l.uid !== moving.uid);
+      const { placeAfter } = request.body;
+      const at = placeAfter === null ? -1 : layouts.findIndex((l) => l.uid === placeAfter);
+      if (placeAfter !== null && at < 0) throw invalid('placeAfter is not a view of this database');
+      layouts.splice(at + 1, 0, moving);
+      return { data: { config: data.config, view: { layouts } } };
+    });
+    return envelope(await presentBlock(app.db, block));
+  });
+
+  app.delete('/api/v3/spaces/database/:id/views/:viewId', { schema: { tags: ['databases'], summary: 'Delete a view', params: viewParams } }, async (request) => {
+    const { block } = await changeDatabase(request, request.params.id, async (data) => {
+      layoutOf(data, request.params.viewId);
+      return { data: { config: data.config, view: { layouts: data.view.layouts.filter((l) => l.uid !== request.params.viewId) } } };
+    });
+    return envelope(await presentBlock(app.db, block));
+  });
+
+  // ---- Export ------------------------------------------------------------------------------------
+
+  app.get('/api/v3/spaces/database/:id/export.csv', { schema: { tags: ['databases'], summary: "A view's rows as CSV (its filter, sorts and visible columns)", params: databaseParams, querystring: viewQuerySchema } }, async (request, reply) => {
+    const user = requireUser(request);
+    const { block, holder, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+    const layout = request.query.viewId ? layoutOf(data, request.query.viewId) : data.view.layouts[0];
+    const columns = (layout?.orderedFields.map((f) => f.fieldId) ?? Object.keys(data.config.fields)).filter((id) => fieldOf(data.config, id));
+    if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
+    const query = rowQueryOf(data, { viewId: layout?.uid });
+    const names = await userNames(holder.workspace_id);
+    const { unparse } = await import('papaparse');
+    const db = app.db;
+    async function* csv(): AsyncGenerator<string> {
+      yield '\ufeff' + unparse([columns.map((id) => data.config.fields[id].name || id)]) + '\r\n';
+      for await (const ids of viewRowIds(db, data.config, block.id, query)) {
+        const rows = await readRows(db, block.id, ids);
+        const lines = rows.map((row) =>
+          columns.map((id) => {
+            const field = data.config.fields[id];
+            if (id === MAIN_FIELD_ID) return row.data.title;
+            if (field.type === 'createdTime') return row.createdAt;
+            if (field.type === 'editedTime') return row.updatedAt;
+            if (field.type === 'createdBy') return names.get(row.createdBy) ?? row.createdBy;
+            if (field.type === 'editedBy') return row.updatedBy ? (names.get(row.updatedBy) ?? row.updatedBy) : '';
+            return valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid) });
+          }),
+        );
+        yield unparse(lines) + '\r\n';
+      }
+    }
+    const filename = `${(holder.title || 'database').replace(/[^\p{L}\p{N} _-]+/gu, '_').slice(0, 80)}.csv`;
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="database.csv"; filename*=UTF-8''${encodeURIComponent(filename)}`)
+      .send(Readable.from(csv()));
+  });
+
+  async function userNames(workspaceId: string): Promise<Map<string, string>> {
+    const rows = await app.db
+      .selectFrom('workspace_members')
+      .innerJoin('users', 'users.id', 'workspace_members.user_id')
+      .select(['users.id', 'users.name', 'users.email'])
+      .where('workspace_members.workspace_id', '=', workspaceId)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name || r.email]));
+  }
+}
