@@ -186,6 +186,103 @@ it('«Импорт CSV» reads a real file in the browser: delimiter, header, ty
   await expect(dialog.count()).resolves.toBe(0);
 });
 
+/** The rows of a database as the server has them (title and values), in order. */
+const serverRows = (page: Page, databaseId: string) =>
+  page.evaluate(async (id) => {
+    const res = await fetch(`/api/v3/spaces/database/${id}/rows?limit=500`);
+    const { data } = (await res.json()) as { data: Array<{ data: { title: string; values: Record<string, unknown> } }> };
+    return data.map((row) => row.data);
+  }, databaseId);
+
+/** The database block of a Database page: its id and fields (name → [id, type]). */
+const serverDatabase = (page: Page, pageId: string) =>
+  page.evaluate(async (id) => {
+    const { data } = (await (await fetch(`/api/v3/spaces/note/${id}/blocks`)).json()) as { data: Array<{ id: string; type: string; data: { config: { fields: Record<string, { name: string; type: string; options?: Array<{ id: string; name: string }> }> }; view: { layouts: Array<{ uid: string }> } } }> };
+    const block = data.find((b) => b.type === 'database')!;
+    return { id: block.id, fields: block.data.config.fields, viewId: block.data.view.layouts[0].uid };
+  }, pageId);
+
+async function chooseCsv(page: Page, dialogName: string, name: string, text: string) {
+  const dialog = page.getByRole('dialog', { name: dialogName });
+  await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
+  return dialog;
+}
+
+let importedPageId = '';
+
+it('«Импорт CSV» into a new database page: fields by type, rows in, a cell that does not fit listed, the page opened', async () => {
+  const page = await suite.openApp();
+  await page.getByRole('region', { name: 'Личные' }).getByRole('button', { name: 'Выбрать тип новой страницы' }).click();
+  await page.getByRole('menuitem', { name: 'Импорт CSV' }).click();
+  const lines = ['Задача,Срок,Готово,Оценка,Статус,Теги'];
+  for (let i = 1; i <= 1500; i += 1) lines.push(`Задача ${i},${String((i % 28) + 1).padStart(2, '0')}.11.2026,${i % 2 ? 'Да' : 'Нет'},"${i},5",${['Новая', 'В работе', 'Готово'][i % 3]},"${['красный', 'синий'][i % 2]}, зелёный"`);
+  lines.push('Последняя,31.12.2026,Нет,много,Новая,синий');
+  const dialog = await chooseCsv(page, 'Импорт CSV в новую базу данных', 'Задачи.csv', lines.join('\n'));
+  const typeOf = (name: string) => dialog.getByRole('combobox', { name: `Тип столбца «${name}»` });
+  await expect(Promise.all(['Срок', 'Готово', 'Оценка', 'Статус', 'Теги'].map((name) => typeOf(name).inputValue()))).resolves.toEqual(['date', 'checkbox', 'number', 'select', 'multiSelect']);
+  await dialog.getByRole('button', { name: 'Импортировать 1501 строку' }).click();
+  await dialog.getByText('Импортирована 1501 строка').waitFor({ timeout: 30_000 });
+  await dialog.getByText('строка 1502, «Оценка»: «много» — не число').waitFor();
+  await shoot(page, 'csv-import-done-1280');
+  await dialog.getByRole('button', { name: 'Открыть базу данных' }).click();
+  await page.waitForURL(/\/[0-9a-f-]{36}$/);
+  importedPageId = pageIdOf(page);
+  await expect(serverPage(page, importedPageId)).resolves.toMatchObject({ type: 'Database', title: 'Задачи' });
+
+  const database = await serverDatabase(page, importedPageId);
+  const byName = Object.fromEntries(Object.entries(database.fields).map(([id, f]) => [f.name, { id, ...f }]));
+  expect(Object.values(database.fields).map((f) => [f.name, f.type])).toEqual([
+    ['Задача', 'text'],
+    ['Срок', 'date'],
+    ['Готово', 'checkbox'],
+    ['Оценка', 'number'],
+    ['Статус', 'select'],
+    ['Теги', 'multiSelect'],
+  ]);
+  const rows = await serverRows(page, database.id);
+  expect(rows).toHaveLength(500);
+  const option = (field: string, name: string) => byName[field].options!.find((o) => o.name === name)!.id;
+  expect(rows[0]).toEqual({
+    title: 'Задача 1',
+    icon: null,
+    values: { [byName['Срок'].id]: '2026-11-02', [byName['Готово'].id]: true, [byName['Оценка'].id]: 1.5, [byName['Статус'].id]: option('Статус', 'В работе'), [byName['Теги'].id]: [option('Теги', 'синий'), option('Теги', 'зелёный')] },
+  });
+  const count = await page.evaluate(async (id) => ((await (await fetch(`/api/v3/spaces/database/${id}`)).json()) as { meta: { rowCount: number } }).meta.rowCount, database.id);
+  expect(count).toBe(1501);
+}, 60_000);
+
+it('a Database page’s «⋯»: «Импорт CSV» maps columns to its fields by name; «Экспорт в CSV» downloads the view', async () => {
+  const page = await suite.openApp();
+  await page.goto(`${suite.server().url}/${importedPageId}`);
+  await page.getByRole('button', { name: 'Действия со страницей' }).click();
+  await page.getByRole('menuitem', { name: 'Импорт CSV' }).click();
+  const dialog = await chooseCsv(page, 'Импорт CSV в «Задачи»', 'ещё.csv', 'оценка;Лишний;задача;Статус\n7;x;Новая задача;Отложено\n8;y;Вторая новая;Готово\n');
+  const fieldOf = (name: string) => dialog.getByRole('combobox', { name: `Поле для столбца «${name}»` });
+  // The columns are matched once the database's fields are read.
+  await eventually(() => Promise.all(['оценка', 'Лишний', 'задача', 'Статус'].map((name) => fieldOf(name).evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.text))), ['Оценка', 'Не импортировать', 'Задача (название)', 'Статус']);
+  await dialog.getByRole('button', { name: 'Импортировать 2 строки' }).click();
+  await dialog.getByText('Импортировано 2 строки').waitFor();
+  await dialog.getByText('Все значения прочитаны.').waitFor();
+  await dialog.getByRole('button', { name: 'Готово' }).click();
+
+  const database = await serverDatabase(page, importedPageId);
+  const status = Object.entries(database.fields).find(([, f]) => f.name === 'Статус')!;
+  // «Отложено» was no option: it became one, and the row holds it.
+  expect(status[1].options!.map((o) => o.name)).toEqual(['В работе', 'Готово', 'Новая', 'Отложено']);
+  const count = await page.evaluate(async (id) => ((await (await fetch(`/api/v3/spaces/database/${id}`)).json()) as { meta: { rowCount: number } }).meta.rowCount, database.id);
+  expect(count).toBe(1503);
+
+  await page.getByRole('button', { name: 'Действия со страницей' }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Экспорт в CSV' }).click()]);
+  const file = await download.path();
+  const text = (await import('node:fs')).readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  const csvLines = text.split(/\r?\n/).filter(Boolean);
+  expect(csvLines[0]).toBe('Задача,Срок,Готово,Оценка,Статус,Теги');
+  // The imported row: no date, its checkbox never written (empty), the number, the new option.
+  expect(csvLines).toContain('Новая задача,,,7,Отложено,');
+  expect(csvLines.length).toBeGreaterThan(1500);
+}, 60_000);
+
 it('screens at 375 and 1280 px, light and dark: the folder, the embed page, the «⌄» menu (looked at by people)', async () => {
   const page = await suite.context().newPage();
   await page.emulateMedia({ colorScheme: 'dark' });

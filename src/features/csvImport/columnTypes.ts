@@ -16,6 +16,8 @@ export type ImportType = (typeof IMPORT_TYPES)[number];
 
 /** At most this many non-empty cells of a column are looked at to guess its type. */
 const SAMPLE = 5000;
+/** The share of a column's filled cells that must fit a type (below 20 cells: all of them). */
+const FIT_SHARE = 0.95;
 
 const PHONE = /^\+?[\d\s()\-.]{7,20}$/;
 const isPhone = (text: string) => PHONE.test(text) && (text.match(/\d/g) ?? []).length >= 7;
@@ -26,7 +28,7 @@ const dateField: DatabaseField = { name: '', type: 'date' };
 const isDate = (text: string) => parseDate(text) !== null || 'value' in textToValue(dateField, text);
 
 /**
- * The type of a column from its cells: every filled cell a number → number; all yes/no words
+ * The type of a column from its cells (95 % of the filled ones fitting is enough): numbers → number; all yes/no words
  * (not all digits) → checkbox; dates → date; links, e-mails, phones; few distinct values that
  * repeat → select (or multi-select when cells hold comma-separated lists); else text.
  */
@@ -38,7 +40,9 @@ export function detectColumnType(cells: readonly string[]): ImportType {
     if (values.length >= SAMPLE) break;
   }
   if (values.length === 0) return 'text';
-  const all = (test: (text: string) => boolean) => values.every(test);
+  // A type wins when (nearly) every filled cell fits it: a stray «много» among 1,500 numbers
+  // does not make the column text; the import lists it as a cell that could not be read.
+  const all = (test: (text: string) => boolean) => values.filter(test).length >= values.length * FIT_SHARE;
   const numeric = all((v) => parseNumber(v) !== null);
   if (all(isCheckboxWord) && !numeric) return 'checkbox';
   if (numeric) return 'number';

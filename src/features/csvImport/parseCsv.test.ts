@@ -141,6 +141,8 @@ describe('type detection', () => {
     [['красный, синий', 'синий', 'зелёный, красный', 'синий, зелёный'], 'multiSelect'],
     [['один', 'два', 'три', 'четыре'], 'text'],
     [['', ' '], 'text'],
+    [[...Array.from({ length: 40 }, (_, i) => String(i)), 'много'], 'number'],
+    [[...Array.from({ length: 10 }, (_, i) => String(i)), 'много'], 'text'],
   ])('%j → %s', (cells, type) => {
     expect(detectColumnType(cells)).toBe(type);
   });
