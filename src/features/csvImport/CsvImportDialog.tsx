@@ -29,6 +29,9 @@ type Stage =
   | { name: 'importing'; progress: ImportProgress | null }
   | { name: 'done'; result: ImportResult };
 
+/** A count for a plural form, and the same count as Russians write it (50 000). */
+const counted = (count: number) => ({ count, n: count.toLocaleString('ru') });
+
 const fileTitle = (name: string) => name.replace(/\.(csv|tsv|txt)$/i, '').slice(0, 200);
 
 /**
@@ -218,7 +221,7 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
             {t('csvImport.otherFile')}
           </Button>
           <Button size="s" disabled={rowsToImport.length === 0 || tooManyColumns || (existing !== null && (!database || chosenColumns === 0))} onClick={() => void run()}>
-            {t('csvImport.import', { count: rowsToImport.length })}
+            {t('csvImport.import', counted(rowsToImport.length))}
           </Button>
         </>
       );
@@ -296,7 +299,7 @@ function Preview({
       <p className="csv-note">
         {t('csvImport.fileInfo', {
           name: fileName,
-          rows: t('csvImport.rows', { count: parsed.rows.length }),
+          rows: t('csvImport.rows', counted(parsed.rows.length)),
           delimiter: t(`csvImport.delimiters.${parsed.delimiter === '\t' ? 'tab' : parsed.delimiter === ';' ? 'semicolon' : 'comma'}`),
           encoding: parsed.encoding === 'utf-8' ? 'UTF-8' : 'Windows-1251',
         })}
@@ -349,10 +352,10 @@ function Preview({
           </tbody>
         </table>
       </div>
-      {parsed.rows.length > PREVIEW_ROWS && <p className="csv-note">{t('csvImport.moreRows', { count: parsed.rows.length - PREVIEW_ROWS })}</p>}
+      {parsed.rows.length > PREVIEW_ROWS && <p className="csv-note">{t('csvImport.moreRows', counted(parsed.rows.length - PREVIEW_ROWS))}</p>}
       {parsed.problems.length > 0 && (
         <div className="csv-problems" role="status">
-          <p className="csv-problems-title">{t('csvImport.parseProblems', { count: parsed.problems.length })}</p>
+          <p className="csv-problems-title">{t('csvImport.parseProblems', counted(parsed.problems.length))}</p>
           <ul>
             {parsed.problems.slice(0, 10).map((p, i) => (
               <li key={i}>{t('csvImport.parseProblem', { row: p.row, reason: t(`csvImport.parseCodes.${p.code}`, { defaultValue: t('csvImport.parseCodes.other') }) })}</li>
@@ -376,23 +379,23 @@ function Summary({ result }: { result: ImportResult }) {
     <div className="csv-summary">
       <p className="csv-summary-title" role="status">
         {result.failed
-          ? t('csvImport.failedAfter', { done: result.imported, total: result.total })
+          ? t('csvImport.failedAfter', { done: result.imported.toLocaleString('ru'), total: result.total.toLocaleString('ru') })
           : result.cancelled
-            ? t('csvImport.stopped', { done: result.imported, total: result.total })
-            : t('csvImport.imported', { count: result.imported })}
+            ? t('csvImport.stopped', { done: result.imported.toLocaleString('ru'), total: result.total.toLocaleString('ru') })
+            : t('csvImport.imported', counted(result.imported))}
       </p>
       {result.failed !== undefined && <p className="csv-error">{pageActionError(t, toApiError(result.failed))}</p>}
       {problems.length === 0 ? (
         <p className="csv-note">{t('csvImport.noProblems')}</p>
       ) : (
         <div className="csv-problems">
-          <p className="csv-problems-title">{t('csvImport.cellProblems', { count: problems.length })}</p>
+          <p className="csv-problems-title">{t('csvImport.cellProblems', counted(problems.length))}</p>
           <ul>
             {problems.slice(0, LISTED_PROBLEMS).map((p, i) => (
               <li key={i}>{t('csvImport.cellProblem', { line: p.line, column: p.column, text: p.text, reason: t(`csvImport.problems.${p.kind}`, { defaultValue: t('csvImport.problems.other') }) })}</li>
             ))}
           </ul>
-          {problems.length > LISTED_PROBLEMS && <p className="csv-note">{t('csvImport.moreProblems', { count: problems.length - LISTED_PROBLEMS })}</p>}
+          {problems.length > LISTED_PROBLEMS && <p className="csv-note">{t('csvImport.moreProblems', counted(problems.length - LISTED_PROBLEMS))}</p>}
         </div>
       )}
     </div>
