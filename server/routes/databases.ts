@@ -520,7 +520,10 @@ export async function databaseRoutes(server: FastifyInstance) {
     if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
     const query = rowQueryOf(data, { viewId: layout?.uid });
     const names = await userNames(holder.workspace_id);
-    const { unparse } = await import('papaparse');
+    // papaparse is CommonJS (UMD): under Node's ESM loader (the real server) its functions are on
+    // the default export only; a named `unparse` is undefined there (Jest's CommonJS hides that).
+    const papaparse = await import('papaparse');
+    const unparse = (papaparse.default ?? papaparse).unparse;
     const db = app.db;
     async function* csv(): AsyncGenerator<string> {
       yield '\ufeff' + unparse([columns.map((id) => data.config.fields[id].name || id)]) + '\r\n';

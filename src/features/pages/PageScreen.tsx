@@ -28,6 +28,7 @@ import { ShareButton } from '../sharing/ShareDialog';
 import { PresenceAvatars } from '../presence/PresenceAvatars';
 import { useRealtime } from '../../app/RealtimeProvider';
 import { TrashedPageBanner } from '../trash/TrashedPageBanner';
+import { SCREEN_PAGE_TYPES, TypedPage } from '../pageTypes/TypedPage';
 
 /**
  * `preview`: the page and the top of its blocks, drawn read-only while the rest of a big page
@@ -194,25 +195,29 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       </header>
       {current.inTrash && <TrashedPageBanner page={current} />}
       <PageHeader page={current} editable={editable} openCover={intent?.action === 'cover'} />
-      <DocumentEditor
-        // A new editor for each load (a reload after too much changed: error 110), not for the request.
-        key={`${loaded.status}:${loaded.at}`}
-        live={
-          realtime && user && !preview
-            ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1), onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)) }
-            : undefined
-        }
-        page={loaded.page}
-        blocks={loaded.blocks}
-        canEdit={canEdit(loaded.page.accessLevel) && !loaded.page.inTrash && !preview}
-        startAi={intent?.action === 'ai' && editable ? intent.aiType : null}
-        handover={handover}
-        onTitleEdited={onTitleEdited}
-        saveTitle={saveTitle}
-        onSyncStatus={setBlockStatus}
-        onChildPageCreated={(child) => dispatch(pageLoaded(child))}
-        onOpenPage={(id) => navigate(pagePath(id))}
-      />
+      {SCREEN_PAGE_TYPES.has(loaded.page.type) ? (
+        <TypedPage page={current} blocks={loaded.blocks} editable={editable && !preview} onTitleEdited={onTitleEdited} saveTitle={(title) => void saveTitle(title)} />
+      ) : (
+        <DocumentEditor
+          // A new editor for each load (a reload after too much changed: error 110), not for the request.
+          key={`${loaded.status}:${loaded.at}`}
+          live={
+            realtime && user && !preview
+              ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1), onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)) }
+              : undefined
+          }
+          page={loaded.page}
+          blocks={loaded.blocks}
+          canEdit={canEdit(loaded.page.accessLevel) && !loaded.page.inTrash && !preview}
+          startAi={intent?.action === 'ai' && editable ? intent.aiType : null}
+          handover={handover}
+          onTitleEdited={onTitleEdited}
+          saveTitle={saveTitle}
+          onSyncStatus={setBlockStatus}
+          onChildPageCreated={(child) => dispatch(pageLoaded(child))}
+          onOpenPage={(id) => navigate(pagePath(id))}
+        />
+      )}
       {comments.open && <CommentsPanel page={current} onClose={comments.close} commentId={comments.commentId} compose={intent?.action === 'comment'} />}
     </div>
   );
