@@ -8,6 +8,7 @@ import type { WorkspaceEditor } from './types';
 import { withBlockActions } from './withBlockActions';
 import { withBlockSync, type BlockSyncHandlers } from './withBlockSync';
 import { withClipboard } from './withClipboard';
+import { withDatabaseGuard, type ConfirmDatabaseRemoval } from './withDatabaseGuard';
 import { withCodeBlocks } from './withCodeBlocks';
 import { withMarkdownShortcuts } from './withMarkdownShortcuts';
 import { withMarks } from './withMarks';
@@ -34,7 +35,7 @@ function nextOrderedNumber(elements: readonly BlockElement[], index: number): nu
  * The editor with every plugin, in order: React and history outermost, then document shape,
  * shortcuts, and (when the page is editable) block sync, which sees every operation.
  */
-export function createWorkspaceEditor(sync?: BlockSyncHandlers): WorkspaceEditor {
+export function createWorkspaceEditor(sync?: BlockSyncHandlers, options: { confirmDatabaseRemoval?: ConfirmDatabaseRemoval } = {}): WorkspaceEditor {
   const base = withHistory(withReact(createEditor())) as WorkspaceEditor;
   base.handleKey = () => false;
   // Big pages: the top-level blocks render in chunks (see BLOCK_CHUNK_SIZE and src/editor/lazyChunks.tsx).
@@ -44,12 +45,15 @@ export function createWorkspaceEditor(sync?: BlockSyncHandlers): WorkspaceEditor
   let editor = withPageLinks(withBlockActions(withMarks(withUndoWindow(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber })))));
   editor = withClipboard(editor);
   if (sync) editor = withBlockSync(editor, sync);
+  // Outermost: an edit that removed a database is taken back before anything else sees it settle.
+  if (sync && options.confirmDatabaseRemoval) editor = withDatabaseGuard(editor, options.confirmDatabaseRemoval);
   return editor;
 }
 
 export * from './withBlockActions';
 export * from './withBlockSync';
 export * from './withClipboard';
+export * from './withDatabaseGuard';
 export * from './withCodeBlocks';
 export * from './withMarkdownShortcuts';
 export * from './withMarks';

@@ -124,6 +124,13 @@ export interface DatabaseCellTable {
   updated_by: string;
 }
 
+/** How many times the rows ('') or a field's cells of a database changed (docs/adr/0007-data-tables.md). */
+export interface DatabaseRevisionTable {
+  database_id: string;
+  field_id: string;
+  rev: number;
+}
+
 export interface FavoriteTable {
   user_id: string;
   page_id: string;
@@ -245,6 +252,7 @@ export interface Database {
   page_members: PageMemberTable;
   blocks: BlockTable;
   database_cells: DatabaseCellTable;
+  database_revisions: DatabaseRevisionTable;
   favorites: FavoriteTable;
   page_visits: PageVisitTable;
   comments: CommentTable;

@@ -5,6 +5,7 @@ import { valuesFitting, type BlockWireType, type DatabaseConfig, type RowValue }
 import { newId } from '../../schema/ids';
 import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
+import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
 import { precompiled } from '../db/precompiled';
 import { nowIso } from '../time';
 
@@ -514,6 +515,7 @@ async function setRowsOfDatabasesTrashed(trx: Kysely<Database>, databaseIds: rea
   const query = trx.updateTable('pages').where('database_id', 'in', databaseIds);
   if (trashed) await query.set({ in_trash: 1, trashed_at: stamp, trashed_by: null }).where('in_trash', '=', 0).execute();
   else await query.set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('in_trash', '=', 1).where('trashed_at', '=', stamp).execute();
+  for (const databaseId of databaseIds) await bumpRevisions(trx, databaseId, [ROWS_REVISION]);
 }
 
 /** Puts a block under another parent at another sort key; only this row changes. */
@@ -596,6 +598,7 @@ export async function pruneRowValues(trx: Transaction<Database>, databaseId: str
         await trx.deleteFrom('database_cells').where('row_id', '=', cell.row_id).where('field_id', '=', cell.field_id).execute();
       }
     }
+    await bumpRevisions(trx, databaseId, [ROWS_REVISION]);
     if (cells.length < 1000) return;
     after = { row: cells[cells.length - 1].row_id, field: cells[cells.length - 1].field_id };
   }

@@ -17,6 +17,7 @@ import { cellIndex, dateStartMs, foldText, parseNumber, type NewRow, type WireRo
 import { isPostgres } from '../db/connect';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
 import { nowIso } from '../time';
+import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
 import { FRESH_PAGE_STATE, childPath, inChunks } from './pages';
 
 /**
@@ -192,6 +193,7 @@ export async function insertRows(trx: Transaction<Database>, input: InsertRowsIn
     }
   }
   for (const chunk of inChunks(cells, 100)) await trx.insertInto('database_cells').values(chunk).execute();
+  await bumpRevisions(trx, input.database.id, [ROWS_REVISION]);
   return pages;
 }
 
@@ -237,6 +239,7 @@ export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRo
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return null;
   }
+  await bumpRevisions(trx, row.database_id!, [fieldId]);
   const pageFields = fieldId === MAIN_FIELD_ID ? { title: typeof value === 'string' ? value : '', updated_at: at, updated_by: userId } : { updated_at: at, updated_by: userId };
   await trx.updateTable('pages').set(pageFields).where('id', '=', row.id).execute();
   return { rowId: row.id, fieldId, value, version: cell.version, updatedAt: at, updatedBy: userId };
@@ -253,30 +256,34 @@ export async function followTitle(trx: Transaction<Database>, row: PageRow, titl
     .onConflict((oc) => oc.columns(['row_id', 'field_id']).doUpdateSet({ value: cell.value, txt: cell.txt, num: null, version: cell.version, updated_at: at, updated_by: userId }))
     .execute();
   await trx.updateTable('pages').set({ updated_by: userId }).where('id', '=', row.id).execute();
+  await bumpRevisions(trx, row.database_id!, [MAIN_FIELD_ID]);
   return { rowId: row.id, fieldId: MAIN_FIELD_ID, value: title, version: cell.version, updatedAt: at, updatedBy: userId };
 }
 
-/** Moves rows (in this order) to sort keys; returns them with the new keys. */
-export async function setRowKeys(trx: Transaction<Database>, ids: readonly string[], keys: readonly string[], userId: string): Promise<void> {
+/** Moves rows of a database (in this order) to sort keys. */
+export async function setRowKeys(trx: Transaction<Database>, databaseId: string, ids: readonly string[], keys: readonly string[], userId: string): Promise<void> {
   const at = nowIso();
   for (let i = 0; i < ids.length; i++) {
     await trx.updateTable('pages').set({ sort_key: keys[i], updated_at: at, updated_by: userId }).where('id', '=', ids[i]).execute();
   }
+  await bumpRevisions(trx, databaseId, [ROWS_REVISION]);
 }
 
-/** Rows into the trash, one batch (a restore of the batch brings them all back). */
-export async function trashRows(trx: Transaction<Database>, ids: readonly string[], userId: string): Promise<string> {
+/** Rows of a database into the trash, one batch (a restore of the batch brings them all back). */
+export async function trashRows(trx: Transaction<Database>, databaseId: string, ids: readonly string[], userId: string): Promise<string> {
   const at = nowIso();
   for (const chunk of inChunks(ids)) {
     await trx.updateTable('pages').set({ in_trash: 1, trashed_at: at, trashed_by: userId }).where('id', 'in', chunk).where('in_trash', '=', 0).execute();
   }
+  await bumpRevisions(trx, databaseId, [ROWS_REVISION]);
   return at;
 }
 
-export async function restoreRows(trx: Transaction<Database>, ids: readonly string[]): Promise<void> {
+export async function restoreRows(trx: Transaction<Database>, databaseId: string, ids: readonly string[]): Promise<void> {
   for (const chunk of inChunks(ids)) {
     await trx.updateTable('pages').set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('id', 'in', chunk).execute();
   }
+  await bumpRevisions(trx, databaseId, [ROWS_REVISION]);
 }
 
 /** Every row of a database with `in_trash` as given (ids only, in order). */
@@ -286,11 +293,6 @@ export async function rowIdsOf(db: Kysely<Database>, databaseId: string, inTrash
 }
 
 /** The database block went away (or came back): its live rows go to the trash with it, or come back with it. */
-export async function trashRowsOfDatabase(trx: Transaction<Database>, databaseId: string, userId: string): Promise<string[]> {
-  const ids = await rowIdsOf(trx, databaseId, false);
-  await trashRows(trx, ids, userId);
-  return ids;
-}
 
 /** Every cell of a field (for a retype), a slice at a time. */
 export async function* cellsOfField(db: Kysely<Database>, databaseId: string, fieldId: string): AsyncGenerator<CellRow[]> {
@@ -315,11 +317,13 @@ export async function rewriteCells(trx: Transaction<Database>, field: DatabaseFi
       .where('field_id', '=', cell.field_id)
       .execute();
   }
+  for (const databaseId of new Set(cells.map((c) => c.cell.database_id))) await bumpRevisions(trx, databaseId, [...new Set(cells.map((c) => c.cell.field_id))]);
 }
 
 /** A field deleted: its cells go. */
 export async function deleteCellsOfField(trx: Transaction<Database>, databaseId: string, fieldId: string): Promise<void> {
   await trx.deleteFrom('database_cells').where('database_id', '=', databaseId).where('field_id', '=', fieldId).execute();
+  await bumpRevisions(trx, databaseId, [fieldId]);
 }
 
 // ————— Reading a view: filter and sort in SQL —————
@@ -485,26 +489,89 @@ function whereSql(config: DatabaseConfig, databaseId: string, query: RowQuery): 
   return joinAll(parts, 'and');
 }
 
-/** The ids of a window of a view's rows, and how many rows the view has. */
-export async function queryRowIds(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, window: { offset: number; limit: number }): Promise<{ ids: string[]; count: number }> {
+/** Every id of a view's rows in the view's order (one SQL query; ids only, never the rows). */
+export async function orderedRowIds(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery): Promise<string[]> {
   const postgres = isPostgres(db);
   const where = whereSql(config, databaseId, query);
   const plan = sortPlan(config, databaseId, query.sorts ?? [], postgres);
   const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
-  const [rows, counted] = await Promise.all([
-    sql<{ id: string }>`select p.id from pages p ${joins} where ${where} order by ${sql.join(plan.order)} limit ${window.limit} offset ${window.offset}`.execute(db),
-    sql<{ n: number | string }>`select count(*) as n from pages p where ${where}`.execute(db),
-  ]);
-  return { ids: rows.rows.map((r) => r.id), count: Number(counted.rows[0]?.n ?? 0) };
+  const rows = await sql<{ id: string }>`select p.id from pages p ${joins} where ${where} order by ${sql.join(plan.order)}`.execute(db);
+  return rows.rows.map((r) => r.id);
 }
 
-/** Every id of a view in order (CSV export, select all), read a slice at a time. */
-export async function* viewRowIds(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, slice = 1000): AsyncGenerator<string[]> {
-  for (let offset = 0; ; offset += slice) {
-    const { ids } = await queryRowIds(db, config, databaseId, query, { offset, limit: slice });
-    if (ids.length === 0) return;
-    yield ids;
-    if (ids.length < slice) return;
+/** The fields whose cells a query reads (null: every field, for «edited time/by»). */
+function queryFields(config: DatabaseConfig, query: RowQuery): string[] | null {
+  const fields = new Set<string>();
+  for (const rule of query.filter?.rules ?? []) for (const r of 'op' in rule ? rule.rules : [rule]) fields.add(r.fieldId);
+  for (const sort of query.sorts ?? []) fields.add(sort.fieldId);
+  if (query.search) fields.add(MAIN_FIELD_ID);
+  for (const id of fields) {
+    const type = fieldOf(config, id)?.type;
+    if (type === 'editedTime' || type === 'editedBy') return null;
+  }
+  return [...fields].sort();
+}
+
+/**
+ * The ordered ids of the views people look at, per process: a window is a slice of them, so
+ * scrolling anywhere in 50,000 rows costs a read of 100 rows, not a sort of 50,000. An entry is
+ * used while its signature holds — the database block's version (fields, options) and the
+ * revisions of the rows and of the fields the view filters and sorts by — so typing into other
+ * columns keeps it. Bounded: the least recently used entries go past MAX_ENTRIES or MAX_IDS.
+ */
+export { ROWS_REVISION };
+
+export class ViewOrders {
+  private readonly entries = new Map<string, { signature: string; ids: string[] }>();
+  private idCount = 0;
+  constructor(
+    private readonly maxEntries = 64,
+    private readonly maxIds = 500_000,
+  ) {}
+
+  /** Ids of a window of a view and how many rows the view has. */
+  async window(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, window: { offset: number; limit: number }): Promise<{ ids: string[]; count: number }> {
+    const ids = await this.ids(db, database, config, query);
+    return { ids: ids.slice(window.offset, window.offset + window.limit), count: ids.length };
+  }
+
+  async ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true])}`;
+    // Read before the ids: a write landing in between makes the next request read them again, never the reverse.
+    const signature = await this.signature(db, database, queryFields(config, query));
+    const cached = this.entries.get(key);
+    if (cached && cached.signature === signature) {
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return cached.ids;
+    }
+    const ids = await orderedRowIds(db, config, database.id, query);
+    if (cached) this.forget(key);
+    this.entries.set(key, { signature, ids });
+    this.idCount += ids.length;
+    for (const [oldest] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.idCount <= this.maxIds) break;
+      if (oldest === key) break;
+      this.forget(oldest);
+    }
+    return ids;
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.idCount -= entry.ids.length;
+    this.entries.delete(key);
+  }
+
+  private async signature(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, fields: string[] | null): Promise<string> {
+    let query = db.selectFrom('database_revisions').select(['field_id', 'rev']).where('database_id', '=', database.id);
+    if (fields !== null) query = query.where('field_id', 'in', [ROWS_REVISION, ...fields]);
+    const revs = await query.execute();
+    const sum = revs.reduce((total, r) => total + Number(r.rev), 0);
+    const rows = revs.find((r) => r.field_id === ROWS_REVISION)?.rev ?? 0;
+    // Counters only go up: their sum with the rows' counter and the block's version changes with any write that matters.
+    return `${database.version}:${rows}:${sum}:${revs.length}`;
   }
 }
 

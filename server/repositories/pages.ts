@@ -8,6 +8,7 @@ import { isPostgres } from '../db/connect';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { AppError, notFound } from '../errors';
 import { nowAfter, nowIso, timeAfter } from '../time';
+import { bumpRowsOfPages } from './databaseRevisions';
 
 /** Ids per `IN (…)` list: far below SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK_SIZE = 500;
@@ -272,6 +273,7 @@ export async function trashSubtree(trx: Transaction<Database>, page: PageRow, us
       .where('in_trash', '=', 0)
       .execute();
   }
+  await bumpRowsOfPages(trx, ids);
   return { ...page, in_trash: 1, trashed_at, trashed_by: userId };
 }
 
@@ -284,6 +286,7 @@ export async function restoreSubtree(trx: Transaction<Database>, page: PageRow):
   for (const chunk of inChunks([page.id, ...batch.map((p) => p.id)])) {
     await trx.updateTable('pages').set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('id', 'in', chunk).execute();
   }
+  await bumpRowsOfPages(trx, [page.id, ...batch.map((p) => p.id)]);
   return { ...page, in_trash: 0, trashed_at: null, trashed_by: null };
 }
 
@@ -294,6 +297,7 @@ export async function restoreSubtree(trx: Transaction<Database>, page: PageRow):
  */
 export async function removeSubtreeForever(trx: Transaction<Database>, page: PageRow): Promise<{ pageIds: string[]; storageKeys: string[] }> {
   const pageIds = [page.id, ...(await listDescendants(trx, page)).map((p) => p.id)];
+  await bumpRowsOfPages(trx, pageIds);
   if (isPostgres(trx)) {
     // Writes into these pages (blocks, comments) hold their rows key-shared (writablePage):
     // wait for them before deleting anything, rather than meet them half-way (a deadlock).

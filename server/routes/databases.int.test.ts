@@ -4,6 +4,7 @@ import { MAIN_FIELD_ID, type DatabaseData, type FilterGroup, type ViewSort } fro
 import { compareRows, rowMatches, type RetypeReport, type WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
 import { seeded } from '../../test/helpers/races';
+import { buildApp } from '../app';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 
@@ -298,6 +299,24 @@ describe('fields and views', () => {
     expect(field.type === 'select' && field.options.map((o) => o.name).sort()).toEqual(['12.5', '3']);
   });
 
+  test('removing an option clears the cells that held it (it is not made again); renaming one keeps them', async () => {
+    const { db } = await newDatabase();
+    const [a, b] = await addRows(db.id, [{ title: 'a', values: { stage: 'todo' } }, { title: 'b', values: { stage: 'doing' } }]);
+    const options = [{ id: 'todo', name: 'Надо' }, { id: 'done', name: 'Готово' }];
+    const res = await api(t, ann, 'POST', `${S}/database/${db.id}/fields/stage`, { field: { name: 'Этап', type: 'select', options } });
+    expect(body(res).meta.report).toEqual({ converted: 0, dropped: 1, droppedExamples: ['В работе'], newOptions: [] });
+    expect((expectOk<WireBlock>(res).data as DatabaseData).config.fields.stage).toEqual({ name: 'Этап', type: 'select', options });
+    const rows = (await window(db.id)).rows;
+    expect(rows.map((r) => [r.id, r.data.values.stage ?? null])).toEqual([[a.id, 'todo'], [b.id, null]]);
+  });
+
+  test('a title given as the MAIN_FIELD value is the title', async () => {
+    const { db } = await newDatabase();
+    const [row] = await addRows(db.id, [{ values: { [MAIN_FIELD_ID]: 'Из значений', price: 1 } }]);
+    expect(row.data).toEqual({ title: 'Из значений', icon: null, values: { price: 1 } });
+    expect(row.versions[MAIN_FIELD_ID]).toBe(1);
+  });
+
   test('the title field cannot be retyped or deleted; deleting a field takes it out of views, filters and sorts, and clears its cells', async () => {
     const { db } = await newDatabase();
     await addRows(db.id, [{ title: 'a', values: { price: 1 } }]);
@@ -430,6 +449,40 @@ describe('views on the server: filters and sorts agree with the reference evalua
     const searched = await window(db.id, { search: 'ЕЛКА', limit: 500 });
     expect(titles(searched.rows)).toEqual(titles(all.filter((r) => r.data.title.toLowerCase().replace(/ё/g, 'е').includes('елка'))));
     expect((await api(t, ann, 'GET', `${S}/database/${db.id}/rows?viewId="nope"`)).statusCode).toBe(404);
+  });
+});
+
+describe('the ordered ids a view keeps (ADR 7)', () => {
+  test("another server process's writes reach this process's view at once: cells of the sort field, rows made, moved and trashed", async () => {
+    const other = await buildApp({ ...t.config }, { logger: false, mailer: t.mailer });
+    await other.ready();
+    try {
+      const { db } = await newDatabase();
+      const rows = await addRows(db.id, [{ title: 'a', values: { price: 3 } }, { title: 'b', values: { price: 2 } }, { title: 'c', values: { price: 1 } }]);
+      const sorts = [{ fieldId: 'price', direction: 'asc' }];
+      const view = async () => titles((await window(db.id, { sorts })).rows);
+      const elsewhere = (method: 'POST', url: string, payload: unknown) => other.inject({ method, url, payload: payload as object, headers: { cookie: ann } });
+      expect(await view()).toEqual(['c', 'b', 'a']);
+      // A cell of another field: the same order (kept), the value new.
+      expect((await elsewhere('POST', `${S}/row/${rows[0].id}/cells/note`, { value: 'x', version: 0 })).statusCode).toBe(200);
+      expect((await window(db.id, { sorts })).rows.map((r) => r.data.values.note ?? null)).toEqual([null, null, 'x']);
+      expect((await elsewhere('POST', `${S}/row/${rows[0].id}/cells/price`, { value: 0, version: 1 })).statusCode).toBe(200);
+      expect(await view()).toEqual(['a', 'c', 'b']);
+      const made = await elsewhere('POST', `${S}/database/${db.id}/rows`, { rows: [{ title: 'd', values: { price: -1 } }] });
+      expect(made.statusCode).toBe(201);
+      const d = (JSON.parse(made.body) as { data: WireRow[] }).data[0];
+      expect(await view()).toEqual(['d', 'a', 'c', 'b']);
+      expect((await elsewhere('POST', `${S}/database/${db.id}/rows/delete`, { ids: [rows[2].id] })).statusCode).toBe(200);
+      expect(await view()).toEqual(['d', 'a', 'b']);
+      expect((await other.inject({ method: 'DELETE', url: `${S}/element/${rows[1].id}`, headers: { cookie: ann } })).statusCode).toBe(200);
+      expect(await view()).toEqual(['d', 'a']);
+      // The rows' own order (no sorts) follows a move made there.
+      expect(titles((await window(db.id)).rows)).toEqual(['a', 'd']);
+      expect((await elsewhere('POST', `${S}/database/${db.id}/rows/move`, { ids: [d.id], placeAfter: null })).statusCode).toBe(200);
+      expect(titles((await window(db.id)).rows)).toEqual(['d', 'a']);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -59,7 +59,6 @@ import {
   findRowPage,
   findRowPages,
   insertRows,
-  queryRowIds,
   readCell,
   readRows,
   restoreRows,
@@ -67,8 +66,8 @@ import {
   rowKeysAfter,
   setRowKeys,
   trashRows,
-  viewRowIds,
   writeCellIfVersion,
+  ViewOrders,
   type RowQuery,
 } from '../repositories/databases';
 import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
@@ -89,6 +88,8 @@ export async function databaseRoutes(server: FastifyInstance) {
   const app = server.withTypeProvider<ZodTypeProvider>();
   const { realtime } = server;
   const originOf = (request: FastifyRequest) => requestOrigin(request.headers[CLIENT_ID_HEADER]);
+  /** The ordered ids of the views being read, kept while their data stays (ADR 7). */
+  const orders = new ViewOrders();
 
   interface Authorized {
     block: BlockRow;
@@ -200,7 +201,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
     const offset = request.query.offset ?? 0;
     const limit = Math.min(request.query.limit ?? 100, MAX_ROW_WINDOW);
-    const { ids, count } = await queryRowIds(app.db, data.config, block.id, rowQueryOf(data, request.query), { offset, limit });
+    const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, request.query), { offset, limit });
     const rows = await readRows(app.db, block.id, ids);
     return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count });
   });
@@ -233,7 +234,12 @@ export async function databaseRoutes(server: FastifyInstance) {
     const user = requireUser(request);
     const { block, holder, data } = await authorizedDatabase(user.id, request.params.id, 'edit');
     request.body.rows.forEach((row, at) => checkValues(data, row.values ?? {}, `rows.${at}.values`));
-    const rows = request.body.rows.map((row) => ({ ...row, id: row.id ?? newId() }));
+    // The title may come as `title` or as the MAIN_FIELD value; it is stored once, as the title.
+    const rows = request.body.rows.map(({ values = {}, ...row }) => {
+      const { [MAIN_FIELD_ID]: main, ...rest } = values;
+      if (main !== undefined && typeof main !== 'string' && main !== null) throw invalid('the title is text', [{ path: `values.${MAIN_FIELD_ID}`, message: 'a string' }]);
+      return { ...row, title: row.title ?? (typeof main === 'string' ? main : undefined), values: rest, id: row.id ?? newId() };
+    });
     if (new Set(rows.map((r) => r.id)).size !== rows.length) throw invalid('row ids repeat');
     const pages = await app.db.transaction().execute(async (trx) => {
       await lockBlocks(trx, holder.id);
@@ -295,7 +301,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
       if (placeAfter !== null && (await findRowPages(trx, block.id, [placeAfter])).length === 0) throw invalid('placeAfter is not a row of this database');
       const keys = await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
-      await setRowKeys(trx, ids, keys, user.id);
+      await setRowKeys(trx, block.id, ids, keys, user.id);
     });
     const rows = await readRows(app.db, block.id, ids);
     told(holder, block.id, { kind: 'rows', rows }, request);
@@ -309,7 +315,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       await lockBlocks(trx, holder.id);
       await writablePage(trx, holder.id);
       const found = (await findRowPages(trx, block.id, request.body.ids)).filter((p) => p.in_trash === 0).map((p) => p.id);
-      await trashRows(trx, found, user.id);
+      await trashRows(trx, block.id, found, user.id);
       return found;
     });
     told(holder, block.id, { kind: 'removed', ids }, request);
@@ -323,7 +329,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       await lockBlocks(trx, holder.id);
       await writablePage(trx, holder.id);
       const found = (await findRowPages(trx, block.id, request.body.ids)).filter((p) => p.in_trash === 1).map((p) => p.id);
-      await restoreRows(trx, found);
+      await restoreRows(trx, block.id, found);
       return found;
     });
     const rows = await readRows(app.db, block.id, ids);
@@ -385,8 +391,11 @@ export async function databaseRoutes(server: FastifyInstance) {
   async function planRetype(databaseId: string, fieldId: string, before: DatabaseField, after: DatabaseField, db: Transaction<Database> | typeof app.db = app.db) {
     const newOptions: SelectOption[] = [];
     let field: DatabaseField = JSON.parse(JSON.stringify(after)) as DatabaseField;
+    // Options are made from values only when the type changes: an option removed from a select
+    // (same type) clears the cells that held it, it does not come back.
+    const retyped = before.type !== after.type;
     const addOption = (name: string): string | undefined => {
-      if (!hasOptions(field)) return undefined;
+      if (!retyped || !hasOptions(field)) return undefined;
       const existing = newOptions.find((o) => o.name.toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru'));
       if (existing) return existing.id;
       const option = { id: newId().slice(0, 8), name, color: 'default' as const };
@@ -511,12 +520,16 @@ export async function databaseRoutes(server: FastifyInstance) {
     if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
     const query = rowQueryOf(data, { viewId: layout?.uid });
     const names = await userNames(holder.workspace_id);
-    const { unparse } = await import('papaparse');
+    // papaparse is CommonJS (UMD): under Node's ESM loader (the real server) its functions are on
+    // the default export only; a named `unparse` is undefined there (Jest's CommonJS hides that).
+    const papaparse = await import('papaparse');
+    const unparse = (papaparse.default ?? papaparse).unparse;
     const db = app.db;
     async function* csv(): AsyncGenerator<string> {
       yield '\ufeff' + unparse([columns.map((id) => data.config.fields[id].name || id)]) + '\r\n';
-      for await (const ids of viewRowIds(db, data.config, block.id, query)) {
-        const rows = await readRows(db, block.id, ids);
+      const all = await orders.ids(db, block, data.config, query);
+      for (let at = 0; at < all.length; at += 1000) {
+        const rows = await readRows(db, block.id, all.slice(at, at + 1000));
         const lines = rows.map((row) =>
           columns.map((id) => {
             const field = data.config.fields[id];

@@ -42,6 +42,7 @@ import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
 import { DatabaseHostContext, type DatabaseHost } from './blocks/databaseHost';
 import { insertDatabaseBlock } from './blocks/insertDatabaseBlock';
 import { LeaveGuard } from './LeaveGuard';
+import { useDatabaseRemovalDialog } from './DatabaseRemovalDialog';
 import { pasteFiles } from './pasteFiles';
 import { uploadsRunning, uploadsSettled } from './upload';
 import { PresenceCarets } from '../features/presence/PresenceCarets';
@@ -91,6 +92,10 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
   const store = useStore<RootState>();
+  // Select all + Backspace (or a cut) must not take a database and its rows away unasked.
+  const databaseRemoval = useDatabaseRemovalDialog();
+  const confirmDatabaseRemoval = useRef(databaseRemoval.confirm);
+  confirmDatabaseRemoval.current = databaseRemoval.confirm;
 
   const { editor, queue, title } = useMemo(() => {
     const titleSync = { timer: undefined as ReturnType<typeof setTimeout> | undefined, pending: null as string | null };
@@ -113,6 +118,14 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
             },
           }
         : undefined,
+      {
+        // The answer given, the caret goes back to the page (Ctrl+Z then undoes the removal).
+        confirmDatabaseRemoval: (databases) =>
+          confirmDatabaseRemoval.current(databases).then((keep) => {
+            setTimeout(() => ReactEditor.focus(workspaceEditor as ReactEditor), 0);
+            return keep;
+          }),
+      },
     );
     syncQueue = createBlockSyncQueue({
       api,
@@ -334,6 +347,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
       {linkCard.card}
       {blockSelection.style}
       {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
+      {databaseRemoval.dialog}
       <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
       {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
       {canEdit ? <TextPlaceholder container={frame} /> : null}

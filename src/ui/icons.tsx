@@ -1,7 +1,7 @@
 import type { SVGProps } from 'react';
 
 /** Line icons drawn in currentColor, so they follow the theme and need no emoji font. */
-function Icon({ children, size = 18, ...rest }: SVGProps<SVGSVGElement> & { size?: number }) {
+export function Icon({ children, size = 18, ...rest }: SVGProps<SVGSVGElement> & { size?: number }) {
   return (
     <svg
       width={size}

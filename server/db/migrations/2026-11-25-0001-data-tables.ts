@@ -41,6 +41,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('database_cells_num').on('database_cells').columns(['database_id', 'field_id', 'num', 'row_id']).execute();
   await db.schema.createIndex('database_cells_txt').on('database_cells').columns(['database_id', 'field_id', 'txt', 'row_id']).execute();
 
+  // A counter per database and field (field '' for the rows themselves: made, moved, trashed),
+  // raised in the transaction of every write: a view's ordered ids are reused while the counters
+  // it depends on stay (server/repositories/databaseViews.ts).
+  await db.schema
+    .createTable('database_revisions')
+    .addColumn('database_id', 'text', (c) => c.notNull())
+    .addColumn('field_id', 'text', (c) => c.notNull())
+    .addColumn('rev', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('database_revisions_pk', ['database_id', 'field_id'])
+    .execute();
   await convertRowBlocks(db);
 }
 
@@ -114,6 +124,7 @@ export async function convertRowBlocks(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('database_revisions').execute();
   await db.schema.dropTable('database_cells').execute();
   await db.deleteFrom('pages').where('database_id', 'is not', null).execute();
   await db.schema.dropIndex('pages_database').execute();

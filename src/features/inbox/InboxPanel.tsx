@@ -11,6 +11,7 @@ import { showToast } from '../../ui/Toast';
 import { relativeTime } from '../comments/content';
 import { displayName, useUsers } from '../comments/userLookup';
 import { useIsPhone } from '../pages/Sidebar';
+import { useMenuState } from '../pages/PageMenu';
 import { inboxPanelSet } from '../settings/uiSettings';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import {
@@ -95,12 +96,7 @@ function useNow(): number {
 function ItemMenu({ item, onDone }: { item: WireNotification; onDone(): void }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
-  const [anchor, setAnchor] = useState<HTMLButtonElement | null>(null);
-  const [open, setOpen] = useState(false);
-  const menu = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (open) menu.current?.querySelector<HTMLElement>('.menu-item')?.focus();
-  }, [open]);
+  const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
   const run = (action: () => Promise<unknown>) => () => {
     setOpen(false);
     onDone();

@@ -13,6 +13,7 @@ import { loadWorkspaces, useRememberActiveWorkspace } from '../workspaces/worksp
 import { Sidebar, useIsPhone } from './Sidebar';
 import { InboxHost } from '../inbox/InboxPanel';
 import { LiveShell } from '../realtime/LiveShell';
+import { CsvImportHost } from '../csvImport/CsvImportHost';
 import './shell.css';
 
 const KEY_STEP = 16;
@@ -142,6 +143,7 @@ export function AppShell() {
         <Outlet />
       </main>
       <LiveShell />
+      <CsvImportHost />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProgressBar } from '../../ui/ProgressBar';
 import { COVER_POSITION_DEFAULT, type Cover } from '../../../schema/element';
 import { isSafeHref } from '../../../schema/token';
 import { uploadFile } from '../../editor/upload';
@@ -143,10 +144,7 @@ export function CoverPicker({ anchor, pageId, onPick, onRemove, onClose, hasCove
               {t('page.cover.chooseFile')}
             </Button>
           ) : (
-            <div className="cover-progress" role="progressbar" aria-valuenow={progress} aria-valuemin={0} aria-valuemax={100}>
-              <div className="cover-progress-bar" style={{ width: `${progress}%` }} />
-              <span>{t('page.cover.uploading', { percent: progress })}</span>
-            </div>
+            <ProgressBar value={progress / 100} label={t('page.cover.uploading', { percent: progress })} />
           )}
           <p className="picker-hint">{t('page.cover.uploadHint')}</p>
           {uploadError && (

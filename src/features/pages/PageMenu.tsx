@@ -16,6 +16,15 @@ import { MoveDialog } from './MoveDialog';
 import { copyText, pageActionError, toApiError } from './pageErrors';
 import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
+import { openCsvImport } from '../csvImport/openCsvImport';
+import { downloadCsv, findDatabaseOfPage } from '../csvImport/databaseCalls';
+import { DownloadIcon, UploadIcon } from '../pageTypes/typeIcons';
+
+/** A Database page's database and the view on screen (the Database screen knows them; else the first view is exported). */
+export interface MenuDatabase {
+  id: string;
+  viewId: string | null;
+}
 
 /** What the menu offers on a page at the caller's access level (docs/api/pages.md, "Who may do what"). */
 export function pageActions(page: WireElement, role: string | undefined) {
@@ -88,24 +97,31 @@ function useToggleFavorite() {
   };
 }
 
-/** The «⋯» menu of the top bar. */
-export function PageMenu({ page }: { page: WireElement }) {
+/** «Экспорт в CSV» of a Database page: the view given, else the database's first view. */
+async function exportDatabase(page: WireElement, database: MenuDatabase | undefined): Promise<boolean> {
+  if (database?.viewId) {
+    downloadCsv(database.id, database.viewId);
+    return true;
+  }
+  const found = await findDatabaseOfPage(page.id).catch(() => null);
+  const view = found?.data.view.layouts[0];
+  if (!found || !view) return false;
+  downloadCsv(found.id, view.uid);
+  return true;
+}
+
+/** The «⋯» menu of the top bar; a Database page's adds CSV import and export (`database`: the screen's database and view). */
+export function PageMenu({ page, database }: { page: WireElement; database?: MenuDatabase }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const workspace = useAppSelector(selectActiveWorkspace);
-  const [anchor, setAnchor] = useState<HTMLButtonElement | null>(null);
-  const [open, setOpen] = useState(false);
+  const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
   const [moving, setMoving] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const clone = useClonePage();
   const toggleFavorite = useToggleFavorite();
   const can = pageActions(page, workspace?.role);
-  const menu = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (open) menu.current?.querySelector<HTMLElement>('.menu-item:not(:disabled)')?.focus();
-  }, [open]);
 
   const close = () => setOpen(false);
   const run = (action: () => Promise<void> | void) => () => {
@@ -145,14 +161,7 @@ export function PageMenu({ page }: { page: WireElement }) {
     }
   };
 
-  const onMenuKey = (event: React.KeyboardEvent) => {
-    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-    event.preventDefault();
-    const items = [...(menu.current?.querySelectorAll<HTMLElement>('.menu-item:not(:disabled)') ?? [])];
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    const next = items[(index + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length];
-    next?.focus();
-  };
+  const onMenuKey = (event: React.KeyboardEvent) => moveMenuFocus(event, menu.current);
 
   const link = usePublicLink({ id: page.id, isPublic: open && page.isPublic });
   return (
@@ -177,6 +186,23 @@ export function PageMenu({ page }: { page: WireElement }) {
             <MenuItem icon={<LinkIcon size={16} />} onClick={run(() => copyLink(`${window.location.origin}/${page.id}`))}>
               {t('page.copyLink')}
             </MenuItem>
+            {page.type === 'Database' && (
+              <>
+                <div className="menu-separator" />
+                {canEdit(page.accessLevel) && !page.inTrash && (
+                  <MenuItem icon={<UploadIcon size={16} />} onClick={run(() => openCsvImport({ kind: 'existing', page, databaseId: database?.id }))}>
+                    {t('csvImport.menu')}
+                  </MenuItem>
+                )}
+                <MenuItem icon={<DownloadIcon size={16} />} onClick={run(async () => {
+                    if (!(await exportDatabase(page, database))) showToast(t('csvImport.exportFailed'), 'error');
+                  })}
+                >
+                  {t('csvImport.export')}
+                </MenuItem>
+                <div className="menu-separator" />
+              </>
+            )}
             {!page.inTrash && (
               <MenuItem icon={<BellIcon size={16} />} onClick={run(() => openNotificationSettings(page.id))}>
                 {t('inbox.settings.menu')}
@@ -218,9 +244,30 @@ export function PageMenu({ page }: { page: WireElement }) {
   );
 }
 
+/** A menu button's state: its anchor, whether it is open, and the menu, whose first enabled item takes the focus when it opens. */
+export function useMenuState() {
+  const [anchor, setAnchor] = useState<HTMLButtonElement | null>(null);
+  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (open) menu.current?.querySelector<HTMLElement>('.menu-item:not(:disabled)')?.focus();
+  }, [open]);
+  return { anchor, setAnchor, open, setOpen, menu };
+}
+
+/** ↑/↓ in a menu move the focus between its enabled items, round. */
+export function moveMenuFocus(event: React.KeyboardEvent, menu: HTMLElement | null) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+  event.preventDefault();
+  const items = [...(menu?.querySelectorAll<HTMLElement>('.menu-item:not(:disabled)') ?? [])];
+  const index = items.indexOf(document.activeElement as HTMLElement);
+  const next = items[(index + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length];
+  next?.focus();
+}
+
 const RestoreGlyph = () => <TrashIcon size={16} style={{ opacity: 0.6 }} />;
 
-function MenuItem({ icon, children, onClick, disabled, danger, role = 'menuitem', checked }: { icon: React.ReactNode; children: React.ReactNode; onClick(): void; disabled?: boolean; danger?: boolean; role?: 'menuitem' | 'menuitemcheckbox'; checked?: boolean }) {
+export function MenuItem({ icon, children, onClick, disabled, danger, role = 'menuitem', checked }: { icon: React.ReactNode; children: React.ReactNode; onClick(): void; disabled?: boolean; danger?: boolean; role?: 'menuitem' | 'menuitemcheckbox'; checked?: boolean }) {
   return (
     <button type="button" role={role} aria-checked={role === 'menuitemcheckbox' ? checked : undefined} className={danger ? 'menu-item is-danger' : 'menu-item'} disabled={disabled} onClick={onClick}>
       <span className="menu-item-icon">{icon}</span>

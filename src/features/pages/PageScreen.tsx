@@ -28,6 +28,7 @@ import { ShareButton } from '../sharing/ShareDialog';
 import { PresenceAvatars } from '../presence/PresenceAvatars';
 import { useRealtime } from '../../app/RealtimeProvider';
 import { TrashedPageBanner } from '../trash/TrashedPageBanner';
+import { SCREEN_PAGE_TYPES, TypedPage } from '../pageTypes/TypedPage';
 
 /** A database row's fields above its blocks (src/features/database; loaded only for row pages). */
 const RowPageFields = lazy(() => import('../database/RowPageFields'));
@@ -203,25 +204,29 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
           <RowPageFields rowId={current.id} databaseId={current.databaseId} holderId={current.parentId} workspaceId={current.workspaceId} editable={editable} />
         </Suspense>
       )}
-      <DocumentEditor
-        // A new editor for each load (a reload after too much changed: error 110), not for the request.
-        key={`${loaded.status}:${loaded.at}`}
-        live={
-          realtime && user && !preview
-            ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1), onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)) }
-            : undefined
-        }
-        page={loaded.page}
-        blocks={loaded.blocks}
-        canEdit={canEdit(loaded.page.accessLevel) && !loaded.page.inTrash && !preview}
-        startAi={intent?.action === 'ai' && editable ? intent.aiType : null}
-        handover={handover}
-        onTitleEdited={onTitleEdited}
-        saveTitle={saveTitle}
-        onSyncStatus={setBlockStatus}
-        onChildPageCreated={(child) => dispatch(pageLoaded(child))}
-        onOpenPage={(id) => navigate(pagePath(id))}
-      />
+      {SCREEN_PAGE_TYPES.has(loaded.page.type) ? (
+        <TypedPage page={current} blocks={loaded.blocks} editable={editable && !preview} onTitleEdited={onTitleEdited} saveTitle={(title) => void saveTitle(title)} />
+      ) : (
+        <DocumentEditor
+          // A new editor for each load (a reload after too much changed: error 110), not for the request.
+          key={`${loaded.status}:${loaded.at}`}
+          live={
+            realtime && user && !preview
+              ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1), onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)) }
+              : undefined
+          }
+          page={loaded.page}
+          blocks={loaded.blocks}
+          canEdit={canEdit(loaded.page.accessLevel) && !loaded.page.inTrash && !preview}
+          startAi={intent?.action === 'ai' && editable ? intent.aiType : null}
+          handover={handover}
+          onTitleEdited={onTitleEdited}
+          saveTitle={saveTitle}
+          onSyncStatus={setBlockStatus}
+          onChildPageCreated={(child) => dispatch(pageLoaded(child))}
+          onOpenPage={(id) => navigate(pagePath(id))}
+        />
+      )}
       {comments.open && <CommentsPanel page={current} onClose={comments.close} commentId={comments.commentId} compose={intent?.action === 'comment'} />}
     </div>
   );

@@ -8,7 +8,10 @@ import type { WireWorkspace } from '../../../schema/workspace';
 import { newId } from '../../../schema/ids';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { Button } from '../../ui/Button';
-import { CheckIcon, ChevronRightIcon, ChevronsLeftIcon, CloseIcon, PageIcon, PlusIcon, SelectorIcon, TrashIcon } from '../../ui/icons';
+import { CheckIcon, ChevronRightIcon, ChevronsLeftIcon, CloseIcon, PlusIcon, SelectorIcon, TrashIcon } from '../../ui/icons';
+import { CreatePageMenuButton, type NewPageKind } from '../pageTypes/CreatePageMenu';
+import { PageTypeIcon } from '../pageTypes/typeIcons';
+import { openCsvImport } from '../csvImport/openCsvImport';
 import { openTrash } from '../trash/openTrash';
 import { ProfileDialog } from '../profile/ProfileDialog';
 import { InboxEntry, useUnreadCounts } from '../inbox/InboxEntry';
@@ -29,6 +32,7 @@ import {
   selectPageById,
   selectSectionIds,
   type ApiFailure,
+  type CreatablePageType,
 } from './pagesSlice';
 
 type RootSection = 'private' | 'all';
@@ -50,7 +54,7 @@ export function canCreateIn(section: SectionId, workspace: Pick<WireWorkspace, '
 
 const isRootSection = (section: SectionId): section is RootSection => section === 'private' || section === 'all';
 
-function createErrorKey(failure: ApiFailure | undefined): string {
+export function createErrorKey(failure: ApiFailure | undefined): string {
   if (!failure || failure.status === undefined) return 'sidebar.errors.network';
   if (failure.status === 403) return 'sidebar.errors.createForbidden';
   if (failure.status === 404) return 'sidebar.errors.notFound';
@@ -68,16 +72,16 @@ function moveErrorKey(failure: ApiFailure | undefined): string {
   return 'sidebar.errors.moveFailed';
 }
 
-/** Creates a Note in a section and opens it. */
+/** Creates a page (a Note unless `type` says otherwise) in a section and opens it. */
 export function useCreatePage(onError?: (message: string) => void) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
-  const create = async (section: RootSection = 'private') => {
+  const create = async (section: RootSection = 'private', type: CreatablePageType = 'Note') => {
     setBusy(true);
     try {
-      const page = await dispatch(createNote({ section, id: newId() })).unwrap();
+      const page = await dispatch(createNote({ section, id: newId(), type })).unwrap();
       navigate(`/${page.id}`);
     } catch {
       // The page is gone again (createNote rolls back); say so.
@@ -126,7 +130,7 @@ interface TreeApi {
   canDropOn(targetId: string): boolean;
   hover(target: DropTarget | null): void;
   drop(target: { id: string; parent: string; position: DropPosition; key: string } | { section: RootSection }): void;
-  addChild(parentId: string, key: string): void;
+  addChild(parentId: string, key: string, type?: NewPageKind): void;
   report(message: string): void;
 }
 
@@ -213,7 +217,7 @@ function TreeRow({ id, parent, depth, section, movable }: { id: string; parent: 
         </button>
         <NavLink to={`/${id}`} className="sidebar-page" draggable={false}>
           <span className="sidebar-page-icon" aria-hidden>
-            {page.icon ?? <PageIcon size={16} />}
+            {page.icon ?? <PageTypeIcon type={page.type} size={16} />}
           </span>
           <span className={page.title ? 'sidebar-page-title' : 'sidebar-page-title is-untitled'}>{label}</span>
           {elsewhere && (
@@ -223,15 +227,18 @@ function TreeRow({ id, parent, depth, section, movable }: { id: string; parent: 
           )}
         </NavLink>
         {editable && (
-          <button
-            type="button"
-            className="tree-add"
-            aria-label={`${t('sidebar.newChildPage')}: ${label}`}
-            title={t('sidebar.newChildPage')}
-            onClick={() => tree.addChild(id, key)}
-          >
-            <PlusIcon size={14} />
-          </button>
+          <>
+            <CreatePageMenuButton label={`${t('sidebar.newChildOfType')}: ${label}`} onPick={(kind) => tree.addChild(id, key, kind)} />
+            <button
+              type="button"
+              className="tree-add"
+              aria-label={`${t('sidebar.newChildPage')}: ${label}`}
+              title={t('sidebar.newChildPage')}
+              onClick={() => tree.addChild(id, key)}
+            >
+              <PlusIcon size={14} />
+            </button>
+          </>
         )}
       </div>
       {expanded && (
@@ -262,7 +269,7 @@ function TreeRow({ id, parent, depth, section, movable }: { id: string; parent: 
   );
 }
 
-function Section({ section, canCreate, onCreate, busy }: { section: SectionId; canCreate: boolean; onCreate: () => void; busy: boolean }) {
+function Section({ section, canCreate, onCreate, busy }: { section: SectionId; canCreate: boolean; onCreate: (kind?: NewPageKind) => void; busy: boolean }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const tree = useTree();
@@ -303,9 +310,12 @@ function Section({ section, canCreate, onCreate, busy }: { section: SectionId; c
           <ChevronRightIcon size={12} className={expanded ? 'section-chevron is-open' : 'section-chevron'} />
         </button>
         {canCreate && (
-          <Button kind="flat" size="xxs" aria-label={t('sidebar.newPage')} title={t('sidebar.newPage')} disabled={busy} onClick={onCreate}>
-            <PlusIcon size={16} />
-          </Button>
+          <span className="sidebar-section-create">
+            <CreatePageMenuButton label={t('sidebar.newPageOfType')} className="button button-xxs button-flat sidebar-create-more" disabled={busy} onPick={onCreate} />
+            <Button kind="flat" size="xxs" aria-label={t('sidebar.newPage')} title={t('sidebar.newPage')} disabled={busy} onClick={() => onCreate()}>
+              <PlusIcon size={16} />
+            </Button>
+          </span>
         )}
       </div>
       {expanded &&
@@ -548,12 +558,13 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
         const placeAfter = target.position === 'after' ? target.id : (others[index - 1] ?? null);
         void move(id, target.parent, placeAfter);
       },
-      addChild: (parentId, key) => {
+      addChild: (parentId, key, kind = 'Note') => {
+        if (kind === 'csv') return openCsvImport({ kind: 'new', place: { parentId } });
         setExpanded(key, true);
         setCreatingIn(parentId);
         void ensureChildren(parentId)
           .then(async () => {
-            const result = await dispatch(createChildPage({ parentId, id: newId() }));
+            const result = await dispatch(createChildPage({ parentId, id: newId(), type: kind }));
             if (createChildPage.fulfilled.match(result)) navigate(`/${result.payload.id}`);
             else report(t(createErrorKey(result.payload)));
           })
@@ -582,10 +593,11 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
                 section={section}
                 canCreate={canCreateIn(section, workspace)}
                 busy={busy}
-                onCreate={() => {
+                onCreate={(kind = 'Note') => {
                   if (!isRootSection(section)) return;
+                  if (kind === 'csv') return openCsvImport({ kind: 'new', place: { section } });
                   dispatch(treeSectionToggled({ section, expanded: true }));
-                  void create(section);
+                  void create(section, kind);
                 }}
               />
             ))}

@@ -1,5 +1,5 @@
 import { createAsyncThunk, createEntityAdapter, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { SectionId } from '../../../schema/constants';
+import type { PageType, SectionId } from '../../../schema/constants';
 import { newElement, wireElementSchema, type WireElement } from '../../../schema/element';
 import { api, ApiRequestError, type RequestOptions } from '../../app/api';
 import type { RootState } from '../../app/store';
@@ -47,13 +47,16 @@ export async function fetchPage(id: string): Promise<WireElement> {
   return wireElementSchema.parse(data);
 }
 
+/** Page types the sidebar creates (Widget and WidgetView need a layout of a database to show). */
+export type CreatablePageType = Extract<PageType, 'Note' | 'Database' | 'Space' | 'Iframe'>;
+
 /** Optimistic: the page appears at once with a client id and goes away again if the server says no. */
 export const createNote = createAsyncThunk(
   'pages/createNote',
-  async ({ section, id }: { section: 'private' | 'all'; id: string }) => {
+  async ({ section, id, type = 'Note', title }: { section: 'private' | 'all'; id: string; type?: CreatablePageType; title?: string }) => {
     const { data } = await api<unknown>(`/api/v3/spaces/section/${section}`, {
       method: 'POST',
-      body: { id, type: 'Note', contentType: 'Element' },
+      body: { id, type, contentType: 'Element', ...(title ? { title } : {}) },
     });
     return wireElementSchema.parse(data);
   },
@@ -99,8 +102,8 @@ export const loadChildren = createAsyncThunk('pages/loadChildren', async (id: st
 });
 
 /** Optimistic: the child shows at once (last under its parent) and goes away again if the server says no. */
-export const createChildPage = apiThunk('pages/createChildPage', ({ parentId, id }: { parentId: string; id: string }, { rejectWithValue }) =>
-  pageCall(`${elementUrl(parentId)}/children`, { method: 'POST', body: { id, type: 'Note', contentType: 'Element' } }, rejectWithValue),
+export const createChildPage = apiThunk('pages/createChildPage', ({ parentId, id, type = 'Note', title }: { parentId: string; id: string; type?: CreatablePageType; title?: string }, { rejectWithValue }) =>
+  pageCall(`${elementUrl(parentId)}/children`, { method: 'POST', body: { id, type, contentType: 'Element', ...(title ? { title } : {}) } }, rejectWithValue),
 );
 
 /** The list a parent's children are kept in (undefined while not loaded). */
@@ -297,11 +300,11 @@ const pagesSlice = createSlice({
         if (!state.children[action.meta.arg]) state.childrenStatus[action.meta.arg] = 'failed';
       })
       .addCase(createChildPage.pending, (state, action) => {
-        const { id, parentId } = action.meta.arg;
+        const { id, parentId, type = 'Note', title = '' } = action.meta.arg;
         const parent = state.entities[parentId];
         pagesAdapter.addOne(
           state,
-          newElement({ id, workspaceId: parent?.workspaceId ?? null, path: [...(parent?.path ?? []), parentId], parentId, accessLevel: parent?.accessLevel ?? 'edit' }),
+          newElement({ id, type, title, workspaceId: parent?.workspaceId ?? null, path: [...(parent?.path ?? []), parentId], parentId, accessLevel: parent?.accessLevel ?? 'edit' }),
         );
         state.children[parentId] = [...(state.children[parentId] ?? []), id];
       })
@@ -317,8 +320,8 @@ const pagesSlice = createSlice({
         pagesAdapter.upsertOne(state, action.payload);
       })
       .addCase(createNote.pending, (state, action) => {
-        const { id, section } = action.meta.arg;
-        pagesAdapter.addOne(state, newElement({ id, section }));
+        const { id, section, type = 'Note', title = '' } = action.meta.arg;
+        pagesAdapter.addOne(state, newElement({ id, section, type, title }));
         state.sections[section] = [...(state.sections[section] ?? []), id];
       })
       .addCase(createNote.fulfilled, (state, action) => {

@@ -1,0 +1,39 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/types';
+
+/**
+ * Revision counters of data tables (ADR 7): one per database and field ('' for the rows
+ * themselves), raised in the transaction of every write of rows or cells, read by `ViewOrders`
+ * (server/repositories/databases.ts) to know whether a view's ordered ids still hold. Kept apart
+ * from the page and block repositories, which raise them too, so none imports the other.
+ */
+
+/** The revision of a database's rows themselves (made, moved, trashed, restored); fields have their own. */
+export const ROWS_REVISION = '';
+
+/**
+ * Raises the revision counters of a database: '' (ROWS_REVISION) for its rows, a field id for
+ * that field's cells. Every write of rows or cells calls this in its transaction; a view's
+ * ordered ids are reused only while the counters it depends on stay (`ViewOrders`).
+ */
+export async function bumpRevisions(db: Kysely<Database>, databaseId: string, fieldIds: readonly string[]): Promise<void> {
+  for (const fieldId of new Set(fieldIds)) {
+    await db
+      .insertInto('database_revisions')
+      .values({ database_id: databaseId, field_id: fieldId, rev: 1 })
+      .onConflict((oc) => oc.columns(['database_id', 'field_id']).doUpdateSet({ rev: sql<number>`database_revisions.rev + 1` }))
+      .execute();
+  }
+}
+
+/** Pages went to the trash, came back or were deleted: the databases of the rows among them change. */
+export async function bumpRowsOfPages(db: Kysely<Database>, pageIds: readonly string[]): Promise<void> {
+  const databases = new Set<string>();
+  for (let at = 0; at < pageIds.length; at += 500) {
+    const chunk = pageIds.slice(at, at + 500);
+    const rows = await db.selectFrom('pages').select('database_id').distinct().where('id', 'in', chunk).where('database_id', 'is not', null).execute();
+    for (const row of rows) databases.add(row.database_id!);
+  }
+  for (const databaseId of databases) await bumpRevisions(db, databaseId, [ROWS_REVISION]);
+}
+

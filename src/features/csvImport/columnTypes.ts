@@ -1,0 +1,152 @@
+import { DATABASE_LIMITS, MAIN_FIELD_ID, type DatabaseField, type SelectOption } from '../../../schema/blocks/database';
+import { foldText, parseDate, parseNumber, splitList, textToValue } from '../../../schema/database';
+import { isSafeHref } from '../../../schema/token';
+import type { RowValue } from '../../../schema/blocks/database';
+import { isEmail } from '../auth/emailSuggestions';
+
+/*
+ * What type each CSV column gets (docs/web-app.md, «CSV»), and the columns' text as values of
+ * those fields through the schema's own rules (textToValue), so an import reads a cell exactly
+ * as a paste or a retype would. Anything that cannot be read is reported, never dropped silently.
+ */
+
+/** The types an import offers for a column (the rest are computed, or attached like files). */
+export const IMPORT_TYPES = ['text', 'number', 'checkbox', 'date', 'select', 'multiSelect', 'url', 'email', 'phone'] as const;
+export type ImportType = (typeof IMPORT_TYPES)[number];
+
+/** At most this many non-empty cells of a column are looked at to guess its type. */
+const SAMPLE = 5000;
+/** The share of a column's filled cells that must fit a type (below 20 cells: all of them). */
+const FIT_SHARE = 0.95;
+
+const PHONE = /^\+?[\d\s()\-.]{7,20}$/;
+const isPhone = (text: string) => PHONE.test(text) && (text.match(/\d/g) ?? []).length >= 7;
+const isUrl = (text: string) => /^https?:\/\/\S+$/i.test(text) && isSafeHref(text);
+const checkboxField: DatabaseField = { name: '', type: 'checkbox' };
+const isCheckboxWord = (text: string) => 'value' in textToValue(checkboxField, text);
+const dateField: DatabaseField = { name: '', type: 'date' };
+const isDate = (text: string) => parseDate(text) !== null || 'value' in textToValue(dateField, text);
+
+/**
+ * The type of a column from its cells (95 % of the filled ones fitting is enough): numbers → number; all yes/no words
+ * (not all digits) → checkbox; dates → date; links, e-mails, phones; few distinct values that
+ * repeat → select (or multi-select when cells hold comma-separated lists); else text.
+ */
+export function detectColumnType(cells: readonly string[]): ImportType {
+  const values: string[] = [];
+  for (const cell of cells) {
+    const t = cell.trim();
+    if (t !== '') values.push(t);
+    if (values.length >= SAMPLE) break;
+  }
+  if (values.length === 0) return 'text';
+  // A type wins when (nearly) every filled cell fits it: a stray «много» among 1,500 numbers
+  // does not make the column text; the import lists it as a cell that could not be read.
+  const all = (test: (text: string) => boolean) => values.filter(test).length >= values.length * FIT_SHARE;
+  const numeric = all((v) => parseNumber(v) !== null);
+  if (all(isCheckboxWord) && !numeric) return 'checkbox';
+  if (numeric) return 'number';
+  if (all(isDate)) return 'date';
+  if (all(isUrl)) return 'url';
+  if (all(isEmail)) return 'email';
+  if (all(isPhone)) return 'phone';
+  if (values.length < 3 || values.some((v) => v.length > 100)) return 'text';
+  if (values.some((v) => v.includes(','))) {
+    const items = values.flatMap(splitList);
+    const distinct = new Set(items.map(foldText)).size;
+    if (distinct <= DATABASE_LIMITS.selectOptions && distinct * 2 <= items.length) return 'multiSelect';
+    return 'text';
+  }
+  const distinct = new Set(values.map(foldText)).size;
+  return distinct <= DATABASE_LIMITS.selectOptions && distinct * 2 <= values.length ? 'select' : 'text';
+}
+
+/** The options of a select or multi-select column: its distinct names in order of appearance (at most the limit). */
+export function optionsOf(cells: readonly string[], type: 'select' | 'multiSelect'): SelectOption[] {
+  const names = new Map<string, string>();
+  for (const cell of cells) {
+    for (const name of type === 'multiSelect' ? splitList(cell) : [cell.trim()]) {
+      if (name === '' || names.has(foldText(name))) continue;
+      names.set(foldText(name), name.slice(0, DATABASE_LIMITS.nameLength));
+      if (names.size >= DATABASE_LIMITS.selectOptions) break;
+    }
+  }
+  return [...names.values()].map((name, i) => ({ id: `o${i + 1}`, name }));
+}
+
+/** The field a column becomes: its name (cut to the limit, «Столбец N» when empty) and type. */
+export function fieldFor(name: string, type: ImportType, cells: readonly string[]): DatabaseField {
+  const fieldName = name.slice(0, DATABASE_LIMITS.nameLength);
+  switch (type) {
+    case 'select':
+    case 'multiSelect':
+      return { name: fieldName, type, options: optionsOf(cells, type) };
+    case 'number':
+      return { name: fieldName, type, format: 'plain' };
+    default:
+      return { name: fieldName, type };
+  }
+}
+
+/** A cell that could not be read as its field's type: where, what it said, and why. */
+export interface CellProblem {
+  /** 1-based row of the file (the header counted when there is one). */
+  line: number;
+  column: string;
+  text: string;
+  /** Why, as a key of `csvImport.problems`: the field's type (not a number, not a date…) or `tooManyOptions`. */
+  kind: DatabaseField['type'] | 'tooManyOptions';
+}
+
+/** A column going into a field: its index in the CSV and the field (its id in the database). */
+export interface ColumnTarget {
+  index: number;
+  fieldId: string;
+  field: DatabaseField;
+}
+
+export interface ConvertedRow {
+  title: string;
+  values: Record<string, RowValue>;
+}
+
+/**
+ * The rows as the API takes them: the MAIN_FIELD column as the title, the others as values of
+ * their fields. A cell that does not fit is left empty and reported in `problems`. `addOption`
+ * (an existing database) gives an id to a name that is no option of the field yet.
+ */
+export function convertRows(
+  rows: readonly string[][],
+  targets: readonly ColumnTarget[],
+  options: { firstLine: number; columnName(index: number): string; addOption?(fieldId: string, name: string): string | undefined },
+): { rows: ConvertedRow[]; problems: CellProblem[] } {
+  const problems: CellProblem[] = [];
+  const out = rows.map((cells, r) => {
+    const row: ConvertedRow = { title: '', values: {} };
+    for (const target of targets) {
+      const text = cells[target.index] ?? '';
+      if (target.fieldId === MAIN_FIELD_ID) {
+        row.title = text.trim().slice(0, 1000);
+        continue;
+      }
+      let full = false;
+      // A status option belongs to a group, which a CSV cannot tell: unknown names are problems.
+      const addOption = target.field.type === 'status' ? undefined : options.addOption;
+      const parsed = textToValue(target.field, text, {
+        addOption: addOption
+          ? (name) => {
+              const id = addOption(target.fieldId, name);
+              if (id === undefined) full = true;
+              return id ?? '';
+            }
+          : undefined,
+      });
+      if (full) problems.push({ line: options.firstLine + r, column: options.columnName(target.index), text, kind: 'tooManyOptions' });
+      else if ('value' in parsed) {
+        if (parsed.value !== null && !(target.field.type === 'checkbox' && text.trim() === '')) row.values[target.fieldId] = parsed.value;
+      } else problems.push({ line: options.firstLine + r, column: options.columnName(target.index), text, kind: target.field.type });
+    }
+    return row;
+  });
+  return { rows: out, problems };
+}
