@@ -266,7 +266,8 @@ it('a row opens beside the table with its fields, and as a page of its own', asy
 });
 
 it('a reader sees the table but cannot change it', async () => {
-  const owner = await signedIn('table.owner@example.com');
+  // The reader has an account first (signed in before the page is shared with them).
+  const [owner, reader] = await Promise.all([signedIn('table.owner@example.com'), signedIn('table.reader@example.com')]);
   const url = await pageWithDatabase(owner, 'Только чтение');
   await addField(owner, 'Сумма', 'Число');
   await addRow(owner, 'Строка');
@@ -277,7 +278,6 @@ it('a reader sees the table but cannot change it', async () => {
   }, pageId);
   expect(shared).toBeLessThan(300);
 
-  const reader = await signedIn('table.reader@example.com');
   await reader.goto(url);
   await grid(reader).waitFor();
   await eventually(() => titles(reader), ['Строка']);
