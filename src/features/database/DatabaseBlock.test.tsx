@@ -3,6 +3,9 @@ import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView } from '../../../
 import { Toaster } from '../../ui/Toast';
 import DatabaseBlock from './DatabaseBlock';
 import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
+import { clearRowStores } from './rowStore';
+
+afterEach(clearRowStores);
 
 const config: DatabaseConfig = {
   fields: {

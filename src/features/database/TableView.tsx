@@ -9,7 +9,7 @@ import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
 import { CellContent, CellEditor, OptionChip, isEditableField, type EditorMove } from './cells';
-import type { RowsQuery } from './api';
+import { viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { writeCell } from './cellWrites';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
 import { useDatabase } from './context';
@@ -69,7 +69,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   // —— Rows ——
   const rowsApi = db.api;
   const read = useCallback((query: RowsQuery, signal: AbortSignal) => rowsApi.rows(databaseId, query, signal), [rowsApi, databaseId]);
-  const query = useMemo(() => ({ viewId: layout.uid, filter: layout.filter ?? null, sorts: layout.sorts ?? [] }), [layout.uid, layout.filter, layout.sorts]);
+  const query = useMemo(() => viewRowsQuery(layout), [layout.uid, layout.filter, layout.sorts]); // eslint-disable-line react-hooks/exhaustive-deps
   const groupField = layout.groupBy?.fieldId;
   const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${layout.groupBy?.hideEmpty ? 1 : 0}`, query);
   useEffect(() => {
@@ -471,8 +471,12 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   };
 
   // —— Column resize: the width is saved to the view when the drag ends ——
-  const headers = table.getHeaderGroups()[0]?.headers ?? [];
-  const startResize = (fieldId: string, event: React.MouseEvent | React.TouchEvent) => {
+  // Stable (the headers are memoized): reads the current table, columns and layout through a ref.
+  const resizeContext = useRef({ table, columns, layout, saveView: db.saveView });
+  resizeContext.current = { table, columns, layout, saveView: db.saveView };
+  const startResize = useCallback((fieldId: string, event: React.MouseEvent | React.TouchEvent) => {
+    const { table, columns, layout, saveView } = resizeContext.current;
+    const headers = table.getHeaderGroups()[0]?.headers ?? [];
     event.stopPropagation();
     // No native drag of the header (it is draggable, to reorder columns) from its edge.
     if (!('touches' in event)) event.preventDefault();
@@ -485,12 +489,12 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
       setTimeout(() => {
         const width = Math.round(table.getColumn(fieldId)?.getSize() ?? 0);
         const before = columns.find((c) => c.fieldId === fieldId)?.width;
-        if (width && width !== before) void db.saveView(layout.uid, { orderedFields: withOrderedField(layout, fieldId, { width: Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)) }) });
+        if (width && width !== before) void saveView(layout.uid, { orderedFields: withOrderedField(layout, fieldId, { width: Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)) }) });
       }, 0);
     };
     window.addEventListener('mouseup', end);
     window.addEventListener('touchend', end);
-  };
+  }, []);
 
   const reorder = useColumnReorder(layout, editable);
 
