@@ -296,3 +296,55 @@ it('a reader sees the table but cannot change it', async () => {
   await reader.context().close();
   await owner.context().close();
 });
+
+it('select options made while typing, a footer sum, group headers with counts, and a second view renamed', async () => {
+  const page = await signedIn('table.views@example.com');
+  await pageWithDatabase(page, 'Виды');
+  await addField(page, 'Этап', 'Выбор');
+  await addField(page, 'Сумма', 'Число');
+  for (const [title, stage, sum] of [['Раз', 'Идея', '10'], ['Два', 'В работе', '20'], ['Три', 'Идея', '5']]) {
+    await addRow(page, title);
+    const row = (await titles(page)).indexOf(title);
+    await cell(page, row, 1).click();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(stage);
+    await page.keyboard.press('Enter');
+    await eventually(() => text(cell(page, row, 1)), stage);
+    let written = cellWrites(page);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(sum);
+    await page.keyboard.press('Enter');
+    await written;
+  }
+  // «Идея» was made once, then picked: the field has two options.
+  await cell(page, 0, 1).click();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.db-editor-option').allInnerTexts()).resolves.toEqual(['Идея\n✓', 'В работе']);
+  await page.keyboard.press('Escape');
+
+  // The footer: the sum of Сумма.
+  await page.getByRole('button', { name: 'Расчёт Сумма' }).click();
+  await page.getByRole('menuitemradio', { name: 'Сумма' }).click();
+  await eventually(() => page.getByRole('button', { name: 'Расчёт Сумма' }).innerText().then((t) => t.replace(/\s+/g, ' ')), 'Сумма 35');
+
+  // Grouped by Этап: a header per option with its count, rows under their group.
+  await page.getByRole('button', { name: 'Группировка' }).click();
+  await page.getByRole('menuitemradio', { name: 'Этап' }).click();
+  await eventually(() => page.locator('.db-group-label').allInnerTexts().then((all) => all.map((t) => t.replace(/\s+/g, ' '))), ['Идея 2', 'В работе 1']);
+  await eventually(() => titles(page), ['Раз', 'Три', 'Два']);
+
+  // A second view: added, renamed, and its own (not grouped).
+  await page.getByRole('button', { name: 'Добавить вид «Таблица»' }).click();
+  await eventually(() => page.getByRole('tab').count(), 2);
+  await page.getByRole('tab', { selected: true }).click();
+  await page.getByRole('menuitem', { name: 'Переименовать' }).click();
+  await page.getByLabel('Название вида').fill('Все задачи');
+  await page.getByLabel('Название вида').press('Enter');
+  await page.getByRole('tab', { name: /Все задачи/ }).waitFor();
+  await expect(page.locator('.db-group-label').count()).resolves.toBe(0);
+  await eventually(() => titles(page), ['Раз', 'Два', 'Три']);
+  await page.reload();
+  await grid(page).waitFor();
+  await expect(page.getByRole('tab').allInnerTexts()).resolves.toEqual(['▦ Таблица', '▦ Все задачи']);
+  await page.context().close();
+});
