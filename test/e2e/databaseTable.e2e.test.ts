@@ -348,3 +348,32 @@ it('select options made while typing, a footer sum, group headers with counts, a
   await expect(page.getByRole('tab').allInnerTexts()).resolves.toEqual(['▦ Таблица', '▦ Все задачи']);
   await page.context().close();
 });
+
+it('two windows on one table: a cell typed, a row added and rows deleted in one show in the other', async () => {
+  const first = await signedIn('table.live@example.com');
+  const url = await pageWithDatabase(first, 'Вместе');
+  await addRow(first, 'Общая');
+  const second = await first.context().newPage();
+  second.setDefaultTimeout(15_000);
+  await second.goto(url);
+  await grid(second).waitFor();
+  await eventually(() => titles(second), ['Общая']);
+  // Joined: the channel answers before the change below is made.
+  await second.waitForTimeout(500);
+
+  await cell(first, 0, 0).click();
+  const written = cellWrites(first);
+  await first.keyboard.press('Enter');
+  await first.keyboard.press('End');
+  await first.keyboard.type(' строка');
+  await first.keyboard.press('Enter');
+  await written;
+  await eventually(() => titles(second), ['Общая строка']);
+  await addRow(first, 'Новая');
+  await eventually(() => titles(second), ['Общая строка', 'Новая']);
+  await first.locator('.db-row[data-row="0"]').hover();
+  await first.locator('.db-row[data-row="0"] [data-check]').click();
+  await first.getByRole('toolbar').getByRole('button', { name: 'Удалить' }).click();
+  await eventually(() => titles(second), ['Новая']);
+  await first.context().close();
+});
