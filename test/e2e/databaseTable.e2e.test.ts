@@ -212,7 +212,15 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
   await eventually(() => Promise.all([text(cell(page, 0, 1)), text(cell(page, 1, 1))]), ['', '12']);
   await expect(header(page, 'Оценка').locator('.db-type-icon').innerText()).resolves.toBe('#');
 
+  // Reorder: a new field dragged by its name before «Оценка».
+  await addField(page, 'Первое', 'Текст');
+  const orderSaved = page.waitForResponse((r) => /\/views\//.test(r.url()) && r.request().method() === 'POST');
+  await page.dragAndDrop('.db-hcell[data-field] .db-hcell-button[title="Первое"]', '.db-hcell[data-field] .db-hcell-button[title="Оценка"]', { targetPosition: { x: 40, y: 10 } });
+  await orderSaved;
+  await eventually(() => page.locator('.db-hcell-name').allInnerTexts(), ['Название', 'Первое', 'Оценка']);
+
   // Resize by dragging the header's edge: the width is saved in the view.
+  await header(page, 'Оценка').locator('.db-resize').scrollIntoViewIfNeeded();
   const before = (await header(page, 'Оценка').boundingBox())!;
   const handle = (await header(page, 'Оценка').locator('.db-resize').boundingBox())!;
   const viewSaved = page.waitForResponse((r) => /\/views\//.test(r.url()) && r.request().method() === 'POST');
@@ -227,6 +235,14 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
   const after = (await header(page, 'Оценка').boundingBox())!;
   expect(Math.round(after.width - before.width)).toBeGreaterThanOrEqual(110);
 
+  // A row inserted between the two from the first row's gutter.
+  await page.locator('.db-row[data-row="0"]').hover();
+  await page.locator('.db-row[data-row="0"] [data-insert]').click();
+  await editor(page).waitFor();
+  await page.keyboard.type('Полтора');
+  await page.keyboard.press('Enter');
+  await eventually(() => titles(page), ['Один', 'Полтора', 'Два']);
+
   // Hide, then a field added and deleted.
   menu = await openFieldMenu(page, 'Оценка');
   await menu.getByRole('menuitem', { name: 'Скрыть' }).click();
@@ -238,7 +254,8 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
   await header(page, 'Лишнее').waitFor({ state: 'detached' });
   await page.reload();
   await grid(page).waitFor();
-  await expect(page.locator('.db-hcell-name').allInnerTexts()).resolves.toEqual(['Название']);
+  await expect(page.locator('.db-hcell-name').allInnerTexts()).resolves.toEqual(['Название', 'Первое']);
+  await eventually(() => titles(page), ['Один', 'Полтора', 'Два']);
   await page.context().close();
 });
 
