@@ -327,7 +327,7 @@ it('select options made while typing, a footer sum, group headers with counts, a
     await page.keyboard.type(stage);
     await page.keyboard.press('Enter');
     await eventually(() => text(cell(page, row, 1)), stage);
-    let written = cellWrites(page);
+    const written = cellWrites(page);
     await page.keyboard.press('Tab');
     await page.keyboard.type(sum);
     await page.keyboard.press('Enter');

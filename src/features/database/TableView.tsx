@@ -15,7 +15,7 @@ import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } 
 import { useDatabase } from './context';
 import { ColumnHeader, AddFieldButton } from './FieldMenu';
 import { CalculationCell, useCalculations } from './Footer';
-import { cellSelection, gridKeyAction, groupedLayout, inRange, moveSelection, parseTsv, planPaste, rangeOf, tabSelection, toTsv, type CellPos, type GridSelection } from './gridModel';
+import { cellSelection, gridKeyAction, groupedLayout, moveSelection, parseTsv, planPaste, rangeOf, tabSelection, toTsv, type CellPos, type GridSelection } from './gridModel';
 import { cellOf, useRowStore, type RowStore } from './rowStore';
 import { useColumnReorder } from './useColumnReorder';
 
@@ -792,4 +792,3 @@ function GroupHeader({ group, field, top, width, members }: { group: WireGroup |
   );
 }
 
-export { inRange };
