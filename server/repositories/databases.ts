@@ -49,7 +49,10 @@ export function findRowPage(db: Kysely<Database>, id: string): Promise<PageRow |
 export async function findRowPages(db: Kysely<Database>, databaseId: string, ids: readonly string[]): Promise<PageRow[]> {
   const found: PageRow[] = [];
   for (const chunk of inChunks([...new Set(ids)])) {
-    found.push(...(await db.selectFrom('pages').selectAll().where('database_id', '=', databaseId).where('id', 'in', chunk).execute()));
+    // By primary key, the database checked here: with `database_id = ?` in the query SQLite walks
+    // the database's index (every row of it) instead of looking the ids up.
+    const pages = await db.selectFrom('pages').selectAll().where('id', 'in', chunk).execute();
+    found.push(...pages.filter((p) => p.database_id === databaseId));
   }
   return found;
 }
@@ -556,6 +559,25 @@ export class ViewOrders {
     }
     return ids;
   }
+
+  /** A view's footer, kept like its order: while the rows and the fields it filters, sorts and sums by stay. */
+  async figures(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, calculations])}`;
+    const used = queryFields(config, { ...query, sorts: Object.keys(calculations).map((fieldId) => ({ fieldId, direction: 'asc' as const })) });
+    const signature = await this.signature(db, database, used);
+    const cached = this.footers.get(key);
+    if (cached && cached.signature === signature) return cached.figures;
+    const figures = await calculate(db, config, database.id, query, calculations);
+    this.footers.delete(key);
+    this.footers.set(key, { signature, figures });
+    for (const [oldest] of this.footers) {
+      if (this.footers.size <= this.maxEntries) break;
+      this.footers.delete(oldest);
+    }
+    return figures;
+  }
+
+  private readonly footers = new Map<string, { signature: string; figures: Record<string, number | null> }>();
 
   private forget(key: string): void {
     const entry = this.entries.get(key);
