@@ -40,6 +40,8 @@ export const wireElementSchema = z.object({
   inTrash: z.boolean(),
   isPublic: z.boolean(),
   defaultLayoutId: z.string().nullable(),
+  /** A database row's page: the database block it is a row of (docs/api/databases.md); absent or null for other pages. */
+  databaseId: z.string().nullable().optional(),
   cover: coverSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -121,6 +121,23 @@ beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
 
 describe('live co-editing: the editor and the sync queue together', () => {
+  it('their change of a void block (a database\'s fields) is set in place: the same element changes, nothing is removed, nothing sent back', async () => {
+    const data = (name: string) => ({ config: { fields: { MAIN_FIELD: { name, type: 'text' } } }, view: { layouts: [] } });
+    const c = open([wire('db', '', { type: 'database', data: data('Название') as never }), wire('b', 'Next', { placeAfter: 'db' })]);
+    const operations: string[] = [];
+    const { apply } = c.editor;
+    c.editor.apply = (op) => {
+      operations.push(op.type);
+      apply(op);
+    };
+    c.theirEdit(wire('db', '', { type: 'database', version: 2, data: data('Задача') as never }), T1);
+    expect(operations).toEqual(['set_node']);
+    expect((c.editor.children[1] as unknown as { config: { fields: { MAIN_FIELD: { name: string } } } }).config.fields.MAIN_FIELD.name).toBe('Задача');
+    await wait(DEBOUNCE * 3);
+    expect(c.calls).toEqual([]);
+    expect(c.changed).toEqual([]);
+  });
+
   it('their edit of the block being typed in is merged into it; the caret stays after our text; the merge is sent on their version', async () => {
     const c = open([wire('a', 'Hello world', { version: 3 }), wire('b', 'Next', { placeAfter: 'a' })]);
     c.caretIn('a', 5);

@@ -247,6 +247,21 @@ function replaceBlockAt(editor: Editor, index: number, block: WireBlock): void {
   const focus = selection ? offsetOf(selection.focus) : null;
   const current = editor.children[index] as BlockElement;
   const replacement: BlockElement = current.depth ? { ...toSlate(block), depth: current.depth } : toSlate(block);
+  // A void block of the same type changes in place (set_node): its view is not mounted again, so
+  // what it holds (a database's loaded rows, an open menu) survives someone's change of its data.
+  if (current.type === replacement.type && editor.isVoid(current)) {
+    const before = current as unknown as Record<string, unknown>;
+    const after = replacement as unknown as Record<string, unknown>;
+    const properties: Record<string, unknown> = {};
+    const newProperties: Record<string, unknown> = {};
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      if (key === 'children' || JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
+      properties[key] = before[key];
+      newProperties[key] = after[key];
+    }
+    if (Object.keys(newProperties).length > 0) editor.apply({ type: 'set_node', path: [index], properties, newProperties });
+    return;
+  }
   Editor.withoutNormalizing(editor, () => {
     editor.apply({ type: 'remove_node', path: [index], node: current });
     editor.apply({ type: 'insert_node', path: [index], node: replacement });

@@ -39,6 +39,8 @@ import { useLinkCard } from './LinkCard';
 import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
 import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
+import { DatabaseHostContext, type DatabaseHost } from './blocks/databaseHost';
+import { insertDatabaseBlock } from './blocks/insertDatabaseBlock';
 import { LeaveGuard } from './LeaveGuard';
 import { useDatabaseRemovalDialog } from './DatabaseRemovalDialog';
 import { pasteFiles } from './pasteFiles';
@@ -232,13 +234,33 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
     };
   }, [queue, title, unsaved]);
 
+  const { t } = useTranslation();
   const frame = useRef<HTMLDivElement>(null);
+  // What a database block needs from the page (src/features/database): the server's answers go in through the queue.
+  const databaseHost = useMemo<DatabaseHost>(
+    () => ({
+      pageId: page.id,
+      workspaceId: page.workspaceId,
+      canEdit,
+      receiveBlock: (block) => queue.receive(block),
+      isSaved: (uid) => queue.versionOf(uid) !== undefined,
+      flush: () => queue.flush(),
+      live: liveConnection && liveUser ? { connection: liveConnection, userId: liveUser } : null,
+      openPage: (id) => callbacks.current.onOpenPage?.(id),
+      fillDatabaseId: page.type === 'Database' ? blocks.find((block) => block.type === 'database')?.id : undefined,
+    }),
+    [page.id, page.workspaceId, page.type, blocks, canEdit, queue, liveConnection, liveUser],
+  );
   // The AI assistant (src/features/ai): its panel under a block, opened from the slash menu and the selection toolbar.
   const ai = useAiAssistant(editor, canEdit, frame);
   const slash = useSlashMenu(
     editor,
     canEdit,
     (type, path) => {
+      if (type === 'databaseBlock') {
+        insertDatabaseBlock(editor, path);
+        return true;
+      }
       if (type !== 'documentBlock') return false;
       // A nested page is created on the server first; the block follows once it exists. Once the
       // block is saved too (it links the page here), the new page opens with the caret in its title.
@@ -278,7 +300,6 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const { t } = useTranslation();
   const aiStarted = useRef(false);
   const aiNow = useRef(ai);
   aiNow.current = ai;
@@ -309,6 +330,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
   const decorateCode = useCodeDecorate();
 
   return (
+    <DatabaseHostContext.Provider value={databaseHost}>
     <Slate
       editor={editor}
       onChange={() => {
@@ -350,5 +372,6 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
       {ai.panel}
       </div>
     </Slate>
+    </DatabaseHostContext.Provider>
   );
 }

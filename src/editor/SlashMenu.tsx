@@ -82,7 +82,7 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
             </div>
           ) : null,
           <div
-            key={item.ai ? `ai-${item.ai}` : item.type}
+            key={item.ai ? `ai-${item.ai}` : (item.id ?? item.type)}
             role="option"
             aria-selected={index === active}
             aria-disabled={item.disabled || undefined}

@@ -19,8 +19,9 @@ function editorWith(input: Editor) {
 describe('slash menu', () => {
   it('offers every block type that can be made empty, each with a Russian name', () => {
     const items = slashItems('', labelOf);
-    expect(items.map((i) => i.wireType)).toEqual(MENU_DEFINITIONS.map((d) => d.wireType));
-    expect(items.map((i) => i.wireType)).not.toContain('database');
+    // The database twice (two names), last of the block types.
+    expect(items.map((i) => i.wireType)).toEqual([...MENU_DEFINITIONS.map((d) => d.wireType), 'database']);
+    expect(items.slice(-2).map((i) => i.label)).toEqual(['База данных', 'Таблица данных']);
     // The nested page too (made by creating the page first), under its Russian name.
     expect(slashItems('стран', labelOf).map((i) => [i.wireType, i.label])).toEqual([['document', 'Страница']]);
     for (const item of items) expect(item.label).toMatch(/[а-яё]/i);
@@ -31,6 +32,14 @@ describe('slash menu', () => {
     expect(slashItems('2', labelOf).map((i) => i.wireType)).toEqual(['heading2']);
     expect(slashItems('quote', labelOf).map((i) => i.wireType)).toEqual(['quote']);
     expect(slashItems('нет такого', labelOf)).toEqual([]);
+  });
+
+  it('finds the database as «База данных», «Таблица данных» and "database"; «/таблица» still offers the simple table first', () => {
+    expect(slashItems('база', labelOf).map((i) => i.label)).toEqual(['База данных']);
+    expect(slashItems('database', labelOf).map((i) => i.label)).toEqual(['База данных', 'Таблица данных']);
+    expect(slashItems('данных', labelOf).map((i) => i.label)).toEqual(['База данных', 'Таблица данных']);
+    expect(slashItems('таблица', labelOf).map((i) => i.label)).toEqual(['Таблица', 'Таблица данных']);
+    expect(new Set(slashItems('', labelOf).map((i) => i.id ?? i.type)).size).toBe(slashItems('', labelOf).length);
   });
 
   it('is open only for "/query" at the end of a text block', () => {

@@ -27,6 +27,8 @@ export interface SlashItem {
   type: BlockElementType;
   wireType: string;
   label: string;
+  /** Told apart from another item of the same type (the database has two names in the menu). */
+  id?: string;
   /** An AI assistant action instead of a block type (src/features/ai). */
   ai?: SlashAiAction;
 }
@@ -36,18 +38,28 @@ export const SLASH_AI_ACTIONS = ['generate', 'continue'] as const;
 export type SlashAiAction = (typeof SLASH_AI_ACTIONS)[number];
 
 /**
- * Block types a user can make from the menu: every type with defaultData, and the nested page
- * (made by creating the page first: DocumentEditor's slash handler). Databases come later.
+ * Block types a user can make from the menu: every type with defaultData, the nested page (made
+ * by creating the page first: DocumentEditor's slash handler) and the database (made with fresh
+ * field and view ids by the same handler).
  */
-export const MENU_DEFINITIONS: readonly BlockDefinition[] = (BLOCK_DEFINITIONS as readonly BlockDefinition[]).filter((d) => d.defaultData !== undefined || d.slateType === 'documentBlock');
+export const MENU_DEFINITIONS: readonly BlockDefinition[] = [
+  ...(BLOCK_DEFINITIONS as readonly BlockDefinition[]).filter((d) => d.defaultData !== undefined || d.slateType === 'documentBlock'),
+  // Last of the block types, so «/таблица» still picks the simple table first.
+  ...(BLOCK_DEFINITIONS as readonly BlockDefinition[]).filter((d) => d.slateType === 'databaseBlock'),
+];
 
 /**
  * The menu's items for a query: the Russian name or the English type name starts with the query,
- * or contains it (those after), case-insensitive; the menu order otherwise.
+ * or contains it (those after), case-insensitive; the menu order otherwise. The database is
+ * offered under two names, «База данных» and «Таблица данных» (labels `blockTypes.database`,
+ * `blockTypes.databaseTable`).
  */
 export function slashItems(query: string, labelOf: (wireType: string) => string): SlashItem[] {
   return filterItems(
-    MENU_DEFINITIONS.map((d) => ({ type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType) })),
+    MENU_DEFINITIONS.flatMap((d) => {
+      const item = { type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType) };
+      return d.slateType === 'databaseBlock' ? [item, { ...item, label: labelOf('databaseTable'), id: 'databaseTable' }] : [item];
+    }),
     query,
   );
 }

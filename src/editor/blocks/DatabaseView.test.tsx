@@ -2,8 +2,8 @@ import { Node } from 'slate';
 import type { BlockElement } from '../../../schema/slate';
 import { renderBlocks } from './testEditor';
 
-describe('database placeholder views', () => {
-  test('a database shows a card with its columns; its rows show their icon and title; both are void and keep their data', () => {
+describe('database views without a page around them', () => {
+  test('a database without a page to act in (no host) shows a card with its columns; its rows show their icon and title; both are void and keep their data', () => {
     const database = {
       type: 'databaseBlock',
       uid: 'db',
@@ -18,7 +18,6 @@ describe('database placeholder views', () => {
     const card = container.querySelector('[data-block-id="db"] [role="group"]')!;
     expect(card.getAttribute('aria-label')).toBe('База данных');
     expect(card.textContent).toContain('Столбцы: Название, Статус');
-    expect(card.textContent).toContain('данные сохранены');
     expect(container.querySelector('[data-block-id="r1"]')!.textContent).toContain('✅Первая задача');
     expect(container.querySelector('[data-block-id="r2"] .database-row-title')!.textContent).toBe('Без названия');
     expect(editor.isVoid(editor.children[1] as BlockElement)).toBe(true);

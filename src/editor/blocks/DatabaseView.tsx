@@ -1,31 +1,84 @@
+import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RenderElementProps } from 'slate-react';
 import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
 import type { DatabaseElement, DatabaseRowElement } from '../../../schema/slate';
 import { blockRootProps } from '../renderers';
+import { useDatabaseHost } from './databaseHost';
 import './database.css';
 
+/** The live Table view and everything it needs (TanStack Table and Virtual, drag and drop): a chunk of its own, loaded with the first database on a page. */
+const DatabaseBlock = lazy(() => import('../../features/database/DatabaseBlock'));
+
 /**
- * A database and its rows, until the database feature edits them: a card naming the database's
- * columns, and one line per row with its icon and title. Read-only here, and kept as they are
- * (the editor never changes their data), so nothing is lost when the page is edited around them.
+ * A database block: the live views of src/features/database (loaded lazily, so a page without a
+ * database downloads none of it). Until that code is there — and where there is no page around
+ * it to act in (a public view) — a card naming the database's columns stands in. The block is a
+ * void element: its data changes only through the database API and the sync queue.
  */
 export function DatabaseView({ element, attributes, children }: RenderElementProps) {
-  const { t } = useTranslation('automation');
+  guardDatabaseFields();
   const database = element as DatabaseElement;
+  const host = useDatabaseHost();
+  const card = <DatabaseCard database={database} />;
+  return (
+    <div {...attributes} {...blockRootProps(element, 'block-void')}>
+      {/* Clicks inside stay the database's: a press on a button would put the focus in the page's
+          editable (the database's own editors then lose it), and Slate would select the void block. */}
+      <div contentEditable={false} className="database-block" onMouseDown={keepFocus} onClick={(event) => event.stopPropagation()}>
+        {host ? (
+          <Fallback card={card}>
+            <Suspense fallback={card}>
+              <DatabaseBlock databaseId={database.uid} config={database.config} view={database.view} host={host} fill={host.fillDatabaseId === database.uid} />
+            </Suspense>
+          </Fallback>
+        ) : (
+          card
+        )}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+let guarded = false;
+
+/**
+ * Slate reads every selection change of the document, and one inside a void block with the
+ * focus in the page makes it select that block and put the DOM selection back — which takes the
+ * focus from the field that has it. A database's own fields (the grid's keyboard target, a filter
+ * value, a view's name) are not the page's text: while one of them has the focus, selection
+ * changes stop at the window (capture), before Slate's listener on the document hears them.
+ */
+function guardDatabaseFields(): void {
+  if (guarded) return;
+  guarded = true;
+  window.addEventListener(
+    'selectionchange',
+    (event) => {
+      const active = document.activeElement;
+      if (active?.matches('input, textarea, select') && active.closest('.database-block')) event.stopImmediatePropagation();
+    },
+    true,
+  );
+}
+
+/** A press on anything but a field (or something dragged: a column's header) leaves the focus where the database's code puts it. */
+function keepFocus(event: React.MouseEvent) {
+  if (!(event.target as HTMLElement).closest('input, textarea, select, [draggable="true"]')) event.preventDefault();
+}
+
+function DatabaseCard({ database }: { database: DatabaseElement }) {
+  const { t } = useTranslation('automation');
   const names = Object.entries(database.config.fields)
     .map(([id, field]) => field.name || (id === MAIN_FIELD_ID ? t('database.untitledRow') : id))
     .filter(Boolean);
   return (
-    <div {...attributes} {...blockRootProps(element, 'block-void')}>
-      <div contentEditable={false} className="database-card" role="group" aria-label={t('database.title')}>
-        <div className="database-card-title">
-          <span aria-hidden>▦</span> {t('database.title')}
-        </div>
-        <div className="database-card-columns">{names.length > 0 ? t('database.columns', { names: names.join(', ') }) : t('database.noColumns')}</div>
-        <div className="database-card-note">{t('database.notYet')}</div>
+    <div className="database-card" role="group" aria-label={t('database.title')}>
+      <div className="database-card-title">
+        <span aria-hidden>▦</span> {t('database.title')}
       </div>
-      {children}
+      <div className="database-card-columns">{names.length > 0 ? t('database.columns', { names: names.join(', ') }) : t('database.noColumns')}</div>
     </div>
   );
 }
@@ -44,4 +97,17 @@ export function DatabaseRowView({ element, attributes, children }: RenderElement
       {children}
     </div>
   );
+}
+
+/** The card stays when the view's code cannot be loaded (offline) or fails: the page around it goes on working. */
+class Fallback extends Component<{ card: ReactNode; children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  render() {
+    return this.state.failed ? this.props.card : this.props.children;
+  }
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { BaseRange } from 'slate';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -29,6 +29,9 @@ import { PresenceAvatars } from '../presence/PresenceAvatars';
 import { useRealtime } from '../../app/RealtimeProvider';
 import { TrashedPageBanner } from '../trash/TrashedPageBanner';
 import { SCREEN_PAGE_TYPES, TypedPage } from '../pageTypes/TypedPage';
+
+/** A database row's fields above its blocks (src/features/database; loaded only for row pages). */
+const RowPageFields = lazy(() => import('../database/RowPageFields'));
 
 /**
  * `preview`: the page and the top of its blocks, drawn read-only while the rest of a big page
@@ -168,7 +171,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const editable = canEdit(current.accessLevel) && !current.inTrash;
   const preview = loaded.status === 'preview';
   return (
-    <div className="page" aria-busy={preview}>
+    // A page of type Database shows its database full width (docs/web-app.md, «Table view»).
+    <div className={current.type === 'Database' ? 'page is-database' : 'page'} aria-busy={preview}>
       <header className="page-topbar">
         <Breadcrumbs page={current} />
         <div className="page-topbar-actions">
@@ -195,6 +199,11 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       </header>
       {current.inTrash && <TrashedPageBanner page={current} />}
       <PageHeader page={current} editable={editable} openCover={intent?.action === 'cover'} />
+      {current.databaseId && (
+        <Suspense fallback={null}>
+          <RowPageFields rowId={current.id} databaseId={current.databaseId} holderId={current.parentId} workspaceId={current.workspaceId} editable={editable} />
+        </Suspense>
+      )}
       {SCREEN_PAGE_TYPES.has(loaded.page.type) ? (
         <TypedPage page={current} blocks={loaded.blocks} editable={editable && !preview} onTitleEdited={onTitleEdited} saveTitle={(title) => void saveTitle(title)} />
       ) : (

@@ -1,0 +1,31 @@
+import { createContext, useContext } from 'react';
+import type { WireBlock } from '../../../schema/block';
+import type { RealtimeConnection } from '../../app/realtimeConnection';
+
+/**
+ * What a database block in the editor needs from the page around it (src/features/database):
+ * the page, whether it may be edited, a way to put the database block the server answered
+ * (after a field or view change) into the editor — through the sync queue, as someone else's
+ * change would come — and the realtime connection for the rows' `database` events.
+ */
+export interface DatabaseHost {
+  pageId: string;
+  workspaceId: string | null;
+  canEdit: boolean;
+  receiveBlock(block: WireBlock): void;
+  /** Whether the server has the block yet (a database just made from the slash menu has not, for up to a second). */
+  isSaved(uid: string): boolean;
+  /** Sends the page's unsent edits now (the new database block first reaches the server). */
+  flush(): Promise<void>;
+  live: { connection: RealtimeConnection; userId: string } | null;
+  /** The database a page of type Database holds (its first database block): drawn full width and height. */
+  fillDatabaseId?: string;
+  /** Opens a page (a row as a full page). */
+  openPage?(pageId: string): void;
+}
+
+export const DatabaseHostContext = createContext<DatabaseHost | null>(null);
+
+export function useDatabaseHost(): DatabaseHost | null {
+  return useContext(DatabaseHostContext);
+}

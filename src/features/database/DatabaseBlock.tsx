@@ -1,0 +1,294 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type DatabaseLayout, type DatabaseView } from '../../../schema/blocks/database';
+import type { DatabaseEvent } from '../../../schema/database';
+import { newId } from '../../../schema/ids';
+import { channels } from '../../../schema/realtime';
+import type { DatabaseHost } from '../../editor/blocks/databaseHost';
+import { Popover } from '../../ui/Popover';
+import { showToast } from '../../ui/Toast';
+import { useMentionable } from '../comments/members';
+import { databaseApi, type DatabaseApi, type DatabaseBlock as WireDatabaseBlock } from './api';
+import { DatabaseContext, useDatabase, type DatabaseContextValue } from './context';
+import { FilterBar } from './FilterBar';
+import { RowPeek } from './RowPeek';
+import type { RowStore } from './rowStore';
+import { TableView } from './TableView';
+import './database.css';
+
+export interface DatabaseBlockProps {
+  databaseId: string;
+  config: DatabaseConfig;
+  view: DatabaseView;
+  host: DatabaseHost;
+  /** The database of a Database page: full width and height. */
+  fill?: boolean;
+  api?: DatabaseApi;
+}
+
+/** Field types a view can be grouped by. */
+const GROUPABLE = new Set(['select', 'status', 'checkbox', 'person', 'createdBy']);
+
+/** A new Table view showing every field. */
+export function newTableLayout(config: DatabaseConfig, name: string): DatabaseLayout {
+  const ids = Object.keys(config.fields);
+  const ordered = [MAIN_FIELD_ID, ...ids.filter((id) => id !== MAIN_FIELD_ID)].filter((id) => ids.includes(id));
+  return { uid: newId(), type: 'table', name, orderedFields: ordered.map((fieldId) => ({ fieldId, isWrap: false })) };
+}
+
+/**
+ * A database in the page (the lazy part of the database block's view): its views as tabs, the
+ * filter and sort bar, the active view as a table, and a row opened in the side peek. Fields and
+ * views are changed through the API; the database block the server answers goes into the editor
+ * (host.receiveBlock), and this component draws what the element then holds.
+ */
+export default function DatabaseBlock({ databaseId, config, view, host, fill, api = databaseApi }: DatabaseBlockProps) {
+  const { t } = useTranslation('automation');
+  const layouts = view.layouts;
+  const [activeId, setActiveId] = useState<string | null>(layouts[0]?.uid ?? null);
+  const layout = layouts.find((l) => l.uid === activeId) ?? layouts[0];
+  const [barOpen, setBarOpen] = useState(false);
+  const [peekRow, setPeekRow] = useState<string | null>(null);
+  const editable = host.canEdit;
+  // A database just made here is on the server only after the sync queue sent it: its rows are asked for then.
+  const [saved, setSaved] = useState(() => host.isSaved(databaseId));
+  useEffect(() => {
+    if (saved) return;
+    let cancelled = false;
+    void host.flush().then(() => !cancelled && setSaved(host.isSaved(databaseId)));
+    return () => {
+      cancelled = true;
+    };
+  }, [saved, host, databaseId]);
+  const hasPeople = Object.values(config.fields).some((f) => f.type === 'person');
+  const members = useMentionable(host.workspaceId, host.pageId, hasPeople || peekRow !== null);
+
+  const apply = useCallback((block: WireDatabaseBlock) => host.receiveBlock(block), [host]);
+  const failed = useCallback(() => showToast(t('database.writeFailed'), 'error'), [t]);
+  const context = useMemo<DatabaseContextValue>(
+    () => ({
+      databaseId,
+      pageId: host.pageId,
+      config,
+      editable,
+      api,
+      apply,
+      members,
+      openRow: setPeekRow,
+      async saveView(viewId, patch) {
+        try {
+          apply(await api.updateView(databaseId, viewId, patch));
+        } catch {
+          failed();
+        }
+      },
+      async saveField(fieldId, field) {
+        try {
+          apply((await api.updateField(databaseId, fieldId, field)).block);
+          return true;
+        } catch {
+          failed();
+          return false;
+        }
+      },
+    }),
+    [databaseId, host.pageId, config, editable, api, apply, members, failed],
+  );
+
+  // Others' changes of the rows: the `database` events of the holding page's channel.
+  const stores = useRef(new Set<RowStore>());
+  const live = host.live;
+  useEffect(() => {
+    if (!live) return;
+    return live.connection.subscribe(channels.element(host.pageId, live.userId), {
+      onJoined: () => {
+        // Back after a drop: what changed meanwhile is read again.
+        for (const store of stores.current) store.refreshSoon();
+      },
+      onEvent(event, payload) {
+        if (event !== 'database') return;
+        const change = payload as unknown as DatabaseEvent;
+        if (change.databaseId !== databaseId) return;
+        for (const store of stores.current) store.applyChange(change.change);
+      },
+    });
+  }, [live, host.pageId, databaseId]);
+  const tableStore = useRef<RowStore | null>(null);
+  const onTableStore = useCallback((store: RowStore | null) => {
+    if (tableStore.current) stores.current.delete(tableStore.current);
+    tableStore.current = store;
+    if (store) stores.current.add(store);
+  }, []);
+  const peekStore = useRef<RowStore | null>(null);
+  const onPeekStore = useCallback((store: RowStore | null) => {
+    if (peekStore.current) stores.current.delete(peekStore.current);
+    peekStore.current = store;
+    if (store) stores.current.add(store);
+  }, []);
+
+  const addView = async () => {
+    const next = newTableLayout(config, t('database.tableView'));
+    try {
+      apply(await api.addView(databaseId, next));
+      setActiveId(next.uid);
+    } catch {
+      failed();
+    }
+  };
+
+  const filters = (layout?.filter?.rules.length ?? 0) + (layout?.sorts?.length ?? 0);
+  return (
+    <DatabaseContext.Provider value={context}>
+      <div className={`db${fill ? ' is-fill' : ''}`} data-database-id={databaseId}>
+        <div className="db-toolbar">
+          <div className="db-tabs" role="tablist" aria-label={t('database.views')}>
+            {layouts.map((l) => (
+              <ViewTab key={l.uid} layout={l} active={l.uid === layout?.uid} onSelect={() => setActiveId(l.uid)} canDelete={layouts.length > 1} />
+            ))}
+            {editable && (
+              <button type="button" className="db-tab db-tab-add" aria-label={t('database.addView')} title={t('database.addView')} onClick={() => void addView()}>
+                +
+              </button>
+            )}
+          </div>
+          {layout && (
+            <div className="db-actions">
+              <button type="button" className={`db-button${barOpen || filters ? ' is-on' : ''}`} aria-expanded={barOpen} onClick={() => setBarOpen((v) => !v)}>
+                {t('database.filterAndSort')}
+                {filters > 0 && <span className="db-badge">{filters}</span>}
+              </button>
+              <GroupButton layout={layout} />
+            </div>
+          )}
+        </div>
+        {layout && barOpen && <FilterBar layout={layout} />}
+        {!saved ? (
+          <div className="db-empty">{t('database.loading')}</div>
+        ) : layout ? (
+          <>
+            {layout.type !== 'table' && <div className="db-note">{t('database.shownAsTable', { type: t(`database.layouts.${layout.type}`) })}</div>}
+            <TableView key={layout.uid} layout={layout} onStore={onTableStore} fill={fill} />
+          </>
+        ) : (
+          <div className="db-empty">{t('database.noViews')}</div>
+        )}
+        {peekRow && (
+          <RowPeek
+            rowId={peekRow}
+            onClose={() => setPeekRow(null)}
+            onOpenPage={(id) => {
+              setPeekRow(null);
+              host.openPage?.(id);
+            }}
+            fields={{ databaseId, config, editable, api, members, saveField: context.saveField, onStore: onPeekStore }}
+          />
+        )}
+      </div>
+    </DatabaseContext.Provider>
+  );
+}
+
+function ViewTab({ layout, active, onSelect, canDelete }: { layout: DatabaseLayout; active: boolean; onSelect(): void; canDelete: boolean }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const [renaming, setRenaming] = useState(false);
+  const [menu, setMenu] = useState(false);
+  const [name, setName] = useState(layout.name ?? '');
+  const button = useRef<HTMLButtonElement>(null);
+  const label = layout.name || t(`database.layouts.${layout.type}`);
+  const rename = () => {
+    setRenaming(false);
+    if (name.trim() && name.trim() !== layout.name) void db.saveView(layout.uid, { name: name.trim() });
+  };
+  const remove = async () => {
+    setMenu(false);
+    try {
+      db.apply(await db.api.deleteView(db.databaseId, layout.uid));
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+  if (renaming) {
+    return (
+      <input
+        className="db-tab db-tab-input"
+        value={name}
+        autoFocus
+        aria-label={t('database.viewName')}
+        onChange={(e) => setName(e.target.value)}
+        onBlur={rename}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') rename();
+          if (e.key === 'Escape') setRenaming(false);
+        }}
+      />
+    );
+  }
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        role="tab"
+        aria-selected={active}
+        className={`db-tab${active ? ' is-active' : ''}`}
+        onClick={() => (active && db.editable ? setMenu(true) : onSelect())}
+        onDoubleClick={() => db.editable && setRenaming(true)}
+      >
+        <span aria-hidden>▦</span> {label}
+      </button>
+      {menu && (
+        <Popover anchor={button.current} onClose={() => setMenu(false)} label={t('database.viewMenu')} className="menu db-menu" role="menu">
+          <button
+            type="button"
+            className="menu-item"
+            role="menuitem"
+            onClick={() => {
+              setMenu(false);
+              setName(layout.name ?? label);
+              setRenaming(true);
+            }}
+          >
+            {t('database.renameView')}
+          </button>
+          <button type="button" className="menu-item is-danger" role="menuitem" disabled={!canDelete} onClick={() => void remove()}>
+            {t('database.deleteView')}
+          </button>
+        </Popover>
+      )}
+    </>
+  );
+}
+
+function GroupButton({ layout }: { layout: DatabaseLayout }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const candidates = Object.entries(db.config.fields).filter(([, f]: [string, DatabaseField]) => GROUPABLE.has(f.type));
+  const current = layout.groupBy?.fieldId;
+  const choose = (fieldId: string | null) => {
+    setOpen(false);
+    void db.saveView(layout.uid, { groupBy: fieldId ? { fieldId } : null });
+  };
+  if (!db.editable && !current) return null;
+  return (
+    <>
+      <button ref={button} type="button" className={`db-button${current ? ' is-on' : ''}`} disabled={!db.editable} onClick={() => setOpen(true)}>
+        {current ? t('database.groupedBy', { name: db.config.fields[current]?.name ?? '' }) : t('database.group')}
+      </button>
+      {open && (
+        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.group')} className="menu db-menu" role="menu" align="end">
+          <button type="button" className="menu-item" role="menuitemradio" aria-checked={!current} onClick={() => choose(null)}>
+            {t('database.noGroup')}
+          </button>
+          {candidates.map(([id, f]) => (
+            <button key={id} type="button" className="menu-item" role="menuitemradio" aria-checked={current === id} onClick={() => choose(id)}>
+              {f.name}
+            </button>
+          ))}
+        </Popover>
+      )}
+    </>
+  );
+}

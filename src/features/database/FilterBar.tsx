@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FILTER_CONDITIONS, MAIN_FIELD_ID, hasOptions, type DatabaseLayout, type FilterCondition, type FilterGroup, type FilterRule, type ViewSort } from '../../../schema/blocks/database';
+import { useDatabase } from './context';
+import { addRule, addSort, needsValue, removeRule, removeSort, setOp, updateRule, updateSort } from './filters';
+
+/** The filter and sort rules of a view, edited in a bar under the tabs; each change is saved to the view. */
+export function FilterBar({ layout }: { layout: DatabaseLayout }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const { config, editable } = db;
+  const fieldIds = Object.keys(config.fields);
+  const firstField = fieldIds.includes(MAIN_FIELD_ID) ? MAIN_FIELD_ID : fieldIds[0];
+  const filter = layout.filter ?? null;
+  const sorts = layout.sorts ?? [];
+  const saveFilter = (next: FilterGroup | null) => void db.saveView(layout.uid, { filter: next });
+  const saveSorts = (next: ViewSort[]) => void db.saveView(layout.uid, { sorts: next });
+
+  return (
+    <div className="db-filterbar" role="region" aria-label={t('database.filtersAndSorts')}>
+      <div className="db-filter-rules">
+        {filter?.rules.map((rule, index) => (
+          <div key={index} className="db-filter-rule">
+            {index === 0 ? (
+              <span className="db-filter-op">{t('database.where')}</span>
+            ) : index === 1 ? (
+              <select className="db-filter-op" aria-label={t('database.filterOp')} value={filter.op} disabled={!editable} onChange={(e) => saveFilter(setOp(filter, e.target.value as 'and' | 'or'))}>
+                <option value="and">{t('database.and')}</option>
+                <option value="or">{t('database.or')}</option>
+              </select>
+            ) : (
+              <span className="db-filter-op">{filter.op === 'and' ? t('database.and') : t('database.or')}</span>
+            )}
+            {'op' in rule ? (
+              <span className="db-filter-group">{t('database.ruleGroup', { count: rule.rules.length })}</span>
+            ) : (
+              <RuleEditor rule={rule} editable={editable} onChange={(patch) => saveFilter(updateRule(filter, index, config, patch))} />
+            )}
+            {editable && (
+              <button type="button" className="db-icon-button" aria-label={t('database.removeRule')} onClick={() => saveFilter(removeRule(filter, index))}>
+                ×
+              </button>
+            )}
+          </div>
+        ))}
+        {editable && firstField && (
+          <button type="button" className="db-link-button" onClick={() => saveFilter(addRule(filter, config, firstField))}>
+            + {t('database.addFilter')}
+          </button>
+        )}
+      </div>
+      <div className="db-filter-rules">
+        {sorts.map((sort, index) => (
+          <div key={index} className="db-filter-rule">
+            <span className="db-filter-op">{index === 0 ? t('database.sortBy') : t('database.thenBy')}</span>
+            <select aria-label={t('database.sortField')} value={sort.fieldId} disabled={!editable} onChange={(e) => saveSorts(updateSort(sorts, index, { fieldId: e.target.value }))}>
+              {fieldIds.map((id) => (
+                <option key={id} value={id}>
+                  {config.fields[id].name}
+                </option>
+              ))}
+            </select>
+            <select aria-label={t('database.sortDirection')} value={sort.direction} disabled={!editable} onChange={(e) => saveSorts(updateSort(sorts, index, { direction: e.target.value as 'asc' | 'desc' }))}>
+              <option value="asc">{t('database.ascending')}</option>
+              <option value="desc">{t('database.descending')}</option>
+            </select>
+            {editable && (
+              <button type="button" className="db-icon-button" aria-label={t('database.removeSort')} onClick={() => saveSorts(removeSort(sorts, index))}>
+                ×
+              </button>
+            )}
+          </div>
+        ))}
+        {editable && firstField && (
+          <button type="button" className="db-link-button" onClick={() => saveSorts(addSort(sorts, fieldIds.find((id) => !sorts.some((s) => s.fieldId === id)) ?? firstField))}>
+            + {t('database.addSort')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function RuleEditor({ rule, editable, onChange }: { rule: FilterRule; editable: boolean; onChange(patch: { fieldId?: string; condition?: FilterCondition; value?: string | boolean }): void }) {
+  const { t } = useTranslation('automation');
+  const { config } = useDatabase();
+  const field = config.fields[rule.fieldId];
+  const [text, setText] = useState(rule.value === undefined || rule.value === null ? '' : String(rule.value));
+  const typed = useRef(false);
+  useEffect(() => {
+    if (!typed.current) setText(rule.value === undefined || rule.value === null ? '' : String(rule.value));
+  }, [rule.value]);
+  // Typed values are saved 400 ms after the last key.
+  useEffect(() => {
+    if (!typed.current) return;
+    const timer = setTimeout(() => {
+      typed.current = false;
+      onChange({ value: text });
+    }, 400);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text]);
+  if (!field) return null;
+  const conditions = FILTER_CONDITIONS[field.type];
+  let valueEditor = null;
+  if (needsValue(rule.condition)) {
+    if (field.type === 'checkbox') {
+      valueEditor = (
+        <select aria-label={t('database.filterValue')} value={rule.value === false ? 'false' : 'true'} disabled={!editable} onChange={(e) => onChange({ value: e.target.value === 'true' })}>
+          <option value="true">{t('database.checked')}</option>
+          <option value="false">{t('database.unchecked')}</option>
+        </select>
+      );
+    } else if (hasOptions(field)) {
+      valueEditor = (
+        <select aria-label={t('database.filterValue')} value={typeof rule.value === 'string' ? rule.value : ''} disabled={!editable} onChange={(e) => onChange({ value: e.target.value })}>
+          <option value="">{t('database.chooseOption')}</option>
+          {field.options.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.name}
+            </option>
+          ))}
+        </select>
+      );
+    } else {
+      const type = field.type === 'date' || field.type === 'createdTime' || field.type === 'editedTime' ? 'date' : field.type === 'number' ? 'text' : 'text';
+      valueEditor = (
+        <input
+          type={type}
+          aria-label={t('database.filterValue')}
+          placeholder={t('database.filterValue')}
+          value={text}
+          disabled={!editable}
+          inputMode={field.type === 'number' ? 'decimal' : undefined}
+          onChange={(e) => {
+            typed.current = true;
+            setText(e.target.value);
+          }}
+        />
+      );
+    }
+  }
+  return (
+    <>
+      <select aria-label={t('database.filterField')} value={rule.fieldId} disabled={!editable} onChange={(e) => onChange({ fieldId: e.target.value })}>
+        {Object.entries(config.fields).map(([id, f]) => (
+          <option key={id} value={id}>
+            {f.name}
+          </option>
+        ))}
+      </select>
+      <select aria-label={t('database.filterCondition')} value={rule.condition} disabled={!editable} onChange={(e) => onChange({ condition: e.target.value as FilterCondition })}>
+        {conditions.map((c) => (
+          <option key={c} value={c}>
+            {t(`database.conditions.${c}`)}
+          </option>
+        ))}
+      </select>
+      {valueEditor}
+    </>
+  );
+}

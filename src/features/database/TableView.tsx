@@ -1,0 +1,791 @@
+import { createPortal } from 'react-dom';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout, type RowValue, type SelectOption } from '../../../schema/blocks/database';
+import { textToValue, valueToText, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
+import { newId } from '../../../schema/ids';
+import { showToast } from '../../ui/Toast';
+import { displayName } from '../comments/userLookup';
+import { CellContent, CellEditor, OptionChip, isEditableField, type EditorMove } from './cells';
+import type { RowsQuery } from './api';
+import { writeCell } from './cellWrites';
+import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
+import { useDatabase } from './context';
+import { ColumnHeader, AddFieldButton } from './FieldMenu';
+import { CalculationCell, useCalculations } from './Footer';
+import { cellSelection, gridKeyAction, groupedLayout, inRange, moveSelection, parseTsv, planPaste, rangeOf, tabSelection, toTsv, type CellPos, type GridSelection } from './gridModel';
+import { cellOf, useRowStore, type RowStore } from './rowStore';
+import { useColumnReorder } from './useColumnReorder';
+
+export const ROW_HEIGHT = 34;
+export const HEADER_HEIGHT = 34;
+export const FOOTER_HEIGHT = 32;
+/** The row gutter: «+» (a row below) and the row's checkbox. */
+export const GUTTER = 52;
+/** On a phone: the gutter holds the checkbox only, and the sticky title column leaves room for the others. */
+const PHONE_GUTTER = 32;
+const PHONE_TITLE = 150;
+const PHONE = '(max-width: 600px)';
+const onPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE).matches;
+const watchPhone = (notify: () => void) => {
+  if (typeof window.matchMedia !== 'function') return () => undefined;
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', notify);
+  return () => query.removeEventListener('change', notify);
+};
+const ADD_COLUMN = 44;
+
+const features = tableFeatures({ columnSizingFeature, columnResizingFeature });
+const NO_ROWS: WireRow[] = [];
+
+export interface TableViewProps {
+  layout: DatabaseLayout;
+  /** Called with the view's row store (the realtime events go to it). */
+  onStore?(store: RowStore | null): void;
+  /** Full-height grid (a Database page) rather than a box in the document. */
+  fill?: boolean;
+}
+
+interface Editing {
+  pos: CellPos;
+  initial?: string;
+  base: { value: RowValue; version: number };
+}
+
+/**
+ * A database view as a spreadsheet (docs/web-app.md, «Table view»): rows and columns both
+ * virtualized, the header and the title column sticky, keyboard and range selection, copy and
+ * paste as TSV, the footer's calculations and group headers. Rows come from a windowed store;
+ * a cell's change re-renders its row only.
+ */
+export function TableView({ layout, onStore, fill }: TableViewProps) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const { config, editable, databaseId } = db;
+  const columns = useMemo(() => gridColumns(config, layout), [config, layout]);
+
+  // —— Rows ——
+  const rowsApi = db.api;
+  const read = useCallback((query: RowsQuery, signal: AbortSignal) => rowsApi.rows(databaseId, query, signal), [rowsApi, databaseId]);
+  const query = useMemo(() => ({ viewId: layout.uid, filter: layout.filter ?? null, sorts: layout.sorts ?? [] }), [layout.uid, layout.filter, layout.sorts]);
+  const groupField = layout.groupBy?.fieldId;
+  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${layout.groupBy?.hideEmpty ? 1 : 0}`, query);
+  useEffect(() => {
+    onStore?.(store);
+    return () => onStore?.(null);
+  }, [store, onStore]);
+  const count = store.count ?? 0;
+
+  // —— Groups (a grouped view: a header before each group's rows) ——
+  const [groups, setGroups] = useState<WireGroup[] | null>(null);
+  const changes = store.changes;
+  useEffect(() => {
+    if (!groupField) {
+      setGroups(null);
+      return;
+    }
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      db.api.groups(databaseId, layout.uid).then(
+        (list) => !cancelled && setGroups(list),
+        () => !cancelled && setGroups(null),
+      );
+    }, changes === 0 ? 0 : 300);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [db.api, databaseId, layout.uid, groupField, query, changes, count]);
+  const grouped = useMemo(() => (groups && groupField ? groupedLayout(groups.map((g) => g.count)) : null), [groups, groupField]);
+  const itemCount = grouped ? grouped.size : count;
+
+  // —— Columns: sizes through TanStack Table (resizing), positions through TanStack Virtual ——
+  const columnDefs = useMemo<Array<ColumnDef<typeof features, WireRow>>>(
+    () => columns.map((c) => ({ id: c.fieldId, header: c.field.name, size: c.width, minSize: MIN_WIDTH, maxSize: MAX_WIDTH })),
+    [columns],
+  );
+  const table = useTable({ features, columns: columnDefs, data: NO_ROWS, columnResizeMode: 'onChange', enableColumnResizing: editable });
+  const sizingKey = columns.map((c) => `${c.fieldId}:${c.width}`).join('|');
+  useEffect(() => {
+    // The view's widths (saved, or changed by someone) replace what a resize left.
+    table.setColumnSizing(Object.fromEntries(columns.map((c) => [c.fieldId, c.width])));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sizingKey]);
+  const phone = useSyncExternalStore(watchPhone, onPhone, () => false);
+  const gutter = phone ? PHONE_GUTTER : GUTTER;
+  const sizes = columns.map((c) => table.getColumn(c.fieldId)?.getSize() ?? c.width);
+  const titleWidth = phone ? Math.min(sizes[0], PHONE_TITLE) : sizes[0];
+  const widths = [titleWidth, ...sizes.slice(1)];
+  const rest = columns.slice(1);
+  const restWidths = widths.slice(1);
+  const pinned = gutter + titleWidth;
+  const totalWidth = pinned + restWidths.reduce((a, b) => a + b, 0) + (editable ? ADD_COLUMN : 0);
+
+  const scroll = useRef<HTMLDivElement>(null);
+  const wraps = columns.some((c) => c.isWrap);
+  const rowVirtualizer = useVirtualizer({
+    count: itemCount,
+    getScrollElement: () => scroll.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    scrollMargin: HEADER_HEIGHT,
+    // A row scrolled to is not left under the sticky header or footer.
+    scrollPaddingStart: HEADER_HEIGHT,
+    scrollPaddingEnd: FOOTER_HEIGHT,
+    initialRect: { width: 1000, height: 600 },
+  });
+  const colVirtualizer = useVirtualizer({
+    horizontal: true,
+    count: rest.length,
+    getScrollElement: () => scroll.current,
+    estimateSize: (i) => restWidths[i] ?? 180,
+    paddingStart: pinned,
+    // …nor a column under the sticky title column.
+    scrollPaddingStart: pinned,
+    overscan: 2,
+    initialRect: { width: 1000, height: 600 },
+  });
+  const widthsKey = restWidths.join(',');
+  useLayoutEffect(() => colVirtualizer.measure(), [widthsKey, pinned, colVirtualizer]);
+  useLayoutEffect(() => {
+    if (!wraps) rowVirtualizer.measure();
+  }, [wraps, rowVirtualizer]);
+
+  const items = rowVirtualizer.getVirtualItems();
+  const rowOfItem = useCallback((index: number): number | null => {
+    if (!grouped) return index;
+    const item = grouped.itemAt(index);
+    return item.kind === 'row' ? item.row : null;
+  }, [grouped]);
+  // The store reads the windows around what is drawn.
+  const firstVisible = items.length ? firstRowOf(items.map((i) => i.index), rowOfItem) : 0;
+  const lastVisible = items.length ? lastRowOf(items.map((i) => i.index), rowOfItem) : 0;
+  useEffect(() => store.setVisible(firstVisible, lastVisible), [store, firstVisible, lastVisible]);
+
+  const virtualCols = colVirtualizer.getVirtualItems();
+  const colStart = virtualCols.length ? virtualCols[0].index : 0;
+  const colEnd = virtualCols.length ? virtualCols[virtualCols.length - 1].index : -1;
+  const leftPad = virtualCols.length ? virtualCols[0].start - pinned : 0;
+  const rightPad = virtualCols.length ? colVirtualizer.getTotalSize() - virtualCols[virtualCols.length - 1].end : 0;
+
+  // —— Selection, editing, checked rows ——
+  const [selection, setSelection] = useState<GridSelection | null>(null);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
+  const sink = useRef<HTMLTextAreaElement>(null);
+  const gridId = useId();
+  const size = { rows: count, cols: columns.length };
+  const range = selection ? rangeOf(selection) : null;
+  const focusGrid = () => sink.current?.focus({ preventScroll: true });
+
+  const reveal = useCallback(
+    (pos: CellPos) => {
+      rowVirtualizer.scrollToIndex(grouped ? grouped.itemOfRow(pos.row) : pos.row, { align: 'auto' });
+      if (pos.col > 0) colVirtualizer.scrollToIndex(pos.col - 1, { align: 'auto' });
+    },
+    [rowVirtualizer, colVirtualizer, grouped],
+  );
+  const select = (next: GridSelection) => {
+    setSelection(next);
+    reveal(next.focus);
+  };
+
+  const failed = useCallback(() => showToast(t('database.writeFailed'), 'error'), [t]);
+  const commit = useCallback(
+    (rowIndex: number, col: number, value: RowValue, base?: { value: RowValue; version: number }) => {
+      const row = store.rowAt(rowIndex);
+      const column = columns[col];
+      if (!row || !column || !isEditableField(column.field)) return;
+      const current = cellOf(row, column.fieldId) ?? null;
+      void writeCell({
+        store,
+        write: db.api.writeCell,
+        rowId: row.id,
+        fieldId: column.fieldId,
+        field: column.field,
+        value: column.fieldId === MAIN_FIELD_ID && value === null ? '' : value,
+        base: base ?? { value: current, version: row.versions[column.fieldId] ?? 0 },
+        onError: failed,
+        onTheirs: () => showToast(t('database.changedByOther'), 'info'),
+      });
+    },
+    [store, columns, db.api, failed, t],
+  );
+
+  const startEditing = (pos: CellPos, initial?: string) => {
+    const row = store.rowAt(pos.row);
+    const column = columns[pos.col];
+    if (!editable || !row || !column || !isEditableField(column.field)) return;
+    if (column.field.type === 'checkbox') {
+      commit(pos.row, pos.col, cellOf(row, column.fieldId) !== true);
+      return;
+    }
+    reveal(pos);
+    setEditing({ pos, initial, base: { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 } });
+  };
+
+  const finishEditing = (value: RowValue | undefined, move: EditorMove) => {
+    const current = editing;
+    setEditing(null);
+    if (!current) return;
+    if (value !== undefined) commit(current.pos.row, current.pos.col, value, current.base);
+    const step = move === 'down' ? [1, 0] : move === 'right' ? [0, 1] : move === 'left' ? [0, -1] : [0, 0];
+    if (move === 'right' || move === 'left') select(tabSelection(cellSelection(current.pos), move === 'left', size));
+    else select(moveSelection(cellSelection(current.pos), step[0], step[1], size, false));
+    requestAnimationFrame(focusGrid);
+  };
+
+  const clearRange = () => {
+    if (!range || !editable) return;
+    for (let r = range.top; r <= range.bottom; r += 1) {
+      for (let c = range.left; c <= range.right; c += 1) {
+        const row = store.rowAt(r);
+        if (row && (cellOf(row, columns[c].fieldId) ?? null) !== null && cellOf(row, columns[c].fieldId) !== '') commit(r, c, null);
+      }
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    event.stopPropagation();
+    if (!selection) {
+      if (event.key.startsWith('Arrow') || event.key === 'Tab') {
+        event.preventDefault();
+        select(cellSelection({ row: 0, col: 0 }));
+      }
+      return;
+    }
+    const activeField = columns[selection.focus.col]?.field;
+    const action = gridKeyAction(event, false, { toggleOnSpace: activeField?.type === 'checkbox' });
+    if (!action) return;
+    event.preventDefault();
+    switch (action.type) {
+      case 'move':
+        select(moveSelection(selection, action.dRow, action.dCol, size, action.extend));
+        break;
+      case 'tab':
+        select(tabSelection(selection, action.back, size));
+        break;
+      case 'edit':
+        startEditing(selection.focus, action.initial);
+        break;
+      case 'toggle':
+        startEditing(selection.focus);
+        break;
+      case 'clear':
+        clearRange();
+        break;
+      case 'selectAll':
+        setSelection({ anchor: { row: 0, col: 0 }, focus: { row: Math.max(0, count - 1), col: columns.length - 1 } });
+        break;
+      case 'cancel':
+        if (checked.size) setChecked(new Set());
+        else setSelection(cellSelection(selection.focus));
+        break;
+      default:
+        break;
+    }
+  };
+
+  // —— Clipboard: TSV both ways ——
+  const names = useMemo(() => ({ userName: (id: string) => displayName(db.members.find((m) => m.id === id), id) }), [db.members]);
+  const onCopy = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (!range) return;
+    event.preventDefault();
+    const lines: string[][] = [];
+    for (let r = range.top; r <= range.bottom; r += 1) {
+      const row = store.rowAt(r);
+      const line: string[] = [];
+      for (let c = range.left; c <= range.right; c += 1) line.push(row ? valueToText(columns[c].field, cellOf(row, columns[c].fieldId), names) : '');
+      lines.push(line);
+    }
+    event.clipboardData.setData('text/plain', toTsv(lines));
+  };
+  const onCut = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    onCopy(event);
+    clearRange();
+  };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (!selection || !editable) return;
+    event.preventDefault();
+    const text = event.clipboardData.getData('text/plain');
+    void pasteText(text, selection);
+  };
+
+  const pasteText = async (text: string, at: GridSelection) => {
+    const plan = planPaste(parseTsv(text), at, size);
+    // Names that are no option yet become options: each field is saved once, before the cells.
+    const added = new Map<string, SelectOption[]>();
+    const addOption = (fieldId: string) => (name: string) => {
+      const list = added.get(fieldId) ?? [];
+      const same = list.find((o) => o.name.toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru'));
+      if (same) return same.id;
+      const option = { id: newId(), name, color: 'default' as const };
+      added.set(fieldId, [...list, option]);
+      return option.id;
+    };
+    const userId = (name: string) => db.members.find((m) => displayName(m, m.email).toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru') || m.email === name)?.id;
+    const writes: Array<{ row: number; col: number; value: RowValue }> = [];
+    let problems = 0;
+    for (const cell of plan.cells) {
+      const column = columns[cell.col];
+      if (!isEditableField(column.field)) continue;
+      const parsed = textToValue(column.field, cell.text, { addOption: hasOptions(column.field) ? addOption(column.fieldId) : undefined, userId });
+      if ('problem' in parsed) problems += 1;
+      else writes.push({ row: cell.row, col: cell.col, value: parsed.value });
+    }
+    for (const [fieldId, options] of added) {
+      const field = config.fields[fieldId];
+      if (!hasOptions(field)) continue;
+      const extra = field.type === 'status' ? options.map((o) => ({ ...o, group: 'todo' as const })) : options;
+      const ok = await db.saveField(fieldId, { ...field, options: [...field.options, ...extra] } as DatabaseField);
+      if (!ok) return;
+    }
+    const existing = writes.filter((w) => w.row < count);
+    const fresh = writes.filter((w) => w.row >= count);
+    for (const w of existing) commit(w.row, w.col, w.value);
+    if (plan.newRows > 0) {
+      const rows: NewRow[] = Array.from({ length: plan.newRows }, () => ({ values: {} }));
+      for (const w of fresh) {
+        const target = rows[w.row - count];
+        const fieldId = columns[w.col].fieldId;
+        if (fieldId === MAIN_FIELD_ID) target.title = typeof w.value === 'string' ? w.value : '';
+        else if (w.value !== null) target.values![fieldId] = w.value;
+      }
+      try {
+        await db.api.createRows(databaseId, rows);
+        await store.refresh();
+      } catch {
+        failed();
+      }
+    }
+    if (problems > 0) showToast(t('database.pasteSkipped', { count: problems }), 'info');
+    const r = rangeOf(at);
+    setSelection({ anchor: { row: r.top, col: r.left }, focus: { row: Math.max(...plan.cells.map((c) => c.row), r.top), col: Math.max(...plan.cells.map((c) => c.col), r.left) } });
+  };
+
+  // —— Rows: add, insert, delete (with undo) ——
+  const [focusRowId, setFocusRowId] = useState<string | null>(null);
+  const addRow = async (placeAfter?: string) => {
+    try {
+      const [row] = await db.api.createRows(databaseId, [{}], placeAfter);
+      if (placeAfter === undefined) rowVirtualizer.scrollToIndex(itemCount, { align: 'end' });
+      await store.refresh();
+      setFocusRowId(row.id);
+    } catch {
+      failed();
+    }
+  };
+  const startEditingRef = useRef(startEditing);
+  startEditingRef.current = startEditing;
+  const focusIndex = focusRowId ? store.indexOf(focusRowId) : -1;
+  useEffect(() => {
+    if (focusIndex < 0) return;
+    setFocusRowId(null);
+    const pos = { row: focusIndex, col: 0 };
+    setSelection(cellSelection(pos));
+    startEditingRef.current(pos);
+  }, [focusIndex]);
+  const deleteChecked = async () => {
+    const ids = [...checked];
+    try {
+      await db.api.deleteRows(databaseId, ids);
+      setChecked(new Set());
+      setSelection(null);
+      await store.refresh();
+      showToast(t('database.rowsDeleted', { count: ids.length }), 'info', 10_000, {
+        label: t('database.undo'),
+        run: () => {
+          db.api.restoreRows(databaseId, ids).then(() => store.refresh(), failed);
+        },
+      });
+    } catch {
+      failed();
+    }
+  };
+
+  // —— Mouse: one handler for every cell (rows stay memoized) ——
+  const dragging = useRef(false);
+  const cellAt = (target: EventTarget | null): CellPos | null => {
+    const cell = (target as HTMLElement | null)?.closest?.('[data-col]') as HTMLElement | null;
+    const rowEl = cell?.closest('[data-row]') as HTMLElement | null;
+    if (!cell || !rowEl) return null;
+    return { row: Number(rowEl.dataset.row), col: Number(cell.dataset.col) };
+  };
+  const onMouseDown = (event: MouseEvent<HTMLDivElement>) => {
+    const target = event.target as HTMLElement;
+    const rowEl = target.closest('[data-row]') as HTMLElement | null;
+    const rowIndex = rowEl ? Number(rowEl.dataset.row) : -1;
+    const row = rowIndex >= 0 ? store.rowAt(rowIndex) : undefined;
+    if (target.closest('[data-open]') && row) {
+      event.preventDefault();
+      db.openRow(row.id);
+      return;
+    }
+    if (target.closest('[data-insert]') && row) {
+      event.preventDefault();
+      void addRow(row.id);
+      return;
+    }
+    if (target.closest('[data-check]') && row) {
+      event.preventDefault();
+      setChecked((set) => {
+        const next = new Set(set);
+        if (next.has(row.id)) next.delete(row.id);
+        else next.add(row.id);
+        return next;
+      });
+      return;
+    }
+    if (target.closest('a, button, input')) return;
+    const pos = cellAt(target);
+    if (!pos) return;
+    event.preventDefault();
+    if (editing) setEditing(null);
+    const next = event.shiftKey && selection ? { anchor: selection.anchor, focus: pos } : cellSelection(pos);
+    setSelection(next);
+    dragging.current = true;
+    focusGrid();
+    const column = columns[pos.col];
+    if (target.closest('[data-toggle]') && column?.field.type === 'checkbox' && !event.shiftKey) startEditing(pos);
+  };
+  const onMouseOver = (event: MouseEvent<HTMLDivElement>) => {
+    if (!dragging.current || !selection || event.buttons !== 1) return;
+    const pos = cellAt(event.target);
+    if (pos && (pos.row !== selection.focus.row || pos.col !== selection.focus.col)) setSelection({ anchor: selection.anchor, focus: pos });
+  };
+  useEffect(() => {
+    const up = () => (dragging.current = false);
+    window.addEventListener('mouseup', up);
+    return () => window.removeEventListener('mouseup', up);
+  }, []);
+  const onDoubleClick = (event: MouseEvent<HTMLDivElement>) => {
+    const pos = cellAt(event.target);
+    if (pos && !(event.target as HTMLElement).closest('a, button, input')) startEditing(pos);
+  };
+  // Scrolling the grid by hand ends the edit (the editor floats over its cell); scrolling to
+  // reveal the cell being edited does not.
+  const onUserScroll = () => {
+    if (editing) (document.activeElement as HTMLElement | null)?.blur();
+  };
+
+  // —— Column resize: the width is saved to the view when the drag ends ——
+  const headers = table.getHeaderGroups()[0]?.headers ?? [];
+  const startResize = (fieldId: string, event: React.MouseEvent | React.TouchEvent) => {
+    event.stopPropagation();
+    // No native drag of the header (it is draggable, to reorder columns) from its edge.
+    if (!('touches' in event)) event.preventDefault();
+    const header = headers.find((h) => h.column.id === fieldId);
+    if (!header) return;
+    header.getResizeHandler(document)(event.nativeEvent);
+    const end = () => {
+      window.removeEventListener('mouseup', end);
+      window.removeEventListener('touchend', end);
+      setTimeout(() => {
+        const width = Math.round(table.getColumn(fieldId)?.getSize() ?? 0);
+        const before = columns.find((c) => c.fieldId === fieldId)?.width;
+        if (width && width !== before) void db.saveView(layout.uid, { orderedFields: withOrderedField(layout, fieldId, { width: Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)) }) });
+      }, 0);
+    };
+    window.addEventListener('mouseup', end);
+    window.addEventListener('touchend', end);
+  };
+
+  const reorder = useColumnReorder(layout, editable);
+
+  const editingCell = editing ? (scroll.current?.querySelector(`[data-row="${editing.pos.row}"] [data-col="${editing.pos.col}"]`) as HTMLElement | null) : null;
+  const editingRow = editing ? store.rowAt(editing.pos.row) : undefined;
+  const allChecked = checked.size > 0 && checked.size >= count;
+
+  // The rows' height (the virtualizer's total leaves out the header, its scroll margin).
+  const bodyHeight = rowVirtualizer.getTotalSize();
+  const hasFooter = columns.length > 0;
+  const figures = useCalculations(layout, changes);
+
+  return (
+    <div className={`db-table${fill ? ' is-fill' : ''}`}>
+      {checked.size > 0 && (
+        <div className="db-bulk" role="toolbar" aria-label={t('database.selectedRows', { count: checked.size })}>
+          <span>{t('database.selectedRows', { count: checked.size })}</span>
+          {editable && (
+            <button type="button" className="db-button is-danger" onClick={() => void deleteChecked()}>
+              {t('database.deleteRows')}
+            </button>
+          )}
+          <button type="button" className="db-button" onClick={() => setChecked(new Set())}>
+            {t('database.unselect')}
+          </button>
+        </div>
+      )}
+      <div
+        className="db-scroll"
+        ref={scroll}
+        role="grid"
+        id={gridId}
+        aria-label={t('database.table')}
+        aria-rowcount={count + 1}
+        aria-colcount={columns.length}
+        aria-readonly={!editable || undefined}
+        aria-multiselectable
+        onMouseDown={onMouseDown}
+        onMouseOver={onMouseOver}
+        onDoubleClick={onDoubleClick}
+        onWheel={onUserScroll}
+        onTouchMove={onUserScroll}
+      >
+        {/* The grid's keyboard and clipboard target: outside the page's editable (a portal), where
+            Slate does not take a focused field for a selection in its void block. */}
+        {createPortal(
+          <textarea
+            ref={sink}
+            className="db-sink"
+            aria-label={t('database.keyboard')}
+            aria-controls={gridId}
+            inputMode="none"
+            value=""
+            onChange={() => undefined}
+            onKeyDown={onKeyDown}
+            onCopy={onCopy}
+            onCut={onCut}
+            onPaste={onPaste}
+          />,
+          document.body,
+        )}
+        <div className="db-canvas" style={{ width: totalWidth }}>
+          <div className="db-header" role="row" aria-rowindex={1} style={{ width: totalWidth, height: HEADER_HEIGHT }}>
+            <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
+              <input
+                type="checkbox"
+                aria-label={t('database.selectAllRows')}
+                checked={allChecked}
+                onChange={() => {
+                  if (allChecked) setChecked(new Set());
+                  else {
+                    const ids = new Set<string>();
+                    for (let i = 0; i < count; i += 1) {
+                      const row = store.rowAt(i);
+                      if (row) ids.add(row.id);
+                    }
+                    setChecked(ids);
+                  }
+                }}
+              />
+            </div>
+            <ColumnHeader column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} onResizeStart={startResize} />
+            {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
+            {virtualCols.map((vc) => (
+              <ColumnHeader key={rest[vc.index].fieldId} column={rest[vc.index]} layout={layout} width={restWidths[vc.index]} onResizeStart={startResize} dragRef={reorder.ref(rest[vc.index].fieldId)} dropSide={reorder.over?.fieldId === rest[vc.index].fieldId ? reorder.over.side : undefined} />
+            ))}
+            {rightPad > 0 && <div style={{ width: rightPad, flex: 'none' }} />}
+            {editable && <AddFieldButton layout={layout} width={ADD_COLUMN} />}
+          </div>
+          <div className="db-body" style={{ height: bodyHeight }}>
+            {items.map((item) => {
+              const rowIndex = rowOfItem(item.index);
+              const top = item.start - HEADER_HEIGHT;
+              if (rowIndex === null && grouped && groups) {
+                const g = (grouped.itemAt(item.index) as { group: number }).group;
+                return <GroupHeader key={`g${g}`} group={groups[g]} field={groupField ? config.fields[groupField] : undefined} top={top} width={totalWidth} members={db.members} />;
+              }
+              const r = rowIndex ?? item.index;
+              const row = store.rowAt(r);
+              const inSel = range && r >= range.top && r <= range.bottom;
+              return (
+                <Row
+                  key={row?.id ?? `i${r}`}
+                  index={r}
+                  itemIndex={item.index}
+                  measure={wraps ? rowVirtualizer.measureElement : undefined}
+                  row={row}
+                  columns={columns}
+                  widths={widths}
+                  colStart={colStart}
+                  colEnd={colEnd}
+                  leftPad={leftPad}
+                  rightPad={rightPad}
+                  top={top}
+                  width={totalWidth}
+                  activeCol={selection && selection.focus.row === r ? selection.focus.col : -1}
+                  rangeLeft={inSel ? range.left : -1}
+                  rangeRight={inSel ? range.right : -1}
+                  checked={row ? checked.has(row.id) : false}
+                  editable={editable}
+                  gutter={gutter}
+                />
+              );
+            })}
+          </div>
+          {hasFooter && (
+            <div className="db-footer" role="row" style={{ width: totalWidth, height: FOOTER_HEIGHT }}>
+              <div className="db-gutter db-pin" style={{ left: 0, width: gutter }} />
+              <CalculationCell column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} figure={figures[columns[0].fieldId]} />
+              {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
+              {virtualCols.map((vc) => (
+                <CalculationCell key={rest[vc.index].fieldId} column={rest[vc.index]} layout={layout} width={restWidths[vc.index]} figure={figures[rest[vc.index].fieldId]} />
+              ))}
+            </div>
+          )}
+        </div>
+      </div>
+      {store.error != null && <div className="db-error" role="alert">{t('database.readFailed')}</div>}
+      {store.count === 0 && !layout.filter?.rules.length && <div className="db-empty">{t('database.noRows')}</div>}
+      {store.count === 0 && !!layout.filter?.rules.length && <div className="db-empty">{t('database.noMatches')}</div>}
+      {editable && (
+        <button type="button" className="db-add-row" onClick={() => void addRow()}>
+          + {t('database.newRow')}
+        </button>
+      )}
+      {editing && editingCell && editingRow && (
+        <CellEditor
+          key={`${editing.pos.row}:${editing.pos.col}`}
+          field={columns[editing.pos.col].field}
+          fieldId={columns[editing.pos.col].fieldId}
+          value={cellOf(editingRow, columns[editing.pos.col].fieldId)}
+          initial={editing.initial}
+          anchor={editingCell}
+          members={db.members}
+          done={finishEditing}
+          addOption={addOptionToField}
+        />
+      )}
+    </div>
+  );
+
+  async function addOptionToField(fieldId: string, name: string): Promise<string | null> {
+    const field = config.fields[fieldId];
+    if (!hasOptions(field)) return null;
+    const option = { id: newId(), name, color: OPTION_CYCLE[field.options.length % OPTION_CYCLE.length] };
+    const next = field.type === 'status' ? { ...field, options: [...field.options, { ...option, group: 'todo' as const }] } : { ...field, options: [...field.options, option] };
+    return (await db.saveField(fieldId, next as DatabaseField)) ? option.id : null;
+  }
+}
+
+const OPTION_CYCLE = ['gray', 'brown', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'red'] as const;
+
+function firstRowOf(indexes: number[], rowOf: (i: number) => number | null): number {
+  for (const i of indexes) {
+    const r = rowOf(i);
+    if (r !== null) return r;
+  }
+  return 0;
+}
+function lastRowOf(indexes: number[], rowOf: (i: number) => number | null): number {
+  for (let k = indexes.length - 1; k >= 0; k -= 1) {
+    const r = rowOf(indexes[k]);
+    if (r !== null) return r;
+  }
+  return 0;
+}
+
+interface RowProps {
+  index: number;
+  itemIndex: number;
+  measure?: (element: Element | null) => void;
+  row: WireRow | undefined;
+  columns: GridColumn[];
+  widths: number[];
+  colStart: number;
+  colEnd: number;
+  leftPad: number;
+  rightPad: number;
+  top: number;
+  width: number;
+  activeCol: number;
+  rangeLeft: number;
+  rangeRight: number;
+  checked: boolean;
+  editable: boolean;
+  gutter: number;
+}
+
+/** One row: re-rendered only when its row object, its selection or the columns drawn change. */
+const Row = memo(
+  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, gutter }: RowProps) {
+    const { t } = useTranslation('automation');
+    const cells = [];
+    const cell = (col: number, pinnedLeft?: number) => {
+      const column = columns[col];
+      const value = row ? cellOf(row, column.fieldId) : undefined;
+      const selected = rangeLeft >= 0 && col >= rangeLeft && col <= rangeRight;
+      const className = ['db-cell', pinnedLeft !== undefined ? 'db-pin' : '', column.isWrap ? 'is-wrap' : '', selected ? 'is-selected' : '', activeCol === col ? 'is-active' : '', column.field.type === 'number' ? 'is-number' : ''].filter(Boolean).join(' ');
+      return (
+        <div key={column.fieldId} className={className} role="gridcell" aria-colindex={col + 1} aria-selected={selected} data-col={col} style={{ width: widths[col], left: pinnedLeft }}>
+          {column.field.type === 'checkbox' ? (
+            <span className="db-checkbox" data-toggle role="checkbox" aria-checked={value === true} aria-disabled={!editable || undefined} aria-label={column.field.name}>
+              {value === true ? '✓' : ''}
+            </span>
+          ) : row ? (
+            <CellContent field={column.field} fieldId={column.fieldId} value={value} />
+          ) : null}
+          {col === 0 && row && (
+            <button type="button" className="db-open" data-open tabIndex={-1}>
+              {t('database.open')}
+            </button>
+          )}
+          {col === 0 && row && !row.data.title && <span className="db-untitled">{t('database.untitledRow')}</span>}
+        </div>
+      );
+    };
+    cells.push(cell(0, gutter));
+    if (leftPad > 0) cells.push(<div key="lp" style={{ width: leftPad, flex: 'none' }} />);
+    for (let c = colStart; c <= colEnd; c += 1) cells.push(cell(c + 1));
+    if (rightPad > 0) cells.push(<div key="rp" style={{ width: rightPad, flex: 'none' }} />);
+    return (
+      <div className={`db-row${checked ? ' is-checked' : ''}${row ? '' : ' is-loading'}`} role="row" aria-rowindex={index + 2} data-row={index} data-index={itemIndex} ref={measure} style={{ transform: `translateY(${top}px)`, width, minHeight: ROW_HEIGHT }}>
+        <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
+          {editable && row && gutter === GUTTER && (
+            <button type="button" className="db-insert" data-insert tabIndex={-1} aria-label={t('database.insertRow')} title={t('database.insertRow')}>
+              +
+            </button>
+          )}
+          {row && <input type="checkbox" data-check tabIndex={-1} aria-label={t('database.selectRow')} checked={checked} onChange={() => undefined} />}
+        </div>
+        {cells}
+      </div>
+    );
+  },
+  (a, b) =>
+    a.row === b.row &&
+    a.columns === b.columns &&
+    a.colStart === b.colStart &&
+    a.colEnd === b.colEnd &&
+    a.leftPad === b.leftPad &&
+    a.rightPad === b.rightPad &&
+    a.top === b.top &&
+    a.width === b.width &&
+    a.activeCol === b.activeCol &&
+    a.rangeLeft === b.rangeLeft &&
+    a.rangeRight === b.rangeRight &&
+    a.checked === b.checked &&
+    a.editable === b.editable &&
+    a.gutter === b.gutter &&
+    a.index === b.index &&
+    a.measure === b.measure &&
+    a.widths.join() === b.widths.join(),
+);
+
+function GroupHeader({ group, field, top, width, members }: { group: WireGroup | undefined; field: DatabaseField | undefined; top: number; width: number; members: Array<{ id: string; name: string; email: string }> }) {
+  const { t } = useTranslation('automation');
+  if (!group || !field) return null;
+  let label: React.ReactNode = t('database.noValue');
+  if (group.value !== null) {
+    if (hasOptions(field)) {
+      const option = field.options.find((o) => o.id === group.value);
+      label = option ? <OptionChip option={option} /> : String(group.value);
+    } else if (field.type === 'checkbox') label = group.value === true ? t('database.yes') : t('database.no');
+    else if (field.type === 'person' || field.type === 'createdBy' || field.type === 'editedBy') {
+      const member = members.find((m) => m.id === group.value);
+      label = member ? member.name || member.email : String(group.value);
+    } else label = String(group.value);
+  }
+  return (
+    <div className="db-group" role="row" style={{ transform: `translateY(${top}px)`, width }}>
+      <div className="db-group-label" role="rowheader">
+        {label} <span className="db-group-count">{group.count}</span>
+      </div>
+    </div>
+  );
+}
+
+export { inRange };

@@ -1,0 +1,127 @@
+import type { WireBlock } from '../../../schema/block';
+import type { DatabaseField, DatabaseLayout, FilterGroup, RowValue, ViewSort } from '../../../schema/blocks/database';
+import type { CalculationResults, NewRow, RetypeReport, WireGroup, WireRow } from '../../../schema/database';
+import { api } from '../../app/api';
+
+/**
+ * The data-table API (docs/api/databases.md), typed. Paths are under /api/v3/spaces; query
+ * parameters are JSON-encoded, as everywhere in the app (spec §7).
+ */
+const BASE = '/api/v3/spaces';
+const id = (value: string) => encodeURIComponent(value);
+
+/** A query string of JSON-encoded values; undefined ones are left out. */
+export function jsonQuery(values: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, JSON.stringify(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export interface RowsQuery {
+  viewId?: string;
+  filter?: FilterGroup | null;
+  sorts?: ViewSort[];
+  search?: string;
+  offset?: number;
+  limit?: number;
+  inTrash?: boolean;
+}
+
+export interface RowsWindow {
+  rows: WireRow[];
+  count: number;
+  offset: number;
+  hasMoreNext: boolean;
+}
+
+/** A cell as the server has it after a write (and in a cell_conflict's `data`). */
+export interface WireCell {
+  rowId: string;
+  fieldId: string;
+  value: RowValue;
+  version: number;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+/** A database block's answer carries the block (its data: config and view). */
+export type DatabaseBlock = WireBlock;
+
+async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  return (await api<T>(`${BASE}/${path}`, { method: 'POST', body, signal })).data;
+}
+
+export const databaseApi = {
+  async database(databaseId: string): Promise<{ block: DatabaseBlock; rowCount: number }> {
+    const answer = await api<DatabaseBlock>(`${BASE}/database/${id(databaseId)}`);
+    return { block: answer.data, rowCount: Number((answer.meta as { rowCount?: number } | undefined)?.rowCount ?? 0) };
+  },
+  async rows(databaseId: string, query: RowsQuery, signal?: AbortSignal): Promise<RowsWindow> {
+    const answer = await api<WireRow[]>(`${BASE}/database/${id(databaseId)}/rows${jsonQuery({ ...query })}`, { signal });
+    const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean };
+    return { rows: answer.data, count: meta.count ?? answer.data.length, offset: meta.offset ?? query.offset ?? 0, hasMoreNext: meta.hasMoreNext ?? false };
+  },
+  createRows(databaseId: string, rows: NewRow[], placeAfter?: string | null): Promise<WireRow[]> {
+    return post(`database/${id(databaseId)}/rows`, placeAfter === undefined ? { rows } : { rows, placeAfter });
+  },
+  async row(rowId: string): Promise<WireRow> {
+    return (await api<WireRow>(`${BASE}/row/${id(rowId)}`)).data;
+  },
+  writeCell(rowId: string, fieldId: string, value: RowValue, version: number): Promise<WireCell> {
+    return post(`row/${id(rowId)}/cells/${id(fieldId)}`, { value, version });
+  },
+  moveRows(databaseId: string, ids: string[], placeAfter: string | null): Promise<WireRow[]> {
+    return post(`database/${id(databaseId)}/rows/move`, { ids, placeAfter });
+  },
+  deleteRows(databaseId: string, ids: string[]): Promise<{ ids: string[] }> {
+    return post(`database/${id(databaseId)}/rows/delete`, { ids });
+  },
+  restoreRows(databaseId: string, ids: string[]): Promise<WireRow[]> {
+    return post(`database/${id(databaseId)}/rows/restore`, { ids });
+  },
+  addField(databaseId: string, field: DatabaseField, options: { id?: string; placeAfter?: string | null } = {}): Promise<DatabaseBlock> {
+    return post(`database/${id(databaseId)}/fields`, { ...options, field });
+  },
+  async updateField(databaseId: string, fieldId: string, field: DatabaseField): Promise<{ block: DatabaseBlock; report: RetypeReport | null }> {
+    const answer = await api<DatabaseBlock>(`${BASE}/database/${id(databaseId)}/fields/${id(fieldId)}`, { method: 'POST', body: { field } });
+    return { block: answer.data, report: ((answer.meta as { report?: RetypeReport } | undefined)?.report ?? null) };
+  },
+  /** What a retype would do, without doing it. */
+  async retypeReport(databaseId: string, fieldId: string, field: DatabaseField): Promise<RetypeReport> {
+    const answer = await api<unknown>(`${BASE}/database/${id(databaseId)}/fields/${id(fieldId)}`, { method: 'POST', body: { field, dryRun: true } });
+    const report = (answer.meta as { report?: RetypeReport } | undefined)?.report ?? (answer.data as RetypeReport | null);
+    return report ?? { converted: 0, dropped: 0, droppedExamples: [], newOptions: [] };
+  },
+  async deleteField(databaseId: string, fieldId: string): Promise<DatabaseBlock> {
+    return (await api<DatabaseBlock>(`${BASE}/database/${id(databaseId)}/fields/${id(fieldId)}`, { method: 'DELETE' })).data;
+  },
+  addView(databaseId: string, layout: DatabaseLayout, placeAfter?: string | null): Promise<DatabaseBlock> {
+    return post(`database/${id(databaseId)}/views`, placeAfter === undefined ? { layout } : { layout, placeAfter });
+  },
+  updateView(databaseId: string, viewId: string, layout: Partial<Omit<DatabaseLayout, 'uid'>>): Promise<DatabaseBlock> {
+    return post(`database/${id(databaseId)}/views/${id(viewId)}`, { layout });
+  },
+  moveView(databaseId: string, viewId: string, placeAfter: string | null): Promise<DatabaseBlock> {
+    return post(`database/${id(databaseId)}/views/${id(viewId)}/move`, { placeAfter });
+  },
+  async deleteView(databaseId: string, viewId: string): Promise<DatabaseBlock> {
+    return (await api<DatabaseBlock>(`${BASE}/database/${id(databaseId)}/views/${id(viewId)}`, { method: 'DELETE' })).data;
+  },
+  async calculations(databaseId: string, viewId: string): Promise<CalculationResults> {
+    return (await api<CalculationResults>(`${BASE}/database/${id(databaseId)}/calculations${jsonQuery({ viewId })}`)).data;
+  },
+  async groups(databaseId: string, viewId: string): Promise<WireGroup[]> {
+    return (await api<WireGroup[]>(`${BASE}/database/${id(databaseId)}/groups${jsonQuery({ viewId })}`)).data;
+  },
+  /** The view as CSV: a link to download (the browser follows it with the session cookie). */
+  exportCsvUrl(databaseId: string, viewId: string): string {
+    return `${BASE}/database/${id(databaseId)}/export.csv${jsonQuery({ viewId })}`;
+  },
+  /** A row's page icon (and title) is a page patch. */
+  async patchRowPage(rowId: string, patch: { icon?: string | null; title?: string }): Promise<void> {
+    await api(`${BASE}/element/${id(rowId)}`, { method: 'PATCH', body: patch });
+  },
+};
+
+export type DatabaseApi = typeof databaseApi;

@@ -1,0 +1,463 @@
+import { memo, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DateRange, type FileRef, type OptionField, type RowValue, type SelectOption } from '../../../schema/blocks/database';
+import { parseNumber } from '../../../schema/database';
+import { foldText } from '../../../schema/database';
+import type { WireUser } from '../../../schema/user';
+import { displayName, useUsers } from '../comments/userLookup';
+import { displayText, formatDate, linkOf } from './format';
+
+/** The chip of a select, multi-select or status option. */
+export function OptionChip({ option }: { option: Pick<SelectOption, 'name' | 'color'> }) {
+  return (
+    <span className="db-chip" data-color={option.color ?? 'default'}>
+      {option.name}
+    </span>
+  );
+}
+
+function PeopleNames({ ids }: { ids: string[] }) {
+  const { t } = useTranslation('automation');
+  const users = useUsers(ids);
+  return <>{users.map((user) => displayName(user, t('database.someone'))).join(', ') || (ids.length ? '…' : '')}</>;
+}
+
+/** A cell's content as shown (not edited). */
+export const CellContent = memo(function CellContent({ field, fieldId, value }: { field: DatabaseField; fieldId: string; value: RowValue | undefined }) {
+  if (value === undefined || value === null || value === '') return null;
+  switch (field.type) {
+    case 'checkbox':
+      return null;
+    case 'select':
+    case 'status': {
+      const option = field.options.find((o) => o.id === value);
+      return option ? <OptionChip option={option} /> : null;
+    }
+    case 'multiSelect':
+      return (
+        <span className="db-chips">
+          {(Array.isArray(value) ? (value as string[]) : []).map((id) => {
+            const option = field.options.find((o) => o.id === id);
+            return option ? <OptionChip key={id} option={option} /> : null;
+          })}
+        </span>
+      );
+    case 'person':
+    case 'createdBy':
+    case 'editedBy':
+      return <PeopleNames ids={Array.isArray(value) ? (value as string[]) : []} />;
+    case 'url':
+    case 'email':
+    case 'phone': {
+      const text = typeof value === 'string' ? value : '';
+      const href = linkOf(field.type, text);
+      return href ? (
+        <a className="db-link" href={href} target={field.type === 'url' ? '_blank' : undefined} rel="noreferrer noopener" onMouseDown={(e) => e.stopPropagation()}>
+          {text}
+        </a>
+      ) : (
+        <>{text}</>
+      );
+    }
+    case 'files':
+      return (
+        <span className="db-files">
+          {(Array.isArray(value) ? (value as FileRef[]) : []).map((file) => (
+            <span key={file.id} className="db-file">
+              ⎘ {file.name}
+            </span>
+          ))}
+        </span>
+      );
+    case 'number':
+      return <span className="db-number">{displayText(field, value)}</span>;
+    default:
+      return <>{fieldId === MAIN_FIELD_ID ? String(value) : displayText(field, value)}</>;
+  }
+});
+
+/** An editor's answer: a value to write, or undefined (nothing changes), and where the active cell goes next. */
+export type EditorMove = 'down' | 'right' | 'left' | 'stay';
+export interface CellEditorProps {
+  field: DatabaseField;
+  fieldId: string;
+  value: RowValue | undefined;
+  /** The character that started the edit (it replaces the value). */
+  initial?: string;
+  /** The cell on screen, to place the editor over. */
+  anchor: HTMLElement;
+  members: WireUser[];
+  done(value: RowValue | undefined, move: EditorMove): void;
+  /** A new option for a select, multi-select or status field (the field is saved first); its id. */
+  addOption(fieldId: string, name: string): Promise<string | null>;
+}
+
+/** The editor floats over its cell (a portal: the grid's scroll box would clip it). */
+function Floating({ anchor, children, minWidth, className }: { anchor: HTMLElement; children: ReactNode; minWidth?: number; className?: string }) {
+  const [box, setBox] = useState(() => anchor.getBoundingClientRect());
+  useLayoutEffect(() => setBox(anchor.getBoundingClientRect()), [anchor]);
+  const width = Math.max(box.width, minWidth ?? 0);
+  const left = Math.max(4, Math.min(box.left, window.innerWidth - width - 4));
+  return createPortal(
+    <div className={['db-editor', className].filter(Boolean).join(' ')} style={{ top: box.top, left, width, minHeight: box.height }} onMouseDown={(e) => e.stopPropagation()}>
+      {children}
+    </div>,
+    document.body,
+  );
+}
+
+/** Enter, Tab and Escape in a text editor (the grid's keys while editing). */
+function editKeys(event: ReactKeyboardEvent, commit: (move: EditorMove) => void, cancel: () => void) {
+  if (event.key === 'Enter' && !event.altKey && !event.nativeEvent.isComposing) {
+    event.preventDefault();
+    commit(event.shiftKey ? 'stay' : 'down');
+  } else if (event.key === 'Tab') {
+    event.preventDefault();
+    commit(event.shiftKey ? 'left' : 'right');
+  } else if (event.key === 'Escape') {
+    event.preventDefault();
+    cancel();
+  }
+  event.stopPropagation();
+}
+
+function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditorProps) {
+  const { t } = useTranslation('automation');
+  const start = initial ?? (typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '');
+  const [text, setText] = useState(start);
+  const [invalid, setInvalid] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const finished = useRef(false);
+  useLayoutEffect(() => {
+    const el = input.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
+  const commit = (move: EditorMove) => {
+    if (finished.current) return;
+    if (field.type === 'number') {
+      const n = text.trim() === '' ? null : parseNumber(text);
+      if (n === null && text.trim() !== '') {
+        setInvalid(true);
+        return;
+      }
+      finished.current = true;
+      done(n === value ? undefined : n, move);
+      return;
+    }
+    finished.current = true;
+    const next = fieldId === MAIN_FIELD_ID ? text : field.type === 'text' ? (text === '' ? null : text) : text.trim() === '' ? null : text.trim();
+    done(next === (value ?? (fieldId === MAIN_FIELD_ID ? '' : null)) ? undefined : next, move);
+  };
+  const cancel = () => {
+    finished.current = true;
+    done(undefined, 'stay');
+  };
+  return (
+    <Floating anchor={anchor}>
+      <textarea
+        ref={input}
+        className={`db-editor-text${invalid ? ' is-invalid' : ''}`}
+        value={text}
+        rows={1}
+        aria-label={t('database.editCell')}
+        aria-invalid={invalid || undefined}
+        inputMode={field.type === 'number' ? 'decimal' : field.type === 'email' ? 'email' : field.type === 'phone' ? 'tel' : field.type === 'url' ? 'url' : undefined}
+        onChange={(e) => {
+          setInvalid(false);
+          setText(e.target.value);
+        }}
+        onKeyDown={(e) => editKeys(e, commit, cancel)}
+        onBlur={() => commit('stay')}
+      />
+      {invalid && <div className="db-editor-hint">{t('database.notANumber')}</div>}
+    </Floating>
+  );
+}
+
+/** The search box of a list editor; leaving the editor (focus going outside it) ends the edit. */
+function EditorSearch({ inputRef, value, label, onChange, onKeyDown, onLeave }: { inputRef: RefObject<HTMLInputElement | null>; value: string; label: string; onChange(text: string): void; onKeyDown(event: ReactKeyboardEvent): void; onLeave(): void }) {
+  return (
+    <input
+      ref={inputRef}
+      className="db-editor-search"
+      value={value}
+      placeholder={label}
+      aria-label={label}
+      onChange={(e) => onChange(e.target.value)}
+      onKeyDown={onKeyDown}
+      onBlur={(e) => {
+        if (!e.currentTarget.closest('.db-editor')?.contains(e.relatedTarget as Node | null)) onLeave();
+      }}
+    />
+  );
+}
+
+/** Options of a select, multi-select or status field: search, pick, make a new one. */
+function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption }: CellEditorProps & { field: OptionField }) {
+  const { t } = useTranslation('automation');
+  const multi = field.type === 'multiSelect';
+  const [chosen, setChosen] = useState<string[]>(() => (Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : []));
+  const [query, setQuery] = useState(initial ?? '');
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const finished = useRef(false);
+  useLayoutEffect(() => input.current?.focus(), []);
+  const options = field.options as SelectOption[];
+  const matches = useMemo(() => options.filter((o) => foldText(o.name).includes(foldText(query.trim()))), [options, query]);
+  const exact = options.some((o) => foldText(o.name) === foldText(query.trim()));
+  const canCreate = query.trim() !== '' && !exact;
+  const entries = matches.length + (canCreate ? 1 : 0);
+  const finish = (ids: string[], move: EditorMove) => {
+    if (finished.current) return;
+    finished.current = true;
+    const next: RowValue = multi ? (ids.length ? ids : null) : (ids[0] ?? null);
+    done(JSON.stringify(next) === JSON.stringify(value ?? null) ? undefined : next, move);
+  };
+  const pick = (id: string) => {
+    if (!multi) return finish([id], 'stay');
+    setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
+    setQuery('');
+  };
+  const create = async () => {
+    const name = query.trim();
+    const id = await addOption(fieldId, name);
+    if (id) pick(id);
+  };
+  const onKey = (event: ReactKeyboardEvent) => {
+    event.stopPropagation();
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      setActive((a) => (entries === 0 ? 0 : (a + (event.key === 'ArrowDown' ? 1 : -1) + entries) % entries));
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      if (query.trim() === '' && multi) return finish(chosen, 'down');
+      if (active < matches.length) pick(matches[active].id);
+      else if (canCreate) void create();
+    } else if (event.key === 'Escape' || event.key === 'Tab') {
+      event.preventDefault();
+      finish(chosen, event.key === 'Tab' ? (event.shiftKey ? 'left' : 'right') : 'stay');
+    } else if (event.key === 'Backspace' && query === '' && multi && chosen.length) {
+      setChosen((list) => list.slice(0, -1));
+    }
+  };
+  return (
+    <Floating anchor={anchor} minWidth={240} className="db-editor-menu">
+      <div className="db-editor-chosen">
+        {chosen.map((id) => {
+          const option = options.find((o) => o.id === id);
+          return option ? (
+            <button key={id} type="button" className="db-chip-button" aria-label={t('database.removeOption', { name: option.name })} onClick={() => setChosen((list) => list.filter((x) => x !== id))}>
+              <OptionChip option={option} /> ×
+            </button>
+          ) : null;
+        })}
+        <EditorSearch
+          inputRef={input}
+          value={query}
+          label={t('database.findOption')}
+          onChange={(text) => {
+            setQuery(text);
+            setActive(0);
+          }}
+          onKeyDown={onKey}
+          onLeave={() => finish(chosen, 'stay')}
+        />
+      </div>
+      <div role="listbox" aria-label={field.name} className="db-editor-options">
+        {matches.map((option, i) => (
+          <div
+            key={option.id}
+            role="option"
+            aria-selected={chosen.includes(option.id)}
+            className={`db-editor-option${i === active ? ' is-active' : ''}`}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              pick(option.id);
+            }}
+          >
+            <OptionChip option={option} />
+            {chosen.includes(option.id) && <span className="db-check">✓</span>}
+          </div>
+        ))}
+        {canCreate && (
+          <div
+            role="option"
+            aria-selected={false}
+            className={`db-editor-option${active === matches.length ? ' is-active' : ''}`}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              void create();
+            }}
+          >
+            {t('database.createOption')} <OptionChip option={{ name: query.trim() }} />
+          </div>
+        )}
+        {entries === 0 && <div className="db-editor-empty">{t('database.noOptions')}</div>}
+      </div>
+    </Floating>
+  );
+}
+
+/** The date input's value: a day, or a local date-time (the input type datetime-local). */
+function toInput(value: string | null | undefined, withTime: boolean): string {
+  if (!value) return '';
+  if (!withTime) return value.slice(0, 10);
+  if (value.length === 10) return `${value}T00:00`;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function fromInput(text: string, withTime: boolean): string | null {
+  if (!text) return null;
+  if (!withTime) return text;
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function DateEditor({ field, value, anchor, done }: CellEditorProps) {
+  const { t } = useTranslation('automation');
+  const withTime = field.type === 'date' && !!field.withTime;
+  const range = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as DateRange) : null;
+  const [start, setStart] = useState(toInput(range ? range.start : typeof value === 'string' ? value : '', withTime));
+  const [end, setEnd] = useState(toInput(range?.end, withTime));
+  const [hasEnd, setHasEnd] = useState(!!range?.end);
+  const first = useRef<HTMLInputElement>(null);
+  const finished = useRef(false);
+  useLayoutEffect(() => first.current?.focus(), []);
+  const finish = (move: EditorMove) => {
+    if (finished.current) return;
+    finished.current = true;
+    const s = fromInput(start, withTime);
+    const e = hasEnd ? fromInput(end, withTime) : null;
+    const next: RowValue = s === null ? null : e ? { start: s, end: e } : s;
+    done(JSON.stringify(next) === JSON.stringify(value ?? null) ? undefined : next, move);
+  };
+  const onKey = (event: ReactKeyboardEvent) => {
+    event.stopPropagation();
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      finish('down');
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      finished.current = true;
+      done(undefined, 'stay');
+    }
+  };
+  const type = withTime ? 'datetime-local' : 'date';
+  return (
+    <Floating anchor={anchor} minWidth={260} className="db-editor-menu">
+      <div
+        className="db-editor-date"
+        onKeyDown={onKey}
+        onBlur={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) finish('stay');
+        }}
+      >
+        <label>
+          {hasEnd ? t('database.dateStart') : t('database.date')}
+          <input ref={first} type={type} value={start} onChange={(e) => setStart(e.target.value)} />
+        </label>
+        {hasEnd && (
+          <label>
+            {t('database.dateEnd')}
+            <input type={type} value={end} onChange={(e) => setEnd(e.target.value)} />
+          </label>
+        )}
+        <label className="db-editor-toggle">
+          <input type="checkbox" checked={hasEnd} onChange={(e) => setHasEnd(e.target.checked)} /> {t('database.withEnd')}
+        </label>
+        <div className="db-editor-actions">
+          <button type="button" className="db-button" onClick={() => { setStart(''); setEnd(''); }}>
+            {t('database.clear')}
+          </button>
+          <button type="button" className="db-button is-primary" onClick={() => finish('stay')}>
+            {t('database.done')}
+          </button>
+        </div>
+        {start && <div className="db-editor-hint">{formatDate(hasEnd && end ? { start: fromInput(start, withTime) ?? start, end: fromInput(end, withTime) } : (fromInput(start, withTime) ?? start))}</div>}
+      </div>
+    </Floating>
+  );
+}
+
+function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
+  const { t } = useTranslation('automation');
+  const [chosen, setChosen] = useState<string[]>(Array.isArray(value) ? (value as string[]) : []);
+  const [query, setQuery] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  const finished = useRef(false);
+  useLayoutEffect(() => input.current?.focus(), []);
+  const finish = (move: EditorMove) => {
+    if (finished.current) return;
+    finished.current = true;
+    const next = chosen.length ? chosen : null;
+    done(JSON.stringify(next) === JSON.stringify(value ?? null) ? undefined : next, move);
+  };
+  const shown = members.filter((m) => foldText(`${m.name} ${m.email}`).includes(foldText(query)));
+  return (
+    <Floating anchor={anchor} minWidth={260} className="db-editor-menu">
+      <EditorSearch
+        inputRef={input}
+        value={query}
+        label={t('database.findPerson')}
+        onChange={setQuery}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === 'Escape' || e.key === 'Enter') {
+            e.preventDefault();
+            finish(e.key === 'Enter' ? 'down' : 'stay');
+          }
+        }}
+        onLeave={() => finish('stay')}
+      />
+      <div role="listbox" aria-label={t('database.people')} className="db-editor-options" aria-multiselectable>
+        {shown.map((member) => (
+          <div
+            key={member.id}
+            role="option"
+            aria-selected={chosen.includes(member.id)}
+            className="db-editor-option"
+            onMouseDown={(e) => {
+              e.preventDefault();
+              setChosen((list) => (list.includes(member.id) ? list.filter((x) => x !== member.id) : [...list, member.id]));
+            }}
+          >
+            <span>{displayName(member, member.email)}</span>
+            {chosen.includes(member.id) && <span className="db-check">✓</span>}
+          </div>
+        ))}
+        {shown.length === 0 && <div className="db-editor-empty">{t('database.noPeople')}</div>}
+      </div>
+    </Floating>
+  );
+}
+
+/** The editor of a cell by its field's type; null for types edited in place (checkbox) or not at all. */
+export function CellEditor(props: CellEditorProps) {
+  const { field } = props;
+  if (hasOptions(field)) return <OptionsEditor {...props} field={field} />;
+  switch (field.type) {
+    case 'date':
+      return <DateEditor {...props} />;
+    case 'person':
+      return <PersonEditor {...props} />;
+    case 'text':
+    case 'number':
+    case 'url':
+    case 'email':
+    case 'phone':
+      return <TextEditor {...props} />;
+    default:
+      return null;
+  }
+}
+
+/** Whether a field's cells can be edited at all (computed ones and files cannot, here). */
+export function isEditableField(field: DatabaseField): boolean {
+  return !['createdTime', 'createdBy', 'editedTime', 'editedBy', 'files'].includes(field.type);
+}

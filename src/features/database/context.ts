@@ -1,0 +1,30 @@
+import { createContext, useContext } from 'react';
+import type { DatabaseConfig, DatabaseField, DatabaseLayout } from '../../../schema/blocks/database';
+import type { WireUser } from '../../../schema/user';
+import type { DatabaseApi, DatabaseBlock } from './api';
+
+/** What every part of one database's view shares: the database, its fields, the calls, and whether it may be changed. */
+export interface DatabaseContextValue {
+  databaseId: string;
+  pageId: string;
+  config: DatabaseConfig;
+  editable: boolean;
+  api: DatabaseApi;
+  /** The database block the server answered (a field or view changed): into the editor. */
+  apply(block: DatabaseBlock): void;
+  /** Changes keys of a view (POST database/{id}/views/{viewId}); a failure is a toast. */
+  saveView(viewId: string, patch: Partial<Omit<DatabaseLayout, 'uid'>>): Promise<void>;
+  /** Saves a field (rename, options, format); a failure is a toast. */
+  saveField(fieldId: string, field: DatabaseField): Promise<boolean>;
+  members: WireUser[];
+  /** Opens a row in the side peek. */
+  openRow(rowId: string): void;
+}
+
+export const DatabaseContext = createContext<DatabaseContextValue | null>(null);
+
+export function useDatabase(): DatabaseContextValue {
+  const value = useContext(DatabaseContext);
+  if (!value) throw new Error('useDatabase outside a database view');
+  return value;
+}

@@ -1,0 +1,128 @@
+import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
+import type { WireRow } from '../../../schema/database';
+
+/**
+ * A small in-memory stand-in for the database endpoints, as a `fetch` for jsdom tests (the real
+ * server cannot run there): rows by window, cell writes with versions and 422 cell_conflict,
+ * row creation, delete and restore, view updates. What it answers follows docs/api/databases.md.
+ */
+export interface FakeDatabaseServer {
+  fetch: typeof fetch;
+  rows: WireRow[];
+  trash: WireRow[];
+  requests: Array<{ method: string; path: string; query: Record<string, unknown>; body: unknown }>;
+  config: DatabaseConfig;
+  view: DatabaseView;
+  /** Someone else writes a cell (its version goes up). */
+  writeElsewhere(rowId: string, fieldId: string, value: RowValue): void;
+  /** The next call whose path contains `part` fails with this status. */
+  failNext(part: string, status: number): void;
+}
+
+export function makeRow(i: number, values: Record<string, RowValue> = {}, title = `Строка ${i}`): WireRow {
+  return {
+    id: `row-${i}`,
+    contentType: 'Row',
+    databaseId: 'db',
+    pageId: 'page',
+    sortKey: `a${String(i).padStart(6, '0')}`,
+    data: { title, icon: null, values },
+    versions: { [MAIN_FIELD_ID]: 1 },
+    inTrash: false,
+    createdAt: '2026-01-01T00:00:00Z',
+    createdBy: 'u1',
+    updatedAt: '2026-01-01T00:00:00Z',
+    updatedBy: null,
+  };
+}
+
+// jsdom has no Response: what api() reads of one is enough.
+const json = (status: number, body: unknown) => ({ ok: status < 400, status, statusText: String(status), json: async () => JSON.parse(JSON.stringify(body)) }) as unknown as Response;
+
+export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, rows: WireRow[]): FakeDatabaseServer {
+  const failures: Array<{ part: string; status: number }> = [];
+  let made = 0;
+  const server: FakeDatabaseServer = {
+    rows,
+    trash: [],
+    requests: [],
+    config,
+    view,
+    writeElsewhere(rowId, fieldId, value) {
+      const row = server.rows.find((r) => r.id === rowId)!;
+      if (fieldId === MAIN_FIELD_ID) row.data.title = String(value ?? '');
+      else row.data.values[fieldId] = value;
+      row.versions[fieldId] = (row.versions[fieldId] ?? 0) + 1;
+    },
+    failNext(part, status) {
+      failures.push({ part, status });
+    },
+    fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://test');
+      const method = init?.method ?? 'GET';
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+      const query = Object.fromEntries([...url.searchParams].map(([k, v]) => [k, JSON.parse(v)]));
+      const path = url.pathname.replace('/api/v3/spaces/', '');
+      server.requests.push({ method, path, query, body });
+      const failure = failures.findIndex((f) => path.includes(f.part));
+      if (failure >= 0) {
+        const [{ status }] = failures.splice(failure, 1);
+        return json(status, { data: null, errors: [{ code: 'server_error', message: 'failed' }] });
+      }
+      let match: RegExpExecArray | null;
+      if (method === 'GET' && /^database\/[^/]+\/rows$/.test(path)) {
+        const offset = Number(query.offset ?? 0);
+        const limit = Number(query.limit ?? 100);
+        const list = server.rows.slice(offset, offset + limit).map((r) => JSON.parse(JSON.stringify(r)) as WireRow);
+        return json(200, { data: list, meta: { count: server.rows.length, offset, hasMoreNext: offset + limit < server.rows.length } });
+      }
+      if (method === 'GET' && (match = /^row\/([^/]+)$/.exec(path))) {
+        const row = server.rows.find((r) => r.id === decodeURIComponent(match![1]));
+        return row ? json(200, { data: JSON.parse(JSON.stringify(row)) as WireRow }) : json(404, { data: null, errors: [{ code: 'not_found', message: 'no' }] });
+      }
+      if (method === 'POST' && (match = /^row\/([^/]+)\/cells\/([^/]+)$/.exec(path))) {
+        const row = server.rows.find((r) => r.id === decodeURIComponent(match![1]))!;
+        const fieldId = decodeURIComponent(match[2]);
+        const current = row.versions[fieldId] ?? 0;
+        const cell = (value: RowValue, version: number) => ({ rowId: row.id, fieldId, value, version, updatedAt: '2026-01-02T00:00:00Z', updatedBy: 'u1' });
+        const stored = fieldId === MAIN_FIELD_ID ? row.data.title : (row.data.values[fieldId] ?? null);
+        if (body.version !== current) return json(422, { data: cell(stored, current), errors: [{ code: 'database.cell_conflict', message: 'conflict' }] });
+        server.writeElsewhere(row.id, fieldId, body.value);
+        return json(200, { data: cell(body.value, current + 1) });
+      }
+      if (method === 'POST' && /^database\/[^/]+\/rows$/.test(path)) {
+        const made_ = (body.rows as Array<{ title?: string; values?: Record<string, RowValue> }>).map((r) => makeRow(1000 + made++, r.values ?? {}, r.title ?? ''));
+        const at = body.placeAfter === undefined ? server.rows.length : body.placeAfter === null ? 0 : server.rows.findIndex((r) => r.id === body.placeAfter) + 1;
+        server.rows.splice(at, 0, ...made_);
+        return json(200, { data: made_ });
+      }
+      if (method === 'POST' && /^database\/[^/]+\/rows\/delete$/.test(path)) {
+        const ids = new Set(body.ids as string[]);
+        server.trash.push(...server.rows.filter((r) => ids.has(r.id)));
+        server.rows = server.rows.filter((r) => !ids.has(r.id));
+        return json(200, { data: { ids: body.ids } });
+      }
+      if (method === 'POST' && /^database\/[^/]+\/rows\/restore$/.test(path)) {
+        const ids = new Set(body.ids as string[]);
+        const back = server.trash.filter((r) => ids.has(r.id));
+        server.trash = server.trash.filter((r) => !ids.has(r.id));
+        server.rows = [...server.rows, ...back].sort((a, b) => (a.sortKey < b.sortKey ? -1 : 1));
+        return json(200, { data: back });
+      }
+      if (method === 'POST' && (match = /^database\/[^/]+\/views\/([^/]+)$/.exec(path))) {
+        const layout = server.view.layouts.find((l) => l.uid === decodeURIComponent(match![1]))!;
+        Object.assign(layout, body.layout);
+        return json(200, { data: { id: 'db', type: 'database', version: 2, data: { config: server.config, view: server.view } } });
+      }
+      const block = () => ({ id: 'db', type: 'database', version: 2, data: { config: server.config, view: server.view } });
+      if (method === 'POST' && (match = /^database\/[^/]+\/fields\/([^/]+)$/.exec(path))) {
+        if (body.dryRun) return json(200, { data: null, meta: { report: { converted: 0, dropped: 0, droppedExamples: [], newOptions: [] } } });
+        server.config.fields[decodeURIComponent(match[1])] = body.field;
+        return json(200, { data: block(), meta: { report: null } });
+      }
+      if (method === 'GET' && /calculations|groups/.test(path)) return json(200, { data: path.endsWith('groups') ? [] : {} });
+      return json(404, { data: null, errors: [{ code: 'not_found', message: `${method} ${path}` }] });
+    }) as typeof fetch,
+  };
+  return server;
+}

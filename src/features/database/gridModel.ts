@@ -1,0 +1,228 @@
+import Papa from 'papaparse';
+
+/**
+ * The spreadsheet part of the Table view, without React: the active cell and the selected
+ * range (rows and columns are positions in the view: row = index among the view's rows,
+ * column = index among its visible columns), what a key does, and clipboard text (TSV) both ways.
+ */
+
+export interface CellPos {
+  row: number;
+  col: number;
+}
+
+/** A selection: the anchor (where it started) and the focus (the active cell, which moves). */
+export interface GridSelection {
+  anchor: CellPos;
+  focus: CellPos;
+}
+
+export interface CellRange {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+export interface GridSize {
+  rows: number;
+  cols: number;
+}
+
+export function rangeOf(selection: GridSelection): CellRange {
+  return {
+    top: Math.min(selection.anchor.row, selection.focus.row),
+    bottom: Math.max(selection.anchor.row, selection.focus.row),
+    left: Math.min(selection.anchor.col, selection.focus.col),
+    right: Math.max(selection.anchor.col, selection.focus.col),
+  };
+}
+
+export function inRange(range: CellRange, row: number, col: number): boolean {
+  return row >= range.top && row <= range.bottom && col >= range.left && col <= range.right;
+}
+
+const clamp = (value: number, max: number) => Math.max(0, Math.min(max, value));
+
+export function clampPos(pos: CellPos, size: GridSize): CellPos {
+  return { row: clamp(pos.row, size.rows - 1), col: clamp(pos.col, size.cols - 1) };
+}
+
+/** One cell selected. */
+export function cellSelection(pos: CellPos): GridSelection {
+  return { anchor: pos, focus: pos };
+}
+
+/** The focus moved by (dRow, dCol); with `extend` the anchor stays (Shift), else it follows. */
+export function moveSelection(selection: GridSelection, dRow: number, dCol: number, size: GridSize, extend: boolean): GridSelection {
+  const focus = clampPos({ row: selection.focus.row + dRow, col: selection.focus.col + dCol }, size);
+  return extend ? { anchor: selection.anchor, focus } : cellSelection(focus);
+}
+
+/** Tab and Shift+Tab: right and left, on to the next or previous row at the ends. */
+export function tabSelection(selection: GridSelection, back: boolean, size: GridSize): GridSelection {
+  let { row, col } = selection.focus;
+  col += back ? -1 : 1;
+  if (col >= size.cols) {
+    if (row < size.rows - 1) {
+      row += 1;
+      col = 0;
+    } else col = size.cols - 1;
+  } else if (col < 0) {
+    if (row > 0) {
+      row -= 1;
+      col = size.cols - 1;
+    } else col = 0;
+  }
+  return cellSelection({ row, col });
+}
+
+export interface KeyLike {
+  key: string;
+  shiftKey?: boolean;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+}
+
+/** What a key does in the grid. */
+export type GridKeyAction =
+  | { type: 'move'; dRow: number; dCol: number; extend: boolean }
+  | { type: 'tab'; back: boolean }
+  | { type: 'edit'; initial?: string }
+  | { type: 'commit'; then: 'down' | 'right' | 'left' | 'stay' }
+  | { type: 'cancel' }
+  | { type: 'clear' }
+  | { type: 'toggle' }
+  | { type: 'selectAll' }
+  | null;
+
+const ARROWS: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+/**
+ * The key's action. While a cell is edited, only Enter (commit and down; Shift+Enter stays, for
+ * a line in wrapped text is typed with Shift+Enter in Notion — here it commits in place), Tab
+ * (commit and right/left) and Escape (cancel) belong to the grid; the editor has the rest.
+ */
+export function gridKeyAction(event: KeyLike, editing: boolean, opts: { toggleOnSpace?: boolean } = {}): GridKeyAction {
+  const mod = event.ctrlKey || event.metaKey;
+  if (editing) {
+    if (event.key === 'Enter' && !event.altKey) return { type: 'commit', then: event.shiftKey ? 'stay' : 'down' };
+    if (event.key === 'Tab') return { type: 'commit', then: event.shiftKey ? 'left' : 'right' };
+    if (event.key === 'Escape') return { type: 'cancel' };
+    return null;
+  }
+  const arrow = ARROWS[event.key];
+  if (arrow && !event.altKey) {
+    // Ctrl/Cmd+arrow jumps to the edge.
+    const far = mod ? 1_000_000_000 : 1;
+    return { type: 'move', dRow: arrow[0] * far, dCol: arrow[1] * far, extend: !!event.shiftKey };
+  }
+  if (event.key === 'Tab') return { type: 'tab', back: !!event.shiftKey };
+  if (event.key === 'Enter' || event.key === 'F2') return { type: 'edit' };
+  if (event.key === 'Escape') return { type: 'cancel' };
+  if (event.key === 'Delete' || event.key === 'Backspace') return { type: 'clear' };
+  if (mod && (event.key === 'a' || event.key === 'A' || event.key === 'ф')) return { type: 'selectAll' };
+  if (event.key === ' ' && opts.toggleOnSpace) return { type: 'toggle' };
+  if (event.key.length === 1 && !mod && !event.altKey) return { type: 'edit', initial: event.key };
+  return null;
+}
+
+/** Cells' text as TSV (what spreadsheets put on and read from the clipboard). */
+export function toTsv(cells: readonly (readonly string[])[]): string {
+  return Papa.unparse(cells as string[][], { delimiter: '\t', newline: '\n', quotes: false });
+}
+
+/** TSV from the clipboard as rows of cells (a trailing line break does not make an empty row). */
+export function parseTsv(text: string): string[][] {
+  const trimmed = text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+  if (trimmed === '') return [['']];
+  // A single line with no tab is one cell as it is (quotes and all).
+  if (!trimmed.includes('\t') && !trimmed.includes('\n')) return [[trimmed]];
+  const parsed = Papa.parse<string[]>(trimmed, { delimiter: '\t', newline: '\n', skipEmptyLines: false });
+  return parsed.data.map((row) => row.map((cell) => cell ?? ''));
+}
+
+export interface PastePlan {
+  /** Cells to write: position in the view and the text for it. */
+  cells: Array<{ row: number; col: number; text: string }>;
+  /** Rows past the end of the view the paste needs (made at the bottom). */
+  newRows: number;
+}
+
+/**
+ * Where pasted cells go: from the selection's top-left, as many rows and columns as were copied
+ * (columns past the last are dropped; rows past the last are made); one copied cell fills the
+ * whole selected range, and a block that fits the range a whole number of times is repeated
+ * over it, as spreadsheets do.
+ */
+export function planPaste(grid: readonly (readonly string[])[], selection: GridSelection, size: GridSize): PastePlan {
+  const range = rangeOf(selection);
+  const height = grid.length;
+  const width = Math.max(...grid.map((r) => r.length));
+  const rangeRows = range.bottom - range.top + 1;
+  const rangeCols = range.right - range.left + 1;
+  const repeat = (rangeRows > height || rangeCols > width) && rangeRows % height === 0 && rangeCols % width === 0;
+  const rows = repeat ? rangeRows : height;
+  const cols = repeat ? rangeCols : width;
+  const cells: PastePlan['cells'] = [];
+  for (let r = 0; r < rows; r += 1) {
+    for (let c = 0; c < cols; c += 1) {
+      const col = range.left + c;
+      if (col >= size.cols) break;
+      const text = grid[r % height][c % width];
+      if (text === undefined) continue;
+      cells.push({ row: range.top + r, col, text });
+    }
+  }
+  const lastRow = range.top + rows - 1;
+  return { cells, newRows: Math.max(0, lastRow - (size.rows - 1)) };
+}
+
+/** Where virtual items are when a grouped view puts a header before each group's rows. */
+export interface GroupedLayout {
+  /** Items to draw: headers and rows. */
+  size: number;
+  itemAt(index: number): { kind: 'group'; group: number } | { kind: 'row'; row: number };
+  /** The item index of a row. */
+  itemOfRow(row: number): number;
+}
+
+/** Headers before each group's rows; counts as the server gave them (in the view's order). */
+export function groupedLayout(counts: readonly number[]): GroupedLayout {
+  // starts[g]: the item index of group g's header.
+  const starts: number[] = [];
+  const firstRows: number[] = [];
+  let item = 0;
+  let row = 0;
+  for (const count of counts) {
+    starts.push(item);
+    firstRows.push(row);
+    item += 1 + count;
+    row += count;
+  }
+  const last = (list: number[], value: number) => {
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (list[mid] <= value) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  return {
+    size: item,
+    itemAt(index) {
+      const g = last(starts, index);
+      return index === starts[g] ? { kind: 'group', group: g } : { kind: 'row', row: firstRows[g] + (index - starts[g] - 1) };
+    },
+    itemOfRow(r) {
+      if (counts.length === 0) return r;
+      // The group holding row r: the last whose first row is ≤ r and which is not empty.
+      let g = last(firstRows, r);
+      while (g > 0 && counts[g] === 0) g -= 1;
+      return starts[g] + 1 + (r - firstRows[g]);
+    },
+  };
+}

@@ -1,0 +1,293 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { MAIN_FIELD_ID, type RowValue } from '../../../schema/blocks/database';
+import type { DatabaseChange, WireRow } from '../../../schema/database';
+import type { RowsQuery, RowsWindow } from './api';
+
+/** Rows per read (`GET database/{id}/rows?limit=`). */
+export const WINDOW_SIZE = 100;
+/** Windows kept either side of the visible ones; farther ones are dropped (the heap stays small at 50,000 rows). */
+export const KEEP_WINDOWS = 3;
+/** Realtime changes that need the windows read again are gathered this long. */
+export const REFRESH_DELAY_MS = 120;
+
+export type ReadRows = (query: RowsQuery, signal: AbortSignal) => Promise<RowsWindow>;
+
+interface Window {
+  rows: WireRow[];
+  /** Bumped on every read started for this window; an older answer is dropped. */
+  generation: number;
+}
+
+/** A cell's value on a row (MAIN_FIELD is the row's title). */
+export function cellOf(row: WireRow, fieldId: string): RowValue | undefined {
+  return fieldId === MAIN_FIELD_ID ? row.data.title : row.data.values[fieldId];
+}
+
+/** The row with one cell changed (a new object: memoized row views see the change, others do not). */
+export function withCell(row: WireRow, fieldId: string, value: RowValue, version?: number): WireRow {
+  const data =
+    fieldId === MAIN_FIELD_ID
+      ? { ...row.data, title: typeof value === 'string' ? value : '' }
+      : { ...row.data, values: value === null ? omit(row.data.values, fieldId) : { ...row.data.values, [fieldId]: value } };
+  return { ...row, data, versions: version === undefined ? row.versions : { ...row.versions, [fieldId]: version } };
+}
+
+function omit(values: Record<string, RowValue>, key: string): Record<string, RowValue> {
+  if (!Object.hasOwn(values, key)) return values;
+  const copy = { ...values };
+  delete copy[key];
+  return copy;
+}
+
+/**
+ * The rows of one view of a database, held by windows of 100 (offset / 100): only the windows
+ * near what is on screen are in memory; `count` (the server's `meta.count`) gives the scroll
+ * height. Cells written here show at once (`setLocal`, kept over any read until the write is
+ * answered); others' changes come in through `applyChange` (the realtime `database` event).
+ * No React here; `useRowStore` subscribes a component.
+ */
+export class RowStore {
+  count: number | null = null;
+  /** Set when a read failed (the grid says so); cleared by the next success. */
+  error: unknown = null;
+  private readonly windows = new Map<number, Window>();
+  private readonly loading = new Map<number, AbortController>();
+  private readonly local = new Map<string, Map<string, RowValue>>();
+  private readonly listeners = new Set<() => void>();
+  private visible: [number, number] = [0, 0];
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  /** Goes up with every change; what useSyncExternalStore compares. */
+  version = 0;
+  /** Goes up when rows or cells changed (not when windows were only read): footers and groups read again. */
+  changes = 0;
+
+  constructor(
+    private readonly read: ReadRows,
+    private query: RowsQuery,
+  ) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  private emit(): void {
+    this.version += 1;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** The row at a position of the view, or undefined while its window is not loaded. */
+  rowAt(index: number): WireRow | undefined {
+    return this.windows.get(Math.floor(index / WINDOW_SIZE))?.rows[index % WINDOW_SIZE];
+  }
+
+  /** Where a loaded row is in the view (-1: not loaded). */
+  indexOf(rowId: string): number {
+    for (const [w, window] of this.windows) {
+      const at = window.rows.findIndex((row) => row.id === rowId);
+      if (at >= 0) return w * WINDOW_SIZE + at;
+    }
+    return -1;
+  }
+
+  /** The loaded row with this id. */
+  rowById(rowId: string): WireRow | undefined {
+    for (const window of this.windows.values()) {
+      const row = window.rows.find((r) => r.id === rowId);
+      if (row) return row;
+    }
+    return undefined;
+  }
+
+  /** Which windows are in memory (tests, and the heap check). */
+  loadedWindows(): number[] {
+    return [...this.windows.keys()].sort((a, b) => a - b);
+  }
+
+  /** A new filter, sort or search: everything is read again from the top. */
+  setQuery(query: RowsQuery): void {
+    if (JSON.stringify(query) === JSON.stringify(this.query)) return;
+    this.query = query;
+    for (const controller of this.loading.values()) controller.abort();
+    this.loading.clear();
+    this.windows.clear();
+    this.count = null;
+    this.emit();
+    this.ensureVisible();
+  }
+
+  /**
+   * Rows `first`..`last` are on screen: their windows and one more either side are read if they
+   * are not in memory; windows more than KEEP_WINDOWS away are dropped.
+   */
+  setVisible(first: number, last: number): void {
+    this.visible = [Math.max(0, first), Math.max(first, last)];
+    this.ensureVisible();
+  }
+
+  private wanted(): [number, number] {
+    const lastWindow = this.count === null ? Infinity : Math.max(0, Math.ceil(this.count / WINDOW_SIZE) - 1);
+    const from = Math.max(0, Math.floor(this.visible[0] / WINDOW_SIZE) - 1);
+    const to = Math.min(lastWindow, Math.floor(this.visible[1] / WINDOW_SIZE) + 1);
+    return [from, Math.max(from, to)];
+  }
+
+  private ensureVisible(): void {
+    if (this.disposed) return;
+    const [from, to] = this.wanted();
+    let dropped = false;
+    for (const w of [...this.windows.keys()]) {
+      if (w < from - KEEP_WINDOWS || w > to + KEEP_WINDOWS) {
+        this.windows.delete(w);
+        dropped = true;
+      }
+    }
+    if (dropped) this.emit();
+    // Until the count is known, only the first window is asked for.
+    const last = this.count === null ? from : to;
+    for (let w = from; w <= last; w += 1) if (!this.windows.has(w) && !this.loading.has(w)) void this.load(w);
+  }
+
+  private async load(w: number): Promise<void> {
+    const controller = new AbortController();
+    this.loading.get(w)?.abort();
+    this.loading.set(w, controller);
+    const generation = (this.windows.get(w)?.generation ?? 0) + 1;
+    const existing = this.windows.get(w);
+    if (existing) existing.generation = generation;
+    try {
+      const answer = await this.read({ ...this.query, offset: w * WINDOW_SIZE, limit: WINDOW_SIZE }, controller.signal);
+      if (this.disposed || controller.signal.aborted) return;
+      const current = this.windows.get(w);
+      if (current && current.generation > generation) return;
+      this.windows.set(w, { rows: answer.rows.map((row) => this.overlay(row)), generation });
+      const countChanged = this.count !== answer.count;
+      this.count = answer.count;
+      this.error = null;
+      this.emit();
+      if (countChanged) this.ensureVisible();
+    } catch (error) {
+      if (controller.signal.aborted || this.disposed) return;
+      this.error = error;
+      this.emit();
+    } finally {
+      if (this.loading.get(w) === controller) this.loading.delete(w);
+    }
+  }
+
+  /** Reads every window in memory (and those on screen) again: after rows were added, moved or removed. */
+  refresh(): Promise<void> {
+    clearTimeout(this.refreshTimer);
+    this.changes += 1;
+    const [from, to] = this.wanted();
+    const targets = new Set([...this.windows.keys()]);
+    for (let w = from; w <= (this.count === null ? from : to); w += 1) targets.add(w);
+    return Promise.all([...targets].map((w) => this.load(w))).then(() => undefined);
+  }
+
+  /** A refresh shortly (several realtime changes in a row make one). */
+  refreshSoon(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => void this.refresh(), REFRESH_DELAY_MS);
+  }
+
+  /** A row with the cells written here and not yet answered put over it. */
+  private overlay(row: WireRow): WireRow {
+    const mine = this.local.get(row.id);
+    if (!mine) return row;
+    let result = row;
+    for (const [fieldId, value] of mine) result = withCell(result, fieldId, value);
+    return result;
+  }
+
+  /** Replaces a loaded row (by id) through `change`; false when it is not in memory. */
+  private replaceRow(rowId: string, change: (row: WireRow) => WireRow): boolean {
+    for (const window of this.windows.values()) {
+      const at = window.rows.findIndex((row) => row.id === rowId);
+      if (at < 0) continue;
+      const next = change(window.rows[at]);
+      if (next === window.rows[at]) return true;
+      window.rows = [...window.rows.slice(0, at), next, ...window.rows.slice(at + 1)];
+      return true;
+    }
+    return false;
+  }
+
+  /** A cell written here: shown at once, and kept over reads until `settleLocal`. */
+  setLocal(rowId: string, fieldId: string, value: RowValue): void {
+    let mine = this.local.get(rowId);
+    if (!mine) this.local.set(rowId, (mine = new Map()));
+    mine.set(fieldId, value);
+    this.replaceRow(rowId, (row) => withCell(row, fieldId, value));
+    this.emit();
+  }
+
+  /** The write of a cell is over: the server's cell (or, after a failure, `revertTo` with its version) shows. */
+  settleLocal(rowId: string, fieldId: string, cell: { value: RowValue; version?: number }): void {
+    const mine = this.local.get(rowId);
+    mine?.delete(fieldId);
+    if (mine?.size === 0) this.local.delete(rowId);
+    this.replaceRow(rowId, (row) => withCell(row, fieldId, cell.value, cell.version));
+    this.changes += 1;
+    this.emit();
+  }
+
+  /** Whether a cell has a write of ours in flight. */
+  hasLocal(rowId: string, fieldId: string): boolean {
+    return this.local.get(rowId)?.has(fieldId) ?? false;
+  }
+
+  /** Someone's change of the rows (realtime `database` event, docs/api/databases.md). */
+  applyChange(change: DatabaseChange): void {
+    this.changes += 1;
+    switch (change.kind) {
+      case 'cells': {
+        const changed = this.replaceRow(change.rowId, (row) => {
+          let next = row;
+          for (const cell of change.cells) {
+            const known = row.versions[cell.fieldId] ?? 0;
+            // Older than what is here, or a cell being written here (its answer decides).
+            if (cell.version < known || this.hasLocal(row.id, cell.fieldId)) continue;
+            next = withCell(next, cell.fieldId, cell.value, cell.version);
+          }
+          return next === row ? row : { ...next, updatedAt: change.updatedAt, updatedBy: change.updatedBy };
+        });
+        if (changed) this.emit();
+        return;
+      }
+      case 'rows': {
+        // Rows here change in place at once; where rows are (new, moved, restored) comes with a read.
+        let any = false;
+        for (const row of change.rows) any = this.replaceRow(row.id, () => this.overlay(row)) || any;
+        if (any) this.emit();
+        this.refreshSoon();
+        return;
+      }
+      case 'removed':
+      case 'reset':
+        this.refreshSoon();
+        return;
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.refreshTimer);
+    for (const controller of this.loading.values()) controller.abort();
+    this.loading.clear();
+    this.listeners.clear();
+  }
+}
+
+/** A row store for a view, made once per database and view; re-renders on every change of it. */
+export function useRowStore(read: ReadRows, key: string, query: RowsQuery): RowStore {
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const store = useMemo(() => new RowStore(read, query), [key]);
+  useEffect(() => () => store.dispose(), [store]);
+  useEffect(() => store.setQuery(query), [store, query]);
+  useSyncExternalStore(store.subscribe, store.getVersion);
+  return store;
+}

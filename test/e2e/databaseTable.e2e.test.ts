@@ -1,0 +1,298 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, signInThroughUi } from '../helpers/browser';
+import { eventually, newPage, saved } from '../helpers/editorPage';
+import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+
+/*
+ * The Table view of a database in real Chromium against the real server (SQLite): made from the
+ * slash menu, typed into, driven by the keyboard, pasted into, its fields changed, filtered and
+ * sorted, rows deleted and brought back, a row opened beside it and as a page — and a reader who
+ * can look but not touch.
+ */
+
+jest.setTimeout(90_000);
+
+let server: ServerProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const grid = (page: Page) => page.locator('.db-scroll');
+const cell = (page: Page, row: number, col: number) => page.locator(`.db-scroll [data-row="${row}"] [data-col="${col}"]`);
+const editor = (page: Page) => page.getByLabel('Значение ячейки');
+const header = (page: Page, name: string) => page.locator('.db-hcell', { has: page.locator('.db-hcell-name', { hasText: new RegExp(`^${name}$`) }) });
+/** The view's titles, top to bottom (what is drawn). */
+const titles = (page: Page) => page.locator('.db-scroll .db-row [data-col="0"]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
+const text = (locator: ReturnType<typeof cell>) => locator.evaluate((c) => (c.textContent ?? '').replace(/Открыть$/, '').replace(/[\u00a0\u202f]/g, ' '));
+
+async function signedIn(email: string, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await signInThroughUi(page, server, email);
+  return page;
+}
+
+/** A new page holding a database made from the slash menu. */
+async function pageWithDatabase(page: Page, title: string, command = '/база'): Promise<string> {
+  const url = await newPage(page, title);
+  await page.keyboard.type(command);
+  await page.locator('.slash-menu').waitFor();
+  await page.keyboard.press('Enter');
+  await grid(page).waitFor();
+  await saved(page);
+  return url;
+}
+
+async function addRow(page: Page, title: string): Promise<void> {
+  await page.getByRole('button', { name: /Новая строка/ }).click();
+  await editor(page).waitFor();
+  await page.keyboard.type(title);
+  await page.keyboard.press('Enter');
+  await editor(page).waitFor({ state: 'detached' });
+}
+
+async function addField(page: Page, name: string, type: string): Promise<void> {
+  await page.getByRole('button', { name: 'Добавить поле' }).click();
+  const menu = page.getByRole('menu', { name: 'Добавить поле' });
+  await menu.getByLabel('Название поля').fill(name);
+  await menu.getByRole('menuitem', { name: type, exact: true }).click();
+  await header(page, name).waitFor();
+}
+
+async function openFieldMenu(page: Page, name: string) {
+  await header(page, name).locator('.db-hcell-button').click();
+  return page.getByRole('menu', { name: 'Поле' });
+}
+
+/** Pastes text as a spreadsheet puts it on the clipboard, into the grid's keyboard target. */
+async function pasteText(page: Page, value: string): Promise<void> {
+  await page.locator('.db-sink').evaluate((sink, data) => {
+    const transfer = new DataTransfer();
+    transfer.setData('text/plain', data);
+    sink.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+  }, value);
+}
+
+const cellWrites = (page: Page) => page.waitForResponse((r) => /\/cells\//.test(r.url()) && r.request().method() === 'POST');
+
+it('a database from the slash menu: rows typed in, keys move and edit, a number field, all there after a reload', async () => {
+  const page = await signedIn('table.writer@example.com');
+  await pageWithDatabase(page, 'Задачи');
+  await expect(header(page, 'Название').count()).resolves.toBe(1);
+  await addRow(page, 'Первая');
+  await addRow(page, 'Вторая');
+  await addField(page, 'Сумма', 'Число');
+
+  // Keyboard: click the first title, arrow right, type (the character starts the edit), Enter
+  // writes and goes down; Tab moves right, Escape cancels an edit.
+  await cell(page, 0, 0).click();
+  await page.keyboard.press('ArrowRight');
+  let written = cellWrites(page);
+  await page.keyboard.type('1500');
+  await page.keyboard.press('Enter');
+  await written;
+  await expect(text(cell(page, 0, 1))).resolves.toBe('1 500');
+  await expect(cell(page, 1, 1).getAttribute('class')).resolves.toContain('is-active');
+  written = cellWrites(page);
+  await page.keyboard.type('250,5');
+  await page.keyboard.press('Tab');
+  await written;
+  await expect(text(cell(page, 1, 1))).resolves.toBe('250,5');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(cell(page, 0, 0).getAttribute('class')).resolves.toContain('is-active');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(' лишнее');
+  await page.keyboard.press('Escape');
+  await expect(text(cell(page, 0, 0))).resolves.toBe('Первая');
+  // Delete clears the selected cells.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Shift+ArrowDown');
+  written = cellWrites(page);
+  await page.keyboard.press('Delete');
+  await written;
+  await eventually(() => text(cell(page, 1, 1)), '');
+  await eventually(() => text(cell(page, 0, 1)), '');
+  await page.keyboard.press('ArrowUp');
+  written = cellWrites(page);
+  await page.keyboard.type('42');
+  await page.keyboard.press('Enter');
+  await written;
+
+  await page.reload();
+  await grid(page).waitFor();
+  await eventually(() => titles(page), ['Первая', 'Вторая']);
+  await expect(text(cell(page, 0, 1))).resolves.toBe('42');
+  await page.context().close();
+});
+
+it('a TSV block pasted from a spreadsheet fills cells and adds rows; the filter and sort bar; rows deleted together come back with «Отменить»', async () => {
+  const page = await signedIn('table.paster@example.com');
+  await pageWithDatabase(page, 'Бюджет', '/database');
+  await addField(page, 'Сумма', 'Число');
+  await addRow(page, 'Черновик');
+  await cell(page, 0, 0).click();
+  const made = page.waitForResponse((r) => /\/rows$/.test(r.url()) && r.request().method() === 'POST');
+  await pasteText(page, 'Альфа\t30\r\nБета\t10\r\nГамма\t20\r\n');
+  await made;
+  await eventually(() => titles(page), ['Альфа', 'Бета', 'Гамма']);
+  await eventually(() => Promise.all([0, 1, 2].map((r) => text(cell(page, r, 1)))), ['30', '10', '20']);
+
+  // Sort by Сумма, then a filter Сумма > 15.
+  await page.getByRole('button', { name: 'Фильтр и сортировка' }).click();
+  const bar = page.getByRole('region', { name: 'Фильтры и сортировка' });
+  await bar.getByRole('button', { name: '+ Сортировка' }).click();
+  await bar.getByLabel('Поле сортировки').selectOption({ label: 'Сумма' });
+  await eventually(() => titles(page), ['Бета', 'Гамма', 'Альфа']);
+  await bar.getByLabel('Порядок').selectOption({ label: 'по убыванию' });
+  await eventually(() => titles(page), ['Альфа', 'Гамма', 'Бета']);
+  await bar.getByRole('button', { name: '+ Фильтр' }).click();
+  await bar.getByLabel('Поле фильтра').selectOption({ label: 'Сумма' });
+  await bar.getByLabel('Условие', { exact: true }).selectOption({ label: 'больше' });
+  await bar.getByLabel('Значение', { exact: true }).fill('15');
+  await eventually(() => titles(page), ['Альфа', 'Гамма']);
+  await bar.getByRole('button', { name: 'Убрать условие' }).click();
+  await bar.getByRole('button', { name: 'Убрать сортировку' }).click();
+  await eventually(() => titles(page), ['Альфа', 'Бета', 'Гамма']);
+
+  // Two rows checked in the gutter, deleted, and brought back.
+  await page.locator('.db-row[data-row="0"]').hover();
+  await page.locator('.db-row[data-row="0"] [data-check]').click();
+  await page.locator('.db-row[data-row="2"]').hover();
+  await page.locator('.db-row[data-row="2"] [data-check]').click();
+  await expect(page.getByRole('toolbar').innerText()).resolves.toContain('Выбрано 2 строки');
+  await page.getByRole('toolbar').getByRole('button', { name: 'Удалить' }).click();
+  await eventually(() => titles(page), ['Бета']);
+  await page.getByRole('button', { name: 'Отменить' }).click();
+  await eventually(() => titles(page), ['Альфа', 'Бета', 'Гамма']);
+  await page.reload();
+  await grid(page).waitFor();
+  await eventually(() => titles(page), ['Альфа', 'Бета', 'Гамма']);
+  await page.context().close();
+});
+
+it('fields: renamed, retyped after the warning of what is cleared, resized, hidden and deleted', async () => {
+  const page = await signedIn('table.fields@example.com');
+  await pageWithDatabase(page, 'Поля');
+  await addRow(page, 'Один');
+  await addRow(page, 'Два');
+  await addField(page, 'Заметка', 'Текст');
+  await cell(page, 0, 1).click();
+  let written = cellWrites(page);
+  await page.keyboard.type('abc');
+  await page.keyboard.press('Enter');
+  await written;
+  written = cellWrites(page);
+  await page.keyboard.type('12');
+  await page.keyboard.press('Enter');
+  await written;
+
+  // Rename.
+  let menu = await openFieldMenu(page, 'Заметка');
+  await menu.getByLabel('Название поля').fill('Оценка');
+  await menu.getByLabel('Название поля').press('Enter');
+  await header(page, 'Оценка').waitFor();
+
+  // Retype text → number: «abc» cannot be a number; the dialog says so before anything changes.
+  menu = await openFieldMenu(page, 'Оценка');
+  await menu.getByRole('menuitem', { name: /^Тип/ }).click();
+  await menu.getByRole('menuitem', { name: 'Число', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: /Сменить тип поля «Оценка» на «Число»/ });
+  await expect(dialog.innerText()).resolves.toMatch(/Будет очищено 1 значение: «abc»/);
+  await dialog.getByRole('button', { name: 'Сменить тип' }).click();
+  await eventually(() => Promise.all([text(cell(page, 0, 1)), text(cell(page, 1, 1))]), ['', '12']);
+  await expect(header(page, 'Оценка').locator('.db-type-icon').innerText()).resolves.toBe('#');
+
+  // Resize by dragging the header's edge: the width is saved in the view.
+  const before = (await header(page, 'Оценка').boundingBox())!;
+  const handle = (await header(page, 'Оценка').locator('.db-resize').boundingBox())!;
+  const viewSaved = page.waitForResponse((r) => /\/views\//.test(r.url()) && r.request().method() === 'POST');
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + 60, handle.y + handle.height / 2, { steps: 5 });
+  await page.mouse.move(handle.x + 120, handle.y + handle.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await viewSaved;
+  await page.reload();
+  await grid(page).waitFor();
+  const after = (await header(page, 'Оценка').boundingBox())!;
+  expect(Math.round(after.width - before.width)).toBeGreaterThanOrEqual(110);
+
+  // Hide, then a field added and deleted.
+  menu = await openFieldMenu(page, 'Оценка');
+  await menu.getByRole('menuitem', { name: 'Скрыть' }).click();
+  await header(page, 'Оценка').waitFor({ state: 'detached' });
+  await addField(page, 'Лишнее', 'Флажок');
+  menu = await openFieldMenu(page, 'Лишнее');
+  await menu.getByRole('menuitem', { name: 'Удалить поле' }).click();
+  await page.getByRole('dialog', { name: 'Удалить поле «Лишнее»?' }).getByRole('button', { name: 'Удалить поле' }).click();
+  await header(page, 'Лишнее').waitFor({ state: 'detached' });
+  await page.reload();
+  await grid(page).waitFor();
+  await expect(page.locator('.db-hcell-name').allInnerTexts()).resolves.toEqual(['Название']);
+  await page.context().close();
+});
+
+it('a row opens beside the table with its fields, and as a page of its own', async () => {
+  const page = await signedIn('table.rows@example.com');
+  await pageWithDatabase(page, 'Встречи');
+  await addField(page, 'Готово', 'Флажок');
+  await addRow(page, 'Планёрка');
+  // A checkbox cell toggles in place.
+  const written = cellWrites(page);
+  await cell(page, 0, 1).locator('[data-toggle]').click();
+  await written;
+  await expect(cell(page, 0, 1).locator('[role="checkbox"]').getAttribute('aria-checked')).resolves.toBe('true');
+
+  await page.locator('.db-row[data-row="0"]').hover();
+  await cell(page, 0, 0).getByRole('button', { name: 'Открыть' }).click();
+  const peek = page.getByRole('dialog', { name: 'Строка базы данных' });
+  await peek.waitFor();
+  await expect(peek.getByRole('checkbox', { name: 'Готово' }).isChecked()).resolves.toBe(true);
+  await expect(peek.locator('[data-slate-editor] h1').innerText()).resolves.toBe('Планёрка');
+  await peek.getByRole('button', { name: /Открыть как страницу/ }).click();
+  await page.waitForURL(/\/[0-9a-f-]{36}$/);
+  await expect(page.locator('[data-slate-editor] h1').innerText()).resolves.toBe('Планёрка');
+  await page.context().close();
+});
+
+it('a reader sees the table but cannot change it', async () => {
+  // The reader has an account first (signed in before the page is shared with them).
+  const [owner, reader] = await Promise.all([signedIn('table.owner@example.com'), signedIn('table.reader@example.com')]);
+  const url = await pageWithDatabase(owner, 'Только чтение');
+  await addField(owner, 'Сумма', 'Число');
+  await addRow(owner, 'Строка');
+  const pageId = url.split('/').pop()!;
+  const shared = await owner.evaluate(async (id) => {
+    const res = await fetch(`/api/v3/spaces/element/${id}/member/add`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-App-Type': 'Web' }, body: JSON.stringify([{ email: 'table.reader@example.com', accessLevel: 'read' }]) });
+    return res.status;
+  }, pageId);
+  expect(shared).toBeLessThan(300);
+
+  await reader.goto(url);
+  await grid(reader).waitFor();
+  await eventually(() => titles(reader), ['Строка']);
+  const requests: string[] = [];
+  reader.on('request', (r) => r.method() !== 'GET' && r.url().includes('/api/v3/spaces/') && requests.push(`${r.method()} ${r.url()}`));
+  await cell(reader, 0, 1).click();
+  await reader.keyboard.type('5');
+  await reader.keyboard.press('Enter');
+  await reader.keyboard.press('Delete');
+  await expect(editor(reader).count()).resolves.toBe(0);
+  await expect(reader.getByRole('button', { name: /Новая строка/ }).count()).resolves.toBe(0);
+  await expect(reader.getByRole('button', { name: 'Добавить поле' }).count()).resolves.toBe(0);
+  await expect(header(reader, 'Сумма').locator('.db-hcell-button').isDisabled()).resolves.toBe(true);
+  await expect(reader.getByRole('button', { name: 'Добавить вид «Таблица»' }).count()).resolves.toBe(0);
+  expect(requests).toEqual([]);
+  await reader.context().close();
+  await owner.context().close();
+});
