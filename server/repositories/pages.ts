@@ -592,7 +592,14 @@ export async function listTrashHeads(db: Kysely<Database>, userId: string, works
     .selectFrom('pages as p')
     .innerJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'p.workspace_id').on('m.user_id', '=', userId))
     .selectAll('p')
-    .where('p.in_trash', '=', 1);
+    .where('p.in_trash', '=', 1)
+    // Rows that went with their database block come back with it (undo, block restore): they are not listed one by one.
+    .where((eb) =>
+      eb.or([
+        eb('p.database_id', 'is', null),
+        eb.not(eb.exists(eb.selectFrom('blocks as b').select('b.id').whereRef('b.id', '=', 'p.database_id').where('b.deleted_at', 'is not', null))),
+      ]),
+    );
   if (workspaceId !== undefined) query = query.where('p.workspace_id', '=', workspaceId);
   const trashed = await query.execute();
   const byId = new Map(trashed.map((p) => [p.id, p]));

@@ -197,6 +197,20 @@ describe('rows and order', () => {
     expect(titles((await window(db.id)).rows)).toEqual(['b']);
   });
 
+  test('the trash lists a row deleted alone (and restores it into its database), not the rows that went with their database block', async () => {
+    const { db } = await newDatabase();
+    const [a, b] = await addRows(db.id, [{ title: 'Одна' }, { title: 'С базой' }]);
+    expectOk(await api(t, ann, 'DELETE', `${S}/element/${a.id}`));
+    const listed = async () => expectOk<WireElement[]>(await api(t, ann, 'GET', `${S}/trash`)).map((p) => p.id);
+    expect(await listed()).toContain(a.id);
+    expect(titles((await window(db.id)).rows)).toEqual(['С базой']);
+    expectOk(await api(t, ann, 'POST', `${S}/trash/${a.id}/restore`, {}));
+    expect(titles((await window(db.id)).rows)).toEqual(['Одна', 'С базой']);
+    expectOk(await api(t, ann, 'DELETE', `${S}/block/${db.id}`));
+    const after = await listed();
+    expect([after.includes(a.id), after.includes(b.id)]).toEqual([false, false]);
+  });
+
   test('bad rows: values that do not fit, computed fields, repeated or taken ids → 422/409, nothing made', async () => {
     const { db } = await newDatabase();
     const cases: Array<[NewRowBody[], number, string]> = [
@@ -480,6 +494,14 @@ describe('the ordered ids a view keeps (ADR 7)', () => {
       expect(titles((await window(db.id)).rows)).toEqual(['a', 'd']);
       expect((await elsewhere('POST', `${S}/database/${db.id}/rows/move`, { ids: [d.id], placeAfter: null })).statusCode).toBe(200);
       expect(titles((await window(db.id)).rows)).toEqual(['d', 'a']);
+      // The footer is kept the same way, and follows writes made there.
+      expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { calculations: { price: 'sum', note: 'filled' } } }));
+      const footer = async () => expectOk<Record<string, number>>(await api(t, ann, 'GET', `${S}/database/${db.id}/calculations?viewId="v1"`));
+      expect(await footer()).toEqual({ price: -1, note: 1 });
+      expect((await elsewhere('POST', `${S}/row/${d.id}/cells/price`, { value: 5, version: 1 })).statusCode).toBe(200);
+      expect(await footer()).toEqual({ price: 5, note: 1 });
+      expect((await elsewhere('POST', `${S}/row/${rows[0].id}/cells/note`, { value: null, version: 1 })).statusCode).toBe(200);
+      expect(await footer()).toEqual({ price: 5, note: 0 });
     } finally {
       await other.close();
     }

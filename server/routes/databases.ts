@@ -49,7 +49,6 @@ import { authorizePage, type PageAction } from '../policies/page';
 import { envelope } from '../presenters';
 import { presentBlock, updateBlockIfVersion } from '../repositories/blocks';
 import {
-  calculate,
   cellsOfField,
   groupCounts,
   countRows,
@@ -217,7 +216,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     const user = requireUser(request);
     const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
     const layout = layoutOf(data, request.query.viewId);
-    return envelope(await calculate(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.calculations ?? {}));
+    return envelope(await orders.figures(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), layout.calculations ?? {}));
   });
 
   app.get('/api/v3/spaces/database/:id/groups', { schema: { tags: ['databases'], summary: "A grouped view's groups in order, with their counts", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
