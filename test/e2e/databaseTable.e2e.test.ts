@@ -279,6 +279,15 @@ it('a row opens beside the table with its fields, and as a page of its own', asy
   await peek.getByRole('button', { name: /Открыть как страницу/ }).click();
   await page.waitForURL(/\/[0-9a-f-]{36}$/);
   await expect(page.locator('[data-slate-editor] h1').innerText()).resolves.toBe('Планёрка');
+  // The row's own page: its fields above its blocks, written like cells.
+  const fields = page.getByLabel('Поля строки');
+  await expect(fields.getByRole('checkbox', { name: 'Готово' }).isChecked()).resolves.toBe(true);
+  const unchecked = cellWrites(page);
+  await fields.getByRole('checkbox', { name: 'Готово' }).click();
+  await unchecked;
+  await page.goBack();
+  await grid(page).waitFor();
+  await eventually(() => cell(page, 0, 1).locator('[role="checkbox"]').getAttribute('aria-checked'), 'false');
   await page.context().close();
 });
 
