@@ -26,7 +26,7 @@ export function formatFigure(field: DatabaseField, calculation: Calculation, fig
 export function useCalculations(layout: DatabaseLayout, changes: number): CalculationResults {
   const db = useDatabase();
   const [results, setResults] = useState<CalculationResults>({});
-  const wanted = JSON.stringify([layout.calculations ?? {}, layout.filter ?? null]);
+  const wanted = JSON.stringify([layout.calculations ?? {}, layout.filter ?? null, layout.groupBy ?? null]);
   const first = useRef(true);
   useEffect(() => {
     if (Object.keys(layout.calculations ?? {}).length === 0) {

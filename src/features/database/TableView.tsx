@@ -41,7 +41,13 @@ const features = tableFeatures({ columnSizingFeature, columnResizingFeature });
 const NO_ROWS: WireRow[] = [];
 
 export interface TableViewProps {
+  /** The view as shown (its unsaved changes over it). */
   layout: DatabaseLayout;
+  /**
+   * The view as the server has it: what the footer's figures and the groups (asked for by the
+   * view's id) are computed from; they are read again when it changes.
+   */
+  savedLayout: DatabaseLayout;
   /** Called with the view's row store (the realtime events go to it). */
   onStore?(store: RowStore | null): void;
   /** Full-height grid (a Database page) rather than a box in the document. */
@@ -60,7 +66,7 @@ interface Editing {
  * paste as TSV, the footer's calculations and group headers. Rows come from a windowed store;
  * a cell's change re-renders its row only.
  */
-export function TableView({ layout, onStore, fill }: TableViewProps) {
+export function TableView({ layout, savedLayout, onStore, fill }: TableViewProps) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const { config, editable, databaseId } = db;
@@ -70,8 +76,9 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   const rowsApi = db.api;
   const read = useCallback((query: RowsQuery, signal: AbortSignal) => rowsApi.rows(databaseId, query, signal), [rowsApi, databaseId]);
   const query = useMemo(() => viewRowsQuery(layout), [layout.uid, layout.filter, layout.sorts]); // eslint-disable-line react-hooks/exhaustive-deps
-  const groupField = layout.groupBy?.fieldId;
-  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${layout.groupBy?.hideEmpty ? 1 : 0}`, query);
+  // Grouped rows come ordered by the group as the server's view says: the saved grouping decides.
+  const groupField = savedLayout.groupBy?.fieldId;
+  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, query);
   useEffect(() => {
     onStore?.(store);
     return () => onStore?.(null);
@@ -97,7 +104,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [db.api, databaseId, layout.uid, groupField, query, changes, count]);
+  }, [db.api, databaseId, layout.uid, groupField, savedLayout, changes, count]);
   const grouped = useMemo(() => (groups && groupField ? groupedLayout(groups.map((g) => g.count)) : null), [groups, groupField]);
   const itemCount = grouped ? grouped.size : count;
 
@@ -505,7 +512,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   // The rows' height (the virtualizer's total leaves out the header, its scroll margin).
   const bodyHeight = rowVirtualizer.getTotalSize();
   const hasFooter = columns.length > 0;
-  const figures = useCalculations(layout, changes);
+  const figures = useCalculations(savedLayout, changes);
 
   return (
     <div className={`db-table${fill ? ' is-fill' : ''}`}>
