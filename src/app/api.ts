@@ -87,7 +87,9 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     const get = (options.method ?? 'GET') === 'GET';
     // A write (signing in, say) may change what a prefetched answer would say.
     if (!get) prefetched.clear();
-    const early = attempt === 0 && get && !options.signal ? await takePrefetched(path) : null;
+    // A prefetched answer is taken with or without a signal (an abort then only stops the wait).
+    const early = attempt === 0 && get ? await takePrefetched(path) : null;
+    if (early && options.signal?.aborted) throw new ApiRequestError(undefined, undefined, 'aborted');
     try {
       response = early ?? (await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal, keepalive: options.keepalive }));
     } catch (error) {

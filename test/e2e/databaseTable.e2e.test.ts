@@ -212,7 +212,15 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
   await eventually(() => Promise.all([text(cell(page, 0, 1)), text(cell(page, 1, 1))]), ['', '12']);
   await expect(header(page, 'Оценка').locator('.db-type-icon').innerText()).resolves.toBe('#');
 
+  // Reorder: a new field dragged by its name before «Оценка».
+  await addField(page, 'Первое', 'Текст');
+  const orderSaved = page.waitForResponse((r) => /\/views\//.test(r.url()) && r.request().method() === 'POST');
+  await page.dragAndDrop('.db-hcell[data-field] .db-hcell-button[title="Первое"]', '.db-hcell[data-field] .db-hcell-button[title="Оценка"]', { targetPosition: { x: 40, y: 10 } });
+  await orderSaved;
+  await eventually(() => page.locator('.db-hcell-name').allInnerTexts(), ['Название', 'Первое', 'Оценка']);
+
   // Resize by dragging the header's edge: the width is saved in the view.
+  await header(page, 'Оценка').locator('.db-resize').scrollIntoViewIfNeeded();
   const before = (await header(page, 'Оценка').boundingBox())!;
   const handle = (await header(page, 'Оценка').locator('.db-resize').boundingBox())!;
   const viewSaved = page.waitForResponse((r) => /\/views\//.test(r.url()) && r.request().method() === 'POST');
@@ -227,6 +235,14 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
   const after = (await header(page, 'Оценка').boundingBox())!;
   expect(Math.round(after.width - before.width)).toBeGreaterThanOrEqual(110);
 
+  // A row inserted between the two from the first row's gutter.
+  await page.locator('.db-row[data-row="0"]').hover();
+  await page.locator('.db-row[data-row="0"] [data-insert]').click();
+  await editor(page).waitFor();
+  await page.keyboard.type('Полтора');
+  await page.keyboard.press('Enter');
+  await eventually(() => titles(page), ['Один', 'Полтора', 'Два']);
+
   // Hide, then a field added and deleted.
   menu = await openFieldMenu(page, 'Оценка');
   await menu.getByRole('menuitem', { name: 'Скрыть' }).click();
@@ -238,7 +254,8 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
   await header(page, 'Лишнее').waitFor({ state: 'detached' });
   await page.reload();
   await grid(page).waitFor();
-  await expect(page.locator('.db-hcell-name').allInnerTexts()).resolves.toEqual(['Название']);
+  await expect(page.locator('.db-hcell-name').allInnerTexts()).resolves.toEqual(['Название', 'Первое']);
+  await eventually(() => titles(page), ['Один', 'Полтора', 'Два']);
   await page.context().close();
 });
 
@@ -262,6 +279,15 @@ it('a row opens beside the table with its fields, and as a page of its own', asy
   await peek.getByRole('button', { name: /Открыть как страницу/ }).click();
   await page.waitForURL(/\/[0-9a-f-]{36}$/);
   await expect(page.locator('[data-slate-editor] h1').innerText()).resolves.toBe('Планёрка');
+  // The row's own page: its fields above its blocks, written like cells.
+  const fields = page.getByLabel('Поля строки');
+  await expect(fields.getByRole('checkbox', { name: 'Готово' }).isChecked()).resolves.toBe(true);
+  const unchecked = cellWrites(page);
+  await fields.getByRole('checkbox', { name: 'Готово' }).click();
+  await unchecked;
+  await page.goBack();
+  await grid(page).waitFor();
+  await eventually(() => cell(page, 0, 1).locator('[role="checkbox"]').getAttribute('aria-checked'), 'false');
   await page.context().close();
 });
 
@@ -295,4 +321,85 @@ it('a reader sees the table but cannot change it', async () => {
   expect(requests).toEqual([]);
   await reader.context().close();
   await owner.context().close();
+});
+
+it('select options made while typing, a footer sum, group headers with counts, and a second view renamed', async () => {
+  const page = await signedIn('table.views@example.com');
+  await pageWithDatabase(page, 'Виды');
+  await addField(page, 'Этап', 'Выбор');
+  await addField(page, 'Сумма', 'Число');
+  for (const [title, stage, sum] of [['Раз', 'Идея', '10'], ['Два', 'В работе', '20'], ['Три', 'Идея', '5']]) {
+    await addRow(page, title);
+    const row = (await titles(page)).indexOf(title);
+    await cell(page, row, 1).click();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(stage);
+    await page.keyboard.press('Enter');
+    await eventually(() => text(cell(page, row, 1)), stage);
+    const written = cellWrites(page);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(sum);
+    await page.keyboard.press('Enter');
+    await written;
+  }
+  // «Идея» was made once, then picked: the field has two options.
+  await cell(page, 0, 1).click();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.db-editor-option').allInnerTexts()).resolves.toEqual(['Идея\n✓', 'В работе']);
+  await page.keyboard.press('Escape');
+
+  // The footer: the sum of Сумма.
+  await page.getByRole('button', { name: 'Расчёт Сумма' }).click();
+  await page.getByRole('menuitemradio', { name: 'Сумма' }).click();
+  await eventually(() => page.getByRole('button', { name: 'Расчёт Сумма' }).innerText().then((t) => t.replace(/\s+/g, ' ')), 'Сумма 35');
+
+  // Grouped by Этап: a header per option with its count, rows under their group.
+  await page.getByRole('button', { name: 'Группировка' }).click();
+  await page.getByRole('menuitemradio', { name: 'Этап' }).click();
+  await eventually(() => page.locator('.db-group-label').allInnerTexts().then((all) => all.map((t) => t.replace(/\s+/g, ' '))), ['Идея 2', 'В работе 1']);
+  await eventually(() => titles(page), ['Раз', 'Три', 'Два']);
+
+  // A second view: added, renamed, and its own (not grouped).
+  await page.getByRole('button', { name: 'Добавить вид «Таблица»' }).click();
+  await eventually(() => page.getByRole('tab').count(), 2);
+  await page.getByRole('tab', { selected: true }).click();
+  await page.getByRole('menuitem', { name: 'Переименовать' }).click();
+  await page.getByLabel('Название вида').fill('Все задачи');
+  await page.getByLabel('Название вида').press('Enter');
+  await page.getByRole('tab', { name: /Все задачи/ }).waitFor();
+  await expect(page.locator('.db-group-label').count()).resolves.toBe(0);
+  await eventually(() => titles(page), ['Раз', 'Два', 'Три']);
+  await page.reload();
+  await grid(page).waitFor();
+  await expect(page.getByRole('tab').allInnerTexts()).resolves.toEqual(['▦ Таблица', '▦ Все задачи']);
+  await page.context().close();
+});
+
+it('two windows on one table: a cell typed, a row added and rows deleted in one show in the other', async () => {
+  const first = await signedIn('table.live@example.com');
+  const url = await pageWithDatabase(first, 'Вместе');
+  await addRow(first, 'Общая');
+  const second = await first.context().newPage();
+  second.setDefaultTimeout(15_000);
+  await second.goto(url);
+  await grid(second).waitFor();
+  await eventually(() => titles(second), ['Общая']);
+  // Joined: the channel answers before the change below is made.
+  await second.waitForTimeout(500);
+
+  await cell(first, 0, 0).click();
+  const written = cellWrites(first);
+  await first.keyboard.press('Enter');
+  await first.keyboard.press('End');
+  await first.keyboard.type(' строка');
+  await first.keyboard.press('Enter');
+  await written;
+  await eventually(() => titles(second), ['Общая строка']);
+  await addRow(first, 'Новая');
+  await eventually(() => titles(second), ['Общая строка', 'Новая']);
+  await first.locator('.db-row[data-row="0"]').hover();
+  await first.locator('.db-row[data-row="0"] [data-check]').click();
+  await first.getByRole('toolbar').getByRole('button', { name: 'Удалить' }).click();
+  await eventually(() => titles(second), ['Новая']);
+  await first.context().close();
 });

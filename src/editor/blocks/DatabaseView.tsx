@@ -1,14 +1,50 @@
-import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { Component, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RenderElementProps } from 'slate-react';
 import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
 import type { DatabaseElement, DatabaseRowElement } from '../../../schema/slate';
 import { blockRootProps } from '../renderers';
 import { useDatabaseHost } from './databaseHost';
+import { prefetchFirstRows } from './databaseRows';
+import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
 import './database.css';
 
-/** The live Table view and everything it needs (TanStack Table and Virtual, drag and drop): a chunk of its own, loaded with the first database on a page. */
-const DatabaseBlock = lazy(() => import('../../features/database/DatabaseBlock'));
+type DatabaseBlockView = ComponentType<DatabaseBlockProps>;
+let loadedView: DatabaseBlockView | null = null;
+let loadingView: Promise<DatabaseBlockView> | null = null;
+
+/**
+ * The live Table view and everything it needs (TanStack Table and Virtual, drag and drop): a
+ * chunk of its own, asked for with the first database on a page (the editor asks as soon as it
+ * has the blocks). Not React.lazy: a suspended block shows its content no sooner than 300 ms
+ * after its fallback appeared, however soon the code comes; the card stands in instead, and the
+ * view replaces it the moment the code is there.
+ */
+export function preloadDatabaseView(): Promise<DatabaseBlockView> {
+  return (loadingView ??= import('../../features/database/DatabaseBlock').then(
+    (module) => (loadedView = module.default),
+    (error: unknown) => {
+      loadingView = null;
+      throw error;
+    },
+  ));
+}
+
+function useDatabaseViewCode(): DatabaseBlockView | null {
+  const [code, setCode] = useState<DatabaseBlockView | null>(() => loadedView);
+  useEffect(() => {
+    if (code) return;
+    let alive = true;
+    preloadDatabaseView().then(
+      (view) => alive && setCode(() => view),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, [code]);
+  return code;
+}
 
 /**
  * A database block: the live views of src/features/database (loaded lazily, so a page without a
@@ -20,17 +56,18 @@ export function DatabaseView({ element, attributes, children }: RenderElementPro
   guardDatabaseFields();
   const database = element as DatabaseElement;
   const host = useDatabaseHost();
+  // The first rows are asked for now, while the Table view's code loads (it takes this answer).
+  if (host?.isSaved(database.uid)) prefetchFirstRows(database.uid, database.view.layouts[0]);
   const card = <DatabaseCard database={database} />;
+  const DatabaseBlock = useDatabaseViewCode();
   return (
     <div {...attributes} {...blockRootProps(element, 'block-void')}>
       {/* Clicks inside stay the database's: a press on a button would put the focus in the page's
           editable (the database's own editors then lose it), and Slate would select the void block. */}
       <div contentEditable={false} className="database-block" onMouseDown={keepFocus} onClick={(event) => event.stopPropagation()}>
-        {host ? (
+        {host && DatabaseBlock ? (
           <Fallback card={card}>
-            <Suspense fallback={card}>
-              <DatabaseBlock databaseId={database.uid} config={database.config} view={database.view} host={host} fill={host.fillDatabaseId === database.uid} />
-            </Suspense>
+            <DatabaseBlock databaseId={database.uid} config={database.config} view={database.view} host={host} fill={host.fillDatabaseId === database.uid} />
           </Fallback>
         ) : (
           card

@@ -3,6 +3,9 @@ import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView } from '../../../
 import { Toaster } from '../../ui/Toast';
 import DatabaseBlock from './DatabaseBlock';
 import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
+import { clearRowStores } from './rowStore';
+
+afterEach(clearRowStores);
 
 const config: DatabaseConfig = {
   fields: {
@@ -131,6 +134,27 @@ describe('the Table view', () => {
     expect(server.requests.find((r) => r.path === 'database/db/rows/restore')?.body).toEqual({ ids: ['row-1', 'row-2'] });
     expect(server.rows.map((r) => r.id)).toEqual(['row-0', 'row-1', 'row-2', 'row-3']);
     expect(grid.querySelectorAll('.db-row')).toHaveLength(4);
+  });
+
+  test('two view changes in a row build on each other: both columns hidden, each shown hidden at once', async () => {
+    const { server, receiveBlock } = await setup();
+    const hide = (name: RegExp) => {
+      fireEvent.click(screen.getByRole('columnheader', { name }).querySelector('button')!);
+      fireEvent.click(screen.getByRole('menuitem', { name: 'Скрыть' }));
+    };
+    hide(/Сумма/);
+    expect(screen.queryByRole('columnheader', { name: /Сумма/ })).toBeNull();
+    hide(/Готово/);
+    expect(screen.queryByRole('columnheader', { name: /Готово/ })).toBeNull();
+    await flush();
+    await flush();
+    expect(server.view.layouts[0].orderedFields.map((f) => f.fieldId)).toEqual(['MAIN_FIELD', 'tag']);
+    const patches = server.requests.filter((r) => r.path === 'database/db/views/v1').map((r) => (r.body as { layout: { orderedFields: Array<{ fieldId: string }> } }).layout.orderedFields.map((f) => f.fieldId));
+    expect(patches).toEqual([
+      ['MAIN_FIELD', 'done', 'tag'],
+      ['MAIN_FIELD', 'tag'],
+    ]);
+    expect(receiveBlock).toHaveBeenCalledTimes(2);
   });
 
   test('a reader sees the rows but cannot edit: no editor, no new row, no field menus', async () => {

@@ -44,7 +44,15 @@ export function newTableLayout(config: DatabaseConfig, name: string): DatabaseLa
  */
 export default function DatabaseBlock({ databaseId, config, view, host, fill, api = databaseApi }: DatabaseBlockProps) {
   const { t } = useTranslation('automation');
-  const layouts = view.layouts;
+  // A view shows its changes at once: each saved patch goes over the view until the server's
+  // answer for the last of them is in (then the block's own view shows), and the next patch is
+  // made from what is shown — two quick changes of one key do not undo each other.
+  const [optimistic, setOptimistic] = useState<Readonly<Record<string, DatabaseLayout>>>({});
+  const optimisticRef = useRef(optimistic);
+  const savesInFlight = useRef(new Map<string, number>());
+  const layouts = useMemo(() => view.layouts.map((l) => optimistic[l.uid] ?? l), [view.layouts, optimistic]);
+  const serverLayouts = useRef(view.layouts);
+  serverLayouts.current = view.layouts;
   const [activeId, setActiveId] = useState<string | null>(layouts[0]?.uid ?? null);
   const layout = layouts.find((l) => l.uid === activeId) ?? layouts[0];
   const [barOpen, setBarOpen] = useState(false);
@@ -76,10 +84,26 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       members,
       openRow: setPeekRow,
       async saveView(viewId, patch) {
+        const base = optimisticRef.current[viewId] ?? serverLayouts.current.find((l) => l.uid === viewId);
+        if (!base) return;
+        const show = (next: Readonly<Record<string, DatabaseLayout>>) => {
+          optimisticRef.current = next;
+          setOptimistic(next);
+        };
+        show({ ...optimisticRef.current, [viewId]: { ...base, ...patch } });
+        savesInFlight.current.set(viewId, (savesInFlight.current.get(viewId) ?? 0) + 1);
         try {
           apply(await api.updateView(databaseId, viewId, patch));
         } catch {
           failed();
+        } finally {
+          const left = (savesInFlight.current.get(viewId) ?? 1) - 1;
+          savesInFlight.current.set(viewId, left);
+          if (left === 0) {
+            const rest = { ...optimisticRef.current };
+            delete rest[viewId];
+            show(rest);
+          }
         }
       },
       async saveField(fieldId, field) {
@@ -167,7 +191,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
         ) : layout ? (
           <>
             {layout.type !== 'table' && <div className="db-note">{t('database.shownAsTable', { type: t(`database.layouts.${layout.type}`) })}</div>}
-            <TableView key={layout.uid} layout={layout} onStore={onTableStore} fill={fill} />
+            <TableView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} onStore={onTableStore} fill={fill} />
           </>
         ) : (
           <div className="db-empty">{t('database.noViews')}</div>

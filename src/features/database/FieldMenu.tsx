@@ -1,4 +1,4 @@
-import { useRef, useState, type Ref } from 'react';
+import { memo, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATABASE_FIELD_TYPES, MAIN_FIELD_ID, NUMBER_FORMATS, FILTER_CONDITIONS, hasOptions, type DatabaseField, type DatabaseFieldType, type DatabaseLayout, type NumberFormat, type SelectOption } from '../../../schema/blocks/database';
 import type { RetypeReport } from '../../../schema/database';
@@ -78,7 +78,8 @@ interface ColumnHeaderProps {
 }
 
 /** A column's header: its type and name; a click opens the field's menu (editors only). */
-export function ColumnHeader({ column, layout, width, pinnedLeft, onResizeStart, dragRef, dropSide }: ColumnHeaderProps) {
+/** Memoized: scrolling the rows does not draw the header again. */
+export const ColumnHeader = memo(function ColumnHeader({ column, layout, width, pinnedLeft, onResizeStart, dragRef, dropSide }: ColumnHeaderProps) {
   const { editable } = useDatabase();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -95,7 +96,7 @@ export function ColumnHeader({ column, layout, width, pinnedLeft, onResizeStart,
       {open && <FieldMenu column={column} layout={layout} anchor={button.current} onClose={() => setOpen(false)} />}
     </div>
   );
-}
+});
 
 function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; layout: DatabaseLayout; anchor: HTMLElement | null; onClose(): void }) {
   const { t } = useTranslation('automation');

@@ -11,10 +11,12 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
   const { config, editable } = db;
   const fieldIds = Object.keys(config.fields);
   const firstField = fieldIds.includes(MAIN_FIELD_ID) ? MAIN_FIELD_ID : fieldIds[0];
-  const filter = layout.filter ?? null;
-  const sorts = layout.sorts ?? [];
-  const saveFilter = (next: FilterGroup | null) => void db.saveView(layout.uid, { filter: next });
-  const saveSorts = (next: ViewSort[]) => void db.saveView(layout.uid, { sorts: next });
+  // Edits build on what was edited last, not on the view the server last answered: two quick
+  // changes (a condition, then its value) would otherwise save the second over the first's old state.
+  const [filter, changeFilter] = useDraft<FilterGroup | null>(layout.filter ?? null, (next) => db.saveView(layout.uid, { filter: next }));
+  const [sorts, changeSorts] = useDraft<ViewSort[]>(layout.sorts ?? [], (next) => db.saveView(layout.uid, { sorts: next }));
+  const saveFilter = (make: (current: FilterGroup | null) => FilterGroup | null) => changeFilter(make);
+  const saveSorts = (make: (current: ViewSort[]) => ViewSort[]) => changeSorts(make);
 
   return (
     <div className="db-filterbar" role="region" aria-label={t('database.filtersAndSorts')}>
@@ -24,7 +26,7 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
             {index === 0 ? (
               <span className="db-filter-op">{t('database.where')}</span>
             ) : index === 1 ? (
-              <select className="db-filter-op" aria-label={t('database.filterOp')} value={filter.op} disabled={!editable} onChange={(e) => saveFilter(setOp(filter, e.target.value as 'and' | 'or'))}>
+              <select className="db-filter-op" aria-label={t('database.filterOp')} value={filter.op} disabled={!editable} onChange={(e) => saveFilter((current) => (current ? setOp(current, e.target.value as 'and' | 'or') : current))}>
                 <option value="and">{t('database.and')}</option>
                 <option value="or">{t('database.or')}</option>
               </select>
@@ -34,17 +36,17 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
             {'op' in rule ? (
               <span className="db-filter-group">{t('database.ruleGroup', { count: rule.rules.length })}</span>
             ) : (
-              <RuleEditor rule={rule} editable={editable} onChange={(patch) => saveFilter(updateRule(filter, index, config, patch))} />
+              <RuleEditor rule={rule} editable={editable} onChange={(patch) => saveFilter((current) => (current ? updateRule(current, index, config, patch) : current))} />
             )}
             {editable && (
-              <button type="button" className="db-icon-button" aria-label={t('database.removeRule')} onClick={() => saveFilter(removeRule(filter, index))}>
+              <button type="button" className="db-icon-button" aria-label={t('database.removeRule')} onClick={() => saveFilter((current) => (current ? removeRule(current, index) : current))}>
                 ×
               </button>
             )}
           </div>
         ))}
         {editable && firstField && (
-          <button type="button" className="db-link-button" onClick={() => saveFilter(addRule(filter, config, firstField))}>
+          <button type="button" className="db-link-button" onClick={() => saveFilter((current) => addRule(current, config, firstField))}>
             + {t('database.addFilter')}
           </button>
         )}
@@ -53,32 +55,57 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
         {sorts.map((sort, index) => (
           <div key={index} className="db-filter-rule">
             <span className="db-filter-op">{index === 0 ? t('database.sortBy') : t('database.thenBy')}</span>
-            <select aria-label={t('database.sortField')} value={sort.fieldId} disabled={!editable} onChange={(e) => saveSorts(updateSort(sorts, index, { fieldId: e.target.value }))}>
+            <select aria-label={t('database.sortField')} value={sort.fieldId} disabled={!editable} onChange={(e) => saveSorts((current) => updateSort(current, index, { fieldId: e.target.value }))}>
               {fieldIds.map((id) => (
                 <option key={id} value={id}>
                   {config.fields[id].name}
                 </option>
               ))}
             </select>
-            <select aria-label={t('database.sortDirection')} value={sort.direction} disabled={!editable} onChange={(e) => saveSorts(updateSort(sorts, index, { direction: e.target.value as 'asc' | 'desc' }))}>
+            <select aria-label={t('database.sortDirection')} value={sort.direction} disabled={!editable} onChange={(e) => saveSorts((current) => updateSort(current, index, { direction: e.target.value as 'asc' | 'desc' }))}>
               <option value="asc">{t('database.ascending')}</option>
               <option value="desc">{t('database.descending')}</option>
             </select>
             {editable && (
-              <button type="button" className="db-icon-button" aria-label={t('database.removeSort')} onClick={() => saveSorts(removeSort(sorts, index))}>
+              <button type="button" className="db-icon-button" aria-label={t('database.removeSort')} onClick={() => saveSorts((current) => removeSort(current, index))}>
                 ×
               </button>
             )}
           </div>
         ))}
         {editable && firstField && (
-          <button type="button" className="db-link-button" onClick={() => saveSorts(addSort(sorts, fieldIds.find((id) => !sorts.some((s) => s.fieldId === id)) ?? firstField))}>
+          <button type="button" className="db-link-button" onClick={() => saveSorts((current) => addSort(current, fieldIds.find((id) => !current.some((s) => s.fieldId === id)) ?? firstField))}>
             + {t('database.addSort')}
           </button>
         )}
       </div>
     </div>
   );
+}
+
+/**
+ * A value edited here and saved elsewhere: shown as edited at once; changes are made to the
+ * latest edit; the saved value comes back in when no save is on its way.
+ */
+function useDraft<T>(saved: T, save: (value: T) => Promise<void>): [T, (make: (current: T) => T) => void] {
+  const [draft, setDraft] = useState(saved);
+  const latest = useRef(saved);
+  const pending = useRef(0);
+  useEffect(() => {
+    if (pending.current > 0) return;
+    latest.current = saved;
+    setDraft(saved);
+  }, [saved]);
+  const change = (make: (current: T) => T) => {
+    const next = make(latest.current);
+    latest.current = next;
+    setDraft(next);
+    pending.current += 1;
+    void save(next).finally(() => {
+      pending.current -= 1;
+    });
+  };
+  return [draft, change];
 }
 
 function RuleEditor({ rule, editable, onChange }: { rule: FilterRule; editable: boolean; onChange(patch: { fieldId?: string; condition?: FilterCondition; value?: string | boolean }): void }) {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALCULATIONS, NUMERIC_CALCULATIONS, type Calculation, type DatabaseField, type DatabaseLayout } from '../../../schema/blocks/database';
 import type { CalculationResults } from '../../../schema/database';
@@ -26,7 +26,7 @@ export function formatFigure(field: DatabaseField, calculation: Calculation, fig
 export function useCalculations(layout: DatabaseLayout, changes: number): CalculationResults {
   const db = useDatabase();
   const [results, setResults] = useState<CalculationResults>({});
-  const wanted = JSON.stringify([layout.calculations ?? {}, layout.filter ?? null]);
+  const wanted = JSON.stringify([layout.calculations ?? {}, layout.filter ?? null, layout.groupBy ?? null]);
   const first = useRef(true);
   useEffect(() => {
     if (Object.keys(layout.calculations ?? {}).length === 0) {
@@ -54,7 +54,8 @@ export function useCalculations(layout: DatabaseLayout, changes: number): Calcul
 }
 
 /** A column's footer cell: its calculation and figure; editors choose the calculation. */
-export function CalculationCell({ column, layout, width, pinnedLeft, figure }: { column: GridColumn; layout: DatabaseLayout; width: number; pinnedLeft?: number; figure: number | null | undefined }) {
+/** Memoized: scrolling the rows does not draw the footer again. */
+export const CalculationCell = memo(function CalculationCell({ column, layout, width, pinnedLeft, figure }: { column: GridColumn; layout: DatabaseLayout; width: number; pinnedLeft?: number; figure: number | null | undefined }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const [open, setOpen] = useState(false);
@@ -92,4 +93,4 @@ export function CalculationCell({ column, layout, width, pinnedLeft, figure }: {
       )}
     </div>
   );
-}
+});

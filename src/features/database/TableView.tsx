@@ -9,13 +9,13 @@ import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
 import { CellContent, CellEditor, OptionChip, isEditableField, type EditorMove } from './cells';
-import type { RowsQuery } from './api';
+import { viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { writeCell } from './cellWrites';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
 import { useDatabase } from './context';
 import { ColumnHeader, AddFieldButton } from './FieldMenu';
 import { CalculationCell, useCalculations } from './Footer';
-import { cellSelection, gridKeyAction, groupedLayout, inRange, moveSelection, parseTsv, planPaste, rangeOf, tabSelection, toTsv, type CellPos, type GridSelection } from './gridModel';
+import { cellSelection, gridKeyAction, groupedLayout, moveSelection, parseTsv, planPaste, rangeOf, tabSelection, toTsv, type CellPos, type GridSelection } from './gridModel';
 import { cellOf, useRowStore, type RowStore } from './rowStore';
 import { useColumnReorder } from './useColumnReorder';
 
@@ -41,7 +41,13 @@ const features = tableFeatures({ columnSizingFeature, columnResizingFeature });
 const NO_ROWS: WireRow[] = [];
 
 export interface TableViewProps {
+  /** The view as shown (its unsaved changes over it). */
   layout: DatabaseLayout;
+  /**
+   * The view as the server has it: what the footer's figures and the groups (asked for by the
+   * view's id) are computed from; they are read again when it changes.
+   */
+  savedLayout: DatabaseLayout;
   /** Called with the view's row store (the realtime events go to it). */
   onStore?(store: RowStore | null): void;
   /** Full-height grid (a Database page) rather than a box in the document. */
@@ -60,7 +66,7 @@ interface Editing {
  * paste as TSV, the footer's calculations and group headers. Rows come from a windowed store;
  * a cell's change re-renders its row only.
  */
-export function TableView({ layout, onStore, fill }: TableViewProps) {
+export function TableView({ layout, savedLayout, onStore, fill }: TableViewProps) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const { config, editable, databaseId } = db;
@@ -69,9 +75,10 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   // —— Rows ——
   const rowsApi = db.api;
   const read = useCallback((query: RowsQuery, signal: AbortSignal) => rowsApi.rows(databaseId, query, signal), [rowsApi, databaseId]);
-  const query = useMemo(() => ({ viewId: layout.uid, filter: layout.filter ?? null, sorts: layout.sorts ?? [] }), [layout.uid, layout.filter, layout.sorts]);
-  const groupField = layout.groupBy?.fieldId;
-  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${layout.groupBy?.hideEmpty ? 1 : 0}`, query);
+  const query = useMemo(() => viewRowsQuery(layout), [layout.uid, layout.filter, layout.sorts]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Grouped rows come ordered by the group as the server's view says: the saved grouping decides.
+  const groupField = savedLayout.groupBy?.fieldId;
+  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, query);
   useEffect(() => {
     onStore?.(store);
     return () => onStore?.(null);
@@ -97,7 +104,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [db.api, databaseId, layout.uid, groupField, query, changes, count]);
+  }, [db.api, databaseId, layout.uid, groupField, savedLayout, changes, count]);
   const grouped = useMemo(() => (groups && groupField ? groupedLayout(groups.map((g) => g.count)) : null), [groups, groupField]);
   const itemCount = grouped ? grouped.size : count;
 
@@ -471,8 +478,12 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   };
 
   // —— Column resize: the width is saved to the view when the drag ends ——
-  const headers = table.getHeaderGroups()[0]?.headers ?? [];
-  const startResize = (fieldId: string, event: React.MouseEvent | React.TouchEvent) => {
+  // Stable (the headers are memoized): reads the current table, columns and layout through a ref.
+  const resizeContext = useRef({ table, columns, layout, saveView: db.saveView });
+  resizeContext.current = { table, columns, layout, saveView: db.saveView };
+  const startResize = useCallback((fieldId: string, event: React.MouseEvent | React.TouchEvent) => {
+    const { table, columns, layout, saveView } = resizeContext.current;
+    const headers = table.getHeaderGroups()[0]?.headers ?? [];
     event.stopPropagation();
     // No native drag of the header (it is draggable, to reorder columns) from its edge.
     if (!('touches' in event)) event.preventDefault();
@@ -485,12 +496,12 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
       setTimeout(() => {
         const width = Math.round(table.getColumn(fieldId)?.getSize() ?? 0);
         const before = columns.find((c) => c.fieldId === fieldId)?.width;
-        if (width && width !== before) void db.saveView(layout.uid, { orderedFields: withOrderedField(layout, fieldId, { width: Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)) }) });
+        if (width && width !== before) void saveView(layout.uid, { orderedFields: withOrderedField(layout, fieldId, { width: Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)) }) });
       }, 0);
     };
     window.addEventListener('mouseup', end);
     window.addEventListener('touchend', end);
-  };
+  }, []);
 
   const reorder = useColumnReorder(layout, editable);
 
@@ -501,7 +512,7 @@ export function TableView({ layout, onStore, fill }: TableViewProps) {
   // The rows' height (the virtualizer's total leaves out the header, its scroll margin).
   const bodyHeight = rowVirtualizer.getTotalSize();
   const hasFooter = columns.length > 0;
-  const figures = useCalculations(layout, changes);
+  const figures = useCalculations(savedLayout, changes);
 
   return (
     <div className={`db-table${fill ? ' is-fill' : ''}`}>
@@ -788,4 +799,3 @@ function GroupHeader({ group, field, top, width, members }: { group: WireGroup |
   );
 }
 
-export { inRange };

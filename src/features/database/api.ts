@@ -1,7 +1,8 @@
 import type { WireBlock } from '../../../schema/block';
-import type { DatabaseField, DatabaseLayout, FilterGroup, RowValue, ViewSort } from '../../../schema/blocks/database';
+import type { DatabaseField, DatabaseLayout, RowValue } from '../../../schema/blocks/database';
 import type { CalculationResults, NewRow, RetypeReport, WireGroup, WireRow } from '../../../schema/database';
 import { api } from '../../app/api';
+import { jsonQuery, rowsPath, type RowsQuery } from '../../editor/blocks/databaseRows';
 
 /**
  * The data-table API (docs/api/databases.md), typed. Paths are under /api/v3/spaces; query
@@ -10,23 +11,7 @@ import { api } from '../../app/api';
 const BASE = '/api/v3/spaces';
 const id = (value: string) => encodeURIComponent(value);
 
-/** A query string of JSON-encoded values; undefined ones are left out. */
-export function jsonQuery(values: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, JSON.stringify(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-export interface RowsQuery {
-  viewId?: string;
-  filter?: FilterGroup | null;
-  sorts?: ViewSort[];
-  search?: string;
-  offset?: number;
-  limit?: number;
-  inTrash?: boolean;
-}
+export { jsonQuery, type RowsQuery };
 
 export interface RowsWindow {
   rows: WireRow[];
@@ -58,7 +43,7 @@ export const databaseApi = {
     return { block: answer.data, rowCount: Number((answer.meta as { rowCount?: number } | undefined)?.rowCount ?? 0) };
   },
   async rows(databaseId: string, query: RowsQuery, signal?: AbortSignal): Promise<RowsWindow> {
-    const answer = await api<WireRow[]>(`${BASE}/database/${id(databaseId)}/rows${jsonQuery({ ...query })}`, { signal });
+    const answer = await api<WireRow[]>(rowsPath(databaseId, query), { signal });
     const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean };
     return { rows: answer.data, count: meta.count ?? answer.data.length, offset: meta.offset ?? query.offset ?? 0, hasMoreNext: meta.hasMoreNext ?? false };
   },

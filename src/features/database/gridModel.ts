@@ -38,10 +38,6 @@ export function rangeOf(selection: GridSelection): CellRange {
   };
 }
 
-export function inRange(range: CellRange, row: number, col: number): boolean {
-  return row >= range.top && row <= range.bottom && col >= range.left && col <= range.right;
-}
-
 const clamp = (value: number, max: number) => Math.max(0, Math.min(max, value));
 
 export function clampPos(pos: CellPos, size: GridSize): CellPos {

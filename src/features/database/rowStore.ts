@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { MAIN_FIELD_ID, type RowValue } from '../../../schema/blocks/database';
 import type { DatabaseChange, WireRow } from '../../../schema/database';
+import { DATABASE_WINDOW } from '../../editor/blocks/databaseRows';
 import type { RowsQuery, RowsWindow } from './api';
 
 /** Rows per read (`GET database/{id}/rows?limit=`). */
-export const WINDOW_SIZE = 100;
+export const WINDOW_SIZE = DATABASE_WINDOW;
 /** Windows kept either side of the visible ones; farther ones are dropped (the heap stays small at 50,000 rows). */
 export const KEEP_WINDOWS = 3;
 /** Realtime changes that need the windows read again are gathered this long. */
@@ -282,11 +283,61 @@ export class RowStore {
   }
 }
 
-/** A row store for a view, made once per database and view; re-renders on every change of it. */
+interface CachedStore {
+  store: RowStore;
+  users: number;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * The stores by key. A render that React throws away (a concurrent render interrupted, a
+ * suspense retry) would lose a store made in it, and the store asks for its first window as soon
+ * as it is made: so stores are kept here, shared by the renders of one key, and dropped when the
+ * last component using them unmounts (or, never mounted, after a while).
+ */
+const stores = new Map<string, CachedStore>();
+const UNUSED_MS = 10_000;
+
+function dropLater(key: string, entry: CachedStore, ms: number): void {
+  clearTimeout(entry.timer);
+  entry.timer = setTimeout(() => {
+    if (entry.users > 0 || stores.get(key) !== entry) return;
+    entry.store.dispose();
+    stores.delete(key);
+  }, ms);
+}
+
+/** Drops every kept store (tests, between renders of the same database). */
+export function clearRowStores(): void {
+  for (const entry of stores.values()) {
+    clearTimeout(entry.timer);
+    entry.store.dispose();
+  }
+  stores.clear();
+}
+
+/** A row store for a view, one per key (database and view); re-renders on every change of it. */
 export function useRowStore(read: ReadRows, key: string, query: RowsQuery): RowStore {
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const store = useMemo(() => new RowStore(read, query), [key]);
-  useEffect(() => () => store.dispose(), [store]);
+  let entry = stores.get(key);
+  if (!entry) {
+    entry = { store: new RowStore(read, query), users: 0 };
+    stores.set(key, entry);
+    // The first window is asked for at once, not after the first paint (the effects' turn).
+    entry.store.setVisible(0, 0);
+    dropLater(key, entry, UNUSED_MS);
+  }
+  const { store } = entry;
+  useEffect(() => {
+    const current = stores.get(key);
+    if (!current || current.store !== store) return;
+    current.users += 1;
+    clearTimeout(current.timer);
+    return () => {
+      current.users -= 1;
+      // Not at once: React's StrictMode mounts again right away.
+      if (current.users === 0) dropLater(key, current, 0);
+    };
+  }, [key, store]);
   useEffect(() => store.setQuery(query), [store, query]);
   useSyncExternalStore(store.subscribe, store.getVersion);
   return store;
