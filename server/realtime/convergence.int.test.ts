@@ -2,9 +2,8 @@ import { Editor, Node, Transforms } from 'slate';
 import type { WireBlock } from '../../schema/block';
 import type { WireElement } from '../../schema/element';
 import { LiveClient } from '../../test/helpers/liveClient';
-import { startServerProcess, type ServerProcess } from '../../test/helpers/serverProcess';
-import { api, body, createTestApp, signIn, testDb, type TestApp } from '../../test/helpers/testApp';
-import { userIdOf } from '../../test/helpers/workspaces';
+import { api, body } from '../../test/helpers/testApp';
+import { convergenceServers, freshChar, random, sleep } from '../../test/helpers/convergence';
 
 /**
  * Randomized convergence (issue 6): 3–5 headless copies of the web app's editor (the real
@@ -15,46 +14,10 @@ import { userIdOf } from '../../test/helpers/workspaces';
  * On PostgreSQL the clients are split over two server processes on one database.
  */
 
-let t: TestApp;
-let cookie: string;
-let userId: string;
-let urls: string[];
-const processes: ServerProcess[] = [];
+const servers = convergenceServers();
 
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await signIn(t, 'ann@example.com');
-  userId = await userIdOf(t, 'ann@example.com');
-  if (testDb() === 'postgres') {
-    // Two more server processes on the same database; the in-test app serves no client.
-    for (let i = 0; i < 2; i++) processes.push(await startServerProcess({ DATABASE_URL: t.config.databaseUrl as string, LOG_LEVEL: 'warn' }));
-    urls = processes.map((p) => p.url);
-  } else {
-    urls = [await t.app.listen({ port: 0, host: '127.0.0.1' })];
-  }
-}, 60_000);
-afterAll(async () => {
-  for (const p of processes) await p.stop();
-  await t.close();
-});
 
-/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] };
-}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Unique characters (CJK ideographs from a counter): each insert is recognisable in the end text. */
-let nextChar = 0x4e00;
-const freshChar = () => String.fromCodePoint(nextChar++);
 
 interface Tally {
   inserted: Set<string>;
@@ -113,7 +76,7 @@ async function editRandomly(client: LiveClient, rng: ReturnType<typeof random>, 
 }
 
 function serverBlocks(pageId: string): Promise<WireBlock[]> {
-  return api(t, cookie, 'GET', `/api/v3/spaces/note/${pageId}/blocks`).then((res) => body<WireBlock[]>(res).data);
+  return api(servers.t, servers.cookie, 'GET', `/api/v3/spaces/note/${pageId}/blocks`).then((res) => body<WireBlock[]>(res).data);
 }
 
 const shape = (blocks: readonly WireBlock[]) => blocks.map((b) => ({ id: b.id, type: b.type, parentId: b.parentId, placeAfter: b.placeAfter, data: b.data }));
@@ -148,15 +111,15 @@ describe.each([
   { seed: 42, clients: 5, steps: 50 },
 ])('$clients clients, seed $seed', ({ seed, clients: count, steps }) => {
   test('all end with the same blocks as the server, and no inserted character is lost', async () => {
-    const page = body<WireElement>(await api(t, cookie, 'POST', '/api/v3/spaces/section/private', { title: 'Вместе' })).data;
+    const page = body<WireElement>(await api(servers.t, servers.cookie, 'POST', '/api/v3/spaces/section/private', { title: 'Вместе' })).data;
     // Three blocks to start from, the same on every client.
     let placeAfter: string | null = null;
     for (const text of ['один', 'два', 'три']) {
-      const res = await api(t, cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'text', data: { tokens: [{ text }] }, placeAfter });
+      const res = await api(servers.t, servers.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'text', data: { tokens: [{ text }] }, placeAfter });
       placeAfter = body<WireBlock>(res).data.id;
     }
     const clients: LiveClient[] = [];
-    for (let i = 0; i < count; i++) clients.push(await LiveClient.open(urls[i % urls.length], cookie, page.id, userId));
+    for (let i = 0; i < count; i++) clients.push(await LiveClient.open(servers.urls[i % servers.urls.length], servers.cookie, page.id, servers.userId));
     const tally: Tally = { inserted: new Set(), deleted: new Set(), where: new Map() };
     const rng = random(seed);
     try {
@@ -165,7 +128,7 @@ describe.each([
       const final = textOf(server);
       const lost = [...tally.inserted].filter((ch) => !tally.deleted.has(ch) && !final.includes(ch));
       if (lost.length > 0 && process.env.CONVERGENCE_DEBUG) {
-        const rows = await t.app.db.selectFrom('blocks').select(['id', 'data', 'deleted_at', 'version', 'origin']).where('page_id', '=', page.id).execute();
+        const rows = await servers.t.app.db.selectFrom('blocks').select(['id', 'data', 'deleted_at', 'version', 'origin']).where('page_id', '=', page.id).execute();
         for (const ch of lost) console.log(ch, tally.where.get(ch), rows.filter((r) => r.data.includes(ch)).map((r) => ({ id: r.id, deleted: r.deleted_at, v: r.version, origin: r.origin })));
         for (const client of clients) console.log(client.clientId.slice(0, 4), '\n' + client.trace.join('\n'));
       }

@@ -9,9 +9,8 @@ import type { WireCell } from '../../src/features/database/api';
 import { writeCell } from '../../src/features/database/cellWrites';
 import { RowStore } from '../../src/features/database/rowStore';
 import { connectRealtime, request, until } from '../../test/helpers/realtimeClient';
-import { startServerProcess, type ServerProcess } from '../../test/helpers/serverProcess';
-import { api, body, createTestApp, signIn, testDb, type TestApp } from '../../test/helpers/testApp';
-import { userIdOf } from '../../test/helpers/workspaces';
+import { api, body } from '../../test/helpers/testApp';
+import { convergenceServers, freshChar, random, sleep } from '../../test/helpers/convergence';
 
 /**
  * Randomized convergence of data tables (issue 16): three headless copies of the web app's table
@@ -23,43 +22,10 @@ import { userIdOf } from '../../test/helpers/workspaces';
  * the grid reports). On PostgreSQL the clients are split over two server processes.
  */
 
-let t: TestApp;
-let cookie: string;
-let userId: string;
-let urls: string[];
-const processes: ServerProcess[] = [];
-
-beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await signIn(t, 'ann@example.com');
-  userId = await userIdOf(t, 'ann@example.com');
-  if (testDb() === 'postgres') {
-    for (let i = 0; i < 2; i++) processes.push(await startServerProcess({ DATABASE_URL: t.config.databaseUrl as string, LOG_LEVEL: 'warn' }));
-    urls = processes.map((p) => p.url);
-  } else {
-    urls = [await t.app.listen({ port: 0, host: '127.0.0.1' })];
-  }
-}, 60_000);
-afterAll(async () => {
-  for (const p of processes) await p.stop();
-  await t.close();
-});
+const servers = convergenceServers();
 
 const S = '/api/v3/spaces';
 
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] };
-}
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let nextChar = 0x4e00;
-const freshChar = () => String.fromCodePoint(nextChar++);
 
 const FIELDS = {
   [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
@@ -81,14 +47,14 @@ async function connectClient(url: string, pageId: string, databaseId: string, in
   const id = `db-client-${index}-${Math.random().toString(36).slice(2)}`;
   const read = async (query: { offset?: number; limit?: number }) => {
     const params = Object.entries({ ...query }).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join('&');
-    const res = await fetch(`${url}${S}/database/${databaseId}/rows?${params}`, { headers: { cookie } });
+    const res = await fetch(`${url}${S}/database/${databaseId}/rows?${params}`, { headers: { cookie: servers.cookie } });
     const answer = (await res.json()) as { data: WireRow[]; meta: { count: number; offset: number; hasMoreNext: boolean } };
     return { rows: answer.data, count: answer.meta.count, offset: answer.meta.offset, hasMoreNext: answer.meta.hasMoreNext };
   };
   const store = new RowStore(read, {});
   store.setVisible(0, 20);
-  const socket = await connectRealtime(url, { cookie }, { clientId: id });
-  const joined = await request(socket, 'join', { channel: channels.element(pageId, userId) });
+  const socket = await connectRealtime(url, { cookie: servers.cookie }, { clientId: id });
+  const joined = await request(socket, 'join', { channel: channels.element(pageId, servers.userId) });
   expect(joined.ok).toBe(true);
   socket.on('database', (event: DatabaseEvent) => {
     if (event.databaseId === databaseId && event.origin !== id) store.applyChange(event.change);
@@ -100,7 +66,7 @@ async function connectClient(url: string, pageId: string, databaseId: string, in
 async function postCell(client: Client, rowId: string, fieldId: string, value: RowValue, version: number): Promise<WireCell> {
   const res = await fetch(`${client.url}${S}/row/${rowId}/cells/${fieldId}`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json', 'x-client-id': client.id },
+    headers: { cookie: servers.cookie, 'content-type': 'application/json', 'x-client-id': client.id },
     body: JSON.stringify({ value, version }),
   });
   const answer = (await res.json()) as { data: unknown; errors: Array<{ code: string; message: string }> };
@@ -175,23 +141,23 @@ describe.each([
   [3, 7],
 ])('%i clients, seed %i', (clientCount, seed) => {
   test('every copy ends with the server\'s cells and versions, and no inserted character is lost', async () => {
-    const page = body<WireElement>(await api(t, cookie, 'POST', `${S}/section/private`, { title: 'Сходимость' })).data;
+    const page = body<WireElement>(await api(servers.t, servers.cookie, 'POST', `${S}/section/private`, { title: 'Сходимость' })).data;
     const db = body<WireBlock>(
-      await api(t, cookie, 'POST', `${S}/block`, {
+      await api(servers.t, servers.cookie, 'POST', `${S}/block`, {
         pageId: page.id,
         type: 'database',
         data: { config: { fields: FIELDS }, view: { layouts: [{ uid: 'v1', type: 'table', orderedFields: Object.keys(FIELDS).map((fieldId) => ({ fieldId, isWrap: false })) }] } },
       }),
     ).data;
-    const made = body<WireRow[]>(await api(t, cookie, 'POST', `${S}/database/${db.id}/rows`, { rows: Array.from({ length: 5 }, (_, i) => ({ title: `r${i}` })) })).data;
+    const made = body<WireRow[]>(await api(servers.t, servers.cookie, 'POST', `${S}/database/${db.id}/rows`, { rows: Array.from({ length: 5 }, (_, i) => ({ title: `r${i}` })) })).data;
     const rows = made.map((r) => r.id);
     const clients: Client[] = [];
-    for (let i = 0; i < clientCount; i++) clients.push(await connectClient(urls[i % urls.length], page.id, db.id, i));
+    for (let i = 0; i < clientCount; i++) clients.push(await connectClient(servers.urls[i % servers.urls.length], page.id, db.id, i));
     try {
       const tally: Tally = { inserted: new Map(), deleted: new Map() };
       await Promise.all(clients.map((client, i) => editRandomly(client, rows, random(seed * 100 + i), 40, tally)));
 
-      const server = async () => body<WireRow[]>(await api(t, cookie, 'GET', `${S}/database/${db.id}/rows`)).data;
+      const server = async () => body<WireRow[]>(await api(servers.t, servers.cookie, 'GET', `${S}/database/${db.id}/rows`)).data;
       let expected = snapshot(await server());
       await until(
         async () => {
