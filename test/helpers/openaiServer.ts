@@ -58,6 +58,8 @@ export interface OpenAiServer {
   requests: FakeRequest[];
   /** The answers to the next requests, in order. */
   enqueue(...replies: FakeReply[]): void;
+  /** Forgets the queued answers (a test that failed half-way leaves none to the next one). */
+  clearQueue(): void;
   /** What a request gets when nothing is queued (a short stream by default). */
   fallback: FakeReply | ((request: FakeRequest) => FakeReply);
   /** Resolves with request number `index` (0-based, in arrival order) once it has arrived. */
@@ -111,6 +113,7 @@ export async function startOpenAiServer(options: { apiKey?: string; fallback?: F
     url: '',
     requests,
     enqueue: (...replies) => queue.push(...replies),
+    clearQueue: () => void queue.splice(0),
     fallback: options.fallback ?? { kind: 'stream', pieces: ['Hello', ', world', '!'] },
     async requestAt(index, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
