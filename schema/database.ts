@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
 import {
-  CALCULATIONS,
   COMPUTED_FIELD_TYPES,
   DATABASE_LIMITS,
   MAIN_FIELD_ID,
@@ -133,7 +132,6 @@ export const rowsQueryShape = {
 
 /** GET database/{id}/calculations?viewId: the footer of a view, field → figure. */
 export type CalculationResults = Record<string, number | null>;
-export const calculationNameSchema = z.enum(CALCULATIONS);
 
 /** GET database/{id}/groups?viewId: the groups of a grouped view, in order, with their counts. */
 export interface WireGroup {
@@ -211,11 +209,6 @@ export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
     default:
       return { num: null, txt: typeof value === 'string' && value !== '' ? foldText(value) : null };
   }
-}
-
-/** Whether a value counts as empty (footer «Пустые», filter isEmpty). */
-export function isEmptyValue(value: RowValue | undefined): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 /** Resolves ids to names when values go out as text (CSV, copy). */

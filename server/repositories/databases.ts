@@ -57,13 +57,13 @@ export async function findRowPages(db: Kysely<Database>, databaseId: string, ids
   return found;
 }
 
-/** The live rows of a database (trashed ones too with `inTrash`). */
-export async function countRows(db: Kysely<Database>, databaseId: string, inTrash = false): Promise<number> {
+/** The live rows of a database. */
+export async function countRows(db: Kysely<Database>, databaseId: string): Promise<number> {
   const row = await db
     .selectFrom('pages')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('database_id', '=', databaseId)
-    .where('in_trash', '=', inTrash ? 1 : 0)
+    .where('in_trash', '=', 0)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -287,12 +287,6 @@ export async function restoreRows(trx: Transaction<Database>, databaseId: string
     await trx.updateTable('pages').set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('id', 'in', chunk).execute();
   }
   await bumpRevisions(trx, databaseId, [ROWS_REVISION]);
-}
-
-/** Every row of a database with `in_trash` as given (ids only, in order). */
-export async function rowIdsOf(db: Kysely<Database>, databaseId: string, inTrash: boolean): Promise<string[]> {
-  const rows = await db.selectFrom('pages').select('id').where('database_id', '=', databaseId).where('in_trash', '=', inTrash ? 1 : 0).orderBy('sort_key').execute();
-  return rows.map((r) => r.id);
 }
 
 /** The database block went away (or came back): its live rows go to the trash with it, or come back with it. */
@@ -529,8 +523,6 @@ function queryFields(config: DatabaseConfig, query: RowQuery): string[] | null {
  * revisions of the rows and of the fields the view filters and sorts by — so typing into other
  * columns keeps it. Bounded: the least recently used entries go past MAX_ENTRIES or MAX_IDS.
  */
-export { ROWS_REVISION };
-
 export class ViewOrders {
   private readonly entries = new Map<string, { signature: string; ids: string[] }>();
   private idCount = 0;

@@ -531,6 +531,10 @@ describe('permissions', () => {
       api(t, bob, 'DELETE', `${S}/database/${db.id}/fields/price`),
       api(t, bob, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { name: 'x' } }),
       api(t, bob, 'DELETE', `${S}/database/${db.id}/views/v1`),
+      api(t, bob, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'v9', type: 'table', orderedFields: [] } }),
+      api(t, bob, 'POST', `${S}/database/${db.id}/views/v1/move`, { placeAfter: null }),
+      api(t, bob, 'POST', `${S}/database/${db.id}/rows/restore`, { ids: [row.id] }),
+      api(t, bob, 'PATCH', `${S}/element/${row.id}`, { title: 'чужое' }),
     ];
     for (const res of await Promise.all(writes)) expect([res.statusCode, errorCode(res)]).toEqual([403, 'forbidden']);
     for (const res of await Promise.all([
@@ -538,6 +542,9 @@ describe('permissions', () => {
       api(t, eve, 'GET', `${S}/database/${db.id}`),
       api(t, eve, 'GET', `${S}/row/${row.id}`),
       api(t, eve, 'GET', `${S}/database/${db.id}/export.csv`),
+      api(t, eve, 'GET', `${S}/database/${db.id}/calculations?viewId="v1"`),
+      api(t, eve, 'GET', `${S}/database/${db.id}/groups?viewId="v1"`),
+      api(t, eve, 'GET', `${S}/element/${row.id}`),
       writeCell(row.id, 'price', 2, 1, eve),
     ])) {
       expect(res.statusCode).toBe(403);

@@ -186,6 +186,19 @@ export async function databaseRoutes(server: FastifyInstance) {
     throw new AppError(503, ERROR_CODES.internal, 'the database is being changed by others: try again');
   }
 
+  /**
+   * A change of a database's rows, in one transaction holding the holding page's block lock, with
+   * the page read again there (404 gone, 409 in the trash): the rows' places and the fields they
+   * are checked against do not move meanwhile (docs/adr/0003-concurrency.md).
+   */
+  function rowsChange<T>(holder: PageRow, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return app.db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, holder.id);
+      await writablePage(trx, holder.id);
+      return work(trx);
+    });
+  }
+
   function told(holder: PageRow, databaseId: string, change: DatabaseChange, request: FastifyRequest): void {
     realtime.databaseChanged(holder.id, databaseId, change, originOf(request), nowIso());
   }
@@ -247,8 +260,7 @@ export async function databaseRoutes(server: FastifyInstance) {
 
   app.post('/api/v3/spaces/database/:id/rows', { bodyLimit: ROWS_BODY_LIMIT, schema: { tags: ['databases'], summary: 'Make rows (in order) after a row, first, or at the end', params: databaseParams, body: createRowsBodySchema } }, async (request, reply) => {
     const user = requireUser(request);
-    const { block, holder, data } = await authorizedDatabase(user.id, request.params.id, 'edit');
-    request.body.rows.forEach((row, at) => checkValues(data, row.values ?? {}, `rows.${at}.values`));
+    const { block, holder } = await authorizedDatabase(user.id, request.params.id, 'edit');
     // The title may come as `title` or as the MAIN_FIELD value; it is stored once, as the title.
     const rows = request.body.rows.map(({ values = {}, ...row }) => {
       const { [MAIN_FIELD_ID]: main, ...rest } = values;
@@ -256,9 +268,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       return { ...row, title: row.title ?? (typeof main === 'string' ? main : undefined), values: rest, id: row.id ?? newId() };
     });
     if (new Set(rows.map((r) => r.id)).size !== rows.length) throw invalid('row ids repeat');
-    const pages = await app.db.transaction().execute(async (trx) => {
-      await lockBlocks(trx, holder.id);
-      await writablePage(trx, holder.id);
+    const pages = await rowsChange(holder, async (trx) => {
       const live = await findDatabaseBlock(trx, block.id);
       if (!live) throw notFound('database');
       // The fields may have changed since they were checked: check again against what is stored now.
@@ -310,9 +320,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     const { ids, placeAfter } = request.body;
     if (new Set(ids).size !== ids.length) throw invalid('row ids repeat');
     if (placeAfter !== null && ids.includes(placeAfter)) throw invalid('placeAfter is one of the rows moved');
-    await app.db.transaction().execute(async (trx) => {
-      await lockBlocks(trx, holder.id);
-      await writablePage(trx, holder.id);
+    await rowsChange(holder, async (trx) => {
       const found = await findRowPages(trx, block.id, ids);
       if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
       if (placeAfter !== null && (await findRowPages(trx, block.id, [placeAfter])).length === 0) throw invalid('placeAfter is not a row of this database');
@@ -324,30 +332,27 @@ export async function databaseRoutes(server: FastifyInstance) {
     return envelope(rows);
   });
 
-  app.post('/api/v3/spaces/database/:id/rows/delete', { schema: { tags: ['databases'], summary: 'Rows into the trash (restorable as one batch)', params: databaseParams, body: rowIdsBodySchema } }, async (request) => {
+  /** Rows of the database among `ids` that are (not) in the trash, moved out of (into) it as one batch. */
+  async function trashOrRestore(request: FastifyRequest<{ Params: { id: string }; Body: { ids: string[] } }>, trash: boolean) {
     const user = requireUser(request);
     const { block, holder } = await authorizedDatabase(user.id, request.params.id, 'edit');
-    const ids = await app.db.transaction().execute(async (trx) => {
-      await lockBlocks(trx, holder.id);
-      await writablePage(trx, holder.id);
-      const found = (await findRowPages(trx, block.id, request.body.ids)).filter((p) => p.in_trash === 0).map((p) => p.id);
-      await trashRows(trx, block.id, found, user.id);
+    const ids = await rowsChange(holder, async (trx) => {
+      const found = (await findRowPages(trx, block.id, request.body.ids)).filter((p) => p.in_trash === (trash ? 0 : 1)).map((p) => p.id);
+      if (trash) await trashRows(trx, block.id, found, user.id);
+      else await restoreRows(trx, block.id, found);
       return found;
     });
+    return { block, holder, ids };
+  }
+
+  app.post('/api/v3/spaces/database/:id/rows/delete', { schema: { tags: ['databases'], summary: 'Rows into the trash (restorable as one batch)', params: databaseParams, body: rowIdsBodySchema } }, async (request) => {
+    const { block, holder, ids } = await trashOrRestore(request, true);
     told(holder, block.id, { kind: 'removed', ids }, request);
     return envelope({ ids });
   });
 
   app.post('/api/v3/spaces/database/:id/rows/restore', { schema: { tags: ['databases'], summary: 'Rows back from the trash', params: databaseParams, body: rowIdsBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { block, holder } = await authorizedDatabase(user.id, request.params.id, 'edit');
-    const ids = await app.db.transaction().execute(async (trx) => {
-      await lockBlocks(trx, holder.id);
-      await writablePage(trx, holder.id);
-      const found = (await findRowPages(trx, block.id, request.body.ids)).filter((p) => p.in_trash === 1).map((p) => p.id);
-      await restoreRows(trx, block.id, found);
-      return found;
-    });
+    const { block, holder, ids } = await trashOrRestore(request, false);
     const rows = await readRows(app.db, block.id, ids);
     told(holder, block.id, { kind: 'rows', rows }, request);
     return envelope(rows);
