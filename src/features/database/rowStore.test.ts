@@ -77,4 +77,22 @@ describe('the windowed row store', () => {
     expect(store.rowAt(3)?.data.values.n).toBe(3);
     store.dispose();
   });
+
+  test('a read that left before a write was answered does not put the older cell back', async () => {
+    const { server, store } = setup(10);
+    store.setVisible(0, 5);
+    await settle();
+    await settle();
+    // The write is answered (version 5) while the server the read sees still has the old cell.
+    store.setLocal('row-3', 'n', 99);
+    store.settleLocal('row-3', 'n', { value: 99, version: 5 });
+    await store.refresh();
+    expect(store.rowAt(3)?.data.values.n).toBe(99);
+    expect(store.rowAt(3)?.versions.n).toBe(5);
+    // A newer cell on the server wins over the one in memory.
+    server.rows[3] = { ...server.rows[3], data: { ...server.rows[3].data, values: { n: 7 } }, versions: { n: 6 } };
+    await store.refresh();
+    expect(store.rowAt(3)?.data.values.n).toBe(7);
+    store.dispose();
+  });
 });

@@ -33,6 +33,19 @@ export function withCell(row: WireRow, fieldId: string, value: RowValue, version
   return { ...row, data, versions: version === undefined ? row.versions : { ...row.versions, [fieldId]: version } };
 }
 
+/**
+ * A row as read, with any cell that is newer in memory kept: a read that left before a write was
+ * answered (or before someone's change came in) must not put the older cell back.
+ */
+export function keepNewerCells(read: WireRow, known: WireRow | undefined): WireRow {
+  if (!known) return read;
+  let row = read;
+  for (const [fieldId, version] of Object.entries(known.versions)) {
+    if (version > (read.versions[fieldId] ?? 0)) row = withCell(row, fieldId, cellOf(known, fieldId) ?? null, version);
+  }
+  return row;
+}
+
 function omit(values: Record<string, RowValue>, key: string): Record<string, RowValue> {
   if (!Object.hasOwn(values, key)) return values;
   const copy = { ...values };
@@ -103,6 +116,13 @@ export class RowStore {
     return undefined;
   }
 
+  /** Every row in memory by id. */
+  private loadedRows(): Map<string, WireRow> {
+    const rows = new Map<string, WireRow>();
+    for (const window of this.windows.values()) for (const row of window.rows) rows.set(row.id, row);
+    return rows;
+  }
+
   /** Which windows are in memory (tests, and the heap check). */
   loadedWindows(): number[] {
     return [...this.windows.keys()].sort((a, b) => a - b);
@@ -164,7 +184,8 @@ export class RowStore {
       if (this.disposed || controller.signal.aborted) return;
       const current = this.windows.get(w);
       if (current && current.generation > generation) return;
-      this.windows.set(w, { rows: answer.rows.map((row) => this.overlay(row)), generation });
+      const known = this.loadedRows();
+      this.windows.set(w, { rows: answer.rows.map((row) => this.overlay(keepNewerCells(row, known.get(row.id)))), generation });
       const countChanged = this.count !== answer.count;
       this.count = answer.count;
       this.error = null;
