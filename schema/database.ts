@@ -81,6 +81,19 @@ export type CreateRowsBody = z.infer<typeof createRowsBodySchema>;
 export const writeCellBodySchema = z.object({ value: rowValueSchema, version: z.number().int().min(0) }).strict();
 export type WriteCellBody = z.infer<typeof writeCellBodySchema>;
 
+/** Cells per POST database/{id}/cells (a pasted range of 100 rows × 10 columns is one call). */
+export const CELLS_PER_REQUEST = 1000;
+/** POST database/{id}/cells: several cells at once (a paste, a clear), each on the version its edit saw. */
+export const writeCellsBodySchema = z
+  .object({
+    cells: z
+      .array(z.object({ rowId: refId, fieldId: fieldIdSchema, value: rowValueSchema, version: z.number().int().min(0) }).strict())
+      .min(1)
+      .max(CELLS_PER_REQUEST),
+  })
+  .strict();
+export type WriteCellsBody = z.infer<typeof writeCellsBodySchema>;
+
 /** POST database/{id}/rows/move: rows (in this order) placed after a row (null: first). */
 export const moveRowsBodySchema = z
   .object({ ids: z.array(refId).min(1).max(ROWS_PER_REQUEST), placeAfter: refId.nullable() })

@@ -278,6 +278,86 @@ describe('cells', () => {
   });
 });
 
+describe('several cells at once (POST database/{id}/cells)', () => {
+  const writeCells = (databaseId: string, cells: unknown[], cookie = ann) => api(t, cookie, 'POST', `${S}/database/${databaseId}/cells`, { cells });
+
+  test('cells of several rows in one call; a cell changed meanwhile comes back as a conflict, the others are written', async () => {
+    const { db } = await newDatabase();
+    const [a, b] = await addRows(db.id, [{ title: 'a', values: { note: 'старое' } }, { title: 'b' }]);
+    expectOk(await writeCell(a.id, 'note', 'чужое', 1));
+    const answer = expectOk<{ written: Array<{ rowId: string; fieldId: string; version: number }>; conflicts: Array<{ rowId: string; fieldId: string; value: unknown; version: number }> }>(
+      await writeCells(db.id, [
+        { rowId: a.id, fieldId: 'price', value: 5, version: 0 },
+        { rowId: a.id, fieldId: 'note', value: 'моё', version: 1 },
+        { rowId: b.id, fieldId: 'price', value: 7, version: 0 },
+        { rowId: b.id, fieldId: MAIN_FIELD_ID, value: 'Бэ', version: 1 },
+      ]),
+    );
+    expect(answer.written.map((c) => [c.rowId, c.fieldId, c.version])).toEqual([
+      [a.id, 'price', 1],
+      [b.id, 'price', 1],
+      [b.id, MAIN_FIELD_ID, 2],
+    ]);
+    expect(answer.conflicts).toEqual([expect.objectContaining({ rowId: a.id, fieldId: 'note', value: 'чужое', version: 2 })]);
+    const rows = (await window(db.id)).rows;
+    expect(rows.map((r) => [r.data.title, r.data.values])).toEqual([
+      ['a', { note: 'чужое', price: 5 }],
+      ['Бэ', { price: 7 }],
+    ]);
+    // The title cell renamed the row's page.
+    expect(expectOk<WireElement>(await api(t, ann, 'GET', `${S}/element/${b.id}`)).title).toBe('Бэ');
+  });
+
+  test('bad batches are refused whole: a cell named twice, a row of another database, a value that does not fit, a computed field', async () => {
+    const { db } = await newDatabase();
+    const other = await newDatabase();
+    const [row] = await addRows(db.id, [{ title: 'r' }]);
+    const [foreign] = await addRows(other.db.id, [{ title: 'x' }]);
+    const twice = await writeCells(db.id, [
+      { rowId: row.id, fieldId: 'price', value: 1, version: 0 },
+      { rowId: row.id, fieldId: 'price', value: 2, version: 0 },
+    ]);
+    expect([twice.statusCode, errorCode(twice)]).toEqual([422, 'validation_failed']);
+    const elsewhere = await writeCells(db.id, [
+      { rowId: row.id, fieldId: 'price', value: 1, version: 0 },
+      { rowId: foreign.id, fieldId: 'price', value: 2, version: 0 },
+    ]);
+    expect([elsewhere.statusCode, errorCode(elsewhere)]).toEqual([422, 'validation_failed']);
+    expect(JSON.stringify(body(elsewhere))).toContain('cells.1.rowId');
+    const misfit = await writeCells(db.id, [
+      { rowId: row.id, fieldId: 'note', value: 'ok', version: 0 },
+      { rowId: row.id, fieldId: 'price', value: 'много', version: 0 },
+    ]);
+    expect([misfit.statusCode, errorCode(misfit)]).toEqual([422, 'validation_failed']);
+    expect(errorCode(await writeCells(db.id, [{ rowId: row.id, fieldId: 'created', value: '2026-01-01', version: 0 }]))).toBe('database.field_computed');
+    expect((await writeCells(db.id, [{ rowId: row.id, fieldId: 'nope', value: 1, version: 0 }])).statusCode).toBe(404);
+    expect((await writeCells(db.id, [])).statusCode).toBe(422);
+    const [after] = (await window(db.id)).rows;
+    expect(after.data.values).toEqual({});
+    expect((await window(other.db.id)).rows[0].data.values).toEqual({});
+  });
+
+  test('denied: a reader of the database, an outsider, and a row shared read-only with an editor of the database', async () => {
+    const workspace = await createWorkspaceAs(t, ann, 'Пакеты');
+    const bobId = await userIdOf(t, 'bob@example.com');
+    await addMembersAs(t, ann, workspace.id, [{ userId: bobId, role: 'participant' }]);
+    const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/all`, { title: 'Общая' }, { 'x-workspace-id': workspace.id }), 201);
+    const db = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data: databaseBody() }), 201);
+    const [open, closed] = await addRows(db.id, [{ title: 'open' }, { title: 'closed' }]);
+    expectOk(await api(t, ann, 'POST', `${S}/element/${page.id}/member/add`, [{ userId: bobId, accessLevel: 'read' }]));
+    const cells = [{ rowId: open.id, fieldId: 'price', value: 1, version: 0 }];
+    expect([(await writeCells(db.id, cells, bob)).statusCode, (await writeCells(db.id, cells, eve)).statusCode]).toEqual([403, 403]);
+    // Bob may edit the database, but one row is his to read only: a batch naming it is refused whole.
+    expectOk(await api(t, ann, 'POST', `${S}/element/${page.id}/member/add`, [{ userId: bobId, accessLevel: 'edit' }]));
+    expectOk(await api(t, ann, 'POST', `${S}/element/${closed.id}/member/add`, [{ userId: bobId, accessLevel: 'read' }]));
+    expectOk(await writeCells(db.id, cells, bob));
+    const mixed = await writeCells(db.id, [{ rowId: open.id, fieldId: 'price', value: 2, version: 1 }, { rowId: closed.id, fieldId: 'price', value: 2, version: 0 }], bob);
+    expect([mixed.statusCode, errorCode(mixed)]).toEqual([403, 'forbidden']);
+    const rows = (await window(db.id)).rows;
+    expect(rows.map((r) => r.data.values)).toEqual([{ price: 1 }, {}]);
+  });
+});
+
 describe('fields and views', () => {
   test('add a field after another: it shows in every view at that place', async () => {
     const { db } = await newDatabase();

@@ -32,6 +32,7 @@ import {
   updateViewBodySchema,
   valueToText,
   writeCellBodySchema,
+  writeCellsBodySchema,
   type DatabaseChange,
   type RetypeReport,
 } from '../../schema/database';
@@ -68,6 +69,7 @@ import {
   writeCellIfVersion,
   ViewOrders,
   type RowQuery,
+  type WrittenCell,
 } from '../repositories/databases';
 import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
 import { nowIso } from '../time';
@@ -286,32 +288,79 @@ export async function databaseRoutes(server: FastifyInstance) {
     return envelope(wire, { count: wire.length });
   });
 
+  /** A cell's new value checked against its field: 404 no such field, 422 a computed one, 400 a value that does not fit. */
+  function checkedCell(config: DatabaseData['config'], fieldId: string, value: RowValue, path = 'value'): DatabaseField {
+    const field = fieldOf(config, fieldId);
+    if (!field) throw notFound('field');
+    if (COMPUTED_FIELD_TYPES.has(field.type)) throw new AppError(422, ERROR_CODES.databaseFieldComputed, 'this field is computed from the row and cannot be written');
+    const problem = fieldId === MAIN_FIELD_ID && typeof value !== 'string' && value !== null ? 'the title is text' : valueProblem(field, value);
+    if (problem) throw invalid('the value does not fit the field', [{ path, message: problem }]);
+    return field;
+  }
+
+  /** Cells written (of one row or many): one realtime change per row; a title also renames the row's page. */
+  function tellCells(holder: PageRow, databaseId: string, rows: ReadonlyMap<string, PageRow>, written: readonly WrittenCell[], request: FastifyRequest): void {
+    const byRow = new Map<string, WrittenCell[]>();
+    for (const cell of written) byRow.set(cell.rowId, [...(byRow.get(cell.rowId) ?? []), cell]);
+    for (const [rowId, cells] of byRow) {
+      const last = cells[cells.length - 1];
+      told(holder, databaseId, { kind: 'cells', rowId, cells: cells.map(({ fieldId, value, version }) => ({ fieldId, value, version })), updatedAt: last.updatedAt, updatedBy: last.updatedBy }, request);
+      const title = cells.find((cell) => cell.fieldId === MAIN_FIELD_ID);
+      const row = rows.get(rowId);
+      if (title && row) realtime.pageEdited({ id: row.id, title: String(title.value ?? ''), icon: row.icon, cover: row.cover ? JSON.parse(row.cover) : null }, originOf(request), title.updatedAt);
+    }
+  }
+
   app.post('/api/v3/spaces/row/:id/cells/:fieldId', { schema: { tags: ['databases'], summary: 'Write one cell if it is still at the version the edit saw', params: fieldParams, body: writeCellBodySchema } }, async (request) => {
     const user = requireUser(request);
     const { row, block, holder, data } = await authorizedRow(user.id, request.params.id, 'edit');
     const { fieldId } = request.params;
-    const field = fieldOf(data.config, fieldId);
-    if (!field) throw notFound('field');
-    if (COMPUTED_FIELD_TYPES.has(field.type)) throw new AppError(422, ERROR_CODES.databaseFieldComputed, 'this field is computed from the row and cannot be written');
     const { value, version } = request.body;
-    const problem = valueProblem(field, value);
-    if (problem) throw invalid('the value does not fit the field', [{ path: 'value', message: problem }]);
-    if (fieldId === MAIN_FIELD_ID && typeof value !== 'string' && value !== null) throw invalid('the title is text');
+    checkedCell(data.config, fieldId, value);
     const written = await app.db.transaction().execute(async (trx) => {
       const live = await findDatabaseBlock(trx, block.id, true);
-      const liveField = live ? fieldOf(databaseData(live).config, fieldId) : undefined;
       // A retype or an option removed in between: the value is checked against the field as it is now.
-      if (!liveField) throw notFound('field');
-      const nowProblem = valueProblem(liveField, value);
-      if (nowProblem) throw invalid('the value does not fit the field', [{ path: 'value', message: nowProblem }]);
+      const liveField = checkedCell(live ? databaseData(live).config : { fields: {} }, fieldId, value);
       return writeCellIfVersion(trx, row, liveField, fieldId, fieldId === MAIN_FIELD_ID && value === null ? '' : value, version, user.id);
     });
     if (written === null) {
       throw new AppError(422, ERROR_CODES.databaseCellConflict, 'the cell changed since this edit was made', undefined, await readCell(app.db, row.id, fieldId));
     }
-    told(holder, block.id, { kind: 'cells', rowId: row.id, cells: [{ fieldId, value: written.value, version: written.version }], updatedAt: written.updatedAt, updatedBy: written.updatedBy }, request);
-    if (fieldId === MAIN_FIELD_ID) realtime.pageEdited({ id: row.id, title: String(written.value ?? ''), icon: row.icon, cover: row.cover ? JSON.parse(row.cover) : null }, originOf(request), written.updatedAt);
+    tellCells(holder, block.id, new Map([[row.id, row]]), [written], request);
     return envelope(written);
+  });
+
+  app.post('/api/v3/spaces/database/:id/cells', { schema: { tags: ['databases'], summary: 'Write several cells, each if it is still at the version its edit saw', params: databaseParams, body: writeCellsBodySchema } }, async (request) => {
+    const user = requireUser(request);
+    const { block, holder, data } = await authorizedDatabase(user.id, request.params.id, 'edit');
+    const { cells } = request.body;
+    if (new Set(cells.map((c) => `${c.rowId} ${c.fieldId}`)).size !== cells.length) throw invalid('a cell is named twice');
+    cells.forEach((c, i) => checkedCell(data.config, c.fieldId, c.value, `cells.${i}.value`));
+    const rows = new Map((await findRowPages(app.db, block.id, cells.map((c) => c.rowId))).map((row) => [row.id, row]));
+    const missing = cells.findIndex((c) => !rows.get(c.rowId));
+    if (missing >= 0) throw invalid('not a row of this database', [{ path: `cells.${missing}.rowId`, message: 'not a row of this database' }]);
+    // Each row is a page with its own grants (it inherits the database's, and may have more or fewer).
+    for (const row of rows.values()) {
+      await authorizePage(app.db, user.id, row, 'edit');
+      assertNotInTrash(row);
+    }
+    const outcome = await app.db.transaction().execute(async (trx) => {
+      const live = await findDatabaseBlock(trx, block.id, true);
+      const config = live ? databaseData(live).config : { fields: {} };
+      const written: WrittenCell[] = [];
+      const refused: Array<{ rowId: string; fieldId: string }> = [];
+      for (const [i, c] of cells.entries()) {
+        const field = checkedCell(config, c.fieldId, c.value, `cells.${i}.value`);
+        const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, c.fieldId === MAIN_FIELD_ID && c.value === null ? '' : c.value, c.version, user.id);
+        if (cell) written.push(cell);
+        else refused.push(c);
+      }
+      return { written, refused };
+    });
+    // A cell someone changed since its edit was made is not written: the server's copy comes back (as a 422 of one cell would).
+    const conflicts = await Promise.all(outcome.refused.map((c) => readCell(app.db, c.rowId, c.fieldId)));
+    tellCells(holder, block.id, rows, outcome.written, request);
+    return envelope({ written: outcome.written, conflicts });
   });
 
   app.post('/api/v3/spaces/database/:id/rows/move', { schema: { tags: ['databases'], summary: 'Put rows (in this order) after a row, or first', params: databaseParams, body: moveRowsBodySchema } }, async (request) => {
