@@ -94,11 +94,13 @@ async function converge(clients: LiveClient[], pageId: string, timeoutMs = 30_00
     if (quiet && clients.every((c) => JSON.stringify(shape(c.blocks())) === expected)) return server;
     if (Date.now() > until) {
       const differing = clients.filter((c) => JSON.stringify(shape(c.blocks())) !== expected).map((c) => ({ client: c.clientId, text: c.text() }));
-      if (process.env.CONVERGENCE_DEBUG) {
-        for (const client of clients) console.log(client.clientId.slice(0, 4), JSON.stringify(client.blocks().map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)])), '\n' + client.trace.join('\n'));
-        console.log('server', JSON.stringify(server.map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)])));
-      }
-      throw new Error(`no convergence after ${timeoutMs} ms: server ${JSON.stringify(server.map((b) => b.data))}\nclients differing: ${JSON.stringify(differing)}`);
+      // What each client did and heard (its last 120 lines unless CONVERGENCE_DEBUG): a rare failure on CI can be read from its log.
+      const lines = process.env.CONVERGENCE_DEBUG ? Infinity : 120;
+      const report = clients.map((client) => `client ${client.clientId.slice(0, 4)}: ${JSON.stringify(client.blocks().map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)]))}\n${client.trace.slice(-lines).join('\n')}`);
+      throw new Error(
+        `no convergence after ${timeoutMs} ms: server ${JSON.stringify(server.map((b) => b.data))}\nclients differing: ${JSON.stringify(differing)}\n` +
+          `server places: ${JSON.stringify(server.map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)]))}\n${report.join('\n')}`,
+      );
     }
   }
 }

@@ -67,6 +67,8 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
         if (closed) return;
         if (answer.ok) applyHistory(answer.history);
         else if (answer.error.code === REALTIME_ERRORS.historyTooLarge) onReloadNeeded?.();
+        // No answer (the connection dropped, a timeout): asked again, or the places stay as they are here.
+        else settle(since);
       });
     }, SETTLE_DELAY_MS);
   };

@@ -57,8 +57,14 @@ export class LiveClient {
       read: (uid) => readBlock(editor, pageId, uid),
       onServerCopy: (block) => replaceWithServerCopy(editor, block),
       onRejected: (uid, _error, copy) => revertRefusedBlock(editor, uid, copy),
-      onRemoteBlock: (block) => applyRemoteBlock(editor, block),
-      onRemoteRemove: (uids) => removeRemoteBlocks(editor, uids),
+      onRemoteBlock: (block) => {
+        this.log(`remote ${block.id.slice(0, 8)} v${block.version} after ${block.placeAfter?.slice(0, 8) ?? '-'}`);
+        applyRemoteBlock(editor, block);
+      },
+      onRemoteRemove: (uids) => {
+        this.log(`removed ${uids.map((uid) => uid.slice(0, 8)).join(' ')}`);
+        removeRemoteBlocks(editor, uids);
+      },
       debounceMs: options.debounceMs ?? 50,
       retryDelaysMs: options.retryDelaysMs ?? [100, 200, 400],
     });
