@@ -634,6 +634,50 @@ describe('permissions', () => {
   });
 });
 
+describe('public pages', () => {
+  test('a published page shows its database to anyone (rows, footer, groups, CSV), never its trash, and nothing once unpublished', async () => {
+    const { pageId, db } = await newDatabase();
+    const [kept, gone] = await addRows(db.id, [{ title: 'видно', values: { price: 3 } }, { title: 'в корзине' }]);
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [gone.id] }));
+    const reads = () => [
+      api(t, undefined, 'GET', `${S}/database/${db.id}`),
+      api(t, undefined, 'GET', `${S}/database/${db.id}/rows`),
+      api(t, undefined, 'GET', `${S}/database/${db.id}/calculations?viewId="v1"`),
+      api(t, undefined, 'GET', `${S}/database/${db.id}/groups?viewId="v1"`),
+      api(t, undefined, 'GET', `${S}/database/${db.id}/export.csv`),
+      api(t, eve, 'GET', `${S}/database/${db.id}/rows`),
+    ];
+    // Not published: anonymous 401, a signed-in outsider 403.
+    expect((await Promise.all(reads())).map((r) => r.statusCode)).toEqual([401, 401, 401, 401, 401, 403]);
+    expectOk(await api(t, ann, 'PATCH', `${S}/element/${pageId}`, { isPublic: true }));
+    const answers = await Promise.all(reads());
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(titles(body<WireRow[]>(answers[1]).data)).toEqual(['видно']);
+    expect(answers[4].body).toContain('видно');
+    // Published is read-only, and the trash stays private.
+    const trash = await api(t, undefined, 'GET', `${S}/database/${db.id}/rows?inTrash=true`);
+    expect([trash.statusCode, errorCode(trash)]).toEqual([403, 'forbidden']);
+    expect((await api(t, eve, 'GET', `${S}/database/${db.id}/rows?inTrash=true`)).statusCode).toBe(403);
+    for (const res of await Promise.all([
+      api(t, undefined, 'POST', `${S}/row/${kept.id}/cells/price`, { value: 9, version: 1 }),
+      api(t, undefined, 'POST', `${S}/database/${db.id}/cells`, { cells: [{ rowId: kept.id, fieldId: 'price', value: 9, version: 1 }] }),
+      api(t, undefined, 'POST', `${S}/database/${db.id}/rows`, { rows: [{}] }),
+    ])) {
+      expect(res.statusCode).toBe(401);
+    }
+    for (const res of await Promise.all([
+      writeCell(kept.id, 'price', 9, 1, eve),
+      api(t, eve, 'POST', `${S}/database/${db.id}/cells`, { cells: [{ rowId: kept.id, fieldId: 'price', value: 9, version: 1 }] }),
+      api(t, eve, 'POST', `${S}/database/${db.id}/rows`, { rows: [{}] }),
+      api(t, eve, 'POST', `${S}/database/${db.id}/fields`, { field: { name: 'x', type: 'text' } }),
+    ])) {
+      expect(res.statusCode).toBe(403);
+    }
+    expectOk(await api(t, ann, 'PATCH', `${S}/element/${pageId}`, { isPublic: false }));
+    expect((await Promise.all(reads())).map((r) => r.statusCode)).toEqual([401, 401, 401, 401, 401, 403]);
+  });
+});
+
 describe('CSV export', () => {
   test("a view's rows as CSV: its columns and order, values as text, a BOM for spreadsheets", async () => {
     const { db } = await newDatabase();

@@ -43,10 +43,10 @@ import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { isPostgres } from '../db/connect';
 import { lockBlocks } from '../db/locks';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
-import { AppError, notFound } from '../errors';
-import { requireUser } from '../plugins/auth';
+import { AppError, forbidden, notFound } from '../errors';
+import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { requestOrigin } from '../plugins/realtime';
-import { authorizePage, type PageAction } from '../policies/page';
+import { authorizePage, isPubliclyReadable, type PageAction } from '../policies/page';
 import { envelope } from '../presenters';
 import { presentBlock, updateBlockIfVersion } from '../repositories/blocks';
 import {
@@ -110,6 +110,29 @@ export async function databaseRoutes(server: FastifyInstance) {
     await authorizePage(app.db, userId, holder, action);
     if (action !== 'read') assertNotInTrash(holder);
     return { block, holder, data: databaseData(block) };
+  }
+
+  /**
+   * A database to read: by the caller's access to the page holding it, or by anyone (signed in
+   * or not) while that page is published (docs/api/databases.md, «Public pages»). Denied: 401 for
+   * an anonymous caller, 403 for a signed-in one, as for any page.
+   */
+  async function readableDatabase(request: FastifyRequest, id: string): Promise<Authorized & { publicly: boolean }> {
+    let denied: unknown = null;
+    if (request.user) {
+      try {
+        return { ...(await authorizedDatabase(request.user.id, id, 'read')), publicly: false };
+      } catch (error) {
+        if (!(error instanceof AppError) || error.statusCode !== 403) throw error;
+        denied = error;
+      }
+    }
+    const block = await findDatabaseBlock(app.db, id);
+    const holder = block ? await findPage(app.db, block.page_id) : undefined;
+    if (block && holder && isPubliclyReadable(holder)) return { block, holder, data: databaseData(block), publicly: true };
+    if (denied) throw denied;
+    requireUser(request);
+    throw notFound('database');
   }
 
   /** A row (its page), authorized on the row page itself (it inherits from the holder, and may have its own grants). */
@@ -220,15 +243,15 @@ export async function databaseRoutes(server: FastifyInstance) {
 
   // ---- Reading ---------------------------------------------------------------------------------
 
-  app.get('/api/v3/spaces/database/:id', { schema: { tags: ['databases'], summary: 'A database block with its row count', params: databaseParams } }, async (request) => {
-    const user = requireUser(request);
-    const { block } = await authorizedDatabase(user.id, request.params.id, 'read');
+  app.get('/api/v3/spaces/database/:id', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: 'A database block with its row count', params: databaseParams } }, async (request) => {
+    const { block } = await readableDatabase(request, request.params.id);
     return envelope(await presentBlock(app.db, block), { rowCount: await countRows(app.db, block.id) });
   });
 
-  app.get('/api/v3/spaces/database/:id/rows', { schema: { tags: ['databases'], summary: "A window of a view's rows (filtered and sorted on the server)", params: databaseParams, querystring: rowsQuerySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+  app.get('/api/v3/spaces/database/:id/rows', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "A window of a view's rows (filtered and sorted on the server)", params: databaseParams, querystring: rowsQuerySchema } }, async (request) => {
+    const { block, data, publicly } = await readableDatabase(request, request.params.id);
+    // The trash of a published database is not published.
+    if (publicly && request.query.inTrash) throw forbidden('the trash of this database');
     const offset = request.query.offset ?? 0;
     const limit = Math.min(request.query.limit ?? 100, MAX_ROW_WINDOW);
     const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, request.query), { offset, limit });
@@ -243,16 +266,14 @@ export async function databaseRoutes(server: FastifyInstance) {
     return envelope(wire, { database: await presentBlock(app.db, block) });
   });
 
-  app.get('/api/v3/spaces/database/:id/calculations', { schema: { tags: ['databases'], summary: "A view's footer: each column's calculation over the view's rows", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
-    const user = requireUser(request);
-    const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+  app.get('/api/v3/spaces/database/:id/calculations', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "A view's footer: each column's calculation over the view's rows", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
+    const { block, data } = await readableDatabase(request, request.params.id);
     const layout = layoutOf(data, request.query.viewId);
     return envelope(await orders.figures(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), layout.calculations ?? {}));
   });
 
-  app.get('/api/v3/spaces/database/:id/groups', { schema: { tags: ['databases'], summary: "A grouped view's groups in order, with their counts", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
-    const user = requireUser(request);
-    const { block, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+  app.get('/api/v3/spaces/database/:id/groups', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "A grouped view's groups in order, with their counts", params: databaseParams, querystring: jsonQuery({ viewId: z.string().max(64) }) } }, async (request) => {
+    const { block, data } = await readableDatabase(request, request.params.id);
     const layout = layoutOf(data, request.query.viewId);
     if (!layout.groupBy) return envelope([]);
     return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId));
@@ -582,9 +603,8 @@ export async function databaseRoutes(server: FastifyInstance) {
 
   // ---- Export ------------------------------------------------------------------------------------
 
-  app.get('/api/v3/spaces/database/:id/export.csv', { schema: { tags: ['databases'], summary: "A view's rows as CSV (its filter, sorts and visible columns)", params: databaseParams, querystring: viewQuerySchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const { block, holder, data } = await authorizedDatabase(user.id, request.params.id, 'read');
+  app.get('/api/v3/spaces/database/:id/export.csv', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "A view's rows as CSV (its filter, sorts and visible columns)", params: databaseParams, querystring: viewQuerySchema } }, async (request, reply) => {
+    const { block, holder, data } = await readableDatabase(request, request.params.id);
     const layout = request.query.viewId ? layoutOf(data, request.query.viewId) : data.view.layouts[0];
     const columns = (layout?.orderedFields.map((f) => f.fieldId) ?? Object.keys(data.config.fields)).filter((id) => fieldOf(data.config, id));
     if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);

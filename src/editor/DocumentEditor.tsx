@@ -82,6 +82,8 @@ export interface DocumentEditorProps {
   onOpenPage?(pageId: string): void;
   /** Other people's edits, live (docs/realtime.md): the connection, who we are, when the blocks were read. */
   live?: Pick<LiveSyncOptions, 'connection' | 'userId' | 'since' | 'onReloadNeeded' | 'onPageEdited'>;
+  /** A published page shown to anyone (src/features/public): a database's rows are listed but do not open. */
+  published?: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live }: DocumentEditorProps) {
+export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
   const store = useStore<RootState>();
@@ -251,8 +253,9 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
       live: liveConnection && liveUser ? { connection: liveConnection, userId: liveUser } : null,
       openPage: (id) => callbacks.current.onOpenPage?.(id),
       fillDatabaseId: page.type === 'Database' ? blocks.find((block) => block.type === 'database')?.id : undefined,
+      published,
     }),
-    [page.id, page.workspaceId, page.type, blocks, canEdit, queue, liveConnection, liveUser],
+    [page.id, page.workspaceId, page.type, blocks, canEdit, queue, liveConnection, liveUser, published],
   );
   // The AI assistant (src/features/ai): its panel under a block, opened from the slash menu and the selection toolbar.
   const ai = useAiAssistant(editor, canEdit, frame);

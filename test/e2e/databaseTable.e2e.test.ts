@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signInThroughUi } from '../helpers/browser';
 import { eventually, newPage, saved } from '../helpers/editorPage';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { fetchJson, signInToProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 /*
  * The Table view of a database in real Chromium against the real server (SQLite): made from the
@@ -321,6 +321,37 @@ it('a reader sees the table but cannot change it', async () => {
   expect(requests).toEqual([]);
   await reader.context().close();
   await owner.context().close();
+});
+
+it('a published page shows its database to anyone signed out: rows and the footer, nothing to change or open', async () => {
+  const S = `${server.url}/api/v3/spaces`;
+  const cookie = await signInToProcess(server, 'table.publisher@example.com');
+  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Опубликовано' }) });
+  const db = crypto.randomUUID();
+  const fields = { MAIN_FIELD: { name: 'Название', type: 'text' }, price: { name: 'Бюджет', type: 'number' } };
+  const layout = { uid: 'v1', type: 'table', name: 'Таблица', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }, { fieldId: 'price', isWrap: false }], calculations: { price: 'sum' } };
+  await fetchJson(`${S}/block`, { method: 'POST', cookie, body: JSON.stringify({ id: db, pageId: holder.data.id, type: 'database', data: { config: { fields }, view: { layouts: [layout] } } }) });
+  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Первая', values: { price: 10 } }, { title: 'Вторая', values: { price: 32 } }] }) });
+  await fetchJson(`${S}/element/${holder.data.id}`, { method: 'PATCH', cookie, body: JSON.stringify({ isPublic: true }) });
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const visitor = await context.newPage();
+  visitor.setDefaultTimeout(15_000);
+  const writes: string[] = [];
+  visitor.on('request', (r) => r.method() !== 'GET' && r.url().includes('/api/v3/spaces/') && writes.push(`${r.method()} ${r.url()}`));
+  await visitor.goto(`${server.url}/${holder.data.id}`);
+  await grid(visitor).waitFor();
+  await eventually(() => titles(visitor), ['Первая', 'Вторая']);
+  await eventually(() => visitor.locator('.db-fcell-figure').allTextContents(), ['42']);
+  await cell(visitor, 0, 0).click();
+  await expect(visitor.locator('.db-open').count()).resolves.toBe(0);
+  await visitor.keyboard.press('Enter');
+  await visitor.keyboard.type('x');
+  await expect(editor(visitor).count()).resolves.toBe(0);
+  await expect(visitor.getByRole('button', { name: /Новая строка/ }).count()).resolves.toBe(0);
+  await expect(visitor.locator('.db-peek').count()).resolves.toBe(0);
+  expect(writes).toEqual([]);
+  await context.close();
 });
 
 it('select options made while typing, a footer sum, group headers with counts, and a second view renamed', async () => {

@@ -20,6 +20,8 @@ export interface DatabaseHost {
   live: { connection: RealtimeConnection; userId: string } | null;
   /** The database a page of type Database holds (its first database block): drawn full width and height. */
   fillDatabaseId?: string;
+  /** A published page shown to anyone: rows are listed, not opened (their pages are not published with it), and members' names are not asked for. */
+  published?: boolean;
   /** Opens a page (a row as a full page). */
   openPage?(pageId: string): void;
 }

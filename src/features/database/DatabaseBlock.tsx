@@ -69,7 +69,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     };
   }, [saved, host, databaseId]);
   const hasPeople = Object.values(config.fields).some((f) => f.type === 'person');
-  const members = useMentionable(host.workspaceId, host.pageId, hasPeople || peekRow !== null);
+  const members = useMentionable(host.workspaceId, host.pageId, !host.published && (hasPeople || peekRow !== null));
 
   const apply = useCallback((block: WireDatabaseBlock) => host.receiveBlock(block), [host]);
   const failed = useCallback(() => showToast(t('database.writeFailed'), 'error'), [t]);
@@ -82,7 +82,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       api,
       apply,
       members,
-      openRow: setPeekRow,
+      openRow: host.published ? undefined : setPeekRow,
       async saveView(viewId, patch) {
         const base = optimisticRef.current[viewId] ?? serverLayouts.current.find((l) => l.uid === viewId);
         if (!base) return;
@@ -116,7 +116,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
         }
       },
     }),
-    [databaseId, host.pageId, config, editable, api, apply, members, failed],
+    [databaseId, host.pageId, host.published, config, editable, api, apply, members, failed],
   );
 
   // Others' changes of the rows: the `database` events of the holding page's channel.

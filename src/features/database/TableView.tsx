@@ -425,7 +425,7 @@ export function TableView({ layout, savedLayout, onStore, fill }: TableViewProps
     const rowEl = target.closest('[data-row]') as HTMLElement | null;
     const rowIndex = rowEl ? Number(rowEl.dataset.row) : -1;
     const row = rowIndex >= 0 ? store.rowAt(rowIndex) : undefined;
-    if (target.closest('[data-open]') && row) {
+    if (target.closest('[data-open]') && row && db.openRow) {
       event.preventDefault();
       db.openRow(row.id);
       return;
@@ -622,6 +622,7 @@ export function TableView({ layout, savedLayout, onStore, fill }: TableViewProps
                   rangeRight={inSel ? range.right : -1}
                   checked={row ? checked.has(row.id) : false}
                   editable={editable}
+                  canOpen={db.openRow !== undefined}
                   gutter={gutter}
                 />
               );
@@ -707,12 +708,14 @@ interface RowProps {
   rangeRight: number;
   checked: boolean;
   editable: boolean;
+  /** Rows open (not on a published page). */
+  canOpen: boolean;
   gutter: number;
 }
 
 /** One row: re-rendered only when its row object, its selection or the columns drawn change. */
 const Row = memo(
-  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, gutter }: RowProps) {
+  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, canOpen, gutter }: RowProps) {
     const { t } = useTranslation('automation');
     const cells = [];
     const cell = (col: number, pinnedLeft?: number) => {
@@ -729,7 +732,7 @@ const Row = memo(
           ) : row ? (
             <CellContent field={column.field} fieldId={column.fieldId} value={value} />
           ) : null}
-          {col === 0 && row && (
+          {col === 0 && row && canOpen && (
             <button type="button" className="db-open" data-open tabIndex={-1}>
               {t('database.open')}
             </button>
@@ -770,6 +773,7 @@ const Row = memo(
     a.rangeRight === b.rangeRight &&
     a.checked === b.checked &&
     a.editable === b.editable &&
+    a.canOpen === b.canOpen &&
     a.gutter === b.gutter &&
     a.index === b.index &&
     a.measure === b.measure &&

@@ -17,8 +17,8 @@ export interface DatabaseContextValue {
   /** Saves a field (rename, options, format); a failure is a toast. */
   saveField(fieldId: string, field: DatabaseField): Promise<boolean>;
   members: WireUser[];
-  /** Opens a row in the side peek. */
-  openRow(rowId: string): void;
+  /** Opens a row in the side peek; missing on a published page (rows do not open there). */
+  openRow?(rowId: string): void;
 }
 
 export const DatabaseContext = createContext<DatabaseContextValue | null>(null);

@@ -98,7 +98,7 @@ export function PublicPageScreen({
           )}
         </div>
       </div>
-      <DocumentEditor page={page} blocks={blocks} canEdit={false} onTitleEdited={noop} saveTitle={noSave} onSyncStatus={noop} />
+      <DocumentEditor page={page} blocks={blocks} canEdit={false} onTitleEdited={noop} saveTitle={noSave} onSyncStatus={noop} published />
     </div>
   );
 }
