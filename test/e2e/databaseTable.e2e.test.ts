@@ -354,6 +354,43 @@ it('a published page shows its database to anyone signed out: rows and the foote
   await context.close();
 });
 
+it("a field's options: renamed, recoloured, moved, added, and deleted after a second click (its cells empty)", async () => {
+  const S = `${server.url}/api/v3/spaces`;
+  const page = await signedIn('table.options@example.com');
+  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Варианты' }) });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'tag', field: { name: 'Метка', type: 'select', options: [{ id: 'a', name: 'Альфа', color: 'blue' }, { id: 'b', name: 'Бета', color: 'green' }] } }) });
+  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Один', values: { tag: 'a' } }, { title: 'Два', values: { tag: 'b' } }] }) });
+  const options = async () => (await fetchJson<{ data: { data: { config: { fields: Record<string, { options: Array<{ name: string; color?: string }> }> } } } }>(`${S}/database/${db}`, { cookie })).data.data.config.fields.tag.options;
+  await page.goto(`${server.url}/${holder.data.id}`);
+  await eventually(() => titles(page), ['Один', 'Два']);
+  const menu = await openFieldMenu(page, 'Метка');
+
+  // Rename: the cells holding it show the new name.
+  await menu.getByRole('textbox', { name: 'Название варианта' }).first().fill('Альфа-2');
+  await page.keyboard.press('Enter');
+  await eventually(() => text(cell(page, 0, 1)), 'Альфа-2');
+  // Recolour from the palette.
+  await menu.getByRole('button', { name: 'Цвет варианта «Альфа-2»' }).click();
+  await menu.getByRole('button', { name: 'Красный' }).click();
+  await eventually(() => cell(page, 0, 1).locator('.db-chip').getAttribute('data-color'), 'red');
+  // Moved down with Alt+↓ in its name; a new option at the end.
+  await menu.getByRole('textbox', { name: 'Название варианта' }).first().press('Alt+ArrowDown');
+  await eventually(async () => (await options()).map((o) => o.name), ['Бета', 'Альфа-2']);
+  await menu.getByRole('button', { name: 'Добавить вариант' }).click();
+  await eventually(async () => (await options()).map((o) => o.name), ['Бета', 'Альфа-2', 'Вариант']);
+  // Delete asks once more; then the cells that held it are empty.
+  await menu.getByRole('button', { name: 'Удалить вариант «Бета»' }).click();
+  await expect(menu.getByRole('button', { name: 'Удалить вариант «Бета»' }).textContent()).resolves.toBe('Удалить?');
+  expect((await options()).length).toBe(3);
+  await menu.getByRole('button', { name: 'Удалить вариант «Бета»' }).click();
+  await eventually(async () => (await options()).map((o) => o.name), ['Альфа-2', 'Вариант']);
+  await eventually(() => text(cell(page, 1, 1)), '');
+  await expect(text(cell(page, 0, 1))).resolves.toBe('Альфа-2');
+  await page.context().close();
+});
+
 it('select options made while typing, a footer sum, group headers with counts, and a second view renamed', async () => {
   const page = await signedIn('table.views@example.com');
   await pageWithDatabase(page, 'Виды');

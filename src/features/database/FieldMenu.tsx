@@ -9,6 +9,7 @@ import { showToast } from '../../ui/Toast';
 import type { GridColumn } from './columns';
 import { withOrderedField } from './columns';
 import { useDatabase } from './context';
+import { OptionsEditor } from './OptionsEditor';
 
 /** A short sign of each field type, before its name in the header. */
 export const TYPE_ICONS: Record<DatabaseFieldType, string> = {
@@ -242,6 +243,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
           <input type="checkbox" checked={!!field.withTime} onChange={(e) => void db.saveField(fieldId, { ...field, withTime: e.target.checked })} /> {t('database.withTime')}
         </label>
       )}
+      {hasOptions(field) && <OptionsEditor field={field} onSave={(next) => db.saveField(fieldId, next)} />}
       <div className="menu-separator" />
       <button type="button" className="menu-item" role="menuitem" onClick={() => sort('asc')}>
         <span className="menu-item-icon" aria-hidden>↑</span>
