@@ -391,6 +391,28 @@ it("a field's options: renamed, recoloured, moved, added, and deleted after a se
   await page.context().close();
 });
 
+it('the search box finds rows by title on the server; Escape shows them all again', async () => {
+  const S = `${server.url}/api/v3/spaces`;
+  const page = await signedIn('table.search@example.com');
+  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Поиск' }) });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: ['Купить молоко', 'Позвонить маме', 'Купить хлеб'].map((title) => ({ title })) }) });
+  await page.goto(`${server.url}/${holder.data.id}`);
+  await eventually(() => titles(page), ['Купить молоко', 'Позвонить маме', 'Купить хлеб']);
+  await page.getByRole('button', { name: 'Поиск по строкам' }).click();
+  const searched = page.waitForResponse((r) => r.url().includes('/rows') && decodeURIComponent(r.url()).includes('"купить"'));
+  await page.keyboard.type('купить');
+  await searched;
+  await eventually(() => titles(page), ['Купить молоко', 'Купить хлеб']);
+  await page.keyboard.type(' сыр');
+  await eventually(() => page.locator('.db-empty').textContent(), 'Нет строк с «купить сыр» в названии');
+  await page.keyboard.press('Escape');
+  await eventually(() => titles(page), ['Купить молоко', 'Позвонить маме', 'Купить хлеб']);
+  await expect(page.getByRole('searchbox', { name: 'Поиск по строкам' }).count()).resolves.toBe(0);
+  await page.context().close();
+});
+
 it('select options made while typing, a footer sum, group headers with counts, and a second view renamed', async () => {
   const page = await signedIn('table.views@example.com');
   await pageWithDatabase(page, 'Виды');

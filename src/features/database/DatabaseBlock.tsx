@@ -12,6 +12,7 @@ import { databaseApi, type DatabaseApi, type DatabaseBlock as WireDatabaseBlock 
 import { DatabaseContext, useDatabase, type DatabaseContextValue } from './context';
 import { FilterBar } from './FilterBar';
 import { RowPeek } from './RowPeek';
+import { SearchBox } from './SearchBox';
 import type { RowStore } from './rowStore';
 import { TableView } from './TableView';
 import './database.css';
@@ -56,6 +57,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   const [activeId, setActiveId] = useState<string | null>(layouts[0]?.uid ?? null);
   const layout = layouts.find((l) => l.uid === activeId) ?? layouts[0];
   const [barOpen, setBarOpen] = useState(false);
+  const [search, setSearch] = useState('');
   const [peekRow, setPeekRow] = useState<string | null>(null);
   const editable = host.canEdit;
   // A database just made here is on the server only after the sync queue sent it: its rows are asked for then.
@@ -177,6 +179,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
           </div>
           {layout && (
             <div className="db-actions">
+              <SearchBox onSearch={setSearch} />
               <button type="button" className={`db-button${barOpen || filters ? ' is-on' : ''}`} aria-expanded={barOpen} onClick={() => setBarOpen((v) => !v)}>
                 {t('database.filterAndSort')}
                 {filters > 0 && <span className="db-badge">{filters}</span>}
@@ -191,7 +194,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
         ) : layout ? (
           <>
             {layout.type !== 'table' && <div className="db-note">{t('database.shownAsTable', { type: t(`database.layouts.${layout.type}`) })}</div>}
-            <TableView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} onStore={onTableStore} fill={fill} />
+            <TableView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} onStore={onTableStore} fill={fill} search={search} />
           </>
         ) : (
           <div className="db-empty">{t('database.noViews')}</div>

@@ -52,6 +52,8 @@ export interface TableViewProps {
   onStore?(store: RowStore | null): void;
   /** Full-height grid (a Database page) rather than a box in the document. */
   fill?: boolean;
+  /** Rows whose title has this (the search box; not saved to the view). */
+  search?: string;
 }
 
 interface Editing {
@@ -66,7 +68,7 @@ interface Editing {
  * paste as TSV, the footer's calculations and group headers. Rows come from a windowed store;
  * a cell's change re-renders its row only.
  */
-export function TableView({ layout, savedLayout, onStore, fill }: TableViewProps) {
+export function TableView({ layout, savedLayout, onStore, fill, search = '' }: TableViewProps) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const { config, editable, databaseId } = db;
@@ -75,7 +77,7 @@ export function TableView({ layout, savedLayout, onStore, fill }: TableViewProps
   // —— Rows ——
   const rowsApi = db.api;
   const read = useCallback((query: RowsQuery, signal: AbortSignal) => rowsApi.rows(databaseId, query, signal), [rowsApi, databaseId]);
-  const query = useMemo(() => viewRowsQuery(layout), [layout.uid, layout.filter, layout.sorts]); // eslint-disable-line react-hooks/exhaustive-deps
+  const query = useMemo(() => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }), [layout.uid, layout.filter, layout.sorts, search]); // eslint-disable-line react-hooks/exhaustive-deps
   // Grouped rows come ordered by the group as the server's view says: the saved grouping decides.
   const groupField = savedLayout.groupBy?.fieldId;
   const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, query);
@@ -641,8 +643,7 @@ export function TableView({ layout, savedLayout, onStore, fill }: TableViewProps
         </div>
       </div>
       {store.error != null && <div className="db-error" role="alert">{t('database.readFailed')}</div>}
-      {store.count === 0 && !layout.filter?.rules.length && <div className="db-empty">{t('database.noRows')}</div>}
-      {store.count === 0 && !!layout.filter?.rules.length && <div className="db-empty">{t('database.noMatches')}</div>}
+      {store.count === 0 && <div className="db-empty">{search ? t('database.noFound', { search }) : layout.filter?.rules.length ? t('database.noMatches') : t('database.noRows')}</div>}
       {editable && (
         <button type="button" className="db-add-row" onClick={() => void addRow()}>
           + {t('database.newRow')}
