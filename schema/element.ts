@@ -74,6 +74,11 @@ export function newElement(fields: Pick<WireElement, 'id'> & Partial<WireElement
   };
 }
 
+/** Database and data pages hold a database of their own (one block, made with the page) and show it full width. */
+export function holdsDatabase(type: PageType): boolean {
+  return type === 'Database' || type === 'Widget';
+}
+
 /** Data and data-view pages show a layout, so they cannot exist without one (spec: incoming pages). */
 export function needsDefaultLayout(type: PageType): boolean {
   return type === 'Widget' || type === 'WidgetView';

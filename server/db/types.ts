@@ -131,6 +131,14 @@ export interface DatabaseRevisionTable {
   rev: number;
 }
 
+/** A view (layout) uid of a database block: the lookup of a linked view (docs/adr/0007-data-tables.md, «Linked views»). */
+export interface DatabaseLayoutTable {
+  database_id: string;
+  layout_id: string;
+  /** When the uid came into this database: of several databases holding one uid, the earliest has it. */
+  since: string;
+}
+
 export interface FavoriteTable {
   user_id: string;
   page_id: string;
@@ -253,6 +261,7 @@ export interface Database {
   blocks: BlockTable;
   database_cells: DatabaseCellTable;
   database_revisions: DatabaseRevisionTable;
+  database_layouts: DatabaseLayoutTable;
   favorites: FavoriteTable;
   page_visits: PageVisitTable;
   comments: CommentTable;

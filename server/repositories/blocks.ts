@@ -6,6 +6,7 @@ import { newId } from '../../schema/ids';
 import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
+import { syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
 import { precompiled } from '../db/precompiled';
 import { nowIso } from '../time';
 
@@ -291,6 +292,7 @@ function newBlockRow(input: InsertBlockInput, now: string): BlockRow {
 export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput): Promise<BlockRow> {
   const row = newBlockRow(input, nowIso());
   await db.insertInto('blocks').values(row).execute();
+  if (row.type === 'database') await syncDatabaseLayouts(db, row.id, input.data, row.created_at);
   return row;
 }
 
@@ -322,6 +324,7 @@ export async function reviveBlock(db: Kysely<Database>, deleted: BlockRow, input
     .where('deleted_at', 'is not', null)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return null;
+  if (deleted.type === 'database' || input.type === 'database') await syncDatabaseLayouts(db, deleted.id, input.type === 'database' ? input.data : null, now);
   if (deleted.type === 'database' && deleted.deleted_at !== null) await setRowsOfDatabasesTrashed(db, [deleted.id], deleted.deleted_at, false);
   return { ...deleted, ...set };
 }
@@ -355,7 +358,10 @@ export async function updateBlockIfVersion(
     .where('version', '=', baseVersion)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? baseVersion + 1 : null;
+  if (Number(result.numUpdatedRows) !== 1) return null;
+  // A database's views (added, deleted) are looked up by their uids: kept in the same transaction.
+  if (type === 'database') await syncDatabaseLayouts(db, id, data, now);
+  return baseVersion + 1;
 }
 
 /** The id of the live sibling right before `blocks` (the row of the surrounding statement), null when first. */
@@ -535,7 +541,8 @@ export async function moveBlockRow(
 
 /**
  * A deep copy of a live block and its live descendants, placed right after the original: new
- * ids (the root's may be given), version 1, the same data and relative order. Returns the new root.
+ * ids (the root's may be given), version 1, the same data (a database's views get new uids) and
+ * relative order. Returns the new root.
  */
 export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow, rootId: string, userId: string): Promise<BlockRow> {
   const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', block.page_id).where('deleted_at', 'is', null).execute();
@@ -559,7 +566,10 @@ export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow
     );
   });
   copies[0].sort_key = await sortKeyAfter(trx, block.page_id, block.parent_id, block);
+  // A copied database gets views of its own: a linked view of the original stays on the original.
+  for (const copy of copies) if (copy.type === 'database') copy.data = withFreshLayoutUids(copy.data).data;
   for (let i = 0; i < copies.length; i += 100) await trx.insertInto('blocks').values(copies.slice(i, i + 100)).execute();
+  for (const copy of copies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
   return copies[0];
 }
 

@@ -678,6 +678,177 @@ describe('public pages', () => {
   });
 });
 
+describe('linked views: a view found by its uid (WidgetView pages)', () => {
+  interface ViewAnswer {
+    block: WireBlock;
+    view: { uid: string; name?: string };
+    page: WireElement;
+  }
+  const uid = () => crypto.randomUUID();
+  /** A database whose one view has a uid of its own (the tests above share 'v1'). */
+  async function linkedDatabase(cookie = ann, headers: Record<string, string> = {}, section = 'private') {
+    const page = expectOk<WireElement>(await api(t, cookie, 'POST', `${S}/section/${section}`, { title: 'Источник' }, headers), 201);
+    const data = databaseBody();
+    const viewId = uid();
+    data.view.layouts[0].uid = viewId;
+    const db = expectOk<WireBlock>(await api(t, cookie, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+    return { pageId: page.id, db, viewId, data };
+  }
+  const lookup = (viewId: string, cookie = ann) => api(t, cookie, 'GET', `${S}/database/view/${viewId}`);
+  async function found(viewId: string, cookie = ann): Promise<ViewAnswer> {
+    const res = await lookup(viewId, cookie);
+    const answer = body<WireBlock>(res);
+    expect([res.statusCode, res.statusCode === 200 ? '' : res.body]).toEqual([200, '']);
+    return { block: answer.data, view: answer.meta.view as ViewAnswer['view'], page: answer.meta.page as WireElement };
+  }
+  const status = async (viewId: string, cookie = ann) => {
+    const res = await lookup(viewId, cookie);
+    return [res.statusCode, errorCode(res)];
+  };
+
+  test('the database, the view and the page holding it; views added are found, deleted ones not; a move or a whole-block write keeps it true', async () => {
+    const { pageId, db, viewId, data } = await linkedDatabase();
+    await addRows(db.id, [{ title: 'a' }]);
+    const first = await found(viewId);
+    expect(first.block.id).toBe(db.id);
+    expect(first.view).toMatchObject({ uid: viewId, type: 'table', name: 'Таблица' });
+    expect(first.page).toMatchObject({ id: pageId, title: 'Источник', accessLevel: 'full', inTrash: false });
+    expect(body(await lookup(viewId)).meta.rowCount).toBe(1);
+
+    const second = uid();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: second, type: 'board', name: 'Доска', orderedFields: [] } }));
+    expect((await found(second)).view).toMatchObject({ uid: second, type: 'board' });
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/${second}/move`, { placeAfter: null }));
+    expect((await found(viewId)).block.id).toBe(db.id);
+    expect((await found(second)).block.id).toBe(db.id);
+    expectOk(await api(t, ann, 'DELETE', `${S}/database/${db.id}/views/${viewId}`));
+    expect(await status(viewId)).toEqual([404, 'not_found']);
+    expect((await found(second)).block.id).toBe(db.id);
+
+    // The database block written whole (POST block/{id}): its views then are the ones found.
+    const current = expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`));
+    const third = uid();
+    const whole = { ...data, view: { layouts: [{ ...data.view.layouts[0], uid: third }] } };
+    expectOk(await api(t, ann, 'POST', `${S}/block/${db.id}`, { type: 'database', version: current.version, data: whole }));
+    expect(await status(second)).toEqual([404, 'not_found']);
+    expect((await found(third)).block.id).toBe(db.id);
+    expect(await status(uid())).toEqual([404, 'not_found']);
+  });
+
+  test('the database block deleted, restored, revived; its page in the trash and back', async () => {
+    const { pageId, db, viewId, data } = await linkedDatabase();
+    expectOk(await api(t, ann, 'DELETE', `${S}/block/${db.id}`));
+    expect(await status(viewId)).toEqual([404, 'not_found']);
+    expectOk(await api(t, ann, 'POST', `${S}/block/${db.id}/restore`, {}));
+    expect((await found(viewId)).block.id).toBe(db.id);
+    // An undo of the delete makes the block again with its id (a revive), its views with it.
+    expectOk(await api(t, ann, 'DELETE', `${S}/block/${db.id}`));
+    expectOk(await api(t, ann, 'POST', `${S}/block`, { id: db.id, pageId, type: 'database', data }), 201);
+    expect((await found(viewId)).block.id).toBe(db.id);
+    // Revived as another type, it holds no view any more.
+    expectOk(await api(t, ann, 'DELETE', `${S}/block/${db.id}`));
+    expectOk(await api(t, ann, 'POST', `${S}/block`, { id: db.id, pageId, type: 'text', data: { tokens: [{ text: 'уже не база' }] } }), 201);
+    expect(await status(viewId)).toEqual([404, 'not_found']);
+
+    const other = await linkedDatabase();
+    expectOk(await api(t, ann, 'DELETE', `${S}/element/${other.pageId}`));
+    expect(await status(other.viewId)).toEqual([404, 'not_found']);
+    expectOk(await api(t, ann, 'POST', `${S}/trash/${other.pageId}/restore`, {}));
+    expect((await found(other.viewId)).page.id).toBe(other.pageId);
+    // Deleted for good: the block and its views are gone.
+    expectOk(await api(t, ann, 'DELETE', `${S}/element/${other.pageId}`));
+    expectOk(await api(t, ann, 'POST', `${S}/trash/${other.pageId}/remove`, {}));
+    expect(await status(other.viewId)).toEqual([404, 'not_found']);
+    expect(await t.app.db.selectFrom('database_layouts').select('layout_id').where('layout_id', '=', other.viewId).execute()).toEqual([]);
+  });
+
+  test('clones: a copied database has views of its own; linked views copied along follow the copy, others keep their source', async () => {
+    const source = await linkedDatabase();
+    const workspaceId = (await found(source.viewId)).page.workspaceId!;
+    // Under the source page: a linked view of its database, one of another database, and a data page.
+    const elsewhere = await linkedDatabase();
+    const inside = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/element/${source.pageId}/children`, { type: 'WidgetView', defaultLayoutId: source.viewId, title: 'Связанное' }), 201);
+    expectOk<WireElement>(await api(t, ann, 'POST', `${S}/element/${source.pageId}/children`, { type: 'WidgetView', defaultLayoutId: elsewhere.viewId }), 201);
+    const widgetLayout = uid();
+    const widget = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/element/${source.pageId}/children`, { type: 'Widget', defaultLayoutId: widgetLayout }), 201);
+    expect((await found(widgetLayout)).page.id).toBe(widget.id);
+    expect((await found(inside.defaultLayoutId!)).block.id).toBe(source.db.id);
+
+    const copy = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/element/${source.pageId}/page/clone`, { workspaceId }), 201);
+    const [copiedDb] = expectOk<WireBlock[]>(await api(t, ann, 'GET', `${S}/note/${copy.id}/blocks`));
+    const copiedView = (copiedDb.data as DatabaseData).view.layouts[0].uid;
+    expect(copiedView).not.toBe(source.viewId);
+    expect((await found(copiedView)).block.id).toBe(copiedDb.id);
+    expect((await found(source.viewId)).block.id).toBe(source.db.id);
+    const children = expectOk<WireElement[]>(await api(t, ann, 'GET', `${S}/element/${copy.id}/children`));
+    const byTitle = (type: string, title = '') => children.find((c) => c.type === type && c.title === title)!;
+    expect(byTitle('WidgetView', 'Связанное').defaultLayoutId).toBe(copiedView);
+    expect(byTitle('WidgetView').defaultLayoutId).toBe(elsewhere.viewId);
+    const copiedWidget = byTitle('Widget');
+    expect(copiedWidget.defaultLayoutId).not.toBe(widgetLayout);
+    expect((await found(copiedWidget.defaultLayoutId!)).page.id).toBe(copiedWidget.id);
+
+    // A block clone: the copy's views are new, the original keeps its own.
+    const [clone] = expectOk<WireBlock[]>(await api(t, ann, 'POST', `${S}/block/${source.db.id}/clone`, {}), 201);
+    const clonedView = (clone.data as DatabaseData).view.layouts[0].uid;
+    expect(clonedView).not.toBe(source.viewId);
+    expect((await found(clonedView)).block.id).toBe(clone.id);
+    expect((await found(source.viewId)).block.id).toBe(source.db.id);
+  });
+
+  test('a uid another database takes later never takes the linked view over from its source', async () => {
+    const source = await linkedDatabase();
+    const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/private`, { title: 'Подделка' }), 201);
+    const copy = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data: source.data }), 201);
+    expect((await found(source.viewId)).block.id).toBe(source.db.id);
+    // Nor when the source is deleted: that says «deleted», it does not move to the other.
+    expectOk(await api(t, ann, 'DELETE', `${S}/block/${source.db.id}`));
+    expect(await status(source.viewId)).toEqual([404, 'not_found']);
+    expectOk(await api(t, ann, 'POST', `${S}/block/${source.db.id}/restore`, {}));
+    expect((await found(source.viewId)).block.id).toBe(source.db.id);
+    void copy;
+  });
+
+  test('denials: anonymous, an outsider, a reader of the linked view page without access to the source; a reader of the source reads', async () => {
+    const workspace = await createWorkspaceAs(t, ann, 'Связанные');
+    const bobId = await userIdOf(t, 'bob@example.com');
+    await addMembersAs(t, ann, workspace.id, [{ userId: bobId, role: 'participant' }]);
+    const headers = { 'x-workspace-id': workspace.id };
+    // The source in Ann's private section; the linked view in the shared section, which Bob may edit.
+    const source = await linkedDatabase(ann, headers, 'private');
+    const linked = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/all`, { type: 'WidgetView', defaultLayoutId: source.viewId, title: 'Для всех' }, headers), 201);
+    expect(expectOk<WireElement>(await api(t, bob, 'GET', `${S}/element/${linked.id}`)).accessLevel).toBe('edit');
+    expect(await status(source.viewId, bob)).toEqual([403, 'forbidden']);
+    expect(await status(source.viewId, eve)).toEqual([403, 'forbidden']);
+    const anonymous = await api(t, undefined, 'GET', `${S}/database/view/${source.viewId}`);
+    expect(anonymous.statusCode).toBe(401);
+    // A deleted source says nothing more to those without access: still 403.
+    expectOk(await api(t, ann, 'DELETE', `${S}/block/${source.db.id}`));
+    expect(await status(source.viewId, bob)).toEqual([403, 'forbidden']);
+    expect(await status(source.viewId, eve)).toEqual([403, 'forbidden']);
+    expectOk(await api(t, ann, 'POST', `${S}/block/${source.db.id}/restore`, {}));
+
+    // Read access on the source: Bob reads it through the view, at his level there, and cannot write.
+    expectOk(await api(t, ann, 'POST', `${S}/element/${source.pageId}/member/add`, [{ userId: bobId, accessLevel: 'read' }]));
+    const seen = await found(source.viewId, bob);
+    expect([seen.block.id, seen.page.accessLevel]).toEqual([source.db.id, 'read']);
+    const [row] = await addRows(source.db.id, [{ title: 'r' }]);
+    expect((await writeCell(row.id, 'note', 'чужое', 0, bob)).statusCode).toBe(403);
+  });
+
+  test('the migration enters the views of databases made before it (deleted ones too)', async () => {
+    const { db, viewId } = await linkedDatabase();
+    expectOk(await api(t, ann, 'DELETE', `${S}/block/${db.id}`));
+    await t.app.db.deleteFrom('database_layouts').where('database_id', '=', db.id).execute();
+    expect(await status(viewId)).toEqual([404, 'not_found']);
+    const { fillDatabaseLayouts } = await import('../db/migrations/2026-11-26-0001-database-layouts');
+    await t.app.db.deleteFrom('database_layouts').execute();
+    await fillDatabaseLayouts(t.app.db);
+    expectOk(await api(t, ann, 'POST', `${S}/block/${db.id}/restore`, {}));
+    expect((await found(viewId)).block.id).toBe(db.id);
+  });
+});
+
 describe('CSV export', () => {
   test("a view's rows as CSV: its columns and order, values as text, a BOM for spreadsheets", async () => {
     const { db } = await newDatabase();

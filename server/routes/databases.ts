@@ -47,8 +47,9 @@ import { AppError, forbidden, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { requestOrigin } from '../plugins/realtime';
 import { authorizePage, isPubliclyReadable, type PageAction } from '../policies/page';
-import { envelope } from '../presenters';
-import { presentBlock, updateBlockIfVersion } from '../repositories/blocks';
+import { envelope, presentElement } from '../presenters';
+import { findBlock, presentBlock, updateBlockIfVersion } from '../repositories/blocks';
+import { findLayoutHolder } from '../repositories/databaseLayouts';
 import {
   cellsOfField,
   groupCounts,
@@ -78,6 +79,7 @@ const invalid = (message: string, details?: unknown) => new AppError(422, ERROR_
 const databaseParams = z.object({ id: z.string().min(1).max(128) });
 const fieldParams = z.object({ id: z.string().min(1).max(128), fieldId: z.string().min(1).max(64) });
 const viewParams = z.object({ id: z.string().min(1).max(128), viewId: z.string().min(1).max(64) });
+const layoutParams = z.object({ layoutId: z.string().min(1).max(128) });
 const rowsQuerySchema = jsonQuery(rowsQueryShape);
 const viewQuerySchema = jsonQuery({ viewId: z.string().max(64).optional() });
 /** Row creates and cell pastes carry up to 1,000 rows: a bigger body than the rest of the API. */
@@ -246,6 +248,22 @@ export async function databaseRoutes(server: FastifyInstance) {
   app.get('/api/v3/spaces/database/:id', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: 'A database block with its row count', params: databaseParams } }, async (request) => {
     const { block } = await readableDatabase(request, request.params.id);
     return envelope(await presentBlock(app.db, block), { rowCount: await countRows(app.db, block.id) });
+  });
+
+  app.get('/api/v3/spaces/database/view/:layoutId', { schema: { tags: ['databases'], summary: 'The database holding a view (by the view\'s uid: a WidgetView page\'s defaultLayoutId), the view, and the page holding the database', params: layoutParams } }, async (request) => {
+    const user = requireUser(request);
+    const { layoutId } = request.params;
+    const databaseId = await findLayoutHolder(app.db, layoutId);
+    const block = databaseId ? await findBlock(app.db, databaseId) : undefined;
+    const holder = block ? await findPage(app.db, block.page_id) : undefined;
+    if (!block || !holder) throw notFound('view');
+    // Read access to the database's own page, whatever page asks (a linked view shows no more than its source).
+    const level = await authorizePage(app.db, user.id, holder, 'read');
+    // Deleted or in the trash: said only after the access check, so an outsider learns nothing.
+    if (block.deleted_at !== null || holder.in_trash === 1) throw notFound('database');
+    const layout = databaseData(block).view.layouts.find((l) => l.uid === layoutId);
+    if (!layout) throw notFound('view');
+    return envelope(await presentBlock(app.db, block), { view: layout, page: presentElement(holder, level), rowCount: await countRows(app.db, block.id) });
   });
 
   app.get('/api/v3/spaces/database/:id/rows', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "A window of a view's rows (filtered and sorted on the server)", params: databaseParams, querystring: rowsQuerySchema } }, async (request) => {

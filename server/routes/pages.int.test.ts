@@ -1079,7 +1079,10 @@ describe('clone', () => {
     const copied = await blocksOf(w.owner, copy.id);
     expect(copied.map((b) => b.type)).toEqual(['database', 'text']);
     expect(copied[1].data).toEqual({ tokens: [{ text: 'remark' }] });
-    expect(copied[0].data).toEqual({ config: { fields }, view });
+    // Its views are the same but for their uids: a linked view of the original stays on the original (docs/api/databases.md).
+    const copiedView = (copied[0].data as { view: typeof view }).view;
+    expect(copiedView.layouts[0].uid).not.toBe('table-1');
+    expect(copied[0].data).toEqual({ config: { fields }, view: { layouts: [{ ...view.layouts[0], uid: copiedView.layouts[0].uid }] } });
     const rows = body<WireRow[]>(expectStatus(await api(t, w.owner.cookie, 'GET', `/api/v3/spaces/database/${copied[0].id}/rows`), 200)).data;
     expect(rows.map((r) => [r.data.title, r.data.values, r.pageId, r.databaseId])).toEqual([
       ['first', { done: true }, copy.id, copied[0].id],

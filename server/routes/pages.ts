@@ -11,6 +11,7 @@ import { SECTION_IDS, type AccessLevel, type SectionId } from '../../schema/cons
 import {
   clonePageBodySchema,
   createNoteBodySchema,
+  holdsDatabase,
   movePageBodySchema,
   MOVE_SECTION_IDS,
   patchElementBodySchema,
@@ -235,7 +236,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
         grantCreatorFull: parent === null,
       });
       // A database page (and a data page) holds its database: one block, made with the page.
-      if (body.type === 'Database' || body.type === 'Widget') {
+      if (holdsDatabase(body.type)) {
         await insertBlock(trx, { id: newId(), pageId: page.id, parentId: null, sortKey: generateKeyBetween(null, null), type: 'database', data: newDatabaseData(body.defaultLayoutId ?? newId()), userId: user.id });
       }
       return { page, level };

@@ -5,7 +5,7 @@ import { HistoryEditor } from 'slate-history';
 import { blocksToSlate, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
-import { wireElementSchema, type WireElement } from '../../schema/element';
+import { holdsDatabase, wireElementSchema, type WireElement } from '../../schema/element';
 import { newId } from '../../schema/ids';
 import { attachLiveSync, type LiveSyncOptions } from './liveSync';
 import {
@@ -30,8 +30,8 @@ import { BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
 import { useSlashMenu } from './SlashMenu';
 import { usePagePicker } from './PagePicker';
 import { pageLinkTitleFrom } from './pageLinkTargets';
-import { useStore } from 'react-redux';
-import type { RootState } from '../app/store';
+import { useAppStore } from '../app/store';
+import { createLinkedViewPage } from '../features/pageTypes/linkedView';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest } from '../app/api';
 import { useFloatingToolbar } from './FloatingToolbar';
@@ -94,7 +94,7 @@ export interface DocumentEditorProps {
 export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
-  const store = useStore<RootState>();
+  const store = useAppStore();
   // Select all + Backspace (or a cut) must not take a database and its rows away unasked.
   const databaseRemoval = useDatabaseRemovalDialog();
   const confirmDatabaseRemoval = useRef(databaseRemoval.confirm);
@@ -252,10 +252,12 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
       flush: () => queue.flush(),
       live: liveConnection && liveUser ? { connection: liveConnection, userId: liveUser } : null,
       openPage: (id) => callbacks.current.onOpenPage?.(id),
-      fillDatabaseId: page.type === 'Database' ? blocks.find((block) => block.type === 'database')?.id : undefined,
+      fillDatabaseId: holdsDatabase(page.type) ? blocks.find((block) => block.type === 'database')?.id : undefined,
+      // The page as the store has it now (a title typed since it was read): the linked view's title follows it.
+      createLinkedView: (layoutId, viewName) => createLinkedViewPage(store.dispatch, store.getState().pages.entities[page.id] ?? page, layoutId, viewName),
       published,
     }),
-    [page.id, page.workspaceId, page.type, blocks, canEdit, queue, liveConnection, liveUser, published],
+    [page, blocks, canEdit, queue, liveConnection, liveUser, store, published],
   );
   // The AI assistant (src/features/ai): its panel under a block, opened from the slash menu and the selection toolbar.
   const ai = useAiAssistant(editor, canEdit, frame);

@@ -24,6 +24,8 @@ export interface DatabaseHost {
   published?: boolean;
   /** Opens a page (a row as a full page). */
   openPage?(pageId: string): void;
+  /** Makes a page showing the view `layoutId` of this database (a WidgetView page) and answers its id; absent where there is no page tree to put it in. */
+  createLinkedView?(layoutId: string, viewName: string): Promise<string>;
 }
 
 export const DatabaseHostContext = createContext<DatabaseHost | null>(null);

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView } from '../../../schema/blocks/database';
 import { Toaster } from '../../ui/Toast';
 import DatabaseBlock from './DatabaseBlock';
-import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
+import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
 import { clearRowStores } from './rowStore';
 
 afterEach(clearRowStores);
@@ -36,16 +36,7 @@ async function setup(canEdit = true, rows = 5) {
   return { server, receiveBlock, grid, sink, cell, ...utils };
 }
 
-// jsdom lays nothing out: the grid's scroll box says it is 1000 × 600, as a browser would.
-const box = (size: number) => ({ configurable: true, get(this: HTMLElement) { return this.classList.contains('db-scroll') ? size : 0; } });
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', box(1000));
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', box(600));
-});
-afterAll(() => {
-  delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
-  delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
-});
+layOutGrid();
 
 const flush = () => act(() => new Promise((resolve) => setTimeout(resolve, 0)));
 

@@ -25,6 +25,8 @@ export interface DatabaseBlockProps {
   /** The database of a Database page: full width and height. */
   fill?: boolean;
   api?: DatabaseApi;
+  /** A linked view (a WidgetView page, LinkedView.tsx): only this view of the database; views are neither added nor deleted here. */
+  linkedViewId?: string;
 }
 
 /** Field types a view can be grouped by. */
@@ -43,7 +45,7 @@ export function newTableLayout(config: DatabaseConfig, name: string): DatabaseLa
  * views are changed through the API; the database block the server answers goes into the editor
  * (host.receiveBlock), and this component draws what the element then holds.
  */
-export default function DatabaseBlock({ databaseId, config, view, host, fill, api = databaseApi }: DatabaseBlockProps) {
+export default function DatabaseBlock({ databaseId, config, view, host, fill, api = databaseApi, linkedViewId }: DatabaseBlockProps) {
   const { t } = useTranslation('automation');
   // A view shows its changes at once: each saved patch goes over the view until the server's
   // answer for the last of them is in (then the block's own view shows), and the next patch is
@@ -51,7 +53,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   const [optimistic, setOptimistic] = useState<Readonly<Record<string, DatabaseLayout>>>({});
   const optimisticRef = useRef(optimistic);
   const savesInFlight = useRef(new Map<string, number>());
-  const layouts = useMemo(() => view.layouts.map((l) => optimistic[l.uid] ?? l), [view.layouts, optimistic]);
+  const layouts = useMemo(() => view.layouts.filter((l) => !linkedViewId || l.uid === linkedViewId).map((l) => optimistic[l.uid] ?? l), [view.layouts, optimistic, linkedViewId]);
   const serverLayouts = useRef(view.layouts);
   serverLayouts.current = view.layouts;
   const [activeId, setActiveId] = useState<string | null>(layouts[0]?.uid ?? null);
@@ -162,6 +164,19 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     }
   };
 
+  // «Создать связанное представление»: a page showing this view alone, opened once made.
+  const { createLinkedView } = host;
+  const linkView =
+    createLinkedView && !linkedViewId
+      ? async (l: DatabaseLayout) => {
+          try {
+            host.openPage?.(await createLinkedView(l.uid, l.name || t(`database.layouts.${l.type}`)));
+          } catch {
+            showToast(t('database.linked.createFailed'), 'error');
+          }
+        }
+      : undefined;
+
   const filters = (layout?.filter?.rules.length ?? 0) + (layout?.sorts?.length ?? 0);
   return (
     <DatabaseContext.Provider value={context}>
@@ -169,9 +184,9 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
         <div className="db-toolbar">
           <div className="db-tabs" role="tablist" aria-label={t('database.views')}>
             {layouts.map((l) => (
-              <ViewTab key={l.uid} layout={l} active={l.uid === layout?.uid} onSelect={() => setActiveId(l.uid)} canDelete={layouts.length > 1} />
+              <ViewTab key={l.uid} layout={l} active={l.uid === layout?.uid} onSelect={() => setActiveId(l.uid)} canDelete={linkedViewId ? null : layouts.length > 1} onLinkView={linkView && (() => void linkView(l))} />
             ))}
-            {editable && (
+            {editable && !linkedViewId && (
               <button type="button" className="db-tab db-tab-add" aria-label={t('database.addView')} title={t('database.addView')} onClick={() => void addView()}>
                 +
               </button>
@@ -215,7 +230,8 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   );
 }
 
-function ViewTab({ layout, active, onSelect, canDelete }: { layout: DatabaseLayout; active: boolean; onSelect(): void; canDelete: boolean }) {
+/** A view's tab; its menu (the active tab, for editors): rename, a linked view of it, delete (`canDelete` null: not here — a linked view). */
+function ViewTab({ layout, active, onSelect, canDelete, onLinkView }: { layout: DatabaseLayout; active: boolean; onSelect(): void; canDelete: boolean | null; onLinkView?(): void }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const [renaming, setRenaming] = useState(false);
@@ -226,6 +242,11 @@ function ViewTab({ layout, active, onSelect, canDelete }: { layout: DatabaseLayo
   const rename = () => {
     setRenaming(false);
     if (name.trim() && name.trim() !== layout.name) void db.saveView(layout.uid, { name: name.trim() });
+  };
+  /** A menu item: the menu closes, then the item acts. */
+  const choose = (act: () => void) => () => {
+    setMenu(false);
+    act();
   };
   const remove = async () => {
     setMenu(false);
@@ -270,17 +291,23 @@ function ViewTab({ layout, active, onSelect, canDelete }: { layout: DatabaseLayo
             type="button"
             className="menu-item"
             role="menuitem"
-            onClick={() => {
-              setMenu(false);
+            onClick={choose(() => {
               setName(layout.name ?? label);
               setRenaming(true);
-            }}
+            })}
           >
             {t('database.renameView')}
           </button>
-          <button type="button" className="menu-item is-danger" role="menuitem" disabled={!canDelete} onClick={() => void remove()}>
-            {t('database.deleteView')}
-          </button>
+          {onLinkView && (
+            <button type="button" className="menu-item" role="menuitem" onClick={choose(onLinkView)}>
+              {t('database.linked.create')}
+            </button>
+          )}
+          {canDelete !== null && (
+            <button type="button" className="menu-item is-danger" role="menuitem" disabled={!canDelete} onClick={() => void remove()}>
+              {t('database.deleteView')}
+            </button>
+          )}
         </Popover>
       )}
     </>

@@ -1,5 +1,6 @@
 import type { WireBlock } from '../../../schema/block';
 import type { DatabaseField, DatabaseLayout, RowValue } from '../../../schema/blocks/database';
+import type { WireElement } from '../../../schema/element';
 import type { CalculationResults, NewRow, RetypeReport, WireGroup, WireRow } from '../../../schema/database';
 import { api } from '../../app/api';
 import { jsonQuery, rowsPath, type RowsQuery } from '../../editor/blocks/databaseRows';
@@ -41,6 +42,12 @@ export const databaseApi = {
   async database(databaseId: string): Promise<{ block: DatabaseBlock; rowCount: number }> {
     const answer = await api<DatabaseBlock>(`${BASE}/database/${id(databaseId)}`);
     return { block: answer.data, rowCount: Number((answer.meta as { rowCount?: number } | undefined)?.rowCount ?? 0) };
+  },
+  /** A view found by its uid (a WidgetView page's defaultLayoutId): its database, the view, and the page holding the database at the caller's level. */
+  async linkedView(layoutId: string): Promise<{ block: DatabaseBlock; view: DatabaseLayout; page: WireElement }> {
+    const answer = await api<DatabaseBlock>(`${BASE}/database/view/${id(layoutId)}`);
+    const meta = answer.meta as { view: DatabaseLayout; page: WireElement };
+    return { block: answer.data, view: meta.view, page: meta.page };
   },
   async rows(databaseId: string, query: RowsQuery, signal?: AbortSignal): Promise<RowsWindow> {
     const answer = await api<WireRow[]>(rowsPath(databaseId, query), { signal });

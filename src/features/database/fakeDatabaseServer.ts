@@ -1,10 +1,11 @@
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
 import type { WireRow } from '../../../schema/database';
+import { newElement, type WireElement } from '../../../schema/element';
 
 /**
  * A small in-memory stand-in for the database endpoints, as a `fetch` for jsdom tests (the real
  * server cannot run there): rows by window, cell writes with versions and 422 cell_conflict,
- * row creation, delete and restore, view updates. What it answers follows docs/api/databases.md.
+ * row creation, delete and restore, view updates, a view found by its uid. What it answers follows docs/api/databases.md.
  */
 export interface FakeDatabaseServer {
   fetch: typeof fetch;
@@ -13,6 +14,8 @@ export interface FakeDatabaseServer {
   requests: Array<{ method: string; path: string; query: Record<string, unknown>; body: unknown }>;
   config: DatabaseConfig;
   view: DatabaseView;
+  /** The page holding the database, as `database/view/{uid}` answers it (the caller's level on it). */
+  holder: WireElement;
   /** Someone else writes a cell (its version goes up). */
   writeElsewhere(rowId: string, fieldId: string, value: RowValue): void;
   /** The next call whose path contains `part` fails with this status. */
@@ -48,6 +51,7 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
     requests: [],
     config,
     view,
+    holder: newElement({ id: 'page', title: 'Задачи', accessLevel: 'full' }, '2026-01-01T00:00:00Z'),
     writeElsewhere(rowId, fieldId, value) {
       const row = server.rows.find((r) => r.id === rowId)!;
       if (fieldId === MAIN_FIELD_ID) row.data.title = String(value ?? '');
@@ -70,6 +74,12 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
         return json(status, { data: null, errors: [{ code: 'server_error', message: 'failed' }] });
       }
       let match: RegExpExecArray | null;
+      const block = () => ({ id: 'db', type: 'database', version: 2, data: { config: server.config, view: server.view } });
+      if (method === 'GET' && (match = /^database\/view\/([^/]+)$/.exec(path))) {
+        const layout = server.view.layouts.find((l) => l.uid === decodeURIComponent(match![1]));
+        if (!layout) return json(404, { data: null, errors: [{ code: 'not_found', message: 'no view' }] });
+        return json(200, { data: block(), meta: { view: layout, page: server.holder, rowCount: server.rows.length } });
+      }
       if (method === 'GET' && /^database\/[^/]+\/rows$/.test(path)) {
         const offset = Number(query.offset ?? 0);
         const limit = Number(query.limit ?? 100);
@@ -112,9 +122,8 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
       if (method === 'POST' && (match = /^database\/[^/]+\/views\/([^/]+)$/.exec(path))) {
         const layout = server.view.layouts.find((l) => l.uid === decodeURIComponent(match![1]))!;
         Object.assign(layout, body.layout);
-        return json(200, { data: { id: 'db', type: 'database', version: 2, data: { config: server.config, view: server.view } } });
+        return json(200, { data: block() });
       }
-      const block = () => ({ id: 'db', type: 'database', version: 2, data: { config: server.config, view: server.view } });
       if (method === 'POST' && (match = /^database\/[^/]+\/fields\/([^/]+)$/.exec(path))) {
         if (body.dryRun) return json(200, { data: null, meta: { report: { converted: 0, dropped: 0, droppedExamples: [], newOptions: [] } } });
         server.config.fields[decodeURIComponent(match[1])] = body.field;
@@ -125,4 +134,20 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
     }) as typeof fetch,
   };
   return server;
+}
+
+/**
+ * jsdom lays nothing out: for the tests of a file, the grid's scroll box says it is 1000 × 600,
+ * as a browser would (call at the top of a test file).
+ */
+export function layOutGrid(): void {
+  const box = (size: number) => ({ configurable: true, get(this: HTMLElement) { return this.classList.contains('db-scroll') ? size : 0; } });
+  beforeAll(() => {
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', box(1000));
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', box(600));
+  });
+  afterAll(() => {
+    delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
+    delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
+  });
 }

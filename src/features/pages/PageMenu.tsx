@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { canEdit, canShare, type WireElement } from '../../../schema/element';
+import { canEdit, canShare, holdsDatabase, type WireElement } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
@@ -186,7 +186,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
             <MenuItem icon={<LinkIcon size={16} />} onClick={run(() => copyLink(`${window.location.origin}/${page.id}`))}>
               {t('page.copyLink')}
             </MenuItem>
-            {page.type === 'Database' && (
+            {holdsDatabase(page.type) && (
               <>
                 <div className="menu-separator" />
                 {canEdit(page.accessLevel) && !page.inTrash && (

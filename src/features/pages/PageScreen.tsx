@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { pagePath } from '../../../schema/blocks/document';
 import type { WireBlock } from '../../../schema/block';
-import { canEdit, canShare, type WireElement } from '../../../schema/element';
+import { canEdit, canShare, holdsDatabase, type WireElement } from '../../../schema/element';
 import type { WireUser } from '../../../schema/user';
 import { readPageAction, useIntentParams, type PageAction } from '../../app/intents';
 import { showToast } from '../../ui/Toast';
@@ -171,8 +171,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   const editable = canEdit(current.accessLevel) && !current.inTrash;
   const preview = loaded.status === 'preview';
   return (
-    // A page of type Database shows its database full width (docs/web-app.md, «Table view»).
-    <div className={current.type === 'Database' ? 'page is-database' : 'page'} aria-busy={preview}>
+    // A Database or data (Widget) page shows its database full width, a linked view (WidgetView) the view (docs/web-app.md, «Table view»).
+    <div className={holdsDatabase(current.type) || current.type === 'WidgetView' ? 'page is-database' : 'page'} aria-busy={preview}>
       <header className="page-topbar">
         <Breadcrumbs page={current} />
         <div className="page-topbar-actions">

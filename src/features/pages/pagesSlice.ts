@@ -50,17 +50,16 @@ export async function fetchPage(id: string): Promise<WireElement> {
 /** Page types the sidebar creates (Widget and WidgetView need a layout of a database to show). */
 export type CreatablePageType = Extract<PageType, 'Note' | 'Database' | 'Space' | 'Iframe'>;
 
+/** What a page is made as: a type the sidebar offers, or a linked view (WidgetView) of a database's view `defaultLayoutId`. */
+type NewPage = { id: string; title?: string } & ({ type?: CreatablePageType; defaultLayoutId?: undefined } | { type: 'WidgetView'; defaultLayoutId: string });
+
+const newPageBody = ({ id, type = 'Note', title, defaultLayoutId }: NewPage) => ({ id, type, contentType: 'Element', ...(title ? { title } : {}), ...(defaultLayoutId ? { defaultLayoutId } : {}) });
+
 /** Optimistic: the page appears at once with a client id and goes away again if the server says no. */
-export const createNote = createAsyncThunk(
-  'pages/createNote',
-  async ({ section, id, type = 'Note', title }: { section: 'private' | 'all'; id: string; type?: CreatablePageType; title?: string }) => {
-    const { data } = await api<unknown>(`/api/v3/spaces/section/${section}`, {
-      method: 'POST',
-      body: { id, type, contentType: 'Element', ...(title ? { title } : {}) },
-    });
-    return wireElementSchema.parse(data);
-  },
-);
+export const createNote = createAsyncThunk('pages/createNote', async ({ section, ...page }: NewPage & { section: 'private' | 'all' }) => {
+  const { data } = await api<unknown>(`/api/v3/spaces/section/${section}`, { method: 'POST', body: newPageBody(page) });
+  return wireElementSchema.parse(data);
+});
 
 export const renamePage = createAsyncThunk('pages/renamePage', async ({ id, title }: { id: string; title: string }) => {
   await api(elementUrl(id), { method: 'PATCH', body: { id, title } });
@@ -102,8 +101,8 @@ export const loadChildren = createAsyncThunk('pages/loadChildren', async (id: st
 });
 
 /** Optimistic: the child shows at once (last under its parent) and goes away again if the server says no. */
-export const createChildPage = apiThunk('pages/createChildPage', ({ parentId, id, type = 'Note', title }: { parentId: string; id: string; type?: CreatablePageType; title?: string }, { rejectWithValue }) =>
-  pageCall(`${elementUrl(parentId)}/children`, { method: 'POST', body: { id, type, contentType: 'Element', ...(title ? { title } : {}) } }, rejectWithValue),
+export const createChildPage = apiThunk('pages/createChildPage', ({ parentId, ...page }: NewPage & { parentId: string }, { rejectWithValue }) =>
+  pageCall(`${elementUrl(parentId)}/children`, { method: 'POST', body: newPageBody(page) }, rejectWithValue),
 );
 
 /** The list a parent's children are kept in (undefined while not loaded). */
@@ -300,11 +299,11 @@ const pagesSlice = createSlice({
         if (!state.children[action.meta.arg]) state.childrenStatus[action.meta.arg] = 'failed';
       })
       .addCase(createChildPage.pending, (state, action) => {
-        const { id, parentId, type = 'Note', title = '' } = action.meta.arg;
+        const { id, parentId, type = 'Note', title = '', defaultLayoutId = null } = action.meta.arg;
         const parent = state.entities[parentId];
         pagesAdapter.addOne(
           state,
-          newElement({ id, type, title, workspaceId: parent?.workspaceId ?? null, path: [...(parent?.path ?? []), parentId], parentId, accessLevel: parent?.accessLevel ?? 'edit' }),
+          newElement({ id, type, title, defaultLayoutId, workspaceId: parent?.workspaceId ?? null, path: [...(parent?.path ?? []), parentId], parentId, accessLevel: parent?.accessLevel ?? 'edit' }),
         );
         state.children[parentId] = [...(state.children[parentId] ?? []), id];
       })
@@ -320,8 +319,8 @@ const pagesSlice = createSlice({
         pagesAdapter.upsertOne(state, action.payload);
       })
       .addCase(createNote.pending, (state, action) => {
-        const { id, section, type = 'Note', title = '' } = action.meta.arg;
-        pagesAdapter.addOne(state, newElement({ id, section, type, title }));
+        const { id, section, type = 'Note', title = '', defaultLayoutId = null } = action.meta.arg;
+        pagesAdapter.addOne(state, newElement({ id, section, type, title, defaultLayoutId }));
         state.sections[section] = [...(state.sections[section] ?? []), id];
       })
       .addCase(createNote.fulfilled, (state, action) => {
