@@ -7,6 +7,7 @@ import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
 import { syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
+import { cloneDatabaseRows } from './databases';
 import { precompiled } from '../db/precompiled';
 import { nowIso } from '../time';
 
@@ -570,6 +571,8 @@ export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow
   for (const copy of copies) if (copy.type === 'database') copy.data = withFreshLayoutUids(copy.data).data;
   for (let i = 0; i < copies.length; i += 100) await trx.insertInto('blocks').values(copies.slice(i, i + 100)).execute();
   for (const copy of copies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
+  // A copied database comes with its live rows (pages with their blocks and cells).
+  for (const [from, to] of newIds) if (byId.get(from)?.type === 'database') await cloneDatabaseRows(trx, from, to, userId);
   return copies[0];
 }
 

@@ -14,11 +14,12 @@ import {
   type ViewSort,
 } from '../../schema/blocks/database';
 import { cellIndex, dateStartMs, foldText, parseNumber, type NewRow, type WireRow } from '../../schema/database';
+import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
 import { nowIso } from '../time';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
-import { FRESH_PAGE_STATE, childPath, inChunks } from './pages';
+import { FRESH_PAGE_STATE, childPath, inChunks, remapBlockData } from './pages';
 
 /**
  * Rows and cells of data tables (docs/api/databases.md, ADR 7). A row is a page whose
@@ -657,4 +658,37 @@ export async function groupCounts(db: Kysely<Database>, config: DatabaseConfig, 
   return [...counts.entries()]
     .map(([value, count]) => ({ value, count }))
     .sort((a, b) => order(a.value) - order(b.value) || String(a.value).localeCompare(String(b.value)));
+}
+
+/**
+ * The live rows of a database copied into another (a block clone of the database): each row a
+ * new page at the same place and order, with its blocks and its cells (version 1). Rows in the
+ * trash stay behind; a row's own sub-pages and comments are not copied. Call in the transaction
+ * that made the copy's block.
+ */
+export async function cloneDatabaseRows(trx: Transaction<Database>, fromId: string, toId: string, userId: string): Promise<number> {
+  const now = nowIso();
+  let copied = 0;
+  let after = '';
+  for (;;) {
+    const rows = await trx.selectFrom('pages').selectAll().where('database_id', '=', fromId).where('in_trash', '=', 0).where('id', '>', after).orderBy('id').limit(500).execute();
+    if (rows.length === 0) return copied;
+    after = rows[rows.length - 1].id;
+    const ids = new Map<string, string>([[fromId, toId], ...rows.map((row) => [row.id, newId()] as [string, string])]);
+    const live = await trx.selectFrom('blocks').selectAll().where('page_id', 'in', rows.map((row) => row.id)).where('deleted_at', 'is', null).execute();
+    // What hangs from the top of each row's page (a block under a deleted one is not part of it any more).
+    const blocks = live.filter((block) => block.parent_id === null);
+    for (let at = 0, kept = new Set(blocks.map((b) => b.id)); at < blocks.length; at++) {
+      for (const child of live) if (child.parent_id === blocks[at].id && !kept.has(child.id)) (kept.add(child.id), blocks.push(child));
+    }
+    for (const block of blocks) ids.set(block.id, newId());
+    const pages: PageRow[] = rows.map((row) => ({ ...row, ...FRESH_PAGE_STATE, id: ids.get(row.id)!, database_id: toId, is_public: 0, created_by: userId, created_at: now, updated_at: now, updated_by: userId }));
+    for (const chunk of inChunks(pages, 200)) await trx.insertInto('pages').values(chunk).execute();
+    const blockCopies: BlockRow[] = blocks.map((block) => ({ ...block, id: ids.get(block.id)!, page_id: ids.get(block.page_id)!, parent_id: block.parent_id === null ? null : ids.get(block.parent_id)!, data: remapBlockData(block.data, ids), version: 1, created_at: now, updated_at: now, updated_by: userId, deleted_at: null }));
+    for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
+    const cells = await trx.selectFrom('database_cells').selectAll().where('row_id', 'in', rows.map((row) => row.id)).execute();
+    const cellCopies: CellRow[] = cells.map((cell) => ({ ...cell, row_id: ids.get(cell.row_id)!, database_id: toId, version: 1, updated_at: now, updated_by: userId }));
+    for (const chunk of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(chunk).execute();
+    copied += rows.length;
+  }
 }

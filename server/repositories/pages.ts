@@ -380,7 +380,7 @@ export async function setSortKey(db: Transaction<Database>, page: PageRow, sortK
  * (a document block's page, a row's database), and tokens lose their comment links, since
  * comments are not copied.
  */
-function remapBlockData(data: string, ids: ReadonlyMap<string, string>): string {
+export function remapBlockData(data: string, ids: ReadonlyMap<string, string>): string {
   const walk = (value: unknown, key: string | null): unknown => {
     if (typeof value === 'string') return ids.get(value) ?? value;
     if (Array.isArray(value)) {

@@ -197,6 +197,36 @@ describe('rows and order', () => {
     expect(titles((await window(db.id)).rows)).toEqual(['b']);
   });
 
+  test('a clone of the database block copies its live rows in order, with their cells and blocks; trashed rows stay behind', async () => {
+    const { pageId, db } = await newDatabase();
+    const [a, b, gone] = await addRows(db.id, [{ title: 'Первая', values: { price: 1, tags: ['a'] } }, { title: 'Вторая', values: { note: 'текст' } }, { title: 'Удалённая' }]);
+    expectOk(await writeCell(a.id, 'price', 2, 1));
+    expectOk(await api(t, ann, 'POST', `${S}/block`, { pageId: b.id, type: 'text', data: { tokens: [{ text: 'внутри строки' }] } }), 201);
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [gone.id] }));
+    const copies = expectOk<WireBlock[]>(await api(t, ann, 'POST', `${S}/block/${db.id}/clone`, {}), 201);
+    const copy = copies[0];
+    expect(copy).toMatchObject({ type: 'database', pageId });
+    const rows = (await window(copy.id)).rows;
+    expect(rows.map((r) => [r.data.title, r.data.values])).toEqual([
+      ['Первая', { price: 2, tags: ['a'] }],
+      ['Вторая', { note: 'текст' }],
+    ]);
+    expect(rows.map((r) => r.databaseId)).toEqual([copy.id, copy.id]);
+    expect(rows.some((r) => [a.id, b.id].includes(r.id))).toBe(false);
+    expect(rows[0].versions).toMatchObject({ price: 1 });
+    const inside = expectOk<WireBlock[]>(await api(t, ann, 'GET', `${S}/note/${rows[1].id}/blocks`));
+    expect(inside.map((block) => (block.data as { tokens: Array<{ text: string }> }).tokens[0].text)).toEqual(['внутри строки']);
+    // The original is as it was, and the copy's rows are its own.
+    expectOk(await writeCell(rows[0].id, 'price', 3, 1));
+    expect((await window(db.id)).rows.map((r) => [r.data.title, r.data.values.price ?? null])).toEqual([
+      ['Первая', 2],
+      ['Вторая', null],
+    ]);
+    // Rows are not the page's children, copied or not.
+    const children = expectOk<WireElement[]>(await api(t, ann, 'GET', `${S}/element/${pageId}/children`));
+    expect(children).toEqual([]);
+  });
+
   test('the trash lists a row deleted alone (and restores it into its database), not the rows that went with their database block', async () => {
     const { db } = await newDatabase();
     const [a, b] = await addRows(db.id, [{ title: 'Одна' }, { title: 'С базой' }]);
