@@ -413,6 +413,32 @@ it('the search box finds rows by title on the server; Escape shows them all agai
   await page.context().close();
 });
 
+it('view tabs reorder by dragging, and a step at a time from the tab menu', async () => {
+  const S = `${server.url}/api/v3/spaces`;
+  const page = await signedIn('table.views@example.com');
+  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Виды' }) });
+  const db = (await fetchJson<{ data: Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0];
+  await fetchJson(`${S}/database/${db.id}/views/${db.data.view.layouts[0].uid}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { name: 'Первый' } }) });
+  for (const name of ['Второй', 'Третий']) {
+    await fetchJson(`${S}/database/${db.id}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: crypto.randomUUID(), type: 'table', name, orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] } }) });
+  }
+  const serverOrder = async () => (await fetchJson<{ data: { data: { view: { layouts: Array<{ name: string }> } } } }>(`${S}/database/${db.id}`, { cookie })).data.data.view.layouts.map((l) => l.name);
+  const tabs = () => page.locator('.db-tabs [role="tab"]').allTextContents().then((all) => all.map((x) => x.replace('▦', '').trim()));
+  await page.goto(`${server.url}/${holder.data.id}`);
+  await eventually(tabs, ['Первый', 'Второй', 'Третий']);
+  // The active tab's menu moves it one step.
+  await page.getByRole('tab', { name: /Первый/ }).click();
+  await page.getByRole('menuitem', { name: 'Сдвинуть вправо' }).click();
+  await eventually(tabs, ['Второй', 'Первый', 'Третий']);
+  await eventually(serverOrder, ['Второй', 'Первый', 'Третий']);
+  // Dragged onto the first tab's left half: first.
+  await page.getByRole('tab', { name: /Третий/ }).dragTo(page.getByRole('tab', { name: /Второй/ }), { targetPosition: { x: 4, y: 8 } });
+  await eventually(tabs, ['Третий', 'Второй', 'Первый']);
+  await eventually(serverOrder, ['Третий', 'Второй', 'Первый']);
+  await page.context().close();
+});
+
 it('select options made while typing, a footer sum, group headers with counts, and a second view renamed', async () => {
   const page = await signedIn('table.views@example.com');
   await pageWithDatabase(page, 'Виды');

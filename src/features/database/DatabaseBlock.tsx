@@ -13,6 +13,7 @@ import { DatabaseContext, useDatabase, type DatabaseContextValue } from './conte
 import { FilterBar } from './FilterBar';
 import { RowPeek } from './RowPeek';
 import { SearchBox } from './SearchBox';
+import { movedItem, useReorderable, type DropSide } from './useReorderable';
 import type { RowStore } from './rowStore';
 import { TableView } from './TableView';
 import './database.css';
@@ -154,6 +155,18 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     if (store) stores.current.add(store);
   }, []);
 
+  /** A view's tab dropped beside another (or moved a step from its menu): its place among the views is saved. */
+  const moveView = async (id: string, target: string, side: DropSide) => {
+    const order = movedItem(layouts.map((l) => ({ id: l.uid })), id, target, side);
+    const at = order.findIndex((entry) => entry.id === id);
+    if (order.map((entry) => entry.id).join() === layouts.map((l) => l.uid).join()) return;
+    try {
+      apply(await api.moveView(databaseId, id, at > 0 ? order[at - 1].id : null));
+    } catch {
+      failed();
+    }
+  };
+
   const addView = async () => {
     const next = newTableLayout(config, t('database.tableView'));
     try {
@@ -183,8 +196,17 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       <div className={`db${fill ? ' is-fill' : ''}`} data-database-id={databaseId}>
         <div className="db-toolbar">
           <div className="db-tabs" role="tablist" aria-label={t('database.views')}>
-            {layouts.map((l) => (
-              <ViewTab key={l.uid} layout={l} active={l.uid === layout?.uid} onSelect={() => setActiveId(l.uid)} canDelete={linkedViewId ? null : layouts.length > 1} onLinkView={linkView && (() => void linkView(l))} />
+            {layouts.map((l, index) => (
+              <ViewTab
+                key={l.uid}
+                layout={l}
+                active={l.uid === layout?.uid}
+                onSelect={() => setActiveId(l.uid)}
+                canDelete={linkedViewId ? null : layouts.length > 1}
+                onLinkView={linkView && (() => void linkView(l))}
+                neighbours={linkedViewId ? null : [layouts[index - 1]?.uid ?? null, layouts[index + 1]?.uid ?? null]}
+                onMove={(id, target, side) => void moveView(id, target, side)}
+              />
             ))}
             {editable && !linkedViewId && (
               <button type="button" className="db-tab db-tab-add" aria-label={t('database.addView')} title={t('database.addView')} onClick={() => void addView()}>
@@ -231,7 +253,20 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
 }
 
 /** A view's tab; its menu (the active tab, for editors): rename, a linked view of it, delete (`canDelete` null: not here — a linked view). */
-function ViewTab({ layout, active, onSelect, canDelete, onLinkView }: { layout: DatabaseLayout; active: boolean; onSelect(): void; canDelete: boolean | null; onLinkView?(): void }) {
+interface ViewTabProps {
+  layout: DatabaseLayout;
+  active: boolean;
+  onSelect(): void;
+  /** null: the view cannot be deleted here (a linked view); false: it is the last one. */
+  canDelete: boolean | null;
+  onLinkView?(): void;
+  /** The views left and right of it, for «Сдвинуть влево/вправо»; null where views are not reordered. */
+  neighbours: [string | null, string | null] | null;
+  /** A view (by id) put on one side of another. */
+  onMove(id: string, target: string, side: DropSide): void;
+}
+
+function ViewTab({ layout, active, onSelect, canDelete, onLinkView, neighbours, onMove }: ViewTabProps) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const [renaming, setRenaming] = useState(false);
@@ -239,6 +274,8 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView }: { layout: 
   const [name, setName] = useState(layout.name ?? '');
   const button = useRef<HTMLButtonElement>(null);
   const label = layout.name || t(`database.layouts.${layout.type}`);
+  // Tabs reorder by dragging (editors, where there is more than the one view).
+  const over = useReorderable(button, { kind: 'db-view', scope: db.databaseId, id: layout.uid }, 'x', (id, side) => onMove(id, layout.uid, side), { enabled: db.editable && neighbours !== null });
   const rename = () => {
     setRenaming(false);
     if (name.trim() && name.trim() !== layout.name) void db.saveView(layout.uid, { name: name.trim() });
@@ -279,7 +316,7 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView }: { layout: 
         type="button"
         role="tab"
         aria-selected={active}
-        className={`db-tab${active ? ' is-active' : ''}`}
+        className={['db-tab', active ? 'is-active' : '', over ? `is-drop-${over}` : ''].filter(Boolean).join(' ')}
         onClick={() => (active && db.editable ? setMenu(true) : onSelect())}
         onDoubleClick={() => db.editable && setRenaming(true)}
       >
@@ -298,6 +335,16 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView }: { layout: 
           >
             {t('database.renameView')}
           </button>
+          {neighbours?.[0] && (
+            <button type="button" className="menu-item" role="menuitem" onClick={choose(() => onMove(layout.uid, neighbours[0]!, 'before'))}>
+              {t('database.moveViewLeft')}
+            </button>
+          )}
+          {neighbours?.[1] && (
+            <button type="button" className="menu-item" role="menuitem" onClick={choose(() => onMove(layout.uid, neighbours[1]!, 'after'))}>
+              {t('database.moveViewRight')}
+            </button>
+          )}
           {onLinkView && (
             <button type="button" className="menu-item" role="menuitem" onClick={choose(onLinkView)}>
               {t('database.linked.create')}

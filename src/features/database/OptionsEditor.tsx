@@ -1,20 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
-import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { OPTION_COLORS, STATUS_GROUPS, type DatabaseField, type OptionColor, type OptionField, type SelectOption, type StatusGroup } from '../../../schema/blocks/database';
 import { newId } from '../../../schema/ids';
+import { movedItem, useReorderable, type DropSide } from './useReorderable';
 
 type Option = SelectOption & { group?: StatusGroup };
-
-/** The options with one moved before another (null: to the end). */
-export function movedOption<T extends { id: string }>(options: readonly T[], id: string, beforeId: string | null): T[] {
-  const moving = options.find((o) => o.id === id);
-  if (!moving || id === beforeId) return [...options];
-  const rest = options.filter((o) => o.id !== id);
-  const at = beforeId === null ? rest.length : rest.findIndex((o) => o.id === beforeId);
-  return [...rest.slice(0, at < 0 ? rest.length : at), moving, ...rest.slice(at < 0 ? rest.length : at)];
-}
 
 /**
  * The options of a select, multi-select or status field in its menu: renamed (on Enter or when
@@ -52,11 +42,10 @@ export function OptionsEditor({ field, onSave }: { field: OptionField; onSave(fi
           }}
           onRename={(name) => void change(option.id, { name })}
           onGroup={(group) => void change(option.id, { group })}
-          onDrop={(id, above) => void save(movedOption(options, id, above ? option.id : (options[index + 1]?.id ?? null)))}
+          onDrop={(id, side) => void save(movedItem(options, id, option.id, side))}
           onStep={(step) => {
-            const target = index + step;
-            if (target < 0 || target >= options.length) return;
-            void save(movedOption(options, option.id, step < 0 ? options[target].id : (options[target + 1]?.id ?? null)));
+            const target = options[index + step];
+            if (target) void save(movedItem(options, option.id, target.id, step < 0 ? 'before' : 'after'));
           }}
           onDelete={() => {
             if (confirming !== option.id) return setConfirming(option.id);
@@ -92,7 +81,7 @@ interface OptionRowProps {
   onRename(name: string): void;
   onGroup(group: StatusGroup): void;
   /** An option (by id) dropped on this row: above it, or below it. */
-  onDrop(id: string, above: boolean): void;
+  onDrop(id: string, side: DropSide): void;
   onStep(step: -1 | 1): void;
   onDelete(): void;
 }
@@ -102,32 +91,11 @@ function OptionRow({ option, status, paletteOpen, confirming, onPalette, onColor
   const row = useRef<HTMLDivElement>(null);
   const handle = useRef<HTMLSpanElement>(null);
   const [name, setName] = useState(option.name);
-  const [over, setOver] = useState<'top' | 'bottom' | null>(null);
   // Someone's rename (or ours, answered) shows unless this input is being typed into.
   useEffect(() => {
     if (document.activeElement?.getAttribute('data-option') !== option.id) setName(option.name);
   }, [option.name, option.id]);
-  const dropRef = useRef(onDrop);
-  dropRef.current = onDrop;
-  useEffect(() => {
-    const element = row.current;
-    if (!element || !handle.current) return;
-    const sideOf = (y: number) => (y < element.getBoundingClientRect().top + element.offsetHeight / 2 ? 'top' : 'bottom');
-    return combine(
-      draggable({ element, dragHandle: handle.current, getInitialData: () => ({ kind: 'db-option', id: option.id }) }),
-      dropTargetForElements({
-        element,
-        canDrop: ({ source }) => source.data.kind === 'db-option' && source.data.id !== option.id,
-        getData: ({ input }) => ({ side: sideOf(input.clientY) }),
-        onDrag: ({ self }) => setOver(self.data.side as 'top' | 'bottom'),
-        onDragLeave: () => setOver(null),
-        onDrop: ({ source, self }) => {
-          setOver(null);
-          dropRef.current(String(source.data.id), self.data.side === 'top');
-        },
-      }),
-    );
-  }, [option.id]);
+  const over = useReorderable(row, { kind: 'db-option', scope: 'options', id: option.id }, 'y', onDrop, { handle });
   const commit = () => {
     const trimmed = name.trim();
     if (trimmed === '' || trimmed === option.name) setName(option.name);

@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
+import { draggable, dropTargetForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
+
+export type DropSide = 'before' | 'after';
+
+/**
+ * One item of a list reordered by dragging (pragmatic-drag-and-drop): the element is both a
+ * draggable (by `handle`, or the whole element) and a drop target for items of the same `kind`
+ * and `scope` (one list). Dropped on its first or second half (`axis`), `onDrop(id, side)` names
+ * the item dragged and the side of this one it goes to. Returns the side being hovered, for the
+ * drop line.
+ */
+export function useReorderable(
+  element: RefObject<HTMLElement | null>,
+  item: { kind: string; scope: string; id: string },
+  axis: 'x' | 'y',
+  onDrop: (id: string, side: DropSide) => void,
+  options: { handle?: RefObject<HTMLElement | null>; enabled?: boolean } = {},
+): DropSide | null {
+  const [over, setOver] = useState<DropSide | null>(null);
+  const dropRef = useRef(onDrop);
+  dropRef.current = onDrop;
+  const { kind, scope, id } = item;
+  const { handle, enabled = true } = options;
+  useEffect(() => {
+    const node = element.current;
+    if (!node || !enabled) return;
+    const sideOf = (input: { clientX: number; clientY: number }): DropSide => {
+      const box = node.getBoundingClientRect();
+      return axis === 'x' ? (input.clientX < box.left + box.width / 2 ? 'before' : 'after') : input.clientY < box.top + box.height / 2 ? 'before' : 'after';
+    };
+    const sameList = (data: Record<string | symbol, unknown>) => data.kind === kind && data.scope === scope;
+    return combine(
+      draggable({ element: node, dragHandle: handle?.current ?? undefined, getInitialData: () => ({ kind, scope, id }) }),
+      dropTargetForElements({
+        element: node,
+        canDrop: ({ source }) => sameList(source.data) && source.data.id !== id,
+        getData: ({ input }) => ({ side: sideOf(input) }),
+        onDrag: ({ self }) => setOver(self.data.side as DropSide),
+        onDragLeave: () => setOver(null),
+        onDrop: ({ source, self }) => {
+          setOver(null);
+          dropRef.current(String(source.data.id), self.data.side as DropSide);
+        },
+      }),
+    );
+  }, [element, handle, kind, scope, id, axis, enabled]);
+  return over;
+}
+
+/** The list with `id` moved to one side of `target` (unknown ids, or itself, leave it as it is). */
+export function movedItem<T extends { id: string }>(items: readonly T[], id: string, target: string, side: DropSide): T[] {
+  const moving = items.find((item) => item.id === id);
+  if (!moving || id === target || !items.some((item) => item.id === target)) return [...items];
+  const rest = items.filter((item) => item.id !== id);
+  const at = rest.findIndex((item) => item.id === target) + (side === 'after' ? 1 : 0);
+  return [...rest.slice(0, at), moving, ...rest.slice(at)];
+}
