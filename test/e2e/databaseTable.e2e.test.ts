@@ -81,7 +81,8 @@ async function pasteText(page: Page, value: string): Promise<void> {
   }, value);
 }
 
-const cellWrites = (page: Page) => page.waitForResponse((r) => /\/cells\//.test(r.url()) && r.request().method() === 'POST');
+/** The next answered write of cells (one cell, or several at once). */
+const cellWrites = (page: Page) => page.waitForResponse((r) => /\/cells(\/|$)/.test(new URL(r.url()).pathname) && r.request().method() === 'POST');
 
 it('a database from the slash menu: rows typed in, keys move and edit, a number field, all there after a reload', async () => {
   const page = await signedIn('table.writer@example.com');
@@ -413,9 +414,58 @@ it('the search box finds rows by title on the server; Escape shows them all agai
   await page.context().close();
 });
 
+it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shift+Z redoes; a cell someone changed since is left alone', async () => {
+  const S = `${server.url}/api/v3/spaces`;
+  const page = await signedIn('table.undo@example.com');
+  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Отмена' }) });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
+  const made = await fetchJson<{ data: Array<{ id: string }> }>(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'А', values: { sum: 1 } }, { title: 'Б', values: { sum: 2 } }] }) });
+  const onServer = async () => (await fetchJson<{ data: Array<{ data: { title: string; values: { sum?: number } } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values.sum ?? null]);
+  await page.goto(`${server.url}/${holder.data.id}`);
+  await eventually(() => titles(page), ['А', 'Б']);
+  const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+
+  // One edit, undone and redone.
+  await cell(page, 0, 1).click();
+  let written = cellWrites(page);
+  await page.keyboard.type('10');
+  await page.keyboard.press('Enter');
+  await written;
+  await page.keyboard.press('ArrowUp');
+  written = cellWrites(page);
+  await page.keyboard.press(`${mod}+z`);
+  await written;
+  await eventually(onServer, [['А', 1], ['Б', 2]]);
+  await eventually(() => text(cell(page, 0, 1)), '1');
+  written = cellWrites(page);
+  await page.keyboard.press(`${mod}+Shift+z`);
+  await written;
+  await eventually(onServer, [['А', 10], ['Б', 2]]);
+
+  // A clear of two cells is one call and one step.
+  await page.keyboard.press('Shift+ArrowDown');
+  written = cellWrites(page);
+  await page.keyboard.press('Delete');
+  expect(new URL((await written).url()).pathname).toMatch(/\/database\/[^/]+\/cells$/);
+  await eventually(onServer, [['А', null], ['Б', null]]);
+  await page.keyboard.press(`${mod}+z`);
+  await eventually(onServer, [['А', 10], ['Б', 2]]);
+  await eventually(() => text(cell(page, 1, 1)), '2');
+
+  // Someone else changes one of them: the next undo (of the clear's undo, i.e. a redo) leaves theirs.
+  await fetchJson(`${S}/row/${made.data[1].id}/cells/sum`, { method: 'POST', cookie, body: JSON.stringify({ value: 77, version: 3 }) });
+  await eventually(() => text(cell(page, 1, 1)), '77');
+  await page.keyboard.press(`${mod}+Shift+z`);
+  await eventually(onServer, [['А', null], ['Б', 77]]);
+  await page.getByText('1 ячейку уже изменили — она оставлена как есть').waitFor();
+  await page.context().close();
+});
+
 it('view tabs reorder by dragging, and a step at a time from the tab menu', async () => {
   const S = `${server.url}/api/v3/spaces`;
-  const page = await signedIn('table.views@example.com');
+  const page = await signedIn('table.tabs@example.com');
   const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
   const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Виды' }) });
   const db = (await fetchJson<{ data: Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0];

@@ -10,7 +10,8 @@ import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
 import { CellContent, CellEditor, OptionChip, isEditableField, type EditorMove } from './cells';
 import { viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
-import { writeCell } from './cellWrites';
+import { CellHistory, stepWrites, type CellChange } from './cellHistory';
+import { writeCells, type CellWrite, type SendCells } from './cellWrites';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
 import { useDatabase } from './context';
 import { ColumnHeader, AddFieldButton } from './FieldMenu';
@@ -202,26 +203,66 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   };
 
   const failed = useCallback(() => showToast(t('database.writeFailed'), 'error'), [t]);
+  /** A cell's write: `base` is what the cell held (and its version) when the edit started. */
+  const jobOf = useCallback(
+    (row: WireRow, column: GridColumn, value: RowValue, base?: { value: RowValue; version: number }): CellWrite => ({
+      store,
+      write: db.api.writeCell,
+      rowId: row.id,
+      fieldId: column.fieldId,
+      field: column.field,
+      value: column.fieldId === MAIN_FIELD_ID && value === null ? '' : value,
+      base: base ?? { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 },
+      onError: failed,
+      onTheirs: () => showToast(t('database.changedByOther'), 'info'),
+    }),
+    [store, db.api, failed, t],
+  );
+  // —— Undo: every edit, paste and clear is a step (cellHistory.ts); writes of several cells are one call ——
+  const history = useMemo(() => new CellHistory(), []);
+  const sendCells = useCallback<SendCells>((cells) => db.api.writeCells(databaseId, cells), [db.api, databaseId]);
+  // Writes not answered yet, by cell: an undo waits for them (it must start from the versions they make).
+  const inFlight = useRef(new Map<string, Promise<void>>());
+  const send = useCallback(
+    (jobs: CellWrite[]) => {
+      const done = writeCells(jobs, sendCells);
+      for (const job of jobs) {
+        const key = `${job.rowId} ${job.fieldId}`;
+        inFlight.current.set(key, done);
+        void done.finally(() => inFlight.current.get(key) === done && inFlight.current.delete(key));
+      }
+    },
+    [sendCells],
+  );
+  const writeStep = useCallback(
+    (jobs: CellWrite[]) => {
+      history.record(jobs.map((job) => ({ rowId: job.rowId, fieldId: job.fieldId, field: job.field, before: job.base.value, after: job.value })));
+      send(jobs);
+    },
+    [history, send],
+  );
   const commit = useCallback(
     (rowIndex: number, col: number, value: RowValue, base?: { value: RowValue; version: number }) => {
       const row = store.rowAt(rowIndex);
       const column = columns[col];
       if (!row || !column || !isEditableField(column.field)) return;
-      const current = cellOf(row, column.fieldId) ?? null;
-      void writeCell({
-        store,
-        write: db.api.writeCell,
-        rowId: row.id,
-        fieldId: column.fieldId,
-        field: column.field,
-        value: column.fieldId === MAIN_FIELD_ID && value === null ? '' : value,
-        base: base ?? { value: current, version: row.versions[column.fieldId] ?? 0 },
-        onError: failed,
-        onTheirs: () => showToast(t('database.changedByOther'), 'info'),
-      });
+      writeStep([jobOf(row, column, value, base)]);
     },
-    [store, columns, db.api, failed, t],
+    [store, columns, jobOf, writeStep],
   );
+  /** An undo or redo: its cells written back, except those someone changed since (they stay, and a note says so). */
+  const replay = async (changes: CellChange[] | null) => {
+    if (!changes || !editable) return;
+    await Promise.all(changes.map((c) => inFlight.current.get(`${c.rowId} ${c.fieldId}`)));
+    const { writes, skipped } = stepWrites(store, changes);
+    const jobs = writes.flatMap((w) => {
+      const row = store.rowById(w.rowId);
+      const column = columns.find((c) => c.fieldId === w.fieldId) ?? { fieldId: w.fieldId, field: w.field };
+      return row ? [jobOf(row, column as GridColumn, w.after, { value: w.before, version: w.version })] : [];
+    });
+    send(jobs);
+    if (skipped > 0) showToast(t('database.undoSkipped', { count: skipped }), 'info');
+  };
 
   const startEditing = (pos: CellPos, initial?: string) => {
     const row = store.rowAt(pos.row);
@@ -248,12 +289,15 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 
   const clearRange = () => {
     if (!range || !editable) return;
+    const jobs: CellWrite[] = [];
     for (let r = range.top; r <= range.bottom; r += 1) {
       for (let c = range.left; c <= range.right; c += 1) {
         const row = store.rowAt(r);
-        if (row && (cellOf(row, columns[c].fieldId) ?? null) !== null && cellOf(row, columns[c].fieldId) !== '') commit(r, c, null);
+        const value = row ? (cellOf(row, columns[c].fieldId) ?? null) : null;
+        if (row && value !== null && value !== '' && isEditableField(columns[c].field)) jobs.push(jobOf(row, columns[c], null));
       }
     }
+    writeStep(jobs);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -284,6 +328,12 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         break;
       case 'clear':
         clearRange();
+        break;
+      case 'undo':
+        void replay(history.undo());
+        break;
+      case 'redo':
+        void replay(history.redo());
         break;
       case 'selectAll':
         setSelection({ anchor: { row: 0, col: 0 }, focus: { row: Math.max(0, count - 1), col: columns.length - 1 } });
@@ -353,7 +403,10 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     }
     const existing = writes.filter((w) => w.row < count);
     const fresh = writes.filter((w) => w.row >= count);
-    for (const w of existing) commit(w.row, w.col, w.value);
+    writeStep(existing.flatMap((w) => {
+      const row = store.rowAt(w.row);
+      return row ? [jobOf(row, columns[w.col], w.value)] : [];
+    }));
     if (plan.newRows > 0) {
       const rows: NewRow[] = Array.from({ length: plan.newRows }, () => ({ values: {} }));
       for (const w of fresh) {

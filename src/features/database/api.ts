@@ -63,6 +63,10 @@ export const databaseApi = {
   writeCell(rowId: string, fieldId: string, value: RowValue, version: number): Promise<WireCell> {
     return post(`row/${id(rowId)}/cells/${id(fieldId)}`, { value, version });
   },
+  /** Several cells in one call (a paste, a clear): each on its version; conflicts come back as the server has them. */
+  writeCells(databaseId: string, cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>): Promise<{ written: WireCell[]; conflicts: WireCell[] }> {
+    return post(`database/${id(databaseId)}/cells`, { cells });
+  },
   moveRows(databaseId: string, ids: string[], placeAfter: string | null): Promise<WireRow[]> {
     return post(`database/${id(databaseId)}/rows/move`, { ids, placeAfter });
   },

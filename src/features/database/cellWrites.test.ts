@@ -1,6 +1,7 @@
 import { MAIN_FIELD_ID, type DatabaseField } from '../../../schema/blocks/database';
 import { databaseApi } from './api';
-import { mergeText, writeCell } from './cellWrites';
+import { CellHistory, stepWrites } from './cellHistory';
+import { mergeText, writeCell, writeCells, type CellWrite } from './cellWrites';
 import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
 import { RowStore } from './rowStore';
 
@@ -74,5 +75,70 @@ describe('cell writes', () => {
     expect(errors).toHaveLength(1);
     expect(store.rowAt(0)?.data.values.note).toBe('Купить хлеб');
     expect(store.hasLocal('row-0', 'note')).toBe(false);
+  });
+
+  const job = (store: RowStore, rowId: string, fieldId: string, field: DatabaseField, value: unknown, base: { value: unknown; version: number }, errors: unknown[] = []): CellWrite =>
+    ({ store, write: databaseApi.writeCell, rowId, fieldId, field, value, base, onError: (e: unknown) => errors.push(e) }) as CellWrite;
+  const send = (cells: Parameters<typeof databaseApi.writeCells>[1]) => databaseApi.writeCells('db', cells);
+
+  test('several cells go in one call; a conflicting text cell is merged and written alone, a number takes theirs', async () => {
+    const { server, store } = await setup();
+    server.writeElsewhere('row-0', 'note', 'Срочно: купить хлеб');
+    server.writeElsewhere('row-0', 'sum', 99);
+    const theirs: unknown[] = [];
+    await writeCells(
+      [
+        job(store, 'row-0', 'note', text, 'Купить хлеб и молоко', { value: 'Купить хлеб', version: 1 }),
+        { ...job(store, 'row-0', 'sum', number, 5, { value: 10, version: 1 }), onTheirs: (cell) => theirs.push(cell.value) },
+        job(store, 'row-1', 'sum', number, 7, { value: null, version: 0 }),
+      ],
+      send,
+    );
+    const posts = server.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.path)).toEqual(['database/db/cells', 'row/row-0/cells/note']);
+    expect(posts[1].body).toEqual({ value: 'Срочно: купить хлеб и молоко', version: 2 });
+    expect(store.rowAt(0)?.data.values).toEqual({ note: 'Срочно: купить хлеб и молоко', sum: 99 });
+    expect(store.rowAt(1)?.data.values.sum).toBe(7);
+    expect(theirs).toEqual([99]);
+  });
+
+  test('a failed batch puts every old value back and reports once', async () => {
+    const { server, store } = await setup();
+    server.failNext('database/db/cells', 403);
+    const errors: unknown[] = [];
+    await writeCells([job(store, 'row-0', 'sum', number, 1, { value: 10, version: 1 }, errors), job(store, 'row-1', 'sum', number, 2, { value: null, version: 0 }, errors)], send);
+    expect(errors).toHaveLength(1);
+    expect(store.rowAt(0)?.data.values.sum).toBe(10);
+    expect(store.rowAt(1)?.data.values.sum).toBeUndefined();
+  });
+
+  test('undo and redo: a step reversed, written only over cells that still hold what it left', async () => {
+    const { store } = await setup();
+    const history = new CellHistory();
+    history.record([
+      { rowId: 'row-0', fieldId: 'sum', field: number, before: 1, after: 10 },
+      { rowId: 'row-0', fieldId: 'note', field: text, before: null, after: 'Купить хлеб' },
+      { rowId: 'row-1', fieldId: 'sum', field: number, before: 3, after: 4 },
+    ]);
+    const undo = history.undo()!;
+    expect(undo.map((c) => [c.fieldId, c.before, c.after])).toEqual([
+      ['sum', 10, 1],
+      ['note', 'Купить хлеб', null],
+      ['sum', 4, 3],
+    ]);
+    // row-1's sum is not 4 any more (someone else's edit): left alone.
+    const { writes, skipped } = stepWrites(store, undo);
+    expect(writes.map((w) => [w.rowId, w.fieldId, w.after, w.version])).toEqual([
+      ['row-0', 'sum', 1, 1],
+      ['row-0', 'note', null, 1],
+    ]);
+    expect(skipped).toBe(1);
+    expect(history.undo()).toBeNull();
+    expect(history.redo()!.map((c) => c.after)).toEqual([10, 'Купить хлеб', 4]);
+    expect(history.redo()).toBeNull();
+    // A new edit after an undo drops what could be redone.
+    history.undo();
+    history.record([{ rowId: 'row-0', fieldId: 'sum', field: number, before: 10, after: 11 }]);
+    expect(history.redo()).toBeNull();
   });
 });

@@ -87,6 +87,61 @@ export async function writeCell(job: CellWrite): Promise<CellWriteResult> {
   }
 }
 
+/** Sends several cells in one call (`POST database/{id}/cells`). */
+export type SendCells = (cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>) => Promise<{ written: WireCell[]; conflicts: WireCell[] }>;
+
+/**
+ * Writes several cells at once (a paste, a clear of a range): all shown at once and sent in one
+ * call, each on the version its edit saw. A cell that conflicted goes on as `writeCell` would
+ * after its 422: text merged three-way and written again alone, any other type showing the
+ * server's value. A failed call puts every old value back and says so once.
+ */
+export async function writeCells(jobs: readonly CellWrite[], send: SendCells): Promise<void> {
+  if (jobs.length === 0) return;
+  if (jobs.length === 1) {
+    await writeCell(jobs[0]);
+    return;
+  }
+  const previous = jobs.map((job) => {
+    const row = job.store.rowById(job.rowId);
+    return { value: row ? (cellOf(row, job.fieldId) ?? null) : job.base.value, version: row?.versions[job.fieldId] ?? job.base.version };
+  });
+  for (const job of jobs) job.store.setLocal(job.rowId, job.fieldId, job.value);
+  let answer: Awaited<ReturnType<SendCells>>;
+  try {
+    answer = await send(jobs.map((job) => ({ rowId: job.rowId, fieldId: job.fieldId, value: job.value, version: job.base.version })));
+  } catch (error) {
+    jobs.forEach((job, i) => job.store.settleLocal(job.rowId, job.fieldId, previous[i]));
+    jobs[0].onError(error);
+    return;
+  }
+  const key = (cell: { rowId: string; fieldId: string }) => `${cell.rowId} ${cell.fieldId}`;
+  const byKey = new Map(jobs.map((job) => [key(job), job]));
+  for (const cell of answer.written) {
+    const job = byKey.get(key(cell));
+    job?.store.settleLocal(cell.rowId, cell.fieldId, cell);
+  }
+  await Promise.all(
+    answer.conflicts.map(async (theirs) => {
+      const job = byKey.get(key(theirs));
+      if (!job) return;
+      if (!(isTextField(job.field) || job.fieldId === MAIN_FIELD_ID)) {
+        job.store.settleLocal(job.rowId, job.fieldId, theirs);
+        job.onTheirs?.(theirs);
+        return;
+      }
+      const merged = mergeText(asText(job.base.value), asText(job.value), asText(theirs.value));
+      if (merged === asText(theirs.value)) {
+        job.store.settleLocal(job.rowId, job.fieldId, theirs);
+        return;
+      }
+      // The cell is still ours to write: the merge goes out alone, on their version.
+      job.store.settleLocal(job.rowId, job.fieldId, theirs);
+      await writeCell({ ...job, value: merged === '' && job.fieldId !== MAIN_FIELD_ID ? null : merged, base: { value: theirs.value, version: theirs.version } });
+    }),
+  );
+}
+
 function asText(value: RowValue): string {
   return typeof value === 'string' ? value : '';
 }

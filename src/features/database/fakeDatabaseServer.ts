@@ -100,6 +100,22 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
         server.writeElsewhere(row.id, fieldId, body.value);
         return json(200, { data: cell(body.value, current + 1) });
       }
+      if (method === 'POST' && /^database\/[^/]+\/cells$/.test(path)) {
+        const written: unknown[] = [];
+        const conflicts: unknown[] = [];
+        for (const c of body.cells as Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>) {
+          const row = server.rows.find((r) => r.id === c.rowId)!;
+          const current = row.versions[c.fieldId] ?? 0;
+          const stored = c.fieldId === MAIN_FIELD_ID ? row.data.title : (row.data.values[c.fieldId] ?? null);
+          const cell = (value: RowValue, version: number) => ({ rowId: row.id, fieldId: c.fieldId, value, version, updatedAt: '2026-01-02T00:00:00Z', updatedBy: 'u1' });
+          if (c.version !== current) conflicts.push(cell(stored, current));
+          else {
+            server.writeElsewhere(row.id, c.fieldId, c.value);
+            written.push(cell(c.value, current + 1));
+          }
+        }
+        return json(200, { data: { written, conflicts } });
+      }
       if (method === 'POST' && /^database\/[^/]+\/rows$/.test(path)) {
         const made_ = (body.rows as Array<{ title?: string; values?: Record<string, RowValue> }>).map((r) => makeRow(1000 + made++, r.values ?? {}, r.title ?? ''));
         const at = body.placeAfter === undefined ? server.rows.length : body.placeAfter === null ? 0 : server.rows.findIndex((r) => r.id === body.placeAfter) + 1;

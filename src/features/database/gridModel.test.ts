@@ -35,6 +35,11 @@ describe('keyboard navigation', () => {
     expect(gridKeyAction({ key: 'я' }, false)).toEqual({ type: 'edit', initial: 'я' });
     expect(gridKeyAction({ key: 'c', ctrlKey: true }, false)).toBeNull();
     expect(gridKeyAction({ key: 'a', metaKey: true }, false)).toEqual({ type: 'selectAll' });
+    expect(gridKeyAction({ key: 'z', ctrlKey: true }, false)).toEqual({ type: 'undo' });
+    expect(gridKeyAction({ key: 'я', metaKey: true }, false)).toEqual({ type: 'undo' });
+    expect(gridKeyAction({ key: 'Z', ctrlKey: true, shiftKey: true }, false)).toEqual({ type: 'redo' });
+    expect(gridKeyAction({ key: 'y', ctrlKey: true }, false)).toEqual({ type: 'redo' });
+    expect(gridKeyAction({ key: 'z', ctrlKey: true }, true)).toBeNull();
     expect(gridKeyAction({ key: 'Delete' }, false)).toEqual({ type: 'clear' });
     expect(gridKeyAction({ key: 'Backspace' }, false)).toEqual({ type: 'clear' });
     expect(gridKeyAction({ key: 'Tab', shiftKey: true }, false)).toEqual({ type: 'tab', back: true });

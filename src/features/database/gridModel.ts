@@ -91,6 +91,8 @@ export type GridKeyAction =
   | { type: 'clear' }
   | { type: 'toggle' }
   | { type: 'selectAll' }
+  | { type: 'undo' }
+  | { type: 'redo' }
   | null;
 
 const ARROWS: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -118,7 +120,10 @@ export function gridKeyAction(event: KeyLike, editing: boolean, opts: { toggleOn
   if (event.key === 'Enter' || event.key === 'F2') return { type: 'edit' };
   if (event.key === 'Escape') return { type: 'cancel' };
   if (event.key === 'Delete' || event.key === 'Backspace') return { type: 'clear' };
-  if (mod && (event.key === 'a' || event.key === 'A' || event.key === 'ф')) return { type: 'selectAll' };
+  if (mod && (event.key === 'a' || event.key === 'A' || event.key === 'ф' || event.key === 'Ф')) return { type: 'selectAll' };
+  // Z and Y, also with a Russian layout on (я, н).
+  if (mod && ['z', 'Z', 'я', 'Я'].includes(event.key)) return { type: event.shiftKey ? 'redo' : 'undo' };
+  if (mod && ['y', 'Y', 'н', 'Н'].includes(event.key)) return { type: 'redo' };
   if (event.key === ' ' && opts.toggleOnSpace) return { type: 'toggle' };
   if (event.key.length === 1 && !mod && !event.altKey) return { type: 'edit', initial: event.key };
   return null;
