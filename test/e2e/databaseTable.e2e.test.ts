@@ -81,6 +81,16 @@ async function pasteText(page: Page, value: string): Promise<void> {
   }, value);
 }
 
+/** Signed in, with a new Database page made through the API (fast set-up); `cookie` for more API calls. */
+async function databasePage(email: string, title: string) {
+  const api = `${server.url}/api/v3/spaces`;
+  const page = await signedIn(email);
+  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const holder = await fetchJson<{ data: { id: string } }>(`${api}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
+  const block = (await fetchJson<{ data: Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${api}/note/${holder.data.id}/blocks`, { cookie })).data[0];
+  return { page, cookie, S: api, holderId: holder.data.id, db: block.id, block };
+}
+
 /** The next answered write of cells (one cell, or several at once). */
 const cellWrites = (page: Page) => page.waitForResponse((r) => /\/cells(\/|$)/.test(new URL(r.url()).pathname) && r.request().method() === 'POST');
 
@@ -356,15 +366,11 @@ it('a published page shows its database to anyone signed out: rows and the foote
 });
 
 it("a field's options: renamed, recoloured, moved, added, and deleted after a second click (its cells empty)", async () => {
-  const S = `${server.url}/api/v3/spaces`;
-  const page = await signedIn('table.options@example.com');
-  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
-  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Варианты' }) });
-  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  const { page, cookie, S, holderId, db } = await databasePage('table.options@example.com', 'Варианты');
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'tag', field: { name: 'Метка', type: 'select', options: [{ id: 'a', name: 'Альфа', color: 'blue' }, { id: 'b', name: 'Бета', color: 'green' }] } }) });
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Один', values: { tag: 'a' } }, { title: 'Два', values: { tag: 'b' } }] }) });
   const options = async () => (await fetchJson<{ data: { data: { config: { fields: Record<string, { options: Array<{ name: string; color?: string }> }> } } } }>(`${S}/database/${db}`, { cookie })).data.data.config.fields.tag.options;
-  await page.goto(`${server.url}/${holder.data.id}`);
+  await page.goto(`${server.url}/${holderId}`);
   await eventually(() => titles(page), ['Один', 'Два']);
   const menu = await openFieldMenu(page, 'Метка');
 
@@ -393,13 +399,9 @@ it("a field's options: renamed, recoloured, moved, added, and deleted after a se
 });
 
 it('the search box finds rows by title on the server; Escape shows them all again', async () => {
-  const S = `${server.url}/api/v3/spaces`;
-  const page = await signedIn('table.search@example.com');
-  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
-  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Поиск' }) });
-  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  const { page, cookie, S, holderId, db } = await databasePage('table.search@example.com', 'Поиск');
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: ['Купить молоко', 'Позвонить маме', 'Купить хлеб'].map((title) => ({ title })) }) });
-  await page.goto(`${server.url}/${holder.data.id}`);
+  await page.goto(`${server.url}/${holderId}`);
   await eventually(() => titles(page), ['Купить молоко', 'Позвонить маме', 'Купить хлеб']);
   await page.getByRole('button', { name: 'Поиск по строкам' }).click();
   const searched = page.waitForResponse((r) => r.url().includes('/rows') && decodeURIComponent(r.url()).includes('"купить"'));
@@ -415,15 +417,11 @@ it('the search box finds rows by title on the server; Escape shows them all agai
 });
 
 it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shift+Z redoes; a cell someone changed since is left alone', async () => {
-  const S = `${server.url}/api/v3/spaces`;
-  const page = await signedIn('table.undo@example.com');
-  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
-  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Отмена' }) });
-  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  const { page, cookie, S, holderId, db } = await databasePage('table.undo@example.com', 'Отмена');
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
   const made = await fetchJson<{ data: Array<{ id: string }> }>(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'А', values: { sum: 1 } }, { title: 'Б', values: { sum: 2 } }] }) });
   const onServer = async () => (await fetchJson<{ data: Array<{ data: { title: string; values: { sum?: number } } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values.sum ?? null]);
-  await page.goto(`${server.url}/${holder.data.id}`);
+  await page.goto(`${server.url}/${holderId}`);
   await eventually(() => titles(page), ['А', 'Б']);
   const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
@@ -464,18 +462,14 @@ it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shi
 });
 
 it('view tabs reorder by dragging, and a step at a time from the tab menu', async () => {
-  const S = `${server.url}/api/v3/spaces`;
-  const page = await signedIn('table.tabs@example.com');
-  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
-  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Виды' }) });
-  const db = (await fetchJson<{ data: Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0];
-  await fetchJson(`${S}/database/${db.id}/views/${db.data.view.layouts[0].uid}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { name: 'Первый' } }) });
+  const { page, cookie, S, holderId, db, block } = await databasePage('table.tabs@example.com', 'Виды');
+  await fetchJson(`${S}/database/${db}/views/${block.data.view.layouts[0].uid}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { name: 'Первый' } }) });
   for (const name of ['Второй', 'Третий']) {
-    await fetchJson(`${S}/database/${db.id}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: crypto.randomUUID(), type: 'table', name, orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] } }) });
+    await fetchJson(`${S}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: crypto.randomUUID(), type: 'table', name, orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] } }) });
   }
-  const serverOrder = async () => (await fetchJson<{ data: { data: { view: { layouts: Array<{ name: string }> } } } }>(`${S}/database/${db.id}`, { cookie })).data.data.view.layouts.map((l) => l.name);
+  const serverOrder = async () => (await fetchJson<{ data: { data: { view: { layouts: Array<{ name: string }> } } } }>(`${S}/database/${db}`, { cookie })).data.data.view.layouts.map((l) => l.name);
   const tabs = () => page.locator('.db-tabs [role="tab"]').allTextContents().then((all) => all.map((x) => x.replace('▦', '').trim()));
-  await page.goto(`${server.url}/${holder.data.id}`);
+  await page.goto(`${server.url}/${holderId}`);
   await eventually(tabs, ['Первый', 'Второй', 'Третий']);
   // The active tab's menu moves it one step.
   await page.getByRole('tab', { name: /Первый/ }).click();
