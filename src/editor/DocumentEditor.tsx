@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, type MutableRefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type MutableRefObject, type ReactNode } from 'react';
 import { Editor, Transforms, type BaseRange, type Descendant } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 import { HistoryEditor } from 'slate-history';
@@ -26,7 +26,7 @@ import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { emptyTextBlock } from '../../plugins/withPageHeading';
 import type { BlockElement } from '../../schema/slate';
 import { useCodeDecorate } from './blocks/code/decorate';
-import { BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
+import { AfterTitleContext, BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
 import { useSlashMenu } from './SlashMenu';
 import { usePagePicker } from './PagePicker';
 import { pageLinkTitleFrom } from './pageLinkTargets';
@@ -84,6 +84,8 @@ export interface DocumentEditorProps {
   live?: Pick<LiveSyncOptions, 'connection' | 'userId' | 'since' | 'onReloadNeeded' | 'onPageEdited'>;
   /** A published page shown to anyone (src/features/public): a database's rows are listed but do not open. */
   published?: boolean;
+  /** Shown under the title, before the blocks (a database row's fields). */
+  afterTitle?: ReactNode;
 }
 
 /**
@@ -91,7 +93,7 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false }: DocumentEditorProps) {
+export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false, afterTitle = null }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
   const store = useAppStore();
@@ -339,6 +341,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
 
   return (
     <DatabaseHostContext.Provider value={databaseHost}>
+      <AfterTitleContext.Provider value={afterTitle}>
     <Slate
       editor={editor}
       onChange={() => {
@@ -380,6 +383,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
       {ai.panel}
       </div>
     </Slate>
+      </AfterTitleContext.Provider>
     </DatabaseHostContext.Provider>
   );
 }

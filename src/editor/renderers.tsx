@@ -1,6 +1,6 @@
 import { Node, Range } from 'slate';
 import { useFocused, useSlateSelection, useSlateStatic, type RenderElementProps, type RenderLeafProps } from 'slate-react';
-import { useLayoutEffect, useState, type CSSProperties, type RefObject } from 'react';
+import { createContext, useContext, useLayoutEffect, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { BlockElement, SlateElement } from '../../schema/slate';
 import { isPageLink, isSafeHref } from '../../schema/token';
 import { PageLinkView } from './PageLinkView';
@@ -41,7 +41,14 @@ export function BlockElementView(props: RenderElementProps) {
   return <TextLikeView {...props} />;
 }
 
+/**
+ * What a page shows between its title and its blocks (a database row's fields: docs/web-app.md);
+ * drawn under the title line as a non-editable part of it.
+ */
+export const AfterTitleContext = createContext<ReactNode>(null);
+
 function TextLikeView({ element, attributes, children }: RenderElementProps) {
+  const afterTitle = useContext(AfterTitleContext);
   if (!(element.type in TAGS)) {
     // A block type without a view of its own: kept, shown as a non-editable void.
     return (
@@ -55,6 +62,18 @@ function TextLikeView({ element, attributes, children }: RenderElementProps) {
   // The title and headings say what they are while empty; an empty paragraph shows its hint only
   // under the caret (TextPlaceholder), so no block subscribes to the selection or focus.
   const placeholder = type !== 'textBlock' && element.children.length === 1 && Node.string(element) === '' ? editorT(PLACEHOLDERS[type]) : undefined;
+  if (type === 'pageHeadingBlock' && afterTitle) {
+    return (
+      <div {...attributes} className="page-title-group">
+        <h1 {...blockRootProps(element)} data-placeholder={placeholder}>
+          {children}
+        </h1>
+        <div contentEditable={false} className="page-after-title">
+          {afterTitle}
+        </div>
+      </div>
+    );
+  }
   return (
     <Tag {...attributes} {...blockRootProps(element)} data-placeholder={placeholder}>
       {children}

@@ -67,7 +67,6 @@ export function RowPeek({ rowId, onClose, onOpenPage, fields }: { rowId: string;
       <div className="db-peek-body">
         {loaded.status === 'loading' && <Spinner />}
         {loaded.status === 'failed' && <div className="db-error">{t('database.readFailed')}</div>}
-        <RowFields {...fields} rowId={rowId} />
         {loaded.status === 'ready' && (
           <DocumentEditor
             key={rowId}
@@ -79,6 +78,7 @@ export function RowPeek({ rowId, onClose, onOpenPage, fields }: { rowId: string;
             saveTitle={saveTitle}
             onSyncStatus={() => undefined}
             onOpenPage={onOpenPage}
+            afterTitle={<RowFields {...fields} rowId={rowId} />}
           />
         )}
       </div>

@@ -199,11 +199,6 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       </header>
       {current.inTrash && <TrashedPageBanner page={current} />}
       <PageHeader page={current} editable={editable} openCover={intent?.action === 'cover'} />
-      {current.databaseId && (
-        <Suspense fallback={null}>
-          <RowPageFields rowId={current.id} databaseId={current.databaseId} holderId={current.parentId} workspaceId={current.workspaceId} editable={editable} />
-        </Suspense>
-      )}
       {SCREEN_PAGE_TYPES.has(loaded.page.type) ? (
         <TypedPage page={current} blocks={loaded.blocks} editable={editable && !preview} onTitleEdited={onTitleEdited} saveTitle={(title) => void saveTitle(title)} />
       ) : (
@@ -225,6 +220,13 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
           onSyncStatus={setBlockStatus}
           onChildPageCreated={(child) => dispatch(pageLoaded(child))}
           onOpenPage={(id) => navigate(pagePath(id))}
+          afterTitle={
+            current.databaseId ? (
+              <Suspense fallback={null}>
+                <RowPageFields rowId={current.id} databaseId={current.databaseId} holderId={current.parentId} workspaceId={current.workspaceId} editable={editable} />
+              </Suspense>
+            ) : null
+          }
         />
       )}
       {comments.open && <CommentsPanel page={current} onClose={comments.close} commentId={comments.commentId} compose={intent?.action === 'comment'} />}
