@@ -461,6 +461,32 @@ it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shi
   await page.context().close();
 });
 
+it('a files cell: files uploaded to the row, opened, one taken out again; the cell is written once the editor closes', async () => {
+  const { page, cookie, S, holderId, db } = await databasePage('table.files@example.com', 'Файлы');
+  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'att', field: { name: 'Вложения', type: 'files' } }) });
+  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Договор' }] }) });
+  const onServer = async () => (await fetchJson<{ data: Array<{ data: { values: { att?: Array<{ id: string; name: string }> } } }> }>(`${S}/database/${db}/rows`, { cookie })).data[0].data.values.att ?? null;
+  await page.goto(`${server.url}/${holderId}`);
+  await eventually(() => titles(page), ['Договор']);
+  await cell(page, 0, 1).click();
+  await page.keyboard.press('Enter');
+  await page.locator('.db-editor-files input[type="file"]').setInputFiles([
+    { name: 'договор.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 договор') },
+    { name: 'смета.txt', mimeType: 'text/plain', buffer: Buffer.from('смета: 100 ₽') },
+  ]);
+  await eventually(() => page.locator('.db-editor-file a').allTextContents(), ['⎘ договор.pdf', '⎘ смета.txt'], 10_000);
+  // The link gives the file back (as the row's readers get it).
+  const href = await page.locator('.db-editor-file a').nth(1).getAttribute('href');
+  expect(await page.evaluate(async (url) => (await fetch(url!)).text(), href)).toBe('смета: 100 ₽');
+  await page.getByRole('button', { name: 'Убрать файл «договор.pdf»' }).click();
+  const written = cellWrites(page);
+  await page.keyboard.press('Escape');
+  await written;
+  await eventually(async () => (await onServer())?.map((f) => f.name) ?? null, ['смета.txt']);
+  await eventually(() => text(cell(page, 0, 1)), '⎘ смета.txt');
+  await page.context().close();
+});
+
 it('view tabs reorder by dragging, and a step at a time from the tab menu', async () => {
   const { page, cookie, S, holderId, db, block } = await databasePage('table.tabs@example.com', 'Виды');
   await fetchJson(`${S}/database/${db}/views/${block.data.view.layouts[0].uid}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { name: 'Первый' } }) });

@@ -96,7 +96,7 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
         );
       })}
       {editing && (
-        <CellEditor field={config.fields[editing.fieldId]} fieldId={editing.fieldId} value={cellOf(row, editing.fieldId)} anchor={editing.anchor} members={members} done={done} addOption={addOption} />
+        <CellEditor field={config.fields[editing.fieldId]} fieldId={editing.fieldId} value={cellOf(row, editing.fieldId)} anchor={editing.anchor} members={members} done={done} addOption={addOption} rowId={row.id} />
       )}
     </dl>
   );

@@ -713,6 +713,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
           members={db.members}
           done={finishEditing}
           addOption={addOptionToField}
+          rowId={editingRow.id}
         />
       )}
     </div>

@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DateRange, type FileRef, type OptionField, type RowValue, type SelectOption } from '../../../schema/blocks/database';
@@ -6,6 +6,7 @@ import { parseNumber } from '../../../schema/database';
 import { foldText } from '../../../schema/database';
 import type { WireUser } from '../../../schema/user';
 import { displayName, useUsers } from '../comments/userLookup';
+import { uploadFile } from '../../editor/upload';
 import { displayText, formatDate, linkOf } from './format';
 
 /** The chip of a select, multi-select or status option. */
@@ -91,6 +92,8 @@ export interface CellEditorProps {
   done(value: RowValue | undefined, move: EditorMove): void;
   /** A new option for a select, multi-select or status field (the field is saved first); its id. */
   addOption(fieldId: string, name: string): Promise<string | null>;
+  /** The row being edited: files are uploaded to its page (they are read by its readers). */
+  rowId: string;
 }
 
 /** The editor floats over its cell (a portal: the grid's scroll box would clip it). */
@@ -446,6 +449,8 @@ export function CellEditor(props: CellEditorProps) {
       return <DateEditor {...props} />;
     case 'person':
       return <PersonEditor {...props} />;
+    case 'files':
+      return <FilesEditor {...props} />;
     case 'text':
     case 'number':
     case 'url':
@@ -457,7 +462,103 @@ export function CellEditor(props: CellEditorProps) {
   }
 }
 
-/** Whether a field's cells can be edited at all (computed ones and files cannot, here). */
+/** Whether a field's cells can be edited at all (computed ones cannot). */
 export function isEditableField(field: DatabaseField): boolean {
-  return !['createdTime', 'createdBy', 'editedTime', 'editedBy', 'files'].includes(field.type);
+  return !['createdTime', 'createdBy', 'editedTime', 'editedBy'].includes(field.type);
+}
+
+/**
+ * A files cell: its files (each opens in a new tab, ✕ takes it out of the cell), «Добавить файл»
+ * uploads to the row's page (docs/api/files.md) and adds it. Escape, Enter or a click outside
+ * closes it once no upload is running; the cell is written then, as one change.
+ */
+function FilesEditor({ value, anchor, done, rowId }: CellEditorProps) {
+  const { t } = useTranslation('automation');
+  const [files, setFiles] = useState<FileRef[]>(Array.isArray(value) ? (value as FileRef[]) : []);
+  const [uploading, setUploading] = useState(0);
+  const [failed, setFailed] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const finished = useRef(false);
+  const state = useRef({ files, uploading });
+  state.current = { files, uploading };
+  const finish = useCallback(
+    (move: EditorMove) => {
+      if (finished.current || state.current.uploading > 0) return;
+      finished.current = true;
+      const next = state.current.files.length ? state.current.files : null;
+      done(JSON.stringify(next) === JSON.stringify(value ?? null) ? undefined : next, move);
+    },
+    [done, value],
+  );
+  useLayoutEffect(() => root.current?.focus(), []);
+  useEffect(() => {
+    const onDown = (event: MouseEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) finish('stay');
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [finish]);
+  const add = async (list: FileList | null) => {
+    const chosen = [...(list ?? [])];
+    if (chosen.length === 0) return;
+    setFailed(false);
+    setUploading((n) => n + chosen.length);
+    for (const file of chosen) {
+      try {
+        const uploaded = await uploadFile(rowId, file);
+        setFiles((current) => [...current, { id: uploaded.fileId, name: uploaded.title }]);
+      } catch {
+        setFailed(true);
+      } finally {
+        setUploading((n) => n - 1);
+      }
+    }
+    root.current?.focus();
+  };
+  return (
+    <Floating anchor={anchor} minWidth={280} className="db-editor-menu">
+      <div
+        ref={root}
+        tabIndex={-1}
+        className="db-editor-files"
+        aria-label={t('database.files')}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === 'Escape' || e.key === 'Enter') {
+            e.preventDefault();
+            finish(e.key === 'Enter' ? 'down' : 'stay');
+          }
+        }}
+      >
+        <ul className="db-editor-file-list">
+          {files.map((file) => (
+            <li key={file.id} className="db-editor-file">
+              <a href={`/api/file/${encodeURIComponent(file.id)}`} target="_blank" rel="noreferrer noopener">
+                ⎘ {file.name}
+              </a>
+              <button type="button" className="db-option-delete" aria-label={t('database.removeFile', { name: file.name })} onClick={() => {
+                  setFiles((current) => current.filter((f) => f.id !== file.id));
+                  // The button goes with its file: the keys (Escape, Enter) stay with the editor.
+                  root.current?.focus();
+                }}
+              >
+                ✕
+              </button>
+            </li>
+          ))}
+          {files.length === 0 && uploading === 0 && <li className="db-editor-empty">{t('database.noFiles')}</li>}
+        </ul>
+        {uploading > 0 && <div className="db-editor-empty" role="status">{t('database.uploading', { count: uploading })}</div>}
+        {failed && <div className="db-error" role="alert">{t('database.uploadFailed')}</div>}
+        <input ref={picker} type="file" multiple hidden aria-label={t('database.addFile')} onChange={(e) => void add(e.target.files).then(() => (e.target.value = ''))} />
+        <button type="button" className="menu-item" onClick={() => picker.current?.click()}>
+          <span className="menu-item-icon" aria-hidden>
+            +
+          </span>
+          {t('database.addFile')}
+        </button>
+      </div>
+    </Floating>
+  );
 }
