@@ -679,7 +679,11 @@ export async function cloneDatabaseRows(trx: Transaction<Database>, fromId: stri
     // What hangs from the top of each row's page (a block under a deleted one is not part of it any more).
     const blocks = live.filter((block) => block.parent_id === null);
     for (let at = 0, kept = new Set(blocks.map((b) => b.id)); at < blocks.length; at++) {
-      for (const child of live) if (child.parent_id === blocks[at].id && !kept.has(child.id)) (kept.add(child.id), blocks.push(child));
+      for (const child of live) {
+        if (child.parent_id !== blocks[at].id || kept.has(child.id)) continue;
+        kept.add(child.id);
+        blocks.push(child);
+      }
     }
     for (const block of blocks) ids.set(block.id, newId());
     const pages: PageRow[] = rows.map((row) => ({ ...row, ...FRESH_PAGE_STATE, id: ids.get(row.id)!, database_id: toId, is_public: 0, created_by: userId, created_at: now, updated_at: now, updated_by: userId }));

@@ -278,8 +278,8 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
   );
 }
 
-/** «+» at the end of the header: a new field of a chosen type, shown in every view. */
-export function AddFieldButton({ layout, width }: { layout: DatabaseLayout; width: number }) {
+/** «+» at the end of the header: a new field of a chosen type, shown in every view (memoized: the grid renders on every scrolled frame). */
+export const AddFieldButton = memo(function AddFieldButton({ layout, width }: { layout: DatabaseLayout; width: number }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const [open, setOpen] = useState(false);
@@ -316,4 +316,4 @@ export function AddFieldButton({ layout, width }: { layout: DatabaseLayout; widt
       )}
     </div>
   );
-}
+});

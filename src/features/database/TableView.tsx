@@ -71,6 +71,8 @@ interface Editing {
  */
 export function TableView({ layout, savedLayout, onStore, fill, search = '' }: TableViewProps) {
   const { t } = useTranslation('automation');
+  // Translated once: the grid renders on every frame of a scroll, and i18next's t is not free.
+  const labels = useMemo(() => gridLabels(t), [t]);
   const db = useDatabase();
   const { config, editable, databaseId } = db;
   const columns = useMemo(() => gridColumns(config, layout), [config, layout]);
@@ -589,7 +591,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         ref={scroll}
         role="grid"
         id={gridId}
-        aria-label={t('database.table')}
+        aria-label={labels.table}
         aria-rowcount={count + 1}
         aria-colcount={columns.length}
         aria-readonly={!editable || undefined}
@@ -606,7 +608,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
           <textarea
             ref={sink}
             className="db-sink"
-            aria-label={t('database.keyboard')}
+            aria-label={labels.keyboard}
             aria-controls={gridId}
             inputMode="none"
             value=""
@@ -623,7 +625,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
             <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
               <input
                 type="checkbox"
-                aria-label={t('database.selectAllRows')}
+                aria-label={labels.selectAllRows}
                 checked={allChecked}
                 onChange={() => {
                   if (allChecked) setChecked(new Set());
@@ -679,6 +681,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
                   editable={editable}
                   canOpen={db.openRow !== undefined}
                   gutter={gutter}
+                  labels={labels}
                 />
               );
             })}
@@ -699,7 +702,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       {store.count === 0 && <div className="db-empty">{search ? t('database.noFound', { search }) : layout.filter?.rules.length ? t('database.noMatches') : t('database.noRows')}</div>}
       {editable && (
         <button type="button" className="db-add-row" onClick={() => void addRow()}>
-          + {t('database.newRow')}
+          + {labels.newRow}
         </button>
       )}
       {editing && editingCell && editingRow && (
@@ -729,6 +732,21 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 }
 
 const OPTION_CYCLE = ['gray', 'brown', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'red'] as const;
+
+/** The grid's words that every render (and every row) shows. */
+function gridLabels(t: (key: string) => string) {
+  return {
+    table: t('database.table'),
+    keyboard: t('database.keyboard'),
+    selectAllRows: t('database.selectAllRows'),
+    newRow: t('database.newRow'),
+    open: t('database.open'),
+    untitledRow: t('database.untitledRow'),
+    insertRow: t('database.insertRow'),
+    selectRow: t('database.selectRow'),
+  };
+}
+type GridLabels = ReturnType<typeof gridLabels>;
 
 function firstRowOf(indexes: number[], rowOf: (i: number) => number | null): number {
   for (const i of indexes) {
@@ -766,12 +784,12 @@ interface RowProps {
   /** Rows open (not on a published page). */
   canOpen: boolean;
   gutter: number;
+  labels: GridLabels;
 }
 
 /** One row: re-rendered only when its row object, its selection or the columns drawn change. */
 const Row = memo(
-  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, canOpen, gutter }: RowProps) {
-    const { t } = useTranslation('automation');
+  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, canOpen, gutter, labels }: RowProps) {
     const cells = [];
     const cell = (col: number, pinnedLeft?: number) => {
       const column = columns[col];
@@ -789,10 +807,10 @@ const Row = memo(
           ) : null}
           {col === 0 && row && canOpen && (
             <button type="button" className="db-open" data-open tabIndex={-1}>
-              {t('database.open')}
+              {labels.open}
             </button>
           )}
-          {col === 0 && row && !row.data.title && <span className="db-untitled">{t('database.untitledRow')}</span>}
+          {col === 0 && row && !row.data.title && <span className="db-untitled">{labels.untitledRow}</span>}
         </div>
       );
     };
@@ -804,11 +822,11 @@ const Row = memo(
       <div className={`db-row${checked ? ' is-checked' : ''}${row ? '' : ' is-loading'}`} role="row" aria-rowindex={index + 2} data-row={index} data-index={itemIndex} ref={measure} style={{ transform: `translateY(${top}px)`, width, minHeight: ROW_HEIGHT }}>
         <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
           {editable && row && gutter === GUTTER && (
-            <button type="button" className="db-insert" data-insert tabIndex={-1} aria-label={t('database.insertRow')} title={t('database.insertRow')}>
+            <button type="button" className="db-insert" data-insert tabIndex={-1} aria-label={labels.insertRow} title={labels.insertRow}>
               +
             </button>
           )}
-          {row && <input type="checkbox" data-check tabIndex={-1} aria-label={t('database.selectRow')} checked={checked} onChange={() => undefined} />}
+          {row && <input type="checkbox" data-check tabIndex={-1} aria-label={labels.selectRow} checked={checked} onChange={() => undefined} />}
         </div>
         {cells}
       </div>
@@ -830,6 +848,7 @@ const Row = memo(
     a.editable === b.editable &&
     a.canOpen === b.canOpen &&
     a.gutter === b.gutter &&
+    a.labels === b.labels &&
     a.index === b.index &&
     a.measure === b.measure &&
     a.widths.join() === b.widths.join(),

@@ -1,0 +1,118 @@
+/**
+ * What the data-table benches share (`bench:database`, `bench:table`): a server process on SQLite
+ * or on an embedded PostgreSQL, a Database page holding a table of N rows × 12 fields made through
+ * the real API (rows in batches of 1,000), percentiles, and the results file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { MAIN_FIELD_ID } from '../../schema/blocks/database';
+import { fetchJson, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { seeded } from '../helpers/races';
+
+export type BenchDatabase = 'sqlite' | 'postgres';
+export const S = '/api/v3/spaces';
+
+/** The databases a bench runs on (BENCH_DBS=sqlite,postgres). */
+export const benchDatabases = (): BenchDatabase[] => (process.env.BENCH_DBS ?? 'sqlite,postgres').split(',') as BenchDatabase[];
+
+/** The 12 fields: the title and one of most types. */
+export const TABLE_FIELDS = {
+  [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+  price: { name: 'Цена', type: 'number', format: 'rub' },
+  qty: { name: 'Количество', type: 'number' },
+  done: { name: 'Готово', type: 'checkbox' },
+  stage: { name: 'Этап', type: 'select', options: ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, name: `Этап ${i + 1}` })) },
+  tags: { name: 'Метки', type: 'multiSelect', options: ['x', 'y', 'z'].map((id) => ({ id, name: id })) },
+  due: { name: 'Срок', type: 'date' },
+  note: { name: 'Заметка', type: 'text' },
+  site: { name: 'Сайт', type: 'url' },
+  mail: { name: 'Почта', type: 'email' },
+  phone: { name: 'Телефон', type: 'phone' },
+  created: { name: 'Создано', type: 'createdTime' },
+};
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** p50 and p95, rounded to 0.1. */
+export const figures = (values: number[]) => ({ p50: Number(percentile(values, 50).toFixed(1)), p95: Number(percentile(values, 95).toFixed(1)) });
+
+export async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now();
+  const result = await work();
+  return [performance.now() - start, result];
+}
+
+/** The real server as its own process on a database (PostgreSQL started for it); `stop` ends both. */
+export async function startBenchServer(database: BenchDatabase): Promise<{ server: ServerProcess; stop(): Promise<void> }> {
+  const postgres = database === 'postgres' ? await startPostgresProcess() : null;
+  try {
+    const server = await startServerProcess({ LOG_REQUESTS: 'false', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+    return {
+      server,
+      async stop() {
+        await server.stop();
+        await postgres?.stop();
+      },
+    };
+  } catch (error) {
+    await postgres?.stop();
+    throw error;
+  }
+}
+
+export interface SeededTable {
+  pageId: string;
+  databaseId: string;
+  /** The Table view's uid. */
+  viewId: string;
+}
+
+/**
+ * A page of type Database in the caller's private section, its database given TABLE_FIELDS (shown
+ * in its Table view, in that order) and `rows` rows of varied values.
+ */
+export async function seedBigTable(server: ServerProcess, cookie: string, rows: number, title = 'bench database'): Promise<SeededTable> {
+  const page = await fetchJson<{ data: { id: string } }>(`${server.url}${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
+  const blocks = await fetchJson<{ data: Array<{ id: string; type: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${server.url}${S}/note/${page.data.id}/blocks`, { cookie });
+  const block = blocks.data.find((b) => b.type === 'database');
+  if (!block) throw new Error('a Database page without its database block');
+  for (const [id, field] of Object.entries(TABLE_FIELDS)) {
+    if (id !== MAIN_FIELD_ID) await fetchJson(`${server.url}${S}/database/${block.id}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id, field }) });
+  }
+  const random = seeded(50);
+  for (let start = 0; start < rows; start += 1000) {
+    const batch = Array.from({ length: Math.min(1000, rows - start) }, (_, k) => {
+      const i = start + k;
+      return {
+        title: `Задача ${i} ${['альфа', 'бета', 'гамма'][random(3)]}`,
+        values: {
+          price: random(100_000) / 100,
+          qty: random(1000),
+          done: random(2) === 1,
+          stage: ['a', 'b', 'c', 'd', 'e'][random(5)],
+          tags: [['x'], ['y'], ['x', 'z'], []][random(4)],
+          due: `2026-${String(1 + random(12)).padStart(2, '0')}-${String(1 + random(28)).padStart(2, '0')}`,
+          note: `заметка ${random(10_000)}`,
+          site: `https://example.com/${i}`,
+          mail: `user${i}@example.com`,
+          phone: `+7 900 ${String(random(10_000_000)).padStart(7, '0')}`,
+        },
+      };
+    });
+    await fetchJson(`${server.url}${S}/database/${block.id}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: batch }) });
+    if (start % 10_000 === 0) process.stdout.write(`  ${start + batch.length} rows\n`);
+  }
+  return { pageId: page.data.id, databaseId: block.id, viewId: block.data.view.layouts[0].uid };
+}
+
+/** Writes a bench's results to test/bench/results/<name>-<time>.json; answers the file. */
+export function writeResults(name: string, results: unknown): string {
+  const file = path.join('test/bench/results', `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(results, null, 2));
+  return file;
+}

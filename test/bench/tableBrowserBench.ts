@@ -1,0 +1,340 @@
+/**
+ * `npm run bench:table`: the Table view of a 50,000-row × 12-field database in real Chromium
+ * against the real server on loopback (issue 16), on SQLite and PostgreSQL side by side.
+ *
+ * The database is a page of type Database made through the API (test/bench/bigTable.ts, as
+ * `bench:database` makes it). After one warm-up opening, BENCH_REPS openings, each in a fresh
+ * browser context (nothing cached), measure:
+ *  - first screen: from the navigation's start until the first rows are painted in the grid (the
+ *    first task after the animation frame that follows a loaded row's arrival in the DOM);
+ * and BENCH_RUNS of them go on to measure, in that tab:
+ *  - scrolling: the grid scrolled down by BENCH_STEP px a frame (100 px: 6,000 px/s, a fast
+ *    fling; 3 rows come in a frame, windows of 100 are read as it goes) for BENCH_FRAMES frames,
+ *    the next offset set between frames as the wheel's comes; a frame's time is from its start
+ *    (the animation frame's timestamp: before the scroll event, React's render, style, layout,
+ *    paint) until the first task after it; and the CPU the page's main thread and its whole
+ *    renderer spent a frame (CDP Performance in thread time: what the machine's other load does
+ *    not change, unlike the frame time);
+ *  - a cell edit: BENCH_KEYS characters typed into the title cell's editor and as many into a
+ *    plain <input> put in the same page, each from its keydown until the first task after the
+ *    animation frame that follows its input event (keydown → next paint);
+ *  - heap: the grid jumped through the whole table (every 5 %, each time until its rows are in),
+ *    then a garbage collection (CDP HeapProfiler.collectGarbage) and Runtime.getHeapUsage.
+ * Prints a table with the targets and writes test/bench/results/table-<time>.json.
+ *   BENCH_DBS=sqlite,postgres BENCH_ROWS=50000 BENCH_REPS=5 BENCH_RUNS=3 npm run bench:table
+ *   BENCH_PROFILE=file.cpuprofile profiles the last scroll (the renderer's JS, CDP Profiler).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser';
+import { signInToProcess, type ServerProcess } from '../helpers/serverProcess';
+import { benchDatabases, figures, percentile, seedBigTable, startBenchServer, timed, writeResults, type BenchDatabase, type SeededTable } from './bigTable';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
+const REPS = Number(process.env.BENCH_REPS ?? 5);
+const RUNS = Math.min(REPS, Number(process.env.BENCH_RUNS ?? 3));
+const FRAMES = Number(process.env.BENCH_FRAMES ?? 300);
+const STEP = Number(process.env.BENCH_STEP ?? 100);
+const KEYS = Number(process.env.BENCH_KEYS ?? 25);
+const DBS = benchDatabases();
+const VIEWPORT = { width: 1280, height: 800 };
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const TARGETS = { firstScreenMs: 500, frameMs: 16.7, editRatio: 1.5, heapMb: 80 };
+
+/**
+ * The page's side, as a script (not functions handed to evaluate: tsx names inner functions with a
+ * helper the page does not have). `__afterPaint`: the first task after the current frame's
+ * rendering. `__scrollFrames`: the scroll loop. `__armKeys`: times each key's keydown → next paint.
+ */
+const PAGE_SCRIPT = `
+window.__afterPaint = (then) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => then(performance.now());
+  channel.port2.postMessage(0);
+};
+window.__scrollFrames = (el, frames, step) => new Promise((resolve) => {
+  const work = [];
+  const intervals = [];
+  let loadingFrames = 0;
+  let last = 0;
+  let n = 0;
+  let y = el.scrollTop;
+  const frame = (at) => {
+    if (last) intervals.push(at - last);
+    last = at;
+    if (n > 0 && el.querySelector('.db-row.is-loading')) loadingFrames += 1;
+    window.__afterPaint((done) => {
+      if (n > 0) work.push(done - at);
+      if (n++ >= frames) return resolve({ work, intervals, loadingFrames });
+      // The next offset is set after the frame, when nothing is dirty, as a scroll by the wheel
+      // comes in between frames (set in the frame, it would force a layout of its own).
+      y += step;
+      el.scrollTop = y;
+      requestAnimationFrame(frame);
+    });
+  };
+  requestAnimationFrame(frame);
+});
+window.__armKeys = () => {
+  window.__keys = [];
+  if (window.__armed) return;
+  window.__armed = true;
+  document.addEventListener('keydown', (event) => (window.__down = event.timeStamp), true);
+  document.addEventListener('input', () => {
+    const start = window.__down;
+    window.__down = undefined;
+    if (start !== undefined) requestAnimationFrame(() => window.__afterPaint((at) => window.__keys.push(at - start)));
+  }, true);
+};
+const observer = new MutationObserver(() => {
+  if (window.__firstRows !== undefined || !document.querySelector('.db-scroll .db-row:not(.is-loading)')) return;
+  window.__firstRows = -1;
+  observer.disconnect();
+  requestAnimationFrame(() => window.__afterPaint((at) => (window.__firstRows = at)));
+});
+observer.observe(document, { childList: true, subtree: true });
+`;
+
+interface ScrollResult {
+  work: number[];
+  intervals: number[];
+  loadingFrames: number;
+}
+type BenchWindow = Window & {
+  __firstRows?: number;
+  __keys: number[];
+  __armKeys(): void;
+  __scrollFrames(el: Element, frames: number, step: number): Promise<ScrollResult>;
+};
+
+interface Opened {
+  context: BrowserContext;
+  tab: Page;
+  cdp: CDPSession;
+  firstScreen: number;
+}
+
+async function open(browser: Browser, server: ServerProcess, cookie: string, table: SeededTable): Promise<Opened> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const at = cookie.indexOf('=');
+  await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: server.url }]);
+  await context.addInitScript(PAGE_SCRIPT);
+  const tab = await context.newPage();
+  tab.setDefaultTimeout(30_000);
+  const cdp = await context.newCDPSession(tab);
+  await tab.goto(`${server.url}/${table.pageId}`);
+  await tab.waitForFunction(() => ((window as unknown as BenchWindow).__firstRows ?? -1) > 0);
+  const firstScreen = await tab.evaluate(() => (window as unknown as BenchWindow).__firstRows as number);
+  return { context, tab, cdp, firstScreen };
+}
+
+/** The renderer's counters of CPU time (CDP Performance, thread time), ms. */
+async function cpuCounters(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value * 1000]));
+}
+
+/**
+ * Scrolls the grid down STEP px a frame for FRAMES frames: each frame's time, the frames'
+ * intervals, and the CPU the page's main thread (and its whole renderer) spent a frame — the
+ * part of the frame time that another process's load on the machine does not change.
+ */
+async function scroll(tab: Page, cdp: CDPSession, profile: boolean) {
+  await tab.locator('.db-scroll').evaluate((el) => (el.scrollTop = 0));
+  await tab.waitForTimeout(300);
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const before = await cpuCounters(cdp);
+  const result = await tab.locator('.db-scroll').evaluate((el, { frames, step }) => (window as unknown as BenchWindow).__scrollFrames(el, frames, step), { frames: FRAMES, step: STEP });
+  const after = await cpuCounters(cdp);
+  await cdp.send('Performance.disable');
+  if (profile) {
+    const { profile: cpu } = await cdp.send('Profiler.stop');
+    fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(cpu));
+  }
+  const perFrame = (name: string) => (after[name] - before[name]) / FRAMES;
+  return { ...result, mainCpu: perFrame('ThreadTime'), rendererCpu: perFrame('ProcessTime'), scriptCpu: perFrame('ScriptDuration'), layoutCpu: perFrame('LayoutDuration') + perFrame('RecalcStyleDuration') };
+}
+
+/** Times keydown → next paint of KEYS characters typed into `target` (a key that made no input is left out). */
+async function typeTimed(tab: Page, target: Locator): Promise<number[]> {
+  await tab.evaluate(() => (window as unknown as BenchWindow).__armKeys());
+  await target.evaluate((el) => {
+    if (document.activeElement !== el) throw new Error(`the focus is on ${document.activeElement?.outerHTML.slice(0, 80)}, not the field to type into`);
+  });
+  for (let i = 0; i < KEYS; i++) {
+    const before = await tab.evaluate(() => (window as unknown as BenchWindow).__keys.length);
+    await tab.keyboard.press(i % 2 ? 'KeyO' : 'KeyA');
+    await tab.waitForFunction((n) => (window as unknown as BenchWindow).__keys.length > n, before, { polling: 10, timeout: 3_000 }).catch(() => undefined);
+  }
+  return tab.evaluate(() => (window as unknown as BenchWindow).__keys);
+}
+
+/** Plain <input> and the title cell's editor, each KEYS characters; the order alternates by run. */
+async function edit(tab: Page, run: number): Promise<{ cell: number[]; plain: number[] }> {
+  await tab.locator('.db-scroll').evaluate((el) => (el.scrollTop = 0));
+  await tab.evaluate(() => {
+    if (document.getElementById('bench-plain')) return;
+    const input = document.createElement('input');
+    input.id = 'bench-plain';
+    input.style.cssText = 'position: fixed; top: 4px; right: 4px; z-index: 10000; width: 200px;';
+    document.body.append(input);
+  });
+  const plain = async () => {
+    await tab.locator('#bench-plain').focus();
+    return typeTimed(tab, tab.locator('#bench-plain'));
+  };
+  const cell = async () => {
+    const editor = tab.getByLabel('Значение ячейки');
+    // Clicked (the grid takes the keys), then Enter edits; a click that came before the grid took
+    // the focus back (a loaded machine) is made again.
+    for (let attempt = 1; ; attempt++) {
+      await tab.locator('.db-scroll [data-row="1"] [data-col="0"]').click({ position: { x: 20, y: 10 } });
+      await tab.locator('.db-scroll [data-row="1"] [data-col="0"].is-active').waitFor();
+      await tab.keyboard.press('Enter');
+      const shown = await editor
+        .waitFor({ timeout: 5_000 })
+        .then(() => editor.evaluate((el) => document.activeElement === el))
+        .catch(() => false);
+      if (shown) break;
+      if (await editor.count()) await tab.keyboard.press('Escape');
+      if (attempt === 3) {
+        const shot = path.join(os.tmpdir(), `table-bench-${Date.now()}.png`);
+        await tab.screenshot({ path: shot });
+        throw new Error(`the cell editor did not open (screenshot: ${shot})`);
+      }
+    }
+    const times = await typeTimed(tab, editor);
+    await tab.keyboard.press('Escape');
+    await editor.waitFor({ state: 'detached' });
+    return times;
+  };
+  if (run % 2) {
+    const c = await cell();
+    return { cell: c, plain: await plain() };
+  }
+  const p = await plain();
+  return { cell: await cell(), plain: p };
+}
+
+/** Jumps through the whole table (every 5 %, until the rows there are in), then the heap after a GC (MB) and the DOM's nodes. */
+async function heapAfterScrollingThrough(tab: Page, cdp: CDPSession): Promise<{ heapMb: number; domNodes: number }> {
+  for (let at = 0.05; at <= 1.0001; at += 0.05) {
+    await tab.locator('.db-scroll').evaluate((el, f) => (el.scrollTop = f * (el.scrollHeight - el.clientHeight)), at);
+    await tab.waitForFunction(() => {
+      const rows = document.querySelectorAll('.db-scroll .db-row');
+      return rows.length > 0 && !document.querySelector('.db-scroll .db-row.is-loading');
+    });
+  }
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  const { nodes } = await cdp.send('Memory.getDOMCounters');
+  return { heapMb: usedSize / 2 ** 20, domNodes: nodes };
+}
+
+async function benchDatabase(database: BenchDatabase) {
+  const { server, stop } = await startBenchServer(database);
+  const browser = await launchBrowser();
+  try {
+    const cookie = await signInToProcess(server, 'table-bench@example.com');
+    process.stdout.write(`[${database}] seeding ${ROWS} rows × 12 fields…\n`);
+    const [seedMs, table] = await timed(() => seedBigTable(server, cookie, ROWS));
+    const firstScreens: number[] = [];
+    const frames: number[] = [];
+    const intervals: number[] = [];
+    const runFrameP95: number[] = [];
+    let loadingFrames = 0;
+    const cpu: Array<{ mainCpu: number; rendererCpu: number; scriptCpu: number; layoutCpu: number }> = [];
+    const cellKeys: number[] = [];
+    const plainKeys: number[] = [];
+    const heaps: number[] = [];
+    for (let rep = 0; rep <= REPS; rep++) {
+      const opened = await open(browser, server, cookie, table);
+      try {
+        if (rep === 0) continue; // warm-up: the server's kept view order, statement caches, the OS file cache
+        firstScreens.push(opened.firstScreen);
+        let line = `[${database}] #${rep}: first screen ${opened.firstScreen.toFixed(0)} ms`;
+        if (rep <= RUNS) {
+          const s = await scroll(opened.tab, opened.cdp, !!process.env.BENCH_PROFILE && rep === RUNS);
+          frames.push(...s.work);
+          intervals.push(...s.intervals);
+          loadingFrames += s.loadingFrames;
+          cpu.push(s);
+          runFrameP95.push(percentile(s.work, 95));
+          const e = await edit(opened.tab, rep);
+          cellKeys.push(...e.cell);
+          plainKeys.push(...e.plain);
+          const h = await heapAfterScrollingThrough(opened.tab, opened.cdp);
+          heaps.push(h.heapMb);
+          line += `; scroll frame p50/p95 ${percentile(s.work, 50).toFixed(1)}/${percentile(s.work, 95).toFixed(1)} ms (interval p95 ${percentile(s.intervals, 95).toFixed(1)}, ${s.loadingFrames} frames with rows loading; CPU a frame: main thread ${s.mainCpu.toFixed(1)} ms — script ${s.scriptCpu.toFixed(1)}, style and layout ${s.layoutCpu.toFixed(1)} — renderer ${s.rendererCpu.toFixed(1)} ms)`;
+          line += `; key→paint p95 cell ${percentile(e.cell, 95).toFixed(1)} / plain ${percentile(e.plain, 95).toFixed(1)} ms; heap ${h.heapMb.toFixed(1)} MB (${h.domNodes} DOM nodes)`;
+        }
+        process.stdout.write(`${line}\n`);
+      } finally {
+        await opened.context.close();
+      }
+    }
+    const cell = figures(cellKeys);
+    const plain = figures(plainKeys);
+    return {
+      database,
+      rows: ROWS,
+      seedSeconds: Number((seedMs / 1000).toFixed(1)),
+      firstScreen: { ...figures(firstScreens), max: Number(Math.max(...firstScreens).toFixed(1)), runs: firstScreens.length },
+      scrollFrame: { ...figures(frames), frames: frames.length, over16_7: frames.filter((f) => f > TARGETS.frameMs).length, runP95: runFrameP95.map((v) => Number(v.toFixed(1))) },
+      frameInterval: figures(intervals),
+      /** Mean CPU a scrolled frame, ms (thread time: what the machine's other load does not change). */
+      frameCpu: {
+        mainThread: Number(mean(cpu.map((c) => c.mainCpu)).toFixed(2)),
+        script: Number(mean(cpu.map((c) => c.scriptCpu)).toFixed(2)),
+        styleAndLayout: Number(mean(cpu.map((c) => c.layoutCpu)).toFixed(2)),
+        renderer: Number(mean(cpu.map((c) => c.rendererCpu)).toFixed(2)),
+      },
+      loadingFrames,
+      cellEdit: { ...cell, keys: cellKeys.length },
+      plainInput: { ...plain, keys: plainKeys.length },
+      keysTyped: RUNS * KEYS,
+      editRatio: { p50: Number((cell.p50 / plain.p50).toFixed(2)), p95: Number((cell.p95 / plain.p95).toFixed(2)) },
+      heapMb: { max: Number(Math.max(...heaps).toFixed(1)), runs: heaps.map((h) => Number(h.toFixed(1))) },
+    };
+  } finally {
+    await browser.close();
+    await stop();
+  }
+}
+
+type Result = Awaited<ReturnType<typeof benchDatabase>>;
+
+async function main() {
+  const started = performance.now();
+  const results: Result[] = [];
+  for (const database of DBS) results.push(await benchDatabase(database));
+  const pair = (f: { p50: number; p95: number }) => `${f.p50} / ${f.p95}`;
+  const rows: Array<[string, string, (r: Result) => string]> = [
+    ['first screen: navigation → first rows painted, ms (p50 / p95)', `≤ ${TARGETS.firstScreenMs}`, (r) => pair(r.firstScreen)],
+    [`scroll frame time, ${STEP} px a frame, ms (p50 / p95)`, `p95 ≤ ${TARGETS.frameMs}`, (r) => pair(r.scrollFrame)],
+    ['  frames over 16.7 ms', '', (r) => `${r.scrollFrame.over16_7} of ${r.scrollFrame.frames}`],
+    ['  interval between frames, ms (p50 / p95)', '', (r) => pair(r.frameInterval)],
+    ['  CPU a frame, mean ms: main thread (script, style + layout) / whole renderer', '', (r) => `${r.frameCpu.mainThread} (${r.frameCpu.script}, ${r.frameCpu.styleAndLayout}) / ${r.frameCpu.renderer}`],
+    ['cell edit: keydown → next paint, ms (p50 / p95)', '', (r) => pair(r.cellEdit)],
+    ['plain <input>: keydown → next paint, ms (p50 / p95)', '', (r) => pair(r.plainInput)],
+    ['  cell edit ÷ plain input (p50 / p95)', `p95 ≤ ${TARGETS.editRatio}×`, (r) => pair(r.editRatio)],
+    ['JS heap after scrolling through, after a GC, MB (max)', `≤ ${TARGETS.heapMb}`, (r) => String(r.heapMb.max)],
+  ];
+  process.stdout.write(`\nTable view of ${ROWS} rows × 12 fields in Chromium (loopback, ${REPS} openings, ${RUNS} scroll/edit/heap runs each)\n`);
+  process.stdout.write(`| figure | target | ${results.map((r) => r.database).join(' | ')} |\n|---|---|${results.map(() => '---|').join('')}\n`);
+  for (const [name, target, value] of rows) process.stdout.write(`| ${name} | ${target} | ${results.map(value).join(' | ')} |\n`);
+  const method = { ROWS, REPS, RUNS, FRAMES, STEP, KEYS, VIEWPORT, wallSeconds: Math.round((performance.now() - started) / 1000) };
+  process.stdout.write(`\nwritten ${writeResults('table', { method, targets: TARGETS, results })} (${method.wallSeconds} s)\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
