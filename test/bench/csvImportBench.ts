@@ -9,13 +9,11 @@
  *   BENCH_DBS=sqlite,postgres BENCH_ROWS=50000 npm run bench:csv
  * Prints a table and writes test/bench/results/csv-<time>.json.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { fetchJson, startPostgresProcess, startServerProcess } from '../helpers/serverProcess';
+import { fetchJson } from '../helpers/serverProcess';
+import { S, benchDatabases, startBenchServer, writeResults, type BenchDatabase } from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
-const DBS = (process.env.BENCH_DBS ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
 const HEADER = ['Задача', 'Номер', 'Сумма', 'Срок', 'Готово', 'Статус', 'Метки', 'Ссылка', 'Почта', 'Телефон', 'Заметка', 'Оценка'];
 
 /** The file: 12 columns of every kind the import guesses (text, numbers, dates, yes/no, options, links, e-mails, phones). */
@@ -42,9 +40,8 @@ function csv(): string {
   return lines.join('\n');
 }
 
-async function benchDatabase(database: 'sqlite' | 'postgres', file: Buffer) {
-  const postgres = database === 'postgres' ? await startPostgresProcess() : null;
-  const server = await startServerProcess({ LOG_REQUESTS: 'false', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+async function benchDatabase(database: BenchDatabase, file: Buffer) {
+  const { server, stop } = await startBenchServer(database);
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -67,27 +64,23 @@ async function benchDatabase(database: 'sqlite' | 'postgres', file: Buffer) {
     await page.waitForURL(/\/[0-9a-f-]{36}$/);
     const pageId = page.url().split('/').pop()!;
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-    const blocks = await fetchJson<{ data: Array<{ id: string; type: string }> }>(`${server.url}/api/v3/spaces/note/${pageId}/blocks`, { cookie });
+    const blocks = await fetchJson<{ data: Array<{ id: string; type: string }> }>(`${server.url}${S}/note/${pageId}/blocks`, { cookie });
     const db = blocks.data.find((b) => b.type === 'database')!.id;
-    const rows = await fetchJson<{ meta: { count: number } }>(`${server.url}/api/v3/spaces/database/${db}/rows?limit=1`, { cookie });
+    const rows = await fetchJson<{ meta: { count: number } }>(`${server.url}${S}/database/${db}/rows?limit=1`, { cookie });
     await context.close();
     return { database, rows: rows.meta.count, previewMs: preview, importMs: imported, rowsPerSecond: Math.round(rows.meta.count / (imported / 1000)) };
   } finally {
     await browser.close();
-    await server.stop();
-    await postgres?.stop();
+    await stop();
   }
 }
 
 const file = Buffer.from(csv(), 'utf8');
 console.log(`CSV import: ${ROWS.toLocaleString('en')} rows × ${HEADER.length} columns, ${(file.length / 1e6).toFixed(1)} MB, through the app in Chromium`);
 const results = [];
-for (const database of DBS) results.push(await benchDatabase(database, file));
+for (const database of benchDatabases()) results.push(await benchDatabase(database, file));
 console.log('database    rows in   preview ready   import done   rows/s');
 for (const r of results) {
   console.log(`${r.database.padEnd(10)}  ${String(r.rows).padStart(7)}   ${String(r.previewMs).padStart(10)} ms   ${String(r.importMs).padStart(8)} ms   ${String(r.rowsPerSecond).padStart(6)}`);
 }
-const out = path.join('test/bench/results', `csv-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, JSON.stringify({ rows: ROWS, columns: HEADER.length, bytes: file.length, results }, null, 2));
-console.log(`written ${out}`);
+console.log(`written ${writeResults('csv', { rows: ROWS, columns: HEADER.length, bytes: file.length, results })}`);
