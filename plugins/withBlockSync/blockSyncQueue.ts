@@ -586,6 +586,16 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     versionOf(uid: string): number | undefined {
       return versions.get(uid);
     },
+    /**
+     * Whether the block stands here elsewhere than the server's copy says (another parent or
+     * another block before it): a block kept where it was moved here, or one put at the end for
+     * now because the block it follows is not here (deleted here and not yet on the server, or not
+     * arrived yet).
+     */
+    placedElsewhere(block: WireBlock): boolean {
+      const local = options.read(block.id);
+      return local !== null && (local.parentId !== block.parentId || local.placeAfter !== block.placeAfter);
+    },
     hasPending,
     status: () => status,
     /** Sends everything now and resolves when the queue is empty. */

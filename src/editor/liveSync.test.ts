@@ -9,7 +9,7 @@ import { attachLiveSync, SETTLE_DELAY_MS } from './liveSync';
  * (a `history` request). Here the connection is a stand-in that records requests and answers
  * them as told; the real connection and server are exercised by server/realtime/convergence.
  */
-function setup(answers: Array<RealtimeAck<{ history: unknown }>>) {
+function setup(answers: Array<RealtimeAck<{ history: unknown }>>, elsewhere: (block: WireBlock) => boolean = () => false) {
   let handlers: ChannelHandlers | null = null;
   const requests: Array<{ event: string; message: unknown }> = [];
   const connection = {
@@ -27,7 +27,8 @@ function setup(answers: Array<RealtimeAck<{ history: unknown }>>) {
   const queue = {
     receive: (block: WireBlock) => received.push(block.id),
     receiveRemoved: () => undefined,
-    versionOf: () => undefined,
+    versionOf: () => 1,
+    placedElsewhere: elsewhere,
     hasPending: () => false,
     status: () => 'saved',
     flush: () => Promise.resolve(),
@@ -57,5 +58,24 @@ test('a settle whose history request got no answer (the connection dropped) asks
   // Answered: nothing more is asked.
   await jest.advanceTimersByTimeAsync(SETTLE_DELAY_MS * 3);
   expect(requests).toHaveLength(2);
+  detach();
+});
+
+test("someone's edit of a block that could not stand where the server has it (the block before it deleted here) settles the places", async () => {
+  jest.useFakeTimers();
+  const history = { channel: 'element:p', pageId: 'p', at: '2026-01-01T00:00:09.000Z', blocks: [block('b1')], removed: [], removedVersions: [] };
+  const stray = new Set(['b1']);
+  const { handlers, requests, received, detach } = setup([{ ok: true, history } as RealtimeAck<{ history: unknown }>], (b) => stray.has(b.id));
+  // A plain edit (its place as here) asks nothing.
+  handlers().onEvent('edit', { origin: 'other', at: '2026-01-01T00:00:04.000Z', block: { ...block('b2'), version: 2 } });
+  await jest.advanceTimersByTimeAsync(SETTLE_DELAY_MS * 2);
+  expect(requests).toEqual([]);
+  handlers().onEvent('edit', { origin: 'other', at: '2026-01-01T00:00:05.000Z', block: { ...block('b1'), version: 2 } });
+  await jest.advanceTimersByTimeAsync(SETTLE_DELAY_MS);
+  expect(requests.map((r) => r.message)).toEqual([{ channel: 'element:p#u', since: '2026-01-01T00:00:05.000Z' }]);
+  expect(received).toEqual(['b2', 'b1', 'b1']);
+  // The settle's own answer does not ask again, even if a block still stands elsewhere.
+  await jest.advanceTimersByTimeAsync(SETTLE_DELAY_MS * 3);
+  expect(requests).toHaveLength(1);
   detach();
 });

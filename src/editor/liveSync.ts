@@ -38,10 +38,14 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
   const take = (blocks: readonly WireBlock[], at: string | undefined) => {
     for (const block of blocks) queue.receive(block, at);
   };
-  const applyHistory = (history: BlockHistory) => {
+  /** `settled`: the answer of a settle itself (it does not ask again, whatever it leaves). */
+  const applyHistory = (history: BlockHistory, settled = false) => {
     take(history.blocks, history.at);
     queue.receiveRemoved(history.removed, history.removedVersions);
     seen(history.at);
+    // A block that could not stand where the server has it (the block before it is gone here):
+    // the places are read again once nothing of ours is unsent.
+    if (!settled && history.blocks.some((block) => queue.placedElsewhere(block))) settle(history.at);
   };
 
   /**
@@ -65,7 +69,7 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
       if (!since) return;
       void connection.request<{ history: BlockHistory }>('history', { channel, since }).then((answer) => {
         if (closed) return;
-        if (answer.ok) applyHistory(answer.history);
+        if (answer.ok) applyHistory(answer.history, true);
         else if (answer.error.code === REALTIME_ERRORS.historyTooLarge) onReloadNeeded?.();
         // No answer (the connection dropped, a timeout): asked again, or the places stay as they are here.
         else settle(since);
@@ -91,8 +95,10 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
         const { block } = change as ElementEdit;
         const known = queue.versionOf(block.id);
         queue.receive(block, change.at);
-        // A move (same version) of someone else: places settle shortly.
-        if (known !== undefined && known >= block.version) settle(change.at);
+        // A move (same version) of someone else, or a block that could not stand where the server
+        // has it (put at the end for now: the block before it was deleted here, the delete not yet
+        // answered): places settle shortly.
+        if ((known !== undefined && known >= block.version) || queue.placedElsewhere(block)) settle(change.at);
       } else if (event === 'add') {
         take((change as ElementAdd).blocks, change.at);
         settle(change.at);
