@@ -47,7 +47,7 @@ const MAX_ATTEMPTS = 4;
  * other type shows the server's value. Any other failure puts the old value back and says so.
  */
 export async function writeCell(job: CellWrite): Promise<CellWriteResult> {
-  const { store, rowId, fieldId, field } = job;
+  const { store, rowId, fieldId } = job;
   const before = store.rowById(rowId);
   const previous = before ? (cellOf(before, fieldId) ?? null) : job.base.value;
   const previousVersion = before?.versions[fieldId] ?? job.base.version;
@@ -63,22 +63,16 @@ export async function writeCell(job: CellWrite): Promise<CellWriteResult> {
     } catch (error) {
       const theirs = conflictCell(error);
       if (theirs && attempt < MAX_ATTEMPTS) {
-        const textual = isTextField(field) || fieldId === MAIN_FIELD_ID;
-        if (textual) {
-          const merged = mergeText(asText(base), asText(value), asText(theirs.value));
-          if (merged === asText(theirs.value)) {
-            store.settleLocal(rowId, fieldId, theirs);
-            return { ok: true, cell: theirs };
-          }
-          base = theirs.value;
-          value = merged === '' && fieldId !== MAIN_FIELD_ID ? null : merged;
-          version = theirs.version;
-          store.setLocal(rowId, fieldId, value);
-          continue;
+        const again = afterConflict(job, base, value, theirs);
+        if (again === undefined) {
+          store.settleLocal(rowId, fieldId, theirs);
+          return { ok: true, cell: theirs };
         }
-        store.settleLocal(rowId, fieldId, theirs);
-        job.onTheirs?.(theirs);
-        return { ok: true, cell: theirs };
+        base = theirs.value;
+        value = again;
+        version = theirs.version;
+        store.setLocal(rowId, fieldId, value);
+        continue;
       }
       store.settleLocal(rowId, fieldId, { value: previous, version: previousVersion });
       job.onError(error);
@@ -125,21 +119,27 @@ export async function writeCells(jobs: readonly CellWrite[], send: SendCells): P
     answer.conflicts.map(async (theirs) => {
       const job = byKey.get(key(theirs));
       if (!job) return;
-      if (!(isTextField(job.field) || job.fieldId === MAIN_FIELD_ID)) {
-        job.store.settleLocal(job.rowId, job.fieldId, theirs);
-        job.onTheirs?.(theirs);
-        return;
-      }
-      const merged = mergeText(asText(job.base.value), asText(job.value), asText(theirs.value));
-      if (merged === asText(theirs.value)) {
-        job.store.settleLocal(job.rowId, job.fieldId, theirs);
-        return;
-      }
-      // The cell is still ours to write: the merge goes out alone, on their version.
+      const again = afterConflict(job, job.base.value, job.value, theirs);
       job.store.settleLocal(job.rowId, job.fieldId, theirs);
-      await writeCell({ ...job, value: merged === '' && job.fieldId !== MAIN_FIELD_ID ? null : merged, base: { value: theirs.value, version: theirs.version } });
+      // A merge of text goes out alone, on their version.
+      if (again !== undefined) await writeCell({ ...job, value: again, base: { value: theirs.value, version: theirs.version } });
     }),
   );
+}
+
+/**
+ * What a conflict leaves to do: for text, the three-way merge of `value` with theirs (from
+ * `base`) to write again on their version; undefined when their value stands — the merge adds
+ * nothing, or the cell is of another type (then `onTheirs` says so).
+ */
+function afterConflict(job: CellWrite, base: RowValue, value: RowValue, theirs: WireCell): RowValue | undefined {
+  if (!(isTextField(job.field) || job.fieldId === MAIN_FIELD_ID)) {
+    job.onTheirs?.(theirs);
+    return undefined;
+  }
+  const merged = mergeText(asText(base), asText(value), asText(theirs.value));
+  if (merged === asText(theirs.value)) return undefined;
+  return merged === '' && job.fieldId !== MAIN_FIELD_ID ? null : merged;
 }
 
 function asText(value: RowValue): string {

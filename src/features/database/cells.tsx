@@ -535,7 +535,7 @@ function FilesEditor({ value, anchor, done, rowId }: CellEditorProps) {
           {files.map((file) => (
             <li key={file.id} className="db-editor-file">
               <a href={`/api/file/${encodeURIComponent(file.id)}`} target="_blank" rel="noreferrer noopener">
-                ⎘ {file.name}
+                {file.name}
               </a>
               <button type="button" className="db-option-delete" aria-label={t('database.removeFile', { name: file.name })} onClick={() => {
                   setFiles((current) => current.filter((f) => f.id !== file.id));

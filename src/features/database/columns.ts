@@ -42,11 +42,3 @@ export function withOrderedField(layout: DatabaseLayout, fieldId: string, change
   return list.map((entry) => (entry.fieldId === fieldId ? { ...entry, ...change } : entry));
 }
 
-/** orderedFields with `fieldId` moved to just before `beforeId` (null: to the end). */
-export function movedField(layout: DatabaseLayout, fieldId: string, beforeId: string | null): OrderedField[] {
-  const moving = layout.orderedFields.find((entry) => entry.fieldId === fieldId);
-  if (!moving) return layout.orderedFields;
-  const rest = layout.orderedFields.filter((entry) => entry.fieldId !== fieldId);
-  const at = beforeId === null ? rest.length : rest.findIndex((entry) => entry.fieldId === beforeId);
-  return [...rest.slice(0, at < 0 ? rest.length : at), moving, ...rest.slice(at < 0 ? rest.length : at)];
-}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import type { DatabaseLayout } from '../../../schema/blocks/database';
-import { movedField } from './columns';
+import { movedItem } from './useReorderable';
 import { useDatabase } from './context';
 
 type Side = 'left' | 'right';
@@ -32,11 +32,9 @@ export function useColumnReorder(layout: DatabaseLayout, enabled: boolean) {
         const side = target.data.side as Side;
         if (from === to) return;
         const current = layoutRef.current;
-        const order = current.orderedFields.map((entry) => entry.fieldId);
-        const at = order.indexOf(to);
-        const before = side === 'left' ? to : (order.filter((id) => id !== from)[order.filter((id) => id !== from).indexOf(to) + 1] ?? null);
-        if (at < 0) return;
-        void db.saveView(current.uid, { orderedFields: movedField(current, from, before) });
+        if (!current.orderedFields.some((entry) => entry.fieldId === to)) return;
+        const entries = current.orderedFields.map((entry) => ({ id: entry.fieldId, entry }));
+        void db.saveView(current.uid, { orderedFields: movedItem(entries, from, to, side === 'left' ? 'before' : 'after').map(({ entry }) => entry) });
       },
     });
   }, [enabled, db]);
