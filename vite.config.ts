@@ -3,13 +3,15 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { slateReactChunkPatch } from './src/editor/slateReactChunkPatch.cjs';
 import { precompress } from './server/web/precompress.ts';
+import { earlyStartPlugin } from './server/web/earlyStart.ts';
 
 /** The web app lives in src/ (its index.html too); `vite build` writes dist/, which the Fastify server serves. */
 export default defineConfig({
   root: fileURLToPath(new URL('./src', import.meta.url)),
   // slateReactChunkPatch: no per-keystroke walk over every block in slate-react (see the file);
+  // earlyStartPlugin: index.html asks for the app's first data and a page's code while it is read;
   // precompress: .br and .gz of the built files, which the server sends as they are.
-  plugins: [react(), slateReactChunkPatch(), precompress()],
+  plugins: [react(), slateReactChunkPatch(), earlyStartPlugin(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

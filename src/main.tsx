@@ -12,11 +12,14 @@ import { createStore } from './app/store';
 import { applyTheme } from './app/theme';
 import { registerServiceWorker } from './app/serviceWorker';
 import { loadTranslations } from './app/translations';
-import { isShellPath, pageUidOfPath, prefetchPage } from './features/pages/pageLoad';
+import { prefetchPage } from './features/pages/pageLoad';
+import { startGets } from './app/earlyStart';
 import { prefetchGet } from './app/api';
 import { loadCurrentUser } from './features/auth/authSlice';
 import { loadWorkspaces } from './features/workspaces/workspacesSlice';
 
+// When the app's code has come and starts (test/e2e/pageOpen.e2e.test.ts compares the early requests with it).
+performance.mark('app:start');
 applyTheme();
 
 // The words come first (fetched, not bundled; see src/app/translations.ts): nothing is drawn
@@ -26,15 +29,16 @@ const words = loadTranslations();
 
 // A page's address: its top and its screen's code are asked for now, alongside the words and
 // the user, not after the shell has drawn (docs/web-app.md, «Opening a page»).
-const startPage = pageUidOfPath(window.location.pathname);
+// In a build, index.html's early script has asked for all of these while the HTML was read
+// (src/app/earlyStart.ts); the requests here take its answers.
+const start = startGets(window.location.pathname);
+const startPage = start.page;
 if (startPage) prefetchPage(startPage);
 // The shell's first questions (who is signed in, their workspaces and settings) too. Their
 // answers go into the store as they come, so the first drawing is already the shell.
 const store = createStore();
-if (startPage || isShellPath(window.location.pathname)) {
-  prefetchGet('/api/user/current');
-  prefetchGet('/api/v3/spaces/workspace');
-  prefetchGet('/api/user/settings');
+if (start.shellGets.length > 0) {
+  for (const path of start.shellGets) prefetchGet(path);
   void store.dispatch(loadCurrentUser()).then(() => {
     const { auth, workspaces } = store.getState();
     if (auth.status === 'signedIn' && workspaces.status === 'idle') void store.dispatch(loadWorkspaces());

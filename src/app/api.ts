@@ -1,5 +1,6 @@
 import type { ApiResponse } from '../../schema/envelope';
 import { newId } from '../../schema/ids';
+import { clearEarly, takeEarly } from './earlyStart';
 
 /** A failed API call: HTTP status, the stable error code, and any `data` the server sent with it. */
 export class ApiRequestError extends Error {
@@ -49,7 +50,8 @@ const prefetched = new Map<string, { at: number; response: Promise<Response> }>(
  * call of the same path within 10 s takes this answer instead of asking again.
  */
 export function prefetchGet(path: string): void {
-  const response = fetch(path, { headers: { 'X-App-Type': 'Web', 'X-Client-Id': CLIENT_ID }, credentials: 'same-origin' });
+  // Asked for by index.html's early script already (src/app/earlyStart.ts): that answer is this one.
+  const response = takeEarly(path) ?? fetch(path, { headers: { 'X-App-Type': 'Web', 'X-Client-Id': CLIENT_ID }, credentials: 'same-origin' });
   response.catch(() => undefined);
   prefetched.set(path, { at: Date.now(), response });
 }
@@ -57,6 +59,7 @@ export function prefetchGet(path: string): void {
 /** Drops every prefetched answer (signing out). */
 export function clearPrefetched(): void {
   prefetched.clear();
+  clearEarly();
 }
 
 /**
@@ -65,10 +68,10 @@ export function clearPrefetched(): void {
  */
 async function takePrefetched(path: string): Promise<Response | null> {
   const entry = prefetched.get(path);
-  if (!entry) return null;
   prefetched.delete(path);
-  if (Date.now() - entry.at >= PREFETCH_FRESH_MS) return null;
-  const response = await entry.response.catch(() => null);
+  const early = entry ? (Date.now() - entry.at < PREFETCH_FRESH_MS ? entry.response : null) : takeEarly(path, PREFETCH_FRESH_MS);
+  if (!early) return null;
+  const response = await early.catch(() => null);
   return response?.ok ? response : null;
 }
 
@@ -86,7 +89,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     let response: Response;
     const get = (options.method ?? 'GET') === 'GET';
     // A write (signing in, say) may change what a prefetched answer would say.
-    if (!get) prefetched.clear();
+    if (!get) clearPrefetched();
     // A prefetched answer is taken with or without a signal (an abort then only stops the wait).
     const early = attempt === 0 && get ? await takePrefetched(path) : null;
     if (early && options.signal?.aborted) throw new ApiRequestError(undefined, undefined, 'aborted');

@@ -1,6 +1,7 @@
 import automationUrl from '../locales/ru/automation.json?url';
 import commonUrl from '../locales/ru/common.json?url';
 import documentEditorUrl from '../locales/ru/documentEditor.json?url';
+import { takeEarly } from './earlyStart';
 import { initI18n, type Namespace, type Translations } from './i18n';
 
 /** The translation files as the build emitted them (content-hashed URLs under /assets/). */
@@ -13,7 +14,8 @@ const URLS: Record<Namespace, string> = { common: commonUrl, documentEditor: doc
 export async function loadTranslations(fetchFile: typeof fetch = fetch): Promise<void> {
   const entries = await Promise.all(
     (Object.keys(URLS) as Namespace[]).map(async (ns) => {
-      const response = await fetchFile(URLS[ns]);
+      // Asked for by index.html's early script already, in a build (src/app/earlyStart.ts).
+      const response = await (takeEarly(URLS[ns]) ?? fetchFile(URLS[ns]));
       if (!response.ok) throw new Error(`translations ${ns}: ${response.status}`);
       return [ns, (await response.json()) as Record<string, unknown>] as const;
     }),

@@ -41,7 +41,7 @@ import { useBlockSelection } from './useBlockSelection';
 import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
 import { DatabaseHostContext, type DatabaseHost } from './blocks/databaseHost';
 import { insertDatabaseBlock } from './blocks/insertDatabaseBlock';
-import { preloadDatabaseView } from './blocks/DatabaseView';
+import { preloadDatabases } from './blocks/databaseRows';
 import { LeaveGuard } from './LeaveGuard';
 import { useDatabaseRemovalDialog } from './DatabaseRemovalDialog';
 import { pasteFiles } from './pasteFiles';
@@ -142,8 +142,9 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
       onRemoteRemove: (uids) => removeRemoteBlocks(workspaceEditor, uids),
     });
     syncQueue.seed(blocks);
-    // A page with a database: the Table view's code is asked for now, with the blocks.
-    if (blocks.some((block) => block.type === 'database')) preloadDatabaseView().catch(() => undefined);
+    // A page with a database: the Table view's code and first rows are asked for now, with the
+    // blocks (when the page screen has not asked already: each is asked for once).
+    preloadDatabases(blocks);
     if (canEdit) {
       // Files pasted or dropped (nothing else on the clipboard) become image and file uploads.
       const { insertData } = workspaceEditor;

@@ -98,9 +98,22 @@ test('a page link: its data is asked for with the code, each sidebar list once, 
       blocksStart: find(new RegExp(`/note/${id}/blocks$`))?.startTime ?? NaN,
       settingsStart: find(/^\/api\/user\/settings$/)?.startTime ?? NaN,
       listsStart: find(/^\/api\/v3\/spaces\/section\/private$/)?.startTime ?? NaN,
+      screenCodeStart: find(/\/assets\/PageScreen-[^/]+\.js$/)?.startTime ?? NaN,
       screenCodeEnd: find(/\/assets\/PageScreen-[^/]+\.js$/)?.responseEnd ?? NaN,
+      wordsStart: find(/\/assets\/common-[^/]+\.json$/)?.startTime ?? NaN,
+      appStart: performance.getEntriesByName('app:start')[0]?.startTime ?? NaN,
+      // Asked for once each (from the browser's cache, after the sign-in: the server may not see them).
+      words: entries.filter((e) => /\/assets\/(common|documentEditor|automation)-[^/]+\.json$/.test(e.name)).length,
+      screenCode: entries.filter((e) => /\/assets\/PageScreen-[^/]+\.js$/.test(e.name)).length,
     };
   }, pageId);
+  // index.html's early script (src/app/earlyStart.ts) asks for the words, the page, its top, the
+  // user and the page screen's code while the HTML is read: before the app's own code runs.
+  expect(timing.headStart).toBeLessThan(timing.appStart);
+  expect(timing.settingsStart).toBeLessThan(timing.appStart);
+  expect(timing.wordsStart).toBeLessThan(timing.appStart);
+  expect(timing.screenCodeStart).toBeLessThan(timing.appStart);
+  expect([timing.words, timing.screenCode]).toEqual([3, 1]);
   expect(timing.headStart).toBeLessThan(timing.screenCodeEnd);
   expect(timing.headStart).toBeLessThan(timing.listsStart);
   expect(timing.settingsStart).toBeLessThan(timing.listsStart);

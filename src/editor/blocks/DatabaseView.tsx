@@ -1,37 +1,21 @@
-import { Component, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RenderElementProps } from 'slate-react';
 import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
 import type { DatabaseElement, DatabaseRowElement } from '../../../schema/slate';
 import { blockRootProps } from '../renderers';
 import { useDatabaseHost } from './databaseHost';
-import { prefetchFirstRows } from './databaseRows';
-import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
+import { loadedDatabaseView, prefetchFirstRows, preloadDatabaseView, type DatabaseBlockView } from './databaseRows';
 import './database.css';
 
-type DatabaseBlockView = ComponentType<DatabaseBlockProps>;
-let loadedView: DatabaseBlockView | null = null;
-let loadingView: Promise<DatabaseBlockView> | null = null;
-
 /**
- * The live Table view and everything it needs (TanStack Table and Virtual, drag and drop): a
- * chunk of its own, asked for with the first database on a page (the editor asks as soon as it
- * has the blocks). Not React.lazy: a suspended block shows its content no sooner than 300 ms
- * after its fallback appeared, however soon the code comes; the card stands in instead, and the
- * view replaces it the moment the code is there.
+ * The live Table view is a chunk of its own (databaseRows.ts), asked for with the first database
+ * on a page (as soon as the page's blocks are in). Not React.lazy: a suspended block shows its
+ * content no sooner than 300 ms after its fallback appeared, however soon the code comes; the
+ * card stands in instead, and the view replaces it the moment the code is there.
  */
-export function preloadDatabaseView(): Promise<DatabaseBlockView> {
-  return (loadingView ??= import('../../features/database/DatabaseBlock').then(
-    (module) => (loadedView = module.default),
-    (error: unknown) => {
-      loadingView = null;
-      throw error;
-    },
-  ));
-}
-
 function useDatabaseViewCode(): DatabaseBlockView | null {
-  const [code, setCode] = useState<DatabaseBlockView | null>(() => loadedView);
+  const [code, setCode] = useState<DatabaseBlockView | null>(loadedDatabaseView);
   useEffect(() => {
     if (code) return;
     let alive = true;

@@ -1,11 +1,15 @@
-import type { DatabaseLayout, FilterGroup, ViewSort } from '../../../schema/blocks/database';
+import type { ComponentType } from 'react';
+import type { WireBlock } from '../../../schema/block';
+import type { DatabaseData, DatabaseLayout, FilterGroup, ViewSort } from '../../../schema/blocks/database';
 import { prefetchGet } from '../../app/api';
+import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
 
 /**
- * The address of a window of a database view's rows — shared by the Table view's calls
- * (src/features/database/api.ts) and the page, which asks for a view's first window as soon as
- * it draws the database block, while the Table view's code is still loading (the first `api()`
- * call of the same address takes that answer).
+ * What a page asks for a database before the Table view's code is there: that code (a chunk of
+ * its own), and the first window of a view's rows. The address of a window is shared by the
+ * Table view's calls (src/features/database/api.ts) and the page, which asks for the first window
+ * as soon as its blocks are in (src/features/pages/pageLoad.ts) and again, once, when it draws the
+ * database block; the first `api()` call of the same address takes that answer.
  */
 
 export const DATABASE_WINDOW = 100;
@@ -48,4 +52,34 @@ export function prefetchFirstRows(databaseId: string, layout: DatabaseLayout | u
   prefetchGet(path);
   // Asked again later (another visit), it is asked for again.
   setTimeout(() => asked.delete(path), 10_000);
+}
+
+export type DatabaseBlockView = ComponentType<DatabaseBlockProps>;
+let loadedView: DatabaseBlockView | null = null;
+let loadingView: Promise<DatabaseBlockView> | null = null;
+
+/** The Table view's code when it is loaded (else null). */
+export const loadedDatabaseView = (): DatabaseBlockView | null => loadedView;
+
+/** Asks for the live Table view and everything it needs (TanStack Table and Virtual, drag and drop): once, again after a failure. */
+export function preloadDatabaseView(): Promise<DatabaseBlockView> {
+  return (loadingView ??= import('../../features/database/DatabaseBlock').then(
+    (module) => (loadedView = module.default),
+    (error: unknown) => {
+      loadingView = null;
+      throw error;
+    },
+  ));
+}
+
+/**
+ * A page's first blocks are in, before the editor draws them (its code and first drawing take
+ * ≈ 100 ms): when one is a database, the Table view's code and its first view's first window are
+ * asked for now, so that both come while the editor draws.
+ */
+export function preloadDatabases(blocks: readonly WireBlock[]): void {
+  const databases = blocks.filter((block) => block.type === 'database');
+  if (databases.length === 0) return;
+  preloadDatabaseView().catch(() => undefined);
+  for (const block of databases) prefetchFirstRows(block.id, (block.data as DatabaseData).view?.layouts[0]);
 }

@@ -1,10 +1,12 @@
 import type { WireBlock } from '../../../schema/block';
 import type { WireElement } from '../../../schema/element';
 import { api } from '../../app/api';
+import { startGets } from '../../app/earlyStart';
 import { loadBlocks } from '../../editor/blockApi';
+import { preloadDatabases } from '../../editor/blocks/databaseRows';
 import { fetchPage } from './pagesSlice';
 
-/** Blocks the top of a page is drawn from while the rest loads: more than two screens of paragraphs. */
+/** Blocks the top of a page is drawn from while the rest loads: more than two screens of paragraphs (also in src/app/earlyStart.ts). */
 export const PAGE_HEAD_BLOCKS = 100;
 
 /** A prefetched load is used by the screen only this soon after it started (else it is read again). */
@@ -56,6 +58,9 @@ export function startPageLoad(pageUid: string): PageLoad {
   const head = loadHead(pageUid);
   // Whoever takes the load handles its failures; a load nobody takes must not report them.
   for (const promise of [page, head]) promise.catch(() => undefined);
+  // A database in the top of the page: its view's code and first rows are asked for as soon as
+  // the blocks are in, while the page's screen and editor are drawn (≈ 100 ms).
+  head.then(({ blocks }) => preloadDatabases(blocks), () => undefined);
   return pageLoadOf(pageUid, page, head);
 }
 
@@ -76,16 +81,5 @@ export function takePageLoad(pageUid: string): PageLoad {
   return pageLoadOf(pageUid, page.catch(() => fetchPage(pageUid)), head.catch(() => loadHead(pageUid)));
 }
 
-/** Addresses of the app that are not pages (src/app/App.tsx). */
-const NOT_PAGES = new Set(['login', 'new-workspace', 'version', 'public', 'clone', 'oauth']);
-
 /** The page an address opens (`/{pageUid}`), or null. */
-export function pageUidOfPath(pathname: string): string | null {
-  const match = /^\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
-  return match && !NOT_PAGES.has(match[1]) ? match[1] : null;
-}
-
-/** Addresses drawn in the signed-in shell other than a page's: home, the wizard, a copy. */
-export function isShellPath(pathname: string): boolean {
-  return pathname === '/' || /^\/(new-workspace|clone\/[A-Za-z0-9_-]+)\/?$/.test(pathname);
-}
+export const pageUidOfPath = (pathname: string): string | null => startGets(pathname).page;

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import type { IndexHtmlTransformContext, Plugin } from 'vite';
+import { earlyScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
+
+type Bundle = NonNullable<IndexHtmlTransformContext['bundle']>;
+type Chunk = Extract<Bundle[string], { type: 'chunk' }>;
+
+/** The page screen's module (src/app/App.tsx loads it lazily): its code is asked for early on a page's address. */
+const SCREEN_MODULE = path.join('src', 'features', 'pages', 'PageScreen.tsx');
+/** The translation files (src/app/translations.ts). */
+const WORDS = /(^|\/)locales\/ru\/[^/]+\.json$/;
+
+/**
+ * What the early script asks for, from the build's output: the translation files' URLs, and the
+ * page screen's chunks and style sheets that the entry's own do not already bring.
+ */
+export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
+  const chunks = Object.values(bundle).filter((output): output is Chunk => output.type === 'chunk');
+  const words = Object.values(bundle)
+    .filter((output) => output.type === 'asset' && output.originalFileNames.some((name) => WORDS.test(name.split(path.sep).join('/'))))
+    .map((asset) => base + asset.fileName)
+    .sort();
+  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  /** A chunk and every chunk it imports statically, in order, without those in `skip`. */
+  const closure = (start: Chunk | undefined, skip: ReadonlySet<string>): Chunk[] => {
+    const seen = new Set<string>();
+    const out: Chunk[] = [];
+    const visit = (chunk: Chunk | undefined) => {
+      if (!chunk || seen.has(chunk.fileName) || skip.has(chunk.fileName)) return;
+      seen.add(chunk.fileName);
+      out.push(chunk);
+      for (const name of chunk.imports) visit(byName.get(name));
+    };
+    visit(start);
+    return out;
+  };
+  const entry = chunks.find((chunk) => chunk.isEntry);
+  const started = new Set(closure(entry, new Set()).map((chunk) => chunk.fileName));
+  const screen = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(SCREEN_MODULE));
+  if (!screen) throw new Error(`earlyStart: no chunk for ${SCREEN_MODULE}`);
+  const screenChunks = closure(screen, started);
+  const startedCss = new Set([...started].flatMap((name) => [...(byName.get(name)?.viteMetadata?.importedCss ?? [])]));
+  const styles = [...new Set(screenChunks.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]))].filter((name) => !startedCss.has(name));
+  return { words, screen: { scripts: screenChunks.map((chunk) => base + chunk.fileName), styles: styles.map((name) => base + name) } };
+}
+
+/**
+ * Puts the early script (src/app/earlyStart.ts) first in the built index.html's head: the app's
+ * first requests leave while the HTML is read, not after its code has come and run. Build only
+ * (the dev server has no bundle; the app asks for everything itself there).
+ */
+export function earlyStartPlugin(): Plugin {
+  let base = '/';
+  return {
+    name: 'early-start',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (!context.bundle) return html;
+        // After the title (the charset stays in the first 1,024 bytes) and before the style
+        // sheets (a script after them would wait for them).
+        if (!html.includes('</title>')) throw new Error('earlyStart: index.html has no <title>');
+        return html.replace('</title>', () => `</title>\n    <script>${earlyScript(earlyPlan(context.bundle!, base))}</script>`);
+      },
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { api, prefetchGet } from './api';
+import { earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
+import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
+import { rowsPath, viewRowsQuery, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
+
+const PLAN: EarlyPlan = {
+  words: ['/assets/common-1.json', '/assets/documentEditor-2.json'],
+  screen: { scripts: ['/assets/PageScreen-3.js', '/assets/DocumentEditor-4.js'], styles: ['/assets/PageScreen-5.css'] },
+};
+
+/** Answers every request with `answer(path)` (an API envelope), recording the paths asked for. */
+function serve(answer: (path: string) => unknown = () => ({ data: {}, meta: {}, errors: [] })): string[] {
+  const asked: string[] = [];
+  globalThis.fetch = (async (input: RequestInfo | URL) => {
+    const path = String(input);
+    asked.push(path);
+    const body = answer(path);
+    return { ok: true, status: 200, statusText: '', json: async () => body } as Response;
+  }) as typeof fetch;
+  return asked;
+}
+
+/** Runs index.html's script, as the build writes it, at `pathname`. */
+function runScript(pathname: string) {
+  window.history.replaceState(null, '', pathname);
+  document.head.innerHTML = '';
+  new Function(earlyScript(PLAN))();
+}
+
+const preloads = () => Array.from(document.head.querySelectorAll('link')).map((link) => `${link.rel}${link.getAttribute('as') ? `:${link.getAttribute('as')}` : ''} ${new URL(link.href).pathname}`);
+
+afterEach(() => {
+  window.__early = undefined;
+});
+
+test("a page's address: the words, the page, its top, the shell's questions and the page screen's code", () => {
+  const asked = serve();
+  runScript('/page-1');
+  expect(asked).toEqual([...PLAN.words, '/api/v3/spaces/element/page-1', `/api/v3/spaces/note/page-1/blocks?limit=${PAGE_HEAD_BLOCKS}`, '/api/user/current', '/api/v3/spaces/workspace', '/api/user/settings']);
+  expect(preloads()).toEqual(['modulepreload /assets/PageScreen-3.js', 'modulepreload /assets/DocumentEditor-4.js', 'preload:style /assets/PageScreen-5.css']);
+});
+
+test("home and the wizard: the words and the shell's questions; sign-in and a public page: the words only", () => {
+  for (const [pathname, shell] of [['/', true], ['/new-workspace', true], ['/clone/abc', true], ['/login', false], ['/public/abc', false], ['/oauth/callback', false]] as const) {
+    const asked = serve();
+    runScript(pathname);
+    expect(asked).toEqual([...PLAN.words, ...(shell ? ['/api/user/current', '/api/v3/spaces/workspace', '/api/user/settings'] : [])]);
+    expect(preloads()).toEqual([]);
+    expect(startGets(pathname).page).toBeNull();
+  }
+});
+
+test("the app takes the script's answers once instead of asking again; a write drops them", async () => {
+  const asked = serve((path) => ({ data: { path }, meta: {}, errors: [] }));
+  runScript('/page-2');
+  const early = asked.length;
+  // As src/main.tsx and the page screen ask for them.
+  prefetchGet('/api/user/current');
+  await expect(api('/api/user/current')).resolves.toMatchObject({ data: { path: '/api/user/current' } });
+  await expect(api('/api/v3/spaces/element/page-2')).resolves.toMatchObject({ data: { path: '/api/v3/spaces/element/page-2' } });
+  expect(asked).toHaveLength(early);
+  // Taken once: asked again, it is asked for.
+  await api('/api/v3/spaces/element/page-2');
+  expect(asked).toHaveLength(early + 1);
+  // A write (signing in, say) may change the answers: the rest are dropped.
+  await api('/api/v3/spaces/block', { method: 'POST', body: {} });
+  expect(takeEarly('/api/user/settings')).toBeNull();
+});
+
+test('an answer older than its freshness is not taken', () => {
+  serve();
+  runScript('/page-3');
+  const now = Date.now();
+  const spy = jest.spyOn(Date, 'now').mockReturnValue(now + 10_000);
+  try {
+    expect(takeEarly('/api/user/current')).toBeNull();
+  } finally {
+    spy.mockRestore();
+  }
+  expect(takeEarly('/api/user/settings')).not.toBeNull();
+  expect(takeEarly('/api/user/settings')).toBeNull();
+});
+
+test("a page whose top holds a database: its first window is asked for as soon as the top is in, without the editor", async () => {
+  const layout = { uid: 'view-1', type: 'table' as const, name: 'Таблица', orderedFields: [], sorts: [{ fieldId: 'price', direction: 'desc' as const }] };
+  const database = { id: 'db-1', type: 'database', data: { config: { fields: {} }, view: { layouts: [layout] } } };
+  const plain = { id: 'b-1', type: 'text', data: { tokens: [] } };
+  const asked = serve((path) => (path.includes('/blocks') ? { data: [plain, database], meta: {}, errors: [] } : { data: {}, meta: {}, errors: [] }));
+  await startPageLoad('page-4').head;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const window = rowsPath('db-1', { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW });
+  expect(asked.filter((path) => path.includes('/database/'))).toEqual([window]);
+
+  // A page without one asks for no rows.
+  const others = serve((path) => (path.includes('/blocks') ? { data: [plain], meta: {}, errors: [] } : { data: {}, meta: {}, errors: [] }));
+  await startPageLoad('page-5').head;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(others.filter((path) => path.includes('/database/'))).toEqual([]);
+});

@@ -1,0 +1,92 @@
+/**
+ * The app's first requests, asked for by a small script in index.html while the HTML is read —
+ * ≈ 150 ms before the app's code has come and run (docs/web-app.md, «Opening a page»). The build
+ * writes that script (server/web/earlyStart.ts) from the functions here, as their text: so they
+ * use nothing but their arguments and the browser's globals, and call no other function of this
+ * file but `startGets` and `earlyStart`, which go into the script together. The app takes the answers
+ * (`takeEarly`: the api's prefetched GETs and the translation files) instead of asking again.
+ */
+
+/** What the build tells the script: the translation files and, for a page's address, the page screen's code. */
+export interface EarlyPlan {
+  /** The translation files (content-hashed URLs under /assets/), asked for on any address. */
+  words: string[];
+  /** The page screen's chunks (modulepreload) and their style sheets (preload as style). */
+  screen: { scripts: string[]; styles: string[] };
+}
+
+/** A request the script made: when, and its answer. */
+export interface EarlyRequest {
+  at: number;
+  response: Promise<Response>;
+}
+
+declare global {
+  interface Window {
+    /** The script's requests by path, each taken once (`takeEarly`). */
+    __early?: Record<string, EarlyRequest | undefined>;
+  }
+}
+
+/**
+ * The page an address opens (`page`: its uid, or null) and the API's GETs a start there asks for
+ * at once: the page and the top of its blocks (src/features/pages/pageLoad.ts), and the shell's
+ * first questions (who is signed in, their workspaces and settings) on a page and the addresses
+ * drawn in the signed-in shell (home, the wizard, a copy). Self-contained (see the top).
+ */
+export function startGets(pathname: string): { page: string | null; pageGets: string[]; shellGets: string[] } {
+  const match = /^\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
+  // Addresses of the app that are not pages (src/app/App.tsx).
+  const page = match && ['login', 'new-workspace', 'version', 'public', 'clone', 'oauth'].indexOf(match[1]) < 0 ? match[1] : null;
+  const shell = page !== null || pathname === '/' || /^\/(new-workspace|clone\/[A-Za-z0-9_-]+)\/?$/.test(pathname);
+  const id = page === null ? '' : encodeURIComponent(page);
+  return {
+    page,
+    // The top of a page: its first 100 blocks (PAGE_HEAD_BLOCKS), more than two screens of paragraphs.
+    pageGets: page === null ? [] : [`/api/v3/spaces/element/${id}`, `/api/v3/spaces/note/${id}/blocks?limit=100`],
+    shellGets: shell ? ['/api/user/current', '/api/v3/spaces/workspace', '/api/user/settings'] : [],
+  };
+}
+
+/** The script's body: asks for the words, the start's GETs and, on a page's address, the page screen's code. Self-contained (see the top). */
+export function earlyStart(plan: EarlyPlan): void {
+  const early: Record<string, EarlyRequest | undefined> = (window.__early = {});
+  const get = (path: string, init?: RequestInit) => {
+    const response = fetch(path, init);
+    response.catch(() => undefined);
+    early[path] = { at: Date.now(), response };
+  };
+  for (const url of plan.words) get(url);
+  const start = startGets(location.pathname);
+  for (const path of [...start.pageGets, ...start.shellGets]) get(path, { headers: { 'X-App-Type': 'Web' }, credentials: 'same-origin' });
+  if (start.page === null) return;
+  const link = (rel: string, href: string, as?: string) => {
+    const element = document.createElement('link');
+    element.rel = rel;
+    element.href = href;
+    element.crossOrigin = '';
+    if (as) element.setAttribute('as', as);
+    document.head.appendChild(element);
+  };
+  for (const href of plan.screen.scripts) link('modulepreload', href);
+  for (const href of plan.screen.styles) link('preload', href, 'style');
+}
+
+/** The script's request for `path` (once; a second call, or one after `maxAgeMs`, gets null). */
+export function takeEarly(path: string, maxAgeMs = 10_000): Promise<Response> | null {
+  const early = typeof window === 'undefined' ? undefined : window.__early;
+  const entry = early?.[path];
+  if (!entry) return null;
+  early[path] = undefined;
+  return Date.now() - entry.at < maxAgeMs ? entry.response : null;
+}
+
+/** Drops what the script asked for (signing out: its answers were someone else's). */
+export function clearEarly(): void {
+  if (typeof window !== 'undefined' && window.__early) window.__early = {};
+}
+
+/** The script itself, for index.html. */
+export function earlyScript(plan: EarlyPlan): string {
+  return `${startGets.toString()}\n(${earlyStart.toString()})(${JSON.stringify(plan)});`;
+}
