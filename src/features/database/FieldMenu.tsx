@@ -1,8 +1,9 @@
-import { memo, useRef, useState, type Ref } from 'react';
+import { memo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATABASE_FIELD_TYPES, MAIN_FIELD_ID, NUMBER_FORMATS, FILTER_CONDITIONS, hasOptions, type DatabaseField, type DatabaseFieldType, type DatabaseLayout, type NumberFormat, type SelectOption } from '../../../schema/blocks/database';
 import type { RetypeReport } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
+import { PaperclipIcon } from '../../ui/icons';
 import { Dialog } from '../../ui/Dialog';
 import { Popover } from '../../ui/Popover';
 import { showToast } from '../../ui/Toast';
@@ -11,8 +12,8 @@ import { withOrderedField } from './columns';
 import { useDatabase } from './context';
 import { OptionsEditor } from './OptionsEditor';
 
-/** A short sign of each field type, before its name in the header. */
-export const TYPE_ICONS: Record<DatabaseFieldType, string> = {
+/** A short sign of each field type, before its name in the header (an icon where the fonts have no fitting sign). */
+export const TYPE_ICONS: Record<DatabaseFieldType, ReactNode> = {
   text: 'Aa',
   number: '#',
   checkbox: '☑',
@@ -24,7 +25,7 @@ export const TYPE_ICONS: Record<DatabaseFieldType, string> = {
   url: '↗',
   email: '@',
   phone: '☎',
-  files: '⎘',
+  files: <PaperclipIcon size={13} />,
   createdTime: '◷',
   createdBy: '☺',
   editedTime: '◷',

@@ -7,6 +7,7 @@ import { foldText } from '../../../schema/database';
 import type { WireUser } from '../../../schema/user';
 import { displayName, useUsers } from '../comments/userLookup';
 import { uploadFile } from '../../editor/upload';
+import { PaperclipIcon } from '../../ui/icons';
 import { displayText, formatDate, linkOf } from './format';
 
 /** The chip of a select, multi-select or status option. */
@@ -66,7 +67,8 @@ export const CellContent = memo(function CellContent({ field, fieldId, value }: 
         <span className="db-files">
           {(Array.isArray(value) ? (value as FileRef[]) : []).map((file) => (
             <span key={file.id} className="db-file">
-              ⎘ {file.name}
+              <PaperclipIcon size={12} aria-hidden />
+              {file.name}
             </span>
           ))}
         </span>
