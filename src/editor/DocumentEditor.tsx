@@ -54,6 +54,9 @@ import { showToast } from '../ui/Toast';
 import { syncSelectionFromDom } from './domSelection';
 import './editor.css';
 
+/** The data type every element drag of pragmatic-drag-and-drop carries (its element adapter's native key). */
+const PRAGMATIC_DRAG = 'application/vnd.pdnd';
+
 export interface DocumentEditorProps {
   page: WireElement;
   blocks: WireBlock[];
@@ -372,6 +375,16 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
         renderLeaf={TokenLeaf}
         renderChunk={renderChunk}
         decorate={decorateCode}
+        // A drag that starts in a database block (a row, a column, a view tab, an option) is the
+        // database's own (pragmatic-drag-and-drop): Slate would take the whole block for what is
+        // dragged and, dropped in the lower half of the block, move the block after itself (a
+        // removal, which the database guard asks about). Nor is such a drag dropped into the text.
+        onDragStart={(event) => (event.target as Element).closest?.('.database-block') != null}
+        onDrop={(event) => {
+          if (!event.dataTransfer.types.includes(PRAGMATIC_DRAG)) return false;
+          event.preventDefault();
+          return true;
+        }}
         onKeyDown={(event) => {
           // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
           const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;

@@ -591,3 +591,155 @@ it('two windows on one table: a cell typed, a row added and rows deleted in one 
   await eventually(() => titles(second), ['Новая']);
   await first.context().close();
 });
+
+/** Rows made through the API, and their titles in the rows' own order as the server has it. */
+async function withRows(email: string, title: string, names: string[]) {
+  const set = await databasePage(email, title);
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${set.S}/database/${set.db}/rows`, { method: 'POST', cookie: set.cookie, body: JSON.stringify({ rows: names.map((name) => ({ title: name })) }) });
+  const idOf = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
+  const serverTitles = async () => (await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${set.S}/database/${set.db}/rows`, { cookie: set.cookie })).data.map((r) => r.data.title);
+  return { ...set, idOf, serverTitles };
+}
+
+/** Drags row `from`'s handle onto row `to` (its upper or lower half) with the mouse, step by step, as a person does. */
+async function dragRow(page: Page, from: number, to: number, half: 'upper' | 'lower'): Promise<void> {
+  await page.locator(`.db-row[data-row="${from}"]`).hover();
+  const handle = (await page.locator(`.db-row[data-row="${from}"] [data-drag]`).boundingBox())!;
+  const target = (await page.locator(`.db-row[data-row="${to}"]`).boundingBox())!;
+  const y = half === 'upper' ? target.y + 6 : target.y + target.height - 6;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2 + 10, handle.y + handle.height / 2 + (y > handle.y ? 10 : -10), { steps: 4 });
+  await page.mouse.move(target.x + 200, y, { steps: 8 });
+  // Playwright's drag sends the last move's dragover only with the next move.
+  await page.mouse.move(target.x + 202, y);
+  await page.mouse.move(target.x + 204, y);
+  // The drop line shows on that side of the row.
+  await eventually(() => page.locator(`.db-row[data-row="${to}"]`).getAttribute('class').then((c) => c?.includes(`is-drop-${half === 'upper' ? 'before' : 'after'}`)), true);
+  await page.mouse.up();
+}
+
+const moveSaved = (page: Page) => page.waitForResponse((r) => /\/rows\/move$/.test(r.url()) && r.request().method() === 'POST');
+
+it('rows move by dragging their handle (rows checked together go together) and by Alt+Shift+↑/↓: saved, and shown in another window', async () => {
+  const { page, holderId, idOf, serverTitles } = await withRows('table.drag@example.com', 'Порядок', ['А', 'Б', 'В', 'Г', 'Д']);
+  await page.goto(`${server.url}/${holderId}`);
+  await eventually(() => titles(page), ['А', 'Б', 'В', 'Г', 'Д']);
+  // Another window (its own browser context, the same person) watching the table.
+  const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await other.addCookies(await page.context().cookies());
+  const watcher = await other.newPage();
+  watcher.setDefaultTimeout(15_000);
+  await watcher.goto(`${server.url}/${holderId}`);
+  await eventually(() => titles(watcher), ['А', 'Б', 'В', 'Г', 'Д']);
+  await watcher.waitForTimeout(500);
+
+  // «Д» dragged onto the upper half of «Б»: between «А» and «Б».
+  let answered = moveSaved(page);
+  await dragRow(page, 4, 1, 'upper');
+  await expect(titles(page)).resolves.toEqual(['А', 'Д', 'Б', 'В', 'Г']);
+  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['Д']], placeAfter: idOf['А'] });
+  await eventually(serverTitles, ['А', 'Д', 'Б', 'В', 'Г']);
+  await eventually(() => titles(watcher), ['А', 'Д', 'Б', 'В', 'Г']);
+
+  // «А» and «Б» checked; «А» dragged below «Г»: both go after it, in their order.
+  for (const row of [0, 2]) {
+    await page.locator(`.db-row[data-row="${row}"]`).hover();
+    await page.locator(`.db-row[data-row="${row}"] [data-check]`).click();
+  }
+  answered = moveSaved(page);
+  await dragRow(page, 0, 4, 'lower');
+  await expect(titles(page)).resolves.toEqual(['Д', 'В', 'Г', 'А', 'Б']);
+  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['А'], idOf['Б']], placeAfter: idOf['Г'] });
+  // Dropped in the lower half of the database block: the page's editor did not take the block for
+  // something dragged (it would move it after itself and ask whether to delete the database).
+  await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+  await eventually(serverTitles, ['Д', 'В', 'Г', 'А', 'Б']);
+  await eventually(() => titles(watcher), ['Д', 'В', 'Г', 'А', 'Б']);
+
+  // The keyboard: «Д» (not checked) a step down, then back up.
+  await page.getByRole('toolbar').getByRole('button', { name: 'Снять выбор' }).click();
+  await cell(page, 0, 0).click();
+  answered = moveSaved(page);
+  await page.keyboard.press('Alt+Shift+ArrowDown');
+  await expect(titles(page)).resolves.toEqual(['В', 'Д', 'Г', 'А', 'Б']);
+  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['Д']], placeAfter: idOf['В'] });
+  await eventually(serverTitles, ['В', 'Д', 'Г', 'А', 'Б']);
+  await eventually(() => titles(watcher), ['В', 'Д', 'Г', 'А', 'Б']);
+  await expect(cell(page, 1, 0).getAttribute('class')).resolves.toContain('is-active');
+  await page.reload();
+  await eventually(() => titles(page), ['В', 'Д', 'Г', 'А', 'Б']);
+  await other.close();
+  await page.context().close();
+});
+
+it('no drag handle where rows do not move by hand: a sorted view, and for a reader', async () => {
+  const { page: owner, S, cookie, holderId, db, block } = await withRows('table.unsorted@example.com', 'Сортировка', ['Б', 'А', 'В']);
+  const reader = await signedIn('table.dragreader@example.com');
+  const view = block.data.view.layouts[0].uid;
+  await owner.goto(`${server.url}/${holderId}`);
+  await eventually(() => titles(owner), ['Б', 'А', 'В']);
+  await owner.locator('.db-row[data-row="0"]').hover();
+  await expect(owner.locator('.db-row[data-row="0"] [data-drag]').isVisible()).resolves.toBe(true);
+  await expect(owner.locator('.db-row [data-drag]').count()).resolves.toBe(3);
+
+  // Sorted by title: no handle, and Alt+Shift+↓ says why.
+  await fetchJson(`${S}/database/${db}/views/${view}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { sorts: [{ fieldId: 'MAIN_FIELD', direction: 'asc' }] } }) });
+  await owner.reload();
+  await eventually(() => titles(owner), ['А', 'Б', 'В']);
+  await owner.locator('.db-row[data-row="0"]').hover();
+  await expect(owner.locator('.db-row [data-drag]').count()).resolves.toBe(0);
+  await cell(owner, 0, 0).click();
+  await owner.keyboard.press('Alt+Shift+ArrowDown');
+  await owner.getByText('Уберите сортировку, чтобы переставлять строки').waitFor();
+  await expect(titles(owner)).resolves.toEqual(['А', 'Б', 'В']);
+
+  // A reader of the unsorted view: no handle either.
+  await fetchJson(`${S}/database/${db}/views/${view}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { sorts: [] } }) });
+  await fetchJson(`${S}/element/${holderId}/member/add`, { method: 'POST', cookie, body: JSON.stringify([{ email: 'table.dragreader@example.com', accessLevel: 'read' }]) });
+  await reader.goto(`${server.url}/${holderId}`);
+  await eventually(() => titles(reader), ['Б', 'А', 'В']);
+  await reader.locator('.db-row[data-row="0"]').hover();
+  await expect(reader.locator('.db-row [data-drag]').count()).resolves.toBe(0);
+  await reader.context().close();
+  await owner.context().close();
+});
+
+it('a grouped view: a group collapses to its header and opens again; the choice stays in this browser after a reload', async () => {
+  const { page, S, cookie, holderId, db, block } = await databasePage('table.collapse@example.com', 'Группы');
+  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'stage', field: { name: 'Этап', type: 'select', options: [{ id: 'idea', name: 'Идея', color: 'blue' }, { id: 'work', name: 'В работе', color: 'green' }] } }) });
+  const rows = [['Раз', 'idea'], ['Два', 'work'], ['Три', 'idea'], ['Четыре', 'work']].map(([title, stage]) => ({ title, values: { stage } }));
+  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
+  await fetchJson(`${S}/database/${db}/views/${block.data.view.layouts[0].uid}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { groupBy: { fieldId: 'stage' } } }) });
+  const writes: string[] = [];
+  page.on('request', (r) => r.method() !== 'GET' && r.url().includes('/api/v3/spaces/database') && writes.push(`${r.method()} ${r.url()}`));
+  await page.goto(`${server.url}/${holderId}`);
+  await eventually(() => titles(page), ['Раз', 'Три', 'Два', 'Четыре']);
+  // Grouped: no drag handles.
+  await expect(page.locator('.db-row [data-drag]').count()).resolves.toBe(0);
+
+  const collapse = page.getByRole('button', { name: 'Свернуть группу «Идея»' });
+  await expect(collapse.getAttribute('aria-expanded')).resolves.toBe('true');
+  await collapse.click();
+  await eventually(() => titles(page), ['Два', 'Четыре']);
+  const expand = page.getByRole('button', { name: 'Развернуть группу «Идея»' });
+  await expect(expand.getAttribute('aria-expanded')).resolves.toBe('false');
+  await expect(page.locator('.db-group-label').allInnerTexts().then((all) => all.map((t) => t.replace(/\s+/g, ' ')))).resolves.toEqual(['Идея 2', 'В работе 2']);
+  // The keyboard passes over the hidden rows: ↑ from «Два» stays on it.
+  await cell(page, 2, 0).click();
+  await page.keyboard.press('ArrowUp');
+  await expect(cell(page, 2, 0).getAttribute('class')).resolves.toContain('is-active');
+  // The group right under the collapsed one's header: nothing left between.
+  const headerBox = (await page.locator('.db-group').first().boundingBox())!;
+  const rowBox = (await page.locator('.db-row[data-row="2"]').boundingBox())!;
+  expect(Math.round(rowBox.y - headerBox.y)).toBe(2 * 34);
+
+  await page.reload();
+  await grid(page).waitFor();
+  await eventually(() => titles(page), ['Два', 'Четыре']);
+  await page.getByRole('button', { name: 'Развернуть группу «Идея»' }).click();
+  await eventually(() => titles(page), ['Раз', 'Три', 'Два', 'Четыре']);
+  // Nothing of it went to the server.
+  expect(writes).toEqual([]);
+  await page.context().close();
+});

@@ -1,11 +1,14 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView } from '../../../schema/blocks/database';
+import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseLayout, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
 import { Toaster } from '../../ui/Toast';
 import DatabaseBlock from './DatabaseBlock';
 import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
 import { clearRowStores } from './rowStore';
 
-afterEach(clearRowStores);
+afterEach(() => {
+  clearRowStores();
+  localStorage.clear();
+});
 
 const config: DatabaseConfig = {
   fields: {
@@ -19,8 +22,10 @@ const view = (): DatabaseView => ({
   layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: ['MAIN_FIELD', 'sum', 'done', 'tag'].map((fieldId) => ({ fieldId, isWrap: false })) }],
 });
 
-async function setup(canEdit = true, rows = 5) {
-  const server = fakeDatabaseServer(JSON.parse(JSON.stringify(config)) as DatabaseConfig, view(), Array.from({ length: rows }, (_, i) => makeRow(i, { sum: i * 10 })));
+async function setup(canEdit = true, rows = 5, patch: Partial<DatabaseLayout> = {}, values: (i: number) => Record<string, RowValue> = () => ({})) {
+  const shown = view();
+  Object.assign(shown.layouts[0], patch);
+  const server = fakeDatabaseServer(JSON.parse(JSON.stringify(config)) as DatabaseConfig, shown, Array.from({ length: rows }, (_, i) => makeRow(i, { sum: i * 10, ...values(i) })));
   globalThis.fetch = server.fetch;
   const receiveBlock = jest.fn();
   const utils = render(
@@ -33,7 +38,9 @@ async function setup(canEdit = true, rows = 5) {
   const grid = screen.getByRole('grid');
   const sink = screen.getByLabelText(/стрелки — переход/);
   const cell = (row: number, col: number) => grid.querySelector(`[data-row="${row}"] [data-col="${col}"]`) as HTMLElement;
-  return { server, receiveBlock, grid, sink, cell, ...utils };
+  /** The titles at positions 0…n − 1 (undefined: not drawn). */
+  const titles = (n: number) => Array.from({ length: n }, (_, r) => cell(r, 0)?.firstChild?.textContent);
+  return { server, receiveBlock, grid, sink, cell, titles, ...utils };
 }
 
 layOutGrid();
@@ -160,6 +167,104 @@ describe('the Table view', () => {
     expect(screen.queryByText(/Новая строка/)).toBeNull();
     expect(screen.queryByLabelText('Добавить поле')).toBeNull();
     expect((screen.getByRole('columnheader', { name: /Сумма/ }).querySelector('button') as HTMLButtonElement).disabled).toBe(true);
+    // Rows do not move: no handle, and Alt+Shift+↓ does nothing.
+    expect(document.querySelector('[data-drag]')).toBeNull();
+    fireEvent.mouseDown(cell(1, 0));
+    fireEvent.keyDown(sink, { key: 'ArrowDown', altKey: true, shiftKey: true });
+    await flush();
     expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  test('Alt+Shift+↓/↑ moves the active row at once and on the server, the rows checked with it together; each row has a handle', async () => {
+    const { server, grid, sink, cell, titles } = await setup(true, 5);
+    expect(grid.querySelectorAll('.db-row [data-drag]')).toHaveLength(5);
+    fireEvent.mouseDown(cell(1, 0));
+    fireEvent.keyDown(sink, { key: 'ArrowDown', altKey: true, shiftKey: true });
+    // In its new place before the server answers, the active cell with it.
+    expect(titles(5)).toEqual(['Строка 0', 'Строка 2', 'Строка 1', 'Строка 3', 'Строка 4']);
+    expect(cell(2, 0).className).toContain('is-active');
+    await flush();
+    expect(server.requests.find((r) => r.path === 'database/db/rows/move')?.body).toEqual({ ids: ['row-1'], placeAfter: 'row-2' });
+    expect(server.rows.map((r) => r.id)).toEqual(['row-0', 'row-2', 'row-1', 'row-3', 'row-4']);
+    fireEvent.keyDown(sink, { key: 'ArrowUp', altKey: true, shiftKey: true });
+    fireEvent.keyDown(sink, { key: 'ArrowUp', altKey: true, shiftKey: true });
+    await flush();
+    expect(titles(5)).toEqual(['Строка 1', 'Строка 0', 'Строка 2', 'Строка 3', 'Строка 4']);
+    expect(server.requests.filter((r) => r.path === 'database/db/rows/move').at(-1)?.body).toEqual({ ids: ['row-1'], placeAfter: null });
+    // At the top: nothing to do.
+    const moves = server.requests.length;
+    fireEvent.keyDown(sink, { key: 'ArrowUp', altKey: true, shiftKey: true });
+    await flush();
+    expect(server.requests.length).toBe(moves);
+
+    // Rows 0 and 3 checked, the active cell on one of them: both go a step down, together, in their order.
+    const boxes = grid.querySelectorAll('.db-row [data-check]');
+    fireEvent.mouseDown(boxes[0]);
+    fireEvent.mouseDown(boxes[3]);
+    fireEvent.mouseDown(cell(3, 1));
+    fireEvent.keyDown(sink, { key: 'ArrowDown', altKey: true, shiftKey: true });
+    expect(titles(5)).toEqual(['Строка 0', 'Строка 2', 'Строка 4', 'Строка 1', 'Строка 3']);
+    await flush();
+    await flush();
+    expect(server.requests.filter((r) => r.path === 'database/db/rows/move').at(-1)?.body).toEqual({ ids: ['row-1', 'row-3'], placeAfter: 'row-4' });
+    expect(server.rows.map((r) => r.id)).toEqual(['row-0', 'row-2', 'row-4', 'row-1', 'row-3']);
+    expect(titles(5)).toEqual(['Строка 0', 'Строка 2', 'Строка 4', 'Строка 1', 'Строка 3']);
+    expect(cell(4, 1).className).toContain('is-active');
+  });
+
+  test('a failed move puts the rows back as the server has them', async () => {
+    const { server, sink, cell, titles } = await setup(true, 3);
+    server.failNext('rows/move', 403);
+    fireEvent.mouseDown(cell(0, 0));
+    fireEvent.keyDown(sink, { key: 'ArrowDown', altKey: true, shiftKey: true });
+    expect(titles(3)).toEqual(['Строка 1', 'Строка 0', 'Строка 2']);
+    await flush();
+    await flush();
+    expect(titles(3)).toEqual(['Строка 0', 'Строка 1', 'Строка 2']);
+    expect(await screen.findByText(/Не удалось сохранить/)).toBeTruthy();
+  });
+
+  test('a sorted view offers no handle, and Alt+Shift+↓ says to remove the sort first', async () => {
+    const { server, grid, sink, cell } = await setup(true, 3, { sorts: [{ fieldId: 'sum', direction: 'desc' }] });
+    expect(grid.querySelector('[data-drag]')).toBeNull();
+    fireEvent.mouseDown(cell(0, 0));
+    fireEvent.keyDown(sink, { key: 'ArrowDown', altKey: true, shiftKey: true });
+    expect(await screen.findByText('Уберите сортировку, чтобы переставлять строки')).toBeTruthy();
+    expect(server.requests.filter((r) => r.path.endsWith('rows/move'))).toEqual([]);
+  });
+
+  test('a group collapses to its header (its rows not drawn, arrows pass them), stays so in this browser, and opens again', async () => {
+    // Rows 0–1 are «Срочно», rows 2–4 have no value.
+    const grouped = { groupBy: { fieldId: 'tag' } };
+    const tag = (i: number): Record<string, RowValue> => (i < 2 ? { tag: 'o1' } : {});
+    const first = await setup(true, 5, grouped, tag);
+    const collapse = await screen.findByRole('button', { name: 'Свернуть группу «Срочно»' });
+    expect(collapse.getAttribute('aria-expanded')).toBe('true');
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    });
+    expect(first.grid.querySelectorAll('.db-row')).toHaveLength(5);
+    // Grouped: rows keep the groups' order, so they do not move by hand.
+    expect(first.grid.querySelector('[data-drag]')).toBeNull();
+    fireEvent.mouseDown(first.cell(3, 0));
+    fireEvent.click(collapse);
+    const expand = screen.getByRole('button', { name: 'Развернуть группу «Срочно»' });
+    expect(expand.getAttribute('aria-expanded')).toBe('false');
+    expect(first.titles(5)).toEqual([undefined, undefined, 'Строка 2', 'Строка 3', 'Строка 4']);
+    expect(first.grid.querySelectorAll('.db-group')).toHaveLength(2);
+    // ↑ from the first open row: the collapsed rows are passed over, there is nothing above.
+    fireEvent.keyDown(first.sink, { key: 'ArrowUp' });
+    fireEvent.keyDown(first.sink, { key: 'ArrowUp' });
+    expect(first.cell(2, 0).className).toContain('is-active');
+    expect(JSON.parse(localStorage.getItem('db.collapsedGroups:db:v1')!)).toEqual({ fieldId: 'tag', groups: ['"o1"'] });
+    expect(first.server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+
+    // Drawn again (a reload): still collapsed; opened, its rows are back.
+    first.unmount();
+    clearRowStores();
+    const second = await setup(true, 5, grouped, tag);
+    fireEvent.click(await screen.findByRole('button', { name: 'Развернуть группу «Срочно»' }));
+    expect(second.titles(5)).toEqual(['Строка 0', 'Строка 1', 'Строка 2', 'Строка 3', 'Строка 4']);
+    expect(localStorage.getItem('db.collapsedGroups:db:v1')).toBeNull();
   });
 });

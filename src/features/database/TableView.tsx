@@ -6,6 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout, type RowValue, type SelectOption } from '../../../schema/blocks/database';
 import { textToValue, valueToText, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
+import { ChevronRightIcon, DragHandleIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
 import { CellContent, CellEditor, OptionChip, isEditableField, type EditorMove } from './cells';
@@ -16,15 +17,17 @@ import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } 
 import { useDatabase } from './context';
 import { ColumnHeader, AddFieldButton } from './FieldMenu';
 import { CalculationCell, useCalculations } from './Footer';
-import { cellSelection, gridKeyAction, groupedLayout, moveSelection, parseTsv, planPaste, rangeOf, tabSelection, toTsv, type CellPos, type GridSelection } from './gridModel';
+import { groupKey, useCollapsedGroups } from './collapsedGroups';
+import { cellSelection, gridKeyAction, groupedLayout, movePlacement, moveSelection, parseTsv, planPaste, rangeOf, skipHidden, stepLine, tabSelection, toTsv, type CellPos, type GridSelection } from './gridModel';
 import { cellOf, useRowStore, type RowStore } from './rowStore';
 import { useColumnReorder } from './useColumnReorder';
+import { useReorderable, type DropSide } from './useReorderable';
 
 export const ROW_HEIGHT = 34;
 export const HEADER_HEIGHT = 34;
 export const FOOTER_HEIGHT = 32;
-/** The row gutter: «+» (a row below) and the row's checkbox. */
-export const GUTTER = 52;
+/** The row gutter: «+» (a row below), the drag handle and the row's checkbox. */
+export const GUTTER = 64;
 /** On a phone: the gutter holds the checkbox only, and the sticky title column leaves room for the others. */
 const PHONE_GUTTER = 32;
 const PHONE_TITLE = 150;
@@ -110,7 +113,14 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       clearTimeout(timer);
     };
   }, [db.api, databaseId, layout.uid, groupField, savedLayout, changes, count]);
-  const grouped = useMemo(() => (groups && groupField ? groupedLayout(groups.map((g) => g.count)) : null), [groups, groupField]);
+  // Collapsed groups: a personal preference of this browser (collapsedGroups.ts).
+  const [collapsed, toggleGroup] = useCollapsedGroups(databaseId, layout.uid, groupField);
+  const grouped = useMemo(() => {
+    if (!groups || !groupField) return null;
+    const shut = new Set<number>();
+    groups.forEach((g, i) => collapsed.has(groupKey(g.value)) && shut.add(i));
+    return groupedLayout(groups.map((g) => g.count), shut);
+  }, [groups, groupField, collapsed]);
   const itemCount = grouped ? grouped.size : count;
 
   // —— Columns: sizes through TanStack Table (resizing), positions through TanStack Virtual ——
@@ -199,9 +209,11 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     },
     [rowVirtualizer, colVirtualizer, grouped],
   );
-  const select = (next: GridSelection) => {
-    setSelection(next);
-    reveal(next.focus);
+  /** A selection moved from `from` (the focus so far): rows of collapsed groups are skipped. */
+  const select = (next: GridSelection, from: CellPos = selection?.focus ?? next.focus) => {
+    const shown = skipHidden(next, from, grouped);
+    setSelection(shown);
+    reveal(shown.focus);
   };
 
   const failed = useCallback(() => showToast(t('database.writeFailed'), 'error'), [t]);
@@ -284,8 +296,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (!current) return;
     if (value !== undefined) commit(current.pos.row, current.pos.col, value, current.base);
     const step = move === 'down' ? [1, 0] : move === 'right' ? [0, 1] : move === 'left' ? [0, -1] : [0, 0];
-    if (move === 'right' || move === 'left') select(tabSelection(cellSelection(current.pos), move === 'left', size));
-    else select(moveSelection(cellSelection(current.pos), step[0], step[1], size, false));
+    if (move === 'right' || move === 'left') select(tabSelection(cellSelection(current.pos), move === 'left', size), current.pos);
+    else select(moveSelection(cellSelection(current.pos), step[0], step[1], size, false), current.pos);
     requestAnimationFrame(focusGrid);
   };
 
@@ -337,6 +349,16 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       case 'redo':
         void replay(history.redo());
         break;
+      case 'moveRows': {
+        if (!editable) break;
+        if (!ownOrder) {
+          showToast(t(groupField || layout.groupBy ? 'database.ungroupToMove' : 'database.unsortToMove'), 'info');
+          break;
+        }
+        const row = store.rowAt(selection.focus.row);
+        if (row) moveRows(row.id, (moving) => stepLine(moving, action.step, count));
+        break;
+      }
       case 'selectAll':
         setSelection({ anchor: { row: 0, col: 0 }, focus: { row: Math.max(0, count - 1), col: columns.length - 1 } });
         break;
@@ -469,6 +491,48 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     }
   };
 
+  // —— Rows moved: dragged by their handle or Alt+Shift+↑/↓, where the rows' own order shows ——
+  const ownOrder = !layout.sorts?.length && !layout.groupBy && !groupField;
+  /**
+   * The row (with the rows checked along with it, if it is one of them, in their order) put at
+   * the line `lineFor` gives for their positions: in its new place at once, then saved.
+   */
+  const moveRows = (rowId: string, lineFor: (moving: number[]) => number | null) => {
+    const chosen = checked.has(rowId) ? [...checked] : [rowId];
+    const at = new Map(chosen.map((id) => [id, store.indexOf(id)]));
+    const loaded = chosen.filter((id) => at.get(id)! >= 0).sort((a, b) => at.get(a)! - at.get(b)!);
+    if (!loaded.includes(rowId)) return;
+    const positions = loaded.map((id) => at.get(id)!);
+    const line = lineFor(positions);
+    const placeAfter = line === null ? undefined : movePlacement((r) => store.rowAt(r)?.id, positions, line);
+    if (placeAfter === undefined) return;
+    // Rows checked far away (not in memory) go after the others, in the order they were checked.
+    const ids = [...loaded, ...chosen.filter((id) => at.get(id)! < 0)];
+    const focusId = selection ? store.rowAt(selection.focus.row)?.id : undefined;
+    const done = store.moveLocal(ids, placeAfter);
+    // The active cell stays on its row.
+    const focusAt = focusId ? store.indexOf(focusId) : -1;
+    if (selection && focusAt >= 0 && focusAt !== selection.focus.row) select(cellSelection({ row: focusAt, col: selection.focus.col }), { row: focusAt, col: selection.focus.col });
+    db.api
+      .moveRows(databaseId, ids, placeAfter)
+      .catch(failed)
+      .finally(() => {
+        done();
+        void store.refresh();
+      });
+  };
+  const moveRowsRef = useRef(moveRows);
+  moveRowsRef.current = moveRows;
+  /** A row (by id) dropped on one side of another (stable: the rows are memoized). */
+  const onRowDrop = useCallback(
+    (rowId: string, targetId: string, side: DropSide) =>
+      moveRowsRef.current(rowId, () => {
+        const target = store.indexOf(targetId);
+        return target < 0 ? null : target + (side === 'after' ? 1 : 0);
+      }),
+    [store],
+  );
+
   // —— Mouse: one handler for every cell (rows stay memoized) ——
   const dragging = useRef(false);
   const cellAt = (target: EventTarget | null): CellPos | null => {
@@ -561,6 +625,18 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   }, []);
 
   const reorder = useColumnReorder(layout, editable);
+  // Rows are dropped only among the rows of this view.
+  const rowScope = `${databaseId}:${layout.uid}`;
+
+  /** A group's header toggled; collapsing the group that holds the active cell leaves no active cell. */
+  const onToggleGroup = (g: number, shut: boolean) => {
+    if (!groups) return;
+    if (!shut && selection) {
+      const first = groups.slice(0, g).reduce((sum, group) => sum + group.count, 0);
+      if (selection.focus.row >= first && selection.focus.row < first + groups[g].count) setSelection(null);
+    }
+    toggleGroup(groupKey(groups[g].value));
+  };
 
   const editingCell = editing ? (scroll.current?.querySelector(`[data-row="${editing.pos.row}"] [data-col="${editing.pos.col}"]`) as HTMLElement | null) : null;
   const editingRow = editing ? store.rowAt(editing.pos.row) : undefined;
@@ -654,7 +730,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
               const top = item.start - HEADER_HEIGHT;
               if (rowIndex === null && grouped && groups) {
                 const g = (grouped.itemAt(item.index) as { group: number }).group;
-                return <GroupHeader key={`g${g}`} group={groups[g]} field={groupField ? config.fields[groupField] : undefined} top={top} width={totalWidth} members={db.members} />;
+                const shut = groups[g] ? collapsed.has(groupKey(groups[g].value)) : false;
+                return <GroupHeader key={`g${g}`} group={groups[g]} field={groupField ? config.fields[groupField] : undefined} top={top} width={totalWidth} members={db.members} collapsed={shut} onToggle={() => onToggleGroup(g, shut)} />;
               }
               const r = rowIndex ?? item.index;
               const row = store.rowAt(r);
@@ -682,6 +759,9 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
                   canOpen={db.openRow !== undefined}
                   gutter={gutter}
                   labels={labels}
+                  reorderable={ownOrder && editable && gutter === GUTTER}
+                  scope={rowScope}
+                  onRowDrop={onRowDrop}
                 />
               );
             })}
@@ -744,6 +824,7 @@ function gridLabels(t: (key: string) => string) {
     untitledRow: t('database.untitledRow'),
     insertRow: t('database.insertRow'),
     selectRow: t('database.selectRow'),
+    dragRow: t('database.dragRow'),
   };
 }
 type GridLabels = ReturnType<typeof gridLabels>;
@@ -785,11 +866,27 @@ interface RowProps {
   canOpen: boolean;
   gutter: number;
   labels: GridLabels;
+  /** The row can be dragged (and rows dropped on it): an editor, the rows' own order, not a phone. */
+  reorderable: boolean;
+  /** The list it is dragged in (the database and view). */
+  scope: string;
+  onRowDrop(rowId: string, targetId: string, side: DropSide): void;
 }
 
 /** One row: re-rendered only when its row object, its selection or the columns drawn change. */
 const Row = memo(
-  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, canOpen, gutter, labels }: RowProps) {
+  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, canOpen, gutter, labels, reorderable, scope, onRowDrop }: RowProps) {
+    const element = useRef<HTMLDivElement | null>(null);
+    const handle = useRef<HTMLSpanElement>(null);
+    const attach = useCallback(
+      (node: HTMLDivElement | null) => {
+        element.current = node;
+        measure?.(node);
+      },
+      [measure],
+    );
+    const rowId = row?.id ?? '';
+    const over = useReorderable(element, { kind: 'db-row', scope, id: rowId }, 'y', (id, side) => onRowDrop(id, rowId, side), { handle, enabled: reorderable && row !== undefined });
     const cells = [];
     const cell = (col: number, pinnedLeft?: number) => {
       const column = columns[col];
@@ -819,12 +916,17 @@ const Row = memo(
     for (let c = colStart; c <= colEnd; c += 1) cells.push(cell(c + 1));
     if (rightPad > 0) cells.push(<div key="rp" style={{ width: rightPad, flex: 'none' }} />);
     return (
-      <div className={`db-row${checked ? ' is-checked' : ''}${row ? '' : ' is-loading'}`} role="row" aria-rowindex={index + 2} data-row={index} data-index={itemIndex} ref={measure} style={{ transform: `translateY(${top}px)`, width, minHeight: ROW_HEIGHT }}>
+      <div className={`db-row${checked ? ' is-checked' : ''}${row ? '' : ' is-loading'}${over ? ` is-drop-${over}` : ''}`} role="row" aria-rowindex={index + 2} data-row={index} data-index={itemIndex} ref={attach} style={{ transform: `translateY(${top}px)`, width, minHeight: ROW_HEIGHT }}>
         <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
           {editable && row && gutter === GUTTER && (
             <button type="button" className="db-insert" data-insert tabIndex={-1} aria-label={labels.insertRow} title={labels.insertRow}>
               +
             </button>
+          )}
+          {reorderable && row && (
+            <span ref={handle} className="db-drag" data-drag title={labels.dragRow} aria-hidden>
+              <DragHandleIcon size={16} />
+            </span>
           )}
           {row && <input type="checkbox" data-check tabIndex={-1} aria-label={labels.selectRow} checked={checked} onChange={() => undefined} />}
         </div>
@@ -849,31 +951,48 @@ const Row = memo(
     a.canOpen === b.canOpen &&
     a.gutter === b.gutter &&
     a.labels === b.labels &&
+    a.reorderable === b.reorderable &&
+    a.scope === b.scope &&
+    a.onRowDrop === b.onRowDrop &&
     a.index === b.index &&
     a.measure === b.measure &&
     a.widths.join() === b.widths.join(),
 );
 
-function GroupHeader({ group, field, top, width, members }: { group: WireGroup | undefined; field: DatabaseField | undefined; top: number; width: number; members: Array<{ id: string; name: string; email: string }> }) {
+interface GroupHeaderProps {
+  group: WireGroup | undefined;
+  field: DatabaseField | undefined;
+  top: number;
+  width: number;
+  members: Array<{ id: string; name: string; email: string }>;
+  collapsed: boolean;
+  onToggle(): void;
+}
+
+function GroupHeader({ group, field, top, width, members, collapsed, onToggle }: GroupHeaderProps) {
   const { t } = useTranslation('automation');
   if (!group || !field) return null;
-  let label: React.ReactNode = t('database.noValue');
+  let name = t('database.noValue');
+  let option: SelectOption | undefined;
   if (group.value !== null) {
     if (hasOptions(field)) {
-      const option = field.options.find((o) => o.id === group.value);
-      label = option ? <OptionChip option={option} /> : String(group.value);
-    } else if (field.type === 'checkbox') label = group.value === true ? t('database.yes') : t('database.no');
+      option = field.options.find((o) => o.id === group.value);
+      name = option ? option.name : String(group.value);
+    } else if (field.type === 'checkbox') name = group.value === true ? t('database.yes') : t('database.no');
     else if (field.type === 'person' || field.type === 'createdBy' || field.type === 'editedBy') {
       const member = members.find((m) => m.id === group.value);
-      label = member ? member.name || member.email : String(group.value);
-    } else label = String(group.value);
+      name = member ? member.name || member.email : String(group.value);
+    } else name = String(group.value);
   }
+  const toggle = t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name });
   return (
     <div className="db-group" role="row" style={{ transform: `translateY(${top}px)`, width }}>
       <div className="db-group-label" role="rowheader">
-        {label} <span className="db-group-count">{group.count}</span>
+        <button type="button" className="db-icon-button db-group-toggle" aria-expanded={!collapsed} aria-label={toggle} title={toggle} onClick={onToggle}>
+          <ChevronRightIcon size={14} />
+        </button>
+        {option ? <OptionChip option={option} /> : name} <span className="db-group-count">{group.count}</span>
       </div>
     </div>
   );
 }
-

@@ -1,11 +1,13 @@
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
 import type { WireRow } from '../../../schema/database';
 import { newElement, type WireElement } from '../../../schema/element';
+import { movedItem } from './useReorderable';
 
 /**
  * A small in-memory stand-in for the database endpoints, as a `fetch` for jsdom tests (the real
  * server cannot run there): rows by window, cell writes with versions and 422 cell_conflict,
- * row creation, delete and restore, view updates, a view found by its uid. What it answers follows docs/api/databases.md.
+ * row creation, moves, delete and restore, view updates, a view found by its uid, groups (of the
+ * rows in their order: keep them ordered by the group). What it answers follows docs/api/databases.md.
  */
 export interface FakeDatabaseServer {
   fetch: typeof fetch;
@@ -122,6 +124,11 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
         server.rows.splice(at, 0, ...made_);
         return json(200, { data: made_ });
       }
+      if (method === 'POST' && /^database\/[^/]+\/rows\/move$/.test(path)) {
+        server.rows = movedItem(server.rows, body.ids as string[], body.placeAfter as string | null, 'after');
+        const ids = new Set(body.ids as string[]);
+        return json(200, { data: server.rows.filter((r) => ids.has(r.id)) });
+      }
       if (method === 'POST' && /^database\/[^/]+\/rows\/delete$/.test(path)) {
         const ids = new Set(body.ids as string[]);
         server.trash.push(...server.rows.filter((r) => ids.has(r.id)));
@@ -145,7 +152,17 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
         server.config.fields[decodeURIComponent(match[1])] = body.field;
         return json(200, { data: block(), meta: { report: null } });
       }
-      if (method === 'GET' && /calculations|groups/.test(path)) return json(200, { data: path.endsWith('groups') ? [] : {} });
+      if (method === 'GET' && /groups$/.test(path)) {
+        const fieldId = server.view.layouts.find((l) => l.uid === query.viewId)?.groupBy?.fieldId;
+        const groups: Array<{ value: RowValue; count: number }> = [];
+        for (const row of fieldId ? server.rows : []) {
+          const value = row.data.values[fieldId!] ?? null;
+          if (groups.at(-1)?.value === value) groups.at(-1)!.count += 1;
+          else groups.push({ value, count: 1 });
+        }
+        return json(200, { data: groups });
+      }
+      if (method === 'GET' && /calculations/.test(path)) return json(200, { data: {} });
       return json(404, { data: null, errors: [{ code: 'not_found', message: `${method} ${path}` }] });
     }) as typeof fetch,
   };

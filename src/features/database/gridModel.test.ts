@@ -1,4 +1,4 @@
-import { cellSelection, gridKeyAction, groupedLayout, moveSelection, parseTsv, planPaste, rangeOf, tabSelection, toTsv } from './gridModel';
+import { cellSelection, gridKeyAction, groupedLayout, movePlacement, moveSelection, parseTsv, planPaste, rangeOf, skipHidden, stepLine, tabSelection, toTsv } from './gridModel';
 
 const size = { rows: 5, cols: 4 };
 
@@ -124,5 +124,110 @@ describe('grouped layout', () => {
       { kind: 'row', row: 4 },
     ]);
     expect([0, 1, 2, 3, 4].map((r) => layout.itemOfRow(r))).toEqual([1, 2, 5, 6, 7]);
+  });
+});
+
+describe('grouped layout with collapsed groups', () => {
+  test('a collapsed group is its header alone; its rows keep their positions but take no item', () => {
+    // Groups of 2, 3 and 1 rows; the middle one collapsed.
+    const layout = groupedLayout([2, 3, 1], new Set([1]));
+    expect(layout.size).toBe(6);
+    expect(Array.from({ length: 6 }, (_, i) => layout.itemAt(i))).toEqual([
+      { kind: 'group', group: 0 },
+      { kind: 'row', row: 0 },
+      { kind: 'row', row: 1 },
+      { kind: 'group', group: 1 },
+      { kind: 'group', group: 2 },
+      { kind: 'row', row: 5 },
+    ]);
+    // A hidden row is found at its group's header.
+    expect([0, 1, 2, 3, 4, 5].map((r) => layout.itemOfRow(r))).toEqual([1, 2, 3, 3, 3, 5]);
+    expect([0, 1, 2, 3, 4, 5].map((r) => layout.isHidden(r))).toEqual([false, false, true, true, true, false]);
+    // Every group collapsed: headers only.
+    const shut = groupedLayout([2, 3], new Set([0, 1]));
+    expect(shut.size).toBe(2);
+    expect([shut.itemAt(0), shut.itemAt(1)]).toEqual([{ kind: 'group', group: 0 }, { kind: 'group', group: 1 }]);
+    expect(shut.visibleRow(0, 1)).toBeNull();
+    // Nothing collapsed: as before.
+    expect(groupedLayout([2, 3, 1], new Set()).size).toBe(9);
+  });
+
+  test('the nearest drawn row either way, past collapsed (and empty) groups', () => {
+    const layout = groupedLayout([2, 0, 3, 1, 2], new Set([2, 3]));
+    // Rows: group 0 = 0–1, group 2 = 2–4 (shut), group 3 = 5 (shut), group 4 = 6–7.
+    expect(layout.visibleRow(1, 1)).toBe(1);
+    expect(layout.visibleRow(2, 1)).toBe(6);
+    expect(layout.visibleRow(5, 1)).toBe(6);
+    expect(layout.visibleRow(4, -1)).toBe(1);
+    expect(layout.visibleRow(5, -1)).toBe(1);
+    expect(groupedLayout([2, 3], new Set([1])).visibleRow(3, 1)).toBeNull();
+  });
+
+  test('keyboard moves skip the rows of a collapsed group, or go back when nothing is past them', () => {
+    const layout = groupedLayout([2, 3, 1], new Set([1]));
+    const size6 = { rows: 6, cols: 2 };
+    const down = moveSelection(cellSelection({ row: 1, col: 1 }), 1, 0, size6, false);
+    expect(skipHidden(down, { row: 1, col: 1 }, layout)).toEqual(cellSelection({ row: 5, col: 1 }));
+    const up = moveSelection(cellSelection({ row: 5, col: 0 }), -1, 0, size6, false);
+    expect(skipHidden(up, { row: 5, col: 0 }, layout)).toEqual(cellSelection({ row: 1, col: 0 }));
+    // Shift keeps the anchor.
+    const extended = moveSelection(cellSelection({ row: 1, col: 0 }), 1, 0, size6, true);
+    expect(skipHidden(extended, { row: 1, col: 0 }, layout)).toEqual({ anchor: { row: 1, col: 0 }, focus: { row: 5, col: 0 } });
+    // The last group collapsed: Ctrl+↓ ends on the last drawn row.
+    const tail = groupedLayout([2, 3], new Set([1]));
+    const far = moveSelection(cellSelection({ row: 0, col: 0 }), 1_000_000_000, 0, { rows: 5, cols: 1 }, false);
+    expect(skipHidden(far, { row: 0, col: 0 }, tail).focus.row).toBe(1);
+    // Not grouped, or a drawn row: unchanged.
+    expect(skipHidden(down, { row: 1, col: 1 }, null)).toBe(down);
+  });
+});
+
+describe('moving rows', () => {
+  // Rows a…f at positions 0…5.
+  const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+  const idAt = (r: number) => ids[r];
+
+  test('rows put at a line go after the row above it that is not moved (null: the top)', () => {
+    // c dropped above b (line 1): after a.
+    expect(movePlacement(idAt, [2], 1)).toBe('a');
+    // c dropped at the top.
+    expect(movePlacement(idAt, [2], 0)).toBeNull();
+    // b dropped below e (line 5): after e.
+    expect(movePlacement(idAt, [1], 5)).toBe('e');
+    // b and d (checked together) dropped below c: after c, the rows above the line being moved skipped.
+    expect(movePlacement(idAt, [3, 1], 3)).toBe('c');
+    // b and d dropped just below d (line 4): they gather after c.
+    expect(movePlacement(idAt, [1, 3], 4)).toBe('c');
+    // b, c dropped at the top: null.
+    expect(movePlacement(idAt, [1, 2], 0)).toBeNull();
+  });
+
+  test('a block dropped on itself or beside itself moves nothing; an unknown row above stops it', () => {
+    expect(movePlacement(idAt, [2], 2)).toBeUndefined();
+    expect(movePlacement(idAt, [2], 3)).toBeUndefined();
+    expect(movePlacement(idAt, [1, 2, 3], 2)).toBeUndefined();
+    expect(movePlacement(idAt, [1, 2, 3], 4)).toBeUndefined();
+    expect(movePlacement(idAt, [], 2)).toBeUndefined();
+    expect(movePlacement((r) => (r === 0 ? undefined : ids[r]), [3], 1)).toBeUndefined();
+  });
+
+  test('a step up goes above the row over the first moved, a step down below the row under the last', () => {
+    expect(movePlacement(idAt, [2], stepLine([2], -1, 6))).toBe('a');
+    expect(movePlacement(idAt, [2], stepLine([2], 1, 6))).toBe('d');
+    // At the edges nothing moves.
+    expect(movePlacement(idAt, [0], stepLine([0], -1, 6))).toBeUndefined();
+    expect(movePlacement(idAt, [5], stepLine([5], 1, 6))).toBeUndefined();
+    // Second row up: first.
+    expect(movePlacement(idAt, [1], stepLine([1], -1, 6))).toBeNull();
+    // Rows apart gather: b and d a step up go to the top, a step down after e.
+    expect(movePlacement(idAt, [1, 3], stepLine([1, 3], -1, 6))).toBeNull();
+    expect(movePlacement(idAt, [1, 3], stepLine([1, 3], 1, 6))).toBe('e');
+  });
+
+  test('Alt+Shift+↑/↓ is a step of the rows; Alt+↑ alone is nothing', () => {
+    expect(gridKeyAction({ key: 'ArrowUp', altKey: true, shiftKey: true }, false)).toEqual({ type: 'moveRows', step: -1 });
+    expect(gridKeyAction({ key: 'ArrowDown', altKey: true, shiftKey: true }, false)).toEqual({ type: 'moveRows', step: 1 });
+    expect(gridKeyAction({ key: 'ArrowDown', altKey: true }, false)).toBeNull();
+    expect(gridKeyAction({ key: 'ArrowDown', altKey: true, shiftKey: true }, true)).toBeNull();
   });
 });

@@ -93,6 +93,7 @@ export type GridKeyAction =
   | { type: 'selectAll' }
   | { type: 'undo' }
   | { type: 'redo' }
+  | { type: 'moveRows'; step: -1 | 1 }
   | null;
 
 const ARROWS: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -110,6 +111,8 @@ export function gridKeyAction(event: KeyLike, editing: boolean, opts: { toggleOn
     if (event.key === 'Escape') return { type: 'cancel' };
     return null;
   }
+  // Alt+Shift+↑/↓: the active row (with the rows checked along with it) a step up or down.
+  if (event.altKey && event.shiftKey && !mod && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) return { type: 'moveRows', step: event.key === 'ArrowUp' ? -1 : 1 };
   const arrow = ARROWS[event.key];
   if (arrow && !event.altKey) {
     // Ctrl/Cmd+arrow jumps to the edge.
@@ -180,28 +183,58 @@ export function planPaste(grid: readonly (readonly string[])[], selection: GridS
   return { cells, newRows: Math.max(0, lastRow - (size.rows - 1)) };
 }
 
-/** Where virtual items are when a grouped view puts a header before each group's rows. */
-export interface GroupedLayout {
-  /** Items to draw: headers and rows. */
-  size: number;
-  itemAt(index: number): { kind: 'group'; group: number } | { kind: 'row'; row: number };
-  /** The item index of a row. */
-  itemOfRow(row: number): number;
+/**
+ * Where rows moved together go (`POST …/rows/move`'s `placeAfter`) when they are put at a line of
+ * the view: `line` is the position of the row below it (rows 0…line − 1 are above), `moving` the
+ * positions of the rows moved. They go after the last row above the line that is not one of them
+ * (null: at the top). undefined: nothing would move (rows side by side put where they are), or
+ * the row above is not in memory.
+ */
+export function movePlacement(idAt: (row: number) => string | undefined, moving: readonly number[], line: number): string | null | undefined {
+  const rows = [...moving].sort((a, b) => a - b);
+  if (rows.length === 0) return undefined;
+  const together = rows.every((r, i) => r === rows[0] + i);
+  if (together && line >= rows[0] && line <= rows[rows.length - 1] + 1) return undefined;
+  const set = new Set(rows);
+  for (let r = line - 1; r >= 0; r -= 1) if (!set.has(r)) return idAt(r);
+  return null;
 }
 
-/** Headers before each group's rows; counts as the server gave them (in the view's order). */
-export function groupedLayout(counts: readonly number[]): GroupedLayout {
+/** The line a step (Alt+Shift+↑/↓) puts rows at: above the row over the first of them, or below the row under the last. */
+export function stepLine(moving: readonly number[], step: -1 | 1, count: number): number {
+  return step < 0 ? Math.max(0, Math.min(...moving) - 1) : Math.min(count, Math.max(...moving) + 2);
+}
+
+/** Where virtual items are when a grouped view puts a header before each group's rows. */
+export interface GroupedLayout {
+  /** Items to draw: headers and the rows of open groups. */
+  size: number;
+  itemAt(index: number): { kind: 'group'; group: number } | { kind: 'row'; row: number };
+  /** The item index of a row (of a collapsed group: its header). */
+  itemOfRow(row: number): number;
+  /** Whether a row is in a collapsed group (not drawn). */
+  isHidden(row: number): boolean;
+  /** The nearest row from `row` on in direction `dir` (itself included) that is drawn; null: none. */
+  visibleRow(row: number, dir: -1 | 1): number | null;
+}
+
+/**
+ * Headers before each group's rows; counts as the server gave them (in the view's order). A
+ * collapsed group (its index in `collapsed`) is its header alone: its rows keep their positions
+ * in the view but take no item.
+ */
+export function groupedLayout(counts: readonly number[], collapsed: ReadonlySet<number> = new Set()): GroupedLayout {
   // starts[g]: the item index of group g's header.
   const starts: number[] = [];
   const firstRows: number[] = [];
   let item = 0;
   let row = 0;
-  for (const count of counts) {
+  counts.forEach((count, g) => {
     starts.push(item);
     firstRows.push(row);
-    item += 1 + count;
+    item += 1 + (collapsed.has(g) ? 0 : count);
     row += count;
-  }
+  });
   const last = (list: number[], value: number) => {
     let lo = 0;
     let hi = list.length - 1;
@@ -212,6 +245,13 @@ export function groupedLayout(counts: readonly number[]): GroupedLayout {
     }
     return lo;
   };
+  /** The group holding row r: the last whose first row is ≤ r and which is not empty. */
+  const groupOf = (r: number) => {
+    let g = last(firstRows, r);
+    while (g > 0 && counts[g] === 0) g -= 1;
+    return g;
+  };
+  const isHidden = (r: number) => counts.length > 0 && collapsed.has(groupOf(r));
   return {
     size: item,
     itemAt(index) {
@@ -220,10 +260,30 @@ export function groupedLayout(counts: readonly number[]): GroupedLayout {
     },
     itemOfRow(r) {
       if (counts.length === 0) return r;
-      // The group holding row r: the last whose first row is ≤ r and which is not empty.
-      let g = last(firstRows, r);
-      while (g > 0 && counts[g] === 0) g -= 1;
-      return starts[g] + 1 + (r - firstRows[g]);
+      const g = groupOf(r);
+      return collapsed.has(g) ? starts[g] : starts[g] + 1 + (r - firstRows[g]);
+    },
+    isHidden,
+    visibleRow(r, dir) {
+      if (r < 0 || r >= row) return null;
+      if (!isHidden(r)) return r;
+      for (let g = groupOf(r) + dir; g >= 0 && g < counts.length; g += dir) {
+        if (counts[g] > 0 && !collapsed.has(g)) return dir > 0 ? firstRows[g] : firstRows[g] + counts[g] - 1;
+      }
+      return null;
     },
   };
+}
+
+/**
+ * A selection that went from `from` to a row not drawn (a collapsed group's): its focus goes on
+ * past the hidden rows the way it went, else back; with nowhere to go it stays at `from`.
+ */
+export function skipHidden(next: GridSelection, from: CellPos, layout: GroupedLayout | null): GridSelection {
+  if (!layout || !layout.isHidden(next.focus.row)) return next;
+  const dir = next.focus.row < from.row ? -1 : 1;
+  const row = layout.visibleRow(next.focus.row, dir) ?? layout.visibleRow(next.focus.row, dir < 0 ? 1 : -1) ?? from.row;
+  const focus = { row, col: next.focus.col };
+  const single = next.anchor.row === next.focus.row && next.anchor.col === next.focus.col;
+  return single ? cellSelection(focus) : { anchor: next.anchor, focus };
 }

@@ -1,6 +1,7 @@
 import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
 import { databaseApi } from './api';
 import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
+import { movedItem } from './useReorderable';
 import { KEEP_WINDOWS, RowStore, WINDOW_SIZE } from './rowStore';
 
 const config = { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' as const }, n: { name: 'Число', type: 'number' as const } } };
@@ -93,6 +94,57 @@ describe('the windowed row store', () => {
     server.rows[3] = { ...server.rows[3], data: { ...server.rows[3].data, values: { n: 7 } }, versions: { n: 6 } };
     await store.refresh();
     expect(store.rowAt(3)?.data.values.n).toBe(7);
+    store.dispose();
+  });
+
+  test('rows moved here show in their new place at once, across windows, and stay there over reads until the move is answered', async () => {
+    const { server, store } = setup(400);
+    store.setVisible(0, 150);
+    await settle();
+    await settle();
+    expect(store.loadedWindows()).toEqual([0, 1, 2]);
+    const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => store.rowAt(from + i)?.id);
+    const before = store.rowAt(0);
+    const changes = store.changes;
+    // Row 150 and row 3 (in that order) after row 0: windows 0 and 1 change, their sizes stay.
+    const done = store.moveLocal(['row-150', 'row-3'], 'row-0');
+    expect(ids(0, 5)).toEqual(['row-0', 'row-150', 'row-3', 'row-1', 'row-2']);
+    expect(store.rowAt(100)?.id).toBe('row-99');
+    expect(store.rowAt(150)?.id).toBe('row-149');
+    expect(store.rowAt(151)?.id).toBe('row-151');
+    // The rows are the same objects (memoized rows are not drawn again), and footers hear of it.
+    expect(store.rowAt(0)).toBe(before);
+    expect(store.changes).toBeGreaterThan(changes);
+    // A read that left before the server moved them keeps them in place.
+    await store.refresh();
+    expect(ids(0, 3)).toEqual(['row-0', 'row-150', 'row-3']);
+    // Answered: reads show the server's order (here, one that differs, to tell them apart).
+    done();
+    server.rows = movedItem(server.rows, ['row-3'], null, 'after');
+    await store.refresh();
+    expect(ids(0, 3)).toEqual(['row-3', 'row-0', 'row-1']);
+    // To the top; a move among rows not in memory changes nothing here.
+    store.moveLocal(['row-2'], null)();
+    expect(store.rowAt(0)?.id).toBe('row-2');
+    const version = store.version;
+    store.moveLocal(['row-350'], 'row-0')();
+    expect(store.version).toBe(version);
+    store.dispose();
+  });
+
+  test('realtime: rows moved by someone else are read again in their new order', async () => {
+    jest.useFakeTimers();
+    const { server, store } = setup(10);
+    store.setVisible(0, 9);
+    await jest.runOnlyPendingTimersAsync();
+    server.rows = movedItem(server.rows, ['row-7'], null, 'after');
+    const moved = { ...server.rows[0], sortKey: '0' };
+    store.applyChange({ kind: 'rows', rows: [moved] });
+    // The row changes in place at once (its new key); its new place comes with the read.
+    expect(store.rowAt(7)?.sortKey).toBe('0');
+    await jest.advanceTimersByTimeAsync(200);
+    expect(store.rowAt(0)?.id).toBe('row-7');
+    expect(store.rowAt(1)?.id).toBe('row-0');
     store.dispose();
   });
 });

@@ -3,6 +3,7 @@ import { MAIN_FIELD_ID, type RowValue } from '../../../schema/blocks/database';
 import type { DatabaseChange, WireRow } from '../../../schema/database';
 import { DATABASE_WINDOW } from '../../editor/blocks/databaseRows';
 import type { RowsQuery, RowsWindow } from './api';
+import { movedItem } from './useReorderable';
 
 /** Rows per read (`GET database/{id}/rows?limit=`). */
 export const WINDOW_SIZE = DATABASE_WINDOW;
@@ -67,6 +68,8 @@ export class RowStore {
   private readonly windows = new Map<number, Window>();
   private readonly loading = new Map<number, AbortController>();
   private readonly local = new Map<string, Map<string, RowValue>>();
+  /** Rows moved here whose move is not answered yet: put in their place again over every read. */
+  private readonly moves = new Set<RowMove>();
   private readonly listeners = new Set<() => void>();
   private visible: [number, number] = [0, 0];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -186,6 +189,7 @@ export class RowStore {
       if (current && current.generation > generation) return;
       const known = this.loadedRows();
       this.windows.set(w, { rows: answer.rows.map((row) => this.overlay(keepNewerCells(row, known.get(row.id)))), generation });
+      for (const move of this.moves) this.applyMove(move);
       const countChanged = this.count !== answer.count;
       this.count = answer.count;
       this.error = null;
@@ -262,6 +266,45 @@ export class RowStore {
     return this.local.get(rowId)?.has(fieldId) ?? false;
   }
 
+  /**
+   * Rows moved here (`POST …/rows/move`, `ids` in their new order after `placeAfter`, null: first):
+   * shown in their new place at once where they and the row they go after are in memory, and kept
+   * there over reads until the returned function says the call is over (then read again).
+   */
+  moveLocal(ids: readonly string[], placeAfter: string | null): () => void {
+    const move = { ids, placeAfter };
+    this.moves.add(move);
+    if (this.applyMove(move)) {
+      this.changes += 1;
+      this.emit();
+    }
+    return () => void this.moves.delete(move);
+  }
+
+  /** A move over the windows in memory: those from the first to the last row it touches, all loaded. */
+  private applyMove({ ids, placeAfter }: RowMove): boolean {
+    const positions = [...ids, ...(placeAfter === null ? [] : [placeAfter])].map((id) => this.indexOf(id));
+    if (positions.some((at) => at < 0)) return false;
+    const from = placeAfter === null ? 0 : Math.floor(Math.min(...positions) / WINDOW_SIZE);
+    const to = Math.floor(Math.max(...positions) / WINDOW_SIZE);
+    const windows: Window[] = [];
+    for (let w = from; w <= to; w += 1) {
+      const window = this.windows.get(w);
+      if (!window) return false;
+      windows.push(window);
+    }
+    const rows = windows.flatMap((window) => window.rows);
+    const moved = movedItem(rows, ids, placeAfter, 'after');
+    if (moved.every((row, i) => row === rows[i])) return false;
+    let at = 0;
+    for (const window of windows) {
+      const size = window.rows.length;
+      window.rows = moved.slice(at, at + size);
+      at += size;
+    }
+    return true;
+  }
+
   /** Someone's change of the rows (realtime `database` event, docs/api/databases.md). */
   applyChange(change: DatabaseChange): void {
     this.changes += 1;
@@ -302,6 +345,11 @@ export class RowStore {
     this.loading.clear();
     this.listeners.clear();
   }
+}
+
+interface RowMove {
+  ids: readonly string[];
+  placeAfter: string | null;
 }
 
 interface CachedStore {

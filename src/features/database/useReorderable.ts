@@ -9,7 +9,7 @@ export type DropSide = 'before' | 'after';
  * draggable (by `handle`, or the whole element) and a drop target for items of the same `kind`
  * and `scope` (one list). Dropped on its first or second half (`axis`), `onDrop(id, side)` names
  * the item dragged and the side of this one it goes to. Returns the side being hovered, for the
- * drop line.
+ * drop line. While dragged, the element has the attribute `data-dragging`.
  */
 export function useReorderable(
   element: RefObject<HTMLElement | null>,
@@ -32,7 +32,14 @@ export function useReorderable(
     };
     const sameList = (data: Record<string | symbol, unknown>) => data.kind === kind && data.scope === scope;
     return combine(
-      draggable({ element: node, dragHandle: handle?.current ?? undefined, getInitialData: () => ({ kind, scope, id }) }),
+      draggable({
+        element: node,
+        dragHandle: handle?.current ?? undefined,
+        getInitialData: () => ({ kind, scope, id }),
+        // Marked while it is dragged (an attribute React does not manage), for the style to dim it.
+        onDragStart: () => node.setAttribute('data-dragging', ''),
+        onDrop: () => node.removeAttribute('data-dragging'),
+      }),
       dropTargetForElements({
         element: node,
         canDrop: ({ source }) => sameList(source.data) && source.data.id !== id,
@@ -49,11 +56,18 @@ export function useReorderable(
   return over;
 }
 
-/** The list with `id` moved to one side of `target` (unknown ids, or itself, leave it as it is). */
-export function movedItem<T extends { id: string }>(items: readonly T[], id: string, target: string, side: DropSide): T[] {
-  const moving = items.find((item) => item.id === id);
-  if (!moving || id === target || !items.some((item) => item.id === target)) return [...items];
-  const rest = items.filter((item) => item.id !== id);
-  const at = rest.findIndex((item) => item.id === target) + (side === 'after' ? 1 : 0);
-  return [...rest.slice(0, at), moving, ...rest.slice(at)];
+/**
+ * The list with the item `id` (or the items `ids`, in that order) moved to one side of `target`;
+ * a null target puts them first. Unknown ids or target, or a target among the items moved, leave
+ * it as it is. One rule for view tabs, columns, options and rows.
+ */
+export function movedItem<T extends { id: string }>(items: readonly T[], id: string | readonly string[], target: string | null, side: DropSide): T[] {
+  const ids = typeof id === 'string' ? [id] : id;
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const moving = ids.map((one) => byId.get(one));
+  if (moving.length === 0 || moving.some((item) => !item) || (target !== null && (ids.includes(target) || !byId.has(target)))) return [...items];
+  const moved = new Set(ids);
+  const rest = items.filter((item) => !moved.has(item.id));
+  const at = target === null ? 0 : rest.findIndex((item) => item.id === target) + (side === 'after' ? 1 : 0);
+  return [...rest.slice(0, at), ...(moving as T[]), ...rest.slice(at)];
 }
