@@ -461,6 +461,62 @@ it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shi
   await page.context().close();
 });
 
+it('Ctrl+Z undoes a row added, a paste that added a row and rows deleted (on the server too); Ctrl+Shift+Z redoes; «Отменить» after Ctrl+Z does nothing more', async () => {
+  const { page, cookie, S, holderId, db } = await databasePage('table.undo-rows@example.com', 'Отмена строк');
+  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'А' }, { title: 'Б' }] }) });
+  const onServer = async () => (await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => r.data.title);
+  await page.goto(`${server.url}/${holderId}`);
+  await eventually(() => titles(page), ['А', 'Б']);
+  const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+
+  // A row added (its title typed is a step of its own): two undos take the title, then the row.
+  await addRow(page, 'В');
+  await eventually(onServer, ['А', 'Б', 'В']);
+  await page.keyboard.press(`${mod}+z`);
+  await eventually(onServer, ['А', 'Б', '']);
+  await page.keyboard.press(`${mod}+z`);
+  await eventually(onServer, ['А', 'Б']);
+  await eventually(() => titles(page), ['А', 'Б']);
+  // Redone: the row comes back from the trash (the same row), then its title.
+  await page.keyboard.press(`${mod}+Shift+z`);
+  await eventually(onServer, ['А', 'Б', '']);
+  await page.keyboard.press(`${mod}+Shift+z`);
+  await eventually(onServer, ['А', 'Б', 'В']);
+  await eventually(() => titles(page), ['А', 'Б', 'В']);
+
+  // A paste from the last row down: one cell written and one row made, undone as one step.
+  await cell(page, 2, 0).click();
+  const made = page.waitForResponse((r) => /\/rows$/.test(r.url()) && r.request().method() === 'POST');
+  await pasteText(page, 'Вэ\r\nГэ\r\n');
+  await made;
+  await eventually(onServer, ['А', 'Б', 'Вэ', 'Гэ']);
+  await page.keyboard.press(`${mod}+z`);
+  await eventually(onServer, ['А', 'Б', 'В']);
+  await eventually(() => titles(page), ['А', 'Б', 'В']);
+
+  // Rows deleted together: Ctrl+Z brings them back; the toast's «Отменить» then has nothing left to do.
+  for (const row of [0, 2]) {
+    await page.locator(`.db-row[data-row="${row}"]`).hover();
+    await page.locator(`.db-row[data-row="${row}"] [data-check]`).click();
+  }
+  await page.getByRole('toolbar').getByRole('button', { name: 'Удалить' }).click();
+  await eventually(onServer, ['Б']);
+  await cell(page, 0, 0).click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press(`${mod}+z`);
+  await eventually(onServer, ['А', 'Б', 'В']);
+  await page.getByRole('button', { name: 'Отменить' }).click();
+  await page.waitForTimeout(300);
+  expect(await onServer()).toEqual(['А', 'Б', 'В']);
+  await expect(page.locator('.toast', { hasText: 'Не удалось' }).count()).resolves.toBe(0);
+  // Redone from the grid (the toast's button had the focus).
+  await cell(page, 1, 0).click();
+  await page.keyboard.press(`${mod}+Shift+z`);
+  await eventually(onServer, ['Б']);
+  await eventually(() => titles(page), ['Б']);
+  await page.context().close();
+});
+
 it('a files cell: files uploaded to the row, opened, one taken out again; the cell is written once the editor closes', async () => {
   const { page, cookie, S, holderId, db } = await databasePage('table.files@example.com', 'Файлы');
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'att', field: { name: 'Вложения', type: 'files' } }) });

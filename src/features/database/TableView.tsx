@@ -11,7 +11,7 @@ import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
 import { CellContent, CellEditor, OptionChip, isEditableField, type EditorMove } from './cells';
 import { viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
-import { CellHistory, stepWrites, type CellChange } from './cellHistory';
+import { CellHistory, changesOf, stepWrites, type HistoryStep } from './cellHistory';
 import { writeCells, type CellWrite, type SendCells } from './cellWrites';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
 import { useDatabase } from './context';
@@ -232,8 +232,17 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     }),
     [store, db.api, failed, t],
   );
-  // —— Undo: every edit, paste and clear is a step (cellHistory.ts); writes of several cells are one call ——
+  // —— Undo: every edit, paste, clear, row added and rows deleted is a step (cellHistory.ts); writes of several cells are one call ——
   const history = useMemo(() => new CellHistory(), []);
+  // Steps that wait for the server (a paste making rows, a row added, rows deleted) and undos and
+  // redos run one at a time, in order: an undo pressed while a paste is still making its rows
+  // undoes the paste, and a redo of a row's title right after the redo of the row waits for it.
+  const turns = useRef<Promise<void>>(Promise.resolve());
+  const inTurn = useCallback((work: () => Promise<void>) => {
+    const next = turns.current.then(work);
+    turns.current = next.catch(() => undefined);
+    return next;
+  }, []);
   const sendCells = useCallback<SendCells>((cells) => db.api.writeCells(databaseId, cells), [db.api, databaseId]);
   // Writes not answered yet, by cell: an undo waits for them (it must start from the versions they make).
   const inFlight = useRef(new Map<string, Promise<void>>());
@@ -250,7 +259,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   );
   const writeStep = useCallback(
     (jobs: CellWrite[]) => {
-      history.record(jobs.map((job) => ({ rowId: job.rowId, fieldId: job.fieldId, field: job.field, before: job.base.value, after: job.value })));
+      history.record({ cells: changesOf(jobs) });
       send(jobs);
     },
     [history, send],
@@ -264,9 +273,29 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     },
     [store, columns, jobOf, writeStep],
   );
-  /** An undo or redo: its cells written back, except those someone changed since (they stay, and a note says so). */
-  const replay = async (changes: CellChange[] | null) => {
-    if (!changes || !editable) return;
+  /**
+   * An undo or redo: its rows restored or deleted, and its cells written back except those someone
+   * changed since (they stay, and a note says so). The step is taken from the history in its turn
+   * (after a paste still making its rows has recorded its step).
+   */
+  const replay = (take: () => HistoryStep | null) => inTurn(() => applyStep(take()));
+  const applyStep = async (step: HistoryStep | null) => {
+    if (!step || !editable) return;
+    if (step.added.length > 0 || step.deleted.length > 0) {
+      try {
+        if (step.added.length > 0) await db.api.restoreRows(databaseId, step.added);
+        if (step.deleted.length > 0) {
+          await db.api.deleteRows(databaseId, step.deleted);
+          const gone = new Set(step.deleted);
+          setChecked((current) => (current.size > 0 ? new Set([...current].filter((id) => !gone.has(id))) : current));
+          setSelection(null);
+        }
+        await store.refresh();
+      } catch {
+        failed();
+      }
+    }
+    const changes = step.cells;
     await Promise.all(changes.map((c) => inFlight.current.get(`${c.rowId} ${c.fieldId}`)));
     const { writes, skipped } = stepWrites(store, changes);
     const jobs = writes.flatMap((w) => {
@@ -316,15 +345,19 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     event.stopPropagation();
+    const activeField = selection ? columns[selection.focus.col]?.field : undefined;
+    const action = gridKeyAction(event, false, { toggleOnSpace: activeField?.type === 'checkbox' });
     if (!selection) {
-      if (event.key.startsWith('Arrow') || event.key === 'Tab') {
+      // No active cell (rows just deleted, say): undo and redo still work; a move starts at the top.
+      if (action?.type === 'undo' || action?.type === 'redo') {
+        event.preventDefault();
+        void replay(() => (action.type === 'undo' ? history.undo() : history.redo()));
+      } else if (event.key.startsWith('Arrow') || event.key === 'Tab') {
         event.preventDefault();
         select(cellSelection({ row: 0, col: 0 }));
       }
       return;
     }
-    const activeField = columns[selection.focus.col]?.field;
-    const action = gridKeyAction(event, false, { toggleOnSpace: activeField?.type === 'checkbox' });
     if (!action) return;
     event.preventDefault();
     switch (action.type) {
@@ -344,10 +377,10 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         clearRange();
         break;
       case 'undo':
-        void replay(history.undo());
+        void replay(() => history.undo());
         break;
       case 'redo':
-        void replay(history.redo());
+        void replay(() => history.redo());
         break;
       case 'moveRows': {
         if (!editable) break;
@@ -393,7 +426,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (!selection || !editable) return;
     event.preventDefault();
     const text = event.clipboardData.getData('text/plain');
-    void pasteText(text, selection);
+    const at = selection;
+    void inTurn(() => pasteText(text, at));
   };
 
   const pasteText = async (text: string, at: GridSelection) => {
@@ -427,10 +461,13 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     }
     const existing = writes.filter((w) => w.row < count);
     const fresh = writes.filter((w) => w.row >= count);
-    writeStep(existing.flatMap((w) => {
+    const jobs = existing.flatMap((w) => {
       const row = store.rowAt(w.row);
       return row ? [jobOf(row, columns[w.col], w.value)] : [];
-    }));
+    });
+    send(jobs);
+    // One step of the history: the cells written and the rows made (an undo deletes those).
+    const made: string[] = [];
     if (plan.newRows > 0) {
       const rows: NewRow[] = Array.from({ length: plan.newRows }, () => ({ values: {} }));
       for (const w of fresh) {
@@ -440,12 +477,13 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         else if (w.value !== null) target.values![fieldId] = w.value;
       }
       try {
-        await db.api.createRows(databaseId, rows);
+        made.push(...(await db.api.createRows(databaseId, rows)).map((row) => row.id));
         await store.refresh();
       } catch {
         failed();
       }
     }
+    history.record({ cells: changesOf(jobs), added: made });
     if (problems > 0) showToast(t('database.pasteSkipped', { count: problems }), 'info');
     const r = rangeOf(at);
     setSelection({ anchor: { row: r.top, col: r.left }, focus: { row: Math.max(...plan.cells.map((c) => c.row), r.top), col: Math.max(...plan.cells.map((c) => c.col), r.left) } });
@@ -453,16 +491,17 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 
   // —— Rows: add, insert, delete (with undo) ——
   const [focusRowId, setFocusRowId] = useState<string | null>(null);
-  const addRow = async (placeAfter?: string) => {
+  const addRow = (placeAfter?: string) => inTurn(async () => {
     try {
       const [row] = await db.api.createRows(databaseId, [{}], placeAfter);
+      history.record({ added: [row.id] });
       if (placeAfter === undefined) rowVirtualizer.scrollToIndex(itemCount, { align: 'end' });
       await store.refresh();
       setFocusRowId(row.id);
     } catch {
       failed();
     }
-  };
+  });
   const startEditingRef = useRef(startEditing);
   startEditingRef.current = startEditing;
   const focusIndex = focusRowId ? store.indexOf(focusRowId) : -1;
@@ -473,23 +512,20 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     setSelection(cellSelection(pos));
     startEditingRef.current(pos);
   }, [focusIndex]);
-  const deleteChecked = async () => {
+  const deleteChecked = () => inTurn(async () => {
     const ids = [...checked];
     try {
       await db.api.deleteRows(databaseId, ids);
+      const step = history.record({ deleted: ids });
       setChecked(new Set());
       setSelection(null);
       await store.refresh();
-      showToast(t('database.rowsDeleted', { count: ids.length }), 'info', 10_000, {
-        label: t('database.undo'),
-        run: () => {
-          db.api.restoreRows(databaseId, ids).then(() => store.refresh(), failed);
-        },
-      });
+      // The toast's «Отменить» is Ctrl/⌘+Z for this step (nothing, once that has undone it).
+      showToast(t('database.rowsDeleted', { count: ids.length }), 'info', 10_000, { label: t('database.undo'), run: () => void replay(() => history.undo(step)) });
     } catch {
       failed();
     }
-  };
+  });
 
   // —— Rows moved: dragged by their handle or Alt+Shift+↑/↓, where the rows' own order shows ——
   const ownOrder = !layout.sorts?.length && !layout.groupBy && !groupField;

@@ -14,37 +14,61 @@ export interface CellChange {
 export const HISTORY_STEPS = 100;
 
 /**
- * Undo and redo of the cells edited in one view (Ctrl/⌘+Z; Ctrl/⌘+Shift+Z or Ctrl+Y): a step
- * is one edit, or a whole paste or clear. The grid writes a step back through the same cell
- * writes as any edit (`stepWrites`), so it conflicts and merges like one.
+ * One step of the history: the cells it changed, and the rows it made or deleted (a paste past the
+ * last row does both). Applying a step restores the rows in `added` from the trash, deletes those
+ * in `deleted` (to the trash) and writes the cells' `after`.
+ */
+export interface HistoryStep {
+  cells: CellChange[];
+  added: string[];
+  deleted: string[];
+}
+
+/**
+ * Undo and redo in one view (Ctrl/⌘+Z; Ctrl/⌘+Shift+Z or Ctrl+Y): a step is one edit, a whole
+ * paste or clear, a row added, or rows deleted. The grid writes a step's cells back through the
+ * same cell writes as any edit (`stepWrites`), so they conflict and merge like one; an added row
+ * is undone by deleting it (to the trash) and redone by restoring it, deleted rows the other way.
  */
 export class CellHistory {
-  private undos: CellChange[][] = [];
-  private redos: CellChange[][] = [];
+  private undos: HistoryStep[] = [];
+  private redos: HistoryStep[] = [];
 
-  record(step: readonly CellChange[]): void {
-    if (step.length === 0) return;
-    this.undos.push([...step]);
+  /** Records a step (nothing when it changed nothing); answers it, for `undo(step)`. */
+  record(step: Partial<HistoryStep>): HistoryStep | null {
+    const full: HistoryStep = { cells: [...(step.cells ?? [])], added: [...(step.added ?? [])], deleted: [...(step.deleted ?? [])] };
+    if (full.cells.length === 0 && full.added.length === 0 && full.deleted.length === 0) return null;
+    this.undos.push(full);
     if (this.undos.length > HISTORY_STEPS) this.undos.shift();
     this.redos = [];
+    return full;
   }
 
-  /** The changes that undo the last step (each one reversed), or null when there is none. */
-  undo(): CellChange[] | null {
+  /**
+   * The step that undoes the last one (each cell reversed, rows made deleted and rows deleted
+   * restored), or null when there is none — or when `only` is given and the last step is not it
+   * (a toast's «Отменить» after Ctrl/⌘+Z has undone its step, or after a later step).
+   */
+  undo(only?: HistoryStep | null): HistoryStep | null {
+    if (only !== undefined && this.undos[this.undos.length - 1] !== only) return null;
     const step = this.undos.pop();
     if (!step) return null;
     this.redos.push(step);
-    return step.map((change) => ({ ...change, before: change.after, after: change.before }));
+    return { cells: step.cells.map((change) => ({ ...change, before: change.after, after: change.before })), added: step.deleted, deleted: step.added };
   }
 
-  /** The changes of the step last undone, or null. */
-  redo(): CellChange[] | null {
+  /** The step last undone, to apply again, or null. */
+  redo(): HistoryStep | null {
     const step = this.redos.pop();
     if (!step) return null;
     this.undos.push(step);
     return step;
   }
 }
+
+/** The history's changes of cell writes: each from the value it was edited from. */
+export const changesOf = (jobs: ReadonlyArray<Pick<CellChange, 'rowId' | 'fieldId' | 'field'> & { base: { value: RowValue }; value: RowValue }>): CellChange[] =>
+  jobs.map((job) => ({ rowId: job.rowId, fieldId: job.fieldId, field: job.field, before: job.base.value, after: job.value }));
 
 const same = (a: RowValue | undefined, b: RowValue | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 

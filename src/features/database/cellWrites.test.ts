@@ -115,30 +115,49 @@ describe('cell writes', () => {
   test('undo and redo: a step reversed, written only over cells that still hold what it left', async () => {
     const { store } = await setup();
     const history = new CellHistory();
-    history.record([
-      { rowId: 'row-0', fieldId: 'sum', field: number, before: 1, after: 10 },
-      { rowId: 'row-0', fieldId: 'note', field: text, before: null, after: 'Купить хлеб' },
-      { rowId: 'row-1', fieldId: 'sum', field: number, before: 3, after: 4 },
-    ]);
+    history.record({
+      cells: [
+        { rowId: 'row-0', fieldId: 'sum', field: number, before: 1, after: 10 },
+        { rowId: 'row-0', fieldId: 'note', field: text, before: null, after: 'Купить хлеб' },
+        { rowId: 'row-1', fieldId: 'sum', field: number, before: 3, after: 4 },
+      ],
+    });
     const undo = history.undo()!;
-    expect(undo.map((c) => [c.fieldId, c.before, c.after])).toEqual([
+    expect(undo.cells.map((c) => [c.fieldId, c.before, c.after])).toEqual([
       ['sum', 10, 1],
       ['note', 'Купить хлеб', null],
       ['sum', 4, 3],
     ]);
+    expect([undo.added, undo.deleted]).toEqual([[], []]);
     // row-1's sum is not 4 any more (someone else's edit): left alone.
-    const { writes, skipped } = stepWrites(store, undo);
+    const { writes, skipped } = stepWrites(store, undo.cells);
     expect(writes.map((w) => [w.rowId, w.fieldId, w.after, w.version])).toEqual([
       ['row-0', 'sum', 1, 1],
       ['row-0', 'note', null, 1],
     ]);
     expect(skipped).toBe(1);
     expect(history.undo()).toBeNull();
-    expect(history.redo()!.map((c) => c.after)).toEqual([10, 'Купить хлеб', 4]);
+    expect(history.redo()!.cells.map((c) => c.after)).toEqual([10, 'Купить хлеб', 4]);
     expect(history.redo()).toBeNull();
     // A new edit after an undo drops what could be redone.
     history.undo();
-    history.record([{ rowId: 'row-0', fieldId: 'sum', field: number, before: 10, after: 11 }]);
+    history.record({ cells: [{ rowId: 'row-0', fieldId: 'sum', field: number, before: 10, after: 11 }] });
     expect(history.redo()).toBeNull();
+  });
+
+  test('undo and redo of rows: a row added is deleted by its undo and restored by its redo; deleted rows the other way; an empty step is no step', () => {
+    const history = new CellHistory();
+    history.record({});
+    history.record({ cells: [], added: [], deleted: [] });
+    expect(history.undo()).toBeNull();
+    history.record({ added: ['new-1'] });
+    history.record({ deleted: ['row-3', 'row-4'] });
+    // A paste past the last row: cells of the rows there and a row made, one step.
+    history.record({ cells: [{ rowId: 'row-0', fieldId: 'sum', field: number, before: 1, after: 2 }], added: ['new-2'] });
+    expect(history.undo()).toEqual({ cells: [expect.objectContaining({ rowId: 'row-0', before: 2, after: 1 })], added: [], deleted: ['new-2'] });
+    expect(history.undo()).toEqual({ cells: [], added: ['row-3', 'row-4'], deleted: [] });
+    expect(history.undo()).toEqual({ cells: [], added: [], deleted: ['new-1'] });
+    expect(history.redo()).toEqual({ cells: [], added: ['new-1'], deleted: [] });
+    expect(history.redo()).toEqual({ cells: [], added: [], deleted: ['row-3', 'row-4'] });
   });
 });
