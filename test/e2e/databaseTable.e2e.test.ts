@@ -517,6 +517,48 @@ it('Ctrl+Z undoes a row added, a paste that added a row and rows deleted (on the
   await page.context().close();
 });
 
+it('a range of 1,200 rows (most never loaded) is copied whole, cleared whole in calls of 1,000 cells, and brought back by one Ctrl+Z', async () => {
+  const { page, cookie, S, holderId, db } = await databasePage('table.range@example.com', 'Большой диапазон');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
+  const ROWS = 1200;
+  for (let at = 0; at < ROWS; at += 600) {
+    await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: Array.from({ length: 600 }, (_, i) => ({ title: `Строка ${at + i}`, values: { sum: at + i } })) }) });
+  }
+  const onServer = async () => {
+    const all: Array<[string, number | null]> = [];
+    for (let offset = 0; offset < ROWS; offset += 500) {
+      const answer = await fetchJson<{ data: Array<{ data: { title: string; values: { sum?: number } } }> }>(`${S}/database/${db}/rows?offset=${offset}&limit=500`, { cookie });
+      all.push(...answer.data.map((r): [string, number | null] => [r.data.title, r.data.values.sum ?? null]));
+    }
+    return all;
+  };
+  const before = await onServer();
+  await page.goto(`${server.url}/${holderId}`);
+  await eventually(() => text(cell(page, 0, 0)), 'Строка 0');
+  const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+  await cell(page, 0, 0).click();
+  await page.keyboard.press(`${mod}+a`);
+  await page.keyboard.press(`${mod}+c`);
+  await page.getByText('Скопировано 1200 строк').waitFor();
+  const copied = (await page.evaluate(() => navigator.clipboard.readText())).split('\n');
+  expect(copied).toHaveLength(ROWS);
+  expect([copied[0], copied[777], copied[ROWS - 1]]).toEqual(['Строка 0\t0', 'Строка 777\t777', `Строка ${ROWS - 1}\t${ROWS - 1}`]);
+
+  // Delete on the whole range: 2,400 cells, written in calls of at most 1,000.
+  const calls: number[] = [];
+  page.on('request', (request) => {
+    if (/\/database\/[^/]+\/cells$/.test(new URL(request.url()).pathname)) calls.push((request.postDataJSON() as { cells: unknown[] }).cells.length);
+  });
+  await page.keyboard.press('Delete');
+  await eventually(async () => (await onServer()).every(([title, sum]) => title === '' && sum === null), true, 20_000);
+  expect(calls).toEqual([1000, 1000, 400]);
+  await page.keyboard.press(`${mod}+z`);
+  await eventually(onServer, before, 20_000);
+  await eventually(() => text(cell(page, 0, 0)), 'Строка 0');
+  await page.context().close();
+});
+
 it('a files cell: files uploaded to the row, opened, one taken out again; the cell is written once the editor closes', async () => {
   const { page, cookie, S, holderId, db } = await databasePage('table.files@example.com', 'Файлы');
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'att', field: { name: 'Вложения', type: 'files' } }) });
@@ -579,12 +621,14 @@ it('select options made while typing, a footer sum, group headers with counts, a
     await page.keyboard.press('Enter');
     await page.keyboard.type(stage);
     await page.keyboard.press('Enter');
+    // The option is the cell's at once (its field saved meanwhile: the cell's write waits for it).
     await eventually(() => text(cell(page, row, 1)), stage);
     const written = cellWrites(page);
     await page.keyboard.press('Tab');
     await page.keyboard.type(sum);
     await page.keyboard.press('Enter');
     await written;
+    await eventually(() => text(cell(page, row, 2)), sum);
   }
   // «Идея» was made once, then picked: the field has two options.
   await cell(page, 0, 1).click();

@@ -76,6 +76,29 @@ describe('the Table view', () => {
     expect(cell(3, 1).textContent).toMatch(/30,00\s₽/);
   });
 
+  test('an option made in a cell is the cell\'s at once; the write waits for its field, and a second new option is added to the first', async () => {
+    const { server, sink, cell } = await setup();
+    const make = async (row: number, name: string) => {
+      fireEvent.mouseDown(cell(row, 3));
+      fireEvent.keyDown(sink, { key: 'Enter' });
+      const find = screen.getByLabelText('Найти или создать');
+      fireEvent.change(find, { target: { value: name } });
+      fireEvent.keyDown(find, { key: 'Enter' });
+      // Closed at once, before the field's save is answered: the next keys are the grid's.
+      expect(screen.queryByLabelText('Найти или создать')).toBeNull();
+    };
+    await make(0, 'Новая');
+    await make(1, 'Другая');
+    await flush();
+    await flush();
+    const posts = server.requests.filter((r) => r.method === 'POST').map((r) => r.path);
+    expect(posts).toEqual(['database/db/fields/tag', 'database/db/fields/tag', 'row/row-0/cells/tag', 'row/row-1/cells/tag']);
+    expect(server.config.fields.tag).toMatchObject({ options: [{ id: 'o1' }, { name: 'Новая' }, { name: 'Другая' }] });
+    const options = (server.config.fields.tag as { options: Array<{ id: string; name: string }> }).options;
+    expect(server.rows[0].data.values.tag).toBe(options[1].id);
+    expect(server.rows[1].data.values.tag).toBe(options[2].id);
+  });
+
   test('a checkbox toggles in place; Delete clears the selected range', async () => {
     const { server, sink, cell } = await setup();
     fireEvent.mouseDown(cell(0, 2).querySelector('[data-toggle]')!);

@@ -246,9 +246,14 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const sendCells = useCallback<SendCells>((cells) => db.api.writeCells(databaseId, cells), [db.api, databaseId]);
   // Writes not answered yet, by cell: an undo waits for them (it must start from the versions they make).
   const inFlight = useRef(new Map<string, Promise<void>>());
+  // Options made in a cell's editor, their fields still being saved: by field, the field as last
+  // sent and the save (a second option of the same field is added to the first, after it).
+  const optionSaves = useRef(new Map<string, { field: DatabaseField; saved: Promise<boolean> }>());
   const send = useCallback(
     (jobs: CellWrite[]) => {
-      const done = writeCells(jobs, sendCells);
+      // A cell given an option whose field is still being saved is written after it (the server checks the value against the options).
+      const waits = [...new Set(jobs.map((job) => job.fieldId))].flatMap((fieldId) => optionSaves.current.get(fieldId)?.saved ?? []);
+      const done = waits.length === 0 ? writeCells(jobs, sendCells) : Promise.all(waits).then((saved) => (saved.every(Boolean) ? writeCells(jobs, sendCells) : undefined));
       for (const job of jobs) {
         const key = `${job.rowId} ${job.fieldId}`;
         inFlight.current.set(key, done);
@@ -258,8 +263,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     [sendCells],
   );
   const writeStep = useCallback(
-    (jobs: CellWrite[]) => {
-      history.record({ cells: changesOf(jobs) });
+    (jobs: CellWrite[], span?: [number, number]) => {
+      history.record({ cells: changesOf(jobs), span });
       send(jobs);
     },
     [history, send],
@@ -297,11 +302,20 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     }
     const changes = step.cells;
     await Promise.all(changes.map((c) => inFlight.current.get(`${c.rowId} ${c.fieldId}`)));
-    const { writes, skipped } = stepWrites(store, changes);
-    const jobs = writes.flatMap((w) => {
-      const row = store.rowById(w.rowId);
+    // Rows of a big range not in memory any more are read again where the step left them.
+    let read: Map<string, WireRow> | undefined;
+    if (step.span && changes.some((c) => !store.rowById(c.rowId))) {
+      try {
+        read = new Map((await store.rowsIn(step.span[0], step.span[1])).flatMap((row) => (row ? [[row.id, row] as const] : [])));
+      } catch {
+        failed();
+        return;
+      }
+    }
+    const { writes, skipped } = stepWrites(store, changes, read);
+    const jobs = writes.map((w) => {
       const column = columns.find((c) => c.fieldId === w.fieldId) ?? { fieldId: w.fieldId, field: w.field };
-      return row ? [jobOf(row, column as GridColumn, w.after, { value: w.before, version: w.version })] : [];
+      return jobOf(w.row, column as GridColumn, w.after, { value: w.before, version: w.version });
     });
     send(jobs);
     if (skipped > 0) showToast(t('database.undoSkipped', { count: skipped }), 'info');
@@ -319,28 +333,50 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     setEditing({ pos, initial, base: { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 } });
   };
 
+  // The editor last finished: a key that reaches it after it finished, before it is gone (a Tab
+  // typed right after the Enter that picked an option), moves on but writes nothing again.
+  const finished = useRef<Editing | null>(null);
   const finishEditing = (value: RowValue | undefined, move: EditorMove) => {
     const current = editing;
     setEditing(null);
     if (!current) return;
-    if (value !== undefined) commit(current.pos.row, current.pos.col, value, current.base);
+    const again = finished.current === current;
+    finished.current = current;
+    if (value !== undefined && !again) commit(current.pos.row, current.pos.col, value, current.base);
     const step = move === 'down' ? [1, 0] : move === 'right' ? [0, 1] : move === 'left' ? [0, -1] : [0, 0];
     if (move === 'right' || move === 'left') select(tabSelection(cellSelection(current.pos), move === 'left', size), current.pos);
     else select(moveSelection(cellSelection(current.pos), step[0], step[1], size, false), current.pos);
     requestAnimationFrame(focusGrid);
   };
 
+  /**
+   * The rows of a range, one entry per index: at once when they are all in memory, else a promise
+   * of them, once those beyond the loaded windows are read (a range of thousands of rows; a note
+   * says how many come).
+   */
+  const rangeRows = (r: { top: number; bottom: number }): Array<WireRow | undefined> | Promise<Array<WireRow | undefined>> => {
+    if (store.hasRows(r.top, r.bottom)) return Array.from({ length: r.bottom - r.top + 1 }, (_, i) => store.rowAt(r.top + i));
+    showToast(t('database.rangeReading', { count: r.bottom - r.top + 1 }), 'info');
+    return store.rowsIn(r.top, r.bottom);
+  };
   const clearRange = () => {
     if (!range || !editable) return;
-    const jobs: CellWrite[] = [];
-    for (let r = range.top; r <= range.bottom; r += 1) {
-      for (let c = range.left; c <= range.right; c += 1) {
-        const row = store.rowAt(r);
-        const value = row ? (cellOf(row, columns[c].fieldId) ?? null) : null;
-        if (row && value !== null && value !== '' && isEditableField(columns[c].field)) jobs.push(jobOf(row, columns[c], null));
+    const r = range;
+    const clear = (rows: Array<WireRow | undefined>) => {
+      const jobs: CellWrite[] = [];
+      for (const row of rows) {
+        if (!row) continue;
+        for (let c = r.left; c <= r.right; c += 1) {
+          const value = cellOf(row, columns[c].fieldId) ?? null;
+          if (value !== null && value !== '' && isEditableField(columns[c].field)) jobs.push(jobOf(row, columns[c], null));
+        }
       }
-    }
-    writeStep(jobs);
+      writeStep(jobs, [r.top, r.bottom]);
+    };
+    const rows = rangeRows(r);
+    // Rows to read first: in turn with the other steps that wait for the server.
+    if (Array.isArray(rows)) clear(rows);
+    else void inTurn(async () => clear(await rows)).catch(failed);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -409,14 +445,19 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const onCopy = (event: ClipboardEvent<HTMLTextAreaElement>) => {
     if (!range) return;
     event.preventDefault();
-    const lines: string[][] = [];
-    for (let r = range.top; r <= range.bottom; r += 1) {
-      const row = store.rowAt(r);
-      const line: string[] = [];
-      for (let c = range.left; c <= range.right; c += 1) line.push(row ? valueToText(columns[c].field, cellOf(row, columns[c].fieldId), names) : '');
-      lines.push(line);
+    const r = range;
+    const tsv = (rows: Array<WireRow | undefined>) => toTsv(rows.filter((row): row is WireRow => !!row).map((row) => columns.slice(r.left, r.right + 1).map((column) => valueToText(column.field, cellOf(row, column.fieldId), names))));
+    const rows = rangeRows(r);
+    if (Array.isArray(rows)) {
+      event.clipboardData.setData('text/plain', tsv(rows));
+      return;
     }
-    event.clipboardData.setData('text/plain', toTsv(lines));
+    // Rows beyond the loaded windows: the clipboard is written when they are read (the async
+    // Clipboard API, asked for within this copy, so the browser still counts it as the person's).
+    void writeClipboardLater(rows.then(tsv)).then(
+      () => rows.then((all) => showToast(t('database.rangeCopied', { count: all.filter(Boolean).length }), 'info')),
+      () => showToast(t('database.copyFailed'), 'error'),
+    );
   };
   const onCut = (event: ClipboardEvent<HTMLTextAreaElement>) => {
     onCopy(event);
@@ -461,8 +502,19 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     }
     const existing = writes.filter((w) => w.row < count);
     const fresh = writes.filter((w) => w.row >= count);
+    // The rows pasted over: a long paste reaches rows not in memory, read first.
+    const span: [number, number] | undefined = existing.length > 0 ? [Math.min(...existing.map((w) => w.row)), Math.max(...existing.map((w) => w.row))] : undefined;
+    let over: Array<WireRow | undefined> = [];
+    if (span) {
+      try {
+        over = await rangeRows({ top: span[0], bottom: span[1] });
+      } catch {
+        failed();
+        return;
+      }
+    }
     const jobs = existing.flatMap((w) => {
-      const row = store.rowAt(w.row);
+      const row = span ? over[w.row - span[0]] : undefined;
       return row ? [jobOf(row, columns[w.col], w.value)] : [];
     });
     send(jobs);
@@ -483,7 +535,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         failed();
       }
     }
-    history.record({ cells: changesOf(jobs), added: made });
+    history.record({ cells: changesOf(jobs), added: made, span });
     if (problems > 0) showToast(t('database.pasteSkipped', { count: problems }), 'info');
     const r = rangeOf(at);
     setSelection({ anchor: { row: r.top, col: r.left }, focus: { row: Math.max(...plan.cells.map((c) => c.row), r.top), col: Math.max(...plan.cells.map((c) => c.col), r.left) } });
@@ -838,12 +890,18 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     </div>
   );
 
-  async function addOptionToField(fieldId: string, name: string): Promise<string | null> {
-    const field = config.fields[fieldId];
+  /** A new option of a field, given to the cell at once; the field is saved meanwhile (`send` waits for it). */
+  function addOptionToField(fieldId: string, name: string): string | null {
+    const pending = optionSaves.current.get(fieldId);
+    const field = pending?.field ?? config.fields[fieldId];
     if (!hasOptions(field)) return null;
     const option = { id: newId(), name, color: OPTION_CYCLE[field.options.length % OPTION_CYCLE.length] };
-    const next = field.type === 'status' ? { ...field, options: [...field.options, { ...option, group: 'todo' as const }] } : { ...field, options: [...field.options, option] };
-    return (await db.saveField(fieldId, next as DatabaseField)) ? option.id : null;
+    const next = (field.type === 'status' ? { ...field, options: [...field.options, { ...option, group: 'todo' as const }] } : { ...field, options: [...field.options, option] }) as DatabaseField;
+    const saved = (pending?.saved ?? Promise.resolve(true)).then((before) => before && db.saveField(fieldId, next));
+    const entry = { field: next, saved };
+    optionSaves.current.set(fieldId, entry);
+    void saved.finally(() => optionSaves.current.get(fieldId) === entry && optionSaves.current.delete(fieldId));
+    return option.id;
   }
 }
 
@@ -1003,6 +1061,18 @@ interface GroupHeaderProps {
   members: Array<{ id: string; name: string; email: string }>;
   collapsed: boolean;
   onToggle(): void;
+}
+
+/**
+ * Writes text that is still coming to the clipboard: a ClipboardItem of a promise where the browser
+ * has one (it must be asked for within the person's copy; Chromium, Safari and Firefox take a
+ * promise), else the text once it is there.
+ */
+function writeClipboardLater(text: Promise<string>): Promise<void> {
+  if (typeof ClipboardItem !== 'undefined' && navigator.clipboard?.write) {
+    return navigator.clipboard.write([new ClipboardItem({ 'text/plain': text.then((value) => new Blob([value], { type: 'text/plain' })) })]);
+  }
+  return text.then((value) => navigator.clipboard.writeText(value));
 }
 
 function GroupHeader({ group, field, top, width, members, collapsed, onToggle }: GroupHeaderProps) {

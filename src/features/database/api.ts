@@ -1,7 +1,7 @@
 import type { WireBlock } from '../../../schema/block';
 import type { DatabaseField, DatabaseLayout, RowValue } from '../../../schema/blocks/database';
 import type { WireElement } from '../../../schema/element';
-import type { CalculationResults, NewRow, RetypeReport, WireGroup, WireRow } from '../../../schema/database';
+import { CELLS_PER_REQUEST, type CalculationResults, type NewRow, type RetypeReport, type WireGroup, type WireRow } from '../../../schema/database';
 import { api } from '../../app/api';
 import { jsonQuery, rowsPath, type RowsQuery } from '../../editor/blocks/databaseRows';
 
@@ -64,8 +64,15 @@ export const databaseApi = {
     return post(`row/${id(rowId)}/cells/${id(fieldId)}`, { value, version });
   },
   /** Several cells in one call (a paste, a clear): each on its version; conflicts come back as the server has them. */
-  writeCells(databaseId: string, cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>): Promise<{ written: WireCell[]; conflicts: WireCell[] }> {
-    return post(`database/${id(databaseId)}/cells`, { cells });
+  /** Cells written in calls of CELLS_PER_REQUEST (a whole column of thousands of rows cleared), one after another; the answers put together. */
+  async writeCells(databaseId: string, cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>): Promise<{ written: WireCell[]; conflicts: WireCell[] }> {
+    const all = { written: [] as WireCell[], conflicts: [] as WireCell[] };
+    for (let at = 0; at < cells.length; at += CELLS_PER_REQUEST) {
+      const answer = await post<{ written: WireCell[]; conflicts: WireCell[] }>(`database/${id(databaseId)}/cells`, { cells: cells.slice(at, at + CELLS_PER_REQUEST) });
+      all.written.push(...answer.written);
+      all.conflicts.push(...answer.conflicts);
+    }
+    return all;
   },
   moveRows(databaseId: string, ids: string[], placeAfter: string | null): Promise<WireRow[]> {
     return post(`database/${id(databaseId)}/rows/move`, { ids, placeAfter });

@@ -1,4 +1,5 @@
 import type { DatabaseField, RowValue } from '../../../schema/blocks/database';
+import type { WireRow } from '../../../schema/database';
 import { cellOf, type RowStore } from './rowStore';
 
 /** One cell's edit: what it held and what it was given. */
@@ -22,6 +23,12 @@ export interface HistoryStep {
   cells: CellChange[];
   added: string[];
   deleted: string[];
+  /**
+   * The rows of the view the cells were in when the step was made (first, last): a range cleared
+   * or pasted over, thousands of rows of which most are not in memory when it is undone — those
+   * are read again from there.
+   */
+  span?: [number, number];
 }
 
 /**
@@ -36,7 +43,7 @@ export class CellHistory {
 
   /** Records a step (nothing when it changed nothing); answers it, for `undo(step)`. */
   record(step: Partial<HistoryStep>): HistoryStep | null {
-    const full: HistoryStep = { cells: [...(step.cells ?? [])], added: [...(step.added ?? [])], deleted: [...(step.deleted ?? [])] };
+    const full: HistoryStep = { cells: [...(step.cells ?? [])], added: [...(step.added ?? [])], deleted: [...(step.deleted ?? [])], span: step.span };
     if (full.cells.length === 0 && full.added.length === 0 && full.deleted.length === 0) return null;
     this.undos.push(full);
     if (this.undos.length > HISTORY_STEPS) this.undos.shift();
@@ -54,7 +61,7 @@ export class CellHistory {
     const step = this.undos.pop();
     if (!step) return null;
     this.redos.push(step);
-    return { cells: step.cells.map((change) => ({ ...change, before: change.after, after: change.before })), added: step.deleted, deleted: step.added };
+    return { cells: step.cells.map((change) => ({ ...change, before: change.after, after: change.before })), added: step.deleted, deleted: step.added, span: step.span };
   }
 
   /** The step last undone, to apply again, or null. */
@@ -73,20 +80,21 @@ export const changesOf = (jobs: ReadonlyArray<Pick<CellChange, 'rowId' | 'fieldI
 const same = (a: RowValue | undefined, b: RowValue | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
- * The writes that apply `changes` to the rows in memory: a cell that no longer holds what the
- * change starts from (someone changed it since, or it is not loaded) is left as it is and counted
- * in `skipped` — an undo never overwrites another person's later edit.
+ * The writes that apply `changes` to the rows in memory (or in `read`: rows read for the step): a
+ * cell that no longer holds what the change starts from (someone changed it since, or its row is
+ * in neither) is left as it is and counted in `skipped` — an undo never overwrites another
+ * person's later edit.
  */
-export function stepWrites(store: RowStore, changes: readonly CellChange[]): { writes: Array<CellChange & { version: number }>; skipped: number } {
-  const writes: Array<CellChange & { version: number }> = [];
+export function stepWrites(store: RowStore, changes: readonly CellChange[], read?: ReadonlyMap<string, WireRow>): { writes: Array<CellChange & { version: number; row: WireRow }>; skipped: number } {
+  const writes: Array<CellChange & { version: number; row: WireRow }> = [];
   let skipped = 0;
   for (const change of changes) {
-    const row = store.rowById(change.rowId);
+    const row = store.rowById(change.rowId) ?? read?.get(change.rowId);
     if (!row || !same(cellOf(row, change.fieldId), change.before)) {
       skipped += 1;
       continue;
     }
-    writes.push({ ...change, version: row.versions[change.fieldId] ?? 0 });
+    writes.push({ ...change, version: row.versions[change.fieldId] ?? 0, row });
   }
   return { writes, skipped };
 }

@@ -92,8 +92,12 @@ export interface CellEditorProps {
   anchor: HTMLElement;
   members: WireUser[];
   done(value: RowValue | undefined, move: EditorMove): void;
-  /** A new option for a select, multi-select or status field (the field is saved first); its id. */
-  addOption(fieldId: string, name: string): Promise<string | null>;
+  /**
+   * A new option for a select, multi-select or status field; its id. At once (the grid: the field
+   * is saved meanwhile, and the cell's write waits for it — keys typed after Enter go on to the
+   * next cell), or once the field is saved.
+   */
+  addOption(fieldId: string, name: string): string | null | Promise<string | null>;
   /** The row being edited: files are uploaded to its page (they are read by its readers). */
   rowId: string;
 }
@@ -228,7 +232,8 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
   };
   const create = async () => {
     const name = query.trim();
-    const id = await addOption(fieldId, name);
+    const made = addOption(fieldId, name);
+    const id = typeof made === 'string' || made === null ? made : await made;
     if (id) pick(id);
   };
   const onKey = (event: ReactKeyboardEvent) => {

@@ -2,7 +2,7 @@ import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
 import { databaseApi } from './api';
 import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
 import { movedItem } from './useReorderable';
-import { KEEP_WINDOWS, RowStore, WINDOW_SIZE } from './rowStore';
+import { KEEP_WINDOWS, RANGE_READ, RowStore, WINDOW_SIZE } from './rowStore';
 
 const config = { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' as const }, n: { name: 'Число', type: 'number' as const } } };
 const view = { layouts: [{ uid: 'v1', type: 'table' as const, orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] };
@@ -18,6 +18,39 @@ function setup(count: number) {
 afterEach(() => jest.useRealTimers());
 
 describe('the windowed row store', () => {
+  test('a range beyond the loaded windows: its rows read in order, 500 a request, a few at once, not kept', async () => {
+    const { server, store } = setup(3000);
+    store.setVisible(0, 20);
+    await settle();
+    await settle();
+    expect(store.loadedWindows()).toEqual([0, 1]);
+    expect(store.hasRows(0, 199)).toBe(true);
+    expect(store.hasRows(150, 250)).toBe(false);
+    const before = server.requests.length;
+    const progress: number[] = [];
+    const rows = await store.rowsIn(150, 2899, (done) => progress.push(done));
+    expect(rows.map((row) => row?.id)).toEqual(Array.from({ length: 2750 }, (_, i) => `row-${150 + i}`));
+    // The loaded 150..199 are taken as they are; 200..2899 are 2,700 rows: 6 reads.
+    const reads = server.requests.slice(before).filter((r) => r.path.endsWith('/rows'));
+    expect(reads.map((r) => [r.query.offset, r.query.limit])).toEqual([
+      [200, RANGE_READ],
+      [700, RANGE_READ],
+      [1200, RANGE_READ],
+      [1700, RANGE_READ],
+      [2200, RANGE_READ],
+      [2700, 200],
+    ]);
+    expect(progress[0]).toBe(50);
+    expect(progress[progress.length - 1]).toBe(2750);
+    // The windows are what the screen needs, as before.
+    expect(store.loadedWindows()).toEqual([0, 1]);
+    // All in memory: nothing is read.
+    const again = server.requests.length;
+    expect((await store.rowsIn(10, 120)).map((row) => row?.id)).toEqual(Array.from({ length: 111 }, (_, i) => `row-${10 + i}`));
+    expect(server.requests.length).toBe(again);
+    store.dispose();
+  });
+
   test('reads windows of 100 around what is visible, keeps the count, and drops far windows', async () => {
     const { server, store } = setup(5000);
     store.setVisible(0, 20);

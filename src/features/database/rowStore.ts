@@ -9,6 +9,10 @@ import { movedItem } from './useReorderable';
 export const WINDOW_SIZE = DATABASE_WINDOW;
 /** Windows kept either side of the visible ones; farther ones are dropped (the heap stays small at 50,000 rows). */
 export const KEEP_WINDOWS = 3;
+/** Rows per read of a range beyond the windows (the API's most). */
+export const RANGE_READ = 500;
+/** Reads of a range in flight at once. */
+const RANGE_READS_AT_ONCE = 4;
 /** Realtime changes that need the windows read again are gathered this long. */
 export const REFRESH_DELAY_MS = 120;
 
@@ -99,6 +103,50 @@ export class RowStore {
   /** The row at a position of the view, or undefined while its window is not loaded. */
   rowAt(index: number): WireRow | undefined {
     return this.windows.get(Math.floor(index / WINDOW_SIZE))?.rows[index % WINDOW_SIZE];
+  }
+
+  /** Whether rows `first`..`last` are all in memory. */
+  hasRows(first: number, last: number): boolean {
+    for (let w = Math.floor(first / WINDOW_SIZE); w <= Math.floor(last / WINDOW_SIZE); w += 1) if (!this.windows.has(w)) return false;
+    return true;
+  }
+
+  /**
+   * Rows `first`..`last` of the view, in its order, one entry per index (a copied or cleared
+   * range; undefined past the view's end): those in memory as they are, the others read now —
+   * RANGE_READ a request, a few at once — and not kept (the windows stay what the screen needs).
+   * `onProgress` hears how many of them are in.
+   */
+  async rowsIn(first: number, last: number, onProgress?: (done: number, total: number) => void): Promise<Array<WireRow | undefined>> {
+    const total = Math.max(0, last - first + 1);
+    const rows: Array<WireRow | undefined> = Array.from({ length: total }, (_, i) => this.rowAt(first + i));
+    const reads: Array<[number, number]> = [];
+    for (let i = 0; i < total; i += 1) {
+      if (rows[i]) continue;
+      const span = reads[reads.length - 1];
+      if (span && span[0] + span[1] === i && span[1] < RANGE_READ) span[1] += 1;
+      else reads.push([i, 1]);
+    }
+    let done = total - reads.reduce((sum, [, n]) => sum + n, 0);
+    onProgress?.(done, total);
+    const controller = new AbortController();
+    let next = 0;
+    const worker = async () => {
+      while (next < reads.length) {
+        const [at, limit] = reads[next++];
+        const answer = await this.read({ ...this.query, offset: first + at, limit }, controller.signal);
+        answer.rows.forEach((row, k) => (rows[at + k] = row));
+        done += limit;
+        onProgress?.(done, total);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(RANGE_READS_AT_ONCE, reads.length) }, worker));
+    } catch (error) {
+      controller.abort();
+      throw error;
+    }
+    return rows;
   }
 
   /** Where a loaded row is in the view (-1: not loaded). */
