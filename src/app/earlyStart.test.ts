@@ -2,6 +2,8 @@ import { api, prefetchGet } from './api';
 import { earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
 import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
 import { rowsPath, viewRowsQuery, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
+import { databaseApi } from '../features/database/api';
+import { RowStore } from '../features/database/rowStore';
 
 const PLAN: EarlyPlan = {
   words: ['/assets/common-1.json', '/assets/documentEditor-2.json'],
@@ -85,11 +87,22 @@ test("a page whose top holds a database: its first window is asked for as soon a
   const layout = { uid: 'view-1', type: 'table' as const, name: 'Таблица', orderedFields: [], sorts: [{ fieldId: 'price', direction: 'desc' as const }] };
   const database = { id: 'db-1', type: 'database', data: { config: { fields: {} }, view: { layouts: [layout] } } };
   const plain = { id: 'b-1', type: 'text', data: { tokens: [] } };
-  const asked = serve((path) => (path.includes('/blocks') ? { data: [plain, database], meta: {}, errors: [] } : { data: {}, meta: {}, errors: [] }));
+  const row = { id: 'row-1', data: { title: 'Первая', values: {} }, versions: {} };
+  const asked = serve((path) => (path.includes('/blocks') ? { data: [plain, database], meta: {}, errors: [] } : path.includes('/database/') ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] } : { data: {}, meta: {}, errors: [] }));
   await startPageLoad('page-4').head;
   await new Promise((resolve) => setTimeout(resolve, 0));
   const window = rowsPath('db-1', { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW });
   expect(asked.filter((path) => path.includes('/database/'))).toEqual([window]);
+  // Its answer is read as it comes: the Table view's row store starts with it (taken once), asking nothing.
+  const query = { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW };
+  const seed = databaseApi.earlyRows('db-1', query);
+  expect(seed).toMatchObject({ offset: 0, count: 1, rows: [{ id: 'row-1' }] });
+  const store = new RowStore((q, signal) => databaseApi.rows('db-1', q, signal), viewRowsQuery(layout), seed);
+  store.setVisible(0, 0);
+  expect([store.count, store.rowAt(0)?.id]).toEqual([1, 'row-1']);
+  expect(databaseApi.earlyRows('db-1', query)).toBeNull();
+  expect(asked.filter((path) => path.includes('/database/'))).toEqual([window]);
+  store.dispose();
 
   // A page without one asks for no rows.
   const others = serve((path) => (path.includes('/blocks') ? { data: [plain], meta: {}, errors: [] } : { data: {}, meta: {}, errors: [] }));

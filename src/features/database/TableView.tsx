@@ -10,7 +10,7 @@ import { ChevronRightIcon, DragHandleIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
 import { CellContent, CellEditor, OptionChip, isEditableField, type EditorMove } from './cells';
-import { viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { CellHistory, changesOf, stepWrites, type HistoryStep } from './cellHistory';
 import { writeCells, type CellWrite, type SendCells } from './cellWrites';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
@@ -86,7 +86,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const query = useMemo(() => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }), [layout.uid, layout.filter, layout.sorts, search]); // eslint-disable-line react-hooks/exhaustive-deps
   // Grouped rows come ordered by the group as the server's view says: the saved grouping decides.
   const groupField = savedLayout.groupBy?.fieldId;
-  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, query);
+  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, query, () => rowsApi.earlyRows(databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }));
   useEffect(() => {
     onStore?.(store);
     return () => onStore?.(null);

@@ -2,8 +2,9 @@ import type { WireBlock } from '../../../schema/block';
 import type { DatabaseField, DatabaseLayout, RowValue } from '../../../schema/blocks/database';
 import type { WireElement } from '../../../schema/element';
 import { CELLS_PER_REQUEST, type CalculationResults, type NewRow, type RetypeReport, type WireGroup, type WireRow } from '../../../schema/database';
+import type { ApiResponse } from '../../../schema/envelope';
 import { api } from '../../app/api';
-import { jsonQuery, rowsPath, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { jsonQuery, rowsPath, takeEarlyRows, type RowsQuery } from '../../editor/blocks/databaseRows';
 
 /**
  * The data-table API (docs/api/databases.md), typed. Paths are under /api/v3/spaces; query
@@ -38,6 +39,11 @@ async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promi
   return (await api<T>(`${BASE}/${path}`, { method: 'POST', body, signal })).data;
 }
 
+function rowsWindow(answer: ApiResponse<WireRow[]>, query: RowsQuery): RowsWindow {
+  const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean };
+  return { rows: answer.data, count: meta.count ?? answer.data.length, offset: meta.offset ?? query.offset ?? 0, hasMoreNext: meta.hasMoreNext ?? false };
+}
+
 export const databaseApi = {
   async database(databaseId: string): Promise<{ block: DatabaseBlock; rowCount: number }> {
     const answer = await api<DatabaseBlock>(`${BASE}/database/${id(databaseId)}`);
@@ -50,9 +56,15 @@ export const databaseApi = {
     return { block: answer.data, view: meta.view, page: meta.page };
   },
   async rows(databaseId: string, query: RowsQuery, signal?: AbortSignal): Promise<RowsWindow> {
-    const answer = await api<WireRow[]>(rowsPath(databaseId, query), { signal });
-    const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean };
-    return { rows: answer.data, count: meta.count ?? answer.data.length, offset: meta.offset ?? query.offset ?? 0, hasMoreNext: meta.hasMoreNext ?? false };
+    const path = rowsPath(databaseId, query);
+    // The first window, asked for with the page's blocks (src/editor/blocks/databaseRows.ts).
+    const early = takeEarlyRows(path);
+    return rowsWindow(early ? ((await early.answer) as ApiResponse<WireRow[]>) : await api<WireRow[]>(path, { signal }), query);
+  },
+  /** The first window when its early answer is in already (taken once), else null: the Table view's first drawing shows its rows. */
+  earlyRows(databaseId: string, query: RowsQuery): RowsWindow | null {
+    const early = takeEarlyRows(rowsPath(databaseId, query), true);
+    return early?.value ? rowsWindow(early.value as ApiResponse<WireRow[]>, query) : null;
   },
   createRows(databaseId: string, rows: NewRow[], placeAfter?: string | null): Promise<WireRow[]> {
     return post(`database/${id(databaseId)}/rows`, placeAfter === undefined ? { rows } : { rows, placeAfter });

@@ -83,10 +83,17 @@ export class RowStore {
   /** Goes up when rows or cells changed (not when windows were only read): footers and groups read again. */
   changes = 0;
 
+  /** `seed`: the first window, when its rows are in already (asked for early): the first drawing shows them. */
   constructor(
     private readonly read: ReadRows,
     private query: RowsQuery,
-  ) {}
+    seed?: RowsWindow | null,
+  ) {
+    if (seed) {
+      this.windows.set(0, { rows: seed.rows, generation: 0 });
+      this.count = seed.count;
+    }
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -434,10 +441,10 @@ export function clearRowStores(): void {
 }
 
 /** A row store for a view, one per key (database and view); re-renders on every change of it. */
-export function useRowStore(read: ReadRows, key: string, query: RowsQuery): RowStore {
+export function useRowStore(read: ReadRows, key: string, query: RowsQuery, seed?: () => RowsWindow | null): RowStore {
   let entry = stores.get(key);
   if (!entry) {
-    entry = { store: new RowStore(read, query), users: 0 };
+    entry = { store: new RowStore(read, query, seed?.()), users: 0 };
     stores.set(key, entry);
     // The first window is asked for at once, not after the first paint (the effects' turn).
     entry.store.setVisible(0, 0);
