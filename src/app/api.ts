@@ -56,9 +56,40 @@ export function prefetchGet(path: string): void {
   prefetched.set(path, { at: Date.now(), response });
 }
 
-/** Drops every prefetched answer (signing out). */
+/** An answer asked for ahead and read as it comes (`prefetchAnswer`): the promise, and the answer once it is in. */
+export interface PrefetchedAnswer<T> {
+  at: number;
+  answer: Promise<ApiResponse<T>>;
+  value?: ApiResponse<T>;
+}
+const answers = new Map<string, PrefetchedAnswer<unknown>>();
+
+/**
+ * Asks for `GET path` now and reads its answer as soon as it comes, for a screen that wants it
+ * at its first drawing, in the same turn (`takeAnswer(path, true)`), or awaits it otherwise. Like a
+ * prefetched GET: fresh for 10 s, dropped by any write and by signing out.
+ */
+export function prefetchAnswer(path: string): void {
+  const entry: PrefetchedAnswer<unknown> = { at: Date.now(), answer: api<unknown>(path) };
+  entry.answer.then(
+    (value) => (entry.value = value),
+    () => answers.get(path) === entry && answers.delete(path),
+  );
+  answers.set(path, entry);
+}
+
+/** The answer `prefetchAnswer` asked for (taken once), or null when none is fresh; `whenIn`: only if it is in already. */
+export function takeAnswer<T>(path: string, whenIn = false): PrefetchedAnswer<T> | null {
+  const entry = answers.get(path);
+  if (!entry || (whenIn && !entry.value)) return null;
+  answers.delete(path);
+  return Date.now() - entry.at < PREFETCH_FRESH_MS ? (entry as PrefetchedAnswer<T>) : null;
+}
+
+/** Drops every prefetched answer (signing out, any write: it may change what they would say). */
 export function clearPrefetched(): void {
   prefetched.clear();
+  answers.clear();
   clearEarly();
 }
 

@@ -104,6 +104,15 @@ test("a page whose top holds a database: its first window is asked for as soon a
   expect(asked.filter((path) => path.includes('/database/'))).toEqual([window]);
   store.dispose();
 
+  // An early window not taken yet is dropped by any write: a store's first read after it asks the server.
+  const other = { ...database, id: 'db-6' };
+  const sixth = serve((path) => (path.includes('/blocks') ? { data: [other], meta: {}, errors: [] } : path.includes('/database/') ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] } : { data: {}, meta: {}, errors: [] }));
+  await startPageLoad('page-6').head;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(sixth.filter((path) => path.includes('/database/db-6/'))).toHaveLength(1);
+  await api('/api/v3/spaces/block', { method: 'POST', body: {} });
+  expect(databaseApi.earlyRows('db-6', query)).toBeNull();
+
   // A page without one asks for no rows.
   const others = serve((path) => (path.includes('/blocks') ? { data: [plain], meta: {}, errors: [] } : { data: {}, meta: {}, errors: [] }));
   await startPageLoad('page-5').head;

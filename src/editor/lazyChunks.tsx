@@ -163,7 +163,10 @@ export class ChunkVisibility {
 
   /** Mounts the placeholders within MOUNT_SCREENS of the visible area; unmounts drawn chunks beyond UNMOUNT_SCREENS. */
   check(): void {
-    if (!this.scrollTarget) return;
+    // One chunk (a page of up to BLOCK_CHUNK_SIZE blocks) is the page's start, always drawn:
+    // nothing to place, and no layout forced for nothing — on a Database page this check came
+    // between the editor's drawing and the grid's, a whole layout.
+    if (!this.scrollTarget || this.elements.size < 2) return;
     const view = this.scrollRoot ? this.scrollRoot.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
     const screen = Math.max(1, view.bottom - view.top);
     for (const [element, handlers] of this.elements) {

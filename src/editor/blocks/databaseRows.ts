@@ -1,8 +1,7 @@
 import type { ComponentType } from 'react';
 import type { WireBlock } from '../../../schema/block';
 import type { DatabaseData, DatabaseLayout, FilterGroup, ViewSort } from '../../../schema/blocks/database';
-import type { ApiResponse } from '../../../schema/envelope';
-import { api } from '../../app/api';
+import { prefetchAnswer } from '../../app/api';
 import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
 
 /**
@@ -44,44 +43,20 @@ export function viewRowsQuery(layout: Pick<DatabaseLayout, 'uid' | 'filter' | 's
 
 const asked = new Set<string>();
 
-/** A first window asked for early: its answer, and the answer itself once it is in (read and parsed). */
-interface EarlyWindow {
-  at: number;
-  answer: Promise<ApiResponse<unknown>>;
-  value?: ApiResponse<unknown>;
-}
-const early = new Map<string, EarlyWindow>();
-/** An early window is taken only this soon after it was asked for. */
-const EARLY_FRESH_MS = 10_000;
-
 /**
  * Asks for the first window of a view's rows now (once per address and page load), and reads its
- * answer as soon as it comes: the Table view's first drawing then has its rows (`earlyRows`).
+ * answer as soon as it comes (`prefetchAnswer`): the Table view's first drawing then has its rows
+ * (`databaseApi.earlyRows`), or its store's first read takes it. Any write drops it (a later read
+ * must not get rows from before it).
  */
 export function prefetchFirstRows(databaseId: string, layout: DatabaseLayout | undefined): void {
   if (!layout) return;
   const path = rowsPath(databaseId, { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW });
   if (asked.has(path)) return;
   asked.add(path);
-  const entry: EarlyWindow = { at: Date.now(), answer: api<unknown>(path) };
-  entry.answer.then(
-    (value) => (entry.value = value),
-    () => early.get(path) === entry && early.delete(path),
-  );
-  early.set(path, entry);
+  prefetchAnswer(path);
   // Asked again later (another visit), it is asked for again.
-  setTimeout(() => asked.delete(path), EARLY_FRESH_MS);
-}
-
-/**
- * The early answer of a window's address (taken once): `value` when it is in already, else only
- * the promise; null when there is none, or it is stale. `whenIn`: taken only if its value is in.
- */
-export function takeEarlyRows(path: string, whenIn = false): EarlyWindow | null {
-  const entry = early.get(path);
-  if (!entry || (whenIn && !entry.value)) return null;
-  early.delete(path);
-  return Date.now() - entry.at < EARLY_FRESH_MS ? entry : null;
+  setTimeout(() => asked.delete(path), 10_000);
 }
 
 export type DatabaseBlockView = ComponentType<DatabaseBlockProps>;

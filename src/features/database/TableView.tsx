@@ -82,7 +82,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 
   // —— Rows ——
   const rowsApi = db.api;
-  const read = useCallback((query: RowsQuery, signal: AbortSignal) => rowsApi.rows(databaseId, query, signal), [rowsApi, databaseId]);
+  const read = useCallback((query: RowsQuery, signal: AbortSignal, first?: boolean) => rowsApi.rows(databaseId, query, signal, first), [rowsApi, databaseId]);
   const query = useMemo(() => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }), [layout.uid, layout.filter, layout.sorts, search]); // eslint-disable-line react-hooks/exhaustive-deps
   // Grouped rows come ordered by the group as the server's view says: the saved grouping decides.
   const groupField = savedLayout.groupBy?.fieldId;

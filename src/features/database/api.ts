@@ -3,8 +3,8 @@ import type { DatabaseField, DatabaseLayout, RowValue } from '../../../schema/bl
 import type { WireElement } from '../../../schema/element';
 import { CELLS_PER_REQUEST, type CalculationResults, type NewRow, type RetypeReport, type WireGroup, type WireRow } from '../../../schema/database';
 import type { ApiResponse } from '../../../schema/envelope';
-import { api } from '../../app/api';
-import { jsonQuery, rowsPath, takeEarlyRows, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { api, takeAnswer } from '../../app/api';
+import { jsonQuery, rowsPath, type RowsQuery } from '../../editor/blocks/databaseRows';
 
 /**
  * The data-table API (docs/api/databases.md), typed. Paths are under /api/v3/spaces; query
@@ -55,16 +55,17 @@ export const databaseApi = {
     const meta = answer.meta as { view: DatabaseLayout; page: WireElement };
     return { block: answer.data, view: meta.view, page: meta.page };
   },
-  async rows(databaseId: string, query: RowsQuery, signal?: AbortSignal): Promise<RowsWindow> {
+  /** A window of rows; `first`: a store's first read of its first window, which may take the answer asked for with the page's blocks. */
+  async rows(databaseId: string, query: RowsQuery, signal?: AbortSignal, first = false): Promise<RowsWindow> {
     const path = rowsPath(databaseId, query);
     // The first window, asked for with the page's blocks (src/editor/blocks/databaseRows.ts).
-    const early = takeEarlyRows(path);
-    return rowsWindow(early ? ((await early.answer) as ApiResponse<WireRow[]>) : await api<WireRow[]>(path, { signal }), query);
+    const early = first ? takeAnswer<WireRow[]>(path) : null;
+    return rowsWindow(early ? await early.answer : await api<WireRow[]>(path, { signal }), query);
   },
   /** The first window when its early answer is in already (taken once), else null: the Table view's first drawing shows its rows. */
   earlyRows(databaseId: string, query: RowsQuery): RowsWindow | null {
-    const early = takeEarlyRows(rowsPath(databaseId, query), true);
-    return early?.value ? rowsWindow(early.value as ApiResponse<WireRow[]>, query) : null;
+    const early = takeAnswer<WireRow[]>(rowsPath(databaseId, query), true);
+    return early?.value ? rowsWindow(early.value, query) : null;
   },
   createRows(databaseId: string, rows: NewRow[], placeAfter?: string | null): Promise<WireRow[]> {
     return post(`database/${id(databaseId)}/rows`, placeAfter === undefined ? { rows } : { rows, placeAfter });

@@ -18,6 +18,33 @@ function setup(count: number) {
 afterEach(() => jest.useRealTimers());
 
 describe('the windowed row store', () => {
+  test("only the store's first read of its first window may take an answer asked for early; a refresh never does", async () => {
+    const firsts: Array<[number, boolean]> = [];
+    const server = fakeDatabaseServer(config, view, Array.from({ length: 300 }, (_, i) => makeRow(i, { n: i })));
+    globalThis.fetch = server.fetch;
+    const store = new RowStore((query, signal, first) => {
+      firsts.push([query.offset ?? 0, first === true]);
+      return databaseApi.rows('db', query, signal);
+    }, { viewId: 'v1' });
+    store.setVisible(0, 150);
+    await settle();
+    await settle();
+    await store.refresh();
+    expect(firsts[0]).toEqual([0, true]);
+    expect(firsts.slice(1).every(([, first]) => !first)).toBe(true);
+    expect(firsts.filter(([offset]) => offset === 0)).toHaveLength(2);
+    // Started with a window given (read early): none of its reads is first.
+    const seeded = new RowStore((query, signal, first) => {
+      firsts.push([query.offset ?? 0, first === true]);
+      return databaseApi.rows('db', query, signal);
+    }, { viewId: 'v1' }, { rows: [], count: 0, offset: 0, hasMoreNext: false });
+    firsts.length = 0;
+    await seeded.refresh();
+    expect(firsts.every(([, first]) => !first)).toBe(true);
+    store.dispose();
+    seeded.dispose();
+  });
+
   test('a range beyond the loaded windows: its rows read in order, 500 a request, a few at once, not kept', async () => {
     const { server, store } = setup(3000);
     store.setVisible(0, 20);

@@ -16,7 +16,12 @@ const RANGE_READS_AT_ONCE = 4;
 /** Realtime changes that need the windows read again are gathered this long. */
 export const REFRESH_DELAY_MS = 120;
 
-export type ReadRows = (query: RowsQuery, signal: AbortSignal) => Promise<RowsWindow>;
+/**
+ * Reads a window. `first`: the store's first read of the view's first window — the one read that
+ * may take an answer asked for early, with the page's blocks (`databaseApi.rows`); any later read
+ * (after a write, a change elsewhere) must be the server's answer now.
+ */
+export type ReadRows = (query: RowsQuery, signal: AbortSignal, first?: boolean) => Promise<RowsWindow>;
 
 interface Window {
   rows: WireRow[];
@@ -70,6 +75,8 @@ export class RowStore {
   /** Set when a read failed (the grid says so); cleared by the next success. */
   error: unknown = null;
   private readonly windows = new Map<number, Window>();
+  /** Whether the first window has been read (or given at the start) once: later reads are never an early answer. */
+  private firstRead = false;
   private readonly loading = new Map<number, AbortController>();
   private readonly local = new Map<string, Map<string, RowValue>>();
   /** Rows moved here whose move is not answered yet: put in their place again over every read. */
@@ -92,6 +99,7 @@ export class RowStore {
     if (seed) {
       this.windows.set(0, { rows: seed.rows, generation: 0 });
       this.count = seed.count;
+      this.firstRead = true;
     }
   }
 
@@ -238,7 +246,9 @@ export class RowStore {
     const existing = this.windows.get(w);
     if (existing) existing.generation = generation;
     try {
-      const answer = await this.read({ ...this.query, offset: w * WINDOW_SIZE, limit: WINDOW_SIZE }, controller.signal);
+      const first = w === 0 && !this.firstRead;
+      if (w === 0) this.firstRead = true;
+      const answer = await this.read({ ...this.query, offset: w * WINDOW_SIZE, limit: WINDOW_SIZE }, controller.signal, first);
       if (this.disposed || controller.signal.aborted) return;
       const current = this.windows.get(w);
       if (current && current.generation > generation) return;
