@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OPTION_COLORS, STATUS_GROUPS, type DatabaseField, type OptionColor, type OptionField, type SelectOption, type StatusGroup } from '../../../schema/blocks/database';
 import { newId } from '../../../schema/ids';
+import { DragHandleIcon } from '../../ui/icons';
 import { movedItem, useReorderable, type DropSide } from './useReorderable';
 
 type Option = SelectOption & { group?: StatusGroup };
@@ -105,7 +106,7 @@ function OptionRow({ option, status, paletteOpen, confirming, onPalette, onColor
     <>
       <div ref={row} className={['db-option', over ? `is-drop-${over}` : ''].filter(Boolean).join(' ')} data-option-row={option.id}>
         <span ref={handle} className="db-option-handle" aria-hidden title={t('database.dragOption')}>
-          ⋮⋮
+          <DragHandleIcon size={14} />
         </span>
         <button type="button" className="db-option-color db-chip" data-color={option.color ?? 'default'} aria-label={t('database.optionColor', { name: option.name })} aria-expanded={paletteOpen} onClick={onPalette} />
         <input
