@@ -112,6 +112,12 @@ export function hasOptions(field: DatabaseField): field is OptionField {
   return field.type === 'select' || field.type === 'multiSelect' || field.type === 'status';
 }
 
+/** The field with `added` after its options (a status field's new options start in its «todo» group). */
+export function withNewOptions(field: OptionField, added: readonly SelectOption[]): OptionField {
+  if (field.type === 'status') return { ...field, options: [...field.options, ...added.map((option) => ({ ...option, group: 'todo' as const }))] };
+  return { ...field, options: [...field.options, ...added] };
+}
+
 export const databaseConfigSchema = z
   .object({ fields: z.record(fieldIdSchema, databaseFieldSchema) })
   .strict();

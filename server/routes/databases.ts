@@ -12,6 +12,7 @@ import {
   fieldOf,
   hasOptions,
   valueProblem,
+  withNewOptions,
   type DatabaseData,
   type DatabaseField,
   type DatabaseLayout,
@@ -509,7 +510,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       if (existing) return existing.id;
       const option = { id: newId().slice(0, 8), name, color: 'default' as const };
       newOptions.push(option);
-      field = { ...field, options: [...field.options, field.type === 'status' ? { ...option, group: 'todo' as const } : option] } as DatabaseField;
+      field = withNewOptions(field, [option]);
       return option.id;
     };
     const report: RetypeReport = { converted: 0, dropped: 0, droppedExamples: [], newOptions };

@@ -9,7 +9,7 @@ import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
  * its own), and the first window of a view's rows. The address of a window is shared by the
  * Table view's calls (src/features/database/api.ts) and the page, which asks for the first window
  * as soon as its blocks are in (src/features/pages/pageLoad.ts) and again, once, when it draws the
- * database block; the first `api()` call of the same address takes that answer.
+ * database block; the Table view's row store starts with that answer, or its first read takes it.
  */
 
 export const DATABASE_WINDOW = 100;

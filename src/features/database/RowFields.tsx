@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAIN_FIELD_ID, hasOptions, type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
+import { MAIN_FIELD_ID, hasOptions, withNewOptions, type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
 import type { WireUser } from '../../../schema/user';
 import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
@@ -53,8 +53,7 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
     const field = config.fields[fieldId];
     if (!hasOptions(field)) return null;
     const option = { id: newId(), name };
-    const next = field.type === 'status' ? { ...field, options: [...field.options, { ...option, group: 'todo' as const }] } : { ...field, options: [...field.options, option] };
-    return (await saveField(fieldId, next as DatabaseField)) ? option.id : null;
+    return (await saveField(fieldId, withNewOptions(field, [option]))) ? option.id : null;
   };
 
   if (!row) return <div className="db-row-fields is-loading">{store.error ? t('database.readFailed') : t('database.loading')}</div>;

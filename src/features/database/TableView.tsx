@@ -3,7 +3,7 @@ import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, 
 import { useTranslation } from 'react-i18next';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout, type RowValue, type SelectOption } from '../../../schema/blocks/database';
+import { MAIN_FIELD_ID, hasOptions, withNewOptions, type DatabaseField, type DatabaseLayout, type RowValue, type SelectOption } from '../../../schema/blocks/database';
 import { textToValue, valueToText, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { ChevronRightIcon, DragHandleIcon } from '../../ui/icons';
@@ -496,8 +496,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     for (const [fieldId, options] of added) {
       const field = config.fields[fieldId];
       if (!hasOptions(field)) continue;
-      const extra = field.type === 'status' ? options.map((o) => ({ ...o, group: 'todo' as const })) : options;
-      const ok = await db.saveField(fieldId, { ...field, options: [...field.options, ...extra] } as DatabaseField);
+      const ok = await db.saveField(fieldId, withNewOptions(field, options));
       if (!ok) return;
     }
     const existing = writes.filter((w) => w.row < count);
@@ -896,7 +895,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     const field = pending?.field ?? config.fields[fieldId];
     if (!hasOptions(field)) return null;
     const option = { id: newId(), name, color: OPTION_CYCLE[field.options.length % OPTION_CYCLE.length] };
-    const next = (field.type === 'status' ? { ...field, options: [...field.options, { ...option, group: 'todo' as const }] } : { ...field, options: [...field.options, option] }) as DatabaseField;
+    const next = withNewOptions(field, [option]);
     const saved = (pending?.saved ?? Promise.resolve(true)).then((before) => before && db.saveField(fieldId, next));
     const entry = { field: next, saved };
     optionSaves.current.set(fieldId, entry);
@@ -1053,16 +1052,6 @@ const Row = memo(
     a.widths.join() === b.widths.join(),
 );
 
-interface GroupHeaderProps {
-  group: WireGroup | undefined;
-  field: DatabaseField | undefined;
-  top: number;
-  width: number;
-  members: Array<{ id: string; name: string; email: string }>;
-  collapsed: boolean;
-  onToggle(): void;
-}
-
 /**
  * Writes text that is still coming to the clipboard: a ClipboardItem of a promise where the browser
  * has one (it must be asked for within the person's copy; Chromium, Safari and Firefox take a
@@ -1073,6 +1062,16 @@ function writeClipboardLater(text: Promise<string>): Promise<void> {
     return navigator.clipboard.write([new ClipboardItem({ 'text/plain': text.then((value) => new Blob([value], { type: 'text/plain' })) })]);
   }
   return text.then((value) => navigator.clipboard.writeText(value));
+}
+
+interface GroupHeaderProps {
+  group: WireGroup | undefined;
+  field: DatabaseField | undefined;
+  top: number;
+  width: number;
+  members: Array<{ id: string; name: string; email: string }>;
+  collapsed: boolean;
+  onToggle(): void;
 }
 
 function GroupHeader({ group, field, top, width, members, collapsed, onToggle }: GroupHeaderProps) {

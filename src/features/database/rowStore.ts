@@ -130,9 +130,8 @@ export class RowStore {
    * Rows `first`..`last` of the view, in its order, one entry per index (a copied or cleared
    * range; undefined past the view's end): those in memory as they are, the others read now —
    * RANGE_READ a request, a few at once — and not kept (the windows stay what the screen needs).
-   * `onProgress` hears how many of them are in.
    */
-  async rowsIn(first: number, last: number, onProgress?: (done: number, total: number) => void): Promise<Array<WireRow | undefined>> {
+  async rowsIn(first: number, last: number): Promise<Array<WireRow | undefined>> {
     const total = Math.max(0, last - first + 1);
     const rows: Array<WireRow | undefined> = Array.from({ length: total }, (_, i) => this.rowAt(first + i));
     const reads: Array<[number, number]> = [];
@@ -142,8 +141,6 @@ export class RowStore {
       if (span && span[0] + span[1] === i && span[1] < RANGE_READ) span[1] += 1;
       else reads.push([i, 1]);
     }
-    let done = total - reads.reduce((sum, [, n]) => sum + n, 0);
-    onProgress?.(done, total);
     const controller = new AbortController();
     let next = 0;
     const worker = async () => {
@@ -151,8 +148,6 @@ export class RowStore {
         const [at, limit] = reads[next++];
         const answer = await this.read({ ...this.query, offset: first + at, limit }, controller.signal);
         answer.rows.forEach((row, k) => (rows[at + k] = row));
-        done += limit;
-        onProgress?.(done, total);
       }
     };
     try {

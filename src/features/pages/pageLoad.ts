@@ -1,7 +1,6 @@
 import type { WireBlock } from '../../../schema/block';
 import type { WireElement } from '../../../schema/element';
 import { api } from '../../app/api';
-import { startGets } from '../../app/earlyStart';
 import { loadBlocks } from '../../editor/blockApi';
 import { preloadDatabases } from '../../editor/blocks/databaseRows';
 import { fetchPage } from './pagesSlice';
@@ -80,6 +79,3 @@ export function takePageLoad(pageUid: string): PageLoad {
   const { page, head } = taken.load;
   return pageLoadOf(pageUid, page.catch(() => fetchPage(pageUid)), head.catch(() => loadHead(pageUid)));
 }
-
-/** The page an address opens (`/{pageUid}`), or null. */
-export const pageUidOfPath = (pathname: string): string | null => startGets(pathname).page;
