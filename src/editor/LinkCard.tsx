@@ -128,7 +128,14 @@ export function useLinkCard(editor: Editor, canEdit: boolean, frame: RefObject<H
       if (current?.source === 'caret' && !card.current?.contains(document.activeElement)) setShown(null);
       return;
     }
-    if (current && current.href === link.href && Path.equals(current.path, link.range.anchor.path)) return;
+    if (current && current.href === link.href && Path.equals(current.path, link.range.anchor.path)) {
+      // The card the pointer opened is the caret's now: the pointer leaving must not take it away.
+      if (current.source === 'hover') {
+        clearTimeout(hideTimer.current);
+        setShown({ ...current, source: 'caret' });
+      }
+      return;
+    }
     clearTimeout(caretTimer.current);
     caretTimer.current = setTimeout(() => {
       const at = place(editor, link.range.anchor.path);
