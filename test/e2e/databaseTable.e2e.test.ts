@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
+import { lateFrames, launchBrowser, signInThroughUi } from '../helpers/browser';
 import { eventually, newPage, saved } from '../helpers/editorPage';
 import { fetchJson, signInToProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
@@ -35,6 +35,8 @@ const text = (locator: ReturnType<typeof cell>) => locator.evaluate((c) => (c.te
 async function signedIn(email: string, width = 1280): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
+  // Frames come late, as on CI's loaded cores: a key typed right after an edit ends must not be lost.
+  await lateFrames(page);
   page.setDefaultTimeout(15_000);
   await signInThroughUi(page, server, email);
   return page;

@@ -33,3 +33,36 @@ export async function signInThroughUi(page: import('playwright-core').Page, serv
   await page.getByRole('button', { name: 'Войти' }).click();
   await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
 }
+
+/**
+ * Frames come `ms` late in this page, as on a loaded machine (CI's two shared cores): a key typed
+ * before the next frame must still reach the right element, and nothing may wait on a frame for
+ * what the next key needs.
+ */
+export async function lateFrames(page: import('playwright-core').Page, ms = 60): Promise<void> {
+  await page.addInitScript((delay) => {
+    const request = window.requestAnimationFrame.bind(window);
+    const cancel = window.cancelAnimationFrame.bind(window);
+    const waiting = new Map<number, { timer?: ReturnType<typeof setTimeout>; frame?: number }>();
+    let next = 1;
+    window.requestAnimationFrame = (callback) => {
+      const id = next++;
+      const entry: { timer?: ReturnType<typeof setTimeout>; frame?: number } = {};
+      waiting.set(id, entry);
+      entry.timer = setTimeout(() => {
+        entry.frame = request((time) => {
+          waiting.delete(id);
+          callback(time);
+        });
+      }, delay);
+      return id;
+    };
+    window.cancelAnimationFrame = (id) => {
+      const entry = waiting.get(id);
+      if (!entry) return;
+      clearTimeout(entry.timer);
+      if (entry.frame !== undefined) cancel(entry.frame);
+      waiting.delete(id);
+    };
+  }, ms);
+}

@@ -346,7 +346,10 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     const step = move === 'down' ? [1, 0] : move === 'right' ? [0, 1] : move === 'left' ? [0, -1] : [0, 0];
     if (move === 'right' || move === 'left') select(tabSelection(cellSelection(current.pos), move === 'left', size), current.pos);
     else select(moveSelection(cellSelection(current.pos), step[0], step[1], size, false), current.pos);
-    requestAnimationFrame(focusGrid);
+    // The grid takes the keys at once (not in the next frame: a key pressed before it was lost, and
+    // a late focus took the keys from an editor opened meanwhile); an edit ended by the focus
+    // going elsewhere (a click outside) leaves the focus there.
+    if (document.activeElement?.closest('.db-editor')) focusGrid();
   };
 
   /**
