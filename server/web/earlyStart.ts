@@ -1,18 +1,22 @@
 import path from 'node:path';
 import type { IndexHtmlTransformContext, Plugin } from 'vite';
 import { earlyScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
+import { DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress.ts';
 
 type Bundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 type Chunk = Extract<Bundle[string], { type: 'chunk' }>;
 
 /** The page screen's module (src/app/App.tsx loads it lazily): its code is asked for early on a page's address. */
 const SCREEN_MODULE = path.join('src', 'features', 'pages', 'PageScreen.tsx');
+/** The Table view's module (src/editor/blocks/databaseRows.ts loads it lazily): asked for early when a page's top holds a database. */
+const DATABASE_MODULE = path.join('src', 'features', 'database', 'DatabaseBlock.tsx');
 /** The translation files (src/app/translations.ts). */
 const WORDS = /(^|\/)locales\/ru\/[^/]+\.json$/;
 
 /**
- * What the early script asks for, from the build's output: the translation files' URLs, and the
- * page screen's chunks and style sheets that the entry's own do not already bring.
+ * What the early script asks for, from the build's output: the translation files' URLs, the page
+ * screen's chunks and style sheets that the entry's own do not already bring, and the Table
+ * view's that neither brings.
  */
 export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
   const chunks = Object.values(bundle).filter((output): output is Chunk => output.type === 'chunk');
@@ -36,12 +40,18 @@ export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
   };
   const entry = chunks.find((chunk) => chunk.isEntry);
   const started = new Set(closure(entry, new Set()).map((chunk) => chunk.fileName));
-  const screen = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(SCREEN_MODULE));
-  if (!screen) throw new Error(`earlyStart: no chunk for ${SCREEN_MODULE}`);
-  const screenChunks = closure(screen, started);
-  const startedCss = new Set([...started].flatMap((name) => [...(byName.get(name)?.viteMetadata?.importedCss ?? [])]));
-  const styles = [...new Set(screenChunks.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]))].filter((name) => !startedCss.has(name));
-  return { words, screen: { scripts: screenChunks.map((chunk) => base + chunk.fileName), styles: styles.map((name) => base + name) } };
+  /** A lazily loaded module's chunks and style sheets that those loaded already (`loaded`) do not bring. */
+  const lazy = (module: string, loaded: ReadonlySet<string>) => {
+    const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(module));
+    if (!chunk) throw new Error(`earlyStart: no chunk for ${module}`);
+    const own = closure(chunk, loaded);
+    const loadedCss = new Set([...loaded].flatMap((name) => [...(byName.get(name)?.viteMetadata?.importedCss ?? [])]));
+    const styles = [...new Set(own.flatMap((c) => [...(c.viteMetadata?.importedCss ?? [])]))].filter((name) => !loadedCss.has(name));
+    return { chunks: own, files: { scripts: own.map((c) => base + c.fileName), styles: styles.map((name) => base + name) } };
+  };
+  const screen = lazy(SCREEN_MODULE, started);
+  const database = lazy(DATABASE_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName)]));
+  return { words, screen: screen.files, database: database.files, rowsWindow: DATABASE_WINDOW };
 }
 
 /**

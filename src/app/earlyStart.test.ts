@@ -8,7 +8,29 @@ import { RowStore } from '../features/database/rowStore';
 const PLAN: EarlyPlan = {
   words: ['/assets/common-1.json', '/assets/documentEditor-2.json'],
   screen: { scripts: ['/assets/PageScreen-3.js', '/assets/DocumentEditor-4.js'], styles: ['/assets/PageScreen-5.css'] },
+  database: { scripts: ['/assets/DatabaseBlock-6.js', '/assets/dnd-7.js'], styles: ['/assets/database-8.css'] },
+  rowsWindow: DATABASE_WINDOW,
 };
+
+// jsdom has no Response; the script makes one of the page's top once it has read it.
+class TextResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
+  constructor(
+    private readonly body: string,
+    init: ResponseInit = {},
+  ) {
+    this.status = init.status ?? 200;
+    this.ok = this.status >= 200 && this.status < 300;
+    this.statusText = init.statusText ?? '';
+    this.headers = new Headers(init.headers);
+  }
+  text = async () => this.body;
+  json = async () => JSON.parse(this.body) as unknown;
+}
+globalThis.Response ??= TextResponse as unknown as typeof Response;
 
 /** Answers every request with `answer(path)` (an API envelope), recording the paths asked for. */
 function serve(answer: (path: string) => unknown = () => ({ data: {}, meta: {}, errors: [] })): string[] {
@@ -17,7 +39,7 @@ function serve(answer: (path: string) => unknown = () => ({ data: {}, meta: {}, 
     const path = String(input);
     asked.push(path);
     const body = answer(path);
-    return { ok: true, status: 200, statusText: '', json: async () => body } as Response;
+    return { ok: true, status: 200, statusText: '', headers: new Headers(), json: async () => body, text: async () => JSON.stringify(body) } as Response;
   }) as typeof fetch;
   return asked;
 }
@@ -67,6 +89,46 @@ test("the app takes the script's answers once instead of asking again; a write d
   // A write (signing in, say) may change the answers: the rest are dropped.
   await api('/api/v3/spaces/block', { method: 'POST', body: {} });
   expect(takeEarly('/api/user/settings')).toBeNull();
+});
+
+test("a page whose top holds a database: the script asks for the Table view's code and the first window of each database's first view, and the app takes that answer", async () => {
+  const layout = { uid: 'view-9', type: 'table' as const, name: 'Таблица', orderedFields: [], filter: { op: 'and' as const, rules: [{ fieldId: 'price', condition: 'gt' as const, value: 5 }] }, sorts: [{ fieldId: 'price', direction: 'asc' as const }] };
+  const databases = [
+    { id: 'db-9', type: 'database', data: { config: { fields: {} }, view: { layouts: [layout, { ...layout, uid: 'view-10' }] } } },
+    { id: 'db-10', type: 'database', data: { config: { fields: {} }, view: { layouts: [{ uid: 'view-11', type: 'table', name: 'Вид' }] } } },
+  ];
+  const row = { id: 'row-9', data: { title: 'Первая', values: {} }, versions: {} };
+  const asked = serve((path) => (path.includes('/blocks') ? { data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }, ...databases], meta: {}, errors: [] } : path.includes('/database/') ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] } : { data: {}, meta: {}, errors: [] }));
+  runScript('/page-9');
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The same addresses the Table views read first (src/features/database/TableView.tsx).
+  const first = rowsPath('db-9', { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW });
+  const second = rowsPath('db-10', { ...viewRowsQuery({ uid: 'view-11' }), offset: 0, limit: DATABASE_WINDOW });
+  expect(asked.filter((path) => path.includes('/database/'))).toEqual([first, second]);
+  expect(preloads()).toEqual([
+    'modulepreload /assets/PageScreen-3.js',
+    'modulepreload /assets/DocumentEditor-4.js',
+    'preload:style /assets/PageScreen-5.css',
+    'modulepreload /assets/DatabaseBlock-6.js',
+    'modulepreload /assets/dnd-7.js',
+    'preload:style /assets/database-8.css',
+  ]);
+  // The page's load asks for those windows again: it gets the script's answers, asking nothing more.
+  const before = asked.length;
+  await startPageLoad('page-9').head;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(asked).toHaveLength(before);
+  expect(databaseApi.earlyRows('db-9', { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW })).toMatchObject({ count: 1, rows: [{ id: 'row-9' }] });
+});
+
+test('a page without a database, or whose top failed: no rows and no Table view code', async () => {
+  for (const answer of [{ data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }], meta: {}, errors: [] }, { data: null, errors: [{ code: 'page.not_found' }] }]) {
+    const asked = serve(() => answer);
+    runScript('/page-10');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(asked.filter((path) => path.includes('/database/'))).toEqual([]);
+    expect(preloads().filter((line) => /DatabaseBlock|database-/.test(line))).toEqual([]);
+  }
 });
 
 test('an answer older than its freshness is not taken', () => {

@@ -1,10 +1,14 @@
+import { rowsAddressScript, type firstRowsPaths } from '../editor/blocks/rowsAddress.ts';
+
 /**
  * The app's first requests, asked for by a small script in index.html while the HTML is read —
  * ≈ 150 ms before the app's code has come and run (docs/web-app.md, «Opening a page»). The build
  * writes that script (server/web/earlyStart.ts) from the functions here, as their text: so they
  * use nothing but their arguments and the browser's globals, and call no other function of this
- * file but `startGets` and `earlyStart`, which go into the script together. The app takes the answers
- * (`takeEarly`: the api's prefetched GETs and the translation files) instead of asking again.
+ * file but `startGets` and `earlyStart`, which go into the script together; the addresses of a
+ * database's rows come from src/editor/blocks/rowsAddress.ts, as the script's text of those
+ * functions (an argument of `earlyStart`: an imported name is not a name in the script). The app takes the answers (`takeEarly`: the api's prefetched GETs and the
+ * translation files) instead of asking again.
  */
 
 /** What the build tells the script: the translation files and, for a page's address, the page screen's code. */
@@ -13,6 +17,10 @@ export interface EarlyPlan {
   words: string[];
   /** The page screen's chunks (modulepreload) and their style sheets (preload as style). */
   screen: { scripts: string[]; styles: string[] };
+  /** The Table view's (src/features/database/DatabaseBlock.tsx), asked for when the page's top holds a database. */
+  database: { scripts: string[]; styles: string[] };
+  /** Rows in a window (DATABASE_WINDOW): the first window of each of those databases is asked for too. */
+  rowsWindow: number;
 }
 
 /** A request the script made: when, and its answer. */
@@ -48,9 +56,14 @@ export function startGets(pathname: string): { page: string | null; pageGets: st
   };
 }
 
-/** The script's body: asks for the words, the start's GETs and, on a page's address, the page screen's code. Self-contained (see the top). */
-export function earlyStart(plan: EarlyPlan): void {
+/**
+ * The script's body: asks for the words, the start's GETs and, on a page's address, the page
+ * screen's code; once the page's top is in, when it holds databases, the Table view's code and
+ * their first windows of rows (`rowsOf`: rowsAddress.ts's `firstRowsPaths`). Self-contained (see the top).
+ */
+export function earlyStart(plan: EarlyPlan, rowsOf: typeof firstRowsPaths): void {
   const early: Record<string, EarlyRequest | undefined> = (window.__early = {});
+  const api: RequestInit = { headers: { 'X-App-Type': 'Web' }, credentials: 'same-origin' };
   const get = (path: string, init?: RequestInit) => {
     const response = fetch(path, init);
     response.catch(() => undefined);
@@ -58,7 +71,7 @@ export function earlyStart(plan: EarlyPlan): void {
   };
   for (const url of plan.words) get(url);
   const start = startGets(location.pathname);
-  for (const path of [...start.pageGets, ...start.shellGets]) get(path, { headers: { 'X-App-Type': 'Web' }, credentials: 'same-origin' });
+  for (const path of [...start.pageGets, ...start.shellGets]) get(path, api);
   if (start.page === null) return;
   const link = (rel: string, href: string, as?: string) => {
     const element = document.createElement('link');
@@ -70,6 +83,29 @@ export function earlyStart(plan: EarlyPlan): void {
   };
   for (const href of plan.screen.scripts) link('modulepreload', href);
   for (const href of plan.screen.styles) link('preload', href, 'style');
+  // The page's top is read here before the app reads it: databases in it have their rows asked
+  // for first (the app asks for the same addresses as soon as it has read the top, and takes these).
+  const top = early[start.pageGets[1]]!;
+  top.response = top.response.then(async (response) => {
+    if (!response.ok) return response;
+    const text = await response.text();
+    if (text.indexOf('"database"') >= 0) {
+      let blocks: unknown = null;
+      try {
+        blocks = (JSON.parse(text) as { data?: unknown }).data;
+      } catch {
+        // Not JSON: the app says so when it reads it.
+      }
+      const rows = rowsOf(Array.isArray(blocks) ? blocks : [], plan.rowsWindow);
+      if (rows.length > 0) {
+        for (const href of plan.database.scripts) link('modulepreload', href);
+        for (const href of plan.database.styles) link('preload', href, 'style');
+        for (const path of rows) get(path, api);
+      }
+    }
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  });
+  top.response.catch(() => undefined);
 }
 
 /** The script's request for `path` (once; a second call, or one after `maxAgeMs`, gets null). */
@@ -88,5 +124,5 @@ export function clearEarly(): void {
 
 /** The script itself, for index.html. */
 export function earlyScript(plan: EarlyPlan): string {
-  return `${startGets.toString()}\n(${earlyStart.toString()})(${JSON.stringify(plan)});`;
+  return `${startGets.toString()}\n(${earlyStart.toString()})(${JSON.stringify(plan)}, ${rowsAddressScript()});`;
 }

@@ -188,3 +188,29 @@ test('a small page is not drawn twice: no top-of-page step when the top is all o
   expect(requests.map(pathOf).filter((p) => p.startsWith(`/api/v3/spaces/note/${small.data.id}/blocks`))).toEqual([`/api/v3/spaces/note/${small.data.id}/blocks?limit=100`]);
   await tab.close();
 });
+
+test("a page holding a database: the early script asks for its first rows and the Table view's code once the page's top is in; the app asks for neither again", async () => {
+  const S = `${server.url}/api/v3/spaces`;
+  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Заказы' }) });
+  const block = (await fetchJson<{ data: Array<{ id: string }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0];
+  await fetchJson(`${S}/database/${block.id}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Первый заказ' }, { title: 'Второй заказ' }] }) });
+  const tab = await context.newPage();
+  const requests = recordApi(tab);
+  const logFrom = server.log().length;
+  await tab.goto(`${server.url}/${holder.data.id}`);
+  await tab.locator('.db-scroll .db-row', { hasText: 'Второй заказ' }).waitFor();
+  const rows = requests.map(pathOf).filter((p) => p.startsWith(`/api/v3/spaces/database/${block.id}/rows`));
+  expect(rows).toHaveLength(1);
+  const arrived = server.log().slice(logFrom).split('\n').filter((line) => line.includes('"incoming request"') && line.includes(`/database/${block.id}/rows`));
+  expect(arrived).toHaveLength(1);
+  const seen = await tab.evaluate(() => ({
+    // The script's requests stay listed once taken (their answers are gone).
+    early: Object.keys(window.__early ?? {}),
+    preloaded: Array.from(document.head.querySelectorAll('link[rel="modulepreload"]')).map((link) => new URL((link as HTMLLinkElement).href).pathname),
+    code: performance.getEntriesByType('resource').filter((e) => /\/assets\/DatabaseBlock-[^/]+\.js$/.test(e.name)).length,
+  }));
+  expect(seen.early).toContain(rows[0]);
+  expect(seen.preloaded.some((path) => /^\/assets\/DatabaseBlock-[^/]+\.js$/.test(path))).toBe(true);
+  expect(seen.code).toBe(1);
+  await tab.close();
+});

@@ -1,8 +1,9 @@
 import type { ComponentType } from 'react';
 import type { WireBlock } from '../../../schema/block';
-import type { DatabaseData, DatabaseLayout, FilterGroup, ViewSort } from '../../../schema/blocks/database';
+import type { DatabaseLayout } from '../../../schema/blocks/database';
 import { prefetchAnswer } from '../../app/api';
 import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
+import { DATABASE_WINDOW, firstRowsPath, firstRowsPaths } from './rowsAddress';
 
 /**
  * What a page asks for a database before the Table view's code is there: that code (a chunk of
@@ -12,46 +13,23 @@ import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
  * database block; the Table view's row store starts with that answer, or its first read takes it.
  */
 
-export const DATABASE_WINDOW = 100;
-
-export interface RowsQuery {
-  viewId?: string;
-  filter?: FilterGroup | null;
-  sorts?: ViewSort[];
-  search?: string;
-  offset?: number;
-  limit?: number;
-  inTrash?: boolean;
-}
-
-/** A query string of JSON-encoded values (spec §7); undefined ones are left out. */
-export function jsonQuery(values: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, JSON.stringify(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-export function rowsPath(databaseId: string, query: RowsQuery): string {
-  return `/api/v3/spaces/database/${encodeURIComponent(databaseId)}/rows${jsonQuery({ ...query })}`;
-}
-
-/** The query a Table view reads its rows with (its filter and sorts given, as edited, with the view's id). */
-export function viewRowsQuery(layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>): RowsQuery {
-  return { viewId: layout.uid, filter: layout.filter ?? null, sorts: layout.sorts ?? [] };
-}
+export { DATABASE_WINDOW, jsonQuery, rowsPath, viewRowsQuery, type RowsQuery } from './rowsAddress';
 
 const asked = new Set<string>();
 
 /**
- * Asks for the first window of a view's rows now (once per address and page load), and reads its
- * answer as soon as it comes (`prefetchAnswer`): the Table view's first drawing then has its rows
- * (`databaseApi.earlyRows`), or its store's first read takes it. Any write drops it (a later read
- * must not get rows from before it).
+ * Asks for the first window of a view's rows now (once per address and page load; the answer to
+ * index.html's early script when it asked already), and reads its answer as soon as it comes
+ * (`prefetchAnswer`): the Table view's first drawing then has its rows (`databaseApi.earlyRows`),
+ * or its store's first read takes it. Any write drops it (a later read must not get rows from
+ * before it).
  */
 export function prefetchFirstRows(databaseId: string, layout: DatabaseLayout | undefined): void {
   if (!layout) return;
-  const path = rowsPath(databaseId, { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW });
+  prefetchPath(firstRowsPath(databaseId, layout, DATABASE_WINDOW));
+}
+
+function prefetchPath(path: string): void {
   if (asked.has(path)) return;
   asked.add(path);
   prefetchAnswer(path);
@@ -80,11 +58,13 @@ export function preloadDatabaseView(): Promise<DatabaseBlockView> {
 /**
  * A page's first blocks are in, before the editor draws them (its code and first drawing take
  * ≈ 100 ms): when one is a database, the Table view's code and its first view's first window are
- * asked for now, so that both come while the editor draws.
+ * asked for now, so that both come while the editor draws. The code's load, or null when there is no database.
  */
-export function preloadDatabases(blocks: readonly WireBlock[]): void {
+export function preloadDatabases(blocks: readonly WireBlock[]): Promise<DatabaseBlockView> | null {
   const databases = blocks.filter((block) => block.type === 'database');
-  if (databases.length === 0) return;
-  preloadDatabaseView().catch(() => undefined);
-  for (const block of databases) prefetchFirstRows(block.id, (block.data as DatabaseData).view?.layouts[0]);
+  if (databases.length === 0) return null;
+  const code = preloadDatabaseView();
+  code.catch(() => undefined);
+  for (const path of firstRowsPaths(databases, DATABASE_WINDOW)) prefetchPath(path);
+  return code;
 }

@@ -8,6 +8,13 @@ import { fetchPage } from './pagesSlice';
 /** Blocks the top of a page is drawn from while the rest loads: more than two screens of paragraphs (also in src/app/earlyStart.ts). */
 export const PAGE_HEAD_BLOCKS = 100;
 
+/**
+ * How long the top of a page holding a database waits for the Table view's code before it is
+ * drawn: drawn with it, the grid is there in the editor's first frame (one drawing, one layout);
+ * drawn without it, a card stands in and the grid is drawn again once the code has come and run.
+ */
+const DATABASE_CODE_WAIT_MS = 250;
+
 /** A prefetched load is used by the screen only this soon after it started (else it is read again). */
 const FRESH_MS = 10_000;
 
@@ -54,12 +61,16 @@ function pageLoadOf(pageUid: string, page: Promise<WireElement>, head: Promise<P
 /** Starts reading a page now (the page and the top of its blocks). */
 export function startPageLoad(pageUid: string): PageLoad {
   const page = fetchPage(pageUid);
-  const head = loadHead(pageUid);
+  // A database in the top of the page: its view's code and first rows are asked for as soon as
+  // the blocks are in (index.html's script may have asked already), and the top waits a little for the code.
+  const head = loadHead(pageUid).then((top) => {
+    const code = preloadDatabases(top.blocks);
+    if (!code) return top;
+    const waited = new Promise<void>((resolve) => setTimeout(resolve, DATABASE_CODE_WAIT_MS));
+    return Promise.race([code.catch(() => undefined), waited]).then(() => top);
+  });
   // Whoever takes the load handles its failures; a load nobody takes must not report them.
   for (const promise of [page, head]) promise.catch(() => undefined);
-  // A database in the top of the page: its view's code and first rows are asked for as soon as
-  // the blocks are in, while the page's screen and editor are drawn (≈ 100 ms).
-  head.then(({ blocks }) => preloadDatabases(blocks), () => undefined);
   return pageLoadOf(pageUid, page, head);
 }
 

@@ -1,0 +1,65 @@
+import type { DatabaseLayout, FilterGroup, ViewSort } from '../../../schema/blocks/database';
+
+/**
+ * The address of a database's rows (`GET database/{id}/rows`, docs/api/databases.md). The first
+ * window of a page's databases is asked for by index.html's early script too (src/app/earlyStart.ts),
+ * which is written from these functions' text: so they use nothing but their arguments, the
+ * browser's globals and each other (types aside, nothing is imported), and the Table view's first
+ * read asks for exactly the address the script asked for.
+ */
+
+/** Rows in a window: the Table view reads (and the early script asks for) this many at a time. */
+export const DATABASE_WINDOW = 100;
+
+export interface RowsQuery {
+  viewId?: string;
+  filter?: FilterGroup | null;
+  sorts?: ViewSort[];
+  search?: string;
+  offset?: number;
+  limit?: number;
+  inTrash?: boolean;
+}
+
+/** A query string of JSON-encoded values (spec §7); undefined ones are left out. */
+export function jsonQuery(values: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, JSON.stringify(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function rowsPath(databaseId: string, query: RowsQuery): string {
+  return `/api/v3/spaces/database/${encodeURIComponent(databaseId)}/rows${jsonQuery({ ...query })}`;
+}
+
+/** The query a Table view reads its rows with (its filter and sorts given, as edited, with the view's id). */
+export function viewRowsQuery(layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>): RowsQuery {
+  return { viewId: layout.uid, filter: layout.filter ?? null, sorts: layout.sorts ?? [] };
+}
+
+/** The first window (of `limit` rows) of a view. */
+export function firstRowsPath(databaseId: string, layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>, limit: number): string {
+  return rowsPath(databaseId, { ...viewRowsQuery(layout), offset: 0, limit });
+}
+
+/**
+ * The first windows (of `limit` rows) a page's blocks start with: for each database block, its
+ * first view's (the view a Table view opens on). Blocks as they come over the wire, any shape.
+ */
+export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>, limit: number): string[] {
+  const paths: string[] = [];
+  for (const block of blocks) {
+    if (!block || block.type !== 'database' || typeof block.id !== 'string') continue;
+    const view = (block.data as { view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>> } } | null)?.view;
+    const layout = view && Array.isArray(view.layouts) ? view.layouts[0] : undefined;
+    if (layout && typeof layout.uid === 'string') paths.push(firstRowsPath(block.id, layout, limit));
+  }
+  return paths;
+}
+
+/** A script's expression whose value is `firstRowsPaths`, written from the functions' text (they call each other by name there). */
+export function rowsAddressScript(): string {
+  const texts = [jsonQuery, rowsPath, viewRowsQuery, firstRowsPath, firstRowsPaths].map((fn) => fn.toString());
+  return `(() => {\n${texts.join('\n')}\nreturn ${firstRowsPaths.name};\n})()`;
+}
