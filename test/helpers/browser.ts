@@ -20,7 +20,19 @@ export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it with 'apt-get install -y chromium'`);
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  // LATE_FRAMES=<ms> (1 for 60 ms): frames come late in every page of every suite (`lateFrames`),
+  // to look for keys lost to work left for the next frame. Off unless asked for.
+  const late = Number(process.env.LATE_FRAMES ?? 0);
+  if (late > 0) {
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const context = await newContext(options);
+      await lateFrames(context, late > 1 ? late : 60);
+      return context;
+    };
+  }
+  return browser;
 }
 
 /** Signs a browser page in through the login screen with the code the server printed. */
