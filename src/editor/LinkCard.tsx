@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import { createPortal } from 'react-dom';
+import { createPortal, flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, Path, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
@@ -153,9 +153,10 @@ export function useLinkCard(editor: Editor, canEdit: boolean, frame: RefObject<H
     clearTimeout(caretTimer.current);
     const at = place(editor, link.range.anchor.path);
     if (!at) return false;
-    setShown({ ...at, source: 'caret' });
-    // Once drawn.
-    requestAnimationFrame(() => card.current?.querySelector<HTMLElement>('button')?.focus());
+    // Drawn and focused at once, not in the next frame: the keys typed before it (late on a loaded
+    // machine) went to the text, an arrow moving the caret instead of between the buttons.
+    flushSync(() => setShown({ ...at, source: 'caret' }));
+    card.current?.querySelector<HTMLElement>('button')?.focus();
     return true;
   };
 

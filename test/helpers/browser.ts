@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium; `.ci/run` installs it when it is missing. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,7 +20,19 @@ export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it with 'apt-get install -y chromium'`);
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  // LATE_FRAMES=<ms> (1 for 60 ms): frames come late in every page of every suite (`lateFrames`),
+  // to look for keys lost to work left for the next frame. Off unless asked for.
+  const late = Number(process.env.LATE_FRAMES ?? 0);
+  if (late > 0) {
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const context = await newContext(options);
+      await lateFrames(context, late > 1 ? late : 60);
+      return context;
+    };
+  }
+  return browser;
 }
 
 /** Signs a browser page in through the login screen with the code the server printed. */
@@ -35,12 +47,12 @@ export async function signInThroughUi(page: import('playwright-core').Page, serv
 }
 
 /**
- * Frames come `ms` late in this page, as on a loaded machine (CI's two shared cores): a key typed
- * before the next frame must still reach the right element, and nothing may wait on a frame for
- * what the next key needs.
+ * Frames come `ms` late in this page (or every page of this context), as on a loaded machine
+ * (CI's two shared cores): a key typed before the next frame must still reach the right element,
+ * and nothing may wait on a frame for what the next key needs.
  */
-export async function lateFrames(page: import('playwright-core').Page, ms = 60): Promise<void> {
-  await page.addInitScript((delay) => {
+export async function lateFrames(target: Page | BrowserContext, ms = 60): Promise<void> {
+  await (target as Page).addInitScript((delay) => {
     const request = window.requestAnimationFrame.bind(window);
     const cancel = window.cancelAnimationFrame.bind(window);
     const waiting = new Map<number, { timer?: ReturnType<typeof setTimeout>; frame?: number }>();

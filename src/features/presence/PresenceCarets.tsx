@@ -139,6 +139,8 @@ function RemoteCarets({ pageId, container }: { pageId: string; container: RefObj
   const latest = useRef<PresenceMember[]>(withCaret);
   latest.current = withCaret;
   const frameRequest = useRef(0);
+  /** Measure once more in a frame after the one asked for (see `settle` below). */
+  const again = useRef(false);
 
   const measure = useCallback(() => {
     const frame = container.current;
@@ -175,6 +177,10 @@ function RemoteCarets({ pageId, container }: { pageId: string; container: RefObj
     frameRequest.current = requestAnimationFrame(() => {
       frameRequest.current = 0;
       measure();
+      if (again.current) {
+        again.current = false;
+        schedule();
+      }
     });
   }, [measure]);
 
@@ -191,9 +197,14 @@ function RemoteCarets({ pageId, container }: { pageId: string; container: RefObj
     const onScroll = () => {
       if (latest.current.length === 0) return;
       schedule();
-      // Chunks coming into view mount a moment later: look again once the scrolling settles.
+      // Chunks coming into view mount a moment later (in a frame of their own): look again once
+      // the scrolling settles, in a frame after any already asked for. When frames come late (a
+      // loaded machine) that one may still be before the mount, and a caret there was never drawn.
       clearTimeout(settle);
-      settle = setTimeout(schedule, 150);
+      settle = setTimeout(() => {
+        if (frameRequest.current) again.current = true;
+        else schedule();
+      }, 150);
     };
     const onResize = () => latest.current.length > 0 && schedule();
     scroller.addEventListener('scroll', onScroll, { passive: true });
@@ -207,6 +218,7 @@ function RemoteCarets({ pageId, container }: { pageId: string; container: RefObj
       observer?.disconnect();
       cancelAnimationFrame(frameRequest.current);
       frameRequest.current = 0;
+      again.current = false;
     };
   }, [container, schedule]);
 
