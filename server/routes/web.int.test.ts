@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { VERSION_LABEL } from '../../schema/constants';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
 
@@ -66,6 +67,10 @@ describe('with a web build', () => {
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/assets/index-abc123.js"></script>');
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js.br'), zlib.brotliCompressSync('console.log(1)'));
+    fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js.gz'), zlib.gzipSync('console.log(1)'));
+    fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js.map'), '{"version":3}');
+    fs.writeFileSync(path.join(webDir, 'assets', 'page-d4e5.css'), 'body{margin:0}');
     fs.writeFileSync(path.join(webDir, 'assets', 'common-f00.json'), '{}');
     fs.writeFileSync(path.join(webDir, 'assets', 'inter-cyrillic-400-normal-x1.woff2'), '');
     fs.writeFileSync(path.join(webDir, 'assets', 'inter-greek-400-normal-x2.woff2'), '');
@@ -108,6 +113,35 @@ describe('with a web build', () => {
     const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['cache-control']).not.toMatch(/immutable/);
+  });
+
+  test('the start\'s assets come from memory: br, gzip or as they are by Accept-Encoding, with an etag (304 when it matches); source maps from the disk', async () => {
+    const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+    const br = await get('/assets/index-abc123.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect([br.statusCode, br.headers['content-encoding'], br.headers['content-type'], br.headers.vary]).toEqual([200, 'br', 'text/javascript; charset=utf-8', 'accept-encoding']);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gzip = await get('/assets/index-abc123.js', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe('console.log(1)');
+    for (const accept of ['', 'identity', 'br;q=0, gzip;q=0']) {
+      const plain = await get('/assets/index-abc123.js', accept ? { 'accept-encoding': accept } : {});
+      expect([accept, plain.headers['content-encoding'], plain.body]).toEqual([accept, undefined, 'console.log(1)']);
+    }
+    // A file without compressed copies is sent as it is, whatever is accepted.
+    const css = await get('/assets/page-d4e5.css', { 'accept-encoding': 'br' });
+    expect([css.statusCode, css.headers['content-encoding'], css.headers['content-type'], css.body]).toEqual([200, undefined, 'text/css; charset=utf-8', 'body{margin:0}']);
+    const again = await get('/assets/index-abc123.js', { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+    expect([again.statusCode, again.body]).toEqual([304, '']);
+    const changed = await get('/assets/index-abc123.js', { 'accept-encoding': 'br', 'if-none-match': '"other"' });
+    expect(changed.statusCode).toBe(200);
+    const map = await get('/assets/index-abc123.js.map');
+    expect([map.statusCode, map.body, map.headers['cache-control']]).toEqual([200, '{"version":3}', 'public, max-age=31536000, immutable']);
+    const font = await get('/assets/inter-cyrillic-400-normal-x1.woff2');
+    expect([font.statusCode, font.headers['content-type']]).toEqual([200, 'font/woff2']);
+    // Read at start: served even once gone from the disk.
+    fs.rmSync(path.join(webDir, 'assets', 'page-d4e5.css'));
+    expect((await get('/assets/page-d4e5.css')).body).toBe('body{margin:0}');
   });
 
   test('a missing asset or a deep path → 302 to /, the API stays JSON', async () => {
