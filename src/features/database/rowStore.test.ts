@@ -193,6 +193,18 @@ describe('the windowed row store', () => {
     store.dispose();
   });
 
+  test('realtime: a row event read before a cell was written (it came late) keeps the newer cell', async () => {
+    const { store } = setup(10);
+    store.setVisible(0, 9);
+    await settle();
+    const old = store.rowAt(3)!;
+    store.setLocal('row-3', 'n', 42);
+    store.settleLocal('row-3', 'n', { value: 42, version: 5 });
+    store.applyChange({ kind: 'rows', rows: [{ ...old, sortKey: 'k3', data: { ...old.data, title: 'Новое' } }] });
+    expect([store.rowAt(3)?.data.values.n, store.rowAt(3)?.versions.n, store.rowAt(3)?.data.title, store.rowAt(3)?.sortKey]).toEqual([42, 5, 'Новое', 'k3']);
+    store.dispose();
+  });
+
   test('realtime: rows moved by someone else are read again in their new order', async () => {
     jest.useFakeTimers();
     const { server, store } = setup(10);

@@ -385,8 +385,9 @@ export class RowStore {
       }
       case 'rows': {
         // Rows here change in place at once; where rows are (new, moved, restored) comes with a read.
+        // A row read before a cell's write was answered (its event came late) keeps the newer cell.
         let any = false;
-        for (const row of change.rows) any = this.replaceRow(row.id, () => this.overlay(row)) || any;
+        for (const row of change.rows) any = this.replaceRow(row.id, (known) => this.overlay(keepNewerCells(row, known))) || any;
         if (any) this.emit();
         this.refreshSoon();
         return;
