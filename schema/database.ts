@@ -96,7 +96,14 @@ export type WriteCellsBody = z.infer<typeof writeCellsBodySchema>;
 
 /** POST database/{id}/rows/move: rows (in this order) placed after a row (null: first). */
 export const moveRowsBodySchema = z
-  .object({ ids: z.array(refId).min(1).max(ROWS_PER_REQUEST), placeAfter: refId.nullable() })
+  .object({
+    ids: z.array(refId).min(1).max(ROWS_PER_REQUEST),
+    /** After this row (null: first); or `placeBefore`, before that one (the top of a board's column). One of the two. */
+    placeAfter: refId.nullable().optional(),
+    placeBefore: refId.optional(),
+    /** A cell written on every row moved, whatever its version (a card dropped in a board's column: the column's value). */
+    set: z.object({ fieldId: fieldIdSchema, value: rowValueSchema }).strict().optional(),
+  })
   .strict();
 /** POST database/{id}/rows/delete and …/rows/restore. */
 export const rowIdsBodySchema = z.object({ ids: z.array(refId).min(1).max(ROWS_PER_REQUEST) }).strict();

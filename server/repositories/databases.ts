@@ -148,6 +148,15 @@ export async function rowKeysAfter(db: Kysely<Database>, databaseId: string, aft
   return generateNKeysBetween(low, following?.sort_key ?? null, count);
 }
 
+/** `count` sort keys in a row just before `beforeId` (the rows `moving` left out of the count of what is there). */
+export async function rowKeysBefore(db: Kysely<Database>, databaseId: string, beforeId: string, count: number, moving: readonly string[] = []): Promise<string[]> {
+  const before = await db.selectFrom('pages').select('sort_key').where('id', '=', beforeId).where('database_id', '=', databaseId).executeTakeFirstOrThrow();
+  let previous = db.selectFrom('pages').select('sort_key').where('database_id', '=', databaseId).where('sort_key', '<', before.sort_key);
+  if (moving.length > 0) previous = previous.where('id', 'not in', moving);
+  const low = await previous.orderBy('sort_key', 'desc').limit(1).executeTakeFirst();
+  return generateNKeysBetween(low?.sort_key ?? null, before.sort_key, count);
+}
+
 // ————— Writes —————
 
 export interface InsertRowsInput {
@@ -249,19 +258,26 @@ export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRo
   return { rowId: row.id, fieldId, value, version: cell.version, updatedAt: at, updatedBy: userId };
 }
 
-/** A row page's title changed through the page (PATCH element): its MAIN_FIELD cell follows, version + 1. */
-export async function followTitle(trx: Transaction<Database>, row: PageRow, title: string, userId: string): Promise<WrittenCell> {
-  const current = await readCell(trx, row.id, MAIN_FIELD_ID);
+/**
+ * Writes a cell whatever its version, to the version after the one stored (version + 1 in the
+ * same statement: two of these at once make two versions): a row page's title changed through the
+ * page (PATCH element), a card moved to a board's column. The value must fit the field.
+ */
+export async function writeCellOver(trx: Transaction<Database>, row: PageRow, field: DatabaseField, fieldId: string, value: RowValue, userId: string): Promise<WrittenCell> {
   const at = nowIso();
-  const cell = newCell(row.id, row.database_id!, MAIN_FIELD_ID, { name: '', type: 'text' }, title, current.version + 1, at, userId);
-  await trx
+  const cell = newCell(row.id, row.database_id!, fieldId, field, value, 1, at, userId);
+  const { version } = await trx
     .insertInto('database_cells')
     .values(cell)
-    .onConflict((oc) => oc.columns(['row_id', 'field_id']).doUpdateSet({ value: cell.value, txt: cell.txt, num: null, version: cell.version, updated_at: at, updated_by: userId }))
-    .execute();
-  await trx.updateTable('pages').set({ updated_by: userId }).where('id', '=', row.id).execute();
-  await bumpRevisions(trx, row.database_id!, [MAIN_FIELD_ID]);
-  return { rowId: row.id, fieldId: MAIN_FIELD_ID, value: title, version: cell.version, updatedAt: at, updatedBy: userId };
+    .onConflict((oc) =>
+      oc.columns(['row_id', 'field_id']).doUpdateSet((eb) => ({ value: cell.value, txt: cell.txt, num: cell.num, version: eb('database_cells.version', '+', 1), updated_at: at, updated_by: userId })),
+    )
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  await bumpRevisions(trx, row.database_id!, [fieldId]);
+  const pageFields = fieldId === MAIN_FIELD_ID ? { title: typeof value === 'string' ? value : '', updated_at: at, updated_by: userId } : { updated_at: at, updated_by: userId };
+  await trx.updateTable('pages').set(pageFields).where('id', '=', row.id).execute();
+  return { rowId: row.id, fieldId, value, version: Number(version), updatedAt: at, updatedBy: userId };
 }
 
 /** Moves rows of a database (in this order) to sort keys. */

@@ -167,6 +167,76 @@ describe('rows and order', () => {
     expect([bad.statusCode, errorCode(bad)]).toEqual([422, 'validation_failed']);
   });
 
+  test("a card moved on a board: before a row or after one, with the column's value written on each row moved, in one call", async () => {
+    const { db } = await newDatabase();
+    const rows = await addRows(db.id, [
+      { title: 'a', values: { stage: 'todo' } },
+      { title: 'b', values: { stage: 'todo' } },
+      { title: 'c', values: { stage: 'doing' } },
+      { title: 'd', values: { stage: 'doing' } },
+    ]);
+    const [a, b, c, d] = rows;
+    const move = (body: Record<string, unknown>, cookie = ann) => api(t, cookie, 'POST', `${S}/database/${db.id}/rows/move`, body);
+    // «a» to the top of the «doing» column (before «c»), now «doing»: one call, one version more.
+    const moved = expectOk<WireRow[]>(await move({ ids: [a.id], placeBefore: c.id, set: { fieldId: 'stage', value: 'doing' } }));
+    expect([moved[0].data.values.stage, moved[0].versions.stage]).toEqual(['doing', 2]);
+    let now = (await window(db.id)).rows;
+    expect(now.map((r) => [r.data.title, r.data.values.stage])).toEqual([['b', 'todo'], ['a', 'doing'], ['c', 'doing'], ['d', 'doing']]);
+    // «c» and «d» after «b» and back to «todo»; the column's value may also be emptied («Без значения»).
+    expectOk(await move({ ids: [d.id, c.id], placeAfter: b.id, set: { fieldId: 'stage', value: 'todo' } }));
+    expectOk(await move({ ids: [b.id], placeBefore: a.id, set: { fieldId: 'stage', value: null } }));
+    now = (await window(db.id)).rows;
+    expect(now.map((r) => [r.data.title, r.data.values.stage ?? null, r.versions.stage])).toEqual([['d', 'todo', 2], ['c', 'todo', 2], ['b', null, 2], ['a', 'doing', 2]]);
+    // Before the first row: first.
+    expectOk(await move({ ids: [a.id], placeBefore: d.id }));
+    expect(titles((await window(db.id)).rows)).toEqual(['a', 'd', 'c', 'b']);
+
+    // Bad moves change nothing: a value not of the field, an unknown or computed field, both
+    // places or none, a place among the rows moved or not of this database.
+    const bad = await Promise.all([
+      move({ ids: [a.id], placeAfter: null, set: { fieldId: 'stage', value: 'nope' } }),
+      move({ ids: [a.id], placeAfter: null, set: { fieldId: 'ghost', value: 'x' } }),
+      move({ ids: [a.id], placeAfter: null, set: { fieldId: 'created', value: null } }),
+      move({ ids: [a.id], placeAfter: null, placeBefore: b.id }),
+      move({ ids: [a.id] }),
+      move({ ids: [a.id, b.id], placeBefore: b.id }),
+      move({ ids: [a.id], placeBefore: 'not-a-row' }),
+    ]);
+    expect(bad.map((r) => [r.statusCode, errorCode(r)])).toEqual([
+      [422, 'validation_failed'],
+      [404, 'not_found'],
+      [422, 'database.field_computed'],
+      [422, 'validation_failed'],
+      [422, 'validation_failed'],
+      [422, 'validation_failed'],
+      [422, 'validation_failed'],
+    ]);
+    expect((await window(db.id)).rows.map((r) => [r.data.title, r.data.values.stage ?? null])).toEqual([['a', 'doing'], ['d', 'todo'], ['c', 'todo'], ['b', null]]);
+  });
+
+  test('two people move the same cards to different columns at once: each card is there once, in one column, its value and version one of the moves', async () => {
+    const { db } = await newDatabase();
+    const rows = await addRows(db.id, ['a', 'b', 'c', 'd', 'e', 'f'].map((title) => ({ title, values: { stage: 'todo' } })));
+    const [a, b, c, d, e, f] = rows;
+    const move = (body: Record<string, unknown>) => api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, body);
+    const answers = await Promise.all([
+      move({ ids: [a.id, b.id], placeBefore: f.id, set: { fieldId: 'stage', value: 'doing' } }),
+      move({ ids: [b.id, a.id], placeAfter: c.id, set: { fieldId: 'stage', value: 'done' } }),
+      move({ ids: [e.id], placeBefore: a.id, set: { fieldId: 'stage', value: 'done' } }),
+      move({ ids: [a.id], placeAfter: d.id }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const after = (await window(db.id)).rows;
+    expect(after.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(new Set(after.map((r) => r.sortKey)).size).toBe(6);
+    const byId = new Map(after.map((r) => [r.id, r]));
+    // «a» and «b» went together both times: they end in the same column; each was written twice (version 3).
+    expect(byId.get(a.id)!.data.values.stage).toBe(byId.get(b.id)!.data.values.stage);
+    expect(['doing', 'done']).toContain(byId.get(a.id)!.data.values.stage);
+    expect([byId.get(a.id)!.versions.stage, byId.get(b.id)!.versions.stage, byId.get(e.id)!.versions.stage]).toEqual([3, 3, 2]);
+    void f;
+  });
+
   test('delete and restore rows as one batch; a deleted row is in the trash window only', async () => {
     const { db } = await newDatabase();
     const [a, b, c] = await addRows(db.id, [{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
@@ -385,6 +455,15 @@ describe('several cells at once (POST database/{id}/cells)', () => {
     expect([mixed.statusCode, errorCode(mixed)]).toEqual([403, 'forbidden']);
     const rows = (await window(db.id)).rows;
     expect(rows.map((r) => r.data.values)).toEqual([{ price: 1 }, {}]);
+    // The same for a card moved to a board's column: the row he may only read is not written, nor moved.
+    const onBoard = await api(t, bob, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [closed.id], placeAfter: null, set: { fieldId: 'stage', value: 'done' } });
+    expect([onBoard.statusCode, errorCode(onBoard)]).toEqual([403, 'forbidden']);
+    expect((await window(db.id)).rows.map((r) => [r.data.title, r.data.values.stage ?? null])).toEqual([['open', null], ['closed', null]]);
+    // A reader moves nothing.
+    expectOk(await api(t, ann, 'POST', `${S}/element/${page.id}/member/add`, [{ userId: bobId, accessLevel: 'read' }]));
+    const reader = await api(t, bob, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [open.id], placeBefore: closed.id, set: { fieldId: 'stage', value: 'done' } });
+    const outsider = await api(t, eve, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [open.id], placeBefore: closed.id });
+    expect([reader.statusCode, outsider.statusCode]).toEqual([403, 403]);
   });
 });
 

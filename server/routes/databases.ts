@@ -66,9 +66,11 @@ import {
   restoreRows,
   rewriteCells,
   rowKeysAfter,
+  rowKeysBefore,
   setRowKeys,
   trashRows,
   writeCellIfVersion,
+  writeCellOver,
   ViewOrders,
   type RowQuery,
   type WrittenCell,
@@ -403,21 +405,41 @@ export async function databaseRoutes(server: FastifyInstance) {
     return envelope({ written: outcome.written, conflicts });
   });
 
-  app.post('/api/v3/spaces/database/:id/rows/move', { schema: { tags: ['databases'], summary: 'Put rows (in this order) after a row, or first', params: databaseParams, body: moveRowsBodySchema } }, async (request) => {
+  app.post('/api/v3/spaces/database/:id/rows/move', { schema: { tags: ['databases'], summary: 'Put rows (in this order) after a row, first, or before a row; and write one cell on each (a board\'s column)', params: databaseParams, body: moveRowsBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const { block, holder } = await authorizedDatabase(user.id, request.params.id, 'edit');
-    const { ids, placeAfter } = request.body;
+    const { block, holder, data } = await authorizedDatabase(user.id, request.params.id, 'edit');
+    const { ids, placeAfter, placeBefore, set } = request.body;
     if (new Set(ids).size !== ids.length) throw invalid('row ids repeat');
-    if (placeAfter !== null && ids.includes(placeAfter)) throw invalid('placeAfter is one of the rows moved');
-    await rowsChange(holder, async (trx) => {
+    if ((placeAfter === undefined) === (placeBefore === undefined)) throw invalid('give placeAfter or placeBefore, not both');
+    const anchor = placeBefore ?? placeAfter ?? null;
+    if (anchor !== null && ids.includes(anchor)) throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is one of the rows moved`);
+    if (set) checkedCell(data.config, set.fieldId, set.value, 'set.value');
+    // A cell is written on each row: each row is a page with its own grants (as for cells).
+    const pages = await findRowPages(app.db, block.id, ids);
+    if (set) {
+      for (const row of pages) {
+        await authorizePage(app.db, user.id, row, 'edit');
+        assertNotInTrash(row);
+      }
+    }
+    const written = await rowsChange(holder, async (trx) => {
       const found = await findRowPages(trx, block.id, ids);
       if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
-      if (placeAfter !== null && (await findRowPages(trx, block.id, [placeAfter])).length === 0) throw invalid('placeAfter is not a row of this database');
-      const keys = await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
+      if (anchor !== null && (await findRowPages(trx, block.id, [anchor])).length === 0) throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is not a row of this database`);
+      const keys = placeBefore !== undefined ? await rowKeysBefore(trx, block.id, placeBefore, ids.length, ids) : await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
       await setRowKeys(trx, block.id, ids, keys, user.id);
+      if (!set) return [];
+      // The fields may have changed since they were checked: check again against what is stored now.
+      const live = await findDatabaseBlock(trx, block.id, true);
+      const field = checkedCell(live ? databaseData(live).config : { fields: {} }, set.fieldId, set.value, 'set.value');
+      const byId = new Map(found.map((row) => [row.id, row]));
+      const cells: WrittenCell[] = [];
+      for (const id of ids) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, set.value, user.id));
+      return cells;
     });
     const rows = await readRows(app.db, block.id, ids);
     told(holder, block.id, { kind: 'rows', rows }, request);
+    if (written.length > 0) tellCells(holder, block.id, new Map(pages.map((row) => [row.id, row])), written, request);
     return envelope(rows);
   });
 

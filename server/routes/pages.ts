@@ -37,7 +37,8 @@ import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
 import { insertBlock, listPageBlockRows, placedRowJson } from '../repositories/blocks';
 import { generateKeyBetween } from 'fractional-indexing';
-import { followTitle, readRows } from '../repositories/databases';
+import { readRows, writeCellOver } from '../repositories/databases';
+import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { nowIso } from '../time';
 import { newDatabaseData, type DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
@@ -491,7 +492,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       page.database_id !== null && fields.title !== undefined
         ? await app.db.transaction().execute(async (trx) => {
             const changed = await updatePageFields(trx, page, fields);
-            await followTitle(trx, page, changed.title, user.id);
+            await writeCellOver(trx, page, { name: '', type: 'text' }, MAIN_FIELD_ID, changed.title, user.id);
             return changed;
           })
         : await updatePageFields(app.db, page, fields);
