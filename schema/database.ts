@@ -148,6 +148,8 @@ export const rowsQueryShape = {
   limit: z.number().int().min(1).max(MAX_ROW_WINDOW).optional(),
   /** Read rows in the trash instead (the database's deleted rows). */
   inTrash: z.boolean().optional(),
+  /** Only the rows of one group of the view (`viewId`, grouped): a board's column. The group's value as GET …/groups gives it. */
+  group: z.union([z.string().max(128), z.boolean(), z.null()]).optional(),
 };
 
 /** GET database/{id}/calculations?viewId: the footer of a view, field → figure. */

@@ -347,6 +347,8 @@ export interface RowQuery {
   sorts?: readonly ViewSort[];
   search?: string;
   inTrash?: boolean;
+  /** Only the rows of one group (a board's column): the group field and its value, as `groupCounts` gives them. */
+  group?: { fieldId: string; value: string | boolean | null };
 }
 
 /** The page column a computed field reads. */
@@ -507,7 +509,17 @@ function whereSql(config: DatabaseConfig, databaseId: string, query: RowQuery): 
       sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${MAIN_FIELD_ID} and c.txt like ${`%${likeEscape(foldText(query.search))}%`} escape '\\')`,
     );
   }
+  if (query.group) parts.push(groupSql(query.group.fieldId, query.group.value));
   return joinAll(parts, 'and');
+}
+
+/** The rows of one group, as `groupCounts` counts them: checked or not; no value; the value (an option id, a user id). */
+function groupSql(fieldId: string, value: string | boolean | null): RawBuilder<SqlBool> {
+  const cell = (condition: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${fieldId} and ${condition})`;
+  if (value === true) return cell(sql`c.num = 1`);
+  if (value === false) return sql<SqlBool>`not ${cell(sql`c.num = 1`)}`;
+  if (value === null) return sql<SqlBool>`not ${cell(sql`(c.txt is not null or c.num is not null)`)}`;
+  return cell(sql`c.txt = ${value}`);
 }
 
 /** Every id of a view's rows in the view's order (one SQL query; ids only, never the rows). */
@@ -526,6 +538,7 @@ function queryFields(config: DatabaseConfig, query: RowQuery): string[] | null {
   for (const rule of query.filter?.rules ?? []) for (const r of 'op' in rule ? rule.rules : [rule]) fields.add(r.fieldId);
   for (const sort of query.sorts ?? []) fields.add(sort.fieldId);
   if (query.search) fields.add(MAIN_FIELD_ID);
+  if (query.group) fields.add(query.group.fieldId);
   for (const id of fields) {
     const type = fieldOf(config, id)?.type;
     if (type === 'editedTime' || type === 'editedBy') return null;
@@ -555,7 +568,7 @@ export class ViewOrders {
   }
 
   async ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
-    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true])}`;
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null])}`;
     // Read before the ids: a write landing in between makes the next request read them again, never the reverse.
     const signature = await this.signature(db, database, queryFields(config, query));
     const cached = this.entries.get(key);

@@ -641,6 +641,21 @@ describe('views on the server: filters and sorts agree with the reference evalua
     // Rows come grouped (by the options' order) in the window.
     const windowed = (await window(db.id, { viewId: 'v1', limit: 500 })).rows.map((r) => r.data.values.stage ?? null);
     expect(windowed).toEqual(expected.flatMap((g) => Array.from({ length: g.count }, () => g.value)));
+    // One group's rows alone (a board's column), as many as its count, in the rows' own order.
+    for (const g of expected) {
+      const column = await window(db.id, { viewId: 'v1', group: g.value, limit: 500 });
+      expect([g.value, column.count, column.rows.length]).toEqual([g.value, g.count, g.count]);
+      expect(column.rows.every((r) => (r.data.values.stage ?? null) === g.value && rowMatches(config, filter, r))).toBe(true);
+    }
+    // Checked or not: a view grouped by a checkbox (no filter), its two groups making all the rows.
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter: null, groupBy: { fieldId: 'done' } } }));
+    const checked = await window(db.id, { viewId: 'v1', group: true, limit: 500 });
+    const unchecked = await window(db.id, { viewId: 'v1', group: false, limit: 500 });
+    expect([checked.count, unchecked.count]).toEqual([all.filter((r) => r.data.values.done === true).length, all.filter((r) => r.data.values.done !== true).length]);
+    // A group needs a grouped view.
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { groupBy: null } }));
+    const ungrouped = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?viewId="v1"&group="todo"`);
+    expect([ungrouped.statusCode, errorCode(ungrouped)]).toEqual([422, 'validation_failed']);
   });
 
   test("a view's own filter and sorts are used when the query names the view; search looks in titles", async () => {

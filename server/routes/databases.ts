@@ -169,7 +169,9 @@ export async function databaseRoutes(server: FastifyInstance) {
     const group = layout?.groupBy ? [{ fieldId: layout.groupBy.fieldId, direction: 'asc' as const }] : [];
     const filter = query.filter !== undefined ? query.filter : (layout?.filter ?? null);
     for (const sort of [...sorts, ...group]) if (!fieldOf(data.config, sort.fieldId)) throw invalid(`no field ${sort.fieldId}`);
-    return { filter, sorts: [...group, ...sorts.filter((s) => !group.some((g) => g.fieldId === s.fieldId))], search: query.search, inTrash: query.inTrash };
+    if (query.group !== undefined && !layout?.groupBy) throw invalid('a group is read from a grouped view', [{ path: 'query.group', message: 'viewId names no grouped view' }]);
+    const only = query.group !== undefined && layout?.groupBy ? { fieldId: layout.groupBy.fieldId, value: query.group } : undefined;
+    return { filter, sorts: [...group, ...sorts.filter((s) => !group.some((g) => g.fieldId === s.fieldId))], search: query.search, inTrash: query.inTrash, group: only };
   }
 
   /** Values checked against the fields: computed fields refused, each value fitting its type. */

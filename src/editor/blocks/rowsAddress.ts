@@ -19,6 +19,8 @@ export interface RowsQuery {
   offset?: number;
   limit?: number;
   inTrash?: boolean;
+  /** One group of the (grouped) view: a board's column. */
+  group?: string | boolean | null;
 }
 
 /** A query string of JSON-encoded values (spec §7); undefined ones are left out. */

@@ -16,6 +16,7 @@ import { SearchBox } from './SearchBox';
 import { movedItem, useReorderable, type DropSide } from './useReorderable';
 import type { RowStore } from './rowStore';
 import { TableView } from './TableView';
+import { BOARD_FIELD_TYPES, BoardView } from './BoardView';
 import './database.css';
 
 export interface DatabaseBlockProps {
@@ -38,6 +39,13 @@ export function newTableLayout(config: DatabaseConfig, name: string): DatabaseLa
   const ids = Object.keys(config.fields);
   const ordered = [MAIN_FIELD_ID, ...ids.filter((id) => id !== MAIN_FIELD_ID)].filter((id) => ids.includes(id));
   return { uid: newId(), type: 'table', name, orderedFields: ordered.map((fieldId) => ({ fieldId, isWrap: false })) };
+}
+
+/** A new Board view: every field on its cards, its columns from the first status (else select, else checkbox) field, if any. */
+export function newBoardLayout(config: DatabaseConfig, name: string): DatabaseLayout {
+  const fields = Object.entries(config.fields);
+  const columns = ['status', 'select', 'checkbox'].map((type) => fields.find(([, f]) => f.type === type)?.[0]).find(Boolean);
+  return { ...newTableLayout(config, name), type: 'board', groupBy: columns ? { fieldId: columns } : null };
 }
 
 /**
@@ -148,6 +156,11 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     tableStore.current = store;
     if (store) stores.current.add(store);
   }, []);
+  /** A store of the view drawn (a board's columns) hears others' changes while it is there. */
+  const track = useCallback((store: RowStore) => {
+    stores.current.add(store);
+    return () => void stores.current.delete(store);
+  }, []);
   const peekStore = useRef<RowStore | null>(null);
   const onPeekStore = useCallback((store: RowStore | null) => {
     if (peekStore.current) stores.current.delete(peekStore.current);
@@ -167,8 +180,8 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     }
   };
 
-  const addView = async () => {
-    const next = newTableLayout(config, t('database.tableView'));
+  const addView = async (type: 'table' | 'board') => {
+    const next = type === 'board' ? newBoardLayout(config, t('database.layouts.board')) : newTableLayout(config, t('database.tableView'));
     try {
       apply(await api.addView(databaseId, next));
       setActiveId(next.uid);
@@ -208,11 +221,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 onMove={(id, target, side) => void moveView(id, target, side)}
               />
             ))}
-            {editable && !linkedViewId && (
-              <button type="button" className="db-tab db-tab-add" aria-label={t('database.addView')} title={t('database.addView')} onClick={() => void addView()}>
-                +
-              </button>
-            )}
+            {editable && !linkedViewId && <AddViewButton onAdd={(type) => void addView(type)} />}
           </div>
           {layout && (
             <div className="db-actions">
@@ -230,8 +239,14 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
           <div className="db-empty">{t('database.loading')}</div>
         ) : layout ? (
           <>
-            {layout.type !== 'table' && <div className="db-note">{t('database.shownAsTable', { type: t(`database.layouts.${layout.type}`) })}</div>}
-            <TableView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} onStore={onTableStore} fill={fill} search={search} />
+            {layout.type === 'board' ? (
+              <BoardView key={layout.uid} layout={layout} track={track} />
+            ) : (
+              <>
+                {layout.type !== 'table' && <div className="db-note">{t('database.shownAsTable', { type: t(`database.layouts.${layout.type}`) })}</div>}
+                <TableView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} onStore={onTableStore} fill={fill} search={search} />
+              </>
+            )}
           </>
         ) : (
           <div className="db-empty">{t('database.noViews')}</div>
@@ -366,7 +381,9 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
   const db = useDatabase();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const candidates = Object.entries(db.config.fields).filter(([, f]: [string, DatabaseField]) => GROUPABLE.has(f.type));
+  const board = layout.type === 'board';
+  // A board's columns: one of its field types, always some.
+  const candidates = Object.entries(db.config.fields).filter(([, f]: [string, DatabaseField]) => (board ? BOARD_FIELD_TYPES : GROUPABLE).has(f.type));
   const current = layout.groupBy?.fieldId;
   const choose = (fieldId: string | null) => {
     setOpen(false);
@@ -376,16 +393,45 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
   return (
     <>
       <button ref={button} type="button" className={`db-button${current ? ' is-on' : ''}`} disabled={!db.editable} onClick={() => setOpen(true)}>
-        {current ? t('database.groupedBy', { name: db.config.fields[current]?.name ?? '' }) : t('database.group')}
+        {current ? t(board ? 'database.board.columnsOf' : 'database.groupedBy', { name: db.config.fields[current]?.name ?? '' }) : t(board ? 'database.board.columnsBy' : 'database.group')}
       </button>
       {open && (
         <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.group')} className="menu db-menu" role="menu" align="end">
-          <button type="button" className="menu-item" role="menuitemradio" aria-checked={!current} onClick={() => choose(null)}>
-            {t('database.noGroup')}
-          </button>
+          {!board && (
+            <button type="button" className="menu-item" role="menuitemradio" aria-checked={!current} onClick={() => choose(null)}>
+              {t('database.noGroup')}
+            </button>
+          )}
           {candidates.map(([id, f]) => (
             <button key={id} type="button" className="menu-item" role="menuitemradio" aria-checked={current === id} onClick={() => choose(id)}>
               {f.name}
+            </button>
+          ))}
+        </Popover>
+      )}
+    </>
+  );
+}
+
+/** The «+» after the tabs: a new view, a table or a board. */
+function AddViewButton({ onAdd }: { onAdd(type: 'table' | 'board'): void }) {
+  const { t } = useTranslation('automation');
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const add = (type: 'table' | 'board') => {
+    setOpen(false);
+    onAdd(type);
+  };
+  return (
+    <>
+      <button ref={button} type="button" className="db-tab db-tab-add" aria-label={t('database.addView')} title={t('database.addView')} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(true)}>
+        +
+      </button>
+      {open && (
+        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.addView')} className="menu db-menu" role="menu">
+          {(['table', 'board'] as const).map((type) => (
+            <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => add(type)}>
+              {t(`database.layouts.${type}`)}
             </button>
           ))}
         </Popover>

@@ -16,7 +16,7 @@ afterEach(clearRowStores);
 
 const config: DatabaseConfig = { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, sum: { name: 'Сумма', type: 'number' } } };
 const table = (uid: string, name: string, type: DatabaseLayout['type'] = 'table'): DatabaseLayout => ({ uid, type, name, orderedFields: [MAIN_FIELD_ID, 'sum'].map((fieldId) => ({ fieldId, isWrap: false })) });
-const views = (): DatabaseView => ({ layouts: [table('v1', 'Все'), table('v2', 'Мои'), table('v3', 'Канбан', 'board')] });
+const views = (): DatabaseView => ({ layouts: [table('v1', 'Все'), table('v2', 'Мои'), table('v3', 'Календарь', 'calendar')] });
 
 layOutGrid();
 
@@ -45,7 +45,7 @@ describe('a linked view (a WidgetView page)', () => {
     await screen.findByText('Строка 0');
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: 'database/view/v2' });
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['▦ Мои']);
-    expect(screen.queryByLabelText('Добавить вид «Таблица»')).toBeNull();
+    expect(screen.queryByLabelText('Добавить вид')).toBeNull();
     expect(screen.getByRole('link', { name: /Открыть исходную базу/ }).getAttribute('href')).toBe('/page');
     expect(screen.getByText('«Задачи»')).toBeTruthy();
     // The view's menu: renamed here, never deleted from here, and no linked view of a linked view.
@@ -74,7 +74,7 @@ describe('a linked view (a WidgetView page)', () => {
   test('a kind of view other than Table is shown as in a database block: a table, with a note', async () => {
     setup('v3');
     await screen.findByText('Строка 0');
-    expect(screen.getByText('Вид «Доска» пока показан таблицей')).toBeTruthy();
+    expect(screen.getByText('Вид «Календарь» пока показан таблицей')).toBeTruthy();
   });
 
   test.each([

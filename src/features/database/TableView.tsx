@@ -604,7 +604,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     const focusAt = focusId ? store.indexOf(focusId) : -1;
     if (selection && focusAt >= 0 && focusAt !== selection.focus.row) select(cellSelection({ row: focusAt, col: selection.focus.col }), { row: focusAt, col: selection.focus.col });
     db.api
-      .moveRows(databaseId, ids, placeAfter)
+      .moveRows(databaseId, ids, { placeAfter })
       .catch(failed)
       .finally(() => {
         done();

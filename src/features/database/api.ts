@@ -87,8 +87,9 @@ export const databaseApi = {
     }
     return all;
   },
-  moveRows(databaseId: string, ids: string[], placeAfter: string | null): Promise<WireRow[]> {
-    return post(`database/${id(databaseId)}/rows/move`, { ids, placeAfter });
+  /** Rows after a row (null: first) or before one; `set` writes a cell on each (a card dropped in a board's column). */
+  moveRows(databaseId: string, ids: string[], place: { placeAfter: string | null } | { placeBefore: string } | { placeAfter?: string | null; placeBefore?: string }, set?: { fieldId: string; value: RowValue }): Promise<WireRow[]> {
+    return post(`database/${id(databaseId)}/rows/move`, { ids, ...place, ...(set ? { set } : {}) });
   },
   deleteRows(databaseId: string, ids: string[]): Promise<{ ids: string[] }> {
     return post(`database/${id(databaseId)}/rows/delete`, { ids });
