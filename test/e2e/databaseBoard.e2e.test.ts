@@ -131,10 +131,21 @@ it('a board added from «+»: columns by status with their cards; a card dragged
   await eventually(() => cardsIn(other, 'В работе'), ['Вёрстка', 'Тексты', 'Сборка']);
   await eventually(() => cardsIn(other, 'Сделать'), ['Макет']);
 
-  // «Идея» into the empty «Готово» column's free space.
+  // «Идея» into the empty «Готово» column's free space: drawn there at once, before the server
+  // answers (held back here), and still there after.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/rows/move', async (route) => {
+    await held;
+    await route.continue();
+  });
   saved = moveSaved(page);
   await dragCard(page, 'Идея', { column: 'Готово' });
+  await eventually(() => cardsIn(page, 'Готово'), ['Идея']);
+  await eventually(() => cardsIn(page, 'Без значения'), []);
+  release();
   expect((await saved).status()).toBe(200);
+  await page.unroute('**/rows/move');
   await eventually(() => cardsIn(page, 'Готово'), ['Идея']);
   await eventually(() => cardsIn(page, 'Без значения'), []);
   await eventually(() => cardsIn(other, 'Готово'), ['Идея']);

@@ -8,7 +8,7 @@ import { showToast } from '../../ui/Toast';
 import { CellContent, OptionChip } from './cells';
 import { viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { useDatabase } from './context';
-import { cellOf, useRowStore, type RowStore } from './rowStore';
+import { cellOf, useRowStore, withCell, type RowStore } from './rowStore';
 import { useReorderable, type DropSide } from './useReorderable';
 import { groupKey, useCollapsedGroups } from './collapsedGroups';
 
@@ -19,6 +19,16 @@ export const BOARD_FIELD_TYPES = new Set(['select', 'status', 'checkbox']);
 type ColumnValue = string | boolean | null;
 
 const CARD_KIND = 'database-card';
+
+/** A card dropped and not yet answered (then read again): drawn in its new place meanwhile. */
+interface PendingMove {
+  row: WireRow;
+  from: ColumnValue;
+  to: ColumnValue;
+  /** The card it was dropped beside, or null: the column's end. */
+  target: string | null;
+  side: DropSide;
+}
 /** A card's height with its title alone, and what each field shown on it adds (the estimate before it is measured). */
 const CARD_BASE = 40;
 const CARD_LINE = 24;
@@ -76,6 +86,7 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const db = useDatabase();
   const columns: ColumnValue[] = useMemo(() => (hasOptions(field) ? [...field.options.map((o) => o.id), null] : [true, false]), [field]);
   const [collapsed, toggleCollapsed] = useCollapsedGroups(db.databaseId, layout.uid, fieldId);
+  const [pending, setPending] = useState<PendingMove | null>(null);
 
   const stores = useRef(new Map<string, RowStore>());
   const storeOf = useCallback((value: ColumnValue) => stores.current.get(JSON.stringify(value)), []);
@@ -106,12 +117,15 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
         if (last?.id === rowId) return;
         place = last ? { placeAfter: last.id } : { placeAfter: null };
       }
+      const row = source?.rowById(rowId);
+      if (row && from !== undefined) setPending({ row: from === to ? row : withCell(row, fieldId, to === false ? null : to), from, to, target, side });
       try {
         await db.api.moveRows(db.databaseId, [rowId], place, from === to ? undefined : { fieldId, value: to });
       } catch {
         showToast(t('database.writeFailed'), 'error');
       }
       await Promise.all([source?.refresh(), source === destination ? undefined : destination?.refresh()]);
+      setPending((current) => (current?.row.id === rowId ? null : current));
     },
     [columns, storeOf, db.api, db.databaseId, fieldId, t],
   );
@@ -119,7 +133,7 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   return (
     <div className="db-board" role="list" aria-label={t('database.layouts.board')}>
       {columns.map((value) => (
-        <Column key={groupKey(value)} layout={layout} fieldId={fieldId} field={field} value={value} register={register} onMove={move} collapsed={collapsed.has(groupKey(value))} onToggle={() => toggleCollapsed(groupKey(value))} t={t} />
+        <Column key={groupKey(value)} layout={layout} fieldId={fieldId} field={field} value={value} register={register} onMove={move} pending={pending} collapsed={collapsed.has(groupKey(value))} onToggle={() => toggleCollapsed(groupKey(value))} t={t} />
       ))}
     </div>
   );
@@ -132,19 +146,21 @@ interface ColumnProps {
   value: ColumnValue;
   register(value: ColumnValue, store: RowStore): () => void;
   onMove(rowId: string, to: ColumnValue, target: string | null, side: DropSide): Promise<void>;
+  pending: PendingMove | null;
   /** Folded to its header (kept in this browser, as a table's groups are). */
   collapsed: boolean;
   onToggle(): void;
   t: BoardProps['t'];
 }
 
-function Column({ layout, fieldId, field, value, register, onMove, collapsed, onToggle, t }: ColumnProps) {
+function Column({ layout, fieldId, field, value, register, onMove, pending, collapsed, onToggle, t }: ColumnProps) {
   const db = useDatabase();
   const query = useMemo<RowsQuery>(() => ({ ...viewRowsQuery(layout), group: value }), [layout, value]);
   const read = useCallback((q: RowsQuery, signal?: AbortSignal) => db.api.rows(db.databaseId, q, signal), [db.api, db.databaseId]);
   const store = useRowStore(read, `${db.databaseId}:${layout.uid}:board:${fieldId}:${JSON.stringify(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`, query);
   useEffect(() => register(value, store), [register, value, store]);
-  const count = store.count ?? 0;
+  const shownRows = withPending(store, value, pending);
+  const count = shownRows.count;
 
   const body = useRef<HTMLDivElement>(null);
   const shown = useMemo(() => layout.orderedFields.filter((f) => f.fieldId !== MAIN_FIELD_ID && f.fieldId !== fieldId && db.config.fields[f.fieldId]), [layout.orderedFields, fieldId, db.config.fields]);
@@ -195,7 +211,7 @@ function Column({ layout, fieldId, field, value, register, onMove, collapsed, on
           <div ref={body} className={`db-board-cards${over ? ' is-over' : ''}`} role="list" aria-label={t('database.board.cards', { column: label })}>
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {items.map((item) => {
-                const row = store.rowAt(item.index);
+                const row = shownRows.rowAt(item.index);
                 return (
                   <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="db-card-slot" style={{ transform: `translateY(${item.start}px)` }}>
                     {row ? <Card row={row} layout={layout} shown={shown} column={value} onMove={onMove} /> : <div className="db-card is-loading" style={{ height: CARD_BASE }} />}
@@ -209,6 +225,32 @@ function Column({ layout, fieldId, field, value, register, onMove, collapsed, on
       )}
     </section>
   );
+}
+
+/**
+ * A column's cards with a pending move drawn (`pending`): the card left out of the column it came
+ * from and put in the one it went to, beside its target or last. Indexes of what is drawn → the
+ * store's rows.
+ */
+export function withPending(store: Pick<RowStore, 'count' | 'rowAt' | 'indexOf'>, value: ColumnValue, pending: PendingMove | null): { count: number; rowAt(i: number): WireRow | undefined } {
+  const stored = store.count ?? 0;
+  const removedAt = pending && pending.from === value ? store.indexOf(pending.row.id) : -1;
+  const remaining = stored - (removedAt >= 0 ? 1 : 0);
+  let insertAt = -1;
+  if (pending && pending.to === value) {
+    const at = pending.target === null ? -1 : store.indexOf(pending.target);
+    insertAt = at < 0 ? remaining : at - (removedAt >= 0 && at > removedAt ? 1 : 0) + (pending.side === 'after' ? 1 : 0);
+  }
+  if (removedAt < 0 && insertAt < 0) return { count: stored, rowAt: (i) => store.rowAt(i) };
+  return {
+    count: remaining + (insertAt >= 0 ? 1 : 0),
+    rowAt(i) {
+      if (i === insertAt) return pending!.row;
+      let at = insertAt >= 0 && i > insertAt ? i - 1 : i;
+      if (removedAt >= 0 && at >= removedAt) at += 1;
+      return store.rowAt(at);
+    },
+  };
 }
 
 function ColumnTitle({ field, value, label }: { field: DatabaseField; value: ColumnValue; label: string }) {

@@ -1,0 +1,41 @@
+import type { WireRow } from '../../../schema/database';
+import { withPending } from './BoardView';
+
+/** A column's store: rows by index, as a window holds them. */
+function column(ids: string[]) {
+  const rows = ids.map((id) => ({ id, data: { title: id, values: {} }, versions: {} }) as unknown as WireRow);
+  return { count: rows.length, rowAt: (i: number) => rows[i], indexOf: (id: string) => rows.findIndex((r) => r.id === id) };
+}
+const drawn = (view: ReturnType<typeof withPending>) => Array.from({ length: view.count }, (_, i) => view.rowAt(i)?.id);
+const card = (id: string) => ({ id, data: { title: id, values: {} }, versions: {} }) as unknown as WireRow;
+
+describe("a card dropped and not yet answered is drawn in its new place", () => {
+  test('to another column: out of the one it left, beside its target or last in the other', () => {
+    const todo = column(['a', 'b', 'c']);
+    const doing = column(['x', 'y']);
+    const before = { row: card('b'), from: 'todo', to: 'doing', target: 'y', side: 'before' as const };
+    expect(drawn(withPending(todo, 'todo', before))).toEqual(['a', 'c']);
+    expect(drawn(withPending(doing, 'doing', before))).toEqual(['x', 'b', 'y']);
+    expect(drawn(withPending(doing, 'doing', { ...before, target: 'y', side: 'after' }))).toEqual(['x', 'y', 'b']);
+    expect(drawn(withPending(doing, 'doing', { ...before, target: null }))).toEqual(['x', 'y', 'b']);
+    // Other columns, and no move: as stored.
+    expect(drawn(withPending(column(['q']), 'done', before))).toEqual(['q']);
+    expect(drawn(withPending(todo, 'todo', null))).toEqual(['a', 'b', 'c']);
+  });
+
+  test('within its column: up, down, to the end', () => {
+    const todo = column(['a', 'b', 'c', 'd']);
+    const move = (id: string, target: string | null, side: 'before' | 'after') => drawn(withPending(todo, 'todo', { row: card(id), from: 'todo', to: 'todo', target, side }));
+    expect(move('d', 'b', 'before')).toEqual(['a', 'd', 'b', 'c']);
+    expect(move('a', 'c', 'after')).toEqual(['b', 'c', 'a', 'd']);
+    expect(move('b', 'd', 'before')).toEqual(['a', 'c', 'b', 'd']);
+    expect(move('b', null, 'after')).toEqual(['a', 'c', 'd', 'b']);
+  });
+
+  test('a column with none of it in memory yet: counts still right', () => {
+    const far = { count: 500, rowAt: () => undefined, indexOf: () => -1 };
+    const view = withPending(far, 'doing', { row: card('z'), from: 'todo', to: 'doing', target: null, side: 'after' });
+    expect(view.count).toBe(501);
+    expect(view.rowAt(500)?.id).toBe('z');
+  });
+});
