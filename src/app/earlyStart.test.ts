@@ -2,6 +2,7 @@ import { api, prefetchGet } from './api';
 import { earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
 import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
 import { rowsPath, viewRowsQuery, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
+import { firstRowsPaths } from '../editor/blocks/rowsAddress';
 import { databaseApi } from '../features/database/api';
 import { RowStore } from '../features/database/rowStore';
 
@@ -121,7 +122,9 @@ test("a page whose top holds a database: the script asks for the Table view's co
   expect(databaseApi.earlyRows('db-9', { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW })).toMatchObject({ count: 1, rows: [{ id: 'row-9' }] });
 });
 
-test('a page without a database, or whose top failed: no rows and no Table view code', async () => {
+test('a page without a database, or whose top failed: no rows and no Table view code; a board first: no first window (its columns read their own)', async () => {
+  const board = { id: 'db-11', type: 'database', data: { config: { fields: {} }, view: { layouts: [{ uid: 'b', type: 'board', name: 'Доска', orderedFields: [] }] } } };
+  expect(firstRowsPaths([board], DATABASE_WINDOW)).toEqual([]);
   for (const answer of [{ data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }], meta: {}, errors: [] }, { data: null, errors: [{ code: 'page.not_found' }] }]) {
     const asked = serve(() => answer);
     runScript('/page-10');

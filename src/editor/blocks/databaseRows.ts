@@ -25,7 +25,7 @@ const asked = new Set<string>();
  * before it).
  */
 export function prefetchFirstRows(databaseId: string, layout: DatabaseLayout | undefined): void {
-  if (!layout) return;
+  if (!layout || layout.type === 'board') return;
   prefetchPath(firstRowsPath(databaseId, layout, DATABASE_WINDOW));
 }
 

@@ -47,15 +47,16 @@ export function firstRowsPath(databaseId: string, layout: Pick<DatabaseLayout, '
 
 /**
  * The first windows (of `limit` rows) a page's blocks start with: for each database block, its
- * first view's (the view a Table view opens on). Blocks as they come over the wire, any shape.
+ * first view's (the view it opens on), unless that is a board. Blocks as they come over the wire, any shape.
  */
 export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>, limit: number): string[] {
   const paths: string[] = [];
   for (const block of blocks) {
     if (!block || block.type !== 'database' || typeof block.id !== 'string') continue;
-    const view = (block.data as { view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>> } } | null)?.view;
+    const view = (block.data as { view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts'>> } } | null)?.view;
     const layout = view && Array.isArray(view.layouts) ? view.layouts[0] : undefined;
-    if (layout && typeof layout.uid === 'string') paths.push(firstRowsPath(block.id, layout, limit));
+    // A board reads its columns, not this window.
+    if (layout && typeof layout.uid === 'string' && layout.type !== 'board') paths.push(firstRowsPath(block.id, layout, limit));
   }
   return paths;
 }
