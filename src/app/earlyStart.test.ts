@@ -122,9 +122,15 @@ test("a page whose top holds a database: the script asks for the Table view's co
   expect(databaseApi.earlyRows('db-9', { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW })).toMatchObject({ count: 1, rows: [{ id: 'row-9' }] });
 });
 
-test('a page without a database, or whose top failed: no rows and no Table view code; a board first: no first window (its columns read their own)', async () => {
-  const board = { id: 'db-11', type: 'database', data: { config: { fields: {} }, view: { layouts: [{ uid: 'b', type: 'board', name: 'Доска', orderedFields: [] }] } } };
-  expect(firstRowsPaths([board], DATABASE_WINDOW)).toEqual([]);
+test('a page without a database, or whose top failed: no rows and no Table view code; a board first: the first window of each column', async () => {
+  const layout = { uid: 'b', type: 'board', name: 'Доска', orderedFields: [], groupBy: { fieldId: 'stage' } };
+  const fields = { stage: { name: 'Этап', type: 'status', options: [{ id: 'o1', name: 'Раз' }, { id: 'o2', name: 'Два' }] }, done: { name: 'Готово', type: 'checkbox' }, note: { name: 'Заметка', type: 'text' } };
+  const board = (groupBy: { fieldId: string } | null) => ({ id: 'db-11', type: 'database', data: { config: { fields }, view: { layouts: [{ ...layout, groupBy }] } } });
+  // The same addresses the board's columns read first (BoardView.tsx: the view's query and the column's value).
+  const column = (group: string | boolean | null) => rowsPath('db-11', { ...viewRowsQuery(layout), group, offset: 0, limit: DATABASE_WINDOW });
+  expect(firstRowsPaths([board({ fieldId: 'stage' })], DATABASE_WINDOW)).toEqual([column('o1'), column('o2'), column(null)]);
+  expect(firstRowsPaths([board({ fieldId: 'done' })], DATABASE_WINDOW)).toEqual([column(true), column(false)]);
+  expect(firstRowsPaths([board({ fieldId: 'note' }), board(null)], DATABASE_WINDOW)).toEqual([]);
   for (const answer of [{ data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }], meta: {}, errors: [] }, { data: null, errors: [{ code: 'page.not_found' }] }]) {
     const asked = serve(() => answer);
     runScript('/page-10');

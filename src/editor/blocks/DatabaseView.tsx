@@ -41,7 +41,7 @@ export function DatabaseView({ element, attributes, children }: RenderElementPro
   const database = element as DatabaseElement;
   const host = useDatabaseHost();
   // The first rows are asked for now, while the Table view's code loads (it takes this answer).
-  if (host?.isSaved(database.uid)) prefetchFirstRows(database.uid, database.view.layouts[0]);
+  if (host?.isSaved(database.uid)) prefetchFirstRows(database.uid, database.config, database.view.layouts[0]);
   const card = <DatabaseCard database={database} />;
   const DatabaseBlock = useDatabaseViewCode();
   return (

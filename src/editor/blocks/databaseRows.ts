@@ -1,9 +1,9 @@
 import type { ComponentType } from 'react';
 import type { WireBlock } from '../../../schema/block';
-import type { DatabaseLayout } from '../../../schema/blocks/database';
+import type { DatabaseConfig, DatabaseLayout } from '../../../schema/blocks/database';
 import { prefetchAnswer } from '../../app/api';
 import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
-import { DATABASE_WINDOW, firstRowsPath, firstRowsPaths } from './rowsAddress';
+import { DATABASE_WINDOW, firstRowsPaths } from './rowsAddress';
 
 /**
  * What a page asks for a database before the Table view's code is there: that code (a chunk of
@@ -24,9 +24,9 @@ const asked = new Set<string>();
  * or its store's first read takes it. Any write drops it (a later read must not get rows from
  * before it).
  */
-export function prefetchFirstRows(databaseId: string, layout: DatabaseLayout | undefined): void {
-  if (!layout || layout.type === 'board') return;
-  prefetchPath(firstRowsPath(databaseId, layout, DATABASE_WINDOW));
+export function prefetchFirstRows(databaseId: string, config: DatabaseConfig, layout: DatabaseLayout | undefined): void {
+  if (!layout) return;
+  for (const path of firstRowsPaths([{ id: databaseId, type: 'database', data: { config, view: { layouts: [layout] } } }], DATABASE_WINDOW)) prefetchPath(path);
 }
 
 function prefetchPath(path: string): void {

@@ -46,23 +46,46 @@ export function firstRowsPath(databaseId: string, layout: Pick<DatabaseLayout, '
 }
 
 /**
+ * A board's columns by its group field: a status or select field's options in their order, then
+ * «Без значения» (null); a checkbox's checked and not. Null: not a field a board's columns come
+ * from (a person field's cells hold several people: not yet).
+ */
+export function boardColumnValues(field: { type?: unknown; options?: unknown } | undefined): Array<string | boolean | null> | null {
+  if (!field) return null;
+  if (field.type === 'checkbox') return [true, false];
+  if ((field.type === 'select' || field.type === 'status') && Array.isArray(field.options)) return [...field.options.map((option: { id: string }) => option.id), null];
+  return null;
+}
+
+/**
  * The first windows (of `limit` rows) a page's blocks start with: for each database block, its
- * first view's (the view it opens on), unless that is a board. Blocks as they come over the wire, any shape.
+ * first view's (the view it opens on); for a board, the first window of each of its columns.
+ * Blocks as they come over the wire, any shape.
  */
 export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>, limit: number): string[] {
   const paths: string[] = [];
   for (const block of blocks) {
     if (!block || block.type !== 'database' || typeof block.id !== 'string') continue;
-    const view = (block.data as { view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts'>> } } | null)?.view;
-    const layout = view && Array.isArray(view.layouts) ? view.layouts[0] : undefined;
-    // A board reads its columns, not this window.
-    if (layout && typeof layout.uid === 'string' && layout.type !== 'board') paths.push(firstRowsPath(block.id, layout, limit));
+    const data = block.data as { config?: { fields?: Record<string, { type?: unknown; options?: unknown }> }; view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy'>> } } | null;
+    const layout = data?.view && Array.isArray(data.view.layouts) ? data.view.layouts[0] : undefined;
+    if (!layout || typeof layout.uid !== 'string') continue;
+    if (layout.type !== 'board') {
+      paths.push(firstRowsPath(block.id, layout, limit));
+      continue;
+    }
+    const columns = layout.groupBy ? boardColumnValues(data?.config?.fields?.[layout.groupBy.fieldId]) : null;
+    for (const group of columns ?? []) paths.push(boardColumnPath(block.id, layout, group, limit));
   }
   return paths;
 }
 
+/** The first window (of `limit` rows) of a board's column. */
+export function boardColumnPath(databaseId: string, layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>, group: string | boolean | null, limit: number): string {
+  return rowsPath(databaseId, { ...viewRowsQuery(layout), group, offset: 0, limit });
+}
+
 /** A script's expression whose value is `firstRowsPaths`, written from the functions' text (they call each other by name there). */
 export function rowsAddressScript(): string {
-  const texts = [jsonQuery, rowsPath, viewRowsQuery, firstRowsPath, firstRowsPaths].map((fn) => fn.toString());
+  const texts = [jsonQuery, rowsPath, viewRowsQuery, firstRowsPath, boardColumnValues, boardColumnPath, firstRowsPaths].map((fn) => fn.toString());
   return `(() => {\n${texts.join('\n')}\nreturn ${firstRowsPaths.name};\n})()`;
 }

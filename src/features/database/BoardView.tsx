@@ -6,13 +6,14 @@ import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout } fr
 import type { WireRow } from '../../../schema/database';
 import { showToast } from '../../ui/Toast';
 import { CellContent, OptionChip } from './cells';
-import { viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { boardColumnValues } from '../../editor/blocks/rowsAddress';
 import { useDatabase } from './context';
 import { cellOf, useRowStore, withCell, type RowStore } from './rowStore';
 import { useReorderable, type DropSide } from './useReorderable';
 import { groupKey, useCollapsedGroups } from './collapsedGroups';
 
-/** Field types a board's columns can come from. (Person fields, whose cells hold several people, are not yet.) */
+/** Field types a board's columns can come from (boardColumnValues). (Person fields, whose cells hold several people, are not yet.) */
 export const BOARD_FIELD_TYPES = new Set(['select', 'status', 'checkbox']);
 
 /** A column's value: an option id, checked or not, or null («Без значения»). */
@@ -84,7 +85,7 @@ interface BoardProps {
 
 function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const db = useDatabase();
-  const columns: ColumnValue[] = useMemo(() => (hasOptions(field) ? [...field.options.map((o) => o.id), null] : [true, false]), [field]);
+  const columns: ColumnValue[] = useMemo(() => boardColumnValues(field) ?? [], [field]);
   const [collapsed, toggleCollapsed] = useCollapsedGroups(db.databaseId, layout.uid, fieldId);
   const [pending, setPending] = useState<PendingMove | null>(null);
 
@@ -156,8 +157,11 @@ interface ColumnProps {
 function Column({ layout, fieldId, field, value, register, onMove, pending, collapsed, onToggle, t }: ColumnProps) {
   const db = useDatabase();
   const query = useMemo<RowsQuery>(() => ({ ...viewRowsQuery(layout), group: value }), [layout, value]);
-  const read = useCallback((q: RowsQuery, signal?: AbortSignal) => db.api.rows(db.databaseId, q, signal), [db.api, db.databaseId]);
-  const store = useRowStore(read, `${db.databaseId}:${layout.uid}:board:${fieldId}:${JSON.stringify(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`, query);
+  const read = useCallback((q: RowsQuery, signal?: AbortSignal, first?: boolean) => db.api.rows(db.databaseId, q, signal, first), [db.api, db.databaseId]);
+  // The first window may have been asked for with the page's top (rowsAddress.ts, boardColumnPath).
+  const store = useRowStore(read, `${db.databaseId}:${layout.uid}:board:${fieldId}:${JSON.stringify(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`, query, () =>
+    db.api.earlyRows(db.databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }),
+  );
   useEffect(() => register(value, store), [register, value, store]);
   const shownRows = withPending(store, value, pending);
   const count = shownRows.count;
