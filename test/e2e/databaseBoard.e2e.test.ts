@@ -35,8 +35,8 @@ const STATUS = {
   ],
 };
 
-async function signedIn(email: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+async function signedIn(email: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   // Frames come late, as on CI's loaded cores.
   await lateFrames(page);
@@ -176,13 +176,17 @@ it('a reader sees the board but moves and adds nothing; a board without a status
   const owner = await signedIn('board.owner@example.com');
   const { cookie, holderId, db } = await boardData(owner, 'Общая доска', [['Первая', 'todo']]);
   await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'b1', type: 'board', name: 'Доска', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'stage' } } }) });
+  // The reader on a phone, in the dark.
   const reader = await signedIn('board.reader@example.com');
+  await reader.setViewportSize({ width: 375, height: 800 });
+  await reader.emulateMedia({ colorScheme: 'dark' });
   const readerId = (await fetchJson<{ data: { id: string } }>(`${server.url}/api/user/current`, { cookie: await cookieOf(reader) })).data.id;
   await fetchJson(`${S()}/element/${holderId}/member/add`, { method: 'POST', cookie, body: JSON.stringify([{ userId: readerId, accessLevel: 'read' }]) });
   await reader.goto(`${server.url}/${holderId}`);
   await reader.getByRole('tab', { name: /Доска/ }).click();
   await eventually(() => cardsIn(reader, 'Сделать'), ['Первая']);
   await expect(reader.getByRole('button', { name: '+ Новая карточка' }).count()).resolves.toBe(0);
+  await shoot(reader, 'database-board-375-dark');
   // Dragging does nothing: no move is sent.
   const moves: string[] = [];
   reader.on('request', (r) => /\/rows\/move$/.test(r.url()) && moves.push(r.url()));
