@@ -169,6 +169,14 @@ it('a board added from «+»: columns by status with their cards; a card dragged
   // A card opens its row beside the board.
   await page.locator('.db-card', { hasText: 'Макет' }).click();
   await page.getByRole('dialog').getByText('Макет').first().waitFor();
+  await page.keyboard.press('Escape');
+
+  // The view duplicated from its tab's menu: a board too, right after it, shown.
+  await page.getByRole('tab', { name: /Доска/, selected: true }).click();
+  await page.getByRole('menuitem', { name: 'Дублировать' }).click();
+  await eventually(() => page.getByRole('tab').allTextContents().then((all) => all.map((t) => t.replace(/^[▦▥]\s*/, '').trim())), ['Таблица', 'Доска', 'Доска (копия)']);
+  await page.getByRole('tab', { name: /Доска \(копия\)/, selected: true }).waitFor();
+  await eventually(() => cardsIn(page, 'Готово'), ['Идея']);
   await page.context().close();
 });
 

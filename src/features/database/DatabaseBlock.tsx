@@ -190,6 +190,17 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     }
   };
 
+  /** «Дублировать»: the view with all its settings, named «… (копия)», right after it, and shown. */
+  const duplicateView = async (l: DatabaseLayout) => {
+    const copy = { ...structuredClone(l), uid: newId(), name: t('database.copyOf', { name: l.name || t(`database.layouts.${l.type}`) }) };
+    try {
+      apply(await api.addView(databaseId, copy, l.uid));
+      setActiveId(copy.uid);
+    } catch {
+      failed();
+    }
+  };
+
   // «Создать связанное представление»: a page showing this view alone, opened once made.
   const { createLinkedView } = host;
   const linkView =
@@ -217,6 +228,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 onSelect={() => setActiveId(l.uid)}
                 canDelete={linkedViewId ? null : layouts.length > 1}
                 onLinkView={linkView && (() => void linkView(l))}
+                onDuplicate={linkedViewId ? undefined : () => void duplicateView(l)}
                 neighbours={linkedViewId ? null : [layouts[index - 1]?.uid ?? null, layouts[index + 1]?.uid ?? null]}
                 onMove={(id, target, side) => void moveView(id, target, side)}
               />
@@ -275,13 +287,15 @@ interface ViewTabProps {
   /** null: the view cannot be deleted here (a linked view); false: it is the last one. */
   canDelete: boolean | null;
   onLinkView?(): void;
+  /** «Дублировать» (not in a linked view). */
+  onDuplicate?(): void;
   /** The views left and right of it, for «Сдвинуть влево/вправо»; null where views are not reordered. */
   neighbours: [string | null, string | null] | null;
   /** A view (by id) put on one side of another. */
   onMove(id: string, target: string, side: DropSide): void;
 }
 
-function ViewTab({ layout, active, onSelect, canDelete, onLinkView, neighbours, onMove }: ViewTabProps) {
+function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate, neighbours, onMove }: ViewTabProps) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const [renaming, setRenaming] = useState(false);
@@ -335,7 +349,7 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, neighbours, 
         onClick={() => (active && db.editable ? setMenu(true) : onSelect())}
         onDoubleClick={() => db.editable && setRenaming(true)}
       >
-        <span aria-hidden>▦</span> {label}
+        <span aria-hidden>{layout.type === 'board' ? '▥' : '▦'}</span> {label}
       </button>
       {menu && (
         <Popover anchor={button.current} onClose={() => setMenu(false)} label={t('database.viewMenu')} className="menu db-menu" role="menu">
@@ -358,6 +372,11 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, neighbours, 
           {neighbours?.[1] && (
             <button type="button" className="menu-item" role="menuitem" onClick={choose(() => onMove(layout.uid, neighbours[1]!, 'after'))}>
               {t('database.moveViewRight')}
+            </button>
+          )}
+          {onDuplicate && (
+            <button type="button" className="menu-item" role="menuitem" onClick={choose(onDuplicate)}>
+              {t('database.duplicateView')}
             </button>
           )}
           {onLinkView && (
