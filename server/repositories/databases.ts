@@ -350,7 +350,7 @@ export interface RowQuery {
 }
 
 /** The page column a computed field reads. */
-const COMPUTED_COLUMNS = { createdTime: 'p.created_at', editedTime: 'p.updated_at', createdBy: 'p.created_by', editedBy: 'p.updated_by' } as const;
+export const COMPUTED_COLUMNS = { createdTime: 'p.created_at', editedTime: 'p.updated_at', createdBy: 'p.created_by', editedBy: 'p.updated_by' } as const;
 
 function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -498,7 +498,8 @@ function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: 
   return { joins, order };
 }
 
-function whereSql(config: DatabaseConfig, databaseId: string, query: RowQuery): RawBuilder<SqlBool> {
+/** Which rows a view reads (its database, live or trashed, its filter and search) as SQL over the row page `p`. */
+export function whereSql(config: DatabaseConfig, databaseId: string, query: RowQuery): RawBuilder<SqlBool> {
   const parts: Array<RawBuilder<SqlBool>> = [sql<SqlBool>`p.database_id = ${databaseId}`, sql<SqlBool>`p.in_trash = ${query.inTrash ? 1 : 0}`];
   const filter = filterSql(config, query.filter);
   if (filter) parts.push(filter);
