@@ -10,17 +10,18 @@ import {
 } from '../../schema/blocks/database';
 import { CHART_EMPTY_LABEL, type ChartAnswer, type ChartCategory, type ChartPoint } from '../../schema/databaseChart';
 import { isPostgres } from '../db/connect';
-import type { Database } from '../db/types';
-import { COMPUTED_COLUMNS, whereSql, type RowQuery } from './databases';
+import type { BlockRow, Database } from '../db/types';
+import { COMPUTED_COLUMNS, queryFields, whereSql, type RowQuery, type ViewOrders } from './databases';
 import { inChunks } from './pages';
 
 /**
  * Charts of a view (docs/api/databases.md, «Charts»): one SQL query groups the view's rows by the
  * raw value of x (and of the series) and gives each group its count, and the count, sum, min and
- * max of y; the groups (a few per option, day or text, never per row) are then folded here into
- * categories: list values (multi-select, person) split into each of their values, days into
- * weeks or months. Each group is a set of distinct rows, so sums, counts, minima and maxima of
- * groups fold exactly, and an average is a sum over a count.
+ * max of y; the groups (one per option, day or text, never one per row unless every row has its
+ * own value) are then folded here into categories: list values (multi-select, person) split into
+ * each of their values, days into weeks or months. Each group is a set of distinct rows, so sums,
+ * counts, minima and maxima of groups fold exactly, and an average is a sum over a count. The
+ * groups are kept between reads like a view's order (`ViewOrders.kept`, ADR 7).
  */
 
 const DAY_MS = 86_400_000;
@@ -165,27 +166,29 @@ function axisOf(config: DatabaseConfig, entry: { fieldId: string; bucket?: Chart
 
 const numeric = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
-/**
- * A chart of a view's rows (`query`: its filter; live rows unless inTrash). `names` gives people's
- * names for their labels (a published page's reader gets «Участник» from the route instead).
- */
-export async function chartOf(
-  db: Kysely<Database>,
-  config: DatabaseConfig,
-  databaseId: string,
-  query: RowQuery,
-  chart: ChartConfig,
-  names: (ids: string[]) => Promise<Map<string, string>>,
-): Promise<ChartAnswer> {
-  const x = axisOf(config, chart.x);
-  const series = chart.series ? axisOf(config, chart.series) : null;
+/** A group of rows with one raw value of x (and of the series) and its figures; `xv`/`sv`: a text's spelling. */
+export interface ChartGroup extends Figures {
+  x: unknown;
+  s: unknown;
+  xv: string | null;
+  sv: string | null;
+}
+
+/** The fields a chart reads the cells of: x, the series, and y unless it counts rows. */
+function chartFields(chart: ChartConfig): { x: string; series: string | null; y: string | null } {
+  return { x: chart.x.fieldId, series: chart.series?.fieldId ?? null, y: chart.y.aggregate !== 'count' && chart.y.fieldId ? chart.y.fieldId : null };
+}
+
+/** The view's rows (`query`: its filter; live rows unless inTrash) grouped by the raw value of x and of the series, in one SQL query. */
+export async function chartGroups(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, chart: ChartConfig): Promise<ChartGroup[]> {
+  const fields = chartFields(chart);
   const postgres = isPostgres(db);
-  const xSql = axisSql(x, 'cx', postgres);
-  const sSql = series ? axisSql(series, 'cs', postgres) : null;
+  const xSql = axisSql(axisOf(config, chart.x), 'cx', postgres);
+  const sSql = chart.series ? axisSql(axisOf(config, chart.series), 'cs', postgres) : null;
   const joins = [xSql.join, sSql?.join ?? null];
   let yColumns = sql`, 0 as yn, 0 as ys, null as lo, null as hi`;
-  if (chart.y.aggregate !== 'count' && chart.y.fieldId) {
-    joins.push(sql`left join database_cells cy on cy.row_id = p.id and cy.field_id = ${chart.y.fieldId}`);
+  if (fields.y) {
+    joins.push(sql`left join database_cells cy on cy.row_id = p.id and cy.field_id = ${fields.y}`);
     yColumns = sql`, count(cy.num) as yn, coalesce(sum(cy.num), 0) as ys, min(cy.num) as lo, max(cy.num) as hi`;
   }
   const joined = joins.filter((j): j is RawBuilder<unknown> => j !== null);
@@ -194,34 +197,56 @@ export async function chartOf(
     from pages p ${joined.length > 0 ? sql.join(joined, sql.raw(' ')) : sql``}
     where ${whereSql(config, databaseId, query)}
     group by ${sSql ? sql.raw('1, 2') : sql.raw('1')}`.execute(db);
+  return groups.rows.map((g) => ({ x: g.x, s: g.s ?? null, n: Number(g.n), yn: Number(g.yn), ys: Number(g.ys), lo: numeric(g.lo), hi: numeric(g.hi), xv: g.xv ?? null, sv: g.sv ?? null }));
+}
 
+/**
+ * A chart's groups, kept (`ViewOrders.kept`) while the rows and the fields the chart and the
+ * view's filter read stay: a chart read again, or previewed with another sort, bucket, hidden
+ * categories or running totals, is folded from them without a query.
+ */
+export function keptChartGroups(orders: ViewOrders, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, chart: ChartConfig): Promise<ChartGroup[]> {
+  const fields = chartFields(chart);
+  const key = `chart\n${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, fields])}`;
+  const read = [fields.x, fields.series, fields.y].filter((id): id is string => id !== null);
+  const used = queryFields(config, { ...query, sorts: read.map((fieldId) => ({ fieldId, direction: 'asc' as const })) });
+  return orders.kept(db, database, key, used, () => chartGroups(db, config, database.id, query, chart), (groups) => groups.length);
+}
+
+/**
+ * The answer: the groups folded into categories and series, sorted, hidden categories left out,
+ * running totals. `names` gives people's names for their labels (a published page's reader gets
+ * «Участник» from the route instead).
+ */
+export async function foldChart(config: DatabaseConfig, chart: ChartConfig, groups: readonly ChartGroup[], names: (ids: string[]) => Promise<Map<string, string>>): Promise<ChartAnswer> {
+  const x = axisOf(config, chart.x);
+  const series = chart.series ? axisOf(config, chart.series) : null;
   const hidden = chart.hidden ?? [];
   const shown = (key: ChartKey) => !hidden.includes(key);
   const cells = new Map<ChartKey, Map<ChartKey, Figures>>();
   const totals = new Map<ChartKey, Figures>();
   const texts = { x: new Map<ChartKey, string>(), series: new Map<ChartKey, string>() };
-  const spell = (into: Map<ChartKey, string>, key: ChartKey, sample: string | null | undefined) => {
-    if (sample === null || sample === undefined || key === null) return;
+  const spell = (into: Map<ChartKey, string>, key: ChartKey, sample: string | null) => {
+    if (sample === null || key === null) return;
     const text = JSON.parse(sample) as unknown;
     const before = into.get(key);
     if (typeof text === 'string' && (before === undefined || text < before)) into.set(key, text);
   };
   let rows = 0;
-  for (const group of groups.rows) {
-    const figures: Figures = { n: Number(group.n), yn: Number(group.yn), ys: Number(group.ys), lo: numeric(group.lo), hi: numeric(group.hi) };
+  for (const group of groups) {
     const xs = keysOf(x, group.x);
     const ss = series ? keysOf(series, group.s) : [null];
-    if (xs.some(shown)) rows += figures.n;
+    if (xs.some(shown)) rows += group.n;
     for (const xKey of xs) {
       spell(texts.x, xKey, group.xv);
       if (!totals.has(xKey)) totals.set(xKey, emptyFigures());
-      add(totals.get(xKey)!, figures);
+      add(totals.get(xKey)!, group);
       const row = cells.get(xKey) ?? new Map<ChartKey, Figures>();
       cells.set(xKey, row);
       for (const sKey of ss) {
         spell(texts.series, sKey, group.sv);
         if (!row.has(sKey)) row.set(sKey, emptyFigures());
-        add(row.get(sKey)!, figures);
+        add(row.get(sKey)!, group);
       }
     }
   }

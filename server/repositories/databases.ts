@@ -522,7 +522,7 @@ export async function orderedRowIds(db: Kysely<Database>, config: DatabaseConfig
 }
 
 /** The fields whose cells a query reads (null: every field, for «edited time/by»). */
-function queryFields(config: DatabaseConfig, query: RowQuery): string[] | null {
+export function queryFields(config: DatabaseConfig, query: RowQuery): string[] | null {
   const fields = new Set<string>();
   for (const rule of query.filter?.rules ?? []) for (const r of 'op' in rule ? rule.rules : [rule]) fields.add(r.fieldId);
   for (const sort of query.sorts ?? []) fields.add(sort.fieldId);
@@ -578,23 +578,46 @@ export class ViewOrders {
   }
 
   /** A view's footer, kept like its order: while the rows and the fields it filters, sorts and sums by stay. */
-  async figures(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
-    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, calculations])}`;
+  figures(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
+    const key = `footer\n${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, calculations])}`;
     const used = queryFields(config, { ...query, sorts: Object.keys(calculations).map((fieldId) => ({ fieldId, direction: 'asc' as const })) });
-    const signature = await this.signature(db, database, used);
-    const cached = this.footers.get(key);
-    if (cached && cached.signature === signature) return cached.figures;
-    const figures = await calculate(db, config, database.id, query, calculations);
-    this.footers.delete(key);
-    this.footers.set(key, { signature, figures });
-    for (const [oldest] of this.footers) {
-      if (this.footers.size <= this.maxEntries) break;
-      this.footers.delete(oldest);
-    }
-    return figures;
+    return this.kept(db, database, key, used, () => calculate(db, config, database.id, query, calculations));
   }
 
-  private readonly footers = new Map<string, { signature: string; figures: Record<string, number | null> }>();
+  /**
+   * What a read of a view computes (a footer, a chart's groups) under `key`, kept while the
+   * database's rows and `fields` (null: every field) stay; `size` counts against maxIds.
+   */
+  async kept<T>(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number = () => 1): Promise<T> {
+    const signature = await this.signature(db, database, fields);
+    const cached = this.results.get(key);
+    if (cached && cached.signature === signature) {
+      this.results.delete(key);
+      this.results.set(key, cached);
+      return cached.value as T;
+    }
+    const value = await compute();
+    if (cached) this.drop(key);
+    const entry = { signature, value, size: size(value) };
+    this.results.set(key, entry);
+    this.resultSize += entry.size;
+    for (const [oldest] of this.results) {
+      if (this.results.size <= this.maxEntries && this.resultSize <= this.maxIds) break;
+      if (oldest === key) break;
+      this.drop(oldest);
+    }
+    return value;
+  }
+
+  private readonly results = new Map<string, { signature: string; value: unknown; size: number }>();
+  private resultSize = 0;
+
+  private drop(key: string): void {
+    const entry = this.results.get(key);
+    if (!entry) return;
+    this.resultSize -= entry.size;
+    this.results.delete(key);
+  }
 
   private forget(key: string): void {
     const entry = this.entries.get(key);

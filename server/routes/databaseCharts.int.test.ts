@@ -302,7 +302,7 @@ describe('values', () => {
 });
 
 describe('which rows', () => {
-  test('the view’s filter holds, trashed rows are left out, and a change of the rows shows at once', async () => {
+  test('the view’s filter holds, trashed rows are left out, and a change of the rows or fields shows at once', async () => {
     const { db, rows } = await fiveRows();
     const chart: ChartConfig = { x: { fieldId: 'stage' }, y: { aggregate: 'count' } };
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { chart, filter: { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 6 }] } } }));
@@ -313,6 +313,13 @@ describe('which rows', () => {
     expect(figures(await chartOf(db.id))).toEqual({ todo: 1, null: 1 });
     expectOk(await api(t, ann, 'POST', `${S}/row/${rows[2].id}/cells/price`, { value: 50, version: 1 }));
     expect(figures(await chartOf(db.id))).toEqual({ todo: 2, null: 1 });
+    // The groups are kept between reads: a write to x, a row made, a field's options changed show at once.
+    expectOk(await api(t, ann, 'POST', `${S}/row/${rows[0].id}/cells/stage`, { value: 'done', version: 1 }));
+    expect(figures(await chartOf(db.id))).toEqual({ todo: 1, done: 1, null: 1 });
+    await addRows(db.id, [{ values: { price: 100, stage: 'doing' } }]);
+    expect(figures(await chartOf(db.id))).toEqual({ todo: 1, doing: 1, done: 1, null: 1 });
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/stage`, { field: { ...FIELDS.stage, options: [FIELDS.stage.options[2], FIELDS.stage.options[1], { id: 'todo', name: 'Потом' }] } }));
+    expect((await chartOf(db.id)).categories).toEqual([{ key: 'done', label: 'Готово' }, { key: 'doing', label: 'В работе' }, { key: 'todo', label: 'Потом' }, { key: null, label: 'Без значения' }]);
     // Another database's rows never count.
     const other = await fiveRows();
     expect(figures(await chartOf(other.db.id, chart))).toEqual({ todo: 2, doing: 1, done: 1, null: 1 });

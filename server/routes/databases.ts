@@ -53,7 +53,7 @@ import { requestOrigin } from '../plugins/realtime';
 import { authorizePage, isPubliclyReadable, type PageAction } from '../policies/page';
 import { envelope, presentElement } from '../presenters';
 import { findBlock, presentBlock, updateBlockIfVersion } from '../repositories/blocks';
-import { chartOf, userNamesOf } from '../repositories/databaseCharts';
+import { foldChart, keptChartGroups, userNamesOf } from '../repositories/databaseCharts';
 import { findLayoutHolder } from '../repositories/databaseLayouts';
 import {
   cellsOfField,
@@ -314,7 +314,8 @@ export async function databaseRoutes(server: FastifyInstance) {
     if (problems.length > 0) throw invalid('the chart does not fit the fields', problems.map((p) => ({ path: ['chart', ...p.path].join('.'), message: p.message })));
     // People stay anonymous on a published page (docs/api/databases.md, «Public pages»).
     const names = publicly ? async (ids: string[]) => new Map(ids.map((id) => [id, 'Участник'])) : (ids: string[]) => userNamesOf(app.db, ids);
-    return envelope(await chartOf(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), chart, names));
+    const groups = await keptChartGroups(orders, app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), chart);
+    return envelope(await foldChart(data.config, chart, groups, names));
   });
 
   // ---- Rows --------------------------------------------------------------------------------------
