@@ -534,20 +534,58 @@ export function queryFields(config: DatabaseConfig, query: RowQuery): string[] |
   return [...fields].sort();
 }
 
+/** Values kept under a key while their signature holds; the least recently used go past `maxEntries` entries or a total `maxSize`. */
+class KeptValues<T> {
+  private readonly entries = new Map<string, { signature: string; value: T; size: number }>();
+  private total = 0;
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxSize: number,
+  ) {}
+
+  /** The value kept under `key` if its signature is still `signature` (it becomes the most recently used). */
+  lookup(key: string, signature: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.signature !== signature) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  keep(key: string, signature: string, value: T, size: number): void {
+    this.forget(key);
+    this.entries.set(key, { signature, value, size });
+    this.total += size;
+    for (const [oldest] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.total <= this.maxSize) break;
+      if (oldest === key) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.total -= entry.size;
+    this.entries.delete(key);
+  }
+}
+
 /**
  * The ordered ids of the views people look at, per process: a window is a slice of them, so
  * scrolling anywhere in 50,000 rows costs a read of 100 rows, not a sort of 50,000. An entry is
  * used while its signature holds — the database block's version (fields, options) and the
  * revisions of the rows and of the fields the view filters and sorts by — so typing into other
  * columns keeps it. Bounded: the least recently used entries go past MAX_ENTRIES or MAX_IDS.
+ * Footers and charts' groups are kept the same way, apart (`kept`).
  */
 export class ViewOrders {
-  private readonly entries = new Map<string, { signature: string; ids: string[] }>();
-  private idCount = 0;
-  constructor(
-    private readonly maxEntries = 64,
-    private readonly maxIds = 500_000,
-  ) {}
+  private readonly orders: KeptValues<string[]>;
+  private readonly results: KeptValues<unknown>;
+  constructor(maxEntries = 64, maxIds = 500_000) {
+    this.orders = new KeptValues(maxEntries, maxIds);
+    this.results = new KeptValues(maxEntries, maxIds);
+  }
 
   /** Ids of a window of a view and how many rows the view has. */
   async window(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, window: { offset: number; limit: number }): Promise<{ ids: string[]; count: number }> {
@@ -555,75 +593,34 @@ export class ViewOrders {
     return { ids: ids.slice(window.offset, window.offset + window.limit), count: ids.length };
   }
 
-  async ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
+  ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
     const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true])}`;
-    // Read before the ids: a write landing in between makes the next request read them again, never the reverse.
-    const signature = await this.signature(db, database, queryFields(config, query));
-    const cached = this.entries.get(key);
-    if (cached && cached.signature === signature) {
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-      return cached.ids;
-    }
-    const ids = await orderedRowIds(db, config, database.id, query);
-    if (cached) this.forget(key);
-    this.entries.set(key, { signature, ids });
-    this.idCount += ids.length;
-    for (const [oldest] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.idCount <= this.maxIds) break;
-      if (oldest === key) break;
-      this.forget(oldest);
-    }
-    return ids;
+    return this.keep(this.orders, db, database, key, queryFields(config, query), () => orderedRowIds(db, config, database.id, query), (ids) => ids.length);
   }
 
   /** A view's footer, kept like its order: while the rows and the fields it filters, sorts and sums by stay. */
   figures(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
-    const key = `footer\n${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, calculations])}`;
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, calculations])}`;
     const used = queryFields(config, { ...query, sorts: Object.keys(calculations).map((fieldId) => ({ fieldId, direction: 'asc' as const })) });
-    return this.kept(db, database, key, used, () => calculate(db, config, database.id, query, calculations));
+    return this.kept(db, database, `footer\n${key}`, used, () => calculate(db, config, database.id, query, calculations));
   }
 
   /**
    * What a read of a view computes (a footer, a chart's groups) under `key`, kept while the
-   * database's rows and `fields` (null: every field) stay; `size` counts against maxIds.
+   * database's rows and `fields` (null: every field) stay; `size` counts against MAX_IDS.
    */
-  async kept<T>(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number = () => 1): Promise<T> {
+  kept<T>(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number = () => 1): Promise<T> {
+    return this.keep(this.results as KeptValues<T>, db, database, key, fields, compute, size);
+  }
+
+  private async keep<T>(store: KeptValues<T>, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number): Promise<T> {
+    // Read before the value: a write landing in between makes the next request compute it again, never the reverse.
     const signature = await this.signature(db, database, fields);
-    const cached = this.results.get(key);
-    if (cached && cached.signature === signature) {
-      this.results.delete(key);
-      this.results.set(key, cached);
-      return cached.value as T;
-    }
+    const cached = store.lookup(key, signature);
+    if (cached !== undefined) return cached;
     const value = await compute();
-    if (cached) this.drop(key);
-    const entry = { signature, value, size: size(value) };
-    this.results.set(key, entry);
-    this.resultSize += entry.size;
-    for (const [oldest] of this.results) {
-      if (this.results.size <= this.maxEntries && this.resultSize <= this.maxIds) break;
-      if (oldest === key) break;
-      this.drop(oldest);
-    }
+    store.keep(key, signature, value, size(value));
     return value;
-  }
-
-  private readonly results = new Map<string, { signature: string; value: unknown; size: number }>();
-  private resultSize = 0;
-
-  private drop(key: string): void {
-    const entry = this.results.get(key);
-    if (!entry) return;
-    this.resultSize -= entry.size;
-    this.results.delete(key);
-  }
-
-  private forget(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.idCount -= entry.ids.length;
-    this.entries.delete(key);
   }
 
   private async signature(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, fields: string[] | null): Promise<string> {

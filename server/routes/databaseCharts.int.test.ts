@@ -3,7 +3,7 @@ import { MAIN_FIELD_ID, type ChartConfig, type DatabaseData } from '../../schema
 import type { ChartAnswer } from '../../schema/databaseChart';
 import type { WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
-import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
+import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 
 /** Charts of a view (GET database/{id}/chart, docs/api/databases.md «Charts») on a real server and the project's database (SQLite or PostgreSQL). */
@@ -30,11 +30,6 @@ afterAll(async () => {
 });
 
 const S = '/api/v3/spaces';
-
-function expectOk<T>(res: Awaited<ReturnType<typeof api>>, status = 200): T {
-  expect([res.statusCode, res.statusCode === status ? '' : res.body]).toEqual([status, '']);
-  return body<T>(res).data;
-}
 
 const FIELDS = {
   [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
@@ -71,13 +66,6 @@ async function newDatabase(cookie = ann, headers: Record<string, string> = {}, s
 
 async function addRows(databaseId: string, rows: Array<{ title?: string; values?: Record<string, unknown> }>): Promise<WireRow[]> {
   return expectOk<WireRow[]>(await api(t, ann, 'POST', `${S}/database/${databaseId}/rows`, { rows }), 201);
-}
-
-function q(params: Record<string, unknown>): string {
-  return Object.entries(params)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
-    .join('&');
 }
 
 /** `cookie` null: signed out. */
