@@ -192,6 +192,43 @@ export type Calculation = (typeof CALCULATIONS)[number];
 /** Calculations that need numbers (number, date and time fields; for dates min/max only). */
 export const NUMERIC_CALCULATIONS: ReadonlySet<Calculation> = new Set(['sum', 'average', 'min', 'max']);
 
+/** Chart views (issue 17, docs/api/databases.md «Charts»): what a chart shows of a view's rows. */
+export const CHART_KINDS = ['bar', 'line', 'pie'] as const;
+export type ChartKind = (typeof CHART_KINDS)[number];
+/** How a date-like field's values are grouped: by day, ISO week (Monday first) or month. */
+export const CHART_BUCKETS = ['day', 'week', 'month'] as const;
+export type ChartBucket = (typeof CHART_BUCKETS)[number];
+export const CHART_AGGREGATES = ['count', 'sum', 'average', 'min', 'max'] as const;
+export type ChartAggregate = (typeof CHART_AGGREGATES)[number];
+export const CHART_SORTS = ['xAsc', 'xDesc', 'yAsc', 'yDesc'] as const;
+export type ChartSort = (typeof CHART_SORTS)[number];
+/** Field types whose values are dates (a chart buckets them). */
+export const DATE_LIKE_TYPES: ReadonlySet<DatabaseFieldType> = new Set(['date', 'createdTime', 'editedTime']);
+/** The kind a chart layout type implies (`chart` leaves it to the user). */
+export const LAYOUT_CHART_KINDS: Partial<Record<LayoutType, ChartKind>> = { barChart: 'bar', lineChart: 'line', pieChart: 'pie' };
+/** A category's key: an option id, a date bucket, a text, a number, true/false, a user id; null for rows without a value. */
+export const chartKeySchema = z.union([z.string().max(DATABASE_LIMITS.textValueLength), z.number(), z.boolean(), z.null()]);
+export type ChartKey = z.infer<typeof chartKeySchema>;
+const chartAxisSchema = z.object({ fieldId: fieldIdSchema, bucket: z.enum(CHART_BUCKETS).optional() }).strict();
+export const chartConfigSchema = z
+  .object({
+    /** For a layout of type `chart`; barChart, lineChart and pieChart imply theirs. */
+    kind: z.enum(CHART_KINDS).optional(),
+    /** The categories: a field's values (a date-like field's by `bucket`, day when missing). */
+    x: chartAxisSchema,
+    /** What each category shows: its rows counted, or a number field's sum, average, min or max. */
+    y: z.object({ aggregate: z.enum(CHART_AGGREGATES), fieldId: fieldIdSchema.optional() }).strict(),
+    /** One series per value of a second field (stacked or grouped bars, several lines). */
+    series: chartAxisSchema.nullable().optional(),
+    sort: z.enum(CHART_SORTS).optional(),
+    /** Category keys not shown. */
+    hidden: z.array(chartKeySchema).max(1000).optional(),
+    /** Running totals along the categories, per series (count and sum). */
+    cumulative: z.boolean().optional(),
+  })
+  .strict();
+export type ChartConfig = z.infer<typeof chartConfigSchema>;
+
 export const databaseLayoutSchema = z
   .object({
     uid: z.string().min(1).max(64),
@@ -203,6 +240,7 @@ export const databaseLayoutSchema = z
     sorts: z.array(sortSchema).max(DATABASE_LIMITS.sorts).optional(),
     groupBy: z.object({ fieldId: fieldIdSchema, hideEmpty: z.boolean().optional() }).strict().nullable().optional(),
     calculations: z.record(fieldIdSchema, z.enum(CALCULATIONS)).optional(),
+    chart: chartConfigSchema.nullable().optional(),
   })
   .strict();
 export type DatabaseLayout = z.infer<typeof databaseLayoutSchema>;
@@ -282,7 +320,58 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   layout.sorts?.forEach((sort, at) => unknown(sort.fieldId, ['sorts', at, 'fieldId']));
   if (layout.groupBy) unknown(layout.groupBy.fieldId, ['groupBy', 'fieldId']);
   for (const fieldId of Object.keys(layout.calculations ?? {})) unknown(fieldId, ['calculations', fieldId]);
+  if (layout.chart) for (const problem of chartProblems(config, layout.chart, layout.type)) problems.push({ path: ['chart', ...problem.path], message: problem.message });
   return problems;
+}
+
+/** What in a chart config does not fit the fields (paths inside the config); `layoutType` checks its kind. */
+export function chartProblems(config: DatabaseConfig, chart: ChartConfig, layoutType?: LayoutType): Array<{ path: Array<string | number>; message: string }> {
+  const problems: Array<{ path: Array<string | number>; message: string }> = [];
+  const axis = (at: 'x' | 'series', entry: { fieldId: string; bucket?: ChartBucket }) => {
+    const field = fieldOf(config, entry.fieldId);
+    if (!field) problems.push({ path: [at, 'fieldId'], message: 'no such field in config.fields' });
+    else if (field.type === 'files') problems.push({ path: [at, 'fieldId'], message: 'a chart does not group by a files field' });
+    else if (entry.bucket && !DATE_LIKE_TYPES.has(field.type)) problems.push({ path: [at, 'bucket'], message: `a ${field.type} field has no bucket (date fields only)` });
+  };
+  axis('x', chart.x);
+  if (chart.series) {
+    axis('series', chart.series);
+    if (chart.series.fieldId === chart.x.fieldId) problems.push({ path: ['series', 'fieldId'], message: 'the series is another field than x' });
+  }
+  const { aggregate, fieldId } = chart.y;
+  if (aggregate === 'count') {
+    if (fieldId !== undefined) problems.push({ path: ['y', 'fieldId'], message: 'count counts rows: no field' });
+  } else if (fieldId === undefined) {
+    problems.push({ path: ['y', 'fieldId'], message: `${aggregate} needs a number field` });
+  } else {
+    const field = fieldOf(config, fieldId);
+    if (!field) problems.push({ path: ['y', 'fieldId'], message: 'no such field in config.fields' });
+    else if (field.type !== 'number') problems.push({ path: ['y', 'fieldId'], message: `${aggregate} needs a number field, not ${field.type}` });
+  }
+  if (chart.cumulative && aggregate !== 'count' && aggregate !== 'sum') problems.push({ path: ['cumulative'], message: 'running totals are of count or sum' });
+  const implied = layoutType ? LAYOUT_CHART_KINDS[layoutType] : undefined;
+  if (implied && chart.kind && chart.kind !== implied) problems.push({ path: ['kind'], message: `a ${layoutType} is a ${implied} chart` });
+  return problems;
+}
+
+/**
+ * A chart config after a field changed or went (the other keys of a view lose their references
+ * the same way): no x field, no chart; a series or a bucket that no longer fits goes; an
+ * aggregate whose field is no number any more counts rows. The same object when all fits.
+ */
+export function chartFitting(config: DatabaseConfig, chart: ChartConfig): ChartConfig | null {
+  const fits = (entry: { fieldId: string; bucket?: ChartBucket }) => {
+    const field = fieldOf(config, entry.fieldId);
+    if (!field || field.type === 'files') return null;
+    return entry.bucket && !DATE_LIKE_TYPES.has(field.type) ? { fieldId: entry.fieldId } : entry;
+  };
+  const x = fits(chart.x);
+  if (!x) return null;
+  const series = chart.series ? fits(chart.series) : chart.series;
+  const yField = chart.y.fieldId === undefined ? undefined : fieldOf(config, chart.y.fieldId);
+  const y = chart.y.aggregate === 'count' || yField?.type === 'number' ? chart.y : { aggregate: 'count' as const };
+  if (x === chart.x && series === chart.series && y === chart.y) return chart;
+  return { ...chart, x, y, series };
 }
 export type DatabaseData = z.infer<typeof databaseDataSchema>;
 

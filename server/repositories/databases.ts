@@ -352,7 +352,7 @@ export interface RowQuery {
 }
 
 /** The page column a computed field reads. */
-const COMPUTED_COLUMNS = { createdTime: 'p.created_at', editedTime: 'p.updated_at', createdBy: 'p.created_by', editedBy: 'p.updated_by' } as const;
+export const COMPUTED_COLUMNS = { createdTime: 'p.created_at', editedTime: 'p.updated_at', createdBy: 'p.created_by', editedBy: 'p.updated_by' } as const;
 
 function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -500,7 +500,8 @@ function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: 
   return { joins, order };
 }
 
-function whereSql(config: DatabaseConfig, databaseId: string, query: RowQuery): RawBuilder<SqlBool> {
+/** Which rows a view reads (its database, live or trashed, its filter and search) as SQL over the row page `p`. */
+export function whereSql(config: DatabaseConfig, databaseId: string, query: RowQuery): RawBuilder<SqlBool> {
   const parts: Array<RawBuilder<SqlBool>> = [sql<SqlBool>`p.database_id = ${databaseId}`, sql<SqlBool>`p.in_trash = ${query.inTrash ? 1 : 0}`];
   const filter = filterSql(config, query.filter);
   if (filter) parts.push(filter);
@@ -533,7 +534,7 @@ export async function orderedRowIds(db: Kysely<Database>, config: DatabaseConfig
 }
 
 /** The fields whose cells a query reads (null: every field, for «edited time/by»). */
-function queryFields(config: DatabaseConfig, query: RowQuery): string[] | null {
+export function queryFields(config: DatabaseConfig, query: RowQuery): string[] | null {
   const fields = new Set<string>();
   for (const rule of query.filter?.rules ?? []) for (const r of 'op' in rule ? rule.rules : [rule]) fields.add(r.fieldId);
   for (const sort of query.sorts ?? []) fields.add(sort.fieldId);
@@ -546,20 +547,58 @@ function queryFields(config: DatabaseConfig, query: RowQuery): string[] | null {
   return [...fields].sort();
 }
 
+/** Values kept under a key while their signature holds; the least recently used go past `maxEntries` entries or a total `maxSize`. */
+class KeptValues<T> {
+  private readonly entries = new Map<string, { signature: string; value: T; size: number }>();
+  private total = 0;
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxSize: number,
+  ) {}
+
+  /** The value kept under `key` if its signature is still `signature` (it becomes the most recently used). */
+  lookup(key: string, signature: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.signature !== signature) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  keep(key: string, signature: string, value: T, size: number): void {
+    this.forget(key);
+    this.entries.set(key, { signature, value, size });
+    this.total += size;
+    for (const [oldest] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.total <= this.maxSize) break;
+      if (oldest === key) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.total -= entry.size;
+    this.entries.delete(key);
+  }
+}
+
 /**
  * The ordered ids of the views people look at, per process: a window is a slice of them, so
  * scrolling anywhere in 50,000 rows costs a read of 100 rows, not a sort of 50,000. An entry is
  * used while its signature holds — the database block's version (fields, options) and the
  * revisions of the rows and of the fields the view filters and sorts by — so typing into other
  * columns keeps it. Bounded: the least recently used entries go past MAX_ENTRIES or MAX_IDS.
+ * Footers and charts' groups are kept the same way, apart (`kept`).
  */
 export class ViewOrders {
-  private readonly entries = new Map<string, { signature: string; ids: string[] }>();
-  private idCount = 0;
-  constructor(
-    private readonly maxEntries = 64,
-    private readonly maxIds = 500_000,
-  ) {}
+  private readonly orders: KeptValues<string[]>;
+  private readonly results: KeptValues<unknown>;
+  constructor(maxEntries = 64, maxIds = 500_000) {
+    this.orders = new KeptValues(maxEntries, maxIds);
+    this.results = new KeptValues(maxEntries, maxIds);
+  }
 
   /** Ids of a window of a view and how many rows the view has. */
   async window(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, window: { offset: number; limit: number }): Promise<{ ids: string[]; count: number }> {
@@ -567,52 +606,34 @@ export class ViewOrders {
     return { ids: ids.slice(window.offset, window.offset + window.limit), count: ids.length };
   }
 
-  async ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
+  ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
     const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null])}`;
-    // Read before the ids: a write landing in between makes the next request read them again, never the reverse.
-    const signature = await this.signature(db, database, queryFields(config, query));
-    const cached = this.entries.get(key);
-    if (cached && cached.signature === signature) {
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-      return cached.ids;
-    }
-    const ids = await orderedRowIds(db, config, database.id, query);
-    if (cached) this.forget(key);
-    this.entries.set(key, { signature, ids });
-    this.idCount += ids.length;
-    for (const [oldest] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.idCount <= this.maxIds) break;
-      if (oldest === key) break;
-      this.forget(oldest);
-    }
-    return ids;
+    return this.keep(this.orders, db, database, key, queryFields(config, query), () => orderedRowIds(db, config, database.id, query), (ids) => ids.length);
   }
 
   /** A view's footer, kept like its order: while the rows and the fields it filters, sorts and sums by stay. */
-  async figures(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
+  figures(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
     const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, calculations])}`;
     const used = queryFields(config, { ...query, sorts: Object.keys(calculations).map((fieldId) => ({ fieldId, direction: 'asc' as const })) });
-    const signature = await this.signature(db, database, used);
-    const cached = this.footers.get(key);
-    if (cached && cached.signature === signature) return cached.figures;
-    const figures = await calculate(db, config, database.id, query, calculations);
-    this.footers.delete(key);
-    this.footers.set(key, { signature, figures });
-    for (const [oldest] of this.footers) {
-      if (this.footers.size <= this.maxEntries) break;
-      this.footers.delete(oldest);
-    }
-    return figures;
+    return this.kept(db, database, `footer\n${key}`, used, () => calculate(db, config, database.id, query, calculations));
   }
 
-  private readonly footers = new Map<string, { signature: string; figures: Record<string, number | null> }>();
+  /**
+   * What a read of a view computes (a footer, a chart's groups) under `key`, kept while the
+   * database's rows and `fields` (null: every field) stay; `size` counts against MAX_IDS.
+   */
+  kept<T>(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number = () => 1): Promise<T> {
+    return this.keep(this.results as KeptValues<T>, db, database, key, fields, compute, size);
+  }
 
-  private forget(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.idCount -= entry.ids.length;
-    this.entries.delete(key);
+  private async keep<T>(store: KeptValues<T>, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number): Promise<T> {
+    // Read before the value: a write landing in between makes the next request compute it again, never the reverse.
+    const signature = await this.signature(db, database, fields);
+    const cached = store.lookup(key, signature);
+    if (cached !== undefined) return cached;
+    const value = await compute();
+    store.keep(key, signature, value, size(value));
+    return value;
   }
 
   private async signature(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, fields: string[] | null): Promise<string> {

@@ -5,7 +5,7 @@ import { compareRows, rowMatches, type RetypeReport, type WireRow } from '../../
 import type { WireElement } from '../../schema/element';
 import { seeded } from '../../test/helpers/races';
 import { buildApp } from '../app';
-import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
+import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 
 /** Data tables (docs/api/databases.md) on a real server and the project's database (SQLite or PostgreSQL). */
@@ -26,11 +26,6 @@ afterAll(async () => {
 });
 
 const S = '/api/v3/spaces';
-
-function expectOk<T>(res: Awaited<ReturnType<typeof api>>, status = 200): T {
-  expect([res.statusCode, res.statusCode === status ? '' : res.body]).toEqual([status, '']);
-  return body<T>(res).data;
-}
 
 const FIELDS = {
   [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
@@ -61,13 +56,6 @@ type NewRowBody = { id?: string; title?: string; values?: Record<string, unknown
 
 async function addRows(databaseId: string, rows: NewRowBody[], placeAfter?: string | null, cookie = ann): Promise<WireRow[]> {
   return expectOk<WireRow[]>(await api(t, cookie, 'POST', `${S}/database/${databaseId}/rows`, { rows, ...(placeAfter !== undefined ? { placeAfter } : {}) }), 201);
-}
-
-function q(params: Record<string, unknown>): string {
-  return Object.entries(params)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
-    .join('&');
 }
 
 async function window(databaseId: string, params: Record<string, unknown> = {}, cookie = ann) {

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import {
   COMPUTED_FIELD_TYPES,
   MAIN_FIELD_ID,
+  chartFitting,
+  chartProblems,
   checkRowValues,
   copyView,
   databaseDataSchema,
@@ -37,6 +39,7 @@ import {
   type DatabaseChange,
   type RetypeReport,
 } from '../../schema/database';
+import { chartQueryShape } from '../../schema/databaseChart';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import { jsonQuery } from '../../schema/query';
@@ -50,6 +53,7 @@ import { requestOrigin } from '../plugins/realtime';
 import { authorizePage, isPubliclyReadable, type PageAction } from '../policies/page';
 import { envelope, presentElement } from '../presenters';
 import { findBlock, presentBlock, updateBlockIfVersion } from '../repositories/blocks';
+import { foldChart, keptChartGroups, userNamesOf } from '../repositories/databaseCharts';
 import { findLayoutHolder } from '../repositories/databaseLayouts';
 import {
   cellsOfField,
@@ -300,6 +304,20 @@ export async function databaseRoutes(server: FastifyInstance) {
     const layout = layoutOf(data, request.query.viewId);
     if (!layout.groupBy) return envelope([]);
     return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId));
+  });
+
+  app.get('/api/v3/spaces/database/:id/chart', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "A chart of a view's rows (its chart config, or one given for a preview), grouped in SQL", params: databaseParams, querystring: jsonQuery(chartQueryShape) } }, async (request) => {
+    const { block, data, publicly } = await readableDatabase(request, request.params.id);
+    const layout = layoutOf(data, request.query.viewId);
+    const chart = request.query.chart ?? layout.chart;
+    if (!chart) throw invalid('the view has no chart', [{ path: 'chart', message: 'no chart config in the view or the query' }]);
+    // A stored config was checked when it was written; one given for a preview is checked here.
+    const problems = request.query.chart ? chartProblems(data.config, chart, layout.type) : [];
+    if (problems.length > 0) throw invalid('the chart does not fit the fields', problems.map((p) => ({ path: ['chart', ...p.path].join('.'), message: p.message })));
+    // People stay anonymous on a published page (docs/api/databases.md, «Public pages»).
+    const names = publicly ? async (ids: string[]) => new Map(ids.map((id) => [id, 'Участник'])) : (ids: string[]) => userNamesOf(app.db, ids);
+    const groups = await keptChartGroups(orders, app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), chart);
+    return envelope(await foldChart(data.config, chart, groups, names));
   });
 
   // ---- Rows --------------------------------------------------------------------------------------
@@ -559,7 +577,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     return { report, field, rewrites };
   }
 
-  /** A field's type changed: filter rules whose condition the new type has not, and calculations that need numbers, go. */
+  /** A field's type changed: filter rules whose condition the new type has not go, and a chart's references to it that no longer fit change (chartFitting). */
   function withoutDeadConditions(data: DatabaseData, fieldId: string, field: DatabaseField) {
     const view = copyView(data.view);
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
@@ -570,6 +588,7 @@ export async function databaseRoutes(server: FastifyInstance) {
           .map((rule) => ('op' in rule ? { ...rule, rules: rule.rules.filter(keep) } : rule))
           .filter((rule) => ('op' in rule ? true : keep(rule)));
       }
+      if (layout.chart) layout.chart = chartFitting(config, layout.chart);
     }
     return view;
   }
@@ -591,6 +610,7 @@ export async function databaseRoutes(server: FastifyInstance) {
         if (layout.sorts) layout.sorts = layout.sorts.filter((s) => s.fieldId !== fieldId);
         if (layout.groupBy?.fieldId === fieldId) layout.groupBy = null;
         if (layout.calculations) delete layout.calculations[fieldId];
+        if (layout.chart) layout.chart = chartFitting({ fields }, layout.chart);
       }
       await deleteCellsOfField(trx, databaseId, fieldId);
       return { data: { config: { fields }, view } };

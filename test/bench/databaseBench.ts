@@ -5,7 +5,8 @@
  * what the Table view asks the server for: a window of 100 rows of a view sorted by a number
  * field and filtered by a select field (issue 16: ≤ 30 ms p95), at the top and at random
  * offsets (and the first, cold window that computes the view's order), the footer (cold and
- * kept) and a cell write. Sequential requests (one user
+ * kept), a cell write, and two charts over every row (issue 17: ≤ 100 ms p95): a count by a
+ * select, and a sum of a number by month of a date with a series by a select. Sequential requests (one user
  * scrolling), after a warm-up; prints a table and writes test/bench/results/database-<time>.json.
  *   BENCH_ROWS=50000 BENCH_SAMPLES=200 BENCH_DBS=sqlite,postgres npm run bench:database
  */
@@ -48,6 +49,17 @@ async function measure(database: BenchDatabase) {
     const footerUrl = `${server.url}${S}/database/${databaseId}/calculations?viewId="${viewId}"`;
     const [footerColdMs] = await timed(() => fetchJson(footerUrl, { cookie }));
     for (let i = 0; i < Math.min(SAMPLES, 50); i++) calculations.push((await timed(() => fetchJson(footerUrl, { cookie })))[0]);
+    // Charts (issue 17: ≤ 100 ms p95) over every row, in a chart view of their own (no filter).
+    await fetchJson(`${server.url}${S}/database/${databaseId}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'chart', type: 'chart', orderedFields: [] } }) });
+    const chartBy = async (chart: unknown) => {
+      const url = `${server.url}${S}/database/${databaseId}/chart?${q({ viewId: 'chart', chart })}`;
+      const [coldMs, answer] = await timed(() => fetchJson<{ data: { rows: number; points: unknown[] } }>(url, { cookie }));
+      const samples: number[] = [];
+      for (let i = 0; i < Math.min(SAMPLES, 100); i++) samples.push((await timed(() => fetchJson(url, { cookie })))[0]);
+      return { coldMs: Number(coldMs.toFixed(1)), ...figures(samples), rows: answer.data.rows, points: answer.data.points.length };
+    };
+    const chartCount = await chartBy({ x: { fieldId: 'stage' }, y: { aggregate: 'count' } });
+    const chartSum = await chartBy({ x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'stage' } });
     const ids = (first.data as Array<{ id: string; versions: Record<string, number> }>).slice(0, 50);
     const writes: number[] = [];
     for (const row of ids) {
@@ -65,6 +77,8 @@ async function measure(database: BenchDatabase) {
       unsortedRandomWindow: figures(unsorted),
       calculations: figures(calculations),
       cellWrite: figures(writes),
+      chartCount,
+      chartSum,
     };
   } finally {
     await stop();
@@ -78,6 +92,13 @@ process.stdout.write('database  rows    in view  cold view  top p50/p95  random 
 for (const r of results) {
   process.stdout.write(
     `${r.database.padEnd(9)} ${String(r.rows).padEnd(7)} ${String(r.viewCount).padEnd(8)} ${String(r.viewColdMs).padEnd(10)} ${`${r.topWindow.p50}/${r.topWindow.p95}`.padEnd(12)} ${`${r.randomWindow.p50}/${r.randomWindow.p95}`.padEnd(15)} ${`${r.unsortedRandomWindow.p50}/${r.unsortedRandomWindow.p95}`.padEnd(17)} ${String(r.footerColdMs).padEnd(12)} ${`${r.calculations.p50}/${r.calculations.p95}`.padEnd(15)} ${`${r.cellWrite.p50}/${r.cellWrite.p95}`.padEnd(19)} ${r.seedSeconds}\n`,
+  );
+}
+process.stdout.write('\nCharts over every row (ms; count by a select; sum of a number by month of a date, a series by a select):\n');
+process.stdout.write('database  count: first  p50/p95      rows    sum by month: first  p50/p95      points\n');
+for (const r of results) {
+  process.stdout.write(
+    `${r.database.padEnd(9)} ${String(r.chartCount.coldMs).padEnd(12)} ${`${r.chartCount.p50}/${r.chartCount.p95}`.padEnd(12)} ${String(r.chartCount.rows).padEnd(7)} ${String(r.chartSum.coldMs).padEnd(19)} ${`${r.chartSum.p50}/${r.chartSum.p95}`.padEnd(12)} ${r.chartSum.points}\n`,
   );
 }
 process.stdout.write(`\nwritten ${writeResults('database', results)}\n`);

@@ -157,6 +157,20 @@ export function body<T = unknown>(response: LightMyRequestResponse): ApiResponse
   return response.json<ApiResponse<T>>();
 }
 
+/** The `data` of a response that must have `status` (else the test fails showing the body). */
+export function expectOk<T>(response: LightMyRequestResponse, status = 200): T {
+  expect([response.statusCode, response.statusCode === status ? '' : response.body]).toEqual([status, '']);
+  return body<T>(response).data;
+}
+
+/** Query parameters JSON-encoded, as the API reads them (spec §7); undefined ones left out. */
+export function jsonQueryString(params: Record<string, unknown>): string {
+  return Object.entries(params)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
+    .join('&');
+}
+
 /** The stable error code of a response (the first error of the envelope). */
 export function errorCode(response: LightMyRequestResponse): string | undefined {
   return body(response).errors[0]?.code;

@@ -1,0 +1,313 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import {
+  fieldOf,
+  hasOptions,
+  type ChartBucket,
+  type ChartConfig,
+  type ChartKey,
+  type DatabaseConfig,
+  type DatabaseField,
+} from '../../schema/blocks/database';
+import { CHART_EMPTY_LABEL, type ChartAnswer, type ChartCategory, type ChartPoint } from '../../schema/databaseChart';
+import { isPostgres } from '../db/connect';
+import type { BlockRow, Database } from '../db/types';
+import { COMPUTED_COLUMNS, queryFields, whereSql, type RowQuery, type ViewOrders } from './databases';
+import { inChunks } from './pages';
+
+/**
+ * Charts of a view (docs/api/databases.md, «Charts»): one SQL query groups the view's rows by the
+ * raw value of x (and of the series) and gives each group its count, and the count, sum, min and
+ * max of y; the groups (one per option, day or text, never one per row unless every row has its
+ * own value) are then folded here into categories: list values (multi-select, person) split into
+ * each of their values, days into weeks or months. Each group is a set of distinct rows, so sums,
+ * counts, minima and maxima of groups fold exactly, and an average is a sum over a count. The
+ * groups are kept between reads like a view's order (`ViewOrders.kept`, ADR 7).
+ */
+
+const DAY_MS = 86_400_000;
+
+interface Axis {
+  fieldId: string;
+  field: DatabaseField;
+  bucket: ChartBucket;
+}
+
+/** A group's figures: rows, and the numbers of y among them. */
+interface Figures {
+  n: number;
+  yn: number;
+  ys: number;
+  lo: number | null;
+  hi: number | null;
+}
+
+const TEXT_TYPES = new Set(['text', 'url', 'email', 'phone']);
+const PEOPLE_TYPES = new Set(['person', 'createdBy', 'editedBy']);
+
+/** An axis's raw key in SQL over the row page `p` (a cell joined as `alias`), and a sample of the value as written (text). */
+function axisSql(axis: Axis, alias: string, postgres: boolean): { join: RawBuilder<unknown> | null; key: RawBuilder<unknown>; sample: RawBuilder<unknown> | null } {
+  const { field } = axis;
+  if (field.type === 'createdTime' || field.type === 'editedTime') return { join: null, key: sql`substr(${sql.raw(COMPUTED_COLUMNS[field.type])}, 1, 10)`, sample: null };
+  if (field.type === 'createdBy' || field.type === 'editedBy') return { join: null, key: sql.raw(COMPUTED_COLUMNS[field.type]), sample: null };
+  const cell = sql.raw(alias);
+  const join = sql`left join database_cells ${cell} on ${cell}.row_id = p.id and ${cell}.field_id = ${axis.fieldId}`;
+  switch (field.type) {
+    case 'number':
+      return { join, key: sql`${cell}.num`, sample: null };
+    case 'checkbox':
+      // An unchecked box and a box never written are both «no» (as the filter reads them).
+      return { join, key: sql`(case when ${cell}.num = 1 then 1 else 0 end)`, sample: null };
+    case 'date':
+      // The UTC day of the start (a date without a time is its own day).
+      return { join, key: sql`floor(${cell}.num / ${sql.raw(`${DAY_MS}.0`)})`, sample: null };
+    default:
+      // Text compares case-folded (txt, as the filter does): one category, named by the first of
+      // its spellings in code-point order (PostgreSQL's text compares by its locale otherwise).
+      return { join, key: sql`${cell}.txt`, sample: TEXT_TYPES.has(field.type) ? sql`min(${cell}.value${sql.raw(postgres ? ' collate "C"' : '')})` : null };
+  }
+}
+
+/** The day number (days since 1970-01-01, UTC) as a bucket's key: 2026-11-03, 2026-W45 (ISO week), 2026-11. */
+export function bucketKey(day: number, bucket: ChartBucket): string {
+  if (bucket === 'week') {
+    const weekday = (new Date(day * DAY_MS).getUTCDay() + 6) % 7; // Monday 0
+    const thursday = new Date((day - weekday + 3) * DAY_MS);
+    const year = thursday.getUTCFullYear();
+    const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / DAY_MS / 7) + 1;
+    return `${year}-W${String(week).padStart(2, '0')}`;
+  }
+  const iso = new Date(day * DAY_MS).toISOString();
+  return bucket === 'month' ? iso.slice(0, 7) : iso.slice(0, 10);
+}
+
+/** The categories a group's raw key falls in (a list value in each of its values). */
+function keysOf(axis: Axis, raw: unknown): ChartKey[] {
+  const { type } = axis.field;
+  if (type === 'checkbox') return [Number(raw) === 1];
+  if (raw === null || raw === undefined) return [null];
+  switch (type) {
+    case 'multiSelect':
+    case 'person':
+      return String(raw).split('|').filter(Boolean);
+    case 'number':
+      return [Number(raw)];
+    case 'date':
+      return [bucketKey(Number(raw), axis.bucket)];
+    case 'createdTime':
+    case 'editedTime':
+      return [bucketKey(Math.floor(Date.parse(`${String(raw)}T00:00:00Z`) / DAY_MS), axis.bucket)];
+    default:
+      return [String(raw)];
+  }
+}
+
+/** Names a category of an axis; `texts` holds text categories' spelling, `people` users' names. */
+function labelOf(axis: Axis, key: ChartKey, texts: Map<ChartKey, string>, people: Map<string, string>): string {
+  if (key === null) return CHART_EMPTY_LABEL;
+  const { field } = axis;
+  if (hasOptions(field)) return field.options.find((o) => o.id === key)?.name ?? String(key);
+  if (field.type === 'checkbox') return key === true ? 'Да' : 'Нет';
+  if (PEOPLE_TYPES.has(field.type)) return people.get(String(key)) ?? String(key);
+  return texts.get(key) ?? String(key);
+}
+
+/** Natural order of an axis's categories: options' order, dates and numbers ascending, no before yes, text and names alphabetically; no value last. */
+function naturalOrder(axis: Axis, label: (key: ChartKey) => string): (a: ChartKey, b: ChartKey) => number {
+  const { field } = axis;
+  const rank = (key: ChartKey) => {
+    if (!hasOptions(field)) return 0;
+    const at = field.options.findIndex((o) => o.id === key);
+    return at < 0 ? field.options.length : at;
+  };
+  return (a, b) => {
+    if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+    const byRank = rank(a) - rank(b);
+    if (byRank !== 0) return byRank;
+    const byLabel = PEOPLE_TYPES.has(field.type) ? label(a).localeCompare(label(b), 'ru') : 0;
+    return byLabel !== 0 ? byLabel : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  };
+}
+
+function emptyFigures(): Figures {
+  return { n: 0, yn: 0, ys: 0, lo: null, hi: null };
+}
+
+function add(into: Figures, more: Figures): void {
+  into.n += more.n;
+  into.yn += more.yn;
+  into.ys += more.ys;
+  if (more.lo !== null && (into.lo === null || more.lo < into.lo)) into.lo = more.lo;
+  if (more.hi !== null && (into.hi === null || more.hi > into.hi)) into.hi = more.hi;
+}
+
+/** A category's value: rows counted, or y's sum (0 with no numbers), average, min or max (null with no numbers). */
+function valueOf(figures: Figures, aggregate: ChartConfig['y']['aggregate']): number | null {
+  switch (aggregate) {
+    case 'count':
+      return figures.n;
+    case 'sum':
+      return figures.ys;
+    case 'average':
+      return figures.yn === 0 ? null : figures.ys / figures.yn;
+    case 'min':
+      return figures.lo;
+    case 'max':
+      return figures.hi;
+  }
+}
+
+function axisOf(config: DatabaseConfig, entry: { fieldId: string; bucket?: ChartBucket }): Axis {
+  const field = fieldOf(config, entry.fieldId);
+  if (!field) throw new Error(`no field ${entry.fieldId}: the chart config is checked before it is read`);
+  return { fieldId: entry.fieldId, field, bucket: entry.bucket ?? 'day' };
+}
+
+const numeric = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+/** A group of rows with one raw value of x (and of the series) and its figures; `xv`/`sv`: a text's spelling. */
+export interface ChartGroup extends Figures {
+  x: unknown;
+  s: unknown;
+  xv: string | null;
+  sv: string | null;
+}
+
+/** The fields a chart reads the cells of: x, the series, and y unless it counts rows. */
+function chartFields(chart: ChartConfig): { x: string; series: string | null; y: string | null } {
+  return { x: chart.x.fieldId, series: chart.series?.fieldId ?? null, y: chart.y.aggregate !== 'count' && chart.y.fieldId ? chart.y.fieldId : null };
+}
+
+/** The view's rows (`query`: its filter; live rows unless inTrash) grouped by the raw value of x and of the series, in one SQL query. */
+export async function chartGroups(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, chart: ChartConfig): Promise<ChartGroup[]> {
+  const fields = chartFields(chart);
+  const postgres = isPostgres(db);
+  const xSql = axisSql(axisOf(config, chart.x), 'cx', postgres);
+  const sSql = chart.series ? axisSql(axisOf(config, chart.series), 'cs', postgres) : null;
+  const joins = [xSql.join, sSql?.join ?? null];
+  let yColumns = sql`, 0 as yn, 0 as ys, null as lo, null as hi`;
+  if (fields.y) {
+    joins.push(sql`left join database_cells cy on cy.row_id = p.id and cy.field_id = ${fields.y}`);
+    yColumns = sql`, count(cy.num) as yn, coalesce(sum(cy.num), 0) as ys, min(cy.num) as lo, max(cy.num) as hi`;
+  }
+  const joined = joins.filter((j): j is RawBuilder<unknown> => j !== null);
+  const groups = await sql<{ x: unknown; s?: unknown; n: number | string; yn: number | string; ys: number | string; lo: number | string | null; hi: number | string | null; xv?: string | null; sv?: string | null }>`
+    select ${xSql.key} as x${sSql ? sql`, ${sSql.key} as s` : sql``}, count(*) as n${yColumns}${xSql.sample ? sql`, ${xSql.sample} as xv` : sql``}${sSql?.sample ? sql`, ${sSql.sample} as sv` : sql``}
+    from pages p ${joined.length > 0 ? sql.join(joined, sql.raw(' ')) : sql``}
+    where ${whereSql(config, databaseId, query)}
+    group by ${sSql ? sql.raw('1, 2') : sql.raw('1')}`.execute(db);
+  return groups.rows.map((g) => ({ x: g.x, s: g.s ?? null, n: Number(g.n), yn: Number(g.yn), ys: Number(g.ys), lo: numeric(g.lo), hi: numeric(g.hi), xv: g.xv ?? null, sv: g.sv ?? null }));
+}
+
+/**
+ * A chart's groups, kept (`ViewOrders.kept`) while the rows and the fields the chart and the
+ * view's filter read stay: a chart read again, or previewed with another sort, bucket, hidden
+ * categories or running totals, is folded from them without a query.
+ */
+export function keptChartGroups(orders: ViewOrders, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, chart: ChartConfig): Promise<ChartGroup[]> {
+  const fields = chartFields(chart);
+  const key = `chart\n${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, fields])}`;
+  const read = [fields.x, fields.series, fields.y].filter((id): id is string => id !== null);
+  const used = queryFields(config, { ...query, sorts: read.map((fieldId) => ({ fieldId, direction: 'asc' as const })) });
+  return orders.kept(db, database, key, used, () => chartGroups(db, config, database.id, query, chart), (groups) => groups.length);
+}
+
+/**
+ * The answer: the groups folded into categories and series, sorted, hidden categories left out,
+ * running totals. `names` gives people's names for their labels (a published page's reader gets
+ * «Участник» from the route instead).
+ */
+export async function foldChart(config: DatabaseConfig, chart: ChartConfig, groups: readonly ChartGroup[], names: (ids: string[]) => Promise<Map<string, string>>): Promise<ChartAnswer> {
+  const x = axisOf(config, chart.x);
+  const series = chart.series ? axisOf(config, chart.series) : null;
+  const hidden = chart.hidden ?? [];
+  const shown = (key: ChartKey) => !hidden.includes(key);
+  const cells = new Map<ChartKey, Map<ChartKey, Figures>>();
+  const totals = new Map<ChartKey, Figures>();
+  const texts = { x: new Map<ChartKey, string>(), series: new Map<ChartKey, string>() };
+  const spell = (into: Map<ChartKey, string>, key: ChartKey, sample: string | null) => {
+    if (sample === null || key === null) return;
+    const text = JSON.parse(sample) as unknown;
+    const before = into.get(key);
+    if (typeof text === 'string' && (before === undefined || text < before)) into.set(key, text);
+  };
+  let rows = 0;
+  for (const group of groups) {
+    const xs = keysOf(x, group.x);
+    const ss = series ? keysOf(series, group.s) : [null];
+    if (xs.some(shown)) rows += group.n;
+    for (const xKey of xs) {
+      spell(texts.x, xKey, group.xv);
+      if (!totals.has(xKey)) totals.set(xKey, emptyFigures());
+      add(totals.get(xKey)!, group);
+      const row = cells.get(xKey) ?? new Map<ChartKey, Figures>();
+      cells.set(xKey, row);
+      for (const sKey of ss) {
+        spell(texts.series, sKey, group.sv);
+        if (!row.has(sKey)) row.set(sKey, emptyFigures());
+        add(row.get(sKey)!, group);
+      }
+    }
+  }
+
+  const people = new Set<string>();
+  const personKeys = (axis: Axis | null, keys: Iterable<ChartKey>) => {
+    if (axis && PEOPLE_TYPES.has(axis.field.type)) for (const key of keys) if (typeof key === 'string') people.add(key);
+  };
+  const categoryKeys = [...totals.keys()].filter(shown);
+  const seriesKeys = [...new Set(categoryKeys.flatMap((key) => [...cells.get(key)!.keys()]))];
+  personKeys(x, categoryKeys);
+  personKeys(series, seriesKeys);
+  const nameOf = people.size > 0 ? await names([...people]) : new Map<string, string>();
+
+  const xLabel = (key: ChartKey) => labelOf(x, key, texts.x, nameOf);
+  const byX = naturalOrder(x, xLabel);
+  const aggregate = chart.y.aggregate;
+  const sort = chart.sort ?? 'xAsc';
+  categoryKeys.sort((a, b) => {
+    if (sort === 'xAsc' || sort === 'xDesc') {
+      if (a === null || b === null) return byX(a, b);
+      return sort === 'xAsc' ? byX(a, b) : byX(b, a);
+    }
+    const va = valueOf(totals.get(a)!, aggregate);
+    const vb = valueOf(totals.get(b)!, aggregate);
+    if (va === null || vb === null) return va === vb ? byX(a, b) : va === null ? 1 : -1;
+    return (sort === 'yAsc' ? va - vb : vb - va) || byX(a, b);
+  });
+  const categories: ChartCategory[] = categoryKeys.map((key) => ({ key, label: xLabel(key) }));
+
+  let seriesList: ChartCategory[] = [];
+  if (series) {
+    const sLabel = (key: ChartKey) => labelOf(series, key, texts.series, nameOf);
+    seriesList = seriesKeys.sort(naturalOrder(series, sLabel)).map((key) => ({ key, label: sLabel(key) }));
+  }
+
+  const points: ChartPoint[] = [];
+  const lines: ChartKey[] = series ? seriesList.map((s) => s.key) : [null];
+  const running = new Map<ChartKey, number>();
+  for (const xKey of categoryKeys) {
+    const row = cells.get(xKey)!;
+    for (const sKey of lines) {
+      const figures = row.get(sKey);
+      if (chart.cumulative) {
+        const total = (running.get(sKey) ?? 0) + (figures ? (valueOf(figures, aggregate) ?? 0) : 0);
+        running.set(sKey, total);
+        points.push({ x: xKey, series: sKey, value: total });
+      } else if (figures) {
+        points.push({ x: xKey, series: sKey, value: valueOf(figures, aggregate) });
+      }
+    }
+  }
+  return { categories, series: seriesList, points, rows };
+}
+
+/** Users' names (or e-mail when they have none) by id, for people's labels. */
+export async function userNamesOf(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const chunk of inChunks(ids)) {
+    const users = await db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', chunk).execute();
+    for (const user of users) names.set(user.id, user.name || user.email);
+  }
+  return names;
+}
