@@ -12,6 +12,7 @@ import { useDatabase } from './context';
 import { cellOf, useRowStore, withCell, type RowStore } from './rowStore';
 import { useReorderable, type DropSide } from './useReorderable';
 import { groupKey, useCollapsedGroups } from './collapsedGroups';
+import type { LiveView } from './chartConfig';
 
 /** Field types a board's columns can come from (boardColumnValues). (Person fields, whose cells hold several people, are not yet.) */
 export const BOARD_FIELD_TYPES = new Set(['select', 'status', 'checkbox']);
@@ -42,7 +43,7 @@ const CARD_LINE = 24;
  * and the column's value in `set`), and both columns are read again. Cards show the view's
  * visible fields; a click opens the row.
  */
-export function BoardView({ layout, track }: { layout: DatabaseLayout; track(store: RowStore): () => void }) {
+export function BoardView({ layout, track }: { layout: DatabaseLayout; track(view: LiveView): () => void }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const field = layout.groupBy ? db.config.fields[layout.groupBy.fieldId] : undefined;
@@ -79,7 +80,7 @@ interface BoardProps {
   layout: DatabaseLayout;
   fieldId: string;
   field: DatabaseField;
-  track(store: RowStore): () => void;
+  track(view: LiveView): () => void;
   t: (key: string, options?: Record<string, unknown>) => string;
 }
 

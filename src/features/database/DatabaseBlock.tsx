@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type DatabaseLayout, type DatabaseView } from '../../../schema/blocks/database';
 import type { DatabaseEvent } from '../../../schema/database';
@@ -17,6 +17,7 @@ import { movedItem, useReorderable, type DropSide } from './useReorderable';
 import type { RowStore } from './rowStore';
 import { TableView } from './TableView';
 import { BOARD_FIELD_TYPES, BoardView } from './BoardView';
+import { defaultChart, type LiveView } from './chartConfig';
 import './database.css';
 
 export interface DatabaseBlockProps {
@@ -31,6 +32,9 @@ export interface DatabaseBlockProps {
   linkedViewId?: string;
 }
 
+/** Chart views draw with Recharts: a chunk of its own, loaded only where a chart is shown. */
+const ChartView = lazy(() => import('./ChartView'));
+
 /** Field types a view can be grouped by. */
 const GROUPABLE = new Set(['select', 'status', 'checkbox', 'person', 'createdBy']);
 
@@ -39,6 +43,11 @@ export function newTableLayout(config: DatabaseConfig, name: string): DatabaseLa
   const ids = Object.keys(config.fields);
   const ordered = [MAIN_FIELD_ID, ...ids.filter((id) => id !== MAIN_FIELD_ID)].filter((id) => ids.includes(id));
   return { uid: newId(), type: 'table', name, orderedFields: ordered.map((fieldId) => ({ fieldId, isWrap: false })) };
+}
+
+/** A new chart view (`chart`: bars, lines or a pie, the user's choice): the rows counted by a first field (ChartView's `defaultChart`). */
+export function newChartLayout(config: DatabaseConfig, name: string): DatabaseLayout {
+  return { ...newTableLayout(config, name), type: 'chart', chart: defaultChart(config) };
 }
 
 /** A new Board view: every field on its cards, its columns from the first status (else select, else checkbox) field, if any. */
@@ -133,7 +142,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   );
 
   // Others' changes of the rows: the `database` events of the holding page's channel.
-  const stores = useRef(new Set<RowStore>());
+  const stores = useRef(new Set<LiveView>());
   const live = host.live;
   useEffect(() => {
     if (!live) return;
@@ -156,8 +165,8 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     tableStore.current = store;
     if (store) stores.current.add(store);
   }, []);
-  /** A store of the view drawn (a board's columns) hears others' changes while it is there. */
-  const track = useCallback((store: RowStore) => {
+  /** What the view drawn reads (a board's columns, a chart) hears others' changes while it is there. */
+  const track = useCallback((store: LiveView) => {
     stores.current.add(store);
     return () => void stores.current.delete(store);
   }, []);
@@ -180,8 +189,8 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     }
   };
 
-  const addView = async (type: 'table' | 'board') => {
-    const next = type === 'board' ? newBoardLayout(config, t('database.layouts.board')) : newTableLayout(config, t('database.tableView'));
+  const addView = async (type: NewViewType) => {
+    const next = type === 'board' ? newBoardLayout(config, t('database.layouts.board')) : type === 'chart' ? newChartLayout(config, t('database.layouts.chart')) : newTableLayout(config, t('database.tableView'));
     try {
       apply(await api.addView(databaseId, next));
       setActiveId(next.uid);
@@ -242,7 +251,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 {t('database.filterAndSort')}
                 {filters > 0 && <span className="db-badge">{filters}</span>}
               </button>
-              <GroupButton layout={layout} />
+              {!CHART_TYPES.has(layout.type) && <GroupButton layout={layout} />}
             </div>
           )}
         </div>
@@ -253,6 +262,10 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
           <>
             {layout.type === 'board' ? (
               <BoardView key={layout.uid} layout={layout} track={track} />
+            ) : CHART_TYPES.has(layout.type) ? (
+              <Suspense fallback={<div className="db-empty">{t('database.loading')}</div>}>
+                <ChartView key={layout.uid} layout={layout} track={track} />
+              </Suspense>
             ) : (
               <>
                 {layout.type !== 'table' && <div className="db-note">{t('database.shownAsTable', { type: t(`database.layouts.${layout.type}`) })}</div>}
@@ -349,7 +362,7 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate,
         onClick={() => (active && db.editable ? setMenu(true) : onSelect())}
         onDoubleClick={() => db.editable && setRenaming(true)}
       >
-        <span aria-hidden>{layout.type === 'board' ? '▥' : '▦'}</span> {label}
+        <span aria-hidden>{layout.type === 'board' ? '▥' : CHART_TYPES.has(layout.type) ? '▮' : '▦'}</span> {label}
       </button>
       {menu && (
         <Popover anchor={button.current} onClose={() => setMenu(false)} label={t('database.viewMenu')} className="menu db-menu" role="menu">
@@ -432,12 +445,18 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
   );
 }
 
-/** The «+» after the tabs: a new view, a table or a board. */
-function AddViewButton({ onAdd }: { onAdd(type: 'table' | 'board'): void }) {
+/** Views made from the «+» after the tabs. */
+const NEW_VIEW_TYPES = ['table', 'board', 'chart'] as const;
+type NewViewType = (typeof NEW_VIEW_TYPES)[number];
+/** Layout types drawn as a chart. */
+const CHART_TYPES: ReadonlySet<string> = new Set(['chart', 'barChart', 'lineChart', 'pieChart']);
+
+/** The «+» after the tabs: a new view, a table, a board or a chart. */
+function AddViewButton({ onAdd }: { onAdd(type: NewViewType): void }) {
   const { t } = useTranslation('automation');
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const add = (type: 'table' | 'board') => {
+  const add = (type: NewViewType) => {
     setOpen(false);
     onAdd(type);
   };
@@ -448,7 +467,7 @@ function AddViewButton({ onAdd }: { onAdd(type: 'table' | 'board'): void }) {
       </button>
       {open && (
         <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.addView')} className="menu db-menu" role="menu">
-          {(['table', 'board'] as const).map((type) => (
+          {NEW_VIEW_TYPES.map((type) => (
             <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => add(type)}>
               {t(`database.layouts.${type}`)}
             </button>

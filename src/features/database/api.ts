@@ -1,5 +1,6 @@
 import type { WireBlock } from '../../../schema/block';
-import type { DatabaseField, DatabaseLayout, RowValue } from '../../../schema/blocks/database';
+import type { ChartConfig, DatabaseField, DatabaseLayout, RowValue } from '../../../schema/blocks/database';
+import type { ChartAnswer } from '../../../schema/databaseChart';
 import type { WireElement } from '../../../schema/element';
 import { CELLS_PER_REQUEST, type CalculationResults, type NewRow, type RetypeReport, type WireGroup, type WireRow } from '../../../schema/database';
 import type { ApiResponse } from '../../../schema/envelope';
@@ -127,6 +128,10 @@ export const databaseApi = {
   },
   async calculations(databaseId: string, viewId: string): Promise<CalculationResults> {
     return (await api<CalculationResults>(`${BASE}/database/${id(databaseId)}/calculations${jsonQuery({ viewId })}`)).data;
+  },
+  /** A chart of a view (its own config, or `chart` for a preview): grouped on the server. */
+  async chart(databaseId: string, viewId: string, chart?: ChartConfig, signal?: AbortSignal): Promise<ChartAnswer> {
+    return (await api<ChartAnswer>(`${BASE}/database/${id(databaseId)}/chart${jsonQuery({ viewId, chart })}`, { signal })).data;
   },
   async groups(databaseId: string, viewId: string): Promise<WireGroup[]> {
     return (await api<WireGroup[]>(`${BASE}/database/${id(databaseId)}/groups${jsonQuery({ viewId })}`)).data;

@@ -1,0 +1,95 @@
+import type { Browser, Page } from 'playwright-core';
+import { lateFrames, launchBrowser, signInThroughUi } from '../helpers/browser';
+import { eventually, shoot } from '../helpers/editorPage';
+import { fetchJson, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+
+/*
+ * A chart view of a database (issue 17) in real Chromium against the real server: added from the
+ * «+» after the tabs (its rows counted by the status field), set up in the bar above it (a sum of
+ * a number field, a pie), drawn from the server's grouping, and drawn again when a row is added
+ * in another window.
+ */
+
+jest.setTimeout(90_000);
+
+let server: ServerProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const S = () => `${server.url}/api/v3/spaces`;
+
+async function signedIn(email: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await lateFrames(page);
+  page.setDefaultTimeout(15_000);
+  await signInThroughUi(page, server, email);
+  return page;
+}
+
+/** The bars drawn, left to right: their heights in px (Recharts' rectangles). */
+const bars = (page: Page) => page.locator('.db-chart-figure .recharts-bar-rectangle path, .db-chart-figure .recharts-bar-rectangle rect').evaluateAll((all) => all.map((el) => Math.round(el.getBoundingClientRect().height)));
+const xLabels = (page: Page) => page.locator('.db-chart-figure text.recharts-cartesian-axis-tick-value[orientation="bottom"]').allTextContents();
+
+it('a chart added from «+» counts rows by status; set to a sum and to a pie; drawn again when another window adds a row', async () => {
+  const page = await signedIn('chart.maker@example.com');
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Сделки' }) });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  const status = { name: 'Статус', type: 'status', options: [{ id: 'todo', name: 'Новая', color: 'gray', group: 'todo' }, { id: 'won', name: 'Выиграна', color: 'green', group: 'done' }] };
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'stage', field: status }) });
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'amount', field: { name: 'Сумма', type: 'number' } }) });
+  const rows = [['А', 'todo', 100], ['Б', 'todo', 300], ['В', 'won', 50], ['Г', 'todo', 20]] as const;
+  await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: rows.map(([title, stage, amount]) => ({ title, values: { stage, amount } })) }) });
+
+  await page.goto(`${server.url}/${holder.data.id}`);
+  await page.locator('.db-scroll').waitFor();
+  await page.getByRole('button', { name: 'Добавить вид' }).click();
+  await page.getByRole('menuitem', { name: 'Диаграмма' }).click();
+  await page.getByRole('tab', { name: /Диаграмма/, selected: true }).waitFor();
+  // Counted by status: «Новая» 3, «Выиграна» 1 — the first bar three times the second.
+  await eventually(() => xLabels(page), ['Новая', 'Выиграна']);
+  await eventually(async () => {
+    const [a, b] = await bars(page);
+    return b > 0 && Math.abs(a / b - 3) < 0.05;
+  }, true);
+  expect(await page.locator('.db-chart-caption').textContent()).toBe('По 4 строкам');
+  await shoot(page, 'database-chart-1280');
+
+  // The sum of «Сумма»: 420 against 50; saved with the view.
+  const setup = page.getByRole('group', { name: 'Настройка диаграммы' });
+  const saved = page.waitForResponse((r) => /\/views\/[^/]+$/.test(r.url()) && r.request().method() === 'POST');
+  await setup.getByLabel('Значение').selectOption({ label: 'Сумма: Сумма' });
+  expect((await saved).status()).toBe(200);
+  await eventually(async () => {
+    const [a, b] = await bars(page);
+    return b > 0 && Math.abs(a / b - 420 / 50) < 0.2;
+  }, true);
+
+  // Another window adds a «Выиграна» row of 370: the sums are now 420 and 420.
+  const other = await page.context().newPage();
+  await other.goto(`${server.url}/${holder.data.id}`);
+  await other.getByRole('tab', { name: /Диаграмма/ }).click();
+  await other.locator('.db-chart-figure').waitFor();
+  await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Д', values: { stage: 'won', amount: 370 } }] }) });
+  await eventually(async () => {
+    const [a, b] = await bars(page);
+    return a > 0 && Math.abs(a - b) <= 1;
+  }, true);
+  await eventually(() => page.locator('.db-chart-caption').textContent(), 'По 5 строкам');
+
+  // A pie: two sectors.
+  await setup.getByLabel('Вид').selectOption({ label: 'Круговая' });
+  await eventually(() => page.locator('.db-chart-figure .recharts-pie-sector').count(), 2);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'database-chart-pie-dark');
+  await page.context().close();
+});
