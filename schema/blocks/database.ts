@@ -238,7 +238,12 @@ export const databaseLayoutSchema = z
     orderedFields: z.array(orderedFieldSchema).max(DATABASE_LIMITS.fields),
     filter: filterGroupSchema.nullable().optional(),
     sorts: z.array(sortSchema).max(DATABASE_LIMITS.sorts).optional(),
-    groupBy: z.object({ fieldId: fieldIdSchema, hideEmpty: z.boolean().optional() }).strict().nullable().optional(),
+    /** Rows grouped by a field (a table's groups, a board's columns); `hidden`: a board's columns not shown (their values). */
+    groupBy: z
+      .object({ fieldId: fieldIdSchema, hideEmpty: z.boolean().optional(), hidden: z.array(z.union([z.string().max(128), z.boolean(), z.null()])).max(200).optional() })
+      .strict()
+      .nullable()
+      .optional(),
     calculations: z.record(fieldIdSchema, z.enum(CALCULATIONS)).optional(),
     chart: chartConfigSchema.nullable().optional(),
   })

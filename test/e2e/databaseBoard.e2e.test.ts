@@ -177,6 +177,19 @@ it('a board added from «+»: columns by status with their cards; a card dragged
   await eventually(() => page.getByRole('tab').allTextContents().then((all) => all.map((t) => t.replace(/^[▦▥]\s*/, '').trim())), ['Таблица', 'Доска', 'Доска (копия)']);
   await page.getByRole('tab', { name: /Доска \(копия\)/, selected: true }).waitFor();
   await eventually(() => cardsIn(page, 'Готово'), ['Идея']);
+
+  // A column hidden in the view: gone for everyone (after a reload too), listed at the end, shown again.
+  const hid = page.waitForResponse((r) => /\/views\/[^/]+$/.test(r.url()) && r.request().method() === 'POST');
+  await page.getByRole('button', { name: 'Скрыть колонку «Готово»' }).click();
+  expect((await hid).status()).toBe(200);
+  await eventually(() => column(page, 'Готово').count(), 0);
+  await page.reload();
+  await page.getByRole('tab', { name: /Доска \(копия\)/ }).click();
+  await column(page, 'Сделать').waitFor();
+  await expect(column(page, 'Готово').count()).resolves.toBe(0);
+  await page.getByRole('button', { name: 'Показать колонку «Готово»' }).click();
+  await eventually(() => cardsIn(page, 'Готово'), ['Идея']);
+  await expect(page.getByRole('region', { name: 'Скрытые колонки' }).count()).resolves.toBe(0);
   await page.context().close();
 });
 

@@ -132,11 +132,31 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
     [columns, storeOf, db.api, db.databaseId, fieldId, t],
   );
 
+  // Columns hidden in the view (its config: for everyone), shown again from the list at the end.
+  const hidden = layout.groupBy?.hidden ?? [];
+  const isHidden = (value: ColumnValue) => hidden.some((h) => h === value);
+  const setHidden = (next: ColumnValue[]) => void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, hidden: next } });
   return (
     <div className="db-board" role="list" aria-label={t('database.layouts.board')}>
-      {columns.map((value) => (
-        <Column key={groupKey(value)} layout={layout} fieldId={fieldId} field={field} value={value} register={register} onMove={move} pending={pending} collapsed={collapsed.has(groupKey(value))} onToggle={() => toggleCollapsed(groupKey(value))} t={t} />
-      ))}
+      {columns
+        .filter((value) => !isHidden(value))
+        .map((value) => (
+          <Column
+            key={groupKey(value)}
+            layout={layout}
+            fieldId={fieldId}
+            field={field}
+            value={value}
+            register={register}
+            onMove={move}
+            pending={pending}
+            collapsed={collapsed.has(groupKey(value))}
+            onToggle={() => toggleCollapsed(groupKey(value))}
+            onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
+            t={t}
+          />
+        ))}
+      {hidden.length > 0 && <HiddenColumns field={field} values={columns.filter(isHidden)} onShow={db.editable ? (value) => setHidden(hidden.filter((h) => h !== value)) : undefined} t={t} />}
     </div>
   );
 }
@@ -152,10 +172,12 @@ interface ColumnProps {
   /** Folded to its header (kept in this browser, as a table's groups are). */
   collapsed: boolean;
   onToggle(): void;
+  /** «Скрыть» (editors): the column out of the view for everyone. */
+  onHide?(): void;
   t: BoardProps['t'];
 }
 
-function Column({ layout, fieldId, field, value, register, onMove, pending, collapsed, onToggle, t }: ColumnProps) {
+function Column({ layout, fieldId, field, value, register, onMove, pending, collapsed, onToggle, onHide, t }: ColumnProps) {
   const db = useDatabase();
   const query = useMemo<RowsQuery>(() => ({ ...viewRowsQuery(layout), group: value }), [layout, value]);
   const read = useCallback((q: RowsQuery, signal?: AbortSignal, first?: boolean) => db.api.rows(db.databaseId, q, signal, first), [db.api, db.databaseId]);
@@ -210,6 +232,11 @@ function Column({ layout, fieldId, field, value, register, onMove, pending, coll
         </button>
         <ColumnTitle field={field} value={value} label={label} />
         <span className="db-board-count">{count}</span>
+        {onHide && !collapsed && (
+          <button type="button" className="db-board-hide" aria-label={t('database.board.hide', { column: label })} title={t('database.board.hide', { column: label })} onClick={onHide}>
+            ×
+          </button>
+        )}
       </header>
       {!collapsed && (
         <>
@@ -256,6 +283,20 @@ export function withPending(store: Pick<RowStore, 'count' | 'rowAt' | 'indexOf'>
       return store.rowAt(at);
     },
   };
+}
+
+/** The hidden columns, at the board's end: each shown again with a click (editors). */
+function HiddenColumns({ field, values, onShow, t }: { field: DatabaseField; values: ColumnValue[]; onShow?(value: ColumnValue): void; t: BoardProps['t'] }) {
+  return (
+    <section className="db-board-hidden" aria-label={t('database.board.hiddenColumns')}>
+      <div className="db-board-column-head">{t('database.board.hiddenColumns')}</div>
+      {values.map((value) => (
+        <button key={groupKey(value)} type="button" className="db-board-add" disabled={!onShow} onClick={() => onShow?.(value)} aria-label={t('database.board.show', { column: columnLabel(field, value, t) })}>
+          {columnLabel(field, value, t)}
+        </button>
+      ))}
+    </section>
+  );
 }
 
 function ColumnTitle({ field, value, label }: { field: DatabaseField; value: ColumnValue; label: string }) {
