@@ -116,3 +116,29 @@ export function writeResults(name: string, results: unknown): string {
   fs.writeFileSync(file, JSON.stringify(results, null, 2));
   return file;
 }
+
+/** p50 / p95 as a table cell. */
+export const pair = (f: { p50: number; p95: number }) => `${f.p50} / ${f.p95}`;
+
+/**
+ * A browser bench's ending: its results on each database run one after the other (`bench`), a
+ * Markdown table of `figures` (name, target, the cell of a result) with a line on what was run,
+ * and the results written to test/bench/results/<name>-<time>.json with `method`.
+ */
+export async function runBench<R extends { database: BenchDatabase }>(
+  name: string,
+  bench: (database: BenchDatabase) => Promise<R>,
+  heading: string,
+  figures: Array<[string, string, (result: R) => string]>,
+  method: Record<string, unknown>,
+  targets: Record<string, number>,
+): Promise<void> {
+  const started = performance.now();
+  const results: R[] = [];
+  for (const database of benchDatabases()) results.push(await bench(database));
+  process.stdout.write(`\n${heading}\n`);
+  process.stdout.write(`| figure | target | ${results.map((r) => r.database).join(' | ')} |\n|---|---|${results.map(() => '---|').join('')}\n`);
+  for (const [figure, target, value] of figures) process.stdout.write(`| ${figure} | ${target} | ${results.map(value).join(' | ')} |\n`);
+  const wallSeconds = Math.round((performance.now() - started) / 1000);
+  process.stdout.write(`\nwritten ${writeResults(name, { method: { ...method, wallSeconds }, targets, results })} (${wallSeconds} s)\n`);
+}

@@ -19,13 +19,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { launchBrowser } from '../helpers/browser';
 import { fetchJson, signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { benchDatabases, figures, percentile, S, seedBigTable, startBenchServer, timed, writeResults, type BenchDatabase } from './bigTable';
+import { figures, pair, percentile, runBench, S, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 const RUNS = Math.min(REPS, Number(process.env.BENCH_RUNS ?? 3));
 const MOVES = Number(process.env.BENCH_MOVES ?? 120);
-const DBS = benchDatabases();
 const VIEWPORT = { width: 1440, height: 900 };
 const TARGETS = { firstScreenMs: 600, frameMs: 16.7 };
 
@@ -163,20 +162,13 @@ async function benchDatabase(database: BenchDatabase) {
 type Result = Awaited<ReturnType<typeof benchDatabase>>;
 
 async function main() {
-  const started = performance.now();
-  const results: Result[] = [];
-  for (const database of DBS) results.push(await benchDatabase(database));
-  const pair = (f: { p50: number; p95: number }) => `${f.p50} / ${f.p95}`;
-  const rows: Array<[string, string, (r: Result) => string]> = [
+  const figures: Array<[string, string, (r: Result) => string]> = [
     ['first screen: navigation → first cards painted, ms (p50 / p95)', `≤ ${TARGETS.firstScreenMs}`, (r) => pair(r.firstScreen)],
     ['drag frame time, a card carried across the board, ms (p50 / p95)', `p95 ≤ ${TARGETS.frameMs}`, (r) => pair(r.dragFrame)],
     ['  frames over 16.7 ms', '', (r) => `${r.dragFrame.over16_7} of ${r.dragFrame.frames}`],
   ];
-  process.stdout.write(`\nBoard view of ${ROWS} cards in 6 columns in Chromium (loopback, ${REPS} openings, ${RUNS} drags each)\n`);
-  process.stdout.write(`| figure | target | ${results.map((r) => r.database).join(' | ')} |\n|---|---|${results.map(() => '---|').join('')}\n`);
-  for (const [name, target, value] of rows) process.stdout.write(`| ${name} | ${target} | ${results.map(value).join(' | ')} |\n`);
-  const method = { ROWS, REPS, RUNS, MOVES, VIEWPORT, wallSeconds: Math.round((performance.now() - started) / 1000) };
-  process.stdout.write(`\nwritten ${writeResults('board', { method, targets: TARGETS, results })} (${method.wallSeconds} s)\n`);
+  const heading = `Board view of ${ROWS} cards in 6 columns in Chromium (loopback, ${REPS} openings, ${RUNS} drags each)`;
+  await runBench('board', benchDatabase, heading, figures, { ROWS, REPS, RUNS, MOVES, VIEWPORT }, TARGETS);
 }
 
 main().catch((error: unknown) => {

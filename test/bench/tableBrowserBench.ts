@@ -30,7 +30,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser';
 import { signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { benchDatabases, figures, percentile, seedBigTable, startBenchServer, timed, writeResults, type BenchDatabase, type SeededTable } from './bigTable';
+import { figures, pair, percentile, runBench, seedBigTable, startBenchServer, timed, type BenchDatabase, type SeededTable } from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -38,7 +38,6 @@ const RUNS = Math.min(REPS, Number(process.env.BENCH_RUNS ?? 3));
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 300);
 const STEP = Number(process.env.BENCH_STEP ?? 100);
 const KEYS = Number(process.env.BENCH_KEYS ?? 25);
-const DBS = benchDatabases();
 const VIEWPORT = { width: 1280, height: 800 };
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const TARGETS = { firstScreenMs: 500, frameMs: 16.7, editRatio: 1.5, heapMb: 80 };
@@ -315,11 +314,7 @@ async function benchDatabase(database: BenchDatabase) {
 type Result = Awaited<ReturnType<typeof benchDatabase>>;
 
 async function main() {
-  const started = performance.now();
-  const results: Result[] = [];
-  for (const database of DBS) results.push(await benchDatabase(database));
-  const pair = (f: { p50: number; p95: number }) => `${f.p50} / ${f.p95}`;
-  const rows: Array<[string, string, (r: Result) => string]> = [
+  const figures: Array<[string, string, (r: Result) => string]> = [
     ['first screen: navigation → first rows painted, ms (p50 / p95)', `≤ ${TARGETS.firstScreenMs}`, (r) => pair(r.firstScreen)],
     [`scroll frame time, ${STEP} px a frame, ms (p50 / p95)`, `p95 ≤ ${TARGETS.frameMs}`, (r) => pair(r.scrollFrame)],
     ['  frames over 16.7 ms', '', (r) => `${r.scrollFrame.over16_7} of ${r.scrollFrame.frames}`],
@@ -330,11 +325,8 @@ async function main() {
     ['  cell edit ÷ plain input (p50 / p95)', `p95 ≤ ${TARGETS.editRatio}×`, (r) => pair(r.editRatio)],
     ['JS heap after scrolling through, after a GC, MB (max)', `≤ ${TARGETS.heapMb}`, (r) => String(r.heapMb.max)],
   ];
-  process.stdout.write(`\nTable view of ${ROWS} rows × 12 fields in Chromium (loopback, ${REPS} openings, ${RUNS} scroll/edit/heap runs each)\n`);
-  process.stdout.write(`| figure | target | ${results.map((r) => r.database).join(' | ')} |\n|---|---|${results.map(() => '---|').join('')}\n`);
-  for (const [name, target, value] of rows) process.stdout.write(`| ${name} | ${target} | ${results.map(value).join(' | ')} |\n`);
-  const method = { ROWS, REPS, RUNS, FRAMES, STEP, KEYS, VIEWPORT, wallSeconds: Math.round((performance.now() - started) / 1000) };
-  process.stdout.write(`\nwritten ${writeResults('table', { method, targets: TARGETS, results })} (${method.wallSeconds} s)\n`);
+  const heading = `Table view of ${ROWS} rows × 12 fields in Chromium (loopback, ${REPS} openings, ${RUNS} scroll/edit/heap runs each)`;
+  await runBench('table', benchDatabase, heading, figures, { ROWS, REPS, RUNS, FRAMES, STEP, KEYS, VIEWPORT }, TARGETS);
 }
 
 main().catch((error: unknown) => {

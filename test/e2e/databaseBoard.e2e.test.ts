@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { lateFrames, launchBrowser, signInThroughUi } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
-import { fetchJson, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { fetchJson } from '../helpers/serverProcess';
 
 /*
  * The Board view of a database (issue 17) in real Chromium against the real server: added from
@@ -10,21 +10,10 @@ import { fetchJson, startServerProcess, type ServerProcess } from '../helpers/se
  * a card made in a column, a column folded — and a reader who can look but not move.
  */
 
-jest.setTimeout(90_000);
+const suite = browserSuite();
+const signedIn = (email: string) => suite.signedIn(email);
 
-let server: ServerProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const S = () => `${server.url}/api/v3/spaces`;
+const S = () => `${suite.server.url}/api/v3/spaces`;
 const STATUS = {
   name: 'Статус',
   type: 'status',
@@ -34,16 +23,6 @@ const STATUS = {
     { id: 'done', name: 'Готово', color: 'green', group: 'done' },
   ],
 };
-
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  // Frames come late, as on CI's loaded cores.
-  await lateFrames(page);
-  page.setDefaultTimeout(15_000);
-  await signInThroughUi(page, server, email);
-  return page;
-}
 
 const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
@@ -97,7 +76,7 @@ it('a board added from «+»: columns by status with their cards; a card dragged
     ['Сборка', 'doing'],
     ['Идея', null],
   ]);
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await page.locator('.db-scroll').waitFor();
   await page.getByRole('button', { name: 'Добавить вид' }).click();
   await page.getByRole('menuitem', { name: 'Доска' }).click();
@@ -111,7 +90,7 @@ it('a board added from «+»: columns by status with their cards; a card dragged
 
   // Another window on the same board.
   const other = await page.context().newPage();
-  await other.goto(`${server.url}/${holderId}`);
+  await other.goto(`${suite.server.url}/${holderId}`);
   await other.getByRole('tab', { name: /Доска/ }).click();
   await eventually(() => cardsIn(other, 'В работе'), ['Вёрстка', 'Сборка']);
 
@@ -201,9 +180,9 @@ it('a reader sees the board but moves and adds nothing; a board without a status
   const reader = await signedIn('board.reader@example.com');
   await reader.setViewportSize({ width: 375, height: 800 });
   await reader.emulateMedia({ colorScheme: 'dark' });
-  const readerId = (await fetchJson<{ data: { id: string } }>(`${server.url}/api/user/current`, { cookie: await cookieOf(reader) })).data.id;
+  const readerId = (await fetchJson<{ data: { id: string } }>(`${suite.server.url}/api/user/current`, { cookie: await cookieOf(reader) })).data.id;
   await fetchJson(`${S()}/element/${holderId}/member/add`, { method: 'POST', cookie, body: JSON.stringify([{ userId: readerId, accessLevel: 'read' }]) });
-  await reader.goto(`${server.url}/${holderId}`);
+  await reader.goto(`${suite.server.url}/${holderId}`);
   await reader.getByRole('tab', { name: /Доска/ }).click();
   await eventually(() => cardsIn(reader, 'Сделать'), ['Первая']);
   await expect(reader.getByRole('button', { name: '+ Новая карточка' }).count()).resolves.toBe(0);
@@ -224,7 +203,7 @@ it('a reader sees the board but moves and adds nothing; a board without a status
 
   // The owner's board once its status field is gone: it asks for a field to make columns of.
   await fetchJson(`${S()}/database/${db}/fields/stage`, { method: 'DELETE', cookie });
-  await owner.goto(`${server.url}/${holderId}`);
+  await owner.goto(`${suite.server.url}/${holderId}`);
   await owner.getByRole('tab', { name: /Доска/ }).click();
   await owner.getByText('Колонки доски — значения поля «Статус», «Выбор» или «Флажок».', { exact: false }).waitFor();
   await owner.context().close();

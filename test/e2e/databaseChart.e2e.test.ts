@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { lateFrames, launchBrowser, signInThroughUi } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
-import { fetchJson, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { fetchJson } from '../helpers/serverProcess';
 
 /*
  * A chart view of a database (issue 17) in real Chromium against the real server: added from the
@@ -10,30 +10,10 @@ import { fetchJson, startServerProcess, type ServerProcess } from '../helpers/se
  * in another window.
  */
 
-jest.setTimeout(90_000);
+const suite = browserSuite();
+const signedIn = (email: string) => suite.signedIn(email);
 
-let server: ServerProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const S = () => `${server.url}/api/v3/spaces`;
-
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await lateFrames(page);
-  page.setDefaultTimeout(15_000);
-  await signInThroughUi(page, server, email);
-  return page;
-}
+const S = () => `${suite.server.url}/api/v3/spaces`;
 
 /** The bars drawn, left to right: their heights in px (Recharts' rectangles). */
 const bars = (page: Page) => page.locator('.db-chart-figure .recharts-bar-rectangle path, .db-chart-figure .recharts-bar-rectangle rect').evaluateAll((all) => all.map((el) => Math.round(el.getBoundingClientRect().height)));
@@ -50,7 +30,7 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
   const rows = [['А', 'todo', 100], ['Б', 'todo', 300], ['В', 'won', 50], ['Г', 'todo', 20]] as const;
   await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: rows.map(([title, stage, amount]) => ({ title, values: { stage, amount } })) }) });
 
-  await page.goto(`${server.url}/${holder.data.id}`);
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
   await page.locator('.db-scroll').waitFor();
   await page.getByRole('button', { name: 'Добавить вид' }).click();
   await page.getByRole('menuitem', { name: 'Диаграмма' }).click();
@@ -76,7 +56,7 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
 
   // Another window adds a «Выиграна» row of 370: the sums are now 420 and 420.
   const other = await page.context().newPage();
-  await other.goto(`${server.url}/${holder.data.id}`);
+  await other.goto(`${suite.server.url}/${holder.data.id}`);
   await other.getByRole('tab', { name: /Диаграмма/ }).click();
   await other.locator('.db-chart-figure').waitFor();
   await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Д', values: { stage: 'won', amount: 370 } }] }) });

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { lateFrames, launchBrowser, signInThroughUi } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browserSuite';
 import { eventually, newPage, saved } from '../helpers/editorPage';
-import { fetchJson, signInToProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { fetchJson, signInToProcess } from '../helpers/serverProcess';
 
 /*
  * The Table view of a database in real Chromium against the real server (SQLite): made from the
@@ -10,19 +10,7 @@ import { fetchJson, signInToProcess, startServerProcess, type ServerProcess } fr
  * can look but not touch.
  */
 
-jest.setTimeout(90_000);
-
-let server: ServerProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite();
 
 const grid = (page: Page) => page.locator('.db-scroll');
 const cell = (page: Page, row: number, col: number) => page.locator(`.db-scroll [data-row="${row}"] [data-col="${col}"]`);
@@ -32,15 +20,7 @@ const header = (page: Page, name: string) => page.locator('.db-hcell', { has: pa
 const titles = (page: Page) => page.locator('.db-scroll .db-row [data-col="0"]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
 const text = (locator: ReturnType<typeof cell>) => locator.evaluate((c) => (c.textContent ?? '').replace(/Открыть$/, '').replace(/[\u00a0\u202f]/g, ' '));
 
-async function signedIn(email: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  // Frames come late, as on CI's loaded cores: a key typed right after an edit ends must not be lost.
-  await lateFrames(page);
-  page.setDefaultTimeout(15_000);
-  await signInThroughUi(page, server, email);
-  return page;
-}
+const signedIn = (email: string, width = 1280): Promise<Page> => suite.signedIn(email, width);
 
 /** A new page holding a database made from the slash menu. */
 async function pageWithDatabase(page: Page, title: string, command = '/база'): Promise<string> {
@@ -85,7 +65,7 @@ async function pasteText(page: Page, value: string): Promise<void> {
 
 /** Signed in, with a new Database page made through the API (fast set-up); `cookie` for more API calls. */
 async function databasePage(email: string, title: string) {
-  const api = `${server.url}/api/v3/spaces`;
+  const api = `${suite.server.url}/api/v3/spaces`;
   const page = await signedIn(email);
   const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
   const holder = await fetchJson<{ data: { id: string } }>(`${api}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
@@ -337,8 +317,8 @@ it('a reader sees the table but cannot change it', async () => {
 });
 
 it('a published page shows its database to anyone signed out: rows and the footer, nothing to change or open', async () => {
-  const S = `${server.url}/api/v3/spaces`;
-  const cookie = await signInToProcess(server, 'table.publisher@example.com');
+  const S = `${suite.server.url}/api/v3/spaces`;
+  const cookie = await signInToProcess(suite.server, 'table.publisher@example.com');
   const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Опубликовано' }) });
   const db = crypto.randomUUID();
   const fields = { MAIN_FIELD: { name: 'Название', type: 'text' }, price: { name: 'Бюджет', type: 'number' } };
@@ -347,12 +327,12 @@ it('a published page shows its database to anyone signed out: rows and the foote
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Первая', values: { price: 10 } }, { title: 'Вторая', values: { price: 32 } }] }) });
   await fetchJson(`${S}/element/${holder.data.id}`, { method: 'PATCH', cookie, body: JSON.stringify({ isPublic: true }) });
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const visitor = await context.newPage();
   visitor.setDefaultTimeout(15_000);
   const writes: string[] = [];
   visitor.on('request', (r) => r.method() !== 'GET' && r.url().includes('/api/v3/spaces/') && writes.push(`${r.method()} ${r.url()}`));
-  await visitor.goto(`${server.url}/${holder.data.id}`);
+  await visitor.goto(`${suite.server.url}/${holder.data.id}`);
   await grid(visitor).waitFor();
   await eventually(() => titles(visitor), ['Первая', 'Вторая']);
   await eventually(() => visitor.locator('.db-fcell-figure').allTextContents(), ['42']);
@@ -372,7 +352,7 @@ it("a field's options: renamed, recoloured, moved, added, and deleted after a se
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'tag', field: { name: 'Метка', type: 'select', options: [{ id: 'a', name: 'Альфа', color: 'blue' }, { id: 'b', name: 'Бета', color: 'green' }] } }) });
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Один', values: { tag: 'a' } }, { title: 'Два', values: { tag: 'b' } }] }) });
   const options = async () => (await fetchJson<{ data: { data: { config: { fields: Record<string, { options: Array<{ name: string; color?: string }> }> } } } }>(`${S}/database/${db}`, { cookie })).data.data.config.fields.tag.options;
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['Один', 'Два']);
   const menu = await openFieldMenu(page, 'Метка');
 
@@ -403,7 +383,7 @@ it("a field's options: renamed, recoloured, moved, added, and deleted after a se
 it('the search box finds rows by title on the server; Escape shows them all again', async () => {
   const { page, cookie, S, holderId, db } = await databasePage('table.search@example.com', 'Поиск');
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: ['Купить молоко', 'Позвонить маме', 'Купить хлеб'].map((title) => ({ title })) }) });
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['Купить молоко', 'Позвонить маме', 'Купить хлеб']);
   await page.getByRole('button', { name: 'Поиск по строкам' }).click();
   const searched = page.waitForResponse((r) => r.url().includes('/rows') && decodeURIComponent(r.url()).includes('"купить"'));
@@ -423,7 +403,7 @@ it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shi
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
   const made = await fetchJson<{ data: Array<{ id: string }> }>(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'А', values: { sum: 1 } }, { title: 'Б', values: { sum: 2 } }] }) });
   const onServer = async () => (await fetchJson<{ data: Array<{ data: { title: string; values: { sum?: number } } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values.sum ?? null]);
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['А', 'Б']);
   const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
@@ -467,7 +447,7 @@ it('Ctrl+Z undoes a row added, a paste that added a row and rows deleted (on the
   const { page, cookie, S, holderId, db } = await databasePage('table.undo-rows@example.com', 'Отмена строк');
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'А' }, { title: 'Б' }] }) });
   const onServer = async () => (await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => r.data.title);
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['А', 'Б']);
   const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
@@ -521,7 +501,7 @@ it('Ctrl+Z undoes a row added, a paste that added a row and rows deleted (on the
 
 it('a range of 1,200 rows (most never loaded) is copied whole, cleared whole in calls of 1,000 cells, and brought back by one Ctrl+Z', async () => {
   const { page, cookie, S, holderId, db } = await databasePage('table.range@example.com', 'Большой диапазон');
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
   const ROWS = 1200;
   for (let at = 0; at < ROWS; at += 600) {
@@ -536,7 +516,7 @@ it('a range of 1,200 rows (most never loaded) is copied whole, cleared whole in 
     return all;
   };
   const before = await onServer();
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => text(cell(page, 0, 0)), 'Строка 0');
   const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
   await cell(page, 0, 0).click();
@@ -566,7 +546,7 @@ it('a files cell: files uploaded to the row, opened, one taken out again; the ce
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'att', field: { name: 'Вложения', type: 'files' } }) });
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Договор' }] }) });
   const onServer = async () => (await fetchJson<{ data: Array<{ data: { values: { att?: Array<{ id: string; name: string }> } } }> }>(`${S}/database/${db}/rows`, { cookie })).data[0].data.values.att ?? null;
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['Договор']);
   await cell(page, 0, 1).click();
   await page.keyboard.press('Enter');
@@ -597,7 +577,7 @@ it('view tabs reorder by dragging, and a step at a time from the tab menu', asyn
   }
   const serverOrder = async () => (await fetchJson<{ data: { data: { view: { layouts: Array<{ name: string }> } } } }>(`${S}/database/${db}`, { cookie })).data.data.view.layouts.map((l) => l.name);
   const tabs = () => page.locator('.db-tabs [role="tab"]').allTextContents().then((all) => all.map((x) => x.replace('▦', '').trim()));
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(tabs, ['Первый', 'Второй', 'Третий']);
   // The active tab's menu moves it one step.
   await page.getByRole('tab', { name: /Первый/ }).click();
@@ -726,14 +706,14 @@ const moveSaved = (page: Page) => page.waitForResponse((r) => /\/rows\/move$/.te
 
 it('rows move by dragging their handle (rows checked together go together) and by Alt+Shift+↑/↓: saved, and shown in another window', async () => {
   const { page, holderId, idOf, serverTitles } = await withRows('table.drag@example.com', 'Порядок', ['А', 'Б', 'В', 'Г', 'Д']);
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['А', 'Б', 'В', 'Г', 'Д']);
   // Another window (its own browser context, the same person) watching the table.
-  const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const other = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
   await other.addCookies(await page.context().cookies());
   const watcher = await other.newPage();
   watcher.setDefaultTimeout(15_000);
-  await watcher.goto(`${server.url}/${holderId}`);
+  await watcher.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(watcher), ['А', 'Б', 'В', 'Г', 'Д']);
   await watcher.waitForTimeout(500);
 
@@ -780,7 +760,7 @@ it('no drag handle where rows do not move by hand: a sorted view, and for a read
   const { page: owner, S, cookie, holderId, db, block } = await withRows('table.unsorted@example.com', 'Сортировка', ['Б', 'А', 'В']);
   const reader = await signedIn('table.dragreader@example.com');
   const view = block.data.view.layouts[0].uid;
-  await owner.goto(`${server.url}/${holderId}`);
+  await owner.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(owner), ['Б', 'А', 'В']);
   await owner.locator('.db-row[data-row="0"]').hover();
   await expect(owner.locator('.db-row[data-row="0"] [data-drag]').isVisible()).resolves.toBe(true);
@@ -800,7 +780,7 @@ it('no drag handle where rows do not move by hand: a sorted view, and for a read
   // A reader of the unsorted view: no handle either.
   await fetchJson(`${S}/database/${db}/views/${view}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { sorts: [] } }) });
   await fetchJson(`${S}/element/${holderId}/member/add`, { method: 'POST', cookie, body: JSON.stringify([{ email: 'table.dragreader@example.com', accessLevel: 'read' }]) });
-  await reader.goto(`${server.url}/${holderId}`);
+  await reader.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(reader), ['Б', 'А', 'В']);
   await reader.locator('.db-row[data-row="0"]').hover();
   await expect(reader.locator('.db-row [data-drag]').count()).resolves.toBe(0);
@@ -816,7 +796,7 @@ it('a grouped view: a group collapses to its header and opens again; the choice 
   await fetchJson(`${S}/database/${db}/views/${block.data.view.layouts[0].uid}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { groupBy: { fieldId: 'stage' } } }) });
   const writes: string[] = [];
   page.on('request', (r) => r.method() !== 'GET' && r.url().includes('/api/v3/spaces/database') && writes.push(`${r.method()} ${r.url()}`));
-  await page.goto(`${server.url}/${holderId}`);
+  await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['Раз', 'Три', 'Два', 'Четыре']);
   // Grouped: no drag handles.
   await expect(page.locator('.db-row [data-drag]').count()).resolves.toBe(0);
