@@ -131,6 +131,10 @@ test('a page without a database, or whose top failed: no rows and no Table view 
   expect(firstRowsPaths([board({ fieldId: 'stage' })], DATABASE_WINDOW)).toEqual([column('o1'), column('o2'), column(null)]);
   expect(firstRowsPaths([board({ fieldId: 'done' })], DATABASE_WINDOW)).toEqual([column(true), column(false)]);
   expect(firstRowsPaths([board({ fieldId: 'note' }), board(null)], DATABASE_WINDOW)).toEqual([]);
+  // Columns hidden in the view are not drawn: not asked for. A chart reads figures, not rows.
+  expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW)).toEqual([column('o1')]);
+  const chart = { id: 'db-12', type: 'database', data: { config: { fields }, view: { layouts: [{ uid: 'c', type: 'chart', name: 'Диаграмма', orderedFields: [] }] } } };
+  expect(firstRowsPaths([chart], DATABASE_WINDOW)).toEqual([]);
   for (const answer of [{ data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }], meta: {}, errors: [] }, { data: null, errors: [{ code: 'page.not_found' }] }]) {
     const asked = serve(() => answer);
     runScript('/page-10');

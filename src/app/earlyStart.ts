@@ -90,13 +90,13 @@ export function earlyStart(plan: EarlyPlan, rowsOf: typeof firstRowsPaths): void
     if (!response.ok) return response;
     const text = await response.text();
     if (text.indexOf('"database"') >= 0) {
-      let blocks: unknown = null;
+      let rows: string[] = [];
       try {
-        blocks = (JSON.parse(text) as { data?: unknown }).data;
+        const blocks = (JSON.parse(text) as { data?: unknown }).data;
+        rows = rowsOf(Array.isArray(blocks) ? blocks : [], plan.rowsWindow);
       } catch {
-        // Not JSON: the app says so when it reads it.
+        // Not JSON, or not blocks as expected: the app reads the answer and says so; nothing is asked for early.
       }
-      const rows = rowsOf(Array.isArray(blocks) ? blocks : [], plan.rowsWindow);
       if (rows.length > 0) {
         for (const href of plan.database.scripts) link('modulepreload', href);
         for (const href of plan.database.styles) link('preload', href, 'style');

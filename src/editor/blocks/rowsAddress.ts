@@ -69,12 +69,16 @@ export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unkn
     const data = block.data as { config?: { fields?: Record<string, { type?: unknown; options?: unknown }> }; view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy'>> } } | null;
     const layout = data?.view && Array.isArray(data.view.layouts) ? data.view.layouts[0] : undefined;
     if (!layout || typeof layout.uid !== 'string') continue;
+    // A chart reads its figures, not rows.
+    if (layout.type === 'chart' || layout.type === 'barChart' || layout.type === 'lineChart' || layout.type === 'pieChart') continue;
     if (layout.type !== 'board') {
       paths.push(firstRowsPath(block.id, layout, limit));
       continue;
     }
+    // A board's columns, but those hidden in the view (they are not drawn).
+    const hidden = layout.groupBy && Array.isArray(layout.groupBy.hidden) ? layout.groupBy.hidden : [];
     const columns = layout.groupBy ? boardColumnValues(data?.config?.fields?.[layout.groupBy.fieldId]) : null;
-    for (const group of columns ?? []) paths.push(boardColumnPath(block.id, layout, group, limit));
+    for (const group of columns ?? []) if (hidden.indexOf(group) < 0) paths.push(boardColumnPath(block.id, layout, group, limit));
   }
   return paths;
 }

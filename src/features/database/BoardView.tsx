@@ -115,7 +115,13 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       else {
         // The end of the column: after its last card (read if it is not in memory), or first when it has none.
         const count = destination?.count ?? 0;
-        const last = count > 0 && destination ? (destination.rowAt(count - 1) ?? (await destination.rowsIn(count - 1, count - 1))[0]) : undefined;
+        let last: WireRow | undefined;
+        try {
+          last = count > 0 && destination ? (destination.rowAt(count - 1) ?? (await destination.rowsIn(count - 1, count - 1))[0]) : undefined;
+        } catch {
+          showToast(t('database.writeFailed'), 'error');
+          return;
+        }
         if (last?.id === rowId) return;
         place = last ? { placeAfter: last.id } : { placeAfter: null };
       }
@@ -127,6 +133,10 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
         showToast(t('database.writeFailed'), 'error');
       }
       await Promise.all([source?.refresh(), source === destination ? undefined : destination?.refresh()]);
+      // Drawn from the stores once they have it where it went: a read of our own move's realtime
+      // event may have replaced the one just awaited (a little later, at most a second).
+      const settled = () => from === to || (!source?.rowById(rowId) && !!destination?.rowById(rowId));
+      for (let tries = 0; tries < 10 && !settled(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
       setPending((current) => (current?.row.id === rowId ? null : current));
     },
     [columns, storeOf, db.api, db.databaseId, fieldId, t],
@@ -227,7 +237,7 @@ function Column({ layout, fieldId, field, value, register, onMove, pending, coll
   return (
     <section className={`db-board-column${collapsed ? ' is-collapsed' : ''}`} role="listitem" aria-label={label}>
       <header className="db-board-column-head">
-        <button type="button" className="db-board-toggle" aria-expanded={!collapsed} aria-label={t(collapsed ? 'database.expandGroup' : 'database.collapseGroup')} onClick={onToggle}>
+        <button type="button" className="db-board-toggle" aria-expanded={!collapsed} aria-label={t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name: label })} onClick={onToggle}>
           {collapsed ? '▸' : '▾'}
         </button>
         <ColumnTitle field={field} value={value} label={label} />
@@ -269,7 +279,8 @@ export function withPending(store: Pick<RowStore, 'count' | 'rowAt' | 'indexOf'>
   const removedAt = pending && pending.from === value ? store.indexOf(pending.row.id) : -1;
   const remaining = stored - (removedAt >= 0 ? 1 : 0);
   let insertAt = -1;
-  if (pending && pending.to === value) {
+  // A column the card went to that has it already (its read came in) draws it where the read put it.
+  if (pending && pending.to === value && (pending.from === value || store.indexOf(pending.row.id) < 0)) {
     const at = pending.target === null ? -1 : store.indexOf(pending.target);
     insertAt = at < 0 ? remaining : at - (removedAt >= 0 && at > removedAt ? 1 : 0) + (pending.side === 'after' ? 1 : 0);
   }
@@ -288,7 +299,7 @@ export function withPending(store: Pick<RowStore, 'count' | 'rowAt' | 'indexOf'>
 /** The hidden columns, at the board's end: each shown again with a click (editors). */
 function HiddenColumns({ field, values, onShow, t }: { field: DatabaseField; values: ColumnValue[]; onShow?(value: ColumnValue): void; t: BoardProps['t'] }) {
   return (
-    <section className="db-board-hidden" aria-label={t('database.board.hiddenColumns')}>
+    <section className="db-board-hidden" role="listitem" aria-label={t('database.board.hiddenColumns')}>
       <div className="db-board-column-head">{t('database.board.hiddenColumns')}</div>
       {values.map((value) => (
         <button key={groupKey(value)} type="button" className="db-board-add" disabled={!onShow} onClick={() => onShow?.(value)} aria-label={t('database.board.show', { column: columnLabel(field, value, t) })}>
@@ -354,11 +365,12 @@ function NewCard({ fieldId, value, store, t }: { fieldId: string; value: ColumnV
   const [title, setTitle] = useState('');
   const make = async () => {
     const text = title.trim();
-    setTitle('');
     if (!text) return setTyping(false);
     const values = value === null || value === false ? {} : { [fieldId]: value };
     try {
       await db.api.createRows(db.databaseId, [{ title: text, values }]);
+      // Kept when the card could not be made: typed again with Enter.
+      setTitle('');
     } catch {
       showToast(t('database.writeFailed'), 'error');
     }

@@ -43,7 +43,8 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
   useEffect(() => {
     if (!chart) return;
     const controller = new AbortController();
-    db.api.chart(db.databaseId, layout.uid, undefined, controller.signal).then(
+    // The config on screen (a change shows before its save is answered: the server's would still be the old one).
+    db.api.chart(db.databaseId, layout.uid, chart, controller.signal).then(
       (next) => {
         setAnswer(next);
         setFailed(false);
@@ -159,7 +160,14 @@ function ChartSetup({ layout, chart, kind, onChange }: { layout: DatabaseLayout;
       {layout.type === 'chart' && (
         <label>
           {t('database.chart.kind')}
-          <select value={kind} onChange={(e) => change({ kind: e.target.value as ChartKind })}>
+          <select
+            value={kind}
+            onChange={(e) => {
+              const next = e.target.value as ChartKind;
+              // What the new kind has no control for goes: a pie's series, running totals off lines.
+              change({ kind: next, ...(next === 'pie' ? { series: null } : {}), ...(next !== 'line' ? { cumulative: false } : {}) });
+            }}
+          >
             {CHART_KINDS.map((k) => (
               <option key={k} value={k}>
                 {t(`database.chart.kinds.${k}`)}

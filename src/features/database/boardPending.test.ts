@@ -32,6 +32,13 @@ describe("a card dropped and not yet answered is drawn in its new place", () => 
     expect(move('b', null, 'after')).toEqual(['a', 'c', 'd', 'b']);
   });
 
+  test("the column it went to read it already (the other not yet): drawn once, where the read put it", () => {
+    const doing = column(['x', 'b', 'y']);
+    expect(drawn(withPending(doing, 'doing', { row: card('b'), from: 'todo', to: 'doing', target: 'y', side: 'after' }))).toEqual(['x', 'b', 'y']);
+    // The column it left read already too: nothing to take out.
+    expect(drawn(withPending(column(['a', 'c']), 'todo', { row: card('b'), from: 'todo', to: 'doing', target: 'y', side: 'after' }))).toEqual(['a', 'c']);
+  });
+
   test('a column with none of it in memory yet: counts still right', () => {
     const far = { count: 500, rowAt: () => undefined, indexOf: () => -1 };
     const view = withPending(far, 'doing', { row: card('z'), from: 'todo', to: 'doing', target: null, side: 'after' });
