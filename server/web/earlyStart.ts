@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { IndexHtmlTransformContext, Plugin } from 'vite';
 import { earlyScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
-import { DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress.ts';
+import { BOARD_WINDOW, DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress.ts';
 
 type Bundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 type Chunk = Extract<Bundle[string], { type: 'chunk' }>;
@@ -51,7 +51,7 @@ export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
   };
   const screen = lazy(SCREEN_MODULE, started);
   const database = lazy(DATABASE_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName)]));
-  return { words, screen: screen.files, database: database.files, rowsWindow: DATABASE_WINDOW };
+  return { words, screen: screen.files, database: database.files, rowsWindow: DATABASE_WINDOW, boardWindow: BOARD_WINDOW };
 }
 
 /**

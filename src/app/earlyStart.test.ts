@@ -1,7 +1,7 @@
 import { api, prefetchGet } from './api';
 import { earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
 import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
-import { rowsPath, viewRowsQuery, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
+import { rowsPath, viewRowsQuery, BOARD_WINDOW, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
 import { firstRowsPaths } from '../editor/blocks/rowsAddress';
 import { databaseApi } from '../features/database/api';
 import { RowStore } from '../features/database/rowStore';
@@ -11,6 +11,7 @@ const PLAN: EarlyPlan = {
   screen: { scripts: ['/assets/PageScreen-3.js', '/assets/DocumentEditor-4.js'], styles: ['/assets/PageScreen-5.css'] },
   database: { scripts: ['/assets/DatabaseBlock-6.js', '/assets/dnd-7.js'], styles: ['/assets/database-8.css'] },
   rowsWindow: DATABASE_WINDOW,
+  boardWindow: BOARD_WINDOW,
 };
 
 // jsdom has no Response; the script makes one of the page's top once it has read it.
@@ -127,14 +128,14 @@ test('a page without a database, or whose top failed: no rows and no Table view 
   const fields = { stage: { name: 'Этап', type: 'status', options: [{ id: 'o1', name: 'Раз' }, { id: 'o2', name: 'Два' }] }, done: { name: 'Готово', type: 'checkbox' }, note: { name: 'Заметка', type: 'text' } };
   const board = (groupBy: { fieldId: string } | null) => ({ id: 'db-11', type: 'database', data: { config: { fields }, view: { layouts: [{ ...layout, groupBy }] } } });
   // The same addresses the board's columns read first (BoardView.tsx: the view's query and the column's value).
-  const column = (group: string | boolean | null) => rowsPath('db-11', { ...viewRowsQuery(layout), group, offset: 0, limit: DATABASE_WINDOW });
-  expect(firstRowsPaths([board({ fieldId: 'stage' })], DATABASE_WINDOW)).toEqual([column('o1'), column('o2'), column(null)]);
-  expect(firstRowsPaths([board({ fieldId: 'done' })], DATABASE_WINDOW)).toEqual([column(true), column(false)]);
-  expect(firstRowsPaths([board({ fieldId: 'note' }), board(null)], DATABASE_WINDOW)).toEqual([]);
+  const column = (group: string | boolean | null) => rowsPath('db-11', { ...viewRowsQuery(layout), group, offset: 0, limit: BOARD_WINDOW });
+  expect(firstRowsPaths([board({ fieldId: 'stage' })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column('o1'), column('o2'), column(null)]);
+  expect(firstRowsPaths([board({ fieldId: 'done' })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column(true), column(false)]);
+  expect(firstRowsPaths([board({ fieldId: 'note' }), board(null)], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([]);
   // Columns hidden in the view are not drawn: not asked for. A chart reads figures, not rows.
-  expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW)).toEqual([column('o1')]);
+  expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column('o1')]);
   const chart = { id: 'db-12', type: 'database', data: { config: { fields }, view: { layouts: [{ uid: 'c', type: 'chart', name: 'Диаграмма', orderedFields: [] }] } } };
-  expect(firstRowsPaths([chart], DATABASE_WINDOW)).toEqual([]);
+  expect(firstRowsPaths([chart], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([]);
   for (const answer of [{ data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }], meta: {}, errors: [] }, { data: null, errors: [{ code: 'page.not_found' }] }]) {
     const asked = serve(() => answer);
     runScript('/page-10');

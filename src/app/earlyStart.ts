@@ -19,8 +19,9 @@ export interface EarlyPlan {
   screen: { scripts: string[]; styles: string[] };
   /** The Table view's (src/features/database/DatabaseBlock.tsx), asked for when the page's top holds a database. */
   database: { scripts: string[]; styles: string[] };
-  /** Rows in a window (DATABASE_WINDOW): the first window of each of those databases is asked for too. */
+  /** Rows in a window (DATABASE_WINDOW): the first window of each of those databases is asked for too; a board's columns' of BOARD_WINDOW. */
   rowsWindow: number;
+  boardWindow: number;
 }
 
 /** A request the script made: when, and its answer. */
@@ -93,7 +94,7 @@ export function earlyStart(plan: EarlyPlan, rowsOf: typeof firstRowsPaths): void
       let rows: string[] = [];
       try {
         const blocks = (JSON.parse(text) as { data?: unknown }).data;
-        rows = rowsOf(Array.isArray(blocks) ? blocks : [], plan.rowsWindow);
+        rows = rowsOf(Array.isArray(blocks) ? blocks : [], plan.rowsWindow, plan.boardWindow);
       } catch {
         // Not JSON, or not blocks as expected: the app reads the answer and says so; nothing is asked for early.
       }

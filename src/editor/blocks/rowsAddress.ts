@@ -10,6 +10,8 @@ import type { DatabaseLayout, FilterGroup, ViewSort } from '../../../schema/bloc
 
 /** Rows in a window: the Table view reads (and the early script asks for) this many at a time. */
 export const DATABASE_WINDOW = 100;
+/** Cards in a window of a board's column: a column shows about ten at once, and six columns start together. */
+export const BOARD_WINDOW = 30;
 
 export interface RowsQuery {
   viewId?: string;
@@ -59,10 +61,10 @@ export function boardColumnValues(field: { type?: unknown; options?: unknown } |
 
 /**
  * The first windows (of `limit` rows) a page's blocks start with: for each database block, its
- * first view's (the view it opens on); for a board, the first window of each of its columns.
+ * first view's (the view it opens on); for a board, the first window (of `boardLimit`) of each of its columns.
  * Blocks as they come over the wire, any shape.
  */
-export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>, limit: number): string[] {
+export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>, limit: number, boardLimit: number): string[] {
   const paths: string[] = [];
   for (const block of blocks) {
     if (!block || block.type !== 'database' || typeof block.id !== 'string') continue;
@@ -78,7 +80,7 @@ export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unkn
     // A board's columns, but those hidden in the view (they are not drawn).
     const hidden = layout.groupBy && Array.isArray(layout.groupBy.hidden) ? layout.groupBy.hidden : [];
     const columns = layout.groupBy ? boardColumnValues(data?.config?.fields?.[layout.groupBy.fieldId]) : null;
-    for (const group of columns ?? []) if (hidden.indexOf(group) < 0) paths.push(boardColumnPath(block.id, layout, group, limit));
+    for (const group of columns ?? []) if (hidden.indexOf(group) < 0) paths.push(boardColumnPath(block.id, layout, group, boardLimit));
   }
   return paths;
 }

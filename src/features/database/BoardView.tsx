@@ -6,7 +6,7 @@ import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout } fr
 import type { WireRow } from '../../../schema/database';
 import { showToast } from '../../ui/Toast';
 import { CellContent, OptionChip } from './cells';
-import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { BOARD_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { boardColumnValues } from '../../editor/blocks/rowsAddress';
 import { useDatabase } from './context';
 import { cellOf, useRowStore, withCell, type RowStore } from './rowStore';
@@ -192,8 +192,12 @@ function Column({ layout, fieldId, field, value, register, onMove, pending, coll
   const query = useMemo<RowsQuery>(() => ({ ...viewRowsQuery(layout), group: value }), [layout, value]);
   const read = useCallback((q: RowsQuery, signal?: AbortSignal, first?: boolean) => db.api.rows(db.databaseId, q, signal, first), [db.api, db.databaseId]);
   // The first window may have been asked for with the page's top (rowsAddress.ts, boardColumnPath).
-  const store = useRowStore(read, `${db.databaseId}:${layout.uid}:board:${fieldId}:${JSON.stringify(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`, query, () =>
-    db.api.earlyRows(db.databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }),
+  const store = useRowStore(
+    read,
+    `${db.databaseId}:${layout.uid}:board:${fieldId}:${JSON.stringify(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`,
+    query,
+    () => db.api.earlyRows(db.databaseId, { ...query, offset: 0, limit: BOARD_WINDOW }),
+    BOARD_WINDOW,
   );
   useEffect(() => register(value, store), [register, value, store]);
   const shownRows = withPending(store, value, pending);

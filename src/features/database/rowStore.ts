@@ -95,6 +95,8 @@ export class RowStore {
     private readonly read: ReadRows,
     private query: RowsQuery,
     seed?: RowsWindow | null,
+    /** Rows a window holds (a board's column reads fewer at a time than a table). */
+    private readonly size: number = WINDOW_SIZE,
   ) {
     if (seed) {
       this.windows.set(0, { rows: seed.rows, generation: 0 });
@@ -117,12 +119,12 @@ export class RowStore {
 
   /** The row at a position of the view, or undefined while its window is not loaded. */
   rowAt(index: number): WireRow | undefined {
-    return this.windows.get(Math.floor(index / WINDOW_SIZE))?.rows[index % WINDOW_SIZE];
+    return this.windows.get(Math.floor(index / this.size))?.rows[index % this.size];
   }
 
   /** Whether rows `first`..`last` are all in memory. */
   hasRows(first: number, last: number): boolean {
-    for (let w = Math.floor(first / WINDOW_SIZE); w <= Math.floor(last / WINDOW_SIZE); w += 1) if (!this.windows.has(w)) return false;
+    for (let w = Math.floor(first / this.size); w <= Math.floor(last / this.size); w += 1) if (!this.windows.has(w)) return false;
     return true;
   }
 
@@ -163,7 +165,7 @@ export class RowStore {
   indexOf(rowId: string): number {
     for (const [w, window] of this.windows) {
       const at = window.rows.findIndex((row) => row.id === rowId);
-      if (at >= 0) return w * WINDOW_SIZE + at;
+      if (at >= 0) return w * this.size + at;
     }
     return -1;
   }
@@ -211,9 +213,9 @@ export class RowStore {
   }
 
   private wanted(): [number, number] {
-    const lastWindow = this.count === null ? Infinity : Math.max(0, Math.ceil(this.count / WINDOW_SIZE) - 1);
-    const from = Math.max(0, Math.floor(this.visible[0] / WINDOW_SIZE) - 1);
-    const to = Math.min(lastWindow, Math.floor(this.visible[1] / WINDOW_SIZE) + 1);
+    const lastWindow = this.count === null ? Infinity : Math.max(0, Math.ceil(this.count / this.size) - 1);
+    const from = Math.max(0, Math.floor(this.visible[0] / this.size) - 1);
+    const to = Math.min(lastWindow, Math.floor(this.visible[1] / this.size) + 1);
     return [from, Math.max(from, to)];
   }
 
@@ -243,7 +245,7 @@ export class RowStore {
     try {
       const first = w === 0 && !this.firstRead;
       if (w === 0) this.firstRead = true;
-      const answer = await this.read({ ...this.query, offset: w * WINDOW_SIZE, limit: WINDOW_SIZE }, controller.signal, first);
+      const answer = await this.read({ ...this.query, offset: w * this.size, limit: this.size }, controller.signal, first);
       if (this.disposed || controller.signal.aborted) return;
       const current = this.windows.get(w);
       if (current && current.generation > generation) return;
@@ -345,8 +347,8 @@ export class RowStore {
   private applyMove({ ids, placeAfter }: RowMove): boolean {
     const positions = [...ids, ...(placeAfter === null ? [] : [placeAfter])].map((id) => this.indexOf(id));
     if (positions.some((at) => at < 0)) return false;
-    const from = placeAfter === null ? 0 : Math.floor(Math.min(...positions) / WINDOW_SIZE);
-    const to = Math.floor(Math.max(...positions) / WINDOW_SIZE);
+    const from = placeAfter === null ? 0 : Math.floor(Math.min(...positions) / this.size);
+    const to = Math.floor(Math.max(...positions) / this.size);
     const windows: Window[] = [];
     for (let w = from; w <= to; w += 1) {
       const window = this.windows.get(w);
@@ -446,11 +448,11 @@ export function clearRowStores(): void {
   stores.clear();
 }
 
-/** A row store for a view, one per key (database and view); re-renders on every change of it. */
-export function useRowStore(read: ReadRows, key: string, query: RowsQuery, seed?: () => RowsWindow | null): RowStore {
+/** A row store for a view, one per key (database and view; `size`: rows a window holds); re-renders on every change of it. */
+export function useRowStore(read: ReadRows, key: string, query: RowsQuery, seed?: () => RowsWindow | null, size?: number): RowStore {
   let entry = stores.get(key);
   if (!entry) {
-    entry = { store: new RowStore(read, query, seed?.()), users: 0 };
+    entry = { store: new RowStore(read, query, seed?.(), size), users: 0 };
     stores.set(key, entry);
     // The first window is asked for at once, not after the first paint (the effects' turn).
     entry.store.setVisible(0, 0);
