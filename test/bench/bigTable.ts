@@ -142,3 +142,18 @@ export async function runBench<R extends { database: BenchDatabase }>(
   const wallSeconds = Math.round((performance.now() - started) / 1000);
   process.stdout.write(`\nwritten ${writeResults(name, { method: { ...method, wallSeconds }, targets, results })} (${wallSeconds} s)\n`);
 }
+
+/** In a page (an init script): `window.__afterPaint(then)`, the first task after the current frame's rendering, with its time. */
+export const AFTER_PAINT_SCRIPT = `
+window.__afterPaint = (then) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => then(performance.now());
+  channel.port2.postMessage(0);
+};
+`;
+
+/** First-screen times: p50 / p95, the slowest, how many. */
+export const screenFigures = (times: number[]) => ({ ...figures(times), max: Number(Math.max(...times).toFixed(1)), runs: times.length });
+
+/** Frame times: p50 / p95, how many, how many over the frame budget `limitMs`. */
+export const frameFigures = (times: number[], limitMs: number) => ({ ...figures(times), frames: times.length, over16_7: times.filter((f) => f > limitMs).length });

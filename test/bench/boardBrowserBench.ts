@@ -19,7 +19,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { launchBrowser } from '../helpers/browser';
 import { fetchJson, signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { figures, pair, percentile, runBench, S, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
+import { AFTER_PAINT_SCRIPT, frameFigures, pair, percentile, runBench, S, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -29,12 +29,7 @@ const VIEWPORT = { width: 1440, height: 900 };
 const TARGETS = { firstScreenMs: 600, frameMs: 16.7 };
 
 /** The page's side, as a script (see tableBrowserBench.ts): `__afterPaint`, the first cards' paint, and frame timing while armed. */
-const PAGE_SCRIPT = `
-window.__afterPaint = (then) => {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => then(performance.now());
-  channel.port2.postMessage(0);
-};
+const PAGE_SCRIPT = `${AFTER_PAINT_SCRIPT}
 window.__frames = null;
 window.__timeFrames = () => {
   const work = [];
@@ -150,8 +145,8 @@ async function benchDatabase(database: BenchDatabase) {
       database,
       rows: ROWS,
       seedSeconds: Number((seedMs / 1000).toFixed(1)),
-      firstScreen: { ...figures(firstScreens), max: Number(Math.max(...firstScreens).toFixed(1)), runs: firstScreens.length },
-      dragFrame: { ...figures(frames), frames: frames.length, over16_7: frames.filter((f) => f > TARGETS.frameMs).length },
+      firstScreen: screenFigures(firstScreens),
+      dragFrame: frameFigures(frames, TARGETS.frameMs),
     };
   } finally {
     await browser.close();

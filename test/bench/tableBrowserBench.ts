@@ -30,7 +30,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser';
 import { signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { figures, pair, percentile, runBench, seedBigTable, startBenchServer, timed, type BenchDatabase, type SeededTable } from './bigTable';
+import { AFTER_PAINT_SCRIPT, figures, frameFigures, pair, percentile, runBench, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase, type SeededTable } from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -47,12 +47,7 @@ const TARGETS = { firstScreenMs: 500, frameMs: 16.7, editRatio: 1.5, heapMb: 80 
  * helper the page does not have). `__afterPaint`: the first task after the current frame's
  * rendering. `__scrollFrames`: the scroll loop. `__armKeys`: times each key's keydown → next paint.
  */
-const PAGE_SCRIPT = `
-window.__afterPaint = (then) => {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => then(performance.now());
-  channel.port2.postMessage(0);
-};
+const PAGE_SCRIPT = `${AFTER_PAINT_SCRIPT}
 window.__scrollFrames = (el, frames, step) => new Promise((resolve) => {
   const work = [];
   const intervals = [];
@@ -288,8 +283,8 @@ async function benchDatabase(database: BenchDatabase) {
       database,
       rows: ROWS,
       seedSeconds: Number((seedMs / 1000).toFixed(1)),
-      firstScreen: { ...figures(firstScreens), max: Number(Math.max(...firstScreens).toFixed(1)), runs: firstScreens.length },
-      scrollFrame: { ...figures(frames), frames: frames.length, over16_7: frames.filter((f) => f > TARGETS.frameMs).length, runP95: runFrameP95.map((v) => Number(v.toFixed(1))) },
+      firstScreen: screenFigures(firstScreens),
+      scrollFrame: { ...frameFigures(frames, TARGETS.frameMs), runP95: runFrameP95.map((v) => Number(v.toFixed(1))) },
       frameInterval: figures(intervals),
       /** Mean CPU a scrolled frame, ms (thread time: what the machine's other load does not change). */
       frameCpu: {

@@ -14,8 +14,8 @@ import { useReorderable, type DropSide } from './useReorderable';
 import { groupKey, useCollapsedGroups } from './collapsedGroups';
 import type { LiveView } from './chartConfig';
 
-/** Field types a board's columns can come from (boardColumnValues). (Person fields, whose cells hold several people, are not yet.) */
-export const BOARD_FIELD_TYPES = new Set(['select', 'status', 'checkbox']);
+/** Whether a field's values make a board's columns: the one rule is `boardColumnValues` (rowsAddress.ts). */
+export const makesBoardColumns = (field: DatabaseField | undefined): boolean => boardColumnValues(field) !== null;
 
 /** A column's value: an option id, checked or not, or null («Без значения»). */
 type ColumnValue = string | boolean | null;
@@ -47,7 +47,7 @@ export function BoardView({ layout, track }: { layout: DatabaseLayout; track(vie
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const field = layout.groupBy ? db.config.fields[layout.groupBy.fieldId] : undefined;
-  if (!layout.groupBy || !field || !BOARD_FIELD_TYPES.has(field.type)) return <BoardSetup layout={layout} />;
+  if (!layout.groupBy || !field || !makesBoardColumns(field)) return <BoardSetup layout={layout} />;
   return <Board key={layout.groupBy.fieldId} layout={layout} fieldId={layout.groupBy.fieldId} field={field} track={track} t={t} />;
 }
 
@@ -55,7 +55,7 @@ export function BoardView({ layout, track }: { layout: DatabaseLayout; track(vie
 function BoardSetup({ layout }: { layout: DatabaseLayout }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
-  const choices = Object.entries(db.config.fields).filter(([, f]) => BOARD_FIELD_TYPES.has(f.type));
+  const choices = Object.entries(db.config.fields).filter(([, f]) => makesBoardColumns(f));
   return (
     <div className="db-board-setup">
       <p>{t('database.board.needsField')}</p>
@@ -91,14 +91,14 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const [pending, setPending] = useState<PendingMove | null>(null);
 
   const stores = useRef(new Map<string, RowStore>());
-  const storeOf = useCallback((value: ColumnValue) => stores.current.get(JSON.stringify(value)), []);
+  const storeOf = useCallback((value: ColumnValue) => stores.current.get(groupKey(value)), []);
   const register = useCallback(
     (value: ColumnValue, store: RowStore) => {
-      stores.current.set(JSON.stringify(value), store);
+      stores.current.set(groupKey(value), store);
       const untrack = track(store);
       return () => {
         untrack();
-        if (stores.current.get(JSON.stringify(value)) === store) stores.current.delete(JSON.stringify(value));
+        if (stores.current.get(groupKey(value)) === store) stores.current.delete(groupKey(value));
       };
     },
     [track],
@@ -194,7 +194,7 @@ function Column({ layout, fieldId, field, value, register, onMove, pending, coll
   // The first window may have been asked for with the page's top (rowsAddress.ts, boardColumnPath).
   const store = useRowStore(
     read,
-    `${db.databaseId}:${layout.uid}:board:${fieldId}:${JSON.stringify(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`,
+    `${db.databaseId}:${layout.uid}:board:${fieldId}:${groupKey(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`,
     query,
     () => db.api.earlyRows(db.databaseId, { ...query, offset: 0, limit: BOARD_WINDOW }),
     BOARD_WINDOW,

@@ -16,7 +16,7 @@ import { SearchBox } from './SearchBox';
 import { movedItem, useReorderable, type DropSide } from './useReorderable';
 import type { RowStore } from './rowStore';
 import { TableView } from './TableView';
-import { BOARD_FIELD_TYPES, BoardView } from './BoardView';
+import { BoardView, makesBoardColumns } from './BoardView';
 import { defaultChart, type LiveView } from './chartConfig';
 import './database.css';
 
@@ -415,7 +415,7 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
   const button = useRef<HTMLButtonElement>(null);
   const board = layout.type === 'board';
   // A board's columns: one of its field types, always some.
-  const candidates = Object.entries(db.config.fields).filter(([, f]: [string, DatabaseField]) => (board ? BOARD_FIELD_TYPES : GROUPABLE).has(f.type));
+  const candidates = Object.entries(db.config.fields).filter(([, f]: [string, DatabaseField]) => (board ? makesBoardColumns(f) : GROUPABLE.has(f.type)));
   const current = layout.groupBy?.fieldId;
   const choose = (fieldId: string | null) => {
     setOpen(false);
