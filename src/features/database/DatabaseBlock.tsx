@@ -32,6 +32,15 @@ export interface DatabaseBlockProps {
   linkedViewId?: string;
 }
 
+/** For a part that reports its one store as it changes (the table's, the side peek's): that store tracked in its place. */
+function trackedOne(track: (store: LiveView) => () => void): (store: RowStore | null) => void {
+  let untrack: (() => void) | undefined;
+  return (store) => {
+    untrack?.();
+    untrack = store ? track(store) : undefined;
+  };
+}
+
 /** Chart views draw with Recharts: a chunk of its own, loaded only where a chart is shown. */
 const ChartView = lazy(() => import('./ChartView'));
 
@@ -159,23 +168,13 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       },
     });
   }, [live, host.pageId, databaseId]);
-  const tableStore = useRef<RowStore | null>(null);
-  const onTableStore = useCallback((store: RowStore | null) => {
-    if (tableStore.current) stores.current.delete(tableStore.current);
-    tableStore.current = store;
-    if (store) stores.current.add(store);
-  }, []);
-  /** What the view drawn reads (a board's columns, a chart) hears others' changes while it is there. */
+  /** What the view drawn reads (the table's rows, a board's columns, a chart) hears others' changes while it is there. */
   const track = useCallback((store: LiveView) => {
     stores.current.add(store);
     return () => void stores.current.delete(store);
   }, []);
-  const peekStore = useRef<RowStore | null>(null);
-  const onPeekStore = useCallback((store: RowStore | null) => {
-    if (peekStore.current) stores.current.delete(peekStore.current);
-    peekStore.current = store;
-    if (store) stores.current.add(store);
-  }, []);
+  const onTableStore = useMemo(() => trackedOne(track), [track]);
+  const onPeekStore = useMemo(() => trackedOne(track), [track]);
 
   /** A view's tab dropped beside another (or moved a step from its menu): its place among the views is saved. */
   const moveView = async (id: string, target: string, side: DropSide) => {
