@@ -66,9 +66,14 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
   }, true);
   await eventually(() => page.locator('.db-chart-caption').textContent(), 'По 5 строкам');
 
+  // A series by title: one stacked bar part per row, each named in the legend; a pie has no series.
+  await setup.getByLabel('Ряды').selectOption({ label: 'Название' });
+  await eventually(() => page.locator('.db-chart-figure .recharts-legend-item-text').allTextContents().then((all) => [...all].sort()), ['А', 'Б', 'В', 'Г', 'Д']);
+
   // A pie: two sectors.
   await setup.getByLabel('Вид').selectOption({ label: 'Круговая' });
   await eventually(() => page.locator('.db-chart-figure .recharts-pie-sector').count(), 2);
+  await expect(setup.getByLabel('Ряды').count()).resolves.toBe(0);
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(page, 'database-chart-pie-dark');
   await page.context().close();
