@@ -150,6 +150,13 @@ export const rowsQueryShape = {
   inTrash: z.boolean().optional(),
   /** Only the rows of one group of the view (`viewId`, grouped): a board's column. The group's value as GET …/groups gives it. */
   group: z.union([z.string().max(128), z.boolean(), z.null()]).optional(),
+  /** Only the rows whose date in a date field meets [from, to) (each YYYY-MM-DD or an ISO date-time): those starting in it and ranges running into it. A calendar's days. */
+  range: z
+    .object({ fieldId: z.string().max(64), from: z.string().max(40).refine(isDateString, 'not a date'), to: z.string().max(40).refine(isDateString, 'not a date') })
+    .strict()
+    .optional(),
+  /** Only the rows with no value in this date field (a calendar's «Без даты»). */
+  undated: z.string().max(64).optional(),
 };
 
 /** GET database/{id}/calculations?viewId: the footer of a view, field → figure. */
@@ -187,10 +194,11 @@ export function newDatabaseData(layoutUid: string): DatabaseData {
 
 // ————— Values: the projection that sorts and filters, and text both ways —————
 
-/** What a cell stores beside its JSON value so SQL can sort and filter it: a number and a text key. */
+/** What a cell stores beside its JSON value so SQL can sort and filter it: a number and a text key; a date range's end (ms). */
 export interface CellIndex {
   num: number | null;
   txt: string | null;
+  end?: number | null;
 }
 
 /** The start of a date value as milliseconds since the epoch (a day alone is its UTC midnight). */
@@ -198,6 +206,22 @@ export function dateStartMs(value: string | DateRange): number | null {
   const start = typeof value === 'string' ? value : value.start;
   const ms = Date.parse(start.length === 10 ? `${start}T00:00:00Z` : start);
   return Number.isFinite(ms) ? ms : null;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Where a date value's time ends, exclusive, in ms since the epoch: a day (alone or a range's
+ * last) runs to the next UTC midnight, a range with a time to its end; null for a moment alone
+ * (it ends where it starts). A calendar's days meet what starts before their end and ends after their start.
+ */
+export function dateEndMs(value: string | DateRange): number | null {
+  const last = typeof value === 'string' ? value : (value.end ?? value.start);
+  if (last.length === 10) {
+    const ms = dateStartMs(last);
+    return ms === null ? null : ms + DAY_MS;
+  }
+  return typeof value === 'string' || value.end === null ? null : dateStartMs(last);
 }
 
 /** Text compared case-insensitively (ё as е, as people type it). */
@@ -219,7 +243,7 @@ export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
     case 'checkbox':
       return { num: value === true ? 1 : 0, txt: null };
     case 'date':
-      return typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value)) ? { num: dateStartMs(value as string | DateRange), txt: null } : { num: null, txt: null };
+      return typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value)) ? { num: dateStartMs(value as string | DateRange), txt: null, end: dateEndMs(value as string | DateRange) } : { num: null, txt: null };
     case 'multiSelect':
     case 'person':
       return { num: null, txt: Array.isArray(value) ? listKey(value as string[]) : null };

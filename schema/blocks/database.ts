@@ -229,6 +229,12 @@ export const chartConfigSchema = z
   .strict();
 export type ChartConfig = z.infer<typeof chartConfigSchema>;
 
+/** Calendar views (issue 17, docs/web-app.md «Calendar view»): by a date field, a month or a week. */
+export const CALENDAR_MODES = ['month', 'week'] as const;
+export type CalendarMode = (typeof CALENDAR_MODES)[number];
+export const calendarConfigSchema = z.object({ fieldId: fieldIdSchema, mode: z.enum(CALENDAR_MODES).optional() }).strict();
+export type CalendarConfig = z.infer<typeof calendarConfigSchema>;
+
 export const databaseLayoutSchema = z
   .object({
     uid: z.string().min(1).max(64),
@@ -246,6 +252,8 @@ export const databaseLayoutSchema = z
       .optional(),
     calculations: z.record(fieldIdSchema, z.enum(CALCULATIONS)).optional(),
     chart: chartConfigSchema.nullable().optional(),
+    /** A calendar's dates: the date field it places rows by, and whether it shows a month or a week. */
+    calendar: calendarConfigSchema.nullable().optional(),
   })
   .strict();
 export type DatabaseLayout = z.infer<typeof databaseLayoutSchema>;
@@ -326,6 +334,9 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   if (layout.groupBy) unknown(layout.groupBy.fieldId, ['groupBy', 'fieldId']);
   for (const fieldId of Object.keys(layout.calculations ?? {})) unknown(fieldId, ['calculations', fieldId]);
   if (layout.chart) for (const problem of chartProblems(config, layout.chart, layout.type)) problems.push({ path: ['chart', ...problem.path], message: problem.message });
+  if (layout.calendar && !unknown(layout.calendar.fieldId, ['calendar', 'fieldId']) && config.fields[layout.calendar.fieldId].type !== 'date') {
+    problems.push({ path: ['calendar', 'fieldId'], message: 'a calendar places rows by a date field' });
+  }
   return problems;
 }
 

@@ -119,6 +119,8 @@ export interface DatabaseCellTable {
   /** The value's sort and filter projection (schema/database.ts cellIndex). */
   num: number | null;
   txt: string | null;
+  /** A date range's end (ms), beside `num`, its start; null for anything else. */
+  num_end: number | null;
   version: number;
   updated_at: string;
   updated_by: string;

@@ -603,7 +603,7 @@ export async function pruneRowValues(trx: Transaction<Database>, databaseId: str
       if (Object.hasOwn(config.fields, cell.field_id)) {
         await trx
           .updateTable('database_cells')
-          .set({ value: 'null', num: null, txt: null, version: cell.version + 1, updated_at: nowIso(), updated_by: userId })
+          .set({ value: 'null', num: null, txt: null, num_end: null, version: cell.version + 1, updated_at: nowIso(), updated_by: userId })
           .where('row_id', '=', cell.row_id)
           .where('field_id', '=', cell.field_id)
           .execute();

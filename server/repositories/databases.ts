@@ -211,8 +211,8 @@ export async function insertRows(trx: Transaction<Database>, input: InsertRowsIn
 }
 
 function newCell(rowId: string, databaseId: string, fieldId: string, field: DatabaseField, value: RowValue, version: number, at: string, userId: string): CellRow {
-  const { num, txt } = cellIndex(field, value);
-  return { row_id: rowId, field_id: fieldId, database_id: databaseId, value: JSON.stringify(value), num, txt, version, updated_at: at, updated_by: userId };
+  const { num, txt, end = null } = cellIndex(field, value);
+  return { row_id: rowId, field_id: fieldId, database_id: databaseId, value: JSON.stringify(value), num, txt, num_end: end, version, updated_at: at, updated_by: userId };
 }
 
 export interface WrittenCell {
@@ -245,7 +245,7 @@ export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRo
   } else {
     const updated = await trx
       .updateTable('database_cells')
-      .set({ value: cell.value, num: cell.num, txt: cell.txt, version: cell.version, updated_at: at, updated_by: userId })
+      .set({ value: cell.value, num: cell.num, txt: cell.txt, num_end: cell.num_end, version: cell.version, updated_at: at, updated_by: userId })
       .where('row_id', '=', row.id)
       .where('field_id', '=', fieldId)
       .where('version', '=', version)
@@ -270,7 +270,7 @@ export async function writeCellOver(trx: Transaction<Database>, row: PageRow, fi
     .insertInto('database_cells')
     .values(cell)
     .onConflict((oc) =>
-      oc.columns(['row_id', 'field_id']).doUpdateSet((eb) => ({ value: cell.value, txt: cell.txt, num: cell.num, version: eb('database_cells.version', '+', 1), updated_at: at, updated_by: userId })),
+      oc.columns(['row_id', 'field_id']).doUpdateSet((eb) => ({ value: cell.value, txt: cell.txt, num: cell.num, num_end: cell.num_end, version: eb('database_cells.version', '+', 1), updated_at: at, updated_by: userId })),
     )
     .returning('version')
     .executeTakeFirstOrThrow();
@@ -326,7 +326,7 @@ export async function rewriteCells(trx: Transaction<Database>, field: DatabaseFi
     const index = cellIndex(field, value);
     await trx
       .updateTable('database_cells')
-      .set({ value: JSON.stringify(value), num: index.num, txt: index.txt, version: cell.version + 1, updated_at: at, updated_by: userId })
+      .set({ value: JSON.stringify(value), num: index.num, txt: index.txt, num_end: index.end ?? null, version: cell.version + 1, updated_at: at, updated_by: userId })
       .where('row_id', '=', cell.row_id)
       .where('field_id', '=', cell.field_id)
       .execute();
@@ -349,6 +349,10 @@ export interface RowQuery {
   inTrash?: boolean;
   /** Only the rows of one group (a board's column): the group field and its value, as `groupCounts` gives them. */
   group?: { fieldId: string; value: string | boolean | null };
+  /** Only the rows whose date (a date field) meets [from, to) in ms: starting in it, or started before it and ending after its start (a calendar's days). */
+  range?: { fieldId: string; from: number; to: number };
+  /** Only the rows with no date in this date field (a calendar's «Без даты»). */
+  undated?: string;
 }
 
 /** The page column a computed field reads. */
@@ -511,7 +515,21 @@ export function whereSql(config: DatabaseConfig, databaseId: string, query: RowQ
     );
   }
   if (query.group) parts.push(groupSql(query.group.fieldId, query.group.value));
+  if (query.range) parts.push(rangeSql(databaseId, query.range));
+  if (query.undated) parts.push(sql<SqlBool>`not exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${query.undated} and c.num is not null)`);
   return joinAll(parts, 'and');
+}
+
+/**
+ * The rows whose date meets [from, to): two index ranges, those starting in it (`num`) and those
+ * started before it that end after its start (`num_end`, where a day or a range ends, exclusive;
+ * null for a moment alone).
+ */
+function rangeSql(databaseId: string, { fieldId, from, to }: { fieldId: string; from: number; to: number }): RawBuilder<SqlBool> {
+  return sql<SqlBool>`p.id in (
+    select c.row_id from database_cells c where c.database_id = ${databaseId} and c.field_id = ${fieldId} and c.num >= ${from} and c.num < ${to}
+    union all
+    select c.row_id from database_cells c where c.database_id = ${databaseId} and c.field_id = ${fieldId} and c.num_end > ${from} and c.num < ${from})`;
 }
 
 /** The rows of one group, as `groupCounts` counts them: checked or not; no value; the value (an option id, a user id). */
@@ -540,6 +558,8 @@ export function queryFields(config: DatabaseConfig, query: RowQuery): string[] |
   for (const sort of query.sorts ?? []) fields.add(sort.fieldId);
   if (query.search) fields.add(MAIN_FIELD_ID);
   if (query.group) fields.add(query.group.fieldId);
+  if (query.range) fields.add(query.range.fieldId);
+  if (query.undated) fields.add(query.undated);
   for (const id of fields) {
     const type = fieldOf(config, id)?.type;
     if (type === 'editedTime' || type === 'editedBy') return null;
@@ -607,7 +627,7 @@ export class ViewOrders {
   }
 
   ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
-    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null])}`;
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null])}`;
     return this.keep(this.orders, db, database, key, queryFields(config, query), () => orderedRowIds(db, config, database.id, query), (ids) => ids.length);
   }
 

@@ -658,6 +658,111 @@ describe('views on the server: filters and sorts agree with the reference evalua
   });
 });
 
+describe("a calendar's days: rows by the dates of a date field", () => {
+  const NOV = { fieldId: 'due', from: '2026-11-01', to: '2026-12-01' };
+  async function dated() {
+    const { db } = await newDatabase();
+    const rows = await addRows(db.id, [
+      { title: 'в ноябре', values: { due: '2026-11-03', stage: 'todo' } },
+      { title: 'с октября в ноябрь', values: { due: { start: '2026-10-28', end: '2026-11-02' } } },
+      { title: 'октябрь целиком', values: { due: { start: '2026-10-01', end: '2026-10-31' } } },
+      { title: 'первое декабря', values: { due: '2026-12-01', stage: 'todo' } },
+      { title: 'без даты', values: { stage: 'todo' } },
+      { title: 'в ночь на декабрь', values: { due: { start: '2026-11-30T22:00:00Z', end: '2026-12-02' } } },
+      { title: 'последняя минута октября', values: { due: '2026-10-31T23:59:00Z' } },
+      { title: 'без конца', values: { due: { start: '2026-11-10', end: null }, stage: 'todo' } },
+      { title: 'весь год', values: { due: { start: '2026-01-01', end: '2026-12-31' } } },
+    ]);
+    return { db, rows };
+  }
+  const sortedTitles = (rows: WireRow[]) => titles(rows).sort();
+
+  test('those starting in the days and the ranges running into them; a view\'s filter still holds; no date apart', async () => {
+    const { db } = await dated();
+    const november = await window(db.id, { range: NOV, limit: 500 });
+    expect(sortedTitles(november.rows)).toEqual(['без конца', 'в ноябре', 'в ночь на декабрь', 'весь год', 'с октября в ноябрь'].sort());
+    expect(november.count).toBe(5);
+    // One day: a range over it, a date on it; the end of a range is a day of it.
+    expect(sortedTitles((await window(db.id, { range: { fieldId: 'due', from: '2026-11-02', to: '2026-11-03' } })).rows)).toEqual(['весь год', 'с октября в ноябрь'].sort());
+    expect(sortedTitles((await window(db.id, { range: { fieldId: 'due', from: '2026-10-31T12:00:00Z', to: '2026-11-01' } })).rows)).toEqual(['весь год', 'октябрь целиком', 'последняя минута октября', 'с октября в ноябрь'].sort());
+    // With the view's own filter (stage = todo).
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter: { op: 'and', rules: [{ fieldId: 'stage', condition: 'is', value: 'todo' }] } } }));
+    expect(sortedTitles((await window(db.id, { viewId: 'v1', range: NOV })).rows)).toEqual(['без конца', 'в ноябре'].sort());
+    expect(titles((await window(db.id, { viewId: 'v1', undated: 'due' })).rows)).toEqual(['без даты']);
+    expect(titles((await window(db.id, { undated: 'due' })).rows)).toEqual(['без даты']);
+  });
+
+  test('a date moved or a range stretched is in the days it meets now (the kept order follows the write)', async () => {
+    const { db, rows } = await dated();
+    const byTitle = (title: string) => rows.find((r) => r.data.title === title)!;
+    const november = async () => sortedTitles((await window(db.id, { range: NOV })).rows);
+    expect(await november()).toHaveLength(5);
+    // October's range stretched into November; November's date moved to December; undated given one.
+    expectOk(await writeCell(byTitle('октябрь целиком').id, 'due', { start: '2026-10-01', end: '2026-11-01' }, 1));
+    expectOk(await writeCell(byTitle('в ноябре').id, 'due', '2026-12-05', 1));
+    expectOk(await writeCell(byTitle('без даты').id, 'due', { start: '2026-11-20', end: '2026-11-21' }, 0));
+    expect(await november()).toEqual(['без даты', 'без конца', 'в ночь на декабрь', 'весь год', 'октябрь целиком', 'с октября в ноябрь'].sort());
+    // A range's end cleared: a date alone, before November.
+    expectOk(await writeCell(byTitle('весь год').id, 'due', { start: '2026-01-01', end: null }, 1));
+    expect(await november()).not.toContain('весь год');
+    expect((await window(db.id, { undated: 'due' })).count).toBe(0);
+  });
+
+  test('the migration fills the ends of ranges written before it', async () => {
+    const { db } = await dated();
+    const november = async () => sortedTitles((await window(db.id, { range: NOV })).rows);
+    const before = await november();
+    await t.app.db.updateTable('database_cells').set({ num_end: null }).where('database_id', '=', db.id).execute();
+    // A write bumps the revisions so the kept order is not used: read without the ends, then filled.
+    const [probe] = await addRows(db.id, [{ title: 'проба' }]);
+    expect(await november()).toEqual(['без конца', 'в ноябре', 'в ночь на декабрь'].sort());
+    const { fillDateEnds } = await import('../db/migrations/2026-11-26-0002-date-ends');
+    await fillDateEnds(t.app.db);
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [probe.id] }));
+    expect(await november()).toEqual(before);
+  });
+
+  test('bad ranges: not a date field, not a date, ending before they start → 422 with a stable code', async () => {
+    const { db } = await dated();
+    const status = async (params: Record<string, unknown>) => {
+      const res = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q(params)}`);
+      return [res.statusCode, errorCode(res)];
+    };
+    expect(await status({ range: { ...NOV, fieldId: 'stage' } })).toEqual([422, 'validation_failed']);
+    expect(await status({ range: { ...NOV, fieldId: 'nope' } })).toEqual([422, 'validation_failed']);
+    expect(await status({ undated: 'price' })).toEqual([422, 'validation_failed']);
+    expect(await status({ range: { ...NOV, from: '2026-13-01' } })).toEqual([422, 'validation_failed']);
+    expect(await status({ range: { ...NOV, from: '2026-12-01' } })).toEqual([422, 'validation_failed']);
+    expect(await status({ range: { fieldId: 'due', from: '2026-11-01' } })).toEqual([422, 'validation_failed']);
+  });
+
+  test("a calendar view's date field: a date field only; it goes with the field, or when the field is no date any more", async () => {
+    const { db } = await newDatabase();
+    const view = async () => expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`));
+    const calendarOf = async () => ((await view()).data as DatabaseData).view.layouts.find((l) => l.uid === 'cal')?.calendar;
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'cal', type: 'calendar', orderedFields: [], calendar: { fieldId: 'due', mode: 'week' } } }));
+    expect(await calendarOf()).toEqual({ fieldId: 'due', mode: 'week' });
+    const bad = await api(t, ann, 'POST', `${S}/database/${db.id}/views/cal`, { layout: { calendar: { fieldId: 'stage' } } });
+    expect([bad.statusCode, errorCode(bad)]).toEqual([422, 'validation_failed']);
+    const unknown = await api(t, ann, 'POST', `${S}/database/${db.id}/views/cal`, { layout: { calendar: { fieldId: 'nope' } } });
+    expect([unknown.statusCode, errorCode(unknown)]).toEqual([422, 'validation_failed']);
+    expect(await calendarOf()).toEqual({ fieldId: 'due', mode: 'week' });
+    // Retyped to text: no calendar by it (the view stays, to be set up again).
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/due`, { field: { name: 'Срок', type: 'text' } }));
+    expect(await calendarOf()).toBeNull();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/due`, { field: { name: 'Срок', type: 'date' } }));
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/cal`, { layout: { calendar: { fieldId: 'due' } } }));
+    expectOk(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/due`));
+    expect(await calendarOf()).toBeNull();
+  });
+
+  test('denied: an outsider reads no days of a private database', async () => {
+    const { db } = await dated();
+    const res = await api(t, eve, 'GET', `${S}/database/${db.id}/rows?${q({ range: NOV })}`);
+    expect(res.statusCode).toBe(403);
+  });
+});
+
 describe('the ordered ids a view keeps (ADR 7)', () => {
   test("another server process's writes reach this process's view at once: cells of the sort field, rows made, moved and trashed", async () => {
     const other = await buildApp({ ...t.config }, { logger: false, mailer: t.mailer });

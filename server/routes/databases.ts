@@ -26,6 +26,7 @@ import {
   addFieldBodySchema,
   addViewBodySchema,
   convertValue,
+  dateStartMs,
   createRowsBodySchema,
   moveRowsBodySchema,
   moveViewBodySchema,
@@ -175,7 +176,17 @@ export async function databaseRoutes(server: FastifyInstance) {
     for (const sort of [...sorts, ...group]) if (!fieldOf(data.config, sort.fieldId)) throw invalid(`no field ${sort.fieldId}`);
     if (query.group !== undefined && !layout?.groupBy) throw invalid('a group is read from a grouped view', [{ path: 'query.group', message: 'viewId names no grouped view' }]);
     const only = query.group !== undefined && layout?.groupBy ? { fieldId: layout.groupBy.fieldId, value: query.group } : undefined;
-    return { filter, sorts: [...group, ...sorts.filter((s) => !group.some((g) => g.fieldId === s.fieldId))], search: query.search, inTrash: query.inTrash, group: only };
+    const dated = (fieldId: string, path: string) => {
+      if (fieldOf(data.config, fieldId)?.type !== 'date') throw invalid('rows are read by the dates of a date field', [{ path, message: `${fieldId} is no date field` }]);
+    };
+    let range: RowQuery['range'];
+    if (query.range) {
+      dated(query.range.fieldId, 'query.range.fieldId');
+      range = { fieldId: query.range.fieldId, from: dateStartMs(query.range.from)!, to: dateStartMs(query.range.to)! };
+      if (!(range.from < range.to)) throw invalid('a range ends after it starts', [{ path: 'query.range.to', message: 'to is not after from' }]);
+    }
+    if (query.undated !== undefined) dated(query.undated, 'query.undated');
+    return { filter, sorts: [...group, ...sorts.filter((s) => !group.some((g) => g.fieldId === s.fieldId))], search: query.search, inTrash: query.inTrash, group: only, range, undated: query.undated };
   }
 
   /** Values checked against the fields: computed fields refused, each value fitting its type. */
@@ -577,7 +588,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     return { report, field, rewrites };
   }
 
-  /** A field's type changed: filter rules whose condition the new type has not go, and a chart's references to it that no longer fit change (chartFitting). */
+  /** A field's type changed: filter rules whose condition the new type has not go, a chart's references to it that no longer fit change (chartFitting), a calendar by it goes if it is no date field now. */
   function withoutDeadConditions(data: DatabaseData, fieldId: string, field: DatabaseField) {
     const view = copyView(data.view);
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
@@ -589,6 +600,7 @@ export async function databaseRoutes(server: FastifyInstance) {
           .filter((rule) => ('op' in rule ? true : keep(rule)));
       }
       if (layout.chart) layout.chart = chartFitting(config, layout.chart);
+      if (layout.calendar?.fieldId === fieldId && field.type !== 'date') layout.calendar = null;
     }
     return view;
   }
@@ -611,6 +623,7 @@ export async function databaseRoutes(server: FastifyInstance) {
         if (layout.groupBy?.fieldId === fieldId) layout.groupBy = null;
         if (layout.calculations) delete layout.calculations[fieldId];
         if (layout.chart) layout.chart = chartFitting({ fields }, layout.chart);
+        if (layout.calendar?.fieldId === fieldId) layout.calendar = null;
       }
       await deleteCellsOfField(trx, databaseId, fieldId);
       return { data: { config: { fields }, view } };

@@ -23,6 +23,10 @@ export interface RowsQuery {
   inTrash?: boolean;
   /** One group of the (grouped) view: a board's column. */
   group?: string | boolean | null;
+  /** Only the rows whose date in a date field meets [from, to) (a calendar's days). */
+  range?: { fieldId: string; from: string; to: string };
+  /** Only the rows with no date in this date field. */
+  undated?: string;
 }
 
 /** A query string of JSON-encoded values (spec §7); undefined ones are left out. */
@@ -71,8 +75,8 @@ export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unkn
     const data = block.data as { config?: { fields?: Record<string, { type?: unknown; options?: unknown }> }; view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy'>> } } | null;
     const layout = data?.view && Array.isArray(data.view.layouts) ? data.view.layouts[0] : undefined;
     if (!layout || typeof layout.uid !== 'string') continue;
-    // A chart reads its figures, not rows.
-    if (layout.type === 'chart' || layout.type === 'barChart' || layout.type === 'lineChart' || layout.type === 'pieChart') continue;
+    // A chart reads its figures, not rows; a calendar the rows of the days it shows.
+    if (layout.type === 'chart' || layout.type === 'barChart' || layout.type === 'lineChart' || layout.type === 'pieChart' || layout.type === 'calendar') continue;
     if (layout.type !== 'board') {
       paths.push(firstRowsPath(block.id, layout, limit));
       continue;

@@ -43,6 +43,8 @@ function trackedOne(track: (store: LiveView) => () => void): (store: RowStore | 
 
 /** Chart views draw with Recharts: a chunk of its own, loaded only where a chart is shown. */
 const ChartView = lazy(() => import('./ChartView'));
+/** Calendar views draw with FullCalendar: a chunk of its own, loaded only where a calendar is shown. */
+const CalendarView = lazy(() => import('./CalendarView'));
 
 /** Field types a view can be grouped by. */
 const GROUPABLE = new Set(['select', 'status', 'checkbox', 'person', 'createdBy']);
@@ -57,6 +59,12 @@ export function newTableLayout(config: DatabaseConfig, name: string): DatabaseLa
 /** A new chart view (`chart`: bars, lines or a pie, the user's choice): the rows counted by a first field (ChartView's `defaultChart`). */
 export function newChartLayout(config: DatabaseConfig, name: string): DatabaseLayout {
   return { ...newTableLayout(config, name), type: 'chart', chart: defaultChart(config) };
+}
+
+/** A new Calendar view: every field in its rows, by the first date field, if any, a month at a time. */
+export function newCalendarLayout(config: DatabaseConfig, name: string): DatabaseLayout {
+  const date = Object.entries(config.fields).find(([, f]) => f.type === 'date')?.[0];
+  return { ...newTableLayout(config, name), type: 'calendar', calendar: date ? { fieldId: date, mode: 'month' } : null };
 }
 
 /** A new Board view: every field on its cards, its columns from the first status (else select, else checkbox) field, if any. */
@@ -189,7 +197,8 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   };
 
   const addView = async (type: NewViewType) => {
-    const next = type === 'board' ? newBoardLayout(config, t('database.layouts.board')) : type === 'chart' ? newChartLayout(config, t('database.layouts.chart')) : newTableLayout(config, t('database.tableView'));
+    const made = { board: newBoardLayout, chart: newChartLayout, calendar: newCalendarLayout, table: newTableLayout };
+    const next = made[type](config, type === 'table' ? t('database.tableView') : t(`database.layouts.${type}`));
     try {
       apply(await api.addView(databaseId, next));
       setActiveId(next.uid);
@@ -250,7 +259,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 {t('database.filterAndSort')}
                 {filters > 0 && <span className="db-badge">{filters}</span>}
               </button>
-              {!CHART_TYPES.has(layout.type) && <GroupButton layout={layout} />}
+              {!CHART_TYPES.has(layout.type) && layout.type !== 'calendar' && <GroupButton layout={layout} />}
             </div>
           )}
         </div>
@@ -261,6 +270,10 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
           <>
             {layout.type === 'board' ? (
               <BoardView key={layout.uid} layout={layout} track={track} />
+            ) : layout.type === 'calendar' ? (
+              <Suspense fallback={<div className="db-empty">{t('database.loading')}</div>}>
+                <CalendarView key={layout.uid} layout={layout} track={track} />
+              </Suspense>
             ) : CHART_TYPES.has(layout.type) ? (
               <Suspense fallback={<div className="db-empty">{t('database.loading')}</div>}>
                 <ChartView key={layout.uid} layout={layout} track={track} />
@@ -361,7 +374,7 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate,
         onClick={() => (active && db.editable ? setMenu(true) : onSelect())}
         onDoubleClick={() => db.editable && setRenaming(true)}
       >
-        <span aria-hidden>{layout.type === 'board' ? '▥' : CHART_TYPES.has(layout.type) ? '▮' : '▦'}</span> {label}
+        <span aria-hidden>{layout.type === 'board' ? '▥' : layout.type === 'calendar' ? '▤' : CHART_TYPES.has(layout.type) ? '▮' : '▦'}</span> {label}
       </button>
       {menu && (
         <Popover anchor={button.current} onClose={() => setMenu(false)} label={t('database.viewMenu')} className="menu db-menu" role="menu">
@@ -445,12 +458,12 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
 }
 
 /** Views made from the «+» after the tabs. */
-const NEW_VIEW_TYPES = ['table', 'board', 'chart'] as const;
+const NEW_VIEW_TYPES = ['table', 'board', 'calendar', 'chart'] as const;
 type NewViewType = (typeof NEW_VIEW_TYPES)[number];
 /** Layout types drawn as a chart. */
 const CHART_TYPES: ReadonlySet<string> = new Set(['chart', 'barChart', 'lineChart', 'pieChart']);
 
-/** The «+» after the tabs: a new view, a table, a board or a chart. */
+/** The «+» after the tabs: a new view, a table, a board, a calendar or a chart. */
 function AddViewButton({ onAdd }: { onAdd(type: NewViewType): void }) {
   const { t } = useTranslation('automation');
   const [open, setOpen] = useState(false);

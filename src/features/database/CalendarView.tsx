@@ -1,0 +1,327 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import FullCalendar from '@fullcalendar/react';
+import type { DatesSetArg, EventContentArg, EventDropArg, EventInput, DayCellContentArg } from '@fullcalendar/core';
+import ruLocale from '@fullcalendar/core/locales/ru';
+import dayGridPlugin from '@fullcalendar/daygrid';
+import timeGridPlugin from '@fullcalendar/timegrid';
+import interactionPlugin, { Draggable, type DateClickArg, type EventReceiveArg, type EventResizeDoneArg } from '@fullcalendar/interaction';
+import { type CalendarMode, type DatabaseLayout, type RowValue } from '../../../schema/blocks/database';
+import { MAX_ROW_WINDOW, type DatabaseChange, type WireRow } from '../../../schema/database';
+import { newId } from '../../../schema/ids';
+import { showToast } from '../../ui/Toast';
+import { viewRowsQuery } from '../../editor/blocks/rowsAddress';
+import { conflictCell } from './cellWrites';
+import { readRange, eventTimes, valueFromEvent, dayString } from './calendarDates';
+import { useDatabase, type DatabaseContextValue } from './context';
+import type { LiveView } from './chartConfig';
+import type { RowsQuery } from './api';
+import { cellOf, withCell } from './rowStore';
+
+/** A calendar reads at most this many rows for the days on screen (a month of 2,000 items is well inside). */
+export const CALENDAR_MAX_ROWS = 5_000;
+/** Rows without a date listed beside the calendar, at most. */
+const UNDATED_SHOWN = 50;
+/** Read again this long after the last of several changes in a row. */
+const REFRESH_MS = 300;
+const VIEW_OF: Record<CalendarMode, string> = { month: 'dayGridMonth', week: 'timeGridWeek' };
+/** A week's hours scroll inside this height (px), from 8:00. */
+const WEEK_HEIGHT = 680;
+
+/** Every row a query gives (windows of MAX_ROW_WINDOW, the first alone, the rest at once), up to `cap`. */
+async function readAll(db: DatabaseContextValue, query: RowsQuery, signal: AbortSignal, cap: number): Promise<{ rows: WireRow[]; count: number }> {
+  const first = await db.api.rows(db.databaseId, { ...query, offset: 0, limit: MAX_ROW_WINDOW }, signal);
+  const rest: Array<Promise<{ rows: WireRow[] }>> = [];
+  for (let offset = MAX_ROW_WINDOW; offset < Math.min(first.count, cap); offset += MAX_ROW_WINDOW) {
+    rest.push(db.api.rows(db.databaseId, { ...query, offset, limit: MAX_ROW_WINDOW }, signal));
+  }
+  const windows = await Promise.all(rest);
+  return { rows: [first, ...windows].flatMap((w) => w.rows), count: first.count };
+}
+
+/**
+ * A Calendar view (issue 17; docs/web-app.md «Calendar view»): the view's rows on the days of a
+ * date field, a month or a week (FullCalendar's MIT plugins, Monday first). Only the rows whose
+ * dates meet the days on screen are read (`GET …/rows?range=`); those without a date are listed
+ * beside it and can be dragged onto a day. Editors drag an item to another day or hour, drag its
+ * end to make it a range, and make an item on a day with its «+»; each is one cell write on the
+ * version read (a conflict is written again on the server's: a drag is deliberate). Read again
+ * when the rows change (realtime). Its own chunk, loaded only where a calendar is shown.
+ */
+export default function CalendarView({ layout, track }: { layout: DatabaseLayout; track(view: LiveView): () => void }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const dateFields = useMemo(() => Object.entries(db.config.fields).filter(([, f]) => f.type === 'date'), [db.config.fields]);
+  const fieldId = layout.calendar?.fieldId && db.config.fields[layout.calendar.fieldId]?.type === 'date' ? layout.calendar.fieldId : null;
+  const mode: CalendarMode = layout.calendar?.mode ?? 'month';
+  const [range, setRange] = useState<{ from: string; to: string } | null>(null);
+  const [rows, setRows] = useState<WireRow[] | null>(null);
+  const [overCap, setOverCap] = useState(false);
+  const [undated, setUndated] = useState<{ rows: WireRow[]; count: number }>({ rows: [], count: 0 });
+  const [failed, setFailed] = useState(false);
+  const [reads, setReads] = useState(0);
+  const query = useMemo(() => viewRowsQuery(layout), [layout]);
+  const queryKey = JSON.stringify(query);
+
+  useEffect(() => {
+    if (!fieldId || !range) return;
+    const controller = new AbortController();
+    const days = readAll(db, { ...query, range: { fieldId, ...range } }, controller.signal, CALENDAR_MAX_ROWS);
+    const none = db.api.rows(db.databaseId, { ...query, undated: fieldId, offset: 0, limit: UNDATED_SHOWN }, controller.signal);
+    Promise.all([days, none]).then(
+      ([read, withoutDate]) => {
+        setRows(read.rows);
+        setOverCap(read.count > CALENDAR_MAX_ROWS);
+        setUndated({ rows: withoutDate.rows, count: withoutDate.count });
+        setFailed(false);
+      },
+      () => !controller.signal.aborted && setFailed(true),
+    );
+    return () => controller.abort();
+    // The query by value (`queryKey`), not by the layout object's identity.
+  }, [db.api, db.databaseId, fieldId, range?.from, range?.to, queryKey, reads]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Others' changes: a cell of a row here changes in place; anything that may move rows in or out is read again.
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const again = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setReads((n) => n + 1), REFRESH_MS);
+  }, []);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const applyChange = useCallback(
+    (change: DatabaseChange) => {
+      const known = change.kind === 'cells' ? rowsRef.current?.find((r) => r.id === change.rowId) : undefined;
+      if (change.kind !== 'cells' || !known) return again();
+      // Our own write coming back, or older than what is here: nothing to do.
+      if (change.cells.every((c) => c.version <= (known.versions[c.fieldId] ?? 0))) return;
+      if (change.cells.some((c) => c.fieldId === fieldId)) return again();
+      setRows((current) =>
+        current?.map((row) => (row.id !== change.rowId ? row : change.cells.reduce((next, cell) => (cell.version < (next.versions[cell.fieldId] ?? 0) ? next : withCell(next, cell.fieldId, cell.value, cell.version)), row))) ?? current,
+      );
+    },
+    [again, fieldId],
+  );
+  useEffect(() => track({ applyChange, refreshSoon: again }), [track, applyChange, again]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const events = useMemo<EventInput[]>(() => {
+    if (!rows || !fieldId) return [];
+    return rows.flatMap((row) => {
+      const times = eventTimes(cellOf(row, fieldId));
+      return times ? [{ id: row.id, title: row.data.title, ...times, extendedProps: { icon: row.data.icon } }] : [];
+    });
+  }, [rows, fieldId]);
+
+  /** A row's date written (a drop, a resize, a day given): shown at once, on the version read; put back if it fails. */
+  const writeDate = async (row: WireRow, value: RowValue, revert?: () => void) => {
+    if (!fieldId) return;
+    const show = (next: WireRow) => setRows((current) => (current?.some((r) => r.id === next.id) ? current.map((r) => (r.id === next.id ? next : r)) : [...(current ?? []), next]));
+    show(withCell(row, fieldId, value));
+    setUndated((current) => (current.rows.some((r) => r.id === row.id) ? { rows: current.rows.filter((r) => r.id !== row.id), count: current.count - 1 } : current));
+    let version = row.versions[fieldId] ?? 0;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const cell = await db.api.writeCell(row.id, fieldId, value, version);
+        show(withCell(row, fieldId, cell.value, cell.version));
+        return;
+      } catch (error) {
+        const theirs = conflictCell(error);
+        if (!theirs) break;
+        version = theirs.version;
+      }
+    }
+    revert?.();
+    showToast(t('database.writeFailed'), 'error');
+    again();
+  };
+  const rowOf = (id: string) => rows?.find((r) => r.id === id) ?? undated.rows.find((r) => r.id === id);
+  const moved = (info: EventDropArg | EventResizeDoneArg) => {
+    const row = rowOf(info.event.id);
+    if (!row || !info.event.start || !fieldId) return info.revert();
+    void writeDate(row, valueFromEvent(info.event.start, info.event.end, info.event.allDay, cellOf(row, fieldId)), info.revert);
+  };
+  const received = (info: EventReceiveArg) => {
+    // An undated row dropped on a day: drawn from the rows once written, not as the calendar's copy.
+    const row = rowOf(info.event.id);
+    info.event.remove();
+    if (row && info.event.start && fieldId) void writeDate(row, valueFromEvent(info.event.start, null, info.event.allDay, undefined));
+  };
+  const createOn = async (day: Date, allDay: boolean) => {
+    if (!fieldId) return;
+    const id = newId();
+    const value = allDay ? dayString(day) : day.toISOString();
+    try {
+      const [row] = await db.api.createRows(db.databaseId, [{ id, title: '', values: { [fieldId]: value } }]);
+      setRows((current) => [...(current ?? []), row]);
+      db.openRow?.(row.id);
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+
+  // The undated list's items drag onto the calendar (FullCalendar's Draggable).
+  const undatedList = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    const list = undatedList.current;
+    if (!list || !db.editable || !fieldId) return;
+    const draggable = new Draggable(list, { itemSelector: '[data-row-id]', eventData: (el) => ({ id: el.getAttribute('data-row-id') ?? '', title: el.textContent ?? '', create: true }) });
+    return () => draggable.destroy();
+  }, [db.editable, fieldId, undated.rows.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const [shown, setShown] = useState<CalendarMode>(mode);
+  const calendar = useRef<FullCalendar>(null);
+  // A week's hours become a scroller of their own once its height is set: they start at 8:00.
+  useEffect(() => {
+    if (shown === 'week') calendar.current?.getApi().scrollToTime('08:00:00');
+  }, [shown]);
+  const onDates = (arg: DatesSetArg) => {
+    const next = readRange(arg.start, arg.end);
+    setRange((current) => (current?.from === next.from && current.to === next.to ? current : next));
+    const now: CalendarMode = arg.view.type === VIEW_OF.week ? 'week' : 'month';
+    setShown(now);
+    if (now !== mode && db.editable && fieldId) void db.saveView(layout.uid, { calendar: { fieldId, mode: now } });
+  };
+
+  const dayCell = (arg: DayCellContentArg) => (
+    <>
+      {db.editable && fieldId && arg.view.type === VIEW_OF.month && (
+        <button
+          type="button"
+          className="db-calendar-add"
+          aria-label={t('database.calendar.addOn', { day: arg.date.toLocaleDateString('ru', { day: 'numeric', month: 'long' }) })}
+          onClick={(e) => {
+            e.stopPropagation();
+            void createOn(arg.date, true);
+          }}
+        >
+          +
+        </button>
+      )}
+      <span className="db-calendar-daynum">{arg.dayNumberText}</span>
+    </>
+  );
+
+  if (!fieldId) {
+    return (
+      <div className="db-calendar">
+        <CalendarSetup layout={layout} fields={dateFields} />
+      </div>
+    );
+  }
+  return (
+    <div className="db-calendar">
+      {db.editable && dateFields.length > 1 && <CalendarSetup layout={layout} fields={dateFields} />}
+      {failed && <div className="db-error">{t('database.readFailed')}</div>}
+      {overCap && <div className="db-note">{t('database.calendar.tooMany', { count: CALENDAR_MAX_ROWS })}</div>}
+      <div className="db-calendar-body">
+        <div className="db-calendar-grid" aria-busy={rows === null}>
+          <FullCalendar
+            ref={calendar}
+            plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+            locale={ruLocale}
+            firstDay={1}
+            initialView={VIEW_OF[mode]}
+            headerToolbar={{ left: 'prev,next today', center: 'title', right: `${VIEW_OF.month},${VIEW_OF.week}` }}
+            height={shown === 'week' ? WEEK_HEIGHT : 'auto'}
+            dayMaxEvents={3}
+            events={events}
+            eventContent={eventContent}
+            editable={db.editable}
+            droppable={db.editable}
+            eventDrop={moved}
+            eventResize={moved}
+            eventReceive={received}
+            eventClick={(info) => {
+              info.jsEvent.preventDefault();
+              db.openRow?.(info.event.id);
+            }}
+            dateClick={(info: DateClickArg) => db.editable && info.view.type === VIEW_OF.week && void createOn(info.date, info.allDay)}
+            datesSet={onDates}
+            dayCellContent={dayCell}
+            nowIndicator
+            eventTimeFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+            slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+          />
+        </div>
+        <aside className="db-calendar-undated" aria-label={t('database.calendar.undated')}>
+          <h3>
+            {t('database.calendar.undated')} <span className="db-calendar-count">{undated.count}</span>
+          </h3>
+          {undated.count === 0 ? (
+            <p className="db-calendar-hint">{t('database.calendar.allDated')}</p>
+          ) : (
+            <ul ref={undatedList}>
+              {undated.rows.map((row) => (
+                <li key={row.id} data-row-id={row.id} className="db-calendar-item" title={db.editable ? t('database.calendar.dragToDay') : undefined}>
+                  <button type="button" onClick={() => db.openRow?.(row.id)}>
+                    {row.data.icon && <span aria-hidden>{row.data.icon} </span>}
+                    {row.data.title || t('database.untitledRow')}
+                  </button>
+                </li>
+              ))}
+              {undated.count > undated.rows.length && <li className="db-calendar-hint">{t('database.calendar.moreUndated', { count: undated.count - undated.rows.length })}</li>}
+            </ul>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** An event on the calendar: the row's icon and title (or «Без названия»). */
+function eventContent(arg: EventContentArg) {
+  const icon = arg.event.extendedProps.icon as string | null | undefined;
+  return (
+    <span className="db-calendar-event" data-row-id={arg.event.id}>
+      {arg.timeText && <span className="db-calendar-time">{arg.timeText}</span>}
+      {icon && <span aria-hidden>{icon}</span>}
+      <span className="db-calendar-title">{arg.event.title || '\u00a0'}</span>
+    </span>
+  );
+}
+
+/** «Календарь по: …»: the date field a calendar places rows by (editors); when the database has none, a date field is made for it. */
+function CalendarSetup({ layout, fields }: { layout: DatabaseLayout; fields: Array<[string, { name: string }]> }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const current = layout.calendar?.fieldId ?? '';
+  const choose = (fieldId: string) => void db.saveView(layout.uid, { calendar: { fieldId, mode: layout.calendar?.mode ?? 'month' } });
+  const addDateField = async () => {
+    const fieldId = newId();
+    try {
+      db.apply(await db.api.addField(db.databaseId, { name: t('database.calendar.dateField'), type: 'date' }, { id: fieldId }));
+      choose(fieldId);
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+  if (fields.length === 0) {
+    return (
+      <div className="db-empty">
+        <p>{t('database.calendar.needsField')}</p>
+        {db.editable && (
+          <button type="button" className="db-button" onClick={() => void addDateField()}>
+            {t('database.calendar.addDateField')}
+          </button>
+        )}
+      </div>
+    );
+  }
+  if (!db.editable) return current ? null : <div className="db-empty">{t('database.calendar.notSet')}</div>;
+  return (
+    <div className="db-chart-setup">
+      <label>
+        {t('database.calendar.by')}
+        <select value={current} onChange={(e) => choose(e.target.value)}>
+          {!current && <option value="">—</option>}
+          {fields.map(([id, f]) => (
+            <option key={id} value={id}>
+              {f.name || id}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
