@@ -250,6 +250,8 @@ export const databaseLayoutSchema = z
       .strict()
       .nullable()
       .optional(),
+    /** A board's card covers: the first picture of this files field on top of each card (null or missing: none). */
+    cover: z.object({ fieldId: fieldIdSchema }).strict().nullable().optional(),
     calculations: z.record(fieldIdSchema, z.enum(CALCULATIONS)).optional(),
     chart: chartConfigSchema.nullable().optional(),
     /** A calendar's dates: the date field it places rows by, and whether it shows a month or a week. */
@@ -332,6 +334,7 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   });
   layout.sorts?.forEach((sort, at) => unknown(sort.fieldId, ['sorts', at, 'fieldId']));
   if (layout.groupBy) unknown(layout.groupBy.fieldId, ['groupBy', 'fieldId']);
+  if (layout.cover && !unknown(layout.cover.fieldId, ['cover', 'fieldId']) && config.fields[layout.cover.fieldId].type !== 'files') problems.push({ path: ['cover', 'fieldId'], message: 'a cover is a files field' });
   for (const fieldId of Object.keys(layout.calculations ?? {})) unknown(fieldId, ['calculations', fieldId]);
   if (layout.chart) for (const problem of chartProblems(config, layout.chart, layout.type)) problems.push({ path: ['chart', ...problem.path], message: problem.message });
   if (layout.calendar && !unknown(layout.calendar.fieldId, ['calendar', 'fieldId']) && config.fields[layout.calendar.fieldId].type !== 'date') {

@@ -362,6 +362,11 @@ function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** A cell `c` of a list (people, options: `|a|b|`) that holds `id`. */
+function listHas(id: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`c.txt like ${`%|${likeEscape(id)}|%`} escape '\\'`;
+}
+
 /*
  * Cells are reached from their row by the primary key (row_id, field_id) only. Naming
  * `database_id` too lets a planner with stale statistics (PostgreSQL right after a big import)
@@ -406,7 +411,7 @@ function ruleSql(config: DatabaseConfig, rule: FilterRule): RawBuilder<SqlBool> 
   }
   const needle = String(operand);
   if (hasOptions(field) || field.type === 'person') {
-    const has = field.type === 'select' || field.type === 'status' ? cell(sql<SqlBool>`c.txt = ${needle}`) : cell(sql<SqlBool>`c.txt like ${`%|${likeEscape(needle)}|%`} escape '\\'`);
+    const has = field.type === 'select' || field.type === 'status' ? cell(sql<SqlBool>`c.txt = ${needle}`) : cell(listHas(needle));
     return rule.condition === 'is' || rule.condition === 'contains' ? has : sql<SqlBool>`not ${has}`;
   }
   const folded = foldText(needle);
@@ -514,7 +519,7 @@ export function whereSql(config: DatabaseConfig, databaseId: string, query: RowQ
       sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${MAIN_FIELD_ID} and c.txt like ${`%${likeEscape(foldText(query.search))}%`} escape '\\')`,
     );
   }
-  if (query.group) parts.push(groupSql(query.group.fieldId, query.group.value));
+  if (query.group) parts.push(groupSql(config, query.group.fieldId, query.group.value));
   if (query.range) parts.push(rangeSql(databaseId, query.range));
   if (query.undated) parts.push(sql<SqlBool>`not exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${query.undated} and c.num is not null)`);
   return joinAll(parts, 'and');
@@ -532,12 +537,16 @@ function rangeSql(databaseId: string, { fieldId, from, to }: { fieldId: string; 
     select c.row_id from database_cells c where c.database_id = ${databaseId} and c.field_id = ${fieldId} and c.num_end > ${from} and c.num < ${from})`;
 }
 
-/** The rows of one group, as `groupCounts` counts them: checked or not; no value; the value (an option id, a user id). */
-function groupSql(fieldId: string, value: string | boolean | null): RawBuilder<SqlBool> {
+/**
+ * The rows of one group, as `groupCounts` counts them: checked or not; no value; the value (an
+ * option id); for a person field, the rows whose people include the user (a row is in each of its people's groups).
+ */
+function groupSql(config: DatabaseConfig, fieldId: string, value: string | boolean | null): RawBuilder<SqlBool> {
   const cell = (condition: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${fieldId} and ${condition})`;
   if (value === true) return cell(sql`c.num = 1`);
   if (value === false) return sql<SqlBool>`not ${cell(sql`c.num = 1`)}`;
   if (value === null) return sql<SqlBool>`not ${cell(sql`(c.txt is not null or c.num is not null)`)}`;
+  if (fieldOf(config, fieldId)?.type === 'person') return cell(listHas(value));
   return cell(sql`c.txt = ${value}`);
 }
 
@@ -703,10 +712,23 @@ export async function calculate(db: Kysely<Database>, config: DatabaseConfig, da
   return out;
 }
 
-/** The groups of a view by a field, in the field's order (options' order; empty last), with their counts. */
-export async function groupCounts(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, fieldId: string): Promise<Array<{ value: string | boolean | null; count: number }>> {
+/**
+ * The groups of a view by a field, in the field's order (options' order; empty last), with their
+ * counts. With `people` (a board's columns by a person field), a list of people is split: each
+ * user is a group (a row counts in each of its people's), ordered by `people`'s names, then id;
+ * without it each list stored is a group (a table shows a row once, its groups being runs of rows).
+ */
+export async function groupCounts(
+  db: Kysely<Database>,
+  config: DatabaseConfig,
+  databaseId: string,
+  query: RowQuery,
+  fieldId: string,
+  people?: (ids: string[]) => Promise<Map<string, string>>,
+): Promise<Array<{ value: string | boolean | null; count: number }>> {
   const field = fieldOf(config, fieldId);
   if (!field) return [];
+  const split = people !== undefined && field.type === 'person';
   const where = whereSql(config, databaseId, query);
   const rows = await sql<{ txt: string | null; num: number | null; n: number | string }>`
     select c.txt as txt, c.num as num, count(*) as n
@@ -715,7 +737,16 @@ export async function groupCounts(db: Kysely<Database>, config: DatabaseConfig, 
   const counts = new Map<string | boolean | null, number>();
   for (const row of rows.rows) {
     const value = field.type === 'checkbox' ? row.num === 1 : row.txt === null && row.num === null ? null : (row.txt ?? String(row.num));
-    counts.set(value, (counts.get(value) ?? 0) + Number(row.n));
+    const values = split && typeof value === 'string' ? value.split('|').filter(Boolean) : [value];
+    for (const one of values) counts.set(one, (counts.get(one) ?? 0) + Number(row.n));
+  }
+  if (split) {
+    const ids = [...counts.keys()].filter((value): value is string => typeof value === 'string');
+    const names = await people(ids);
+    const name = (value: string | boolean | null) => (typeof value === 'string' ? (names.get(value) ?? value) : '');
+    return [...counts.entries()]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => (a.value === null ? 1 : 0) - (b.value === null ? 1 : 0) || name(a.value).localeCompare(name(b.value), 'ru') || String(a.value).localeCompare(String(b.value)));
   }
   const order = (value: string | boolean | null): number => {
     if (value === null) return Number.MAX_SAFE_INTEGER;

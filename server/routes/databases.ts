@@ -186,7 +186,10 @@ export async function databaseRoutes(server: FastifyInstance) {
       if (!(range.from < range.to)) throw invalid('a range ends after it starts', [{ path: 'query.range.to', message: 'to is not after from' }]);
     }
     if (query.undated !== undefined) dated(query.undated, 'query.undated');
-    return { filter, sorts: [...group, ...sorts.filter((s) => !group.some((g) => g.fieldId === s.fieldId))], search: query.search, inTrash: query.inTrash, group: only, range, undated: query.undated };
+    // One group's rows (a board's column) come in their own order: not by the group field first,
+    // whose stored values may differ within a group (a person's column: cards of several people; «Нет»: false or never ticked).
+    const first = only ? [] : group;
+    return { filter, sorts: [...first, ...sorts.filter((s) => !group.some((g) => g.fieldId === s.fieldId))], search: query.search, inTrash: query.inTrash, group: only, range, undated: query.undated };
   }
 
   /** Values checked against the fields: computed fields refused, each value fitting its type. */
@@ -314,7 +317,9 @@ export async function databaseRoutes(server: FastifyInstance) {
     const { block, data } = await readableDatabase(request, request.params.id);
     const layout = layoutOf(data, request.query.viewId);
     if (!layout.groupBy) return envelope([]);
-    return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId));
+    // A board's columns by a person field are its people, each one (by name); a table's groups are its runs of rows.
+    const people = layout.type === 'board' ? (ids: string[]) => userNamesOf(app.db, ids) : undefined;
+    return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people));
   });
 
   app.get('/api/v3/spaces/database/:id/chart', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "A chart of a view's rows (its chart config, or one given for a preview), grouped in SQL", params: databaseParams, querystring: jsonQuery(chartQueryShape) } }, async (request) => {
@@ -588,7 +593,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     return { report, field, rewrites };
   }
 
-  /** A field's type changed: filter rules whose condition the new type has not go, a chart's references to it that no longer fit change (chartFitting), a calendar by it goes if it is no date field now. */
+  /** A field's type changed: filter rules whose condition the new type has not go, a chart's references to it that no longer fit change (chartFitting), a calendar by it goes if it is no date field now, a board's cover of it when it is no files field. */
   function withoutDeadConditions(data: DatabaseData, fieldId: string, field: DatabaseField) {
     const view = copyView(data.view);
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
@@ -601,6 +606,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       }
       if (layout.chart) layout.chart = chartFitting(config, layout.chart);
       if (layout.calendar?.fieldId === fieldId && field.type !== 'date') layout.calendar = null;
+      if (layout.cover?.fieldId === fieldId && field.type !== 'files') layout.cover = null;
     }
     return view;
   }
@@ -624,6 +630,7 @@ export async function databaseRoutes(server: FastifyInstance) {
         if (layout.calculations) delete layout.calculations[fieldId];
         if (layout.chart) layout.chart = chartFitting({ fields }, layout.chart);
         if (layout.calendar?.fieldId === fieldId) layout.calendar = null;
+        if (layout.cover?.fieldId === fieldId) layout.cover = null;
       }
       await deleteCellsOfField(trx, databaseId, fieldId);
       return { data: { config: { fields }, view } };

@@ -125,13 +125,15 @@ test("a page whose top holds a database: the script asks for the Table view's co
 
 test('a page without a database, or whose top failed: no rows and no Table view code; a board first: the first window of each column', async () => {
   const layout = { uid: 'b', type: 'board', name: 'Доска', orderedFields: [], groupBy: { fieldId: 'stage' } };
-  const fields = { stage: { name: 'Этап', type: 'status', options: [{ id: 'o1', name: 'Раз' }, { id: 'o2', name: 'Два' }] }, done: { name: 'Готово', type: 'checkbox' }, note: { name: 'Заметка', type: 'text' } };
+  const fields = { stage: { name: 'Этап', type: 'status', options: [{ id: 'o1', name: 'Раз' }, { id: 'o2', name: 'Два' }] }, done: { name: 'Готово', type: 'checkbox' }, note: { name: 'Заметка', type: 'text' }, owner: { name: 'Ответственный', type: 'person' } };
   const board = (groupBy: { fieldId: string } | null) => ({ id: 'db-11', type: 'database', data: { config: { fields }, view: { layouts: [{ ...layout, groupBy }] } } });
   // The same addresses the board's columns read first (BoardView.tsx: the view's query and the column's value).
   const column = (group: string | boolean | null) => rowsPath('db-11', { ...viewRowsQuery(layout), group, offset: 0, limit: BOARD_WINDOW });
   expect(firstRowsPaths([board({ fieldId: 'stage' })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column('o1'), column('o2'), column(null)]);
   expect(firstRowsPaths([board({ fieldId: 'done' })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column(true), column(false)]);
   expect(firstRowsPaths([board({ fieldId: 'note' }), board(null)], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([]);
+  // A person field's columns are its people, known from the view's groups only: nothing is asked early.
+  expect(firstRowsPaths([board({ fieldId: 'owner' })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([]);
   // Columns hidden in the view are not drawn: not asked for. A chart reads figures, not rows.
   expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column('o1')]);
   const chart = { id: 'db-12', type: 'database', data: { config: { fields }, view: { layouts: [{ uid: 'c', type: 'chart', name: 'Диаграмма', orderedFields: [] }] } } };

@@ -1,13 +1,15 @@
 import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
-import { fetchJson } from '../helpers/serverProcess';
+import { fetchJson, signInToProcess } from '../helpers/serverProcess';
 
 /*
  * The Board view of a database (issue 17) in real Chromium against the real server: added from
  * the «+» after the tabs, its columns the options of a status field, cards dragged to another
  * column (before a card, or to a column's end) and saved as one move, seen in a second window,
- * a card made in a column, a column folded — and a reader who can look but not move.
+ * a card made in a column, a column folded — and a reader who can look but not move; a board by
+ * a person field (a column per person, a card moved to another person), covers on cards, and
+ * cards moved with the keyboard.
  */
 
 const suite = browserSuite();
@@ -41,11 +43,12 @@ const column = (page: Page, name: string) => page.getByRole('listitem', { name, 
 const cardsIn = (page: Page, name: string) => column(page, name).locator('.db-card-title').allTextContents();
 const moveSaved = (page: Page) => page.waitForResponse((r) => /\/rows\/move$/.test(r.url()) && r.request().method() === 'POST');
 
-/** Drags the card `title` with the mouse, step by step, onto `target`'s upper half (a card) or into a column's free space. */
-async function dragCard(page: Page, title: string, target: { card: string } | { column: string }): Promise<void> {
+/** Drags the card `title` (of the column `source`, when it is in several) with the mouse, step by step, onto `target`'s upper half (a card) or into a column's free space. */
+async function dragCard(page: Page, title: string, target: { card: string } | { column: string }, source?: string): Promise<void> {
+  const card = (source ? column(page, source) : page).locator('.db-card', { hasText: title });
   // The board scrolls sideways: the card is brought into view first (its column may be off to the right).
-  await page.locator('.db-card', { hasText: title }).scrollIntoViewIfNeeded();
-  const from = (await page.locator('.db-card', { hasText: title }).boundingBox())!;
+  await card.scrollIntoViewIfNeeded();
+  const from = (await card.boundingBox())!;
   let x: number;
   let y: number;
   if ('card' in target) {
@@ -205,6 +208,154 @@ it('a reader sees the board but moves and adds nothing; a board without a status
   await fetchJson(`${S()}/database/${db}/fields/stage`, { method: 'DELETE', cookie });
   await owner.goto(`${suite.server.url}/${holderId}`);
   await owner.getByRole('tab', { name: /Доска/ }).click();
-  await owner.getByText('Колонки доски — значения поля «Статус», «Выбор» или «Флажок».', { exact: false }).waitFor();
+  await owner.getByText('Колонки доски — значения поля «Статус», «Выбор», «Флажок» или «Люди».', { exact: false }).waitFor();
   await owner.context().close();
+});
+
+/** A key that moves the focused card, pressed: its one move saved. */
+async function moveByKey(page: Page, key: string): Promise<void> {
+  const saved = moveSaved(page);
+  await page.keyboard.press(key);
+  expect((await saved).status()).toBe(200);
+}
+
+/** A 1×1 PNG (a cover's picture). */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+it("a board by a person field: a column per person by name, a card of two people in both; dropped in another's column it is that person's alone; a cover picture tops a card", async () => {
+  const page = await signedIn('board.yana@example.com');
+  const cookie = await cookieOf(page);
+  const url = suite.server.url;
+  // Three people of one workspace, named in another order than their e-mails.
+  const people: Record<string, string> = {};
+  for (const [email, name, session] of [['board.yana@example.com', 'Яна', cookie], ['board.boris@example.com', 'Борис', ''], ['board.anna@example.com', 'Анна', '']]) {
+    const who = session || (await signInToProcess(suite.server, email));
+    const id = (await fetchJson<{ data: { id: string } }>(`${url}/api/user/current`, { cookie: who })).data.id;
+    await fetchJson(`${url}/api/user`, { method: 'POST', cookie: who, body: JSON.stringify({ id, name }) });
+    people[name] = id;
+  }
+  const workspace = (await fetchJson<{ data: { id: string } }>(`${S()}/workspace`, { method: 'POST', cookie, body: JSON.stringify({ name: 'Команда' }) })).data.id;
+  await fetchJson(`${S()}/workspace/${workspace}/members/add`, { method: 'POST', cookie, body: JSON.stringify({ members: [people['Борис'], people['Анна']].map((userId) => ({ userId, role: 'participant' })) }) });
+  const headers = { 'x-workspace-id': workspace };
+  const holder = (await fetchJson<{ data: { id: string } }>(`${S()}/section/all`, { method: 'POST', cookie, headers, body: JSON.stringify({ type: 'Database', title: 'Люди' }) })).data.id;
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder}/blocks`, { cookie, headers })).data[0].id;
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'owner', field: { name: 'Ответственные', type: 'person' } }) });
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'shots', field: { name: 'Картинки', type: 'files' } }) });
+  const rows: Array<[string, string[]]> = [['Макет', ['Яна', 'Борис']], ['Тексты', ['Борис']], ['Сборка', ['Анна']], ['Идея', []], ['Вёрстка', ['Анна']]];
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: rows.map(([title, who]) => ({ title, values: who.length ? { owner: who.map((name) => people[name]) } : {} })) }) });
+  const ids = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
+  // A picture uploaded to «Макет»'s page and put in its files cell.
+  const form = new FormData();
+  form.append('pageId', ids['Макет']);
+  form.append('file', new Blob([Buffer.from(PNG, 'base64')], { type: 'image/png' }), 'обложка.png');
+  const uploaded = await fetch(`${url}/api/file/page`, { method: 'POST', body: form, headers: { cookie } });
+  const fileId = ((await uploaded.json()) as { data: { data: string } }).data.data;
+  await fetchJson(`${S()}/row/${ids['Макет']}/cells/shots`, { method: 'POST', cookie, body: JSON.stringify({ value: [{ id: fileId, name: 'обложка.png' }], version: 0 }) });
+  // The board is the page's first view, its covers from «Картинки».
+  const board = { uid: 'pb', type: 'board', name: 'По людям', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'owner' }, cover: { fieldId: 'shots' } };
+  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: board, placeAfter: null }) });
+  const owners = async () => Object.fromEntries((await fetchJson<{ data: Array<{ data: { title: string; values: { owner?: string[] } } }> }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, (r.data.values.owner ?? []).map((id) => Object.keys(people).find((name) => people[name] === id))]));
+
+  // What the board asks for, in order: its groups, then each column's rows.
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    const address = new URL(r.url());
+    if (address.pathname.endsWith('/groups')) reads.push('groups');
+    else if (address.pathname.endsWith('/rows') && r.method() === 'GET') reads.push(JSON.parse(address.searchParams.get('group') ?? '"?"') ?? 'null');
+  });
+  await page.goto(`${url}/${holder}`);
+  await eventually(() => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))), ['Анна', 'Борис', 'Яна', 'Без значения']);
+  await eventually(() => cardsIn(page, 'Анна'), ['Сборка', 'Вёрстка']);
+  await eventually(() => cardsIn(page, 'Борис'), ['Макет', 'Тексты']);
+  await eventually(() => cardsIn(page, 'Яна'), ['Макет']);
+  expect(await cardsIn(page, 'Без значения')).toEqual(['Идея']);
+  // Nothing asked early (a person board's columns come from its groups): the groups first, then each column once
+  // (all are read again once the page joins its live channel, as every view is).
+  expect(reads.slice(0, 5)).toEqual(['groups', people['Анна'], people['Борис'], people['Яна'], 'null']);
+  // The header: the person's initial and name.
+  expect(await column(page, 'Анна').locator('.db-board-column-head .avatar').textContent()).toBe('А');
+
+  // The cover: the picture, lazily loaded, of a fixed height, on «Макет» only (in both its columns).
+  const cover = column(page, 'Борис').locator('.db-card', { hasText: 'Макет' }).locator('img.db-card-cover');
+  await eventually(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), true);
+  expect(await cover.getAttribute('loading')).toBe('lazy');
+  expect(Math.round((await cover.boundingBox())!.height)).toBe(132);
+  expect(await column(page, 'Яна').locator('img.db-card-cover').count()).toBe(1);
+  expect(await column(page, 'Борис').locator('.db-card', { hasText: 'Тексты' }).locator('img').count()).toBe(0);
+  // The card below the covered one is placed below it (heights measured with the cover).
+  const [covered, next] = await Promise.all(['Макет', 'Тексты'].map(async (title) => (await column(page, 'Борис').locator('.db-card', { hasText: title }).boundingBox())!));
+  expect(next.y).toBeGreaterThanOrEqual(covered.y + covered.height);
+  await shoot(page, 'database-board-people-1280');
+
+  // «Тексты» from Борис to before «Вёрстка» in Анна's column: Анна's alone now.
+  let saved = moveSaved(page);
+  await dragCard(page, 'Тексты', { card: 'Вёрстка' });
+  expect((await saved).status()).toBe(200);
+  await eventually(() => cardsIn(page, 'Анна'), ['Сборка', 'Тексты', 'Вёрстка']);
+  await eventually(() => cardsIn(page, 'Борис'), ['Макет']);
+  expect((await owners())['Тексты']).toEqual(['Анна']);
+  // «Макет» (Яна's and Борис's) from Яна's column to the top of Анна's: it leaves both, and Яна, who has no card left, has no column.
+  saved = moveSaved(page);
+  await dragCard(page, 'Макет', { card: 'Сборка' }, 'Яна');
+  expect((await saved).status()).toBe(200);
+  await eventually(() => cardsIn(page, 'Анна'), ['Макет', 'Сборка', 'Тексты', 'Вёрстка']);
+  await eventually(() => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))), ['Анна', 'Без значения']);
+  expect(await owners()).toEqual({ Макет: ['Анна'], Тексты: ['Анна'], Сборка: ['Анна'], Идея: [], Вёрстка: ['Анна'] });
+  await page.context().close();
+});
+
+it('cards move with the keyboard: Ctrl+Shift+↑ within a column, Ctrl+Shift+→ to the next column (its top), said aloud; arrows move the focus; Enter opens; kept after a reload', async () => {
+  const page = await signedIn('board.keys@example.com');
+  const { cookie, holderId, db, serverRows } = await boardData(page, 'Клавиши', [
+    ['Макет', 'todo'],
+    ['Тексты', 'todo'],
+    ['Вёрстка', 'doing'],
+    ['Сборка', 'doing'],
+  ]);
+  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'kb', type: 'board', name: 'Доска', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'stage' } }, placeAfter: null }) });
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await eventually(() => cardsIn(page, 'Сделать'), ['Макет', 'Тексты']);
+  await eventually(() => cardsIn(page, 'В работе'), ['Вёрстка', 'Сборка']);
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+  // One Tab stop for the board: the first card.
+  expect(await page.locator('.db-card[tabindex="0"]').allTextContents()).toEqual(['Макет']);
+
+  // «Тексты» a place up: first of «Сделать», still focused.
+  await page.locator('.db-card', { hasText: 'Тексты' }).focus();
+  await moveByKey(page, 'Control+Shift+ArrowUp');
+  await eventually(() => cardsIn(page, 'Сделать'), ['Тексты', 'Макет']);
+  await eventually(focused, 'Тексты');
+  await eventually(() => page.locator('.db-board-live').textContent(), 'Карточка «Тексты» — в колонке «Сделать», место 1 из 2');
+  // To the next column, at its top.
+  await moveByKey(page, 'Control+Shift+ArrowRight');
+  await eventually(() => cardsIn(page, 'В работе'), ['Тексты', 'Вёрстка', 'Сборка']);
+  await eventually(() => cardsIn(page, 'Сделать'), ['Макет']);
+  await eventually(focused, 'Тексты');
+  await eventually(() => page.locator('.db-board-live').textContent(), 'Карточка «Тексты» — в колонке «В работе», место 1 из 3');
+  // Down it again, a place: after «Вёрстка».
+  await moveByKey(page, 'Control+Shift+ArrowDown');
+  await eventually(() => cardsIn(page, 'В работе'), ['Вёрстка', 'Тексты', 'Сборка']);
+  await eventually(focused, 'Тексты');
+
+  // Arrows move the focus (no move): down, then left to the other column.
+  await page.keyboard.press('ArrowDown');
+  await eventually(focused, 'Сборка');
+  await page.keyboard.press('ArrowLeft');
+  await eventually(focused, 'Макет');
+  expect(await page.locator('.db-card[tabindex="0"]').allTextContents()).toEqual(['Макет']);
+  // Enter opens the card.
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog').getByText('Макет').first().waitFor();
+  await page.keyboard.press('Escape');
+
+  expect(await serverRows()).toEqual([
+    ['Макет', 'todo'],
+    ['Вёрстка', 'doing'],
+    ['Тексты', 'doing'],
+    ['Сборка', 'doing'],
+  ]);
+  await page.reload();
+  await eventually(() => cardsIn(page, 'В работе'), ['Вёрстка', 'Тексты', 'Сборка']);
+  expect(await cardsIn(page, 'Сделать')).toEqual(['Макет']);
+  await page.context().close();
 });

@@ -53,13 +53,15 @@ export function firstRowsPath(databaseId: string, layout: Pick<DatabaseLayout, '
 
 /**
  * A board's columns by its group field: a status or select field's options in their order, then
- * «Без значения» (null); a checkbox's checked and not. Null: not a field a board's columns come
- * from (a person field's cells hold several people: not yet).
+ * «Без значения» (null); a checkbox's checked and not. `'people'`: a person field, whose columns
+ * are the people its cells hold (the view's `GET …/groups`), not known from the field itself.
+ * Null: not a field a board's columns come from.
  */
-export function boardColumnValues(field: { type?: unknown; options?: unknown } | undefined): Array<string | boolean | null> | null {
+export function boardColumnValues(field: { type?: unknown; options?: unknown } | undefined): Array<string | boolean | null> | 'people' | null {
   if (!field) return null;
   if (field.type === 'checkbox') return [true, false];
   if ((field.type === 'select' || field.type === 'status') && Array.isArray(field.options)) return [...field.options.map((option: { id: string }) => option.id), null];
+  if (field.type === 'person') return 'people';
   return null;
 }
 
@@ -81,10 +83,12 @@ export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unkn
       paths.push(firstRowsPath(block.id, layout, limit));
       continue;
     }
-    // A board's columns, but those hidden in the view (they are not drawn).
+    // A board's columns, but those hidden in the view (they are not drawn); a person field's are
+    // known only from the view's groups, so its columns read theirs when the board is drawn.
     const hidden = layout.groupBy && Array.isArray(layout.groupBy.hidden) ? layout.groupBy.hidden : [];
     const columns = layout.groupBy ? boardColumnValues(data?.config?.fields?.[layout.groupBy.fieldId]) : null;
-    for (const group of columns ?? []) if (hidden.indexOf(group) < 0) paths.push(boardColumnPath(block.id, layout, group, boardLimit));
+    if (!Array.isArray(columns)) continue;
+    for (const group of columns) if (hidden.indexOf(group) < 0) paths.push(boardColumnPath(block.id, layout, group, boardLimit));
   }
   return paths;
 }

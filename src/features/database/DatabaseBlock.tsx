@@ -16,7 +16,7 @@ import { SearchBox } from './SearchBox';
 import { movedItem, useReorderable, type DropSide } from './useReorderable';
 import type { RowStore } from './rowStore';
 import { TableView } from './TableView';
-import { BoardView, makesBoardColumns } from './BoardView';
+import { BoardView, CoverButton, makesBoardColumns } from './BoardView';
 import { defaultChart, type LiveView } from './chartConfig';
 import './database.css';
 
@@ -260,6 +260,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 {filters > 0 && <span className="db-badge">{filters}</span>}
               </button>
               {!CHART_TYPES.has(layout.type) && layout.type !== 'calendar' && <GroupButton layout={layout} />}
+              {layout.type === 'board' && <CoverButton layout={layout} />}
             </div>
           )}
         </div>

@@ -39,6 +39,26 @@ describe("a card dropped and not yet answered is drawn in its new place", () => 
     expect(drawn(withPending(column(['a', 'c']), 'todo', { row: card('b'), from: 'todo', to: 'doing', target: 'y', side: 'after' }))).toEqual(['a', 'c']);
   });
 
+  test("a person board: the card leaves every other column holding it; into one that held it, it moves there as within a column", () => {
+    // «b» is Ann's and Bob's; dropped before «y» in Cat's column: it leaves Ann's and Bob's.
+    const toCat = { row: card('b'), from: 'ann', to: 'cat', target: 'y', side: 'before' as const };
+    expect(drawn(withPending(column(['a', 'b']), 'ann', toCat))).toEqual(['a']);
+    expect(drawn(withPending(column(['b', 'c']), 'bob', toCat))).toEqual(['c']);
+    expect(drawn(withPending(column(['x', 'y']), 'cat', toCat))).toEqual(['x', 'b', 'y']);
+    // Dropped after «c» in Bob's column, which held it first: drawn there after «c», once.
+    const toBob = { row: card('b'), from: 'ann', to: 'bob', target: 'c', side: 'after' as const, wasThere: true };
+    const bob = withPending(column(['b', 'c', 'd']), 'bob', toBob);
+    expect(drawn(bob)).toEqual(['c', 'b', 'd']);
+    expect(['b', 'c', 'd', 'z'].map((id) => bob.indexOf(id))).toEqual([1, 0, 2, -1]);
+  });
+
+  test("a drawn card's index, the pending one's included", () => {
+    const doing = withPending(column(['x', 'y']), 'doing', { row: card('b'), from: 'todo', to: 'doing', target: 'y', side: 'before' });
+    expect(['x', 'b', 'y'].map((id) => doing.indexOf(id))).toEqual([0, 1, 2]);
+    const todo = withPending(column(['a', 'b', 'c']), 'todo', { row: card('b'), from: 'todo', to: 'doing', target: 'y', side: 'before' });
+    expect(['a', 'b', 'c'].map((id) => todo.indexOf(id))).toEqual([0, -1, 1]);
+  });
+
   test('a column with none of it in memory yet: counts still right', () => {
     const far = { count: 500, rowAt: () => undefined, indexOf: () => -1 };
     const view = withPending(far, 'doing', { row: card('z'), from: 'todo', to: 'doing', target: null, side: 'after' });

@@ -10,6 +10,9 @@ import { uploadFile } from '../../editor/upload';
 import { PaperclipIcon } from '../../ui/icons';
 import { displayText, formatDate, linkOf } from './format';
 
+/** A file's bytes (docs/api/files.md): its link, and a picture's source. */
+export const fileHref = (id: string): string => `/api/file/${encodeURIComponent(id)}`;
+
 /** The chip of a select, multi-select or status option. */
 export function OptionChip({ option }: { option: Pick<SelectOption, 'name' | 'color'> }) {
   return (
@@ -541,7 +544,7 @@ function FilesEditor({ value, anchor, done, rowId }: CellEditorProps) {
         <ul className="db-editor-file-list">
           {files.map((file) => (
             <li key={file.id} className="db-editor-file">
-              <a href={`/api/file/${encodeURIComponent(file.id)}`} target="_blank" rel="noreferrer noopener">
+              <a href={fileHref(file.id)} target="_blank" rel="noreferrer noopener">
                 {file.name}
               </a>
               <button type="button" className="db-option-delete" aria-label={t('database.removeFile', { name: file.name })} onClick={() => {

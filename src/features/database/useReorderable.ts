@@ -9,19 +9,20 @@ export type DropSide = 'before' | 'after';
  * draggable (by `handle`, or the whole element) and a drop target for items of the same `kind`
  * and `scope` (one list). Dropped on its first or second half (`axis`), `onDrop(id, side)` names
  * the item dragged and the side of this one it goes to. Returns the side being hovered, for the
- * drop line. While dragged, the element has the attribute `data-dragging`.
+ * drop line. While dragged, the element has the attribute `data-dragging`. `from` travels with
+ * the item (a board's card: the column it is dragged out of) and comes back with `onDrop`.
  */
 export function useReorderable(
   element: RefObject<HTMLElement | null>,
-  item: { kind: string; scope: string; id: string },
+  item: { kind: string; scope: string; id: string; from?: string },
   axis: 'x' | 'y',
-  onDrop: (id: string, side: DropSide) => void,
+  onDrop: (id: string, side: DropSide, from?: string) => void,
   options: { handle?: RefObject<HTMLElement | null>; enabled?: boolean } = {},
 ): DropSide | null {
   const [over, setOver] = useState<DropSide | null>(null);
   const dropRef = useRef(onDrop);
   dropRef.current = onDrop;
-  const { kind, scope, id } = item;
+  const { kind, scope, id, from } = item;
   const { handle, enabled = true } = options;
   useEffect(() => {
     const node = element.current;
@@ -35,7 +36,7 @@ export function useReorderable(
       draggable({
         element: node,
         dragHandle: handle?.current ?? undefined,
-        getInitialData: () => ({ kind, scope, id }),
+        getInitialData: () => ({ kind, scope, id, from }),
         // Marked while it is dragged (an attribute React does not manage), for the style to dim it.
         onDragStart: () => node.setAttribute('data-dragging', ''),
         onDrop: () => node.removeAttribute('data-dragging'),
@@ -48,11 +49,11 @@ export function useReorderable(
         onDragLeave: () => setOver(null),
         onDrop: ({ source, self }) => {
           setOver(null);
-          dropRef.current(String(source.data.id), self.data.side as DropSide);
+          dropRef.current(String(source.data.id), self.data.side as DropSide, typeof source.data.from === 'string' ? source.data.from : undefined);
         },
       }),
     );
-  }, [element, handle, kind, scope, id, axis, enabled]);
+  }, [element, handle, kind, scope, id, from, axis, enabled]);
   return over;
 }
 

@@ -156,7 +156,7 @@ function NotificationItem({ item, now, onOpen, showWorkspace }: { item: WireNoti
   return (
     <li className={['inbox-item', item.is_read ? '' : 'is-unread', menuOpen ? 'has-menu' : ''].filter(Boolean).join(' ')} data-notification-id={item.id}>
       <button type="button" className="inbox-item-main" onClick={() => onOpen(item)} onFocus={() => setMenuOpen(false)}>
-        <span className="inbox-avatar" aria-hidden>
+        <span className="avatar" aria-hidden>
           {name.slice(0, 1).toUpperCase()}
         </span>
         <span className="inbox-item-body">

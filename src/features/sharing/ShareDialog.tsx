@@ -57,7 +57,7 @@ function useWorkspacePeople(workspaceId: string | null): Person[] {
 
 function Avatar({ person }: { person: { name?: string; email: string } }) {
   return (
-    <span className="share-avatar" aria-hidden>
+    <span className="avatar" aria-hidden>
       {(person.name || person.email).slice(0, 1).toUpperCase()}
     </span>
   );

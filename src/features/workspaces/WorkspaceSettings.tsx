@@ -299,7 +299,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
             const isMe = m.id === me?.id;
             return (
               <li key={m.id} className="share-member" data-email={m.user.email}>
-                <span className="share-avatar" aria-hidden>
+                <span className="avatar" aria-hidden>
                   {label.slice(0, 1).toUpperCase()}
                 </span>
                 <span className="share-person">
