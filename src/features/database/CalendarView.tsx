@@ -12,7 +12,8 @@ import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
 import { viewRowsQuery } from '../../editor/blocks/rowsAddress';
 import { conflictCell } from './cellWrites';
-import { readRange, eventTimes, valueFromEvent, dayString } from './calendarDates';
+import { dayString, eventTimes, fitDays, readRange, valueFromEvent, type HiddenByDay } from './calendarDates';
+import { Popover } from '../../ui/Popover';
 import { useDatabase, type DatabaseContextValue } from './context';
 import type { LiveView } from './chartConfig';
 import type { RowsQuery } from './api';
@@ -25,6 +26,8 @@ const UNDATED_SHOWN = 50;
 /** Read again this long after the last of several changes in a row. */
 const REFRESH_MS = 300;
 const VIEW_OF: Record<CalendarMode, string> = { month: 'dayGridMonth', week: 'timeGridWeek' };
+/** Items drawn on a day at most (a month's cell, a week's column); the rest are «+N». */
+const PER_DAY: Record<CalendarMode, number> = { month: 3, week: 12 };
 /** A week's hours scroll inside this height (px), from 8:00. */
 const WEEK_HEIGHT = 680;
 
@@ -56,6 +59,8 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   const mode: CalendarMode = layout.calendar?.mode ?? 'month';
   const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const [rows, setRows] = useState<WireRow[] | null>(null);
+  /** The days (`from`) whose rows are shown: busy while another range is being read. */
+  const [shownFrom, setShownFrom] = useState<string | null>(null);
   const [overCap, setOverCap] = useState(false);
   const [undated, setUndated] = useState<{ rows: WireRow[]; count: number }>({ rows: [], count: 0 });
   const [failed, setFailed] = useState(false);
@@ -71,6 +76,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
     Promise.all([days, none]).then(
       ([read, withoutDate]) => {
         setRows(read.rows);
+        setShownFrom(range.from);
         setOverCap(read.count > CALENDAR_MAX_ROWS);
         setUndated({ rows: withoutDate.rows, count: withoutDate.count });
         setFailed(false);
@@ -105,13 +111,18 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   useEffect(() => track({ applyChange, refreshSoon: again }), [track, applyChange, again]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const events = useMemo<EventInput[]>(() => {
-    if (!rows || !fieldId) return [];
-    return rows.flatMap((row) => {
+  const [shown, setShown] = useState<CalendarMode>(mode);
+  // What is drawn: at most a few items a day, the rest counted as «+N» on their days (fitDays).
+  const { events, hidden } = useMemo(() => {
+    if (!rows || !fieldId) return { events: [] as EventInput[], hidden: new Map() as HiddenByDay };
+    const items = rows.flatMap((row) => {
       const times = eventTimes(cellOf(row, fieldId));
       return times ? [{ id: row.id, title: row.data.title, ...times, extendedProps: { icon: row.data.icon } }] : [];
     });
-  }, [rows, fieldId]);
+    const fitted = fitDays(items, PER_DAY[shown]);
+    return { events: fitted.shown as EventInput[], hidden: fitted.hidden };
+  }, [rows, fieldId, shown]);
+  const [more, setMore] = useState<{ day: string; anchor: HTMLElement } | null>(null);
 
   /** A row's date written (a drop, a resize, a day given): shown at once, on the version read; put back if it fails. */
   const writeDate = async (row: WireRow, value: RowValue, revert?: () => void) => {
@@ -169,7 +180,6 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
     return () => draggable.destroy();
   }, [db.editable, fieldId, undated.rows.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const [shown, setShown] = useState<CalendarMode>(mode);
   const calendar = useRef<FullCalendar>(null);
   // A week's hours become a scroller of their own once its height is set: they start at 8:00.
   useEffect(() => {
@@ -199,6 +209,19 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
         </button>
       )}
       <span className="db-calendar-daynum">{arg.dayNumberText}</span>
+      {hidden.has(dayString(arg.date)) && (
+        <button
+          type="button"
+          className="db-calendar-more"
+          aria-label={t('database.calendar.moreOn', { count: hidden.get(dayString(arg.date))!.length, day: arg.date.toLocaleDateString('ru', { day: 'numeric', month: 'long' }) })}
+          onClick={(e) => {
+            e.stopPropagation();
+            setMore({ day: dayString(arg.date), anchor: e.currentTarget });
+          }}
+        >
+          +{hidden.get(dayString(arg.date))!.length}
+        </button>
+      )}
     </>
   );
 
@@ -215,7 +238,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
       {failed && <div className="db-error">{t('database.readFailed')}</div>}
       {overCap && <div className="db-note">{t('database.calendar.tooMany', { count: CALENDAR_MAX_ROWS })}</div>}
       <div className="db-calendar-body">
-        <div className="db-calendar-grid" aria-busy={rows === null}>
+        <div className="db-calendar-grid" aria-busy={shownFrom !== range?.from}>
           <FullCalendar
             ref={calendar}
             plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
@@ -224,7 +247,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
             initialView={VIEW_OF[mode]}
             headerToolbar={{ left: 'prev,next today', center: 'title', right: `${VIEW_OF.month},${VIEW_OF.week}` }}
             height={shown === 'week' ? WEEK_HEIGHT : 'auto'}
-            dayMaxEvents={3}
+            dayMaxEvents={false}
             events={events}
             eventContent={eventContent}
             editable={db.editable}
@@ -244,6 +267,23 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
             slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
           />
         </div>
+        {more && (
+          <Popover anchor={more.anchor} onClose={() => setMore(null)} label={new Date(`${more.day}T00:00:00`).toLocaleDateString('ru', { day: 'numeric', month: 'long' })} className="menu db-menu db-calendar-more-list">
+            {(hidden.get(more.day) ?? []).map((id) => (
+              <button
+                key={id}
+                type="button"
+                className="menu-item"
+                onClick={() => {
+                  setMore(null);
+                  db.openRow?.(id);
+                }}
+              >
+                {rowOf(id)?.data.title || t('database.untitledRow')}
+              </button>
+            ))}
+          </Popover>
+        )}
         <aside className="db-calendar-undated" aria-label={t('database.calendar.undated')}>
           <h3>
             {t('database.calendar.undated')} <span className="db-calendar-count">{undated.count}</span>
