@@ -264,11 +264,11 @@ export function groupRows(rows: Iterable<ChartRow>): ChartGroup[] {
 
 /** A chart's rows as kept, and their groups. */
 interface KeptChart {
-  rows: ReadonlyMap<string, ChartRow>;
+  rows: Map<string, ChartRow>;
   groups: ChartGroup[];
 }
 
-const keptChart = (rows: ReadonlyMap<string, ChartRow>): KeptChart => ({ rows, groups: groupRows(rows.values()) });
+const keptChart = (rows: Map<string, ChartRow>): KeptChart => ({ rows, groups: groupRows(rows.values()) });
 
 /**
  * A chart's groups, kept (`ViewOrders.kept`) while the rows and the fields the chart and the
@@ -290,7 +290,10 @@ export async function keptChartGroups(orders: ViewOrders, db: Kysely<Database>, 
     (k) => k.rows.size,
     async (before: KeptChart, ids: string[]) => {
       const again = await chartRows(db, config, database.id, query, chart, ids);
-      const rows = new Map(before.rows);
+      // In place (a copy of 50,000 rows costs as much as grouping them): two reads doing this at
+      // once each write rows at least as new as the revisions they keep the value at, and the rows
+      // written after those revisions are read again by the next read (ViewOrders.kept).
+      const { rows } = before;
       for (const id of ids) {
         const row = again.get(id);
         if (row) rows.set(id, row);

@@ -382,6 +382,24 @@ describe('after a cell write', () => {
     expect(figures(await chartOf(db.id, charts[1]))).toEqual({ '2026-10/todo': 50, '2026-10': 7.5 });
   });
 
+  test('reads and writes at once: once they settle, the chart is a fresh computation’s', async () => {
+    const { db, rows } = await fiveRows();
+    const chart: ChartConfig = { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'done' } };
+    await chartOf(db.id, chart);
+    const stages = ['todo', 'doing', 'done', null];
+    for (let round = 0; round < 6; round++) {
+      await Promise.all([
+        chartOf(db.id, chart),
+        writeCell(rows[round % 5], 'stage', stages[round % 4]),
+        chartOf(db.id, chart),
+        writeCell(rows[(round + 2) % 5], 'price', round * 1.1),
+        writeCell(rows[(round + 3) % 5], 'done', round % 2 === 0),
+        chartOf(db.id, chart),
+      ]);
+    }
+    expect(await chartOf(db.id, chart)).toEqual(await freshChart(db.id, chart));
+  });
+
   test('only the rows written here are read again; a counter moved by another process makes every row be read', async () => {
     const { db, rows } = await fiveRows();
     const chart: ChartConfig = { x: { fieldId: 'stage' }, y: { aggregate: 'count' } };
