@@ -78,6 +78,7 @@ import {
   writeCellOver,
   ViewOrders,
   type RowQuery,
+  type CellChange,
   type WrittenCell,
 } from '../repositories/databases';
 import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
@@ -395,12 +396,14 @@ export async function databaseRoutes(server: FastifyInstance) {
     const { fieldId } = request.params;
     const { value, version } = request.body;
     checkedCell(data.config, fieldId, value);
+    const changes: CellChange[] = [];
     const written = await app.db.transaction().execute(async (trx) => {
       const live = await findDatabaseBlock(trx, block.id, true);
       // A retype or an option removed in between: the value is checked against the field as it is now.
       const liveField = checkedCell(live ? databaseData(live).config : { fields: {} }, fieldId, value);
-      return writeCellIfVersion(trx, row, liveField, fieldId, fieldId === MAIN_FIELD_ID && value === null ? '' : value, version, user.id);
+      return writeCellIfVersion(trx, row, liveField, fieldId, fieldId === MAIN_FIELD_ID && value === null ? '' : value, version, user.id, changes);
     });
+    orders.cellsChanged(block.id, changes);
     if (written === null) {
       throw new AppError(422, ERROR_CODES.databaseCellConflict, 'the cell changed since this edit was made', undefined, await readCell(app.db, row.id, fieldId));
     }
@@ -422,6 +425,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       await authorizePage(app.db, user.id, row, 'edit');
       assertNotInTrash(row);
     }
+    const changes: CellChange[] = [];
     const outcome = await app.db.transaction().execute(async (trx) => {
       const live = await findDatabaseBlock(trx, block.id, true);
       const config = live ? databaseData(live).config : { fields: {} };
@@ -429,12 +433,13 @@ export async function databaseRoutes(server: FastifyInstance) {
       const refused: Array<{ rowId: string; fieldId: string }> = [];
       for (const [i, c] of cells.entries()) {
         const field = checkedCell(config, c.fieldId, c.value, `cells.${i}.value`);
-        const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, c.fieldId === MAIN_FIELD_ID && c.value === null ? '' : c.value, c.version, user.id);
+        const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, c.fieldId === MAIN_FIELD_ID && c.value === null ? '' : c.value, c.version, user.id, changes);
         if (cell) written.push(cell);
         else refused.push(c);
       }
       return { written, refused };
     });
+    orders.cellsChanged(block.id, changes);
     // A cell someone changed since its edit was made is not written: the server's copy comes back (as a 422 of one cell would).
     const conflicts = await Promise.all(outcome.refused.map((c) => readCell(app.db, c.rowId, c.fieldId)));
     tellCells(holder, block.id, rows, outcome.written, request);
