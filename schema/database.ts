@@ -38,6 +38,8 @@ const refId = z.string().min(1).max(128);
 export const ROWS_PER_REQUEST = 1000;
 /** Rows in one window read. */
 export const MAX_ROW_WINDOW = 500;
+/** Rows in a window of a date range (a calendar's days: a month of 2,000 items read at once), with `fields` naming the cells wanted. */
+export const MAX_RANGE_WINDOW = 2_500;
 
 /** A row on the wire: its page's id, title and icon, and its cells with a version each. */
 export interface WireRow {
@@ -145,7 +147,10 @@ export const rowsQueryShape = {
   /** Rows whose title contains this (the view's search box). */
   search: z.string().max(200).optional(),
   offset: z.number().int().min(0).max(10_000_000).optional(),
-  limit: z.number().int().min(1).max(MAX_ROW_WINDOW).optional(),
+  /** At most MAX_ROW_WINDOW; MAX_RANGE_WINDOW with a `range`. */
+  limit: z.number().int().min(1).max(MAX_RANGE_WINDOW).optional(),
+  /** Only these fields' cells in the rows (the title always): a calendar reads its date alone. */
+  fields: z.array(z.string().max(64)).max(DATABASE_LIMITS.fields).optional(),
   /** Read rows in the trash instead (the database's deleted rows). */
   inTrash: z.boolean().optional(),
   /** Only the rows of one group of the view (`viewId`, grouped): a board's column. The group's value as GET …/groups gives it. */

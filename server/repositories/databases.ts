@@ -73,11 +73,13 @@ function parseValue(cell: Pick<CellRow, 'value'>): RowValue {
   return JSON.parse(cell.value) as RowValue;
 }
 
-/** Rows as the wire shows them, in the order of `pages`. */
-export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[]): Promise<WireRow[]> {
+/** Rows as the wire shows them, in the order of `pages`; `fields`: only those fields' cells (the title always). */
+export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[], fields?: readonly string[]): Promise<WireRow[]> {
   const cells = new Map<string, CellRow[]>();
   for (const chunk of inChunks(pages.map((p) => p.id))) {
-    const rows = await db.selectFrom('database_cells').selectAll().where('row_id', 'in', chunk).execute();
+    let query = db.selectFrom('database_cells').selectAll().where('row_id', 'in', chunk);
+    if (fields) query = query.where('field_id', 'in', [MAIN_FIELD_ID, ...fields]);
+    const rows = await query.execute();
     for (const cell of rows) {
       const list = cells.get(cell.row_id);
       if (list) list.push(cell);
@@ -111,12 +113,13 @@ export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[
   });
 }
 
-/** Rows by id, in the order of `ids` (missing ones left out). */
-export async function readRows(db: Kysely<Database>, databaseId: string, ids: readonly string[]): Promise<WireRow[]> {
+/** Rows by id, in the order of `ids` (missing ones left out); `fields`: only those fields' cells. */
+export async function readRows(db: Kysely<Database>, databaseId: string, ids: readonly string[], fields?: readonly string[]): Promise<WireRow[]> {
   const pages = new Map((await findRowPages(db, databaseId, ids)).map((p) => [p.id, p]));
   return presentRows(
     db,
     ids.map((id) => pages.get(id)).filter((p): p is PageRow => p !== undefined),
+    fields,
   );
 }
 

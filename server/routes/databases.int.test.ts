@@ -692,6 +692,22 @@ describe("a calendar's days: rows by the dates of a date field", () => {
     expect(titles((await window(db.id, { undated: 'due' })).rows)).toEqual(['без даты']);
   });
 
+  test("a range reads up to 2,500 rows at once, with only the fields asked for; more than 500 without a range → 422", async () => {
+    const { db } = await dated();
+    const november = await window(db.id, { range: NOV, fields: ['due'], limit: 2500 });
+    expect(november.count).toBe(5);
+    for (const row of november.rows) {
+      expect(Object.keys(row.data.values)).toEqual(['due']);
+      expect(Object.keys(row.versions).every((f) => f === 'due' || f === MAIN_FIELD_ID)).toBe(true);
+      expect(row.data.title).not.toBe('');
+    }
+    expect(november.rows.some((r) => r.data.title === 'в ноябре')).toBe(true);
+    const big = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q({ limit: 501 })}`);
+    expect([big.statusCode, errorCode(big)]).toEqual([422, 'validation_failed']);
+    const tooBig = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q({ range: NOV, limit: 2501 })}`);
+    expect([tooBig.statusCode, errorCode(tooBig)]).toEqual([422, 'validation_failed']);
+  });
+
   test('a date moved or a range stretched is in the days it meets now (the kept order follows the write)', async () => {
     const { db, rows } = await dated();
     const byTitle = (title: string) => rows.find((r) => r.data.title === title)!;

@@ -295,9 +295,10 @@ export async function databaseRoutes(server: FastifyInstance) {
     // The trash of a published database is not published.
     if (publicly && request.query.inTrash) throw forbidden('the trash of this database');
     const offset = request.query.offset ?? 0;
-    const limit = Math.min(request.query.limit ?? 100, MAX_ROW_WINDOW);
+    const limit = request.query.limit ?? 100;
+    if (limit > MAX_ROW_WINDOW && !request.query.range) throw invalid(`at most ${MAX_ROW_WINDOW} rows a window`, [{ path: 'query.limit', message: `more than ${MAX_ROW_WINDOW} only with a range` }]);
     const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, request.query), { offset, limit });
-    const rows = await readRows(app.db, block.id, ids);
+    const rows = await readRows(app.db, block.id, ids, request.query.fields);
     return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count });
   });
 

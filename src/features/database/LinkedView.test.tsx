@@ -16,7 +16,7 @@ afterEach(clearRowStores);
 
 const config: DatabaseConfig = { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, sum: { name: 'Сумма', type: 'number' } } };
 const table = (uid: string, name: string, type: DatabaseLayout['type'] = 'table'): DatabaseLayout => ({ uid, type, name, orderedFields: [MAIN_FIELD_ID, 'sum'].map((fieldId) => ({ fieldId, isWrap: false })) });
-const views = (): DatabaseView => ({ layouts: [table('v1', 'Все'), table('v2', 'Мои'), table('v3', 'Календарь', 'calendar')] });
+const views = (): DatabaseView => ({ layouts: [table('v1', 'Все'), table('v2', 'Мои'), table('v3', 'Хронология', 'timeline')] });
 
 layOutGrid();
 
@@ -74,7 +74,7 @@ describe('a linked view (a WidgetView page)', () => {
   test('a kind of view other than Table is shown as in a database block: a table, with a note', async () => {
     setup('v3');
     await screen.findByText('Строка 0');
-    expect(screen.getByText('Вид «Календарь» пока показан таблицей')).toBeTruthy();
+    expect(screen.getByText('Вид «Хронология» пока показан таблицей')).toBeTruthy();
   });
 
   test.each([

@@ -63,9 +63,9 @@ export const databaseApi = {
     const early = first ? takeAnswer<WireRow[]>(path) : null;
     return rowsWindow(early ? await early.answer : await api<WireRow[]>(path, { signal }), query);
   },
-  /** The first window when its early answer is in already (taken once), else null: the Table view's first drawing shows its rows. */
-  earlyRows(databaseId: string, query: RowsQuery): RowsWindow | null {
-    const early = takeAnswer<WireRow[]>(rowsPath(databaseId, query), true);
+  /** The first window when its early answer is in already (taken once; `peek`: left for the effect to take), else null: a view's first drawing shows its rows. */
+  earlyRows(databaseId: string, query: RowsQuery, peek = false): RowsWindow | null {
+    const early = takeAnswer<WireRow[]>(rowsPath(databaseId, query), true, peek);
     return early?.value ? rowsWindow(early.value, query) : null;
   },
   createRows(databaseId: string, rows: NewRow[], placeAfter?: string | null): Promise<WireRow[]> {

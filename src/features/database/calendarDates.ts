@@ -68,7 +68,8 @@ export function valueFromEvent(start: Date, end: Date | null, allDay: boolean, p
  * on each side, since a day of the database is a UTC day and the browser's may be hours off.
  */
 export function readRange(start: Date, end: Date): { from: string; to: string } {
-  return { from: dayString(new Date(start.getTime() - DAY_MS)), to: dayString(new Date(end.getTime() + DAY_MS)) };
+  // By the calendar's days (not 24 hours: a day of a clock change has 23 or 25), as calendarDays counts them.
+  return { from: dayString(new Date(start.getFullYear(), start.getMonth(), start.getDate() - 1)), to: dayString(new Date(end.getFullYear(), end.getMonth(), end.getDate() + 1)) };
 }
 
 /** An item as the calendar places it: its id, title and times. */
