@@ -251,6 +251,7 @@ export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
       return typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value)) ? { num: dateStartMs(value as string | DateRange), txt: null, end: dateEndMs(value as string | DateRange) } : { num: null, txt: null };
     case 'multiSelect':
     case 'person':
+    case 'relation':
       return { num: null, txt: Array.isArray(value) ? listKey(value as string[]) : null };
     case 'files':
       return { num: null, txt: Array.isArray(value) ? foldText((value as FileRef[]).map((f) => f.name).join(' ')) || null : null };
@@ -265,6 +266,8 @@ export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
 /** Resolves ids to names when values go out as text (CSV, copy). */
 export interface ValueNames {
   userName?(id: string): string | undefined;
+  /** A related row's title (a relation's ids as text). */
+  rowTitle?(id: string): string | undefined;
 }
 
 /** A value as text: what CSV export writes, what copy puts on the clipboard, what a retype reads. */
@@ -282,6 +285,9 @@ export function valueToText(field: DatabaseField, value: RowValue | undefined, n
       return Array.isArray(value) ? (value as string[]).map((id) => field.options.find((o) => o.id === id)?.name ?? '').filter(Boolean).join(', ') : '';
     case 'person':
       return Array.isArray(value) ? (value as string[]).map((id) => names.userName?.(id) ?? id).join(', ') : '';
+    case 'relation':
+      // Rows no longer there (a title not found) are left out; without titles, the ids.
+      return Array.isArray(value) ? (value as string[]).flatMap((id) => { const title = names.rowTitle ? names.rowTitle(id) : id; return title === undefined ? [] : [title || 'Без названия']; }).join(', ') : '';
     case 'files':
       return Array.isArray(value) ? (value as FileRef[]).map((f) => f.name).join(', ') : '';
     case 'date':
@@ -402,6 +408,8 @@ export function textToValue(field: DatabaseField, text: string, context: { addOp
     }
     case 'files':
       return { problem: 'files are attached, not typed' };
+    case 'relation':
+      return { problem: 'related rows are chosen, not typed' };
     case 'createdTime':
     case 'createdBy':
     case 'editedTime':
@@ -419,7 +427,7 @@ export function convertValue(from: DatabaseField, to: DatabaseField, value: RowV
   if (COMPUTED_FIELD_TYPES.has(to.type)) return undefined;
   if (from.type === to.type && !hasOptions(to)) return value;
   if (hasOptions(from) && hasOptions(to) && from.type !== 'multiSelect' && to.type !== 'multiSelect' && typeof value === 'string' && to.options.some((o) => o.id === value)) return value;
-  if (from.type === 'person' && to.type === 'person') return value;
+  if ((from.type === 'person' && to.type === 'person') || (from.type === 'relation' && to.type === 'relation')) return value;
   const text = valueToText(from, value, context.names);
   if (to.type === 'checkbox' && from.type !== 'checkbox') {
     const folded = foldText(text.trim());

@@ -779,6 +779,45 @@ describe("a calendar's days: rows by the dates of a date field", () => {
   });
 });
 
+describe('relations: rows of the same database named in a cell («blocked by»)', () => {
+  async function related() {
+    const { db } = await newDatabase();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }));
+    const rows = await addRows(db.id, [{ title: 'Фундамент' }, { title: 'Стены' }, { title: 'Крыша' }]);
+    return { db, ids: Object.fromEntries(rows.map((r) => [r.data.title, r.id])) };
+  }
+
+  test('a list of row ids, each once; titles by id of live rows of this database only; CSV by titles; filtered by empty or not', async () => {
+    const { db, ids } = await related();
+    expectOk(await writeCell(ids['Стены'], 'blocked', [ids['Фундамент']], 0));
+    expectOk(await writeCell(ids['Крыша'], 'blocked', [ids['Стены'], ids['Фундамент']], 0));
+    for (const bad of ['Фундамент', [ids['Стены'], ids['Стены']], [3]]) {
+      const res = await writeCell(ids['Фундамент'], 'blocked', bad, 0);
+      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    }
+    // Another database's row and a row in the trash have no title here.
+    const other = await related();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [ids['Фундамент']] }));
+    const named = expectOk<Array<{ id: string; title: string }>>(await api(t, ann, 'GET', `${S}/database/${db.id}/titles?${q({ ids: [ids['Стены'], ids['Фундамент'], other.ids['Крыша'], 'nope'] })}`));
+    expect(named.map((r) => r.title)).toEqual(['Стены']);
+    // The trashed «Фундамент» is left out of «Крыша»'s cell.
+    const csv = (await api(t, ann, 'GET', `${S}/database/${db.id}/export.csv?viewId="v1"`)).body;
+    expect(csv).toMatch(/\nКрыша,[^\n]*,Стены\r?\n/);
+    expect(csv).not.toContain(ids['Фундамент']);
+    const blocked = await window(db.id, { filter: { op: 'and', rules: [{ fieldId: 'blocked', condition: 'isNotEmpty' }] } });
+    expect(titles(blocked.rows).sort()).toEqual(['Крыша', 'Стены'].sort());
+    // A relation is no chart axis.
+    const chart = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'c', type: 'chart', orderedFields: [], chart: { x: { fieldId: 'blocked' }, y: { aggregate: 'count' } } } });
+    expect([chart.statusCode, errorCode(chart)]).toEqual([422, 'validation_failed']);
+  });
+
+  test('denied: an outsider reads no titles', async () => {
+    const { db, ids } = await related();
+    const res = await api(t, eve, 'GET', `${S}/database/${db.id}/titles?${q({ ids: [ids['Стены']] })}`);
+    expect(res.statusCode).toBe(403);
+  });
+});
+
 describe('the ordered ids a view keeps (ADR 7)', () => {
   test("another server process's writes reach this process's view at once: cells of the sort field, rows made, moved and trashed", async () => {
     const other = await buildApp({ ...t.config }, { logger: false, mailer: t.mailer });

@@ -302,6 +302,12 @@ export async function databaseRoutes(server: FastifyInstance) {
     return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count });
   });
 
+  app.get('/api/v3/spaces/database/:id/titles', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "Rows' titles and icons by id (a relation's cells): live rows of this database only", params: databaseParams, querystring: jsonQuery({ ids: z.array(z.string().max(128)).max(MAX_ROW_WINDOW) }) } }, async (request) => {
+    const { block } = await readableDatabase(request, request.params.id);
+    const pages = await findRowPages(app.db, block.id, request.query.ids);
+    return envelope(pages.filter((p) => p.in_trash === 0).map((p) => ({ id: p.id, title: p.title, icon: p.icon })));
+  });
+
   app.get('/api/v3/spaces/row/:id', { schema: { tags: ['databases'], summary: 'One row', params: databaseParams } }, async (request) => {
     const user = requireUser(request);
     const { row, block } = await authorizedRow(user.id, request.params.id, 'read');
@@ -709,6 +715,9 @@ export async function databaseRoutes(server: FastifyInstance) {
       const all = await orders.ids(db, block, data.config, query);
       for (let at = 0; at < all.length; at += 1000) {
         const rows = await readRows(db, block.id, all.slice(at, at + 1000));
+        // A relation's rows by their titles (those of this database still there).
+        const related = columns.filter((id) => data.config.fields[id].type === 'relation').flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
+        const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
         const lines = rows.map((row) =>
           columns.map((id) => {
             const field = data.config.fields[id];
@@ -717,7 +726,7 @@ export async function databaseRoutes(server: FastifyInstance) {
             if (field.type === 'editedTime') return row.updatedAt;
             if (field.type === 'createdBy') return names.get(row.createdBy) ?? row.createdBy;
             if (field.type === 'editedBy') return row.updatedBy ? (names.get(row.updatedBy) ?? row.updatedBy) : '';
-            return valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid) });
+            return valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid), rowTitle: (rid) => titles.get(rid) });
           }),
         );
         yield unparse(lines) + '\r\n';
