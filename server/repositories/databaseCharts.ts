@@ -348,8 +348,9 @@ export async function foldChart(config: DatabaseConfig, chart: ChartConfig, grou
     if (axis && PEOPLE_TYPES.has(axis.field.type)) for (const key of keys) if (typeof key === 'string') people.add(key);
   };
   const categoryKeys = [...totals.keys()].filter(shown);
+  const hiddenKeys = [...totals.keys()].filter((key) => !shown(key));
   const seriesKeys = [...new Set(categoryKeys.flatMap((key) => [...cells.get(key)!.keys()]))];
-  personKeys(x, categoryKeys);
+  personKeys(x, [...categoryKeys, ...hiddenKeys]);
   personKeys(series, seriesKeys);
   const nameOf = people.size > 0 ? await names([...people]) : new Map<string, string>();
 
@@ -368,6 +369,7 @@ export async function foldChart(config: DatabaseConfig, chart: ChartConfig, grou
     return (sort === 'yAsc' ? va - vb : vb - va) || byX(a, b);
   });
   const categories: ChartCategory[] = categoryKeys.map((key) => ({ key, label: xLabel(key) }));
+  const hiddenCategories: ChartCategory[] = hiddenKeys.sort(byX).map((key) => ({ key, label: xLabel(key) }));
 
   let seriesList: ChartCategory[] = [];
   if (series) {
@@ -391,7 +393,7 @@ export async function foldChart(config: DatabaseConfig, chart: ChartConfig, grou
       }
     }
   }
-  return { categories, series: seriesList, points, rows };
+  return { categories, series: seriesList, points, rows, hidden: hiddenCategories };
 }
 
 /** Users' names (or e-mail when they have none) by id, for people's labels. */

@@ -121,6 +121,7 @@ describe('categories by the type of x', () => {
         { key: null, label: 'Без значения' },
       ],
       series: [],
+      hidden: [],
       points: [
         { x: 'todo', series: null, value: 2 },
         { x: 'doing', series: null, value: 1 },
@@ -267,6 +268,8 @@ describe('values', () => {
     const answer = await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'count' }, hidden: ['doing', null] });
     expect(keys(answer)).toEqual(['todo', 'done']);
     expect(answer.rows).toBe(3);
+    // The hidden ones the rows hold are named apart, to be shown again.
+    expect(answer.hidden.map((c) => [c.key, c.label])).toEqual([['doing', 'В работе'], [null, 'Без значения']]);
     // A row in a hidden value and a shown one still counts.
     const tags = await chartOf(db.id, { x: { fieldId: 'tags' }, y: { aggregate: 'count' }, hidden: ['b'], series: { fieldId: 'stage' } });
     expect(keys(tags)).toEqual(['a', null]);
@@ -318,7 +321,7 @@ describe('which rows', () => {
 
   test('an empty database: an empty chart', async () => {
     const { db } = await newDatabase();
-    expect(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'who' }, cumulative: true })).toEqual({ categories: [], series: [], points: [], rows: 0 });
+    expect(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'who' }, cumulative: true })).toEqual({ categories: [], series: [], points: [], rows: 0, hidden: [] });
   });
 });
 
