@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import {
+  DATE_LIKE_TYPES,
   fieldOf,
   hasOptions,
   type ChartBucket,
@@ -103,9 +104,22 @@ function keysOf(axis: Axis, raw: unknown): ChartKey[] {
 }
 
 /** Names a category of an axis; `texts` holds text categories' spelling, `people` users' names. */
+const DAY_LABEL = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const MONTH_LABEL = new Intl.DateTimeFormat('ru', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** A date bucket's key as people read it: «3 нояб. 2026», «нед. 45 · 2026» (ISO), «нояб. 2026». */
+export function bucketLabel(key: string): string {
+  const week = /^(\d{4})-W(\d{2})$/.exec(key);
+  if (week) return `нед. ${Number(week[2])} · ${week[1]}`;
+  const at = Date.parse(key.length === 7 ? `${key}-01T00:00:00Z` : `${key}T00:00:00Z`);
+  if (!Number.isFinite(at)) return key;
+  return (key.length === 7 ? MONTH_LABEL : DAY_LABEL).format(at).replace(/\s*г\.$/, '');
+}
+
 function labelOf(axis: Axis, key: ChartKey, texts: Map<ChartKey, string>, people: Map<string, string>): string {
   if (key === null) return CHART_EMPTY_LABEL;
   const { field } = axis;
+  if (DATE_LIKE_TYPES.has(field.type) && typeof key === 'string') return bucketLabel(key);
   if (hasOptions(field)) return field.options.find((o) => o.id === key)?.name ?? String(key);
   if (field.type === 'checkbox') return key === true ? 'Да' : 'Нет';
   if (PEOPLE_TYPES.has(field.type)) return people.get(String(key)) ?? String(key);

@@ -159,15 +159,21 @@ describe('categories by the type of x', () => {
   test('date: by day, ISO week (Monday first) and month, across a week’s and a month’s boundary; a range by its start', async () => {
     const { db } = await fiveRows();
     const byDay = await chartOf(db.id, { x: { fieldId: 'due' }, y: { aggregate: 'count' } });
-    expect(byDay.categories).toEqual(['2026-10-31', '2026-11-01', '2026-11-02', '2026-12-01'].map((key) => ({ key, label: key })));
+    expect(byDay.categories).toEqual([
+      { key: '2026-10-31', label: '31 окт. 2026' },
+      { key: '2026-11-01', label: '1 нояб. 2026' },
+      { key: '2026-11-02', label: '2 нояб. 2026' },
+      { key: '2026-12-01', label: '1 дек. 2026' },
+    ]);
     expect(figures(byDay)).toEqual({ '2026-10-31': 1, '2026-11-01': 1, '2026-11-02': 2, '2026-12-01': 1 });
     expect(figures(await chartOf(db.id, { x: { fieldId: 'due', bucket: 'day' }, y: { aggregate: 'count' } }))).toEqual(figures(byDay));
     const byWeek = await chartOf(db.id, { x: { fieldId: 'due', bucket: 'week' }, y: { aggregate: 'sum', fieldId: 'price' } });
     expect(keys(byWeek)).toEqual(['2026-W44', '2026-W45', '2026-W49']);
+    expect(byWeek.categories.map((c) => c.label)).toEqual(['нед. 44 · 2026', 'нед. 45 · 2026', 'нед. 49 · 2026']);
     expect(figures(byWeek)).toEqual({ '2026-W44': 15, '2026-W45': 20, '2026-W49': 7.5 });
     const byMonth = await chartOf(db.id, { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'count' } });
     expect(figures(byMonth)).toEqual({ '2026-10': 1, '2026-11': 3, '2026-12': 1 });
-    expect(byMonth.categories.map((c) => c.label)).toEqual(['2026-10', '2026-11', '2026-12']);
+    expect(byMonth.categories.map((c) => c.label)).toEqual(['окт. 2026', 'нояб. 2026', 'дек. 2026']);
   });
 
   test('an ISO week belongs to the year of its Thursday; rows without a date go last', async () => {
