@@ -302,7 +302,7 @@ describe('databases and rows', () => {
   const data: DatabaseData = { config, view: { layouts: [{ uid: 'l1', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] } };
 
   test('the field types are the documented ones (docs/api/databases.md)', () => {
-    expect(DATABASE_FIELD_TYPES).toEqual(['text', 'number', 'checkbox', 'select', 'date', 'multiSelect', 'status', 'person', 'url', 'email', 'phone', 'files', 'createdTime', 'createdBy', 'editedTime', 'editedBy']);
+    expect(DATABASE_FIELD_TYPES).toEqual(['text', 'number', 'checkbox', 'select', 'date', 'multiSelect', 'status', 'person', 'relation', 'url', 'email', 'phone', 'files', 'createdTime', 'createdBy', 'editedTime', 'editedBy']);
   });
 
   test('every generated database is valid', () => {
