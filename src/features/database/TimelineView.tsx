@@ -374,7 +374,8 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
       <div
         ref={scroll}
         className="db-timeline-scroll"
-        style={{ '--pane': `${pane}px` } as CSSProperties}
+        // A few rows: no tall empty box below them (three lanes to spare, for a new date).
+        style={{ '--pane': `${pane}px`, maxHeight: store.count === null ? undefined : HEADER_HEIGHT + (count + 3) * ROW_HEIGHT + 2 } as CSSProperties}
         role="grid"
         aria-label={t('database.timeline.rows')}
         aria-rowcount={count}
@@ -417,6 +418,8 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
             {coarse && virtualTicks.map((item) => <div key={ticks[item.index].start} className="db-timeline-line" style={{ left: item.start - pane }} />)}
             <div className="db-timeline-today" style={{ left: todayX }} />
           </div>
+          {/* The pane's side below the last row (the grid is not seen under it when there are few rows). */}
+          {showTable && <div className="db-timeline-pane-fill" style={{ width: pane, height: lanesHeight, marginTop: -lanesHeight }} aria-hidden />}
           {items.map((item) => {
             const row = store.rowAt(item.index);
             const span = row ? (preview?.rowId === row.id ? preview.span : spanOf(row)) : null;
