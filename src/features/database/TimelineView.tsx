@@ -225,7 +225,9 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
       const el = scroll.current;
       if (!el) return;
       const lanes = el.clientWidth - pane;
-      el.scrollTo({ left: Math.max(0, dayX(axis, day) - lanes / 3), behavior });
+      const left = Math.max(0, dayX(axis, day) - lanes / 3);
+      if (behavior === 'smooth' && typeof el.scrollTo === 'function') el.scrollTo({ left, behavior });
+      else el.scrollLeft = left;
     },
     [axis, pane],
   );
