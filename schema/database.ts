@@ -38,6 +38,8 @@ const refId = z.string().min(1).max(128);
 export const ROWS_PER_REQUEST = 1000;
 /** Rows in one window read. */
 export const MAX_ROW_WINDOW = 500;
+/** Rows in a window of a date range (a calendar's days: a month of 2,000 items read at once), with `fields` naming the cells wanted. */
+export const MAX_RANGE_WINDOW = 2_500;
 
 /** A row on the wire: its page's id, title and icon, and its cells with a version each. */
 export interface WireRow {
@@ -145,7 +147,10 @@ export const rowsQueryShape = {
   /** Rows whose title contains this (the view's search box). */
   search: z.string().max(200).optional(),
   offset: z.number().int().min(0).max(10_000_000).optional(),
-  limit: z.number().int().min(1).max(MAX_ROW_WINDOW).optional(),
+  /** At most MAX_ROW_WINDOW; MAX_RANGE_WINDOW with a `range`. */
+  limit: z.number().int().min(1).max(MAX_RANGE_WINDOW).optional(),
+  /** Only these fields' cells in the rows (the title always): a calendar reads its date alone. */
+  fields: z.array(z.string().max(64)).max(DATABASE_LIMITS.fields).optional(),
   /** Read rows in the trash instead (the database's deleted rows). */
   inTrash: z.boolean().optional(),
   /** Only the rows of one group of the view (`viewId`, grouped): a board's column. The group's value as GET …/groups gives it. */
@@ -246,6 +251,7 @@ export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
       return typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value)) ? { num: dateStartMs(value as string | DateRange), txt: null, end: dateEndMs(value as string | DateRange) } : { num: null, txt: null };
     case 'multiSelect':
     case 'person':
+    case 'relation':
       return { num: null, txt: Array.isArray(value) ? listKey(value as string[]) : null };
     case 'files':
       return { num: null, txt: Array.isArray(value) ? foldText((value as FileRef[]).map((f) => f.name).join(' ')) || null : null };
@@ -260,6 +266,8 @@ export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
 /** Resolves ids to names when values go out as text (CSV, copy). */
 export interface ValueNames {
   userName?(id: string): string | undefined;
+  /** A related row's title (a relation's ids as text). */
+  rowTitle?(id: string): string | undefined;
 }
 
 /** A value as text: what CSV export writes, what copy puts on the clipboard, what a retype reads. */
@@ -277,6 +285,9 @@ export function valueToText(field: DatabaseField, value: RowValue | undefined, n
       return Array.isArray(value) ? (value as string[]).map((id) => field.options.find((o) => o.id === id)?.name ?? '').filter(Boolean).join(', ') : '';
     case 'person':
       return Array.isArray(value) ? (value as string[]).map((id) => names.userName?.(id) ?? id).join(', ') : '';
+    case 'relation':
+      // Rows no longer there (a title not found) are left out; without titles, the ids.
+      return Array.isArray(value) ? (value as string[]).flatMap((id) => { const title = names.rowTitle ? names.rowTitle(id) : id; return title === undefined ? [] : [title || 'Без названия']; }).join(', ') : '';
     case 'files':
       return Array.isArray(value) ? (value as FileRef[]).map((f) => f.name).join(', ') : '';
     case 'date':
@@ -397,6 +408,8 @@ export function textToValue(field: DatabaseField, text: string, context: { addOp
     }
     case 'files':
       return { problem: 'files are attached, not typed' };
+    case 'relation':
+      return { problem: 'related rows are chosen, not typed' };
     case 'createdTime':
     case 'createdBy':
     case 'editedTime':
@@ -414,7 +427,7 @@ export function convertValue(from: DatabaseField, to: DatabaseField, value: RowV
   if (COMPUTED_FIELD_TYPES.has(to.type)) return undefined;
   if (from.type === to.type && !hasOptions(to)) return value;
   if (hasOptions(from) && hasOptions(to) && from.type !== 'multiSelect' && to.type !== 'multiSelect' && typeof value === 'string' && to.options.some((o) => o.id === value)) return value;
-  if (from.type === 'person' && to.type === 'person') return value;
+  if ((from.type === 'person' && to.type === 'person') || (from.type === 'relation' && to.type === 'relation')) return value;
   const text = valueToText(from, value, context.names);
   if (to.type === 'checkbox' && from.type !== 'checkbox') {
     const folded = foldText(text.trim());

@@ -20,12 +20,14 @@ export interface ChartPoint {
   value: number | null;
 }
 
-/** A chart's answer: categories and series in their order, the points (categories first, then series), the rows counted. */
+/** A chart's answer: categories and series in their order, the points (categories first, then series), the rows counted, the hidden categories. */
 export interface ChartAnswer {
   categories: ChartCategory[];
   series: ChartCategory[];
   points: ChartPoint[];
   rows: number;
+  /** The categories the config hides that the rows hold (to be shown again), in x's order. */
+  hidden: ChartCategory[];
 }
 
 /** The label of the category of rows without a value. */

@@ -24,6 +24,7 @@ export const DATABASE_FIELD_TYPES = [
   'multiSelect',
   'status',
   'person',
+  'relation',
   'url',
   'email',
   'phone',
@@ -45,7 +46,7 @@ export const DATABASE_LIMITS = {
   nameLength: 200,
   textValueLength: 10_000,
   iconLength: 256,
-  /** multi-select, person and files: entries in one cell. */
+  /** multi-select, person, relation and files: entries in one cell. */
   listValueLength: 100,
   filterRules: 20,
   sorts: 10,
@@ -96,6 +97,8 @@ export const databaseFieldSchema = z.discriminatedUnion('type', [
   z.object({ name: fieldNameSchema, type: z.literal('multiSelect'), options }).strict(),
   z.object({ name: fieldNameSchema, type: z.literal('status'), options: z.array(statusOptionSchema).max(DATABASE_LIMITS.selectOptions) }).strict(),
   plain('person'),
+  /** Rows of the same database this row names (a timeline's «blocked by»): a list of row ids. */
+  plain('relation'),
   plain('url'),
   plain('email'),
   plain('phone'),
@@ -158,6 +161,7 @@ export const FILTER_CONDITIONS: Record<DatabaseFieldType, readonly FilterConditi
   status: CHOICE_CONDITIONS,
   multiSelect: LIST_CONDITIONS,
   person: LIST_CONDITIONS,
+  relation: ['isEmpty', 'isNotEmpty'],
   createdBy: LIST_CONDITIONS,
   editedBy: LIST_CONDITIONS,
 };
@@ -367,7 +371,7 @@ export function chartProblems(config: DatabaseConfig, chart: ChartConfig, layout
   const axis = (at: 'x' | 'series', entry: { fieldId: string; bucket?: ChartBucket }) => {
     const field = fieldOf(config, entry.fieldId);
     if (!field) problems.push({ path: [at, 'fieldId'], message: 'no such field in config.fields' });
-    else if (field.type === 'files') problems.push({ path: [at, 'fieldId'], message: 'a chart does not group by a files field' });
+    else if (field.type === 'files' || field.type === 'relation') problems.push({ path: [at, 'fieldId'], message: `a chart does not group by a ${field.type} field` });
     else if (entry.bucket && !DATE_LIKE_TYPES.has(field.type)) problems.push({ path: [at, 'bucket'], message: `a ${field.type} field has no bucket (date fields only)` });
   };
   axis('x', chart.x);
@@ -399,7 +403,7 @@ export function chartProblems(config: DatabaseConfig, chart: ChartConfig, layout
 export function chartFitting(config: DatabaseConfig, chart: ChartConfig): ChartConfig | null {
   const fits = (entry: { fieldId: string; bucket?: ChartBucket }) => {
     const field = fieldOf(config, entry.fieldId);
-    if (!field || field.type === 'files') return null;
+    if (!field || field.type === 'files' || field.type === 'relation') return null;
     return entry.bucket && !DATE_LIKE_TYPES.has(field.type) ? { fieldId: entry.fieldId } : entry;
   };
   const x = fits(chart.x);
@@ -494,6 +498,9 @@ export function valueProblem(field: DatabaseField, value: RowValue): string | nu
     case 'person':
       if (!isIdList(value)) return 'a person field holds a list of user ids';
       return new Set(value).size === value.length ? null : 'a person is listed once';
+    case 'relation':
+      if (!isIdList(value)) return 'a relation holds a list of row ids';
+      return new Set(value).size === value.length ? null : 'a row is listed once';
     case 'files':
       return Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null) ? null : 'a files field holds a list of { id, name }';
     case 'date':

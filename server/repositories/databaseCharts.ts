@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import {
+  DATE_LIKE_TYPES,
   fieldOf,
   hasOptions,
   type ChartBucket,
@@ -9,19 +10,20 @@ import {
   type DatabaseField,
 } from '../../schema/blocks/database';
 import { CHART_EMPTY_LABEL, type ChartAnswer, type ChartCategory, type ChartPoint } from '../../schema/databaseChart';
-import { isPostgres } from '../db/connect';
 import type { BlockRow, Database } from '../db/types';
 import { COMPUTED_COLUMNS, queryFields, whereSql, type RowQuery, type ViewOrders } from './databases';
 import { inChunks } from './pages';
 
 /**
- * Charts of a view (docs/api/databases.md, «Charts»): one SQL query groups the view's rows by the
- * raw value of x (and of the series) and gives each group its count, and the count, sum, min and
- * max of y; the groups (one per option, day or text, never one per row unless every row has its
- * own value) are then folded here into categories: list values (multi-select, person) split into
- * each of their values, days into weeks or months. Each group is a set of distinct rows, so sums,
- * counts, minima and maxima of groups fold exactly, and an average is a sum over a count. The
- * groups are kept between reads like a view's order (`ViewOrders.kept`, ADR 7).
+ * Charts of a view (docs/api/databases.md, «Charts»): one SQL query reads each of the view's rows
+ * as the chart sees it — the raw value of x (and of the series) and the number of y — and the rows
+ * are grouped here by those raw values, each group with its count, and the count, sum, min and max
+ * of y; the groups (one per option, day or text, never one per row unless every row has its own
+ * value) are then folded into categories: list values (multi-select, person) split into each of
+ * their values, days into weeks or months. Each group is a set of distinct rows, so sums, counts,
+ * minima and maxima of groups fold exactly, and an average is a sum over a count. The rows and
+ * their groups are kept between reads like a view's order (`ViewOrders.kept`, ADR 7); after cells
+ * written by this process only the rows written are read again (`ViewOrders.cellsChanged`).
  */
 
 const DAY_MS = 86_400_000;
@@ -44,8 +46,8 @@ interface Figures {
 const TEXT_TYPES = new Set(['text', 'url', 'email', 'phone']);
 const PEOPLE_TYPES = new Set(['person', 'createdBy', 'editedBy']);
 
-/** An axis's raw key in SQL over the row page `p` (a cell joined as `alias`), and a sample of the value as written (text). */
-function axisSql(axis: Axis, alias: string, postgres: boolean): { join: RawBuilder<unknown> | null; key: RawBuilder<unknown>; sample: RawBuilder<unknown> | null } {
+/** An axis's raw key in SQL over the row page `p` (a cell joined as `alias`), and the value as written (text, to name its category). */
+function axisSql(axis: Axis, alias: string): { join: RawBuilder<unknown> | null; key: RawBuilder<unknown>; sample: RawBuilder<unknown> | null } {
   const { field } = axis;
   if (field.type === 'createdTime' || field.type === 'editedTime') return { join: null, key: sql`substr(${sql.raw(COMPUTED_COLUMNS[field.type])}, 1, 10)`, sample: null };
   if (field.type === 'createdBy' || field.type === 'editedBy') return { join: null, key: sql.raw(COMPUTED_COLUMNS[field.type]), sample: null };
@@ -62,8 +64,8 @@ function axisSql(axis: Axis, alias: string, postgres: boolean): { join: RawBuild
       return { join, key: sql`floor(${cell}.num / ${sql.raw(`${DAY_MS}.0`)})`, sample: null };
     default:
       // Text compares case-folded (txt, as the filter does): one category, named by the first of
-      // its spellings in code-point order (PostgreSQL's text compares by its locale otherwise).
-      return { join, key: sql`${cell}.txt`, sample: TEXT_TYPES.has(field.type) ? sql`min(${cell}.value${sql.raw(postgres ? ' collate "C"' : '')})` : null };
+      // its spellings in code-point order (`groupRows`).
+      return { join, key: sql`${cell}.txt`, sample: TEXT_TYPES.has(field.type) ? sql`${cell}.value` : null };
   }
 }
 
@@ -102,9 +104,22 @@ function keysOf(axis: Axis, raw: unknown): ChartKey[] {
 }
 
 /** Names a category of an axis; `texts` holds text categories' spelling, `people` users' names. */
+const DAY_LABEL = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const MONTH_LABEL = new Intl.DateTimeFormat('ru', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** A date bucket's key as people read it: «3 нояб. 2026», «нед. 45 · 2026» (ISO), «нояб. 2026». */
+export function bucketLabel(key: string): string {
+  const week = /^(\d{4})-W(\d{2})$/.exec(key);
+  if (week) return `нед. ${Number(week[2])} · ${week[1]}`;
+  const at = Date.parse(key.length === 7 ? `${key}-01T00:00:00Z` : `${key}T00:00:00Z`);
+  if (!Number.isFinite(at)) return key;
+  return (key.length === 7 ? MONTH_LABEL : DAY_LABEL).format(at).replace(/\s*г\.$/, '');
+}
+
 function labelOf(axis: Axis, key: ChartKey, texts: Map<ChartKey, string>, people: Map<string, string>): string {
   if (key === null) return CHART_EMPTY_LABEL;
   const { field } = axis;
+  if (DATE_LIKE_TYPES.has(field.type) && typeof key === 'string') return bucketLabel(key);
   if (hasOptions(field)) return field.options.find((o) => o.id === key)?.name ?? String(key);
   if (field.type === 'checkbox') return key === true ? 'Да' : 'Нет';
   if (PEOPLE_TYPES.has(field.type)) return people.get(String(key)) ?? String(key);
@@ -174,43 +189,134 @@ export interface ChartGroup extends Figures {
   sv: string | null;
 }
 
+/** A row as a chart reads it: the raw value of x and of the series, y's number, and texts as written (JSON; null for other types). */
+export interface ChartRow {
+  x: unknown;
+  s: unknown;
+  y: number | null;
+  xv: string | null;
+  sv: string | null;
+}
+
 /** The fields a chart reads the cells of: x, the series, and y unless it counts rows. */
 function chartFields(chart: ChartConfig): { x: string; series: string | null; y: string | null } {
   return { x: chart.x.fieldId, series: chart.series?.fieldId ?? null, y: chart.y.aggregate !== 'count' && chart.y.fieldId ? chart.y.fieldId : null };
 }
 
-/** The view's rows (`query`: its filter; live rows unless inTrash) grouped by the raw value of x and of the series, in one SQL query. */
-export async function chartGroups(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, chart: ChartConfig): Promise<ChartGroup[]> {
+/**
+ * The view's rows (`query`: its filter; live rows unless inTrash) as the chart reads them, by id,
+ * in one SQL query; `ids`: only those rows (the ones of them the view has).
+ */
+export async function chartRows(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, chart: ChartConfig, ids?: readonly string[]): Promise<Map<string, ChartRow>> {
   const fields = chartFields(chart);
-  const postgres = isPostgres(db);
-  const xSql = axisSql(axisOf(config, chart.x), 'cx', postgres);
-  const sSql = chart.series ? axisSql(axisOf(config, chart.series), 'cs', postgres) : null;
+  const xSql = axisSql(axisOf(config, chart.x), 'cx');
+  const sSql = chart.series ? axisSql(axisOf(config, chart.series), 'cs') : null;
   const joins = [xSql.join, sSql?.join ?? null];
-  let yColumns = sql`, 0 as yn, 0 as ys, null as lo, null as hi`;
-  if (fields.y) {
-    joins.push(sql`left join database_cells cy on cy.row_id = p.id and cy.field_id = ${fields.y}`);
-    yColumns = sql`, count(cy.num) as yn, coalesce(sum(cy.num), 0) as ys, min(cy.num) as lo, max(cy.num) as hi`;
+  if (fields.y) joins.push(sql`left join database_cells cy on cy.row_id = p.id and cy.field_id = ${fields.y}`);
+  const joined = sql.join(
+    joins.filter((j): j is RawBuilder<unknown> => j !== null),
+    sql.raw(' '),
+  );
+  // Only what the chart has (a column of nulls costs as much to read as one of values).
+  const named: Array<[RawBuilder<unknown> | null, string]> = [[sql`p.id`, 'id'], [xSql.key, 'x'], [sSql?.key ?? null, 's'], [fields.y ? sql`cy.num` : null, 'y'], [xSql.sample, 'xv'], [sSql?.sample ?? null, 'sv']];
+  const columns = sql.join(named.filter(([column]) => column !== null).map(([column, name]) => sql`${column} as ${sql.ref(name)}`));
+  const where = whereSql(config, databaseId, query);
+  const read = async (wanted: readonly string[] | null) => {
+    // The rows asked for first (CROSS JOIN keeps SQLite from walking every row of the database by its index).
+    const from = wanted ? sql`(values ${sql.join(wanted.map((id) => sql`(${id})`))}) w cross join pages p ${joined} where p.id = w.column1 and` : sql`pages p ${joined} where`;
+    return (await sql<{ id: string; x: unknown; s?: unknown; y?: number | string | null; xv?: string | null; sv?: string | null }>`select ${columns} from ${from} ${where}`.execute(db)).rows;
+  };
+  const rows = new Map<string, ChartRow>();
+  for (const chunk of ids ? inChunks(ids) : [null]) {
+    for (const row of await read(chunk)) rows.set(row.id, { x: row.x, s: row.s ?? null, y: numeric(row.y), xv: row.xv ?? null, sv: row.sv ?? null });
   }
-  const joined = joins.filter((j): j is RawBuilder<unknown> => j !== null);
-  const groups = await sql<{ x: unknown; s?: unknown; n: number | string; yn: number | string; ys: number | string; lo: number | string | null; hi: number | string | null; xv?: string | null; sv?: string | null }>`
-    select ${xSql.key} as x${sSql ? sql`, ${sSql.key} as s` : sql``}, count(*) as n${yColumns}${xSql.sample ? sql`, ${xSql.sample} as xv` : sql``}${sSql?.sample ? sql`, ${sSql.sample} as sv` : sql``}
-    from pages p ${joined.length > 0 ? sql.join(joined, sql.raw(' ')) : sql``}
-    where ${whereSql(config, databaseId, query)}
-    group by ${sSql ? sql.raw('1, 2') : sql.raw('1')}`.execute(db);
-  return groups.rows.map((g) => ({ x: g.x, s: g.s ?? null, n: Number(g.n), yn: Number(g.yn), ys: Number(g.ys), lo: numeric(g.lo), hi: numeric(g.hi), xv: g.xv ?? null, sv: g.sv ?? null }));
+  return rows;
 }
+
+/** Whether `a` comes before `b` in code-point order (as SQLite and PostgreSQL's "C" compare text; JavaScript's `<` compares UTF-16 units). */
+export function codePointBefore(a: string, b: string): boolean {
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca === cb) continue;
+    const pa = ca >= 0xd800 && ca <= 0xdfff;
+    const pb = cb >= 0xd800 && cb <= 0xdfff;
+    // A surrogate is half of a code point past U+FFFF: after every other unit that differs from it.
+    return pa === pb ? ca < cb : pb;
+  }
+  return a.length < b.length;
+}
+
+/**
+ * Rows grouped by the raw value of x and of the series. A sum adds its numbers in ascending order,
+ * so the same rows give the same sum to the last bit however they were read (all at once, or a few
+ * again after a write).
+ */
+export function groupRows(rows: Iterable<ChartRow>): ChartGroup[] {
+  const byX = new Map<unknown, Map<unknown, ChartGroup & { numbers: number[] }>>();
+  const all: Array<ChartGroup & { numbers: number[] }> = [];
+  const first = (a: string | null, b: string | null) => (a === null || (b !== null && codePointBefore(b, a)) ? b : a);
+  for (const row of rows) {
+    let bySeries = byX.get(row.x);
+    if (!bySeries) byX.set(row.x, (bySeries = new Map()));
+    let group = bySeries.get(row.s);
+    if (!group) {
+      group = { x: row.x, s: row.s, ...emptyFigures(), xv: null, sv: null, numbers: [] };
+      bySeries.set(row.s, group);
+      all.push(group);
+    }
+    group.n += 1;
+    if (row.y !== null) group.numbers.push(row.y);
+    group.xv = first(group.xv, row.xv);
+    group.sv = first(group.sv, row.sv);
+  }
+  return all.map(({ numbers, ...group }) => {
+    const sorted = Float64Array.from(numbers).sort();
+    return { ...group, yn: sorted.length, ys: sorted.reduce((total, y) => total + y, 0), lo: sorted.length > 0 ? sorted[0] : null, hi: sorted.length > 0 ? sorted[sorted.length - 1] : null };
+  });
+}
+
+/** A chart's rows as kept, and their groups. */
+interface KeptChart {
+  rows: Map<string, ChartRow>;
+  groups: ChartGroup[];
+}
+
+const keptChart = (rows: Map<string, ChartRow>): KeptChart => ({ rows, groups: groupRows(rows.values()) });
 
 /**
  * A chart's groups, kept (`ViewOrders.kept`) while the rows and the fields the chart and the
  * view's filter read stay: a chart read again, or previewed with another sort, bucket, hidden
- * categories or running totals, is folded from them without a query.
+ * categories or running totals, is folded from them without a query. After cells written by this
+ * process, only their rows are read again (in the view or no longer) and the rows grouped anew.
  */
-export function keptChartGroups(orders: ViewOrders, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, chart: ChartConfig): Promise<ChartGroup[]> {
+export async function keptChartGroups(orders: ViewOrders, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, chart: ChartConfig): Promise<ChartGroup[]> {
   const fields = chartFields(chart);
   const key = `chart\n${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, fields])}`;
   const read = [fields.x, fields.series, fields.y].filter((id): id is string => id !== null);
   const used = queryFields(config, { ...query, sorts: read.map((fieldId) => ({ fieldId, direction: 'asc' as const })) });
-  return orders.kept(db, database, key, used, () => chartGroups(db, config, database.id, query, chart), (groups) => groups.length);
+  const kept = await orders.kept(
+    db,
+    database,
+    key,
+    used,
+    async () => keptChart(await chartRows(db, config, database.id, query, chart)),
+    (k) => k.rows.size,
+    async (before: KeptChart, ids: string[]) => {
+      const again = await chartRows(db, config, database.id, query, chart, ids);
+      // In place (a copy of 50,000 rows costs as much as grouping them): two reads doing this at
+      // once each write rows at least as new as the revisions they keep the value at, and the rows
+      // written after those revisions are read again by the next read (ViewOrders.kept).
+      const { rows } = before;
+      for (const id of ids) {
+        const row = again.get(id);
+        if (row) rows.set(id, row);
+        else rows.delete(id);
+      }
+      return keptChart(rows);
+    },
+  );
+  return kept.groups;
 }
 
 /**
@@ -256,8 +362,9 @@ export async function foldChart(config: DatabaseConfig, chart: ChartConfig, grou
     if (axis && PEOPLE_TYPES.has(axis.field.type)) for (const key of keys) if (typeof key === 'string') people.add(key);
   };
   const categoryKeys = [...totals.keys()].filter(shown);
+  const hiddenKeys = [...totals.keys()].filter((key) => !shown(key));
   const seriesKeys = [...new Set(categoryKeys.flatMap((key) => [...cells.get(key)!.keys()]))];
-  personKeys(x, categoryKeys);
+  personKeys(x, [...categoryKeys, ...hiddenKeys]);
   personKeys(series, seriesKeys);
   const nameOf = people.size > 0 ? await names([...people]) : new Map<string, string>();
 
@@ -276,6 +383,7 @@ export async function foldChart(config: DatabaseConfig, chart: ChartConfig, grou
     return (sort === 'yAsc' ? va - vb : vb - va) || byX(a, b);
   });
   const categories: ChartCategory[] = categoryKeys.map((key) => ({ key, label: xLabel(key) }));
+  const hiddenCategories: ChartCategory[] = hiddenKeys.sort(byX).map((key) => ({ key, label: xLabel(key) }));
 
   let seriesList: ChartCategory[] = [];
   if (series) {
@@ -299,7 +407,7 @@ export async function foldChart(config: DatabaseConfig, chart: ChartConfig, grou
       }
     }
   }
-  return { categories, series: seriesList, points, rows };
+  return { categories, series: seriesList, points, rows, hidden: hiddenCategories };
 }
 
 /** Users' names (or e-mail when they have none) by id, for people's labels. */

@@ -14,16 +14,22 @@ export const ROWS_REVISION = '';
 /**
  * Raises the revision counters of a database: '' (ROWS_REVISION) for its rows, a field id for
  * that field's cells. Every write of rows or cells calls this in its transaction; a view's
- * ordered ids are reused only while the counters it depends on stay (`ViewOrders`).
+ * ordered ids are reused only while the counters it depends on stay (`ViewOrders`). Answers each
+ * counter's new value (the row of the counter stays locked until the transaction ends, so no other
+ * write takes the same value).
  */
-export async function bumpRevisions(db: Kysely<Database>, databaseId: string, fieldIds: readonly string[]): Promise<void> {
+export async function bumpRevisions(db: Kysely<Database>, databaseId: string, fieldIds: readonly string[]): Promise<Map<string, number>> {
+  const revs = new Map<string, number>();
   for (const fieldId of new Set(fieldIds)) {
-    await db
+    const { rev } = await db
       .insertInto('database_revisions')
       .values({ database_id: databaseId, field_id: fieldId, rev: 1 })
       .onConflict((oc) => oc.columns(['database_id', 'field_id']).doUpdateSet({ rev: sql<number>`database_revisions.rev + 1` }))
-      .execute();
+      .returning('rev')
+      .executeTakeFirstOrThrow();
+    revs.set(fieldId, Number(rev));
   }
+  return revs;
 }
 
 /** Pages went to the trash, came back or were deleted: the databases of the rows among them change. */

@@ -73,11 +73,13 @@ function parseValue(cell: Pick<CellRow, 'value'>): RowValue {
   return JSON.parse(cell.value) as RowValue;
 }
 
-/** Rows as the wire shows them, in the order of `pages`. */
-export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[]): Promise<WireRow[]> {
+/** Rows as the wire shows them, in the order of `pages`; `fields`: only those fields' cells (the title always). */
+export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[], fields?: readonly string[]): Promise<WireRow[]> {
   const cells = new Map<string, CellRow[]>();
   for (const chunk of inChunks(pages.map((p) => p.id))) {
-    const rows = await db.selectFrom('database_cells').selectAll().where('row_id', 'in', chunk).execute();
+    let query = db.selectFrom('database_cells').selectAll().where('row_id', 'in', chunk);
+    if (fields) query = query.where('field_id', 'in', [MAIN_FIELD_ID, ...fields]);
+    const rows = await query.execute();
     for (const cell of rows) {
       const list = cells.get(cell.row_id);
       if (list) list.push(cell);
@@ -111,12 +113,13 @@ export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[
   });
 }
 
-/** Rows by id, in the order of `ids` (missing ones left out). */
-export async function readRows(db: Kysely<Database>, databaseId: string, ids: readonly string[]): Promise<WireRow[]> {
+/** Rows by id, in the order of `ids` (missing ones left out); `fields`: only those fields' cells. */
+export async function readRows(db: Kysely<Database>, databaseId: string, ids: readonly string[], fields?: readonly string[]): Promise<WireRow[]> {
   const pages = new Map((await findRowPages(db, databaseId, ids)).map((p) => [p.id, p]));
   return presentRows(
     db,
     ids.map((id) => pages.get(id)).filter((p): p is PageRow => p !== undefined),
+    fields,
   );
 }
 
@@ -234,9 +237,9 @@ export async function readCell(db: Kysely<Database>, rowId: string, fieldId: str
 /**
  * Writes one cell if it is still at `version` (0: never written): the new version is one more.
  * Null when it moved on (a conflict). A title (MAIN_FIELD) is written to the row's page too.
- * Run in a transaction: the page's updated_at/by and the title go with the cell.
+ * Run in a transaction: the page's updated_at/by and the title go with the cell. `changes`: see CellChange.
  */
-export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRow, field: DatabaseField, fieldId: string, value: RowValue, version: number, userId: string): Promise<WrittenCell | null> {
+export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRow, field: DatabaseField, fieldId: string, value: RowValue, version: number, userId: string, changes?: CellChange[]): Promise<WrittenCell | null> {
   const at = nowIso();
   const cell = newCell(row.id, row.database_id!, fieldId, field, value, version + 1, at, userId);
   if (version === 0) {
@@ -252,10 +255,27 @@ export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRo
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return null;
   }
-  await bumpRevisions(trx, row.database_id!, [fieldId]);
+  return cellWritten(trx, row, fieldId, value, cell.version, at, userId, changes);
+}
+
+/**
+ * Which row a cell write changed, at which revision of its field (`bumpRevisions`): told to
+ * `ViewOrders.cellsChanged` once the write's transaction is committed, so that a chart kept in
+ * this process reads that row again instead of every row.
+ */
+export interface CellChange {
+  fieldId: string;
+  rev: number;
+  rowId: string;
+}
+
+/** The rest of a cell write: its field's revision (told to `changes`), the row page's «edited» (and title). */
+async function cellWritten(trx: Transaction<Database>, row: PageRow, fieldId: string, value: RowValue, version: number, at: string, userId: string, changes?: CellChange[]): Promise<WrittenCell> {
+  const revs = await bumpRevisions(trx, row.database_id!, [fieldId]);
+  changes?.push({ fieldId, rev: revs.get(fieldId)!, rowId: row.id });
   const pageFields = fieldId === MAIN_FIELD_ID ? { title: typeof value === 'string' ? value : '', updated_at: at, updated_by: userId } : { updated_at: at, updated_by: userId };
   await trx.updateTable('pages').set(pageFields).where('id', '=', row.id).execute();
-  return { rowId: row.id, fieldId, value, version: cell.version, updatedAt: at, updatedBy: userId };
+  return { rowId: row.id, fieldId, value, version, updatedAt: at, updatedBy: userId };
 }
 
 /**
@@ -263,7 +283,7 @@ export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRo
  * same statement: two of these at once make two versions): a row page's title changed through the
  * page (PATCH element), a card moved to a board's column. The value must fit the field.
  */
-export async function writeCellOver(trx: Transaction<Database>, row: PageRow, field: DatabaseField, fieldId: string, value: RowValue, userId: string): Promise<WrittenCell> {
+export async function writeCellOver(trx: Transaction<Database>, row: PageRow, field: DatabaseField, fieldId: string, value: RowValue, userId: string, changes?: CellChange[]): Promise<WrittenCell> {
   const at = nowIso();
   const cell = newCell(row.id, row.database_id!, fieldId, field, value, 1, at, userId);
   const { version } = await trx
@@ -274,10 +294,7 @@ export async function writeCellOver(trx: Transaction<Database>, row: PageRow, fi
     )
     .returning('version')
     .executeTakeFirstOrThrow();
-  await bumpRevisions(trx, row.database_id!, [fieldId]);
-  const pageFields = fieldId === MAIN_FIELD_ID ? { title: typeof value === 'string' ? value : '', updated_at: at, updated_by: userId } : { updated_at: at, updated_by: userId };
-  await trx.updateTable('pages').set(pageFields).where('id', '=', row.id).execute();
-  return { rowId: row.id, fieldId, value, version: Number(version), updatedAt: at, updatedBy: userId };
+  return cellWritten(trx, row, fieldId, value, Number(version), at, userId, changes);
 }
 
 /** Moves rows of a database (in this order) to sort keys. */
@@ -576,28 +593,41 @@ export function queryFields(config: DatabaseConfig, query: RowQuery): string[] |
   return [...fields].sort();
 }
 
-/** Values kept under a key while their signature holds; the least recently used go past `maxEntries` entries or a total `maxSize`. */
+/** The revision counters a kept value was computed at: the database block's version, and each counter by field ('' the rows'). */
+interface Revisions {
+  version: number;
+  revs: ReadonlyMap<string, number>;
+}
+
+interface Kept<T> {
+  signature: string;
+  revisions: Revisions;
+  value: T;
+  size: number;
+}
+
+/** Values kept under a key with the revisions they were computed at; the least recently used go past `maxEntries` entries or a total `maxSize`. */
 class KeptValues<T> {
-  private readonly entries = new Map<string, { signature: string; value: T; size: number }>();
+  private readonly entries = new Map<string, Kept<T>>();
   private total = 0;
   constructor(
     private readonly maxEntries: number,
     private readonly maxSize: number,
   ) {}
 
-  /** The value kept under `key` if its signature is still `signature` (it becomes the most recently used). */
-  lookup(key: string, signature: string): T | undefined {
+  /** What is kept under `key`, whatever its revisions (it becomes the most recently used). */
+  lookup(key: string): Kept<T> | undefined {
     const entry = this.entries.get(key);
-    if (!entry || entry.signature !== signature) return undefined;
+    if (!entry) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.value;
+    return entry;
   }
 
-  keep(key: string, signature: string, value: T, size: number): void {
+  keep(key: string, entry: Kept<T>): void {
     this.forget(key);
-    this.entries.set(key, { signature, value, size });
-    this.total += size;
+    this.entries.set(key, entry);
+    this.total += entry.size;
     for (const [oldest] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.total <= this.maxSize) break;
       if (oldest === key) break;
@@ -613,6 +643,11 @@ class KeptValues<T> {
   }
 }
 
+/** Past this many rows written since a value was kept, it is computed again rather than brought up to date. */
+const MAX_ROWS_AGAIN = 1000;
+/** Cell writes remembered per database and field (`cellsChanged`). */
+const MAX_WRITES = 4096;
+
 /**
  * The ordered ids of the views people look at, per process: a window is a slice of them, so
  * scrolling anywhere in 50,000 rows costs a read of 100 rows, not a sort of 50,000. An entry is
@@ -624,7 +659,12 @@ class KeptValues<T> {
 export class ViewOrders {
   private readonly orders: KeptValues<string[]>;
   private readonly results: KeptValues<unknown>;
-  constructor(maxEntries = 64, maxIds = 500_000) {
+  /** Cell writes of this process, committed: by database, field and revision, the row written. */
+  private readonly writes = new Map<string, Map<string, Map<number, string>>>();
+  constructor(
+    private readonly maxEntries = 64,
+    maxIds = 500_000,
+  ) {
     this.orders = new KeptValues(maxEntries, maxIds);
     this.results = new KeptValues(maxEntries, maxIds);
   }
@@ -649,31 +689,84 @@ export class ViewOrders {
 
   /**
    * What a read of a view computes (a footer, a chart's groups) under `key`, kept while the
-   * database's rows and `fields` (null: every field) stay; `size` counts against MAX_IDS.
+   * database's rows and `fields` (null: every field) stay; `size` counts against MAX_IDS. With
+   * `again`, a value made of rows: when the only changes since it was kept are cells this process
+   * wrote (`cellsChanged`, at most MAX_ROWS_AGAIN rows), `again` brings it up to date from those
+   * rows' ids instead of `compute` reading every row.
    */
-  kept<T>(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number = () => 1): Promise<T> {
-    return this.keep(this.results as KeptValues<T>, db, database, key, fields, compute, size);
+  kept<T>(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number = () => 1, again?: (value: T, rowIds: string[]) => Promise<T>): Promise<T> {
+    return this.keep(this.results as KeptValues<T>, db, database, key, fields, compute, size, again);
   }
 
-  private async keep<T>(store: KeptValues<T>, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number): Promise<T> {
-    // Read before the value: a write landing in between makes the next request compute it again, never the reverse.
-    const signature = await this.signature(db, database, fields);
-    const cached = store.lookup(key, signature);
-    if (cached !== undefined) return cached;
-    const value = await compute();
-    store.keep(key, signature, value, size(value));
+  /**
+   * Cells written by this process, once their transaction is committed (`CellChange`): which
+   * row each revision of a field changed. A counter that moved without a write told here (another
+   * process, rows made or moved, a field changed) makes values be computed again.
+   */
+  cellsChanged(databaseId: string, changes: readonly CellChange[]): void {
+    if (changes.length === 0) return;
+    const fields = this.writes.get(databaseId) ?? new Map<string, Map<number, string>>();
+    this.writes.delete(databaseId);
+    this.writes.set(databaseId, fields);
+    for (const [oldest] of this.writes) {
+      if (this.writes.size <= this.maxEntries) break;
+      this.writes.delete(oldest);
+    }
+    for (const change of changes) {
+      const revs = fields.get(change.fieldId) ?? new Map<number, string>();
+      fields.set(change.fieldId, revs);
+      revs.set(change.rev, change.rowId);
+      for (const [oldest] of revs) {
+        if (revs.size <= MAX_WRITES) break;
+        revs.delete(oldest);
+      }
+    }
+  }
+
+  private async keep<T>(store: KeptValues<T>, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number, again?: (value: T, rowIds: string[]) => Promise<T>): Promise<T> {
+    // Read before the value: a write landing in between makes the next request read it again, never the reverse.
+    const revisions = await this.revisions(db, database, fields);
+    const signature = signatureOf(revisions);
+    const kept = store.lookup(key);
+    if (kept?.signature === signature) return kept.value;
+    const rowIds = kept && again ? this.rowsWritten(database.id, kept.revisions, revisions) : null;
+    const value = rowIds ? await again!(kept!.value, rowIds) : await compute();
+    store.keep(key, { signature, revisions, value, size: size(value) });
     return value;
   }
 
-  private async signature(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, fields: string[] | null): Promise<string> {
+  private async revisions(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, fields: string[] | null): Promise<Revisions> {
     let query = db.selectFrom('database_revisions').select(['field_id', 'rev']).where('database_id', '=', database.id);
     if (fields !== null) query = query.where('field_id', 'in', [ROWS_REVISION, ...fields]);
     const revs = await query.execute();
-    const sum = revs.reduce((total, r) => total + Number(r.rev), 0);
-    const rows = revs.find((r) => r.field_id === ROWS_REVISION)?.rev ?? 0;
-    // Counters only go up: their sum with the rows' counter and the block's version changes with any write that matters.
-    return `${database.version}:${rows}:${sum}:${revs.length}`;
+    return { version: database.version, revs: new Map(revs.map((r) => [r.field_id, Number(r.rev)])) };
   }
+
+  /**
+   * The rows whose cells changed from revisions `from` to `to`, when every step of every counter
+   * between them is a cell this process wrote (and told); null otherwise, or past MAX_ROWS_AGAIN.
+   */
+  private rowsWritten(databaseId: string, from: Revisions, to: Revisions): string[] | null {
+    if (from.version !== to.version || (from.revs.get(ROWS_REVISION) ?? 0) !== (to.revs.get(ROWS_REVISION) ?? 0)) return null;
+    if ([...from.revs.keys()].some((fieldId) => !to.revs.has(fieldId))) return null;
+    const written = this.writes.get(databaseId);
+    const rows = new Set<string>();
+    for (const [fieldId, rev] of to.revs) {
+      const byRev = written?.get(fieldId);
+      const since = from.revs.get(fieldId) ?? 0;
+      if (rev < since) return null; // read before the value kept was computed: compute again
+      for (let step = since + 1; step <= rev; step++) {
+        const rowId = byRev?.get(step);
+        if (rowId === undefined || rows.add(rowId).size > MAX_ROWS_AGAIN) return null;
+      }
+    }
+    return [...rows];
+  }
+}
+
+/** Revisions as a string that differs when any counter or the block's version does. */
+function signatureOf(revisions: Revisions): string {
+  return JSON.stringify([revisions.version, [...revisions.revs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
 }
 
 // ————— Footer calculations and groups —————

@@ -4,6 +4,9 @@ import type { ChartAnswer } from '../../schema/databaseChart';
 import type { WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
+import { foldChart, keptChartGroups, userNamesOf } from '../repositories/databaseCharts';
+import { bumpRevisions } from '../repositories/databaseRevisions';
+import { databaseData, ViewOrders } from '../repositories/databases';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 
 /** Charts of a view (GET database/{id}/chart, docs/api/databases.md «Charts») on a real server and the project's database (SQLite or PostgreSQL). */
@@ -118,6 +121,7 @@ describe('categories by the type of x', () => {
         { key: null, label: 'Без значения' },
       ],
       series: [],
+      hidden: [],
       points: [
         { x: 'todo', series: null, value: 2 },
         { x: 'doing', series: null, value: 1 },
@@ -155,15 +159,21 @@ describe('categories by the type of x', () => {
   test('date: by day, ISO week (Monday first) and month, across a week’s and a month’s boundary; a range by its start', async () => {
     const { db } = await fiveRows();
     const byDay = await chartOf(db.id, { x: { fieldId: 'due' }, y: { aggregate: 'count' } });
-    expect(byDay.categories).toEqual(['2026-10-31', '2026-11-01', '2026-11-02', '2026-12-01'].map((key) => ({ key, label: key })));
+    expect(byDay.categories).toEqual([
+      { key: '2026-10-31', label: '31 окт. 2026' },
+      { key: '2026-11-01', label: '1 нояб. 2026' },
+      { key: '2026-11-02', label: '2 нояб. 2026' },
+      { key: '2026-12-01', label: '1 дек. 2026' },
+    ]);
     expect(figures(byDay)).toEqual({ '2026-10-31': 1, '2026-11-01': 1, '2026-11-02': 2, '2026-12-01': 1 });
     expect(figures(await chartOf(db.id, { x: { fieldId: 'due', bucket: 'day' }, y: { aggregate: 'count' } }))).toEqual(figures(byDay));
     const byWeek = await chartOf(db.id, { x: { fieldId: 'due', bucket: 'week' }, y: { aggregate: 'sum', fieldId: 'price' } });
     expect(keys(byWeek)).toEqual(['2026-W44', '2026-W45', '2026-W49']);
+    expect(byWeek.categories.map((c) => c.label)).toEqual(['нед. 44 · 2026', 'нед. 45 · 2026', 'нед. 49 · 2026']);
     expect(figures(byWeek)).toEqual({ '2026-W44': 15, '2026-W45': 20, '2026-W49': 7.5 });
     const byMonth = await chartOf(db.id, { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'count' } });
     expect(figures(byMonth)).toEqual({ '2026-10': 1, '2026-11': 3, '2026-12': 1 });
-    expect(byMonth.categories.map((c) => c.label)).toEqual(['2026-10', '2026-11', '2026-12']);
+    expect(byMonth.categories.map((c) => c.label)).toEqual(['окт. 2026', 'нояб. 2026', 'дек. 2026']);
   });
 
   test('an ISO week belongs to the year of its Thursday; rows without a date go last', async () => {
@@ -264,6 +274,8 @@ describe('values', () => {
     const answer = await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'count' }, hidden: ['doing', null] });
     expect(keys(answer)).toEqual(['todo', 'done']);
     expect(answer.rows).toBe(3);
+    // The hidden ones the rows hold are named apart, to be shown again.
+    expect(answer.hidden.map((c) => [c.key, c.label])).toEqual([['doing', 'В работе'], [null, 'Без значения']]);
     // A row in a hidden value and a shown one still counts.
     const tags = await chartOf(db.id, { x: { fieldId: 'tags' }, y: { aggregate: 'count' }, hidden: ['b'], series: { fieldId: 'stage' } });
     expect(keys(tags)).toEqual(['a', null]);
@@ -315,7 +327,99 @@ describe('which rows', () => {
 
   test('an empty database: an empty chart', async () => {
     const { db } = await newDatabase();
-    expect(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'who' }, cumulative: true })).toEqual({ categories: [], series: [], points: [], rows: 0 });
+    expect(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'who' }, cumulative: true })).toEqual({ categories: [], series: [], points: [], rows: 0, hidden: [] });
+  });
+});
+
+describe('after a cell write', () => {
+  /** The chart computed from nothing kept (a process of its own), over the view v1's filter. */
+  async function freshChart(databaseId: string, chart: ChartConfig): Promise<ChartAnswer> {
+    const block = await t.app.db.selectFrom('blocks').selectAll().where('id', '=', databaseId).executeTakeFirstOrThrow();
+    const data = databaseData(block);
+    const layout = data.view.layouts.find((l) => l.uid === 'v1')!;
+    const groups = await keptChartGroups(new ViewOrders(), t.app.db, block, data.config, { filter: layout.filter ?? null }, chart);
+    return foldChart(data.config, chart, groups, (ids) => userNamesOf(t.app.db, ids));
+  }
+
+  async function writeCell(row: WireRow, fieldId: string, value: unknown): Promise<void> {
+    const written = expectOk<{ version: number }>(await api(t, ann, 'POST', `${S}/row/${row.id}/cells/${fieldId}`, { value, version: row.versions[fieldId] ?? 0 }));
+    row.versions[fieldId] = written.version;
+  }
+
+  test('every chart kept reads as a fresh computation after each write: x, series and y moved, rows in and out of the filter, spellings, several cells at once', async () => {
+    const { db, rows } = await fiveRows();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter: { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 6 }] } } }));
+    const charts: ChartConfig[] = [
+      { x: { fieldId: 'stage' }, y: { aggregate: 'count' } },
+      { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'stage' } },
+      { x: { fieldId: 'tags' }, y: { aggregate: 'max', fieldId: 'price' }, series: { fieldId: 'who' } },
+      { x: { fieldId: 'note' }, y: { aggregate: 'min', fieldId: 'price' } },
+      { x: { fieldId: 'done' }, y: { aggregate: 'average', fieldId: 'price' }, series: { fieldId: 'due', bucket: 'week' } },
+      { x: { fieldId: 'price' }, y: { aggregate: 'count' }, cumulative: true },
+    ];
+    const same = async (step: string) => {
+      for (const chart of charts) expect([step, chart, await chartOf(db.id, chart)]).toEqual([step, chart, await freshChart(db.id, chart)]);
+    };
+    await same('kept');
+    // In the view (price > 6): rows 0, 1 and 4.
+    await writeCell(rows[0], 'stage', 'done');
+    await same('x moved');
+    expect(figures(await chartOf(db.id, charts[0]))).toEqual({ doing: 1, done: 1, null: 1 });
+    await writeCell(rows[1], 'price', 3);
+    await same('the largest number out of the filter');
+    expect(figures(await chartOf(db.id, charts[2]))).toEqual({ [`a/${annId}`]: 10, b: 7.5 });
+    await writeCell(rows[2], 'price', 50);
+    await same('a row into the filter');
+    expect(figures(await chartOf(db.id, charts[0]))).toEqual({ todo: 1, done: 1, null: 1 });
+    await writeCell(rows[4], 'note', 'HELLO');
+    await writeCell(rows[0], 'note', 'hello');
+    await same('a text category spelled otherwise');
+    expect((await chartOf(db.id, charts[3])).categories).toEqual([{ key: 'hello', label: 'HELLO' }, { key: 'мир', label: 'Мир' }]);
+    const several = expectOk<{ written: Array<{ rowId: string; fieldId: string; version: number }> }>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/cells`, {
+        cells: [
+          { rowId: rows[4].id, fieldId: 'due', value: '2026-10-05', version: rows[4].versions.due },
+          { rowId: rows[4].id, fieldId: 'tags', value: ['a'], version: rows[4].versions.tags },
+          { rowId: rows[0].id, fieldId: 'who', value: [bobId], version: rows[0].versions.who },
+          { rowId: rows[2].id, fieldId: 'done', value: true, version: rows[2].versions.done },
+          { rowId: rows[0].id, fieldId: 'price', value: null, version: rows[0].versions.price },
+        ],
+      }),
+    );
+    expect(several.written).toHaveLength(5);
+    await same('several cells at once, a number cleared (out of the filter)');
+    expect(figures(await chartOf(db.id, charts[1]))).toEqual({ '2026-10/todo': 50, '2026-10': 7.5 });
+  });
+
+  test('reads and writes at once: once they settle, the chart is a fresh computation’s', async () => {
+    const { db, rows } = await fiveRows();
+    const chart: ChartConfig = { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'done' } };
+    await chartOf(db.id, chart);
+    const stages = ['todo', 'doing', 'done', null];
+    for (let round = 0; round < 6; round++) {
+      await Promise.all([
+        chartOf(db.id, chart),
+        writeCell(rows[round % 5], 'stage', stages[round % 4]),
+        chartOf(db.id, chart),
+        writeCell(rows[(round + 2) % 5], 'price', round * 1.1),
+        writeCell(rows[(round + 3) % 5], 'done', round % 2 === 0),
+        chartOf(db.id, chart),
+      ]);
+    }
+    expect(await chartOf(db.id, chart)).toEqual(await freshChart(db.id, chart));
+  });
+
+  test('only the rows written here are read again; a counter moved by another process makes every row be read', async () => {
+    const { db, rows } = await fiveRows();
+    const chart: ChartConfig = { x: { fieldId: 'stage' }, y: { aggregate: 'count' } };
+    expect(figures(await chartOf(db.id, chart))).toEqual({ todo: 2, doing: 1, done: 1, null: 1 });
+    // Behind the server's back (no counter raised): what is kept does not see it…
+    await t.app.db.updateTable('database_cells').set({ txt: 'done', value: '"done"' }).where('row_id', '=', rows[2].id).where('field_id', '=', 'stage').execute();
+    await writeCell(rows[0], 'stage', 'doing');
+    expect(figures(await chartOf(db.id, chart))).toEqual({ todo: 1, doing: 2, done: 1, null: 1 });
+    // …until a write this process was not told of (another server process's) raises a counter the chart reads.
+    await bumpRevisions(t.app.db, db.id, ['stage']);
+    expect(figures(await chartOf(db.id, chart))).toEqual({ doing: 2, done: 2, null: 1 });
   });
 });
 

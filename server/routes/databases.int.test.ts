@@ -692,6 +692,22 @@ describe("a calendar's days: rows by the dates of a date field", () => {
     expect(titles((await window(db.id, { undated: 'due' })).rows)).toEqual(['без даты']);
   });
 
+  test("a range reads up to 2,500 rows at once, with only the fields asked for; more than 500 without a range → 422", async () => {
+    const { db } = await dated();
+    const november = await window(db.id, { range: NOV, fields: ['due'], limit: 2500 });
+    expect(november.count).toBe(5);
+    for (const row of november.rows) {
+      expect(Object.keys(row.data.values)).toEqual(['due']);
+      expect(Object.keys(row.versions).every((f) => f === 'due' || f === MAIN_FIELD_ID)).toBe(true);
+      expect(row.data.title).not.toBe('');
+    }
+    expect(november.rows.some((r) => r.data.title === 'в ноябре')).toBe(true);
+    const big = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q({ limit: 501 })}`);
+    expect([big.statusCode, errorCode(big)]).toEqual([422, 'validation_failed']);
+    const tooBig = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q({ range: NOV, limit: 2501 })}`);
+    expect([tooBig.statusCode, errorCode(tooBig)]).toEqual([422, 'validation_failed']);
+  });
+
   test('a date moved or a range stretched is in the days it meets now (the kept order follows the write)', async () => {
     const { db, rows } = await dated();
     const byTitle = (title: string) => rows.find((r) => r.data.title === title)!;
@@ -801,6 +817,45 @@ describe("a timeline's dates: start and end date fields", () => {
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due' } } }));
     expectOk(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/due`));
     expect(await timelineOf()).toBeNull();
+  });
+});
+
+describe('relations: rows of the same database named in a cell («blocked by»)', () => {
+  async function related() {
+    const { db } = await newDatabase();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }));
+    const rows = await addRows(db.id, [{ title: 'Фундамент' }, { title: 'Стены' }, { title: 'Крыша' }]);
+    return { db, ids: Object.fromEntries(rows.map((r) => [r.data.title, r.id])) };
+  }
+
+  test('a list of row ids, each once; titles by id of live rows of this database only; CSV by titles; filtered by empty or not', async () => {
+    const { db, ids } = await related();
+    expectOk(await writeCell(ids['Стены'], 'blocked', [ids['Фундамент']], 0));
+    expectOk(await writeCell(ids['Крыша'], 'blocked', [ids['Стены'], ids['Фундамент']], 0));
+    for (const bad of ['Фундамент', [ids['Стены'], ids['Стены']], [3]]) {
+      const res = await writeCell(ids['Фундамент'], 'blocked', bad, 0);
+      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    }
+    // Another database's row and a row in the trash have no title here.
+    const other = await related();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [ids['Фундамент']] }));
+    const named = expectOk<Array<{ id: string; title: string }>>(await api(t, ann, 'GET', `${S}/database/${db.id}/titles?${q({ ids: [ids['Стены'], ids['Фундамент'], other.ids['Крыша'], 'nope'] })}`));
+    expect(named.map((r) => r.title)).toEqual(['Стены']);
+    // The trashed «Фундамент» is left out of «Крыша»'s cell.
+    const csv = (await api(t, ann, 'GET', `${S}/database/${db.id}/export.csv?viewId="v1"`)).body;
+    expect(csv).toMatch(/\nКрыша,[^\n]*,Стены\r?\n/);
+    expect(csv).not.toContain(ids['Фундамент']);
+    const blocked = await window(db.id, { filter: { op: 'and', rules: [{ fieldId: 'blocked', condition: 'isNotEmpty' }] } });
+    expect(titles(blocked.rows).sort()).toEqual(['Крыша', 'Стены'].sort());
+    // A relation is no chart axis.
+    const chart = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'c', type: 'chart', orderedFields: [], chart: { x: { fieldId: 'blocked' }, y: { aggregate: 'count' } } } });
+    expect([chart.statusCode, errorCode(chart)]).toEqual([422, 'validation_failed']);
+  });
+
+  test('denied: an outsider reads no titles', async () => {
+    const { db, ids } = await related();
+    const res = await api(t, eve, 'GET', `${S}/database/${db.id}/titles?${q({ ids: [ids['Стены']] })}`);
+    expect(res.statusCode).toBe(403);
   });
 });
 

@@ -79,6 +79,7 @@ import {
   writeCellOver,
   ViewOrders,
   type RowQuery,
+  type CellChange,
   type WrittenCell,
 } from '../repositories/databases';
 import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
@@ -295,10 +296,17 @@ export async function databaseRoutes(server: FastifyInstance) {
     // The trash of a published database is not published.
     if (publicly && request.query.inTrash) throw forbidden('the trash of this database');
     const offset = request.query.offset ?? 0;
-    const limit = Math.min(request.query.limit ?? 100, MAX_ROW_WINDOW);
+    const limit = request.query.limit ?? 100;
+    if (limit > MAX_ROW_WINDOW && !request.query.range) throw invalid(`at most ${MAX_ROW_WINDOW} rows a window`, [{ path: 'query.limit', message: `more than ${MAX_ROW_WINDOW} only with a range` }]);
     const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, request.query), { offset, limit });
-    const rows = await readRows(app.db, block.id, ids);
+    const rows = await readRows(app.db, block.id, ids, request.query.fields);
     return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count });
+  });
+
+  app.get('/api/v3/spaces/database/:id/titles', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "Rows' titles and icons by id (a relation's cells): live rows of this database only", params: databaseParams, querystring: jsonQuery({ ids: z.array(z.string().max(128)).max(MAX_ROW_WINDOW) }) } }, async (request) => {
+    const { block } = await readableDatabase(request, request.params.id);
+    const pages = await findRowPages(app.db, block.id, request.query.ids);
+    return envelope(pages.filter((p) => p.in_trash === 0).map((p) => ({ id: p.id, title: p.title, icon: p.icon })));
   });
 
   app.get('/api/v3/spaces/row/:id', { schema: { tags: ['databases'], summary: 'One row', params: databaseParams } }, async (request) => {
@@ -396,12 +404,14 @@ export async function databaseRoutes(server: FastifyInstance) {
     const { fieldId } = request.params;
     const { value, version } = request.body;
     checkedCell(data.config, fieldId, value);
+    const changes: CellChange[] = [];
     const written = await app.db.transaction().execute(async (trx) => {
       const live = await findDatabaseBlock(trx, block.id, true);
       // A retype or an option removed in between: the value is checked against the field as it is now.
       const liveField = checkedCell(live ? databaseData(live).config : { fields: {} }, fieldId, value);
-      return writeCellIfVersion(trx, row, liveField, fieldId, fieldId === MAIN_FIELD_ID && value === null ? '' : value, version, user.id);
+      return writeCellIfVersion(trx, row, liveField, fieldId, fieldId === MAIN_FIELD_ID && value === null ? '' : value, version, user.id, changes);
     });
+    orders.cellsChanged(block.id, changes);
     if (written === null) {
       throw new AppError(422, ERROR_CODES.databaseCellConflict, 'the cell changed since this edit was made', undefined, await readCell(app.db, row.id, fieldId));
     }
@@ -423,6 +433,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       await authorizePage(app.db, user.id, row, 'edit');
       assertNotInTrash(row);
     }
+    const changes: CellChange[] = [];
     const outcome = await app.db.transaction().execute(async (trx) => {
       const live = await findDatabaseBlock(trx, block.id, true);
       const config = live ? databaseData(live).config : { fields: {} };
@@ -430,12 +441,13 @@ export async function databaseRoutes(server: FastifyInstance) {
       const refused: Array<{ rowId: string; fieldId: string }> = [];
       for (const [i, c] of cells.entries()) {
         const field = checkedCell(config, c.fieldId, c.value, `cells.${i}.value`);
-        const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, c.fieldId === MAIN_FIELD_ID && c.value === null ? '' : c.value, c.version, user.id);
+        const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, c.fieldId === MAIN_FIELD_ID && c.value === null ? '' : c.value, c.version, user.id, changes);
         if (cell) written.push(cell);
         else refused.push(c);
       }
       return { written, refused };
     });
+    orders.cellsChanged(block.id, changes);
     // A cell someone changed since its edit was made is not written: the server's copy comes back (as a 422 of one cell would).
     const conflicts = await Promise.all(outcome.refused.map((c) => readCell(app.db, c.rowId, c.fieldId)));
     tellCells(holder, block.id, rows, outcome.written, request);
@@ -706,6 +718,9 @@ export async function databaseRoutes(server: FastifyInstance) {
       const all = await orders.ids(db, block, data.config, query);
       for (let at = 0; at < all.length; at += 1000) {
         const rows = await readRows(db, block.id, all.slice(at, at + 1000));
+        // A relation's rows by their titles (those of this database still there).
+        const related = columns.filter((id) => data.config.fields[id].type === 'relation').flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
+        const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
         const lines = rows.map((row) =>
           columns.map((id) => {
             const field = data.config.fields[id];
@@ -714,7 +729,7 @@ export async function databaseRoutes(server: FastifyInstance) {
             if (field.type === 'editedTime') return row.updatedAt;
             if (field.type === 'createdBy') return names.get(row.createdBy) ?? row.createdBy;
             if (field.type === 'editedBy') return row.updatedBy ? (names.get(row.updatedBy) ?? row.updatedBy) : '';
-            return valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid) });
+            return valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid), rowTitle: (rid) => titles.get(rid) });
           }),
         );
         yield unparse(lines) + '\r\n';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { IndexHtmlTransformContext, Plugin } from 'vite';
 import { earlyScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
-import { BOARD_WINDOW, DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress.ts';
+import { BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress.ts';
 
 type Bundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 type Chunk = Extract<Bundle[string], { type: 'chunk' }>;
@@ -10,6 +10,8 @@ type Chunk = Extract<Bundle[string], { type: 'chunk' }>;
 const SCREEN_MODULE = path.join('src', 'features', 'pages', 'PageScreen.tsx');
 /** The Table view's module (src/editor/blocks/databaseRows.ts loads it lazily): asked for early when a page's top holds a database. */
 const DATABASE_MODULE = path.join('src', 'features', 'database', 'DatabaseBlock.tsx');
+/** The Calendar view's module (DatabaseBlock loads it lazily): asked for early when a database opens on a calendar. */
+const CALENDAR_MODULE = path.join('src', 'features', 'database', 'CalendarView.tsx');
 /** The translation files (src/app/translations.ts). */
 const WORDS = /(^|\/)locales\/ru\/[^/]+\.json$/;
 
@@ -51,7 +53,8 @@ export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
   };
   const screen = lazy(SCREEN_MODULE, started);
   const database = lazy(DATABASE_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName)]));
-  return { words, screen: screen.files, database: database.files, rowsWindow: DATABASE_WINDOW, boardWindow: BOARD_WINDOW };
+  const calendar = lazy(CALENDAR_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName), ...database.chunks.map((c) => c.fileName)]));
+  return { words, screen: screen.files, database: database.files, calendar: calendar.files, rowsWindow: DATABASE_WINDOW, boardWindow: BOARD_WINDOW, calendarWindow: CALENDAR_WINDOW };
 }
 
 /**

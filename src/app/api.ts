@@ -78,11 +78,14 @@ export function prefetchAnswer(path: string): void {
   answers.set(path, entry);
 }
 
-/** The answer `prefetchAnswer` asked for (taken once), or null when none is fresh; `whenIn`: only if it is in already. */
-export function takeAnswer<T>(path: string, whenIn = false): PrefetchedAnswer<T> | null {
+/**
+ * The answer `prefetchAnswer` asked for (taken once), or null when none is fresh; `whenIn`: only
+ * if it is in already; `peek`: left there (a render that may be thrown away reads it; its effect takes it).
+ */
+export function takeAnswer<T>(path: string, whenIn = false, peek = false): PrefetchedAnswer<T> | null {
   const entry = answers.get(path);
   if (!entry || (whenIn && !entry.value)) return null;
-  answers.delete(path);
+  if (!peek) answers.delete(path);
   return Date.now() - entry.at < PREFETCH_FRESH_MS ? (entry as PrefetchedAnswer<T>) : null;
 }
 

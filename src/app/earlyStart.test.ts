@@ -1,8 +1,8 @@
 import { api, prefetchGet } from './api';
 import { earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
 import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
-import { rowsPath, viewRowsQuery, BOARD_WINDOW, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
-import { firstRowsPaths } from '../editor/blocks/rowsAddress';
+import { rowsPath, viewRowsQuery, BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
+import { calendarDays, calendarRowsQuery, firstRowsPaths } from '../editor/blocks/rowsAddress';
 import { databaseApi } from '../features/database/api';
 import { RowStore } from '../features/database/rowStore';
 
@@ -10,8 +10,10 @@ const PLAN: EarlyPlan = {
   words: ['/assets/common-1.json', '/assets/documentEditor-2.json'],
   screen: { scripts: ['/assets/PageScreen-3.js', '/assets/DocumentEditor-4.js'], styles: ['/assets/PageScreen-5.css'] },
   database: { scripts: ['/assets/DatabaseBlock-6.js', '/assets/dnd-7.js'], styles: ['/assets/database-8.css'] },
+  calendar: { scripts: ['/assets/CalendarView-9.js'], styles: [] },
   rowsWindow: DATABASE_WINDOW,
   boardWindow: BOARD_WINDOW,
+  calendarWindow: CALENDAR_WINDOW,
 };
 
 // jsdom has no Response; the script makes one of the page's top once it has read it.
@@ -129,15 +131,24 @@ test('a page without a database, or whose top failed: no rows and no Table view 
   const board = (groupBy: { fieldId: string } | null) => ({ id: 'db-11', type: 'database', data: { config: { fields }, view: { layouts: [{ ...layout, groupBy }] } } });
   // The same addresses the board's columns read first (BoardView.tsx: the view's query and the column's value).
   const column = (group: string | boolean | null) => rowsPath('db-11', { ...viewRowsQuery(layout), group, offset: 0, limit: BOARD_WINDOW });
-  expect(firstRowsPaths([board({ fieldId: 'stage' })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column('o1'), column('o2'), column(null)]);
-  expect(firstRowsPaths([board({ fieldId: 'done' })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column(true), column(false)]);
-  expect(firstRowsPaths([board({ fieldId: 'note' }), board(null)], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([]);
+  expect(firstRowsPaths([board({ fieldId: 'stage' })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([column('o1'), column('o2'), column(null)]);
+  expect(firstRowsPaths([board({ fieldId: 'done' })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([column(true), column(false)]);
+  expect(firstRowsPaths([board({ fieldId: 'note' }), board(null)], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([]);
   // A person field's columns are its people, known from the view's groups only: nothing is asked early.
-  expect(firstRowsPaths([board({ fieldId: 'owner' })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([]);
+  expect(firstRowsPaths([board({ fieldId: 'owner' })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([]);
   // Columns hidden in the view are not drawn: not asked for. A chart reads figures, not rows.
-  expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([column('o1')]);
+  expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([column('o1')]);
   const chart = { id: 'db-12', type: 'database', data: { config: { fields }, view: { layouts: [{ uid: 'c', type: 'chart', name: 'Диаграмма', orderedFields: [] }] } } };
-  expect(firstRowsPaths([chart], DATABASE_WINDOW, BOARD_WINDOW)).toEqual([]);
+  expect(firstRowsPaths([chart], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([]);
+  // A calendar first: its first days' rows, by its date field (the month of today, or its week), the date alone.
+  const today = new Date(2026, 10, 26);
+  const calendarLayout = { uid: 'k', type: 'calendar', name: 'Календарь', orderedFields: [], calendar: { fieldId: 'due' } };
+  const calendar = (layoutOf: object) => ({ id: 'db-13', type: 'database', data: { config: { fields: { ...fields, due: { name: 'Срок', type: 'date' } } }, view: { layouts: [layoutOf] } } });
+  expect(firstRowsPaths([calendar(calendarLayout)], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW, today)).toEqual([rowsPath('db-13', calendarRowsQuery(calendarLayout, 'due', { from: '2026-10-25', to: '2026-12-08' }, CALENDAR_WINDOW))]);
+  expect(calendarDays('week', today)).toEqual({ from: '2026-11-22', to: '2026-12-01' });
+  expect(calendarDays('month', new Date(2026, 1, 10))).toEqual({ from: '2026-01-25', to: '2026-03-10' });
+  // No date field (not set, or no date): nothing.
+  expect(firstRowsPaths([calendar({ ...calendarLayout, calendar: null }), calendar({ ...calendarLayout, calendar: { fieldId: 'note' } })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW, today)).toEqual([]);
   for (const answer of [{ data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }], meta: {}, errors: [] }, { data: null, errors: [{ code: 'page.not_found' }] }]) {
     const asked = serve(() => answer);
     runScript('/page-10');

@@ -22,6 +22,10 @@ export interface EarlyPlan {
   /** Rows in a window (DATABASE_WINDOW): the first window of each of those databases is asked for too; a board's columns' of BOARD_WINDOW. */
   rowsWindow: number;
   boardWindow: number;
+  /** A calendar's first days' rows, at most this many (CALENDAR_WINDOW). */
+  calendarWindow: number;
+  /** The Calendar view's own chunk (FullCalendar), asked for when a database opens on a calendar. */
+  calendar: { scripts: string[]; styles: string[] };
 }
 
 /** A request the script made: when, and its answer. */
@@ -94,13 +98,17 @@ export function earlyStart(plan: EarlyPlan, rowsOf: typeof firstRowsPaths): void
       let rows: string[] = [];
       try {
         const blocks = (JSON.parse(text) as { data?: unknown }).data;
-        rows = rowsOf(Array.isArray(blocks) ? blocks : [], plan.rowsWindow, plan.boardWindow);
+        rows = rowsOf(Array.isArray(blocks) ? blocks : [], plan.rowsWindow, plan.boardWindow, plan.calendarWindow);
       } catch {
         // Not JSON, or not blocks as expected: the app reads the answer and says so; nothing is asked for early.
       }
       if (rows.length > 0) {
         for (const href of plan.database.scripts) link('modulepreload', href);
         for (const href of plan.database.styles) link('preload', href, 'style');
+        if (rows.some((path) => path.indexOf('range=') >= 0)) {
+          for (const href of plan.calendar.scripts) link('modulepreload', href);
+          for (const href of plan.calendar.styles) link('preload', href, 'style');
+        }
         for (const path of rows) get(path, api);
       }
     }

@@ -6,9 +6,11 @@
  * field and filtered by a select field (issue 16: ≤ 30 ms p95), at the top and at random
  * offsets (and the first, cold window that computes the view's order), the footer (cold and
  * kept), a cell write, and two charts over every row (issue 17: ≤ 100 ms p95): a count by a
- * select, and a sum of a number by month of a date with a series by a select. Sequential requests (one user
- * scrolling), after a warm-up; prints a table and writes test/bench/results/database-<time>.json.
- *   BENCH_ROWS=50000 BENCH_SAMPLES=200 BENCH_DBS=sqlite,postgres npm run bench:database
+ * select, and a sum of a number by month of a date with a series by a select — read again, and
+ * read right after a cell write in a field they read (BENCH_WRITE_PAIRS pairs), and a chart under
+ * a view's filter the same way. Sequential requests (one user scrolling), after a warm-up; prints
+ * a table and writes test/bench/results/database-<time>.json.
+ *   BENCH_ROWS=50000 BENCH_SAMPLES=200 BENCH_WRITE_PAIRS=40 BENCH_DBS=sqlite,postgres npm run bench:database
  */
 import { benchDatabases, figures, S, seedBigTable, startBenchServer, TABLE_FIELDS, timed, writeResults, type BenchDatabase } from './bigTable';
 import { fetchJson, signInToProcess } from '../helpers/serverProcess';
@@ -16,6 +18,7 @@ import { seeded } from '../helpers/races';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const WRITE_PAIRS = Number(process.env.BENCH_WRITE_PAIRS ?? 40);
 const DBS = benchDatabases();
 
 const q = (params: Record<string, unknown>) =>
@@ -51,16 +54,50 @@ async function measure(database: BenchDatabase) {
     for (let i = 0; i < Math.min(SAMPLES, 50); i++) calculations.push((await timed(() => fetchJson(footerUrl, { cookie })))[0]);
     // Charts (issue 17: ≤ 100 ms p95) over every row, in a chart view of their own (no filter).
     await fetchJson(`${server.url}${S}/database/${databaseId}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'chart', type: 'chart', orderedFields: [] } }) });
-    const chartBy = async (chart: unknown) => {
-      const url = `${server.url}${S}/database/${databaseId}/chart?${q({ viewId: 'chart', chart })}`;
+    const chartBy = async (chart: unknown, viewId = 'chart') => {
+      const url = `${server.url}${S}/database/${databaseId}/chart?${q({ viewId, chart })}`;
       const [coldMs, answer] = await timed(() => fetchJson<{ data: { rows: number; points: unknown[] } }>(url, { cookie }));
       const samples: number[] = [];
       for (let i = 0; i < Math.min(SAMPLES, 100); i++) samples.push((await timed(() => fetchJson(url, { cookie })))[0]);
       return { coldMs: Number(coldMs.toFixed(1)), ...figures(samples), rows: answer.data.rows, points: answer.data.points.length };
     };
-    const chartCount = await chartBy({ x: { fieldId: 'stage' }, y: { aggregate: 'count' } });
-    const chartSum = await chartBy({ x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'stage' } });
+    const countChart = { x: { fieldId: 'stage' }, y: { aggregate: 'count' } };
+    const sumChart = { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'stage' } };
+    const chartCount = await chartBy(countChart);
+    const chartSum = await chartBy(sumChart);
     const ids = (first.data as Array<{ id: string; versions: Record<string, number> }>).slice(0, 50);
+    // What people wait for in a live table: the chart read right after a cell it reads was
+    // written (its kept groups no longer hold). WRITE_PAIRS pairs of one cell write (a field the
+    // chart or its view's filter reads, in turn) and one chart read; the read is timed.
+    const versions = new Map(ids.map((row) => [row.id, { ...row.versions }]));
+    const valueOf: Record<string, (i: number) => unknown> = {
+      stage: (i) => ['a', 'b', 'd', 'e'][i % 4],
+      price: (i) => 100 + i,
+      due: (i) => `2026-${String(1 + (i % 12)).padStart(2, '0')}-15`,
+      qty: (i) => (i % 2 === 0 ? 100 : 900),
+    };
+    let written = 0;
+    const afterWrite = async (viewId: string, chart: unknown, fieldIds: string[]) => {
+      const url = `${server.url}${S}/database/${databaseId}/chart?${q({ viewId, chart })}`;
+      await fetchJson(url, { cookie });
+      const samples: number[] = [];
+      for (let i = 0; i < WRITE_PAIRS; i++, written++) {
+        const row = ids[written % ids.length];
+        const fieldId = fieldIds[i % fieldIds.length];
+        const rowVersions = versions.get(row.id)!;
+        const cell = await fetchJson<{ data: { version: number } }>(`${server.url}${S}/row/${row.id}/cells/${fieldId}`, { method: 'POST', cookie, body: JSON.stringify({ value: valueOf[fieldId](written), version: rowVersions[fieldId] ?? 0 }) });
+        rowVersions[fieldId] = cell.data.version;
+        samples.push((await timed(() => fetchJson(url, { cookie })))[0]);
+      }
+      return figures(samples);
+    };
+    const countAfterWrite = await afterWrite('chart', countChart, ['stage']);
+    const sumAfterWrite = await afterWrite('chart', sumChart, ['price', 'due', 'stage']);
+    // A chart under a view's filter (qty ≥ 500: about half the rows), written in its fields and in the filter's.
+    await fetchJson(`${server.url}${S}/database/${databaseId}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'filtered', type: 'chart', orderedFields: [], filter: { op: 'and', rules: [{ fieldId: 'qty', condition: 'gte', value: 500 }] } } }) });
+    const filteredChart = { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' } };
+    const chartFiltered = await chartBy(filteredChart, 'filtered');
+    const filteredAfterWrite = await afterWrite('filtered', filteredChart, ['stage', 'price', 'qty']);
     const writes: number[] = [];
     for (const row of ids) {
       writes.push((await timed(() => fetchJson(`${server.url}${S}/row/${row.id}/cells/note`, { method: 'POST', cookie, body: JSON.stringify({ value: 'изменено', version: row.versions.note ?? 0 }) })))[0]);
@@ -79,6 +116,10 @@ async function measure(database: BenchDatabase) {
       cellWrite: figures(writes),
       chartCount,
       chartSum,
+      chartFiltered,
+      countAfterWrite,
+      sumAfterWrite,
+      filteredAfterWrite,
     };
   } finally {
     await stop();
@@ -99,6 +140,13 @@ process.stdout.write('database  count: first  p50/p95      rows    sum by month:
 for (const r of results) {
   process.stdout.write(
     `${r.database.padEnd(9)} ${String(r.chartCount.coldMs).padEnd(12)} ${`${r.chartCount.p50}/${r.chartCount.p95}`.padEnd(12)} ${String(r.chartCount.rows).padEnd(7)} ${String(r.chartSum.coldMs).padEnd(19)} ${`${r.chartSum.p50}/${r.chartSum.p95}`.padEnd(12)} ${r.chartSum.points}\n`,
+  );
+}
+process.stdout.write(`\nCharts right after a cell write in a field they read (ms, p50/p95 of the read over ${WRITE_PAIRS} write + read pairs; filtered: sum by a select over the rows with qty ≥ 500):\n`);
+process.stdout.write('database  count p50/p95  sum by month p50/p95  filtered: first  p50/p95      after a write p50/p95\n');
+for (const r of results) {
+  process.stdout.write(
+    `${r.database.padEnd(9)} ${`${r.countAfterWrite.p50}/${r.countAfterWrite.p95}`.padEnd(14)} ${`${r.sumAfterWrite.p50}/${r.sumAfterWrite.p95}`.padEnd(21)} ${String(r.chartFiltered.coldMs).padEnd(15)} ${`${r.chartFiltered.p50}/${r.chartFiltered.p95}`.padEnd(12)} ${r.filteredAfterWrite.p50}/${r.filteredAfterWrite.p95}\n`,
   );
 }
 process.stdout.write(`\nwritten ${writeResults('database', results)}\n`);

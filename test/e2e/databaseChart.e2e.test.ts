@@ -66,6 +66,16 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
   }, true);
   await eventually(() => page.locator('.db-chart-caption').textContent(), 'По 5 строкам');
 
+  // «Категории»: «Новая» hidden (saved with the view), its bar gone; shown again.
+  await setup.getByRole('button', { name: 'Категории' }).click();
+  await page.getByRole('menuitemcheckbox', { name: /Новая/ }).click();
+  await eventually(() => xLabels(page), ['Выиграна']);
+  await setup.getByRole('button', { name: 'Скрыта 1 категория' }).click();
+  await expect(page.getByRole('menuitemcheckbox', { name: /Новая/ }).getAttribute('aria-checked')).resolves.toBe('false');
+  await page.getByRole('menuitemcheckbox', { name: /Новая/ }).click();
+  await eventually(() => xLabels(page), ['Новая', 'Выиграна']);
+  await page.keyboard.press('Escape');
+
   // A series by title: one stacked bar part per row, each named in the legend; a pie has no series.
   await setup.getByLabel('Ряды').selectOption({ label: 'Название' });
   await eventually(() => page.locator('.db-chart-figure .recharts-legend-item-text').allTextContents().then((all) => [...all].sort()), ['А', 'Б', 'В', 'Г', 'Д']);

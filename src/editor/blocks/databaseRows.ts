@@ -3,7 +3,7 @@ import type { WireBlock } from '../../../schema/block';
 import type { DatabaseConfig, DatabaseLayout } from '../../../schema/blocks/database';
 import { prefetchAnswer } from '../../app/api';
 import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
-import { BOARD_WINDOW, DATABASE_WINDOW, firstRowsPaths } from './rowsAddress';
+import { BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW, firstRowsPaths } from './rowsAddress';
 
 /**
  * What a page asks for a database before the Table view's code is there: that code (a chunk of
@@ -13,7 +13,7 @@ import { BOARD_WINDOW, DATABASE_WINDOW, firstRowsPaths } from './rowsAddress';
  * database block; the Table view's row store starts with that answer, or its first read takes it.
  */
 
-export { BOARD_WINDOW, DATABASE_WINDOW, jsonQuery, rowsPath, viewRowsQuery, type RowsQuery } from './rowsAddress';
+export { BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW, jsonQuery, rowsPath, viewRowsQuery, type RowsQuery } from './rowsAddress';
 
 const asked = new Set<string>();
 
@@ -26,7 +26,7 @@ const asked = new Set<string>();
  */
 export function prefetchFirstRows(databaseId: string, config: DatabaseConfig, layout: DatabaseLayout | undefined): void {
   if (!layout) return;
-  for (const path of firstRowsPaths([{ id: databaseId, type: 'database', data: { config, view: { layouts: [layout] } } }], DATABASE_WINDOW, BOARD_WINDOW)) prefetchPath(path);
+  for (const path of firstRowsPaths([{ id: databaseId, type: 'database', data: { config, view: { layouts: [layout] } } }], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)) prefetchPath(path);
 }
 
 function prefetchPath(path: string): void {
@@ -65,6 +65,6 @@ export function preloadDatabases(blocks: readonly WireBlock[]): Promise<Database
   if (databases.length === 0) return null;
   const code = preloadDatabaseView();
   code.catch(() => undefined);
-  for (const path of firstRowsPaths(databases, DATABASE_WINDOW, BOARD_WINDOW)) prefetchPath(path);
+  for (const path of firstRowsPaths(databases, DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)) prefetchPath(path);
   return code;
 }

@@ -12,6 +12,8 @@ import type { DatabaseLayout, FilterGroup, ViewSort } from '../../../schema/bloc
 export const DATABASE_WINDOW = 100;
 /** Cards in a window of a board's column: a column shows about ten at once, and six columns start together. */
 export const BOARD_WINDOW = 30;
+/** A calendar's days are read at once, this many rows at most (schema/database.ts MAX_RANGE_WINDOW). */
+export const CALENDAR_WINDOW = 2_500;
 
 export interface RowsQuery {
   viewId?: string;
@@ -27,6 +29,8 @@ export interface RowsQuery {
   range?: { fieldId: string; from: string; to: string };
   /** Only the rows with no date in this date field. */
   undated?: string;
+  /** Only these fields' cells (the title always). */
+  fields?: string[];
 }
 
 /** A query string of JSON-encoded values (spec §7); undefined ones are left out. */
@@ -66,19 +70,45 @@ export function boardColumnValues(field: { type?: unknown; options?: unknown } |
 }
 
 /**
+ * The days a calendar reads when it shows `today`: a month's six weeks from the Monday on or
+ * before its first (or `today`'s week), and a day more on each side (a day of the database is a
+ * UTC day; the browser's may be hours off), as local YYYY-MM-DD.
+ */
+export function calendarDays(mode: unknown, today: Date): { from: string; to: string } {
+  const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  const week = mode === 'week';
+  const first = new Date(today.getFullYear(), today.getMonth(), week ? today.getDate() : 1);
+  const monday = first.getDate() - ((first.getDay() + 6) % 7);
+  return { from: day(new Date(first.getFullYear(), first.getMonth(), monday - 1)), to: day(new Date(first.getFullYear(), first.getMonth(), monday + (week ? 7 : 42) + 1)) };
+}
+
+/** What a calendar view reads for its days (`calendarDays`): the rows meeting them, their date alone, `limit` at most. */
+export function calendarRowsQuery(layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>, fieldId: string, days: { from: string; to: string }, limit: number): RowsQuery {
+  return { ...viewRowsQuery(layout), range: { fieldId: fieldId, from: days.from, to: days.to }, fields: [fieldId], offset: 0, limit: limit };
+}
+
+/**
  * The first windows (of `limit` rows) a page's blocks start with: for each database block, its
  * first view's (the view it opens on); for a board, the first window (of `boardLimit`) of each of its columns.
  * Blocks as they come over the wire, any shape.
  */
-export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>, limit: number, boardLimit: number): string[] {
+export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>, limit: number, boardLimit: number, calendarLimit: number, today: Date = new Date()): string[] {
   const paths: string[] = [];
   for (const block of blocks) {
     if (!block || block.type !== 'database' || typeof block.id !== 'string') continue;
-    const data = block.data as { config?: { fields?: Record<string, { type?: unknown; options?: unknown }> }; view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy'>> } } | null;
+    const data = block.data as { config?: { fields?: Record<string, { type?: unknown; options?: unknown }> }; view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy' | 'calendar'>> } } | null;
     const layout = data?.view && Array.isArray(data.view.layouts) ? data.view.layouts[0] : undefined;
     if (!layout || typeof layout.uid !== 'string') continue;
-    // A chart reads its figures, not rows; a calendar the rows of the days it shows.
-    if (layout.type === 'chart' || layout.type === 'barChart' || layout.type === 'lineChart' || layout.type === 'pieChart' || layout.type === 'calendar') continue;
+    // A chart reads its figures, not rows.
+    if (layout.type === 'chart' || layout.type === 'barChart' || layout.type === 'lineChart' || layout.type === 'pieChart') continue;
+    // A calendar, the rows of the days it shows first (by a date field).
+    if (layout.type === 'calendar') {
+      const fieldId = layout.calendar ? layout.calendar.fieldId : undefined;
+      if (typeof fieldId === 'string' && data?.config?.fields?.[fieldId]?.type === 'date') {
+        paths.push(rowsPath(block.id, calendarRowsQuery(layout, fieldId, calendarDays(layout.calendar ? layout.calendar.mode : undefined, today), calendarLimit)));
+      }
+      continue;
+    }
     if (layout.type !== 'board') {
       paths.push(firstRowsPath(block.id, layout, limit));
       continue;
@@ -100,6 +130,6 @@ export function boardColumnPath(databaseId: string, layout: Pick<DatabaseLayout,
 
 /** A script's expression whose value is `firstRowsPaths`, written from the functions' text (they call each other by name there). */
 export function rowsAddressScript(): string {
-  const texts = [jsonQuery, rowsPath, viewRowsQuery, firstRowsPath, boardColumnValues, boardColumnPath, firstRowsPaths].map((fn) => fn.toString());
+  const texts = [jsonQuery, rowsPath, viewRowsQuery, firstRowsPath, boardColumnValues, boardColumnPath, calendarDays, calendarRowsQuery, firstRowsPaths].map((fn) => fn.toString());
   return `(() => {\n${texts.join('\n')}\nreturn ${firstRowsPaths.name};\n})()`;
 }

@@ -652,7 +652,7 @@ function Card({ row, layout, shown, coverId, column, tabbable, onMove, onKey, on
         if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return null;
         return (
           <div key={fieldId} className="db-card-field">
-            <CellContent field={db.config.fields[fieldId]} fieldId={fieldId} value={value} />
+            <CellContent field={db.config.fields[fieldId]} fieldId={fieldId} value={value} databaseId={db.databaseId} />
           </div>
         );
       })}

@@ -7,12 +7,13 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import interactionPlugin, { Draggable, type DateClickArg, type EventReceiveArg, type EventResizeDoneArg } from '@fullcalendar/interaction';
 import { type CalendarMode, type DatabaseLayout, type RowValue } from '../../../schema/blocks/database';
-import { MAX_ROW_WINDOW, type DatabaseChange, type WireRow } from '../../../schema/database';
+import type { DatabaseChange, WireRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
-import { viewRowsQuery } from '../../editor/blocks/rowsAddress';
+import { CALENDAR_WINDOW, calendarDays, calendarRowsQuery, viewRowsQuery } from '../../editor/blocks/rowsAddress';
 import { writeOver } from './cellWrites';
-import { readRange, eventTimes, valueFromEvent, dayString } from './calendarDates';
+import { dayString, eventTimes, fitDays, readRange, valueFromEvent, type HiddenByDay } from './calendarDates';
+import { Popover } from '../../ui/Popover';
 import { useDatabase, type DatabaseContextValue } from './context';
 import type { LiveView } from './chartConfig';
 import type { RowsQuery } from './api';
@@ -26,18 +27,18 @@ const UNDATED_SHOWN = 50;
 /** Read again this long after the last of several changes in a row. */
 const REFRESH_MS = 300;
 const VIEW_OF: Record<CalendarMode, string> = { month: 'dayGridMonth', week: 'timeGridWeek' };
+/** Items drawn on a day at most (a month's cell, a week's column); the rest are «+N». */
+const PER_DAY: Record<CalendarMode, number> = { month: 3, week: 12 };
 /** A week's hours scroll inside this height (px), from 8:00. */
 const WEEK_HEIGHT = 680;
 
-/** Every row a query gives (windows of MAX_ROW_WINDOW, the first alone, the rest at once), up to `cap`. */
-async function readAll(db: DatabaseContextValue, query: RowsQuery, signal: AbortSignal, cap: number): Promise<{ rows: WireRow[]; count: number }> {
-  const first = await db.api.rows(db.databaseId, { ...query, offset: 0, limit: MAX_ROW_WINDOW }, signal);
+/** Every row a calendar's query gives: CALENDAR_WINDOW at once (the first read may take index.html's early answer), more after, up to `cap`. */
+async function readAll(db: DatabaseContextValue, query: RowsQuery, signal: AbortSignal, cap: number, first: boolean): Promise<{ rows: WireRow[]; count: number }> {
+  const head = await db.api.rows(db.databaseId, query, signal, first);
   const rest: Array<Promise<{ rows: WireRow[] }>> = [];
-  for (let offset = MAX_ROW_WINDOW; offset < Math.min(first.count, cap); offset += MAX_ROW_WINDOW) {
-    rest.push(db.api.rows(db.databaseId, { ...query, offset, limit: MAX_ROW_WINDOW }, signal));
-  }
+  for (let offset = CALENDAR_WINDOW; offset < Math.min(head.count, cap); offset += CALENDAR_WINDOW) rest.push(db.api.rows(db.databaseId, { ...query, offset }, signal));
   const windows = await Promise.all(rest);
-  return { rows: [first, ...windows].flatMap((w) => w.rows), count: first.count };
+  return { rows: [head, ...windows].flatMap((w) => w.rows), count: head.count };
 }
 
 /**
@@ -55,8 +56,16 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   const dateFields = useMemo(() => Object.entries(db.config.fields).filter(([, f]) => f.type === 'date'), [db.config.fields]);
   const fieldId = layout.calendar?.fieldId && db.config.fields[layout.calendar.fieldId]?.type === 'date' ? layout.calendar.fieldId : null;
   const mode: CalendarMode = layout.calendar?.mode ?? 'month';
-  const [range, setRange] = useState<{ from: string; to: string } | null>(null);
-  const [rows, setRows] = useState<WireRow[] | null>(null);
+  // The days shown first are known before the calendar is drawn: their rows were asked for with
+  // the page (index.html's script); when that answer is in, the calendar's first drawing has them.
+  const [range, setRange] = useState<{ from: string; to: string }>(() => calendarDays(mode, new Date()));
+  // Peeked in the render (one React may throw away), taken in the first effect.
+  const [early] = useState(() => (fieldId ? db.api.earlyRows(db.databaseId, calendarRowsQuery(layout, fieldId, range, CALENDAR_WINDOW), true) : null));
+  const seeded = early !== null && early.count <= early.rows.length;
+  const firstRead = useRef(true);
+  const [rows, setRows] = useState<WireRow[] | null>(seeded ? early.rows : null);
+  /** The days (`from`) whose rows are shown: busy while another range is being read. */
+  const [shownFrom, setShownFrom] = useState<string | null>(seeded ? range.from : null);
   const [overCap, setOverCap] = useState(false);
   const [undated, setUndated] = useState<{ rows: WireRow[]; count: number }>({ rows: [], count: 0 });
   const [failed, setFailed] = useState(false);
@@ -65,22 +74,37 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   const queryKey = JSON.stringify(query);
 
   useEffect(() => {
-    if (!fieldId || !range) return;
+    if (!fieldId) return;
     const controller = new AbortController();
-    const days = readAll(db, { ...query, range: { fieldId, ...range } }, controller.signal, CALENDAR_MAX_ROWS);
-    const none = db.api.rows(db.databaseId, { ...query, undated: fieldId, offset: 0, limit: UNDATED_SHOWN }, controller.signal);
-    Promise.all([days, none]).then(
-      ([read, withoutDate]) => {
-        setRows(read.rows);
-        setOverCap(read.count > CALENDAR_MAX_ROWS);
-        setUndated({ rows: withoutDate.rows, count: withoutDate.count });
-        setFailed(false);
-      },
+    const first = firstRead.current;
+    firstRead.current = false;
+    // The first days' rows drawn from the early answer are not read again (the answer is taken: a later read asks).
+    if (first && seeded) db.api.earlyRows(db.databaseId, calendarRowsQuery(layout, fieldId, range, CALENDAR_WINDOW));
+    else {
+      readAll(db, calendarRowsQuery(layout, fieldId, range, CALENDAR_WINDOW), controller.signal, CALENDAR_MAX_ROWS, first).then(
+        (read) => {
+          setRows(read.rows);
+          setShownFrom(range.from);
+          setOverCap(read.count > CALENDAR_MAX_ROWS);
+          setFailed(false);
+        },
+        () => !controller.signal.aborted && setFailed(true),
+      );
+    }
+    return () => controller.abort();
+    // The query by value (`queryKey`), not by the layout object's identity.
+  }, [db.api, db.databaseId, fieldId, range.from, range.to, queryKey, reads]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The rows without a date, beside the calendar.
+  useEffect(() => {
+    if (!fieldId) return;
+    const controller = new AbortController();
+    db.api.rows(db.databaseId, { ...query, undated: fieldId, offset: 0, limit: UNDATED_SHOWN }, controller.signal).then(
+      (withoutDate) => setUndated({ rows: withoutDate.rows, count: withoutDate.count }),
       () => !controller.signal.aborted && setFailed(true),
     );
     return () => controller.abort();
-    // The query by value (`queryKey`), not by the layout object's identity.
-  }, [db.api, db.databaseId, fieldId, range?.from, range?.to, queryKey, reads]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [db.api, db.databaseId, fieldId, queryKey, reads]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Others' changes: a cell of a row here changes in place; anything that may move rows in or out is read again.
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -106,13 +130,18 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   useEffect(() => track({ applyChange, refreshSoon: again }), [track, applyChange, again]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const events = useMemo<EventInput[]>(() => {
-    if (!rows || !fieldId) return [];
-    return rows.flatMap((row) => {
+  const [shown, setShown] = useState<CalendarMode>(mode);
+  // What is drawn: at most a few items a day, the rest counted as «+N» on their days (fitDays).
+  const { events, hidden } = useMemo(() => {
+    if (!rows || !fieldId) return { events: [] as EventInput[], hidden: new Map() as HiddenByDay };
+    const items = rows.flatMap((row) => {
       const times = eventTimes(cellOf(row, fieldId));
       return times ? [{ id: row.id, title: row.data.title, ...times, extendedProps: { icon: row.data.icon } }] : [];
     });
-  }, [rows, fieldId]);
+    const fitted = fitDays(items, PER_DAY[shown]);
+    return { events: fitted.shown as EventInput[], hidden: fitted.hidden };
+  }, [rows, fieldId, shown]);
+  const [more, setMore] = useState<{ day: string; anchor: HTMLElement } | null>(null);
 
   /** A row's date written (a drop, a resize, a day given): shown at once, on the version read; put back if it fails. */
   const writeDate = async (row: WireRow, value: RowValue, revert?: () => void) => {
@@ -165,7 +194,6 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
     return () => draggable.destroy();
   }, [db.editable, fieldId, undated.rows.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const [shown, setShown] = useState<CalendarMode>(mode);
   const calendar = useRef<FullCalendar>(null);
   // A week's hours become a scroller of their own once its height is set: they start at 8:00.
   useEffect(() => {
@@ -173,7 +201,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   }, [shown]);
   const onDates = (arg: DatesSetArg) => {
     const next = readRange(arg.start, arg.end);
-    setRange((current) => (current?.from === next.from && current.to === next.to ? current : next));
+    setRange((current) => (current.from === next.from && current.to === next.to ? current : next));
     const now: CalendarMode = arg.view.type === VIEW_OF.week ? 'week' : 'month';
     setShown(now);
     if (now !== mode && db.editable && fieldId) void db.saveView(layout.uid, { calendar: { fieldId, mode: now } });
@@ -195,6 +223,19 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
         </button>
       )}
       <span className="db-calendar-daynum">{arg.dayNumberText}</span>
+      {hidden.has(dayString(arg.date)) && (
+        <button
+          type="button"
+          className="db-calendar-more"
+          aria-label={t('database.calendar.moreOn', { count: hidden.get(dayString(arg.date))!.length, day: arg.date.toLocaleDateString('ru', { day: 'numeric', month: 'long' }) })}
+          onClick={(e) => {
+            e.stopPropagation();
+            setMore({ day: dayString(arg.date), anchor: e.currentTarget });
+          }}
+        >
+          +{hidden.get(dayString(arg.date))!.length}
+        </button>
+      )}
     </>
   );
 
@@ -211,7 +252,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
       {failed && <div className="db-error">{t('database.readFailed')}</div>}
       {overCap && <div className="db-note">{t('database.calendar.tooMany', { count: CALENDAR_MAX_ROWS })}</div>}
       <div className="db-calendar-body">
-        <div className="db-calendar-grid" aria-busy={rows === null}>
+        <div className="db-calendar-grid" aria-busy={shownFrom !== range.from}>
           <FullCalendar
             ref={calendar}
             plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
@@ -220,7 +261,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
             initialView={VIEW_OF[mode]}
             headerToolbar={{ left: 'prev,next today', center: 'title', right: `${VIEW_OF.month},${VIEW_OF.week}` }}
             height={shown === 'week' ? WEEK_HEIGHT : 'auto'}
-            dayMaxEvents={3}
+            dayMaxEvents={false}
             events={events}
             eventContent={eventContent}
             editable={db.editable}
@@ -240,6 +281,23 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
             slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
           />
         </div>
+        {more && (
+          <Popover anchor={more.anchor} onClose={() => setMore(null)} label={new Date(`${more.day}T00:00:00`).toLocaleDateString('ru', { day: 'numeric', month: 'long' })} className="menu db-menu db-calendar-more-list">
+            {(hidden.get(more.day) ?? []).map((id) => (
+              <button
+                key={id}
+                type="button"
+                className="menu-item"
+                onClick={() => {
+                  setMore(null);
+                  db.openRow?.(id);
+                }}
+              >
+                {rowOf(id)?.data.title || t('database.untitledRow')}
+              </button>
+            ))}
+          </Popover>
+        )}
         <aside className="db-calendar-undated" aria-label={t('database.calendar.undated')}>
           <h3>
             {t('database.calendar.undated')} <span className="db-calendar-count">{undated.count}</span>

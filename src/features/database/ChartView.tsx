@@ -14,6 +14,7 @@ import {
   type DatabaseLayout,
 } from '../../../schema/blocks/database';
 import type { ChartAnswer } from '../../../schema/databaseChart';
+import { Popover } from '../../ui/Popover';
 import { defaultChart, type LiveView } from './chartConfig';
 import { useDatabase } from './context';
 
@@ -70,7 +71,7 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
 
   return (
     <div className="db-chart">
-      {db.editable && <ChartSetup layout={layout} chart={chart} kind={kind} onChange={save} />}
+      {db.editable && <ChartSetup layout={layout} chart={chart} kind={kind} onChange={save} answer={answer} />}
       {!chart ? (
         <div className="db-empty">{t('database.chart.notSet')}</div>
       ) : failed ? (
@@ -138,10 +139,10 @@ export function chartRows(answer: ChartAnswer): Array<Record<string, string | nu
 }
 
 /** The bar above a chart (editors): the kind (a `chart` layout), x and its bucket, the value, a series, the order, running totals. */
-function ChartSetup({ layout, chart, kind, onChange }: { layout: DatabaseLayout; chart: ChartConfig | null; kind: ChartKind; onChange(next: ChartConfig): void }) {
+function ChartSetup({ layout, chart, kind, onChange, answer }: { layout: DatabaseLayout; chart: ChartConfig | null; kind: ChartKind; onChange(next: ChartConfig): void; answer: ChartAnswer | null }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
-  const fields = Object.entries(db.config.fields).filter(([, f]) => f.type !== 'files');
+  const fields = Object.entries(db.config.fields).filter(([, f]) => f.type !== 'files' && f.type !== 'relation');
   const numbers = fields.filter(([, f]) => f.type === 'number');
   const current = chart ?? defaultChart(db.config);
   const change = (patch: Partial<ChartConfig>) => onChange({ ...current, ...patch });
@@ -248,6 +249,42 @@ function ChartSetup({ layout, chart, kind, onChange }: { layout: DatabaseLayout;
           {t('database.chart.cumulative')}
         </label>
       )}
+      {answer && answer.categories.length + answer.hidden.length > 0 && <CategoriesButton answer={answer} hidden={current.hidden ?? []} onHide={(hidden) => change({ hidden })} />}
     </div>
+  );
+}
+
+/** «Категории»: every category the rows hold, ticked when shown; a click hides or shows one (the config's `hidden`). */
+function CategoriesButton({ answer, hidden, onHide }: { answer: ChartAnswer; hidden: ChartKey[]; onHide(hidden: ChartKey[]): void }) {
+  const { t } = useTranslation('automation');
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const all = [...answer.categories, ...answer.hidden];
+  const isHidden = (key: ChartKey) => hidden.some((h) => JSON.stringify(h) === JSON.stringify(key));
+  return (
+    <>
+      <button ref={button} type="button" className={`db-button${answer.hidden.length ? ' is-on' : ''}`} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(true)}>
+        {answer.hidden.length ? t('database.chart.hiddenCount', { count: answer.hidden.length }) : t('database.chart.categories')}
+      </button>
+      {open && (
+        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.chart.categories')} className="menu db-menu db-chart-categories" role="menu">
+          {all.map((category) => (
+            <button
+              key={JSON.stringify(category.key)}
+              type="button"
+              className="menu-item"
+              role="menuitemcheckbox"
+              aria-checked={!isHidden(category.key)}
+              onClick={() => onHide(isHidden(category.key) ? hidden.filter((h) => JSON.stringify(h) !== JSON.stringify(category.key)) : [...hidden, category.key])}
+            >
+              <span className="db-check-box" aria-hidden>
+                {isHidden(category.key) ? '' : '✓'}
+              </span>
+              {category.label}
+            </button>
+          ))}
+        </Popover>
+      )}
+    </>
   );
 }

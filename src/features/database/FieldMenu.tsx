@@ -22,6 +22,7 @@ export const TYPE_ICONS: Record<DatabaseFieldType, ReactNode> = {
   status: '◔',
   date: '▦',
   person: '☺',
+  relation: '⇄',
   url: '↗',
   email: '@',
   phone: '☎',

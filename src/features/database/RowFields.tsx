@@ -87,7 +87,7 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
                   aria-label={field.name}
                   onClick={(e) => setEditing({ fieldId, anchor: e.currentTarget, base: { value: value ?? null, version: row.versions[fieldId] ?? 0 } })}
                 >
-                  {value === undefined || value === null || value === '' ? <span className="db-empty-value">{canEdit ? t('database.emptyValue') : '—'}</span> : <CellContent field={field} fieldId={fieldId} value={value} />}
+                  {value === undefined || value === null || value === '' ? <span className="db-empty-value">{canEdit ? t('database.emptyValue') : '—'}</span> : <CellContent field={field} fieldId={fieldId} value={value} databaseId={databaseId} />}
                 </button>
               )}
             </dd>
@@ -95,7 +95,7 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
         );
       })}
       {editing && (
-        <CellEditor field={config.fields[editing.fieldId]} fieldId={editing.fieldId} value={cellOf(row, editing.fieldId)} anchor={editing.anchor} members={members} done={done} addOption={addOption} rowId={row.id} />
+        <CellEditor field={config.fields[editing.fieldId]} fieldId={editing.fieldId} value={cellOf(row, editing.fieldId)} anchor={editing.anchor} members={members} done={done} addOption={addOption} rowId={row.id} databaseId={databaseId} />
       )}
     </dl>
   );

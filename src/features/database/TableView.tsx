@@ -887,6 +887,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
           done={finishEditing}
           addOption={addOptionToField}
           rowId={editingRow.id}
+          databaseId={db.databaseId}
         />
       )}
     </div>
@@ -996,7 +997,7 @@ const Row = memo(
               {value === true ? '✓' : ''}
             </span>
           ) : row ? (
-            <CellContent field={column.field} fieldId={column.fieldId} value={value} />
+            <CellContent field={column.field} fieldId={column.fieldId} value={value} databaseId={row?.databaseId} />
           ) : null}
           {col === 0 && row && canOpen && (
             <button type="button" className="db-open" data-open tabIndex={-1}>

@@ -503,7 +503,7 @@ const TimelineRow = memo(function TimelineRow({ index, top, row, spanStart, span
           </span>
           {columns.map((c) => (
             <span key={c.fieldId} className="db-timeline-cell" role="gridcell" style={{ width: c.width }}>
-              {row && <CellContent field={c.field} fieldId={c.fieldId} value={cellOf(row, c.fieldId)} />}
+              {row && <CellContent field={c.field} fieldId={c.fieldId} value={cellOf(row, c.fieldId)} databaseId={row.databaseId} />}
             </span>
           ))}
         </div>

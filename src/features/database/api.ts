@@ -33,6 +33,13 @@ export interface WireCell {
   updatedBy: string | null;
 }
 
+/** A row named by a relation: its title and icon. */
+export interface RowTitle {
+  id: string;
+  title: string;
+  icon: string | null;
+}
+
 /** A database block's answer carries the block (its data: config and view). */
 export type DatabaseBlock = WireBlock;
 
@@ -63,9 +70,9 @@ export const databaseApi = {
     const early = first ? takeAnswer<WireRow[]>(path) : null;
     return rowsWindow(early ? await early.answer : await api<WireRow[]>(path, { signal }), query);
   },
-  /** The first window when its early answer is in already (taken once), else null: the Table view's first drawing shows its rows. */
-  earlyRows(databaseId: string, query: RowsQuery): RowsWindow | null {
-    const early = takeAnswer<WireRow[]>(rowsPath(databaseId, query), true);
+  /** The first window when its early answer is in already (taken once; `peek`: left for the effect to take), else null: a view's first drawing shows its rows. */
+  earlyRows(databaseId: string, query: RowsQuery, peek = false): RowsWindow | null {
+    const early = takeAnswer<WireRow[]>(rowsPath(databaseId, query), true, peek);
     return early?.value ? rowsWindow(early.value, query) : null;
   },
   createRows(databaseId: string, rows: NewRow[], placeAfter?: string | null): Promise<WireRow[]> {
@@ -132,6 +139,10 @@ export const databaseApi = {
   /** A chart of a view (its own config, or `chart` for a preview): grouped on the server. */
   async chart(databaseId: string, viewId: string, chart?: ChartConfig, signal?: AbortSignal): Promise<ChartAnswer> {
     return (await api<ChartAnswer>(`${BASE}/database/${id(databaseId)}/chart${jsonQuery({ viewId, chart })}`, { signal })).data;
+  },
+  /** Rows' titles and icons by id (a relation's cells); rows not live in this database are left out. */
+  async titles(databaseId: string, ids: string[]): Promise<RowTitle[]> {
+    return (await api<RowTitle[]>(`${BASE}/database/${id(databaseId)}/titles${jsonQuery({ ids })}`)).data;
   },
   async groups(databaseId: string, viewId: string): Promise<WireGroup[]> {
     return (await api<WireGroup[]>(`${BASE}/database/${id(databaseId)}/groups${jsonQuery({ viewId })}`)).data;

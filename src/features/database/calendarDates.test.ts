@@ -1,4 +1,4 @@
-import { dayString, eventTimes, readRange, valueFromEvent } from './calendarDates';
+import { dayString, eventTimes, fitDays, readRange, valueFromEvent } from './calendarDates';
 
 const local = (y: number, m: number, d: number, h = 0, min = 0) => new Date(y, m - 1, d, h, min);
 
@@ -41,4 +41,42 @@ describe('an event moved or resized as a value', () => {
 test('the days read for a month on screen: a day more on each side', () => {
   expect(readRange(local(2026, 10, 26), local(2026, 12, 7))).toEqual({ from: '2026-10-25', to: '2026-12-08' });
   expect(dayString(local(2026, 1, 5, 23, 59))).toBe('2026-01-05');
+});
+
+describe('a full day: what is drawn and what is counted as «+N»', () => {
+  const item = (id: string, start: string, end?: string, allDay = true) => ({ id, title: id, start, ...(end ? { end } : {}), allDay });
+
+  test('at most `perDay` a day, the earlier and longer first; the rest hidden on each of their days', () => {
+    const items = [item('d', '2026-11-03'), item('a', '2026-11-02', '2026-11-05'), item('b', '2026-11-03'), item('c', '2026-11-03'), item('e', '2026-11-04')];
+    const { shown, hidden } = fitDays(items, 2);
+    expect(shown.map((i) => i.id)).toEqual(['a', 'b', 'e']);
+    expect(Object.fromEntries(hidden)).toEqual({ '2026-11-03': ['c', 'd'] });
+  });
+
+  test('a range that does not fit is hidden on every day it spans; no day holds more than `perDay` drawn', () => {
+    const items = [item('x', '2026-11-10'), item('y', '2026-11-11'), item('long', '2026-11-09', '2026-11-13'), item('first', '2026-11-09', '2026-11-12')];
+    const { shown, hidden } = fitDays(items, 1);
+    expect(shown.map((i) => i.id)).toEqual(['long']);
+    expect(Object.fromEntries(hidden)).toEqual({ '2026-11-09': ['first'], '2026-11-10': ['first', 'x'], '2026-11-11': ['first', 'y'] });
+  });
+
+  test('2,000 items in a month draw at most perDay × days', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => item(`i${i}`, `2026-11-${String(1 + (i % 30)).padStart(2, '0')}`, i % 5 === 0 ? `2026-11-${String(Math.min(31, 3 + (i % 30))).padStart(2, '0')}` : undefined));
+    const { shown, hidden } = fitDays(many, 3);
+    expect(shown.length).toBeLessThanOrEqual(90);
+    const perDay = new Map<string, number>();
+    for (const s of shown) {
+      const end = s.end ?? dayString(new Date(new Date(`${s.start}T00:00:00`).getTime() + 86_400_000));
+      for (let d = new Date(`${s.start}T00:00:00`); dayString(d) < end; d.setDate(d.getDate() + 1)) perDay.set(dayString(d), (perDay.get(dayString(d)) ?? 0) + 1);
+    }
+    expect(Math.max(...perDay.values())).toBeLessThanOrEqual(3);
+    expect(shown.length + new Set([...hidden.values()].flat()).size).toBe(2000);
+  });
+
+  test('a timed item is on its local day', () => {
+    const at = new Date(2026, 10, 3, 23, 30);
+    const { shown, hidden } = fitDays([item('t1', at.toISOString(), undefined, false), item('t2', new Date(2026, 10, 3, 9).toISOString(), undefined, false)], 1);
+    expect(shown.map((i) => i.id)).toEqual(['t2']);
+    expect(Object.fromEntries(hidden)).toEqual({ '2026-11-03': ['t1'] });
+  });
 });

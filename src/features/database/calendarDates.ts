@@ -74,5 +74,65 @@ export function valueFromEvent(start: Date, end: Date | null, allDay: boolean, p
  * on each side, since a day of the database is a UTC day and the browser's may be hours off.
  */
 export function readRange(start: Date, end: Date): { from: string; to: string } {
-  return { from: dayString(new Date(start.getTime() - DAY_MS)), to: dayString(new Date(end.getTime() + DAY_MS)) };
+  // By the calendar's days (not 24 hours: a day of a clock change has 23 or 25), as calendarDays counts them.
+  return { from: dayString(new Date(start.getFullYear(), start.getMonth(), start.getDate() - 1)), to: dayString(new Date(end.getFullYear(), end.getMonth(), end.getDate() + 1)) };
+}
+
+/** An item as the calendar places it: its id, title and times. */
+export interface PlacedItem extends EventTimes {
+  id: string;
+  title: string;
+}
+
+/** A day's items that did not fit on it: their ids, in the calendar's order. */
+export type HiddenByDay = Map<string, string[]>;
+
+/** An item's local days (YYYY-MM-DD), from its start to its last (at most 62). */
+function itemDays(item: EventTimes): string[] {
+  const first = item.allDay ? new Date(`${item.start}T00:00:00`) : new Date(item.start);
+  const lastMoment = item.end ? new Date((item.allDay ? new Date(`${item.end}T00:00:00`) : new Date(item.end)).getTime() - 1) : first;
+  const last = dayString(lastMoment);
+  const days: string[] = [];
+  for (let at = new Date(first.getFullYear(), first.getMonth(), first.getDate()); days.length < 62; at.setDate(at.getDate() + 1)) {
+    const day = dayString(at);
+    days.push(day);
+    if (day >= last) break;
+  }
+  return days;
+}
+
+/**
+ * Which items a calendar draws when a day holds at most `perDay` of them (a month of 2,000 items
+ * draws about a hundred; the rest are counted on their days as «+N», `hidden`). In the calendar's
+ * own order — earlier first, longer first, all-day first, then by title — each item takes the
+ * lowest row free on all its days, and is hidden if that row is `perDay` or more: what is drawn
+ * then needs no more than `perDay` rows on any day, as the calendar stacks them in the same order.
+ */
+export function fitDays<T extends PlacedItem>(items: readonly T[], perDay: number): { shown: T[]; hidden: HiddenByDay } {
+  const ms = (item: PlacedItem, edge: 'start' | 'end') => {
+    const text = edge === 'start' ? item.start : (item.end ?? item.start);
+    return item.allDay ? new Date(`${text}T00:00:00`).getTime() : Date.parse(text);
+  };
+  const ordered = [...items].sort(
+    (a, b) => ms(a, 'start') - ms(b, 'start') || ms(b, 'end') - ms(b, 'start') - (ms(a, 'end') - ms(a, 'start')) || Number(b.allDay) - Number(a.allDay) || a.title.localeCompare(b.title, 'ru'),
+  );
+  const taken = new Map<string, boolean[]>();
+  const shown: T[] = [];
+  const hidden: HiddenByDay = new Map();
+  for (const item of ordered) {
+    const days = itemDays(item);
+    let row = 0;
+    while (row < perDay && days.some((day) => taken.get(day)?.[row])) row += 1;
+    if (row < perDay) {
+      for (const day of days) {
+        const rows = taken.get(day) ?? [];
+        rows[row] = true;
+        taken.set(day, rows);
+      }
+      shown.push(item);
+    } else {
+      for (const day of days) hidden.set(day, [...(hidden.get(day) ?? []), item.id]);
+    }
+  }
+  return { shown, hidden };
 }

@@ -8,6 +8,8 @@ import type { WireUser } from '../../../schema/user';
 import { displayName, useUsers } from '../comments/userLookup';
 import { uploadFile } from '../../editor/upload';
 import { PaperclipIcon } from '../../ui/icons';
+import { databaseApi, type RowTitle } from './api';
+import { rememberTitles, useRowTitles } from './relationTitles';
 import { displayText, formatDate, linkOf } from './format';
 
 /** A file's bytes (docs/api/files.md): its link, and a picture's source. */
@@ -22,6 +24,26 @@ export function OptionChip({ option }: { option: Pick<SelectOption, 'name' | 'co
   );
 }
 
+/** A relation's rows by their titles (rows no longer there left out). */
+function RelatedRows({ databaseId, ids }: { databaseId?: string; ids: string[] }) {
+  const { t } = useTranslation('automation');
+  const titleOf = useRowTitles(databaseId, ids);
+  return (
+    <span className="db-chips">
+      {ids.map((id) => {
+        const row = titleOf(id);
+        if (row === null) return null;
+        return (
+          <span key={id} className="db-relation">
+            {row?.icon && <span aria-hidden>{row.icon} </span>}
+            {row === undefined ? '…' : row.title || t('database.untitledRow')}
+          </span>
+        );
+      })}
+    </span>
+  );
+}
+
 function PeopleNames({ ids }: { ids: string[] }) {
   const { t } = useTranslation('automation');
   const users = useUsers(ids);
@@ -29,7 +51,7 @@ function PeopleNames({ ids }: { ids: string[] }) {
 }
 
 /** A cell's content as shown (not edited). */
-export const CellContent = memo(function CellContent({ field, fieldId, value }: { field: DatabaseField; fieldId: string; value: RowValue | undefined }) {
+export const CellContent = memo(function CellContent({ field, fieldId, value, databaseId }: { field: DatabaseField; fieldId: string; value: RowValue | undefined; databaseId?: string }) {
   if (value === undefined || value === null || value === '') return null;
   switch (field.type) {
     case 'checkbox':
@@ -52,6 +74,8 @@ export const CellContent = memo(function CellContent({ field, fieldId, value }: 
     case 'createdBy':
     case 'editedBy':
       return <PeopleNames ids={Array.isArray(value) ? (value as string[]) : []} />;
+    case 'relation':
+      return <RelatedRows databaseId={databaseId} ids={Array.isArray(value) ? (value as string[]) : []} />;
     case 'url':
     case 'email':
     case 'phone': {
@@ -103,6 +127,8 @@ export interface CellEditorProps {
   addOption(fieldId: string, name: string): string | null | Promise<string | null>;
   /** The row being edited: files are uploaded to its page (they are read by its readers). */
   rowId: string;
+  /** The database: a relation's rows are looked for in it. */
+  databaseId?: string;
 }
 
 /** The editor floats over its cell (a portal: the grid's scroll box would clip it). */
@@ -398,8 +424,12 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
   );
 }
 
-function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
-  const { t } = useTranslation('automation');
+/**
+ * A cell holding a list of ids chosen from a list (people, related rows): a search box over the
+ * list `items` gives for the text typed and the ids chosen; a click chooses or drops one; Enter,
+ * Escape or a click outside write the cell, as one change.
+ */
+function ChooseMany({ value, anchor, done, searchLabel, listLabel, minWidth, empty, items, onQuery }: Pick<CellEditorProps, 'value' | 'anchor' | 'done'> & { searchLabel: string; listLabel: string; minWidth: number; empty: string; items(query: string, chosen: string[]): Array<{ id: string; label: ReactNode }>; onQuery?(text: string): void }) {
   const [chosen, setChosen] = useState<string[]>(Array.isArray(value) ? (value as string[]) : []);
   const [query, setQuery] = useState('');
   const input = useRef<HTMLInputElement>(null);
@@ -411,14 +441,17 @@ function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
     const next = chosen.length ? chosen : null;
     done(JSON.stringify(next) === JSON.stringify(value ?? null) ? undefined : next, move);
   };
-  const shown = members.filter((m) => foldText(`${m.name} ${m.email}`).includes(foldText(query)));
+  const shown = items(query, chosen);
   return (
-    <Floating anchor={anchor} minWidth={260} className="db-editor-menu">
+    <Floating anchor={anchor} minWidth={minWidth} className="db-editor-menu">
       <EditorSearch
         inputRef={input}
         value={query}
-        label={t('database.findPerson')}
-        onChange={setQuery}
+        label={searchLabel}
+        onChange={(text) => {
+          setQuery(text);
+          onQuery?.(text);
+        }}
         onKeyDown={(e) => {
           e.stopPropagation();
           if (e.key === 'Escape' || e.key === 'Enter') {
@@ -428,25 +461,91 @@ function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
         }}
         onLeave={() => finish('stay')}
       />
-      <div role="listbox" aria-label={t('database.people')} className="db-editor-options" aria-multiselectable>
-        {shown.map((member) => (
+      <div role="listbox" aria-label={listLabel} className="db-editor-options" aria-multiselectable>
+        {shown.map((item) => (
           <div
-            key={member.id}
+            key={item.id}
             role="option"
-            aria-selected={chosen.includes(member.id)}
+            aria-selected={chosen.includes(item.id)}
             className="db-editor-option"
             onMouseDown={(e) => {
               e.preventDefault();
-              setChosen((list) => (list.includes(member.id) ? list.filter((x) => x !== member.id) : [...list, member.id]));
+              setChosen((list) => (list.includes(item.id) ? list.filter((x) => x !== item.id) : [...list, item.id]));
             }}
           >
-            <span>{displayName(member, member.email)}</span>
-            {chosen.includes(member.id) && <span className="db-check">✓</span>}
+            <span>{item.label}</span>
+            {chosen.includes(item.id) && <span className="db-check">✓</span>}
           </div>
         ))}
-        {shown.length === 0 && <div className="db-editor-empty">{t('database.noPeople')}</div>}
+        {shown.length === 0 && <div className="db-editor-empty">{empty}</div>}
       </div>
     </Floating>
+  );
+}
+
+function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
+  const { t } = useTranslation('automation');
+  return (
+    <ChooseMany
+      value={value}
+      anchor={anchor}
+      done={done}
+      searchLabel={t('database.findPerson')}
+      listLabel={t('database.people')}
+      minWidth={260}
+      empty={t('database.noPeople')}
+      items={(query) => members.filter((m) => foldText(`${m.name} ${m.email}`).includes(foldText(query))).map((member) => ({ id: member.id, label: displayName(member, member.email) }))}
+    />
+  );
+}
+
+/**
+ * A relation's cell: the rows it names (chosen, on top) and the rows of the database found by
+ * their title as it is typed (`GET …/rows?search`, the titles alone), each toggled by a click;
+ * the row itself is not offered. Enter, Escape or a click outside write the cell, as one change.
+ */
+function RelationEditor({ value, anchor, done, databaseId, rowId }: CellEditorProps) {
+  const { t } = useTranslation('automation');
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<RowTitle[]>([]);
+  // The rows chosen before have their titles asked for; those chosen now were found (their titles remembered).
+  const titleOf = useRowTitles(databaseId, Array.isArray(value) ? (value as string[]) : []);
+  useEffect(() => {
+    if (!databaseId) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      databaseApi.rows(databaseId, { search: query.trim() || undefined, fields: [], offset: 0, limit: 20 }, controller.signal).then(
+        (read) => {
+          const rows = read.rows.filter((row) => row.id !== rowId).map((row) => ({ id: row.id, title: row.data.title, icon: row.data.icon }));
+          rememberTitles(databaseId, rows);
+          setFound(rows);
+        },
+        () => undefined,
+      );
+    }, 150);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [databaseId, query, rowId]);
+  const label = (row: Pick<RowTitle, 'title' | 'icon'> | null | undefined) => (
+    <>
+      {row?.icon && <span aria-hidden>{row.icon} </span>}
+      {row === undefined ? '…' : row?.title || t('database.untitledRow')}
+    </>
+  );
+  return (
+    <ChooseMany
+      value={value}
+      anchor={anchor}
+      done={done}
+      searchLabel={t('database.findRow')}
+      listLabel={t('database.relatedRows')}
+      minWidth={280}
+      empty={query ? t('database.noFound', { search: query }) : t('database.noRows')}
+      onQuery={setQuery}
+      items={(_typed, chosen) => [...chosen.map((id) => ({ id, label: label(titleOf(id)) })), ...found.filter((row) => !chosen.includes(row.id)).map((row) => ({ id: row.id, label: label(row) }))]}
+    />
   );
 }
 
@@ -459,6 +558,8 @@ export function CellEditor(props: CellEditorProps) {
       return <DateEditor {...props} />;
     case 'person':
       return <PersonEditor {...props} />;
+    case 'relation':
+      return <RelationEditor {...props} />;
     case 'files':
       return <FilesEditor {...props} />;
     case 'text':

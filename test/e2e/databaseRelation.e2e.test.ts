@@ -1,0 +1,45 @@
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browserSuite';
+import { eventually, shoot } from '../helpers/editorPage';
+import { fetchJson } from '../helpers/serverProcess';
+
+/*
+ * A relation field (rows of the same database, a timeline's «blocked by») in real Chromium
+ * against the real server: a cell's editor finds rows by their title as typed, a click chooses
+ * one, Enter writes the cell, and the cell shows the rows' titles (also after a reload).
+ */
+
+const suite = browserSuite();
+const S = () => `${suite.server.url}/api/v3/spaces`;
+const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+const cell = (page: Page, row: number, col: number) => page.locator(`.db-scroll [data-row="${row}"] [data-col="${col}"]`);
+
+it('a relation cell: rows found by title, chosen with a click, written with Enter, shown by their titles', async () => {
+  const page = await suite.signedIn('relation.editor@example.com');
+  const cookie = await cookieOf(page);
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Стройка' }) });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }) });
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Фундамент' }, { title: 'Стены' }, { title: 'Крыша' }] }) });
+  const ids = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
+  await cell(page, 1, 1).click();
+  await page.keyboard.press('Enter');
+  const search = page.getByLabel('Найти строку');
+  await search.waitFor();
+  // The row itself is not offered.
+  await eventually(() => page.getByRole('listbox', { name: 'Связанные строки' }).getByRole('option').allTextContents(), ['Фундамент', 'Крыша']);
+  await search.fill('фун');
+  await eventually(() => page.getByRole('listbox', { name: 'Связанные строки' }).getByRole('option').allTextContents(), ['Фундамент']);
+  await page.getByRole('option', { name: 'Фундамент' }).click();
+  const saved = page.waitForResponse((r) => /\/row\/[^/]+\/cells\/blocked$/.test(r.url()) && r.request().method() === 'POST');
+  await page.keyboard.press('Enter');
+  expect((await saved).status()).toBe(200);
+  await eventually(() => cell(page, 1, 1).textContent(), 'Фундамент');
+  const row = await fetchJson<{ data: { data: { values: { blocked?: string[] } } } }>(`${S()}/row/${ids['Стены']}`, { cookie });
+  expect(row.data.data.values.blocked).toEqual([ids['Фундамент']]);
+  await shoot(page, 'database-relation-1280');
+  // After a reload the titles are read for the ids (GET …/titles).
+  await page.reload();
+  await eventually(() => cell(page, 1, 1).textContent(), 'Фундамент');
+});
