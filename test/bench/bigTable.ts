@@ -219,8 +219,12 @@ const firstPaintObserver = new MutationObserver(() => {
 firstPaintObserver.observe(document, { childList: true, subtree: true });
 `;
 
-/** A page opened in a fresh context signed in with `cookie` (its init `script` given, with firstPaintScript): the tab and its first screen, ms from the navigation's start. */
-export async function openBenchPage(browser: Browser, serverUrl: string, cookie: string, pageId: string, viewport: { width: number; height: number }, script: string): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
+/**
+ * A page opened in a fresh context signed in with `cookie` (its init `script` given, with
+ * firstPaintScript, or another that sets the window's `mark` to the time of the first screen):
+ * the tab and its first screen, ms from the navigation's start.
+ */
+export async function openBenchPage(browser: Browser, serverUrl: string, cookie: string, pageId: string, viewport: { width: number; height: number }, script: string, mark = '__firstPaint'): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
   const context = await browser.newContext({ viewport });
   const at = cookie.indexOf('=');
   await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: serverUrl }]);
@@ -228,8 +232,8 @@ export async function openBenchPage(browser: Browser, serverUrl: string, cookie:
   const tab = await context.newPage();
   tab.setDefaultTimeout(30_000);
   await tab.goto(`${serverUrl}/${pageId}`);
-  await tab.waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0);
-  const firstScreen = await tab.evaluate(() => (window as unknown as { __firstPaint: number }).__firstPaint);
+  await tab.waitForFunction((name) => ((window as unknown as Record<string, number | undefined>)[name] ?? -1) > 0, mark);
+  const firstScreen = await tab.evaluate((name) => (window as unknown as Record<string, number>)[name], mark);
   return { context, tab, firstScreen };
 }
 
