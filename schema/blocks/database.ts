@@ -239,6 +239,14 @@ export type CalendarMode = (typeof CALENDAR_MODES)[number];
 export const calendarConfigSchema = z.object({ fieldId: fieldIdSchema, mode: z.enum(CALENDAR_MODES).optional() }).strict();
 export type CalendarConfig = z.infer<typeof calendarConfigSchema>;
 
+/** Timeline views (issue 17, docs/web-app.md «Timeline view»): bars from a start date field to an end date field (missing or null: the start field's range end). */
+export const TIMELINE_SCALES = ['day', 'week', 'month', 'quarter'] as const;
+export type TimelineScale = (typeof TIMELINE_SCALES)[number];
+export const timelineConfigSchema = z
+  .object({ startFieldId: fieldIdSchema, endFieldId: fieldIdSchema.nullable().optional(), scale: z.enum(TIMELINE_SCALES).optional(), table: z.boolean().optional() })
+  .strict();
+export type TimelineConfig = z.infer<typeof timelineConfigSchema>;
+
 export const databaseLayoutSchema = z
   .object({
     uid: z.string().min(1).max(64),
@@ -260,6 +268,8 @@ export const databaseLayoutSchema = z
     chart: chartConfigSchema.nullable().optional(),
     /** A calendar's dates: the date field it places rows by, and whether it shows a month or a week. */
     calendar: calendarConfigSchema.nullable().optional(),
+    /** A timeline's dates (start and end date fields), its scale, and whether its table pane shows. */
+    timeline: timelineConfigSchema.nullable().optional(),
   })
   .strict();
 export type DatabaseLayout = z.infer<typeof databaseLayoutSchema>;
@@ -344,6 +354,14 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   if (layout.calendar && !unknown(layout.calendar.fieldId, ['calendar', 'fieldId']) && config.fields[layout.calendar.fieldId].type !== 'date') {
     problems.push({ path: ['calendar', 'fieldId'], message: 'a calendar places rows by a date field' });
   }
+  if (layout.timeline) {
+    const { startFieldId, endFieldId } = layout.timeline;
+    if (!unknown(startFieldId, ['timeline', 'startFieldId']) && config.fields[startFieldId].type !== 'date') problems.push({ path: ['timeline', 'startFieldId'], message: 'a timeline starts at a date field' });
+    if (endFieldId && !unknown(endFieldId, ['timeline', 'endFieldId'])) {
+      if (config.fields[endFieldId].type !== 'date') problems.push({ path: ['timeline', 'endFieldId'], message: 'a timeline ends at a date field' });
+      else if (endFieldId === startFieldId) problems.push({ path: ['timeline', 'endFieldId'], message: 'the end is another field than the start (none: the start field\'s range)' });
+    }
+  }
   return problems;
 }
 
@@ -395,6 +413,15 @@ export function chartFitting(config: DatabaseConfig, chart: ChartConfig): ChartC
   const y = chart.y.aggregate === 'count' || yField?.type === 'number' ? chart.y : { aggregate: 'count' as const };
   if (x === chart.x && series === chart.series && y === chart.y) return chart;
   return { ...chart, x, y, series };
+}
+
+/**
+ * A timeline config without a field (deleted, or no date field any more): its start gone, no
+ * timeline (the view stays, to be set up again); its end gone, the start field's range ends the bars.
+ */
+export function timelineWithout(timeline: TimelineConfig, fieldId: string): TimelineConfig | null {
+  if (timeline.startFieldId === fieldId) return null;
+  return timeline.endFieldId === fieldId ? { ...timeline, endFieldId: null } : timeline;
 }
 export type DatabaseData = z.infer<typeof databaseDataSchema>;
 

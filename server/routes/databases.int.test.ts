@@ -779,6 +779,47 @@ describe("a calendar's days: rows by the dates of a date field", () => {
   });
 });
 
+describe("a timeline's dates: start and end date fields", () => {
+  test('a timeline starts at a date field and ends at another date field or at the start\'s range; a deleted or retyped field leaves it', async () => {
+    const { db } = await newDatabase();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'ends', field: { name: 'Конец', type: 'date' } }));
+    const timelineOf = async () => (expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`)).data as DatabaseData).view.layouts.find((l) => l.uid === 'tl')?.timeline;
+    const refused = async (timeline: unknown) => {
+      const res = await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline } });
+      return [res.statusCode, errorCode(res), (body(res).errors[0]?.details as Array<{ path: string }> | undefined)?.[0]?.path];
+    };
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'tl', type: 'timeline', orderedFields: [], timeline: { startFieldId: 'due', endFieldId: 'ends', scale: 'month', table: false } } }));
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: 'ends', scale: 'month', table: false });
+    // The start a date field, the end a date field other than the start; a scale of the four.
+    expect(await refused({ startFieldId: 'stage' })).toEqual([422, 'validation_failed', 'view.layouts.1.timeline.startFieldId']);
+    expect(await refused({ startFieldId: 'nope' })).toEqual([422, 'validation_failed', 'view.layouts.1.timeline.startFieldId']);
+    expect(await refused({ startFieldId: 'due', endFieldId: 'price' })).toEqual([422, 'validation_failed', 'view.layouts.1.timeline.endFieldId']);
+    expect(await refused({ startFieldId: 'due', endFieldId: 'due' })).toEqual([422, 'validation_failed', 'view.layouts.1.timeline.endFieldId']);
+    expect((await refused({ startFieldId: 'due', scale: 'year' }))[0]).toBe(422);
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: 'ends', scale: 'month', table: false });
+    // No end field: the start field's range is the bar.
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', endFieldId: null, scale: 'day' } } }));
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: null, scale: 'day' });
+    // The end retyped to text: the timeline keeps its start, without an end field; deleted: the same.
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', endFieldId: 'ends', scale: 'week' } } }));
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/ends`, { field: { name: 'Конец', type: 'text' } }));
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: null, scale: 'week' });
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/ends`, { field: { name: 'Конец', type: 'date' } }));
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', endFieldId: 'ends' } } }));
+    expectOk(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/ends`));
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: null });
+    // Another field retyped: nothing changes; the start retyped: no timeline (the view stays, to be set up again).
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/note`, { field: { name: 'Заметка', type: 'number' } }));
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: null });
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/due`, { field: { name: 'Срок', type: 'text' } }));
+    expect(await timelineOf()).toBeNull();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/due`, { field: { name: 'Срок', type: 'date' } }));
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due' } } }));
+    expectOk(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/due`));
+    expect(await timelineOf()).toBeNull();
+  });
+});
+
 describe('relations: rows of the same database named in a cell («blocked by»)', () => {
   async function related() {
     const { db } = await newDatabase();

@@ -13,6 +13,7 @@ import {
   databaseDataSchema,
   fieldOf,
   hasOptions,
+  timelineWithout,
   valueProblem,
   withNewOptions,
   type DatabaseData,
@@ -619,6 +620,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       if (layout.chart) layout.chart = chartFitting(config, layout.chart);
       if (layout.calendar?.fieldId === fieldId && field.type !== 'date') layout.calendar = null;
       if (layout.cover?.fieldId === fieldId && field.type !== 'files') layout.cover = null;
+      if (layout.timeline && field.type !== 'date') layout.timeline = timelineWithout(layout.timeline, fieldId);
     }
     return view;
   }
@@ -643,6 +645,7 @@ export async function databaseRoutes(server: FastifyInstance) {
         if (layout.chart) layout.chart = chartFitting({ fields }, layout.chart);
         if (layout.calendar?.fieldId === fieldId) layout.calendar = null;
         if (layout.cover?.fieldId === fieldId) layout.cover = null;
+        if (layout.timeline) layout.timeline = timelineWithout(layout.timeline, fieldId);
       }
       await deleteCellsOfField(trx, databaseId, fieldId);
       return { data: { config: { fields }, view } };

@@ -140,6 +140,10 @@ test('a page without a database, or whose top failed: no rows and no Table view 
   expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([column('o1')]);
   const chart = { id: 'db-12', type: 'database', data: { config: { fields }, view: { layouts: [{ uid: 'c', type: 'chart', name: 'Диаграмма', orderedFields: [] }] } } };
   expect(firstRowsPaths([chart], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([]);
+  // A timeline first: the table's first window (TimelineView reads the Table view's query and windows).
+  const timelineLayout = { uid: 't', type: 'timeline', name: 'Хронология', orderedFields: [], timeline: { startFieldId: 'due' }, sorts: [{ fieldId: 'due', direction: 'asc' }] };
+  const timeline = { id: 'db-14', type: 'database', data: { config: { fields }, view: { layouts: [timelineLayout] } } };
+  expect(firstRowsPaths([timeline], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([rowsPath('db-14', { ...viewRowsQuery(timelineLayout as Parameters<typeof viewRowsQuery>[0]), offset: 0, limit: DATABASE_WINDOW })]);
   // A calendar first: its first days' rows, by its date field (the month of today, or its week), the date alone.
   const today = new Date(2026, 10, 26);
   const calendarLayout = { uid: 'k', type: 'calendar', name: 'Календарь', orderedFields: [], calendar: { fieldId: 'due' } };

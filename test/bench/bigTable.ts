@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { fetchJson, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 import { seeded } from '../helpers/races';
@@ -64,6 +65,12 @@ export async function startBenchServer(database: BenchDatabase): Promise<{ serve
   }
 }
 
+/** Fields a bench adds to TABLE_FIELDS, and each row's values of them (`random(n)`: 0 … n-1, seeded). */
+export interface ExtraColumns {
+  fields: Record<string, { name: string; type: string }>;
+  values(index: number, random: (n: number) => number): Record<string, unknown>;
+}
+
 export interface SeededTable {
   pageId: string;
   databaseId: string;
@@ -75,12 +82,12 @@ export interface SeededTable {
  * A page of type Database in the caller's private section, its database given TABLE_FIELDS (shown
  * in its Table view, in that order) and `rows` rows of varied values.
  */
-export async function seedBigTable(server: ServerProcess, cookie: string, rows: number, title = 'bench database'): Promise<SeededTable> {
+export async function seedBigTable(server: ServerProcess, cookie: string, rows: number, title = 'bench database', extra?: ExtraColumns): Promise<SeededTable> {
   const page = await fetchJson<{ data: { id: string } }>(`${server.url}${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
   const blocks = await fetchJson<{ data: Array<{ id: string; type: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${server.url}${S}/note/${page.data.id}/blocks`, { cookie });
   const block = blocks.data.find((b) => b.type === 'database');
   if (!block) throw new Error('a Database page without its database block');
-  for (const [id, field] of Object.entries(TABLE_FIELDS)) {
+  for (const [id, field] of Object.entries({ ...TABLE_FIELDS, ...extra?.fields })) {
     if (id !== MAIN_FIELD_ID) await fetchJson(`${server.url}${S}/database/${block.id}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id, field }) });
   }
   const random = seeded(50);
@@ -100,6 +107,7 @@ export async function seedBigTable(server: ServerProcess, cookie: string, rows: 
           site: `https://example.com/${i}`,
           mail: `user${i}@example.com`,
           phone: `+7 900 ${String(random(10_000_000)).padStart(7, '0')}`,
+          ...extra?.values(i, random),
         },
       };
     });
@@ -157,3 +165,101 @@ export const screenFigures = (times: number[]) => ({ ...figures(times), max: Num
 
 /** Frame times: p50 / p95, how many, how many over the frame budget `limitMs`. */
 export const frameFigures = (times: number[], limitMs: number) => ({ ...figures(times), frames: times.length, over16_7: times.filter((f) => f > limitMs).length });
+
+/**
+ * In a page (an init script, with AFTER_PAINT_SCRIPT): `window.__scrollFrames(el, frames, step,
+ * horizontal, loading)` scrolls `el` by `step` px a frame (down, or right) for `frames` frames:
+ * each frame's time from its start (the animation frame's timestamp: before the scroll event,
+ * React's render, style, layout, paint) until the first task after it, the frames' intervals, and
+ * how many frames had an element matching `loading` (rows still being read). The next offset is
+ * set after the frame, when nothing is dirty, as a wheel's scroll comes in between frames (set in
+ * the frame, it would force a layout of its own).
+ */
+export const SCROLL_FRAMES_SCRIPT = `
+window.__scrollFrames = (el, frames, step, horizontal = false, loading = '.db-row.is-loading') => new Promise((resolve) => {
+  const work = [];
+  const intervals = [];
+  let loadingFrames = 0;
+  let last = 0;
+  let n = 0;
+  let at = horizontal ? el.scrollLeft : el.scrollTop;
+  const frame = (time) => {
+    if (last) intervals.push(time - last);
+    last = time;
+    if (n > 0 && el.querySelector(loading)) loadingFrames += 1;
+    window.__afterPaint((done) => {
+      if (n > 0) work.push(done - time);
+      if (n++ >= frames) return resolve({ work, intervals, loadingFrames });
+      at += step;
+      if (horizontal) el.scrollLeft = at;
+      else el.scrollTop = at;
+      requestAnimationFrame(frame);
+    });
+  };
+  requestAnimationFrame(frame);
+});
+`;
+
+export interface ScrollResult {
+  work: number[];
+  intervals: number[];
+  loadingFrames: number;
+}
+/** The page's window with SCROLL_FRAMES_SCRIPT. */
+export type ScrollingWindow = Window & { __scrollFrames(el: Element, frames: number, step: number, horizontal?: boolean, loading?: string): Promise<ScrollResult> };
+
+/** In a page (an init script, with AFTER_PAINT_SCRIPT): `window.__firstPaint`, when the first element matching `selector` was painted (the first task after the next frame). */
+export const firstPaintScript = (selector: string) => `
+const firstPaintObserver = new MutationObserver(() => {
+  if (window.__firstPaint !== undefined || !document.querySelector(${JSON.stringify(selector)})) return;
+  window.__firstPaint = -1;
+  firstPaintObserver.disconnect();
+  requestAnimationFrame(() => window.__afterPaint((at) => (window.__firstPaint = at)));
+});
+firstPaintObserver.observe(document, { childList: true, subtree: true });
+`;
+
+/**
+ * A page opened in a fresh context signed in with `cookie` (its init `script` given, with
+ * firstPaintScript, or another that sets the window's `mark` to the time of the first screen):
+ * the tab and its first screen, ms from the navigation's start.
+ */
+export async function openBenchPage(browser: Browser, serverUrl: string, cookie: string, pageId: string, viewport: { width: number; height: number }, script: string, mark = '__firstPaint'): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
+  const context = await browser.newContext({ viewport });
+  const at = cookie.indexOf('=');
+  await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: serverUrl }]);
+  await context.addInitScript(script);
+  const tab = await context.newPage();
+  tab.setDefaultTimeout(30_000);
+  await tab.goto(`${serverUrl}/${pageId}`);
+  await tab.waitForFunction((name) => ((window as unknown as Record<string, number | undefined>)[name] ?? -1) > 0, mark);
+  const firstScreen = await tab.evaluate((name) => (window as unknown as Record<string, number>)[name], mark);
+  return { context, tab, firstScreen };
+}
+
+/** The renderer's counters of CPU time (CDP Performance, thread time), ms. */
+export async function cpuCounters(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value * 1000]));
+}
+
+/**
+ * A browser bench's openings of its page: one warm-up, then `reps` openings, each in a fresh
+ * context (`open`), whose first screens are answered; the first `runs` of them go on to `measure`
+ * in that tab (answering the rest of the opening's line, which is printed).
+ */
+export async function benchOpenings(database: BenchDatabase, reps: number, runs: number, open: () => Promise<{ context: BrowserContext; tab: Page; firstScreen: number }>, measure: (opened: { context: BrowserContext; tab: Page }) => Promise<string>): Promise<number[]> {
+  const firstScreens: number[] = [];
+  for (let rep = 0; rep <= reps; rep++) {
+    const opened = await open();
+    try {
+      if (rep === 0) continue; // warm-up
+      firstScreens.push(opened.firstScreen);
+      const rest = rep <= runs ? await measure(opened) : '';
+      process.stdout.write(`[${database}] #${rep}: first screen ${opened.firstScreen.toFixed(0)} ms${rest}\n`);
+    } finally {
+      await opened.context.close();
+    }
+  }
+  return firstScreens;
+}

@@ -19,7 +19,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { launchBrowser } from '../helpers/browser';
 import { fetchJson, signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { AFTER_PAINT_SCRIPT, frameFigures, pair, percentile, runBench, S, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
+import { AFTER_PAINT_SCRIPT, benchOpenings, firstPaintScript, frameFigures, openBenchPage, pair, percentile, runBench, S, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -46,15 +46,8 @@ window.__stopFrames = () => {
   window.__frames = null;
   return work;
 };
-const observer = new MutationObserver(() => {
-  if (window.__firstCards !== undefined || !document.querySelector('.db-board .db-card:not(.is-loading)')) return;
-  window.__firstCards = -1;
-  observer.disconnect();
-  requestAnimationFrame(() => window.__afterPaint((at) => (window.__firstCards = at)));
-});
-observer.observe(document, { childList: true, subtree: true });
-`;
-type BenchWindow = Window & { __firstCards?: number; __timeFrames(): void; __stopFrames(): number[] };
+${firstPaintScript('.db-board .db-card:not(.is-loading)')}`;
+type BenchWindow = Window & { __timeFrames(): void; __stopFrames(): number[] };
 
 interface Seeded {
   pageId: string;
@@ -76,17 +69,8 @@ async function seedBoard(server: ServerProcess, cookie: string): Promise<Seeded>
   return { pageId: table.pageId, databaseId: table.databaseId };
 }
 
-async function open(browser: Browser, server: ServerProcess, cookie: string, seeded: Seeded): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const at = cookie.indexOf('=');
-  await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: server.url }]);
-  await context.addInitScript(PAGE_SCRIPT);
-  const tab = await context.newPage();
-  tab.setDefaultTimeout(30_000);
-  await tab.goto(`${server.url}/${seeded.pageId}`);
-  await tab.waitForFunction(() => ((window as unknown as BenchWindow).__firstCards ?? -1) > 0);
-  const firstScreen = await tab.evaluate(() => (window as unknown as BenchWindow).__firstCards as number);
-  return { context, tab, firstScreen };
+function open(browser: Browser, server: ServerProcess, cookie: string, seeded: Seeded): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
+  return openBenchPage(browser, server.url, cookie, seeded.pageId, VIEWPORT, PAGE_SCRIPT);
 }
 
 /** A card of the first column carried across the board and back, then dropped on the third card of the fourth column: the frames meanwhile. */
@@ -123,24 +107,12 @@ async function benchDatabase(database: BenchDatabase) {
     const cookie = await signInToProcess(server, 'board-bench@example.com');
     process.stdout.write(`[${database}] seeding ${ROWS} rows × 12 fields…\n`);
     const [seedMs, seeded] = await timed(() => seedBoard(server, cookie));
-    const firstScreens: number[] = [];
     const frames: number[] = [];
-    for (let rep = 0; rep <= REPS; rep++) {
-      const opened = await open(browser, server, cookie, seeded);
-      try {
-        if (rep === 0) continue; // warm-up
-        firstScreens.push(opened.firstScreen);
-        let line = `[${database}] #${rep}: first screen ${opened.firstScreen.toFixed(0)} ms`;
-        if (rep <= RUNS) {
-          const work = await drag(opened.tab);
-          frames.push(...work);
-          line += `; drag frame p50/p95 ${percentile(work, 50).toFixed(1)}/${percentile(work, 95).toFixed(1)} ms (${work.length} frames)`;
-        }
-        process.stdout.write(`${line}\n`);
-      } finally {
-        await opened.context.close();
-      }
-    }
+    const firstScreens = await benchOpenings(database, REPS, RUNS, () => open(browser, server, cookie, seeded), async ({ tab }) => {
+      const work = await drag(tab);
+      frames.push(...work);
+      return `; drag frame p50/p95 ${percentile(work, 50).toFixed(1)}/${percentile(work, 95).toFixed(1)} ms (${work.length} frames)`;
+    });
     return {
       database,
       rows: ROWS,

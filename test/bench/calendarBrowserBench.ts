@@ -17,7 +17,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser';
 import { fetchJson, signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { AFTER_PAINT_SCRIPT, pair, runBench, S, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
+import { AFTER_PAINT_SCRIPT, benchOpenings, openBenchPage, pair, runBench, S, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const MONTH = Number(process.env.BENCH_MONTH ?? 2_000);
@@ -74,17 +74,8 @@ async function seedCalendar(server: ServerProcess, cookie: string): Promise<Seed
   return { pageId: table.pageId, databaseId: table.databaseId, monthItems: counted.meta.count };
 }
 
-async function open(browser: Browser, server: ServerProcess, cookie: string, seeded: Seeded): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const at = cookie.indexOf('=');
-  await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: server.url }]);
-  await context.addInitScript(PAGE_SCRIPT);
-  const tab = await context.newPage();
-  tab.setDefaultTimeout(30_000);
-  await tab.goto(`${server.url}/${seeded.pageId}`);
-  await tab.waitForFunction(() => ((window as unknown as BenchWindow).__painted ?? -1) > 0);
-  const firstScreen = await tab.evaluate(() => (window as unknown as BenchWindow).__painted as number);
-  return { context, tab, firstScreen };
+function open(browser: Browser, server: ServerProcess, cookie: string, seeded: Seeded): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
+  return openBenchPage(browser, server.url, cookie, seeded.pageId, VIEWPORT, PAGE_SCRIPT, '__painted');
 }
 
 /** «Next month», settled, then «previous month»: from that click until this month's items are painted. */
@@ -110,20 +101,12 @@ async function benchDatabase(database: BenchDatabase) {
     const cookie = await signInToProcess(server, 'calendar-bench@example.com');
     process.stdout.write(`[${database}] seeding ${ROWS} rows × 12 fields and ${MONTH} in this month…\n`);
     const [seedMs, seeded] = await timed(() => seedCalendar(server, cookie));
-    const firstScreens: number[] = [];
     const switches: number[] = [];
-    for (let rep = 0; rep <= REPS; rep++) {
-      const opened = await open(browser, server, cookie, seeded);
-      try {
-        if (rep === 0) continue; // warm-up
-        firstScreens.push(opened.firstScreen);
-        const switched = await monthSwitch(opened.tab);
-        switches.push(switched);
-        process.stdout.write(`[${database}] #${rep}: first screen ${opened.firstScreen.toFixed(0)} ms; month switch ${switched.toFixed(0)} ms\n`);
-      } finally {
-        await opened.context.close();
-      }
-    }
+    const firstScreens = await benchOpenings(database, REPS, REPS, () => open(browser, server, cookie, seeded), async ({ tab }) => {
+      const switched = await monthSwitch(tab);
+      switches.push(switched);
+      return `; month switch ${switched.toFixed(0)} ms`;
+    });
     return {
       database,
       rows: ROWS + MONTH,

@@ -30,7 +30,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser';
 import { signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { AFTER_PAINT_SCRIPT, figures, frameFigures, pair, percentile, runBench, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase, type SeededTable } from './bigTable';
+import { AFTER_PAINT_SCRIPT, cpuCounters, figures, firstPaintScript, frameFigures, openBenchPage, pair, percentile, runBench, screenFigures, SCROLL_FRAMES_SCRIPT, seedBigTable, startBenchServer, timed, type BenchDatabase, type ScrollingWindow, type SeededTable } from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -48,29 +48,7 @@ const TARGETS = { firstScreenMs: 500, frameMs: 16.7, editRatio: 1.5, heapMb: 80 
  * rendering. `__scrollFrames`: the scroll loop. `__armKeys`: times each key's keydown → next paint.
  */
 const PAGE_SCRIPT = `${AFTER_PAINT_SCRIPT}
-window.__scrollFrames = (el, frames, step) => new Promise((resolve) => {
-  const work = [];
-  const intervals = [];
-  let loadingFrames = 0;
-  let last = 0;
-  let n = 0;
-  let y = el.scrollTop;
-  const frame = (at) => {
-    if (last) intervals.push(at - last);
-    last = at;
-    if (n > 0 && el.querySelector('.db-row.is-loading')) loadingFrames += 1;
-    window.__afterPaint((done) => {
-      if (n > 0) work.push(done - at);
-      if (n++ >= frames) return resolve({ work, intervals, loadingFrames });
-      // The next offset is set after the frame, when nothing is dirty, as a scroll by the wheel
-      // comes in between frames (set in the frame, it would force a layout of its own).
-      y += step;
-      el.scrollTop = y;
-      requestAnimationFrame(frame);
-    });
-  };
-  requestAnimationFrame(frame);
-});
+${SCROLL_FRAMES_SCRIPT}
 window.__armKeys = () => {
   window.__keys = [];
   if (window.__armed) return;
@@ -82,25 +60,11 @@ window.__armKeys = () => {
     if (start !== undefined) requestAnimationFrame(() => window.__afterPaint((at) => window.__keys.push(at - start)));
   }, true);
 };
-const observer = new MutationObserver(() => {
-  if (window.__firstRows !== undefined || !document.querySelector('.db-scroll .db-row:not(.is-loading)')) return;
-  window.__firstRows = -1;
-  observer.disconnect();
-  requestAnimationFrame(() => window.__afterPaint((at) => (window.__firstRows = at)));
-});
-observer.observe(document, { childList: true, subtree: true });
-`;
+${firstPaintScript('.db-scroll .db-row:not(.is-loading)')}`;
 
-interface ScrollResult {
-  work: number[];
-  intervals: number[];
-  loadingFrames: number;
-}
-type BenchWindow = Window & {
-  __firstRows?: number;
+type BenchWindow = ScrollingWindow & {
   __keys: number[];
   __armKeys(): void;
-  __scrollFrames(el: Element, frames: number, step: number): Promise<ScrollResult>;
 };
 
 interface Opened {
@@ -111,23 +75,8 @@ interface Opened {
 }
 
 async function open(browser: Browser, server: ServerProcess, cookie: string, table: SeededTable): Promise<Opened> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const at = cookie.indexOf('=');
-  await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: server.url }]);
-  await context.addInitScript(PAGE_SCRIPT);
-  const tab = await context.newPage();
-  tab.setDefaultTimeout(30_000);
-  const cdp = await context.newCDPSession(tab);
-  await tab.goto(`${server.url}/${table.pageId}`);
-  await tab.waitForFunction(() => ((window as unknown as BenchWindow).__firstRows ?? -1) > 0);
-  const firstScreen = await tab.evaluate(() => (window as unknown as BenchWindow).__firstRows as number);
-  return { context, tab, cdp, firstScreen };
-}
-
-/** The renderer's counters of CPU time (CDP Performance, thread time), ms. */
-async function cpuCounters(cdp: CDPSession): Promise<Record<string, number>> {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return Object.fromEntries(metrics.map((m) => [m.name, m.value * 1000]));
+  const opened = await openBenchPage(browser, server.url, cookie, table.pageId, VIEWPORT, PAGE_SCRIPT);
+  return { ...opened, cdp: await opened.context.newCDPSession(opened.tab) };
 }
 
 /**

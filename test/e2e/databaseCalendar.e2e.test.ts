@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
+import { pointerDrag, centreOf } from '../helpers/pointerDrag';
 import { fetchJson } from '../helpers/serverProcess';
 
 /*
@@ -38,22 +39,6 @@ const titlesOn = (page: Page, date: string) => dayCell(page, date).locator('.db-
 const event = (page: Page, title: string) => page.locator('.db-calendar .fc-event', { hasText: title });
 const cellSaved = (page: Page) => page.waitForResponse((r) => /\/row\/[^/]+\/cells\/due$/.test(r.url()) && r.request().method() === 'POST');
 
-/** Presses the mouse on `from`'s centre (or a point in it) and lets go over `to`'s, in steps (FullCalendar drags with pointer events). */
-async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
-  // A page behind another window gets no frames: FullCalendar's drag would wait for one.
-  await page.bringToFront();
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(from.x + 6, from.y + 6, { steps: 3 });
-  await page.mouse.move(to.x, to.y, { steps: 12 });
-  await page.waitForTimeout(100);
-  await page.mouse.up();
-}
-const centre = async (locator: ReturnType<Page['locator']>) => {
-  const box = (await locator.boundingBox())!;
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-};
-
 it('a calendar added from «+»: items on their days, Monday first; moved to another day, stretched into a range, an undated row given a day, a row made on a day — each saved and seen in another window; the week kept', async () => {
   const page = await suite.signedIn('calendar.planner@example.com');
   const { holderId, dates } = await calendarData(page, 'План', [
@@ -85,7 +70,7 @@ it('a calendar added from «+»: items on their days, Monday first; moved to ano
 
   // «Созвон» dragged from the 10th to the 17th: one write, the day alone still a day.
   let saved = cellSaved(page);
-  await drag(page, await centre(event(page, 'Созвон')), await centre(dayCell(page, day(17))));
+  await pointerDrag(page, await centreOf(event(page, 'Созвон')), await centreOf(dayCell(page, day(17))));
   expect((await saved).status()).toBe(200);
   await eventually(() => titlesOn(page, day(17)), ['Созвон']);
   expect(await titlesOn(page, day(10))).toEqual([]);
@@ -96,13 +81,13 @@ it('a calendar added from «+»: items on their days, Monday first; moved to ano
   await event(page, 'Созвон').hover();
   const handle = event(page, 'Созвон').locator('.fc-event-resizer-end');
   saved = cellSaved(page);
-  await drag(page, await centre(handle), await centre(dayCell(page, day(19))));
+  await pointerDrag(page, await centreOf(handle), await centreOf(dayCell(page, day(19))));
   expect((await saved).status()).toBe(200);
   await eventually(async () => (await dates())['Созвон'], { start: day(17), end: day(19) });
 
   // The undated «Идея» dragged onto the 20th: dated, out of the list.
   saved = cellSaved(page);
-  await drag(page, await centre(page.getByRole('complementary', { name: 'Без даты' }).getByText('Идея')), await centre(dayCell(page, day(20))));
+  await pointerDrag(page, await centreOf(page.getByRole('complementary', { name: 'Без даты' }).getByText('Идея')), await centreOf(dayCell(page, day(20))));
   expect((await saved).status()).toBe(200);
   await eventually(() => titlesOn(page, day(20)), ['Идея']);
   expect((await dates())['Идея']).toBe(day(20));
@@ -155,7 +140,7 @@ it('a reader sees the calendar but moves and makes nothing; a database without a
   await expect(reader.getByRole('button', { name: /Новая строка на/ }).count()).resolves.toBe(0);
   const writes: string[] = [];
   reader.on('request', (r) => r.method() === 'POST' && /\/cells\/|\/rows$/.test(r.url()) && writes.push(r.url()));
-  await drag(reader, await centre(event(reader, 'Встреча')), await centre(dayCell(reader, day(15))));
+  await pointerDrag(reader, await centreOf(event(reader, 'Встреча')), await centreOf(dayCell(reader, day(15))));
   await reader.waitForTimeout(300);
   expect(writes).toEqual([]);
   expect((await dates())['Встреча']).toBe(day(8));

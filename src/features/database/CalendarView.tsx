@@ -11,13 +11,14 @@ import type { DatabaseChange, WireRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
 import { CALENDAR_WINDOW, calendarDays, calendarRowsQuery, viewRowsQuery } from '../../editor/blocks/rowsAddress';
-import { conflictCell } from './cellWrites';
+import { writeOver } from './cellWrites';
 import { dayString, eventTimes, fitDays, readRange, valueFromEvent, type HiddenByDay } from './calendarDates';
 import { Popover } from '../../ui/Popover';
 import { useDatabase, type DatabaseContextValue } from './context';
 import type { LiveView } from './chartConfig';
 import type { RowsQuery } from './api';
 import { cellOf, withCell } from './rowStore';
+import { DateFieldNeeded, DateFieldSelect } from './DateFields';
 
 /** A calendar reads at most this many rows for the days on screen (a month of 2,000 items is well inside). */
 export const CALENDAR_MAX_ROWS = 5_000;
@@ -148,17 +149,12 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
     const show = (next: WireRow) => setRows((current) => (current?.some((r) => r.id === next.id) ? current.map((r) => (r.id === next.id ? next : r)) : [...(current ?? []), next]));
     show(withCell(row, fieldId, value));
     setUndated((current) => (current.rows.some((r) => r.id === row.id) ? { rows: current.rows.filter((r) => r.id !== row.id), count: current.count - 1 } : current));
-    let version = row.versions[fieldId] ?? 0;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const cell = await db.api.writeCell(row.id, fieldId, value, version);
-        show(withCell(row, fieldId, cell.value, cell.version));
-        return;
-      } catch (error) {
-        const theirs = conflictCell(error);
-        if (!theirs) break;
-        version = theirs.version;
-      }
+    try {
+      const [cell] = await writeOver(db.api, db.databaseId, [{ rowId: row.id, fieldId, value, version: row.versions[fieldId] ?? 0 }]);
+      show(withCell(row, fieldId, cell.value, cell.version));
+      return;
+    } catch {
+      // Put back below.
     }
     revert?.();
     showToast(t('database.writeFailed'), 'error');
@@ -345,41 +341,11 @@ function CalendarSetup({ layout, fields }: { layout: DatabaseLayout; fields: Arr
   const db = useDatabase();
   const current = layout.calendar?.fieldId ?? '';
   const choose = (fieldId: string) => void db.saveView(layout.uid, { calendar: { fieldId, mode: layout.calendar?.mode ?? 'month' } });
-  const addDateField = async () => {
-    const fieldId = newId();
-    try {
-      db.apply(await db.api.addField(db.databaseId, { name: t('database.calendar.dateField'), type: 'date' }, { id: fieldId }));
-      choose(fieldId);
-    } catch {
-      showToast(t('database.writeFailed'), 'error');
-    }
-  };
-  if (fields.length === 0) {
-    return (
-      <div className="db-empty">
-        <p>{t('database.calendar.needsField')}</p>
-        {db.editable && (
-          <button type="button" className="db-button" onClick={() => void addDateField()}>
-            {t('database.calendar.addDateField')}
-          </button>
-        )}
-      </div>
-    );
-  }
+  if (fields.length === 0) return <DateFieldNeeded message={t('database.calendar.needsField')} onAdded={choose} />;
   if (!db.editable) return current ? null : <div className="db-empty">{t('database.calendar.notSet')}</div>;
   return (
     <div className="db-chart-setup">
-      <label>
-        {t('database.calendar.by')}
-        <select value={current} onChange={(e) => choose(e.target.value)}>
-          {!current && <option value="">—</option>}
-          {fields.map(([id, f]) => (
-            <option key={id} value={id}>
-              {f.name || id}
-            </option>
-          ))}
-        </select>
-      </label>
+      <DateFieldSelect label={t('database.calendar.by')} value={current} fields={fields} onChange={choose} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseLayout, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
 import { Toaster } from '../../ui/Toast';
-import DatabaseBlock from './DatabaseBlock';
+import DatabaseBlock, { newTimelineLayout } from './DatabaseBlock';
 import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
 import { clearRowStores } from './rowStore';
 
@@ -289,5 +289,15 @@ describe('the Table view', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Развернуть группу «Срочно»' }));
     expect(second.titles(5)).toEqual(['Строка 0', 'Строка 1', 'Строка 2', 'Строка 3', 'Строка 4']);
     expect(localStorage.getItem('db.collapsedGroups:db:v1')).toBeNull();
+  });
+});
+
+describe('a new Timeline view', () => {
+  const fields = (...types: Array<'text' | 'date' | 'number'>): DatabaseConfig => ({ fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, ...Object.fromEntries(types.map((type, i) => [`f${i}`, { name: `Поле ${i}`, type }])) } });
+  test('bars from the first date field to the second (none: the first one\'s ranges), by weeks; no date field, no timeline yet', () => {
+    expect(newTimelineLayout(fields('number', 'date', 'text', 'date', 'date'), 'Хронология')).toMatchObject({ type: 'timeline', name: 'Хронология', timeline: { startFieldId: 'f1', endFieldId: 'f3', scale: 'week' } });
+    expect(newTimelineLayout(fields('date', 'number'), 'Хронология').timeline).toEqual({ startFieldId: 'f0', endFieldId: null, scale: 'week' });
+    expect(newTimelineLayout(fields('number'), 'Хронология').timeline).toBeNull();
+    expect(newTimelineLayout(fields('date'), 'Хронология').orderedFields.map((f) => f.fieldId)).toEqual([MAIN_FIELD_ID, 'f0']);
   });
 });

@@ -16,6 +16,7 @@ import { SearchBox } from './SearchBox';
 import { movedItem, useReorderable, type DropSide } from './useReorderable';
 import type { RowStore } from './rowStore';
 import { TableView } from './TableView';
+import { TimelineView } from './TimelineView';
 import { BoardView, CoverButton, makesBoardColumns } from './BoardView';
 import { defaultChart, type LiveView } from './chartConfig';
 import './database.css';
@@ -65,6 +66,12 @@ export function newChartLayout(config: DatabaseConfig, name: string): DatabaseLa
 export function newCalendarLayout(config: DatabaseConfig, name: string): DatabaseLayout {
   const date = Object.entries(config.fields).find(([, f]) => f.type === 'date')?.[0];
   return { ...newTableLayout(config, name), type: 'calendar', calendar: date ? { fieldId: date, mode: 'month' } : null };
+}
+
+/** A new Timeline view: every field in its rows, bars from the first date field, to the second if there is one (else the first's ranges), by weeks. */
+export function newTimelineLayout(config: DatabaseConfig, name: string): DatabaseLayout {
+  const [start, end] = Object.entries(config.fields).filter(([, f]) => f.type === 'date').map(([id]) => id);
+  return { ...newTableLayout(config, name), type: 'timeline', timeline: start ? { startFieldId: start, endFieldId: end ?? null, scale: 'week' } : null };
 }
 
 /** A new Board view: every field on its cards, its columns from the first status (else select, else checkbox) field, if any. */
@@ -197,7 +204,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   };
 
   const addView = async (type: NewViewType) => {
-    const made = { board: newBoardLayout, chart: newChartLayout, calendar: newCalendarLayout, table: newTableLayout };
+    const made = { board: newBoardLayout, chart: newChartLayout, calendar: newCalendarLayout, timeline: newTimelineLayout, table: newTableLayout };
     const next = made[type](config, type === 'table' ? t('database.tableView') : t(`database.layouts.${type}`));
     try {
       apply(await api.addView(databaseId, next));
@@ -259,7 +266,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 {t('database.filterAndSort')}
                 {filters > 0 && <span className="db-badge">{filters}</span>}
               </button>
-              {!CHART_TYPES.has(layout.type) && layout.type !== 'calendar' && <GroupButton layout={layout} />}
+              {!CHART_TYPES.has(layout.type) && layout.type !== 'calendar' && layout.type !== 'timeline' && <GroupButton layout={layout} />}
               {layout.type === 'board' && <CoverButton layout={layout} />}
             </div>
           )}
@@ -275,15 +282,14 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
               <Suspense fallback={<div className="db-empty">{t('database.loading')}</div>}>
                 <CalendarView key={layout.uid} layout={layout} track={track} />
               </Suspense>
+            ) : layout.type === 'timeline' ? (
+              <TimelineView key={layout.uid} layout={layout} onStore={onTableStore} fill={fill} search={search} />
             ) : CHART_TYPES.has(layout.type) ? (
               <Suspense fallback={<div className="db-empty">{t('database.loading')}</div>}>
                 <ChartView key={layout.uid} layout={layout} track={track} />
               </Suspense>
             ) : (
-              <>
-                {layout.type !== 'table' && <div className="db-note">{t('database.shownAsTable', { type: t(`database.layouts.${layout.type}`) })}</div>}
-                <TableView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} onStore={onTableStore} fill={fill} search={search} />
-              </>
+              <TableView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} onStore={onTableStore} fill={fill} search={search} />
             )}
           </>
         ) : (
@@ -375,7 +381,7 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate,
         onClick={() => (active && db.editable ? setMenu(true) : onSelect())}
         onDoubleClick={() => db.editable && setRenaming(true)}
       >
-        <span aria-hidden>{layout.type === 'board' ? '▥' : layout.type === 'calendar' ? '▤' : CHART_TYPES.has(layout.type) ? '▮' : '▦'}</span> {label}
+        <span aria-hidden>{layout.type === 'board' ? '▥' : layout.type === 'calendar' ? '▤' : layout.type === 'timeline' ? '☰' : CHART_TYPES.has(layout.type) ? '▮' : '▦'}</span> {label}
       </button>
       {menu && (
         <Popover anchor={button.current} onClose={() => setMenu(false)} label={t('database.viewMenu')} className="menu db-menu" role="menu">
@@ -459,12 +465,12 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
 }
 
 /** Views made from the «+» after the tabs. */
-const NEW_VIEW_TYPES = ['table', 'board', 'calendar', 'chart'] as const;
+const NEW_VIEW_TYPES = ['table', 'board', 'calendar', 'timeline', 'chart'] as const;
 type NewViewType = (typeof NEW_VIEW_TYPES)[number];
 /** Layout types drawn as a chart. */
 const CHART_TYPES: ReadonlySet<string> = new Set(['chart', 'barChart', 'lineChart', 'pieChart']);
 
-/** The «+» after the tabs: a new view, a table, a board, a calendar or a chart. */
+/** The «+» after the tabs: a new view, a table, a board, a calendar, a timeline or a chart. */
 function AddViewButton({ onAdd }: { onAdd(type: NewViewType): void }) {
   const { t } = useTranslation('automation');
   const [open, setOpen] = useState(false);

@@ -14,9 +14,9 @@ import { clearRowStores } from './rowStore';
 
 afterEach(clearRowStores);
 
-const config: DatabaseConfig = { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, sum: { name: 'Сумма', type: 'number' } } };
+const config: DatabaseConfig = { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, sum: { name: 'Сумма', type: 'number' }, due: { name: 'Срок', type: 'date' } } };
 const table = (uid: string, name: string, type: DatabaseLayout['type'] = 'table'): DatabaseLayout => ({ uid, type, name, orderedFields: [MAIN_FIELD_ID, 'sum'].map((fieldId) => ({ fieldId, isWrap: false })) });
-const views = (): DatabaseView => ({ layouts: [table('v1', 'Все'), table('v2', 'Мои'), table('v3', 'Хронология', 'timeline')] });
+const views = (): DatabaseView => ({ layouts: [table('v1', 'Все'), table('v2', 'Мои'), { ...table('v3', 'План', 'timeline'), timeline: { startFieldId: 'due' } }] });
 
 layOutGrid();
 
@@ -71,10 +71,11 @@ describe('a linked view (a WidgetView page)', () => {
     expect(screen.queryByLabelText('Значение ячейки')).toBeNull();
   });
 
-  test('a kind of view other than Table is shown as in a database block: a table, with a note', async () => {
+  test('a kind of view other than Table is drawn as in a database block (a timeline: its rows in its pane, its scales)', async () => {
     setup('v3');
     await screen.findByText('Строка 0');
-    expect(screen.getByText('Вид «Хронология» пока показан таблицей')).toBeTruthy();
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['☰ План']);
+    expect(screen.getByRole('button', { name: 'Неделя', pressed: true })).toBeTruthy();
   });
 
   test.each([

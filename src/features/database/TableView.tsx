@@ -31,9 +31,9 @@ export const GUTTER = 64;
 /** On a phone: the gutter holds the checkbox only, and the sticky title column leaves room for the others. */
 const PHONE_GUTTER = 32;
 const PHONE_TITLE = 150;
-const PHONE = '(max-width: 600px)';
-const onPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE).matches;
-const watchPhone = (notify: () => void) => {
+export const PHONE = '(max-width: 600px)';
+export const onPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE).matches;
+export const watchPhone = (notify: () => void) => {
   if (typeof window.matchMedia !== 'function') return () => undefined;
   const query = window.matchMedia(PHONE);
   query.addEventListener('change', notify);

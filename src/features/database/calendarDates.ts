@@ -23,12 +23,18 @@ export function dayString(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/** The day after a YYYY-MM-DD day. */
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+/** A YYYY-MM-DD day `days` later (earlier, when negative). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-function isDay(text: string): boolean {
+/** The day after a YYYY-MM-DD day. */
+function nextDay(day: string): string {
+  return addDays(day, 1);
+}
+
+/** Whether a date cell's string is a day (YYYY-MM-DD), not a moment. */
+export function isDay(text: string): boolean {
   return text.length === 10;
 }
 

@@ -1,7 +1,7 @@
 import { MAIN_FIELD_ID, type DatabaseField } from '../../../schema/blocks/database';
 import { databaseApi } from './api';
 import { CellHistory, stepWrites } from './cellHistory';
-import { mergeText, writeCell, writeCells, type CellWrite } from './cellWrites';
+import { mergeText, writeCell, writeCells, writeOver, type CellWrite } from './cellWrites';
 import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
 import { RowStore } from './rowStore';
 
@@ -159,5 +159,39 @@ describe('cell writes', () => {
     expect(history.undo()).toEqual({ cells: [], added: [], deleted: ['new-1'] });
     expect(history.redo()).toEqual({ cells: [], added: ['new-1'], deleted: [] });
     expect(history.redo()).toEqual({ cells: [], added: [], deleted: ['row-3', 'row-4'] });
+  });
+});
+
+describe('a deliberate write (a drag): written over a conflict on the server’s version', () => {
+  test('one cell by its own call: a conflict is written again on their version, the value ours', async () => {
+    const { server } = await setup();
+    // Someone wrote the sum meanwhile (version 2); the drag read version 1.
+    server.rows[0].versions.sum = 2;
+    const [cell] = await writeOver(databaseApi, 'db', [{ rowId: 'row-0', fieldId: 'sum', value: 40, version: 1 }]);
+    expect([cell.value, cell.version]).toEqual([40, 3]);
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([
+      ['row/row-0/cells/sum', { value: 40, version: 1 }],
+      ['row/row-0/cells/sum', { value: 40, version: 2 }],
+    ]);
+  });
+
+  test('several cells in one call; the one in conflict again on their version, alone', async () => {
+    const { server } = await setup();
+    server.rows[0].versions.note = 5;
+    const written = await writeOver(databaseApi, 'db', [
+      { rowId: 'row-0', fieldId: 'sum', value: 11, version: 1 },
+      { rowId: 'row-0', fieldId: 'note', value: 'Наше', version: 1 },
+    ]);
+    expect(written.map((c) => [c.fieldId, c.value, c.version])).toEqual([
+      ['sum', 11, 2],
+      ['note', 'Наше', 6],
+    ]);
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['database/db/cells', 'row/row-0/cells/note']);
+  });
+
+  test('another failure is thrown, not retried', async () => {
+    const { server } = await setup();
+    await expect(writeOver(databaseApi, 'db', [{ rowId: 'row-9', fieldId: 'sum', value: 1, version: 0 }])).rejects.toThrow();
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 });

@@ -153,3 +153,42 @@ export function conflictCell(error: unknown): WireCell | null {
   if (!data || typeof data !== 'object' || typeof data.version !== 'number') return null;
   return { rowId: data.rowId ?? '', fieldId: data.fieldId ?? '', value: (data.value ?? null) as RowValue, version: data.version, updatedAt: data.updatedAt ?? '', updatedBy: data.updatedBy ?? null };
 }
+
+/** A cell to write on the version it was read at. */
+export interface CellAtVersion {
+  rowId: string;
+  fieldId: string;
+  value: RowValue;
+  version: number;
+}
+
+/**
+ * A deliberate write (a calendar's or a timeline's drag: the value meant whatever the cell holds
+ * now): one cell by its own call, several in one call (`POST …/cells`); a cell in conflict is
+ * written again on the server's version, a few times. Answers the cells as written; throws when
+ * the call fails or a cell stays in conflict.
+ */
+export async function writeOver(api: { writeCell(rowId: string, fieldId: string, value: RowValue, version: number): Promise<WireCell>; writeCells: SendCellsOf }, databaseId: string, cells: readonly CellAtVersion[]): Promise<WireCell[]> {
+  const written: WireCell[] = [];
+  let pending = [...cells];
+  for (let attempt = 0; attempt < MAX_ATTEMPTS && pending.length > 0; attempt += 1) {
+    if (pending.length === 1) {
+      const [cell] = pending;
+      try {
+        written.push(await api.writeCell(cell.rowId, cell.fieldId, cell.value, cell.version));
+        pending = [];
+      } catch (error) {
+        const theirs = conflictCell(error);
+        if (!theirs) throw error;
+        pending = [{ ...cell, version: theirs.version }];
+      }
+      continue;
+    }
+    const answer = await api.writeCells(databaseId, pending);
+    written.push(...answer.written);
+    pending = answer.conflicts.flatMap((theirs) => pending.filter((c) => c.rowId === theirs.rowId && c.fieldId === theirs.fieldId).map((c) => ({ ...c, version: theirs.version })));
+  }
+  if (pending.length > 0) throw new Error('the cells stayed in conflict');
+  return written;
+}
+type SendCellsOf = (databaseId: string, cells: CellAtVersion[]) => Promise<{ written: WireCell[]; conflicts: WireCell[] }>;

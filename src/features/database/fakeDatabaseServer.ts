@@ -170,11 +170,11 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
 }
 
 /**
- * jsdom lays nothing out: for the tests of a file, the grid's scroll box says it is 1000 × 600,
+ * jsdom lays nothing out: for the tests of a file, the grid's scroll box (a table's, a timeline's) says it is 1000 × 600,
  * as a browser would (call at the top of a test file).
  */
 export function layOutGrid(): void {
-  const box = (size: number) => ({ configurable: true, get(this: HTMLElement) { return this.classList.contains('db-scroll') ? size : 0; } });
+  const box = (size: number) => ({ configurable: true, get(this: HTMLElement) { return this.classList.contains('db-scroll') || this.classList.contains('db-timeline-scroll') ? size : 0; } });
   beforeAll(() => {
     Object.defineProperty(HTMLElement.prototype, 'clientWidth', box(1000));
     Object.defineProperty(HTMLElement.prototype, 'clientHeight', box(600));
