@@ -243,7 +243,14 @@ export type CalendarConfig = z.infer<typeof calendarConfigSchema>;
 export const TIMELINE_SCALES = ['day', 'week', 'month', 'quarter'] as const;
 export type TimelineScale = (typeof TIMELINE_SCALES)[number];
 export const timelineConfigSchema = z
-  .object({ startFieldId: fieldIdSchema, endFieldId: fieldIdSchema.nullable().optional(), scale: z.enum(TIMELINE_SCALES).optional(), table: z.boolean().optional() })
+  .object({
+    startFieldId: fieldIdSchema,
+    endFieldId: fieldIdSchema.nullable().optional(),
+    scale: z.enum(TIMELINE_SCALES).optional(),
+    table: z.boolean().optional(),
+    /** A relation field naming the rows each row is blocked by: drawn as arrows, its dependants shifted when a bar moves. */
+    dependencyFieldId: fieldIdSchema.nullable().optional(),
+  })
   .strict();
 export type TimelineConfig = z.infer<typeof timelineConfigSchema>;
 
@@ -361,6 +368,10 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
       if (config.fields[endFieldId].type !== 'date') problems.push({ path: ['timeline', 'endFieldId'], message: 'a timeline ends at a date field' });
       else if (endFieldId === startFieldId) problems.push({ path: ['timeline', 'endFieldId'], message: 'the end is another field than the start (none: the start field\'s range)' });
     }
+    const { dependencyFieldId } = layout.timeline;
+    if (dependencyFieldId && !unknown(dependencyFieldId, ['timeline', 'dependencyFieldId']) && config.fields[dependencyFieldId].type !== 'relation') {
+      problems.push({ path: ['timeline', 'dependencyFieldId'], message: 'dependencies are a relation field' });
+    }
   }
   return problems;
 }
@@ -421,7 +432,20 @@ export function chartFitting(config: DatabaseConfig, chart: ChartConfig): ChartC
  */
 export function timelineWithout(timeline: TimelineConfig, fieldId: string): TimelineConfig | null {
   if (timeline.startFieldId === fieldId) return null;
-  return timeline.endFieldId === fieldId ? { ...timeline, endFieldId: null } : timeline;
+  let next = timeline;
+  if (next.endFieldId === fieldId) next = { ...next, endFieldId: null };
+  if (next.dependencyFieldId === fieldId) next = { ...next, dependencyFieldId: null };
+  return next;
+}
+
+/** A timeline config after a field changed its type: the fields that no longer fit go (`timelineWithout`): a start or end that is no date, dependencies that are no relation. */
+export function timelineFitting(config: DatabaseConfig, timeline: TimelineConfig): TimelineConfig | null {
+  const type = (fieldId: string | null | undefined) => (fieldId ? fieldOf(config, fieldId)?.type : undefined);
+  let next: TimelineConfig | null = timeline;
+  for (const [fieldId, wanted] of [[timeline.startFieldId, 'date'], [timeline.endFieldId, 'date'], [timeline.dependencyFieldId, 'relation']] as const) {
+    if (next && fieldId && type(fieldId) !== wanted) next = timelineWithout(next, fieldId);
+  }
+  return next;
 }
 export type DatabaseData = z.infer<typeof databaseDataSchema>;
 

@@ -779,6 +779,26 @@ describe("a calendar's days: rows by the dates of a date field", () => {
   });
 });
 
+describe("a timeline's dependencies: a relation field", () => {
+  test('dependencies are a relation field; retyped or deleted, the timeline keeps its dates without them', async () => {
+    const { db } = await newDatabase();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }));
+    const timelineOf = async () => (expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`)).data as DatabaseData).view.layouts.find((l) => l.uid === 'tl')?.timeline;
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'tl', type: 'timeline', orderedFields: [], timeline: { startFieldId: 'due', dependencyFieldId: 'blocked' } } }));
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', dependencyFieldId: 'blocked' });
+    for (const wrong of ['stage', 'nope']) {
+      const res = await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', dependencyFieldId: wrong } } });
+      expect([res.statusCode, errorCode(res), (body(res).errors[0]?.details as Array<{ path: string }> | undefined)?.[0]?.path]).toEqual([422, 'validation_failed', 'view.layouts.1.timeline.dependencyFieldId']);
+    }
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/blocked`, { field: { name: 'Заблокировано', type: 'text' } }));
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', dependencyFieldId: null });
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/blocked`, { field: { name: 'Заблокировано', type: 'relation' } }));
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', dependencyFieldId: 'blocked' } } }));
+    expectOk(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/blocked`));
+    expect(await timelineOf()).toEqual({ startFieldId: 'due', dependencyFieldId: null });
+  });
+});
+
 describe("a timeline's dates: start and end date fields", () => {
   test('a timeline starts at a date field and ends at another date field or at the start\'s range; a deleted or retyped field leaves it', async () => {
     const { db } = await newDatabase();

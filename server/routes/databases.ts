@@ -13,6 +13,7 @@ import {
   databaseDataSchema,
   fieldOf,
   hasOptions,
+  timelineFitting,
   timelineWithout,
   valueProblem,
   withNewOptions,
@@ -620,7 +621,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       if (layout.chart) layout.chart = chartFitting(config, layout.chart);
       if (layout.calendar?.fieldId === fieldId && field.type !== 'date') layout.calendar = null;
       if (layout.cover?.fieldId === fieldId && field.type !== 'files') layout.cover = null;
-      if (layout.timeline && field.type !== 'date') layout.timeline = timelineWithout(layout.timeline, fieldId);
+      if (layout.timeline) layout.timeline = timelineFitting(config, layout.timeline);
     }
     return view;
   }

@@ -3,13 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { MAIN_FIELD_ID, TIMELINE_SCALES, type DatabaseField, type DatabaseLayout, type TimelineConfig, type TimelineScale } from '../../../schema/blocks/database';
 import type { WireRow } from '../../../schema/database';
+import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
 import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { CellContent } from './cells';
 import { writeOver } from './cellWrites';
 import { useDatabase } from './context';
 import { DateFieldNeeded, DateFieldSelect } from './DateFields';
-import { cellOf, useRowStore, type RowStore } from './rowStore';
+import { cellOf, useRowStore, WINDOW_SIZE, type RowStore } from './rowStore';
+import { dependencyArrows, shiftDependants, type Planned } from './timelineDependencies';
 import { onPhone, watchPhone } from './TableView';
 import {
   axisAround,
@@ -114,6 +116,30 @@ function TimelineFieldsSetup({ layout, fields, dateFields }: { layout: DatabaseL
           onChange={(id) => save({ startFieldId: fields.startFieldId, endFieldId: id || null })}
         />
       )}
+    </div>
+  );
+}
+
+/** Dependencies: which relation field says what blocks a row («Без зависимостей»: none), or a new one made for it («Заблокировано»). */
+function DependencySetup({ layout, value }: { layout: DatabaseLayout; value: string | null }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const relations = Object.entries(db.config.fields).filter(([, f]) => f.type === 'relation');
+  const save = (dependencyFieldId: string | null) => void db.saveView(layout.uid, { timeline: { ...(layout.timeline as TimelineConfig), dependencyFieldId } });
+  const NEW = '+new';
+  const choose = async (id: string) => {
+    if (id !== NEW) return save(id || null);
+    const fieldId = newId();
+    try {
+      db.apply(await db.api.addField(db.databaseId, { name: t('database.timeline.blockedBy'), type: 'relation' }, { id: fieldId }));
+      save(fieldId);
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+  return (
+    <div className="db-chart-setup db-timeline-setup">
+      <DateFieldSelect label={t('database.timeline.dependencies')} value={value ?? ''} fields={[...relations, [NEW, { name: t('database.timeline.newBlockedBy') }]]} none={t('database.timeline.noDependencies')} onChange={(id) => void choose(id)} />
     </div>
   );
 }
@@ -248,27 +274,58 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
   };
 
   // —— Writes: one call on a drop, shown at once, put back on failure ——
-  const commit = useCallback(
-    async (row: WireRow, changes: CellChange[]) => {
-      if (changes.length === 0) return;
-      const cells = changes.map((c) => ({ rowId: row.id, fieldId: c.fieldId, value: c.value, version: row.versions[c.fieldId] ?? 0 }));
-      const before = changes.map((c) => ({ value: cellOf(row, c.fieldId) ?? null, version: row.versions[c.fieldId] ?? 0 }));
-      for (const cell of cells) store.setLocal(row.id, cell.fieldId, cell.value);
+  const commitRows = useCallback(
+    async (changed: ReadonlyArray<readonly [WireRow, CellChange[]]>) => {
+      const cells = changed.flatMap(([row, changes]) => changes.map((c) => ({ rowId: row.id, fieldId: c.fieldId, value: c.value, version: row.versions[c.fieldId] ?? 0 })));
+      if (cells.length === 0) return;
+      const before = changed.flatMap(([row, changes]) => changes.map((c) => ({ value: cellOf(row, c.fieldId) ?? null, version: row.versions[c.fieldId] ?? 0 })));
+      for (const cell of cells) store.setLocal(cell.rowId, cell.fieldId, cell.value);
       try {
         for (const cell of await writeOver(rowsApi, databaseId, cells)) store.settleLocal(cell.rowId, cell.fieldId, cell);
       } catch {
-        cells.forEach((cell, i) => store.settleLocal(row.id, cell.fieldId, before[i]));
+        cells.forEach((cell, i) => store.settleLocal(cell.rowId, cell.fieldId, before[i]));
         showToast(t('database.writeFailed'), 'error');
       }
     },
     [store, rowsApi, databaseId, t],
   );
+  const commit = useCallback((row: WireRow, changes: CellChange[]) => commitRows([[row, changes]]), [commitRows]);
+
+  // —— Dependencies («blocked by»): a relation field of the view ——
+  const dependencyFieldId = config.dependencyFieldId && db.config.fields[config.dependencyFieldId]?.type === 'relation' ? config.dependencyFieldId : null;
+  const blockersOf = useCallback((row: WireRow): string[] => {
+    const value = dependencyFieldId ? cellOf(row, dependencyFieldId) : undefined;
+    return Array.isArray(value) ? (value as string[]) : [];
+  }, [dependencyFieldId]);
 
   // —— Dragging a bar (pointer events; the pointer captured by the bar or its end) ——
   const [preview, setPreview] = useState<{ rowId: string; span: Span } | null>(null);
   const drag = useRef<Drag | null>(null);
   const justDragged = useRef(false);
   const spanOf = useCallback((row: WireRow) => rowSpan(fields, (fieldId) => cellOf(row, fieldId)), [fields]);
+  /** A bar moved or resized from `from` to `to`: its cells, and those of the rows it blocks shifted after it (rows in memory), in one write. */
+  const moveBar = useCallback(
+    (row: WireRow, from: Span, to: Span) => {
+      const changed: Array<readonly [WireRow, CellChange[]]> = [[row, cellsFromBar(fields, (fieldId) => cellOf(row, fieldId), from, to)]];
+      if (dependencyFieldId) {
+        const planned = new Map<string, Planned>();
+        for (const w of store.loadedWindows()) {
+          for (let i = w * WINDOW_SIZE; i < (w + 1) * WINDOW_SIZE; i++) {
+            const known = store.rowAt(i);
+            const span = known && spanOf(known);
+            if (known && span) planned.set(known.id, { id: known.id, ...span, blockedBy: blockersOf(known) });
+          }
+        }
+        for (const [id, span] of shiftDependants({ id: row.id, ...to, blockedBy: blockersOf(row) }, planned)) {
+          const dependant = store.rowById(id);
+          const was = dependant && spanOf(dependant);
+          if (dependant && was) changed.push([dependant, cellsFromBar(fields, (fieldId) => cellOf(dependant, fieldId), was, span)]);
+        }
+      }
+      void commitRows(changed);
+    },
+    [fields, dependencyFieldId, store, spanOf, blockersOf, commitRows],
+  );
   const onBarDown = useCallback(
     (event: PointerEvent<HTMLElement>, rowId: string, mode: DragMode) => {
       justDragged.current = false;
@@ -300,7 +357,7 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
     justDragged.current = true;
     const row = store.rowById(current.rowId);
     const to = draggedSpan(current.span, current.mode, current.days);
-    if (row) void commit(row, cellsFromBar(fields, (fieldId) => cellOf(row, fieldId), current.span, to));
+    if (row) moveBar(row, current.span, to);
     setPreview(null);
   };
   const onPointerCancel = () => {
@@ -338,14 +395,24 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
       if (!row || !span) return;
       event.preventDefault();
       const to = draggedSpan(span, event.shiftKey ? 'end' : 'move', event.key === 'ArrowLeft' ? -1 : 1);
-      void commit(row, cellsFromBar(fields, (fieldId) => cellOf(row, fieldId), span, to));
+      moveBar(row, span, to);
     },
-    [editable, store, spanOf, fields, commit, open],
+    [editable, store, spanOf, moveBar, open],
   );
 
   const labels = useMemo(() => ({ untitled: t('database.untitledRow'), setDay: t('database.timeline.setDay'), resizeStart: t('database.timeline.resizeStart'), resizeEnd: t('database.timeline.resizeEnd') }), [t]);
   const dateLabel = useMemo(() => new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }), []);
   const handlers = useMemo(() => ({ onBarDown, onLaneClick, onBarKey, open, spanLabel: (span: Span) => (span.start === span.end ? dateLabel.format(new Date(dayOf(span.start))) : `${dateLabel.format(new Date(dayOf(span.start)))} – ${dateLabel.format(new Date(dayOf(span.end)))}`) }), [onBarDown, onLaneClick, onBarKey, open, dateLabel]);
+
+  // The bars drawn (rows on screen with dates), for the dependency arrows between them.
+  const drawnBars = new Map<string, { index: number; span: Span; blockedBy: string[] }>();
+  if (dependencyFieldId) {
+    for (const item of items) {
+      const row = store.rowAt(item.index);
+      const span = row ? (preview?.rowId === row.id ? preview.span : spanOf(row)) : null;
+      if (row && span) drawnBars.set(row.id, { index: item.index, span, blockedBy: blockersOf(row) });
+    }
+  }
 
   const now = new Date();
   const todayX = dayX(axis, today) + axis.dayWidth * ((now.getHours() * 60 + now.getMinutes()) / 1440);
@@ -372,6 +439,7 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
           {t('database.timeline.table')}
         </button>
         {editable && dateFields.length > 1 && <TimelineFieldsSetup layout={layout} fields={fields} dateFields={dateFields} />}
+        {editable && <DependencySetup layout={layout} value={dependencyFieldId} />}
       </div>
       <div
         ref={scroll}
@@ -422,6 +490,7 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
           </div>
           {/* The pane's side below the last row (the grid is not seen under it when there are few rows). */}
           {showTable && <div className="db-timeline-pane-fill" style={{ width: pane, height: lanesHeight, marginTop: -lanesHeight }} aria-hidden />}
+          {dependencyFieldId && <DependencyArrows axis={axis} pane={showTable ? pane : 0} width={width} height={count * ROW_HEIGHT} bars={drawnBars} />}
           {items.map((item) => {
             const row = store.rowAt(item.index);
             const span = row ? (preview?.rowId === row.id ? preview.span : spanOf(row)) : null;
@@ -456,6 +525,34 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
 }
 
 const NO_COLUMNS: PaneColumn[] = [];
+
+/** «Blocked by» as arrows: from a blocker's end to the start of the row it blocks, both drawn (an SVG over the lanes, passing the pointer through). */
+function DependencyArrows({ axis, pane, width, height, bars }: { axis: Axis; pane: number; width: number; height: number; bars: ReadonlyMap<string, { index: number; span: Span; blockedBy: string[] }> }) {
+  const paths = dependencyArrows(bars).map(([from, to]) => {
+    const a = bars.get(from)!;
+    const b = bars.get(to)!;
+    const start = barGeometry(axis, a.index, a.span);
+    const end = barGeometry(axis, b.index, b.span);
+    const x1 = start.x + start.width;
+    const y1 = start.y + start.height / 2;
+    const x2 = end.x;
+    const y2 = end.y + end.height / 2;
+    // Out of the blocker's end, down (or up) between the lanes, into the dependant's start.
+    const bend = Math.max(x1 + 8, Math.min(x2 - 8, x1 + 16));
+    const d = x2 - 8 >= x1 + 8 ? `M${x1} ${y1} H${bend} V${y2} H${x2}` : `M${x1} ${y1} H${x1 + 8} V${(y1 + y2) / 2} H${x2 - 8} V${y2} H${x2}`;
+    return <path key={`${from}>${to}`} d={d} data-from={from} data-to={to} markerEnd="url(#db-timeline-arrow)" />;
+  });
+  return (
+    <svg className="db-timeline-arrows" style={{ left: pane }} width={width} height={height} aria-hidden>
+      <defs>
+        <marker id="db-timeline-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <path d="M0 0 L8 4 L0 8 z" />
+        </marker>
+      </defs>
+      {paths}
+    </svg>
+  );
+}
 
 interface RowHandlers {
   onBarDown(event: PointerEvent<HTMLElement>, rowId: string, mode: DragMode): void;
