@@ -27,6 +27,9 @@ const UNDATED_SHOWN = 50;
 /** Read again this long after the last of several changes in a row. */
 const REFRESH_MS = 300;
 const VIEW_OF: Record<CalendarMode, string> = { month: 'dayGridMonth', week: 'timeGridWeek' };
+const PLUGINS = [dayGridPlugin, timeGridPlugin, interactionPlugin];
+const HEADER_TOOLBAR = { left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek' };
+const HOURS = { hour: '2-digit', minute: '2-digit', hour12: false } as const;
 /** Items drawn on a day at most (a month's cell, a week's column); the rest are «+N». */
 const PER_DAY: Record<CalendarMode, number> = { month: 3, week: 12 };
 /** A week's hours scroll inside this height (px), from 8:00. */
@@ -207,16 +210,38 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
     if (now !== mode && db.editable && fieldId) void db.saveView(layout.uid, { calendar: { fieldId, mode: now } });
   };
 
-  const dayCell = (arg: DayCellContentArg) => (
+  // FullCalendar takes its options again on every render and draws again what changed: its
+  // handlers are stable (they call the render's own through `latest`), its objects constants.
+  const latest = useRef({ moved, received, onDates, createOn, openRow: db.openRow, editable: db.editable });
+  latest.current = { moved, received, onDates, createOn, openRow: db.openRow, editable: db.editable };
+  const stable = useMemo(
+    () => ({
+      moved: (info: EventDropArg | EventResizeDoneArg) => latest.current.moved(info),
+      received: (info: EventReceiveArg) => latest.current.received(info),
+      onDates: (arg: DatesSetArg) => latest.current.onDates(arg),
+      eventClick: (info: { jsEvent: globalThis.MouseEvent; event: { id: string } }) => {
+        info.jsEvent.preventDefault();
+        latest.current.openRow?.(info.event.id);
+      },
+      dateClick: (info: DateClickArg) => {
+        if (latest.current.editable && info.view.type === VIEW_OF.week) void latest.current.createOn(info.date, info.allDay);
+      },
+    }),
+    [],
+  );
+
+  const editable = db.editable;
+  const dayCell = useCallback(
+    (arg: DayCellContentArg) => (
     <>
-      {db.editable && fieldId && arg.view.type === VIEW_OF.month && (
+      {editable && fieldId && arg.view.type === VIEW_OF.month && (
         <button
           type="button"
           className="db-calendar-add"
           aria-label={t('database.calendar.addOn', { day: arg.date.toLocaleDateString('ru', { day: 'numeric', month: 'long' }) })}
           onClick={(e) => {
             e.stopPropagation();
-            void createOn(arg.date, true);
+            void latest.current.createOn(arg.date, true);
           }}
         >
           +
@@ -237,6 +262,8 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
         </button>
       )}
     </>
+    ),
+    [editable, fieldId, hidden, t],
   );
 
   if (!fieldId) {
@@ -255,30 +282,27 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
         <div className="db-calendar-grid" aria-busy={shownFrom !== range.from}>
           <FullCalendar
             ref={calendar}
-            plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+            plugins={PLUGINS}
             locale={ruLocale}
             firstDay={1}
             initialView={VIEW_OF[mode]}
-            headerToolbar={{ left: 'prev,next today', center: 'title', right: `${VIEW_OF.month},${VIEW_OF.week}` }}
+            headerToolbar={HEADER_TOOLBAR}
             height={shown === 'week' ? WEEK_HEIGHT : 'auto'}
             dayMaxEvents={false}
             events={events}
             eventContent={eventContent}
             editable={db.editable}
             droppable={db.editable}
-            eventDrop={moved}
-            eventResize={moved}
-            eventReceive={received}
-            eventClick={(info) => {
-              info.jsEvent.preventDefault();
-              db.openRow?.(info.event.id);
-            }}
-            dateClick={(info: DateClickArg) => db.editable && info.view.type === VIEW_OF.week && void createOn(info.date, info.allDay)}
-            datesSet={onDates}
+            eventDrop={stable.moved}
+            eventResize={stable.moved}
+            eventReceive={stable.received}
+            eventClick={stable.eventClick}
+            dateClick={stable.dateClick}
+            datesSet={stable.onDates}
             dayCellContent={dayCell}
             nowIndicator
-            eventTimeFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
-            slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+            eventTimeFormat={HOURS}
+            slotLabelFormat={HOURS}
           />
         </div>
         {more && (
