@@ -78,6 +78,8 @@ export function readRange(start: Date, end: Date): { from: string; to: string } 
   return { from: dayString(new Date(start.getFullYear(), start.getMonth(), start.getDate() - 1)), to: dayString(new Date(end.getFullYear(), end.getMonth(), end.getDate() + 1)) };
 }
 
+const TITLE_ORDER = new Intl.Collator('ru');
+
 /** An item as the calendar places it: its id, title and times. */
 export interface PlacedItem extends EventTimes {
   id: string;
@@ -109,13 +111,14 @@ function itemDays(item: EventTimes): string[] {
  * then needs no more than `perDay` rows on any day, as the calendar stacks them in the same order.
  */
 export function fitDays<T extends PlacedItem>(items: readonly T[], perDay: number): { shown: T[]; hidden: HiddenByDay } {
-  const ms = (item: PlacedItem, edge: 'start' | 'end') => {
-    const text = edge === 'start' ? item.start : (item.end ?? item.start);
-    return item.allDay ? new Date(`${text}T00:00:00`).getTime() : Date.parse(text);
-  };
-  const ordered = [...items].sort(
-    (a, b) => ms(a, 'start') - ms(b, 'start') || ms(b, 'end') - ms(b, 'start') - (ms(a, 'end') - ms(a, 'start')) || Number(b.allDay) - Number(a.allDay) || a.title.localeCompare(b.title, 'ru'),
-  );
+  const ms = (item: PlacedItem, text: string) => (item.allDay ? new Date(`${text}T00:00:00`).getTime() : Date.parse(text));
+  // Each item's times read once (a sort compares each many times).
+  const keyed = items.map((item) => {
+    const start = ms(item, item.start);
+    return { item, start, length: ms(item, item.end ?? item.start) - start };
+  });
+  keyed.sort((a, b) => a.start - b.start || b.length - a.length || Number(b.item.allDay) - Number(a.item.allDay) || TITLE_ORDER.compare(a.item.title, b.item.title));
+  const ordered = keyed.map((k) => k.item);
   const taken = new Map<string, boolean[]>();
   const shown: T[] = [];
   const hidden: HiddenByDay = new Map();
