@@ -116,7 +116,7 @@ it('a calendar added from «+»: items on their days, Monday first; moved to ano
 
 it('a reader sees the calendar but moves and makes nothing; a database without a date field is offered one', async () => {
   const owner = await suite.signedIn('calendar.owner@example.com');
-  const { cookie, holderId, db, dates } = await calendarData(owner, 'Общий календарь', [['Встреча', day(8)]]);
+  const { cookie, holderId, db, dates } = await calendarData(owner, 'Общий календарь', [['Встреча', day(8)], ...['А', 'Б', 'В', 'Г', 'Д'].map((name): [string, unknown] => [`Задача ${name}`, day(9)])]);
   await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'c1', type: 'calendar', name: 'Календарь', orderedFields: [], calendar: { fieldId: 'due' } } }) });
   // The reader on a phone, in the dark.
   const reader = await suite.signedIn('calendar.reader@example.com');
@@ -136,6 +136,13 @@ it('a reader sees the calendar but moves and makes nothing; a database without a
   await reader.waitForTimeout(500);
   expect(ranged.length).toBeLessThanOrEqual(2);
   expect(ranged[0]).toContain('fields=["due"]');
+  // A full day: three drawn, «+2» lists the other two (by the calendar's order: by title), a click opens one.
+  await eventually(() => titlesOn(reader, day(9)), ['Задача А', 'Задача Б', 'Задача В']);
+  await dayCell(reader, day(9)).getByRole('button', { name: /^Ещё 2 строки/ }).click();
+  await eventually(() => reader.locator('.db-calendar-more-list .menu-item').allTextContents(), ['Задача Г', 'Задача Д']);
+  await reader.locator('.db-calendar-more-list .menu-item', { hasText: 'Задача Д' }).click();
+  await reader.getByRole('dialog').getByText('Задача Д').first().waitFor();
+  await reader.keyboard.press('Escape');
   await shoot(reader, 'database-calendar-375-dark');
   await expect(reader.getByRole('button', { name: /Новая строка на/ }).count()).resolves.toBe(0);
   const writes: string[] = [];

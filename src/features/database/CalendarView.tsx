@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import FullCalendar from '@fullcalendar/react';
 import type { DatesSetArg, EventContentArg, EventDropArg, EventInput, DayCellContentArg } from '@fullcalendar/core';
@@ -233,40 +233,33 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   );
 
   const editable = db.editable;
+  // A day's number, its «+» (editors, a month) and its «+N»: plain DOM nodes in FullCalendar's own
+  // tree, not a React portal each (42 of them, and one per item, made a month's first drawing
+  // slow); their clicks come to the grid's handler (`onGridClick`).
   const dayCell = useCallback(
-    (arg: DayCellContentArg) => (
-    <>
-      {editable && fieldId && arg.view.type === VIEW_OF.month && (
-        <button
-          type="button"
-          className="db-calendar-add"
-          aria-label={t('database.calendar.addOn', { day: DAY_NAME.format(arg.date) })}
-          onClick={(e) => {
-            e.stopPropagation();
-            void latest.current.createOn(arg.date, true);
-          }}
-        >
-          +
-        </button>
-      )}
-      <span className="db-calendar-daynum">{arg.dayNumberText}</span>
-      {hidden.has(dayString(arg.date)) && (
-        <button
-          type="button"
-          className="db-calendar-more"
-          aria-label={t('database.calendar.moreOn', { count: hidden.get(dayString(arg.date))!.length, day: DAY_NAME.format(arg.date) })}
-          onClick={(e) => {
-            e.stopPropagation();
-            setMore({ day: dayString(arg.date), anchor: e.currentTarget });
-          }}
-        >
-          +{hidden.get(dayString(arg.date))!.length}
-        </button>
-      )}
-    </>
-    ),
+    (arg: DayCellContentArg) => {
+      const day = dayString(arg.date);
+      const nodes: Node[] = [];
+      if (editable && fieldId && arg.view.type === VIEW_OF.month) {
+        nodes.push(element('button', 'db-calendar-add', '+', { type: 'button', 'data-action': 'add', 'data-day': day, 'aria-label': t('database.calendar.addOn', { day: DAY_NAME.format(arg.date) }) }));
+      }
+      nodes.push(element('span', 'db-calendar-daynum', arg.dayNumberText));
+      const more = hidden.get(day);
+      if (more) {
+        nodes.push(element('button', 'db-calendar-more', `+${more.length}`, { type: 'button', 'data-action': 'more', 'data-day': day, 'aria-label': t('database.calendar.moreOn', { count: more.length, day: DAY_NAME.format(arg.date) }) }));
+      }
+      return { domNodes: nodes };
+    },
     [editable, fieldId, hidden, t],
   );
+  const onGridClick = (event: ReactMouseEvent<HTMLDivElement>) => {
+    const button = (event.target as HTMLElement).closest<HTMLElement>('button[data-action]');
+    const day = button?.dataset.day;
+    if (!button || !day) return;
+    event.stopPropagation();
+    if (button.dataset.action === 'add') void createOn(new Date(`${day}T00:00:00`), true);
+    else setMore({ day, anchor: button });
+  };
 
   if (!fieldId) {
     return (
@@ -281,7 +274,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
       {failed && <div className="db-error">{t('database.readFailed')}</div>}
       {overCap && <div className="db-note">{t('database.calendar.tooMany', { count: CALENDAR_MAX_ROWS })}</div>}
       <div className="db-calendar-body">
-        <div className="db-calendar-grid" aria-busy={shownFrom !== range.from}>
+        <div className="db-calendar-grid" aria-busy={shownFrom !== range.from} onClick={onGridClick}>
           <FullCalendar
             ref={calendar}
             plugins={PLUGINS}
@@ -352,13 +345,20 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
 /** An event on the calendar: the row's icon and title (or «Без названия»). */
 function eventContent(arg: EventContentArg) {
   const icon = arg.event.extendedProps.icon as string | null | undefined;
-  return (
-    <span className="db-calendar-event" data-row-id={arg.event.id}>
-      {arg.timeText && <span className="db-calendar-time">{arg.timeText}</span>}
-      {icon && <span aria-hidden>{icon}</span>}
-      <span className="db-calendar-title">{arg.event.title || '\u00a0'}</span>
-    </span>
-  );
+  const root = element('span', 'db-calendar-event', null, { 'data-row-id': arg.event.id });
+  if (arg.timeText) root.append(element('span', 'db-calendar-time', arg.timeText));
+  if (icon) root.append(element('span', null, icon, { 'aria-hidden': 'true' }));
+  root.append(element('span', 'db-calendar-title', arg.event.title || '\u00a0'));
+  return { domNodes: [root] };
+}
+
+/** An element for FullCalendar's content (its text set as text, never as HTML). */
+function element(tag: string, className: string | null, text: string | null, attributes: Record<string, string> = {}): HTMLElement {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  return node;
 }
 
 /** «Календарь по: …»: the date field a calendar places rows by (editors); when the database has none, a date field is made for it. */
