@@ -879,6 +879,28 @@ describe('relations: rows of the same database named in a cell («blocked by»)'
   });
 });
 
+describe("a database's revision: where it stands, for a view joining its live channel", () => {
+  test('rows come with the revision they were read at; it moves with every write that changes what a view reads, and only then', async () => {
+    const { db } = await newDatabase();
+    const revision = async () => expectOk<{ revision: string }>(await api(t, ann, 'GET', `${S}/database/${db.id}/revision`)).revision;
+    const read = async () => body<WireRow[]>(await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q({ limit: 10 })}`)).meta.revision as string;
+    const first = await read();
+    expect(await revision()).toBe(first);
+    expect(await revision()).toBe(first);
+    const [row] = await addRows(db.id, [{ title: 'a' }]);
+    const afterRow = await revision();
+    expect(afterRow).not.toBe(first);
+    expectOk(await writeCell(row.id, 'note', 'x', 0));
+    const afterCell = await revision();
+    expect(afterCell).not.toBe(afterRow);
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { name: 'Другое имя' } }));
+    expect(await revision()).not.toBe(afterCell);
+    expect(await read()).toBe(await revision());
+    // An outsider learns nothing.
+    expect((await api(t, eve, 'GET', `${S}/database/${db.id}/revision`)).statusCode).toBe(403);
+  });
+});
+
 describe('the ordered ids a view keeps (ADR 7)', () => {
   test("another server process's writes reach this process's view at once: cells of the sort field, rows made, moved and trashed", async () => {
     const other = await buildApp({ ...t.config }, { logger: false, mailer: t.mailer });

@@ -58,6 +58,7 @@ import { envelope, presentElement } from '../presenters';
 import { findBlock, presentBlock, updateBlockIfVersion } from '../repositories/blocks';
 import { foldChart, keptChartGroups, userNamesOf } from '../repositories/databaseCharts';
 import { findLayoutHolder } from '../repositories/databaseLayouts';
+import { databaseRevision } from '../repositories/databaseRevisions';
 import {
   cellsOfField,
   groupCounts,
@@ -299,9 +300,16 @@ export async function databaseRoutes(server: FastifyInstance) {
     const offset = request.query.offset ?? 0;
     const limit = request.query.limit ?? 100;
     if (limit > MAX_ROW_WINDOW && !request.query.range) throw invalid(`at most ${MAX_ROW_WINDOW} rows a window`, [{ path: 'query.limit', message: `more than ${MAX_ROW_WINDOW} only with a range` }]);
+    // Read before the rows: a write landing in between makes it older than they are (a join then reads them again), never newer.
+    const revision = await databaseRevision(app.db, block);
     const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, request.query), { offset, limit });
     const rows = await readRows(app.db, block.id, ids, request.query.fields);
-    return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count });
+    return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count, revision });
+  });
+
+  app.get('/api/v3/spaces/database/:id/revision', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "Where the database stands (as the rows' meta.revision): a view joining its live channel reads its rows again only when it moved", params: databaseParams } }, async (request) => {
+    const { block } = await readableDatabase(request, request.params.id);
+    return envelope({ revision: await databaseRevision(app.db, block) });
   });
 
   app.get('/api/v3/spaces/database/:id/titles', { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: "Rows' titles and icons by id (a relation's cells): live rows of this database only", params: databaseParams, querystring: jsonQuery({ ids: z.array(z.string().max(128)).max(MAX_ROW_WINDOW) }) } }, async (request) => {

@@ -172,8 +172,14 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     if (!live) return;
     return live.connection.subscribe(channels.element(host.pageId, live.userId), {
       onJoined: () => {
-        // Back after a drop: what changed meanwhile is read again.
-        for (const store of stores.current) store.refreshSoon();
+        // Joined (first, or back after a drop): what changed since the views read their rows is
+        // read again — unless the database has not moved since (one small call, not every window).
+        const all = [...stores.current];
+        if (!all.some((store) => store.refreshUnless)) return all.forEach((store) => store.refreshSoon());
+        api.revision(databaseId).then(
+          (revision) => all.forEach((store) => (store.refreshUnless ? store.refreshUnless(revision) : store.refreshSoon())),
+          () => all.forEach((store) => store.refreshSoon()),
+        );
       },
       onEvent(event, payload) {
         if (event !== 'database') return;
@@ -182,7 +188,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
         for (const store of stores.current) store.applyChange(change.change);
       },
     });
-  }, [live, host.pageId, databaseId]);
+  }, [live, host.pageId, databaseId, api]);
   /** What the view drawn reads (the table's rows, a board's columns, a chart) hears others' changes while it is there. */
   const track = useCallback((store: LiveView) => {
     stores.current.add(store);

@@ -21,6 +21,8 @@ export interface RowsWindow {
   count: number;
   offset: number;
   hasMoreNext: boolean;
+  /** Where the database stood when they were read (`GET …/revision` says where it stands now). */
+  revision?: string;
 }
 
 /** A cell as the server has it after a write (and in a cell_conflict's `data`). */
@@ -48,8 +50,8 @@ async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promi
 }
 
 function rowsWindow(answer: ApiResponse<WireRow[]>, query: RowsQuery): RowsWindow {
-  const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean };
-  return { rows: answer.data, count: meta.count ?? answer.data.length, offset: meta.offset ?? query.offset ?? 0, hasMoreNext: meta.hasMoreNext ?? false };
+  const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean; revision?: string };
+  return { rows: answer.data, count: meta.count ?? answer.data.length, offset: meta.offset ?? query.offset ?? 0, hasMoreNext: meta.hasMoreNext ?? false, revision: meta.revision };
 }
 
 export const databaseApi = {
@@ -139,6 +141,10 @@ export const databaseApi = {
   /** A chart of a view (its own config, or `chart` for a preview): grouped on the server. */
   async chart(databaseId: string, viewId: string, chart?: ChartConfig, signal?: AbortSignal): Promise<ChartAnswer> {
     return (await api<ChartAnswer>(`${BASE}/database/${id(databaseId)}/chart${jsonQuery({ viewId, chart })}`, { signal })).data;
+  },
+  /** Where the database stands now (as a rows answer's `revision`). */
+  async revision(databaseId: string): Promise<string> {
+    return (await api<{ revision: string }>(`${BASE}/database/${id(databaseId)}/revision`)).data.revision;
   },
   /** Rows' titles and icons by id (a relation's cells); rows not live in this database are left out. */
   async titles(databaseId: string, ids: string[]): Promise<RowTitle[]> {

@@ -5,6 +5,8 @@ import type { DatabaseChange } from '../../../schema/database';
 export interface LiveView {
   applyChange(change: DatabaseChange): void;
   refreshSoon(): void;
+  /** Reads again only if what it holds was read at another revision than `revision` (the database's now); without it, `refreshSoon`. */
+  refreshUnless?(revision: string): void;
 }
 
 /** A first chart for a view: its rows counted by the first status, select, checkbox or date field (else the title). */

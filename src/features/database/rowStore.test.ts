@@ -49,6 +49,45 @@ describe('the windowed row store', () => {
     seeded.dispose();
   });
 
+  test('a join reads the windows again only when the database moved since they were read (their revision), also while a read is under way', async () => {
+    const reads: string[] = [];
+    let at = 'r1';
+    let hold: Promise<void> = Promise.resolve();
+    const store = new RowStore(async (query) => {
+      reads.push(`${query.offset}@${at}`);
+      const revision = at;
+      await hold;
+      return { rows: [makeRow(0)], count: 1, offset: query.offset ?? 0, hasMoreNext: false, revision };
+    }, { viewId: 'v1' });
+    const later = () => new Promise((resolve) => setTimeout(resolve, 200));
+    store.setVisible(0, 10);
+    await settle();
+    expect(reads).toEqual(['0@r1']);
+    store.refreshUnless('r1');
+    await later();
+    expect(reads).toEqual(['0@r1']);
+    store.refreshUnless('r2');
+    at = 'r2';
+    await later();
+    expect(reads).toEqual(['0@r1', '0@r2']);
+    // Joined while a read is out: decided when it is answered, by where it was read.
+    let release: () => void = () => undefined;
+    hold = new Promise((resolve) => (release = resolve));
+    void store.refresh();
+    store.refreshUnless('r2');
+    release();
+    await later();
+    expect(reads).toEqual(['0@r1', '0@r2', '0@r2']);
+    hold = new Promise((resolve) => (release = resolve));
+    void store.refresh();
+    store.refreshUnless('r3');
+    at = 'r3';
+    release();
+    await later();
+    expect(reads).toEqual(['0@r1', '0@r2', '0@r2', '0@r2', '0@r3']);
+    store.dispose();
+  });
+
   test('a range beyond the loaded windows: its rows read in order, 500 a request, a few at once, not kept', async () => {
     const { server, store } = setup(3000);
     store.setVisible(0, 20);

@@ -102,7 +102,29 @@ export class RowStore {
       this.windows.set(0, { rows: seed.rows, generation: 0 });
       this.count = seed.count;
       this.firstRead = true;
+      this.noteRevision(seed.revision);
     }
+  }
+
+  /**
+   * The revision all the windows in memory were read at: null once they were read at several
+   * (or one said none) — then a join reads them again whatever the database's revision is.
+   */
+  private revision: string | null | undefined = undefined;
+  private noteRevision(revision: string | undefined): void {
+    this.revision = revision === undefined ? null : this.revision === undefined || this.revision === revision ? revision : null;
+  }
+
+  /** A join's revision waiting for the reads under way (their answers say where they were read). */
+  private joinedAt: string | undefined;
+
+  /** Reads again unless every window in memory was read at `revision` (the database's now): a join that missed nothing reads nothing. */
+  refreshUnless(revision: string): void {
+    if (this.loading.size > 0) {
+      this.joinedAt = revision;
+      return;
+    }
+    if (this.revision !== revision) this.refreshSoon();
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -251,6 +273,7 @@ export class RowStore {
       if (current && current.generation > generation) return;
       const known = this.loadedRows();
       this.windows.set(w, { rows: answer.rows.map((row) => this.overlay(keepNewerCells(row, known.get(row.id)))), generation });
+      this.noteRevision(answer.revision);
       for (const move of this.moves) this.applyMove(move);
       const countChanged = this.count !== answer.count;
       this.count = answer.count;
@@ -263,6 +286,11 @@ export class RowStore {
       this.emit();
     } finally {
       if (this.loading.get(w) === controller) this.loading.delete(w);
+      if (this.loading.size === 0 && this.joinedAt !== undefined && !this.disposed) {
+        const joined = this.joinedAt;
+        this.joinedAt = undefined;
+        this.refreshUnless(joined);
+      }
     }
   }
 
@@ -270,6 +298,8 @@ export class RowStore {
   refresh(): Promise<void> {
     clearTimeout(this.refreshTimer);
     this.changes += 1;
+    // Every window is read again: the revision is the one they come back with.
+    this.revision = undefined;
     const [from, to] = this.wanted();
     const targets = new Set([...this.windows.keys()]);
     for (let w = from; w <= (this.count === null ? from : to); w += 1) targets.add(w);
