@@ -100,10 +100,18 @@ it('icon, cover, favourite, clone, trash, restore, delete forever, publish', asy
   await trash.getByText('Корзина пуста').waitFor();
   await page.keyboard.press('Escape');
 
-  // Publish and read the public link signed out.
+  // Publish and read the public link signed out. The publish's answer is held back a little: the
+  // menu shows the page public at once, but its link (the alias the publish gives) only once the
+  // server has answered — read before, the alias was not there yet and the id was shown for good.
+  await page.route('**/api/v3/spaces/element/*', async (route) => {
+    if (route.request().method() === 'PATCH') await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
   await menu(page).click();
   await page.getByRole('menuitemcheckbox', { name: 'Опубликовать в интернете' }).click();
   await page.getByRole('menuitemcheckbox', { name: 'Снять с публикации' }).waitFor();
+  await page.getByLabel('Публичная ссылка').waitFor();
+  await page.unroute('**/api/v3/spaces/element/*');
   const link = await page.getByLabel('Публичная ссылка').inputValue();
   await shot(page, 'page-menu-public');
   expect(link).toMatch(/\/[a-z0-9]{12}$/);

@@ -163,7 +163,8 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
 
   const onMenuKey = (event: React.KeyboardEvent) => moveMenuFocus(event, menu.current);
 
-  const link = usePublicLink({ id: page.id, isPublic: open && page.isPublic });
+  // Asked for once the publish is answered: shown as public at once, the page has its alias only when the server says so.
+  const link = usePublicLink({ id: page.id, isPublic: open && page.isPublic && !publishing });
   return (
     <>
       <button ref={setAnchor} type="button" className="button button-xxs button-flat" aria-label={t('page.menu')} title={t('page.menu')} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>

@@ -19,7 +19,8 @@ export function usePublicLink(page: { id: string; isPublic: boolean }): string |
     if (!page.isPublic || known) return;
     let cancelled = false;
     api<{ id: string; alias: string | null }>(`/api/v3/spaces/pagealias/${encodeURIComponent(page.id)}`)
-      .then(({ data }) => aliases.set(page.id, data.alias))
+      // No alias yet (a publish not yet committed when this was read): not kept, asked again next time.
+      .then(({ data }) => (data.alias ? aliases.set(page.id, data.alias) : setFailed(true)))
       // Not readable now: the id, which always works; the alias is asked again next time.
       .catch(() => {
         if (!cancelled) setFailed(true);

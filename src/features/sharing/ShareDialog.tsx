@@ -204,7 +204,8 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
     }
   };
 
-  const link = usePublicLink(livePage);
+  // Once the publish is answered (the page is shown public at once; its alias is given by the server's answer).
+  const link = usePublicLink({ id: livePage.id, isPublic: livePage.isPublic && !publishing });
   const copyLink = async () => {
     if (!link) return;
     try {
