@@ -2,7 +2,21 @@ import { useTranslation } from 'react-i18next';
 import type { DatabaseField } from '../../../schema/blocks/database';
 import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
-import { useDatabase } from './context';
+import { useDatabase, type DatabaseContextValue } from './context';
+
+/**
+ * A field made for a view's set-up (a calendar's date, a timeline's «Заблокировано»): added to
+ * the database, the answer into the editor, its id handed to `then`; a failure is a toast.
+ */
+export async function addFieldFor(db: DatabaseContextValue, field: DatabaseField, then: (fieldId: string) => void, failed: string): Promise<void> {
+  const fieldId = newId();
+  try {
+    db.apply(await db.api.addField(db.databaseId, field, { id: fieldId }));
+    then(fieldId);
+  } catch {
+    showToast(failed, 'error');
+  }
+}
 
 /**
  * A view that places rows by dates (a calendar, a timeline) in a database without a date field:
@@ -11,15 +25,7 @@ import { useDatabase } from './context';
 export function DateFieldNeeded({ message, onAdded }: { message: string; onAdded(fieldId: string): void }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
-  const addDateField = async () => {
-    const fieldId = newId();
-    try {
-      db.apply(await db.api.addField(db.databaseId, { name: t('database.calendar.dateField'), type: 'date' }, { id: fieldId }));
-      onAdded(fieldId);
-    } catch {
-      showToast(t('database.writeFailed'), 'error');
-    }
-  };
+  const addDateField = () => addFieldFor(db, { name: t('database.calendar.dateField'), type: 'date' }, onAdded, t('database.writeFailed'));
   return (
     <div className="db-empty">
       <p>{message}</p>

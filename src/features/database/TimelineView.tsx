@@ -3,13 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { MAIN_FIELD_ID, TIMELINE_SCALES, type DatabaseField, type DatabaseLayout, type TimelineConfig, type TimelineScale } from '../../../schema/blocks/database';
 import type { WireRow } from '../../../schema/database';
-import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
 import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { CellContent } from './cells';
 import { writeOver } from './cellWrites';
 import { useDatabase } from './context';
-import { DateFieldNeeded, DateFieldSelect } from './DateFields';
+import { addFieldFor, DateFieldNeeded, DateFieldSelect } from './DateFields';
 import { cellOf, useRowStore, WINDOW_SIZE, type RowStore } from './rowStore';
 import { dependencyArrows, shiftDependants, type Planned } from './timelineDependencies';
 import { onPhone, watchPhone } from './TableView';
@@ -127,16 +126,7 @@ function DependencySetup({ layout, value }: { layout: DatabaseLayout; value: str
   const relations = Object.entries(db.config.fields).filter(([, f]) => f.type === 'relation');
   const save = (dependencyFieldId: string | null) => void db.saveView(layout.uid, { timeline: { ...(layout.timeline as TimelineConfig), dependencyFieldId } });
   const NEW = '+new';
-  const choose = async (id: string) => {
-    if (id !== NEW) return save(id || null);
-    const fieldId = newId();
-    try {
-      db.apply(await db.api.addField(db.databaseId, { name: t('database.timeline.blockedBy'), type: 'relation' }, { id: fieldId }));
-      save(fieldId);
-    } catch {
-      showToast(t('database.writeFailed'), 'error');
-    }
-  };
+  const choose = (id: string) => (id === NEW ? addFieldFor(db, { name: t('database.timeline.blockedBy'), type: 'relation' }, save, t('database.writeFailed')) : save(id || null));
   return (
     <div className="db-chart-setup db-timeline-setup">
       <DateFieldSelect label={t('database.timeline.dependencies')} value={value ?? ''} fields={[...relations, [NEW, { name: t('database.timeline.newBlockedBy') }]]} none={t('database.timeline.noDependencies')} onChange={(id) => void choose(id)} />
