@@ -161,7 +161,7 @@ export const FILTER_CONDITIONS: Record<DatabaseFieldType, readonly FilterConditi
   status: CHOICE_CONDITIONS,
   multiSelect: LIST_CONDITIONS,
   person: LIST_CONDITIONS,
-  relation: ['isEmpty', 'isNotEmpty'],
+  relation: LIST_CONDITIONS,
   createdBy: LIST_CONDITIONS,
   editedBy: LIST_CONDITIONS,
 };

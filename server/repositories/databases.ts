@@ -427,7 +427,7 @@ function ruleSql(config: DatabaseConfig, rule: FilterRule): RawBuilder<SqlBool> 
     return inner ? cell(inner) : null;
   }
   const needle = String(operand);
-  if (hasOptions(field) || field.type === 'person') {
+  if (hasOptions(field) || field.type === 'person' || field.type === 'relation') {
     const has = field.type === 'select' || field.type === 'status' ? cell(sql<SqlBool>`c.txt = ${needle}`) : cell(listHas(needle));
     return rule.condition === 'is' || rule.condition === 'contains' ? has : sql<SqlBool>`not ${has}`;
   }

@@ -867,6 +867,11 @@ describe('relations: rows of the same database named in a cell («blocked by»)'
     expect(csv).not.toContain(ids['Фундамент']);
     const blocked = await window(db.id, { filter: { op: 'and', rules: [{ fieldId: 'blocked', condition: 'isNotEmpty' }] } });
     expect(titles(blocked.rows).sort()).toEqual(['Крыша', 'Стены'].sort());
+    // The rows naming one row (a timeline's dependants: those blocked by «Стены»), and those not naming it.
+    const naming = (condition: 'contains' | 'notContains', id: string) => window(db.id, { filter: { op: 'and', rules: [{ fieldId: 'blocked', condition, value: id }] } });
+    expect(titles((await naming('contains', ids['Стены'])).rows)).toEqual(['Крыша']);
+    expect(titles((await naming('notContains', ids['Стены'])).rows).sort()).toEqual(['Стены'].sort());
+    expect((await naming('contains', 'nope')).rows).toEqual([]);
     // A relation is no chart axis.
     const chart = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'c', type: 'chart', orderedFields: [], chart: { x: { fieldId: 'blocked' }, y: { aggregate: 'count' } } } });
     expect([chart.statusCode, errorCode(chart)]).toEqual([422, 'validation_failed']);

@@ -43,3 +43,37 @@ it('a relation cell: rows found by title, chosen with a click, written with Ente
   await page.reload();
   await eventually(() => cell(page, 1, 1).textContent(), 'Фундамент');
 });
+
+it('a filter «contains» on a relation: the row chosen by its title with the cell editor; the view shows the rows naming it', async () => {
+  const page = await suite.signedIn('relation.filter@example.com');
+  const cookie = await cookieOf(page);
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Стройка' }) });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }) });
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Фундамент' }, { title: 'Стены' }, { title: 'Крыша' }, { title: 'Окна' }] }) });
+  const ids = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
+  for (const [title, blockers] of [['Стены', ['Фундамент']], ['Крыша', ['Стены']], ['Окна', ['Стены', 'Фундамент']]] as const) {
+    await fetchJson(`${S()}/row/${ids[title]}/cells/blocked`, { method: 'POST', cookie, body: JSON.stringify({ value: blockers.map((b) => ids[b]), version: 0 }) });
+  }
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
+  const titles = () => page.locator('.db-scroll .db-row [data-col="0"]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
+  await eventually(titles, ['Фундамент', 'Стены', 'Крыша', 'Окна']);
+  await page.getByRole('button', { name: 'Фильтр и сортировка' }).click();
+  const bar = page.getByRole('region', { name: 'Фильтры и сортировка' });
+  await bar.getByRole('button', { name: '+ Фильтр' }).click();
+  await bar.getByLabel('Поле фильтра').selectOption({ label: 'Заблокировано' });
+  await bar.getByLabel('Условие', { exact: true }).selectOption({ label: 'содержит' });
+  await bar.getByRole('button', { name: 'Значение' }).click();
+  await page.getByLabel('Найти строку').fill('стен');
+  await page.getByRole('option', { name: 'Стены' }).click();
+  await page.keyboard.press('Enter');
+  await eventually(titles, ['Крыша', 'Окна']);
+  await eventually(() => bar.getByRole('button', { name: 'Значение' }).textContent(), 'Стены');
+  await shoot(page, 'database-relation-filter-1280');
+  // Another row chosen replaces it.
+  await bar.getByRole('button', { name: 'Значение' }).click();
+  await page.getByLabel('Найти строку').fill('фунд');
+  await page.getByRole('option', { name: 'Фундамент' }).click();
+  await page.keyboard.press('Enter');
+  await eventually(titles, ['Стены', 'Окна']);
+});

@@ -183,17 +183,21 @@ it('start and end fields: a bar moved writes both cells in one call; a reader on
   expect((await values())['Спринт'].begins).toBe(day(-1));
 });
 
-it('dependencies: «blocked by» drawn as arrows; a blocker stretched past its dependant shifts it, and the next, in one write; set up from the toolbar', async () => {
+it('dependencies: «blocked by» drawn as arrows; a blocker stretched past its dependant shifts it, and the next — one the view filters out too — in one write; set up from the toolbar', async () => {
   const page = await suite.signedIn('timeline.deps@example.com');
   const { cookie, holderId, db, values } = await timelineData(page, 'Стройка', { when: { name: 'Сроки', type: 'date' }, blocked: { name: 'Заблокировано', type: 'relation' } }, [
     ['Фундамент', { when: { start: day(0), end: day(2) } }],
     ['Стены', { when: { start: day(3), end: day(4) } }],
     ['Крыша', { when: day(6) }],
+    ['Кровля', { when: day(7) }],
   ]);
   const ids = Object.fromEntries((await fetchJson<{ data: Row[] }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.id]));
   await fetchJson(`${S()}/row/${ids['Стены']}/cells/blocked`, { method: 'POST', cookie, body: JSON.stringify({ value: [ids['Фундамент']], version: 0 }) });
   await fetchJson(`${S()}/row/${ids['Крыша']}/cells/blocked`, { method: 'POST', cookie, body: JSON.stringify({ value: [ids['Стены']], version: 0 }) });
-  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 't2', type: 'timeline', name: 'План', orderedFields: [], timeline: { startFieldId: 'when', scale: 'day' } } }) });
+  await fetchJson(`${S()}/row/${ids['Кровля']}/cells/blocked`, { method: 'POST', cookie, body: JSON.stringify({ value: [ids['Крыша']], version: 0 }) });
+  // «Кровля» is filtered out of the view: never read by it, it is shifted all the same.
+  const hidden = { op: 'and', rules: [{ fieldId: 'MAIN_FIELD', condition: 'isNot', value: 'Кровля' }] };
+  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 't2', type: 'timeline', name: 'План', orderedFields: [], filter: hidden, timeline: { startFieldId: 'when', scale: 'day' } } }) });
   await page.goto(`${suite.server.url}/${holderId}`);
   await page.getByRole('tab', { name: /План/ }).click();
   await eventually(() => daysOf(page, 'Фундамент'), [day(0), day(2)]);
@@ -206,19 +210,21 @@ it('dependencies: «blocked by» drawn as arrows; a blocker stretched past its d
   await eventually(arrows, [`${ids['Фундамент']}>${ids['Стены']}`, `${ids['Стены']}>${ids['Крыша']}`].sort());
   await shoot(page, 'database-timeline-dependencies-1280');
 
+  await expect(bar(page, 'Кровля').count()).resolves.toBe(0);
+
   // «Фундамент»'s end dragged two days on (to day 4, Стены's last day): «Стены» starts the day
-  // after (5–6), «Крыша» after it (7) — all three in one call.
+  // after (5–6), «Крыша» after it (7), and the hidden «Кровля» after that (8) — all four in one call.
   await bar(page, 'Фундамент').hover();
   const end = await centreOf(bar(page, 'Фундамент').locator('.db-timeline-handle.is-end'));
   const written = page.waitForResponse((r) => /\/database\/[^/]+\/cells$/.test(r.url()) && r.request().method() === 'POST');
   await pointerDrag(page, end, { x: end.x + 2 * 36, y: end.y });
   const answer = await written;
   expect(answer.status()).toBe(200);
-  expect((answer.request().postDataJSON() as { cells: Array<{ rowId: string }> }).cells.map((c) => c.rowId).sort()).toEqual([ids['Фундамент'], ids['Стены'], ids['Крыша']].sort());
+  expect((answer.request().postDataJSON() as { cells: Array<{ rowId: string }> }).cells.map((c) => c.rowId).sort()).toEqual([ids['Фундамент'], ids['Стены'], ids['Крыша'], ids['Кровля']].sort());
   await eventually(async () => {
     const v = await values();
-    return [v['Фундамент'].when, v['Стены'].when, v['Крыша'].when];
-  }, [{ start: day(0), end: day(4) }, { start: day(5), end: day(6) }, day(7)]);
+    return [v['Фундамент'].when, v['Стены'].when, v['Крыша'].when, v['Кровля'].when];
+  }, [{ start: day(0), end: day(4) }, { start: day(5), end: day(6) }, day(7), day(8)]);
   await eventually(() => daysOf(page, 'Крыша'), [day(7), day(7)]);
   await page.context().close();
 });

@@ -1,10 +1,11 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type DatabaseLayout, type DatabaseView } from '../../../schema/blocks/database';
 import type { DatabaseEvent } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { channels } from '../../../schema/realtime';
 import type { DatabaseHost } from '../../editor/blocks/databaseHost';
+import { CalendarChunk, ChartChunk } from '../../editor/blocks/databaseRows';
 import { Popover } from '../../ui/Popover';
 import { showToast } from '../../ui/Toast';
 import { useMentionable } from '../comments/members';
@@ -42,10 +43,9 @@ function trackedOne(track: (store: LiveView) => () => void): (store: RowStore | 
   };
 }
 
-/** Chart views draw with Recharts: a chunk of its own, loaded only where a chart is shown. */
-const ChartView = lazy(() => import('./ChartView'));
-/** Calendar views draw with FullCalendar: a chunk of its own, loaded only where a calendar is shown. */
-const CalendarView = lazy(() => import('./CalendarView'));
+/** Chart views draw with Recharts, calendars with FullCalendar: chunks of their own, loaded only where one is shown (databaseRows.ts). */
+const ChartView = ChartChunk;
+const CalendarView = CalendarChunk;
 
 /** Field types a view can be grouped by. */
 const GROUPABLE = new Set(['select', 'status', 'checkbox', 'person', 'createdBy']);

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FILTER_CONDITIONS, MAIN_FIELD_ID, hasOptions, type DatabaseLayout, type FilterCondition, type FilterGroup, type FilterRule, type ViewSort } from '../../../schema/blocks/database';
+import { FILTER_CONDITIONS, MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout, type FilterCondition, type FilterGroup, type FilterRule, type ViewSort } from '../../../schema/blocks/database';
 import { useDatabase } from './context';
+import { CellContent, CellEditor } from './cells';
 import { addRule, addSort, needsValue, removeRule, removeSort, setOp, updateRule, updateSort } from './filters';
 
 /** The filter and sort rules of a view, edited in a bar under the tabs; each change is saved to the view. */
@@ -138,6 +139,8 @@ function RuleEditor({ rule, editable, onChange }: { rule: FilterRule; editable: 
           <option value="false">{t('database.unchecked')}</option>
         </select>
       );
+    } else if (field.type === 'person' || field.type === 'relation') {
+      valueEditor = <ChosenValue field={field} fieldId={rule.fieldId} value={typeof rule.value === 'string' ? rule.value : null} editable={editable} onChange={(value) => onChange({ value })} />;
     } else if (hasOptions(field)) {
       valueEditor = (
         <select aria-label={t('database.filterValue')} value={typeof rule.value === 'string' ? rule.value : ''} disabled={!editable} onChange={(e) => onChange({ value: e.target.value })}>
@@ -184,6 +187,41 @@ function RuleEditor({ rule, editable, onChange }: { rule: FilterRule; editable: 
         ))}
       </select>
       {valueEditor}
+    </>
+  );
+}
+
+/**
+ * A person or a row a «contains» rule names: shown as the cell shows it (the name, the row's
+ * title), chosen with the cell's own editor (the members, the rows found by title); the one
+ * chosen last is the rule's value.
+ */
+function ChosenValue({ field, fieldId, value, editable, onChange }: { field: DatabaseField; fieldId: string; value: string | null; editable: boolean; onChange(value: string): void }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <button type="button" className="db-filter-value" aria-label={t('database.filterValue')} disabled={!editable} onClick={(e) => setAnchor(e.currentTarget)}>
+        {value ? <CellContent field={field} fieldId={fieldId} value={[value]} databaseId={db.databaseId} /> : t(field.type === 'person' ? 'database.choosePerson' : 'database.chooseRow')}
+      </button>
+      {anchor && (
+        <CellEditor
+          field={field}
+          fieldId={fieldId}
+          value={value ? [value] : null}
+          anchor={anchor}
+          members={db.members}
+          databaseId={db.databaseId}
+          rowId=""
+          addOption={() => null}
+          done={(next) => {
+            setAnchor(null);
+            const chosen = Array.isArray(next) ? (next as string[]).filter((id) => id !== value) : [];
+            if (chosen.length > 0) onChange(chosen[chosen.length - 1]);
+          }}
+        />
+      )}
     </>
   );
 }

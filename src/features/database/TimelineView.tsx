@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { MAIN_FIELD_ID, TIMELINE_SCALES, type DatabaseField, type DatabaseLayout, type TimelineConfig, type TimelineScale } from '../../../schema/blocks/database';
-import type { WireRow } from '../../../schema/database';
+import { MAX_ROW_WINDOW, type WireRow } from '../../../schema/database';
 import { showToast } from '../../ui/Toast';
 import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { CellContent } from './cells';
@@ -10,7 +10,7 @@ import { writeOver } from './cellWrites';
 import { useDatabase } from './context';
 import { addFieldFor, DateFieldNeeded, DateFieldSelect } from './DateFields';
 import { cellOf, useRowStore, WINDOW_SIZE, type RowStore } from './rowStore';
-import { dependencyArrows, shiftDependants, type Planned } from './timelineDependencies';
+import { dependencyArrows, MAX_SHIFTED, readDependants, shiftDependants, type Planned } from './timelineDependencies';
 import { onPhone, watchPhone } from './TableView';
 import {
   axisAround,
@@ -293,28 +293,56 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
   const drag = useRef<Drag | null>(null);
   const justDragged = useRef(false);
   const spanOf = useCallback((row: WireRow) => rowSpan(fields, (fieldId) => cellOf(row, fieldId)), [fields]);
-  /** A bar moved or resized from `from` to `to`: its cells, and those of the rows it blocks shifted after it (rows in memory), in one write. */
+  /**
+   * A bar moved or resized from `from` to `to`: its cells, and those of the rows it blocks shifted
+   * after it, in one write. The rows read here are shifted on screen at once; the whole chain of
+   * dependants is then read from the database (`readDependants`: rows this view has not read,
+   * or filters out, depend on it too) and written with the bar.
+   */
   const moveBar = useCallback(
     (row: WireRow, from: Span, to: Span) => {
-      const changed: Array<readonly [WireRow, CellChange[]]> = [[row, cellsFromBar(fields, (fieldId) => cellOf(row, fieldId), from, to)]];
-      if (dependencyFieldId) {
-        const planned = new Map<string, Planned>();
-        for (const w of store.loadedWindows()) {
-          for (let i = w * WINDOW_SIZE; i < (w + 1) * WINDOW_SIZE; i++) {
-            const known = store.rowAt(i);
-            const span = known && spanOf(known);
-            if (known && span) planned.set(known.id, { id: known.id, ...span, blockedBy: blockersOf(known) });
-          }
-        }
-        for (const [id, span] of shiftDependants({ id: row.id, ...to, blockedBy: blockersOf(row) }, planned)) {
-          const dependant = store.rowById(id);
-          const was = dependant && spanOf(dependant);
-          if (dependant && was) changed.push([dependant, cellsFromBar(fields, (fieldId) => cellOf(dependant, fieldId), was, span)]);
+      const own = [row, cellsFromBar(fields, (fieldId) => cellOf(row, fieldId), from, to)] as const;
+      if (!dependencyFieldId) return void commitRows([own]);
+      // The rows read here, as they are before this move.
+      const known = new Map<string, WireRow>();
+      const planned = new Map<string, Planned>();
+      const plan = (r: WireRow) => {
+        const span = spanOf(r);
+        if (span && !planned.has(r.id)) planned.set(r.id, { id: r.id, ...span, blockedBy: blockersOf(r) });
+      };
+      for (const w of store.loadedWindows()) {
+        for (let i = w * WINDOW_SIZE; i < (w + 1) * WINDOW_SIZE; i++) {
+          const r = store.rowAt(i);
+          if (!r || r.id === row.id) continue;
+          known.set(r.id, r);
+          plan(r);
         }
       }
-      void commitRows(changed);
+      const changes = (): Array<readonly [WireRow, CellChange[]]> => [
+        own,
+        ...[...shiftDependants({ id: row.id, ...to, blockedBy: blockersOf(row) }, planned)].flatMap(([id, span]) => {
+          const dependant = known.get(id);
+          const was = dependant && spanOf(dependant);
+          return dependant && was ? [[dependant, cellsFromBar(fields, (fieldId) => cellOf(dependant, fieldId), was, span)] as const] : [];
+        }),
+      ];
+      for (const [r, cells] of changes()) for (const cell of cells) store.setLocal(r.id, cell.fieldId, cell.value);
+      const projection = [fields.startFieldId, ...(fields.endFieldId ? [fields.endFieldId] : []), dependencyFieldId];
+      void readDependants(row.id, dependencyFieldId, (filter) => rowsApi.rows(databaseId, { filter, fields: projection, offset: 0, limit: MAX_ROW_WINDOW }), MAX_SHIFTED - 1).then(
+        (chain) => {
+          for (const r of chain.rows) {
+            if (known.has(r.id)) continue;
+            known.set(r.id, r);
+            plan(r);
+          }
+          if (chain.capped) showToast(t('database.timeline.tooManyDependants', { count: MAX_SHIFTED - 1 }), 'info');
+          return commitRows(changes());
+        },
+        // The chain could not be read: the rows known are written.
+        () => commitRows(changes()),
+      );
     },
-    [fields, dependencyFieldId, store, spanOf, blockersOf, commitRows],
+    [fields, dependencyFieldId, store, spanOf, blockersOf, commitRows, rowsApi, databaseId, t],
   );
   const onBarDown = useCallback(
     (event: PointerEvent<HTMLElement>, rowId: string, mode: DragMode) => {

@@ -1,4 +1,5 @@
-import { dependencyArrows, shiftDependants, type Planned } from './timelineDependencies';
+import type { FilterGroup } from '../../../schema/blocks/database';
+import { dependencyArrows, readDependants, shiftDependants, type Planned } from './timelineDependencies';
 
 const DAY = (d: number) => 20_000 + d;
 const row = (id: string, start: number, end: number, blockedBy: string[] = []): Planned => ({ id, start: DAY(start), end: DAY(end), blockedBy });
@@ -35,4 +36,43 @@ test('arrows between drawn bars only, from the blocker to the row it blocks; non
     ['a', 'b'],
     ['b', 'c'],
   ]);
+});
+
+describe('readDependants: the whole chain as the database holds it', () => {
+  /** A database of rows and whom each is blocked by, read as the server reads `contains` rules joined by `or` (a window of `window` rows at most). */
+  function database(blockedBy: Record<string, string[]>, window = 500) {
+    const asked: string[][] = [];
+    const read = async (filter: FilterGroup) => {
+      const named = filter.rules.map((rule) => ('value' in rule ? String(rule.value) : ''));
+      asked.push(named);
+      const matching = Object.entries(blockedBy).filter(([, blockers]) => blockers.some((b) => named.includes(b)));
+      return { rows: matching.slice(0, window).map(([id]) => ({ id })), count: matching.length };
+    };
+    return { read, asked };
+  }
+
+  test('round by round, each row once, whatever cycle the relation holds; the moved row is not its own dependant', async () => {
+    const { read, asked } = database({ a: [], b: ['a'], c: ['b'], d: ['a', 'c'], e: ['d', 'a'], x: [] });
+    const chain = await readDependants('a', 'blocked', read, 100);
+    expect(chain.rows.map((r) => r.id).sort()).toEqual(['b', 'c', 'd', 'e']);
+    expect(chain.capped).toBe(false);
+    expect(asked).toEqual([['a'], ['b', 'd', 'e'], ['c']]);
+    const cycle = database({ p: ['q'], q: ['p'] });
+    expect((await readDependants('p', 'blocked', cycle.read, 100)).rows.map((r) => r.id)).toEqual(['q']);
+  });
+
+  test('a round of more rows than a filter holds is asked in parts of 20 rules', async () => {
+    const many = Object.fromEntries([['root', []], ...Array.from({ length: 45 }, (_, i) => [`r${i}`, ['root']])]) as Record<string, string[]>;
+    const { read, asked } = database(many);
+    expect((await readDependants('root', 'blocked', read, 100)).rows).toHaveLength(45);
+    expect(asked.map((names) => names.length)).toEqual([1, 20, 20, 5]);
+  });
+
+  test('more dependants than `max`, or than a window, is said (capped), and no more are read', async () => {
+    const many = Object.fromEntries([['root', []], ...Array.from({ length: 30 }, (_, i) => [`r${i}`, ['root']])]) as Record<string, string[]>;
+    const capped = await readDependants('root', 'blocked', database(many).read, 10);
+    expect([capped.rows.length, capped.capped]).toEqual([10, true]);
+    const windowed = await readDependants('root', 'blocked', database(many, 25).read, 100);
+    expect([windowed.rows.length, windowed.capped]).toEqual([25, true]);
+  });
 });

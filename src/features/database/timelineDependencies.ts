@@ -1,3 +1,5 @@
+import { DATABASE_LIMITS, type FilterGroup } from '../../../schema/blocks/database';
+import { CELLS_PER_REQUEST } from '../../../schema/database';
 import type { Span } from './timelineScale';
 
 /**
@@ -45,4 +47,38 @@ export function dependencyArrows(drawn: ReadonlyMap<string, { blockedBy: readonl
   const arrows: Array<[string, string]> = [];
   for (const [id, row] of drawn) for (const blocker of row.blockedBy) if (blocker !== id && drawn.has(blocker)) arrows.push([blocker, id]);
   return arrows;
+}
+
+/** Rows shifted by one move at most, the moved one's included: their start and end cells fit one write. */
+export const MAX_SHIFTED = CELLS_PER_REQUEST / 2;
+
+/**
+ * Every row that depends on `rootId`, however far down the chain, as the database holds them (not
+ * only the rows a timeline has read): round by round, the rows whose dependency field names any
+ * row of the round before (`read` with a filter of up to 20 «contains» rules), each row once, at
+ * most `max`. `read` answers up to a window of rows; `capped` when rows may have been left out.
+ */
+export async function readDependants<Row extends { id: string }>(rootId: string, dependencyFieldId: string, read: (filter: FilterGroup) => Promise<{ rows: Row[]; count: number }>, max: number): Promise<{ rows: Row[]; capped: boolean }> {
+  const found = new Map<string, Row>();
+  let round = [rootId];
+  let capped = false;
+  while (round.length > 0 && !capped) {
+    const next: string[] = [];
+    for (let at = 0; at < round.length && !capped; at += DATABASE_LIMITS.filterRules) {
+      const rules = round.slice(at, at + DATABASE_LIMITS.filterRules).map((id) => ({ fieldId: dependencyFieldId, condition: 'contains' as const, value: id }));
+      const answer = await read({ op: 'or', rules });
+      if (answer.count > answer.rows.length) capped = true;
+      for (const row of answer.rows) {
+        if (row.id === rootId || found.has(row.id)) continue;
+        if (found.size >= max) {
+          capped = true;
+          break;
+        }
+        found.set(row.id, row);
+        next.push(row.id);
+      }
+    }
+    round = next;
+  }
+  return { rows: [...found.values()], capped };
 }
