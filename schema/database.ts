@@ -239,6 +239,11 @@ export function listKey(ids: readonly string[]): string | null {
   return ids.length === 0 ? null : `|${ids.join('|')}|`;
 }
 
+/** The ids of a list kept as `listKey` made it (a person field's group is one). */
+export function listKeyIds(key: string): string[] {
+  return key.split('|').filter(Boolean);
+}
+
 /** The sort and filter projection of a value of a field (null value: both null). */
 export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
   if (value === null) return { num: null, txt: null };

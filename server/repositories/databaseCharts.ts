@@ -10,6 +10,7 @@ import {
   type DatabaseField,
 } from '../../schema/blocks/database';
 import { CHART_EMPTY_LABEL, type ChartAnswer, type ChartCategory, type ChartPoint } from '../../schema/databaseChart';
+import { listKeyIds } from '../../schema/database';
 import type { BlockRow, Database } from '../db/types';
 import { COMPUTED_COLUMNS, queryFields, whereSql, type RowQuery, type ViewOrders } from './databases';
 import { inChunks } from './pages';
@@ -90,7 +91,7 @@ function keysOf(axis: Axis, raw: unknown): ChartKey[] {
   switch (type) {
     case 'multiSelect':
     case 'person':
-      return String(raw).split('|').filter(Boolean);
+      return listKeyIds(String(raw));
     case 'number':
       return [Number(raw)];
     case 'date':

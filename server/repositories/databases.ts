@@ -13,7 +13,7 @@ import {
   type RowValue,
   type ViewSort,
 } from '../../schema/blocks/database';
-import { cellIndex, dateStartMs, foldText, parseNumber, type NewRow, type WireRow } from '../../schema/database';
+import { cellIndex, dateStartMs, listKeyIds, foldText, parseNumber, type NewRow, type WireRow } from '../../schema/database';
 import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
@@ -830,7 +830,7 @@ export async function groupCounts(
   const counts = new Map<string | boolean | null, number>();
   for (const row of rows.rows) {
     const value = field.type === 'checkbox' ? row.num === 1 : row.txt === null && row.num === null ? null : (row.txt ?? String(row.num));
-    const values = split && typeof value === 'string' ? value.split('|').filter(Boolean) : [value];
+    const values = split && typeof value === 'string' ? listKeyIds(value) : [value];
     for (const one of values) counts.set(one, (counts.get(one) ?? 0) + Number(row.n));
   }
   if (split) {

@@ -287,6 +287,15 @@ it("a board by a person field: a column per person by name, a card of two people
   expect(next.y).toBeGreaterThanOrEqual(covered.y + covered.height);
   await shoot(page, 'database-board-people-1280');
 
+  // A table grouped by the same field: a group per list of people as stored, named by their names.
+  const table = { uid: 'pt', type: 'table', name: 'Таблица людей', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }, { fieldId: 'owner', isWrap: false }], groupBy: { fieldId: 'owner' } };
+  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: table }) });
+  await page.getByRole('tab', { name: /Таблица людей/ }).click();
+  const groupNames = () => page.locator('.db-group-label').evaluateAll((all) => all.map((g) => (g.textContent ?? '').replace(/\s*\d+$/, '').trim()).sort());
+  await eventually(groupNames, ['Анна', 'Борис', 'Яна, Борис', 'Без значения'].sort());
+  await page.getByRole('tab', { name: /По людям/ }).click();
+  await eventually(() => cardsIn(page, 'Яна'), ['Макет']);
+
   // «Тексты» from Борис to before «Вёрстка» in Анна's column: Анна's alone now.
   let saved = moveSaved(page);
   await dragCard(page, 'Тексты', { card: 'Вёрстка' });

@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { MAIN_FIELD_ID, hasOptions, withNewOptions, type DatabaseField, type DatabaseLayout, type RowValue, type SelectOption } from '../../../schema/blocks/database';
-import { textToValue, valueToText, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
+import { listKeyIds, textToValue, valueToText, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { ChevronRightIcon, DragHandleIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
-import { CellContent, CellEditor, OptionChip, isEditableField, type EditorMove } from './cells';
+import { CellContent, CellEditor, OptionChip, PeopleNames, isEditableField, type EditorMove } from './cells';
 import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { CellHistory, changesOf, stepWrites, type HistoryStep } from './cellHistory';
 import { writeCells, type CellWrite, type SendCells } from './cellWrites';
@@ -1083,14 +1083,18 @@ function GroupHeader({ group, field, top, width, members, collapsed, onToggle }:
   if (!group || !field) return null;
   let name = t('database.noValue');
   let option: SelectOption | undefined;
+  let people: string[] | null = null;
   if (group.value !== null) {
     if (hasOptions(field)) {
       option = field.options.find((o) => o.id === group.value);
       name = option ? option.name : String(group.value);
     } else if (field.type === 'checkbox') name = group.value === true ? t('database.yes') : t('database.no');
     else if (field.type === 'person' || field.type === 'createdBy' || field.type === 'editedBy') {
-      const member = members.find((m) => m.id === group.value);
-      name = member ? member.name || member.email : String(group.value);
+      // A person field's group is the list as kept (`|a|b|`: Анна and Борис together), a creator's one id.
+      const ids = field.type === 'person' ? listKeyIds(String(group.value)) : [String(group.value)];
+      const known = ids.map((id) => members.find((m) => m.id === id));
+      if (known.every(Boolean)) name = known.map((m) => m!.name || m!.email).join(', ');
+      else people = ids;
     } else name = String(group.value);
   }
   const toggle = t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name });
@@ -1100,7 +1104,7 @@ function GroupHeader({ group, field, top, width, members, collapsed, onToggle }:
         <button type="button" className="db-icon-button db-group-toggle" aria-expanded={!collapsed} aria-label={toggle} title={toggle} onClick={onToggle}>
           <ChevronRightIcon size={14} />
         </button>
-        {option ? <OptionChip option={option} /> : name} <span className="db-group-count">{group.count}</span>
+        {option ? <OptionChip option={option} /> : people ? <PeopleNames ids={people} /> : name} <span className="db-group-count">{group.count}</span>
       </div>
     </div>
   );

@@ -44,7 +44,8 @@ function RelatedRows({ databaseId, ids }: { databaseId?: string; ids: string[] }
   );
 }
 
-function PeopleNames({ ids }: { ids: string[] }) {
+/** People by name (e-mail, «Кто-то»), joined by commas; looked up when not known yet. */
+export function PeopleNames({ ids }: { ids: string[] }) {
   const { t } = useTranslation('automation');
   const users = useUsers(ids);
   return <>{users.map((user) => displayName(user, t('database.someone'))).join(', ') || (ids.length ? '…' : '')}</>;
