@@ -39,7 +39,7 @@ const titlesOn = (page: Page, date: string) => dayCell(page, date).locator('.db-
 const event = (page: Page, title: string) => page.locator('.db-calendar .fc-event', { hasText: title });
 const cellSaved = (page: Page) => page.waitForResponse((r) => /\/row\/[^/]+\/cells\/due$/.test(r.url()) && r.request().method() === 'POST');
 
-it('a calendar added from «+»: items on their days, Monday first; moved to another day, stretched into a range, an undated row given a day, a row made on a day — each saved and seen in another window; the week kept', async () => {
+it('a calendar added from «+»: items on their days, Monday first; moved to another day, stretched into a range, an undated row given a day, a row made on a day — each saved and seen in another window; the week kept, a row made on an hour of it', async () => {
   const page = await suite.signedIn('calendar.planner@example.com');
   const { holderId, dates } = await calendarData(page, 'План', [
     ['Созвон', day(10)],
@@ -111,6 +111,22 @@ it('a calendar added from «+»: items on their days, Monday first; moved to ano
   await page.reload();
   await page.getByRole('tab', { name: /Календарь/ }).click();
   await page.locator('.db-calendar .fc-timeGridWeek-view').waitFor();
+
+  // A click on 10:00 of today's column makes a row at that moment (in the browser's time zone), opened beside the calendar.
+  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  const column = await page.locator(`.db-calendar .fc-timegrid-col[data-date="${today}"]`).boundingBox();
+  const slot = page.locator('.db-calendar .fc-timegrid-slot-lane[data-time="10:00:00"]');
+  await slot.scrollIntoViewIfNeeded();
+  const hour = await slot.boundingBox();
+  const atTen = page.waitForResponse((r) => /\/rows$/.test(r.url()) && r.request().method() === 'POST');
+  await page.mouse.click(column!.x + column!.width / 2, hour!.y + hour!.height / 2);
+  const answer = await atTen;
+  expect(answer.status()).toBe(201);
+  const moment = new Date(`${today}T10:00:00`).toISOString();
+  expect((answer.request().postDataJSON() as { rows: Array<{ values: { due: string } }> }).rows[0].values.due).toBe(moment);
+  await page.getByRole('dialog').waitFor();
+  await page.keyboard.press('Escape');
+  expect(Object.values(await dates()).filter((due) => typeof due === 'string' && new Date(due).toISOString() === moment)).toHaveLength(1);
   await page.context().close();
 });
 

@@ -88,3 +88,26 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
   await shoot(page, 'database-chart-pie-dark');
   await page.context().close();
 });
+
+it('a chart by a date field: categories by month, then by week and by day, labelled as people read them', async () => {
+  const page = await signedIn('chart.dates@example.com');
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Встречи' }) });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'when', field: { name: 'Когда', type: 'date' } }) });
+  const dates = ['2026-10-30', '2026-11-03', '2026-11-03', '2026-11-04'];
+  await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: dates.map((when, i) => ({ title: `Встреча ${i}`, values: { when } })) }) });
+  const chart = { uid: 'c1', type: 'barChart', name: 'По месяцам', orderedFields: [], chart: { x: { fieldId: 'when', bucket: 'month' }, y: { aggregate: 'count' } } };
+  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: chart, placeAfter: null }) });
+
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
+  await eventually(() => xLabels(page), ['окт. 2026', 'нояб. 2026']);
+  const setup = page.getByRole('group', { name: 'Настройка диаграммы' });
+  await setup.getByLabel('Группировать').selectOption({ label: 'по неделям' });
+  // 30 Oct is in ISO week 44; 3 and 4 Nov in week 45.
+  await eventually(() => xLabels(page), ['нед. 44 · 2026', 'нед. 45 · 2026']);
+  await setup.getByLabel('Группировать').selectOption({ label: 'по дням' });
+  await eventually(() => xLabels(page), ['30 окт. 2026', '3 нояб. 2026', '4 нояб. 2026']);
+  await shoot(page, 'database-chart-dates-1280');
+  await page.context().close();
+});

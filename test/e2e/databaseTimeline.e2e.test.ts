@@ -124,7 +124,7 @@ it('a timeline added from «+»: bars on their days around today; moved, stretch
   await page.context().close();
 });
 
-it('start and end fields: a bar moved writes both cells in one call; a reader on a phone opens bars but moves none', async () => {
+it('start and end fields: a bar moved writes both cells in one call; a dependencies field made from the toolbar; a reader on a phone opens bars but moves none', async () => {
   const owner = await suite.signedIn('timeline.owner@example.com');
   const { cookie, holderId, db, values } = await timelineData(owner, 'Общий план', { begins: { name: 'Начало', type: 'date' }, ends: { name: 'Конец', type: 'date' } }, [
     ['Спринт', { begins: day(0), ends: day(6) }],
@@ -154,6 +154,18 @@ it('start and end fields: a bar moved writes both cells in one call; a reader on
   await pointerDrag(owner, end, { x: end.x + 2 * 36, y: end.y });
   expect((await one).status()).toBe(200);
   await eventually(async () => [(await values())['Релиз'].begins, (await values())['Релиз'].ends], [day(8), day(10)]);
+
+  // No relation field yet: «+ Новое поле «Заблокировано»» makes one and sets the dependencies by it.
+  const fieldMade = owner.waitForResponse((r) => /\/database\/[^/]+\/fields$/.test(r.url()) && r.request().method() === 'POST');
+  const viewKept = owner.waitForResponse((r) => /\/views\/t1$/.test(r.url()) && r.request().method() === 'POST');
+  await owner.getByLabel('Зависимости').selectOption({ label: '+ Новое поле «Заблокировано»' });
+  expect((await fieldMade).status()).toBe(200);
+  expect((await viewKept).status()).toBe(200);
+  const shape = await fetchJson<{ data: Array<{ data: { config: { fields: Record<string, { name: string; type: string }> }; view: { layouts: Array<{ uid: string; timeline?: { dependencyFieldId?: string } }> } } }> }>(`${S()}/note/${holderId}/blocks`, { cookie });
+  const made = Object.entries(shape.data[0].data.config.fields).filter(([, f]) => f.type === 'relation');
+  expect(made.map(([, f]) => f.name)).toEqual(['Заблокировано']);
+  expect(shape.data[0].data.view.layouts.find((l) => l.uid === 't1')?.timeline?.dependencyFieldId).toBe(made[0][0]);
+  await eventually(async () => (await owner.getByLabel('Зависимости').locator('option:checked').textContent()) ?? '', 'Заблокировано');
 
   // The reader on a phone, in the dark.
   const reader = await suite.signedIn('timeline.reader@example.com');
