@@ -6,6 +6,7 @@ import { newId } from '../../../schema/ids';
 import { channels } from '../../../schema/realtime';
 import type { DatabaseHost } from '../../editor/blocks/databaseHost';
 import { CalendarChunk, ChartChunk } from '../../editor/blocks/databaseRows';
+import { titlesChanged } from './relationTitles';
 import { Popover } from '../../ui/Popover';
 import { showToast } from '../../ui/Toast';
 import { useMentionable } from '../comments/members';
@@ -185,6 +186,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
         if (event !== 'database') return;
         const change = payload as unknown as DatabaseEvent;
         if (change.databaseId !== databaseId) return;
+        titlesChanged(databaseId, change.change);
         for (const store of stores.current) store.applyChange(change.change);
       },
     });

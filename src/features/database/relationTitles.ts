@@ -1,5 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { MAX_ROW_WINDOW } from '../../../schema/database';
+import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
+import { MAX_ROW_WINDOW, type DatabaseChange } from '../../../schema/database';
 import { databaseApi, type RowTitle } from './api';
 
 /**
@@ -60,6 +61,30 @@ export function rememberTitles(databaseId: string, rows: ReadonlyArray<RowTitle>
   known.set(databaseId, titles);
   for (const row of rows) titles.set(row.id, { id: row.id, title: row.title, icon: row.icon });
   emit();
+}
+
+/**
+ * Others' changes (and ours coming back) to titles already known: a row renamed shows its new
+ * title in the cells naming it, a row removed leaves them, a row back (restored) shows again.
+ */
+export function titlesChanged(databaseId: string, change: DatabaseChange): void {
+  const titles = known.get(databaseId);
+  if (!titles) return;
+  let changed = false;
+  const set = (id: string, title: RowTitle | null) => {
+    titles.set(id, title);
+    changed = true;
+  };
+  if (change.kind === 'cells') {
+    const renamed = change.cells.find((cell) => cell.fieldId === MAIN_FIELD_ID);
+    const was = titles.get(change.rowId);
+    if (renamed && was) set(change.rowId, { ...was, title: typeof renamed.value === 'string' ? renamed.value : '' });
+  } else if (change.kind === 'removed') {
+    for (const id of change.ids) if (titles.get(id)) set(id, null);
+  } else if (change.kind === 'rows') {
+    for (const row of change.rows) if (titles.has(row.id)) set(row.id, { id: row.id, title: row.data.title, icon: row.data.icon });
+  }
+  if (changed) emit();
 }
 
 /** Forgets every title (tests; signing out). */
