@@ -23,6 +23,7 @@ import { notificationsRoutes } from './routes/notifications';
 import { sharingRoutes } from './routes/sharing';
 import { telegramRoutes } from './routes/telegram';
 import { pageRoutes } from './routes/pages';
+import { searchRoutes } from './routes/search';
 import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
 import { workspaceRoutes } from './routes/workspaces';
@@ -70,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { config });
   await app.register(workspaceRoutes, { config, mailer });
   await app.register(pageRoutes, { config, mailer });
+  await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs });
   await app.register(blockRoutes, { config });
   await app.register(databaseRoutes);
   await app.register(sharingRoutes, { config, mailer });

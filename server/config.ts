@@ -33,6 +33,8 @@ export interface Config {
    * PostgreSQL) sees a sign-out or a revoked share.
    */
   authCacheTtlMs: number;
+  /** How often the search indexer takes what changed (SEARCH_INDEX_INTERVAL_MS, default 250): a write is found within about that (docs/search.md). */
+  searchIndexIntervalMs: number;
   /**
    * Whether to believe X-Forwarded-For (client addresses for rate limits): false by default, so
    * nobody can dodge a per-address limit with a forged header; `true`, a hop count, or proxy
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sendCodeLimitPerIp: int(env.SEND_CODE_LIMIT_PER_IP, 30),
     sessionTtlDays: int(env.SESSION_TTL_DAYS, 30),
     authCacheTtlMs: int(env.AUTH_CACHE_TTL_MS, 2000),
+    searchIndexIntervalMs: int(env.SEARCH_INDEX_INTERVAL_MS, 250),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     uploadLimitBytes: int(env.UPLOAD_LIMIT_MB, 50) * 1024 * 1024,
     feedbackEmail: env.FEEDBACK_EMAIL || undefined,

@@ -1,4 +1,4 @@
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Table types. Booleans are stored as 0/1 integers and times as ISO-8601 text in both
@@ -252,6 +252,33 @@ export interface RetentionGoalTable {
   reached_at: string;
 }
 
+/** What search finds (migration 2026-11-26-0003, docs/search.md): a title, a block's text, a row's text cell. */
+export interface SearchEntryTable {
+  id: Generated<number>;
+  workspace_id: string;
+  page_id: string;
+  /** 'title', a block id, or 'c:<fieldId>' (a database row's cell). */
+  unit: string;
+  kind: 'title' | 'block' | 'cell';
+  /** The text as written (a snippet is cut from it). */
+  text: string;
+  /** Its words' stems, space-separated (server/search/terms.ts). */
+  terms: string;
+}
+
+/** A trigram of a page's title (typo-tolerant title search). */
+export interface SearchTrigramTable {
+  workspace_id: string;
+  trigram: string;
+  page_id: string;
+}
+
+/** What changed and is to be indexed again: 'p:<pageId>', 'b:<blockId>', 'c:<rowId>:<fieldId>' (added by triggers). */
+export interface SearchQueueTable {
+  target: string;
+  queued_at: string;
+}
+
 export interface Database {
   users: UserTable;
   login_codes: LoginCodeTable;
@@ -276,6 +303,9 @@ export interface Database {
   messenger_link_tokens: MessengerLinkTokenTable;
   oauth_states: OAuthStateTable;
   retention_goals: RetentionGoalTable;
+  search_entries: SearchEntryTable;
+  search_trigrams: SearchTrigramTable;
+  search_queue: SearchQueueTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -88,7 +88,7 @@ function workspaceHeader(request: FastifyRequest): string | undefined {
 }
 
 /** The workspace a request acts in: the X-Workspace-Id header, else the user's first workspace. */
-async function requestWorkspace(app: FastifyInstance, request: FastifyRequest, user: UserRow): Promise<WorkspaceWithRole> {
+export async function requestWorkspace(app: FastifyInstance, request: FastifyRequest, user: UserRow): Promise<WorkspaceWithRole> {
   const wanted = workspaceHeader(request);
   const workspace = wanted
     ? await findMembership(app.db, wanted, user.id)
@@ -125,7 +125,7 @@ const invalid = (message: string, path: string) =>
  * Pages as the caller sees them: with their access level and favourite flag, in the given order,
  * leaving out those the caller may not read. A fixed number of queries for any number of pages.
  */
-async function presentPagesFor(db: Kysely<Database>, userId: string, pages: readonly PageRow[]): Promise<WireElement[]> {
+export async function presentPagesFor(db: Kysely<Database>, userId: string, pages: readonly PageRow[]): Promise<WireElement[]> {
   const levels = await pageAccessLevels(db, userId, pages);
   const readable = pages.filter((p) => allows(levels.get(p.id) ?? 'none', 'read'));
   const favorites = await favoritePageIds(db, userId, readable.map((p) => p.id));

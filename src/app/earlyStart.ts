@@ -50,8 +50,8 @@ declare global {
 export function startGets(pathname: string): { page: string | null; pageGets: string[]; shellGets: string[] } {
   const match = /^\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
   // Addresses of the app that are not pages (src/app/App.tsx).
-  const page = match && ['login', 'new-workspace', 'version', 'public', 'clone', 'oauth'].indexOf(match[1]) < 0 ? match[1] : null;
-  const shell = page !== null || pathname === '/' || /^\/(new-workspace|clone\/[A-Za-z0-9_-]+)\/?$/.test(pathname);
+  const page = match && ['login', 'new-workspace', 'version', 'public', 'clone', 'oauth', 'search'].indexOf(match[1]) < 0 ? match[1] : null;
+  const shell = page !== null || pathname === '/' || /^\/(new-workspace|search|clone\/[A-Za-z0-9_-]+)\/?$/.test(pathname);
   const id = page === null ? '' : encodeURIComponent(page);
   return {
     page,

@@ -1,0 +1,246 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { WireBlock } from '../../schema/block';
+import { api, body, createTestApp, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
+import { actor, createPage, expectStatus, joinWorkspace, makeTeamWorkspace, share, type Actor } from '../../test/helpers/pages';
+import { indexAll, queueEverything } from '../search/indexer';
+import type { WireSearchHit } from './search';
+
+/*
+ * Full-text search (issue 18, docs/search.md) on SQLite and PostgreSQL alike: one table of queries
+ * with the pages each must find, run on both (the same answers by construction: one stemmer);
+ * the index following every kind of write within a second (the server's own indexer, nothing
+ * called by hand); only what the caller may read, snippets and paths included; filters; titles
+ * with a typo; the rebuild.
+ */
+
+let t: TestApp;
+let owner: Actor;
+let member: Actor;
+let guest: Actor;
+const S = '/api/v3/spaces';
+
+beforeAll(async () => {
+  t = await createTestApp({ sendCodeLimitPerIp: 10_000 });
+  owner = await actor(t, 'fts-owner@example.com');
+  member = await actor(t, 'fts-member@example.com');
+  guest = await actor(t, 'fts-guest@example.com');
+  await makeTeamWorkspace(t, owner.workspaceId);
+  await joinWorkspace(t, owner.workspaceId, member.id, 'participant');
+  await joinWorkspace(t, owner.workspaceId, guest.id, 'guest');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function find(q: string, who: Actor = owner, params: Record<string, unknown> = {}, workspaceId = owner.workspaceId) {
+  const res = await api(t, who.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q, ...params })}`, undefined, { 'x-workspace-id': workspaceId });
+  return body<WireSearchHit[]>(expectStatus(res, 200));
+}
+const titles = async (q: string, who: Actor = owner, params: Record<string, unknown> = {}) => (await find(q, who, params)).data.map((h) => h.page.title);
+
+/** Waits for what the indexer will do: polls until `check` holds, at most 2 s; answers how long it took. */
+async function within<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<number> {
+  const started = Date.now();
+  let value = await read();
+  while (!check(value)) {
+    if (Date.now() - started > 2_000) throw new Error(`not indexed in 2 s: ${JSON.stringify(value)}`);
+    await sleep(25);
+    value = await read();
+  }
+  return Date.now() - started;
+}
+
+const textBlock = (text: string) => ({ tokens: [{ text }] });
+async function addBlock(who: Actor, pageId: string, text: string, type = 'text', data: Record<string, unknown> = textBlock(text)): Promise<WireBlock> {
+  return expectOk<WireBlock>(await api(t, who.cookie, 'POST', `${S}/block`, { pageId, type, data }), 201);
+}
+
+describe('one table of queries, the same answers on both databases', () => {
+  beforeAll(async () => {
+    const pages: Array<[string, string[]]> = [
+      ['Программа конференции', ['Доклады о программировании и запуске сервисов']],
+      ['Ёлка во дворе', ['Нарядили ёлку к празднику']],
+      ['Running notes', ['The runner runs daily; searching for better shoes']],
+      ['Отчёт за квартал', ['Выручка выросла на 12%', 'Расходы: аренда, зарплаты']],
+      ['Список покупок', ['молоко, хлеб, йогурт']],
+    ];
+    for (const [title, texts] of pages) {
+      const page = await createPage(t, owner, { title, section: 'all', workspaceId: owner.workspaceId });
+      for (const text of texts) await addBlock(owner, page.id, text);
+    }
+    await within(() => titles('йогурт'), (found) => found.length === 1);
+  });
+
+  // [query, the pages found, in order]
+  const QUERIES: Array<[string, string[]]> = [
+    // Russian morphology: another form of the word.
+    ['программы', ['Программа конференции']],
+    ['программа', ['Программа конференции']],
+    ['конференциях', ['Программа конференции']],
+    // ё is е, both ways.
+    ['елка', ['Ёлка во дворе']],
+    ['ёлкой', ['Ёлка во дворе']],
+    // English morphology.
+    ['run', ['Running notes']],
+    ['search', ['Running notes']],
+    ['NOTE', ['Running notes']],
+    // A prefix while typing (no space after the last word), not once it is finished.
+    ['прогр', ['Программа конференции']],
+    ['от', ['Отчёт за квартал']],
+    ['от ', []],
+    // Every word, in one title or one block.
+    ['выручка 12', ['Отчёт за квартал']],
+    ['выручка аренда', []],
+    ['аренда зарплаты', ['Отчёт за квартал']],
+    // й is no и.
+    ['йогурт', ['Список покупок']],
+    ['иогурт', []],
+    // Punctuation and case do not count; nothing to look for finds nothing.
+    ['«ДОКЛАДЫ»!', ['Программа конференции']],
+    ['', []],
+    ['—', []],
+  ];
+  test.each(QUERIES)('«%s»', async (q, expected) => {
+    expect(await titles(q)).toEqual(expected);
+  });
+
+  test('the match: the passage found, its words marked; a title first when the title matches', async () => {
+    const [hit] = (await find('программирования')).data;
+    expect(hit.match).toMatchObject({ kind: 'block', text: 'Доклады о программировании и запуске сервисов', cutBefore: false, cutAfter: false, fuzzy: false });
+    expect(hit.match.marks.map(([a, b]) => hit.match.text.slice(a, b))).toEqual(['программировании']);
+    const [title] = (await find('квартал')).data;
+    expect(title.match).toMatchObject({ kind: 'title', text: 'Отчёт за квартал', blockId: null });
+  });
+
+  test('a title typed with a typo is found after the exact matches (trigrams, the same on both databases)', async () => {
+    expect(await titles('Прогрмма конференци')).toEqual(['Программа конференции']);
+    const [hit] = (await find('Прогрмма конференци')).data;
+    expect(hit.match.fuzzy).toBe(true);
+    expect(await titles('квртал')).toEqual(['Отчёт за квартал']);
+    expect(await titles('совсем другое')).toEqual([]);
+  });
+});
+
+describe('the index follows every write within a second', () => {
+  test('blocks written, rewritten, deleted and restored; titles renamed; pages trashed, restored and deleted', async () => {
+    const page = await createPage(t, owner, { title: 'Черновик', section: 'all', workspaceId: owner.workspaceId });
+    const waits: number[] = [];
+    waits.push(await within(() => titles('черновик'), (f) => f.includes('Черновик')));
+    const block = await addBlock(owner, page.id, 'Первая мысль про аквариум');
+    waits.push(await within(() => titles('аквариумы'), (f) => f.includes('Черновик')));
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/block/${block.id}`, { version: block.version, type: 'text', data: textBlock('Вторая мысль про террариум') }));
+    waits.push(await within(() => titles('террариум'), (f) => f.includes('Черновик')));
+    expect(await titles('аквариум')).toEqual([]);
+    expectOk(await api(t, owner.cookie, 'DELETE', `${S}/block/${block.id}`));
+    waits.push(await within(() => titles('террариум'), (f) => f.length === 0));
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/block/${block.id}/restore`));
+    waits.push(await within(() => titles('террариум'), (f) => f.includes('Черновик')));
+    expectOk(await api(t, owner.cookie, 'PATCH', `${S}/element/${page.id}`, { title: 'Заметки натуралиста' }));
+    waits.push(await within(() => titles('натуралист'), (f) => f.includes('Заметки натуралиста')));
+    expect(await titles('черновик')).toEqual([]);
+    // The trash: found only with inTrash; restored, found again; deleted forever, gone from both.
+    expectOk(await api(t, owner.cookie, 'DELETE', `${S}/element/${page.id}`, undefined, { 'x-workspace-id': owner.workspaceId }));
+    expect(await titles('террариум')).toEqual([]);
+    expect(await titles('террариум', owner, { inTrash: true })).toEqual(['Заметки натуралиста']);
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/trash/${page.id}/restore`, {}, { 'x-workspace-id': owner.workspaceId }));
+    expect(await titles('террариум')).toEqual(['Заметки натуралиста']);
+    expectOk(await api(t, owner.cookie, 'DELETE', `${S}/element/${page.id}`, undefined, { 'x-workspace-id': owner.workspaceId }));
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/trash/${page.id}/remove`, {}, { 'x-workspace-id': owner.workspaceId }));
+    expect(await titles('террариум', owner, { inTrash: true })).toEqual([]);
+    // Its entries go too.
+    waits.push(await within(() => t.app.db.selectFrom('search_entries').select('unit').where('page_id', '=', page.id).execute(), (left) => left.length === 0));
+    expect(Math.max(...waits)).toBeLessThan(1_000);
+  });
+
+  test('database rows: found by their title and their text cells, not by other fields', async () => {
+    const holder = await createPage(t, owner, { title: 'Клиенты', section: 'all', workspaceId: owner.workspaceId, type: 'Database' });
+    const [database] = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${holder.id}/blocks`)).data;
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id: 'note', field: { name: 'Заметка', type: 'text' } }));
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id: 'sum', field: { name: 'Сумма', type: 'number' } }));
+    const [row] = expectOk<Array<{ id: string }>>(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, { rows: [{ title: 'ООО Рога и копыта', values: { note: 'Звонить по вторникам', sum: 777 } }] }), 201);
+    await within(() => titles('вторник'), (f) => f.includes('ООО Рога и копыта'));
+    expect(await titles('копыто')).toEqual(['ООО Рога и копыта']);
+    expect(await titles('777')).toEqual([]);
+    const [hit] = (await find('вторникам')).data;
+    expect(hit.match).toMatchObject({ kind: 'cell', fieldId: 'note' });
+    expect(hit.path.map((p) => p.title)).toEqual(['Клиенты']);
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/row/${row.id}/cells/note`, { value: 'Писать по средам', version: 1 }));
+    await within(() => titles('средам'), (f) => f.includes('ООО Рога и копыта'));
+    expect(await titles('вторник')).toEqual([]);
+  });
+});
+
+describe('only what the caller may read', () => {
+  let secret: { id: string };
+  beforeAll(async () => {
+    secret = await createPage(t, owner, { title: 'Секретный план', section: 'private', workspaceId: owner.workspaceId });
+    await addBlock(owner, secret.id, 'Кодовое слово: бегемот');
+    const child = await createPage(t, owner, { title: 'Открытая часть', parentId: secret.id });
+    await addBlock(owner, child.id, 'Здесь тоже есть бегемот');
+    await share(t, owner, child.id, [{ userId: guest.id, accessLevel: 'read' }]);
+    await within(() => titles('бегемот'), (f) => f.length === 2);
+  });
+
+  test('a participant finds nothing of a private page: no title, no snippet', async () => {
+    const found = await find('бегемот', member);
+    expect(found.data).toEqual([]);
+    expect(JSON.stringify(await find('секретный', member))).not.toContain('Секретный');
+  });
+
+  test('a guest finds the page shared with them, and its path leaves out the parent they cannot read', async () => {
+    const found = await find('бегемот', guest);
+    expect(found.data.map((h) => h.page.title)).toEqual(['Открытая часть']);
+    expect(found.data[0].path).toEqual([]);
+    expect(JSON.stringify(found)).not.toContain('Секретный');
+    // The owner sees the path.
+    const mine = (await find('здесь бегемот')).data;
+    expect(mine[0].path.map((p) => p.title)).toEqual(['Секретный план']);
+  });
+
+  test('limits count readable pages only; «more» pages through them', async () => {
+    const first = await find('бегемот', owner, { limit: 1 });
+    expect(first.data).toHaveLength(1);
+    expect(first.meta?.hasMoreNext).toBe(true);
+    const second = await find('бегемот', owner, { limit: 1, offset: 1 });
+    expect(second.data).toHaveLength(1);
+    expect(second.data[0].page.id).not.toBe(first.data[0].page.id);
+    expect(second.meta?.hasMoreNext).toBe(false);
+  });
+
+  test('another workspace is refused (403); anonymous calls 401; bad input 422', async () => {
+    const stranger = await actor(t, 'fts-stranger@example.com');
+    const refused = await api(t, stranger.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q: 'бегемот' })}`, undefined, { 'x-workspace-id': owner.workspaceId });
+    expect(refused.statusCode).toBe(403);
+    expect((await find('бегемот', stranger, {}, stranger.workspaceId)).data).toEqual([]);
+    const anonymous = await t.app.inject({ method: 'GET', url: `${S}/search/text?${jsonQueryString({ q: 'бегемот' })}` });
+    expect(anonymous.statusCode).toBe(401);
+    for (const bad of [{ q: 'x'.repeat(201) }, { q: 'a', limit: 0 }, { q: 'a', after: 'вчера' }]) {
+      const res = await api(t, owner.cookie, 'GET', `${S}/search/text?${jsonQueryString(bad)}`, undefined, { 'x-workspace-id': owner.workspaceId });
+      expect(res.statusCode).toBe(422);
+    }
+  });
+});
+
+describe('filters and the rebuild', () => {
+  test('by author and by the time of the last change', async () => {
+    const mine = await createPage(t, owner, { title: 'Жираф владельца', section: 'all', workspaceId: owner.workspaceId });
+    await createPage(t, member, { title: 'Жираф участника', parentId: mine.id });
+    await within(() => titles('жираф'), (f) => f.length === 2);
+    expect(await titles('жираф', owner, { author: member.id })).toEqual(['Жираф участника']);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect(await titles('жираф', owner, { after: future })).toEqual([]);
+    expect((await titles('жираф', owner, { before: future })).sort()).toEqual(['Жираф владельца', 'Жираф участника'].sort());
+  });
+
+  test('the rebuild puts back what the index lost', async () => {
+    await createPage(t, owner, { title: 'Носорог', section: 'all', workspaceId: owner.workspaceId });
+    await within(() => titles('носорог'), (f) => f.length === 1);
+    await t.app.db.deleteFrom('search_entries').execute();
+    await t.app.db.deleteFrom('search_trigrams').execute();
+    expect(await titles('носорог')).toEqual([]);
+    await queueEverything(t.app.db);
+    await indexAll(t.app.db);
+    expect(await titles('носорог')).toEqual(['Носорог']);
+    expect(await titles('программы')).toEqual(['Программа конференции']);
+  });
+});

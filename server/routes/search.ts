@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { WireElement } from '../../schema/element';
+import { envelope } from '../presenters';
+import { jsonQuery } from '../../schema/query';
+import { pageAccessLevels, allows } from '../policies/page';
+import { findPages, pagePath } from '../repositories/pages';
+import { requireUser } from '../plugins/auth';
+import { matchingEntries, similarTitles, snippet, type Candidate, type SearchFilters, type Snippet } from '../search/query';
+import { queryTerms } from '../search/terms';
+import { SearchIndexer } from '../search/indexer';
+import { presentPagesFor, requestWorkspace } from './pages';
+
+/** One page found: the page as the caller sees it, its readable ancestors (the path shown), and the passage that matched. */
+export interface WireSearchHit {
+  page: WireElement;
+  /** Ancestors, root first, that the caller may read (others are left out: their titles are not given away). */
+  path: Array<{ id: string; title: string; icon: string | null }>;
+  match: Snippet & { kind: Candidate['kind']; blockId: string | null; fieldId: string | null; fuzzy: boolean };
+}
+
+/** Candidates read at a time while filling a page of results; at most this many looked at for one answer. */
+const CANDIDATE_BATCH = 200;
+const MAX_CANDIDATES = 2_000;
+
+const searchQueryShape = {
+  q: z.string().max(200),
+  limit: z.number().int().min(1).max(50).optional(),
+  /** Results already shown (the full screen's «more»): this many pages are passed over. */
+  offset: z.number().int().min(0).max(1_000).optional(),
+  inTrash: z.boolean().optional(),
+  author: z.string().max(64).optional(),
+  after: z.iso.datetime({ offset: true }).optional(),
+  before: z.iso.datetime({ offset: true }).optional(),
+};
+
+/**
+ * Full-text search (issue 18, docs/search.md): `GET search/text` — pages of the request's workspace
+ * whose title, blocks or database rows' text cells hold the query's words (stemmed: Russian and
+ * English; the last word typed as a prefix), and, when few are, titles like the query (a typo).
+ * Only pages the caller may read are returned, and only their text; their path keeps only the
+ * ancestors the caller may read. The process's indexer (`SearchIndexer`) runs with the server.
+ */
+export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }: { indexIntervalMs: number }) {
+  const app = server.withTypeProvider<ZodTypeProvider>();
+  const indexer = new SearchIndexer(app.db, app.log, indexIntervalMs);
+  app.addHook('onReady', async () => indexer.start());
+  app.addHook('preClose', async () => indexer.stop());
+
+  app.get('/api/v3/spaces/search/text', { schema: { tags: ['search'], summary: 'Pages whose title, blocks or text cells hold the words of q (stemmed, prefix while typing), readable ones only', querystring: jsonQuery(searchQueryShape) } }, async (request) => {
+    const user = requireUser(request);
+    const workspace = await requestWorkspace(app, request, user);
+    const query = request.query;
+    const limit = query.limit ?? 20;
+    const skip = query.offset ?? 0;
+    const terms = queryTerms(query.q);
+    const filters: SearchFilters = { workspaceId: workspace.id, inTrash: query.inTrash ?? false, author: query.author, after: query.after, before: query.before };
+
+    // Pages in the order their best entry comes; each page's first entry is its match.
+    const best = new Map<string, Candidate>();
+    const readable = new Set<string>();
+    const unreadable = new Set<string>();
+    const wanted = skip + limit + 1;
+    const take = async (candidates: readonly Candidate[]) => {
+      const fresh = candidates.filter((c) => !best.has(c.pageId) && !unreadable.has(c.pageId));
+      const unknown = [...new Set(fresh.map((c) => c.pageId))];
+      const levels = await pageAccessLevels(app.db, user.id, await findPages(app.db, unknown));
+      for (const id of unknown) (allows(levels.get(id) ?? 'none', 'read') ? readable : unreadable).add(id);
+      for (const c of fresh) if (readable.has(c.pageId) && !best.has(c.pageId)) best.set(c.pageId, c);
+    };
+    for (let offset = 0; offset < MAX_CANDIDATES && best.size < wanted; offset += CANDIDATE_BATCH) {
+      const batch = await matchingEntries(app.db, terms, filters, offset, CANDIDATE_BATCH);
+      await take(batch);
+      if (batch.length < CANDIDATE_BATCH) break;
+    }
+    // Few found by their words: titles like the query (a typo) after them.
+    if (best.size < wanted && query.q.trim().length >= 3) await take(await similarTitles(app.db, query.q, filters, limit));
+
+    const ordered = [...best.values()];
+    const shown = ordered.slice(skip, skip + limit);
+    const pages = new Map((await findPages(app.db, shown.map((c) => c.pageId))).map((p) => [p.id, p]));
+    const elements = new Map((await presentPagesFor(app.db, user.id, [...pages.values()])).map((e) => [e.id, e]));
+    // The ancestors shown: only those the caller may read.
+    const ancestorIds = [...new Set([...pages.values()].flatMap((p) => pagePath(p)))];
+    const ancestors = await findPages(app.db, ancestorIds);
+    const ancestorLevels = await pageAccessLevels(app.db, user.id, ancestors);
+    const ancestorOf = new Map(ancestors.filter((a) => allows(ancestorLevels.get(a.id) ?? 'none', 'read')).map((a) => [a.id, a]));
+    const hits: WireSearchHit[] = shown.flatMap((c) => {
+      const page = pages.get(c.pageId);
+      const element = elements.get(c.pageId);
+      if (!page || !element) return [];
+      const path = pagePath(page).flatMap((id) => {
+        const a = ancestorOf.get(id);
+        return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];
+      });
+      const kind = c.kind;
+      const match = { ...snippet(c.text, terms), kind, blockId: kind === 'block' ? c.unit : null, fieldId: kind === 'cell' ? c.unit.slice(2) : null, fuzzy: c.fuzzy ?? false };
+      return [{ page: element, path, match }];
+    });
+    return envelope(hits, { offset: skip, hasMoreNext: ordered.length > skip + limit });
+  });
+}

@@ -1,0 +1,207 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DatabaseField } from '../../schema/blocks/database';
+import type { Database } from '../db/types';
+import { indexTerms, trigrams } from './terms';
+import { blockSearchText, cellSearchText, MAX_ENTRY_TEXT } from './texts';
+
+/** Targets taken from the queue in one transaction. */
+const BATCH = 500;
+
+interface Entry {
+  workspaceId: string;
+  pageId: string;
+  unit: string;
+  kind: 'title' | 'block' | 'cell';
+  text: string;
+}
+
+/** An entry written as its text says (an empty text: no entry). */
+async function putEntry(trx: Transaction<Database>, entry: Entry): Promise<void> {
+  if (!entry.text) {
+    await trx.deleteFrom('search_entries').where('unit', '=', entry.unit).where('page_id', '=', entry.pageId).execute();
+    return;
+  }
+  const row = { workspace_id: entry.workspaceId, page_id: entry.pageId, unit: entry.unit, kind: entry.kind, text: entry.text.slice(0, MAX_ENTRY_TEXT), terms: indexTerms(entry.text) };
+  await trx
+    .insertInto('search_entries')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['unit', 'page_id'])
+        .doUpdateSet({ workspace_id: row.workspace_id, kind: row.kind, text: row.text, terms: row.terms })
+        // A block moved, or written with the same text: nothing to do (no churn in the text index).
+        .where((eb) => eb.or([eb('search_entries.text', '<>', row.text), eb('search_entries.workspace_id', '<>', row.workspace_id), eb('search_entries.terms', '<>', row.terms)])),
+    )
+    .execute();
+}
+
+/** A page as the queue names it: its title entry and trigrams, its entries' workspace; all gone with the page. */
+async function indexPage(trx: Transaction<Database>, pageId: string): Promise<void> {
+  const page = await trx.selectFrom('pages').select(['id', 'workspace_id', 'title']).where('id', '=', pageId).executeTakeFirst();
+  await trx.deleteFrom('search_trigrams').where('page_id', '=', pageId).execute();
+  if (!page) {
+    await trx.deleteFrom('search_entries').where('page_id', '=', pageId).execute();
+    return;
+  }
+  await putEntry(trx, { workspaceId: page.workspace_id, pageId, unit: 'title', kind: 'title', text: page.title.trim() });
+  await trx.updateTable('search_entries').set({ workspace_id: page.workspace_id }).where('page_id', '=', pageId).where('workspace_id', '<>', page.workspace_id).execute();
+  const grams = trigrams(page.title);
+  if (grams.length > 0) await trx.insertInto('search_trigrams').values(grams.map((trigram) => ({ workspace_id: page.workspace_id, trigram, page_id: pageId }))).execute();
+}
+
+/** A block as the queue names it: its entry, or none when it is gone, deleted or has no text. */
+async function indexBlock(trx: Transaction<Database>, blockId: string): Promise<void> {
+  const block = await trx
+    .selectFrom('blocks')
+    .innerJoin('pages', 'pages.id', 'blocks.page_id')
+    .select(['blocks.page_id', 'blocks.type', 'blocks.data', 'blocks.deleted_at', 'pages.workspace_id'])
+    .where('blocks.id', '=', blockId)
+    .executeTakeFirst();
+  if (!block || block.deleted_at !== null) {
+    await trx.deleteFrom('search_entries').where('unit', '=', blockId).execute();
+    return;
+  }
+  let data: unknown = null;
+  try {
+    data = JSON.parse(block.data);
+  } catch {
+    // Unreadable data has no text.
+  }
+  // A block moved to another page leaves its old one.
+  await trx.deleteFrom('search_entries').where('unit', '=', blockId).where('page_id', '<>', block.page_id).execute();
+  await putEntry(trx, { workspaceId: block.workspace_id, pageId: block.page_id, unit: blockId, kind: 'block', text: blockSearchText(block.type, data) });
+}
+
+/** A database row's cell as the queue names it (`rowId:fieldId`): its entry when its field is text. */
+async function indexCell(trx: Transaction<Database>, target: string, fieldsOf: (databaseId: string) => Promise<Record<string, DatabaseField>>): Promise<void> {
+  const at = target.indexOf(':');
+  const rowId = target.slice(0, at);
+  const fieldId = target.slice(at + 1);
+  const unit = `c:${fieldId}`;
+  const cell = await trx
+    .selectFrom('database_cells')
+    .innerJoin('pages', 'pages.id', 'database_cells.row_id')
+    .select(['database_cells.database_id', 'database_cells.value', 'pages.workspace_id'])
+    .where('database_cells.row_id', '=', rowId)
+    .where('database_cells.field_id', '=', fieldId)
+    .executeTakeFirst();
+  if (!cell) {
+    await trx.deleteFrom('search_entries').where('unit', '=', unit).where('page_id', '=', rowId).execute();
+    return;
+  }
+  let value: unknown = null;
+  try {
+    value = JSON.parse(cell.value);
+  } catch {
+    // Unreadable: no text.
+  }
+  const fields = await fieldsOf(cell.database_id);
+  await putEntry(trx, { workspaceId: cell.workspace_id, pageId: rowId, unit, kind: 'cell', text: cellSearchText(fields[fieldId], value) });
+}
+
+/**
+ * Takes up to `BATCH` targets off the queue and indexes them, in one transaction: a target taken
+ * and not indexed (a failure) goes back with the rollback. On PostgreSQL the queue's rows are
+ * deleted first: a write queuing one of them again waits for this transaction (the trigger's
+ * upsert locks the row), so it is indexed again after (docs/search.md «Keeping up»). Answers how
+ * many were taken.
+ */
+export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const taken = await trx
+      .deleteFrom('search_queue')
+      .where('target', 'in', (eb) => eb.selectFrom('search_queue').select('target').orderBy('queued_at').limit(limit))
+      .returning('target')
+      .execute();
+    const configs = new Map<string, Record<string, DatabaseField>>();
+    const fieldsOf = async (databaseId: string) => {
+      let fields = configs.get(databaseId);
+      if (!fields) {
+        const block = await trx.selectFrom('blocks').select('data').where('id', '=', databaseId).executeTakeFirst();
+        try {
+          fields = ((JSON.parse(block?.data ?? '{}') as { config?: { fields?: Record<string, DatabaseField> } }).config?.fields ?? {}) as Record<string, DatabaseField>;
+        } catch {
+          fields = {};
+        }
+        configs.set(databaseId, fields);
+      }
+      return fields;
+    };
+    for (const { target } of taken) {
+      const id = target.slice(2);
+      if (target.startsWith('p:')) await indexPage(trx, id);
+      else if (target.startsWith('b:')) await indexBlock(trx, id);
+      else if (target.startsWith('c:')) await indexCell(trx, id, fieldsOf);
+    }
+    return taken.length;
+  });
+}
+
+/** Indexes until the queue is empty (the rebuild; tests that wait for nothing else). */
+export async function indexAll(db: Kysely<Database>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const taken = await indexQueued(db);
+    total += taken;
+    if (taken === 0) return total;
+  }
+}
+
+/** Queues everything there is again (the rebuild: `npm run search:rebuild`). */
+export async function queueEverything(db: Kysely<Database>): Promise<void> {
+  const now = new Date().toISOString();
+  // SQLite needs a WHERE in an INSERT … SELECT … ON CONFLICT (else ON reads as a join's).
+  const upsert = (select: ReturnType<typeof sql>) => sql`insert into search_queue (target, queued_at) ${select} on conflict (target) do update set queued_at = excluded.queued_at`.execute(db);
+  await upsert(sql`select ${'p:'} || id, ${now} from pages where true`);
+  await upsert(sql`select ${'b:'} || id, ${now} from blocks where deleted_at is null`);
+  await upsert(sql`select ${'c:'} || row_id || ${':'} || field_id, ${now} from database_cells where txt is not null`);
+}
+
+/**
+ * The indexer of a server process: takes the queue every `intervalMs` (and at once after it found
+ * work, until it is empty), so a write is searchable within about that. Several processes on one
+ * PostgreSQL share the queue (each target is taken by one).
+ */
+export class SearchIndexer {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: { error(obj: unknown, msg: string): void },
+    private readonly intervalMs = 250,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => (this.running = null));
+    }, delay);
+  }
+
+  private async tick(): Promise<void> {
+    let again = this.intervalMs;
+    try {
+      // A read first: an empty queue takes no write lock (SQLite has one writer).
+      const waiting = await this.db.selectFrom('search_queue').select('target').limit(1).executeTakeFirst();
+      if (waiting && (await indexQueued(this.db)) > 0) again = 0;
+    } catch (error) {
+      this.log.error({ err: error }, 'search indexing failed; trying again');
+      again = this.intervalMs * 4;
+    }
+    this.schedule(again);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,45 @@
+import type { DatabaseField } from '../../schema/blocks/database';
+
+/** What search keeps of a text at most (a snippet is cut from it; the words of the whole are indexed). */
+export const MAX_ENTRY_TEXT = 4_000;
+
+type Tokens = ReadonlyArray<{ text?: unknown; tableAddress?: { x?: unknown; y?: unknown } }>;
+
+/** Tokens' text; a table's cells (tokens with another `tableAddress`) apart by a space. */
+function tokensText(tokens: Tokens): string {
+  let text = '';
+  let cell: string | null = null;
+  for (const token of tokens) {
+    if (typeof token?.text !== 'string') continue;
+    const address = token.tableAddress ? `${String(token.tableAddress.x)}:${String(token.tableAddress.y)}` : null;
+    if (address !== cell && text) text += ' ';
+    cell = address;
+    text += token.text;
+  }
+  return text;
+}
+
+/**
+ * The text search finds a block by (docs/search.md «What is indexed»): the text of any block made
+ * of tokens (paragraphs, headings, lists, to-dos, quotes, callouts, code, tables), a file's name,
+ * a formula, an embed's address. A database block is found by its rows (their titles are pages',
+ * their text cells `cellSearchText`); a divider, a page link or an image without a file has none.
+ */
+export function blockSearchText(type: string, data: unknown): string {
+  if (!data || typeof data !== 'object') return '';
+  const fields = data as { tokens?: unknown; remoteData?: { title?: unknown } | null; formula?: unknown; url?: unknown };
+  if (Array.isArray(fields.tokens)) return tokensText(fields.tokens as Tokens).trim();
+  if (type === 'file' && typeof fields.remoteData?.title === 'string') return fields.remoteData.title;
+  if (type === 'latex' && typeof fields.formula === 'string') return fields.formula;
+  if (type === 'embed' && typeof fields.url === 'string') return fields.url;
+  return '';
+}
+
+/** Field types whose cells search reads: text and the addresses typed as text. */
+const SEARCHED_FIELD_TYPES: ReadonlySet<string> = new Set(['text', 'url', 'email', 'phone']);
+
+/** The text search finds a database row by in one of its cells ('' for a field it does not read). */
+export function cellSearchText(field: DatabaseField | undefined, value: unknown): string {
+  if (!field || !SEARCHED_FIELD_TYPES.has(field.type) || typeof value !== 'string') return '';
+  return value.trim();
+}
