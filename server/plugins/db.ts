@@ -16,11 +16,14 @@ declare module 'fastify' {
   }
 }
 
+/** The SQLite database's file in DATA_DIR (without DATABASE_URL). */
+export const SQLITE_FILE = 'workspace.sqlite';
+
 /** Opens the database, applies migrations, and closes it with the app. */
 export const dbPlugin = fp<{ config: Config }>(async (app, { config }) => {
   const { db, kind, changes } = connectDatabase({
     databaseUrl: config.databaseUrl,
-    sqliteFile: path.join(config.dataDir, 'workspace.sqlite'),
+    sqliteFile: path.join(config.dataDir, SQLITE_FILE),
     onConnectionError: (error) => app.log.warn({ err: error }, 'an idle database connection was lost'),
   });
   await migrateToLatest(db);

@@ -3,7 +3,7 @@ import type { WireBlock } from '../../schema/block';
 import { api, body, createTestApp, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, expectStatus, joinWorkspace, makeTeamWorkspace, share, type Actor } from '../../test/helpers/pages';
 import { indexAll, queueEverything } from '../search/indexer';
-import type { WireSearchHit } from './search';
+import type { WireSearchHit } from '../../schema/search';
 
 /*
  * Full-text search (issue 18, docs/search.md) on SQLite and PostgreSQL alike: one table of queries

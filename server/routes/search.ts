@@ -1,24 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { WireElement } from '../../schema/element';
+import type { WireSearchHit } from '../../schema/search';
 import { envelope } from '../presenters';
 import { jsonQuery } from '../../schema/query';
 import { pageAccessLevels, allows } from '../policies/page';
 import { findPages, pagePath } from '../repositories/pages';
 import { requireUser } from '../plugins/auth';
-import { matchingEntries, similarTitles, snippet, type Candidate, type SearchFilters, type Snippet } from '../search/query';
+import { matchingEntries, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
 import { queryTerms } from '../search/terms';
 import { SearchIndexer } from '../search/indexer';
 import { presentPagesFor, requestWorkspace } from './pages';
-
-/** One page found: the page as the caller sees it, its readable ancestors (the path shown), and the passage that matched. */
-export interface WireSearchHit {
-  page: WireElement;
-  /** Ancestors, root first, that the caller may read (others are left out: their titles are not given away). */
-  path: Array<{ id: string; title: string; icon: string | null }>;
-  match: Snippet & { kind: Candidate['kind']; blockId: string | null; fieldId: string | null; fuzzy: boolean };
-}
 
 /** Candidates read at a time while filling a page of results; at most this many looked at for one answer. */
 const CANDIDATE_BATCH = 200;

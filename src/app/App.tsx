@@ -17,6 +17,7 @@ import { preloadable } from './preloadable';
 /** Asked for at start when the address is a page's (src/main.tsx). */
 export const PageScreen = preloadable(() => import('../features/pages/PageScreen'));
 const WizardScreen = lazy(() => import('../features/wizard/WizardScreen'));
+const SearchScreen = lazy(() => import('../features/search/SearchScreen'));
 const PublicPageScreen = lazy(() => import('../features/public/PublicPageScreen').then((m) => ({ default: m.PublicPageScreen })));
 
 /** /public/:pageId: a published page, for anyone. */
@@ -49,6 +50,7 @@ export function App() {
             <Route index element={<HomeIndex />} />
             <Route path="clone/:uidToClone" element={<CloneScreen />} />
             <Route path="new-workspace" element={<WizardScreen />} />
+            <Route path="search" element={<SearchScreen />} />
             <Route path=":pageUid" element={<PageScreen />} />
           </Route>
           <Route path="*" element={<Navigate to="/" replace />} />

@@ -39,6 +39,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Let the request outlive the page (a last save when the tab closes). */
   keepalive?: boolean;
+  /** Act in this workspace rather than the active one (search in another workspace). */
+  workspaceId?: string;
 }
 
 /** A prefetched GET is taken by api() only this soon after it was asked for. */
@@ -112,7 +114,8 @@ async function takePrefetched(path: string): Promise<Response | null> {
 /** Calls the API and unwraps the envelope; throws ApiRequestError for any failure. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'X-App-Type': 'Web', 'X-Client-Id': CLIENT_ID };
-  if (workspaceId) headers['X-Workspace-Id'] = workspaceId;
+  const acting = options.workspaceId ?? workspaceId;
+  if (acting) headers['X-Workspace-Id'] = acting;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {

@@ -14,6 +14,7 @@ import { Sidebar, useIsPhone } from './Sidebar';
 import { InboxHost } from '../inbox/InboxPanel';
 import { LiveShell } from '../realtime/LiveShell';
 import { CsvImportHost } from '../csvImport/CsvImportHost';
+import { QuickFindHost } from '../search/QuickFind';
 import './shell.css';
 
 const KEY_STEP = 16;
@@ -144,6 +145,7 @@ export function AppShell() {
       </main>
       <LiveShell />
       <CsvImportHost />
+      <QuickFindHost />
     </div>
   );
 }

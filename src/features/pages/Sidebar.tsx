@@ -8,11 +8,12 @@ import type { WireWorkspace } from '../../../schema/workspace';
 import { newId } from '../../../schema/ids';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { Button } from '../../ui/Button';
-import { CheckIcon, ChevronRightIcon, ChevronsLeftIcon, CloseIcon, PlusIcon, SelectorIcon, TrashIcon } from '../../ui/icons';
+import { CheckIcon, ChevronRightIcon, ChevronsLeftIcon, CloseIcon, PlusIcon, SearchIcon, SelectorIcon, TrashIcon } from '../../ui/icons';
 import { CreatePageMenuButton, type NewPageKind } from '../pageTypes/CreatePageMenu';
 import { PageTypeIcon } from '../pageTypes/typeIcons';
 import { openCsvImport } from '../csvImport/openCsvImport';
 import { openTrash } from '../trash/openTrash';
+import { openSearch } from '../search/openSearch';
 import { ProfileDialog } from '../profile/ProfileDialog';
 import { InboxEntry, useUnreadCounts } from '../inbox/InboxEntry';
 import { signOut } from '../auth/authSlice';
@@ -613,6 +614,11 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
         </div>
       )}
       <div className="sidebar-tools">
+        <button type="button" className="sidebar-tool" onClick={openSearch} aria-keyshortcuts="Control+K">
+          <SearchIcon size={16} aria-hidden />
+          <span>{t('search.open')}</span>
+          <kbd className="sidebar-tool-key">{t('search.shortcut')}</kbd>
+        </button>
         <InboxEntry />
         <button type="button" className="sidebar-tool" onClick={openTrash}>
           <TrashIcon size={16} aria-hidden />

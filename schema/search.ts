@@ -1,0 +1,28 @@
+import type { WireElement } from './element';
+
+/** Where a search match is: a page's title, a block's text, a database row's text cell. */
+export type SearchMatchKind = 'title' | 'block' | 'cell';
+
+/** One page found by `GET search/text` (docs/search.md «API»). */
+export interface WireSearchHit {
+  /** The page as the caller sees it. */
+  page: WireElement;
+  /** Its ancestors, root first, that the caller may read (others are left out: their titles are not given away). */
+  path: Array<{ id: string; title: string; icon: string | null }>;
+  /** The passage that matched. */
+  match: {
+    kind: SearchMatchKind;
+    /** The block (kind `block`) or the row's field (kind `cell`) it is in. */
+    blockId: string | null;
+    fieldId: string | null;
+    /** A passage of the text around what was found (at most 160 characters). */
+    text: string;
+    /** [start, end) of each word found, in `text`. */
+    marks: Array<[number, number]>;
+    /** Text was left out before / after the passage. */
+    cutBefore: boolean;
+    cutAfter: boolean;
+    /** Found by a title like the query (a typo), not by its words. */
+    fuzzy: boolean;
+  };
+}

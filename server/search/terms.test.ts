@@ -1,0 +1,60 @@
+import { foldWord, indexTerms, placedWords, queryTerms, stemWord, termMatches, trigrams } from './terms';
+import { snippet, titleSimilarity, TITLE_SIMILARITY } from './query';
+import { blockSearchText, cellSearchText } from './texts';
+
+test('words are folded (case, ё) and stemmed by language: Russian and English forms meet, other scripts and digits stay', () => {
+  expect(foldWord('ЁЛКА')).toBe('елка');
+  const same = (a: string, b: string) => expect(stemWord(foldWord(a))).toBe(stemWord(foldWord(b)));
+  same('программа', 'программы');
+  same('программу', 'Программой');
+  same('running', 'run');
+  same('Documents', 'document');
+  expect(stemWord('2026')).toBe('2026');
+  expect(stemWord('東京')).toBe('東京');
+  expect(indexTerms('Ёлки-палки, RUNNING docs!')).toBe('елк палк run doc');
+});
+
+test('a query: its words stemmed; the last one a prefix while typed (no space after it, 2 letters at least); repeats once', () => {
+  expect(queryTerms('Программы запус')).toEqual([
+    { stem: 'программ', prefix: false },
+    { stem: 'запус', prefix: true },
+  ]);
+  expect(queryTerms('программы ')).toEqual([{ stem: 'программ', prefix: false }]);
+  expect(queryTerms('я')).toEqual([{ stem: 'я', prefix: false }]);
+  expect(queryTerms('план план')).toEqual([{ stem: 'план', prefix: true }]);
+  expect(queryTerms(' — ')).toEqual([]);
+  expect(queryTerms('a b c d e f g h i j k')).toHaveLength(8);
+  expect(termMatches({ stem: 'прог', prefix: true }, 'программ')).toBe(true);
+  expect(termMatches({ stem: 'прог', prefix: false }, 'программ')).toBe(false);
+});
+
+test('trigrams as pg_trgm makes them (each word padded), and a title alike by its best run of words', () => {
+  expect(trigrams('План')).toEqual(['  п', ' пл', 'пла', 'лан', 'ан ']);
+  expect(titleSimilarity('квртал', 'Отчёт за квартал')).toBeGreaterThanOrEqual(TITLE_SIMILARITY);
+  expect(titleSimilarity('Прогрмма конференци', 'Программа конференции')).toBeGreaterThanOrEqual(TITLE_SIMILARITY);
+  expect(titleSimilarity('совсем другое', 'Отчёт за квартал')).toBeLessThan(TITLE_SIMILARITY);
+});
+
+test('a snippet starts a little before the first word found, on a word, and marks every word found in it', () => {
+  const text = `${'Вступление без нужных слов. '.repeat(6)}Здесь программа конференции, и снова программы.`;
+  const cut = snippet(text, queryTerms('программа '));
+  expect(cut.cutBefore).toBe(true);
+  expect(cut.marks.map(([a, b]) => cut.text.slice(a, b))).toEqual(['программа', 'программы']);
+  expect(cut.text.startsWith(' ')).toBe(false);
+  const whole = snippet('Короткий текст', queryTerms('текст'));
+  expect(whole).toEqual({ text: 'Короткий текст', marks: [[9, 14]], cutBefore: false, cutAfter: false });
+  expect(placedWords('a, bc')).toEqual([{ start: 0, end: 1, stem: 'a' }, { start: 3, end: 5, stem: 'bc' }]);
+});
+
+test('the text a block and a cell are found by', () => {
+  expect(blockSearchText('text', { tokens: [{ text: 'Привет, ' }, { text: 'мир', bold: true }] })).toBe('Привет, мир');
+  const cell = (x: number, y: number, text: string) => ({ text, tableAddress: { x, y } });
+  expect(blockSearchText('table', { tokens: [cell(0, 0, 'а'), cell(0, 0, 'б'), cell(1, 0, 'в')] })).toBe('аб в');
+  expect(blockSearchText('file', { remoteData: { fileId: 'f', title: 'отчёт.pdf', size: 1, mimeType: 'application/pdf' } })).toBe('отчёт.pdf');
+  expect(blockSearchText('latex', { formula: 'E=mc^2' })).toBe('E=mc^2');
+  expect(blockSearchText('divider', {})).toBe('');
+  expect(blockSearchText('image', { remoteData: null })).toBe('');
+  expect(cellSearchText({ name: 'Заметка', type: 'text' }, ' звонить ')).toBe('звонить');
+  expect(cellSearchText({ name: 'Сумма', type: 'number' }, 5)).toBe('');
+  expect(cellSearchText(undefined, 'x')).toBe('');
+});

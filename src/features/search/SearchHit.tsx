@@ -1,0 +1,45 @@
+import { Fragment, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageIcon } from '../../ui/icons';
+import type { WireSearchHit } from './searchApi';
+
+/** A passage with its found words marked (<mark>), «…» where text was left out. */
+export function MarkedText({ match }: { match: WireSearchHit['match'] }) {
+  const parts: ReactNode[] = [];
+  let at = 0;
+  match.marks.forEach(([start, end], i) => {
+    if (start > at) parts.push(<Fragment key={`t${i}`}>{match.text.slice(at, start)}</Fragment>);
+    parts.push(<mark key={`m${i}`}>{match.text.slice(start, end)}</mark>);
+    at = end;
+  });
+  if (at < match.text.length) parts.push(<Fragment key="rest">{match.text.slice(at)}</Fragment>);
+  return (
+    <>
+      {match.cutBefore && '…'}
+      {parts}
+      {match.cutAfter && '…'}
+    </>
+  );
+}
+
+/** A found page: icon and title (its words marked when the title matched), its path, the passage found in its text. */
+export function SearchHit({ hit }: { hit: WireSearchHit }) {
+  const { t } = useTranslation();
+  const title = hit.page.title || t('untitled');
+  return (
+    <span className="search-hit">
+      <span className="search-hit-icon" aria-hidden>
+        {hit.page.icon ?? <PageIcon size={16} />}
+      </span>
+      <span className="search-hit-main">
+        <span className="search-hit-title">{hit.match.kind === 'title' && !hit.match.fuzzy ? <MarkedText match={hit.match} /> : title}</span>
+        {hit.path.length > 0 && <span className="search-hit-path">{hit.path.map((p) => p.title || t('untitled')).join(' / ')}</span>}
+        {hit.match.kind !== 'title' && (
+          <span className="search-hit-snippet">
+            <MarkedText match={hit.match} />
+          </span>
+        )}
+      </span>
+    </span>
+  );
+}

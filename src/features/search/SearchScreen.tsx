@@ -1,0 +1,182 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { wireUserSchema, type WireUser } from '../../../schema/user';
+import { api } from '../../app/api';
+import { useAppSelector } from '../../app/store';
+import { Button } from '../../ui/Button';
+import { SearchIcon } from '../../ui/icons';
+import { displayName } from '../comments/userLookup';
+import { searchPages, type SearchFilters, type WireSearchHit } from './searchApi';
+import { SearchHit } from './SearchHit';
+import './search.css';
+
+/** Results a screen reads at a time («Показать ещё» reads the next). */
+const PAGE = 20;
+const TYPE_DEBOUNCE_MS = 250;
+
+type Results = { status: 'idle' | 'loading' | 'failed' } | { status: 'ready'; hits: WireSearchHit[]; more: boolean; loadingMore?: boolean };
+
+/** The members of a workspace an author can be chosen from (none for a guest, who may not list them). */
+function useMembers(workspaceId: string | undefined): WireUser[] {
+  const [members, setMembers] = useState<WireUser[]>([]);
+  useEffect(() => {
+    setMembers([]);
+    if (!workspaceId) return;
+    const controller = new AbortController();
+    api<unknown[]>(`/api/v3/spaces/workspace/${encodeURIComponent(workspaceId)}/members?limit=200`, { signal: controller.signal }).then(
+      ({ data }) => setMembers(data.flatMap((m) => {
+        const parsed = wireUserSchema.safeParse((m as { user?: unknown }).user);
+        return parsed.success ? [parsed.data] : [];
+      })),
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [workspaceId]);
+  return members;
+}
+
+/**
+ * «Поиск» (`/search?q=…`, docs/search.md «The results screen»): every page found, 20 at a time,
+ * with filters kept in the address — the workspace, the author, changed after / before, the
+ * trash. Each result opens its page.
+ */
+export default function SearchScreen() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const workspaces = useAppSelector((state) => state.workspaces.list);
+  const activeId = useAppSelector((state) => state.workspaces.activeId);
+  const q = params.get('q') ?? '';
+  const filters: SearchFilters = {
+    workspaceId: params.get('ws') ?? activeId ?? undefined,
+    author: params.get('author') ?? undefined,
+    after: params.get('after') ?? undefined,
+    before: params.get('before') ?? undefined,
+    inTrash: params.get('trash') === '1',
+  };
+  const filterKey = JSON.stringify(filters);
+  const [typed, setTyped] = useState(q);
+  const [results, setResults] = useState<Results>({ status: 'idle' });
+  const members = useMembers(filters.workspaceId);
+
+  const set = (name: string, value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        // Another workspace has other people.
+        if (name === 'ws') next.delete('author');
+        return next;
+      },
+      { replace: true },
+    );
+
+  // The query typed goes into the address a little after the last key.
+  useEffect(() => {
+    if (typed === q) return;
+    const timer = setTimeout(() => set('q', typed), TYPE_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    if (!q.trim()) {
+      setResults({ status: 'idle' });
+      return;
+    }
+    const controller = new AbortController();
+    setResults({ status: 'loading' });
+    searchPages(q, filters, 0, PAGE, controller.signal).then(
+      ({ hits, more }) => setResults({ status: 'ready', hits, more }),
+      () => !controller.signal.aborted && setResults({ status: 'failed' }),
+    );
+    return () => controller.abort();
+  }, [q, filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const more = async () => {
+    if (results.status !== 'ready') return;
+    setResults({ ...results, loadingMore: true });
+    try {
+      const next = await searchPages(q, filters, results.hits.length, PAGE);
+      setResults({ status: 'ready', hits: [...results.hits, ...next.hits], more: next.more });
+    } catch {
+      setResults({ ...results, loadingMore: false });
+    }
+  };
+
+  return (
+    <div className="search-screen">
+      <h1>{t('search.title')}</h1>
+      <label className="search-box">
+        <SearchIcon size={16} />
+        <input type="search" autoFocus value={typed} placeholder={t('search.placeholder')} aria-label={t('search.placeholder')} onChange={(e) => setTyped(e.target.value)} />
+      </label>
+      <fieldset className="search-filters">
+        <legend className="visually-hidden">{t('search.filters')}</legend>
+        {workspaces.length > 1 && (
+          <label>
+            {t('search.workspace')}
+            <select value={filters.workspaceId ?? ''} onChange={(e) => set('ws', e.target.value === activeId ? null : e.target.value)}>
+              {workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {members.length > 0 && (
+          <label>
+            {t('search.author')}
+            <select value={filters.author ?? ''} onChange={(e) => set('author', e.target.value || null)}>
+              <option value="">{t('search.anyone')}</option>
+              {members.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {displayName(m, m.email)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label>
+          {t('search.after')}
+          <input type="date" value={filters.after ?? ''} onChange={(e) => set('after', e.target.value || null)} />
+        </label>
+        <label>
+          {t('search.before')}
+          <input type="date" value={filters.before ?? ''} onChange={(e) => set('before', e.target.value || null)} />
+        </label>
+        <label className="search-filter-check">
+          <input type="checkbox" checked={filters.inTrash ?? false} onChange={(e) => set('trash', e.target.checked ? '1' : null)} />
+          {t('search.inTrash')}
+        </label>
+      </fieldset>
+      {results.status === 'idle' && <p className="search-placeholder">{t('search.hint')}</p>}
+      {results.status === 'loading' && <p className="search-placeholder">{t('loading')}</p>}
+      {results.status === 'failed' && (
+        <p className="search-placeholder" role="alert">
+          {t('search.failed')}
+        </p>
+      )}
+      {results.status === 'ready' && results.hits.length === 0 && <p className="search-placeholder">{t('search.nothing', { q: q.trim() })}</p>}
+      {results.status === 'ready' && results.hits.length > 0 && (
+        <>
+          <ul className="search-results" aria-label={t('search.results')}>
+            {results.hits.map((hit) => (
+              <li key={hit.page.id}>
+                <Link to={`/${hit.page.id}`} className="search-result">
+                  <SearchHit hit={hit} />
+                </Link>
+              </li>
+            ))}
+          </ul>
+          {results.more && (
+            <Button kind="outline" size="s" disabled={results.loadingMore} onClick={() => void more()}>
+              {t('search.more')}
+            </Button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

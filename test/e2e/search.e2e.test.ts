@@ -1,0 +1,93 @@
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browserSuite';
+import { eventually, shoot } from '../helpers/editorPage';
+import { fetchJson } from '../helpers/serverProcess';
+
+/*
+ * Search (issue 18, docs/search.md) in real Chromium against the real server: Ctrl+K opens the
+ * finder from a page (with the caret in the editor), the pages opened last before anything is
+ * typed, another form of a word finds the page by its text with the words marked and the page's
+ * path, ↓ and Enter open it; «Все результаты» opens the results screen, whose filters (the trash)
+ * are kept in the address; the sidebar's «Поиск» opens the finder on a phone too.
+ */
+
+const suite = browserSuite();
+const S = () => `${suite.server.url}/api/v3/spaces`;
+const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+
+async function pageWith(cookie: string, title: string, texts: string[], parentId?: string): Promise<string> {
+  const url = parentId ? `${S()}/element/${parentId}/children` : `${S()}/section/private`;
+  const made = await fetchJson<{ data: { id: string } }>(url, { method: 'POST', cookie, body: JSON.stringify({ title }) });
+  for (const text of texts) await fetchJson(`${S()}/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: made.data.id, type: 'text', data: { tokens: [{ text }] } }) });
+  return made.data.id;
+}
+
+const finder = (page: Page) => page.getByRole('dialog', { name: 'Поиск' });
+const options = (page: Page) => finder(page).getByRole('option');
+
+it('Ctrl+K from a page: recent pages, then a page found by another form of a word in its text, marked, with its path; Enter opens it; the results screen filters by the trash', async () => {
+  const page = await suite.signedIn('search.finder@example.com');
+  const cookie = await cookieOf(page);
+  const parent = await pageWith(cookie, 'Конференция 2026', ['Общие сведения']);
+  const child = await pageWith(cookie, 'Расписание', ['Доклады о программировании и запуске сервисов', 'Кофе-брейк в 11:00'], parent);
+  const old = await pageWith(cookie, 'Старые программы', ['Прошлогодние программы докладов']);
+  await fetchJson(`${S()}/element/${old}`, { method: 'DELETE', cookie });
+
+  await page.goto(`${suite.server.url}/${parent}`);
+  await page.locator('[data-slate-editor] [data-block-id]').nth(1).click();
+  await page.keyboard.press('Control+K');
+  await finder(page).waitFor();
+  // Nothing typed: the pages opened last.
+  await eventually(() => options(page).allTextContents().then((all) => all.some((text) => text.includes('Конференция 2026'))), true);
+  // Another form of a word of the text: «докладах» finds «Доклады».
+  await page.keyboard.type('докладах');
+  await eventually(() => options(page).count(), 2);
+  const hit = options(page).first();
+  await eventually(() => hit.locator('.search-hit-title').textContent(), 'Расписание');
+  expect(await hit.locator('.search-hit-path').textContent()).toBe('Конференция 2026');
+  expect(await hit.locator('mark').allTextContents()).toEqual(['Доклады']);
+  // The trashed page is not among them.
+  expect(await finder(page).textContent()).not.toContain('Старые программы');
+  await shoot(page, 'search-finder-1280');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`**/${child}`);
+  await expect(finder(page).count()).resolves.toBe(0);
+
+  // Again, and «Все результаты»: the screen with filters; the trash shows the trashed page.
+  await page.keyboard.press('Control+K');
+  await page.keyboard.type('программы');
+  await eventually(() => options(page).count(), 2);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/search\?q=/);
+  const results = page.getByRole('list', { name: 'Результаты поиска' });
+  await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Расписание']);
+  await page.getByLabel('В корзине').check();
+  await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Старые программы']);
+  expect(page.url()).toContain('trash=1');
+  await shoot(page, 'search-screen-1280');
+  await page.reload();
+  await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Старые программы']);
+  await page.context().close();
+});
+
+it('on a phone, in the dark: the sidebar’s «Поиск» opens the finder; nothing found says so', async () => {
+  const page = await suite.signedIn('search.phone@example.com');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const cookie = await cookieOf(page);
+  await pageWith(cookie, 'Список покупок', ['Молоко, хлеб, йогурт']);
+  await page.goto(`${suite.server.url}/`);
+  await page.getByRole('button', { name: 'Открыть меню' }).click();
+  await page.getByRole('button', { name: /^Поиск/ }).click();
+  await finder(page).waitFor();
+  await page.keyboard.type('йогурта');
+  await eventually(() => options(page).locator('.search-hit-title').allTextContents(), ['Список покупок']);
+  await shoot(page, 'search-finder-375-dark');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('ананас');
+  await finder(page).getByText('По запросу «ананас» ничего не нашлось').waitFor();
+  await page.keyboard.press('Escape');
+  await expect(finder(page).count()).resolves.toBe(0);
+  await page.context().close();
+});
