@@ -38,7 +38,7 @@ import { useFloatingToolbar } from './FloatingToolbar';
 import { useLinkCard } from './LinkCard';
 import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
-import { ChunkVisibilityProvider, renderChunk } from './lazyChunks';
+import { ChunkVisibilityProvider, renderChunk, revealBlock } from './lazyChunks';
 import { DatabaseHostContext, type DatabaseHost } from './blocks/databaseHost';
 import { insertDatabaseBlock } from './blocks/insertDatabaseBlock';
 import { preloadDatabases } from './blocks/databaseRows';
@@ -57,12 +57,18 @@ import './editor.css';
 /** The data type every element drag of pragmatic-drag-and-drop carries (its element adapter's native key). */
 const PRAGMATIC_DRAG = 'application/vnd.pdnd';
 
+/** How long a block revealed for a search result stays marked. */
+const REVEAL_MARK_MS = 2_000;
+
 export interface DocumentEditorProps {
   page: WireElement;
   blocks: WireBlock[];
   canEdit: boolean;
   /** Opens the AI assistant once, right after the editor is there (a link's `?action=ai&type=`; docs/intents.md). */
   startAi?: AiAction | null;
+  /** A block to scroll to and show once the editor is there (a search result's `?block=`; docs/search.md); `onRevealed` after. */
+  revealUid?: string | null;
+  onRevealed?(): void;
   /**
    * The selection handed from the read-only top of a big page to the editor that takes over
    * (docs/web-app.md, «Opening a page»): written while read-only, taken (and focused) when
@@ -96,7 +102,7 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false, afterTitle = null }: DocumentEditorProps) {
+export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUid = null, onRevealed, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false, afterTitle = null }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
   const store = useAppStore();
@@ -313,6 +319,20 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, handover
     ReactEditor.focus(editor as ReactEditor);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // A search result's block: its chunk mounted, scrolled to the middle, marked a moment.
+  useEffect(() => {
+    if (!revealUid) return;
+    const frame = requestAnimationFrame(() => {
+      if (revealBlock(editor, revealUid)) {
+        const element = ReactEditor.toDOMNode(editor as ReactEditor, editor).querySelector(`[data-block-id="${CSS.escape(revealUid)}"]`);
+        element?.classList.add('is-found');
+        setTimeout(() => element?.classList.remove('is-found'), REVEAL_MARK_MS);
+      }
+      onRevealed?.();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [revealUid]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const aiStarted = useRef(false);
   const aiNow = useRef(ai);

@@ -80,6 +80,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   // A link's `?action=` (docs/intents.md): read once, done once the page is known.
   const { params, done } = useIntentParams();
   const [intent] = useState(() => readPageAction(params));
+  // `?block=`: a search result's block, shown once the page is there (docs/search.md).
+  const revealUid = params.get('block');
   const realtime = useRealtime();
   const [reloads, setReloads] = useState(0);
   // Where the person clicked in the read-only top of a big page, for the editor that takes over.
@@ -214,6 +216,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
           blocks={loaded.blocks}
           canEdit={canEdit(loaded.page.accessLevel) && !loaded.page.inTrash && !preview}
           startAi={intent?.action === 'ai' && editable ? intent.aiType : null}
+          revealUid={preview ? null : revealUid}
+          onRevealed={() => done('block')}
           handover={handover}
           onTitleEdited={onTitleEdited}
           saveTitle={saveTitle}

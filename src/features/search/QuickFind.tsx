@@ -6,7 +6,7 @@ import { Dialog } from '../../ui/Dialog';
 import { PageIcon, SearchIcon } from '../../ui/icons';
 import { closeSearch, toggleSearch, useSearchOpen } from './openSearch';
 import { recentPages, searchPages, type WireSearchHit } from './searchApi';
-import { SearchHit } from './SearchHit';
+import { hitAddress, SearchHit } from './SearchHit';
 import './search.css';
 
 /** The finder asks this long after the last key. */
@@ -101,7 +101,7 @@ export function QuickFind({ onClose }: { onClose(): void }) {
     if (!item) return;
     onClose();
     if (item.kind === 'all') navigate(`/search?q=${encodeURIComponent(query.trim())}`);
-    else navigate(`/${item.kind === 'hit' ? item.hit.page.id : item.page.id}`);
+    else navigate(item.kind === 'hit' ? hitAddress(item.hit) : `/${item.page.id}`);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {

@@ -43,3 +43,8 @@ export function SearchHit({ hit }: { hit: WireSearchHit }) {
     </span>
   );
 }
+
+/** Where a result opens: its page, at the block found (`?block=`, revealed and marked by the editor). */
+export function hitAddress(hit: WireSearchHit): string {
+  return hit.match.kind === 'block' && hit.match.blockId ? `/${hit.page.id}?block=${encodeURIComponent(hit.match.blockId)}` : `/${hit.page.id}`;
+}

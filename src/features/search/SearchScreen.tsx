@@ -8,7 +8,7 @@ import { Button } from '../../ui/Button';
 import { SearchIcon } from '../../ui/icons';
 import { displayName } from '../comments/userLookup';
 import { searchPages, type SearchFilters, type WireSearchHit } from './searchApi';
-import { SearchHit } from './SearchHit';
+import { hitAddress, SearchHit } from './SearchHit';
 import './search.css';
 
 /** Results a screen reads at a time («Показать ещё» reads the next). */
@@ -164,7 +164,7 @@ export default function SearchScreen() {
           <ul className="search-results" aria-label={t('search.results')}>
             {results.hits.map((hit) => (
               <li key={hit.page.id}>
-                <Link to={`/${hit.page.id}`} className="search-result">
+                <Link to={hitAddress(hit)} className="search-result">
                   <SearchHit hit={hit} />
                 </Link>
               </li>
