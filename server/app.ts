@@ -24,6 +24,7 @@ import { sharingRoutes } from './routes/sharing';
 import { telegramRoutes } from './routes/telegram';
 import { pageRoutes } from './routes/pages';
 import { searchRoutes } from './routes/search';
+import { historyRoutes } from './routes/history';
 import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
 import { workspaceRoutes } from './routes/workspaces';
@@ -72,6 +73,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(workspaceRoutes, { config, mailer });
   await app.register(pageRoutes, { config, mailer });
   await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs });
+  await app.register(historyRoutes, { timing: { pauseMs: config.historyPauseMs, maxMs: config.historyMaxMs, days: config.historyDays } });
   await app.register(blockRoutes, { config });
   await app.register(databaseRoutes);
   await app.register(sharingRoutes, { config, mailer });

@@ -35,6 +35,11 @@ export interface Config {
   authCacheTtlMs: number;
   /** How often the search indexer takes what changed (SEARCH_INDEX_INTERVAL_MS, default 250): a write is found within about that (docs/search.md). */
   searchIndexIntervalMs: number;
+  /** Page history (docs/history.md): a version after this long without edits (HISTORY_PAUSE_MS, default 2 min)… */
+  historyPauseMs: number;
+  /** …or every this long while editing goes on (HISTORY_MAX_MS, default 10 min); versions kept this many days (HISTORY_DAYS, default 30; a page's newest always). */
+  historyMaxMs: number;
+  historyDays: number;
   /**
    * Whether to believe X-Forwarded-For (client addresses for rate limits): false by default, so
    * nobody can dodge a per-address limit with a forged header; `true`, a hop count, or proxy
@@ -138,6 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sessionTtlDays: int(env.SESSION_TTL_DAYS, 30),
     authCacheTtlMs: int(env.AUTH_CACHE_TTL_MS, 2000),
     searchIndexIntervalMs: int(env.SEARCH_INDEX_INTERVAL_MS, 250),
+    historyPauseMs: int(env.HISTORY_PAUSE_MS, 120_000),
+    historyMaxMs: int(env.HISTORY_MAX_MS, 600_000),
+    historyDays: int(env.HISTORY_DAYS, 30),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     uploadLimitBytes: int(env.UPLOAD_LIMIT_MB, 50) * 1024 * 1024,
     feedbackEmail: env.FEEDBACK_EMAIL || undefined,

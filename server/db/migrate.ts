@@ -11,6 +11,7 @@ import * as dataTables from './migrations/2026-11-25-0001-data-tables';
 import * as databaseLayouts from './migrations/2026-11-26-0001-database-layouts';
 import * as dateEnds from './migrations/2026-11-26-0002-date-ends';
 import * as search from './migrations/2026-11-26-0003-search';
+import * as pageHistory from './migrations/2026-11-26-0004-page-history';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26-0001-database-layouts': databaseLayouts,
   '2026-11-26-0002-date-ends': dateEnds,
   '2026-11-26-0003-search': search,
+  '2026-11-26-0004-page-history': pageHistory,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -279,6 +279,41 @@ export interface SearchQueueTable {
   queued_at: string;
 }
 
+/** A version of a page (migration 2026-11-26-0004, docs/history.md). */
+export interface PageVersionTable {
+  id: Generated<number>;
+  page_id: string;
+  created_at: string;
+  title: string;
+  /** User ids (JSON array) who changed the page since the version before. */
+  authors: string;
+  kind: 'edit' | 'restore';
+  /** A restore: the version restored. */
+  restored_from: number | null;
+  /** Blocks this version changed since the one before (its rows in page_version_blocks). */
+  changed: number;
+}
+
+/** A block as a version left it, kept only in the versions that changed it. */
+export interface PageVersionBlockTable {
+  page_id: string;
+  block_id: string;
+  version_id: number;
+  /** blocks.version when recorded. */
+  block_version: number;
+  /** Its parent and sort key (`parent|key`): a move changes no version. Null when deleted. */
+  place: string | null;
+  /** JSON { type, data, parentId, sortKey }; null: deleted (or gone) at this version. */
+  state: string | null;
+}
+
+/** Pages being edited, for the historian: since when, and when last. */
+export interface HistoryQueueTable {
+  page_id: string;
+  first_at: string;
+  last_at: string;
+}
+
 export interface Database {
   users: UserTable;
   login_codes: LoginCodeTable;
@@ -306,6 +341,9 @@ export interface Database {
   search_entries: SearchEntryTable;
   search_trigrams: SearchTrigramTable;
   search_queue: SearchQueueTable;
+  page_versions: PageVersionTable;
+  page_version_blocks: PageVersionBlockTable;
+  history_queue: HistoryQueueTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -3,6 +3,7 @@ import type { DatabaseField } from '../../schema/blocks/database';
 import type { Database } from '../db/types';
 import { indexTerms, trigrams } from './terms';
 import { blockSearchText, cellSearchText, MAX_ENTRY_TEXT } from './texts';
+import { noteEdited } from '../history/versions';
 
 /** Targets taken from the queue in one transaction. */
 const BATCH = 500;
@@ -35,22 +36,23 @@ async function putEntry(trx: Transaction<Database>, entry: Entry): Promise<void>
     .execute();
 }
 
-/** A page as the queue names it: its title entry and trigrams, its entries' workspace; all gone with the page. */
-async function indexPage(trx: Transaction<Database>, pageId: string): Promise<void> {
-  const page = await trx.selectFrom('pages').select(['id', 'workspace_id', 'title']).where('id', '=', pageId).executeTakeFirst();
+/** A page as the queue names it: its title entry and trigrams, its entries' workspace; all gone with the page. Whether it is a page of its own (not a database row) still there. */
+async function indexPage(trx: Transaction<Database>, pageId: string): Promise<boolean> {
+  const page = await trx.selectFrom('pages').select(['id', 'workspace_id', 'title', 'database_id']).where('id', '=', pageId).executeTakeFirst();
   await trx.deleteFrom('search_trigrams').where('page_id', '=', pageId).execute();
   if (!page) {
     await trx.deleteFrom('search_entries').where('page_id', '=', pageId).execute();
-    return;
+    return false;
   }
   await putEntry(trx, { workspaceId: page.workspace_id, pageId, unit: 'title', kind: 'title', text: page.title.trim() });
   await trx.updateTable('search_entries').set({ workspace_id: page.workspace_id }).where('page_id', '=', pageId).where('workspace_id', '<>', page.workspace_id).execute();
   const grams = trigrams(page.title);
   if (grams.length > 0) await trx.insertInto('search_trigrams').values(grams.map((trigram) => ({ workspace_id: page.workspace_id, trigram, page_id: pageId }))).execute();
+  return page.database_id === null;
 }
 
-/** A block as the queue names it: its entry, or none when it is gone, deleted or has no text. */
-async function indexBlock(trx: Transaction<Database>, blockId: string): Promise<void> {
+/** A block as the queue names it: its entry, or none when it is gone, deleted or has no text. Its page, if it is there. */
+async function indexBlock(trx: Transaction<Database>, blockId: string): Promise<string | null> {
   const block = await trx
     .selectFrom('blocks')
     .innerJoin('pages', 'pages.id', 'blocks.page_id')
@@ -59,7 +61,7 @@ async function indexBlock(trx: Transaction<Database>, blockId: string): Promise<
     .executeTakeFirst();
   if (!block || block.deleted_at !== null) {
     await trx.deleteFrom('search_entries').where('unit', '=', blockId).execute();
-    return;
+    return block?.page_id ?? null;
   }
   let data: unknown = null;
   try {
@@ -70,6 +72,7 @@ async function indexBlock(trx: Transaction<Database>, blockId: string): Promise<
   // A block moved to another page leaves its old one.
   await trx.deleteFrom('search_entries').where('unit', '=', blockId).where('page_id', '<>', block.page_id).execute();
   await putEntry(trx, { workspaceId: block.workspace_id, pageId: block.page_id, unit: blockId, kind: 'block', text: blockSearchText(block.type, data) });
+  return block.page_id;
 }
 
 /** A database row's cell as the queue names it (`rowId:fieldId`): its entry when its field is text. */
@@ -103,8 +106,9 @@ async function indexCell(trx: Transaction<Database>, target: string, fieldsOf: (
  * Takes up to `BATCH` targets off the queue and indexes them, in one transaction: a target taken
  * and not indexed (a failure) goes back with the rollback. On PostgreSQL the queue's rows are
  * deleted first: a write queuing one of them again waits for this transaction (the trigger's
- * upsert locks the row), so it is indexed again after (docs/search.md «Keeping up»). Answers how
- * many were taken.
+ * upsert locks the row), so it is indexed again after (docs/search.md «Keeping up»). The pages
+ * whose blocks or title changed are noted for page history (docs/history.md). Answers how many
+ * were taken.
  */
 export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -127,12 +131,18 @@ export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<
       }
       return fields;
     };
+    // The pages edited: page history records them after a pause (server/history).
+    const edited = new Set<string>();
     for (const { target } of taken) {
       const id = target.slice(2);
-      if (target.startsWith('p:')) await indexPage(trx, id);
-      else if (target.startsWith('b:')) await indexBlock(trx, id);
-      else if (target.startsWith('c:')) await indexCell(trx, id, fieldsOf);
+      if (target.startsWith('p:')) {
+        if (await indexPage(trx, id)) edited.add(id);
+      } else if (target.startsWith('b:')) {
+        const pageId = await indexBlock(trx, id);
+        if (pageId) edited.add(pageId);
+      } else if (target.startsWith('c:')) await indexCell(trx, id, fieldsOf);
     }
+    await noteEdited(trx, edited);
     return taken.length;
   });
 }

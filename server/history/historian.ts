@@ -1,0 +1,145 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types';
+import { lockBlocks } from '../db/locks';
+import { nowIso } from '../time';
+import { recordVersion } from './versions';
+
+/** When versions are recorded and how long they are kept (docs/history.md «When a version is made»). */
+export interface HistoryTiming {
+  /** A version once a page has not been edited for this long (HISTORY_PAUSE_MS). */
+  pauseMs: number;
+  /** …or while editing goes on, once this long has passed since its first unrecorded edit (HISTORY_MAX_MS). */
+  maxMs: number;
+  /** Versions older than this many days are forgotten, a page's newest always kept (HISTORY_DAYS). */
+  days: number;
+}
+
+/** Pages recorded in one round at most. */
+const ROUND = 20;
+
+/** Records the versions that are due (a pause, or editing for too long); answers how many pages were looked at. */
+export async function recordDue(db: Kysely<Database>, timing: HistoryTiming, now = Date.now()): Promise<number> {
+  const paused = new Date(now - timing.pauseMs).toISOString();
+  const long = new Date(now - timing.maxMs).toISOString();
+  const due = await db
+    .selectFrom('history_queue')
+    .selectAll()
+    .where((eb) => eb.or([eb('last_at', '<=', paused), eb('first_at', '<=', long)]))
+    .orderBy('last_at')
+    .limit(ROUND)
+    .execute();
+  for (const entry of due) {
+    await db.transaction().execute(async (trx) => {
+      // One version at a time per page (a restore records under the same lock).
+      await lockBlocks(trx, entry.page_id);
+      await recordVersion(trx, entry.page_id, { kind: 'edit' });
+      // Edited again since it was read: it stays queued, from now.
+      const taken = await trx.deleteFrom('history_queue').where('page_id', '=', entry.page_id).where('last_at', '=', entry.last_at).executeTakeFirst();
+      if (Number(taken.numDeletedRows) === 0) await trx.updateTable('history_queue').set({ first_at: nowIso() }).where('page_id', '=', entry.page_id).execute();
+    });
+  }
+  return due.length;
+}
+
+/**
+ * Forgets versions older than `days` (a page's newest is always kept): the oldest version kept
+ * takes over the blocks it did not change from the versions forgotten, so the page at it is the
+ * same as before. Versions of pages deleted for good go too. Answers how many versions went.
+ */
+export async function forgetOld(db: Kysely<Database>, days: number, now = Date.now()): Promise<number> {
+  const before = new Date(now - days * 86_400_000).toISOString();
+  let forgotten = 0;
+  const pages = await db.selectFrom('page_versions').select('page_id').distinct().where('created_at', '<', before).limit(200).execute();
+  for (const { page_id: pageId } of pages) {
+    forgotten += await db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, pageId);
+      const versions = await trx.selectFrom('page_versions').select(['id', 'created_at']).where('page_id', '=', pageId).orderBy('id').execute();
+      if (versions.length === 0) return 0;
+      const kept = versions.find((v) => v.created_at >= before) ?? versions[versions.length - 1];
+      const keptId = Number(kept.id);
+      const dropped = versions.filter((v) => Number(v.id) < keptId);
+      if (dropped.length === 0) return 0;
+      // Blocks the kept version did not change: their latest older row moves into it.
+      const own = new Set((await trx.selectFrom('page_version_blocks').select('block_id').where('page_id', '=', pageId).where('version_id', '=', keptId).execute()).map((r) => r.block_id));
+      const older = await trx.selectFrom('page_version_blocks').select(['block_id', 'version_id', 'state']).where('page_id', '=', pageId).where('version_id', '<', keptId).orderBy('version_id', 'desc').execute();
+      const moved = new Set<string>();
+      for (const row of older) {
+        if (own.has(row.block_id) || moved.has(row.block_id)) continue;
+        moved.add(row.block_id);
+        if (row.state === null) continue;
+        await trx.updateTable('page_version_blocks').set({ version_id: keptId }).where('page_id', '=', pageId).where('block_id', '=', row.block_id).where('version_id', '=', row.version_id).execute();
+      }
+      await trx.deleteFrom('page_version_blocks').where('page_id', '=', pageId).where('version_id', '<', keptId).execute();
+      await trx.deleteFrom('page_versions').where('page_id', '=', pageId).where('id', '<', keptId).execute();
+      const count = await trx.selectFrom('page_version_blocks').select((eb) => eb.fn.countAll<number>().as('n')).where('page_id', '=', pageId).where('version_id', '=', keptId).executeTakeFirstOrThrow();
+      await trx.updateTable('page_versions').set({ changed: Number(count.n) }).where('id', '=', keptId).execute();
+      return dropped.length;
+    });
+  }
+  // Pages deleted for good take their history with them.
+  const orphans = await db
+    .selectFrom('page_versions')
+    .select('page_id')
+    .distinct()
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('pages').select('pages.id').whereRef('pages.id', '=', 'page_versions.page_id'))))
+    .limit(200)
+    .execute();
+  for (const { page_id: pageId } of orphans) {
+    await db.deleteFrom('page_version_blocks').where('page_id', '=', pageId).execute();
+    const gone = await db.deleteFrom('page_versions').where('page_id', '=', pageId).executeTakeFirst();
+    forgotten += Number(gone.numDeletedRows);
+  }
+  return forgotten;
+}
+
+/** How often the historian looks for due versions, and forgets old ones. */
+const TICK_MS = 1_000;
+const FORGET_EVERY_MS = 60 * 60 * 1000;
+
+/** The historian of a server process: records due versions every second, forgets old ones every hour (and at start). */
+export class Historian {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  private lastForget = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly timing: HistoryTiming,
+    private readonly log: { error(obj: unknown, msg: string): void },
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => (this.running = null));
+    }, delay);
+  }
+
+  private async tick(): Promise<void> {
+    let again = TICK_MS;
+    try {
+      if ((await recordDue(this.db, this.timing)) >= ROUND) again = 0;
+      if (Date.now() - this.lastForget >= FORGET_EVERY_MS) {
+        this.lastForget = Date.now();
+        await forgetOld(this.db, this.timing.days);
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'page history failed; trying again');
+      again = TICK_MS * 5;
+    }
+    this.schedule(again);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}

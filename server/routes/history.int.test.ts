@@ -1,0 +1,160 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { WireBlock } from '../../schema/block';
+import type { WirePageVersion, WireVersionContent } from '../../schema/history';
+import { api, body, createTestApp, expectOk, type TestApp } from '../../test/helpers/testApp';
+import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
+import { forgetOld } from '../history/historian';
+import { blocksAt } from '../history/versions';
+
+/*
+ * Page history (issue 18, docs/history.md) on SQLite and PostgreSQL: versions recorded by the
+ * server's own historian after a pause in editing and while editing goes on, keeping only the
+ * blocks they changed; a version's page and its changes; a restore (itself a version, undone by
+ * restoring the one before it); who may do what; old versions forgotten without changing what
+ * the versions kept show.
+ */
+
+let t: TestApp;
+let owner: Actor;
+let reader: Actor;
+let outsider: Actor;
+const S = '/api/v3/spaces';
+const PAUSE_MS = 300;
+
+beforeAll(async () => {
+  t = await createTestApp({ sendCodeLimitPerIp: 10_000, historyPauseMs: PAUSE_MS, historyMaxMs: 1_500, searchIndexIntervalMs: 50 });
+  owner = await actor(t, 'history-owner@example.com');
+  reader = await actor(t, 'history-reader@example.com');
+  outsider = await actor(t, 'history-outsider@example.com');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const text = (value: string) => ({ tokens: [{ text: value }] });
+const add = async (pageId: string, value: string, placeAfter: string | null = null) => expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId, type: 'text', data: text(value), placeAfter }), 201);
+const write = async (block: WireBlock, value: string) => expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block/${block.id}`, { version: block.version, type: 'text', data: text(value) }));
+const versions = async (pageId: string, who: Actor = owner) => expectOk<WirePageVersion[]>(await api(t, who.cookie, 'GET', `${S}/element/${pageId}/versions`));
+const content = async (pageId: string, versionId: number, who: Actor = owner) => expectOk<WireVersionContent>(await api(t, who.cookie, 'GET', `${S}/element/${pageId}/versions/${versionId}`));
+const texts = (blocks: Array<{ data: unknown }>) => blocks.map((b) => ((b.data as { tokens?: Array<{ text: string }> }).tokens ?? []).map((tok) => tok.text).join(''));
+const liveTexts = async (pageId: string) => texts(body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${pageId}/blocks`)).data.filter((b) => b.type === 'text'));
+
+/** Polls until the page has `count` versions (at most 5 s). */
+async function versionsReach(pageId: string, count: number): Promise<WirePageVersion[]> {
+  const started = Date.now();
+  for (;;) {
+    const list = await versions(pageId);
+    if (list.length >= count) return list;
+    if (Date.now() - started > 5_000) throw new Error(`${list.length} versions, not ${count}`);
+    await sleep(50);
+  }
+}
+
+describe('versions are recorded as people edit', () => {
+  test('after a pause: the first holds the page, the next only the blocks changed since; authors and times', async () => {
+    const page = await createPage(t, owner, { title: 'Дневник' });
+    const blocks: WireBlock[] = [];
+    for (let i = 0; i < 30; i++) blocks.push(await add(page.id, `Строка ${i}`, blocks[i - 1]?.id ?? null));
+    const [first] = await versionsReach(page.id, 1);
+    expect(first).toMatchObject({ title: 'Дневник', kind: 'edit', restoredFrom: null, authors: [{ id: owner.id }] });
+    expect(first.changed).toBe(30);
+    // One block changed: the next version keeps that one.
+    await write(blocks[7], 'Строка семь, исправленная');
+    const [second] = await versionsReach(page.id, 2);
+    expect(second.changed).toBe(1);
+    const rows = await t.app.db.selectFrom('page_version_blocks').select('block_id').where('version_id', '=', second.id).execute();
+    expect(rows.map((r) => r.block_id)).toEqual([blocks[7].id]);
+    // Each version's page, whole, in document order; and what it changed.
+    const before = await content(page.id, first.id);
+    expect(texts(before.blocks).slice(6, 9)).toEqual(['Строка 6', 'Строка 7', 'Строка 8']);
+    const after = await content(page.id, second.id);
+    expect(texts(after.blocks).slice(6, 9)).toEqual(['Строка 6', 'Строка семь, исправленная', 'Строка 8']);
+    expect(after.changes).toEqual([{ blockId: blocks[7].id, kind: 'changed', before: expect.objectContaining({ id: blocks[7].id, data: text('Строка 7') }) }]);
+    // Nothing more changed: no more versions.
+    await sleep(PAUSE_MS * 3);
+    expect(await versions(page.id)).toHaveLength(2);
+  });
+
+  test('while editing goes on without a pause, a version every HISTORY_MAX_MS', async () => {
+    const page = await createPage(t, owner, { title: 'Поток' });
+    let block = await add(page.id, 'a');
+    const started = Date.now();
+    for (let i = 0; Date.now() - started < 2_600; i++) {
+      block = await write(block, `правка ${i}`);
+      await sleep(100);
+    }
+    // Never a pause of 300 ms in 2.6 s, yet versions were made along the way (1.5 s apart at most).
+    expect((await versions(page.id)).length).toBeGreaterThanOrEqual(1);
+    await versionsReach(page.id, 2);
+  });
+});
+
+describe('a restore', () => {
+  test('brings blocks back (changed, deleted, added since), and the title; it is a version itself, undone by restoring the one before', async () => {
+    const page = await createPage(t, owner, { title: 'План' });
+    const a = await add(page.id, 'Первый');
+    const b = await add(page.id, 'Второй', a.id);
+    const [v1] = await versionsReach(page.id, 1);
+    await write(a, 'Первый, переписанный');
+    expectOk(await api(t, owner.cookie, 'DELETE', `${S}/block/${b.id}`));
+    await add(page.id, 'Третий, новый', a.id);
+    expectOk(await api(t, owner.cookie, 'PATCH', `${S}/element/${page.id}`, { title: 'План на неделю' }));
+    await versionsReach(page.id, 2);
+    expect(await liveTexts(page.id)).toEqual(['Первый, переписанный', 'Третий, новый']);
+
+    const restored = expectOk<{ version: WirePageVersion; edited: number; added: number; removed: number }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions/${v1.id}/restore`));
+    expect(restored.version).toMatchObject({ kind: 'restore', restoredFrom: v1.id, authors: [{ id: owner.id }] });
+    expect([restored.edited, restored.added, restored.removed]).toEqual([1, 1, 1]);
+    expect(await liveTexts(page.id)).toEqual(['Первый', 'Второй']);
+    expect(body<{ title: string }>(await api(t, owner.cookie, 'GET', `${S}/element/${page.id}`)).data.title).toBe('План');
+    // Undone: the version before the restore holds the page as it was.
+    const list = await versions(page.id);
+    const beforeRestore = list.find((v) => v.id < restored.version.id && v.kind === 'edit')!;
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions/${beforeRestore.id}/restore`));
+    expect(await liveTexts(page.id)).toEqual(['Первый, переписанный', 'Третий, новый']);
+    expect(body<{ title: string }>(await api(t, owner.cookie, 'GET', `${S}/element/${page.id}`)).data.title).toBe('План на неделю');
+  });
+});
+
+describe('who may', () => {
+  test('a reader lists and opens versions but may not restore; an outsider gets nothing; unknown versions are 404', async () => {
+    const page = await createPage(t, owner, { title: 'Общий' });
+    await add(page.id, 'текст');
+    const [v1] = await versionsReach(page.id, 1);
+    await share(t, owner, page.id, [{ userId: reader.id, accessLevel: 'read' }]);
+    expect(await versions(page.id, reader)).toHaveLength(1);
+    expect(texts((await content(page.id, v1.id, reader)).blocks)).toEqual(['текст']);
+    const refused = await api(t, reader.cookie, 'POST', `${S}/element/${page.id}/versions/${v1.id}/restore`);
+    expect(refused.statusCode).toBe(403);
+    for (const path of [`${S}/element/${page.id}/versions`, `${S}/element/${page.id}/versions/${v1.id}`]) {
+      expect((await api(t, outsider.cookie, 'GET', path)).statusCode).toBe(403);
+    }
+    const other = await createPage(t, owner, { title: 'Другой' });
+    expect((await api(t, owner.cookie, 'GET', `${S}/element/${other.id}/versions/${v1.id}`)).statusCode).toBe(404);
+    expect((await api(t, owner.cookie, 'GET', `${S}/element/${page.id}/versions/999999`)).statusCode).toBe(404);
+    expect((await api(t, owner.cookie, 'GET', `${S}/element/${page.id}/versions/abc`)).statusCode).toBe(422);
+  });
+});
+
+describe('retention', () => {
+  test('versions older than HISTORY_DAYS go; the oldest kept still shows the page as it was; a page keeps its newest', async () => {
+    const page = await createPage(t, owner, { title: 'Старое' });
+    const a = await add(page.id, 'один');
+    const b = await add(page.id, 'два', a.id);
+    await versionsReach(page.id, 1);
+    await write(b, 'два, позже');
+    const [v2] = await versionsReach(page.id, 2);
+    const shown = texts(await blocksAt(t.app.db, page.id, v2.id));
+    // The first version is made 40 days old; forgetting at 30 days keeps the second, whole.
+    await t.app.db.updateTable('page_versions').set({ created_at: new Date(Date.now() - 40 * 86_400_000).toISOString() }).where('page_id', '=', page.id).where('id', '<', v2.id).execute();
+    expect(await forgetOld(t.app.db, 30)).toBeGreaterThanOrEqual(1);
+    const left = await versions(page.id);
+    expect(left.map((v) => v.id)).toEqual([v2.id]);
+    expect(texts(await blocksAt(t.app.db, page.id, v2.id))).toEqual(shown);
+    expect(left[0].changed).toBe(2);
+    // All of a page's versions old: its newest stays.
+    await t.app.db.updateTable('page_versions').set({ created_at: new Date(Date.now() - 40 * 86_400_000).toISOString() }).where('page_id', '=', page.id).execute();
+    await forgetOld(t.app.db, 30);
+    expect((await versions(page.id)).map((v) => v.id)).toEqual([v2.id]);
+  });
+});
