@@ -223,3 +223,10 @@ export const SparklesIcon = (props: SVGProps<SVGSVGElement> & { size?: number })
     <path d="M18.5 2.5v4M16.5 4.5h4M19 16v3M17.5 17.5h3" />
   </Icon>
 );
+
+/** A clock with a back arrow: a page's history. */
+export const HistoryIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M4 12a8 8 0 1 0 2.3-5.7L4 8.6M4 4v4.6h4.6M12 8v4l3 2" />
+  </Icon>
+);

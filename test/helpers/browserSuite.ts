@@ -8,12 +8,12 @@ import { startServerProcess, type ServerProcess } from './serverProcess';
  * signed in through the login screen, its frames late (as on CI's loaded cores: a key typed before
  * the next frame must still reach the right element; `lateFrames`).
  */
-export function browserSuite(options: { timeoutMs?: number } = {}) {
+export function browserSuite(options: { timeoutMs?: number; env?: Record<string, string> } = {}) {
   let server: ServerProcess | undefined;
   let browser: Browser | undefined;
   jest.setTimeout(options.timeoutMs ?? 90_000);
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
+    [server, browser] = await Promise.all([startServerProcess(options.env), launchBrowser()]);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

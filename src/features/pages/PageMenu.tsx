@@ -5,7 +5,7 @@ import { canEdit, canShare, holdsDatabase, type WireElement } from '../../../sch
 import { newId } from '../../../schema/ids';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
-import { CopyIcon, GlobeIcon, LinkIcon, MoreIcon, MoveIcon, StarIcon, TrashIcon } from '../../ui/icons';
+import { CopyIcon, GlobeIcon, HistoryIcon, LinkIcon, MoreIcon, MoveIcon, StarIcon, TrashIcon } from '../../ui/icons';
 import { Popover } from '../../ui/Popover';
 import { showToast } from '../../ui/Toast';
 import { openTrash } from '../trash/openTrash';
@@ -13,6 +13,7 @@ import { openNotificationSettings } from '../inbox/NotificationSettingsDialog';
 import { BellIcon } from '../../ui/icons';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { MoveDialog } from './MoveDialog';
+import { HistoryDialog } from '../history/HistoryDialog';
 import { copyText, pageActionError, toApiError } from './pageErrors';
 import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
@@ -118,6 +119,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
   const workspace = useAppSelector(selectActiveWorkspace);
   const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
   const [moving, setMoving] = useState(false);
+  const [history, setHistory] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const clone = useClonePage();
   const toggleFavorite = useToggleFavorite();
@@ -187,6 +189,9 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
             <MenuItem icon={<LinkIcon size={16} />} onClick={run(() => copyLink(`${window.location.origin}/${page.id}`))}>
               {t('page.copyLink')}
             </MenuItem>
+            <MenuItem icon={<HistoryIcon size={16} />} onClick={run(() => setHistory(true))}>
+              {t('history.menu')}
+            </MenuItem>
             {holdsDatabase(page.type) && (
               <>
                 <div className="menu-separator" />
@@ -241,6 +246,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
         </Popover>
       )}
       {moving && <MoveDialog page={page} onClose={() => setMoving(false)} />}
+      {history && <HistoryDialog page={page} onClose={() => setHistory(false)} />}
     </>
   );
 }
