@@ -51,6 +51,11 @@ it('«История версий»: versions by author, an old one shown with i
   await eventually(() => texts(page, '.history-preview [data-slate-editor]'), ['Вступление, переписанное', 'Концовка']);
   await expect(preview.locator('.history-removed li').allTextContents()).resolves.toEqual(['Середина']);
   await shoot(page, 'history-dialog-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'history-dialog-375-dark');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
   // The first version, restored.
   await list.nth(1).click();
   await eventually(() => texts(page, '.history-preview [data-slate-editor]'), ['Вступление', 'Середина']);
