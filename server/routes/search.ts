@@ -15,6 +15,8 @@ import { presentPagesFor, requestWorkspace } from './pages';
 /** Candidates read at a time while filling a page of results; at most this many looked at for one answer. */
 const CANDIDATE_BATCH = 200;
 const MAX_CANDIDATES = 2_000;
+/** Titles like the query (a typo) are looked for only when its words found fewer pages than this. */
+const FUZZY_BELOW = 3;
 
 const searchQueryShape = {
   q: z.string().max(200),
@@ -66,8 +68,8 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
       await take(batch);
       if (batch.length < CANDIDATE_BATCH) break;
     }
-    // Few found by their words: titles like the query (a typo) after them.
-    if (best.size < wanted && query.q.trim().length >= 3) await take(await similarTitles(app.db, query.q, filters, limit));
+    // Hardly anything found by its words: titles like the query (a typo) after them.
+    if (best.size < FUZZY_BELOW && query.q.trim().length >= 3) await take(await similarTitles(app.db, query.q, filters, limit));
 
     const ordered = [...best.values()];
     const shown = ordered.slice(skip, skip + limit);
