@@ -25,6 +25,7 @@ import { telegramRoutes } from './routes/telegram';
 import { pageRoutes } from './routes/pages';
 import { searchRoutes } from './routes/search';
 import { historyRoutes } from './routes/history';
+import { exportRoutes } from './routes/exports';
 import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
 import { workspaceRoutes } from './routes/workspaces';
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(workspaceRoutes, { config, mailer });
   await app.register(pageRoutes, { config, mailer });
   await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs });
+  await app.register(exportRoutes, { config });
   await app.register(historyRoutes, { timing: { pauseMs: config.historyPauseMs, maxMs: config.historyMaxMs, days: config.historyDays } });
   await app.register(blockRoutes, { config });
   await app.register(databaseRoutes);

@@ -1,0 +1,116 @@
+import { strFromU8, unzipSync } from 'fflate';
+import type { WireBlock } from '../../schema/block';
+import { newId } from '../../schema/ids';
+import { api, body, createTestApp, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
+import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
+import type { JsonExport } from '../export/pageExport';
+
+/*
+ * Export (issue 18) on SQLite and PostgreSQL: a page with its subpages as a zip of Markdown (its
+ * picture beside it, links relative), HTML and JSON (the blocks exactly as the API gives them);
+ * subpages the caller may not read are left out; who may export.
+ */
+
+let t: TestApp;
+let owner: Actor;
+let reader: Actor;
+let outsider: Actor;
+const S = '/api/v3/spaces';
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+beforeAll(async () => {
+  t = await createTestApp({ sendCodeLimitPerIp: 10_000 });
+  owner = await actor(t, 'export-owner@example.com');
+  reader = await actor(t, 'export-reader@example.com');
+  outsider = await actor(t, 'export-outsider@example.com');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function upload(pageId: string): Promise<string> {
+  const id = newId();
+  const form = new FormData();
+  form.append('pageId', pageId);
+  form.append('id', id);
+  form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'схема.png');
+  const request = new Request('http://test.invalid/', { method: 'POST', body: form });
+  const res = await t.app.inject({ method: 'POST', url: '/api/file/page', payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: owner.cookie } });
+  expect(res.statusCode).toBe(200);
+  return id;
+}
+
+const add = async (pageId: string, type: string, data: Record<string, unknown>, placeAfter: string | null = null) => expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId, type, data, placeAfter }), 201);
+
+async function exported(pageId: string, params: Record<string, unknown>, who: Actor = owner) {
+  const res = await api(t, who.cookie, 'GET', `${S}/element/${pageId}/export?${jsonQueryString(params)}`);
+  return res;
+}
+const unzip = (raw: Buffer | string) => unzipSync(new Uint8Array(Buffer.isBuffer(raw) ? raw : Buffer.from(raw, 'binary')));
+
+let root: { id: string };
+let child: { id: string };
+
+beforeAll(async () => {
+  root = await createPage(t, owner, { title: 'Отчёт: итоги' });
+  child = await createPage(t, owner, { title: 'Приложение', parentId: root.id });
+  const secret = await createPage(t, owner, { title: 'Черновик', parentId: root.id });
+  const fileId = await upload(root.id);
+  const h = await add(root.id, 'heading1', { tokens: [{ text: 'Итоги' }] });
+  const p = await add(root.id, 'text', { tokens: [{ text: 'Выручка ' }, { text: 'выросла', bold: true }, { text: ', см. ' }, { text: '↗', link: { href: `/${child.id}`, pageId: child.id } }] }, h.id);
+  const img = await add(root.id, 'image', { remoteData: { fileId, title: 'схема.png', size: PNG.length, mimeType: 'image/png' }, crop: null, scale: 1, align: 'center' }, p.id);
+  await add(root.id, 'bulletList', { tokens: [{ text: 'пункт' }] }, img.id);
+  await add(child.id, 'text', { tokens: [{ text: 'Таблицы и графики' }] });
+  await add(secret.id, 'text', { tokens: [{ text: 'не для всех' }] });
+  // The reader may read the appendix only (shared with them), not the report.
+  await share(t, owner, child.id, [{ userId: reader.id, accessLevel: 'read' }]);
+});
+
+test('Markdown with subpages: a file per page under its parent, the picture beside it, links relative', async () => {
+  const res = await exported(root.id, { format: 'markdown', subpages: true });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('application/zip');
+  expect(String(res.headers['content-disposition'])).toContain(encodeURIComponent('Отчёт итоги.zip'));
+  const files = unzip(res.rawPayload);
+  const names = Object.keys(files).sort();
+  expect(names.filter((n) => n.endsWith('.md'))).toEqual(['Отчёт итоги.md', 'Отчёт итоги/Приложение.md', 'Отчёт итоги/Черновик.md']);
+  const md = strFromU8(files['Отчёт итоги.md']);
+  expect(md).toContain('# Отчёт: итоги\n\n# Итоги\n\nВыручка **выросла**, см. [↗](Отчёт%20итоги/Приложение.md)');
+  const picture = /!\[схема\.png\]\(([^)]+)\)/.exec(md)![1];
+  expect(Buffer.from(files[decodeURIComponent(picture)])).toEqual(PNG);
+  expect(md).toContain('- пункт');
+  expect(strFromU8(files['Отчёт итоги/Приложение.md'])).toBe('# Приложение\n\nТаблицы и графики\n');
+  // Without subpages: the page alone.
+  const alone = unzip((await exported(root.id, { format: 'markdown' })).rawPayload);
+  expect(Object.keys(alone).filter((n) => n.endsWith('.md'))).toEqual(['Отчёт итоги.md']);
+});
+
+test('who may: a reader of a subpage exports it, not the page above it; an outsider nothing; a bad format 422', async () => {
+  const files = unzip((await exported(child.id, { format: 'markdown', subpages: true }, reader)).rawPayload);
+  expect(Object.keys(files)).toEqual(['Приложение.md']);
+  expect((await exported(root.id, { format: 'markdown', subpages: true }, reader)).statusCode).toBe(403);
+  expect((await exported(root.id, { format: 'markdown' }, outsider)).statusCode).toBe(403);
+  expect((await exported(root.id, { format: 'pdf' })).statusCode).toBe(422);
+  expect((await exported(newId(), {})).statusCode).toBe(404);
+});
+
+test('JSON: every page with its blocks exactly as the API gives them, and the files; HTML: a document per page', async () => {
+  const files = unzip((await exported(root.id, { format: 'json', subpages: true })).rawPayload);
+  const document = JSON.parse(strFromU8(files['export.json'])) as JsonExport;
+  expect(document).toMatchObject({ format: 'blocknote-export', version: 1 });
+  expect(document.pages.map((p) => [p.title, p.parentId])).toEqual([
+    ['Отчёт: итоги', null],
+    ['Приложение', root.id],
+    ['Черновик', root.id],
+  ]);
+  const api_ = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${root.id}/blocks`)).data;
+  expect(document.pages[0].blocks).toEqual(api_.map((b) => ({ id: b.id, type: b.type, data: b.data, parentId: b.parentId })));
+  expect(document.files).toHaveLength(1);
+  expect(Buffer.from(files[document.files[0].path])).toEqual(PNG);
+
+  const html = unzip((await exported(root.id, { format: 'html', subpages: true })).rawPayload);
+  const page = strFromU8(html['Отчёт итоги.html']);
+  expect(page).toContain('<h1>Отчёт: итоги</h1>');
+  expect(page).toContain('href="Отчёт итоги/Приложение.html"');
+  expect(page).toMatch(/src="files\/[^"]+\/схема\.png"/);
+});
