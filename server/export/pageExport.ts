@@ -58,6 +58,7 @@ export async function pagesToExport(db: Kysely<Database>, userId: string, root: 
 
 /** A name for a file in the zip: no path separators or characters file systems refuse, not too long. */
 export function fileName(title: string, fallback: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what file systems refuse
   const clean = title.replace(/[\\/:*?"<>|\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80).replace(/[. ]+$/, '');
   return clean || fallback;
 }
