@@ -99,19 +99,19 @@ describe('menu actions by access level', () => {
   it('read: favourite, copy, copy link; no trash, move or publish', () => {
     answer = async () => ({ status: 200, body: { data: {} } });
     setup(page({ accessLevel: 'read' }), 'participant');
-    expect(names()).toEqual(['Добавить в избранное', 'Создать копию', 'Копировать ссылку', 'История версий', 'Уведомления', 'Корзина']);
+    expect(names()).toEqual(['Добавить в избранное', 'Создать копию', 'Копировать ссылку', 'История версий', 'Экспорт…', 'Уведомления', 'Корзина']);
   });
 
   it('edit: also trash', () => {
     answer = async () => ({ status: 200, body: { data: {} } });
     setup(page({ accessLevel: 'edit' }), 'participant');
-    expect(names()).toEqual(['Добавить в избранное', 'Создать копию', 'Копировать ссылку', 'История версий', 'Уведомления', 'Удалить в корзину', 'Корзина']);
+    expect(names()).toEqual(['Добавить в избранное', 'Создать копию', 'Копировать ссылку', 'История версий', 'Экспорт…', 'Уведомления', 'Удалить в корзину', 'Корзина']);
   });
 
   it('full: also move and publish', () => {
     answer = async () => ({ status: 200, body: { data: {} } });
     setup(page({ accessLevel: 'full' }));
-    expect(names()).toEqual(['Добавить в избранное', 'Создать копию', 'Переместить в…', 'Копировать ссылку', 'История версий', 'Уведомления', 'Опубликовать в интернете', 'Удалить в корзину', 'Корзина']);
+    expect(names()).toEqual(['Добавить в избранное', 'Создать копию', 'Переместить в…', 'Копировать ссылку', 'История версий', 'Экспорт…', 'Уведомления', 'Опубликовать в интернете', 'Удалить в корзину', 'Корзина']);
   });
 
   it('a guest reading a page without an editable parent cannot copy it', () => {

@@ -14,6 +14,7 @@ import { BellIcon } from '../../ui/icons';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { MoveDialog } from './MoveDialog';
 import { HistoryDialog } from '../history/HistoryDialog';
+import { ExportDialog } from '../export/ExportDialog';
 import { copyText, pageActionError, toApiError } from './pageErrors';
 import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
@@ -120,6 +121,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
   const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
   const [moving, setMoving] = useState(false);
   const [history, setHistory] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const clone = useClonePage();
   const toggleFavorite = useToggleFavorite();
@@ -192,6 +194,9 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
             <MenuItem icon={<HistoryIcon size={16} />} onClick={run(() => setHistory(true))}>
               {t('history.menu')}
             </MenuItem>
+            <MenuItem icon={<DownloadIcon size={16} />} onClick={run(() => setExporting(true))}>
+              {t('export.menu')}
+            </MenuItem>
             {holdsDatabase(page.type) && (
               <>
                 <div className="menu-separator" />
@@ -247,6 +252,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
       )}
       {moving && <MoveDialog page={page} onClose={() => setMoving(false)} />}
       {history && <HistoryDialog page={page} onClose={() => setHistory(false)} />}
+      {exporting && <ExportDialog page={page} onClose={() => setExporting(false)} />}
     </>
   );
 }

@@ -1,0 +1,50 @@
+import fs from 'node:fs/promises';
+import { strFromU8, unzipSync } from 'fflate';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browserSuite';
+import { shoot } from '../helpers/editorPage';
+import { fetchJson } from '../helpers/serverProcess';
+
+/*
+ * Export (issue 18) in real Chromium: the page menu's «Экспорт…», a format and «Вместе с
+ * подстраницами», «Скачать» — a zip the browser saves, holding the page and its subpage as
+ * Markdown (or our JSON).
+ */
+
+const suite = browserSuite();
+const S = () => `${suite.server.url}/api/v3/spaces`;
+const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+
+async function downloaded(page: Page, format: 'Markdown' | 'JSON', subpages: boolean): Promise<Record<string, Uint8Array>> {
+  await page.getByRole('button', { name: 'Действия со страницей' }).click();
+  await page.getByRole('menuitem', { name: 'Экспорт…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Экспорт страницы' });
+  await dialog.getByRole('radio', { name: new RegExp(format) }).check();
+  const box = dialog.getByRole('checkbox', { name: 'Вместе с подстраницами' });
+  if ((await box.isChecked()) !== subpages) await box.click();
+  if (format === 'Markdown') await shoot(page, 'export-dialog-1280');
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Скачать' }).click()]);
+  expect(download.suggestedFilename()).toBe('Квартальный отчёт.zip');
+  return unzipSync(new Uint8Array(await fs.readFile((await download.path())!)));
+}
+
+it('«Экспорт…»: the page and its subpage as Markdown in a zip the browser saves; JSON too', async () => {
+  const page = await suite.signedIn('export.user@example.com');
+  const cookie = await cookieOf(page);
+  const root = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Квартальный отчёт' }) })).data.id;
+  const child = (await fetchJson<{ data: { id: string } }>(`${S()}/element/${root}/children`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Приложение' }) })).data.id;
+  await fetchJson(`${S()}/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: root, type: 'text', data: { tokens: [{ text: 'Выручка ' }, { text: 'выросла', bold: true }] } }) });
+  await fetchJson(`${S()}/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: child, type: 'checkbox', data: { tokens: [{ text: 'Сверить цифры' }], checked: false } }) });
+  await page.goto(`${suite.server.url}/${root}`);
+  await page.locator('[data-slate-editor]').waitFor();
+
+  const md = await downloaded(page, 'Markdown', true);
+  expect(Object.keys(md).sort()).toEqual(['Квартальный отчёт.md', 'Квартальный отчёт/Приложение.md']);
+  expect(strFromU8(md['Квартальный отчёт.md'])).toBe('# Квартальный отчёт\n\nВыручка **выросла**\n');
+  expect(strFromU8(md['Квартальный отчёт/Приложение.md'])).toBe('# Приложение\n\n- [ ] Сверить цифры\n');
+
+  const json = await downloaded(page, 'JSON', false);
+  const document = JSON.parse(strFromU8(json['export.json'])) as { pages: Array<{ title: string }> };
+  expect(document.pages.map((p) => p.title)).toEqual(['Квартальный отчёт']);
+  await page.context().close();
+});
