@@ -114,3 +114,57 @@ test('JSON: every page with its blocks exactly as the API gives them, and the fi
   expect(page).toContain('href="Отчёт итоги/Приложение.html"');
   expect(page).toMatch(/src="files\/[^"]+\/схема\.png"/);
 });
+
+describe('importing our JSON export', () => {
+  async function importFile(bytes: Uint8Array | Buffer, fields: Record<string, string>, who: Actor = owner, name = 'export.zip') {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/zip' }), name);
+    const request = new Request('http://test.invalid/', { method: 'POST', body: form });
+    return t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie } });
+  }
+  /** A page's blocks with ids made positional (new ids on import): types, data, who is whose parent. */
+  const shape = (blocks: WireBlock[], fileIds: Map<string, string>, pageIds: Map<string, string>) => {
+    const index = new Map(blocks.map((b, i) => [b.id, i]));
+    return blocks.map((b) => ({ type: b.type, parent: b.parentId === null ? null : index.get(b.parentId), data: JSON.parse(JSON.stringify(b.data).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => fileIds.get(id) ?? pageIds.get(id) ?? id)) as unknown }));
+  };
+
+  test('round trip: exported as JSON and imported, the same pages and the same blocks (new ids, links and files following them); the files readable', async () => {
+    const zip = (await exported(root.id, { format: 'json', subpages: true })).rawPayload;
+    const target = await createPage(t, owner, { title: 'Архив' });
+    const res = await importFile(zip, { parentId: target.id });
+    expect(res.statusCode).toBe(201);
+    const answer = body<{ page: { id: string; title: string }; pages: number; blocks: number; files: number; problems: unknown[] }>(res).data;
+    expect([answer.pages, answer.files, answer.problems]).toEqual([3, 1, []]);
+    expect(answer.page.title).toBe('Отчёт: итоги');
+    const before = JSON.parse(strFromU8(unzip(zip)['export.json'])) as JsonExport;
+    const after = JSON.parse(strFromU8(unzip((await exported(answer.page.id, { format: 'json', subpages: true })).rawPayload)['export.json'])) as JsonExport;
+    expect(after.pages.map((p) => p.title)).toEqual(before.pages.map((p) => p.title));
+    // Ids: old → new, by position.
+    const pageIds = new Map(after.pages.map((p, i) => [p.id, before.pages[i].id]));
+    const fileIds = new Map(after.files.map((f, i) => [f.id, before.files[i].id]));
+    for (const [i, page] of after.pages.entries()) {
+      expect(shape(page.blocks as WireBlock[], fileIds, pageIds)).toEqual(shape(before.pages[i].blocks as WireBlock[], new Map(), new Map()));
+    }
+    // The page link points at the imported appendix, not the original.
+    expect(JSON.stringify(after.pages[0].blocks)).toContain(after.pages[1].id);
+    expect(JSON.stringify(after.pages[0].blocks)).not.toContain(child.id);
+    const file = await api(t, owner.cookie, 'GET', `/api/file/${after.files[0].id}`);
+    expect([file.statusCode, Buffer.from(file.rawPayload).equals(PNG)]).toEqual([200, true]);
+  });
+
+  test('what is not our export is refused (422) and nothing is made; who may not edit the place may not import there', async () => {
+    const before = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    for (const bad of [Buffer.from('not json'), Buffer.from(JSON.stringify({ format: 'other' })), Buffer.from('PK\u0003\u0004broken')]) {
+      const res = await importFile(bad, { section: 'private' });
+      expect(res.statusCode).toBe(422);
+    }
+    const after = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    const zip = (await exported(root.id, { format: 'json' })).rawPayload;
+    expect((await importFile(zip, { parentId: child.id }, reader)).statusCode).toBe(403);
+    expect((await importFile(zip, { parentId: root.id }, outsider)).statusCode).toBe(403);
+    // Into the importer's own private section: fine.
+    expect((await importFile(zip, { section: 'private' }, outsider)).statusCode).toBe(201);
+  });
+});
