@@ -8,7 +8,7 @@ import { fetchJson } from '../helpers/serverProcess';
 /*
  * Export (issue 18) in real Chromium: the page menu's «Экспорт…», a format and «Вместе с
  * подстраницами», «Скачать» — a zip the browser saves, holding the page and its subpage as
- * Markdown (or our JSON).
+ * Markdown (or our JSON); the JSON zip imported back under another page with «Импорт в эту страницу…».
  */
 
 const suite = browserSuite();
@@ -16,6 +16,10 @@ const S = () => `${suite.server.url}/api/v3/spaces`;
 const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
 async function downloaded(page: Page, format: 'Markdown' | 'JSON', subpages: boolean): Promise<Record<string, Uint8Array>> {
+  return unzipSync(new Uint8Array(await fs.readFile(await downloadedFile(page, format, subpages))));
+}
+
+async function downloadedFile(page: Page, format: 'Markdown' | 'JSON', subpages: boolean): Promise<string> {
   await page.getByRole('button', { name: 'Действия со страницей' }).click();
   await page.getByRole('menuitem', { name: 'Экспорт…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Экспорт страницы' });
@@ -25,10 +29,10 @@ async function downloaded(page: Page, format: 'Markdown' | 'JSON', subpages: boo
   if (format === 'Markdown') await shoot(page, 'export-dialog-1280');
   const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Скачать' }).click()]);
   expect(download.suggestedFilename()).toBe('Квартальный отчёт.zip');
-  return unzipSync(new Uint8Array(await fs.readFile((await download.path())!)));
+  return (await download.path())!;
 }
 
-it('«Экспорт…»: the page and its subpage as Markdown in a zip the browser saves; JSON too', async () => {
+it('«Экспорт…»: the page and its subpage as Markdown in a zip the browser saves; JSON too, imported back under another page', async () => {
   const page = await suite.signedIn('export.user@example.com');
   const cookie = await cookieOf(page);
   const root = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Квартальный отчёт' }) })).data.id;
@@ -43,8 +47,22 @@ it('«Экспорт…»: the page and its subpage as Markdown in a zip the bro
   expect(strFromU8(md['Квартальный отчёт.md'])).toBe('# Квартальный отчёт\n\nВыручка **выросла**\n');
   expect(strFromU8(md['Квартальный отчёт/Приложение.md'])).toBe('# Приложение\n\n- [ ] Сверить цифры\n');
 
-  const json = await downloaded(page, 'JSON', false);
-  const document = JSON.parse(strFromU8(json['export.json'])) as { pages: Array<{ title: string }> };
-  expect(document.pages.map((p) => p.title)).toEqual(['Квартальный отчёт']);
+  const jsonZip = await downloadedFile(page, 'JSON', true);
+  const document = JSON.parse(strFromU8(unzipSync(new Uint8Array(await fs.readFile(jsonZip)))['export.json'])) as { pages: Array<{ title: string }> };
+  expect(document.pages.map((p) => p.title)).toEqual(['Квартальный отчёт', 'Приложение']);
+
+  // Imported back under another page: the copy opens, with its subpage and blocks.
+  const archive = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Архив' }) })).data.id;
+  await page.goto(`${suite.server.url}/${archive}`);
+  await page.locator('[data-slate-editor]').waitFor();
+  await page.getByRole('button', { name: 'Действия со страницей' }).click();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('menuitem', { name: 'Импорт в эту страницу…' }).click()]);
+  await chooser.setFiles(jsonZip);
+  await page.waitForURL((url) => url.pathname !== `/${archive}` && url.pathname !== `/${root}`);
+  await page.locator('.toast', { hasText: 'Импортировано 2 страницы' }).waitFor();
+  await page.locator('[data-slate-editor]', { hasText: 'Выручка выросла' }).waitFor();
+  const copyId = new URL(page.url()).pathname.slice(1);
+  const copy = (await fetchJson<{ data: { title: string; parentId: string } }>(`${S()}/element/${copyId}`, { cookie })).data;
+  expect([copy.title, copy.parentId]).toEqual(['Квартальный отчёт', archive]);
   await page.context().close();
 });

@@ -15,6 +15,7 @@ import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { MoveDialog } from './MoveDialog';
 import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
+import { importUnder, pickFile } from '../export/importPages';
 import { copyText, pageActionError, toApiError } from './pageErrors';
 import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
@@ -133,6 +134,20 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
     void action();
   };
 
+  /** Our JSON export (zip or export.json) made under this page; the first page made opens. */
+  const importHere = async () => {
+    const file = await pickFile('.zip,.json,application/zip,application/json');
+    if (!file) return;
+    try {
+      const answer = await importUnder(page.id, file);
+      if (answer.problems.length > 0) showToast(`${t('export.importProblems')}: ${answer.problems.slice(0, 3).map((p) => p.message).join('; ')}`, 'error', 10_000);
+      else showToast(t('export.imported', { count: answer.pages }));
+      if (answer.page) navigate(`/${answer.page.id}`);
+    } catch {
+      showToast(t('export.importFailed'), 'error');
+    }
+  };
+
   const copyLink = async (url: string) => {
     try {
       await copyText(url);
@@ -197,6 +212,11 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
             <MenuItem icon={<DownloadIcon size={16} />} onClick={run(() => setExporting(true))}>
               {t('export.menu')}
             </MenuItem>
+            {canEdit(page.accessLevel) && !page.inTrash && !holdsDatabase(page.type) && (
+              <MenuItem icon={<UploadIcon size={16} />} onClick={run(importHere)}>
+                {t('export.importMenu')}
+              </MenuItem>
+            )}
             {holdsDatabase(page.type) && (
               <>
                 <div className="menu-separator" />
