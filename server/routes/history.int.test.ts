@@ -73,6 +73,12 @@ describe('versions are recorded as people edit', () => {
     // Nothing more changed: no more versions.
     await sleep(PAUSE_MS * 3);
     expect(await versions(page.id)).toHaveLength(2);
+    // Recorded now (the history panel opening), without waiting for a pause: only when something changed.
+    expect(expectOk<{ recorded: WirePageVersion | null }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions`)).recorded).toBeNull();
+    await write(blocks[8], 'Строка восемь, сейчас');
+    const now = expectOk<{ recorded: WirePageVersion | null }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions`)).recorded;
+    expect(now).toMatchObject({ kind: 'edit', changed: 1 });
+    expect((await api(t, outsider.cookie, 'POST', `${S}/element/${page.id}/versions`)).statusCode).toBe(403);
   });
 
   test('while editing goes on without a pause, a version every HISTORY_MAX_MS', async () => {

@@ -78,6 +78,18 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
     return envelope(versions, { hasMoreNext: rows.length > limit });
   });
 
+  app.post('/api/v3/spaces/element/:id/versions', { schema: { tags: ['history'], summary: "Record the page as it is now, if it changed since its last version (the history panel opens on today's page; readers)", params: idParams } }, async (request) => {
+    const user = requireUser(request);
+    const page = await loadPage(request.params.id);
+    await authorizePage(app.db, user.id, page, 'read');
+    const id = await app.db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, page.id);
+      return recordVersion(trx, page.id, { kind: 'edit' });
+    });
+    const [version] = id === null ? [null] : await presentVersions(await app.db.selectFrom('page_versions').selectAll().where('id', '=', id).execute());
+    return envelope({ recorded: version });
+  });
+
   app.get('/api/v3/spaces/element/:id/versions/:versionId', { schema: { tags: ['history'], summary: 'A page as a version left it, and what the version changed (readers)', params: versionParams } }, async (request) => {
     const user = requireUser(request);
     const page = await loadPage(request.params.id);

@@ -51,7 +51,12 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
 
   useEffect(() => {
     const controller = new AbortController();
-    api<WirePageVersion[]>(`/api/v3/spaces/element/${encodeURIComponent(page.id)}/versions?limit=100`, { signal: controller.signal }).then(
+    const base = `/api/v3/spaces/element/${encodeURIComponent(page.id)}/versions`;
+    // The page as it is now is recorded first if it changed since its last version: the newest is today's page.
+    api(base, { method: 'POST', signal: controller.signal })
+      .catch(() => undefined)
+      .then(() => api<WirePageVersion[]>(`${base}?limit=100`, { signal: controller.signal }))
+      .then(
       ({ data }) => {
         setListing({ status: 'ready', versions: data });
         setChosen((c) => c ?? data[0]?.id ?? null);
