@@ -3,6 +3,7 @@ import type { Database } from '../db/types';
 import { lockBlocks } from '../db/locks';
 import { nowIso } from '../time';
 import { recordVersion } from './versions';
+import { BackgroundLoop } from '../background';
 
 /** When versions are recorded and how long they are kept (docs/history.md «When a version is made»). */
 export interface HistoryTiming {
@@ -97,49 +98,19 @@ const TICK_MS = 1_000;
 const FORGET_EVERY_MS = 60 * 60 * 1000;
 
 /** The historian of a server process: records due versions every second, forgets old ones every hour (and at start). */
-export class Historian {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private running: Promise<void> | null = null;
-  private stopped = true;
-  private lastForget = 0;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly timing: HistoryTiming,
-    private readonly log: { error(obj: unknown, msg: string): void },
-  ) {}
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => (this.running = null));
-    }, delay);
-  }
-
-  private async tick(): Promise<void> {
-    let again = TICK_MS;
-    try {
-      if ((await recordDue(this.db, this.timing)) >= ROUND) again = 0;
-      if (Date.now() - this.lastForget >= FORGET_EVERY_MS) {
-        this.lastForget = Date.now();
-        await forgetOld(this.db, this.timing.days);
+export function historian(db: Kysely<Database>, timing: HistoryTiming, log: { error(obj: unknown, msg: string): void }): BackgroundLoop {
+  let lastForget = 0;
+  return new BackgroundLoop(
+    async () => {
+      const busy = (await recordDue(db, timing)) >= ROUND;
+      if (Date.now() - lastForget >= FORGET_EVERY_MS) {
+        lastForget = Date.now();
+        await forgetOld(db, timing.days);
       }
-    } catch (error) {
-      this.log.error({ err: error }, 'page history failed; trying again');
-      again = TICK_MS * 5;
-    }
-    this.schedule(again);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
+      return busy ? 0 : TICK_MS;
+    },
+    log,
+    'page history failed; trying again',
+    TICK_MS * 5,
+  );
 }

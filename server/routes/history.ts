@@ -13,7 +13,7 @@ import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
 import { presentBlock } from '../repositories/blocks';
 import { findPage } from '../repositories/pages';
-import { Historian, type HistoryTiming } from '../history/historian';
+import { historian as historianOf, type HistoryTiming } from '../history/historian';
 import { blocksAt, recordVersion, versionChanges, type VersionBlock } from '../history/versions';
 import { nowIso } from '../time';
 import { ERROR_CODES } from '../../schema/errors';
@@ -30,7 +30,7 @@ const wireBlock = (b: VersionBlock): WireVersionBlock => ({ id: b.id, type: b.ty
  */
 export async function historyRoutes(server: FastifyInstance, { timing }: { timing: HistoryTiming }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  const historian = new Historian(app.db, timing, app.log);
+  const historian = historianOf(app.db, timing, app.log);
   app.addHook('onReady', async () => historian.start());
   app.addHook('preClose', async () => historian.stop());
 

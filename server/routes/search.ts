@@ -9,7 +9,7 @@ import { findPages, pagePath } from '../repositories/pages';
 import { requireUser } from '../plugins/auth';
 import { matchingEntries, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
 import { queryTerms } from '../search/terms';
-import { SearchIndexer } from '../search/indexer';
+import { searchIndexer } from '../search/indexer';
 import { presentPagesFor, requestWorkspace } from './pages';
 
 /** Candidates read at a time while filling a page of results; at most this many looked at for one answer. */
@@ -34,11 +34,11 @@ const searchQueryShape = {
  * whose title, blocks or database rows' text cells hold the query's words (stemmed: Russian and
  * English; the last word typed as a prefix), and, when few are, titles like the query (a typo).
  * Only pages the caller may read are returned, and only their text; their path keeps only the
- * ancestors the caller may read. The process's indexer (`SearchIndexer`) runs with the server.
+ * ancestors the caller may read. The process's indexer (`searchIndexer`) runs with the server.
  */
 export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }: { indexIntervalMs: number }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  const indexer = new SearchIndexer(app.db, app.log, indexIntervalMs);
+  const indexer = searchIndexer(app.db, app.log, indexIntervalMs);
   app.addHook('onReady', async () => indexer.start());
   app.addHook('preClose', async () => indexer.stop());
 

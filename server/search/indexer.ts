@@ -4,6 +4,7 @@ import type { Database } from '../db/types';
 import { indexTerms, trigrams } from './terms';
 import { blockSearchText, cellSearchText, MAX_ENTRY_TEXT } from './texts';
 import { noteEdited } from '../history/versions';
+import { BackgroundLoop } from '../background';
 
 /** Targets taken from the queue in one transaction. */
 const BATCH = 500;
@@ -172,46 +173,15 @@ export async function queueEverything(db: Kysely<Database>): Promise<void> {
  * work, until it is empty), so a write is searchable within about that. Several processes on one
  * PostgreSQL share the queue (each target is taken by one).
  */
-export class SearchIndexer {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private running: Promise<void> | null = null;
-  private stopped = true;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly log: { error(obj: unknown, msg: string): void },
-    private readonly intervalMs = 250,
-  ) {}
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => (this.running = null));
-    }, delay);
-  }
-
-  private async tick(): Promise<void> {
-    let again = this.intervalMs;
-    try {
+export function searchIndexer(db: Kysely<Database>, log: { error(obj: unknown, msg: string): void }, intervalMs = 250): BackgroundLoop {
+  return new BackgroundLoop(
+    async () => {
       // A read first: an empty queue takes no write lock (SQLite has one writer).
-      const waiting = await this.db.selectFrom('search_queue').select('target').limit(1).executeTakeFirst();
-      if (waiting && (await indexQueued(this.db)) > 0) again = 0;
-    } catch (error) {
-      this.log.error({ err: error }, 'search indexing failed; trying again');
-      again = this.intervalMs * 4;
-    }
-    this.schedule(again);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
+      const waiting = await db.selectFrom('search_queue').select('target').limit(1).executeTakeFirst();
+      return waiting && (await indexQueued(db)) > 0 ? 0 : intervalMs;
+    },
+    log,
+    'search indexing failed; trying again',
+    intervalMs * 4,
+  );
 }

@@ -1,0 +1,47 @@
+/**
+ * A job a server process runs over and over in the background (the search indexer, the page
+ * historian): each round answers how long to wait before the next (0: at once, work is waiting).
+ * A failed round is logged and tried again after `retryMs`. Started with the app; stopping waits
+ * for a round under way, so the database is not closed under it.
+ */
+export class BackgroundLoop {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(
+    private readonly round: () => Promise<number>,
+    private readonly log: { error(obj: unknown, msg: string): void },
+    private readonly failure: string,
+    private readonly retryMs: number,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => (this.running = null));
+    }, delay);
+  }
+
+  private async tick(): Promise<void> {
+    let next = this.retryMs;
+    try {
+      next = await this.round();
+    } catch (error) {
+      this.log.error({ err: error }, this.failure);
+    }
+    this.schedule(next);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}
