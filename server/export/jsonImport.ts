@@ -12,6 +12,7 @@ import type { Database, PageRow } from '../db/types';
 import { insertBlock } from '../repositories/blocks';
 import { storageKeyFor, storagePath } from '../repositories/files';
 import { insertPage } from '../repositories/pages';
+import { markdownToDocument } from './markdownImport';
 import { nowIso } from '../time';
 
 /**
@@ -50,8 +51,12 @@ export interface ImportReport {
   problems: Array<{ page: string; message: string }>;
 }
 
-/** The export in an upload: a zip holding `export.json` (and its files), or the JSON itself. Throws with a message a person can read. */
-export function readExport(bytes: Uint8Array): { document: ImportDocument; files: Map<string, Uint8Array> } {
+/**
+ * What an upload holds, as our export's document: a zip with `export.json` (our JSON export), a
+ * zip of Markdown files (with their pictures), our JSON alone, or one Markdown file (`name` ends in
+ * `.md`). Throws with a message a person can read.
+ */
+export function readExport(bytes: Uint8Array, name = ''): { document: ImportDocument; files: Map<string, Uint8Array>; problems: Array<{ page: string; message: string }> } {
   let json: string;
   let entries: Record<string, Uint8Array> = {};
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
@@ -60,9 +65,16 @@ export function readExport(bytes: Uint8Array): { document: ImportDocument; files
     } catch {
       throw new ImportError('the zip cannot be read');
     }
-    const name = Object.keys(entries).find((n) => n === 'export.json' || n.endsWith('/export.json'));
-    if (!name) throw new ImportError('the zip holds no export.json (only our JSON export is read for now)');
-    json = strFromU8(entries[name]);
+    const found = Object.keys(entries).find((n) => n === 'export.json' || n.endsWith('/export.json'));
+    if (!found) {
+      const files = new Map(Object.entries(entries));
+      if (![...files.keys()].some((n) => n.toLowerCase().endsWith('.md'))) throw new ImportError('the zip holds neither export.json nor Markdown files');
+      return { ...markdownToDocument(files), files };
+    }
+    json = strFromU8(entries[found]);
+  } else if (name.toLowerCase().endsWith('.md') || name.toLowerCase().endsWith('.markdown')) {
+    const files = new Map([[name.replace(/\.markdown$/i, '.md').replace(/^.*[\\/]/, ''), bytes]]);
+    return { ...markdownToDocument(files), files };
   } else json = new TextDecoder().decode(bytes);
   let raw: unknown;
   try {
@@ -72,7 +84,7 @@ export function readExport(bytes: Uint8Array): { document: ImportDocument; files
   }
   const parsed = exportSchema.safeParse(raw);
   if (!parsed.success) throw new ImportError(`export.json is not our export: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
-  return { document: parsed.data, files: new Map(Object.entries(entries)) };
+  return { document: parsed.data, files: new Map(Object.entries(entries)), problems: [] };
 }
 
 export class ImportError extends Error {}

@@ -47,24 +47,27 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   /**
    * Import (docs/import-export.md «Importing»): multipart — `parentId` (a page to put it under) or
    * `section` (private or all, of the X-Workspace-Id workspace), then `file`: our JSON export (its
-   * zip, or export.json). 201 with what was made and the problems met; 422 when the file is not one.
+   * zip, or export.json), a zip of Markdown files, or one `.md`. 201 with what was made and the
+   * problems met; 422 when the file is none of those.
    */
-  app.post('/api/v3/spaces/import', { schema: { tags: ['export'], summary: 'Import our JSON export (zip or export.json) under a page or into a section' } }, async (request, reply) => {
+  app.post('/api/v3/spaces/import', { schema: { tags: ['export'], summary: 'Import our JSON export, Markdown files (a zip or one .md) under a page or into a section' } }, async (request, reply) => {
     const user = requireUser(request);
     if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.validationFailed, 'send the file as multipart/form-data');
     const fields: Record<string, string> = Object.create(null);
     let bytes: Buffer | null = null;
+    let uploadName = '';
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
       }
       bytes = await part.toBuffer();
+      uploadName = part.filename;
     }
     if (!bytes) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file', [{ path: 'file', message: 'required' }]);
     let read: ReturnType<typeof readExport>;
     try {
-      read = readExport(new Uint8Array(bytes));
+      read = readExport(new Uint8Array(bytes), uploadName);
     } catch (error) {
       if (error instanceof ImportError) throw new AppError(422, ERROR_CODES.validationFailed, error.message, [{ path: 'file', message: error.message }]);
       throw error;
@@ -91,6 +94,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       const under = parent ? await findPage(trx, parent.id) : null;
       return importExport(trx, { document: read.document, files: read.files, workspaceId, parent: under ?? null, section: parent ? null : (section ?? 'private'), userId: user.id, filesDir: config.filesDir });
     });
+    report.problems.unshift(...read.problems);
     const first = report.pages[0];
     if (first) app.realtime.childrenChanged([parent?.id ?? null], workspaceId, first.id);
     const root = first ? await findPage(app.db, first.id) : undefined;
