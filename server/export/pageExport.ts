@@ -13,6 +13,12 @@ import { listPageBlocks } from '../repositories/blocks';
 import { storagePath } from '../repositories/files';
 import { pagePath } from '../repositories/pages';
 import { blocksToMarkdown, type MarkdownLinks } from './markdown';
+import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
+import { valueToText } from '../../schema/database';
+import { holdsDatabase } from '../../schema/element';
+import type { PageType } from '../../schema/constants';
+import { databaseCsv, workspaceUserNames } from '../repositories/databaseCsv';
+import { readRows, ViewOrders } from '../repositories/databases';
 
 /**
  * Exporting pages (issue 18, docs/import-export.md): a page, and its subpages the caller may read,
@@ -118,6 +124,7 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
     const files = fileIds.size ? (await db.selectFrom('files').selectAll().where('id', 'in', [...fileIds]).where('status', '=', 'ready').execute()).filter((f) => f.page_id !== null && pageIds.has(f.page_id)) : [];
     const filePath = new Map(files.map((f) => [f.id, `files/${f.id}/${fileName(f.name, 'file')}`]));
     const extension = format === 'html' ? 'html' : 'md';
+    const orders = new ViewOrders();
     if (format === 'json') {
       const document: JsonExport = {
         format: 'blocknote-export',
@@ -146,6 +153,13 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
         const title = page.title || untitled;
         if (format === 'markdown') addText(file, `# ${title}\n\n${blocksToMarkdown(blocks, links)}`);
         else addText(file, htmlDocument(title, blocks, links));
+        // Its databases: the rows as CSV, and each row as a page of its own (its fields, then its blocks).
+        const databases = blocks.filter((b) => b.type === 'database');
+        for (const [n, database] of databases.entries()) {
+          // A database page's database is the page itself: `Клиенты.csv`, `Клиенты/<row>.md`.
+          const folder = holdsDatabase(page.type as PageType) && databases.length === 1 ? paths.get(page.id)! : `${paths.get(page.id)!}/${fileName(title, untitled)}${databases.length > 1 ? ` ${n + 1}` : ''}`;
+          await addDatabase(db, orders, page, database, folder, extension, addText, untitled);
+        }
       }
     }
     for (const f of files) {
@@ -165,6 +179,44 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
     zip.end();
   })().catch((error: unknown) => out.destroy(error as Error));
   return out;
+}
+
+/**
+ * A database in an export: `<folder>.csv` (its rows, every field, as the CSV export writes them)
+ * and `<folder>/<row>.<ext>`, each row a page: its fields as a list, then its blocks.
+ */
+async function addDatabase(db: Kysely<Database>, orders: ViewOrders, holder: PageRow, database: WireBlock, folder: string, extension: string, addText: (name: string, text: string) => void, untitled: string): Promise<void> {
+  const block = await db.selectFrom('blocks').selectAll().where('id', '=', database.id).executeTakeFirst();
+  if (!block) return;
+  const data = JSON.parse(block.data) as DatabaseData;
+  const columns = [MAIN_FIELD_ID, ...Object.keys(data.config.fields).filter((id) => id !== MAIN_FIELD_ID)];
+  const names = await workspaceUserNames(db, holder.workspace_id);
+  let csv = '';
+  for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, names)) csv += part;
+  addText(`${folder}.csv`, csv);
+  const ids = await orders.ids(db, block, data.config, { filter: null, sorts: [] });
+  const taken = new Set<string>();
+  const noLinks: MarkdownLinks = { page: () => null, file: (id, name) => `files/${id}/${name}` };
+  for (let at = 0; at < ids.length; at += 500) {
+    for (const row of await readRows(db, block.id, ids.slice(at, at + 500))) {
+      let name = fileName(row.data.title, untitled);
+      for (let k = 2; taken.has(name.toLowerCase()); k += 1) name = `${fileName(row.data.title, untitled)} (${k})`;
+      taken.add(name.toLowerCase());
+      const fields = Object.entries(data.config.fields)
+        .filter(([id]) => id !== MAIN_FIELD_ID)
+        .map(([id, field]) => [field.name || id, valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid) })] as const)
+        .filter(([, text]) => text !== '');
+      const rowBlocks = await listPageBlocks(db, row.id);
+      const title = row.data.title || untitled;
+      if (extension === 'md') {
+        const list = fields.map(([fieldName, text]) => `- **${fieldName}**: ${text}`).join('\n');
+        addText(`${folder}/${name}.md`, `# ${title}\n\n${list ? `${list}\n\n` : ''}${blocksToMarkdown(rowBlocks, noLinks)}`);
+      } else {
+        const list = fields.length ? `<ul>${fields.map(([fieldName, text]) => `<li><strong>${escapeHtml(fieldName)}</strong>: ${escapeHtml(text)}</li>`).join('')}</ul>\n` : '';
+        addText(`${folder}/${name}.html`, htmlDocument(title, rowBlocks, noLinks).replace('</h1>\n', `</h1>\n${list}`));
+      }
+    }
+  }
 }
 
 /** A page as a standalone HTML file: its blocks through their types' HTML (the clipboard's), links made relative. */

@@ -57,6 +57,7 @@ import { authorizePage, isPubliclyReadable, type PageAction } from '../policies/
 import { envelope, presentElement } from '../presenters';
 import { findBlock, presentBlock, updateBlockIfVersion } from '../repositories/blocks';
 import { foldChart, keptChartGroups, userNamesOf } from '../repositories/databaseCharts';
+import { databaseCsv, workspaceUserNames } from '../repositories/databaseCsv';
 import { findLayoutHolder } from '../repositories/databaseLayouts';
 import { databaseRevision } from '../repositories/databaseRevisions';
 import {
@@ -716,34 +717,8 @@ export async function databaseRoutes(server: FastifyInstance) {
     const columns = (layout?.orderedFields.map((f) => f.fieldId) ?? Object.keys(data.config.fields)).filter((id) => fieldOf(data.config, id));
     if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
     const query = rowQueryOf(data, { viewId: layout?.uid });
-    const names = await userNames(holder.workspace_id);
-    // papaparse is CommonJS (UMD): under Node's ESM loader (the real server) its functions are on
-    // the default export only; a named `unparse` is undefined there (Jest's CommonJS hides that).
-    const papaparse = await import('papaparse');
-    const unparse = (papaparse.default ?? papaparse).unparse;
-    const db = app.db;
-    async function* csv(): AsyncGenerator<string> {
-      yield '\ufeff' + unparse([columns.map((id) => data.config.fields[id].name || id)]) + '\r\n';
-      const all = await orders.ids(db, block, data.config, query);
-      for (let at = 0; at < all.length; at += 1000) {
-        const rows = await readRows(db, block.id, all.slice(at, at + 1000));
-        // A relation's rows by their titles (those of this database still there).
-        const related = columns.filter((id) => data.config.fields[id].type === 'relation').flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
-        const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
-        const lines = rows.map((row) =>
-          columns.map((id) => {
-            const field = data.config.fields[id];
-            if (id === MAIN_FIELD_ID) return row.data.title;
-            if (field.type === 'createdTime') return row.createdAt;
-            if (field.type === 'editedTime') return row.updatedAt;
-            if (field.type === 'createdBy') return names.get(row.createdBy) ?? row.createdBy;
-            if (field.type === 'editedBy') return row.updatedBy ? (names.get(row.updatedBy) ?? row.updatedBy) : '';
-            return valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid), rowTitle: (rid) => titles.get(rid) });
-          }),
-        );
-        yield unparse(lines) + '\r\n';
-      }
-    }
+    const names = await workspaceUserNames(app.db, holder.workspace_id);
+    const csv = () => databaseCsv(app.db, orders, block, data, columns, query, names);
     const filename = `${(holder.title || 'database').replace(/[^\p{L}\p{N} _-]+/gu, '_').slice(0, 80)}.csv`;
     return reply
       .type('text/csv; charset=utf-8')
@@ -753,14 +728,4 @@ export async function databaseRoutes(server: FastifyInstance) {
         Readable.from(csv()).on('error', (error: unknown) => request.log.error({ err: error, databaseId: block.id }, 'CSV export stopped half-way')),
       );
   });
-
-  async function userNames(workspaceId: string): Promise<Map<string, string>> {
-    const rows = await app.db
-      .selectFrom('workspace_members')
-      .innerJoin('users', 'users.id', 'workspace_members.user_id')
-      .select(['users.id', 'users.name', 'users.email'])
-      .where('workspace_members.workspace_id', '=', workspaceId)
-      .execute();
-    return new Map(rows.map((r) => [r.id, r.name || r.email]));
-  }
 }

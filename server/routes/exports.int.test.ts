@@ -204,3 +204,17 @@ describe('importing Markdown', () => {
     expect(blocks[1].data).toMatchObject({ checked: true, tokens: [{ text: 'молоко' }] });
   });
 });
+
+test('a database page: its rows as CSV beside it, and each row a page with its fields and blocks', async () => {
+  const holder = await createPage(t, owner, { title: 'Клиенты', type: 'Database' });
+  const [database] = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${holder.id}/blocks`)).data;
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id: 'city', field: { name: 'Город', type: 'text' } }));
+  const rows = expectOk<Array<{ id: string }>>(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, { rows: [{ title: 'Ромашка', values: { city: 'Казань' } }, { title: 'Лютик', values: {} }] }), 201);
+  await add(rows[0].id, 'text', { tokens: [{ text: 'Звонить по вторникам' }] });
+  const files = unzip((await exported(holder.id, { format: 'markdown' })).rawPayload);
+  expect(Object.keys(files).sort()).toEqual(['Клиенты.csv', 'Клиенты.md', 'Клиенты/Лютик.md', 'Клиенты/Ромашка.md']);
+  // With a byte-order mark, for spreadsheets (a decoder drops it).
+  expect([...files['Клиенты.csv'].slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  expect(strFromU8(files['Клиенты.csv'])).toBe('Название,Город\r\nРомашка,Казань\r\nЛютик,\r\n');
+  expect(strFromU8(files['Клиенты/Ромашка.md'])).toBe('# Ромашка\n\n- **Город**: Казань\n\nЗвонить по вторникам\n');
+});

@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
+import { valueToText } from '../../schema/database';
+import type { BlockRow, Database } from '../db/types';
+import { findRowPages, readRows, type RowQuery, type ViewOrders } from './databases';
+
+/** The members' names of a workspace, by user id (a person's cells, «created by»). */
+export async function workspaceUserNames(db: Kysely<Database>, workspaceId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('workspace_members')
+    .innerJoin('users', 'users.id', 'workspace_members.user_id')
+    .select(['users.id', 'users.name', 'users.email'])
+    .where('workspace_members.workspace_id', '=', workspaceId)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name || r.email]));
+}
+
+/**
+ * A database's rows as CSV, 1,000 rows a read (docs/api/databases.md «CSV export»): a header of the
+ * columns' names, then each row's cells as text (people by name, relations by the titles of the
+ * rows still there). With a byte-order mark, for spreadsheets.
+ */
+export async function* databaseCsv(db: Kysely<Database>, orders: ViewOrders, block: BlockRow, data: DatabaseData, columns: readonly string[], query: RowQuery, names: ReadonlyMap<string, string>): AsyncGenerator<string> {
+  // papaparse is CommonJS (UMD): under Node's ESM loader (the real server) its functions are on
+  // the default export only; a named `unparse` is undefined there (Jest's CommonJS hides that).
+  const papaparse = await import('papaparse');
+  const unparse = (papaparse.default ?? papaparse).unparse;
+  yield '\ufeff' + unparse([columns.map((id) => data.config.fields[id].name || id)]) + '\r\n';
+  const all = await orders.ids(db, block, data.config, query);
+  for (let at = 0; at < all.length; at += 1000) {
+    const rows = await readRows(db, block.id, all.slice(at, at + 1000));
+    // A relation's rows by their titles (those of this database still there).
+    const related = columns.filter((id) => data.config.fields[id].type === 'relation').flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
+    const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
+    const lines = rows.map((row) =>
+      columns.map((id) => {
+        const field = data.config.fields[id];
+        if (id === MAIN_FIELD_ID) return row.data.title;
+        if (field.type === 'createdTime') return row.createdAt;
+        if (field.type === 'editedTime') return row.updatedAt;
+        if (field.type === 'createdBy') return names.get(row.createdBy) ?? row.createdBy;
+        if (field.type === 'editedBy') return row.updatedBy ? (names.get(row.updatedBy) ?? row.updatedBy) : '';
+        return valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid), rowTitle: (rid) => titles.get(rid) });
+      }),
+    );
+    yield unparse(lines) + '\r\n';
+  }
+}
