@@ -6,8 +6,8 @@ import { blockSearchText, cellSearchText, MAX_ENTRY_TEXT } from './texts';
 import { noteEdited } from '../history/versions';
 import { BackgroundLoop } from '../background';
 
-/** Targets taken from the queue in one transaction. */
-const BATCH = 500;
+/** Targets taken from the queue in one round (a round's indexing is one transaction: short, as writers wait for it on SQLite). */
+const BATCH = 200;
 
 interface Entry {
   workspaceId: string;
@@ -104,48 +104,65 @@ async function indexCell(trx: Transaction<Database>, target: string, fieldsOf: (
 }
 
 /**
- * Takes up to `BATCH` targets off the queue and indexes them, in one transaction: a target taken
- * and not indexed (a failure) goes back with the rollback. On PostgreSQL the queue's rows are
- * deleted first: a write queuing one of them again waits for this transaction (the trigger's
- * upsert locks the row), so it is indexed again after (docs/search.md «Keeping up»). The pages
- * whose blocks or title changed are noted for page history (docs/history.md). Answers how many
- * were taken.
+ * Takes up to `BATCH` targets off the queue and indexes them. The queue's rows are taken in a
+ * transaction of their own, committed at once: a write queuing one of them meanwhile waits only
+ * for that (the trigger's upsert locks the row on PostgreSQL), never for the indexing; a write
+ * after it queues the target again, indexed next round. The indexing is one transaction; if it
+ * fails, the targets are queued again. The pages whose blocks or title changed are noted for page
+ * history (docs/history.md). Answers how many were taken.
  */
 export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const taken = await trx
-      .deleteFrom('search_queue')
-      .where('target', 'in', (eb) => eb.selectFrom('search_queue').select('target').orderBy('queued_at').limit(limit))
-      .returning('target')
-      .execute();
-    const configs = new Map<string, Record<string, DatabaseField>>();
-    const fieldsOf = async (databaseId: string) => {
-      let fields = configs.get(databaseId);
-      if (!fields) {
-        const block = await trx.selectFrom('blocks').select('data').where('id', '=', databaseId).executeTakeFirst();
-        try {
-          fields = ((JSON.parse(block?.data ?? '{}') as { config?: { fields?: Record<string, DatabaseField> } }).config?.fields ?? {}) as Record<string, DatabaseField>;
-        } catch {
-          fields = {};
+  const taken = (
+    await db.transaction().execute((trx) =>
+      trx
+        .deleteFrom('search_queue')
+        .where('target', 'in', (eb) => eb.selectFrom('search_queue').select('target').orderBy('queued_at').limit(limit))
+        .returning('target')
+        .execute(),
+    )
+  ).map((row) => row.target);
+  if (taken.length === 0) return 0;
+  try {
+    await db.transaction().execute(async (trx) => {
+      const configs = new Map<string, Record<string, DatabaseField>>();
+      const fieldsOf = async (databaseId: string) => {
+        let fields = configs.get(databaseId);
+        if (!fields) {
+          const block = await trx.selectFrom('blocks').select('data').where('id', '=', databaseId).executeTakeFirst();
+          try {
+            fields = ((JSON.parse(block?.data ?? '{}') as { config?: { fields?: Record<string, DatabaseField> } }).config?.fields ?? {}) as Record<string, DatabaseField>;
+          } catch {
+            fields = {};
+          }
+          configs.set(databaseId, fields);
         }
-        configs.set(databaseId, fields);
+        return fields;
+      };
+      // The pages edited: page history records them after a pause (server/history).
+      const edited = new Set<string>();
+      for (const target of taken) {
+        const id = target.slice(2);
+        if (target.startsWith('p:')) {
+          if (await indexPage(trx, id)) edited.add(id);
+        } else if (target.startsWith('b:')) {
+          const pageId = await indexBlock(trx, id);
+          if (pageId) edited.add(pageId);
+        } else if (target.startsWith('c:')) await indexCell(trx, id, fieldsOf);
       }
-      return fields;
-    };
-    // The pages edited: page history records them after a pause (server/history).
-    const edited = new Set<string>();
-    for (const { target } of taken) {
-      const id = target.slice(2);
-      if (target.startsWith('p:')) {
-        if (await indexPage(trx, id)) edited.add(id);
-      } else if (target.startsWith('b:')) {
-        const pageId = await indexBlock(trx, id);
-        if (pageId) edited.add(pageId);
-      } else if (target.startsWith('c:')) await indexCell(trx, id, fieldsOf);
-    }
-    await noteEdited(trx, edited);
-    return taken.length;
-  });
+      await noteEdited(trx, edited);
+    });
+  } catch (error) {
+    // Not indexed: back on the queue (a write since may have queued some again: kept as it is).
+    const now = new Date().toISOString();
+    await db
+      .insertInto('search_queue')
+      .values(taken.map((target) => ({ target, queued_at: now })))
+      .onConflict((oc) => oc.column('target').doNothing())
+      .execute()
+      .catch(() => undefined);
+    throw error;
+  }
+  return taken.length;
 }
 
 /** Indexes until the queue is empty (the rebuild; tests that wait for nothing else). */
@@ -168,9 +185,12 @@ export async function queueEverything(db: Kysely<Database>): Promise<void> {
   await upsert(sql`select ${'c:'} || row_id || ${':'} || field_id, ${now} from database_cells where txt is not null`);
 }
 
+/** Between two full rounds (a backlog). */
+const BUSY_PAUSE_MS = 20;
+
 /**
- * The indexer of a server process: takes the queue every `intervalMs` (and at once after it found
- * work, until it is empty), so a write is searchable within about that. Several processes on one
+ * The indexer of a server process: takes the queue every `intervalMs` (a backlog in full rounds,
+ * 20 ms apart), so a write is searchable within about that. Several processes on one
  * PostgreSQL share the queue (each target is taken by one).
  */
 export function searchIndexer(db: Kysely<Database>, log: { error(obj: unknown, msg: string): void }, intervalMs = 250): BackgroundLoop {
@@ -178,7 +198,9 @@ export function searchIndexer(db: Kysely<Database>, log: { error(obj: unknown, m
     async () => {
       // A read first: an empty queue takes no write lock (SQLite has one writer).
       const waiting = await db.selectFrom('search_queue').select('target').limit(1).executeTakeFirst();
-      return waiting && (await indexQueued(db)) > 0 ? 0 : intervalMs;
+      // More waiting: the next round soon, but not at once — writes get their turn, and a block
+      // written again and again is indexed once per round.
+      return waiting && (await indexQueued(db)) >= BATCH ? BUSY_PAUSE_MS : intervalMs;
     },
     log,
     'search indexing failed; trying again',
