@@ -8,7 +8,9 @@ import { definitionForWireType } from '../../schema/blocks';
 import type { BlockData } from '../../schema/block';
 import { newId } from '../../schema/ids';
 import { PAGE_TYPES, type PageType } from '../../schema/constants';
-import type { Database, PageRow } from '../db/types';
+import type { BlockRow, Database, PageRow } from '../db/types';
+import { fieldOf, rowValueSchema, valueProblem, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
+import { insertRows } from '../repositories/databases';
 import { insertBlock } from '../repositories/blocks';
 import { storageKeyFor, storagePath } from '../repositories/files';
 import { insertPage } from '../repositories/pages';
@@ -23,6 +25,8 @@ import { nowIso } from '../time';
  * dropped silently.
  */
 
+const blocksSchema = z.array(z.object({ id: z.string().min(1).max(128), type: z.string().max(40), data: z.record(z.string(), z.unknown()), parentId: z.string().max(128).nullable() })).max(100_000);
+
 const exportSchema = z.object({
   format: z.literal('blocknote-export'),
   version: z.literal(1),
@@ -34,7 +38,16 @@ const exportSchema = z.object({
         type: z.string().max(40),
         title: z.string().max(2000),
         icon: z.string().max(256).nullable().optional(),
-        blocks: z.array(z.object({ id: z.string().min(1).max(128), type: z.string().max(40), data: z.record(z.string(), z.unknown()), parentId: z.string().max(128).nullable() })).max(100_000),
+        blocks: blocksSchema,
+        databases: z
+          .array(
+            z.object({
+              blockId: z.string().min(1).max(128),
+              rows: z.array(z.object({ id: z.string().min(1).max(128), title: z.string().max(2000), icon: z.string().max(256).nullable().optional(), values: z.record(z.string(), rowValueSchema), blocks: blocksSchema })).max(100_000),
+            }),
+          )
+          .max(1_000)
+          .optional(),
       }),
     )
     .min(1)
@@ -114,83 +127,144 @@ export async function importExport(
 ): Promise<ImportReport> {
   const { document } = input;
   const report: ImportReport = { pages: [], blocks: 0, files: 0, problems: [] };
-  const pageIds = new Map(document.pages.map((p) => [p.id, newId()]));
-  const pageOfFile = new Map<string, string>();
-  for (const page of document.pages) {
-    for (const block of page.blocks) {
-      const fileId = (block.data.remoteData as { fileId?: unknown } | null | undefined)?.fileId;
-      if (typeof fileId === 'string' && !pageOfFile.has(fileId)) pageOfFile.set(fileId, page.id);
-    }
+  // New ids for pages and database rows alike (a link may point at either), and for the files the zip holds.
+  const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows));
+  const pageIds = new Map([...document.pages, ...rows].map((p) => [p.id, newId()]));
+  const ownerOfFile = new Map<string, string>();
+  for (const owner of [...document.pages, ...rows]) {
+    for (const fileId of filesShown(owner)) if (!ownerOfFile.has(fileId)) ownerOfFile.set(fileId, owner.id);
+  }
+  const fileIds = new Map<string, string>();
+  for (const file of document.files) {
+    if (input.files.has(file.path) && ownerOfFile.has(file.id)) fileIds.set(file.id, newId());
+    else report.problems.push({ page: '', message: `the file «${file.name}» is not in the zip` });
   }
   // Pages, parents first: an export lists them so; one whose parent is not in it goes under `place`.
   const made = new Map<string, PageRow>();
   for (const page of document.pages) {
     const parent = page.parentId && made.has(page.parentId) ? made.get(page.parentId)! : input.parent;
-    const type: PageType = (PAGE_TYPES as readonly string[]).includes(page.type) && page.type !== 'Database' && page.type !== 'Widget' && page.type !== 'WidgetView' ? (page.type as PageType) : 'Note';
+    const holdsItsDatabase = page.type === 'Database' && page.blocks.some((b) => b.type === 'database');
+    const type: PageType = (PAGE_TYPES as readonly string[]).includes(page.type) && (page.type !== 'Database' || holdsItsDatabase) && page.type !== 'Widget' && page.type !== 'WidgetView' ? (page.type as PageType) : 'Note';
     if (type !== page.type) report.problems.push({ page: page.title, message: `a ${page.type} page is imported as a plain page` });
     const row = await insertPage(trx, { id: pageIds.get(page.id)!, workspaceId: input.workspaceId, parent, section: parent ? null : input.section, type, title: page.title, createdBy: input.userId, grantCreatorFull: parent === null });
     if (page.icon) await trx.updateTable('pages').set({ icon: page.icon }).where('id', '=', row.id).execute();
     made.set(page.id, row);
     report.pages.push({ id: row.id, title: page.title });
   }
-  // Files: new ids, attached to the page that shows them.
-  const fileIds = new Map<string, string>();
+  const members = new Set((await trx.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', input.workspaceId).execute()).map((m) => m.user_id));
+  const ids = { pages: pageIds, files: fileIds, members };
+  for (const page of document.pages) {
+    const holder = made.get(page.id)!;
+    const databases = new Map((page.databases ?? []).map((d) => [d.blockId, d]));
+    for (const made of await insertBlocks(trx, holder.id, page.title, page.blocks, ids, input.userId, report, databases)) await insertDatabaseRows(trx, holder, made.block, made.rows, ids, input.userId, report);
+  }
+  // Files last, attached to the page or row that shows them (all made by now).
   for (const file of document.files) {
-    const bytes = input.files.get(file.path);
-    const owner = pageOfFile.get(file.id);
-    if (!bytes || !owner) {
-      report.problems.push({ page: '', message: `the file «${file.name}» is not in the zip` });
-      continue;
-    }
-    const id = newId();
+    const id = fileIds.get(file.id);
+    if (!id) continue;
+    const bytes = input.files.get(file.path)!;
     const key = storageKeyFor(id);
     const target = storagePath(input.filesDir, key);
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.writeFile(target, bytes);
-    const page = made.get(owner)!;
     await trx
       .insertInto('files')
-      .values({ id, owner_id: input.userId, page_id: page.id, workspace_id: page.workspace_id, name: file.name, mime_type: file.mimeType, size: bytes.length, storage_key: key, is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: nowIso() })
+      .values({ id, owner_id: input.userId, page_id: pageIds.get(ownerOfFile.get(file.id)!)!, workspace_id: input.workspaceId, name: file.name, mime_type: file.mimeType, size: bytes.length, storage_key: key, is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: nowIso() })
       .execute();
-    fileIds.set(file.id, id);
     report.files += 1;
   }
-  // Blocks, in document order: each parent's children get keys in that order.
-  for (const page of document.pages) {
-    const pageRow = made.get(page.id)!;
-    const blockIds = new Map<string, string>();
-    const kept = page.blocks.filter((block) => {
-      const definition = definitionForWireType(block.type);
-      if (!definition || block.type === 'database' || block.type === 'databaseRow') {
-        report.problems.push({ page: page.title, message: block.type === 'database' ? 'a database is not imported yet' : `a block of the unknown type «${block.type}» is left out` });
-        return false;
-      }
-      const remote = (block.data.remoteData as { fileId?: string } | null | undefined)?.fileId;
-      if (remote && !fileIds.has(remote)) {
-        report.problems.push({ page: page.title, message: 'a picture or file whose file is missing is left out' });
-        return false;
-      }
-      blockIds.set(block.id, newId());
-      return true;
-    });
-    // Each parent's children get keys in their order; blocks go in in document order (parents first).
-    const siblingsOf = new Map<string | null, string[]>();
-    const parentOf = (block: (typeof kept)[number]) => (block.parentId && blockIds.has(block.parentId) ? block.parentId : null);
-    for (const block of kept) siblingsOf.set(parentOf(block), [...(siblingsOf.get(parentOf(block)) ?? []), block.id]);
-    const keyOf = new Map<string, string>();
-    for (const ids of siblingsOf.values()) generateNKeysBetween(null, null, ids.length).forEach((key, at) => keyOf.set(ids[at], key));
-    for (const block of kept) {
-      const definition = definitionForWireType(block.type)!;
-      const data = definition.dataSchema.safeParse(remap(block.data, pageIds, fileIds));
-      if (!data.success) {
-        report.problems.push({ page: page.title, message: `a ${block.type} block whose data does not fit is left out` });
-        blockIds.delete(block.id);
-        continue;
-      }
-      const parent = parentOf(block);
-      await insertBlock(trx, { id: blockIds.get(block.id)!, pageId: pageRow.id, parentId: parent === null || !blockIds.has(parent) ? null : blockIds.get(parent)!, sortKey: keyOf.get(block.id)!, type: block.type as never, data: definition.canonicalize(data.data) as BlockData, userId: input.userId });
-      report.blocks += 1;
-    }
-  }
   return report;
+}
+
+type ImportBlock = ImportDocument['pages'][number]['blocks'][number];
+type ImportDatabase = NonNullable<ImportDocument['pages'][number]['databases']>[number];
+interface ImportIds {
+  pages: ReadonlyMap<string, string>;
+  files: ReadonlyMap<string, string>;
+  members: ReadonlySet<string>;
+}
+
+/** The files a page or row shows: its pictures' and attachments' files, and its files cells'. */
+function filesShown(owner: { blocks: readonly ImportBlock[]; values?: Record<string, unknown> }): string[] {
+  const ids: string[] = [];
+  for (const block of owner.blocks) {
+    const fileId = (block.data.remoteData as { fileId?: unknown } | null | undefined)?.fileId;
+    if (typeof fileId === 'string') ids.push(fileId);
+  }
+  for (const value of Object.values(owner.values ?? {})) {
+    if (Array.isArray(value)) for (const ref of value as unknown[]) if (typeof ref === 'object' && ref !== null && typeof (ref as { id?: unknown }).id === 'string') ids.push((ref as { id: string }).id);
+  }
+  return ids;
+}
+
+/**
+ * A page's (or row's) blocks, in document order: each parent's children get keys in their order.
+ * What does not fit is reported and left out; a database block comes in only with its rows in the
+ * export (`databases`). Answers the database blocks made.
+ */
+async function insertBlocks(trx: Transaction<Database>, pageId: string, title: string, blocks: readonly ImportBlock[], ids: ImportIds, userId: string, report: ImportReport, databases: ReadonlyMap<string, ImportDatabase>): Promise<Array<{ block: BlockRow; rows: ImportDatabase }>> {
+  const blockIds = new Map<string, string>();
+  const kept = blocks.filter((block) => {
+    const definition = definitionForWireType(block.type);
+    if (!definition || block.type === 'databaseRow' || (block.type === 'database' && !databases.has(block.id))) {
+      report.problems.push({ page: title, message: block.type === 'database' ? 'a database without its rows (an export made before databases were exported) is left out' : `a block of the unknown type «${block.type}» is left out` });
+      return false;
+    }
+    const remote = (block.data.remoteData as { fileId?: string } | null | undefined)?.fileId;
+    if (remote && !ids.files.has(remote)) {
+      report.problems.push({ page: title, message: 'a picture or file whose file is missing is left out' });
+      return false;
+    }
+    blockIds.set(block.id, newId());
+    return true;
+  });
+  const siblingsOf = new Map<string | null, string[]>();
+  const parentOf = (block: ImportBlock) => (block.parentId && blockIds.has(block.parentId) ? block.parentId : null);
+  for (const block of kept) siblingsOf.set(parentOf(block), [...(siblingsOf.get(parentOf(block)) ?? []), block.id]);
+  const keyOf = new Map<string, string>();
+  for (const siblings of siblingsOf.values()) generateNKeysBetween(null, null, siblings.length).forEach((key, at) => keyOf.set(siblings[at], key));
+  const made: Array<{ block: BlockRow; rows: ImportDatabase }> = [];
+  for (const block of kept) {
+    const definition = definitionForWireType(block.type)!;
+    const data = definition.dataSchema.safeParse(remap(block.data, ids.pages, ids.files));
+    if (!data.success) {
+      report.problems.push({ page: title, message: `a ${block.type} block whose data does not fit is left out` });
+      blockIds.delete(block.id);
+      continue;
+    }
+    const parent = parentOf(block);
+    const row = await insertBlock(trx, { id: blockIds.get(block.id)!, pageId, parentId: parent === null || !blockIds.has(parent) ? null : blockIds.get(parent)!, sortKey: keyOf.get(block.id)!, type: block.type as never, data: definition.canonicalize(data.data) as BlockData, userId });
+    report.blocks += 1;
+    if (row.type === 'database') made.push({ block: row, rows: databases.get(block.id)! });
+  }
+  return made;
+}
+
+/**
+ * A database's rows, in their order, with their blocks: relations follow the rows' new ids (to rows
+ * not imported: dropped), people stay where they are members of the workspace, files follow theirs;
+ * a value that still does not fit its field is reported and left out.
+ */
+async function insertDatabaseRows(trx: Transaction<Database>, holder: PageRow, database: BlockRow, exported: ImportDatabase, ids: ImportIds, userId: string, report: ImportReport): Promise<void> {
+  const { config } = JSON.parse(database.data) as DatabaseData;
+  let strangers = 0;
+  const rows = exported.rows.map((row) => {
+    const values: Record<string, RowValue> = {};
+    for (const [fieldId, value] of Object.entries(row.values)) {
+      const field = fieldOf(config, fieldId);
+      let next: RowValue = value;
+      if (field?.type === 'relation' && Array.isArray(value)) next = (value as string[]).flatMap((id) => (ids.pages.has(id) ? [ids.pages.get(id)!] : []));
+      else if (field?.type === 'person' && Array.isArray(value)) {
+        next = (value as string[]).filter((id) => ids.members.has(id));
+        strangers += value.length - next.length;
+      } else if (field?.type === 'files' && Array.isArray(value)) next = (value as FileRef[]).flatMap((ref) => (ids.files.has(ref.id) ? [{ id: ids.files.get(ref.id)!, name: ref.name }] : []));
+      const problem = field ? valueProblem(field, next) : 'no such field in the database';
+      if (problem) report.problems.push({ page: row.title, message: `the value of «${field?.name ?? fieldId}» is left out: ${problem}` });
+      else if (!Array.isArray(next) || next.length > 0) values[fieldId] = next;
+    }
+    return { id: ids.pages.get(row.id)!, title: row.title, icon: row.icon ?? null, values };
+  });
+  if (strangers > 0) report.problems.push({ page: holder.title, message: `person fields named ${strangers} people who are not members of this workspace: left out` });
+  const made = await insertRows(trx, { database, holder, rows, sortKeys: generateNKeysBetween(null, null, rows.length), userId });
+  for (const [at, row] of exported.rows.entries()) await insertBlocks(trx, made[at].id, row.title, row.blocks, ids, userId, report, new Map());
 }

@@ -13,7 +13,7 @@ import { listPageBlocks } from '../repositories/blocks';
 import { storagePath } from '../repositories/files';
 import { pagePath } from '../repositories/pages';
 import { blocksToMarkdown, type MarkdownLinks } from './markdown';
-import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
+import { COMPUTED_FIELD_TYPES, MAIN_FIELD_ID, type DatabaseData, type RowValue } from '../../schema/blocks/database';
 import { valueToText } from '../../schema/database';
 import { holdsDatabase } from '../../schema/element';
 import type { PageType } from '../../schema/constants';
@@ -34,8 +34,14 @@ export interface JsonExport {
   format: 'blocknote-export';
   version: 1;
   exportedAt: string;
-  pages: Array<{ id: string; parentId: string | null; type: string; title: string; icon: string | null; cover: unknown; blocks: Array<Pick<WireBlock, 'id' | 'type' | 'data' | 'parentId'>> }>;
+  pages: Array<{ id: string; parentId: string | null; type: string; title: string; icon: string | null; cover: unknown; blocks: JsonBlock[]; databases?: JsonDatabase[] }>;
   files: Array<{ id: string; name: string; mimeType: string; size: number; path: string }>;
+}
+type JsonBlock = Pick<WireBlock, 'id' | 'type' | 'data' | 'parentId'>;
+/** The rows of one of a page's database blocks, in their order: each row's title, icon, written values (not the computed ones) and blocks. */
+export interface JsonDatabase {
+  blockId: string;
+  rows: Array<{ id: string; title: string; icon: string | null; values: Record<string, RowValue>; blocks: JsonBlock[] }>;
 }
 
 /** The page and, with `subpages`, its live descendants (not database rows) the user may read; parents before children. */
@@ -113,18 +119,32 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
     const pageIds = new Set(pages.map((p) => p.id));
     const blocksOf = new Map<string, WireBlock[]>();
     for (const page of pages) blocksOf.set(page.id, await listPageBlocks(db, page.id));
-    // The files shown: attached to one of these pages.
+    const orders = new ViewOrders();
+    // The JSON export carries databases whole: their rows, with their blocks and files.
+    const databasesOf = new Map<string, JsonDatabase[]>();
+    if (format === 'json') {
+      for (const page of pages) {
+        const databases: JsonDatabase[] = [];
+        for (const block of blocksOf.get(page.id) ?? []) if (block.type === 'database') databases.push(await jsonDatabase(db, orders, block.id, pageIds));
+        if (databases.length) databasesOf.set(page.id, databases);
+      }
+    }
+    // The files shown: attached to one of these pages (or rows), by a block or a files cell.
     const fileIds = new Set<string>();
-    for (const blocks of blocksOf.values()) {
+    const shown = (blocks: readonly JsonBlock[]) => {
       for (const block of blocks) {
         const remote = (block.data as { remoteData?: { fileId?: unknown } | null }).remoteData;
         if (typeof remote?.fileId === 'string') fileIds.add(remote.fileId);
       }
+    };
+    for (const blocks of blocksOf.values()) shown(blocks);
+    for (const row of [...databasesOf.values()].flat().flatMap((d) => d.rows)) {
+      shown(row.blocks);
+      for (const value of Object.values(row.values)) if (Array.isArray(value)) for (const ref of value) if (typeof ref === 'object') fileIds.add(ref.id);
     }
     const files = fileIds.size ? (await db.selectFrom('files').selectAll().where('id', 'in', [...fileIds]).where('status', '=', 'ready').execute()).filter((f) => f.page_id !== null && pageIds.has(f.page_id)) : [];
     const filePath = new Map(files.map((f) => [f.id, `files/${f.id}/${fileName(f.name, 'file')}`]));
     const extension = format === 'html' ? 'html' : 'md';
-    const orders = new ViewOrders();
     if (format === 'json') {
       const document: JsonExport = {
         format: 'blocknote-export',
@@ -137,7 +157,8 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
           title: p.title,
           icon: p.icon,
           cover: p.cover ? (JSON.parse(p.cover) as unknown) : null,
-          blocks: (blocksOf.get(p.id) ?? []).map((b) => ({ id: b.id, type: b.type, data: b.data, parentId: b.parentId })),
+          blocks: (blocksOf.get(p.id) ?? []).map(jsonBlock),
+          ...(databasesOf.has(p.id) ? { databases: databasesOf.get(p.id) } : {}),
         })),
         files: files.map((f) => ({ id: f.id, name: f.name, mimeType: f.mime_type, size: f.size, path: filePath.get(f.id)! })),
       };
@@ -179,6 +200,24 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
     zip.end();
   })().catch((error: unknown) => out.destroy(error as Error));
   return out;
+}
+
+const jsonBlock = (b: WireBlock): JsonBlock => ({ id: b.id, type: b.type, data: b.data, parentId: b.parentId });
+
+/** A database's live rows for the JSON export, in their order; their ids join `pageIds` (their files are theirs). */
+async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: string, pageIds: Set<string>): Promise<JsonDatabase> {
+  const block = await db.selectFrom('blocks').selectAll().where('id', '=', blockId).executeTakeFirstOrThrow();
+  const data = JSON.parse(block.data) as DatabaseData;
+  const ids = await orders.ids(db, block, data.config, { filter: null, sorts: [] });
+  const rows: JsonDatabase['rows'] = [];
+  for (let at = 0; at < ids.length; at += 500) {
+    for (const row of await readRows(db, block.id, ids.slice(at, at + 500))) {
+      const values = Object.fromEntries(Object.entries(row.data.values).filter(([id]) => id !== MAIN_FIELD_ID && id in data.config.fields && !COMPUTED_FIELD_TYPES.has(data.config.fields[id].type)));
+      rows.push({ id: row.id, title: row.data.title, icon: row.data.icon, values, blocks: (await listPageBlocks(db, row.id)).map(jsonBlock) });
+      pageIds.add(row.id);
+    }
+  }
+  return { blockId, rows };
 }
 
 /**

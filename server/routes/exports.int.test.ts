@@ -48,6 +48,14 @@ async function exported(pageId: string, params: Record<string, unknown>, who: Ac
 }
 const unzip = (raw: Buffer | string) => unzipSync(new Uint8Array(Buffer.isBuffer(raw) ? raw : Buffer.from(raw, 'binary')));
 
+async function importJson(bytes: Uint8Array | Buffer, fields: Record<string, string>, who: Actor = owner, name = 'export.zip') {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/zip' }), name);
+  const request = new Request('http://test.invalid/', { method: 'POST', body: form });
+  return t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie } });
+}
+
 let root: { id: string };
 let child: { id: string };
 
@@ -116,13 +124,6 @@ test('JSON: every page with its blocks exactly as the API gives them, and the fi
 });
 
 describe('importing our JSON export', () => {
-  async function importFile(bytes: Uint8Array | Buffer, fields: Record<string, string>, who: Actor = owner, name = 'export.zip') {
-    const form = new FormData();
-    for (const [key, value] of Object.entries(fields)) form.append(key, value);
-    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/zip' }), name);
-    const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-    return t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie } });
-  }
   /** A page's blocks with ids made positional (new ids on import): types, data, who is whose parent. */
   const shape = (blocks: WireBlock[], fileIds: Map<string, string>, pageIds: Map<string, string>) => {
     const index = new Map(blocks.map((b, i) => [b.id, i]));
@@ -132,7 +133,7 @@ describe('importing our JSON export', () => {
   test('round trip: exported as JSON and imported, the same pages and the same blocks (new ids, links and files following them); the files readable', async () => {
     const zip = (await exported(root.id, { format: 'json', subpages: true })).rawPayload;
     const target = await createPage(t, owner, { title: 'Архив' });
-    const res = await importFile(zip, { parentId: target.id });
+    const res = await importJson(zip, { parentId: target.id });
     expect(res.statusCode).toBe(201);
     const answer = body<{ page: { id: string; title: string }; pages: number; blocks: number; files: number; problems: unknown[] }>(res).data;
     expect([answer.pages, answer.files, answer.problems]).toEqual([3, 1, []]);
@@ -156,16 +157,16 @@ describe('importing our JSON export', () => {
   test('what is not our export is refused (422) and nothing is made; who may not edit the place may not import there', async () => {
     const before = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     for (const bad of [Buffer.from('not json'), Buffer.from(JSON.stringify({ format: 'other' })), Buffer.from('PK\u0003\u0004broken')]) {
-      const res = await importFile(bad, { section: 'private' });
+      const res = await importJson(bad, { section: 'private' });
       expect(res.statusCode).toBe(422);
     }
     const after = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     const zip = (await exported(root.id, { format: 'json' })).rawPayload;
-    expect((await importFile(zip, { parentId: child.id }, reader)).statusCode).toBe(403);
-    expect((await importFile(zip, { parentId: root.id }, outsider)).statusCode).toBe(403);
+    expect((await importJson(zip, { parentId: child.id }, reader)).statusCode).toBe(403);
+    expect((await importJson(zip, { parentId: root.id }, outsider)).statusCode).toBe(403);
     // Into the importer's own private section: fine.
-    expect((await importFile(zip, { section: 'private' }, outsider)).statusCode).toBe(201);
+    expect((await importJson(zip, { section: 'private' }, outsider)).statusCode).toBe(201);
   });
 });
 
@@ -217,4 +218,66 @@ test('a database page: its rows as CSV beside it, and each row a page with its f
   expect([...files['Клиенты.csv'].slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   expect(strFromU8(files['Клиенты.csv'])).toBe('Название,Город\r\nРомашка,Казань\r\nЛютик,\r\n');
   expect(strFromU8(files['Клиенты/Ромашка.md'])).toBe('# Ромашка\n\n- **Город**: Казань\n\nЗвонить по вторникам\n');
+});
+
+test('JSON round trip of a database page: fields, views, rows in order with their values and blocks; relations follow the new rows, people outside the workspace are reported', async () => {
+  const holder = await createPage(t, owner, { title: 'Задачи', type: 'Database' });
+  const [database] = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${holder.id}/blocks`)).data;
+  const field = async (id: string, definition: Record<string, unknown>) => expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id, field: definition }));
+  await field('stage', { name: 'Этап', type: 'select', options: [{ id: 'a', name: 'План' }, { id: 'b', name: 'Готово' }] });
+  await field('cost', { name: 'Стоимость', type: 'number' });
+  await field('due', { name: 'Срок', type: 'date' });
+  await field('who', { name: 'Кто', type: 'person' });
+  await field('after', { name: 'После', type: 'relation' });
+  await field('docs', { name: 'Файлы', type: 'files' });
+  const [first, second, third] = expectOk<Array<{ id: string }>>(
+    await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, {
+      rows: [
+        { title: 'Смета', values: { stage: 'b', cost: 1200.5, due: '2026-12-01', who: [owner.id] } },
+        { title: 'Закупка', values: { stage: 'a', due: { start: '2026-12-02', end: '2026-12-05' } } },
+        { title: 'Монтаж', values: {} },
+      ],
+    }),
+    201,
+  );
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/row/${second.id}/cells/after`, { value: [first.id], version: 0 }));
+  const fileId = await upload(third.id);
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/row/${third.id}/cells/docs`, { value: [{ id: fileId, name: 'схема.png' }], version: 0 }));
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/row/${third.id}/cells/after`, { value: [first.id, second.id], version: 0 }));
+  await add(second.id, 'text', { tokens: [{ text: 'Сначала ' }, { text: 'смета', link: { href: `/${first.id}`, pageId: first.id } }] });
+  const zip = (await exported(holder.id, { format: 'json' })).rawPayload;
+  const before = JSON.parse(strFromU8(unzip(zip)['export.json'])) as JsonExport;
+  expect(before.pages[0].databases?.[0].rows.map((r) => r.title)).toEqual(['Смета', 'Закупка', 'Монтаж']);
+
+  // Into the reader's own workspace: the owner is no member there, so «Кто» keeps nobody and says so.
+  const res = await importJson(zip, { section: 'private' }, reader);
+  expect(res.statusCode).toBe(201);
+  const answer = body<{ page: { id: string; type: string }; problems: Array<{ message: string }> }>(res).data;
+  expect(answer.page.type).toBe('Database');
+  expect(answer.problems.map((p) => p.message)).toEqual(['person fields named 1 people who are not members of this workspace: left out']);
+  const after = JSON.parse(strFromU8(unzip((await exported(answer.page.id, { format: 'json' }, reader)).rawPayload)['export.json'])) as JsonExport;
+  const [copy] = after.pages[0].blocks;
+  expect(copy.type).toBe('database');
+  expect(copy.data).toEqual(before.pages[0].blocks[0].data);
+  const rows = after.pages[0].databases![0].rows;
+  expect(rows.map((r) => r.title)).toEqual(['Смета', 'Закупка', 'Монтаж']);
+  expect(rows.every((r) => ![first.id, second.id, third.id].includes(r.id))).toBe(true);
+  expect(rows[0].values).toEqual({ stage: 'b', cost: 1200.5, due: '2026-12-01' });
+  expect(rows[1].values).toEqual({ stage: 'a', due: { start: '2026-12-02', end: '2026-12-05' }, after: [rows[0].id] });
+  expect(rows[2].values).toEqual({ after: [rows[0].id, rows[1].id], docs: [{ id: after.files[0].id, name: 'схема.png' }] });
+  // The row's file is a new one, the row's, with the same bytes.
+  expect(after.files[0].id).not.toBe(fileId);
+  const file = await api(t, reader.cookie, 'GET', `/api/file/${after.files[0].id}`);
+  expect([file.statusCode, Buffer.from(file.rawPayload).equals(PNG)]).toEqual([200, true]);
+  // The row's own blocks came too, its link following the copied row.
+  expect(rows[1].blocks).toHaveLength(1);
+  expect(rows[1].blocks[0].data).toMatchObject({ tokens: [{ text: 'Сначала ' }, { text: 'смета', link: { href: `/${rows[0].id}`, pageId: rows[0].id } }] });
+  // The rows are real rows of the new database: the rows API reads them.
+  const listed = body<Array<{ data: { title: string } }>>(await api(t, reader.cookie, 'GET', `${S}/database/${copy.id}/rows?${jsonQueryString({ limit: 10 })}`)).data;
+  expect(listed.map((r) => r.data.title)).toEqual(['Смета', 'Закупка', 'Монтаж']);
+  // Imported into the owner's own workspace the people stay.
+  const again = body<{ page: { id: string }; problems: unknown[] }>(await importJson(zip, { section: 'private' })).data;
+  expect(again.problems).toEqual([]);
+  const kept = JSON.parse(strFromU8(unzip((await exported(again.page.id, { format: 'json' })).rawPayload)['export.json'])) as JsonExport;
+  expect(kept.pages[0].databases![0].rows[0].values.who).toEqual([owner.id]);
 });
