@@ -43,5 +43,6 @@ export const ERROR_CODES = {
   databaseCellConflict: 'database.cell_conflict',
   databaseMainField: 'database.main_field',
   databaseFieldComputed: 'database.field_computed',
+  exportNotReady: 'export.not_ready',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

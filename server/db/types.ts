@@ -314,6 +314,29 @@ export interface HistoryQueueTable {
   last_at: string;
 }
 
+/** An export running in the background (docs/import-export.md «A whole workspace»). */
+export interface ExportJobTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  /** The page exported (with its subpages when `subpages`); null: the whole workspace. */
+  root_id: string | null;
+  format: string;
+  subpages: number;
+  /** The zip's name: the page's or the workspace's. */
+  title: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  pages_done: number;
+  pages_total: number;
+  size: number | string | null;
+  storage_key: string | null;
+  error: string | null;
+  created_at: string;
+  /** Set by the process running it, every few seconds: a job whose heartbeat stops is taken again. */
+  heartbeat_at: string | null;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UserTable;
   login_codes: LoginCodeTable;
@@ -344,6 +367,7 @@ export interface Database {
   page_versions: PageVersionTable;
   page_version_blocks: PageVersionBlockTable;
   history_queue: HistoryQueueTable;
+  export_jobs: ExportJobTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -17,6 +17,7 @@ import { COMPUTED_FIELD_TYPES, MAIN_FIELD_ID, type DatabaseData, type RowValue }
 import { valueToText } from '../../schema/database';
 import { holdsDatabase } from '../../schema/element';
 import type { PageType } from '../../schema/constants';
+import type { ExportFormat } from '../../schema/exportJob';
 import { databaseCsv, workspaceUserNames } from '../repositories/databaseCsv';
 import { readRows, ViewOrders } from '../repositories/databases';
 
@@ -26,8 +27,7 @@ import { readRows, ViewOrders } from '../repositories/databases';
  * that open offline), HTML files, or our JSON (`export.json`, lossless: what import reads back).
  */
 
-export const EXPORT_FORMATS = ['markdown', 'html', 'json'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat } from '../../schema/exportJob';
 
 /** The JSON export's shape (`export.json`). */
 export interface JsonExport {
@@ -47,20 +47,26 @@ export interface JsonDatabase {
 /** The page and, with `subpages`, its live descendants (not database rows) the user may read; parents before children. */
 export async function pagesToExport(db: Kysely<Database>, userId: string, root: PageRow, subpages: boolean): Promise<PageRow[]> {
   if (!subpages) return [root];
-  const below = await db
-    .selectFrom('pages')
-    .selectAll()
-    .where('path', 'like', `%"${root.id}"%`)
-    .where('in_trash', '=', 0)
-    .where('database_id', 'is', null)
-    .execute();
-  const levels = await pageAccessLevels(db, userId, below);
-  const readable = below.filter((p) => allows(levels.get(p.id) ?? 'none', 'read'));
-  // A page under one the user may not read has no place in the tree exported: left out.
-  const kept = new Set([root.id]);
-  const ordered = [root];
-  for (const page of readable.sort((a, b) => pagePath(a).length - pagePath(b).length || (a.sort_key < b.sort_key ? -1 : 1))) {
-    if (page.parent_id && kept.has(page.parent_id)) {
+  const below = await db.selectFrom('pages').selectAll().where('path', 'like', `%"${root.id}"%`).where('in_trash', '=', 0).where('database_id', 'is', null).execute();
+  return [root, ...(await readableTree(db, userId, below, new Set([root.id])))];
+}
+
+/** Every live page (not database rows) of a workspace the user may read, as trees: parents before children. */
+export async function workspacePagesToExport(db: Kysely<Database>, userId: string, workspaceId: string): Promise<PageRow[]> {
+  const pages = await db.selectFrom('pages').selectAll().where('workspace_id', '=', workspaceId).where('in_trash', '=', 0).where('database_id', 'is', null).execute();
+  return readableTree(db, userId, pages, new Set());
+}
+
+/**
+ * Of `pages`, those the user may read whose parent is kept too (a top page, or one under `kept`):
+ * a page under one the user may not read has no place in the tree exported and is left out.
+ * Shallower first, then in their order among siblings.
+ */
+async function readableTree(db: Kysely<Database>, userId: string, pages: PageRow[], kept: Set<string>): Promise<PageRow[]> {
+  const levels = await pageAccessLevels(db, userId, pages);
+  const ordered: PageRow[] = [];
+  for (const page of pages.filter((p) => allows(levels.get(p.id) ?? 'none', 'read')).sort((a, b) => pagePath(a).length - pagePath(b).length || (a.sort_key < b.sort_key ? -1 : 1))) {
+    if (page.parent_id === null || kept.has(page.parent_id)) {
       kept.add(page.id);
       ordered.push(page);
     }
@@ -100,7 +106,7 @@ const relative = (fromFile: string, to: string) => {
  * (`export.json`); the files their blocks show (pictures, attachments) under `files/` — those of
  * the exported pages only. The stream errs if reading fails half-way.
  */
-export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonly PageRow[], format: ExportFormat, untitled: string): Readable {
+export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonly PageRow[], format: ExportFormat, untitled: string, onProgress?: (done: number, total: number) => void): Readable {
   const out = new PassThrough();
   const zip = new Zip((error, chunk, final) => {
     if (error) out.destroy(error);
@@ -118,7 +124,10 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
     const paths = pagePaths(pages, untitled);
     const pageIds = new Set(pages.map((p) => p.id));
     const blocksOf = new Map<string, WireBlock[]>();
-    for (const page of pages) blocksOf.set(page.id, await listPageBlocks(db, page.id));
+    for (const page of pages) {
+      blocksOf.set(page.id, await listPageBlocks(db, page.id));
+      onProgress?.(blocksOf.size, pages.length);
+    }
     const orders = new ViewOrders();
     // The JSON export carries databases whole: their rows, with their blocks and files.
     const databasesOf = new Map<string, JsonDatabase[]>();

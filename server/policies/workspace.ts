@@ -17,15 +17,16 @@ export function visibleSections(role: WorkspaceRole): SectionId[] {
 }
 
 /** What a member may do to the workspace itself. */
-export type WorkspaceAction = 'update' | 'delete' | 'listMembers' | 'manageMembers';
+export type WorkspaceAction = 'update' | 'delete' | 'listMembers' | 'manageMembers' | 'export';
 
 /**
- * Admins do everything; participants may see who is in the workspace; guests, who only see
- * pages shared with them, may not even list the members.
+ * Admins do everything; participants may see who is in the workspace and export what of it they
+ * may read; guests, who only see pages shared with them, may not even list the members (they
+ * export page by page).
  */
 export function canDoInWorkspace(role: WorkspaceRole, action: WorkspaceAction): boolean {
   if (role === 'admin') return true;
-  return action === 'listMembers' && role === 'participant';
+  return (action === 'listMembers' || action === 'export') && role === 'participant';
 }
 
 /** Admins remove anyone; everyone may leave (the last admin never: the repository guards that). */

@@ -17,6 +17,12 @@ import { ERROR_CODES } from '../../schema/errors';
 import { canCreateInSection } from '../policies/workspace';
 import { findMembership, listUserWorkspaces } from '../repositories/workspaces';
 import { presentElement, envelope } from '../presenters';
+import { startExportBodySchema } from '../../schema/exportJob';
+import { newId } from '../../schema/ids';
+import { nowIso } from '../time';
+import { canDoInWorkspace } from '../policies/workspace';
+import { exportWorker, exportZipPath, presentExportJob } from '../export/exportJobs';
+import fs from 'node:fs';
 
 /**
  * Export (issue 18, docs/import-export.md): `GET element/{id}/export` — the page (with
@@ -27,6 +33,64 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   const app = server.withTypeProvider<ZodTypeProvider>();
   // An import's upload: a few fields, one file within the upload limit.
   await app.register(multipart, { limits: { fields: 5, fieldSize: 256, files: 1, parts: 10, fileSize: Math.min(config.uploadLimitBytes, 2_147_483_647) } });
+  const worker = exportWorker(app.db, config.filesDir, app.log);
+  app.addHook('onReady', async () => worker.start());
+  app.addHook('preClose', async () => worker.stop());
+
+  const attachment = (name: string) => `attachment; filename="export.zip"; filename*=UTF-8''${encodeURIComponent(`${name}.zip`)}`;
+
+  /**
+   * Export jobs (docs/import-export.md «Export jobs»): `POST exports` queues a page's export (with
+   * its subpages) or a whole workspace's; a server process writes the zip in the background; the
+   * starter follows it (`GET exports/{id}`), finds it again (`GET exports?workspaceId=`) and
+   * downloads it once done — theirs alone.
+   */
+  app.post('/api/v3/spaces/exports', { schema: { tags: ['export'], summary: 'Start an export of a page or a whole workspace in the background', body: startExportBodySchema } }, async (request, reply) => {
+    const user = requireUser(request);
+    const { pageId, workspaceId, format, subpages } = request.body;
+    let values: { workspace_id: string; root_id: string | null; title: string; subpages: number };
+    if (pageId) {
+      const page = await findPage(app.db, pageId);
+      if (!page) throw notFound('page');
+      await authorizePage(app.db, user.id, page, 'read');
+      if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
+      values = { workspace_id: page.workspace_id, root_id: page.id, title: fileName(page.title, 'Без названия'), subpages: subpages === false ? 0 : 1 };
+    } else {
+      const workspace = await findMembership(app.db, workspaceId!, user.id);
+      if (!workspace || !canDoInWorkspace(workspace.role, 'export')) throw forbidden('exporting this workspace');
+      values = { workspace_id: workspace.id, root_id: null, title: fileName(workspace.name, 'Рабочее пространство'), subpages: 1 };
+    }
+    const job = { id: newId(), user_id: user.id, format, status: 'queued' as const, pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: nowIso(), heartbeat_at: null, finished_at: null, ...values };
+    await app.db.insertInto('export_jobs').values(job).execute();
+    reply.status(202);
+    return envelope(presentExportJob(job));
+  });
+
+  app.get('/api/v3/spaces/exports', { schema: { tags: ['export'], summary: "The caller's recent exports in a workspace, newest first", querystring: jsonQuery({ workspaceId: z.string().min(1).max(128) }) } }, async (request) => {
+    const user = requireUser(request);
+    const jobs = await app.db.selectFrom('export_jobs').selectAll().where('user_id', '=', user.id).where('workspace_id', '=', request.query.workspaceId).orderBy('created_at', 'desc').limit(10).execute();
+    return envelope(jobs.map(presentExportJob));
+  });
+
+  /** The caller's own job (another's is not found: its existence is not theirs to know). */
+  const ownJob = async (userId: string, id: string) => {
+    const job = await app.db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!job || job.user_id !== userId) throw notFound('export');
+    return job;
+  };
+
+  app.get('/api/v3/spaces/exports/:id', { schema: { tags: ['export'], summary: 'An export: its status and progress', params: idParams } }, async (request) => envelope(presentExportJob(await ownJob(requireUser(request).id, request.params.id))));
+
+  app.get('/api/v3/spaces/exports/:id/download', { schema: { tags: ['export'], summary: "A finished export's zip", params: idParams } }, async (request, reply) => {
+    const job = await ownJob(requireUser(request).id, request.params.id);
+    if (job.status !== 'done' || !job.storage_key) throw new AppError(409, ERROR_CODES.exportNotReady, job.status === 'failed' ? 'the export failed' : 'the export is not finished yet');
+    const file = exportZipPath(config.filesDir, job.storage_key);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat) throw notFound('export');
+    reply.header('content-type', 'application/zip').header('content-length', stat.size).header('content-disposition', attachment(job.title)).header('cache-control', 'no-store');
+    return reply.send(fs.createReadStream(file));
+  });
+
   app.get('/api/v3/spaces/element/:id/export', { schema: { tags: ['export'], summary: 'A page (and its readable subpages) as a zip of Markdown, HTML or JSON, with its files', params: idParams, querystring: jsonQuery({ format: z.enum(EXPORT_FORMATS).optional(), subpages: z.boolean().optional() }) } }, async (request, reply) => {
     const user = requireUser(request);
     const page = await findPage(app.db, request.params.id);
@@ -34,10 +98,9 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     await authorizePage(app.db, user.id, page, 'read');
     const format = request.query.format ?? 'markdown';
     const pages = await pagesToExport(app.db, user.id, page, request.query.subpages ?? false);
-    const name = `${fileName(page.title, 'Без названия')}.zip`;
     reply
       .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="export.zip"; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header('content-disposition', attachment(fileName(page.title, 'Без названия')))
       .header('cache-control', 'no-store');
     const stream = exportZip(app.db, config.filesDir, pages, format, 'Без названия');
     stream.on('error', (error) => request.log.error({ err: error }, 'export failed half-way'));
