@@ -1,65 +1,149 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { WireElement } from '../../../schema/element';
+import type { ExportFormat, WireExportJob } from '../../../schema/exportJob';
+import { EXPORT_FORMATS } from '../../../schema/exportJob';
+import { formatFileSize } from '../../../schema/blocks/file';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
+import { ProgressBar } from '../../ui/ProgressBar';
+import { downloadExport, followExport, recentExports, startExport, type ExportTarget } from './exportJobs';
 import './export.css';
 
-const FORMATS = ['markdown', 'html', 'json'] as const;
-type Format = (typeof FORMATS)[number];
+/** What is exported: a page (subpages chosen in the dialog) or a whole workspace. */
+export type ExportSubject = { kind: 'page'; pageId: string; workspaceId: string | null } | { kind: 'workspace'; workspaceId: string; name: string };
 
-/** The address of a page's export (docs/import-export.md): the browser downloads it (the session cookie goes with it). */
-export function exportUrl(pageId: string, format: Format, subpages: boolean): string {
-  const params = new URLSearchParams({ format: JSON.stringify(format), subpages: JSON.stringify(subpages) });
-  return `/api/v3/spaces/element/${encodeURIComponent(pageId)}/export?${params}`;
-}
+const sameSubject = (job: WireExportJob, subject: ExportSubject) => (subject.kind === 'page' ? job.pageId === subject.pageId : job.pageId === null);
 
-/** «Экспорт»: a format (Markdown, HTML, JSON for a copy that imports back whole) and whether subpages go too; «Скачать» downloads the zip. */
-export function ExportDialog({ page, onClose }: { page: WireElement; onClose(): void }) {
+/**
+ * «Экспорт» (docs/import-export.md): a format (Markdown, HTML, JSON for a copy that imports back
+ * whole) and, for a page, whether subpages go too. The zip is written in the background: the
+ * dialog shows its progress and downloads it when done; closed meanwhile, a toast offers it later.
+ * An export of the same subject still running (or done in the last day) is shown on opening.
+ */
+export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose(): void }) {
   const { t } = useTranslation();
-  const [format, setFormat] = useState<Format>('markdown');
+  const [format, setFormat] = useState<ExportFormat>('markdown');
   const [subpages, setSubpages] = useState(true);
-  const download = () => {
-    const link = document.createElement('a');
-    link.href = exportUrl(page.id, format, subpages);
-    link.download = '';
-    document.body.append(link);
-    link.click();
-    link.remove();
-    onClose();
+  const [job, setJob] = useState<WireExportJob | null>(null);
+  const [previous, setPrevious] = useState<WireExportJob | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  // An export of this subject already under way goes on showing; the last one done can be downloaded again.
+  useEffect(() => {
+    let live = true;
+    if (subject.workspaceId === null) return;
+    recentExports(subject.workspaceId)
+      .then((jobs) => {
+        if (!live) return;
+        const mine = jobs.filter((j) => sameSubject(j, subject));
+        const running = mine.find((j) => j.status === 'queued' || j.status === 'running');
+        if (running) setJob(running);
+        setPrevious(mine.find((j) => j.status === 'done') ?? null);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the subject the dialog opened with
+  }, []);
+
+  // Follows the job shown; when it ends done while the dialog is open, the browser downloads it.
+  const jobId = job?.id;
+  const jobEnded = job?.status === 'done' || job?.status === 'failed';
+  useEffect(() => {
+    if (!job || jobEnded) return;
+    return followExport(job, (next) => {
+      setJob(next);
+      if (next.status === 'done') downloadExport(next);
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- follows each job once, by its id
+  }, [jobId, jobEnded]);
+
+  const start = async () => {
+    setFailed(false);
+    const target: ExportTarget = subject.kind === 'page' ? { kind: 'page', pageId: subject.pageId, subpages } : { kind: 'workspace', workspaceId: subject.workspaceId };
+    try {
+      setJob(await startExport(target, format));
+    } catch {
+      setFailed(true);
+    }
   };
+
+  const running = job !== null && (job.status === 'queued' || job.status === 'running');
+  const title = subject.kind === 'page' ? t('export.title') : t('export.workspaceTitle', { name: subject.name });
+  const footer = running ? (
+    <Button kind="flat" size="s" onClick={onClose}>
+      {t('export.hide')}
+    </Button>
+  ) : job?.status === 'done' ? (
+    <>
+      <Button kind="flat" size="s" onClick={onClose}>
+        {t('export.close')}
+      </Button>
+      <Button size="s" onClick={() => downloadExport(job)}>
+        {t('export.downloadAgain')}
+      </Button>
+    </>
+  ) : (
+    <>
+      <Button kind="flat" size="s" onClick={onClose}>
+        {t('export.cancel')}
+      </Button>
+      <Button size="s" onClick={() => void start()}>
+        {t('export.download')}
+      </Button>
+    </>
+  );
+
   return (
-    <Dialog
-      title={t('export.title')}
-      onClose={onClose}
-      className="export-dialog"
-      footer={
+    <Dialog title={title} onClose={onClose} className="export-dialog" footer={footer}>
+      {job && job.status !== 'failed' ? (
+        <div className="export-progress" aria-live="polite">
+          {job.status === 'done' ? (
+            <p className="export-status">{t('export.done', { size: formatFileSize(job.size ?? 0), count: job.total })}</p>
+          ) : (
+            <>
+              <ProgressBar value={job.total > 0 ? job.done / job.total : 0} label={job.total > 0 ? t('export.progress', { done: job.done, total: job.total }) : t('export.preparing')} />
+              <p className="export-hint">{t('export.leaveHint')}</p>
+            </>
+          )}
+        </div>
+      ) : (
         <>
-          <Button kind="flat" size="s" onClick={onClose}>
-            {t('export.cancel')}
-          </Button>
-          <Button size="s" onClick={download}>
-            {t('export.download')}
-          </Button>
+          {subject.kind === 'workspace' && <p className="export-hint">{t('export.workspaceHint')}</p>}
+          <fieldset className="export-formats">
+            <legend>{t('export.format')}</legend>
+            {EXPORT_FORMATS.map((f) => (
+              <label key={f} className="export-format">
+                <input type="radio" name="export-format" value={f} checked={format === f} onChange={() => setFormat(f)} />
+                <span>
+                  <strong>{t(`export.formats.${f}`)}</strong>
+                  <small>{t(`export.hints.${f}`)}</small>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {subject.kind === 'page' && (
+            <label className="export-subpages">
+              <input type="checkbox" checked={subpages} onChange={(e) => setSubpages(e.target.checked)} />
+              {t('export.subpages')}
+            </label>
+          )}
+          {(failed || job?.status === 'failed') && (
+            <p className="export-error" role="alert">
+              {t('export.failed')}
+            </p>
+          )}
+          {previous && (
+            <p className="export-previous">
+              {t('export.previous', { when: new Date(previous.finishedAt ?? previous.createdAt).toLocaleString('ru-RU', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }), size: formatFileSize(previous.size ?? 0), format: t(`export.formats.${previous.format}`) })}{' '}
+              <button type="button" className="export-link" onClick={() => downloadExport(previous)}>
+                {t('export.previousDownload')}
+              </button>
+            </p>
+          )}
         </>
-      }
-    >
-      <fieldset className="export-formats">
-        <legend>{t('export.format')}</legend>
-        {FORMATS.map((f) => (
-          <label key={f} className="export-format">
-            <input type="radio" name="export-format" value={f} checked={format === f} onChange={() => setFormat(f)} />
-            <span>
-              <strong>{t(`export.formats.${f}`)}</strong>
-              <small>{t(`export.hints.${f}`)}</small>
-            </span>
-          </label>
-        ))}
-      </fieldset>
-      <label className="export-subpages">
-        <input type="checkbox" checked={subpages} onChange={(e) => setSubpages(e.target.checked)} />
-        {t('export.subpages')}
-      </label>
+      )}
     </Dialog>
   );
 }

@@ -10,12 +10,19 @@ export interface ImportAnswer {
   problems: Array<{ page: string; message: string }>;
 }
 
-/** Uploads our JSON export or Markdown (a zip, export.json, a .md) to be made under `parentId`. */
-export async function importUnder(parentId: string, file: File): Promise<ImportAnswer> {
+/** Where an import goes: under a page, or at the top of a section of a workspace. */
+export type ImportPlace = { parentId: string } | { section: 'private' | 'all'; workspaceId: string };
+
+/** The files an import takes (docs/import-export.md «Importing»), for the browser's picker. */
+export const IMPORT_ACCEPT = '.zip,.json,.md,.markdown,application/zip,application/json,text/markdown';
+
+/** Uploads a file to be imported (our JSON export, Markdown, …) at a place. */
+export async function importInto(place: ImportPlace, file: File): Promise<ImportAnswer> {
   const form = new FormData();
-  form.append('parentId', parentId);
+  if ('parentId' in place) form.append('parentId', place.parentId);
+  else form.append('section', place.section);
   form.append('file', file, file.name);
-  return (await api<ImportAnswer>('/api/v3/spaces/import', { method: 'POST', body: form })).data;
+  return (await api<ImportAnswer>('/api/v3/spaces/import', { method: 'POST', body: form, ...('workspaceId' in place ? { workspaceId: place.workspaceId } : {}) })).data;
 }
 
 /** Asks the person for a file (the browser's picker); null when they close it. */

@@ -15,7 +15,7 @@ import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { MoveDialog } from './MoveDialog';
 import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
-import { importUnder, pickFile } from '../export/importPages';
+import { IMPORT_ACCEPT, importInto, pickFile } from '../export/importPages';
 import { copyText, pageActionError, toApiError } from './pageErrors';
 import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
@@ -136,10 +136,10 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
 
   /** Our JSON export, or Markdown (a zip of .md files, or one), made under this page; the first page made opens. */
   const importHere = async () => {
-    const file = await pickFile('.zip,.json,.md,.markdown,application/zip,application/json,text/markdown');
+    const file = await pickFile(IMPORT_ACCEPT);
     if (!file) return;
     try {
-      const answer = await importUnder(page.id, file);
+      const answer = await importInto({ parentId: page.id }, file);
       if (answer.problems.length > 0) showToast(`${t('export.importProblems')}: ${answer.problems.slice(0, 3).map((p) => p.message).join('; ')}`, 'error', 10_000);
       else showToast(t('export.imported', { count: answer.pages }));
       if (answer.page) navigate(`/${answer.page.id}`);
@@ -272,7 +272,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
       )}
       {moving && <MoveDialog page={page} onClose={() => setMoving(false)} />}
       {history && <HistoryDialog page={page} onClose={() => setHistory(false)} />}
-      {exporting && <ExportDialog page={page} onClose={() => setExporting(false)} />}
+      {exporting && <ExportDialog subject={{ kind: 'page', pageId: page.id, workspaceId: page.workspaceId }} onClose={() => setExporting(false)} />}
     </>
   );
 }

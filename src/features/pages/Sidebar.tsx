@@ -14,6 +14,8 @@ import { PageTypeIcon } from '../pageTypes/typeIcons';
 import { openCsvImport } from '../csvImport/openCsvImport';
 import { openTrash } from '../trash/openTrash';
 import { openSearch } from '../search/openSearch';
+import { ImportDialog } from '../export/ImportDialog';
+import { UploadIcon } from '../pageTypes/typeIcons';
 import { ProfileDialog } from '../profile/ProfileDialog';
 import { InboxEntry, useUnreadCounts } from '../inbox/InboxEntry';
 import { signOut } from '../auth/authSlice';
@@ -485,6 +487,7 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
   const { expanded, setExpanded } = useExpandedKeys(activePath, activeId);
   const [draggingId, setDraggingId] = useState<string | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [dropTarget, setDropTarget] = useState<DropTarget | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [creatingIn, setCreatingIn] = useState<string | null>(null);
@@ -620,11 +623,18 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
           <kbd className="sidebar-tool-key">{t('search.shortcut')}</kbd>
         </button>
         <InboxEntry />
+        {workspace && workspace.role !== 'guest' && (
+          <button type="button" className="sidebar-tool" onClick={() => setImporting(true)}>
+            <UploadIcon size={16} aria-hidden />
+            <span>{t('export.importTool')}</span>
+          </button>
+        )}
         <button type="button" className="sidebar-tool" onClick={openTrash}>
           <TrashIcon size={16} aria-hidden />
           <span>{t('trash.title')}</span>
         </button>
       </div>
+      {importing && workspace && <ImportDialog workspaceId={workspace.id} sections={(['private', 'all'] as const).filter((s) => canCreateIn(s, workspace))} onClose={() => setImporting(false)} />}
       <div className="sidebar-footer">
         <button type="button" className="sidebar-user" title={t('profile.open')} onClick={() => setProfileOpen(true)}>
           {user?.email}

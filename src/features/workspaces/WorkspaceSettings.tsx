@@ -9,6 +9,7 @@ import { ApiRequestError, api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
+import { ExportDialog } from '../export/ExportDialog';
 import { showToast } from '../../ui/Toast';
 import { treeReset } from '../pages/pagesSlice';
 import { useDebouncedInvitees } from '../sharing/invitees';
@@ -108,6 +109,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const [addRole, setAddRole] = useState<WorkspaceRole>('participant');
   const [adding, setAdding] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const invitees = useDebouncedInvitees(addText);
@@ -373,6 +375,19 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
           </div>
         </form>
       )}
+
+      {workspace.role !== 'guest' && (
+        <div className="ws-leave">
+          <span className="share-person">
+            <span className="share-person-name">{t('workspaceSettings.export')}</span>
+            <span className="share-person-email ws-wrap">{t('workspaceSettings.exportHint')}</span>
+          </span>
+          <Button kind="outline" size="xs" className="ws-row-button" onClick={() => setExporting(true)}>
+            {t('workspaceSettings.exportButton')}
+          </Button>
+        </div>
+      )}
+      {exporting && <ExportDialog subject={{ kind: 'workspace', workspaceId: workspace.id, name: workspace.name }} onClose={() => setExporting(false)} />}
 
       <div className="ws-leave">
         <span className="share-person">
