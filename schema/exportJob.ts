@@ -14,6 +14,8 @@ export const startExportBodySchema = z
     workspaceId: z.string().min(1).max(128).optional(),
     format: z.enum(EXPORT_FORMATS),
     subpages: z.boolean().optional(),
+    /** JSON: the pages' comments too. */
+    comments: z.boolean().optional(),
   })
   .strict()
   .refine((body) => (body.pageId === undefined) !== (body.workspaceId === undefined), { message: 'name a pageId or a workspaceId, one of them', path: ['pageId'] });
@@ -27,6 +29,7 @@ export interface WireExportJob {
   pageId: string | null;
   format: ExportFormat;
   subpages: boolean;
+  comments: boolean;
   /** The zip's name without `.zip`. */
   title: string;
   status: ExportJobStatus;

@@ -323,6 +323,8 @@ export interface ExportJobTable {
   root_id: string | null;
   format: string;
   subpages: number;
+  /** The JSON export carries comments. */
+  comments: number;
   /** The zip's name: the page's or the workspace's. */
   title: string;
   status: 'queued' | 'running' | 'done' | 'failed';

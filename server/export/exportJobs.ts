@@ -36,6 +36,7 @@ export function presentExportJob(job: JobRow): WireExportJob {
     pageId: job.root_id,
     format: job.format as ExportFormat,
     subpages: job.subpages === 1,
+    comments: job.comments === 1,
     title: job.title,
     status: job.status,
     done: job.pages_done,
@@ -107,7 +108,7 @@ export async function runExportJob(db: Kysely<Database>, filesDir: string, job: 
     // Beat while the zip's files are written too (reading pages notes progress; the files that follow may take long).
     const beat = setInterval(() => note(true), HEARTBEAT_MS);
     try {
-      await pipeline(exportZip(db, filesDir, pages, job.format as ExportFormat, UNTITLED, progress), fs.createWriteStream(target));
+      await pipeline(exportZip(db, filesDir, pages, { format: job.format as ExportFormat, untitled: UNTITLED, comments: job.comments === 1, onProgress: progress }), fs.createWriteStream(target));
     } finally {
       clearInterval(beat);
       await writes;

@@ -11,6 +11,7 @@ import { PAGE_TYPES, type PageType } from '../../schema/constants';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { fieldOf, rowValueSchema, valueProblem, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
 import { insertRows } from '../repositories/databases';
+import { commentContentSchema } from '../../schema/comment';
 import { insertBlock } from '../repositories/blocks';
 import { storageKeyFor, storagePath } from '../repositories/files';
 import { insertPage } from '../repositories/pages';
@@ -47,6 +48,20 @@ const exportSchema = z.object({
             }),
           )
           .max(1_000)
+          .optional(),
+        comments: z
+          .array(
+            z.object({
+              id: z.string().min(1).max(128),
+              repliedTo: z.string().max(128).nullable(),
+              author: z.object({ id: z.string().max(128), name: z.string().max(500), email: z.string().max(500) }),
+              content: z.array(z.record(z.string(), z.unknown())).max(10_000),
+              attaches: z.array(z.object({ id: z.string().max(128), name: z.string().max(500), extension: z.string().max(100) })).max(100),
+              createdAt: z.string().max(40),
+              updatedAt: z.string().max(40),
+            }),
+          )
+          .max(100_000)
           .optional(),
       }),
     )
@@ -173,8 +188,39 @@ export async function importExport(
       .execute();
     report.files += 1;
   }
+  for (const page of document.pages) if (page.comments?.length) await insertComments(trx, pageIds.get(page.id)!, page.title, page.comments, ids, input.userId, report);
   return report;
 }
+
+/**
+ * A page's comments, oldest first, with their times: a reply answers the copy of what it answered;
+ * an author who is no member of the workspace hands the comment to the importer (reported, counted);
+ * files follow theirs. Nobody is notified: nothing new was said.
+ */
+async function insertComments(trx: Transaction<Database>, pageId: string, title: string, comments: NonNullable<ImportDocument['pages'][number]['comments']>, ids: ImportIds, userId: string, report: ImportReport): Promise<void> {
+  const commentIds = new Map<string, string>();
+  let adopted = 0;
+  for (const comment of comments) {
+    const content = commentContentSchema.safeParse(comment.content);
+    const attaches = comment.attaches.flatMap((a) => (ids.files.has(a.id) ? [{ ...a, id: ids.files.get(a.id)! }] : []));
+    if (!content.success || (content.data.every((t) => t.text.trim() === '') && attaches.length === 0)) {
+      report.problems.push({ page: title, message: 'a comment whose content does not fit is left out' });
+      continue;
+    }
+    const member = ids.members.has(comment.author.id);
+    if (!member) adopted += 1;
+    const id = newId();
+    commentIds.set(comment.id, id);
+    const at = isIsoTime(comment.createdAt) ? comment.createdAt : nowIso();
+    await trx
+      .insertInto('comments')
+      .values({ id, page_id: pageId, replied_comment_id: comment.repliedTo ? (commentIds.get(comment.repliedTo) ?? null) : null, author_id: member ? comment.author.id : userId, content: JSON.stringify(content.data), attaches: JSON.stringify(attaches), created_at: at, updated_at: isIsoTime(comment.updatedAt) ? comment.updatedAt : at, deleted_at: null })
+      .execute();
+  }
+  if (adopted > 0) report.problems.push({ page: title, message: `${adopted} comments by people who are not members of this workspace are now the importer's` });
+}
+
+const isIsoTime = (text: string) => z.iso.datetime({ offset: true }).safeParse(text).success;
 
 type ImportBlock = ImportDocument['pages'][number]['blocks'][number];
 type ImportDatabase = NonNullable<ImportDocument['pages'][number]['databases']>[number];
@@ -184,9 +230,9 @@ interface ImportIds {
   members: ReadonlySet<string>;
 }
 
-/** The files a page or row shows: its pictures' and attachments' files, and its files cells'. */
-function filesShown(owner: { blocks: readonly ImportBlock[]; values?: Record<string, unknown> }): string[] {
-  const ids: string[] = [];
+/** The files a page or row shows: its pictures' and attachments' files, its files cells', its comments'. */
+function filesShown(owner: { blocks: readonly ImportBlock[]; values?: Record<string, unknown>; comments?: ReadonlyArray<{ attaches: ReadonlyArray<{ id: string }> }> }): string[] {
+  const ids: string[] = (owner.comments ?? []).flatMap((c) => c.attaches.map((a) => a.id));
   for (const block of owner.blocks) {
     const fileId = (block.data.remoteData as { fileId?: unknown } | null | undefined)?.fileId;
     if (typeof fileId === 'string') ids.push(fileId);

@@ -18,6 +18,7 @@ import { valueToText } from '../../schema/database';
 import { holdsDatabase } from '../../schema/element';
 import type { PageType } from '../../schema/constants';
 import type { ExportFormat } from '../../schema/exportJob';
+import type { CommentAttach, CommentToken } from '../../schema/comment';
 import { databaseCsv, workspaceUserNames } from '../repositories/databaseCsv';
 import { readRows, ViewOrders } from '../repositories/databases';
 
@@ -34,7 +35,7 @@ export interface JsonExport {
   format: 'blocknote-export';
   version: 1;
   exportedAt: string;
-  pages: Array<{ id: string; parentId: string | null; type: string; title: string; icon: string | null; cover: unknown; blocks: JsonBlock[]; databases?: JsonDatabase[] }>;
+  pages: Array<{ id: string; parentId: string | null; type: string; title: string; icon: string | null; cover: unknown; blocks: JsonBlock[]; databases?: JsonDatabase[]; comments?: JsonComment[] }>;
   files: Array<{ id: string; name: string; mimeType: string; size: number; path: string }>;
 }
 type JsonBlock = Pick<WireBlock, 'id' | 'type' | 'data' | 'parentId'>;
@@ -106,7 +107,17 @@ const relative = (fromFile: string, to: string) => {
  * (`export.json`); the files their blocks show (pictures, attachments) under `files/` — those of
  * the exported pages only. The stream errs if reading fails half-way.
  */
-export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonly PageRow[], format: ExportFormat, untitled: string, onProgress?: (done: number, total: number) => void): Readable {
+export interface ExportOptions {
+  format: ExportFormat;
+  /** The name of a page without a title. */
+  untitled: string;
+  /** The JSON export carries the pages' comments too. */
+  comments?: boolean;
+  /** Told as each page is read. */
+  onProgress?(done: number, total: number): void;
+}
+
+export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonly PageRow[], { format, untitled, comments = false, onProgress }: ExportOptions): Readable {
   const out = new PassThrough();
   const zip = new Zip((error, chunk, final) => {
     if (error) out.destroy(error);
@@ -147,6 +158,8 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
       }
     };
     for (const blocks of blocksOf.values()) shown(blocks);
+    const commentsOf = format === 'json' && comments ? await jsonComments(db, pages) : new Map<string, JsonComment[]>();
+    for (const list of commentsOf.values()) for (const comment of list) for (const attach of comment.attaches) fileIds.add(attach.id);
     for (const row of [...databasesOf.values()].flat().flatMap((d) => d.rows)) {
       shown(row.blocks);
       for (const value of Object.values(row.values)) if (Array.isArray(value)) for (const ref of value) if (typeof ref === 'object') fileIds.add(ref.id);
@@ -168,6 +181,7 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
           cover: p.cover ? (JSON.parse(p.cover) as unknown) : null,
           blocks: (blocksOf.get(p.id) ?? []).map(jsonBlock),
           ...(databasesOf.has(p.id) ? { databases: databasesOf.get(p.id) } : {}),
+          ...(commentsOf.has(p.id) ? { comments: commentsOf.get(p.id) } : {}),
         })),
         files: files.map((f) => ({ id: f.id, name: f.name, mimeType: f.mime_type, size: f.size, path: filePath.get(f.id)! })),
       };
@@ -209,6 +223,40 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
     zip.end();
   })().catch((error: unknown) => out.destroy(error as Error));
   return out;
+}
+
+/** A comment in the JSON export (with `comments`): who wrote it, when, its text and files; replies name what they answer. */
+export interface JsonComment {
+  id: string;
+  repliedTo: string | null;
+  author: { id: string; name: string; email: string };
+  content: CommentToken[];
+  attaches: CommentAttach[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The live comments of the pages, oldest first, by page (a deleted comment's replies answer nothing). */
+async function jsonComments(db: Kysely<Database>, pages: readonly PageRow[]): Promise<Map<string, JsonComment[]>> {
+  const byPage = new Map<string, JsonComment[]>();
+  for (let at = 0; at < pages.length; at += 500) {
+    const rows = await db
+      .selectFrom('comments as c')
+      .innerJoin('users as u', 'u.id', 'c.author_id')
+      .select(['c.id', 'c.page_id', 'c.replied_comment_id', 'c.content', 'c.attaches', 'c.created_at', 'c.updated_at', 'u.id as author_id', 'u.name', 'u.email'])
+      .where('c.page_id', 'in', pages.slice(at, at + 500).map((p) => p.id))
+      .where('c.deleted_at', 'is', null)
+      .orderBy('c.created_at')
+      .orderBy('c.id')
+      .execute();
+    const live = new Set(rows.map((r) => r.id));
+    for (const row of rows) {
+      const list = byPage.get(row.page_id) ?? [];
+      list.push({ id: row.id, repliedTo: row.replied_comment_id && live.has(row.replied_comment_id) ? row.replied_comment_id : null, author: { id: row.author_id, name: row.name, email: row.email }, content: JSON.parse(row.content) as CommentToken[], attaches: JSON.parse(row.attaches) as CommentAttach[], createdAt: row.created_at, updatedAt: row.updated_at });
+      byPage.set(row.page_id, list);
+    }
+  }
+  return byPage;
 }
 
 const jsonBlock = (b: WireBlock): JsonBlock => ({ id: b.id, type: b.type, data: b.data, parentId: b.parentId });

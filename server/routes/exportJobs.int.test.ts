@@ -52,6 +52,13 @@ async function finished(who: Actor, id: string): Promise<WireExportJob> {
 
 const unzip = (raw: Buffer) => unzipSync(new Uint8Array(raw));
 
+/** A job as a worker would hold it (running, beating at `beat`), put straight into the table. */
+async function insertRunningJob(pageId: string, beat: string): Promise<string> {
+  const id = newId();
+  await t.app.db.insertInto('export_jobs').values({ id, workspace_id: workspaceId, user_id: admin.id, root_id: pageId, format: 'markdown', subpages: 1, comments: 0, title: 'Задание', status: 'running', pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: beat, heartbeat_at: beat, finished_at: null }).execute();
+  return id;
+}
+
 test('a page with its subpages: queued (202), written in the background with its progress, downloaded by its starter as a zip', async () => {
   const root = await createPage(t, admin, { title: 'Годовой отчёт', section: 'all', workspaceId });
   await createPage(t, admin, { title: 'Приложение', parentId: root.id });
@@ -109,9 +116,7 @@ test('who may: guests and strangers may not export the workspace, nor read pages
 test('not finished: 409 export.not_ready; a page trashed before its export runs fails with a reason', async () => {
   const page = await createPage(t, admin, { title: 'Скоро в корзину', section: 'all', workspaceId });
   // A job a stopped worker would hold: running, beating now.
-  const id = newId();
-  const now = new Date().toISOString();
-  await t.app.db.insertInto('export_jobs').values({ id, workspace_id: workspaceId, user_id: admin.id, root_id: page.id, format: 'markdown', subpages: 1, title: 'x', status: 'running', pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: now, heartbeat_at: now, finished_at: null }).execute();
+  const id = await insertRunningJob(page.id, new Date().toISOString());
   const early = await api(t, admin.cookie, 'GET', `${S}/exports/${id}/download`);
   expect([early.statusCode, body(early).errors?.[0]?.code]).toEqual([409, 'export.not_ready']);
   await t.app.db.deleteFrom('export_jobs').where('id', '=', id).execute();
@@ -125,14 +130,12 @@ test('not finished: 409 export.not_ready; a page trashed before its export runs 
 
 test('a job whose process stopped beating is taken again, by one process only; finished exports are swept with their zips', async () => {
   const page = await createPage(t, admin, { title: 'Осиротевший', section: 'all', workspaceId });
-  const id = newId();
   const long = new Date(Date.now() - 60_000).toISOString();
-  await t.app.db.insertInto('export_jobs').values({ id, workspace_id: workspaceId, user_id: admin.id, root_id: page.id, format: 'markdown', subpages: 1, title: 'Осиротевший', status: 'running', pages_done: 0, pages_total: 1, size: null, storage_key: null, error: null, created_at: long, heartbeat_at: long, finished_at: null }).execute();
+  const id = await insertRunningJob(page.id, long);
   const job = await finished(admin, id);
   expect(job.status).toBe('done');
   // Claims are exclusive: a job already taken is not taken twice.
-  const other = newId();
-  await t.app.db.insertInto('export_jobs').values({ id: other, workspace_id: workspaceId, user_id: admin.id, root_id: page.id, format: 'markdown', subpages: 0, title: 'y', status: 'running', pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: long, heartbeat_at: long, finished_at: null }).execute();
+  const other = await insertRunningJob(page.id, long);
   const claims = await Promise.all([claimExportJob(t.app.db), claimExportJob(t.app.db)]);
   const mine = claims.filter((c) => c?.id === other);
   expect(mine.length).toBeLessThanOrEqual(1);

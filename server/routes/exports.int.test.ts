@@ -281,3 +281,36 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   const kept = JSON.parse(strFromU8(unzip((await exported(again.page.id, { format: 'json' })).rawPayload)['export.json'])) as JsonExport;
   expect(kept.pages[0].databases![0].rows[0].values.who).toEqual([owner.id]);
 });
+
+test('JSON with comments: threads, times and files come back; authors who are no members of the target hand their comments to the importer, reported', async () => {
+  const page = await createPage(t, owner, { title: 'Обсуждение' });
+  const fileId = await upload(page.id);
+  const top = expectOk<{ id: string }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/comments`, { content: [{ text: 'Проверьте цифры' }], attaches: [{ id: fileId, name: 'схема.png', extension: 'png' }] }), 201);
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/comments`, { content: [{ text: 'Проверил' }], repliedComment: top.id }), 201);
+  const deleted = expectOk<{ id: string }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/comments`, { content: [{ text: 'лишнее' }] }), 201);
+  expect((await api(t, owner.cookie, 'DELETE', `${S}/element/${page.id}/comments/${deleted.id}`)).statusCode).toBeLessThan(300);
+  // Without `comments` the export carries none.
+  const plain = JSON.parse(strFromU8(unzip((await exported(page.id, { format: 'json' })).rawPayload)['export.json'])) as JsonExport;
+  expect(plain.pages[0].comments).toBeUndefined();
+  const zip = (await exported(page.id, { format: 'json', comments: true })).rawPayload;
+  const before = JSON.parse(strFromU8(unzip(zip)['export.json'])) as JsonExport;
+  expect(before.pages[0].comments?.map((c) => [c.content[0].text, c.repliedTo === null])).toEqual([
+    ['Проверьте цифры', true],
+    ['Проверил', false],
+  ]);
+
+  type Listed = { id: string; content: Array<{ text: string }>; author: { id: string }; attaches: Array<{ id: string }>; createdAt: string };
+  const mine = body<{ page: { id: string }; problems: unknown[] }>(await importJson(zip, { section: 'private' })).data;
+  expect(mine.problems).toEqual([]);
+  const comments = body<Listed[]>(await api(t, owner.cookie, 'GET', `${S}/element/${mine.page.id}/comments`)).data;
+  expect(comments.map((c) => [c.content[0].text, c.author.id, c.createdAt])).toEqual([['Проверьте цифры', owner.id, before.pages[0].comments![0].createdAt]]);
+  expect(comments[0].attaches[0].id).not.toBe(fileId);
+  expect((await api(t, owner.cookie, 'GET', `/api/file/${comments[0].attaches[0].id}`)).statusCode).toBe(200);
+  const replies = body<Listed[]>(await api(t, owner.cookie, 'GET', `${S}/comment/${comments[0].id}/comments`)).data;
+  expect(replies.map((c) => c.content[0].text)).toEqual(['Проверил']);
+
+  const theirs = body<{ page: { id: string }; problems: Array<{ message: string }> }>(await importJson(zip, { section: 'private' }, reader)).data;
+  expect(theirs.problems.map((p) => p.message)).toEqual(["2 comments by people who are not members of this workspace are now the importer's"]);
+  const adopted = body<Listed[]>(await api(t, reader.cookie, 'GET', `${S}/element/${theirs.page.id}/comments`)).data;
+  expect(adopted.map((c) => c.author.id)).toEqual([reader.id]);
+});

@@ -47,7 +47,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
    */
   app.post('/api/v3/spaces/exports', { schema: { tags: ['export'], summary: 'Start an export of a page or a whole workspace in the background', body: startExportBodySchema } }, async (request, reply) => {
     const user = requireUser(request);
-    const { pageId, workspaceId, format, subpages } = request.body;
+    const { pageId, workspaceId, format, subpages, comments } = request.body;
     let values: { workspace_id: string; root_id: string | null; title: string; subpages: number };
     if (pageId) {
       const page = await findPage(app.db, pageId);
@@ -60,7 +60,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       if (!workspace || !canDoInWorkspace(workspace.role, 'export')) throw forbidden('exporting this workspace');
       values = { workspace_id: workspace.id, root_id: null, title: fileName(workspace.name, 'Рабочее пространство'), subpages: 1 };
     }
-    const job = { id: newId(), user_id: user.id, format, status: 'queued' as const, pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: nowIso(), heartbeat_at: null, finished_at: null, ...values };
+    const job = { id: newId(), user_id: user.id, format, comments: comments ? 1 : 0, status: 'queued' as const, pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: nowIso(), heartbeat_at: null, finished_at: null, ...values };
     await app.db.insertInto('export_jobs').values(job).execute();
     reply.status(202);
     return envelope(presentExportJob(job));
@@ -91,7 +91,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     return reply.send(fs.createReadStream(file));
   });
 
-  app.get('/api/v3/spaces/element/:id/export', { schema: { tags: ['export'], summary: 'A page (and its readable subpages) as a zip of Markdown, HTML or JSON, with its files', params: idParams, querystring: jsonQuery({ format: z.enum(EXPORT_FORMATS).optional(), subpages: z.boolean().optional() }) } }, async (request, reply) => {
+  app.get('/api/v3/spaces/element/:id/export', { schema: { tags: ['export'], summary: 'A page (and its readable subpages) as a zip of Markdown, HTML or JSON, with its files', params: idParams, querystring: jsonQuery({ format: z.enum(EXPORT_FORMATS).optional(), subpages: z.boolean().optional(), comments: z.boolean().optional() }) } }, async (request, reply) => {
     const user = requireUser(request);
     const page = await findPage(app.db, request.params.id);
     if (!page) throw notFound('page');
@@ -102,7 +102,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       .header('content-type', 'application/zip')
       .header('content-disposition', attachment(fileName(page.title, 'Без названия')))
       .header('cache-control', 'no-store');
-    const stream = exportZip(app.db, config.filesDir, pages, format, 'Без названия');
+    const stream = exportZip(app.db, config.filesDir, pages, { format, untitled: 'Без названия', comments: request.query.comments ?? false });
     stream.on('error', (error) => request.log.error({ err: error }, 'export failed half-way'));
     return reply.send(stream);
   });

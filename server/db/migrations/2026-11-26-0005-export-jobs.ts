@@ -17,6 +17,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('root_id', 'text')
     .addColumn('format', 'text', (col) => col.notNull())
     .addColumn('subpages', 'integer', (col) => col.notNull())
+    .addColumn('comments', 'integer', (col) => col.notNull())
     .addColumn('title', 'text', (col) => col.notNull())
     .addColumn('status', 'text', (col) => col.notNull())
     .addColumn('pages_done', 'integer', (col) => col.notNull())
