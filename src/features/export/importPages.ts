@@ -10,7 +10,10 @@ export interface ImportAnswer {
   problems: Array<{ page: string; message: string }>;
 }
 
-/** Uploads our JSON export or Markdown (a zip, export.json, a .md) to be made under `parentId`. */
+/** What the import picker offers: our JSON export, Markdown or HTML — a zip, export.json, a .md, an .html. */
+export const IMPORT_ACCEPT = '.zip,.json,.md,.markdown,.html,.htm,application/zip,application/json,text/markdown,text/html';
+
+/** Uploads our JSON export, Markdown or HTML (a zip, export.json, a .md, an .html) to be made under `parentId`. */
 export async function importUnder(parentId: string, file: File): Promise<ImportAnswer> {
   const form = new FormData();
   form.append('parentId', parentId);

@@ -15,7 +15,7 @@ import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { MoveDialog } from './MoveDialog';
 import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
-import { importUnder, pickFile } from '../export/importPages';
+import { IMPORT_ACCEPT, importUnder, pickFile } from '../export/importPages';
 import { copyText, pageActionError, toApiError } from './pageErrors';
 import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
@@ -134,9 +134,9 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
     void action();
   };
 
-  /** Our JSON export, or Markdown (a zip of .md files, or one), made under this page; the first page made opens. */
+  /** Our JSON export, Markdown or HTML (a zip of .md or .html files, or one), made under this page; the first page made opens. */
   const importHere = async () => {
-    const file = await pickFile('.zip,.json,.md,.markdown,application/zip,application/json,text/markdown');
+    const file = await pickFile(IMPORT_ACCEPT);
     if (!file) return;
     try {
       const answer = await importUnder(page.id, file);
