@@ -3,7 +3,7 @@ import { htmlToTokens } from '../../schema/html';
 import type { BlockElement } from '../../schema/slate';
 import type { Token } from '../../schema/token';
 import { makeBlock, paragraph, soundDepths, trimBreaks, type PastedContent } from './content';
-import { sanitizeHtml } from './sanitize';
+import { sanitizeHtml, type HtmlWindow } from './sanitize';
 
 /** Elements that start a block of their own (everything else is inline content). */
 const BLOCK_TAGS = new Set([
@@ -271,12 +271,13 @@ function foreignImages(doc: Document, reader: { claims(element: Element): boolea
  * Pasted HTML (Google Docs, Word, Notion, web pages, this app) as blocks: sanitized, then each
  * block-level element goes to the first block type whose parse rule takes it; nested lists
  * become deeper blocks; containers without a rule of their own are walked through; inline-only
- * HTML is one text block. Null when nothing readable is left.
+ * HTML is one text block. Null when nothing readable is left. `window`: a DOM to read with
+ * where there is no browser's (the server's HTML import).
  */
-export function parseHtml(html: string): PastedContent | null {
-  const clean = sanitizeHtml(html);
+export function parseHtml(html: string, window?: HtmlWindow): PastedContent | null {
+  const clean = sanitizeHtml(html, window);
   if (clean === null) return null;
-  const doc = new DOMParser().parseFromString(`<!DOCTYPE html><html><body>${clean}</body></html>`, 'text/html');
+  const doc = new (window?.DOMParser ?? DOMParser)().parseFromString(`<!DOCTYPE html><html><body>${clean}</body></html>`, 'text/html');
   const reader = new HtmlReader(doc);
   wordLists(doc);
   taskItems(doc);

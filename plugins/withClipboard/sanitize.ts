@@ -1,4 +1,10 @@
-import DOMPurify from 'dompurify';
+import DOMPurify, { type WindowLike } from 'dompurify';
+
+/** A DOM to read HTML with where there is no browser's (the server's HTML import gives jsdom's window). */
+export type HtmlWindow = WindowLike & { DOMParser: typeof DOMParser };
+
+/** DOMPurify bound to a given window, made once per window. */
+const purifiers = new WeakMap<HtmlWindow, typeof DOMPurify>();
 
 /** The tags a paste keeps: structure, inline formatting, links, and what block types read. */
 const ALLOWED_TAGS = [
@@ -19,12 +25,17 @@ const ALLOWED_ATTR = ['href', 'src', 'alt', 'title', 'start', 'type', 'checked',
 /**
  * Pasted HTML made safe to read: scripts, styles, comments, handlers and non-http(s) links
  * gone (the content of unknown tags such as Word's <o:p> is kept). The result is only parsed,
- * never shown. Null where there is no DOM to do it with.
+ * never shown. Null where there is no DOM to do it with: the browser's, or `window` when given.
  */
-export function sanitizeHtml(html: string): string | null {
+export function sanitizeHtml(html: string, window?: HtmlWindow): string | null {
+  let purifier = DOMPurify;
+  if (window) {
+    purifier = purifiers.get(window) ?? DOMPurify(window);
+    purifiers.set(window, purifier);
+  } else if (typeof DOMParser === 'undefined') return null;
   // Without a DOM (a server or a bare test) nothing is read: DOMPurify would pass the HTML through.
-  if (!DOMPurify.isSupported || typeof DOMParser === 'undefined') return null;
-  return DOMPurify.sanitize(html, {
+  if (!purifier.isSupported) return null;
+  return purifier.sanitize(html, {
     ALLOWED_TAGS,
     ALLOWED_ATTR,
     // Only http(s) among schemes; values without a scheme ("3", "checkbox", relative paths) pass.

@@ -81,12 +81,14 @@ export interface ImportReport {
 
 /**
  * What an upload holds, as our export's document: a zip with `export.json` (our JSON export), a
- * zip of Markdown files (with their pictures), our JSON alone, or one Markdown file (`name` ends in
- * `.md`). Throws with a message a person can read.
+ * zip of Markdown or HTML files (with their pictures; each file read by its extension), our JSON
+ * alone, or one Markdown or HTML file (`name` ends in `.md`, `.html`…). Throws with a message a
+ * person can read.
  */
-export function readExport(bytes: Uint8Array, name = ''): { document: ImportDocument; files: Map<string, Uint8Array>; problems: Array<{ page: string; message: string }> } {
+export async function readExport(bytes: Uint8Array, name = ''): Promise<{ document: ImportDocument; files: Map<string, Uint8Array>; problems: Array<{ page: string; message: string }> }> {
   let json: string;
   let entries: Record<string, Uint8Array> = {};
+  const lower = name.toLowerCase();
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
     try {
       entries = unzipSync(bytes);
@@ -96,13 +98,20 @@ export function readExport(bytes: Uint8Array, name = ''): { document: ImportDocu
     const found = Object.keys(entries).find((n) => n === 'export.json' || n.endsWith('/export.json'));
     if (!found) {
       const files = new Map(Object.entries(entries));
-      if (![...files.keys()].some((n) => n.toLowerCase().endsWith('.md'))) throw new ImportError('the zip holds neither export.json nor Markdown files');
+      const has = (pattern: RegExp) => [...files.keys()].some((n) => pattern.test(n) && !n.startsWith('__MACOSX/'));
+      const markdown = has(/\.md$/i);
+      // HTML (with any Markdown beside it) is read in a worker with a DOM: see htmlImport.ts.
+      if (has(/\.html?$/i)) return { ...(await (await import('./htmlImport')).htmlToDocument(files, { markdown })), files };
+      if (!markdown) throw new ImportError('the zip holds neither export.json nor Markdown or HTML files');
       return { ...markdownToDocument(files), files };
     }
     json = strFromU8(entries[found]);
-  } else if (name.toLowerCase().endsWith('.md') || name.toLowerCase().endsWith('.markdown')) {
+  } else if (lower.endsWith('.md') || lower.endsWith('.markdown')) {
     const files = new Map([[name.replace(/\.markdown$/i, '.md').replace(/^.*[\\/]/, ''), bytes]]);
     return { ...markdownToDocument(files), files };
+  } else if (lower.endsWith('.html') || lower.endsWith('.htm')) {
+    const files = new Map([[name.replace(/^.*[\\/]/, ''), bytes]]);
+    return { ...(await (await import('./htmlImport')).htmlToDocument(files)), files };
   } else json = new TextDecoder().decode(bytes);
   let raw: unknown;
   try {

@@ -3,6 +3,7 @@ import { CODE_LANGUAGES } from '../../schema/blocks/code';
 import path from 'node:path';
 import { canonicalTokens, isSafeHref, type Token } from '../../schema/token';
 import type { ImportDocument } from './jsonImport';
+import { newId } from '../../schema/ids';
 
 /**
  * Markdown as blocks (issue 18, import; docs/import-export.md «Markdown»), by `marked`'s lexer
@@ -178,10 +179,30 @@ function decode(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? _m);
 }
 
+/** A page file's reading (Markdown, HTML): its title and icon if it names them, its blocks (`parentId` naming an earlier block's `id`), what it could not take. */
+export type PageFileReader = (text: Uint8Array, targets: MarkdownTargets) => { title: string | null; icon?: string | null; blocks: ImportDocument['pages'][number]['blocks']; problems: string[] };
+
+/** Markdown as a page file's reading. */
+export const readMarkdownFile: PageFileReader = (bytes, targets) => {
+  const parsed = markdownToBlocks(new TextDecoder().decode(bytes), targets);
+  return { ...parsed, blocks: parsed.blocks.map((b) => ({ id: `b${b.key}`, type: b.type, data: b.data, parentId: b.parent === null ? null : `b${b.parent}` })) };
+};
+
 /** Markdown files (a zip's entries by path, or one file) as our export's document: a page per `.md`, a folder's pages under the page of the same name, pictures from the zip. */
 export function markdownToDocument(entries: ReadonlyMap<string, Uint8Array>): { document: ImportDocument; problems: Array<{ page: string; message: string }> } {
-  const pages = [...entries.keys()].filter((name) => name.toLowerCase().endsWith('.md') && !name.startsWith('__MACOSX/')).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
-  const keyOf = new Map(pages.map((name, i) => [name, `md-page-${i}`]));
+  return pageFilesToDocument(entries, { md: readMarkdownFile });
+}
+
+/**
+ * Page files (a zip's entries by path) as our export's document: a page per file whose extension
+ * has a reader (`md`, `html`…), a folder's pages under the page of the same name beside it,
+ * links between them and pictures from the zip given to the readers as targets.
+ */
+export function pageFilesToDocument(entries: ReadonlyMap<string, Uint8Array>, readers: Readonly<Record<string, PageFileReader>>): { document: ImportDocument; problems: Array<{ page: string; message: string }> } {
+  const extensionOf = (name: string) => /\.([a-z]+)$/i.exec(name)?.[1].toLowerCase() ?? '';
+  const pages = [...entries.keys()].filter((name) => Object.hasOwn(readers, extensionOf(name)) && !name.startsWith('__MACOSX/')).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  // Page keys are uuids: a reader may hand them to code that takes page links only to uuids (the clipboard's HTML reader).
+  const keyOf = new Map(pages.map((name) => [name, newId()]));
   const files = new Map<string, { id: string; name: string; mimeType: string; size: number; path: string }>();
   const problems: Array<{ page: string; message: string }> = [];
   const document: ImportDocument = { format: 'blocknote-export', version: 1, pages: [], files: [] };
@@ -201,29 +222,30 @@ export function markdownToDocument(entries: ReadonlyMap<string, Uint8Array>): { 
       if (!files.has(target)) files.set(target, { id: `md-file-${files.size}`, name: path.posix.basename(target), mimeType: mimeOf(target), size: bytes.length, path: target });
       return { file: files.get(target)!.id };
     };
-    const parsed = markdownToBlocks(new TextDecoder().decode(entries.get(name)!), { resolve });
-    const title = parsed.title ?? path.posix.basename(name).replace(/\.md$/i, '').replace(/ [0-9a-f]{32}$/, '');
+    const parsed = readers[extensionOf(name)](entries.get(name)!, { resolve });
+    const title = parsed.title ?? path.posix.basename(name).replace(/\.[a-z]+$/i, '').replace(/ [0-9a-f]{32}$/, '');
     // The page of a folder is the file beside it with the folder's name (Notion's and our export's way).
-    let parentName = dir === '.' ? null : `${dir}.md`;
-    while (parentName && !keyOf.has(parentName)) parentName = path.posix.dirname(parentName) === '.' ? null : `${path.posix.dirname(parentName)}.md`;
-    document.pages.push({
-      id: keyOf.get(name)!,
-      parentId: parentName ? keyOf.get(parentName)! : null,
-      type: 'Note',
-      title,
-      blocks: parsed.blocks.map((b) => ({ id: `b${b.key}`, type: b.type, data: b.data, parentId: b.parent === null ? null : `b${b.parent}` })),
-    });
+    const pageOfFolder = (folder: string) => Object.keys(readers).map((extension) => `${folder}.${extension}`).find((file) => keyOf.has(file));
+    let folder = dir;
+    while (folder !== '.' && !pageOfFolder(folder)) folder = path.posix.dirname(folder);
+    const parentName = folder === '.' ? undefined : pageOfFolder(folder);
+    document.pages.push({ id: keyOf.get(name)!, parentId: parentName ? keyOf.get(parentName)! : null, type: 'Note', title, icon: parsed.icon ?? null, blocks: parsed.blocks });
     problems.push(...parsed.problems.map((message) => ({ page: title, message })));
   }
-  // Pictures: their real size and type.
-  document.files = [...files.values()];
+  // Pictures: their real size and type; files no block shows are not imported.
+  const shown = new Set<string>();
+  const fileById = new Map([...files.values()].map((file) => [file.id, file]));
   for (const page of document.pages) {
     for (const block of page.blocks) {
       const remote = block.data.remoteData as { fileId: string; size: number; mimeType: string } | undefined;
-      const file = remote ? document.files.find((f) => f.id === remote.fileId) : undefined;
-      if (remote && file) Object.assign(remote, { size: file.size, mimeType: file.mimeType });
+      const file = remote ? fileById.get(remote.fileId) : undefined;
+      if (remote && file) {
+        Object.assign(remote, { size: file.size, mimeType: file.mimeType });
+        shown.add(file.id);
+      }
     }
   }
+  document.files = [...files.values()].filter((file) => shown.has(file.id));
   return { document, problems };
 }
 

@@ -1,7 +1,7 @@
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, unzipSync, zipSync } from 'fflate';
 import type { WireBlock } from '../../schema/block';
 import { newId } from '../../schema/ids';
-import { api, body, createTestApp, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
+import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
 import type { JsonExport } from '../export/pageExport';
 
@@ -170,14 +170,17 @@ describe('importing our JSON export', () => {
   });
 });
 
+/** `POST import` of a file named `name` (Markdown, HTML: read by its name). */
+async function importNamed(bytes: Uint8Array | Buffer, fields: Record<string, string>, name: string, who: Actor = owner) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  const request = new Request('http://test.invalid/', { method: 'POST', body: form });
+  return t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie } });
+}
+
 describe('importing Markdown', () => {
-  async function importFile(bytes: Uint8Array | Buffer, fields: Record<string, string>, name: string) {
-    const form = new FormData();
-    for (const [key, value] of Object.entries(fields)) form.append(key, value);
-    form.append('file', new Blob([new Uint8Array(bytes)]), name);
-    const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-    return t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: owner.cookie } });
-  }
+  const importFile = importNamed;
   const sameFiles = (text: string) => text.replace(/files\/[0-9a-f-]{36}\//g, 'files/ID/');
 
   test('round trip: our Markdown zip imported and exported again gives the same text structure — pages, subpages, the picture, the link', async () => {
@@ -203,6 +206,94 @@ describe('importing Markdown', () => {
     const blocks = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${answer.page.id}/blocks`)).data;
     expect(blocks.map((b) => b.type)).toEqual(['text', 'checkbox', 'checkbox', 'table']);
     expect(blocks[1].data).toMatchObject({ checked: true, tokens: [{ text: 'молоко' }] });
+  });
+});
+
+describe('importing HTML', () => {
+  const importFile = importNamed;
+  type Answer = { page: { id: string; title: string }; pages: number; blocks: number; files: number; problems: Array<{ page: string; message: string }> };
+  const blocksOf = async (pageId: string) => body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${pageId}/blocks`)).data;
+  /** Blocks with their ids made positional and the ids in their data (files, pages) mapped by `ids`. */
+  const shape = (blocks: ReadonlyArray<Pick<WireBlock, 'id' | 'type' | 'data' | 'parentId'>>, ids: Map<string, string>) => {
+    const index = new Map(blocks.map((b, i) => [b.id, i]));
+    return blocks.map((b) => ({ type: b.type, parent: b.parentId === null ? null : index.get(b.parentId), data: JSON.parse(JSON.stringify(b.data).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => ids.get(id) ?? id)) as unknown }));
+  };
+
+  test('round trip: our HTML export of a page (headings, nested lists, to-dos, quote, code, table, picture, a link to its subpage) imported gives the same pages and blocks', async () => {
+    const page = await createPage(t, owner, { title: 'Квартал: HTML' });
+    const sub = await createPage(t, owner, { title: 'Подробности', parentId: page.id });
+    const fileId = await upload(page.id);
+    let last: string | null = null;
+    const put = async (type: string, data: Record<string, unknown>, parentId: string | null = null) => {
+      const block = expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: page.id, type, data, parentId, placeAfter: parentId ? null : last }), 201);
+      if (!parentId) last = block.id;
+      return block;
+    };
+    await put('heading1', { tokens: [{ text: 'Итоги' }] });
+    await put('heading2', { tokens: [{ text: 'Выручка' }] });
+    await put('text', { tokens: [{ text: 'Выросла ' }, { text: 'на 10%', bold: true }, { text: ', ' }, { text: 'курсив', italic: true }, { text: ', см. ' }, { text: '↗', link: { href: `/${sub.id}`, pageId: sub.id } }, { text: ' и ' }, { text: 'сайт', link: { href: 'https://example.com/' } }] });
+    const item = await put('bulletList', { tokens: [{ text: 'Пункт' }] });
+    await put('bulletList', { tokens: [{ text: 'Подпункт' }] }, item.id);
+    await put('orderedList', { tokens: [{ text: 'Первый' }] });
+    await put('orderedList', { tokens: [{ text: 'Второй' }] });
+    await put('checkbox', { tokens: [{ text: 'Сделано' }], checked: true });
+    await put('checkbox', { tokens: [{ text: 'Не сделано' }], checked: false });
+    await put('quote', { tokens: [{ text: 'Цитата' }] });
+    await put('code', { tokens: [{ text: 'const a = 1;\nconsole.log(a);' }], language: 'typescript' });
+    await put('table', { tokens: [{ text: 'Ключ', tableAddress: { x: 0, y: 0 } }, { text: 'Значение', tableAddress: { x: 1, y: 0 } }, { text: 'a', tableAddress: { x: 0, y: 1 } }, { text: 'b', tableAddress: { x: 1, y: 1 } }], tableLayout: { columns: 2, rows: 2, columnSizes: [120, 120] }, headerRow: true, headerColumn: false });
+    await put('image', { remoteData: { fileId, title: 'схема.png', size: PNG.length, mimeType: 'image/png' }, crop: null, scale: 0.5, align: 'left' });
+    await put('divider', {});
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: sub.id, type: 'text', data: { tokens: [{ text: 'Таблицы и графики' }] } }), 201);
+
+    const html = unzip((await exported(page.id, { format: 'html', subpages: true })).rawPayload);
+    expect(Object.keys(html).filter((n) => n.endsWith('.html')).sort()).toEqual(['Квартал HTML.html', 'Квартал HTML/Подробности.html']);
+    const zip = zipSync(html);
+    const target = await createPage(t, owner, { title: 'Из HTML' });
+    const res = await importFile(zip, { parentId: target.id }, 'Квартал HTML.zip');
+    expect(res.statusCode).toBe(201);
+    const answer = body<Answer>(res).data;
+    expect([answer.page.title, answer.pages, answer.files, answer.problems]).toEqual(['Квартал: HTML', 2, 1, []]);
+    const before = JSON.parse(strFromU8(unzip((await exported(page.id, { format: 'json', subpages: true })).rawPayload)['export.json'])) as JsonExport;
+    const after = JSON.parse(strFromU8(unzip((await exported(answer.page.id, { format: 'json', subpages: true })).rawPayload)['export.json'])) as JsonExport;
+    expect(after.pages.map((p) => [p.title, p.parentId === null ? null : after.pages.findIndex((q) => q.id === p.parentId)])).toEqual([
+      ['Квартал: HTML', null],
+      ['Подробности', 0],
+    ]);
+    const ids = new Map([...after.pages.map((p, i) => [p.id, before.pages[i].id] as const), ...after.files.map((f, i) => [f.id, before.files[i].id] as const)]);
+    for (const [i, copy] of after.pages.entries()) expect(shape(copy.blocks, ids)).toEqual(shape(before.pages[i].blocks, new Map()));
+    // The link points at the imported subpage; the picture is a new file with the same bytes.
+    expect(JSON.stringify(after.pages[0].blocks)).toContain(`"pageId":"${after.pages[1].id}"`);
+    expect(after.files[0].id).not.toBe(fileId);
+    const file = await api(t, owner.cookie, 'GET', `/api/file/${after.files[0].id}`);
+    expect([file.statusCode, Buffer.from(file.rawPayload).equals(PNG)]).toEqual([200, true]);
+  });
+
+  test('one .html file: sanitized (no script or handler stored), what it cannot take reported; nothing readable 422; who may not edit the place 403 before it is read', async () => {
+    const html =
+      '<!doctype html><html><head><title>Опасная страница</title><script>alert("head")</script></head><body>' +
+      '<h2 onclick="alert(\'h\')">Заголовок</h2><p>Текст <img src="https://example.com/x.png" onerror="alert(\'img\')" alt="картинка"> <a href="javascript:alert(\'a\')">ссылка</a></p>' +
+      '<script>alert("body")</script><img src="missing.png"></body></html>';
+    const res = await importFile(Buffer.from(html), { section: 'private' }, 'страница.html');
+    expect(res.statusCode).toBe(201);
+    const answer = body<Answer>(res).data;
+    expect(answer.page.title).toBe('Опасная страница');
+    expect(answer.problems).toEqual([{ page: 'Опасная страница', message: 'a picture not in the import (missing.png) is left out' }]);
+    const blocks = await blocksOf(answer.page.id);
+    expect(JSON.stringify(blocks)).not.toMatch(/alert|script|onerror|onclick|javascript/i);
+    expect(blocks.map((b) => [b.type, b.data])).toEqual([
+      ['heading2', { tokens: [{ text: 'Заголовок' }] }],
+      ['text', { tokens: [{ text: 'Текст ' }, { text: 'картинка', link: { href: 'https://example.com/x.png' } }, { text: ' ссылка' }] }],
+    ]);
+
+    const count = async () => Number((await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const pagesBefore = await count();
+    const empty = await importFile(Buffer.from('<html><body><script>alert(1)</script>  </body></html>'), { section: 'private' }, 'пусто.html');
+    expect([empty.statusCode, errorCode(empty)]).toEqual([422, 'validation_failed']);
+    expect((await importFile(zipSync({ 'a.html': new Uint8Array([0, 1, 2]), 'b.htm': Buffer.from('<p> </p>') }), { section: 'private' }, 'a.zip')).statusCode).toBe(422);
+    expect(await count()).toBe(pagesBefore);
+    // A reader of the page may not import under it; an outsider not at all: refused before the file is read (an unreadable one too).
+    expect((await importFile(Buffer.from(html), { parentId: child.id }, 'x.html', reader)).statusCode).toBe(403);
+    expect((await importFile(Buffer.from('<p> </p>'), { parentId: root.id }, 'x.html', outsider)).statusCode).toBe(403);
   });
 });
 

@@ -110,10 +110,10 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   /**
    * Import (docs/import-export.md «Importing»): multipart — `parentId` (a page to put it under) or
    * `section` (private or all, of the X-Workspace-Id workspace), then `file`: our JSON export (its
-   * zip, or export.json), a zip of Markdown files, or one `.md`. 201 with what was made and the
-   * problems met; 422 when the file is none of those.
+   * zip, or export.json), a zip of Markdown or HTML files, or one `.md` or `.html`. 201 with what
+   * was made and the problems met; 422 when the file is none of those.
    */
-  app.post('/api/v3/spaces/import', { schema: { tags: ['export'], summary: 'Import our JSON export, Markdown files (a zip or one .md) under a page or into a section' } }, async (request, reply) => {
+  app.post('/api/v3/spaces/import', { schema: { tags: ['export'], summary: 'Import our JSON export, Markdown or HTML files (a zip or one .md/.html) under a page or into a section' } }, async (request, reply) => {
     const user = requireUser(request);
     if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.validationFailed, 'send the file as multipart/form-data');
     const fields: Record<string, string> = Object.create(null);
@@ -128,13 +128,6 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       uploadName = part.filename;
     }
     if (!bytes) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file', [{ path: 'file', message: 'required' }]);
-    let read: ReturnType<typeof readExport>;
-    try {
-      read = readExport(new Uint8Array(bytes), uploadName);
-    } catch (error) {
-      if (error instanceof ImportError) throw new AppError(422, ERROR_CODES.validationFailed, error.message, [{ path: 'file', message: error.message }]);
-      throw error;
-    }
     const parentId = fields.parentId || null;
     const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
     let workspaceId: string;
@@ -151,6 +144,14 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       if (!workspace) throw forbidden('this workspace');
       if (!canCreateInSection(workspace.role, section ?? 'private', workspace.is_private === 1)) throw forbidden('creating pages in this section');
       workspaceId = workspace.id;
+    }
+    // Read once the caller may import here: reading HTML takes a DOM and time.
+    let read: Awaited<ReturnType<typeof readExport>>;
+    try {
+      read = await readExport(new Uint8Array(bytes), uploadName);
+    } catch (error) {
+      if (error instanceof ImportError) throw new AppError(422, ERROR_CODES.validationFailed, error.message, [{ path: 'file', message: error.message }]);
+      throw error;
     }
     const report = await app.db.transaction().execute(async (trx) => {
       await lockTree(trx, workspaceId);

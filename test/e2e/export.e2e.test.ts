@@ -8,7 +8,8 @@ import { fetchJson } from '../helpers/serverProcess';
 /*
  * Export (issue 18) in real Chromium: the page menu's «Экспорт…», a format and «Вместе с
  * подстраницами», «Скачать» — a zip the browser saves, holding the page and its subpage as
- * Markdown (or our JSON); the JSON zip imported back under another page with «Импорт в эту страницу…».
+ * Markdown (or our JSON); the JSON zip imported back under another page with «Импорт в эту страницу…»,
+ * and an HTML file picked there becomes a page.
  */
 
 const suite = browserSuite();
@@ -116,5 +117,47 @@ it('«Импорт» in the sidebar: a section, the file picker, what was made a
   await dialog.getByRole('button', { name: 'Открыть' }).click();
   await page.locator('[data-slate-editor]', { hasText: 'Купить хлеб' }).waitFor();
   await page.locator('.sidebar', { hasText: 'Заметки' }).waitFor();
+  await page.context().close();
+});
+
+it('«Импорт в эту страницу…» takes an .html file: a page of its blocks opens; its scripts never run', async () => {
+  const page = await suite.signedIn('export.html@example.com');
+  const cookie = await cookieOf(page);
+  const inbox = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Входящие' }) })).data.id;
+  const html =
+    '<!doctype html><html><head><meta charset="utf-8"><title>Планёрка</title><script>window.__ran = "head"</script></head><body>' +
+    '<h1>Планёрка</h1><h2>Решения</h2><p>Запускаем <strong>в понедельник</strong>, подробности на <a href="https://example.com/">сайте</a>.</p>' +
+    '<ul><li>Дизайн<ul><li>Макеты</li></ul></li><li>Вёрстка</li></ul>' +
+    '<ul><li><input type="checkbox" checked> Согласовать бюджет</li></ul>' +
+    '<blockquote>Сроки не двигаем</blockquote><pre><code class="language-javascript">launch();</code></pre>' +
+    '<table><tr><th>Кто</th><th>Что</th></tr><tr><td>Аня</td><td>Тексты</td></tr></table>' +
+    '<img src="x" onerror="window.__ran = \'img\'"><script>window.__ran = "body"</script></body></html>';
+  await page.goto(`${suite.server.url}/${inbox}`);
+  await page.locator('[data-slate-editor]').waitFor();
+  await page.getByRole('button', { name: 'Действия со страницей' }).click();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('menuitem', { name: 'Импорт в эту страницу…' }).click()]);
+  expect(await chooser.element().getAttribute('accept')).toContain('.html');
+  await chooser.setFiles({ name: 'Планёрка.html', mimeType: 'text/html', buffer: Buffer.from(html) });
+  await page.waitForURL((url) => url.pathname !== `/${inbox}`);
+  // The picture without its file is reported, the rest imported.
+  await page.locator('.toast', { hasText: 'Не всё удалось импортировать' }).waitFor();
+  const editor = page.locator('[data-slate-editor]');
+  await editor.getByText('Решения').waitFor();
+  await editor.getByText('Макеты').waitFor();
+  await editor.getByText('Аня').waitFor();
+  const id = new URL(page.url()).pathname.slice(1);
+  const copy = (await fetchJson<{ data: { title: string; parentId: string } }>(`${S()}/element/${id}`, { cookie })).data;
+  expect([copy.title, copy.parentId]).toEqual(['Планёрка', inbox]);
+  const blocks = (await fetchJson<{ data: Array<{ type: string; parentId: string | null }> }>(`${S()}/note/${id}/blocks`, { cookie })).data;
+  expect(blocks.map((b) => b.type)).toEqual(['heading2', 'text', 'bulletList', 'bulletList', 'bulletList', 'checkbox', 'quote', 'code', 'table']);
+  expect(blocks[3].parentId).not.toBeNull();
+  expect(await page.evaluate(() => (window as unknown as { __ran?: string }).__ran)).toBeUndefined();
+  await shoot(page, 'import-html-1280-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'import-html-1280-dark');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await shoot(page, 'import-html-375-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shoot(page, 'import-html-375-light');
   await page.context().close();
 });

@@ -87,7 +87,7 @@ export function ImportDialog({ workspaceId, sections, onClose }: { workspaceId: 
         <>
           <p className="export-hint">{t('export.importWhat')}</p>
           <ul className="import-kinds">
-            {(['markdown', 'json'] as const).map((kind) => (
+            {(['markdown', 'html', 'json'] as const).map((kind) => (
               <li key={kind}>{t(`export.importKinds.${kind}`)}</li>
             ))}
           </ul>

@@ -13,10 +13,10 @@ export interface ImportAnswer {
 /** Where an import goes: under a page, or at the top of a section of a workspace. */
 export type ImportPlace = { parentId: string } | { section: 'private' | 'all'; workspaceId: string };
 
-/** The files an import takes (docs/import-export.md «Importing»), for the browser's picker. */
-export const IMPORT_ACCEPT = '.zip,.json,.md,.markdown,application/zip,application/json,text/markdown';
+/** What the import picker offers: our JSON export, Markdown or HTML — a zip, export.json, a .md, an .html. */
+export const IMPORT_ACCEPT = '.zip,.json,.md,.markdown,.html,.htm,application/zip,application/json,text/markdown,text/html';
 
-/** Uploads a file to be imported (our JSON export, Markdown, …) at a place. */
+/** Uploads a file to be imported (our JSON export, Markdown, HTML, …) at a place. */
 export async function importInto(place: ImportPlace, file: File): Promise<ImportAnswer> {
   const form = new FormData();
   if ('parentId' in place) form.append('parentId', place.parentId);
