@@ -24,6 +24,7 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
   const { t } = useTranslation();
   const [format, setFormat] = useState<ExportFormat>('markdown');
   const [subpages, setSubpages] = useState(true);
+  const [comments, setComments] = useState(false);
   const [job, setJob] = useState<WireExportJob | null>(null);
   const [previous, setPrevious] = useState<WireExportJob | null>(null);
   const [failed, setFailed] = useState(false);
@@ -63,7 +64,7 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
     setFailed(false);
     const target: ExportTarget = subject.kind === 'page' ? { kind: 'page', pageId: subject.pageId, subpages } : { kind: 'workspace', workspaceId: subject.workspaceId };
     try {
-      setJob(await startExport(target, format));
+      setJob(await startExport(target, format, format === 'json' && comments));
     } catch {
       setFailed(true);
     }
@@ -127,6 +128,12 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
             <label className="export-subpages">
               <input type="checkbox" checked={subpages} onChange={(e) => setSubpages(e.target.checked)} />
               {t('export.subpages')}
+            </label>
+          )}
+          {format === 'json' && (
+            <label className="export-subpages">
+              <input type="checkbox" checked={comments} onChange={(e) => setComments(e.target.checked)} />
+              {t('export.comments')}
             </label>
           )}
           {(failed || job?.status === 'failed') && (

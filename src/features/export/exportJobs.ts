@@ -14,8 +14,8 @@ const POLL_MS = 1_000;
 
 export type ExportTarget = { kind: 'page'; pageId: string; subpages: boolean } | { kind: 'workspace'; workspaceId: string };
 
-export async function startExport(target: ExportTarget, format: ExportFormat): Promise<WireExportJob> {
-  const body = target.kind === 'page' ? { pageId: target.pageId, subpages: target.subpages, format } : { workspaceId: target.workspaceId, format };
+export async function startExport(target: ExportTarget, format: ExportFormat, comments = false): Promise<WireExportJob> {
+  const body = target.kind === 'page' ? { pageId: target.pageId, subpages: target.subpages, format, comments } : { workspaceId: target.workspaceId, format, comments };
   return (await api<WireExportJob>(EXPORTS, { method: 'POST', body })).data;
 }
 
