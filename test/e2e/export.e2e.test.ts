@@ -117,6 +117,13 @@ it('«Импорт» in the sidebar: a section, the file picker, what was made a
   await dialog.getByRole('button', { name: 'Открыть' }).click();
   await page.locator('[data-slate-editor]', { hasText: 'Купить хлеб' }).waitFor();
   await page.locator('.sidebar', { hasText: 'Заметки' }).waitFor();
+  // On a phone it opens from the drawer.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('.shell-reopen').click();
+  await page.locator('.shell-drawer .sidebar-tool', { hasText: 'Импорт' }).click();
+  await page.getByRole('dialog', { name: 'Импорт' }).getByRole('radio', { name: /Личные/ }).waitFor();
+  await shoot(page, 'import-dialog-375-dark');
   await page.context().close();
 });
 
