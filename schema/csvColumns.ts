@@ -1,11 +1,12 @@
-import { DATABASE_LIMITS, MAIN_FIELD_ID, type DatabaseField, type SelectOption } from '../../../schema/blocks/database';
-import { foldText, parseDate, parseNumber, splitList, textToValue } from '../../../schema/database';
-import { isSafeHref } from '../../../schema/token';
-import type { RowValue } from '../../../schema/blocks/database';
-import { isEmail } from '../auth/emailSuggestions';
+import { DATABASE_LIMITS, MAIN_FIELD_ID, type DatabaseField, type SelectOption } from './blocks/database';
+import { foldText, parseDate, parseNumber, splitList, textToValue } from './database';
+import { isSafeHref } from './token';
+import type { RowValue } from './blocks/database';
+import { isEmail } from './user';
 
 /*
- * What type each CSV column gets (docs/web-app.md, «CSV»), and the columns' text as values of
+ * What type each CSV column gets (docs/web-app.md, «CSV»; shared by the web app's CSV import and
+ * the server's Notion import, docs/import-export.md «Notion»), and the columns' text as values of
  * those fields through the schema's own rules (textToValue), so an import reads a cell exactly
  * as a paste or a retype would. Anything that cannot be read is reported, never dropped silently.
  */
