@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8 } from 'fflate';
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
@@ -15,6 +15,8 @@ import { insertBlock } from '../repositories/blocks';
 import { storageKeyFor, storagePath } from '../repositories/files';
 import { insertPage } from '../repositories/pages';
 import { markdownToDocument } from './markdownImport';
+import { archiveBudget, ImportError, unzipWithin } from './archive';
+import { isNotionExport, notionToDocument } from './notionImport';
 import { nowIso } from '../time';
 
 /**
@@ -66,28 +68,30 @@ export interface ImportReport {
 
 /**
  * What an upload holds, as our export's document: a zip with `export.json` (our JSON export), a
- * zip of Markdown files (with their pictures), our JSON alone, or one Markdown file (`name` ends in
- * `.md`). Throws with a message a person can read.
+ * Notion «Markdown & CSV» export (server/export/notionImport.ts), a zip of Markdown files (with
+ * their pictures), our JSON alone, or one Markdown file (`name` ends in `.md`). Throws with a
+ * message a person can read.
  */
 export function readExport(bytes: Uint8Array, name = ''): { document: ImportDocument; files: Map<string, Uint8Array>; problems: Array<{ page: string; message: string }> } {
   let json: string;
   let entries: Record<string, Uint8Array> = {};
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-    try {
-      entries = unzipSync(bytes);
-    } catch {
-      throw new ImportError('the zip cannot be read');
-    }
+    // Within bounds: a zip (and a Notion export's zips inside it) may not unpack into more than ARCHIVE_LIMITS.
+    const budget = archiveBudget();
+    entries = unzipWithin(bytes, budget);
     const found = Object.keys(entries).find((n) => n === 'export.json' || n.endsWith('/export.json'));
     if (!found) {
       const files = new Map(Object.entries(entries));
+      if (isNotionExport([...files.keys()])) return notionToDocument(files, budget);
       if (![...files.keys()].some((n) => n.toLowerCase().endsWith('.md'))) throw new ImportError('the zip holds neither export.json nor Markdown files');
-      return { ...markdownToDocument(files), files };
+      const { document, problems } = markdownToDocument(files);
+      return { document, problems, files };
     }
     json = strFromU8(entries[found]);
   } else if (name.toLowerCase().endsWith('.md') || name.toLowerCase().endsWith('.markdown')) {
     const files = new Map([[name.replace(/\.markdown$/i, '.md').replace(/^.*[\\/]/, ''), bytes]]);
-    return { ...markdownToDocument(files), files };
+    const { document, problems } = markdownToDocument(files);
+    return { document, problems, files };
   } else json = new TextDecoder().decode(bytes);
   let raw: unknown;
   try {
@@ -100,7 +104,7 @@ export function readExport(bytes: Uint8Array, name = ''): { document: ImportDocu
   return { document: parsed.data, files: new Map(Object.entries(entries)), problems: [] };
 }
 
-export class ImportError extends Error {}
+export { ImportError };
 
 /** Data with its page links, page blocks and files moved to the new ids. */
 function remap(data: Record<string, unknown>, pages: ReadonlyMap<string, string>, files: ReadonlyMap<string, string>): Record<string, unknown> {
