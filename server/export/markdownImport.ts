@@ -74,7 +74,8 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           const link = token as Tokens.Link;
           const target = targets.resolve(link.href);
           const inner = inline(link.tokens, marks);
-          if (target && 'page' in target) out.push(...inner.map((t) => ({ ...t, link: { href: `/${target.page}`, pageId: target.page } })));
+          // A page link reads as the app's do: the page's icon and current title drawn before its text, `↗` (its Markdown text would repeat the title).
+          if (target && 'page' in target) out.push({ text: '↗', ...marks, link: { href: `/${target.page}`, pageId: target.page } });
           else if (isSafeHref(link.href)) out.push(...inner.map((t) => ({ ...t, link: { href: link.href } })));
           else out.push(...inner);
           break;

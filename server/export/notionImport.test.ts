@@ -1,4 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
+import type { DatabaseData } from '../../schema/blocks/database';
+import { detectColumnType } from '../../schema/csvColumns';
 import { archiveBudget, ImportError } from './archive';
 import { isNotionExport, notionDateText, notionNumber, notionToDocument, relationItems, splitRow } from './notionImport';
 
@@ -121,6 +123,13 @@ describe('an export as a document', () => {
     ]);
     expect(document.files.map((f) => f.path)).toEqual([`П ${A}/Отчёт.pdf`]);
     expect(problems.map((p) => p.message)).toEqual([`«П ${A}/old.zip» is left out: no page shows it`]);
+  });
+
+  test("a small database's status column (3 names in 5 rows) is a select, as in Notion (the web CSV import would keep it text)", () => {
+    const { document } = notionToDocument(files({ [`Д ${A}.csv`]: 'Name,Статус\nа,Готово\nб,В работе\nв,План\nг,План\nд,В работе\n' }));
+    const { config } = document.pages[0].blocks[0].data as unknown as DatabaseData;
+    expect(config.fields.f1).toEqual({ name: 'Статус', type: 'select', options: [{ id: 'o1', name: 'Готово' }, { id: 'o2', name: 'В работе' }, { id: 'o3', name: 'План' }] });
+    expect(detectColumnType(['Готово', 'В работе', 'План', 'План', 'В работе'])).toBe('text');
   });
 
   test('what cannot be read is reported: a broken CSV line, cells beyond the columns, files nobody shows', () => {

@@ -133,6 +133,9 @@ export function notionDateText(text: string, order: 'dm' | 'md' = 'dm'): string 
   return end === null ? null : `${start} → ${end}`;
 }
 
+/** A column is a select when it has at most this share of distinct names to cells (the web CSV import: a half): a small database's status column is one. */
+const NOTION_OPTION_SHARE = 0.75;
+
 const NOTION_NUMBER = /^([-+]?)([$€£¥₽]?)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(%?)$/;
 const SYMBOL_FORMATS: Record<string, NumberFormat> = { $: 'usd', '€': 'eur', '₽': 'rub', '%': 'percent' };
 
@@ -403,7 +406,7 @@ function readDatabase(database: NotionDatabase, entries: ReadonlyMap<string, Uin
       const slashes = filled.map((cell) => /^(\d{1,2})\/(\d{1,2})\//.exec(cell.trim())).filter((m) => m !== null);
       const order = slashes.some((m) => Number(m[2]) > 12) && !slashes.some((m) => Number(m[1]) > 12) ? 'md' : 'dm';
       const read = cells.map((cell) => notionDateText(cell, order) ?? notionNumber(cell)?.text ?? cell);
-      const type = detectColumnType(read);
+      const type = detectColumnType(read, { optionShare: NOTION_OPTION_SHARE });
       if (type === 'date' || type === 'number') cells.forEach((_, row) => (matrix[row][index] = read[row]));
       field = fieldFor(name, type, matrix.map((row) => row[index]));
       if (field.type === 'number') {

@@ -10,7 +10,7 @@ export interface ImportAnswer {
   problems: Array<{ page: string; message: string }>;
 }
 
-/** Uploads our JSON export or Markdown (a zip, export.json, a .md) to be made under `parentId`. */
+/** Uploads our JSON export, a Notion export or Markdown (a zip, export.json, a .md) to be made under `parentId`. */
 export async function importUnder(parentId: string, file: File): Promise<ImportAnswer> {
   const form = new FormData();
   form.append('parentId', parentId);

@@ -134,7 +134,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
     void action();
   };
 
-  /** Our JSON export, or Markdown (a zip of .md files, or one), made under this page; the first page made opens. */
+  /** Our JSON export, a Notion «Markdown & CSV» zip, or Markdown (a zip of .md files, or one), made under this page; the first page made opens. */
   const importHere = async () => {
     const file = await pickFile('.zip,.json,.md,.markdown,application/zip,application/json,text/markdown');
     if (!file) return;
