@@ -66,13 +66,6 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       uploadName = part.filename;
     }
     if (!bytes) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file', [{ path: 'file', message: 'required' }]);
-    let read: ReturnType<typeof readExport>;
-    try {
-      read = readExport(new Uint8Array(bytes), uploadName);
-    } catch (error) {
-      if (error instanceof ImportError) throw new AppError(422, ERROR_CODES.validationFailed, error.message, [{ path: 'file', message: error.message }]);
-      throw error;
-    }
     const parentId = fields.parentId || null;
     const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
     let workspaceId: string;
@@ -89,6 +82,14 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       if (!workspace) throw forbidden('this workspace');
       if (!canCreateInSection(workspace.role, section ?? 'private', workspace.is_private === 1)) throw forbidden('creating pages in this section');
       workspaceId = workspace.id;
+    }
+    // Read only for whoever may import there (a Notion export's zips are unpacked here).
+    let read: ReturnType<typeof readExport>;
+    try {
+      read = readExport(new Uint8Array(bytes), uploadName);
+    } catch (error) {
+      if (error instanceof ImportError) throw new AppError(422, ERROR_CODES.validationFailed, error.message, [{ path: 'file', message: error.message }]);
+      throw error;
     }
     const report = await app.db.transaction().execute(async (trx) => {
       await lockTree(trx, workspaceId);

@@ -181,11 +181,19 @@ test('a Notion export: pages, subpage, picture, a database with typed fields, ro
   expect(await blocksOf(install.id)).toEqual([]);
 });
 
-test('who may: a reader of a page may not import under it (403), nothing is made', async () => {
+/** A part zip of 20,001 files: more than an import unpacks. */
+function tooManyFiles(): Uint8Array {
+  const many: Record<string, Uint8Array> = {};
+  for (let i = 0; i <= 20_000; i += 1) many[`Страница ${i} ${ID.project}.md`] = new Uint8Array(0);
+  return zipSync({ 'Export-1-Part-1.zip': zipSync(many, { level: 0 }) });
+}
+
+test('who may: a reader of a page may not import under it (403, before the zip is even read), nothing is made', async () => {
   const shared = await createPage(t, owner, { title: 'Общая' });
   await share(t, owner, shared.id, [{ userId: reader.id, accessLevel: 'read' }]);
   const before = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   expect((await importZip(notionExport(), { parentId: shared.id }, reader)).statusCode).toBe(403);
+  expect((await importZip(tooManyFiles(), { parentId: shared.id }, reader)).statusCode).toBe(403);
   const after = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   expect(Number(after.n)).toBe(Number(before.n));
   // Into the reader's own private section it goes.
@@ -193,9 +201,7 @@ test('who may: a reader of a page may not import under it (403), nothing is made
 });
 
 test('a zip whose part unpacks into too many files is refused (422) before anything is made', async () => {
-  const many: Record<string, Uint8Array> = {};
-  for (let i = 0; i <= 20_000; i += 1) many[`Страница ${i} ${ID.project}.md`] = new Uint8Array(0);
-  const bomb = zipSync({ 'Export-1-Part-1.zip': zipSync(many, { level: 0 }) });
+  const bomb = tooManyFiles();
   const before = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const res = await importZip(bomb, { section: 'private' });
   expect(res.statusCode).toBe(422);
