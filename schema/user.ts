@@ -4,6 +4,11 @@ import { LIMITS, LOGIN_CODE_LENGTH } from './constants';
 /** The spec's e-mail check: something, an at sign, a domain, a dot and a suffix, no whitespace. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** Whether a string is an e-mail address by the spec's rule: something, @, a domain, a dot, a suffix, no whitespace. */
+export function isEmail(value: string): boolean {
+  return EMAIL_PATTERN.test(value);
+}
+
 export const emailSchema = z
   .string()
   .trim()

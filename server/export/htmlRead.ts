@@ -6,7 +6,7 @@ import { flatPositions } from '../../plugins/withClipboard/serialize';
 import { toWire } from '../../schema/block';
 import { isSafeHref } from '../../schema/token';
 import type { ImportDocument } from './jsonImport';
-import { pageFilesToDocument, readMarkdownFile, type MarkdownTargets, type PageFileReader } from './markdownImport';
+import { pageFilesToDocument, readMarkdownPage, type MarkdownTargets, type PageFileReader } from './markdownImport';
 
 /**
  * Reading HTML files as pages (issue 18, import; docs/import-export.md «HTML»), in the worker
@@ -205,8 +205,8 @@ export async function readHtmlFiles(files: ReadonlyMap<string, Uint8Array>, opti
       if (page.empty) empty += 1;
       return page;
     };
-    const read = pageFilesToDocument(files, { html, htm: html, ...(options.markdown ? { md: readMarkdownFile } : {}) });
-    return read.document.pages.length === empty ? { refused: 'the HTML holds nothing readable' } : read;
+    const read = pageFilesToDocument(files, { html, htm: html, ...(options.markdown ? { md: readMarkdownPage } : {}) });
+    return read.document.pages.length === empty ? { refused: 'the HTML holds nothing readable' } : { document: read.document, problems: read.problems };
   } finally {
     dom.window.close();
   }

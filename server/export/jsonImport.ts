@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8 } from 'fflate';
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
@@ -16,6 +16,8 @@ import { insertBlock } from '../repositories/blocks';
 import { storageKeyFor, storagePath } from '../repositories/files';
 import { insertPage } from '../repositories/pages';
 import { markdownToDocument } from './markdownImport';
+import { archiveBudget, ImportError, unzipWithin } from './archive';
+import { isNotionExport, notionToDocument } from './notionImport';
 import { nowIso } from '../time';
 
 /**
@@ -81,34 +83,35 @@ export interface ImportReport {
 
 /**
  * What an upload holds, as our export's document: a zip with `export.json` (our JSON export), a
- * zip of Markdown or HTML files (with their pictures; each file read by its extension), our JSON
- * alone, or one Markdown or HTML file (`name` ends in `.md`, `.html`…). Throws with a message a
- * person can read.
+ * Notion «Markdown & CSV» export (server/export/notionImport.ts), a zip of Markdown or HTML files
+ * (with their pictures; each file read by its extension), our JSON alone, or one Markdown or HTML
+ * file (`name` ends in `.md`, `.html`…). Throws with a message a person can read.
  */
 export async function readExport(bytes: Uint8Array, name = ''): Promise<{ document: ImportDocument; files: Map<string, Uint8Array>; problems: Array<{ page: string; message: string }> }> {
   let json: string;
   let entries: Record<string, Uint8Array> = {};
   const lower = name.toLowerCase();
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-    try {
-      entries = unzipSync(bytes);
-    } catch {
-      throw new ImportError('the zip cannot be read');
-    }
+    // Within bounds: a zip (and a Notion export's zips inside it) may not unpack into more than ARCHIVE_LIMITS.
+    const budget = archiveBudget();
+    entries = unzipWithin(bytes, budget);
     const found = Object.keys(entries).find((n) => n === 'export.json' || n.endsWith('/export.json'));
     if (!found) {
       const files = new Map(Object.entries(entries));
       const has = (pattern: RegExp) => [...files.keys()].some((n) => pattern.test(n) && !n.startsWith('__MACOSX/'));
       const markdown = has(/\.md$/i);
+      if (markdown && isNotionExport([...files.keys()])) return notionToDocument(files, budget);
       // HTML (with any Markdown beside it) is read in a worker with a DOM: see htmlImport.ts.
       if (has(/\.html?$/i)) return { ...(await (await import('./htmlImport')).htmlToDocument(files, { markdown })), files };
       if (!markdown) throw new ImportError('the zip holds neither export.json nor Markdown or HTML files');
-      return { ...markdownToDocument(files), files };
+      const { document, problems } = markdownToDocument(files);
+      return { document, problems, files };
     }
     json = strFromU8(entries[found]);
   } else if (lower.endsWith('.md') || lower.endsWith('.markdown')) {
     const files = new Map([[name.replace(/\.markdown$/i, '.md').replace(/^.*[\\/]/, ''), bytes]]);
-    return { ...markdownToDocument(files), files };
+    const { document, problems } = markdownToDocument(files);
+    return { document, problems, files };
   } else if (lower.endsWith('.html') || lower.endsWith('.htm')) {
     const files = new Map([[name.replace(/^.*[\\/]/, ''), bytes]]);
     return { ...(await (await import('./htmlImport')).htmlToDocument(files)), files };
@@ -124,7 +127,7 @@ export async function readExport(bytes: Uint8Array, name = ''): Promise<{ docume
   return { document: parsed.data, files: new Map(Object.entries(entries)), problems: [] };
 }
 
-export class ImportError extends Error {}
+export { ImportError };
 
 /** Data with its page links, page blocks and files moved to the new ids. */
 function remap(data: Record<string, unknown>, pages: ReadonlyMap<string, string>, files: ReadonlyMap<string, string>): Record<string, unknown> {

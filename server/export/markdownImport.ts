@@ -1,5 +1,6 @@
 import { marked, type Token as MdToken, type Tokens } from 'marked';
 import { CODE_LANGUAGES } from '../../schema/blocks/code';
+import { DEFAULT_CALLOUT_ICON } from '../../schema/blocks/callout';
 import path from 'node:path';
 import { canonicalTokens, isSafeHref, type Token } from '../../schema/token';
 import type { ImportDocument } from './jsonImport';
@@ -23,7 +24,9 @@ export interface ImportedBlock {
 
 export interface MarkdownTargets {
   /** A link's target inside the import: a page (its key in the import) or a file (bytes and name), else null. */
-  resolve(href: string): { page: string } | { file: string } | null;
+  resolve(href: string): { page: string } | { file: string; name: string } | null;
+  /** Whether a page of the import is a subpage of this one: a link to it alone in its paragraph is its page block. */
+  isChild?(page: string): boolean;
 }
 
 /** What a Markdown document becomes: its title (a leading `# ` heading, as our export writes it) and its blocks. */
@@ -72,7 +75,8 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           const link = token as Tokens.Link;
           const target = targets.resolve(link.href);
           const inner = inline(link.tokens, marks);
-          if (target && 'page' in target) out.push(...inner.map((t) => ({ ...t, link: { href: `/${target.page}`, pageId: target.page } })));
+          // A page link reads as the app's do: the page's icon and current title drawn before its text, `↗` (its Markdown text would repeat the title).
+          if (target && 'page' in target) out.push({ text: '↗', ...marks, link: { href: `/${target.page}`, pageId: target.page } });
           else if (isSafeHref(link.href)) out.push(...inner.map((t) => ({ ...t, link: { href: link.href } })));
           else out.push(...inner);
           break;
@@ -108,6 +112,16 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           const only = paragraph.tokens.filter((t) => !(t.type === 'text' && !t.text.trim()));
           if (only.length === 1 && only[0].type === 'image') {
             picture(only[0] as Tokens.Image, parent);
+            break;
+          }
+          // A link alone to a file of the import is the file (an attachment); to a subpage, its page block.
+          const target = only.length === 1 && only[0].type === 'link' ? targets.resolve((only[0] as Tokens.Link).href) : null;
+          if (target && 'file' in target) {
+            add(parent, 'file', { remoteData: { fileId: target.file, title: (only[0] as Tokens.Link).text.trim() || target.name, size: 0, mimeType: 'application/octet-stream' } });
+            break;
+          }
+          if (target && targets.isChild?.(target.page)) {
+            add(parent, 'document', { pageId: target.page });
             break;
           }
           const formula = /^\$\$\s*([\s\S]*?)\s*\$\$$/.exec(paragraph.text.trim());
@@ -156,8 +170,12 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           break;
         }
         case 'html': {
-          const text = (token as Tokens.HTML).text.replace(/<[^>]*>/g, '').trim();
-          if (text) add(parent, 'text', { tokens: [{ text }] });
+          const html = (token as Tokens.HTML).text;
+          const text = html.replace(/<[^>]*>/g, '').trim();
+          // Notion writes its callouts as `<aside>💡 text</aside>`: a callout, its leading emoji the icon.
+          const callout = /^<aside>/i.test(html.trim()) ? /^(\p{Extended_Pictographic}\uFE0F?)\s*([\s\S]*)$/u.exec(text) : null;
+          if (/^<aside>/i.test(html.trim())) add(parent, 'callout', { tokens: canonicalTokens([{ text: callout ? callout[2] : text }].filter((t) => t.text !== '')), icon: callout ? callout[1] : DEFAULT_CALLOUT_ICON });
+          else if (text) add(parent, 'text', { tokens: [{ text }] });
           break;
         }
         default:
@@ -179,74 +197,150 @@ function decode(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? _m);
 }
 
+type DocumentPage = ImportDocument['pages'][number];
+type DocumentBlock = DocumentPage['blocks'][number];
+type DocumentFile = ImportDocument['files'][number];
+
 /** A page file's reading (Markdown, HTML): its title and icon if it names them, its blocks (`parentId` naming an earlier block's `id`), what it could not take. */
-export type PageFileReader = (text: Uint8Array, targets: MarkdownTargets) => { title: string | null; icon?: string | null; blocks: ImportDocument['pages'][number]['blocks']; problems: string[] };
+export type PageFileReader = (bytes: Uint8Array, targets: MarkdownTargets) => { title: string | null; icon?: string | null; blocks: DocumentBlock[]; problems: string[] };
 
 /** Markdown as a page file's reading. */
-export const readMarkdownFile: PageFileReader = (bytes, targets) => {
+export const readMarkdownPage: PageFileReader = (bytes, targets) => {
   const parsed = markdownToBlocks(new TextDecoder().decode(bytes), targets);
-  return { ...parsed, blocks: parsed.blocks.map((b) => ({ id: `b${b.key}`, type: b.type, data: b.data, parentId: b.parent === null ? null : `b${b.parent}` })) };
+  return { title: parsed.title, problems: parsed.problems, blocks: parsed.blocks.map((b) => ({ id: `b${b.key}`, type: b.type, data: b.data, parentId: b.parent === null ? null : `b${b.parent}` })) };
 };
 
-/** Markdown files (a zip's entries by path, or one file) as our export's document: a page per `.md`, a folder's pages under the page of the same name, pictures from the zip. */
-export function markdownToDocument(entries: ReadonlyMap<string, Uint8Array>): { document: ImportDocument; problems: Array<{ page: string; message: string }> } {
-  return pageFilesToDocument(entries, { md: readMarkdownFile });
+/**
+ * What a set of page files holds beyond plain files in folders (a Notion export,
+ * server/export/notionImport.ts, says more): the defaults read ours and plain folders of files.
+ */
+export interface MarkdownLayout {
+  /** Files that are not pages of their own (a database's rows, which the caller reads). */
+  rows?: ReadonlySet<string>;
+  /** A link's target when it is no page file of the import: a page's key (a database's page, a row) or null. `path` is the link resolved against the file's folder (null for an address). */
+  target?(path: string | null, href: string): string | null;
+  /** The key of the page a folder's files go under; the default is the page file beside it of the folder's name, else the nearest such page up. */
+  folderPage?(dir: string): string | null;
+  /** The parent of a page that `target` names (a subpage's link alone in its paragraph is its page block). */
+  parentOf?(key: string): string | null;
+}
+
+/** The page files of an import as they are read: the pages' keys by file, the files of the zip their links show. */
+export interface MarkdownReading {
+  entries: ReadonlyMap<string, Uint8Array>;
+  layout: MarkdownLayout;
+  /** Page files → their keys in the document. */
+  pages: Map<string, string>;
+  /** Page keys → their parents' keys. */
+  parents: Map<string, string | null>;
+  /** Files of the zip that links and pictures pointed at, by path. */
+  files: Map<string, DocumentFile>;
+}
+
+const extensionOf = (name: string) => /\.([a-z]+)$/i.exec(name)?.[1].toLowerCase() ?? '';
+
+/**
+ * The files of an import that are pages (of the `extensions` read; not `rows`, not macOS's
+ * leftovers), parents' folders first, with their keys in the document: uuids, since a reader may
+ * hand them to code that takes page links only to uuids (the clipboard's HTML reader).
+ */
+export function pageFiles(entries: ReadonlyMap<string, Uint8Array>, rows: ReadonlySet<string> = new Set(), extensions: readonly string[] = ['md']): Map<string, string> {
+  const names = [...entries.keys()].filter((name) => extensions.includes(extensionOf(name)) && !name.startsWith('__MACOSX/') && !rows.has(name)).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  return new Map(names.map((name) => [name, newId()]));
+}
+
+/** The page under which a folder's files go: the page file beside it with the folder's name, else the nearest such page up. */
+export function nearestFolderPage(dir: string, pages: ReadonlyMap<string, string>, extensions: readonly string[] = ['md']): string | null {
+  for (let at = dir; at !== '.' && at !== ''; at = path.posix.dirname(at)) {
+    for (const extension of extensions) if (pages.has(`${at}.${extension}`)) return pages.get(`${at}.${extension}`)!;
+  }
+  return null;
+}
+
+/** A file's title when it names none itself: its name without its extension and a Notion-style id suffix (` <32 hex>`). */
+export function titleOfName(name: string): string {
+  return path.posix.basename(name).replace(/\.(md|csv|html?)$/i, '').replace(/_all$/, '').replace(/\s?[0-9a-f]{32}$/, '').trim();
 }
 
 /**
- * Page files (a zip's entries by path) as our export's document: a page per file whose extension
- * has a reader (`md`, `html`…), a folder's pages under the page of the same name beside it,
- * links between them and pictures from the zip given to the readers as targets.
+ * The targets of one page file's links, resolved from its folder: a page of the import (a page
+ * link, or a page block for a subpage alone in its paragraph), a file of the zip (a picture, an
+ * attachment); `key` is the page's own key.
  */
-export function pageFilesToDocument(entries: ReadonlyMap<string, Uint8Array>, readers: Readonly<Record<string, PageFileReader>>): { document: ImportDocument; problems: Array<{ page: string; message: string }> } {
-  const extensionOf = (name: string) => /\.([a-z]+)$/i.exec(name)?.[1].toLowerCase() ?? '';
-  const pages = [...entries.keys()].filter((name) => Object.hasOwn(readers, extensionOf(name)) && !name.startsWith('__MACOSX/')).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
-  // Page keys are uuids: a reader may hand them to code that takes page links only to uuids (the clipboard's HTML reader).
-  const keyOf = new Map(pages.map((name) => [name, newId()]));
-  const files = new Map<string, { id: string; name: string; mimeType: string; size: number; path: string }>();
-  const problems: Array<{ page: string; message: string }> = [];
-  const document: ImportDocument = { format: 'blocknote-export', version: 1, pages: [], files: [] };
-  for (const name of pages) {
-    const dir = path.posix.dirname(name);
-    const resolve = (href: string): { page: string } | { file: string } | null => {
-      if (/^[a-z]+:/i.test(href) || href.startsWith('/') || href.startsWith('#')) return null;
-      let target: string;
+export function targetsOf(reading: MarkdownReading, name: string, key: string | null): MarkdownTargets {
+  const dir = path.posix.dirname(name);
+  const resolve = (href: string): { page: string } | { file: string; name: string } | null => {
+    let target: string | null = null;
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('/') && !href.startsWith('#')) {
       try {
         target = path.posix.normalize(path.posix.join(dir === '.' ? '' : dir, decodeURIComponent(href.split('#')[0])));
       } catch {
-        return null;
-      }
-      if (keyOf.has(target)) return { page: keyOf.get(target)! };
-      const bytes = entries.get(target);
-      if (!bytes) return null;
-      if (!files.has(target)) files.set(target, { id: `md-file-${files.size}`, name: path.posix.basename(target), mimeType: mimeOf(target), size: bytes.length, path: target });
-      return { file: files.get(target)!.id };
-    };
-    const parsed = readers[extensionOf(name)](entries.get(name)!, { resolve });
-    const title = parsed.title ?? path.posix.basename(name).replace(/\.[a-z]+$/i, '').replace(/ [0-9a-f]{32}$/, '');
-    // The page of a folder is the file beside it with the folder's name (Notion's and our export's way).
-    const pageOfFolder = (folder: string) => Object.keys(readers).map((extension) => `${folder}.${extension}`).find((file) => keyOf.has(file));
-    let folder = dir;
-    while (folder !== '.' && !pageOfFolder(folder)) folder = path.posix.dirname(folder);
-    const parentName = folder === '.' ? undefined : pageOfFolder(folder);
-    document.pages.push({ id: keyOf.get(name)!, parentId: parentName ? keyOf.get(parentName)! : null, type: 'Note', title, icon: parsed.icon ?? null, blocks: parsed.blocks });
-    problems.push(...parsed.problems.map((message) => ({ page: title, message })));
-  }
-  // Pictures: their real size and type; files no block shows are not imported.
-  const shown = new Set<string>();
-  const fileById = new Map([...files.values()].map((file) => [file.id, file]));
-  for (const page of document.pages) {
-    for (const block of page.blocks) {
-      const remote = block.data.remoteData as { fileId: string; size: number; mimeType: string } | undefined;
-      const file = remote ? fileById.get(remote.fileId) : undefined;
-      if (remote && file) {
-        Object.assign(remote, { size: file.size, mimeType: file.mimeType });
-        shown.add(file.id);
+        target = null;
       }
     }
+    if (target !== null && reading.pages.has(target)) return { page: reading.pages.get(target)! };
+    const other = reading.layout.target?.(target, href);
+    if (other) return { page: other };
+    const bytes = target === null || /\.(md|csv|html?)$/i.test(target) ? undefined : reading.entries.get(target);
+    if (!bytes || target === null) return null;
+    if (!reading.files.has(target)) reading.files.set(target, { id: `md-file-${reading.files.size}`, name: path.posix.basename(target), mimeType: mimeOf(target), size: bytes.length, path: target });
+    return { file: reading.files.get(target)!.id, name: path.posix.basename(target) };
+  };
+  const isChild = (page: string) => key !== null && (reading.parents.has(page) ? reading.parents.get(page) : reading.layout.parentOf?.(page)) === key;
+  return { resolve, isChild };
+}
+
+/** One Markdown file read as a page's (or a row's) blocks, its links resolved from its folder (`targetsOf`). */
+export function readMarkdownFile(reading: MarkdownReading, name: string, text: string, key: string | null): { title: string | null; blocks: DocumentBlock[]; problems: string[] } {
+  return readMarkdownPage(new TextEncoder().encode(text), targetsOf(reading, name, key));
+}
+
+/** The files the pages and rows show, with their real size and type; those only linked from text are not taken. */
+export function collectFiles(document: ImportDocument, reading: MarkdownReading): void {
+  const owners = [...document.pages, ...document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows))];
+  const byId = new Map([...reading.files.values()].map((file) => [file.id, file]));
+  const shown = new Set<string>();
+  for (const block of owners.flatMap((owner) => owner.blocks)) {
+    const remote = block.data.remoteData as { fileId: string; size: number; mimeType: string } | undefined;
+    const file = remote ? byId.get(remote.fileId) : undefined;
+    if (!remote || !file) continue;
+    shown.add(file.id);
+    Object.assign(remote, { size: file.size, mimeType: file.mimeType });
   }
-  document.files = [...files.values()].filter((file) => shown.has(file.id));
-  return { document, problems };
+  document.files = [...reading.files.values()].filter((file) => shown.has(file.id));
+}
+
+/**
+ * Page files (a zip's entries by path, or one file) as our export's document: a page per file
+ * whose extension has a reader (`md`, `html`…; but `layout.rows`), a folder's pages under the page
+ * of the same name beside it, pictures and attachments from the zip. Answers the reading too, for
+ * a caller that reads more files (a database's rows).
+ */
+export function pageFilesToDocument(entries: ReadonlyMap<string, Uint8Array>, readers: Readonly<Record<string, PageFileReader>>, layout: MarkdownLayout = {}): { document: ImportDocument; problems: Array<{ page: string; message: string }>; reading: MarkdownReading } {
+  const extensions = Object.keys(readers);
+  const reading: MarkdownReading = { entries, layout, pages: pageFiles(entries, layout.rows, extensions), parents: new Map(), files: new Map() };
+  const names = [...reading.pages.keys()];
+  // The page of a folder is the file beside it with the folder's name (Notion's and our export's way).
+  for (const name of names) {
+    const dir = path.posix.dirname(name);
+    reading.parents.set(reading.pages.get(name)!, dir === '.' ? null : layout.folderPage ? layout.folderPage(dir) : nearestFolderPage(dir, reading.pages, extensions));
+  }
+  const problems: Array<{ page: string; message: string }> = [];
+  const document: ImportDocument = { format: 'blocknote-export', version: 1, pages: [], files: [] };
+  for (const name of names) {
+    const key = reading.pages.get(name)!;
+    const parsed = readers[extensionOf(name)](entries.get(name)!, targetsOf(reading, name, key));
+    const title = parsed.title ?? titleOfName(name);
+    document.pages.push({ id: key, parentId: reading.parents.get(key) ?? null, type: 'Note', title, icon: parsed.icon ?? null, blocks: parsed.blocks });
+    problems.push(...parsed.problems.map((message) => ({ page: title, message })));
+  }
+  collectFiles(document, reading);
+  return { document, problems, reading };
+}
+
+/** Markdown files as our export's document (`pageFilesToDocument` with the Markdown reader). */
+export function markdownToDocument(entries: ReadonlyMap<string, Uint8Array>, layout: MarkdownLayout = {}): ReturnType<typeof pageFilesToDocument> {
+  return pageFilesToDocument(entries, { md: readMarkdownPage }, layout);
 }
 
 const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml', pdf: 'application/pdf' };

@@ -110,10 +110,11 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   /**
    * Import (docs/import-export.md «Importing»): multipart — `parentId` (a page to put it under) or
    * `section` (private or all, of the X-Workspace-Id workspace), then `file`: our JSON export (its
-   * zip, or export.json), a zip of Markdown or HTML files, or one `.md` or `.html`. 201 with what
-   * was made and the problems met; 422 when the file is none of those.
+   * zip, or export.json), a Notion «Markdown & CSV» export, a zip of Markdown or HTML files, or one
+   * `.md` or `.html`. 201 with what was made and the problems met; 422 when the file is none of
+   * those (or its zips unpack beyond ARCHIVE_LIMITS).
    */
-  app.post('/api/v3/spaces/import', { schema: { tags: ['export'], summary: 'Import our JSON export, Markdown or HTML files (a zip or one .md/.html) under a page or into a section' } }, async (request, reply) => {
+  app.post('/api/v3/spaces/import', { schema: { tags: ['export'], summary: 'Import our JSON export, a Notion Markdown & CSV export, Markdown or HTML files (a zip or one .md/.html) under a page or into a section' } }, async (request, reply) => {
     const user = requireUser(request);
     if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.validationFailed, 'send the file as multipart/form-data');
     const fields: Record<string, string> = Object.create(null);
@@ -145,7 +146,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       if (!canCreateInSection(workspace.role, section ?? 'private', workspace.is_private === 1)) throw forbidden('creating pages in this section');
       workspaceId = workspace.id;
     }
-    // Read once the caller may import here: reading HTML takes a DOM and time.
+    // Read once the caller may import here: reading HTML takes a DOM and time, a Notion export's zips are unpacked.
     let read: Awaited<ReturnType<typeof readExport>>;
     try {
       read = await readExport(new Uint8Array(bytes), uploadName);

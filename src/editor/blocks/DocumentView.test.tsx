@@ -1,9 +1,10 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { newElement, type WireElement } from '../../../schema/element';
 import type { DocumentElement } from '../../../schema/slate';
 import { api } from '../../app/api';
 import { createStore } from '../../app/store';
 import { pageLoaded } from '../../features/pages/pagesSlice';
+import { PageTypeIcon } from '../../features/pageTypes/typeIcons';
 import { insertDocumentBlock } from './insertDocumentBlock';
 import { flushEditor, installFetch, renderEditor, TEST_PAGE_ID, wireBlock } from './testing';
 
@@ -39,6 +40,19 @@ describe('DocumentView', () => {
     expect(document.querySelector('.document-icon svg')).not.toBeNull();
     expect(calls.map((c) => c.url)).toEqual([`/api/v3/spaces/element/${TEST_PAGE_ID}/children`]);
     expect(store.getState().pages.entities[CHILD]?.title).toBe('  ');
+  });
+
+  it("a page without an icon of its own shows its type's (a database's table, as in the sidebar)", () => {
+    const store = createStore();
+    const NOTE = 'c0c0c0c0-0000-4000-8000-00000000000d';
+    store.dispatch(pageLoaded({ ...page(CHILD, 'Задачи'), type: 'Database' }));
+    store.dispatch(pageLoaded(page(NOTE, 'Заметки')));
+    installFetch(() => ({ status: 500, body: null }));
+    renderEditor([wireBlock('d-4', 'document', { pageId: CHILD }), wireBlock('d-5', 'document', { pageId: NOTE })], { store });
+    const icon = (name: string) => screen.getByRole('link', { name }).querySelector('.document-icon svg')?.innerHTML;
+    const { container } = render(<PageTypeIcon type="Database" size={18} />);
+    expect(icon('Задачи')).toBe(container.querySelector('svg')?.innerHTML);
+    expect(icon('Заметки')).not.toBe(icon('Задачи'));
   });
 
   it('says so when the page is not among the readable children', async () => {

@@ -11,9 +11,10 @@ import { loadChildPages } from './childPages';
 import './document.css';
 import { editorT } from './textBlockParts';
 import { PageIcon } from '../../ui/icons';
+import { PageTypeIcon } from '../../features/pageTypes/typeIcons';
 
 /**
- * A child page as a block: its icon and title (from the pages slice, else loaded with the parent
+ * A child page as a block: its icon (else its type's, as the sidebar shows it: a table for a database) and title (from the pages slice, else loaded with the parent
  * page's children); a click opens it. A page that is gone or not readable is said so.
  */
 export const DocumentView = memo(function DocumentView({ attributes, children, element }: RenderElementProps) {
@@ -61,7 +62,7 @@ export const DocumentView = memo(function DocumentView({ attributes, children, e
         draggable={false}
       >
         <span className="document-icon" aria-hidden="true">
-          {page?.icon || <PageIcon size={18} />}
+          {page?.icon || (page ? <PageTypeIcon type={page.type} size={18} /> : <PageIcon size={18} />)}
         </span>
         <span className="document-title">{title}</span>
       </a>

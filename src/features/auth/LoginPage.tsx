@@ -9,7 +9,8 @@ import { useAppLinks } from '../../app/appConfig';
 import { Button } from '../../ui/Button';
 import { FooterLinks } from '../../ui/FooterLinks';
 import { loadCurrentUser, login, oauthProvider, safeNext, sendCode, signedIn, startOAuth, type OAuthProviderInfo } from './authSlice';
-import { emailSuggestions, isEmail } from './emailSuggestions';
+import { emailSuggestions } from './emailSuggestions';
+import { isEmail } from '../../../schema/user';
 import './login.css';
 
 /** The message for a failed sign-in step, by the server's stable error code. */

@@ -1,4 +1,5 @@
-import { emailSuggestions, isEmail } from './emailSuggestions';
+import { emailSuggestions } from './emailSuggestions';
+import { isEmail } from '../../../schema/user';
 
 describe('e-mail validation (spec §5)', () => {
   test.each([

@@ -1,12 +1,5 @@
-import { EMAIL_PATTERN } from '../../../schema/user';
-
 /** Common mail domains offered while an address is typed (spec: mail.ru, yandex.ru and this site's host). */
 export const SUGGESTED_DOMAINS = ['mail.ru', 'yandex.ru'] as const;
-
-/** Whether a string is an e-mail address by the spec's rule: something, @, a domain, a dot, a suffix, no whitespace. */
-export function isEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value);
-}
 
 /**
  * Complete addresses for what has been typed: the same local part at mail.ru, yandex.ru and the

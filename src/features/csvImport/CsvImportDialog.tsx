@@ -10,7 +10,7 @@ import { ProgressBar } from '../../ui/ProgressBar';
 import { pageActionError, toApiError } from '../pages/pageErrors';
 import { createChildPage, createNote } from '../pages/pagesSlice';
 import { UploadIcon } from '../pageTypes/typeIcons';
-import { detectColumnType, IMPORT_TYPES, type CellProblem, type ImportType } from './columnTypes';
+import { detectColumnType, IMPORT_TYPES, type CellProblem, type ImportType } from '../../../schema/csvColumns';
 import { findDatabaseOfPage, readDatabase, type DatabaseRef } from './databaseCalls';
 import { createFields, existingTargets, importableField, matchColumns, sendRows, type ImportProgress, type ImportResult } from './importCsv';
 import type { CsvImportTarget } from './openCsvImport';

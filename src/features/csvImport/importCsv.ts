@@ -4,7 +4,7 @@ import { ROWS_PER_REQUEST, foldText } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { api } from '../../app/api';
 import { asDatabase, databaseUrl, type DatabaseRef } from './databaseCalls';
-import { convertRows, fieldFor, type CellProblem, type ColumnTarget, type ImportType } from './columnTypes';
+import { convertRows, fieldFor, type CellProblem, type ColumnTarget, type ImportType } from '../../../schema/csvColumns';
 
 /*
  * Writing a parsed CSV into a database through the data-table API (docs/api/databases.md): the

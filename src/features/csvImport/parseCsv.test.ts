@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { MAIN_FIELD_ID, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
 import { textToValue, valueToText } from '../../../schema/database';
-import { convertRows, detectColumnType, fieldFor, optionsOf } from './columnTypes';
+import { convertRows, detectColumnType, fieldFor, optionsOf } from '../../../schema/csvColumns';
 import { decodeCsvBytes, detectHeader, parseCsv, parseCsvText, withHeader } from './parseCsv';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

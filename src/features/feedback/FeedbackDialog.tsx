@@ -4,7 +4,7 @@ import { ApiRequestError, api } from '../../app/api';
 import { useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { isEmail } from '../auth/emailSuggestions';
+import { isEmail } from '../../../schema/user';
 import './feedback.css';
 
 const FIELD_LIMITS = { username: 200, text: 10_000 } as const;

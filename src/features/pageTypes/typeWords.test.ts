@@ -1,7 +1,7 @@
 import i18next from '../../app/i18n';
 import { DATABASE_FIELD_TYPES } from '../../../schema/blocks/database';
 import { PAGE_TYPES } from '../../../schema/constants';
-import { IMPORT_TYPES } from '../csvImport/columnTypes';
+import { IMPORT_TYPES } from '../../../schema/csvColumns';
 
 /* The keys these screens build at run time (the i18n test sees only literal ones) all have Russian words. */
 const missing = (keys: string[]) => keys.filter((key) => !i18next.exists(key));

@@ -134,7 +134,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
     void action();
   };
 
-  /** Our JSON export, Markdown or HTML (a zip of .md or .html files, or one), made under this page; the first page made opens. */
+  /** Our JSON export, a Notion «Markdown & CSV» zip, Markdown or HTML (a zip of them, or one file), made under this page; the first page made opens. */
   const importHere = async () => {
     const file = await pickFile(IMPORT_ACCEPT);
     if (!file) return;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiRequestError, api } from '../../app/api';
-import { isEmail } from '../auth/emailSuggestions';
+import { isEmail } from '../../../schema/user';
 
 /** Spec §5 / limits: invitee candidates are parsed this long after the last keystroke. */
 export const INVITEE_DEBOUNCE_MS = 150;

@@ -1,11 +1,12 @@
-import { DATABASE_LIMITS, MAIN_FIELD_ID, type DatabaseField, type SelectOption } from '../../../schema/blocks/database';
-import { foldText, parseDate, parseNumber, splitList, textToValue } from '../../../schema/database';
-import { isSafeHref } from '../../../schema/token';
-import type { RowValue } from '../../../schema/blocks/database';
-import { isEmail } from '../auth/emailSuggestions';
+import { DATABASE_LIMITS, MAIN_FIELD_ID, type DatabaseField, type SelectOption } from './blocks/database';
+import { foldText, parseDate, parseNumber, splitList, textToValue } from './database';
+import { isSafeHref } from './token';
+import type { RowValue } from './blocks/database';
+import { isEmail } from './user';
 
 /*
- * What type each CSV column gets (docs/web-app.md, «CSV»), and the columns' text as values of
+ * What type each CSV column gets (docs/web-app.md, «CSV»; shared by the web app's CSV import and
+ * the server's Notion import, docs/import-export.md «Notion»), and the columns' text as values of
  * those fields through the schema's own rules (textToValue), so an import reads a cell exactly
  * as a paste or a retype would. Anything that cannot be read is reported, never dropped silently.
  */
@@ -30,9 +31,12 @@ const isDate = (text: string) => parseDate(text) !== null || 'value' in textToVa
 /**
  * The type of a column from its cells (95 % of the filled ones fitting is enough): numbers → number; all yes/no words
  * (not all digits) → checkbox; dates → date; links, e-mails, phones; few distinct values that
- * repeat → select (or multi-select when cells hold comma-separated lists); else text.
+ * repeat → select (or multi-select when cells hold comma-separated lists); else text. «Few» is
+ * at most half as many names as cells (`optionShare`: a Notion export, whose small databases'
+ * status columns are selects, allows three quarters).
  */
-export function detectColumnType(cells: readonly string[]): ImportType {
+export function detectColumnType(cells: readonly string[], options: { optionShare?: number } = {}): ImportType {
+  const share = options.optionShare ?? 0.5;
   const values: string[] = [];
   for (const cell of cells) {
     const t = cell.trim();
@@ -54,11 +58,11 @@ export function detectColumnType(cells: readonly string[]): ImportType {
   if (values.some((v) => v.includes(','))) {
     const items = values.flatMap(splitList);
     const distinct = new Set(items.map(foldText)).size;
-    if (distinct <= DATABASE_LIMITS.selectOptions && distinct * 2 <= items.length) return 'multiSelect';
+    if (distinct <= DATABASE_LIMITS.selectOptions && distinct <= items.length * share) return 'multiSelect';
     return 'text';
   }
   const distinct = new Set(values.map(foldText)).size;
-  return distinct <= DATABASE_LIMITS.selectOptions && distinct * 2 <= values.length ? 'select' : 'text';
+  return distinct <= DATABASE_LIMITS.selectOptions && distinct <= values.length * share ? 'select' : 'text';
 }
 
 /** The options of a select or multi-select column: its distinct names in order of appearance (at most the limit). */
