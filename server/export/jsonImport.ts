@@ -100,7 +100,8 @@ export async function readExport(bytes: Uint8Array, name = ''): Promise<{ docume
       const files = new Map(Object.entries(entries));
       const has = (pattern: RegExp) => [...files.keys()].some((n) => pattern.test(n) && !n.startsWith('__MACOSX/'));
       const markdown = has(/\.md$/i);
-      if (markdown && isNotionExport([...files.keys()])) return notionToDocument(files, budget);
+      // Notion's «Markdown & CSV» (its parts as zips inside, or its `.md` files with ids); its HTML export is read as HTML.
+      if ((markdown || has(/\.zip$/i)) && isNotionExport([...files.keys()])) return notionToDocument(files, budget);
       // HTML (with any Markdown beside it) is read in a worker with a DOM: see htmlImport.ts.
       if (has(/\.html?$/i)) return { ...(await (await import('./htmlImport')).htmlToDocument(files, { markdown })), files };
       if (!markdown) throw new ImportError('the zip holds neither export.json nor Markdown or HTML files');

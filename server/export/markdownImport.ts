@@ -217,6 +217,8 @@ export const readMarkdownPage: PageFileReader = (bytes, targets) => {
 export interface MarkdownLayout {
   /** Files that are not pages of their own (a database's rows, which the caller reads). */
   rows?: ReadonlySet<string>;
+  /** The page files and their keys, when the caller worked them out first (`pageFiles`, with `rows`). */
+  pages?: Map<string, string>;
   /** A link's target when it is no page file of the import: a page's key (a database's page, a row) or null. `path` is the link resolved against the file's folder (null for an address). */
   target?(path: string | null, href: string): string | null;
   /** The key of the page a folder's files go under; the default is the page file beside it of the folder's name, else the nearest such page up. */
@@ -318,7 +320,7 @@ export function collectFiles(document: ImportDocument, reading: MarkdownReading)
  */
 export function pageFilesToDocument(entries: ReadonlyMap<string, Uint8Array>, readers: Readonly<Record<string, PageFileReader>>, layout: MarkdownLayout = {}): { document: ImportDocument; problems: Array<{ page: string; message: string }>; reading: MarkdownReading } {
   const extensions = Object.keys(readers);
-  const reading: MarkdownReading = { entries, layout, pages: pageFiles(entries, layout.rows, extensions), parents: new Map(), files: new Map() };
+  const reading: MarkdownReading = { entries, layout, pages: layout.pages ?? pageFiles(entries, layout.rows, extensions), parents: new Map(), files: new Map() };
   const names = [...reading.pages.keys()];
   // The page of a folder is the file beside it with the folder's name (Notion's and our export's way).
   for (const name of names) {

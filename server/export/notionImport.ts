@@ -317,7 +317,7 @@ export function notionToDocument(input: ReadonlyMap<string, Uint8Array>, budget:
     return database ? holderOf(database) : null;
   };
 
-  const { document, problems: pageProblems, reading } = markdownToDocument(entries, { rows: rowFiles, target, folderPage, parentOf });
+  const { document, problems: pageProblems, reading } = markdownToDocument(entries, { rows: rowFiles, pages, target, folderPage, parentOf });
   problems.push(...pageProblems);
   const byKey = new Map(document.pages.map((page) => [page.id, page]));
   for (const database of databases) {
