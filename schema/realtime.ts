@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WireBlock } from './block';
+import type { WirePageVersion } from './history';
 
 /**
  * The realtime protocol (docs/realtime.md): socket.io at REALTIME_PATH, the four channel kinds,
@@ -19,6 +20,8 @@ export const REALTIME_EVENTS = {
   remove: 'remove',
   /** Rows and cells of a database changed (server → client; docs/api/databases.md). */
   database: 'database',
+  /** A version of the page was recorded (server → client; docs/history.md). */
+  versionRecorded: 'versionRecorded',
   error: 'error',
 } as const;
 export type RealtimeEvent = (typeof REALTIME_EVENTS)[keyof typeof REALTIME_EVENTS];
@@ -188,6 +191,15 @@ export interface ElementPageEdit {
   origin: string | null;
   at: string;
   page: { id: string; title: string; icon: string | null; cover: unknown };
+}
+/** A version of a page was recorded (by the historian, the history panel opening, or a restore): sent on its element channel. */
+export interface ElementVersionRecorded {
+  channel: string;
+  pageId: string;
+  /** Server time of the event. */
+  at: string;
+  /** As `GET element/{id}/versions` lists it. */
+  version: WirePageVersion;
 }
 /** elementChildren: the children of `parentId` (a page, or a workspace's top level) changed; `pageId` is the page that changed. */
 export interface ChildrenChange {

@@ -18,8 +18,11 @@ export interface HistoryTiming {
 /** Pages recorded in one round at most. */
 const ROUND = 20;
 
+/** Told of each version recorded, after its commit (the realtime `versionRecorded`: docs/history.md). */
+export type OnRecorded = (pageId: string, versionId: number) => void;
+
 /** Records the versions that are due (a pause, or editing for too long); answers how many pages were looked at. */
-export async function recordDue(db: Kysely<Database>, timing: HistoryTiming, now = Date.now()): Promise<number> {
+export async function recordDue(db: Kysely<Database>, timing: HistoryTiming, now = Date.now(), onRecorded?: OnRecorded): Promise<number> {
   const paused = new Date(now - timing.pauseMs).toISOString();
   const long = new Date(now - timing.maxMs).toISOString();
   const due = await db
@@ -30,14 +33,16 @@ export async function recordDue(db: Kysely<Database>, timing: HistoryTiming, now
     .limit(ROUND)
     .execute();
   for (const entry of due) {
-    await db.transaction().execute(async (trx) => {
+    const recorded = await db.transaction().execute(async (trx) => {
       // One version at a time per page (a restore records under the same lock).
       await lockBlocks(trx, entry.page_id);
-      await recordVersion(trx, entry.page_id, { kind: 'edit' });
+      const id = await recordVersion(trx, entry.page_id, { kind: 'edit' });
       // Edited again since it was read: it stays queued, from now.
       const taken = await trx.deleteFrom('history_queue').where('page_id', '=', entry.page_id).where('last_at', '=', entry.last_at).executeTakeFirst();
       if (Number(taken.numDeletedRows) === 0) await trx.updateTable('history_queue').set({ first_at: nowIso() }).where('page_id', '=', entry.page_id).execute();
+      return id;
     });
+    if (recorded !== null) onRecorded?.(entry.page_id, recorded);
   }
   return due.length;
 }
@@ -97,12 +102,15 @@ export async function forgetOld(db: Kysely<Database>, days: number, now = Date.n
 const TICK_MS = 1_000;
 const FORGET_EVERY_MS = 60 * 60 * 1000;
 
-/** The historian of a server process: records due versions every second, forgets old ones every hour (and at start). */
-export function historian(db: Kysely<Database>, timing: HistoryTiming, log: { error(obj: unknown, msg: string): void }): BackgroundLoop {
+/**
+ * The historian of a server process: records due versions every second (`onRecorded` told of
+ * each, after its commit), forgets old ones every hour (and at start).
+ */
+export function historian(db: Kysely<Database>, timing: HistoryTiming, log: { error(obj: unknown, msg: string): void }, onRecorded?: OnRecorded): BackgroundLoop {
   let lastForget = 0;
   return new BackgroundLoop(
     async () => {
-      const busy = (await recordDue(db, timing)) >= ROUND;
+      const busy = (await recordDue(db, timing, Date.now(), onRecorded)) >= ROUND;
       if (Date.now() - lastForget >= FORGET_EVERY_MS) {
         lastForget = Date.now();
         await forgetOld(db, timing.days);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Server, type DefaultEventsMap, type Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { WireBlock } from '../../schema/block';
+import type { WirePageVersion } from '../../schema/history';
 import {
   channelKeys,
   channels,
@@ -24,6 +25,7 @@ import {
   type ElementEdit,
   type ElementPageEdit,
   type ElementRemove,
+  type ElementVersionRecorded,
   type NotificationAdded,
   type ParsedChannel,
   type PresenceMember,
@@ -57,6 +59,8 @@ export interface Realtime {
   databaseChanged(pageId: string, databaseId: string, change: DatabaseChange, origin: string | null, at: string): void;
   /** A page's title, icon or cover changed: the people who have it open see it. */
   pageEdited(page: ElementPageEdit['page'], origin: string | null, at: string): void;
+  /** A version of the page was recorded (docs/history.md): its history panels list it. */
+  versionRecorded(pageId: string, version: WirePageVersion): void;
   /** The children of these parents (page ids, or a workspace id for its top level) changed because of `pageId`. */
   childrenChanged(parentIds: ReadonlyArray<string | null>, workspaceId: string, pageId: string): void;
   /** A notification was made for `userId`. */
@@ -489,6 +493,10 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     pageEdited(page, origin, at) {
       const channel = channelKeys.element(page.id);
       io.to(channel).emit(REALTIME_EVENTS.edit, { channel, pageId: page.id, origin, at, page } satisfies ElementPageEdit);
+    },
+    versionRecorded(pageId, version) {
+      const channel = channelKeys.element(pageId);
+      io.to(channel).emit(REALTIME_EVENTS.versionRecorded, { channel, pageId, at: nowIso(), version } satisfies ElementVersionRecorded);
     },
     childrenChanged(parentIds, workspaceId, pageId) {
       for (const parentId of new Set(parentIds.map((id) => id ?? workspaceId))) {

@@ -7,8 +7,10 @@ import {
   channels,
   NOTIFICATIONS_CHANNEL,
   REALTIME_ERRORS,
+  REALTIME_EVENTS,
   type ElementAdd,
   type ElementEdit,
+  type ElementVersionRecorded,
   type NotificationAdded,
   type PresenceJoin,
   type PresenceLeave,
@@ -18,6 +20,7 @@ import {
   type RealtimeErrorBody,
 } from '../../schema/realtime';
 import type { AiDelta, AiResult } from '../../schema/ai';
+import type { WirePageVersion } from '../../schema/history';
 import { startOpenAiServer, type OpenAiServer } from '../../test/helpers/openaiServer';
 import { collect, connectRealtime, disconnected, nextEvent, noEvent, request, until } from '../../test/helpers/realtimeClient';
 import { freePort, startServerProcess, type ServerProcess } from '../../test/helpers/serverProcess';
@@ -228,6 +231,18 @@ onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no a
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(idleEvents).toEqual([]);
       console.info(`scale-out (${adapter}): an edit through B reached a client on A ${crossMs} ms after it was sent`);
+    });
+
+    test('a version of a page recorded through B (docs/history.md) reaches the client on A: versionRecorded crosses over', async () => {
+      const server = { a: a as ServerProcess, b: b as ServerProcess };
+      const page = await newPage(server.b, ann, 'История');
+      const onA = await connect(server.a, ann);
+      await joined(onA, channels.element(page, ann.id));
+      await ok(call<WireBlock>(server.b, ann, 'POST', '/api/v3/spaces/block', { pageId: page, type: 'text', data: { tokens: [{ text: 'версия' }] } }), 201);
+      const heard = nextEvent<ElementVersionRecorded>(onA, REALTIME_EVENTS.versionRecorded, (e) => e.channel === `element:${page}`);
+      const { recorded } = await ok(call<{ recorded: WirePageVersion | null }>(server.b, ann, 'POST', `/api/v3/spaces/element/${page}/versions`));
+      expect(recorded).toMatchObject({ kind: 'edit', title: 'История' });
+      expect((await heard).version).toEqual(recorded);
     });
 
     test('presence across processes: members listed from both, with carets; join, position and leave cross over', async () => {

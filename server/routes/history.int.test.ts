@@ -1,6 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Socket } from 'socket.io-client';
 import type { WireBlock } from '../../schema/block';
 import type { WirePageVersion, WireVersionContent } from '../../schema/history';
+import { channels, REALTIME_ERRORS, REALTIME_EVENTS, type ElementVersionRecorded, type RealtimeErrorBody } from '../../schema/realtime';
+import { collect, connectRealtime, nextEvent, noEvent, request, until } from '../../test/helpers/realtimeClient';
 import { api, body, createTestApp, expectOk, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
 import { forgetOld } from '../history/historian';
@@ -18,6 +21,8 @@ let t: TestApp;
 let owner: Actor;
 let reader: Actor;
 let outsider: Actor;
+let baseUrl: string;
+const sockets: Socket[] = [];
 const S = '/api/v3/spaces';
 const PAUSE_MS = 300;
 
@@ -26,6 +31,10 @@ beforeAll(async () => {
   owner = await actor(t, 'history-owner@example.com');
   reader = await actor(t, 'history-reader@example.com');
   outsider = await actor(t, 'history-outsider@example.com');
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.close();
 });
 afterAll(async () => {
   await t.close();
@@ -119,6 +128,78 @@ describe('a restore', () => {
     expectOk(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions/${beforeRestore.id}/restore`));
     expect(await liveTexts(page.id)).toEqual(['Первый, переписанный', 'Третий, новый']);
     expect(body<{ title: string }>(await api(t, owner.cookie, 'GET', `${S}/element/${page.id}`)).data.title).toBe('План на неделю');
+  });
+});
+
+describe('live: versionRecorded on the page\'s element channel', () => {
+  /** A socket of `who` in the page's element channel (the join refused: its error). */
+  async function onPage(who: Actor, pageId: string): Promise<{ socket: Socket; refused?: RealtimeErrorBody }> {
+    const socket = await connectRealtime(baseUrl, { cookie: who.cookie });
+    sockets.push(socket);
+    const answer = await request(socket, REALTIME_EVENTS.join, { channel: channels.element(pageId, who.id) });
+    return { socket, refused: answer.ok ? undefined : answer.error };
+  }
+  const recorded = (socket: Socket, pageId: string, accept: (v: WirePageVersion) => boolean = () => true) =>
+    nextEvent<ElementVersionRecorded>(socket, REALTIME_EVENTS.versionRecorded, (e) => e.channel === `element:${pageId}` && accept(e.version));
+
+  test('the historian\'s versions, the panel\'s POST and a restore reach every reader on the page, as the list shows them', async () => {
+    const page = await createPage(t, owner, { title: 'Живая история' });
+    await share(t, owner, page.id, [{ userId: reader.id, accessLevel: 'read' }]);
+    const mine = await onPage(owner, page.id);
+    const theirs = await onPage(reader, page.id);
+    expect([mine.refused, theirs.refused]).toEqual([undefined, undefined]);
+    // The historian, after a pause in editing.
+    const heard = [recorded(mine.socket, page.id), recorded(theirs.socket, page.id)];
+    const a = await add(page.id, 'Первая строка');
+    const [first, seen] = await Promise.all(heard);
+    const [listed] = await versions(page.id);
+    expect(first).toEqual({ channel: `element:${page.id}`, pageId: page.id, at: expect.any(String), version: listed });
+    expect(seen.version).toEqual(listed);
+    expect(listed).toMatchObject({ kind: 'edit', changed: 1, authors: [{ id: owner.id }] });
+    // The history panel opening records the page as it is now (before the historian's pause).
+    await write(a, 'Первая строка, правка');
+    const posted = recorded(theirs.socket, page.id);
+    const now = expectOk<{ recorded: WirePageVersion | null }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions`)).recorded;
+    expect((await posted).version).toEqual(now);
+    // A restore: the page before it (edited since its last version), then the restore itself.
+    // (Heard from before the edit: the historian may record it before the restore does.)
+    const all = collect<ElementVersionRecorded>(theirs.socket, REALTIME_EVENTS.versionRecorded);
+    await add(page.id, 'Вторая', a.id);
+    const restored = expectOk<{ version: WirePageVersion }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions/${first.version.id}/restore`)).version;
+    await until(() => all.some((e) => e.version.id === restored.id), 5000, 'the restore heard');
+    const list = await versions(page.id);
+    expect(all.map((e) => e.version)).toEqual([list[1], list[0]]);
+    expect(list[0]).toEqual(restored);
+    expect(list[1]).toMatchObject({ kind: 'edit', authors: [{ id: owner.id }] });
+    // Nothing is announced when nothing was recorded.
+    const none = await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions`);
+    expect(expectOk<{ recorded: WirePageVersion | null }>(none).recorded).toBeNull();
+    await noEvent(theirs.socket, REALTIME_EVENTS.versionRecorded, () => true, PAUSE_MS * 3);
+  });
+
+  test('denied: who may not read the page cannot join to hear it, and a reader whose access is taken away hears no more', async () => {
+    const page = await createPage(t, owner, { title: 'Закрытая история' });
+    await share(t, owner, page.id, [{ userId: reader.id, accessLevel: 'read' }]);
+    const stranger = await onPage(outsider, page.id);
+    expect(stranger.refused?.code).toBe(REALTIME_ERRORS.forbidden);
+    const formerReader = await onPage(reader, page.id);
+    expect(formerReader.refused).toBeUndefined();
+    const errors = collect<RealtimeErrorBody>(formerReader.socket, REALTIME_EVENTS.error);
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/member/remove`, { userId: reader.id }));
+    await until(() => errors.some((e) => e.code === REALTIME_ERRORS.accessRevoked), 3000, 'access taken away (107)');
+    const watcher = await onPage(owner, page.id);
+    const strangerHeard = collect(stranger.socket, REALTIME_EVENTS.versionRecorded);
+    const readerHeard = collect(formerReader.socket, REALTIME_EVENTS.versionRecorded);
+    // The historian's version and the panel's POST: the owner hears both, they nothing.
+    const byHistorian = recorded(watcher.socket, page.id);
+    const a = await add(page.id, 'секрет');
+    await byHistorian;
+    await write(a, 'секрет, правка');
+    const byPost = recorded(watcher.socket, page.id);
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions`));
+    await byPost;
+    await sleep(200);
+    expect([strangerHeard, readerHeard]).toEqual([[], []]);
   });
 });
 

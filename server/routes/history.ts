@@ -30,7 +30,18 @@ const wireBlock = (b: VersionBlock): WireVersionBlock => ({ id: b.id, type: b.ty
  */
 export async function historyRoutes(server: FastifyInstance, { timing }: { timing: HistoryTiming }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  const historian = historianOf(app.db, timing, app.log);
+  /**
+   * Everyone who has the page open hears of its new versions (`versionRecorded`, after the
+   * commit): their history panels list them. The sockets on the page's element channel are
+   * readers of it (checked as they join, and again when access changes).
+   */
+  const announce = (pageId: string, versionId: number) => {
+    versionsById([versionId]).then(
+      (versions) => versions.forEach((version) => app.realtime.versionRecorded(pageId, version)),
+      (error: unknown) => app.log.warn({ err: error }, 'history: a recorded version could not be announced'),
+    );
+  };
+  const historian = historianOf(app.db, timing, app.log, announce);
   app.addHook('onReady', async () => historian.start());
   app.addHook('preClose', async () => historian.stop());
 
@@ -53,6 +64,13 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
       changed: Number(r.changed),
     }));
+  }
+
+  /** These versions (nulls left out) as listed, oldest first. */
+  async function versionsById(ids: ReadonlyArray<number | null>): Promise<WirePageVersion[]> {
+    const wanted = ids.filter((id): id is number => id !== null);
+    if (wanted.length === 0) return [];
+    return presentVersions(await app.db.selectFrom('page_versions').selectAll().where('id', 'in', wanted).orderBy('id').execute());
   }
 
   async function findVersion(pageId: string, versionId: number) {
@@ -86,7 +104,8 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       await lockBlocks(trx, page.id);
       return recordVersion(trx, page.id, { kind: 'edit' });
     });
-    const [version] = id === null ? [null] : await presentVersions(await app.db.selectFrom('page_versions').selectAll().where('id', '=', id).execute());
+    const [version = null] = await versionsById([id]);
+    if (version) app.realtime.versionRecorded(page.id, version);
     return envelope({ recorded: version });
   });
 
@@ -114,7 +133,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       await lockBlocks(trx, page.id);
       const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
       // What the page is now, if not recorded yet: a restore can itself be undone.
-      await recordVersion(trx, page.id, { kind: 'edit' });
+      const before = await recordVersion(trx, page.id, { kind: 'edit' });
       const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
       const edited: string[] = [];
       const added: string[] = [];
@@ -158,7 +177,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       const retitled = version.title !== page.title && page.database_id === null;
       if (retitled) await trx.updateTable('pages').set({ title: version.title, updated_at: at, updated_by: user.id }).where('id', '=', page.id).execute();
       const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [user.id] });
-      return { edited, added, removed, retitled, title: version.title, restored };
+      return { edited, added, removed, retitled, title: version.title, before, restored };
     });
     // Everyone who has the page open sees it come back (after the commit).
     const present = async (ids: string[]): Promise<WireBlock[]> => {
@@ -172,7 +191,10 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
     if (addedBlocks.length > 0) app.realtime.blocksAdded(page.id, addedBlocks, origin, at);
     if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
     if (result.retitled) app.realtime.pageEdited({ id: page.id, title: result.title, icon: page.icon, cover: page.cover ? (JSON.parse(page.cover) as unknown) : null }, origin, at);
-    const [restored] = await presentVersions(await app.db.selectFrom('page_versions').selectAll().where('id', '=', result.restored!).execute());
+    // The page before the restore (if it was not recorded yet), then the restore.
+    const recorded = await versionsById([result.before, result.restored]);
+    for (const version of recorded) app.realtime.versionRecorded(page.id, version);
+    const restored = recorded[recorded.length - 1];
     return envelope({ version: restored, edited: result.edited.length, added: result.added.length, removed: result.removed.length });
   });
 }

@@ -17,7 +17,7 @@ export interface ChannelHandlers {
   since?(): string | undefined;
   /** The join's answer (members of an online channel, the history of an element channel). */
   onJoined?(answer: Record<string, unknown> & { at: string }): void;
-  /** An event of this channel: edit, add, remove, join, leave, position, database (rows and cells of a database on the page). */
+  /** An event of this channel: edit, add, remove, join, leave, position, database (rows and cells of a database on the page), versionRecorded (a version of the page: docs/history.md). */
   onEvent(event: string, payload: Record<string, unknown>): void;
   /** The join was refused, or an error about this channel arrived (107: access taken away). */
   onError?(error: RealtimeErrorBody): void;
@@ -75,7 +75,7 @@ export class RealtimeConnection {
       this.setStatus('offline');
       if (error.data) for (const listener of this.errorListeners) listener(error.data);
     });
-    for (const event of [REALTIME_EVENTS.edit, REALTIME_EVENTS.add, REALTIME_EVENTS.remove, REALTIME_EVENTS.join, REALTIME_EVENTS.leave, REALTIME_EVENTS.position, REALTIME_EVENTS.database]) {
+    for (const event of [REALTIME_EVENTS.edit, REALTIME_EVENTS.add, REALTIME_EVENTS.remove, REALTIME_EVENTS.join, REALTIME_EVENTS.leave, REALTIME_EVENTS.position, REALTIME_EVENTS.database, REALTIME_EVENTS.versionRecorded]) {
       this.socket.on(event, (payload: Record<string, unknown>) => this.route(event, payload));
     }
     this.socket.on(REALTIME_EVENTS.error, (error: RealtimeErrorBody) => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, type MutableRefObject, type ReactNode } from 'react';
-import { Editor, Transforms, type BaseRange, type Descendant } from 'slate';
+import { Editor, Transforms, type BaseRange, type Descendant, type NodeEntry, type Range } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 import { HistoryEditor } from 'slate-history';
 import { blocksToSlate, type WireBlock } from '../../schema/block';
@@ -95,6 +95,10 @@ export interface DocumentEditorProps {
   published?: boolean;
   /** Shown under the title, before the blocks (a database row's fields). */
   afterTitle?: ReactNode;
+  /** More decorations, besides code highlighting (the history view's changed words: src/features/history). */
+  decorate?(entry: NodeEntry): Range[];
+  /** Others' carets on the page drawn over it (default); not over the page as it was (the history view). */
+  carets?: boolean;
 }
 
 /**
@@ -102,7 +106,7 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUid = null, onRevealed, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false, afterTitle = null }: DocumentEditorProps) {
+export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUid = null, onRevealed, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false, afterTitle = null, decorate: decorateMore, carets = true }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
   const store = useAppStore();
@@ -362,6 +366,16 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUi
   const linkCard = useLinkCard(editor, canEdit, frame, toolbar.openLink);
   const blockSelection = useBlockSelection(editor, canEdit);
   const decorateCode = useCodeDecorate();
+  const decorate = useMemo(
+    () =>
+      decorateMore
+        ? (entry: NodeEntry) => {
+            const more = decorateMore(entry);
+            return more.length > 0 ? [...decorateCode(entry), ...more] : decorateCode(entry);
+          }
+        : decorateCode,
+    [decorateCode, decorateMore],
+  );
 
   return (
     <DatabaseHostContext.Provider value={databaseHost}>
@@ -394,7 +408,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUi
         renderElement={BlockElementView}
         renderLeaf={TokenLeaf}
         renderChunk={renderChunk}
-        decorate={decorateCode}
+        decorate={decorate}
         // A drag that starts in a database block (a row, a column, a view tab, an option) is the
         // database's own (pragmatic-drag-and-drop): Slate would take the whole block for what is
         // dragged and, dropped in the lower half of the block, move the block after itself (a
@@ -413,7 +427,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUi
         }}
       />
       </ChunkVisibilityProvider>
-      <PresenceCarets pageId={page.id} container={frame} />
+      {carets ? <PresenceCarets pageId={page.id} container={frame} /> : null}
       {ai.panel}
       </div>
     </Slate>

@@ -132,6 +132,10 @@ export function TokenLeaf({ leaf, attributes, children }: RenderLeafProps) {
       </a>
     );
   }
+  // The history view (decorateChanges) marks the words a version removed and added.
+  const diff = (leaf as { diff?: 'added' | 'removed' }).diff;
+  if (diff === 'added') content = <ins className="diff-added">{content}</ins>;
+  else if (diff === 'removed') content = <del className="diff-removed">{content}</del>;
   // Code highlighting (decorateCode) marks runs of code with prism's classes.
   const prism = (leaf as { prism?: string }).prism;
   return (

@@ -3,11 +3,16 @@ import { useTranslation } from 'react-i18next';
 import type { WireBlock } from '../../../schema/block';
 import { canEdit, type WireElement } from '../../../schema/element';
 import type { WirePageVersion, WireVersionBlock, WireVersionContent } from '../../../schema/history';
+import { channels, REALTIME_EVENTS, type ElementVersionRecorded } from '../../../schema/realtime';
 import { api } from '../../app/api';
+import { useRealtime } from '../../app/RealtimeProvider';
+import { useAppSelector } from '../../app/store';
 import { DocumentEditor } from '../../editor/DocumentEditor';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { showToast } from '../../ui/Toast';
+import { decorateChanges } from './decorateChanges';
+import { shownVersion } from './textChanges';
 import './history.css';
 
 const noop = () => undefined;
@@ -30,6 +35,13 @@ function blockText(block: WireVersionBlock): string {
   return Array.isArray(tokens) ? tokens.map((t) => t.text ?? '').join('') : '';
 }
 
+/** Versions newest first, each once (the newer copy kept). */
+export function mergeVersions(...lists: ReadonlyArray<readonly WirePageVersion[]>): WirePageVersion[] {
+  const byId = new Map<number, WirePageVersion>();
+  for (const list of lists) for (const version of list) byId.set(version.id, version);
+  return [...byId.values()].sort((a, b) => b.id - a.id);
+}
+
 const WHEN = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' });
 
 type Listing = { status: 'loading' | 'failed' } | { status: 'ready'; versions: WirePageVersion[] };
@@ -47,7 +59,35 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
   const [chosen, setChosen] = useState<number | null>(null);
   const [shown, setShown] = useState<Shown>({ status: 'loading' });
   const [restoring, setRestoring] = useState(false);
+  /** Versions heard of since the panel opened (`versionRecorded`, or read again after a reconnect), and which arrived live. */
+  const [heard, setHeard] = useState<{ versions: WirePageVersion[]; fresh: Set<number> }>({ versions: [], fresh: new Set() });
+  const realtime = useRealtime();
+  const userId = useAppSelector((state) => state.auth.user?.id ?? null);
   const editable = canEdit(page.accessLevel) && !page.inTrash;
+
+  // New versions appear at the top as they are recorded (by the historian, another panel
+  // opening, someone's restore); the version shown stays. Every (re)join reads the list again:
+  // what was recorded while the connection was down, or before the join, is not missed.
+  useEffect(() => {
+    if (!realtime || !userId) return;
+    const base = `/api/v3/spaces/element/${encodeURIComponent(page.id)}/versions`;
+    const controller = new AbortController();
+    const take = (versions: WirePageVersion[], fresh: boolean) =>
+      setHeard((h) => ({ versions: mergeVersions(h.versions, versions), fresh: fresh ? new Set([...h.fresh, ...versions.map((v) => v.id)]) : h.fresh }));
+    const leave = realtime.subscribe(channels.element(page.id, userId), {
+      onJoined: () => void api<WirePageVersion[]>(`${base}?limit=100`, { signal: controller.signal }).then(({ data }) => take(data, false), () => undefined),
+      onEvent(event, payload) {
+        if (event !== REALTIME_EVENTS.versionRecorded) return;
+        const { version } = payload as unknown as ElementVersionRecorded;
+        take([version], true);
+        setChosen((c) => c ?? version.id);
+      },
+    });
+    return () => {
+      controller.abort();
+      leave();
+    };
+  }, [realtime, userId, page.id]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -84,8 +124,16 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
       .filter((c) => c.kind !== 'removed')
       .map((c) => `.history-preview [data-block-id="${CSS.escape(c.blockId)}"] { ${c.kind === 'added' ? 'box-shadow: inset 3px 0 0 var(--history-added); background: var(--history-added-bg);' : 'box-shadow: inset 3px 0 0 var(--history-changed); background: var(--history-changed-bg);'} }`)
       .join('\n');
-    return { blocks: versionBlocks(page.id, content.blocks), marks, removed: content.changes.filter((c) => c.kind === 'removed' && c.before) };
+    // A changed block's text shows the words removed (struck out) and added (marked) in it.
+    const { blocks, spans } = shownVersion(content);
+    return { blocks: versionBlocks(page.id, blocks), marks, decorate: decorateChanges(spans), removed: content.changes.filter((c) => c.kind === 'removed' && c.before) };
   }, [shown, page.id]);
+  const versions = useMemo(() => (listing.status === 'ready' ? mergeVersions(listing.versions, heard.versions) : []), [listing, heard.versions]);
+  // Marked as new: heard live and not in the list as it was read (the panel's own opening records one).
+  const fresh = useMemo(() => {
+    const read = new Set(listing.status === 'ready' ? listing.versions.map((v) => v.id) : []);
+    return new Set([...heard.fresh].filter((id) => !read.has(id)));
+  }, [listing, heard.fresh]);
 
   const restore = async (version: WirePageVersion) => {
     setRestoring(true);
@@ -99,7 +147,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
     }
   };
 
-  const current = listing.status === 'ready' ? listing.versions.find((v) => v.id === chosen) : undefined;
+  const current = versions.find((v) => v.id === chosen);
   return (
     <Dialog title={t('history.title')} onClose={onClose} className="history-dialog">
       <div className="history-body">
@@ -110,11 +158,11 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
               {t('history.loadFailed')}
             </p>
           )}
-          {listing.status === 'ready' && listing.versions.length === 0 && <p className="history-note">{t('history.empty')}</p>}
-          {listing.status === 'ready' && listing.versions.length > 0 && (
+          {listing.status === 'ready' && versions.length === 0 && <p className="history-note">{t('history.empty')}</p>}
+          {versions.length > 0 && (
             <ul>
-              {listing.versions.map((version) => (
-                <li key={version.id}>
+              {versions.map((version) => (
+                <li key={version.id} className={fresh.has(version.id) ? 'is-fresh' : undefined}>
                   <button type="button" className={version.id === chosen ? 'history-version is-chosen' : 'history-version'} aria-current={version.id === chosen ? 'true' : undefined} onClick={() => setChosen(version.id)}>
                     <span className="history-when">{WHEN.format(new Date(version.createdAt))}</span>
                     <span className="history-who">{version.authors.map((a) => a.name || a.email).join(', ') || t('history.someone')}</span>
@@ -137,7 +185,8 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
               <style>{preview.marks}</style>
               <div className="history-toolbar">
                 <span className="history-legend">
-                  <span className="history-key is-added" /> {t('history.added')} <span className="history-key is-changed" /> {t('history.changedKey')}
+                  <span className="history-key is-added" /> {t('history.added')} <span className="history-key is-changed" /> {t('history.changedKey')}{' '}
+                  <del className="diff-removed">{t('history.removedKey')}</del>
                 </span>
                 {editable && (
                   <Button size="s" disabled={restoring} onClick={() => void restore(current)}>
@@ -145,7 +194,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
                   </Button>
                 )}
               </div>
-              <DocumentEditor key={current.id} page={{ ...page, title: shown.content.version.title }} blocks={preview.blocks} canEdit={false} onTitleEdited={noop} saveTitle={noSave} onSyncStatus={noop} published />
+              <DocumentEditor key={current.id} page={{ ...page, title: shown.content.version.title }} blocks={preview.blocks} decorate={preview.decorate} carets={false} canEdit={false} onTitleEdited={noop} saveTitle={noSave} onSyncStatus={noop} published />
               {preview.removed.length > 0 && (
                 <div className="history-removed">
                   <h3>{t('history.removed', { count: preview.removed.length })}</h3>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Element, Text, type NodeEntry, type Range } from 'slate';
+import { Element, Text, type NodeEntry, type Path, type Point, type Range } from 'slate';
 import type Prism from 'prismjs';
 import { DEFAULT_CODE_LANGUAGE, isCodeLanguage, type CodeLanguage } from '../../../../schema/blocks/code';
 import { grammarFor, loadLanguage, PRISM_GRAMMAR, tokenize } from './prism';
@@ -71,6 +71,24 @@ function requestLanguage(language: CodeLanguage): void {
 }
 
 /**
+ * Offsets in the text of a top-level block → points in its text children (`end`: a point on a
+ * boundary between two children ends the one before). For decorations by offset.
+ */
+export function blockPoints(node: Element, path: Path): (offset: number, end: boolean) => Point {
+  const starts: number[] = [];
+  let total = 0;
+  for (const child of node.children) {
+    starts.push(total);
+    total += Text.isText(child) ? child.text.length : 0;
+  }
+  return (offset, end) => {
+    let i = starts.length - 1;
+    while (i > 0 && (starts[i] > offset || (end && starts[i] === offset))) i--;
+    return { path: [...path, i], offset: offset - starts[i] };
+  };
+}
+
+/**
  * Slate decorations for code blocks (other nodes get none, at once): prism's tokens as ranges
  * with a `prism` class list. A language not loaded yet is loaded, and the editor asked to
  * decorate again (see useCodeDecorate).
@@ -89,18 +107,7 @@ export function decorateCode([node, path]: NodeEntry): Range[] {
     requestLanguage(language);
     return NONE;
   }
-  // Offsets in the block's text → points in its text children.
-  const starts: number[] = [];
-  let total = 0;
-  for (const child of node.children) {
-    starts.push(total);
-    total += Text.isText(child) ? child.text.length : 0;
-  }
-  const pointAt = (offset: number, end: boolean) => {
-    let i = starts.length - 1;
-    while (i > 0 && (starts[i] > offset || (end && starts[i] === offset))) i--;
-    return { path: [...path, i], offset: offset - starts[i] };
-  };
+  const pointAt = blockPoints(node, path);
   return spans.map((span) => ({ anchor: pointAt(span.start, false), focus: pointAt(span.end, true), prism: span.className }) as CodeRange);
 }
 
