@@ -192,9 +192,9 @@ test('nothing readable: a page left empty and reported; an upload of nothing rea
     ['Пустая', 0],
     ['Хорошая', 1],
   ]);
-  expect(problems).toEqual([
-    { page: 'Двоичная', message: 'the file is not HTML text: the page is left empty' },
-    { page: 'Пустая', message: 'nothing readable in the file: the page is left empty' },
+  expect(problems.map((p) => [p.page, p.code, p.message])).toEqual([
+    ['Двоичная', 'notText', 'the file is not HTML text: the page is left empty'],
+    ['Пустая', 'nothingReadable', 'nothing readable in the file: the page is left empty'],
   ]);
   await expect(read(new Map([['Пустая.html', enc('<div>  </div>')]]))).rejects.toThrow(new ImportError('the HTML holds nothing readable'));
   // Through the worker, as the route reads it: the same refusal.

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { HtmlReading } from './htmlRead';
 import { ImportError, type ImportDocument } from './jsonImport';
+import { type ImportProblem } from '../../schema/importProblems';
 
 /**
  * Importing HTML files (issue 18, docs/import-export.md «HTML»): one `.html`/`.htm`, or a zip of
@@ -22,7 +23,7 @@ const HEAP_LIMIT_MB = 512;
  * `.html`/`.htm` — with `markdown`, a page per `.md` too — laid out as Markdown's are. Rejects
  * with ImportError when no file holds anything readable, or the HTML is too big to read.
  */
-export function htmlToDocument(files: ReadonlyMap<string, Uint8Array>, options: { markdown?: boolean; heapLimitMb?: number } = {}): Promise<{ document: ImportDocument; problems: Array<{ page: string; message: string }> }> {
+export function htmlToDocument(files: ReadonlyMap<string, Uint8Array>, options: { markdown?: boolean; heapLimitMb?: number } = {}): Promise<{ document: ImportDocument; problems: ImportProblem[] }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./htmlWorker.mjs', import.meta.url), { workerData: { files, markdown: Boolean(options.markdown) }, resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? HEAP_LIMIT_MB } });
     let answered = false;

@@ -7,6 +7,7 @@ import { toWire } from '../../schema/block';
 import { isSafeHref } from '../../schema/token';
 import type { ImportDocument } from './jsonImport';
 import { pageFilesToDocument, readMarkdownPage, type MarkdownTargets, type PageFileReader } from './markdownImport';
+import { type ImportNote, type ImportProblem, importNote } from '../../schema/importProblems';
 
 /**
  * Reading HTML files as pages (issue 18, import; docs/import-export.md «HTML»), in the worker
@@ -103,7 +104,7 @@ function googleDocsLists(doc: Document): void {
  * Ids of files elsewhere mean nothing here and are dropped. Pictures that are neither in the zip
  * nor on the web are removed and reported.
  */
-function prepareLinks(doc: Document, targets: MarkdownTargets, problems: string[]): number {
+function prepareLinks(doc: Document, targets: MarkdownTargets, problems: ImportNote[]): number {
   for (const element of Array.from(doc.body.querySelectorAll('[data-file-id]'))) element.removeAttribute('data-file-id');
   const fileAttributes = (element: Element, file: string, mimeType: string) => {
     element.setAttribute('data-file-id', file);
@@ -135,7 +136,7 @@ function prepareLinks(doc: Document, targets: MarkdownTargets, problems: string[
     if (isSafeHref(src)) continue;
     const target = src ? targets.resolve(src) : null;
     if (!target || !('file' in target)) {
-      problems.push(src.startsWith('data:') ? 'a picture held in the HTML itself (a data: address) is left out' : `a picture not in the import (${src.slice(0, 200)}) is left out`);
+      problems.push(src.startsWith('data:') ? importNote('pictureInHtml') : importNote('pictureMissing', { src: src.slice(0, 200) }));
       image.remove();
       continue;
     }
@@ -160,7 +161,7 @@ function prepareLinks(doc: Document, targets: MarkdownTargets, problems: string[
 /** One HTML file's title, blocks (as our export's: `parentId` names an earlier block) and problems, read with `window`'s DOM. */
 export function htmlToBlocks(bytes: Uint8Array, targets: MarkdownTargets, window: HtmlWindow): ReturnType<PageFileReader> & { empty: boolean } {
   const source = decodeHtml(bytes);
-  if (source === null) return { title: null, icon: null, blocks: [], problems: ['the file is not HTML text: the page is left empty'], empty: true };
+  if (source === null) return { title: null, icon: null, blocks: [], problems: [importNote('notText')], empty: true };
   const doc = new window.DOMParser().parseFromString(source, 'text/html');
   const title = takeTitle(doc);
   // Notion's page icon (an emoji) beside its title: the page's icon.
@@ -169,7 +170,7 @@ export function htmlToBlocks(bytes: Uint8Array, targets: MarkdownTargets, window
   iconHolder?.remove();
   inlineClassMarks(doc);
   googleDocsLists(doc);
-  const problems: string[] = [];
+  const problems: ImportNote[] = [];
   const pictures = prepareLinks(doc, targets, problems);
   const content = parseHtml(doc.body.innerHTML, window);
   const elements = !content ? [] : content.kind === 'inline' ? [paragraph(content.tokens)] : content.blocks;
@@ -179,14 +180,14 @@ export function htmlToBlocks(bytes: Uint8Array, targets: MarkdownTargets, window
     return { id: block.id, type: block.type, data: block.data as unknown as Record<string, unknown>, parentId: block.parentId };
   });
   const shown = blocks.filter((block) => block.type === 'image').length;
-  if (shown < pictures) problems.push(`${pictures - shown === 1 ? 'a picture' : `${pictures - shown} pictures`} inside a table cell or a quote (where a picture block cannot be) left out`);
+  if (shown < pictures) problems.push(importNote('picturesMisplaced', { count: pictures - shown }));
   const empty = blocks.length === 0 && title === null;
-  if (empty) problems.push('nothing readable in the file: the page is left empty');
+  if (empty) problems.push(importNote('nothingReadable'));
   return { title, icon, blocks, problems, empty };
 }
 
 /** What reading HTML files gives: our export's document and the problems met, or why nothing could be made of them. */
-export type HtmlReading = { document: ImportDocument; problems: Array<{ page: string; message: string }> } | { refused: string };
+export type HtmlReading = { document: ImportDocument; problems: ImportProblem[] } | { refused: string };
 
 /**
  * HTML files (a zip's entries by path, or one file) as our export's document, read in this

@@ -19,6 +19,7 @@ import { markdownToDocument } from './markdownImport';
 import { archiveBudget, ImportError, unzipWithin } from './archive';
 import { isNotionExport, notionToDocument } from './notionImport';
 import { nowIso } from '../time';
+import { type ImportProblem, importProblem } from '../../schema/importProblems';
 
 /**
  * Importing our JSON export (issue 18, docs/import-export.md «Importing»): `export.json` alone or
@@ -78,7 +79,7 @@ export interface ImportReport {
   pages: Array<{ id: string; title: string }>;
   blocks: number;
   files: number;
-  problems: Array<{ page: string; message: string }>;
+  problems: ImportProblem[];
 }
 
 /**
@@ -87,7 +88,7 @@ export interface ImportReport {
  * (with their pictures; each file read by its extension), our JSON alone, or one Markdown or HTML
  * file (`name` ends in `.md`, `.html`…). Throws with a message a person can read.
  */
-export async function readExport(bytes: Uint8Array, name = ''): Promise<{ document: ImportDocument; files: Map<string, Uint8Array>; problems: Array<{ page: string; message: string }> }> {
+export async function readExport(bytes: Uint8Array, name = ''): Promise<{ document: ImportDocument; files: Map<string, Uint8Array>; problems: ImportProblem[] }> {
   let json: string;
   let entries: Record<string, Uint8Array> = {};
   const lower = name.toLowerCase();
@@ -165,7 +166,7 @@ export async function importExport(
   const fileIds = new Map<string, string>();
   for (const file of document.files) {
     if (input.files.has(file.path) && ownerOfFile.has(file.id)) fileIds.set(file.id, newId());
-    else report.problems.push({ page: '', message: `the file «${file.name}» is not in the zip` });
+    else report.problems.push(importProblem('', 'fileMissing', { name: file.name }));
   }
   // Pages, parents first: an export lists them so; one whose parent is not in it goes under `place`.
   const made = new Map<string, PageRow>();
@@ -173,7 +174,7 @@ export async function importExport(
     const parent = page.parentId && made.has(page.parentId) ? made.get(page.parentId)! : input.parent;
     const holdsItsDatabase = page.type === 'Database' && page.blocks.some((b) => b.type === 'database');
     const type: PageType = (PAGE_TYPES as readonly string[]).includes(page.type) && (page.type !== 'Database' || holdsItsDatabase) && page.type !== 'Widget' && page.type !== 'WidgetView' ? (page.type as PageType) : 'Note';
-    if (type !== page.type) report.problems.push({ page: page.title, message: `a ${page.type} page is imported as a plain page` });
+    if (type !== page.type) report.problems.push(importProblem(page.title, 'pageTypeChanged', { type: page.type }));
     const row = await insertPage(trx, { id: pageIds.get(page.id)!, workspaceId: input.workspaceId, parent, section: parent ? null : input.section, type, title: page.title, createdBy: input.userId, grantCreatorFull: parent === null });
     if (page.icon) await trx.updateTable('pages').set({ icon: page.icon }).where('id', '=', row.id).execute();
     made.set(page.id, row);
@@ -217,7 +218,7 @@ async function insertComments(trx: Transaction<Database>, pageId: string, title:
     const content = commentContentSchema.safeParse(comment.content);
     const attaches = comment.attaches.flatMap((a) => (ids.files.has(a.id) ? [{ ...a, id: ids.files.get(a.id)! }] : []));
     if (!content.success || (content.data.every((t) => t.text.trim() === '') && attaches.length === 0)) {
-      report.problems.push({ page: title, message: 'a comment whose content does not fit is left out' });
+      report.problems.push(importProblem(title, 'commentUnfit'));
       continue;
     }
     const member = ids.members.has(comment.author.id);
@@ -230,7 +231,7 @@ async function insertComments(trx: Transaction<Database>, pageId: string, title:
       .values({ id, page_id: pageId, replied_comment_id: comment.repliedTo ? (commentIds.get(comment.repliedTo) ?? null) : null, author_id: member ? comment.author.id : userId, content: JSON.stringify(content.data), attaches: JSON.stringify(attaches), created_at: at, updated_at: isIsoTime(comment.updatedAt) ? comment.updatedAt : at, deleted_at: null })
       .execute();
   }
-  if (adopted > 0) report.problems.push({ page: title, message: `${adopted} comments by people who are not members of this workspace are now the importer's` });
+  if (adopted > 0) report.problems.push(importProblem(title, 'commentsAdopted', { count: adopted }));
 }
 
 const isIsoTime = (text: string) => z.iso.datetime({ offset: true }).safeParse(text).success;
@@ -266,12 +267,12 @@ async function insertBlocks(trx: Transaction<Database>, pageId: string, title: s
   const kept = blocks.filter((block) => {
     const definition = definitionForWireType(block.type);
     if (!definition || block.type === 'databaseRow' || (block.type === 'database' && !databases.has(block.id))) {
-      report.problems.push({ page: title, message: block.type === 'database' ? 'a database without its rows (an export made before databases were exported) is left out' : `a block of the unknown type «${block.type}» is left out` });
+      report.problems.push(block.type === 'database' ? importProblem(title, 'databaseWithoutRows') : importProblem(title, 'unknownBlock', { type: block.type }));
       return false;
     }
     const remote = (block.data.remoteData as { fileId?: string } | null | undefined)?.fileId;
     if (remote && !ids.files.has(remote)) {
-      report.problems.push({ page: title, message: 'a picture or file whose file is missing is left out' });
+      report.problems.push(importProblem(title, 'blockFileMissing'));
       return false;
     }
     blockIds.set(block.id, newId());
@@ -287,7 +288,7 @@ async function insertBlocks(trx: Transaction<Database>, pageId: string, title: s
     const definition = definitionForWireType(block.type)!;
     const data = definition.dataSchema.safeParse(remap(block.data, ids.pages, ids.files));
     if (!data.success) {
-      report.problems.push({ page: title, message: `a ${block.type} block whose data does not fit is left out` });
+      report.problems.push(importProblem(title, 'blockUnfit', { type: block.type }));
       blockIds.delete(block.id);
       continue;
     }
@@ -318,12 +319,12 @@ async function insertDatabaseRows(trx: Transaction<Database>, holder: PageRow, d
         strangers += value.length - next.length;
       } else if (field?.type === 'files' && Array.isArray(value)) next = (value as FileRef[]).flatMap((ref) => (ids.files.has(ref.id) ? [{ id: ids.files.get(ref.id)!, name: ref.name }] : []));
       const problem = field ? valueProblem(field, next) : 'no such field in the database';
-      if (problem) report.problems.push({ page: row.title, message: `the value of «${field?.name ?? fieldId}» is left out: ${problem}` });
+      if (problem) report.problems.push(importProblem(row.title, 'valueUnfit', { field: field?.name ?? fieldId, reason: problem }));
       else if (!Array.isArray(next) || next.length > 0) values[fieldId] = next;
     }
     return { id: ids.pages.get(row.id)!, title: row.title, icon: row.icon ?? null, values };
   });
-  if (strangers > 0) report.problems.push({ page: holder.title, message: `person fields named ${strangers} people who are not members of this workspace: left out` });
+  if (strangers > 0) report.problems.push(importProblem(holder.title, 'peopleNotMembers', { count: strangers }));
   const made = await insertRows(trx, { database, holder, rows, sortKeys: generateNKeysBetween(null, null, rows.length), userId });
   for (const [at, row] of exported.rows.entries()) await insertBlocks(trx, made[at].id, row.title, row.blocks, ids, userId, report, new Map());
 }

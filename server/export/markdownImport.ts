@@ -5,6 +5,7 @@ import path from 'node:path';
 import { canonicalTokens, isSafeHref, type Token } from '../../schema/token';
 import type { ImportDocument } from './jsonImport';
 import { newId } from '../../schema/ids';
+import { type ImportNote, type ImportProblem, importNote } from '../../schema/importProblems';
 
 /**
  * Markdown as blocks (issue 18, import; docs/import-export.md «Markdown»), by `marked`'s lexer
@@ -30,9 +31,9 @@ export interface MarkdownTargets {
 }
 
 /** What a Markdown document becomes: its title (a leading `# ` heading, as our export writes it) and its blocks. */
-export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { title: string | null; blocks: ImportedBlock[]; problems: string[] } {
+export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { title: string | null; blocks: ImportedBlock[]; problems: ImportNote[] } {
   const blocks: ImportedBlock[] = [];
-  const problems: string[] = [];
+  const problems: ImportNote[] = [];
   let key = 0;
   const add = (parent: number | null, type: string, data: Record<string, unknown>) => {
     const block = { key: key++, parent, type, data };
@@ -179,14 +180,14 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           break;
         }
         default:
-          problems.push(`a part of Markdown the import does not know («${token.type}») is left out`);
+          problems.push(importNote('markdownUnknown', { kind: token.type }));
       }
     }
   };
   const picture = (image: Tokens.Image, parent: number | null) => {
     const target = targets.resolve(image.href);
     if (target && 'file' in target) add(parent, 'image', { remoteData: { fileId: target.file, title: image.text || 'picture', size: 0, mimeType: 'image/png' }, crop: null, scale: 1, align: 'center' });
-    else problems.push(`a picture not in the import (${image.href}) is left out`);
+    else problems.push(importNote('pictureMissing', { src: image.href }));
   };
   walk(tokens, null);
   return { title, blocks, problems };
@@ -202,7 +203,7 @@ type DocumentBlock = DocumentPage['blocks'][number];
 type DocumentFile = ImportDocument['files'][number];
 
 /** A page file's reading (Markdown, HTML): its title and icon if it names them, its blocks (`parentId` naming an earlier block's `id`), what it could not take. */
-export type PageFileReader = (bytes: Uint8Array, targets: MarkdownTargets) => { title: string | null; icon?: string | null; blocks: DocumentBlock[]; problems: string[] };
+export type PageFileReader = (bytes: Uint8Array, targets: MarkdownTargets) => { title: string | null; icon?: string | null; blocks: DocumentBlock[]; problems: ImportNote[] };
 
 /** Markdown as a page file's reading. */
 export const readMarkdownPage: PageFileReader = (bytes, targets) => {
@@ -293,7 +294,7 @@ export function targetsOf(reading: MarkdownReading, name: string, key: string | 
 }
 
 /** One Markdown file read as a page's (or a row's) blocks, its links resolved from its folder (`targetsOf`). */
-export function readMarkdownFile(reading: MarkdownReading, name: string, text: string, key: string | null): { title: string | null; blocks: DocumentBlock[]; problems: string[] } {
+export function readMarkdownFile(reading: MarkdownReading, name: string, text: string, key: string | null): { title: string | null; blocks: DocumentBlock[]; problems: ImportNote[] } {
   return readMarkdownPage(new TextEncoder().encode(text), targetsOf(reading, name, key));
 }
 
@@ -318,7 +319,7 @@ export function collectFiles(document: ImportDocument, reading: MarkdownReading)
  * of the same name beside it, pictures and attachments from the zip. Answers the reading too, for
  * a caller that reads more files (a database's rows).
  */
-export function pageFilesToDocument(entries: ReadonlyMap<string, Uint8Array>, readers: Readonly<Record<string, PageFileReader>>, layout: MarkdownLayout = {}): { document: ImportDocument; problems: Array<{ page: string; message: string }>; reading: MarkdownReading } {
+export function pageFilesToDocument(entries: ReadonlyMap<string, Uint8Array>, readers: Readonly<Record<string, PageFileReader>>, layout: MarkdownLayout = {}): { document: ImportDocument; problems: ImportProblem[]; reading: MarkdownReading } {
   const extensions = Object.keys(readers);
   const reading: MarkdownReading = { entries, layout, pages: layout.pages ?? pageFiles(entries, layout.rows, extensions), parents: new Map(), files: new Map() };
   const names = [...reading.pages.keys()];
@@ -327,14 +328,14 @@ export function pageFilesToDocument(entries: ReadonlyMap<string, Uint8Array>, re
     const dir = path.posix.dirname(name);
     reading.parents.set(reading.pages.get(name)!, dir === '.' ? null : layout.folderPage ? layout.folderPage(dir) : nearestFolderPage(dir, reading.pages, extensions));
   }
-  const problems: Array<{ page: string; message: string }> = [];
+  const problems: ImportProblem[] = [];
   const document: ImportDocument = { format: 'blocknote-export', version: 1, pages: [], files: [] };
   for (const name of names) {
     const key = reading.pages.get(name)!;
     const parsed = readers[extensionOf(name)](entries.get(name)!, targetsOf(reading, name, key));
     const title = parsed.title ?? titleOfName(name);
     document.pages.push({ id: key, parentId: reading.parents.get(key) ?? null, type: 'Note', title, icon: parsed.icon ?? null, blocks: parsed.blocks });
-    problems.push(...parsed.problems.map((message) => ({ page: title, message })));
+    problems.push(...parsed.problems.map((note) => ({ page: title, ...note })));
   }
   collectFiles(document, reading);
   return { document, problems, reading };

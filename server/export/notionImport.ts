@@ -8,6 +8,7 @@ import { newId } from '../../schema/ids';
 import { archiveBudget, ImportError, unzipWithin, type ArchiveBudget } from './archive';
 import type { ImportDocument } from './jsonImport';
 import { collectFiles, markdownToDocument, pageFiles, readMarkdownFile, titleOfName, type MarkdownReading } from './markdownImport';
+import { type ImportNote, type ImportProblem, importNote, importProblem } from '../../schema/importProblems';
 
 /**
  * Notion's «Markdown & CSV» export (issue 18, docs/import-export.md «Notion») as our export's
@@ -20,7 +21,7 @@ import { collectFiles, markdownToDocument, pageFiles, readMarkdownFile, titleOfN
  * addresses of them, follow the import. What cannot be imported is reported.
  */
 
-type Problem = { page: string; message: string };
+type Problem = ImportProblem;
 type DocumentPage = ImportDocument['pages'][number];
 type DocumentRow = NonNullable<DocumentPage['databases']>[number]['rows'][number];
 
@@ -65,7 +66,7 @@ function unpackParts(entries: Map<string, Uint8Array>, budget: ArchiveBudget, pr
       }
       entries.delete(part);
       for (const [name, bytes] of Object.entries(inner)) {
-        if (entries.has(name) && !name.endsWith('/')) problems.push({ page: '', message: `«${name}» is in two parts of the export: the first is kept` });
+        if (entries.has(name) && !name.endsWith('/')) problems.push(importProblem('', 'fileInTwoParts', { name }));
         else entries.set(name, bytes);
       }
     }
@@ -220,15 +221,12 @@ export function splitRow(text: string, columns: ReadonlySet<string>): { title: s
 }
 
 /** Why a cell was not read, as a person reads it. */
-function cellMessage(problem: CellProblem, title: string): string {
-  const why =
-    problem.kind === 'tooManyOptions'
-      ? `a column has at most ${DATABASE_LIMITS.selectOptions} options`
-      : ['text', 'url', 'email', 'phone'].includes(problem.kind)
-        ? `longer than ${DATABASE_LIMITS.textValueLength} characters`
-        : `it is not read as ${problem.kind === 'multiSelect' ? 'options' : `a ${problem.kind}`}`;
+function cellNote(problem: CellProblem, title: string): ImportNote {
   const text = problem.text.length > 40 ? `${problem.text.slice(0, 40)}…` : problem.text;
-  return `«${problem.column}» of «${title || 'Без названия'}» is left empty: «${text}» — ${why}`;
+  const where = { field: problem.column, row: title || 'Без названия', text };
+  if (problem.kind === 'tooManyOptions') return importNote('cellTooManyOptions', { ...where, max: DATABASE_LIMITS.selectOptions });
+  if (['text', 'url', 'email', 'phone'].includes(problem.kind)) return importNote('cellTooLong', { ...where, max: DATABASE_LIMITS.textValueLength });
+  return importNote('cellUnreadable', { ...where, kind: problem.kind });
 }
 
 /**
@@ -332,8 +330,8 @@ export function notionToDocument(input: ReadonlyMap<string, Uint8Array>, budget:
   // What no page, row or database took.
   const shown = new Set(document.files.map((file) => file.path));
   const unknown = names.filter((name) => !pages.has(name) && !rowFiles.has(name) && !byCsv.has(name) && !shown.has(name));
-  for (const name of unknown.slice(0, 20)) problems.push({ page: '', message: `«${name}» is left out: no page shows it` });
-  if (unknown.length > 20) problems.push({ page: '', message: `${unknown.length - 20} more files no page shows are left out` });
+  for (const name of unknown.slice(0, 20)) problems.push(importProblem('', 'fileUnused', { name }));
+  if (unknown.length > 20) problems.push(importProblem('', 'moreFilesUnused', { count: unknown.length - 20 }));
   return { document, files: entries, problems };
 }
 
@@ -345,16 +343,16 @@ export function notionToDocument(input: ReadonlyMap<string, Uint8Array>, budget:
  */
 function readDatabase(database: NotionDatabase, entries: ReadonlyMap<string, Uint8Array>, reading: MarkdownReading, rowKeys: ReadonlyMap<string, string>, problems: Problem[]): { data: ReturnType<typeof newDatabaseData>; rows: DocumentRow[] } {
   const parsed = Papa.parse<string[]>(new TextDecoder().decode(entries.get(database.csv)!), { delimiter: ',', skipEmptyLines: 'greedy' });
-  for (const error of parsed.errors.slice(0, 20)) problems.push({ page: database.title, message: `line ${(error.row ?? 0) + 1} of «${database.csv}» cannot be read cleanly (${error.code}): check that row` });
+  for (const error of parsed.errors.slice(0, 20)) problems.push(importProblem(database.title, 'csvLineBroken', { line: (error.row ?? 0) + 1, file: database.csv, reason: error.code }));
   const header = (parsed.data[0] ?? []).map((name) => name.trim());
   if (header.length === 0) header.push('Название');
   if (header.length > DATABASE_LIMITS.fields) {
-    problems.push({ page: database.title, message: `a database has at most ${DATABASE_LIMITS.fields} fields: the columns ${header.slice(DATABASE_LIMITS.fields).map((n) => `«${n}»`).join(', ')} are left out` });
+    problems.push(importProblem(database.title, 'tooManyFields', { max: DATABASE_LIMITS.fields, columns: header.slice(DATABASE_LIMITS.fields).map((n) => `«${n}»`).join(', ') }));
     header.length = DATABASE_LIMITS.fields;
   }
   const lines = parsed.data.slice(1);
   for (const [at, cells] of lines.entries()) {
-    if (cells.slice(header.length).some((cell) => cell.trim() !== '')) problems.push({ page: database.title, message: `line ${at + 2} of «${database.csv}» has more cells than the CSV has columns: those are left out` });
+    if (cells.slice(header.length).some((cell) => cell.trim() !== '')) problems.push(importProblem(database.title, 'csvLineTooLong', { line: at + 2, file: database.csv }));
   }
 
   // Each CSV row with its `.md` (found by its title; the first one not taken yet when titles repeat).
@@ -395,11 +393,11 @@ function readDatabase(database: NotionDatabase, entries: ReadonlyMap<string, Uin
       if (found.every((list) => list.every((key) => key !== undefined))) {
         field = { name: name.slice(0, DATABASE_LIMITS.nameLength), type: 'relation' };
         relations.set(fieldId, found.map((list) => [...new Set(list as string[])]));
-        if (found.some((list) => new Set(list).size > DATABASE_LIMITS.listValueLength)) problems.push({ page: database.title, message: `«${name}»: a relation keeps at most ${DATABASE_LIMITS.listValueLength} rows a cell` });
+        if (found.some((list) => new Set(list).size > DATABASE_LIMITS.listValueLength)) problems.push(importProblem(database.title, 'relationTooLong', { field: name, max: DATABASE_LIMITS.listValueLength }));
       } else {
         field = { name: name.slice(0, DATABASE_LIMITS.nameLength), type: 'text' };
         items.forEach((list, row) => (matrix[row][index] = list!.map((item) => item.title).join(', ')));
-        problems.push({ page: database.title, message: `«${name}» links to pages of another database or outside it (relations across databases do not exist here): kept as their titles, in text` });
+        problems.push(importProblem(database.title, 'relationElsewhere', { field: name }));
       }
     } else {
       // Notion's dates and numbers read first; a column that is neither keeps its text.
@@ -422,14 +420,14 @@ function readDatabase(database: NotionDatabase, entries: ReadonlyMap<string, Uin
   }
 
   const converted = convertRows(matrix, targets, { firstLine: 2, columnName: (index) => header[index] });
-  for (const problem of converted.problems.slice(0, 50)) problems.push({ page: database.title, message: cellMessage(problem, matrix[problem.line - 2]?.[0] ?? '') });
-  if (converted.problems.length > 50) problems.push({ page: database.title, message: `${converted.problems.length - 50} more cells are left empty: they do not fit their columns` });
+  for (const problem of converted.problems.slice(0, 50)) problems.push({ page: database.title, ...cellNote(problem, matrix[problem.line - 2]?.[0] ?? '') });
+  if (converted.problems.length > 50) problems.push(importProblem(database.title, 'moreCellsUnfit', { count: converted.problems.length - 50 }));
   const rows = converted.rows.map((row, i): DocumentRow => {
     const values: Record<string, RowValue> = { ...row.values };
     for (const [fieldId, lists] of relations) if (lists[i].length > 0) values[fieldId] = lists[i].slice(0, DATABASE_LIMITS.listValueLength);
     const file = rowFiles[i];
     const content = file ? readMarkdownFile(reading, file.name, file.body, keys[i]) : { blocks: [], problems: [] };
-    problems.push(...content.problems.map((message) => ({ page: row.title, message })));
+    problems.push(...content.problems.map((note) => ({ page: row.title, ...note })));
     return { id: keys[i], title: row.title, icon: null, values, blocks: content.blocks };
   });
   return { data, rows };

@@ -10,7 +10,7 @@ import { blocksToHtml } from '../../plugins/withClipboard/serialize';
 import type { Database, PageRow } from '../db/types';
 import { allows, pageAccessLevels } from '../policies/page';
 import { listPageBlocks } from '../repositories/blocks';
-import { storagePath } from '../repositories/files';
+import { storagePath, type FileRow } from '../repositories/files';
 import { pagePath } from '../repositories/pages';
 import { blocksToMarkdown, type MarkdownLinks } from './markdown';
 import { COMPUTED_FIELD_TYPES, MAIN_FIELD_ID, type DatabaseData, type RowValue } from '../../schema/blocks/database';
@@ -126,74 +126,64 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
       if (final) out.end();
     }
   });
+  const encoder = new TextEncoder();
   const addText = (name: string, text: string) => {
     const entry = new ZipDeflate(name, { level: 6 });
     zip.add(entry);
-    entry.push(new TextEncoder().encode(text), true);
+    entry.push(encoder.encode(text), true);
+  };
+  // Whoever reads the zip sets the pace: a page at a time, never the whole export in memory.
+  const flowing = async () => {
+    if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
   };
   void (async () => {
     const paths = pagePaths(pages, untitled);
     const pageIds = new Set(pages.map((p) => p.id));
-    const blocksOf = new Map<string, WireBlock[]>();
-    for (const page of pages) {
-      blocksOf.set(page.id, await listPageBlocks(db, page.id));
-      onProgress?.(blocksOf.size, pages.length);
-    }
     const orders = new ViewOrders();
-    // The JSON export carries databases whole: their rows, with their blocks and files.
-    const databasesOf = new Map<string, JsonDatabase[]>();
-    if (format === 'json') {
-      for (const page of pages) {
-        const databases: JsonDatabase[] = [];
-        for (const block of blocksOf.get(page.id) ?? []) if (block.type === 'database') databases.push(await jsonDatabase(db, orders, block.id, pageIds));
-        if (databases.length) databasesOf.set(page.id, databases);
-      }
-    }
-    // The files shown: attached to one of these pages (or rows), by a block or a files cell.
-    const fileIds = new Set<string>();
-    const shown = (blocks: readonly JsonBlock[]) => {
-      for (const block of blocks) {
-        const remote = (block.data as { remoteData?: { fileId?: unknown } | null }).remoteData;
-        if (typeof remote?.fileId === 'string') fileIds.add(remote.fileId);
+    // The files shown (attached to one of these pages or rows, by a block, a files cell or a comment), found page by page.
+    const files = new Map<string, FileRow>();
+    const filePath = (id: string) => `files/${id}/${fileName(files.get(id)!.name, 'file')}`;
+    const takeFiles = async (ids: Iterable<string>) => {
+      const wanted = [...new Set(ids)].filter((id) => !files.has(id));
+      for (let at = 0; at < wanted.length; at += 500) {
+        for (const f of await db.selectFrom('files').selectAll().where('id', 'in', wanted.slice(at, at + 500)).where('status', '=', 'ready').execute()) {
+          if (f.page_id !== null && pageIds.has(f.page_id)) files.set(f.id, f);
+        }
       }
     };
-    for (const blocks of blocksOf.values()) shown(blocks);
-    const commentsOf = format === 'json' && comments ? await jsonComments(db, pages) : new Map<string, JsonComment[]>();
-    for (const list of commentsOf.values()) for (const comment of list) for (const attach of comment.attaches) fileIds.add(attach.id);
-    for (const row of [...databasesOf.values()].flat().flatMap((d) => d.rows)) {
-      shown(row.blocks);
-      for (const value of Object.values(row.values)) if (Array.isArray(value)) for (const ref of value) if (typeof ref === 'object') fileIds.add(ref.id);
-    }
-    const files = fileIds.size ? (await db.selectFrom('files').selectAll().where('id', 'in', [...fileIds]).where('status', '=', 'ready').execute()).filter((f) => f.page_id !== null && pageIds.has(f.page_id)) : [];
-    const filePath = new Map(files.map((f) => [f.id, `files/${f.id}/${fileName(f.name, 'file')}`]));
     const extension = format === 'html' ? 'html' : 'md';
-    if (format === 'json') {
-      const document: JsonExport = {
-        format: 'blocknote-export',
-        version: 1,
-        exportedAt: new Date().toISOString(),
-        pages: pages.map((p) => ({
-          id: p.id,
-          parentId: p.id === pages[0].id ? null : p.parent_id,
-          type: p.type,
-          title: p.title,
-          icon: p.icon,
-          cover: p.cover ? (JSON.parse(p.cover) as unknown) : null,
-          blocks: (blocksOf.get(p.id) ?? []).map(jsonBlock),
-          ...(databasesOf.has(p.id) ? { databases: databasesOf.get(p.id) } : {}),
-          ...(commentsOf.has(p.id) ? { comments: commentsOf.get(p.id) } : {}),
-        })),
-        files: files.map((f) => ({ id: f.id, name: f.name, mimeType: f.mime_type, size: f.size, path: filePath.get(f.id)! })),
-      };
-      addText('export.json', JSON.stringify(document, null, 2));
-    } else {
-      for (const page of pages) {
+    // export.json is written as it is read: the pages one by one, the files last.
+    const json = format === 'json' ? new ZipDeflate('export.json', { level: 6 }) : null;
+    if (json) {
+      zip.add(json);
+      json.push(encoder.encode(`{"format":"blocknote-export","version":1,"exportedAt":${JSON.stringify(new Date().toISOString())},"pages":[`));
+    }
+    for (const [at, page] of pages.entries()) {
+      const blocks = await listPageBlocks(db, page.id);
+      if (json) {
+        const databases: JsonDatabase[] = [];
+        for (const block of blocks) if (block.type === 'database') databases.push(await jsonDatabase(db, orders, block.id, pageIds));
+        const pageComments = comments ? await jsonComments(db, page.id) : [];
+        await takeFiles([...filesShown(blocks), ...databases.flatMap((d) => d.rows.flatMap((row) => [...filesShown(row.blocks), ...filesInValues(row.values)])), ...pageComments.flatMap((c) => c.attaches.map((a) => a.id))]);
+        const entry: JsonExport['pages'][number] = {
+          id: page.id,
+          parentId: at === 0 ? null : page.parent_id,
+          type: page.type,
+          title: page.title,
+          icon: page.icon,
+          cover: page.cover ? (JSON.parse(page.cover) as unknown) : null,
+          blocks: blocks.map(jsonBlock),
+          ...(databases.length ? { databases } : {}),
+          ...(comments && pageComments.length ? { comments: pageComments } : {}),
+        };
+        json.push(encoder.encode(`${at === 0 ? '' : ','}${JSON.stringify(entry)}`));
+      } else {
+        await takeFiles(filesShown(blocks));
         const file = `${paths.get(page.id)!}.${extension}`;
         const links: MarkdownLinks = {
           page: (id) => (pageIds.has(id) ? relative(file, `${paths.get(id)!}.${extension}`) : null),
-          file: (id, name) => (filePath.has(id) ? relative(file, filePath.get(id)!) : `files/${id}/${name}`),
+          file: (id, name) => (files.has(id) ? relative(file, filePath(id)) : `files/${id}/${name}`),
         };
-        const blocks = blocksOf.get(page.id) ?? [];
         const title = page.title || untitled;
         if (format === 'markdown') addText(file, `# ${title}\n\n${blocksToMarkdown(blocks, links)}`);
         else addText(file, htmlDocument(title, blocks, links));
@@ -205,24 +195,37 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
           await addDatabase(db, orders, page, database, folder, extension, addText, untitled);
         }
       }
+      onProgress?.(at + 1, pages.length);
+      await flowing();
     }
-    for (const f of files) {
+    if (json) json.push(encoder.encode(`],"files":${JSON.stringify([...files.values()].map((f) => ({ id: f.id, name: f.name, mimeType: f.mime_type, size: f.size, path: filePath(f.id) })))}}`), true);
+    for (const f of files.values()) {
       // Pictures and archives are compressed already: stored as they are.
-      const entry = /^(image|video|audio)\/|zip|compressed/.test(f.mime_type) ? new ZipPassThrough(filePath.get(f.id)!) : new ZipDeflate(filePath.get(f.id)!, { level: 6 });
+      const entry = /^(image|video|audio)\/|zip|compressed/.test(f.mime_type) ? new ZipPassThrough(filePath(f.id)) : new ZipDeflate(filePath(f.id), { level: 6 });
       zip.add(entry);
-      await new Promise<void>((resolve, reject) => {
-        const stream = fs.createReadStream(storagePath(filesDir, f.storage_key));
-        stream.on('data', (chunk) => entry.push(chunk as Buffer));
-        stream.on('end', () => {
-          entry.push(new Uint8Array(0), true);
-          resolve();
-        });
-        stream.on('error', reject);
-      });
+      const stream = fs.createReadStream(storagePath(filesDir, f.storage_key));
+      for await (const chunk of stream) {
+        entry.push(chunk as Buffer);
+        await flowing();
+      }
+      entry.push(new Uint8Array(0), true);
     }
     zip.end();
   })().catch((error: unknown) => out.destroy(error as Error));
   return out;
+}
+
+/** The files blocks show (pictures, attachments). */
+function filesShown(blocks: readonly JsonBlock[]): string[] {
+  return blocks.flatMap((block) => {
+    const remote = (block.data as { remoteData?: { fileId?: unknown } | null }).remoteData;
+    return typeof remote?.fileId === 'string' ? [remote.fileId] : [];
+  });
+}
+
+/** The files a row's files cells hold. */
+function filesInValues(values: Record<string, RowValue>): string[] {
+  return Object.values(values).flatMap((value) => (Array.isArray(value) ? value.flatMap((ref) => (typeof ref === 'object' ? [ref.id] : [])) : []));
 }
 
 /** A comment in the JSON export (with `comments`): who wrote it, when, its text and files; replies name what they answer. */
@@ -236,27 +239,19 @@ export interface JsonComment {
   updatedAt: string;
 }
 
-/** The live comments of the pages, oldest first, by page (a deleted comment's replies answer nothing). */
-async function jsonComments(db: Kysely<Database>, pages: readonly PageRow[]): Promise<Map<string, JsonComment[]>> {
-  const byPage = new Map<string, JsonComment[]>();
-  for (let at = 0; at < pages.length; at += 500) {
-    const rows = await db
-      .selectFrom('comments as c')
-      .innerJoin('users as u', 'u.id', 'c.author_id')
-      .select(['c.id', 'c.page_id', 'c.replied_comment_id', 'c.content', 'c.attaches', 'c.created_at', 'c.updated_at', 'u.id as author_id', 'u.name', 'u.email'])
-      .where('c.page_id', 'in', pages.slice(at, at + 500).map((p) => p.id))
-      .where('c.deleted_at', 'is', null)
-      .orderBy('c.created_at')
-      .orderBy('c.id')
-      .execute();
-    const live = new Set(rows.map((r) => r.id));
-    for (const row of rows) {
-      const list = byPage.get(row.page_id) ?? [];
-      list.push({ id: row.id, repliedTo: row.replied_comment_id && live.has(row.replied_comment_id) ? row.replied_comment_id : null, author: { id: row.author_id, name: row.name, email: row.email }, content: JSON.parse(row.content) as CommentToken[], attaches: JSON.parse(row.attaches) as CommentAttach[], createdAt: row.created_at, updatedAt: row.updated_at });
-      byPage.set(row.page_id, list);
-    }
-  }
-  return byPage;
+/** The live comments of a page, oldest first (a reply to a deleted comment answers nothing). */
+async function jsonComments(db: Kysely<Database>, pageId: string): Promise<JsonComment[]> {
+  const rows = await db
+    .selectFrom('comments as c')
+    .innerJoin('users as u', 'u.id', 'c.author_id')
+    .select(['c.id', 'c.replied_comment_id', 'c.content', 'c.attaches', 'c.created_at', 'c.updated_at', 'u.id as author_id', 'u.name', 'u.email'])
+    .where('c.page_id', '=', pageId)
+    .where('c.deleted_at', 'is', null)
+    .orderBy('c.created_at')
+    .orderBy('c.id')
+    .execute();
+  const live = new Set(rows.map((r) => r.id));
+  return rows.map((row) => ({ id: row.id, repliedTo: row.replied_comment_id && live.has(row.replied_comment_id) ? row.replied_comment_id : null, author: { id: row.author_id, name: row.name, email: row.email }, content: JSON.parse(row.content) as CommentToken[], attaches: JSON.parse(row.attaches) as CommentAttach[], createdAt: row.created_at, updatedAt: row.updated_at }));
 }
 
 const jsonBlock = (b: WireBlock): JsonBlock => ({ id: b.id, type: b.type, data: b.data, parentId: b.parentId });

@@ -277,7 +277,7 @@ describe('importing HTML', () => {
     expect(res.statusCode).toBe(201);
     const answer = body<Answer>(res).data;
     expect(answer.page.title).toBe('Опасная страница');
-    expect(answer.problems).toEqual([{ page: 'Опасная страница', message: 'a picture not in the import (missing.png) is left out' }]);
+    expect(answer.problems).toEqual([{ page: 'Опасная страница', code: 'pictureMissing', params: { src: 'missing.png' }, message: 'a picture not in the import (missing.png) is left out' }]);
     const blocks = await blocksOf(answer.page.id);
     expect(JSON.stringify(blocks)).not.toMatch(/alert|script|onerror|onclick|javascript/i);
     expect(blocks.map((b) => [b.type, b.data])).toEqual([

@@ -7,7 +7,7 @@ import { jsonQuery } from '../../schema/query';
 import { pageAccessLevels, allows } from '../policies/page';
 import { findPages, pagePath } from '../repositories/pages';
 import { requireUser } from '../plugins/auth';
-import { matchingEntries, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
+import { matchingPages, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
 import { queryTerms } from '../search/terms';
 import { searchIndexer } from '../search/indexer';
 import { presentPagesFor, requestWorkspace } from './pages';
@@ -64,7 +64,7 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
       for (const c of fresh) if (readable.has(c.pageId) && !best.has(c.pageId)) best.set(c.pageId, c);
     };
     for (let offset = 0; offset < MAX_CANDIDATES && best.size < wanted; offset += CANDIDATE_BATCH) {
-      const batch = await matchingEntries(app.db, terms, filters, offset, CANDIDATE_BATCH);
+      const batch = await matchingPages(app.db, terms, filters, offset, CANDIDATE_BATCH);
       await take(batch);
       if (batch.length < CANDIDATE_BATCH) break;
     }

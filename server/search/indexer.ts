@@ -193,14 +193,24 @@ const BUSY_PAUSE_MS = 20;
  * 20 ms apart), so a write is searchable within about that. Several processes on one
  * PostgreSQL share the queue (each target is taken by one).
  */
+/** A queue time as the triggers write it (PostgreSQL `2026-11-26 12:42:28.123456+00`, SQLite `2026-11-26T12:42:28.123`, both UTC), in ms. */
+export function queuedAtMs(text: string): number {
+  const iso = text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
+  return Date.parse(/(Z|[+-]\d\d:\d\d)$/.test(iso) ? iso : `${iso}Z`);
+}
+
 export function searchIndexer(db: Kysely<Database>, log: { error(obj: unknown, msg: string): void }, intervalMs = 250): BackgroundLoop {
   return new BackgroundLoop(
     async () => {
       // A read first: an empty queue takes no write lock (SQLite has one writer).
       const waiting = await db.selectFrom('search_queue').select('target').limit(1).executeTakeFirst();
-      // More waiting: the next round soon, but not at once — writes get their turn, and a block
-      // written again and again is indexed once per round.
-      return waiting && (await indexQueued(db)) >= BATCH ? BUSY_PAUSE_MS : intervalMs;
+      if (!waiting || (await indexQueued(db)) < BATCH) return intervalMs;
+      // A full round: the next one soon (not at once: writes get their turn) only when the queue is
+      // behind — its oldest target waited a round already (a rebuild, an import). Blocks written
+      // again and again (people typing) keep being queued afresh: they wait for the next round,
+      // so each is indexed once a round however often it is written.
+      const oldest = await db.selectFrom('search_queue').select('queued_at').orderBy('queued_at').limit(1).executeTakeFirst();
+      return oldest && Date.now() - queuedAtMs(oldest.queued_at) >= intervalMs ? BUSY_PAUSE_MS : intervalMs;
     },
     log,
     'search indexing failed; trying again',

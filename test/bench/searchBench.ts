@@ -19,7 +19,9 @@
  * word in another form, a title with a typo (the trigram path) and a query matching nothing. As the
  * search box sends them: no trailing space, so the last word is also a prefix. Sequential
  * requests, BENCH_WARMUP rounds of every query first, then BENCH_SAMPLES per kind, the kinds
- * interleaved. Target: p95 of all queries ≤ 30 ms on each database. Prints a table and writes
+ * interleaved. Target: p95 of all queries ≤ 30 ms on each database. Then the whole workspace is
+ * exported as Markdown and as JSON through the API (an export job): its time, the zip's size and
+ * the server's memory meanwhile (the export streams page by page). Prints a table and writes
  * test/bench/results/search-<time>.json.
  *   BENCH_PAGES=5000 BENCH_BLOCKS=200000 BENCH_SAMPLES=60 BENCH_WARMUP=3 BENCH_DBS=sqlite,postgres npm run bench:search
  */
@@ -257,6 +259,37 @@ async function indexSizeMb(db: Kysely<Database>, postgres: boolean): Promise<num
   }
 }
 
+/** A process's resident memory now, MB (Linux). */
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/**
+ * The whole workspace exported as a background job (issue 18, docs/import-export.md «Export
+ * jobs») through the API, as the app does it: its time from the POST to `done`, the zip's size,
+ * and the server's resident memory before and at its highest meanwhile (sampled every 50 ms).
+ */
+async function exportWorkspace(url: string, pid: number, cookie: string, format: 'markdown' | 'json') {
+  const workspaces = await fetchJson<{ data: Array<{ id: string }> }>(`${url}${S}/workspace`, { cookie });
+  const before = rssMb(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50);
+  const started = performance.now();
+  try {
+    type Job = { id: string; status: string; total: number; size: number | null };
+    let job = (await fetchJson<{ data: Job }>(`${url}${S}/exports`, { method: 'POST', cookie, body: JSON.stringify({ workspaceId: workspaces.data[0].id, format }) })).data;
+    while (job.status !== 'done' && job.status !== 'failed') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await fetchJson<{ data: Job }>(`${url}${S}/exports/${job.id}`, { cookie })).data;
+    }
+    if (job.status !== 'done') throw new Error(`the ${format} export failed`);
+    return { format, seconds: Number(((performance.now() - started) / 1000).toFixed(1)), pages: job.total, zipMb: Number(((job.size ?? 0) / 1024 / 1024).toFixed(1)), rssBeforeMb: before, rssPeakMb: Math.max(peak, rssMb(pid)) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
 interface KindResult {
   kind: string;
   label: string;
@@ -357,6 +390,8 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
         };
       });
       const all = [...samples.values()].flat();
+      const exports = [];
+      for (const format of ['markdown', 'json'] as const) exports.push(await exportWorkspace(server.url, server.pid, cookie, format));
       for (const k of kindResults) {
         for (const r of k.queries) process.stdout.write(`[${database}] ${k.kind.padEnd(10)} «${r.q}»: ${r.pages} pages${r.fuzzy ? ` (${r.fuzzy} by trigrams)` : ''}${r.foundExpected === false ? ' — NOT the page with the typo' : ''}, p50 ${r.p50} ms; ${r.note}\n`);
       }
@@ -372,6 +407,7 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
         indexSizeMb: sizeMb,
         kinds: kindResults,
         all: { ...figures(all), p99: Number(percentile(all, 99).toFixed(1)), samples: all.length },
+        exports,
       };
     } finally {
       await server.stop();
@@ -405,6 +441,14 @@ await runBench(
     ['first request of each kind, before warm-up, ms', '—', (r) => r.kinds.map((k) => k.firstMs).join(' / ')],
     ['all queries p50 / p95', `p95 ≤ ${TARGET_P95_MS}`, (r) => `${r.all.p50} / **${r.all.p95}**`],
     ['all queries p99', '—', (r) => String(r.all.p99)],
+    ...(['markdown', 'json'] as const).map((format): [string, string, (r: Result) => string] => [
+      `the whole workspace exported as ${format} (a background job through the API): s, zip MB, server RSS before → peak MB`,
+      '—',
+      (r) => {
+        const e = r.exports.find((x) => x.format === format)!;
+        return `${e.seconds} s, ${e.zipMb} MB, ${e.rssBeforeMb} → ${e.rssPeakMb}`;
+      },
+    ]),
   ],
   { PAGES, BLOCKS, SAMPLES, WARMUP, ROOTS, corpusSeconds: Number((corpusMs / 1000).toFixed(1)), queries: kinds },
   { allP95Ms: TARGET_P95_MS },

@@ -112,7 +112,7 @@ it('«Импорт» in the sidebar: a section, the file picker, what was made a
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Выбрать файл…' }).click()]);
   await chooser.setFiles({ name: 'Заметки.md', mimeType: 'text/markdown', buffer: Buffer.from('# Заметки\n\nКупить **хлеб**\n\n![фото](photo.png)\n') });
   await dialog.getByText('Импортирована 1 страница').waitFor();
-  await dialog.getByText('a picture not in the import (photo.png) is left out').waitFor();
+  await dialog.getByText('картинки photo.png нет в архиве — она пропущена').waitFor();
   await shoot(page, 'import-result-1280');
   await dialog.getByRole('button', { name: 'Открыть' }).click();
   await page.locator('[data-slate-editor]', { hasText: 'Купить хлеб' }).waitFor();

@@ -5,6 +5,7 @@ import { ApiRequestError } from '../../app/api';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { IMPORT_ACCEPT, importInto, pickFile, type ImportAnswer } from './importPages';
+import { importProblemText } from './importProblems';
 import './export.css';
 
 type Section = 'private' | 'all';
@@ -75,7 +76,7 @@ export function ImportDialog({ workspaceId, sections, onClose }: { workspaceId: 
                 {answer.problems.slice(0, 100).map((p, i) => (
                   <li key={i}>
                     {p.page && <strong>{p.page}: </strong>}
-                    {p.message}
+                    {importProblemText(t, p)}
                   </li>
                 ))}
                 {answer.problems.length > 100 && <li>{t('export.importMoreProblems', { count: answer.problems.length - 100 })}</li>}

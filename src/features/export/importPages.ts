@@ -1,5 +1,6 @@
 import type { WireElement } from '../../../schema/element';
 import { api } from '../../app/api';
+import { type ImportProblem } from '../../../schema/importProblems';
 
 /** What an import made (`POST import`, docs/import-export.md «Importing»). */
 export interface ImportAnswer {
@@ -7,7 +8,7 @@ export interface ImportAnswer {
   pages: number;
   blocks: number;
   files: number;
-  problems: Array<{ page: string; message: string }>;
+  problems: ImportProblem[];
 }
 
 /** Where an import goes: under a page, or at the top of a section of a workspace. */

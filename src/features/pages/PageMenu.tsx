@@ -16,6 +16,7 @@ import { MoveDialog } from './MoveDialog';
 import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { IMPORT_ACCEPT, importInto, pickFile } from '../export/importPages';
+import { importProblemText } from '../export/importProblems';
 import { copyText, pageActionError, toApiError } from './pageErrors';
 import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
@@ -140,7 +141,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
     if (!file) return;
     try {
       const answer = await importInto({ parentId: page.id }, file);
-      if (answer.problems.length > 0) showToast(`${t('export.importProblems')}: ${answer.problems.slice(0, 3).map((p) => p.message).join('; ')}`, 'error', 10_000);
+      if (answer.problems.length > 0) showToast(`${t('export.importProblems')}: ${answer.problems.slice(0, 3).map((p) => importProblemText(t, p)).join('; ')}`, 'error', 10_000);
       else showToast(t('export.imported', { count: answer.pages }));
       if (answer.page) navigate(`/${answer.page.id}`);
     } catch {
