@@ -13,6 +13,7 @@ import * as dateEnds from './migrations/2026-11-26-0002-date-ends';
 import * as search from './migrations/2026-11-26-0003-search';
 import * as pageHistory from './migrations/2026-11-26-0004-page-history';
 import * as exportJobs from './migrations/2026-11-26-0005-export-jobs';
+import * as searchSpeed from './migrations/2026-11-26-0006-search-speed';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26-0003-search': search,
   '2026-11-26-0004-page-history': pageHistory,
   '2026-11-26-0005-export-jobs': exportJobs,
+  '2026-11-26-0006-search-speed': searchSpeed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -40,17 +40,19 @@ export async function matchingPages(db: Kysely<Database>, terms: readonly QueryT
   if (terms.length === 0) return [];
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const match = matchExpression(terms, postgres);
-  const matches = postgres ? sql`to_tsvector('simple', e.terms) @@ to_tsquery('simple', ${match})` : sql`e.id in (select rowid from search_fts where search_fts match ${match})`;
   const conditions = [sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
   if (filters.after) conditions.push(sql`p.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`p.updated_at < ${filters.before}`);
+  // Each matching entry's page and kind, from the index alone (migration 2026-11-26-0006).
+  const matched = postgres
+    ? sql`select e.page_id, e.kind, e.id from search_entries e where e.tsv @@ to_tsquery('simple', ${match}) and e.workspace_id = ${filters.workspaceId}`
+    : sql`select f.page_id, f.kind, f.rowid as id from search_fts f where search_fts match ${match} and f.workspace_id = ${filters.workspaceId}`;
   const pages = await sql<{ page_id: string; entry_id: number | string }>`
     select m.page_id, coalesce(m.title_id, m.first_id) as entry_id
     from (
       select e.page_id, min(case when e.kind = 'title' then e.id end) as title_id, min(e.id) as first_id
-      from search_entries e
-      where ${matches} and e.workspace_id = ${filters.workspaceId}
+      from (${matched}) e
       group by e.page_id
     ) m join pages p on p.id = m.page_id
     where ${sql.join(conditions, sql` and `)}

@@ -414,7 +414,9 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
     }
   } finally {
     await postgres?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    // BENCH_KEEP=1 keeps a SQLite run's data directory, to look into afterwards.
+    if (process.env.BENCH_KEEP && !postgres) process.stdout.write(`[${database}] kept ${dataDir}\n`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
