@@ -5,7 +5,7 @@ import { z } from 'zod';
  * A value that parses as JSON is taken parsed; anything else is taken as the plain string, so
  * `?q=план` works too.
  */
-function decodeJson(value: unknown): unknown {
+export function decodeJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value);

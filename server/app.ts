@@ -9,6 +9,7 @@ import { dbPlugin } from './plugins/db';
 import { errorsPlugin, sendFrameworkError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { realtimePlugin } from './plugins/realtime';
+import { textInputPlugin } from './plugins/textInput';
 import { aiRoutes } from './routes/ai';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);
+  await app.register(textInputPlugin);
   // Answers of 1 KiB and more, compressed as the client accepts (brotli, else gzip), streams
   // included; brotli at quality 1 keeps up with a page of megabytes (docs/deploy.md).
   await app.register(compress, {

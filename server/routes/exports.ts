@@ -14,6 +14,7 @@ import { importExport, ImportError, readExport } from '../export/jsonImport';
 import { lockTree } from '../db/locks';
 import { AppError, forbidden } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
+import { assertStorablePart } from '../plugins/textInput';
 import { canCreateInSection } from '../policies/workspace';
 import { findMembership, listUserWorkspaces } from '../repositories/workspaces';
 import { presentElement, envelope } from '../presenters';
@@ -121,6 +122,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     let bytes: Buffer | null = null;
     let uploadName = '';
     for await (const part of request.parts()) {
+      assertStorablePart(part);
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;

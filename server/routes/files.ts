@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../schema/errors';
+import { assertStorablePart } from '../plugins/textInput';
 import { INLINE_MIME_TYPES, PAGE_FILE_FIELDS, cleanFileName, mimeTypeSchema, uploadUrlBodySchema, type WireFile } from '../../schema/file';
 import { isId, newId } from '../../schema/ids';
 import { idParams } from '../../schema/params';
@@ -177,6 +178,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     let stored: FileRow | undefined;
     try {
       for await (const part of request.parts()) {
+        assertStorablePart(part);
         if (part.type === 'field') {
           if (typeof part.value === 'string' && !(part.fieldname in fields)) fields[part.fieldname] = part.value;
           continue;
