@@ -150,6 +150,11 @@ describe('readClipboard', () => {
     expect(readClipboard(clipboard({ 'text/html': '<script>x()</script>', 'text/plain': 'text' }))).toEqual({ kind: 'inline', tokens: [{ text: 'text' }] });
     expect(readClipboard(clipboard({}))).toBeNull();
   });
+
+  test('text the server would refuse (NUL, a lone surrogate) is made storable before it is read: the paste is kept, not undone', () => {
+    expect(readClipboard(clipboard({ 'text/plain': 'a\u0000b \ud800c 😀' }))).toEqual({ kind: 'inline', tokens: [{ text: 'ab \ufffdc 😀' }] });
+    expect(readClipboard(clipboard({ 'text/html': '<p>x\u0000y</p>' }))).toEqual({ kind: 'inline', tokens: [{ text: 'xy' }] });
+  });
 });
 
 describe('paste', () => {

@@ -6,13 +6,15 @@ import { parseHtml } from './parseHtml';
 import { parseClipboardJson } from './parseJson';
 import { parseMarkdown } from './parseMarkdown';
 import { copyContent } from './serialize';
+import { storableText } from '../../schema/text';
 
 /**
  * What a paste brings, in the spec's order: the editor's own JSON, then HTML (sanitized), then
  * plain text read as markdown. Null when the clipboard has none of them (files only: left to
  * the editor's default and to the upload code; pasted images are not turned into text).
  */
-export function readClipboard(data: Pick<DataTransfer, 'getData'>): PastedContent | null {
+export function readClipboard(clipboard: Pick<DataTransfer, 'getData'>): PastedContent | null {
+  const data = storableClipboard(clipboard);
   const json = data.getData(CLIPBOARD_MIME);
   if (json) {
     const content = parseClipboardJson(json);
@@ -25,6 +27,11 @@ export function readClipboard(data: Pick<DataTransfer, 'getData'>): PastedConten
   }
   const text = data.getData('text/plain');
   return text ? parseMarkdown(text) : null;
+}
+
+/** A clipboard whose text can be stored: NUL characters left out, lone surrogates replaced (schema/text.ts) — the server would refuse the paste's writes, and it would be undone. */
+function storableClipboard(data: Pick<DataTransfer, 'getData'>): Pick<DataTransfer, 'getData'> {
+  return { getData: (type) => storableText(data.getData(type)) };
 }
 
 /**
@@ -50,7 +57,7 @@ export function withClipboard<E extends Editor & Pick<ReactEditor, 'setFragmentD
       insertData(data);
       return;
     }
-    const text = data.getData('text/plain');
+    const text = storableText(data.getData('text/plain'));
     insertPastedContent(editor, content, text || undefined);
   };
 

@@ -12,6 +12,7 @@ import type { BlockRow, Database, PageRow } from '../db/types';
 import { fieldOf, rowValueSchema, valueProblem, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
 import { insertRows } from '../repositories/databases';
 import { commentContentSchema } from '../../schema/comment';
+import { storableValue } from '../../schema/text';
 import { insertBlock } from '../repositories/blocks';
 import { storageKeyFor, storagePath } from '../repositories/files';
 import { insertPage } from '../repositories/pages';
@@ -154,7 +155,8 @@ export async function importExport(
   trx: Transaction<Database>,
   input: { document: ImportDocument; files: Map<string, Uint8Array>; workspaceId: string; parent: PageRow | null; section: 'private' | 'all' | null; userId: string; filesDir: string },
 ): Promise<ImportReport> {
-  const { document } = input;
+  // Text from a file may hold what cannot be stored (NUL, a lone surrogate): made storable, not refused (schema/text.ts).
+  const document = storableValue(input.document);
   const report: ImportReport = { pages: [], blocks: 0, files: 0, problems: [] };
   // New ids for pages and database rows alike (a link may point at either), and for the files the zip holds.
   const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows));

@@ -4,20 +4,7 @@ import type { Multipart } from '@fastify/multipart';
 import { ERROR_CODES } from '../../schema/errors';
 import { decodeJson } from '../../schema/query';
 import { AppError } from '../errors';
-
-/** A high surrogate not followed by a low one, or a low one not after a high one (UTF-16 code units: no `u` flag). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * Text the server cannot store faithfully: a NUL character (PostgreSQL refuses it in text, SQLite
- * would keep it) and a lone UTF-16 surrogate (stored as bytes that read back as U+FFFD). Either is
- * a client's bug; it is refused rather than silently altered (docs/api.md «Text»).
- */
-function textProblem(text: string): string | null {
-  if (text.includes('\u0000')) return 'holds a NUL character (U+0000)';
-  if (LONE_SURROGATE.test(text)) return 'holds an unpaired UTF-16 surrogate';
-  return null;
-}
+import { textProblem } from '../../schema/text';
 
 /**
  * The first string (a value or a key) in `value` that cannot be stored, as `{ path, message }`

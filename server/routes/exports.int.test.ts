@@ -207,6 +207,21 @@ describe('importing Markdown', () => {
     expect(blocks.map((b) => b.type)).toEqual(['text', 'checkbox', 'checkbox', 'table']);
     expect(blocks[1].data).toMatchObject({ checked: true, tokens: [{ text: 'молоко' }] });
   });
+
+  test('text a file holds that cannot be stored (NUL, a lone surrogate) is made storable, on both databases: the import is not refused', async () => {
+    const res = await importFile(Buffer.from('# Ноль\u0000 и одна\n\nтекст\u0000 с нулём 😀\n'), { section: 'private' }, 'Ноль.md');
+    expect(res.statusCode).toBe(201);
+    const answer = body<{ page: { id: string; title: string } }>(res).data;
+    expect(answer.page.title).toBe('Ноль и одна');
+    const blocks = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${answer.page.id}/blocks`)).data;
+    expect(blocks[0].data).toMatchObject({ tokens: [{ text: 'текст с нулём 😀' }] });
+    // A lone surrogate can only come escaped in JSON: it becomes U+FFFD.
+    const json = '{"format":"blocknote-export","version":1,"pages":[{"id":"a","parentId":null,"type":"Note","title":"по\\ud800ловина","blocks":[{"id":"b","type":"text","data":{"tokens":[{"text":"x\\udc00y\\u0000"}]},"parentId":null}]}],"files":[]}';
+    const half = body<{ page: { id: string; title: string } }>(await importFile(Buffer.from(json), { section: 'private' }, 'export.json')).data;
+    expect(half.page.title).toBe('по\ufffdловина');
+    const halfBlocks = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${half.page.id}/blocks`)).data;
+    expect(halfBlocks[0].data).toMatchObject({ tokens: [{ text: 'x\ufffdy' }] });
+  });
 });
 
 describe('importing HTML', () => {
