@@ -18,7 +18,7 @@ export function textProblem(text: string): string | null {
 
 /** The text with NUL characters left out and lone surrogates as U+FFFD (the replacement character). */
 export function storableText(text: string): string {
-  return textProblem(text) === null ? text : text.replace(/\u0000/g, '').replace(LONE_SURROGATES, '\ufffd');
+  return textProblem(text) === null ? text : text.replaceAll('\u0000', '').replace(LONE_SURROGATES, '\ufffd');
 }
 
 /** A JSON-like value with every string in it (keys too) made storable; the same value when nothing needed it. */
