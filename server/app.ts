@@ -29,6 +29,7 @@ import { historyRoutes } from './routes/history';
 import { exportRoutes } from './routes/exports';
 import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
+import { securityHeaders } from './web/securityHeaders';
 import { workspaceRoutes } from './routes/workspaces';
 
 export interface BuildOptions {
@@ -55,6 +56,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const mailer = options.mailer ?? createMailer(config, app.log);
   app.addHook('onClose', async () => mailer.close());
 
+  // nosniff and Referrer-Policy on every answer, the CSP on HTML (docs/security.md).
+  securityHeaders(app);
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);
   await app.register(textInputPlugin);

@@ -66,6 +66,7 @@ describe('with a web build', () => {
     webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-'));
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/assets/index-abc123.js"></script>');
+    fs.writeFileSync(path.join(webDir, 'index.html.br'), zlib.brotliCompressSync(fs.readFileSync(path.join(webDir, 'index.html'))));
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js.br'), zlib.brotliCompressSync('console.log(1)'));
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js.gz'), zlib.gzipSync('console.log(1)'));
@@ -90,6 +91,41 @@ describe('with a web build', () => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain('<title>app</title>');
+    }
+  });
+
+  test('HTML answers carry the CSP, anti-framing, nosniff and Referrer-Policy: the app, a page, /login, a public page', async () => {
+    for (const url of ['/', '/0b7c1d2e-page-uid', '/login', '/public/0b7c1d2e-page-uid']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
+      // The build's precompressed copy (server/web/precompress.ts) gets them too.
+      expect([url, res.statusCode, res.headers['content-type'], res.headers['content-encoding']]).toEqual([url, 200, expect.stringMatching(/^text\/html/), 'br']);
+      const directives = Object.fromEntries(String(res.headers['content-security-policy']).split(/;\s*/).map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1).join(' ')]));
+      expect([url, directives]).toEqual([
+        url,
+        {
+          'default-src': "'self'",
+          'script-src': "'self'",
+          'style-src': "'self' 'unsafe-inline'",
+          'img-src': "'self' data: blob: https: http:",
+          'font-src': "'self' data:",
+          'media-src': "'self' blob:",
+          'connect-src': "'self'",
+          'frame-src': 'https: http:',
+          'worker-src': "'self'",
+          'manifest-src': "'self'",
+          'object-src': "'none'",
+          'base-uri': "'none'",
+          'frame-ancestors': "'self'",
+        },
+      ]);
+      expect([url, res.headers['x-frame-options'], res.headers['x-content-type-options'], res.headers['referrer-policy']]).toEqual([url, 'SAMEORIGIN', 'nosniff', 'strict-origin-when-cross-origin']);
+    }
+  });
+
+  test('other answers: nosniff and Referrer-Policy, no CSP (it is for documents)', async () => {
+    for (const url of ['/assets/index-abc123.js', '/assets/index-abc123.js.map', '/favicon.svg', '/sw.js', '/version', '/api/nope', '/api/user/current']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect([url, res.headers['x-content-type-options'], res.headers['referrer-policy'], res.headers['content-security-policy'], res.headers['x-frame-options']]).toEqual([url, 'nosniff', 'strict-origin-when-cross-origin', undefined, undefined]);
     }
   });
 

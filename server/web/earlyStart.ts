@@ -1,9 +1,10 @@
 import path from 'node:path';
-import type { IndexHtmlTransformContext, Plugin } from 'vite';
+import type { OutputBundle } from 'rolldown';
+import type { Plugin } from 'vite';
 import { earlyScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
 import { BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress.ts';
 
-type Bundle = NonNullable<IndexHtmlTransformContext['bundle']>;
+type Bundle = OutputBundle;
 type Chunk = Extract<Bundle[string], { type: 'chunk' }>;
 
 /** The page screen's module (src/app/App.tsx loads it lazily): its code is asked for early on a page's address. */
@@ -59,8 +60,11 @@ export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
 
 /**
  * Puts the early script (src/app/earlyStart.ts) first in the built index.html's head: the app's
- * first requests leave while the HTML is read, not after its code has come and run. Build only
- * (the dev server has no bundle; the app asks for everything itself there).
+ * first requests leave while the HTML is read, not after its code has come and run. A file of
+ * the build (assets/early-<hash>.js), not inline: the CSP allows no inline script
+ * (server/web/securityHeaders.ts). A plain `<script src>`, neither async nor deferred, so it runs
+ * before the app's code. Build only (the dev server has no bundle; the app asks for everything
+ * itself there).
  */
 export function earlyStartPlugin(): Plugin {
   let base = '/';
@@ -70,14 +74,19 @@ export function earlyStartPlugin(): Plugin {
     configResolved(config) {
       base = config.base;
     },
-    transformIndexHtml: {
+    generateBundle: {
+      // After Vite's own HTML plugin has written index.html into the bundle.
       order: 'post',
-      handler(html, context) {
-        if (!context.bundle) return html;
+      handler(_options, bundle) {
+        const html = bundle['index.html'];
+        if (!html || html.type !== 'asset') return;
+        const source = String(html.source);
         // After the title (the charset stays in the first 1,024 bytes) and before the style
         // sheets (a script after them would wait for them).
-        if (!html.includes('</title>')) throw new Error('earlyStart: index.html has no <title>');
-        return html.replace('</title>', () => `</title>\n    <script>${earlyScript(earlyPlan(context.bundle!, base))}</script>`);
+        if (!source.includes('</title>')) throw new Error('earlyStart: index.html has no <title>');
+        const reference = this.emitFile({ type: 'asset', name: 'early.js', source: earlyScript(earlyPlan(bundle, base)) });
+        const src = base + this.getFileName(reference);
+        html.source = source.replace('</title>', () => `</title>\n    <script src="${src}"></script>`);
       },
     },
   };

@@ -61,6 +61,19 @@ afterEach(() => {
   window.__early = undefined;
 });
 
+test("zod is told to stay jitless before the app's code loads (no `new Function` under the CSP), other settings kept", () => {
+  const global = globalThis as { __zod_globalConfig?: Record<string, unknown> };
+  const before = global.__zod_globalConfig;
+  global.__zod_globalConfig = { locale: 'ru' };
+  try {
+    serve();
+    runScript('/login');
+    expect(global.__zod_globalConfig).toEqual({ locale: 'ru', jitless: true });
+  } finally {
+    global.__zod_globalConfig = before;
+  }
+});
+
 test("a page's address: the words, the page, its top, the shell's questions and the page screen's code", () => {
   const asked = serve();
   runScript('/page-1');

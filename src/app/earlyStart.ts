@@ -131,7 +131,16 @@ export function clearEarly(): void {
   if (typeof window !== 'undefined' && window.__early) window.__early = {};
 }
 
+/**
+ * Zod's settings (read from this global when zod loads), set before any of the app's code runs:
+ * `jitless`, so zod neither compiles parsers with `new Function` nor probes whether it may —
+ * under the app's CSP (no 'unsafe-eval'; docs/security.md) the probe is reported as a violation.
+ * Here and not in a module of the app: the bundle runs shared chunks, which make schemas, before
+ * the entry's own code.
+ */
+export const ZOD_SETTINGS = 'window.__zod_globalConfig = Object.assign(window.__zod_globalConfig || {}, { jitless: true });';
+
 /** The script itself, for index.html. */
 export function earlyScript(plan: EarlyPlan): string {
-  return `${startGets.toString()}\n(${earlyStart.toString()})(${JSON.stringify(plan)}, ${rowsAddressScript()});`;
+  return `${ZOD_SETTINGS}\n${startGets.toString()}\n(${earlyStart.toString()})(${JSON.stringify(plan)}, ${rowsAddressScript()});`;
 }

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { saved } from '../helpers/editorPage';
+import { saved, typeFormula } from '../helpers/editorPage';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 /*
@@ -43,11 +43,7 @@ it('to-do, callout, formula and code blocks work and persist', async () => {
   await page.locator('[data-slate-editor] p').last().click();
   await page.keyboard.type('Важно');
   await page.keyboard.press('Enter');
-  await page.keyboard.type('/latex ');
-  await page.getByText('Добавьте формулу').click();
-  await page.getByRole('textbox', { name: 'Формула LaTeX' }).fill('E = mc^2');
-  await page.keyboard.press('Escape');
-  await page.locator('.block-latexBlock .katex-display').waitFor();
+  await typeFormula(page, 'E = mc^2');
 
   // The text line becomes a callout (/callout at its start); its icon is changed in the picker.
   await page.getByText('Важно').click();

@@ -48,6 +48,15 @@ export async function newPage(page: Page, title: string): Promise<string> {
   return page.url();
 }
 
+/** A formula made with /latex where the caret is, `tex` typed in its box; waits until KaTeX has drawn it. */
+export async function typeFormula(page: Page, tex: string): Promise<void> {
+  await page.keyboard.type('/latex ');
+  await page.getByText('Добавьте формулу').click();
+  await page.getByRole('textbox', { name: 'Формула LaTeX' }).fill(tex);
+  await page.keyboard.press('Escape');
+  await page.locator('.block-latexBlock .katex-display').waitFor();
+}
+
 /** Waits until every edit reached the server (the page's sync status says so). */
 /** Reads until the value equals `expected` (deep), or fails with the last value read after `timeoutMs`. */
 export async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5_000): Promise<void> {
