@@ -1,4 +1,7 @@
+import net from 'node:net';
 import path from 'node:path';
+import { z } from 'zod';
+import { isEmail } from '../schema/user';
 
 /** Everything the server reads from the environment, with working defaults. */
 export interface Config {
@@ -101,87 +104,245 @@ export interface AiConfig {
   spellcheck: boolean;
 }
 
-function trustProxyFrom(value: string | undefined): boolean | number | string {
-  if (!value || value === 'false') return false;
-  if (value === 'true') return true;
-  return /^\d+$/.test(value) ? Number(value) : value;
+/** Thrown by loadConfig when environment variables are invalid: every bad one, named, with what is expected. */
+export class ConfigError extends Error {
+  constructor(readonly problems: ConfigProblem[]) {
+    super(
+      `Invalid configuration: ${problems.length === 1 ? 'an environment variable is' : `${problems.length} environment variables are`} wrong\n` +
+        problems.map((p) => `  ${p.name}=${p.value === undefined ? '(unset)' : JSON.stringify(p.value)}: expected ${p.expected}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
 }
 
-/** An http(s) URL or a path of this site, else null (a javascript: link never reaches the page). */
-export function linkFrom(value: string | undefined): string | null {
-  if (!value) return null;
-  if (value.startsWith('/') && !value.startsWith('//')) return value;
+export interface ConfigProblem {
+  name: string;
+  /** As given, secrets masked (`***`); undefined when the variable is missing. */
+  value: string | undefined;
+  expected: string;
+}
+
+/** Variables whose value is never printed: secrets, passwords, keys, tokens. */
+const SECRET_NAME = /SECRET|PASSWORD|PASSWD|KEY|TOKEN/i;
+
+/** A value fit to print: secrets masked whole, a URL's password masked. */
+export function maskedValue(name: string, value: string): string {
+  if (SECRET_NAME.test(name)) return '***';
+  return value.replace(/(\/\/[^/@\s:]*:)[^/@\s]*@/, '$1***@');
+}
+
+/** '' means unset, as `VAR= npm start` or an empty line in an env file does. */
+const unset = (value: unknown) => (value === '' ? undefined : value);
+function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess(unset, schema.optional());
+}
+
+function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  const expected = max === Number.MAX_SAFE_INTEGER ? `a whole number ≥ ${min}` : `a whole number from ${min} to ${max}`;
+  return optional(
+    z
+      .string()
+      .refine((v) => /^\d+$/.test(v.trim()) && Number(v) >= min && Number(v) <= max, expected)
+      .transform(Number),
+  );
+}
+
+function boolean() {
+  return optional(
+    z
+      .string()
+      .refine((v) => /^(true|false|1|0)$/i.test(v.trim()), 'true, false, 1 or 0')
+      .transform((v) => /^(true|1)$/i.test(v.trim())),
+  );
+}
+
+function parsedUrl(value: string): URL | null {
   try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : null;
+    return new URL(value);
   } catch {
     return null;
   }
 }
 
-function int(value: string | undefined, fallback: number): number {
-  const parsed = value === undefined || value === '' ? NaN : Number(value);
-  return Number.isInteger(parsed) && parsed >= 0 ? parsed : fallback;
+/** An absolute URL with one of these schemes (`http:`, …). */
+function url(...protocols: string[]) {
+  const expected = `a URL (${protocols.map((p) => `${p}//…`).join(' or ')})`;
+  return optional(z.string().refine((v) => protocols.includes(parsedUrl(v.trim())?.protocol ?? ''), expected).transform((v) => v.trim()));
+}
+
+/** An http(s) URL or a path of this site (a javascript: link never reaches the page). */
+function link() {
+  return optional(
+    z
+      .string()
+      .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || ['http:', 'https:'].includes(parsedUrl(v)?.protocol ?? ''), 'an http(s) URL or a path starting with /')
+      .transform((v) => (v.startsWith('/') ? v : (parsedUrl(v) as URL).toString())),
+  );
+}
+
+const text = () => optional(z.string());
+const trimSlashes = (value: string) => value.replace(/\/+$/, '');
+
+/** What proxy-addr (Fastify's trustProxy) takes by name, besides addresses and subnets. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function isProxyAddress(item: string): boolean {
+  const [address, bits, ...rest] = item.split('/');
+  if (rest.length > 0) return false;
+  if (bits === undefined) return PROXY_NAMES.has(address) || net.isIP(address) !== 0;
+  const kind = net.isIP(address);
+  return kind !== 0 && /^\d+$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128);
+}
+
+/** OpenID Connect sign-in needs all three. */
+const OAUTH_REQUIRED = ['OAUTH_ISSUER_URL', 'OAUTH_CLIENT_ID', 'OAUTH_CLIENT_SECRET'] as const;
+
+/** Every environment variable the server reads, checked at once (README «Configuration»). */
+const envSchema = z
+  .object({
+    PORT: integer(1, 65535),
+    HOST: text(),
+    DATA_DIR: text(),
+    FILES_DIR: text(),
+    WEB_DIR: text(),
+    DATABASE_URL: url('postgres:', 'postgresql:'),
+    REDIS_URL: url('redis:', 'rediss:'),
+    PUBLIC_URL: url('http:', 'https:'),
+    SMTP_URL: url('smtp:', 'smtps:'),
+    MAIL_FROM: text(),
+    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'one of fatal, error, warn, info, debug, trace, silent')),
+    LOG_REQUESTS: boolean(),
+    SEND_CODE_LIMIT_PER_EMAIL: integer(1),
+    SEND_CODE_LIMIT_PER_IP: integer(1),
+    SESSION_TTL_DAYS: integer(1),
+    AUTH_CACHE_TTL_MS: integer(0),
+    SEARCH_INDEX_INTERVAL_MS: integer(1),
+    HISTORY_PAUSE_MS: integer(1),
+    HISTORY_MAX_MS: integer(1),
+    HISTORY_DAYS: integer(0),
+    TRUST_PROXY: optional(
+      z
+        .string()
+        .refine((v) => /^(true|false|\d+)$/.test(v) || v.split(',').every((item) => isProxyAddress(item.trim())), 'true, false, a hop count, or proxy addresses/subnets (comma-separated)')
+        .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
+    ),
+    UPLOAD_LIMIT_MB: integer(1),
+    FEEDBACK_EMAIL: optional(z.string().refine(isEmail, 'an e-mail address')),
+    TELEGRAM_BOT_TOKEN: text(),
+    TELEGRAM_WEBHOOK_SECRET: text(),
+    TELEGRAM_API_URL: url('http:', 'https:'),
+    HELP_URL: link(),
+    PRIVACY_URL: link(),
+    TERMS_URL: link(),
+    DOCS_URL: link(),
+    TEMPLATES_URL: link(),
+    AI_BASE_URL: url('http:', 'https:'),
+    AI_API_KEY: text(),
+    AI_MODEL: text(),
+    AI_TIMEOUT_MS: integer(1),
+    AI_RATE_LIMIT_PER_MINUTE: integer(0),
+    AI_MAX_TOKENS: integer(1),
+    AI_SPELLCHECK: boolean(),
+    OAUTH_ISSUER_URL: url('http:', 'https:'),
+    OAUTH_CLIENT_ID: text(),
+    OAUTH_CLIENT_SECRET: text(),
+    OAUTH_SERVICE_NAME: text(),
+    OAUTH_SCOPES: text(),
+    OAUTH_DISPLAY_NAME: text(),
+  })
+
+/** The environment, checked against envSchema; a ConfigError names every bad variable. */
+function parseEnv(env: NodeJS.ProcessEnv): z.output<typeof envSchema> {
+  const result = envSchema.safeParse(env);
+  const problems = new Map<string, ConfigProblem>();
+  const problem = (name: string, expected: string) => {
+    const value = env[name];
+    if (!problems.has(name)) problems.set(name, { name, value: value === undefined || value === '' ? undefined : maskedValue(name, value), expected });
+  };
+  for (const issue of result.error?.issues ?? []) problem(String(issue.path[0]), issue.message);
+  // Sign-in with an OpenID Connect provider is on when all three are set; some of them alone is a mistake.
+  const given = OAUTH_REQUIRED.filter((name) => unset(env[name]) !== undefined);
+  if (given.length > 0 && given.length < OAUTH_REQUIRED.length) {
+    for (const name of OAUTH_REQUIRED) {
+      if (!given.includes(name)) problem(name, `to be set too, as ${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} (all three turn OpenID Connect sign-in on)`);
+    }
+  }
+  if (problems.size > 0 || !result.success) throw new ConfigError([...problems.values()]);
+  return result.data;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const port = int(env.PORT, 3000);
+  const e = parseEnv(env);
+  const port = e.PORT ?? 3000;
   const config: Omit<Config, 'filesDir'> & Partial<Pick<Config, 'filesDir'>> = {
     port,
-    host: env.HOST || '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR || './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
-    smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM || 'Страницы <no-reply@localhost>',
-    logLevel: env.LOG_LEVEL || 'info',
-    logRequests: env.LOG_REQUESTS !== 'false',
-    webDir: path.resolve(env.WEB_DIR || 'dist'),
-    sendCodeLimitPerEmail: int(env.SEND_CODE_LIMIT_PER_EMAIL, 5),
-    sendCodeLimitPerIp: int(env.SEND_CODE_LIMIT_PER_IP, 30),
-    sessionTtlDays: int(env.SESSION_TTL_DAYS, 30),
-    authCacheTtlMs: int(env.AUTH_CACHE_TTL_MS, 2000),
-    searchIndexIntervalMs: int(env.SEARCH_INDEX_INTERVAL_MS, 250),
-    historyPauseMs: int(env.HISTORY_PAUSE_MS, 120_000),
-    historyMaxMs: int(env.HISTORY_MAX_MS, 600_000),
-    historyDays: int(env.HISTORY_DAYS, 30),
-    trustProxy: trustProxyFrom(env.TRUST_PROXY),
-    uploadLimitBytes: int(env.UPLOAD_LIMIT_MB, 50) * 1024 * 1024,
-    feedbackEmail: env.FEEDBACK_EMAIL || undefined,
-    telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
-    telegramWebhookSecret: env.TELEGRAM_WEBHOOK_SECRET || undefined,
-    telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/+$/, ''),
+    host: e.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(e.DATA_DIR ?? './data'),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? 'Страницы <no-reply@localhost>',
+    logLevel: e.LOG_LEVEL ?? 'info',
+    logRequests: e.LOG_REQUESTS ?? true,
+    webDir: path.resolve(e.WEB_DIR ?? 'dist'),
+    sendCodeLimitPerEmail: e.SEND_CODE_LIMIT_PER_EMAIL ?? 5,
+    sendCodeLimitPerIp: e.SEND_CODE_LIMIT_PER_IP ?? 30,
+    sessionTtlDays: e.SESSION_TTL_DAYS ?? 30,
+    authCacheTtlMs: e.AUTH_CACHE_TTL_MS ?? 2000,
+    searchIndexIntervalMs: e.SEARCH_INDEX_INTERVAL_MS ?? 250,
+    historyPauseMs: e.HISTORY_PAUSE_MS ?? 120_000,
+    historyMaxMs: e.HISTORY_MAX_MS ?? 600_000,
+    historyDays: e.HISTORY_DAYS ?? 30,
+    trustProxy: e.TRUST_PROXY ?? false,
+    uploadLimitBytes: (e.UPLOAD_LIMIT_MB ?? 50) * 1024 * 1024,
+    feedbackEmail: e.FEEDBACK_EMAIL,
+    telegramBotToken: e.TELEGRAM_BOT_TOKEN,
+    telegramWebhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
+    telegramApiUrl: trimSlashes(e.TELEGRAM_API_URL ?? 'https://api.telegram.org'),
     links: {
-      help: linkFrom(env.HELP_URL),
-      privacy: linkFrom(env.PRIVACY_URL),
-      terms: linkFrom(env.TERMS_URL),
-      docs: linkFrom(env.DOCS_URL),
-      templates: linkFrom(env.TEMPLATES_URL),
+      help: e.HELP_URL ?? null,
+      privacy: e.PRIVACY_URL ?? null,
+      terms: e.TERMS_URL ?? null,
+      docs: e.DOCS_URL ?? null,
+      templates: e.TEMPLATES_URL ?? null,
     },
     ai: {
-      baseUrl: env.AI_BASE_URL ? env.AI_BASE_URL.replace(/\/+$/, '') : undefined,
-      apiKey: env.AI_API_KEY || undefined,
-      model: env.AI_MODEL || undefined,
-      timeoutMs: int(env.AI_TIMEOUT_MS, 60_000) || 60_000,
-      rateLimitPerMinute: int(env.AI_RATE_LIMIT_PER_MINUTE, 20),
-      maxTokens: int(env.AI_MAX_TOKENS, 2048) || 2048,
-      spellcheck: env.AI_SPELLCHECK !== 'false',
+      baseUrl: e.AI_BASE_URL === undefined ? undefined : trimSlashes(e.AI_BASE_URL),
+      apiKey: e.AI_API_KEY,
+      model: e.AI_MODEL,
+      timeoutMs: e.AI_TIMEOUT_MS ?? 60_000,
+      rateLimitPerMinute: e.AI_RATE_LIMIT_PER_MINUTE ?? 20,
+      maxTokens: e.AI_MAX_TOKENS ?? 2048,
+      spellcheck: e.AI_SPELLCHECK ?? true,
     },
     oauth:
-      env.OAUTH_ISSUER_URL && env.OAUTH_CLIENT_ID && env.OAUTH_CLIENT_SECRET
+      e.OAUTH_ISSUER_URL && e.OAUTH_CLIENT_ID && e.OAUTH_CLIENT_SECRET
         ? {
-            issuerUrl: env.OAUTH_ISSUER_URL,
-            clientId: env.OAUTH_CLIENT_ID,
-            clientSecret: env.OAUTH_CLIENT_SECRET,
-            serviceName: env.OAUTH_SERVICE_NAME || 'oidc',
-            scopes: env.OAUTH_SCOPES || 'openid email profile',
-            displayName: env.OAUTH_DISPLAY_NAME || undefined,
+            issuerUrl: e.OAUTH_ISSUER_URL,
+            clientId: e.OAUTH_CLIENT_ID,
+            clientSecret: e.OAUTH_CLIENT_SECRET,
+            serviceName: e.OAUTH_SERVICE_NAME ?? 'oidc',
+            scopes: e.OAUTH_SCOPES ?? 'openid email profile',
+            displayName: e.OAUTH_DISPLAY_NAME,
           }
         : undefined,
     ...overrides,
   };
   // Files sit beside the database unless FILES_DIR says otherwise.
-  const filesDir = config.filesDir ?? path.resolve(env.FILES_DIR || path.join(config.dataDir, 'files'));
+  const filesDir = config.filesDir ?? path.resolve(e.FILES_DIR ?? path.join(config.dataDir, 'files'));
   return { ...config, filesDir };
+}
+
+/**
+ * loadConfig for an entry point (`npm start`, `npm run search:rebuild`): on invalid variables,
+ * one clear message on stderr and exit code 1, before anything starts.
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
 }

@@ -1,9 +1,9 @@
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { loadConfigOrExit } from './config';
 
 /** `npm start`: the API and the web app on one port, data in DATA_DIR. */
 async function main() {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const app = await buildApp(config);
   const close = async () => {
     await app.close();

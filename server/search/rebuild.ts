@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig } from '../config';
+import { loadConfigOrExit } from '../config';
 import { connectDatabase } from '../db/connect';
 import { migrateToLatest } from '../db/migrate';
 import { SQLITE_FILE } from '../plugins/db';
@@ -11,7 +11,7 @@ import { indexAll, queueEverything } from './indexer';
  * while the server runs: its indexer and this one share the queue.
  */
 async function main() {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const { db } = connectDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, SQLITE_FILE) });
   try {
     await migrateToLatest(db);

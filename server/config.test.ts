@@ -1,0 +1,232 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ConfigError, loadConfig, maskedValue, type ConfigProblem } from './config';
+
+/** The problems loadConfig reports for an environment; fails the test when it does not throw. */
+function problems(env: NodeJS.ProcessEnv): ConfigProblem[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+/** The message a ConfigError carries for an environment. */
+function message(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+/** Every variable set, to valid values (README «Configuration», «AI assistant»). */
+const FULL = {
+  PORT: '8080',
+  HOST: '127.0.0.1',
+  DATA_DIR: '/srv/pages',
+  FILES_DIR: '/srv/files',
+  WEB_DIR: 'build/web',
+  DATABASE_URL: 'postgres://pages:pw@db:5432/pages',
+  REDIS_URL: 'redis://cache:6379',
+  PUBLIC_URL: 'https://docs.example.com',
+  SMTP_URL: 'smtps://u:p@mail.example.com:465',
+  MAIL_FROM: 'Docs <docs@example.com>',
+  LOG_LEVEL: 'warn',
+  LOG_REQUESTS: 'false',
+  SEND_CODE_LIMIT_PER_EMAIL: '3',
+  SEND_CODE_LIMIT_PER_IP: '100',
+  SESSION_TTL_DAYS: '7',
+  AUTH_CACHE_TTL_MS: '0',
+  SEARCH_INDEX_INTERVAL_MS: '1000',
+  HISTORY_PAUSE_MS: '300',
+  HISTORY_MAX_MS: '3000',
+  HISTORY_DAYS: '90',
+  TRUST_PROXY: '2',
+  UPLOAD_LIMIT_MB: '200',
+  FEEDBACK_EMAIL: 'support@example.com',
+  TELEGRAM_BOT_TOKEN: '123:abc',
+  TELEGRAM_WEBHOOK_SECRET: 's3',
+  TELEGRAM_API_URL: 'http://127.0.0.1:9000/',
+  HELP_URL: 'https://t.me/helpbot',
+  PRIVACY_URL: '/legal/privacy',
+  TERMS_URL: 'https://example.com/terms',
+  DOCS_URL: 'https://docs.example.com',
+  TEMPLATES_URL: '/templates',
+  AI_BASE_URL: 'http://localhost:11434/v1/',
+  AI_API_KEY: 'sk-1',
+  AI_MODEL: 'qwen2.5',
+  AI_TIMEOUT_MS: '1500',
+  AI_RATE_LIMIT_PER_MINUTE: '0',
+  AI_MAX_TOKENS: '512',
+  AI_SPELLCHECK: 'false',
+  OAUTH_ISSUER_URL: 'https://id.example.com/realms/x',
+  OAUTH_CLIENT_ID: 'pages',
+  OAUTH_CLIENT_SECRET: 'shh',
+  OAUTH_SERVICE_NAME: 'keycloak',
+  OAUTH_SCOPES: 'openid email',
+  OAUTH_DISPLAY_NAME: 'Keycloak',
+};
+
+describe('loadConfig: valid environments', () => {
+  test('defaults when nothing is set, and when everything is set to an empty string', () => {
+    const defaults = loadConfig({});
+    expect(defaults).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('data'),
+      filesDir: path.resolve('data', 'files'),
+      publicUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      logRequests: true,
+      trustProxy: false,
+      uploadLimitBytes: 50 * 1024 * 1024,
+      telegramApiUrl: 'https://api.telegram.org',
+      ai: { timeoutMs: 60_000, rateLimitPerMinute: 20, maxTokens: 2048, spellcheck: true },
+    });
+    expect(defaults.oauth).toBeUndefined();
+    expect(loadConfig(Object.fromEntries(Object.keys(FULL).map((name) => [name, ''])))).toEqual(defaults);
+  });
+
+  test('every variable set: parsed as before (numbers, booleans, trimmed URLs, links)', () => {
+    expect(loadConfig(FULL)).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/srv/pages',
+      filesDir: '/srv/files',
+      webDir: path.resolve('build/web'),
+      databaseUrl: 'postgres://pages:pw@db:5432/pages',
+      redisUrl: 'redis://cache:6379',
+      publicUrl: 'https://docs.example.com',
+      smtpUrl: 'smtps://u:p@mail.example.com:465',
+      mailFrom: 'Docs <docs@example.com>',
+      logLevel: 'warn',
+      logRequests: false,
+      sendCodeLimitPerEmail: 3,
+      sendCodeLimitPerIp: 100,
+      sessionTtlDays: 7,
+      authCacheTtlMs: 0,
+      searchIndexIntervalMs: 1000,
+      historyPauseMs: 300,
+      historyMaxMs: 3000,
+      historyDays: 90,
+      trustProxy: 2,
+      uploadLimitBytes: 200 * 1024 * 1024,
+      feedbackEmail: 'support@example.com',
+      telegramBotToken: '123:abc',
+      telegramWebhookSecret: 's3',
+      telegramApiUrl: 'http://127.0.0.1:9000',
+      links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: 'https://example.com/terms', docs: 'https://docs.example.com/', templates: '/templates' },
+      ai: { baseUrl: 'http://localhost:11434/v1', apiKey: 'sk-1', model: 'qwen2.5', timeoutMs: 1500, rateLimitPerMinute: 0, maxTokens: 512, spellcheck: false },
+      oauth: { issuerUrl: 'https://id.example.com/realms/x', clientId: 'pages', clientSecret: 'shh', serviceName: 'keycloak', scopes: 'openid email', displayName: 'Keycloak' },
+    });
+  });
+
+  test('booleans take true/false/1/0; TRUST_PROXY takes true, false, a hop count or addresses', () => {
+    expect(loadConfig({ LOG_REQUESTS: '0', AI_SPELLCHECK: '1' })).toMatchObject({ logRequests: false, ai: { spellcheck: true } });
+    expect(loadConfig({ LOG_REQUESTS: 'TRUE', AI_SPELLCHECK: 'False' })).toMatchObject({ logRequests: true, ai: { spellcheck: false } });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8,loopback,::1' }).trustProxy).toBe('10.0.0.1, 10.0.0.0/8,loopback,::1');
+  });
+
+  test('overrides win over the environment (test/helpers/testApp.ts)', () => {
+    const config = loadConfig({ PORT: '4000', DATA_DIR: '/a' }, { port: 5000, dataDir: '/b' });
+    expect(config).toMatchObject({ port: 5000, dataDir: '/b', filesDir: path.join('/b', 'files'), publicUrl: 'http://localhost:4000' });
+  });
+});
+
+describe('loadConfig: invalid environments fail with every bad variable named', () => {
+  test('PORT=abc, PORT=70000 and PORT=0 are not ports', () => {
+    for (const value of ['abc', '70000', '0', '80.5', '-1']) {
+      expect(problems({ PORT: value })).toEqual([{ name: 'PORT', value, expected: 'a whole number from 1 to 65535' }]);
+    }
+    expect(message({ PORT: 'abc' })).toContain('PORT="abc": expected a whole number from 1 to 65535');
+  });
+
+  test('UPLOAD_LIMIT_MB=-1, 0 and 1.5 are not upload limits', () => {
+    for (const value of ['-1', '0', '1.5', 'lots']) {
+      expect(problems({ UPLOAD_LIMIT_MB: value })).toEqual([{ name: 'UPLOAD_LIMIT_MB', value, expected: 'a whole number ≥ 1' }]);
+    }
+  });
+
+  test('URLs are checked as URLs of the right kind', () => {
+    expect(problems({ PUBLIC_URL: 'docs.example.com' })).toEqual([{ name: 'PUBLIC_URL', value: 'docs.example.com', expected: 'a URL (http://… or https://…)' }]);
+    expect(problems({ DATABASE_URL: 'mysql://db/pages' })[0]).toMatchObject({ name: 'DATABASE_URL', expected: 'a URL (postgres://… or postgresql://…)' });
+    expect(problems({ REDIS_URL: 'cache:6379' })[0].name).toBe('REDIS_URL');
+    expect(problems({ SMTP_URL: 'mail.example.com' })[0].name).toBe('SMTP_URL');
+    expect(problems({ AI_BASE_URL: 'localhost:11434' })[0].name).toBe('AI_BASE_URL');
+    expect(problems({ PRIVACY_URL: 'javascript:alert(1)' })).toEqual([{ name: 'PRIVACY_URL', value: 'javascript:alert(1)', expected: 'an http(s) URL or a path starting with /' }]);
+    expect(problems({ TERMS_URL: '//evil.example/terms' })[0].name).toBe('TERMS_URL');
+  });
+
+  test('booleans, levels, e-mails and proxies that mean nothing are refused', () => {
+    expect(problems({ LOG_REQUESTS: 'no' })).toEqual([{ name: 'LOG_REQUESTS', value: 'no', expected: 'true, false, 1 or 0' }]);
+    expect(problems({ LOG_LEVEL: 'loud' })[0].name).toBe('LOG_LEVEL');
+    expect(problems({ FEEDBACK_EMAIL: 'support' })[0].name).toBe('FEEDBACK_EMAIL');
+    expect(problems({ TRUST_PROXY: 'yes' })[0].name).toBe('TRUST_PROXY');
+    expect(problems({ TRUST_PROXY: '10.0.0.0/99' })[0].name).toBe('TRUST_PROXY');
+  });
+
+  test('OpenID Connect with only some of issuer, client id and secret names the missing ones', () => {
+    expect(problems({ OAUTH_ISSUER_URL: 'https://id.example.com', OAUTH_CLIENT_ID: 'pages' })).toEqual([
+      { name: 'OAUTH_CLIENT_SECRET', value: undefined, expected: 'to be set too, as OAUTH_ISSUER_URL and OAUTH_CLIENT_ID are (all three turn OpenID Connect sign-in on)' },
+    ]);
+  });
+
+  test('several at once: all of them in one error, in one message', () => {
+    const env = { PORT: '70000', UPLOAD_LIMIT_MB: '-1', PUBLIC_URL: 'nope', HISTORY_DAYS: 'forever', AI_SPELLCHECK: 'maybe' };
+    expect(problems(env).map((p) => p.name).sort()).toEqual(['AI_SPELLCHECK', 'HISTORY_DAYS', 'PORT', 'PUBLIC_URL', 'UPLOAD_LIMIT_MB']);
+    const text = message(env);
+    expect(text).toMatch(/^Invalid configuration: 5 environment variables are wrong/);
+    for (const name of Object.keys(env)) expect(text).toContain(`\n  ${name}=`);
+  });
+
+  test('secrets are masked: *_SECRET, *_KEY, tokens and passwords inside URLs never appear', () => {
+    const env = {
+      OAUTH_ISSUER_URL: 'https://id.example.com',
+      OAUTH_CLIENT_SECRET: 'top-secret-value',
+      AI_API_KEY: 'sk-very-secret',
+      AI_TIMEOUT_MS: 'soon',
+      DATABASE_URL: 'postgres://pages:hunter2@db:99999/pages',
+      SMTP_URL: 'smtp://robot:pa55word@',
+    };
+    const found = problems({ ...env, TELEGRAM_BOT_TOKEN: '123:abc' });
+    expect(found.find((p) => p.name === 'DATABASE_URL')?.value).toBe('postgres://pages:***@db:99999/pages');
+    expect(found.find((p) => p.name === 'SMTP_URL')?.value).toBe('smtp://robot:***@');
+    const text = message(env);
+    for (const secret of ['top-secret-value', 'sk-very-secret', 'hunter2', 'pa55word']) expect(text).not.toContain(secret);
+    // Whatever a secret's name: its whole value is masked.
+    for (const name of ['OAUTH_CLIENT_SECRET', 'TELEGRAM_WEBHOOK_SECRET', 'AI_API_KEY', 'TELEGRAM_BOT_TOKEN', 'SMTP_PASSWORD']) expect(maskedValue(name, 'x1')).toBe('***');
+    expect(maskedValue('PUBLIC_URL', 'https://docs.example.com')).toBe('https://docs.example.com');
+  });
+});
+
+describe('the server with an invalid environment', () => {
+  test('PORT=abc: exits with code 1 and a message naming PORT, before listening', async () => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: process.cwd(),
+      env: { ...process.env, PORT: 'abc', HOST: '127.0.0.1', DATA_DIR: '/nonexistent/never-created' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Before the check, PORT=abc became 3000 and the server listened: stop it rather than wait forever.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    clearTimeout(timer);
+    expect(code).toBe(1);
+    expect(stderr).toContain('Invalid configuration');
+    expect(stderr).toContain('PORT="abc": expected a whole number from 1 to 65535');
+    // One clear message, no stack trace; nothing started.
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stdout).not.toContain('open http');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 20_000);
+});
