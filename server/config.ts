@@ -50,6 +50,8 @@ export interface Config {
   filesDir: string;
   /** Largest accepted upload, bytes (UPLOAD_LIMIT_MB, default 50). */
   uploadLimitBytes: number;
+  /** Most bytes one workspace's files may take (STORAGE_QUOTA_MB; 0, the default: no limit). */
+  storageQuotaBytes: number;
   /** Where feedback (POST /api/email/hello) is sent; unset: logged only. */
   feedbackEmail?: string;
   /** Enables the messenger bot webhook that links accounts. */
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     historyDays: int(env.HISTORY_DAYS, 30),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     uploadLimitBytes: int(env.UPLOAD_LIMIT_MB, 50) * 1024 * 1024,
+    storageQuotaBytes: int(env.STORAGE_QUOTA_MB, 0) * 1024 * 1024,
     feedbackEmail: env.FEEDBACK_EMAIL || undefined,
     telegramBotToken: env.TELEGRAM_BOT_TOKEN || undefined,
     telegramWebhookSecret: env.TELEGRAM_WEBHOOK_SECRET || undefined,
