@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   uploadTokenInvalid: 'file.upload_token_invalid',
   fileExists: 'file.already_exists',
   notAnImage: 'file.not_an_image',
+  quotaExceeded: 'file.quota_exceeded',
   feedbackFailed: 'feedback.send_failed',
   pageInTrash: 'page.in_trash',
   pageNotInTrash: 'page.not_in_trash',

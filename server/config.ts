@@ -53,6 +53,8 @@ export interface Config {
   filesDir: string;
   /** Largest accepted upload, bytes (UPLOAD_LIMIT_MB, default 50). */
   uploadLimitBytes: number;
+  /** Most bytes one workspace's files may take (STORAGE_QUOTA_MB; 0, the default: no limit). */
+  storageQuotaBytes: number;
   /** Where feedback (POST /api/email/hello) is sent; unset: logged only. */
   feedbackEmail?: string;
   /** Enables the messenger bot webhook that links accounts. */
@@ -226,6 +228,7 @@ const envSchema = z
         .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
     ),
     UPLOAD_LIMIT_MB: integer(1),
+    STORAGE_QUOTA_MB: integer(0),
     FEEDBACK_EMAIL: optional(z.string().refine(isEmail, 'an e-mail address')),
     TELEGRAM_BOT_TOKEN: text(),
     TELEGRAM_WEBHOOK_SECRET: text(),
@@ -295,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     historyDays: e.HISTORY_DAYS ?? 30,
     trustProxy: e.TRUST_PROXY ?? false,
     uploadLimitBytes: (e.UPLOAD_LIMIT_MB ?? 50) * 1024 * 1024,
+    storageQuotaBytes: (e.STORAGE_QUOTA_MB ?? 0) * 1024 * 1024,
     feedbackEmail: e.FEEDBACK_EMAIL,
     telegramBotToken: e.TELEGRAM_BOT_TOKEN,
     telegramWebhookSecret: e.TELEGRAM_WEBHOOK_SECRET,

@@ -14,6 +14,7 @@ import { insertRows } from '../repositories/databases';
 import { commentContentSchema } from '../../schema/comment';
 import { storableValue } from '../../schema/text';
 import { insertBlock } from '../repositories/blocks';
+import { assertWithinQuota } from '../policies/file';
 import { storageKeyFor, storagePath } from '../repositories/files';
 import { insertPage } from '../repositories/pages';
 import { markdownToDocument } from './markdownImport';
@@ -153,7 +154,7 @@ function remap(data: Record<string, unknown>, pages: ReadonlyMap<string, string>
  */
 export async function importExport(
   trx: Transaction<Database>,
-  input: { document: ImportDocument; files: Map<string, Uint8Array>; workspaceId: string; parent: PageRow | null; section: 'private' | 'all' | null; userId: string; filesDir: string },
+  input: { document: ImportDocument; files: Map<string, Uint8Array>; workspaceId: string; parent: PageRow | null; section: 'private' | 'all' | null; userId: string; filesDir: string; quotaBytes?: number },
 ): Promise<ImportReport> {
   // Text from a file may hold what cannot be stored (NUL, a lone surrogate): made storable, not refused (schema/text.ts).
   const document = storableValue(input.document);
@@ -170,6 +171,8 @@ export async function importExport(
     if (input.files.has(file.path) && ownerOfFile.has(file.id)) fileIds.set(file.id, newId());
     else report.problems.push(importProblem('', 'fileMissing', { name: file.name }));
   }
+  // Refused whole (413 file.quota_exceeded) before anything is made when its files would not fit the workspace's quota.
+  await assertWithinQuota(trx, input.quotaBytes ?? 0, input.workspaceId, document.files.reduce((sum, f) => sum + (fileIds.has(f.id) ? input.files.get(f.path)!.length : 0), 0));
   // Pages, parents first: an export lists them so; one whose parent is not in it goes under `place`.
   const made = new Map<string, PageRow>();
   for (const page of document.pages) {

@@ -58,6 +58,69 @@ export async function deleteExpiredUploads(db: Kysely<Database>, ownerId: string
     .execute();
 }
 
+/**
+ * An upload whose bytes may still be arriving is left alone this long after its URL expired (or,
+ * for a one-step page upload, which has no URL, after it began): only then is it abandoned.
+ */
+export const UPLOAD_STALE_MS = 24 * 60 * 60 * 1000;
+
+/** How many abandoned uploads one sweep removes at most (the next round takes the rest). */
+const SWEEP_BATCH = 500;
+
+/**
+ * Removes abandoned uploads: upload URLs that expired unused ('pending'), and uploads that
+ * started but never finished ('uploading', stale for UPLOAD_STALE_MS — a server that stopped
+ * mid-upload) — their rows and whatever bytes reached the disk (the file, its partial `.part`
+ * files). Answers how many were removed.
+ */
+export async function sweepAbandonedUploads(db: Kysely<Database>, filesDir: string, now = Date.now()): Promise<number> {
+  const stale = new Date(now - UPLOAD_STALE_MS).toISOString();
+  const rows = await db
+    .selectFrom('files')
+    .select(['id', 'storage_key'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', FILE_STATUS.pending), eb('upload_expires_at', '<', new Date(now).toISOString())]),
+        eb.and([
+          eb('status', '=', FILE_STATUS.uploading),
+          eb.or([eb('upload_expires_at', '<', stale), eb.and([eb('upload_expires_at', 'is', null), eb('created_at', '<', stale)])]),
+        ]),
+      ]),
+    )
+    .limit(SWEEP_BATCH)
+    .execute();
+  for (const row of rows) {
+    // The row goes only while it is still abandoned: an upload that just finished stays.
+    const gone = await db.deleteFrom('files').where('id', '=', row.id).where('status', '!=', FILE_STATUS.ready).executeTakeFirst();
+    if (gone.numDeletedRows > 0n) await removeStoredBytes(filesDir, row.storage_key);
+  }
+  return rows.length;
+}
+
+/** Removes a file's bytes and any partial uploads of it (`{file}.{random}.part`); what is gone already is fine. */
+async function removeStoredBytes(filesDir: string, storageKey: string): Promise<void> {
+  const target = storagePath(filesDir, storageKey);
+  const dir = path.dirname(target);
+  const prefix = `${path.basename(target)}.`;
+  const partials = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((name) => name.startsWith(prefix) && name.endsWith('.part'));
+  await Promise.all([target, ...partials.map((name) => path.join(dir, name))].map((file) => fs.promises.rm(file, { force: true })));
+}
+
+/**
+ * The bytes a workspace's files take or have reserved: ready files by their size, uploads under
+ * way by their declared size (so two uploads cannot race past the quota); expired upload URLs
+ * are not counted.
+ */
+export async function workspaceStoredBytes(db: Kysely<Database>, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.sum<string | number | null>('size').as('total'))
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => eb.or([eb('status', '!=', FILE_STATUS.pending), eb('upload_expires_at', '>', nowIso())]))
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
 /** Where a file's bytes live, relative to the file store: fanned out by the id's first two characters. */
 export function storageKeyFor(id: string): string {
   return `${id.slice(0, 2)}/${id}`;

@@ -159,7 +159,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     const report = await app.db.transaction().execute(async (trx) => {
       await lockTree(trx, workspaceId);
       const under = parent ? await findPage(trx, parent.id) : null;
-      return importExport(trx, { document: read.document, files: read.files, workspaceId, parent: under ?? null, section: parent ? null : (section ?? 'private'), userId: user.id, filesDir: config.filesDir });
+      return importExport(trx, { document: read.document, files: read.files, workspaceId, parent: under ?? null, section: parent ? null : (section ?? 'private'), userId: user.id, filesDir: config.filesDir, quotaBytes: config.storageQuotaBytes });
     });
     report.problems.unshift(...read.problems);
     const first = report.pages[0];

@@ -290,9 +290,12 @@ describe('serving', () => {
     expect((await api(t, team.cookie.admin, 'GET', `/api/file/${id}`)).statusCode).toBe(404);
   });
 
-  test('a public page lets anyone read its files; trashing it ends that', async () => {
+  test('a public page lets anyone read the files it shows; trashing it ends that', async () => {
     const page = await insertPage(t, team.workspaceId, team.userId.admin, 'all', 'Published');
     const id = await pageFile('public words', 'p.txt', 'text/plain', page);
+    // Shown by a block (the files only comments show stay private: filesHardening.int.test.ts).
+    const block = { pageId: page, type: 'file', data: { remoteData: { fileId: id, title: 'p.txt', size: 12, mimeType: 'text/plain' } }, placeAfter: null };
+    expect((await api(t, team.cookie.admin, 'POST', '/api/v3/spaces/block', block)).statusCode).toBe(201);
     expect((await api(t, undefined, 'GET', `/api/file/${id}`)).statusCode).toBe(401);
     await t.app.db.updateTable('pages').set({ is_public: 1 }).where('id', '=', page).execute();
     for (const cookie of [undefined, team.cookie.outsider, team.cookie.guest]) {

@@ -12,7 +12,8 @@ import { hashSecret, newSecret } from '../auth/tokens';
 import type { Config } from '../config';
 import { AppError, isUniqueViolation, notFound, parseWith } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
-import { authorizeFileRead, authorizePageUpload } from '../policies/file';
+import { BackgroundLoop } from '../background';
+import { assertWithinQuota, authorizeFileRead, authorizePageUpload } from '../policies/file';
 import { envelope } from '../presenters';
 import {
   FILE_STATUS,
@@ -29,6 +30,7 @@ import {
   storageKeyFor,
   storagePath,
   storeUpload,
+  sweepAbandonedUploads,
   type FileRow,
 } from '../repositories/files';
 import { assertNotInTrash } from '../repositories/pages';
@@ -36,6 +38,9 @@ import { isoIn, nowIso } from '../time';
 
 /** An upload URL works this long. */
 export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
+
+/** How often abandoned uploads are swept away. */
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** Files are never run on the app's origin: no scripts, no plugins, an opaque origin if rendered at all. */
 const FILE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox";
@@ -83,6 +88,24 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
   await app.register(multipart, {
     limits: { fields: 20, fieldSize: 1024, files: 1, parts: 25, fileSize: maxUploadBytes },
   });
+  // Upload URLs never used and uploads never finished are removed, rows and bytes.
+  const sweeper = new BackgroundLoop(
+    async () => ((await sweepAbandonedUploads(app.db, config.filesDir)) > 0 ? 0 : SWEEP_EVERY_MS),
+    app.log,
+    'sweeping abandoned uploads failed; trying again',
+    SWEEP_EVERY_MS,
+  );
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('preClose', async () => sweeper.stop());
+
+  /** Keeps a page upload's reservation only while the workspace's quota holds it (413 otherwise, the row removed). */
+  async function reserveWithinQuota(row: FileRow): Promise<void> {
+    if (row.workspace_id === null) return;
+    await assertWithinQuota(app.db, config.storageQuotaBytes, row.workspace_id).catch(async (error: unknown) => {
+      await deleteFileRow(app.db, row.id);
+      throw error;
+    });
+  }
 
   async function serveFile(request: FastifyRequest, reply: FastifyReply, file: FileRow) {
     const filePath = storagePath(config.filesDir, file.storage_key);
@@ -127,7 +150,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     const id = newId();
     const token = newSecret();
     const expiresAt = isoIn(UPLOAD_URL_TTL_MS);
-    await insertFile(app.db, {
+    const row: FileRow = {
       id,
       owner_id: user.id,
       page_id: page?.id ?? null,
@@ -142,7 +165,10 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       upload_token_hash: hashSecret(token),
       upload_expires_at: expiresAt,
       created_at: nowIso(),
-    });
+    };
+    await insertFile(app.db, row);
+    // Reserved first, then checked: two uploads at once cannot both slip under the quota.
+    await reserveWithinQuota(row);
     reply.status(201);
     return envelope({ id, uploadUrl: `/api/file/upload/${id}?token=${token}`, fields: {}, fileField: PAGE_FILE_FIELDS.file, expiresAt });
   });
@@ -196,7 +222,8 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
           workspace_id: page.workspace_id,
           name: cleanFileName(part.filename) || 'file',
           mime_type: mime.success ? mime.data : 'application/octet-stream',
-          size: 0,
+          // Reserved for the quota until the bytes are counted: the request's size bounds the file's.
+          size: Math.min(Number(request.headers['content-length']) || maxUploadBytes, maxUploadBytes),
           storage_key: storageKeyFor(fileId),
           is_public: 0,
           status: FILE_STATUS.uploading,
@@ -207,6 +234,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
         await insertFile(app.db, row).catch((error: unknown) => {
           throw isUniqueViolation(error) ? fileExists() : error;
         });
+        await reserveWithinQuota(row);
         stored = row;
         const size = await storeUpload(config.filesDir, row.storage_key, part.file);
         await markFileReady(app.db, fileId, size);

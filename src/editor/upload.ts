@@ -107,7 +107,7 @@ export type UploadState =
   | { status: 'failed'; fileName: string; error: UploadError };
 
 /** Why an upload failed, as the view explains it. */
-export type UploadError = 'tooLarge' | 'noAccess' | 'inTrash' | 'notAnImage' | 'network' | 'failed';
+export type UploadError = 'tooLarge' | 'quotaExceeded' | 'noAccess' | 'inTrash' | 'notAnImage' | 'network' | 'failed';
 
 const states = new Map<string, UploadState>();
 const listeners = new Map<string, Set<() => void>>();
@@ -153,9 +153,12 @@ export function useUploadState(uid: string): UploadState | undefined {
   return useSyncExternalStore(subscribeToBlock, () => states.get(uid));
 }
 
-function errorKind(error: unknown): UploadError {
+/** Why an upload failed, from its error (the editor's blocks and the comment composer explain it). */
+export function uploadErrorKind(error: unknown): UploadError {
   if (!(error instanceof ApiRequestError)) return 'failed';
   if (error.status === undefined) return 'network';
+  // The workspace's storage is full (413 too, but not this file's fault).
+  if (error.code === 'file.quota_exceeded') return 'quotaExceeded';
   if (error.status === 413) return 'tooLarge';
   if (error.status === 401 || error.status === 403) return 'noAccess';
   if (error.code === 'page.in_trash') return 'inTrash';
@@ -209,7 +212,7 @@ export async function startUpload(editor: Editor, uid: string, file: File): Prom
     Transforms.setNodes<ImageElement | FileElement>(editor, { remoteData }, { at: [index] });
     return true;
   } catch (error) {
-    setState(uid, { status: 'failed', fileName, error: errorKind(error) });
+    setState(uid, { status: 'failed', fileName, error: uploadErrorKind(error) });
     return false;
   }
 }

@@ -2,8 +2,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { useTranslation } from 'react-i18next';
 import type { CommentAttach, CommentToken } from '../../../schema/comment';
 import { COMMENT_LIMITS } from '../../../schema/comment';
-import { ApiRequestError } from '../../app/api';
-import { uploadFile } from '../../editor/upload';
+import { uploadErrorKind, uploadFile, type UploadError } from '../../editor/upload';
 import { Button } from '../../ui/Button';
 import { draftToTokens, filterMembers, hasSubstance, mentionLabel, mentionQueryAt, splitFileName, type DraftMention } from './content';
 import { useMentionable } from './members';
@@ -15,8 +14,11 @@ interface Upload {
   progress: number;
   status: 'uploading' | 'done' | 'failed';
   attach?: CommentAttach;
-  error?: 'tooLarge' | 'failed';
+  error?: UploadError;
 }
+
+/** What a failed attach says (the rest: it failed). */
+const UPLOAD_MESSAGES: Partial<Record<UploadError, string>> = { tooLarge: 'comments.uploadTooLarge', quotaExceeded: 'comments.uploadQuotaExceeded' };
 
 export interface ComposerProps {
   pageId: string;
@@ -158,7 +160,7 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
       const update = (patch: Partial<Upload>) => setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...patch } : u)));
       uploadFile(pageId, file, { onProgress: (share) => update({ progress: share }) })
         .then((remote) => update({ status: 'done', progress: 1, attach: { id: remote.fileId, ...splitFileName(remote.title) } }))
-        .catch((error: unknown) => update({ status: 'failed', error: error instanceof ApiRequestError && error.status === 413 ? 'tooLarge' : 'failed' }));
+        .catch((error: unknown) => update({ status: 'failed', error: uploadErrorKind(error) }));
     }
     if (fileInput.current) fileInput.current.value = '';
   }
@@ -213,7 +215,7 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
                     <span style={{ width: `${Math.round(upload.progress * 100)}%` }} />
                   </span>
                 )}
-                {upload.status === 'failed' && <span className="comment-attach-error">{t(upload.error === 'tooLarge' ? 'comments.uploadTooLarge' : 'comments.uploadFailed', { name: upload.fileName })}</span>}
+                {upload.status === 'failed' && <span className="comment-attach-error">{t(UPLOAD_MESSAGES[upload.error ?? 'failed'] ?? 'comments.uploadFailed', { name: upload.fileName })}</span>}
                 {upload.status !== 'uploading' && (
                   <button type="button" className="comment-attach-remove" aria-label={t('comments.removeAttach', { name: upload.fileName })} onClick={() => setUploads((list) => list.filter((u) => u.key !== upload.key))}>
                     ×
