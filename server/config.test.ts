@@ -47,6 +47,7 @@ const FULL = {
   HISTORY_DAYS: '90',
   TRUST_PROXY: '2',
   UPLOAD_LIMIT_MB: '200',
+  STORAGE_QUOTA_MB: '1024',
   FEEDBACK_EMAIL: 'support@example.com',
   TELEGRAM_BOT_TOKEN: '123:abc',
   TELEGRAM_WEBHOOK_SECRET: 's3',
@@ -84,6 +85,7 @@ describe('loadConfig: valid environments', () => {
       logRequests: true,
       trustProxy: false,
       uploadLimitBytes: 50 * 1024 * 1024,
+      storageQuotaBytes: 0,
       telegramApiUrl: 'https://api.telegram.org',
       ai: { timeoutMs: 60_000, rateLimitPerMinute: 20, maxTokens: 2048, spellcheck: true },
     });
@@ -115,6 +117,7 @@ describe('loadConfig: valid environments', () => {
       historyDays: 90,
       trustProxy: 2,
       uploadLimitBytes: 200 * 1024 * 1024,
+      storageQuotaBytes: 1024 * 1024 * 1024,
       feedbackEmail: 'support@example.com',
       telegramBotToken: '123:abc',
       telegramWebhookSecret: 's3',
