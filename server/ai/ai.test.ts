@@ -194,6 +194,12 @@ describe('offline improve', () => {
       );
     }, 30_000);
 
+    test('inflected forms are known by their suffixes: left as they are, and their misspellings fixed', async () => {
+      expect(await improveOffline('Программистами пришли красивейшие коллекции, написанных граматиками програмистами.', checker)).toBe(
+        'Программистами пришли красивейшие коллекции, написанных грамматиками программистами.',
+      );
+    }, 30_000);
+
     test('English text: typography only', async () => {
       expect(await improveOffline('Teh "cat" - sat...', checker)).toBe('Teh “cat” — sat…');
     });

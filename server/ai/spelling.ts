@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 
-/** A worker unused this long is ended (its dictionary takes ~350 MB); the next check starts it again. */
+/** A worker unused this long is ended (with its dictionary, ~100 MB); the next check starts it again. */
 const IDLE_MS = 10 * 60 * 1000;
 
 type WorkerMessage = { ready: true } | { failed: string } | { id: number; fixes: Record<string, string> };
@@ -16,7 +16,7 @@ export interface SpellChecker {
 }
 
 /**
- * The Russian spelling checker (nspell with dictionary-ru) in a worker thread
+ * The Russian spelling checker (nspell with dictionary-ru, its forms found by their suffixes) in a worker thread
  * (server/ai/spellWorker.mjs), started on first use and ended after 10 idle minutes.
  */
 export function createSpellChecker(): SpellChecker {
