@@ -262,7 +262,7 @@ export interface SearchEntryTable {
   kind: 'title' | 'block' | 'cell';
   /** The text as written (a snippet is cut from it). */
   text: string;
-  /** Its words' stems, space-separated (server/search/terms.ts). PostgreSQL also stores their `tsv` (generated, indexed; SQLite's `search_fts` keeps them). */
+  /** Its words' stems, space-separated (server/search/terms.ts). */
   terms: string;
 }
 

@@ -29,12 +29,15 @@ function matchExpression(terms: readonly QueryTerm[], postgres: boolean): string
 }
 
 /**
- * Pages with entries holding every term (a term being typed as a prefix), in the pages the filters
- * keep, each with its first such entry (its title, else the first block or cell by id): pages
- * whose title matches first, then by the page's last change (newest first) — the same order on
- * both databases. `offset`/`limit` page through the pages. Matches are grouped per page in SQL, so
- * a common word found in 70,000 blocks sorts at most the workspace's pages, not its blocks. Access
- * is not looked at here: the caller keeps only what the person may read (routes/search.ts).
+ * Entries holding every term (a term being typed as a prefix), in the pages the filters keep, in
+ * the order of their pages — pages whose title matches first, then by the page's last change
+ * (newest first) — each page's first entry being its title, else its first block or cell by id:
+ * the same pages in the same order on both databases. `offset`/`limit` page through the answer.
+ * Each database the way measured fastest (ADR 9 «Figures»): SQLite groups the matches per page
+ * from the index alone (`search_fts` keeps each entry's page and kind), one entry per page;
+ * PostgreSQL sorts the matching entries themselves, a page's later entries after its first (the
+ * caller keeps the first). Access is not looked at here: the caller keeps only what the person
+ * may read (routes/search.ts).
  */
 export async function matchingPages(db: Kysely<Database>, terms: readonly QueryTerm[], filters: SearchFilters, offset: number, limit: number): Promise<Candidate[]> {
   if (terms.length === 0) return [];
@@ -44,19 +47,26 @@ export async function matchingPages(db: Kysely<Database>, terms: readonly QueryT
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
   if (filters.after) conditions.push(sql`p.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`p.updated_at < ${filters.before}`);
-  // Each matching entry's page and kind, from the index alone (migration 2026-11-26-0006).
-  const matched = postgres
-    ? sql`select e.page_id, e.kind, e.id from search_entries e where e.tsv @@ to_tsquery('simple', ${match}) and e.workspace_id = ${filters.workspaceId}`
-    : sql`select f.page_id, f.kind, f.rowid as id from search_fts f where search_fts match ${match} and f.workspace_id = ${filters.workspaceId}`;
-  const pages = await sql<{ page_id: string; entry_id: number | string }>`
+  const pageOrder = sql`p.updated_at desc, p.id`;
+  if (postgres) {
+    const rows = await sql<{ page_id: string; unit: string; kind: Candidate['kind']; text: string }>`
+      select e.page_id, e.unit, e.kind, e.text
+      from search_entries e join pages p on p.id = e.page_id
+      where to_tsvector('simple', e.terms) @@ to_tsquery('simple', ${match}) and e.workspace_id = ${filters.workspaceId} and ${sql.join(conditions, sql` and `)}
+      order by case when e.kind = 'title' then 0 else 1 end, ${pageOrder}, e.id
+      limit ${limit} offset ${offset}`.execute(db);
+    return rows.rows.map((r) => ({ pageId: r.page_id, unit: r.unit, kind: r.kind, text: r.text }));
+  }
+  const pages = await sql<{ page_id: string; entry_id: number }>`
     select m.page_id, coalesce(m.title_id, m.first_id) as entry_id
     from (
-      select e.page_id, min(case when e.kind = 'title' then e.id end) as title_id, min(e.id) as first_id
-      from (${matched}) e
-      group by e.page_id
+      select f.page_id, min(case when f.kind = 'title' then f.rowid end) as title_id, min(f.rowid) as first_id
+      from search_fts f
+      where search_fts match ${match} and f.workspace_id = ${filters.workspaceId}
+      group by f.page_id
     ) m join pages p on p.id = m.page_id
     where ${sql.join(conditions, sql` and `)}
-    order by case when m.title_id is null then 1 else 0 end, p.updated_at desc, p.id
+    order by case when m.title_id is null then 1 else 0 end, ${pageOrder}
     limit ${limit} offset ${offset}`.execute(db);
   if (pages.rows.length === 0) return [];
   const entries = await db
@@ -67,7 +77,7 @@ export async function matchingPages(db: Kysely<Database>, terms: readonly QueryT
   const byId = new Map(entries.map((e) => [Number(e.id), e]));
   return pages.rows.flatMap((p) => {
     const e = byId.get(Number(p.entry_id));
-    return e ? [{ pageId: e.page_id, unit: e.unit, kind: e.kind as Candidate['kind'], text: e.text }] : [];
+    return e ? [{ pageId: e.page_id, unit: e.unit, kind: e.kind, text: e.text }] : [];
   });
 }
 
