@@ -42,10 +42,15 @@ export function assertStorablePart(part: Multipart): void {
   assertStorableText({ [part.fieldname]: part.type === 'field' ? part.value : { filename: part.filename } }, 'body');
 }
 
-/** Query values as the routes read them: JSON-decoded when they parse (schema/query.ts), so `"\u0000"` is seen too. */
+/**
+ * Query values as the routes read them: JSON-decoded when they parse (schema/query.ts), so
+ * `"\u0000"` is seen too — only those holding an escape (`\u`), the only way decoding can make one.
+ */
 function decodedQuery(query: unknown): unknown {
-  if (query === null || typeof query !== 'object') return query;
-  return Object.fromEntries(Object.entries(query).map(([key, value]) => [key, Array.isArray(value) ? value.map(decodeJson) : decodeJson(value)]));
+  if (query === null || typeof query !== 'object') return undefined;
+  const escaped = Object.entries(query).filter(([, value]) => (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && v.includes('\\u')));
+  if (escaped.length === 0) return undefined;
+  return Object.fromEntries(escaped.map(([key, value]) => [key, Array.isArray(value) ? value.map(decodeJson) : decodeJson(value)]));
 }
 
 function checkRequest(request: FastifyRequest): void {
@@ -55,6 +60,16 @@ function checkRequest(request: FastifyRequest): void {
   assertStorableText(request.body, 'body');
 }
 
+/** A check as a callback hook: no promise per request on the hot path. */
+const hook = (check: (request: FastifyRequest) => void) => (request: FastifyRequest, _reply: unknown, done: (error?: Error) => void) => {
+  try {
+    check(request);
+    done();
+  } catch (error) {
+    done(error as Error);
+  }
+};
+
 /**
  * Every way text enters over HTTP is checked once, before any route reads it: path parameters,
  * query values (raw and JSON-decoded), JSON and form bodies before validation, and multipart
@@ -62,9 +77,12 @@ function checkRequest(request: FastifyRequest): void {
  * multipart parts themselves (files, import) call `assertStorableText` on each field and file name.
  */
 export const textInputPlugin = fp(async (app) => {
-  app.addHook('preValidation', async (request) => checkRequest(request));
+  app.addHook('preValidation', hook(checkRequest));
   // A multipart body with attachFieldsToBody is filled by the route's own preValidation hook, after this one.
-  app.addHook('preHandler', async (request) => {
-    if (request.headers['content-type']?.startsWith('multipart/')) assertStorableText(request.body, 'body');
-  });
+  app.addHook(
+    'preHandler',
+    hook((request) => {
+      if (request.headers['content-type']?.startsWith('multipart/')) assertStorableText(request.body, 'body');
+    }),
+  );
 });
