@@ -6,6 +6,7 @@ import { formatFileSize } from '../../../schema/blocks/file';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { ProgressBar } from '../../ui/ProgressBar';
+import { ChoiceCards } from './ChoiceCards';
 import { downloadExport, followExport, recentExports, startExport, type ExportTarget } from './exportJobs';
 import './export.css';
 
@@ -112,18 +113,7 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
       ) : (
         <>
           {subject.kind === 'workspace' && <p className="export-hint">{t('export.workspaceHint')}</p>}
-          <fieldset className="export-formats">
-            <legend>{t('export.format')}</legend>
-            {EXPORT_FORMATS.map((f) => (
-              <label key={f} className="export-format">
-                <input type="radio" name="export-format" value={f} checked={format === f} onChange={() => setFormat(f)} />
-                <span>
-                  <strong>{t(`export.formats.${f}`)}</strong>
-                  <small>{t(`export.hints.${f}`)}</small>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          <ChoiceCards legend={t('export.format')} name="export-format" options={EXPORT_FORMATS} value={format} onChange={setFormat} title={(f) => t(`export.formats.${f}`)} hint={(f) => t(`export.hints.${f}`)} />
           {subject.kind === 'page' && (
             <label className="export-subpages">
               <input type="checkbox" checked={subpages} onChange={(e) => setSubpages(e.target.checked)} />

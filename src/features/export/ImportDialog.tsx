@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { IMPORT_ACCEPT, importInto, pickFile, type ImportAnswer } from './importPages';
 import { importProblemText } from './importProblems';
+import { ChoiceCards } from './ChoiceCards';
 import './export.css';
 
 type Section = 'private' | 'all';
@@ -95,18 +96,7 @@ export function ImportDialog({ workspaceId, sections, onClose }: { workspaceId: 
           {sections.length === 0 ? (
             <p className="export-error">{t('export.importNowhere')}</p>
           ) : (
-            <fieldset className="export-formats">
-              <legend>{t('export.importWhere')}</legend>
-              {sections.map((s) => (
-                <label key={s} className="export-format">
-                  <input type="radio" name="import-section" value={s} checked={section === s} onChange={() => setSection(s)} />
-                  <span>
-                    <strong>{t(`sidebar.sections.${s}`)}</strong>
-                    <small>{t(`export.importSections.${s}`)}</small>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
+            <ChoiceCards legend={t('export.importWhere')} name="import-section" options={sections} value={section} onChange={setSection} title={(s) => t(`sidebar.sections.${s}`)} hint={(s) => t(`export.importSections.${s}`)} />
           )}
           {busy && (
             <p className="export-status" role="status">
