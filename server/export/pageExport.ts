@@ -7,7 +7,7 @@ import type { WireBlock } from '../../schema/block';
 import { blocksToSlate } from '../../schema/block';
 import { escapeHtml } from '../../schema/html';
 import { blocksToHtml } from '../../plugins/withClipboard/serialize';
-import type { Database, PageRow } from '../db/types';
+import type { BlockRow, Database, PageRow } from '../db/types';
 import { allows, pageAccessLevels } from '../policies/page';
 import { listPageBlocks } from '../repositories/blocks';
 import { storagePath, type FileRow } from '../repositories/files';
@@ -21,6 +21,7 @@ import type { ExportFormat } from '../../schema/exportJob';
 import type { CommentAttach, CommentToken } from '../../schema/comment';
 import { databaseCsv, workspaceUserNames } from '../repositories/databaseCsv';
 import { readRows, ViewOrders } from '../repositories/databases';
+import type { WireRow } from '../../schema/database';
 
 /**
  * Exporting pages (issue 18, docs/import-export.md): a page, and its subpages the caller may read,
@@ -256,18 +257,21 @@ async function jsonComments(db: Kysely<Database>, pageId: string): Promise<JsonC
 
 const jsonBlock = (b: WireBlock): JsonBlock => ({ id: b.id, type: b.type, data: b.data, parentId: b.parentId });
 
+/** A database's live rows in their order (no view's filter or sorts), read 500 at a time. */
+async function* rowsInOrder(db: Kysely<Database>, orders: ViewOrders, block: BlockRow, data: DatabaseData): AsyncGenerator<WireRow> {
+  const ids = await orders.ids(db, block, data.config, { filter: null, sorts: [] });
+  for (let at = 0; at < ids.length; at += 500) yield* await readRows(db, block.id, ids.slice(at, at + 500));
+}
+
 /** A database's live rows for the JSON export, in their order; their ids join `pageIds` (their files are theirs). */
 async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: string, pageIds: Set<string>): Promise<JsonDatabase> {
   const block = await db.selectFrom('blocks').selectAll().where('id', '=', blockId).executeTakeFirstOrThrow();
   const data = JSON.parse(block.data) as DatabaseData;
-  const ids = await orders.ids(db, block, data.config, { filter: null, sorts: [] });
   const rows: JsonDatabase['rows'] = [];
-  for (let at = 0; at < ids.length; at += 500) {
-    for (const row of await readRows(db, block.id, ids.slice(at, at + 500))) {
-      const values = Object.fromEntries(Object.entries(row.data.values).filter(([id]) => id !== MAIN_FIELD_ID && id in data.config.fields && !COMPUTED_FIELD_TYPES.has(data.config.fields[id].type)));
-      rows.push({ id: row.id, title: row.data.title, icon: row.data.icon, values, blocks: (await listPageBlocks(db, row.id)).map(jsonBlock) });
-      pageIds.add(row.id);
-    }
+  for await (const row of rowsInOrder(db, orders, block, data)) {
+    const values = Object.fromEntries(Object.entries(row.data.values).filter(([id]) => id !== MAIN_FIELD_ID && id in data.config.fields && !COMPUTED_FIELD_TYPES.has(data.config.fields[id].type)));
+    rows.push({ id: row.id, title: row.data.title, icon: row.data.icon, values, blocks: (await listPageBlocks(db, row.id)).map(jsonBlock) });
+    pageIds.add(row.id);
   }
   return { blockId, rows };
 }
@@ -285,27 +289,24 @@ async function addDatabase(db: Kysely<Database>, orders: ViewOrders, holder: Pag
   let csv = '';
   for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, names)) csv += part;
   addText(`${folder}.csv`, csv);
-  const ids = await orders.ids(db, block, data.config, { filter: null, sorts: [] });
   const taken = new Set<string>();
   const noLinks: MarkdownLinks = { page: () => null, file: (id, name) => `files/${id}/${name}` };
-  for (let at = 0; at < ids.length; at += 500) {
-    for (const row of await readRows(db, block.id, ids.slice(at, at + 500))) {
-      let name = fileName(row.data.title, untitled);
-      for (let k = 2; taken.has(name.toLowerCase()); k += 1) name = `${fileName(row.data.title, untitled)} (${k})`;
-      taken.add(name.toLowerCase());
-      const fields = Object.entries(data.config.fields)
-        .filter(([id]) => id !== MAIN_FIELD_ID)
-        .map(([id, field]) => [field.name || id, valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid) })] as const)
-        .filter(([, text]) => text !== '');
-      const rowBlocks = await listPageBlocks(db, row.id);
-      const title = row.data.title || untitled;
-      if (extension === 'md') {
-        const list = fields.map(([fieldName, text]) => `- **${fieldName}**: ${text}`).join('\n');
-        addText(`${folder}/${name}.md`, `# ${title}\n\n${list ? `${list}\n\n` : ''}${blocksToMarkdown(rowBlocks, noLinks)}`);
-      } else {
-        const list = fields.length ? `<ul>${fields.map(([fieldName, text]) => `<li><strong>${escapeHtml(fieldName)}</strong>: ${escapeHtml(text)}</li>`).join('')}</ul>\n` : '';
-        addText(`${folder}/${name}.html`, htmlDocument(title, rowBlocks, noLinks).replace('</h1>\n', `</h1>\n${list}`));
-      }
+  for await (const row of rowsInOrder(db, orders, block, data)) {
+    let name = fileName(row.data.title, untitled);
+    for (let k = 2; taken.has(name.toLowerCase()); k += 1) name = `${fileName(row.data.title, untitled)} (${k})`;
+    taken.add(name.toLowerCase());
+    const fields = Object.entries(data.config.fields)
+      .filter(([id]) => id !== MAIN_FIELD_ID)
+      .map(([id, field]) => [field.name || id, valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid) })] as const)
+      .filter(([, text]) => text !== '');
+    const rowBlocks = await listPageBlocks(db, row.id);
+    const title = row.data.title || untitled;
+    if (extension === 'md') {
+      const list = fields.map(([fieldName, text]) => `- **${fieldName}**: ${text}`).join('\n');
+      addText(`${folder}/${name}.md`, `# ${title}\n\n${list ? `${list}\n\n` : ''}${blocksToMarkdown(rowBlocks, noLinks)}`);
+    } else {
+      const list = fields.length ? `<ul>${fields.map(([fieldName, text]) => `<li><strong>${escapeHtml(fieldName)}</strong>: ${escapeHtml(text)}</li>`).join('')}</ul>\n` : '';
+      addText(`${folder}/${name}.html`, htmlDocument(title, rowBlocks, noLinks).replace('</h1>\n', `</h1>\n${list}`));
     }
   }
 }
