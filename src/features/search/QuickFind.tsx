@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { WireElement } from '../../../schema/element';
 import { Dialog } from '../../ui/Dialog';
-import { PageIcon, SearchIcon } from '../../ui/icons';
+import { PageIcon } from '../../ui/icons';
+import { SearchField } from '../../ui/SearchField';
 import { closeSearch, toggleSearch, useSearchOpen } from './openSearch';
 import { recentPages, searchPages, type WireSearchHit } from './searchApi';
 import { hitAddress, SearchHit } from './SearchHit';
@@ -156,24 +157,21 @@ export function QuickFind({ onClose }: { onClose(): void }) {
 
   return (
     <Dialog title={t('search.title')} onClose={onClose} className="quick-find">
-      <label className="search-box">
-        <SearchIcon size={16} />
-        <input
-          type="text"
-          autoFocus
-          autoComplete="off"
-          spellCheck={false}
-          value={query}
-          placeholder={t('search.placeholder')}
-          aria-label={t('search.placeholder')}
-          role="combobox"
-          aria-expanded={items.length > 0}
-          aria-controls="quick-find-list"
-          aria-activedescendant={items.length > 0 ? `quick-find-${active}` : undefined}
-          onChange={(e) => setQuery(e.target.value)}
-          onKeyDown={onKeyDown}
-        />
-      </label>
+      <SearchField
+        large
+        type="text"
+        autoFocus
+        autoComplete="off"
+        spellCheck={false}
+        value={query}
+        placeholder={t('search.placeholder')}
+        role="combobox"
+        aria-expanded={items.length > 0}
+        aria-controls="quick-find-list"
+        aria-activedescendant={items.length > 0 ? `quick-find-${active}` : undefined}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
       {typed && found.status === 'loading' && <p className="search-placeholder">{t('loading')}</p>}
       {typed && found.status === 'failed' && (
         <p className="search-placeholder" role="alert">

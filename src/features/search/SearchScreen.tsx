@@ -5,7 +5,7 @@ import { wireUserSchema, type WireUser } from '../../../schema/user';
 import { api } from '../../app/api';
 import { useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
-import { SearchIcon } from '../../ui/icons';
+import { SearchField } from '../../ui/SearchField';
 import { displayName } from '../comments/userLookup';
 import { searchPages, type SearchFilters, type WireSearchHit } from './searchApi';
 import { hitAddress, SearchHit } from './SearchHit';
@@ -107,10 +107,7 @@ export default function SearchScreen() {
   return (
     <div className="search-screen">
       <h1>{t('search.title')}</h1>
-      <label className="search-box">
-        <SearchIcon size={16} />
-        <input type="search" autoFocus value={typed} placeholder={t('search.placeholder')} aria-label={t('search.placeholder')} onChange={(e) => setTyped(e.target.value)} />
-      </label>
+      <SearchField large autoFocus value={typed} placeholder={t('search.placeholder')} onChange={(e) => setTyped(e.target.value)} />
       <fieldset className="search-filters">
         <legend className="visually-hidden">{t('search.filters')}</legend>
         {workspaces.length > 1 && (

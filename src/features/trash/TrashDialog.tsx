@@ -6,7 +6,8 @@ import { api, ApiRequestError } from '../../app/api';
 import { useAppDispatch } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { PageIcon, RestoreIcon, SearchIcon, TrashIcon } from '../../ui/icons';
+import { PageIcon, RestoreIcon, TrashIcon } from '../../ui/icons';
+import { SearchField } from '../../ui/SearchField';
 import { showToast } from '../../ui/Toast';
 import { loadSection, pageLoaded, pageRemoved } from '../pages/pagesSlice';
 import { closeTrash, useTrashOpen } from './openTrash';
@@ -125,10 +126,7 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
   return (
     <>
       <Dialog title={t('trash.title')} onClose={onClose} className="trash-dialog">
-        <label className="trash-search">
-          <SearchIcon size={16} />
-          <input type="search" autoFocus value={query} placeholder={t('trash.search')} aria-label={t('trash.search')} onChange={(e) => setQuery(e.target.value)} />
-        </label>
+        <SearchField className="trash-search" autoFocus value={query} placeholder={t('trash.search')} onChange={(e) => setQuery(e.target.value)} />
         {listing.status === 'loading' && <div className="trash-placeholder">{t('loading')}</div>}
         {listing.status === 'failed' && (
           <p className="trash-placeholder" role="alert">
