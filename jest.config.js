@@ -26,8 +26,8 @@ const base = {
   },
   // These packages ship ES modules only (@fastify/cookie loads `cookie` with a dynamic import(),
   // which Jest cannot run without --experimental-vm-modules); let swc turn them into CommonJS for Jest.
-  // A package is judged by its own folder, the last node_modules/ of its path: @fastify/static's
-  // own copy of content-disposition (ESM, 3.x) sits in @fastify/static/node_modules/.
+  // A package is judged by its own folder, the last node_modules/ of its path (a copy nested in
+  // another package's node_modules/ is transformed too).
   transformIgnorePatterns: [
     '/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie|marked|slate-react|@tanstack/react-table|@tanstack/table-core|openid-client|oauth4webapi|jose)/)(?!.*/node_modules/)',
   ],
