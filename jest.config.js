@@ -26,7 +26,11 @@ const base = {
   },
   // These packages ship ES modules only (@fastify/cookie loads `cookie` with a dynamic import(),
   // which Jest cannot run without --experimental-vm-modules); let swc turn them into CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie|marked|slate-react|@tanstack/react-table|@tanstack/table-core)/)'],
+  // A package is judged by its own folder, the last node_modules/ of its path (a copy nested in
+  // another package's node_modules/ is transformed too).
+  transformIgnorePatterns: [
+    '/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie|marked|slate-react|@tanstack/react-table|@tanstack/table-core|openid-client|oauth4webapi|jose)/)(?!.*/node_modules/)',
+  ],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
   moduleNameMapper: {
     '\\.(css)$': '<rootDir>/test/helpers/styleStub.cjs',

@@ -4,14 +4,14 @@
  * a version conflict (422) to rebase the unsent local edits onto the server copy, so that neither
  * side's edits are lost (docs/sync.md; issue 6 builds live co-editing on the same merge).
  *
- * Text: both sides' edits are diffs against the base text (diff-match-patch). Edits that touch
+ * Text: both sides' edits are diffs against the base text (@sanity/diff-match-patch). Edits that touch
  * different parts of the text both apply; edits to the same stretch keep both versions, the
  * server's first. Modifiers (bold, links, comments…) follow each character: a character both
  * kept gets the side's modifiers that changed them (ours when both did). Table cells (tokens with
  * a tableAddress) merge cell by cell. Other fields of `data`, and the type, merge as values:
  * ours if we changed it, else the server's.
  */
-import DiffMatchPatch from 'diff-match-patch';
+import { cleanupSemantic, DIFF_DELETE, DIFF_EQUAL, makeDiff, xIndex } from '@sanity/diff-match-patch';
 import { canonicalTokens, type Token, type TokenMarks } from './token';
 
 export interface BlockContent {
@@ -19,8 +19,8 @@ export interface BlockContent {
   data: Record<string, unknown>;
 }
 
-const dmp = new DiffMatchPatch();
-dmp.Diff_Timeout = 0.2;
+/** A slow diff gives up after this long (seconds) with a coarser, still correct answer. */
+const DIFF_OPTIONS = { timeout: 0.2 };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -48,8 +48,7 @@ function tokensOf(chars: readonly Char[]): Token[] {
 
 /** The edits turning `base` into `side` (adjacent deletions and insertions form one), and where each kept base character is in `side`. */
 function editsOf(base: Char[], side: Char[]): { edits: Edit[]; kept: Int32Array } {
-  const diffs = dmp.diff_main(base.map((c) => c.ch).join(''), side.map((c) => c.ch).join(''));
-  dmp.diff_cleanupSemantic(diffs);
+  const diffs = cleanupSemantic(makeDiff(base.map((c) => c.ch).join(''), side.map((c) => c.ch).join(''), DIFF_OPTIONS));
   const kept = new Int32Array(base.length).fill(-1);
   const edits: Edit[] = [];
   let current: Edit | null = null;
@@ -57,7 +56,7 @@ function editsOf(base: Char[], side: Char[]): { edits: Edit[]; kept: Int32Array 
   let s = 0;
   for (const [op, text] of diffs) {
     const n = text.length;
-    if (op === DiffMatchPatch.DIFF_EQUAL) {
+    if (op === DIFF_EQUAL) {
       for (let i = 0; i < n; i++) kept[b + i] = s + i;
       b += n;
       s += n;
@@ -68,7 +67,7 @@ function editsOf(base: Char[], side: Char[]): { edits: Edit[]; kept: Int32Array 
       current = { start: b, end: b, chars: [] };
       edits.push(current);
     }
-    if (op === DiffMatchPatch.DIFF_DELETE) {
+    if (op === DIFF_DELETE) {
       b += n;
       current.end = b;
     } else {
@@ -199,5 +198,5 @@ export function mergeBlockContent(base: BlockContent, local: BlockContent, remot
 /** Where character `offset` of `before` is in `after` (a caret kept across a replaced text). */
 export function mapOffset(before: string, after: string, offset: number): number {
   if (before === after) return offset;
-  return dmp.diff_xIndex(dmp.diff_main(before, after), offset);
+  return xIndex(makeDiff(before, after, DIFF_OPTIONS), offset);
 }

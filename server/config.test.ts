@@ -70,6 +70,7 @@ const FULL = {
   OAUTH_SERVICE_NAME: 'keycloak',
   OAUTH_SCOPES: 'openid email',
   OAUTH_DISPLAY_NAME: 'Keycloak',
+  OAUTH_ALLOW_HTTP: 'false',
 };
 
 describe('loadConfig: valid environments', () => {
@@ -124,7 +125,7 @@ describe('loadConfig: valid environments', () => {
       telegramApiUrl: 'http://127.0.0.1:9000',
       links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: 'https://example.com/terms', docs: 'https://docs.example.com/', templates: '/templates' },
       ai: { baseUrl: 'http://localhost:11434/v1', apiKey: 'sk-1', model: 'qwen2.5', timeoutMs: 1500, rateLimitPerMinute: 0, maxTokens: 512, spellcheck: false },
-      oauth: { issuerUrl: 'https://id.example.com/realms/x', clientId: 'pages', clientSecret: 'shh', serviceName: 'keycloak', scopes: 'openid email', displayName: 'Keycloak' },
+      oauth: { issuerUrl: 'https://id.example.com/realms/x', clientId: 'pages', clientSecret: 'shh', serviceName: 'keycloak', scopes: 'openid email', displayName: 'Keycloak', allowHttp: false },
     });
   });
 
@@ -178,6 +179,18 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
     expect(problems({ OAUTH_ISSUER_URL: 'https://id.example.com', OAUTH_CLIENT_ID: 'pages' })).toEqual([
       { name: 'OAUTH_CLIENT_SECRET', value: undefined, expected: 'to be set too, as OAUTH_ISSUER_URL and OAUTH_CLIENT_ID are (all three turn OpenID Connect sign-in on)' },
     ]);
+  });
+
+  test('an OpenID Connect issuer over plain http: only on this machine, or with OAUTH_ALLOW_HTTP=true', () => {
+    const oauth = { OAUTH_CLIENT_ID: 'pages', OAUTH_CLIENT_SECRET: 'shh' };
+    expect(problems({ ...oauth, OAUTH_ISSUER_URL: 'http://id.example.com/realms/x' })).toEqual([
+      { name: 'OAUTH_ISSUER_URL', value: 'http://id.example.com/realms/x', expected: 'an https:// URL (http:// only on localhost, 127.0.0.1 or [::1], or with OAUTH_ALLOW_HTTP=true)' },
+    ]);
+    expect(problems({ ...oauth, OAUTH_ISSUER_URL: 'http://127.0.0.1.example.com' })[0]?.name).toBe('OAUTH_ISSUER_URL');
+    for (const issuerUrl of ['http://localhost:8080/realms/x', 'http://127.0.0.1:9000', 'http://[::1]:9000', 'https://id.example.com']) {
+      expect(loadConfig({ ...oauth, OAUTH_ISSUER_URL: issuerUrl }).oauth).toMatchObject({ issuerUrl, allowHttp: false });
+    }
+    expect(loadConfig({ ...oauth, OAUTH_ISSUER_URL: 'http://keycloak:8080/realms/x', OAUTH_ALLOW_HTTP: 'true' }).oauth).toMatchObject({ issuerUrl: 'http://keycloak:8080/realms/x', allowHttp: true });
   });
 
   test('several at once: all of them in one error, in one message', () => {

@@ -81,6 +81,11 @@ export interface Config {
     scopes: string;
     /** The provider's name on the sign-in button (OAUTH_DISPLAY_NAME; unset: a generic label). */
     displayName?: string;
+    /**
+     * Speak plain http to an issuer that is not on this machine (OAUTH_ALLOW_HTTP; default: https
+     * only, except localhost, 127.x.x.x and [::1]). See `httpIssuerAllowed`.
+     */
+    allowHttp?: boolean;
   };
 }
 
@@ -195,6 +200,16 @@ function isProxyAddress(item: string): boolean {
   return kind !== 0 && /^\d+$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128);
 }
 
+/**
+ * Whether the OpenID Connect client may call this issuer over plain http: one on this machine
+ * (a provider in development, the tests' provider), or any with OAUTH_ALLOW_HTTP=true; otherwise
+ * openid-client speaks https only.
+ */
+export function httpIssuerAllowed(issuer: URL, allowHttp = false): boolean {
+  if (issuer.protocol !== 'http:') return false;
+  return allowHttp || issuer.hostname === 'localhost' || issuer.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(issuer.hostname);
+}
+
 /** OpenID Connect sign-in needs all three. */
 const OAUTH_REQUIRED = ['OAUTH_ISSUER_URL', 'OAUTH_CLIENT_ID', 'OAUTH_CLIENT_SECRET'] as const;
 
@@ -251,6 +266,7 @@ const envSchema = z
     OAUTH_SERVICE_NAME: text(),
     OAUTH_SCOPES: text(),
     OAUTH_DISPLAY_NAME: text(),
+    OAUTH_ALLOW_HTTP: boolean(),
   })
 
 /** The environment, checked against envSchema; a ConfigError names every bad variable. */
@@ -268,6 +284,11 @@ function parseEnv(env: NodeJS.ProcessEnv): z.output<typeof envSchema> {
     for (const name of OAUTH_REQUIRED) {
       if (!given.includes(name)) problem(name, `to be set too, as ${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} (all three turn OpenID Connect sign-in on)`);
     }
+  }
+  // An issuer reached over plain http could be impersonated on the way: https unless on this machine, or said so.
+  const issuer = result.data?.OAUTH_ISSUER_URL;
+  if (issuer?.startsWith('http:') && !httpIssuerAllowed(new URL(issuer), result.data?.OAUTH_ALLOW_HTTP)) {
+    problem('OAUTH_ISSUER_URL', 'an https:// URL (http:// only on localhost, 127.0.0.1 or [::1], or with OAUTH_ALLOW_HTTP=true)');
   }
   if (problems.size > 0 || !result.success) throw new ConfigError([...problems.values()]);
   return result.data;
@@ -328,6 +349,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
             serviceName: e.OAUTH_SERVICE_NAME ?? 'oidc',
             scopes: e.OAUTH_SCOPES ?? 'openid email profile',
             displayName: e.OAUTH_DISPLAY_NAME,
+            allowHttp: e.OAUTH_ALLOW_HTTP ?? false,
           }
         : undefined,
     ...overrides,

@@ -1,3 +1,4 @@
+import { startOpenAiServer } from '../../test/helpers/openaiServer';
 import { freePort } from '../../test/helpers/serverProcess';
 import { AI_MESSAGES, AiError, messageForStatus } from './errors';
 import { improveOffline, typography } from './offline';
@@ -123,6 +124,50 @@ describe('errors and prompts', () => {
     const error = await failure(collect(provider.stream('generate', 'Привет', '', new AbortController().signal)));
     expect(error.message).toBe('failed to send request');
     expect(error.reason).toBe('unknownError');
+  });
+});
+
+describe('the OpenAI-compatible provider over a real socket', () => {
+  test('a stream cut at awkward places over a real socket: mid-line, between CR and LF, inside a character, comments, multi-line data', async () => {
+    const stream = [
+      ': keep-alive\r\n\r\n',
+      'data: {"choices":[{"delta":{"role":"assistant","content":""}}]}\r\n\r\n',
+      // One event in two data lines (joined by LF, still JSON), after fields that are ignored.
+      'event: message\nid: 1\nretry: 3000\ndata: {"choices":[{"delta":\ndata: {"content":"Ёлка"}}]}\n\n',
+      // Lines ended by a lone CR.
+      'data: {"choices":[{"delta":{"content":" — зелёная"}}]}\r\r',
+      ':ping\n\n',
+      'data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\r\n\r\n',
+      // The last event without its blank line.
+      'data: [DONE]',
+    ].join('');
+    const bytes = Buffer.from(stream);
+    const at = (text: string, offset = 0) => {
+      const index = bytes.indexOf(Buffer.from(text));
+      expect(index).toBeGreaterThanOrEqual(0);
+      return index + offset;
+    };
+    const cuts = [
+      at(': keep', 3), // inside a comment
+      at('\r\n\r\n', 1), // between CR and LF
+      at('data: {"choices":[{"delta":{"role"', 2), // inside the field name
+      at('\ndata: {"content"', 1), // between the two data lines of one event
+      at('Ёлка', 1), // inside a two-byte character
+      at('зелёная', 5), // inside another
+      at(' — ', 2), // inside the three-byte dash
+      at('\r\r', 1), // between two lone CRs
+      at(':ping', 2), // inside the second comment
+      at('[DONE]', 3),
+    ].sort((a, b) => a - b);
+    const chunks = cuts.map((cut, i) => bytes.subarray(i === 0 ? 0 : cuts[i - 1], cut)).concat(bytes.subarray(cuts[cuts.length - 1]));
+    const fake = await startOpenAiServer();
+    try {
+      fake.enqueue({ kind: 'raw', chunks, delayMs: 5 });
+      const provider = createOpenAiProvider({ baseUrl: fake.url, timeoutMs: 1000, rateLimitPerMinute: 0, maxTokens: 10, spellcheck: false });
+      expect(await collect(provider.stream('continue', 'Привет', '', new AbortController().signal))).toEqual(['Ёлка', ' — зелёная']);
+    } finally {
+      await fake.close();
+    }
   });
 });
 

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { LOGIN_CODE_MAX_ATTEMPTS } from '../../schema/constants';
 import type { AccessTokenAnswer, WireUser } from '../../schema/user';
@@ -609,6 +611,8 @@ describe('OAuth / OpenID Connect sign-in', () => {
     ['an expired id_token', { claims: { exp: Math.floor(Date.now() / 1000) - 3600 } }, 'auth.oauth_failed', /expired/],
     ['an unverified e-mail', { claims: { email_verified: false } }, 'auth.oauth_email_unverified', /not verified/],
     ['a code the provider refuses', { tokenError: true }, 'auth.oauth_failed', /did not accept/],
+    ['no e-mail in the id_token, user info about another subject', { claims: { email: null }, userinfo: { claims: { sub: 'someone-else' } } }, 'auth.oauth_failed', /another subject/],
+    ['no e-mail in the id_token, user info refused', { claims: { email: null }, userinfo: { status: 401 } }, 'auth.oauth_failed', /refused the user info/],
   ])('%s → 401, no user, no session', async (_name, next, code, message) => {
     const flow = await authorize();
     await provider.setNext(next);
@@ -617,6 +621,46 @@ describe('OAuth / OpenID Connect sign-in', () => {
     expect(body(res).errors[0].message).toMatch(message);
     expect(res.cookies.find((c) => c.name === 'sid')).toBeUndefined();
     expect(await userCount()).toBe(0);
+  });
+
+  test('no e-mail in the id_token: it comes from the userinfo endpoint, for the same subject', async () => {
+    const flow = await authorize();
+    await provider.setNext({ claims: { email: null, email_verified: null, name: null } });
+    const res = await finish(flow.cookie, flow.state, flow.code);
+    expect(res.statusCode).toBe(200);
+    expect(body<WireUser>(res).data).toMatchObject({ email: 'olga@example.com', name: 'Ольга Петрова' });
+  });
+
+  test('the issuer as configured may end with a slash the provider does not write; another issuer → 502', async () => {
+    // A provider whose issuer has a path (as Keycloak's realms): its metadata names it without the final slash.
+    const metadata = (await (await fetch(`${provider.issuerUrl}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    let issuer = '';
+    const discovery = http.createServer((req, res) => {
+      if (req.url !== '/realms/x/.well-known/openid-configuration') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...metadata, issuer }));
+    });
+    await new Promise<void>((resolve) => discovery.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(discovery.address() as AddressInfo).port}/realms/x`;
+    const app = await createTestApp({ oauth: { issuerUrl: `${base}/`, clientId: CLIENT_ID, clientSecret: 's', serviceName: 'mock', scopes: 'openid email' } });
+    try {
+      issuer = base;
+      const started = await startOAuth(app);
+      expect(started.statusCode).toBe(200);
+      expect(body<{ url: string }>(started).data.url).toMatch(new RegExp(`^${provider.issuerUrl}/authorize\\?`));
+      const other = await createTestApp({ oauth: { issuerUrl: `${base}/`, clientId: CLIENT_ID, clientSecret: 's', serviceName: 'mock', scopes: 'openid email' } });
+      try {
+        issuer = 'https://evil.example/realms/x';
+        const res = await startOAuth(other);
+        expect([res.statusCode, errorCode(res)]).toEqual([502, 'auth.oauth_provider_unavailable']);
+        expect(body(res).errors[0].message).toMatch(/different issuer/);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await app.close();
+      discovery.closeAllConnections();
+      await new Promise((resolve) => discovery.close(resolve));
+    }
   });
 
   test('OAuth not configured → 404 auth.oauth_disabled; an unknown service → 404 auth.oauth_unknown_service', async () => {

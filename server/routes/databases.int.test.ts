@@ -1220,6 +1220,8 @@ describe('CSV export', () => {
     const res = await api(t, ann, 'GET', `${S}/database/${db.id}/export.csv?viewId="v1"`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
+    // Named after the page holding it: a plain-ASCII stand-in, and the Cyrillic name in UTF-8.
+    expect(res.headers['content-disposition']).toBe(`attachment; filename=______.csv; filename*=UTF-8''${encodeURIComponent('Задачи.csv')}`);
     expect(res.body.charCodeAt(0)).toBe(0xfeff);
     const { parse } = await import('papaparse');
     const parsed = parse<string[]>(res.body.slice(1), { skipEmptyLines: true }).data;

@@ -50,6 +50,7 @@ import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { isPostgres } from '../db/connect';
 import { lockBlocks } from '../db/locks';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
+import { contentDispositionOf } from '../disposition';
 import { AppError, forbidden, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { requestOrigin } from '../plugins/realtime';
@@ -722,7 +723,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     const filename = `${(holder.title || 'database').replace(/[^\p{L}\p{N} _-]+/gu, '_').slice(0, 80)}.csv`;
     return reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="database.csv"; filename*=UTF-8''${encodeURIComponent(filename)}`)
+      .header('content-disposition', contentDispositionOf(filename))
       .send(
         // A failure half-way cuts the download short (the status is gone by then): the log says why.
         Readable.from(csv()).on('error', (error: unknown) => request.log.error({ err: error, databaseId: block.id }, 'CSV export stopped half-way')),

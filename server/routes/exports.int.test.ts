@@ -78,7 +78,7 @@ test('Markdown with subpages: a file per page under its parent, the picture besi
   const res = await exported(root.id, { format: 'markdown', subpages: true });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toBe('application/zip');
-  expect(String(res.headers['content-disposition'])).toContain(encodeURIComponent('Отчёт итоги.zip'));
+  expect(res.headers['content-disposition']).toBe(`attachment; filename="_____ _____.zip"; filename*=UTF-8''${encodeURIComponent('Отчёт итоги.zip')}`);
   const files = unzip(res.rawPayload);
   const names = Object.keys(files).sort();
   expect(names.filter((n) => n.endsWith('.md'))).toEqual(['Отчёт итоги.md', 'Отчёт итоги/Приложение.md', 'Отчёт итоги/Черновик.md']);

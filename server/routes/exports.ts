@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
 import type { Config } from '../config';
+import { contentDispositionOf } from '../disposition';
 import { notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
@@ -37,8 +38,6 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   const worker = exportWorker(app.db, config.filesDir, app.log);
   app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => worker.stop());
-
-  const attachment = (name: string) => `attachment; filename="export.zip"; filename*=UTF-8''${encodeURIComponent(`${name}.zip`)}`;
 
   /**
    * Export jobs (docs/import-export.md «Export jobs»): `POST exports` queues a page's export (with
@@ -88,7 +87,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     const file = exportZipPath(config.filesDir, job.storage_key);
     const stat = await fs.promises.stat(file).catch(() => null);
     if (!stat) throw notFound('export');
-    reply.header('content-type', 'application/zip').header('content-length', stat.size).header('content-disposition', attachment(job.title)).header('cache-control', 'no-store');
+    reply.header('content-type', 'application/zip').header('content-length', stat.size).header('content-disposition', contentDispositionOf(`${job.title}.zip`)).header('cache-control', 'no-store');
     return reply.send(fs.createReadStream(file));
   });
 
@@ -101,7 +100,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     const pages = await pagesToExport(app.db, user.id, page, request.query.subpages ?? false);
     reply
       .header('content-type', 'application/zip')
-      .header('content-disposition', attachment(fileName(page.title, 'Без названия')))
+      .header('content-disposition', contentDispositionOf(`${fileName(page.title, 'Без названия')}.zip`))
       .header('cache-control', 'no-store');
     const stream = exportZip(app.db, config.filesDir, pages, { format, untitled: 'Без названия', comments: request.query.comments ?? false });
     stream.on('error', (error) => request.log.error({ err: error }, 'export failed half-way'));

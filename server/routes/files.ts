@@ -10,6 +10,7 @@ import { isId, newId } from '../../schema/ids';
 import { idParams } from '../../schema/params';
 import { hashSecret, newSecret } from '../auth/tokens';
 import type { Config } from '../config';
+import { contentDispositionOf } from '../disposition';
 import { AppError, isUniqueViolation, notFound, parseWith } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { BackgroundLoop } from '../background';
@@ -70,13 +71,6 @@ function presentFile(file: FileRow): WireFile {
   };
 }
 
-/** RFC 6266: an ASCII fallback and the UTF-8 name. */
-function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
-
 /**
  * Files: upload URLs and uploads (multipart, streamed to FILES_DIR), the one-step page upload,
  * and reading files back (public ones by anyone, page files by the page's readers).
@@ -117,7 +111,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       .header('content-type', file.mime_type)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', FILE_CSP)
-      .header('content-disposition', contentDisposition(INLINE_MIME_TYPES.includes(file.mime_type) ? 'inline' : 'attachment', file.name))
+      .header('content-disposition', contentDispositionOf(file.name, INLINE_MIME_TYPES.includes(file.mime_type) ? 'inline' : 'attachment'))
       // Access to page files can be taken away: browsers must ask again each time.
       .header('cache-control', isAvatar ? 'public, max-age=86400' : 'private, no-cache')
       .header('etag', etag);

@@ -9,8 +9,10 @@ await server.start(0, '127.0.0.1');
 
 /** Claims added to every token (the signed-in person). */
 let profile = {};
-/** One-shot changes to the next token response: { claims, tamperIdToken, tokenError }. */
+/** One-shot changes to the next token response: { claims, tamperIdToken, tokenError, userinfo }. */
 let next = null;
+/** What the userinfo call after that token response answers differently (one-shot). */
+let nextUserinfo = null;
 
 server.service.on('beforeTokenSigning', (token) => {
   Object.assign(token.payload, profile, next?.claims ?? {});
@@ -21,6 +23,7 @@ server.service.on('beforeResponse', (response) => {
   const once = next;
   next = null;
   if (!once) return;
+  nextUserinfo = once.userinfo ?? null;
   if (once.tokenError) {
     response.statusCode = 400;
     response.body = { error: 'invalid_grant' };
@@ -33,6 +36,18 @@ server.service.on('beforeResponse', (response) => {
     Object.assign(claims, once.tamperIdToken);
     response.body.id_token = [header, Buffer.from(JSON.stringify(claims)).toString('base64url'), signature].join('.');
   }
+});
+
+// The userinfo endpoint answers the signed-in person (the token's subject, johndoe, and the profile).
+server.service.on('beforeUserinfo', (response) => {
+  const once = nextUserinfo;
+  nextUserinfo = null;
+  if (once?.status) {
+    response.statusCode = once.status;
+    response.body = { error: 'invalid_token' };
+    return;
+  }
+  Object.assign(response.body, profile, once?.claims ?? {});
 });
 
 process.on('message', async (message) => {

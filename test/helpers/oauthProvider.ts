@@ -8,6 +8,8 @@ export interface NextTokenResponse {
   tamperIdToken?: Record<string, unknown>;
   /** The token endpoint refuses the next code. */
   tokenError?: boolean;
+  /** The userinfo call after these tokens: other claims (`sub` too), or an error status. */
+  userinfo?: { claims?: Record<string, unknown>; status?: number };
 }
 
 export interface OAuthProvider {
@@ -21,8 +23,8 @@ export interface OAuthProvider {
 }
 
 /**
- * Starts oauth2-mock-server (a real OIDC provider: discovery, JWKS, authorize, token endpoints
- * over HTTP on loopback) in a child process; see oauthProvider.mjs.
+ * Starts oauth2-mock-server (a real OIDC provider: discovery, JWKS, authorize, token and userinfo
+ * endpoints over HTTP on loopback) in a child process; see oauthProvider.mjs.
  */
 export async function startOAuthProvider(): Promise<OAuthProvider> {
   const child: ChildProcess = fork(path.join(__dirname, 'oauthProvider.mjs'), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -1,11 +1,11 @@
 /**
  * Word-level differences between two texts: the one place the history view uses a diff library
- * (diff-match-patch; issue 19 swaps it for its maintained fork `diff-match-patch-es`, a change of
- * this file alone). Texts are cut into words, runs of spaces and single other characters; each
- * distinct piece becomes one character (diff_linesToChars' trick, with words for lines), the
- * characters are diffed and cleaned up for people to read, and turned back into text.
+ * (@sanity/diff-match-patch, the maintained fork of Google's diff-match-patch). Texts are cut
+ * into words, runs of spaces and single other characters; each distinct piece becomes one
+ * character (the library's line-mode trick, with words for lines), the characters are diffed and
+ * cleaned up for people to read, and turned back into text.
  */
-import DiffMatchPatch from 'diff-match-patch';
+import { cleanupSemantic, DIFF_DELETE, DIFF_EQUAL, DIFF_INSERT, makeDiff } from '@sanity/diff-match-patch';
 
 export interface DiffPart {
   kind: 'same' | 'added' | 'removed';
@@ -17,11 +17,10 @@ const PIECE = /[\p{L}\p{N}\p{M}_]+|\s+|[^\p{L}\p{N}\p{M}_\s]/gu;
 /** Distinct pieces one diff can tell apart: one UTF-16 unit each, from 1, the surrogates skipped. */
 const MAX_PIECES = 0xffff - 0x800 - 1;
 
-const dmp = new DiffMatchPatch();
-/** A slow diff gives up after this long (seconds) with a coarser, still correct answer. */
-dmp.Diff_Timeout = 0.2;
+/** A slow diff gives up after this long (seconds) with a coarser, still correct answer; one character per piece, so no line mode. */
+const DIFF_OPTIONS = { timeout: 0.2, checkLines: false };
 
-const KIND = { [DiffMatchPatch.DIFF_EQUAL]: 'same', [DiffMatchPatch.DIFF_INSERT]: 'added', [DiffMatchPatch.DIFF_DELETE]: 'removed' } as const;
+const KIND = { [DIFF_EQUAL]: 'same', [DIFF_INSERT]: 'added', [DIFF_DELETE]: 'removed' } as const;
 
 const codeOf = (index: number) => String.fromCharCode(index + 1 < 0xd800 ? index + 1 : index + 1 + 0x800);
 
@@ -52,10 +51,9 @@ export function wordDiff(before: string, after: string): DiffPart[] {
   const b = encode(after);
   // More distinct words than characters to stand for them: the whole text replaced.
   if (a === null || b === null) return joined([{ kind: 'removed', text: before }, { kind: 'added', text: after }]);
-  const diffs = dmp.diff_main(a, b, false);
-  dmp.diff_cleanupSemantic(diffs);
+  const diffs = cleanupSemantic(makeDiff(a, b, DIFF_OPTIONS));
   const decode = (text: string) => [...text].map((ch) => pieces[(ch.charCodeAt(0) >= 0xe000 ? ch.charCodeAt(0) - 0x800 : ch.charCodeAt(0)) - 1]).join('');
-  return joined(diffs.map(([op, text]) => ({ kind: KIND[op as keyof typeof KIND], text: decode(text) })));
+  return joined(diffs.map(([op, text]) => ({ kind: KIND[op], text: decode(text) })));
 }
 
 /** Parts with text only, neighbours of one kind joined (diff-match-patch puts a stretch's removal before its addition). */
