@@ -26,7 +26,7 @@ const base = {
   },
   // These packages ship ES modules only (@fastify/cookie loads `cookie` with a dynamic import(),
   // which Jest cannot run without --experimental-vm-modules); let swc turn them into CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(fractional-indexing|content-disposition|cookie|@fastify/cookie|marked|slate-react|@tanstack/react-table|@tanstack/table-core)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(?:@fastify/static/node_modules/)?(fractional-indexing|content-disposition|cookie|@fastify/cookie|marked|slate-react|@tanstack/react-table|@tanstack/table-core)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
   moduleNameMapper: {
     '\\.(css)$': '<rootDir>/test/helpers/styleStub.cjs',
