@@ -101,15 +101,18 @@ class PatientDriver implements Driver {
     return this.inner.init();
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.inner.acquireConnection();
+  acquireConnection(): Promise<DatabaseConnection> {
+    return this.inner.acquireConnection().then(this.patientOf);
+  }
+
+  private readonly patientOf = (connection: DatabaseConnection): PatientConnection => {
     let patient = this.connections.get(connection);
     if (!patient) {
       patient = new PatientConnection(connection, this);
       this.connections.set(connection, patient);
     }
     return patient;
-  }
+  };
 
   /**
    * `run` found the lock taken: pauses (letting the connection go meanwhile) and runs it again
