@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   notFound: 'not_found',
   rateLimited: 'rate_limited',
   internal: 'internal_error',
+  /** The database stayed locked by another writer (SQLite) past DB_BUSY_TIMEOUT_MS: 503 with Retry-After, nothing of the write stored. */
+  storageBusy: 'storage.busy',
   invalidPin: 'auth.invalid_pin',
   codeExpired: 'auth.code_expired',
   tooManyAttempts: 'auth.too_many_attempts',

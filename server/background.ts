@@ -1,8 +1,19 @@
+import { isStorageBusy } from './db/busy';
+
+/** Where a background loop says what went wrong (the app's logger). */
+export interface LoopLog {
+  error(obj: unknown, msg: string): void;
+  warn?(obj: unknown, msg: string): void;
+}
+
 /**
  * A job a server process runs over and over in the background (the search indexer, the page
  * historian): each round answers how long to wait before the next (0: at once, work is waiting).
- * A failed round is logged and tried again after `retryMs`. Started with the app; stopping waits
- * for a round under way, so the database is not closed under it.
+ * A failed round is logged and tried again after `retryMs` — a round refused because another
+ * process kept the database locked (503 storage.busy for a request) is only a warning: each
+ * round's writes are transactions, rolled back whole, so the next round finds its work where it
+ * was. Started with the app; stopping waits for a round under way, so the database is not closed
+ * under it.
  */
 export class BackgroundLoop {
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -11,7 +22,7 @@ export class BackgroundLoop {
 
   constructor(
     private readonly round: () => Promise<number>,
-    private readonly log: { error(obj: unknown, msg: string): void },
+    private readonly log: LoopLog,
     private readonly failure: string,
     private readonly retryMs: number,
   ) {}
@@ -34,7 +45,8 @@ export class BackgroundLoop {
     try {
       next = await this.round();
     } catch (error) {
-      this.log.error({ err: error }, this.failure);
+      if (isStorageBusy(error) && this.log.warn) this.log.warn({ err: error }, `${this.failure} (the database was locked by another process)`);
+      else this.log.error({ err: error }, this.failure);
     }
     this.schedule(next);
   }

@@ -31,6 +31,7 @@ const FULL = {
   FILES_DIR: '/srv/files',
   WEB_DIR: 'build/web',
   DATABASE_URL: 'postgres://pages:pw@db:5432/pages',
+  DB_BUSY_TIMEOUT_MS: '2500',
   REDIS_URL: 'redis://cache:6379',
   PUBLIC_URL: 'https://docs.example.com',
   SMTP_URL: 'smtps://u:p@mail.example.com:465',
@@ -82,6 +83,7 @@ describe('loadConfig: valid environments', () => {
       dataDir: path.resolve('data'),
       filesDir: path.resolve('data', 'files'),
       publicUrl: 'http://localhost:3000',
+      dbBusyTimeoutMs: 5000,
       logLevel: 'info',
       logRequests: true,
       trustProxy: false,
@@ -102,6 +104,7 @@ describe('loadConfig: valid environments', () => {
       filesDir: '/srv/files',
       webDir: path.resolve('build/web'),
       databaseUrl: 'postgres://pages:pw@db:5432/pages',
+      dbBusyTimeoutMs: 2500,
       redisUrl: 'redis://cache:6379',
       publicUrl: 'https://docs.example.com',
       smtpUrl: 'smtps://u:p@mail.example.com:465',
@@ -154,6 +157,14 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
   test('UPLOAD_LIMIT_MB=-1, 0 and 1.5 are not upload limits', () => {
     for (const value of ['-1', '0', '1.5', 'lots']) {
       expect(problems({ UPLOAD_LIMIT_MB: value })).toEqual([{ name: 'UPLOAD_LIMIT_MB', value, expected: 'a whole number ≥ 1' }]);
+    }
+  });
+
+  test('DB_BUSY_TIMEOUT_MS is a whole number of milliseconds up to a minute; 0 refuses a locked write at once', () => {
+    expect(loadConfig({ DB_BUSY_TIMEOUT_MS: '0' }).dbBusyTimeoutMs).toBe(0);
+    expect(loadConfig({ DB_BUSY_TIMEOUT_MS: '60000' }).dbBusyTimeoutMs).toBe(60_000);
+    for (const value of ['-1', '1.5', '60001', 'soon']) {
+      expect(problems({ DB_BUSY_TIMEOUT_MS: value })).toEqual([{ name: 'DB_BUSY_TIMEOUT_MS', value, expected: 'a whole number from 0 to 60000' }]);
     }
   });
 

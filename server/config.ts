@@ -3,6 +3,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isEmail } from '../schema/user';
 
+/** How long a SQLite write waits for another process's write lock by default (DB_BUSY_TIMEOUT_MS). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 /** Everything the server reads from the environment, with working defaults. */
 export interface Config {
   port: number;
@@ -10,6 +13,12 @@ export interface Config {
   dataDir: string;
   /** postgres://… to use PostgreSQL; unset means SQLite in dataDir. */
   databaseUrl?: string;
+  /**
+   * SQLite: how long a write waits, without blocking the server, for the write lock another
+   * process holds on the file before it is refused with 503 storage.busy and Retry-After
+   * (DB_BUSY_TIMEOUT_MS, default 5000; 0: refused at once). Unused on PostgreSQL.
+   */
+  dbBusyTimeoutMs: number;
   /**
    * redis://… : realtime messages between server processes go through Redis (REDIS_URL);
    * unset, they go through PostgreSQL when DATABASE_URL is set (docs/realtime.md).
@@ -222,6 +231,7 @@ const envSchema = z
     FILES_DIR: text(),
     WEB_DIR: text(),
     DATABASE_URL: url('postgres:', 'postgresql:'),
+    DB_BUSY_TIMEOUT_MS: integer(0, 60_000),
     REDIS_URL: url('redis:', 'rediss:'),
     PUBLIC_URL: url('http:', 'https:'),
     SMTP_URL: url('smtp:', 'smtps:'),
@@ -302,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: e.HOST ?? '0.0.0.0',
     dataDir: path.resolve(e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL,
+    dbBusyTimeoutMs: e.DB_BUSY_TIMEOUT_MS ?? DEFAULT_BUSY_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
     smtpUrl: e.SMTP_URL,

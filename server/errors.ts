@@ -21,6 +21,17 @@ export const notFound = (what = 'resource') => new AppError(404, ERROR_CODES.not
 export const rateLimited = (message = 'too many requests, try again later') =>
   new AppError(429, ERROR_CODES.rateLimited, message);
 
+/**
+ * 503 storage.busy: another process held the database's write lock (SQLite) for longer than
+ * DB_BUSY_TIMEOUT_MS, so the write that waited for it was not made (a transaction is refused
+ * whole). Sent with Retry-After (server/db/busy.ts).
+ */
+export class StorageBusyError extends AppError {
+  constructor(readonly retryAfterSeconds = 1) {
+    super(503, ERROR_CODES.storageBusy, 'the database is busy with another writer; try again shortly');
+  }
+}
+
 /** True for a primary-key or unique violation in either dialect: a concurrent insert won the race. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { writeAside } from '../db/busy';
 import type { Database, UserRow } from '../db/types';
 import { nowIso } from '../time';
 import { hashSecret, newSecret } from './tokens';
@@ -20,6 +21,8 @@ export async function createAccessToken(db: Kysely<Database>, userId: string): P
 export async function findAccessTokenUser(
   db: Kysely<Database>,
   token: string,
+  /** Where a last-use note that could not be written is told. */
+  log: { warn(obj: unknown, msg: string): void },
 ): Promise<{ user: UserRow; tokenId: string } | undefined> {
   const tokenId = hashSecret(token);
   const row = await db
@@ -33,13 +36,17 @@ export async function findAccessTokenUser(
   const { token_last_used_at: lastUsedAt, ...user } = row;
   const staleBefore = new Date(Date.now() - ACCESS_TOKEN_TOUCH_INTERVAL_MS).toISOString();
   if (lastUsedAt === null || lastUsedAt < staleBefore) {
-    // Conditional, so parallel requests with one token write once.
-    await db
-      .updateTable('access_tokens')
-      .set({ last_used_at: nowIso() })
-      .where('id', '=', tokenId)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
-      .execute();
+    // Conditional, so parallel requests with one token write once; beside the request, never holding it up.
+    await writeAside(
+      () =>
+        db
+          .updateTable('access_tokens')
+          .set({ last_used_at: nowIso() })
+          .where('id', '=', tokenId)
+          .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+          .execute(),
+      log,
+    );
   }
   return { user, tokenId };
 }

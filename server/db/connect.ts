@@ -3,6 +3,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { DEFAULT_BUSY_TIMEOUT_MS } from '../config';
+import { isStorageBusy, waitWhenBusy } from './busy';
 import { ChangeWatch, watchChanges } from './changeWatch';
 import { PREPARED_STATEMENT_NAMES } from './precompiled';
 import type { Database } from './types';
@@ -16,21 +18,24 @@ export interface DatabaseHandle {
   changes: ChangeWatch;
 }
 
-/**
- * Opens the database: PostgreSQL when a postgres:// URL is given, otherwise SQLite in
- * `sqliteFile` (WAL, synchronous=NORMAL: durable across process crashes, fast enough to
- * take every keystroke's debounced block update).
- */
 /** True when the handle (or a transaction on it) talks to PostgreSQL. */
 export function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
+/**
+ * Opens the database: PostgreSQL when a postgres:// URL is given, otherwise SQLite in
+ * `sqliteFile` (WAL, synchronous=NORMAL: durable across process crashes, fast enough to
+ * take every keystroke's debounced block update). A SQLite write finding the file locked by
+ * another process waits for it asynchronously, at most `busyTimeoutMs` (server/db/busy.ts).
+ */
 export function connectDatabase(options: {
   databaseUrl?: string;
   sqliteFile: string;
   /** Told when an idle PostgreSQL connection dies (server restart, failover, admin kill). */
   onConnectionError?: (error: Error) => void;
+  /** SQLite: how long a write waits for another process's write lock before 503 storage.busy (DB_BUSY_TIMEOUT_MS). */
+  busyTimeoutMs?: number;
 }): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -46,15 +51,29 @@ export function connectDatabase(options: {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // Opening may wait for a lock in SQLite itself (better-sqlite3's default 5 s), as nothing is
+  // served yet; from here on SQLite answers SQLITE_BUSY at once and the wait is asynchronous.
+  sqlite.pragma('busy_timeout = 0');
   const changes = new ChangeWatch();
   const statements = withStatementCache(sqlite);
-  const dialect = watchChanges(new SqliteDialect({ database: statements }), changes);
-  const db = new Kysely<Database>({ dialect });
+  const patient = waitWhenBusy(new SqliteDialect({ database: statements }), {
+    totalWaitMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    inTransaction: () => sqlite.inTransaction,
+  });
+  const db = new Kysely<Database>({ dialect: watchChanges(patient, changes) });
   // The hottest statements may skip Kysely's promise pipeline (server/db/precompiled.ts): a
   // synchronous better-sqlite3 call is as safe as Kysely's own outside a transaction; inside one
-  // (another request holds the connection) they take the normal path and wait their turn.
-  directRunners.set(db, (text, parameters) => (sqlite.inTransaction ? null : (statements.prepare(text) as SQLite.Statement).all(...(parameters as unknown[]))));
+  // (another request holds the connection) they take the normal path and wait their turn, as
+  // they do when the file is locked by another process (that path waits for the lock).
+  directRunners.set(db, (text, parameters) => {
+    if (sqlite.inTransaction) return null;
+    try {
+      return (statements.prepare(text) as SQLite.Statement).all(...(parameters as unknown[]));
+    } catch (error) {
+      if (isStorageBusy(error)) return null;
+      throw error;
+    }
+  });
   return { db, kind: 'sqlite', changes };
 }
 

@@ -29,7 +29,8 @@ export type LockKind = keyof typeof LOCK_KINDS;
  *
  * SQLite: nothing to do. The server is one process with one connection, and Kysely's SQLite
  * driver holds that connection (a mutex) from BEGIN to COMMIT, so a transaction never
- * interleaves with any other query: it is serialized against everything already.
+ * interleaves with any other query: it is serialized against everything already. Its BEGIN is
+ * IMMEDIATE, taking the file's write lock against other processes too (server/db/busy.ts).
  */
 export async function lockFor(trx: Kysely<Database>, kind: LockKind, key: string): Promise<void> {
   // Outside a transaction an xact lock would be let go at the end of this very statement.

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { ExportFormat, WireExportJob } from '../../schema/exportJob';
-import { BackgroundLoop } from '../background';
+import { BackgroundLoop, type LoopLog } from '../background';
+import { isStorageBusy } from '../db/busy';
 import type { Database, ExportJobTable, PageRow } from '../db/types';
 import { allows, pageAccessLevel } from '../policies/page';
 import { nowIso } from '../time';
@@ -81,7 +82,7 @@ async function jobPages(db: Kysely<Database>, job: JobRow): Promise<PageRow[] | 
   return pagesToExport(db, job.user_id, root, job.subpages === 1);
 }
 
-/** Writes a claimed job's zip, beating and noting its progress as it goes; marks it done or failed. */
+/** Writes a claimed job's zip, beating and noting its progress as it goes; marks it done or failed, or queues it again when the database was too busy. */
 export async function runExportJob(db: Kysely<Database>, filesDir: string, job: JobRow): Promise<void> {
   const key = `exports/${job.id}.zip`;
   const target = exportZipPath(filesDir, key);
@@ -93,13 +94,21 @@ export async function runExportJob(db: Kysely<Database>, filesDir: string, job: 
     let done = 0;
     let noted = 0;
     let writes = Promise.resolve();
+    let noteFailed: { error: unknown } | undefined;
     const note = (force: boolean) => {
       if (!force && Date.now() - noted < 500 && done < pages.length) return;
       noted = Date.now();
       const at = done;
-      writes = writes.then(async () => {
-        await db.updateTable('export_jobs').set({ pages_done: at, heartbeat_at: nowIso() }).where('id', '=', job.id).execute();
-      });
+      writes = writes
+        .then(async () => {
+          await db.updateTable('export_jobs').set({ pages_done: at, heartbeat_at: nowIso() }).where('id', '=', job.id).execute();
+        })
+        // Never left rejected while the zip is written (an unhandled rejection ends the process):
+        // a note the database was too busy to take is skipped, the next says more; any other
+        // failure ends the job once the zip is done.
+        .catch((error: unknown) => {
+          if (!isStorageBusy(error)) noteFailed ??= { error };
+        });
     };
     const progress = (n: number) => {
       done = n;
@@ -113,10 +122,23 @@ export async function runExportJob(db: Kysely<Database>, filesDir: string, job: 
       clearInterval(beat);
       await writes;
     }
+    if (noteFailed) throw noteFailed.error;
     const { size } = await fs.promises.stat(target);
     await db.updateTable('export_jobs').set({ status: 'done', pages_done: pages.length, size, finished_at: nowIso(), heartbeat_at: nowIso() }).where('id', '=', job.id).execute();
   } catch (error) {
     await fs.promises.rm(target, { force: true });
+    if (isStorageBusy(error)) {
+      // The database stayed locked by another process: not the export's failure. The job waits
+      // for a worker again; if even that is refused, its heartbeat goes stale and a worker takes
+      // it up then (claimExportJob).
+      await db
+        .updateTable('export_jobs')
+        .set({ status: 'queued', heartbeat_at: null, storage_key: null, pages_done: 0 })
+        .where('id', '=', job.id)
+        .execute()
+        .catch(() => undefined);
+      throw error;
+    }
     const message = error instanceof ExportGone ? error.message : 'the export failed; try again';
     await db.updateTable('export_jobs').set({ status: 'failed', error: message, storage_key: null, finished_at: nowIso() }).where('id', '=', job.id).execute();
     if (!(error instanceof ExportGone)) throw error;
@@ -137,7 +159,7 @@ export async function sweepExportJobs(db: Kysely<Database>, filesDir: string, ke
 }
 
 /** The export worker of a server process: a job at a time, looking for one every second; sweeps old exports every ten minutes. */
-export function exportWorker(db: Kysely<Database>, filesDir: string, log: { error(obj: unknown, msg: string): void }): BackgroundLoop {
+export function exportWorker(db: Kysely<Database>, filesDir: string, log: LoopLog): BackgroundLoop {
   let lastSweep = 0;
   return new BackgroundLoop(
     async () => {

@@ -3,7 +3,7 @@ import type { Database } from '../db/types';
 import { lockBlocks } from '../db/locks';
 import { nowIso } from '../time';
 import { recordVersion } from './versions';
-import { BackgroundLoop } from '../background';
+import { BackgroundLoop, type LoopLog } from '../background';
 
 /** When versions are recorded and how long they are kept (docs/history.md «When a version is made»). */
 export interface HistoryTiming {
@@ -106,7 +106,7 @@ const FORGET_EVERY_MS = 60 * 60 * 1000;
  * The historian of a server process: records due versions every second (`onRecorded` told of
  * each, after its commit), forgets old ones every hour (and at start).
  */
-export function historian(db: Kysely<Database>, timing: HistoryTiming, log: { error(obj: unknown, msg: string): void }, onRecorded?: OnRecorded): BackgroundLoop {
+export function historian(db: Kysely<Database>, timing: HistoryTiming, log: LoopLog, onRecorded?: OnRecorded): BackgroundLoop {
   let lastForget = 0;
   return new BackgroundLoop(
     async () => {

@@ -38,7 +38,7 @@ export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCache
   /** A bearer token's user (access tokens are not cached: they are rare and can be revoked). */
   async function signInWithToken(request: FastifyRequest, authorization: string): Promise<void> {
     const token = BEARER.exec(authorization)?.[1];
-    const found = token ? await findAccessTokenUser(app.db, token) : undefined;
+    const found = token ? await findAccessTokenUser(app.db, token, request.log) : undefined;
     if (found) {
       request.user = found.user;
       request.accessTokenId = found.tokenId;

@@ -24,6 +24,7 @@ export const dbPlugin = fp<{ config: Config }>(async (app, { config }) => {
   const { db, kind, changes } = connectDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, SQLITE_FILE),
+    busyTimeoutMs: config.dbBusyTimeoutMs,
     onConnectionError: (error) => app.log.warn({ err: error }, 'an idle database connection was lost'),
   });
   await migrateToLatest(db);

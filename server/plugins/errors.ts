@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '../../schema/errors';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors';
+import { isStorageBusy } from '../db/busy';
+import { AppError, StorageBusyError } from '../errors';
 
 /** Fastify's own client errors, mapped to our stable codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -26,7 +27,14 @@ function codeForStatus(status: number): ErrorCode {
 
 /** Every error leaves as the envelope with a stable code; never a stack trace, never a 500 for a client's mistake. */
 export const errorsPlugin = fp(async (app) => {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+    // SQLite's own SQLITE_BUSY (a statement inside a transaction, which is never retried) is the
+    // same refusal as the one after waiting: the transaction was rolled back whole.
+    const error = isStorageBusy(thrown) && !(thrown instanceof AppError) ? new StorageBusyError() : thrown;
+    if (error instanceof StorageBusyError) {
+      request.log.warn('the database stayed locked by another writer: 503 storage.busy');
+      reply.header('retry-after', String(error.retryAfterSeconds));
+    }
     if (error instanceof AppError) {
       return reply.status(error.statusCode).send({
         data: error.data,

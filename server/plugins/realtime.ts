@@ -148,7 +148,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown };
     const bearer = typeof auth.token === 'string' ? auth.token : BEARER.exec(headers.authorization ?? '')?.[1];
     if (bearer) {
-      const found = await findAccessTokenUser(app.db, bearer);
+      const found = await findAccessTokenUser(app.db, bearer, app.log);
       return found ? { user: found.user, credential: { kind: 'token', token: bearer } } : null;
     }
     // A cookie rides along with connections other sites open: only this site's pages count.

@@ -25,6 +25,7 @@ import {
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import { jsonQuery, pageQueryShape } from '../../schema/query';
+import { writeAside } from '../db/busy';
 import { lockTree } from '../db/locks';
 import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
@@ -330,7 +331,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     const user = requireUser(request);
     const page = await loadPage(request.params.id);
     const level = await authorizePage(app.db, user.id, page, 'read');
-    await recordVisit(app.db, user.id, page.id);
+    // Noted beside the read: a page opens at once while another process holds SQLite's write lock.
+    await writeAside(() => recordVisit(app.db, user.id, page.id), request.log);
     return envelope(await presentPageFor(app.db, user.id, page, level));
   });
 

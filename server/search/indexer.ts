@@ -1,10 +1,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseField } from '../../schema/blocks/database';
+import { isPostgres } from '../db/connect';
 import type { Database } from '../db/types';
 import { indexTerms, trigrams } from './terms';
 import { blockSearchText, cellSearchText, MAX_ENTRY_TEXT } from './texts';
 import { noteEdited } from '../history/versions';
-import { BackgroundLoop } from '../background';
+import { BackgroundLoop, type LoopLog } from '../background';
 
 /** Targets taken from the queue in one round (a round's indexing is one transaction: short, as writers wait for it on SQLite). */
 const BATCH = 200;
@@ -103,54 +104,70 @@ async function indexCell(trx: Transaction<Database>, target: string, fieldsOf: (
   await putEntry(trx, { workspaceId: cell.workspace_id, pageId: rowId, unit, kind: 'cell', text: cellSearchText(fields[fieldId], value) });
 }
 
+/** Takes up to `limit` targets off the queue, oldest first. */
+async function takeQueued(trx: Transaction<Database>, limit: number): Promise<string[]> {
+  const rows = await trx
+    .deleteFrom('search_queue')
+    .where('target', 'in', (eb) => eb.selectFrom('search_queue').select('target').orderBy('queued_at').limit(limit))
+    .returning('target')
+    .execute();
+  return rows.map((row) => row.target);
+}
+
+/** Indexes the targets taken, and notes the pages whose blocks or title changed for page history. */
+async function indexTargets(trx: Transaction<Database>, taken: readonly string[]): Promise<void> {
+  const configs = new Map<string, Record<string, DatabaseField>>();
+  const fieldsOf = async (databaseId: string) => {
+    let fields = configs.get(databaseId);
+    if (!fields) {
+      const block = await trx.selectFrom('blocks').select('data').where('id', '=', databaseId).executeTakeFirst();
+      try {
+        fields = ((JSON.parse(block?.data ?? '{}') as { config?: { fields?: Record<string, DatabaseField> } }).config?.fields ?? {}) as Record<string, DatabaseField>;
+      } catch {
+        fields = {};
+      }
+      configs.set(databaseId, fields);
+    }
+    return fields;
+  };
+  // The pages edited: page history records them after a pause (server/history).
+  const edited = new Set<string>();
+  for (const target of taken) {
+    const id = target.slice(2);
+    if (target.startsWith('p:')) {
+      if (await indexPage(trx, id)) edited.add(id);
+    } else if (target.startsWith('b:')) {
+      const pageId = await indexBlock(trx, id);
+      if (pageId) edited.add(pageId);
+    } else if (target.startsWith('c:')) await indexCell(trx, id, fieldsOf);
+  }
+  await noteEdited(trx, edited);
+}
+
 /**
- * Takes up to `BATCH` targets off the queue and indexes them. The queue's rows are taken in a
- * transaction of their own, committed at once: a write queuing one of them meanwhile waits only
- * for that (the trigger's upsert locks the row on PostgreSQL), never for the indexing; a write
- * after it queues the target again, indexed next round. The indexing is one transaction; if it
- * fails, the targets are queued again. The pages whose blocks or title changed are noted for page
- * history (docs/history.md). Answers how many were taken.
+ * Takes up to `BATCH` targets off the queue and indexes them; answers how many were taken.
+ *
+ * PostgreSQL: the queue's rows are taken in a transaction of their own, committed at once: a
+ * write queuing one of them meanwhile waits only for that (the trigger's upsert locks the row),
+ * never for the indexing; a write after it queues the target again, indexed next round. The
+ * indexing is one transaction; if it fails, the targets are queued again.
+ *
+ * SQLite: one writer at a time anyway, so taking and indexing are one transaction: a round that
+ * fails — the file locked by another process past DB_BUSY_TIMEOUT_MS among other causes — is
+ * rolled back whole and leaves the queue as it was (queuing again could be refused as well).
  */
 export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<number> {
-  const taken = (
-    await db.transaction().execute((trx) =>
-      trx
-        .deleteFrom('search_queue')
-        .where('target', 'in', (eb) => eb.selectFrom('search_queue').select('target').orderBy('queued_at').limit(limit))
-        .returning('target')
-        .execute(),
-    )
-  ).map((row) => row.target);
+  if (!isPostgres(db)) {
+    return db.transaction().execute(async (trx) => {
+      const taken = await takeQueued(trx, limit);
+      if (taken.length > 0) await indexTargets(trx, taken);
+      return taken.length;
+    });
+  }
+  const taken = await db.transaction().execute((trx) => takeQueued(trx, limit));
   if (taken.length === 0) return 0;
   try {
-    await db.transaction().execute(async (trx) => {
-      const configs = new Map<string, Record<string, DatabaseField>>();
-      const fieldsOf = async (databaseId: string) => {
-        let fields = configs.get(databaseId);
-        if (!fields) {
-          const block = await trx.selectFrom('blocks').select('data').where('id', '=', databaseId).executeTakeFirst();
-          try {
-            fields = ((JSON.parse(block?.data ?? '{}') as { config?: { fields?: Record<string, DatabaseField> } }).config?.fields ?? {}) as Record<string, DatabaseField>;
-          } catch {
-            fields = {};
-          }
-          configs.set(databaseId, fields);
-        }
-        return fields;
-      };
-      // The pages edited: page history records them after a pause (server/history).
-      const edited = new Set<string>();
-      for (const target of taken) {
-        const id = target.slice(2);
-        if (target.startsWith('p:')) {
-          if (await indexPage(trx, id)) edited.add(id);
-        } else if (target.startsWith('b:')) {
-          const pageId = await indexBlock(trx, id);
-          if (pageId) edited.add(pageId);
-        } else if (target.startsWith('c:')) await indexCell(trx, id, fieldsOf);
-      }
-      await noteEdited(trx, edited);
-    });
+    await db.transaction().execute((trx) => indexTargets(trx, taken));
   } catch (error) {
     // Not indexed: back on the queue (a write since may have queued some again: kept as it is).
     const now = new Date().toISOString();
@@ -199,7 +216,7 @@ export function queuedAtMs(text: string): number {
   return Date.parse(/(Z|[+-]\d\d:\d\d)$/.test(iso) ? iso : `${iso}Z`);
 }
 
-export function searchIndexer(db: Kysely<Database>, log: { error(obj: unknown, msg: string): void }, intervalMs = 250): BackgroundLoop {
+export function searchIndexer(db: Kysely<Database>, log: LoopLog, intervalMs = 250): BackgroundLoop {
   return new BackgroundLoop(
     async () => {
       // A read first: an empty queue takes no write lock (SQLite has one writer).

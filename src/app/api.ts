@@ -1,4 +1,5 @@
 import type { ApiResponse } from '../../schema/envelope';
+import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import { clearEarly, takeEarly } from './earlyStart';
 
@@ -13,6 +14,14 @@ export class ApiRequestError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * 503 storage.busy: the server's database stayed locked by another process; the write was not
+ * made and may be sent again in a few seconds (docs/api.md «Errors»).
+ */
+export function isServerBusy(error: unknown): boolean {
+  return error instanceof ApiRequestError && error.code === ERROR_CODES.storageBusy;
 }
 
 /** Only these are retried, at most this many times (spec: network rules). */

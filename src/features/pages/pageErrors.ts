@@ -1,11 +1,12 @@
 import type { TFunction } from 'i18next';
-import { ApiRequestError } from '../../app/api';
+import { ApiRequestError, isServerBusy } from '../../app/api';
 import type { ApiFailure } from './pagesSlice';
 
 /** A Russian message for a failed page action, by HTTP status and error code. */
 export function pageActionError(t: TFunction, error: unknown): string {
   if (!(error instanceof ApiRequestError)) return t('page.errors.generic');
   if (error.status === undefined) return t('page.errors.network');
+  if (isServerBusy(error)) return t('errors.busy');
   if (error.status === 403) return t('page.errors.forbidden');
   if (error.status === 404) return t('page.errors.notFound');
   if (error.code === 'page.in_trash') return t('page.errors.inTrash');

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { canShare, type WireElement } from '../../../schema/element';
 import { GRANTABLE_LEVELS, type GrantableLevel, type SkippedMember, type WireElementMember } from '../../../schema/sharing';
-import { ApiRequestError, api } from '../../app/api';
+import { ApiRequestError, api, isServerBusy } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -23,6 +23,7 @@ export function shareError(t: TFunction, error: unknown): string {
   const e = toApiError(error);
   if (!(e instanceof ApiRequestError)) return t('share.errors.generic');
   if (e.status === undefined) return t('share.errors.network');
+  if (isServerBusy(e)) return t('errors.busy');
   if (e.code === 'sharing.outsider_needs_admin') return t('share.errors.outsiderNeedsAdmin');
   if (e.code === 'sharing.protected_member') return t('share.errors.protectedMember');
   if (e.code === 'page.in_trash') return t('share.errors.inTrash');

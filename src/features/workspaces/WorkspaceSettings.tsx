@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { WorkspaceRole } from '../../../schema/constants';
 import { WORKSPACE_NAME_MIN, type WireWorkspace } from '../../../schema/workspace';
-import { ApiRequestError, api } from '../../app/api';
+import { ApiRequestError, api, isServerBusy } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -74,6 +74,7 @@ export function WorkspaceSettingsHost() {
 export function workspaceError(t: TFunction, error: unknown): string {
   if (!(error instanceof ApiRequestError)) return t('workspaceSettings.errors.generic');
   if (error.status === undefined) return t('workspaceSettings.errors.network');
+  if (isServerBusy(error)) return t('errors.busy');
   if (error.code === 'workspace.last_admin') return t('workspaceSettings.errors.lastAdmin');
   if (error.status === 403) return t('workspaceSettings.errors.forbidden');
   if (error.status === 404) return t('workspaceSettings.errors.notFound');
