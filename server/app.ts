@@ -8,6 +8,7 @@ import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { errorsPlugin, sendFrameworkError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
+import { rateLimitPlugin } from './plugins/rateLimit';
 import { realtimePlugin } from './plugins/realtime';
 import { textInputPlugin } from './plugins/textInput';
 import { aiRoutes } from './routes/ai';
@@ -72,6 +73,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cookie);
   await app.register(dbPlugin, { config });
   await app.register(authPlugin, { authCacheTtlMs: config.authCacheTtlMs });
+  // Request limits counted in the database, shared by every process (docs/security.md).
+  await app.register(rateLimitPlugin);
   await app.register(realtimePlugin, { config });
 
   await app.register(authRoutes, { config, mailer });

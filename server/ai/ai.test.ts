@@ -4,7 +4,6 @@ import { AI_MESSAGES, AiError, messageForStatus } from './errors';
 import { improveOffline, typography } from './offline';
 import { createOpenAiProvider } from './openai';
 import { buildMessages, detectLanguage } from './prompts';
-import { createSlidingLimiter } from './rateLimit';
 import { cleanAnswer } from './runner';
 import { createSpellChecker, type SpellChecker } from './spelling';
 import { sseData } from './sse';
@@ -167,27 +166,6 @@ describe('the OpenAI-compatible provider over a real socket', () => {
       expect(await collect(provider.stream('continue', 'Привет', '', new AbortController().signal))).toEqual(['Ёлка', ' — зелёная']);
     } finally {
       await fake.close();
-    }
-  });
-});
-
-describe('the per-user limit', () => {
-  test('a sliding window: the limit within any minute, then Retry-After until the oldest leaves it', () => {
-    const now = jest.spyOn(Date, 'now');
-    try {
-      const limiter = createSlidingLimiter(2, 60_000);
-      now.mockReturnValue(1_000_000);
-      expect(limiter.take('u')).toEqual({ ok: true });
-      now.mockReturnValue(1_030_000);
-      expect(limiter.take('u')).toEqual({ ok: true });
-      expect(limiter.take('u')).toEqual({ ok: false, retryAfterSeconds: 30 });
-      expect(limiter.take('v')).toEqual({ ok: true });
-      now.mockReturnValue(1_060_001);
-      expect(limiter.take('u')).toEqual({ ok: true });
-      expect(limiter.take('u')).toEqual({ ok: false, retryAfterSeconds: 30 });
-      expect(createSlidingLimiter(0, 60_000).take('u')).toEqual({ ok: true });
-    } finally {
-      now.mockRestore();
     }
   });
 });

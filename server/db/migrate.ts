@@ -15,6 +15,7 @@ import * as pageHistory from './migrations/2026-11-26-0004-page-history';
 import * as exportJobs from './migrations/2026-11-26-0005-export-jobs';
 import * as searchSpeed from './migrations/2026-11-26-0006-search-speed';
 import * as searchQueueLight from './migrations/2026-11-26-0007-search-queue-light';
+import * as rateLimits from './migrations/2026-11-27-0001-rate-limits';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26-0005-export-jobs': exportJobs,
   '2026-11-26-0006-search-speed': searchSpeed,
   '2026-11-26-0007-search-queue-light': searchQueueLight,
+  '2026-11-27-0001-rate-limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

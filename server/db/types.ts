@@ -339,6 +339,15 @@ export interface ExportJobTable {
   finished_at: string | null;
 }
 
+/** A request limit's hits for one key in the current window (server/repositories/rateLimits.ts). */
+export interface RateLimitTable {
+  /** The limit's name and whose hits: `register:203.0.113.5`, `ai:<user id>`. */
+  key: string;
+  hits: number;
+  /** When the window ends; a hit after it starts a new one. */
+  reset_at: string;
+}
+
 export interface Database {
   users: UserTable;
   login_codes: LoginCodeTable;
@@ -370,6 +379,7 @@ export interface Database {
   page_version_blocks: PageVersionBlockTable;
   history_queue: HistoryQueueTable;
   export_jobs: ExportJobTable;
+  rate_limits: RateLimitTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AI_ACTIONS, AI_LIMITS, aiRequestBodySchema, type AiAccepted, type AiAction } from '../../schema/ai';
 import { ERROR_CODES } from '../../schema/errors';
-import { createSlidingLimiter } from '../ai/rateLimit';
 import { createAiRunner } from '../ai/runner';
 import type { Config } from '../config';
-import { AppError } from '../errors';
+import { AppError, rateLimited } from '../errors';
 import { requireUser } from '../plugins/auth';
+import { createLimit } from '../plugins/rateLimit';
 import { envelope } from '../presenters';
 
 /** What generate and continue answer without a model: how to configure one. */
@@ -30,7 +30,18 @@ export async function aiRoutes(server: FastifyInstance, { config }: { config: Co
   const app = server.withTypeProvider<ZodTypeProvider>();
   const runner = createAiRunner(server, config.ai);
   server.addHook('preClose', () => runner.close());
-  const limiter = createSlidingLimiter(config.ai.rateLimitPerMinute, 60_000);
+  const perMinute = config.ai.rateLimitPerMinute;
+  // Per user, shared by every process (docs/security.md); 0: no limit.
+  const limit =
+    perMinute > 0
+      ? createLimit(app, {
+          name: 'ai',
+          max: perMinute,
+          windowMs: 60_000,
+          key: (request) => requireUser(request).id,
+          refusal: (retryAfter) => rateLimited(`at most ${perMinute} AI requests a minute; try again in ${retryAfter} s`, { retryAfter }),
+        })
+      : undefined;
 
   for (const action of AI_ACTIONS) {
     app.post(`/api/ai/${action}`, { schema: { tags: ['ai'], summary: SUMMARY[action], body: aiRequestBodySchema } }, async (request, reply) => {
@@ -43,13 +54,7 @@ export async function aiRoutes(server: FastifyInstance, { config }: { config: Co
       if (!(await server.realtime.ownsAiProxy(websocketId, user.id))) {
         throw new AppError(409, ERROR_CODES.aiChannelNotJoined, `join the realtime channel aiproxy:${websocketId} first: the result goes there`);
       }
-      const verdict = limiter.take(user.id);
-      if (!verdict.ok) {
-        reply.header('retry-after', String(verdict.retryAfterSeconds));
-        throw new AppError(429, ERROR_CODES.rateLimited, `at most ${config.ai.rateLimitPerMinute} AI requests a minute; try again in ${verdict.retryAfterSeconds} s`, {
-          retryAfter: verdict.retryAfterSeconds,
-        });
-      }
+      await limit?.(request, reply);
       const requestId = crypto.randomUUID();
       runner.start({ requestId, websocketId, action, userId: user.id, text, context }, request.log);
       return reply.status(202).send(envelope<AiAccepted>({ requestId, websocket_id: websocketId, type: action }));

@@ -18,12 +18,12 @@ import { consumeLoginCode, issueLoginCode } from '../auth/loginCodes';
 import { OAUTH_STATE_TTL_MS, createOidcClient } from '../auth/oauth';
 import { SESSION_COOKIE, createSession, deleteSession } from '../auth/sessions';
 import { hashSecret, sameDigest } from '../auth/tokens';
-import { createWindowLimiter } from '../auth/windowLimiter';
 import type { Config } from '../config';
 import type { UserRow } from '../db/types';
 import { AppError, rateLimited } from '../errors';
 import type { Mailer } from '../mail';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
+import { createLimit } from '../plugins/rateLimit';
 import { envelope, presentSelf } from '../presenters';
 import { findOrCreateUserByEmail, findUserByEmail, updateUserProfile } from '../repositories/users';
 
@@ -47,9 +47,10 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
   const secure = config.publicUrl.startsWith('https://');
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure };
   const oauthCookieOptions = { path: OAUTH_COOKIE_PATH, httpOnly: true, sameSite: 'lax' as const, secure };
-  // Counted per client address, like send_code's per-address limit.
-  const registerLimiter = createWindowLimiter(config.sendCodeLimitPerIp, LOGIN_CODE_TTL_MS);
-  const oauthStartLimiter = createWindowLimiter(config.sendCodeLimitPerIp, LOGIN_CODE_TTL_MS);
+  // Counted per client address, like send_code's per-address limit (shared by every process: docs/security.md).
+  const perAddress = { max: config.sendCodeLimitPerIp, windowMs: LOGIN_CODE_TTL_MS, key: (request: FastifyRequest) => request.ip };
+  const registerLimit = createLimit(app, { name: 'register', ...perAddress, refusal: () => rateLimited('too many accounts asked for from this address, try again in a few minutes') });
+  const oauthStartLimit = createLimit(app, { name: 'oauth-start', ...perAddress, refusal: () => rateLimited() });
   const oidc = config.oauth ? createOidcClient(config.oauth, `${config.publicUrl.replace(/\/+$/, '')}/oauth/callback`) : undefined;
 
   async function startSession(reply: FastifyReply, user: UserRow) {
@@ -105,12 +106,12 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     return envelope({ status: 'success' });
   });
 
-  app.post('/api/auth/register', { schema: { tags: ['auth'], summary: 'The user id for an e-mail, creating the account if needed (signed-in callers; form-data)', body: registerBodySchema } }, async (request) => {
+  app.post('/api/auth/register', { schema: { tags: ['auth'], summary: 'The user id for an e-mail, creating the account if needed (signed-in callers; form-data)', body: registerBodySchema } }, async (request, reply) => {
     requireUser(request);
     const parsed = emailSchema.safeParse(request.body.email);
     // The client reads a 400 as "no user id for this person" (spec: invites).
     if (!parsed.success) throw new AppError(400, ERROR_CODES.invalidEmail, 'not an e-mail address');
-    if (!registerLimiter.take(request.ip)) throw rateLimited('too many accounts asked for from this address, try again in a few minutes');
+    await registerLimit(request, reply);
     const user = await findOrCreateUserByEmail(app.db, parsed.data);
     return envelope({ user_id: user.id });
   });
@@ -122,7 +123,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
 
   app.post('/api/auth/oauth', { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Start signing in with an external provider: answers the provider URL (form-data)', body: oauthStartBodySchema } }, async (request, reply) => {
     const client = requireOidc(request.body.service);
-    if (!oauthStartLimiter.take(request.ip)) throw rateLimited();
+    await oauthStartLimit(request, reply);
     const { url, state } = await client.start(app.db);
     reply.setCookie(OAUTH_STATE_COOKIE, state, { ...oauthCookieOptions, maxAge: OAUTH_STATE_TTL_MS / 1000 });
     return envelope({ url });

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_ROUTE } from '../plugins/auth';
+import { createLimit } from '../plugins/rateLimit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ERROR_CODES } from '../../schema/errors';
 import { feedbackBodySchema } from '../../schema/user';
-import { createWindowLimiter } from '../auth/windowLimiter';
 import type { Config } from '../config';
 import { AppError, rateLimited } from '../errors';
 import type { Mailer } from '../mail';
@@ -22,11 +22,17 @@ const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').t
  */
 export async function feedbackRoutes(server: FastifyInstance, { config, mailer }: { config: Config; mailer: Mailer }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  const limiter = createWindowLimiter(FEEDBACK_LIMIT_PER_IP, FEEDBACK_WINDOW_MS);
+  const limit = createLimit(app, {
+    name: 'feedback',
+    max: FEEDBACK_LIMIT_PER_IP,
+    windowMs: FEEDBACK_WINDOW_MS,
+    key: (request) => request.ip,
+    refusal: () => rateLimited('too much feedback from this address, try again later'),
+  });
 
-  app.post('/api/email/hello', { ...PUBLIC_ROUTE, schema: { tags: ['feedback'], summary: 'Send feedback to the people running this server', body: feedbackBodySchema } }, async (request) => {
+  app.post('/api/email/hello', { ...PUBLIC_ROUTE, schema: { tags: ['feedback'], summary: 'Send feedback to the people running this server', body: feedbackBodySchema } }, async (request, reply) => {
     const { username, text, email } = request.body;
-    if (!limiter.take(request.ip)) throw rateLimited('too much feedback from this address, try again later');
+    await limit(request, reply);
     const signedIn = request.user ? `\nАккаунт: ${request.user.email} (${request.user.id})` : '';
     const body = `От: ${username} <${email}>${signedIn}\n\n${text}\n`;
     if (!config.feedbackEmail) {

@@ -32,12 +32,14 @@ export interface ServerProcess {
 
 /**
  * Starts the real server (`server/main.ts`) as its own process, exactly as `npm start` runs it,
- * with a fresh DATA_DIR, and waits until it listens.
+ * and waits until it listens. Its DATA_DIR is a fresh one removed by `stop()`, or the caller's
+ * `env.DATA_DIR`, which stays (several processes on one SQLite file).
  */
 export async function startServerProcess(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
   // A test may choose the port (e.g. to give the server its own PUBLIC_URL).
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-e2e-'));
+  const ownDataDir = env.DATA_DIR === undefined;
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: process.cwd(),
@@ -89,7 +91,7 @@ export async function startServerProcess(env: Record<string, string> = {}, nodeA
         child.kill('SIGTERM');
         await exited;
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
