@@ -58,9 +58,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh database on the test PostgreSQL (TEST_PG_ADMIN_URL), and how to drop it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_PG_ADMIN_URL;
+/** A fresh database on the test PostgreSQL (TEST_PG_ADMIN_URL, or another server's admin URL), and how to drop it. */
+export async function createPostgresDatabase(adminUrl = process.env.TEST_PG_ADMIN_URL): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!adminUrl) throw new Error('TEST_PG_ADMIN_URL is not set: the postgres global setup did not run');
   const name = `t_${crypto.randomBytes(8).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -93,11 +92,12 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
 
 /**
  * A fresh server on a fresh database of the project's kind (SQLite file in a temp dir, or a new
- * PostgreSQL database), with a silent log and a mailer that captures sign-in codes.
+ * PostgreSQL database — on the test PostgreSQL, or on the server of `pgAdminUrl`), with a silent
+ * log and a mailer that captures sign-in codes.
  */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, options: { pgAdminUrl?: string } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-test-'));
-  const database = testDb() === 'postgres' ? await createPostgresDatabase() : undefined;
+  const database = testDb() === 'postgres' ? await createPostgresDatabase(options.pgAdminUrl) : undefined;
   const config = loadConfig(
     {},
     {
