@@ -152,6 +152,7 @@ describe('a restore that is refused changes nothing', () => {
     expect(fs.readFileSync(path.join(dir, FILES_DIR, ...file.key.split('/')))).toEqual(bytes);
     expect(file.sha256).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
     expect(await readManifest(dir)).toEqual(manifest);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     expect(await refusal(takeBackup(source.config, dir))).toMatch(/exists already/);
   });
 

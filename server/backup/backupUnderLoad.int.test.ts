@@ -73,7 +73,11 @@ interface Ack {
 async function call<T>(url: string, cookie: string, method: string, body?: unknown): Promise<T> {
   const res = await fetch(url, { method, headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { data: T }).data;
+  try {
+    return ((await res.json()) as { data: T }).data;
+  } catch (error) {
+    throw new Error(`${method} ${url} → ${res.status}: the answer could not be read (${JSON.stringify([...res.headers])})`, { cause: error });
+  }
 }
 
 async function upload(url: string, cookie: string, pageId: string, bytes: Buffer): Promise<string> {
@@ -82,7 +86,11 @@ async function upload(url: string, cookie: string, pageId: string, bytes: Buffer
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), 'data.bin');
   const res = await fetch(`${url}/api/file/page`, { method: 'POST', headers: { cookie }, body: form });
   if (!res.ok) throw new Error(`upload → ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { data: { data: string } }).data.data;
+  try {
+    return ((await res.json()) as { data: { data: string } }).data.data;
+  } catch (error) {
+    throw new Error(`upload → ${res.status}: the answer could not be read (${JSON.stringify([...res.headers])})`, { cause: error });
+  }
 }
 
 test('a backup taken under write load restores every write acknowledged before it started, and the files byte for byte', async () => {
@@ -112,9 +120,20 @@ test('a backup taken under write load restores every write acknowledged before i
     reader.prepare('select count(*) from pages').get();
   }
 
+  // Four clients write until told to stop; the first error stops them all and fails the test.
   let writing = true;
-  const writer = async (w: number) => {
-    for (let i = 0; writing; i++) {
+  let loadError: unknown;
+  const client = (write: () => Promise<void>) => async () => {
+    try {
+      while (writing) await write();
+    } catch (error) {
+      loadError ??= error;
+      writing = false;
+    }
+  };
+  const pageWriter = (w: number) => {
+    let i = 0;
+    return client(async () => {
       const title = `Страница ${w}-${i}`;
       const page = await call<{ id: string }>(`${server.url}/api/v3/spaces/section/private`, cookie, 'POST', { title });
       acks.push({ kind: 'page', id: page.id, pageId: page.id, content: title, at: Date.now() });
@@ -125,31 +144,37 @@ test('a backup taken under write load restores every write acknowledged before i
         acks.push({ kind: 'block', id: block.id, pageId: page.id, content: text, at: Date.now() });
         after = block.id;
       }
-    }
+      i += 1;
+    });
   };
-  const uploader = async () => {
-    while (writing) {
-      const bytes = crypto.randomBytes(5_000 + crypto.randomInt(60_000));
-      acks.push({ kind: 'file', id: await upload(server.url, cookie, filesPage.id, bytes), pageId: filesPage.id, content: bytes, at: Date.now() });
-    }
-  };
-  const load = Promise.all([writer(0), writer(1), writer(2), uploader()]);
+  const uploader = client(async () => {
+    const bytes = crypto.randomBytes(5_000 + crypto.randomInt(60_000));
+    acks.push({ kind: 'file', id: await upload(server.url, cookie, filesPage.id, bytes), pageId: filesPage.id, content: bytes, at: Date.now() });
+  });
+  const load = Promise.all([pageWriter(0)(), pageWriter(1)(), pageWriter(2)(), uploader()]);
 
-  // The backup starts once the load has written a good deal.
-  const count = (kind: Ack['kind']) => acks.filter((ack) => ack.kind === kind).length;
-  while (count('block') < 60 || count('file') < 28) await new Promise((resolve) => setTimeout(resolve, 50));
   const backupDir = path.join(tempDir('backup-out-'), 'backup');
-  const backupStarted = Date.now();
-  const backup = await runCommand('backup', [backupDir], sourceEnv);
-  const backupFinished = Date.now();
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  writing = false;
-  await load;
-  reader?.exec('commit');
-  reader?.close();
+  let backup: Awaited<ReturnType<typeof runCommand>> | undefined;
+  let backupStarted = 0;
+  let backupFinished = 0;
+  try {
+    // The backup starts once the load has written a good deal.
+    const count = (kind: Ack['kind']) => acks.filter((ack) => ack.kind === kind).length;
+    while (writing && (count('block') < 60 || count('file') < 28)) await new Promise((resolve) => setTimeout(resolve, 50));
+    backupStarted = Date.now();
+    backup = await runCommand('backup', [backupDir], sourceEnv);
+    backupFinished = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  } finally {
+    writing = false;
+    await load;
+    reader?.exec('commit');
+    reader?.close();
+  }
+  if (loadError) throw loadError;
   await server.stop();
 
-  expect([backup.code, backup.output]).toEqual([0, expect.stringMatching(/^backup written to /)]);
+  expect([backup?.code, backup?.output]).toEqual([0, expect.stringMatching(/^backup written to /)]);
   const before = acks.filter((ack) => ack.at < backupStarted);
   const during = acks.filter((ack) => ack.at >= backupStarted && ack.at <= backupFinished);
   // The load was real on both sides of the start: many writes before it, and writes went on while it ran.
@@ -186,7 +211,10 @@ test('a backup taken under write load restores every write acknowledged before i
   }
   for (const ack of before.filter((a) => a.kind === 'file')) {
     const res = await fetch(`${restored.url}/api/file/${ack.id}`, { headers: { cookie } });
-    const bytes = res.ok ? Buffer.from(await res.arrayBuffer()) : undefined;
+    const read = res.arrayBuffer().catch((error: unknown) => {
+      throw new Error(`GET /api/file/${ack.id} → ${res.status}: the answer could not be read (${JSON.stringify([...res.headers])})`, { cause: error });
+    });
+    const bytes = res.ok ? Buffer.from(await read) : undefined;
     if (!bytes?.equals(ack.content as Buffer)) missing.push(`file ${ack.id} (${res.status})`);
   }
   expect(missing).toEqual([]);

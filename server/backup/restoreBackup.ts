@@ -80,7 +80,9 @@ export async function restoreBackup(config: Config, backupDir: string, options: 
       if (copied?.sha256 !== file.sha256) throw new BackupError(`${FILES_DIR}/${file.key} changed while it was restored`);
     }
 
-    // The database.
+    // The database, once more checked not in use (copying the files may have taken a while).
+    const now = config.databaseUrl ? await postgresTargetState(config.databaseUrl) : { kind: sqliteTargetState(sqliteFile) };
+    if (now.kind === 'in-use') throw new BackupError(`${where} came into use during the restore: stop the server and run the restore again (nothing was changed)`);
     if (config.databaseUrl && pgRestore) {
       const aside = await restorePostgres(config.databaseUrl, backupDatabase, pgRestore, { stamp, dropAside: target.kind !== 'has-content' });
       if (aside) keptAside.push(`schema ${aside} in the database of DATABASE_URL`);

@@ -38,7 +38,8 @@ export async function takeBackup(config: Config, target: string): Promise<Manife
   const parent = path.dirname(target);
   await fs.promises.mkdir(parent, { recursive: true });
   const staging = path.join(parent, `.${path.basename(target)}.partial-${crypto.randomBytes(4).toString('hex')}`);
-  await fs.promises.mkdir(staging);
+  // It holds everything, sessions and tokens too: as private as DATA_DIR should be.
+  await fs.promises.mkdir(staging, { mode: 0o700 });
   try {
     const manifest = await writeBackup(config, staging);
     await fs.promises.rename(staging, target);
