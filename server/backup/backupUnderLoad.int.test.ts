@@ -211,10 +211,11 @@ test('a backup taken under write load restores every write acknowledged before i
   }
   for (const ack of before.filter((a) => a.kind === 'file')) {
     const res = await fetch(`${restored.url}/api/file/${ack.id}`, { headers: { cookie } });
-    const read = res.arrayBuffer().catch((error: unknown) => {
-      throw new Error(`GET /api/file/${ack.id} → ${res.status}: the answer could not be read (${JSON.stringify([...res.headers])})`, { cause: error });
-    });
-    const bytes = res.ok ? Buffer.from(await read) : undefined;
+    const read = () =>
+      res.arrayBuffer().catch((error: unknown) => {
+        throw new Error(`GET /api/file/${ack.id} → ${res.status}: the answer could not be read (${JSON.stringify([...res.headers])})`, { cause: error });
+      });
+    const bytes = res.ok ? Buffer.from(await read()) : undefined;
     if (!bytes?.equals(ack.content as Buffer)) missing.push(`file ${ack.id} (${res.status})`);
   }
   expect(missing).toEqual([]);
