@@ -133,10 +133,14 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   return testApp;
 }
 
-/** The body as the multipart/form-data a browser's FormData would send. */
-export async function formData(fields: Record<string, string>): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+/** The body as the multipart/form-data a browser's FormData would send: the fields, then the file (in `file`) if given. */
+export async function formData(
+  fields: Record<string, string>,
+  file?: { name: string; type: string; content: Uint8Array },
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  if (file) form.append('file', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
   const request = new Request('http://test.invalid/', { method: 'POST', body: form });
   return {
     payload: Buffer.from(await request.arrayBuffer()),
