@@ -58,7 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const mailer = options.mailer ?? createMailer(config, app.log);
   app.addHook('onClose', async () => mailer.close());
   // Uploaded files' bytes: FILES_DIR or an S3 bucket (server/files/store.ts).
-  const fileStore = createFileStore(config);
+  const fileStore = await createFileStore(config);
   app.decorate('fileStore', fileStore);
   app.addHook('onClose', async () => fileStore.close());
 
