@@ -4,9 +4,7 @@ import path from 'node:path';
 import type { WireExportJob } from '../../schema/exportJob';
 import { startS3Server, type S3Server } from '../../test/helpers/s3Server';
 import { fetchJson, signInToProcess, startServerProcess, type ServerProcess } from '../../test/helpers/serverProcess';
-import { createPostgresDatabase, testDb } from '../../test/helpers/testApp';
-import { connectDatabase } from '../db/connect';
-import { migrateToLatest } from '../db/migrate';
+import { createMigratedPostgresDatabase, testDb } from '../../test/helpers/testApp';
 import { S3Store } from './s3Store';
 
 /**
@@ -25,21 +23,14 @@ jest.setTimeout(90_000);
 
 onPostgres('two server processes sharing an S3 bucket', () => {
   let s3: S3Server;
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let database: Awaited<ReturnType<typeof createMigratedPostgresDatabase>>;
   let a: ServerProcess;
   let b: ServerProcess;
   let cookie: string;
 
   beforeAll(async () => {
     s3 = await startS3Server('shared-files');
-    database = await createPostgresDatabase();
-    // Migrated here, so both processes start at once.
-    const handle = connectDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-    try {
-      await migrateToLatest(handle.db);
-    } finally {
-      await handle.db.destroy();
-    }
+    database = await createMigratedPostgresDatabase();
     const env = { DATABASE_URL: database.url, LOG_LEVEL: 'info', ...s3.env };
     [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     cookie = await signInToProcess(a, 'ann@example.com');

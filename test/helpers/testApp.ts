@@ -6,6 +6,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
+import { connectDatabase } from '../../server/db/connect';
+import { migrateToLatest } from '../../server/db/migrate';
 import type { MailMessage, Mailer } from '../../server/mail';
 import type { ApiResponse } from '../../schema/envelope';
 
@@ -89,6 +91,18 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
       }
     },
   };
+}
+
+/** A fresh PostgreSQL database, migrated already, so that several server processes on it start at once. */
+export async function createMigratedPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const database = await createPostgresDatabase();
+  const handle = connectDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
+  try {
+    await migrateToLatest(handle.db);
+  } finally {
+    await handle.db.destroy();
+  }
+  return database;
 }
 
 /**
