@@ -4,7 +4,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../config';
 import { keySegments, type ByteRange, type FileStore } from './store';
 
-/** Parts of a multipart upload (S3's least), and how many are in flight at once: an upload holds at most their product in memory. */
+/** Parts of a multipart upload (S3's least), and how many are in flight at once: an upload holds about their product (plus the part being filled) in memory. */
 const PART_BYTES = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
 /** Downloads stream from S3 for as long as the client reads: many sockets may be open at once. */
