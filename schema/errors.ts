@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   fileExists: 'file.already_exists',
   notAnImage: 'file.not_an_image',
   quotaExceeded: 'file.quota_exceeded',
+  rangeNotSatisfiable: 'range_not_satisfiable',
   feedbackFailed: 'feedback.send_failed',
   pageInTrash: 'page.in_trash',
   pageNotInTrash: 'page.not_in_trash',

@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import type { Config } from './config';
+import { createFileStore } from './files';
 import { createMailer, type Mailer } from './mail';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
@@ -56,6 +57,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.removeContentTypeParser('text/plain');
   const mailer = options.mailer ?? createMailer(config, app.log);
   app.addHook('onClose', async () => mailer.close());
+  // Uploaded files' bytes: FILES_DIR or an S3 bucket (server/files/store.ts).
+  const fileStore = await createFileStore(config);
+  app.decorate('fileStore', fileStore);
+  app.addHook('onClose', async () => fileStore.close());
 
   // nosniff and Referrer-Policy on every answer, the CSP on HTML (docs/security.md).
   securityHeaders(app);

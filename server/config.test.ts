@@ -29,6 +29,13 @@ const FULL = {
   HOST: '127.0.0.1',
   DATA_DIR: '/srv/pages',
   FILES_DIR: '/srv/files',
+  FILES_S3_BUCKET: 'pages-files',
+  FILES_S3_ENDPOINT: 'https://minio.example.com:9000/',
+  FILES_S3_REGION: 'eu-central-1',
+  FILES_S3_ACCESS_KEY_ID: 'AKIA1',
+  FILES_S3_SECRET_ACCESS_KEY: 'secret1',
+  FILES_S3_FORCE_PATH_STYLE: 'false',
+  FILES_S3_PREFIX: 'pages/uploads/',
   WEB_DIR: 'build/web',
   DATABASE_URL: 'postgres://pages:pw@db:5432/pages',
   DB_BUSY_TIMEOUT_MS: '2500',
@@ -93,6 +100,7 @@ describe('loadConfig: valid environments', () => {
       ai: { timeoutMs: 60_000, rateLimitPerMinute: 20, maxTokens: 2048, spellcheck: true },
     });
     expect(defaults.oauth).toBeUndefined();
+    expect(defaults.s3).toBeUndefined();
     expect(loadConfig(Object.fromEntries(Object.keys(FULL).map((name) => [name, ''])))).toEqual(defaults);
   });
 
@@ -102,6 +110,7 @@ describe('loadConfig: valid environments', () => {
       host: '127.0.0.1',
       dataDir: '/srv/pages',
       filesDir: '/srv/files',
+      s3: { bucket: 'pages-files', endpoint: 'https://minio.example.com:9000/', region: 'eu-central-1', credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'secret1' }, forcePathStyle: false, prefix: 'pages/uploads/' },
       webDir: path.resolve('build/web'),
       databaseUrl: 'postgres://pages:pw@db:5432/pages',
       dbBusyTimeoutMs: 2500,
@@ -138,6 +147,14 @@ describe('loadConfig: valid environments', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8,loopback,::1' }).trustProxy).toBe('10.0.0.1, 10.0.0.0/8,loopback,::1');
+  });
+
+  test('S3 file storage: the bucket alone turns it on (us-east-1, the SDK’s own credentials); an endpoint means path-style addresses unless told otherwise', () => {
+    expect(loadConfig({ FILES_S3_BUCKET: 'files' }).s3).toEqual({ bucket: 'files', region: 'us-east-1', endpoint: undefined, forcePathStyle: false, prefix: '', credentials: undefined });
+    expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_ENDPOINT: 'http://minio:9000' }).s3).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true });
+    expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_ENDPOINT: 'http://minio:9000', FILES_S3_FORCE_PATH_STYLE: '0' }).s3?.forcePathStyle).toBe(false);
+    expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_PREFIX: 'a/b' }).s3?.prefix).toBe('a/b/');
+    expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_REGION: 'auto' }).s3?.region).toBe('auto');
   });
 
   test('overrides win over the environment (test/helpers/testApp.ts)', () => {
@@ -202,6 +219,24 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
       expect(loadConfig({ ...oauth, OAUTH_ISSUER_URL: issuerUrl }).oauth).toMatchObject({ issuerUrl, allowHttp: false });
     }
     expect(loadConfig({ ...oauth, OAUTH_ISSUER_URL: 'http://keycloak:8080/realms/x', OAUTH_ALLOW_HTTP: 'true' }).oauth).toMatchObject({ issuerUrl: 'http://keycloak:8080/realms/x', allowHttp: true });
+  });
+
+  test('incomplete or wrong S3 settings name the variable: no bucket, one key of the pair, a bad bucket name, endpoint or prefix', () => {
+    expect(problems({ FILES_S3_ENDPOINT: 'http://minio:9000', FILES_S3_REGION: 'eu-central-1' })).toEqual([
+      { name: 'FILES_S3_BUCKET', value: undefined, expected: 'to be set too, as FILES_S3_ENDPOINT and FILES_S3_REGION are (the bucket turns S3 file storage on)' },
+    ]);
+    expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_ACCESS_KEY_ID: 'AKIA1' })).toEqual([
+      { name: 'FILES_S3_SECRET_ACCESS_KEY', value: undefined, expected: "to be set too, as FILES_S3_ACCESS_KEY_ID is (the two go together; both unset: the AWS SDK's own credentials)" },
+    ]);
+    expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_SECRET_ACCESS_KEY: 'shh' }).map((p) => [p.name, p.value])).toEqual([['FILES_S3_ACCESS_KEY_ID', undefined]]);
+    for (const bucket of ['ab', 'My_Bucket', '-files', 'files-', 'a'.repeat(64), 'files/x']) {
+      expect(problems({ FILES_S3_BUCKET: bucket })).toEqual([{ name: 'FILES_S3_BUCKET', value: bucket, expected: 'a bucket name: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit' }]);
+    }
+    expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_ENDPOINT: 'minio:9000' })[0]).toMatchObject({ name: 'FILES_S3_ENDPOINT', expected: 'a URL (http://… or https://…)' });
+    for (const prefix of ['/pages', '../x', 'a/../b', 'a//b', 'a b']) expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_PREFIX: prefix }).map((p) => p.name)).toEqual(['FILES_S3_PREFIX']);
+    expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_FORCE_PATH_STYLE: 'yes' })[0].name).toBe('FILES_S3_FORCE_PATH_STYLE');
+    // The keys are never printed.
+    expect(message({ FILES_S3_ACCESS_KEY_ID: 'AKIA-visible', FILES_S3_SECRET_ACCESS_KEY: 'secret-visible' })).not.toMatch(/visible/);
   });
 
   test('several at once: all of them in one error, in one message', () => {

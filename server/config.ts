@@ -58,8 +58,13 @@ export interface Config {
    * addresses (comma-separated) behind a reverse proxy.
    */
   trustProxy: boolean | number | string;
-  /** Uploaded files live here (DATA_DIR/files by default). */
+  /** Uploaded files live here (DATA_DIR/files by default), unless `s3` is set. */
   filesDir: string;
+  /**
+   * S3-compatible object storage for uploaded files and export zips (FILES_S3_*, docs/deploy.md);
+   * what several server processes share. Unset: files live under filesDir.
+   */
+  s3?: S3Config;
   /** Largest accepted upload, bytes (UPLOAD_LIMIT_MB, default 50). */
   uploadLimitBytes: number;
   /** Most bytes one workspace's files may take (STORAGE_QUOTA_MB; 0, the default: no limit). */
@@ -96,6 +101,22 @@ export interface Config {
      */
     allowHttp?: boolean;
   };
+}
+
+/** Where files live in S3-compatible object storage (AWS S3, MinIO, Cloudflare R2, Ceph…). */
+export interface S3Config {
+  /** FILES_S3_BUCKET: setting it turns S3 storage on. */
+  bucket: string;
+  /** FILES_S3_REGION (default us-east-1; R2 takes `auto`). */
+  region: string;
+  /** FILES_S3_ENDPOINT: another service than AWS (e.g. http://minio:9000); unset: AWS S3 of the region. */
+  endpoint?: string;
+  /** FILES_S3_FORCE_PATH_STYLE: `endpoint/bucket/key` addresses instead of `bucket.endpoint/key` (default: true with an endpoint). */
+  forcePathStyle: boolean;
+  /** FILES_S3_PREFIX: keys start with this (`pages/`), so one bucket can hold other things; '' by default. */
+  prefix: string;
+  /** FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY; unset: the AWS SDK's own chain (AWS_* variables, an instance role…). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** The AI assistant's settings (docs/ai.md, README «AI assistant»). */
@@ -222,6 +243,14 @@ export function httpIssuerAllowed(issuer: URL, allowHttp = false): boolean {
 /** OpenID Connect sign-in needs all three. */
 const OAUTH_REQUIRED = ['OAUTH_ISSUER_URL', 'OAUTH_CLIENT_ID', 'OAUTH_CLIENT_SECRET'] as const;
 
+/** The rest of the S3 settings mean nothing without the bucket; the keys go in pairs. */
+const S3_SETTINGS = ['FILES_S3_ENDPOINT', 'FILES_S3_REGION', 'FILES_S3_ACCESS_KEY_ID', 'FILES_S3_SECRET_ACCESS_KEY', 'FILES_S3_FORCE_PATH_STYLE', 'FILES_S3_PREFIX'] as const;
+const S3_KEYS = ['FILES_S3_ACCESS_KEY_ID', 'FILES_S3_SECRET_ACCESS_KEY'] as const;
+/** S3's rule for bucket names (MinIO and R2 keep it too). */
+const BUCKET_NAME = /^(?=.{3,63}$)[a-z0-9][a-z0-9.-]*[a-z0-9]$/;
+/** Key prefix: path segments of letters, digits, `.`, `_`, `-` (no `.` or `..` segment), optionally ending in `/`. */
+const KEY_PREFIX = /^(?!.*(^|\/)\.{1,2}(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/;
+
 /** Every environment variable the server reads, checked at once (README «Configuration»). */
 const envSchema = z
   .object({
@@ -229,6 +258,13 @@ const envSchema = z
     HOST: text(),
     DATA_DIR: text(),
     FILES_DIR: text(),
+    FILES_S3_BUCKET: optional(z.string().refine((v) => BUCKET_NAME.test(v), 'a bucket name: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit')),
+    FILES_S3_ENDPOINT: url('http:', 'https:'),
+    FILES_S3_REGION: optional(z.string().refine((v) => /^[a-z0-9-]+$/.test(v), 'a region name such as us-east-1, eu-central-1 or auto')),
+    FILES_S3_ACCESS_KEY_ID: text(),
+    FILES_S3_SECRET_ACCESS_KEY: text(),
+    FILES_S3_FORCE_PATH_STYLE: boolean(),
+    FILES_S3_PREFIX: optional(z.string().refine((v) => KEY_PREFIX.test(v), 'a key prefix such as pages/ (letters, digits, . _ - and /, no leading /)')),
     WEB_DIR: text(),
     DATABASE_URL: url('postgres:', 'postgresql:'),
     DB_BUSY_TIMEOUT_MS: integer(0, 60_000),
@@ -300,6 +336,16 @@ function parseEnv(env: NodeJS.ProcessEnv): z.output<typeof envSchema> {
   if (issuer?.startsWith('http:') && !httpIssuerAllowed(new URL(issuer), result.data?.OAUTH_ALLOW_HTTP)) {
     problem('OAUTH_ISSUER_URL', 'an https:// URL (http:// only on localhost, 127.0.0.1 or [::1], or with OAUTH_ALLOW_HTTP=true)');
   }
+  // S3 storage is on when the bucket is named; its other settings alone are a mistake, and so is one key without the other.
+  const s3Given = S3_SETTINGS.filter((name) => unset(env[name]) !== undefined);
+  if (s3Given.length > 0 && unset(env.FILES_S3_BUCKET) === undefined) {
+    problem('FILES_S3_BUCKET', `to be set too, as ${s3Given.join(' and ')} ${s3Given.length === 1 ? 'is' : 'are'} (the bucket turns S3 file storage on)`);
+  }
+  const keysGiven = S3_KEYS.filter((name) => unset(env[name]) !== undefined);
+  if (keysGiven.length === 1) {
+    const missing = S3_KEYS.find((name) => name !== keysGiven[0])!;
+    problem(missing, `to be set too, as ${keysGiven[0]} is (the two go together; both unset: the AWS SDK's own credentials)`);
+  }
   if (problems.size > 0 || !result.success) throw new ConfigError([...problems.values()]);
   return result.data;
 }
@@ -363,6 +409,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
             allowHttp: e.OAUTH_ALLOW_HTTP ?? false,
           }
         : undefined,
+    s3: e.FILES_S3_BUCKET
+      ? {
+          bucket: e.FILES_S3_BUCKET,
+          region: e.FILES_S3_REGION ?? 'us-east-1',
+          endpoint: e.FILES_S3_ENDPOINT,
+          forcePathStyle: e.FILES_S3_FORCE_PATH_STYLE ?? e.FILES_S3_ENDPOINT !== undefined,
+          prefix: e.FILES_S3_PREFIX === undefined ? '' : `${trimSlashes(e.FILES_S3_PREFIX)}/`,
+          credentials: e.FILES_S3_ACCESS_KEY_ID && e.FILES_S3_SECRET_ACCESS_KEY ? { accessKeyId: e.FILES_S3_ACCESS_KEY_ID, secretAccessKey: e.FILES_S3_SECRET_ACCESS_KEY } : undefined,
+        }
+      : undefined,
     ...overrides,
   };
   // Files sit beside the database unless FILES_DIR says otherwise.

@@ -12,7 +12,7 @@ async function main() {
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`open ${config.publicUrl} — data in ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}`);
+  app.log.info(`open ${config.publicUrl} — data in ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}, files in ${app.fileStore.where}`);
 }
 
 main().catch((error) => {

@@ -167,7 +167,7 @@ describeSqlite('SQLite: another process holds the write lock', () => {
     await t.app.db.insertInto('export_jobs').values(job).execute();
 
     const lock = await holdWriteLock(file(), 3000);
-    const [indexing, exporting] = await Promise.allSettled([indexQueued(t.app.db), runExportJob(t.app.db, t.config.filesDir, job)]);
+    const [indexing, exporting] = await Promise.allSettled([indexQueued(t.app.db), runExportJob(t.app.db, t.app.fileStore, job)]);
     await lock.released;
     expect(indexing.status === 'rejected' && refusedBusy(indexing.reason)).toBe(true);
     expect(exporting.status === 'rejected' && refusedBusy(exporting.reason)).toBe(true);

@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { ExportFormat, WireExportJob } from '../../schema/exportJob';
 import { BackgroundLoop, type LoopLog } from '../background';
 import { isStorageBusy } from '../db/busy';
 import type { Database, ExportJobTable, PageRow } from '../db/types';
+import type { FileStore } from '../files/store';
 import { allows, pageAccessLevel } from '../policies/page';
 import { nowIso } from '../time';
 import { exportZip, pagesToExport, workspacePagesToExport } from './pageExport';
@@ -27,8 +25,6 @@ const STALE_MS = 3 * HEARTBEAT_MS;
 const TICK_MS = 1_000;
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const UNTITLED = 'Без названия';
-
-export const exportZipPath = (filesDir: string, key: string) => path.join(filesDir, key);
 
 export function presentExportJob(job: JobRow): WireExportJob {
   return {
@@ -82,15 +78,13 @@ async function jobPages(db: Kysely<Database>, job: JobRow): Promise<PageRow[] | 
   return pagesToExport(db, job.user_id, root, job.subpages === 1);
 }
 
-/** Writes a claimed job's zip, beating and noting its progress as it goes; marks it done or failed, or queues it again when the database was too busy. */
-export async function runExportJob(db: Kysely<Database>, filesDir: string, job: JobRow): Promise<void> {
+/** Writes a claimed job's zip into the file store (any process can send it then), beating and noting its progress as it goes; marks it done or failed, or queues it again when the database was too busy. */
+export async function runExportJob(db: Kysely<Database>, store: FileStore, job: JobRow): Promise<void> {
   const key = `exports/${job.id}.zip`;
-  const target = exportZipPath(filesDir, key);
   try {
     const pages = await jobPages(db, job);
     if (!pages) throw new ExportGone('the page is gone, in the trash, or no longer yours to read');
     await db.updateTable('export_jobs').set({ pages_total: pages.length, storage_key: key }).where('id', '=', job.id).execute();
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
     let done = 0;
     let noted = 0;
     let writes = Promise.resolve();
@@ -116,17 +110,18 @@ export async function runExportJob(db: Kysely<Database>, filesDir: string, job: 
     };
     // Beat while the zip's files are written too (reading pages notes progress; the files that follow may take long).
     const beat = setInterval(() => note(true), HEARTBEAT_MS);
+    let size: number;
     try {
-      await pipeline(exportZip(db, filesDir, pages, { format: job.format as ExportFormat, untitled: UNTITLED, comments: job.comments === 1, onProgress: progress }), fs.createWriteStream(target));
+      size = await store.put(key, exportZip(db, store, pages, { format: job.format as ExportFormat, untitled: UNTITLED, comments: job.comments === 1, onProgress: progress }), 'application/zip');
     } finally {
       clearInterval(beat);
       await writes;
     }
     if (noteFailed) throw noteFailed.error;
-    const { size } = await fs.promises.stat(target);
     await db.updateTable('export_jobs').set({ status: 'done', pages_done: pages.length, size, finished_at: nowIso(), heartbeat_at: nowIso() }).where('id', '=', job.id).execute();
   } catch (error) {
-    await fs.promises.rm(target, { force: true });
+    // A zip the store could not remove either is left to the bucket's care; the job's failure is what matters.
+    await store.delete(key).catch(() => undefined);
     if (isStorageBusy(error)) {
       // The database stayed locked by another process: not the export's failure. The job waits
       // for a worker again; if even that is refused, its heartbeat goes stale and a worker takes
@@ -148,28 +143,28 @@ export async function runExportJob(db: Kysely<Database>, filesDir: string, job: 
 class ExportGone extends Error {}
 
 /** Forgets finished exports older than EXPORT_KEEP_MS, their zips with them. */
-export async function sweepExportJobs(db: Kysely<Database>, filesDir: string, keepMs = EXPORT_KEEP_MS): Promise<number> {
+export async function sweepExportJobs(db: Kysely<Database>, store: FileStore, keepMs = EXPORT_KEEP_MS): Promise<number> {
   const before = new Date(Date.now() - keepMs).toISOString();
   const old = await db.selectFrom('export_jobs').select(['id', 'storage_key']).where('status', 'in', ['done', 'failed']).where('finished_at', '<', before).limit(500).execute();
   for (const job of old) {
-    if (job.storage_key) await fs.promises.rm(exportZipPath(filesDir, job.storage_key), { force: true });
+    if (job.storage_key) await store.delete(job.storage_key);
     await db.deleteFrom('export_jobs').where('id', '=', job.id).execute();
   }
   return old.length;
 }
 
 /** The export worker of a server process: a job at a time, looking for one every second; sweeps old exports every ten minutes. */
-export function exportWorker(db: Kysely<Database>, filesDir: string, log: LoopLog): BackgroundLoop {
+export function exportWorker(db: Kysely<Database>, store: FileStore, log: LoopLog): BackgroundLoop {
   let lastSweep = 0;
   return new BackgroundLoop(
     async () => {
       if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
         lastSweep = Date.now();
-        await sweepExportJobs(db, filesDir);
+        await sweepExportJobs(db, store);
       }
       const job = await claimExportJob(db);
       if (!job) return TICK_MS;
-      await runExportJob(db, filesDir, job);
+      await runExportJob(db, store, job);
       return 0;
     },
     log,

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { strFromU8 } from 'fflate';
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { Transaction } from 'kysely';
@@ -15,7 +13,8 @@ import { commentContentSchema } from '../../schema/comment';
 import { storableValue } from '../../schema/text';
 import { insertBlock } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
-import { storageKeyFor, storagePath } from '../repositories/files';
+import { storageKeyFor } from '../repositories/files';
+import type { FileStore } from '../files/store';
 import { insertPage } from '../repositories/pages';
 import { markdownToDocument } from './markdownImport';
 import { archiveBudget, ImportError, unzipWithin } from './archive';
@@ -154,7 +153,7 @@ function remap(data: Record<string, unknown>, pages: ReadonlyMap<string, string>
  */
 export async function importExport(
   trx: Transaction<Database>,
-  input: { document: ImportDocument; files: Map<string, Uint8Array>; workspaceId: string; parent: PageRow | null; section: 'private' | 'all' | null; userId: string; filesDir: string; quotaBytes?: number },
+  input: { document: ImportDocument; files: Map<string, Uint8Array>; workspaceId: string; parent: PageRow | null; section: 'private' | 'all' | null; userId: string; store: FileStore; quotaBytes?: number },
 ): Promise<ImportReport> {
   // Text from a file may hold what cannot be stored (NUL, a lone surrogate): made storable, not refused (schema/text.ts).
   const document = storableValue(input.document);
@@ -198,9 +197,7 @@ export async function importExport(
     if (!id) continue;
     const bytes = input.files.get(file.path)!;
     const key = storageKeyFor(id);
-    const target = storagePath(input.filesDir, key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, bytes);
+    await input.store.put(key, bytes, file.mimeType);
     await trx
       .insertInto('files')
       .values({ id, owner_id: input.userId, page_id: pageIds.get(ownerOfFile.get(file.id)!)!, workspace_id: input.workspaceId, name: file.name, mime_type: file.mimeType, size: bytes.length, storage_key: key, is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: nowIso() })

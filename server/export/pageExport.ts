@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
@@ -10,7 +9,8 @@ import { blocksToHtml } from '../../plugins/withClipboard/serialize';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { allows, pageAccessLevels } from '../policies/page';
 import { listPageBlocks } from '../repositories/blocks';
-import { storagePath, type FileRow } from '../repositories/files';
+import type { FileRow } from '../repositories/files';
+import type { FileStore } from '../files/store';
 import { pagePath } from '../repositories/pages';
 import { blocksToMarkdown, type MarkdownLinks } from './markdown';
 import { COMPUTED_FIELD_TYPES, MAIN_FIELD_ID, type DatabaseData, type RowValue } from '../../schema/blocks/database';
@@ -118,7 +118,7 @@ export interface ExportOptions {
   onProgress?(done: number, total: number): void;
 }
 
-export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonly PageRow[], { format, untitled, comments = false, onProgress }: ExportOptions): Readable {
+export function exportZip(db: Kysely<Database>, store: FileStore, pages: readonly PageRow[], { format, untitled, comments = false, onProgress }: ExportOptions): Readable {
   const out = new PassThrough();
   const zip = new Zip((error, chunk, final) => {
     if (error) out.destroy(error);
@@ -204,7 +204,8 @@ export function exportZip(db: Kysely<Database>, filesDir: string, pages: readonl
       // Pictures and archives are compressed already: stored as they are.
       const entry = /^(image|video|audio)\/|zip|compressed/.test(f.mime_type) ? new ZipPassThrough(filePath(f.id)) : new ZipDeflate(filePath(f.id), { level: 6 });
       zip.add(entry);
-      const stream = fs.createReadStream(storagePath(filesDir, f.storage_key));
+      const stream = await store.get(f.storage_key);
+      if (!stream) throw new Error(`the bytes of file ${f.id} are missing from the file store`);
       for await (const chunk of stream) {
         entry.push(chunk as Buffer);
         await flowing();

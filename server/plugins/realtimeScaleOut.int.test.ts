@@ -24,9 +24,7 @@ import type { WirePageVersion } from '../../schema/history';
 import { startOpenAiServer, type OpenAiServer } from '../../test/helpers/openaiServer';
 import { collect, connectRealtime, disconnected, nextEvent, noEvent, request, until } from '../../test/helpers/realtimeClient';
 import { freePort, startServerProcess, type ServerProcess } from '../../test/helpers/serverProcess';
-import { createPostgresDatabase, testDb } from '../../test/helpers/testApp';
-import { connectDatabase } from '../db/connect';
-import { migrateToLatest } from '../db/migrate';
+import { createMigratedPostgresDatabase, testDb } from '../../test/helpers/testApp';
 
 /**
  * Scale-out (docs/realtime.md, "Several server processes"): two real server processes on one
@@ -127,19 +125,13 @@ async function signInVia(server: ServerProcess, email: string): Promise<Person> 
 }
 
 onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no adapter)', () => {
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
+  let database: Awaited<ReturnType<typeof createMigratedPostgresDatabase>> | undefined;
   let model: OpenAiServer | undefined;
 
   beforeAll(async () => {
     model = await startOpenAiServer();
-    database = await createPostgresDatabase();
     // Migrated here, so both processes of each case start at once.
-    const handle = connectDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-    try {
-      await migrateToLatest(handle.db);
-    } finally {
-      await handle.db.destroy();
-    }
+    database = await createMigratedPostgresDatabase();
   });
 
   afterAll(async () => {

@@ -1,11 +1,8 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { isId } from '../../schema/ids';
 import type { Database, FileTable } from '../db/types';
+import type { FileStore } from '../files/store';
 import { nowIso } from '../time';
 
 export type FileRow = Selectable<FileTable>;
@@ -70,10 +67,10 @@ const SWEEP_BATCH = 500;
 /**
  * Removes abandoned uploads: upload URLs that expired unused ('pending'), and uploads that
  * started but never finished ('uploading', stale for UPLOAD_STALE_MS — a server that stopped
- * mid-upload) — their rows and whatever bytes reached the disk (the file, its partial `.part`
- * files). Answers how many were removed.
+ * mid-upload) — their rows and whatever bytes reached the store (the file, its partial `.part`
+ * files on disk). Answers how many were removed.
  */
-export async function sweepAbandonedUploads(db: Kysely<Database>, filesDir: string, now = Date.now()): Promise<number> {
+export async function sweepAbandonedUploads(db: Kysely<Database>, store: FileStore, now = Date.now()): Promise<number> {
   const stale = new Date(now - UPLOAD_STALE_MS).toISOString();
   const rows = await db
     .selectFrom('files')
@@ -92,18 +89,9 @@ export async function sweepAbandonedUploads(db: Kysely<Database>, filesDir: stri
   for (const row of rows) {
     // The row goes only while it is still abandoned: an upload that just finished stays.
     const gone = await db.deleteFrom('files').where('id', '=', row.id).where('status', '!=', FILE_STATUS.ready).executeTakeFirst();
-    if (gone.numDeletedRows > 0n) await removeStoredBytes(filesDir, row.storage_key);
+    if (gone.numDeletedRows > 0n) await store.delete(row.storage_key);
   }
   return rows.length;
-}
-
-/** Removes a file's bytes and any partial uploads of it (`{file}.{random}.part`); what is gone already is fine. */
-async function removeStoredBytes(filesDir: string, storageKey: string): Promise<void> {
-  const target = storagePath(filesDir, storageKey);
-  const dir = path.dirname(target);
-  const prefix = `${path.basename(target)}.`;
-  const partials = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((name) => name.startsWith(prefix) && name.endsWith('.part'));
-  await Promise.all([target, ...partials.map((name) => path.join(dir, name))].map((file) => fs.promises.rm(file, { force: true })));
 }
 
 /**
@@ -126,10 +114,6 @@ export function storageKeyFor(id: string): string {
   return `${id.slice(0, 2)}/${id}`;
 }
 
-export function storagePath(filesDir: string, storageKey: string): string {
-  return path.join(filesDir, ...storageKey.split('/'));
-}
-
 /** The path for an app-relative or absolute link to one of our files, `/api/file/{id}`. */
 export function fileUrl(id: string): string {
   return `/api/file/${id}`;
@@ -150,43 +134,38 @@ export function fileIdFromOurUrl(url: string, publicUrl: string): string | undef
 
 export class UploadTooLargeError extends Error {}
 
+/** How many of an upload's first bytes `check` sees. */
+const HEAD_BYTES = 16;
+
 /**
- * Streams an upload into the file store: into a temporary file beside the target, renamed into
- * place once complete; a truncated (too large) or failed upload leaves nothing behind. Answers
- * the byte count. `check` may look at the complete temporary file before it is kept.
+ * Streams an upload into the file store (never whole in memory) and answers its byte count. An
+ * upload past its size limit (the multipart stream's `limit`) stops at once with
+ * UploadTooLargeError; `check` sees the first bytes once all arrived and may refuse them. Nothing
+ * is kept when it fails.
  */
 export async function storeUpload(
-  filesDir: string,
+  store: FileStore,
   storageKey: string,
   source: Readable & { truncated?: boolean },
-  check?: (tempPath: string) => Promise<void>,
+  options: { contentType?: string; check?: (head: Buffer) => void | Promise<void> } = {},
 ): Promise<number> {
-  const target = storagePath(filesDir, storageKey);
-  const temp = `${target}.${crypto.randomBytes(6).toString('hex')}.part`;
-  await fs.promises.mkdir(path.dirname(target), { recursive: true });
+  let head = Buffer.alloc(0);
+  const watched = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
+      done(null, chunk);
+    },
+  });
+  source.once('limit', () => watched.destroy(new UploadTooLargeError('the file is larger than allowed')));
+  const size = await store.put(storageKey, pipeline(source, watched, () => {}), options.contentType);
   try {
-    await pipeline(source, fs.createWriteStream(temp, { flags: 'wx' }));
     if (source.truncated) throw new UploadTooLargeError('the file is larger than allowed');
-    await check?.(temp);
-    const { size } = await fs.promises.stat(temp);
-    await fs.promises.rename(temp, target);
-    return size;
+    await options.check?.(head);
   } catch (error) {
-    await fs.promises.rm(temp, { force: true });
+    await store.delete(storageKey);
     throw error;
   }
-}
-
-/** The first bytes of a file (for type sniffing). */
-export async function readHead(filePath: string, length: number): Promise<Buffer> {
-  const handle = await fs.promises.open(filePath, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+  return size;
 }
 
 /** Whether the bytes start like an image of this type (avatars must be what they claim). */

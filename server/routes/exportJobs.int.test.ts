@@ -140,12 +140,12 @@ test('a job whose process stopped beating is taken again, by one process only; f
   const mine = claims.filter((c) => c?.id === other);
   expect(mine.length).toBeLessThanOrEqual(1);
   const claimed = mine[0] ?? (await t.app.db.selectFrom('export_jobs').selectAll().where('id', '=', other).executeTakeFirstOrThrow());
-  if (mine[0]) await runExportJob(t.app.db, t.config.filesDir, claimed);
+  if (mine[0]) await runExportJob(t.app.db, t.app.fileStore, claimed);
 
   const zip = path.join(t.config.filesDir, `exports/${id}.zip`);
   expect(fs.existsSync(zip)).toBe(true);
   await t.app.db.updateTable('export_jobs').set({ finished_at: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString() }).where('id', '=', id).execute();
-  expect(await sweepExportJobs(t.app.db, t.config.filesDir)).toBeGreaterThanOrEqual(1);
+  expect(await sweepExportJobs(t.app.db, t.app.fileStore)).toBeGreaterThanOrEqual(1);
   expect(fs.existsSync(zip)).toBe(false);
   expect((await api(t, admin.cookie, 'GET', `${S}/exports/${id}`)).statusCode).toBe(404);
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -23,8 +23,8 @@ import { startExportBodySchema } from '../../schema/exportJob';
 import { newId } from '../../schema/ids';
 import { nowIso } from '../time';
 import { canDoInWorkspace } from '../policies/workspace';
-import { exportWorker, exportZipPath, presentExportJob } from '../export/exportJobs';
-import fs from 'node:fs';
+import { exportWorker, presentExportJob } from '../export/exportJobs';
+import { openStored, sendStored } from '../files/serve';
 
 /**
  * Export (issue 18, docs/import-export.md): `GET element/{id}/export` — the page (with
@@ -35,7 +35,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   const app = server.withTypeProvider<ZodTypeProvider>();
   // An import's upload: a few fields, one file within the upload limit.
   await app.register(multipart, { limits: { fields: 5, fieldSize: 256, files: 1, parts: 10, fileSize: Math.min(config.uploadLimitBytes, 2_147_483_647) } });
-  const worker = exportWorker(app.db, config.filesDir, app.log);
+  const worker = exportWorker(app.db, app.fileStore, app.log);
   app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => worker.stop());
 
@@ -81,14 +81,17 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
 
   app.get('/api/v3/spaces/exports/:id', { schema: { tags: ['export'], summary: 'An export: its status and progress', params: idParams } }, async (request) => envelope(presentExportJob(await ownJob(requireUser(request).id, request.params.id))));
 
-  app.get('/api/v3/spaces/exports/:id/download', { schema: { tags: ['export'], summary: "A finished export's zip", params: idParams } }, async (request, reply) => {
-    const job = await ownJob(requireUser(request).id, request.params.id);
-    if (job.status !== 'done' || !job.storage_key) throw new AppError(409, ERROR_CODES.exportNotReady, job.status === 'failed' ? 'the export failed' : 'the export is not finished yet');
-    const file = exportZipPath(config.filesDir, job.storage_key);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat) throw notFound('export');
-    reply.header('content-type', 'application/zip').header('content-length', stat.size).header('content-disposition', contentDispositionOf(`${job.title}.zip`)).header('cache-control', 'no-store');
-    return reply.send(fs.createReadStream(file));
+  app.route({
+    method: ['GET', 'HEAD'] as HTTPMethods[],
+    url: '/api/v3/spaces/exports/:id/download',
+    schema: { tags: ['export'], summary: "A finished export's zip, whole or a range (an interrupted download resumes)", params: idParams },
+    handler: async (request, reply) => {
+      const job = await ownJob(requireUser(request).id, request.params.id);
+      if (job.status !== 'done' || !job.storage_key || job.size === null) throw new AppError(409, ERROR_CODES.exportNotReady, job.status === 'failed' ? 'the export failed' : 'the export is not finished yet');
+      const bytes = await openStored(request, reply, app.fileStore, { key: job.storage_key, size: Number(job.size), etag: `"${job.id}"` });
+      reply.header('content-type', 'application/zip').header('content-disposition', contentDispositionOf(`${job.title}.zip`)).header('cache-control', 'no-store');
+      return sendStored(reply, bytes);
+    },
   });
 
   app.get('/api/v3/spaces/element/:id/export', { schema: { tags: ['export'], summary: 'A page (and its readable subpages) as a zip of Markdown, HTML or JSON, with its files', params: idParams, querystring: jsonQuery({ format: z.enum(EXPORT_FORMATS).optional(), subpages: z.boolean().optional(), comments: z.boolean().optional() }) } }, async (request, reply) => {
@@ -102,7 +105,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       .header('content-type', 'application/zip')
       .header('content-disposition', contentDispositionOf(`${fileName(page.title, 'Без названия')}.zip`))
       .header('cache-control', 'no-store');
-    const stream = exportZip(app.db, config.filesDir, pages, { format, untitled: 'Без названия', comments: request.query.comments ?? false });
+    const stream = exportZip(app.db, app.fileStore, pages, { format, untitled: 'Без названия', comments: request.query.comments ?? false });
     stream.on('error', (error) => request.log.error({ err: error }, 'export failed half-way'));
     return reply.send(stream);
   });
@@ -158,7 +161,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     const report = await app.db.transaction().execute(async (trx) => {
       await lockTree(trx, workspaceId);
       const under = parent ? await findPage(trx, parent.id) : null;
-      return importExport(trx, { document: read.document, files: read.files, workspaceId, parent: under ?? null, section: parent ? null : (section ?? 'private'), userId: user.id, filesDir: config.filesDir, quotaBytes: config.storageQuotaBytes });
+      return importExport(trx, { document: read.document, files: read.files, workspaceId, parent: under ?? null, section: parent ? null : (section ?? 'private'), userId: user.id, store: app.fileStore, quotaBytes: config.storageQuotaBytes });
     });
     report.problems.unshift(...read.problems);
     const first = report.pages[0];

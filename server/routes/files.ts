@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
@@ -27,14 +26,13 @@ import {
   insertFile,
   looksLikeImage,
   markFileReady,
-  readHead,
   storageKeyFor,
-  storagePath,
   storeUpload,
   sweepAbandonedUploads,
   type FileRow,
 } from '../repositories/files';
 import { assertNotInTrash } from '../repositories/pages';
+import { openStored, sendStored } from '../files/serve';
 import { isoIn, nowIso } from '../time';
 
 /** An upload URL works this long. */
@@ -45,6 +43,12 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** Files are never run on the app's origin: no scripts, no plugins, an opaque origin if rendered at all. */
 const FILE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * A file's bytes: GET and HEAD (which opens nothing), anyone may ask (the handler authorizes);
+ * sent as stored, never compressed on the way, so a Range counts the stored bytes.
+ */
+const BYTES_ROUTE = { ...PUBLIC_ROUTE, method: ['GET', 'HEAD'] as HTTPMethods[], compress: false as const };
 
 const uploadQuery = z.object({ token: z.string().min(1).max(256) });
 const protectedParams = z.object({ pageId: z.string().min(1).max(128), fileId: z.string().min(1).max(128) });
@@ -72,8 +76,9 @@ function presentFile(file: FileRow): WireFile {
 }
 
 /**
- * Files: upload URLs and uploads (multipart, streamed to FILES_DIR), the one-step page upload,
- * and reading files back (public ones by anyone, page files by the page's readers).
+ * Files: upload URLs and uploads (multipart, streamed to the file store: FILES_DIR or S3), the
+ * one-step page upload, and reading files back (public ones by anyone, page files by the page's
+ * readers), whole or a range of bytes.
  */
 export async function filesRoutes(server: FastifyInstance, { config }: { config: Config }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
@@ -84,7 +89,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
   });
   // Upload URLs never used and uploads never finished are removed, rows and bytes.
   const sweeper = new BackgroundLoop(
-    async () => ((await sweepAbandonedUploads(app.db, config.filesDir)) > 0 ? 0 : SWEEP_EVERY_MS),
+    async () => ((await sweepAbandonedUploads(app.db, app.fileStore)) > 0 ? 0 : SWEEP_EVERY_MS),
     app.log,
     'sweeping abandoned uploads failed; trying again',
     SWEEP_EVERY_MS,
@@ -102,11 +107,9 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
   }
 
   async function serveFile(request: FastifyRequest, reply: FastifyReply, file: FileRow) {
-    const filePath = storagePath(config.filesDir, file.storage_key);
-    const stat = await fs.promises.stat(filePath).catch(() => undefined);
-    if (!stat?.isFile()) throw notFound('file');
     const isAvatar = file.is_public === 1 && file.page_id === null;
     const etag = `"${file.id}"`;
+    const bytes = await openStored(request, reply, app.fileStore, { key: file.storage_key, size: file.size, etag });
     reply
       .header('content-type', file.mime_type)
       .header('x-content-type-options', 'nosniff')
@@ -116,15 +119,13 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       .header('cache-control', isAvatar ? 'public, max-age=86400' : 'private, no-cache')
       .header('etag', etag);
     if (!isAvatar) reply.header('cross-origin-resource-policy', 'same-site');
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    reply.header('content-length', stat.size);
-    return reply.send(fs.createReadStream(filePath));
+    return sendStored(reply, bytes);
   }
 
   /** Forgets a file: its row and its bytes. */
   async function removeFile(file: FileRow): Promise<void> {
     await deleteFileRow(app.db, file.id);
-    await fs.promises.rm(storagePath(config.filesDir, file.storage_key), { force: true });
+    await app.fileStore.delete(file.storage_key);
   }
 
   async function loadFile(id: string): Promise<FileRow> {
@@ -177,10 +178,11 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       if (file.page_id !== null) assertNotInTrash(await authorizePageUpload(app.db, file.owner_id, file.page_id));
       const part = await request.file({ limits: { fileSize: file.size } });
       if (!part) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file');
-      const size = await storeUpload(config.filesDir, file.storage_key, part.file, async (temp) => {
-        if (file.is_public === 1 && !looksLikeImage(await readHead(temp, 16), file.mime_type)) {
-          throw new AppError(422, ERROR_CODES.notAnImage, `the file is not a ${file.mime_type} image`);
-        }
+      const size = await storeUpload(app.fileStore, file.storage_key, part.file, {
+        contentType: file.mime_type,
+        check: (head) => {
+          if (file.is_public === 1 && !looksLikeImage(head, file.mime_type)) throw new AppError(422, ERROR_CODES.notAnImage, `the file is not a ${file.mime_type} image`);
+        },
       });
       await markFileReady(app.db, file.id, size);
     } catch (error) {
@@ -230,7 +232,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
         });
         await reserveWithinQuota(row);
         stored = row;
-        const size = await storeUpload(config.filesDir, row.storage_key, part.file);
+        const size = await storeUpload(app.fileStore, row.storage_key, part.file, { contentType: row.mime_type });
         await markFileReady(app.db, fileId, size);
       }
     } catch (error) {
@@ -249,16 +251,26 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     return envelope(presentFile(file));
   });
 
-  app.get('/api/file/protected/:pageId/:fileId', { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: "A page file's bytes (needs read access to the page)", params: protectedParams } }, async (request, reply) => {
-    const file = await loadFile(request.params.fileId);
-    if (file.page_id !== request.params.pageId) throw notFound('file');
-    await authorizeFileRead(app.db, request.user, file);
-    return serveFile(request, reply, file);
+  app.route({
+    ...BYTES_ROUTE,
+    url: '/api/file/protected/:pageId/:fileId',
+    schema: { tags: ['files'], summary: "A page file's bytes, whole or a range (needs read access to the page)", params: protectedParams },
+    handler: async (request, reply) => {
+      const file = await loadFile(request.params.fileId);
+      if (file.page_id !== request.params.pageId) throw notFound('file');
+      await authorizeFileRead(app.db, request.user, file);
+      return serveFile(request, reply, file);
+    },
   });
 
-  app.get('/api/file/:id', { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: "A file's bytes (public files: anyone; page files: the page's readers)", params: idParams } }, async (request, reply) => {
-    const file = await loadFile(request.params.id);
-    await authorizeFileRead(app.db, request.user, file);
-    return serveFile(request, reply, file);
+  app.route({
+    ...BYTES_ROUTE,
+    url: '/api/file/:id',
+    schema: { tags: ['files'], summary: "A file's bytes, whole or a range (public files: anyone; page files: the page's readers)", params: idParams },
+    handler: async (request, reply) => {
+      const file = await loadFile(request.params.id);
+      await authorizeFileRead(app.db, request.user, file);
+      return serveFile(request, reply, file);
+    },
   });
 }

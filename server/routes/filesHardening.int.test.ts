@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { UploadUrlAnswer } from '../../schema/file';
 import { newId } from '../../schema/ids';
-import { FILE_STATUS, UPLOAD_STALE_MS, storagePath, storageKeyFor, sweepAbandonedUploads } from '../repositories/files';
+import { FILE_STATUS, UPLOAD_STALE_MS, storageKeyFor, sweepAbandonedUploads } from '../repositories/files';
+import { DiskStore } from '../files/diskStore';
 import { createTeam, insertPage, type Team } from '../../test/helpers/team';
 import { api, body, createTestApp, errorCode, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 
@@ -107,7 +108,7 @@ describe('abandoned uploads', () => {
         .insertInto('files')
         .values({ id, owner_id: team.userId.admin, page_id: team.pageId, workspace_id: team.workspaceId, name: 'x.bin', mime_type: 'application/octet-stream', size: 10, storage_key: storageKeyFor(id), is_public: 0, status, upload_token_hash: status === FILE_STATUS.pending ? `hash-${id}` : null, upload_expires_at: expiresAt, created_at: createdAt })
         .execute();
-      const target = storagePath(t.config.filesDir, storageKeyFor(id));
+      const target = new DiskStore(t.config.filesDir).path(storageKeyFor(id));
       fs.mkdirSync(path.dirname(target), { recursive: true });
       if (bytes === 'file') fs.writeFileSync(target, 'x');
       if (bytes === 'part') fs.writeFileSync(`${target}.a1b2c3.part`, 'partial');
@@ -120,7 +121,7 @@ describe('abandoned uploads', () => {
     const arriving = await make(FILE_STATUS.uploading, iso(now - 1000), iso(now - 3_600_000), 'part');
     const ready = await make(FILE_STATUS.ready, null, iso(now - 10 * UPLOAD_STALE_MS), 'file');
 
-    expect(await sweepAbandonedUploads(t.app.db, t.config.filesDir, now)).toBe(3);
+    expect(await sweepAbandonedUploads(t.app.db, t.app.fileStore, now)).toBe(3);
     const left = new Set((await t.app.db.selectFrom('files').select('id').execute()).map((r) => r.id));
     expect([expired, stale, staleOneStep].filter((id) => left.has(id))).toEqual([]);
     expect([live, arriving, ready].filter((id) => left.has(id))).toEqual([live, arriving, ready]);
@@ -128,7 +129,7 @@ describe('abandoned uploads', () => {
     for (const id of [expired, stale, staleOneStep]) expect(onDisk).not.toContain(id);
     for (const id of [arriving, ready]) expect(onDisk).toContain(id);
     // Nothing left to do: a second sweep removes nothing.
-    expect(await sweepAbandonedUploads(t.app.db, t.config.filesDir, now)).toBe(0);
+    expect(await sweepAbandonedUploads(t.app.db, t.app.fileStore, now)).toBe(0);
   });
 });
 

@@ -1,6 +1,4 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -75,6 +73,7 @@ import {
   type PagePlace,
 } from '../repositories/pages';
 import { findMembership, isWireRole, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
+import { removeStoredFiles } from '../files/store';
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
 
@@ -164,23 +163,12 @@ async function loadPublicPage(db: Kysely<Database>, idOrAlias: string): Promise<
   return page;
 }
 
-/** Removes deleted pages' files from the file store; a file that is gone already is fine. */
-async function unlinkStoredFiles(filesDir: string, storageKeys: readonly string[], log: FastifyBaseLogger): Promise<void> {
-  const root = path.resolve(filesDir);
-  for (const key of storageKeys) {
-    const file = path.resolve(root, key);
-    // A storage key never leads outside the file store.
-    if (!file.startsWith(root + path.sep)) continue;
-    await fs.rm(file, { force: true }).catch((error: unknown) => log.warn({ err: error, file }, 'could not remove a deleted page file'));
-  }
-}
-
 /** Lower-case for search, whole Unicode (SQLite's lower() knows only ASCII). */
 function foldCase(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
-export async function pageRoutes(server: FastifyInstance, { config, mailer }: { config: Config; mailer: Mailer }) {
+export async function pageRoutes(server: FastifyInstance, { mailer }: { config: Config; mailer: Mailer }) {
   void mailer;
   const app = server.withTypeProvider<ZodTypeProvider>();
 
@@ -556,7 +544,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       return removeSubtreeForever(trx, current);
     });
     told(page);
-    await unlinkStoredFiles(config.filesDir, storageKeys, request.log);
+    await removeStoredFiles(app.fileStore, storageKeys, request.log);
     return envelope({ id: page.id, status: 'success' }, { removedPages: pageIds.length, removedFiles: storageKeys.length });
   });
 

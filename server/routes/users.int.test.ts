@@ -272,8 +272,10 @@ test('every user, auth, file and feedback call is in the OpenAPI document; the w
   for (const path of ['/api/auth/accesstoken/get', '/api/auth/accesstoken/remove', '/api/auth/register', '/api/auth/oauth/code', '/api/email/hello', '/api/file/upload_url', '/api/file/upload/{id}', '/api/file/page']) {
     expect([path, methods(path)]).toEqual([path, ['post']]);
   }
-  for (const path of ['/api/file/{id}', '/api/file/get/{id}', '/api/file/protected/{pageId}/{fileId}']) {
-    expect([path, methods(path)]).toEqual([path, ['get']]);
+  expect(methods('/api/file/get/{id}')).toEqual(['get']);
+  // A file's bytes: HEAD too (docs/api/files.md «Ranges»).
+  for (const path of ['/api/file/{id}', '/api/file/protected/{pageId}/{fileId}']) {
+    expect([path, methods(path)]).toEqual([path, ['get', 'head']]);
   }
   expect(Object.keys(paths).filter((p) => p.includes('telegram/webhook'))).toEqual([]);
 });

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
@@ -23,6 +21,7 @@ import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
 import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, type WorkspaceAction } from '../policies/workspace';
 import { envelope, presentUser, presentWorkspace } from '../presenters';
+import { removeStoredFiles } from '../files/store';
 import {
   admitPeople,
   checkInviteQuota,
@@ -70,16 +69,6 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     return membership;
   }
 
-  /** Removes stored bytes of deleted files; a failure is logged, never shown (the records are gone already). */
-  async function removeStoredFiles(keys: readonly string[]): Promise<void> {
-    const root = path.resolve(config.filesDir);
-    for (const key of keys) {
-      const file = path.resolve(root, key);
-      if (!file.startsWith(root + path.sep)) continue;
-      await fs.rm(file, { force: true }).catch((error: unknown) => app.log.warn({ err: error, file }, 'could not remove a stored file'));
-    }
-  }
-
   /** Tells people they were added; a mail failure is logged and does not undo the membership. */
   async function sendInvitations(workspaceName: string, inviter: UserRow, users: readonly UserRow[]): Promise<void> {
     for (const user of users) {
@@ -125,7 +114,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     const user = requireUser(request);
     const membership = await authorizeWorkspace(request.params.id, user, 'delete');
     const storageKeys = await deleteWorkspace(app.db, membership.id);
-    await removeStoredFiles(storageKeys);
+    await removeStoredFiles(app.fileStore, storageKeys, request.log);
     return envelope({ id: membership.id, status: 'success' });
   });
 

@@ -6,6 +6,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
+import { connectDatabase } from '../../server/db/connect';
+import { migrateToLatest } from '../../server/db/migrate';
 import type { MailMessage, Mailer } from '../../server/mail';
 import type { ApiResponse } from '../../schema/envelope';
 
@@ -90,6 +92,18 @@ export async function createPostgresDatabase(adminUrl = process.env.TEST_PG_ADMI
   };
 }
 
+/** A fresh PostgreSQL database, migrated already, so that several server processes on it start at once. */
+export async function createMigratedPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const database = await createPostgresDatabase();
+  const handle = connectDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
+  try {
+    await migrateToLatest(handle.db);
+  } finally {
+    await handle.db.destroy();
+  }
+  return database;
+}
+
 /**
  * A fresh server on a fresh database of the project's kind (SQLite file in a temp dir, or a new
  * PostgreSQL database — on the test PostgreSQL, or on the server of `pgAdminUrl`), with a silent
@@ -133,10 +147,14 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: { 
   return testApp;
 }
 
-/** The body as the multipart/form-data a browser's FormData would send. */
-export async function formData(fields: Record<string, string>): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+/** The body as the multipart/form-data a browser's FormData would send: the fields, then the file (in `file`) if given. */
+export async function formData(
+  fields: Record<string, string>,
+  file?: { name: string; type: string; content: Uint8Array },
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  if (file) form.append('file', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
   const request = new Request('http://test.invalid/', { method: 'POST', body: form });
   return {
     payload: Buffer.from(await request.arrayBuffer()),
