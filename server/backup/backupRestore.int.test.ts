@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { postgresForPgDump } from '../../test/helpers/postgresCluster';
+import { startS3Server } from '../../test/helpers/s3Server';
+import { S3Store } from '../files/s3Store';
 import { api, createPostgresDatabase, createTestApp, expectOk, signIn, testDb, type TestApp } from '../../test/helpers/testApp';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
@@ -51,8 +53,8 @@ async function emptyLocation(): Promise<Config> {
   return loadConfig({}, { dataDir, databaseUrl, webDir: path.join(dataDir, 'no-web-build'), logLevel: 'silent' });
 }
 
-async function testApp(): Promise<TestApp> {
-  const t = await createTestApp({}, { pgAdminUrl: pgServer?.adminUrl });
+async function testApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const t = await createTestApp(overrides, { pgAdminUrl: pgServer?.adminUrl });
   cleanups.push(() => t.close());
   return t;
 }
@@ -119,6 +121,28 @@ test('a backup of an older schema restores, and the app migrates it at its start
     await app.close();
   }
 });
+
+test('with files in S3: the backup reads them from the bucket, the restore puts them into the target bucket', async () => {
+  const [from, to] = [await startS3Server('backup-from'), await startS3Server('backup-to')];
+  cleanups.push(() => from.stop(), () => to.stop());
+  const source = await testApp({ s3: from.config });
+  const cookie = await signIn(source, 'owner@example.com');
+  const bytes = crypto.randomBytes(90_000);
+  await upload(source, cookie, await createPage(source, cookie, 'В корзине S3'), bytes);
+  const dir = path.join(tempDir('backup-'), 'b');
+  const manifest = await takeBackup(source.config, dir);
+  expect(manifest.files.missing).toEqual([]);
+  expect(manifest.files.list.map((f) => f.sha256)).toEqual([crypto.createHash('sha256').update(bytes).digest('hex')]);
+  // Nothing on the source's own disk: the bytes came from the bucket.
+  expect(fs.existsSync(source.config.filesDir) ? fs.readdirSync(source.config.filesDir) : []).toEqual([]);
+
+  const target = { ...(await emptyLocation()), s3: to.config };
+  await restoreBackup(target, dir);
+  const [file] = manifest.files.list;
+  const stored = await new S3Store(to.config).get(file.key);
+  expect(Buffer.concat(await stored!.toArray())).toEqual(bytes);
+  expect(fs.existsSync(target.filesDir) ? fs.readdirSync(target.filesDir) : []).toEqual([]);
+}, 60_000);
 
 describe('a restore that is refused changes nothing', () => {
   let source: TestApp;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 
@@ -80,10 +81,12 @@ export async function hashFile(file: string): Promise<{ sha256: string; bytes: n
  * Copies a file, hashing the bytes as they are written (what the copy holds, even if the source
  * is replaced meanwhile); the copy is flushed to disk. Undefined when the source does not exist.
  */
-export async function copyHashed(source: string, target: string): Promise<{ sha256: string; bytes: number } | undefined> {
-  let input: fs.ReadStream;
+export async function copyHashed(source: string | (() => Promise<Readable | null>), target: string): Promise<{ sha256: string; bytes: number } | undefined> {
+  let input: Readable;
   try {
-    input = await openForReading(source);
+    const opened = typeof source === 'string' ? await openForReading(source) : await source();
+    if (!opened) return undefined;
+    input = opened;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

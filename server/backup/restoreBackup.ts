@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Config } from '../config';
 import { MIGRATIONS } from '../db/migrate';
 import { SQLITE_FILE } from '../plugins/db';
-import { storagePath } from '../repositories/files';
+import { createFileStore } from '../files';
+import { DiskStore } from '../files/diskStore';
 import { BackupError, copyHashed, FILES_DIR, readManifest, verifyBackup, type Manifest } from './manifest';
 import { checkPgArchive, postgresTargetState, restorePostgres } from './postgres';
 import { inspectSqliteCopy, sqliteTargetState } from './sqlite';
@@ -60,7 +61,10 @@ export async function restoreBackup(config: Config, backupDir: string, options: 
     const sessions = 'sessions' in target ? ` (${target.sessions.length} other sessions: ${target.sessions.slice(0, 5).join('; ')}${target.sessions.length > 5 ? '; …' : ''})` : '';
     throw new BackupError(`${where} is in use${sessions}: stop the server first (nothing was changed)`);
   }
-  const filesPresent = (await fs.promises.readdir(config.filesDir).catch(() => [])).length > 0;
+  // In S3 (FILES_S3_*) the files are put into the bucket under their keys after the database;
+  // on disk they take FILES_DIR's place, what was there kept aside.
+  const s3 = config.s3 !== undefined;
+  const filesPresent = !s3 && (await fs.promises.readdir(config.filesDir).catch(() => [])).length > 0;
   if (!options.force && (target.kind === 'has-content' || filesPresent)) {
     const what = target.kind === 'has-content' ? where : config.filesDir;
     throw new BackupError(`${what} already holds data: restore into an empty data location, or pass --force to replace it (what is there is moved aside, not deleted; nothing was changed)`);
@@ -74,10 +78,13 @@ export async function restoreBackup(config: Config, backupDir: string, options: 
   const stagedDatabase = `${sqliteFile}.restoring-${suffix}`;
   try {
     // The files, into a directory beside FILES_DIR, checked again as they are written.
-    await fs.promises.mkdir(stagedFiles, { recursive: true });
-    for (const file of manifest.files.list) {
-      const copied = await copyHashed(path.join(backupDir, FILES_DIR, ...file.key.split('/')), storagePath(stagedFiles, file.key));
-      if (copied?.sha256 !== file.sha256) throw new BackupError(`${FILES_DIR}/${file.key} changed while it was restored`);
+    if (!s3) {
+      await fs.promises.mkdir(stagedFiles, { recursive: true });
+      const staged = new DiskStore(stagedFiles);
+      for (const file of manifest.files.list) {
+        const copied = await copyHashed(path.join(backupDir, FILES_DIR, ...file.key.split('/')), staged.path(file.key));
+        if (copied?.sha256 !== file.sha256) throw new BackupError(`${FILES_DIR}/${file.key} changed while it was restored`);
+      }
     }
 
     // The database, once more checked not in use (copying the files may have taken a while).
@@ -107,6 +114,16 @@ export async function restoreBackup(config: Config, backupDir: string, options: 
     throw error;
   }
 
+  if (s3) {
+    // Into the bucket: keys are unique per upload, so a put never replaces another file's bytes.
+    const store = await createFileStore(config);
+    try {
+      for (const file of manifest.files.list) await store.put(file.key, fs.createReadStream(path.join(backupDir, FILES_DIR, ...file.key.split('/'))));
+    } finally {
+      await store.close();
+    }
+    return { manifest, keptAside };
+  }
   // The files take FILES_DIR's place.
   if (fs.existsSync(config.filesDir)) {
     if (filesPresent) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import packageJson from '../../package.json';
 import type { Config } from '../config';
 import { SQLITE_FILE } from '../plugins/db';
-import { storagePath } from '../repositories/files';
+import { createFileStore } from '../files';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -64,13 +64,19 @@ async function writeBackup(config: Config, dir: string): Promise<Manifest> {
   const database = await hashFile(databaseFile);
 
   // The files the snapshot refers to: each was complete before its row said so (server/repositories/files.ts, storeUpload).
+  // They are read from wherever the server keeps them: FILES_DIR or the S3 bucket (server/files).
   const list: StoredFile[] = [];
   const missing: string[] = [];
-  for (const key of [...new Set(state.storageKeys)].sort()) {
-    if (!isSafeStorageKey(key)) throw new BackupError(`the database refers to a file outside the file store (${JSON.stringify(key)})`);
-    const copied = await copyHashed(storagePath(config.filesDir, key), path.join(dir, FILES_DIR, ...key.split('/')));
-    if (copied) list.push({ key, ...copied });
-    else missing.push(key);
+  const store = await createFileStore(config);
+  try {
+    for (const key of [...new Set(state.storageKeys)].sort()) {
+      if (!isSafeStorageKey(key)) throw new BackupError(`the database refers to a file outside the file store (${JSON.stringify(key)})`);
+      const copied = await copyHashed(() => store.get(key), path.join(dir, FILES_DIR, ...key.split('/')));
+      if (copied) list.push({ key, ...copied });
+      else missing.push(key);
+    }
+  } finally {
+    await store.close();
   }
 
   const manifest: Manifest = {
