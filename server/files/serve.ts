@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ERROR_CODES } from '../../schema/errors';
 import { AppError, notFound } from '../errors';
 import type { ByteRange, FileStore } from './store';
@@ -29,6 +29,13 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
+
+/**
+ * The route options of every download of stored bytes: GET and HEAD, and never compressed — a
+ * compressed 206 would hold other bytes than its Content-Range says, and Content-Length is the
+ * stored size.
+ */
+export const STORED_BYTES_ROUTE = { method: ['GET', 'HEAD'] as HTTPMethods[], compress: false as const };
 
 /** Stored bytes to answer with: the store's key, the size the database holds, a strong etag when there is one. */
 export interface StoredBytes {

@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { isPostgres } from '../db/connect';
 import { WORKSPACE_ROLES, type WorkspaceRole } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
@@ -80,7 +81,7 @@ export async function createWorkspace(
  * once cannot leave the workspace without an admin.
  */
 export async function lockWorkspace(trx: Kysely<Database>, workspaceId: string): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(trx)) {
     await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
   }
 }
@@ -266,7 +267,7 @@ export async function checkInviteQuota(
   limit: { people: number; windowMs: number },
 ): Promise<void> {
   if (count === 0) return;
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(trx)) {
     await trx.selectFrom('users').select('id').where('id', '=', inviterId).forUpdate().execute();
   }
   const since = new Date(Date.now() - limit.windowMs).toISOString();

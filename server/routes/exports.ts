@@ -1,4 +1,4 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -24,7 +24,7 @@ import { newId } from '../../schema/ids';
 import { nowIso } from '../time';
 import { canDoInWorkspace } from '../policies/workspace';
 import { exportWorker, presentExportJob } from '../export/exportJobs';
-import { openStored, sendStored } from '../files/serve';
+import { openStored, sendStored, STORED_BYTES_ROUTE } from '../files/serve';
 
 /**
  * Export (issue 18, docs/import-export.md): `GET element/{id}/export` — the page (with
@@ -82,7 +82,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   app.get('/api/v3/spaces/exports/:id', { schema: { tags: ['export'], summary: 'An export: its status and progress', params: idParams } }, async (request) => envelope(presentExportJob(await ownJob(requireUser(request).id, request.params.id))));
 
   app.route({
-    method: ['GET', 'HEAD'] as HTTPMethods[],
+    ...STORED_BYTES_ROUTE,
     url: '/api/v3/spaces/exports/:id/download',
     schema: { tags: ['export'], summary: "A finished export's zip, whole or a range (an interrupted download resumes)", params: idParams },
     handler: async (request, reply) => {

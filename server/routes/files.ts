@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
@@ -32,7 +32,7 @@ import {
   type FileRow,
 } from '../repositories/files';
 import { assertNotInTrash } from '../repositories/pages';
-import { openStored, sendStored } from '../files/serve';
+import { openStored, sendStored, STORED_BYTES_ROUTE } from '../files/serve';
 import { isoIn, nowIso } from '../time';
 
 /** An upload URL works this long. */
@@ -48,7 +48,7 @@ const FILE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-sr
  * A file's bytes: GET and HEAD (which opens nothing), anyone may ask (the handler authorizes);
  * sent as stored, never compressed on the way, so a Range counts the stored bytes.
  */
-const BYTES_ROUTE = { ...PUBLIC_ROUTE, method: ['GET', 'HEAD'] as HTTPMethods[], compress: false as const };
+const BYTES_ROUTE = { ...PUBLIC_ROUTE, ...STORED_BYTES_ROUTE };
 
 const uploadQuery = z.object({ token: z.string().min(1).max(256) });
 const protectedParams = z.object({ pageId: z.string().min(1).max(128), fileId: z.string().min(1).max(128) });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WireBlock } from '../../schema/block';
-import { api, body, createTestApp, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
+import { api, body, createTestApp, expectOk, jsonQueryString, testDb, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, expectStatus, joinWorkspace, makeTeamWorkspace, share, type Actor } from '../../test/helpers/pages';
 import { indexAll, queueEverything } from '../search/indexer';
 import type { WireSearchHit } from '../../schema/search';
@@ -167,6 +167,37 @@ describe('the index follows every write within a second', () => {
     expectOk(await api(t, owner.cookie, 'POST', `${S}/row/${row.id}/cells/note`, { value: 'Писать по средам', version: 1 }));
     await within(() => titles('средам'), (f) => f.includes('ООО Рога и копыта'));
     expect(await titles('вторник')).toEqual([]);
+  });
+});
+
+describe('the queue', () => {
+  test('a block written again while it waits is queued once; SQLite keeps its first time (the indexer paces by it), PostgreSQL takes the newer', async () => {
+    const page = await createPage(t, owner, { title: 'Очередь', section: 'all', workspaceId: owner.workspaceId });
+    const block = await addBlock(owner, page.id, 'Запись в очереди');
+    const target = `b:${block.id}`;
+    const rollback = new Error('rolled back');
+    // In one transaction, so the indexer cannot take the target in between; rolled back after.
+    const seen = await t.app.db
+      .transaction()
+      .execute(async (trx) => {
+        const write = async (text: string) => {
+          await trx.updateTable('blocks').set({ data: JSON.stringify(textBlock(text)) }).where('id', '=', block.id).execute();
+          return trx.selectFrom('search_queue').select('queued_at').where('target', '=', target).execute();
+        };
+        const first = await write('Первая правка');
+        await sleep(20);
+        const second = await write('Вторая правка');
+        throw Object.assign(rollback, { seen: [first, second] });
+      })
+      .catch((error: unknown) => {
+        if (error !== rollback) throw error;
+        return (error as Error & { seen: Array<Array<{ queued_at: string }>> }).seen;
+      });
+    const [first, second] = seen;
+    expect(first).toHaveLength(1);
+    expect(second).toHaveLength(1);
+    if (testDb() === 'sqlite') expect(second[0].queued_at).toBe(first[0].queued_at);
+    else expect(second[0].queued_at > first[0].queued_at).toBe(true);
   });
 });
 

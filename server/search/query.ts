@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../db/connect';
 import type { Database } from '../db/types';
 import { placedWords, termMatches, trigrams, type QueryTerm } from './terms';
 
@@ -41,7 +42,7 @@ function matchExpression(terms: readonly QueryTerm[], postgres: boolean): string
  */
 export async function matchingPages(db: Kysely<Database>, terms: readonly QueryTerm[], filters: SearchFilters, offset: number, limit: number): Promise<Candidate[]> {
   if (terms.length === 0) return [];
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   const match = matchExpression(terms, postgres);
   const conditions = [sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
