@@ -3,7 +3,7 @@ import { isStorageBusy } from './db/busy';
 /** Where a background loop says what went wrong (the app's logger). */
 export interface LoopLog {
   error(obj: unknown, msg: string): void;
-  warn?(obj: unknown, msg: string): void;
+  warn(obj: unknown, msg: string): void;
 }
 
 /**
@@ -45,7 +45,7 @@ export class BackgroundLoop {
     try {
       next = await this.round();
     } catch (error) {
-      if (isStorageBusy(error) && this.log.warn) this.log.warn({ err: error }, `${this.failure} (the database was locked by another process)`);
+      if (isStorageBusy(error)) this.log.warn({ err: error }, `${this.failure} (the database was locked by another process)`);
       else this.log.error({ err: error }, this.failure);
     }
     this.schedule(next);

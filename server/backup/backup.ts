@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfigOrExit } from '../config';
-import { count, humanBytes, runCli } from './cli';
+import { count, filesLocation, humanBytes, runCli } from './cli';
 import { BackupError } from './manifest';
 import { defaultBackupName, takeBackup } from './takeBackup';
 
@@ -22,6 +22,6 @@ runCli('backup', USAGE, {}, async ({ positionals }) => {
       `database ${humanBytes(database.bytes)} at migration ${database.migration ?? 'none'}, ${count(files.count, 'file')} (${humanBytes(files.bytes)})`,
   );
   if (files.missing.length > 0) {
-    console.warn(`warning: ${count(files.missing.length, 'file')} that the database refers to ${files.missing.length === 1 ? 'was' : 'were'} not in ${config.filesDir} (deleted meanwhile, or lost before): ${files.missing.slice(0, 5).join(', ')}${files.missing.length > 5 ? ', …' : ''}`);
+    console.warn(`warning: ${count(files.missing.length, 'file')} that the database refers to ${files.missing.length === 1 ? 'was' : 'were'} not in ${filesLocation(config)} (deleted meanwhile, or lost before): ${files.missing.slice(0, 5).join(', ')}${files.missing.length > 5 ? ', …' : ''}`);
   }
 });

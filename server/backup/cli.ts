@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BackupError } from './manifest';
+import type { Config } from '../config';
 
 /** «1 file», «3 files». */
 export function count(n: number, noun: string): string {
@@ -7,6 +8,11 @@ export function count(n: number, noun: string): string {
 }
 
 /** Bytes for people: 1.2 MB. */
+/** Where the server keeps uploaded files: FILES_DIR, or the S3 bucket (and prefix) of FILES_S3_*. */
+export function filesLocation(config: Pick<Config, 'filesDir' | 's3'>): string {
+  return config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix}` : config.filesDir;
+}
+
 export function humanBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KB', 'MB', 'GB', 'TB'];

@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '../config';
-import { count, humanBytes, runCli } from './cli';
+import { count, filesLocation, humanBytes, runCli } from './cli';
 import { BackupError } from './manifest';
 import { restoreBackup } from './restoreBackup';
 
@@ -16,7 +16,7 @@ runCli('restore', USAGE, { force: { type: 'boolean' } }, async ({ values, positi
   const { database, files } = manifest;
   console.log(
     `restored the backup of ${manifest.startedAt} (app ${manifest.app.version}): ${database.kind} database at migration ${database.migration ?? 'none'}, ` +
-      `${count(files.count, 'file')} (${humanBytes(files.bytes)}), into ${database.kind === 'postgres' ? 'the database of DATABASE_URL' : config.dataDir} and ${config.filesDir}. ` +
+      `${count(files.count, 'file')} (${humanBytes(files.bytes)}), into ${database.kind === 'postgres' ? 'the database of DATABASE_URL' : config.dataDir} and ${filesLocation(config)}. ` +
       'Start the server: it applies newer migrations as usual.',
   );
   if (keptAside.length > 0) console.log(`what was there before is kept aside (remove it once you are sure): ${keptAside.join(', ')}`);
