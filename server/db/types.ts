@@ -252,10 +252,10 @@ export interface RetentionGoalTable {
   reached_at: string;
 }
 
-/** What search finds (migration 2026-11-26-0003, docs/search.md): a title, a block's text, a row's text cell. */
+/** What search finds (migrations 2026-11-26-0003, 2026-11-27-0002, docs/search.md): a title, a block's text, a row's text cell. */
 export interface SearchEntryTable {
-  id: Generated<number>;
-  workspace_id: string;
+  /** Its page's `search_pages.seq` × 2^20 + its number in the page (the title 0; server/search/indexer.ts). */
+  id: number;
   page_id: string;
   /** 'title', a block id, or 'c:<fieldId>' (a database row's cell). */
   unit: string;
@@ -264,6 +264,18 @@ export interface SearchEntryTable {
   text: string;
   /** Its words' stems, space-separated (server/search/terms.ts). */
   terms: string;
+}
+
+/** A number for each page with search entries: the high bits of its entries' ids. */
+export interface SearchPageTable {
+  seq: Generated<number>;
+  page_id: string;
+}
+
+/** PostgreSQL only: which entries hold a stem (kept by a trigger on `search_entries`; SQLite has `search_fts`). */
+export interface SearchPostingTable {
+  stem: string;
+  entry_id: number;
 }
 
 /** A trigram of a page's title (typo-tolerant title search). */
@@ -373,6 +385,8 @@ export interface Database {
   oauth_states: OAuthStateTable;
   retention_goals: RetentionGoalTable;
   search_entries: SearchEntryTable;
+  search_pages: SearchPageTable;
+  search_postings: SearchPostingTable;
   search_trigrams: SearchTrigramTable;
   search_queue: SearchQueueTable;
   page_versions: PageVersionTable;

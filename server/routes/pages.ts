@@ -123,10 +123,11 @@ const invalid = (message: string, path: string) =>
 
 /**
  * Pages as the caller sees them: with their access level and favourite flag, in the given order,
- * leaving out those the caller may not read. A fixed number of queries for any number of pages.
+ * leaving out those the caller may not read. A fixed number of queries for any number of pages
+ * (one, the favourites, when the caller's levels on them are `known` already).
  */
-export async function presentPagesFor(db: Kysely<Database>, userId: string, pages: readonly PageRow[]): Promise<WireElement[]> {
-  const levels = await pageAccessLevels(db, userId, pages);
+export async function presentPagesFor(db: Kysely<Database>, userId: string, pages: readonly PageRow[], known?: ReadonlyMap<string, AccessLevel>): Promise<WireElement[]> {
+  const levels = known ?? (await pageAccessLevels(db, userId, pages));
   const readable = pages.filter((p) => allows(levels.get(p.id) ?? 'none', 'read'));
   const favorites = await favoritePageIds(db, userId, readable.map((p) => p.id));
   return readable.map((p) => presentElement(p, levels.get(p.id) as AccessLevel, favorites.has(p.id)));

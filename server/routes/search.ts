@@ -5,14 +5,20 @@ import type { WireSearchHit } from '../../schema/search';
 import { envelope } from '../presenters';
 import { jsonQuery } from '../../schema/query';
 import { pageAccessLevels, allows } from '../policies/page';
+import type { AccessLevel } from '../../schema/constants';
 import { findPages, pagePath } from '../repositories/pages';
+import type { PageRow } from '../db/types';
 import { requireUser } from '../plugins/auth';
 import { matchingPages, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
 import { queryTerms } from '../search/terms';
 import { searchIndexer } from '../search/indexer';
 import { presentPagesFor, requestWorkspace } from './pages';
 
-/** Candidates read at a time while filling a page of results; at most this many looked at for one answer. */
+/**
+ * Candidates read at a time while filling a page of results (the first read twice what the page
+ * needs: most people may read most pages, and each candidate's access is worked out); at most
+ * `MAX_CANDIDATES` looked at for one answer.
+ */
 const CANDIDATE_BATCH = 200;
 const MAX_CANDIDATES = 2_000;
 /** Titles like the query (a typo) are looked for only when its words found fewer pages than this. */
@@ -56,36 +62,41 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
     const readable = new Set<string>();
     const unreadable = new Set<string>();
     const wanted = skip + limit + 1;
+    // The pages looked at and their ancestors (for the paths shown), read once, with the caller's levels on them.
+    const rows = new Map<string, PageRow>();
+    const levels = new Map<string, AccessLevel>();
     const take = async (candidates: readonly Candidate[]) => {
       const fresh = candidates.filter((c) => !best.has(c.pageId) && !unreadable.has(c.pageId));
-      const unknown = [...new Set(fresh.map((c) => c.pageId))];
-      const levels = await pageAccessLevels(app.db, user.id, await findPages(app.db, unknown));
-      for (const id of unknown) (allows(levels.get(id) ?? 'none', 'read') ? readable : unreadable).add(id);
+      const unknown = [...new Set(fresh.map((c) => c.pageId))].filter((id) => !rows.has(id));
+      const found = await findPages(app.db, unknown);
+      const above = await findPages(app.db, [...new Set(found.flatMap((p) => pagePath(p)))].filter((id) => !rows.has(id) && !unknown.includes(id)));
+      const read = [...found, ...above];
+      for (const row of read) rows.set(row.id, row);
+      for (const [id, level] of await pageAccessLevels(app.db, user.id, read)) levels.set(id, level);
+      const mayRead = (id: string) => allows(levels.get(id) ?? 'none', 'read');
+      for (const id of unknown) (mayRead(id) ? readable : unreadable).add(id);
       for (const c of fresh) if (readable.has(c.pageId) && !best.has(c.pageId)) best.set(c.pageId, c);
     };
-    for (let offset = 0; offset < MAX_CANDIDATES && best.size < wanted; offset += CANDIDATE_BATCH) {
-      const batch = await matchingPages(app.db, terms, filters, offset, CANDIDATE_BATCH);
+    for (let offset = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted); offset < MAX_CANDIDATES && best.size < wanted; offset += size, size = CANDIDATE_BATCH) {
+      const batch = await matchingPages(app.db, terms, filters, offset, size);
       await take(batch);
-      if (batch.length < CANDIDATE_BATCH) break;
+      if (batch.length < size) break;
     }
     // Hardly anything found by its words: titles like the query (a typo) after them.
     if (best.size < FUZZY_BELOW && query.q.trim().length >= 3) await take(await similarTitles(app.db, query.q, filters, limit));
 
     const ordered = [...best.values()];
     const shown = ordered.slice(skip, skip + limit);
-    const pages = new Map((await findPages(app.db, shown.map((c) => c.pageId))).map((p) => [p.id, p]));
-    const elements = new Map((await presentPagesFor(app.db, user.id, [...pages.values()])).map((e) => [e.id, e]));
+    const pages = new Map(shown.flatMap((c) => (rows.has(c.pageId) ? [[c.pageId, rows.get(c.pageId)!] as const] : [])));
+    const elements = new Map((await presentPagesFor(app.db, user.id, [...pages.values()], levels)).map((e) => [e.id, e]));
     // The ancestors shown: only those the caller may read.
-    const ancestorIds = [...new Set([...pages.values()].flatMap((p) => pagePath(p)))];
-    const ancestors = await findPages(app.db, ancestorIds);
-    const ancestorLevels = await pageAccessLevels(app.db, user.id, ancestors);
-    const ancestorOf = new Map(ancestors.filter((a) => allows(ancestorLevels.get(a.id) ?? 'none', 'read')).map((a) => [a.id, a]));
+    const ancestorOf = (id: string) => (allows(levels.get(id) ?? 'none', 'read') ? rows.get(id) : undefined);
     const hits: WireSearchHit[] = shown.flatMap((c) => {
       const page = pages.get(c.pageId);
       const element = elements.get(c.pageId);
       if (!page || !element) return [];
       const path = pagePath(page).flatMap((id) => {
-        const a = ancestorOf.get(id);
+        const a = ancestorOf(id);
         return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];
       });
       const kind = c.kind;

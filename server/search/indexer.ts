@@ -11,54 +11,113 @@ import { BackgroundLoop, type LoopLog } from '../background';
 const BATCH = 200;
 
 interface Entry {
-  workspaceId: string;
   pageId: string;
   unit: string;
   kind: 'title' | 'block' | 'cell';
   text: string;
 }
 
-/** An entry written as its text says (an empty text: no entry). */
-async function putEntry(trx: Transaction<Database>, entry: Entry): Promise<void> {
+/** Entries a page may hold: an entry's id is its page's number times this plus its number in the page. */
+export const ENTRY_SPAN = 2 ** 20;
+
+/**
+ * What a round of indexing learned of pages' numbers (`search_pages`) and their next free entry
+ * number, so that a page's many new entries cost one lookup each, not three.
+ */
+class Numbering {
+  private readonly seqs = new Map<string, number>();
+  private readonly next = new Map<string, number>();
+
+  constructor(private readonly trx: Transaction<Database>) {}
+
+  /** The page's number, given it now if it has none. On PostgreSQL its row stays locked till the round ends (another process numbering the page's entries waits). */
+  private async seqOf(pageId: string): Promise<number> {
+    let seq = this.seqs.get(pageId);
+    if (seq === undefined) {
+      await this.trx.insertInto('search_pages').values({ page_id: pageId }).onConflict((oc) => oc.column('page_id').doNothing()).execute();
+      const row = await this.trx
+        .selectFrom('search_pages')
+        .select('seq')
+        .where('page_id', '=', pageId)
+        .$if(isPostgres(this.trx), (qb) => qb.forUpdate())
+        .executeTakeFirstOrThrow();
+      seq = Number(row.seq);
+      this.seqs.set(pageId, seq);
+    }
+    return seq;
+  }
+
+  /** A free id for a new entry of the page: its title's, or the one after its last entry (a gap when the page's numbers ran out). */
+  async idFor(pageId: string, title: boolean): Promise<number> {
+    const base = (await this.seqOf(pageId)) * ENTRY_SPAN;
+    if (title) return base;
+    let next = this.next.get(pageId);
+    if (next === undefined) {
+      const top = await this.trx.selectFrom('search_entries').select((eb) => eb.fn.max('id').as('top')).where('id', '>', base).where('id', '<', base + ENTRY_SPAN).executeTakeFirst();
+      next = top?.top == null ? base + 1 : Number(top.top) + 1;
+    }
+    if (next >= base + ENTRY_SPAN) {
+      const gap = await sql<{ id: number }>`
+        select e.id + 1 as id from search_entries e
+        where e.id >= ${base} and e.id < ${base + ENTRY_SPAN - 1} and not exists (select 1 from search_entries n where n.id = e.id + 1)
+        order by e.id limit 1`.execute(this.trx);
+      if (gap.rows.length === 0) throw new Error(`page ${pageId} has ${ENTRY_SPAN - 1} search entries: no more can be numbered`);
+      next = Number(gap.rows[0].id);
+      // Gaps are looked for again next time.
+      this.next.set(pageId, base + ENTRY_SPAN);
+      return next;
+    }
+    this.next.set(pageId, next + 1);
+    return next;
+  }
+
+  /** The page is gone: its number too. */
+  async forget(pageId: string): Promise<void> {
+    await this.trx.deleteFrom('search_pages').where('page_id', '=', pageId).execute();
+    this.seqs.delete(pageId);
+    this.next.delete(pageId);
+  }
+}
+
+/** An entry written as its text says (an empty text: no entry); a new one numbered in its page. */
+async function putEntry(trx: Transaction<Database>, numbering: Numbering, entry: Entry): Promise<void> {
   if (!entry.text) {
     await trx.deleteFrom('search_entries').where('unit', '=', entry.unit).where('page_id', '=', entry.pageId).execute();
     return;
   }
-  const row = { workspace_id: entry.workspaceId, page_id: entry.pageId, unit: entry.unit, kind: entry.kind, text: entry.text.slice(0, MAX_ENTRY_TEXT), terms: indexTerms(entry.text) };
-  await trx
-    .insertInto('search_entries')
-    .values(row)
-    .onConflict((oc) =>
-      oc
-        .columns(['unit', 'page_id'])
-        .doUpdateSet({ workspace_id: row.workspace_id, kind: row.kind, text: row.text, terms: row.terms })
-        // A block moved, or written with the same text: nothing to do (no churn in the text index).
-        .where((eb) => eb.or([eb('search_entries.text', '<>', row.text), eb('search_entries.workspace_id', '<>', row.workspace_id), eb('search_entries.terms', '<>', row.terms)])),
-    )
-    .execute();
+  const text = entry.text.slice(0, MAX_ENTRY_TEXT);
+  const terms = indexTerms(entry.text);
+  const kept = await trx.selectFrom('search_entries').select(['id', 'text', 'terms']).where('unit', '=', entry.unit).where('page_id', '=', entry.pageId).executeTakeFirst();
+  if (kept) {
+    // A block moved, or written with the same text: nothing to do (no churn in the text index).
+    if (kept.text !== text || kept.terms !== terms) await trx.updateTable('search_entries').set({ text, terms }).where('id', '=', kept.id).execute();
+    return;
+  }
+  const id = await numbering.idFor(entry.pageId, entry.kind === 'title');
+  await trx.insertInto('search_entries').values({ id, page_id: entry.pageId, unit: entry.unit, kind: entry.kind, text, terms }).execute();
 }
 
-/** A page as the queue names it: its title entry and trigrams, its entries' workspace; all gone with the page. Whether it is a page of its own (not a database row) still there. */
-async function indexPage(trx: Transaction<Database>, pageId: string): Promise<boolean> {
+/** A page as the queue names it: its title entry and trigrams; all gone with the page (its entries' workspace is read from `pages` when searching). Whether it is a page of its own (not a database row) still there. */
+async function indexPage(trx: Transaction<Database>, numbering: Numbering, pageId: string): Promise<boolean> {
   const page = await trx.selectFrom('pages').select(['id', 'workspace_id', 'title', 'database_id']).where('id', '=', pageId).executeTakeFirst();
   await trx.deleteFrom('search_trigrams').where('page_id', '=', pageId).execute();
   if (!page) {
     await trx.deleteFrom('search_entries').where('page_id', '=', pageId).execute();
+    await numbering.forget(pageId);
     return false;
   }
-  await putEntry(trx, { workspaceId: page.workspace_id, pageId, unit: 'title', kind: 'title', text: page.title.trim() });
-  await trx.updateTable('search_entries').set({ workspace_id: page.workspace_id }).where('page_id', '=', pageId).where('workspace_id', '<>', page.workspace_id).execute();
+  await putEntry(trx, numbering, { pageId, unit: 'title', kind: 'title', text: page.title.trim() });
   const grams = trigrams(page.title);
   if (grams.length > 0) await trx.insertInto('search_trigrams').values(grams.map((trigram) => ({ workspace_id: page.workspace_id, trigram, page_id: pageId }))).execute();
   return page.database_id === null;
 }
 
 /** A block as the queue names it: its entry, or none when it is gone, deleted or has no text. Its page, if it is there. */
-async function indexBlock(trx: Transaction<Database>, blockId: string): Promise<string | null> {
+async function indexBlock(trx: Transaction<Database>, numbering: Numbering, blockId: string): Promise<string | null> {
   const block = await trx
     .selectFrom('blocks')
     .innerJoin('pages', 'pages.id', 'blocks.page_id')
-    .select(['blocks.page_id', 'blocks.type', 'blocks.data', 'blocks.deleted_at', 'pages.workspace_id'])
+    .select(['blocks.page_id', 'blocks.type', 'blocks.data', 'blocks.deleted_at'])
     .where('blocks.id', '=', blockId)
     .executeTakeFirst();
   if (!block || block.deleted_at !== null) {
@@ -73,12 +132,12 @@ async function indexBlock(trx: Transaction<Database>, blockId: string): Promise<
   }
   // A block moved to another page leaves its old one.
   await trx.deleteFrom('search_entries').where('unit', '=', blockId).where('page_id', '<>', block.page_id).execute();
-  await putEntry(trx, { workspaceId: block.workspace_id, pageId: block.page_id, unit: blockId, kind: 'block', text: blockSearchText(block.type, data) });
+  await putEntry(trx, numbering, { pageId: block.page_id, unit: blockId, kind: 'block', text: blockSearchText(block.type, data) });
   return block.page_id;
 }
 
 /** A database row's cell as the queue names it (`rowId:fieldId`): its entry when its field is text. */
-async function indexCell(trx: Transaction<Database>, target: string, fieldsOf: (databaseId: string) => Promise<Record<string, DatabaseField>>): Promise<void> {
+async function indexCell(trx: Transaction<Database>, numbering: Numbering, target: string, fieldsOf: (databaseId: string) => Promise<Record<string, DatabaseField>>): Promise<void> {
   const at = target.indexOf(':');
   const rowId = target.slice(0, at);
   const fieldId = target.slice(at + 1);
@@ -86,7 +145,7 @@ async function indexCell(trx: Transaction<Database>, target: string, fieldsOf: (
   const cell = await trx
     .selectFrom('database_cells')
     .innerJoin('pages', 'pages.id', 'database_cells.row_id')
-    .select(['database_cells.database_id', 'database_cells.value', 'pages.workspace_id'])
+    .select(['database_cells.database_id', 'database_cells.value'])
     .where('database_cells.row_id', '=', rowId)
     .where('database_cells.field_id', '=', fieldId)
     .executeTakeFirst();
@@ -101,7 +160,7 @@ async function indexCell(trx: Transaction<Database>, target: string, fieldsOf: (
     // Unreadable: no text.
   }
   const fields = await fieldsOf(cell.database_id);
-  await putEntry(trx, { workspaceId: cell.workspace_id, pageId: rowId, unit, kind: 'cell', text: cellSearchText(fields[fieldId], value) });
+  await putEntry(trx, numbering, { pageId: rowId, unit, kind: 'cell', text: cellSearchText(fields[fieldId], value) });
 }
 
 /** Takes up to `limit` targets off the queue, oldest first. */
@@ -132,14 +191,15 @@ async function indexTargets(trx: Transaction<Database>, taken: readonly string[]
   };
   // The pages edited: page history records them after a pause (server/history).
   const edited = new Set<string>();
+  const numbering = new Numbering(trx);
   for (const target of taken) {
     const id = target.slice(2);
     if (target.startsWith('p:')) {
-      if (await indexPage(trx, id)) edited.add(id);
+      if (await indexPage(trx, numbering, id)) edited.add(id);
     } else if (target.startsWith('b:')) {
-      const pageId = await indexBlock(trx, id);
+      const pageId = await indexBlock(trx, numbering, id);
       if (pageId) edited.add(pageId);
-    } else if (target.startsWith('c:')) await indexCell(trx, id, fieldsOf);
+    } else if (target.startsWith('c:')) await indexCell(trx, numbering, id, fieldsOf);
   }
   await noteEdited(trx, edited);
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../db/connect';
 import type { Database } from '../db/types';
+import { ENTRY_SPAN } from './indexer';
 import { placedWords, termMatches, trigrams, type QueryTerm } from './terms';
 
 /** One entry that answers a query, with its page's order keys. */
@@ -24,77 +25,59 @@ export interface SearchFilters {
   before?: string;
 }
 
-/** The match expression of the terms: FTS5's, or PostgreSQL's tsquery. Stems hold letters and digits only. */
-function matchExpression(terms: readonly QueryTerm[], postgres: boolean): string {
-  return postgres ? terms.map((t) => `'${t.stem}'${t.prefix ? ':*' : ''}`).join(' & ') : terms.map((t) => `"${t.stem}"${t.prefix ? '*' : ''}`).join(' AND ');
+/** The first stem after every stem starting with `stem` (a prefix as a range of stems, in code point order). */
+export function stemsAfter(stem: string): string {
+  const chars = Array.from(stem);
+  return chars.slice(0, -1).join('') + String.fromCodePoint(chars[chars.length - 1].codePointAt(0)! + 1);
 }
 
 /**
- * Entries holding every term (a term being typed as a prefix), in the pages the filters keep, in
- * the order of their pages — pages whose title matches first, then by the page's last change
- * (newest first) — each page's first entry being its title, else its first block or cell by id:
- * the same pages in the same order on both databases. `offset`/`limit` page through the answer.
- * Each database the way measured fastest (ADR 9 «Figures»): SQLite groups the matches per page
- * from the index alone (`search_fts` keeps each entry's page and kind), one entry per page;
- * PostgreSQL sorts the matching entries themselves, a page's later entries after its first (the
- * caller keeps the first). Access is not looked at here: the caller keeps only what the person
- * may read (routes/search.ts).
+ * The ids of the entries holding every term (a term being typed as a prefix): FTS5's match on
+ * SQLite, the stems' postings on PostgreSQL (a prefix a range of them, in the "C" collation's
+ * code point order). Stems hold letters and digits only.
+ */
+function matchingEntries(terms: readonly QueryTerm[], postgres: boolean) {
+  if (!postgres) {
+    const match = terms.map((t) => `"${t.stem}"${t.prefix ? '*' : ''}`).join(' AND ');
+    return sql`select rowid as entry_id from search_fts where search_fts match ${match}`;
+  }
+  const sets = terms.map((t) =>
+    t.prefix ? sql`select entry_id from search_postings where stem >= ${t.stem} and stem < ${stemsAfter(t.stem)}` : sql`select entry_id from search_postings where stem = ${t.stem}`,
+  );
+  return sql.join(sets, sql` intersect `);
+}
+
+/**
+ * Entries holding every term (a term being typed as a prefix), in the pages the filters keep, one
+ * per page, in the order of their pages — pages whose title matches first, then by the page's
+ * last change (newest first) — each page's entry being its title, else its first block or cell by
+ * id: the same pages in the same order on both databases. `offset`/`limit` page through the
+ * answer. An entry's id carries its page (`search_pages.seq` × 2^20, its title + 0: indexer.ts), so
+ * the matches are grouped per page from the index alone — FTS5's rowids on SQLite, the postings'
+ * B-tree read index-only on PostgreSQL — and only the pages found are looked up (ADR 9 «Figures»).
+ * Access is not looked at here: the caller keeps only what the person may read (routes/search.ts).
  */
 export async function matchingPages(db: Kysely<Database>, terms: readonly QueryTerm[], filters: SearchFilters, offset: number, limit: number): Promise<Candidate[]> {
   if (terms.length === 0) return [];
   const postgres = isPostgres(db);
-  const match = matchExpression(terms, postgres);
-  const conditions = [sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
+  const conditions = [sql`p.workspace_id = ${filters.workspaceId}`, sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
   if (filters.after) conditions.push(sql`p.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`p.updated_at < ${filters.before}`);
-  const pageOrder = sql`p.updated_at desc, p.id`;
-  if (postgres) {
-    const rows = await serially(db, (trx) =>
-      sql<{ page_id: string; unit: string; kind: Candidate['kind']; text: string }>`
-        select e.page_id, e.unit, e.kind, e.text
-        from search_entries e join pages p on p.id = e.page_id
-        where to_tsvector('simple', e.terms) @@ to_tsquery('simple', ${match}) and e.workspace_id = ${filters.workspaceId} and ${sql.join(conditions, sql` and `)}
-        order by case when e.kind = 'title' then 0 else 1 end, ${pageOrder}, e.id
-        limit ${limit} offset ${offset}`.execute(trx),
-    );
-    return rows.rows.map((r) => ({ pageId: r.page_id, unit: r.unit, kind: r.kind, text: r.text }));
-  }
-  const pages = await sql<{ page_id: string; entry_id: number }>`
-    select m.page_id, coalesce(m.title_id, m.first_id) as entry_id
+  const span = sql.lit(ENTRY_SPAN);
+  // Matches per page: its first entry, and whether that is its title (number 0).
+  const perPage = sql`select m.entry_id / ${span} as seq, min(m.entry_id) as first, (min(m.entry_id) % ${span}) = 0 as title from (${matchingEntries(terms, postgres)}) m group by m.entry_id / ${span}`;
+  const found = await sql<{ page_id: string; unit: string; kind: Candidate['kind']; text: string }>`
+    select e.page_id, e.unit, e.kind, e.text
     from (
-      select f.page_id, min(case when f.kind = 'title' then f.rowid end) as title_id, min(f.rowid) as first_id
-      from search_fts f
-      where search_fts match ${match} and f.workspace_id = ${filters.workspaceId}
-      group by f.page_id
-    ) m join pages p on p.id = m.page_id
-    where ${sql.join(conditions, sql` and `)}
-    order by case when m.title_id is null then 1 else 0 end, ${pageOrder}
-    limit ${limit} offset ${offset}`.execute(db);
-  if (pages.rows.length === 0) return [];
-  const entries = await db
-    .selectFrom('search_entries')
-    .select(['id', 'page_id', 'unit', 'kind', 'text'])
-    .where('id', 'in', pages.rows.map((p) => Number(p.entry_id)))
-    .execute();
-  const byId = new Map(entries.map((e) => [Number(e.id), e]));
-  return pages.rows.flatMap((p) => {
-    const e = byId.get(Number(p.entry_id));
-    return e ? [{ pageId: e.page_id, unit: e.unit, kind: e.kind, text: e.text }] : [];
-  });
-}
-
-/**
- * Runs a search query on PostgreSQL without parallel workers. The planner gives a common word's
- * thousands of matches to two workers, whose start and hash tables cost more than they save on a
- * small machine serving requests: measured 98–125 ms against 23–46 with them off, the same plan
- * otherwise (ADR 9 «Figures»). `set local` holds for this transaction only.
- */
-async function serially<T>(db: Kysely<Database>, run: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
-    return run(trx);
-  });
+      select g.first, g.title, p.updated_at, p.id
+      from (${perPage}) g cross join search_pages s cross join pages p
+      where s.seq = g.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}
+      order by g.title desc, p.updated_at desc, p.id
+      limit ${limit} offset ${offset}
+    ) top join search_entries e on e.id = top.first
+    order by top.title desc, top.updated_at desc, top.id`.execute(db);
+  return found.rows.map((r) => ({ pageId: r.page_id, unit: r.unit, kind: r.kind, text: r.text }));
 }
 
 /** How alike a query's trigrams are to a text's (shared over all: pg_trgm's similarity). */

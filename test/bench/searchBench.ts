@@ -251,7 +251,7 @@ async function drainQueue(db: Kysely<Database>): Promise<number> {
 async function indexSizeMb(db: Kysely<Database>, postgres: boolean): Promise<number | null> {
   try {
     const bytes = postgres
-      ? (await sql<{ bytes: string }>`select sum(pg_total_relation_size(c.oid))::text as bytes from pg_class c where c.relname in ('search_entries', 'search_trigrams', 'search_queue')`.execute(db)).rows[0].bytes
+      ? (await sql<{ bytes: string }>`select sum(pg_total_relation_size(c.oid))::text as bytes from pg_class c where c.relname in ('search_entries', 'search_postings', 'search_pages', 'search_trigrams', 'search_queue')`.execute(db)).rows[0].bytes
       : (await sql<{ bytes: number }>`select sum(pgsize) as bytes from dbstat where name like 'search%'`.execute(db)).rows[0].bytes;
     return Number((Number(bytes) / 1024 / 1024).toFixed(1));
   } catch {
