@@ -3,16 +3,18 @@
 //
 // nspell with dictionary-ru, but without nspell's word table: nspell expands every stem of the
 // dictionary into all its forms (~1.5 M strings, ~350 MB and 3 s to load). Here only the 146 k
-// stems are kept (as nspell parses them) and a form is recognized by taking its ending off
-// (Hunspell's own way): a form is known when it is a stem, or some suffix rule of a stem gives it.
-// nspell reads its table only as `data[word]`, so the table is a proxy answering that.
+// stems are kept — in an index built once (spellIndex.mjs: sorted, in one string, read from a
+// file) — and a form is recognized by taking its ending off (Hunspell's own way): a form is known
+// when it is a stem, or some suffix rule of a stem gives it. nspell reads its table only as
+// `data[word]`, so the table is a proxy answering that.
 //
 // Message in: { id, words: string[], budgetMs }. Message out: { id, fixes: { [word]: fix } } for
 // the words that are misspelled and have exactly one suggestion one edit away (a letter added,
 // left out, replaced, or two neighbours swapped) — for a capitalized word, one that is a common
-// word in lower case (not a name). Words still unchecked when the budget is spent are left alone. First message out: { ready: true } once the dictionary is loaded, or
-// { failed: message }.
+// word in lower case (not a name). Words still unchecked when the budget is spent are left alone.
+// First message out: { ready: true } once the dictionary is loaded, or { failed: message }.
 import { parentPort } from 'node:worker_threads';
+import { loadIndex, suffixRules } from './spellIndex.mjs';
 
 /** Damerau (optimal string alignment) distance, stopping early above 1. */
 function withinOneEdit(a, b) {
@@ -31,58 +33,16 @@ function withinOneEdit(a, b) {
 const NO_CODES = Object.freeze([]);
 
 /**
- * nspell's word table for `dic`, answering `table[word]` with the word's rule codes when the
- * dictionary has it (as a stem, or as a stem with one of its suffix rules applied), else undefined.
+ * nspell's word table from the dictionary's suffix rules and its index (spellIndex.mjs),
+ * answering `table[word]` with the word's rule codes when the dictionary has it (as a stem, or as a
+ * stem with one of its suffix rules applied), else undefined.
  */
-function formTable(spell, dic) {
-  const { rules, flags } = spell;
-  if (flags.FLAG) throw new Error(`the dictionary has FLAG ${flags.FLAG} (only one-letter rule codes are read)`);
-  // A derived form gets no codes here, as in nspell; a flag that holds for forms would differ.
-  for (const name of ['NEEDAFFIX', 'FORBIDDENWORD', 'ONLYINCOMPOUND', 'NOSUGGEST', 'WARN']) {
-    if (name in flags) throw new Error(`the dictionary has ${name} (not read)`);
-  }
-  if (flags.KEEPCASE) throw new Error('the dictionary has KEEPCASE (not read)');
-  if (spell.compoundRules.length) throw new Error('the dictionary has compound rules (not read)');
-  /** A suffix's text → what the rules adding it strip from a stem → the rule codes → their conditions. */
-  const byAdd = new Map();
-  /** A rule code → the texts its entries strip. */
-  const stripsOf = new Map();
-  for (const [code, rule] of Object.entries(rules)) {
-    if (rule.type !== 'SFX') throw new Error(`the dictionary has a ${rule.type} rule (only suffixes are read)`);
-    const strips = new Set();
-    for (const entry of rule.entries) {
-      if (entry.continuation.length) throw new Error('the dictionary has a suffix rule with continuation classes');
-      const strip = entry.remove ? entry.remove.source.slice(0, -1) : '';
-      if (/[^\p{L}]/u.test(strip)) throw new Error(`the dictionary has a suffix rule stripping a pattern: ${strip}`);
-      strips.add(strip);
-      if (!byAdd.has(entry.add)) byAdd.set(entry.add, new Map());
-      const byStrip = byAdd.get(entry.add);
-      if (!byStrip.has(strip)) byStrip.set(strip, new Map());
-      const byCode = byStrip.get(strip);
-      if (!byCode.has(code)) byCode.set(code, []);
-      byCode.get(code).push(entry.match || null);
-    }
-    stripsOf.set(code, [...strips]);
-  }
+function formTable({ byAdd }, index) {
   /** The endings of the suffixes' texts: a word whose ending is not one has no longer suffix either. */
   const endings = new Set();
   for (const add of byAdd.keys()) for (let i = 0; i <= add.length; i++) endings.add(add.slice(i));
-  /** The stems → their rule codes (a letter each); and what is left of a stem once a rule of its strips its end. */
-  const stems = new Map();
-  const bases = new Set();
-  // The .dic: a count, then a stem a line, `stem/CODES` (dictionary-ru has no comments or escapes).
-  for (const line of new TextDecoder().decode(dic).split('\n').slice(1)) {
-    const slash = line.indexOf('/');
-    const stem = (slash < 0 ? line : line.slice(0, slash)).trim();
-    if (!stem) continue;
-    const codes = slash < 0 ? '' : line.slice(slash + 1).trim();
-    stems.set(stem, (stems.get(stem) ?? '') + codes);
-    for (const code of codes) {
-      for (const strip of stripsOf.get(code) ?? []) if (strip && stem.endsWith(strip)) bases.add(stem.slice(0, stem.length - strip.length));
-    }
-  }
   function lookup(word) {
-    const own = stems.get(word);
+    const own = index.codesOf(word);
     if (own !== undefined) return own ? [...own] : NO_CODES;
     for (let cut = 0; cut <= word.length; cut++) {
       const ending = word.slice(word.length - cut);
@@ -90,13 +50,14 @@ function formTable(spell, dic) {
       const byStrip = byAdd.get(ending);
       if (!byStrip) continue;
       const base = word.slice(0, word.length - cut);
-      const stripped = bases.has(base);
-      if (!stripped && !stems.has(base)) continue;
+      const stripped = index.isBase(base);
+      const bare = stripped ? undefined : index.codesOf(base);
+      if (!stripped && bare === undefined) continue;
       for (const [strip, byCode] of byStrip) {
         if (strip && !stripped) continue;
-        const stem = base + strip;
-        const codes = stems.get(stem);
+        const codes = strip ? index.codesOf(base + strip) : bare ?? index.codesOf(base);
         if (!codes) continue;
+        const stem = base + strip;
         for (const code of codes) {
           const matches = byCode.get(code);
           if (matches?.some((match) => !match || match.test(stem))) return NO_CODES;
@@ -116,7 +77,8 @@ let spell;
 try {
   const [{ default: nspell }, { default: dictionary }] = await Promise.all([import('nspell'), import('dictionary-ru')]);
   spell = nspell({ aff: dictionary.aff });
-  spell.data = formTable(spell, dictionary.dic);
+  const rules = suffixRules(spell);
+  spell.data = formTable(rules, loadIndex(dictionary.dic, rules.stripsOf));
   parentPort.postMessage({ ready: true });
 } catch (error) {
   parentPort.postMessage({ failed: String(error?.message ?? error) });
