@@ -20,6 +20,7 @@ export class BackupError extends Error {}
 export const MANIFEST_FILE = 'manifest.json';
 export const FILES_DIR = 'files';
 export const DATABASE_FILES = { sqlite: 'database.sqlite', postgres: 'database.pgdump' } as const;
+/** The manifest's format name: written by every backup and checked by restore, so kept as the first backups wrote it (from before the package was named after the product). */
 export const BACKUP_FORMAT = 'blocknote-workspace-backup';
 export const BACKUP_FORMAT_VERSION = 1;
 

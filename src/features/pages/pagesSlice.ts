@@ -401,8 +401,6 @@ export const { pageLoaded, pageChangedElsewhere, pageTitleEdited, treeMoved, tre
 
 const selectors = pagesAdapter.getSelectors((state: RootState) => state.pages);
 export const selectPageById = selectors.selectById;
-export const selectSectionPages = (state: RootState, section: SectionId): WireElement[] =>
-  (state.pages.sections[section] ?? []).map((id) => state.pages.entities[id]).filter((p): p is WireElement => !!p);
 const NO_IDS: string[] = [];
 /** Stable id lists for the tree (rows select their own page). */
 export const selectSectionIds = (state: RootState, section: SectionId): string[] => state.pages.sections[section] ?? NO_IDS;
