@@ -7,12 +7,12 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** Bytes for people: 1.2 MB. */
 /** Where the server keeps uploaded files: FILES_DIR, or the S3 bucket (and prefix) of FILES_S3_*. */
 export function filesLocation(config: Pick<Config, 'filesDir' | 's3'>): string {
   return config.s3 ? `s3://${config.s3.bucket}/${config.s3.prefix}` : config.filesDir;
 }
 
+/** Bytes for people: 1.2 MB. */
 export function humanBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KB', 'MB', 'GB', 'TB'];

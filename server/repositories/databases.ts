@@ -323,8 +323,6 @@ export async function restoreRows(trx: Transaction<Database>, databaseId: string
   await bumpRevisions(trx, databaseId, [ROWS_REVISION]);
 }
 
-/** The database block went away (or came back): its live rows go to the trash with it, or come back with it. */
-
 /** Every cell of a field (for a retype), a slice at a time. */
 export async function* cellsOfField(db: Kysely<Database>, databaseId: string, fieldId: string): AsyncGenerator<CellRow[]> {
   let after = '';

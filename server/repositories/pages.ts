@@ -14,7 +14,6 @@ import { syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
 /** Ids per `IN (…)` list: far below SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK_SIZE = 500;
 
-/** Splits a list into pieces small enough for one `IN (…)`. */
 /** A new page (created or cloned) is unpublished and not in the trash, whatever it was copied from. */
 export const FRESH_PAGE_STATE = {
   alias: null,
@@ -26,6 +25,7 @@ export const FRESH_PAGE_STATE = {
   updated_by: null,
 } as const;
 
+/** Splits a list into pieces small enough for one `IN (…)`. */
 export function inChunks<T>(items: readonly T[], size = CHUNK_SIZE): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));

@@ -265,17 +265,17 @@ export async function queueEverything(db: Kysely<Database>): Promise<void> {
 /** Between two full rounds (a backlog). */
 const BUSY_PAUSE_MS = 20;
 
-/**
- * The indexer of a server process: takes the queue every `intervalMs` (a backlog in full rounds,
- * 20 ms apart), so a write is searchable within about that. Several processes on one
- * PostgreSQL share the queue (each target is taken by one).
- */
 /** A queue time as the triggers write it (PostgreSQL `2026-11-26 12:42:28.123456+00`, SQLite `2026-11-26T12:42:28.123`, both UTC), in ms. */
 export function queuedAtMs(text: string): number {
   const iso = text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
   return Date.parse(/(Z|[+-]\d\d:\d\d)$/.test(iso) ? iso : `${iso}Z`);
 }
 
+/**
+ * The indexer of a server process: takes the queue every `intervalMs` (a backlog in full rounds,
+ * 20 ms apart), so a write is searchable within about that. Several processes on one
+ * PostgreSQL share the queue (each target is taken by one).
+ */
 export function searchIndexer(db: Kysely<Database>, log: LoopLog, intervalMs = 250): BackgroundLoop {
   return new BackgroundLoop(
     async () => {

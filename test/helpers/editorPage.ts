@@ -57,7 +57,6 @@ export async function typeFormula(page: Page, tex: string): Promise<void> {
   await page.locator('.block-latexBlock .katex-display').waitFor();
 }
 
-/** Waits until every edit reached the server (the page's sync status says so). */
 /** Reads until the value equals `expected` (deep), or fails with the last value read after `timeoutMs`. */
 export async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -69,6 +68,7 @@ export async function eventually<T>(read: () => Promise<T>, expected: T, timeout
   expect(last).toEqual(expected);
 }
 
+/** Waits until every edit reached the server (the page's sync status says so). */
 export const saved = (page: Page) => page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
 
 /** The page screen with all of the page in (not the read-only top of a big page, `aria-busy`). */

@@ -80,8 +80,7 @@ interface ColumnHeaderProps {
   dropSide?: 'left' | 'right';
 }
 
-/** A column's header: its type and name; a click opens the field's menu (editors only). */
-/** Memoized: scrolling the rows does not draw the header again. */
+/** A column's header: its type and name; a click opens the field's menu (editors only). Memoized: scrolling the rows does not draw the header again. */
 export const ColumnHeader = memo(function ColumnHeader({ column, layout, width, pinnedLeft, onResizeStart, dragRef, dropSide }: ColumnHeaderProps) {
   const { editable } = useDatabase();
   const [open, setOpen] = useState(false);

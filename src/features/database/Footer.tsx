@@ -53,8 +53,7 @@ export function useCalculations(layout: DatabaseLayout, changes: number): Calcul
   return results;
 }
 
-/** A column's footer cell: its calculation and figure; editors choose the calculation. */
-/** Memoized: scrolling the rows does not draw the footer again. */
+/** A column's footer cell: its calculation and figure; editors choose the calculation. Memoized: scrolling the rows does not draw the footer again. */
 export const CalculationCell = memo(function CalculationCell({ column, layout, width, pinnedLeft, figure }: { column: GridColumn; layout: DatabaseLayout; width: number; pinnedLeft?: number; figure: number | null | undefined }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();

@@ -86,8 +86,11 @@ export const databaseApi = {
   writeCell(rowId: string, fieldId: string, value: RowValue, version: number): Promise<WireCell> {
     return post(`row/${id(rowId)}/cells/${id(fieldId)}`, { value, version });
   },
-  /** Several cells in one call (a paste, a clear): each on its version; conflicts come back as the server has them. */
-  /** Cells written in calls of CELLS_PER_REQUEST (a whole column of thousands of rows cleared), one after another; the answers put together. */
+  /**
+   * Several cells in one call (a paste, a clear): each on its version; conflicts come back as the
+   * server has them. Written in calls of CELLS_PER_REQUEST (a whole column of thousands of rows
+   * cleared), one after another; the answers put together.
+   */
   async writeCells(databaseId: string, cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>): Promise<{ written: WireCell[]; conflicts: WireCell[] }> {
     const all = { written: [] as WireCell[], conflicts: [] as WireCell[] };
     for (let at = 0; at < cells.length; at += CELLS_PER_REQUEST) {

@@ -37,11 +37,11 @@ const workspacesSlice = createSlice({
   name: 'workspaces',
   initialState,
   reducers: {
-    /** The sidebar's workspace switcher: later calls act in this workspace. */
     /** The offer was answered («Пропустить», or the wizard opened from it). */
     startOfferDone(state) {
       state.startOffer = 'done';
     },
+    /** The sidebar's workspace switcher: later calls act in this workspace. */
     workspaceSwitched(state, action: PayloadAction<string>) {
       if (!state.list.some((w) => w.id === action.payload)) return;
       state.activeId = action.payload;
