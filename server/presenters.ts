@@ -1,5 +1,6 @@
 import type { AccessLevel, PageType, SectionId } from '../schema/constants';
 import type { ApiMeta, ApiResponse } from '../schema/envelope';
+import type { ErrorCode } from '../schema/errors';
 import type { WireElement } from '../schema/element';
 import type { WireUser } from '../schema/user';
 import type { WireWorkspace } from '../schema/workspace';
@@ -12,6 +13,11 @@ import type { WorkspaceWithRole } from './repositories/workspaces';
 /** The envelope every JSON answer uses. */
 export function envelope<T>(data: T, meta: ApiMeta = {}, included: unknown[] = []): ApiResponse<T> {
   return { data, included, meta, errors: [] };
+}
+
+/** The envelope of a refusal or failure: one error with its stable code (and what the answer still carries, e.g. a conflict's current state). */
+export function errorEnvelope(code: ErrorCode, message: string, details?: unknown, data: unknown = null): ApiResponse<unknown> {
+  return { data, included: [], meta: {}, errors: [{ code, message, ...(details ? { details } : {}) }] };
 }
 
 /** A user as other people see them: the messenger link is the owner's business only. */

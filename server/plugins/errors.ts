@@ -4,6 +4,7 @@ import { ERROR_CODES, type ErrorCode } from '../../schema/errors';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isStorageBusy } from '../db/busy';
 import { AppError, StorageBusyError } from '../errors';
+import { errorEnvelope } from '../presenters';
 
 /** Fastify's own client errors, mapped to our stable codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -36,12 +37,7 @@ export const errorsPlugin = fp(async (app) => {
       reply.header('retry-after', String(error.retryAfterSeconds));
     }
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send({
-        data: error.data,
-        included: [],
-        meta: {},
-        errors: [{ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }],
-      });
+      return reply.status(error.statusCode).send(errorEnvelope(error.code, error.message, error.details, error.data));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const where = (error as { validationContext?: string }).validationContext;
@@ -49,34 +45,19 @@ export const errorsPlugin = fp(async (app) => {
         path: [where, ...issue.instancePath.split('/').filter(Boolean)].filter(Boolean).join('.'),
         message: issue.message,
       }));
-      return reply.status(422).send({
-        data: null,
-        included: [],
-        meta: {},
-        errors: [{ code: ERROR_CODES.validationFailed, message: 'the request does not match the schema', details }],
-      });
+      return reply.status(422).send(errorEnvelope(ERROR_CODES.validationFailed, 'the request does not match the schema', details));
     }
     if ((error as { code?: unknown }).code === PG_CHARACTER_NOT_IN_REPERTOIRE) {
       // Text PostgreSQL cannot hold (a NUL character) in a path, header or body.
-      return reply.status(400).send({
-        data: null,
-        included: [],
-        meta: {},
-        errors: [{ code: ERROR_CODES.badRequest, message: 'the request holds a character that cannot be stored (NUL)' }],
-      });
+      return reply.status(400).send(errorEnvelope(ERROR_CODES.badRequest, 'the request holds a character that cannot be stored (NUL)'));
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {
       request.log.error({ err: error }, 'unhandled error');
-      return reply.status(500).send({
-        data: null,
-        included: [],
-        meta: {},
-        errors: [{ code: ERROR_CODES.internal, message: 'something went wrong on the server' }],
-      });
+      return reply.status(500).send(errorEnvelope(ERROR_CODES.internal, 'something went wrong on the server'));
     }
     const code = FASTIFY_CODES[error.code] ?? codeForStatus(status);
-    return reply.status(status).send({ data: null, included: [], meta: {}, errors: [{ code, message: error.message }] });
+    return reply.status(status).send(errorEnvelope(code, error.message));
   });
 });
 
@@ -85,7 +66,5 @@ export const errorsPlugin = fp(async (app) => {
  * leaves as the same envelope too.
  */
 export function sendFrameworkError(error: FastifyError, reply: FastifyReply): FastifyReply {
-  return reply
-    .status(error.statusCode ?? 400)
-    .send({ data: null, included: [], meta: {}, errors: [{ code: ERROR_CODES.badRequest, message: error.message }] });
+  return reply.status(error.statusCode ?? 400).send(errorEnvelope(ERROR_CODES.badRequest, error.message));
 }
