@@ -24,6 +24,8 @@ describe('parseInvitees', () => {
   it('splits on whitespace, commas and newlines and keeps addresses only', () => {
     expect(parseInvitees('a@x.ru, b@y.com\nc@z.org\t d@w.io,,  ')).toEqual({ valid: ['a@x.ru', 'b@y.com', 'c@z.org', 'd@w.io'], invalid: [] });
     expect(parseInvitees('anna@example.com нет-адреса  bob@ x@y.z')).toEqual({ valid: ['anna@example.com', 'x@y.z'], invalid: ['нет-адреса', 'bob@'] });
+    // A list copied from a mail client (semicolons); what is not an address, once.
+    expect(parseInvitees('anna@example.com; Ivan@Example.com;petr@mail.ru  bad, also@bad bad')).toEqual({ valid: ['anna@example.com', 'ivan@example.com', 'petr@mail.ru'], invalid: ['bad', 'also@bad'] });
   });
   it('lower-cases and drops repeats', () => {
     expect(parseInvitees('Anna@Example.com anna@example.com').valid).toEqual(['anna@example.com']);

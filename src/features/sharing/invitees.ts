@@ -12,11 +12,15 @@ export interface Invitees {
   invalid: string[];
 }
 
-/** Splits typed text on whitespace, commas or newlines; keeps candidates that look like an e-mail address. */
+/**
+ * Spec §5: typed text split on whitespace, commas or newlines (and semicolons, as mail clients copy
+ * a list); the candidates that look like an e-mail address kept, lower-cased, once each. The one
+ * reading of invitees: the share dialog's and the wizard's.
+ */
 export function parseInvitees(text: string): Invitees {
   const valid: string[] = [];
   const invalid: string[] = [];
-  for (const raw of text.split(/[\s,]+/)) {
+  for (const raw of text.split(/[\s,;]+/)) {
     const candidate = raw.trim();
     if (!candidate) continue;
     if (isEmail(candidate)) {

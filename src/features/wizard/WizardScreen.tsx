@@ -13,6 +13,7 @@ import { loadCurrentUser } from '../auth/authSlice';
 import { treeReset } from '../pages/pagesSlice';
 import { loadWorkspaces, workspaceSwitched } from '../workspaces/workspacesSlice';
 import { PUBLIC_IMAGE_TYPES, uploadPublicImage } from '../../editor/upload';
+import { parseInvitees } from '../sharing/invitees';
 import { finishWizard } from './finish';
 import {
   canProceed,
@@ -22,7 +23,6 @@ import {
   kindOf,
   MEMBERS_COUNTS,
   nextStep,
-  parseInvitees,
   stepsFor,
   templateSetOf,
   wizardReducer,

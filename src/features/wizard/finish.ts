@@ -1,7 +1,8 @@
 import type { WireElement } from '../../../schema/element';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { api, ApiRequestError } from '../../app/api';
-import { parseInvitees, type WizardState } from './wizardState';
+import { parseInvitees } from '../sharing/invitees';
+import type { WizardState } from './wizardState';
 
 /** What happened when the wizard finished; the screen turns it into navigation and messages. */
 export interface FinishResult {

@@ -4,7 +4,6 @@ import {
   initialWizardState,
   isWorkspaceNameValid,
   nextStep,
-  parseInvitees,
   previousStep,
   stepsFor,
   templateSetOf,
@@ -156,14 +155,6 @@ describe('profileSettings and sharing rules', () => {
     s = wizardReducer(s, { type: 'avatarChanged', avatar: '/api/file/1' });
     expect(canProceed(s)).toBe(true);
     expect(canProceed(wizardReducer(s, { type: 'userNameChanged', name: '  ' }))).toBe(false);
-  });
-
-  test('invitees are split on whitespace, commas and newlines, and only e-mails are kept', () => {
-    expect(parseInvitees('anna@example.com, Ivan@Example.com\npetr@mail.ru  bad, also@bad anna@example.com')).toEqual({
-      valid: ['anna@example.com', 'ivan@example.com', 'petr@mail.ru'],
-      invalid: ['bad', 'also@bad'],
-    });
-    expect(parseInvitees('  \n ,')).toEqual({ valid: [], invalid: [] });
   });
 
   test('choosing «Для себя» drops what was typed for invitations', () => {

@@ -1,4 +1,3 @@
-import { EMAIL_PATTERN } from '../../../schema/user';
 import type { CompanyType, TemplateDefaults, TemplateSet } from '../../../schema/template';
 import { WORKSPACE_NAME_MAX, WORKSPACE_NAME_MIN } from '../../../schema/workspace';
 
@@ -110,19 +109,6 @@ export function previousStep(step: WizardStep, config: WizardConfig): WizardStep
 export function isWorkspaceNameValid(name: string): boolean {
   const length = name.trim().length;
   return length >= WORKSPACE_NAME_MIN && length <= WORKSPACE_NAME_MAX;
-}
-
-/** Spec §5: candidates split on whitespace, commas or newlines; only e-mail-like ones are kept (lower-cased, once each). */
-export function parseInvitees(text: string): { valid: string[]; invalid: string[] } {
-  const valid: string[] = [];
-  const invalid: string[] = [];
-  for (const candidate of text.split(/[\s,;]+/)) {
-    if (candidate === '') continue;
-    const email = candidate.toLowerCase();
-    if (!EMAIL_PATTERN.test(email)) invalid.push(candidate);
-    else if (!valid.includes(email)) valid.push(email);
-  }
-  return { valid, invalid };
 }
 
 /** May the wizard go on from its current step? */
