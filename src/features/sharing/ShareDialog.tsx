@@ -14,6 +14,7 @@ import { usePublicLink } from '../pages/publicLink';
 import { patchPage } from '../pages/pagesSlice';
 import { useIsPhone } from '../pages/Sidebar';
 import { registerInvitees, searchMembers, useDebouncedInvitees, type PersonLike } from './invitees';
+import { InviteeChips } from './InviteeChips';
 import './share.css';
 
 const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
@@ -273,21 +274,7 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
             ))}
           </ul>
         )}
-        {(invitees.valid.length > 0 || invitees.invalid.length > 0) && (
-          <div className="share-candidates" aria-label={t('share.candidates')}>
-            {invitees.valid.map((email) => (
-              <span key={email} className="share-chip">
-                {email}
-              </span>
-            ))}
-            {invitees.invalid.map((text) => (
-              <span key={text} className="share-chip is-invalid" title={t('share.notEmail')}>
-                {text}
-              </span>
-            ))}
-            {invitees.invalid.length > 0 && <span className="share-hint is-error">{t('share.invalidHint', { count: invitees.invalid.length })}</span>}
-          </div>
-        )}
+        <InviteeChips invitees={invitees} label={t('share.candidates')} />
         <div className="share-invite-row">
           <label className="share-level">
             

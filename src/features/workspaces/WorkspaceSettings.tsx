@@ -14,6 +14,7 @@ import { showToast } from '../../ui/Toast';
 import { treeReset } from '../pages/pagesSlice';
 import { useDebouncedInvitees } from '../sharing/invitees';
 import '../sharing/share.css';
+import { InviteeChips } from '../sharing/InviteeChips';
 import { leaveWorkspace, selectActiveWorkspace, updateWorkspace } from './workspacesSlice';
 import './workspaceSettings.css';
 
@@ -347,21 +348,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
           <div className="share-field">
             <textarea className="share-input" rows={2} value={addText} placeholder={t('workspaceSettings.addPlaceholder')} aria-label={t('workspaceSettings.addLabel')} onChange={(e) => setAddText(e.target.value)} />
           </div>
-          {(invitees.valid.length > 0 || invitees.invalid.length > 0) && (
-            <div className="share-candidates" aria-label={t('workspaceSettings.addLabel')}>
-              {invitees.valid.map((email) => (
-                <span key={email} className="share-chip">
-                  {email}
-                </span>
-              ))}
-              {invitees.invalid.map((text) => (
-                <span key={text} className="share-chip is-invalid" title={t('workspaceSettings.notEmail')}>
-                  {text}
-                </span>
-              ))}
-              {invitees.invalid.length > 0 && <span className="share-hint is-error">{t('workspaceSettings.invalidHint', { count: invitees.invalid.length })}</span>}
-            </div>
-          )}
+          <InviteeChips invitees={invitees} label={t('workspaceSettings.addLabel')} />
           <div className="share-invite-row">
             <select value={addRole} aria-label={t('workspaceSettings.addRole')} onChange={(e) => setAddRole(e.target.value as WorkspaceRole)}>
               {ROLES.map((r) => (
