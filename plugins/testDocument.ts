@@ -11,9 +11,15 @@ import type { BlockElementType } from '../schema/slate';
  */
 
 export const cursor = () => jsx('cursor');
-export const block = (type: BlockElementType, uid: string, ...children: unknown[]) =>
-  jsx('element', { type, uid, version: 1 }, ...(children.length > 0 ? children : [jsx('text', {})]));
-export const title = (...children: unknown[]) => block('pageHeadingBlock', 'pageHeading_p1', ...children);
+export const anchor = () => jsx('anchor');
+export const focus = () => jsx('focus');
+/** A block: version 1 and no depth unless `attrs` says; an empty text when it has no children. */
+export const blockWith = (type: BlockElementType, uid: unknown, attrs: { version?: number; depth?: number }, ...children: unknown[]) =>
+  jsx('element', { type, uid, version: attrs.version ?? 1, ...(attrs.depth ? { depth: attrs.depth } : {}) }, ...(children.length > 0 ? children : [jsx('text', {})]));
+export const block = (type: BlockElementType, uid: unknown, ...children: unknown[]) => blockWith(type, uid, {}, ...children);
+export const text = (uid: unknown, ...children: unknown[]) => block('textBlock', uid, ...children);
+/** The page's title block (page p1), «Plan» unless given. */
+export const title = (...children: unknown[]) => block('pageHeadingBlock', 'pageHeading_p1', ...(children.length > 0 ? children : ['Plan']));
 export const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
 
 /** The workspace editor holding `input`'s document and selection. */

@@ -1,14 +1,11 @@
 import { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import '../types';
+import { blockWith, cursor, doc, title } from '../testDocument';
 import { createWorkspaceEditor } from '../index';
 import { deleteBlocks, moveBlockRange } from './blockActions';
 
-const cursor = () => jsx('cursor');
-const t = (uid: string, depth: number, ...children: unknown[]) =>
-  jsx('element', depth > 0 ? { type: 'textBlock', uid, version: 1, depth } : { type: 'textBlock', uid, version: 1 }, ...(children.length ? children : [uid]));
-const title = () => jsx('element', { type: 'pageHeadingBlock', uid: 'pageHeading_p1', version: 1 }, 'Plan');
-const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
+const t = (uid: string, depth: number, ...children: unknown[]) => blockWith('textBlock', uid, { depth }, ...(children.length ? children : [uid]));
 
 function editorWith(input: Editor) {
   const changes: Array<[string, boolean]> = [];

@@ -2,6 +2,7 @@ import { Editor, Transforms } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { jsx } from 'slate-hyperscript';
 import '../types';
+import { blockWith, cursor, doc, text, title } from '../testDocument';
 import { createWorkspaceEditor } from '../index';
 import type { WireBlock } from '../../schema/block';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
@@ -13,12 +14,7 @@ import { applyRemoteBlock, applyRemoteTitle, readBlock, removeRemoteBlocks, repl
  */
 
 const PAGE_ID = 'p1';
-const cursor = () => jsx('cursor');
-const block = (type: BlockElementType, uid: string, version: number, ...children: unknown[]) =>
-  jsx('element', { type, uid, version }, ...(children.length > 0 ? children : [jsx('text', {})]));
-const text = (uid: string, ...children: unknown[]) => block('textBlock', uid, 1, ...children);
-const title = (...children: unknown[]) => block('pageHeadingBlock', `pageHeading_${PAGE_ID}`, 1, ...children);
-const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
+const block = (type: BlockElementType, uid: string, version: number, ...children: unknown[]) => blockWith(type, uid, { version }, ...children);
 
 function setup(input: Editor) {
   const changed: string[] = [];

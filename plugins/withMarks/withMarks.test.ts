@@ -1,21 +1,9 @@
-import { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import '../types';
-import { createWorkspaceEditor } from '../index';
+import { anchor, doc, editorWith, focus, text, title } from '../testDocument';
 import { activeLink, isMarkActive, selectionMarks, setLink } from './withMarks';
 
-const anchor = () => jsx('anchor');
-const focus = () => jsx('focus');
-const title = () => jsx('element', { type: 'pageHeadingBlock', uid: 'pageHeading_p1', version: 1 }, 'Plan');
-const text = (uid: string, ...children: unknown[]) => jsx('element', { type: 'textBlock', uid, version: 1 }, ...children);
-const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
 
-function editorWith(input: Editor) {
-  const editor = createWorkspaceEditor();
-  editor.children = input.children;
-  editor.selection = input.selection;
-  return editor;
-}
 
 describe('withMarks', () => {
   it.each([

@@ -2,7 +2,8 @@ import { createEditor, Editor, Transforms } from 'slate';
 import { withHistory } from 'slate-history';
 import { jsx } from 'slate-hyperscript';
 import '../types';
-import type { BlockElement, BlockElementType } from '../../schema/slate';
+import { block, cursor, doc, text, title } from '../testDocument';
+import type { BlockElement } from '../../schema/slate';
 import { withPageHeading } from './withPageHeading';
 
 /*
@@ -11,12 +12,6 @@ import { withPageHeading } from './withPageHeading';
  * expected document has `fresh` in their place and the test checks the uid separately.
  */
 
-const cursor = () => jsx('cursor');
-const block = (type: BlockElementType, uid: unknown, ...children: unknown[]) =>
-  jsx('element', { type, uid, version: 1 }, ...(children.length > 0 ? children : [jsx('text', {})]));
-const text = (uid: unknown, ...children: unknown[]) => block('textBlock', uid, ...children);
-const title = (...children: unknown[]) => block('pageHeadingBlock', 'pageHeading_p1', ...children);
-const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
 const fresh = expect.any(String);
 
 function editorWith(input: Editor) {

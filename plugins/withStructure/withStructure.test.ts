@@ -1,6 +1,7 @@
 import { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import '../types';
+import { anchor, blockWith, cursor, doc, editorWith, focus, title } from '../testDocument';
 import { createWorkspaceEditor } from '../index';
 import type { BlockElementType } from '../../schema/slate';
 import { positionInFlatList } from '../../schema/block';
@@ -9,21 +10,9 @@ import { positionInFlatList } from '../../schema/block';
  * Fixtures (slate-hyperscript without JSX): a flat document whose blocks carry depths, a caret,
  * an action, and the expected document. `b(type, uid, depth, ...children)`.
  */
-const cursor = () => jsx('cursor');
-const anchor = () => jsx('anchor');
-const focus = () => jsx('focus');
-const b = (type: BlockElementType, uid: string, depth: number, ...children: unknown[]) =>
-  jsx('element', depth > 0 ? { type, uid, version: 1, depth } : { type, uid, version: 1 }, ...(children.length > 0 ? children : [jsx('text', {})]));
+const b = (type: BlockElementType, uid: string, depth: number, ...children: unknown[]) => blockWith(type, uid, { depth }, ...children);
 const text = (uid: string, depth: number, ...children: unknown[]) => b('textBlock', uid, depth, ...children);
-const title = () => b('pageHeadingBlock', 'pageHeading_p1', 0, 'Plan');
-const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
 
-function editorWith(input: Editor) {
-  const editor = createWorkspaceEditor();
-  editor.children = input.children;
-  editor.selection = input.selection;
-  return editor;
-}
 
 /** uid:depth of every block after the title. */
 const shape = (editor: Editor) => editor.children.slice(1).map((n) => `${(n as { uid: string }).uid}:${(n as { depth?: number }).depth ?? 0}`);

@@ -1,6 +1,7 @@
 import { Editor, Transforms } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import '../types';
+import { anchor, cursor, focus, text, title } from '../testDocument';
 import { createWorkspaceEditor } from '../index';
 import { tableBlock, type TableData } from '../../schema/blocks/table';
 import type { TableElement } from '../../schema/slate';
@@ -11,12 +12,6 @@ import { deleteColumn, deleteRow, insertColumn, insertRow, setColumnSize, toggle
  * action, then the expected document or the table's wire data (toWire gives every token its
  * tableAddress from where its cell is, so the addresses are checked after every change).
  */
-const cursor = () => jsx('cursor');
-const anchor = () => jsx('anchor');
-const focus = () => jsx('focus');
-const title = () => jsx('element', { type: 'pageHeadingBlock', uid: 'pageHeading_p1', version: 1 }, 'Plan');
-const text = (uid: string, ...children: unknown[]) =>
-  jsx('element', { type: 'textBlock', uid, version: 1 }, ...(children.length > 0 ? children : [jsx('text', {})]));
 const cell = (...children: unknown[]) => jsx('element', { type: 'tableCell' }, ...(children.length > 0 ? children : [jsx('text', {})]));
 const row = (...cells: unknown[]) => jsx('element', { type: 'tableRow' }, ...cells);
 const table = (uid: string, columnSizes: number[], rows: unknown[][], extra: Record<string, unknown> = {}) =>

@@ -4,11 +4,10 @@ import { withHistory } from 'slate-history';
 import { withReact } from 'slate-react';
 import { createEditor } from 'slate';
 import '../types';
+import { cursor, doc } from '../testDocument';
 import { UNDO_MERGE_WINDOW_MS } from '../../schema/constants';
 import { withUndoWindow } from './withUndoWindow';
 
-const cursor = () => jsx('cursor');
-const doc = (...blocks: unknown[]) => jsx('editor', {}, ...blocks) as Editor;
 const text = (...children: unknown[]) => jsx('element', { type: 'textBlock', uid: 'a', version: 1 }, ...children);
 
 describe('withUndoWindow', () => {
