@@ -252,6 +252,21 @@ describe('only what the caller may read', () => {
   });
 });
 
+describe('pages found twice over', () => {
+  test('a page first read as the parent of a result is still a result of its own (here a title like the query, after the word matches)', async () => {
+    const parent = await createPage(t, owner, { title: 'Смета ремонта', section: 'all', workspaceId: owner.workspaceId });
+    const child = await createPage(t, owner, { title: 'Кухня', parentId: parent.id });
+    await addBlock(owner, child.id, 'Черновик: сметта на кухню');
+    await within(() => titles('сметта'), (found) => found.length > 0);
+    const found = (await find('сметта')).data;
+    expect(found.map((h) => [h.page.title, h.match.fuzzy])).toEqual([
+      ['Кухня', false],
+      ['Смета ремонта', true],
+    ]);
+    expect(found[0].path.map((p) => p.title)).toEqual(['Смета ремонта']);
+  });
+});
+
 describe('filters and the rebuild', () => {
   test('by author and by the time of the last change', async () => {
     const mine = await createPage(t, owner, { title: 'Жираф владельца', section: 'all', workspaceId: owner.workspaceId });

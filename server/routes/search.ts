@@ -59,23 +59,22 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
 
     // Pages in the order their best entry comes; each page's first entry is its match.
     const best = new Map<string, Candidate>();
-    const readable = new Set<string>();
-    const unreadable = new Set<string>();
     const wanted = skip + limit + 1;
     // The pages looked at and their ancestors (for the paths shown), read once, with the caller's levels on them.
     const rows = new Map<string, PageRow>();
     const levels = new Map<string, AccessLevel>();
+    // A page read already (another candidate's ancestor) is not read again.
+    const readRows = async (ids: Iterable<string>) => {
+      const rowsRead = await findPages(app.db, [...new Set(ids)].filter((id) => !rows.has(id)));
+      for (const row of rowsRead) rows.set(row.id, row);
+      return rowsRead;
+    };
     const take = async (candidates: readonly Candidate[]) => {
-      const fresh = candidates.filter((c) => !best.has(c.pageId) && !unreadable.has(c.pageId));
-      const unknown = [...new Set(fresh.map((c) => c.pageId))].filter((id) => !rows.has(id));
-      const found = await findPages(app.db, unknown);
-      const above = await findPages(app.db, [...new Set(found.flatMap((p) => pagePath(p)))].filter((id) => !rows.has(id) && !unknown.includes(id)));
-      const read = [...found, ...above];
-      for (const row of read) rows.set(row.id, row);
-      for (const [id, level] of await pageAccessLevels(app.db, user.id, read)) levels.set(id, level);
-      const mayRead = (id: string) => allows(levels.get(id) ?? 'none', 'read');
-      for (const id of unknown) (mayRead(id) ? readable : unreadable).add(id);
-      for (const c of fresh) if (readable.has(c.pageId) && !best.has(c.pageId)) best.set(c.pageId, c);
+      const fresh = candidates.filter((c) => !best.has(c.pageId));
+      const found = await readRows(fresh.map((c) => c.pageId));
+      const above = await readRows(found.flatMap((p) => pagePath(p)));
+      for (const [id, level] of await pageAccessLevels(app.db, user.id, [...found, ...above])) levels.set(id, level);
+      for (const c of fresh) if (!best.has(c.pageId) && allows(levels.get(c.pageId) ?? 'none', 'read')) best.set(c.pageId, c);
     };
     for (let offset = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted); offset < MAX_CANDIDATES && best.size < wanted; offset += size, size = CANDIDATE_BATCH) {
       const batch = await matchingPages(app.db, terms, filters, offset, size);
@@ -87,7 +86,8 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
 
     const ordered = [...best.values()];
     const shown = ordered.slice(skip, skip + limit);
-    const pages = new Map(shown.flatMap((c) => (rows.has(c.pageId) ? [[c.pageId, rows.get(c.pageId)!] as const] : [])));
+    // Every page kept was read.
+    const pages = new Map(shown.map((c) => [c.pageId, rows.get(c.pageId)!]));
     const elements = new Map((await presentPagesFor(app.db, user.id, [...pages.values()], levels)).map((e) => [e.id, e]));
     // The ancestors shown: only those the caller may read.
     const ancestorOf = (id: string) => (allows(levels.get(id) ?? 'none', 'read') ? rows.get(id) : undefined);

@@ -47,8 +47,12 @@ class Numbering {
     return seq;
   }
 
-  /** A free id for a new entry of the page: its title's, or the one after its last entry (a gap when the page's numbers ran out). */
-  async idFor(pageId: string, title: boolean): Promise<number> {
+  /**
+   * A free id for a new entry of the page: its title's, or the one after its last entry (a gap
+   * when the page's numbers ran out); null when none is left (2^20 − 1 entries: the entry is not
+   * indexed, rather than the whole round failing again and again).
+   */
+  async idFor(pageId: string, title: boolean): Promise<number | null> {
     const base = (await this.seqOf(pageId)) * ENTRY_SPAN;
     if (title) return base;
     let next = this.next.get(pageId);
@@ -61,7 +65,7 @@ class Numbering {
         select e.id + 1 as id from search_entries e
         where e.id >= ${base} and e.id < ${base + ENTRY_SPAN - 1} and not exists (select 1 from search_entries n where n.id = e.id + 1)
         order by e.id limit 1`.execute(this.trx);
-      if (gap.rows.length === 0) throw new Error(`page ${pageId} has ${ENTRY_SPAN - 1} search entries: no more can be numbered`);
+      if (gap.rows.length === 0) return null;
       next = Number(gap.rows[0].id);
       // Gaps are looked for again next time.
       this.next.set(pageId, base + ENTRY_SPAN);
@@ -94,6 +98,7 @@ async function putEntry(trx: Transaction<Database>, numbering: Numbering, entry:
     return;
   }
   const id = await numbering.idFor(entry.pageId, entry.kind === 'title');
+  if (id === null) return;
   await trx.insertInto('search_entries').values({ id, page_id: entry.pageId, unit: entry.unit, kind: entry.kind, text, terms }).execute();
 }
 
