@@ -18,6 +18,8 @@ export class AppError extends Error {
 export const unauthorized = () => new AppError(401, ERROR_CODES.unauthorized, 'sign in first');
 export const forbidden = (what = 'this') => new AppError(403, ERROR_CODES.forbidden, `no access to ${what}`);
 export const notFound = (what = 'resource') => new AppError(404, ERROR_CODES.notFound, `${what} not found`);
+/** 422 validation_failed about one field of the request (`path` names it: `body.dst`, `query.scope`). */
+export const invalidField = (message: string, path: string) => new AppError(422, ERROR_CODES.validationFailed, message, [{ path, message }]);
 export const rateLimited = (message = 'too many requests, try again later', details?: unknown) =>
   new AppError(429, ERROR_CODES.rateLimited, message, details);
 

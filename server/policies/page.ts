@@ -29,12 +29,14 @@ export async function pageAccessLevels(
   db: Kysely<Database>,
   userId: string,
   pages: readonly PageRow[],
+  /** The user's roles in the pages' workspaces when the caller has them already (a workspace missing: not a member). */
+  knownRoles?: ReadonlyMap<string, WorkspaceRole>,
 ): Promise<Map<string, AccessLevel>> {
   const levels = new Map<string, AccessLevel>();
   if (pages.length === 0) return levels;
 
-  const workspaceIds = [...new Set(pages.map((p) => p.workspace_id))];
-  const roles = new Map<string, WorkspaceRole>();
+  const roles = new Map<string, WorkspaceRole>(knownRoles);
+  const workspaceIds = knownRoles ? [] : [...new Set(pages.map((p) => p.workspace_id))];
   for (const chunk of inChunks(workspaceIds)) {
     const rows = await db
       .selectFrom('workspace_members')

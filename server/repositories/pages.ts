@@ -331,7 +331,7 @@ export async function removeSubtreeForever(trx: Transaction<Database>, page: Pag
  * may put it there). Call in a transaction holding the tree lock, with the page and the place
  * read after taking it and checked not to be inside the page.
  */
-export async function movePage(trx: Transaction<Database>, page: PageRow, place: PagePlace, sortKey: string): Promise<PageRow> {
+export async function placePage(trx: Transaction<Database>, page: PageRow, place: PagePlace, sortKey: string): Promise<PageRow> {
   const parent = 'parent' in place ? place.parent : null;
   const newPath = childPath(parent);
   const updated_at = nowIso();

@@ -6,14 +6,13 @@ import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
 import type { Config } from '../config';
 import { contentDispositionOf } from '../disposition';
-import { notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { findPage } from '../repositories/pages';
 import { EXPORT_FORMATS, exportZip, fileName, pagesToExport } from '../export/pageExport';
 import { importExport, ImportError, readExport } from '../export/jsonImport';
 import { lockTree } from '../db/locks';
-import { AppError, forbidden } from '../errors';
+import { AppError, forbidden, invalidField, notFound } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { assertStorablePart } from '../plugins/textInput';
 import { canCreateInSection } from '../policies/workspace';
@@ -155,7 +154,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     try {
       read = await readExport(new Uint8Array(bytes), uploadName);
     } catch (error) {
-      if (error instanceof ImportError) throw new AppError(422, ERROR_CODES.validationFailed, error.message, [{ path: 'file', message: error.message }]);
+      if (error instanceof ImportError) throw invalidField(error.message, 'file');
       throw error;
     }
     const report = await app.db.transaction().execute(async (trx) => {

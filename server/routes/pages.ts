@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
@@ -9,71 +9,58 @@ import { SECTION_IDS, type AccessLevel, type SectionId } from '../../schema/cons
 import {
   clonePageBodySchema,
   createNoteBodySchema,
-  holdsDatabase,
   movePageBodySchema,
-  MOVE_SECTION_IDS,
   patchElementBodySchema,
   placeAfterBodySchema,
   publicPageQueryShape,
-  type CreatePageBody,
   type PatchElementBody,
   type WireElement,
   type WirePublicPage,
 } from '../../schema/element';
-import { ERROR_CODES } from '../../schema/errors';
-import { newId } from '../../schema/ids';
 import { jsonQuery, pageQueryShape } from '../../schema/query';
 import { writeAside } from '../db/busy';
-import { lockTree } from '../db/locks';
 import type { Database, PageRow, UserRow } from '../db/types';
-import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
+import { forbidden, invalidField, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { requestOrigin } from '../plugins/realtime';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { allows, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
-import { canCreateInSection, visibleSections } from '../policies/workspace';
+import { visibleSections } from '../policies/workspace';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
-import { insertBlock, listPageBlockRows, placedRowJson } from '../repositories/blocks';
-import { generateKeyBetween } from 'fractional-indexing';
 import { readRows, writeCellOver } from '../repositories/databases';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { nowIso } from '../time';
-import { newDatabaseData, type DatabaseChange } from '../../schema/database';
+import type { DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
 import {
   addFavorite,
   assertNotInTrash,
-  clonePageTree,
   favoritePageIds,
   findPage,
   findPageByIdOrAlias,
   findPages,
-  insertPage,
   listChildren,
-  listDescendants,
   listFavoritePages,
-  listPagesAt,
   listSectionRoots,
   listTrashHeads,
   listVisitedPages,
-  movePage,
   pagePath,
   publishPage,
   recordVisit,
   removeFavorite,
-  removeSubtreeForever,
-  restoreSubtree,
-  setSortKey,
-  sortKeyAfter,
-  trashSubtree,
   updatePageFields,
   type PageFieldsUpdate,
-  type PagePlace,
 } from '../repositories/pages';
 import { findMembership, isWireRole, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
 import { removeStoredFiles } from '../files/store';
+import { listPageBlockRows, placedRowJson } from '../repositories/blocks';
+import { clonePage } from '../commands/pages/clone';
+import { createPage } from '../commands/pages/create';
+import { movePage } from '../commands/pages/move';
+import { reorderPage } from '../commands/pages/reorder';
+import { removePageForever, restorePage, trashPage } from '../commands/pages/trash';
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
 
@@ -117,9 +104,6 @@ function sectionParam(request: { params: { id: string } }): SectionId {
   return id as SectionId;
 }
 
-const pageExists = () => new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists');
-const invalid = (message: string, path: string) =>
-  new AppError(422, ERROR_CODES.validationFailed, message, [{ path, message }]);
 
 /**
  * Pages as the caller sees them: with their access level and favourite flag, in the given order,
@@ -180,83 +164,6 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
   }
 
   /**
-   * Runs a change of a workspace's page tree (create, move, clone into, reorder, trash, restore,
-   * delete forever) in one transaction that holds the workspace's tree lock. Whatever the change
-   * checks (the pages, their place, the trash state, a cycle, the caller's access, which follows
-   * the place) is read again inside it: see docs/adr/0003-concurrency.md.
-   */
-  function treeChange<T>(workspaceId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return app.db.transaction().execute(async (trx) => {
-      await lockTree(trx, workspaceId);
-      return work(trx);
-    });
-  }
-
-  /** A page read again inside a tree change: it may have gone meanwhile (404). */
-  async function reload(trx: Transaction<Database>, id: string): Promise<PageRow> {
-    const page = await findPage(trx, id);
-    if (!page) throw notFound('page');
-    return page;
-  }
-
-  /**
-   * Creates a page at the end of a section (parentId null) or of a page's children, whose
-   * parent must be editable and not in the trash as it is inside the tree lock. A taken id (also
-   * when a parallel request wins) is 409. Answers the page and the caller's level on it.
-   */
-  async function createPage(user: UserRow, body: CreatePageBody, workspaceId: string, parentId: string | null, section: 'private' | 'all' | null) {
-    const id = body.id ?? newId();
-    return treeChange(workspaceId, async (trx) => {
-      let parent: PageRow | null = null;
-      let level: AccessLevel = 'full';
-      if (parentId !== null) {
-        parent = await reload(trx, parentId);
-        level = await authorizePage(trx, user.id, parent, 'edit');
-        assertNotInTrash(parent);
-      }
-      if (await findPage(trx, id)) throw pageExists();
-      const page = await insertPage(trx, {
-        id,
-        workspaceId,
-        parent,
-        section,
-        type: body.type,
-        title: body.title ?? '',
-        defaultLayoutId: body.defaultLayoutId ?? null,
-        createdBy: user.id,
-        grantCreatorFull: parent === null,
-      });
-      // A database page (and a data page) holds its database: one block, made with the page.
-      if (holdsDatabase(body.type)) {
-        await insertBlock(trx, { id: newId(), pageId: page.id, parentId: null, sortKey: generateKeyBetween(null, null), type: 'database', data: newDatabaseData(body.defaultLayoutId ?? newId()), userId: user.id });
-      }
-      return { page, level };
-    }).catch((error: unknown) => {
-      throw isUniqueViolation(error) ? pageExists() : error;
-    });
-  }
-
-  /** The ordered pages at a page's current place, itself left out. */
-  async function siblingsOf(trx: Transaction<Database>, page: PageRow): Promise<PageRow[]> {
-    const place: PagePlace | null =
-      page.parent_id === null
-        ? { workspaceId: page.workspace_id, section: page.section === 'all' ? 'all' : 'private' }
-        : await findPage(trx, page.parent_id).then((parent) => (parent ? { parent } : null));
-    if (!place) return [];
-    return (await listPagesAt(trx, place)).filter((p) => p.id !== page.id);
-  }
-
-  /** `placeAfter` must be a live sibling the caller can see; null means first. */
-  async function siblingToPlaceAfter(trx: Transaction<Database>, user: UserRow, siblings: readonly PageRow[], placeAfter: string | null): Promise<PageRow | null> {
-    if (placeAfter === null) return null;
-    const after = siblings.find((s) => s.id === placeAfter);
-    if (!after || after.in_trash === 1 || !allows(await pageAccessLevel(trx, user.id, after), 'read')) {
-      throw invalid('placeAfter is not a page at the destination', 'body.placeAfter');
-    }
-    return after;
-  }
-
-  /**
    * The sidebars showing the page's parent (and its former parent, after a move) hear that
    * those children changed (realtime elementChildren channels; the top level is the workspace's).
    */
@@ -283,7 +190,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
     const workspace = await requestWorkspace(app, request, user);
     if (!visibleSections(workspace.role).includes(section)) throw forbidden('this section');
     const everywhere = request.query.scope === 'all';
-    if (everywhere && section !== 'shared') throw invalid('scope "all" is for the shared section only', 'query.scope');
+    if (everywhere && section !== 'shared') throw invalidField('scope "all" is for the shared section only', 'query.scope');
     let pages: PageRow[];
     if (section === 'favorite') {
       pages = await listFavoritePages(app.db, user.id, workspace.id);
@@ -307,8 +214,8 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
     const section = sectionParam(request);
     const body = request.body ?? createNoteBodySchema.parse({});
     const workspace = await requestWorkspace(app, request, user);
-    if (!canCreateInSection(workspace.role, section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
-    const { page } = await createPage(user, body, workspace.id, null, section as 'private' | 'all');
+    if (section !== 'private' && section !== 'all') throw forbidden('creating pages in this section');
+    const { page } = await createPage(app.db, user.id, body, { workspace, section });
     told(page);
     reply.status(201);
     return envelope(presentElement(page, 'full'));
@@ -452,7 +359,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
   app.patch('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Change one of title, icon, cover, isPublic', params: idParams, body: patchElementBodySchema } }, async (request) => {
     const user = requireUser(request);
     const body: PatchElementBody = request.body;
-    if (body.id !== undefined && body.id !== request.params.id) throw invalid('the body id differs from the path id', 'body.id');
+    if (body.id !== undefined && body.id !== request.params.id) throw invalidField('the body id differs from the path id', 'body.id');
     const page = await loadPage(request.params.id);
     const level = await authorizePage(app.db, user.id, page, body.isPublic === undefined ? 'edit' : 'share');
     assertNotInTrash(page);
@@ -499,8 +406,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
   app.post('/api/v3/spaces/element/:id/children', { schema: { tags: ['pages'], summary: 'Create a page at the end of the children of a page', params: idParams, body: createNoteBodySchema.nullish() } }, async (request, reply) => {
     const user = requireUser(request);
     const body = request.body ?? createNoteBodySchema.parse({});
-    const parent = await loadPage(request.params.id);
-    const { page, level } = await createPage(user, body, parent.workspace_id, parent.id, null);
+    const { page, level } = await createPage(app.db, user.id, body, { parentId: request.params.id });
     told(page);
     reply.status(201);
     return envelope(presentElement(page, level));
@@ -508,42 +414,21 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
 
   app.delete('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Move a page and its subtree to the trash', params: idParams } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
-    const { trashed, level } = await treeChange(page.workspace_id, async (trx) => {
-      const current = await reload(trx, page.id);
-      const known = await authorizePage(trx, user.id, current, 'edit');
-      return { level: known, trashed: current.in_trash === 1 ? current : await trashSubtree(trx, current, user.id) };
-    });
+    const { trashed, level } = await trashPage(app.db, user.id, request.params.id);
     told(trashed);
     return envelope(await presentPageFor(app.db, user.id, trashed, level));
   });
 
   app.post('/api/v3/spaces/trash/:id/restore', { schema: { tags: ['pages'], summary: 'Take a page and what was trashed with it out of the trash', params: idParams, body: emptyBody } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
-    const { restored, level } = await treeChange(page.workspace_id, async (trx) => {
-      const current = await reload(trx, page.id);
-      const known = await authorizePage(trx, user.id, current, 'edit');
-      if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'the page is not in the trash');
-      const parent = current.parent_id === null ? undefined : await findPage(trx, current.parent_id);
-      if (parent?.in_trash === 1) {
-        throw new AppError(409, ERROR_CODES.pageParentInTrash, 'the page above it is in the trash; restore that one first');
-      }
-      return { level: known, restored: await restoreSubtree(trx, current) };
-    });
+    const { restored, level } = await restorePage(app.db, user.id, request.params.id);
     told(restored);
     return envelope(await presentPageFor(app.db, user.id, restored, level));
   });
 
   app.post('/api/v3/spaces/trash/:id/remove', { schema: { tags: ['pages'], summary: 'Delete a trashed page and everything below it for good', params: idParams, body: emptyBody } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
-    const { pageIds, storageKeys } = await treeChange(page.workspace_id, async (trx) => {
-      const current = await reload(trx, page.id);
-      await authorizePage(trx, user.id, current, 'manage');
-      if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');
-      return removeSubtreeForever(trx, current);
-    });
+    const { removed: page, pageIds, storageKeys } = await removePageForever(app.db, user.id, request.params.id);
     told(page);
     await removeStoredFiles(app.fileStore, storageKeys, request.log);
     return envelope({ id: page.id, status: 'success' }, { removedPages: pageIds.length, removedFiles: storageKeys.length });
@@ -569,43 +454,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
   app.post('/api/v3/spaces/element/:id/page/clone', { schema: { tags: ['pages'], summary: 'Deep-copy a page with its subtree and blocks', params: idParams, body: clonePageBodySchema } }, async (request, reply) => {
     const user = requireUser(request);
     const body = request.body;
-    const source = await loadPage(request.params.id);
-    await authorizePage(app.db, user.id, source, 'read');
-    assertNotInTrash(source);
-    const workspace = await findMembership(app.db, body.workspaceId, user.id);
-    if (!workspace) throw forbidden('this workspace');
-    const newRootId = body.id ?? newId();
-    // The copy is made under the target workspace's tree lock: its parent is read (and checked)
-    // there, so the copy never lands under a page that went to the trash or moved meanwhile.
-    const { clone, count } = await treeChange(workspace.id, async (trx) => {
-      let parent: PageRow | null = null;
-      if (body.toElement) {
-        parent = await reload(trx, body.toElement);
-        await authorizePage(trx, user.id, parent, 'edit');
-        if (parent.workspace_id !== workspace.id) throw invalid('toElement is not in workspaceId', 'body.toElement');
-        assertNotInTrash(parent);
-      } else if (!canCreateInSection(workspace.role, 'private', workspace.is_private === 1)) {
-        throw forbidden('creating pages in this workspace');
-      }
-      if (await findPage(trx, newRootId)) throw pageExists();
-      const root = await reload(trx, source.id);
-      assertNotInTrash(root);
-
-      // The copy holds what the caller can see: live descendants they may read, under copied parents.
-      const descendants = (await listDescendants(trx, root)).filter((p) => p.in_trash === 0);
-      const levels = await pageAccessLevels(trx, user.id, descendants);
-      const copied = new Set([root.id]);
-      const pages = [root];
-      for (const page of descendants.sort((a, b) => pagePath(a).length - pagePath(b).length)) {
-        if (page.parent_id !== null && copied.has(page.parent_id) && allows(levels.get(page.id) ?? 'none', 'read')) {
-          copied.add(page.id);
-          pages.push(page);
-        }
-      }
-      return { clone: await clonePageTree(trx, { pages, newRootId, workspaceId: workspace.id, parent, userId: user.id }), count: pages.length };
-    }).catch((error: unknown) => {
-      throw isUniqueViolation(error) ? pageExists() : error;
-    });
+    const { clone, count } = await clonePage(app.db, user.id, request.params.id, body);
     told(clone);
     reply.status(201);
     return envelope(await presentPageFor(app.db, user.id, clone), { clonedPages: count });
@@ -613,54 +462,14 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
 
   app.post('/api/v3/spaces/element/:id/move', { schema: { tags: ['pages'], summary: 'Move a page (with its subtree) under another page or to a section root', params: idParams, body: movePageBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const { dst, placeAfter } = request.body;
-    const page = await loadPage(request.params.id);
-    // Everything is checked on the pages as they are inside the tree lock: two moves that would
-    // each be fine alone (p1 under p2, p2 under p1) are judged one after the other, so the
-    // second sees the first and answers 422 page.move_cycle.
-    const moved = await treeChange(page.workspace_id, async (trx) => {
-      const current = await reload(trx, page.id);
-      await authorizePage(trx, user.id, current, 'manage');
-      assertNotInTrash(current);
-      let place: PagePlace;
-      if ((MOVE_SECTION_IDS as readonly string[]).includes(dst)) {
-        const section = dst as 'private' | 'all';
-        const membership = await findMembership(trx, current.workspace_id, user.id);
-        if (!membership || !canCreateInSection(membership.role, section, membership.is_private === 1)) throw forbidden('this section');
-        // A private section root is its creator's: nobody moves someone else's page into their own.
-        if (section === 'private' && current.created_by !== user.id) throw forbidden('moving a page you did not create to private');
-        place = { workspaceId: current.workspace_id, section };
-      } else if ((SECTION_IDS as readonly string[]).includes(dst)) {
-        throw invalid('pages cannot be moved into favorite or shared', 'body.dst');
-      } else {
-        const target = await reload(trx, dst);
-        await authorizePage(trx, user.id, target, 'edit');
-        if (target.workspace_id !== current.workspace_id) throw invalid('dst is in another workspace; clone the page instead', 'body.dst');
-        assertNotInTrash(target);
-        if (target.id === current.id || pagePath(target).includes(current.id)) {
-          throw new AppError(422, ERROR_CODES.pageMoveCycle, 'a page cannot be moved into itself or its own subtree');
-        }
-        place = { parent: target };
-      }
-      const siblings = (await listPagesAt(trx, place)).filter((p) => p.id !== current.id);
-      const after = await siblingToPlaceAfter(trx, user, siblings, placeAfter);
-      return movePage(trx, current, place, sortKeyAfter(siblings, after));
-    });
-    told(moved, page);
+    const { moved, before } = await movePage(app.db, user.id, request.params.id, request.body);
+    told(moved, before);
     return envelope(await presentPageFor(app.db, user.id, moved));
   });
 
   app.post('/api/v3/spaces/element/:id/placeAfter', { schema: { tags: ['pages'], summary: 'Reorder a page among its current siblings', params: idParams, body: placeAfterBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
-    const { placed, level } = await treeChange(page.workspace_id, async (trx) => {
-      const current = await reload(trx, page.id);
-      const known = await authorizePage(trx, user.id, current, 'edit');
-      assertNotInTrash(current);
-      const siblings = await siblingsOf(trx, current);
-      const after = await siblingToPlaceAfter(trx, user, siblings, request.body.placeAfter);
-      return { level: known, placed: await setSortKey(trx, current, sortKeyAfter(siblings, after)) };
-    });
+    const { placed, level } = await reorderPage(app.db, user.id, request.params.id, request.body.placeAfter);
     told(placed);
     return envelope(await presentPageFor(app.db, user.id, placed, level));
   });

@@ -2,17 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WireSearchHit } from '../../schema/search';
-import { envelope } from '../presenters';
+import { envelope, presentElement } from '../presenters';
 import { jsonQuery } from '../../schema/query';
 import { pageAccessLevels, allows } from '../policies/page';
 import type { AccessLevel } from '../../schema/constants';
-import { findPages, pagePath } from '../repositories/pages';
+import { favoritePageIds, findPages, pagePath } from '../repositories/pages';
 import type { PageRow } from '../db/types';
 import { requireUser } from '../plugins/auth';
 import { matchingPages, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
 import { queryTerms } from '../search/terms';
 import { searchIndexer } from '../search/indexer';
-import { presentPagesFor, requestWorkspace } from './pages';
+import { requestWorkspace } from './pages';
 
 /**
  * Candidates read at a time while filling a page of results (the first read twice what the page
@@ -60,20 +60,24 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
     // Pages in the order their best entry comes; each page's first entry is its match.
     const best = new Map<string, Candidate>();
     const wanted = skip + limit + 1;
-    // The pages looked at and their ancestors (for the paths shown), read once, with the caller's levels on them.
+    // The pages looked at (read with their matches) and their ancestors (for the paths shown),
+    // each read once, with the caller's levels on them and whether each is a favourite.
     const rows = new Map<string, PageRow>();
     const levels = new Map<string, AccessLevel>();
-    // A page read already (another candidate's ancestor) is not read again.
-    const readRows = async (ids: Iterable<string>) => {
-      const rowsRead = await findPages(app.db, [...new Set(ids)].filter((id) => !rows.has(id)));
-      for (const row of rowsRead) rows.set(row.id, row);
-      return rowsRead;
-    };
+    const favorites = new Set<string>();
+    const roles = new Map([[workspace.id, workspace.role]]);
     const take = async (candidates: readonly Candidate[]) => {
       const fresh = candidates.filter((c) => !best.has(c.pageId));
-      const found = await readRows(fresh.map((c) => c.pageId));
-      const above = await readRows(found.flatMap((p) => pagePath(p)));
-      for (const [id, level] of await pageAccessLevels(app.db, user.id, [...found, ...above])) levels.set(id, level);
+      for (const c of fresh) rows.set(c.pageId, c.page);
+      const found = fresh.map((c) => c.page);
+      // A page read already (another candidate's ancestor) is not read again.
+      const [above, liked] = await Promise.all([
+        findPages(app.db, [...new Set(found.flatMap((p) => pagePath(p)))].filter((id) => !rows.has(id))),
+        favoritePageIds(app.db, user.id, found.map((p) => p.id)),
+      ]);
+      for (const row of above) rows.set(row.id, row);
+      for (const id of liked) favorites.add(id);
+      for (const [id, level] of await pageAccessLevels(app.db, user.id, [...found, ...above], roles)) levels.set(id, level);
       for (const c of fresh) if (!best.has(c.pageId) && allows(levels.get(c.pageId) ?? 'none', 'read')) best.set(c.pageId, c);
     };
     for (let offset = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted); offset < MAX_CANDIDATES && best.size < wanted; offset += size, size = CANDIDATE_BATCH) {
@@ -86,22 +90,16 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
 
     const ordered = [...best.values()];
     const shown = ordered.slice(skip, skip + limit);
-    // Every page kept was read.
-    const pages = new Map(shown.map((c) => [c.pageId, rows.get(c.pageId)!]));
-    const elements = new Map((await presentPagesFor(app.db, user.id, [...pages.values()], levels)).map((e) => [e.id, e]));
     // The ancestors shown: only those the caller may read.
     const ancestorOf = (id: string) => (allows(levels.get(id) ?? 'none', 'read') ? rows.get(id) : undefined);
-    const hits: WireSearchHit[] = shown.flatMap((c) => {
-      const page = pages.get(c.pageId);
-      const element = elements.get(c.pageId);
-      if (!page || !element) return [];
-      const path = pagePath(page).flatMap((id) => {
+    const hits: WireSearchHit[] = shown.map((c) => {
+      const path = pagePath(c.page).flatMap((id) => {
         const a = ancestorOf(id);
         return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];
       });
       const kind = c.kind;
       const match = { ...snippet(c.text, terms), kind, blockId: kind === 'block' ? c.unit : null, fieldId: kind === 'cell' ? c.unit.slice(2) : null, fuzzy: c.fuzzy ?? false };
-      return [{ page: element, path, match }];
+      return { page: presentElement(c.page, levels.get(c.pageId)!, favorites.has(c.pageId)), path, match };
     });
     return envelope(hits, { offset: skip, hasMoreNext: ordered.length > skip + limit });
   });

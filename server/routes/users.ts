@@ -17,7 +17,7 @@ import {
 import { issueMessengerLinkToken } from '../auth/messengerLinks';
 import type { Config } from '../config';
 import type { UserRow } from '../db/types';
-import { AppError, forbidden, notFound, parseWith } from '../errors';
+import { AppError, forbidden, invalidField, notFound, parseWith } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { envelope, presentSelf, presentUser } from '../presenters';
 import { findFile, fileIdFromOurUrl } from '../repositories/files';
@@ -68,7 +68,7 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
       return url;
     }
     if (!isSafeHref(url)) {
-      throw new AppError(422, ERROR_CODES.validationFailed, 'only http and https links are allowed', [{ path: 'body.avatar_url', message: 'only http and https links are allowed' }]);
+      throw invalidField('only http and https links are allowed', 'body.avatar_url');
     }
     return url;
   }
@@ -109,7 +109,7 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
     }
     const checked = parseWith(USER_SETTINGS[key].schema, value);
     if (key === 'activeWorkspace' && checked !== null && !(await isMemberOf(checked as string, user.id))) {
-      throw new AppError(422, ERROR_CODES.validationFailed, 'not a workspace of yours', [{ path: 'body.value', message: 'not a workspace of yours' }]);
+      throw invalidField('not a workspace of yours', 'body.value');
     }
     await saveUserSetting(app.db, user.id, key, JSON.stringify(checked));
     return envelope({ status: 'success' });

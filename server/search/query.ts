@@ -1,12 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../db/connect';
-import type { Database } from '../db/types';
+import type { Database, PageRow } from '../db/types';
 import { ENTRY_SPAN } from './indexer';
 import { placedWords, termMatches, trigrams, type QueryTerm } from './terms';
 
-/** One entry that answers a query, with its page's order keys. */
+/** One entry that answers a query, with its page. */
 export interface Candidate {
   pageId: string;
+  page: PageRow;
   unit: string;
   kind: 'title' | 'block' | 'cell';
   text: string;
@@ -67,17 +68,24 @@ export async function matchingPages(db: Kysely<Database>, terms: readonly QueryT
   const span = sql.lit(ENTRY_SPAN);
   // Matches per page: its first entry, and whether that is its title (number 0).
   const perPage = sql`select m.entry_id / ${span} as seq, min(m.entry_id) as first, (min(m.entry_id) % ${span}) = 0 as title from (${matchingEntries(terms, postgres)}) m group by m.entry_id / ${span}`;
-  const found = await sql<{ page_id: string; unit: string; kind: Candidate['kind']; text: string }>`
-    select e.page_id, e.unit, e.kind, e.text
+  // The pages' rows come with their entries: the route needs them (access, paths, the results).
+  const found = await sql<PageRow & { match_first: number; match_title: unknown; match_unit: string; match_kind: Candidate['kind']; match_text: string }>`
+    select top.*, e.unit as match_unit, e.kind as match_kind, e.text as match_text
     from (
-      select g.first, g.title, p.updated_at, p.id
+      select g.first as match_first, g.title as match_title, p.*
       from (${perPage}) g cross join search_pages s cross join pages p
       where s.seq = g.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}
       order by g.title desc, p.updated_at desc, p.id
       limit ${limit} offset ${offset}
-    ) top join search_entries e on e.id = top.first
-    order by top.title desc, top.updated_at desc, top.id`.execute(db);
-  return found.rows.map((r) => ({ pageId: r.page_id, unit: r.unit, kind: r.kind, text: r.text }));
+    ) top join search_entries e on e.id = top.match_first
+    order by top.match_title desc, top.updated_at desc, top.id`.execute(db);
+  return found.rows.map(({ match_unit: unit, match_kind: kind, match_text: text, match_first: _first, match_title: _title, ...page }) => ({
+    pageId: page.id,
+    page: page as PageRow,
+    unit,
+    kind,
+    text,
+  }));
 }
 
 /** How alike a query's trigrams are to a text's (shared over all: pg_trgm's similarity). */
@@ -130,13 +138,13 @@ export async function similarTitles(db: Kysely<Database>, query: string, filters
     .limit(limit * 4)
     .execute();
   if (shared.length === 0) return [];
-  const titles = await db.selectFrom('pages').select(['id', 'title']).where('id', 'in', shared.map((s) => s.page_id)).execute();
+  const titles = await db.selectFrom('pages').selectAll().where('id', 'in', shared.map((s) => s.page_id)).execute();
   return titles
     .map((page) => ({ page, score: titleSimilarity(query, page.title) }))
     .filter((t) => t.score >= TITLE_SIMILARITY)
     .sort((a, b) => b.score - a.score || (a.page.id < b.page.id ? -1 : 1))
     .slice(0, limit)
-    .map(({ page }) => ({ pageId: page.id, unit: 'title', kind: 'title' as const, text: page.title, fuzzy: true }));
+    .map(({ page }) => ({ pageId: page.id, page, unit: 'title', kind: 'title' as const, text: page.title, fuzzy: true }));
 }
 
 /** A passage of an entry's text around what was found, and the found words' places in it. */

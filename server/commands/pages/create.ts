@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import { generateKeyBetween } from 'fractional-indexing';
+import type { AccessLevel } from '../../../schema/constants';
+import { newDatabaseData } from '../../../schema/database';
+import { holdsDatabase, type CreatePageBody } from '../../../schema/element';
+import { newId } from '../../../schema/ids';
+import type { Database, PageRow } from '../../db/types';
+import { forbidden, isUniqueViolation } from '../../errors';
+import { authorizePage } from '../../policies/page';
+import { canCreateInSection } from '../../policies/workspace';
+import { insertBlock } from '../../repositories/blocks';
+import { assertNotInTrash, findPage, insertPage } from '../../repositories/pages';
+import type { WorkspaceWithRole } from '../../repositories/workspaces';
+import { pageExists, reload, treeChange } from './tree';
+
+/** What a new page is made with (the create body's fields). */
+export type NewPageFields = Pick<CreatePageBody, 'type'> & Partial<Pick<CreatePageBody, 'id' | 'title' | 'defaultLayoutId'>>;
+
+/** Where a new page goes: at the end of a section of a workspace the caller is in, or of a page's children. */
+export type NewPagePlace = { workspace: WorkspaceWithRole; section: 'private' | 'all' } | { parentId: string };
+
+/**
+ * Creates a page at the end of a section or of a page's children. In a section the caller's
+ * role must allow it; under a page the parent must be editable and not in the trash as it is
+ * inside the tree lock. A taken id (also when a parallel request wins) is 409 page.already_exists. A
+ * database page (and a data page) is made with its database block. Answers the page and the
+ * caller's level on it.
+ */
+export async function createPage(db: Kysely<Database>, userId: string, body: NewPageFields, place: NewPagePlace): Promise<{ page: PageRow; level: AccessLevel }> {
+  if ('section' in place && !canCreateInSection(place.workspace.role, place.section, place.workspace.is_private === 1)) throw forbidden('creating pages in this section');
+  const id = body.id ?? newId();
+  const workspaceId = 'section' in place ? place.workspace.id : (await reload(db, place.parentId)).workspace_id;
+  return treeChange(db, workspaceId, async (trx) => {
+    let parent: PageRow | null = null;
+    let level: AccessLevel = 'full';
+    if ('parentId' in place) {
+      parent = await reload(trx, place.parentId);
+      level = await authorizePage(trx, userId, parent, 'edit');
+      assertNotInTrash(parent);
+    }
+    if (await findPage(trx, id)) throw pageExists();
+    const page = await insertPage(trx, {
+      id,
+      workspaceId,
+      parent,
+      section: 'section' in place ? place.section : null,
+      type: body.type,
+      title: body.title ?? '',
+      defaultLayoutId: body.defaultLayoutId ?? null,
+      createdBy: userId,
+      grantCreatorFull: parent === null,
+    });
+    // A database page (and a data page) holds its database: one block, made with the page.
+    if (holdsDatabase(body.type)) {
+      await insertBlock(trx, { id: newId(), pageId: page.id, parentId: null, sortKey: generateKeyBetween(null, null), type: 'database', data: newDatabaseData(body.defaultLayoutId ?? newId()), userId });
+    }
+    return { page, level };
+  }).catch((error: unknown) => {
+    throw isUniqueViolation(error) ? pageExists() : error;
+  });
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import { SECTION_IDS } from '../../../schema/constants';
+import { MOVE_SECTION_IDS } from '../../../schema/element';
+import { ERROR_CODES } from '../../../schema/errors';
+import type { Database, PageRow } from '../../db/types';
+import { AppError, forbidden, invalidField } from '../../errors';
+import { authorizePage } from '../../policies/page';
+import { canCreateInSection } from '../../policies/workspace';
+import { assertNotInTrash, listPagesAt, pagePath, placePage, sortKeyAfter, type PagePlace } from '../../repositories/pages';
+import { findMembership } from '../../repositories/workspaces';
+import { changeAtPage, reload, siblingToPlaceAfter } from './tree';
+
+/**
+ * Moves a page (with its subtree) under another page of its workspace or to the root of its
+ * private or shared section, after `placeAfter` among the siblings there (null: first). Needs
+ * full access on the page and edit on the new parent (or the role for the section; a private
+ * section root is its creator's). Everything is checked on the pages as they are inside the tree
+ * lock: two moves that would each be fine alone (p1 under p2, p2 under p1) are judged one after
+ * the other, so the second sees the first and answers 422 page.move_cycle. Answers the page
+ * before and after.
+ */
+export async function movePage(db: Kysely<Database>, userId: string, pageId: string, move: { dst: string; placeAfter: string | null }): Promise<{ before: PageRow; moved: PageRow }> {
+  const { dst, placeAfter } = move;
+  return changeAtPage(db, pageId, async (trx, current) => {
+    await authorizePage(trx, userId, current, 'manage');
+    assertNotInTrash(current);
+    let place: PagePlace;
+    if ((MOVE_SECTION_IDS as readonly string[]).includes(dst)) {
+      const section = dst as 'private' | 'all';
+      const membership = await findMembership(trx, current.workspace_id, userId);
+      if (!membership || !canCreateInSection(membership.role, section, membership.is_private === 1)) throw forbidden('this section');
+      // A private section root is its creator's: nobody moves someone else's page into their own.
+      if (section === 'private' && current.created_by !== userId) throw forbidden('moving a page you did not create to private');
+      place = { workspaceId: current.workspace_id, section };
+    } else if ((SECTION_IDS as readonly string[]).includes(dst)) {
+      throw invalidField('pages cannot be moved into favorite or shared', 'body.dst');
+    } else {
+      const target = await reload(trx, dst);
+      await authorizePage(trx, userId, target, 'edit');
+      if (target.workspace_id !== current.workspace_id) throw invalidField('dst is in another workspace; clone the page instead', 'body.dst');
+      assertNotInTrash(target);
+      if (target.id === current.id || pagePath(target).includes(current.id)) {
+        throw new AppError(422, ERROR_CODES.pageMoveCycle, 'a page cannot be moved into itself or its own subtree');
+      }
+      place = { parent: target };
+    }
+    const siblings = (await listPagesAt(trx, place)).filter((p) => p.id !== current.id);
+    const after = await siblingToPlaceAfter(trx, userId, siblings, placeAfter);
+    return { before: current, moved: await placePage(trx, current, place, sortKeyAfter(siblings, after)) };
+  });
+}

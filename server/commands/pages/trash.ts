@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { AccessLevel } from '../../../schema/constants';
+import { ERROR_CODES } from '../../../schema/errors';
+import type { Database, PageRow } from '../../db/types';
+import { AppError } from '../../errors';
+import { authorizePage } from '../../policies/page';
+import { findPage, removeSubtreeForever, restoreSubtree, trashSubtree } from '../../repositories/pages';
+import { changeAtPage } from './tree';
+
+/** Moves an editable page and its subtree to the trash (a page there already stays as it is). Answers it and the caller's level. */
+export async function trashPage(db: Kysely<Database>, userId: string, pageId: string): Promise<{ trashed: PageRow; level: AccessLevel }> {
+  return changeAtPage(db, pageId, async (trx, current) => {
+    const level = await authorizePage(trx, userId, current, 'edit');
+    return { level, trashed: current.in_trash === 1 ? current : await trashSubtree(trx, current, userId) };
+  });
+}
+
+/**
+ * Takes an editable page in the trash out of it with what was trashed with it: 409
+ * page.not_in_trash when it is not there, 409 page.parent_in_trash while the page above it is.
+ */
+export async function restorePage(db: Kysely<Database>, userId: string, pageId: string): Promise<{ restored: PageRow; level: AccessLevel }> {
+  return changeAtPage(db, pageId, async (trx, current) => {
+    const level = await authorizePage(trx, userId, current, 'edit');
+    if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'the page is not in the trash');
+    const parent = current.parent_id === null ? undefined : await findPage(trx, current.parent_id);
+    if (parent?.in_trash === 1) {
+      throw new AppError(409, ERROR_CODES.pageParentInTrash, 'the page above it is in the trash; restore that one first');
+    }
+    return { level, restored: await restoreSubtree(trx, current) };
+  });
+}
+
+/**
+ * Deletes a page in the trash and everything below it for good (full access needed; 409
+ * page.not_in_trash otherwise). Answers the page as it was, the ids removed and the stored files' keys, which the
+ * caller removes from the file store after the commit.
+ */
+export async function removePageForever(db: Kysely<Database>, userId: string, pageId: string): Promise<{ removed: PageRow; pageIds: string[]; storageKeys: string[] }> {
+  return changeAtPage(db, pageId, async (trx, current) => {
+    await authorizePage(trx, userId, current, 'manage');
+    if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');
+    return { removed: current, ...(await removeSubtreeForever(trx, current)) };
+  });
+}
