@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
+import SQLite from 'better-sqlite3';
 import { strFromU8, unzipSync } from 'fflate';
+import { sql, type ColumnNode, type KyselyPlugin, type OperationNode, type TableNode, type UpdateQueryNode } from 'kysely';
 import type { WireExportJob } from '../../schema/exportJob';
 import { newId } from '../../schema/ids';
-import { api, body, createTestApp, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
+import { api, body, createTestApp, expectOk, jsonQueryString, testDb, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, joinWorkspace, makeTeamWorkspace, type Actor } from '../../test/helpers/pages';
 import { claimExportJob, runExportJob, sweepExportJobs } from '../export/exportJobs';
 import type { JsonExport } from '../export/pageExport';
+import { SQLITE_FILE } from '../plugins/db';
 
 /*
  * Exports as background jobs (issue 18, docs/import-export.md «Export jobs») on SQLite and
@@ -22,9 +26,11 @@ let guest: Actor;
 let stranger: Actor;
 let workspaceId: string;
 const S = '/api/v3/spaces';
+const BUSY_WAIT_MS = 300;
 
 beforeAll(async () => {
-  t = await createTestApp({ sendCodeLimitPerIp: 10_000 });
+  // A write locked out by another process is refused after a short wait (the busy progress note below).
+  t = await createTestApp({ sendCodeLimitPerIp: 10_000, dbBusyTimeoutMs: BUSY_WAIT_MS });
   admin = await actor(t, 'jobs-admin@example.com');
   member = await actor(t, 'jobs-member@example.com');
   guest = await actor(t, 'jobs-guest@example.com');
@@ -58,6 +64,8 @@ async function insertRunningJob(pageId: string, beat: string): Promise<string> {
   await t.app.db.insertInto('export_jobs').values({ id, workspace_id: workspaceId, user_id: admin.id, root_id: pageId, format: 'markdown', subpages: 1, comments: 0, title: 'Задание', status: 'running', pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: beat, heartbeat_at: beat, finished_at: null }).execute();
   return id;
 }
+
+const zipOf = (id: string) => path.join(t.config.filesDir, `exports/${id}.zip`);
 
 test('a page with its subpages: queued (202), written in the background with its progress, downloaded by its starter as a zip', async () => {
   const root = await createPage(t, admin, { title: 'Годовой отчёт', section: 'all', workspaceId });
@@ -142,10 +150,132 @@ test('a job whose process stopped beating is taken again, by one process only; f
   const claimed = mine[0] ?? (await t.app.db.selectFrom('export_jobs').selectAll().where('id', '=', other).executeTakeFirstOrThrow());
   if (mine[0]) await runExportJob(t.app.db, t.app.fileStore, claimed);
 
-  const zip = path.join(t.config.filesDir, `exports/${id}.zip`);
+  const zip = zipOf(id);
   expect(fs.existsSync(zip)).toBe(true);
   await t.app.db.updateTable('export_jobs').set({ finished_at: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString() }).where('id', '=', id).execute();
   expect(await sweepExportJobs(t.app.db, t.app.fileStore)).toBeGreaterThanOrEqual(1);
   expect(fs.existsSync(zip)).toBe(false);
   expect((await api(t, admin.cookie, 'GET', `${S}/exports/${id}`)).statusCode).toBe(404);
+});
+
+/*
+ * The job's progress notes (`pages_done`, written on a promise chain while the zip is written)
+ * must never leave that chain rejected: an unhandled rejection ends a Node process (issue 19).
+ */
+
+/** Node's own process: Jest gives a test file a copy whose events are its own, never the real ones. */
+const realProcess = vm.runInThisContext('process') as NodeJS.Process;
+
+/** The unhandled rejections of the process while `run` runs. */
+async function unhandledRejectionsDuring(run: () => Promise<void>): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const listener = (reason: unknown) => seen.push(reason);
+  realProcess.on('unhandledRejection', listener);
+  try {
+    await run();
+  } finally {
+    realProcess.off('unhandledRejection', listener);
+  }
+  return seen;
+}
+
+/** A page with `n` subpages; its id. */
+async function pageWithSubpages(title: string, n: number): Promise<string> {
+  const root = await createPage(t, admin, { title, section: 'all', workspaceId });
+  for (let i = 1; i <= n; i++) await createPage(t, admin, { title: `${title} ${i}`, parentId: root.id });
+  return root.id;
+}
+
+/** The columns an update sets, when it is one of export_jobs. */
+function exportJobColumnsSet(node: OperationNode): string[] {
+  if (node.kind !== 'UpdateQueryNode') return [];
+  const update = node as UpdateQueryNode;
+  if (update.table?.kind !== 'TableNode' || (update.table as TableNode).table.identifier.name !== 'export_jobs') return [];
+  return (update.updates ?? []).map((u) => (u.column as ColumnNode).column.name);
+}
+
+const onSqlite = testDb() === 'sqlite' ? test : test.skip;
+
+onSqlite('SQLite: a progress note refused as busy (another process held the lock past DB_BUSY_TIMEOUT_MS) is skipped; the job still ends done', async () => {
+  const rootId = await pageWithSubpages('Занятая заметка', 3);
+  // Taken by a worker (this test) just now: the app's worker leaves it alone.
+  const id = await insertRunningJob(rootId, new Date().toISOString());
+  const job = await t.app.db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  // Another connection on the file — another process, for SQLite's locks — takes the write lock
+  // just as the first progress note is about to be written, and lets it go when the job writes
+  // next (the last page's note, waiting behind the first on its chain): the first note waits out
+  // DB_BUSY_TIMEOUT_MS and is refused as busy; nothing is left to timing.
+  const other = new SQLite(path.join(t.config.dataDir, SQLITE_FILE), { timeout: 0 });
+  let locked = false;
+  let lockedAtFirstNote = false;
+  let releasedByNextWrite = false;
+  const lockingAtFirstNote: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      const columns = exportJobColumnsSet(node);
+      if (locked && columns.length > 0) {
+        other.exec('ROLLBACK');
+        locked = false;
+        releasedByNextWrite = true;
+      } else if (!lockedAtFirstNote && columns.includes('pages_done') && !columns.includes('status')) {
+        other.exec('BEGIN IMMEDIATE');
+        locked = lockedAtFirstNote = true;
+      }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const started = performance.now();
+  try {
+    const unhandled = await unhandledRejectionsDuring(() => runExportJob(t.app.db.withPlugin(lockingAtFirstNote), t.app.fileStore, job));
+    expect(unhandled).toEqual([]);
+  } finally {
+    if (locked) other.exec('ROLLBACK');
+    other.close();
+  }
+  expect([lockedAtFirstNote, releasedByNextWrite]).toEqual([true, true]);
+  // The first note did wait for the lock before it was refused.
+  expect(performance.now() - started).toBeGreaterThanOrEqual(BUSY_WAIT_MS);
+  const done = expectOk<WireExportJob>(await api(t, admin.cookie, 'GET', `${S}/exports/${id}`));
+  expect(done).toMatchObject({ status: 'done', done: 4, total: 4, error: null });
+  expect(Object.keys(unzip((await api(t, admin.cookie, 'GET', done.downloadUrl!)).rawPayload))).toHaveLength(4);
+});
+
+test('a progress note the database refuses fails the job once its zip is written, with its stable message, no zip kept and no unhandled rejection', async () => {
+  const rootId = await pageWithSubpages('Отказ базы', 3);
+  // A database fault on every progress note: `update … set pages_done` with pages done is refused
+  // while the job runs (the update that ends it `done` would go in: the notes alone fail it).
+  const [create, drop] =
+    testDb() === 'sqlite'
+      ? [
+          [sql`create trigger refuse_export_progress before update of pages_done on export_jobs when new.pages_done > 0 and new.status = 'running' begin select raise(abort, 'the test refuses export progress'); end`],
+          [sql`drop trigger if exists refuse_export_progress`],
+        ]
+      : [
+          [
+            sql`create function refuse_export_progress() returns trigger language plpgsql as $$ begin raise exception 'the test refuses export progress'; end $$`,
+            sql`create trigger refuse_export_progress before update of pages_done on export_jobs for each row when (new.pages_done > 0 and new.status = 'running') execute function refuse_export_progress()`,
+          ],
+          [sql`drop trigger if exists refuse_export_progress on export_jobs`, sql`drop function if exists refuse_export_progress()`],
+        ];
+  for (const statement of create) await statement.execute(t.app.db);
+  let job: WireExportJob | undefined;
+  let unhandled: unknown[];
+  try {
+    unhandled = await unhandledRejectionsDuring(async () => {
+      const queued = body<WireExportJob>(await start(admin, { pageId: rootId, format: 'markdown', subpages: true })).data;
+      job = await finished(admin, queued.id);
+    });
+  } finally {
+    for (const statement of drop) await statement.execute(t.app.db);
+  }
+  expect(unhandled).toEqual([]);
+  expect(job).toMatchObject({ status: 'failed', error: 'the export failed; try again', downloadUrl: null, size: null });
+  expect(fs.existsSync(zipOf(job!.id))).toBe(false);
+  expect((await api(t, admin.cookie, 'GET', `${S}/exports/${job!.id}/download`)).statusCode).toBe(409);
+  // The fault is gone with the test.
+  const triggers =
+    testDb() === 'sqlite'
+      ? await sql<{ name: string }>`select name from sqlite_master where type = 'trigger' and name = 'refuse_export_progress'`.execute(t.app.db)
+      : await sql<{ name: string }>`select tgname as name from pg_trigger where tgname = 'refuse_export_progress'`.execute(t.app.db);
+  expect(triggers.rows).toEqual([]);
 });
