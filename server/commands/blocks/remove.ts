@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import { ERROR_CODES } from '../../../schema/errors';
+import type { BlockRow, Database } from '../../db/types';
+import { AppError, notFound } from '../../errors';
+import { findBlock, listSubtree, presentBlock, restoreBlockTree, softDeleteBlockTree } from '../../repositories/blocks';
+import { authorizedBlock, blockChange, checkPlacement, invalidBlock, reloadLive } from './blockChange';
+
+/**
+ * Deletes a block and its children (restorable). With `base`, only while the block is still at
+ * that version: someone changed it since the deleter saw it (typed into a paragraph being merged
+ * away) and their text is not thrown away unseen — 422 block.version_conflict with the block, as
+ * for an update. A retry of the deleter's own later write (`origin`) is not a conflict
+ * (docs/realtime.md). Answers the block and the ids removed.
+ */
+export async function deleteBlock(db: Kysely<Database>, userId: string, id: string, base: number | undefined, origin: string | null): Promise<{ block: BlockRow; removed: Array<{ id: string; version: number }> }> {
+  const block = await authorizedBlock(db, userId, id, 'edit');
+  const removed = await blockChange(db, block.page_id, async (trx) => {
+    const current = await reloadLive(trx, block.id);
+    const deleted = await softDeleteBlockTree(trx, current, base === undefined ? undefined : { base, origin });
+    if (deleted) return deleted;
+    const now = await reloadLive(trx, block.id);
+    throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since it was deleted here', undefined, await presentBlock(trx, now));
+  });
+  return { block, removed };
+}
+
+/** Restores a deleted block and its children in place, once its parent is live again (422 before). Answers the blocks back. */
+export async function restoreBlock(db: Kysely<Database>, userId: string, id: string) {
+  const block = await authorizedBlock(db, userId, id, 'edit', true);
+  await blockChange(db, block.page_id, async (trx) => {
+    const current = await findBlock(trx, block.id);
+    if (!current) throw notFound('block');
+    const parent = current.parent_id ? await findBlock(trx, current.parent_id) : null;
+    if (parent === undefined || (parent && parent.deleted_at !== null)) throw invalidBlock('the parent block is deleted: restore it first');
+    // The parent may have changed type since (a revived id): the block must still fit under it.
+    checkPlacement(current.type, parent);
+    await restoreBlockTree(trx, current);
+  });
+  return { block, blocks: await listSubtree(db, { ...block, deleted_at: null }) };
+}
