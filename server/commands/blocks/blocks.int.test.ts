@@ -1,7 +1,7 @@
 import type { BlockData } from '../../../schema/block';
 import { newId } from '../../../schema/ids';
-import { AppError } from '../../errors';
 import { findBlock } from '../../repositories/blocks';
+import { refusal } from '../../../test/helpers/refusal';
 import { createTestApp, type TestApp } from '../../../test/helpers/testApp';
 import { createTeam, grantPage, type Team } from '../../../test/helpers/team';
 import { createPage } from '../pages/create';
@@ -28,16 +28,6 @@ beforeAll(async () => {
   updateBlock = blockUpdater(t.app.db, t.app.dbChanges, t.config.authCacheTtlMs);
 });
 afterAll(async () => t.close());
-
-/** The status and code a command failed with (it must fail), and the data sent beside the error. */
-async function refusal(work: Promise<unknown>): Promise<[number, string]> {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return [error.statusCode, error.code];
-}
 
 const text = (s: string) => ({ tokens: [{ text: s }] }) as BlockData;
 const paragraph = (pageId: string, s: string, more: { parentId?: string; placeAfter?: string; id?: string } = {}) =>

@@ -1,7 +1,7 @@
 import { newId } from '../../../schema/ids';
-import { AppError } from '../../errors';
 import { findPage, findPages, pagePath } from '../../repositories/pages';
 import { findMembership } from '../../repositories/workspaces';
+import { refusal } from '../../../test/helpers/refusal';
 import { createTestApp, type TestApp } from '../../../test/helpers/testApp';
 import { createTeam, grantPage, type Team } from '../../../test/helpers/team';
 import { clonePage } from './clone';
@@ -24,16 +24,6 @@ beforeAll(async () => {
   team = await createTeam(t);
 });
 afterAll(async () => t.close());
-
-/** The status and code a command failed with (it must fail). */
-async function refusal(work: Promise<unknown>): Promise<[number, string]> {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return [error.statusCode, error.code];
-}
 
 const workspace = async (who: keyof Team['userId']) => (await findMembership(t.app.db, team.workspaceId, team.userId[who]))!;
 const pageIn = async (parentId: string, title: string) => (await createPage(t.app.db, team.userId.admin, { type: 'Note', title }, { parentId })).page;
