@@ -14,7 +14,7 @@ import { blockUpdater } from '../commands/blocks/update';
 import { notFound } from '../errors';
 import { streamedEnvelope } from '../jsonStream';
 import { requireUser } from '../plugins/auth';
-import { requestOrigin } from '../plugins/realtime';
+import { requestOrigin } from '../realtime/sockets';
 import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
 import { listPageBlockRows, listPageHead, placedRowJson, presentBlock, presentPlacedRow } from '../repositories/blocks';

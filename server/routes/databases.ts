@@ -53,7 +53,7 @@ import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
 import { contentDispositionOf } from '../disposition';
 import { AppError, forbidden, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
-import { requestOrigin } from '../plugins/realtime';
+import { requestOrigin } from '../realtime/sockets';
 import { authorizePage, isPubliclyReadable, type PageAction } from '../policies/page';
 import { envelope, presentElement } from '../presenters';
 import { findBlock, presentBlock, updateBlockIfVersion } from '../repositories/blocks';

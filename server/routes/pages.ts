@@ -22,7 +22,7 @@ import { writeAside } from '../db/busy';
 import type { Database, PageRow, UserRow } from '../db/types';
 import { forbidden, invalidField, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
-import { requestOrigin } from '../plugins/realtime';
+import { requestOrigin } from '../realtime/sockets';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { allows, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
 import { visibleSections } from '../policies/workspace';

@@ -1,0 +1,140 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Server } from 'socket.io';
+import type { WireBlock } from '../../schema/block';
+import type { DatabaseChange, DatabaseEvent } from '../../schema/database';
+import type { WirePageVersion } from '../../schema/history';
+import {
+  channelKeys,
+  channels,
+  NOTIFICATIONS_CHANNEL,
+  REALTIME_EVENTS,
+  type ChildrenChange,
+  type ElementAdd,
+  type ElementEdit,
+  type ElementPageEdit,
+  type ElementRemove,
+  type ElementVersionRecorded,
+  type NotificationAdded,
+} from '../../schema/realtime';
+import type { Database } from '../db/types';
+import { nowIso } from '../time';
+import { aiProxyRoom, userRoom, type SocketData } from './sockets';
+
+/** What the routes tell the connected clients (docs/realtime.md). Every call is fire-and-forget, after the commit. */
+export interface Realtime {
+  readonly io: Server;
+  /** A block's content or place changed. */
+  blockEdited(block: WireBlock, origin: string | null, at: string): void;
+  /** Blocks were made, revived, restored or cloned (document order). */
+  blocksAdded(pageId: string, blocks: WireBlock[], origin: string | null, at: string): void;
+  /** A block was deleted with the blocks under it. */
+  blocksRemoved(pageId: string, removed: ReadonlyArray<{ id: string; version: number }>, origin: string | null, at: string): void;
+  /** Rows or cells of a database on `pageId` changed (docs/api/databases.md, event `database`). */
+  databaseChanged(pageId: string, databaseId: string, change: DatabaseChange, origin: string | null, at: string): void;
+  /** A page's title, icon or cover changed: the people who have it open see it. */
+  pageEdited(page: ElementPageEdit['page'], origin: string | null, at: string): void;
+  /** A version of the page was recorded (docs/history.md): its history panels list it. */
+  versionRecorded(pageId: string, version: WirePageVersion): void;
+  /** The children of these parents (page ids, or a workspace id for its top level) changed because of `pageId`. */
+  childrenChanged(parentIds: ReadonlyArray<string | null>, workspaceId: string, pageId: string): void;
+  /** A notification was made for `userId`. */
+  notified(userId: string, workspaceId: string, notificationId: string): void;
+  /**
+   * Sends an event to the connections of `userId` in an aiproxy channel (the AI assistant's
+   * results; nobody else's, even one who joined the channel after its owner left). Events to one
+   * channel arrive in the order they were sent, also across processes.
+   */
+  toAiProxy(id: string, userId: string, event: string, payload: object): void;
+  /** Whether `aiproxy:{id}` has connections and all of them are `userId`'s (on any process). */
+  ownsAiProxy(id: string, userId: string): Promise<boolean>;
+  /** Calls `listener` when a connection of this process leaves an aiproxy channel by asking to (not by closing); returns the unsubscribe. */
+  onAiProxyLeft(listener: (id: string) => void): () => void;
+}
+
+/**
+ * The realtime events the routes send (docs/realtime.md), and the AI assistant's ordered
+ * emitter. `aiProxyLeft` holds the listeners told when a connection of this process leaves an
+ * aiproxy channel (the plugin calls them).
+ */
+export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBaseLogger): { realtime: Realtime; aiProxyLeft: ReadonlySet<(id: string) => void> } {
+  /** Per aiproxy room: the sending of its last event (toAiProxy keeps their order). */
+  const aiProxyQueues = new Map<string, Promise<void>>();
+  const aiProxyLeft = new Set<(id: string) => void>();
+  const realtime: Realtime = {
+    io,
+    blockEdited(block, origin, at) {
+      const channel = channelKeys.element(block.pageId);
+      io.to(channel).emit(REALTIME_EVENTS.edit, { channel, pageId: block.pageId, origin, at, block } satisfies ElementEdit);
+    },
+    blocksAdded(pageId, blocks, origin, at) {
+      if (blocks.length === 0) return;
+      const channel = channelKeys.element(pageId);
+      io.to(channel).emit(REALTIME_EVENTS.add, { channel, pageId, origin, at, blocks } satisfies ElementAdd);
+    },
+    blocksRemoved(pageId, removed, origin, at) {
+      if (removed.length === 0) return;
+      const channel = channelKeys.element(pageId);
+      io.to(channel).emit(REALTIME_EVENTS.remove, { channel, pageId, origin, at, ids: removed.map((r) => r.id), versions: removed.map((r) => r.version) } satisfies ElementRemove);
+    },
+    databaseChanged(pageId, databaseId, change, origin, at) {
+      const channel = channelKeys.element(pageId);
+      io.to(channel).emit(REALTIME_EVENTS.database, { channel, pageId, databaseId, origin, at, change } satisfies DatabaseEvent);
+    },
+    pageEdited(page, origin, at) {
+      const channel = channelKeys.element(page.id);
+      io.to(channel).emit(REALTIME_EVENTS.edit, { channel, pageId: page.id, origin, at, page } satisfies ElementPageEdit);
+    },
+    versionRecorded(pageId, version) {
+      const channel = channelKeys.element(pageId);
+      io.to(channel).emit(REALTIME_EVENTS.versionRecorded, { channel, pageId, at: nowIso(), version } satisfies ElementVersionRecorded);
+    },
+    childrenChanged(parentIds, workspaceId, pageId) {
+      for (const parentId of new Set(parentIds.map((id) => id ?? workspaceId))) {
+        const channel = channelKeys.elementChildren(parentId);
+        io.to(channel).emit(REALTIME_EVENTS.edit, { channel, parentId, pageId } satisfies ChildrenChange);
+      }
+      // People the page is shared with directly may not read its parent (a guest sees it in
+      // «Доступные мне»): their own channel hears it as a change of the workspace's top level.
+      const top = channelKeys.elementChildren(workspaceId);
+      db
+        .selectFrom('page_members')
+        .select('user_id')
+        .where('page_id', '=', pageId)
+        .execute()
+        .then(
+          (rows) => {
+            for (const { user_id: userId } of rows) io.to(userRoom(userId)).emit(REALTIME_EVENTS.edit, { channel: top, parentId: workspaceId, pageId } satisfies ChildrenChange);
+          },
+          (error: unknown) => log.warn({ err: error }, 'realtime: members of a changed page'),
+        );
+    },
+    notified(userId, workspaceId, notificationId) {
+      io.to(userRoom(userId)).emit(REALTIME_EVENTS.add, { channel: NOTIFICATIONS_CHANNEL, id: notificationId, workspaceId } satisfies NotificationAdded);
+    },
+    toAiProxy(id, userId, event, payload) {
+      // Not io.to().emit(), which does not wait: over PostgreSQL the adapter publishes each event
+      // with a query of its own (on a pool of connections) and emits it locally only after, so
+      // events sent back to back could overtake each other (a piece after the final text). Each
+      // event is handed to the adapter once the one before it was; in memory that is at once.
+      const room = channels.aiproxy(id);
+      const packet = { type: 2 /* an event */, data: [event, { channel: room, ...payload }], nsp: '/' };
+      const sent = (aiProxyQueues.get(room) ?? Promise.resolve())
+        .then(() => io.of('/').adapter.broadcast(packet, { rooms: new Set([aiProxyRoom(id, userId)]), except: new Set(), flags: {} }))
+        .catch((error: unknown) => log.warn({ err: error }, 'realtime: an aiproxy event could not be sent'));
+      aiProxyQueues.set(room, sent);
+      void sent.then(() => {
+        if (aiProxyQueues.get(room) === sent) aiProxyQueues.delete(room);
+      });
+    },
+    async ownsAiProxy(id, userId) {
+      const sockets = await io.in(channels.aiproxy(id)).fetchSockets();
+      return sockets.length > 0 && sockets.every((socket) => (socket.data as SocketData).user?.id === userId);
+    },
+    onAiProxyLeft(listener) {
+      aiProxyLeft.add(listener);
+      return () => aiProxyLeft.delete(listener);
+    },
+  };
+  return { realtime, aiProxyLeft };
+}
