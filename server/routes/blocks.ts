@@ -22,7 +22,8 @@ import { lockBlocks } from '../db/locks';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { AppError, isUniqueViolation, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
-import { allows, authorizePage, pageAccessLevel, type PageAction } from '../policies/page';
+import { allows, type PageAction } from '../../schema/policies/page';
+import { authorizePage, pageAccessLevel } from '../policies/page';
 import { envelope } from '../presenters';
 import {
   cloneBlockTree,

@@ -30,8 +30,9 @@ import { AppError, forbidden, isUniqueViolation, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { requestOrigin } from '../plugins/realtime';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
-import { allows, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
-import { canCreateInSection, visibleSections } from '../policies/workspace';
+import { allows, mayBePrivateRootOf } from '../../schema/policies/page';
+import { canCreateInSection, mayListSection } from '../../schema/policies/workspace';
+import { authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
 import { insertBlock, listPageBlockRows, placedRowJson } from '../repositories/blocks';
@@ -281,7 +282,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
     const user = requireUser(request);
     const section = sectionParam(request);
     const workspace = await requestWorkspace(app, request, user);
-    if (!visibleSections(workspace.role).includes(section)) throw forbidden('this section');
+    if (!mayListSection(workspace.role, section)) throw forbidden('this section');
     const everywhere = request.query.scope === 'all';
     if (everywhere && section !== 'shared') throw invalid('scope "all" is for the shared section only', 'query.scope');
     let pages: PageRow[];
@@ -628,7 +629,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
         const membership = await findMembership(trx, current.workspace_id, user.id);
         if (!membership || !canCreateInSection(membership.role, section, membership.is_private === 1)) throw forbidden('this section');
         // A private section root is its creator's: nobody moves someone else's page into their own.
-        if (section === 'private' && current.created_by !== user.id) throw forbidden('moving a page you did not create to private');
+        if (section === 'private' && !mayBePrivateRootOf({ createdBy: current.created_by }, user.id)) throw forbidden('moving a page you did not create to private');
         place = { workspaceId: current.workspace_id, section };
       } else if ((SECTION_IDS as readonly string[]).includes(dst)) {
         throw invalid('pages cannot be moved into favorite or shared', 'body.dst');
