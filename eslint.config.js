@@ -1,10 +1,76 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/*
+ * Boundaries (docs/ARCHITECTURE.md, «Boundaries»): which top folder may import which. A relative
+ * import is judged by where it lands: a file `depth` folders down reaches the top with exactly
+ * `depth` `../`, so each depth gets its own pattern (server/routes/x.ts's `../plugins/auth` is
+ * server/plugins, its `../../plugins/…` the editor plugins). TypeScript's project references hold
+ * the same lines (tsconfig.*.json); this rule also names the offending import.
+ */
+const FORBIDDEN = {
+  schema: ['server', 'src', 'plugins'],
+  server: ['src', 'plugins'],
+  src: ['server'],
+  plugins: ['server'],
+};
+/** The imports across a line that are allowed, by file: each is a reason, not a habit. */
+const ALLOWED = {
+  // The server's HTML import (in a jsdom worker) and HTML export read and write blocks with the
+  // clipboard's reader and writer: one HTML dialect for paste, import and export.
+  'server/export/htmlRead.ts': ['plugins/withClipboard/'],
+  'server/export/pageExport.ts': ['plugins/withClipboard/'],
+  // A Vite plugin of the build, not the server: it writes the web app's early script from its functions.
+  'server/web/earlyStart.ts': ['src/app/earlyStart.ts', 'src/editor/blocks/rowsAddress.ts'],
+  // Convergence of the web app's row store and cell writes against the real server.
+  'server/realtime/databaseConvergence.int.test.ts': ['src/app/api', 'src/features/database/'],
+};
+const MAX_DEPTH = 8;
+/** Node's own modules: not in schema/ (both sides) nor in the web app (a browser); their tests run in Node and may. */
+const NO_NODE_MESSAGE = 'Node only: schema/, src/ and plugins/ run in the browser too (docs/ARCHITECTURE.md, «Boundaries»).';
+const NODE_MODULES = builtinModules.filter((name) => !name.startsWith('_')).flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: NO_NODE_MESSAGE }));
+const TEST_HELPERS = ['schema/blocks/htmlTestUtil.ts', 'src/features/database/fakeDatabaseServer.ts'];
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const boundaryRules = [];
+for (const [top, banned] of Object.entries(FORBIDDEN)) {
+  const browserToo = top !== 'server';
+  for (let depth = 1; depth <= MAX_DEPTH; depth += 1) {
+    const at = `${top}/${'*/'.repeat(depth - 1)}`;
+    const options = ({ allowed = [], node = false } = {}) => ({
+      patterns: [
+        {
+          regex: `^(\\.\\./){${depth}}(${banned.join('|')})(/|$)${allowed.length ? `(?!${allowed.map((a) => escape(a.slice(a.indexOf('/') + 1))).join('|')})` : ''}`,
+          message: `${top}/ imports nothing from ${banned.map((b) => `${b}/`).join(', ')} (docs/ARCHITECTURE.md, «Boundaries»).`,
+        },
+      ],
+      ...(node ? { paths: NODE_MODULES } : {}),
+    });
+    boundaryRules.push({ files: [`${at}*.{ts,tsx,js,mjs,cjs}`], rules: { 'no-restricted-imports': ['error', options({ node: browserToo })] } });
+    if (browserToo) {
+      const tests = [`${at}*.test.{ts,tsx}`, ...TEST_HELPERS.filter((file) => file.startsWith(`${top}/`) && file.split('/').length - 1 === depth)];
+      boundaryRules.push({ files: tests, rules: { 'no-restricted-imports': ['error', options()] } });
+    }
+    for (const [file, allowed] of Object.entries(ALLOWED)) {
+      if (file.startsWith(`${top}/`) && file.split('/').length - 1 === depth) {
+        boundaryRules.push({ files: [file], rules: { 'no-restricted-imports': ['error', options({ allowed })] } });
+      }
+    }
+  }
+}
+/** Node's globals, likewise (TypeScript cannot hold this line for src/: @types/papaparse brings Node's types in). */
+const noNodeGlobals = {
+  files: ['schema/**/*.{ts,tsx}', 'src/**/*.{ts,tsx}', 'plugins/**/*.{ts,tsx}'],
+  ignores: ['**/*.test.{ts,tsx}', ...TEST_HELPERS],
+  rules: {
+    'no-restricted-globals': ['error', ...['process', 'Buffer', '__dirname', '__filename', 'require', 'module', 'global', 'setImmediate'].map((name) => ({ name, message: NO_NODE_MESSAGE }))],
+  },
+};
+
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test/bench/results/', 'test/e2e/artifacts/', '.tmp/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test/bench/results/', 'test/e2e/artifacts/', '.tmp/', '.tsbuild/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -35,4 +101,6 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  ...boundaryRules,
+  noNodeGlobals,
 );

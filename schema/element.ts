@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCESS_LEVELS, LIMITS, PAGE_TYPES, SECTION_IDS, type AccessLevel, type PageType } from './constants';
+import { ACCESS_LEVELS, LIMITS, PAGE_TYPES, SECTION_IDS, type PageType } from './constants';
 import { isSafeHref } from './token';
 
 /** Where a cover image sits vertically, in percent; the editor's default. */
@@ -157,12 +157,4 @@ export interface WirePublicPage {
   element: WireElement;
   userId: string | null;
   createdAt: string | null;
-}
-
-/** canEdit / canShare as the spec derives them from the access level. */
-export function canEdit(level: AccessLevel): boolean {
-  return level === 'edit' || level === 'full';
-}
-export function canShare(level: AccessLevel): boolean {
-  return level === 'full';
 }

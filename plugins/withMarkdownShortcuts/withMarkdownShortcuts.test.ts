@@ -1,5 +1,6 @@
 import { Editor, Transforms } from 'slate';
-import { convertBlock } from '../index';
+import type { BlockElement } from '../../schema/slate';
+import { convertBlock, createWorkspaceEditor } from '../index';
 import { block, cursor, doc, editorWith, title, type } from '../testDocument';
 
 /*
@@ -188,5 +189,30 @@ describe('convertBlock', () => {
     (editor.children[1] as unknown as { forcedOrder: number }).forcedOrder = 4;
     convertBlock(editor, [1], 'textBlock');
     expect(editor.children[1]).toEqual({ type: 'textBlock', uid: 'a', version: 1, children: [{ text: 'x' }] });
+  });
+});
+
+/* Moved from schema/blocks/textLike.test.ts: schema imports nothing from plugins/ (docs/ARCHITECTURE.md, «Boundaries»). */
+describe('shortcuts typed in the editor make these types', () => {
+  test.each([
+    ['"', 'quoteBlock'],
+    ['|', 'quoteBlock'],
+    ['*', 'bulletListBlock'],
+    ['-', 'bulletListBlock'],
+    ['[]', 'checkboxBlock'],
+    ['[ ]', 'checkboxBlock'],
+    ['/callout', 'calloutBlock'],
+    ['/latex', 'latexBlock'],
+  ])('%s then a space', (typed, type) => {
+    const editor = createWorkspaceEditor();
+    editor.children = [
+      { type: 'pageHeadingBlock', uid: 'pageHeading_p', version: 1, children: [{ text: 'T' }] },
+      { type: 'textBlock', uid: 'b', version: 1, children: [{ text: '' }] },
+    ];
+    Transforms.select(editor, Editor.start(editor, [1]));
+    for (const ch of typed) editor.insertText(ch);
+    editor.insertText(' ');
+    expect((editor.children[1] as BlockElement).type).toBe(type);
+    expect(Editor.string(editor, [1])).toBe('');
   });
 });

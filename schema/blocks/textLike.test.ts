@@ -6,9 +6,6 @@ import { heading1Block, heading2Block, heading3Block } from './heading';
 import { parseWith, roundTripHtml } from './htmlTestUtil';
 import { quoteBlock } from './quote';
 import { textBlock } from './text';
-import { Editor, Transforms } from 'slate';
-import { createWorkspaceEditor } from '../../plugins';
-import type { BlockElement } from '../slate';
 
 const tokens = [{ text: 'Привет, ' }, { text: 'мир', bold: true }];
 
@@ -69,30 +66,6 @@ describe('bullet list', () => {
     expect(parseWith(bulletListBlock, '<ol><li>один</li></ol>')).toBeNull();
     expect(parseWith(bulletListBlock, '<ul><li><input type="checkbox"> дело</li></ul>')).toBeNull();
     expect(parseWith(bulletListBlock, '<ul><li>раз</li><li>два</li></ul>', 'li:last-child')).toEqual({ tokens: [{ text: 'два' }] });
-  });
-});
-
-describe('shortcuts typed in the editor make these types', () => {
-  test.each([
-    ['"', 'quoteBlock'],
-    ['|', 'quoteBlock'],
-    ['*', 'bulletListBlock'],
-    ['-', 'bulletListBlock'],
-    ['[]', 'checkboxBlock'],
-    ['[ ]', 'checkboxBlock'],
-    ['/callout', 'calloutBlock'],
-    ['/latex', 'latexBlock'],
-  ])('%s then a space', (typed, type) => {
-    const editor = createWorkspaceEditor();
-    editor.children = [
-      { type: 'pageHeadingBlock', uid: 'pageHeading_p', version: 1, children: [{ text: 'T' }] },
-      { type: 'textBlock', uid: 'b', version: 1, children: [{ text: '' }] },
-    ];
-    Transforms.select(editor, Editor.start(editor, [1]));
-    for (const ch of typed) editor.insertText(ch);
-    editor.insertText(' ');
-    expect((editor.children[1] as BlockElement).type).toBe(type);
-    expect(Editor.string(editor, [1])).toBe('');
   });
 });
 

@@ -4,7 +4,8 @@ import { BackgroundLoop, type LoopLog } from '../background';
 import { isStorageBusy } from '../db/busy';
 import type { Database, ExportJobTable, PageRow } from '../db/types';
 import type { FileStore } from '../files/store';
-import { allows, pageAccessLevel } from '../policies/page';
+import { allows } from '../../schema/policies/page';
+import { pageAccessLevel } from '../policies/page';
 import { nowIso } from '../time';
 import { exportZip, pagesToExport, workspacePagesToExport } from './pageExport';
 

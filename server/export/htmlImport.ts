@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import type { HtmlReading } from './htmlRead';
 import { ImportError, type ImportDocument } from './jsonImport';
 import { type ImportProblem } from '../../schema/importProblems';
 
@@ -17,6 +16,9 @@ import { type ImportProblem } from '../../schema/importProblems';
  * some 15,000 blocks in.
  */
 const HEAP_LIMIT_MB = 512;
+
+/** What the worker answers (server/export/htmlRead.ts, `readHtmlFiles`): the document and the problems met, or why nothing was read. */
+export type HtmlReading = { document: ImportDocument; problems: ImportProblem[] } | { refused: string };
 
 /**
  * HTML files (a zip's entries by path, or one file) as our export's document: a page per

@@ -5,9 +5,9 @@ import type { HtmlWindow } from '../../plugins/withClipboard/sanitize';
 import { flatPositions } from '../../plugins/withClipboard/serialize';
 import { toWire } from '../../schema/block';
 import { isSafeHref } from '../../schema/token';
-import type { ImportDocument } from './jsonImport';
+import type { HtmlReading } from './htmlImport';
 import { pageFilesToDocument, readMarkdownPage, type MarkdownTargets, type PageFileReader } from './markdownImport';
-import { type ImportNote, type ImportProblem, importNote } from '../../schema/importProblems';
+import { type ImportNote, importNote } from '../../schema/importProblems';
 
 /**
  * Reading HTML files as pages (issue 18, import; docs/import-export.md «HTML»), in the worker
@@ -187,8 +187,6 @@ export function htmlToBlocks(bytes: Uint8Array, targets: MarkdownTargets, window
 }
 
 /** What reading HTML files gives: our export's document and the problems met, or why nothing could be made of them. */
-export type HtmlReading = { document: ImportDocument; problems: ImportProblem[] } | { refused: string };
-
 /**
  * HTML files (a zip's entries by path, or one file) as our export's document, read in this
  * thread (htmlImport.ts runs it in a worker): a page per `.html`/`.htm` — with `markdown`, a

@@ -1,15 +1,9 @@
 import type { Kysely } from 'kysely';
-import { ACCESS_LEVELS, type AccessLevel, type SectionId, type WorkspaceRole } from '../../schema/constants';
-import { canEdit } from '../../schema/element';
+import { ACCESS_LEVELS, type AccessLevel, type WorkspaceRole } from '../../schema/constants';
+import { allows, roleDefault, type PageAction } from '../../schema/policies/page';
 import type { Database, PageRow } from '../db/types';
 import { forbidden } from '../errors';
 import { inChunks, pagePath } from '../repositories/pages';
-
-/**
- * read: view (and comment); edit: change content, add pages below, trash and restore;
- * share: share and publish; manage: move elsewhere in the tree and delete forever (full access).
- */
-export type PageAction = 'read' | 'edit' | 'share' | 'manage';
 
 function isAccessLevel(value: string): value is AccessLevel {
   return (ACCESS_LEVELS as readonly string[]).includes(value);
@@ -91,24 +85,9 @@ export async function pageAccessLevels(
   return levels;
 }
 
-/** What a workspace role gives on a page without any grant: only the shared section gives anything. */
-function roleDefault(role: WorkspaceRole, rootSection: string | null): AccessLevel {
-  if ((rootSection as SectionId | null) !== 'all') return 'none';
-  if (role === 'admin') return 'full';
-  if (role === 'participant') return 'edit';
-  return 'none';
-}
-
 /** The access level a user has on one page (see pageAccessLevels). */
 export async function pageAccessLevel(db: Kysely<Database>, userId: string, page: PageRow): Promise<AccessLevel> {
   return (await pageAccessLevels(db, userId, [page])).get(page.id) ?? 'none';
-}
-
-/** May a user with this level do this action? Sharing, publishing and managing need full access. */
-export function allows(level: AccessLevel, action: PageAction): boolean {
-  if (action === 'read') return level !== 'none';
-  if (action === 'edit') return canEdit(level);
-  return level === 'full';
 }
 
 /** Throws 403 unless the user may do the action on the page; returns their level. */

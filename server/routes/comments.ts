@@ -22,7 +22,8 @@ import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, forbidden, notFound } from '../errors';
 import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
-import { authorizeComment, commentAllows } from '../policies/comment';
+import { commentAllows } from '../../schema/policies/comment';
+import { authorizeComment } from '../policies/comment';
 import { envelope } from '../presenters';
 import {
   addReaction,
@@ -211,7 +212,7 @@ export async function commentsRoutes(server: FastifyInstance) {
     const page = await loadPage(request.params.id);
     const level = await authorizeComment(app.db, user.id, page, 'read');
     const comment = await liveComment(request.params.commentId, page.id);
-    if (!commentAllows(level, 'edit', user.id, comment)) throw forbidden('this comment');
+    if (!commentAllows(level, 'edit', user.id, { authorId: comment.author_id })) throw forbidden('this comment');
     assertNotInTrash(page);
     const attaches = body.attaches ?? (JSON.parse(comment.attaches) as CommentAttach[]);
     if (attaches.length === 0 && !body.content.some((t) => t.text.trim() !== '')) throw invalid('a comment needs text or an attached file');
@@ -236,7 +237,7 @@ export async function commentsRoutes(server: FastifyInstance) {
     const page = await loadPage(request.params.id);
     const level = await authorizeComment(app.db, user.id, page, 'read');
     const comment = await liveComment(request.params.commentId, page.id);
-    if (!commentAllows(level, 'delete', user.id, comment)) throw forbidden('this comment');
+    if (!commentAllows(level, 'delete', user.id, { authorId: comment.author_id })) throw forbidden('this comment');
     assertNotInTrash(page);
     const removed = await commentChange(page.id, async (trx) => {
       const ids = await removeComment(trx, await liveComment(comment.id, page.id, trx));

@@ -15,13 +15,12 @@ import { lockTree } from '../db/locks';
 import { AppError, forbidden, invalidField, notFound } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { assertStorablePart } from '../plugins/textInput';
-import { canCreateInSection } from '../policies/workspace';
 import { findMembership, listUserWorkspaces } from '../repositories/workspaces';
 import { presentElement, envelope } from '../presenters';
 import { startExportBodySchema } from '../../schema/exportJob';
 import { newId } from '../../schema/ids';
 import { nowIso } from '../time';
-import { canDoInWorkspace } from '../policies/workspace';
+import { canCreateInSection, canDoInWorkspace } from '../../schema/policies/workspace';
 import { exportWorker, presentExportJob } from '../export/exportJobs';
 import { openStored, sendStored, STORED_BYTES_ROUTE } from '../files/serve';
 

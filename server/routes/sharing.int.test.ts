@@ -5,7 +5,7 @@ import type { SkippedMember, WireElementMember } from '../../schema/sharing';
 import type { WireWorkspace } from '../../schema/workspace';
 import { actor, createPage, expectStatus, getPage, ids, joinWorkspace, makeTeamWorkspace, share, snapshot, type Actor } from '../../test/helpers/pages';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
-import { INVITE_LIMIT } from '../policies/workspace';
+import { INVITE_LIMIT } from '../../schema/policies/workspace';
 
 let t: TestApp;
 let seq = 0;

@@ -3,8 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { Mailer } from '../mail';
-import type { WorkspaceRole } from '../../schema/constants';
-import { canEdit, canShare } from '../../schema/element';
+import type { AccessLevel, WorkspaceRole } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import { idParams } from '../../schema/params';
 import {
@@ -19,8 +18,10 @@ import {
 import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
+import { canEdit, canShare, roleDefault } from '../../schema/policies/page';
+import { needsHeldAbove, protectedMemberRefusal, type HeldAbove, type MemberLevelAfter, type MemberLevelChange, type ProtectedMemberReason } from '../../schema/policies/sharing';
+import { INVITE_LIMIT, canBringInOutsiders } from '../../schema/policies/workspace';
 import { authorizePage, pageAccessLevel } from '../policies/page';
-import { INVITE_LIMIT, canBringInOutsiders } from '../policies/workspace';
 import { envelope, presentUser } from '../presenters';
 import { createNotification } from '../repositories/notifications';
 import { findGrant, listEffectiveMembers, removeGrant, setGrantLevel, upsertGrant } from '../repositories/pageMembers';
@@ -77,17 +78,44 @@ async function roleIn(db: Kysely<Database>, workspaceId: string, userId: string)
   return (await findMembership(db, workspaceId, userId))?.role;
 }
 
+/** The refusals of `protectedMemberRefusal` as the API words them. */
+const PROTECTED_MESSAGES: Record<ProtectedMemberReason, string> = {
+  ownerRoot: "the grant of the page tree's owner on its root page cannot be changed",
+  ownerBelowFull: "the page tree's owner keeps full access on every page of it",
+  fullThroughGrant: 'this person holds full access through a page above; only someone with full access there may lower it',
+  fullThroughRole: 'an admin holds full access here through their role; only an admin may lower it',
+};
+
+/**
+ * What `targetId` holds on `page` apart from a grant there (the facts `protectedMemberRefusal`
+ * judges): the nearest ancestor grant of theirs, else their role in the tree's section; and, when
+ * that is full, whether the caller holds full there too.
+ */
+async function heldAbove(db: Kysely<Database>, callerId: string, page: PageRow, root: PageRow, targetId: string): Promise<HeldAbove> {
+  const ancestors = pagePath(page).reverse();
+  const grants = ancestors.length === 0
+    ? []
+    : await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', targetId).where('page_id', 'in', ancestors).execute();
+  const levelOn = new Map(grants.map((g) => [g.page_id, g.level as AccessLevel]));
+  const sourceId = ancestors.find((id) => levelOn.has(id));
+  if (sourceId !== undefined) {
+    const level = levelOn.get(sourceId) as AccessLevel;
+    if (level !== 'full') return { level, from: 'grant' };
+    const source = await findPage(db, sourceId);
+    return { level, from: 'grant', callerFullThere: !!source && (await pageAccessLevel(db, callerId, source)) === 'full' };
+  }
+  const targetRole = await roleIn(db, page.workspace_id, targetId);
+  const level = targetRole ? roleDefault(targetRole, root.section) : 'none';
+  if (level !== 'full') return { level, from: 'role' };
+  const callerRole = await roleIn(db, page.workspace_id, callerId);
+  return { level, from: 'role', callerFullThere: !!callerRole && roleDefault(callerRole, root.section) === 'full' };
+}
+
 /**
  * Refuses (403 sharing.protected_member) a change that would leave `targetId` with less than full
- * access on `page` when they are protected there (docs/adr/0002-sharing-and-membership.md):
- *  - the owner of the tree (the creator of its root page): their grant on the root is nobody's to
- *    change, and below it nobody may set them lower than full (removing a grant there is fine:
- *    they fall back on the root's full);
- *  - someone who holds full on the page through an ancestor — a full grant on the nearest
- *    ancestor with a grant of theirs, or as an admin on a page of the `all` section — unless the
- *    caller holds full on that ancestor too (for the admin role: unless the caller is an admin).
- * `after` is the target's level on the page after the change: a level, or `inherit` when the
- * grant on the page is removed (they then hold what they hold through the ancestors).
+ * access on `page` when they are protected there (`protectedMemberRefusal`,
+ * docs/adr/0002-sharing-and-membership.md). `after` is the target's level on the page after the
+ * change: a level, or `inherit` when the grant on the page is removed.
  */
 async function checkMayLower(
   db: Kysely<Database>,
@@ -95,30 +123,12 @@ async function checkMayLower(
   page: PageRow,
   root: PageRow,
   targetId: string,
-  after: GrantableLevel | 'inherit',
+  after: MemberLevelAfter,
 ): Promise<void> {
-  if (targetId === root.created_by) {
-    if (page.id === root.id) throw protectedMember("the grant of the page tree's owner on its root page cannot be changed");
-    if (after !== 'inherit' && after !== 'full') throw protectedMember("the page tree's owner keeps full access on every page of it");
-    return;
-  }
-  if (after === 'inherit' || after === 'full') return;
-  const ancestors = pagePath(page).reverse();
-  const grants = ancestors.length === 0
-    ? []
-    : await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', targetId).where('page_id', 'in', ancestors).execute();
-  const levelOn = new Map(grants.map((g) => [g.page_id, g.level]));
-  const sourceId = ancestors.find((id) => levelOn.has(id));
-  if (sourceId !== undefined) {
-    if (levelOn.get(sourceId) !== 'full') return;
-    const source = await findPage(db, sourceId);
-    if (source && (await pageAccessLevel(db, callerId, source)) === 'full') return;
-    throw protectedMember('this person holds full access through a page above; only someone with full access there may lower it');
-  }
-  // No grant above: their workspace role decides, and admins hold full on pages of the all section.
-  if (root.section !== 'all' || (await roleIn(db, page.workspace_id, targetId)) !== 'admin') return;
-  if ((await roleIn(db, page.workspace_id, callerId)) === 'admin') return;
-  throw protectedMember('an admin holds full access here through their role; only an admin may lower it');
+  const change: MemberLevelChange = { after, onRoot: page.id === root.id, targetOwnsTree: targetId === root.created_by };
+  const above = needsHeldAbove(change) ? await heldAbove(db, callerId, page, root, targetId) : undefined;
+  const refusal = protectedMemberRefusal(change, above);
+  if (refusal) throw protectedMember(PROTECTED_MESSAGES[refusal]);
 }
 
 const refOf = (entry: MemberEntry): PersonRef => (entry.userId !== undefined ? { userId: entry.userId } : { email: entry.email as string });

@@ -5,7 +5,7 @@ import { copyTemplateBodySchema } from '../../schema/template';
 import { lockTree } from '../db/locks';
 import { forbidden, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
-import { canCreateInSection } from '../policies/workspace';
+import { canCreateInSection } from '../../schema/policies/workspace';
 import { envelope, presentElement } from '../presenters';
 import { findMembership } from '../repositories/workspaces';
 import { copyTemplate } from '../templates/copy';

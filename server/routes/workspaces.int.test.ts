@@ -9,7 +9,7 @@ import type { WireWorkspace, WireWorkspaceMember } from '../../schema/workspace'
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
 import { buildApp } from '../app';
-import { INVITE_LIMIT } from '../policies/workspace';
+import { INVITE_LIMIT } from '../../schema/policies/workspace';
 
 let t: TestApp;
 /** Session cookies by name. */

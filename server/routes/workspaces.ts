@@ -19,7 +19,7 @@ import type { UserRow } from '../db/types';
 import { forbidden, notFound } from '../errors';
 import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
-import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, type WorkspaceAction } from '../policies/workspace';
+import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, type WorkspaceAction } from '../../schema/policies/workspace';
 import { envelope, presentUser, presentWorkspace } from '../presenters';
 import { removeStoredFiles } from '../files/store';
 import {

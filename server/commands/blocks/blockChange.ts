@@ -5,7 +5,8 @@ import { ERROR_CODES } from '../../../schema/errors';
 import { lockBlocks } from '../../db/locks';
 import type { BlockRow, Database } from '../../db/types';
 import { AppError, isUniqueViolation, notFound } from '../../errors';
-import { authorizePage, type PageAction } from '../../policies/page';
+import type { PageAction } from '../../../schema/policies/page';
+import { authorizePage } from '../../policies/page';
 import { findBlock, findLiveBlock, presentBlock } from '../../repositories/blocks';
 import { assertNotInTrash, findPage, writablePage } from '../../repositories/pages';
 

@@ -7,7 +7,7 @@ import { newId } from '../../../schema/ids';
 import type { Database, PageRow } from '../../db/types';
 import { forbidden, isUniqueViolation } from '../../errors';
 import { authorizePage } from '../../policies/page';
-import { canCreateInSection } from '../../policies/workspace';
+import { canCreateInSection } from '../../../schema/policies/workspace';
 import { insertBlock } from '../../repositories/blocks';
 import { assertNotInTrash, findPage, insertPage } from '../../repositories/pages';
 import type { WorkspaceWithRole } from '../../repositories/workspaces';

@@ -5,7 +5,8 @@ import { ERROR_CODES } from '../../../schema/errors';
 import type { Database, PageRow } from '../../db/types';
 import { AppError, forbidden, invalidField } from '../../errors';
 import { authorizePage } from '../../policies/page';
-import { canCreateInSection } from '../../policies/workspace';
+import { mayBePrivateRootOf } from '../../../schema/policies/page';
+import { canCreateInSection } from '../../../schema/policies/workspace';
 import { assertNotInTrash, listPagesAt, pagePath, placePage, sortKeyAfter, type PagePlace } from '../../repositories/pages';
 import { findMembership } from '../../repositories/workspaces';
 import { changeAtPage, reload, siblingToPlaceAfter } from './tree';
@@ -30,7 +31,7 @@ export async function movePage(db: Kysely<Database>, userId: string, pageId: str
       const membership = await findMembership(trx, current.workspace_id, userId);
       if (!membership || !canCreateInSection(membership.role, section, membership.is_private === 1)) throw forbidden('this section');
       // A private section root is its creator's: nobody moves someone else's page into their own.
-      if (section === 'private' && current.created_by !== userId) throw forbidden('moving a page you did not create to private');
+      if (section === 'private' && !mayBePrivateRootOf({ createdBy: current.created_by }, userId)) throw forbidden('moving a page you did not create to private');
       place = { workspaceId: current.workspace_id, section };
     } else if ((SECTION_IDS as readonly string[]).includes(dst)) {
       throw invalidField('pages cannot be moved into favorite or shared', 'body.dst');

@@ -3,7 +3,8 @@ import { ERROR_CODES } from '../../../schema/errors';
 import { lockTree } from '../../db/locks';
 import type { Database, PageRow } from '../../db/types';
 import { AppError, invalidField, notFound } from '../../errors';
-import { allows, pageAccessLevel } from '../../policies/page';
+import { allows } from '../../../schema/policies/page';
+import { pageAccessLevel } from '../../policies/page';
 import { findPage, listPagesAt, type PagePlace } from '../../repositories/pages';
 
 /**

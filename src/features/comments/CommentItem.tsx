@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommentAttach, CommentToken, WireComment, WireReaction } from '../../../schema/comment';
+import type { AccessLevel } from '../../../schema/constants';
+import { commentAllows } from '../../../schema/policies/comment';
 import { useAppDispatch } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Composer } from './Composer';
@@ -18,8 +20,8 @@ export interface CommentContext {
   selfId?: string;
   /** May write, react (any level but none, page not in the trash). */
   canWrite: boolean;
-  /** Full access: may delete anybody's comment. */
-  canModerate: boolean;
+  /** The caller's level on the page: who may edit and delete which comment (`commentAllows`). */
+  level: AccessLevel;
   canUpload: boolean;
   now: number;
   onError(kind: CommentsErrorKind): void;
@@ -126,9 +128,9 @@ export function CommentItem({ comment, ctx, highlighted, onOpenThread }: Comment
   const [picker, setPicker] = useState(false);
   const [busy, setBusy] = useState(false);
   const name = displayName(author ?? comment.author, t('comments.unknownUser'));
-  const mine = comment.author.id === ctx.selfId;
-  const canEdit = ctx.canWrite && mine && !comment.isDeleted;
-  const canDelete = ctx.canWrite && (mine || ctx.canModerate) && !comment.isDeleted;
+  const onComment = { authorId: comment.author.id };
+  const canEdit = ctx.canWrite && commentAllows(ctx.level, 'edit', ctx.selfId ?? '', onComment) && !comment.isDeleted;
+  const canDelete = ctx.canWrite && commentAllows(ctx.level, 'delete', ctx.selfId ?? '', onComment) && !comment.isDeleted;
   const edited = comment.updatedAt !== comment.createdAt && !comment.isDeleted;
 
   async function react(code: string, on: boolean) {

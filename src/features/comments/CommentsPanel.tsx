@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useIntentParams } from '../../app/intents';
 import type { CommentAttach, CommentToken } from '../../../schema/comment';
 import type { WireElement } from '../../../schema/element';
+import { commentAllows } from '../../../schema/policies/comment';
+import { canEdit } from '../../../schema/policies/page';
 import { useStore } from 'react-redux';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { Button } from '../../ui/Button';
@@ -82,9 +84,10 @@ export function CommentsPanel({ page, onClose, commentId, compose = false }: Com
     pageId: page.id,
     workspaceId: page.workspaceId,
     selfId: self?.id,
-    canWrite: level !== 'none' && !page.inTrash && !!self && !self.anonymous,
-    canModerate: level === 'full',
-    canUpload: level === 'edit' || level === 'full',
+    canWrite: commentAllows(level, 'comment', self?.id ?? '') && !page.inTrash && !!self && !self.anonymous,
+    level,
+    // Files are added to a page by those who may edit it (the upload's rule on the server).
+    canUpload: canEdit(level),
     now,
     onError: setError,
   };

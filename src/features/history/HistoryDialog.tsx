@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WireBlock } from '../../../schema/block';
-import { canEdit, type WireElement } from '../../../schema/element';
+import type { WireElement } from '../../../schema/element';
+import { canEdit } from '../../../schema/policies/page';
 import type { WirePageVersion, WireVersionBlock, WireVersionContent } from '../../../schema/history';
 import { channels, REALTIME_EVENTS, type ElementVersionRecorded } from '../../../schema/realtime';
 import { api } from '../../app/api';

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readHomeAction, useIntentParams } from '../../app/intents';
+import { canDoInWorkspace } from '../../../schema/policies/workspace';
 import { useAppSelector } from '../../app/store';
 import { showToast } from '../../ui/Toast';
 import { ProfileDialog } from '../profile/ProfileDialog';
@@ -24,7 +25,7 @@ export function HomeIntents() {
     if (!intent || handled.current || !workspace) return;
     handled.current = true;
     if (intent.action === 'messenger') setOpen('messenger');
-    else if (intent.object === 'workspace' && workspace.role === 'admin') setOpen('workspace');
+    else if (intent.object === 'workspace' && canDoInWorkspace(workspace.role, 'manageMembers')) setOpen('workspace');
     else showToast(t(intent.object === 'workspace' ? 'intents.cannotInvite' : 'intents.unknown'), 'error');
     done('action', 'step', 'object');
   }, [params, workspace, done, t]);

@@ -1,11 +1,13 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { canEdit, type WireElement } from '../../../schema/element';
+import type { WireElement } from '../../../schema/element';
+import { canEdit } from '../../../schema/policies/page';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Dialog } from '../../ui/Dialog';
 import { PageIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
+import { creatableRootSections, sectionsShown } from '../workspaces/workspaceRules';
 import { pageActionError, toApiError } from './pageErrors';
 import { loadSection, movePage } from './pagesSlice';
 
@@ -22,9 +24,8 @@ export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): vo
 
   const targets = useMemo<Target[]>(() => {
     const q = query.trim().toLowerCase();
-    const sections: Target[] = [];
-    if (workspace?.role !== 'guest') sections.push({ kind: 'section', id: 'private' });
-    if (workspace?.role === 'admin' && !workspace.private) sections.push({ kind: 'section', id: 'all' });
+    // A page moved to a section root is as if made there: the sections the caller may create pages in.
+    const sections = creatableRootSections(workspace).map((id): Target => ({ kind: 'section', id }));
     const pages = Object.values(entities)
       .filter((p): p is WireElement => !!p)
       .filter((p) => p.id !== page.id && !p.path.includes(page.id) && p.id !== page.parentId && !p.inTrash && canEdit(p.accessLevel))
@@ -43,7 +44,7 @@ export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): vo
       await dispatch(movePage({ id: page.id, dst })).unwrap();
       showToast(t('page.move.moved'));
       void dispatch(loadSection('private'));
-      if (workspace?.role === 'admin' || workspace?.role === 'participant') void dispatch(loadSection('all'));
+      if (sectionsShown(workspace).includes('all')) void dispatch(loadSection('all'));
       onClose();
     } catch (error) {
       showToast(pageActionError(t, toApiError(error)), 'error');

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { canEdit, canShare, holdsDatabase, type WireElement } from '../../../schema/element';
+import { holdsDatabase, type WireElement } from '../../../schema/element';
+import { canEdit, canShare } from '../../../schema/policies/page';
 import { newId } from '../../../schema/ids';
+import type { WireWorkspace } from '../../../schema/workspace';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { CopyIcon, GlobeIcon, HistoryIcon, LinkIcon, MoreIcon, MoveIcon, StarIcon, TrashIcon } from '../../ui/icons';
@@ -12,6 +14,7 @@ import { openTrash } from '../trash/openTrash';
 import { openNotificationSettings } from '../inbox/NotificationSettingsDialog';
 import { BellIcon } from '../../ui/icons';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
+import { canCreateIn } from '../workspaces/workspaceRules';
 import { MoveDialog } from './MoveDialog';
 import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
@@ -31,11 +34,12 @@ export interface MenuDatabase {
 }
 
 /** What the menu offers on a page at the caller's access level (docs/api/pages.md, "Who may do what"). */
-export function pageActions(page: WireElement, role: string | undefined) {
+export function pageActions(page: WireElement, workspace: Pick<WireWorkspace, 'role' | 'private'> | null) {
   const live = !page.inTrash;
   return {
     favorite: live,
-    clone: live && (canEdit(page.accessLevel) || role !== 'guest'),
+    // A copy goes beside the original (its parent editable) or to the caller's private section.
+    clone: live && (canEdit(page.accessLevel) || canCreateIn('private', workspace)),
     move: live && canShare(page.accessLevel),
     trash: live && canEdit(page.accessLevel),
     publish: live && canShare(page.accessLevel),
@@ -127,7 +131,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
   const [publishing, setPublishing] = useState(false);
   const clone = useClonePage();
   const toggleFavorite = useToggleFavorite();
-  const can = pageActions(page, workspace?.role);
+  const can = pageActions(page, workspace);
 
   const close = () => setOpen(false);
   const run = (action: () => Promise<void> | void) => () => {

@@ -6,7 +6,8 @@ import type { WireWorkspace } from '../../../schema/workspace';
 import '../../app/i18n';
 import { createStore } from '../../app/store';
 import { loadWorkspaces } from '../workspaces/workspacesSlice';
-import { canCreateIn, Sidebar, visibleSections } from './Sidebar';
+import { canCreateIn, sectionsShown } from '../workspaces/workspaceRules';
+import { Sidebar } from './Sidebar';
 
 const page = (id: string, title: string, over: Partial<WireElement> = {}): WireElement =>
   newElement({ id, workspaceId: 'w1', title, section: 'private', ...over }, '2026-01-01T00:00:00.000Z');
@@ -99,7 +100,7 @@ describe('Sidebar sections by role', () => {
     expect(['favorite', 'all', 'shared', 'private'].filter((s) => canCreateIn(s as never, ws('admin', true)))).toEqual(['private']);
     expect(['favorite', 'all', 'shared', 'private'].filter((s) => canCreateIn(s as never, ws('participant')))).toEqual(['private']);
     expect(['favorite', 'all', 'shared', 'private'].filter((s) => canCreateIn(s as never, ws('guest')))).toEqual([]);
-    expect(visibleSections(ws('guest', true))).toEqual(['favorite', 'shared']);
+    expect(sectionsShown(ws('guest', true))).toEqual(['favorite', 'shared']);
   });
 
   it('collapses a section from its header and remembers it in the UI settings', async () => {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'react-redux';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import type { SectionId } from '../../../schema/constants';
-import { canEdit } from '../../../schema/element';
+import { canEdit } from '../../../schema/policies/page';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { newId } from '../../../schema/ids';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
@@ -22,6 +22,7 @@ import { signOut } from '../auth/authSlice';
 import { treeSectionToggled } from '../settings/uiSettings';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { switchWorkspace } from '../workspaces/switchWorkspace';
+import { canCreateIn, creatableRootSections, sectionsShown } from '../workspaces/workspaceRules';
 import { WorkspaceSettingsHost, WorkspaceSettingsMenuItem } from '../workspaces/WorkspaceSettings';
 import { LiveTreeContext, useLiveChildren, useLiveTree } from '../realtime/liveTree';
 import { useRealtimeExpected } from '../../app/RealtimeProvider';
@@ -39,21 +40,6 @@ import {
 } from './pagesSlice';
 
 type RootSection = 'private' | 'all';
-
-/** Spec §6: admins and members see all four sections, guests only favourites and shared; `all` is gone in a private workspace. */
-export function visibleSections(workspace: Pick<WireWorkspace, 'role' | 'private'> | null): SectionId[] {
-  if (!workspace) return [];
-  if (workspace.role === 'guest') return ['favorite', 'shared'];
-  return workspace.private ? ['favorite', 'shared', 'private'] : ['favorite', 'all', 'shared', 'private'];
-}
-
-/** Spec §6: new pages in `private` for admins and members; in `all` only for admins of a non-private workspace; never elsewhere. */
-export function canCreateIn(section: SectionId, workspace: Pick<WireWorkspace, 'role' | 'private'> | null): boolean {
-  if (!workspace) return false;
-  if (section === 'private') return workspace.role === 'admin' || workspace.role === 'participant';
-  if (section === 'all') return workspace.role === 'admin' && !workspace.private;
-  return false;
-}
 
 const isRootSection = (section: SectionId): section is RootSection => section === 'private' || section === 'all';
 
@@ -481,7 +467,9 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
   const location = useLocation();
   const workspace = useAppSelector(selectActiveWorkspace);
   const user = useAppSelector((state) => state.auth.user);
-  const sections = useMemo(() => visibleSections(workspace), [workspace]);
+  const sections = useMemo(() => sectionsShown(workspace), [workspace]);
+  // Files are imported as new pages: into the sections the caller may create pages in.
+  const importSections = useMemo(() => creatableRootSections(workspace), [workspace]);
   const activeId = /^\/[^/]+$/.test(location.pathname) ? decodeURIComponent(location.pathname.slice(1)) : null;
   const activePath = useAppSelector((state) => (activeId ? state.pages.entities[activeId]?.path : undefined));
   const { expanded, setExpanded } = useExpandedKeys(activePath, activeId);
@@ -623,7 +611,7 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
           <kbd className="sidebar-tool-key">{t('search.shortcut')}</kbd>
         </button>
         <InboxEntry />
-        {workspace && workspace.role !== 'guest' && (
+        {importSections.length > 0 && (
           <button type="button" className="sidebar-tool" onClick={() => setImporting(true)}>
             <UploadIcon size={16} aria-hidden />
             <span>{t('export.importTool')}</span>
@@ -634,7 +622,7 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
           <span>{t('trash.title')}</span>
         </button>
       </div>
-      {importing && workspace && <ImportDialog workspaceId={workspace.id} sections={(['private', 'all'] as const).filter((s) => canCreateIn(s, workspace))} onClose={() => setImporting(false)} />}
+      {importing && workspace && <ImportDialog workspaceId={workspace.id} sections={importSections} onClose={() => setImporting(false)} />}
       <div className="sidebar-footer">
         <button type="button" className="sidebar-user" title={t('profile.open')} onClick={() => setProfileOpen(true)}>
           {user?.email}

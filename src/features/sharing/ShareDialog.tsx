@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { canShare, type WireElement } from '../../../schema/element';
+import type { WireElement } from '../../../schema/element';
+import { canShare } from '../../../schema/policies/page';
+import { canBringInOutsiders } from '../../../schema/policies/workspace';
 import { GRANTABLE_LEVELS, type GrantableLevel, type SkippedMember, type WireElementMember } from '../../../schema/sharing';
 import { ApiRequestError, api, isServerBusy } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -92,7 +94,7 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   // Only an admin may bring in someone from outside the workspace (docs/api/sharing.md): for
   // anyone else such an address is not registered (no account made for nothing), just refused.
   const myRole = useAppSelector((state) => state.workspaces.list.find((w) => w.id === (page.workspaceId ?? activeWorkspaceId))?.role);
-  const outsidersAllowed = myRole === undefined || myRole === 'admin';
+  const outsidersAllowed = myRole === undefined || canBringInOutsiders(myRole);
 
   const [members, setMembers] = useState<WireElementMember[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);

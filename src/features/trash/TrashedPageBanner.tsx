@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { canEdit, canShare, wireElementSchema, type WireElement } from '../../../schema/element';
+import { wireElementSchema, type WireElement } from '../../../schema/element';
+import { canEdit, canShare } from '../../../schema/policies/page';
 import { api } from '../../app/api';
 import { useAppDispatch } from '../../app/store';
 import { Button } from '../../ui/Button';

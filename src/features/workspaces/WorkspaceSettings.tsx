@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { WorkspaceRole } from '../../../schema/constants';
+import { canDoInWorkspace, canRemoveMember } from '../../../schema/policies/workspace';
 import { WORKSPACE_NAME_MIN, type WireWorkspace } from '../../../schema/workspace';
 import { ApiRequestError, api, isServerBusy } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -97,7 +98,9 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const me = useAppSelector((state) => state.auth.user);
-  const isAdmin = workspace.role === 'admin';
+  // What the caller's role allows here (schema/policies/workspace.ts): admins change the workspace and its members.
+  const mayUpdate = canDoInWorkspace(workspace.role, 'update');
+  const mayManageMembers = canDoInWorkspace(workspace.role, 'manageMembers');
   const base = `/api/v3/spaces/workspace/${encodeURIComponent(workspace.id)}`;
 
   const [name, setName] = useState(workspace.name);
@@ -235,12 +238,12 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
 
   return (
     <Dialog title={t('workspaceSettings.title')} onClose={onClose} className="workspace-settings">
-      {!isAdmin && <p className="ws-note">{t('workspaceSettings.adminOnly')}</p>}
+      {!mayUpdate && <p className="ws-note">{t('workspaceSettings.adminOnly')}</p>}
       <section className="ws-section" aria-label={t('workspaceSettings.general')}>
         <div className="ws-general">
           <div className="ws-avatar-box">
             <span className="ws-avatar">{workspace.avatar ? <img src={workspace.avatar} alt="" /> : (workspace.name || '?').slice(0, 1).toUpperCase()}</span>
-            {isAdmin && (
+            {mayUpdate && (
               <div className="ws-avatar-actions">
                 <input ref={fileInput} type="file" accept={PUBLIC_IMAGE_TYPES.join(',')} hidden aria-label={t('workspaceSettings.avatar')} onChange={(e) => void changeAvatar(e.target.files?.[0])} />
                 <Button kind="outline" size="xs" disabled={uploading} onClick={() => fileInput.current?.click()}>
@@ -269,14 +272,14 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
                 id="ws-name-input"
                 className="ws-input"
                 value={name}
-                readOnly={!isAdmin}
+                readOnly={!mayUpdate}
                 aria-invalid={nameError ? true : undefined}
                 onChange={(e) => {
                   setName(e.target.value);
                   setNameError(null);
                 }}
               />
-              {isAdmin && (
+              {mayUpdate && (
                 <Button type="submit" kind="solid" size="s" disabled={saving || name.trim() === workspace.name}>
                   {t('workspaceSettings.save')}
                 </Button>
@@ -313,7 +316,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
                   </span>
                   <span className="share-person-email">{m.user.email}</span>
                 </span>
-                {isAdmin ? (
+                {mayManageMembers ? (
                   <select value={m.role} aria-label={t('workspaceSettings.roleOf', { name: label })} onChange={(e) => void changeRole(m, e.target.value as WorkspaceRole)}>
                     {ROLES.map((r) => (
                       <option key={r} value={r}>
@@ -324,19 +327,19 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
                 ) : (
                   <span className="ws-role">{t(`workspaceSettings.roles.${m.role}`)}</span>
                 )}
-                {isAdmin && !isMe && (
+                {!isMe && canRemoveMember(workspace.role, me?.id ?? '', m.id) && (
                   <Button kind="flat" size="xs" className="share-remove" aria-label={t('workspaceSettings.removeMember', { name: label })} onClick={() => void removeMember(m)}>
                     {t('workspaceSettings.remove')}
                   </Button>
                 )}
-                {isAdmin && isMe && <span className="share-remove-spacer" aria-hidden />}
+                {mayManageMembers && isMe && <span className="share-remove-spacer" aria-hidden />}
               </li>
             );
           })}
         </ul>
       )}
 
-      {isAdmin && (
+      {mayManageMembers && (
         <form
           className="ws-add"
           onSubmit={(e) => {
@@ -364,7 +367,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
         </form>
       )}
 
-      {workspace.role !== 'guest' && (
+      {canDoInWorkspace(workspace.role, 'export') && (
         <div className="ws-leave">
           <span className="share-person">
             <span className="share-person-name">{t('workspaceSettings.export')}</span>

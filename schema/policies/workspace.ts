@@ -1,4 +1,6 @@
-import type { SectionId, WorkspaceRole } from '../../schema/constants';
+import type { SectionId, WorkspaceRole } from '../constants';
+
+/** Who may do what in a workspace, from the member's role: the pure rules both sides apply. */
 
 /**
  * May a member with this role create a page in this section of the workspace?
@@ -11,9 +13,23 @@ export function canCreateInSection(role: WorkspaceRole, section: SectionId, isPr
   return false;
 }
 
-/** Guests see only the favorite and shared sections. */
-export function visibleSections(role: WorkspaceRole): SectionId[] {
-  return role === 'guest' ? ['favorite', 'shared'] : ['favorite', 'all', 'shared', 'private'];
+/**
+ * The sections a member sees (spec §6), in sidebar order: admins and participants all four,
+ * guests only favourites and shared; `all` is gone in a private workspace (nobody creates pages
+ * there).
+ */
+export function visibleSections(role: WorkspaceRole, isPrivateWorkspace: boolean): SectionId[] {
+  if (role === 'guest') return ['favorite', 'shared'];
+  return isPrivateWorkspace ? ['favorite', 'shared', 'private'] : ['favorite', 'all', 'shared', 'private'];
+}
+
+/**
+ * May a member list a section's pages (GET section/{id})? The sections they see in a workspace
+ * that is not private: in a private one `all` is not shown, yet its listing still answers — empty,
+ * unless pages were put there before the workspace was made private (docs/api/pages.md, «Sections»).
+ */
+export function mayListSection(role: WorkspaceRole, section: SectionId): boolean {
+  return visibleSections(role, false).includes(section);
 }
 
 /** What a member may do to the workspace itself. */
@@ -29,7 +45,7 @@ export function canDoInWorkspace(role: WorkspaceRole, action: WorkspaceAction): 
   return (action === 'listMembers' || action === 'export') && role === 'participant';
 }
 
-/** Admins remove anyone; everyone may leave (the last admin never: the repository guards that). */
+/** Admins remove anyone; everyone may leave (the last admin never: the server's repository guards that). */
 export function canRemoveMember(role: WorkspaceRole, actorId: string, memberId: string): boolean {
   return role === 'admin' || actorId === memberId;
 }
