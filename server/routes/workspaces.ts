@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { Mailer } from '../mail';
-import type { WorkspaceRole } from '../../schema/constants';
 import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
 import {
@@ -16,30 +15,21 @@ import {
   type WireWorkspaceMember,
 } from '../../schema/workspace';
 import type { UserRow } from '../db/types';
-import { forbidden, notFound } from '../errors';
+import { notFound } from '../errors';
 import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
-import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, type WorkspaceAction } from '../../schema/policies/workspace';
 import { envelope, presentUser, presentWorkspace } from '../presenters';
 import { removeStoredFiles } from '../files/store';
+import { addWorkspaceMembers, authorizeWorkspace, changeMemberRole, removeWorkspaceMember } from '../commands/workspaces/members';
 import {
-  admitPeople,
-  checkInviteQuota,
   createWorkspace,
   deleteWorkspace,
   findMember,
   findMembership,
-  findWorkspace,
-  inMembershipTransaction,
-  isWireRole,
   listMembers,
   listUserWorkspaces,
-  removeMember,
-  resolvePeople,
-  setMemberRole,
   updateWorkspace,
   type MemberWithUser,
-  type WorkspaceWithRole,
 } from '../repositories/workspaces';
 
 function presentMember(member: MemberWithUser): WireWorkspaceMember {
@@ -54,20 +44,6 @@ function presentMember(member: MemberWithUser): WireWorkspaceMember {
 
 export async function workspaceRoutes(server: FastifyInstance, { config, mailer }: { config: Config; mailer: Mailer }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-
-  /** The caller's membership of the workspace of the path: 404 when there is no such workspace, 403 for outsiders. */
-  async function membershipIn(workspaceId: string, user: UserRow): Promise<WorkspaceWithRole> {
-    if (!(await findWorkspace(app.db, workspaceId))) throw notFound('workspace');
-    const membership = await findMembership(app.db, workspaceId, user.id);
-    if (!membership || !isWireRole(membership.role)) throw forbidden('this workspace');
-    return membership;
-  }
-
-  async function authorizeWorkspace(workspaceId: string, user: UserRow, action: WorkspaceAction): Promise<WorkspaceWithRole> {
-    const membership = await membershipIn(workspaceId, user);
-    if (!canDoInWorkspace(membership.role, action)) throw forbidden('this workspace action');
-    return membership;
-  }
 
   /** Tells people they were added; a mail failure is logged and does not undo the membership. */
   async function sendInvitations(workspaceName: string, inviter: UserRow, users: readonly UserRow[]): Promise<void> {
@@ -103,7 +79,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
 
   app.post('/api/v3/spaces/workspace/:id', { schema: { tags: ['workspaces'], summary: 'Change name, avatar or private (admins)', params: idParams, body: updateWorkspaceBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const membership = await authorizeWorkspace(request.params.id, user, 'update');
+    const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'update');
     await updateWorkspace(app.db, membership.id, request.body);
     const updated = await findMembership(app.db, membership.id, user.id);
     if (!updated) throw notFound('workspace');
@@ -112,7 +88,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
 
   app.delete('/api/v3/spaces/workspace/:id', { schema: { tags: ['workspaces'], summary: 'Delete a workspace and everything in it (admins)', params: idParams } }, async (request) => {
     const user = requireUser(request);
-    const membership = await authorizeWorkspace(request.params.id, user, 'delete');
+    const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'delete');
     const storageKeys = await deleteWorkspace(app.db, membership.id);
     await removeStoredFiles(app.fileStore, storageKeys, request.log);
     return envelope({ id: membership.id, status: 'success' });
@@ -120,7 +96,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
 
   app.get('/api/v3/spaces/workspace/:id/members', { schema: { tags: ['workspaces'], summary: 'Members of a workspace, paged (admins and participants)', params: idParams, querystring: jsonQuery(workspaceMembersQuerySchema) } }, async (request) => {
     const user = requireUser(request);
-    const membership = await authorizeWorkspace(request.params.id, user, 'listMembers');
+    const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'listMembers');
     const { roles, cursor, limit } = request.query;
     const members = (await listMembers(app.db, membership.id, roles)).map(presentMember);
     const page = pageOf(members, WORKSPACE_MEMBER_CONTENT_TYPE, cursor, limit);
@@ -129,21 +105,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
 
   app.post('/api/v3/spaces/workspace/:id/members/add', { schema: { tags: ['workspaces'], summary: 'Add members by user id or e-mail (admins)', params: idParams, body: addWorkspaceMembersBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const membership = await authorizeWorkspace(request.params.id, user, 'manageMembers');
-    const entries = request.body.members;
-
-    // Everything is checked before anything is written (known user ids, nobody named twice, the
-    // caller's invitation quota): a refused call creates no account and sends no mail.
-    const outcome = await inMembershipTransaction(app.db, membership.id, async (trx) => {
-      // The caller's role as of now, under the lock: a parallel demotion may have won.
-      const current = await findMembership(trx, membership.id, user.id);
-      if (!current || !canDoInWorkspace(current.role, 'manageMembers')) throw forbidden('this workspace action');
-      const people = await resolvePeople(trx, membership.id, entries.map((e) => (e.userId !== undefined ? { userId: e.userId } : { email: e.email as string })), 'body.members');
-      const newcomers = people.filter((p) => !p.member);
-      await checkInviteQuota(trx, user.id, newcomers.length, INVITE_LIMIT);
-      const admitted = await admitPeople(trx, membership.id, user.id, newcomers.map((person) => ({ person, role: entries[person.index].role as WorkspaceRole })));
-      return { people, admitted: new Map(newcomers.map((p, i) => [p.index, admitted[i]])) };
-    });
+    const { workspace: membership, ...outcome } = await addWorkspaceMembers(app.db, user.id, request.params.id, request.body.members);
     await sendInvitations(membership.name, user, [...outcome.admitted.values()]);
 
     // People this call brought in show only their id and e-mail (see WireInvitedUser).
@@ -159,9 +121,8 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
 
   app.post('/api/v3/spaces/workspace/:id/member/role', { schema: { tags: ['workspaces'], summary: "Change a member's role (admins; never the last admin's)", params: idParams, body: memberRoleBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const membership = await authorizeWorkspace(request.params.id, user, 'manageMembers');
     const { userId, role } = request.body;
-    if (!(await setMemberRole(app.db, membership.id, userId, role))) throw notFound('member');
+    const membership = await changeMemberRole(app.db, user.id, request.params.id, userId, role);
     const member = await findMember(app.db, membership.id, userId);
     if (!member) throw notFound('member');
     return envelope(presentMember(member));
@@ -169,10 +130,8 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
 
   app.post('/api/v3/spaces/workspace/:id/members/remove', { schema: { tags: ['workspaces'], summary: 'Remove a member (admins), or leave (anyone; never the last admin)', params: idParams, body: removeWorkspaceMemberBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const membership = await membershipIn(request.params.id, user);
     const { userId } = request.body;
-    if (!canRemoveMember(membership.role, user.id, userId)) throw forbidden('removing members');
-    if (!(await removeMember(app.db, membership.id, userId))) throw notFound('member');
+    await removeWorkspaceMember(app.db, user.id, request.params.id, userId);
     return envelope({ id: userId, status: 'success' });
   });
 }

@@ -1,7 +1,7 @@
 import type { AccessLevel, WorkspaceRole } from '../../schema/constants';
 import { newId } from '../../schema/ids';
 import type { WireUser } from '../../schema/user';
-import { api, body, signIn, type TestApp } from './testApp';
+import { api, body, createTestApp, signIn, type TestApp } from './testApp';
 import { FRESH_PAGE_STATE } from '../../server/repositories/pages';
 
 /**
@@ -94,4 +94,10 @@ export async function createTeam(t: TestApp, domain = 'team.example'): Promise<T
     userId,
     level: { admin: 'full', participant: 'edit', reader: 'read', guest: 'none', outsider: 'none', anonymous: 'none' },
   };
+}
+
+/** A test app on the suite's database with a team in it (`createTeam`); close `t` after. */
+export async function createTeamApp(): Promise<{ t: TestApp; team: Team }> {
+  const t = await createTestApp();
+  return { t, team: await createTeam(t) };
 }

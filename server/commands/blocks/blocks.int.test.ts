@@ -2,8 +2,8 @@ import type { BlockData } from '../../../schema/block';
 import { newId } from '../../../schema/ids';
 import { findBlock } from '../../repositories/blocks';
 import { refusal } from '../../../test/helpers/refusal';
-import { createTestApp, type TestApp } from '../../../test/helpers/testApp';
-import { createTeam, grantPage, type Team } from '../../../test/helpers/team';
+import type { TestApp } from '../../../test/helpers/testApp';
+import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
 import { createPage } from '../pages/create';
 import { trashPage } from '../pages/trash';
 import { cloneBlock } from './clone';
@@ -23,8 +23,7 @@ let team: Team;
 let updateBlock: UpdateBlock;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  team = await createTeam(t);
+  ({ t, team } = await createTeamApp());
   updateBlock = blockUpdater(t.app.db, t.app.dbChanges, t.config.authCacheTtlMs);
 });
 afterAll(async () => t.close());

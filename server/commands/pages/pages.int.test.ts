@@ -2,8 +2,8 @@ import { newId } from '../../../schema/ids';
 import { findPage, findPages, pagePath } from '../../repositories/pages';
 import { findMembership } from '../../repositories/workspaces';
 import { refusal } from '../../../test/helpers/refusal';
-import { createTestApp, type TestApp } from '../../../test/helpers/testApp';
-import { createTeam, grantPage, type Team } from '../../../test/helpers/team';
+import type { TestApp } from '../../../test/helpers/testApp';
+import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
 import { clonePage } from './clone';
 import { createPage } from './create';
 import { movePage } from './move';
@@ -19,10 +19,7 @@ import { removePageForever, restorePage, trashPage } from './trash';
 let t: TestApp;
 let team: Team;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  team = await createTeam(t);
-});
+beforeAll(async () => ({ t, team } = await createTeamApp()));
 afterAll(async () => t.close());
 
 const workspace = async (who: keyof Team['userId']) => (await findMembership(t.app.db, team.workspaceId, team.userId[who]))!;

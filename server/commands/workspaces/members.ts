@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { WorkspaceRole } from '../../../schema/constants';
+import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, type WorkspaceAction } from '../../../schema/policies/workspace';
+import type { NewMember } from '../../../schema/workspace';
+import type { Database, UserRow } from '../../db/types';
+import { forbidden, notFound } from '../../errors';
+import {
+  admitPeople,
+  checkInviteQuota,
+  findMembership,
+  findWorkspace,
+  inMembershipTransaction,
+  isWireRole,
+  removeMember,
+  resolvePeople,
+  setMemberRole,
+  type NamedPerson,
+  type WorkspaceWithRole,
+} from '../../repositories/workspaces';
+
+/** The caller's membership of a workspace: 404 when there is no such workspace, 403 for outsiders. */
+export async function membershipIn(db: Kysely<Database>, workspaceId: string, userId: string): Promise<WorkspaceWithRole> {
+  if (!(await findWorkspace(db, workspaceId))) throw notFound('workspace');
+  const membership = await findMembership(db, workspaceId, userId);
+  if (!membership || !isWireRole(membership.role)) throw forbidden('this workspace');
+  return membership;
+}
+
+/** The caller's membership, when their role allows the action on the workspace (403 otherwise). */
+export async function authorizeWorkspace(db: Kysely<Database>, workspaceId: string, userId: string, action: WorkspaceAction): Promise<WorkspaceWithRole> {
+  const membership = await membershipIn(db, workspaceId, userId);
+  if (!canDoInWorkspace(membership.role, action)) throw forbidden('this workspace action');
+  return membership;
+}
+
+/**
+ * Adds people to a workspace by user id or e-mail, each with a role (admins only; an e-mail
+ * nobody has yet makes an account). Everything is checked before anything is written (known user
+ * ids, nobody named twice, the caller's invitation quota, the caller's role as of now, under the
+ * members' lock: a parallel demotion may have won): a refused call creates no account. Answers
+ * the people named and, by their place in the body, those this call brought in (to be mailed).
+ */
+export async function addWorkspaceMembers(
+  db: Kysely<Database>,
+  userId: string,
+  workspaceId: string,
+  entries: readonly NewMember[],
+): Promise<{ workspace: WorkspaceWithRole; people: NamedPerson[]; admitted: Map<number, UserRow> }> {
+  const workspace = await authorizeWorkspace(db, workspaceId, userId, 'manageMembers');
+  const outcome = await inMembershipTransaction(db, workspace.id, async (trx) => {
+    const current = await findMembership(trx, workspace.id, userId);
+    if (!current || !canDoInWorkspace(current.role, 'manageMembers')) throw forbidden('this workspace action');
+    const people = await resolvePeople(trx, workspace.id, entries.map((e) => (e.userId !== undefined ? { userId: e.userId } : { email: e.email as string })), 'body.members');
+    const newcomers = people.filter((p) => !p.member);
+    await checkInviteQuota(trx, userId, newcomers.length, INVITE_LIMIT);
+    const admitted = await admitPeople(trx, workspace.id, userId, newcomers.map((person) => ({ person, role: entries[person.index].role as WorkspaceRole })));
+    return { people, admitted: new Map(newcomers.map((p, i) => [p.index, admitted[i]])) };
+  });
+  return { workspace, ...outcome };
+}
+
+/** Changes a member's role (admins; never the last admin's: the repository guards that). 404 for no such member. */
+export async function changeMemberRole(db: Kysely<Database>, callerId: string, workspaceId: string, memberId: string, role: WorkspaceRole): Promise<WorkspaceWithRole> {
+  const workspace = await authorizeWorkspace(db, workspaceId, callerId, 'manageMembers');
+  if (!(await setMemberRole(db, workspace.id, memberId, role))) throw notFound('member');
+  return workspace;
+}
+
+/** Removes a member (admins), or the caller leaves (anyone; never the last admin). 404 for no such member. */
+export async function removeWorkspaceMember(db: Kysely<Database>, callerId: string, workspaceId: string, memberId: string): Promise<void> {
+  const workspace = await membershipIn(db, workspaceId, callerId);
+  if (!canRemoveMember(workspace.role, callerId, memberId)) throw forbidden('removing members');
+  if (!(await removeMember(db, workspace.id, memberId))) throw notFound('member');
+}
