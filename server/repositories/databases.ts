@@ -19,7 +19,8 @@ import { isPostgres } from '../db/connect';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
 import { nowIso } from '../time';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
-import { FRESH_PAGE_STATE, childPath, inChunks, remapBlockData } from './pages';
+import { FRESH_PAGE_STATE, childPath, inChunks } from './pages';
+import { remapBlockData } from './clonePages';
 
 /**
  * Rows and cells of data tables (docs/api/databases.md, ADR 7). A row is a page whose

@@ -35,25 +35,10 @@ import { nowIso } from '../time';
 import type { DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
-import {
-  addFavorite,
-  assertNotInTrash,
-  favoritePageIds,
-  findPage,
-  findPageByIdOrAlias,
-  findPages,
-  listChildren,
-  listFavoritePages,
-  listSectionRoots,
-  listTrashHeads,
-  listVisitedPages,
-  pagePath,
-  publishPage,
-  recordVisit,
-  removeFavorite,
-  updatePageFields,
-  type PageFieldsUpdate,
-} from '../repositories/pages';
+import { assertNotInTrash, findPage, findPageByIdOrAlias, findPages, listChildren, listSectionRoots, pagePath, publishPage, updatePageFields, type PageFieldsUpdate } from '../repositories/pages';
+import { addFavorite, favoritePageIds, listFavoritePages, removeFavorite } from '../repositories/favorites';
+import { listTrashHeads } from '../repositories/trash';
+import { listVisitedPages, recordVisit } from '../repositories/visits';
 import { findMembership, isWireRole, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
 import { removeStoredFiles } from '../files/store';
 import { listPageBlockRows, placedRowJson } from '../repositories/blocks';

@@ -5,7 +5,8 @@ import { forbidden, invalidField, isUniqueViolation } from '../../errors';
 import { allows } from '../../../schema/policies/page';
 import { authorizePage, pageAccessLevels } from '../../policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
-import { assertNotInTrash, clonePageTree, findPage, listDescendants, pagePath } from '../../repositories/pages';
+import { assertNotInTrash, findPage, listDescendants, pagePath } from '../../repositories/pages';
+import { clonePageTree } from '../../repositories/clonePages';
 import { findMembership } from '../../repositories/workspaces';
 import { pageExists, reload, treeChange } from './tree';
 

@@ -7,7 +7,8 @@ import { AppError, forbidden, invalidField } from '../../errors';
 import { authorizePage } from '../../policies/page';
 import { mayBePrivateRootOf } from '../../../schema/policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
-import { assertNotInTrash, listPagesAt, pagePath, placePage, sortKeyAfter, type PagePlace } from '../../repositories/pages';
+import { assertNotInTrash, listPagesAt, pagePath, placePage, type PagePlace } from '../../repositories/pages';
+import { sortKeyAfter } from '../../repositories/pageOrder';
 import { findMembership } from '../../repositories/workspaces';
 import { changeAtPage, reload, siblingToPlaceAfter } from './tree';
 

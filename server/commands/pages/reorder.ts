@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { AccessLevel } from '../../../schema/constants';
 import type { Database, PageRow } from '../../db/types';
 import { authorizePage } from '../../policies/page';
-import { assertNotInTrash, setSortKey, sortKeyAfter } from '../../repositories/pages';
+import { assertNotInTrash, setSortKey } from '../../repositories/pages';
+import { sortKeyAfter } from '../../repositories/pageOrder';
 import { changeAtPage, siblingsOf, siblingToPlaceAfter } from './tree';
 
 /** Puts an editable page after `placeAfter` among its current siblings (null: first). Answers it and the caller's level. */

@@ -4,7 +4,8 @@ import { ERROR_CODES } from '../../../schema/errors';
 import type { Database, PageRow } from '../../db/types';
 import { AppError } from '../../errors';
 import { authorizePage } from '../../policies/page';
-import { findPage, removeSubtreeForever, restoreSubtree, trashSubtree } from '../../repositories/pages';
+import { findPage } from '../../repositories/pages';
+import { removeSubtreeForever, restoreSubtree, trashSubtree } from '../../repositories/trash';
 import { changeAtPage } from './tree';
 
 /** Moves an editable page and its subtree to the trash (a page there already stays as it is). Answers it and the caller's level. */
