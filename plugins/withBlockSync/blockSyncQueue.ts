@@ -1,7 +1,11 @@
 import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
-import { mergeBlockContent } from '../../schema/merge';
+import { isWireBlock, resolveExisting, resolveRemoteChange, resolveVersionConflict, sameContent, type Resolution } from './conflicts';
+import { createServerTree, type WireContent } from './serverTree';
+import { createSyncStatus, type SyncStatus } from './status';
+
+export { REFUSAL_NOTICE_MS, type SyncStatus } from './status';
 
 /** What the queue needs from the network. Errors must carry `status`, and `code`/`data` from the envelope. */
 export interface BlockSyncApi {
@@ -20,8 +24,6 @@ export interface BlockSyncError extends Error {
   code?: string;
   data?: unknown;
 }
-
-export type SyncStatus = 'saved' | 'pending' | 'offline' | 'error';
 
 export interface BlockSyncOptions {
   api: BlockSyncApi;
@@ -51,31 +53,20 @@ export interface BlockSyncOptions {
 }
 
 const DEFAULT_RETRY_DELAYS = [1000, 2000, 5000, 10000, 30000] as const;
-/** How long the status keeps saying an edit was refused (and reverted). */
-export const REFUSAL_NOTICE_MS = 10_000;
 
 /**
  * The block-sync path: a block's edits are sent at most once per debounce window, one request
  * at a time, in the order blocks became due. A block the server does not know yet is created
  * (after the block it follows, so order holds); a known one is updated with the version it was
  * based on; a removed one is deleted. Versions only go up. Network failures keep the edit and
- * retry; a version conflict hands the server copy back to the editor.
+ * retry; a version conflict hands the server copy back to the editor. What the server has is
+ * kept in `serverTree.ts`, the merges are decided in `conflicts.ts`, the status in `status.ts`.
  */
-/** Whether two blocks have the same type and data (compared when a block is due, not when it is loaded). */
-function sameContent(sent: Pick<WireBlock, 'type' | 'data'> | undefined, block: Pick<WireBlock, 'type' | 'data'>): boolean {
-  return sent !== undefined && sent.type === block.type && JSON.stringify(sent.data) === JSON.stringify(block.data);
-}
-
 export function createBlockSyncQueue(options: BlockSyncOptions) {
   const debounceMs = options.debounceMs ?? BLOCK_UPDATE_DEBOUNCE_MS;
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS;
-  /** Server-known blocks and the highest version known for each. */
-  const versions = new Map<string, number>();
-  /** What the server last accepted for each block, to skip edits that change nothing. */
-  const lastSent = new Map<string, Pick<WireBlock, 'type' | 'data'>>();
-  /** Each known block's parent on the server, and the blocks under each parent there. */
-  const serverParent = new Map<string, string | null>();
-  const serverChildren = new Map<string, Set<string>>();
+  const read = options.read;
+  const tree = createServerTree();
   /** Blocks whose order among their siblings changed here (a drag, a keyboard move). */
   const reordered = new Set<string>();
   /** Blocks whose last request the server refused for good; the blocks after them do not wait for them. */
@@ -86,26 +77,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   /** The block whose request is on the way: live changes of it wait for the answer (held). */
   let inFlight: string | null = null;
   /** What each block was created with (until the create is answered): the base if the answer is lost. */
-  const created = new Map<string, Pick<WireBlock, 'type' | 'data'>>();
+  const created = new Map<string, WireContent>();
   const held = new Map<string, { block: WireBlock; at: string | undefined } | { removedAt: number | undefined }>();
-  /**
-   * The server time of the place (parent, previous sibling) last taken from the server for each
-   * block: an event that arrives late (sent by another server process before a newer one) does
-   * not move a block back to an older place.
-   */
-  const placedAt = new Map<string, string>();
   let failures = 0;
   let disposed = false;
-  let status: SyncStatus = 'saved';
-  /**
-   * When the server last refused an edit: the status says so for REFUSAL_NOTICE_MS, even once the
-   * block is reverted, unless a later request goes through first.
-   */
-  let refusedAt = -Infinity;
+  const status = createSyncStatus(() => ({ refused: refused.size > 0, offline: failures > 0, pending: hasPending() }), options.onStatus);
   /** The block endpoints; a request that goes through ends the notice of an earlier refusal. */
   const accepted = <T>(request: Promise<T>) =>
     request.then((answer) => {
-      refusedAt = -Infinity;
+      status.accepted();
       return answer;
     });
   const api: BlockSyncApi = {
@@ -115,50 +95,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     deleteBlock: (id, version) => accepted(options.api.deleteBlock(id, version)),
   };
 
-  function setStatus(next: SyncStatus) {
-    if (next !== status) {
-      status = next;
-      options.onStatus?.(next);
-    }
-  }
-
-  /** Refused edits win over a lost connection, which wins over work in progress. */
-  function refreshStatus() {
-    const recentlyRefused = Date.now() - refusedAt < REFUSAL_NOTICE_MS;
-    setStatus(refused.size > 0 || recentlyRefused ? 'error' : failures > 0 ? 'offline' : hasPending() ? 'pending' : 'saved');
-  }
-
   function hasPending(): boolean {
     return timers.size > 0 || due.length > 0 || running;
-  }
-
-  function remember(block: WireBlock) {
-    versions.set(block.id, Math.max(versions.get(block.id) ?? 0, block.version));
-    // Kept as the block and serialized only when compared (a 20,000-block page loads without 20,000 JSON strings).
-    lastSent.set(block.id, block);
-    setServerParent(block.id, block.parentId);
-  }
-
-  function setServerParent(uid: string, parentId: string | null | undefined) {
-    const previous = serverParent.get(uid);
-    if (previous) serverChildren.get(previous)?.delete(uid);
-    if (parentId === undefined) {
-      serverParent.delete(uid);
-      return;
-    }
-    serverParent.set(uid, parentId);
-    if (parentId) {
-      let children = serverChildren.get(parentId);
-      if (!children) serverChildren.set(parentId, (children = new Set()));
-      children.add(uid);
-    }
-  }
-
-  function forget(uid: string) {
-    placedAt.delete(uid);
-    versions.delete(uid);
-    // lastSent stays: if the block comes back from elsewhere, it is the base our text is merged from.
-    setServerParent(uid, undefined);
   }
 
   /**
@@ -181,14 +119,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   }
 
   /** A block this one needs on the server first and that is not there yet (but will be). */
-  const missing = (id: string | null) => (id && !versions.has(id) && !refused.has(id) && options.read(id) ? id : null);
-
-  /** The nearest block before this one, among its siblings, that the server has (one it refused is skipped). */
-  function knownPlaceAfter(block: WireBlock): string | null {
-    let placeAfter = block.placeAfter;
-    while (placeAfter && !versions.has(placeAfter)) placeAfter = options.read(placeAfter)?.placeAfter ?? null;
-    return placeAfter;
-  }
+  const missing = (id: string | null) => (id && !tree.has(id) && !refused.has(id) && read(id) ? id : null);
 
   function schedule(uid: string, delay: number) {
     if (disposed) return;
@@ -200,7 +131,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         makeDue(uid);
       }, delay),
     );
-    refreshStatus();
+    status.refresh();
   }
 
   function makeDue(uid: string) {
@@ -218,7 +149,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       }
     } finally {
       running = false;
-      refreshStatus();
+      status.refresh();
     }
   }
 
@@ -241,9 +172,18 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
 
   /** Whether the editor holds changes of a known block the server has not accepted yet. */
   function hasLocalChanges(uid: string, local: WireBlock | null): boolean {
-    if (!local) return versions.has(uid);
-    const base = lastSent.get(uid);
+    if (!local) return tree.has(uid);
+    const base = tree.lastSent(uid);
     return !base || !sameContent(base, local) || timers.has(uid) || due.includes(uid) || reordered.has(uid);
+  }
+
+  /** What is known of a block besides the editor: the bases a merge can start from. */
+  const basesOf = (uid: string) => ({ lastSent: tree.lastSent(uid), created: created.get(uid) });
+
+  /** Shows a resolution's block in the editor and sends the block again when it asks. */
+  function applyResolution(uid: string, resolution: Resolution): void {
+    if (resolution.show) options.onServerCopy(resolution.show);
+    if (resolution.resend) makeDue(uid);
   }
 
   /**
@@ -260,13 +200,11 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       if (!waiting || 'removedAt' in waiting || waiting.block.version <= block.version) held.set(block.id, { block, at });
       return;
     }
-    const known = versions.get(block.id);
-    const local = options.read(block.id);
+    const known = tree.version(block.id);
+    const local = read(block.id);
     if (known !== undefined && block.version < known) return;
     // An older place than one already taken: keep the block where it is (its content may still be news).
-    const previousPlace = placedAt.get(block.id);
-    const placeIsNews = at === undefined || previousPlace === undefined || at >= previousPlace;
-    if (at !== undefined && placeIsNews) placedAt.set(block.id, at);
+    const placeIsNews = tree.takePlace(block.id, at);
     if (!placeIsNews && local) block = { ...block, parentId: local.parentId, placeAfter: local.placeAfter };
     // A block moved here (reordered, or under another parent than the server said) keeps its
     // place here: our move goes out next. Otherwise the server's place counts — also for a block
@@ -275,13 +213,13 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     const keepsLocalPlace = !!local && (movedHere(block.id, local) || samePlace(local, block));
     if (known !== undefined && block.version === known) {
       // Same content: only its place may have changed (a move does not raise the version).
-      if (placeIsNews) setServerParent(block.id, block.parentId);
+      if (placeIsNews) tree.setParent(block.id, block.parentId);
       if (local && !keepsLocalPlace) options.onRemoteBlock?.({ ...local, parentId: block.parentId, placeAfter: block.placeAfter, version: known });
       return;
     }
     if (known === undefined && !local) {
       // New to us: someone made it.
-      remember(block);
+      tree.remember(block);
       options.onRemoteBlock?.(block);
       return;
     }
@@ -291,26 +229,24 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       return;
     }
     // Unknown to the queue but here (made here and not yet answered, or forgotten after the
-    // server lost it): merged from the last server copy seen, the first create attempt, or
-    // nothing — keeping both texts rather than dropping theirs.
-    const base = lastSent.get(block.id) ?? created.get(block.id) ?? { type: local.type, data: { tokens: [] } as WireBlock['data'] };
+    // server lost it) counts as unsent.
+    const bases = basesOf(block.id);
     const unsent = known === undefined || hasLocalChanges(block.id, local);
-    remember(block);
-    let content: Pick<WireBlock, 'type' | 'data'> = block;
-    if (unsent) content = mergeBlockContent(base, local, block) as Pick<WireBlock, 'type' | 'data'>;
+    tree.remember(block);
+    const { content, resend } = resolveRemoteChange(block, bases, local, unsent);
     const place = keepsLocalPlace ? { parentId: local.parentId, placeAfter: local.placeAfter } : { parentId: block.parentId, placeAfter: block.placeAfter };
     options.onRemoteBlock?.({ ...block, type: content.type, data: content.data, ...place });
-    if (unsent && !sameContent(content, block)) schedule(block.id, debounceMs);
+    if (resend) schedule(block.id, debounceMs);
   }
 
   /** The block was moved here and the server has not heard yet. */
   function movedHere(uid: string, local: WireBlock): boolean {
-    return reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== local.parentId);
+    return reordered.has(uid) || tree.parentDiffers(uid, local.parentId);
   }
 
   /** The same place, counting only blocks the server has (a new block before it is not there yet). */
   function samePlace(local: WireBlock, block: WireBlock): boolean {
-    return local.parentId === block.parentId && (local.placeAfter === block.placeAfter || knownPlaceAfter(local) === block.placeAfter);
+    return local.parentId === block.parentId && (local.placeAfter === block.placeAfter || tree.knownPlaceAfter(local, read) === block.placeAfter);
   }
 
   /** Blocks someone else deleted. A block with unsent text here stays and is made again on the server (nothing typed is lost). */
@@ -320,15 +256,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     for (const [i, uid] of uids.entries()) {
       // A deletion of a version older than ours (the block was brought back since; the event came late): it stays.
       const removedAt = removedVersions?.[i];
-      if (removedAt !== undefined && (versions.get(uid) ?? 0) > removedAt) continue;
+      if (removedAt !== undefined && (tree.version(uid) ?? 0) > removedAt) continue;
       if (inFlight === uid) {
         held.set(uid, { removedAt });
         continue;
       }
-      if (!versions.has(uid)) continue;
-      const local = options.read(uid);
+      if (!tree.has(uid)) continue;
+      const local = read(uid);
       const keep = local !== null && hasLocalChanges(uid, local);
-      forget(uid);
+      tree.forget(uid);
       if (keep) schedule(uid, debounceMs);
       else if (local) gone.push(uid);
     }
@@ -339,58 +275,39 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     try {
       if ((await send(uid)) === 'deferred') return;
       failures = 0;
-      refreshStatus();
+      status.refresh();
     } catch (raw) {
       const error = raw as BlockSyncError;
       if (error.status === 422 && error.code === ERROR_CODES.blockVersionConflict && isWireBlock(error.data)) {
-        // Someone else saved the block first. Our unsent edits (what we hold beyond what the
-        // server last had from us) are rebased onto their copy, and the result is sent on top of it.
-        const base = lastSent.get(uid);
-        const local = options.read(uid);
+        // Someone else saved the block first: our unsent edits are rebased onto their copy.
+        const base = tree.lastSent(uid);
+        const local = read(uid);
         const server = error.data;
-        remember(server);
-        if (!local) {
-          // Deleted here while someone typed into it: it comes back with their text.
-          options.onRemoteBlock?.(server);
-          return;
-        }
-        if (!base || sameContent(base, local)) {
-          options.onServerCopy(server);
-          return;
-        }
-        const merged = mergeBlockContent(base, local, server);
-        options.onServerCopy({ ...server, type: merged.type as WireBlock['type'], data: merged.data as WireBlock['data'] });
-        if (!sameContent(merged as Pick<WireBlock, 'type' | 'data'>, server)) makeDue(uid);
+        tree.remember(server);
+        // Deleted here while someone typed into it: it comes back with their text.
+        if (!local) options.onRemoteBlock?.(server);
+        else applyResolution(uid, resolveVersionConflict(base, local, server));
         return;
       }
       if (error.status === 409 && isWireBlock(error.data)) {
-        // The block exists: our earlier create got through before the connection dropped, or
-        // someone else brought it back first (a deleted block made again). Carry on as an
-        // update on top of their copy. The base: the server's copy itself at version 1 (only
-        // our create made it), else the last server copy we knew, else our first create attempt
-        // (a wrong guess can only repeat text, never drop any: the merge keeps everything
-        // either side inserted).
+        // The block exists already: carry on as an update on top of the server's copy.
         const server = error.data;
-        const sent = server.version === 1 ? server : (lastSent.get(uid) ?? created.get(uid));
+        const bases = basesOf(uid);
         created.delete(uid);
-        const local = options.read(uid);
-        remember(server);
-        if (sent && local) {
-          const merged = mergeBlockContent(sent, local, server) as Pick<WireBlock, 'type' | 'data'>;
-          if (!sameContent(merged, local)) options.onServerCopy({ ...server, type: merged.type, data: merged.data });
-          if (!sameContent(merged, server)) makeDue(uid);
-        } else makeDue(uid);
+        const local = read(uid);
+        tree.remember(server);
+        applyResolution(uid, resolveExisting(server, bases, local));
         return;
       }
-      if (error.status === 404 && versions.has(uid)) {
+      if (error.status === 404 && tree.has(uid)) {
         // The block is gone on the server (deleted elsewhere, with its children) while it still
         // has our text here: create it again, and the blocks under it that are still here too.
-        for (const descendant of serverDescendants(uid)) {
-          if (!options.read(descendant)) continue;
-          forget(descendant);
+        for (const descendant of tree.descendants(uid)) {
+          if (!read(descendant)) continue;
+          tree.forget(descendant);
           makeDue(descendant);
         }
-        forget(uid);
+        tree.forget(uid);
         makeDue(uid);
         return;
       }
@@ -409,19 +326,17 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         return;
       }
       // A refused delete or change of place: the block goes back where the server has it.
-      const local = options.read(uid);
-      const placeRefused = versions.has(uid) && (!local || reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== local.parentId));
+      const local = read(uid);
+      const placeRefused = tree.has(uid) && (!local || movedHere(uid, local));
       refused.add(uid);
       reordered.delete(uid);
-      refusedAt = Date.now();
-      setTimeout(refreshStatus, REFUSAL_NOTICE_MS);
-      refreshStatus();
+      status.refusal();
       const placed = placeRefused ? await serverCopyOf(uid) : null;
       if (placed) {
         options.onRejected?.(uid, error, placed);
         return;
       }
-      const copy = lastSent.get(uid);
+      const copy = tree.lastSent(uid);
       if (!local && copy) return; // deleted here, and where it stands on the server is unknown: a reload shows it
       options.onRejected?.(uid, error, copy ? { type: copy.type, data: copy.data } : null);
     }
@@ -456,7 +371,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     if (!options.api.getBlock) return null;
     try {
       const block = await options.api.getBlock(uid);
-      remember(block);
+      tree.remember(block);
       return block;
     } catch {
       return null;
@@ -467,61 +382,32 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     return retryDelays[Math.min(failures, retryDelays.length - 1)];
   }
 
-  /** Every block under `uid` on the server, as far as this queue knows. */
-  function serverDescendants(uid: string): string[] {
-    const out: string[] = [];
-    const walk = (id: string) => {
-      for (const child of serverChildren.get(id) ?? []) {
-        out.push(child);
-        walk(child);
-      }
-    };
-    walk(uid);
-    return out;
-  }
-
-  /**
-   * The blocks the server would delete with `uid` although they are still in the editor: the
-   * topmost ones under it (their own subtrees go along with them when they move out).
-   */
-  function stayingUnder(uid: string): string[] {
-    const out: string[] = [];
-    const walk = (id: string) => {
-      for (const child of serverChildren.get(id) ?? []) {
-        if (options.read(child)) out.push(child);
-        else walk(child);
-      }
-    };
-    walk(uid);
-    return out;
-  }
-
   /**
    * The sibling this block follows has a change of place still to send (its parent differs, or
    * it was reordered): it goes first, or this block would be placed after its old position.
    */
   function unsettled(id: string | null): string | null {
-    if (!id || !versions.has(id) || refused.has(id)) return null;
+    if (!id || !tree.has(id) || refused.has(id)) return null;
     if (reordered.has(id)) return id;
-    const current = options.read(id);
-    return current && serverParent.has(id) && serverParent.get(id) !== current.parentId ? id : null;
+    const current = read(id);
+    return current && tree.parentDiffers(id, current.parentId) ? id : null;
   }
 
   /** Sends one block's current state; 'deferred' when it has to wait for the block before it. */
   async function send(uid: string): Promise<'sent' | 'deferred'> {
-    const block = options.read(uid);
+    const block = read(uid);
     if (!block) {
-      if (versions.has(uid)) {
+      if (tree.has(uid)) {
         // The server deletes a block with its subtree: blocks under it that are still here
         // move out first. One the server refused keeps the block there (nothing is deleted).
-        const staying = stayingUnder(uid);
+        const staying = tree.stayingUnder(uid, read);
         if (staying.some((child) => refused.has(child))) {
           refused.add(uid);
           return 'sent';
         }
         if (staying.length > 0) return sendFirst(staying, uid);
-        await api.deleteBlock(uid, versions.get(uid));
-        forget(uid);
+        await api.deleteBlock(uid, tree.version(uid));
+        tree.forget(uid);
       }
       return 'sent';
     }
@@ -530,13 +416,13 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       refused.add(uid);
       return 'sent';
     }
-    const known = versions.get(uid);
+    const known = tree.version(uid);
     if (known === undefined) {
       // Keep the tree and document order on the server: the parent and the block this one follows first.
       const before = [missing(block.parentId), missing(block.placeAfter) ?? unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
       if (!created.has(uid)) created.set(uid, { type: block.type, data: block.data });
-      const placeAfter = knownPlaceAfter(block);
+      const placeAfter = tree.knownPlaceAfter(block, read);
       placedBy = { uid, named: [block.parentId, placeAfter] };
       const answer = await api.createBlock({
         id: uid,
@@ -547,28 +433,28 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         placeAfter,
       });
       created.delete(uid);
-      remember(answer);
+      tree.remember(answer);
       return 'sent';
     }
-    if (reordered.has(uid) || (serverParent.has(uid) && serverParent.get(uid) !== block.parentId)) {
+    if (movedHere(uid, block)) {
       const before = [missing(block.parentId), unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
-      const placeAfter = knownPlaceAfter(block);
+      const placeAfter = tree.knownPlaceAfter(block, read);
       placedBy = { uid, named: [block.parentId, placeAfter] };
       const moved = await api.moveBlock(uid, { parentId: block.parentId, placeAfter });
       reordered.delete(uid);
-      remember(moved);
+      tree.remember(moved);
     }
-    if (sameContent(lastSent.get(uid), block)) return 'sent';
+    if (sameContent(tree.lastSent(uid), block)) return 'sent';
     const updated = await api.updateBlock(uid, { version: known, type: block.type, data: block.data });
-    remember(updated);
+    tree.remember(updated);
     return 'sent';
   }
 
   return {
     /** Blocks loaded from the server, with their versions. */
     seed(blocks: readonly WireBlock[]) {
-      for (const block of blocks) remember(block);
+      for (const block of blocks) tree.remember(block);
     },
     /**
      * A block changed (content, type, place in the tree, or it appeared or went away): send it
@@ -584,7 +470,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     receiveRemoved,
     /** The highest version known for a block (undefined if the server does not have it yet). */
     versionOf(uid: string): number | undefined {
-      return versions.get(uid);
+      return tree.version(uid);
     },
     /**
      * Whether the block stands here elsewhere than the server's copy says (another parent or
@@ -593,11 +479,11 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
      * arrived yet).
      */
     placedElsewhere(block: WireBlock): boolean {
-      const local = options.read(block.id);
+      const local = read(block.id);
       return local !== null && (local.parentId !== block.parentId || local.placeAfter !== block.placeAfter);
     },
     hasPending,
-    status: () => status,
+    status: status.current,
     /** Sends everything now and resolves when the queue is empty. */
     async flush(): Promise<void> {
       for (const uid of [...timers.keys()]) {
@@ -617,7 +503,3 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
 }
 
 export type BlockSyncQueue = ReturnType<typeof createBlockSyncQueue>;
-
-function isWireBlock(value: unknown): value is WireBlock {
-  return typeof value === 'object' && value !== null && 'id' in value && 'version' in value && 'data' in value;
-}
