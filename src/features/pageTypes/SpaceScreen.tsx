@@ -11,7 +11,7 @@ import { PlusIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { openCsvImport } from '../csvImport/openCsvImport';
 import { createChildPage, loadChildren, selectChildIds, selectPageById } from '../pages/pagesSlice';
-import { createErrorKey } from '../pages/Sidebar';
+import { createErrorKey } from '../sidebar/sidebarErrors';
 import { CreatePageMenuButton, type NewPageKind } from './CreatePageMenu';
 import { PageTypeIcon } from './typeIcons';
 

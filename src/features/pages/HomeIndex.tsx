@@ -8,7 +8,8 @@ import { saveUserSetting } from '../settings/serverSettings';
 import { startOfferDone } from '../workspaces/workspacesSlice';
 import { Button } from '../../ui/Button';
 import { PageIcon, PenIcon } from '../../ui/icons';
-import { useCreatePage, useIsPhone } from './Sidebar';
+import { useCreatePage } from '../sidebar/useCreatePage';
+import { useIsPhone } from '../sidebar/useIsPhone';
 import { HomeIntents } from './HomeIntents';
 
 /** How many recent pages home lists. */

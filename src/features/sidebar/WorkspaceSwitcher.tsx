@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { WireWorkspace } from '../../../schema/workspace';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { CheckIcon, PlusIcon, SelectorIcon } from '../../ui/icons';
+import { useUnreadCounts } from '../inbox/InboxEntry';
+import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
+import { switchWorkspace } from '../workspaces/switchWorkspace';
+import { WorkspaceSettingsHost, WorkspaceSettingsMenuItem } from '../workspaces/WorkspaceSettings';
+
+/* The workspace switcher with unread counts (kept by the inbox slice: GET /api/notifications/counts). */
+
+function Badge({ count }: { count: number }) {
+  const { t } = useTranslation();
+  if (!count) return null;
+  return (
+    <span className="unread-badge" aria-label={t('sidebar.unread', { count })} title={t('sidebar.unread', { count })}>
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
+
+/** On the switcher: what is unread in the user's other workspaces (the active one's count is on «Входящие»). */
+function ElsewhereBadge({ count }: { count: number }) {
+  const { t } = useTranslation();
+  if (!count) return null;
+  return (
+    <span className="unread-badge is-elsewhere" role="img" aria-label={t('sidebar.unreadElsewhere', { count })} title={t('sidebar.unreadElsewhere', { count })}>
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
+
+function WorkspaceAvatar({ workspace }: { workspace: WireWorkspace | null }) {
+  return (
+    <span className="sidebar-avatar" aria-hidden>
+      {(workspace?.name ?? '?').slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+/** The active workspace's name; its menu lists the user's workspaces, «Создать пространство» and «Настройки пространства». */
+export function WorkspaceSwitcher() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const workspace = useAppSelector(selectActiveWorkspace);
+  const list = useAppSelector((state) => state.workspaces.list);
+  const counts = useUnreadCounts();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent | KeyboardEvent) => {
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !ref.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+
+  const switchTo = (id: string) => {
+    setOpen(false);
+    if (dispatch(switchWorkspace(id))) navigate('/');
+  };
+
+  return (
+    <div className="workspace-switcher" ref={ref}>
+      <button
+        type="button"
+        className="sidebar-workspace"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        title={t('sidebar.switchWorkspace')}
+        onClick={() => setOpen((v) => !v)}
+      >
+        <WorkspaceAvatar workspace={workspace} />
+        <span className="sidebar-workspace-name">{workspace?.name}</span>
+        <ElsewhereBadge count={list.reduce((sum, w) => (w.id === workspace?.id ? sum : sum + (counts[w.id] ?? 0)), 0)} />
+        <SelectorIcon size={14} className="sidebar-workspace-selector" />
+      </button>
+      {open && (
+        <div className="workspace-menu" role="menu" aria-label={t('sidebar.workspaces')}>
+          <div className="workspace-menu-title">{t('sidebar.workspaces')}</div>
+          {list.map((w) => (
+            <button key={w.id} type="button" role="menuitemradio" aria-checked={w.id === workspace?.id} className="workspace-menu-item" onClick={() => switchTo(w.id)}>
+              <WorkspaceAvatar workspace={w} />
+              <span className="workspace-menu-text">
+                <span className="workspace-menu-name">{w.name}</span>
+                <span className="workspace-menu-role">{t(`sidebar.roles.${w.role}`)}</span>
+              </span>
+              <Badge count={counts[w.id] ?? 0} />
+              <span className="workspace-menu-check">{w.id === workspace?.id && <CheckIcon size={16} />}</span>
+            </button>
+          ))}
+          <button type="button" role="menuitem" className="workspace-menu-item workspace-menu-create" onClick={() => { setOpen(false); navigate('/new-workspace'); }}>
+            <span className="sidebar-avatar workspace-menu-plus" aria-hidden><PlusIcon size={14} /></span>
+            <span className="workspace-menu-text"><span className="workspace-menu-name">{t('wizard.entry')}</span></span>
+          </button>
+          <WorkspaceSettingsMenuItem onOpen={() => setOpen(false)} />
+        </div>
+      )}
+      <WorkspaceSettingsHost />
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { useEffect, useState } from 'react';
+
+function useMediaQuery(query: string): boolean {
+  const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
+  const [matches, setMatches] = useState(get);
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const list = window.matchMedia(query);
+    const update = () => setMatches(list.matches);
+    update();
+    list.addEventListener('change', update);
+    return () => list.removeEventListener('change', update);
+  }, [query]);
+  return matches;
+}
+
+/** Phone layout (spec: below 601 px the sidebar is a drawer). */
+export const PHONE_QUERY = '(max-width: 600px)';
+export const useIsPhone = () => useMediaQuery(PHONE_QUERY);
