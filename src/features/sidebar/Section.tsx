@@ -7,7 +7,7 @@ import { CreatePageMenuButton, type NewPageKind } from '../pageTypes/CreatePageM
 import { loadSection, selectSectionIds } from '../pages/pagesSlice';
 import { treeSectionToggled } from '../settings/uiSettings';
 import { isRootSection } from './rootSections';
-import { useTree } from './TreeContext';
+import { useDropPosition, useTree } from './TreeContext';
 import { TreeRow } from './TreeRow';
 
 /** A section: its header (collapse, «+» where the caller may create, a drop target in a root section) and its pages' tree. */
@@ -20,20 +20,20 @@ export function Section({ section, canCreate, onCreate, busy }: { section: Secti
   const expanded = useAppSelector((state) => state.uiSettings.pageTree.sections[section]);
   const title = t(`sidebar.sections.${section}`);
   const movable = isRootSection(section);
-  const headerTarget = tree.dropTarget?.key === `section/${section}`;
+  const headerTarget = useDropPosition(`section/${section}`) !== null;
 
   return (
     <section className="sidebar-section" aria-label={title}>
       <div
         className={headerTarget ? 'sidebar-section-header drop-inside' : 'sidebar-section-header'}
         onDragOver={(event) => {
-          if (!movable || !tree.draggingId) return;
+          if (!movable || !tree.store.getState().draggingId) return;
           event.preventDefault();
           event.dataTransfer.dropEffect = 'move';
-          if (!headerTarget) tree.hover({ key: `section/${section}`, position: 'inside' });
+          if (!headerTarget) tree.store.hover({ key: `section/${section}`, position: 'inside' });
         }}
         onDragLeave={(event) => {
-          if (headerTarget && !event.currentTarget.contains(event.relatedTarget as Node | null)) tree.hover(null);
+          if (headerTarget && !event.currentTarget.contains(event.relatedTarget as Node | null)) tree.store.hover(null);
         }}
         onDrop={(event) => {
           if (!movable || !headerTarget) return;

@@ -10,7 +10,7 @@ import { canCreateIn, sectionsShown } from '../workspaces/workspaceRules';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { isRootSection } from './rootSections';
 import { Section } from './Section';
-import { useTree } from './TreeContext';
+import { useIsDragging } from './TreeContext';
 import { TreeProvider } from './TreeProvider';
 import { useCreatePage } from './useCreatePage';
 
@@ -29,8 +29,8 @@ function useSectionLists(workspaceId: string | undefined, sections: readonly Sec
 
 /** The scrolling part of the sidebar; marked while a page is dragged. */
 function TreeScroll({ children }: { children: ReactNode }) {
-  const { draggingId } = useTree();
-  return <div className={draggingId ? 'sidebar-scroll is-dragging' : 'sidebar-scroll'}>{children}</div>;
+  const dragging = useIsDragging();
+  return <div className={dragging ? 'sidebar-scroll is-dragging' : 'sidebar-scroll'}>{children}</div>;
 }
 
 /** The sections the caller's role shows in the active workspace, each with its page tree, following other people's changes. */

@@ -9,6 +9,22 @@ import { loadWorkspaces } from '../workspaces/workspacesSlice';
 import { canCreateIn, sectionsShown } from '../workspaces/workspaceRules';
 import { Sidebar } from './Sidebar';
 
+/*
+ * A render counter for the tree rows: a row (TreeRow) calls useLiveChildren(its page id) once per
+ * render, so this wrapper, which passes through, counts each row's renders by page id.
+ */
+const mockRowRenders: string[] = [];
+jest.mock('../realtime/liveTree', () => {
+  const actual = jest.requireActual<typeof import('../realtime/liveTree')>('../realtime/liveTree');
+  return {
+    ...actual,
+    useLiveChildren: (pageId: string, expanded: boolean) => {
+      mockRowRenders.push(pageId);
+      actual.useLiveChildren(pageId, expanded);
+    },
+  };
+});
+
 const page = (id: string, title: string, over: Partial<WireElement> = {}): WireElement =>
   newElement({ id, workspaceId: 'w1', title, section: 'private', ...over }, '2026-01-01T00:00:00.000Z');
 
@@ -245,5 +261,69 @@ describe('Workspace switcher', () => {
     await waitFor(() => expect(sectionNames()).toEqual(['Избранное', 'Доступные мне']));
     expect(screen.queryByText('Моя страница')).toBeNull();
     await waitFor(() => expect(calls.slice(before).filter((c) => c.path.includes('/section/')).map((c) => c.workspace)).toEqual(['w2', 'w2']));
+  });
+});
+
+describe('Sidebar tree renders', () => {
+  beforeEach(() => localStorage.clear());
+
+  const ROWS = 20;
+  const ids = Array.from({ length: ROWS }, (_, i) => `p${i}`);
+  /** A private section of ROWS pages without children. */
+  const renderRows = async () => {
+    await renderSidebar({ role: 'admin' }, (c) => {
+      if (c.path.endsWith('/section/private')) return { data: ids.map((id) => page(id, `Страница ${id}`)) };
+      if (c.path.endsWith('/children')) return { data: [] };
+      return undefined;
+    });
+    await screen.findByText(`Страница p${ROWS - 1}`);
+  };
+  /** The rows rendered while `run` runs, with how many times each. */
+  const rendersDuring = async (run: () => void | Promise<void>) => {
+    mockRowRenders.length = 0;
+    await run();
+    const counts: Record<string, number> = {};
+    for (const id of mockRowRenders) counts[id] = (counts[id] ?? 0) + 1;
+    return counts;
+  };
+
+  it(`re-renders only the rows whose look changes while a page is dragged over a tree of ${ROWS} rows`, async () => {
+    await renderRows();
+    const row = (id: string) => document.querySelector(`.tree-row[data-page-id="${id}"]`) as HTMLElement;
+    for (const id of ids) row(id).getBoundingClientRect = () => ({ top: 0, height: 40, bottom: 40, left: 0, right: 200, width: 200, x: 0, y: 0, toJSON: () => ({}) });
+    const dataTransfer = { setData: () => undefined, getData: () => '', effectAllowed: '', dropEffect: '' };
+
+    // Picking a row up marks that row only.
+    expect(await rendersDuring(() => void fireEvent.dragStart(row('p19'), { dataTransfer }))).toEqual({ p19: 1 });
+    expect(row('p19').classList.contains('is-dragging')).toBe(true);
+    expect(document.querySelector('.sidebar-scroll.is-dragging')).not.toBeNull();
+    // Hovering the middle of a row: that row shows «inside».
+    expect(await rendersDuring(() => dragAt('dragOver', row('p5'), 20, dataTransfer))).toEqual({ p5: 1 });
+    expect(row('p5').classList.contains('drop-inside')).toBe(true);
+    // The same place again: nothing changes, nothing renders.
+    expect(await rendersDuring(() => dragAt('dragOver', row('p5'), 21, dataTransfer))).toEqual({});
+    // To the top of the next row: the row left and the row entered.
+    expect(await rendersDuring(() => dragAt('dragOver', row('p6'), 2, dataTransfer))).toEqual({ p5: 1, p6: 1 });
+    expect(row('p5').classList.contains('drop-inside')).toBe(false);
+    expect(row('p6').classList.contains('drop-before')).toBe(true);
+    // Lower in the same row: only that row.
+    expect(await rendersDuring(() => dragAt('dragOver', row('p6'), 38, dataTransfer))).toEqual({ p6: 1 });
+    expect(row('p6').classList.contains('drop-after')).toBe(true);
+    // Onto a section header: the row loses its mark.
+    const header = screen.getByRole('button', { name: 'Свернуть раздел «Общие»' }).parentElement!;
+    expect(await rendersDuring(() => dragAt('dragOver', header, 10, dataTransfer))).toEqual({ p6: 1 });
+    expect(header.classList.contains('drop-inside')).toBe(true);
+    // Let go: the dragged row is itself again.
+    expect(await rendersDuring(() => void fireEvent.dragEnd(row('p19'), { dataTransfer }))).toEqual({ p19: 1 });
+    expect(document.querySelector('.is-dragging, .drop-inside, .drop-before, .drop-after')).toBeNull();
+  });
+
+  it('re-renders only the row expanded, once', async () => {
+    await renderRows();
+    const counts = await rendersDuring(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Развернуть: Страница p3' }));
+      await screen.findByText('Нет вложенных страниц');
+    });
+    expect(counts).toEqual({ p3: 1 });
   });
 });

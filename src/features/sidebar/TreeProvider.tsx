@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -6,52 +6,44 @@ import { newId } from '../../../schema/ids';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { openCsvImport } from '../csvImport/openCsvImport';
 import { createChildPage, loadChildren, movePageInTree } from '../pages/pagesSlice';
-import { mayDropOn, placeAfterBeside, placeAfterInside, type DropTarget } from './dragAndDrop';
+import { mayDropOn, placeAfterBeside, placeAfterInside } from './dragAndDrop';
 import { createErrorKey, moveErrorKey } from './sidebarErrors';
-import { TreeContext, type TreeApi } from './TreeContext';
+import { TreeContext, type Tree } from './TreeContext';
+import { createTreeStore, type TreeStore } from './treeStore';
 
-function useExpandedKeys() {
+const SECTIONS = ['private', 'all', 'favorite', 'shared'];
+
+/** Opening a page shows where it sits: its ancestors open (in the sections that hold them). */
+function useExpandActivePath(tree: TreeStore) {
   const location = useLocation();
   const activeId = /^\/[^/]+$/.test(location.pathname) ? decodeURIComponent(location.pathname.slice(1)) : null;
-  const activePath = useAppSelector((state) => (activeId ? state.pages.entities[activeId]?.path : undefined));
-  const [expanded, setExpandedKeys] = useState<ReadonlySet<string>>(() => new Set());
-  const pathKey = activePath?.join('/') ?? '';
-  // Opening a page shows where it sits: its ancestors open (in the sections that hold them).
+  const pathKey = useAppSelector((state) => (activeId ? state.pages.entities[activeId]?.path : undefined))?.join('/') ?? '';
   useEffect(() => {
-    if (!pathKey) return;
-    setExpandedKeys((current) => {
-      const next = new Set(current);
-      for (const ancestor of pathKey.split('/')) for (const section of ['private', 'all', 'favorite', 'shared']) next.add(`${section}/${ancestor}`);
-      return next;
-    });
-  }, [pathKey, activeId]);
-  const setExpanded = useCallback((key: string, open: boolean) => {
-    setExpandedKeys((current) => {
-      if (current.has(key) === open) return current;
-      const next = new Set(current);
-      if (open) next.add(key);
-      else next.delete(key);
-      return next;
-    });
-  }, []);
-  return { expanded, setExpanded };
+    if (pathKey) tree.expand(pathKey.split('/').flatMap((ancestor) => SECTIONS.map((section) => `${section}/${ancestor}`)));
+  }, [tree, pathKey, activeId]);
 }
 
 /**
  * The tree's state and what the rows do (expand, drag and drop a page, add a child page) for the
  * sections inside. `report` says what went wrong; `onCreatingChild` follows a child page being made.
+ * What it provides stays the same object (callers pass stable functions): the rows read the state
+ * that changes from the store, each what it shows.
  */
 export function TreeProvider({ report, onCreatingChild, children }: { report: (message: string) => void; onCreatingChild: (busy: boolean) => void; children: ReactNode }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
+  const pagesStore = useStore<RootState>();
+  const [store] = useState(createTreeStore);
+  useExpandActivePath(store);
+  // The router's navigate changes with the address; the tree's functions need not.
   const navigate = useNavigate();
-  const store = useStore<RootState>();
-  const { expanded, setExpanded } = useExpandedKeys();
-  const [draggingId, setDraggingId] = useState<string | null>(null);
-  const [dropTarget, setDropTarget] = useState<DropTarget | null>(null);
+  const navigateRef = useRef(navigate);
+  useEffect(() => {
+    navigateRef.current = navigate;
+  }, [navigate]);
 
-  const tree = useMemo<TreeApi>(() => {
-    const pages = () => store.getState().pages;
+  const tree = useMemo<Tree>(() => {
+    const pages = () => pagesStore.getState().pages;
     const ensureChildren = async (id: string) => {
       if (!pages().children[id]) await dispatch(loadChildren(id));
       return pages().children[id] ?? [];
@@ -61,28 +53,18 @@ export function TreeProvider({ report, onCreatingChild, children }: { report: (m
       if (movePageInTree.rejected.match(result)) report(t(moveErrorKey(result.payload)));
     };
     return {
-      isExpanded: (key) => expanded.has(key),
-      setExpanded,
-      draggingId,
-      dropTarget,
-      startDrag: (id) => setDraggingId(id),
-      endDrag: () => {
-        setDraggingId(null);
-        setDropTarget(null);
-      },
-      canDropOn: (targetId) => mayDropOn(draggingId, targetId, pages().entities[targetId]?.path ?? []),
-      hover: setDropTarget,
+      store,
+      canDropOn: (targetId) => mayDropOn(store.getState().draggingId, targetId, pages().entities[targetId]?.path ?? []),
       drop: (target) => {
-        const id = draggingId;
-        setDraggingId(null);
-        setDropTarget(null);
+        const id = store.getState().draggingId;
+        store.endDrag();
         if (!id) return;
         if ('section' in target) {
           void move(id, target.section, null);
           return;
         }
         if (target.position === 'inside') {
-          setExpanded(target.key, true);
+          store.setExpanded(target.key, true);
           void ensureChildren(target.id).then((children) => move(id, target.id, placeAfterInside(children, id)));
           return;
         }
@@ -91,18 +73,18 @@ export function TreeProvider({ report, onCreatingChild, children }: { report: (m
       },
       addChild: (parentId, key, kind = 'Note') => {
         if (kind === 'csv') return openCsvImport({ kind: 'new', place: { parentId } });
-        setExpanded(key, true);
+        store.setExpanded(key, true);
         onCreatingChild(true);
         void ensureChildren(parentId)
           .then(async () => {
             const result = await dispatch(createChildPage({ parentId, id: newId(), type: kind }));
-            if (createChildPage.fulfilled.match(result)) navigate(`/${result.payload.id}`);
+            if (createChildPage.fulfilled.match(result)) navigateRef.current(`/${result.payload.id}`);
             else report(t(createErrorKey(result.payload)));
           })
           .finally(() => onCreatingChild(false));
       },
     };
-  }, [dispatch, draggingId, dropTarget, expanded, navigate, onCreatingChild, report, setExpanded, store, t]);
+  }, [dispatch, onCreatingChild, pagesStore, report, store, t]);
 
   return <TreeContext.Provider value={tree}>{children}</TreeContext.Provider>;
 }

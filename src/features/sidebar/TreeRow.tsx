@@ -1,4 +1,4 @@
-import { useEffect, type DragEvent } from 'react';
+import { memo, useEffect, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import type { SectionId } from '../../../schema/constants';
@@ -10,56 +10,57 @@ import { PageTypeIcon } from '../pageTypes/typeIcons';
 import { loadChildren, selectChildIds, selectPageById } from '../pages/pagesSlice';
 import { useLiveChildren } from '../realtime/liveTree';
 import { DRAG_TYPE, dropPositionFor } from './dragAndDrop';
-import { useTree } from './TreeContext';
+import { useDropPosition, useIsDragged, useIsExpanded, useTree } from './TreeContext';
 
-/** A page of the tree: its row (a drag source and drop target) and, expanded, its children (read on first expand). */
-export function TreeRow({ id, parent, depth, section, movable }: { id: string; parent: string; depth: number; section: SectionId; movable: boolean }) {
+/**
+ * A page of the tree: its row (a drag source and drop target) and, expanded, its children. It
+ * renders again only when what it shows changes: its page, whether it is expanded, dragged or
+ * hovered by a drag (memo, and the tree's state read per row); its children's list follows them.
+ */
+export const TreeRow = memo(TreeRowView);
+
+function TreeRowView({ id, parent, depth, section, movable }: { id: string; parent: string; depth: number; section: SectionId; movable: boolean }) {
   const { t } = useTranslation();
-  const dispatch = useAppDispatch();
   const tree = useTree();
   const page = useAppSelector((state) => selectPageById(state, id));
-  const childIds = useAppSelector((state) => selectChildIds(state, id));
-  const childrenStatus = useAppSelector((state) => state.pages.childrenStatus[id]);
   const key = `${section}/${id}`;
-  const expanded = tree.isExpanded(key);
+  const expanded = useIsExpanded(key);
+  const target = useDropPosition(key);
+  const dragged = useIsDragged(id);
   // A page shared from another workspace of the user's is marked with that workspace's name.
   const elsewhere = useAppSelector((state) => (depth === 0 && page && page.workspaceId && page.workspaceId !== state.workspaces.activeId ? state.workspaces.list.find((w) => w.id === page.workspaceId)?.name : undefined));
 
-  useEffect(() => {
-    if (expanded && childrenStatus === undefined) void dispatch(loadChildren(id));
-  }, [expanded, childrenStatus, dispatch, id]);
   // Expanded: its children follow other people's changes (realtime).
   useLiveChildren(id, expanded);
 
   if (!page) return null;
   const editable = canEdit(page.accessLevel);
-  const target = tree.dropTarget?.key === key ? tree.dropTarget.position : null;
   const label = page.title || t('untitled');
 
   const onDragOver = (event: DragEvent<HTMLDivElement>) => {
-    if (!movable || !tree.draggingId || !tree.canDropOn(id)) return;
+    if (!movable || !tree.canDropOn(id)) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'move';
     const position = dropPositionFor(event, editable);
-    if (tree.dropTarget?.key !== key || tree.dropTarget.position !== position) tree.hover({ key, position });
+    tree.store.hover({ key, position });
   };
 
   return (
     <li className="tree-item">
       <div
-        className={['tree-row', target ? `drop-${target}` : '', tree.draggingId === id ? 'is-dragging' : ''].filter(Boolean).join(' ')}
+        className={['tree-row', target ? `drop-${target}` : '', dragged ? 'is-dragging' : ''].filter(Boolean).join(' ')}
         style={{ paddingLeft: `calc(${depth} * 16px + var(--space-1))` }}
         data-page-id={id}
         draggable={movable && editable}
         onDragStart={(event) => {
           event.dataTransfer.setData(DRAG_TYPE, id);
           event.dataTransfer.effectAllowed = 'move';
-          tree.startDrag(id);
+          tree.store.startDrag(id);
         }}
-        onDragEnd={() => tree.endDrag()}
+        onDragEnd={() => tree.store.endDrag()}
         onDragOver={onDragOver}
         onDragLeave={(event) => {
-          if (target && !event.currentTarget.contains(event.relatedTarget as Node | null)) tree.hover(null);
+          if (target && !event.currentTarget.contains(event.relatedTarget as Node | null)) tree.store.hover(null);
         }}
         onDrop={(event) => {
           if (!target) return;
@@ -72,7 +73,7 @@ export function TreeRow({ id, parent, depth, section, movable }: { id: string; p
           className={expanded ? 'tree-chevron is-open' : 'tree-chevron'}
           aria-label={`${expanded ? t('sidebar.collapse') : t('sidebar.expand')}: ${label}`}
           aria-expanded={expanded}
-          onClick={() => tree.setExpanded(key, !expanded)}
+          onClick={() => tree.store.setExpanded(key, !expanded)}
         >
           <ChevronRightIcon size={14} />
         </button>
@@ -102,30 +103,44 @@ export function TreeRow({ id, parent, depth, section, movable }: { id: string; p
           </>
         )}
       </div>
-      {expanded && (
-        <ul className="tree-children" role="group">
-          {childIds === undefined ? (
-            childrenStatus === 'failed' ? (
-              <li className="tree-note" style={{ paddingLeft: `calc(${depth + 1} * 16px + 28px)` }}>
-                {t('sidebar.loadFailed')} ·{' '}
-                <button type="button" className="link-button" onClick={() => void dispatch(loadChildren(id))}>
-                  {t('sidebar.retry')}
-                </button>
-              </li>
-            ) : (
-              <li className="tree-note" style={{ paddingLeft: `calc(${depth + 1} * 16px + 28px)` }}>
-                {t('sidebar.loading')}
-              </li>
-            )
-          ) : childIds.length === 0 ? (
-            <li className="tree-note" style={{ paddingLeft: `calc(${depth + 1} * 16px + 28px)` }}>
-              {t('sidebar.noChildren')}
-            </li>
-          ) : (
-            childIds.map((childId) => <TreeRow key={childId} id={childId} parent={id} depth={depth + 1} section={section} movable={movable} />)
-          )}
-        </ul>
-      )}
+      {expanded && <TreeChildren id={id} depth={depth} section={section} movable={movable} />}
     </li>
+  );
+}
+
+/** An expanded page's children: read on first expand, then its rows (or why there are none). */
+function TreeChildren({ id, depth, section, movable }: { id: string; depth: number; section: SectionId; movable: boolean }) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const childIds = useAppSelector((state) => selectChildIds(state, id));
+  const childrenStatus = useAppSelector((state) => state.pages.childrenStatus[id]);
+  useEffect(() => {
+    if (childrenStatus === undefined) void dispatch(loadChildren(id));
+  }, [childrenStatus, dispatch, id]);
+
+  const note = { paddingLeft: `calc(${depth + 1} * 16px + 28px)` };
+  return (
+    <ul className="tree-children" role="group">
+      {childIds === undefined ? (
+        childrenStatus === 'failed' ? (
+          <li className="tree-note" style={note}>
+            {t('sidebar.loadFailed')} ·{' '}
+            <button type="button" className="link-button" onClick={() => void dispatch(loadChildren(id))}>
+              {t('sidebar.retry')}
+            </button>
+          </li>
+        ) : (
+          <li className="tree-note" style={note}>
+            {t('sidebar.loading')}
+          </li>
+        )
+      ) : childIds.length === 0 ? (
+        <li className="tree-note" style={note}>
+          {t('sidebar.noChildren')}
+        </li>
+      ) : (
+        childIds.map((childId) => <TreeRow key={childId} id={childId} parent={id} depth={depth + 1} section={section} movable={movable} />)
+      )}
+    </ul>
   );
 }
