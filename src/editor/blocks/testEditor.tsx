@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import type { Descendant } from 'slate';
 import { Editable, Slate } from 'slate-react';
 import '../../app/i18n';
-import { createWorkspaceEditor } from '../../../plugins';
+import { createPageEditor } from '../pageEditor';
 import type { BlockElement } from '../../../schema/slate';
 import { useCodeDecorate } from './code/decorate';
 import { BlockElementView, TokenLeaf } from '../renderers';
@@ -14,7 +14,7 @@ function TestEditable({ readOnly }: { readOnly: boolean }) {
 
 /** Test helper: the page editor's Slate setup (plugins, views, leaves, code decorations) over some blocks. */
 export function renderBlocks(blocks: BlockElement[], { readOnly = false } = {}) {
-  const editor = createWorkspaceEditor();
+  const editor = createPageEditor();
   const value = [{ type: 'pageHeadingBlock', uid: 'pageHeading_p', version: 1, children: [{ text: 'Страница' }] }, ...blocks] as Descendant[];
   const result = render(
     <Slate editor={editor} initialValue={value}>

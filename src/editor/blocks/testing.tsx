@@ -7,7 +7,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Descendant } from 'slate';
 import { Editable, Slate } from 'slate-react';
-import { createWorkspaceEditor } from '../../../plugins';
+import { createPageEditor } from '../pageEditor';
 import { blocksToSlate, type BlockData, type WireBlock } from '../../../schema/block';
 import { titleToSlate, type BlockWireType } from '../../../schema/blocks';
 import '../../app/i18n';
@@ -25,7 +25,7 @@ function PathProbe() {
 }
 
 export function renderEditor(blocks: WireBlock[], options: { readOnly?: boolean; store?: AppStore } = {}) {
-  const editor = createWorkspaceEditor();
+  const editor = createPageEditor();
   const store = options.store ?? createStore();
   const value = [titleToSlate(TEST_PAGE_ID, 'Страница'), ...blocksToSlate(blocks)] as Descendant[];
   const result = render(
