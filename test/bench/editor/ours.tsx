@@ -6,6 +6,7 @@
 import { runBench } from './harness';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
 import { Node } from 'slate';
 import { ELEMENT_TO_NODE } from 'slate-dom';
 import type { WireBlock } from '../../../schema/block';
@@ -17,6 +18,7 @@ import type { WorkspaceEditor } from '../../../plugins';
 import { DocumentEditor } from '../../../src/editor/DocumentEditor';
 import { revealBlock } from '../../../src/editor/lazyChunks';
 import '../../../src/app/i18n';
+import { createStore } from '../../../src/app/store';
 import '../../../src/ui/theme.css';
 import type { BenchBlockKind } from './document';
 import './bench.css';
@@ -75,7 +77,12 @@ runBench('ours', {
   },
   mount(root) {
     flushSync(() => {
-      createRoot(root).render(<DocumentEditor page={page} blocks={blocks} canEdit onTitleEdited={noop} saveTitle={async () => undefined} onSyncStatus={noop} api={offlineApi} />);
+      // The editor reads the app's store (a page link's title on copy), as in the app.
+      createRoot(root).render(
+        <Provider store={createStore()}>
+          <DocumentEditor page={page} blocks={blocks} canEdit onTitleEdited={noop} saveTitle={async () => undefined} onSyncStatus={noop} api={offlineApi} />
+        </Provider>,
+      );
     });
     editable = root.querySelector('[data-slate-editor]') as HTMLElement;
     // The method turns spell checking off everywhere; the editor asks for it, so the page overrides it.
