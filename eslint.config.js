@@ -28,6 +28,14 @@ const ALLOWED = {
   // Convergence of the web app's row store and cell writes against the real server.
   'server/realtime/databaseConvergence.int.test.ts': ['src/app/api', 'src/features/database/'],
 };
+/**
+ * Packages a folder's own files may not import (its tests may): plugins/ are headless Slate
+ * plugins, unit-tested without React, and the server's HTML import and export use them; the web
+ * app puts them over slate-react (src/editor/pageEditor.ts).
+ */
+const FORBIDDEN_PACKAGES = {
+  plugins: [{ regex: '^slate-(react|dom)(/|$)', message: 'plugins/ are headless: slate-react comes in src/editor/pageEditor.ts (docs/ARCHITECTURE.md, «Boundaries»).' }],
+};
 const MAX_DEPTH = 8;
 /** Node's own modules: not in schema/ (both sides) nor in the web app (a browser); their tests run in Node and may. */
 const NO_NODE_MESSAGE = 'Node only: schema/, src/ and plugins/ run in the browser too (docs/ARCHITECTURE.md, «Boundaries»).';
@@ -39,16 +47,17 @@ for (const [top, banned] of Object.entries(FORBIDDEN)) {
   const browserToo = top !== 'server';
   for (let depth = 1; depth <= MAX_DEPTH; depth += 1) {
     const at = `${top}/${'*/'.repeat(depth - 1)}`;
-    const options = ({ allowed = [], node = false } = {}) => ({
+    const options = ({ allowed = [], node = false, packages = false } = {}) => ({
       patterns: [
         {
           regex: `^(\\.\\./){${depth}}(${banned.join('|')})(/|$)${allowed.length ? `(?!${allowed.map((a) => escape(a.slice(a.indexOf('/') + 1))).join('|')})` : ''}`,
           message: `${top}/ imports nothing from ${banned.map((b) => `${b}/`).join(', ')} (docs/ARCHITECTURE.md, «Boundaries»).`,
         },
+        ...(packages ? (FORBIDDEN_PACKAGES[top] ?? []) : []),
       ],
       ...(node ? { paths: NODE_MODULES } : {}),
     });
-    boundaryRules.push({ files: [`${at}*.{ts,tsx,js,mjs,cjs}`], rules: { 'no-restricted-imports': ['error', options({ node: browserToo })] } });
+    boundaryRules.push({ files: [`${at}*.{ts,tsx,js,mjs,cjs}`], rules: { 'no-restricted-imports': ['error', options({ node: browserToo, packages: true })] } });
     if (browserToo) {
       const tests = [`${at}*.test.{ts,tsx}`, ...TEST_HELPERS.filter((file) => file.startsWith(`${top}/`) && file.split('/').length - 1 === depth)];
       boundaryRules.push({ files: tests, rules: { 'no-restricted-imports': ['error', options()] } });

@@ -1,6 +1,5 @@
-import { createEditor, Editor } from 'slate';
+import { createEditor, type Editor } from 'slate';
 import { withHistory } from 'slate-history';
-import { withReact } from 'slate-react';
 import { orderedNumberAt, previousSiblingIndex } from '../schema/blocks';
 import type { BlockElement } from '../schema/slate';
 import './types';
@@ -19,27 +18,33 @@ import { withTables } from './withTables';
 import { withUndoWindow } from './withUndoWindow';
 import { withVoidBlocks } from './withVoidBlocks';
 
-/**
- * Top-level blocks per render chunk (and chunks per higher chunk): slate-react re-renders only
- * the chunks an edit is in; a chunk far from the viewport is not mounted (src/editor/lazyChunks.tsx).
- */
-export const BLOCK_CHUNK_SIZE = 64;
-
 /** The number an ordered item at `index` would get: one after the ordered sibling before it, or 1. */
 function nextOrderedNumber(elements: readonly BlockElement[], index: number): number {
   const previous = previousSiblingIndex(elements, index, elements[index]?.depth ?? 0);
   return previous < 0 ? 1 : orderedNumberAt(elements, previous) + 1;
 }
 
+/** What the editor is built with besides the block-sync handlers. */
+export interface WorkspaceEditorOptions {
+  /** Asked before an edit that removed a database settles (only with block sync). */
+  confirmDatabaseRemoval?: ConfirmDatabaseRemoval;
+  /**
+   * The core editor to build on: Slate's `createEditor()` by default (headless). The web app
+   * passes slate-react's (src/editor/pageEditor.ts): it sets some methods outright rather than
+   * wrapping them (insertData, setFragmentData), so it goes under every plugin.
+   */
+  base?: Editor;
+}
+
 /**
- * The editor with every plugin, in order: React and history outermost, then document shape,
- * shortcuts, and (when the page is editable) block sync, which sees every operation.
+ * The editor with every plugin, in order: the core editor and history underneath, then document
+ * shape, shortcuts, and (when the page is editable) block sync, which sees every operation.
+ * Headless unless `options.base` is a rendered editor: the web app's is `createPageEditor()`
+ * (src/editor/pageEditor.ts), this over slate-react's.
  */
-export function createWorkspaceEditor(sync?: BlockSyncHandlers, options: { confirmDatabaseRemoval?: ConfirmDatabaseRemoval } = {}): WorkspaceEditor {
-  const base = withHistory(withReact(createEditor())) as WorkspaceEditor;
+export function createWorkspaceEditor(sync?: BlockSyncHandlers, options: WorkspaceEditorOptions = {}): WorkspaceEditor {
+  const base = withHistory(options.base ?? createEditor()) as WorkspaceEditor;
   base.handleKey = () => false;
-  // Big pages: the top-level blocks render in chunks (see BLOCK_CHUNK_SIZE and src/editor/lazyChunks.tsx).
-  base.getChunkSize = (node) => (Editor.isEditor(node) ? BLOCK_CHUNK_SIZE : null);
   // Tables are the innermost rule set: the block rules above see a cell's keys first and pass them on.
   withTables(base);
   let editor = withPageLinks(withBlockActions(withMarks(withUndoWindow(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber })))));
@@ -64,4 +69,4 @@ export * from './withStructure';
 export * from './withTables';
 export * from './withVoidBlocks';
 export * from './queries';
-export type { KeyPress, WorkspaceEditor } from './types';
+export type { ClipboardData, KeyPress, RenderedEditor, WorkspaceEditor } from './types';

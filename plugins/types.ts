@@ -1,6 +1,5 @@
 import type { BaseEditor } from 'slate';
 import type { HistoryEditor } from 'slate-history';
-import type { ReactEditor } from 'slate-react';
 import type { SlateElement, SlateText } from '../schema/slate';
 
 /** The parts of a keyboard event the key rules read (a DOM KeyboardEvent fits; tests pass plain objects). */
@@ -39,7 +38,28 @@ export interface PageLinkTitles {
   pageLinkTitle?(pageId: string): string | null;
 }
 
-export type WorkspaceEditor = BaseEditor & ReactEditor & HistoryEditor & KeyRules & PageCopies & PageLinkTitles;
+/**
+ * Clipboard data in and out of the editor, by the names slate-react's DOM editor gives them: the
+ * web app's editor has Slate's own (withReact, src/editor/pageEditor.ts) and withClipboard
+ * extends them; headless, withClipboard brings a base of its own.
+ */
+export interface ClipboardData {
+  /** Paste or drop: insert what `data` holds at the selection. */
+  insertData(data: DataTransfer): void;
+  /** Copy, cut or drag: put the selection on `data`. */
+  setFragmentData(data: DataTransfer, originEvent?: 'drag' | 'copy' | 'cut'): void;
+}
+
+/**
+ * What rendering adds to the editor. Empty here: plugins/ are headless and import nothing of
+ * slate-react (eslint.config.js). The web app renders the editor and merges slate-react's
+ * `ReactEditor` in (src/editor/pageEditor.ts), so in its code Slate's `Editor` is the rendered
+ * editor; headless (plugins' tests, the server's HTML import and export) it adds nothing.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RenderedEditor {}
+
+export type WorkspaceEditor = BaseEditor & HistoryEditor & ClipboardData & KeyRules & PageCopies & PageLinkTitles & RenderedEditor;
 
 declare module 'slate' {
   interface CustomTypes {

@@ -1,7 +1,6 @@
 /** @jest-environment jsdom */
 import { createEditor, Editor, Node, Transforms } from 'slate';
 import { withHistory } from 'slate-history';
-import { withReact } from 'slate-react';
 import '../types';
 import { createWorkspaceEditor } from '../index';
 import type { BlockElement } from '../../schema/slate';
@@ -127,7 +126,7 @@ describe('copy', () => {
   });
 
   test('setFragmentData keeps Slate\'s own data and adds JSON, HTML and text', () => {
-    const base = withHistory(withReact(createEditor()));
+    const base = withHistory(createEditor());
     const original = jest.fn((data: DataTransfer) => data.setData('application/x-slate-fragment', 'slate'));
     base.setFragmentData = original;
     const editor = withClipboard(base);
@@ -138,6 +137,15 @@ describe('copy', () => {
     expect(original).toHaveBeenCalledTimes(1);
     expect(clip.types().sort()).toEqual(['application/x-slate-fragment', CLIPBOARD_MIME, 'text/html', 'text/plain']);
     expect(clip.getData('text/html')).toBe('<p>один</p><p>два</p>');
+    expect(clip.getData('text/plain')).toBe('один\nдва');
+  });
+
+  test('headless (no slate-react underneath), copy writes our JSON, HTML and text only', () => {
+    const editor = editorWith([title(), para('a', 'один'), para('b', 'два')]);
+    Transforms.select(editor, { anchor: Editor.start(editor, [1]), focus: Editor.end(editor, [2]) });
+    const clip = clipboard();
+    editor.setFragmentData(clip as unknown as DataTransfer, 'copy');
+    expect(clip.types().sort()).toEqual([CLIPBOARD_MIME, 'text/html', 'text/plain']);
     expect(clip.getData('text/plain')).toBe('один\nдва');
   });
 });

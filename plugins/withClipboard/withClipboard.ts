@@ -1,5 +1,4 @@
 import type { Editor } from 'slate';
-import type { ReactEditor } from 'slate-react';
 import { CLIPBOARD_MIME, type PastedContent } from './content';
 import { insertPastedContent } from './insertBlocks';
 import { parseHtml } from './parseHtml';
@@ -7,6 +6,7 @@ import { parseClipboardJson } from './parseJson';
 import { parseMarkdown } from './parseMarkdown';
 import { copyContent } from './serialize';
 import { storableText } from '../../schema/text';
+import type { ClipboardData } from '../types';
 
 /**
  * What a paste brings, in the spec's order: the editor's own JSON, then HTML (sanitized), then
@@ -39,8 +39,11 @@ function storableClipboard(data: Pick<DataTransfer, 'getData'>): Pick<DataTransf
  * Copy keeps Slate's own fragment and sets CLIPBOARD_MIME (JSON), text/html and text/plain;
  * paste reads the first format that gives content and inserts it (insertPastedContent).
  */
-export function withClipboard<E extends Editor & Pick<ReactEditor, 'setFragmentData' | 'insertData'>>(editor: E): E {
-  const { setFragmentData, insertData } = editor;
+export function withClipboard<E extends Editor>(editor: E): E {
+  // Under the web app's editor these are slate-react's: Slate's own fragment format, written on
+  // copy and read from a clipboard that holds nothing else. Headless there are none: a copy
+  // writes our formats only, and a clipboard with none of them (files only) inserts nothing.
+  const { setFragmentData = ignore, insertData = ignore }: Partial<ClipboardData> = editor;
 
   editor.setFragmentData = (data, originEvent) => {
     setFragmentData(data, originEvent);
@@ -63,3 +66,5 @@ export function withClipboard<E extends Editor & Pick<ReactEditor, 'setFragmentD
 
   return editor;
 }
+
+const ignore = () => undefined;

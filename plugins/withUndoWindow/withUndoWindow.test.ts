@@ -1,7 +1,6 @@
 import { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import { withHistory } from 'slate-history';
-import { withReact } from 'slate-react';
 import { createEditor } from 'slate';
 import '../types';
 import { cursor, doc } from '../testDocument';
@@ -13,7 +12,7 @@ const text = (...children: unknown[]) => jsx('element', { type: 'textBlock', uid
 describe('withUndoWindow', () => {
   function setup() {
     let clock = 1000;
-    const editor = withUndoWindow(withHistory(withReact(createEditor())), () => clock);
+    const editor = withUndoWindow(withHistory(createEditor()), () => clock);
     const input = doc(text(cursor()));
     editor.children = input.children;
     editor.selection = input.selection;

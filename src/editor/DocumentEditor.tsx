@@ -8,12 +8,12 @@ import { PAGE_RENAME_DEBOUNCE_MS } from '../../schema/constants';
 import { holdsDatabase, wireElementSchema, type WireElement } from '../../schema/element';
 import { newId } from '../../schema/ids';
 import { attachLiveSync, type LiveSyncOptions } from './liveSync';
+import { createPageEditor } from './pageEditor';
 import {
   applyRemoteBlock,
   applyRemoteTitle,
   removeRemoteBlocks,
   createBlockSyncQueue,
-  createWorkspaceEditor,
   readBlock,
   readClipboard,
   replaceWithServerCopy,
@@ -124,7 +124,7 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUi
       if (value !== null) void callbacks.current.saveTitle(value);
     };
     let syncQueue: BlockSyncQueue | null = null;
-    const workspaceEditor = createWorkspaceEditor(
+    const workspaceEditor = createPageEditor(
       canEdit
         ? {
             onBlockChanged: (uid, change) => syncQueue?.markDirty(uid, change),

@@ -1,6 +1,6 @@
 /**
  * Big pages (docs/adr/0006-lazy-chunks.md): slate-react renders the top-level blocks in chunks
- * (plugins' BLOCK_CHUNK_SIZE); a chunk far from the viewport, the caret and the selection is not
+ * (BLOCK_CHUNK_SIZE, pageEditor.ts); a chunk far from the viewport, the caret and the selection is not
  * mounted at all. In its place stands a light placeholder as tall as the chunk was (or is
  * estimated to be) that holds the chunk's plain text, so scrolling, the scroll bar and the
  * browser's find-in-page behave as on a fully drawn page. A chunk mounts when it comes within a

@@ -1,5 +1,5 @@
 import { Editor } from 'slate';
-import { createWorkspaceEditor } from '../../plugins';
+import { createPageEditor } from './pageEditor';
 import type { BlockElement } from '../../schema/slate';
 import { pasteFiles } from './pasteFiles';
 import { uploader, uploadsRunning, uploadsSettled } from './upload';
@@ -8,7 +8,7 @@ const PAGE = '0f0f0f0f-0000-4000-8000-00000000000f';
 const remote = (name: string) => ({ fileId: '1a1a1a1a-0000-4000-8000-000000000001', title: name, size: 3, mimeType: 'image/png' });
 
 function editorWith(blocks: unknown[], at: number) {
-  const editor = createWorkspaceEditor();
+  const editor = createPageEditor();
   editor.children = [{ type: 'pageHeadingBlock', uid: `pageHeading_${PAGE}`, version: 1, children: [{ text: 'T' }] }, ...blocks] as never;
   editor.selection = { anchor: { path: [at, 0], offset: 0 }, focus: { path: [at, 0], offset: 0 } };
   return editor;

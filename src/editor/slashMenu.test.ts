@@ -1,6 +1,6 @@
 import { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
-import { createWorkspaceEditor } from '../../plugins';
+import { createPageEditor } from './pageEditor';
 import ru from '../locales/ru/documentEditor.json';
 import { MENU_DEFINITIONS, slashItems, slashQueryAt } from './slashMenu';
 
@@ -10,7 +10,7 @@ const title = () => jsx('element', { type: 'pageHeadingBlock', uid: 'pageHeading
 const block = (type: string, ...children: unknown[]) => jsx('element', { type, uid: 'a', version: 1 }, ...children);
 
 function editorWith(input: Editor) {
-  const editor = createWorkspaceEditor();
+  const editor = createPageEditor();
   editor.children = input.children;
   editor.selection = input.selection;
   return editor;

@@ -21,12 +21,26 @@
  *    replacement), the changed leaves are updated in place and their chunks marked modified —
  *    exactly what the full walk would have done — without walking the tree.
  *
- * The anchors are exact source text of slate-react/dist/index.es.js 0.146.1; if they are not
- * found (slate-react was upgraded) the build fails here rather than silently losing the patch.
+ * The anchors are exact source text of slate-react/dist/index.es.js 0.146.1. The patch never
+ * goes missing silently: if an anchor is not found once (slate-react was changed or upgraded),
+ * or a build bundles slate-react from another file than the one patched, the Vite build, the dev
+ * server's pre-bundling and Jest fail with a message that says what to do (WHAT_TO_DO).
+ * Proposed upstream, not filed yet: docs/upstream/slate-react-chunks.md.
  */
+const fs = require('node:fs');
+const path = require('node:path');
 
 const SLATE_REACT_FILE = /[\\/]slate-react[\\/]dist[\\/]index\.es\.js$/;
+/** Any module of the slate-react package (a build that bundles one of these must have patched SLATE_REACT_FILE). */
+const SLATE_REACT_MODULE = /[\\/]node_modules[\\/]slate-react[\\/].*\.[cm]?js$/;
+const PATCHED_VERSION = '0.146.1';
 const MARKER = '/* slateReactChunkPatch applied */';
+const WHAT_TO_DO =
+  `Either keep slate-react at ${PATCHED_VERSION} (exact, in package.json), or port the patch: find reconcileChildren and ` +
+  "useDecorationsByChild in the new slate-react's ES module file, update the anchors in src/editor/slateReactChunkPatch.cjs " +
+  "(and its PATCHED_VERSION; SLATE_REACT_FILE and jest.config.js's slate-react mapping if the file moved), then run " +
+  'src/editor/slateReactChunkPatch.test.tsx and npm run bench:editor. If the new version no longer walks every block on ' +
+  'each render, drop the patch instead (docs/adr/0006-lazy-chunks.md, docs/upstream/slate-react-chunks.md).';
 
 const RECONCILE_START = 'const reconcileChildren = (editor, {';
 const RECONCILE_BODY = '  const chunkTreeHelper = new ChunkTreeHelper(chunkTree, {';
@@ -109,30 +123,74 @@ const DECORATIONS_PATCHED = `const useDecorationsByChild = (editor, node, decora
   patchState.current.allEmpty = decorations.length === 0;
   const mutableDecorationsByChild = patchState.current.byChild;`;
 
-function replaceOnce(code, search, replacement, what) {
+/** The version in the package.json of the slate-react that `file` belongs to, when it can be read. */
+function installedVersion(file) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(path.dirname(file), '..', 'package.json'), 'utf8')).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function replaceOnce(code, search, replacement, what, file) {
   const at = code.indexOf(search);
-  if (at === -1 || code.indexOf(search, at + search.length) !== -1) {
+  const found = at === -1 ? 0 : code.indexOf(search, at + search.length) === -1 ? 1 : 2;
+  if (found !== 1) {
+    const version = file ? installedVersion(file) : null;
     throw new Error(
-      `slateReactChunkPatch: the ${what} of slate-react/dist/index.es.js is not where 0.146.1 has it; ` +
-        'slate-react was changed or upgraded: review src/editor/slateReactChunkPatch.cjs.',
+      `slateReactChunkPatch (src/editor/slateReactChunkPatch.cjs): the ${what} is ${found === 0 ? 'not' : 'more than once'} in ` +
+        `${file ?? 'slate-react/dist/index.es.js'} as slate-react ${PATCHED_VERSION} has it` +
+        `${version && version !== PATCHED_VERSION ? ` (installed: slate-react ${version})` : ''}: slate-react was changed or upgraded. ${WHAT_TO_DO}`,
     );
   }
   return code.slice(0, at) + replacement + code.slice(at + search.length);
 }
 
-/** The patched text of slate-react/dist/index.es.js (idempotent). */
-function patchSlateReact(code) {
+/** The patched text of slate-react/dist/index.es.js (idempotent); `file`, its path, only names it in an error. */
+function patchSlateReact(code, file) {
   if (code.includes(MARKER)) return code;
-  let out = replaceOnce(code, RECONCILE_START, `${HELPERS}${RECONCILE_START}`, 'reconcileChildren function');
+  let out = replaceOnce(code, RECONCILE_START, `${HELPERS}${RECONCILE_START}`, 'reconcileChildren function', file);
   out = replaceOnce(
     out,
     RECONCILE_BODY,
     `  if (slateChunkPatchFastReconcile(editor, chunkTree, children, _rerenderChildren, onUpdate)) return;\n${RECONCILE_BODY}`,
     'reconcileChildren body',
+    file,
   );
-  out = replaceOnce(out, RECONCILE_END, `  slateChunkPatchIndexLeaves(chunkTree, children);\n${RECONCILE_END}`, 'reconcileChildren end');
-  out = replaceOnce(out, DECORATIONS_ORIGINAL, DECORATIONS_PATCHED, 'useDecorationsByChild function');
+  out = replaceOnce(out, RECONCILE_END, `  slateChunkPatchIndexLeaves(chunkTree, children);\n${RECONCILE_END}`, 'reconcileChildren end', file);
+  out = replaceOnce(out, DECORATIONS_ORIGINAL, DECORATIONS_PATCHED, 'useDecorationsByChild function', file);
   return out;
+}
+
+/**
+ * The hooks of one build: patch SLATE_REACT_FILE, and fail the build at its end if it bundled a
+ * module of slate-react but never that file (slate-react's entry moved: the patch would be lost).
+ */
+function patchingBuild() {
+  let patched = false;
+  let unpatched = null;
+  return {
+    buildStart() {
+      patched = false;
+      unpatched = null;
+    },
+    transform(code, id) {
+      const file = id.split('?')[0];
+      if (SLATE_REACT_FILE.test(file)) {
+        patched = true;
+        return { code: patchSlateReact(code, file), map: null };
+      }
+      if (SLATE_REACT_MODULE.test(file)) unpatched = file;
+      return null;
+    },
+    buildEnd(error) {
+      if (error || patched || unpatched === null) return;
+      throw new Error(
+        `slateReactChunkPatch (src/editor/slateReactChunkPatch.cjs): this build took slate-react from ${unpatched}, not from ` +
+          `dist/index.es.js, which the patch is for: slate-react was changed or upgraded, and its chunk patch was not applied. ${WHAT_TO_DO}`,
+      );
+    },
+  };
 }
 
 /**
@@ -140,13 +198,12 @@ function patchSlateReact(code) {
  * pre-bundling, in the dev server.
  */
 function slateReactChunkPatch() {
-  const transform = (code, id) => (SLATE_REACT_FILE.test(id.split('?')[0]) ? { code: patchSlateReact(code), map: null } : null);
   return {
     name: 'slate-react-chunk-patch',
     enforce: 'pre',
     // The dev server pre-bundles dependencies with Rolldown, outside the plugin pipeline.
-    config: () => ({ optimizeDeps: { rolldownOptions: { plugins: [{ name: 'slate-react-chunk-patch', transform }] } } }),
-    transform,
+    config: () => ({ optimizeDeps: { rolldownOptions: { plugins: [{ name: 'slate-react-chunk-patch', ...patchingBuild() }] } } }),
+    ...patchingBuild(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { createWorkspaceEditor } from '../../plugins';
+import { createPageEditor } from './pageEditor';
 import { ApiRequestError } from '../app/api';
 import ru from '../locales/ru/documentEditor.json';
 import common from '../locales/ru/common.json';
@@ -15,7 +15,7 @@ describe('why an upload failed', () => {
   });
 
   test('the block shows the Russian message of a full workspace', async () => {
-    const editor = createWorkspaceEditor();
+    const editor = createPageEditor();
     editor.children = [
       { type: 'pageHeadingBlock', uid: `pageHeading_${PAGE}`, version: 1, children: [{ text: 'T' }] },
       { type: 'fileBlock', uid: 'f1', version: 1, remoteData: null, children: [{ text: '' }] },

@@ -5,7 +5,6 @@ import { newId } from '../../schema/ids';
 import {
   applyRemoteBlock,
   createBlockSyncQueue,
-  createWorkspaceEditor,
   readBlock,
   removeRemoteBlocks,
   replaceWithServerCopy,
@@ -17,9 +16,10 @@ import {
 import type { WorkspaceEditor } from '../../plugins/types';
 import { RealtimeConnection } from '../../src/app/realtimeConnection';
 import { attachLiveSync } from '../../src/editor/liveSync';
+import { createPageEditor } from '../../src/editor/pageEditor';
 
 /**
- * A headless copy of the web app's editor for tests: the real Slate editor with every plugin,
+ * A headless copy of the web app's editor for tests: the app's own editor (`createPageEditor`),
  * the real block-sync queue and the real realtime connection and live sync, talking to a real
  * server over HTTP and socket.io — only the browser is missing. `offline` cuts both the API
  * calls (they fail as a lost connection does) and the socket.
@@ -50,7 +50,7 @@ export class LiveClient {
     options: { debounceMs?: number; retryDelaysMs?: readonly number[] },
   ) {
     let queue: BlockSyncQueue | null = null;
-    this.editor = createWorkspaceEditor({ onBlockChanged: (uid, change) => queue?.markDirty(uid, change), onTitleChanged: () => undefined });
+    this.editor = createPageEditor({ onBlockChanged: (uid, change) => queue?.markDirty(uid, change), onTitleChanged: () => undefined });
     const editor = this.editor;
     queue = createBlockSyncQueue({
       api: this.api(),

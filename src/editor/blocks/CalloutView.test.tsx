@@ -1,10 +1,10 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import type { BlockElement } from '../../../schema/slate';
-import { renderBlocks } from './testEditor';
+import { renderEditor } from './testing';
 
 describe('callout view', () => {
   test('shows its icon and text in a box; the icon opens a picker that changes it', async () => {
-    const { editor, container } = renderBlocks([{ type: 'calloutBlock', uid: 'co', version: 1, icon: '💡', children: [{ text: 'Важно' }] } as BlockElement]);
+    const { editor, container } = renderEditor([{ type: 'calloutBlock', uid: 'co', version: 1, icon: '💡', children: [{ text: 'Важно' }] } as BlockElement]);
     const root = container.querySelector('[data-block-id="co"]')!;
     expect(root.classList.contains('block-callout')).toBe(true);
     expect(root.querySelector('.callout-content')!.textContent).toContain('Важно');
@@ -21,7 +21,7 @@ describe('callout view', () => {
   });
 
   test('Escape or a click elsewhere closes the picker; read-only pages cannot open it', () => {
-    renderBlocks([{ type: 'calloutBlock', uid: 'co', version: 1, children: [{ text: '' }] } as BlockElement]);
+    renderEditor([{ type: 'calloutBlock', uid: 'co', version: 1, children: [{ text: '' }] } as BlockElement]);
     const iconButton = screen.getByRole('button', { name: 'Сменить значок' });
     expect(iconButton.textContent).toBe('💡');
     fireEvent.click(iconButton);
@@ -33,7 +33,7 @@ describe('callout view', () => {
   });
 
   test('read-only: the icon is not a live button', () => {
-    renderBlocks([{ type: 'calloutBlock', uid: 'co', version: 1, icon: '⚠️', children: [{ text: 'x' }] } as BlockElement], { readOnly: true });
+    renderEditor([{ type: 'calloutBlock', uid: 'co', version: 1, icon: '⚠️', children: [{ text: 'x' }] } as BlockElement], { readOnly: true });
     expect((screen.getByRole('button', { name: 'Сменить значок' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -4,13 +4,13 @@ import { ReactEditor } from 'slate-react';
 import type { BlockElement } from '../../../schema/slate';
 import { decorateCode, spansOf, type CodeRange } from './code/decorate';
 import { loadLanguage } from './code/prism';
-import { renderBlocks } from './testEditor';
+import { renderEditor } from './testing';
 
 const code = (text: string, language?: string) => ({ type: 'codeBlock', uid: 'c', version: 1, children: [{ text }], ...(language ? { language } : {}) }) as BlockElement;
 
 describe('code view', () => {
   test('monospace block with a Russian language picker; changing it changes the block', async () => {
-    const { editor, container } = renderBlocks([code('print(1)', 'javascript')]);
+    const { editor, container } = renderEditor([code('print(1)', 'javascript')]);
     expect(container.querySelector('[data-block-id="c"] pre code')!.textContent).toContain('print(1)');
     const picker = screen.getByRole('combobox', { name: 'Язык кода' }) as HTMLSelectElement;
     expect(picker.value).toBe('javascript');
@@ -21,7 +21,7 @@ describe('code view', () => {
   });
 
   test('code is highlighted with prism once the language has loaded', async () => {
-    const { container } = renderBlocks([code('def f():\n    return "x"', 'python')]);
+    const { container } = renderEditor([code('def f():\n    return "x"', 'python')]);
     await waitFor(() => expect(container.querySelector('[data-block-id="c"] .token.keyword')).not.toBeNull());
     const keywords = Array.from(container.querySelectorAll('[data-block-id="c"] .token.keyword')).map((e) => e.textContent);
     expect(keywords).toEqual(['def', 'return']);
@@ -31,7 +31,7 @@ describe('code view', () => {
   });
 
   test('read-only pages cannot change the language', () => {
-    renderBlocks([code('x')], { readOnly: true });
+    renderEditor([code('x')], { readOnly: true });
     expect((screen.getByRole('combobox') as HTMLSelectElement).disabled).toBe(true);
     expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('javascript');
   });
@@ -39,7 +39,7 @@ describe('code view', () => {
   test('the copy button copies the code', async () => {
     const writeText = jest.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    renderBlocks([code('a\nb')]);
+    renderEditor([code('a\nb')]);
     await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Копировать' })));
     expect(writeText).toHaveBeenCalledWith('a\nb');
     expect(screen.getByRole('button', { name: 'Скопировано' })).toBeTruthy();
@@ -51,7 +51,7 @@ describe('code view: the hint on leaving the block', () => {
   const hint = 'Enter дважды на пустой строке или ↓ в конце — выйти из кода';
 
   test('shows only while the caret is in the block of an editable page', async () => {
-    const { editor } = renderBlocks([{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'до' }] }, code('x')]);
+    const { editor } = renderEditor([{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'до' }] }, code('x')]);
     jest.spyOn(ReactEditor, 'isFocused').mockReturnValue(true);
     expect(screen.queryByText(hint)).toBeNull();
     await act(async () => {
@@ -68,7 +68,7 @@ describe('code view: the hint on leaving the block', () => {
   });
 
   test('read-only readers never see it', async () => {
-    const { editor } = renderBlocks([code('x')], { readOnly: true });
+    const { editor } = renderEditor([code('x')], { readOnly: true });
     jest.spyOn(ReactEditor, 'isFocused').mockReturnValue(true);
     await act(async () => void Transforms.select(editor, Editor.end(editor, [1])));
     expect(screen.queryByText(hint)).toBeNull();

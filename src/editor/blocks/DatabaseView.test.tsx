@@ -1,6 +1,6 @@
 import { Node } from 'slate';
 import type { BlockElement } from '../../../schema/slate';
-import { renderBlocks } from './testEditor';
+import { renderEditor } from './testing';
 
 describe('database views without a page around them', () => {
   test('a database without a page to act in (no host) shows a card with its columns; its rows show their icon and title; both are void and keep their data', () => {
@@ -14,7 +14,7 @@ describe('database views without a page around them', () => {
     } as unknown as BlockElement;
     const row = { type: 'databaseRowBlock', uid: 'r1', version: 1, depth: 1, title: 'Первая задача', icon: '✅', values: {}, children: [{ text: '' }] } as unknown as BlockElement;
     const untitled = { type: 'databaseRowBlock', uid: 'r2', version: 1, depth: 1, title: '', icon: null, values: {}, children: [{ text: '' }] } as unknown as BlockElement;
-    const { editor, container } = renderBlocks([database, row, untitled]);
+    const { editor, container } = renderEditor([database, row, untitled]);
     const card = container.querySelector('[data-block-id="db"] [role="group"]')!;
     expect(card.getAttribute('aria-label')).toBe('База данных');
     expect(card.textContent).toContain('Столбцы: Название, Статус');

@@ -2,11 +2,11 @@ import { act } from '@testing-library/react';
 import { Editor, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
 import type { BlockElement } from '../../../schema/slate';
-import { renderBlocks } from './testEditor';
+import { renderEditor } from './testing';
 
 describe('divider view', () => {
   test('a rule that is void and shows when it is selected', async () => {
-    const { editor, container } = renderBlocks([
+    const { editor, container } = renderEditor([
       { type: 'textBlock', uid: 't', version: 1, children: [{ text: 'до' }] },
       { type: 'dividerBlock', uid: 'd', version: 1, children: [{ text: '' }] } as BlockElement,
     ]);

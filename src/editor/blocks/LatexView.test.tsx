@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Editor, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
 import type { BlockElement } from '../../../schema/slate';
-import { renderBlocks } from './testEditor';
+import { renderEditor } from './testing';
 import { describeFormulaError, formulaErrorText } from './latex/katex';
 import katex from 'katex';
 
@@ -10,20 +10,20 @@ const latex = (formula?: string) => ({ type: 'latexBlock', uid: 'l', version: 1,
 
 describe('latex view', () => {
   test('renders the formula with KaTeX in display mode', async () => {
-    const { container } = renderBlocks([latex('\\frac{a}{b}')]);
+    const { container } = renderEditor([latex('\\frac{a}{b}')]);
     await waitFor(() => expect(container.querySelector('[data-block-id="l"] .katex-display')).not.toBeNull());
     expect(container.querySelector('[data-block-id="l"] .katex-mathml annotation')!.textContent).toBe('\\frac{a}{b}');
   });
 
   test('an empty formula shows a placeholder; a wrong one a readable error, not a crash', async () => {
-    const { container } = renderBlocks([latex(), { ...latex('\\frac{a'), uid: 'bad' } as BlockElement]);
+    const { container } = renderEditor([latex(), { ...latex('\\frac{a'), uid: 'bad' } as BlockElement]);
     expect(screen.getByText('Добавьте формулу')).toBeTruthy();
     await waitFor(() => expect(container.querySelector('[data-block-id="bad"] .latex-error')).not.toBeNull());
     expect(container.querySelector('[data-block-id="bad"] .latex-error')!.textContent).toBe('Ошибка в формуле: не хватает закрывающей «}» (в конце формулы)');
   });
 
   test('click opens a textarea with live preview; Escape saves the formula', async () => {
-    const { editor, container } = renderBlocks([latex('x')]);
+    const { editor, container } = renderEditor([latex('x')]);
     fireEvent.click(screen.getByRole('button', { name: 'Формула LaTeX' }));
     const input = screen.getByRole('textbox', { name: 'Формула LaTeX' }) as HTMLTextAreaElement;
     expect(input.value).toBe('x');
@@ -37,7 +37,7 @@ describe('latex view', () => {
   });
 
   test('Ctrl+Enter and leaving the field save too', async () => {
-    const { editor } = renderBlocks([latex('')]);
+    const { editor } = renderEditor([latex('')]);
     fireEvent.click(screen.getByRole('button', { name: 'Формула LaTeX' }));
     fireEvent.change(screen.getByRole('textbox', { name: 'Формула LaTeX' }), { target: { value: 'a^2' } });
     await act(async () => void fireEvent.keyDown(screen.getByRole('textbox', { name: 'Формула LaTeX' }), { key: 'Enter', ctrlKey: true }));
@@ -49,7 +49,7 @@ describe('latex view', () => {
   });
 
   test('Enter on the selected formula opens it; Enter elsewhere does not', async () => {
-    const { editor } = renderBlocks([{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'до' }] }, latex('z')]);
+    const { editor } = renderEditor([{ type: 'textBlock', uid: 't', version: 1, children: [{ text: 'до' }] }, latex('z')]);
     jest.spyOn(ReactEditor, 'isFocused').mockReturnValue(true);
     await act(async () => {
       ReactEditor.focus(editor);
@@ -65,7 +65,7 @@ describe('latex view', () => {
   });
 
   test('read-only pages show the formula but cannot edit it', async () => {
-    const { container } = renderBlocks([latex('y')], { readOnly: true });
+    const { container } = renderEditor([latex('y')], { readOnly: true });
     await waitFor(() => expect(container.querySelector('.katex')).not.toBeNull());
     expect(screen.queryByRole('button', { name: 'Формула LaTeX' })).toBeNull();
     fireEvent.click(container.querySelector('.latex-view')!);

@@ -1,14 +1,14 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { Transforms } from 'slate';
 import type { BlockElement, OrderedListElement } from '../../../schema/slate';
-import { renderBlocks } from './testEditor';
+import { renderEditor } from './testing';
 
 const block = (type: string, uid: string, text: string, extra: object = {}) => ({ type, uid, version: 1, children: [{ text }], ...extra }) as BlockElement;
 const markers = (container: HTMLElement, type: string) => Array.from(container.querySelectorAll(`.block-${type} > .block-list-marker`)).map((m) => m.textContent);
 
 describe('quote and bulleted list views', () => {
   test('a quote is a blockquote with its text; empty ones show a placeholder', () => {
-    const { container } = renderBlocks([block('quoteBlock', 'q', 'Быть или не быть'), block('quoteBlock', 'q2', '')]);
+    const { container } = renderEditor([block('quoteBlock', 'q', 'Быть или не быть'), block('quoteBlock', 'q2', '')]);
     const quotes = container.querySelectorAll('blockquote.block-quoteBlock');
     expect(quotes).toHaveLength(2);
     expect(quotes[0].textContent).toContain('Быть или не быть');
@@ -17,7 +17,7 @@ describe('quote and bulleted list views', () => {
   });
 
   test('bullets change with depth and are not editable text', () => {
-    const { container } = renderBlocks([block('bulletListBlock', 'a', 'один'), block('bulletListBlock', 'b', 'два', { depth: 1 }), block('bulletListBlock', 'c', '', { depth: 2 })]);
+    const { container } = renderEditor([block('bulletListBlock', 'a', 'один'), block('bulletListBlock', 'b', 'два', { depth: 1 }), block('bulletListBlock', 'c', '', { depth: 2 })]);
     expect(markers(container, 'bulletListBlock')).toEqual(['•', '◦', '▪']);
     const marker = container.querySelector('.block-list-marker')!;
     expect(marker.getAttribute('contenteditable')).toBe('false');
@@ -27,7 +27,7 @@ describe('quote and bulleted list views', () => {
 
 describe('ordered list view', () => {
   test('numbers follow the run, forced starts and nesting', () => {
-    const { container } = renderBlocks([
+    const { container } = renderEditor([
       block('orderedListBlock', 'a', 'раз'),
       block('orderedListBlock', 'b', 'два'),
       block('orderedListBlock', 'b1', 'вложенный', { depth: 1 }),
@@ -40,7 +40,7 @@ describe('ordered list view', () => {
   });
 
   test('numbers below an edit follow it (removing, inserting, forcing)', async () => {
-    const { editor, container } = renderBlocks([block('orderedListBlock', 'a', 'раз'), block('orderedListBlock', 'b', 'два'), block('orderedListBlock', 'c', 'три')]);
+    const { editor, container } = renderEditor([block('orderedListBlock', 'a', 'раз'), block('orderedListBlock', 'b', 'два'), block('orderedListBlock', 'c', 'три')]);
     await act(async () => void Transforms.removeNodes(editor, { at: [1] }));
     expect(markers(container, 'orderedListBlock')).toEqual(['1.', '2.']);
     await act(async () => void Transforms.insertNodes(editor, block('orderedListBlock', 'x', 'новый'), { at: [1] }));
@@ -54,7 +54,7 @@ describe('ordered list view', () => {
 
 describe('checkbox view', () => {
   test('clicking the box checks and unchecks the item; checked items are struck through', async () => {
-    const { editor, container } = renderBlocks([block('checkboxBlock', 'k', 'Купить хлеб', { checked: false })]);
+    const { editor, container } = renderEditor([block('checkboxBlock', 'k', 'Купить хлеб', { checked: false })]);
     const box = screen.getByRole('checkbox', { name: 'Отметить выполненной' }) as HTMLInputElement;
     expect(box.checked).toBe(false);
     await act(async () => void fireEvent.click(box));
@@ -67,13 +67,13 @@ describe('checkbox view', () => {
   });
 
   test('a block just turned into a checkbox shows unchecked; an empty one a placeholder', () => {
-    const { container } = renderBlocks([block('checkboxBlock', 'k', '')]);
+    const { container } = renderEditor([block('checkboxBlock', 'k', '')]);
     expect((screen.getByRole('checkbox') as HTMLInputElement).checked).toBe(false);
     expect(container.querySelector('.block-list-content')!.getAttribute('data-placeholder')).toBe('Задача');
   });
 
   test('read-only pages cannot toggle', async () => {
-    const { editor } = renderBlocks([block('checkboxBlock', 'k', 'Дело', { checked: true })], { readOnly: true });
+    const { editor } = renderEditor([block('checkboxBlock', 'k', 'Дело', { checked: true })], { readOnly: true });
     const box = screen.getByRole('checkbox') as HTMLInputElement;
     expect(box.disabled).toBe(true);
     await act(async () => void fireEvent.click(box));

@@ -1,18 +1,22 @@
 /**
- * Test harness for block views (jsdom): a real editor with every plugin, the views of
- * renderers.tsx, a Redux store and a router (the current path is shown in `data-testid="path"`).
+ * Test harness for the editor's views (jsdom): the web app's editor with every plugin
+ * (`createPageEditor`), the views and leaves of renderers.tsx with code highlighting, a Redux
+ * store and a router (the current path is shown in `data-testid="path"`); and the stand-ins the
+ * views' tests need (pointer events, XMLHttpRequest, fetch).
  */
 import { act, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Descendant } from 'slate';
 import { Editable, Slate } from 'slate-react';
-import { createWorkspaceEditor } from '../../../plugins';
 import { blocksToSlate, type BlockData, type WireBlock } from '../../../schema/block';
 import { titleToSlate, type BlockWireType } from '../../../schema/blocks';
+import type { BlockElement } from '../../../schema/slate';
 import '../../app/i18n';
 import { createStore, type AppStore } from '../../app/store';
+import { createPageEditor } from '../pageEditor';
 import { BlockElementView, TokenLeaf } from '../renderers';
+import { useCodeDecorate } from './code/decorate';
 
 export const TEST_PAGE_ID = '11111111-2222-4333-8444-555555555555';
 
@@ -24,10 +28,27 @@ function PathProbe() {
   return <div data-testid="path">{useLocation().pathname}</div>;
 }
 
-export function renderEditor(blocks: WireBlock[], options: { readOnly?: boolean; store?: AppStore } = {}) {
-  const editor = createWorkspaceEditor();
+function TestEditable({ readOnly }: { readOnly: boolean }) {
+  const decorate = useCodeDecorate();
+  return <Editable readOnly={readOnly} renderElement={BlockElementView} renderLeaf={TokenLeaf} decorate={decorate} />;
+}
+
+const isWire = (blocks: WireBlock[] | BlockElement[]): blocks is WireBlock[] => blocks.some((block) => 'contentType' in block);
+
+export interface RenderEditorOptions {
+  readOnly?: boolean;
+  /** The store the views read and write (a new one by default), for a test to look into or fill beforehand. */
+  store?: AppStore;
+}
+
+/**
+ * The page `TEST_PAGE_ID` (title «Страница») with these blocks after the title: wire blocks as
+ * the server sends them (converted as the page editor does), or the editor's elements as they are.
+ */
+export function renderEditor(blocks: WireBlock[] | BlockElement[], options: RenderEditorOptions = {}) {
+  const editor = createPageEditor();
   const store = options.store ?? createStore();
-  const value = [titleToSlate(TEST_PAGE_ID, 'Страница'), ...blocksToSlate(blocks)] as Descendant[];
+  const value = [titleToSlate(TEST_PAGE_ID, 'Страница'), ...(isWire(blocks) ? blocksToSlate(blocks) : blocks)] as Descendant[];
   const result = render(
     <Provider store={store}>
       <MemoryRouter initialEntries={[`/${TEST_PAGE_ID}`]}>
@@ -37,7 +58,7 @@ export function renderEditor(blocks: WireBlock[], options: { readOnly?: boolean;
             element={
               <>
                 <Slate editor={editor} initialValue={value}>
-                  <Editable readOnly={options.readOnly ?? false} renderElement={BlockElementView} renderLeaf={TokenLeaf} />
+                  <TestEditable readOnly={options.readOnly ?? false} />
                 </Slate>
                 <PathProbe />
               </>

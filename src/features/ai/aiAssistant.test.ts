@@ -1,5 +1,5 @@
 import { Editor, Node, Transforms } from 'slate';
-import { createWorkspaceEditor } from '../../../plugins';
+import { createPageEditor } from '../../editor/pageEditor';
 import { AI_ERROR_MESSAGES } from '../../../schema/ai';
 import type { BlockElement } from '../../../schema/slate';
 import { ApiRequestError } from '../../app/api';
@@ -19,7 +19,7 @@ const block = (type: BlockElement['type'], uid: string, text: string, extra: Rec
 const para = (uid: string, text: string) => block('textBlock', uid, text);
 
 function editorWith(blocks: BlockElement[]) {
-  const editor = createWorkspaceEditor();
+  const editor = createPageEditor();
   editor.children = blocks;
   Editor.normalize(editor, { force: true });
   return editor;

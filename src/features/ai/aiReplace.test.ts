@@ -1,5 +1,5 @@
 import { Editor, Node, type Range } from 'slate';
-import { createWorkspaceEditor } from '../../../plugins';
+import { createPageEditor } from '../../editor/pageEditor';
 import type { BlockElement } from '../../../schema/slate';
 import { insertAiResult } from './aiInsert';
 import { improveInput } from './aiText';
@@ -17,7 +17,7 @@ const el = (type: BlockElement['type'], uid: string, children: Array<Record<stri
 const para = (uid: string, text: string, extra: Record<string, unknown> = {}) => el('textBlock', uid, [{ text }], extra);
 
 function editorWith(blocks: BlockElement[]) {
-  const editor = createWorkspaceEditor();
+  const editor = createPageEditor();
   editor.children = blocks;
   Editor.normalize(editor, { force: true });
   return editor;

@@ -1,5 +1,5 @@
 import { Editor, Node, Transforms, type Descendant, type Point } from 'slate';
-import { createWorkspaceEditor } from '../../../plugins';
+import { createPageEditor } from '../../editor/pageEditor';
 import { BlockIndex, sameCaret, toCaret, toCaretPoint, toSlatePoint, toSlateRange } from './caretMapping';
 
 /*
@@ -26,7 +26,7 @@ const table = (uid: string, rows: string[][]) => ({
 });
 
 function editorWith(...blocks: unknown[]): Editor {
-  const editor = createWorkspaceEditor();
+  const editor = createPageEditor();
   editor.children = blocks as Descendant[];
   return editor;
 }

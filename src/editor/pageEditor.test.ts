@@ -3,9 +3,8 @@ import { act, createElement } from 'react';
 import { fireEvent, render } from '@testing-library/react';
 import { Transforms, type Descendant } from 'slate';
 import { Editable, Slate } from 'slate-react';
-import '../types';
-import { createWorkspaceEditor } from '../index';
-import { CLIPBOARD_MIME } from './content';
+import { CLIPBOARD_MIME } from '../../plugins/withClipboard/content';
+import { BLOCK_CHUNK_SIZE, createPageEditor } from './pageEditor';
 
 /** A DataTransfer stand-in for the events. */
 function transfer(formats: Record<string, string> = {}) {
@@ -21,7 +20,11 @@ function transfer(formats: Record<string, string> = {}) {
   };
 }
 
-describe('in a rendered editor', () => {
+/*
+ * The web app's editor is the plugins' over slate-react's: the plugins' copy and paste must be what
+ * the rendered editor's events reach (withReact under them, not over them).
+ */
+describe('the page editor, rendered', () => {
   // jsdom has no isContentEditable, which slate-react checks before it handles a paste or a copy.
   beforeAll(() => {
     Object.defineProperty(HTMLElement.prototype, 'isContentEditable', {
@@ -36,7 +39,7 @@ describe('in a rendered editor', () => {
   });
 
   function setup() {
-    const editor = createWorkspaceEditor();
+    const editor = createPageEditor();
     const value = [
       { type: 'pageHeadingBlock', uid: 'pageHeading_p1', version: 1, children: [{ text: 'Страница' }] },
       { type: 'textBlock', uid: 'a', version: 1, children: [{ text: 'абв' }] },
@@ -66,5 +69,11 @@ describe('in a rendered editor', () => {
     expect(JSON.parse(data.getData(CLIPBOARD_MIME))).toEqual({ format: 'workspace-blocks', version: 1, tokens: [{ text: 'аб' }] });
     expect(data.getData('text/html')).toBe('аб');
     expect(data.getData('text/plain')).toBe('аб');
+  });
+
+  test('renders the top-level blocks in chunks', () => {
+    const { editor } = setup();
+    expect(editor.getChunkSize(editor)).toBe(BLOCK_CHUNK_SIZE);
+    expect(editor.getChunkSize(editor.children[1] as never)).toBeNull();
   });
 });

@@ -1,0 +1,105 @@
+/** @jest-environment node */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { patchSlateReact } from './slateReactChunkPatch.cjs';
+
+/*
+ * The chunk patch never goes missing silently (docs/adr/0006-lazy-chunks.md): a slate-react it
+ * does not fit — an upgrade — fails the patch, Jest's transform and a real Vite build, each time
+ * with a message naming the patch's file and what to do.
+ */
+
+const run = promisify(execFile);
+const ROOT = process.cwd();
+const SLATE_REACT = path.join(ROOT, 'node_modules/slate-react/dist/index.es.js');
+const source = fs.readFileSync(SLATE_REACT, 'utf8');
+const ANCHORS = {
+  'reconcileChildren function': 'const reconcileChildren = (editor, {',
+  'reconcileChildren body': '  const chunkTreeHelper = new ChunkTreeHelper(chunkTree, {',
+  'reconcileChildren end': '  chunkTree.movedNodeKeys.clear();\n};',
+  'useDecorationsByChild function': 'const useDecorationsByChild = (editor, node, decorations) => {',
+};
+const WHAT_TO_DO = /slateReactChunkPatch \(src\/editor\/slateReactChunkPatch\.cjs\).*slate-react was changed or upgraded\. Either keep slate-react at 0\.146\.1 .* or port the patch/;
+
+describe('slateReactChunkPatch guard', () => {
+  test.each(Object.entries(ANCHORS))('a slate-react without the %s is refused, saying what to do', (what, anchor) => {
+    expect(source.split(anchor)).toHaveLength(2);
+    const changed = source.replace(anchor, anchor.replace('editor', 'ed').replace('chunkTree', 'tree').replace('};', '}'));
+    expect(() => patchSlateReact(changed, SLATE_REACT)).toThrow(WHAT_TO_DO);
+    expect(() => patchSlateReact(changed)).toThrow(`the ${what} is not in slate-react/dist/index.es.js as slate-react 0.146.1 has it`);
+  });
+
+  test('an anchor found twice is refused too (the patch would land in the wrong place)', () => {
+    const twice = `${source}\n${ANCHORS['reconcileChildren body']}\n`;
+    expect(() => patchSlateReact(twice)).toThrow('the reconcileChildren body is more than once in');
+  });
+
+  test("Jest's transform of slate-react fails on it (so does every suite that loads slate-react)", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const transformer = require('../../test/helpers/slateReactTransform.cjs') as {
+      createTransformer(options: object): { process(source: string, file: string, options: object): { code: string } };
+    };
+    const transform = transformer.createTransformer({ module: { type: 'commonjs' } });
+    const options = { config: { cwd: ROOT }, cacheFS: new Map(), configString: '{}', transformerConfig: {} };
+    expect(transform.process(source, SLATE_REACT, options).code).toContain('slateChunkPatchFastReconcile');
+    expect(() => transform.process('export const Slate = () => null;', SLATE_REACT, options)).toThrow(WHAT_TO_DO);
+  });
+
+  describe('a Vite build', () => {
+    let project: string;
+    /** Builds a project whose slate-react is `files` (with its version and ES module entry) with the app's plugin. */
+    async function build(files: Record<string, string>, { version = '0.147.0', entry = 'dist/index.es.js' } = {}) {
+      const pkg = path.join(project, 'node_modules/slate-react');
+      fs.rmSync(pkg, { recursive: true, force: true });
+      for (const [name, text] of Object.entries({ ...files, 'package.json': JSON.stringify({ name: 'slate-react', version, module: entry, main: entry }) })) {
+        fs.mkdirSync(path.dirname(path.join(pkg, name)), { recursive: true });
+        fs.writeFileSync(path.join(pkg, name), text);
+      }
+      const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
+      return run(process.execPath, [vite, 'build', '--config', path.join(project, 'vite.config.mjs')], { cwd: project }).then(
+        () => ({ failed: false, output: fs.readdirSync(path.join(project, 'dist/assets')).map((file) => fs.readFileSync(path.join(project, 'dist/assets', file), 'utf8')).join('\n') }),
+        (error: { stderr: string }) => ({ failed: true, output: error.stderr }),
+      );
+    }
+
+    beforeAll(() => {
+      project = fs.mkdtempSync(path.join(os.tmpdir(), 'slate-react-guard-'));
+      fs.mkdirSync(path.join(project, 'src'));
+      fs.writeFileSync(path.join(project, 'src/index.html'), '<!doctype html><script type="module" src="./main.js"></script>');
+      fs.writeFileSync(path.join(project, 'src/main.js'), "import { Editable, Slate } from 'slate-react';\nconsole.log(Slate, Editable);\n");
+      fs.writeFileSync(
+        path.join(project, 'vite.config.mjs'),
+        `import patch from ${JSON.stringify(path.join(ROOT, 'src/editor/slateReactChunkPatch.cjs'))};\n` +
+          `export default { root: ${JSON.stringify(path.join(project, 'src'))}, logLevel: 'silent', plugins: [patch.slateReactChunkPatch()], ` +
+          `build: { outDir: ${JSON.stringify(path.join(project, 'dist'))}, emptyOutDir: true, minify: false, ` +
+          // slate-react's own imports (react, slate, …) stay imports: only slate-react is bundled.
+          `rolldownOptions: { external: (id) => /^[\\w@]/.test(id) && id !== 'slate-react' } } };\n`,
+      );
+    });
+    afterAll(() => fs.rmSync(project, { recursive: true, force: true }));
+
+    test('with the installed slate-react, succeeds and bundles it patched', async () => {
+      const result = await build({ 'dist/index.es.js': source }, { version: '0.146.1' });
+      expect(result.failed).toBe(false);
+      expect(result.output).toContain('slateChunkPatchFastReconcile(editor, chunkTree, children, _rerenderChildren, onUpdate)');
+    }, 60_000);
+
+    test('fails on a slate-react the patch does not fit, naming the installed version', async () => {
+      const result = await build({ 'dist/index.es.js': "export const Slate = () => 'upgraded';\nexport const Editable = Slate;\n" });
+      expect(result.failed).toBe(true);
+      expect(result.output).toMatch(WHAT_TO_DO);
+      expect(result.output).toContain('(installed: slate-react 0.147.0)');
+    }, 60_000);
+
+    test('fails when slate-react comes from another file than the one patched', async () => {
+      const result = await build({ 'dist/index.mjs': source }, { version: '0.146.1', entry: 'dist/index.mjs' });
+      expect(result.failed).toBe(true);
+      expect(result.output).toContain('this build took slate-react from');
+      expect(result.output).toContain('its chunk patch was not applied');
+      expect(result.output).toMatch(/Either keep slate-react at 0\.146\.1/);
+    }, 60_000);
+  });
+});
