@@ -68,24 +68,19 @@ export async function matchingPages(db: Kysely<Database>, terms: readonly QueryT
   const span = sql.lit(ENTRY_SPAN);
   // Matches per page: its first entry, and whether that is its title (number 0).
   const perPage = sql`select m.entry_id / ${span} as seq, min(m.entry_id) as first, (min(m.entry_id) % ${span}) = 0 as title from (${matchingEntries(terms, postgres)}) m group by m.entry_id / ${span}`;
-  // The pages' rows come with their entries: the route needs them (access, paths, the results).
-  const found = await sql<PageRow & { match_first: number; match_title: unknown; match_unit: string; match_kind: Candidate['kind']; match_text: string }>`
-    select top.*, e.unit as match_unit, e.kind as match_kind, e.text as match_text
+  // The pages' rows come with their entries (the route needs them: access, paths, the results),
+  // read for the page of candidates only: the ordering above carries narrow rows.
+  const found = await sql<PageRow & { match_unit: string; match_kind: Candidate['kind']; match_text: string }>`
+    select p.*, e.unit as match_unit, e.kind as match_kind, e.text as match_text
     from (
-      select g.first as match_first, g.title as match_title, p.*
+      select g.first, g.title, p.updated_at, p.id
       from (${perPage}) g cross join search_pages s cross join pages p
       where s.seq = g.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}
       order by g.title desc, p.updated_at desc, p.id
       limit ${limit} offset ${offset}
-    ) top join search_entries e on e.id = top.match_first
-    order by top.match_title desc, top.updated_at desc, top.id`.execute(db);
-  return found.rows.map(({ match_unit: unit, match_kind: kind, match_text: text, match_first: _first, match_title: _title, ...page }) => ({
-    pageId: page.id,
-    page: page as PageRow,
-    unit,
-    kind,
-    text,
-  }));
+    ) top join pages p on p.id = top.id join search_entries e on e.id = top.first
+    order by top.title desc, top.updated_at desc, top.id`.execute(db);
+  return found.rows.map(({ match_unit: unit, match_kind: kind, match_text: text, ...page }) => ({ pageId: page.id, page, unit, kind, text }));
 }
 
 /** How alike a query's trigrams are to a text's (shared over all: pg_trgm's similarity). */
