@@ -3,7 +3,7 @@ import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, notFound, unauthorized } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { FILE_STATUS, workspaceStoredBytes, type FileRow } from '../repositories/files';
-import { findPage } from '../repositories/pages';
+import { findPage, loadPage } from '../repositories/pages';
 import { authorizePage, isPubliclyReadable } from './page';
 
 /**
@@ -56,8 +56,7 @@ async function pageShowsFile(db: Kysely<Database>, page: PageRow, fileId: string
 
 /** Files are added to a page by those who may edit it (403 otherwise, 404 for a missing page). */
 export async function authorizePageUpload(db: Kysely<Database>, userId: string, pageId: string): Promise<PageRow> {
-  const page = await findPage(db, pageId);
-  if (!page) throw notFound('page');
+  const page = await loadPage(db, pageId);
   await authorizePage(db, userId, page, 'edit');
   return page;
 }

@@ -33,6 +33,13 @@ export function findPage(db: Kysely<Database>, id: string): Promise<PageRow | un
   return db.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A page by id; 404 when there is none (inside a transaction: it may have gone meanwhile). */
+export async function loadPage(db: Kysely<Database>, id: string): Promise<PageRow> {
+  const page = await findPage(db, id);
+  if (!page) throw notFound('page');
+  return page;
+}
+
 /** 409 page.in_trash: a page in the trash can be read, not changed. */
 export const pageInTrash = () => new AppError(409, ERROR_CODES.pageInTrash, 'the page is in the trash; restore it first');
 

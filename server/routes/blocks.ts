@@ -11,14 +11,13 @@ import { createBlock } from '../commands/blocks/create';
 import { moveBlock } from '../commands/blocks/move';
 import { deleteBlock, restoreBlock } from '../commands/blocks/remove';
 import { blockUpdater } from '../commands/blocks/update';
-import { notFound } from '../errors';
 import { streamedEnvelope } from '../jsonStream';
 import { requireUser } from '../plugins/auth';
 import { requestOrigin } from '../realtime/sockets';
 import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
 import { listPageBlockRows, listPageHead, placedRowJson, presentBlock, presentPlacedRow } from '../repositories/blocks';
-import { findPage } from '../repositories/pages';
+import { loadPage } from '../repositories/pages';
 import { nowIso } from '../time';
 
 /** The web app's connection that sent a write (X-Client-Id): its own realtime echo is skipped by it. */
@@ -34,8 +33,7 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
 
   app.get('/api/v3/spaces/note/:id/blocks', { schema: { tags: ['blocks'], summary: 'The live blocks of a page, in document order; with ?limit only the first ones (the top of the page, shown while the rest loads)', params: idParams, querystring: listBlocksQuerySchema } }, async (request, reply) => {
     const user = requireUser(request);
-    const page = await findPage(app.db, request.params.id);
-    if (!page) throw notFound('page');
+    const page = await loadPage(app.db, request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
     // Taken before the read: a realtime history since this time holds everything the list might miss.
     const at = nowIso();

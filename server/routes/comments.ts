@@ -46,7 +46,7 @@ import {
   pageFollowers,
   pickNotifications,
 } from '../repositories/notifications';
-import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
+import { assertNotInTrash, loadPage, writablePage } from '../repositories/pages';
 
 const invalid = (message: string) => new AppError(422, ERROR_CODES.validationFailed, message);
 
@@ -100,12 +100,6 @@ async function storeNotifications(
 export async function commentsRoutes(server: FastifyInstance) {
   const app = server.withTypeProvider<ZodTypeProvider>();
 
-  async function loadPage(id: string): Promise<PageRow> {
-    const page = await findPage(app.db, id);
-    if (!page) throw notFound('page');
-    return page;
-  }
-
   /** A live (not deleted) comment; 404 otherwise, or when it is not on `pageId`. */
   async function liveComment(id: string, pageId?: string, db: Kysely<Database> = app.db): Promise<CommentRow> {
     const comment = await findComment(db, id);
@@ -148,7 +142,7 @@ export async function commentsRoutes(server: FastifyInstance) {
 
   app.get('/api/v3/spaces/element/:id/comments', { schema: { tags: ['comments'], summary: 'Comments of a page (top level), oldest first', params: idParams, querystring: commentListQuerySchema } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     await authorizeComment(app.db, user.id, page, 'read');
     const slice = pageOf(await listThread(app.db, { pageId: page.id }), 'Comment', request.query.cursor, request.query.limit);
     return envelope(await presentComments(app.db, slice.data, user.id), slice.meta);
@@ -158,7 +152,7 @@ export async function commentsRoutes(server: FastifyInstance) {
     const user = requireUser(request);
     const comment = await findComment(app.db, request.params.id);
     if (!comment) throw notFound('comment');
-    await authorizeComment(app.db, user.id, await loadPage(comment.page_id), 'read');
+    await authorizeComment(app.db, user.id, await loadPage(app.db, comment.page_id), 'read');
     const replies = await listThread(app.db, { repliedCommentId: comment.id });
     // A deleted comment is only there while it has replies.
     if (comment.deleted_at !== null && replies.length === 0) throw notFound('comment');
@@ -169,7 +163,7 @@ export async function commentsRoutes(server: FastifyInstance) {
   app.post('/api/v3/spaces/element/:id/comments', { schema: { tags: ['comments'], summary: 'Write a comment or a reply on a page', params: idParams, body: createCommentBodySchema } }, async (request, reply) => {
     const user = requireUser(request);
     const body = request.body;
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     await authorizeComment(app.db, user.id, page, 'comment');
     assertNotInTrash(page);
     let replied: CommentRow | undefined;
@@ -209,7 +203,7 @@ export async function commentsRoutes(server: FastifyInstance) {
   app.post('/api/v3/spaces/element/:id/comments/:commentId', { schema: { tags: ['comments'], summary: 'Edit a comment (its author only)', params: commentPathParams, body: editCommentBodySchema } }, async (request) => {
     const user = requireUser(request);
     const body = request.body;
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     const level = await authorizeComment(app.db, user.id, page, 'read');
     const comment = await liveComment(request.params.commentId, page.id);
     if (!commentAllows(level, 'edit', user.id, { authorId: comment.author_id })) throw forbidden('this comment');
@@ -234,7 +228,7 @@ export async function commentsRoutes(server: FastifyInstance) {
 
   app.delete('/api/v3/spaces/element/:id/comments/:commentId', { schema: { tags: ['comments'], summary: 'Delete a comment (its author, or someone with full access)', params: commentPathParams } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     const level = await authorizeComment(app.db, user.id, page, 'read');
     const comment = await liveComment(request.params.commentId, page.id);
     if (!commentAllows(level, 'delete', user.id, { authorId: comment.author_id })) throw forbidden('this comment');
@@ -257,7 +251,7 @@ export async function commentsRoutes(server: FastifyInstance) {
     const user = requireUser(request);
     const { code } = request.body;
     const comment = await liveComment(request.params.id);
-    const page = await loadPage(comment.page_id);
+    const page = await loadPage(app.db, comment.page_id);
     await authorizeComment(app.db, user.id, page, 'react');
     assertNotInTrash(page);
     const tooMany = (codes: readonly string[]) => !codes.includes(code) && codes.length >= COMMENT_LIMITS.reactionsPerUser;
@@ -282,7 +276,7 @@ export async function commentsRoutes(server: FastifyInstance) {
   app.delete('/api/v3/spaces/comment/:id/reaction', { schema: { tags: ['comments'], summary: 'Remove your reaction from a comment', params: idParams, querystring: reactionQuerySchema } }, async (request) => {
     const user = requireUser(request);
     const comment = await liveComment(request.params.id);
-    const page = await loadPage(comment.page_id);
+    const page = await loadPage(app.db, comment.page_id);
     await authorizeComment(app.db, user.id, page, 'react');
     assertNotInTrash(page);
     await removeReaction(app.db, comment.id, user.id, request.query.code);

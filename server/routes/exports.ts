@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import { contentDispositionOf } from '../disposition';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
-import { findPage } from '../repositories/pages';
+import { findPage, loadPage } from '../repositories/pages';
 import { EXPORT_FORMATS, exportZip, fileName, pagesToExport } from '../export/pageExport';
 import { importExport, ImportError, readExport } from '../export/jsonImport';
 import { lockTree } from '../db/locks';
@@ -48,8 +48,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     const { pageId, workspaceId, format, subpages, comments } = request.body;
     let values: { workspace_id: string; root_id: string | null; title: string; subpages: number };
     if (pageId) {
-      const page = await findPage(app.db, pageId);
-      if (!page) throw notFound('page');
+      const page = await loadPage(app.db, pageId);
       await authorizePage(app.db, user.id, page, 'read');
       if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
       values = { workspace_id: page.workspace_id, root_id: page.id, title: fileName(page.title, 'Без названия'), subpages: subpages === false ? 0 : 1 };
@@ -94,8 +93,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
 
   app.get('/api/v3/spaces/element/:id/export', { schema: { tags: ['export'], summary: 'A page (and its readable subpages) as a zip of Markdown, HTML or JSON, with its files', params: idParams, querystring: jsonQuery({ format: z.enum(EXPORT_FORMATS).optional(), subpages: z.boolean().optional(), comments: z.boolean().optional() }) } }, async (request, reply) => {
     const user = requireUser(request);
-    const page = await findPage(app.db, request.params.id);
-    if (!page) throw notFound('page');
+    const page = await loadPage(app.db, request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
     const format = request.query.format ?? 'markdown';
     const pages = await pagesToExport(app.db, user.id, page, request.query.subpages ?? false);
@@ -136,8 +134,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     let workspaceId: string;
     let parent = null;
     if (parentId) {
-      parent = await findPage(app.db, parentId);
-      if (!parent) throw notFound('page');
+      parent = await loadPage(app.db, parentId);
       await authorizePage(app.db, user.id, parent, 'edit');
       if (parent.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
       workspaceId = parent.workspace_id;

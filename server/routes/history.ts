@@ -6,13 +6,12 @@ import type { WireBlock } from '../../schema/block';
 import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
 import { lockBlocks } from '../db/locks';
-import type { PageRow } from '../db/types';
 import { AppError, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
 import { presentBlock } from '../repositories/blocks';
-import { findPage } from '../repositories/pages';
+import { loadPage } from '../repositories/pages';
 import { historian as historianOf, type HistoryTiming } from '../history/historian';
 import { blocksAt, recordVersion, versionChanges, type VersionBlock } from '../history/versions';
 import { nowIso } from '../time';
@@ -45,12 +44,6 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
   app.addHook('onReady', async () => historian.start());
   app.addHook('preClose', async () => historian.stop());
 
-  async function loadPage(id: string): Promise<PageRow> {
-    const page = await findPage(app.db, id);
-    if (!page) throw notFound('page');
-    return page;
-  }
-
   async function presentVersions(rows: Array<{ id: number; created_at: string; title: string; authors: string; kind: 'edit' | 'restore'; restored_from: number | null; changed: number }>): Promise<WirePageVersion[]> {
     const ids = [...new Set(rows.flatMap((r) => JSON.parse(r.authors) as string[]))];
     const users = ids.length ? await app.db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute() : [];
@@ -81,7 +74,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
 
   app.get('/api/v3/spaces/element/:id/versions', { schema: { tags: ['history'], summary: "A page's versions, newest first (readers)", params: idParams, querystring: jsonQuery({ limit: z.number().int().min(1).max(200).optional(), before: z.number().int().min(1).optional() }) } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
     const limit = request.query.limit ?? 50;
     const rows = await app.db
@@ -98,7 +91,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
 
   app.post('/api/v3/spaces/element/:id/versions', { schema: { tags: ['history'], summary: "Record the page as it is now, if it changed since its last version (the history panel opens on today's page; readers)", params: idParams } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
     const id = await app.db.transaction().execute(async (trx) => {
       await lockBlocks(trx, page.id);
@@ -111,7 +104,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
 
   app.get('/api/v3/spaces/element/:id/versions/:versionId', { schema: { tags: ['history'], summary: 'A page as a version left it, and what the version changed (readers)', params: versionParams } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
     const row = await findVersion(page.id, request.params.versionId);
     const [version] = await presentVersions([row]);
@@ -123,7 +116,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
 
   app.post('/api/v3/spaces/element/:id/versions/:versionId/restore', { schema: { tags: ['history'], summary: 'Bring a page back to a version (editors); recorded as a new version', params: versionParams } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     await authorizePage(app.db, user.id, page, 'edit');
     if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash: restore it from there first');
     const versionId = request.params.versionId;

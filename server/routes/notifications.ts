@@ -27,7 +27,7 @@ import {
   visibleNotifications,
   type NotificationRow,
 } from '../repositories/notifications';
-import { findPage } from '../repositories/pages';
+import { loadPage } from '../repositories/pages';
 import { findMembership, listUserWorkspaces } from '../repositories/workspaces';
 
 export async function notificationsRoutes(server: FastifyInstance) {
@@ -48,8 +48,7 @@ export async function notificationsRoutes(server: FastifyInstance) {
   }
 
   async function settingsPage(user: UserRow, id: string) {
-    const page = await findPage(app.db, id);
-    if (!page) throw notFound('page');
+    const page = await loadPage(app.db, id);
     await authorizePage(app.db, user.id, page, 'read');
     return page;
   }

@@ -35,7 +35,7 @@ import { nowIso } from '../time';
 import type { DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
-import { assertNotInTrash, findPage, findPageByIdOrAlias, findPages, listChildren, listSectionRoots, pagePath, publishPage, updatePageFields, type PageFieldsUpdate } from '../repositories/pages';
+import { assertNotInTrash, findPage, findPageByIdOrAlias, findPages, listChildren, listSectionRoots, loadPage, type PageFieldsUpdate, pagePath, publishPage, updatePageFields } from '../repositories/pages';
 import { addFavorite, favoritePageIds, listFavoritePages, removeFavorite } from '../repositories/favorites';
 import { listTrashHeads } from '../repositories/trash';
 import { listVisitedPages, recordVisit } from '../repositories/visits';
@@ -90,14 +90,13 @@ function sectionParam(request: { params: { id: string } }): SectionId {
   return id as SectionId;
 }
 
-
 /**
  * Pages as the caller sees them: with their access level and favourite flag, in the given order,
  * leaving out those the caller may not read. A fixed number of queries for any number of pages
  * (one, the favourites, when the caller's levels on them are `known` already).
  */
-export async function presentPagesFor(db: Kysely<Database>, userId: string, pages: readonly PageRow[], known?: ReadonlyMap<string, AccessLevel>): Promise<WireElement[]> {
-  const levels = known ?? (await pageAccessLevels(db, userId, pages));
+async function presentPagesFor(db: Kysely<Database>, userId: string, pages: readonly PageRow[]): Promise<WireElement[]> {
+  const levels = await pageAccessLevels(db, userId, pages);
   const readable = pages.filter((p) => allows(levels.get(p.id) ?? 'none', 'read'));
   const favorites = await favoritePageIds(db, userId, readable.map((p) => p.id));
   return readable.map((p) => presentElement(p, levels.get(p.id) as AccessLevel, favorites.has(p.id)));
@@ -142,12 +141,6 @@ function foldCase(text: string): string {
 export async function pageRoutes(server: FastifyInstance, { mailer }: { config: Config; mailer: Mailer }) {
   void mailer;
   const app = server.withTypeProvider<ZodTypeProvider>();
-
-  async function loadPage(id: string): Promise<PageRow> {
-    const page = await findPage(app.db, id);
-    if (!page) throw notFound('page');
-    return page;
-  }
 
   /**
    * The sidebars showing the page's parent (and its former parent, after a move) hear that
@@ -211,7 +204,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
 
   app.get('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Load a page (and note the visit for recents)', params: idParams } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     const level = await authorizePage(app.db, user.id, page, 'read');
     // Noted beside the read: a page opens at once while another process holds SQLite's write lock.
     await writeAside(() => recordVisit(app.db, user.id, page.id), request.log);
@@ -249,7 +242,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
 
   app.get('/api/v3/spaces/element/:id/children', { schema: { tags: ['pages'], summary: 'Children of a page the caller may see, in order', params: idParams } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
     const elements = await presentPagesFor(app.db, user.id, await listChildren(app.db, page.id));
     return envelope(elements, { count: elements.length, hasMoreNext: false });
@@ -346,7 +339,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
     const user = requireUser(request);
     const body: PatchElementBody = request.body;
     if (body.id !== undefined && body.id !== request.params.id) throw invalidField('the body id differs from the path id', 'body.id');
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     const level = await authorizePage(app.db, user.id, page, body.isPublic === undefined ? 'edit' : 'share');
     assertNotInTrash(page);
     let fields: PageFieldsUpdate;
@@ -422,7 +415,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
 
   app.post('/api/v3/spaces/element/:id/addToFavorites', { schema: { tags: ['pages'], summary: "Add a page to the caller's favourites", params: idParams, body: emptyBody } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     const level = await authorizePage(app.db, user.id, page, 'read');
     assertNotInTrash(page);
     await addFavorite(app.db, user.id, page.id);
@@ -431,7 +424,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
 
   app.post('/api/v3/spaces/element/:id/removeFromFavorites', { schema: { tags: ['pages'], summary: "Remove a page from the caller's favourites", params: idParams, body: emptyBody } }, async (request) => {
     const user = requireUser(request);
-    const page = await loadPage(request.params.id);
+    const page = await loadPage(app.db, request.params.id);
     const level = await authorizePage(app.db, user.id, page, 'read');
     await removeFavorite(app.db, user.id, page.id);
     return envelope(presentElement(page, level, false));

@@ -228,6 +228,17 @@ describe('only what the caller may read', () => {
     expect(mine[0].path.map((p) => p.title)).toEqual(['Секретный план']);
   });
 
+  test('each result is the page as the caller sees it: their level and their favourite', async () => {
+    const shared = await createPage(t, owner, { title: 'Общий бурундук', section: 'all', workspaceId: owner.workspaceId });
+    expectStatus(await api(t, owner.cookie, 'POST', `${S}/element/${shared.id}/addToFavorites`, {}), 200);
+    await within(() => titles('бурундук'), (f) => f.length === 1);
+    const mine = (await find('бурундук')).data[0].page;
+    expect([mine.accessLevel, mine.inFavorites]).toEqual(['full', true]);
+    const theirs = (await find('бурундук', member)).data[0].page;
+    expect([theirs.accessLevel, theirs.inFavorites]).toEqual(['edit', false]);
+    expect((await find('бегемот', guest)).data[0].page.accessLevel).toBe('read');
+  });
+
   test('limits count readable pages only; «more» pages through them', async () => {
     const first = await find('бегемот', owner, { limit: 1 });
     expect(first.data).toHaveLength(1);

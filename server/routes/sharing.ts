@@ -8,12 +8,11 @@ import { canEdit, canShare } from '../../schema/policies/page';
 import { addPageMembersBodySchema, memberAccessBodySchema, removePageMemberBodySchema, type GrantableLevel, type WireElementMember } from '../../schema/sharing';
 import { changePageMember, sharePage } from '../commands/sharing/members';
 import type { Database, PageRow, UserRow } from '../db/types';
-import { notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { envelope, presentUser } from '../presenters';
 import { listEffectiveMembers } from '../repositories/pageMembers';
-import { findPage } from '../repositories/pages';
+import { loadPage } from '../repositories/pages';
 
 /**
  * The members of a page on the wire: explicit grants on it or inherited from an ancestor. People
@@ -49,8 +48,7 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
 
   app.get('/api/v3/spaces/element/:id/members', { schema: { tags: ['sharing'], summary: 'People with access to a page through a grant, with their levels', params: idParams } }, async (request) => {
     const user = requireUser(request);
-    const page = await findPage(app.db, request.params.id);
-    if (!page) throw notFound('page');
+    const page = await loadPage(app.db, request.params.id);
     await authorizePage(app.db, user.id, page, 'read');
     const members = await presentMembers(app.db, page);
     return envelope(members, { count: members.length, hasMoreNext: false });
@@ -58,7 +56,7 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
 
   app.post('/api/v3/spaces/element/:id/member/add', { schema: { tags: ['sharing'], summary: 'Share a page with people (by user id or e-mail); people from outside the workspace by its admins only', params: idParams, body: addPageMembersBodySchema } }, async (request) => {
     const user = requireUser(request);
-    const outcome = await sharePage(app.db, user, request.params.id, request.body);
+    const outcome = await sharePage(app.db, user.id, request.params.id, request.body);
     const { page } = outcome;
     for (const note of outcome.notes) app.realtime.notified(note.userId, page.workspace_id, note.id);
 

@@ -8,10 +8,10 @@ import { AppError, isUniqueViolation, notFound } from '../../errors';
 import type { PageAction } from '../../../schema/policies/page';
 import { authorizePage } from '../../policies/page';
 import { findBlock, findLiveBlock, presentBlock } from '../../repositories/blocks';
-import { assertNotInTrash, findPage, writablePage } from '../../repositories/pages';
+import { assertNotInTrash, loadPage, writablePage } from '../../repositories/pages';
 
 /** 422 validation_failed about a block's place or type. */
-export const invalidBlock = (message: string, details?: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
+export const invalidBlock = (message: string) => new AppError(422, ERROR_CODES.validationFailed, message);
 
 /** Stores data in canonical form, so every reader sees what Slate would keep. */
 export function canonicalData(type: BlockWireType, data: BlockData): BlockData {
@@ -36,8 +36,7 @@ export function checkPlacement(type: string, parent: BlockRow | null): void {
 export async function authorizedBlock(db: Kysely<Database>, userId: string, id: string, action: PageAction, allowDeleted = false): Promise<BlockRow> {
   const block = await findBlock(db, id);
   if (!block) throw notFound('block');
-  const page = await findPage(db, block.page_id);
-  if (!page) throw notFound('page');
+  const page = await loadPage(db, block.page_id);
   await authorizePage(db, userId, page, action);
   if (action !== 'read') assertNotInTrash(page);
   if (block.deleted_at !== null && !allowDeleted) throw notFound('block');

@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import type { BlockData, CreateBlockBody } from '../../../schema/block';
 import { newId } from '../../../schema/ids';
 import type { BlockRow, Database } from '../../db/types';
-import { notFound } from '../../errors';
 import { authorizePage } from '../../policies/page';
 import { findBlock, insertBlock, isInSubtree, reviveBlock, sortKeyAfter } from '../../repositories/blocks';
-import { assertNotInTrash, findPage } from '../../repositories/pages';
+import { assertNotInTrash, loadPage } from '../../repositories/pages';
 import { blockChange, blockExists, canonicalData, checkPlacement, invalidBlock, position, takenId } from './blockChange';
 
 /**
@@ -15,8 +14,7 @@ import { blockChange, blockExists, canonicalData, checkPlacement, invalidBlock, 
  * server's block when the caller may see it.
  */
 export async function createBlock(db: Kysely<Database>, userId: string, body: CreateBlockBody, origin: string | null): Promise<BlockRow> {
-  const page = await findPage(db, body.pageId);
-  if (!page) throw notFound('page');
+  const page = await loadPage(db, body.pageId);
   await authorizePage(db, userId, page, 'edit');
   assertNotInTrash(page);
   const parentId = body.parentId ?? null;

@@ -5,10 +5,10 @@ import { forbidden, invalidField, isUniqueViolation } from '../../errors';
 import { allows } from '../../../schema/policies/page';
 import { authorizePage, pageAccessLevels } from '../../policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
-import { assertNotInTrash, findPage, listDescendants, pagePath } from '../../repositories/pages';
+import { assertNotInTrash, findPage, listDescendants, loadPage, pagePath } from '../../repositories/pages';
 import { clonePageTree } from '../../repositories/clonePages';
 import { findMembership } from '../../repositories/workspaces';
-import { pageExists, reload, treeChange } from './tree';
+import { pageExists, treeChange } from './tree';
 
 /**
  * Deep-copies a page the caller may read, with what below it they may read (live pages under
@@ -24,7 +24,7 @@ export async function clonePage(
   sourceId: string,
   to: { workspaceId: string; toElement?: string | null; id?: string },
 ): Promise<{ clone: PageRow; count: number }> {
-  const source = await reload(db, sourceId);
+  const source = await loadPage(db, sourceId);
   await authorizePage(db, userId, source, 'read');
   assertNotInTrash(source);
   const workspace = await findMembership(db, to.workspaceId, userId);
@@ -33,7 +33,7 @@ export async function clonePage(
   return treeChange(db, workspace.id, async (trx) => {
     let parent: PageRow | null = null;
     if (to.toElement) {
-      parent = await reload(trx, to.toElement);
+      parent = await loadPage(trx, to.toElement);
       await authorizePage(trx, userId, parent, 'edit');
       if (parent.workspace_id !== workspace.id) throw invalidField('toElement is not in workspaceId', 'body.toElement');
       assertNotInTrash(parent);
@@ -41,7 +41,7 @@ export async function clonePage(
       throw forbidden('creating pages in this workspace');
     }
     if (await findPage(trx, newRootId)) throw pageExists();
-    const root = await reload(trx, source.id);
+    const root = await loadPage(trx, source.id);
     assertNotInTrash(root);
 
     // The copy holds what the caller can see: live descendants they may read, under copied parents.

@@ -9,9 +9,9 @@ import { forbidden, isUniqueViolation } from '../../errors';
 import { authorizePage } from '../../policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
 import { insertBlock } from '../../repositories/blocks';
-import { assertNotInTrash, findPage, insertPage } from '../../repositories/pages';
+import { assertNotInTrash, findPage, insertPage, loadPage } from '../../repositories/pages';
 import type { WorkspaceWithRole } from '../../repositories/workspaces';
-import { pageExists, reload, treeChange } from './tree';
+import { pageExists, treeChange } from './tree';
 
 /** What a new page is made with (the create body's fields). */
 export type NewPageFields = Pick<CreatePageBody, 'type'> & Partial<Pick<CreatePageBody, 'id' | 'title' | 'defaultLayoutId'>>;
@@ -27,14 +27,16 @@ export type NewPagePlace = { workspace: WorkspaceWithRole; section: 'private' | 
  * caller's level on it.
  */
 export async function createPage(db: Kysely<Database>, userId: string, body: NewPageFields, place: NewPagePlace): Promise<{ page: PageRow; level: AccessLevel }> {
-  if ('section' in place && !canCreateInSection(place.workspace.role, place.section, place.workspace.is_private === 1)) throw forbidden('creating pages in this section');
+  const section = 'section' in place ? place.section : null;
+  const parentId = 'parentId' in place ? place.parentId : null;
+  if ('workspace' in place && !canCreateInSection(place.workspace.role, place.section, place.workspace.is_private === 1)) throw forbidden('creating pages in this section');
   const id = body.id ?? newId();
-  const workspaceId = 'section' in place ? place.workspace.id : (await reload(db, place.parentId)).workspace_id;
+  const workspaceId = 'workspace' in place ? place.workspace.id : (await loadPage(db, place.parentId)).workspace_id;
   return treeChange(db, workspaceId, async (trx) => {
     let parent: PageRow | null = null;
     let level: AccessLevel = 'full';
-    if ('parentId' in place) {
-      parent = await reload(trx, place.parentId);
+    if (parentId !== null) {
+      parent = await loadPage(trx, parentId);
       level = await authorizePage(trx, userId, parent, 'edit');
       assertNotInTrash(parent);
     }
@@ -43,7 +45,7 @@ export async function createPage(db: Kysely<Database>, userId: string, body: New
       id,
       workspaceId,
       parent,
-      section: 'section' in place ? place.section : null,
+      section,
       type: body.type,
       title: body.title ?? '',
       defaultLayoutId: body.defaultLayoutId ?? null,

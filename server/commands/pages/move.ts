@@ -7,10 +7,10 @@ import { AppError, forbidden, invalidField } from '../../errors';
 import { authorizePage } from '../../policies/page';
 import { mayBePrivateRootOf } from '../../../schema/policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
-import { assertNotInTrash, listPagesAt, pagePath, placePage, type PagePlace } from '../../repositories/pages';
+import { assertNotInTrash, listPagesAt, loadPage, pagePath, type PagePlace, placePage } from '../../repositories/pages';
 import { sortKeyAfter } from '../../repositories/pageOrder';
 import { findMembership } from '../../repositories/workspaces';
-import { changeAtPage, reload, siblingToPlaceAfter } from './tree';
+import { changeAtPage, siblingToPlaceAfter } from './tree';
 
 /**
  * Moves a page (with its subtree) under another page of its workspace or to the root of its
@@ -37,7 +37,7 @@ export async function movePage(db: Kysely<Database>, userId: string, pageId: str
     } else if ((SECTION_IDS as readonly string[]).includes(dst)) {
       throw invalidField('pages cannot be moved into favorite or shared', 'body.dst');
     } else {
-      const target = await reload(trx, dst);
+      const target = await loadPage(trx, dst);
       await authorizePage(trx, userId, target, 'edit');
       if (target.workspace_id !== current.workspace_id) throw invalidField('dst is in another workspace; clone the page instead', 'body.dst');
       assertNotInTrash(target);

@@ -2,10 +2,10 @@ import type { Kysely, Transaction } from 'kysely';
 import { ERROR_CODES } from '../../../schema/errors';
 import { lockTree } from '../../db/locks';
 import type { Database, PageRow } from '../../db/types';
-import { AppError, invalidField, notFound } from '../../errors';
+import { AppError, invalidField } from '../../errors';
 import { allows } from '../../../schema/policies/page';
 import { pageAccessLevel } from '../../policies/page';
-import { findPage, listPagesAt, type PagePlace } from '../../repositories/pages';
+import { findPage, listPagesAt, loadPage, type PagePlace } from '../../repositories/pages';
 
 /**
  * Runs a change of a workspace's page tree (create, move, clone into, reorder, trash, restore,
@@ -20,20 +20,13 @@ export function treeChange<T>(db: Kysely<Database>, workspaceId: string, work: (
   });
 }
 
-/** A page by id, 404 when there is none (read again inside a tree change: it may have gone meanwhile). */
-export async function reload(trx: Kysely<Database>, id: string): Promise<PageRow> {
-  const page = await findPage(trx, id);
-  if (!page) throw notFound('page');
-  return page;
-}
-
 /**
  * A tree change about one page: its workspace's tree is locked and the page is read again
  * inside (404 when there is none, before or after the lock).
  */
 export async function changeAtPage<T>(db: Kysely<Database>, pageId: string, work: (trx: Transaction<Database>, page: PageRow) => Promise<T>): Promise<T> {
-  const page = await reload(db, pageId);
-  return treeChange(db, page.workspace_id, async (trx) => work(trx, await reload(trx, pageId)));
+  const page = await loadPage(db, pageId);
+  return treeChange(db, page.workspace_id, async (trx) => work(trx, await loadPage(trx, pageId)));
 }
 
 export const pageExists = () => new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists');

@@ -1,4 +1,3 @@
-import { findUserById } from '../../repositories/users';
 import { findGrant } from '../../repositories/pageMembers';
 import { findMembership } from '../../repositories/workspaces';
 import { refusal } from '../../../test/helpers/refusal';
@@ -20,43 +19,50 @@ let team: Team;
 beforeAll(async () => ({ t, team } = await createTeamApp()));
 afterAll(async () => t.close());
 
-const user = async (who: keyof Team['userId']) => (await findUserById(t.app.db, team.userId[who]))!;
 const countRows = async (table: 'users' | 'notifications' | 'page_members') => Number((await t.app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 test('full access shares with a member (a grant and a notification); the caller and the tree’s owner are skipped', async () => {
   const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: team.pageId });
-  const outcome = await sharePage(t.app.db, await user('admin'), page.id, [
+  const outcome = await sharePage(t.app.db, team.userId.admin, page.id, [
     { userId: team.userId.guest, accessLevel: 'edit' },
     { userId: team.userId.admin, accessLevel: 'read' },
   ]);
   expect(outcome.added).toEqual([team.userId.guest]);
   expect(outcome.skipped).toEqual([{ userId: team.userId.admin, reason: 'self' }]);
   expect(outcome.notes.map((n) => n.userId)).toEqual([team.userId.guest]);
+  const note = await t.app.db.selectFrom('notifications').select(['user_id', 'context']).where('id', '=', outcome.notes[0].id).executeTakeFirstOrThrow();
+  expect([note.user_id, JSON.parse(note.context)]).toEqual([team.userId.guest, { elementId: page.id, senderId: team.userId.admin }]);
   expect((await findGrant(t.app.db, page.id, team.userId.guest))?.level).toBe('edit');
+
+  // Someone else with full access who names the tree's owner (the admin made the page) skips them.
+  await t.app.db.insertInto('page_members').values({ page_id: page.id, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() }).execute();
+  const again = await sharePage(t.app.db, team.userId.participant, page.id, [{ userId: team.userId.admin, accessLevel: 'read' }]);
+  expect(again.skipped).toEqual([{ userId: team.userId.admin, reason: 'owner' }]);
+  expect(again.added).toEqual([]);
+  expect(await findGrant(t.app.db, page.id, team.userId.admin)).toBeUndefined();
 });
 
 test('denied: without full access, in the trash, an outsider brought in by a non-admin; nothing written', async () => {
   const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: team.pageId });
   const before = await Promise.all([countRows('users'), countRows('notifications'), countRows('page_members')]);
   // The participant edits the team page but may not share it.
-  expect(await refusal(sharePage(t.app.db, await user('participant'), page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([403, 'forbidden']);
-  expect(await refusal(sharePage(t.app.db, await user('outsider'), page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([403, 'forbidden']);
+  expect(await refusal(sharePage(t.app.db, team.userId.participant, page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([403, 'forbidden']);
+  expect(await refusal(sharePage(t.app.db, team.userId.outsider, page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([403, 'forbidden']);
 
   // A participant's own private page: full access, but not an admin, so no outsiders.
   const own = await insertPage(t, team.workspaceId, team.userId.participant, 'private', 'Own');
   await t.app.db.insertInto('page_members').values({ page_id: own, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() }).execute();
-  const afterSetup = await countRows('page_members');
-  expect(await refusal(sharePage(t.app.db, await user('participant'), own, [{ email: 'stranger@elsewhere.example', accessLevel: 'read' }]))).toEqual([403, 'sharing.outsider_needs_admin']);
-  expect(await findMembership(t.app.db, team.workspaceId, team.userId.outsider)).toBeUndefined();
+  expect(await refusal(sharePage(t.app.db, team.userId.participant, own, [{ email: 'stranger@elsewhere.example', accessLevel: 'read' }]))).toEqual([403, 'sharing.outsider_needs_admin']);
+  expect(await t.app.db.selectFrom('users').select('id').where('email', '=', 'stranger@elsewhere.example').executeTakeFirst()).toBeUndefined();
 
   await trashPage(t.app.db, team.userId.admin, page.id);
-  expect(await refusal(sharePage(t.app.db, await user('admin'), page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([409, 'page.in_trash']);
-  expect([await countRows('users'), await countRows('notifications'), await countRows('page_members')]).toEqual([before[0], before[1], afterSetup]);
+  expect(await refusal(sharePage(t.app.db, team.userId.admin, page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([409, 'page.in_trash']);
+  expect([await countRows('users'), await countRows('notifications'), await countRows('page_members')]).toEqual([before[0], before[1], before[2] + 1]);
 });
 
 test('an admin brings an outsider in as a guest; a member’s grant changes and goes; the tree’s owner is never lowered', async () => {
   const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: team.pageId });
-  const outcome = await sharePage(t.app.db, await user('admin'), page.id, [{ userId: team.userId.outsider, accessLevel: 'read' }]);
+  const outcome = await sharePage(t.app.db, team.userId.admin, page.id, [{ userId: team.userId.outsider, accessLevel: 'read' }]);
   expect(outcome.added).toEqual([team.userId.outsider]);
   expect((await findMembership(t.app.db, team.workspaceId, team.userId.outsider))?.role).toBe('guest');
 
@@ -66,10 +72,10 @@ test('an admin brings an outsider in as a guest; a member’s grant changes and 
   expect(await findGrant(t.app.db, page.id, team.userId.outsider)).toBeUndefined();
   expect(await refusal(changePageMember(t.app.db, team.userId.admin, page.id, team.userId.outsider, 'read'))).toEqual([404, 'not_found']);
 
-  // The team page's tree is the admin's: a participant given full access there may not lower them.
+  // The participant's own tree: a guest given full access on its root may not change the owner's grant there.
   const root = await insertPage(t, team.workspaceId, team.userId.participant, 'all', 'Participant’s tree');
   await t.app.db.insertInto('page_members').values({ page_id: root, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() }).execute();
-  await sharePage(t.app.db, await user('participant'), root, [{ userId: team.userId.guest, accessLevel: 'full' }]);
+  await sharePage(t.app.db, team.userId.participant, root, [{ userId: team.userId.guest, accessLevel: 'full' }]);
   expect(await refusal(changePageMember(t.app.db, team.userId.guest, root, team.userId.participant, 'read'))).toEqual([403, 'sharing.protected_member']);
   expect((await findGrant(t.app.db, root, team.userId.participant))?.level).toBe('full');
 });

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { AccessLevel } from '../../../schema/constants';
 import { ERROR_CODES } from '../../../schema/errors';
 import { INVITE_LIMIT, canBringInOutsiders } from '../../../schema/policies/workspace';
 import type { GrantableLevel, MemberEntry, SkippedMember } from '../../../schema/sharing';
@@ -8,14 +7,13 @@ import { AppError, notFound } from '../../errors';
 import { authorizePage } from '../../policies/page';
 import { createNotification } from '../../repositories/notifications';
 import { findGrant, removeGrant, setGrantLevel, upsertGrant } from '../../repositories/pageMembers';
-import { findPage } from '../../repositories/pages';
+import { loadPage } from '../../repositories/pages';
 import { admitPeople, checkInviteQuota, inMembershipTransaction, resolvePeople, type NamedPerson, type PersonRef } from '../../repositories/workspaces';
 import { checkMayLower, roleIn, rootOf } from './mayLower';
 
 /** The page whose members change: only full access shares, and not while it is in the trash. */
 async function pageToShare(db: Kysely<Database>, userId: string, id: string): Promise<PageRow> {
-  const page = await findPage(db, id);
-  if (!page) throw notFound('page');
+  const page = await loadPage(db, id);
   await authorizePage(db, userId, page, 'share');
   if (page.in_trash === 1) throw new AppError(409, ERROR_CODES.pageInTrash, 'the page is in the trash; restore it first');
   return page;
@@ -40,8 +38,8 @@ export interface ShareOutcome {
  * checked before anything is written: a refused call creates no account, membership, grant or
  * notification.
  */
-export async function sharePage(db: Kysely<Database>, user: UserRow, pageId: string, entries: readonly MemberEntry[]): Promise<ShareOutcome> {
-  const page = await pageToShare(db, user.id, pageId);
+export async function sharePage(db: Kysely<Database>, userId: string, pageId: string, entries: readonly MemberEntry[]): Promise<ShareOutcome> {
+  const page = await pageToShare(db, userId, pageId);
   const notes: ShareOutcome['notes'] = [];
   const outcome = await inMembershipTransaction(db, page.workspace_id, async (trx) => {
     const people = await resolvePeople(trx, page.workspace_id, entries.map(refOf), 'body');
@@ -50,33 +48,33 @@ export async function sharePage(db: Kysely<Database>, user: UserRow, pageId: str
     const targets: NamedPerson[] = [];
     for (const person of people) {
       const reported = 'userId' in person.ref ? { userId: person.ref.userId } : { email: person.ref.email };
-      if (person.user?.id === user.id) skipped.push({ ...reported, reason: 'self' });
+      if (person.user?.id === userId) skipped.push({ ...reported, reason: 'self' });
       else if (person.user?.id === root.created_by) skipped.push({ ...reported, reason: 'owner' });
       else targets.push(person);
     }
     const newcomers = targets.filter((p) => !p.member);
     if (newcomers.length > 0) {
-      const role = await roleIn(trx, page.workspace_id, user.id);
+      const role = await roleIn(trx, page.workspace_id, userId);
       if (!role || !canBringInOutsiders(role)) {
         throw new AppError(403, ERROR_CODES.sharingOutsiderNeedsAdmin, 'only admins of the workspace may share with people who are not members of it');
       }
     }
     for (const person of targets) {
-      if (person.member && person.user) await checkMayLower(trx, user.id, page, root, person.user.id, entries[person.index].accessLevel);
+      if (person.member && person.user) await checkMayLower(trx, userId, page, root, person.user.id, entries[person.index].accessLevel);
     }
-    await checkInviteQuota(trx, user.id, newcomers.length, INVITE_LIMIT);
-    const admitted = await admitPeople(trx, page.workspace_id, user.id, newcomers.map((person) => ({ person, role: 'guest' as const })));
+    await checkInviteQuota(trx, userId, newcomers.length, INVITE_LIMIT);
+    const admitted = await admitPeople(trx, page.workspace_id, userId, newcomers.map((person) => ({ person, role: 'guest' as const })));
     const userOf = new Map(newcomers.map((p, i) => [p.index, admitted[i]]));
 
     const added: string[] = [];
     for (const person of targets) {
-      const userId = (person.user ?? (userOf.get(person.index) as UserRow)).id;
-      if (await upsertGrant(trx, page.id, userId, entries[person.index].accessLevel)) added.push(userId);
+      const memberId = (person.user ?? (userOf.get(person.index) as UserRow)).id;
+      if (await upsertGrant(trx, page.id, memberId, entries[person.index].accessLevel)) added.push(memberId);
     }
-    for (const userId of added) {
+    for (const memberId of added) {
       notes.push({
-        userId,
-        id: await createNotification(trx, { userId, workspaceId: page.workspace_id, pageId: page.id, name: 'element_members.invite.member', context: { elementId: page.id, senderId: user.id } }),
+        userId: memberId,
+        id: await createNotification(trx, { userId: memberId, workspaceId: page.workspace_id, pageId: page.id, name: 'element_members.invite.member', context: { elementId: page.id, senderId: userId } }),
       });
     }
     return { skipped, added, admitted };
@@ -94,6 +92,6 @@ export async function changePageMember(db: Kysely<Database>, callerId: string, p
   if (!(await findGrant(db, page.id, userId))) throw notFound('member of this page');
   await checkMayLower(db, callerId, page, await rootOf(db, page), userId, level);
   if (level === 'inherit') await removeGrant(db, page.id, userId);
-  else await setGrantLevel(db, page.id, userId, level as AccessLevel);
+  else await setGrantLevel(db, page.id, userId, level);
   return page;
 }

@@ -19,7 +19,7 @@ import {
 } from '../../repositories/workspaces';
 
 /** The caller's membership of a workspace: 404 when there is no such workspace, 403 for outsiders. */
-export async function membershipIn(db: Kysely<Database>, workspaceId: string, userId: string): Promise<WorkspaceWithRole> {
+async function membershipIn(db: Kysely<Database>, workspaceId: string, userId: string): Promise<WorkspaceWithRole> {
   if (!(await findWorkspace(db, workspaceId))) throw notFound('workspace');
   const membership = await findMembership(db, workspaceId, userId);
   if (!membership || !isWireRole(membership.role)) throw forbidden('this workspace');
