@@ -4,6 +4,9 @@ import type { Database, UserRow } from '../db/types';
 import { nowIso } from '../time';
 import { hashSecret, newSecret } from './tokens';
 
+/** An `Authorization: Bearer <token>` header; group 1 is the token (the HTTP API and the realtime sign-in read it alike). */
+export const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
+
 /** last_used_at is written at most this often per token, so reads do not turn into writes. */
 export const ACCESS_TOKEN_TOUCH_INTERVAL_MS = 60_000;
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { findAccessTokenUser } from '../auth/accessTokens';
+import { BEARER, findAccessTokenUser } from '../auth/accessTokens';
 import { SESSION_COOKIE, findSessionUser } from '../auth/sessions';
 import { EpochCache } from '../db/changeWatch';
 import type { UserRow } from '../db/types';
@@ -21,7 +21,6 @@ declare module 'fastify' {
 }
 
 const BEARER_SCHEME = /^Bearer(?:[ \t]|$)/i;
-const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
 
 /**
  * Signs every API request in: `Authorization: Bearer <token>` (an access token) when such a header

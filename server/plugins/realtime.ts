@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { z } from 'zod';
 import {
@@ -28,8 +27,6 @@ import { accessRechecks } from '../realtime/recheck';
 import { signIn } from '../realtime/signIn';
 import { aiProxyRoom, CLIENT_ID, fanOutRoom, leaveChannel, member, RealtimeError, userRoom, type AppSocket, type SocketData } from '../realtime/sockets';
 import { nowIso } from '../time';
-
-export type { Realtime } from '../realtime/emitter';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -217,5 +214,3 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     await adapter?.close().catch(() => undefined);
   });
 });
-
-export type { FastifyInstance };

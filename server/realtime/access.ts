@@ -16,7 +16,6 @@ export type ChannelAccess = (user: UserRow, channel: ParsedChannel, socket: AppS
  * workspace's top level by membership, an aiproxy channel by one user at a time.
  */
 export function channelAccess(db: Kysely<Database>, io: Server): ChannelAccess {
-  /** Throws a RealtimeError when `user` may not be in `channel`. */
   async function authorize(user: UserRow, channel: ParsedChannel, socket: AppSocket | null): Promise<void> {
     if (channel.user !== undefined && channel.user !== user.id) throw new RealtimeError(REALTIME_ERRORS.wrongUser, 'the channel names another user');
     if (channel.kind === 'aiproxy') {

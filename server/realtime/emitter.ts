@@ -23,7 +23,6 @@ import { aiProxyRoom, userRoom, type SocketData } from './sockets';
 
 /** What the routes tell the connected clients (docs/realtime.md). Every call is fire-and-forget, after the commit. */
 export interface Realtime {
-  readonly io: Server;
   /** A block's content or place changed. */
   blockEdited(block: WireBlock, origin: string | null, at: string): void;
   /** Blocks were made, revived, restored or cloned (document order). */
@@ -62,7 +61,6 @@ export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBa
   const aiProxyQueues = new Map<string, Promise<void>>();
   const aiProxyLeft = new Set<(id: string) => void>();
   const realtime: Realtime = {
-    io,
     blockEdited(block, origin, at) {
       const channel = channelKeys.element(block.pageId);
       io.to(channel).emit(REALTIME_EVENTS.edit, { channel, pageId: block.pageId, origin, at, block } satisfies ElementEdit);

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { findAccessTokenUser } from '../auth/accessTokens';
+import { BEARER, findAccessTokenUser } from '../auth/accessTokens';
 import { SESSION_COOKIE, findSessionUser } from '../auth/sessions';
 import { hashSecret } from '../auth/tokens';
 import type { Database } from '../db/types';
 import { nowIso } from '../time';
-import { BEARER, type AppSocket, type SocketData } from './sockets';
+import type { AppSocket, SocketData } from './sockets';
 
 /**
  * A connection signs in with the session cookie (from this site only) or a Bearer access token

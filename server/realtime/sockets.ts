@@ -25,7 +25,6 @@ export interface SocketData {
 }
 export type AppSocket = Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>;
 
-export const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
 export const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /** socket.io room of a user's private channel. */
 export const userRoom = (userId: string) => `user:${userId}`;
