@@ -69,4 +69,4 @@ export * from './withStructure';
 export * from './withTables';
 export * from './withVoidBlocks';
 export * from './queries';
-export type { ClipboardData, KeyPress, RenderedEditor, WorkspaceEditor } from './types';
+export type { KeyPress, WorkspaceEditor } from './types';

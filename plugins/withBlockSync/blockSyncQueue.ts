@@ -2,7 +2,7 @@ import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/b
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import { isWireBlock, resolveExisting, resolveRemoteChange, resolveVersionConflict, sameContent, type Resolution } from './conflicts';
-import { createServerTree, type WireContent } from './serverTree';
+import { createServerTree, type ReadBlock, type WireContent } from './serverTree';
 import { createSyncStatus, type SyncStatus } from './status';
 
 export { REFUSAL_NOTICE_MS, type SyncStatus } from './status';
@@ -28,7 +28,7 @@ export interface BlockSyncError extends Error {
 export interface BlockSyncOptions {
   api: BlockSyncApi;
   /** The block as it is now in the editor, or null if it is gone. Asked at send time, never earlier. */
-  read(uid: string): WireBlock | null;
+  read: ReadBlock;
   /** The server holds a newer copy than the edit was based on: put it in the editor. */
   onServerCopy(block: WireBlock): void;
   /**

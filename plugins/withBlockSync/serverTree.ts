@@ -112,5 +112,3 @@ export function createServerTree() {
     },
   };
 }
-
-export type ServerTree = ReturnType<typeof createServerTree>;

@@ -9,10 +9,6 @@ import { cellAt, findTable } from './queries';
  * normalizer, normalize.ts, would otherwise put it right after the fact).
  */
 
-function layoutOf(table: TableElement): TableLayout {
-  return table.tableLayout;
-}
-
 function setLayout(editor: Editor, index: number, layout: TableLayout): void {
   Transforms.setNodes<SlateElement>(editor, { tableLayout: layout } as Partial<SlateElement>, { at: [index] });
 }
@@ -22,7 +18,7 @@ export function insertRow(editor: Editor, tableUid: string, at: number): boolean
   const found = findTable(editor, tableUid);
   if (!found) return false;
   const { table, index } = found;
-  const layout = layoutOf(table);
+  const layout = table.tableLayout;
   if (table.children.length >= TABLE_LIMITS.rows) return false;
   const position = Math.max(0, Math.min(at, table.children.length));
   Editor.withoutNormalizing(editor, () => {
@@ -40,7 +36,7 @@ export function deleteRow(editor: Editor, tableUid: string, at: number): boolean
   if (table.children.length <= 1 || at < 0 || at >= table.children.length) return false;
   Editor.withoutNormalizing(editor, () => {
     Transforms.removeNodes(editor, { at: [index, at] });
-    setLayout(editor, index, { ...layoutOf(table), rows: table.children.length - 1 });
+    setLayout(editor, index, { ...table.tableLayout, rows: table.children.length - 1 });
   });
   return true;
 }
@@ -50,7 +46,7 @@ export function insertColumn(editor: Editor, tableUid: string, at: number): bool
   const found = findTable(editor, tableUid);
   if (!found) return false;
   const { table, index } = found;
-  const layout = layoutOf(table);
+  const layout = table.tableLayout;
   if (layout.columns >= TABLE_LIMITS.columns) return false;
   const position = Math.max(0, Math.min(at, layout.columns));
   Editor.withoutNormalizing(editor, () => {
@@ -69,7 +65,7 @@ export function deleteColumn(editor: Editor, tableUid: string, at: number): bool
   const found = findTable(editor, tableUid);
   if (!found) return false;
   const { table, index } = found;
-  const layout = layoutOf(table);
+  const layout = table.tableLayout;
   if (layout.columns <= 1 || at < 0 || at >= layout.columns) return false;
   Editor.withoutNormalizing(editor, () => {
     table.children.forEach((_, row) => {
@@ -86,7 +82,7 @@ export function deleteColumn(editor: Editor, tableUid: string, at: number): bool
 export function setColumnSize(editor: Editor, tableUid: string, column: number, size: number): boolean {
   const found = findTable(editor, tableUid);
   if (!found) return false;
-  const layout = layoutOf(found.table);
+  const layout = found.table.tableLayout;
   if (column < 0 || column >= layout.columns) return false;
   const clamped = clampColumnSize(size);
   if (layout.columnSizes[column] === clamped) return false;

@@ -35,7 +35,7 @@ function TestEditable({ readOnly }: { readOnly: boolean }) {
 
 const isWire = (blocks: WireBlock[] | BlockElement[]): blocks is WireBlock[] => blocks.some((block) => 'contentType' in block);
 
-export interface RenderEditorOptions {
+interface RenderEditorOptions {
   readOnly?: boolean;
   /** The store the views read and write (a new one by default), for a test to look into or fill beforehand. */
   store?: AppStore;

@@ -10,7 +10,7 @@ import { Popover } from '../../ui/Popover';
 import { showToast } from '../../ui/Toast';
 import { relativeTime } from '../comments/content';
 import { displayName, useUsers } from '../comments/userLookup';
-import { useIsPhone } from '../sidebar/useIsPhone';
+import { useIsPhone } from '../../ui/useIsPhone';
 import { useMenuState } from '../pages/PageMenu';
 import { inboxPanelSet } from '../settings/uiSettings';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';

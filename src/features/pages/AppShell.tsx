@@ -11,7 +11,7 @@ import { loadCurrentUser } from '../auth/authSlice';
 import { clampTreeWidth, pageTreeOpenSet, pageTreeWidthSet, TREE_WIDTH_DEFAULT, TREE_WIDTH_MAX, TREE_WIDTH_MIN, useUiSettingsPersistence, useUiSettingsServerSync } from '../settings/uiSettings';
 import { loadWorkspaces, useRememberActiveWorkspace } from '../workspaces/workspacesSlice';
 import { Sidebar } from '../sidebar/Sidebar';
-import { useIsPhone } from '../sidebar/useIsPhone';
+import { useIsPhone } from '../../ui/useIsPhone';
 import { InboxHost } from '../inbox/InboxPanel';
 import { LiveShell } from '../realtime/LiveShell';
 import { CsvImportHost } from '../csvImport/CsvImportHost';

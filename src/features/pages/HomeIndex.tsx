@@ -9,7 +9,7 @@ import { startOfferDone } from '../workspaces/workspacesSlice';
 import { Button } from '../../ui/Button';
 import { PageIcon, PenIcon } from '../../ui/icons';
 import { useCreatePage } from '../sidebar/useCreatePage';
-import { useIsPhone } from '../sidebar/useIsPhone';
+import { useIsPhone } from '../../ui/useIsPhone';
 import { HomeIntents } from './HomeIntents';
 
 /** How many recent pages home lists. */

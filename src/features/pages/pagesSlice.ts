@@ -91,8 +91,10 @@ async function pageCall(path: string, options: RequestOptions, rejectWithValue: 
 
 /** Where a page sits in the tree: under a page (its id) or at the root of a section. */
 export type TreeParent = string;
-const SECTION_ROOTS: readonly string[] = ['private', 'all'];
-const isSectionRoot = (parent: TreeParent): parent is 'private' | 'all' => SECTION_ROOTS.includes(parent);
+/** The sections that are the top level of the tree: pages are made and moved there (the others list links to pages). */
+export type RootSection = Extract<SectionId, 'private' | 'all'>;
+const ROOT_SECTIONS: readonly RootSection[] = ['private', 'all'];
+export const isRootSection = (parent: TreeParent): parent is RootSection => (ROOT_SECTIONS as readonly string[]).includes(parent);
 
 
 export const loadChildren = createAsyncThunk('pages/loadChildren', async (id: string) => {
@@ -106,8 +108,8 @@ export const createChildPage = apiThunk('pages/createChildPage', ({ parentId, ..
 );
 
 /** The list a parent's children are kept in (undefined while not loaded). */
-function siblingsOf(state: PagesState, parent: TreeParent): string[] | undefined {
-  return isSectionRoot(parent) ? state.sections[parent] : state.children[parent];
+export function siblingsOf(state: PagesState, parent: TreeParent): string[] | undefined {
+  return isRootSection(parent) ? state.sections[parent] : state.children[parent];
 }
 
 /** The tree place of a page as the store knows it: its parent and the sibling right before it. */
@@ -148,7 +150,7 @@ export const movePageInTree = apiThunk(
 
 /** Takes a page out of every tree list (section roots and children; favourites and shared are links and stay). */
 function detachFromTree(state: PagesState, id: string) {
-  for (const key of SECTION_ROOTS as ('private' | 'all')[]) {
+  for (const key of ROOT_SECTIONS) {
     const list = state.sections[key];
     if (list?.includes(id)) state.sections[key] = list.filter((p) => p !== id);
   }
@@ -165,16 +167,16 @@ function attachToTree(state: PagesState, id: string, parent: TreeParent, placeAf
     const index = placeAfter ? siblings.indexOf(placeAfter) + 1 : 0;
     const next = [...siblings];
     next.splice(index, 0, id);
-    if (isSectionRoot(parent)) state.sections[parent] = next;
+    if (isRootSection(parent)) state.sections[parent] = next;
     else state.children[parent] = next;
   }
   const page = state.entities[id];
   if (!page) return;
   const oldPrefix = [...page.path, id];
-  const parentPage = isSectionRoot(parent) ? undefined : state.entities[parent];
-  page.parentId = isSectionRoot(parent) ? null : parent;
-  page.section = isSectionRoot(parent) ? parent : null;
-  page.path = isSectionRoot(parent) ? [] : [...(parentPage?.path ?? []), parent];
+  const parentPage = isRootSection(parent) ? undefined : state.entities[parent];
+  page.parentId = isRootSection(parent) ? null : parent;
+  page.section = isRootSection(parent) ? parent : null;
+  page.path = isRootSection(parent) ? [] : [...(parentPage?.path ?? []), parent];
   const newPrefix = [...page.path, id];
   for (const other of Object.values(state.entities)) {
     if (!other || other.id === id) continue;

@@ -2,7 +2,7 @@ import { useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PresenceMember } from '../../../schema/realtime';
 import { useAppSelector } from '../../app/store';
-import { useIsPhone } from '../sidebar/useIsPhone';
+import { useIsPhone } from '../../ui/useIsPhone';
 import { usePagePresence, usePresenceMembers } from './usePresence';
 import './presence.css';
 

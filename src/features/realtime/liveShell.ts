@@ -6,7 +6,7 @@ import { useAppDispatch, useAppSelector, type RootState } from '../../app/store'
 import { loadCurrentUser } from '../auth/authSlice';
 import { INBOX_PAGE_SIZE, isInboxFilter, loadNotifications, loadUnreadCounts } from '../inbox/inboxSlice';
 import { useInboxOpen } from '../inbox/openInbox';
-import { useIsPhone } from '../sidebar/useIsPhone';
+import { useIsPhone } from '../../ui/useIsPhone';
 import { createRefreshQueue } from './refreshQueue';
 import { reportRealtimeError } from './report';
 

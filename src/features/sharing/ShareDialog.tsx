@@ -14,7 +14,7 @@ import { showToast } from '../../ui/Toast';
 import { copyText, toApiError } from '../pages/pageErrors';
 import { usePublicLink } from '../pages/publicLink';
 import { patchPage } from '../pages/pagesSlice';
-import { useIsPhone } from '../sidebar/useIsPhone';
+import { useIsPhone } from '../../ui/useIsPhone';
 import { registerInvitees, searchMembers, useDebouncedInvitees, type PersonLike } from './invitees';
 import { InviteeChips } from './InviteeChips';
 import './share.css';

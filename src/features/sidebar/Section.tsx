@@ -4,9 +4,8 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { ChevronRightIcon, PlusIcon } from '../../ui/icons';
 import { CreatePageMenuButton, type NewPageKind } from '../pageTypes/CreatePageMenu';
-import { loadSection, selectSectionIds } from '../pages/pagesSlice';
+import { isRootSection, loadSection, selectSectionIds } from '../pages/pagesSlice';
 import { treeSectionToggled } from '../settings/uiSettings';
-import { isRootSection } from './rootSections';
 import { useDropPosition, useTree } from './TreeContext';
 import { TreeRow } from './TreeRow';
 

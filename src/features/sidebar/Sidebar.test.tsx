@@ -309,8 +309,8 @@ describe('Sidebar tree renders', () => {
     // Lower in the same row: only that row.
     expect(await rendersDuring(() => dragAt('dragOver', row('p6'), 38, dataTransfer))).toEqual({ p6: 1 });
     expect(row('p6').classList.contains('drop-after')).toBe(true);
-    // Onto a section header: the row loses its mark.
-    const header = screen.getByRole('button', { name: 'Свернуть раздел «Общие»' }).parentElement!;
+    // Onto the header of the rows' own section: the row loses its mark, the section's other rows stay as they are.
+    const header = screen.getByRole('button', { name: 'Свернуть раздел «Личные»' }).parentElement!;
     expect(await rendersDuring(() => dragAt('dragOver', header, 10, dataTransfer))).toEqual({ p6: 1 });
     expect(header.classList.contains('drop-inside')).toBe(true);
     // Let go: the dragged row is itself again.

@@ -1,7 +1,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { RootSection } from '../pages/pagesSlice';
 import type { NewPageKind } from '../pageTypes/CreatePageMenu';
 import type { DropPosition } from './dragAndDrop';
-import type { RootSection } from './rootSections';
 import type { TreeState, TreeStore } from './treeStore';
 
 /** Where a dragged page is let go: beside or inside a row (`parent`: the row's parent page or section), or on a section's header. */

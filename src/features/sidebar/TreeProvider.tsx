@@ -2,16 +2,15 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { SECTION_IDS } from '../../../schema/constants';
 import { newId } from '../../../schema/ids';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { openCsvImport } from '../csvImport/openCsvImport';
-import { createChildPage, loadChildren, movePageInTree } from '../pages/pagesSlice';
+import { createChildPage, loadChildren, movePageInTree, siblingsOf } from '../pages/pagesSlice';
 import { mayDropOn, placeAfterBeside, placeAfterInside } from './dragAndDrop';
 import { createErrorKey, moveErrorKey } from './sidebarErrors';
 import { TreeContext, type Tree } from './TreeContext';
 import { createTreeStore, type TreeStore } from './treeStore';
-
-const SECTIONS = ['private', 'all', 'favorite', 'shared'];
 
 /** Opening a page shows where it sits: its ancestors open (in the sections that hold them). */
 function useExpandActivePath(tree: TreeStore) {
@@ -19,7 +18,7 @@ function useExpandActivePath(tree: TreeStore) {
   const activeId = /^\/[^/]+$/.test(location.pathname) ? decodeURIComponent(location.pathname.slice(1)) : null;
   const pathKey = useAppSelector((state) => (activeId ? state.pages.entities[activeId]?.path : undefined))?.join('/') ?? '';
   useEffect(() => {
-    if (pathKey) tree.expand(pathKey.split('/').flatMap((ancestor) => SECTIONS.map((section) => `${section}/${ancestor}`)));
+    if (pathKey) tree.expand(pathKey.split('/').flatMap((ancestor) => SECTION_IDS.map((section) => `${section}/${ancestor}`)));
   }, [tree, pathKey, activeId]);
 }
 
@@ -68,7 +67,7 @@ export function TreeProvider({ report, onCreatingChild, children }: { report: (m
           void ensureChildren(target.id).then((children) => move(id, target.id, placeAfterInside(children, id)));
           return;
         }
-        const siblings = (target.parent === 'private' || target.parent === 'all' ? pages().sections[target.parent] : pages().children[target.parent]) ?? [];
+        const siblings = siblingsOf(pages(), target.parent) ?? [];
         void move(id, target.parent, placeAfterBeside(siblings, id, target.id, target.position));
       },
       addChild: (parentId, key, kind = 'Note') => {

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { newId } from '../../../schema/ids';
 import { useAppDispatch } from '../../app/store';
-import { createNote, type CreatablePageType } from '../pages/pagesSlice';
-import type { RootSection } from './rootSections';
+import { createNote, type CreatablePageType, type RootSection } from '../pages/pagesSlice';
 
 /** Creates a page (a Note unless `type` says otherwise) in a section and opens it. */
 export function useCreatePage(onError?: (message: string) => void) {

@@ -15,5 +15,5 @@ function useMediaQuery(query: string): boolean {
 }
 
 /** Phone layout (spec: below 601 px the sidebar is a drawer). */
-export const PHONE_QUERY = '(max-width: 600px)';
+const PHONE_QUERY = '(max-width: 600px)';
 export const useIsPhone = () => useMediaQuery(PHONE_QUERY);
