@@ -143,6 +143,10 @@ describe('type detection', () => {
     [['', ' '], 'text'],
     [[...Array.from({ length: 40 }, (_, i) => String(i)), 'много'], 'number'],
     [[...Array.from({ length: 10 }, (_, i) => String(i)), 'много'], 'text'],
+    // 95 % to the cell: 38 of 40 fit, 37 of 40 do not (the check stops at the miss too many).
+    [[...Array.from({ length: 38 }, (_, i) => String(i)), 'много', 'мало'], 'number'],
+    [[...Array.from({ length: 37 }, (_, i) => String(i)), 'много', 'мало', 'нет'], 'text'],
+    [['много', ...Array.from({ length: 39 }, (_, i) => String(i))], 'number'],
   ])('%j → %s', (cells, type) => {
     expect(detectColumnType(cells)).toBe(type);
   });
