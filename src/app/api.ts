@@ -50,6 +50,11 @@ export interface RequestOptions {
   keepalive?: boolean;
   /** Act in this workspace rather than the active one (search in another workspace). */
   workspaceId?: string;
+  /**
+   * A write that can change no GET's answer but this one's (a user setting): only that prefetched
+   * answer is dropped. Otherwise a write drops them all (`clearPrefetched`).
+   */
+  changesOnly?: string;
 }
 
 /** A prefetched GET is taken by api() only this soon after it was asked for. */
@@ -100,8 +105,14 @@ export function takeAnswer<T>(path: string, whenIn = false, peek = false): Prefe
   return Date.now() - entry.at < PREFETCH_FRESH_MS ? (entry as PrefetchedAnswer<T>) : null;
 }
 
-/** Drops every prefetched answer (signing out, any write: it may change what they would say). */
-export function clearPrefetched(): void {
+/** Drops every prefetched answer (signing out, any write: it may change what they would say), or `path`'s alone. */
+export function clearPrefetched(path?: string): void {
+  if (path !== undefined) {
+    prefetched.delete(path);
+    answers.delete(path);
+    takeEarly(path);
+    return;
+  }
   prefetched.clear();
   answers.clear();
   clearEarly();
@@ -135,7 +146,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     let response: Response;
     const get = (options.method ?? 'GET') === 'GET';
     // A write (signing in, say) may change what a prefetched answer would say.
-    if (!get) clearPrefetched();
+    if (!get) clearPrefetched(options.changesOnly);
     // A prefetched answer is taken with or without a signal (an abort then only stops the wait).
     const early = attempt === 0 && get ? await takePrefetched(path) : null;
     if (early && options.signal?.aborted) throw new ApiRequestError(undefined, undefined, 'aborted');

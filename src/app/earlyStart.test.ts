@@ -1,4 +1,5 @@
 import { api, prefetchGet } from './api';
+import { saveUserSetting } from '../features/settings/serverSettings';
 import { earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
 import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
 import { rowsPath, viewRowsQuery, BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
@@ -103,9 +104,16 @@ test("the app takes the script's answers once instead of asking again; a write d
   // Taken once: asked again, it is asked for.
   await api('/api/v3/spaces/element/page-2');
   expect(asked).toHaveLength(early + 1);
-  // A write (signing in, say) may change the answers: the rest are dropped.
-  await api('/api/v3/spaces/block', { method: 'POST', body: {} });
+  // A setting saved changes the settings' answer alone: the others stay.
+  await saveUserSetting('theme', 'dark');
   expect(takeEarly('/api/user/settings')).toBeNull();
+  prefetchGet('/api/user/settings');
+  expect(takeEarly('/api/v3/spaces/workspace')).not.toBeNull();
+  // Any other write (signing in, say) may change the answers: the rest are dropped, and asked again.
+  await api('/api/v3/spaces/block', { method: 'POST', body: {} });
+  await api('/api/user/settings');
+  // The script's GET, the save, the prefetch and this read (the prefetch was dropped).
+  expect(asked.filter((path) => path === '/api/user/settings')).toHaveLength(4);
 });
 
 test("a page whose top holds a database: the script asks for the Table view's code and the first window of each database's first view, and the app takes that answer", async () => {

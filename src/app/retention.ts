@@ -16,7 +16,8 @@ export async function reportRetentionGoals(user: { id: string; createdAt: string
   for (const [goal, days] of Object.entries(RETENTION_GOALS) as [RetentionGoal, number][]) {
     if (now - created <= days * DAY_MS || storage.getItem(sentKey(user.id, goal))) continue;
     try {
-      await api('/api/goals', { method: 'POST', body: { goal } });
+      // It changes no answer the app reads: the answers asked for ahead stay.
+      await api('/api/goals', { method: 'POST', body: { goal }, changesOnly: '/api/goals' });
       storage.setItem(sentKey(user.id, goal), '1');
       sent.push(goal);
     } catch {

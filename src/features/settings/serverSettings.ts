@@ -29,9 +29,13 @@ export async function fetchUserSettings(): Promise<UserSettings | null> {
   }
 }
 
-/** POST /api/user/settings: one key and its value (spec: one setting per call). */
+/**
+ * POST /api/user/settings: one key and its value (spec: one setting per call). It changes no other
+ * answer: the page's answers asked for ahead stay (the active workspace saved as a page opens
+ * would otherwise drop its database's first rows, read again).
+ */
 export async function saveUserSetting<K extends UserSettingKey>(key: K, value: UserSettings[K], { keepalive = false } = {}): Promise<void> {
-  await api('/api/user/settings', { method: 'POST', body: { key, value }, keepalive });
+  await api('/api/user/settings', { method: 'POST', body: { key, value }, keepalive, changesOnly: '/api/user/settings' });
 }
 
 /** The server's settings arrived (after sign-in, before the shell shows). */
