@@ -733,6 +733,46 @@ describe('blockSyncQueue: errors', () => {
     // k leaves the editor too (it had nothing unsent).
     expect(remoteRemoved.flat()).toEqual(['k']);
   });
+
+  it('a create refused because the block it follows was deleted and brought back meanwhile: it goes again, and what was typed in it is kept', async () => {
+    const { loaded, edit, refuse, calls, server, rejected, queue } = setup();
+    loaded(wire('a', 'first'));
+    loaded(wire('k', 'known', { placeAfter: 'a' }));
+    // While b's create is on its way, someone merges k away (the server refuses b: k is deleted)
+    // and someone else, who had typed into k, brings it back: the server has k again, at version 2.
+    refuse('b', httpError(422, ERROR_CODES.validationFailed), 1);
+    server.set('k', wire('k', 'known, and typed into', { placeAfter: 'a', version: 2 }));
+
+    edit(wire('b', 'typed after k', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+
+    expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : `${c.kind} ${c.id}`))).toEqual(['b after k', 'get k', 'b after k']);
+    expect(server.get('b')?.data).toEqual(tokens('typed after k'));
+    expect(rejected).toEqual([]);
+  });
+
+  it('a create refused after the block it follows moved under another parent goes again; refused with its place as sent, the refusal stands', async () => {
+    const { loaded, edit, refuse, calls, server, rejected } = setup();
+    loaded(wire('p', 'parent'));
+    loaded(wire('k', 'known', { placeAfter: 'p' }));
+    refuse('b', httpError(422, ERROR_CODES.validationFailed), 1);
+    // On the server k went under p meanwhile (a move keeps the version).
+    server.set('k', wire('k', 'known', { parentId: 'p', placeAfter: null }));
+    edit(wire('b', 'typed after k', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.map((c) => `${c.kind} ${c.id}`)).toEqual(['create b', 'get k', 'create b']);
+    expect(rejected).toEqual([]);
+
+    // The same refusal with k where it was: nothing changed, so it is a refusal (not a loop).
+    server.set('k', wire('k', 'known', { placeAfter: 'p' }));
+    const invalid = httpError(422, ERROR_CODES.validationFailed);
+    refuse('c', invalid, 5);
+    edit(wire('c', 'refused', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.slice(3).map((c) => `${c.kind} ${c.id}`)).toEqual(['create c', 'get k']);
+    expect(rejected).toEqual([{ uid: 'c', error: invalid }]);
+  });
 });
 
 describe('blockSyncQueue: flush, hasPending, dispose', () => {

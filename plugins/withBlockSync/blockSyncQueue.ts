@@ -311,10 +311,12 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         makeDue(uid);
         return;
       }
-      const place = error.status === 422 && error.code === ERROR_CODES.validationFailed && placedBy?.uid === uid ? await placeWentAway(placedBy.named) : 'there';
-      if (place === 'gone') {
+      const place = error.status === 422 && error.code === ERROR_CODES.validationFailed && placedBy?.uid === uid ? await placeWentAway(placedBy) : 'there';
+      if (place === 'gone' || place === 'changed') {
         // The block it was placed after (or under) was deleted by someone meanwhile: that
-        // deletion is taken here too, and the block goes again, placed by what is left.
+        // deletion is taken here too, and the block goes again, placed by what is left. Or it
+        // changed since it was named (deleted and brought back, moved under another parent):
+        // the refusal was about a place that is no more, and the block goes again as it is now.
         makeDue(uid);
         return;
       }
@@ -342,20 +344,38 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     }
   }
 
-  /** The blocks a create or move named (parent, previous sibling), for the 422 that follows if one is gone. */
-  let placedBy: { uid: string; named: Array<string | null> } | null = null;
+  /**
+   * The place a create or move named, for the 422 that follows if it is no more: the parent and
+   * the previous sibling, with the versions known of them when it was sent.
+   */
+  interface Placement {
+    uid: string;
+    parentId: string | null;
+    placeAfter: string | null;
+    versions: Map<string, number | undefined>;
+  }
+  let placedBy: Placement | null = null;
+
+  function placement(uid: string, parentId: string | null, placeAfter: string | null): Placement {
+    const versions = new Map<string, number | undefined>();
+    for (const id of [parentId, placeAfter]) if (id) versions.set(id, tree.version(id));
+    return { uid, parentId, placeAfter, versions };
+  }
 
   /**
-   * Whether the server lost some of these blocks (404: they are taken as deleted by someone
-   * else), has them all, or could not be asked (no connection).
+   * Whether the server lost some of the blocks a place named (404: they are taken as deleted by
+   * someone else), has them at another version or the previous sibling under another parent
+   * than the one sent (deleted and brought back meanwhile, moved), has them as they were, or
+   * could not be asked (no connection).
    */
-  async function placeWentAway(named: ReadonlyArray<string | null>): Promise<'gone' | 'there' | 'unknown'> {
+  async function placeWentAway(place: Placement): Promise<'gone' | 'changed' | 'there' | 'unknown'> {
     if (!options.api.getBlock) return 'there';
     const gone: string[] = [];
-    for (const id of named) {
-      if (!id) continue;
+    let changed = false;
+    for (const [id, version] of place.versions) {
       try {
-        await options.api.getBlock(id);
+        const block = await options.api.getBlock(id);
+        if (block.version !== version || (id === place.placeAfter && block.parentId !== place.parentId)) changed = true;
       } catch (raw) {
         const error = raw as BlockSyncError;
         if (error.status === 404) gone.push(id);
@@ -363,7 +383,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       }
     }
     if (gone.length > 0) receiveRemoved(gone);
-    return gone.length > 0 ? 'gone' : 'there';
+    return gone.length > 0 ? 'gone' : changed ? 'changed' : 'there';
   }
 
   /** The server's copy of a block with its place, or null if it cannot be read. */
@@ -423,7 +443,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       if (before.length > 0) return sendFirst(before, uid);
       if (!created.has(uid)) created.set(uid, { type: block.type, data: block.data });
       const placeAfter = tree.knownPlaceAfter(block, read);
-      placedBy = { uid, named: [block.parentId, placeAfter] };
+      placedBy = placement(uid, block.parentId, placeAfter);
       const answer = await api.createBlock({
         id: uid,
         pageId: block.pageId,
@@ -440,7 +460,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       const before = [missing(block.parentId), unsettled(block.placeAfter)].filter((id): id is string => id !== null);
       if (before.length > 0) return sendFirst(before, uid);
       const placeAfter = tree.knownPlaceAfter(block, read);
-      placedBy = { uid, named: [block.parentId, placeAfter] };
+      placedBy = placement(uid, block.parentId, placeAfter);
       const moved = await api.moveBlock(uid, { parentId: block.parentId, placeAfter });
       reordered.delete(uid);
       tree.remember(moved);
