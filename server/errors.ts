@@ -18,8 +18,10 @@ export class AppError extends Error {
 export const unauthorized = () => new AppError(401, ERROR_CODES.unauthorized, 'sign in first');
 export const forbidden = (what = 'this') => new AppError(403, ERROR_CODES.forbidden, `no access to ${what}`);
 export const notFound = (what = 'resource') => new AppError(404, ERROR_CODES.notFound, `${what} not found`);
+/** 422 validation_failed: the request is well formed but its content is refused (`details` say where, when known). */
+export const invalid = (message: string, details?: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
 /** 422 validation_failed about one field of the request (`path` names it: `body.dst`, `query.scope`). */
-export const invalidField = (message: string, path: string) => new AppError(422, ERROR_CODES.validationFailed, message, [{ path, message }]);
+export const invalidField = (message: string, path: string) => invalid(message, [{ path, message }]);
 export const rateLimited = (message = 'too many requests, try again later', details?: unknown) =>
   new AppError(429, ERROR_CODES.rateLimited, message, details);
 
@@ -45,7 +47,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   const result = schema.safeParse(value);
   if (!result.success) {
     const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    throw new AppError(422, ERROR_CODES.validationFailed, 'the request does not match the schema', issues);
+    throw invalid('the request does not match the schema', issues);
   }
   return result.data;
 }

@@ -4,7 +4,7 @@ import { WORKSPACE_ROLES, type WorkspaceRole } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import type { Database, UserRow, WorkspaceRow } from '../db/types';
-import { AppError, isUniqueViolation, rateLimited } from '../errors';
+import { AppError, invalid, isUniqueViolation, rateLimited } from '../errors';
 import { nowIso } from '../time';
 import { inChunks } from './pages';
 import { insertUserWithWorkspace } from './users';
@@ -104,7 +104,7 @@ export async function updateWorkspace(db: Kysely<Database>, id: string, patch: W
   await db.transaction().execute(async (trx) => {
     await lockWorkspace(trx, id);
     if (patch.private === true && (await memberCount(trx, id)) > 1) {
-      throw new AppError(422, ERROR_CODES.validationFailed, 'a workspace with other members cannot be private; remove them first');
+      throw invalid('a workspace with other members cannot be private; remove them first');
     }
     await trx
       .updateTable('workspaces')
@@ -214,7 +214,6 @@ export async function inMembershipTransaction<T>(db: Kysely<Database>, workspace
   }
 }
 
-const invalid = (message: string, details: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
 
 /**
  * Resolves the people a call names. Every `userId` must name a user, and nobody may be named twice

@@ -13,13 +13,12 @@ import {
   type CommentAttach,
   type CommentToken,
 } from '../../schema/comment';
-import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import type { CommentNotificationContext, NotificationName } from '../../schema/notification';
 import { idParams } from '../../schema/params';
 import { lockComments } from '../db/locks';
 import type { Database, PageRow, UserRow } from '../db/types';
-import { AppError, forbidden, notFound } from '../errors';
+import { forbidden, invalid, notFound } from '../errors';
 import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
 import { commentAllows } from '../../schema/policies/comment';
@@ -48,7 +47,6 @@ import {
 } from '../repositories/notifications';
 import { assertNotInTrash, loadPage, writablePage } from '../repositories/pages';
 
-const invalid = (message: string) => new AppError(422, ERROR_CODES.validationFailed, message);
 
 /** The notification context of a comment (see docs/api/notifications.md). */
 function commentContext(
@@ -133,7 +131,7 @@ export async function commentsRoutes(server: FastifyInstance) {
     attaches.forEach((attach, index) => {
       const file = files.get(attach.id);
       if (!file || (file.page_id !== page.id && file.owner_id !== user.id)) {
-        throw new AppError(422, ERROR_CODES.validationFailed, 'an attached file is not a file of this page or yours', [
+        throw invalid('an attached file is not a file of this page or yours', [
           { path: `body.attaches.${index}.id`, message: 'unknown file' },
         ]);
       }

@@ -51,7 +51,7 @@ import { isPostgres } from '../db/connect';
 import { lockBlocks } from '../db/locks';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
 import { contentDispositionOf } from '../disposition';
-import { AppError, forbidden, notFound } from '../errors';
+import { AppError, forbidden, invalid, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { requestOrigin } from '../realtime/sockets';
 import type { PageAction } from '../../schema/policies/page';
@@ -90,7 +90,6 @@ import {
 import { assertNotInTrash, findPage, writablePage } from '../repositories/pages';
 import { nowIso } from '../time';
 
-const invalid = (message: string, details?: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
 const databaseParams = z.object({ id: z.string().min(1).max(128) });
 const fieldParams = z.object({ id: z.string().min(1).max(128), fieldId: z.string().min(1).max(64) });
 const viewParams = z.object({ id: z.string().min(1).max(128), viewId: z.string().min(1).max(64) });

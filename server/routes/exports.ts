@@ -12,7 +12,7 @@ import { findPage, loadPage } from '../repositories/pages';
 import { EXPORT_FORMATS, exportZip, fileName, pagesToExport } from '../export/pageExport';
 import { importExport, ImportError, readExport } from '../export/jsonImport';
 import { lockTree } from '../db/locks';
-import { AppError, forbidden, invalidField, notFound } from '../errors';
+import { AppError, forbidden, invalid, invalidField, notFound } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { assertStorablePart } from '../plugins/textInput';
 import { findMembership, listUserWorkspaces } from '../repositories/workspaces';
@@ -128,7 +128,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       bytes = await part.toBuffer();
       uploadName = part.filename;
     }
-    if (!bytes) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file', [{ path: 'file', message: 'required' }]);
+    if (!bytes) throw invalid('the form holds no file', [{ path: 'file', message: 'required' }]);
     const parentId = fields.parentId || null;
     const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
     let workspaceId: string;

@@ -10,7 +10,7 @@ import { idParams } from '../../schema/params';
 import { hashSecret, newSecret } from '../auth/tokens';
 import type { Config } from '../config';
 import { contentDispositionOf } from '../disposition';
-import { AppError, isUniqueViolation, notFound, parseWith } from '../errors';
+import { AppError, invalid, isUniqueViolation, notFound, parseWith } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { BackgroundLoop } from '../background';
 import { assertWithinQuota, authorizeFileRead, authorizePageUpload } from '../policies/file';
@@ -177,7 +177,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       // Access may have changed since the URL was handed out.
       if (file.page_id !== null) assertNotInTrash(await authorizePageUpload(app.db, file.owner_id, file.page_id));
       const part = await request.file({ limits: { fileSize: file.size } });
-      if (!part) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file');
+      if (!part) throw invalid('the form holds no file');
       const size = await storeUpload(app.fileStore, file.storage_key, part.file, {
         contentType: file.mime_type,
         check: (head) => {
@@ -241,7 +241,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       throw error instanceof UploadTooLargeError ? tooLarge(maxUploadBytes) : error;
     }
     const storedId = stored?.id;
-    if (storedId === undefined) throw new AppError(422, ERROR_CODES.validationFailed, 'the form holds no file');
+    if (storedId === undefined) throw invalid('the form holds no file');
     return envelope({ status: 'success', data: storedId });
   });
 

@@ -17,7 +17,7 @@ import {
 import { issueMessengerLinkToken } from '../auth/messengerLinks';
 import type { Config } from '../config';
 import type { UserRow } from '../db/types';
-import { AppError, forbidden, invalidField, notFound, parseWith } from '../errors';
+import { AppError, forbidden, invalid, invalidField, notFound, parseWith } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { envelope, presentSelf, presentUser } from '../presenters';
 import { findFile, fileIdFromOurUrl } from '../repositories/files';
@@ -63,7 +63,7 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
     if (fileId !== undefined) {
       const file = await findFile(app.db, fileId);
       if (!file || file.owner_id !== user.id || file.is_public !== 1 || file.status !== 'ready') {
-        throw new AppError(422, ERROR_CODES.validationFailed, 'the avatar must be a public image you uploaded', [{ path: 'body.avatar_url', message: 'not your public file' }]);
+        throw invalid('the avatar must be a public image you uploaded', [{ path: 'body.avatar_url', message: 'not your public file' }]);
       }
       return url;
     }

@@ -4,14 +4,11 @@ import { definitionForWireType, type BlockWireType } from '../../../schema/block
 import { ERROR_CODES } from '../../../schema/errors';
 import { lockBlocks } from '../../db/locks';
 import type { BlockRow, Database } from '../../db/types';
-import { AppError, isUniqueViolation, notFound } from '../../errors';
+import { AppError, invalid, isUniqueViolation, notFound } from '../../errors';
 import type { PageAction } from '../../../schema/policies/page';
 import { authorizePage } from '../../policies/page';
 import { findBlock, findLiveBlock, presentBlock } from '../../repositories/blocks';
 import { assertNotInTrash, loadPage, writablePage } from '../../repositories/pages';
-
-/** 422 validation_failed about a block's place or type. */
-export const invalidBlock = (message: string) => new AppError(422, ERROR_CODES.validationFailed, message);
 
 /** Stores data in canonical form, so every reader sees what Slate would keep. */
 export function canonicalData(type: BlockWireType, data: BlockData): BlockData {
@@ -24,8 +21,8 @@ export function canonicalData(type: BlockWireType, data: BlockData): BlockData {
  * any more, and a database block holds no blocks.
  */
 export function checkPlacement(type: string, parent: BlockRow | null): void {
-  if (type === 'databaseRow') throw invalidBlock('rows of a database are made with POST database/{id}/rows (docs/api/databases.md)');
-  if (parent?.type === 'database') throw invalidBlock('a database holds no blocks: its rows are made with POST database/{id}/rows');
+  if (type === 'databaseRow') throw invalid('rows of a database are made with POST database/{id}/rows (docs/api/databases.md)');
+  if (parent?.type === 'database') throw invalid('a database holds no blocks: its rows are made with POST database/{id}/rows');
 }
 
 /**
@@ -68,7 +65,7 @@ export async function reloadLive(trx: Transaction<Database>, id: string): Promis
 /** A block id named in a body must be a live block of the same page. */
 async function blockInPage(db: Kysely<Database>, id: string, pageId: string, what: string): Promise<BlockRow> {
   const block = await findLiveBlock(db, id);
-  if (!block || block.page_id !== pageId) throw invalidBlock(`${what} is not a block of this page`);
+  if (!block || block.page_id !== pageId) throw invalid(`${what} is not a block of this page`);
   return block;
 }
 
@@ -76,7 +73,7 @@ async function blockInPage(db: Kysely<Database>, id: string, pageId: string, wha
 export async function position(db: Kysely<Database>, pageId: string, parentId: string | null, placeAfter: string | null | undefined) {
   const parent = parentId ? await blockInPage(db, parentId, pageId, 'parentId') : null;
   const after = placeAfter ? await blockInPage(db, placeAfter, pageId, 'placeAfter') : null;
-  if (after && after.parent_id !== parentId) throw invalidBlock('placeAfter is not a child of parentId');
+  if (after && after.parent_id !== parentId) throw invalid('placeAfter is not a child of parentId');
   return { parent, after };
 }
 

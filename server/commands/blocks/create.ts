@@ -5,7 +5,8 @@ import type { BlockRow, Database } from '../../db/types';
 import { authorizePage } from '../../policies/page';
 import { findBlock, insertBlock, isInSubtree, reviveBlock, sortKeyAfter } from '../../repositories/blocks';
 import { assertNotInTrash, loadPage } from '../../repositories/pages';
-import { blockChange, blockExists, canonicalData, checkPlacement, invalidBlock, position, takenId } from './blockChange';
+import { blockChange, blockExists, canonicalData, checkPlacement, position, takenId } from './blockChange';
+import { invalid } from '../../errors';
 
 /**
  * Makes a block on a page the caller may edit, under `parentId` after `placeAfter` (checked
@@ -25,7 +26,7 @@ export async function createBlock(db: Kysely<Database>, userId: string, body: Cr
     checkPlacement(body.type, parent);
     const existing = await findBlock(trx, id);
     if (existing && existing.page_id === page.id && existing.deleted_at !== null) {
-      if (parentId !== null && (await isInSubtree(trx, existing, parentId))) throw invalidBlock('a block cannot sit under its own descendant');
+      if (parentId !== null && (await isInSubtree(trx, existing, parentId))) throw invalid('a block cannot sit under its own descendant');
       const sortKey = await sortKeyAfter(trx, page.id, parentId, after);
       const revived = await reviveBlock(trx, existing, { parentId, sortKey, type: body.type, data, userId, origin });
       if (!revived) throw await blockExists(trx, (await findBlock(trx, id)) ?? existing, page.id);

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
-import { notFound } from '../../errors';
+import { invalid, notFound } from '../../errors';
 import { findLiveBlock, isInSubtree, moveBlockRow, sortKeyAfter } from '../../repositories/blocks';
-import { authorizedBlock, blockChange, checkPlacement, invalidBlock, position, reloadLive } from './blockChange';
+import { authorizedBlock, blockChange, checkPlacement, position, reloadLive } from './blockChange';
 
 /**
  * Moves a block (and its children) under `parentId` (null: the top level), after `placeAfter`
@@ -17,9 +17,9 @@ export async function moveBlock(db: Kysely<Database>, userId: string, id: string
     const current = await reloadLive(trx, block.id);
     const { parent, after } = await position(trx, current.page_id, parentId, to.placeAfter);
     if (parentId !== null && (await isInSubtree(trx, current, parentId))) {
-      throw invalidBlock('a block cannot move under itself or its own descendant');
+      throw invalid('a block cannot move under itself or its own descendant');
     }
-    if (after?.id === current.id) throw invalidBlock('a block cannot be placed after itself');
+    if (after?.id === current.id) throw invalid('a block cannot be placed after itself');
     checkPlacement(current.type, parent);
     const sortKey = await sortKeyAfter(trx, current.page_id, parentId, after);
     await moveBlockRow(trx, current.id, parentId, sortKey, userId);

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { BlockRow, Database } from '../../db/types';
-import { AppError, notFound } from '../../errors';
+import { AppError, invalid, notFound } from '../../errors';
 import { findBlock, listSubtree, presentBlock, restoreBlockTree, softDeleteBlockTree } from '../../repositories/blocks';
-import { authorizedBlock, blockChange, checkPlacement, invalidBlock, reloadLive } from './blockChange';
+import { authorizedBlock, blockChange, checkPlacement, reloadLive } from './blockChange';
 
 /**
  * Deletes a block and its children (restorable). With `base`, only while the block is still at
@@ -31,7 +31,7 @@ export async function restoreBlock(db: Kysely<Database>, userId: string, id: str
     const current = await findBlock(trx, block.id);
     if (!current) throw notFound('block');
     const parent = current.parent_id ? await findBlock(trx, current.parent_id) : null;
-    if (parent === undefined || (parent && parent.deleted_at !== null)) throw invalidBlock('the parent block is deleted: restore it first');
+    if (parent === undefined || (parent && parent.deleted_at !== null)) throw invalid('the parent block is deleted: restore it first');
     // The parent may have changed type since (a revived id): the block must still fit under it.
     checkPlacement(current.type, parent);
     await restoreBlockTree(trx, current);

@@ -4,13 +4,13 @@ import type { DatabaseData } from '../../../schema/blocks';
 import { ERROR_CODES } from '../../../schema/errors';
 import { EpochCache, type ChangeWatch } from '../../db/changeWatch';
 import type { Database } from '../../db/types';
-import { AppError, notFound } from '../../errors';
+import { AppError, invalid, notFound } from '../../errors';
 import { allows } from '../../../schema/policies/page';
 import { pageAccessLevel } from '../../policies/page';
 import { FIXED_BLOCK_TYPES, findBlock, findLiveBlock, presentBlock, pruneRowValues, updateBlockIfVersion, updateContentIfVersion } from '../../repositories/blocks';
 import { findPage } from '../../repositories/pages';
 import { nowIso } from '../../time';
-import { authorizedBlock, blockChange, canonicalData, checkPlacement, invalidBlock } from './blockChange';
+import { authorizedBlock, blockChange, canonicalData, checkPlacement } from './blockChange';
 
 const FIXED_TYPES: ReadonlySet<string> = new Set(FIXED_BLOCK_TYPES);
 
@@ -58,7 +58,7 @@ export function blockUpdater(db: Kysely<Database>, changes: ChangeWatch, cacheTt
     }
     const block = await authorizedBlock(db, userId, id, 'edit');
     if (body.type !== block.type && (FIXED_TYPES.has(body.type) || FIXED_TYPES.has(block.type))) {
-      throw invalidBlock(`a ${block.type} block cannot become ${body.type}: databases and rows keep their type`);
+      throw invalid(`a ${block.type} block cannot become ${body.type}: databases and rows keep their type`);
     }
     const data = canonicalData(body.type, body.data as BlockData);
     const at = nowIso();

@@ -5,6 +5,7 @@ import { InboxIcon } from '../../ui/icons';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { loadUnreadCounts, selectUnreadCount, selectUnreadCounts } from './inboxSlice';
 import { toggleInbox, useInboxOpen } from './openInbox';
+import { unreadCount } from '../../ui/unreadCount';
 
 /**
  * How often the unread counts are asked for while the sidebar is shown. New notifications arrive
@@ -46,7 +47,7 @@ export function InboxEntry() {
       <span>{t('inbox.title')}</span>
       {count > 0 && (
         <span className="unread-badge inbox-entry-badge" aria-hidden>
-          {count > 99 ? '99+' : count}
+          {unreadCount(count)}
         </span>
       )}
     </button>

@@ -30,6 +30,7 @@ import { NotificationSettingsHost } from './NotificationSettingsDialog';
 import { closeInbox, openInbox, useInboxOpen } from './openInbox';
 import { usePageTitle } from './pageTitles';
 import './inbox.css';
+import { unreadCount } from '../../ui/unreadCount';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -283,7 +284,7 @@ export function InboxPanel({ docked, onClose }: { docked: boolean; onClose(): vo
       <header className="inbox-head">
         <h2 className="inbox-title">
           {t('inbox.title')}
-          {unread > 0 && <span className="inbox-title-count">{unread > 99 ? '99+' : unread}</span>}
+          {unread > 0 && <span className="inbox-title-count">{unreadCount(unread)}</span>}
         </h2>
         <div className="inbox-head-actions">
           <Button kind="flat" size="xxs" aria-label={t('inbox.readAll')} title={t('inbox.readAll')} disabled={busy || unread === 0} onClick={() => void readAll()}>

@@ -8,6 +8,7 @@ import { useUnreadCounts } from '../inbox/InboxEntry';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { switchWorkspace } from '../workspaces/switchWorkspace';
 import { WorkspaceSettingsHost, WorkspaceSettingsMenuItem } from '../workspaces/WorkspaceSettings';
+import { unreadCount } from '../../ui/unreadCount';
 
 /* The workspace switcher with unread counts (kept by the inbox slice: GET /api/notifications/counts). */
 
@@ -16,7 +17,7 @@ function Badge({ count }: { count: number }) {
   if (!count) return null;
   return (
     <span className="unread-badge" aria-label={t('sidebar.unread', { count })} title={t('sidebar.unread', { count })}>
-      {count > 99 ? '99+' : count}
+      {unreadCount(count)}
     </span>
   );
 }
@@ -27,7 +28,7 @@ function ElsewhereBadge({ count }: { count: number }) {
   if (!count) return null;
   return (
     <span className="unread-badge is-elsewhere" role="img" aria-label={t('sidebar.unreadElsewhere', { count })} title={t('sidebar.unreadElsewhere', { count })}>
-      {count > 99 ? '99+' : count}
+      {unreadCount(count)}
     </span>
   );
 }
