@@ -34,12 +34,17 @@ const ALLOWED = {
  * app puts them over slate-react (src/editor/pageEditor.ts).
  */
 const FORBIDDEN_PACKAGES = {
-  plugins: [{ regex: '^slate-(react|dom)(/|$)', message: 'plugins/ are headless: slate-react comes in src/editor/pageEditor.ts (docs/ARCHITECTURE.md, «Boundaries»).' }],
+  plugins: [
+    { regex: '^slate-(react|dom)(/|$)', message: 'plugins/ are headless: slate-react comes in src/editor/pageEditor.ts (docs/ARCHITECTURE.md, «Boundaries»).' },
+  ],
 };
 const MAX_DEPTH = 8;
 /** Node's own modules: not in schema/ (both sides) nor in the web app (a browser); their tests run in Node and may. */
 const NO_NODE_MESSAGE = 'Node only: schema/, src/ and plugins/ run in the browser too (docs/ARCHITECTURE.md, «Boundaries»).';
-const NODE_MODULES = builtinModules.filter((name) => !name.startsWith('_')).flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: NO_NODE_MESSAGE }));
+const NODE_MODULES = builtinModules
+  .filter((name) => !name.startsWith('_'))
+  .flatMap((name) => [name, `node:${name}`])
+  .map((name) => ({ name, message: NO_NODE_MESSAGE }));
 const TEST_HELPERS = ['schema/blocks/htmlTestUtil.ts', 'src/features/database/fakeDatabaseServer.ts'];
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const boundaryRules = [];
@@ -74,7 +79,10 @@ const noNodeGlobals = {
   files: ['schema/**/*.{ts,tsx}', 'src/**/*.{ts,tsx}', 'plugins/**/*.{ts,tsx}'],
   ignores: ['**/*.test.{ts,tsx}', ...TEST_HELPERS],
   rules: {
-    'no-restricted-globals': ['error', ...['process', 'Buffer', '__dirname', '__filename', 'require', 'module', 'global', 'setImmediate'].map((name) => ({ name, message: NO_NODE_MESSAGE }))],
+    'no-restricted-globals': [
+      'error',
+      ...['process', 'Buffer', '__dirname', '__filename', 'require', 'module', 'global', 'setImmediate'].map((name) => ({ name, message: NO_NODE_MESSAGE })),
+    ],
   },
 };
 

@@ -47,7 +47,13 @@ export function createWorkspaceEditor(sync?: BlockSyncHandlers, options: Workspa
   base.handleKey = () => false;
   // Tables are the innermost rule set: the block rules above see a cell's keys first and pass them on.
   withTables(base);
-  let editor = withPageLinks(withBlockActions(withMarks(withUndoWindow(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber })))));
+  let editor = withPageLinks(
+    withBlockActions(
+      withMarks(
+        withUndoWindow(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber })),
+      ),
+    ),
+  );
   editor = withClipboard(editor);
   if (sync) editor = withBlockSync(editor, sync);
   // Outermost: an edit that removed a database is taken back before anything else sees it settle.

@@ -15,7 +15,11 @@ export const anchor = () => jsx('anchor');
 export const focus = () => jsx('focus');
 /** A block: version 1 and no depth unless `attrs` says; an empty text when it has no children. */
 export const blockWith = (type: BlockElementType, uid: unknown, attrs: { version?: number; depth?: number }, ...children: unknown[]) =>
-  jsx('element', { type, uid, version: attrs.version ?? 1, ...(attrs.depth ? { depth: attrs.depth } : {}) }, ...(children.length > 0 ? children : [jsx('text', {})]));
+  jsx(
+    'element',
+    { type, uid, version: attrs.version ?? 1, ...(attrs.depth ? { depth: attrs.depth } : {}) },
+    ...(children.length > 0 ? children : [jsx('text', {})]),
+  );
 export const block = (type: BlockElementType, uid: unknown, ...children: unknown[]) => blockWith(type, uid, {}, ...children);
 export const text = (uid: unknown, ...children: unknown[]) => block('textBlock', uid, ...children);
 /** The page's title block (page p1), «Plan» unless given. */

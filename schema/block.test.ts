@@ -65,30 +65,30 @@ const fieldIdArb = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/).filter((id) => !['
 
 const fieldArb: fc.Arbitrary<DatabaseField> = fc.oneof(
   fc.record({ name: fc.string({ maxLength: 10 }), type: fc.constantFrom('text', 'number', 'checkbox', 'date') }, plain) as fc.Arbitrary<DatabaseField>,
-  fc.record({
-    name: fc.string({ maxLength: 10 }),
-    type: fc.constant('select' as const),
-    options: fc.uniqueArray(fc.record({ id: fieldIdArb, name: fc.string({ maxLength: 10 }) }, plain), { selector: (o) => o.id, maxLength: 4 }),
-  }, plain),
+  fc.record(
+    {
+      name: fc.string({ maxLength: 10 }),
+      type: fc.constant('select' as const),
+      options: fc.uniqueArray(fc.record({ id: fieldIdArb, name: fc.string({ maxLength: 10 }) }, plain), { selector: (o) => o.id, maxLength: 4 }),
+    },
+    plain,
+  ),
 );
 
 /** A valid database: MAIN_FIELD (text) plus any fields, and table layouts listing some of them once each. */
-const databaseDataArb: fc.Arbitrary<DatabaseData> = fc
-  .dictionary(fieldIdArb, fieldArb, { maxKeys: 6, ...plain })
-  .chain((extra) => {
-    const fields: DatabaseConfig['fields'] = { ...extra, [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } };
-    const ids = Object.keys(fields);
-    const layoutArb = fc.record({
+const databaseDataArb: fc.Arbitrary<DatabaseData> = fc.dictionary(fieldIdArb, fieldArb, { maxKeys: 6, ...plain }).chain((extra) => {
+  const fields: DatabaseConfig['fields'] = { ...extra, [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } };
+  const ids = Object.keys(fields);
+  const layoutArb = fc.record(
+    {
       uid: fc.string({ minLength: 1, maxLength: 12 }),
       type: fc.constant('table' as const),
-      orderedFields: fc.shuffledSubarray(ids).chain((chosen) =>
-        fc.tuple(...chosen.map((fieldId) => fc.boolean().map((isWrap) => ({ fieldId, isWrap })))),
-      ),
-    }, plain);
-    return fc
-      .uniqueArray(layoutArb, { selector: (l) => l.uid, maxLength: 3 })
-      .map((layouts) => ({ config: { fields }, view: { layouts } }));
-  });
+      orderedFields: fc.shuffledSubarray(ids).chain((chosen) => fc.tuple(...chosen.map((fieldId) => fc.boolean().map((isWrap) => ({ fieldId, isWrap }))))),
+    },
+    plain,
+  );
+  return fc.uniqueArray(layoutArb, { selector: (l) => l.uid, maxLength: 3 }).map((layouts) => ({ config: { fields }, view: { layouts } }));
+});
 
 const rowValueArb: fc.Arbitrary<RowValue> = fc.oneof(
   fc.string({ maxLength: 12 }),
@@ -97,27 +97,38 @@ const rowValueArb: fc.Arbitrary<RowValue> = fc.oneof(
   fc.constant(null),
 );
 
-const databaseRowDataArb: fc.Arbitrary<DatabaseRowData> = fc.record({
-  title: fc.string({ maxLength: 20 }),
-  icon: fc.option(fc.constantFrom('📁', '✅', 'icon-1'), { nil: null }),
-  values: fc.dictionary(fieldIdArb, rowValueArb, { maxKeys: 6, ...plain }),
-}, plain);
+const databaseRowDataArb: fc.Arbitrary<DatabaseRowData> = fc.record(
+  {
+    title: fc.string({ maxLength: 20 }),
+    icon: fc.option(fc.constantFrom('📁', '✅', 'icon-1'), { nil: null }),
+    values: fc.dictionary(fieldIdArb, rowValueArb, { maxKeys: 6, ...plain }),
+  },
+  plain,
+);
 
 const textDataArb: fc.Arbitrary<TextData> = fc.array(tokenArb, { maxLength: 12 }).map((tokens) => ({ tokens: canonicalTokens(tokens) }));
 
 const remoteFileArb = fc.option(
-  fc.record({
-    fileId: idArb,
-    title: fc.string({ minLength: 1, maxLength: 20 }),
-    size: fc.nat(),
-    mimeType: fc.constantFrom('image/png', 'image/jpeg', 'application/pdf', 'application/octet-stream', 'text/plain'),
-  }, plain),
+  fc.record(
+    {
+      fileId: idArb,
+      title: fc.string({ minLength: 1, maxLength: 20 }),
+      size: fc.nat(),
+      mimeType: fc.constantFrom('image/png', 'image/jpeg', 'application/pdf', 'application/octet-stream', 'text/plain'),
+    },
+    plain,
+  ),
   { nil: null },
 );
 const cropArb = fc.option(
-  fc.tuple(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 })).chain(([left, top]) =>
-    fc.record({ left: fc.constant(left), top: fc.constant(top), width: fc.integer({ min: 1, max: 100 - left }), height: fc.integer({ min: 1, max: 100 - top }) }, plain),
-  ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }))
+    .chain(([left, top]) =>
+      fc.record(
+        { left: fc.constant(left), top: fc.constant(top), width: fc.integer({ min: 1, max: 100 - left }), height: fc.integer({ min: 1, max: 100 - top }) },
+        plain,
+      ),
+    ),
   { nil: null },
 );
 const scaleArb = fc.integer({ min: 10, max: 100 }).map((n) => n / 100);
@@ -128,17 +139,22 @@ const alignArb = fc.constantFrom('left' as const, 'center' as const, 'right' as 
 const tableDataArb: fc.Arbitrary<BlockData> = fc
   .record({ columns: fc.integer({ min: 1, max: 5 }), rows: fc.integer({ min: 1, max: 5 }) })
   .chain(({ columns, rows }) =>
-    fc.record({
-      tokens: fc
-        .array(
-          fc.tuple(tokenArb, fc.nat({ max: columns - 1 }), fc.nat({ max: rows - 1 })).map(([token, x, y]) => ({ ...token, tableAddress: { x, y } })),
-          { maxLength: 12 },
-        )
-        .map((tokens) => canonicalTableTokens(tokens)),
-      tableLayout: fc.array(fc.integer({ min: 40, max: 2000 }), { minLength: columns, maxLength: columns }).map((columnSizes) => ({ columns, rows, columnSizes })),
-      headerRow: fc.boolean(),
-      headerColumn: fc.boolean(),
-    }, plain),
+    fc.record(
+      {
+        tokens: fc
+          .array(
+            fc.tuple(tokenArb, fc.nat({ max: columns - 1 }), fc.nat({ max: rows - 1 })).map(([token, x, y]) => ({ ...token, tableAddress: { x, y } })),
+            { maxLength: 12 },
+          )
+          .map((tokens) => canonicalTableTokens(tokens)),
+        tableLayout: fc
+          .array(fc.integer({ min: 40, max: 2000 }), { minLength: columns, maxLength: columns })
+          .map((columnSizes) => ({ columns, rows, columnSizes })),
+        headerRow: fc.boolean(),
+        headerColumn: fc.boolean(),
+      },
+      plain,
+    ),
   );
 
 const DATA_ARBS: Record<BlockWireType, fc.Arbitrary<BlockData>> = {
@@ -151,27 +167,33 @@ const DATA_ARBS: Record<BlockWireType, fc.Arbitrary<BlockData>> = {
   databaseRow: databaseRowDataArb,
   image: fc.record({ remoteData: remoteFileArb, crop: cropArb, scale: scaleArb, align: alignArb }, plain),
   file: fc.record({ remoteData: remoteFileArb }, plain),
-  embed: fc.record({
-    url: fc.option(fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }), { nil: null }),
-    scale: scaleArb,
-    align: alignArb,
-  }, plain),
+  embed: fc.record(
+    {
+      url: fc.option(fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }), { nil: null }),
+      scale: scaleArb,
+      align: alignArb,
+    },
+    plain,
+  ),
   document: idArb.map((pageId) => ({ pageId })),
   quote: textDataArb,
   bulletList: textDataArb,
-  orderedList: fc.tuple(textDataArb, fc.option(fc.integer({ min: 1, max: 1000 }), { nil: undefined })).map(([d, forcedOrder]) => (forcedOrder === undefined ? d : { ...d, forcedOrder })),
+  orderedList: fc
+    .tuple(textDataArb, fc.option(fc.integer({ min: 1, max: 1000 }), { nil: undefined }))
+    .map(([d, forcedOrder]) => (forcedOrder === undefined ? d : { ...d, forcedOrder })),
   checkbox: fc.tuple(textDataArb, fc.boolean()).map(([d, checked]) => ({ ...d, checked })),
-  code: fc.tuple(fc.string({ maxLength: 30 }), fc.constantFrom(...CODE_LANGUAGES)).map(([text, language]) => ({ tokens: text === '' ? [] : [{ text }], language })),
+  code: fc
+    .tuple(fc.string({ maxLength: 30 }), fc.constantFrom(...CODE_LANGUAGES))
+    .map(([text, language]) => ({ tokens: text === '' ? [] : [{ text }], language })),
   callout: fc.tuple(textDataArb, fc.constantFrom(...CALLOUT_ICONS)).map(([d, icon]) => ({ ...d, icon })),
   divider: fc.constant({}),
   latex: fc.string({ maxLength: 40 }).map((formula) => ({ formula })),
 };
 
 /** A canonical wire block of any known type. */
-const wireBlockArb: fc.Arbitrary<WireBlock> = fc
-  .constantFrom(...BLOCK_DEFINITIONS.map((d) => d.wireType))
-  .chain((type) =>
-    fc.record({
+const wireBlockArb: fc.Arbitrary<WireBlock> = fc.constantFrom(...BLOCK_DEFINITIONS.map((d) => d.wireType)).chain((type) =>
+  fc.record(
+    {
       id: idArb,
       contentType: fc.constant('Block' as const),
       pageId: idArb,
@@ -180,8 +202,10 @@ const wireBlockArb: fc.Arbitrary<WireBlock> = fc
       parentId: fc.option(idArb, { nil: null }),
       placeAfter: fc.option(idArb, { nil: null }),
       data: DATA_ARBS[type],
-    }, plain),
-  );
+    },
+    plain,
+  ),
+);
 
 const marksKey = (token: Token) => {
   const { text: _text, ...marks } = token;
@@ -214,45 +238,54 @@ describe('wire ⇄ Slate', () => {
 
   test('the property covers every block type', () => {
     const seen = new Set<string>();
-    fc.assert(fc.property(wireBlockArb, (block) => void seen.add(block.type)), { numRuns: 300 });
+    fc.assert(
+      fc.property(wireBlockArb, (block) => void seen.add(block.type)),
+      { numRuns: 300 },
+    );
     expect([...seen].sort()).toEqual(BLOCK_DEFINITIONS.map((d) => d.wireType).sort());
   });
 
   test('void elements (databases, rows) carry their data and one empty text; they share nothing with the wire block', () => {
     fc.assert(
-      fc.property(wireBlockArb.filter((b) => b.type === 'database' || b.type === 'databaseRow'), (block) => {
-        const element = toSlate(block);
-        expect(VOID_SLATE_TYPES.has(element.type)).toBe(true);
-        expect(element.children).toEqual([{ text: '' }]);
-        const before = structuredClone(block);
-        if (element.type === 'databaseBlock') {
-          element.config.fields[MAIN_FIELD_ID].name = 'changed';
-          element.view.layouts.push({ uid: 'new', type: 'table', orderedFields: [] });
-        } else if (element.type === 'databaseRowBlock') {
-          element.values.extra = 'changed';
-        }
-        expect(block).toStrictEqual(before);
-      }),
+      fc.property(
+        wireBlockArb.filter((b) => b.type === 'database' || b.type === 'databaseRow'),
+        (block) => {
+          const element = toSlate(block);
+          expect(VOID_SLATE_TYPES.has(element.type)).toBe(true);
+          expect(element.children).toEqual([{ text: '' }]);
+          const before = structuredClone(block);
+          if (element.type === 'databaseBlock') {
+            element.config.fields[MAIN_FIELD_ID].name = 'changed';
+            element.view.layouts.push({ uid: 'new', type: 'table', orderedFields: [] });
+          } else if (element.type === 'databaseRowBlock') {
+            element.values.extra = 'changed';
+          }
+          expect(block).toStrictEqual(before);
+        },
+      ),
       { numRuns: 100 },
     );
     expect(VOID_SLATE_TYPES.has('textBlock')).toBe(false);
   });
 
-  test.each(BLOCK_DEFINITIONS.filter((d) => !d.isVoid && d.dataSchema === textDataSchema).map((d) => [d.wireType, d.slateType]))('%s ⇄ %s, empty block included', (wireType, slateType) => {
-    const block: WireBlock = {
-      id: 'b1',
-      contentType: 'Block',
-      pageId: 'p1',
-      type: wireType as BlockWireType,
-      version: 3,
-      parentId: null,
-      placeAfter: null,
-      data: { tokens: [] },
-    };
-    const element = toSlate(block);
-    expect(element).toEqual({ type: slateType, uid: 'b1', version: 3, children: [{ text: '' }] });
-    expect(toWire(element, { pageId: 'p1', parentId: null, placeAfter: null })).toStrictEqual(block);
-  });
+  test.each(BLOCK_DEFINITIONS.filter((d) => !d.isVoid && d.dataSchema === textDataSchema).map((d) => [d.wireType, d.slateType]))(
+    '%s ⇄ %s, empty block included',
+    (wireType, slateType) => {
+      const block: WireBlock = {
+        id: 'b1',
+        contentType: 'Block',
+        pageId: 'p1',
+        type: wireType as BlockWireType,
+        version: 3,
+        parentId: null,
+        placeAfter: null,
+        data: { tokens: [] },
+      };
+      const element = toSlate(block);
+      expect(element).toEqual({ type: slateType, uid: 'b1', version: 3, children: [{ text: '' }] });
+      expect(toWire(element, { pageId: 'p1', parentId: null, placeAfter: null })).toStrictEqual(block);
+    },
+  );
 
   test('toSlate does not share token objects with the wire block', () => {
     const block: WireBlock = {
@@ -295,14 +328,39 @@ describe('databases and rows', () => {
       [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
       price: { name: 'Цена', type: 'number' },
       done: { name: 'Готово', type: 'checkbox' },
-      stage: { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }, { id: 'done', name: 'Готово' }] },
+      stage: {
+        name: 'Этап',
+        type: 'select',
+        options: [
+          { id: 'todo', name: 'Сделать' },
+          { id: 'done', name: 'Готово' },
+        ],
+      },
       due: { name: 'Срок', type: 'date' },
     },
   };
   const data: DatabaseData = { config, view: { layouts: [{ uid: 'l1', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] } };
 
   test('the field types are the documented ones (docs/api/databases.md)', () => {
-    expect(DATABASE_FIELD_TYPES).toEqual(['text', 'number', 'checkbox', 'select', 'date', 'multiSelect', 'status', 'person', 'relation', 'url', 'email', 'phone', 'files', 'createdTime', 'createdBy', 'editedTime', 'editedBy']);
+    expect(DATABASE_FIELD_TYPES).toEqual([
+      'text',
+      'number',
+      'checkbox',
+      'select',
+      'date',
+      'multiSelect',
+      'status',
+      'person',
+      'relation',
+      'url',
+      'email',
+      'phone',
+      'files',
+      'createdTime',
+      'createdBy',
+      'editedTime',
+      'editedBy',
+    ]);
   });
 
   test('every generated database is valid', () => {
@@ -321,14 +379,71 @@ describe('databases and rows', () => {
 
   test.each([
     ['a layout naming an unknown field', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'nope', isWrap: false }] }] } }],
-    ['a field listed twice in a layout', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'price', isWrap: false }, { fieldId: 'price', isWrap: true }] }] } }],
-    ['two layouts with one uid', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [] }, { uid: 'l', type: 'table', orderedFields: [] }] } }],
+    [
+      'a field listed twice in a layout',
+      {
+        ...data,
+        view: {
+          layouts: [
+            {
+              uid: 'l',
+              type: 'table',
+              orderedFields: [
+                { fieldId: 'price', isWrap: false },
+                { fieldId: 'price', isWrap: true },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+    [
+      'two layouts with one uid',
+      {
+        ...data,
+        view: {
+          layouts: [
+            { uid: 'l', type: 'table', orderedFields: [] },
+            { uid: 'l', type: 'table', orderedFields: [] },
+          ],
+        },
+      },
+    ],
     ['a layout type that is none of the eight', { ...data, view: { layouts: [{ uid: 'l', type: 'gallery', orderedFields: [] }] } }],
-    ['a sort on an unknown field', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [], sorts: [{ fieldId: 'nope', direction: 'asc' }] }] } }],
-    ['a filter condition the field type has not', { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [], filter: { op: 'and', rules: [{ fieldId: 'done', condition: 'contains', value: 'x' }] } }] } }],
+    [
+      'a sort on an unknown field',
+      { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [], sorts: [{ fieldId: 'nope', direction: 'asc' }] }] } },
+    ],
+    [
+      'a filter condition the field type has not',
+      {
+        ...data,
+        view: {
+          layouts: [{ uid: 'l', type: 'table', orderedFields: [], filter: { op: 'and', rules: [{ fieldId: 'done', condition: 'contains', value: 'x' }] } }],
+        },
+      },
+    ],
     ['an unknown field type', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'formula' } } } }],
     ['a select without options', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'select' } } } }],
-    ['repeated option ids', { ...data, config: { fields: { ...config.fields, x: { name: 'x', type: 'select', options: [{ id: 'a', name: '1' }, { id: 'a', name: '2' }] } } } }],
+    [
+      'repeated option ids',
+      {
+        ...data,
+        config: {
+          fields: {
+            ...config.fields,
+            x: {
+              name: 'x',
+              type: 'select',
+              options: [
+                { id: 'a', name: '1' },
+                { id: 'a', name: '2' },
+              ],
+            },
+          },
+        },
+      },
+    ],
     ['a reserved field id', { ...data, config: { fields: { ...config.fields, constructor: { name: 'x', type: 'text' } } } }],
     ['a field id with spaces', { ...data, config: { fields: { ...config.fields, 'a b': { name: 'x', type: 'text' } } } }],
     ['an unknown key', { ...data, extra: 1 }],
@@ -344,7 +459,9 @@ describe('databases and rows', () => {
     expect(checkRowValues(config, { ...ok, extra: null }).map((p) => p.path)).toEqual(['data.values.extra']);
     expect(checkRowValues(config, { price: null, done: null, stage: null, due: null })).toEqual([]);
     expect(
-      checkRowValues(config, { price: '12', done: 'yes', stage: 'missing', due: '2026-02-30', nope: 1, [MAIN_FIELD_ID]: 5, constructor: 'x' }).map((p) => p.path),
+      checkRowValues(config, { price: '12', done: 'yes', stage: 'missing', due: '2026-02-30', nope: 1, [MAIN_FIELD_ID]: 5, constructor: 'x' }).map(
+        (p) => p.path,
+      ),
     ).toEqual([
       'data.values.price',
       'data.values.done',
@@ -405,7 +522,10 @@ describe('canonicalTokens', () => {
   });
 
   test('leaves its input alone', () => {
-    const tokens: Token[] = [{ text: 'a', bold: true }, { text: 'b', bold: true }];
+    const tokens: Token[] = [
+      { text: 'a', bold: true },
+      { text: 'b', bold: true },
+    ];
     const copy = structuredClone(tokens);
     canonicalTokens(tokens);
     expect(tokens).toStrictEqual(copy);
@@ -427,15 +547,12 @@ describe('canonicalTokens', () => {
 });
 
 describe('isSafeHref', () => {
-  test.each([
-    'http://example.com',
-    'https://example.com/path?q=1#frag',
-    'HTTPS://EXAMPLE.COM',
-    'https://пример.рф/путь',
-    'http://127.0.0.1:8080/',
-  ])('accepts %p', (href) => {
-    expect(isSafeHref(href)).toBe(true);
-  });
+  test.each(['http://example.com', 'https://example.com/path?q=1#frag', 'HTTPS://EXAMPLE.COM', 'https://пример.рф/путь', 'http://127.0.0.1:8080/'])(
+    'accepts %p',
+    (href) => {
+      expect(isSafeHref(href)).toBe(true);
+    },
+  );
 
   test.each([
     'javascript:alert(1)',
@@ -484,7 +601,16 @@ describe('flat blocks: depth from parentId and back', () => {
       const depth = Math.min(choice % 4, path.length);
       path.length = depth;
       const parentId = depth === 0 ? null : path[depth - 1];
-      blocks.push({ id, contentType: 'Block', pageId: 'p', type: 'text', version: 1, parentId, placeAfter: lastChild.get(parentId) ?? null, data: { tokens: [] } });
+      blocks.push({
+        id,
+        contentType: 'Block',
+        pageId: 'p',
+        type: 'text',
+        version: 1,
+        parentId,
+        placeAfter: lastChild.get(parentId) ?? null,
+        data: { tokens: [] },
+      });
       lastChild.set(parentId, id);
       path.push(id);
     });
@@ -503,7 +629,16 @@ describe('flat blocks: depth from parentId and back', () => {
   });
 
   test('a block whose parent is not among the earlier blocks shows at the top level', () => {
-    const orphan: WireBlock = { id: 'x', contentType: 'Block', pageId: 'p', type: 'text', version: 1, parentId: 'missing', placeAfter: null, data: { tokens: [] } };
+    const orphan: WireBlock = {
+      id: 'x',
+      contentType: 'Block',
+      pageId: 'p',
+      type: 'text',
+      version: 1,
+      parentId: 'missing',
+      placeAfter: null,
+      data: { tokens: [] },
+    };
     expect(blocksToSlate([orphan])[0].depth).toBeUndefined();
   });
 

@@ -26,7 +26,21 @@ import type { BlockElement } from './slate';
 const idSchema = z.string().min(1).max(64);
 
 /** The data every block type carries (one union member per block type as they are added). */
-export type BlockData = TextData | DatabaseData | DatabaseRowData | TableData | ImageData | FileData | EmbedData | DocumentData | OrderedListData | CheckboxData | CodeData | CalloutData | DividerData | LatexData;
+export type BlockData =
+  | TextData
+  | DatabaseData
+  | DatabaseRowData
+  | TableData
+  | ImageData
+  | FileData
+  | EmbedData
+  | DocumentData
+  | OrderedListData
+  | CheckboxData
+  | CodeData
+  | CalloutData
+  | DividerData
+  | LatexData;
 
 /** A block on the wire. */
 export interface WireBlock extends BlockPosition {

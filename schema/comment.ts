@@ -78,9 +78,7 @@ export const createCommentBodySchema = z
 export type CreateCommentBody = z.infer<typeof createCommentBodySchema>;
 
 /** POST element/{id}/comments/{commentId}: new content; attaches stay as they are when absent. */
-export const editCommentBodySchema = z
-  .object({ content: commentContentSchema, attaches: attachesSchema.optional() })
-  .strict();
+export const editCommentBodySchema = z.object({ content: commentContentSchema, attaches: attachesSchema.optional() }).strict();
 
 /** A reaction code: an emoji or a short name such as `+1`. */
 export const reactionCodeSchema = z.string().trim().min(1).max(COMMENT_LIMITS.reactionCodeLength);

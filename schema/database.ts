@@ -132,9 +132,7 @@ export interface RetypeReport {
 /** POST database/{id}/views: a new view (layout), after `placeAfter` (missing: last). */
 export const addViewBodySchema = z.object({ layout: databaseLayoutSchema, placeAfter: z.string().max(64).nullable().optional() }).strict();
 /** POST database/{id}/views/{viewId}: the keys given replace the layout's (uid and type stay unless type is given). */
-export const updateViewBodySchema = z
-  .object({ layout: databaseLayoutSchema.omit({ uid: true }).partial().strict() })
-  .strict();
+export const updateViewBodySchema = z.object({ layout: databaseLayoutSchema.omit({ uid: true }).partial().strict() }).strict();
 /** POST database/{id}/views/{viewId}/move: reorder the views (tabs). */
 export const moveViewBodySchema = z.object({ placeAfter: z.string().max(64).nullable() }).strict();
 
@@ -157,7 +155,11 @@ export const rowsQueryShape = {
   group: z.union([z.string().max(128), z.boolean(), z.null()]).optional(),
   /** Only the rows whose date in a date field meets [from, to) (each YYYY-MM-DD or an ISO date-time): those starting in it and ranges running into it. A calendar's days. */
   range: z
-    .object({ fieldId: z.string().max(64), from: z.string().max(40).refine(isDateString, 'not a date'), to: z.string().max(40).refine(isDateString, 'not a date') })
+    .object({
+      fieldId: z.string().max(64),
+      from: z.string().max(40).refine(isDateString, 'not a date'),
+      to: z.string().max(40).refine(isDateString, 'not a date'),
+    })
     .strict()
     .optional(),
   /** Only the rows with no value in this date field (a calendar's «Без даты»). */
@@ -253,7 +255,9 @@ export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
     case 'checkbox':
       return { num: value === true ? 1 : 0, txt: null };
     case 'date':
-      return typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value)) ? { num: dateStartMs(value as string | DateRange), txt: null, end: dateEndMs(value as string | DateRange) } : { num: null, txt: null };
+      return typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value))
+        ? { num: dateStartMs(value as string | DateRange), txt: null, end: dateEndMs(value as string | DateRange) }
+        : { num: null, txt: null };
     case 'multiSelect':
     case 'person':
     case 'relation':
@@ -287,12 +291,24 @@ export function valueToText(field: DatabaseField, value: RowValue | undefined, n
     case 'status':
       return field.options.find((o) => o.id === value)?.name ?? '';
     case 'multiSelect':
-      return Array.isArray(value) ? (value as string[]).map((id) => field.options.find((o) => o.id === id)?.name ?? '').filter(Boolean).join(', ') : '';
+      return Array.isArray(value)
+        ? (value as string[])
+            .map((id) => field.options.find((o) => o.id === id)?.name ?? '')
+            .filter(Boolean)
+            .join(', ')
+        : '';
     case 'person':
       return Array.isArray(value) ? (value as string[]).map((id) => names.userName?.(id) ?? id).join(', ') : '';
     case 'relation':
       // Rows no longer there (a title not found) are left out; without titles, the ids.
-      return Array.isArray(value) ? (value as string[]).flatMap((id) => { const title = names.rowTitle ? names.rowTitle(id) : id; return title === undefined ? [] : [title || 'Без названия']; }).join(', ') : '';
+      return Array.isArray(value)
+        ? (value as string[])
+            .flatMap((id) => {
+              const title = names.rowTitle ? names.rowTitle(id) : id;
+              return title === undefined ? [] : [title || 'Без названия'];
+            })
+            .join(', ')
+        : '';
     case 'files':
       return Array.isArray(value) ? (value as FileRef[]).map((f) => f.name).join(', ') : '';
     case 'date':
@@ -344,7 +360,14 @@ export function parseDate(text: string): string | null {
 
 /** Names split on commas (multi-select, person, files), trimmed, empty ones and repeats dropped. */
 export function splitList(text: string): string[] {
-  return [...new Set(text.split(/[,;\n]/).map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[,;\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export type ParsedText = { value: RowValue } | { problem: string };
@@ -356,7 +379,11 @@ export type NewOptionId = (name: string) => string | undefined;
  * Text as a value of a field: what paste, CSV import and a retype write. A name that is no option
  * yet becomes one when `addOption` is given (it returns the new option's id), else it is a problem.
  */
-export function textToValue(field: DatabaseField, text: string, context: { addOption?: NewOptionId; userId?(name: string): string | undefined } = {}): ParsedText {
+export function textToValue(
+  field: DatabaseField,
+  text: string,
+  context: { addOption?: NewOptionId; userId?(name: string): string | undefined } = {},
+): ParsedText {
   const trimmed = text.trim();
   if (trimmed === '' && field.type !== 'checkbox') return { value: null };
   const option = (name: string): string | undefined => {
@@ -427,11 +454,24 @@ export function textToValue(field: DatabaseField, text: string, context: { addOp
  * A value carried into another type (a retype): the same value when it still fits, else through
  * its text. `undefined` means it is dropped. Options made on the way are added through `addOption`.
  */
-export function convertValue(from: DatabaseField, to: DatabaseField, value: RowValue, context: { addOption?: NewOptionId; names?: ValueNames; userId?(name: string): string | undefined } = {}): RowValue | undefined {
+export function convertValue(
+  from: DatabaseField,
+  to: DatabaseField,
+  value: RowValue,
+  context: { addOption?: NewOptionId; names?: ValueNames; userId?(name: string): string | undefined } = {},
+): RowValue | undefined {
   if (value === null) return null;
   if (COMPUTED_FIELD_TYPES.has(to.type)) return undefined;
   if (from.type === to.type && !hasOptions(to)) return value;
-  if (hasOptions(from) && hasOptions(to) && from.type !== 'multiSelect' && to.type !== 'multiSelect' && typeof value === 'string' && to.options.some((o) => o.id === value)) return value;
+  if (
+    hasOptions(from) &&
+    hasOptions(to) &&
+    from.type !== 'multiSelect' &&
+    to.type !== 'multiSelect' &&
+    typeof value === 'string' &&
+    to.options.some((o) => o.id === value)
+  )
+    return value;
   if ((from.type === 'person' && to.type === 'person') || (from.type === 'relation' && to.type === 'relation')) return value;
   const text = valueToText(from, value, context.names);
   if (to.type === 'checkbox' && from.type !== 'checkbox') {
@@ -481,7 +521,8 @@ function ruleMatches(config: DatabaseConfig, rule: FilterRule, row: WireRow): bo
   if (field.type === 'checkbox') return (num === 1) === (operand === true);
   const numeric = num !== null || ['number', 'date', 'createdTime', 'editedTime'].includes(field.type);
   if (numeric) {
-    const target = typeof operand === 'number' ? operand : typeof operand === 'string' ? (field.type === 'number' ? parseNumber(operand) : dateStartMs(operand)) : null;
+    const target =
+      typeof operand === 'number' ? operand : typeof operand === 'string' ? (field.type === 'number' ? parseNumber(operand) : dateStartMs(operand)) : null;
     if (target === null) return true;
     if (num === null) return rule.condition === 'isNot';
     switch (rule.condition) {
@@ -531,7 +572,11 @@ function ruleMatches(config: DatabaseConfig, rule: FilterRule, row: WireRow): bo
 export function rowMatches(config: DatabaseConfig, filter: FilterGroup | null | undefined, row: WireRow): boolean {
   if (!filter || filter.rules.length === 0) return true;
   const results = filter.rules.map((rule) =>
-    'op' in rule ? (rule.op === 'and' ? rule.rules.every((r) => ruleMatches(config, r, row)) : rule.rules.length === 0 || rule.rules.some((r) => ruleMatches(config, r, row))) : ruleMatches(config, rule, row),
+    'op' in rule
+      ? rule.op === 'and'
+        ? rule.rules.every((r) => ruleMatches(config, r, row))
+        : rule.rules.length === 0 || rule.rules.some((r) => ruleMatches(config, r, row))
+      : ruleMatches(config, rule, row),
   );
   return filter.op === 'and' ? results.every(Boolean) : results.some(Boolean);
 }

@@ -18,7 +18,10 @@ export const startExportBodySchema = z
     comments: z.boolean().optional(),
   })
   .strict()
-  .refine((body) => (body.pageId === undefined) !== (body.workspaceId === undefined), { message: 'name a pageId or a workspaceId, one of them', path: ['pageId'] });
+  .refine((body) => (body.pageId === undefined) !== (body.workspaceId === undefined), {
+    message: 'name a pageId or a workspaceId, one of them',
+    path: ['pageId'],
+  });
 export type StartExportBody = z.infer<typeof startExportBodySchema>;
 
 /** An export running in the background, as its starter sees it (docs/import-export.md «Export jobs»). */

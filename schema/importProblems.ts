@@ -20,7 +20,8 @@ const MESSAGES = {
   markdownUnknown: (p: Params) => `a part of Markdown the import does not know («${p.kind}») is left out`,
   pictureMissing: (p: Params) => `a picture not in the import (${p.src}) is left out`,
   pictureInHtml: () => 'a picture held in the HTML itself (a data: address) is left out',
-  picturesMisplaced: (p: Params) => `${p.count === 1 ? 'a picture' : `${p.count} pictures`} inside a table cell or a quote (where a picture block cannot be) left out`,
+  picturesMisplaced: (p: Params) =>
+    `${p.count === 1 ? 'a picture' : `${p.count} pictures`} inside a table cell or a quote (where a picture block cannot be) left out`,
   nothingReadable: () => 'nothing readable in the file: the page is left empty',
   notText: () => 'the file is not HTML text: the page is left empty',
   fileInTwoParts: (p: Params) => `«${p.name}» is in two parts of the export: the first is kept`,
@@ -30,10 +31,12 @@ const MESSAGES = {
   tooManyFields: (p: Params) => `a database has at most ${p.max} fields: the columns ${p.columns} are left out`,
   csvLineTooLong: (p: Params) => `line ${p.line} of «${p.file}» has more cells than the CSV has columns: those are left out`,
   relationTooLong: (p: Params) => `«${p.field}»: a relation keeps at most ${p.max} rows a cell`,
-  relationElsewhere: (p: Params) => `«${p.field}» links to pages of another database or outside it (relations across databases do not exist here): kept as their titles, in text`,
+  relationElsewhere: (p: Params) =>
+    `«${p.field}» links to pages of another database or outside it (relations across databases do not exist here): kept as their titles, in text`,
   cellTooManyOptions: (p: Params) => `«${p.field}» of «${p.row}» is left empty: «${p.text}» — a column has at most ${p.max} options`,
   cellTooLong: (p: Params) => `«${p.field}» of «${p.row}» is left empty: «${p.text}» — longer than ${p.max} characters`,
-  cellUnreadable: (p: Params) => `«${p.field}» of «${p.row}» is left empty: «${p.text}» — it is not read as ${p.kind === 'multiSelect' ? 'options' : `a ${p.kind}`}`,
+  cellUnreadable: (p: Params) =>
+    `«${p.field}» of «${p.row}» is left empty: «${p.text}» — it is not read as ${p.kind === 'multiSelect' ? 'options' : `a ${p.kind}`}`,
   moreCellsUnfit: (p: Params) => `${p.count} more cells are left empty: they do not fit their columns`,
 } satisfies Record<string, (params: Params) => string>;
 

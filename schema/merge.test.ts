@@ -76,7 +76,13 @@ describe('mergeTokens: unsent local edits rebased onto a newer server copy', () 
     const word = fc.stringMatching(/^[a-z ]{0,10}$/);
     fc.assert(
       fc.property(word, word, word, (base, local, remote) => {
-        const merged = text(mergeTokens([t(base)].filter((x) => x.text), [t(local)].filter((x) => x.text), [t(remote)].filter((x) => x.text)));
+        const merged = text(
+          mergeTokens(
+            [t(base)].filter((x) => x.text),
+            [t(local)].filter((x) => x.text),
+            [t(remote)].filter((x) => x.text),
+          ),
+        );
         const count = (s: string) => [...s].reduce((m, ch) => m.set(ch, (m.get(ch) ?? 0) + 1), new Map<string, number>());
         const [b, l, r, m] = [count(base), count(local), count(remote), count(merged)];
         // A character typed on a side (more of it there than in the base) is never dropped.
@@ -94,7 +100,10 @@ describe('mergeBlockContent', () => {
     const local = { type: 'checkbox', data: { checked: true, tokens: [t('buy milk')] } };
     const remote = { type: 'checkbox', data: { checked: false, tokens: [t('buy oat milk')] } };
     expect(mergeBlockContent(base, local, remote)).toEqual({ type: 'checkbox', data: { checked: true, tokens: [t('buy oat milk')] } });
-    expect(mergeBlockContent(base, { ...local, type: 'text', data: { tokens: [t('buy milk')] } }, remote)).toEqual({ type: 'text', data: { tokens: [t('buy oat milk')] } });
+    expect(mergeBlockContent(base, { ...local, type: 'text', data: { tokens: [t('buy milk')] } }, remote)).toEqual({
+      type: 'text',
+      data: { tokens: [t('buy oat milk')] },
+    });
   });
 
   it('table cells merge one by one; cells outside a shrunk table go with it', () => {

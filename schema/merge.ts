@@ -136,8 +136,18 @@ export function mergeTokens(base: readonly Token[], local: readonly Token[], rem
     }
     for (; position < start; position++) out.push(keptChar(position, 'both'));
     const sides = new Set(group.map((g) => g.side));
-    const local = versionOf(group.filter((g) => g.side === 'local').map((g) => g.e), 'local', start, end);
-    const remote = versionOf(group.filter((g) => g.side === 'remote').map((g) => g.e), 'remote', start, end);
+    const local = versionOf(
+      group.filter((g) => g.side === 'local').map((g) => g.e),
+      'local',
+      start,
+      end,
+    );
+    const remote = versionOf(
+      group.filter((g) => g.side === 'remote').map((g) => g.e),
+      'remote',
+      start,
+      end,
+    );
     if (sides.size === 1) out.push(...(sides.has('local') ? local : remote));
     else if (same(local, remote)) out.push(...remote);
     else out.push(...remote, ...local);
@@ -190,7 +200,9 @@ export function mergeBlockContent(base: BlockContent, local: BlockContent, remot
   // Cells outside the merged table (a row or column removed on one side) go with it.
   const layout = data.tableLayout as { columns?: number; rows?: number } | undefined;
   if (layout && Array.isArray(data.tokens)) {
-    data.tokens = (data.tokens as Token[]).filter((t) => !t.tableAddress || (t.tableAddress.x < (layout.columns ?? Infinity) && t.tableAddress.y < (layout.rows ?? Infinity)));
+    data.tokens = (data.tokens as Token[]).filter(
+      (t) => !t.tableAddress || (t.tableAddress.x < (layout.columns ?? Infinity) && t.tableAddress.y < (layout.rows ?? Infinity)),
+    );
   }
   return { type, data };
 }

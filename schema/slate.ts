@@ -113,7 +113,25 @@ export interface LatexElement extends BlockElementBase {
   formula?: string;
 }
 
-export type BlockElement = PageHeadingElement | TextElement | HeadingElement | DatabaseElement | DatabaseRowElement | TableElement | ImageElement | FileElement | EmbedElement | DocumentElement | QuoteElement | BulletListElement | OrderedListElement | CheckboxElement | CodeElement | CalloutElement | DividerElement | LatexElement;
+export type BlockElement =
+  | PageHeadingElement
+  | TextElement
+  | HeadingElement
+  | DatabaseElement
+  | DatabaseRowElement
+  | TableElement
+  | ImageElement
+  | FileElement
+  | EmbedElement
+  | DocumentElement
+  | QuoteElement
+  | BulletListElement
+  | OrderedListElement
+  | CheckboxElement
+  | CodeElement
+  | CalloutElement
+  | DividerElement
+  | LatexElement;
 export type BlockElementType = BlockElement['type'];
 
 /**

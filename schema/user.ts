@@ -27,11 +27,13 @@ export const wireUserSchema = z.object({
 });
 export type WireUser = z.infer<typeof wireUserSchema>;
 
-
 export const sendCodeBodySchema = z.object({ email: emailSchema });
 export const loginBodySchema = z.object({
   email: emailSchema,
-  pin: z.string().trim().regex(new RegExp(`^\\d{${LOGIN_CODE_LENGTH}}$`), { message: `the code has ${LOGIN_CODE_LENGTH} digits` }),
+  pin: z
+    .string()
+    .trim()
+    .regex(new RegExp(`^\\d{${LOGIN_CODE_LENGTH}}$`), { message: `the code has ${LOGIN_CODE_LENGTH} digits` }),
 });
 
 /** What /api/user/list and others show for a user the caller may not see, or who does not exist. */

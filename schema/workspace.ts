@@ -29,11 +29,7 @@ export function isAvatarRef(value: string): boolean {
   return isSafeHref(value);
 }
 
-export const workspaceAvatarSchema = z
-  .string()
-  .max(2048)
-  .refine(isAvatarRef, { message: 'an avatar is an http(s) link or an /api/file/… path' })
-  .nullable();
+export const workspaceAvatarSchema = z.string().max(2048).refine(isAvatarRef, { message: 'an avatar is an http(s) link or an /api/file/… path' }).nullable();
 
 /** POST /api/v3/spaces/workspace: create; the caller becomes its admin. */
 export const createWorkspaceBodySchema = z
@@ -97,9 +93,7 @@ export const newMemberSchema = z
 export type NewMember = z.infer<typeof newMemberSchema>;
 
 /** POST workspace/{id}/members/add. */
-export const addWorkspaceMembersBodySchema = z
-  .object({ members: z.array(newMemberSchema).min(1).max(MAX_WORKSPACE_MEMBERS_PER_ADD) })
-  .strict();
+export const addWorkspaceMembersBodySchema = z.object({ members: z.array(newMemberSchema).min(1).max(MAX_WORKSPACE_MEMBERS_PER_ADD) }).strict();
 
 /** POST workspace/{id}/member/role. */
 export const memberRoleBodySchema = z.object({ userId: userIdSchema, role: z.enum(WORKSPACE_ROLES) }).strict();

@@ -47,10 +47,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: options.logger ?? { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
     bodyLimit: 1024 * 1024,
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     frameworkErrors: (error, _request, reply) => sendFrameworkError(error, reply),
   });
   // The API takes JSON (and forms for sign-in); a text/plain body is answered 415, not parsed as a string.

@@ -110,7 +110,14 @@ describe('loadConfig: valid environments', () => {
       host: '127.0.0.1',
       dataDir: '/srv/pages',
       filesDir: '/srv/files',
-      s3: { bucket: 'pages-files', endpoint: 'https://minio.example.com:9000/', region: 'eu-central-1', credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'secret1' }, forcePathStyle: false, prefix: 'pages/uploads/' },
+      s3: {
+        bucket: 'pages-files',
+        endpoint: 'https://minio.example.com:9000/',
+        region: 'eu-central-1',
+        credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'secret1' },
+        forcePathStyle: false,
+        prefix: 'pages/uploads/',
+      },
       webDir: path.resolve('build/web'),
       databaseUrl: 'postgres://pages:pw@db:5432/pages',
       dbBusyTimeoutMs: 2500,
@@ -135,9 +142,23 @@ describe('loadConfig: valid environments', () => {
       telegramBotToken: '123:abc',
       telegramWebhookSecret: 's3',
       telegramApiUrl: 'http://127.0.0.1:9000',
-      links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: 'https://example.com/terms', docs: 'https://docs.example.com/', templates: '/templates' },
+      links: {
+        help: 'https://t.me/helpbot',
+        privacy: '/legal/privacy',
+        terms: 'https://example.com/terms',
+        docs: 'https://docs.example.com/',
+        templates: '/templates',
+      },
       ai: { baseUrl: 'http://localhost:11434/v1', apiKey: 'sk-1', model: 'qwen2.5', timeoutMs: 1500, rateLimitPerMinute: 0, maxTokens: 512, spellcheck: false },
-      oauth: { issuerUrl: 'https://id.example.com/realms/x', clientId: 'pages', clientSecret: 'shh', serviceName: 'keycloak', scopes: 'openid email', displayName: 'Keycloak', allowHttp: false },
+      oauth: {
+        issuerUrl: 'https://id.example.com/realms/x',
+        clientId: 'pages',
+        clientSecret: 'shh',
+        serviceName: 'keycloak',
+        scopes: 'openid email',
+        displayName: 'Keycloak',
+        allowHttp: false,
+      },
     });
   });
 
@@ -150,8 +171,18 @@ describe('loadConfig: valid environments', () => {
   });
 
   test('S3 file storage: the bucket alone turns it on (us-east-1, the SDK’s own credentials); an endpoint means path-style addresses unless told otherwise', () => {
-    expect(loadConfig({ FILES_S3_BUCKET: 'files' }).s3).toEqual({ bucket: 'files', region: 'us-east-1', endpoint: undefined, forcePathStyle: false, prefix: '', credentials: undefined });
-    expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_ENDPOINT: 'http://minio:9000' }).s3).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true });
+    expect(loadConfig({ FILES_S3_BUCKET: 'files' }).s3).toEqual({
+      bucket: 'files',
+      region: 'us-east-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+      prefix: '',
+      credentials: undefined,
+    });
+    expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_ENDPOINT: 'http://minio:9000' }).s3).toMatchObject({
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+    });
     expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_ENDPOINT: 'http://minio:9000', FILES_S3_FORCE_PATH_STYLE: '0' }).s3?.forcePathStyle).toBe(false);
     expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_PREFIX: 'a/b' }).s3?.prefix).toBe('a/b/');
     expect(loadConfig({ FILES_S3_BUCKET: 'files', FILES_S3_REGION: 'auto' }).s3?.region).toBe('auto');
@@ -186,12 +217,16 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
   });
 
   test('URLs are checked as URLs of the right kind', () => {
-    expect(problems({ PUBLIC_URL: 'docs.example.com' })).toEqual([{ name: 'PUBLIC_URL', value: 'docs.example.com', expected: 'a URL (http://… or https://…)' }]);
+    expect(problems({ PUBLIC_URL: 'docs.example.com' })).toEqual([
+      { name: 'PUBLIC_URL', value: 'docs.example.com', expected: 'a URL (http://… or https://…)' },
+    ]);
     expect(problems({ DATABASE_URL: 'mysql://db/pages' })[0]).toMatchObject({ name: 'DATABASE_URL', expected: 'a URL (postgres://… or postgresql://…)' });
     expect(problems({ REDIS_URL: 'cache:6379' })[0].name).toBe('REDIS_URL');
     expect(problems({ SMTP_URL: 'mail.example.com' })[0].name).toBe('SMTP_URL');
     expect(problems({ AI_BASE_URL: 'localhost:11434' })[0].name).toBe('AI_BASE_URL');
-    expect(problems({ PRIVACY_URL: 'javascript:alert(1)' })).toEqual([{ name: 'PRIVACY_URL', value: 'javascript:alert(1)', expected: 'an http(s) URL or a path starting with /' }]);
+    expect(problems({ PRIVACY_URL: 'javascript:alert(1)' })).toEqual([
+      { name: 'PRIVACY_URL', value: 'javascript:alert(1)', expected: 'an http(s) URL or a path starting with /' },
+    ]);
     expect(problems({ TERMS_URL: '//evil.example/terms' })[0].name).toBe('TERMS_URL');
   });
 
@@ -205,35 +240,66 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
 
   test('OpenID Connect with only some of issuer, client id and secret names the missing ones', () => {
     expect(problems({ OAUTH_ISSUER_URL: 'https://id.example.com', OAUTH_CLIENT_ID: 'pages' })).toEqual([
-      { name: 'OAUTH_CLIENT_SECRET', value: undefined, expected: 'to be set too, as OAUTH_ISSUER_URL and OAUTH_CLIENT_ID are (all three turn OpenID Connect sign-in on)' },
+      {
+        name: 'OAUTH_CLIENT_SECRET',
+        value: undefined,
+        expected: 'to be set too, as OAUTH_ISSUER_URL and OAUTH_CLIENT_ID are (all three turn OpenID Connect sign-in on)',
+      },
     ]);
   });
 
   test('an OpenID Connect issuer over plain http: only on this machine, or with OAUTH_ALLOW_HTTP=true', () => {
     const oauth = { OAUTH_CLIENT_ID: 'pages', OAUTH_CLIENT_SECRET: 'shh' };
     expect(problems({ ...oauth, OAUTH_ISSUER_URL: 'http://id.example.com/realms/x' })).toEqual([
-      { name: 'OAUTH_ISSUER_URL', value: 'http://id.example.com/realms/x', expected: 'an https:// URL (http:// only on localhost, 127.0.0.1 or [::1], or with OAUTH_ALLOW_HTTP=true)' },
+      {
+        name: 'OAUTH_ISSUER_URL',
+        value: 'http://id.example.com/realms/x',
+        expected: 'an https:// URL (http:// only on localhost, 127.0.0.1 or [::1], or with OAUTH_ALLOW_HTTP=true)',
+      },
     ]);
     expect(problems({ ...oauth, OAUTH_ISSUER_URL: 'http://127.0.0.1.example.com' })[0]?.name).toBe('OAUTH_ISSUER_URL');
     for (const issuerUrl of ['http://localhost:8080/realms/x', 'http://127.0.0.1:9000', 'http://[::1]:9000', 'https://id.example.com']) {
       expect(loadConfig({ ...oauth, OAUTH_ISSUER_URL: issuerUrl }).oauth).toMatchObject({ issuerUrl, allowHttp: false });
     }
-    expect(loadConfig({ ...oauth, OAUTH_ISSUER_URL: 'http://keycloak:8080/realms/x', OAUTH_ALLOW_HTTP: 'true' }).oauth).toMatchObject({ issuerUrl: 'http://keycloak:8080/realms/x', allowHttp: true });
+    expect(loadConfig({ ...oauth, OAUTH_ISSUER_URL: 'http://keycloak:8080/realms/x', OAUTH_ALLOW_HTTP: 'true' }).oauth).toMatchObject({
+      issuerUrl: 'http://keycloak:8080/realms/x',
+      allowHttp: true,
+    });
   });
 
   test('incomplete or wrong S3 settings name the variable: no bucket, one key of the pair, a bad bucket name, endpoint or prefix', () => {
     expect(problems({ FILES_S3_ENDPOINT: 'http://minio:9000', FILES_S3_REGION: 'eu-central-1' })).toEqual([
-      { name: 'FILES_S3_BUCKET', value: undefined, expected: 'to be set too, as FILES_S3_ENDPOINT and FILES_S3_REGION are (the bucket turns S3 file storage on)' },
+      {
+        name: 'FILES_S3_BUCKET',
+        value: undefined,
+        expected: 'to be set too, as FILES_S3_ENDPOINT and FILES_S3_REGION are (the bucket turns S3 file storage on)',
+      },
     ]);
     expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_ACCESS_KEY_ID: 'AKIA1' })).toEqual([
-      { name: 'FILES_S3_SECRET_ACCESS_KEY', value: undefined, expected: "to be set too, as FILES_S3_ACCESS_KEY_ID is (the two go together; both unset: the AWS SDK's own credentials)" },
+      {
+        name: 'FILES_S3_SECRET_ACCESS_KEY',
+        value: undefined,
+        expected: "to be set too, as FILES_S3_ACCESS_KEY_ID is (the two go together; both unset: the AWS SDK's own credentials)",
+      },
     ]);
-    expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_SECRET_ACCESS_KEY: 'shh' }).map((p) => [p.name, p.value])).toEqual([['FILES_S3_ACCESS_KEY_ID', undefined]]);
+    expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_SECRET_ACCESS_KEY: 'shh' }).map((p) => [p.name, p.value])).toEqual([
+      ['FILES_S3_ACCESS_KEY_ID', undefined],
+    ]);
     for (const bucket of ['ab', 'My_Bucket', '-files', 'files-', 'a'.repeat(64), 'files/x']) {
-      expect(problems({ FILES_S3_BUCKET: bucket })).toEqual([{ name: 'FILES_S3_BUCKET', value: bucket, expected: 'a bucket name: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit' }]);
+      expect(problems({ FILES_S3_BUCKET: bucket })).toEqual([
+        {
+          name: 'FILES_S3_BUCKET',
+          value: bucket,
+          expected: 'a bucket name: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit',
+        },
+      ]);
     }
-    expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_ENDPOINT: 'minio:9000' })[0]).toMatchObject({ name: 'FILES_S3_ENDPOINT', expected: 'a URL (http://… or https://…)' });
-    for (const prefix of ['/pages', '../x', 'a/../b', 'a//b', 'a b']) expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_PREFIX: prefix }).map((p) => p.name)).toEqual(['FILES_S3_PREFIX']);
+    expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_ENDPOINT: 'minio:9000' })[0]).toMatchObject({
+      name: 'FILES_S3_ENDPOINT',
+      expected: 'a URL (http://… or https://…)',
+    });
+    for (const prefix of ['/pages', '../x', 'a/../b', 'a//b', 'a b'])
+      expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_PREFIX: prefix }).map((p) => p.name)).toEqual(['FILES_S3_PREFIX']);
     expect(problems({ FILES_S3_BUCKET: 'files', FILES_S3_FORCE_PATH_STYLE: 'yes' })[0].name).toBe('FILES_S3_FORCE_PATH_STYLE');
     // The keys are never printed.
     expect(message({ FILES_S3_ACCESS_KEY_ID: 'AKIA-visible', FILES_S3_SECRET_ACCESS_KEY: 'secret-visible' })).not.toMatch(/visible/);
@@ -241,7 +307,11 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
 
   test('several at once: all of them in one error, in one message', () => {
     const env = { PORT: '70000', UPLOAD_LIMIT_MB: '-1', PUBLIC_URL: 'nope', HISTORY_DAYS: 'forever', AI_SPELLCHECK: 'maybe' };
-    expect(problems(env).map((p) => p.name).sort()).toEqual(['AI_SPELLCHECK', 'HISTORY_DAYS', 'PORT', 'PUBLIC_URL', 'UPLOAD_LIMIT_MB']);
+    expect(
+      problems(env)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['AI_SPELLCHECK', 'HISTORY_DAYS', 'PORT', 'PUBLIC_URL', 'UPLOAD_LIMIT_MB']);
     const text = message(env);
     expect(text).toMatch(/^Invalid configuration: 5 environment variables are wrong/);
     for (const name of Object.keys(env)) expect(text).toContain(`\n  ${name}=`);
@@ -262,7 +332,8 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
     const text = message(env);
     for (const secret of ['top-secret-value', 'sk-very-secret', 'hunter2', 'pa55word']) expect(text).not.toContain(secret);
     // Whatever a secret's name: its whole value is masked.
-    for (const name of ['OAUTH_CLIENT_SECRET', 'TELEGRAM_WEBHOOK_SECRET', 'AI_API_KEY', 'TELEGRAM_BOT_TOKEN', 'SMTP_PASSWORD']) expect(maskedValue(name, 'x1')).toBe('***');
+    for (const name of ['OAUTH_CLIENT_SECRET', 'TELEGRAM_WEBHOOK_SECRET', 'AI_API_KEY', 'TELEGRAM_BOT_TOKEN', 'SMTP_PASSWORD'])
+      expect(maskedValue(name, 'x1')).toBe('***');
     expect(maskedValue('PUBLIC_URL', 'https://docs.example.com')).toBe('https://docs.example.com');
   });
 });

@@ -204,7 +204,12 @@ function parsedUrl(value: string): URL | null {
 /** An absolute URL with one of these schemes (`http:`, …). */
 function url(...protocols: string[]) {
   const expected = `a URL (${protocols.map((p) => `${p}//…`).join(' or ')})`;
-  return optional(z.string().refine((v) => protocols.includes(parsedUrl(v.trim())?.protocol ?? ''), expected).transform((v) => v.trim()));
+  return optional(
+    z
+      .string()
+      .refine((v) => protocols.includes(parsedUrl(v.trim())?.protocol ?? ''), expected)
+      .transform((v) => v.trim()),
+  );
 }
 
 /** An http(s) URL or a path of this site (a javascript: link never reaches the page). */
@@ -212,7 +217,10 @@ function link() {
   return optional(
     z
       .string()
-      .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || ['http:', 'https:'].includes(parsedUrl(v)?.protocol ?? ''), 'an http(s) URL or a path starting with /')
+      .refine(
+        (v) => (v.startsWith('/') && !v.startsWith('//')) || ['http:', 'https:'].includes(parsedUrl(v)?.protocol ?? ''),
+        'an http(s) URL or a path starting with /',
+      )
       .transform((v) => (v.startsWith('/') ? v : (parsedUrl(v) as URL).toString())),
   );
 }
@@ -244,7 +252,14 @@ export function httpIssuerAllowed(issuer: URL, allowHttp = false): boolean {
 const OAUTH_REQUIRED = ['OAUTH_ISSUER_URL', 'OAUTH_CLIENT_ID', 'OAUTH_CLIENT_SECRET'] as const;
 
 /** The rest of the S3 settings mean nothing without the bucket; the keys go in pairs. */
-const S3_SETTINGS = ['FILES_S3_ENDPOINT', 'FILES_S3_REGION', 'FILES_S3_ACCESS_KEY_ID', 'FILES_S3_SECRET_ACCESS_KEY', 'FILES_S3_FORCE_PATH_STYLE', 'FILES_S3_PREFIX'] as const;
+const S3_SETTINGS = [
+  'FILES_S3_ENDPOINT',
+  'FILES_S3_REGION',
+  'FILES_S3_ACCESS_KEY_ID',
+  'FILES_S3_SECRET_ACCESS_KEY',
+  'FILES_S3_FORCE_PATH_STYLE',
+  'FILES_S3_PREFIX',
+] as const;
 const S3_KEYS = ['FILES_S3_ACCESS_KEY_ID', 'FILES_S3_SECRET_ACCESS_KEY'] as const;
 /** S3's rule for bucket names (MinIO and R2 keep it too). */
 const BUCKET_NAME = /^(?=.{3,63}$)[a-z0-9][a-z0-9.-]*[a-z0-9]$/;
@@ -252,68 +267,74 @@ const BUCKET_NAME = /^(?=.{3,63}$)[a-z0-9][a-z0-9.-]*[a-z0-9]$/;
 const KEY_PREFIX = /^(?!.*(^|\/)\.{1,2}(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/;
 
 /** Every environment variable the server reads, checked at once (README «Configuration»). */
-const envSchema = z
-  .object({
-    PORT: integer(1, 65535),
-    HOST: text(),
-    DATA_DIR: text(),
-    FILES_DIR: text(),
-    FILES_S3_BUCKET: optional(z.string().refine((v) => BUCKET_NAME.test(v), 'a bucket name: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit')),
-    FILES_S3_ENDPOINT: url('http:', 'https:'),
-    FILES_S3_REGION: optional(z.string().refine((v) => /^[a-z0-9-]+$/.test(v), 'a region name such as us-east-1, eu-central-1 or auto')),
-    FILES_S3_ACCESS_KEY_ID: text(),
-    FILES_S3_SECRET_ACCESS_KEY: text(),
-    FILES_S3_FORCE_PATH_STYLE: boolean(),
-    FILES_S3_PREFIX: optional(z.string().refine((v) => KEY_PREFIX.test(v), 'a key prefix such as pages/ (letters, digits, . _ - and /, no leading /)')),
-    WEB_DIR: text(),
-    DATABASE_URL: url('postgres:', 'postgresql:'),
-    DB_BUSY_TIMEOUT_MS: integer(0, 60_000),
-    REDIS_URL: url('redis:', 'rediss:'),
-    PUBLIC_URL: url('http:', 'https:'),
-    SMTP_URL: url('smtp:', 'smtps:'),
-    MAIL_FROM: text(),
-    LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'one of fatal, error, warn, info, debug, trace, silent')),
-    LOG_REQUESTS: boolean(),
-    SEND_CODE_LIMIT_PER_EMAIL: integer(1),
-    SEND_CODE_LIMIT_PER_IP: integer(1),
-    SESSION_TTL_DAYS: integer(1),
-    AUTH_CACHE_TTL_MS: integer(0),
-    SEARCH_INDEX_INTERVAL_MS: integer(1),
-    HISTORY_PAUSE_MS: integer(1),
-    HISTORY_MAX_MS: integer(1),
-    HISTORY_DAYS: integer(0),
-    TRUST_PROXY: optional(
-      z
-        .string()
-        .refine((v) => /^(true|false|\d+)$/.test(v) || v.split(',').every((item) => isProxyAddress(item.trim())), 'true, false, a hop count, or proxy addresses/subnets (comma-separated)')
-        .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
-    ),
-    UPLOAD_LIMIT_MB: integer(1),
-    STORAGE_QUOTA_MB: integer(0),
-    FEEDBACK_EMAIL: optional(z.string().refine(isEmail, 'an e-mail address')),
-    TELEGRAM_BOT_TOKEN: text(),
-    TELEGRAM_WEBHOOK_SECRET: text(),
-    TELEGRAM_API_URL: url('http:', 'https:'),
-    HELP_URL: link(),
-    PRIVACY_URL: link(),
-    TERMS_URL: link(),
-    DOCS_URL: link(),
-    TEMPLATES_URL: link(),
-    AI_BASE_URL: url('http:', 'https:'),
-    AI_API_KEY: text(),
-    AI_MODEL: text(),
-    AI_TIMEOUT_MS: integer(1),
-    AI_RATE_LIMIT_PER_MINUTE: integer(0),
-    AI_MAX_TOKENS: integer(1),
-    AI_SPELLCHECK: boolean(),
-    OAUTH_ISSUER_URL: url('http:', 'https:'),
-    OAUTH_CLIENT_ID: text(),
-    OAUTH_CLIENT_SECRET: text(),
-    OAUTH_SERVICE_NAME: text(),
-    OAUTH_SCOPES: text(),
-    OAUTH_DISPLAY_NAME: text(),
-    OAUTH_ALLOW_HTTP: boolean(),
-  })
+const envSchema = z.object({
+  PORT: integer(1, 65535),
+  HOST: text(),
+  DATA_DIR: text(),
+  FILES_DIR: text(),
+  FILES_S3_BUCKET: optional(
+    z
+      .string()
+      .refine((v) => BUCKET_NAME.test(v), 'a bucket name: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit'),
+  ),
+  FILES_S3_ENDPOINT: url('http:', 'https:'),
+  FILES_S3_REGION: optional(z.string().refine((v) => /^[a-z0-9-]+$/.test(v), 'a region name such as us-east-1, eu-central-1 or auto')),
+  FILES_S3_ACCESS_KEY_ID: text(),
+  FILES_S3_SECRET_ACCESS_KEY: text(),
+  FILES_S3_FORCE_PATH_STYLE: boolean(),
+  FILES_S3_PREFIX: optional(z.string().refine((v) => KEY_PREFIX.test(v), 'a key prefix such as pages/ (letters, digits, . _ - and /, no leading /)')),
+  WEB_DIR: text(),
+  DATABASE_URL: url('postgres:', 'postgresql:'),
+  DB_BUSY_TIMEOUT_MS: integer(0, 60_000),
+  REDIS_URL: url('redis:', 'rediss:'),
+  PUBLIC_URL: url('http:', 'https:'),
+  SMTP_URL: url('smtp:', 'smtps:'),
+  MAIL_FROM: text(),
+  LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'one of fatal, error, warn, info, debug, trace, silent')),
+  LOG_REQUESTS: boolean(),
+  SEND_CODE_LIMIT_PER_EMAIL: integer(1),
+  SEND_CODE_LIMIT_PER_IP: integer(1),
+  SESSION_TTL_DAYS: integer(1),
+  AUTH_CACHE_TTL_MS: integer(0),
+  SEARCH_INDEX_INTERVAL_MS: integer(1),
+  HISTORY_PAUSE_MS: integer(1),
+  HISTORY_MAX_MS: integer(1),
+  HISTORY_DAYS: integer(0),
+  TRUST_PROXY: optional(
+    z
+      .string()
+      .refine(
+        (v) => /^(true|false|\d+)$/.test(v) || v.split(',').every((item) => isProxyAddress(item.trim())),
+        'true, false, a hop count, or proxy addresses/subnets (comma-separated)',
+      )
+      .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
+  ),
+  UPLOAD_LIMIT_MB: integer(1),
+  STORAGE_QUOTA_MB: integer(0),
+  FEEDBACK_EMAIL: optional(z.string().refine(isEmail, 'an e-mail address')),
+  TELEGRAM_BOT_TOKEN: text(),
+  TELEGRAM_WEBHOOK_SECRET: text(),
+  TELEGRAM_API_URL: url('http:', 'https:'),
+  HELP_URL: link(),
+  PRIVACY_URL: link(),
+  TERMS_URL: link(),
+  DOCS_URL: link(),
+  TEMPLATES_URL: link(),
+  AI_BASE_URL: url('http:', 'https:'),
+  AI_API_KEY: text(),
+  AI_MODEL: text(),
+  AI_TIMEOUT_MS: integer(1),
+  AI_RATE_LIMIT_PER_MINUTE: integer(0),
+  AI_MAX_TOKENS: integer(1),
+  AI_SPELLCHECK: boolean(),
+  OAUTH_ISSUER_URL: url('http:', 'https:'),
+  OAUTH_CLIENT_ID: text(),
+  OAUTH_CLIENT_SECRET: text(),
+  OAUTH_SERVICE_NAME: text(),
+  OAUTH_SCOPES: text(),
+  OAUTH_DISPLAY_NAME: text(),
+  OAUTH_ALLOW_HTTP: boolean(),
+});
 
 /** The environment, checked against envSchema; a ConfigError names every bad variable. */
 function parseEnv(env: NodeJS.ProcessEnv): z.output<typeof envSchema> {
@@ -328,7 +349,8 @@ function parseEnv(env: NodeJS.ProcessEnv): z.output<typeof envSchema> {
   const given = OAUTH_REQUIRED.filter((name) => unset(env[name]) !== undefined);
   if (given.length > 0 && given.length < OAUTH_REQUIRED.length) {
     for (const name of OAUTH_REQUIRED) {
-      if (!given.includes(name)) problem(name, `to be set too, as ${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} (all three turn OpenID Connect sign-in on)`);
+      if (!given.includes(name))
+        problem(name, `to be set too, as ${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} (all three turn OpenID Connect sign-in on)`);
     }
   }
   // An issuer reached over plain http could be impersonated on the way: https unless on this machine, or said so.
@@ -416,7 +438,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           endpoint: e.FILES_S3_ENDPOINT,
           forcePathStyle: e.FILES_S3_FORCE_PATH_STYLE ?? e.FILES_S3_ENDPOINT !== undefined,
           prefix: e.FILES_S3_PREFIX === undefined ? '' : `${trimSlashes(e.FILES_S3_PREFIX)}/`,
-          credentials: e.FILES_S3_ACCESS_KEY_ID && e.FILES_S3_SECRET_ACCESS_KEY ? { accessKeyId: e.FILES_S3_ACCESS_KEY_ID, secretAccessKey: e.FILES_S3_SECRET_ACCESS_KEY } : undefined,
+          credentials:
+            e.FILES_S3_ACCESS_KEY_ID && e.FILES_S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: e.FILES_S3_ACCESS_KEY_ID, secretAccessKey: e.FILES_S3_SECRET_ACCESS_KEY }
+              : undefined,
         }
       : undefined,
     ...overrides,

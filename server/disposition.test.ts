@@ -9,7 +9,9 @@ describe('contentDispositionOf (the Content-Disposition of a download)', () => {
   });
 
   test('Cyrillic: an ASCII stand-in and the exact name in UTF-8', () => {
-    expect(contentDispositionOf('Годовой отчёт.zip')).toBe(`attachment; filename="_______ _____.zip"; filename*=UTF-8''${encodeURIComponent('Годовой отчёт.zip')}`);
+    expect(contentDispositionOf('Годовой отчёт.zip')).toBe(
+      `attachment; filename="_______ _____.zip"; filename*=UTF-8''${encodeURIComponent('Годовой отчёт.zip')}`,
+    );
   });
 
   test.each([
@@ -24,7 +26,9 @@ describe('contentDispositionOf (the Content-Disposition of a download)', () => {
     expect(() => http.validateHeaderValue('content-disposition', header)).not.toThrow();
     expect(header).not.toMatch(/[\r\n]/);
     // The stand-in is plain ASCII, a token or a quoted string (quotes in it escaped).
-    expect(header).toMatch(/^attachment; filename=([!#$%&'*+.0-9A-Z^_`a-z|~-]+|"([\x20-\x21\x23-\x5b\x5d-\x7e]|\\["\\])*")(; filename\*=UTF-8''[\x21-\x7e]+)?$/);
+    expect(header).toMatch(
+      /^attachment; filename=([!#$%&'*+.0-9A-Z^_`a-z|~-]+|"([\x20-\x21\x23-\x5b\x5d-\x7e]|\\["\\])*")(; filename\*=UTF-8''[\x21-\x7e]+)?$/,
+    );
     // What a browser reads: the exact name (filename* wins over the stand-in).
     expect(parse(header)).toMatchObject({ type: 'attachment', parameters: { filename: name } });
   });

@@ -19,7 +19,12 @@ function newestMtime(entry: string): number {
 }
 
 const builtAt = fs.existsSync(builtIndex) ? fs.statSync(builtIndex).mtimeMs : 0;
-const sourcesAt = Math.max(...sources.map((s) => path.join(root, s)).filter(fs.existsSync).map(newestMtime));
+const sourcesAt = Math.max(
+  ...sources
+    .map((s) => path.join(root, s))
+    .filter(fs.existsSync)
+    .map(newestMtime),
+);
 if (sourcesAt > builtAt) {
   console.log('Building the web app (vite build)…');
   execSync('npx vite build --logLevel warn', { stdio: 'inherit', cwd: root });

@@ -22,8 +22,7 @@ export const notFound = (what = 'resource') => new AppError(404, ERROR_CODES.not
 export const invalid = (message: string, details?: unknown) => new AppError(422, ERROR_CODES.validationFailed, message, details);
 /** 422 validation_failed about one field of the request (`path` names it: `body.dst`, `query.scope`). */
 export const invalidField = (message: string, path: string) => invalid(message, [{ path, message }]);
-export const rateLimited = (message = 'too many requests, try again later', details?: unknown) =>
-  new AppError(429, ERROR_CODES.rateLimited, message, details);
+export const rateLimited = (message = 'too many requests, try again later', details?: unknown) => new AppError(429, ERROR_CODES.rateLimited, message, details);
 
 /**
  * 503 storage.busy: another process held the database's write lock (SQLite) for longer than

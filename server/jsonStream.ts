@@ -8,7 +8,10 @@ const ITEMS_PER_TURN = 500;
 async function* listJson<T>(items: readonly T[], itemJson: (item: T) => string, more: readonly unknown[] = []): AsyncGenerator<string> {
   yield '[';
   for (let at = 0; at < items.length; at += ITEMS_PER_TURN) {
-    const slice = items.slice(at, at + ITEMS_PER_TURN).map(itemJson).join(',');
+    const slice = items
+      .slice(at, at + ITEMS_PER_TURN)
+      .map(itemJson)
+      .join(',');
     yield at === 0 ? slice : ',' + slice;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }

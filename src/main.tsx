@@ -65,10 +65,13 @@ function render() {
 
 // Without the words, and without a cached copy, there is nothing to show but this (the one
 // string outside the files).
-words.then(async () => {
-  await screenCode;
-  render();
-  void registerServiceWorker().catch((error: unknown) => console.warn('service worker not registered', error));
-}, () => {
-  container.innerHTML = '<p class="boot-failed">Нет связи с сервером. <a href="">Обновить страницу</a></p>';
-});
+words.then(
+  async () => {
+    await screenCode;
+    render();
+    void registerServiceWorker().catch((error: unknown) => console.warn('service worker not registered', error));
+  },
+  () => {
+    container.innerHTML = '<p class="boot-failed">Нет связи с сервером. <a href="">Обновить страницу</a></p>';
+  },
+);

@@ -53,7 +53,11 @@ describe('block actions', () => {
     expect(uids[4]).toBe('b');
     expect(new Set(uids).size).toBe(5);
     expect(editor.children.slice(3, 5).map((n) => Editor.string(editor, [editor.children.indexOf(n)]))).toEqual(['a', 'a1']);
-    expect(shape(editor).slice(2, 4).map((s) => s.split(':')[1])).toEqual(['0', '1']);
+    expect(
+      shape(editor)
+        .slice(2, 4)
+        .map((s) => s.split(':')[1]),
+    ).toEqual(['0', '1']);
   });
 
   it('moveBlockRange puts a range before a block at a new depth, keeping its shape', () => {

@@ -18,7 +18,9 @@ function caretIndex(editor: Editor): number | null {
  */
 function selectAll(editor: Editor): void {
   const { selection } = editor;
-  const block = selection ? Editor.above(editor, { at: selection, match: (node) => Element.isElement(node) && Editor.isBlock(editor, node) && Editor.hasInlines(editor, node) }) : undefined;
+  const block = selection
+    ? Editor.above(editor, { at: selection, match: (node) => Element.isElement(node) && Editor.isBlock(editor, node) && Editor.hasInlines(editor, node) })
+    : undefined;
   if (block) {
     const range = Editor.range(editor, block[1]);
     const [start, end] = selection ? Range.edges(selection) : [];

@@ -316,11 +316,7 @@ describe('blockSyncQueue: create, update, delete', () => {
     queue.markDirty('c');
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
 
-    expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : c.kind))).toEqual([
-      'a after null',
-      'b after a',
-      'c after b',
-    ]);
+    expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : c.kind))).toEqual(['a after null', 'b after a', 'c after b']);
   });
 
   it('updates a known block with the highest known version, and the version rises with each answer', async () => {
@@ -688,9 +684,7 @@ describe('blockSyncQueue: errors', () => {
     expect(calls.filter((c) => c.id === 'b')).toHaveLength(1);
     expect(rejected).toEqual([{ uid: 'b', error: invalid }]);
     // c is saved after the nearest block the server has.
-    expect(calls.filter((c) => c.id === 'c')).toEqual([
-      expect.objectContaining({ kind: 'create', body: expect.objectContaining({ placeAfter: 'k' }) }),
-    ]);
+    expect(calls.filter((c) => c.id === 'c')).toEqual([expect.objectContaining({ kind: 'create', body: expect.objectContaining({ placeAfter: 'k' }) })]);
     expect(server.has('c')).toBe(true);
   });
 
@@ -728,7 +722,11 @@ describe('blockSyncQueue: errors', () => {
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
 
     // Where it goes now is the editor's business (this fake document does not re-place b); it goes.
-    expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : c.kind))).toEqual(['b after k', 'get', expect.stringMatching(/^b after (?!k)/)]);
+    expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : c.kind))).toEqual([
+      'b after k',
+      'get',
+      expect.stringMatching(/^b after (?!k)/),
+    ]);
     expect(server.get('b')?.data).toEqual(tokens('typed after k'));
     // k leaves the editor too (it had nothing unsent).
     expect(remoteRemoved.flat()).toEqual(['k']);
@@ -876,7 +874,14 @@ describe('blockSyncQueue: flush, hasPending, dispose', () => {
 });
 
 describe('blockSyncQueue: the tree (moves)', () => {
-  const summary = (calls: Call[]) => calls.map((c) => (c.kind === 'move' ? `move ${c.id} → ${c.body.parentId}/${c.body.placeAfter}` : c.kind === 'create' ? `create ${c.id} → ${c.body.parentId ?? null}/${c.body.placeAfter ?? null}` : `${c.kind} ${c.id}`));
+  const summary = (calls: Call[]) =>
+    calls.map((c) =>
+      c.kind === 'move'
+        ? `move ${c.id} → ${c.body.parentId}/${c.body.placeAfter}`
+        : c.kind === 'create'
+          ? `create ${c.id} → ${c.body.parentId ?? null}/${c.body.placeAfter ?? null}`
+          : `${c.kind} ${c.id}`,
+    );
 
   it('a block that got a new parent here is moved there, after its nearest known sibling', async () => {
     const { loaded, edit, calls, server } = setup();

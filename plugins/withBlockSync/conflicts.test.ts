@@ -4,7 +4,17 @@ import { isWireBlock, resolveExisting, resolveRemoteChange, resolveVersionConfli
 /* The decisions alone (the queue that acts on them: blockSyncQueue.test.ts, remote.test.ts). */
 
 function wire(text: string, extra: Partial<WireBlock> = {}): WireBlock {
-  return { id: 'b1', contentType: 'Block', pageId: 'p1', type: 'text', version: 2, parentId: null, placeAfter: null, data: { tokens: text ? [{ text }] : [] }, ...extra };
+  return {
+    id: 'b1',
+    contentType: 'Block',
+    pageId: 'p1',
+    type: 'text',
+    version: 2,
+    parentId: null,
+    placeAfter: null,
+    data: { tokens: text ? [{ text }] : [] },
+    ...extra,
+  };
 }
 const content = (text: string, type: WireBlock['type'] = 'text') => ({ type, data: { tokens: text ? [{ text }] : [] } }) as Pick<WireBlock, 'type' | 'data'>;
 const textOf = (block: Pick<WireBlock, 'data'> | null | undefined) => (block?.data as { tokens: Array<{ text: string }> }).tokens.map((t) => t.text).join('');
@@ -82,13 +92,20 @@ describe('resolveRemoteChange (a newer version made by someone else)', () => {
   });
 
   it('unsent text merges from what the server last had from us (before the first create attempt), and goes out', () => {
-    const { content: merged, resend } = resolveRemoteChange(wire('one two!'), { lastSent: content('one two'), created: content('') }, content('zero one two'), true);
+    const { content: merged, resend } = resolveRemoteChange(
+      wire('one two!'),
+      { lastSent: content('one two'), created: content('') },
+      content('zero one two'),
+      true,
+    );
     expect(textOf(merged)).toBe('zero one two!');
     expect(resend).toBe(true);
   });
 
   it('a block made here and not answered yet merges from its create; with no base at all both texts stay', () => {
-    expect(textOf(resolveRemoteChange(wire('made, theirs'), { lastSent: undefined, created: content('made') }, content('made, mine'), true).content)).toMatch(/theirs.*mine|mine.*theirs/);
+    expect(textOf(resolveRemoteChange(wire('made, theirs'), { lastSent: undefined, created: content('made') }, content('made, mine'), true).content)).toMatch(
+      /theirs.*mine|mine.*theirs/,
+    );
     const { content: both } = resolveRemoteChange(wire('theirs'), { lastSent: undefined, created: undefined }, content('mine'), true);
     expect(textOf(both)).toContain('theirs');
     expect(textOf(both)).toContain('mine');

@@ -1,2 +1,11 @@
 export { createBlockSyncQueue, REFUSAL_NOTICE_MS, type BlockSyncApi, type BlockSyncQueue, type SyncStatus, type BlockSyncError } from './blockSyncQueue';
-export { withBlockSync, readBlock, replaceWithServerCopy, revertRefusedBlock, applyRemoteBlock, applyRemoteTitle, removeRemoteBlocks, type BlockSyncHandlers } from './withBlockSync';
+export {
+  withBlockSync,
+  readBlock,
+  replaceWithServerCopy,
+  revertRefusedBlock,
+  applyRemoteBlock,
+  applyRemoteTitle,
+  removeRemoteBlocks,
+  type BlockSyncHandlers,
+} from './withBlockSync';

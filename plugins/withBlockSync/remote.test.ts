@@ -19,7 +19,17 @@ const PAGE_ID = 'p1';
 const DEBOUNCE = 100;
 
 function wire(id: string, text: string, extra: Partial<WireBlock> = {}): WireBlock {
-  return { id, contentType: 'Block', pageId: PAGE_ID, type: 'text', version: 1, parentId: null, placeAfter: null, data: { tokens: text ? [{ text }] : [] }, ...extra };
+  return {
+    id,
+    contentType: 'Block',
+    pageId: PAGE_ID,
+    type: 'text',
+    version: 1,
+    parentId: null,
+    placeAfter: null,
+    data: { tokens: text ? [{ text }] : [] },
+    ...extra,
+  };
 }
 
 const conflict = (copy: WireBlock): BlockSyncError => Object.assign(new Error('conflict'), { status: 422, code: ERROR_CODES.blockVersionConflict, data: copy });
@@ -121,7 +131,7 @@ beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
 
 describe('live co-editing: the editor and the sync queue together', () => {
-  it('their change of a void block (a database\'s fields) is set in place: the same element changes, nothing is removed, nothing sent back', async () => {
+  it("their change of a void block (a database's fields) is set in place: the same element changes, nothing is removed, nothing sent back", async () => {
     const data = (name: string) => ({ config: { fields: { MAIN_FIELD: { name, type: 'text' } } }, view: { layouts: [] } });
     const c = open([wire('db', '', { type: 'database', data: data('Название') as never }), wire('b', 'Next', { placeAfter: 'db' })]);
     const operations: string[] = [];

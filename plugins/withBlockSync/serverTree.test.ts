@@ -57,7 +57,8 @@ describe('serverTree', () => {
 
   it('stayingUnder: the topmost blocks under a block that are still in the editor', () => {
     const tree = createServerTree();
-    for (const block of [wire('a'), wire('b', { parentId: 'a' }), wire('c', { parentId: 'b' }), wire('d', { parentId: 'c' }), wire('e', { parentId: 'a' })]) tree.remember(block);
+    for (const block of [wire('a'), wire('b', { parentId: 'a' }), wire('c', { parentId: 'b' }), wire('d', { parentId: 'c' }), wire('e', { parentId: 'a' })])
+      tree.remember(block);
     // b is gone here, c and e stay (d goes along with c).
     const read = editorOf(wire('c'), wire('d', { parentId: 'c' }), wire('e'));
     expect(tree.stayingUnder('a', read)).toEqual(['c', 'e']);

@@ -113,12 +113,7 @@ describe('withBlockSync: reporting changes', () => {
 
 describe('withBlockSync: readBlock', () => {
   const input = () =>
-    doc(
-      title('Plan'),
-      block('heading1Block', 'a', 3, 'Goals'),
-      block('textBlock', 'b', 5, jsx('text', { bold: true }, 'Ship'), ' it'),
-      text('c'),
-    );
+    doc(title('Plan'), block('heading1Block', 'a', 3, 'Goals'), block('textBlock', 'b', 5, jsx('text', { bold: true }, 'Ship'), ' it'), text('c'));
 
   it('returns the wire block with placeAfter = the previous block', () => {
     const { editor } = setup(input());
@@ -209,12 +204,7 @@ describe('withBlockSync: replaceWithServerCopy', () => {
     replaceWithServerCopy(editor, serverCopy);
 
     expect(editor.children).toEqual(
-      doc(
-        title('Plan'),
-        text('a', 'Hello'),
-        block('heading2Block', 'b', 9, 'Their ', jsx('text', { italic: true }, 'words')),
-        text('c', 'after'),
-      ).children,
+      doc(title('Plan'), text('a', 'Hello'), block('heading2Block', 'b', 9, 'Their ', jsx('text', { italic: true }, 'words')), text('c', 'after')).children,
     );
     expect(readBlock(editor, PAGE_ID, 'b')).toEqual(serverCopy);
   });
@@ -590,7 +580,16 @@ describe('withBlockSync: others’ changes (applyRemoteBlock, removeRemoteBlocks
  * them, Ctrl+Z must not split or merge the wrong one.
  */
 describe('withBlockSync: undo of a split or merge after a remote insert between the two blocks', () => {
-  const remoteNew: WireBlock = { id: 'n', contentType: 'Block', pageId: PAGE_ID, type: 'text', version: 1, parentId: null, placeAfter: 'a', data: { tokens: [{ text: 'new' }] } };
+  const remoteNew: WireBlock = {
+    id: 'n',
+    contentType: 'Block',
+    pageId: PAGE_ID,
+    type: 'text',
+    version: 1,
+    parentId: null,
+    placeAfter: 'a',
+    data: { tokens: [{ text: 'new' }] },
+  };
   const byUid = (editor: Editor) => Object.fromEntries(editor.children.slice(1).map((n, i) => [(n as BlockElement).uid, Editor.string(editor, [i + 1])]));
 
   it('undoing Enter does not merge their new block into ours', () => {

@@ -164,7 +164,16 @@ export function revertRefusedBlock(editor: Editor, uid: string, copy: Pick<WireB
   }
   if (!current) return;
   if (!copy) Transforms.removeNodes(editor, { at: [index] });
-  else replaceBlockAt(editor, index, { id: uid, contentType: 'Block', pageId: '', parentId: null, placeAfter: null, version: current.version, ...copy } as WireBlock);
+  else
+    replaceBlockAt(editor, index, {
+      id: uid,
+      contentType: 'Block',
+      pageId: '',
+      parentId: null,
+      placeAfter: null,
+      version: current.version,
+      ...copy,
+    } as WireBlock);
 }
 
 /**
@@ -205,7 +214,10 @@ function putBack(editor: Editor, index: number, copy: WireBlock): void {
     const place = flatPlace(editor, copy.parentId, copy.placeAfter) ?? (index >= 0 ? { index, depth: subtree[0].depth ?? 0 } : null);
     if (!place) return;
     const shift = place.depth - (subtree[0]?.depth ?? 0);
-    const nodes = [{ ...toSlate(copy), ...(place.depth > 0 ? { depth: place.depth } : {}) } as BlockElement, ...subtree.slice(1).map((node) => ({ ...node, depth: (node.depth ?? 0) + shift }))];
+    const nodes = [
+      { ...toSlate(copy), ...(place.depth > 0 ? { depth: place.depth } : {}) } as BlockElement,
+      ...subtree.slice(1).map((node) => ({ ...node, depth: (node.depth ?? 0) + shift })),
+    ];
     nodes.forEach((node, i) => {
       if (!node.depth) delete node.depth;
       editor.apply({ type: 'insert_node', path: [place.index + i], node });
@@ -270,7 +282,13 @@ function replaceBlockAt(editor: Editor, index: number, block: WireBlock): void {
   const before = Node.string(current);
   const after = Node.string(replacement);
   const mapped = (offset: number | null, original: Point): Point =>
-    offset === null ? (editor.selection ? (original === selection.anchor ? editor.selection.anchor : editor.selection.focus) : original) : pointAtOffset(editor, index, mapOffset(before, after, offset));
+    offset === null
+      ? editor.selection
+        ? original === selection.anchor
+          ? editor.selection.anchor
+          : editor.selection.focus
+        : original
+      : pointAtOffset(editor, index, mapOffset(before, after, offset));
   Transforms.select(editor, { anchor: mapped(anchor, selection.anchor), focus: mapped(focus, selection.focus) });
 }
 
@@ -355,7 +373,10 @@ export function applyRemoteBlock(editor: Editor, block: WireBlock): void {
     if (index >= 0) {
       const position = positionInFlatList(editor.children as BlockElement[], index, (e) => e.type !== 'pageHeadingBlock');
       if (position.parentId === block.parentId && position.placeAfter === block.placeAfter) {
-        if (JSON.stringify(toWire(editor.children[index] as BlockElement, { pageId: block.pageId, ...position }).data) !== JSON.stringify(block.data) || blockAt(editor, index)?.type !== toSlate(block).type) {
+        if (
+          JSON.stringify(toWire(editor.children[index] as BlockElement, { pageId: block.pageId, ...position }).data) !== JSON.stringify(block.data) ||
+          blockAt(editor, index)?.type !== toSlate(block).type
+        ) {
           replaceBlockAt(editor, index, block);
         }
         return;
@@ -378,7 +399,8 @@ export function removeRemoteBlocks(editor: Editor, uids: readonly string[]): voi
     Editor.withoutNormalizing(editor, () => {
       for (let i = editor.children.length - 1; i >= 0; i--) {
         const node = editor.children[i];
-        if (Element.isElement(node) && typeof node.uid === 'string' && gone.has(node.uid) && node.type !== 'pageHeadingBlock') Transforms.removeNodes(editor, { at: [i] });
+        if (Element.isElement(node) && typeof node.uid === 'string' && gone.has(node.uid) && node.type !== 'pageHeadingBlock')
+          Transforms.removeNodes(editor, { at: [i] });
       }
     });
   });
@@ -392,7 +414,10 @@ export function applyRemoteTitle(editor: Editor, title: string): void {
   const heading = editor.children[0] as PageHeadingElement | undefined;
   if (heading?.type !== 'pageHeadingBlock' || slateToTitle(heading) === title) return;
   const { selection } = editor;
-  const caret = selection && selection.anchor.path[0] === 0 && selection.focus.path[0] === 0 ? Editor.string(editor, { anchor: Editor.start(editor, [0]), focus: selection.anchor }).length : null;
+  const caret =
+    selection && selection.anchor.path[0] === 0 && selection.focus.path[0] === 0
+      ? Editor.string(editor, { anchor: Editor.start(editor, [0]), focus: selection.anchor }).length
+      : null;
   const before = Node.string(heading);
   asRemoteChange(editor, () => {
     Editor.withoutNormalizing(editor, () => {

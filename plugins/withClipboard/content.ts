@@ -49,7 +49,6 @@ export function paragraph(tokens: readonly Token[], depth = 0): BlockElement {
   return makeBlock('text', { tokens: limitTokens(tokens) }, depth)!;
 }
 
-
 /**
  * Depths made sound for a flat list: the first block at 0, each at most one below the one
  * before it; `base` is added to all of them.

@@ -6,7 +6,6 @@ import { tokensText, type Token } from '../../schema/token';
 import { isTextLike, soundDepths, type PastedContent } from './content';
 import { depthOf } from '../../schema/slate';
 
-
 /** The plain text of pasted content: tokens as typed, blocks one per line. */
 export function contentText(content: PastedContent): string {
   if (content.kind === 'inline') return tokensText(content.tokens);
@@ -180,7 +179,10 @@ export function insertPastedContent(editor: Editor, content: PastedContent, plai
       insertTokens(editor, tokens);
       return;
     }
-    const blocks = content.kind === 'blocks' ? content.blocks : soundDepths([{ type: 'textBlock', uid: '', version: 1, children: tokens!.map((t) => ({ ...t })) } as BlockElement]);
+    const blocks =
+      content.kind === 'blocks'
+        ? content.blocks
+        : soundDepths([{ type: 'textBlock', uid: '', version: 1, children: tokens!.map((t) => ({ ...t })) } as BlockElement]);
     if (blocks.length > 0) insertBlockList(editor, blocks);
   });
 }

@@ -54,7 +54,8 @@ describe('parseHtml: Google Docs', () => {
   });
 
   test('a piece of one Google Docs paragraph is inline content, bold only where the span says so', () => {
-    const html = '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-y"><span style="font-weight:700;">Важно</span><span style="font-weight:400;">: текст</span></b>';
+    const html =
+      '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-y"><span style="font-weight:700;">Важно</span><span style="font-weight:400;">: текст</span></b>';
     expect(shape(html)).toEqual({ inline: [{ text: 'Важно', bold: true }, { text: ': текст' }] });
   });
 
@@ -83,8 +84,20 @@ test('a Google Docs table (in its div, with col widths and paragraphs in cells)'
       headerRow: false,
       headerColumn: false,
       children: [
-        { type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'Ключ', bold: true }] }, { type: 'tableCell', children: [{ text: 'Значение' }] }] },
-        { type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'a' }] }, { type: 'tableCell', children: [{ text: 'b' }] }] },
+        {
+          type: 'tableRow',
+          children: [
+            { type: 'tableCell', children: [{ text: 'Ключ', bold: true }] },
+            { type: 'tableCell', children: [{ text: 'Значение' }] },
+          ],
+        },
+        {
+          type: 'tableRow',
+          children: [
+            { type: 'tableCell', children: [{ text: 'a' }] },
+            { type: 'tableCell', children: [{ text: 'b' }] },
+          ],
+        },
       ],
     },
   ]);
@@ -117,7 +130,15 @@ describe('parseHtml: Word', () => {
         tableLayout: { columns: 2, rows: 1, columnSizes: [319, 100] },
         headerRow: false,
         headerColumn: false,
-        children: [{ type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'Ячейка' }] }, { type: 'tableCell', children: [{ text: 'вторая', italic: true }] }] }],
+        children: [
+          {
+            type: 'tableRow',
+            children: [
+              { type: 'tableCell', children: [{ text: 'Ячейка' }] },
+              { type: 'tableCell', children: [{ text: 'вторая', italic: true }] },
+            ],
+          },
+        ],
       },
       { type: 'orderedListBlock', children: [{ text: 'Шаг' }] },
     ]);
@@ -185,8 +206,7 @@ describe('parseHtml: web pages', () => {
   });
 
   test('a table becomes a table block', () => {
-    const html =
-      '<table><thead><tr><th>Имя</th><th>Роль</th></tr></thead><tbody><tr><td>Аня</td><td><b>Админ</b></td></tr></tbody></table>';
+    const html = '<table><thead><tr><th>Имя</th><th>Роль</th></tr></thead><tbody><tr><td>Аня</td><td><b>Админ</b></td></tr></tbody></table>';
     expect(shape(html)).toEqual([
       {
         type: 'tableBlock',
@@ -194,8 +214,20 @@ describe('parseHtml: web pages', () => {
         headerRow: true,
         headerColumn: false,
         children: [
-          { type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'Имя' }] }, { type: 'tableCell', children: [{ text: 'Роль' }] }] },
-          { type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'Аня' }] }, { type: 'tableCell', children: [{ text: 'Админ', bold: true }] }] },
+          {
+            type: 'tableRow',
+            children: [
+              { type: 'tableCell', children: [{ text: 'Имя' }] },
+              { type: 'tableCell', children: [{ text: 'Роль' }] },
+            ],
+          },
+          {
+            type: 'tableRow',
+            children: [
+              { type: 'tableCell', children: [{ text: 'Аня' }] },
+              { type: 'tableCell', children: [{ text: 'Админ', bold: true }] },
+            ],
+          },
         ],
       },
     ]);

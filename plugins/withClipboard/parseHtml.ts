@@ -7,15 +7,63 @@ import { sanitizeHtml, type HtmlWindow } from './sanitize';
 
 /** Elements that start a block of their own (everything else is inline content). */
 const BLOCK_TAGS = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'CENTER', 'DD', 'DETAILS', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE',
-  'FOOTER', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY',
-  'TABLE', 'UL', 'CAPTION',
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BODY',
+  'CENTER',
+  'DD',
+  'DETAILS',
+  'DIV',
+  'DL',
+  'DT',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'UL',
+  'CAPTION',
 ]);
 
 /** Containers that are walked through when they hold blocks (their own definition rule, if any, is too general then). */
 const PASS_THROUGH = new Set([
-  'DIV', 'SECTION', 'ARTICLE', 'MAIN', 'HEADER', 'FOOTER', 'NAV', 'ASIDE', 'FIGURE', 'FIGCAPTION', 'DETAILS', 'SUMMARY', 'CENTER',
-  'DL', 'DD', 'DT', 'ADDRESS', 'BODY', 'CAPTION', 'P',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'MAIN',
+  'HEADER',
+  'FOOTER',
+  'NAV',
+  'ASIDE',
+  'FIGURE',
+  'FIGCAPTION',
+  'DETAILS',
+  'SUMMARY',
+  'CENTER',
+  'DL',
+  'DD',
+  'DT',
+  'ADDRESS',
+  'BODY',
+  'CAPTION',
+  'P',
 ]);
 
 const LIST_TAGS = new Set(['UL', 'OL']);
@@ -38,7 +86,6 @@ class HtmlReader {
   /** Whether a rule's selector takes any element of the tag (not only particular ones): such rules do not take containers. */
   private readonly generic = new Map<string, boolean>();
   readonly blocks: BlockElement[] = [];
-
 
   constructor(private readonly doc: Document) {}
 
@@ -193,7 +240,10 @@ function wordLists(doc: Document): void {
   let previousList = '';
   for (const paragraph of paragraphs) {
     const level = Number(/level(\d+)/i.exec(paragraph.getAttribute('style') ?? '')![1]);
-    const markerText = Array.from(paragraph.querySelectorAll('[data-word-marker]')).map((m) => m.textContent ?? '').join('').trim();
+    const markerText = Array.from(paragraph.querySelectorAll('[data-word-marker]'))
+      .map((m) => m.textContent ?? '')
+      .join('')
+      .trim();
     const ordered = /^\(?[0-9a-zA-Z]{1,4}[.)]$/.test(markerText);
     paragraph.querySelectorAll('[data-word-marker]').forEach((m) => m.remove());
     // A new list when the paragraph does not follow the last list item or starts another Word list.

@@ -5,9 +5,7 @@ import { tokenSchema, type Token } from '../../schema/token';
 import { limitTokens, makeBlock, soundDepths, type PastedContent } from './content';
 
 /** What this editor writes as CLIPBOARD_MIME (serialize.ts). */
-export type ClipboardJson =
-  | { format: 'workspace-blocks'; version: 1; blocks: WireBlock[] }
-  | { format: 'workspace-blocks'; version: 1; tokens: Token[] };
+export type ClipboardJson = { format: 'workspace-blocks'; version: 1; blocks: WireBlock[] } | { format: 'workspace-blocks'; version: 1; tokens: Token[] };
 
 const MAX_PASTED_BLOCKS = 10_000;
 
@@ -52,11 +50,10 @@ export function parseClipboardJson(json: string): PastedContent | null {
   return elements.length > 0 ? { kind: 'blocks', blocks: soundDepths(elements) } : null;
 }
 
-
 /** Comment threads belong to the copied block, not to its copy: their marks are dropped. */
 function withoutComments(data: unknown): unknown {
   if (!data || typeof data !== 'object' || !Array.isArray((data as { tokens?: unknown }).tokens)) return data;
-  const tokens = ((data as { tokens: unknown[] }).tokens).map((token) => {
+  const tokens = (data as { tokens: unknown[] }).tokens.map((token) => {
     if (!token || typeof token !== 'object') return token;
     const { comments: _comments, ...rest } = token as Record<string, unknown>;
     return rest;

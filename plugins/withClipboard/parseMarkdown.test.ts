@@ -68,7 +68,7 @@ describe('parseMarkdown', () => {
     ]);
   });
 
-  test('code in a language we do not highlight is plain; a loose list item\'s further paragraphs are its children', () => {
+  test("code in a language we do not highlight is plain; a loose list item's further paragraphs are its children", () => {
     expect(shape('```ruby\nputs 1\n```\n\n- пункт\n\n  пояснение\n')).toEqual([
       { type: 'codeBlock', language: 'plain', children: [{ text: 'puts 1' }] },
       { type: 'bulletListBlock', children: [{ text: 'пункт' }] },
@@ -108,8 +108,20 @@ describe('parseMarkdown', () => {
         headerRow: true,
         headerColumn: false,
         children: [
-          { type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'Имя' }] }, { type: 'tableCell', children: [{ text: 'Роль' }] }] },
-          { type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'Аня' }] }, { type: 'tableCell', children: [{ text: 'админ', bold: true }] }] },
+          {
+            type: 'tableRow',
+            children: [
+              { type: 'tableCell', children: [{ text: 'Имя' }] },
+              { type: 'tableCell', children: [{ text: 'Роль' }] },
+            ],
+          },
+          {
+            type: 'tableRow',
+            children: [
+              { type: 'tableCell', children: [{ text: 'Аня' }] },
+              { type: 'tableCell', children: [{ text: 'админ', bold: true }] },
+            ],
+          },
         ],
       },
     ]);

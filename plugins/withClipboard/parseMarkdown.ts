@@ -7,7 +7,17 @@ import { canonicalTokens, isPageLink, isSafeHref, PAGE_LINK_TEXT, type Token, ty
 import { limitTokens, makeBlock, paragraph, soundDepths, splitLines, type PastedContent } from './content';
 
 /** Inline HTML tags that mark text (`<u>`: markdown has no underline; tokensToMarkdown writes tags where delimiters would not hold). */
-const TAG_MARKS: Record<string, 'bold' | 'italic' | 'struckOut' | 'underline'> = { b: 'bold', strong: 'bold', i: 'italic', em: 'italic', s: 'struckOut', del: 'struckOut', strike: 'struckOut', u: 'underline', ins: 'underline' };
+const TAG_MARKS: Record<string, 'bold' | 'italic' | 'struckOut' | 'underline'> = {
+  b: 'bold',
+  strong: 'bold',
+  i: 'italic',
+  em: 'italic',
+  s: 'struckOut',
+  del: 'struckOut',
+  strike: 'struckOut',
+  u: 'underline',
+  ins: 'underline',
+};
 
 /** Markdown inline tokens as our tokens (marks nested as they come, and those of the tags above between their opening and closing). */
 function inlineTokens(tokens: readonly MdToken[] | undefined, outer: TokenMarks = {}): Token[] {
@@ -83,7 +93,10 @@ function lineBlocks(tokens: readonly Token[], depth: number, out: BlockElement[]
 
 /** A line whose whole text is an http(s) address becomes one link token. */
 function linkedLine(tokens: Token[]): Token[] {
-  const text = tokens.map((t) => t.text).join('').trim();
+  const text = tokens
+    .map((t) => t.text)
+    .join('')
+    .trim();
   if (/^\S+$/.test(text) && /^https?:\/\//i.test(text) && isSafeHref(text)) return [{ text, link: { href: text } }];
   return tokens;
 }
@@ -98,10 +111,17 @@ function tableBlock(table: Tokens.Table, depth: number, out: BlockElement[]): vo
   const rows = [table.header, ...table.rows];
   const columns = Math.max(1, ...rows.map((r) => r.length));
   const tokens: Token[] = [];
-  rows.forEach((row, y) => row.forEach((cell, x) => {
-    for (const token of inlineTokens(cell.tokens)) tokens.push({ ...token, tableAddress: { x, y } });
-  }));
-  const data = { tokens, tableLayout: { columns, rows: rows.length, columnSizes: Array.from({ length: columns }, () => 120) }, headerRow: true, headerColumn: false };
+  rows.forEach((row, y) =>
+    row.forEach((cell, x) => {
+      for (const token of inlineTokens(cell.tokens)) tokens.push({ ...token, tableAddress: { x, y } });
+    }),
+  );
+  const data = {
+    tokens,
+    tableLayout: { columns, rows: rows.length, columnSizes: Array.from({ length: columns }, () => 120) },
+    headerRow: true,
+    headerColumn: false,
+  };
   const fallback = rows.flatMap((row, y) => [...(y > 0 ? [{ text: '\n' }] : []), { text: row.map((c) => c.text).join('\t') }]);
   block('table', data, depth, fallback, out);
 }
@@ -113,7 +133,8 @@ function listBlocks(list: Tokens.List, depth: number, out: BlockElement[]): void
     const rest: MdToken[] = [];
     for (const child of item.tokens) {
       if (child.type === 'checkbox') continue;
-      if (rest.length === 0 && (child.type === 'text' || child.type === 'paragraph') && own.length === 0) own.push(...inlineTokens((child as Tokens.Text).tokens ?? [{ type: 'text', raw: child.raw, text: (child as Tokens.Text).text } as MdToken]));
+      if (rest.length === 0 && (child.type === 'text' || child.type === 'paragraph') && own.length === 0)
+        own.push(...inlineTokens((child as Tokens.Text).tokens ?? [{ type: 'text', raw: child.raw, text: (child as Tokens.Text).text } as MdToken]));
       else rest.push(child);
     }
     const tokens = limitTokens(own);

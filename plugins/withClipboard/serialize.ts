@@ -26,7 +26,6 @@ interface HtmlPiece {
   depth: number;
 }
 
-
 /** The wire data of an element and its HTML piece (null for types without an HTML form). */
 function htmlPiece(element: BlockElement): HtmlPiece | null {
   const definition = definitionForSlateType(element.type);
@@ -92,7 +91,9 @@ function blockText(elements: readonly BlockElement[], index: number): string | n
   if (!definition?.html) return null;
   const data = definition.toWireData(element) as { tokens?: Token[]; url?: string | null; checked?: boolean };
   if (element.type === 'tableBlock') {
-    return tokensByCell(data as TableData).map((row) => row.map((cell) => tokensText(cell).replace(/\s*\n\s*/g, ' ')).join('\t')).join('\n');
+    return tokensByCell(data as TableData)
+      .map((row) => row.map((cell) => tokensText(cell).replace(/\s*\n\s*/g, ' ')).join('\t'))
+      .join('\n');
   }
   if (element.type === 'embedBlock') return data.url ?? null;
   if (!Array.isArray(data.tokens)) return null;

@@ -12,7 +12,12 @@ function readBack(line: string): Token[] | null {
 function marksByCharacter(tokens: readonly Token[]): string[] {
   const out: string[] = [];
   for (const t of tokens) {
-    for (const c of t.text) out.push(c.trim() === '' ? ' ' : `${c}${t.bold ? 'B' : ''}${t.italic ? 'I' : ''}${t.struckOut ? 'S' : ''}${t.underline ? 'U' : ''}${t.code ? 'C' : ''}${t.link ? `(${t.link.href})` : ''}`);
+    for (const c of t.text)
+      out.push(
+        c.trim() === ''
+          ? ' '
+          : `${c}${t.bold ? 'B' : ''}${t.italic ? 'I' : ''}${t.struckOut ? 'S' : ''}${t.underline ? 'U' : ''}${t.code ? 'C' : ''}${t.link ? `(${t.link.href})` : ''}`,
+      );
   }
   while (out[0] === ' ') out.shift();
   while (out[out.length - 1] === ' ') out.pop();
@@ -61,11 +66,7 @@ describe('tokensToMarkdown', () => {
   });
 
   test('an address typed as text stays text, and entities in code stay as typed', () => {
-    const tokens: Token[] = [
-      { text: 'см. https://w.example и www.v.example ' },
-      { text: 'a &amp; b', code: true },
-      { text: ' &amp;' },
-    ];
+    const tokens: Token[] = [{ text: 'см. https://w.example и www.v.example ' }, { text: 'a &amp; b', code: true }, { text: ' &amp;' }];
     const line = tokensToMarkdown(tokens);
     expect(line).toBe('см. https\\://w.example и www\\.v.example `a &amp; b` \\&amp;');
     expect(readBack(line)).toEqual(tokens);
@@ -77,7 +78,35 @@ describe('tokensToMarkdown', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const words = ['слово', 'важная', 'a', 'b2', 'x_y', '2*3', 'дом.', ',', '"кавычки"', '#', '-', '1.', '[t]', '`q`', '~', '<b>', '\\', '!', '(', ')', '«ёлки»', '—', '**', '&amp;', 'a&b', 'https://w.example', 'www.v.example'];
+    const words = [
+      'слово',
+      'важная',
+      'a',
+      'b2',
+      'x_y',
+      '2*3',
+      'дом.',
+      ',',
+      '"кавычки"',
+      '#',
+      '-',
+      '1.',
+      '[t]',
+      '`q`',
+      '~',
+      '<b>',
+      '\\',
+      '!',
+      '(',
+      ')',
+      '«ёлки»',
+      '—',
+      '**',
+      '&amp;',
+      'a&b',
+      'https://w.example',
+      'www.v.example',
+    ];
     const hrefs = ['https://x.example', 'https://y.example/a_(b)', 'https://z.example/p?q=1&r=2'];
     for (let run = 0; run < 1000; run++) {
       const tokens: Token[] = [];

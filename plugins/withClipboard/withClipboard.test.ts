@@ -48,7 +48,15 @@ const table = (uid: string) =>
     tableLayout: { columns: 2, rows: 1, columnSizes: [120, 160] },
     headerRow: false,
     headerColumn: false,
-    children: [{ type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'x' }] }, { type: 'tableCell', children: [{ text: 'y', italic: true }] }] }],
+    children: [
+      {
+        type: 'tableRow',
+        children: [
+          { type: 'tableCell', children: [{ text: 'x' }] },
+          { type: 'tableCell', children: [{ text: 'y', italic: true }] },
+        ],
+      },
+    ],
   });
 
 function richPage() {
@@ -114,8 +122,26 @@ describe('copy', () => {
     Transforms.select(editor, { anchor: { path: [3, 0], offset: 3 }, focus: { path: [4, 0], offset: 2 } });
     const copied = copyContent(editor)!;
     expect((copied.json as { blocks: unknown[] }).blocks).toEqual([
-      { id: 'c', contentType: 'Block', pageId: 'p1', type: 'bulletList', version: 1, parentId: null, placeAfter: null, data: { tokens: [{ text: 'женный', link: { href: 'https://example.com/' } }] } },
-      { id: 'd', contentType: 'Block', pageId: 'p1', type: 'orderedList', version: 1, parentId: null, placeAfter: 'c', data: { tokens: [{ text: 'пя' }], forcedOrder: 5 } },
+      {
+        id: 'c',
+        contentType: 'Block',
+        pageId: 'p1',
+        type: 'bulletList',
+        version: 1,
+        parentId: null,
+        placeAfter: null,
+        data: { tokens: [{ text: 'женный', link: { href: 'https://example.com/' } }] },
+      },
+      {
+        id: 'd',
+        contentType: 'Block',
+        pageId: 'p1',
+        type: 'orderedList',
+        version: 1,
+        parentId: null,
+        placeAfter: 'c',
+        data: { tokens: [{ text: 'пя' }], forcedOrder: 5 },
+      },
     ]);
   });
 
@@ -125,7 +151,7 @@ describe('copy', () => {
     expect(flatPositions(elements)).toEqual(elements.map((_, i) => positionInFlatList(elements, i)));
   });
 
-  test('setFragmentData keeps Slate\'s own data and adds JSON, HTML and text', () => {
+  test("setFragmentData keeps Slate's own data and adds JSON, HTML and text", () => {
     const base = withHistory(createEditor());
     const original = jest.fn((data: DataTransfer) => data.setData('application/x-slate-fragment', 'slate'));
     base.setFragmentData = original;
@@ -153,8 +179,14 @@ describe('copy', () => {
 describe('readClipboard', () => {
   test('formats are tried in order: our JSON, then HTML, then plain text', () => {
     const json = JSON.stringify({ format: 'workspace-blocks', version: 1, tokens: [{ text: 'json' }] });
-    expect(readClipboard(clipboard({ [CLIPBOARD_MIME]: json, 'text/html': '<p>html</p>', 'text/plain': 'text' }))).toEqual({ kind: 'inline', tokens: [{ text: 'json' }] });
-    expect(readClipboard(clipboard({ [CLIPBOARD_MIME]: '{"bad":1}', 'text/html': '<p>html</p>', 'text/plain': 'text' }))).toEqual({ kind: 'inline', tokens: [{ text: 'html' }] });
+    expect(readClipboard(clipboard({ [CLIPBOARD_MIME]: json, 'text/html': '<p>html</p>', 'text/plain': 'text' }))).toEqual({
+      kind: 'inline',
+      tokens: [{ text: 'json' }],
+    });
+    expect(readClipboard(clipboard({ [CLIPBOARD_MIME]: '{"bad":1}', 'text/html': '<p>html</p>', 'text/plain': 'text' }))).toEqual({
+      kind: 'inline',
+      tokens: [{ text: 'html' }],
+    });
     expect(readClipboard(clipboard({ 'text/html': '<script>x()</script>', 'text/plain': 'text' }))).toEqual({ kind: 'inline', tokens: [{ text: 'text' }] });
     expect(readClipboard(clipboard({}))).toBeNull();
   });
@@ -373,7 +405,11 @@ describe('paste', () => {
     caret(editor, [1, 0], 0);
     paste(editor, clipboard({ 'text/plain': 'один\nдва' }));
     expect(shape(editor).map((b) => b.type)).toEqual(['dividerBlock', 'textBlock', 'textBlock', 'textBlock']);
-    expect(shape(editor).slice(1).map((b) => Node.string(b as Node))).toEqual(['один', 'два', 'после']);
+    expect(
+      shape(editor)
+        .slice(1)
+        .map((b) => Node.string(b as Node)),
+    ).toEqual(['один', 'два', 'после']);
   });
 
   test('a clipboard with files only is left to the default', () => {

@@ -25,7 +25,11 @@ describe('withCodeBlocks', () => {
 
   test('Enter in an empty nested code block stays a line break (no outdent)', () => {
     const editor = setup('');
-    editor.children = [editor.children[0], { type: 'textBlock', uid: 't', version: 1, children: [{ text: 'p' }] }, { ...(editor.children[1] as BlockElement), depth: 1 }];
+    editor.children = [
+      editor.children[0],
+      { type: 'textBlock', uid: 't', version: 1, children: [{ text: 'p' }] },
+      { ...(editor.children[1] as BlockElement), depth: 1 },
+    ];
     Transforms.select(editor, Editor.end(editor, [2]));
     editor.insertBreak();
     expect(Editor.string(editor, [2])).toBe('\n');

@@ -8,7 +8,11 @@ import { block, doc, editorWith, title } from '../testDocument';
 import { withDatabaseGuard } from './withDatabaseGuard';
 
 const database = (uid: string) =>
-  jsx('element', { type: 'databaseBlock', uid, version: 1, config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } }, view: { layouts: [] } }, jsx('text', {}));
+  jsx(
+    'element',
+    { type: 'databaseBlock', uid, version: 1, config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } }, view: { layouts: [] } },
+    jsx('text', {}),
+  );
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const uids = (editor: Editor) => editor.children.map((n) => (n as { uid: string }).uid);
@@ -16,7 +20,14 @@ const uids = (editor: Editor) => editor.children.map((n) => (n as { uid: string 
 function setup(answer: boolean) {
   const asked: DatabaseElement[][] = [];
   const editor = withDatabaseGuard(
-    editorWith(doc(title(jsx('text', {}, 'Страница')), block('textBlock', 'a', jsx('text', {}, 'до')), database('db1'), block('textBlock', 'b', jsx('text', {}, 'после')))),
+    editorWith(
+      doc(
+        title(jsx('text', {}, 'Страница')),
+        block('textBlock', 'a', jsx('text', {}, 'до')),
+        database('db1'),
+        block('textBlock', 'b', jsx('text', {}, 'после')),
+      ),
+    ),
     async (databases) => {
       asked.push(databases);
       return answer;
@@ -59,7 +70,9 @@ describe('withDatabaseGuard', () => {
       // The database goes in one step and the text in another, as a pause before a text change splits them.
       Editor.withoutNormalizing(editor, () => {
         Transforms.removeNodes(editor, { at: [2] });
-        HistoryEditor.withNewBatch(editor, () => Transforms.insertText(editor, '', { at: { anchor: Editor.start(editor, [2]), focus: Editor.end(editor, [2]) } }));
+        HistoryEditor.withNewBatch(editor, () =>
+          Transforms.insertText(editor, '', { at: { anchor: Editor.start(editor, [2]), focus: Editor.end(editor, [2]) } }),
+        );
       });
       expect(editor.history.undos.length).toBeGreaterThanOrEqual(2);
       await tick();

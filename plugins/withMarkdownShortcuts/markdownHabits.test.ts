@@ -97,7 +97,12 @@ describe('markdown habits in the editor', () => {
     await type(editor, typed);
     await type(editor, ' дальше');
     const word = typed.replace(/[*_`~]/g, '');
-    expect(editor.children[1]).toEqual({ type: 'textBlock', uid: 'a', version: 1, children: [{ text: 'Это ' }, { text: word, [mark]: true }, { text: ' дальше' }] });
+    expect(editor.children[1]).toEqual({
+      type: 'textBlock',
+      uid: 'a',
+      version: 1,
+      children: [{ text: 'Это ' }, { text: word, [mark]: true }, { text: ' дальше' }],
+    });
   });
 
   it('undo right after gives back the typed markers, and redo marks again', async () => {
@@ -112,9 +117,19 @@ describe('markdown habits in the editor', () => {
   });
 
   it('works in headings, lists and quotes, and keeps the marks the text already had', async () => {
-    const editor = editorWith(doc(title('Plan'), block('bulletListBlock', 'a', jsx('text', { bold: true }, 'жир '), '*', jsx('text', { bold: true }, 'x', cursor()))));
+    const editor = editorWith(
+      doc(title('Plan'), block('bulletListBlock', 'a', jsx('text', { bold: true }, 'жир '), '*', jsx('text', { bold: true }, 'x', cursor()))),
+    );
     await type(editor, '*');
-    expect(editor.children[1]).toEqual({ type: 'bulletListBlock', uid: 'a', version: 1, children: [{ text: 'жир ', bold: true }, { text: 'x', bold: true, italic: true }] });
+    expect(editor.children[1]).toEqual({
+      type: 'bulletListBlock',
+      uid: 'a',
+      version: 1,
+      children: [
+        { text: 'жир ', bold: true },
+        { text: 'x', bold: true, italic: true },
+      ],
+    });
     const heading = editorWith(doc(title('Plan'), block('heading2Block', 'h', cursor())));
     await type(heading, '~~old~~');
     expect(heading.children[1]).toMatchObject({ type: 'heading2Block', children: [{ text: 'old', struckOut: true }] });
@@ -141,15 +156,22 @@ describe('markdown habits in the editor', () => {
 });
 
 describe('canConvertBlock («Превратить в…» in the block menu)', () => {
-  const element = (type: string, fields: Record<string, unknown> = {}, children: unknown[] = [{ text: 'x' }]) => ({ type, uid: 'u', version: 1, children, ...fields }) as unknown as BlockElement;
+  const element = (type: string, fields: Record<string, unknown> = {}, children: unknown[] = [{ text: 'x' }]) =>
+    ({ type, uid: 'u', version: 1, children, ...fields }) as unknown as BlockElement;
 
-  it.each(['textBlock', 'heading1Block', 'heading3Block', 'quoteBlock', 'bulletListBlock', 'orderedListBlock', 'checkboxBlock', 'codeBlock', 'calloutBlock'])('a %s holds text: it can turn into another type', (type) => {
-    expect(canConvertBlock(element(type))).toBe(true);
-  });
+  it.each(['textBlock', 'heading1Block', 'heading3Block', 'quoteBlock', 'bulletListBlock', 'orderedListBlock', 'checkboxBlock', 'codeBlock', 'calloutBlock'])(
+    'a %s holds text: it can turn into another type',
+    (type) => {
+      expect(canConvertBlock(element(type))).toBe(true);
+    },
+  );
 
-  it.each(['databaseBlock', 'databaseRowBlock', 'imageBlock', 'fileBlock', 'embedBlock', 'latexBlock', 'dividerBlock', 'documentBlock', 'pageHeadingBlock'])('a %s cannot (void, or not a block type of the menu)', (type) => {
-    expect(canConvertBlock(element(type, {}, [{ text: '' }]))).toBe(false);
-  });
+  it.each(['databaseBlock', 'databaseRowBlock', 'imageBlock', 'fileBlock', 'embedBlock', 'latexBlock', 'dividerBlock', 'documentBlock', 'pageHeadingBlock'])(
+    'a %s cannot (void, or not a block type of the menu)',
+    (type) => {
+      expect(canConvertBlock(element(type, {}, [{ text: '' }]))).toBe(false);
+    },
+  );
 
   it('a table (rows of cells) cannot', () => {
     expect(canConvertBlock(element('tableBlock', {}, [{ type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'a' }] }] }]))).toBe(false);

@@ -43,7 +43,9 @@ export function canConvertBlock(element: BlockElement): boolean {
 export function convertBlock(editor: Editor, path: Path, type: BlockElementType, extra: Partial<BlockElement> = {}): void {
   const definition = definitionForSlateType(type);
   const current = Editor.node(editor, path)[0] as BlockElement;
-  const { children, ...fields } = (definition?.defaultData ? definition.toSlateFields(definition.defaultData()) : { children: [] }) as { children: unknown[] } & Record<string, unknown>;
+  const { children, ...fields } = (definition?.defaultData ? definition.toSlateFields(definition.defaultData()) : { children: [] }) as {
+    children: unknown[];
+  } & Record<string, unknown>;
   const next = { ...fields, ...extra } as Record<string, unknown>;
   const stale = Object.keys(current).filter((key) => !KEPT_FIELDS.has(key) && !(key in next));
   if (!definition?.isVoid) {
@@ -55,7 +57,14 @@ export function convertBlock(editor: Editor, path: Path, type: BlockElementType,
     if (editor.selection && !Path.isDescendant(editor.selection.anchor.path, path)) Transforms.select(editor, Editor.start(editor, path));
     return;
   }
-  const replacement = { ...next, type, uid: current.uid, version: current.version, children, ...(current.depth ? { depth: current.depth } : {}) } as BlockElement;
+  const replacement = {
+    ...next,
+    type,
+    uid: current.uid,
+    version: current.version,
+    children,
+    ...(current.depth ? { depth: current.depth } : {}),
+  } as BlockElement;
   const text = Node.string(current);
   const texts = (current.children as Node[]).filter((child) => Text.isText(child));
   Editor.withoutNormalizing(editor, () => {

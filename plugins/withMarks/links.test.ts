@@ -15,7 +15,13 @@ function setup() {
       type: 'textBlock',
       uid: 't',
       version: 1,
-      children: [{ text: 'см. ' }, { text: 'при', link: { href: HREF } }, { text: 'мер', link: { href: HREF }, bold: true }, { text: 'и ' }, { text: 'другой', link: { href: 'https://example.org/' } }],
+      children: [
+        { text: 'см. ' },
+        { text: 'при', link: { href: HREF } },
+        { text: 'мер', link: { href: HREF }, bold: true },
+        { text: 'и ' },
+        { text: 'другой', link: { href: 'https://example.org/' } },
+      ],
     } as BlockElement,
   ];
   return editor;
@@ -25,7 +31,10 @@ describe('link helpers', () => {
   it('the whole link around a text: neighbours with the same address, across other marks', () => {
     const editor = setup();
     expect(linkRangeAt(editor, [1, 2])).toEqual({ href: HREF, range: { anchor: { path: [1, 1], offset: 0 }, focus: { path: [1, 2], offset: 3 } } });
-    expect(linkRangeAt(editor, [1, 4])).toEqual({ href: 'https://example.org/', range: { anchor: { path: [1, 4], offset: 0 }, focus: { path: [1, 4], offset: 6 } } });
+    expect(linkRangeAt(editor, [1, 4])).toEqual({
+      href: 'https://example.org/',
+      range: { anchor: { path: [1, 4], offset: 0 }, focus: { path: [1, 4], offset: 6 } },
+    });
     expect(linkRangeAt(editor, [1, 0])).toBeNull();
     expect(linkRangeAt(editor, [9, 0])).toBeNull();
   });
@@ -43,7 +52,12 @@ describe('link helpers', () => {
   it('removing a link unlinks all of it and keeps its text and other marks; other links stay', () => {
     const editor = setup();
     expect(removeLinkAt(editor, [1, 1])).toBe(true);
-    expect((editor.children[1] as BlockElement).children).toEqual([{ text: 'см. при' }, { text: 'мер', bold: true }, { text: 'и ' }, { text: 'другой', link: { href: 'https://example.org/' } }]);
+    expect((editor.children[1] as BlockElement).children).toEqual([
+      { text: 'см. при' },
+      { text: 'мер', bold: true },
+      { text: 'и ' },
+      { text: 'другой', link: { href: 'https://example.org/' } },
+    ]);
     expect(removeLinkAt(editor, [1, 0])).toBe(false);
   });
 });

@@ -3,8 +3,6 @@ import '../types';
 import { anchor, doc, editorWith, focus, text, title } from '../testDocument';
 import { activeLink, isMarkActive, selectionMarks, setLink } from './withMarks';
 
-
-
 describe('withMarks', () => {
   it.each([
     ['b', 'bold'],
@@ -15,7 +13,12 @@ describe('withMarks', () => {
   ] as const)('Ctrl+%s toggles %s on the selection, and again off', (key, mark) => {
     const editor = editorWith(doc(title(), text('a', 'one ', anchor(), 'two', focus(), ' three')));
     expect(editor.handleKey({ key, ctrlKey: true })).toBe(true);
-    expect(editor.children[1]).toEqual({ type: 'textBlock', uid: 'a', version: 1, children: [{ text: 'one ' }, { text: 'two', [mark]: true }, { text: ' three' }] });
+    expect(editor.children[1]).toEqual({
+      type: 'textBlock',
+      uid: 'a',
+      version: 1,
+      children: [{ text: 'one ' }, { text: 'two', [mark]: true }, { text: ' three' }],
+    });
     expect(isMarkActive(editor, mark)).toBe(true);
     expect(editor.handleKey({ key, metaKey: true })).toBe(true);
     expect(editor.children[1]).toEqual({ type: 'textBlock', uid: 'a', version: 1, children: [{ text: 'one two three' }] });
@@ -44,7 +47,15 @@ describe('withMarks', () => {
 describe('selectionMarks', () => {
   it('names the marks every selected text has, and the first link, in one pass', () => {
     const editor = editorWith(
-      doc(title(), jsx('element', { type: 'textBlock', uid: 'a', version: 1 }, jsx('text', { bold: true, italic: true }, anchor(), 'one'), jsx('text', { bold: true, link: { href: 'https://x.example/' } }, ' two', focus()))),
+      doc(
+        title(),
+        jsx(
+          'element',
+          { type: 'textBlock', uid: 'a', version: 1 },
+          jsx('text', { bold: true, italic: true }, anchor(), 'one'),
+          jsx('text', { bold: true, link: { href: 'https://x.example/' } }, ' two', focus()),
+        ),
+      ),
     );
     const { marks, link } = selectionMarks(editor);
     expect([...marks]).toEqual(['bold']);

@@ -94,16 +94,11 @@ describe('withPageHeading: normalization', () => {
 
 describe('withPageHeading: Enter', () => {
   it('splitting a block in the middle gives the new block a fresh uid at version 1', () => {
-    const editor = editorWith(
-      doc(title('Plan'), jsx('element', { type: 'textBlock', uid: 'a', version: 4 }, 'Hello', cursor(), ' world')),
-    );
+    const editor = editorWith(doc(title('Plan'), jsx('element', { type: 'textBlock', uid: 'a', version: 4 }, 'Hello', cursor(), ' world')));
 
     editor.insertBreak();
 
-    expectDocument(
-      editor,
-      doc(title('Plan'), jsx('element', { type: 'textBlock', uid: 'a', version: 4 }, 'Hello'), text(fresh, cursor(), ' world')),
-    );
+    expectDocument(editor, doc(title('Plan'), jsx('element', { type: 'textBlock', uid: 'a', version: 4 }, 'Hello'), text(fresh, cursor(), ' world')));
     expect(uids(editor)[2]).not.toBe('a');
   });
 
@@ -114,12 +109,7 @@ describe('withPageHeading: Enter', () => {
     Transforms.move(editor, { distance: 3 });
     editor.insertBreak();
 
-    expect(editor.children.map((b) => Editor.string(editor, [editor.children.indexOf(b)]))).toEqual([
-      'Plan',
-      'one',
-      'two',
-      'three',
-    ]);
+    expect(editor.children.map((b) => Editor.string(editor, [editor.children.indexOf(b)]))).toEqual(['Plan', 'one', 'two', 'three']);
     expect(new Set(uids(editor)).size).toBe(4);
   });
 
@@ -170,16 +160,13 @@ describe('withPageHeading: Enter', () => {
 });
 
 describe('withPageHeading: Backspace', () => {
-  it.each(['heading1Block', 'heading2Block', 'heading3Block'] as const)(
-    'Backspace at the start of a %s turns it into a text block',
-    (heading) => {
-      const editor = editorWith(doc(title('Plan'), text('a', 'one'), block(heading, 'h', cursor(), 'Goals')));
+  it.each(['heading1Block', 'heading2Block', 'heading3Block'] as const)('Backspace at the start of a %s turns it into a text block', (heading) => {
+    const editor = editorWith(doc(title('Plan'), text('a', 'one'), block(heading, 'h', cursor(), 'Goals')));
 
-      editor.deleteBackward('character');
+    editor.deleteBackward('character');
 
-      expectDocument(editor, doc(title('Plan'), text('a', 'one'), text('h', cursor(), 'Goals')));
-    },
-  );
+    expectDocument(editor, doc(title('Plan'), text('a', 'one'), text('h', cursor(), 'Goals')));
+  });
 
   it('Backspace inside a heading deletes a character as usual', () => {
     const editor = editorWith(doc(title('Plan'), block('heading1Block', 'h', 'Go', cursor(), 'als')));

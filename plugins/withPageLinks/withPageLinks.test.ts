@@ -31,7 +31,11 @@ describe('trigger detection', () => {
   it('[[ and @ open a search with what follows them', () => {
     const editor = setup();
     type(editor, 'см. [[Пла');
-    expect(pageLinkQuery(editor)).toMatchObject({ trigger: '[[', query: 'Пла', range: { anchor: { path: [1, 0], offset: 4 }, focus: { path: [1, 0], offset: 9 } } });
+    expect(pageLinkQuery(editor)).toMatchObject({
+      trigger: '[[',
+      query: 'Пла',
+      range: { anchor: { path: [1, 0], offset: 4 }, focus: { path: [1, 0], offset: 9 } },
+    });
     const other = setup();
     type(other, '@');
     expect(pageLinkQuery(other)).toMatchObject({ trigger: '@', query: '' });
@@ -72,7 +76,9 @@ describe('inserting a page link', () => {
     type(editor, 'см. [[Пла');
     insertPageLink(editor, pageLinkQuery(editor)!.range, PAGE);
     expect(texts(editor)).toEqual([{ text: 'см. ' }, { text: '↗', link: LINK }, { text: ' ' }]);
-    expect(toWire(editor.children[1] as BlockElement, { pageId: 'p', parentId: null, placeAfter: null }).data).toEqual({ tokens: [{ text: 'см. ' }, { text: '↗', link: LINK }, { text: ' ' }] });
+    expect(toWire(editor.children[1] as BlockElement, { pageId: 'p', parentId: null, placeAfter: null }).data).toEqual({
+      tokens: [{ text: 'см. ' }, { text: '↗', link: LINK }, { text: ' ' }],
+    });
     expect(pageLinkAt(editor, [1, 1])).toBe(PAGE);
     expect(pageLinkAt(editor, [1, 0])).toBeNull();
     // The caret is after the space; what is typed next is plain text.

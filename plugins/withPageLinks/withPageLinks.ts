@@ -6,7 +6,17 @@ import { isPageLink, pageHref, PAGE_LINK_TEXT, type TokenMarks } from '../../sch
 export const PAGE_QUERY_MAX = 60;
 
 /** Text blocks a page link may go in: not the title, not code, not table cells. */
-const LINKABLE = new Set(['textBlock', 'heading1Block', 'heading2Block', 'heading3Block', 'quoteBlock', 'bulletListBlock', 'orderedListBlock', 'checkboxBlock', 'calloutBlock']);
+const LINKABLE = new Set([
+  'textBlock',
+  'heading1Block',
+  'heading2Block',
+  'heading3Block',
+  'quoteBlock',
+  'bulletListBlock',
+  'orderedListBlock',
+  'checkboxBlock',
+  'calloutBlock',
+]);
 
 export interface PageLinkQuery {
   /** What was typed: `[[` or `@`. */

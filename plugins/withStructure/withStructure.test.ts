@@ -13,7 +13,6 @@ import { positionInFlatList } from '../../schema/block';
 const b = (type: BlockElementType, uid: string, depth: number, ...children: unknown[]) => blockWith(type, uid, { depth }, ...children);
 const text = (uid: string, depth: number, ...children: unknown[]) => b('textBlock', uid, depth, ...children);
 
-
 /** uid:depth of every block after the title. */
 const shape = (editor: Editor) => editor.children.slice(1).map((n) => `${(n as { uid: string }).uid}:${(n as { depth?: number }).depth ?? 0}`);
 const types = (editor: Editor) => editor.children.slice(1).map((n) => (n as { type: string }).type);
@@ -103,13 +102,16 @@ describe('list keys', () => {
     expect(editor.children[2]).toMatchObject({ type: 'checkboxBlock', checked: false });
   });
 
-  it.each(['bulletListBlock', 'orderedListBlock', 'checkboxBlock', 'quoteBlock'] as const)('Backspace at the start of a %s makes it text, keeping depth and text', (type) => {
-    const editor = editorWith(doc(title(), text('a', 0, 'a'), b(type, 'b', 1, cursor(), 'item')));
-    editor.deleteBackward('character');
-    expect(types(editor)).toEqual(['textBlock', 'textBlock']);
-    expect(shape(editor)).toEqual(['a:0', 'b:1']);
-    expect(Editor.string(editor, [2])).toBe('item');
-  });
+  it.each(['bulletListBlock', 'orderedListBlock', 'checkboxBlock', 'quoteBlock'] as const)(
+    'Backspace at the start of a %s makes it text, keeping depth and text',
+    (type) => {
+      const editor = editorWith(doc(title(), text('a', 0, 'a'), b(type, 'b', 1, cursor(), 'item')));
+      editor.deleteBackward('character');
+      expect(types(editor)).toEqual(['textBlock', 'textBlock']);
+      expect(shape(editor)).toEqual(['a:0', 'b:1']);
+      expect(Editor.string(editor, [2])).toBe('item');
+    },
+  );
 
   it('Backspace at the start of a nested text block outdents it; at the top level it merges as usual', () => {
     const editor = editorWith(doc(title(), text('a', 0, 'a'), text('b', 1, cursor(), 'b')));

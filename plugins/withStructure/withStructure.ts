@@ -128,7 +128,9 @@ export function withStructure<E extends Editor & { handleKey(event: KeyPress): b
       // never last.
       const last = blockAt(editor, editor.children.length - 1);
       if (last && last.type !== 'pageHeadingBlock' && editor.isVoid(last)) {
-        Transforms.insertNodes(editor, { type: 'textBlock', uid: newId(), version: 1, children: [{ text: '' }] } as BlockElement, { at: [editor.children.length] });
+        Transforms.insertNodes(editor, { type: 'textBlock', uid: newId(), version: 1, children: [{ text: '' }] } as BlockElement, {
+          at: [editor.children.length],
+        });
         return;
       }
     }

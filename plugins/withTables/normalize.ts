@@ -52,11 +52,9 @@ function normalizeTable(editor: Editor, table: TableElement, path: Path): boolea
     return true;
   }
   if (typeof table.headerRow !== 'boolean' || typeof table.headerColumn !== 'boolean') {
-    Transforms.setNodes<SlateElement>(
-      editor,
-      { headerRow: table.headerRow === true, headerColumn: table.headerColumn === true } as Partial<SlateElement>,
-      { at: path },
-    );
+    Transforms.setNodes<SlateElement>(editor, { headerRow: table.headerRow === true, headerColumn: table.headerColumn === true } as Partial<SlateElement>, {
+      at: path,
+    });
     return true;
   }
   // Anything in the table that is not a row goes into a row of its own (a pasted cell, text).
@@ -96,8 +94,7 @@ function normalizeTable(editor: Editor, table: TableElement, path: Path): boolea
     return true;
   }
   const layout = table.tableLayout;
-  const sizesOk =
-    layout.columnSizes.length === columns && layout.columnSizes.every((size) => clampColumnSize(size) === size);
+  const sizesOk = layout.columnSizes.length === columns && layout.columnSizes.every((size) => clampColumnSize(size) === size);
   if (layout.columns !== columns || layout.rows !== rows.length || !sizesOk) {
     const columnSizes = Array.from({ length: columns }, (_, i) => clampColumnSize(layout.columnSizes[i] ?? TABLE_DEFAULTS.columnSize));
     Transforms.setNodes<SlateElement>(editor, { tableLayout: { columns, rows: rows.length, columnSizes } } as Partial<SlateElement>, { at: path });
@@ -156,7 +153,11 @@ export function normalizeTables(editor: Editor, entry: NodeEntry): boolean {
       if (Element.isElement(child) && child.type === 'tableCell') continue;
       if (Element.isElement(child) && child.children.every((c) => Text.isText(c))) {
         // A block dropped into a row becomes a cell with its text.
-        Transforms.unsetNodes(editor, Object.keys(child).filter((k) => k !== 'children' && k !== 'type'), { at: [...path, i] });
+        Transforms.unsetNodes(
+          editor,
+          Object.keys(child).filter((k) => k !== 'children' && k !== 'type'),
+          { at: [...path, i] },
+        );
         Transforms.setNodes<SlateElement>(editor, { type: 'tableCell' } as Partial<SlateElement>, { at: [...path, i] });
       } else if (Element.isElement(child)) {
         Transforms.unwrapNodes(editor, { at: [...path, i] });

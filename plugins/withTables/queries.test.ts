@@ -48,7 +48,12 @@ describe('table queries', () => {
   });
 
   it('fragmentText: blocks on lines, a row as cells apart by tabs, nested blocks flattened', () => {
-    const fragment = [paragraph('p1', 'first'), { type: 'quote', children: [paragraph('p2', 'inner one'), paragraph('p3', 'inner two')] }, row('x', 'y'), table('t1')];
+    const fragment = [
+      paragraph('p1', 'first'),
+      { type: 'quote', children: [paragraph('p2', 'inner one'), paragraph('p3', 'inner two')] },
+      row('x', 'y'),
+      table('t1'),
+    ];
     expect(fragmentText(fragment as Node[])).toBe('first\ninner one\ninner two\nx\ty\na\tb\nc\td');
   });
 });

@@ -43,16 +43,23 @@ const tableAt = (editor: Editor, index = 1) => editor.children[index] as TableEl
 const wire = (editor: Editor, index = 1): TableData => tableBlock.toWireData(tableAt(editor, index));
 /** Each token as "text@x,y". */
 const addressed = (data: TableData) => data.tokens.map((t) => `${t.text}@${t.tableAddress!.x},${t.tableAddress!.y}`);
-const grid = (editor: Editor, index = 1) => tableAt(editor, index).children.map((r) => r.children.map((c) => Editor.string(editor, [index, tableAt(editor, index).children.indexOf(r), r.children.indexOf(c)])));
+const grid = (editor: Editor, index = 1) =>
+  tableAt(editor, index).children.map((r) =>
+    r.children.map((c) => Editor.string(editor, [index, tableAt(editor, index).children.indexOf(r), r.children.indexOf(c)])),
+  );
 
 /** A 2×2 table "a b / c d" after the title, and a paragraph after it. */
 const abcd = (...caretIn: Array<'a' | 'd' | 'after'>) =>
   doc(
     title(),
-    table('t1', [100, 200], [
-      [cell('a', ...(caretIn.includes('a') ? [cursor()] : [])), cell('b')],
-      [cell('c'), cell('d', ...(caretIn.includes('d') ? [cursor()] : []))],
-    ]),
+    table(
+      't1',
+      [100, 200],
+      [
+        [cell('a', ...(caretIn.includes('a') ? [cursor()] : [])), cell('b')],
+        [cell('c'), cell('d', ...(caretIn.includes('d') ? [cursor()] : []))],
+      ],
+    ),
     text('p', ...(caretIn.includes('after') ? [cursor(), 'after'] : ['after'])),
   );
 
@@ -62,7 +69,11 @@ describe('row and column transforms keep every token addressed', () => {
     expect(insertRow(editor, 't1', 1)).toBe(true);
     expect(addressed(wire(editor))).toEqual(['a@0,0', 'b@1,0', 'c@0,2', 'd@1,2']);
     expect(wire(editor).tableLayout).toEqual({ columns: 2, rows: 3, columnSizes: [100, 200] });
-    expect(grid(editor)).toEqual([['a', 'b'], ['', ''], ['c', 'd']]);
+    expect(grid(editor)).toEqual([
+      ['a', 'b'],
+      ['', ''],
+      ['c', 'd'],
+    ]);
   });
 
   it('deleteRow moves the rows below up; the last row cannot go', () => {
@@ -127,7 +138,11 @@ describe('normalization: the structure is the truth, the layout follows it', () 
   it('a text block turned into a table gets the default grid (2 columns, 3 rows, 120 px) with its text in the first cell', () => {
     const editor = editorWith(doc(title(), text('x', 'hel', cursor(), 'lo')));
     Transforms.setNodes(editor, { type: 'tableBlock' } as Partial<TableElement>, { at: [1] });
-    expect(grid(editor)).toEqual([['hello', ''], ['', ''], ['', '']]);
+    expect(grid(editor)).toEqual([
+      ['hello', ''],
+      ['', ''],
+      ['', ''],
+    ]);
     // The caret stays where it was, now in the first cell.
     expect(editor.selection!.anchor).toEqual({ path: [1, 0, 0, 0], offset: 3 });
     expect(wire(editor)).toEqual({
@@ -143,7 +158,11 @@ describe('normalization: the structure is the truth, the layout follows it', () 
     const editor = editorWith(doc(title(), text('x', cursor())));
     for (const key of '/table ') editor.insertText(key);
     expect(tableAt(editor).type).toBe('tableBlock');
-    expect(grid(editor)).toEqual([['', ''], ['', ''], ['', '']]);
+    expect(grid(editor)).toEqual([
+      ['', ''],
+      ['', ''],
+      ['', ''],
+    ]);
     // The caret is in the table (convertBlock of withMarkdownShortcuts puts it in the last cell).
     expect(editor.selection!.anchor.path.slice(0, 1)).toEqual([1]);
     expect(editor.selection!.anchor.path).toHaveLength(4);
@@ -161,7 +180,10 @@ describe('normalization: the structure is the truth, the layout follows it', () 
       ),
     );
     const editor = editorWith(input);
-    expect(grid(editor)).toEqual([['a', 'b', 'c'], ['d', '', '']]);
+    expect(grid(editor)).toEqual([
+      ['a', 'b', 'c'],
+      ['d', '', ''],
+    ]);
     expect(tableAt(editor).tableLayout).toEqual({ columns: 3, rows: 2, columnSizes: [90, 120, 120] });
     expect(addressed(wire(editor))).toEqual(['a@0,0', 'b@1,0', 'c@2,0', 'd@0,1']);
   });
@@ -193,7 +215,11 @@ describe('keys inside a table', () => {
   it('Tab in the last cell adds a row and goes to its first cell', () => {
     const editor = editorWith(abcd('d'));
     expect(tab(editor)).toBe(true);
-    expect(grid(editor)).toEqual([['a', 'b'], ['c', 'd'], ['', '']]);
+    expect(grid(editor)).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['', ''],
+    ]);
     expect(editor.selection!.anchor).toEqual({ path: [1, 2, 0, 0], offset: 0 });
     expect(wire(editor).tableLayout.rows).toBe(3);
   });
@@ -206,7 +232,10 @@ describe('keys inside a table', () => {
     tab(editor, true);
     tab(editor, true);
     expect(editor.selection!.anchor).toEqual({ path: [1, 0, 0, 0], offset: 1 });
-    expect(grid(editor)).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(grid(editor)).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 
   it('Enter in a cell inserts a line break and never splits the table', () => {
@@ -214,7 +243,10 @@ describe('keys inside a table', () => {
     editor.insertBreak();
     editor.insertText('z');
     expect(editor.children).toHaveLength(3);
-    expect(grid(editor)).toEqual([['a\nz', 'b'], ['c', 'd']]);
+    expect(grid(editor)).toEqual([
+      ['a\nz', 'b'],
+      ['c', 'd'],
+    ]);
     expect(addressed(wire(editor))).toEqual(['a\nz@0,0', 'b@1,0', 'c@0,1', 'd@1,1']);
   });
 
@@ -233,13 +265,19 @@ describe('keys inside a table', () => {
   it('Delete at the end of a cell does nothing', () => {
     const editor = editorWith(abcd('a'));
     editor.deleteForward('character');
-    expect(grid(editor)).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(grid(editor)).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 
   it('Backspace at the start of the paragraph after a table goes into the last cell instead of merging', () => {
     const editor = editorWith(abcd('after'));
     editor.deleteBackward('character');
-    expect(grid(editor)).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(grid(editor)).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     expect(Editor.string(editor, [2])).toBe('after');
     expect(editor.selection!.anchor).toEqual({ path: [1, 1, 1, 0], offset: 1 });
   });
@@ -290,14 +328,21 @@ describe('selections and deleting across cells', () => {
   it('deleting a selection across cells empties those cells and keeps the grid', () => {
     const input = doc(
       title(),
-      table('t1', [120, 120], [
-        [cell('al', anchor(), 'pha'), cell('beta')],
-        [cell('ga', focus(), 'mma'), cell('delta')],
-      ]),
+      table(
+        't1',
+        [120, 120],
+        [
+          [cell('al', anchor(), 'pha'), cell('beta')],
+          [cell('ga', focus(), 'mma'), cell('delta')],
+        ],
+      ),
     );
     const editor = editorWith(input);
     editor.deleteFragment();
-    expect(grid(editor)).toEqual([['al', ''], ['mma', 'delta']]);
+    expect(grid(editor)).toEqual([
+      ['al', ''],
+      ['mma', 'delta'],
+    ]);
     expect(editor.selection).toEqual({ anchor: { path: [1, 0, 0, 0], offset: 2 }, focus: { path: [1, 0, 0, 0], offset: 2 } });
     expect(addressed(wire(editor))).toEqual(['al@0,0', 'mma@0,1', 'delta@1,1']);
   });
@@ -323,7 +368,10 @@ describe('selections and deleting across cells', () => {
       { type: 'textBlock', uid: 'q1', version: 1, children: [{ text: 'one' }] },
       { type: 'textBlock', uid: 'q2', version: 1, children: [{ text: 'two' }] },
     ]);
-    expect(grid(editor)).toEqual([['aone\ntwo', 'b'], ['c', 'd']]);
+    expect(grid(editor)).toEqual([
+      ['aone\ntwo', 'b'],
+      ['c', 'd'],
+    ]);
     expect(editor.children).toHaveLength(3);
   });
 });

@@ -21,8 +21,7 @@ export { deleteColumn, deleteRow, insertColumn, insertRow, setColumnSize, toggle
  * same table; deleting across cells empties them and keeps the grid.
  */
 export function withTables<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E): E {
-  const { normalizeNode, apply, insertBreak, insertSoftBreak, deleteBackward, deleteForward, deleteFragment, insertText, insertFragment, handleKey } =
-    editor;
+  const { normalizeNode, apply, insertBreak, insertSoftBreak, deleteBackward, deleteForward, deleteFragment, insertText, insertFragment, handleKey } = editor;
 
   editor.normalizeNode = (entry: NodeEntry, options) => {
     if (normalizeTables(editor, entry)) return;

@@ -22,14 +22,26 @@ describe('callout', () => {
   });
 
   test('round-trips through Slate; a block turned into a callout gets the default icon', () => {
-    const wire: WireBlock = { id: 'b', contentType: 'Block', pageId: 'p', type: 'callout', version: 1, parentId: 'x', placeAfter: null, data: { tokens, icon: '🔥' } };
+    const wire: WireBlock = {
+      id: 'b',
+      contentType: 'Block',
+      pageId: 'p',
+      type: 'callout',
+      version: 1,
+      parentId: 'x',
+      placeAfter: null,
+      data: { tokens, icon: '🔥' },
+    };
     const element = toSlate(wire);
     expect(element).toEqual({ type: 'calloutBlock', uid: 'b', version: 1, icon: '🔥', children: tokens });
     expect(toWire(element, wire)).toStrictEqual(wire);
-    expect(toWire({ type: 'calloutBlock', uid: 'c', version: 1, children: [{ text: '' }] } as BlockElement, wire).data).toStrictEqual({ tokens: [], icon: '💡' });
+    expect(toWire({ type: 'calloutBlock', uid: 'c', version: 1, children: [{ text: '' }] } as BlockElement, wire).data).toStrictEqual({
+      tokens: [],
+      icon: '💡',
+    });
   });
 
-  test('HTML: ours both ways, and Notion\'s callout figure', () => {
+  test("HTML: ours both ways, and Notion's callout figure", () => {
     expect(roundTripHtml(calloutBlock, { tokens, icon: '⚠️' }, 'Важно: <strong>сохраните</strong>')).toEqual({ tokens, icon: '⚠️' });
     expect(parseWith(calloutBlock, '<figure class="callout"><div><span class="icon">🚀</span></div><div>Запуск в пятницу</div></figure>')).toEqual({
       tokens: [{ text: 'Запуск в пятницу' }],

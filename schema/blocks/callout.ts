@@ -8,9 +8,7 @@ export const DEFAULT_CALLOUT_ICON = '💡';
 /** The icons the picker offers (any short emoji is accepted on the wire). */
 export const CALLOUT_ICONS = ['💡', '⚠️', '❗', '❓', 'ℹ️', '✅', '❌', '📌', '🔥', '⭐', '📝', '🚀'] as const;
 
-export const calloutDataSchema = z
-  .object({ tokens: tokensSchema, icon: z.string().min(1).max(16) })
-  .strict();
+export const calloutDataSchema = z.object({ tokens: tokensSchema, icon: z.string().min(1).max(16) }).strict();
 export type CalloutData = z.infer<typeof calloutDataSchema>;
 
 /**
@@ -42,9 +40,10 @@ export const calloutBlock: BlockDefinition<'callout', CalloutData> = {
           const icon = ((element.getAttribute('data-callout') || iconNode?.textContent) ?? '').trim();
           const iconText = iconNode?.textContent ?? '';
           // The icon is not part of the text.
-          const text = iconText && tokens.length > 0 && tokens[0].text.startsWith(iconText.trim())
-            ? canonicalTokens([{ ...tokens[0], text: tokens[0].text.slice(iconText.trim().length).replace(/^ +/, '') }, ...tokens.slice(1)])
-            : tokens;
+          const text =
+            iconText && tokens.length > 0 && tokens[0].text.startsWith(iconText.trim())
+              ? canonicalTokens([{ ...tokens[0], text: tokens[0].text.slice(iconText.trim().length).replace(/^ +/, '') }, ...tokens.slice(1)])
+              : tokens;
           return { tokens: text, icon: icon && icon.length <= 16 ? icon : DEFAULT_CALLOUT_ICON };
         },
       },

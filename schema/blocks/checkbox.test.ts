@@ -21,7 +21,16 @@ describe('checkbox', () => {
   });
 
   test('round-trips through Slate; a block just turned into a checkbox is sent unchecked', () => {
-    const wire: WireBlock = { id: 'b', contentType: 'Block', pageId: 'p', type: 'checkbox', version: 2, parentId: null, placeAfter: null, data: { tokens, checked: true } };
+    const wire: WireBlock = {
+      id: 'b',
+      contentType: 'Block',
+      pageId: 'p',
+      type: 'checkbox',
+      version: 2,
+      parentId: null,
+      placeAfter: null,
+      data: { tokens, checked: true },
+    };
     const element = toSlate(wire);
     expect(element).toEqual({ type: 'checkboxBlock', uid: 'b', version: 2, checked: true, children: [{ text: 'Купить хлеб' }] });
     expect(toWire(element, wire)).toStrictEqual(wire);
@@ -30,11 +39,16 @@ describe('checkbox', () => {
   });
 
   test('HTML: <ul><li><input type=checkbox checked>, both ways', () => {
-    expect(checkboxBlock.html!.serialize({ tokens, checked: true }, 'Купить хлеб')).toBe('<ul><li><input type="checkbox" checked disabled> Купить хлеб</li></ul>');
+    expect(checkboxBlock.html!.serialize({ tokens, checked: true }, 'Купить хлеб')).toBe(
+      '<ul><li><input type="checkbox" checked disabled> Купить хлеб</li></ul>',
+    );
     expect(roundTripHtml(checkboxBlock, { tokens, checked: true }, 'Купить хлеб')).toEqual({ tokens, checked: true });
     expect(roundTripHtml(checkboxBlock, { tokens, checked: false }, 'Купить хлеб')).toEqual({ tokens, checked: false });
     expect(parseWith(checkboxBlock, '<ul><li>просто пункт</li></ul>')).toBeNull();
     // GitHub's task lists put the box in a <p>.
-    expect(parseWith(checkboxBlock, '<ul><li><p><input type="checkbox" checked> Готово</p></li></ul>')).toEqual({ tokens: [{ text: 'Готово' }], checked: true });
+    expect(parseWith(checkboxBlock, '<ul><li><p><input type="checkbox" checked> Готово</p></li></ul>')).toEqual({
+      tokens: [{ text: 'Готово' }],
+      checked: true,
+    });
   });
 });

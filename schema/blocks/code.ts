@@ -112,7 +112,7 @@ export const codeBlock: BlockDefinition<'code', CodeData> = {
         read: (element) => {
           const code = element.querySelector('code');
           // Line breaks are kept as they are (htmlToTokens folds whitespace, which code needs).
-          const text = (element.innerHTML.includes('<br') ? textWithBreaks(element) : element.textContent ?? '').replace(/\n$/, '');
+          const text = (element.innerHTML.includes('<br') ? textWithBreaks(element) : (element.textContent ?? '')).replace(/\n$/, '');
           const language = languageOfClass(code) ?? languageOfClass(element) ?? 'plain';
           return { tokens: text === '' ? [] : [{ text }], language };
         },

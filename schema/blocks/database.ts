@@ -74,9 +74,7 @@ export type OptionColor = (typeof OPTION_COLORS)[number];
 export const STATUS_GROUPS = ['todo', 'inProgress', 'done'] as const;
 export type StatusGroup = (typeof STATUS_GROUPS)[number];
 
-export const selectOptionSchema = z
-  .object({ id: fieldIdSchema, name: fieldNameSchema, color: z.enum(OPTION_COLORS).optional() })
-  .strict();
+export const selectOptionSchema = z.object({ id: fieldIdSchema, name: fieldNameSchema, color: z.enum(OPTION_COLORS).optional() }).strict();
 export type SelectOption = z.infer<typeof selectOptionSchema>;
 export const statusOptionSchema = selectOptionSchema.extend({ group: z.enum(STATUS_GROUPS) }).strict();
 export type StatusOption = z.infer<typeof statusOptionSchema>;
@@ -121,15 +119,11 @@ export function withNewOptions(field: OptionField, added: readonly SelectOption[
   return { ...field, options: [...field.options, ...added] };
 }
 
-export const databaseConfigSchema = z
-  .object({ fields: z.record(fieldIdSchema, databaseFieldSchema) })
-  .strict();
+export const databaseConfigSchema = z.object({ fields: z.record(fieldIdSchema, databaseFieldSchema) }).strict();
 export type DatabaseConfig = z.infer<typeof databaseConfigSchema>;
 
 /** A column of a view: shown in this order, wrapped or not, at a width (px). */
-export const orderedFieldSchema = z
-  .object({ fieldId: fieldIdSchema, isWrap: z.boolean(), width: z.number().int().min(40).max(2000).optional() })
-  .strict();
+export const orderedFieldSchema = z.object({ fieldId: fieldIdSchema, isWrap: z.boolean(), width: z.number().int().min(40).max(2000).optional() }).strict();
 export type OrderedField = z.infer<typeof orderedFieldSchema>;
 
 /** Layout types: the api-contract's default layout types, as they are written in a layout. */
@@ -137,7 +131,20 @@ export const LAYOUT_TYPES = ['table', 'board', 'calendar', 'timeline', 'chart', 
 export type LayoutType = (typeof LAYOUT_TYPES)[number];
 
 /** Filter conditions; which apply to which field type is in `FILTER_CONDITIONS`. */
-export const FILTER_CONDITION_NAMES = ['is', 'isNot', 'contains', 'notContains', 'startsWith', 'endsWith', 'gt', 'gte', 'lt', 'lte', 'isEmpty', 'isNotEmpty'] as const;
+export const FILTER_CONDITION_NAMES = [
+  'is',
+  'isNot',
+  'contains',
+  'notContains',
+  'startsWith',
+  'endsWith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'isEmpty',
+  'isNotEmpty',
+] as const;
 export type FilterCondition = (typeof FILTER_CONDITION_NAMES)[number];
 
 const TEXT_CONDITIONS: readonly FilterCondition[] = ['is', 'isNot', 'contains', 'notContains', 'startsWith', 'endsWith', 'isEmpty', 'isNotEmpty'];
@@ -265,7 +272,14 @@ export const databaseLayoutSchema = z
     sorts: z.array(sortSchema).max(DATABASE_LIMITS.sorts).optional(),
     /** Rows grouped by a field (a table's groups, a board's columns); `hidden`: a board's columns not shown (their values). */
     groupBy: z
-      .object({ fieldId: fieldIdSchema, hideEmpty: z.boolean().optional(), hidden: z.array(z.union([z.string().max(128), z.boolean(), z.null()])).max(200).optional() })
+      .object({
+        fieldId: fieldIdSchema,
+        hideEmpty: z.boolean().optional(),
+        hidden: z
+          .array(z.union([z.string().max(128), z.boolean(), z.null()]))
+          .max(200)
+          .optional(),
+      })
       .strict()
       .nullable()
       .optional(),
@@ -281,9 +295,7 @@ export const databaseLayoutSchema = z
   .strict();
 export type DatabaseLayout = z.infer<typeof databaseLayoutSchema>;
 
-export const databaseViewSchema = z
-  .object({ layouts: z.array(databaseLayoutSchema).max(DATABASE_LIMITS.layouts) })
-  .strict();
+export const databaseViewSchema = z.object({ layouts: z.array(databaseLayoutSchema).max(DATABASE_LIMITS.layouts) }).strict();
 export type DatabaseView = z.infer<typeof databaseViewSchema>;
 
 /** The field ids of a config, own keys only. */
@@ -347,7 +359,8 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   const checkRule = (rule: FilterRule, path: Array<string | number>) => {
     if (unknown(rule.fieldId, [...path, 'fieldId'])) return;
     const type = config.fields[rule.fieldId].type;
-    if (!FILTER_CONDITIONS[type].includes(rule.condition)) problems.push({ path: [...path, 'condition'], message: `a ${type} field has no condition ${rule.condition}` });
+    if (!FILTER_CONDITIONS[type].includes(rule.condition))
+      problems.push({ path: [...path, 'condition'], message: `a ${type} field has no condition ${rule.condition}` });
   };
   layout.filter?.rules.forEach((rule, at) => {
     if ('op' in rule) rule.rules.forEach((inner, innerAt) => checkRule(inner, ['filter', 'rules', at, 'rules', innerAt]));
@@ -355,18 +368,22 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   });
   layout.sorts?.forEach((sort, at) => unknown(sort.fieldId, ['sorts', at, 'fieldId']));
   if (layout.groupBy) unknown(layout.groupBy.fieldId, ['groupBy', 'fieldId']);
-  if (layout.cover && !unknown(layout.cover.fieldId, ['cover', 'fieldId']) && config.fields[layout.cover.fieldId].type !== 'files') problems.push({ path: ['cover', 'fieldId'], message: 'a cover is a files field' });
+  if (layout.cover && !unknown(layout.cover.fieldId, ['cover', 'fieldId']) && config.fields[layout.cover.fieldId].type !== 'files')
+    problems.push({ path: ['cover', 'fieldId'], message: 'a cover is a files field' });
   for (const fieldId of Object.keys(layout.calculations ?? {})) unknown(fieldId, ['calculations', fieldId]);
-  if (layout.chart) for (const problem of chartProblems(config, layout.chart, layout.type)) problems.push({ path: ['chart', ...problem.path], message: problem.message });
+  if (layout.chart)
+    for (const problem of chartProblems(config, layout.chart, layout.type)) problems.push({ path: ['chart', ...problem.path], message: problem.message });
   if (layout.calendar && !unknown(layout.calendar.fieldId, ['calendar', 'fieldId']) && config.fields[layout.calendar.fieldId].type !== 'date') {
     problems.push({ path: ['calendar', 'fieldId'], message: 'a calendar places rows by a date field' });
   }
   if (layout.timeline) {
     const { startFieldId, endFieldId } = layout.timeline;
-    if (!unknown(startFieldId, ['timeline', 'startFieldId']) && config.fields[startFieldId].type !== 'date') problems.push({ path: ['timeline', 'startFieldId'], message: 'a timeline starts at a date field' });
+    if (!unknown(startFieldId, ['timeline', 'startFieldId']) && config.fields[startFieldId].type !== 'date')
+      problems.push({ path: ['timeline', 'startFieldId'], message: 'a timeline starts at a date field' });
     if (endFieldId && !unknown(endFieldId, ['timeline', 'endFieldId'])) {
       if (config.fields[endFieldId].type !== 'date') problems.push({ path: ['timeline', 'endFieldId'], message: 'a timeline ends at a date field' });
-      else if (endFieldId === startFieldId) problems.push({ path: ['timeline', 'endFieldId'], message: 'the end is another field than the start (none: the start field\'s range)' });
+      else if (endFieldId === startFieldId)
+        problems.push({ path: ['timeline', 'endFieldId'], message: "the end is another field than the start (none: the start field's range)" });
     }
     const { dependencyFieldId } = layout.timeline;
     if (dependencyFieldId && !unknown(dependencyFieldId, ['timeline', 'dependencyFieldId']) && config.fields[dependencyFieldId].type !== 'relation') {
@@ -382,8 +399,10 @@ export function chartProblems(config: DatabaseConfig, chart: ChartConfig, layout
   const axis = (at: 'x' | 'series', entry: { fieldId: string; bucket?: ChartBucket }) => {
     const field = fieldOf(config, entry.fieldId);
     if (!field) problems.push({ path: [at, 'fieldId'], message: 'no such field in config.fields' });
-    else if (field.type === 'files' || field.type === 'relation') problems.push({ path: [at, 'fieldId'], message: `a chart does not group by a ${field.type} field` });
-    else if (entry.bucket && !DATE_LIKE_TYPES.has(field.type)) problems.push({ path: [at, 'bucket'], message: `a ${field.type} field has no bucket (date fields only)` });
+    else if (field.type === 'files' || field.type === 'relation')
+      problems.push({ path: [at, 'fieldId'], message: `a chart does not group by a ${field.type} field` });
+    else if (entry.bucket && !DATE_LIKE_TYPES.has(field.type))
+      problems.push({ path: [at, 'bucket'], message: `a ${field.type} field has no bucket (date fields only)` });
   };
   axis('x', chart.x);
   if (chart.series) {
@@ -442,7 +461,11 @@ export function timelineWithout(timeline: TimelineConfig, fieldId: string): Time
 export function timelineFitting(config: DatabaseConfig, timeline: TimelineConfig): TimelineConfig | null {
   const type = (fieldId: string | null | undefined) => (fieldId ? fieldOf(config, fieldId)?.type : undefined);
   let next: TimelineConfig | null = timeline;
-  for (const [fieldId, wanted] of [[timeline.startFieldId, 'date'], [timeline.endFieldId, 'date'], [timeline.dependencyFieldId, 'relation']] as const) {
+  for (const [fieldId, wanted] of [
+    [timeline.startFieldId, 'date'],
+    [timeline.endFieldId, 'date'],
+    [timeline.dependencyFieldId, 'relation'],
+  ] as const) {
     if (next && fieldId && type(fieldId) !== wanted) next = timelineWithout(next, fieldId);
   }
   return next;

@@ -61,11 +61,7 @@ export interface BlockHtml<Data> {
 }
 
 /** What an element holds besides type, uid and version, for each element type. */
-export type BlockElementFields = BlockElement extends infer E
-  ? E extends BlockElement
-    ? Omit<E, 'type' | 'uid' | 'version' | 'depth'>
-    : never
-  : never;
+export type BlockElementFields = BlockElement extends infer E ? (E extends BlockElement ? Omit<E, 'type' | 'uid' | 'version' | 'depth'> : never) : never;
 
 /** Slate needs at least one text child; an empty block has one empty text. */
 export function tokensToChildren(tokens: readonly Token[]): SlateText[] {
@@ -78,11 +74,7 @@ export function childrenToTokens(children: BlockElement['children']): Token[] {
 }
 
 /** A definition for a block that is nothing but tokens. */
-export function textLikeBlock<W extends string>(
-  wireType: W,
-  slateType: BlockElement['type'],
-  shortcuts: readonly string[] = [],
-): BlockDefinition<W, TextData> {
+export function textLikeBlock<W extends string>(wireType: W, slateType: BlockElement['type'], shortcuts: readonly string[] = []): BlockDefinition<W, TextData> {
   return {
     wireType,
     slateType,

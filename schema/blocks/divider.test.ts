@@ -4,7 +4,16 @@ import { dividerBlock } from './divider';
 import { parseWith } from './htmlTestUtil';
 import { VOID_SLATE_TYPES } from './index';
 
-const wire = (type: WireBlock['type'], data: object): WireBlock => ({ id: 'b', contentType: 'Block', pageId: 'p', type, version: 1, parentId: null, placeAfter: null, data: data as WireBlock['data'] });
+const wire = (type: WireBlock['type'], data: object): WireBlock => ({
+  id: 'b',
+  contentType: 'Block',
+  pageId: 'p',
+  type,
+  version: 1,
+  parentId: null,
+  placeAfter: null,
+  data: data as WireBlock['data'],
+});
 
 describe('divider', () => {
   test('void, no data, <hr>', () => {

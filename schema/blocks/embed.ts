@@ -7,24 +7,10 @@ import { blockAlignSchema, scaleSchema, type BlockAlign } from './image';
 /** An embed's address: http or https only (the server refuses anything else with 422). */
 export const embedUrlSchema = z.string().min(1).max(2048).refine(isSafeHref, { message: 'only http and https links can be embedded' });
 
-export const embedDataSchema = z
-  .object({ url: embedUrlSchema.nullable(), scale: scaleSchema, align: blockAlignSchema })
-  .strict();
+export const embedDataSchema = z.object({ url: embedUrlSchema.nullable(), scale: scaleSchema, align: blockAlignSchema }).strict();
 export type EmbedData = z.infer<typeof embedDataSchema>;
 
-export const EMBED_PROVIDERS = [
-  'youtube',
-  'vimeo',
-  'rutube',
-  'vk',
-  'yandexMaps',
-  'googleMaps',
-  'googleDocs',
-  'figma',
-  'miro',
-  'codepen',
-  'loom',
-] as const;
+export const EMBED_PROVIDERS = ['youtube', 'vimeo', 'rutube', 'vk', 'yandexMaps', 'googleMaps', 'googleDocs', 'figma', 'miro', 'codepen', 'loom'] as const;
 export type EmbedProvider = (typeof EMBED_PROVIDERS)[number];
 
 export interface EmbedSource {
@@ -131,7 +117,9 @@ function figma(url: URL, host: string): string | null {
   const parts = segments(url);
   if (parts[0] === 'embed') {
     const inner = url.searchParams.get('url');
-    return inner && isSafeHref(inner) && figma(new URL(inner), bareHost(new URL(inner))) ? `https://www.figma.com/embed?embed_host=share&url=${encodeURIComponent(inner)}` : null;
+    return inner && isSafeHref(inner) && figma(new URL(inner), bareHost(new URL(inner)))
+      ? `https://www.figma.com/embed?embed_host=share&url=${encodeURIComponent(inner)}`
+      : null;
   }
   if (!['file', 'design', 'proto', 'board', 'slides', 'deck'].includes(parts[0] ?? '') || !parts[1]) return null;
   return `https://www.figma.com/embed?embed_host=share&url=${encodeURIComponent(url.href)}`;
@@ -199,7 +187,6 @@ const DEFAULT_ALIGN: BlockAlign = 'center';
 function copyEmbed(data: Partial<EmbedData>): EmbedData {
   return { url: data.url ?? null, scale: data.scale ?? 1, align: data.align ?? DEFAULT_ALIGN };
 }
-
 
 /** A page of another site shown in a frame (allowed hosts only); shortcut `/embed`. */
 export const embedBlock: BlockDefinition<'embed', EmbedData> = {

@@ -11,7 +11,11 @@ import type { BlockDefinition } from './definition';
  */
 export const remoteFileSchema = z
   .object({
-    fileId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/),
+    fileId: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]+$/),
     title: z.string().min(1).max(255),
     size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     mimeType: z.string().max(200).regex(MIME_TYPE_PATTERN),

@@ -1,6 +1,12 @@
 import { textLikeBlock, type BlockDefinition, type TextData } from './definition';
 
-function heading<W extends string>(wireType: W, slateType: 'heading1Block' | 'heading2Block' | 'heading3Block', shortcut: string, tag: string, parseSelector: string): BlockDefinition<W, TextData> {
+function heading<W extends string>(
+  wireType: W,
+  slateType: 'heading1Block' | 'heading2Block' | 'heading3Block',
+  shortcut: string,
+  tag: string,
+  parseSelector: string,
+): BlockDefinition<W, TextData> {
   return {
     ...textLikeBlock(wireType, slateType, [shortcut]),
     html: {

@@ -17,7 +17,27 @@ import { dividerBlock } from './divider';
 import { latexBlock } from './latex';
 
 /** Every block type the product knows, in one table. */
-export const BLOCK_DEFINITIONS = [textBlock, heading1Block, heading2Block, heading3Block, databaseBlock, databaseRowBlock, tableBlock, imageBlock, fileBlock, embedBlock, documentBlock, quoteBlock, bulletListBlock, orderedListBlock, checkboxBlock, codeBlock, calloutBlock, dividerBlock, latexBlock] as const;
+export const BLOCK_DEFINITIONS = [
+  textBlock,
+  heading1Block,
+  heading2Block,
+  heading3Block,
+  databaseBlock,
+  databaseRowBlock,
+  tableBlock,
+  imageBlock,
+  fileBlock,
+  embedBlock,
+  documentBlock,
+  quoteBlock,
+  bulletListBlock,
+  orderedListBlock,
+  checkboxBlock,
+  codeBlock,
+  calloutBlock,
+  dividerBlock,
+  latexBlock,
+] as const;
 
 export type BlockWireType = (typeof BLOCK_DEFINITIONS)[number]['wireType'];
 export const BLOCK_WIRE_TYPES = BLOCK_DEFINITIONS.map((d) => d.wireType) as [BlockWireType, ...BlockWireType[]];
@@ -42,10 +62,11 @@ export const MARKDOWN_SHORTCUTS: ReadonlyMap<string, BlockDefinition['slateType'
 );
 
 /** Markdown fences of the block definitions (``` for code): marker, Slate type, the info word's fields. */
-export const MARKDOWN_FENCES: ReadonlyArray<{ marker: string; slateType: BlockDefinition['slateType']; fields(info: string): Record<string, unknown> }> = BLOCK_DEFINITIONS.flatMap((d) => {
-  const { fence } = d as BlockDefinition;
-  return fence ? [{ marker: fence.marker, fields: fence.fields, slateType: d.slateType }] : [];
-});
+export const MARKDOWN_FENCES: ReadonlyArray<{ marker: string; slateType: BlockDefinition['slateType']; fields(info: string): Record<string, unknown> }> =
+  BLOCK_DEFINITIONS.flatMap((d) => {
+    const { fence } = d as BlockDefinition;
+    return fence ? [{ marker: fence.marker, fields: fence.fields, slateType: d.slateType }] : [];
+  });
 
 export * from './database';
 export * from './orderedList';

@@ -4,7 +4,16 @@ import { parseWith, roundTripHtml } from './htmlTestUtil';
 import { MARKDOWN_SHORTCUTS, VOID_SLATE_TYPES } from './index';
 import { LATEX_FORMULA_MAX_LENGTH, latexBlock } from './latex';
 
-const wire = (type: WireBlock['type'], data: object): WireBlock => ({ id: 'b', contentType: 'Block', pageId: 'p', type, version: 1, parentId: null, placeAfter: null, data: data as WireBlock['data'] });
+const wire = (type: WireBlock['type'], data: object): WireBlock => ({
+  id: 'b',
+  contentType: 'Block',
+  pageId: 'p',
+  type,
+  version: 1,
+  parentId: null,
+  placeAfter: null,
+  data: data as WireBlock['data'],
+});
 
 describe('latex', () => {
   const formula = 'a < b & \\frac{1}{"2"}';

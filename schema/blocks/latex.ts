@@ -17,7 +17,7 @@ export const latexBlock: BlockDefinition<'latex', LatexData> = {
   defaultData: () => ({ formula: '' }),
   canonicalize: (data) => ({ formula: data.formula }),
   toSlateFields: (data) => ({ children: [{ text: '' }], formula: data.formula }),
-  toWireData: (element) => ({ formula: element.type === 'latexBlock' ? element.formula ?? '' : '' }),
+  toWireData: (element) => ({ formula: element.type === 'latexBlock' ? (element.formula ?? '') : '' }),
   html: {
     serialize: (data) => `<div data-latex="${escapeHtml(data.formula)}">${escapeHtml(data.formula)}</div>`,
     parse: [

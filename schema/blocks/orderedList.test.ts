@@ -7,7 +7,14 @@ import { orderedListBlock, orderedNumberAt } from './orderedList';
 
 let n = 0;
 const item = (depth = 0, forcedOrder?: number): BlockElement =>
-  ({ type: 'orderedListBlock', uid: `o${n++}`, version: 1, children: [{ text: 'x' }], ...(depth ? { depth } : {}), ...(forcedOrder ? { forcedOrder } : {}) }) as BlockElement;
+  ({
+    type: 'orderedListBlock',
+    uid: `o${n++}`,
+    version: 1,
+    children: [{ text: 'x' }],
+    ...(depth ? { depth } : {}),
+    ...(forcedOrder ? { forcedOrder } : {}),
+  }) as BlockElement;
 const text = (depth = 0): BlockElement => ({ type: 'textBlock', uid: `t${n++}`, version: 1, children: [{ text: 't' }], ...(depth ? { depth } : {}) });
 const title: BlockElement = { type: 'pageHeadingBlock', uid: 'pageHeading_p', version: 1, children: [{ text: 'T' }] };
 
@@ -38,7 +45,16 @@ describe('orderedNumberAt', () => {
 
 describe('ordered list data', () => {
   const tokens = [{ text: 'Шаг' }];
-  const wire = (data: object): WireBlock => ({ id: 'b', contentType: 'Block', pageId: 'p', type: 'orderedList', version: 1, parentId: null, placeAfter: null, data: data as WireBlock['data'] });
+  const wire = (data: object): WireBlock => ({
+    id: 'b',
+    contentType: 'Block',
+    pageId: 'p',
+    type: 'orderedList',
+    version: 1,
+    parentId: null,
+    placeAfter: null,
+    data: data as WireBlock['data'],
+  });
 
   test('forcedOrder is optional, a positive integer', () => {
     const schema = orderedListBlock.dataSchema;
@@ -51,7 +67,13 @@ describe('ordered list data', () => {
   test('round-trips through Slate with and without forcedOrder', () => {
     for (const data of [{ tokens }, { tokens, forcedOrder: 7 }]) {
       const element = toSlate(wire(data));
-      expect(element).toEqual({ type: 'orderedListBlock', uid: 'b', version: 1, children: [{ text: 'Шаг' }], ...('forcedOrder' in data ? { forcedOrder: 7 } : {}) });
+      expect(element).toEqual({
+        type: 'orderedListBlock',
+        uid: 'b',
+        version: 1,
+        children: [{ text: 'Шаг' }],
+        ...('forcedOrder' in data ? { forcedOrder: 7 } : {}),
+      });
       expect(toWire(element, { pageId: 'p', parentId: null, placeAfter: null }).data).toStrictEqual(data);
     }
   });

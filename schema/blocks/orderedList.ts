@@ -7,11 +7,8 @@ import { depthOf } from '../slate';
 /** The largest start number an ordered list takes (and the HTML `start` it reads). */
 export const MAX_FORCED_ORDER = 1_000_000;
 
-export const orderedListDataSchema = z
-  .object({ tokens: tokensSchema, forcedOrder: z.number().int().min(1).max(MAX_FORCED_ORDER).optional() })
-  .strict();
+export const orderedListDataSchema = z.object({ tokens: tokensSchema, forcedOrder: z.number().int().min(1).max(MAX_FORCED_ORDER).optional() }).strict();
 export type OrderedListData = z.infer<typeof orderedListDataSchema>;
-
 
 /**
  * The number shown before the ordered-list item at `index` of the flat element list. It is
@@ -73,7 +70,8 @@ export const orderedListBlock: BlockDefinition<'orderedList', OrderedListData> =
     return { tokens: childrenToTokens(element.children as SlateText[]), ...(forcedOrder !== undefined ? { forcedOrder } : {}) };
   },
   html: {
-    serialize: (data, content) => `<ol${data.forcedOrder !== undefined && data.forcedOrder !== 1 ? ` start="${data.forcedOrder}"` : ''}><li>${content}</li></ol>`,
+    serialize: (data, content) =>
+      `<ol${data.forcedOrder !== undefined && data.forcedOrder !== 1 ? ` start="${data.forcedOrder}"` : ''}><li>${content}</li></ol>`,
     parse: [
       {
         selector: 'ol > li',

@@ -80,7 +80,15 @@ describe('canonical form and converters', () => {
   });
 
   it('toSlate builds rows of cells without tableAddress; toWire gives the addresses back', () => {
-    const data = table([{ text: 'a', bold: true, ...at(0, 0) }, { text: 'd', ...at(1, 1) }], 2, 2, { headerRow: true });
+    const data = table(
+      [
+        { text: 'a', bold: true, ...at(0, 0) },
+        { text: 'd', ...at(1, 1) },
+      ],
+      2,
+      2,
+      { headerRow: true },
+    );
     const block: WireBlock = { id: 't', contentType: 'Block', pageId: 'p', type: 'table', version: 3, parentId: null, placeAfter: null, data };
     const element = toSlate(block) as TableElement;
     expect(element).toEqual({
@@ -91,8 +99,20 @@ describe('canonical form and converters', () => {
       headerRow: true,
       headerColumn: false,
       children: [
-        { type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: 'a', bold: true }] }, { type: 'tableCell', children: [{ text: '' }] }] },
-        { type: 'tableRow', children: [{ type: 'tableCell', children: [{ text: '' }] }, { type: 'tableCell', children: [{ text: 'd' }] }] },
+        {
+          type: 'tableRow',
+          children: [
+            { type: 'tableCell', children: [{ text: 'a', bold: true }] },
+            { type: 'tableCell', children: [{ text: '' }] },
+          ],
+        },
+        {
+          type: 'tableRow',
+          children: [
+            { type: 'tableCell', children: [{ text: '' }] },
+            { type: 'tableCell', children: [{ text: 'd' }] },
+          ],
+        },
       ],
     });
     const back = toWire(element, { pageId: 'p', parentId: null, placeAfter: null });

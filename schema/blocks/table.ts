@@ -24,10 +24,7 @@ export const tableLayoutSchema = z
   .object({
     columns: z.number().int().min(1).max(TABLE_LIMITS.columns),
     rows: z.number().int().min(1).max(TABLE_LIMITS.rows),
-    columnSizes: z
-      .array(z.number().int().min(TABLE_LIMITS.minColumnSize).max(TABLE_LIMITS.maxColumnSize))
-      .min(1)
-      .max(TABLE_LIMITS.columns),
+    columnSizes: z.array(z.number().int().min(TABLE_LIMITS.minColumnSize).max(TABLE_LIMITS.maxColumnSize)).min(1).max(TABLE_LIMITS.columns),
   })
   .strict()
   .refine((layout) => layout.columnSizes.length === layout.columns, {
@@ -191,8 +188,7 @@ export function parseTableElement(table: Element): TableData | null {
   if (cellRows.length === 0) return null;
   const columns = Math.min(TABLE_LIMITS.columns, Math.max(...cellRows.map((cells) => cells.length)));
   const firstRow = rowElements.find((row) => row.children.length > 0)!;
-  const headerRow =
-    firstRow.parentElement?.tagName === 'THEAD' || cellRows[0].every((cell) => cell.tagName === 'TH');
+  const headerRow = firstRow.parentElement?.tagName === 'THEAD' || cellRows[0].every((cell) => cell.tagName === 'TH');
   const headerColumn = cellRows.length > 1 && cellRows.slice(headerRow ? 1 : 0).every((cells) => cells[0].tagName === 'TH');
   const tokens: Token[] = [];
   cellRows.forEach((cells, y) => {
@@ -201,10 +197,7 @@ export function parseTableElement(table: Element): TableData | null {
     });
   });
   const cols = Array.from(table.querySelectorAll(':scope > colgroup > col, :scope > col'));
-  const columnSizes = Array.from(
-    { length: columns },
-    (_, x) => pixelWidth(cols[x]) ?? pixelWidth(cellRows[0][x]) ?? TABLE_DEFAULTS.columnSize,
-  );
+  const columnSizes = Array.from({ length: columns }, (_, x) => pixelWidth(cols[x]) ?? pixelWidth(cellRows[0][x]) ?? TABLE_DEFAULTS.columnSize);
   return {
     tokens: canonicalTableTokens(tokens),
     tableLayout: { columns, rows: cellRows.length, columnSizes },

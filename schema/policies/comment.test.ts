@@ -7,7 +7,7 @@ const allowed = (level: AccessLevel, comment?: { authorId: string }) =>
   (['read', 'comment', 'react', 'edit', 'delete'] as CommentAction[]).filter((action) => commentAllows(level, action, 'ann', comment));
 
 describe('commentAllows', () => {
-  test('without access to the page, nothing — not even on one\'s own comment', () => {
+  test("without access to the page, nothing — not even on one's own comment", () => {
     expect(allowed('none', mine)).toEqual([]);
   });
 

@@ -1,13 +1,18 @@
 import { needsHeldAbove, protectedMemberRefusal, type HeldAbove, type MemberLevelAfter, type MemberLevelChange } from './sharing';
 
 const AFTER: MemberLevelAfter[] = ['inherit', 'read', 'edit', 'full'];
-const change = (after: MemberLevelAfter, over: Partial<MemberLevelChange> = {}): MemberLevelChange => ({ after, onRoot: false, targetOwnsTree: false, ...over });
+const change = (after: MemberLevelAfter, over: Partial<MemberLevelChange> = {}): MemberLevelChange => ({
+  after,
+  onRoot: false,
+  targetOwnsTree: false,
+  ...over,
+});
 
 describe("protectedMemberRefusal: the tree's owner", () => {
-  test('their grant on the root page is nobody\'s to change, to any level or away', () => {
+  test("their grant on the root page is nobody's to change, to any level or away", () => {
     for (const after of AFTER) expect(protectedMemberRefusal(change(after, { targetOwnsTree: true, onRoot: true }))).toBe('ownerRoot');
   });
-  test('below the root: never lower than full, but their grant there may go (they keep the root\'s full)', () => {
+  test("below the root: never lower than full, but their grant there may go (they keep the root's full)", () => {
     const owner = (after: MemberLevelAfter) => protectedMemberRefusal(change(after, { targetOwnsTree: true }));
     expect(owner('read')).toBe('ownerBelowFull');
     expect(owner('edit')).toBe('ownerBelowFull');
@@ -30,7 +35,7 @@ describe('protectedMemberRefusal: someone holding full through an ancestor', () 
     expect(protectedMemberRefusal(change('edit'), { ...fullByRole, callerFullThere: true })).toBeNull();
   });
 
-  test('a full level above without the caller\'s standing known counts as not theirs', () => {
+  test("a full level above without the caller's standing known counts as not theirs", () => {
     expect(protectedMemberRefusal(change('read'), { level: 'full', from: 'grant' })).toBe('fullThroughGrant');
   });
 

@@ -178,15 +178,19 @@ describe('offline improve', () => {
   });
 
   test('typography leaves code, links, addresses and Markdown marks alone', () => {
-    const text = '- пункт "один"\n1. раз - два\n> цитата\n# Заголовок\nкод `a - "b"` и https://ex.com/a--b?q="1" и a-b@ex.com и https\\://ex.com/x--y?"z" и www\\.ex.com/"q"\n```\nx = "a" - b\n```';
-    expect(typography(text)).toBe('- пункт «один»\n1. раз — два\n> цитата\n# Заголовок\nкод `a - "b"` и https://ex.com/a--b?q="1" и a-b@ex.com и https\\://ex.com/x--y?"z" и www\\.ex.com/"q"\n```\nx = "a" - b\n```');
+    const text =
+      '- пункт "один"\n1. раз - два\n> цитата\n# Заголовок\nкод `a - "b"` и https://ex.com/a--b?q="1" и a-b@ex.com и https\\://ex.com/x--y?"z" и www\\.ex.com/"q"\n```\nx = "a" - b\n```';
+    expect(typography(text)).toBe(
+      '- пункт «один»\n1. раз — два\n> цитата\n# Заголовок\nкод `a - "b"` и https://ex.com/a--b?q="1" и a-b@ex.com и https\\://ex.com/x--y?"z" и www\\.ex.com/"q"\n```\nx = "a" - b\n```',
+    );
     // What would change meaning stays: dates, phone numbers, !=, fractions.
     const kept = 'Дата 2024-01-05, тел. +7 999 123-45-67, a != b, 1/2.';
     expect(typography(kept)).toBe(kept);
   });
 
   test('typography keeps the marks the editor sends: **bold**, `code`, link addresses; quotes next to marks are set', () => {
-    const text = 'Это **жирный** "текст" - `код "x" -- y...` и [ссылка "a"](https://ex.com/a--b?q="1"&r=...) и https://ex.com/c--d?"e"...\n**"Цитата"**, _"курсив"_, ~~"старое"~~, <u>"черта"</u>, слово<b>(а)</b>слово, 2\\*3\\*4 -- конец...';
+    const text =
+      'Это **жирный** "текст" - `код "x" -- y...` и [ссылка "a"](https://ex.com/a--b?q="1"&r=...) и https://ex.com/c--d?"e"...\n**"Цитата"**, _"курсив"_, ~~"старое"~~, <u>"черта"</u>, слово<b>(а)</b>слово, 2\\*3\\*4 -- конец...';
     expect(typography(text)).toBe(
       'Это **жирный** «текст» — `код "x" -- y...` и [ссылка «a»](https://ex.com/a--b?q="1"&r=...) и https://ex.com/c--d?"e"...\n**«Цитата»**, _«курсив»_, ~~«старое»~~, <u>«черта»</u>, слово<b>(а)</b>слово, 2\\*3\\*4 — конец…',
     );
@@ -204,7 +208,9 @@ describe('offline improve', () => {
 
     test('fixes a lower-case misspelling with one close suggestion, and frequent ones; leaves names, code and ambiguous words', async () => {
       const text = 'Вообщем, програмист пришёл сдесь. Карова ест траву, а карова — нет. Иваненко и Москва; `програмист`; кто-нибудь.';
-      expect(await improveOffline(text, checker)).toBe('В общем, программист пришёл здесь. Карова ест траву, а карова — нет. Иваненко и Москва; `програмист`; кто-нибудь.');
+      expect(await improveOffline(text, checker)).toBe(
+        'В общем, программист пришёл здесь. Карова ест траву, а карова — нет. Иваненко и Москва; `програмист`; кто-нибудь.',
+      );
       // The first word of a sentence is fixed into a common word; a name is not "fixed" (Сидоренков → Сидоренко), nor a capital mid-sentence.
       expect(await improveOffline('Пожалуста, ждите. Сидоренков пришёл.\n- Обезательно придём, сказал Симпотичный.', checker)).toBe(
         'Пожалуйста, ждите. Сидоренков пришёл.\n- Обязательно придём, сказал Симпотичный.',

@@ -90,7 +90,9 @@ export function buildMessages(action: AiAction, text: string, context: string): 
   const language = detectLanguage(text, context);
   const prompts = PROMPTS[language];
   const around = context.trim();
-  const system = around ? `${prompts[action]}\n\n${action === 'improve' ? prompts.improveContext : prompts.context}\n<document>\n${around}\n</document>` : prompts[action];
+  const system = around
+    ? `${prompts[action]}\n\n${action === 'improve' ? prompts.improveContext : prompts.context}\n<document>\n${around}\n</document>`
+    : prompts[action];
   return [
     { role: 'system', content: system },
     { role: 'user', content: text },

@@ -123,7 +123,13 @@ export function createAiRunner(app: FastifyInstance, config: AiConfig): AiRunner
           failure = new AiError(AI_MESSAGES.unexpected, error instanceof Error ? error.message : String(error));
         }
         outcome = failure.message;
-        emit('error', { requestId, type: action, message: failure.message, reason: failure.reason, ...(failure.retryAfter ? { retryAfter: failure.retryAfter } : {}) });
+        emit('error', {
+          requestId,
+          type: action,
+          message: failure.message,
+          reason: failure.reason,
+          ...(failure.retryAfter ? { retryAfter: failure.retryAfter } : {}),
+        });
       }
     } finally {
       clearInterval(watch);

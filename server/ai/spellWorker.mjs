@@ -55,7 +55,7 @@ function formTable({ byAdd }, index) {
       if (!stripped && bare === undefined) continue;
       for (const [strip, byCode] of byStrip) {
         if (strip && !stripped) continue;
-        const codes = strip ? index.codesOf(base + strip) : bare ?? index.codesOf(base);
+        const codes = strip ? index.codesOf(base + strip) : (bare ?? index.codesOf(base));
         if (!codes) continue;
         const stem = base + strip;
         for (const code of codes) {

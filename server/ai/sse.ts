@@ -21,7 +21,8 @@ export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<
     onEvent: (event) => ready.push(event.data),
     onError: (error) => {
       // A `retry` that is no number is ignored, as browsers do; any other line is not an event stream.
-      if (error.type === 'unknown-field') failure ??= new AiError(AI_MESSAGES.decode, `not an event-stream line (starts ${JSON.stringify((error.line ?? '').slice(0, 12))})`);
+      if (error.type === 'unknown-field')
+        failure ??= new AiError(AI_MESSAGES.decode, `not an event-stream line (starts ${JSON.stringify((error.line ?? '').slice(0, 12))})`);
     },
   });
 

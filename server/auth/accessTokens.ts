@@ -13,7 +13,10 @@ export const ACCESS_TOKEN_TOUCH_INTERVAL_MS = 60_000;
 /** Issues a bearer token for a user; only its hash is stored. Tokens live until removed. */
 export async function createAccessToken(db: Kysely<Database>, userId: string): Promise<string> {
   const token = newSecret();
-  await db.insertInto('access_tokens').values({ id: hashSecret(token), user_id: userId, created_at: nowIso(), last_used_at: null }).execute();
+  await db
+    .insertInto('access_tokens')
+    .values({ id: hashSecret(token), user_id: userId, created_at: nowIso(), last_used_at: null })
+    .execute();
   return token;
 }
 

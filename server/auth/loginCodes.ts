@@ -24,12 +24,7 @@ async function countCodesSince(db: Kysely<Database>, column: 'email' | 'ip', val
  * Issues a new sign-in code for an e-mail, after the per-e-mail and per-IP limits
  * (counted over the code lifetime). Earlier unused codes for the e-mail stop working.
  */
-export async function issueLoginCode(
-  db: Kysely<Database>,
-  email: string,
-  ip: string,
-  limits: { perEmail: number; perIp: number },
-): Promise<string> {
+export async function issueLoginCode(db: Kysely<Database>, email: string, ip: string, limits: { perEmail: number; perIp: number }): Promise<string> {
   const since = new Date(Date.now() - LOGIN_CODE_TTL_MS).toISOString();
   const code = newLoginCode();
   const id = newId();
@@ -91,12 +86,7 @@ export async function consumeLoginCode(db: Kysely<Database>, email: string, pin:
     throw tooManyAttempts();
   }
   if (sameDigest(current.code_hash, hashCode(current.id, pin))) {
-    const used = await db
-      .updateTable('login_codes')
-      .set({ used_at: now })
-      .where('id', '=', current.id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
+    const used = await db.updateTable('login_codes').set({ used_at: now }).where('id', '=', current.id).where('used_at', 'is', null).executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) throw new AppError(401, ERROR_CODES.codeExpired, 'the code was already used');
     return;
   }

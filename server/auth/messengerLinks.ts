@@ -15,7 +15,10 @@ export async function issueMessengerLinkToken(db: Kysely<Database>, userId: stri
   const now = nowIso();
   const expiresAt = isoIn(MESSENGER_LINK_TTL_MS);
   await db.deleteFrom('messenger_link_tokens').where('expires_at', '<', now).execute();
-  await db.insertInto('messenger_link_tokens').values({ id: hashSecret(token), user_id: userId, expires_at: expiresAt, used_at: null, created_at: now }).execute();
+  await db
+    .insertInto('messenger_link_tokens')
+    .values({ id: hashSecret(token), user_id: userId, expires_at: expiresAt, used_at: null, created_at: now })
+    .execute();
   return { token, expiresAt };
 }
 

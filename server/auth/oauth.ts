@@ -77,7 +77,8 @@ function exchangeFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (unreachable(error)) return unavailable('the sign-in provider cannot be reached');
   const status = answerStatus(error);
-  if (status !== undefined) return status >= 500 ? unavailable('the sign-in provider failed to answer') : failed('the provider did not accept the sign-in code');
+  if (status !== undefined)
+    return status >= 500 ? unavailable('the sign-in provider failed to answer') : failed('the provider did not accept the sign-in code');
   const code = (error as { code?: unknown }).code;
   const field = comparedField(error);
   if (code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
@@ -230,7 +231,12 @@ export function createOidcClient(settings: OAuthSettings, redirectUri: string) {
       const server = config.serverMetadata();
       if (server.authorization_response_iss_parameter_supported) callback.searchParams.set('iss', server.issuer);
       try {
-        const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: taken.code_verifier, expectedState: state, expectedNonce: taken.nonce, idTokenExpected: true });
+        const tokens = await oidc.authorizationCodeGrant(config, callback, {
+          pkceCodeVerifier: taken.code_verifier,
+          expectedState: state,
+          expectedNonce: taken.nonce,
+          idTokenExpected: true,
+        });
         const claims = tokens.claims();
         if (!claims) throw failed('the provider sent no id_token');
         return await identityOf(config, claims, tokens.access_token);

@@ -13,7 +13,10 @@ export function hashSecret(secret: string): string {
 
 /** A six-digit sign-in code, uniformly drawn. */
 export function newLoginCode(): string {
-  return crypto.randomInt(0, 10 ** LOGIN_CODE_LENGTH).toString().padStart(LOGIN_CODE_LENGTH, '0');
+  return crypto
+    .randomInt(0, 10 ** LOGIN_CODE_LENGTH)
+    .toString()
+    .padStart(LOGIN_CODE_LENGTH, '0');
 }
 
 /** Constant-time comparison of two hex digests. */

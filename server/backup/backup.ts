@@ -22,6 +22,8 @@ runCli('backup', USAGE, {}, async ({ positionals }) => {
       `database ${humanBytes(database.bytes)} at migration ${database.migration ?? 'none'}, ${count(files.count, 'file')} (${humanBytes(files.bytes)})`,
   );
   if (files.missing.length > 0) {
-    console.warn(`warning: ${count(files.missing.length, 'file')} that the database refers to ${files.missing.length === 1 ? 'was' : 'were'} not in ${filesLocation(config)} (deleted meanwhile, or lost before): ${files.missing.slice(0, 5).join(', ')}${files.missing.length > 5 ? ', …' : ''}`);
+    console.warn(
+      `warning: ${count(files.missing.length, 'file')} that the database refers to ${files.missing.length === 1 ? 'was' : 'were'} not in ${filesLocation(config)} (deleted meanwhile, or lost before): ${files.missing.slice(0, 5).join(', ')}${files.missing.length > 5 ? ', …' : ''}`,
+    );
   }
 });

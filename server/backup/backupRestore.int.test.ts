@@ -65,7 +65,12 @@ async function upload(t: TestApp, cookie: string, pageId: string, bytes: Buffer)
   form.append('pageId', pageId);
   form.append('file', new Blob([new Uint8Array(bytes)]), 'data.bin');
   const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-  const res = await t.app.inject({ method: 'POST', url: '/api/file/page', headers: { cookie, 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/file/page',
+    headers: { cookie, 'content-type': request.headers.get('content-type') ?? '' },
+    payload: Buffer.from(await request.arrayBuffer()),
+  });
   return expectOk<{ data: string }>(res).data;
 }
 
@@ -75,7 +80,12 @@ async function createPage(t: TestApp, cookie: string, title: string): Promise<st
 
 /** Everything a restore could change at a data location: the SQLite file's or the database's content, and the files directory. */
 async function locationState(config: Config): Promise<string> {
-  const files = fs.existsSync(config.filesDir) ? fs.readdirSync(config.filesDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)) : [];
+  const files = fs.existsSync(config.filesDir)
+    ? fs
+        .readdirSync(config.filesDir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => path.join(e.parentPath, e.name))
+    : [];
   const hash = crypto.createHash('sha256');
   for (const file of files.sort()) hash.update(file).update(fs.readFileSync(file));
   const { db } = connectDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, SQLITE_FILE) });
@@ -124,7 +134,10 @@ test('a backup of an older schema restores, and the app migrates it at its start
 
 test('with files in S3: the backup reads them from the bucket, the restore puts them into the target bucket', async () => {
   const [from, to] = [await startS3Server('backup-from'), await startS3Server('backup-to')];
-  cleanups.push(() => from.stop(), () => to.stop());
+  cleanups.push(
+    () => from.stop(),
+    () => to.stop(),
+  );
   const source = await testApp({ s3: from.config });
   const cookie = await signIn(source, 'owner@example.com');
   const bytes = crypto.randomBytes(90_000);
@@ -214,11 +227,23 @@ describe('a restore that is refused changes nothing', () => {
     ['an interrupted backup (no manifest)', (copy) => fs.rmSync(path.join(copy, MANIFEST_FILE)), /not a complete backup: it has no manifest\.json/],
     ['a manifest that is not JSON', (copy) => fs.writeFileSync(path.join(copy, MANIFEST_FILE), '{"format": "blocknote-wor'), /manifest\.json is damaged/],
     ['a manifest of another format', (copy) => editManifest(copy, (m) => (m.formatVersion = 2)), /not one this version can read: formatVersion/],
-    ['a changed file', (copy) => flipByte(path.join(copy, FILES_DIR, ...manifest.files.list[0].key.split('/')), 1000), /damaged: files\/.* does not match its checksum/],
+    [
+      'a changed file',
+      (copy) => flipByte(path.join(copy, FILES_DIR, ...manifest.files.list[0].key.split('/')), 1000),
+      /damaged: files\/.* does not match its checksum/,
+    ],
     ['a missing file', (copy) => fs.rmSync(path.join(copy, FILES_DIR, ...manifest.files.list[0].key.split('/'))), /incomplete: files\/.* is missing/],
     ['a truncated database', (copy) => fs.truncateSync(path.join(copy, manifest.database.file), 4096), /damaged: database\.(sqlite|pgdump) does not match/],
-    ['a database from a newer version', (copy) => editManifest(copy, (m) => ((m.database as { migration: string }).migration = '2099-01-01-0001-future')), /newer version of the app/],
-    ['a backup of the other database', (copy) => editManifest(copy, (m) => ((m.database as { kind: string }).kind = testDb() === 'sqlite' ? 'postgres' : 'sqlite')), /this backup is of a (PostgreSQL|SQLite) database/],
+    [
+      'a database from a newer version',
+      (copy) => editManifest(copy, (m) => ((m.database as { migration: string }).migration = '2099-01-01-0001-future')),
+      /newer version of the app/,
+    ],
+    [
+      'a backup of the other database',
+      (copy) => editManifest(copy, (m) => ((m.database as { kind: string }).kind = testDb() === 'sqlite' ? 'postgres' : 'sqlite')),
+      /this backup is of a (PostgreSQL|SQLite) database/,
+    ],
   ])('%s, even with force', async (_, spoil, message) => {
     expect(await refusal(restoreBackup(target, await spoiled(spoil), { force: true }))).toMatch(message);
     expect(await locationState(target)).toBe(targetBefore);
@@ -247,9 +272,17 @@ describe('a restore that is refused changes nothing', () => {
 });
 
 /** Runs `npm run backup` / `npm run restore` as npm does. */
-function runCommand(script: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCommand(
+  script: 'backup' | 'restore',
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `server/backup/${script}.ts`, ...args], { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', `server/backup/${script}.ts`, ...args], {
+      cwd: process.cwd(),
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -269,6 +302,10 @@ test('the commands fail with one clear line and exit code 1', async () => {
   ]);
   expect(restore).toEqual({ code: 1, stdout: '', stderr: `restore failed: no backup at ${missing}: the directory does not exist\n` });
   expect(backup.code).toBe(1);
-  expect(backup.stderr).toMatch(testDb() === 'sqlite' ? /^backup failed: no database at .*workspace\.sqlite \(is DATA_DIR right\?\)\n$/ : /^backup failed: pg_dump of PostgreSQL \d+ or newer is needed and was not found .* PG_BIN_DIR=.*\n$/);
+  expect(backup.stderr).toMatch(
+    testDb() === 'sqlite'
+      ? /^backup failed: no database at .*workspace\.sqlite \(is DATA_DIR right\?\)\n$/
+      : /^backup failed: pg_dump of PostgreSQL \d+ or newer is needed and was not found .* PG_BIN_DIR=.*\n$/,
+  );
   expect(fs.existsSync(path.join(target.dataDir, 'out'))).toBe(false);
 }, 60_000);

@@ -52,7 +52,11 @@ afterAll(async () => {
 /** Runs `npm run backup` or `npm run restore` as npm does (tsx), with the data location in its environment. */
 function runCommand(script: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `server/backup/${script}.ts`, ...args], { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', `server/backup/${script}.ts`, ...args], {
+      cwd: process.cwd(),
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -71,7 +75,11 @@ interface Ack {
 }
 
 async function call<T>(url: string, cookie: string, method: string, body?: unknown): Promise<T> {
-  const res = await fetch(url, { method, headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
   try {
     return ((await res.json()) as { data: T }).data;
@@ -140,7 +148,12 @@ test('a backup taken under write load restores every write acknowledged before i
       let after: string | null = null;
       for (let j = 0; j < 3 && writing; j++) {
         const text = `блок ${w}-${i}-${j}`;
-        const block: WireBlock = await call<WireBlock>(`${server.url}/api/v3/spaces/block`, cookie, 'POST', { pageId: page.id, type: 'text', data: { tokens: [{ text }] }, placeAfter: after });
+        const block: WireBlock = await call<WireBlock>(`${server.url}/api/v3/spaces/block`, cookie, 'POST', {
+          pageId: page.id,
+          type: 'text',
+          data: { tokens: [{ text }] },
+          placeAfter: after,
+        });
         acks.push({ kind: 'block', id: block.id, pageId: page.id, content: text, at: Date.now() });
         after = block.id;
       }

@@ -29,7 +29,9 @@ const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex');
 /** A storage key as the file store uses it: relative, `/`-separated, never leading out of the files directory. */
 export function isSafeStorageKey(key: string): boolean {
   const parts = key.split('/');
-  return key.length > 0 && key.length <= 500 && !key.includes('\\') && !key.includes('\0') && parts.every((part) => part !== '' && part !== '.' && part !== '..');
+  return (
+    key.length > 0 && key.length <= 500 && !key.includes('\\') && !key.includes('\0') && parts.every((part) => part !== '' && part !== '.' && part !== '..')
+  );
 }
 
 const storedFileSchema = z.object({

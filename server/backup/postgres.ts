@@ -111,14 +111,20 @@ async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Pr
 
 /** The newest migration applied and the storage keys of the files the database refers to, as the client's transaction sees them. */
 async function readSnapshot(client: pg.Client): Promise<{ migration: string | null; storageKeys: string[] }> {
-  const exists = async (table: string) => (await client.query<{ found: string | null }>('select to_regclass($1) as found', [`public.${table}`])).rows[0].found !== null;
+  const exists = async (table: string) =>
+    (await client.query<{ found: string | null }>('select to_regclass($1) as found', [`public.${table}`])).rows[0].found !== null;
   const migration = (await exists('kysely_migration'))
     ? ((await client.query<{ name: string }>('select name from public.kysely_migration order by name desc limit 1')).rows[0]?.name ?? null)
     : null;
   const storageKeys: string[] = [];
-  if (await exists('files')) storageKeys.push(...(await client.query<{ k: string }>("select storage_key as k from public.files where status = 'ready'")).rows.map((row) => row.k));
+  if (await exists('files'))
+    storageKeys.push(...(await client.query<{ k: string }>("select storage_key as k from public.files where status = 'ready'")).rows.map((row) => row.k));
   if (await exists('export_jobs')) {
-    storageKeys.push(...(await client.query<{ k: string }>("select storage_key as k from public.export_jobs where status = 'done' and storage_key is not null")).rows.map((row) => row.k));
+    storageKeys.push(
+      ...(await client.query<{ k: string }>("select storage_key as k from public.export_jobs where status = 'done' and storage_key is not null")).rows.map(
+        (row) => row.k,
+      ),
+    );
   }
   return { migration, storageKeys };
 }
@@ -137,7 +143,9 @@ export interface PgDumpResult {
  */
 export async function dumpPostgres(databaseUrl: string, target: string): Promise<PgDumpResult> {
   return withClient(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ server_version: string; num: string }>("select current_setting('server_version') as server_version, current_setting('server_version_num') as num");
+    const { rows } = await client.query<{ server_version: string; num: string }>(
+      "select current_setting('server_version') as server_version, current_setting('server_version_num') as num",
+    );
     const serverVersion = rows[0].server_version.split(' ')[0];
     const pgDump = await findPgTool('pg_dump', Math.floor(Number(rows[0].num) / 10000));
     await client.query('begin isolation level repeatable read read only');
@@ -162,9 +170,16 @@ export async function postgresTargetState(databaseUrl: string): Promise<PgTarget
       'select pid, application_name, host(client_addr) as client_addr from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
     );
     if (sessions.rows.length > 0) {
-      return { kind: 'in-use', sessions: sessions.rows.map((row) => `pid ${row.pid}${row.application_name ? ` ${row.application_name}` : ''}${row.client_addr ? ` from ${row.client_addr}` : ''}`) };
+      return {
+        kind: 'in-use',
+        sessions: sessions.rows.map(
+          (row) => `pid ${row.pid}${row.application_name ? ` ${row.application_name}` : ''}${row.client_addr ? ` from ${row.client_addr}` : ''}`,
+        ),
+      };
     }
-    const relations = await client.query<{ n: string }>("select count(*) as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'");
+    const relations = await client.query<{ n: string }>(
+      "select count(*) as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'",
+    );
     if (Number(relations.rows[0].n) === 0) return { kind: 'absent' };
     for (const table of ['users', 'workspaces', 'pages']) {
       const exists = (await client.query<{ found: string | null }>('select to_regclass($1) as found', [`public.${table}`])).rows[0].found !== null;
@@ -187,10 +202,17 @@ export async function checkPgArchive(file: string, dumpMajor: number): Promise<P
  * can drop it) and put back if the restore fails; `dropAside` drops it after a restore that
  * worked (for a schema that held no content).
  */
-export async function restorePostgres(databaseUrl: string, file: string, pgRestore: PgTool, options: { stamp: string; dropAside: boolean }): Promise<string | undefined> {
+export async function restorePostgres(
+  databaseUrl: string,
+  file: string,
+  pgRestore: PgTool,
+  options: { stamp: string; dropAside: boolean },
+): Promise<string | undefined> {
   const aside = `public_before_restore_${options.stamp}`.toLowerCase();
   const moved = await withClient(databaseUrl, async (client) => {
-    const relations = await client.query<{ n: string }>("select count(*) as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'");
+    const relations = await client.query<{ n: string }>(
+      "select count(*) as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'",
+    );
     if (Number(relations.rows[0].n) === 0) return false;
     await client.query('begin');
     await client.query(`alter schema public rename to ${aside}`);

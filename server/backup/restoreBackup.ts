@@ -18,7 +18,10 @@ export interface RestoreResult {
 
 /** A time for names of things moved aside: `20261126T150345Z`. */
 function stampOf(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /** The SQLite database and the files it leaves beside itself (WAL, shared memory, rollback journal). */
@@ -46,7 +49,9 @@ export async function restoreBackup(config: Config, backupDir: string, options: 
   }
   const migration = manifest.database.migration;
   if (migration !== null && !(migration in MIGRATIONS)) {
-    throw new BackupError(`this backup was taken by a newer version of the app (${manifest.app.version}; its database has migration ${migration}, unknown here): restore it with that version or a later one`);
+    throw new BackupError(
+      `this backup was taken by a newer version of the app (${manifest.app.version}; its database has migration ${migration}, unknown here): restore it with that version or a later one`,
+    );
   }
   await verifyBackup(backupDir, manifest);
   const backupDatabase = path.join(backupDir, manifest.database.file);
@@ -58,7 +63,10 @@ export async function restoreBackup(config: Config, backupDir: string, options: 
   const target = config.databaseUrl ? await postgresTargetState(config.databaseUrl) : { kind: sqliteTargetState(sqliteFile) };
   const where = config.databaseUrl ? 'the database of DATABASE_URL' : sqliteFile;
   if (target.kind === 'in-use') {
-    const sessions = 'sessions' in target ? ` (${target.sessions.length} other sessions: ${target.sessions.slice(0, 5).join('; ')}${target.sessions.length > 5 ? '; …' : ''})` : '';
+    const sessions =
+      'sessions' in target
+        ? ` (${target.sessions.length} other sessions: ${target.sessions.slice(0, 5).join('; ')}${target.sessions.length > 5 ? '; …' : ''})`
+        : '';
     throw new BackupError(`${where} is in use${sessions}: stop the server first (nothing was changed)`);
   }
   // In S3 (FILES_S3_*) the files are put into the bucket under their keys after the database;
@@ -67,7 +75,9 @@ export async function restoreBackup(config: Config, backupDir: string, options: 
   const filesPresent = !s3 && (await fs.promises.readdir(config.filesDir).catch(() => [])).length > 0;
   if (!options.force && (target.kind === 'has-content' || filesPresent)) {
     const what = target.kind === 'has-content' ? where : config.filesDir;
-    throw new BackupError(`${what} already holds data: restore into an empty data location, or pass --force to replace it (what is there is moved aside, not deleted; nothing was changed)`);
+    throw new BackupError(
+      `${what} already holds data: restore into an empty data location, or pass --force to replace it (what is there is moved aside, not deleted; nothing was changed)`,
+    );
   }
 
   const stamp = stampOf(options.now ?? new Date());
@@ -89,7 +99,8 @@ export async function restoreBackup(config: Config, backupDir: string, options: 
 
     // The database, once more checked not in use (copying the files may have taken a while).
     const now = config.databaseUrl ? await postgresTargetState(config.databaseUrl) : { kind: sqliteTargetState(sqliteFile) };
-    if (now.kind === 'in-use') throw new BackupError(`${where} came into use during the restore: stop the server and run the restore again (nothing was changed)`);
+    if (now.kind === 'in-use')
+      throw new BackupError(`${where} came into use during the restore: stop the server and run the restore again (nothing was changed)`);
     if (config.databaseUrl && pgRestore) {
       const aside = await restorePostgres(config.databaseUrl, backupDatabase, pgRestore, { stamp, dropAside: target.kind !== 'has-content' });
       if (aside) keptAside.push(`schema ${aside} in the database of DATABASE_URL`);

@@ -69,7 +69,9 @@ export function inspectSqliteCopy(file: string): SqliteSnapshot {
       : null;
     const storageKeys = [
       ...(hasTable('files') ? (db.prepare("select storage_key from files where status = 'ready'").pluck().all() as string[]) : []),
-      ...(hasTable('export_jobs') ? (db.prepare("select storage_key from export_jobs where status = 'done' and storage_key is not null").pluck().all() as string[]) : []),
+      ...(hasTable('export_jobs')
+        ? (db.prepare("select storage_key from export_jobs where status = 'done' and storage_key is not null").pluck().all() as string[])
+        : []),
     ];
     return { migration, storageKeys };
   } finally {

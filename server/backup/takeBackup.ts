@@ -23,7 +23,10 @@ import { backupSqlite, inspectSqliteCopy } from './sqlite';
 
 /** A backup's directory name by default: `backup-2026-11-26T15-03-45Z`. */
 export function defaultBackupName(now = new Date()): string {
-  return `backup-${now.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-')}`;
+  return `backup-${now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replaceAll(':', '-')}`;
 }
 
 /**

@@ -103,10 +103,11 @@ describeSqlite('SQLite: another process holds the write lock', () => {
     block = expectOk<WireBlock>(written);
     expect(expectOk<WireBlock>(await readBlock(block.id)).data).toEqual(text('после блокировки'));
     // The visits were noted once the lock was free, not dropped.
-    const visitedAt = async () => (await t.app.db.selectFrom('page_visits').select('visited_at').where('page_id', '=', pageId).executeTakeFirst())?.visited_at ?? '';
+    const visitedAt = async () =>
+      (await t.app.db.selectFrom('page_visits').select('visited_at').where('page_id', '=', pageId).executeTakeFirst())?.visited_at ?? '';
     const deadline = Date.now() + 2000;
     while ((await visitedAt()) < lockedAt && Date.now() < deadline) await sleep(50);
-    expect(await visitedAt() >= lockedAt).toBe(true);
+    expect((await visitedAt()) >= lockedAt).toBe(true);
   });
 
   test('a write while the lock is held past DB_BUSY_TIMEOUT_MS: 503 storage.busy with Retry-After, nothing of it stored', async () => {
@@ -159,10 +160,24 @@ describeSqlite('SQLite: another process holds the write lock', () => {
     const waiting = await queued();
     expect(waiting.length).toBeGreaterThan(0);
     const job = {
-      id: newId(), user_id: (await t.app.db.selectFrom('users').select('id').where('email', '=', 'busy-ann@example.com').executeTakeFirstOrThrow()).id,
-      workspace_id: workspaceId, root_id: pageId, title: 'Заметки', subpages: 1, format: 'markdown', comments: 0,
+      id: newId(),
+      user_id: (await t.app.db.selectFrom('users').select('id').where('email', '=', 'busy-ann@example.com').executeTakeFirstOrThrow()).id,
+      workspace_id: workspaceId,
+      root_id: pageId,
+      title: 'Заметки',
+      subpages: 1,
+      format: 'markdown',
+      comments: 0,
       // Taken by a worker (this test) just now: the app's worker leaves it alone.
-      status: 'running', pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: nowIso(), heartbeat_at: nowIso(), finished_at: null,
+      status: 'running',
+      pages_done: 0,
+      pages_total: 0,
+      size: null,
+      storage_key: null,
+      error: null,
+      created_at: nowIso(),
+      heartbeat_at: nowIso(),
+      finished_at: null,
     } as const;
     await t.app.db.insertInto('export_jobs').values(job).execute();
 
@@ -174,7 +189,9 @@ describeSqlite('SQLite: another process holds the write lock', () => {
     // Nothing the indexer took is lost…
     expect(await queued()).toEqual(waiting);
     await indexQueued(t.app.db);
-    const hits = body<WireSearchHit[]>(await api(t, ann, 'GET', `${S}/search/text?${jsonQueryString({ q: word })}`, undefined, { 'x-workspace-id': workspaceId })).data;
+    const hits = body<WireSearchHit[]>(
+      await api(t, ann, 'GET', `${S}/search/text?${jsonQueryString({ q: word })}`, undefined, { 'x-workspace-id': workspaceId }),
+    ).data;
     expect(hits.map((h) => h.page.id)).toEqual([pageId]);
     // …and the export waits for a worker again, which makes it.
     const status = async () => (await t.app.db.selectFrom('export_jobs').select('status').where('id', '=', job.id).executeTakeFirstOrThrow()).status;

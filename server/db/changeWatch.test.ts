@@ -35,18 +35,32 @@ describe('EpochCache', () => {
   test('does not keep a value read while the epoch moved', async () => {
     const watch = new ChangeWatch();
     const cache = new EpochCache<string, string>(watch, 60_000);
-    expect(await cache.get('k', async () => {
-      watch.bump();
-      return 'read during a change';
-    })).toBe('read during a change');
+    expect(
+      await cache.get('k', async () => {
+        watch.bump();
+        return 'read during a change';
+      }),
+    ).toBe('read during a change');
     expect(await cache.get('k', async () => 'fresh')).toBe('fresh');
   });
 
   test('keeps only what `keep` accepts, and nothing past the TTL', async () => {
     const watch = new ChangeWatch();
     const cache = new EpochCache<string, string | undefined>(watch, 30);
-    expect(await cache.get('missing', async () => undefined, (v) => v !== undefined)).toBeUndefined();
-    expect(await cache.get('missing', async () => 'now there', (v) => v !== undefined)).toBe('now there');
+    expect(
+      await cache.get(
+        'missing',
+        async () => undefined,
+        (v) => v !== undefined,
+      ),
+    ).toBeUndefined();
+    expect(
+      await cache.get(
+        'missing',
+        async () => 'now there',
+        (v) => v !== undefined,
+      ),
+    ).toBe('now there');
     expect(await cache.get('missing', async () => 'other')).toBe('now there');
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(await cache.get('missing', async () => 'after ttl')).toBe('after ttl');
@@ -103,10 +117,12 @@ describe('watchChanges', () => {
     });
     expect(watch.epoch).toBeGreaterThan(insideAfterWrite);
     const beforeRollback = watch.epoch;
-    await expect(db.transaction().execute(async (trx) => {
-      await trx.updateTable('pages').set({ title: 'x' }).execute();
-      throw new Error('undo');
-    })).rejects.toThrow('undo');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable('pages').set({ title: 'x' }).execute();
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
     expect(watch.epoch).toBeGreaterThan(beforeRollback + 2);
     // A transaction that wrote nothing watched leaves it alone.
     const quiet = watch.epoch;

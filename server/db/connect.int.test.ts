@@ -46,10 +46,7 @@ onPostgres('losing idle PostgreSQL connections (restart, failover) does not brin
   await admin.connect();
   try {
     const database = new URL(t.config.databaseUrl ?? '').pathname.slice(1);
-    const killed = await admin.query(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-      [database],
-    );
+    const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
     expect(killed.rowCount).toBeGreaterThan(0);
   } finally {
     await admin.end();

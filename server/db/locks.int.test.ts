@@ -16,7 +16,15 @@ function insertWorkspace(db: TestApp['app']['db'], name: string) {
 }
 
 const countWorkspaces = async (db: TestApp['app']['db'], name: string) =>
-  Number((await db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', name).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('workspaces')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 test('a lock outside a transaction is a programming error, not a silent no-op', async () => {
   await expect(lockFor(t.app.db, 'tree', 'anything')).rejects.toThrow(/inside a transaction/);
@@ -50,8 +58,7 @@ const onPostgres = testDb() === 'postgres' ? test : test.skip;
 
 onPostgres('PostgreSQL: the lock is an advisory transaction lock per kind and key, let go at commit', async () => {
   const key = newId();
-  const tryLock = (kind: number, k: string) =>
-    sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${kind}::int4, hashtext(${k})) as ok`;
+  const tryLock = (kind: number, k: string) => sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${kind}::int4, hashtext(${k})) as ok`;
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   let firstHolds!: () => void;

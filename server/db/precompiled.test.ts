@@ -47,7 +47,11 @@ describe('precompiled on SQLite: the direct path', () => {
     await sql`create table t (id text primary key, v integer)`.execute(db);
     await any.insertInto('t').values({ id: 'a', v: 1 }).execute();
     const bump = precompiled((handle, a: { id: string }) =>
-      (handle as unknown as typeof any).updateTable('t').set({ v: sql`v + 1` }).where('id', '=', a.id).returning('v'),
+      (handle as unknown as typeof any)
+        .updateTable('t')
+        .set({ v: sql`v + 1` })
+        .where('id', '=', a.id)
+        .returning('v'),
     );
     expect(await bump(db, { id: 'a' })).toEqual([{ v: 2 }]);
 

@@ -30,7 +30,8 @@ export function archiveBudget(limits: { entries: number; bytes: number; depth: n
  */
 export function unzipWithin(bytes: Uint8Array, budget: ArchiveBudget): Record<string, Uint8Array> {
   const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${bytes} bytes`);
-  const over = (what: string) => new ImportError(`the zip is too big to import: ${what} (at most ${budget.limits.entries} files and ${size(budget.limits.bytes)} unpacked)`);
+  const over = (what: string) =>
+    new ImportError(`the zip is too big to import: ${what} (at most ${budget.limits.entries} files and ${size(budget.limits.bytes)} unpacked)`);
   try {
     return unzipSync(bytes, {
       filter: (file) => {

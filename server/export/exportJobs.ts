@@ -113,13 +113,21 @@ export async function runExportJob(db: Kysely<Database>, store: FileStore, job: 
     const beat = setInterval(() => note(true), HEARTBEAT_MS);
     let size: number;
     try {
-      size = await store.put(key, exportZip(db, store, pages, { format: job.format as ExportFormat, untitled: UNTITLED, comments: job.comments === 1, onProgress: progress }), 'application/zip');
+      size = await store.put(
+        key,
+        exportZip(db, store, pages, { format: job.format as ExportFormat, untitled: UNTITLED, comments: job.comments === 1, onProgress: progress }),
+        'application/zip',
+      );
     } finally {
       clearInterval(beat);
       await writes;
     }
     if (noteFailed) throw noteFailed.error;
-    await db.updateTable('export_jobs').set({ status: 'done', pages_done: pages.length, size, finished_at: nowIso(), heartbeat_at: nowIso() }).where('id', '=', job.id).execute();
+    await db
+      .updateTable('export_jobs')
+      .set({ status: 'done', pages_done: pages.length, size, finished_at: nowIso(), heartbeat_at: nowIso() })
+      .where('id', '=', job.id)
+      .execute();
   } catch (error) {
     // A zip the store could not remove either is left to the bucket's care; the job's failure is what matters.
     await store.delete(key).catch(() => undefined);
@@ -146,7 +154,13 @@ class ExportGone extends Error {}
 /** Forgets finished exports older than EXPORT_KEEP_MS, their zips with them. */
 export async function sweepExportJobs(db: Kysely<Database>, store: FileStore, keepMs = EXPORT_KEEP_MS): Promise<number> {
   const before = new Date(Date.now() - keepMs).toISOString();
-  const old = await db.selectFrom('export_jobs').select(['id', 'storage_key']).where('status', 'in', ['done', 'failed']).where('finished_at', '<', before).limit(500).execute();
+  const old = await db
+    .selectFrom('export_jobs')
+    .select(['id', 'storage_key'])
+    .where('status', 'in', ['done', 'failed'])
+    .where('finished_at', '<', before)
+    .limit(500)
+    .execute();
   for (const job of old) {
     if (job.storage_key) await store.delete(job.storage_key);
     await db.deleteFrom('export_jobs').where('id', '=', job.id).execute();

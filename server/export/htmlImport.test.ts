@@ -42,7 +42,12 @@ test('a Google Docs «web page» download: <title> names the page; marks from th
     '<p class="c1"><span style="overflow: hidden; display: inline-block; width: 200px;"><img alt="" src="images/image1.png" style="width: 200px;" title=""></span></p>' +
     '<table class="c10"><tr class="c11"><td class="c12"><p class="c1"><span class="c2">Ключ</span></p></td><td class="c12"><p class="c1"><span class="c0">Значение</span></p></td></tr></table>' +
     '</body></html>';
-  const { document, problems } = await read(new Map([['План.html', enc(html)], ['images/image1.png', PNG]]));
+  const { document, problems } = await read(
+    new Map([
+      ['План.html', enc(html)],
+      ['images/image1.png', PNG],
+    ]),
+  );
   expect(problems).toEqual([]);
   expect(document.pages.map((p) => [p.title, p.parentId])).toEqual([['План на квартал', null]]);
   const fileId = document.files[0].id;
@@ -67,16 +72,30 @@ test('a Google Docs «web page» download: <title> names the page; marks from th
     { type: 'bulletList', parent: 2, data: { tokens: [{ text: 'Вложенный' }] } },
     { type: 'bulletList', data: { tokens: [{ text: 'Второй' }] } },
     { type: 'image', data: { remoteData: { fileId, title: 'image1.png', size: PNG.length, mimeType: 'image/png' }, crop: null, scale: 1, align: 'center' } },
-    { type: 'table', data: expect.objectContaining({ tokens: [{ text: 'Ключ', bold: true, tableAddress: { x: 0, y: 0 } }, { text: 'Значение', tableAddress: { x: 1, y: 0 } }] }) },
+    {
+      type: 'table',
+      data: expect.objectContaining({
+        tokens: [
+          { text: 'Ключ', bold: true, tableAddress: { x: 0, y: 0 } },
+          { text: 'Значение', tableAddress: { x: 1, y: 0 } },
+        ],
+      }),
+    },
   ]);
 });
 
 describe('Notion', () => {
   const page = (title: string, body: string) =>
-    '<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"/><title>' + title + '</title><style>' +
+    '<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"/><title>' +
+    title +
+    '</title><style>' +
     '.page-title { font-size: 2.5rem; font-weight: 700; } .to-do-children-checked { text-decoration: line-through; opacity: 0.375; } strong { font-weight: 600; }' +
-    '</style></head><body><article id="0e1f" class="page sans"><header><div class="page-header-icon undefined"><span class="icon">🎯</span></div><h1 class="page-title">' + title + '</h1><p class="page-description"></p></header>' +
-    '<div class="page-body">' + body + '</div></article><span class="sans" style="font-size:14px;padding-top:2em"></span></body></html>';
+    '</style></head><body><article id="0e1f" class="page sans"><header><div class="page-header-icon undefined"><span class="icon">🎯</span></div><h1 class="page-title">' +
+    title +
+    '</h1><p class="page-description"></p></header>' +
+    '<div class="page-body">' +
+    body +
+    '</div></article><span class="sans" style="font-size:14px;padding-top:2em"></span></body></html>';
   const id = '0123456789abcdef0123456789abcdef';
   const sub = 'fedcba9876543210fedcba9876543210';
 
@@ -105,7 +124,20 @@ describe('Notion', () => {
     // The title and icon of Notion's header are the page's, not blocks.
     expect([top.title, top.icon, top.parentId, child.title, child.parentId]).toEqual(['Проект', '🎯', null, 'Заметки', top.id]);
     const blocks = shape(top);
-    expect(blocks.map((b) => b.type)).toEqual(['heading2', 'text', 'bulletList', 'bulletList', 'checkbox', 'checkbox', 'code', 'quote', 'callout', 'image', 'document', 'divider']);
+    expect(blocks.map((b) => b.type)).toEqual([
+      'heading2',
+      'text',
+      'bulletList',
+      'bulletList',
+      'checkbox',
+      'checkbox',
+      'code',
+      'quote',
+      'callout',
+      'image',
+      'document',
+      'divider',
+    ]);
     expect(blocks[1].data).toEqual({ tokens: [{ text: 'Текст со ' }, { text: 'смыслом', bold: true }] });
     expect(blocks[3]).toEqual({ type: 'bulletList', parent: 2, data: { tokens: [{ text: 'Подпункт' }] } });
     // Notion's checked to-do is struck out by its stylesheet's looks only: not a mark.
@@ -138,7 +170,17 @@ test('our export: the first <h1> is the title; a link to another file is a page 
   expect([top.title, child.title, child.parentId, child.blocks]).toEqual(['Отчёт', 'Приложение', top.id, []]);
   expect(shape(top)).toEqual([
     { type: 'heading1', data: { tokens: [{ text: 'Итоги' }] } },
-    { type: 'text', data: { tokens: [{ text: 'См. ' }, { text: '↗', link: { href: `/${child.id}`, pageId: child.id } }, { text: ' и ' }, { text: 'сайт', link: { href: 'https://example.com/' } }] } },
+    {
+      type: 'text',
+      data: {
+        tokens: [
+          { text: 'См. ' },
+          { text: '↗', link: { href: `/${child.id}`, pageId: child.id } },
+          { text: ' и ' },
+          { text: 'сайт', link: { href: 'https://example.com/' } },
+        ],
+      },
+    },
     { type: 'file', data: { remoteData: { fileId: document.files[0].id, title: 'план.pdf', size: 3, mimeType: 'application/pdf' } } },
   ]);
 });
@@ -151,17 +193,33 @@ test('scripts, handlers and javascript: links never survive; a picture not in th
   const { document, problems } = await read(new Map([['a.html', enc(html)]]));
   const stored = JSON.stringify(document);
   expect(stored).not.toMatch(/alert|script|onerror|onclick|onload|javascript/i);
-  expect(shape(document.pages[0])).toEqual([{ type: 'text', data: { tokens: [{ text: 'Текст' }] } }, { type: 'text', data: { tokens: [{ text: 'ссылка' }] } }]);
-  expect(problems.map((p) => p.message)).toEqual(['a picture not in the import (x.png) is left out', 'a picture held in the HTML itself (a data: address) is left out']);
+  expect(shape(document.pages[0])).toEqual([
+    { type: 'text', data: { tokens: [{ text: 'Текст' }] } },
+    { type: 'text', data: { tokens: [{ text: 'ссылка' }] } },
+  ]);
+  expect(problems.map((p) => p.message)).toEqual([
+    'a picture not in the import (x.png) is left out',
+    'a picture held in the HTML itself (a data: address) is left out',
+  ]);
 });
 
-test('pictures inside text are blocks of their own where they stood (a list item\'s its child); those in a table cell or a quote are reported, their files not imported', async () => {
+test("pictures inside text are blocks of their own where they stood (a list item's its child); those in a table cell or a quote are reported, their files not imported", async () => {
   const html =
     '<table><tr><td>Фото <img src="c.png"></td></tr></table><blockquote>Цитата <img src="c.png"></blockquote>' +
     '<ul><li>Пункт <img src="a.png"></li></ul><p>До <img src="b.png"> между <span><img src="a.png"></span> после</p><h2>Заголовок <img src="b.png"></h2><div><img src="a.png"></div>';
-  const { document, problems } = await read(new Map([['p.html', enc(html)], ['a.png', PNG], ['b.png', PNG], ['c.png', PNG]]));
+  const { document, problems } = await read(
+    new Map([
+      ['p.html', enc(html)],
+      ['a.png', PNG],
+      ['b.png', PNG],
+      ['c.png', PNG],
+    ]),
+  );
   expect(problems.map((p) => p.message)).toEqual(['2 pictures inside a table cell or a quote (where a picture block cannot be) left out']);
-  const blocks = shape(document.pages[0]).map((b) => ({ ...b, data: (b.data.remoteData as { title?: string } | undefined)?.title ?? (b.data.tokens as Array<{ text: string }>).map((t) => t.text).join('') }));
+  const blocks = shape(document.pages[0]).map((b) => ({
+    ...b,
+    data: (b.data.remoteData as { title?: string } | undefined)?.title ?? (b.data.tokens as Array<{ text: string }>).map((t) => t.text).join(''),
+  }));
   expect(blocks).toEqual([
     { type: 'table', data: 'Фото' },
     { type: 'quote', data: 'Цитата' },
@@ -204,7 +262,7 @@ test('nothing readable: a page left empty and reported; an upload of nothing rea
   expect((await read(new Map([['a.html', enc('<title>Только название</title>')]]))).document.pages[0].title).toBe('Только название');
 });
 
-test('readExport: one .htm, a zip of HTML, a zip of both HTML and Markdown (each by its extension, links across them), Word\'s windows-1251', async () => {
+test("readExport: one .htm, a zip of HTML, a zip of both HTML and Markdown (each by its extension, links across them), Word's windows-1251", async () => {
   const one = await readExport(enc('<p>Одна</p>'), 'C:\\Users\\me\\Заметка.htm');
   expect([one.document.pages[0].title, [...one.files.keys()]]).toEqual(['Заметка', ['Заметка.htm']]);
 
@@ -216,7 +274,16 @@ test('readExport: one .htm, a zip of HTML, a zip of both HTML and Markdown (each
   expect(chapter.blocks.map((b) => b.type)).toEqual(['bulletList']);
 
   // «Сохранить как веб-страницу» of Word: windows-1251, said in a <meta>.
-  const cp1251 = new Uint8Array([...enc('<html><head><meta http-equiv=Content-Type content="text/html; charset=windows-1251"></head><body><p class=MsoNormal>'), 0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, ...enc('</p></body></html>')]);
+  const cp1251 = new Uint8Array([
+    ...enc('<html><head><meta http-equiv=Content-Type content="text/html; charset=windows-1251"></head><body><p class=MsoNormal>'),
+    0xcf,
+    0xf0,
+    0xe8,
+    0xe2,
+    0xe5,
+    0xf2,
+    ...enc('</p></body></html>'),
+  ]);
   expect((await readExport(cp1251, 'word.htm')).document.pages[0].blocks[0].data).toEqual({ tokens: [{ text: 'Привет' }] });
 });
 

@@ -25,16 +25,24 @@ export type HtmlReading = { document: ImportDocument; problems: ImportProblem[] 
  * `.html`/`.htm` — with `markdown`, a page per `.md` too — laid out as Markdown's are. Rejects
  * with ImportError when no file holds anything readable, or the HTML is too big to read.
  */
-export function htmlToDocument(files: ReadonlyMap<string, Uint8Array>, options: { markdown?: boolean; heapLimitMb?: number } = {}): Promise<{ document: ImportDocument; problems: ImportProblem[] }> {
+export function htmlToDocument(
+  files: ReadonlyMap<string, Uint8Array>,
+  options: { markdown?: boolean; heapLimitMb?: number } = {},
+): Promise<{ document: ImportDocument; problems: ImportProblem[] }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./htmlWorker.mjs', import.meta.url), { workerData: { files, markdown: Boolean(options.markdown) }, resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? HEAP_LIMIT_MB } });
+    const worker = new Worker(new URL('./htmlWorker.mjs', import.meta.url), {
+      workerData: { files, markdown: Boolean(options.markdown) },
+      resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? HEAP_LIMIT_MB },
+    });
     let answered = false;
     worker.once('message', (reading: HtmlReading) => {
       answered = true;
       if ('refused' in reading) reject(new ImportError(reading.refused));
       else resolve(reading);
     });
-    worker.once('error', (error: Error & { code?: string }) => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ImportError('the HTML is too big to read') : error));
+    worker.once('error', (error: Error & { code?: string }) =>
+      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ImportError('the HTML is too big to read') : error),
+    );
     worker.once('exit', (code) => {
       if (!answered) reject(new Error(`the HTML reader ended without an answer (exit code ${code})`));
     });

@@ -66,7 +66,9 @@ function takeTitle(doc: Document): string | null {
 function inlineClassMarks(doc: Document): void {
   for (const sheet of Array.from(doc.querySelectorAll('style'))) {
     for (const [, name, body] of (sheet.textContent ?? '').matchAll(/(?<=^|})\s*\.([\w-]+)\s*\{([^}]*)\}/g)) {
-      const marks = body.split(';').filter((declaration) => /^\s*(font-weight|font-style|text-decoration(-line)?)\s*:\s*(bold|[6-9]00|italic|underline)\b/i.test(declaration));
+      const marks = body
+        .split(';')
+        .filter((declaration) => /^\s*(font-weight|font-style|text-decoration(-line)?)\s*:\s*(bold|[6-9]00|italic|underline)\b/i.test(declaration));
       if (marks.length === 0) continue;
       for (const span of Array.from(doc.body.getElementsByClassName(name))) {
         if (span.tagName === 'SPAN') span.setAttribute('style', [span.getAttribute('style')?.replace(/[;\s]+$/, ''), ...marks].filter(Boolean).join(';'));
@@ -91,7 +93,12 @@ function googleDocsLists(doc: Document): void {
     while (above && (levelOf(above) ?? -1) >= level) above = above.previousElementSibling;
     if (!above || levelOf(above) === null) continue;
     // Down the last items to the list one level up.
-    for (let next = above.lastElementChild?.lastElementChild; levelOf(above)! < level - 1 && levelOf(next) !== null && levelOf(next)! < level; next = above.lastElementChild?.lastElementChild) above = next!;
+    for (
+      let next = above.lastElementChild?.lastElementChild;
+      levelOf(above)! < level - 1 && levelOf(next) !== null && levelOf(next)! < level;
+      next = above.lastElementChild?.lastElementChild
+    )
+      above = next!;
     above.lastElementChild?.appendChild(list);
   }
 }

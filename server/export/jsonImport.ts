@@ -30,7 +30,11 @@ import { type ImportProblem, importProblem } from '../../schema/importProblems';
  * dropped silently.
  */
 
-const blocksSchema = z.array(z.object({ id: z.string().min(1).max(128), type: z.string().max(40), data: z.record(z.string(), z.unknown()), parentId: z.string().max(128).nullable() })).max(100_000);
+const blocksSchema = z
+  .array(
+    z.object({ id: z.string().min(1).max(128), type: z.string().max(40), data: z.record(z.string(), z.unknown()), parentId: z.string().max(128).nullable() }),
+  )
+  .max(100_000);
 
 const exportSchema = z.object({
   format: z.literal('blocknote-export'),
@@ -48,7 +52,17 @@ const exportSchema = z.object({
           .array(
             z.object({
               blockId: z.string().min(1).max(128),
-              rows: z.array(z.object({ id: z.string().min(1).max(128), title: z.string().max(2000), icon: z.string().max(256).nullable().optional(), values: z.record(z.string(), rowValueSchema), blocks: blocksSchema })).max(100_000),
+              rows: z
+                .array(
+                  z.object({
+                    id: z.string().min(1).max(128),
+                    title: z.string().max(2000),
+                    icon: z.string().max(256).nullable().optional(),
+                    values: z.record(z.string(), rowValueSchema),
+                    blocks: blocksSchema,
+                  }),
+                )
+                .max(100_000),
             }),
           )
           .max(1_000)
@@ -71,7 +85,18 @@ const exportSchema = z.object({
     )
     .min(1)
     .max(10_000),
-  files: z.array(z.object({ id: z.string().min(1).max(128), name: z.string().max(255), mimeType: z.string().max(200), size: z.number().int().min(0), path: z.string().max(1000) })).max(10_000).default([]),
+  files: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(128),
+        name: z.string().max(255),
+        mimeType: z.string().max(200),
+        size: z.number().int().min(0),
+        path: z.string().max(1000),
+      }),
+    )
+    .max(10_000)
+    .default([]),
 });
 export type ImportDocument = z.infer<typeof exportSchema>;
 
@@ -89,7 +114,10 @@ export interface ImportReport {
  * (with their pictures; each file read by its extension), our JSON alone, or one Markdown or HTML
  * file (`name` ends in `.md`, `.html`…). Throws with a message a person can read.
  */
-export async function readExport(bytes: Uint8Array, name = ''): Promise<{ document: ImportDocument; files: Map<string, Uint8Array>; problems: ImportProblem[] }> {
+export async function readExport(
+  bytes: Uint8Array,
+  name = '',
+): Promise<{ document: ImportDocument; files: Map<string, Uint8Array>; problems: ImportProblem[] }> {
   let json: string;
   let entries: Record<string, Uint8Array> = {};
   const lower = name.toLowerCase();
@@ -153,7 +181,16 @@ function remap(data: Record<string, unknown>, pages: ReadonlyMap<string, string>
  */
 export async function importExport(
   trx: Transaction<Database>,
-  input: { document: ImportDocument; files: Map<string, Uint8Array>; workspaceId: string; parent: PageRow | null; section: 'private' | 'all' | null; userId: string; store: FileStore; quotaBytes?: number },
+  input: {
+    document: ImportDocument;
+    files: Map<string, Uint8Array>;
+    workspaceId: string;
+    parent: PageRow | null;
+    section: 'private' | 'all' | null;
+    userId: string;
+    store: FileStore;
+    quotaBytes?: number;
+  },
 ): Promise<ImportReport> {
   // Text from a file may hold what cannot be stored (NUL, a lone surrogate): made storable, not refused (schema/text.ts).
   const document = storableValue(input.document);
@@ -171,25 +208,48 @@ export async function importExport(
     else report.problems.push(importProblem('', 'fileMissing', { name: file.name }));
   }
   // Refused whole (413 file.quota_exceeded) before anything is made when its files would not fit the workspace's quota.
-  await assertWithinQuota(trx, input.quotaBytes ?? 0, input.workspaceId, document.files.reduce((sum, f) => sum + (fileIds.has(f.id) ? input.files.get(f.path)!.length : 0), 0));
+  await assertWithinQuota(
+    trx,
+    input.quotaBytes ?? 0,
+    input.workspaceId,
+    document.files.reduce((sum, f) => sum + (fileIds.has(f.id) ? input.files.get(f.path)!.length : 0), 0),
+  );
   // Pages, parents first: an export lists them so; one whose parent is not in it goes under `place`.
   const made = new Map<string, PageRow>();
   for (const page of document.pages) {
     const parent = page.parentId && made.has(page.parentId) ? made.get(page.parentId)! : input.parent;
     const holdsItsDatabase = page.type === 'Database' && page.blocks.some((b) => b.type === 'database');
-    const type: PageType = (PAGE_TYPES as readonly string[]).includes(page.type) && (page.type !== 'Database' || holdsItsDatabase) && page.type !== 'Widget' && page.type !== 'WidgetView' ? (page.type as PageType) : 'Note';
+    const type: PageType =
+      (PAGE_TYPES as readonly string[]).includes(page.type) &&
+      (page.type !== 'Database' || holdsItsDatabase) &&
+      page.type !== 'Widget' &&
+      page.type !== 'WidgetView'
+        ? (page.type as PageType)
+        : 'Note';
     if (type !== page.type) report.problems.push(importProblem(page.title, 'pageTypeChanged', { type: page.type }));
-    const row = await insertPage(trx, { id: pageIds.get(page.id)!, workspaceId: input.workspaceId, parent, section: parent ? null : input.section, type, title: page.title, createdBy: input.userId, grantCreatorFull: parent === null });
+    const row = await insertPage(trx, {
+      id: pageIds.get(page.id)!,
+      workspaceId: input.workspaceId,
+      parent,
+      section: parent ? null : input.section,
+      type,
+      title: page.title,
+      createdBy: input.userId,
+      grantCreatorFull: parent === null,
+    });
     if (page.icon) await trx.updateTable('pages').set({ icon: page.icon }).where('id', '=', row.id).execute();
     made.set(page.id, row);
     report.pages.push({ id: row.id, title: page.title });
   }
-  const members = new Set((await trx.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', input.workspaceId).execute()).map((m) => m.user_id));
+  const members = new Set(
+    (await trx.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', input.workspaceId).execute()).map((m) => m.user_id),
+  );
   const ids = { pages: pageIds, files: fileIds, members };
   for (const page of document.pages) {
     const holder = made.get(page.id)!;
     const databases = new Map((page.databases ?? []).map((d) => [d.blockId, d]));
-    for (const made of await insertBlocks(trx, holder.id, page.title, page.blocks, ids, input.userId, report, databases)) await insertDatabaseRows(trx, holder, made.block, made.rows, ids, input.userId, report);
+    for (const made of await insertBlocks(trx, holder.id, page.title, page.blocks, ids, input.userId, report, databases))
+      await insertDatabaseRows(trx, holder, made.block, made.rows, ids, input.userId, report);
   }
   // Files last, attached to the page or row that shows them (all made by now).
   for (const file of document.files) {
@@ -200,11 +260,26 @@ export async function importExport(
     await input.store.put(key, bytes, file.mimeType);
     await trx
       .insertInto('files')
-      .values({ id, owner_id: input.userId, page_id: pageIds.get(ownerOfFile.get(file.id)!)!, workspace_id: input.workspaceId, name: file.name, mime_type: file.mimeType, size: bytes.length, storage_key: key, is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: nowIso() })
+      .values({
+        id,
+        owner_id: input.userId,
+        page_id: pageIds.get(ownerOfFile.get(file.id)!)!,
+        workspace_id: input.workspaceId,
+        name: file.name,
+        mime_type: file.mimeType,
+        size: bytes.length,
+        storage_key: key,
+        is_public: 0,
+        status: 'ready',
+        upload_token_hash: null,
+        upload_expires_at: null,
+        created_at: nowIso(),
+      })
       .execute();
     report.files += 1;
   }
-  for (const page of document.pages) if (page.comments?.length) await insertComments(trx, pageIds.get(page.id)!, page.title, page.comments, ids, input.userId, report);
+  for (const page of document.pages)
+    if (page.comments?.length) await insertComments(trx, pageIds.get(page.id)!, page.title, page.comments, ids, input.userId, report);
   return report;
 }
 
@@ -213,7 +288,15 @@ export async function importExport(
  * an author who is no member of the workspace hands the comment to the importer (reported, counted);
  * files follow theirs. Nobody is notified: nothing new was said.
  */
-async function insertComments(trx: Transaction<Database>, pageId: string, title: string, comments: NonNullable<ImportDocument['pages'][number]['comments']>, ids: ImportIds, userId: string, report: ImportReport): Promise<void> {
+async function insertComments(
+  trx: Transaction<Database>,
+  pageId: string,
+  title: string,
+  comments: NonNullable<ImportDocument['pages'][number]['comments']>,
+  ids: ImportIds,
+  userId: string,
+  report: ImportReport,
+): Promise<void> {
   const commentIds = new Map<string, string>();
   let adopted = 0;
   for (const comment of comments) {
@@ -230,7 +313,17 @@ async function insertComments(trx: Transaction<Database>, pageId: string, title:
     const at = isIsoTime(comment.createdAt) ? comment.createdAt : nowIso();
     await trx
       .insertInto('comments')
-      .values({ id, page_id: pageId, replied_comment_id: comment.repliedTo ? (commentIds.get(comment.repliedTo) ?? null) : null, author_id: member ? comment.author.id : userId, content: JSON.stringify(content.data), attaches: JSON.stringify(attaches), created_at: at, updated_at: isIsoTime(comment.updatedAt) ? comment.updatedAt : at, deleted_at: null })
+      .values({
+        id,
+        page_id: pageId,
+        replied_comment_id: comment.repliedTo ? (commentIds.get(comment.repliedTo) ?? null) : null,
+        author_id: member ? comment.author.id : userId,
+        content: JSON.stringify(content.data),
+        attaches: JSON.stringify(attaches),
+        created_at: at,
+        updated_at: isIsoTime(comment.updatedAt) ? comment.updatedAt : at,
+        deleted_at: null,
+      })
       .execute();
   }
   if (adopted > 0) report.problems.push(importProblem(title, 'commentsAdopted', { count: adopted }));
@@ -247,14 +340,20 @@ interface ImportIds {
 }
 
 /** The files a page or row shows: its pictures' and attachments' files, its files cells', its comments'. */
-function filesShown(owner: { blocks: readonly ImportBlock[]; values?: Record<string, unknown>; comments?: ReadonlyArray<{ attaches: ReadonlyArray<{ id: string }> }> }): string[] {
+function filesShown(owner: {
+  blocks: readonly ImportBlock[];
+  values?: Record<string, unknown>;
+  comments?: ReadonlyArray<{ attaches: ReadonlyArray<{ id: string }> }>;
+}): string[] {
   const ids: string[] = (owner.comments ?? []).flatMap((c) => c.attaches.map((a) => a.id));
   for (const block of owner.blocks) {
     const fileId = (block.data.remoteData as { fileId?: unknown } | null | undefined)?.fileId;
     if (typeof fileId === 'string') ids.push(fileId);
   }
   for (const value of Object.values(owner.values ?? {})) {
-    if (Array.isArray(value)) for (const ref of value as unknown[]) if (typeof ref === 'object' && ref !== null && typeof (ref as { id?: unknown }).id === 'string') ids.push((ref as { id: string }).id);
+    if (Array.isArray(value))
+      for (const ref of value as unknown[])
+        if (typeof ref === 'object' && ref !== null && typeof (ref as { id?: unknown }).id === 'string') ids.push((ref as { id: string }).id);
   }
   return ids;
 }
@@ -264,12 +363,23 @@ function filesShown(owner: { blocks: readonly ImportBlock[]; values?: Record<str
  * What does not fit is reported and left out; a database block comes in only with its rows in the
  * export (`databases`). Answers the database blocks made.
  */
-async function insertBlocks(trx: Transaction<Database>, pageId: string, title: string, blocks: readonly ImportBlock[], ids: ImportIds, userId: string, report: ImportReport, databases: ReadonlyMap<string, ImportDatabase>): Promise<Array<{ block: BlockRow; rows: ImportDatabase }>> {
+async function insertBlocks(
+  trx: Transaction<Database>,
+  pageId: string,
+  title: string,
+  blocks: readonly ImportBlock[],
+  ids: ImportIds,
+  userId: string,
+  report: ImportReport,
+  databases: ReadonlyMap<string, ImportDatabase>,
+): Promise<Array<{ block: BlockRow; rows: ImportDatabase }>> {
   const blockIds = new Map<string, string>();
   const kept = blocks.filter((block) => {
     const definition = definitionForWireType(block.type);
     if (!definition || block.type === 'databaseRow' || (block.type === 'database' && !databases.has(block.id))) {
-      report.problems.push(block.type === 'database' ? importProblem(title, 'databaseWithoutRows') : importProblem(title, 'unknownBlock', { type: block.type }));
+      report.problems.push(
+        block.type === 'database' ? importProblem(title, 'databaseWithoutRows') : importProblem(title, 'unknownBlock', { type: block.type }),
+      );
       return false;
     }
     const remote = (block.data.remoteData as { fileId?: string } | null | undefined)?.fileId;
@@ -295,7 +405,15 @@ async function insertBlocks(trx: Transaction<Database>, pageId: string, title: s
       continue;
     }
     const parent = parentOf(block);
-    const row = await insertBlock(trx, { id: blockIds.get(block.id)!, pageId, parentId: parent === null || !blockIds.has(parent) ? null : blockIds.get(parent)!, sortKey: keyOf.get(block.id)!, type: block.type as never, data: definition.canonicalize(data.data) as BlockData, userId });
+    const row = await insertBlock(trx, {
+      id: blockIds.get(block.id)!,
+      pageId,
+      parentId: parent === null || !blockIds.has(parent) ? null : blockIds.get(parent)!,
+      sortKey: keyOf.get(block.id)!,
+      type: block.type as never,
+      data: definition.canonicalize(data.data) as BlockData,
+      userId,
+    });
     report.blocks += 1;
     if (row.type === 'database') made.push({ block: row, rows: databases.get(block.id)! });
   }
@@ -307,7 +425,15 @@ async function insertBlocks(trx: Transaction<Database>, pageId: string, title: s
  * not imported: dropped), people stay where they are members of the workspace, files follow theirs;
  * a value that still does not fit its field is reported and left out.
  */
-async function insertDatabaseRows(trx: Transaction<Database>, holder: PageRow, database: BlockRow, exported: ImportDatabase, ids: ImportIds, userId: string, report: ImportReport): Promise<void> {
+async function insertDatabaseRows(
+  trx: Transaction<Database>,
+  holder: PageRow,
+  database: BlockRow,
+  exported: ImportDatabase,
+  ids: ImportIds,
+  userId: string,
+  report: ImportReport,
+): Promise<void> {
   const { config } = JSON.parse(database.data) as DatabaseData;
   let strangers = 0;
   const rows = exported.rows.map((row) => {
@@ -319,7 +445,8 @@ async function insertDatabaseRows(trx: Transaction<Database>, holder: PageRow, d
       else if (field?.type === 'person' && Array.isArray(value)) {
         next = (value as string[]).filter((id) => ids.members.has(id));
         strangers += value.length - next.length;
-      } else if (field?.type === 'files' && Array.isArray(value)) next = (value as FileRef[]).flatMap((ref) => (ids.files.has(ref.id) ? [{ id: ids.files.get(ref.id)!, name: ref.name }] : []));
+      } else if (field?.type === 'files' && Array.isArray(value))
+        next = (value as FileRef[]).flatMap((ref) => (ids.files.has(ref.id) ? [{ id: ids.files.get(ref.id)!, name: ref.name }] : []));
       const problem = field ? valueProblem(field, next) : 'no such field in the database';
       if (problem) report.problems.push(importProblem(row.title, 'valueUnfit', { field: field?.name ?? fieldId, reason: problem }));
       else if (!Array.isArray(next) || next.length > 0) values[fieldId] = next;

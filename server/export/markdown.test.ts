@@ -6,7 +6,9 @@ let n = 0;
 const block = (type: string, data: unknown, parentId: string | null = null, id = `b${n++}`): MarkdownBlock => ({ id, type, data, parentId });
 
 test('inline marks, escapes and links (page links by their path in the export)', () => {
-  expect(tokensToMarkdown([{ text: 'Жирный', bold: true }, { text: ' и ' }, { text: 'курсив ', italic: true }, { text: 'код `x`', code: true }], links)).toBe("**Жирный** и *курсив* `` код `x` ``");
+  expect(tokensToMarkdown([{ text: 'Жирный', bold: true }, { text: ' и ' }, { text: 'курсив ', italic: true }, { text: 'код `x`', code: true }], links)).toBe(
+    '**Жирный** и *курсив* `` код `x` ``',
+  );
   expect(tokensToMarkdown([{ text: 'a*b_[c]' }], links)).toBe('a\\*b\\_\\[c\\]');
   expect(tokensToMarkdown([{ text: 'сайт', link: { href: 'https://example.com/a b' } }], links)).toBe('[сайт](https://example.com/a%20b)');
   expect(tokensToMarkdown([{ text: '↗', link: { href: '/11111111-1111-4111-8111-111111111111', pageId: 'p1' } }], links)).toBe('[↗](Дочерняя%20страница.md)');
@@ -27,7 +29,16 @@ test('blocks: headings, lists (numbered on, nested under their item), to-dos, qu
       block('checkbox', { tokens: [{ text: 'Сделано' }], checked: true }),
       block('quote', text('Цитата')),
       block('code', { tokens: [{ text: 'const a = 1;' }], language: 'javascript' }),
-      block('table', { tokens: [{ text: 'А', tableAddress: { x: 0, y: 0 } }, { text: 'Б', tableAddress: { x: 1, y: 0 } }, { text: '1', tableAddress: { x: 0, y: 1 } }], tableLayout: { columns: 2, rows: 2, columnSizes: [120, 120] }, headerRow: true, headerColumn: false }),
+      block('table', {
+        tokens: [
+          { text: 'А', tableAddress: { x: 0, y: 0 } },
+          { text: 'Б', tableAddress: { x: 1, y: 0 } },
+          { text: '1', tableAddress: { x: 0, y: 1 } },
+        ],
+        tableLayout: { columns: 2, rows: 2, columnSizes: [120, 120] },
+        headerRow: true,
+        headerColumn: false,
+      }),
       block('image', { remoteData: { fileId: 'f1', title: 'схема.png', size: 1, mimeType: 'image/png' }, crop: null, scale: 1, align: 'center' }),
       block('divider', {}),
       block('document', { pageId: 'p1' }),

@@ -60,7 +60,19 @@ function wrapCode(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-type TextData = { tokens?: Token[]; checked?: boolean; icon?: string; language?: string; forcedOrder?: number; formula?: string; url?: string | null; remoteData?: { fileId: string; title: string } | null; pageId?: string; tableLayout?: { columns: number; rows: number }; headerRow?: boolean };
+type TextData = {
+  tokens?: Token[];
+  checked?: boolean;
+  icon?: string;
+  language?: string;
+  forcedOrder?: number;
+  formula?: string;
+  url?: string | null;
+  remoteData?: { fileId: string; title: string } | null;
+  pageId?: string;
+  tableLayout?: { columns: number; rows: number };
+  headerRow?: boolean;
+};
 
 /** One block's Markdown lines (without its children), given its number in a run of ordered items. */
 function blockLines(block: MarkdownBlock, links: MarkdownLinks, number: number): string[] {
@@ -80,9 +92,13 @@ function blockLines(block: MarkdownBlock, links: MarkdownLinks, number: number):
     case 'checkbox':
       return [`- [${data.checked ? 'x' : ' '}] ${inline()}`];
     case 'quote':
-      return inline().split('\n').map((line) => `> ${line}`);
+      return inline()
+        .split('\n')
+        .map((line) => `> ${line}`);
     case 'callout':
-      return inline().split('\n').map((line, i) => `> ${i === 0 && data.icon ? `${data.icon} ` : ''}${line}`);
+      return inline()
+        .split('\n')
+        .map((line, i) => `> ${i === 0 && data.icon ? `${data.icon} ` : ''}${line}`);
     case 'code': {
       const code = (data.tokens ?? []).map((t) => t.text).join('');
       const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));

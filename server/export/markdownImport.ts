@@ -118,7 +118,9 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           // A link alone to a file of the import is the file (an attachment); to a subpage, its page block.
           const target = only.length === 1 && only[0].type === 'link' ? targets.resolve((only[0] as Tokens.Link).href) : null;
           if (target && 'file' in target) {
-            add(parent, 'file', { remoteData: { fileId: target.file, title: (only[0] as Tokens.Link).text.trim() || target.name, size: 0, mimeType: 'application/octet-stream' } });
+            add(parent, 'file', {
+              remoteData: { fileId: target.file, title: (only[0] as Tokens.Link).text.trim() || target.name, size: 0, mimeType: 'application/octet-stream' },
+            });
             break;
           }
           if (target && targets.isChild?.(target.page)) {
@@ -167,7 +169,12 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           const columns = table.header.length;
           const cells: Token[] = [];
           rows.forEach((row, y) => row.forEach((cell, x) => cells.push(...inline(cell.tokens).map((t) => ({ ...t, tableAddress: { x, y } })))));
-          add(parent, 'table', { tokens: cells, tableLayout: { columns, rows: rows.length, columnSizes: Array.from({ length: columns }, () => 120) }, headerRow: true, headerColumn: false });
+          add(parent, 'table', {
+            tokens: cells,
+            tableLayout: { columns, rows: rows.length, columnSizes: Array.from({ length: columns }, () => 120) },
+            headerRow: true,
+            headerColumn: false,
+          });
           break;
         }
         case 'html': {
@@ -175,7 +182,11 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           const text = html.replace(/<[^>]*>/g, '').trim();
           // Notion writes its callouts as `<aside>💡 text</aside>`: a callout, its leading emoji the icon.
           const callout = /^<aside>/i.test(html.trim()) ? /^(\p{Extended_Pictographic}\uFE0F?)\s*([\s\S]*)$/u.exec(text) : null;
-          if (/^<aside>/i.test(html.trim())) add(parent, 'callout', { tokens: canonicalTokens([{ text: callout ? callout[2] : text }].filter((t) => t.text !== '')), icon: callout ? callout[1] : DEFAULT_CALLOUT_ICON });
+          if (/^<aside>/i.test(html.trim()))
+            add(parent, 'callout', {
+              tokens: canonicalTokens([{ text: callout ? callout[2] : text }].filter((t) => t.text !== '')),
+              icon: callout ? callout[1] : DEFAULT_CALLOUT_ICON,
+            });
           else if (text) add(parent, 'text', { tokens: [{ text }] });
           break;
         }
@@ -186,7 +197,13 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
   };
   const picture = (image: Tokens.Image, parent: number | null) => {
     const target = targets.resolve(image.href);
-    if (target && 'file' in target) add(parent, 'image', { remoteData: { fileId: target.file, title: image.text || 'picture', size: 0, mimeType: 'image/png' }, crop: null, scale: 1, align: 'center' });
+    if (target && 'file' in target)
+      add(parent, 'image', {
+        remoteData: { fileId: target.file, title: image.text || 'picture', size: 0, mimeType: 'image/png' },
+        crop: null,
+        scale: 1,
+        align: 'center',
+      });
     else problems.push(importNote('pictureMissing', { src: image.href }));
   };
   walk(tokens, null);
@@ -203,12 +220,19 @@ type DocumentBlock = DocumentPage['blocks'][number];
 type DocumentFile = ImportDocument['files'][number];
 
 /** A page file's reading (Markdown, HTML): its title and icon if it names them, its blocks (`parentId` naming an earlier block's `id`), what it could not take. */
-export type PageFileReader = (bytes: Uint8Array, targets: MarkdownTargets) => { title: string | null; icon?: string | null; blocks: DocumentBlock[]; problems: ImportNote[] };
+export type PageFileReader = (
+  bytes: Uint8Array,
+  targets: MarkdownTargets,
+) => { title: string | null; icon?: string | null; blocks: DocumentBlock[]; problems: ImportNote[] };
 
 /** Markdown as a page file's reading. */
 export const readMarkdownPage: PageFileReader = (bytes, targets) => {
   const parsed = markdownToBlocks(new TextDecoder().decode(bytes), targets);
-  return { title: parsed.title, problems: parsed.problems, blocks: parsed.blocks.map((b) => ({ id: `b${b.key}`, type: b.type, data: b.data, parentId: b.parent === null ? null : `b${b.parent}` })) };
+  return {
+    title: parsed.title,
+    problems: parsed.problems,
+    blocks: parsed.blocks.map((b) => ({ id: `b${b.key}`, type: b.type, data: b.data, parentId: b.parent === null ? null : `b${b.parent}` })),
+  };
 };
 
 /**
@@ -247,8 +271,14 @@ const extensionOf = (name: string) => /\.([a-z]+)$/i.exec(name)?.[1].toLowerCase
  * leftovers), parents' folders first, with their keys in the document: uuids, since a reader may
  * hand them to code that takes page links only to uuids (the clipboard's HTML reader).
  */
-export function pageFiles(entries: ReadonlyMap<string, Uint8Array>, rows: ReadonlySet<string> = new Set(), extensions: readonly string[] = ['md']): Map<string, string> {
-  const names = [...entries.keys()].filter((name) => extensions.includes(extensionOf(name)) && !name.startsWith('__MACOSX/') && !rows.has(name)).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+export function pageFiles(
+  entries: ReadonlyMap<string, Uint8Array>,
+  rows: ReadonlySet<string> = new Set(),
+  extensions: readonly string[] = ['md'],
+): Map<string, string> {
+  const names = [...entries.keys()]
+    .filter((name) => extensions.includes(extensionOf(name)) && !name.startsWith('__MACOSX/') && !rows.has(name))
+    .sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
   return new Map(names.map((name) => [name, newId()]));
 }
 
@@ -262,7 +292,12 @@ export function nearestFolderPage(dir: string, pages: ReadonlyMap<string, string
 
 /** A file's title when it names none itself: its name without its extension and a Notion-style id suffix (` <32 hex>`). */
 export function titleOfName(name: string): string {
-  return path.posix.basename(name).replace(/\.(md|csv|html?)$/i, '').replace(/_all$/, '').replace(/\s?[0-9a-f]{32}$/, '').trim();
+  return path.posix
+    .basename(name)
+    .replace(/\.(md|csv|html?)$/i, '')
+    .replace(/_all$/, '')
+    .replace(/\s?[0-9a-f]{32}$/, '')
+    .trim();
 }
 
 /**
@@ -286,7 +321,14 @@ export function targetsOf(reading: MarkdownReading, name: string, key: string | 
     if (other) return { page: other };
     const bytes = target === null || /\.(md|csv|html?)$/i.test(target) ? undefined : reading.entries.get(target);
     if (!bytes || target === null) return null;
-    if (!reading.files.has(target)) reading.files.set(target, { id: `md-file-${reading.files.size}`, name: path.posix.basename(target), mimeType: mimeOf(target), size: bytes.length, path: target });
+    if (!reading.files.has(target))
+      reading.files.set(target, {
+        id: `md-file-${reading.files.size}`,
+        name: path.posix.basename(target),
+        mimeType: mimeOf(target),
+        size: bytes.length,
+        path: target,
+      });
     return { file: reading.files.get(target)!.id, name: path.posix.basename(target) };
   };
   const isChild = (page: string) => key !== null && (reading.parents.has(page) ? reading.parents.get(page) : reading.layout.parentOf?.(page)) === key;
@@ -294,7 +336,12 @@ export function targetsOf(reading: MarkdownReading, name: string, key: string | 
 }
 
 /** One Markdown file read as a page's (or a row's) blocks, its links resolved from its folder (`targetsOf`). */
-export function readMarkdownFile(reading: MarkdownReading, name: string, text: string, key: string | null): { title: string | null; blocks: DocumentBlock[]; problems: ImportNote[] } {
+export function readMarkdownFile(
+  reading: MarkdownReading,
+  name: string,
+  text: string,
+  key: string | null,
+): { title: string | null; blocks: DocumentBlock[]; problems: ImportNote[] } {
   return readMarkdownPage(new TextEncoder().encode(text), targetsOf(reading, name, key));
 }
 
@@ -319,14 +366,27 @@ export function collectFiles(document: ImportDocument, reading: MarkdownReading)
  * of the same name beside it, pictures and attachments from the zip. Answers the reading too, for
  * a caller that reads more files (a database's rows).
  */
-export function pageFilesToDocument(entries: ReadonlyMap<string, Uint8Array>, readers: Readonly<Record<string, PageFileReader>>, layout: MarkdownLayout = {}): { document: ImportDocument; problems: ImportProblem[]; reading: MarkdownReading } {
+export function pageFilesToDocument(
+  entries: ReadonlyMap<string, Uint8Array>,
+  readers: Readonly<Record<string, PageFileReader>>,
+  layout: MarkdownLayout = {},
+): { document: ImportDocument; problems: ImportProblem[]; reading: MarkdownReading } {
   const extensions = Object.keys(readers);
-  const reading: MarkdownReading = { entries, layout, pages: layout.pages ?? pageFiles(entries, layout.rows, extensions), parents: new Map(), files: new Map() };
+  const reading: MarkdownReading = {
+    entries,
+    layout,
+    pages: layout.pages ?? pageFiles(entries, layout.rows, extensions),
+    parents: new Map(),
+    files: new Map(),
+  };
   const names = [...reading.pages.keys()];
   // The page of a folder is the file beside it with the folder's name (Notion's and our export's way).
   for (const name of names) {
     const dir = path.posix.dirname(name);
-    reading.parents.set(reading.pages.get(name)!, dir === '.' ? null : layout.folderPage ? layout.folderPage(dir) : nearestFolderPage(dir, reading.pages, extensions));
+    reading.parents.set(
+      reading.pages.get(name)!,
+      dir === '.' ? null : layout.folderPage ? layout.folderPage(dir) : nearestFolderPage(dir, reading.pages, extensions),
+    );
   }
   const problems: ImportProblem[] = [];
   const document: ImportDocument = { format: 'blocknote-export', version: 1, pages: [], files: [] };
@@ -346,5 +406,13 @@ export function markdownToDocument(entries: ReadonlyMap<string, Uint8Array>, lay
   return pageFilesToDocument(entries, { md: readMarkdownPage }, layout);
 }
 
-const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml', pdf: 'application/pdf' };
+const MIME: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+};
 const mimeOf = (name: string) => MIME[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';

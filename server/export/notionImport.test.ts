@@ -10,7 +10,8 @@ const A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1';
 const B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2';
 const C = 'ccccccccccccccccccccccccccccccc3';
 const D = 'ddddddddddddddddddddddddddddddd4';
-const files = (entries: Record<string, string | Uint8Array>) => new Map(Object.entries(entries).map(([name, value]) => [name, typeof value === 'string' ? strToU8(value) : value]));
+const files = (entries: Record<string, string | Uint8Array>) =>
+  new Map(Object.entries(entries).map(([name, value]) => [name, typeof value === 'string' ? strToU8(value) : value]));
 
 describe("Notion's values", () => {
   test.each([
@@ -55,21 +56,35 @@ describe("Notion's values", () => {
       { title: 'Закупка', id: B, link: `../Задачи%20${C}/Закупка%20${B}.md` },
     ]);
     // A title with brackets and a comma; Notion's address (with dashes in its id too).
-    expect(relationItems(`Отчёт (черновик), v2 (Отчёт%20(черновик),%20v2%20${A}.md)`)).toEqual([{ title: 'Отчёт (черновик), v2', id: A, link: `Отчёт%20(черновик),%20v2%20${A}.md` }]);
+    expect(relationItems(`Отчёт (черновик), v2 (Отчёт%20(черновик),%20v2%20${A}.md)`)).toEqual([
+      { title: 'Отчёт (черновик), v2', id: A, link: `Отчёт%20(черновик),%20v2%20${A}.md` },
+    ]);
     expect(relationItems('План (https://www.notion.so/Plan-aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaa1?pvs=21)')?.map((i) => i.id)).toEqual([A]);
     expect(relationItems(`../Events%20${C}/A%20Letter%20${B}.md, Meeting%20${A}.md`)?.map((i) => [i.title, i.id])).toEqual([
       ['A Letter', B],
       ['Meeting', A],
     ]);
-    for (const text of ['Готово', 'Иван Петров (бухгалтер)', 'https://example.com', `Смета (Смета%20${A}.md) и ещё`, `x (y.png)`]) expect(relationItems(text)).toBeNull();
+    for (const text of ['Готово', 'Иван Петров (бухгалтер)', 'https://example.com', `Смета (Смета%20${A}.md) и ещё`, `x (y.png)`])
+      expect(relationItems(text)).toBeNull();
   });
 
   test("a row's file: its title, its field lines (Notion's and our export's), its content", () => {
     const columns = new Set(['Статус', 'Срок']);
-    expect(splitRow('# Смета\n\nСтатус: Готово\nСрок: November 26, 2026\n\nСчитаем.\n', columns)).toEqual({ title: 'Смета', fields: new Map([['Статус', 'Готово'], ['Срок', 'November 26, 2026']]), body: '\nСчитаем.\n' });
+    expect(splitRow('# Смета\n\nСтатус: Готово\nСрок: November 26, 2026\n\nСчитаем.\n', columns)).toEqual({
+      title: 'Смета',
+      fields: new Map([
+        ['Статус', 'Готово'],
+        ['Срок', 'November 26, 2026'],
+      ]),
+      body: '\nСчитаем.\n',
+    });
     expect(splitRow('# Смета\n\n- **Статус**: Готово\n\nСчитаем.', columns).fields).toEqual(new Map([['Статус', 'Готово']]));
     // A paragraph that is not all field lines is content.
-    expect(splitRow('# Смета\n\nСтатус: Готово\nи ещё строка\n', columns)).toEqual({ title: 'Смета', fields: new Map(), body: 'Статус: Готово\nи ещё строка\n' });
+    expect(splitRow('# Смета\n\nСтатус: Готово\nи ещё строка\n', columns)).toEqual({
+      title: 'Смета',
+      fields: new Map(),
+      body: 'Статус: Готово\nи ещё строка\n',
+    });
     expect(splitRow('Заметка: не поле\n', columns)).toEqual({ title: null, fields: new Map(), body: 'Заметка: не поле\n' });
   });
 
@@ -115,7 +130,11 @@ describe('an export as a document', () => {
 
   test("a page's attachment (a link alone to a file of the zip) is a file block; a link to it inside text keeps its text, and the file not shown is reported", () => {
     const { document, problems } = notionToDocument(
-      files({ [`П ${A}.md`]: `# П\n\n[Отчёт.pdf](П%20${A}/Отчёт.pdf)\n\nСм. [архив](П%20${A}/old.zip) выше.\n`, [`П ${A}/Отчёт.pdf`]: '%PDF', [`П ${A}/old.zip`]: 'PK' }),
+      files({
+        [`П ${A}.md`]: `# П\n\n[Отчёт.pdf](П%20${A}/Отчёт.pdf)\n\nСм. [архив](П%20${A}/old.zip) выше.\n`,
+        [`П ${A}/Отчёт.pdf`]: '%PDF',
+        [`П ${A}/old.zip`]: 'PK',
+      }),
     );
     expect(document.pages[0].blocks.map((b) => [b.type, b.data])).toEqual([
       ['file', { remoteData: { fileId: 'md-file-0', title: 'Отчёт.pdf', size: 4, mimeType: 'application/pdf' } }],
@@ -128,7 +147,15 @@ describe('an export as a document', () => {
   test("a small database's status column (3 names in 5 rows) is a select, as in Notion (the web CSV import would keep it text)", () => {
     const { document } = notionToDocument(files({ [`Д ${A}.csv`]: 'Name,Статус\nа,Готово\nб,В работе\nв,План\nг,План\nд,В работе\n' }));
     const { config } = document.pages[0].blocks[0].data as unknown as DatabaseData;
-    expect(config.fields.f1).toEqual({ name: 'Статус', type: 'select', options: [{ id: 'o1', name: 'Готово' }, { id: 'o2', name: 'В работе' }, { id: 'o3', name: 'План' }] });
+    expect(config.fields.f1).toEqual({
+      name: 'Статус',
+      type: 'select',
+      options: [
+        { id: 'o1', name: 'Готово' },
+        { id: 'o2', name: 'В работе' },
+        { id: 'o3', name: 'План' },
+      ],
+    });
     expect(detectColumnType(['Готово', 'В работе', 'План', 'План', 'В работе'])).toBe('text');
   });
 
@@ -146,11 +173,17 @@ describe('an export as a document', () => {
     const small = { entries: 5, bytes: 1000, depth: 2 };
     const md = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`П ${i} ${A}.md`, strToU8('# П')]));
     expect(() => notionToDocument(files({ 'Export-Part-1.zip': zipSync(md(6)) }), archiveBudget(small))).toThrow(/more than 5 files/);
-    expect(() => notionToDocument(files({ 'Export-Part-1.zip': zipSync({ [`П ${A}.md`]: new Uint8Array(2000) }) }), archiveBudget(small))).toThrow(/more than 1000 bytes unpacked/);
+    expect(() => notionToDocument(files({ 'Export-Part-1.zip': zipSync({ [`П ${A}.md`]: new Uint8Array(2000) }) }), archiveBudget(small))).toThrow(
+      /more than 1000 bytes unpacked/,
+    );
     const deep = zipSync({ 'b.zip': zipSync({ 'c.zip': zipSync({ [`П ${A}.md`]: strToU8('# П') }) }) });
     expect(() => notionToDocument(files({ 'a.zip': deep }), archiveBudget(small))).toThrow(/nested deeper than 2 levels/);
     expect(() => notionToDocument(files({ 'a.zip': strToU8('PK not a zip') }))).toThrow(new ImportError('«a.zip» inside the zip cannot be read'));
     // Within the limits, two levels are read.
-    expect(notionToDocument(files({ 'a.zip': zipSync({ 'b.zip': zipSync({ [`П ${A}.md`]: strToU8('# П') }) }) }), archiveBudget(small)).document.pages.map((p) => p.title)).toEqual(['П']);
+    expect(
+      notionToDocument(files({ 'a.zip': zipSync({ 'b.zip': zipSync({ [`П ${A}.md`]: strToU8('# П') }) }) }), archiveBudget(small)).document.pages.map(
+        (p) => p.title,
+      ),
+    ).toEqual(['П']);
   });
 });

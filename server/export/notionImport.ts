@@ -47,7 +47,11 @@ function lastId(link: string): string | null {
 
 /** Whether a zip's files look like a Notion export: zips inside it, names ending in Notion's ids, or CSV files beside Markdown. */
 export function isNotionExport(names: readonly string[]): boolean {
-  return names.some((name) => PART.test(name)) || names.some((name) => name.split('/').some((part) => ID_SUFFIX.test(part))) || (names.some((name) => /\.csv$/i.test(name)) && names.some((name) => /\.md$/i.test(name)));
+  return (
+    names.some((name) => PART.test(name)) ||
+    names.some((name) => name.split('/').some((part) => ID_SUFFIX.test(part))) ||
+    (names.some((name) => /\.csv$/i.test(name)) && names.some((name) => /\.md$/i.test(name)))
+  );
 }
 
 /** The zips at the top of the export unpacked in its place (and those inside them, a few levels down), all within the budget. */
@@ -77,7 +81,12 @@ function unpackParts(entries: Map<string, Uint8Array>, budget: ArchiveBudget, pr
 
 const EN_MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** A Russian month's number from its name (`ноября`, `Ноя`); «март» before «май»/«мая». */
-const ruMonth = (name: string) => (name.startsWith('мар') ? 3 : name.startsWith('ма') ? 5 : ['янв', 'фев', '', 'апр', '', 'июн', 'июл', 'авг', 'сен', 'окт', 'ноя', 'дек'].findIndex((stem) => stem !== '' && name.startsWith(stem)) + 1);
+const ruMonth = (name: string) =>
+  name.startsWith('мар')
+    ? 3
+    : name.startsWith('ма')
+      ? 5
+      : ['янв', 'фев', '', 'апр', '', 'июн', 'июл', 'авг', 'сен', 'окт', 'ноя', 'дек'].findIndex((stem) => stem !== '' && name.startsWith(stem)) + 1;
 const TIME = String.raw`(\d{1,2}):(\d{2})(?:\s?([AaPp])\.?[Mm]\.?)?`;
 const ZONE = String.raw`(?:\s*\((?:GMT|UTC)(?:([+-]\d{1,2})(?::?(\d{2}))?)?\))?`;
 /** `November 26, 2026` (`Nov 26, 2026 10:00 AM`, `… (GMT+3)`) */
@@ -99,7 +108,8 @@ function isoDate(year: string, month: number, day: string, time: Array<string | 
   if (hh === undefined) return date;
   let hours = Number(hh);
   if (half) hours = (hours % 12) + (half.toLowerCase() === 'p' ? 12 : 0);
-  const zone = zoneHours === undefined ? 'Z' : `${zoneHours.startsWith('-') ? '-' : '+'}${zoneHours.replace(/^[+-]/, '').padStart(2, '0')}:${zoneMinutes ?? '00'}`;
+  const zone =
+    zoneHours === undefined ? 'Z' : `${zoneHours.startsWith('-') ? '-' : '+'}${zoneHours.replace(/^[+-]/, '').padStart(2, '0')}:${zoneMinutes ?? '00'}`;
   const moment = `${date}T${String(hours).padStart(2, '0')}:${mm}:00${zone}`;
   return isDateString(moment) ? moment : null;
 }
@@ -153,7 +163,7 @@ export function relationItems(cell: string): Array<{ title: string; id: string; 
   const titled = new RegExp(String.raw`\s*(.*?)\s*\((${part}*?${id}${part}*)\)\s*(?:,|$)`, 'y');
   const bare = new RegExp(String.raw`\s*([^\s,]*${id}[^\s,]*\.md)\s*(?:,|$)`, 'y');
   const items: Array<{ title: string; id: string; link: string }> = [];
-  for (let at = 0; at < cell.length; ) {
+  for (let at = 0; at < cell.length;) {
     titled.lastIndex = at;
     const named = titled.exec(cell);
     const found = named ? lastId(named[2]) : null;
@@ -233,7 +243,10 @@ function cellNote(problem: CellProblem, title: string): ImportNote {
  * A Notion export's files (a zip's entries, the zips inside them still packed) as our export's
  * document, the files its blocks point into, and what could not be imported.
  */
-export function notionToDocument(input: ReadonlyMap<string, Uint8Array>, budget: ArchiveBudget = archiveBudget()): { document: ImportDocument; files: Map<string, Uint8Array>; problems: Problem[] } {
+export function notionToDocument(
+  input: ReadonlyMap<string, Uint8Array>,
+  budget: ArchiveBudget = archiveBudget(),
+): { document: ImportDocument; files: Map<string, Uint8Array>; problems: Problem[] } {
   const problems: Problem[] = [];
   const entries = new Map(input);
   unpackParts(entries, budget, problems);
@@ -323,7 +336,15 @@ export function notionToDocument(input: ReadonlyMap<string, Uint8Array>, budget:
     const block = { id: 'database', type: 'database', data: made.data as unknown as Record<string, unknown>, parentId: null };
     const own = database.ownPage ? byKey.get(pages.get(database.ownPage)!) : undefined;
     if (own) Object.assign(own, { type: 'Database', blocks: [block], databases: [{ blockId: block.id, rows: made.rows }] });
-    else document.pages.push({ id: database.key, parentId: holderOf(database), type: 'Database', title: database.title, blocks: [block], databases: [{ blockId: block.id, rows: made.rows }] });
+    else
+      document.pages.push({
+        id: database.key,
+        parentId: holderOf(database),
+        type: 'Database',
+        title: database.title,
+        blocks: [block],
+        databases: [{ blockId: block.id, rows: made.rows }],
+      });
   }
   collectFiles(document, reading);
 
@@ -341,25 +362,49 @@ export function notionToDocument(input: ReadonlyMap<string, Uint8Array>, budget:
  * links to this database's rows is a relation, to anything else text; the rows in the CSV's
  * order, each with the content of its `.md` (rows only in `.md` files come after).
  */
-function readDatabase(database: NotionDatabase, entries: ReadonlyMap<string, Uint8Array>, reading: MarkdownReading, rowKeys: ReadonlyMap<string, string>, problems: Problem[]): { data: ReturnType<typeof newDatabaseData>; rows: DocumentRow[] } {
+function readDatabase(
+  database: NotionDatabase,
+  entries: ReadonlyMap<string, Uint8Array>,
+  reading: MarkdownReading,
+  rowKeys: ReadonlyMap<string, string>,
+  problems: Problem[],
+): { data: ReturnType<typeof newDatabaseData>; rows: DocumentRow[] } {
   const parsed = Papa.parse<string[]>(new TextDecoder().decode(entries.get(database.csv)!), { delimiter: ',', skipEmptyLines: 'greedy' });
-  for (const error of parsed.errors.slice(0, 20)) problems.push(importProblem(database.title, 'csvLineBroken', { line: (error.row ?? 0) + 1, file: database.csv, reason: error.code }));
+  for (const error of parsed.errors.slice(0, 20))
+    problems.push(importProblem(database.title, 'csvLineBroken', { line: (error.row ?? 0) + 1, file: database.csv, reason: error.code }));
   const header = (parsed.data[0] ?? []).map((name) => name.trim());
   if (header.length === 0) header.push('Название');
   if (header.length > DATABASE_LIMITS.fields) {
-    problems.push(importProblem(database.title, 'tooManyFields', { max: DATABASE_LIMITS.fields, columns: header.slice(DATABASE_LIMITS.fields).map((n) => `«${n}»`).join(', ') }));
+    problems.push(
+      importProblem(database.title, 'tooManyFields', {
+        max: DATABASE_LIMITS.fields,
+        columns: header
+          .slice(DATABASE_LIMITS.fields)
+          .map((n) => `«${n}»`)
+          .join(', '),
+      }),
+    );
     header.length = DATABASE_LIMITS.fields;
   }
   const lines = parsed.data.slice(1);
   for (const [at, cells] of lines.entries()) {
-    if (cells.slice(header.length).some((cell) => cell.trim() !== '')) problems.push(importProblem(database.title, 'csvLineTooLong', { line: at + 2, file: database.csv }));
+    if (cells.slice(header.length).some((cell) => cell.trim() !== ''))
+      problems.push(importProblem(database.title, 'csvLineTooLong', { line: at + 2, file: database.csv }));
   }
 
   // Each CSV row with its `.md` (found by its title; the first one not taken yet when titles repeat).
   const columns = new Set(header.slice(1));
-  const files = [...database.rows.keys()].map((name) => ({ name, nameTitle: titleOfName(name), ...splitRow(new TextDecoder().decode(entries.get(name)!), columns), taken: false }));
+  const files = [...database.rows.keys()].map((name) => ({
+    name,
+    nameTitle: titleOfName(name),
+    ...splitRow(new TextDecoder().decode(entries.get(name)!), columns),
+    taken: false,
+  }));
   const fileFor = (title: string) => {
-    const found = files.find((f) => !f.taken && f.title === title) ?? files.find((f) => !f.taken && f.nameTitle === title) ?? files.find((f) => !f.taken && f.nameTitle !== '' && title.startsWith(f.nameTitle));
+    const found =
+      files.find((f) => !f.taken && f.title === title) ??
+      files.find((f) => !f.taken && f.nameTitle === title) ??
+      files.find((f) => !f.taken && f.nameTitle !== '' && title.startsWith(f.nameTitle));
     if (found) found.taken = true;
     return found ?? null;
   };
@@ -389,11 +434,17 @@ function readDatabase(database: NotionDatabase, entries: ReadonlyMap<string, Uin
     let field: DatabaseField;
     if (items.length > 0 && items.every((list) => list !== null)) {
       // A relation: to this database's own rows it stays one; to other pages or databases it is their titles.
-      const found = items.map((list) => list!.map((item) => rowById.get(item.id) ?? (database.id && item.link.includes(database.id) ? rowsByTitle.get(item.title) : undefined)));
+      const found = items.map((list) =>
+        list!.map((item) => rowById.get(item.id) ?? (database.id && item.link.includes(database.id) ? rowsByTitle.get(item.title) : undefined)),
+      );
       if (found.every((list) => list.every((key) => key !== undefined))) {
         field = { name: name.slice(0, DATABASE_LIMITS.nameLength), type: 'relation' };
-        relations.set(fieldId, found.map((list) => [...new Set(list as string[])]));
-        if (found.some((list) => new Set(list).size > DATABASE_LIMITS.listValueLength)) problems.push(importProblem(database.title, 'relationTooLong', { field: name, max: DATABASE_LIMITS.listValueLength }));
+        relations.set(
+          fieldId,
+          found.map((list) => [...new Set(list as string[])]),
+        );
+        if (found.some((list) => new Set(list).size > DATABASE_LIMITS.listValueLength))
+          problems.push(importProblem(database.title, 'relationTooLong', { field: name, max: DATABASE_LIMITS.listValueLength }));
       } else {
         field = { name: name.slice(0, DATABASE_LIMITS.nameLength), type: 'text' };
         items.forEach((list, row) => (matrix[row][index] = list!.map((item) => item.title).join(', ')));
@@ -406,7 +457,11 @@ function readDatabase(database: NotionDatabase, entries: ReadonlyMap<string, Uin
       const read = cells.map((cell) => notionDateText(cell, order) ?? notionNumber(cell)?.text ?? cell);
       const type = detectColumnType(read, { optionShare: NOTION_OPTION_SHARE });
       if (type === 'date' || type === 'number') cells.forEach((_, row) => (matrix[row][index] = read[row]));
-      field = fieldFor(name, type, matrix.map((row) => row[index]));
+      field = fieldFor(
+        name,
+        type,
+        matrix.map((row) => row[index]),
+      );
       if (field.type === 'number') {
         const symbols = filled.map((cell) => notionNumber(cell)?.symbol ?? '');
         const symbol = symbols[0];

@@ -37,7 +37,17 @@ export interface JsonExport {
   format: 'blocknote-export';
   version: 1;
   exportedAt: string;
-  pages: Array<{ id: string; parentId: string | null; type: string; title: string; icon: string | null; cover: unknown; blocks: JsonBlock[]; databases?: JsonDatabase[]; comments?: JsonComment[] }>;
+  pages: Array<{
+    id: string;
+    parentId: string | null;
+    type: string;
+    title: string;
+    icon: string | null;
+    cover: unknown;
+    blocks: JsonBlock[];
+    databases?: JsonDatabase[];
+    comments?: JsonComment[];
+  }>;
   files: Array<{ id: string; name: string; mimeType: string; size: number; path: string }>;
 }
 type JsonBlock = Pick<WireBlock, 'id' | 'type' | 'data' | 'parentId'>;
@@ -50,13 +60,25 @@ export interface JsonDatabase {
 /** The page and, with `subpages`, its live descendants (not database rows) the user may read; parents before children. */
 export async function pagesToExport(db: Kysely<Database>, userId: string, root: PageRow, subpages: boolean): Promise<PageRow[]> {
   if (!subpages) return [root];
-  const below = await db.selectFrom('pages').selectAll().where('path', 'like', `%"${root.id}"%`).where('in_trash', '=', 0).where('database_id', 'is', null).execute();
+  const below = await db
+    .selectFrom('pages')
+    .selectAll()
+    .where('path', 'like', `%"${root.id}"%`)
+    .where('in_trash', '=', 0)
+    .where('database_id', 'is', null)
+    .execute();
   return [root, ...(await readableTree(db, userId, below, new Set([root.id])))];
 }
 
 /** Every live page (not database rows) of a workspace the user may read, as trees: parents before children. */
 export async function workspacePagesToExport(db: Kysely<Database>, userId: string, workspaceId: string): Promise<PageRow[]> {
-  const pages = await db.selectFrom('pages').selectAll().where('workspace_id', '=', workspaceId).where('in_trash', '=', 0).where('database_id', 'is', null).execute();
+  const pages = await db
+    .selectFrom('pages')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('in_trash', '=', 0)
+    .where('database_id', 'is', null)
+    .execute();
   return readableTree(db, userId, pages, new Set());
 }
 
@@ -68,7 +90,9 @@ export async function workspacePagesToExport(db: Kysely<Database>, userId: strin
 async function readableTree(db: Kysely<Database>, userId: string, pages: PageRow[], kept: Set<string>): Promise<PageRow[]> {
   const levels = await pageAccessLevels(db, userId, pages);
   const ordered: PageRow[] = [];
-  for (const page of pages.filter((p) => allows(levels.get(p.id) ?? 'none', 'read')).sort((a, b) => pagePath(a).length - pagePath(b).length || (a.sort_key < b.sort_key ? -1 : 1))) {
+  for (const page of pages
+    .filter((p) => allows(levels.get(p.id) ?? 'none', 'read'))
+    .sort((a, b) => pagePath(a).length - pagePath(b).length || (a.sort_key < b.sort_key ? -1 : 1))) {
     if (page.parent_id === null || kept.has(page.parent_id)) {
       kept.add(page.id);
       ordered.push(page);
@@ -77,10 +101,17 @@ async function readableTree(db: Kysely<Database>, userId: string, pages: PageRow
   return ordered;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what file systems refuse
+const REFUSED_IN_NAMES = /[\\/:*?"<>|\u0000-\u001f]/g;
+
 /** A name for a file in the zip: no path separators or characters file systems refuse, not too long. */
 export function fileName(title: string, fallback: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what file systems refuse
-  const clean = title.replace(/[\\/:*?"<>|\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80).replace(/[. ]+$/, '');
+  const clean = title
+    .replace(REFUSED_IN_NAMES, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .replace(/[. ]+$/, '');
   return clean || fallback;
 }
 
@@ -119,7 +150,12 @@ export interface ExportOptions {
   onProgress?(done: number, total: number): void;
 }
 
-export function exportZip(db: Kysely<Database>, store: FileStore, pages: readonly PageRow[], { format, untitled, comments = false, onProgress }: ExportOptions): Readable {
+export function exportZip(
+  db: Kysely<Database>,
+  store: FileStore,
+  pages: readonly PageRow[],
+  { format, untitled, comments = false, onProgress }: ExportOptions,
+): Readable {
   const out = new PassThrough();
   const zip = new Zip((error, chunk, final) => {
     if (error) out.destroy(error);
@@ -148,7 +184,12 @@ export function exportZip(db: Kysely<Database>, store: FileStore, pages: readonl
     const takeFiles = async (ids: Iterable<string>) => {
       const wanted = [...new Set(ids)].filter((id) => !files.has(id));
       for (let at = 0; at < wanted.length; at += 500) {
-        for (const f of await db.selectFrom('files').selectAll().where('id', 'in', wanted.slice(at, at + 500)).where('status', '=', 'ready').execute()) {
+        for (const f of await db
+          .selectFrom('files')
+          .selectAll()
+          .where('id', 'in', wanted.slice(at, at + 500))
+          .where('status', '=', 'ready')
+          .execute()) {
           if (f.page_id !== null && pageIds.has(f.page_id)) files.set(f.id, f);
         }
       }
@@ -166,7 +207,11 @@ export function exportZip(db: Kysely<Database>, store: FileStore, pages: readonl
         const databases: JsonDatabase[] = [];
         for (const block of blocks) if (block.type === 'database') databases.push(await jsonDatabase(db, orders, block.id, pageIds));
         const pageComments = comments ? await jsonComments(db, page.id) : [];
-        await takeFiles([...filesShown(blocks), ...databases.flatMap((d) => d.rows.flatMap((row) => [...filesShown(row.blocks), ...filesInValues(row.values)])), ...pageComments.flatMap((c) => c.attaches.map((a) => a.id))]);
+        await takeFiles([
+          ...filesShown(blocks),
+          ...databases.flatMap((d) => d.rows.flatMap((row) => [...filesShown(row.blocks), ...filesInValues(row.values)])),
+          ...pageComments.flatMap((c) => c.attaches.map((a) => a.id)),
+        ]);
         const entry: JsonExport['pages'][number] = {
           id: page.id,
           parentId: at === 0 ? null : page.parent_id,
@@ -193,17 +238,28 @@ export function exportZip(db: Kysely<Database>, store: FileStore, pages: readonl
         const databases = blocks.filter((b) => b.type === 'database');
         for (const [n, database] of databases.entries()) {
           // A database page's database is the page itself: `Клиенты.csv`, `Клиенты/<row>.md`.
-          const folder = holdsDatabase(page.type as PageType) && databases.length === 1 ? paths.get(page.id)! : `${paths.get(page.id)!}/${fileName(title, untitled)}${databases.length > 1 ? ` ${n + 1}` : ''}`;
+          const folder =
+            holdsDatabase(page.type as PageType) && databases.length === 1
+              ? paths.get(page.id)!
+              : `${paths.get(page.id)!}/${fileName(title, untitled)}${databases.length > 1 ? ` ${n + 1}` : ''}`;
           await addDatabase(db, orders, page, database, folder, extension, addText, untitled);
         }
       }
       onProgress?.(at + 1, pages.length);
       await flowing();
     }
-    if (json) json.push(encoder.encode(`],"files":${JSON.stringify([...files.values()].map((f) => ({ id: f.id, name: f.name, mimeType: f.mime_type, size: f.size, path: filePath(f.id) })))}}`), true);
+    if (json)
+      json.push(
+        encoder.encode(
+          `],"files":${JSON.stringify([...files.values()].map((f) => ({ id: f.id, name: f.name, mimeType: f.mime_type, size: f.size, path: filePath(f.id) })))}}`,
+        ),
+        true,
+      );
     for (const f of files.values()) {
       // Pictures and archives are compressed already: stored as they are.
-      const entry = /^(image|video|audio)\/|zip|compressed/.test(f.mime_type) ? new ZipPassThrough(filePath(f.id)) : new ZipDeflate(filePath(f.id), { level: 6 });
+      const entry = /^(image|video|audio)\/|zip|compressed/.test(f.mime_type)
+        ? new ZipPassThrough(filePath(f.id))
+        : new ZipDeflate(filePath(f.id), { level: 6 });
       zip.add(entry);
       const stream = await store.get(f.storage_key);
       if (!stream) throw new Error(`the bytes of file ${f.id} are missing from the file store`);
@@ -254,7 +310,15 @@ async function jsonComments(db: Kysely<Database>, pageId: string): Promise<JsonC
     .orderBy('c.id')
     .execute();
   const live = new Set(rows.map((r) => r.id));
-  return rows.map((row) => ({ id: row.id, repliedTo: row.replied_comment_id && live.has(row.replied_comment_id) ? row.replied_comment_id : null, author: { id: row.author_id, name: row.name, email: row.email }, content: JSON.parse(row.content) as CommentToken[], attaches: JSON.parse(row.attaches) as CommentAttach[], createdAt: row.created_at, updatedAt: row.updated_at }));
+  return rows.map((row) => ({
+    id: row.id,
+    repliedTo: row.replied_comment_id && live.has(row.replied_comment_id) ? row.replied_comment_id : null,
+    author: { id: row.author_id, name: row.name, email: row.email },
+    content: JSON.parse(row.content) as CommentToken[],
+    attaches: JSON.parse(row.attaches) as CommentAttach[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }));
 }
 
 const jsonBlock = (b: WireBlock): JsonBlock => ({ id: b.id, type: b.type, data: b.data, parentId: b.parentId });
@@ -271,7 +335,11 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
   const data = JSON.parse(block.data) as DatabaseData;
   const rows: JsonDatabase['rows'] = [];
   for await (const row of rowsInOrder(db, orders, block, data)) {
-    const values = Object.fromEntries(Object.entries(row.data.values).filter(([id]) => id !== MAIN_FIELD_ID && id in data.config.fields && !COMPUTED_FIELD_TYPES.has(data.config.fields[id].type)));
+    const values = Object.fromEntries(
+      Object.entries(row.data.values).filter(
+        ([id]) => id !== MAIN_FIELD_ID && id in data.config.fields && !COMPUTED_FIELD_TYPES.has(data.config.fields[id].type),
+      ),
+    );
     rows.push({ id: row.id, title: row.data.title, icon: row.data.icon, values, blocks: (await listPageBlocks(db, row.id)).map(jsonBlock) });
     pageIds.add(row.id);
   }
@@ -282,7 +350,16 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
  * A database in an export: `<folder>.csv` (its rows, every field, as the CSV export writes them)
  * and `<folder>/<row>.<ext>`, each row a page: its fields as a list, then its blocks.
  */
-async function addDatabase(db: Kysely<Database>, orders: ViewOrders, holder: PageRow, database: WireBlock, folder: string, extension: string, addText: (name: string, text: string) => void, untitled: string): Promise<void> {
+async function addDatabase(
+  db: Kysely<Database>,
+  orders: ViewOrders,
+  holder: PageRow,
+  database: WireBlock,
+  folder: string,
+  extension: string,
+  addText: (name: string, text: string) => void,
+  untitled: string,
+): Promise<void> {
   const block = await db.selectFrom('blocks').selectAll().where('id', '=', database.id).executeTakeFirst();
   if (!block) return;
   const data = JSON.parse(block.data) as DatabaseData;
@@ -307,7 +384,9 @@ async function addDatabase(db: Kysely<Database>, orders: ViewOrders, holder: Pag
       const list = fields.map(([fieldName, text]) => `- **${fieldName}**: ${text}`).join('\n');
       addText(`${folder}/${name}.md`, `# ${title}\n\n${list ? `${list}\n\n` : ''}${blocksToMarkdown(rowBlocks, noLinks)}`);
     } else {
-      const list = fields.length ? `<ul>${fields.map(([fieldName, text]) => `<li><strong>${escapeHtml(fieldName)}</strong>: ${escapeHtml(text)}</li>`).join('')}</ul>\n` : '';
+      const list = fields.length
+        ? `<ul>${fields.map(([fieldName, text]) => `<li><strong>${escapeHtml(fieldName)}</strong>: ${escapeHtml(text)}</li>`).join('')}</ul>\n`
+        : '';
       addText(`${folder}/${name}.html`, htmlDocument(title, rowBlocks, noLinks).replace('</h1>\n', `</h1>\n${list}`));
     }
   }
@@ -321,6 +400,9 @@ function htmlDocument(title: string, blocks: readonly WireBlock[], links: Markdo
     const target = links.page(id);
     return target ? `href="${escapeHtml(target)}"` : whole;
   });
-  body = body.replace(/(src|href)="\/api\/file\/([^"/]+)"/g, (_whole, attribute: string, id: string) => `${attribute}="${escapeHtml(links.file(decodeURIComponent(id), 'file'))}"`);
+  body = body.replace(
+    /(src|href)="\/api\/file\/([^"/]+)"/g,
+    (_whole, attribute: string, id: string) => `${attribute}="${escapeHtml(links.file(decodeURIComponent(id), 'file'))}"`,
+  );
   return `<!doctype html>\n<html lang="ru">\n<head>\n<meta charset="utf-8">\n<title>${escapeHtml(title)}</title>\n</head>\n<body>\n<h1>${escapeHtml(title)}</h1>\n${body}\n</body>\n</html>\n`;
 }

@@ -10,7 +10,8 @@ const PARTS_IN_FLIGHT = 2;
 /** Downloads stream from S3 for as long as the client reads: many sockets may be open at once. */
 const MAX_SOCKETS = 256;
 
-const isMissing = (error: unknown) => error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+const isMissing = (error: unknown) =>
+  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 
 /**
  * Files in an S3-compatible bucket (FILES_S3_*): a key is the object's key after FILES_S3_PREFIX.
@@ -33,7 +34,11 @@ export class S3Store implements FileStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       // An unreachable endpoint fails in seconds; a download may stream for as long as it takes.
-      requestHandler: { connectionTimeout: 10_000, httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS }, httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS } },
+      requestHandler: {
+        connectionTimeout: 10_000,
+        httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+        httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+      },
     });
   }
 
@@ -78,7 +83,9 @@ export class S3Store implements FileStore {
 
   async get(key: string, range?: ByteRange): Promise<Readable | null> {
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.key(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+      const answer = await this.client.send(
+        new GetObjectCommand({ Bucket: this.config.bucket, Key: this.key(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      );
       return answer.Body as Readable;
     } catch (error) {
       if (isMissing(error)) return null;

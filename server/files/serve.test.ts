@@ -23,7 +23,19 @@ describe('requestedRange', () => {
   });
 
   test('no header, another unit, a malformed one, several ranges, an empty file: the whole (200)', () => {
-    for (const header of [undefined, '', 'bytes=', 'bytes=-', 'bytes=5-1', 'items=0-1', 'bytes=a-b', 'bytes=0-1,5-9', 'bytes=1.5-2', 'bytes=0x1-2', ' bytes=0-1']) {
+    for (const header of [
+      undefined,
+      '',
+      'bytes=',
+      'bytes=-',
+      'bytes=5-1',
+      'items=0-1',
+      'bytes=a-b',
+      'bytes=0-1,5-9',
+      'bytes=1.5-2',
+      'bytes=0x1-2',
+      ' bytes=0-1',
+    ]) {
       expect([header, requestedRange(header, size)]).toEqual([header, 'whole']);
     }
     expect(requestedRange('bytes=0-0', 0)).toBe('whole');

@@ -48,7 +48,9 @@ onPostgres('two server processes sharing an S3 bucket', () => {
   };
 
   test('uploaded through A, read through B (whole, a range, HEAD); removed through B, gone for A', async () => {
-    const page = (await fetchJson<{ data: { id: string } }>(`${a.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Видео' }) })).data.id;
+    const page = (
+      await fetchJson<{ data: { id: string } }>(`${a.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Видео' }) })
+    ).data.id;
     // Several S3 parts: the multipart upload streams through A.
     const content = crypto.randomBytes(7 * 1024 * 1024);
     const form = new FormData();
@@ -82,12 +84,20 @@ onPostgres('two server processes sharing an S3 bucket', () => {
   });
 
   test('an export started through A downloads through B (and the other way round), whichever process wrote the zip', async () => {
-    const page = (await fetchJson<{ data: { id: string } }>(`${a.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Отчёт' }) })).data.id;
+    const page = (
+      await fetchJson<{ data: { id: string } }>(`${a.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Отчёт' }) })
+    ).data.id;
     for (const [starter, reader] of [
       [a, b],
       [b, a],
     ]) {
-      const job = (await fetchJson<{ data: WireExportJob }>(`${starter.url}/api/v3/spaces/exports`, { method: 'POST', cookie, body: JSON.stringify({ pageId: page, format: 'markdown' }) })).data;
+      const job = (
+        await fetchJson<{ data: WireExportJob }>(`${starter.url}/api/v3/spaces/exports`, {
+          method: 'POST',
+          cookie,
+          body: JSON.stringify({ pageId: page, format: 'markdown' }),
+        })
+      ).data;
       let done = job;
       for (let i = 0; i < 300 && done.status !== 'done' && done.status !== 'failed'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -96,7 +106,11 @@ onPostgres('two server processes sharing an S3 bucket', () => {
       expect(done.status).toBe('done');
       const zip = await fetch(`${reader.url}${done.downloadUrl}`, { headers: { cookie } });
       expect([zip.status, Number(zip.headers.get('content-length'))]).toEqual([200, done.size]);
-      expect(Buffer.from(await zip.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+      expect(
+        Buffer.from(await zip.arrayBuffer())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe('PK');
     }
     expect([filesOnDisk(a), filesOnDisk(b)]).toEqual([[], []]);
   });

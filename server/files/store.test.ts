@@ -36,7 +36,8 @@ afterAll(async () => {
 const bytes = (n: number) => crypto.randomBytes(n);
 const key = () => `${crypto.randomBytes(1).toString('hex')}/${crypto.randomUUID()}`;
 /** A stream of `data` in chunks of `size`, as an upload arrives. */
-const chunked = (data: Buffer, size = 64 * 1024) => Readable.from(Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size)));
+const chunked = (data: Buffer, size = 64 * 1024) =>
+  Readable.from(Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size)));
 const read = async (store: FileStore, k: string, range?: { start: number; end: number }) => {
   const stream = await store.get(k, range);
   return stream ? buffer(stream) : null;
@@ -74,7 +75,12 @@ describe.each(['disk', 's3'] as const)('the %s store', (kind) => {
     expect(await store().stat(k)).toEqual({ size: data.length });
     const boundary = 5 * 1024 * 1024;
     expect((await read(store(), k, { start: boundary - 10, end: boundary + 9 }))!.equals(data.subarray(boundary - 10, boundary + 10))).toBe(true);
-    expect(crypto.createHash('sha256').update((await read(store(), k))!).digest('hex')).toBe(crypto.createHash('sha256').update(data).digest('hex'));
+    expect(
+      crypto
+        .createHash('sha256')
+        .update((await read(store(), k))!)
+        .digest('hex'),
+    ).toBe(crypto.createHash('sha256').update(data).digest('hex'));
   });
 
   test.each([

@@ -66,19 +66,44 @@ export async function forgetOld(db: Kysely<Database>, days: number, now = Date.n
       const dropped = versions.filter((v) => Number(v.id) < keptId);
       if (dropped.length === 0) return 0;
       // Blocks the kept version did not change: their latest older row moves into it.
-      const own = new Set((await trx.selectFrom('page_version_blocks').select('block_id').where('page_id', '=', pageId).where('version_id', '=', keptId).execute()).map((r) => r.block_id));
-      const older = await trx.selectFrom('page_version_blocks').select(['block_id', 'version_id', 'state']).where('page_id', '=', pageId).where('version_id', '<', keptId).orderBy('version_id', 'desc').execute();
+      const own = new Set(
+        (await trx.selectFrom('page_version_blocks').select('block_id').where('page_id', '=', pageId).where('version_id', '=', keptId).execute()).map(
+          (r) => r.block_id,
+        ),
+      );
+      const older = await trx
+        .selectFrom('page_version_blocks')
+        .select(['block_id', 'version_id', 'state'])
+        .where('page_id', '=', pageId)
+        .where('version_id', '<', keptId)
+        .orderBy('version_id', 'desc')
+        .execute();
       const moved = new Set<string>();
       for (const row of older) {
         if (own.has(row.block_id) || moved.has(row.block_id)) continue;
         moved.add(row.block_id);
         if (row.state === null) continue;
-        await trx.updateTable('page_version_blocks').set({ version_id: keptId }).where('page_id', '=', pageId).where('block_id', '=', row.block_id).where('version_id', '=', row.version_id).execute();
+        await trx
+          .updateTable('page_version_blocks')
+          .set({ version_id: keptId })
+          .where('page_id', '=', pageId)
+          .where('block_id', '=', row.block_id)
+          .where('version_id', '=', row.version_id)
+          .execute();
       }
       await trx.deleteFrom('page_version_blocks').where('page_id', '=', pageId).where('version_id', '<', keptId).execute();
       await trx.deleteFrom('page_versions').where('page_id', '=', pageId).where('id', '<', keptId).execute();
-      const count = await trx.selectFrom('page_version_blocks').select((eb) => eb.fn.countAll<number>().as('n')).where('page_id', '=', pageId).where('version_id', '=', keptId).executeTakeFirstOrThrow();
-      await trx.updateTable('page_versions').set({ changed: Number(count.n) }).where('id', '=', keptId).execute();
+      const count = await trx
+        .selectFrom('page_version_blocks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('page_id', '=', pageId)
+        .where('version_id', '=', keptId)
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable('page_versions')
+        .set({ changed: Number(count.n) })
+        .where('id', '=', keptId)
+        .execute();
       return dropped.length;
     });
   }

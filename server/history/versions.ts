@@ -25,7 +25,11 @@ export interface VersionBlock extends BlockState {
 const placeOf = (parentId: string | null, sortKey: string) => `${parentId ?? ''}|${sortKey}`;
 
 /** For each block of the page the history knows, its row in the latest version at or before `upTo` (all versions: no bound). */
-async function latestRows(db: Db, pageId: string, upTo?: number): Promise<Array<{ block_id: string; version_id: number; block_version: number; place: string | null; state: string | null }>> {
+async function latestRows(
+  db: Db,
+  pageId: string,
+  upTo?: number,
+): Promise<Array<{ block_id: string; version_id: number; block_version: number; place: string | null; state: string | null }>> {
   const bound = upTo === undefined ? sql`` : sql` and x.version_id <= ${upTo}`;
   const rows = await sql<{ block_id: string; version_id: number; block_version: number; place: string | null; state: string | null }>`
     select b.block_id, b.version_id, b.block_version, b.place, b.state from page_version_blocks b
@@ -39,10 +43,18 @@ async function latestRows(db: Db, pageId: string, upTo?: number): Promise<Array<
  * blocks made, changed, moved or deleted since, and its title. Answers the new version's id, or
  * null when nothing changed (or the page is gone).
  */
-export async function recordVersion(db: Db, pageId: string, options: { kind: 'edit' | 'restore'; restoredFrom?: number; authors?: string[] } = { kind: 'edit' }): Promise<number | null> {
+export async function recordVersion(
+  db: Db,
+  pageId: string,
+  options: { kind: 'edit' | 'restore'; restoredFrom?: number; authors?: string[] } = { kind: 'edit' },
+): Promise<number | null> {
   const page = await db.selectFrom('pages').select(['title', 'updated_by']).where('id', '=', pageId).executeTakeFirst();
   if (!page) return null;
-  const blocks = await db.selectFrom('blocks').select(['id', 'version', 'type', 'data', 'parent_id', 'sort_key', 'deleted_at', 'updated_by']).where('page_id', '=', pageId).execute();
+  const blocks = await db
+    .selectFrom('blocks')
+    .select(['id', 'version', 'type', 'data', 'parent_id', 'sort_key', 'deleted_at', 'updated_by'])
+    .where('page_id', '=', pageId)
+    .execute();
   const recorded = new Map((await latestRows(db, pageId)).map((r) => [r.block_id, r]));
   const changes: Array<{ block_id: string; block_version: number; place: string | null; state: string | null }> = [];
   const authors = new Set<string>(options.authors ?? []);
@@ -62,13 +74,22 @@ export async function recordVersion(db: Db, pageId: string, options: { kind: 'ed
     }
   }
   // Blocks deleted for good since.
-  for (const [id, was] of recorded) if (!seen.has(id) && was.state !== null) changes.push({ block_id: id, block_version: was.block_version, place: null, state: null });
+  for (const [id, was] of recorded)
+    if (!seen.has(id) && was.state !== null) changes.push({ block_id: id, block_version: was.block_version, place: null, state: null });
   const last = await db.selectFrom('page_versions').select(['id', 'title']).where('page_id', '=', pageId).orderBy('id', 'desc').limit(1).executeTakeFirst();
   if (options.kind === 'edit' && last && changes.length === 0 && last.title === page.title) return null;
   if (authors.size === 0 && page.updated_by) authors.add(page.updated_by);
   const inserted = await db
     .insertInto('page_versions')
-    .values({ page_id: pageId, created_at: nowIso(), title: page.title, authors: JSON.stringify([...authors]), kind: options.kind, restored_from: options.restoredFrom ?? null, changed: changes.length })
+    .values({
+      page_id: pageId,
+      created_at: nowIso(),
+      title: page.title,
+      authors: JSON.stringify([...authors]),
+      kind: options.kind,
+      restored_from: options.restoredFrom ?? null,
+      changed: changes.length,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const versionId = Number(inserted.id);
@@ -108,11 +129,29 @@ export function documentOrder(blocks: readonly VersionBlock[]): VersionBlock[] {
 }
 
 /** What a version changed since the version before it: blocks added, changed (with their state before) and removed (with their state before). */
-export async function versionChanges(db: Db, pageId: string, versionId: number): Promise<Array<{ blockId: string; kind: 'added' | 'changed' | 'removed'; before: BlockState | null }>> {
-  const own = await db.selectFrom('page_version_blocks').select(['block_id', 'state']).where('page_id', '=', pageId).where('version_id', '=', versionId).execute();
+export async function versionChanges(
+  db: Db,
+  pageId: string,
+  versionId: number,
+): Promise<Array<{ blockId: string; kind: 'added' | 'changed' | 'removed'; before: BlockState | null }>> {
+  const own = await db
+    .selectFrom('page_version_blocks')
+    .select(['block_id', 'state'])
+    .where('page_id', '=', pageId)
+    .where('version_id', '=', versionId)
+    .execute();
   if (own.length === 0) return [];
-  const previous = await db.selectFrom('page_versions').select('id').where('page_id', '=', pageId).where('id', '<', versionId).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  const before = new Map(previous ? (await latestRows(db, pageId, Number(previous.id))).map((r) => [r.block_id, r.state === null ? null : (JSON.parse(r.state) as BlockState)]) : []);
+  const previous = await db
+    .selectFrom('page_versions')
+    .select('id')
+    .where('page_id', '=', pageId)
+    .where('id', '<', versionId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const before = new Map(
+    previous ? (await latestRows(db, pageId, Number(previous.id))).map((r) => [r.block_id, r.state === null ? null : (JSON.parse(r.state) as BlockState)]) : [],
+  );
   return own.map((row) => {
     const was = before.get(row.block_id) ?? null;
     const kind = row.state === null ? 'removed' : was === null ? 'added' : 'changed';

@@ -62,10 +62,12 @@ export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCache
       request.user = kept;
       return done();
     }
-    sessionUsers.get(token, async () => (await findSessionUser(app.db, token)) ?? null).then((user) => {
-      request.user = user;
-      done();
-    }, done);
+    sessionUsers
+      .get(token, async () => (await findSessionUser(app.db, token)) ?? null)
+      .then((user) => {
+        request.user = user;
+        done();
+      }, done);
   });
   // Before the body is checked: an anonymous call to a route that needs a user is 401, never 422.
   app.addHook('preValidation', (request, _reply, done) => {

@@ -18,7 +18,8 @@ export const openapiPlugin = fp(async (app) => {
       info: {
         title: 'Страницы API',
         version: VERSION_LABEL,
-        description: 'Pages, blocks, comments, sharing, workspaces, notifications, files, users and sign-in. Every JSON answer is the envelope { data, included, meta, errors }; see docs/api.md.',
+        description:
+          'Pages, blocks, comments, sharing, workspaces, notifications, files, users and sign-in. Every JSON answer is the envelope { data, included, meta, errors }; see docs/api.md.',
       },
       components: {
         securitySchemes: {

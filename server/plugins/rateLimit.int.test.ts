@@ -120,7 +120,8 @@ test(`feedback: ${FEEDBACK_LIMIT_PER_IP} messages an hour per address over both 
 
 test(`register: SEND_CODE_LIMIT_PER_IP (${PER_ADDRESS}) accounts per address in 10 minutes over both processes`, async () => {
   const cookie = await signInToProcess(inTurn(0), 'register-ann@example.com');
-  const register = (server: ServerProcess, i = 99) => post(server, '/api/auth/register', { email: `person${i}@example.com` }, { address: '203.0.113.3', cookie });
+  const register = (server: ServerProcess, i = 99) =>
+    post(server, '/api/auth/register', { email: `person${i}@example.com` }, { address: '203.0.113.3', cookie });
   expect(await alternate(PER_ADDRESS, register)).toEqual(Array(PER_ADDRESS).fill(200));
   await expectRefusedByBoth(register, 600);
 });
@@ -147,7 +148,12 @@ test(`AI: AI_RATE_LIMIT_PER_MINUTE (${AI_PER_MINUTE}) per user over both process
     );
   const [annIds, bobIds] = [await channelsOf(ann), await channelsOf(bob)];
   const improve = (cookie: string, ids: string[]) => (server: ServerProcess) =>
-    post(server, '/api/ai/improve', { websocket_id: ids[servers().indexOf(server)], text: 'привет ,мир', context: '' }, { address: '203.0.113.5', cookie, json: true });
+    post(
+      server,
+      '/api/ai/improve',
+      { websocket_id: ids[servers().indexOf(server)], text: 'привет ,мир', context: '' },
+      { address: '203.0.113.5', cookie, json: true },
+    );
   expect(await alternate(AI_PER_MINUTE, improve(ann, annIds))).toEqual(Array(AI_PER_MINUTE).fill(202));
   await expectRefusedByBoth(improve(ann, annIds), 60);
   expect((await improve(bob, bobIds)(inTurn(1))).status).toBe(202);

@@ -21,7 +21,10 @@ class DatabaseStore implements FastifyRateLimitStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
-    this.count(key, timeWindow).then((result) => callback(null, result), (error: Error) => callback(error));
+    this.count(key, timeWindow).then(
+      (result) => callback(null, result),
+      (error: Error) => callback(error),
+    );
   }
 
   private async count(key: string, windowMs: number): Promise<{ current: number; ttl: number }> {

@@ -104,7 +104,13 @@ function updateBlock(block: { id: string; version: number }, value: string, clie
 }
 
 /** The next event of a channel (payload.channel), any of `event`. */
-function onChannel<T extends { channel: string }>(socket: Socket, event: string, channel: string, accept: (payload: T) => boolean = () => true, timeoutMs?: number) {
+function onChannel<T extends { channel: string }>(
+  socket: Socket,
+  event: string,
+  channel: string,
+  accept: (payload: T) => boolean = () => true,
+  timeoutMs?: number,
+) {
   return nextEvent<T>(socket, event, (payload) => payload.channel === channel && accept(payload), timeoutMs);
 }
 
@@ -137,7 +143,9 @@ describe('signing in', () => {
     }
     expect(await refusedConnection(baseUrl, { token: `${token}x` })).toMatchObject({ code: REALTIME_ERRORS.unauthorized });
     // A token wins over a cookie: a bad token is not saved by a good cookie.
-    expect(await refusedConnection(baseUrl, { cookie: ann.cookie }, { headers: { authorization: 'Bearer nope' } })).toMatchObject({ code: REALTIME_ERRORS.unauthorized });
+    expect(await refusedConnection(baseUrl, { cookie: ann.cookie }, { headers: { authorization: 'Bearer nope' } })).toMatchObject({
+      code: REALTIME_ERRORS.unauthorized,
+    });
   });
 
   test('revoking the access token closes the connection it signed with error 100', async () => {
@@ -157,10 +165,14 @@ describe('signing in', () => {
   });
 
   test('the cookie counts only from this site: another Origin is refused with 100, the own origin is fine', async () => {
-    expect(await refusedConnection(baseUrl, { cookie: ann.cookie }, { origin: 'https://evil.example.com' })).toMatchObject({ code: REALTIME_ERRORS.unauthorized });
+    expect(await refusedConnection(baseUrl, { cookie: ann.cookie }, { origin: 'https://evil.example.com' })).toMatchObject({
+      code: REALTIME_ERRORS.unauthorized,
+    });
     // Same host on another port is another origin too.
     const port = Number(new URL(baseUrl).port);
-    expect(await refusedConnection(baseUrl, { cookie: ann.cookie }, { origin: `http://127.0.0.1:${port + 1}` })).toMatchObject({ code: REALTIME_ERRORS.unauthorized });
+    expect(await refusedConnection(baseUrl, { cookie: ann.cookie }, { origin: `http://127.0.0.1:${port + 1}` })).toMatchObject({
+      code: REALTIME_ERRORS.unauthorized,
+    });
     expect(await refusedConnection(baseUrl, { cookie: ann.cookie }, { origin: 'null' })).toMatchObject({ code: REALTIME_ERRORS.unauthorized });
     const own = await connect(ann, { origin: baseUrl });
     expect(own.connected).toBe(true);
@@ -208,14 +220,27 @@ describe('joining', () => {
   test('102: a channel name of no known kind, or an event that does not belong to the kind', async () => {
     const page = await newPage();
     const socket = await connect(ann);
-    for (const channel of ['nonsense', `page:${page}`, `element:${page}`, `element:not-a-uuid#${ann.id}`, `online:${page}#${ann.id}`, 'notifications', `user:${ann.id}`]) {
-      expect([channel, refusal(await join(socket, channel))]).toEqual([channel, { code: REALTIME_ERRORS.unknownChannel, message: expect.any(String), channel }]);
+    for (const channel of [
+      'nonsense',
+      `page:${page}`,
+      `element:${page}`,
+      `element:not-a-uuid#${ann.id}`,
+      `online:${page}#${ann.id}`,
+      'notifications',
+      `user:${ann.id}`,
+    ]) {
+      expect([channel, refusal(await join(socket, channel))]).toEqual([
+        channel,
+        { code: REALTIME_ERRORS.unknownChannel, message: expect.any(String), channel },
+      ]);
     }
     await joined(socket, element(ann, page));
     await joined(socket, channels.online(page));
     const caret = { anchor: { blockId: 'b', offset: 0 }, focus: { blockId: 'b', offset: 0 } };
     expect(refusal(await request(socket, 'position', { channel: element(ann, page), caret }))?.code).toBe(REALTIME_ERRORS.unknownChannel);
-    expect(refusal(await request(socket, 'history', { channel: channels.online(page), since: new Date().toISOString() }))?.code).toBe(REALTIME_ERRORS.unknownChannel);
+    expect(refusal(await request(socket, 'history', { channel: channels.online(page), since: new Date().toISOString() }))?.code).toBe(
+      REALTIME_ERRORS.unknownChannel,
+    );
   });
 
   test('103: a page of someone else; the top level of a workspace one is not a member of', async () => {
@@ -240,7 +265,11 @@ describe('joining', () => {
     const page = await newPage(ann);
     await share(t, ann, page, [{ userId: bob.id, accessLevel: 'read' }]);
     const socket = await connect(ann);
-    expect(refusal(await join(socket, element(bob, page)))).toEqual({ code: REALTIME_ERRORS.wrongUser, message: expect.any(String), channel: element(bob, page) });
+    expect(refusal(await join(socket, element(bob, page)))).toEqual({
+      code: REALTIME_ERRORS.wrongUser,
+      message: expect.any(String),
+      channel: element(bob, page),
+    });
     expect(refusal(await join(socket, children(bob, page)))?.code).toBe(REALTIME_ERRORS.wrongUser);
   });
 
@@ -251,7 +280,11 @@ describe('joining', () => {
     await joined(other, channels.online(page));
     const socket = await connect(ann);
     const caret = { anchor: { blockId: 'b', offset: 1 }, focus: { blockId: 'b', offset: 2 } };
-    expect(refusal(await request(socket, 'position', { channel: channels.online(page), caret }))).toEqual({ code: REALTIME_ERRORS.notJoined, message: expect.any(String), channel: channels.online(page) });
+    expect(refusal(await request(socket, 'position', { channel: channels.online(page), caret }))).toEqual({
+      code: REALTIME_ERRORS.notJoined,
+      message: expect.any(String),
+      channel: channels.online(page),
+    });
     expect(refusal(await request(socket, 'history', { channel: element(ann, page), since: new Date().toISOString() }))?.code).toBe(REALTIME_ERRORS.notJoined);
     expect(refusal(await request(socket, 'leave', { channel: element(ann, page) }))?.code).toBe(REALTIME_ERRORS.notJoined);
     // After a leave the channel is not joined any more.
@@ -290,7 +323,10 @@ describe('joining', () => {
     expect(limited).toBeGreaterThanOrEqual(sent - 2 * REALTIME_LIMITS.messagesPerSecond);
     expect(codes[0]).toBe(REALTIME_ERRORS.notJoined);
     expect(codes.filter((c) => c !== REALTIME_ERRORS.rateLimited).every((c) => c === REALTIME_ERRORS.notJoined)).toBe(true);
-    expect(answers.find((a) => refusal(a)?.code === REALTIME_ERRORS.rateLimited)).toEqual({ ok: false, error: { code: REALTIME_ERRORS.rateLimited, message: expect.any(String) } });
+    expect(answers.find((a) => refusal(a)?.code === REALTIME_ERRORS.rateLimited)).toEqual({
+      ok: false,
+      error: { code: REALTIME_ERRORS.rateLimited, message: expect.any(String) },
+    });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await join(socket, element(ann, page))).ok).toBe(true);
   });
@@ -313,14 +349,22 @@ describe('joining', () => {
         updated_by: ann.id,
         deleted_at: null,
       }));
-      for (let i = 0; i < rows.length; i += 200) await t.app.db.insertInto('blocks').values(rows.slice(i, i + 200)).execute();
+      for (let i = 0; i < rows.length; i += 200)
+        await t.app.db
+          .insertInto('blocks')
+          .values(rows.slice(i, i + 200))
+          .execute();
     };
     await insert(REALTIME_LIMITS.maxHistoryBlocks);
     const socket = await connect(ann);
     const answer = await joined<{ history: BlockHistory }>(socket, element(ann, page), since);
     expect(answer.history.blocks).toHaveLength(REALTIME_LIMITS.maxHistoryBlocks);
     await insert(1);
-    expect(refusal(await request(socket, 'history', { channel: element(ann, page), since }))).toEqual({ code: REALTIME_ERRORS.historyTooLarge, message: expect.any(String), channel: element(ann, page) });
+    expect(refusal(await request(socket, 'history', { channel: element(ann, page), since }))).toEqual({
+      code: REALTIME_ERRORS.historyTooLarge,
+      message: expect.any(String),
+      channel: element(ann, page),
+    });
     const other = await connect(ann);
     expect(refusal(await join(other, element(ann, page), since))?.code).toBe(REALTIME_ERRORS.historyTooLarge);
     // A refused join leaves nothing joined.
@@ -362,7 +406,7 @@ describe('joining', () => {
 });
 
 describe('access taken away', () => {
-  test('a removed grant: error 107 for each of that page\'s channels, no more events there; other channels stay', async () => {
+  test("a removed grant: error 107 for each of that page's channels, no more events there; other channels stay", async () => {
     const page = await newPage(ann);
     const block = await createBlock(page, 'a');
     await share(t, ann, page, [{ userId: bob.id, accessLevel: 'edit' }]);
@@ -502,7 +546,9 @@ describe('events after every block write', () => {
 
     add = onChannel<ElementAdd>(watcher, 'add', key);
     const cloneId = crypto.randomUUID();
-    const clones = body<WireBlock[]>(expectStatus(await api(t, ann.cookie, 'POST', `${blockUrl(parent.id)}/clone`, { id: cloneId }, clientHeader(origin)), 201)).data;
+    const clones = body<WireBlock[]>(
+      expectStatus(await api(t, ann.cookie, 'POST', `${blockUrl(parent.id)}/clone`, { id: cloneId }, clientHeader(origin)), 201),
+    ).data;
     const cloned = await add;
     expect(cloned).toMatchObject({ origin, blocks: clones });
     expect(cloned.blocks.map((b) => b.id)[0]).toBe(cloneId);
@@ -519,7 +565,9 @@ describe('events after every block write', () => {
     expectRecent(removed.at, from);
 
     add = onChannel<ElementAdd>(watcher, 'add', key);
-    const restored = body<WireBlock[]>(expectStatus(await api(t, ann.cookie, 'POST', `${blockUrl(parent.id)}/restore`, undefined, clientHeader(origin)), 200)).data;
+    const restored = body<WireBlock[]>(
+      expectStatus(await api(t, ann.cookie, 'POST', `${blockUrl(parent.id)}/restore`, undefined, clientHeader(origin)), 200),
+    ).data;
     const back = await add;
     expect(back).toMatchObject({ origin, blocks: restored });
     expect(back.blocks.map((b) => b.id)).toEqual([parent.id, child.id, second.id]);
@@ -527,7 +575,12 @@ describe('events after every block write', () => {
     // A revive (create with a deleted block's id) is an add too.
     expectStatus(await api(t, ann.cookie, 'DELETE', blockUrl(child.id)), 200);
     add = onChannel<ElementAdd>(watcher, 'add', key);
-    const revived = body<WireBlock>(expectStatus(await api(t, ann.cookie, 'POST', '/api/v3/spaces/block', { id: child.id, pageId: page, type: 'text', data: text('снова'), parentId: parent.id }), 201)).data;
+    const revived = body<WireBlock>(
+      expectStatus(
+        await api(t, ann.cookie, 'POST', '/api/v3/spaces/block', { id: child.id, pageId: page, type: 'text', data: text('снова'), parentId: parent.id }),
+        201,
+      ),
+    ).data;
     expect((await add).blocks).toEqual([revived]);
 
     // A refused write tells nobody.
@@ -546,9 +599,23 @@ describe('events after every block write', () => {
       price: { name: 'Цена', type: 'number' },
       done: { name: 'Готово', type: 'checkbox' },
     };
-    const view = { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }, { fieldId: 'price', isWrap: true }] }] };
+    const view = {
+      layouts: [
+        {
+          uid: 'table-1',
+          type: 'table',
+          orderedFields: [
+            { fieldId: 'MAIN_FIELD', isWrap: false },
+            { fieldId: 'price', isWrap: true },
+          ],
+        },
+      ],
+    };
     const database = await createBlock(page, '', { type: 'database', data: { config: { fields }, view } });
-    const made = expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'Строка', values: { price: 12, done: true } }] }), 201);
+    const made = expectStatus(
+      await api(t, ann.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'Строка', values: { price: 12, done: true } }] }),
+      201,
+    );
     const [row] = body<Array<{ id: string }>>(made).data;
     const socket = await connect(ann);
     await joined(socket, element(ann, page));
@@ -557,22 +624,38 @@ describe('events after every block write', () => {
     const reset = onChannel<DatabaseEvent>(socket, 'database', key, (payload) => payload.origin === 'db-editor-01' && payload.change.kind === 'reset');
     const { price: _dropped, ...kept } = fields;
     const nextView = { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] }] };
-    const res = await api(t, ann.cookie, 'POST', blockUrl(database.id), { version: 1, type: 'database', data: { config: { fields: kept }, view: nextView } }, clientHeader('db-editor-01'));
+    const res = await api(
+      t,
+      ann.cookie,
+      'POST',
+      blockUrl(database.id),
+      { version: 1, type: 'database', data: { config: { fields: kept }, view: nextView } },
+      clientHeader('db-editor-01'),
+    );
     expectStatus(res, 200);
     expect(await edit).toMatchObject({ origin: 'db-editor-01', block: { id: database.id, version: 2, data: { config: { fields: kept } } } });
     expect(await reset).toMatchObject({ pageId: page, databaseId: database.id, change: { kind: 'reset' } });
     const cell = onChannel<DatabaseEvent>(socket, 'database', key, (payload) => payload.change.kind === 'cells');
     expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/row/${row.id}/cells/done`, { value: false, version: 1 }, clientHeader('db-editor-02')), 200);
-    expect(await cell).toMatchObject({ origin: 'db-editor-02', databaseId: database.id, change: { kind: 'cells', rowId: row.id, cells: [{ fieldId: 'done', value: false, version: 2 }] } });
+    expect(await cell).toMatchObject({
+      origin: 'db-editor-02',
+      databaseId: database.id,
+      change: { kind: 'cells', rowId: row.id, cells: [{ fieldId: 'done', value: false, version: 2 }] },
+    });
   });
 
-  test('a page\'s title, icon or cover: edit with the page\'s fields on its element channel, with origin', async () => {
+  test("a page's title, icon or cover: edit with the page's fields on its element channel, with origin", async () => {
     const page = await newPage();
     const socket = await connect(ann);
     await joined(socket, element(ann, page));
     const edit = nextEvent<ElementPageEdit>(socket, 'edit', (e) => 'page' in e);
     expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${page}`, { title: 'Новое имя' }, clientHeader('title-editor-1')), 200);
-    expect(await edit).toMatchObject({ channel: `element:${page}`, pageId: page, origin: 'title-editor-1', page: { id: page, title: 'Новое имя', icon: null, cover: null } });
+    expect(await edit).toMatchObject({
+      channel: `element:${page}`,
+      pageId: page,
+      origin: 'title-editor-1',
+      page: { id: page, title: 'Новое имя', icon: null, cover: null },
+    });
     const icon = nextEvent<ElementPageEdit>(socket, 'edit', (e) => 'page' in e);
     expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${page}`, { icon: '📘' }), 200);
     expect(await icon).toMatchObject({ origin: null, page: { title: 'Новое имя', icon: '📘' } });
@@ -582,7 +665,9 @@ describe('events after every block write', () => {
 describe('history', () => {
   test('join with since: blocks edited, moved, made and restored since, the ids removed since; older changes are left out', async () => {
     const page = await newPage();
-    const [edited, moved, removed, restored, untouched, anchor] = await Promise.all(['правка', 'сдвиг', 'удалить', 'вернуть', 'как было', 'якорь'].map((v) => createBlock(page, v)));
+    const [edited, moved, removed, restored, untouched, anchor] = await Promise.all(
+      ['правка', 'сдвиг', 'удалить', 'вернуть', 'как было', 'якорь'].map((v) => createBlock(page, v)),
+    );
     expectStatus(await api(t, ann.cookie, 'DELETE', blockUrl(restored.id)), 200);
     // Everything so far happened long ago (beyond the 10 s overlap).
     const longAgo = new Date(Date.now() - 3_600_000).toISOString();
@@ -630,7 +715,9 @@ describe('presence', () => {
     const channel = channels.online(page);
     const key = `online:${page}`;
     const first = await joined<{ members: PresenceMember[] }>(annSocket, channel);
-    expect(first.members).toEqual([{ clientId: 'ann-presence-1', userId: ann.id, name: expect.any(String), avatar: null, color: presenceColor(ann.id), caret: null }]);
+    expect(first.members).toEqual([
+      { clientId: 'ann-presence-1', userId: ann.id, name: expect.any(String), avatar: null, color: presenceColor(ann.id), caret: null },
+    ]);
 
     const caret = { anchor: { blockId: 'b1', offset: 2 }, focus: { blockId: 'b1', offset: 5 } };
     expect((await request(annSocket, 'position', { channel, caret })).ok).toBe(true);
@@ -644,7 +731,11 @@ describe('presence', () => {
         ['bob-presence-1', bob.id, null],
       ].sort(),
     );
-    expect(await joinSeen).toEqual({ channel: key, pageId: page, member: { clientId: 'bob-presence-1', userId: bob.id, name: expect.any(String), avatar: null, color: presenceColor(bob.id), caret: null } });
+    expect(await joinSeen).toEqual({
+      channel: key,
+      pageId: page,
+      member: { clientId: 'bob-presence-1', userId: bob.id, name: expect.any(String), avatar: null, color: presenceColor(bob.id), caret: null },
+    });
     await noEvent(bobSocket, 'join');
 
     const moved = onChannel<PresencePosition>(annSocket, 'position', key);
@@ -660,7 +751,11 @@ describe('presence', () => {
     // A third connection (ann's second tab) sees both with their last carets.
     const third = await connect(ann, { clientId: 'ann-presence-2' });
     const all = await joined<{ members: PresenceMember[] }>(third, channel);
-    expect(Object.fromEntries(all.members.map((m) => [m.clientId, m.caret]))).toEqual({ 'ann-presence-1': caret, 'bob-presence-1': null, 'ann-presence-2': null });
+    expect(Object.fromEntries(all.members.map((m) => [m.clientId, m.caret]))).toEqual({
+      'ann-presence-1': caret,
+      'bob-presence-1': null,
+      'ann-presence-2': null,
+    });
 
     let left = onChannel<PresenceLeave>(annSocket, 'leave', key);
     expect((await request(bobSocket, 'leave', { channel })).ok).toBe(true);
@@ -716,45 +811,99 @@ describe('elementChildren: the sidebar', () => {
     };
 
     let made = '';
-    await step(async () => (made = await newPage(ann, { title: 'Верхняя' })), () => made, workspace);
+    await step(
+      async () => (made = await newPage(ann, { title: 'Верхняя' })),
+      () => made,
+      workspace,
+    );
     let child = '';
-    await step(async () => (child = (await createPage(t, ann, { parentId: p, title: 'C' })).id), () => child, p);
-    await step(async () => expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${child}`, { title: 'C2' }), 200), () => child, p);
-    await step(async () => expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${child}`, { icon: '📘' }), 200), () => child, p);
-    await step(async () => expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${child}/move`, { dst: q, placeAfter: null }), 200), () => child, p, q);
-    await step(async () => expectStatus(await api(t, ann.cookie, 'DELETE', `/api/v3/spaces/element/${child}`), 200), () => child, q);
-    await step(async () => expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/trash/${child}/restore`), 200), () => child, q);
-    await step(async () => expectStatus(await api(t, ann.cookie, 'DELETE', `/api/v3/spaces/element/${child}`), 200), () => child, q);
+    await step(
+      async () => (child = (await createPage(t, ann, { parentId: p, title: 'C' })).id),
+      () => child,
+      p,
+    );
+    await step(
+      async () => expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${child}`, { title: 'C2' }), 200),
+      () => child,
+      p,
+    );
+    await step(
+      async () => expectStatus(await api(t, ann.cookie, 'PATCH', `/api/v3/spaces/element/${child}`, { icon: '📘' }), 200),
+      () => child,
+      p,
+    );
+    await step(
+      async () => expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${child}/move`, { dst: q, placeAfter: null }), 200),
+      () => child,
+      p,
+      q,
+    );
+    await step(
+      async () => expectStatus(await api(t, ann.cookie, 'DELETE', `/api/v3/spaces/element/${child}`), 200),
+      () => child,
+      q,
+    );
+    await step(
+      async () => expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/trash/${child}/restore`), 200),
+      () => child,
+      q,
+    );
+    await step(
+      async () => expectStatus(await api(t, ann.cookie, 'DELETE', `/api/v3/spaces/element/${child}`), 200),
+      () => child,
+      q,
+    );
     // Deleting for good is heard on its own (the step starts after the trash event was heard).
-    await step(async () => expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/trash/${child}/remove`), 200), () => child, q);
+    await step(
+      async () => expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/trash/${child}/remove`), 200),
+      () => child,
+      q,
+    );
 
     // Reordering among siblings.
     await createPage(t, ann, { parentId: p, title: 'S1' });
     const other = (await createPage(t, ann, { parentId: p, title: 'S2' })).id;
-    await step(async () => expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${other}/placeAfter`, { placeAfter: null }), 200), () => other, p);
+    await step(
+      async () => expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${other}/placeAfter`, { placeAfter: null }), 200),
+      () => other,
+      p,
+    );
 
     // A template copied into the section: the workspace's top level hears.
     let root = '';
-    const copy = async () => (root = body<{ id: string }>(expectStatus(await api(t, ann.cookie, 'POST', '/api/templates/todo-list/copy', { workspaceId: workspace, section: 'private' }), 201)).data.id);
+    const copy = async () =>
+      (root = body<{ id: string }>(
+        expectStatus(await api(t, ann.cookie, 'POST', '/api/templates/todo-list/copy', { workspaceId: workspace, section: 'private' }), 201),
+      ).data.id);
     await step(copy, () => root, workspace);
 
     // A page's own children channel does not hear the top level, nor another page's children.
     const quiet = await connect(ann);
     await joined(quiet, children(ann, q));
     let top = '';
-    await step(async () => (top = await newPage(ann)), () => top, workspace);
+    await step(
+      async () => (top = await newPage(ann)),
+      () => top,
+      workspace,
+    );
     let underP = '';
-    await step(async () => (underP = (await createPage(t, ann, { parentId: p })).id), () => underP, p);
+    await step(
+      async () => (underP = (await createPage(t, ann, { parentId: p })).id),
+      () => underP,
+      p,
+    );
     await noEvent(quiet, 'edit');
   });
 
-  test('a page copy (page/clone) into a page tells that page\'s children channel', async () => {
+  test("a page copy (page/clone) into a page tells that page's children channel", async () => {
     const source = await newPage(ann, { title: 'Источник' });
     const target = await newPage(ann, { title: 'Цель' });
     const socket = await connect(ann);
     await joined(socket, children(ann, target));
     const seen = collect<ChildrenChange>(socket, 'edit');
-    const copy = body<{ id: string }>(expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${source}/page/clone`, { workspaceId: ann.workspaceId, toElement: target }), 201)).data;
+    const copy = body<{ id: string }>(
+      expectStatus(await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${source}/page/clone`, { workspaceId: ann.workspaceId, toElement: target }), 201),
+    ).data;
     await until(() => seen.some((e) => e.pageId === copy.id), 5000, 'the copy heard');
     expect(seen.find((e) => e.pageId === copy.id)).toEqual({ channel: `elementChildren:${target}`, parentId: target, pageId: copy.id });
   });
@@ -777,7 +926,7 @@ describe('elementChildren: people a nested page is shared with directly', () => 
 });
 
 describe('notifications', () => {
-  test('a comment mentioning bob: bob\'s connections get add on the notifications channel; the author\'s do not', async () => {
+  test("a comment mentioning bob: bob's connections get add on the notifications channel; the author's do not", async () => {
     const page = await newPage(ann);
     await share(t, ann, page, [{ userId: bob.id, accessLevel: 'read' }]);
     const bobSocket = await connect(bob);
@@ -787,7 +936,9 @@ describe('notifications', () => {
     const isNotification = (e: unknown) => (e as { channel?: string }).channel === NOTIFICATIONS_CHANNEL;
     const heard = nextEvent<NotificationAdded>(bobSocket, 'add', isNotification);
     const heardToo = nextEvent<NotificationAdded>(bobTab, 'add', isNotification);
-    const res = await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${page}/comments`, { content: [{ text: 'Посмотри, ' }, { text: '@bob', mention: { userId: bob.id } }] });
+    const res = await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${page}/comments`, {
+      content: [{ text: 'Посмотри, ' }, { text: '@bob', mention: { userId: bob.id } }],
+    });
     expectStatus(res, 201);
     const added = await heard;
     expect(added).toEqual({ channel: NOTIFICATIONS_CHANNEL, id: expect.any(String), workspaceId: ann.workspaceId });
@@ -848,13 +999,20 @@ describe('idempotent retries', () => {
     ]);
   });
 
-  test('a block deleted and brought back by someone else: the old writer\'s late retry is a conflict, not an overwrite', async () => {
+  test("a block deleted and brought back by someone else: the old writer's late retry is a conflict, not an overwrite", async () => {
     const page = await newPage();
     const block = await createBlock(page, 'base');
     const writer = 'old-writer-0001';
     expectStatus(await updateBlock(block, 'base+mine', writer), 200);
     expectStatus(await api(t, ann.cookie, 'DELETE', `${blockUrl(block.id)}?version=2`), 200);
-    const revived = await api(t, ann.cookie, 'POST', '/api/v3/spaces/block', { id: block.id, pageId: page, type: 'text', data: text('theirs') }, clientHeader('reviver-00001'));
+    const revived = await api(
+      t,
+      ann.cookie,
+      'POST',
+      '/api/v3/spaces/block',
+      { id: block.id, pageId: page, type: 'text', data: text('theirs') },
+      clientHeader('reviver-00001'),
+    );
     expect(body<WireBlock>(expectStatus(revived, 201)).data).toMatchObject({ version: 3, data: text('theirs') });
     // The writer's answer for version 2 was lost; it sends again from version 1.
     expect((await updateBlock(block, 'base+mine+more', writer)).statusCode).toBe(422);

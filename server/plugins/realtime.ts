@@ -98,7 +98,10 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
 
   async function membersOf(pageId: string): Promise<PresenceMember[]> {
     const sockets = await io.in(`online:${pageId}`).fetchSockets();
-    return sockets.map((s) => s.data as SocketData).filter((d) => d?.user).map((d) => member(d, pageId));
+    return sockets
+      .map((s) => s.data as SocketData)
+      .filter((d) => d?.user)
+      .map((d) => member(d, pageId));
   }
 
   async function history(pageId: string, since: string): Promise<BlockHistory> {
@@ -120,7 +123,8 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     function handle<S extends z.ZodType>(event: string, schema: S, work: (message: z.infer<S>) => Promise<unknown>) {
       socket.on(event, (message: unknown, ack?: unknown) => {
         const reply = typeof ack === 'function' ? (ack as (answer: unknown) => void) : null;
-        const refuse = (body: RealtimeErrorBody) => (reply ? reply({ ok: false, error: body } satisfies RealtimeAck) : socket.emit(REALTIME_EVENTS.error, body));
+        const refuse = (body: RealtimeErrorBody) =>
+          reply ? reply({ ok: false, error: body } satisfies RealtimeAck) : socket.emit(REALTIME_EVENTS.error, body);
         const now = Date.now();
         if (now - data.window.start >= 1000) data.window = { start: now, count: 0 };
         if (++data.window.count > REALTIME_LIMITS.messagesPerSecond) return refuse({ code: REALTIME_ERRORS.rateLimited, message: 'too many messages' });
@@ -190,7 +194,8 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
 
     socket.on('disconnect', () => {
       for (const channel of data.joined.values()) {
-        if (channel.kind === 'online') socket.to(fanOutRoom(channel)).emit(REALTIME_EVENTS.leave, { channel: fanOutRoom(channel), pageId: channel.id, clientId: data.clientId });
+        if (channel.kind === 'online')
+          socket.to(fanOutRoom(channel)).emit(REALTIME_EVENTS.leave, { channel: fanOutRoom(channel), pageId: channel.id, clientId: data.clientId });
       }
       data.joined.clear();
     });

@@ -56,7 +56,9 @@ async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
     throw new Error(`${REDIS_SERVER} is missing: install it (Debian: apt-get install -y redis-server; .ci/run does this) to test the Redis adapter`);
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
@@ -86,7 +88,14 @@ async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
 }
 
 /** A JSON API call to one of the processes. */
-async function call<T = unknown>(server: ServerProcess, who: Person | null, method: string, path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; data: T }> {
+async function call<T = unknown>(
+  server: ServerProcess,
+  who: Person | null,
+  method: string,
+  path: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; data: T }> {
   const res = await fetch(server.url + path, {
     method,
     headers: { ...(who ? { cookie: who.cookie } : {}), ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -105,7 +114,11 @@ async function ok<T>(answer: Promise<{ status: number; data: T }>, status = 200)
 
 /** Signs in through the real flow on `server` (the code is printed in its log: no SMTP). */
 async function signInVia(server: ServerProcess, email: string): Promise<Person> {
-  const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  const form = (fields: Record<string, string>) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
   const codesIn = (log: string) => [...log.matchAll(/sign-in code for ([^:\s]+): (\d{6})/g)].filter((m) => m[1] === email).map((m) => m[2]);
   const before = codesIn(server.log()).length;
   const sent = await fetch(`${server.url}/api/auth/send_code`, form({ email }));
@@ -198,12 +211,31 @@ onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no a
       const key = `element:${page}`;
 
       const added = nextEvent<ElementAdd>(onA, 'add', (e) => e.channel === key);
-      const block = await ok(call<WireBlock>(server.b, ann, 'POST', '/api/v3/spaces/block', { pageId: page, type: 'text', data: { tokens: [{ text: 'с B' }] } }, { 'x-client-id': 'writer-on-b-1' }), 201);
+      const block = await ok(
+        call<WireBlock>(
+          server.b,
+          ann,
+          'POST',
+          '/api/v3/spaces/block',
+          { pageId: page, type: 'text', data: { tokens: [{ text: 'с B' }] } },
+          { 'x-client-id': 'writer-on-b-1' },
+        ),
+        201,
+      );
       expect(await added).toMatchObject({ channel: key, pageId: page, origin: 'writer-on-b-1', blocks: [block] });
 
       const started = Date.now();
       const edited = nextEvent<ElementEdit>(onA, 'edit', (e) => e.channel === key);
-      const update = await ok(call<WireBlock>(server.b, ann, 'POST', `/api/v3/spaces/block/${block.id}`, { version: 1, type: 'text', data: { tokens: [{ text: 'с B!' }] } }, { 'x-client-id': 'writer-on-b-1' }));
+      const update = await ok(
+        call<WireBlock>(
+          server.b,
+          ann,
+          'POST',
+          `/api/v3/spaces/block/${block.id}`,
+          { version: 1, type: 'text', data: { tokens: [{ text: 'с B!' }] } },
+          { 'x-client-id': 'writer-on-b-1' },
+        ),
+      );
       const seen = await edited;
       expect(seen).toMatchObject({ channel: key, pageId: page, origin: 'writer-on-b-1', block: update });
       expect(seen.block.version).toBe(2);
@@ -267,7 +299,11 @@ onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no a
       // A third connection on A lists both, bob's caret included (read from process B).
       const third = await connect(server.a, ann, 'ann-on-a-0002');
       const all = await joined<{ members: PresenceMember[] }>(third, channel);
-      expect(Object.fromEntries(all.members.map((m) => [m.clientId, m.caret]))).toEqual({ 'ann-on-a-0001': caret, 'bob-on-b-0001': bobCaret, 'ann-on-a-0002': null });
+      expect(Object.fromEntries(all.members.map((m) => [m.clientId, m.caret]))).toEqual({
+        'ann-on-a-0001': caret,
+        'bob-on-b-0001': bobCaret,
+        'ann-on-a-0002': null,
+      });
 
       const left = nextEvent<PresenceLeave>(annOnA, 'leave', (e) => e.channel === key);
       bobOnB.close();
@@ -277,7 +313,10 @@ onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no a
     test('a grant removed through B drops the client on A from the page (107), and nothing more reaches it', async () => {
       const server = { a: a as ServerProcess, b: b as ServerProcess };
       const page = await newPage(server.b, ann);
-      const block = await ok(call<WireBlock>(server.b, ann, 'POST', '/api/v3/spaces/block', { pageId: page, type: 'text', data: { tokens: [{ text: 'x' }] } }), 201);
+      const block = await ok(
+        call<WireBlock>(server.b, ann, 'POST', '/api/v3/spaces/block', { pageId: page, type: 'text', data: { tokens: [{ text: 'x' }] } }),
+        201,
+      );
       const bobOnA = await connect(server.a, bob);
       const invited = nextEvent<NotificationAdded>(bobOnA, 'add', (e) => e.channel === NOTIFICATIONS_CHANNEL);
       await ok(call(server.b, ann, 'POST', `/api/v3/spaces/element/${page}/member/add`, [{ userId: bob.id, accessLevel: 'edit' }]));

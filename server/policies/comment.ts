@@ -15,6 +15,7 @@ export async function authorizeComment(
   comment?: Pick<CommentRow, 'author_id'>,
 ): Promise<AccessLevel> {
   const level = await pageAccessLevel(db, userId, page);
-  if (!commentAllows(level, action, userId, comment && { authorId: comment.author_id })) throw forbidden(action === 'read' || action === 'comment' || action === 'react' ? 'this page' : 'this comment');
+  if (!commentAllows(level, action, userId, comment && { authorId: comment.author_id }))
+    throw forbidden(action === 'read' || action === 'comment' || action === 'react' ? 'this page' : 'this comment');
   return level;
 }

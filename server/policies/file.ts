@@ -70,6 +70,10 @@ export async function assertWithinQuota(db: Kysely<Database>, quotaBytes: number
   if (quotaBytes <= 0) return;
   const used = await workspaceStoredBytes(db, workspaceId);
   if (used + adding > quotaBytes) {
-    throw new AppError(413, ERROR_CODES.quotaExceeded, `the workspace's storage is full: ${used} of ${quotaBytes} bytes taken, ${adding > 0 ? adding : 'this upload'} would not fit`);
+    throw new AppError(
+      413,
+      ERROR_CODES.quotaExceeded,
+      `the workspace's storage is full: ${used} of ${quotaBytes} bytes taken, ${adding > 0 ? adding : 'this upload'} would not fit`,
+    );
   }
 }

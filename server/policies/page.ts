@@ -46,12 +46,7 @@ export async function pageAccessLevels(
   const chainIds = [...new Set([...chains.values()].flat())];
   const grants = new Map<string, AccessLevel>();
   for (const chunk of inChunks(chainIds)) {
-    const rows = await db
-      .selectFrom('page_members')
-      .select(['page_id', 'level'])
-      .where('user_id', '=', userId)
-      .where('page_id', 'in', chunk)
-      .execute();
+    const rows = await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', userId).where('page_id', 'in', chunk).execute();
     for (const row of rows) if (isAccessLevel(row.level)) grants.set(row.page_id, row.level);
   }
 
@@ -91,12 +86,7 @@ export async function pageAccessLevel(db: Kysely<Database>, userId: string, page
 }
 
 /** Throws 403 unless the user may do the action on the page; returns their level. */
-export async function authorizePage(
-  db: Kysely<Database>,
-  userId: string,
-  page: PageRow,
-  action: PageAction,
-): Promise<AccessLevel> {
+export async function authorizePage(db: Kysely<Database>, userId: string, page: PageRow, action: PageAction): Promise<AccessLevel> {
   const level = await pageAccessLevel(db, userId, page);
   if (!allows(level, action)) throw forbidden('this page');
   return level;

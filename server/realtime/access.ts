@@ -21,7 +21,8 @@ export function channelAccess(db: Kysely<Database>, io: Server): ChannelAccess {
     if (channel.kind === 'aiproxy') {
       // (Two people joining at the same moment, on two processes, could both get in; neither hears
       // the other's results anyway: they go to a room of their user's own, aiProxyRoom.)
-      if (socket && (await othersIn(channel, socket, user))) throw new RealtimeError(REALTIME_ERRORS.channelTaken, 'this channel belongs to another connection');
+      if (socket && (await othersIn(channel, socket, user)))
+        throw new RealtimeError(REALTIME_ERRORS.channelTaken, 'this channel belongs to another connection');
       return;
     }
     const page = await findPage(db, channel.id);

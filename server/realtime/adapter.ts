@@ -12,7 +12,11 @@ import type { Config } from '../config';
  * the database is PostgreSQL; none for SQLite (one process). Resolves once it listens (at most
  * 10 s); `close` lets its connections go.
  */
-export async function connectAdapter(io: Server, config: Pick<Config, 'redisUrl' | 'databaseUrl'>, log: FastifyBaseLogger): Promise<{ close(): Promise<void> } | null> {
+export async function connectAdapter(
+  io: Server,
+  config: Pick<Config, 'redisUrl' | 'databaseUrl'>,
+  log: FastifyBaseLogger,
+): Promise<{ close(): Promise<void> } | null> {
   if (config.redisUrl) {
     const pub = createClient({ url: config.redisUrl });
     const sub = pub.duplicate();
@@ -55,7 +59,11 @@ export async function connectAdapter(io: Server, config: Pick<Config, 'redisUrl'
         const query = client.query;
         const watched = ((...args: unknown[]) => {
           const result = (query as (...a: unknown[]) => unknown).apply(client, args);
-          if (typeof args[0] === 'string' && args[0].startsWith('LISTEN') && result instanceof Promise) result.then(() => setImmediate(listening), () => undefined);
+          if (typeof args[0] === 'string' && args[0].startsWith('LISTEN') && result instanceof Promise)
+            result.then(
+              () => setImmediate(listening),
+              () => undefined,
+            );
           return result;
         }) as typeof client.query;
         client.query = watched;
@@ -81,4 +89,3 @@ export async function connectAdapter(io: Server, config: Pick<Config, 'redisUrl'
   }
   return null;
 }
-

@@ -16,9 +16,6 @@ import { convergenceServers, freshChar, random, sleep } from '../../test/helpers
 
 const servers = convergenceServers();
 
-
-
-
 interface Tally {
   inserted: Set<string>;
   deleted: Set<string>;
@@ -96,7 +93,10 @@ async function converge(clients: LiveClient[], pageId: string, timeoutMs = 30_00
       const differing = clients.filter((c) => JSON.stringify(shape(c.blocks())) !== expected).map((c) => ({ client: c.clientId, text: c.text() }));
       // What each client did and heard (its last 120 lines unless CONVERGENCE_DEBUG): a rare failure on CI can be read from its log.
       const lines = process.env.CONVERGENCE_DEBUG ? Infinity : 120;
-      const report = clients.map((client) => `client ${client.clientId.slice(0, 4)}: ${JSON.stringify(client.blocks().map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)]))}\n${client.trace.slice(-lines).join('\n')}`);
+      const report = clients.map(
+        (client) =>
+          `client ${client.clientId.slice(0, 4)}: ${JSON.stringify(client.blocks().map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)]))}\n${client.trace.slice(-lines).join('\n')}`,
+      );
       throw new Error(
         `no convergence after ${timeoutMs} ms: server ${JSON.stringify(server.map((b) => b.data))}\nclients differing: ${JSON.stringify(differing)}\n` +
           `server places: ${JSON.stringify(server.map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)]))}\n${report.join('\n')}`,
@@ -105,7 +105,8 @@ async function converge(clients: LiveClient[], pageId: string, timeoutMs = 30_00
   }
 }
 
-const textOf = (blocks: readonly WireBlock[]) => blocks.map((b) => ((b.data as { tokens?: Array<{ text: string }> }).tokens ?? []).map((tk) => tk.text).join('')).join('\n');
+const textOf = (blocks: readonly WireBlock[]) =>
+  blocks.map((b) => ((b.data as { tokens?: Array<{ text: string }> }).tokens ?? []).map((tk) => tk.text).join('')).join('\n');
 
 /** `CONVERGENCE_SEEDS=1-200` runs those seeds instead (3–5 clients by seed), to hunt a rare failure. */
 function seeds(): Array<{ seed: number; clients: number; steps: number }> {
@@ -128,7 +129,12 @@ describe.each(seeds())('$clients clients, seed $seed', ({ seed, clients: count, 
     // Three blocks to start from, the same on every client.
     let placeAfter: string | null = null;
     for (const text of ['один', 'два', 'три']) {
-      const res = await api(servers.t, servers.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'text', data: { tokens: [{ text }] }, placeAfter });
+      const res = await api(servers.t, servers.cookie, 'POST', '/api/v3/spaces/block', {
+        pageId: page.id,
+        type: 'text',
+        data: { tokens: [{ text }] },
+        placeAfter,
+      });
       placeAfter = body<WireBlock>(res).data.id;
     }
     const clients: LiveClient[] = [];
@@ -141,8 +147,17 @@ describe.each(seeds())('$clients clients, seed $seed', ({ seed, clients: count, 
       const final = textOf(server);
       const lost = [...tally.inserted].filter((ch) => !tally.deleted.has(ch) && !final.includes(ch));
       if (lost.length > 0 && process.env.CONVERGENCE_DEBUG) {
-        const rows = await servers.t.app.db.selectFrom('blocks').select(['id', 'data', 'deleted_at', 'version', 'origin']).where('page_id', '=', page.id).execute();
-        for (const ch of lost) console.log(ch, tally.where.get(ch), rows.filter((r) => r.data.includes(ch)).map((r) => ({ id: r.id, deleted: r.deleted_at, v: r.version, origin: r.origin })));
+        const rows = await servers.t.app.db
+          .selectFrom('blocks')
+          .select(['id', 'data', 'deleted_at', 'version', 'origin'])
+          .where('page_id', '=', page.id)
+          .execute();
+        for (const ch of lost)
+          console.log(
+            ch,
+            tally.where.get(ch),
+            rows.filter((r) => r.data.includes(ch)).map((r) => ({ id: r.id, deleted: r.deleted_at, v: r.version, origin: r.origin })),
+          );
         for (const client of clients) console.log(client.clientId.slice(0, 4), '\n' + client.trace.join('\n'));
       }
       expect(lost).toEqual([]);

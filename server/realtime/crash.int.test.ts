@@ -56,7 +56,10 @@ test('edits acknowledged before a kill -9 survive it; the rest are sent again, o
   const page = await json<{ id: string }>(`${url}/api/v3/spaces/section/private`, cookie, { method: 'POST', body: { title: 'Сбой' } });
   const blockIds: string[] = [];
   for (let i = 0; i < 3; i++) {
-    const block = await json<WireBlock>(`${url}/api/v3/spaces/block`, cookie, { method: 'POST', body: { pageId: page.id, type: 'text', data: { tokens: [] }, placeAfter: blockIds.at(-1) ?? null } });
+    const block = await json<WireBlock>(`${url}/api/v3/spaces/block`, cookie, {
+      method: 'POST',
+      body: { pageId: page.id, type: 'text', data: { tokens: [] }, placeAfter: blockIds.at(-1) ?? null },
+    });
     blockIds.push(block.id);
   }
   // Quick retries, as after a dropped connection; the sockets reconnect by themselves.
@@ -78,7 +81,8 @@ test('edits acknowledged before a kill -9 survive it; the rest are sent again, o
   await sleep(800);
   // What the server has answered for so far, per block: the highest acknowledged version and its text.
   const acknowledgedBefore = new Map<string, number>();
-  for (const client of clients) for (const { id, version } of client.acknowledged) acknowledgedBefore.set(id, Math.max(acknowledgedBefore.get(id) ?? 0, version));
+  for (const client of clients)
+    for (const { id, version } of client.acknowledged) acknowledgedBefore.set(id, Math.max(acknowledgedBefore.get(id) ?? 0, version));
   await server.kill();
   const typedBeforeKill = typed.length;
   await sleep(400);

@@ -26,12 +26,19 @@ const servers = convergenceServers();
 
 const S = '/api/v3/spaces';
 
-
 const FIELDS = {
   [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
   note: { name: 'Заметка', type: 'text' },
   price: { name: 'Цена', type: 'number' },
-  stage: { name: 'Этап', type: 'select', options: [{ id: 'a', name: 'А' }, { id: 'b', name: 'Б' }, { id: 'c', name: 'В' }] },
+  stage: {
+    name: 'Этап',
+    type: 'select',
+    options: [
+      { id: 'a', name: 'А' },
+      { id: 'b', name: 'Б' },
+      { id: 'c', name: 'В' },
+    ],
+  },
 } as const;
 
 interface Client {
@@ -46,7 +53,9 @@ interface Client {
 async function connectClient(url: string, pageId: string, databaseId: string, index: number): Promise<Client> {
   const id = `db-client-${index}-${Math.random().toString(36).slice(2)}`;
   const read = async (query: { offset?: number; limit?: number }) => {
-    const params = Object.entries({ ...query }).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join('&');
+    const params = Object.entries({ ...query })
+      .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
+      .join('&');
     const res = await fetch(`${url}${S}/database/${databaseId}/rows?${params}`, { headers: { cookie: servers.cookie } });
     const answer = (await res.json()) as { data: WireRow[]; meta: { count: number; offset: number; hasMoreNext: boolean } };
     return { rows: answer.data, count: answer.meta.count, offset: answer.meta.offset, hasMoreNext: answer.meta.hasMoreNext };
@@ -140,16 +149,21 @@ describe.each([
   [3, 1],
   [3, 7],
 ])('%i clients, seed %i', (clientCount, seed) => {
-  test('every copy ends with the server\'s cells and versions, and no inserted character is lost', async () => {
+  test("every copy ends with the server's cells and versions, and no inserted character is lost", async () => {
     const page = body<WireElement>(await api(servers.t, servers.cookie, 'POST', `${S}/section/private`, { title: 'Сходимость' })).data;
     const db = body<WireBlock>(
       await api(servers.t, servers.cookie, 'POST', `${S}/block`, {
         pageId: page.id,
         type: 'database',
-        data: { config: { fields: FIELDS }, view: { layouts: [{ uid: 'v1', type: 'table', orderedFields: Object.keys(FIELDS).map((fieldId) => ({ fieldId, isWrap: false })) }] } },
+        data: {
+          config: { fields: FIELDS },
+          view: { layouts: [{ uid: 'v1', type: 'table', orderedFields: Object.keys(FIELDS).map((fieldId) => ({ fieldId, isWrap: false })) }] },
+        },
       }),
     ).data;
-    const made = body<WireRow[]>(await api(servers.t, servers.cookie, 'POST', `${S}/database/${db.id}/rows`, { rows: Array.from({ length: 5 }, (_, i) => ({ title: `r${i}` })) })).data;
+    const made = body<WireRow[]>(
+      await api(servers.t, servers.cookie, 'POST', `${S}/database/${db.id}/rows`, { rows: Array.from({ length: 5 }, (_, i) => ({ title: `r${i}` })) }),
+    ).data;
     const rows = made.map((r) => r.id);
     const clients: Client[] = [];
     for (let i = 0; i < clientCount; i++) clients.push(await connectClient(servers.urls[i % servers.urls.length], page.id, db.id, i));
@@ -165,9 +179,11 @@ describe.each([
           return clients.every((c) => JSON.stringify(snapshot(rows.map((id) => c.store.rowById(id)!).filter(Boolean))) === JSON.stringify(expected));
         },
         15_000,
-        'every copy to hold the server\'s cells',
+        "every copy to hold the server's cells",
       ).catch((error: unknown) => {
-        const differing = clients.map((c) => ({ client: c.id, rows: snapshot(rows.map((id) => c.store.rowById(id)!).filter(Boolean)) })).filter((c) => JSON.stringify(c.rows) !== JSON.stringify(expected));
+        const differing = clients
+          .map((c) => ({ client: c.id, rows: snapshot(rows.map((id) => c.store.rowById(id)!).filter(Boolean)) }))
+          .filter((c) => JSON.stringify(c.rows) !== JSON.stringify(expected));
         throw new Error(`${String(error)}\nserver ${JSON.stringify(expected)}\ndiffering ${JSON.stringify(differing)}`);
       });
 

@@ -56,7 +56,11 @@ export interface Realtime {
  * emitter. `aiProxyLeft` holds the listeners told when a connection of this process leaves an
  * aiproxy channel (the plugin calls them).
  */
-export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBaseLogger): { realtime: Realtime; aiProxyLeft: ReadonlySet<(id: string) => void> } {
+export function realtimeEmitter(
+  io: Server,
+  db: Kysely<Database>,
+  log: FastifyBaseLogger,
+): { realtime: Realtime; aiProxyLeft: ReadonlySet<(id: string) => void> } {
   /** Per aiproxy room: the sending of its last event (toAiProxy keeps their order). */
   const aiProxyQueues = new Map<string, Promise<void>>();
   const aiProxyLeft = new Set<(id: string) => void>();
@@ -73,7 +77,14 @@ export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBa
     blocksRemoved(pageId, removed, origin, at) {
       if (removed.length === 0) return;
       const channel = channelKeys.element(pageId);
-      io.to(channel).emit(REALTIME_EVENTS.remove, { channel, pageId, origin, at, ids: removed.map((r) => r.id), versions: removed.map((r) => r.version) } satisfies ElementRemove);
+      io.to(channel).emit(REALTIME_EVENTS.remove, {
+        channel,
+        pageId,
+        origin,
+        at,
+        ids: removed.map((r) => r.id),
+        versions: removed.map((r) => r.version),
+      } satisfies ElementRemove);
     },
     databaseChanged(pageId, databaseId, change, origin, at) {
       const channel = channelKeys.element(pageId);
@@ -95,14 +106,14 @@ export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBa
       // People the page is shared with directly may not read its parent (a guest sees it in
       // «Доступные мне»): their own channel hears it as a change of the workspace's top level.
       const top = channelKeys.elementChildren(workspaceId);
-      db
-        .selectFrom('page_members')
+      db.selectFrom('page_members')
         .select('user_id')
         .where('page_id', '=', pageId)
         .execute()
         .then(
           (rows) => {
-            for (const { user_id: userId } of rows) io.to(userRoom(userId)).emit(REALTIME_EVENTS.edit, { channel: top, parentId: workspaceId, pageId } satisfies ChildrenChange);
+            for (const { user_id: userId } of rows)
+              io.to(userRoom(userId)).emit(REALTIME_EVENTS.edit, { channel: top, parentId: workspaceId, pageId } satisfies ChildrenChange);
           },
           (error: unknown) => log.warn({ err: error }, 'realtime: members of a changed page'),
         );

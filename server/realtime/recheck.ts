@@ -15,7 +15,14 @@ import { leaveChannel, RealtimeError, type AppSocket } from './sockets';
  * and when another process says it saw one (`scaledOut`: the adapter carries the word). Answers
  * the stop, for the server's close.
  */
-export function accessRechecks(options: { io: Server; db: Kysely<Database>; changes: ChangeWatch; log: FastifyBaseLogger; scaledOut: boolean; authorize: ChannelAccess }): () => void {
+export function accessRechecks(options: {
+  io: Server;
+  db: Kysely<Database>;
+  changes: ChangeWatch;
+  log: FastifyBaseLogger;
+  scaledOut: boolean;
+  authorize: ChannelAccess;
+}): () => void {
   const { io, db, changes, log, scaledOut, authorize } = options;
   let recheckTimer: ReturnType<typeof setTimeout> | undefined;
   let rechecking: Promise<void> | null = null;
@@ -26,13 +33,19 @@ export function accessRechecks(options: { io: Server; db: Kysely<Database>; chan
       const key = `${user.id}\n${channel.kind}\n${channel.id}`;
       let found = verdicts.get(key);
       if (!found) {
-        found = authorize(user, channel, null).then(() => null, (error: unknown) => (error instanceof RealtimeError ? error : null));
+        found = authorize(user, channel, null).then(
+          () => null,
+          (error: unknown) => (error instanceof RealtimeError ? error : null),
+        );
         verdicts.set(key, found);
       }
       return found;
     };
     const sockets = [...io.of('/').sockets.values()].map((raw) => raw as AppSocket).filter((socket) => socket.data?.user);
-    const signedIn = await stillSignedIn(db, sockets.map((socket) => socket.data));
+    const signedIn = await stillSignedIn(
+      db,
+      sockets.map((socket) => socket.data),
+    );
     for (const socket of sockets) {
       const data = socket.data;
       if (!signedIn.has(data)) {
@@ -45,7 +58,11 @@ export function accessRechecks(options: { io: Server; db: Kysely<Database>; chan
         const refused = await verdict(data.user, channel);
         if (!refused || refused.code === REALTIME_ERRORS.serverError) continue;
         await leaveChannel(socket, name, channel);
-        socket.emit(REALTIME_EVENTS.error, { code: REALTIME_ERRORS.accessRevoked, message: 'access to this page was taken away', channel: name } satisfies RealtimeErrorBody);
+        socket.emit(REALTIME_EVENTS.error, {
+          code: REALTIME_ERRORS.accessRevoked,
+          message: 'access to this page was taken away',
+          channel: name,
+        } satisfies RealtimeErrorBody);
       }
     }
   }
@@ -81,11 +98,14 @@ export function accessRechecks(options: { io: Server; db: Kysely<Database>; chan
     const now = Date.now();
     if (!burstTimer) burstStart = now;
     clearTimeout(burstTimer);
-    burstTimer = setTimeout(() => {
-      burstTimer = undefined;
-      if (closing) return;
-      scheduleRecheck(true);
-    }, now - burstStart > 500 ? 0 : 50);
+    burstTimer = setTimeout(
+      () => {
+        burstTimer = undefined;
+        if (closing) return;
+        scheduleRecheck(true);
+      },
+      now - burstStart > 500 ? 0 : 50,
+    );
   });
   io.on('recheck', () => scheduleRecheck(false));
 

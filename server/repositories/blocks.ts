@@ -72,7 +72,12 @@ async function readPageRows(db: Kysely<Database>, pageId: string, afterSlice?: (
   // Top-level blocks: parent_id IS NULL, by (sort_key, id).
   let last: { sort_key: string; id: string } | null = null;
   for (;;) {
-    let query = db.selectFrom('blocks').select([...WIRE_COLUMNS, 'sort_key']).where('page_id', '=', pageId).where('parent_id', 'is', null).where('deleted_at', 'is', null);
+    let query = db
+      .selectFrom('blocks')
+      .select([...WIRE_COLUMNS, 'sort_key'])
+      .where('page_id', '=', pageId)
+      .where('parent_id', 'is', null)
+      .where('deleted_at', 'is', null);
     if (last) {
       const after = last;
       query = query.where((eb) => eb(eb.refTuple('sort_key', 'id'), '>', eb.tuple(after.sort_key, after.id)));
@@ -87,7 +92,12 @@ async function readPageRows(db: Kysely<Database>, pageId: string, afterSlice?: (
   // Nested blocks, by (parent_id, sort_key, id).
   let lastNested: { parent_id: string; sort_key: string; id: string } | null = null;
   for (;;) {
-    let query = db.selectFrom('blocks').select([...WIRE_COLUMNS, 'sort_key']).where('page_id', '=', pageId).where('parent_id', 'is not', null).where('deleted_at', 'is', null);
+    let query = db
+      .selectFrom('blocks')
+      .select([...WIRE_COLUMNS, 'sort_key'])
+      .where('page_id', '=', pageId)
+      .where('parent_id', 'is not', null)
+      .where('deleted_at', 'is', null);
     if (lastNested) {
       const after = lastNested;
       query = query.where((eb) => eb(eb.refTuple('parent_id', 'sort_key', 'id'), '>', eb.tuple(after.parent_id, after.sort_key, after.id)));
@@ -108,7 +118,13 @@ async function readPageRows(db: Kysely<Database>, pageId: string, afterSlice?: (
     if (missing.length === 0) break;
     let found = 0;
     for (let at = 0; at < missing.length; at += 500) {
-      const parents = await db.selectFrom('blocks').select([...WIRE_COLUMNS, 'sort_key']).where('page_id', '=', pageId).where('id', 'in', missing.slice(at, at + 500)).where('deleted_at', 'is', null).execute();
+      const parents = await db
+        .selectFrom('blocks')
+        .select([...WIRE_COLUMNS, 'sort_key'])
+        .where('page_id', '=', pageId)
+        .where('id', 'in', missing.slice(at, at + 500))
+        .where('deleted_at', 'is', null)
+        .execute();
       found += parents.length;
       keep(parents);
     }
@@ -138,7 +154,11 @@ function placeInOrder(rows: readonly WireColumns[], limit = Infinity): PlacedRow
 }
 
 /** The live blocks of a page in document order (depth first), each with its parent and previous sibling. */
-export async function listPageBlockRows(db: Kysely<Database>, pageId: string, options: { /** Tests: runs after each slice is read (another writer's turn). */ afterSlice?: () => Promise<void> } = {}): Promise<PlacedRow[]> {
+export async function listPageBlockRows(
+  db: Kysely<Database>,
+  pageId: string,
+  options: { /** Tests: runs after each slice is read (another writer's turn). */ afterSlice?: () => Promise<void> } = {},
+): Promise<PlacedRow[]> {
   return placeInOrder(await readPageRows(db, pageId, options.afterSlice));
 }
 
@@ -237,12 +257,7 @@ export async function presentBlock(db: Kysely<Database>, row: BlockRow): Promise
  * The sort key for a block placed right after `placeAfter` (null: first) among a parent's children.
  * Deleted siblings keep their keys, so the new key never equals one a restore brings back.
  */
-export async function sortKeyAfter(
-  db: Kysely<Database>,
-  pageId: string,
-  parentId: string | null,
-  placeAfter: BlockRow | null,
-): Promise<string> {
+export async function sortKeyAfter(db: Kysely<Database>, pageId: string, parentId: string | null, placeAfter: BlockRow | null): Promise<string> {
   let next = db.selectFrom('blocks').select(['sort_key', 'id']).where('page_id', '=', pageId);
   next = parentId === null ? next.where('parent_id', 'is', null) : next.where('parent_id', '=', parentId);
   if (placeAfter) {
@@ -405,13 +420,7 @@ const updateContentStatement = precompiled(
       .where('type', 'not in', FIXED_BLOCK_TYPES)
       .returning(['id', 'page_id', 'parent_id', 'version'])
       .returning((eb) =>
-        eb
-          .case()
-          .when('blocks.parent_id', 'is', null)
-          .then(previousSiblingOf(eb, 'null'))
-          .else(previousSiblingOf(eb, 'same'))
-          .end()
-          .as('place_after'),
+        eb.case().when('blocks.parent_id', 'is', null).then(previousSiblingOf(eb, 'null')).else(previousSiblingOf(eb, 'same')).end().as('place_after'),
       ),
 );
 
@@ -436,7 +445,16 @@ export async function updateContentIfVersion(
 ): Promise<WireBlock | undefined> {
   const [row] = await updateContentStatement(db, { id, baseVersion, type, data: JSON.stringify(data), now, userId, origin });
   if (!row) return undefined;
-  return { id: row.id, contentType: 'Block', pageId: row.page_id, type, version: row.version, parentId: row.parent_id, placeAfter: row.place_after ?? null, data };
+  return {
+    id: row.id,
+    contentType: 'Block',
+    pageId: row.page_id,
+    type,
+    version: row.version,
+    parentId: row.parent_id,
+    placeAfter: row.place_after ?? null,
+    data,
+  };
 }
 
 /** Ids of `rootId` and every block below it among `rows`, walking only through rows that `follow` accepts. */
@@ -497,7 +515,12 @@ export async function softDeleteBlockTree(
   }
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
   await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
-  await setRowsOfDatabasesTrashed(trx, rows.filter((r) => r.type === 'database' && ids.includes(r.id)).map((r) => r.id), stamp, true);
+  await setRowsOfDatabasesTrashed(
+    trx,
+    rows.filter((r) => r.type === 'database' && ids.includes(r.id)).map((r) => r.id),
+    stamp,
+    true,
+  );
   const versions = new Map(rows.map((r) => [r.id, r.version]));
   return ids.map((id) => ({ id, version: versions.get(id) ?? 1 }));
 }
@@ -510,7 +533,12 @@ export async function restoreBlockTree(trx: Transaction<Database>, block: BlockR
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === stamp);
   // updated_at moves so a realtime history (what changed since) finds the blocks that came back.
   await trx.updateTable('blocks').set({ deleted_at: null, updated_at: nowIso() }).where('id', 'in', ids).where('deleted_at', '=', stamp).execute();
-  await setRowsOfDatabasesTrashed(trx, rows.filter((r) => r.type === 'database' && ids.includes(r.id)).map((r) => r.id), stamp, false);
+  await setRowsOfDatabasesTrashed(
+    trx,
+    rows.filter((r) => r.type === 'database' && ids.includes(r.id)).map((r) => r.id),
+    stamp,
+    false,
+  );
 }
 
 /**
@@ -526,18 +554,8 @@ async function setRowsOfDatabasesTrashed(trx: Kysely<Database>, databaseIds: rea
 }
 
 /** Puts a block under another parent at another sort key; only this row changes. */
-export async function moveBlockRow(
-  db: Kysely<Database>,
-  id: string,
-  parentId: string | null,
-  sortKey: string,
-  userId: string,
-): Promise<void> {
-  await db
-    .updateTable('blocks')
-    .set({ parent_id: parentId, sort_key: sortKey, updated_at: nowIso(), updated_by: userId })
-    .where('id', '=', id)
-    .execute();
+export async function moveBlockRow(db: Kysely<Database>, id: string, parentId: string | null, sortKey: string, userId: string): Promise<void> {
+  await db.updateTable('blocks').set({ parent_id: parentId, sort_key: sortKey, updated_at: nowIso(), updated_by: userId }).where('id', '=', id).execute();
 }
 
 /**
@@ -569,7 +587,11 @@ export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow
   copies[0].sort_key = await sortKeyAfter(trx, block.page_id, block.parent_id, block);
   // A copied database gets views of its own: a linked view of the original stays on the original.
   for (const copy of copies) if (copy.type === 'database') copy.data = withFreshLayoutUids(copy.data).data;
-  for (let i = 0; i < copies.length; i += 100) await trx.insertInto('blocks').values(copies.slice(i, i + 100)).execute();
+  for (let i = 0; i < copies.length; i += 100)
+    await trx
+      .insertInto('blocks')
+      .values(copies.slice(i, i + 100))
+      .execute();
   for (const copy of copies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
   // A copied database comes with its live rows (pages with their blocks and cells).
   for (const [from, to] of newIds) if (byId.get(from)?.type === 'database') await cloneDatabaseRows(trx, from, to, userId);

@@ -106,43 +106,49 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
   // A copied database gets views of its own; a data or linked-view page copied along follows it,
   // one naming a view outside the copy keeps naming that view.
   const layoutUids = new Map<string, string>();
-  const blockCopies: BlockRow[] = kept.filter((block) => keptPages.has(block.page_id)).map((block) => {
-    let data = remapBlockData(block.data, ids);
-    if (block.type === 'database') {
-      const fresh = withFreshLayoutUids(data);
-      data = fresh.data;
-      for (const [from, to] of fresh.renamed) layoutUids.set(from, to);
-    }
-    return {
-      ...block,
-      id: ids.get(block.id) as string,
-      page_id: ids.get(block.page_id) as string,
-      parent_id: block.parent_id === null ? null : (ids.get(block.parent_id) as string),
-      data,
-      version: 1,
-      created_at: now,
-      updated_at: now,
-      updated_by: input.userId,
-      deleted_at: null,
-    };
-  });
+  const blockCopies: BlockRow[] = kept
+    .filter((block) => keptPages.has(block.page_id))
+    .map((block) => {
+      let data = remapBlockData(block.data, ids);
+      if (block.type === 'database') {
+        const fresh = withFreshLayoutUids(data);
+        data = fresh.data;
+        for (const [from, to] of fresh.renamed) layoutUids.set(from, to);
+      }
+      return {
+        ...block,
+        id: ids.get(block.id) as string,
+        page_id: ids.get(block.page_id) as string,
+        parent_id: block.parent_id === null ? null : (ids.get(block.parent_id) as string),
+        data,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+        updated_by: input.userId,
+        deleted_at: null,
+      };
+    });
   for (const copy of copies) {
     if (copy.default_layout_id !== null) copy.default_layout_id = layoutUids.get(copy.default_layout_id) ?? copy.default_layout_id;
   }
   copies[0].sort_key = sortKeyAtEnd(await listPagesAt(trx, place));
   for (const chunk of inChunks(copies, 200)) await trx.insertInto('pages').values(chunk).execute();
   if (!input.parent) {
-    await trx
-      .insertInto('page_members')
-      .values({ page_id: input.newRootId, user_id: input.userId, level: 'full', created_at: now })
-      .execute();
+    await trx.insertInto('page_members').values({ page_id: input.newRootId, user_id: input.userId, level: 'full', created_at: now }).execute();
   }
   for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
   for (const copy of blockCopies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
   const rowIds = pages.filter((p) => p.database_id !== null).map((p) => p.id);
   for (const chunk of inChunks(rowIds)) {
     const cells = await trx.selectFrom('database_cells').selectAll().where('row_id', 'in', chunk).execute();
-    const cellCopies = cells.map((cell) => ({ ...cell, row_id: ids.get(cell.row_id) as string, database_id: ids.get(cell.database_id) as string, version: 1, updated_at: now, updated_by: input.userId }));
+    const cellCopies = cells.map((cell) => ({
+      ...cell,
+      row_id: ids.get(cell.row_id) as string,
+      database_id: ids.get(cell.database_id) as string,
+      version: 1,
+      updated_at: now,
+      updated_by: input.userId,
+    }));
     for (const part of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(part).execute();
   }
   return copies[0];

@@ -15,12 +15,7 @@ export function findComment(db: Kysely<Database>, id: string): Promise<CommentRo
 /** The ids among `ids` that have at least one reply (deleted or not). */
 async function idsWithReplies(db: Kysely<Database>, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('comments')
-    .select('replied_comment_id')
-    .distinct()
-    .where('replied_comment_id', 'in', ids)
-    .execute();
+  const rows = await db.selectFrom('comments').select('replied_comment_id').distinct().where('replied_comment_id', 'in', ids).execute();
   return new Set(rows.map((r) => r.replied_comment_id as string));
 }
 
@@ -28,16 +23,17 @@ async function idsWithReplies(db: Kysely<Database>, ids: readonly string[]): Pro
  * The visible comments of a page (top level) or the visible replies to a comment, oldest first.
  * A deleted comment stays visible while it has replies; one without is hidden.
  */
-export async function listThread(
-  db: Kysely<Database>,
-  of: { pageId: string } | { repliedCommentId: string },
-): Promise<CommentRow[]> {
+export async function listThread(db: Kysely<Database>, of: { pageId: string } | { repliedCommentId: string }): Promise<CommentRow[]> {
   let query = db.selectFrom('comments').selectAll();
-  query = 'pageId' in of
-    ? query.where('page_id', '=', of.pageId).where('replied_comment_id', 'is', null)
-    : query.where('replied_comment_id', '=', of.repliedCommentId);
+  query =
+    'pageId' in of
+      ? query.where('page_id', '=', of.pageId).where('replied_comment_id', 'is', null)
+      : query.where('replied_comment_id', '=', of.repliedCommentId);
   const rows = await query.orderBy('created_at').orderBy('id').execute();
-  const withReplies = await idsWithReplies(db, rows.filter((r) => r.deleted_at !== null).map((r) => r.id));
+  const withReplies = await idsWithReplies(
+    db,
+    rows.filter((r) => r.deleted_at !== null).map((r) => r.id),
+  );
   return rows.filter((r) => r.deleted_at === null || withReplies.has(r.id));
 }
 
@@ -49,10 +45,7 @@ async function replyCounts(db: Kysely<Database>, ids: readonly string[]): Promis
     .select(['c.replied_comment_id', (eb) => eb.fn.countAll().as('n')])
     .where('c.replied_comment_id', 'in', ids)
     .where((eb) =>
-      eb.or([
-        eb('c.deleted_at', 'is', null),
-        eb.exists(eb.selectFrom('comments as g').select('g.id').whereRef('g.replied_comment_id', '=', 'c.id')),
-      ]),
+      eb.or([eb('c.deleted_at', 'is', null), eb.exists(eb.selectFrom('comments as g').select('g.id').whereRef('g.replied_comment_id', '=', 'c.id'))]),
     )
     .groupBy('c.replied_comment_id')
     .execute();
@@ -63,13 +56,7 @@ async function replyCounts(db: Kysely<Database>, ids: readonly string[]): Promis
 async function reactionsOf(db: Kysely<Database>, ids: readonly string[], viewerId: string): Promise<Map<string, WireReaction[]>> {
   const out = new Map<string, WireReaction[]>();
   if (ids.length === 0) return out;
-  const rows = await db
-    .selectFrom('comment_reactions')
-    .selectAll()
-    .where('comment_id', 'in', ids)
-    .orderBy('created_at')
-    .orderBy('user_id')
-    .execute();
+  const rows = await db.selectFrom('comment_reactions').selectAll().where('comment_id', 'in', ids).orderBy('created_at').orderBy('user_id').execute();
   const byComment = new Map<string, Map<string, string[]>>();
   for (const row of rows) {
     const codes = byComment.get(row.comment_id) ?? new Map<string, string[]>();
@@ -95,12 +82,7 @@ export function defaultAuthor(id: string): WireUser {
   return { id, email: '', name: '', avatar_url: null, anonymous: true, telegramId: null, createdAt: '' };
 }
 
-export function presentCommentRow(
-  row: CommentRow,
-  author: UserRow | undefined,
-  reactions: WireReaction[],
-  countReplies: number,
-): WireComment {
+export function presentCommentRow(row: CommentRow, author: UserRow | undefined, reactions: WireReaction[], countReplies: number): WireComment {
   return {
     id: row.id,
     contentType: 'Comment',
@@ -129,9 +111,7 @@ export async function presentComments(db: Kysely<Database>, rows: readonly Comme
     replyCounts(db, ids),
   ]);
   const authorById = new Map(authors.map((a) => [a.id, a]));
-  return rows.map((row) =>
-    presentCommentRow(row, authorById.get(row.author_id), reactions.get(row.id) ?? [], counts.get(row.id) ?? 0),
-  );
+  return rows.map((row) => presentCommentRow(row, authorById.get(row.author_id), reactions.get(row.id) ?? [], counts.get(row.id) ?? 0));
 }
 
 export async function presentComment(db: Kysely<Database>, row: CommentRow, viewerId: string): Promise<WireComment> {
@@ -175,12 +155,7 @@ export async function insertComment(db: Kysely<Database>, input: NewComment): Pr
   return row;
 }
 
-export async function updateComment(
-  db: Kysely<Database>,
-  row: CommentRow,
-  content: CommentToken[],
-  attaches: CommentAttach[],
-): Promise<CommentRow> {
+export async function updateComment(db: Kysely<Database>, row: CommentRow, content: CommentToken[], attaches: CommentAttach[]): Promise<CommentRow> {
   const updated = { content: JSON.stringify(content), attaches: JSON.stringify(attaches), updated_at: nowAfter(row.updated_at) };
   await db.updateTable('comments').set(updated).where('id', '=', row.id).where('deleted_at', 'is', null).execute();
   return { ...row, ...updated };
@@ -221,12 +196,7 @@ export async function removeComment(db: Kysely<Database>, comment: CommentRow): 
 
 /** The distinct codes a user has put on a comment. */
 export async function userReactionCodes(db: Kysely<Database>, commentId: string, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('comment_reactions')
-    .select('code')
-    .where('comment_id', '=', commentId)
-    .where('user_id', '=', userId)
-    .execute();
+  const rows = await db.selectFrom('comment_reactions').select('code').where('comment_id', '=', commentId).where('user_id', '=', userId).execute();
   return rows.map((r) => r.code);
 }
 
@@ -249,12 +219,7 @@ export async function addReaction(db: Kysely<Database>, commentId: string, userI
 }
 
 export async function removeReaction(db: Kysely<Database>, commentId: string, userId: string, code: string): Promise<void> {
-  await db
-    .deleteFrom('comment_reactions')
-    .where('comment_id', '=', commentId)
-    .where('user_id', '=', userId)
-    .where('code', '=', code)
-    .execute();
+  await db.deleteFrom('comment_reactions').where('comment_id', '=', commentId).where('user_id', '=', userId).where('code', '=', code).execute();
 }
 
 export async function countReactions(db: Kysely<Database>, commentId: string, code: string): Promise<number> {

@@ -18,7 +18,16 @@ test('code-point order, as SQLite and PostgreSQL\'s "C" compare text (not UTF-16
 });
 
 test('groups by raw x and series, with the same figures and spelling whatever the order of the rows', () => {
-  const rows = [row('a', 0.1, '"B"'), row('a', 0.2, '"a"'), row('b', null), row('a', 0.3, '"A"'), row(null, 1e16), row(null, 1), row(null, -1e16), row('a', null)];
+  const rows = [
+    row('a', 0.1, '"B"'),
+    row('a', 0.2, '"a"'),
+    row('b', null),
+    row('a', 0.3, '"A"'),
+    row(null, 1e16),
+    row(null, 1),
+    row(null, -1e16),
+    row('a', null),
+  ];
   const reversed = groupRows([...rows].reverse());
   const forward = groupRows(rows);
   const byX = (groups: ReturnType<typeof groupRows>) => Object.fromEntries(groups.map((g) => [String(g.x), g]));

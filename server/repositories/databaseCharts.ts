@@ -50,7 +50,8 @@ const PEOPLE_TYPES = new Set(['person', 'createdBy', 'editedBy']);
 /** An axis's raw key in SQL over the row page `p` (a cell joined as `alias`), and the value as written (text, to name its category). */
 function axisSql(axis: Axis, alias: string): { join: RawBuilder<unknown> | null; key: RawBuilder<unknown>; sample: RawBuilder<unknown> | null } {
   const { field } = axis;
-  if (field.type === 'createdTime' || field.type === 'editedTime') return { join: null, key: sql`substr(${sql.raw(COMPUTED_COLUMNS[field.type])}, 1, 10)`, sample: null };
+  if (field.type === 'createdTime' || field.type === 'editedTime')
+    return { join: null, key: sql`substr(${sql.raw(COMPUTED_COLUMNS[field.type])}, 1, 10)`, sample: null };
   if (field.type === 'createdBy' || field.type === 'editedBy') return { join: null, key: sql.raw(COMPUTED_COLUMNS[field.type]), sample: null };
   const cell = sql.raw(alias);
   const join = sql`left join database_cells ${cell} on ${cell}.row_id = p.id and ${cell}.field_id = ${axis.fieldId}`;
@@ -208,7 +209,14 @@ function chartFields(chart: ChartConfig): { x: string; series: string | null; y:
  * The view's rows (`query`: its filter; live rows unless inTrash) as the chart reads them, by id,
  * in one SQL query; `ids`: only those rows (the ones of them the view has).
  */
-export async function chartRows(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, chart: ChartConfig, ids?: readonly string[]): Promise<Map<string, ChartRow>> {
+export async function chartRows(
+  db: Kysely<Database>,
+  config: DatabaseConfig,
+  databaseId: string,
+  query: RowQuery,
+  chart: ChartConfig,
+  ids?: readonly string[],
+): Promise<Map<string, ChartRow>> {
   const fields = chartFields(chart);
   const xSql = axisSql(axisOf(config, chart.x), 'cx');
   const sSql = chart.series ? axisSql(axisOf(config, chart.series), 'cs') : null;
@@ -219,13 +227,31 @@ export async function chartRows(db: Kysely<Database>, config: DatabaseConfig, da
     sql.raw(' '),
   );
   // Only what the chart has (a column of nulls costs as much to read as one of values).
-  const named: Array<[RawBuilder<unknown> | null, string]> = [[sql`p.id`, 'id'], [xSql.key, 'x'], [sSql?.key ?? null, 's'], [fields.y ? sql`cy.num` : null, 'y'], [xSql.sample, 'xv'], [sSql?.sample ?? null, 'sv']];
+  const named: Array<[RawBuilder<unknown> | null, string]> = [
+    [sql`p.id`, 'id'],
+    [xSql.key, 'x'],
+    [sSql?.key ?? null, 's'],
+    [fields.y ? sql`cy.num` : null, 'y'],
+    [xSql.sample, 'xv'],
+    [sSql?.sample ?? null, 'sv'],
+  ];
   const columns = sql.join(named.filter(([column]) => column !== null).map(([column, name]) => sql`${column} as ${sql.ref(name)}`));
   const where = whereSql(config, databaseId, query);
   const read = async (wanted: readonly string[] | null) => {
     // The rows asked for first (CROSS JOIN keeps SQLite from walking every row of the database by its index).
-    const from = wanted ? sql`(values ${sql.join(wanted.map((id) => sql`(${id})`))}) w cross join pages p ${joined} where p.id = w.column1 and` : sql`pages p ${joined} where`;
-    return (await sql<{ id: string; x: unknown; s?: unknown; y?: number | string | null; xv?: string | null; sv?: string | null }>`select ${columns} from ${from} ${where}`.execute(db)).rows;
+    const from = wanted
+      ? sql`(values ${sql.join(wanted.map((id) => sql`(${id})`))}) w cross join pages p ${joined} where p.id = w.column1 and`
+      : sql`pages p ${joined} where`;
+    return (
+      await sql<{
+        id: string;
+        x: unknown;
+        s?: unknown;
+        y?: number | string | null;
+        xv?: string | null;
+        sv?: string | null;
+      }>`select ${columns} from ${from} ${where}`.execute(db)
+    ).rows;
   };
   const rows = new Map<string, ChartRow>();
   for (const chunk of ids ? inChunks(ids) : [null]) {
@@ -273,7 +299,13 @@ export function groupRows(rows: Iterable<ChartRow>): ChartGroup[] {
   }
   return all.map(({ numbers, ...group }) => {
     const sorted = Float64Array.from(numbers).sort();
-    return { ...group, yn: sorted.length, ys: sorted.reduce((total, y) => total + y, 0), lo: sorted.length > 0 ? sorted[0] : null, hi: sorted.length > 0 ? sorted[sorted.length - 1] : null };
+    return {
+      ...group,
+      yn: sorted.length,
+      ys: sorted.reduce((total, y) => total + y, 0),
+      lo: sorted.length > 0 ? sorted[0] : null,
+      hi: sorted.length > 0 ? sorted[sorted.length - 1] : null,
+    };
   });
 }
 
@@ -291,7 +323,14 @@ const keptChart = (rows: Map<string, ChartRow>): KeptChart => ({ rows, groups: g
  * categories or running totals, is folded from them without a query. After cells written by this
  * process, only their rows are read again (in the view or no longer) and the rows grouped anew.
  */
-export async function keptChartGroups(orders: ViewOrders, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, chart: ChartConfig): Promise<ChartGroup[]> {
+export async function keptChartGroups(
+  orders: ViewOrders,
+  db: Kysely<Database>,
+  database: Pick<BlockRow, 'id' | 'version'>,
+  config: DatabaseConfig,
+  query: RowQuery,
+  chart: ChartConfig,
+): Promise<ChartGroup[]> {
   const fields = chartFields(chart);
   const key = `chart\n${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, fields])}`;
   const read = [fields.x, fields.series, fields.y].filter((id): id is string => id !== null);
@@ -325,7 +364,12 @@ export async function keptChartGroups(orders: ViewOrders, db: Kysely<Database>, 
  * running totals. `names` gives people's names for their labels (a published page's reader gets
  * «Участник» from the route instead).
  */
-export async function foldChart(config: DatabaseConfig, chart: ChartConfig, groups: readonly ChartGroup[], names: (ids: string[]) => Promise<Map<string, string>>): Promise<ChartAnswer> {
+export async function foldChart(
+  config: DatabaseConfig,
+  chart: ChartConfig,
+  groups: readonly ChartGroup[],
+  names: (ids: string[]) => Promise<Map<string, string>>,
+): Promise<ChartAnswer> {
   const x = axisOf(config, chart.x);
   const series = chart.series ? axisOf(config, chart.series) : null;
   const hidden = chart.hidden ?? [];

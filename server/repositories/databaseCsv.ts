@@ -20,7 +20,15 @@ export async function workspaceUserNames(db: Kysely<Database>, workspaceId: stri
  * columns' names, then each row's cells as text (people by name, relations by the titles of the
  * rows still there). With a byte-order mark, for spreadsheets.
  */
-export async function* databaseCsv(db: Kysely<Database>, orders: ViewOrders, block: BlockRow, data: DatabaseData, columns: readonly string[], query: RowQuery, names: ReadonlyMap<string, string>): AsyncGenerator<string> {
+export async function* databaseCsv(
+  db: Kysely<Database>,
+  orders: ViewOrders,
+  block: BlockRow,
+  data: DatabaseData,
+  columns: readonly string[],
+  query: RowQuery,
+  names: ReadonlyMap<string, string>,
+): AsyncGenerator<string> {
   // papaparse is CommonJS (UMD): under Node's ESM loader (the real server) its functions are on
   // the default export only; a named `unparse` is undefined there (Jest's CommonJS hides that).
   const papaparse = await import('papaparse');
@@ -30,7 +38,9 @@ export async function* databaseCsv(db: Kysely<Database>, orders: ViewOrders, blo
   for (let at = 0; at < all.length; at += 1000) {
     const rows = await readRows(db, block.id, all.slice(at, at + 1000));
     // A relation's rows by their titles (those of this database still there).
-    const related = columns.filter((id) => data.config.fields[id].type === 'relation').flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
+    const related = columns
+      .filter((id) => data.config.fields[id].type === 'relation')
+      .flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
     const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
     const lines = rows.map((row) =>
       columns.map((id) => {

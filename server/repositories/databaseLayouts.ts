@@ -39,7 +39,11 @@ export async function syncDatabaseLayouts(db: Kysely<Database>, databaseId: stri
   const gone = held.filter((uid) => !uids.includes(uid));
   const added = uids.filter((uid) => !held.includes(uid));
   if (gone.length > 0) await db.deleteFrom('database_layouts').where('database_id', '=', databaseId).where('layout_id', 'in', gone).execute();
-  if (added.length > 0) await db.insertInto('database_layouts').values(added.map((uid) => ({ database_id: databaseId, layout_id: uid, since: now }))).execute();
+  if (added.length > 0)
+    await db
+      .insertInto('database_layouts')
+      .values(added.map((uid) => ({ database_id: databaseId, layout_id: uid, since: now })))
+      .execute();
 }
 
 /**

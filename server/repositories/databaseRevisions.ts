@@ -43,13 +43,16 @@ export async function bumpRowsOfPages(db: Kysely<Database>, pageIds: readonly st
   for (const databaseId of databases) await bumpRevisions(db, databaseId, [ROWS_REVISION]);
 }
 
-
 /**
  * Where a database stands: its block's version (fields, views) and its rows' and cells' counters.
  * Any write that could change what a view reads changes it; a client that read rows at one
  * revision and sees the same later has missed nothing (a page joining its live channel: docs/api/databases.md «Realtime»).
  */
 export async function databaseRevision(db: Kysely<Database>, database: { id: string; version: number }): Promise<string> {
-  const row = await db.selectFrom('database_revisions').select([sql<number>`coalesce(sum(rev), 0)`.as('sum'), sql<number>`count(*)`.as('n')]).where('database_id', '=', database.id).executeTakeFirst();
+  const row = await db
+    .selectFrom('database_revisions')
+    .select([sql<number>`coalesce(sum(rev), 0)`.as('sum'), sql<number>`count(*)`.as('n')])
+    .where('database_id', '=', database.id)
+    .executeTakeFirst();
   return `${database.version}:${Number(row?.sum ?? 0)}:${Number(row?.n ?? 0)}`;
 }

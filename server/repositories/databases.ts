@@ -130,7 +130,13 @@ export async function readRows(db: Kysely<Database>, databaseId: string, ids: re
  * `count` sort keys after the row `afterId` (null: first; undefined: at the end), before the next
  * row (live or trashed, so a restore never lands on a taken key). Rows in `moving` are passed over.
  */
-export async function rowKeysAfter(db: Kysely<Database>, databaseId: string, afterId: string | null | undefined, count: number, moving: readonly string[] = []): Promise<string[]> {
+export async function rowKeysAfter(
+  db: Kysely<Database>,
+  databaseId: string,
+  afterId: string | null | undefined,
+  count: number,
+  moving: readonly string[] = [],
+): Promise<string[]> {
   const others = () => {
     let query = db.selectFrom('pages').select('sort_key').where('database_id', '=', databaseId);
     if (moving.length > 0) query = query.where('id', 'not in', moving);
@@ -153,7 +159,13 @@ export async function rowKeysAfter(db: Kysely<Database>, databaseId: string, aft
 }
 
 /** `count` sort keys in a row just before `beforeId` (the rows `moving` left out of the count of what is there). */
-export async function rowKeysBefore(db: Kysely<Database>, databaseId: string, beforeId: string, count: number, moving: readonly string[] = []): Promise<string[]> {
+export async function rowKeysBefore(
+  db: Kysely<Database>,
+  databaseId: string,
+  beforeId: string,
+  count: number,
+  moving: readonly string[] = [],
+): Promise<string[]> {
   const before = await db.selectFrom('pages').select('sort_key').where('id', '=', beforeId).where('database_id', '=', databaseId).executeTakeFirstOrThrow();
   let previous = db.selectFrom('pages').select('sort_key').where('database_id', '=', databaseId).where('sort_key', '<', before.sort_key);
   if (moving.length > 0) previous = previous.where('id', 'not in', moving);
@@ -214,9 +226,29 @@ export async function insertRows(trx: Transaction<Database>, input: InsertRowsIn
   return pages;
 }
 
-function newCell(rowId: string, databaseId: string, fieldId: string, field: DatabaseField, value: RowValue, version: number, at: string, userId: string): CellRow {
+function newCell(
+  rowId: string,
+  databaseId: string,
+  fieldId: string,
+  field: DatabaseField,
+  value: RowValue,
+  version: number,
+  at: string,
+  userId: string,
+): CellRow {
   const { num, txt, end = null } = cellIndex(field, value);
-  return { row_id: rowId, field_id: fieldId, database_id: databaseId, value: JSON.stringify(value), num, txt, num_end: end, version, updated_at: at, updated_by: userId };
+  return {
+    row_id: rowId,
+    field_id: fieldId,
+    database_id: databaseId,
+    value: JSON.stringify(value),
+    num,
+    txt,
+    num_end: end,
+    version,
+    updated_at: at,
+    updated_by: userId,
+  };
 }
 
 export interface WrittenCell {
@@ -240,11 +272,24 @@ export async function readCell(db: Kysely<Database>, rowId: string, fieldId: str
  * Null when it moved on (a conflict). A title (MAIN_FIELD) is written to the row's page too.
  * Run in a transaction: the page's updated_at/by and the title go with the cell. `changes`: see CellChange.
  */
-export async function writeCellIfVersion(trx: Transaction<Database>, row: PageRow, field: DatabaseField, fieldId: string, value: RowValue, version: number, userId: string, changes?: CellChange[]): Promise<WrittenCell | null> {
+export async function writeCellIfVersion(
+  trx: Transaction<Database>,
+  row: PageRow,
+  field: DatabaseField,
+  fieldId: string,
+  value: RowValue,
+  version: number,
+  userId: string,
+  changes?: CellChange[],
+): Promise<WrittenCell | null> {
   const at = nowIso();
   const cell = newCell(row.id, row.database_id!, fieldId, field, value, version + 1, at, userId);
   if (version === 0) {
-    const inserted = await trx.insertInto('database_cells').values(cell).onConflict((oc) => oc.columns(['row_id', 'field_id']).doNothing()).executeTakeFirst();
+    const inserted = await trx
+      .insertInto('database_cells')
+      .values(cell)
+      .onConflict((oc) => oc.columns(['row_id', 'field_id']).doNothing())
+      .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
   } else {
     const updated = await trx
@@ -271,10 +316,20 @@ export interface CellChange {
 }
 
 /** The rest of a cell write: its field's revision (told to `changes`), the row page's «edited» (and title). */
-async function cellWritten(trx: Transaction<Database>, row: PageRow, fieldId: string, value: RowValue, version: number, at: string, userId: string, changes?: CellChange[]): Promise<WrittenCell> {
+async function cellWritten(
+  trx: Transaction<Database>,
+  row: PageRow,
+  fieldId: string,
+  value: RowValue,
+  version: number,
+  at: string,
+  userId: string,
+  changes?: CellChange[],
+): Promise<WrittenCell> {
   const revs = await bumpRevisions(trx, row.database_id!, [fieldId]);
   changes?.push({ fieldId, rev: revs.get(fieldId)!, rowId: row.id });
-  const pageFields = fieldId === MAIN_FIELD_ID ? { title: typeof value === 'string' ? value : '', updated_at: at, updated_by: userId } : { updated_at: at, updated_by: userId };
+  const pageFields =
+    fieldId === MAIN_FIELD_ID ? { title: typeof value === 'string' ? value : '', updated_at: at, updated_by: userId } : { updated_at: at, updated_by: userId };
   await trx.updateTable('pages').set(pageFields).where('id', '=', row.id).execute();
   return { rowId: row.id, fieldId, value, version, updatedAt: at, updatedBy: userId };
 }
@@ -284,14 +339,30 @@ async function cellWritten(trx: Transaction<Database>, row: PageRow, fieldId: st
  * same statement: two of these at once make two versions): a row page's title changed through the
  * page (PATCH element), a card moved to a board's column. The value must fit the field.
  */
-export async function writeCellOver(trx: Transaction<Database>, row: PageRow, field: DatabaseField, fieldId: string, value: RowValue, userId: string, changes?: CellChange[]): Promise<WrittenCell> {
+export async function writeCellOver(
+  trx: Transaction<Database>,
+  row: PageRow,
+  field: DatabaseField,
+  fieldId: string,
+  value: RowValue,
+  userId: string,
+  changes?: CellChange[],
+): Promise<WrittenCell> {
   const at = nowIso();
   const cell = newCell(row.id, row.database_id!, fieldId, field, value, 1, at, userId);
   const { version } = await trx
     .insertInto('database_cells')
     .values(cell)
     .onConflict((oc) =>
-      oc.columns(['row_id', 'field_id']).doUpdateSet((eb) => ({ value: cell.value, txt: cell.txt, num: cell.num, num_end: cell.num_end, version: eb('database_cells.version', '+', 1), updated_at: at, updated_by: userId })),
+      oc.columns(['row_id', 'field_id']).doUpdateSet((eb) => ({
+        value: cell.value,
+        txt: cell.txt,
+        num: cell.num,
+        num_end: cell.num_end,
+        version: eb('database_cells.version', '+', 1),
+        updated_at: at,
+        updated_by: userId,
+      })),
     )
     .returning('version')
     .executeTakeFirstOrThrow();
@@ -299,7 +370,13 @@ export async function writeCellOver(trx: Transaction<Database>, row: PageRow, fi
 }
 
 /** Moves rows of a database (in this order) to sort keys. */
-export async function setRowKeys(trx: Transaction<Database>, databaseId: string, ids: readonly string[], keys: readonly string[], userId: string): Promise<void> {
+export async function setRowKeys(
+  trx: Transaction<Database>,
+  databaseId: string,
+  ids: readonly string[],
+  keys: readonly string[],
+  userId: string,
+): Promise<void> {
   const at = nowIso();
   for (let i = 0; i < ids.length; i++) {
     await trx.updateTable('pages').set({ sort_key: keys[i], updated_at: at, updated_by: userId }).where('id', '=', ids[i]).execute();
@@ -328,7 +405,15 @@ export async function restoreRows(trx: Transaction<Database>, databaseId: string
 export async function* cellsOfField(db: Kysely<Database>, databaseId: string, fieldId: string): AsyncGenerator<CellRow[]> {
   let after = '';
   for (;;) {
-    const slice = await db.selectFrom('database_cells').selectAll().where('database_id', '=', databaseId).where('field_id', '=', fieldId).where('row_id', '>', after).orderBy('row_id').limit(1000).execute();
+    const slice = await db
+      .selectFrom('database_cells')
+      .selectAll()
+      .where('database_id', '=', databaseId)
+      .where('field_id', '=', fieldId)
+      .where('row_id', '>', after)
+      .orderBy('row_id')
+      .limit(1000)
+      .execute();
     if (slice.length === 0) return;
     yield slice;
     after = slice[slice.length - 1].row_id;
@@ -336,13 +421,26 @@ export async function* cellsOfField(db: Kysely<Database>, databaseId: string, fi
 }
 
 /** Rewrites cells of a field after a retype: each to its converted value (null clears), version + 1. */
-export async function rewriteCells(trx: Transaction<Database>, field: DatabaseField, cells: ReadonlyArray<{ cell: CellRow; value: RowValue }>, userId: string): Promise<void> {
+export async function rewriteCells(
+  trx: Transaction<Database>,
+  field: DatabaseField,
+  cells: ReadonlyArray<{ cell: CellRow; value: RowValue }>,
+  userId: string,
+): Promise<void> {
   const at = nowIso();
   for (const { cell, value } of cells) {
     const index = cellIndex(field, value);
     await trx
       .updateTable('database_cells')
-      .set({ value: JSON.stringify(value), num: index.num, txt: index.txt, num_end: index.end ?? null, version: cell.version + 1, updated_at: at, updated_by: userId })
+      .set({
+        value: JSON.stringify(value),
+        num: index.num,
+        txt: index.txt,
+        num_end: index.end ?? null,
+        version: cell.version + 1,
+        updated_at: at,
+        updated_by: userId,
+      })
       .where('row_id', '=', cell.row_id)
       .where('field_id', '=', cell.field_id)
       .execute();
@@ -510,7 +608,13 @@ function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: 
       joins.push(sql`left join database_cells ${alias} on ${alias}.row_id = p.id and ${alias}.field_id = ${sort.fieldId}`);
       if (field.type === 'select' || field.type === 'status') {
         const options = hasOptions(field) ? field.options : [];
-        key = options.length === 0 ? sql`null` : sql`(case ${alias}.txt ${sql.join(options.map((o, i) => sql`when ${o.id} then ${i}`), sql.raw(' '))} else null end)`;
+        key =
+          options.length === 0
+            ? sql`null`
+            : sql`(case ${alias}.txt ${sql.join(
+                options.map((o, i) => sql`when ${o.id} then ${i}`),
+                sql.raw(' '),
+              )} else null end)`;
       } else if (['number', 'checkbox', 'date'].includes(field.type)) {
         key = sql`${alias}.num`;
       } else {
@@ -537,7 +641,8 @@ export function whereSql(config: DatabaseConfig, databaseId: string, query: RowQ
   }
   if (query.group) parts.push(groupSql(config, query.group.fieldId, query.group.value));
   if (query.range) parts.push(rangeSql(databaseId, query.range));
-  if (query.undated) parts.push(sql<SqlBool>`not exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${query.undated} and c.num is not null)`);
+  if (query.undated)
+    parts.push(sql<SqlBool>`not exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${query.undated} and c.num is not null)`);
   return joinAll(parts, 'and');
 }
 
@@ -558,7 +663,8 @@ function rangeSql(databaseId: string, { fieldId, from, to }: { fieldId: string; 
  * option id); for a person field, the rows whose people include the user (a row is in each of its people's groups).
  */
 function groupSql(config: DatabaseConfig, fieldId: string, value: string | boolean | null): RawBuilder<SqlBool> {
-  const cell = (condition: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${fieldId} and ${condition})`;
+  const cell = (condition: RawBuilder<unknown>) =>
+    sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${fieldId} and ${condition})`;
   if (value === true) return cell(sql`c.num = 1`);
   if (value === false) return sql<SqlBool>`not ${cell(sql`c.num = 1`)}`;
   if (value === null) return sql<SqlBool>`not ${cell(sql`(c.txt is not null or c.num is not null)`)}`;
@@ -669,18 +775,38 @@ export class ViewOrders {
   }
 
   /** Ids of a window of a view and how many rows the view has. */
-  async window(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, window: { offset: number; limit: number }): Promise<{ ids: string[]; count: number }> {
+  async window(
+    db: Kysely<Database>,
+    database: Pick<BlockRow, 'id' | 'version'>,
+    config: DatabaseConfig,
+    query: RowQuery,
+    window: { offset: number; limit: number },
+  ): Promise<{ ids: string[]; count: number }> {
     const ids = await this.ids(db, database, config, query);
     return { ids: ids.slice(window.offset, window.offset + window.limit), count: ids.length };
   }
 
   ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
     const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null])}`;
-    return this.keep(this.orders, db, database, key, queryFields(config, query), () => orderedRowIds(db, config, database.id, query), (ids) => ids.length);
+    return this.keep(
+      this.orders,
+      db,
+      database,
+      key,
+      queryFields(config, query),
+      () => orderedRowIds(db, config, database.id, query),
+      (ids) => ids.length,
+    );
   }
 
   /** A view's footer, kept like its order: while the rows and the fields it filters, sorts and sums by stay. */
-  figures(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
+  figures(
+    db: Kysely<Database>,
+    database: Pick<BlockRow, 'id' | 'version'>,
+    config: DatabaseConfig,
+    query: RowQuery,
+    calculations: Record<string, Calculation>,
+  ): Promise<Record<string, number | null>> {
     const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.search ?? '', query.inTrash === true, calculations])}`;
     const used = queryFields(config, { ...query, sorts: Object.keys(calculations).map((fieldId) => ({ fieldId, direction: 'asc' as const })) });
     return this.kept(db, database, `footer\n${key}`, used, () => calculate(db, config, database.id, query, calculations));
@@ -693,7 +819,15 @@ export class ViewOrders {
    * wrote (`cellsChanged`, at most MAX_ROWS_AGAIN rows), `again` brings it up to date from those
    * rows' ids instead of `compute` reading every row.
    */
-  kept<T>(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number = () => 1, again?: (value: T, rowIds: string[]) => Promise<T>): Promise<T> {
+  kept<T>(
+    db: Kysely<Database>,
+    database: Pick<BlockRow, 'id' | 'version'>,
+    key: string,
+    fields: string[] | null,
+    compute: () => Promise<T>,
+    size: (value: T) => number = () => 1,
+    again?: (value: T, rowIds: string[]) => Promise<T>,
+  ): Promise<T> {
     return this.keep(this.results as KeptValues<T>, db, database, key, fields, compute, size, again);
   }
 
@@ -722,7 +856,16 @@ export class ViewOrders {
     }
   }
 
-  private async keep<T>(store: KeptValues<T>, db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, key: string, fields: string[] | null, compute: () => Promise<T>, size: (value: T) => number, again?: (value: T, rowIds: string[]) => Promise<T>): Promise<T> {
+  private async keep<T>(
+    store: KeptValues<T>,
+    db: Kysely<Database>,
+    database: Pick<BlockRow, 'id' | 'version'>,
+    key: string,
+    fields: string[] | null,
+    compute: () => Promise<T>,
+    size: (value: T) => number,
+    again?: (value: T, rowIds: string[]) => Promise<T>,
+  ): Promise<T> {
     // Read before the value: a write landing in between makes the next request read it again, never the reverse.
     const revisions = await this.revisions(db, database, fields);
     const signature = signatureOf(revisions);
@@ -771,17 +914,34 @@ function signatureOf(revisions: Revisions): string {
 // ————— Footer calculations and groups —————
 
 /** The footer of a view: per field, its calculation over the view's rows (filtered), in SQL. */
-export async function calculate(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery, calculations: Record<string, Calculation>): Promise<Record<string, number | null>> {
+export async function calculate(
+  db: Kysely<Database>,
+  config: DatabaseConfig,
+  databaseId: string,
+  query: RowQuery,
+  calculations: Record<string, Calculation>,
+): Promise<Record<string, number | null>> {
   const where = whereSql(config, databaseId, query);
   const out: Record<string, number | null> = {};
   for (const [fieldId, calculation] of Object.entries(calculations)) {
     const field = fieldOf(config, fieldId);
     if (!field) continue;
     if (field.type in COMPUTED_COLUMNS) {
-      out[fieldId] = calculation === 'count' ? Number((await sql<{ n: number | string }>`select count(*) as n from pages p where ${where}`.execute(db)).rows[0]?.n ?? 0) : null;
+      out[fieldId] =
+        calculation === 'count'
+          ? Number((await sql<{ n: number | string }>`select count(*) as n from pages p where ${where}`.execute(db)).rows[0]?.n ?? 0)
+          : null;
       continue;
     }
-    const result = await sql<{ total: number | string; filled: number | string; uniq: number | string; s: number | null; a: number | null; lo: number | null; hi: number | null }>`
+    const result = await sql<{
+      total: number | string;
+      filled: number | string;
+      uniq: number | string;
+      s: number | null;
+      a: number | null;
+      lo: number | null;
+      hi: number | null;
+    }>`
       select count(*) as total, count(c.row_id) as filled, count(distinct coalesce(c.txt, cast(c.num as text))) as uniq,
              sum(c.num) as s, avg(c.num) as a, min(c.num) as lo, max(c.num) as hi
       from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId} and (c.num is not null or c.txt is not null)
@@ -838,7 +998,12 @@ export async function groupCounts(
     const name = (value: string | boolean | null) => (typeof value === 'string' ? (names.get(value) ?? value) : '');
     return [...counts.entries()]
       .map(([value, count]) => ({ value, count }))
-      .sort((a, b) => (a.value === null ? 1 : 0) - (b.value === null ? 1 : 0) || name(a.value).localeCompare(name(b.value), 'ru') || String(a.value).localeCompare(String(b.value)));
+      .sort(
+        (a, b) =>
+          (a.value === null ? 1 : 0) - (b.value === null ? 1 : 0) ||
+          name(a.value).localeCompare(name(b.value), 'ru') ||
+          String(a.value).localeCompare(String(b.value)),
+      );
   }
   const order = (value: string | boolean | null): number => {
     if (value === null) return Number.MAX_SAFE_INTEGER;
@@ -864,11 +1029,28 @@ export async function cloneDatabaseRows(trx: Transaction<Database>, fromId: stri
   let copied = 0;
   let after = '';
   for (;;) {
-    const rows = await trx.selectFrom('pages').selectAll().where('database_id', '=', fromId).where('in_trash', '=', 0).where('id', '>', after).orderBy('id').limit(500).execute();
+    const rows = await trx
+      .selectFrom('pages')
+      .selectAll()
+      .where('database_id', '=', fromId)
+      .where('in_trash', '=', 0)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .execute();
     if (rows.length === 0) return copied;
     after = rows[rows.length - 1].id;
     const ids = new Map<string, string>([[fromId, toId], ...rows.map((row) => [row.id, newId()] as [string, string])]);
-    const live = await trx.selectFrom('blocks').selectAll().where('page_id', 'in', rows.map((row) => row.id)).where('deleted_at', 'is', null).execute();
+    const live = await trx
+      .selectFrom('blocks')
+      .selectAll()
+      .where(
+        'page_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .where('deleted_at', 'is', null)
+      .execute();
     // What hangs from the top of each row's page (a block under a deleted one is not part of it any more).
     const blocks = live.filter((block) => block.parent_id === null);
     for (let at = 0, kept = new Set(blocks.map((b) => b.id)); at < blocks.length; at++) {
@@ -879,12 +1061,48 @@ export async function cloneDatabaseRows(trx: Transaction<Database>, fromId: stri
       }
     }
     for (const block of blocks) ids.set(block.id, newId());
-    const pages: PageRow[] = rows.map((row) => ({ ...row, ...FRESH_PAGE_STATE, id: ids.get(row.id)!, database_id: toId, is_public: 0, created_by: userId, created_at: now, updated_at: now, updated_by: userId }));
+    const pages: PageRow[] = rows.map((row) => ({
+      ...row,
+      ...FRESH_PAGE_STATE,
+      id: ids.get(row.id)!,
+      database_id: toId,
+      is_public: 0,
+      created_by: userId,
+      created_at: now,
+      updated_at: now,
+      updated_by: userId,
+    }));
     for (const chunk of inChunks(pages, 200)) await trx.insertInto('pages').values(chunk).execute();
-    const blockCopies: BlockRow[] = blocks.map((block) => ({ ...block, id: ids.get(block.id)!, page_id: ids.get(block.page_id)!, parent_id: block.parent_id === null ? null : ids.get(block.parent_id)!, data: remapBlockData(block.data, ids), version: 1, created_at: now, updated_at: now, updated_by: userId, deleted_at: null }));
+    const blockCopies: BlockRow[] = blocks.map((block) => ({
+      ...block,
+      id: ids.get(block.id)!,
+      page_id: ids.get(block.page_id)!,
+      parent_id: block.parent_id === null ? null : ids.get(block.parent_id)!,
+      data: remapBlockData(block.data, ids),
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      updated_by: userId,
+      deleted_at: null,
+    }));
     for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
-    const cells = await trx.selectFrom('database_cells').selectAll().where('row_id', 'in', rows.map((row) => row.id)).execute();
-    const cellCopies: CellRow[] = cells.map((cell) => ({ ...cell, row_id: ids.get(cell.row_id)!, database_id: toId, version: 1, updated_at: now, updated_by: userId }));
+    const cells = await trx
+      .selectFrom('database_cells')
+      .selectAll()
+      .where(
+        'row_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
+    const cellCopies: CellRow[] = cells.map((cell) => ({
+      ...cell,
+      row_id: ids.get(cell.row_id)!,
+      database_id: toId,
+      version: 1,
+      updated_at: now,
+      updated_by: userId,
+    }));
     for (const chunk of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(chunk).execute();
     copied += rows.length;
   }

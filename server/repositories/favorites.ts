@@ -16,13 +16,7 @@ export async function favoritePageIds(db: Kysely<Database>, userId: string, page
 
 /** Adds a favourite (a second add changes nothing); it sorts after the user's earlier ones. */
 export async function addFavorite(db: Kysely<Database>, userId: string, pageId: string): Promise<void> {
-  const last = await db
-    .selectFrom('favorites')
-    .select('created_at')
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const last = await db.selectFrom('favorites').select('created_at').where('user_id', '=', userId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   await db
     .insertInto('favorites')
     .values({ user_id: userId, page_id: pageId, created_at: nowAfter(last?.created_at) })

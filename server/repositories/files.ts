@@ -47,12 +47,7 @@ export async function deleteFileRow(db: Kysely<Database>, id: string): Promise<v
 
 /** A user's upload URLs that expired unused (they have no bytes). */
 export async function deleteExpiredUploads(db: Kysely<Database>, ownerId: string): Promise<void> {
-  await db
-    .deleteFrom('files')
-    .where('owner_id', '=', ownerId)
-    .where('status', '=', FILE_STATUS.pending)
-    .where('upload_expires_at', '<', nowIso())
-    .execute();
+  await db.deleteFrom('files').where('owner_id', '=', ownerId).where('status', '=', FILE_STATUS.pending).where('upload_expires_at', '<', nowIso()).execute();
 }
 
 /**
@@ -157,7 +152,11 @@ export async function storeUpload(
     },
   });
   source.once('limit', () => watched.destroy(new UploadTooLargeError('the file is larger than allowed')));
-  const size = await store.put(storageKey, pipeline(source, watched, () => {}), options.contentType);
+  const size = await store.put(
+    storageKey,
+    pipeline(source, watched, () => {}),
+    options.contentType,
+  );
   try {
     if (source.truncated) throw new UploadTooLargeError('the file is larger than allowed');
     await options.check?.(head);

@@ -107,7 +107,11 @@ export async function visibleNotifications(db: Kysely<Database>, userId: string,
 }
 
 export async function setNotificationRead(db: Kysely<Database>, id: string, isRead: boolean): Promise<void> {
-  await db.updateTable('notifications').set({ is_read: isRead ? 1 : 0 }).where('id', '=', id).execute();
+  await db
+    .updateTable('notifications')
+    .set({ is_read: isRead ? 1 : 0 })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Marks all of a user's notifications read (optionally one workspace's); answers how many changed. */
@@ -143,23 +147,13 @@ export async function deleteCommentNotifications(db: Kysely<Database>, commentId
 
 /** A user's settings for a page: the stored keys over the defaults. */
 export async function getNotificationSettings(db: Kysely<Database>, userId: string, pageId: string): Promise<NotificationSettings> {
-  const row = await db
-    .selectFrom('notification_settings')
-    .select('settings')
-    .where('user_id', '=', userId)
-    .where('page_id', '=', pageId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('notification_settings').select('settings').where('user_id', '=', userId).where('page_id', '=', pageId).executeTakeFirst();
   if (!row) return { ...DEFAULT_NOTIFICATION_SETTINGS };
   const stored = notificationSettingsSchema.partial().safeParse(JSON.parse(row.settings));
   return { ...DEFAULT_NOTIFICATION_SETTINGS, ...(stored.success ? stored.data : {}) };
 }
 
-export async function saveNotificationSettings(
-  db: Kysely<Database>,
-  userId: string,
-  pageId: string,
-  settings: NotificationSettings,
-): Promise<void> {
+export async function saveNotificationSettings(db: Kysely<Database>, userId: string, pageId: string, settings: NotificationSettings): Promise<void> {
   const values = { user_id: userId, page_id: pageId, settings: JSON.stringify(settings), updated_at: nowIso() };
   await db
     .insertInto('notification_settings')

@@ -22,12 +22,7 @@ export interface EffectiveMember {
 }
 
 export async function findGrant(db: Kysely<Database>, pageId: string, userId: string): Promise<PageGrant | undefined> {
-  const row = await db
-    .selectFrom('page_members')
-    .selectAll()
-    .where('page_id', '=', pageId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('page_members').selectAll().where('page_id', '=', pageId).where('user_id', '=', userId).executeTakeFirst();
   return row && { pageId: row.page_id, userId: row.user_id, level: row.level as AccessLevel, createdAt: row.created_at };
 }
 

@@ -67,10 +67,7 @@ export async function writablePage(trx: Transaction<Database>, id: string): Prom
 
 /** A page by its id, else by its public alias. */
 export async function findPageByIdOrAlias(db: Kysely<Database>, idOrAlias: string): Promise<PageRow | undefined> {
-  return (
-    (await findPage(db, idOrAlias)) ??
-    (await db.selectFrom('pages').selectAll().where('alias', '=', idOrAlias).executeTakeFirst())
-  );
+  return (await findPage(db, idOrAlias)) ?? (await db.selectFrom('pages').selectAll().where('alias', '=', idOrAlias).executeTakeFirst());
 }
 
 export async function findPages(db: Kysely<Database>, ids: readonly string[]): Promise<PageRow[]> {
@@ -137,12 +134,7 @@ export async function listPagesAt(db: Kysely<Database>, place: PagePlace): Promi
 /** All pages below a page (any depth, trash included). */
 export async function listDescendants(db: Kysely<Database>, page: PageRow): Promise<PageRow[]> {
   // The path holds quoted ids, so the LIKE narrows it down; the exact check is done on the parsed path.
-  const rows = await db
-    .selectFrom('pages')
-    .selectAll()
-    .where('workspace_id', '=', page.workspace_id)
-    .where('path', 'like', `%"${page.id}"%`)
-    .execute();
+  const rows = await db.selectFrom('pages').selectAll().where('workspace_id', '=', page.workspace_id).where('path', 'like', `%"${page.id}"%`).execute();
   return rows.filter((row) => row.id !== page.id && pagePath(row).includes(page.id));
 }
 
@@ -166,9 +158,7 @@ export interface NewPageInput {
  * holds the tree lock, with `parent` read after taking it.
  */
 export async function insertPage(trx: Transaction<Database>, input: NewPageInput): Promise<PageRow> {
-  const place: PagePlace = input.parent
-    ? { parent: input.parent }
-    : { workspaceId: input.workspaceId, section: input.section ?? 'private' };
+  const place: PagePlace = input.parent ? { parent: input.parent } : { workspaceId: input.workspaceId, section: input.section ?? 'private' };
   const siblings = await listPagesAt(trx, place);
   const now = nowIso();
   const page: PageRow = {
@@ -192,10 +182,7 @@ export async function insertPage(trx: Transaction<Database>, input: NewPageInput
   };
   await trx.insertInto('pages').values(page).execute();
   if (input.grantCreatorFull) {
-    await trx
-      .insertInto('page_members')
-      .values({ page_id: page.id, user_id: input.createdBy, level: 'full', created_at: now })
-      .execute();
+    await trx.insertInto('page_members').values({ page_id: page.id, user_id: input.createdBy, level: 'full', created_at: now }).execute();
   }
   return page;
 }
@@ -205,7 +192,11 @@ export type PageFieldsUpdate = Partial<Pick<PageRow, 'title' | 'icon' | 'cover' 
 /** Changes some fields of a page and its updated_at; returns the page as stored. */
 export async function updatePageFields(db: Kysely<Database>, page: PageRow, fields: PageFieldsUpdate): Promise<PageRow> {
   const updated_at = nowIso();
-  await db.updateTable('pages').set({ ...fields, updated_at }).where('id', '=', page.id).execute();
+  await db
+    .updateTable('pages')
+    .set({ ...fields, updated_at })
+    .where('id', '=', page.id)
+    .execute();
   return { ...page, ...fields, updated_at };
 }
 

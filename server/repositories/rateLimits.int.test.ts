@@ -63,7 +63,10 @@ describe('through a route (feedback: FEEDBACK_LIMIT_PER_IP an hour per address)'
 
   test('the first hit of a process deletes ended windows; beyond the limit 429 with Retry-After; once the window ended the address may send again', async () => {
     // An ended window left by another process long ago.
-    await t.app.db.insertInto('rate_limits').values({ key: 'feedback:192.0.2.1', hits: 9, reset_at: new Date(Date.now() - 1_000).toISOString() }).execute();
+    await t.app.db
+      .insertInto('rate_limits')
+      .values({ key: 'feedback:192.0.2.1', hits: 9, reset_at: new Date(Date.now() - 1_000).toISOString() })
+      .execute();
     for (let i = 0; i < FEEDBACK_LIMIT_PER_IP; i++) expect((await send()).statusCode).toBe(200);
     expect(await rows('feedback:192.0.2.1')).toEqual([]);
     const [row] = await rows('feedback:198.51.100.77');
@@ -78,7 +81,11 @@ describe('through a route (feedback: FEEDBACK_LIMIT_PER_IP an hour per address)'
     expect((await rows('feedback:198.51.100.77'))[0]).toEqual({ ...row, hits: FEEDBACK_LIMIT_PER_IP + 1 });
 
     // The window ends (as if an hour went by): a new one starts with the next message.
-    await t.app.db.updateTable('rate_limits').set({ reset_at: new Date(Date.now() - 1).toISOString() }).where('key', '=', 'feedback:198.51.100.77').execute();
+    await t.app.db
+      .updateTable('rate_limits')
+      .set({ reset_at: new Date(Date.now() - 1).toISOString() })
+      .where('key', '=', 'feedback:198.51.100.77')
+      .execute();
     expect((await send()).statusCode).toBe(200);
     const [fresh] = await rows('feedback:198.51.100.77');
     expect(fresh.hits).toBe(1);

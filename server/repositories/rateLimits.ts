@@ -17,7 +17,12 @@ export async function hitRateLimit(db: Kysely<Database>, key: string, windowMs: 
         // Both read the row as it was before this update.
         const ended = eb('rate_limits.reset_at', '<=', nowIso);
         return {
-          hits: eb.case().when(ended).then(eb.lit(1)).else(eb('rate_limits.hits', '+', eb.lit(1))).end(),
+          hits: eb
+            .case()
+            .when(ended)
+            .then(eb.lit(1))
+            .else(eb('rate_limits.hits', '+', eb.lit(1)))
+            .end(),
           reset_at: eb.case().when(ended).then(eb.ref('excluded.reset_at')).else(eb.ref('rate_limits.reset_at')).end(),
         };
       }),

@@ -19,12 +19,7 @@ export async function trashSubtree(trx: Transaction<Database>, page: PageRow, us
   }
   const ids = [page.id, ...descendants.filter((p) => p.in_trash === 0).map((p) => p.id)];
   for (const chunk of inChunks(ids)) {
-    await trx
-      .updateTable('pages')
-      .set({ in_trash: 1, trashed_at, trashed_by: userId })
-      .where('id', 'in', chunk)
-      .where('in_trash', '=', 0)
-      .execute();
+    await trx.updateTable('pages').set({ in_trash: 1, trashed_at, trashed_by: userId }).where('id', 'in', chunk).where('in_trash', '=', 0).execute();
   }
   await bumpRowsOfPages(trx, ids);
   return { ...page, in_trash: 1, trashed_at, trashed_by: userId };

@@ -30,14 +30,8 @@ export async function insertUserWithWorkspace(trx: Kysely<Database>, email: stri
   };
   await trx.insertInto('users').values(user).execute();
   const workspaceId = newId();
-  await trx
-    .insertInto('workspaces')
-    .values({ id: workspaceId, name: user.name, avatar: null, alias: null, is_private: 1, created_at: now })
-    .execute();
-  await trx
-    .insertInto('workspace_members')
-    .values({ workspace_id: workspaceId, user_id: user.id, role: 'admin', created_at: now })
-    .execute();
+  await trx.insertInto('workspaces').values({ id: workspaceId, name: user.name, avatar: null, alias: null, is_private: 1, created_at: now }).execute();
+  await trx.insertInto('workspace_members').values({ workspace_id: workspaceId, user_id: user.id, role: 'admin', created_at: now }).execute();
   return user;
 }
 

@@ -8,13 +8,7 @@ import { nowAfter } from '../time';
  * than the user's newest visit, so pages opened within one millisecond still list in order.
  */
 export async function recordVisit(db: Kysely<Database>, userId: string, pageId: string): Promise<void> {
-  const last = await db
-    .selectFrom('page_visits')
-    .select('visited_at')
-    .where('user_id', '=', userId)
-    .orderBy('visited_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const last = await db.selectFrom('page_visits').select('visited_at').where('user_id', '=', userId).orderBy('visited_at', 'desc').limit(1).executeTakeFirst();
   const visited_at = nowAfter(last?.visited_at);
   await db
     .insertInto('page_visits')

@@ -31,11 +31,7 @@ export function listUserWorkspaces(db: Kysely<Database>, userId: string): Promis
 }
 
 /** The user's role in a workspace, or undefined when they are not a member. */
-export async function findMembership(
-  db: Kysely<Database>,
-  workspaceId: string,
-  userId: string,
-): Promise<WorkspaceWithRole | undefined> {
+export async function findMembership(db: Kysely<Database>, workspaceId: string, userId: string): Promise<WorkspaceWithRole | undefined> {
   return (await db
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
@@ -87,7 +83,10 @@ export async function lockWorkspace(trx: Kysely<Database>, workspaceId: string):
 }
 
 async function memberCount(trx: Kysely<Database>, workspaceId: string, role?: WorkspaceRole): Promise<number> {
-  let query = trx.selectFrom('workspace_members').select((eb) => eb.fn.countAll<string | number>().as('n')).where('workspace_id', '=', workspaceId);
+  let query = trx
+    .selectFrom('workspace_members')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('workspace_id', '=', workspaceId);
   if (role) query = query.where('role', '=', role);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
@@ -214,7 +213,6 @@ export async function inMembershipTransaction<T>(db: Kysely<Database>, workspace
   }
 }
 
-
 /**
  * Resolves the people a call names. Every `userId` must name a user, and nobody may be named twice
  * (twice by id, twice by e-mail, or by id and by e-mail at once); otherwise 422
@@ -259,12 +257,7 @@ export async function resolvePeople(trx: Kysely<Database>, workspaceId: string, 
  * workspaces, from workspace_members.invited_by). Takes a lock on the inviter (PostgreSQL: their
  * user row) so that their parallel calls cannot both pass on the same count.
  */
-export async function checkInviteQuota(
-  trx: Kysely<Database>,
-  inviterId: string,
-  count: number,
-  limit: { people: number; windowMs: number },
-): Promise<void> {
+export async function checkInviteQuota(trx: Kysely<Database>, inviterId: string, count: number, limit: { people: number; windowMs: number }): Promise<void> {
   if (count === 0) return;
   if (isPostgres(trx)) {
     await trx.selectFrom('users').select('id').where('id', '=', inviterId).forUpdate().execute();

@@ -126,7 +126,12 @@ describe('streaming to the owner', () => {
     // The same user's other connection, not in the channel; and another user in a channel of his own.
     const otherTab = await connect(model, ann);
     const stranger = await channelOf(model, bob);
-    const quiet = [noEvent(otherTab, 'add', undefined, 1500), noEvent(otherTab, 'edit', undefined, 1500), noEvent(stranger.socket, 'add', undefined, 1500), noEvent(stranger.socket, 'edit', undefined, 1500)];
+    const quiet = [
+      noEvent(otherTab, 'add', undefined, 1500),
+      noEvent(otherTab, 'edit', undefined, 1500),
+      noEvent(stranger.socket, 'add', undefined, 1500),
+      noEvent(stranger.socket, 'edit', undefined, 1500),
+    ];
     const pieces = ['Жили-были', ' дед', ' и баба', '. Ёлка — «зелёная»', '…\n\nКонец.'];
     // Every event is written in parts (lines and UTF-8 characters cut) with CRLF line ends.
     fake.enqueue({ kind: 'stream', pieces, delayMs: 40, fragment: true, crlf: true });
@@ -187,7 +192,12 @@ describe('streaming to the owner', () => {
 
   test('a reasoning model: its thoughts keep the request alive and are not part of the text', async () => {
     // Five reasoning chunks 300 ms apart outlast the 1 s timeout in all, but never stall for it.
-    const { seen, last } = await run({ kind: 'stream', reasoning: ['Думаю', '…', 'ещё', '…', 'готово'], pieces: ['<think>план</thi', 'nk>\n\nИтак', ', ответ.'], delayMs: 300 });
+    const { seen, last } = await run({
+      kind: 'stream',
+      reasoning: ['Думаю', '…', 'ещё', '…', 'готово'],
+      pieces: ['<think>план</thi', 'nk>\n\nИтак', ', ответ.'],
+      delayMs: 300,
+    });
     expect(last.event).toBe('edit');
     expect(adds(seen).join('')).toBe('Итак, ответ.');
     expect(last.payload).toMatchObject({ text: 'Итак, ответ.' });
@@ -279,19 +289,54 @@ describe('an owner who leaves, and someone else in the channel', () => {
 
 describe('failures reach the spec’s reason', () => {
   const cases: Array<[string, string, AiErrorReason, FakeReply]> = [
-    ['429', 'Rate limit exceeded', 'rateLimitError', { kind: 'error', status: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' }],
+    [
+      '429',
+      'Rate limit exceeded',
+      'rateLimitError',
+      { kind: 'error', status: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' },
+    ],
     ['500', 'Internal server error', 'serverError', { kind: 'error', status: 500, message: 'The server had an error while processing your request.' }],
     ['503', 'Internal server error', 'serverError', { kind: 'error', status: 503, message: 'The engine is currently overloaded' }],
     ['400', 'Bad request', 'unknownError', { kind: 'error', status: 400, message: "'messages' is too long", type: 'invalid_request_error' }],
-    ['401', 'Invalid authentication credentials', 'unknownError', { kind: 'error', status: 401, message: 'Incorrect API key provided', code: 'invalid_api_key' }],
+    [
+      '401',
+      'Invalid authentication credentials',
+      'unknownError',
+      { kind: 'error', status: 401, message: 'Incorrect API key provided', code: 'invalid_api_key' },
+    ],
     ['402', 'Insufficient account balance', 'unknownError', { kind: 'error', status: 402, message: 'Insufficient credits' }],
     ['404', 'Requested resource not found', 'unknownError', { kind: 'error', status: 404, message: 'The model `x` does not exist', code: 'model_not_found' }],
     ['418 (any other status)', 'Unexpected API response', 'unknownError', { kind: 'error', status: 418, message: 'teapot' }],
-    ['bad JSON in an event', 'failed to decode', 'decodeError', { kind: 'raw', chunks: ['data: {"choices":[{"delta":{"content":"Нач', '"}}]}\n\n', 'data: {"choices": [oops\n\n'] }],
-    ['an HTML page instead of a stream', 'failed to decode', 'decodeError', { kind: 'raw', contentType: 'text/html', chunks: ['<html><body>Bad gateway</body></html>'] }],
-    ['bytes that are not UTF-8', 'failed to decode', 'decodeError', { kind: 'raw', chunks: [Buffer.from([0x64, 0x61, 0x74, 0x61, 0x3a, 0x20, 0xff, 0xfe, 0x0a, 0x0a])] }],
-    ['an error object in the stream, with a status', 'Rate limit exceeded', 'rateLimitError', { kind: 'streamError', pieces: ['Нача', 'ло'], error: { message: 'Rate limit exceeded: free-models-per-min', code: 429 } }],
-    ['an error object in the stream, without one', 'Internal server error', 'serverError', { kind: 'streamError', pieces: ['Нача'], error: { message: 'CUDA out of memory' } }],
+    [
+      'bad JSON in an event',
+      'failed to decode',
+      'decodeError',
+      { kind: 'raw', chunks: ['data: {"choices":[{"delta":{"content":"Нач', '"}}]}\n\n', 'data: {"choices": [oops\n\n'] },
+    ],
+    [
+      'an HTML page instead of a stream',
+      'failed to decode',
+      'decodeError',
+      { kind: 'raw', contentType: 'text/html', chunks: ['<html><body>Bad gateway</body></html>'] },
+    ],
+    [
+      'bytes that are not UTF-8',
+      'failed to decode',
+      'decodeError',
+      { kind: 'raw', chunks: [Buffer.from([0x64, 0x61, 0x74, 0x61, 0x3a, 0x20, 0xff, 0xfe, 0x0a, 0x0a])] },
+    ],
+    [
+      'an error object in the stream, with a status',
+      'Rate limit exceeded',
+      'rateLimitError',
+      { kind: 'streamError', pieces: ['Нача', 'ло'], error: { message: 'Rate limit exceeded: free-models-per-min', code: 429 } },
+    ],
+    [
+      'an error object in the stream, without one',
+      'Internal server error',
+      'serverError',
+      { kind: 'streamError', pieces: ['Нача'], error: { message: 'CUDA out of memory' } },
+    ],
     ['a stream cut off before [DONE]', 'Unexpected API response', 'unknownError', { kind: 'stream', pieces: ['Нача', 'ло'], then: 'cut' }],
     ['nothing but whitespace', 'empty answer', 'unknownError', { kind: 'stream', pieces: ['\n', '  '] }],
   ];
@@ -300,7 +345,8 @@ describe('failures reach the spec’s reason', () => {
     const stranger = await channelOf(model, model.bob);
     const otherTab = await connect(model, model.ann);
     const elsewhere: unknown[] = [];
-    for (const socket of [stranger.socket, otherTab]) for (const event of ['add', 'edit', 'error']) socket.on(event, (payload: unknown) => elsewhere.push(payload));
+    for (const socket of [stranger.socket, otherTab])
+      for (const event of ['add', 'edit', 'error']) socket.on(event, (payload: unknown) => elsewhere.push(payload));
     const { last, requestId, id } = await run(reply);
     expect(last).toEqual({ event: 'error', payload: { channel: `aiproxy:${id}`, requestId, type: 'continue', message, reason } });
     expect(elsewhere).toEqual([]);
@@ -357,7 +403,11 @@ describe('what the call itself refuses', () => {
 
   test('422 for a body off the schema (no uuid, empty text, unknown fields)', async () => {
     const { id } = await channelOf(model, model.ann);
-    for (const payload of [{ websocket_id: 'nope', text: 'x' }, { websocket_id: id, text: '' }, { websocket_id: id, text: 'x', extra: 1 }]) {
+    for (const payload of [
+      { websocket_id: 'nope', text: 'x' },
+      { websocket_id: id, text: '' },
+      { websocket_id: id, text: 'x', extra: 1 },
+    ]) {
       const res = await ask(model, model.ann, 'improve', payload);
       expect(res.statusCode).toBe(422);
       expect(errorCode(res)).toBe('validation_failed');
@@ -368,7 +418,10 @@ describe('what the call itself refuses', () => {
     const { socket, id } = await channelOf(model, model.ann);
     const seen = record(socket, id);
     const big = 'а'.repeat(AI_LIMITS.text + 1);
-    for (const payload of [{ websocket_id: id, text: big }, { websocket_id: id, text: 'Привет', context: 'б'.repeat(AI_LIMITS.context + 1) }]) {
+    for (const payload of [
+      { websocket_id: id, text: big },
+      { websocket_id: id, text: 'Привет', context: 'б'.repeat(AI_LIMITS.context + 1) },
+    ]) {
       const res = await ask(model, model.ann, 'continue', payload);
       expect(res.statusCode).toBe(413);
       expect(errorCode(res)).toBe('ai.too_large');
@@ -441,7 +494,9 @@ describe('without a model', () => {
     expect(res.statusCode).toBe(202);
     const requestId = body<AiAccepted>(res).data.requestId;
     await settled(seen, 20_000);
-    expect(seen).toEqual([{ event: 'error', payload: { channel: `aiproxy:${id}`, requestId, type: 'improve', message: 'nothing to change', reason: 'emptyChangeError' } }]);
+    expect(seen).toEqual([
+      { event: 'error', payload: { channel: `aiproxy:${id}`, requestId, type: 'improve', message: 'nothing to change', reason: 'emptyChangeError' } },
+    ]);
   }, 30_000);
 
   test('429 with Retry-After beyond AI_RATE_LIMIT_PER_MINUTE per user; other users are not affected', async () => {

@@ -3,7 +3,10 @@ import { api, body, createTestApp } from '../../test/helpers/testApp';
 
 describe('GET /api/config', () => {
   test('anyone reads the links; unset ones are null', async () => {
-    const t = await createTestApp({ publicUrl: 'https://docs.example.com:8443', links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null } });
+    const t = await createTestApp({
+      publicUrl: 'https://docs.example.com:8443',
+      links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null },
+    });
     try {
       const res = await api(t, undefined, 'GET', '/api/config');
       expect(res.statusCode).toBe(200);

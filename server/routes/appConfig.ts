@@ -8,7 +8,16 @@ import { PUBLIC_ROUTE } from '../plugins/auth';
 export async function appConfigRoutes(app: FastifyInstance, { config }: { config: Config }) {
   // The service worker is registered only on the installation's own host (PUBLIC_URL's).
   const defaultHost = new URL(config.publicUrl).host;
-  app.get('/api/config', { ...PUBLIC_ROUTE, schema: { tags: ['config'], summary: 'Links shown by the web app (help, privacy, terms, docs, templates), the default host, and what the AI assistant can do' } }, async () =>
-    envelope({ links: config.links, defaultHost, ai: { model: Boolean(config.ai.baseUrl), timeoutMs: config.ai.timeoutMs } satisfies AiInstallation }),
+  app.get(
+    '/api/config',
+    {
+      ...PUBLIC_ROUTE,
+      schema: {
+        tags: ['config'],
+        summary: 'Links shown by the web app (help, privacy, terms, docs, templates), the default host, and what the AI assistant can do',
+      },
+    },
+    async () =>
+      envelope({ links: config.links, defaultHost, ai: { model: Boolean(config.ai.baseUrl), timeoutMs: config.ai.timeoutMs } satisfies AiInstallation }),
   );
 }

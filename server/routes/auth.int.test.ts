@@ -5,19 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { LOGIN_CODE_MAX_ATTEMPTS } from '../../schema/constants';
 import type { AccessTokenAnswer, WireUser } from '../../schema/user';
 import type { WireWorkspace } from '../../schema/workspace';
-import {
-  api,
-  body,
-  createTestApp,
-  errorCode,
-  formData,
-  login,
-  sendCode,
-  sessionCookie,
-  signIn,
-  urlEncoded,
-  type TestApp,
-} from '../../test/helpers/testApp';
+import { api, body, createTestApp, errorCode, formData, login, sendCode, sessionCookie, signIn, urlEncoded, type TestApp } from '../../test/helpers/testApp';
 import { startOAuthProvider, type NextTokenResponse, type OAuthProvider } from '../../test/helpers/oauthProvider';
 import { freePort } from '../../test/helpers/serverProcess';
 import { hashSecret } from '../auth/tokens';
@@ -291,7 +279,10 @@ describe('session', () => {
 
   test('an expired session → 401', async () => {
     const cookie = await signIn(t, 'ann@example.com');
-    await t.app.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.app.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect((await api(t, cookie, 'GET', '/api/user/current')).statusCode).toBe(401);
   });
 
@@ -373,7 +364,7 @@ describe('access tokens', () => {
     const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString();
     await t.app.db.updateTable('access_tokens').set({ last_used_at: twoMinutesAgo }).execute();
     await api(t, undefined, 'GET', '/api/user/current', undefined, bearer(token));
-    expect((await lastUsed()) as string > twoMinutesAgo).toBe(true);
+    expect(((await lastUsed()) as string) > twoMinutesAgo).toBe(true);
   });
 
   test('accesstoken/remove revokes the token of that request only', async () => {
@@ -416,7 +407,12 @@ describe('access tokens', () => {
 describe('register', () => {
   const register = (cookie: string | undefined, email: string, headers: Record<string, string> = {}) => {
     const form = urlEncoded({ email });
-    return t.app.inject({ method: 'POST', url: '/api/auth/register', payload: form.payload, headers: { ...form.headers, ...headers, ...(cookie ? { cookie } : {}) } });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: form.payload,
+      headers: { ...form.headers, ...headers, ...(cookie ? { cookie } : {}) },
+    });
   };
 
   test('answers the user id for an e-mail: a new account (with its workspace), then the same id', async () => {
@@ -511,7 +507,12 @@ describe('OAuth / OpenID Connect sign-in', () => {
   }
 
   const finish = (cookie: string | undefined, state: string, code: string, app: TestApp = o) =>
-    app.app.inject({ method: 'POST', url: '/api/auth/oauth/code', ...urlEncoded({ state, code }), ...(cookie ? { cookies: Object.fromEntries([cookie.split('=') as [string, string]]) } : {}) });
+    app.app.inject({
+      method: 'POST',
+      url: '/api/auth/oauth/code',
+      ...urlEncoded({ state, code }),
+      ...(cookie ? { cookies: Object.fromEntries([cookie.split('=') as [string, string]]) } : {}),
+    });
 
   const userCount = async (app: TestApp = o) => (await app.app.db.selectFrom('users').select('id').execute()).length;
 
@@ -519,9 +520,11 @@ describe('OAuth / OpenID Connect sign-in', () => {
     const res = await o.app.inject({ method: 'GET', url: '/api/auth/oauth' });
     expect(res.statusCode).toBe(200);
     expect(body(res).data).toEqual({ enabled: true, service: 'mock', name: null });
-    const named = await createTestApp({ oauth: { issuerUrl: provider.issuerUrl, clientId: CLIENT_ID, clientSecret: 's', serviceName: 'kc', scopes: 'openid email', displayName: 'Keycloak' } });
+    const named = await createTestApp({
+      oauth: { issuerUrl: provider.issuerUrl, clientId: CLIENT_ID, clientSecret: 's', serviceName: 'kc', scopes: 'openid email', displayName: 'Keycloak' },
+    });
     try {
-      expect(body((await named.app.inject({ method: 'GET', url: '/api/auth/oauth' }))).data).toEqual({ enabled: true, service: 'kc', name: 'Keycloak' });
+      expect(body(await named.app.inject({ method: 'GET', url: '/api/auth/oauth' })).data).toEqual({ enabled: true, service: 'kc', name: 'Keycloak' });
     } finally {
       await named.close();
     }
@@ -532,7 +535,13 @@ describe('OAuth / OpenID Connect sign-in', () => {
     const url = new URL(body<{ url: string }>(started).data.url);
     expect(`${url.origin}${url.pathname}`).toBe(`${provider.issuerUrl}/authorize`);
     const params = Object.fromEntries(url.searchParams);
-    expect(params).toMatchObject({ response_type: 'code', client_id: CLIENT_ID, redirect_uri: 'http://docs.test/oauth/callback', scope: 'openid email profile', code_challenge_method: 'S256' });
+    expect(params).toMatchObject({
+      response_type: 'code',
+      client_id: CLIENT_ID,
+      redirect_uri: 'http://docs.test/oauth/callback',
+      scope: 'openid email profile',
+      code_challenge_method: 'S256',
+    });
     expect(params.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(params.nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(params.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -597,7 +606,10 @@ describe('OAuth / OpenID Connect sign-in', () => {
 
   test('an expired state is refused', async () => {
     const flow = await authorize();
-    await o.app.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await o.app.db
+      .updateTable('oauth_states')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     const res = await finish(flow.cookie, flow.state, flow.code);
     expect([res.statusCode, errorCode(res)]).toEqual([401, 'auth.oauth_state_invalid']);
   });
@@ -611,7 +623,12 @@ describe('OAuth / OpenID Connect sign-in', () => {
     ['an expired id_token', { claims: { exp: Math.floor(Date.now() / 1000) - 3600 } }, 'auth.oauth_failed', /expired/],
     ['an unverified e-mail', { claims: { email_verified: false } }, 'auth.oauth_email_unverified', /not verified/],
     ['a code the provider refuses', { tokenError: true }, 'auth.oauth_failed', /did not accept/],
-    ['no e-mail in the id_token, user info about another subject', { claims: { email: null }, userinfo: { claims: { sub: 'someone-else' } } }, 'auth.oauth_failed', /another subject/],
+    [
+      'no e-mail in the id_token, user info about another subject',
+      { claims: { email: null }, userinfo: { claims: { sub: 'someone-else' } } },
+      'auth.oauth_failed',
+      /another subject/,
+    ],
     ['no e-mail in the id_token, user info refused', { claims: { email: null }, userinfo: { status: 401 } }, 'auth.oauth_failed', /refused the user info/],
   ])('%s → 401, no user, no session', async (_name, next, code, message) => {
     const flow = await authorize();
@@ -647,7 +664,9 @@ describe('OAuth / OpenID Connect sign-in', () => {
       const started = await startOAuth(app);
       expect(started.statusCode).toBe(200);
       expect(body<{ url: string }>(started).data.url).toMatch(new RegExp(`^${provider.issuerUrl}/authorize\\?`));
-      const other = await createTestApp({ oauth: { issuerUrl: `${base}/`, clientId: CLIENT_ID, clientSecret: 's', serviceName: 'mock', scopes: 'openid email' } });
+      const other = await createTestApp({
+        oauth: { issuerUrl: `${base}/`, clientId: CLIENT_ID, clientSecret: 's', serviceName: 'mock', scopes: 'openid email' },
+      });
       try {
         issuer = 'https://evil.example/realms/x';
         const res = await startOAuth(other);
@@ -682,7 +701,9 @@ describe('OAuth / OpenID Connect sign-in', () => {
 
   test('a provider that cannot be reached → 502 auth.oauth_provider_unavailable', async () => {
     const port = await freePort();
-    const down = await createTestApp({ oauth: { issuerUrl: `http://127.0.0.1:${port}`, clientId: 'x', clientSecret: 'y', serviceName: 'mock', scopes: 'openid email' } });
+    const down = await createTestApp({
+      oauth: { issuerUrl: `http://127.0.0.1:${port}`, clientId: 'x', clientSecret: 'y', serviceName: 'mock', scopes: 'openid email' },
+    });
     try {
       const res = await startOAuth(down);
       expect([res.statusCode, errorCode(res)]).toEqual([502, 'auth.oauth_provider_unavailable']);

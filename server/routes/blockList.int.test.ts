@@ -44,7 +44,11 @@ async function seedParagraphs(pageId: string, after: WireBlock, count: number, l
   const row = await t.app.db.selectFrom('blocks').selectAll().where('id', '=', after.id).executeTakeFirstOrThrow();
   const keys = generateNKeysBetween(row.sort_key, null, count);
   const rows = keys.map((sort_key, i) => ({ ...row, id: newId(), sort_key, data: JSON.stringify({ tokens: [{ text: `${label} ${i + 1}` }] }) }));
-  for (let at = 0; at < rows.length; at += 200) await t.app.db.insertInto('blocks').values(rows.slice(at, at + 200)).execute();
+  for (let at = 0; at < rows.length; at += 200)
+    await t.app.db
+      .insertInto('blocks')
+      .values(rows.slice(at, at + 200))
+      .execute();
   void pageId;
 }
 
@@ -196,7 +200,12 @@ test('a big public page is written out the same way: anonymously, its blocks in 
   const res = await t.app.inject({ method: 'GET', url: `/api/v3/spaces/element/public/${pageId}`, headers: { 'accept-encoding': 'br' } });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-encoding']).toBe('br');
-  const answer = JSON.parse(zlib.brotliDecompressSync(res.rawPayload).toString('utf8')) as { data: WireElement; included: { id: string; contentType: string }[]; meta: object; errors: unknown[] };
+  const answer = JSON.parse(zlib.brotliDecompressSync(res.rawPayload).toString('utf8')) as {
+    data: WireElement;
+    included: { id: string; contentType: string }[];
+    meta: object;
+    errors: unknown[];
+  };
   expect(answer.data).toMatchObject({ id: pageId, isPublic: true });
   const blocks = answer.included.filter((x) => x.contentType === 'Block');
   expect(blocks).toEqual(own);
@@ -222,8 +231,19 @@ test('a block moved while the page is read in slices keeps its children in the l
     afterSlice: async () => {
       slices += 1;
       if (slices !== 1) return;
-      const top = await t.app.db.selectFrom('blocks').select('sort_key').where('page_id', '=', pageId).where('parent_id', 'is', null).orderBy('sort_key').limit(1).executeTakeFirstOrThrow();
-      await t.app.db.updateTable('blocks').set({ parent_id: null, sort_key: generateKeyBetween(null, top.sort_key) }).where('id', '=', moved.id).execute();
+      const top = await t.app.db
+        .selectFrom('blocks')
+        .select('sort_key')
+        .where('page_id', '=', pageId)
+        .where('parent_id', 'is', null)
+        .orderBy('sort_key')
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      await t.app.db
+        .updateTable('blocks')
+        .set({ parent_id: null, sort_key: generateKeyBetween(null, top.sort_key) })
+        .where('id', '=', moved.id)
+        .execute();
     },
   });
   const texts = listed.map(({ row }) => (JSON.parse(row.data) as { tokens: { text: string }[] }).tokens[0].text);

@@ -140,7 +140,8 @@ describe('a change made in this process counts for the very next update', () => 
 
   test('the answer of an update is the block as a read shows it (nested, after a deleted sibling)', async () => {
     const { pageId } = await sharedPage();
-    const post = async (payload: object) => body<WireBlock>(await api(t, ann, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [] }, ...payload })).data;
+    const post = async (payload: object) =>
+      body<WireBlock>(await api(t, ann, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [] }, ...payload })).data;
     const parent = await post({});
     const first = await post({ parentId: parent.id });
     const gone = await post({ parentId: parent.id, placeAfter: first.id });

@@ -356,9 +356,7 @@ describe('validation', () => {
     const otherPage = await newPage();
     const foreign = await createBlock(otherPage, { tokens: [{ text: 'foreign' }] });
     const bobsPage = await newPage(bob);
-    const bobs = body<WireBlock>(
-      await api(t, bob, 'POST', '/api/v3/spaces/block', { pageId: bobsPage, type: 'text', data: { tokens: [] } }),
-    ).data;
+    const bobs = body<WireBlock>(await api(t, bob, 'POST', '/api/v3/spaces/block', { pageId: bobsPage, type: 'text', data: { tokens: [] } })).data;
     const before = await blockRowCount(pageId);
     for (const position of [
       { placeAfter: foreign.id },
@@ -500,7 +498,11 @@ async function rowOf(id: string) {
 }
 
 function textOf(blocks: WireBlock[]): string[] {
-  return blocks.map((b) => tokensOf(b).map((token) => token.text).join(''));
+  return blocks.map((b) =>
+    tokensOf(b)
+      .map((token) => token.text)
+      .join(''),
+  );
 }
 
 const blockUrl = (id: string, action = '') => `/api/v3/spaces/block/${id}${action}`;
@@ -617,7 +619,14 @@ describe('soft delete and restore', () => {
     const again = await postBlock(pageId, { id, tokens: [{ text: 'typed more' }], placeAfter: null });
     expect(again.statusCode).toBe(201);
     expect(body<WireBlock>(again).data).toEqual({
-      id, contentType: 'Block', pageId, type: 'text', version: 3, parentId: null, placeAfter: null, data: { tokens: [{ text: 'typed more' }] },
+      id,
+      contentType: 'Block',
+      pageId,
+      type: 'text',
+      version: 3,
+      parentId: null,
+      placeAfter: null,
+      data: { tokens: [{ text: 'typed more' }] },
     });
     // Only that block comes back, where the create put it; its deleted child stays deleted.
     expect((await listBlocks(pageId)).map((b) => b.id)).toEqual([id, a.id]);
@@ -646,7 +655,22 @@ describe('soft delete and restore', () => {
     // A child created under the parent at the moment it was deleted stays live.
     const now = new Date().toISOString();
     const orphanId = crypto.randomUUID();
-    await t.app.db.insertInto('blocks').values({ id: orphanId, page_id: pageId, parent_id: parent.id, sort_key: 'a0', type: 'text', data: '{"tokens":[]}', version: 1, created_at: now, updated_at: now, updated_by: 'x', deleted_at: null }).execute();
+    await t.app.db
+      .insertInto('blocks')
+      .values({
+        id: orphanId,
+        page_id: pageId,
+        parent_id: parent.id,
+        sort_key: 'a0',
+        type: 'text',
+        data: '{"tokens":[]}',
+        version: 1,
+        created_at: now,
+        updated_at: now,
+        updated_by: 'x',
+        deleted_at: null,
+      })
+      .execute();
     const rows = await pageRows(pageId);
     const res = await postBlock(pageId, { id: parent.id, parentId: orphanId });
     expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
@@ -813,13 +837,29 @@ function databaseData(extraFields: Record<string, unknown> = {}) {
         [MAIN]: { name: 'Название', type: 'text' },
         price: { name: 'Цена', type: 'number' },
         done: { name: 'Готово', type: 'checkbox' },
-        stage: { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }, { id: 'doing', name: 'В работе' }] },
+        stage: {
+          name: 'Этап',
+          type: 'select',
+          options: [
+            { id: 'todo', name: 'Сделать' },
+            { id: 'doing', name: 'В работе' },
+          ],
+        },
         due: { name: 'Срок', type: 'date' },
         ...extraFields,
       },
     },
     view: {
-      layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: MAIN, isWrap: false }, { fieldId: 'price', isWrap: true }] }],
+      layouts: [
+        {
+          uid: 'table-1',
+          type: 'table',
+          orderedFields: [
+            { fieldId: MAIN, isWrap: false },
+            { fieldId: 'price', isWrap: true },
+          ],
+        },
+      ],
     },
   };
 }
@@ -828,11 +868,22 @@ function rowData(values: Record<string, unknown> = {}, title = 'Строка') {
   return { title, icon: null, values };
 }
 
-function postTyped(pageId: string, type: string, data: unknown, position: { parentId?: string | null; placeAfter?: string | null; id?: string } = {}, cookie = ann) {
+function postTyped(
+  pageId: string,
+  type: string,
+  data: unknown,
+  position: { parentId?: string | null; placeAfter?: string | null; id?: string } = {},
+  cookie = ann,
+) {
   return api(t, cookie, 'POST', '/api/v3/spaces/block', { pageId, type, data, ...position });
 }
 
-async function createTyped(pageId: string, type: string, data: unknown, position: { parentId?: string | null; placeAfter?: string | null } = {}): Promise<WireBlock> {
+async function createTyped(
+  pageId: string,
+  type: string,
+  data: unknown,
+  position: { parentId?: string | null; placeAfter?: string | null } = {},
+): Promise<WireBlock> {
   const res = await postTyped(pageId, type, data, position);
   expect([res.statusCode, res.statusCode === 201 ? '' : res.body]).toEqual([201, '']);
   return body<WireBlock>(res).data;
@@ -855,7 +906,10 @@ describe('databases as blocks (rows are pages: server/routes/databases.int.test.
     ['without MAIN_FIELD', () => ({ config: { fields: { price: { name: 'Цена', type: 'number' } } }, view: { layouts: [] } })],
     ['with MAIN_FIELD of another type', () => databaseData({ [MAIN]: { name: 'x', type: 'checkbox' } })],
     ['with an unknown field type', () => databaseData({ x: { name: 'x', type: 'formula' } })],
-    ['with a layout naming an unknown field', () => ({ ...databaseData(), view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'nope', isWrap: false }] }] } })],
+    [
+      'with a layout naming an unknown field',
+      () => ({ ...databaseData(), view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [{ fieldId: 'nope', isWrap: false }] }] } }),
+    ],
     ['with a reserved field id', () => databaseData({ constructor: { name: 'x', type: 'text' } })],
     ['with tokens instead of config', () => ({ tokens: [] })],
   ])('a database %s → 422, nothing created', async (_what, data) => {
@@ -921,13 +975,19 @@ describe('access matrix', () => {
     cookiesByLevel.nonMember = bob;
     cookiesByLevel.anonymous = undefined;
     const userIds = Object.fromEntries(await Promise.all(Object.entries(people).map(async ([level, p]) => [level, await userIdOf(t, p.email)])));
-    await addMembersAs(t, ann, workspace.id, Object.entries(people).map(([level, p]) => ({ userId: userIds[level], role: p.role })));
+    await addMembersAs(
+      t,
+      ann,
+      workspace.id,
+      Object.entries(people).map(([level, p]) => ({ userId: userIds[level], role: p.role })),
+    );
     const res = await api(t, ann, 'POST', '/api/v3/spaces/section/private', { title: 'Shared doc' }, { 'x-workspace-id': workspace.id });
     expect(res.statusCode).toBe(201);
     pageId = body<WireElement>(res).data.id;
     const now = new Date().toISOString();
     for (const [level, person] of Object.entries(people)) {
-      if (person.level) await t.app.db.insertInto('page_members').values({ page_id: pageId, user_id: userIds[level], level: person.level, created_at: now }).execute();
+      if (person.level)
+        await t.app.db.insertInto('page_members').values({ page_id: pageId, user_id: userIds[level], level: person.level, created_at: now }).execute();
     }
   });
 
@@ -950,8 +1010,18 @@ describe('access matrix', () => {
   const OPS: Op[] = [
     ['list', 'read', 200, (_f, c) => api(t, c, 'GET', `/api/v3/spaces/note/${pageId}/blocks`)],
     ['get', 'read', 200, (f, c) => api(t, c, 'GET', blockUrl(f.a.id))],
-    ['create', 'edit', 201, (f, c) => api(t, c, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text: 'new' }] }, placeAfter: f.a.id })],
-    ['create a database', 'edit', 201, (f, c) => api(t, c, 'POST', '/api/v3/spaces/block', { pageId, type: 'database', data: databaseData(), placeAfter: f.b.id })],
+    [
+      'create',
+      'edit',
+      201,
+      (f, c) => api(t, c, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text: 'new' }] }, placeAfter: f.a.id }),
+    ],
+    [
+      'create a database',
+      'edit',
+      201,
+      (f, c) => api(t, c, 'POST', '/api/v3/spaces/block', { pageId, type: 'database', data: databaseData(), placeAfter: f.b.id }),
+    ],
     ['update', 'edit', 200, (f, c) => api(t, c, 'POST', blockUrl(f.b.id), { version: 1, type: 'heading1', data: { tokens: [{ text: 'B' }] } })],
     ['delete', 'edit', 200, (f, c) => api(t, c, 'DELETE', blockUrl(f.b.id))],
     ['restore', 'edit', 200, (f, c) => api(t, c, 'POST', blockUrl(f.deleted.id, '/restore'))],
@@ -1099,7 +1169,12 @@ describe('concurrent block changes keep the page sound', () => {
       // Before the change (then cleared), after it (no such field), or in between (the cell went: a conflict).
       expect(['200', '404 not_found', '422 database.cell_conflict']).toContain(outcome(written));
       expect(['201', '422 validation_failed']).toContain(outcome(added));
-      const left = await t.app.db.selectFrom('database_cells').select('row_id').where('database_id', '=', database.id).where('field_id', '=', 'price').execute();
+      const left = await t.app.db
+        .selectFrom('database_cells')
+        .select('row_id')
+        .where('database_id', '=', database.id)
+        .where('field_id', '=', 'price')
+        .execute();
       expect(left).toEqual([]);
     }
     await expectSound(pageId);

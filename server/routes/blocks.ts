@@ -3,7 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config';
 import { idParams } from '../../schema/params';
-import { cloneBlockBodySchema, createBlockBodySchema, moveBlockBodySchema, updateBlockBodySchema, type CreateBlockBody, type UpdateBlockBody } from '../../schema/block';
+import {
+  cloneBlockBodySchema,
+  createBlockBodySchema,
+  moveBlockBodySchema,
+  updateBlockBodySchema,
+  type CreateBlockBody,
+  type UpdateBlockBody,
+} from '../../schema/block';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { authorizedBlock } from '../commands/blocks/blockChange';
 import { cloneBlock } from '../commands/blocks/clone';
@@ -31,21 +38,32 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
   const { realtime } = server;
   const updateBlock = blockUpdater(app.db, app.dbChanges, config.authCacheTtlMs);
 
-  app.get('/api/v3/spaces/note/:id/blocks', { schema: { tags: ['blocks'], summary: 'The live blocks of a page, in document order; with ?limit only the first ones (the top of the page, shown while the rest loads)', params: idParams, querystring: listBlocksQuerySchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    await authorizePage(app.db, user.id, page, 'read');
-    // Taken before the read: a realtime history since this time holds everything the list might miss.
-    const at = nowIso();
-    const { limit } = request.query;
-    if (limit !== undefined) {
-      const head = await listPageHead(app.db, page.id, limit);
-      return envelope(head.blocks.map(presentPlacedRow), { count: head.blocks.length, hasMoreNext: head.hasMore, at });
-    }
-    const blocks = await listPageBlockRows(app.db, page.id);
-    // Megabytes for a big page: written out in slices, never held up other requests (docs/api/blocks.md).
-    return reply.type('application/json; charset=utf-8').send(streamedEnvelope(blocks, placedRowJson, { count: blocks.length, hasMoreNext: false, at }));
-  });
+  app.get(
+    '/api/v3/spaces/note/:id/blocks',
+    {
+      schema: {
+        tags: ['blocks'],
+        summary: 'The live blocks of a page, in document order; with ?limit only the first ones (the top of the page, shown while the rest loads)',
+        params: idParams,
+        querystring: listBlocksQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      await authorizePage(app.db, user.id, page, 'read');
+      // Taken before the read: a realtime history since this time holds everything the list might miss.
+      const at = nowIso();
+      const { limit } = request.query;
+      if (limit !== undefined) {
+        const head = await listPageHead(app.db, page.id, limit);
+        return envelope(head.blocks.map(presentPlacedRow), { count: head.blocks.length, hasMoreNext: head.hasMore, at });
+      }
+      const blocks = await listPageBlockRows(app.db, page.id);
+      // Megabytes for a big page: written out in slices, never held up other requests (docs/api/blocks.md).
+      return reply.type('application/json; charset=utf-8').send(streamedEnvelope(blocks, placedRowJson, { count: blocks.length, hasMoreNext: false, at }));
+    },
+  );
 
   app.get('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'One block (404 once deleted)', params: idParams } }, async (request) => {
     const user = requireUser(request);
@@ -53,52 +71,83 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     return envelope(await presentBlock(app.db, block));
   });
 
-  app.post('/api/v3/spaces/block', { schema: { tags: ['blocks'], summary: 'Create a block (databases and rows too)', body: createBlockBodySchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const row = await createBlock(app.db, user.id, request.body as CreateBlockBody, originOf(request));
-    reply.status(201);
-    const created = await presentBlock(app.db, row);
-    realtime.blocksAdded(row.page_id, [created], originOf(request), row.updated_at);
-    return envelope(created);
-  });
+  app.post(
+    '/api/v3/spaces/block',
+    { schema: { tags: ['blocks'], summary: 'Create a block (databases and rows too)', body: createBlockBodySchema } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const row = await createBlock(app.db, user.id, request.body as CreateBlockBody, originOf(request));
+      reply.status(201);
+      const created = await presentBlock(app.db, row);
+      realtime.blocksAdded(row.page_id, [created], originOf(request), row.updated_at);
+      return envelope(created);
+    },
+  );
 
-  app.post('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Update a block (optimistic concurrency on version)', params: idParams, body: updateBlockBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const origin = originOf(request);
-    const { block, at, databaseChanged } = await updateBlock(user.id, request.params.id, request.body as UpdateBlockBody, origin);
-    realtime.blockEdited(block, origin, at);
-    // A database's change may have cleared cells of its rows: its views read them again.
-    if (databaseChanged) realtime.databaseChanged(block.pageId, block.id, { kind: 'reset' }, origin, at);
-    return envelope(block);
-  });
+  app.post(
+    '/api/v3/spaces/block/:id',
+    { schema: { tags: ['blocks'], summary: 'Update a block (optimistic concurrency on version)', params: idParams, body: updateBlockBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const origin = originOf(request);
+      const { block, at, databaseChanged } = await updateBlock(user.id, request.params.id, request.body as UpdateBlockBody, origin);
+      realtime.blockEdited(block, origin, at);
+      // A database's change may have cleared cells of its rows: its views read them again.
+      if (databaseChanged) realtime.databaseChanged(block.pageId, block.id, { kind: 'reset' }, origin, at);
+      return envelope(block);
+    },
+  );
 
-  app.delete('/api/v3/spaces/block/:id', { schema: { tags: ['blocks'], summary: 'Delete a block and its children (restorable); with ?version, only if the block is still at that version', params: idParams, querystring: deleteBlockQuerySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { block, removed } = await deleteBlock(app.db, user.id, request.params.id, request.query.version, originOf(request));
-    realtime.blocksRemoved(block.page_id, removed, originOf(request), nowIso());
-    return envelope({ id: block.id, status: 'success' });
-  });
+  app.delete(
+    '/api/v3/spaces/block/:id',
+    {
+      schema: {
+        tags: ['blocks'],
+        summary: 'Delete a block and its children (restorable); with ?version, only if the block is still at that version',
+        params: idParams,
+        querystring: deleteBlockQuerySchema,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { block, removed } = await deleteBlock(app.db, user.id, request.params.id, request.query.version, originOf(request));
+      realtime.blocksRemoved(block.page_id, removed, originOf(request), nowIso());
+      return envelope({ id: block.id, status: 'success' });
+    },
+  );
 
-  app.post('/api/v3/spaces/block/:id/restore', { schema: { tags: ['blocks'], summary: 'Restore a deleted block and its children in place', params: idParams } }, async (request) => {
-    const user = requireUser(request);
-    const { block, blocks } = await restoreBlock(app.db, user.id, request.params.id);
-    realtime.blocksAdded(block.page_id, blocks, originOf(request), nowIso());
-    return envelope(blocks, { count: blocks.length, hasMoreNext: false });
-  });
+  app.post(
+    '/api/v3/spaces/block/:id/restore',
+    { schema: { tags: ['blocks'], summary: 'Restore a deleted block and its children in place', params: idParams } },
+    async (request) => {
+      const user = requireUser(request);
+      const { block, blocks } = await restoreBlock(app.db, user.id, request.params.id);
+      realtime.blocksAdded(block.page_id, blocks, originOf(request), nowIso());
+      return envelope(blocks, { count: blocks.length, hasMoreNext: false });
+    },
+  );
 
-  app.post('/api/v3/spaces/block/:id/move', { schema: { tags: ['blocks'], summary: 'Move a block (and its children) under a parent, after a sibling', params: idParams, body: moveBlockBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const moved = await moveBlock(app.db, user.id, request.params.id, request.body);
-    const present = await presentBlock(app.db, moved);
-    realtime.blockEdited(present, originOf(request), moved.updated_at);
-    return envelope(present);
-  });
+  app.post(
+    '/api/v3/spaces/block/:id/move',
+    { schema: { tags: ['blocks'], summary: 'Move a block (and its children) under a parent, after a sibling', params: idParams, body: moveBlockBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const moved = await moveBlock(app.db, user.id, request.params.id, request.body);
+      const present = await presentBlock(app.db, moved);
+      realtime.blockEdited(present, originOf(request), moved.updated_at);
+      return envelope(present);
+    },
+  );
 
-  app.post('/api/v3/spaces/block/:id/clone', { schema: { tags: ['blocks'], summary: 'Deep-copy a block and its children right after it', params: idParams, body: cloneBlockBodySchema.nullish() } }, async (request, reply) => {
-    const user = requireUser(request);
-    const { pageId, root, blocks } = await cloneBlock(app.db, user.id, request.params.id, request.body?.id);
-    realtime.blocksAdded(pageId, blocks, originOf(request), root.updated_at);
-    reply.status(201);
-    return envelope(blocks, { count: blocks.length, hasMoreNext: false });
-  });
+  app.post(
+    '/api/v3/spaces/block/:id/clone',
+    { schema: { tags: ['blocks'], summary: 'Deep-copy a block and its children right after it', params: idParams, body: cloneBlockBodySchema.nullish() } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { pageId, root, blocks } = await cloneBlock(app.db, user.id, request.params.id, request.body?.id);
+      realtime.blocksAdded(pageId, blocks, originOf(request), root.updated_at);
+      reply.status(201);
+      return envelope(blocks, { count: blocks.length, hasMoreNext: false });
+    },
+  );
 }

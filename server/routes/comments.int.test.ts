@@ -112,7 +112,10 @@ describe('writing and reading comments', () => {
     expect(body<WireComment>(onlyFile).data.attaches).toEqual([{ id: fileId, name: 'report', extension: 'pdf' }]);
 
     const before = await snapshot(pageId);
-    for (const payload of [{ content: [], attaches: [] }, { content: [{ text: '   ' }], attaches: [] }]) {
+    for (const payload of [
+      { content: [], attaches: [] },
+      { content: [{ text: '   ' }], attaches: [] },
+    ]) {
       const res = await postComment(owner, pageId, payload);
       expect(res.statusCode).toBe(422);
       expect(errorCode(res)).toBe('validation_failed');
@@ -162,7 +165,13 @@ describe('writing and reading comments', () => {
     }
     const pageId = await ownersPage();
     for (const method of ['POST', 'DELETE'] as const) {
-      const res = await api(t, owner.cookie, method, `/api/v3/spaces/element/${pageId}/comments/${newId()}`, method === 'POST' ? { content: text('x') } : undefined);
+      const res = await api(
+        t,
+        owner.cookie,
+        method,
+        `/api/v3/spaces/element/${pageId}/comments/${newId()}`,
+        method === 'POST' ? { content: text('x') } : undefined,
+      );
       expect(res.statusCode).toBe(404);
     }
   });
@@ -295,7 +304,10 @@ describe('deleting', () => {
     const sibling = await writeComment(owner, pageId, 'sibling of a');
     expect((await del(owner, pageId, a.id)).statusCode).toBe(200);
     expect((await del(owner, pageId, b.id)).statusCode).toBe(200);
-    expect((await listComments(owner, pageId)).map((x) => [x.id, x.isDeleted])).toEqual([[a.id, true], [sibling.id, false]]);
+    expect((await listComments(owner, pageId)).map((x) => [x.id, x.isDeleted])).toEqual([
+      [a.id, true],
+      [sibling.id, false],
+    ]);
     expect(body(await del(owner, pageId, c.id)).data).toMatchObject({ removedIds: [c.id, b.id, a.id] });
     expect((await listComments(owner, pageId)).map((x) => x.id)).toEqual([sibling.id]);
   });
@@ -326,18 +338,26 @@ describe('reactions', () => {
     // Again: nothing changes.
     expect(body<WireComment>(await react(people[0], c.id, '👍')).data.reactions[0]).toMatchObject({ count: 4, meReacted: true });
     const seenBy1 = (await listComments(people[1], pageId))[0].reactions;
-    expect(seenBy1.map((r) => [r.code, r.meReacted])).toEqual([['👍', true], ['🎉', false]]);
+    expect(seenBy1.map((r) => [r.code, r.meReacted])).toEqual([
+      ['👍', true],
+      ['🎉', false],
+    ]);
 
     // The query code is JSON-encoded; a plain string is taken as it is.
     const removed = await unreact(people[3], c.id, `code=${encodeURIComponent(JSON.stringify('👍'))}`);
     expect(removed.statusCode).toBe(200);
     expect(body<WireComment>(removed).data.reactions[0]).toEqual({
-      code: '👍', count: 3, meReacted: false, lastReactors: [people[2].id, people[1].id, people[0].id],
+      code: '👍',
+      count: 3,
+      meReacted: false,
+      lastReactors: [people[2].id, people[1].id, people[0].id],
     });
     expect(body<WireComment>(await unreact(owner, c.id, `code=${encodeURIComponent('🎉')}`)).data.reactions.map((r) => r.code)).toEqual(['👍']);
     // Removing what is not there is fine and changes nothing.
     expect((await unreact(owner, c.id, 'code="🎉"')).statusCode).toBe(200);
-    expect((await listComments(owner, pageId))[0].reactions).toEqual([{ code: '👍', count: 3, meReacted: false, lastReactors: [people[2].id, people[1].id, people[0].id] }]);
+    expect((await listComments(owner, pageId))[0].reactions).toEqual([
+      { code: '👍', count: 3, meReacted: false, lastReactors: [people[2].id, people[1].id, people[0].id] },
+    ]);
   });
 
   test('codes are checked; odd names are plain codes; one person has at most 20 codes on a comment', async () => {
@@ -352,7 +372,10 @@ describe('reactions', () => {
     expect(await snapshot(pageId)).toEqual(before);
 
     for (const code of ['__proto__', 'constructor']) expect((await react(owner, c.id, code)).statusCode).toBe(200);
-    expect((await listComments(owner, pageId))[0].reactions.map((r) => [r.code, r.count])).toEqual([['__proto__', 1], ['constructor', 1]]);
+    expect((await listComments(owner, pageId))[0].reactions.map((r) => [r.code, r.count])).toEqual([
+      ['__proto__', 1],
+      ['constructor', 1],
+    ]);
     expect(({} as Record<string, unknown>).count).toBeUndefined();
     for (let i = 0; i < 18; i++) expect((await react(owner, c.id, `r${i}`)).statusCode).toBe(200);
     const tooMany = await react(owner, c.id, 'one-more');
@@ -373,7 +396,10 @@ describe('attachments', () => {
 
     const ok = await postComment(colleague, pageId, {
       content: text('files'),
-      attaches: [{ id: ofThisPage, name: 'page file', extension: 'pdf' }, { id: mineElsewhere, name: 'mine', extension: '' }],
+      attaches: [
+        { id: ofThisPage, name: 'page file', extension: 'pdf' },
+        { id: mineElsewhere, name: 'mine', extension: '' },
+      ],
     });
     expect(ok.statusCode).toBe(201);
     expect(body<WireComment>(ok).data.attaches.map((a) => a.id)).toEqual([ofThisPage, mineElsewhere]);
@@ -382,7 +408,10 @@ describe('attachments', () => {
     for (const attaches of [
       [{ id: othersElsewhere, name: 'x', extension: 'pdf' }],
       [{ id: newId(), name: 'x', extension: 'pdf' }],
-      [{ id: ofThisPage, name: 'x', extension: 'pdf' }, { id: ofThisPage, name: 'y', extension: 'pdf' }],
+      [
+        { id: ofThisPage, name: 'x', extension: 'pdf' },
+        { id: ofThisPage, name: 'y', extension: 'pdf' },
+      ],
       [{ id: ofThisPage, name: '', extension: 'pdf' }],
       [{ id: ofThisPage, name: 'x', extension: 'pdf', url: 'https://example.com' }],
       Array.from({ length: 21 }, () => ({ id: newId(), name: 'x', extension: 'pdf' })),
@@ -394,7 +423,8 @@ describe('attachments', () => {
     // An edit cannot sneak one in either.
     const mine = body<WireComment>(ok).data;
     const edit = await api(t, colleague.cookie, 'POST', `/api/v3/spaces/element/${pageId}/comments/${mine.id}`, {
-      content: text('files'), attaches: [{ id: othersElsewhere, name: 'x', extension: 'pdf' }],
+      content: text('files'),
+      attaches: [{ id: othersElsewhere, name: 'x', extension: 'pdf' }],
     });
     expect(edit.statusCode).toBe(422);
     expect(await snapshot(pageId)).toEqual(before);
@@ -421,10 +451,20 @@ describe('bad input', () => {
       expect(res.statusCode).toBe(422);
       expect(errorCode(res)).toBe('validation_failed');
     }
-    const malformed = await t.app.inject({ method: 'POST', url: `/api/v3/spaces/element/${pageId}/comments`, headers: { cookie: owner.cookie, 'content-type': 'application/json' }, payload: '{"content": [' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: `/api/v3/spaces/element/${pageId}/comments`,
+      headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+      payload: '{"content": [',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(errorCode(malformed)).toBe('bad_request');
-    const plain = await t.app.inject({ method: 'POST', url: `/api/v3/spaces/element/${pageId}/comments`, headers: { cookie: owner.cookie, 'content-type': 'text/plain' }, payload: 'hello' });
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: `/api/v3/spaces/element/${pageId}/comments`,
+      headers: { cookie: owner.cookie, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(plain.statusCode).toBe(415);
     expect(await snapshot(pageId)).toEqual(before);
   });
@@ -451,7 +491,9 @@ describe('bad input', () => {
       }
     }
     const reaction = await t.app.inject({
-      method: 'POST', url: `/api/v3/spaces/comment/${c.id}/reaction`, headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+      method: 'POST',
+      url: `/api/v3/spaces/comment/${c.id}/reaction`,
+      headers: { cookie: owner.cookie, 'content-type': 'application/json' },
       payload: '{"code":"x","__proto__":{"polluted":true}}',
     });
     expect(reaction.statusCode).toBe(400);
@@ -481,7 +523,17 @@ test('every comment call is in the OpenAPI document', async () => {
 
 test('the author of a comment whose account is gone shows as the anonymous placeholder', () => {
   const now = new Date().toISOString();
-  const row = { id: 'c1', page_id: 'p1', replied_comment_id: null, author_id: 'gone', content: '[]', attaches: '[]', created_at: now, updated_at: now, deleted_at: null };
+  const row = {
+    id: 'c1',
+    page_id: 'p1',
+    replied_comment_id: null,
+    author_id: 'gone',
+    content: '[]',
+    attaches: '[]',
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
   expect(defaultAuthor('gone')).toEqual({ id: 'gone', email: '', name: '', avatar_url: null, anonymous: true, telegramId: null, createdAt: '' });
   expect(presentCommentRow(row, undefined, [], 0).author).toEqual(defaultAuthor('gone'));
 });
@@ -489,7 +541,12 @@ test('the author of a comment whose account is gone shows as the anonymous place
 describe('permissions: role × page level × operation', () => {
   type Op = 'list' | 'listReplies' | 'create' | 'reply' | 'editOthers' | 'editOwn' | 'deleteOthers' | 'deleteOwn' | 'react' | 'unreact';
   const OPS: Op[] = ['list', 'listReplies', 'create', 'reply', 'editOthers', 'editOwn', 'deleteOthers', 'deleteOwn', 'react', 'unreact'];
-  interface Actor { label: string; role: Role | 'non-member'; level: Level; who?: Person }
+  interface Actor {
+    label: string;
+    role: Role | 'non-member';
+    level: Level;
+    who?: Person;
+  }
   const actors: Actor[] = [];
   for (const role of ['admin', 'participant', 'guest'] as const) {
     for (const level of ['read', 'edit', 'full', 'none'] as const) actors.push({ label: `${role} with ${level}`, role, level });
@@ -537,7 +594,10 @@ describe('permissions: role × page level × operation', () => {
       ? await insertComment(t.app.db, { id: newId(), pageId, repliedCommentId: null, authorId: actor.who.id, content: text('mine'), attaches: [] })
       : undefined;
     if (actor.who) {
-      await t.app.db.insertInto('comment_reactions').values({ comment_id: others.id, user_id: actor.who.id, code: '👀', created_at: new Date().toISOString() }).execute();
+      await t.app.db
+        .insertInto('comment_reactions')
+        .values({ comment_id: others.id, user_id: actor.who.id, code: '👀', created_at: new Date().toISOString() })
+        .execute();
     }
     const before = await snapshot(pageId);
     const base = `/api/v3/spaces/element/${pageId}/comments`;
@@ -591,10 +651,7 @@ describe('concurrent comment changes', () => {
     const pageId = await ownersPage();
     for (let i = 0; i < 25; i++) {
       const c = await writeComment(owner, pageId, `c${i}`);
-      const [reply, deleted] = await Promise.all([
-        postComment(owner, pageId, { content: text('re'), attaches: [], repliedComment: c.id }),
-        del(pageId, c.id),
-      ]);
+      const [reply, deleted] = await Promise.all([postComment(owner, pageId, { content: text('re'), attaches: [], repliedComment: c.id }), del(pageId, c.id)]);
       expect(outcome(deleted)).toBe('200');
       const kept = await t.app.db.selectFrom('comments').selectAll().where('id', '=', c.id).executeTakeFirst();
       if (reply.statusCode === 201) {

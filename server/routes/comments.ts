@@ -39,14 +39,8 @@ import {
   userReactionCodes,
   type CommentRow,
 } from '../repositories/comments';
-import {
-  createNotification,
-  deleteCommentNotifications,
-  pageFollowers,
-  pickNotifications,
-} from '../repositories/notifications';
+import { createNotification, deleteCommentNotifications, pageFollowers, pickNotifications } from '../repositories/notifications';
 import { assertNotInTrash, loadPage, writablePage } from '../repositories/pages';
-
 
 /** The notification context of a comment (see docs/api/notifications.md). */
 function commentContext(
@@ -127,157 +121,194 @@ export async function commentsRoutes(server: FastifyInstance) {
 
   /** Attached files must be files of this page or ones the author uploaded; unknown ids are refused alike. */
   async function checkAttaches(attaches: readonly CommentAttach[], page: PageRow, user: UserRow) {
-    const files = new Map((await findFiles(app.db, attaches.map((a) => a.id))).map((f) => [f.id, f]));
+    const files = new Map(
+      (
+        await findFiles(
+          app.db,
+          attaches.map((a) => a.id),
+        )
+      ).map((f) => [f.id, f]),
+    );
     attaches.forEach((attach, index) => {
       const file = files.get(attach.id);
       if (!file || (file.page_id !== page.id && file.owner_id !== user.id)) {
-        throw invalid('an attached file is not a file of this page or yours', [
-          { path: `body.attaches.${index}.id`, message: 'unknown file' },
-        ]);
+        throw invalid('an attached file is not a file of this page or yours', [{ path: `body.attaches.${index}.id`, message: 'unknown file' }]);
       }
     });
   }
 
-  app.get('/api/v3/spaces/element/:id/comments', { schema: { tags: ['comments'], summary: 'Comments of a page (top level), oldest first', params: idParams, querystring: commentListQuerySchema } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    await authorizeComment(app.db, user.id, page, 'read');
-    const slice = pageOf(await listThread(app.db, { pageId: page.id }), 'Comment', request.query.cursor, request.query.limit);
-    return envelope(await presentComments(app.db, slice.data, user.id), slice.meta);
-  });
+  app.get(
+    '/api/v3/spaces/element/:id/comments',
+    { schema: { tags: ['comments'], summary: 'Comments of a page (top level), oldest first', params: idParams, querystring: commentListQuerySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      await authorizeComment(app.db, user.id, page, 'read');
+      const slice = pageOf(await listThread(app.db, { pageId: page.id }), 'Comment', request.query.cursor, request.query.limit);
+      return envelope(await presentComments(app.db, slice.data, user.id), slice.meta);
+    },
+  );
 
-  app.get('/api/v3/spaces/comment/:id/comments', { schema: { tags: ['comments'], summary: 'Replies to a comment, oldest first', params: idParams, querystring: commentListQuerySchema } }, async (request) => {
-    const user = requireUser(request);
-    const comment = await findComment(app.db, request.params.id);
-    if (!comment) throw notFound('comment');
-    await authorizeComment(app.db, user.id, await loadPage(app.db, comment.page_id), 'read');
-    const replies = await listThread(app.db, { repliedCommentId: comment.id });
-    // A deleted comment is only there while it has replies.
-    if (comment.deleted_at !== null && replies.length === 0) throw notFound('comment');
-    const slice = pageOf(replies, 'Comment', request.query.cursor, request.query.limit);
-    return envelope(await presentComments(app.db, slice.data, user.id), slice.meta);
-  });
+  app.get(
+    '/api/v3/spaces/comment/:id/comments',
+    { schema: { tags: ['comments'], summary: 'Replies to a comment, oldest first', params: idParams, querystring: commentListQuerySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const comment = await findComment(app.db, request.params.id);
+      if (!comment) throw notFound('comment');
+      await authorizeComment(app.db, user.id, await loadPage(app.db, comment.page_id), 'read');
+      const replies = await listThread(app.db, { repliedCommentId: comment.id });
+      // A deleted comment is only there while it has replies.
+      if (comment.deleted_at !== null && replies.length === 0) throw notFound('comment');
+      const slice = pageOf(replies, 'Comment', request.query.cursor, request.query.limit);
+      return envelope(await presentComments(app.db, slice.data, user.id), slice.meta);
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/comments', { schema: { tags: ['comments'], summary: 'Write a comment or a reply on a page', params: idParams, body: createCommentBodySchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const body = request.body;
-    const page = await loadPage(app.db, request.params.id);
-    await authorizeComment(app.db, user.id, page, 'comment');
-    assertNotInTrash(page);
-    let replied: CommentRow | undefined;
-    if (body.repliedComment) {
-      replied = await findComment(app.db, body.repliedComment);
-      if (!replied || replied.page_id !== page.id || replied.deleted_at !== null) throw invalid('repliedComment is not a comment of this page');
-    }
-    await checkAttaches(body.attaches, page, user);
-
-    const id = newId();
-    const candidates = new Map<string, NotificationName[]>();
-    addCandidates(candidates, mentionedUserIds(body.content), 'comments.mention_user');
-    if (replied) addCandidates(candidates, [replied.author_id], 'comments.replied');
-    addCandidates(candidates, await pageFollowers(app.db, page), 'comments.create');
-    const picks = await pickNotifications(app.db, page, user.id, candidates);
-
-    const row = await commentChange(page.id, async (trx) => {
-      if (replied) {
-        const current = await findComment(trx, replied.id);
-        if (!current || current.deleted_at !== null) throw invalid('repliedComment is not a comment of this page');
+  app.post(
+    '/api/v3/spaces/element/:id/comments',
+    { schema: { tags: ['comments'], summary: 'Write a comment or a reply on a page', params: idParams, body: createCommentBodySchema } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const body = request.body;
+      const page = await loadPage(app.db, request.params.id);
+      await authorizeComment(app.db, user.id, page, 'comment');
+      assertNotInTrash(page);
+      let replied: CommentRow | undefined;
+      if (body.repliedComment) {
+        replied = await findComment(app.db, body.repliedComment);
+        if (!replied || replied.page_id !== page.id || replied.deleted_at !== null) throw invalid('repliedComment is not a comment of this page');
       }
-      const inserted = await insertComment(trx, {
-        id,
-        pageId: page.id,
-        repliedCommentId: replied?.id ?? null,
-        authorId: user.id,
-        content: body.content,
-        attaches: body.attaches,
+      await checkAttaches(body.attaches, page, user);
+
+      const id = newId();
+      const candidates = new Map<string, NotificationName[]>();
+      addCandidates(candidates, mentionedUserIds(body.content), 'comments.mention_user');
+      if (replied) addCandidates(candidates, [replied.author_id], 'comments.replied');
+      addCandidates(candidates, await pageFollowers(app.db, page), 'comments.create');
+      const picks = await pickNotifications(app.db, page, user.id, candidates);
+
+      const row = await commentChange(page.id, async (trx) => {
+        if (replied) {
+          const current = await findComment(trx, replied.id);
+          if (!current || current.deleted_at !== null) throw invalid('repliedComment is not a comment of this page');
+        }
+        const inserted = await insertComment(trx, {
+          id,
+          pageId: page.id,
+          repliedCommentId: replied?.id ?? null,
+          authorId: user.id,
+          content: body.content,
+          attaches: body.attaches,
+        });
+        await storeNotifications(trx, page, picks, { ...commentContext(inserted, body.content, body.attaches, user.id) });
+        return inserted;
       });
-      await storeNotifications(trx, page, picks, { ...commentContext(inserted, body.content, body.attaches, user.id) });
-      return inserted;
-    });
-    reply.status(201);
-    return envelope(await presentComment(app.db, row, user.id));
-  });
+      reply.status(201);
+      return envelope(await presentComment(app.db, row, user.id));
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/comments/:commentId', { schema: { tags: ['comments'], summary: 'Edit a comment (its author only)', params: commentPathParams, body: editCommentBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const body = request.body;
-    const page = await loadPage(app.db, request.params.id);
-    const level = await authorizeComment(app.db, user.id, page, 'read');
-    const comment = await liveComment(request.params.commentId, page.id);
-    if (!commentAllows(level, 'edit', user.id, { authorId: comment.author_id })) throw forbidden('this comment');
-    assertNotInTrash(page);
-    const attaches = body.attaches ?? (JSON.parse(comment.attaches) as CommentAttach[]);
-    if (attaches.length === 0 && !body.content.some((t) => t.text.trim() !== '')) throw invalid('a comment needs text or an attached file');
-    await checkAttaches(attaches, page, user);
+  app.post(
+    '/api/v3/spaces/element/:id/comments/:commentId',
+    { schema: { tags: ['comments'], summary: 'Edit a comment (its author only)', params: commentPathParams, body: editCommentBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const body = request.body;
+      const page = await loadPage(app.db, request.params.id);
+      const level = await authorizeComment(app.db, user.id, page, 'read');
+      const comment = await liveComment(request.params.commentId, page.id);
+      if (!commentAllows(level, 'edit', user.id, { authorId: comment.author_id })) throw forbidden('this comment');
+      assertNotInTrash(page);
+      const attaches = body.attaches ?? (JSON.parse(comment.attaches) as CommentAttach[]);
+      if (attaches.length === 0 && !body.content.some((t) => t.text.trim() !== '')) throw invalid('a comment needs text or an attached file');
+      await checkAttaches(attaches, page, user);
 
-    // Only people the edit mentions for the first time hear about it.
-    const before = new Set(mentionedUserIds(JSON.parse(comment.content) as CommentToken[]));
-    const candidates = new Map<string, NotificationName[]>();
-    addCandidates(candidates, mentionedUserIds(body.content).filter((id) => !before.has(id)), 'comments.mention_user');
-    const picks = await pickNotifications(app.db, page, user.id, candidates);
+      // Only people the edit mentions for the first time hear about it.
+      const before = new Set(mentionedUserIds(JSON.parse(comment.content) as CommentToken[]));
+      const candidates = new Map<string, NotificationName[]>();
+      addCandidates(
+        candidates,
+        mentionedUserIds(body.content).filter((id) => !before.has(id)),
+        'comments.mention_user',
+      );
+      const picks = await pickNotifications(app.db, page, user.id, candidates);
 
-    const row = await commentChange(page.id, async (trx) => {
-      const updated = await updateComment(trx, await liveComment(comment.id, page.id, trx), body.content, attaches);
-      await storeNotifications(trx, page, picks, { ...commentContext(updated, body.content, attaches, user.id) });
-      return updated;
-    });
-    return envelope(await presentComment(app.db, row, user.id));
-  });
+      const row = await commentChange(page.id, async (trx) => {
+        const updated = await updateComment(trx, await liveComment(comment.id, page.id, trx), body.content, attaches);
+        await storeNotifications(trx, page, picks, { ...commentContext(updated, body.content, attaches, user.id) });
+        return updated;
+      });
+      return envelope(await presentComment(app.db, row, user.id));
+    },
+  );
 
-  app.delete('/api/v3/spaces/element/:id/comments/:commentId', { schema: { tags: ['comments'], summary: 'Delete a comment (its author, or someone with full access)', params: commentPathParams } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    const level = await authorizeComment(app.db, user.id, page, 'read');
-    const comment = await liveComment(request.params.commentId, page.id);
-    if (!commentAllows(level, 'delete', user.id, { authorId: comment.author_id })) throw forbidden('this comment');
-    assertNotInTrash(page);
-    const removed = await commentChange(page.id, async (trx) => {
-      const ids = await removeComment(trx, await liveComment(comment.id, page.id, trx));
-      await deleteCommentNotifications(trx, ids);
-      return ids;
-    });
-    const kept = await findComment(app.db, comment.id);
-    return envelope({
-      id: comment.id,
-      status: 'success',
-      comment: kept ? await presentComment(app.db, kept, user.id) : null,
-      removedIds: kept ? removed.filter((id) => id !== kept.id) : removed,
-    });
-  });
+  app.delete(
+    '/api/v3/spaces/element/:id/comments/:commentId',
+    { schema: { tags: ['comments'], summary: 'Delete a comment (its author, or someone with full access)', params: commentPathParams } },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      const level = await authorizeComment(app.db, user.id, page, 'read');
+      const comment = await liveComment(request.params.commentId, page.id);
+      if (!commentAllows(level, 'delete', user.id, { authorId: comment.author_id })) throw forbidden('this comment');
+      assertNotInTrash(page);
+      const removed = await commentChange(page.id, async (trx) => {
+        const ids = await removeComment(trx, await liveComment(comment.id, page.id, trx));
+        await deleteCommentNotifications(trx, ids);
+        return ids;
+      });
+      const kept = await findComment(app.db, comment.id);
+      return envelope({
+        id: comment.id,
+        status: 'success',
+        comment: kept ? await presentComment(app.db, kept, user.id) : null,
+        removedIds: kept ? removed.filter((id) => id !== kept.id) : removed,
+      });
+    },
+  );
 
-  app.post('/api/v3/spaces/comment/:id/reaction', { schema: { tags: ['comments'], summary: 'Add your reaction to a comment', params: idParams, body: reactionBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { code } = request.body;
-    const comment = await liveComment(request.params.id);
-    const page = await loadPage(app.db, comment.page_id);
-    await authorizeComment(app.db, user.id, page, 'react');
-    assertNotInTrash(page);
-    const tooMany = (codes: readonly string[]) => !codes.includes(code) && codes.length >= COMMENT_LIMITS.reactionsPerUser;
-    const limit = () => invalid(`one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
-    if (tooMany(await userReactionCodes(app.db, comment.id, user.id))) throw limit();
-    const picks = await pickNotifications(app.db, page, user.id, new Map([[comment.author_id, ['comments.reaction' as const]]]));
-    await commentChange(page.id, async (trx) => {
-      // The comment may have been deleted, and the limit reached, by a parallel call.
-      await liveComment(comment.id, page.id, trx);
-      if (tooMany(await userReactionCodes(trx, comment.id, user.id))) throw limit();
-      if (!(await addReaction(trx, comment.id, user.id, code))) return;
-      const context = {
-        ...commentContext(comment, JSON.parse(comment.content) as CommentToken[], JSON.parse(comment.attaches) as CommentAttach[], user.id),
-        reactionCode: code,
-        reactionCount: await countReactions(trx, comment.id, code),
-      };
-      await storeNotifications(trx, page, picks, context);
-    });
-    return envelope(await presentComment(app.db, comment, user.id));
-  });
+  app.post(
+    '/api/v3/spaces/comment/:id/reaction',
+    { schema: { tags: ['comments'], summary: 'Add your reaction to a comment', params: idParams, body: reactionBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const { code } = request.body;
+      const comment = await liveComment(request.params.id);
+      const page = await loadPage(app.db, comment.page_id);
+      await authorizeComment(app.db, user.id, page, 'react');
+      assertNotInTrash(page);
+      const tooMany = (codes: readonly string[]) => !codes.includes(code) && codes.length >= COMMENT_LIMITS.reactionsPerUser;
+      const limit = () => invalid(`one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
+      if (tooMany(await userReactionCodes(app.db, comment.id, user.id))) throw limit();
+      const picks = await pickNotifications(app.db, page, user.id, new Map([[comment.author_id, ['comments.reaction' as const]]]));
+      await commentChange(page.id, async (trx) => {
+        // The comment may have been deleted, and the limit reached, by a parallel call.
+        await liveComment(comment.id, page.id, trx);
+        if (tooMany(await userReactionCodes(trx, comment.id, user.id))) throw limit();
+        if (!(await addReaction(trx, comment.id, user.id, code))) return;
+        const context = {
+          ...commentContext(comment, JSON.parse(comment.content) as CommentToken[], JSON.parse(comment.attaches) as CommentAttach[], user.id),
+          reactionCode: code,
+          reactionCount: await countReactions(trx, comment.id, code),
+        };
+        await storeNotifications(trx, page, picks, context);
+      });
+      return envelope(await presentComment(app.db, comment, user.id));
+    },
+  );
 
-  app.delete('/api/v3/spaces/comment/:id/reaction', { schema: { tags: ['comments'], summary: 'Remove your reaction from a comment', params: idParams, querystring: reactionQuerySchema } }, async (request) => {
-    const user = requireUser(request);
-    const comment = await liveComment(request.params.id);
-    const page = await loadPage(app.db, comment.page_id);
-    await authorizeComment(app.db, user.id, page, 'react');
-    assertNotInTrash(page);
-    await removeReaction(app.db, comment.id, user.id, request.query.code);
-    return envelope(await presentComment(app.db, comment, user.id));
-  });
+  app.delete(
+    '/api/v3/spaces/comment/:id/reaction',
+    { schema: { tags: ['comments'], summary: 'Remove your reaction from a comment', params: idParams, querystring: reactionQuerySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const comment = await liveComment(request.params.id);
+      const page = await loadPage(app.db, comment.page_id);
+      await authorizeComment(app.db, user.id, page, 'react');
+      assertNotInTrash(page);
+      await removeReaction(app.db, comment.id, user.id, request.query.code);
+      return envelope(await presentComment(app.db, comment, user.id));
+    },
+  );
 }

@@ -27,7 +27,12 @@ beforeAll(async () => {
   cat = await signIn(t, 'cat.board@example.com');
   for (const who of ['ann', 'bob', 'cat']) id[who] = await userIdOf(t, `${who}.board@example.com`);
   // Names in another order than the e-mails: the columns go by name.
-  for (const [who, cookie, name] of [['ann', ann, 'Яна'], ['bob', bob, 'Борис'], ['cat', cat, 'Анна']] as const) expectOk(await api(t, cookie, 'POST', '/api/user', { id: id[who], name }));
+  for (const [who, cookie, name] of [
+    ['ann', ann, 'Яна'],
+    ['bob', bob, 'Борис'],
+    ['cat', cat, 'Анна'],
+  ] as const)
+    expectOk(await api(t, cookie, 'POST', '/api/user', { id: id[who], name }));
 });
 afterAll(async () => {
   await t.close();
@@ -59,12 +64,18 @@ async function personBoard(rows: Array<[string, string[]]>) {
     },
   };
   const db = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
-  const made = expectOk<WireRow[]>(await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, { rows: rows.map(([title, who]) => ({ title, values: who.length ? { owner: who.map((w) => id[w]) } : {} })) }), 201);
+  const made = expectOk<WireRow[]>(
+    await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, {
+      rows: rows.map(([title, who]) => ({ title, values: who.length ? { owner: who.map((w) => id[w]) } : {} })),
+    }),
+    201,
+  );
   expectOk(await api(t, ann, 'POST', `${S}/element/${page.id}/member/add`, [{ userId: id.bob, accessLevel: 'read' }]));
   return { pageId: page.id, db, rows: Object.fromEntries(made.map((r) => [r.data.title, r.id])) };
 }
 
-const groups = async (databaseId: string, viewId: string, cookie = ann) => expectOk<Array<{ value: string | null; count: number }>>(await api(t, cookie, 'GET', `${S}/database/${databaseId}/groups?viewId=${JSON.stringify(viewId)}`));
+const groups = async (databaseId: string, viewId: string, cookie = ann) =>
+  expectOk<Array<{ value: string | null; count: number }>>(await api(t, cookie, 'GET', `${S}/database/${databaseId}/groups?viewId=${JSON.stringify(viewId)}`));
 
 async function column(databaseId: string, group: string | null, cookie = ann) {
   const res = await api(t, cookie, 'GET', `${S}/database/${databaseId}/rows?${q({ viewId: 'brd', group, limit: 100 })}`);
@@ -75,7 +86,10 @@ async function column(databaseId: string, group: string | null, cookie = ann) {
 
 const peopleOf = async (databaseId: string) =>
   Object.fromEntries(
-    expectOk<WireRow[]>(await api(t, ann, 'GET', `${S}/database/${databaseId}/rows?${q({ limit: 100 })}`)).map((r) => [r.data.title, ((r.data.values.owner as string[] | undefined) ?? []).map((u) => Object.keys(id).find((k) => id[k] === u))]),
+    expectOk<WireRow[]>(await api(t, ann, 'GET', `${S}/database/${databaseId}/rows?${q({ limit: 100 })}`)).map((r) => [
+      r.data.title,
+      ((r.data.values.owner as string[] | undefined) ?? []).map((u) => Object.keys(id).find((k) => id[k] === u)),
+    ]),
   );
 
 describe('a board by a person field', () => {
@@ -125,7 +139,13 @@ describe('a board by a person field', () => {
       ['Сборка', ['cat']],
     ]);
     // «Макет» from Яна's column to before «Сборка» in Анна's.
-    const moved = expectOk<WireRow[]>(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [rows['Макет']], placeBefore: rows['Сборка'], set: { fieldId: 'owner', value: [id.cat] } }));
+    const moved = expectOk<WireRow[]>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+        ids: [rows['Макет']],
+        placeBefore: rows['Сборка'],
+        set: { fieldId: 'owner', value: [id.cat] },
+      }),
+    );
     expect(moved.map((r) => r.data.values.owner)).toEqual([[id.cat]]);
     expect(await peopleOf(db.id)).toEqual({ Макет: ['cat'], Тексты: ['bob'], Сборка: ['cat'] });
     expect((await column(db.id, id.cat)).titles).toEqual(['Макет', 'Сборка']);
@@ -135,7 +155,9 @@ describe('a board by a person field', () => {
       { value: id.bob, count: 1 },
     ]);
     // Out of everyone's column.
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [rows['Тексты']], placeAfter: null, set: { fieldId: 'owner', value: null } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [rows['Тексты']], placeAfter: null, set: { fieldId: 'owner', value: null } }),
+    );
     expect(await column(db.id, null)).toEqual({ titles: ['Тексты'], count: 1 });
     expect((await groups(db.id, 'brd')).map((g) => g.value)).toEqual([id.cat, null]);
   });
@@ -145,7 +167,11 @@ describe('a board by a person field', () => {
       ['Макет', ['ann']],
       ['Тексты', ['bob']],
     ]);
-    const moved = await api(t, bob, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [rows['Макет']], placeBefore: rows['Тексты'], set: { fieldId: 'owner', value: [id.bob] } });
+    const moved = await api(t, bob, 'POST', `${S}/database/${db.id}/rows/move`, {
+      ids: [rows['Макет']],
+      placeBefore: rows['Тексты'],
+      set: { fieldId: 'owner', value: [id.bob] },
+    });
     expect([moved.statusCode, errorCode(moved)]).toEqual([403, 'forbidden']);
     expect(await peopleOf(db.id)).toEqual({ Макет: ['ann'], Тексты: ['bob'] });
     // Reading is his: the columns and groups.
@@ -170,7 +196,9 @@ describe("a board's card cover", () => {
     const extra = await setCover({ fieldId: 'shots', size: 'big' });
     expect([extra.statusCode, errorCode(extra)]).toEqual([422, 'validation_failed']);
     // A new view with a bad cover is refused the same way.
-    const added = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'b2', type: 'board', orderedFields: [], cover: { fieldId: 'owner' } } });
+    const added = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+      layout: { uid: 'b2', type: 'board', orderedFields: [], cover: { fieldId: 'owner' } },
+    });
     expect([added.statusCode, errorCode(added)]).toEqual([422, 'validation_failed']);
     // A reader sets none.
     expect((await setCover({ fieldId: 'shots' }, bob)).statusCode).toBe(403);
@@ -179,8 +207,12 @@ describe("a board's card cover", () => {
     expect(layoutOf(expectOk<WireBlock>(await setCover(null))).cover).toBeNull();
     expectOk(await setCover({ fieldId: 'shots' }));
     // Renamed, still files: kept. Retyped: gone.
-    expect(layoutOf(expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/shots`, { field: { name: 'Фото', type: 'files' } }))).cover).toEqual({ fieldId: 'shots' });
-    expect(layoutOf(expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/shots`, { field: { name: 'Фото', type: 'text' } }))).cover).toBeNull();
+    expect(
+      layoutOf(expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/shots`, { field: { name: 'Фото', type: 'files' } }))).cover,
+    ).toEqual({ fieldId: 'shots' });
+    expect(
+      layoutOf(expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/shots`, { field: { name: 'Фото', type: 'text' } }))).cover,
+    ).toBeNull();
     // Deleted: gone.
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'pics', field: { name: 'Фото 2', type: 'files' } }));
     expectOk(await setCover({ fieldId: 'pics' }));

@@ -38,9 +38,31 @@ const FIELDS = {
   [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
   price: { name: 'Цена', type: 'number' },
   done: { name: 'Готово', type: 'checkbox' },
-  stage: { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }, { id: 'doing', name: 'В работе' }, { id: 'done', name: 'Готово' }] },
-  state: { name: 'Статус', type: 'status', options: [{ id: 'new', name: 'Новая', group: 'todo' }, { id: 'closed', name: 'Закрыта', group: 'done' }] },
-  tags: { name: 'Метки', type: 'multiSelect', options: [{ id: 'a', name: 'Альфа' }, { id: 'b', name: 'Бета' }] },
+  stage: {
+    name: 'Этап',
+    type: 'select',
+    options: [
+      { id: 'todo', name: 'Сделать' },
+      { id: 'doing', name: 'В работе' },
+      { id: 'done', name: 'Готово' },
+    ],
+  },
+  state: {
+    name: 'Статус',
+    type: 'status',
+    options: [
+      { id: 'new', name: 'Новая', group: 'todo' },
+      { id: 'closed', name: 'Закрыта', group: 'done' },
+    ],
+  },
+  tags: {
+    name: 'Метки',
+    type: 'multiSelect',
+    options: [
+      { id: 'a', name: 'Альфа' },
+      { id: 'b', name: 'Бета' },
+    ],
+  },
   due: { name: 'Срок', type: 'date', withTime: true },
   who: { name: 'Кто', type: 'person' },
   note: { name: 'Заметка', type: 'text' },
@@ -100,8 +122,37 @@ const keys = (answer: ChartAnswer) => answer.categories.map((c) => c.key);
 async function fiveRows(): Promise<{ pageId: string; db: WireBlock; rows: WireRow[] }> {
   const { pageId, db } = await newDatabase();
   const rows = await addRows(db.id, [
-    { title: 'Один', values: { price: 10, done: true, stage: 'todo', state: 'new', tags: ['a'], due: '2026-11-01', who: [annId], note: 'Hello', site: 'https://a.example', mail: 'a@example.com', phone: '+7 1' } },
-    { title: 'Два', values: { price: 20, stage: 'doing', state: 'new', tags: ['a', 'b'], due: '2026-11-02', who: [annId, bobId], note: 'hello', site: 'https://b.example', mail: 'b@example.com', phone: '+7 1' } },
+    {
+      title: 'Один',
+      values: {
+        price: 10,
+        done: true,
+        stage: 'todo',
+        state: 'new',
+        tags: ['a'],
+        due: '2026-11-01',
+        who: [annId],
+        note: 'Hello',
+        site: 'https://a.example',
+        mail: 'a@example.com',
+        phone: '+7 1',
+      },
+    },
+    {
+      title: 'Два',
+      values: {
+        price: 20,
+        stage: 'doing',
+        state: 'new',
+        tags: ['a', 'b'],
+        due: '2026-11-02',
+        who: [annId, bobId],
+        note: 'hello',
+        site: 'https://b.example',
+        mail: 'b@example.com',
+        phone: '+7 1',
+      },
+    },
     { title: 'Три', values: { price: 5, done: false, stage: 'todo', state: 'closed', tags: [], due: '2026-10-31', note: 'Мир', site: 'https://a.example' } },
     { title: 'Четыре', values: { stage: 'done', due: '2026-11-02T23:30:00Z', who: [bobId] } },
     { values: { price: 7.5, tags: ['b'], due: { start: '2026-12-01', end: '2026-12-03' } } },
@@ -131,20 +182,31 @@ describe('categories by the type of x', () => {
       rows: 5,
     });
     const byStatus = await chartOf(db.id, { x: { fieldId: 'state' }, y: { aggregate: 'count' } });
-    expect(byStatus.categories).toEqual([{ key: 'new', label: 'Новая' }, { key: 'closed', label: 'Закрыта' }, { key: null, label: 'Без значения' }]);
+    expect(byStatus.categories).toEqual([
+      { key: 'new', label: 'Новая' },
+      { key: 'closed', label: 'Закрыта' },
+      { key: null, label: 'Без значения' },
+    ]);
     expect(figures(byStatus)).toEqual({ new: 2, closed: 1, null: 2 });
   });
 
   test('multi-select and person: a row counts in each of its values', async () => {
     const { db } = await fiveRows();
     const byTags = await chartOf(db.id, { x: { fieldId: 'tags' }, y: { aggregate: 'sum', fieldId: 'price' } });
-    expect(byTags.categories).toEqual([{ key: 'a', label: 'Альфа' }, { key: 'b', label: 'Бета' }, { key: null, label: 'Без значения' }]);
+    expect(byTags.categories).toEqual([
+      { key: 'a', label: 'Альфа' },
+      { key: 'b', label: 'Бета' },
+      { key: null, label: 'Без значения' },
+    ]);
     expect(figures(byTags)).toEqual({ a: 30, b: 27.5, null: 5 });
     expect(byTags.rows).toBe(5);
     const byPerson = await chartOf(db.id, { x: { fieldId: 'who' }, y: { aggregate: 'count' } });
     // People in the order of their names, as the Russian collation has them.
     const bobName = (await t.app.db.selectFrom('users').select('name').where('id', '=', bobId).executeTakeFirstOrThrow()).name || 'bob@example.com';
-    const named = [{ key: annId, label: 'Анна' }, { key: bobId, label: bobName }].sort((a, b) => a.label.localeCompare(b.label, 'ru'));
+    const named = [
+      { key: annId, label: 'Анна' },
+      { key: bobId, label: bobName },
+    ].sort((a, b) => a.label.localeCompare(b.label, 'ru'));
     expect(byPerson.categories).toEqual([...named, { key: null, label: 'Без значения' }]);
     expect(figures(byPerson)).toEqual({ [annId]: 2, [bobId]: 2, null: 2 });
   });
@@ -152,7 +214,10 @@ describe('categories by the type of x', () => {
   test('checkbox: yes and no, a box never written being no', async () => {
     const { db } = await fiveRows();
     const answer = await chartOf(db.id, { x: { fieldId: 'done' }, y: { aggregate: 'count' } });
-    expect(answer.categories).toEqual([{ key: false, label: 'Нет' }, { key: true, label: 'Да' }]);
+    expect(answer.categories).toEqual([
+      { key: false, label: 'Нет' },
+      { key: true, label: 'Да' },
+    ]);
     expect(figures(answer)).toEqual({ false: 4, true: 1 });
   });
 
@@ -178,7 +243,13 @@ describe('categories by the type of x', () => {
 
   test('an ISO week belongs to the year of its Thursday; rows without a date go last', async () => {
     const { db } = await newDatabase();
-    await addRows(db.id, [{ values: { due: '2026-12-28' } }, { values: { due: '2027-01-03' } }, { values: { due: '2027-01-04' } }, { values: { due: '2025-12-29' } }, { title: 'без даты' }]);
+    await addRows(db.id, [
+      { values: { due: '2026-12-28' } },
+      { values: { due: '2027-01-03' } },
+      { values: { due: '2027-01-04' } },
+      { values: { due: '2025-12-29' } },
+      { title: 'без даты' },
+    ]);
     const byWeek = await chartOf(db.id, { x: { fieldId: 'due', bucket: 'week' }, y: { aggregate: 'count' } });
     expect(figures(byWeek)).toEqual({ '2026-W01': 1, '2026-W53': 2, '2027-W01': 1, null: 1 });
     expect(keys(byWeek)).toEqual(['2026-W01', '2026-W53', '2027-W01', null]);
@@ -187,12 +258,20 @@ describe('categories by the type of x', () => {
   test('text, title, url, email and phone: the text (case-folded, named by its first spelling in code-point order)', async () => {
     const { db } = await fiveRows();
     const byNote = await chartOf(db.id, { x: { fieldId: 'note' }, y: { aggregate: 'count' } });
-    expect(byNote.categories).toEqual([{ key: 'hello', label: 'Hello' }, { key: 'мир', label: 'Мир' }, { key: null, label: 'Без значения' }]);
+    expect(byNote.categories).toEqual([
+      { key: 'hello', label: 'Hello' },
+      { key: 'мир', label: 'Мир' },
+      { key: null, label: 'Без значения' },
+    ]);
     expect(figures(byNote)).toEqual({ hello: 2, мир: 1, null: 2 });
     const byTitle = await chartOf(db.id, { x: { fieldId: MAIN_FIELD_ID }, y: { aggregate: 'max', fieldId: 'price' } });
     expect(byTitle.categories.map((c) => c.label)).toEqual(['Два', 'Один', 'Три', 'Четыре', 'Без значения']);
     expect(figures(byTitle)).toEqual({ два: 20, один: 10, три: 5, четыре: null, null: 7.5 });
-    expect(figures(await chartOf(db.id, { x: { fieldId: 'site' }, y: { aggregate: 'count' } }))).toEqual({ 'https://a.example': 2, 'https://b.example': 1, null: 2 });
+    expect(figures(await chartOf(db.id, { x: { fieldId: 'site' }, y: { aggregate: 'count' } }))).toEqual({
+      'https://a.example': 2,
+      'https://b.example': 1,
+      null: 2,
+    });
     expect(figures(await chartOf(db.id, { x: { fieldId: 'mail' }, y: { aggregate: 'count' } }))).toEqual({ 'a@example.com': 1, 'b@example.com': 1, null: 3 });
     expect(figures(await chartOf(db.id, { x: { fieldId: 'phone' }, y: { aggregate: 'count' } }))).toEqual({ '+7 1': 2, null: 3 });
   });
@@ -215,7 +294,10 @@ describe('categories by the type of x', () => {
     expect(figures(await chartOf(db.id, { x: { fieldId: 'created' }, y: { aggregate: 'count' } }))).toEqual({ [day]: 5 });
     const byMonth = await chartOf(db.id, { x: { fieldId: 'edited', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' } });
     expect(figures(byMonth)).toEqual({ [day.slice(0, 7)]: 42.5 });
-    expect(await chartOf(db.id, { x: { fieldId: 'author' }, y: { aggregate: 'count' } })).toMatchObject({ categories: [{ key: annId, label: 'Анна' }], points: [{ x: annId, series: null, value: 5 }] });
+    expect(await chartOf(db.id, { x: { fieldId: 'author' }, y: { aggregate: 'count' } })).toMatchObject({
+      categories: [{ key: annId, label: 'Анна' }],
+      points: [{ x: annId, series: null, value: 5 }],
+    });
     expect((await chartOf(db.id, { x: { fieldId: 'editor' }, y: { aggregate: 'count' } })).categories).toEqual([{ key: annId, label: 'Анна' }]);
   });
 });
@@ -223,7 +305,8 @@ describe('categories by the type of x', () => {
 describe('values', () => {
   test('count, sum, average, min and max by category, as counted by hand (no numbers: sum 0, the others null)', async () => {
     const { db } = await fiveRows();
-    const by = async (aggregate: ChartConfig['y']['aggregate']) => figures(await chartOf(db.id, { x: { fieldId: 'stage' }, y: aggregate === 'count' ? { aggregate } : { aggregate, fieldId: 'price' } }));
+    const by = async (aggregate: ChartConfig['y']['aggregate']) =>
+      figures(await chartOf(db.id, { x: { fieldId: 'stage' }, y: aggregate === 'count' ? { aggregate } : { aggregate, fieldId: 'price' } }));
     expect(await by('count')).toEqual({ todo: 2, doing: 1, done: 1, null: 1 });
     expect(await by('sum')).toEqual({ todo: 15, doing: 20, done: 0, null: 7.5 });
     expect(await by('average')).toEqual({ todo: 7.5, doing: 20, done: null, null: 7.5 });
@@ -240,7 +323,11 @@ describe('values', () => {
     const { db } = await fiveRows();
     const answer = await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'tags' } });
     expect(answer.categories.map((c) => c.key)).toEqual(['todo', 'doing', 'done', null]);
-    expect(answer.series).toEqual([{ key: 'a', label: 'Альфа' }, { key: 'b', label: 'Бета' }, { key: null, label: 'Без значения' }]);
+    expect(answer.series).toEqual([
+      { key: 'a', label: 'Альфа' },
+      { key: 'b', label: 'Бета' },
+      { key: null, label: 'Без значения' },
+    ]);
     expect(answer.points).toEqual([
       { x: 'todo', series: 'a', value: 10 },
       { x: 'todo', series: null, value: 5 },
@@ -258,7 +345,8 @@ describe('values', () => {
 
   test('sorts: by x either way (no value stays last), by value either way (ties by x)', async () => {
     const { db } = await fiveRows();
-    const sorted = async (sort: ChartConfig['sort']) => keys(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, sort }));
+    const sorted = async (sort: ChartConfig['sort']) =>
+      keys(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, sort }));
     expect(await sorted('xAsc')).toEqual(['todo', 'doing', 'done', null]);
     expect(await sorted('xDesc')).toEqual(['done', 'doing', 'todo', null]);
     expect(await sorted('yDesc')).toEqual(['doing', 'todo', null, 'done']);
@@ -275,7 +363,10 @@ describe('values', () => {
     expect(keys(answer)).toEqual(['todo', 'done']);
     expect(answer.rows).toBe(3);
     // The hidden ones the rows hold are named apart, to be shown again.
-    expect(answer.hidden.map((c) => [c.key, c.label])).toEqual([['doing', 'В работе'], [null, 'Без значения']]);
+    expect(answer.hidden.map((c) => [c.key, c.label])).toEqual([
+      ['doing', 'В работе'],
+      [null, 'Без значения'],
+    ]);
     // A row in a hidden value and a shown one still counts.
     const tags = await chartOf(db.id, { x: { fieldId: 'tags' }, y: { aggregate: 'count' }, hidden: ['b'], series: { fieldId: 'stage' } });
     expect(keys(tags)).toEqual(['a', null]);
@@ -289,7 +380,12 @@ describe('values', () => {
     const { db } = await fiveRows();
     const line = await chartOf(db.id, { kind: 'line', x: { fieldId: 'due' }, y: { aggregate: 'count' }, cumulative: true });
     expect(figures(line)).toEqual({ '2026-10-31': 1, '2026-11-01': 2, '2026-11-02': 4, '2026-12-01': 5 });
-    const sums = await chartOf(db.id, { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'done' }, cumulative: true });
+    const sums = await chartOf(db.id, {
+      x: { fieldId: 'due', bucket: 'month' },
+      y: { aggregate: 'sum', fieldId: 'price' },
+      series: { fieldId: 'done' },
+      cumulative: true,
+    });
     expect(sums.points).toEqual([
       { x: '2026-10', series: false, value: 5 },
       { x: '2026-10', series: true, value: 0 },
@@ -305,7 +401,11 @@ describe('which rows', () => {
   test('the view’s filter holds, trashed rows are left out, and a change of the rows or fields shows at once', async () => {
     const { db, rows } = await fiveRows();
     const chart: ChartConfig = { x: { fieldId: 'stage' }, y: { aggregate: 'count' } };
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { chart, filter: { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 6 }] } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, {
+        layout: { chart, filter: { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 6 }] } },
+      }),
+    );
     // The stored config, when the query gives none.
     const filtered = await chartOf(db.id);
     expect([figures(filtered), filtered.rows]).toEqual([{ todo: 1, doing: 1, null: 1 }, 3]);
@@ -318,8 +418,17 @@ describe('which rows', () => {
     expect(figures(await chartOf(db.id))).toEqual({ todo: 1, done: 1, null: 1 });
     await addRows(db.id, [{ values: { price: 100, stage: 'doing' } }]);
     expect(figures(await chartOf(db.id))).toEqual({ todo: 1, doing: 1, done: 1, null: 1 });
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/stage`, { field: { ...FIELDS.stage, options: [FIELDS.stage.options[2], FIELDS.stage.options[1], { id: 'todo', name: 'Потом' }] } }));
-    expect((await chartOf(db.id)).categories).toEqual([{ key: 'done', label: 'Готово' }, { key: 'doing', label: 'В работе' }, { key: 'todo', label: 'Потом' }, { key: null, label: 'Без значения' }]);
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/fields/stage`, {
+        field: { ...FIELDS.stage, options: [FIELDS.stage.options[2], FIELDS.stage.options[1], { id: 'todo', name: 'Потом' }] },
+      }),
+    );
+    expect((await chartOf(db.id)).categories).toEqual([
+      { key: 'done', label: 'Готово' },
+      { key: 'doing', label: 'В работе' },
+      { key: 'todo', label: 'Потом' },
+      { key: null, label: 'Без значения' },
+    ]);
     // Another database's rows never count.
     const other = await fiveRows();
     expect(figures(await chartOf(other.db.id, chart))).toEqual({ todo: 2, doing: 1, done: 1, null: 1 });
@@ -327,7 +436,13 @@ describe('which rows', () => {
 
   test('an empty database: an empty chart', async () => {
     const { db } = await newDatabase();
-    expect(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'who' }, cumulative: true })).toEqual({ categories: [], series: [], points: [], rows: 0, hidden: [] });
+    expect(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'who' }, cumulative: true })).toEqual({
+      categories: [],
+      series: [],
+      points: [],
+      rows: 0,
+      hidden: [],
+    });
   });
 });
 
@@ -342,13 +457,19 @@ describe('after a cell write', () => {
   }
 
   async function writeCell(row: WireRow, fieldId: string, value: unknown): Promise<void> {
-    const written = expectOk<{ version: number }>(await api(t, ann, 'POST', `${S}/row/${row.id}/cells/${fieldId}`, { value, version: row.versions[fieldId] ?? 0 }));
+    const written = expectOk<{ version: number }>(
+      await api(t, ann, 'POST', `${S}/row/${row.id}/cells/${fieldId}`, { value, version: row.versions[fieldId] ?? 0 }),
+    );
     row.versions[fieldId] = written.version;
   }
 
   test('every chart kept reads as a fresh computation after each write: x, series and y moved, rows in and out of the filter, spellings, several cells at once', async () => {
     const { db, rows } = await fiveRows();
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter: { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 6 }] } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, {
+        layout: { filter: { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 6 }] } },
+      }),
+    );
     const charts: ChartConfig[] = [
       { x: { fieldId: 'stage' }, y: { aggregate: 'count' } },
       { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'stage' } },
@@ -374,7 +495,10 @@ describe('after a cell write', () => {
     await writeCell(rows[4], 'note', 'HELLO');
     await writeCell(rows[0], 'note', 'hello');
     await same('a text category spelled otherwise');
-    expect((await chartOf(db.id, charts[3])).categories).toEqual([{ key: 'hello', label: 'HELLO' }, { key: 'мир', label: 'Мир' }]);
+    expect((await chartOf(db.id, charts[3])).categories).toEqual([
+      { key: 'hello', label: 'HELLO' },
+      { key: 'мир', label: 'Мир' },
+    ]);
     const several = expectOk<{ written: Array<{ rowId: string; fieldId: string; version: number }> }>(
       await api(t, ann, 'POST', `${S}/database/${db.id}/cells`, {
         cells: [
@@ -414,7 +538,12 @@ describe('after a cell write', () => {
     const chart: ChartConfig = { x: { fieldId: 'stage' }, y: { aggregate: 'count' } };
     expect(figures(await chartOf(db.id, chart))).toEqual({ todo: 2, doing: 1, done: 1, null: 1 });
     // Behind the server's back (no counter raised): what is kept does not see it…
-    await t.app.db.updateTable('database_cells').set({ txt: 'done', value: '"done"' }).where('row_id', '=', rows[2].id).where('field_id', '=', 'stage').execute();
+    await t.app.db
+      .updateTable('database_cells')
+      .set({ txt: 'done', value: '"done"' })
+      .where('row_id', '=', rows[2].id)
+      .where('field_id', '=', 'stage')
+      .execute();
     await writeCell(rows[0], 'stage', 'doing');
     expect(figures(await chartOf(db.id, chart))).toEqual({ todo: 1, doing: 2, done: 1, null: 1 });
     // …until a write this process was not told of (another server process's) raises a counter the chart reads.
@@ -439,19 +568,43 @@ describe('the config', () => {
     ];
     for (const [chart, path] of bad) {
       const preview = await chartCall(db.id, chart);
-      expect([preview.statusCode, errorCode(preview), body<unknown>(preview).errors?.[0]?.details]).toEqual([422, 'validation_failed', [expect.objectContaining({ path: `chart.${path}` })]]);
+      expect([preview.statusCode, errorCode(preview), body<unknown>(preview).errors?.[0]?.details]).toEqual([
+        422,
+        'validation_failed',
+        [expect.objectContaining({ path: `chart.${path}` })],
+      ]);
       const stored = await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { chart } });
-      expect([stored.statusCode, errorCode(stored), body<unknown>(stored).errors?.[0]?.details]).toEqual([422, 'validation_failed', [expect.objectContaining({ path: `view.layouts.0.chart.${path}` })]]);
+      expect([stored.statusCode, errorCode(stored), body<unknown>(stored).errors?.[0]?.details]).toEqual([
+        422,
+        'validation_failed',
+        [expect.objectContaining({ path: `view.layouts.0.chart.${path}` })],
+      ]);
     }
     // Not a config at all: the query's schema.
-    for (const chart of [{ x: { fieldId: 'stage' } }, { x: { fieldId: 'stage' }, y: { aggregate: 'median' } }, { x: { fieldId: 'stage' }, y: { aggregate: 'count' }, extra: 1 }, 'bar']) {
+    for (const chart of [
+      { x: { fieldId: 'stage' } },
+      { x: { fieldId: 'stage' }, y: { aggregate: 'median' } },
+      { x: { fieldId: 'stage' }, y: { aggregate: 'count' }, extra: 1 },
+      'bar',
+    ]) {
       const res = await chartCall(db.id, chart);
       expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
     }
     // A bar chart view is a bar chart.
-    const kind = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'bars', type: 'barChart', orderedFields: [], chart: { kind: 'line', x: { fieldId: 'stage' }, y: { aggregate: 'count' } } } });
+    const kind = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+      layout: { uid: 'bars', type: 'barChart', orderedFields: [], chart: { kind: 'line', x: { fieldId: 'stage' }, y: { aggregate: 'count' } } },
+    });
     expect([kind.statusCode, body<unknown>(kind).errors?.[0]?.details]).toEqual([422, [expect.objectContaining({ path: 'view.layouts.1.chart.kind' })]]);
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'bars', type: 'barChart', orderedFields: [], chart: { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'stage' } } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+        layout: {
+          uid: 'bars',
+          type: 'barChart',
+          orderedFields: [],
+          chart: { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'sum', fieldId: 'price' }, series: { fieldId: 'stage' } },
+        },
+      }),
+    );
     expect(figures(expectOk<ChartAnswer>(await chartCall(db.id, undefined, ann, 'bars')))['2026-11/todo']).toBe(10);
     // A view without a chart, an unknown view or database.
     const none = await chartCall(db.id);
@@ -462,7 +615,8 @@ describe('the config', () => {
     expect([noDatabase.statusCode, errorCode(noDatabase)]).toEqual([404, 'not_found']);
 
     // A field retyped or deleted: the chart keeps what still fits.
-    const layoutOf = async (uid: string) => (expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/database/${db.id}`)).data as DatabaseData).view.layouts.find((l) => l.uid === uid)!;
+    const layoutOf = async (uid: string) =>
+      (expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/database/${db.id}`)).data as DatabaseData).view.layouts.find((l) => l.uid === uid)!;
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/price`, { field: { name: 'Цена', type: 'text' } }));
     expect((await layoutOf('bars')).chart).toEqual({ x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'count' }, series: { fieldId: 'stage' } });
     expectOk(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/stage`));
@@ -480,7 +634,10 @@ describe('who may', () => {
     await addMembersAs(t, ann, workspace.id, [{ userId: bobId, role: 'participant' }]);
     const headers = { 'x-workspace-id': workspace.id };
     const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/all`, { title: 'Общая' }, headers), 201);
-    const db = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data: databaseBody({ x: { fieldId: 'who' }, y: { aggregate: 'count' } }) }), 201);
+    const db = expectOk<WireBlock>(
+      await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data: databaseBody({ x: { fieldId: 'who' }, y: { aggregate: 'count' } }) }),
+      201,
+    );
     await addRows(db.id, [{ values: { who: [annId] } }]);
     expectOk(await api(t, ann, 'POST', `${S}/element/${page.id}/member/add`, [{ userId: bobId, accessLevel: 'read' }]));
     expect(await chartOf(db.id, undefined, bob)).toMatchObject({ categories: [{ key: annId, label: 'Анна' }], rows: 1 });

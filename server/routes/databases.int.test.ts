@@ -31,8 +31,23 @@ const FIELDS = {
   [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
   price: { name: 'Цена', type: 'number', format: 'rub' },
   done: { name: 'Готово', type: 'checkbox' },
-  stage: { name: 'Этап', type: 'select', options: [{ id: 'todo', name: 'Сделать' }, { id: 'doing', name: 'В работе' }, { id: 'done', name: 'Готово' }] },
-  tags: { name: 'Метки', type: 'multiSelect', options: [{ id: 'a', name: 'Альфа' }, { id: 'b', name: 'Бета' }] },
+  stage: {
+    name: 'Этап',
+    type: 'select',
+    options: [
+      { id: 'todo', name: 'Сделать' },
+      { id: 'doing', name: 'В работе' },
+      { id: 'done', name: 'Готово' },
+    ],
+  },
+  tags: {
+    name: 'Метки',
+    type: 'multiSelect',
+    options: [
+      { id: 'a', name: 'Альфа' },
+      { id: 'b', name: 'Бета' },
+    ],
+  },
   due: { name: 'Срок', type: 'date' },
   note: { name: 'Заметка', type: 'text' },
   created: { name: 'Создано', type: 'createdTime' },
@@ -55,7 +70,10 @@ async function newDatabase(cookie = ann, headers: Record<string, string> = {}): 
 type NewRowBody = { id?: string; title?: string; values?: Record<string, unknown> };
 
 async function addRows(databaseId: string, rows: NewRowBody[], placeAfter?: string | null, cookie = ann): Promise<WireRow[]> {
-  return expectOk<WireRow[]>(await api(t, cookie, 'POST', `${S}/database/${databaseId}/rows`, { rows, ...(placeAfter !== undefined ? { placeAfter } : {}) }), 201);
+  return expectOk<WireRow[]>(
+    await api(t, cookie, 'POST', `${S}/database/${databaseId}/rows`, { rows, ...(placeAfter !== undefined ? { placeAfter } : {}) }),
+    201,
+  );
 }
 
 async function window(databaseId: string, params: Record<string, unknown> = {}, cookie = ann) {
@@ -79,7 +97,9 @@ describe('pages and blocks', () => {
     expect(blocks.map((b) => b.type)).toEqual(['database']);
     const data = blocks[0].data as DatabaseData;
     expect(data.config.fields[MAIN_FIELD_ID]).toEqual({ name: 'Название', type: 'text' });
-    expect(data.view.layouts).toEqual([{ uid: expect.any(String), type: 'table', name: 'Таблица', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }]);
+    expect(data.view.layouts).toEqual([
+      { uid: expect.any(String), type: 'table', name: 'Таблица', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] },
+    ]);
     const got = await api(t, ann, 'GET', `${S}/database/${blocks[0].id}`);
     expect(body(got).meta.rowCount).toBe(0);
   });
@@ -87,7 +107,14 @@ describe('pages and blocks', () => {
   test('rows are pages: they open, have blocks and comments, but are no children of the page', async () => {
     const { pageId, db } = await newDatabase();
     const [row] = await addRows(db.id, [{ title: 'Купить хлеб', values: { price: 50 } }]);
-    expect(row).toMatchObject({ contentType: 'Row', databaseId: db.id, pageId, data: { title: 'Купить хлеб', icon: null, values: { price: 50 } }, versions: { [MAIN_FIELD_ID]: 1, price: 1 }, inTrash: false });
+    expect(row).toMatchObject({
+      contentType: 'Row',
+      databaseId: db.id,
+      pageId,
+      data: { title: 'Купить хлеб', icon: null, values: { price: 50 } },
+      versions: { [MAIN_FIELD_ID]: 1, price: 1 },
+      inTrash: false,
+    });
     const element = expectOk<WireElement>(await api(t, ann, 'GET', `${S}/element/${row.id}`));
     expect(element).toMatchObject({ id: row.id, title: 'Купить хлеб', path: [pageId], accessLevel: 'full' });
     expectOk(await api(t, ann, 'POST', `${S}/block`, { pageId: row.id, type: 'text', data: { tokens: [{ text: 'Описание' }] } }), 201);
@@ -125,7 +152,10 @@ describe('rows and order', () => {
 
   test('windows: offset and limit page through the view with its count', async () => {
     const { db } = await newDatabase();
-    await addRows(db.id, Array.from({ length: 25 }, (_, i) => ({ title: `r${String(i).padStart(2, '0')}` })));
+    await addRows(
+      db.id,
+      Array.from({ length: 25 }, (_, i) => ({ title: `r${String(i).padStart(2, '0')}` })),
+    );
     const w = await window(db.id, { offset: 10, limit: 10 });
     expect(titles(w.rows)).toEqual(Array.from({ length: 10 }, (_, i) => `r${String(i + 10).padStart(2, '0')}`));
     expect([w.count, w.hasMoreNext]).toEqual([25, true]);
@@ -135,7 +165,10 @@ describe('rows and order', () => {
 
   test('moving rows: after a row or first; two people moving at once never lose or double a row', async () => {
     const { db } = await newDatabase();
-    const rows = await addRows(db.id, ['a', 'b', 'c', 'd', 'e'].map((title) => ({ title })));
+    const rows = await addRows(
+      db.id,
+      ['a', 'b', 'c', 'd', 'e'].map((title) => ({ title })),
+    );
     const [a, b, c, d, e] = rows;
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [d.id, e.id], placeAfter: a.id }));
     expect(titles((await window(db.id)).rows)).toEqual(['a', 'd', 'e', 'b', 'c']);
@@ -169,12 +202,22 @@ describe('rows and order', () => {
     const moved = expectOk<WireRow[]>(await move({ ids: [a.id], placeBefore: c.id, set: { fieldId: 'stage', value: 'doing' } }));
     expect([moved[0].data.values.stage, moved[0].versions.stage]).toEqual(['doing', 2]);
     let now = (await window(db.id)).rows;
-    expect(now.map((r) => [r.data.title, r.data.values.stage])).toEqual([['b', 'todo'], ['a', 'doing'], ['c', 'doing'], ['d', 'doing']]);
+    expect(now.map((r) => [r.data.title, r.data.values.stage])).toEqual([
+      ['b', 'todo'],
+      ['a', 'doing'],
+      ['c', 'doing'],
+      ['d', 'doing'],
+    ]);
     // «c» and «d» after «b» and back to «todo»; the column's value may also be emptied («Без значения»).
     expectOk(await move({ ids: [d.id, c.id], placeAfter: b.id, set: { fieldId: 'stage', value: 'todo' } }));
     expectOk(await move({ ids: [b.id], placeBefore: a.id, set: { fieldId: 'stage', value: null } }));
     now = (await window(db.id)).rows;
-    expect(now.map((r) => [r.data.title, r.data.values.stage ?? null, r.versions.stage])).toEqual([['d', 'todo', 2], ['c', 'todo', 2], ['b', null, 2], ['a', 'doing', 2]]);
+    expect(now.map((r) => [r.data.title, r.data.values.stage ?? null, r.versions.stage])).toEqual([
+      ['d', 'todo', 2],
+      ['c', 'todo', 2],
+      ['b', null, 2],
+      ['a', 'doing', 2],
+    ]);
     // Before the first row: first.
     expectOk(await move({ ids: [a.id], placeBefore: d.id }));
     expect(titles((await window(db.id)).rows)).toEqual(['a', 'd', 'c', 'b']);
@@ -199,12 +242,20 @@ describe('rows and order', () => {
       [422, 'validation_failed'],
       [422, 'validation_failed'],
     ]);
-    expect((await window(db.id)).rows.map((r) => [r.data.title, r.data.values.stage ?? null])).toEqual([['a', 'doing'], ['d', 'todo'], ['c', 'todo'], ['b', null]]);
+    expect((await window(db.id)).rows.map((r) => [r.data.title, r.data.values.stage ?? null])).toEqual([
+      ['a', 'doing'],
+      ['d', 'todo'],
+      ['c', 'todo'],
+      ['b', null],
+    ]);
   });
 
   test('two people move the same cards to different columns at once: each card is there once, in one column, its value and version one of the moves', async () => {
     const { db } = await newDatabase();
-    const rows = await addRows(db.id, ['a', 'b', 'c', 'd', 'e', 'f'].map((title) => ({ title, values: { stage: 'todo' } })));
+    const rows = await addRows(
+      db.id,
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((title) => ({ title, values: { stage: 'todo' } })),
+    );
     const [a, b, c, d, e, f] = rows;
     const move = (body: Record<string, unknown>) => api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, body);
     const answers = await Promise.all([
@@ -228,7 +279,9 @@ describe('rows and order', () => {
   test('delete and restore rows as one batch; a deleted row is in the trash window only', async () => {
     const { db } = await newDatabase();
     const [a, b, c] = await addRows(db.id, [{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
-    expect(expectOk<{ ids: string[] }>(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [a.id, c.id] })).ids.sort()).toEqual([a.id, c.id].sort());
+    expect(expectOk<{ ids: string[] }>(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [a.id, c.id] })).ids.sort()).toEqual(
+      [a.id, c.id].sort(),
+    );
     expect(titles((await window(db.id)).rows)).toEqual(['b']);
     expect(titles((await window(db.id, { inTrash: true })).rows)).toEqual(['a', 'c']);
     const stale = await writeCell(a.id, 'note', 'x', 0);
@@ -257,7 +310,11 @@ describe('rows and order', () => {
 
   test('a clone of the database block copies its live rows in order, with their cells and blocks; trashed rows stay behind', async () => {
     const { pageId, db } = await newDatabase();
-    const [a, b, gone] = await addRows(db.id, [{ title: 'Первая', values: { price: 1, tags: ['a'] } }, { title: 'Вторая', values: { note: 'текст' } }, { title: 'Удалённая' }]);
+    const [a, b, gone] = await addRows(db.id, [
+      { title: 'Первая', values: { price: 1, tags: ['a'] } },
+      { title: 'Вторая', values: { note: 'текст' } },
+      { title: 'Удалённая' },
+    ]);
     expectOk(await writeCell(a.id, 'price', 2, 1));
     expectOk(await api(t, ann, 'POST', `${S}/block`, { pageId: b.id, type: 'text', data: { tokens: [{ text: 'внутри строки' }] } }), 201);
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [gone.id] }));
@@ -373,7 +430,10 @@ describe('several cells at once (POST database/{id}/cells)', () => {
     const { db } = await newDatabase();
     const [a, b] = await addRows(db.id, [{ title: 'a', values: { note: 'старое' } }, { title: 'b' }]);
     expectOk(await writeCell(a.id, 'note', 'чужое', 1));
-    const answer = expectOk<{ written: Array<{ rowId: string; fieldId: string; version: number }>; conflicts: Array<{ rowId: string; fieldId: string; value: unknown; version: number }> }>(
+    const answer = expectOk<{
+      written: Array<{ rowId: string; fieldId: string; version: number }>;
+      conflicts: Array<{ rowId: string; fieldId: string; value: unknown; version: number }>;
+    }>(
       await writeCells(db.id, [
         { rowId: a.id, fieldId: 'price', value: 5, version: 0 },
         { rowId: a.id, fieldId: 'note', value: 'моё', version: 1 },
@@ -439,17 +499,35 @@ describe('several cells at once (POST database/{id}/cells)', () => {
     expectOk(await api(t, ann, 'POST', `${S}/element/${page.id}/member/add`, [{ userId: bobId, accessLevel: 'edit' }]));
     expectOk(await api(t, ann, 'POST', `${S}/element/${closed.id}/member/add`, [{ userId: bobId, accessLevel: 'read' }]));
     expectOk(await writeCells(db.id, cells, bob));
-    const mixed = await writeCells(db.id, [{ rowId: open.id, fieldId: 'price', value: 2, version: 1 }, { rowId: closed.id, fieldId: 'price', value: 2, version: 0 }], bob);
+    const mixed = await writeCells(
+      db.id,
+      [
+        { rowId: open.id, fieldId: 'price', value: 2, version: 1 },
+        { rowId: closed.id, fieldId: 'price', value: 2, version: 0 },
+      ],
+      bob,
+    );
     expect([mixed.statusCode, errorCode(mixed)]).toEqual([403, 'forbidden']);
     const rows = (await window(db.id)).rows;
     expect(rows.map((r) => r.data.values)).toEqual([{ price: 1 }, {}]);
     // The same for a card moved to a board's column: the row he may only read is not written, nor moved.
-    const onBoard = await api(t, bob, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [closed.id], placeAfter: null, set: { fieldId: 'stage', value: 'done' } });
+    const onBoard = await api(t, bob, 'POST', `${S}/database/${db.id}/rows/move`, {
+      ids: [closed.id],
+      placeAfter: null,
+      set: { fieldId: 'stage', value: 'done' },
+    });
     expect([onBoard.statusCode, errorCode(onBoard)]).toEqual([403, 'forbidden']);
-    expect((await window(db.id)).rows.map((r) => [r.data.title, r.data.values.stage ?? null])).toEqual([['open', null], ['closed', null]]);
+    expect((await window(db.id)).rows.map((r) => [r.data.title, r.data.values.stage ?? null])).toEqual([
+      ['open', null],
+      ['closed', null],
+    ]);
     // A reader moves nothing.
     expectOk(await api(t, ann, 'POST', `${S}/element/${page.id}/member/add`, [{ userId: bobId, accessLevel: 'read' }]));
-    const reader = await api(t, bob, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [open.id], placeBefore: closed.id, set: { fieldId: 'stage', value: 'done' } });
+    const reader = await api(t, bob, 'POST', `${S}/database/${db.id}/rows/move`, {
+      ids: [open.id],
+      placeBefore: closed.id,
+      set: { fieldId: 'stage', value: 'done' },
+    });
     const outsider = await api(t, eve, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [open.id], placeBefore: closed.id });
     expect([reader.statusCode, outsider.statusCode]).toEqual([403, 403]);
   });
@@ -458,21 +536,50 @@ describe('several cells at once (POST database/{id}/cells)', () => {
 describe('fields and views', () => {
   test('add a field after another: it shows in every view at that place', async () => {
     const { db } = await newDatabase();
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'v2', type: 'board', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }, { fieldId: 'price', isWrap: false }] } }));
-    const res = await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'owner', field: { name: 'Ответственный', type: 'person' }, placeAfter: MAIN_FIELD_ID });
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+        layout: {
+          uid: 'v2',
+          type: 'board',
+          orderedFields: [
+            { fieldId: MAIN_FIELD_ID, isWrap: false },
+            { fieldId: 'price', isWrap: false },
+          ],
+        },
+      }),
+    );
+    const res = await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, {
+      id: 'owner',
+      field: { name: 'Ответственный', type: 'person' },
+      placeAfter: MAIN_FIELD_ID,
+    });
     const block = expectOk<WireBlock>(res);
     const data = block.data as DatabaseData;
     expect(data.config.fields.owner).toEqual({ name: 'Ответственный', type: 'person' });
-    expect(data.view.layouts.map((l) => l.orderedFields.map((f) => f.fieldId).slice(0, 2))).toEqual([[MAIN_FIELD_ID, 'owner'], [MAIN_FIELD_ID, 'owner']]);
+    expect(data.view.layouts.map((l) => l.orderedFields.map((f) => f.fieldId).slice(0, 2))).toEqual([
+      [MAIN_FIELD_ID, 'owner'],
+      [MAIN_FIELD_ID, 'owner'],
+    ]);
     expect(block.version).toBe(db.version + 2);
-    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'owner', field: { name: 'x', type: 'text' } }))).toBe('validation_failed');
-    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: MAIN_FIELD_ID, field: { name: 'x', type: 'text' } }))).toBe('database.main_field');
+    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'owner', field: { name: 'x', type: 'text' } }))).toBe(
+      'validation_failed',
+    );
+    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: MAIN_FIELD_ID, field: { name: 'x', type: 'text' } }))).toBe(
+      'database.main_field',
+    );
   });
 
   test('retype: dryRun reports what converts and what is dropped; the retype converts and makes options', async () => {
     const { db } = await newDatabase();
-    await addRows(db.id, [{ title: 'a', values: { note: '12,5' } }, { title: 'b', values: { note: 'дорого' } }, { title: 'c', values: { note: '3' } }, { title: 'd' }]);
-    const dry = expectOk<RetypeReport>(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/note`, { field: { name: 'Сумма', type: 'number' }, dryRun: true }));
+    await addRows(db.id, [
+      { title: 'a', values: { note: '12,5' } },
+      { title: 'b', values: { note: 'дорого' } },
+      { title: 'c', values: { note: '3' } },
+      { title: 'd' },
+    ]);
+    const dry = expectOk<RetypeReport>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/fields/note`, { field: { name: 'Сумма', type: 'number' }, dryRun: true }),
+    );
     expect(dry).toEqual({ converted: 2, dropped: 1, droppedExamples: ['дорого'], newOptions: [] });
     // Nothing changed by the dry run.
     expect((await window(db.id)).rows.map((r) => r.data.values.note)).toEqual(['12,5', 'дорого', '3', undefined]);
@@ -492,13 +599,22 @@ describe('fields and views', () => {
 
   test('removing an option clears the cells that held it (it is not made again); renaming one keeps them', async () => {
     const { db } = await newDatabase();
-    const [a, b] = await addRows(db.id, [{ title: 'a', values: { stage: 'todo' } }, { title: 'b', values: { stage: 'doing' } }]);
-    const options = [{ id: 'todo', name: 'Надо' }, { id: 'done', name: 'Готово' }];
+    const [a, b] = await addRows(db.id, [
+      { title: 'a', values: { stage: 'todo' } },
+      { title: 'b', values: { stage: 'doing' } },
+    ]);
+    const options = [
+      { id: 'todo', name: 'Надо' },
+      { id: 'done', name: 'Готово' },
+    ];
     const res = await api(t, ann, 'POST', `${S}/database/${db.id}/fields/stage`, { field: { name: 'Этап', type: 'select', options } });
     expect(body(res).meta.report).toEqual({ converted: 0, dropped: 1, droppedExamples: ['В работе'], newOptions: [] });
     expect((expectOk<WireBlock>(res).data as DatabaseData).config.fields.stage).toEqual({ name: 'Этап', type: 'select', options });
     const rows = (await window(db.id)).rows;
-    expect(rows.map((r) => [r.id, r.data.values.stage ?? null])).toEqual([[a.id, 'todo'], [b.id, null]]);
+    expect(rows.map((r) => [r.id, r.data.values.stage ?? null])).toEqual([
+      [a.id, 'todo'],
+      [b.id, null],
+    ]);
   });
 
   test('a title given as the MAIN_FIELD value is the title', async () => {
@@ -511,34 +627,76 @@ describe('fields and views', () => {
   test('the title field cannot be retyped or deleted; deleting a field takes it out of views, filters and sorts, and clears its cells', async () => {
     const { db } = await newDatabase();
     await addRows(db.id, [{ title: 'a', values: { price: 1 } }]);
-    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/${MAIN_FIELD_ID}`, { field: { name: 'x', type: 'number' } }))).toBe('database.main_field');
+    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/${MAIN_FIELD_ID}`, { field: { name: 'x', type: 'number' } }))).toBe(
+      'database.main_field',
+    );
     expect(errorCode(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/${MAIN_FIELD_ID}`))).toBe('database.main_field');
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { sorts: [{ fieldId: 'price', direction: 'desc' }], filter: { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 0 }] }, calculations: { price: 'sum' }, groupBy: { fieldId: 'stage' } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, {
+        layout: {
+          sorts: [{ fieldId: 'price', direction: 'desc' }],
+          filter: { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 0 }] },
+          calculations: { price: 'sum' },
+          groupBy: { fieldId: 'stage' },
+        },
+      }),
+    );
     const data = expectOk<WireBlock>(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/price`)).data as DatabaseData;
     expect(data.config.fields.price).toBeUndefined();
     const [layout] = data.view.layouts;
-    expect([layout.orderedFields.some((f) => f.fieldId === 'price'), layout.sorts, layout.filter?.rules, layout.calculations, layout.groupBy]).toEqual([false, [], [], {}, { fieldId: 'stage' }]);
-    expect((await t.app.db.selectFrom('database_cells').select('row_id').where('database_id', '=', db.id).where('field_id', '=', 'price').execute()).length).toBe(0);
+    expect([layout.orderedFields.some((f) => f.fieldId === 'price'), layout.sorts, layout.filter?.rules, layout.calculations, layout.groupBy]).toEqual([
+      false,
+      [],
+      [],
+      {},
+      { fieldId: 'stage' },
+    ]);
+    expect(
+      (await t.app.db.selectFrom('database_cells').select('row_id').where('database_id', '=', db.id).where('field_id', '=', 'price').execute()).length,
+    ).toBe(0);
   });
 
   test('views: add, change keys, reorder, delete; a view naming an unknown field → 422', async () => {
     const { db } = await newDatabase();
-    const add = (uid: string, placeAfter?: string | null) => api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid, type: 'table', orderedFields: [] }, ...(placeAfter !== undefined ? { placeAfter } : {}) });
+    const add = (uid: string, placeAfter?: string | null) =>
+      api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+        layout: { uid, type: 'table', orderedFields: [] },
+        ...(placeAfter !== undefined ? { placeAfter } : {}),
+      });
     expectOk(await add('v2'));
     expectOk(await add('v0', null));
     const uids = (b: WireBlock) => (b.data as DatabaseData).view.layouts.map((l) => l.uid);
     expect(uids(expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v0/move`, { placeAfter: 'v2' })))).toEqual(['v1', 'v2', 'v0']);
-    const renamed = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v2`, { layout: { name: 'Мои', orderedFields: [{ fieldId: 'price', isWrap: true, width: 240 }] } }));
-    expect((renamed.data as DatabaseData).view.layouts[1]).toEqual({ uid: 'v2', type: 'table', name: 'Мои', orderedFields: [{ fieldId: 'price', isWrap: true, width: 240 }] });
-    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v2`, { layout: { sorts: [{ fieldId: 'nope', direction: 'asc' }] } }))).toBe('validation_failed');
-    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v2`, { layout: { filter: { op: 'and', rules: [{ fieldId: 'done', condition: 'contains', value: 'x' }] } } }))).toBe('validation_failed');
+    const renamed = expectOk<WireBlock>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views/v2`, {
+        layout: { name: 'Мои', orderedFields: [{ fieldId: 'price', isWrap: true, width: 240 }] },
+      }),
+    );
+    expect((renamed.data as DatabaseData).view.layouts[1]).toEqual({
+      uid: 'v2',
+      type: 'table',
+      name: 'Мои',
+      orderedFields: [{ fieldId: 'price', isWrap: true, width: 240 }],
+    });
+    expect(errorCode(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v2`, { layout: { sorts: [{ fieldId: 'nope', direction: 'asc' }] } }))).toBe(
+      'validation_failed',
+    );
+    expect(
+      errorCode(
+        await api(t, ann, 'POST', `${S}/database/${db.id}/views/v2`, {
+          layout: { filter: { op: 'and', rules: [{ fieldId: 'done', condition: 'contains', value: 'x' }] } },
+        }),
+      ),
+    ).toBe('validation_failed');
     expect((await api(t, ann, 'POST', `${S}/database/${db.id}/views/nope`, { layout: { name: 'x' } })).statusCode).toBe(404);
     expect(uids(expectOk<WireBlock>(await api(t, ann, 'DELETE', `${S}/database/${db.id}/views/v0`)))).toEqual(['v1', 'v2']);
   });
 
   test('field changes made at once by several people all land (no lost field)', async () => {
     const { db } = await newDatabase();
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: `f${i}`, field: { name: `Поле ${i}`, type: 'text' } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: `f${i}`, field: { name: `Поле ${i}`, type: 'text' } })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
     const data = expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/database/${db.id}`)).data as DatabaseData;
     for (let i = 0; i < 6; i++) expect(data.config.fields[`f${i}`]).toEqual({ name: `Поле ${i}`, type: 'text' });
@@ -546,7 +704,10 @@ describe('fields and views', () => {
 
   test('a retype while cells are written: every cell ends either converted or cleared, never of the old type', async () => {
     const { db } = await newDatabase();
-    const rows = await addRows(db.id, Array.from({ length: 30 }, (_, i) => ({ title: `r${i}`, values: { note: String(i) } })));
+    const rows = await addRows(
+      db.id,
+      Array.from({ length: 30 }, (_, i) => ({ title: `r${i}`, values: { note: String(i) } })),
+    );
     const writes = rows.map((r, i) => writeCell(r.id, 'note', i % 2 === 0 ? `${i}0` : 'слово', 1));
     const retype = api(t, ann, 'POST', `${S}/database/${db.id}/fields/note`, { field: { name: 'n', type: 'number' } });
     const [retyped, ...written] = await Promise.all([retype, ...writes]);
@@ -575,7 +736,11 @@ describe('views on the server: filters and sorts agree with the reference evalua
       if (random(3) > 0) values.done = random(2) === 1;
       if (random(4) > 0) values.stage = ['todo', 'doing', 'done'][random(3)];
       if (random(3) > 0) values.tags = [['a'], ['b'], ['a', 'b'], []][random(4)];
-      if (random(3) > 0) values.due = random(2) === 0 ? `2026-${String(1 + random(12)).padStart(2, '0')}-1${random(9)}` : { start: `2026-0${1 + random(9)}-0${1 + random(9)}`, end: '2026-12-31' };
+      if (random(3) > 0)
+        values.due =
+          random(2) === 0
+            ? `2026-${String(1 + random(12)).padStart(2, '0')}-1${random(9)}`
+            : { start: `2026-0${1 + random(9)}-0${1 + random(9)}`, end: '2026-12-31' };
       if (random(3) > 0) values.note = words[random(words.length)];
       return { title: `${words[random(words.length)]} ${i}`, values };
     });
@@ -586,15 +751,62 @@ describe('views on the server: filters and sorts agree with the reference evalua
   const cases: Array<[string, FilterGroup | null, ViewSort[]]> = [
     ['no filter, own order', null, []],
     ['number > 0 sorted desc', { op: 'and', rules: [{ fieldId: 'price', condition: 'gt', value: 0 }] }, [{ fieldId: 'price', direction: 'desc' }]],
-    ['number <= 12.5 or empty', { op: 'or', rules: [{ fieldId: 'price', condition: 'lte', value: 12.5 }, { fieldId: 'price', condition: 'isEmpty' }] }, [{ fieldId: 'price', direction: 'asc' }]],
-    ['text contains «ел» (ё = е), by title', { op: 'and', rules: [{ fieldId: 'note', condition: 'contains', value: 'ЕЛ' }] }, [{ fieldId: MAIN_FIELD_ID, direction: 'asc' }]],
+    [
+      'number <= 12.5 or empty',
+      {
+        op: 'or',
+        rules: [
+          { fieldId: 'price', condition: 'lte', value: 12.5 },
+          { fieldId: 'price', condition: 'isEmpty' },
+        ],
+      },
+      [{ fieldId: 'price', direction: 'asc' }],
+    ],
+    [
+      'text contains «ел» (ё = е), by title',
+      { op: 'and', rules: [{ fieldId: 'note', condition: 'contains', value: 'ЕЛ' }] },
+      [{ fieldId: MAIN_FIELD_ID, direction: 'asc' }],
+    ],
     ['text with LIKE characters', { op: 'and', rules: [{ fieldId: 'note', condition: 'startsWith', value: '100%_' }] }, []],
     ['text is not «альфа»', { op: 'and', rules: [{ fieldId: 'note', condition: 'isNot', value: 'альфа' }] }, [{ fieldId: 'note', direction: 'desc' }]],
-    ['checkbox is true, by stage (option order)', { op: 'and', rules: [{ fieldId: 'done', condition: 'is', value: true }] }, [{ fieldId: 'stage', direction: 'asc' }]],
+    [
+      'checkbox is true, by stage (option order)',
+      { op: 'and', rules: [{ fieldId: 'done', condition: 'is', value: true }] },
+      [{ fieldId: 'stage', direction: 'asc' }],
+    ],
     ['checkbox is false', { op: 'and', rules: [{ fieldId: 'done', condition: 'is', value: false }] }, [{ fieldId: 'stage', direction: 'desc' }]],
     ['select is doing', { op: 'and', rules: [{ fieldId: 'stage', condition: 'is', value: 'doing' }] }, [{ fieldId: 'due', direction: 'asc' }]],
-    ['multi contains b and not a', { op: 'and', rules: [{ fieldId: 'tags', condition: 'contains', value: 'b' }, { fieldId: 'tags', condition: 'notContains', value: 'a' }] }, []],
-    ['date after June, nested or', { op: 'and', rules: [{ fieldId: 'due', condition: 'gte', value: '2026-06-01' }, { op: 'or', rules: [{ fieldId: 'done', condition: 'is', value: true }, { fieldId: 'price', condition: 'isNotEmpty' }] }] }, [{ fieldId: 'due', direction: 'desc' }, { fieldId: 'price', direction: 'asc' }]],
+    [
+      'multi contains b and not a',
+      {
+        op: 'and',
+        rules: [
+          { fieldId: 'tags', condition: 'contains', value: 'b' },
+          { fieldId: 'tags', condition: 'notContains', value: 'a' },
+        ],
+      },
+      [],
+    ],
+    [
+      'date after June, nested or',
+      {
+        op: 'and',
+        rules: [
+          { fieldId: 'due', condition: 'gte', value: '2026-06-01' },
+          {
+            op: 'or',
+            rules: [
+              { fieldId: 'done', condition: 'is', value: true },
+              { fieldId: 'price', condition: 'isNotEmpty' },
+            ],
+          },
+        ],
+      },
+      [
+        { fieldId: 'due', direction: 'desc' },
+        { fieldId: 'price', direction: 'asc' },
+      ],
+    ],
     ['empty tags', { op: 'and', rules: [{ fieldId: 'tags', condition: 'isEmpty' }] }, [{ fieldId: 'tags', direction: 'asc' }]],
     ['an unfinished rule filters nothing', { op: 'and', rules: [{ fieldId: 'note', condition: 'contains', value: '' }] }, []],
   ];
@@ -612,19 +824,33 @@ describe('views on the server: filters and sorts agree with the reference evalua
     expect(titles(middle.rows)).toEqual(expected.slice(7, 16));
   });
 
-  test('footer calculations and groups agree with the rows (over the view\'s filter)', async () => {
+  test("footer calculations and groups agree with the rows (over the view's filter)", async () => {
     const filter: FilterGroup = { op: 'and', rules: [{ fieldId: 'done', condition: 'is', value: true }] };
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter, sorts: [], groupBy: { fieldId: 'stage' }, calculations: { price: 'sum', note: 'empty', tags: 'filled', due: 'min', [MAIN_FIELD_ID]: 'count', stage: 'unique' } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, {
+        layout: {
+          filter,
+          sorts: [],
+          groupBy: { fieldId: 'stage' },
+          calculations: { price: 'sum', note: 'empty', tags: 'filled', due: 'min', [MAIN_FIELD_ID]: 'count', stage: 'unique' },
+        },
+      }),
+    );
     const rows = all.filter((r) => rowMatches(config, filter, r));
     const prices = rows.map((r) => r.data.values.price).filter((p): p is number => typeof p === 'number');
     const figures = expectOk<Record<string, number>>(await api(t, ann, 'GET', `${S}/database/${db.id}/calculations?viewId="v1"`));
-    expect(figures.price).toBeCloseTo(prices.reduce((a, b) => a + b, 0), 6);
+    expect(figures.price).toBeCloseTo(
+      prices.reduce((a, b) => a + b, 0),
+      6,
+    );
     expect(figures[MAIN_FIELD_ID]).toBe(rows.length);
     expect(figures.note).toBe(rows.filter((r) => r.data.values.note === undefined || r.data.values.note === '').length);
     expect(figures.tags).toBe(rows.filter((r) => Array.isArray(r.data.values.tags) && (r.data.values.tags as string[]).length > 0).length);
     expect(figures.stage).toBe(new Set(rows.map((r) => r.data.values.stage).filter(Boolean)).size);
     const groups = expectOk<Array<{ value: string | null; count: number }>>(await api(t, ann, 'GET', `${S}/database/${db.id}/groups?viewId="v1"`));
-    const expected = ['todo', 'doing', 'done', null].map((value) => ({ value, count: rows.filter((r) => (r.data.values.stage ?? null) === value).length })).filter((g) => g.count > 0);
+    const expected = ['todo', 'doing', 'done', null]
+      .map((value) => ({ value, count: rows.filter((r) => (r.data.values.stage ?? null) === value).length }))
+      .filter((g) => g.count > 0);
     expect(groups).toEqual(expected);
     // Rows come grouped (by the options' order) in the window.
     const windowed = (await window(db.id, { viewId: 'v1', limit: 500 })).rows.map((r) => r.data.values.stage ?? null);
@@ -639,7 +865,10 @@ describe('views on the server: filters and sorts agree with the reference evalua
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter: null, groupBy: { fieldId: 'done' } } }));
     const checked = await window(db.id, { viewId: 'v1', group: true, limit: 500 });
     const unchecked = await window(db.id, { viewId: 'v1', group: false, limit: 500 });
-    expect([checked.count, unchecked.count]).toEqual([all.filter((r) => r.data.values.done === true).length, all.filter((r) => r.data.values.done !== true).length]);
+    expect([checked.count, unchecked.count]).toEqual([
+      all.filter((r) => r.data.values.done === true).length,
+      all.filter((r) => r.data.values.done !== true).length,
+    ]);
     // A group needs a grouped view.
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { groupBy: null } }));
     const ungrouped = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?viewId="v1"&group="todo"`);
@@ -677,22 +906,30 @@ describe("a calendar's days: rows by the dates of a date field", () => {
   }
   const sortedTitles = (rows: WireRow[]) => titles(rows).sort();
 
-  test('those starting in the days and the ranges running into them; a view\'s filter still holds; no date apart', async () => {
+  test("those starting in the days and the ranges running into them; a view's filter still holds; no date apart", async () => {
     const { db } = await dated();
     const november = await window(db.id, { range: NOV, limit: 500 });
     expect(sortedTitles(november.rows)).toEqual(['без конца', 'в ноябре', 'в ночь на декабрь', 'весь год', 'с октября в ноябрь'].sort());
     expect(november.count).toBe(5);
     // One day: a range over it, a date on it; the end of a range is a day of it.
-    expect(sortedTitles((await window(db.id, { range: { fieldId: 'due', from: '2026-11-02', to: '2026-11-03' } })).rows)).toEqual(['весь год', 'с октября в ноябрь'].sort());
-    expect(sortedTitles((await window(db.id, { range: { fieldId: 'due', from: '2026-10-31T12:00:00Z', to: '2026-11-01' } })).rows)).toEqual(['весь год', 'октябрь целиком', 'последняя минута октября', 'с октября в ноябрь'].sort());
+    expect(sortedTitles((await window(db.id, { range: { fieldId: 'due', from: '2026-11-02', to: '2026-11-03' } })).rows)).toEqual(
+      ['весь год', 'с октября в ноябрь'].sort(),
+    );
+    expect(sortedTitles((await window(db.id, { range: { fieldId: 'due', from: '2026-10-31T12:00:00Z', to: '2026-11-01' } })).rows)).toEqual(
+      ['весь год', 'октябрь целиком', 'последняя минута октября', 'с октября в ноябрь'].sort(),
+    );
     // With the view's own filter (stage = todo).
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { filter: { op: 'and', rules: [{ fieldId: 'stage', condition: 'is', value: 'todo' }] } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, {
+        layout: { filter: { op: 'and', rules: [{ fieldId: 'stage', condition: 'is', value: 'todo' }] } },
+      }),
+    );
     expect(sortedTitles((await window(db.id, { viewId: 'v1', range: NOV })).rows)).toEqual(['без конца', 'в ноябре'].sort());
     expect(titles((await window(db.id, { viewId: 'v1', undated: 'due' })).rows)).toEqual(['без даты']);
     expect(titles((await window(db.id, { undated: 'due' })).rows)).toEqual(['без даты']);
   });
 
-  test("a range reads up to 2,500 rows at once, with only the fields asked for; more than 500 without a range → 422", async () => {
+  test('a range reads up to 2,500 rows at once, with only the fields asked for; more than 500 without a range → 422', async () => {
     const { db } = await dated();
     const november = await window(db.id, { range: NOV, fields: ['due'], limit: 2500 });
     expect(november.count).toBe(5);
@@ -756,7 +993,11 @@ describe("a calendar's days: rows by the dates of a date field", () => {
     const { db } = await newDatabase();
     const view = async () => expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`));
     const calendarOf = async () => ((await view()).data as DatabaseData).view.layouts.find((l) => l.uid === 'cal')?.calendar;
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'cal', type: 'calendar', orderedFields: [], calendar: { fieldId: 'due', mode: 'week' } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+        layout: { uid: 'cal', type: 'calendar', orderedFields: [], calendar: { fieldId: 'due', mode: 'week' } },
+      }),
+    );
     expect(await calendarOf()).toEqual({ fieldId: 'due', mode: 'week' });
     const bad = await api(t, ann, 'POST', `${S}/database/${db.id}/views/cal`, { layout: { calendar: { fieldId: 'stage' } } });
     expect([bad.statusCode, errorCode(bad)]).toEqual([422, 'validation_failed']);
@@ -783,12 +1024,21 @@ describe("a timeline's dependencies: a relation field", () => {
   test('dependencies are a relation field; retyped or deleted, the timeline keeps its dates without them', async () => {
     const { db } = await newDatabase();
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }));
-    const timelineOf = async () => (expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`)).data as DatabaseData).view.layouts.find((l) => l.uid === 'tl')?.timeline;
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'tl', type: 'timeline', orderedFields: [], timeline: { startFieldId: 'due', dependencyFieldId: 'blocked' } } }));
+    const timelineOf = async () =>
+      (expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`)).data as DatabaseData).view.layouts.find((l) => l.uid === 'tl')?.timeline;
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+        layout: { uid: 'tl', type: 'timeline', orderedFields: [], timeline: { startFieldId: 'due', dependencyFieldId: 'blocked' } },
+      }),
+    );
     expect(await timelineOf()).toEqual({ startFieldId: 'due', dependencyFieldId: 'blocked' });
     for (const wrong of ['stage', 'nope']) {
       const res = await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', dependencyFieldId: wrong } } });
-      expect([res.statusCode, errorCode(res), (body(res).errors[0]?.details as Array<{ path: string }> | undefined)?.[0]?.path]).toEqual([422, 'validation_failed', 'view.layouts.1.timeline.dependencyFieldId']);
+      expect([res.statusCode, errorCode(res), (body(res).errors[0]?.details as Array<{ path: string }> | undefined)?.[0]?.path]).toEqual([
+        422,
+        'validation_failed',
+        'view.layouts.1.timeline.dependencyFieldId',
+      ]);
     }
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/blocked`, { field: { name: 'Заблокировано', type: 'text' } }));
     expect(await timelineOf()).toEqual({ startFieldId: 'due', dependencyFieldId: null });
@@ -800,15 +1050,20 @@ describe("a timeline's dependencies: a relation field", () => {
 });
 
 describe("a timeline's dates: start and end date fields", () => {
-  test('a timeline starts at a date field and ends at another date field or at the start\'s range; a deleted or retyped field leaves it', async () => {
+  test("a timeline starts at a date field and ends at another date field or at the start's range; a deleted or retyped field leaves it", async () => {
     const { db } = await newDatabase();
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields`, { id: 'ends', field: { name: 'Конец', type: 'date' } }));
-    const timelineOf = async () => (expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`)).data as DatabaseData).view.layouts.find((l) => l.uid === 'tl')?.timeline;
+    const timelineOf = async () =>
+      (expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db.id}`)).data as DatabaseData).view.layouts.find((l) => l.uid === 'tl')?.timeline;
     const refused = async (timeline: unknown) => {
       const res = await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline } });
       return [res.statusCode, errorCode(res), (body(res).errors[0]?.details as Array<{ path: string }> | undefined)?.[0]?.path];
     };
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'tl', type: 'timeline', orderedFields: [], timeline: { startFieldId: 'due', endFieldId: 'ends', scale: 'month', table: false } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+        layout: { uid: 'tl', type: 'timeline', orderedFields: [], timeline: { startFieldId: 'due', endFieldId: 'ends', scale: 'month', table: false } },
+      }),
+    );
     expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: 'ends', scale: 'month', table: false });
     // The start a date field, the end a date field other than the start; a scale of the four.
     expect(await refused({ startFieldId: 'stage' })).toEqual([422, 'validation_failed', 'view.layouts.1.timeline.startFieldId']);
@@ -821,7 +1076,9 @@ describe("a timeline's dates: start and end date fields", () => {
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', endFieldId: null, scale: 'day' } } }));
     expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: null, scale: 'day' });
     // The end retyped to text: the timeline keeps its start, without an end field; deleted: the same.
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', endFieldId: 'ends', scale: 'week' } } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views/tl`, { layout: { timeline: { startFieldId: 'due', endFieldId: 'ends', scale: 'week' } } }),
+    );
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/ends`, { field: { name: 'Конец', type: 'text' } }));
     expect(await timelineOf()).toEqual({ startFieldId: 'due', endFieldId: null, scale: 'week' });
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/ends`, { field: { name: 'Конец', type: 'date' } }));
@@ -859,7 +1116,9 @@ describe('relations: rows of the same database named in a cell («blocked by»)'
     // Another database's row and a row in the trash have no title here.
     const other = await related();
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [ids['Фундамент']] }));
-    const named = expectOk<Array<{ id: string; title: string }>>(await api(t, ann, 'GET', `${S}/database/${db.id}/titles?${q({ ids: [ids['Стены'], ids['Фундамент'], other.ids['Крыша'], 'nope'] })}`));
+    const named = expectOk<Array<{ id: string; title: string }>>(
+      await api(t, ann, 'GET', `${S}/database/${db.id}/titles?${q({ ids: [ids['Стены'], ids['Фундамент'], other.ids['Крыша'], 'nope'] })}`),
+    );
     expect(named.map((r) => r.title)).toEqual(['Стены']);
     // The trashed «Фундамент» is left out of «Крыша»'s cell.
     const csv = (await api(t, ann, 'GET', `${S}/database/${db.id}/export.csv?viewId="v1"`)).body;
@@ -868,12 +1127,15 @@ describe('relations: rows of the same database named in a cell («blocked by»)'
     const blocked = await window(db.id, { filter: { op: 'and', rules: [{ fieldId: 'blocked', condition: 'isNotEmpty' }] } });
     expect(titles(blocked.rows).sort()).toEqual(['Крыша', 'Стены'].sort());
     // The rows naming one row (a timeline's dependants: those blocked by «Стены»), and those not naming it.
-    const naming = (condition: 'contains' | 'notContains', id: string) => window(db.id, { filter: { op: 'and', rules: [{ fieldId: 'blocked', condition, value: id }] } });
+    const naming = (condition: 'contains' | 'notContains', id: string) =>
+      window(db.id, { filter: { op: 'and', rules: [{ fieldId: 'blocked', condition, value: id }] } });
     expect(titles((await naming('contains', ids['Стены'])).rows)).toEqual(['Крыша']);
     expect(titles((await naming('notContains', ids['Стены'])).rows).sort()).toEqual(['Стены'].sort());
     expect((await naming('contains', 'nope')).rows).toEqual([]);
     // A relation is no chart axis.
-    const chart = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, { layout: { uid: 'c', type: 'chart', orderedFields: [], chart: { x: { fieldId: 'blocked' }, y: { aggregate: 'count' } } } });
+    const chart = await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+      layout: { uid: 'c', type: 'chart', orderedFields: [], chart: { x: { fieldId: 'blocked' }, y: { aggregate: 'count' } } },
+    });
     expect([chart.statusCode, errorCode(chart)]).toEqual([422, 'validation_failed']);
   });
 
@@ -912,7 +1174,11 @@ describe('the ordered ids a view keeps (ADR 7)', () => {
     await other.ready();
     try {
       const { db } = await newDatabase();
-      const rows = await addRows(db.id, [{ title: 'a', values: { price: 3 } }, { title: 'b', values: { price: 2 } }, { title: 'c', values: { price: 1 } }]);
+      const rows = await addRows(db.id, [
+        { title: 'a', values: { price: 3 } },
+        { title: 'b', values: { price: 2 } },
+        { title: 'c', values: { price: 1 } },
+      ]);
       const sorts = [{ fieldId: 'price', direction: 'asc' }];
       const view = async () => titles((await window(db.id, { sorts })).rows);
       const elsewhere = (method: 'POST', url: string, payload: unknown) => other.inject({ method, url, payload: payload as object, headers: { cookie: ann } });
@@ -1127,10 +1393,16 @@ describe('linked views: a view found by its uid (WidgetView pages)', () => {
     const workspaceId = (await found(source.viewId)).page.workspaceId!;
     // Under the source page: a linked view of its database, one of another database, and a data page.
     const elsewhere = await linkedDatabase();
-    const inside = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/element/${source.pageId}/children`, { type: 'WidgetView', defaultLayoutId: source.viewId, title: 'Связанное' }), 201);
+    const inside = expectOk<WireElement>(
+      await api(t, ann, 'POST', `${S}/element/${source.pageId}/children`, { type: 'WidgetView', defaultLayoutId: source.viewId, title: 'Связанное' }),
+      201,
+    );
     expectOk<WireElement>(await api(t, ann, 'POST', `${S}/element/${source.pageId}/children`, { type: 'WidgetView', defaultLayoutId: elsewhere.viewId }), 201);
     const widgetLayout = uid();
-    const widget = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/element/${source.pageId}/children`, { type: 'Widget', defaultLayoutId: widgetLayout }), 201);
+    const widget = expectOk<WireElement>(
+      await api(t, ann, 'POST', `${S}/element/${source.pageId}/children`, { type: 'Widget', defaultLayoutId: widgetLayout }),
+      201,
+    );
     expect((await found(widgetLayout)).page.id).toBe(widget.id);
     expect((await found(inside.defaultLayoutId!)).block.id).toBe(source.db.id);
 
@@ -1176,7 +1448,10 @@ describe('linked views: a view found by its uid (WidgetView pages)', () => {
     const headers = { 'x-workspace-id': workspace.id };
     // The source in Ann's private section; the linked view in the shared section, which Bob may edit.
     const source = await linkedDatabase(ann, headers, 'private');
-    const linked = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/all`, { type: 'WidgetView', defaultLayoutId: source.viewId, title: 'Для всех' }, headers), 201);
+    const linked = expectOk<WireElement>(
+      await api(t, ann, 'POST', `${S}/section/all`, { type: 'WidgetView', defaultLayoutId: source.viewId, title: 'Для всех' }, headers),
+      201,
+    );
     expect(expectOk<WireElement>(await api(t, bob, 'GET', `${S}/element/${linked.id}`)).accessLevel).toBe('edit');
     expect(await status(source.viewId, bob)).toEqual([403, 'forbidden']);
     expect(await status(source.viewId, eve)).toEqual([403, 'forbidden']);
@@ -1216,7 +1491,14 @@ describe('CSV export', () => {
       { title: 'Хлеб, белый', values: { price: 45.5, done: true, stage: 'doing', tags: ['a', 'b'], due: { start: '2026-11-25', end: '2026-11-30' } } },
       { title: 'Молоко "3,2%"', values: { note: 'строка\nвторая' } },
     ]);
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { orderedFields: ['price', MAIN_FIELD_ID, 'done', 'stage', 'tags', 'due', 'note'].map((fieldId) => ({ fieldId, isWrap: false })), sorts: [{ fieldId: 'price', direction: 'asc' }] } }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, {
+        layout: {
+          orderedFields: ['price', MAIN_FIELD_ID, 'done', 'stage', 'tags', 'due', 'note'].map((fieldId) => ({ fieldId, isWrap: false })),
+          sorts: [{ fieldId: 'price', direction: 'asc' }],
+        },
+      }),
+    );
     const res = await api(t, ann, 'GET', `${S}/database/${db.id}/export.csv?viewId="v1"`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
@@ -1242,12 +1524,30 @@ describe('migration of rows that were blocks', () => {
     const annId = await userIdOf(t, 'ann@example.com');
     await t.app.db
       .insertInto('blocks')
-      .values({ id: rowId, page_id: pageId, parent_id: db.id, sort_key: 'a0', type: 'databaseRow', data: JSON.stringify({ title: 'Старая', icon: '📦', values: { price: 3, stage: 'todo' } }), version: 4, created_at: at, updated_at: at, updated_by: annId, deleted_at: null })
+      .values({
+        id: rowId,
+        page_id: pageId,
+        parent_id: db.id,
+        sort_key: 'a0',
+        type: 'databaseRow',
+        data: JSON.stringify({ title: 'Старая', icon: '📦', values: { price: 3, stage: 'todo' } }),
+        version: 4,
+        created_at: at,
+        updated_at: at,
+        updated_by: annId,
+        deleted_at: null,
+      })
       .execute();
     const { convertRowBlocks } = await import('../db/migrations/2026-11-25-0001-data-tables');
     await convertRowBlocks(t.app.db);
     const [row] = (await window(db.id)).rows;
-    expect(row).toMatchObject({ id: rowId, pageId, databaseId: db.id, data: { title: 'Старая', icon: '📦', values: { price: 3, stage: 'todo' } }, versions: { [MAIN_FIELD_ID]: 1, price: 1, stage: 1 } });
+    expect(row).toMatchObject({
+      id: rowId,
+      pageId,
+      databaseId: db.id,
+      data: { title: 'Старая', icon: '📦', values: { price: 3, stage: 'todo' } },
+      versions: { [MAIN_FIELD_ID]: 1, price: 1, stage: 1 },
+    });
     expect(await t.app.db.selectFrom('blocks').select('id').where('id', '=', rowId).executeTakeFirst()).toBeUndefined();
   });
 });

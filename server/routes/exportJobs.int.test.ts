@@ -62,7 +62,28 @@ const unzip = (raw: Buffer) => unzipSync(new Uint8Array(raw));
 /** A job as a worker would hold it (running, beating at `beat`), put straight into the table. */
 async function insertRunningJob(pageId: string, beat: string): Promise<string> {
   const id = newId();
-  await t.app.db.insertInto('export_jobs').values({ id, workspace_id: workspaceId, user_id: admin.id, root_id: pageId, format: 'markdown', subpages: 1, comments: 0, title: 'Задание', status: 'running', pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: beat, heartbeat_at: beat, finished_at: null }).execute();
+  await t.app.db
+    .insertInto('export_jobs')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      user_id: admin.id,
+      root_id: pageId,
+      format: 'markdown',
+      subpages: 1,
+      comments: 0,
+      title: 'Задание',
+      status: 'running',
+      pages_done: 0,
+      pages_total: 0,
+      size: null,
+      storage_key: null,
+      error: null,
+      created_at: beat,
+      heartbeat_at: beat,
+      finished_at: null,
+    })
+    .execute();
   return id;
 }
 
@@ -74,7 +95,15 @@ test('a page with its subpages: queued (202), written in the background with its
   const res = await start(admin, { pageId: root.id, format: 'markdown', subpages: true });
   expect(res.statusCode).toBe(202);
   const queued = body<WireExportJob>(res).data;
-  expect(queued).toMatchObject({ status: 'queued', pageId: root.id, workspaceId, format: 'markdown', subpages: true, title: 'Годовой отчёт', downloadUrl: null });
+  expect(queued).toMatchObject({
+    status: 'queued',
+    pageId: root.id,
+    workspaceId,
+    format: 'markdown',
+    subpages: true,
+    title: 'Годовой отчёт',
+    downloadUrl: null,
+  });
   const job = await finished(admin, queued.id);
   expect(job).toMatchObject({ status: 'done', done: 2, total: 2, error: null });
   expect(job.size).toBeGreaterThan(0);
@@ -86,7 +115,9 @@ test('a page with its subpages: queued (202), written in the background with its
   // Listed among the starter's exports of the workspace; nobody else's.
   const listed = expectOk<WireExportJob[]>(await api(t, admin.cookie, 'GET', `${S}/exports?${jsonQueryString({ workspaceId })}`));
   expect(listed.map((j) => j.id)).toContain(job.id);
-  expect(expectOk<WireExportJob[]>(await api(t, member.cookie, 'GET', `${S}/exports?${jsonQueryString({ workspaceId })}`)).map((j) => j.id)).not.toContain(job.id);
+  expect(expectOk<WireExportJob[]>(await api(t, member.cookie, 'GET', `${S}/exports?${jsonQueryString({ workspaceId })}`)).map((j) => j.id)).not.toContain(
+    job.id,
+  );
 });
 
 test('a whole workspace: every page the starter may read, as trees; another member’s private pages stay out', async () => {
@@ -153,7 +184,11 @@ test('a job whose process stopped beating is taken again, by one process only; f
 
   const zip = zipOf(id);
   expect(fs.existsSync(zip)).toBe(true);
-  await t.app.db.updateTable('export_jobs').set({ finished_at: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString() }).where('id', '=', id).execute();
+  await t.app.db
+    .updateTable('export_jobs')
+    .set({ finished_at: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString() })
+    .where('id', '=', id)
+    .execute();
   expect(await sweepExportJobs(t.app.db, t.app.fileStore)).toBeGreaterThanOrEqual(1);
   expect(fs.existsSync(zip)).toBe(false);
   expect((await api(t, admin.cookie, 'GET', `${S}/exports/${id}`)).statusCode).toBe(404);
@@ -248,7 +283,9 @@ test('a progress note the database refuses fails the job once its zip is written
   const [create, drop] =
     testDb() === 'sqlite'
       ? [
-          [sql`create trigger refuse_export_progress before update of pages_done on export_jobs when new.pages_done > 0 and new.status = 'running' begin select raise(abort, 'the test refuses export progress'); end`],
+          [
+            sql`create trigger refuse_export_progress before update of pages_done on export_jobs when new.pages_done > 0 and new.status = 'running' begin select raise(abort, 'the test refuses export progress'); end`,
+          ],
           [sql`drop trigger if exists refuse_export_progress`],
         ]
       : [

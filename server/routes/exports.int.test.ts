@@ -35,12 +35,18 @@ async function upload(pageId: string): Promise<string> {
   form.append('id', id);
   form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'схема.png');
   const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-  const res = await t.app.inject({ method: 'POST', url: '/api/file/page', payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: owner.cookie } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/file/page',
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: owner.cookie },
+  });
   expect(res.statusCode).toBe(200);
   return id;
 }
 
-const add = async (pageId: string, type: string, data: Record<string, unknown>, placeAfter: string | null = null) => expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId, type, data, placeAfter }), 201);
+const add = async (pageId: string, type: string, data: Record<string, unknown>, placeAfter: string | null = null) =>
+  expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId, type, data, placeAfter }), 201);
 
 async function exported(pageId: string, params: Record<string, unknown>, who: Actor = owner) {
   const res = await api(t, who.cookie, 'GET', `${S}/element/${pageId}/export?${jsonQueryString(params)}`);
@@ -53,7 +59,12 @@ async function importJson(bytes: Uint8Array | Buffer, fields: Record<string, str
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/zip' }), name);
   const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-  return t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie } });
+  return t.app.inject({
+    method: 'POST',
+    url: `${S}/import`,
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie },
+  });
 }
 
 let root: { id: string };
@@ -65,8 +76,18 @@ beforeAll(async () => {
   const secret = await createPage(t, owner, { title: 'Черновик', parentId: root.id });
   const fileId = await upload(root.id);
   const h = await add(root.id, 'heading1', { tokens: [{ text: 'Итоги' }] });
-  const p = await add(root.id, 'text', { tokens: [{ text: 'Выручка ' }, { text: 'выросла', bold: true }, { text: ', см. ' }, { text: '↗', link: { href: `/${child.id}`, pageId: child.id } }] }, h.id);
-  const img = await add(root.id, 'image', { remoteData: { fileId, title: 'схема.png', size: PNG.length, mimeType: 'image/png' }, crop: null, scale: 1, align: 'center' }, p.id);
+  const p = await add(
+    root.id,
+    'text',
+    { tokens: [{ text: 'Выручка ' }, { text: 'выросла', bold: true }, { text: ', см. ' }, { text: '↗', link: { href: `/${child.id}`, pageId: child.id } }] },
+    h.id,
+  );
+  const img = await add(
+    root.id,
+    'image',
+    { remoteData: { fileId, title: 'схема.png', size: PNG.length, mimeType: 'image/png' }, crop: null, scale: 1, align: 'center' },
+    p.id,
+  );
   await add(root.id, 'bulletList', { tokens: [{ text: 'пункт' }] }, img.id);
   await add(child.id, 'text', { tokens: [{ text: 'Таблицы и графики' }] });
   await add(secret.id, 'text', { tokens: [{ text: 'не для всех' }] });
@@ -127,7 +148,13 @@ describe('importing our JSON export', () => {
   /** A page's blocks with ids made positional (new ids on import): types, data, who is whose parent. */
   const shape = (blocks: WireBlock[], fileIds: Map<string, string>, pageIds: Map<string, string>) => {
     const index = new Map(blocks.map((b, i) => [b.id, i]));
-    return blocks.map((b) => ({ type: b.type, parent: b.parentId === null ? null : index.get(b.parentId), data: JSON.parse(JSON.stringify(b.data).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => fileIds.get(id) ?? pageIds.get(id) ?? id)) as unknown }));
+    return blocks.map((b) => ({
+      type: b.type,
+      parent: b.parentId === null ? null : index.get(b.parentId),
+      data: JSON.parse(
+        JSON.stringify(b.data).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => fileIds.get(id) ?? pageIds.get(id) ?? id),
+      ) as unknown,
+    }));
   };
 
   test('round trip: exported as JSON and imported, the same pages and the same blocks (new ids, links and files following them); the files readable', async () => {
@@ -155,12 +182,18 @@ describe('importing our JSON export', () => {
   });
 
   test('what is not our export is refused (422) and nothing is made; who may not edit the place may not import there', async () => {
-    const before = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.app.db
+      .selectFrom('pages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     for (const bad of [Buffer.from('not json'), Buffer.from(JSON.stringify({ format: 'other' })), Buffer.from('PK\u0003\u0004broken')]) {
       const res = await importJson(bad, { section: 'private' });
       expect(res.statusCode).toBe(422);
     }
-    const after = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.app.db
+      .selectFrom('pages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     const zip = (await exported(root.id, { format: 'json' })).rawPayload;
     expect((await importJson(zip, { parentId: child.id }, reader)).statusCode).toBe(403);
@@ -176,7 +209,12 @@ async function importNamed(bytes: Uint8Array | Buffer, fields: Record<string, st
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
   const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-  return t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie } });
+  return t.app.inject({
+    method: 'POST',
+    url: `${S}/import`,
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie },
+  });
 }
 
 describe('importing Markdown', () => {
@@ -192,7 +230,12 @@ describe('importing Markdown', () => {
     const answer = body<{ page: { id: string; title: string }; pages: number; files: number; problems: unknown[] }>(res).data;
     expect([answer.page.title, answer.pages, answer.files, answer.problems]).toEqual(['Отчёт: итоги', 3, 1, []]);
     const again = unzip((await exported(answer.page.id, { format: 'markdown', subpages: true })).rawPayload);
-    const md = (files: Record<string, Uint8Array>) => Object.fromEntries(Object.entries(files).filter(([n]) => n.endsWith('.md')).map(([n, bytes]) => [n, sameFiles(strFromU8(bytes))]));
+    const md = (files: Record<string, Uint8Array>) =>
+      Object.fromEntries(
+        Object.entries(files)
+          .filter(([n]) => n.endsWith('.md'))
+          .map(([n, bytes]) => [n, sameFiles(strFromU8(bytes))]),
+      );
     expect(md(again)).toEqual(md(first));
   });
 
@@ -216,7 +259,8 @@ describe('importing Markdown', () => {
     const blocks = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${answer.page.id}/blocks`)).data;
     expect(blocks[0].data).toMatchObject({ tokens: [{ text: 'текст с нулём 😀' }] });
     // A lone surrogate can only come escaped in JSON: it becomes U+FFFD.
-    const json = '{"format":"blocknote-export","version":1,"pages":[{"id":"a","parentId":null,"type":"Note","title":"по\\ud800ловина","blocks":[{"id":"b","type":"text","data":{"tokens":[{"text":"x\\udc00y\\u0000"}]},"parentId":null}]}],"files":[]}';
+    const json =
+      '{"format":"blocknote-export","version":1,"pages":[{"id":"a","parentId":null,"type":"Note","title":"по\\ud800ловина","blocks":[{"id":"b","type":"text","data":{"tokens":[{"text":"x\\udc00y\\u0000"}]},"parentId":null}]}],"files":[]}';
     const half = body<{ page: { id: string; title: string } }>(await importFile(Buffer.from(json), { section: 'private' }, 'export.json')).data;
     expect(half.page.title).toBe('по\ufffdловина');
     const halfBlocks = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${half.page.id}/blocks`)).data;
@@ -231,7 +275,11 @@ describe('importing HTML', () => {
   /** Blocks with their ids made positional and the ids in their data (files, pages) mapped by `ids`. */
   const shape = (blocks: ReadonlyArray<Pick<WireBlock, 'id' | 'type' | 'data' | 'parentId'>>, ids: Map<string, string>) => {
     const index = new Map(blocks.map((b, i) => [b.id, i]));
-    return blocks.map((b) => ({ type: b.type, parent: b.parentId === null ? null : index.get(b.parentId), data: JSON.parse(JSON.stringify(b.data).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => ids.get(id) ?? id)) as unknown }));
+    return blocks.map((b) => ({
+      type: b.type,
+      parent: b.parentId === null ? null : index.get(b.parentId),
+      data: JSON.parse(JSON.stringify(b.data).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => ids.get(id) ?? id)) as unknown,
+    }));
   };
 
   test('round trip: our HTML export of a page (headings, nested lists, to-dos, quote, code, table, picture, a link to its subpage) imported gives the same pages and blocks', async () => {
@@ -240,13 +288,27 @@ describe('importing HTML', () => {
     const fileId = await upload(page.id);
     let last: string | null = null;
     const put = async (type: string, data: Record<string, unknown>, parentId: string | null = null) => {
-      const block = expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: page.id, type, data, parentId, placeAfter: parentId ? null : last }), 201);
+      const block = expectOk<WireBlock>(
+        await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: page.id, type, data, parentId, placeAfter: parentId ? null : last }),
+        201,
+      );
       if (!parentId) last = block.id;
       return block;
     };
     await put('heading1', { tokens: [{ text: 'Итоги' }] });
     await put('heading2', { tokens: [{ text: 'Выручка' }] });
-    await put('text', { tokens: [{ text: 'Выросла ' }, { text: 'на 10%', bold: true }, { text: ', ' }, { text: 'курсив', italic: true }, { text: ', см. ' }, { text: '↗', link: { href: `/${sub.id}`, pageId: sub.id } }, { text: ' и ' }, { text: 'сайт', link: { href: 'https://example.com/' } }] });
+    await put('text', {
+      tokens: [
+        { text: 'Выросла ' },
+        { text: 'на 10%', bold: true },
+        { text: ', ' },
+        { text: 'курсив', italic: true },
+        { text: ', см. ' },
+        { text: '↗', link: { href: `/${sub.id}`, pageId: sub.id } },
+        { text: ' и ' },
+        { text: 'сайт', link: { href: 'https://example.com/' } },
+      ],
+    });
     const item = await put('bulletList', { tokens: [{ text: 'Пункт' }] });
     await put('bulletList', { tokens: [{ text: 'Подпункт' }] }, item.id);
     await put('orderedList', { tokens: [{ text: 'Первый' }] });
@@ -255,13 +317,27 @@ describe('importing HTML', () => {
     await put('checkbox', { tokens: [{ text: 'Не сделано' }], checked: false });
     await put('quote', { tokens: [{ text: 'Цитата' }] });
     await put('code', { tokens: [{ text: 'const a = 1;\nconsole.log(a);' }], language: 'typescript' });
-    await put('table', { tokens: [{ text: 'Ключ', tableAddress: { x: 0, y: 0 } }, { text: 'Значение', tableAddress: { x: 1, y: 0 } }, { text: 'a', tableAddress: { x: 0, y: 1 } }, { text: 'b', tableAddress: { x: 1, y: 1 } }], tableLayout: { columns: 2, rows: 2, columnSizes: [120, 120] }, headerRow: true, headerColumn: false });
+    await put('table', {
+      tokens: [
+        { text: 'Ключ', tableAddress: { x: 0, y: 0 } },
+        { text: 'Значение', tableAddress: { x: 1, y: 0 } },
+        { text: 'a', tableAddress: { x: 0, y: 1 } },
+        { text: 'b', tableAddress: { x: 1, y: 1 } },
+      ],
+      tableLayout: { columns: 2, rows: 2, columnSizes: [120, 120] },
+      headerRow: true,
+      headerColumn: false,
+    });
     await put('image', { remoteData: { fileId, title: 'схема.png', size: PNG.length, mimeType: 'image/png' }, crop: null, scale: 0.5, align: 'left' });
     await put('divider', {});
     expectOk(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: sub.id, type: 'text', data: { tokens: [{ text: 'Таблицы и графики' }] } }), 201);
 
     const html = unzip((await exported(page.id, { format: 'html', subpages: true })).rawPayload);
-    expect(Object.keys(html).filter((n) => n.endsWith('.html')).sort()).toEqual(['Квартал HTML.html', 'Квартал HTML/Подробности.html']);
+    expect(
+      Object.keys(html)
+        .filter((n) => n.endsWith('.html'))
+        .sort(),
+    ).toEqual(['Квартал HTML.html', 'Квартал HTML/Подробности.html']);
     const zip = zipSync(html);
     const target = await createPage(t, owner, { title: 'Из HTML' });
     const res = await importFile(zip, { parentId: target.id }, 'Квартал HTML.zip');
@@ -292,7 +368,9 @@ describe('importing HTML', () => {
     expect(res.statusCode).toBe(201);
     const answer = body<Answer>(res).data;
     expect(answer.page.title).toBe('Опасная страница');
-    expect(answer.problems).toEqual([{ page: 'Опасная страница', code: 'pictureMissing', params: { src: 'missing.png' }, message: 'a picture not in the import (missing.png) is left out' }]);
+    expect(answer.problems).toEqual([
+      { page: 'Опасная страница', code: 'pictureMissing', params: { src: 'missing.png' }, message: 'a picture not in the import (missing.png) is left out' },
+    ]);
     const blocks = await blocksOf(answer.page.id);
     expect(JSON.stringify(blocks)).not.toMatch(/alert|script|onerror|onclick|javascript/i);
     expect(blocks.map((b) => [b.type, b.data])).toEqual([
@@ -300,11 +378,21 @@ describe('importing HTML', () => {
       ['text', { tokens: [{ text: 'Текст ' }, { text: 'картинка', link: { href: 'https://example.com/x.png' } }, { text: ' ссылка' }] }],
     ]);
 
-    const count = async () => Number((await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await t.app.db
+            .selectFrom('pages')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const pagesBefore = await count();
     const empty = await importFile(Buffer.from('<html><body><script>alert(1)</script>  </body></html>'), { section: 'private' }, 'пусто.html');
     expect([empty.statusCode, errorCode(empty)]).toEqual([422, 'validation_failed']);
-    expect((await importFile(zipSync({ 'a.html': new Uint8Array([0, 1, 2]), 'b.htm': Buffer.from('<p> </p>') }), { section: 'private' }, 'a.zip')).statusCode).toBe(422);
+    expect(
+      (await importFile(zipSync({ 'a.html': new Uint8Array([0, 1, 2]), 'b.htm': Buffer.from('<p> </p>') }), { section: 'private' }, 'a.zip')).statusCode,
+    ).toBe(422);
     expect(await count()).toBe(pagesBefore);
     // A reader of the page may not import under it; an outsider not at all: refused before the file is read (an unreadable one too).
     expect((await importFile(Buffer.from(html), { parentId: child.id }, 'x.html', reader)).statusCode).toBe(403);
@@ -316,7 +404,15 @@ test('a database page: its rows as CSV beside it, and each row a page with its f
   const holder = await createPage(t, owner, { title: 'Клиенты', type: 'Database' });
   const [database] = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${holder.id}/blocks`)).data;
   expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id: 'city', field: { name: 'Город', type: 'text' } }));
-  const rows = expectOk<Array<{ id: string }>>(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, { rows: [{ title: 'Ромашка', values: { city: 'Казань' } }, { title: 'Лютик', values: {} }] }), 201);
+  const rows = expectOk<Array<{ id: string }>>(
+    await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, {
+      rows: [
+        { title: 'Ромашка', values: { city: 'Казань' } },
+        { title: 'Лютик', values: {} },
+      ],
+    }),
+    201,
+  );
   await add(rows[0].id, 'text', { tokens: [{ text: 'Звонить по вторникам' }] });
   const files = unzip((await exported(holder.id, { format: 'markdown' })).rawPayload);
   expect(Object.keys(files).sort()).toEqual(['Клиенты.csv', 'Клиенты.md', 'Клиенты/Лютик.md', 'Клиенты/Ромашка.md']);
@@ -329,8 +425,16 @@ test('a database page: its rows as CSV beside it, and each row a page with its f
 test('JSON round trip of a database page: fields, views, rows in order with their values and blocks; relations follow the new rows, people outside the workspace are reported', async () => {
   const holder = await createPage(t, owner, { title: 'Задачи', type: 'Database' });
   const [database] = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${holder.id}/blocks`)).data;
-  const field = async (id: string, definition: Record<string, unknown>) => expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id, field: definition }));
-  await field('stage', { name: 'Этап', type: 'select', options: [{ id: 'a', name: 'План' }, { id: 'b', name: 'Готово' }] });
+  const field = async (id: string, definition: Record<string, unknown>) =>
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id, field: definition }));
+  await field('stage', {
+    name: 'Этап',
+    type: 'select',
+    options: [
+      { id: 'a', name: 'План' },
+      { id: 'b', name: 'Готово' },
+    ],
+  });
   await field('cost', { name: 'Стоимость', type: 'number' });
   await field('due', { name: 'Срок', type: 'date' });
   await field('who', { name: 'Кто', type: 'person' });
@@ -379,7 +483,9 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   expect(rows[1].blocks).toHaveLength(1);
   expect(rows[1].blocks[0].data).toMatchObject({ tokens: [{ text: 'Сначала ' }, { text: 'смета', link: { href: `/${rows[0].id}`, pageId: rows[0].id } }] });
   // The rows are real rows of the new database: the rows API reads them.
-  const listed = body<Array<{ data: { title: string } }>>(await api(t, reader.cookie, 'GET', `${S}/database/${copy.id}/rows?${jsonQueryString({ limit: 10 })}`)).data;
+  const listed = body<Array<{ data: { title: string } }>>(
+    await api(t, reader.cookie, 'GET', `${S}/database/${copy.id}/rows?${jsonQueryString({ limit: 10 })}`),
+  ).data;
   expect(listed.map((r) => r.data.title)).toEqual(['Смета', 'Закупка', 'Монтаж']);
   // Imported into the owner's own workspace the people stay.
   const again = body<{ page: { id: string }; problems: unknown[] }>(await importJson(zip, { section: 'private' })).data;
@@ -391,7 +497,13 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
 test('JSON with comments: threads, times and files come back; authors who are no members of the target hand their comments to the importer, reported', async () => {
   const page = await createPage(t, owner, { title: 'Обсуждение' });
   const fileId = await upload(page.id);
-  const top = expectOk<{ id: string }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/comments`, { content: [{ text: 'Проверьте цифры' }], attaches: [{ id: fileId, name: 'схема.png', extension: 'png' }] }), 201);
+  const top = expectOk<{ id: string }>(
+    await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/comments`, {
+      content: [{ text: 'Проверьте цифры' }],
+      attaches: [{ id: fileId, name: 'схема.png', extension: 'png' }],
+    }),
+    201,
+  );
   expectOk(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/comments`, { content: [{ text: 'Проверил' }], repliedComment: top.id }), 201);
   const deleted = expectOk<{ id: string }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/comments`, { content: [{ text: 'лишнее' }] }), 201);
   expect((await api(t, owner.cookie, 'DELETE', `${S}/element/${page.id}/comments/${deleted.id}`)).statusCode).toBeLessThan(300);

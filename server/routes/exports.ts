@@ -43,31 +43,67 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
    * starter follows it (`GET exports/{id}`), finds it again (`GET exports?workspaceId=`) and
    * downloads it once done — theirs alone.
    */
-  app.post('/api/v3/spaces/exports', { schema: { tags: ['export'], summary: 'Start an export of a page or a whole workspace in the background', body: startExportBodySchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const { pageId, workspaceId, format, subpages, comments } = request.body;
-    let values: { workspace_id: string; root_id: string | null; title: string; subpages: number };
-    if (pageId) {
-      const page = await loadPage(app.db, pageId);
-      await authorizePage(app.db, user.id, page, 'read');
-      if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
-      values = { workspace_id: page.workspace_id, root_id: page.id, title: fileName(page.title, 'Без названия'), subpages: subpages === false ? 0 : 1 };
-    } else {
-      const workspace = await findMembership(app.db, workspaceId!, user.id);
-      if (!workspace || !canDoInWorkspace(workspace.role, 'export')) throw forbidden('exporting this workspace');
-      values = { workspace_id: workspace.id, root_id: null, title: fileName(workspace.name, 'Рабочее пространство'), subpages: 1 };
-    }
-    const job = { id: newId(), user_id: user.id, format, comments: comments ? 1 : 0, status: 'queued' as const, pages_done: 0, pages_total: 0, size: null, storage_key: null, error: null, created_at: nowIso(), heartbeat_at: null, finished_at: null, ...values };
-    await app.db.insertInto('export_jobs').values(job).execute();
-    reply.status(202);
-    return envelope(presentExportJob(job));
-  });
+  app.post(
+    '/api/v3/spaces/exports',
+    { schema: { tags: ['export'], summary: 'Start an export of a page or a whole workspace in the background', body: startExportBodySchema } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { pageId, workspaceId, format, subpages, comments } = request.body;
+      let values: { workspace_id: string; root_id: string | null; title: string; subpages: number };
+      if (pageId) {
+        const page = await loadPage(app.db, pageId);
+        await authorizePage(app.db, user.id, page, 'read');
+        if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
+        values = { workspace_id: page.workspace_id, root_id: page.id, title: fileName(page.title, 'Без названия'), subpages: subpages === false ? 0 : 1 };
+      } else {
+        const workspace = await findMembership(app.db, workspaceId!, user.id);
+        if (!workspace || !canDoInWorkspace(workspace.role, 'export')) throw forbidden('exporting this workspace');
+        values = { workspace_id: workspace.id, root_id: null, title: fileName(workspace.name, 'Рабочее пространство'), subpages: 1 };
+      }
+      const job = {
+        id: newId(),
+        user_id: user.id,
+        format,
+        comments: comments ? 1 : 0,
+        status: 'queued' as const,
+        pages_done: 0,
+        pages_total: 0,
+        size: null,
+        storage_key: null,
+        error: null,
+        created_at: nowIso(),
+        heartbeat_at: null,
+        finished_at: null,
+        ...values,
+      };
+      await app.db.insertInto('export_jobs').values(job).execute();
+      reply.status(202);
+      return envelope(presentExportJob(job));
+    },
+  );
 
-  app.get('/api/v3/spaces/exports', { schema: { tags: ['export'], summary: "The caller's recent exports in a workspace, newest first", querystring: jsonQuery({ workspaceId: z.string().min(1).max(128) }) } }, async (request) => {
-    const user = requireUser(request);
-    const jobs = await app.db.selectFrom('export_jobs').selectAll().where('user_id', '=', user.id).where('workspace_id', '=', request.query.workspaceId).orderBy('created_at', 'desc').limit(10).execute();
-    return envelope(jobs.map(presentExportJob));
-  });
+  app.get(
+    '/api/v3/spaces/exports',
+    {
+      schema: {
+        tags: ['export'],
+        summary: "The caller's recent exports in a workspace, newest first",
+        querystring: jsonQuery({ workspaceId: z.string().min(1).max(128) }),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const jobs = await app.db
+        .selectFrom('export_jobs')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .where('workspace_id', '=', request.query.workspaceId)
+        .orderBy('created_at', 'desc')
+        .limit(10)
+        .execute();
+      return envelope(jobs.map(presentExportJob));
+    },
+  );
 
   /** The caller's own job (another's is not found: its existence is not theirs to know). */
   const ownJob = async (userId: string, id: string) => {
@@ -76,7 +112,9 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     return job;
   };
 
-  app.get('/api/v3/spaces/exports/:id', { schema: { tags: ['export'], summary: 'An export: its status and progress', params: idParams } }, async (request) => envelope(presentExportJob(await ownJob(requireUser(request).id, request.params.id))));
+  app.get('/api/v3/spaces/exports/:id', { schema: { tags: ['export'], summary: 'An export: its status and progress', params: idParams } }, async (request) =>
+    envelope(presentExportJob(await ownJob(requireUser(request).id, request.params.id))),
+  );
 
   app.route({
     ...STORED_BYTES_ROUTE,
@@ -84,27 +122,42 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     schema: { tags: ['export'], summary: "A finished export's zip, whole or a range (an interrupted download resumes)", params: idParams },
     handler: async (request, reply) => {
       const job = await ownJob(requireUser(request).id, request.params.id);
-      if (job.status !== 'done' || !job.storage_key || job.size === null) throw new AppError(409, ERROR_CODES.exportNotReady, job.status === 'failed' ? 'the export failed' : 'the export is not finished yet');
+      if (job.status !== 'done' || !job.storage_key || job.size === null)
+        throw new AppError(409, ERROR_CODES.exportNotReady, job.status === 'failed' ? 'the export failed' : 'the export is not finished yet');
       const bytes = await openStored(request, reply, app.fileStore, { key: job.storage_key, size: Number(job.size), etag: `"${job.id}"` });
-      reply.header('content-type', 'application/zip').header('content-disposition', contentDispositionOf(`${job.title}.zip`)).header('cache-control', 'no-store');
+      reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', contentDispositionOf(`${job.title}.zip`))
+        .header('cache-control', 'no-store');
       return sendStored(reply, bytes);
     },
   });
 
-  app.get('/api/v3/spaces/element/:id/export', { schema: { tags: ['export'], summary: 'A page (and its readable subpages) as a zip of Markdown, HTML or JSON, with its files', params: idParams, querystring: jsonQuery({ format: z.enum(EXPORT_FORMATS).optional(), subpages: z.boolean().optional(), comments: z.boolean().optional() }) } }, async (request, reply) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    await authorizePage(app.db, user.id, page, 'read');
-    const format = request.query.format ?? 'markdown';
-    const pages = await pagesToExport(app.db, user.id, page, request.query.subpages ?? false);
-    reply
-      .header('content-type', 'application/zip')
-      .header('content-disposition', contentDispositionOf(`${fileName(page.title, 'Без названия')}.zip`))
-      .header('cache-control', 'no-store');
-    const stream = exportZip(app.db, app.fileStore, pages, { format, untitled: 'Без названия', comments: request.query.comments ?? false });
-    stream.on('error', (error) => request.log.error({ err: error }, 'export failed half-way'));
-    return reply.send(stream);
-  });
+  app.get(
+    '/api/v3/spaces/element/:id/export',
+    {
+      schema: {
+        tags: ['export'],
+        summary: 'A page (and its readable subpages) as a zip of Markdown, HTML or JSON, with its files',
+        params: idParams,
+        querystring: jsonQuery({ format: z.enum(EXPORT_FORMATS).optional(), subpages: z.boolean().optional(), comments: z.boolean().optional() }),
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      await authorizePage(app.db, user.id, page, 'read');
+      const format = request.query.format ?? 'markdown';
+      const pages = await pagesToExport(app.db, user.id, page, request.query.subpages ?? false);
+      reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', contentDispositionOf(`${fileName(page.title, 'Без названия')}.zip`))
+        .header('cache-control', 'no-store');
+      const stream = exportZip(app.db, app.fileStore, pages, { format, untitled: 'Без названия', comments: request.query.comments ?? false });
+      stream.on('error', (error) => request.log.error({ err: error }, 'export failed half-way'));
+      return reply.send(stream);
+    },
+  );
 
   /**
    * Import (docs/import-export.md «Importing»): multipart — `parentId` (a page to put it under) or
@@ -113,56 +166,80 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
    * `.md` or `.html`. 201 with what was made and the problems met; 422 when the file is none of
    * those (or its zips unpack beyond ARCHIVE_LIMITS).
    */
-  app.post('/api/v3/spaces/import', { schema: { tags: ['export'], summary: 'Import our JSON export, a Notion Markdown & CSV export, Markdown or HTML files (a zip or one .md/.html) under a page or into a section' } }, async (request, reply) => {
-    const user = requireUser(request);
-    if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.validationFailed, 'send the file as multipart/form-data');
-    const fields: Record<string, string> = Object.create(null);
-    let bytes: Buffer | null = null;
-    let uploadName = '';
-    for await (const part of request.parts()) {
-      assertStorablePart(part);
-      if (part.type === 'field') {
-        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-        continue;
+  app.post(
+    '/api/v3/spaces/import',
+    {
+      schema: {
+        tags: ['export'],
+        summary: 'Import our JSON export, a Notion Markdown & CSV export, Markdown or HTML files (a zip or one .md/.html) under a page or into a section',
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.validationFailed, 'send the file as multipart/form-data');
+      const fields: Record<string, string> = Object.create(null);
+      let bytes: Buffer | null = null;
+      let uploadName = '';
+      for await (const part of request.parts()) {
+        assertStorablePart(part);
+        if (part.type === 'field') {
+          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+          continue;
+        }
+        bytes = await part.toBuffer();
+        uploadName = part.filename;
       }
-      bytes = await part.toBuffer();
-      uploadName = part.filename;
-    }
-    if (!bytes) throw invalid('the form holds no file', [{ path: 'file', message: 'required' }]);
-    const parentId = fields.parentId || null;
-    const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
-    let workspaceId: string;
-    let parent = null;
-    if (parentId) {
-      parent = await loadPage(app.db, parentId);
-      await authorizePage(app.db, user.id, parent, 'edit');
-      if (parent.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
-      workspaceId = parent.workspace_id;
-    } else {
-      const wanted = request.headers['x-workspace-id'];
-      const workspace = typeof wanted === 'string' && wanted ? await findMembership(app.db, wanted, user.id) : (await listUserWorkspaces(app.db, user.id))[0];
-      if (!workspace) throw forbidden('this workspace');
-      if (!canCreateInSection(workspace.role, section ?? 'private', workspace.is_private === 1)) throw forbidden('creating pages in this section');
-      workspaceId = workspace.id;
-    }
-    // Read once the caller may import here: reading HTML takes a DOM and time, a Notion export's zips are unpacked.
-    let read: Awaited<ReturnType<typeof readExport>>;
-    try {
-      read = await readExport(new Uint8Array(bytes), uploadName);
-    } catch (error) {
-      if (error instanceof ImportError) throw invalidField(error.message, 'file');
-      throw error;
-    }
-    const report = await app.db.transaction().execute(async (trx) => {
-      await lockTree(trx, workspaceId);
-      const under = parent ? await findPage(trx, parent.id) : null;
-      return importExport(trx, { document: read.document, files: read.files, workspaceId, parent: under ?? null, section: parent ? null : (section ?? 'private'), userId: user.id, store: app.fileStore, quotaBytes: config.storageQuotaBytes });
-    });
-    report.problems.unshift(...read.problems);
-    const first = report.pages[0];
-    if (first) app.realtime.childrenChanged([parent?.id ?? null], workspaceId, first.id);
-    const root = first ? await findPage(app.db, first.id) : undefined;
-    reply.status(201);
-    return envelope({ page: root ? presentElement(root, 'full') : null, pages: report.pages.length, blocks: report.blocks, files: report.files, problems: report.problems });
-  });
+      if (!bytes) throw invalid('the form holds no file', [{ path: 'file', message: 'required' }]);
+      const parentId = fields.parentId || null;
+      const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
+      let workspaceId: string;
+      let parent = null;
+      if (parentId) {
+        parent = await loadPage(app.db, parentId);
+        await authorizePage(app.db, user.id, parent, 'edit');
+        if (parent.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
+        workspaceId = parent.workspace_id;
+      } else {
+        const wanted = request.headers['x-workspace-id'];
+        const workspace = typeof wanted === 'string' && wanted ? await findMembership(app.db, wanted, user.id) : (await listUserWorkspaces(app.db, user.id))[0];
+        if (!workspace) throw forbidden('this workspace');
+        if (!canCreateInSection(workspace.role, section ?? 'private', workspace.is_private === 1)) throw forbidden('creating pages in this section');
+        workspaceId = workspace.id;
+      }
+      // Read once the caller may import here: reading HTML takes a DOM and time, a Notion export's zips are unpacked.
+      let read: Awaited<ReturnType<typeof readExport>>;
+      try {
+        read = await readExport(new Uint8Array(bytes), uploadName);
+      } catch (error) {
+        if (error instanceof ImportError) throw invalidField(error.message, 'file');
+        throw error;
+      }
+      const report = await app.db.transaction().execute(async (trx) => {
+        await lockTree(trx, workspaceId);
+        const under = parent ? await findPage(trx, parent.id) : null;
+        return importExport(trx, {
+          document: read.document,
+          files: read.files,
+          workspaceId,
+          parent: under ?? null,
+          section: parent ? null : (section ?? 'private'),
+          userId: user.id,
+          store: app.fileStore,
+          quotaBytes: config.storageQuotaBytes,
+        });
+      });
+      report.problems.unshift(...read.problems);
+      const first = report.pages[0];
+      if (first) app.realtime.childrenChanged([parent?.id ?? null], workspaceId, first.id);
+      const root = first ? await findPage(app.db, first.id) : undefined;
+      reply.status(201);
+      return envelope({
+        page: root ? presentElement(root, 'full') : null,
+        pages: report.pages.length,
+        blocks: report.blocks,
+        files: report.files,
+        problems: report.problems,
+      });
+    },
+  );
 }

@@ -70,7 +70,8 @@ describe('POST /api/email/hello', () => {
   });
 
   test('malformed JSON → 400, a text body → 415, prototype keys → 400', async () => {
-    const send = (payload: string, type: string) => t.app.inject({ method: 'POST', url: '/api/email/hello', payload, headers: { 'content-type': type, ...fromNewAddress() } });
+    const send = (payload: string, type: string) =>
+      t.app.inject({ method: 'POST', url: '/api/email/hello', payload, headers: { 'content-type': type, ...fromNewAddress() } });
     expect([(await send('{"username":', 'application/json')).statusCode]).toEqual([400]);
     expect((await send('hello', 'text/plain')).statusCode).toBe(415);
     const proto = await send('{"username":"a","text":"b","email":"a@b.cd","__proto__":{"polluted":1}}', 'application/json');

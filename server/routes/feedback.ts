@@ -30,21 +30,25 @@ export async function feedbackRoutes(server: FastifyInstance, { config, mailer }
     refusal: () => rateLimited('too much feedback from this address, try again later'),
   });
 
-  app.post('/api/email/hello', { ...PUBLIC_ROUTE, schema: { tags: ['feedback'], summary: 'Send feedback to the people running this server', body: feedbackBodySchema } }, async (request, reply) => {
-    const { username, text, email } = request.body;
-    await limit(request, reply);
-    const signedIn = request.user ? `\nАккаунт: ${request.user.email} (${request.user.id})` : '';
-    const body = `От: ${username} <${email}>${signedIn}\n\n${text}\n`;
-    if (!config.feedbackEmail) {
-      request.log.info({ from: email }, `feedback (FEEDBACK_EMAIL not set) from ${username} <${email}>:\n${text}`);
+  app.post(
+    '/api/email/hello',
+    { ...PUBLIC_ROUTE, schema: { tags: ['feedback'], summary: 'Send feedback to the people running this server', body: feedbackBodySchema } },
+    async (request, reply) => {
+      const { username, text, email } = request.body;
+      await limit(request, reply);
+      const signedIn = request.user ? `\nАккаунт: ${request.user.email} (${request.user.id})` : '';
+      const body = `От: ${username} <${email}>${signedIn}\n\n${text}\n`;
+      if (!config.feedbackEmail) {
+        request.log.info({ from: email }, `feedback (FEEDBACK_EMAIL not set) from ${username} <${email}>:\n${text}`);
+        return envelope({ status: 'success' });
+      }
+      try {
+        await mailer.send({ to: config.feedbackEmail, replyTo: email, subject: `Обратная связь: ${oneLine(username).slice(0, 100)}`, text: body });
+      } catch (error) {
+        request.log.error({ err: error }, 'feedback could not be mailed');
+        throw new AppError(502, ERROR_CODES.feedbackFailed, 'the message could not be sent; try again later');
+      }
       return envelope({ status: 'success' });
-    }
-    try {
-      await mailer.send({ to: config.feedbackEmail, replyTo: email, subject: `Обратная связь: ${oneLine(username).slice(0, 100)}`, text: body });
-    } catch (error) {
-      request.log.error({ err: error }, 'feedback could not be mailed');
-      throw new AppError(502, ERROR_CODES.feedbackFailed, 'the message could not be sent; try again later');
-    }
-    return envelope({ status: 'success' });
-  });
+    },
+  );
 }

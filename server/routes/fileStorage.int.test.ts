@@ -73,9 +73,17 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
   const store = (): FileStore => t.app.fileStore;
 
   /** upload_url, then the multipart upload; answers the id and the upload's answer. */
-  async function upload(content: Buffer, options: { pageId?: string; name?: string; type?: string; declared?: number; public?: boolean } = {}): Promise<{ id: string; res: LightMyRequestResponse }> {
+  async function upload(
+    content: Buffer,
+    options: { pageId?: string; name?: string; type?: string; declared?: number; public?: boolean } = {},
+  ): Promise<{ id: string; res: LightMyRequestResponse }> {
     const { name = 'clip.mp4', type = 'video/mp4' } = options;
-    const asked = await api(t, team.cookie.admin, 'POST', '/api/file/upload_url', { name, mimeType: type, size: options.declared ?? content.length, ...(options.public ? { public: true } : { pageId: options.pageId ?? team.pageId }) });
+    const asked = await api(t, team.cookie.admin, 'POST', '/api/file/upload_url', {
+      name,
+      mimeType: type,
+      size: options.declared ?? content.length,
+      ...(options.public ? { public: true } : { pageId: options.pageId ?? team.pageId }),
+    });
     const answer = expectOk<UploadUrlAnswer>(asked, 201);
     const form = await formData(answer.fields, { name, type, content });
     return { id: answer.id, res: await t.app.inject({ method: 'POST', url: answer.uploadUrl, ...form }) };
@@ -91,7 +99,12 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
     const size = content.length;
 
     const whole = await get(url);
-    expect([whole.statusCode, whole.headers['accept-ranges'], whole.headers['content-length'], whole.headers['content-type']]).toEqual([200, 'bytes', String(size), 'video/mp4']);
+    expect([whole.statusCode, whole.headers['accept-ranges'], whole.headers['content-length'], whole.headers['content-type']]).toEqual([
+      200,
+      'bytes',
+      String(size),
+      'video/mp4',
+    ]);
     expect(whole.rawPayload.equals(content)).toBe(true);
     const etag = whole.headers.etag as string;
 
@@ -104,10 +117,20 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
     ];
     for (const [range, start, end] of cases) {
       const part = await get(url, { range });
-      expect([range, part.statusCode, part.headers['content-range'], part.headers['content-length'], part.headers['accept-ranges']]).toEqual([range, 206, `bytes ${start}-${end}/${size}`, String(end - start + 1), 'bytes']);
+      expect([range, part.statusCode, part.headers['content-range'], part.headers['content-length'], part.headers['accept-ranges']]).toEqual([
+        range,
+        206,
+        `bytes ${start}-${end}/${size}`,
+        String(end - start + 1),
+        'bytes',
+      ]);
       expect(part.rawPayload.equals(content.subarray(start, end + 1))).toBe(true);
       // The file's own headers stay: its type, how it is shown, that it is private.
-      expect([part.headers['content-type'], part.headers['cache-control'], part.headers['x-content-type-options']]).toEqual(['video/mp4', 'private, no-cache', 'nosniff']);
+      expect([part.headers['content-type'], part.headers['cache-control'], part.headers['x-content-type-options']]).toEqual([
+        'video/mp4',
+        'private, no-cache',
+        'nosniff',
+      ]);
     }
     // The protected link answers ranges too.
     const linked = await get(`/api/file/protected/${team.pageId}/${id}`, { range: 'bytes=10-19' });
@@ -123,9 +146,20 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
 
     // HEAD: the headers without the bytes.
     const head = await api(t, team.cookie.reader, 'HEAD', url);
-    expect([head.statusCode, head.headers['content-length'], head.headers['accept-ranges'], head.headers['content-type'], head.body]).toEqual([200, String(size), 'bytes', 'video/mp4', '']);
+    expect([head.statusCode, head.headers['content-length'], head.headers['accept-ranges'], head.headers['content-type'], head.body]).toEqual([
+      200,
+      String(size),
+      'bytes',
+      'video/mp4',
+      '',
+    ]);
     const headPart = await api(t, team.cookie.reader, 'HEAD', url, undefined, { range: 'bytes=0-9' });
-    expect([headPart.statusCode, headPart.headers['content-length'], headPart.headers['content-range'], headPart.body]).toEqual([206, '10', `bytes 0-9/${size}`, '']);
+    expect([headPart.statusCode, headPart.headers['content-length'], headPart.headers['content-range'], headPart.body]).toEqual([
+      206,
+      '10',
+      `bytes 0-9/${size}`,
+      '',
+    ]);
 
     // If-Range: the range only of this very version; If-None-Match: 304.
     expect((await get(url, { range: 'bytes=0-9', 'if-range': etag })).statusCode).toBe(206);
@@ -150,7 +184,13 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
       ] as const) {
         for (const method of ['GET', 'HEAD'] as const) {
           const denied = await api(t, cookie, method, url, undefined, { range: 'bytes=0-99' });
-          expect([url, method, denied.statusCode, denied.headers['content-range'], denied.headers['accept-ranges']]).toEqual([url, method, status, undefined, undefined]);
+          expect([url, method, denied.statusCode, denied.headers['content-range'], denied.headers['accept-ranges']]).toEqual([
+            url,
+            method,
+            status,
+            undefined,
+            undefined,
+          ]);
           if (method === 'GET') expect(errorCode(denied)).toBe(code);
           expect(denied.rawPayload.includes(content.subarray(0, 32))).toBe(false);
         }
@@ -192,7 +232,11 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
   test('bytes missing from the store: 404 (whole, ranged, HEAD), never a 500', async () => {
     const { id } = await upload(crypto.randomBytes(100));
     await store().delete(await keyOf(id));
-    for (const [method, headers] of [['GET', {}], ['GET', { range: 'bytes=0-9' }], ['HEAD', {}]] as const) {
+    for (const [method, headers] of [
+      ['GET', {}],
+      ['GET', { range: 'bytes=0-9' }],
+      ['HEAD', {}],
+    ] as const) {
       expect((await api(t, team.cookie.reader, method, `/api/file/${id}`, undefined, headers)).statusCode).toBe(404);
     }
   });
@@ -221,7 +265,21 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
     const key = storageKeyFor(id);
     await t.app.db
       .insertInto('files')
-      .values({ id, owner_id: team.userId.admin, page_id: team.pageId, workspace_id: team.workspaceId, name: 'x.bin', mime_type: 'application/octet-stream', size: 10, storage_key: key, is_public: 0, status: FILE_STATUS.uploading, upload_token_hash: null, upload_expires_at: null, created_at: new Date(Date.now() - 3 * 24 * 3600 * 1000).toISOString() })
+      .values({
+        id,
+        owner_id: team.userId.admin,
+        page_id: team.pageId,
+        workspace_id: team.workspaceId,
+        name: 'x.bin',
+        mime_type: 'application/octet-stream',
+        size: 10,
+        storage_key: key,
+        is_public: 0,
+        status: FILE_STATUS.uploading,
+        upload_token_hash: null,
+        upload_expires_at: null,
+        created_at: new Date(Date.now() - 3 * 24 * 3600 * 1000).toISOString(),
+      })
       .execute();
     await store().put(key, new Uint8Array(10));
     expect(await stored(key)).toBe(10);
@@ -233,7 +291,16 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
     const page = await insertPage(t, team.workspaceId, team.userId.admin, 'all', 'Отчёт');
     const picture = crypto.randomBytes(4000);
     const { id: fileId } = await upload(picture, { pageId: page, name: 'кадр.png', type: 'image/png' });
-    expect((await api(t, team.cookie.admin, 'POST', `${S}/block`, { pageId: page, type: 'file', data: { remoteData: { fileId, title: 'кадр.png', size: picture.length, mimeType: 'image/png' } }, placeAfter: null })).statusCode).toBe(201);
+    expect(
+      (
+        await api(t, team.cookie.admin, 'POST', `${S}/block`, {
+          pageId: page,
+          type: 'file',
+          data: { remoteData: { fileId, title: 'кадр.png', size: picture.length, mimeType: 'image/png' } },
+          placeAfter: null,
+        })
+      ).statusCode,
+    ).toBe(201);
 
     const job = expectOk<WireExportJob>(await api(t, team.cookie.admin, 'POST', `${S}/exports`, { pageId: page, format: 'json', subpages: true }), 202);
     let done: WireExportJob = job;
@@ -246,7 +313,11 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
     const zip = await api(t, team.cookie.admin, 'GET', done.downloadUrl!);
     expect([zip.statusCode, zip.headers['accept-ranges'], Number(zip.headers['content-length'])]).toEqual([200, 'bytes', done.size]);
     const tail = await api(t, team.cookie.admin, 'GET', done.downloadUrl!, undefined, { range: 'bytes=100-' });
-    expect([tail.statusCode, tail.headers['content-range'], tail.rawPayload.equals(zip.rawPayload.subarray(100))]).toEqual([206, `bytes 100-${done.size! - 1}/${done.size}`, true]);
+    expect([tail.statusCode, tail.headers['content-range'], tail.rawPayload.equals(zip.rawPayload.subarray(100))]).toEqual([
+      206,
+      `bytes 100-${done.size! - 1}/${done.size}`,
+      true,
+    ]);
     // Someone else's export is not theirs to read, ranged or not.
     expect((await api(t, team.cookie.participant, 'GET', done.downloadUrl!, undefined, { range: 'bytes=0-9' })).statusCode).toBe(404);
     const exported = JSON.parse(strFromU8(unzipSync(new Uint8Array(zip.rawPayload))['export.json'])) as JsonExport;
@@ -255,7 +326,13 @@ describe.each(['disk', 's3'] as const)('files in the %s store', (kind) => {
     const form = await formData({ parentId: team.pageId }, { name: 'export.zip', type: 'application/zip', content: zip.rawPayload });
     const imported = await t.app.inject({ method: 'POST', url: `${S}/import`, ...form, headers: { ...form.headers, cookie: team.cookie.admin as string } });
     expect(expectOk<{ files: number }>(imported, 201).files).toBe(1);
-    const copy = await t.app.db.selectFrom('files').selectAll().where('workspace_id', '=', team.workspaceId).where('name', '=', 'кадр.png').where('id', '!=', fileId).executeTakeFirstOrThrow();
+    const copy = await t.app.db
+      .selectFrom('files')
+      .selectAll()
+      .where('workspace_id', '=', team.workspaceId)
+      .where('name', '=', 'кадр.png')
+      .where('id', '!=', fileId)
+      .executeTakeFirstOrThrow();
     expect(await stored(copy.storage_key)).toBe(picture.length);
     const read = await get(`/api/file/${copy.id}`, { range: 'bytes=0-15' });
     expect([read.statusCode, read.rawPayload.equals(picture.subarray(0, 16))]).toEqual([206, true]);

@@ -47,7 +47,11 @@ async function postForm(url: string, form: { payload: Buffer; headers: Record<st
 }
 
 /** upload_url then the upload itself; answers the file id and the upload's response. */
-async function uploadFile(cookie: string | undefined, file: FilePart, extra: Record<string, unknown> = {}): Promise<{ id: string; res: LightMyRequestResponse }> {
+async function uploadFile(
+  cookie: string | undefined,
+  file: FilePart,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; res: LightMyRequestResponse }> {
   const asked = await askUploadUrl(cookie, { name: file.name, mimeType: file.type, size: file.content.length, ...extra });
   expect(asked.statusCode).toBe(201);
   const answer = body<UploadUrlAnswer>(asked).data;
@@ -66,7 +70,15 @@ function storedFiles(): string[] {
   return (fs.readdirSync(t.config.filesDir, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(t.config.filesDir, p)).isFile());
 }
 
-const countFiles = async () => Number((await t.app.db.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const countFiles = async () =>
+  Number(
+    (
+      await t.app.db
+        .selectFrom('files')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('upload through a handed-out URL', () => {
   test('a page file: upload_url → multipart POST answers exactly 204 → the bytes come back', async () => {
@@ -80,7 +92,10 @@ describe('upload through a handed-out URL', () => {
     const row = await t.app.db.selectFrom('files').selectAll().where('id', '=', answer.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'pending', upload_token_hash: hashSecret(token), page_id: team.pageId, workspace_id: team.workspaceId });
 
-    const res = await postForm(answer.uploadUrl, await multipart(answer.fields, { name: 'notes.txt', type: 'text/plain', content: Buffer.from('hello, file') }));
+    const res = await postForm(
+      answer.uploadUrl,
+      await multipart(answer.fields, { name: 'notes.txt', type: 'text/plain', content: Buffer.from('hello, file') }),
+    );
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
 
@@ -131,7 +146,9 @@ describe('upload through a handed-out URL', () => {
 
   test('parallel uploads with one URL: exactly one is stored', async () => {
     const asked = body<UploadUrlAnswer>(await askUploadUrl(team.cookie.admin, { pageId: team.pageId, name: 'a.txt', mimeType: 'text/plain', size: 5 })).data;
-    const forms = await Promise.all(['one!!', 'two!!', 'three'].map((text) => multipart({}, { name: 'a.txt', type: 'text/plain', content: Buffer.from(text) })));
+    const forms = await Promise.all(
+      ['one!!', 'two!!', 'three'].map((text) => multipart({}, { name: 'a.txt', type: 'text/plain', content: Buffer.from(text) })),
+    );
     const results = await Promise.all(forms.map((form) => postForm(asked.uploadUrl, form)));
     expect(results.map((r) => r.statusCode).sort()).toEqual([204, 403, 403]);
   });
@@ -146,7 +163,11 @@ describe('upload through a handed-out URL', () => {
     expect((await postForm(asked.uploadUrl, form)).statusCode).toBe(204);
 
     const late = body<UploadUrlAnswer>(await askUploadUrl(team.cookie.admin, { pageId: team.pageId, name: 'a.txt', mimeType: 'text/plain', size: 2 })).data;
-    await t.app.db.updateTable('files').set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', late.id).execute();
+    await t.app.db
+      .updateTable('files')
+      .set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', late.id)
+      .execute();
     const expired = await postForm(late.uploadUrl, form);
     expect([expired.statusCode, errorCode(expired)]).toEqual([403, 'file.upload_token_invalid']);
     expect((await api(t, team.cookie.admin, 'GET', `/api/file/${late.id}`)).statusCode).toBe(404);
@@ -177,8 +198,13 @@ describe('upload through a handed-out URL', () => {
     expect([over.statusCode, errorCode(over)]).toEqual([413, 'payload_too_large']);
 
     const before = storedFiles();
-    const asked = body<UploadUrlAnswer>(await askUploadUrl(team.cookie.admin, { pageId: team.pageId, name: 'huge.bin', mimeType: 'application/octet-stream', size: LIMIT })).data;
-    const res = await postForm(asked.uploadUrl, await multipart({}, { name: 'huge.bin', type: 'application/octet-stream', content: Buffer.alloc(LIMIT + 4096, 2) }));
+    const asked = body<UploadUrlAnswer>(
+      await askUploadUrl(team.cookie.admin, { pageId: team.pageId, name: 'huge.bin', mimeType: 'application/octet-stream', size: LIMIT }),
+    ).data;
+    const res = await postForm(
+      asked.uploadUrl,
+      await multipart({}, { name: 'huge.bin', type: 'application/octet-stream', content: Buffer.alloc(LIMIT + 4096, 2) }),
+    );
     expect([res.statusCode, errorCode(res)]).toEqual([413, 'payload_too_large']);
     expect(storedFiles()).toEqual(before);
   });
@@ -220,7 +246,12 @@ describe('upload through a handed-out URL', () => {
       expect([proto.statusCode, errorCode(proto)]).toEqual([400, 'bad_request']);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    const notJson = await t.app.inject({ method: 'POST', url: '/api/file/upload_url', headers: { cookie: team.cookie.admin as string, 'content-type': 'application/json' }, payload: '{"name":' });
+    const notJson = await t.app.inject({
+      method: 'POST',
+      url: '/api/file/upload_url',
+      headers: { cookie: team.cookie.admin as string, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect([notJson.statusCode, errorCode(notJson)]).toEqual([400, 'bad_request']);
   });
 
@@ -235,7 +266,10 @@ describe('upload through a handed-out URL', () => {
   test('access changed after the URL was handed out: the upload is refused and nothing is stored', async () => {
     const page = await insertPage(t, team.workspaceId, team.userId.admin, 'all', 'Will be locked');
     const asked = body<UploadUrlAnswer>(await askUploadUrl(team.cookie.participant, { pageId: page, name: 'a.txt', mimeType: 'text/plain', size: 2 })).data;
-    await t.app.db.insertInto('page_members').values({ page_id: page, user_id: team.userId.participant, level: 'read', created_at: new Date().toISOString() }).execute();
+    await t.app.db
+      .insertInto('page_members')
+      .values({ page_id: page, user_id: team.userId.participant, level: 'read', created_at: new Date().toISOString() })
+      .execute();
     const before = storedFiles();
     const res = await postForm(asked.uploadUrl, await multipart({}, { name: 'a.txt', type: 'text/plain', content: Buffer.from('ok') }));
     expect([res.statusCode, errorCode(res)]).toEqual([403, 'forbidden']);
@@ -336,7 +370,11 @@ describe('public uploads (avatars)', () => {
 
   test('bytes that are not the declared image are refused (422) and not kept', async () => {
     const before = storedFiles();
-    const { id, res } = await uploadFile(team.cookie.admin, { name: 'x.png', type: 'image/png', content: Buffer.from('<svg onload=alert(1)>') }, { public: true });
+    const { id, res } = await uploadFile(
+      team.cookie.admin,
+      { name: 'x.png', type: 'image/png', content: Buffer.from('<svg onload=alert(1)>') },
+      { public: true },
+    );
     expect([res.statusCode, errorCode(res)]).toEqual([422, 'file.not_an_image']);
     expect(storedFiles()).toEqual(before);
     expect((await api(t, undefined, 'GET', `/api/file/${id}`)).statusCode).toBe(404);
@@ -357,7 +395,11 @@ describe('public uploads (avatars)', () => {
 describe('one-step page upload: POST /api/file/page', () => {
   test('pageId, id, then the file: answers status success with the file id as data', async () => {
     const id = newId();
-    const res = await postForm('/api/file/page', await multipart({ pageId: team.pageId, id }, { name: 'scan.pdf', type: 'application/pdf', content: Buffer.from('%PDF-1.7 body') }), team.cookie.participant);
+    const res = await postForm(
+      '/api/file/page',
+      await multipart({ pageId: team.pageId, id }, { name: 'scan.pdf', type: 'application/pdf', content: Buffer.from('%PDF-1.7 body') }),
+      team.cookie.participant,
+    );
     expect(res.statusCode).toBe(200);
     expect(body(res).data).toEqual({ status: 'success', data: id });
     const got = await api(t, team.cookie.reader, 'GET', `/api/file/protected/${team.pageId}/${id}`);
@@ -365,13 +407,21 @@ describe('one-step page upload: POST /api/file/page', () => {
     const details = body<WireFile>(await api(t, team.cookie.reader, 'GET', `/api/file/get/${id}`)).data;
     expect(details).toMatchObject({ name: 'scan.pdf', size: 13, pageId: team.pageId, isPublic: false });
 
-    const taken = await postForm('/api/file/page', await multipart({ pageId: team.pageId, id }, { name: 'b.txt', type: 'text/plain', content: Buffer.from('b') }), team.cookie.participant);
+    const taken = await postForm(
+      '/api/file/page',
+      await multipart({ pageId: team.pageId, id }, { name: 'b.txt', type: 'text/plain', content: Buffer.from('b') }),
+      team.cookie.participant,
+    );
     expect([taken.statusCode, errorCode(taken)]).toEqual([409, 'file.already_exists']);
     expect((await api(t, team.cookie.reader, 'GET', `/api/file/${id}`)).body).toBe('%PDF-1.7 body');
   });
 
   test('without an id the server makes one; an odd MIME type is stored as octet-stream', async () => {
-    const res = await postForm('/api/file/page', await multipart({ pageId: team.pageId }, { name: 'x', type: 'weird type', content: Buffer.from('?') }), team.cookie.admin);
+    const res = await postForm(
+      '/api/file/page',
+      await multipart({ pageId: team.pageId }, { name: 'x', type: 'weird type', content: Buffer.from('?') }),
+      team.cookie.admin,
+    );
     expect(res.statusCode).toBe(200);
     const id = (body(res).data as { data: string }).data;
     expect((await api(t, team.cookie.admin, 'GET', `/api/file/${id}`)).headers['content-type']).toBe('application/octet-stream');
@@ -400,7 +450,11 @@ describe('one-step page upload: POST /api/file/page', () => {
 
   test('over the upload limit → 413, nothing kept', async () => {
     const before = storedFiles();
-    const res = await postForm('/api/file/page', await multipart({ pageId: team.pageId }, { name: 'big', type: 'application/octet-stream', content: Buffer.alloc(LIMIT + 1, 3) }), team.cookie.admin);
+    const res = await postForm(
+      '/api/file/page',
+      await multipart({ pageId: team.pageId }, { name: 'big', type: 'application/octet-stream', content: Buffer.alloc(LIMIT + 1, 3) }),
+      team.cookie.admin,
+    );
     expect([res.statusCode, errorCode(res)]).toEqual([413, 'payload_too_large']);
     expect(storedFiles()).toEqual(before);
   });
@@ -421,7 +475,11 @@ describe('permission matrix', () => {
   test.each(ACTORS.map((a) => [a]))('%s: one-step page upload', async (actor) => {
     const rows = await countFiles();
     const before = storedFiles();
-    const res = await postForm('/api/file/page', await multipart({ pageId: team.pageId }, { name: 'a.txt', type: 'text/plain', content: Buffer.from('a') }), team.cookie[actor]);
+    const res = await postForm(
+      '/api/file/page',
+      await multipart({ pageId: team.pageId }, { name: 'a.txt', type: 'text/plain', content: Buffer.from('a') }),
+      team.cookie[actor],
+    );
     expect(res.statusCode).toBe(mayUpload[actor] === 201 ? 200 : mayUpload[actor]);
     if (res.statusCode !== 200) {
       expect(await countFiles()).toBe(rows);
@@ -462,7 +520,9 @@ describe('over a real socket', () => {
   });
 
   async function fetchUpload(size: number, declared: number): Promise<{ id: string; response: Response }> {
-    const asked = body<UploadUrlAnswer>(await askUploadUrl(team.cookie.admin, { pageId: team.pageId, name: 'r.bin', mimeType: 'application/octet-stream', size: declared })).data;
+    const asked = body<UploadUrlAnswer>(
+      await askUploadUrl(team.cookie.admin, { pageId: team.pageId, name: 'r.bin', mimeType: 'application/octet-stream', size: declared }),
+    ).data;
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(size).fill(5)], { type: 'application/octet-stream' }), 'r.bin');
     return { id: asked.id, response: await fetch(`${base}${asked.uploadUrl}`, { method: 'POST', body: form }) };
@@ -515,7 +575,11 @@ describe('a page in the trash takes no files', () => {
 
     const asked = await askUploadUrl(team.cookie.participant, { pageId: page, name: 'a.txt', mimeType: 'text/plain', size: 2 });
     expect([asked.statusCode, errorCode(asked)]).toEqual([409, 'page.in_trash']);
-    const oneStep = await postForm('/api/file/page', await multipart({ pageId: page }, { name: 'b.txt', type: 'text/plain', content: Buffer.from('b') }), team.cookie.participant);
+    const oneStep = await postForm(
+      '/api/file/page',
+      await multipart({ pageId: page }, { name: 'b.txt', type: 'text/plain', content: Buffer.from('b') }),
+      team.cookie.participant,
+    );
     expect([oneStep.statusCode, errorCode(oneStep)]).toEqual([409, 'page.in_trash']);
     const late = await postForm(early.uploadUrl, await multipart({}, { name: 'late.txt', type: 'text/plain', content: Buffer.from('late') }));
     expect([late.statusCode, errorCode(late)]).toEqual([409, 'page.in_trash']);

@@ -134,122 +134,152 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     return file;
   }
 
-  app.post('/api/file/upload_url', { schema: { tags: ['files'], summary: 'Get a one-time URL to upload a file to (a page file, or a public image)', body: uploadUrlBodySchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const body = request.body;
-    if (body.size > maxUploadBytes) throw tooLarge(maxUploadBytes);
-    const page = body.pageId !== undefined ? await authorizePageUpload(app.db, user.id, body.pageId) : null;
-    // A page in the trash takes no new files (409 page.in_trash), like every other write into it.
-    if (page) assertNotInTrash(page);
-    await deleteExpiredUploads(app.db, user.id);
-    const id = newId();
-    const token = newSecret();
-    const expiresAt = isoIn(UPLOAD_URL_TTL_MS);
-    const row: FileRow = {
-      id,
-      owner_id: user.id,
-      page_id: page?.id ?? null,
-      workspace_id: page?.workspace_id ?? null,
-      name: body.name,
-      mime_type: body.mimeType,
-      // The declared size until the bytes arrive; the upload may not be larger.
-      size: body.size,
-      storage_key: storageKeyFor(id),
-      is_public: body.public ? 1 : 0,
-      status: FILE_STATUS.pending,
-      upload_token_hash: hashSecret(token),
-      upload_expires_at: expiresAt,
-      created_at: nowIso(),
-    };
-    await insertFile(app.db, row);
-    // Reserved first, then checked: two uploads at once cannot both slip under the quota.
-    await reserveWithinQuota(row);
-    reply.status(201);
-    return envelope({ id, uploadUrl: `/api/file/upload/${id}?token=${token}`, fields: {}, fileField: PAGE_FILE_FIELDS.file, expiresAt });
-  });
+  app.post(
+    '/api/file/upload_url',
+    { schema: { tags: ['files'], summary: 'Get a one-time URL to upload a file to (a page file, or a public image)', body: uploadUrlBodySchema } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const body = request.body;
+      if (body.size > maxUploadBytes) throw tooLarge(maxUploadBytes);
+      const page = body.pageId !== undefined ? await authorizePageUpload(app.db, user.id, body.pageId) : null;
+      // A page in the trash takes no new files (409 page.in_trash), like every other write into it.
+      if (page) assertNotInTrash(page);
+      await deleteExpiredUploads(app.db, user.id);
+      const id = newId();
+      const token = newSecret();
+      const expiresAt = isoIn(UPLOAD_URL_TTL_MS);
+      const row: FileRow = {
+        id,
+        owner_id: user.id,
+        page_id: page?.id ?? null,
+        workspace_id: page?.workspace_id ?? null,
+        name: body.name,
+        mime_type: body.mimeType,
+        // The declared size until the bytes arrive; the upload may not be larger.
+        size: body.size,
+        storage_key: storageKeyFor(id),
+        is_public: body.public ? 1 : 0,
+        status: FILE_STATUS.pending,
+        upload_token_hash: hashSecret(token),
+        upload_expires_at: expiresAt,
+        created_at: nowIso(),
+      };
+      await insertFile(app.db, row);
+      // Reserved first, then checked: two uploads at once cannot both slip under the quota.
+      await reserveWithinQuota(row);
+      reply.status(201);
+      return envelope({ id, uploadUrl: `/api/file/upload/${id}?token=${token}`, fields: {}, fileField: PAGE_FILE_FIELDS.file, expiresAt });
+    },
+  );
 
-  app.post('/api/file/upload/:id', { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: 'Upload the file (multipart) to the URL from upload_url; 204 when stored', params: idParams, querystring: uploadQuery } }, async (request, reply) => {
-    if (!request.isMultipart()) throw notMultipart();
-    await loadFile(request.params.id);
-    const file = await claimUpload(app.db, request.params.id, hashSecret(request.query.token));
-    if (!file) throw new AppError(403, ERROR_CODES.uploadTokenInvalid, 'this upload URL is wrong, used or expired; ask for a new one');
-    try {
-      // Access may have changed since the URL was handed out.
-      if (file.page_id !== null) assertNotInTrash(await authorizePageUpload(app.db, file.owner_id, file.page_id));
-      const part = await request.file({ limits: { fileSize: file.size } });
-      if (!part) throw invalid('the form holds no file');
-      const size = await storeUpload(app.fileStore, file.storage_key, part.file, {
-        contentType: file.mime_type,
-        check: (head) => {
-          if (file.is_public === 1 && !looksLikeImage(head, file.mime_type)) throw new AppError(422, ERROR_CODES.notAnImage, `the file is not a ${file.mime_type} image`);
-        },
-      });
-      await markFileReady(app.db, file.id, size);
-    } catch (error) {
-      // The URL was used up: a failed upload leaves no file behind.
-      await removeFile(file);
-      throw error instanceof UploadTooLargeError ? tooLarge(file.size) : error;
-    }
-    return reply.status(204).send();
-  });
-
-  app.post('/api/file/page', { schema: { tags: ['files'], summary: `Upload a file to a page in one step (multipart: ${PAGE_FILE_FIELDS.pageId}, optional ${PAGE_FILE_FIELDS.id}, then ${PAGE_FILE_FIELDS.file})` } }, async (request) => {
-    const user = requireUser(request);
-    if (!request.isMultipart()) throw notMultipart();
-    const fields: Record<string, string> = Object.create(null);
-    let stored: FileRow | undefined;
-    try {
-      for await (const part of request.parts()) {
-        assertStorablePart(part);
-        if (part.type === 'field') {
-          if (typeof part.value === 'string' && !(part.fieldname in fields)) fields[part.fieldname] = part.value;
-          continue;
-        }
-        const { pageId, id } = parseWith(pageFileFields, { ...fields });
-        const page = await authorizePageUpload(app.db, user.id, pageId);
-        assertNotInTrash(page);
-        const fileId = id ?? newId();
-        if (await findFile(app.db, fileId)) throw fileExists();
-        const mime = mimeTypeSchema.safeParse(part.mimetype);
-        const row: FileRow = {
-          id: fileId,
-          owner_id: user.id,
-          page_id: page.id,
-          workspace_id: page.workspace_id,
-          name: cleanFileName(part.filename) || 'file',
-          mime_type: mime.success ? mime.data : 'application/octet-stream',
-          // Reserved for the quota until the bytes are counted: the request's size bounds the file's.
-          size: Math.min(Number(request.headers['content-length']) || maxUploadBytes, maxUploadBytes),
-          storage_key: storageKeyFor(fileId),
-          is_public: 0,
-          status: FILE_STATUS.uploading,
-          upload_token_hash: null,
-          upload_expires_at: null,
-          created_at: nowIso(),
-        };
-        await insertFile(app.db, row).catch((error: unknown) => {
-          throw isUniqueViolation(error) ? fileExists() : error;
+  app.post(
+    '/api/file/upload/:id',
+    {
+      ...PUBLIC_ROUTE,
+      schema: {
+        tags: ['files'],
+        summary: 'Upload the file (multipart) to the URL from upload_url; 204 when stored',
+        params: idParams,
+        querystring: uploadQuery,
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw notMultipart();
+      await loadFile(request.params.id);
+      const file = await claimUpload(app.db, request.params.id, hashSecret(request.query.token));
+      if (!file) throw new AppError(403, ERROR_CODES.uploadTokenInvalid, 'this upload URL is wrong, used or expired; ask for a new one');
+      try {
+        // Access may have changed since the URL was handed out.
+        if (file.page_id !== null) assertNotInTrash(await authorizePageUpload(app.db, file.owner_id, file.page_id));
+        const part = await request.file({ limits: { fileSize: file.size } });
+        if (!part) throw invalid('the form holds no file');
+        const size = await storeUpload(app.fileStore, file.storage_key, part.file, {
+          contentType: file.mime_type,
+          check: (head) => {
+            if (file.is_public === 1 && !looksLikeImage(head, file.mime_type))
+              throw new AppError(422, ERROR_CODES.notAnImage, `the file is not a ${file.mime_type} image`);
+          },
         });
-        await reserveWithinQuota(row);
-        stored = row;
-        const size = await storeUpload(app.fileStore, row.storage_key, part.file, { contentType: row.mime_type });
-        await markFileReady(app.db, fileId, size);
+        await markFileReady(app.db, file.id, size);
+      } catch (error) {
+        // The URL was used up: a failed upload leaves no file behind.
+        await removeFile(file);
+        throw error instanceof UploadTooLargeError ? tooLarge(file.size) : error;
       }
-    } catch (error) {
-      // All or nothing: a request that fails (a second file, a cut upload) keeps no file.
-      if (stored) await removeFile(stored);
-      throw error instanceof UploadTooLargeError ? tooLarge(maxUploadBytes) : error;
-    }
-    const storedId = stored?.id;
-    if (storedId === undefined) throw invalid('the form holds no file');
-    return envelope({ status: 'success', data: storedId });
-  });
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/api/file/get/:id', { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: "A file's details and its protected link", params: idParams } }, async (request) => {
-    const file = await loadFile(request.params.id);
-    await authorizeFileRead(app.db, request.user, file);
-    return envelope(presentFile(file));
-  });
+  app.post(
+    '/api/file/page',
+    {
+      schema: {
+        tags: ['files'],
+        summary: `Upload a file to a page in one step (multipart: ${PAGE_FILE_FIELDS.pageId}, optional ${PAGE_FILE_FIELDS.id}, then ${PAGE_FILE_FIELDS.file})`,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      if (!request.isMultipart()) throw notMultipart();
+      const fields: Record<string, string> = Object.create(null);
+      let stored: FileRow | undefined;
+      try {
+        for await (const part of request.parts()) {
+          assertStorablePart(part);
+          if (part.type === 'field') {
+            if (typeof part.value === 'string' && !(part.fieldname in fields)) fields[part.fieldname] = part.value;
+            continue;
+          }
+          const { pageId, id } = parseWith(pageFileFields, { ...fields });
+          const page = await authorizePageUpload(app.db, user.id, pageId);
+          assertNotInTrash(page);
+          const fileId = id ?? newId();
+          if (await findFile(app.db, fileId)) throw fileExists();
+          const mime = mimeTypeSchema.safeParse(part.mimetype);
+          const row: FileRow = {
+            id: fileId,
+            owner_id: user.id,
+            page_id: page.id,
+            workspace_id: page.workspace_id,
+            name: cleanFileName(part.filename) || 'file',
+            mime_type: mime.success ? mime.data : 'application/octet-stream',
+            // Reserved for the quota until the bytes are counted: the request's size bounds the file's.
+            size: Math.min(Number(request.headers['content-length']) || maxUploadBytes, maxUploadBytes),
+            storage_key: storageKeyFor(fileId),
+            is_public: 0,
+            status: FILE_STATUS.uploading,
+            upload_token_hash: null,
+            upload_expires_at: null,
+            created_at: nowIso(),
+          };
+          await insertFile(app.db, row).catch((error: unknown) => {
+            throw isUniqueViolation(error) ? fileExists() : error;
+          });
+          await reserveWithinQuota(row);
+          stored = row;
+          const size = await storeUpload(app.fileStore, row.storage_key, part.file, { contentType: row.mime_type });
+          await markFileReady(app.db, fileId, size);
+        }
+      } catch (error) {
+        // All or nothing: a request that fails (a second file, a cut upload) keeps no file.
+        if (stored) await removeFile(stored);
+        throw error instanceof UploadTooLargeError ? tooLarge(maxUploadBytes) : error;
+      }
+      const storedId = stored?.id;
+      if (storedId === undefined) throw invalid('the form holds no file');
+      return envelope({ status: 'success', data: storedId });
+    },
+  );
+
+  app.get(
+    '/api/file/get/:id',
+    { ...PUBLIC_ROUTE, schema: { tags: ['files'], summary: "A file's details and its protected link", params: idParams } },
+    async (request) => {
+      const file = await loadFile(request.params.id);
+      await authorizeFileRead(app.db, request.user, file);
+      return envelope(presentFile(file));
+    },
+  );
 
   app.route({
     ...BYTES_ROUTE,

@@ -32,7 +32,8 @@ async function form(fields: Record<string, string>, file: { name: string; type: 
   return { payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '' } };
 }
 
-const askUploadUrl = (pageId: string, size: number) => api(t, team.cookie.admin, 'POST', '/api/file/upload_url', { pageId, name: 'a.txt', mimeType: 'text/plain', size });
+const askUploadUrl = (pageId: string, size: number) =>
+  api(t, team.cookie.admin, 'POST', '/api/file/upload_url', { pageId, name: 'a.txt', mimeType: 'text/plain', size });
 
 /** A page file of `content`, uploaded in two steps by the admin. */
 async function pageFile(pageId: string, content: string): Promise<string> {
@@ -46,14 +47,29 @@ async function pageFile(pageId: string, content: string): Promise<string> {
 }
 
 const fileBlock = (pageId: string, fileId: string) =>
-  api(t, team.cookie.admin, 'POST', `${S}/block`, { pageId, type: 'file', data: { remoteData: { fileId, title: 'a.txt', size: 1, mimeType: 'text/plain' } }, placeAfter: null });
+  api(t, team.cookie.admin, 'POST', `${S}/block`, {
+    pageId,
+    type: 'file',
+    data: { remoteData: { fileId, title: 'a.txt', size: 1, mimeType: 'text/plain' } },
+    placeAfter: null,
+  });
 
 function storedFiles(): string[] {
   if (!fs.existsSync(t.config.filesDir)) return [];
   return (fs.readdirSync(t.config.filesDir, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(t.config.filesDir, p)).isFile());
 }
-const fileIds = async (workspaceId = team.workspaceId) => (await t.app.db.selectFrom('files').select('id').where('workspace_id', '=', workspaceId).execute()).map((r) => r.id).sort();
-const pageCount = async () => Number((await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', team.workspaceId).executeTakeFirstOrThrow()).n);
+const fileIds = async (workspaceId = team.workspaceId) =>
+  (await t.app.db.selectFrom('files').select('id').where('workspace_id', '=', workspaceId).execute()).map((r) => r.id).sort();
+const pageCount = async () =>
+  Number(
+    (
+      await t.app.db
+        .selectFrom('pages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', team.workspaceId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** Clears the team's files, so each quota test starts from an empty store. */
 async function emptyStore() {
@@ -73,12 +89,18 @@ describe('the files of a public page', () => {
     expect(gone.statusCode).toBe(201);
     await t.app.db.updateTable('blocks').set({ deleted_at: new Date().toISOString() }).where('id', '=', body<{ id: string }>(gone).data.id).execute();
     expect((await api(t, team.cookie.admin, 'PATCH', `${S}/element/${page}`, { cover: { contentType: 'FileCover', fileId: cover } })).statusCode).toBe(200);
-    const comment = await api(t, team.cookie.admin, 'POST', `${S}/element/${page}/comments`, { content: [{ text: 'see' }], attaches: [{ id: commented, name: 'a', extension: 'txt' }] });
+    const comment = await api(t, team.cookie.admin, 'POST', `${S}/element/${page}/comments`, {
+      content: [{ text: 'see' }],
+      attaches: [{ id: commented, name: 'a', extension: 'txt' }],
+    });
     expect(comment.statusCode).toBe(201);
     await t.app.db.updateTable('pages').set({ is_public: 1 }).where('id', '=', page).execute();
 
     for (const cookie of [undefined, team.cookie.outsider]) {
-      for (const [id, text] of [[shown, 'shown'], [cover, 'cover']]) {
+      for (const [id, text] of [
+        [shown, 'shown'],
+        [cover, 'cover'],
+      ]) {
         for (const url of [`/api/file/${id}`, `/api/file/protected/${page}/${id}`]) {
           const res = await api(t, cookie, 'GET', url);
           expect([url, res.statusCode, res.body]).toEqual([url, 200, text]);
@@ -106,7 +128,21 @@ describe('abandoned uploads', () => {
       const id = newId();
       await t.app.db
         .insertInto('files')
-        .values({ id, owner_id: team.userId.admin, page_id: team.pageId, workspace_id: team.workspaceId, name: 'x.bin', mime_type: 'application/octet-stream', size: 10, storage_key: storageKeyFor(id), is_public: 0, status, upload_token_hash: status === FILE_STATUS.pending ? `hash-${id}` : null, upload_expires_at: expiresAt, created_at: createdAt })
+        .values({
+          id,
+          owner_id: team.userId.admin,
+          page_id: team.pageId,
+          workspace_id: team.workspaceId,
+          name: 'x.bin',
+          mime_type: 'application/octet-stream',
+          size: 10,
+          storage_key: storageKeyFor(id),
+          is_public: 0,
+          status,
+          upload_token_hash: status === FILE_STATUS.pending ? `hash-${id}` : null,
+          upload_expires_at: expiresAt,
+          created_at: createdAt,
+        })
         .execute();
       const target = new DiskStore(t.config.filesDir).path(storageKeyFor(id));
       fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -163,7 +199,11 @@ describe('the storage quota (STORAGE_QUOTA_MB)', () => {
     const small = await form({ pageId: team.pageId }, { name: 'b.txt', type: 'text/plain', content: Buffer.from('y'.repeat(200)) });
     const stored = await t.app.inject({ method: 'POST', url: '/api/file/page', ...small, headers: { ...small.headers, cookie: team.cookie.admin } });
     expect(stored.statusCode).toBe(200);
-    const row = await t.app.db.selectFrom('files').select(['size', 'status']).where('id', '=', body<{ data: string }>(stored).data.data).executeTakeFirstOrThrow();
+    const row = await t.app.db
+      .selectFrom('files')
+      .select(['size', 'status'])
+      .where('id', '=', body<{ data: string }>(stored).data.data)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ size: 200, status: FILE_STATUS.ready });
   });
 

@@ -19,19 +19,28 @@ const goalBodySchema = z.object({ goal: z.enum(Object.keys(RETENTION_GOALS) as [
 export async function goalRoutes(server: FastifyInstance) {
   const app = server.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/api/goals', { schema: { tags: ['goals'], summary: 'Record a retention goal the signed-in user reached', body: goalBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { goal } = request.body;
-    const days = RETENTION_GOALS[goal];
-    if (Date.now() - Date.parse(user.created_at) <= days * DAY_MS) {
-      throw new AppError(422, ERROR_CODES.goalNotReached, `the account is not more than ${days} days old`);
-    }
-    await app.db
-      .insertInto('retention_goals')
-      .values({ user_id: user.id, goal, reached_at: new Date().toISOString() })
-      .onConflict((oc) => oc.columns(['user_id', 'goal']).doNothing())
-      .execute();
-    const row = await app.db.selectFrom('retention_goals').select('reached_at').where('user_id', '=', user.id).where('goal', '=', goal).executeTakeFirstOrThrow();
-    return envelope({ goal, reachedAt: row.reached_at });
-  });
+  app.post(
+    '/api/goals',
+    { schema: { tags: ['goals'], summary: 'Record a retention goal the signed-in user reached', body: goalBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const { goal } = request.body;
+      const days = RETENTION_GOALS[goal];
+      if (Date.now() - Date.parse(user.created_at) <= days * DAY_MS) {
+        throw new AppError(422, ERROR_CODES.goalNotReached, `the account is not more than ${days} days old`);
+      }
+      await app.db
+        .insertInto('retention_goals')
+        .values({ user_id: user.id, goal, reached_at: new Date().toISOString() })
+        .onConflict((oc) => oc.columns(['user_id', 'goal']).doNothing())
+        .execute();
+      const row = await app.db
+        .selectFrom('retention_goals')
+        .select('reached_at')
+        .where('user_id', '=', user.id)
+        .where('goal', '=', goal)
+        .executeTakeFirstOrThrow();
+      return envelope({ goal, reachedAt: row.reached_at });
+    },
+  );
 }

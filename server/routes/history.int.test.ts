@@ -41,12 +41,17 @@ afterAll(async () => {
 });
 
 const text = (value: string) => ({ tokens: [{ text: value }] });
-const add = async (pageId: string, value: string, placeAfter: string | null = null) => expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId, type: 'text', data: text(value), placeAfter }), 201);
-const write = async (block: WireBlock, value: string) => expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block/${block.id}`, { version: block.version, type: 'text', data: text(value) }));
+const add = async (pageId: string, value: string, placeAfter: string | null = null) =>
+  expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId, type: 'text', data: text(value), placeAfter }), 201);
+const write = async (block: WireBlock, value: string) =>
+  expectOk<WireBlock>(await api(t, owner.cookie, 'POST', `${S}/block/${block.id}`, { version: block.version, type: 'text', data: text(value) }));
 const versions = async (pageId: string, who: Actor = owner) => expectOk<WirePageVersion[]>(await api(t, who.cookie, 'GET', `${S}/element/${pageId}/versions`));
-const content = async (pageId: string, versionId: number, who: Actor = owner) => expectOk<WireVersionContent>(await api(t, who.cookie, 'GET', `${S}/element/${pageId}/versions/${versionId}`));
-const texts = (blocks: Array<{ data: unknown }>) => blocks.map((b) => ((b.data as { tokens?: Array<{ text: string }> }).tokens ?? []).map((tok) => tok.text).join(''));
-const liveTexts = async (pageId: string) => texts(body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${pageId}/blocks`)).data.filter((b) => b.type === 'text'));
+const content = async (pageId: string, versionId: number, who: Actor = owner) =>
+  expectOk<WireVersionContent>(await api(t, who.cookie, 'GET', `${S}/element/${pageId}/versions/${versionId}`));
+const texts = (blocks: Array<{ data: unknown }>) =>
+  blocks.map((b) => ((b.data as { tokens?: Array<{ text: string }> }).tokens ?? []).map((tok) => tok.text).join(''));
+const liveTexts = async (pageId: string) =>
+  texts(body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${pageId}/blocks`)).data.filter((b) => b.type === 'text'));
 
 /** Polls until the page has `count` versions (at most 5 s). */
 async function versionsReach(pageId: string, count: number): Promise<WirePageVersion[]> {
@@ -117,7 +122,9 @@ describe('a restore', () => {
     await versionsReach(page.id, 2);
     expect(await liveTexts(page.id)).toEqual(['Первый, переписанный', 'Третий, новый']);
 
-    const restored = expectOk<{ version: WirePageVersion; edited: number; added: number; removed: number }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions/${v1.id}/restore`));
+    const restored = expectOk<{ version: WirePageVersion; edited: number; added: number; removed: number }>(
+      await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions/${v1.id}/restore`),
+    );
     expect(restored.version).toMatchObject({ kind: 'restore', restoredFrom: v1.id, authors: [{ id: owner.id }] });
     expect([restored.edited, restored.added, restored.removed]).toEqual([1, 1, 1]);
     expect(await liveTexts(page.id)).toEqual(['Первый', 'Второй']);
@@ -131,7 +138,7 @@ describe('a restore', () => {
   });
 });
 
-describe('live: versionRecorded on the page\'s element channel', () => {
+describe("live: versionRecorded on the page's element channel", () => {
   /** A socket of `who` in the page's element channel (the join refused: its error). */
   async function onPage(who: Actor, pageId: string): Promise<{ socket: Socket; refused?: RealtimeErrorBody }> {
     const socket = await connectRealtime(baseUrl, { cookie: who.cookie });
@@ -142,7 +149,7 @@ describe('live: versionRecorded on the page\'s element channel', () => {
   const recorded = (socket: Socket, pageId: string, accept: (v: WirePageVersion) => boolean = () => true) =>
     nextEvent<ElementVersionRecorded>(socket, REALTIME_EVENTS.versionRecorded, (e) => e.channel === `element:${pageId}` && accept(e.version));
 
-  test('the historian\'s versions, the panel\'s POST and a restore reach every reader on the page, as the list shows them', async () => {
+  test("the historian's versions, the panel's POST and a restore reach every reader on the page, as the list shows them", async () => {
     const page = await createPage(t, owner, { title: 'Живая история' });
     await share(t, owner, page.id, [{ userId: reader.id, accessLevel: 'read' }]);
     const mine = await onPage(owner, page.id);
@@ -165,7 +172,9 @@ describe('live: versionRecorded on the page\'s element channel', () => {
     // (Heard from before the edit: the historian may record it before the restore does.)
     const all = collect<ElementVersionRecorded>(theirs.socket, REALTIME_EVENTS.versionRecorded);
     await add(page.id, 'Вторая', a.id);
-    const restored = expectOk<{ version: WirePageVersion }>(await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions/${first.version.id}/restore`)).version;
+    const restored = expectOk<{ version: WirePageVersion }>(
+      await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions/${first.version.id}/restore`),
+    ).version;
     await until(() => all.some((e) => e.version.id === restored.id), 5000, 'the restore heard');
     const list = await versions(page.id);
     expect(all.map((e) => e.version)).toEqual([list[1], list[0]]);
@@ -233,14 +242,23 @@ describe('retention', () => {
     const [v2] = await versionsReach(page.id, 2);
     const shown = texts(await blocksAt(t.app.db, page.id, v2.id));
     // The first version is made 40 days old; forgetting at 30 days keeps the second, whole.
-    await t.app.db.updateTable('page_versions').set({ created_at: new Date(Date.now() - 40 * 86_400_000).toISOString() }).where('page_id', '=', page.id).where('id', '<', v2.id).execute();
+    await t.app.db
+      .updateTable('page_versions')
+      .set({ created_at: new Date(Date.now() - 40 * 86_400_000).toISOString() })
+      .where('page_id', '=', page.id)
+      .where('id', '<', v2.id)
+      .execute();
     expect(await forgetOld(t.app.db, 30)).toBeGreaterThanOrEqual(1);
     const left = await versions(page.id);
     expect(left.map((v) => v.id)).toEqual([v2.id]);
     expect(texts(await blocksAt(t.app.db, page.id, v2.id))).toEqual(shown);
     expect(left[0].changed).toBe(2);
     // All of a page's versions old: its newest stays.
-    await t.app.db.updateTable('page_versions').set({ created_at: new Date(Date.now() - 40 * 86_400_000).toISOString() }).where('page_id', '=', page.id).execute();
+    await t.app.db
+      .updateTable('page_versions')
+      .set({ created_at: new Date(Date.now() - 40 * 86_400_000).toISOString() })
+      .where('page_id', '=', page.id)
+      .execute();
     await forgetOld(t.app.db, 30);
     expect((await versions(page.id)).map((v) => v.id)).toEqual([v2.id]);
   });

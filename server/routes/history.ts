@@ -44,7 +44,9 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
   app.addHook('onReady', async () => historian.start());
   app.addHook('preClose', async () => historian.stop());
 
-  async function presentVersions(rows: Array<{ id: number; created_at: string; title: string; authors: string; kind: 'edit' | 'restore'; restored_from: number | null; changed: number }>): Promise<WirePageVersion[]> {
+  async function presentVersions(
+    rows: Array<{ id: number; created_at: string; title: string; authors: string; kind: 'edit' | 'restore'; restored_from: number | null; changed: number }>,
+  ): Promise<WirePageVersion[]> {
     const ids = [...new Set(rows.flatMap((r) => JSON.parse(r.authors) as string[]))];
     const users = ids.length ? await app.db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute() : [];
     const byId = new Map(users.map((u) => [u.id, u]));
@@ -72,122 +74,188 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
     return row;
   }
 
-  app.get('/api/v3/spaces/element/:id/versions', { schema: { tags: ['history'], summary: "A page's versions, newest first (readers)", params: idParams, querystring: jsonQuery({ limit: z.number().int().min(1).max(200).optional(), before: z.number().int().min(1).optional() }) } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    await authorizePage(app.db, user.id, page, 'read');
-    const limit = request.query.limit ?? 50;
-    const rows = await app.db
-      .selectFrom('page_versions')
-      .selectAll()
-      .where('page_id', '=', page.id)
-      .$if(request.query.before !== undefined, (qb) => qb.where('id', '<', request.query.before!))
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
-    const versions = await presentVersions(rows.slice(0, limit));
-    return envelope(versions, { hasMoreNext: rows.length > limit });
-  });
+  app.get(
+    '/api/v3/spaces/element/:id/versions',
+    {
+      schema: {
+        tags: ['history'],
+        summary: "A page's versions, newest first (readers)",
+        params: idParams,
+        querystring: jsonQuery({ limit: z.number().int().min(1).max(200).optional(), before: z.number().int().min(1).optional() }),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      await authorizePage(app.db, user.id, page, 'read');
+      const limit = request.query.limit ?? 50;
+      const rows = await app.db
+        .selectFrom('page_versions')
+        .selectAll()
+        .where('page_id', '=', page.id)
+        .$if(request.query.before !== undefined, (qb) => qb.where('id', '<', request.query.before!))
+        .orderBy('id', 'desc')
+        .limit(limit + 1)
+        .execute();
+      const versions = await presentVersions(rows.slice(0, limit));
+      return envelope(versions, { hasMoreNext: rows.length > limit });
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/versions', { schema: { tags: ['history'], summary: "Record the page as it is now, if it changed since its last version (the history panel opens on today's page; readers)", params: idParams } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    await authorizePage(app.db, user.id, page, 'read');
-    const id = await app.db.transaction().execute(async (trx) => {
-      await lockBlocks(trx, page.id);
-      return recordVersion(trx, page.id, { kind: 'edit' });
-    });
-    const [version = null] = await versionsById([id]);
-    if (version) app.realtime.versionRecorded(page.id, version);
-    return envelope({ recorded: version });
-  });
+  app.post(
+    '/api/v3/spaces/element/:id/versions',
+    {
+      schema: {
+        tags: ['history'],
+        summary: "Record the page as it is now, if it changed since its last version (the history panel opens on today's page; readers)",
+        params: idParams,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      await authorizePage(app.db, user.id, page, 'read');
+      const id = await app.db.transaction().execute(async (trx) => {
+        await lockBlocks(trx, page.id);
+        return recordVersion(trx, page.id, { kind: 'edit' });
+      });
+      const [version = null] = await versionsById([id]);
+      if (version) app.realtime.versionRecorded(page.id, version);
+      return envelope({ recorded: version });
+    },
+  );
 
-  app.get('/api/v3/spaces/element/:id/versions/:versionId', { schema: { tags: ['history'], summary: 'A page as a version left it, and what the version changed (readers)', params: versionParams } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    await authorizePage(app.db, user.id, page, 'read');
-    const row = await findVersion(page.id, request.params.versionId);
-    const [version] = await presentVersions([row]);
-    const blocks = await blocksAt(app.db, page.id, version.id);
-    const changes = (await versionChanges(app.db, page.id, version.id)).map((c) => ({ blockId: c.blockId, kind: c.kind, before: c.before ? wireBlock({ id: c.blockId, ...c.before }) : null }));
-    const content: WireVersionContent = { version, blocks: blocks.map(wireBlock), changes };
-    return envelope(content);
-  });
+  app.get(
+    '/api/v3/spaces/element/:id/versions/:versionId',
+    { schema: { tags: ['history'], summary: 'A page as a version left it, and what the version changed (readers)', params: versionParams } },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      await authorizePage(app.db, user.id, page, 'read');
+      const row = await findVersion(page.id, request.params.versionId);
+      const [version] = await presentVersions([row]);
+      const blocks = await blocksAt(app.db, page.id, version.id);
+      const changes = (await versionChanges(app.db, page.id, version.id)).map((c) => ({
+        blockId: c.blockId,
+        kind: c.kind,
+        before: c.before ? wireBlock({ id: c.blockId, ...c.before }) : null,
+      }));
+      const content: WireVersionContent = { version, blocks: blocks.map(wireBlock), changes };
+      return envelope(content);
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/versions/:versionId/restore', { schema: { tags: ['history'], summary: 'Bring a page back to a version (editors); recorded as a new version', params: versionParams } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    await authorizePage(app.db, user.id, page, 'edit');
-    if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash: restore it from there first');
-    const versionId = request.params.versionId;
-    await findVersion(page.id, versionId);
-    const at = nowIso();
-    const result = await app.db.transaction().execute(async (trx) => {
-      await lockBlocks(trx, page.id);
-      const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
-      // What the page is now, if not recorded yet: a restore can itself be undone.
-      const before = await recordVersion(trx, page.id, { kind: 'edit' });
-      const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
-      const edited: string[] = [];
-      const added: string[] = [];
-      const removed: Array<{ id: string; version: number }> = [];
-      for (const row of rows) {
-        // A database keeps its fields and views: its rows are pages with their own history.
-        if (row.type === 'database') {
-          target.delete(row.id);
-          continue;
-        }
-        const want = target.get(row.id);
-        target.delete(row.id);
-        if (!want) {
-          if (row.deleted_at === null) {
-            await trx.updateTable('blocks').set({ deleted_at: at, updated_at: at, updated_by: user.id }).where('id', '=', row.id).execute();
-            removed.push({ id: row.id, version: row.version });
+  app.post(
+    '/api/v3/spaces/element/:id/versions/:versionId/restore',
+    { schema: { tags: ['history'], summary: 'Bring a page back to a version (editors); recorded as a new version', params: versionParams } },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      await authorizePage(app.db, user.id, page, 'edit');
+      if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash: restore it from there first');
+      const versionId = request.params.versionId;
+      await findVersion(page.id, versionId);
+      const at = nowIso();
+      const result = await app.db.transaction().execute(async (trx) => {
+        await lockBlocks(trx, page.id);
+        const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
+        // What the page is now, if not recorded yet: a restore can itself be undone.
+        const before = await recordVersion(trx, page.id, { kind: 'edit' });
+        const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
+        const edited: string[] = [];
+        const added: string[] = [];
+        const removed: Array<{ id: string; version: number }> = [];
+        for (const row of rows) {
+          // A database keeps its fields and views: its rows are pages with their own history.
+          if (row.type === 'database') {
+            target.delete(row.id);
+            continue;
           }
-          continue;
+          const want = target.get(row.id);
+          target.delete(row.id);
+          if (!want) {
+            if (row.deleted_at === null) {
+              await trx.updateTable('blocks').set({ deleted_at: at, updated_at: at, updated_by: user.id }).where('id', '=', row.id).execute();
+              removed.push({ id: row.id, version: row.version });
+            }
+            continue;
+          }
+          const data = JSON.stringify(want.data);
+          const same =
+            row.deleted_at === null &&
+            row.type === want.type &&
+            JSON.stringify(JSON.parse(row.data)) === data &&
+            row.parent_id === want.parentId &&
+            row.sort_key === want.sortKey;
+          if (same) continue;
+          await trx
+            .updateTable('blocks')
+            .set({
+              type: want.type,
+              data,
+              parent_id: want.parentId,
+              sort_key: want.sortKey,
+              deleted_at: null,
+              version: row.version + 1,
+              updated_at: at,
+              updated_by: user.id,
+              origin: null,
+              origin_since: null,
+            })
+            .where('id', '=', row.id)
+            .execute();
+          (row.deleted_at === null ? edited : added).push(row.id);
         }
-        const data = JSON.stringify(want.data);
-        const same = row.deleted_at === null && row.type === want.type && JSON.stringify(JSON.parse(row.data)) === data && row.parent_id === want.parentId && row.sort_key === want.sortKey;
-        if (same) continue;
-        await trx
-          .updateTable('blocks')
-          .set({ type: want.type, data, parent_id: want.parentId, sort_key: want.sortKey, deleted_at: null, version: row.version + 1, updated_at: at, updated_by: user.id, origin: null, origin_since: null })
-          .where('id', '=', row.id)
-          .execute();
-        (row.deleted_at === null ? edited : added).push(row.id);
-      }
-      // Blocks deleted for good since: made again with their ids.
-      for (const want of target.values()) {
-        if (want.type === 'database') continue;
-        await trx
-          .insertInto('blocks')
-          .values({ id: want.id, page_id: page.id, parent_id: want.parentId, sort_key: want.sortKey, type: want.type, data: JSON.stringify(want.data), version: 1, created_at: at, updated_at: at, updated_by: user.id, deleted_at: null })
-          .execute();
-        added.push(want.id);
-      }
-      const version = await trx.selectFrom('page_versions').select('title').where('id', '=', versionId).executeTakeFirstOrThrow();
-      // A database row's title is its first cell too: a row's blocks come back, its title stays.
-      const retitled = version.title !== page.title && page.database_id === null;
-      if (retitled) await trx.updateTable('pages').set({ title: version.title, updated_at: at, updated_by: user.id }).where('id', '=', page.id).execute();
-      const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [user.id] });
-      return { edited, added, removed, retitled, title: version.title, before, restored };
-    });
-    // Everyone who has the page open sees it come back (after the commit).
-    const present = async (ids: string[]): Promise<WireBlock[]> => {
-      if (ids.length === 0) return [];
-      const rows = await app.db.selectFrom('blocks').selectAll().where('id', 'in', ids).execute();
-      return Promise.all(rows.map((row) => presentBlock(app.db, row)));
-    };
-    const origin = null;
-    for (const block of await present(result.edited)) app.realtime.blockEdited(block, origin, at);
-    const addedBlocks = await present(result.added);
-    if (addedBlocks.length > 0) app.realtime.blocksAdded(page.id, addedBlocks, origin, at);
-    if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
-    if (result.retitled) app.realtime.pageEdited({ id: page.id, title: result.title, icon: page.icon, cover: page.cover ? (JSON.parse(page.cover) as unknown) : null }, origin, at);
-    // The page before the restore (if it was not recorded yet), then the restore.
-    const recorded = await versionsById([result.before, result.restored]);
-    for (const version of recorded) app.realtime.versionRecorded(page.id, version);
-    const restored = recorded[recorded.length - 1];
-    return envelope({ version: restored, edited: result.edited.length, added: result.added.length, removed: result.removed.length });
-  });
+        // Blocks deleted for good since: made again with their ids.
+        for (const want of target.values()) {
+          if (want.type === 'database') continue;
+          await trx
+            .insertInto('blocks')
+            .values({
+              id: want.id,
+              page_id: page.id,
+              parent_id: want.parentId,
+              sort_key: want.sortKey,
+              type: want.type,
+              data: JSON.stringify(want.data),
+              version: 1,
+              created_at: at,
+              updated_at: at,
+              updated_by: user.id,
+              deleted_at: null,
+            })
+            .execute();
+          added.push(want.id);
+        }
+        const version = await trx.selectFrom('page_versions').select('title').where('id', '=', versionId).executeTakeFirstOrThrow();
+        // A database row's title is its first cell too: a row's blocks come back, its title stays.
+        const retitled = version.title !== page.title && page.database_id === null;
+        if (retitled) await trx.updateTable('pages').set({ title: version.title, updated_at: at, updated_by: user.id }).where('id', '=', page.id).execute();
+        const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [user.id] });
+        return { edited, added, removed, retitled, title: version.title, before, restored };
+      });
+      // Everyone who has the page open sees it come back (after the commit).
+      const present = async (ids: string[]): Promise<WireBlock[]> => {
+        if (ids.length === 0) return [];
+        const rows = await app.db.selectFrom('blocks').selectAll().where('id', 'in', ids).execute();
+        return Promise.all(rows.map((row) => presentBlock(app.db, row)));
+      };
+      const origin = null;
+      for (const block of await present(result.edited)) app.realtime.blockEdited(block, origin, at);
+      const addedBlocks = await present(result.added);
+      if (addedBlocks.length > 0) app.realtime.blocksAdded(page.id, addedBlocks, origin, at);
+      if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
+      if (result.retitled)
+        app.realtime.pageEdited(
+          { id: page.id, title: result.title, icon: page.icon, cover: page.cover ? (JSON.parse(page.cover) as unknown) : null },
+          origin,
+          at,
+        );
+      // The page before the restore (if it was not recorded yet), then the restore.
+      const recorded = await versionsById([result.before, result.restored]);
+      for (const version of recorded) app.realtime.versionRecorded(page.id, version);
+      const restored = recorded[recorded.length - 1];
+      return envelope({ version: restored, edited: result.edited.length, added: result.added.length, removed: result.removed.length });
+    },
+  );
 }

@@ -129,7 +129,14 @@ describe('notifications made by comments', () => {
 
     // Through the API the follower sees exactly that.
     const [seen] = await list(onAncestor);
-    expect(seen).toEqual({ id: expect.any(String), name: 'comments.create', is_read: false, created_at: expect.any(String), workspace_id: ws, context: expectedContext });
+    expect(seen).toEqual({
+      id: expect.any(String),
+      name: 'comments.create',
+      is_read: false,
+      created_at: expect.any(String),
+      workspace_id: ws,
+      context: expectedContext,
+    });
   });
 
   test('a reply notifies the replied author with comments.replied (once), the others with comments.create', async () => {
@@ -180,7 +187,10 @@ describe('notifications made by comments', () => {
     const bystander = await member();
     const guest = await member('guest');
     await writeComment(writer, pageId, {
-      content: [{ text: '@m', mention: { userId: mentioned.id } }, { text: '@g', mention: { userId: guest.id } }],
+      content: [
+        { text: '@m', mention: { userId: mentioned.id } },
+        { text: '@g', mention: { userId: guest.id } },
+      ],
     });
     expect(await names(mentioned)).toEqual(['comments.mention_user']);
     expect(await names(owner, pageId)).toEqual(['comments.create']);
@@ -195,7 +205,14 @@ describe('notifications made by comments', () => {
     const c = await writeComment(writer, pageId, { content: [{ text: '@a', mention: { userId: a.id } }] });
     expect(await names(a)).toEqual(['comments.mention_user']);
     const edit = (content: unknown) => api(t, writer.cookie, 'POST', `/api/v3/spaces/element/${pageId}/comments/${c.id}`, { content });
-    expect((await edit([{ text: '@a', mention: { userId: a.id } }, { text: '@b', mention: { userId: b.id } }])).statusCode).toBe(200);
+    expect(
+      (
+        await edit([
+          { text: '@a', mention: { userId: a.id } },
+          { text: '@b', mention: { userId: b.id } },
+        ])
+      ).statusCode,
+    ).toBe(200);
     expect(await names(a)).toEqual(['comments.mention_user']);
     expect(await names(b)).toEqual(['comments.create', 'comments.mention_user']);
     expect((await edit([{ text: '@b', mention: { userId: b.id } }, { text: 'again' }])).statusCode).toBe(200);
@@ -316,7 +333,14 @@ describe('the notifications API', () => {
 
   test('counts: unread per workspace of mine, with a total', async () => {
     const me = await member();
-    const ownWorkspace = (await t.app.db.selectFrom('workspace_members').select('workspace_id').where('user_id', '=', me.id).where('workspace_id', '!=', ws).executeTakeFirstOrThrow()).workspace_id;
+    const ownWorkspace = (
+      await t.app.db
+        .selectFrom('workspace_members')
+        .select('workspace_id')
+        .where('user_id', '=', me.id)
+        .where('workspace_id', '!=', ws)
+        .executeTakeFirstOrThrow()
+    ).workspace_id;
     const pageId = await insertPage(t, { workspaceId: ws, createdBy: owner });
     await grant(t, pageId, me, 'read');
     expect(await counts(me)).toEqual({ data: { [ws]: 0, [ownWorkspace]: 0 }, total: 0 });
@@ -345,7 +369,11 @@ describe('the notifications API', () => {
     expect((await list(me)).map((n) => n.id)).toEqual([other]);
     expect(await counts(me)).toMatchObject({ data: { [ws]: 1 }, total: 1 });
     for (const id of [hidden, removedPage]) {
-      for (const [method, url] of [['POST', `/api/notifications/${id}/markIsRead`], ['POST', `/api/notifications/${id}/markIsNotRead`], ['DELETE', `/api/notifications/${id}`]] as const) {
+      for (const [method, url] of [
+        ['POST', `/api/notifications/${id}/markIsRead`],
+        ['POST', `/api/notifications/${id}/markIsNotRead`],
+        ['DELETE', `/api/notifications/${id}`],
+      ] as const) {
         expect((await api(t, me.cookie, method, url)).statusCode).toBe(404);
       }
     }
@@ -486,10 +514,16 @@ describe('per-page notification settings', () => {
     expect(body<WireNotificationSettings>(changed).data.settings).toEqual({ comments: false, replies: true, mentions: true, reactions: true });
     await api(t, me.cookie, 'POST', url, { settings: { reactions: false } });
     expect(body<WireNotificationSettings>(await api(t, me.cookie, 'GET', url)).data.settings).toEqual({
-      comments: false, replies: true, mentions: true, reactions: false,
+      comments: false,
+      replies: true,
+      mentions: true,
+      reactions: false,
     });
     expect(body<WireNotificationSettings>(await api(t, owner.cookie, 'GET', url)).data.settings).toEqual({
-      comments: true, replies: true, mentions: true, reactions: true,
+      comments: true,
+      replies: true,
+      mentions: true,
+      reactions: true,
     });
   });
 
@@ -499,12 +533,23 @@ describe('per-page notification settings', () => {
     await api(t, owner.cookie, 'POST', url, { settings: { mentions: false } });
     const settingsRows = () => t.app.db.selectFrom('notification_settings').selectAll().orderBy('user_id').orderBy('page_id').execute();
     const before = await settingsRows();
-    for (const payload of [{}, { settings: { comments: 'no' } }, { settings: { muted: true } }, { settings: {}, extra: 1 }, { contentType: 'Other', settings: {} }]) {
+    for (const payload of [
+      {},
+      { settings: { comments: 'no' } },
+      { settings: { muted: true } },
+      { settings: {}, extra: 1 },
+      { contentType: 'Other', settings: {} },
+    ]) {
       const res = await api(t, owner.cookie, 'POST', url, payload);
       expect(res.statusCode).toBe(422);
       expect(errorCode(res)).toBe('validation_failed');
     }
-    const poisoned = await t.app.inject({ method: 'POST', url, headers: { cookie: owner.cookie, 'content-type': 'application/json' }, payload: '{"settings":{"__proto__":{"comments":false}}}' });
+    const poisoned = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+      payload: '{"settings":{"__proto__":{"comments":false}}}',
+    });
     expect(poisoned.statusCode).toBe(400);
     expect(({} as Record<string, unknown>).comments).toBeUndefined();
     expect(await settingsRows()).toEqual(before);
@@ -530,7 +575,13 @@ describe('per-page notification settings', () => {
         cookie = who.cookie;
       }
       const before = await t.app.db.selectFrom('notification_settings').selectAll().where('page_id', '=', pageId).execute();
-      const res = await api(t, cookie, method, `/api/v3/spaces/notifications/${pageId}/settings`, method === 'POST' ? { settings: { comments: false } } : undefined);
+      const res = await api(
+        t,
+        cookie,
+        method,
+        `/api/v3/spaces/notifications/${pageId}/settings`,
+        method === 'POST' ? { settings: { comments: false } } : undefined,
+      );
       const allowed = role !== 'anonymous' && role !== 'non-member' && level !== 'none';
       const after = await t.app.db.selectFrom('notification_settings').selectAll().where('page_id', '=', pageId).execute();
       if (allowed) {

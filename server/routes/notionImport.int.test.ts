@@ -34,7 +34,12 @@ async function importZip(bytes: Uint8Array, fields: Record<string, string>, who:
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/zip' }), 'Export-2f1c.zip');
   const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-  return t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie } });
+  return t.app.inject({
+    method: 'POST',
+    url: `${S}/import`,
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie },
+  });
 }
 
 /** Notion's ids: 32 hex digits after a name. */
@@ -58,9 +63,31 @@ const LONG = 'о'.repeat(10_001);
 function notionExport(): Uint8Array {
   const rows = [
     ['Name', 'Статус', 'Стоимость', 'Теги', 'Срок', 'Готово', 'Сайт', 'Зависит от', 'Договор', 'Описание'],
-    ['Смета', 'Готово', '"$1,200.50"', '"смета, деньги"', '"November 26, 2026"', 'Yes', 'https://example.com/smeta', '', `Рамка (https://www.notion.so/Ramka-${ID.elsewhere}?pvs=21)`, 'Первая'],
+    [
+      'Смета',
+      'Готово',
+      '"$1,200.50"',
+      '"смета, деньги"',
+      '"November 26, 2026"',
+      'Yes',
+      'https://example.com/smeta',
+      '',
+      `Рамка (https://www.notion.so/Ramka-${ID.elsewhere}?pvs=21)`,
+      'Первая',
+    ],
     ['Закупка', 'В работе', '$300', 'деньги', '"November 27, 2026 10:00 AM → 12:00 PM"', 'No', '', `Смета (Смета%20${ID.estimate}.md)`, '', ''],
-    ['Проверка', 'План', '$40', '"смета, проверка"', '28 ноября 2026 г.', 'No', '', `"Смета (Смета%20${ID.estimate}.md), Закупка (Закупка%20${ID.purchase}.md)"`, '', ''],
+    [
+      'Проверка',
+      'План',
+      '$40',
+      '"смета, проверка"',
+      '28 ноября 2026 г.',
+      'No',
+      '',
+      `"Смета (Смета%20${ID.estimate}.md), Закупка (Закупка%20${ID.purchase}.md)"`,
+      '',
+      '',
+    ],
     ['Проверка', 'План', '$0', 'проверка', '"November 29, 2026 → December 1, 2026"', 'Yes', '', '', '', LONG],
     ['Монтаж', 'В работе', '$75', 'деньги', '"December 2, 2026"', 'No', '', `Проверка (Проверка%20${ID.check2}.md)`, '', ''],
   ];
@@ -70,13 +97,19 @@ function notionExport(): Uint8Array {
     [`${PROJECT}.md`]: strToU8(
       `# Проект\n\nБюджет на квартал — в [заметках](${url(`${PROJECT}/Заметки ${ID.notes}.md`)}).\n\n[Заметки](${url(`${PROJECT}/Заметки ${ID.notes}.md`)})\n\n[Задачи](${url(`${TASKS}.csv`)})\n\n![Схема](${url(`${PROJECT}/Схема.png`)})\n\n<aside>\n💡 Сроки сдвигать нельзя\n</aside>\n`,
     ),
-    [`${PROJECT}/Заметки ${ID.notes}.md`]: strToU8(`# Заметки\n\nНазад к [проекту](../${url(PROJECT)}.md) или [в Notion](https://www.notion.so/Proekt-${ID.project}?pvs=21).\n`),
+    [`${PROJECT}/Заметки ${ID.notes}.md`]: strToU8(
+      `# Заметки\n\nНазад к [проекту](../${url(PROJECT)}.md) или [в Notion](https://www.notion.so/Proekt-${ID.project}?pvs=21).\n`,
+    ),
     [`${PROJECT}/Схема.png`]: new Uint8Array(PNG),
     [`${PROJECT}/old-draft.bin`]: strToU8('nobody links me'),
     // The view's CSV (filtered) and the whole one: the whole one is read.
     [`${TASKS}.csv`]: strToU8(csv([rows[0], rows[1]])),
     [`${TASKS}_all.csv`]: strToU8(csv(rows)),
-    [`${TASKS}/Смета ${ID.estimate}.md`]: row('Смета', 'Статус: Готово\nСтоимость: $1,200.50\nГотово: Yes', `Считаем по [проекту](../../${url(PROJECT)}.md).\n\n- [x] согласовать`),
+    [`${TASKS}/Смета ${ID.estimate}.md`]: row(
+      'Смета',
+      'Статус: Готово\nСтоимость: $1,200.50\nГотово: Yes',
+      `Считаем по [проекту](../../${url(PROJECT)}.md).\n\n- [x] согласовать`,
+    ),
     [`${TASKS}/Закупка ${ID.purchase}.md`]: row('Закупка', 'Статус: В работе', `После [сметы](${url(`Смета ${ID.estimate}.md`)}).`),
     [`${TASKS}/Проверка ${ID.check1}.md`]: row('Проверка', 'Статус: План', 'Первая проверка'),
     [`${TASKS}/Проверка ${ID.check2}.md`]: row('Проверка', 'Статус: План', 'Вторая проверка'),
@@ -146,7 +179,8 @@ test('a Notion export: pages, subpage, picture, a database with typed fields, ro
   ]);
   expect(view.layouts[0].orderedFields.map((f) => config.fields[f.fieldId].name)).toEqual(fields.map((f) => f.name));
   const id = Object.fromEntries(Object.entries(config.fields).map(([fieldId, field]) => [field.name, fieldId]));
-  const option = (field: string, name: string) => (config.fields[id[field]] as { options: Array<{ id: string; name: string }> }).options.find((o) => o.name === name)?.id;
+  const option = (field: string, name: string) =>
+    (config.fields[id[field]] as { options: Array<{ id: string; name: string }> }).options.find((o) => o.name === name)?.id;
   expect(config.fields[id['Стоимость']]).toMatchObject({ format: 'usd' });
 
   // The rows, in the CSV's order (the whole CSV's, not the view's), the same title twice kept apart, with their values.
@@ -163,7 +197,11 @@ test('a Notion export: pages, subpage, picture, a database with typed fields, ro
     [id['Договор']]: 'Рамка',
     [id['Описание']]: 'Первая',
   });
-  expect(purchase.data.values).toMatchObject({ [id['Срок']]: { start: '2026-11-27T10:00:00Z', end: '2026-11-27T12:00:00Z' }, [id['Готово']]: false, [id['Зависит от']]: [estimate.id] });
+  expect(purchase.data.values).toMatchObject({
+    [id['Срок']]: { start: '2026-11-27T10:00:00Z', end: '2026-11-27T12:00:00Z' },
+    [id['Готово']]: false,
+    [id['Зависит от']]: [estimate.id],
+  });
   expect(check1.data.values).toMatchObject({ [id['Срок']]: '2026-11-28', [id['Зависит от']]: [estimate.id, purchase.id] });
   expect(check2.data.values).toMatchObject({ [id['Срок']]: { start: '2026-11-29', end: '2026-12-01' }, [id['Готово']]: true });
   expect(check2.data.values[id['Описание']]).toBeUndefined();
@@ -191,10 +229,16 @@ function tooManyFiles(): Uint8Array {
 test('who may: a reader of a page may not import under it (403, before the zip is even read), nothing is made', async () => {
   const shared = await createPage(t, owner, { title: 'Общая' });
   await share(t, owner, shared.id, [{ userId: reader.id, accessLevel: 'read' }]);
-  const before = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await t.app.db
+    .selectFrom('pages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   expect((await importZip(notionExport(), { parentId: shared.id }, reader)).statusCode).toBe(403);
   expect((await importZip(tooManyFiles(), { parentId: shared.id }, reader)).statusCode).toBe(403);
-  const after = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const after = await t.app.db
+    .selectFrom('pages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   expect(Number(after.n)).toBe(Number(before.n));
   // Into the reader's own private section it goes.
   expect((await importZip(notionExport(), { section: 'private' }, reader)).statusCode).toBe(201);
@@ -202,19 +246,26 @@ test('who may: a reader of a page may not import under it (403, before the zip i
 
 test('a zip whose part unpacks into too many files is refused (422) before anything is made', async () => {
   const bomb = tooManyFiles();
-  const before = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await t.app.db
+    .selectFrom('pages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   const res = await importZip(bomb, { section: 'private' });
   expect(res.statusCode).toBe(422);
   expect(errorCode(res)).toBe('validation_failed');
   expect(res.body).toContain('more than 20000 files');
-  const after = await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const after = await t.app.db
+    .selectFrom('pages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   expect(Number(after.n)).toBe(Number(before.n));
 });
 
 test('our own Markdown export of a database page (its CSV beside it) comes back as a database: typed fields, rows with their values and contents', async () => {
   const holder = await createPage(t, owner, { title: 'Клиенты', type: 'Database' });
   const [database] = await blocksOf(holder.id);
-  const field = async (fieldId: string, definition: Record<string, unknown>) => expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id: fieldId, field: definition }));
+  const field = async (fieldId: string, definition: Record<string, unknown>) =>
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id: fieldId, field: definition }));
   await field('sum', { name: 'Сумма', type: 'number' });
   await field('since', { name: 'С', type: 'date' });
   await field('vip', { name: 'VIP', type: 'checkbox' });
@@ -228,7 +279,15 @@ test('our own Markdown export of a database page (its CSV beside it) comes back 
     }),
     201,
   );
-  expectOk(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: made[0].id, type: 'text', data: { tokens: [{ text: 'Звонить по вторникам' }] }, placeAfter: null }), 201);
+  expectOk(
+    await api(t, owner.cookie, 'POST', `${S}/block`, {
+      pageId: made[0].id,
+      type: 'text',
+      data: { tokens: [{ text: 'Звонить по вторникам' }] },
+      placeAfter: null,
+    }),
+    201,
+  );
   const zip = (await api(t, owner.cookie, 'GET', `${S}/element/${holder.id}/export?${jsonQueryString({ format: 'markdown' })}`)).rawPayload;
   const res = await importZip(new Uint8Array(Buffer.from(zip)), { section: 'private' });
   expect(res.statusCode).toBe(201);

@@ -101,7 +101,12 @@ describe('GET pageLinks (what page links point at)', () => {
     expectStatus(await api(t, owner.cookie, 'PATCH', `/api/v3/spaces/element/${open.id}`, { title: 'Открытая 2' }), 200);
 
     const seen = await links(member, [open.id, closed.id, binned.id, missing]);
-    expect(seen.map((l) => [l.id, l.status])).toEqual([[open.id, 'ok'], [closed.id, 'noAccess'], [binned.id, 'deleted'], [missing, 'deleted']]);
+    expect(seen.map((l) => [l.id, l.status])).toEqual([
+      [open.id, 'ok'],
+      [closed.id, 'noAccess'],
+      [binned.id, 'deleted'],
+      [missing, 'deleted'],
+    ]);
     expect(seen[0].element).toMatchObject({ title: 'Открытая 2', accessLevel: 'edit' });
     expect(JSON.stringify(seen)).not.toContain('тайна');
     // The owner reads the closed page.

@@ -104,7 +104,10 @@ describe('create and read', () => {
 
   test('a missing page → 404 not_found', async () => {
     const id = crypto.randomUUID();
-    for (const [method, payload] of [['GET', undefined], ['PATCH', { title: 'x' }]] as const) {
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PATCH', { title: 'x' }],
+    ] as const) {
       const res = await api(t, ann, method, `/api/v3/spaces/element/${id}`, payload);
       expect(res.statusCode).toBe(404);
       expect(errorCode(res)).toBe('not_found');
@@ -350,7 +353,12 @@ const OPERATIONS: Operation[] = [
   { name: 'list members', min: 'read', ok: 200, call: ({ P }) => ['GET', el(P.id, '/members')] },
   { name: 'add to favourites', min: 'read', ok: 200, call: ({ P }) => ['POST', el(P.id, '/addToFavorites')] },
   { name: 'remove from favourites', min: 'read', ok: 200, call: ({ P }) => ['POST', el(P.id, '/removeFromFavorites')] },
-  { name: 'clone', min: 'read', ok: 201, call: ({ P }, who) => ['POST', el(P.id, '/page/clone'), { workspaceId: who?.workspaceId ?? world.owner.workspaceId }] },
+  {
+    name: 'clone',
+    min: 'read',
+    ok: 201,
+    call: ({ P }, who) => ['POST', el(P.id, '/page/clone'), { workspaceId: who?.workspaceId ?? world.owner.workspaceId }],
+  },
   { name: 'rename', min: 'edit', ok: 200, call: ({ P }) => ['PATCH', el(P.id), { title: 'renamed' }] },
   { name: 'set icon', min: 'edit', ok: 200, call: ({ P }) => ['PATCH', el(P.id), { icon: '🚀' }] },
   { name: 'set cover', min: 'edit', ok: 200, call: ({ P }) => ['PATCH', el(P.id), { cover: { contentType: 'UrlCover', url: 'https://example.com/c.png' } }] },
@@ -598,9 +606,18 @@ describe('PATCH: title, icon, cover, isPublic', () => {
 
   test('covers: each variant, position defaults to 50, null removes', async () => {
     const variants = [
-      [{ contentType: 'LibraryCover', imageId: 'mountains' }, { contentType: 'LibraryCover', imageId: 'mountains', position: 50 }],
-      [{ contentType: 'UrlCover', url: 'https://img.example/a.jpg', position: 10 }, { contentType: 'UrlCover', url: 'https://img.example/a.jpg', position: 10 }],
-      [{ contentType: 'UrlCover', url: 'http://img.example/b.jpg' }, { contentType: 'UrlCover', url: 'http://img.example/b.jpg', position: 50 }],
+      [
+        { contentType: 'LibraryCover', imageId: 'mountains' },
+        { contentType: 'LibraryCover', imageId: 'mountains', position: 50 },
+      ],
+      [
+        { contentType: 'UrlCover', url: 'https://img.example/a.jpg', position: 10 },
+        { contentType: 'UrlCover', url: 'https://img.example/a.jpg', position: 10 },
+      ],
+      [
+        { contentType: 'UrlCover', url: 'http://img.example/b.jpg' },
+        { contentType: 'UrlCover', url: 'http://img.example/b.jpg', position: 50 },
+      ],
     ];
     for (const [cover, stored] of variants) {
       expect(body<WireElement>(expectStatus(await patch({ cover }), 200)).data.cover).toEqual(stored);
@@ -612,24 +629,42 @@ describe('PATCH: title, icon, cover, isPublic', () => {
   test('a file cover needs a file of this page or workspace', async () => {
     const now = new Date().toISOString();
     const file = (id: string, pageId: string | null, workspaceId: string | null) => ({
-      id, owner_id: me.id, page_id: pageId, workspace_id: workspaceId, name: 'c.png', mime_type: 'image/png', size: 1,
-      storage_key: `k/${id}`, is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: now,
+      id,
+      owner_id: me.id,
+      page_id: pageId,
+      workspace_id: workspaceId,
+      name: 'c.png',
+      mime_type: 'image/png',
+      size: 1,
+      storage_key: `k/${id}`,
+      is_public: 0,
+      status: 'ready',
+      upload_token_hash: null,
+      upload_expires_at: null,
+      created_at: now,
     });
     const other = await actor(t, 'other-files@example.com');
     const otherPage = await createPage(t, other);
     const [own, workspaceWide, foreign, otherPageOfMine] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
     const mine2 = await createPage(t, me);
-    await t.app.db.insertInto('files').values([
-      file(own, page.id, me.workspaceId),
-      file(workspaceWide, null, me.workspaceId),
-      file(foreign, otherPage.id, other.workspaceId),
-      file(otherPageOfMine, mine2.id, me.workspaceId),
-    ]).execute();
+    await t.app.db
+      .insertInto('files')
+      .values([
+        file(own, page.id, me.workspaceId),
+        file(workspaceWide, null, me.workspaceId),
+        file(foreign, otherPage.id, other.workspaceId),
+        file(otherPageOfMine, mine2.id, me.workspaceId),
+      ])
+      .execute();
     for (const fileId of [own, workspaceWide]) {
       const res = expectStatus(await patch({ cover: { contentType: 'FileCover', fileId } }), 200);
       expect(body<WireElement>(res).data.cover).toEqual({ contentType: 'FileCover', fileId, position: 50 });
     }
-    for (const [fileId, status] of [[foreign, 403], [otherPageOfMine, 403], [crypto.randomUUID(), 404]] as const) {
+    for (const [fileId, status] of [
+      [foreign, 403],
+      [otherPageOfMine, 403],
+      [crypto.randomUUID(), 404],
+    ] as const) {
       const before = await snapshot(t);
       const res = await patch({ cover: { contentType: 'FileCover', fileId } });
       expect(res.statusCode).toBe(status);
@@ -679,7 +714,8 @@ describe('PATCH: title, icon, cover, isPublic', () => {
     // Publishing again changes nothing.
     expectStatus(await api(t, me.cookie, 'PATCH', el(pub.id), { isPublic: true }), 200);
     expect(await t.app.db.selectFrom('pages').selectAll().where('id', '=', pub.id).executeTakeFirstOrThrow()).toMatchObject({
-      published_at: row.published_at, alias: row.alias,
+      published_at: row.published_at,
+      alias: row.alias,
     });
     expectStatus(await api(t, me.cookie, 'PATCH', el(pub.id), { isPublic: false }), 200);
     const after = await t.app.db.selectFrom('pages').selectAll().where('id', '=', pub.id).executeTakeFirstOrThrow();
@@ -703,7 +739,9 @@ describe('public pages', () => {
   });
 
   async function block(pageId: string, text: string) {
-    return body<{ id: string }>(expectStatus(await api(t, me.cookie, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text }] } }), 201)).data;
+    return body<{ id: string }>(
+      expectStatus(await api(t, me.cookie, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text }] } }), 201),
+    ).data;
   }
 
   test('readable by anyone only while public; with its blocks and public children, no private ids', async () => {
@@ -724,9 +762,19 @@ describe('public pages', () => {
     for (const who of [undefined, stranger.cookie]) {
       const res = expectStatus(await api(t, who, 'GET', el('public/' + page.id)), 200);
       const answer = body<WireElement>(res);
-      expect(answer.data).toMatchObject({ id: page.id, title: 'Hello world', accessLevel: 'read', isPublic: true, inFavorites: false, path: [], parentId: null });
+      expect(answer.data).toMatchObject({
+        id: page.id,
+        title: 'Hello world',
+        accessLevel: 'read',
+        isPublic: true,
+        inFavorites: false,
+        path: [],
+        parentId: null,
+      });
       const included = answer.included as Array<{ id: string; contentType: string; path?: string[] }>;
-      expect(included.filter((i) => i.contentType === 'Block').map((b) => (b as unknown as { data: { tokens: Array<{ text: string }> } }).data.tokens[0].text)).toEqual(['public text']);
+      expect(
+        included.filter((i) => i.contentType === 'Block').map((b) => (b as unknown as { data: { tokens: Array<{ text: string }> } }).data.tokens[0].text),
+      ).toEqual(['public text']);
       expect(included.filter((i) => i.contentType === 'Element').map((e) => e.id)).toEqual([publicChild.id]);
       expect(res.body).not.toContain(privateChild.id);
       expect(res.body).not.toContain(secretRoot.id);
@@ -740,7 +788,9 @@ describe('public pages', () => {
     // The public record and the alias.
     const record = await api(t, undefined, 'GET', `/api/v3/spaces/page/public?id=${encodeURIComponent(JSON.stringify(page.id))}`);
     expect(body<{ element: WireElement; userId: string; createdAt: string }>(expectStatus(record, 200)).data).toMatchObject({
-      element: { id: page.id, accessLevel: 'read' }, userId: me.id, createdAt: expect.any(String),
+      element: { id: page.id, accessLevel: 'read' },
+      userId: me.id,
+      createdAt: expect.any(String),
     });
     const plain = await api(t, undefined, 'GET', `/api/v3/spaces/page/public?id=${page.id}`);
     expect(plain.statusCode).toBe(200);
@@ -842,7 +892,8 @@ describe('the shared section', () => {
     const other = await createPage(t, w.owner, { title: 'Other' });
     await share(t, w.owner, P.id, [{ userId: w.editUser.id, accessLevel: 'edit' }]);
     await share(t, w.owner, other.id, [{ userId: w.editUser.id, accessLevel: 'read' }]);
-    const everywhere = (cookie: string, section = 'shared', scope = '"all"') => api(t, cookie, 'GET', `/api/v3/spaces/section/${section}?scope=${encodeURIComponent(scope)}`);
+    const everywhere = (cookie: string, section = 'shared', scope = '"all"') =>
+      api(t, cookie, 'GET', `/api/v3/spaces/section/${section}?scope=${encodeURIComponent(scope)}`);
     // From their own workspace (the default), newest grant first, marked with the owner's workspace.
     const listed = body<WireElement[]>(expectStatus(await everywhere(w.editUser.cookie), 200)).data;
     expect(listed.map((p) => [p.id, p.workspaceId, p.accessLevel])).toEqual([
@@ -851,7 +902,12 @@ describe('the shared section', () => {
     ]);
     expect(ids(await everywhere(w.editUser.cookie, 'shared', '"workspace"'))).toEqual([]);
     // Not for the other sections; an unknown scope is refused.
-    for (const [section, scope] of [['private', '"all"'], ['favorite', '"all"'], ['shared', '"everything"'], ['shared', '1']]) {
+    for (const [section, scope] of [
+      ['private', '"all"'],
+      ['favorite', '"all"'],
+      ['shared', '"everything"'],
+      ['shared', '1'],
+    ]) {
       const res = await everywhere(w.editUser.cookie, section, scope);
       expect([section, scope, res.statusCode, errorCode(res)]).toEqual([section, scope, 422, 'validation_failed']);
     }
@@ -951,7 +1007,10 @@ describe('trash', () => {
     const pages = [];
     for (const title of titles) pages.push(await createPage(t, me, { title }));
     for (const page of pages) expectStatus(await api(t, me.cookie, 'DELETE', el(page.id)), 200);
-    const found = async (text: string) => body<WireElement[]>(expectStatus(await trashList(me, q(text)), 200)).data.map((p) => p.title).sort();
+    const found = async (text: string) =>
+      body<WireElement[]>(expectStatus(await trashList(me, q(text)), 200))
+        .data.map((p) => p.title)
+        .sort();
     expect(await found('лето')).toEqual(['План на ЛЕТО']);
     expect(await found('ПЛАН')).toEqual(['План на ЛЕТО']);
     expect(await found('plan')).toEqual(['Summer PLANS']);
@@ -973,7 +1032,20 @@ describe('trash', () => {
     await getPage(t, w.readUser, C1.id);
     const now = new Date().toISOString();
     const commentId = crypto.randomUUID();
-    await t.app.db.insertInto('comments').values({ id: commentId, page_id: C1.id, replied_comment_id: null, author_id: w.owner.id, content: '[]', attaches: '[]', created_at: now, updated_at: now, deleted_at: null }).execute();
+    await t.app.db
+      .insertInto('comments')
+      .values({
+        id: commentId,
+        page_id: C1.id,
+        replied_comment_id: null,
+        author_id: w.owner.id,
+        content: '[]',
+        attaches: '[]',
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
+      .execute();
     await t.app.db.insertInto('comment_reactions').values({ comment_id: commentId, user_id: w.owner.id, code: '👍', created_at: now }).execute();
     const fileId = crypto.randomUUID();
     const storageKey = `pages/${fileId}`;
@@ -981,15 +1053,43 @@ describe('trash', () => {
     fs.writeFileSync(path.join(t.config.filesDir, storageKey), 'bytes');
     const keep = path.join(t.config.filesDir, 'keep.txt');
     fs.writeFileSync(keep, 'not mine');
-    await t.app.db.insertInto('files').values({
-      id: fileId, owner_id: w.owner.id, page_id: C1.id, workspace_id: w.owner.workspaceId, name: 'a.txt', mime_type: 'text/plain', size: 5,
-      storage_key: storageKey, is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: now,
-    }).execute();
+    await t.app.db
+      .insertInto('files')
+      .values({
+        id: fileId,
+        owner_id: w.owner.id,
+        page_id: C1.id,
+        workspace_id: w.owner.workspaceId,
+        name: 'a.txt',
+        mime_type: 'text/plain',
+        size: 5,
+        storage_key: storageKey,
+        is_public: 0,
+        status: 'ready',
+        upload_token_hash: null,
+        upload_expires_at: null,
+        created_at: now,
+      })
+      .execute();
     const escaping = crypto.randomUUID();
-    await t.app.db.insertInto('files').values({
-      id: escaping, owner_id: w.owner.id, page_id: C1.id, workspace_id: w.owner.workspaceId, name: 'b.txt', mime_type: 'text/plain', size: 5,
-      storage_key: '../keep.txt', is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: now,
-    }).execute();
+    await t.app.db
+      .insertInto('files')
+      .values({
+        id: escaping,
+        owner_id: w.owner.id,
+        page_id: C1.id,
+        workspace_id: w.owner.workspaceId,
+        name: 'b.txt',
+        mime_type: 'text/plain',
+        size: 5,
+        storage_key: '../keep.txt',
+        is_public: 0,
+        status: 'ready',
+        upload_token_hash: null,
+        upload_expires_at: null,
+        created_at: now,
+      })
+      .execute();
 
     const live = await api(t, w.owner.cookie, 'POST', `/api/v3/spaces/trash/${P.id}/remove`);
     expect([live.statusCode, errorCode(live)]).toEqual([409, 'page.not_in_trash']);
@@ -1019,7 +1119,9 @@ describe('clone', () => {
   const clone = (who: Actor, id: string, payload: unknown) => api(t, who.cookie, 'POST', el(id, '/page/clone'), payload);
 
   async function addBlock(who: Actor, pageId: string, text: string, extra: Record<string, unknown> = {}) {
-    return body<WireBlock>(expectStatus(await api(t, who.cookie, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text }] }, ...extra }), 201)).data;
+    return body<WireBlock>(
+      expectStatus(await api(t, who.cookie, 'POST', '/api/v3/spaces/block', { pageId, type: 'text', data: { tokens: [{ text }] }, ...extra }), 201),
+    ).data;
   }
   async function blocksOf(who: Actor, pageId: string) {
     return body<WireBlock[]>(expectStatus(await api(t, who.cookie, 'GET', `/api/v3/spaces/note/${pageId}/blocks`), 200)).data;
@@ -1036,7 +1138,17 @@ describe('clone', () => {
     const id = crypto.randomUUID();
     const res = expectStatus(await clone(w.readUser, P.id, { id, workspaceId: w.readUser.workspaceId }), 201);
     const copy = body<WireElement>(res).data;
-    expect(copy).toMatchObject({ id, title: 'P', icon: '🧭', workspaceId: w.readUser.workspaceId, section: 'private', parentId: null, path: [], accessLevel: 'full', isPublic: false });
+    expect(copy).toMatchObject({
+      id,
+      title: 'P',
+      icon: '🧭',
+      workspaceId: w.readUser.workspaceId,
+      section: 'private',
+      parentId: null,
+      path: [],
+      accessLevel: 'full',
+      isPublic: false,
+    });
     expect(ids(await api(t, w.readUser.cookie, 'GET', '/api/v3/spaces/section/private'))).toContain(id);
     const kids = body<WireElement[]>(await api(t, w.readUser.cookie, 'GET', el(id, '/children'))).data;
     expect(kids.map((k) => k.title)).toEqual(['C1', 'C2']);
@@ -1064,13 +1176,27 @@ describe('clone', () => {
     const page = await createPage(t, w.owner, { title: 'Data' });
     const fields = { MAIN_FIELD: { name: 'Название', type: 'text' }, done: { name: 'Готово', type: 'checkbox' } };
     const view = { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] }] };
-    const database = body<WireBlock>(expectStatus(await api(t, w.owner.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'database', data: { config: { fields }, view } }), 201)).data;
+    const database = body<WireBlock>(
+      expectStatus(
+        await api(t, w.owner.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'database', data: { config: { fields }, view } }),
+        201,
+      ),
+    ).data;
     const made = body<WireRow[]>(
-      expectStatus(await api(t, w.owner.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'first', values: { done: true } }, { title: 'second' }, { title: 'binned' }] }), 201),
+      expectStatus(
+        await api(t, w.owner.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, {
+          rows: [{ title: 'first', values: { done: true } }, { title: 'second' }, { title: 'binned' }],
+        }),
+        201,
+      ),
     ).data;
     expectStatus(await api(t, w.owner.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows/delete`, { ids: [made[2].id] }), 200);
     const commented = await addBlock(w.owner, page.id, 'remark', { placeAfter: database.id });
-    await t.app.db.updateTable('blocks').set({ data: JSON.stringify({ tokens: [{ text: 'remark', comments: [crypto.randomUUID()] }] }) }).where('id', '=', commented.id).execute();
+    await t.app.db
+      .updateTable('blocks')
+      .set({ data: JSON.stringify({ tokens: [{ text: 'remark', comments: [crypto.randomUUID()] }] }) })
+      .where('id', '=', commented.id)
+      .execute();
     const gone = await addBlock(w.owner, page.id, 'deleted', { placeAfter: commented.id });
     expectStatus(await api(t, w.owner.cookie, 'DELETE', `/api/v3/spaces/block/${gone.id}`), 200);
 
@@ -1092,13 +1218,9 @@ describe('clone', () => {
     expect(body<WireElement[]>(expectStatus(await api(t, w.owner.cookie, 'GET', `/api/v3/spaces/element/${copy.id}/children`), 200)).data).toEqual([]);
   });
 
-
   test('into a page the caller can edit; descendants the caller cannot read are left out', async () => {
     const { P, C1, C2 } = await privateTree(w);
-    await t.app.db
-      .insertInto('page_members')
-      .values({ page_id: C2.id, user_id: w.editUser.id, level: 'none', created_at: new Date().toISOString() })
-      .execute();
+    await t.app.db.insertInto('page_members').values({ page_id: C2.id, user_id: w.editUser.id, level: 'none', created_at: new Date().toISOString() }).execute();
     const target = await createPage(t, w.editUser, { title: 'Target' });
     const res = expectStatus(await clone(w.editUser, P.id, { workspaceId: w.editUser.workspaceId, toElement: target.id }), 201);
     const copy = body<WireElement>(res).data;
@@ -1425,7 +1547,9 @@ describe('a page in the trash: content is frozen, reading and personal settings 
   test('blocks, comments and files of a trashed page answer 409 page.in_trash; reads answer 200; nothing changes', async () => {
     const me = await actor(t, 'frozen@example.com');
     const P = await createPage(t, me);
-    const block = body<WireBlock>(expectStatus(await api(t, me.cookie, 'POST', '/api/v3/spaces/block', { pageId: P.id, type: 'text', data: { tokens: [{ text: 'a' }] } }), 201)).data;
+    const block = body<WireBlock>(
+      expectStatus(await api(t, me.cookie, 'POST', '/api/v3/spaces/block', { pageId: P.id, type: 'text', data: { tokens: [{ text: 'a' }] } }), 201),
+    ).data;
     const comment = body<{ id: string }>(expectStatus(await api(t, me.cookie, 'POST', el(P.id, '/comments'), { content: [{ text: 'c' }] }), 201)).data;
     expectStatus(await api(t, me.cookie, 'POST', `/api/v3/spaces/comment/${comment.id}/reaction`, { code: 'like' }), 200);
     expectStatus(await api(t, me.cookie, 'DELETE', el(P.id)), 200);

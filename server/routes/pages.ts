@@ -35,7 +35,19 @@ import { nowIso } from '../time';
 import type { DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
-import { assertNotInTrash, findPage, findPageByIdOrAlias, findPages, listChildren, listSectionRoots, loadPage, type PageFieldsUpdate, pagePath, publishPage, updatePageFields } from '../repositories/pages';
+import {
+  assertNotInTrash,
+  findPage,
+  findPageByIdOrAlias,
+  findPages,
+  listChildren,
+  listSectionRoots,
+  loadPage,
+  type PageFieldsUpdate,
+  pagePath,
+  publishPage,
+  updatePageFields,
+} from '../repositories/pages';
 import { addFavorite, favoritePageIds, listFavoritePages, removeFavorite } from '../repositories/favorites';
 import { listTrashHeads } from '../repositories/trash';
 import { listVisitedPages, recordVisit } from '../repositories/visits';
@@ -63,9 +75,7 @@ function workspaceHeader(request: FastifyRequest): string | undefined {
 /** The workspace a request acts in: the X-Workspace-Id header, else the user's first workspace. */
 export async function requestWorkspace(app: FastifyInstance, request: FastifyRequest, user: UserRow): Promise<WorkspaceWithRole> {
   const wanted = workspaceHeader(request);
-  const workspace = wanted
-    ? await findMembership(app.db, wanted, user.id)
-    : (await listUserWorkspaces(app.db, user.id))[0];
+  const workspace = wanted ? await findMembership(app.db, wanted, user.id) : (await listUserWorkspaces(app.db, user.id))[0];
   if (!workspace) throw forbidden('this workspace');
   return workspace;
 }
@@ -98,7 +108,11 @@ function sectionParam(request: { params: { id: string } }): SectionId {
 async function presentPagesFor(db: Kysely<Database>, userId: string, pages: readonly PageRow[]): Promise<WireElement[]> {
   const levels = await pageAccessLevels(db, userId, pages);
   const readable = pages.filter((p) => allows(levels.get(p.id) ?? 'none', 'read'));
-  const favorites = await favoritePageIds(db, userId, readable.map((p) => p.id));
+  const favorites = await favoritePageIds(
+    db,
+    userId,
+    readable.map((p) => p.id),
+  );
   return readable.map((p) => presentElement(p, levels.get(p.id) as AccessLevel, favorites.has(p.id)));
 }
 
@@ -154,7 +168,9 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
   const toldRow = (page: PageRow) => {
     const databaseId = page.database_id!;
     const change: Promise<DatabaseChange> =
-      page.in_trash === 1 ? Promise.resolve({ kind: 'removed', ids: [page.id] }) : readRows(app.db, databaseId, [page.id]).then((rows) => ({ kind: 'rows', rows }));
+      page.in_trash === 1
+        ? Promise.resolve({ kind: 'removed', ids: [page.id] })
+        : readRows(app.db, databaseId, [page.id]).then((rows) => ({ kind: 'rows', rows }));
     change.then(
       (c) => app.realtime.databaseChanged(page.parent_id!, databaseId, c, null, nowIso()),
       (error: unknown) => app.log.warn({ err: error }, 'realtime: a changed row'),
@@ -163,293 +179,416 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
 
   // ---- Sections -------------------------------------------------------------------------------
 
-  app.get('/api/v3/spaces/section/:id', { schema: { tags: ['pages'], summary: 'Pages of a sidebar section (favorite, all, shared, private); shared with scope="all" lists every workspace of yours', params: idParams, querystring: jsonQuery(sectionQueryShape) } }, async (request) => {
-    const user = requireUser(request);
-    const section = sectionParam(request);
-    const workspace = await requestWorkspace(app, request, user);
-    if (!mayListSection(workspace.role, section)) throw forbidden('this section');
-    const everywhere = request.query.scope === 'all';
-    if (everywhere && section !== 'shared') throw invalidField('scope "all" is for the shared section only', 'query.scope');
-    let pages: PageRow[];
-    if (section === 'favorite') {
-      pages = await listFavoritePages(app.db, user.id, workspace.id);
-    } else if (section === 'shared') {
-      // Pages shared with the caller in every workspace of theirs (a page of another workspace
-      // carries its workspaceId), or in this one. Only the topmost shared page of a shared tree:
-      // its children are reached through it.
-      const workspaceIds = everywhere ? (await listUserWorkspaces(app.db, user.id)).filter((w) => isWireRole(w.role)).map((w) => w.id) : workspace.id;
-      const granted = await listPagesGrantedTo(app.db, user.id, workspaceIds);
-      const ids = new Set(granted.map((p) => p.id));
-      pages = granted.filter((p) => !pagePath(p).some((id) => ids.has(id)));
-    } else {
-      pages = await listSectionRoots(app.db, workspace.id, section, user.id);
-    }
-    const elements = await presentPagesFor(app.db, user.id, pages);
-    return envelope(elements, { count: elements.length, hasMoreNext: false });
-  });
+  app.get(
+    '/api/v3/spaces/section/:id',
+    {
+      schema: {
+        tags: ['pages'],
+        summary: 'Pages of a sidebar section (favorite, all, shared, private); shared with scope="all" lists every workspace of yours',
+        params: idParams,
+        querystring: jsonQuery(sectionQueryShape),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const section = sectionParam(request);
+      const workspace = await requestWorkspace(app, request, user);
+      if (!mayListSection(workspace.role, section)) throw forbidden('this section');
+      const everywhere = request.query.scope === 'all';
+      if (everywhere && section !== 'shared') throw invalidField('scope "all" is for the shared section only', 'query.scope');
+      let pages: PageRow[];
+      if (section === 'favorite') {
+        pages = await listFavoritePages(app.db, user.id, workspace.id);
+      } else if (section === 'shared') {
+        // Pages shared with the caller in every workspace of theirs (a page of another workspace
+        // carries its workspaceId), or in this one. Only the topmost shared page of a shared tree:
+        // its children are reached through it.
+        const workspaceIds = everywhere ? (await listUserWorkspaces(app.db, user.id)).filter((w) => isWireRole(w.role)).map((w) => w.id) : workspace.id;
+        const granted = await listPagesGrantedTo(app.db, user.id, workspaceIds);
+        const ids = new Set(granted.map((p) => p.id));
+        pages = granted.filter((p) => !pagePath(p).some((id) => ids.has(id)));
+      } else {
+        pages = await listSectionRoots(app.db, workspace.id, section, user.id);
+      }
+      const elements = await presentPagesFor(app.db, user.id, pages);
+      return envelope(elements, { count: elements.length, hasMoreNext: false });
+    },
+  );
 
-  app.post('/api/v3/spaces/section/:id', { schema: { tags: ['pages'], summary: 'Create a page at the end of a section', params: idParams, body: createNoteBodySchema.nullish() } }, async (request, reply) => {
-    const user = requireUser(request);
-    const section = sectionParam(request);
-    const body = request.body ?? createNoteBodySchema.parse({});
-    const workspace = await requestWorkspace(app, request, user);
-    if (section !== 'private' && section !== 'all') throw forbidden('creating pages in this section');
-    const { page } = await createPage(app.db, user.id, body, { workspace, section });
-    told(page);
-    reply.status(201);
-    return envelope(presentElement(page, 'full'));
-  });
+  app.post(
+    '/api/v3/spaces/section/:id',
+    { schema: { tags: ['pages'], summary: 'Create a page at the end of a section', params: idParams, body: createNoteBodySchema.nullish() } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const section = sectionParam(request);
+      const body = request.body ?? createNoteBodySchema.parse({});
+      const workspace = await requestWorkspace(app, request, user);
+      if (section !== 'private' && section !== 'all') throw forbidden('creating pages in this section');
+      const { page } = await createPage(app.db, user.id, body, { workspace, section });
+      told(page);
+      reply.status(201);
+      return envelope(presentElement(page, 'full'));
+    },
+  );
 
   // ---- Reading ---------------------------------------------------------------------------------
 
-  app.get('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Load a page (and note the visit for recents)', params: idParams } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    const level = await authorizePage(app.db, user.id, page, 'read');
-    // Noted beside the read: a page opens at once while another process holds SQLite's write lock.
-    await writeAside(() => recordVisit(app.db, user.id, page.id), request.log);
-    return envelope(await presentPageFor(app.db, user.id, page, level));
-  });
+  app.get(
+    '/api/v3/spaces/element/:id',
+    { schema: { tags: ['pages'], summary: 'Load a page (and note the visit for recents)', params: idParams } },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      const level = await authorizePage(app.db, user.id, page, 'read');
+      // Noted beside the read: a page opens at once while another process holds SQLite's write lock.
+      await writeAside(() => recordVisit(app.db, user.id, page.id), request.log);
+      return envelope(await presentPageFor(app.db, user.id, page, level));
+    },
+  );
 
-  app.get('/api/v3/spaces/element/public/:id', { ...PUBLIC_ROUTE, schema: { tags: ['pages'], summary: 'Load a public page, anonymously too (with its blocks and public children)', params: idParams } }, async (request, reply) => {
-    const page = await loadPublicPage(app.db, request.params.id);
-    const element = await presentPublicElement(app.db, page);
-    // Only public children are shown, and their path goes no higher than the page's public path.
-    const children = (await listChildren(app.db, page.id))
-      .filter(isPubliclyReadable)
-      .map((child) => ({ ...presentElement(child, 'read', false), path: [...element.path, page.id] }));
-    // A big page is read in slices and written out as a stream (docs/api/blocks.md).
-    const blocks = await listPageBlockRows(app.db, page.id);
-    return reply.type('application/json; charset=utf-8').send(streamedIncluded(element, blocks, placedRowJson, children));
-  });
+  app.get(
+    '/api/v3/spaces/element/public/:id',
+    { ...PUBLIC_ROUTE, schema: { tags: ['pages'], summary: 'Load a public page, anonymously too (with its blocks and public children)', params: idParams } },
+    async (request, reply) => {
+      const page = await loadPublicPage(app.db, request.params.id);
+      const element = await presentPublicElement(app.db, page);
+      // Only public children are shown, and their path goes no higher than the page's public path.
+      const children = (await listChildren(app.db, page.id))
+        .filter(isPubliclyReadable)
+        .map((child) => ({ ...presentElement(child, 'read', false), path: [...element.path, page.id] }));
+      // A big page is read in slices and written out as a stream (docs/api/blocks.md).
+      const blocks = await listPageBlockRows(app.db, page.id);
+      return reply.type('application/json; charset=utf-8').send(streamedIncluded(element, blocks, placedRowJson, children));
+    },
+  );
 
-  app.get('/api/v3/spaces/page/public', { ...PUBLIC_ROUTE, schema: { tags: ['pages'], summary: 'The public record of a page: the page, who published it, when', querystring: jsonQuery(publicPageQueryShape) } }, async (request) => {
-    const page = await loadPublicPage(app.db, request.query.id);
-    const record: WirePublicPage = {
-      element: await presentPublicElement(app.db, page),
-      userId: page.published_by,
-      createdAt: page.published_at,
-    };
-    return envelope(record);
-  });
+  app.get(
+    '/api/v3/spaces/page/public',
+    {
+      ...PUBLIC_ROUTE,
+      schema: { tags: ['pages'], summary: 'The public record of a page: the page, who published it, when', querystring: jsonQuery(publicPageQueryShape) },
+    },
+    async (request) => {
+      const page = await loadPublicPage(app.db, request.query.id);
+      const record: WirePublicPage = {
+        element: await presentPublicElement(app.db, page),
+        userId: page.published_by,
+        createdAt: page.published_at,
+      };
+      return envelope(record);
+    },
+  );
 
-  app.get('/api/v3/spaces/pagealias/:id', { ...PUBLIC_ROUTE, schema: { tags: ['pages'], summary: "A page's public alias (null until first published)", params: idParams } }, async (request) => {
-    const page = await findPage(app.db, request.params.id);
-    if (!page || (!request.user && !isPubliclyReadable(page))) throw notFound('page');
-    if (!isPubliclyReadable(page)) await authorizePage(app.db, requireUser(request).id, page, 'read');
-    return envelope({ id: page.id, alias: page.alias });
-  });
+  app.get(
+    '/api/v3/spaces/pagealias/:id',
+    { ...PUBLIC_ROUTE, schema: { tags: ['pages'], summary: "A page's public alias (null until first published)", params: idParams } },
+    async (request) => {
+      const page = await findPage(app.db, request.params.id);
+      if (!page || (!request.user && !isPubliclyReadable(page))) throw notFound('page');
+      if (!isPubliclyReadable(page)) await authorizePage(app.db, requireUser(request).id, page, 'read');
+      return envelope({ id: page.id, alias: page.alias });
+    },
+  );
 
-  app.get('/api/v3/spaces/element/:id/children', { schema: { tags: ['pages'], summary: 'Children of a page the caller may see, in order', params: idParams } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    await authorizePage(app.db, user.id, page, 'read');
-    const elements = await presentPagesFor(app.db, user.id, await listChildren(app.db, page.id));
-    return envelope(elements, { count: elements.length, hasMoreNext: false });
-  });
+  app.get(
+    '/api/v3/spaces/element/:id/children',
+    { schema: { tags: ['pages'], summary: 'Children of a page the caller may see, in order', params: idParams } },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      await authorizePage(app.db, user.id, page, 'read');
+      const elements = await presentPagesFor(app.db, user.id, await listChildren(app.db, page.id));
+      return envelope(elements, { count: elements.length, hasMoreNext: false });
+    },
+  );
 
-  app.get('/api/v3/spaces/recents', { schema: { tags: ['pages'], summary: 'Pages the caller opened, newest first (paged)', querystring: jsonQuery(pageQueryShape) } }, async (request) => {
-    const user = requireUser(request);
-    const workspaceId = await optionalWorkspace(app, request, user);
-    const elements = await presentPagesFor(app.db, user.id, await listVisitedPages(app.db, user.id, workspaceId));
-    const { data, meta } = pageOf(elements, ELEMENT, request.query.cursor, request.query.limit);
-    return envelope(data, meta);
-  });
+  app.get(
+    '/api/v3/spaces/recents',
+    { schema: { tags: ['pages'], summary: 'Pages the caller opened, newest first (paged)', querystring: jsonQuery(pageQueryShape) } },
+    async (request) => {
+      const user = requireUser(request);
+      const workspaceId = await optionalWorkspace(app, request, user);
+      const elements = await presentPagesFor(app.db, user.id, await listVisitedPages(app.db, user.id, workspaceId));
+      const { data, meta } = pageOf(elements, ELEMENT, request.query.cursor, request.query.limit);
+      return envelope(data, meta);
+    },
+  );
 
   const searchText = z
     .union([z.string().max(1000), z.number(), z.boolean(), z.null()])
     .transform((value) => (value === null ? undefined : String(value)))
     .optional();
-  app.get('/api/v3/spaces/trash', { schema: { tags: ['pages'], summary: 'Pages in the trash the caller may see; q filters titles (case-insensitive)', querystring: jsonQuery({ q: searchText, ...pageQueryShape }) } }, async (request) => {
-    const user = requireUser(request);
-    const workspaceId = await optionalWorkspace(app, request, user);
-    let pages = await listTrashHeads(app.db, user.id, workspaceId);
-    const q = request.query.q?.trim();
-    if (q) {
-      const needle = foldCase(q);
-      pages = pages.filter((p) => foldCase(p.title).includes(needle));
-    }
-    const elements = await presentPagesFor(app.db, user.id, pages);
-    const { data, meta } = pageOf(elements, ELEMENT, request.query.cursor, request.query.limit);
-    return envelope(data, meta);
-  });
+  app.get(
+    '/api/v3/spaces/trash',
+    {
+      schema: {
+        tags: ['pages'],
+        summary: 'Pages in the trash the caller may see; q filters titles (case-insensitive)',
+        querystring: jsonQuery({ q: searchText, ...pageQueryShape }),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspaceId = await optionalWorkspace(app, request, user);
+      let pages = await listTrashHeads(app.db, user.id, workspaceId);
+      const q = request.query.q?.trim();
+      if (q) {
+        const needle = foldCase(q);
+        pages = pages.filter((p) => foldCase(p.title).includes(needle));
+      }
+      const elements = await presentPagesFor(app.db, user.id, pages);
+      const { data, meta } = pageOf(elements, ELEMENT, request.query.cursor, request.query.limit);
+      return envelope(data, meta);
+    },
+  );
 
   /**
    * Title search for the page picker (issue 15, `[[` and `@` in the editor): live pages of the
    * request's workspace whose title holds `q` (case-insensitive, whole Unicode), that the caller
    * may read; titles starting with `q` first, then the rest, each by title. At most `limit` (20).
    */
-  app.get('/api/v3/spaces/search', { schema: { tags: ['pages'], summary: 'Pages of the workspace the caller may read whose title holds q (case-insensitive), best first', querystring: jsonQuery({ q: searchText, limit: z.number().int().min(1).max(50).optional() }) } }, async (request) => {
-    const user = requireUser(request);
-    const workspace = await requestWorkspace(app, request, user);
-    const needle = foldCase(request.query.q?.trim() ?? '');
-    const limit = request.query.limit ?? 20;
-    // Titles only for the match (a workspace may hold tens of thousands of pages); whole rows and
-    // access only for the best candidates, a batch at a time, until `limit` readable ones are found:
-    // pages the caller cannot read never take a place.
-    const live = await app.db.selectFrom('pages').select(['id', 'title']).where('workspace_id', '=', workspace.id).where('in_trash', '=', 0).execute();
-    const matching = live
-      .map((page) => ({ id: page.id, title: foldCase(page.title) }))
-      .filter(({ title }) => title.includes(needle))
-      .sort((a, b) => {
-        const ap = a.title.startsWith(needle) ? 0 : 1;
-        const bp = b.title.startsWith(needle) ? 0 : 1;
-        if (ap !== bp) return ap - bp;
-        if (a.title !== b.title) return a.title < b.title ? -1 : 1;
-        return a.id < b.id ? -1 : 1;
-      })
-      .map(({ id }) => id);
-    const elements: WireElement[] = [];
-    for (let at = 0; at < matching.length && elements.length < limit; at += SEARCH_BATCH) {
-      const batch = matching.slice(at, at + SEARCH_BATCH);
-      const rows = new Map((await findPages(app.db, batch)).map((row) => [row.id, row]));
-      const ordered = batch.flatMap((id) => (rows.has(id) ? [rows.get(id) as PageRow] : []));
-      elements.push(...(await presentPagesFor(app.db, user.id, ordered)));
-    }
-    elements.splice(limit);
-    return envelope(elements, { count: elements.length, hasMoreNext: false });
-  });
+  app.get(
+    '/api/v3/spaces/search',
+    {
+      schema: {
+        tags: ['pages'],
+        summary: 'Pages of the workspace the caller may read whose title holds q (case-insensitive), best first',
+        querystring: jsonQuery({ q: searchText, limit: z.number().int().min(1).max(50).optional() }),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspace = await requestWorkspace(app, request, user);
+      const needle = foldCase(request.query.q?.trim() ?? '');
+      const limit = request.query.limit ?? 20;
+      // Titles only for the match (a workspace may hold tens of thousands of pages); whole rows and
+      // access only for the best candidates, a batch at a time, until `limit` readable ones are found:
+      // pages the caller cannot read never take a place.
+      const live = await app.db.selectFrom('pages').select(['id', 'title']).where('workspace_id', '=', workspace.id).where('in_trash', '=', 0).execute();
+      const matching = live
+        .map((page) => ({ id: page.id, title: foldCase(page.title) }))
+        .filter(({ title }) => title.includes(needle))
+        .sort((a, b) => {
+          const ap = a.title.startsWith(needle) ? 0 : 1;
+          const bp = b.title.startsWith(needle) ? 0 : 1;
+          if (ap !== bp) return ap - bp;
+          if (a.title !== b.title) return a.title < b.title ? -1 : 1;
+          return a.id < b.id ? -1 : 1;
+        })
+        .map(({ id }) => id);
+      const elements: WireElement[] = [];
+      for (let at = 0; at < matching.length && elements.length < limit; at += SEARCH_BATCH) {
+        const batch = matching.slice(at, at + SEARCH_BATCH);
+        const rows = new Map((await findPages(app.db, batch)).map((row) => [row.id, row]));
+        const ordered = batch.flatMap((id) => (rows.has(id) ? [rows.get(id) as PageRow] : []));
+        elements.push(...(await presentPagesFor(app.db, user.id, ordered)));
+      }
+      elements.splice(limit);
+      return envelope(elements, { count: elements.length, hasMoreNext: false });
+    },
+  );
 
   /**
    * What the page links of a page point at (issue 15, links that follow renames): for each id
    * the page as the caller sees it (`ok`), `noAccess` (no title given away) or `deleted` (gone,
    * or in the trash). No visit is noted, unlike `GET element/{id}`.
    */
-  app.get('/api/v3/spaces/pageLinks', { schema: { tags: ['pages'], summary: 'The pages page links point at: each ok (with the page), noAccess or deleted', querystring: jsonQuery({ ids: z.array(z.string().uuid()).min(1).max(100) }) } }, async (request) => {
-    const user = requireUser(request);
-    const ids = [...new Set(request.query.ids)];
-    const pages = await findPages(app.db, ids);
-    const levels = await pageAccessLevels(app.db, user.id, pages);
-    const byId = new Map(pages.map((p) => [p.id, p]));
-    const favorites = await favoritePageIds(app.db, user.id, pages.map((p) => p.id));
-    const data = ids.map((id) => {
-      const page = byId.get(id);
-      if (!page) return { id, status: 'deleted' as const };
-      const level = levels.get(id) ?? 'none';
-      if (!allows(level, 'read')) return { id, status: 'noAccess' as const };
-      if (page.in_trash === 1) return { id, status: 'deleted' as const };
-      return { id, status: 'ok' as const, element: presentElement(page, level, favorites.has(id)) };
-    });
-    return envelope(data, { count: data.length, hasMoreNext: false });
-  });
+  app.get(
+    '/api/v3/spaces/pageLinks',
+    {
+      schema: {
+        tags: ['pages'],
+        summary: 'The pages page links point at: each ok (with the page), noAccess or deleted',
+        querystring: jsonQuery({ ids: z.array(z.string().uuid()).min(1).max(100) }),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const ids = [...new Set(request.query.ids)];
+      const pages = await findPages(app.db, ids);
+      const levels = await pageAccessLevels(app.db, user.id, pages);
+      const byId = new Map(pages.map((p) => [p.id, p]));
+      const favorites = await favoritePageIds(
+        app.db,
+        user.id,
+        pages.map((p) => p.id),
+      );
+      const data = ids.map((id) => {
+        const page = byId.get(id);
+        if (!page) return { id, status: 'deleted' as const };
+        const level = levels.get(id) ?? 'none';
+        if (!allows(level, 'read')) return { id, status: 'noAccess' as const };
+        if (page.in_trash === 1) return { id, status: 'deleted' as const };
+        return { id, status: 'ok' as const, element: presentElement(page, level, favorites.has(id)) };
+      });
+      return envelope(data, { count: data.length, hasMoreNext: false });
+    },
+  );
 
   // ---- Changing --------------------------------------------------------------------------------
 
-  app.patch('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Change one of title, icon, cover, isPublic', params: idParams, body: patchElementBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const body: PatchElementBody = request.body;
-    if (body.id !== undefined && body.id !== request.params.id) throw invalidField('the body id differs from the path id', 'body.id');
-    const page = await loadPage(app.db, request.params.id);
-    const level = await authorizePage(app.db, user.id, page, body.isPublic === undefined ? 'edit' : 'share');
-    assertNotInTrash(page);
-    let fields: PageFieldsUpdate;
-    if (body.title !== undefined) {
-      fields = { title: body.title };
-    } else if (body.icon !== undefined) {
-      fields = { icon: body.icon };
-    } else if (body.cover !== undefined) {
-      if (body.cover?.contentType === 'FileCover') {
-        const file = await app.db.selectFrom('files').select(['page_id', 'workspace_id']).where('id', '=', body.cover.fileId).executeTakeFirst();
-        if (!file) throw notFound('file');
-        const belongs = file.page_id === page.id || (file.page_id === null && file.workspace_id === page.workspace_id);
-        if (!belongs) throw forbidden('this file');
+  app.patch(
+    '/api/v3/spaces/element/:id',
+    { schema: { tags: ['pages'], summary: 'Change one of title, icon, cover, isPublic', params: idParams, body: patchElementBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const body: PatchElementBody = request.body;
+      if (body.id !== undefined && body.id !== request.params.id) throw invalidField('the body id differs from the path id', 'body.id');
+      const page = await loadPage(app.db, request.params.id);
+      const level = await authorizePage(app.db, user.id, page, body.isPublic === undefined ? 'edit' : 'share');
+      assertNotInTrash(page);
+      let fields: PageFieldsUpdate;
+      if (body.title !== undefined) {
+        fields = { title: body.title };
+      } else if (body.icon !== undefined) {
+        fields = { icon: body.icon };
+      } else if (body.cover !== undefined) {
+        if (body.cover?.contentType === 'FileCover') {
+          const file = await app.db.selectFrom('files').select(['page_id', 'workspace_id']).where('id', '=', body.cover.fileId).executeTakeFirst();
+          if (!file) throw notFound('file');
+          const belongs = file.page_id === page.id || (file.page_id === null && file.workspace_id === page.workspace_id);
+          if (!belongs) throw forbidden('this file');
+        }
+        fields = { cover: body.cover === null ? null : JSON.stringify(body.cover) };
+      } else if (body.isPublic === true) {
+        // Publishing records who did it and when; a second publish (also a simultaneous one) changes nothing.
+        const published = await publishPage(app.db, page.id, user.id);
+        if (!published) throw notFound('page');
+        told(page);
+        return envelope(await presentPageFor(app.db, user.id, published, level));
+      } else {
+        fields = { is_public: 0, published_by: null, published_at: null };
       }
-      fields = { cover: body.cover === null ? null : JSON.stringify(body.cover) };
-    } else if (body.isPublic === true) {
-      // Publishing records who did it and when; a second publish (also a simultaneous one) changes nothing.
-      const published = await publishPage(app.db, page.id, user.id);
-      if (!published) throw notFound('page');
+      // A row's title is its MAIN_FIELD cell too: the cell's version goes up with it.
+      const updated =
+        page.database_id !== null && fields.title !== undefined
+          ? await app.db.transaction().execute(async (trx) => {
+              const changed = await updatePageFields(trx, page, fields);
+              await writeCellOver(trx, page, { name: '', type: 'text' }, MAIN_FIELD_ID, changed.title, user.id);
+              return changed;
+            })
+          : await updatePageFields(app.db, page, fields);
       told(page);
-      return envelope(await presentPageFor(app.db, user.id, published, level));
-    } else {
-      fields = { is_public: 0, published_by: null, published_at: null };
-    }
-    // A row's title is its MAIN_FIELD cell too: the cell's version goes up with it.
-    const updated =
-      page.database_id !== null && fields.title !== undefined
-        ? await app.db.transaction().execute(async (trx) => {
-            const changed = await updatePageFields(trx, page, fields);
-            await writeCellOver(trx, page, { name: '', type: 'text' }, MAIN_FIELD_ID, changed.title, user.id);
-            return changed;
-          })
-        : await updatePageFields(app.db, page, fields);
-    told(page);
-    app.realtime.pageEdited(
-      { id: updated.id, title: updated.title, icon: updated.icon, cover: updated.cover ? JSON.parse(updated.cover) : null },
-      requestOrigin(request.headers[CLIENT_ID_HEADER]),
-      updated.updated_at,
-    );
-    return envelope(await presentPageFor(app.db, user.id, updated, level));
-  });
+      app.realtime.pageEdited(
+        { id: updated.id, title: updated.title, icon: updated.icon, cover: updated.cover ? JSON.parse(updated.cover) : null },
+        requestOrigin(request.headers[CLIENT_ID_HEADER]),
+        updated.updated_at,
+      );
+      return envelope(await presentPageFor(app.db, user.id, updated, level));
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/children', { schema: { tags: ['pages'], summary: 'Create a page at the end of the children of a page', params: idParams, body: createNoteBodySchema.nullish() } }, async (request, reply) => {
-    const user = requireUser(request);
-    const body = request.body ?? createNoteBodySchema.parse({});
-    const { page, level } = await createPage(app.db, user.id, body, { parentId: request.params.id });
-    told(page);
-    reply.status(201);
-    return envelope(presentElement(page, level));
-  });
+  app.post(
+    '/api/v3/spaces/element/:id/children',
+    { schema: { tags: ['pages'], summary: 'Create a page at the end of the children of a page', params: idParams, body: createNoteBodySchema.nullish() } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const body = request.body ?? createNoteBodySchema.parse({});
+      const { page, level } = await createPage(app.db, user.id, body, { parentId: request.params.id });
+      told(page);
+      reply.status(201);
+      return envelope(presentElement(page, level));
+    },
+  );
 
-  app.delete('/api/v3/spaces/element/:id', { schema: { tags: ['pages'], summary: 'Move a page and its subtree to the trash', params: idParams } }, async (request) => {
-    const user = requireUser(request);
-    const { trashed, level } = await trashPage(app.db, user.id, request.params.id);
-    told(trashed);
-    return envelope(await presentPageFor(app.db, user.id, trashed, level));
-  });
+  app.delete(
+    '/api/v3/spaces/element/:id',
+    { schema: { tags: ['pages'], summary: 'Move a page and its subtree to the trash', params: idParams } },
+    async (request) => {
+      const user = requireUser(request);
+      const { trashed, level } = await trashPage(app.db, user.id, request.params.id);
+      told(trashed);
+      return envelope(await presentPageFor(app.db, user.id, trashed, level));
+    },
+  );
 
-  app.post('/api/v3/spaces/trash/:id/restore', { schema: { tags: ['pages'], summary: 'Take a page and what was trashed with it out of the trash', params: idParams, body: emptyBody } }, async (request) => {
-    const user = requireUser(request);
-    const { restored, level } = await restorePage(app.db, user.id, request.params.id);
-    told(restored);
-    return envelope(await presentPageFor(app.db, user.id, restored, level));
-  });
+  app.post(
+    '/api/v3/spaces/trash/:id/restore',
+    { schema: { tags: ['pages'], summary: 'Take a page and what was trashed with it out of the trash', params: idParams, body: emptyBody } },
+    async (request) => {
+      const user = requireUser(request);
+      const { restored, level } = await restorePage(app.db, user.id, request.params.id);
+      told(restored);
+      return envelope(await presentPageFor(app.db, user.id, restored, level));
+    },
+  );
 
-  app.post('/api/v3/spaces/trash/:id/remove', { schema: { tags: ['pages'], summary: 'Delete a trashed page and everything below it for good', params: idParams, body: emptyBody } }, async (request) => {
-    const user = requireUser(request);
-    const { removed: page, pageIds, storageKeys } = await removePageForever(app.db, user.id, request.params.id);
-    told(page);
-    await removeStoredFiles(app.fileStore, storageKeys, request.log);
-    return envelope({ id: page.id, status: 'success' }, { removedPages: pageIds.length, removedFiles: storageKeys.length });
-  });
+  app.post(
+    '/api/v3/spaces/trash/:id/remove',
+    { schema: { tags: ['pages'], summary: 'Delete a trashed page and everything below it for good', params: idParams, body: emptyBody } },
+    async (request) => {
+      const user = requireUser(request);
+      const { removed: page, pageIds, storageKeys } = await removePageForever(app.db, user.id, request.params.id);
+      told(page);
+      await removeStoredFiles(app.fileStore, storageKeys, request.log);
+      return envelope({ id: page.id, status: 'success' }, { removedPages: pageIds.length, removedFiles: storageKeys.length });
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/addToFavorites', { schema: { tags: ['pages'], summary: "Add a page to the caller's favourites", params: idParams, body: emptyBody } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    const level = await authorizePage(app.db, user.id, page, 'read');
-    assertNotInTrash(page);
-    await addFavorite(app.db, user.id, page.id);
-    return envelope(presentElement(page, level, true));
-  });
+  app.post(
+    '/api/v3/spaces/element/:id/addToFavorites',
+    { schema: { tags: ['pages'], summary: "Add a page to the caller's favourites", params: idParams, body: emptyBody } },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      const level = await authorizePage(app.db, user.id, page, 'read');
+      assertNotInTrash(page);
+      await addFavorite(app.db, user.id, page.id);
+      return envelope(presentElement(page, level, true));
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/removeFromFavorites', { schema: { tags: ['pages'], summary: "Remove a page from the caller's favourites", params: idParams, body: emptyBody } }, async (request) => {
-    const user = requireUser(request);
-    const page = await loadPage(app.db, request.params.id);
-    const level = await authorizePage(app.db, user.id, page, 'read');
-    await removeFavorite(app.db, user.id, page.id);
-    return envelope(presentElement(page, level, false));
-  });
+  app.post(
+    '/api/v3/spaces/element/:id/removeFromFavorites',
+    { schema: { tags: ['pages'], summary: "Remove a page from the caller's favourites", params: idParams, body: emptyBody } },
+    async (request) => {
+      const user = requireUser(request);
+      const page = await loadPage(app.db, request.params.id);
+      const level = await authorizePage(app.db, user.id, page, 'read');
+      await removeFavorite(app.db, user.id, page.id);
+      return envelope(presentElement(page, level, false));
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/page/clone', { schema: { tags: ['pages'], summary: 'Deep-copy a page with its subtree and blocks', params: idParams, body: clonePageBodySchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const body = request.body;
-    const { clone, count } = await clonePage(app.db, user.id, request.params.id, body);
-    told(clone);
-    reply.status(201);
-    return envelope(await presentPageFor(app.db, user.id, clone), { clonedPages: count });
-  });
+  app.post(
+    '/api/v3/spaces/element/:id/page/clone',
+    { schema: { tags: ['pages'], summary: 'Deep-copy a page with its subtree and blocks', params: idParams, body: clonePageBodySchema } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const body = request.body;
+      const { clone, count } = await clonePage(app.db, user.id, request.params.id, body);
+      told(clone);
+      reply.status(201);
+      return envelope(await presentPageFor(app.db, user.id, clone), { clonedPages: count });
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/move', { schema: { tags: ['pages'], summary: 'Move a page (with its subtree) under another page or to a section root', params: idParams, body: movePageBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { moved, before } = await movePage(app.db, user.id, request.params.id, request.body);
-    told(moved, before);
-    return envelope(await presentPageFor(app.db, user.id, moved));
-  });
+  app.post(
+    '/api/v3/spaces/element/:id/move',
+    {
+      schema: {
+        tags: ['pages'],
+        summary: 'Move a page (with its subtree) under another page or to a section root',
+        params: idParams,
+        body: movePageBodySchema,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { moved, before } = await movePage(app.db, user.id, request.params.id, request.body);
+      told(moved, before);
+      return envelope(await presentPageFor(app.db, user.id, moved));
+    },
+  );
 
-  app.post('/api/v3/spaces/element/:id/placeAfter', { schema: { tags: ['pages'], summary: 'Reorder a page among its current siblings', params: idParams, body: placeAfterBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { placed, level } = await reorderPage(app.db, user.id, request.params.id, request.body.placeAfter);
-    told(placed);
-    return envelope(await presentPageFor(app.db, user.id, placed, level));
-  });
+  app.post(
+    '/api/v3/spaces/element/:id/placeAfter',
+    { schema: { tags: ['pages'], summary: 'Reorder a page among its current siblings', params: idParams, body: placeAfterBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const { placed, level } = await reorderPage(app.db, user.id, request.params.id, request.body.placeAfter);
+      told(placed);
+      return envelope(await presentPageFor(app.db, user.id, placed, level));
+    },
+  );
 }

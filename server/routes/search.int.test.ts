@@ -68,7 +68,10 @@ describe('one table of queries, the same answers on both databases', () => {
       const page = await createPage(t, owner, { title, section: 'all', workspaceId: owner.workspaceId });
       for (const text of texts) await addBlock(owner, page.id, text);
     }
-    await within(() => titles('йогурт'), (found) => found.length === 1);
+    await within(
+      () => titles('йогурт'),
+      (found) => found.length === 1,
+    );
   });
 
   // [query, the pages found, in order]
@@ -125,18 +128,50 @@ describe('the index follows every write within a second', () => {
   test('blocks written, rewritten, deleted and restored; titles renamed; pages trashed, restored and deleted', async () => {
     const page = await createPage(t, owner, { title: 'Черновик', section: 'all', workspaceId: owner.workspaceId });
     const waits: number[] = [];
-    waits.push(await within(() => titles('черновик'), (f) => f.includes('Черновик')));
+    waits.push(
+      await within(
+        () => titles('черновик'),
+        (f) => f.includes('Черновик'),
+      ),
+    );
     const block = await addBlock(owner, page.id, 'Первая мысль про аквариум');
-    waits.push(await within(() => titles('аквариумы'), (f) => f.includes('Черновик')));
-    expectOk(await api(t, owner.cookie, 'POST', `${S}/block/${block.id}`, { version: block.version, type: 'text', data: textBlock('Вторая мысль про террариум') }));
-    waits.push(await within(() => titles('террариум'), (f) => f.includes('Черновик')));
+    waits.push(
+      await within(
+        () => titles('аквариумы'),
+        (f) => f.includes('Черновик'),
+      ),
+    );
+    expectOk(
+      await api(t, owner.cookie, 'POST', `${S}/block/${block.id}`, { version: block.version, type: 'text', data: textBlock('Вторая мысль про террариум') }),
+    );
+    waits.push(
+      await within(
+        () => titles('террариум'),
+        (f) => f.includes('Черновик'),
+      ),
+    );
     expect(await titles('аквариум')).toEqual([]);
     expectOk(await api(t, owner.cookie, 'DELETE', `${S}/block/${block.id}`));
-    waits.push(await within(() => titles('террариум'), (f) => f.length === 0));
+    waits.push(
+      await within(
+        () => titles('террариум'),
+        (f) => f.length === 0,
+      ),
+    );
     expectOk(await api(t, owner.cookie, 'POST', `${S}/block/${block.id}/restore`));
-    waits.push(await within(() => titles('террариум'), (f) => f.includes('Черновик')));
+    waits.push(
+      await within(
+        () => titles('террариум'),
+        (f) => f.includes('Черновик'),
+      ),
+    );
     expectOk(await api(t, owner.cookie, 'PATCH', `${S}/element/${page.id}`, { title: 'Заметки натуралиста' }));
-    waits.push(await within(() => titles('натуралист'), (f) => f.includes('Заметки натуралиста')));
+    waits.push(
+      await within(
+        () => titles('натуралист'),
+        (f) => f.includes('Заметки натуралиста'),
+      ),
+    );
     expect(await titles('черновик')).toEqual([]);
     // The trash: found only with inTrash; restored, found again; deleted forever, gone from both.
     expectOk(await api(t, owner.cookie, 'DELETE', `${S}/element/${page.id}`, undefined, { 'x-workspace-id': owner.workspaceId }));
@@ -148,7 +183,12 @@ describe('the index follows every write within a second', () => {
     expectOk(await api(t, owner.cookie, 'POST', `${S}/trash/${page.id}/remove`, {}, { 'x-workspace-id': owner.workspaceId }));
     expect(await titles('террариум', owner, { inTrash: true })).toEqual([]);
     // Its entries go too.
-    waits.push(await within(() => t.app.db.selectFrom('search_entries').select('unit').where('page_id', '=', page.id).execute(), (left) => left.length === 0));
+    waits.push(
+      await within(
+        () => t.app.db.selectFrom('search_entries').select('unit').where('page_id', '=', page.id).execute(),
+        (left) => left.length === 0,
+      ),
+    );
     expect(Math.max(...waits)).toBeLessThan(1_000);
   });
 
@@ -157,15 +197,26 @@ describe('the index follows every write within a second', () => {
     const [database] = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${holder.id}/blocks`)).data;
     expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id: 'note', field: { name: 'Заметка', type: 'text' } }));
     expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/fields`, { id: 'sum', field: { name: 'Сумма', type: 'number' } }));
-    const [row] = expectOk<Array<{ id: string }>>(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, { rows: [{ title: 'ООО Рога и копыта', values: { note: 'Звонить по вторникам', sum: 777 } }] }), 201);
-    await within(() => titles('вторник'), (f) => f.includes('ООО Рога и копыта'));
+    const [row] = expectOk<Array<{ id: string }>>(
+      await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, {
+        rows: [{ title: 'ООО Рога и копыта', values: { note: 'Звонить по вторникам', sum: 777 } }],
+      }),
+      201,
+    );
+    await within(
+      () => titles('вторник'),
+      (f) => f.includes('ООО Рога и копыта'),
+    );
     expect(await titles('копыто')).toEqual(['ООО Рога и копыта']);
     expect(await titles('777')).toEqual([]);
     const [hit] = (await find('вторникам')).data;
     expect(hit.match).toMatchObject({ kind: 'cell', fieldId: 'note' });
     expect(hit.path.map((p) => p.title)).toEqual(['Клиенты']);
     expectOk(await api(t, owner.cookie, 'POST', `${S}/row/${row.id}/cells/note`, { value: 'Писать по средам', version: 1 }));
-    await within(() => titles('средам'), (f) => f.includes('ООО Рога и копыта'));
+    await within(
+      () => titles('средам'),
+      (f) => f.includes('ООО Рога и копыта'),
+    );
     expect(await titles('вторник')).toEqual([]);
   });
 });
@@ -181,7 +232,11 @@ describe('the queue', () => {
       .transaction()
       .execute(async (trx) => {
         const write = async (text: string) => {
-          await trx.updateTable('blocks').set({ data: JSON.stringify(textBlock(text)) }).where('id', '=', block.id).execute();
+          await trx
+            .updateTable('blocks')
+            .set({ data: JSON.stringify(textBlock(text)) })
+            .where('id', '=', block.id)
+            .execute();
           return trx.selectFrom('search_queue').select('queued_at').where('target', '=', target).execute();
         };
         const first = await write('Первая правка');
@@ -209,7 +264,10 @@ describe('only what the caller may read', () => {
     const child = await createPage(t, owner, { title: 'Открытая часть', parentId: secret.id });
     await addBlock(owner, child.id, 'Здесь тоже есть бегемот');
     await share(t, owner, child.id, [{ userId: guest.id, accessLevel: 'read' }]);
-    await within(() => titles('бегемот'), (f) => f.length === 2);
+    await within(
+      () => titles('бегемот'),
+      (f) => f.length === 2,
+    );
   });
 
   test('a participant finds nothing of a private page: no title, no snippet', async () => {
@@ -231,7 +289,10 @@ describe('only what the caller may read', () => {
   test('each result is the page as the caller sees it: their level and their favourite', async () => {
     const shared = await createPage(t, owner, { title: 'Общий бурундук', section: 'all', workspaceId: owner.workspaceId });
     expectStatus(await api(t, owner.cookie, 'POST', `${S}/element/${shared.id}/addToFavorites`, {}), 200);
-    await within(() => titles('бурундук'), (f) => f.length === 1);
+    await within(
+      () => titles('бурундук'),
+      (f) => f.length === 1,
+    );
     const mine = (await find('бурундук')).data[0].page;
     expect([mine.accessLevel, mine.inFavorites]).toEqual(['full', true]);
     const theirs = (await find('бурундук', member)).data[0].page;
@@ -251,7 +312,9 @@ describe('only what the caller may read', () => {
 
   test('another workspace is refused (403); anonymous calls 401; bad input 422', async () => {
     const stranger = await actor(t, 'fts-stranger@example.com');
-    const refused = await api(t, stranger.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q: 'бегемот' })}`, undefined, { 'x-workspace-id': owner.workspaceId });
+    const refused = await api(t, stranger.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q: 'бегемот' })}`, undefined, {
+      'x-workspace-id': owner.workspaceId,
+    });
     expect(refused.statusCode).toBe(403);
     expect((await find('бегемот', stranger, {}, stranger.workspaceId)).data).toEqual([]);
     const anonymous = await t.app.inject({ method: 'GET', url: `${S}/search/text?${jsonQueryString({ q: 'бегемот' })}` });
@@ -268,7 +331,10 @@ describe('pages found twice over', () => {
     const parent = await createPage(t, owner, { title: 'Смета ремонта', section: 'all', workspaceId: owner.workspaceId });
     const child = await createPage(t, owner, { title: 'Кухня', parentId: parent.id });
     await addBlock(owner, child.id, 'Черновик: сметта на кухню');
-    await within(() => titles('сметта'), (found) => found.length > 0);
+    await within(
+      () => titles('сметта'),
+      (found) => found.length > 0,
+    );
     const found = (await find('сметта')).data;
     expect(found.map((h) => [h.page.title, h.match.fuzzy])).toEqual([
       ['Кухня', false],
@@ -282,7 +348,10 @@ describe('filters and the rebuild', () => {
   test('by author and by the time of the last change', async () => {
     const mine = await createPage(t, owner, { title: 'Жираф владельца', section: 'all', workspaceId: owner.workspaceId });
     await createPage(t, member, { title: 'Жираф участника', parentId: mine.id });
-    await within(() => titles('жираф'), (f) => f.length === 2);
+    await within(
+      () => titles('жираф'),
+      (f) => f.length === 2,
+    );
     expect(await titles('жираф', owner, { author: member.id })).toEqual(['Жираф участника']);
     const future = new Date(Date.now() + 60_000).toISOString();
     expect(await titles('жираф', owner, { after: future })).toEqual([]);
@@ -291,7 +360,10 @@ describe('filters and the rebuild', () => {
 
   test('the rebuild puts back what the index lost', async () => {
     await createPage(t, owner, { title: 'Носорог', section: 'all', workspaceId: owner.workspaceId });
-    await within(() => titles('носорог'), (f) => f.length === 1);
+    await within(
+      () => titles('носорог'),
+      (f) => f.length === 1,
+    );
     await t.app.db.deleteFrom('search_entries').execute();
     await t.app.db.deleteFrom('search_trigrams').execute();
     expect(await titles('носорог')).toEqual([]);

@@ -50,59 +50,92 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
   app.addHook('onReady', async () => indexer.start());
   app.addHook('preClose', async () => indexer.stop());
 
-  app.get('/api/v3/spaces/search/text', { schema: { tags: ['search'], summary: 'Pages whose title, blocks or text cells hold the words of q (stemmed, prefix while typing), readable ones only', querystring: jsonQuery(searchQueryShape) } }, async (request) => {
-    const user = requireUser(request);
-    const workspace = await requestWorkspace(app, request, user);
-    const query = request.query;
-    const limit = query.limit ?? 20;
-    const skip = query.offset ?? 0;
-    const terms = queryTerms(query.q);
-    const filters: SearchFilters = { workspaceId: workspace.id, inTrash: query.inTrash ?? false, author: query.author, after: query.after, before: query.before };
+  app.get(
+    '/api/v3/spaces/search/text',
+    {
+      schema: {
+        tags: ['search'],
+        summary: 'Pages whose title, blocks or text cells hold the words of q (stemmed, prefix while typing), readable ones only',
+        querystring: jsonQuery(searchQueryShape),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const workspace = await requestWorkspace(app, request, user);
+      const query = request.query;
+      const limit = query.limit ?? 20;
+      const skip = query.offset ?? 0;
+      const terms = queryTerms(query.q);
+      const filters: SearchFilters = {
+        workspaceId: workspace.id,
+        inTrash: query.inTrash ?? false,
+        author: query.author,
+        after: query.after,
+        before: query.before,
+      };
 
-    // Pages in the order their best entry comes; each page's first entry is its match.
-    const best = new Map<string, Candidate>();
-    const wanted = skip + limit + 1;
-    // The pages looked at (read with their matches) and their ancestors (for the paths shown),
-    // each read once, with the caller's levels on them and whether each is a favourite.
-    const rows = new Map<string, PageRow>();
-    const levels = new Map<string, AccessLevel>();
-    const favorites = new Set<string>();
-    const roles = new Map([[workspace.id, workspace.role]]);
-    const take = async (candidates: readonly Candidate[]) => {
-      const fresh = candidates.filter((c) => !best.has(c.pageId));
-      for (const c of fresh) rows.set(c.pageId, c.page);
-      const found = fresh.map((c) => c.page);
-      // A page read already (another candidate's ancestor) is not read again.
-      const [above, liked] = await Promise.all([
-        findPages(app.db, [...new Set(found.flatMap((p) => pagePath(p)))].filter((id) => !rows.has(id))),
-        favoritePageIds(app.db, user.id, found.map((p) => p.id)),
-      ]);
-      for (const row of above) rows.set(row.id, row);
-      for (const id of liked) favorites.add(id);
-      for (const [id, level] of await pageAccessLevels(app.db, user.id, [...found, ...above], roles)) levels.set(id, level);
-      for (const c of fresh) if (!best.has(c.pageId) && allows(levels.get(c.pageId) ?? 'none', 'read')) best.set(c.pageId, c);
-    };
-    for (let offset = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted); offset < MAX_CANDIDATES && best.size < wanted; offset += size, size = CANDIDATE_BATCH) {
-      const batch = await matchingPages(app.db, terms, filters, offset, size);
-      await take(batch);
-      if (batch.length < size) break;
-    }
-    // Hardly anything found by its words: titles like the query (a typo) after them.
-    if (best.size < FUZZY_BELOW && query.q.trim().length >= 3) await take(await similarTitles(app.db, query.q, filters, limit));
+      // Pages in the order their best entry comes; each page's first entry is its match.
+      const best = new Map<string, Candidate>();
+      const wanted = skip + limit + 1;
+      // The pages looked at (read with their matches) and their ancestors (for the paths shown),
+      // each read once, with the caller's levels on them and whether each is a favourite.
+      const rows = new Map<string, PageRow>();
+      const levels = new Map<string, AccessLevel>();
+      const favorites = new Set<string>();
+      const roles = new Map([[workspace.id, workspace.role]]);
+      const take = async (candidates: readonly Candidate[]) => {
+        const fresh = candidates.filter((c) => !best.has(c.pageId));
+        for (const c of fresh) rows.set(c.pageId, c.page);
+        const found = fresh.map((c) => c.page);
+        // A page read already (another candidate's ancestor) is not read again.
+        const [above, liked] = await Promise.all([
+          findPages(
+            app.db,
+            [...new Set(found.flatMap((p) => pagePath(p)))].filter((id) => !rows.has(id)),
+          ),
+          favoritePageIds(
+            app.db,
+            user.id,
+            found.map((p) => p.id),
+          ),
+        ]);
+        for (const row of above) rows.set(row.id, row);
+        for (const id of liked) favorites.add(id);
+        for (const [id, level] of await pageAccessLevels(app.db, user.id, [...found, ...above], roles)) levels.set(id, level);
+        for (const c of fresh) if (!best.has(c.pageId) && allows(levels.get(c.pageId) ?? 'none', 'read')) best.set(c.pageId, c);
+      };
+      for (
+        let offset = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted);
+        offset < MAX_CANDIDATES && best.size < wanted;
+        offset += size, size = CANDIDATE_BATCH
+      ) {
+        const batch = await matchingPages(app.db, terms, filters, offset, size);
+        await take(batch);
+        if (batch.length < size) break;
+      }
+      // Hardly anything found by its words: titles like the query (a typo) after them.
+      if (best.size < FUZZY_BELOW && query.q.trim().length >= 3) await take(await similarTitles(app.db, query.q, filters, limit));
 
-    const ordered = [...best.values()];
-    const shown = ordered.slice(skip, skip + limit);
-    // The ancestors shown: only those the caller may read.
-    const ancestorOf = (id: string) => (allows(levels.get(id) ?? 'none', 'read') ? rows.get(id) : undefined);
-    const hits: WireSearchHit[] = shown.map((c) => {
-      const path = pagePath(c.page).flatMap((id) => {
-        const a = ancestorOf(id);
-        return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];
+      const ordered = [...best.values()];
+      const shown = ordered.slice(skip, skip + limit);
+      // The ancestors shown: only those the caller may read.
+      const ancestorOf = (id: string) => (allows(levels.get(id) ?? 'none', 'read') ? rows.get(id) : undefined);
+      const hits: WireSearchHit[] = shown.map((c) => {
+        const path = pagePath(c.page).flatMap((id) => {
+          const a = ancestorOf(id);
+          return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];
+        });
+        const kind = c.kind;
+        const match = {
+          ...snippet(c.text, terms),
+          kind,
+          blockId: kind === 'block' ? c.unit : null,
+          fieldId: kind === 'cell' ? c.unit.slice(2) : null,
+          fuzzy: c.fuzzy ?? false,
+        };
+        return { page: presentElement(c.page, levels.get(c.pageId)!, favorites.has(c.pageId)), path, match };
       });
-      const kind = c.kind;
-      const match = { ...snippet(c.text, terms), kind, blockId: kind === 'block' ? c.unit : null, fieldId: kind === 'cell' ? c.unit.slice(2) : null, fuzzy: c.fuzzy ?? false };
-      return { page: presentElement(c.page, levels.get(c.pageId)!, favorites.has(c.pageId)), path, match };
-    });
-    return envelope(hits, { offset: skip, hasMoreNext: ordered.length > skip + limit });
-  });
+      return envelope(hits, { offset: skip, hasMoreNext: ordered.length > skip + limit });
+    },
+  );
 }

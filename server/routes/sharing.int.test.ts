@@ -28,7 +28,10 @@ const levelOf = async (who: Actor, pageId: string) => (await getPage(t, who, pag
 
 /** The page helpers' snapshot plus the workspaces (their `private` flag). */
 async function fullSnapshot(): Promise<unknown> {
-  return { ...((await snapshot(t)) as object), workspaces: (await t.app.db.selectFrom('workspaces').selectAll().orderBy('id').execute()).map((w) => JSON.stringify(w)) };
+  return {
+    ...((await snapshot(t)) as object),
+    workspaces: (await t.app.db.selectFrom('workspaces').selectAll().orderBy('id').execute()).map((w) => JSON.stringify(w)),
+  };
 }
 
 /** Expects a refusal with this status and code that changed nothing at all (no account, membership, grant or mail). */
@@ -42,7 +45,12 @@ async function expectRefused(call: () => Promise<LightMyRequestResponse>, status
 }
 
 async function roleIn(workspaceId: string, userId: string): Promise<string | undefined> {
-  const row = await t.app.db.selectFrom('workspace_members').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await t.app.db
+    .selectFrom('workspace_members')
+    .select('role')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return row?.role;
 }
 
@@ -102,12 +110,23 @@ describe('member/add', () => {
     const { owner, participant, outsider } = await people();
     const page = await createPage(t, owner);
     const mailsBefore = t.mailer.messages.length;
-    const res = expectStatus(await add(owner, page.id, [{ email: outsider.email, accessLevel: 'read' }, { userId: participant.id, accessLevel: 'full' }]), 200);
+    const res = expectStatus(
+      await add(owner, page.id, [
+        { email: outsider.email, accessLevel: 'read' },
+        { userId: participant.id, accessLevel: 'full' },
+      ]),
+      200,
+    );
     expect((body(res).meta.added as string[]).sort()).toEqual([outsider.id, participant.id].sort());
     const list = body<WireElementMember[]>(res).data;
     // Whether the address had an account is not shown: the same {id, email} as for a new one.
     expect(list.find((m) => m.member === outsider.id)?.user).toEqual({ id: outsider.id, email: outsider.email });
-    expect(list.find((m) => m.member === participant.id)?.user).toMatchObject({ id: participant.id, email: participant.email, name: expect.any(String), createdAt: expect.any(String) });
+    expect(list.find((m) => m.member === participant.id)?.user).toMatchObject({
+      id: participant.id,
+      email: participant.email,
+      name: expect.any(String),
+      createdAt: expect.any(String),
+    });
     expect(await roleIn(owner.workspaceId, outsider.id)).toBe('guest');
     expect(await roleIn(owner.workspaceId, participant.id)).toBe('participant');
     expect(await levelOf(outsider, page.id)).toBe('read');
@@ -135,11 +154,14 @@ describe('member/add', () => {
     await share(t, owner, root.id, [{ userId: participant.id, accessLevel: 'full' }]);
     const child = await createPage(t, participant, { parentId: root.id });
     for (const pageId of [root.id, child.id]) {
-      const res = expectStatus(await add(participant, pageId, [
-        { email: bystander.email },
-        { userId: participant.id, accessLevel: 'read' },
-        { email: owner.email, accessLevel: 'read' },
-      ]), 200);
+      const res = expectStatus(
+        await add(participant, pageId, [
+          { email: bystander.email },
+          { userId: participant.id, accessLevel: 'read' },
+          { email: owner.email, accessLevel: 'read' },
+        ]),
+        200,
+      );
       expect(body(res).meta.skipped as SkippedMember[]).toEqual([
         { userId: participant.id, reason: 'self' },
         { email: owner.email, reason: 'owner' },
@@ -156,10 +178,29 @@ describe('member/add', () => {
   });
 
   test.each([
-    ['an unknown user id', (o: Record<string, string>) => [{ email: o.fresh, accessLevel: 'read' }, { userId: o.unknown, accessLevel: 'read' }], [{ path: 'body.1.userId', message: 'no such user' }]],
-    ['the same user id twice', (o: Record<string, string>) => [{ userId: o.member }, { userId: o.member, accessLevel: 'full' }], [{ path: 'body.1', message: 'names the same person as entry 0' }]],
-    ['the same e-mail twice', (o: Record<string, string>) => [{ email: o.fresh }, { email: o.fresh.toUpperCase() }], [{ path: 'body.1', message: 'names the same person as entry 0' }]],
-    ['a person by id and by e-mail', (o: Record<string, string>) => [{ userId: o.member }, { email: o.memberEmail }], [{ path: 'body.1', message: 'names the same person as entry 0' }]],
+    [
+      'an unknown user id',
+      (o: Record<string, string>) => [
+        { email: o.fresh, accessLevel: 'read' },
+        { userId: o.unknown, accessLevel: 'read' },
+      ],
+      [{ path: 'body.1.userId', message: 'no such user' }],
+    ],
+    [
+      'the same user id twice',
+      (o: Record<string, string>) => [{ userId: o.member }, { userId: o.member, accessLevel: 'full' }],
+      [{ path: 'body.1', message: 'names the same person as entry 0' }],
+    ],
+    [
+      'the same e-mail twice',
+      (o: Record<string, string>) => [{ email: o.fresh }, { email: o.fresh.toUpperCase() }],
+      [{ path: 'body.1', message: 'names the same person as entry 0' }],
+    ],
+    [
+      'a person by id and by e-mail',
+      (o: Record<string, string>) => [{ userId: o.member }, { email: o.memberEmail }],
+      [{ path: 'body.1', message: 'names the same person as entry 0' }],
+    ],
   ])('%s → 422 with the entries named, nothing of the batch is applied', async (_what, entries, details) => {
     const { n, owner, participant } = await people();
     const page = await createPage(t, owner);
@@ -237,7 +278,12 @@ describe('people from outside the workspace: only its admins bring them in', () 
     const n = ++seq;
     const creator = await actor(t, `creator${n}@example.com`);
     await makeTeamWorkspace(t, creator.workspaceId);
-    const callers: Record<Caller, Actor> = { creator, admin: await actor(t, `admin${n}@example.com`), participant: await actor(t, `part${n}@example.com`), guest: await actor(t, `guest${n}@example.com`) };
+    const callers: Record<Caller, Actor> = {
+      creator,
+      admin: await actor(t, `admin${n}@example.com`),
+      participant: await actor(t, `part${n}@example.com`),
+      guest: await actor(t, `guest${n}@example.com`),
+    };
     await joinWorkspace(t, creator.workspaceId, callers.admin.id, 'admin');
     await joinWorkspace(t, creator.workspaceId, callers.participant.id, 'participant');
     await joinWorkspace(t, creator.workspaceId, callers.guest.id, 'guest');
@@ -268,7 +314,12 @@ describe('people from outside the workspace: only its admins bring them in', () 
     }
     const mailsBefore = t.mailer.messages.length;
     const res = expectStatus(await add(who, page.id, [{ ...entry[target], accessLevel: 'edit' }]), 200);
-    const invitee = target === 'new address' ? await t.app.db.selectFrom('users').selectAll().where('email', '=', fresh).executeTakeFirstOrThrow() : fromOutside ? outsider : member;
+    const invitee =
+      target === 'new address'
+        ? await t.app.db.selectFrom('users').selectAll().where('email', '=', fresh).executeTakeFirstOrThrow()
+        : fromOutside
+          ? outsider
+          : member;
     expect(body(res).meta.added).toEqual([invitee.id]);
     const listed = body<WireElementMember[]>(res).data.find((m) => m.member === invitee.id);
     expect(listed?.level).toBe('edit');
@@ -276,7 +327,12 @@ describe('people from outside the workspace: only its admins bring them in', () 
       expect(listed?.user).toEqual({ id: invitee.id, email: invitee.email });
       expect(await roleIn(creator.workspaceId, invitee.id)).toBe('guest');
       expect(t.mailer.messages.slice(mailsBefore).map((m) => m.to)).toEqual([invitee.email]);
-      const invited = await t.app.db.selectFrom('workspace_members').select('invited_by').where('workspace_id', '=', creator.workspaceId).where('user_id', '=', invitee.id).executeTakeFirst();
+      const invited = await t.app.db
+        .selectFrom('workspace_members')
+        .select('invited_by')
+        .where('workspace_id', '=', creator.workspaceId)
+        .where('user_id', '=', invitee.id)
+        .executeTakeFirst();
       expect(invited?.invited_by).toBe(who.id);
     } else {
       expect(listed?.user).toMatchObject({ id: member.id, name: expect.any(String) });
@@ -309,18 +365,46 @@ describe('the invitation limit: at most INVITE_LIMIT.people new people per invit
     const page = await createPage(t, owner);
     const emails = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}-${n}@example.com`);
     const viaWorkspace = emails('ws', 10);
-    expectStatus(await api(t, owner.cookie, 'POST', `/api/v3/spaces/workspace/${owner.workspaceId}/members/add`, { members: viaWorkspace.map((email) => ({ email, role: 'guest' })) }), 200);
+    expectStatus(
+      await api(t, owner.cookie, 'POST', `/api/v3/spaces/workspace/${owner.workspaceId}/members/add`, {
+        members: viaWorkspace.map((email) => ({ email, role: 'guest' })),
+      }),
+      200,
+    );
     const viaPage = emails('page', INVITE_LIMIT.people - 10);
     // One over the limit: refused whole, no account made, no mail sent.
     const over = [...viaPage, `one-too-many${n}@example.com`];
-    const res = await expectRefused(() => add(owner, page.id, over.map((email) => ({ email }))), 429, 'rate_limited');
+    const res = await expectRefused(
+      () =>
+        add(
+          owner,
+          page.id,
+          over.map((email) => ({ email })),
+        ),
+      429,
+      'rate_limited',
+    );
     expect(body(res).errors[0].message).toContain(`${INVITE_LIMIT.people} people`);
     expect(await t.app.db.selectFrom('users').select('id').where('email', 'in', over).execute()).toEqual([]);
     // Exactly the limit passes.
-    expectStatus(await add(owner, page.id, viaPage.map((email) => ({ email }))), 200);
+    expectStatus(
+      await add(
+        owner,
+        page.id,
+        viaPage.map((email) => ({ email })),
+      ),
+      200,
+    );
     // Further newcomers are refused, by either call…
     await expectRefused(() => add(owner, page.id, [{ email: `late${n}@example.com` }]), 429, 'rate_limited');
-    await expectRefused(() => api(t, owner.cookie, 'POST', `/api/v3/spaces/workspace/${owner.workspaceId}/members/add`, { members: [{ email: `late${n}@example.com`, role: 'guest' }] }), 429, 'rate_limited');
+    await expectRefused(
+      () =>
+        api(t, owner.cookie, 'POST', `/api/v3/spaces/workspace/${owner.workspaceId}/members/add`, {
+          members: [{ email: `late${n}@example.com`, role: 'guest' }],
+        }),
+      429,
+      'rate_limited',
+    );
     // …but sharing with people already in the workspace goes on.
     expectStatus(await add(owner, page.id, [{ userId: participant.id, accessLevel: 'edit' }, { email: viaWorkspace[0] }]), 200);
     // Another inviter has their own allowance.
@@ -339,7 +423,10 @@ describe('members, member/access, member/remove', () => {
     const { owner, participant, outsider } = await people();
     const P = await createPage(t, owner, { title: 'P' });
     const C = await createPage(t, owner, { parentId: P.id, title: 'C' });
-    await share(t, owner, P.id, [{ userId: participant.id, accessLevel: 'read' }, { email: outsider.email, accessLevel: 'edit' }]);
+    await share(t, owner, P.id, [
+      { userId: participant.id, accessLevel: 'read' },
+      { email: outsider.email, accessLevel: 'edit' },
+    ]);
     await share(t, owner, C.id, [{ userId: participant.id, accessLevel: 'full' }]);
     const list = await members(outsider, C.id);
     const byUser = new Map(list.map((m) => [m.member, m]));
@@ -356,7 +443,10 @@ describe('members, member/access, member/remove', () => {
     const { owner, participant, outsider } = await people();
     const P = await createPage(t, owner);
     const C = await createPage(t, owner, { parentId: P.id });
-    await share(t, owner, P.id, [{ email: outsider.email, accessLevel: 'read' }, { userId: participant.id, accessLevel: 'full' }]);
+    await share(t, owner, P.id, [
+      { email: outsider.email, accessLevel: 'read' },
+      { userId: participant.id, accessLevel: 'full' },
+    ]);
 
     const changed = expectStatus(await access(participant, P.id, { userId: outsider.id, accessLevel: 'edit' }), 200);
     expect(body<WireElementMember[]>(changed).data.find((m) => m.member === outsider.id)?.level).toBe('edit');
@@ -434,8 +524,14 @@ describe('full access held above a page is protected there', () => {
     for (const who of [carol, dave]) await joinWorkspace(t, owner.workspaceId, who.id, 'participant');
     const R = await createPage(t, owner);
     const C = await createPage(t, owner, { parentId: R.id });
-    await share(t, owner, R.id, [{ userId: bob.id, accessLevel: 'full' }, { userId: carol.id, accessLevel: 'full' }]);
-    await share(t, owner, C.id, [{ userId: dave.id, accessLevel: 'full' }, { userId: carol.id, accessLevel: 'edit' }]);
+    await share(t, owner, R.id, [
+      { userId: bob.id, accessLevel: 'full' },
+      { userId: carol.id, accessLevel: 'full' },
+    ]);
+    await share(t, owner, C.id, [
+      { userId: dave.id, accessLevel: 'full' },
+      { userId: carol.id, accessLevel: 'edit' },
+    ]);
     const who = caller === 'full on the ancestor' ? bob : dave;
     if (OPS[op].lowers && who === dave) {
       await expectRefused(() => OPS[op].call(who, C.id, carol), 403, 'sharing.protected_member');
@@ -478,9 +574,19 @@ describe('page member/add and workspace members/add answer the same mistakes the
     const page = await createPage(t, owner);
     const names = { member: participant.id, memberEmail: participant.email, fresh: `mistake${n}@example.com`, unknown: crypto.randomUUID() };
     const entries = mistake(names);
-    const onPage = await expectRefused(() => add(owner, page.id, entries.map((e) => ({ ...e, accessLevel: 'read' }))), 422, 'validation_failed');
+    const onPage = await expectRefused(
+      () =>
+        add(
+          owner,
+          page.id,
+          entries.map((e) => ({ ...e, accessLevel: 'read' })),
+        ),
+      422,
+      'validation_failed',
+    );
     const onWorkspace = await expectRefused(
-      () => api(t, owner.cookie, 'POST', `/api/v3/spaces/workspace/${owner.workspaceId}/members/add`, { members: entries.map((e) => ({ ...e, role: 'guest' })) }),
+      () =>
+        api(t, owner.cookie, 'POST', `/api/v3/spaces/workspace/${owner.workspaceId}/members/add`, { members: entries.map((e) => ({ ...e, role: 'guest' })) }),
       422,
       'validation_failed',
     );

@@ -94,7 +94,10 @@ describe('messenger webhook', () => {
   test('an expired or made-up token links nothing and the bot says the link is stale', async () => {
     const cookie = await signIn(t, 'eve@example.com');
     const token = await linkCode(cookie);
-    await t.app.db.updateTable('messenger_link_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.app.db
+      .updateTable('messenger_link_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     await hook(update(901, `/start ${token}`));
     await hook(update(902, `/start ${'A'.repeat(43)}`, 2));
     await hook(update(903, '/start not/a/token', 3));
@@ -140,7 +143,12 @@ describe('messenger webhook', () => {
   test('a malformed update → 422; another path → 404', async () => {
     expect((await hook({ message: { text: '/start x' } })).statusCode).toBe(422);
     expect((await hook({ update_id: 'one' })).statusCode).toBe(422);
-    const other = await t.app.inject({ method: 'POST', url: '/api/telegram/webhook/guess', payload: update(1, '/start x'), headers: { 'x-telegram-bot-api-secret-token': SECRET } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/telegram/webhook/guess',
+      payload: update(1, '/start x'),
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+    });
     expect([other.statusCode, errorCode(other)]).toEqual([404, 'not_found']);
   });
 

@@ -74,24 +74,28 @@ export async function telegramRoutes(server: FastifyInstance, { config }: { conf
     }
   }
 
-  app.post(path, { ...PUBLIC_ROUTE, schema: { tags: ['messenger'], summary: 'Bot platform webhook (Update JSON)', hide: true, body: updateSchema } }, async (request) => {
-    const secret = config.telegramWebhookSecret;
-    if (secret !== undefined) {
-      const sent = request.headers['x-telegram-bot-api-secret-token'];
-      if (typeof sent !== 'string' || !sameSecret(sent, secret)) throw forbidden('this webhook');
-    }
-    const message = request.body.message;
-    const command = message?.text ? START_COMMAND.exec(message.text.trim()) : null;
-    // Anything but /start is not ours to answer; the platform still gets its 200.
-    if (!message || !message.from || !command) return envelope({ status: 'success' });
-    const token = command[1];
-    if (token === undefined) {
-      await sendMessage(message.chat.id, BOT_REPLIES.howTo);
+  app.post(
+    path,
+    { ...PUBLIC_ROUTE, schema: { tags: ['messenger'], summary: 'Bot platform webhook (Update JSON)', hide: true, body: updateSchema } },
+    async (request) => {
+      const secret = config.telegramWebhookSecret;
+      if (secret !== undefined) {
+        const sent = request.headers['x-telegram-bot-api-secret-token'];
+        if (typeof sent !== 'string' || !sameSecret(sent, secret)) throw forbidden('this webhook');
+      }
+      const message = request.body.message;
+      const command = message?.text ? START_COMMAND.exec(message.text.trim()) : null;
+      // Anything but /start is not ours to answer; the platform still gets its 200.
+      if (!message || !message.from || !command) return envelope({ status: 'success' });
+      const token = command[1];
+      if (token === undefined) {
+        await sendMessage(message.chat.id, BOT_REPLIES.howTo);
+        return envelope({ status: 'success' });
+      }
+      const user = LINK_TOKEN.test(token) ? await linkMessengerAccount(app.db, token, String(message.from.id)) : undefined;
+      await sendMessage(message.chat.id, user ? BOT_REPLIES.linked : BOT_REPLIES.invalid);
+      if (user) request.log.info({ userId: user.id }, 'messenger account linked');
       return envelope({ status: 'success' });
-    }
-    const user = LINK_TOKEN.test(token) ? await linkMessengerAccount(app.db, token, String(message.from.id)) : undefined;
-    await sendMessage(message.chat.id, user ? BOT_REPLIES.linked : BOT_REPLIES.invalid);
-    if (user) request.log.info({ userId: user.id }, 'messenger account linked');
-    return envelope({ status: 'success' });
-  });
+    },
+  );
 }

@@ -42,7 +42,15 @@ describe('GET /api/templates', () => {
     const answer = body<WireTemplate[]>(res);
     expect(answer.data.map((x) => x.id)).toEqual(TEMPLATES.map((x) => x.id));
     const wiki = answer.data.find((x) => x.id === 'wiki');
-    expect(wiki).toEqual({ id: 'wiki', contentType: 'Template', title: 'База знаний (вики)', description: expect.any(String), icon: '📚', sets: expect.any(Array), pageCount: 4 });
+    expect(wiki).toEqual({
+      id: 'wiki',
+      contentType: 'Template',
+      title: 'База знаний (вики)',
+      description: expect.any(String),
+      icon: '📚',
+      sets: expect.any(Array),
+      pageCount: 4,
+    });
     expect(JSON.stringify(answer.data)).not.toContain('blocks');
     const defaults = answer.meta.defaults as TemplateDefaults;
     expect(defaults).toMatchObject({ personal: 'journal', study: 'study-notes', it: 'product-roadmap', sell: 'sales-funnel', marketing: 'marketing-plan' });
@@ -69,7 +77,11 @@ describe('POST /api/templates/{id}/copy', () => {
     expect(section.map((p) => p.id)).toEqual([root.id]);
     expect(section[0].accessLevel).toBe('edit');
     const children = body<WireElement[]>(await api(t, cookies.ann, 'GET', `/api/v3/spaces/element/${root.id}/children`)).data;
-    expect(children.map((c) => [c.title, c.icon])).toEqual([['О компании', '🏢'], ['Правила работы', '📏'], ['Новичкам', '🌱']]);
+    expect(children.map((c) => [c.title, c.icon])).toEqual([
+      ['О компании', '🏢'],
+      ['Правила работы', '📏'],
+      ['Новичкам', '🌱'],
+    ]);
 
     // The blocks are real blocks of the new pages: listed, edited and deleted through the block API.
     const blocksRes = await api(t, cookies.ann, 'GET', `/api/v3/spaces/note/${root.id}/blocks`);
@@ -81,8 +93,15 @@ describe('POST /api/templates/{id}/copy', () => {
     for (let i = 1; i < blocks.length; i++) expect(blocks[i].placeAfter).toBe(blocks[i - 1].id);
 
     const childBlocks = body<WireBlock[]>(await api(t, cookies.ann, 'GET', `/api/v3/spaces/note/${children[2].id}/blocks`)).data;
-    expect(childBlocks.filter((b) => b.type === 'checkbox').map((b) => b.data)).toContainEqual({ tokens: [{ text: 'Познакомиться с командой' }], checked: false });
-    const edited = await api(t, cookies.pat, 'POST', `/api/v3/spaces/block/${childBlocks[0].id}`, { version: 1, type: 'text', data: { tokens: [{ text: 'Привет' }] } });
+    expect(childBlocks.filter((b) => b.type === 'checkbox').map((b) => b.data)).toContainEqual({
+      tokens: [{ text: 'Познакомиться с командой' }],
+      checked: false,
+    });
+    const edited = await api(t, cookies.pat, 'POST', `/api/v3/spaces/block/${childBlocks[0].id}`, {
+      version: 1,
+      type: 'text',
+      data: { tokens: [{ text: 'Привет' }] },
+    });
     expect(edited.statusCode).toBe(200);
     expect(body<WireBlock>(edited).data.version).toBe(2);
     expect((await api(t, cookies.ann, 'DELETE', `/api/v3/spaces/block/${blocks[1].id}`)).statusCode).toBe(200);

@@ -61,10 +61,16 @@ describe.each(BAD)('%s', (_name, bad) => {
 
   test('in block text (create, update) is refused and the blocks stay as they were', async () => {
     const before = await blocks();
-    expectRefused(await api(t, ann, 'POST', `${S}/block`, { pageId, type: 'text', data: { tokens: [{ text: 'ok' }, { text: bad }] } }), 'body.data.tokens.1.text');
+    expectRefused(
+      await api(t, ann, 'POST', `${S}/block`, { pageId, type: 'text', data: { tokens: [{ text: 'ok' }, { text: bad }] } }),
+      'body.data.tokens.1.text',
+    );
     expect(await blocks()).toEqual(before);
     const block = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId, type: 'text', data: { tokens: [{ text: 'kept' }] } }), 201);
-    expectRefused(await api(t, ann, 'POST', `${S}/block/${block.id}`, { version: block.version, data: { tokens: [{ text: bad }] } }), 'body.data.tokens.0.text');
+    expectRefused(
+      await api(t, ann, 'POST', `${S}/block/${block.id}`, { version: block.version, data: { tokens: [{ text: bad }] } }),
+      'body.data.tokens.0.text',
+    );
     expect(expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${block.id}`))).toEqual(block);
   });
 
@@ -112,7 +118,12 @@ describe('NUL where only bytes can carry it', () => {
   });
 
   test('in a form-urlencoded or a multipart sign-in field', async () => {
-    const urlencoded = await t.app.inject({ method: 'POST', url: '/api/auth/oauth/code', payload: 'state=a%00b&code=c', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const urlencoded = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/oauth/code',
+      payload: 'state=a%00b&code=c',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectRefused(urlencoded, 'body.state');
     const form = await formData({ state: 'a\u0000b', code: 'c' });
     expectRefused(await t.app.inject({ method: 'POST', url: '/api/auth/oauth/code', ...form }), 'body.state');
@@ -124,7 +135,12 @@ describe('NUL where only bytes can carry it', () => {
       for (const [key, value] of Object.entries(fields)) form.append(key, value);
       form.append('file', new Blob([new Uint8Array([1, 2, 3])], { type: 'application/octet-stream' }), fileName);
       const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-      return t.app.inject({ method: 'POST', url: '/api/file/page', payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: ann } });
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/file/page',
+        payload: Buffer.from(await request.arrayBuffer()),
+        headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: ann },
+      });
     };
     const files = async () => (await t.app.db.selectFrom('files').select('id').execute()).length;
     const count = await files();
@@ -144,7 +160,12 @@ describe('NUL where only bytes can carry it', () => {
     const request = new Request('http://test.invalid/', { method: 'POST', body: form });
     const pages = async () => (await t.app.db.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId).execute()).length;
     const count = await pages();
-    const res = await t.app.inject({ method: 'POST', url: `${S}/import`, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: ann, 'x-workspace-id': workspaceId } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${S}/import`,
+      payload: Buffer.from(await request.arrayBuffer()),
+      headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: ann, 'x-workspace-id': workspaceId },
+    });
     expectRefused(res, 'body.section');
     expect(await pages()).toBe(count);
   });
@@ -164,7 +185,12 @@ describe('valid text', () => {
 
   test('a deeply nested body is answered, not a crash', async () => {
     const deep = `{"title":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
-    const res = await t.app.inject({ method: 'PATCH', url: `${S}/element/${pageId}`, payload: deep, headers: { cookie: ann, 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `${S}/element/${pageId}`,
+      payload: deep,
+      headers: { cookie: ann, 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBeLessThan(500);
   });
 });

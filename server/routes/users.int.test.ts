@@ -23,11 +23,18 @@ const userRow = (id: string) => t.app.db.selectFrom('users').selectAll().where('
 
 /** Uploads a file as `cookie` and answers its id. */
 async function upload(cookie: string, file: { name: string; type: string; content: Buffer }, extra: Record<string, unknown>): Promise<string> {
-  const asked = body<UploadUrlAnswer>(await api(t, cookie, 'POST', '/api/file/upload_url', { name: file.name, mimeType: file.type, size: file.content.length, ...extra })).data;
+  const asked = body<UploadUrlAnswer>(
+    await api(t, cookie, 'POST', '/api/file/upload_url', { name: file.name, mimeType: file.type, size: file.content.length, ...extra }),
+  ).data;
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
   const request = new Request('http://x/', { method: 'POST', body: form });
-  const res = await t.app.inject({ method: 'POST', url: asked.uploadUrl, payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') as string } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: asked.uploadUrl,
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') as string },
+  });
   expect(res.statusCode).toBe(204);
   return asked.id;
 }
@@ -65,13 +72,17 @@ describe('POST /api/user/list', () => {
     expect(body<WireUser[]>(empty).data).toEqual([]);
   });
 
-  test.each([[{}], [{ users_id: 'abc' }], [{ users_id: [1] }], [{ users_id: [''] }], [{ users_id: [], extra: 1 }], [{ users_id: Array.from({ length: 501 }, () => newId()) }]])(
-    'a bad body %# → 422',
-    async (payload) => {
-      const res = await api(t, team.cookie.admin, 'POST', '/api/user/list', payload);
-      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
-    },
-  );
+  test.each([
+    [{}],
+    [{ users_id: 'abc' }],
+    [{ users_id: [1] }],
+    [{ users_id: [''] }],
+    [{ users_id: [], extra: 1 }],
+    [{ users_id: Array.from({ length: 501 }, () => newId()) }],
+  ])('a bad body %# → 422', async (payload) => {
+    const res = await api(t, team.cookie.admin, 'POST', '/api/user/list', payload);
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+  });
 });
 
 describe('GET /api/user/{email}', () => {
@@ -81,9 +92,12 @@ describe('GET /api/user/{email}', () => {
     const res = await api(t, team.cookie[caller], 'GET', `/api/user/${encodeURIComponent('Participant@Team.example')}`);
     expect(res.statusCode).toBe(found[caller]);
     if (res.statusCode === 200) {
-      expect(body<WireUser>(res).data).toMatchObject({ id: team.userId.participant, email: 'participant@team.example', telegramId: caller === 'participant' ? '555' : null });
-    }
-    else expect(res.body).not.toContain(team.userId.participant);
+      expect(body<WireUser>(res).data).toMatchObject({
+        id: team.userId.participant,
+        email: 'participant@team.example',
+        telegramId: caller === 'participant' ? '555' : null,
+      });
+    } else expect(res.body).not.toContain(team.userId.participant);
   });
 
   test('someone in no shared workspace, nobody, and a non-e-mail are all 404', async () => {
@@ -122,7 +136,15 @@ describe('POST /api/user', () => {
     const theirs = await upload(team.cookie.admin as string, { name: 'a.png', type: 'image/png', content: PNG }, { public: true });
     const pageFile = await upload(team.cookie.guest as string, { name: 'a.png', type: 'image/png', content: PNG }, {});
     const before = await userRow(team.userId.guest);
-    for (const avatar of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'ftp://x.example/a.png', '/etc/passwd', `/api/file/${theirs}`, `/api/file/${pageFile}`, `/api/file/${newId()}`]) {
+    for (const avatar of [
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'ftp://x.example/a.png',
+      '/etc/passwd',
+      `/api/file/${theirs}`,
+      `/api/file/${pageFile}`,
+      `/api/file/${newId()}`,
+    ]) {
       const res = await api(t, team.cookie.guest, 'POST', '/api/user', { id: team.userId.guest, avatar_url: avatar });
       expect([avatar, res.statusCode, errorCode(res)]).toEqual([avatar, 422, 'validation_failed']);
     }
@@ -138,15 +160,18 @@ describe('POST /api/user', () => {
   });
 
   // `me` stands for the caller's own id.
-  test.each<[Record<string, unknown>]>([[{ name: 'x' }], [{ id: 'me', name: '' }], [{ id: 'me', name: 'x', email: 'new@example.com' }], [{ id: 'me', telegramId: '1' }], [{ id: 'me', name: 'x'.repeat(201) }]])(
-    'a bad body %# → 422, nothing changed',
-    async (payload) => {
-      const before = await userRow(team.userId.admin);
-      const res = await api(t, team.cookie.admin, 'POST', '/api/user', { ...payload, ...(payload.id === 'me' ? { id: team.userId.admin } : {}) });
-      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
-      expect(await userRow(team.userId.admin)).toEqual(before);
-    },
-  );
+  test.each<[Record<string, unknown>]>([
+    [{ name: 'x' }],
+    [{ id: 'me', name: '' }],
+    [{ id: 'me', name: 'x', email: 'new@example.com' }],
+    [{ id: 'me', telegramId: '1' }],
+    [{ id: 'me', name: 'x'.repeat(201) }],
+  ])('a bad body %# → 422, nothing changed', async (payload) => {
+    const before = await userRow(team.userId.admin);
+    const res = await api(t, team.cookie.admin, 'POST', '/api/user', { ...payload, ...(payload.id === 'me' ? { id: team.userId.admin } : {}) });
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    expect(await userRow(team.userId.admin)).toEqual(before);
+  });
 });
 
 describe('settings', () => {
@@ -197,7 +222,12 @@ describe('settings', () => {
     });
     expect(polluted.statusCode).toBe(400);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
-    const rows = await t.app.db.selectFrom('user_settings as s').innerJoin('users as u', 'u.id', 's.user_id').select('s.key').where('u.email', '=', 'kim@example.com').execute();
+    const rows = await t.app.db
+      .selectFrom('user_settings as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select('s.key')
+      .where('u.email', '=', 'kim@example.com')
+      .execute();
     expect(rows).toEqual([]);
   });
 
@@ -269,7 +299,16 @@ test('every user, auth, file and feedback call is in the OpenAPI document; the w
   expect(methods('/api/user/telegram/code')).toEqual(['get']);
   expect(methods('/api/auth/oauth')).toEqual(['get', 'post']);
   expect(methods('/api/config')).toEqual(['get']);
-  for (const path of ['/api/auth/accesstoken/get', '/api/auth/accesstoken/remove', '/api/auth/register', '/api/auth/oauth/code', '/api/email/hello', '/api/file/upload_url', '/api/file/upload/{id}', '/api/file/page']) {
+  for (const path of [
+    '/api/auth/accesstoken/get',
+    '/api/auth/accesstoken/remove',
+    '/api/auth/register',
+    '/api/auth/oauth/code',
+    '/api/email/hello',
+    '/api/file/upload_url',
+    '/api/file/upload/{id}',
+    '/api/file/page',
+  ]) {
     expect([path, methods(path)]).toEqual([path, ['post']]);
   }
   expect(methods('/api/file/get/{id}')).toEqual(['get']);
@@ -290,8 +329,14 @@ describe('the messenger link is shown to its owner only, wherever a user appears
 
     // The team page: the participant comments on it (edit access), the admin reads it (full).
     const page = team.pageId;
-    await t.app.db.insertInto('page_members').values({ page_id: page, user_id: participantId, level: 'edit', created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
-    expect((await api(t, team.cookie.participant, 'POST', `/api/v3/spaces/element/${page}/comments`, { content: [{ text: 'привет' }], attaches: [] })).statusCode).toBe(201);
+    await t.app.db
+      .insertInto('page_members')
+      .values({ page_id: page, user_id: participantId, level: 'edit', created_at: new Date().toISOString() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    expect(
+      (await api(t, team.cookie.participant, 'POST', `/api/v3/spaces/element/${page}/comments`, { content: [{ text: 'привет' }], attaches: [] })).statusCode,
+    ).toBe(201);
     const comments = body<{ author: WireUser }[]>(await api(t, admin, 'GET', `/api/v3/spaces/element/${page}/comments`)).data;
     expect(comments[0].author.id).toBe(participantId);
     expect(comments[0].author.telegramId).toBeNull();

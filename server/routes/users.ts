@@ -75,17 +75,24 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
 
   app.get('/api/user/current', { schema: { tags: ['users'], summary: 'The signed-in user' } }, async (request) => envelope(presentSelf(requireUser(request))));
 
-  app.post('/api/user/list', { ...PUBLIC_ROUTE, schema: { tags: ['users'], summary: 'Users by id; strangers and unknown ids come back as anonymous placeholders', body: userListBodySchema } }, async (request) => {
-    const ids = [...new Set(request.body.users_id)];
-    const viewer = request.user;
-    const visible = viewer ? await findVisibleUsers(app.db, viewer.id, ids) : [];
-    const byId = new Map(visible.map((u) => [u.id, u]));
-    const users = ids.map((id) => {
-      const user = byId.get(id);
-      return user ? presentUserTo(viewer, user) : anonymousUser(id);
-    });
-    return envelope(users, { count: users.length, hasMoreNext: false });
-  });
+  app.post(
+    '/api/user/list',
+    {
+      ...PUBLIC_ROUTE,
+      schema: { tags: ['users'], summary: 'Users by id; strangers and unknown ids come back as anonymous placeholders', body: userListBodySchema },
+    },
+    async (request) => {
+      const ids = [...new Set(request.body.users_id)];
+      const viewer = request.user;
+      const visible = viewer ? await findVisibleUsers(app.db, viewer.id, ids) : [];
+      const byId = new Map(visible.map((u) => [u.id, u]));
+      const users = ids.map((id) => {
+        const user = byId.get(id);
+        return user ? presentUserTo(viewer, user) : anonymousUser(id);
+      });
+      return envelope(users, { count: users.length, hasMoreNext: false });
+    },
+  );
 
   /** Whether the user is (still) a member of the workspace, in a role the app knows. */
   async function isMemberOf(workspaceId: string, userId: string): Promise<boolean> {
@@ -115,21 +122,29 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
     return envelope({ status: 'success' });
   });
 
-  app.get('/api/user/telegram/code', { schema: { tags: ['users'], summary: 'A one-time token to link your messenger account (send it to the bot as /start <token>)' } }, async (request) => {
-    const user = requireUser(request);
-    if (!config.telegramBotToken) throw new AppError(404, ERROR_CODES.messengerDisabled, 'the messenger bot is not set up on this server');
-    return envelope(await issueMessengerLinkToken(app.db, user.id));
-  });
+  app.get(
+    '/api/user/telegram/code',
+    { schema: { tags: ['users'], summary: 'A one-time token to link your messenger account (send it to the bot as /start <token>)' } },
+    async (request) => {
+      const user = requireUser(request);
+      if (!config.telegramBotToken) throw new AppError(404, ERROR_CODES.messengerDisabled, 'the messenger bot is not set up on this server');
+      return envelope(await issueMessengerLinkToken(app.db, user.id));
+    },
+  );
 
-  app.get('/api/user/:email', { schema: { tags: ['users'], summary: 'A user by e-mail (only someone who shares a workspace with you)', params: emailParams } }, async (request) => {
-    const viewer = requireUser(request);
-    const parsed = emailSchema.safeParse(request.params.email);
-    if (!parsed.success) throw notFound('user');
-    const user = await findUserByEmail(app.db, parsed.data);
-    const visible = user ? await findVisibleUsers(app.db, viewer.id, [user.id]) : [];
-    if (!user || visible.length === 0) throw notFound('user');
-    return envelope(presentUserTo(viewer, user));
-  });
+  app.get(
+    '/api/user/:email',
+    { schema: { tags: ['users'], summary: 'A user by e-mail (only someone who shares a workspace with you)', params: emailParams } },
+    async (request) => {
+      const viewer = requireUser(request);
+      const parsed = emailSchema.safeParse(request.params.email);
+      if (!parsed.success) throw notFound('user');
+      const user = await findUserByEmail(app.db, parsed.data);
+      const visible = user ? await findVisibleUsers(app.db, viewer.id, [user.id]) : [];
+      if (!user || visible.length === 0) throw notFound('user');
+      return envelope(presentUserTo(viewer, user));
+    },
+  );
 
   app.post('/api/user', { schema: { tags: ['users'], summary: 'Change your name or avatar', body: updateUserBodySchema } }, async (request) => {
     const user = requireUser(request);

@@ -85,7 +85,16 @@ describe('with a web build', () => {
   });
 
   test("the app's own routes get index.html, not cached", async () => {
-    for (const url of ['/', '/login', '/oauth/callback?code=1', '/0b7c1d2e-page-uid', '/0b7c1d2e-page-uid?commentId=3', '/public/0b7c1d2e-page-uid', '/clone/0b7c1d2e-page-uid', '/new-workspace']) {
+    for (const url of [
+      '/',
+      '/login',
+      '/oauth/callback?code=1',
+      '/0b7c1d2e-page-uid',
+      '/0b7c1d2e-page-uid?commentId=3',
+      '/public/0b7c1d2e-page-uid',
+      '/clone/0b7c1d2e-page-uid',
+      '/new-workspace',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect([url, res.statusCode]).toEqual([url, 200]);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -98,8 +107,17 @@ describe('with a web build', () => {
     for (const url of ['/', '/0b7c1d2e-page-uid', '/login', '/public/0b7c1d2e-page-uid']) {
       const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
       // The build's precompressed copy (server/web/precompress.ts) gets them too.
-      expect([url, res.statusCode, res.headers['content-type'], res.headers['content-encoding']]).toEqual([url, 200, expect.stringMatching(/^text\/html/), 'br']);
-      const directives = Object.fromEntries(String(res.headers['content-security-policy']).split(/;\s*/).map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1).join(' ')]));
+      expect([url, res.statusCode, res.headers['content-type'], res.headers['content-encoding']]).toEqual([
+        url,
+        200,
+        expect.stringMatching(/^text\/html/),
+        'br',
+      ]);
+      const directives = Object.fromEntries(
+        String(res.headers['content-security-policy'])
+          .split(/;\s*/)
+          .map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1).join(' ')]),
+      );
       expect([url, directives]).toEqual([
         url,
         {
@@ -118,14 +136,25 @@ describe('with a web build', () => {
           'frame-ancestors': "'self'",
         },
       ]);
-      expect([url, res.headers['x-frame-options'], res.headers['x-content-type-options'], res.headers['referrer-policy']]).toEqual([url, 'SAMEORIGIN', 'nosniff', 'strict-origin-when-cross-origin']);
+      expect([url, res.headers['x-frame-options'], res.headers['x-content-type-options'], res.headers['referrer-policy']]).toEqual([
+        url,
+        'SAMEORIGIN',
+        'nosniff',
+        'strict-origin-when-cross-origin',
+      ]);
     }
   });
 
   test('other answers: nosniff and Referrer-Policy, no CSP (it is for documents)', async () => {
     for (const url of ['/assets/index-abc123.js', '/assets/index-abc123.js.map', '/favicon.svg', '/sw.js', '/version', '/api/nope', '/api/user/current']) {
       const res = await t.app.inject({ method: 'GET', url });
-      expect([url, res.headers['x-content-type-options'], res.headers['referrer-policy'], res.headers['content-security-policy'], res.headers['x-frame-options']]).toEqual([url, 'nosniff', 'strict-origin-when-cross-origin', undefined, undefined]);
+      expect([
+        url,
+        res.headers['x-content-type-options'],
+        res.headers['referrer-policy'],
+        res.headers['content-security-policy'],
+        res.headers['x-frame-options'],
+      ]).toEqual([url, 'nosniff', 'strict-origin-when-cross-origin', undefined, undefined]);
     }
   });
 
@@ -151,10 +180,15 @@ describe('with a web build', () => {
     expect(icon.headers['cache-control']).not.toMatch(/immutable/);
   });
 
-  test('the start\'s assets come from memory: br, gzip or as they are by Accept-Encoding, with an etag (304 when it matches); source maps from the disk', async () => {
+  test("the start's assets come from memory: br, gzip or as they are by Accept-Encoding, with an etag (304 when it matches); source maps from the disk", async () => {
     const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
     const br = await get('/assets/index-abc123.js', { 'accept-encoding': 'gzip, deflate, br' });
-    expect([br.statusCode, br.headers['content-encoding'], br.headers['content-type'], br.headers.vary]).toEqual([200, 'br', 'text/javascript; charset=utf-8', 'accept-encoding']);
+    expect([br.statusCode, br.headers['content-encoding'], br.headers['content-type'], br.headers.vary]).toEqual([
+      200,
+      'br',
+      'text/javascript; charset=utf-8',
+      'accept-encoding',
+    ]);
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
     expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const gzip = await get('/assets/index-abc123.js', { 'accept-encoding': 'gzip' });
@@ -166,7 +200,12 @@ describe('with a web build', () => {
     }
     // A file without compressed copies is sent as it is, whatever is accepted.
     const css = await get('/assets/page-d4e5.css', { 'accept-encoding': 'br' });
-    expect([css.statusCode, css.headers['content-encoding'], css.headers['content-type'], css.body]).toEqual([200, undefined, 'text/css; charset=utf-8', 'body{margin:0}']);
+    expect([css.statusCode, css.headers['content-encoding'], css.headers['content-type'], css.body]).toEqual([
+      200,
+      undefined,
+      'text/css; charset=utf-8',
+      'body{margin:0}',
+    ]);
     const again = await get('/assets/index-abc123.js', { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
     expect([again.statusCode, again.body]).toEqual([304, '']);
     const changed = await get('/assets/index-abc123.js', { 'accept-encoding': 'br', 'if-none-match': '"other"' });
@@ -250,7 +289,12 @@ describe('requests from other sites', () => {
       expect([JSON.stringify(headers), res.statusCode, errorCode(res)]).toEqual([JSON.stringify(headers), 403, 'cross_site_request']);
     }
     // Signing someone into the attacker's account from another site (login CSRF) is refused too.
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'sec-fetch-site': 'cross-site' }, payload: { email: 'csrf@example.com', pin: '000000' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'sec-fetch-site': 'cross-site' },
+      payload: { email: 'csrf@example.com', pin: '000000' },
+    });
     expect([login.statusCode, errorCode(login)]).toEqual([403, 'cross_site_request']);
     expect(await pages()).toBe(before);
   });

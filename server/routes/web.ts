@@ -21,7 +21,9 @@ export function appShellFiles(webDir: string, indexHtml: string): string[] {
   const referenced = [...indexHtml.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
   const assetsDir = path.join(webDir, 'assets');
   const files = fs.existsSync(assetsDir) ? fs.readdirSync(assetsDir) : [];
-  const more = files.filter((name) => name.endsWith('.json') || /^inter-(latin|cyrillic)-(400|500|600|700)-normal-[\w-]+\.woff2$/.test(name)).map((name) => `/assets/${name}`);
+  const more = files
+    .filter((name) => name.endsWith('.json') || /^inter-(latin|cyrillic)-(400|500|600|700)-normal-[\w-]+\.woff2$/.test(name))
+    .map((name) => `/assets/${name}`);
   return [...new Set([...referenced, ...more])].sort();
 }
 
@@ -31,7 +33,10 @@ export function serviceWorkerScript(webDir: string): string | null {
   if (!fs.existsSync(indexFile)) return null;
   const html = fs.readFileSync(indexFile, 'utf8');
   const build = crypto.createHash('sha256').update(html).digest('hex').slice(0, 16);
-  return fs.readFileSync(SERVICE_WORKER_SOURCE, 'utf8').replace("'__BUILD__'", JSON.stringify(build)).replace('__PRECACHE__', JSON.stringify(appShellFiles(webDir, html)));
+  return fs
+    .readFileSync(SERVICE_WORKER_SOURCE, 'utf8')
+    .replace("'__BUILD__'", JSON.stringify(build))
+    .replace('__PRECACHE__', JSON.stringify(appShellFiles(webDir, html)));
 }
 
 /** The build's files a start asks for (the code, style sheets, translations, fonts), by extension: their type. */

@@ -76,7 +76,15 @@ async function teamWorkspace(): Promise<string> {
   const joined = new Date(Date.parse(creator.created_at) + 1).toISOString();
   await t.app.db
     .insertInto('workspace_members')
-    .values(([['pat', 'participant'], ['gus', 'guest'], ['tom', 'participant']] as const).map(([name, role]) => ({ workspace_id: workspace.id, user_id: ids[name], role, created_at: joined })))
+    .values(
+      (
+        [
+          ['pat', 'participant'],
+          ['gus', 'guest'],
+          ['tom', 'participant'],
+        ] as const
+      ).map(([name, role]) => ({ workspace_id: workspace.id, user_id: ids[name], role, created_at: joined })),
+    )
     .execute();
   return workspace.id;
 }
@@ -86,12 +94,21 @@ describe('create', () => {
     const res = await api(t, cookies.ann, 'POST', '/api/v3/spaces/workspace', { name: '  Отдел продаж  ', avatar: 'https://cdn.example/a.png' });
     expect(res.statusCode).toBe(201);
     const workspace = body<WireWorkspace>(res).data;
-    expect(workspace).toEqual({ id: expect.any(String), name: 'Отдел продаж', avatar: 'https://cdn.example/a.png', alias: null, role: 'admin', private: false });
+    expect(workspace).toEqual({
+      id: expect.any(String),
+      name: 'Отдел продаж',
+      avatar: 'https://cdn.example/a.png',
+      alias: null,
+      role: 'admin',
+      private: false,
+    });
     expect(await myWorkspaces('ann')).toContainEqual(workspace);
     expect((await myWorkspaces('pat')).map((w) => w.id)).not.toContain(workspace.id);
     expect(await roleOf(workspace.id, ids.ann)).toBe('admin');
 
-    const solo = body<WireWorkspace>(await api(t, cookies.ann, 'POST', '/api/v3/spaces/workspace', { name: 'Личное', private: true, avatar: '/api/file/abc-1' })).data;
+    const solo = body<WireWorkspace>(
+      await api(t, cookies.ann, 'POST', '/api/v3/spaces/workspace', { name: 'Личное', private: true, avatar: '/api/file/abc-1' }),
+    ).data;
     expect(solo).toMatchObject({ private: true, avatar: '/api/file/abc-1', role: 'admin' });
   });
 
@@ -124,7 +141,12 @@ describe('create', () => {
   test('a prototype-polluting body → 400, nothing created', async () => {
     const before = (await t.app.db.selectFrom('workspaces').select('id').execute()).length;
     for (const payload of ['{"name":"Команда","__proto__":{"private":true}}', '{"name":"Команда","constructor":{"prototype":{"private":true}}}']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v3/spaces/workspace', headers: { cookie: cookies.ann, 'content-type': 'application/json' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v3/spaces/workspace',
+        headers: { cookie: cookies.ann, 'content-type': 'application/json' },
+        payload,
+      });
       expect([payload, res.statusCode, errorCode(res)]).toEqual([payload, 400, 'bad_request']);
     }
     expect((await t.app.db.selectFrom('workspaces').select('id').execute()).length).toBe(before);
@@ -132,10 +154,20 @@ describe('create', () => {
   });
 
   test('malformed JSON → 400; a form body → 415', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v3/spaces/workspace', headers: { cookie: cookies.ann, 'content-type': 'application/json' }, payload: '{"name":' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v3/spaces/workspace',
+      headers: { cookie: cookies.ann, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect(bad.statusCode).toBe(400);
     expect(errorCode(bad)).toBe('bad_request');
-    const form = await t.app.inject({ method: 'POST', url: '/api/v3/spaces/workspace', headers: { cookie: cookies.ann, 'content-type': 'text/plain' }, payload: 'name=x' });
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/api/v3/spaces/workspace',
+      headers: { cookie: cookies.ann, 'content-type': 'text/plain' },
+      payload: 'name=x',
+    });
     expect(form.statusCode).toBe(415);
   });
 });
@@ -218,7 +250,10 @@ describe('members', () => {
 
   test('members with a hidden role are omitted', async () => {
     const id = await teamWorkspace();
-    await t.app.db.insertInto('workspace_members').values({ workspace_id: id, user_id: ids.otto, role: 'hidden', created_at: new Date().toISOString() }).execute();
+    await t.app.db
+      .insertInto('workspace_members')
+      .values({ workspace_id: id, user_id: ids.otto, role: 'hidden', created_at: new Date().toISOString() })
+      .execute();
     const list = body<WireWorkspaceMember[]>(await members(id)).data;
     expect(list.map((m) => m.id)).not.toContain(ids.otto);
     expect(list).toHaveLength(4);
@@ -260,7 +295,12 @@ describe('members', () => {
     const rows = await t.app.db.selectFrom('workspace_members').select(['user_id', 'invited_by']).where('workspace_id', '=', workspace.id).execute();
     expect(rows.filter((r) => r.user_id !== ids.ann).map((r) => r.invited_by)).toEqual([ids.ann, ids.ann, ids.ann]);
     // Everyone added is told by e-mail.
-    expect(t.mailer.messages.slice(mailsBefore).map((m) => m.to).sort()).toEqual([email('gus'), newcomer, email('pat')].sort());
+    expect(
+      t.mailer.messages
+        .slice(mailsBefore)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([email('gus'), newcomer, email('pat')].sort());
     expect(t.mailer.messages[t.mailer.messages.length - 1].subject).toContain('Приглашения');
 
     const newcomerCookie = await signIn(t, newcomer);
@@ -275,7 +315,9 @@ describe('members', () => {
     const mailsBefore = t.mailer.messages.length;
     const res = await api(t, cookies.ann, 'POST', url(id, '/members/add'), { members: [{ userId: ids.gus, role: 'admin' }] });
     expect(res.statusCode).toBe(200);
-    expect(body<WireWorkspaceMember[]>(res).data).toEqual([expect.objectContaining({ id: ids.gus, role: 'guest', user: expect.objectContaining({ name: 'gus' }) })]);
+    expect(body<WireWorkspaceMember[]>(res).data).toEqual([
+      expect.objectContaining({ id: ids.gus, role: 'guest', user: expect.objectContaining({ name: 'gus' }) }),
+    ]);
     expect(body(res).meta.added).toEqual([]);
     expect(await roleOf(id, ids.gus)).toBe('guest');
     expect(t.mailer.messages.length).toBe(mailsBefore);
@@ -290,9 +332,27 @@ describe('members', () => {
   });
 
   test.each([
-    ['an unknown user id', () => [{ userId: crypto.randomUUID(), role: 'participant' }, { email: 'never-created@example.com', role: 'guest' }]],
-    ['a user named twice', () => [{ userId: ids.otto, role: 'participant' }, { email: email('otto'), role: 'guest' }]],
-    ['an e-mail named twice', () => [{ email: 'twice@example.com', role: 'guest' }, { email: 'TWICE@example.com', role: 'guest' }]],
+    [
+      'an unknown user id',
+      () => [
+        { userId: crypto.randomUUID(), role: 'participant' },
+        { email: 'never-created@example.com', role: 'guest' },
+      ],
+    ],
+    [
+      'a user named twice',
+      () => [
+        { userId: ids.otto, role: 'participant' },
+        { email: email('otto'), role: 'guest' },
+      ],
+    ],
+    [
+      'an e-mail named twice',
+      () => [
+        { email: 'twice@example.com', role: 'guest' },
+        { email: 'TWICE@example.com', role: 'guest' },
+      ],
+    ],
     ['a bad e-mail', () => [{ email: 'not-an-email', role: 'guest' }]],
     ['an unknown role', () => [{ userId: ids.otto, role: 'owner' }]],
     ['both userId and email', () => [{ userId: ids.otto, email: email('otto'), role: 'guest' }]],
@@ -386,7 +446,12 @@ describe('members', () => {
     };
 
     expect((await api(t, cookies.ann, 'POST', url(id, '/members/remove'), { userId: ids.tom })).statusCode).toBe(200);
-    const grants = await t.app.db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', ids.tom).where('page_id', 'in', [own, below, shared]).execute();
+    const grants = await t.app.db
+      .selectFrom('page_members')
+      .select(['page_id', 'level'])
+      .where('user_id', '=', ids.tom)
+      .where('page_id', 'in', [own, below, shared])
+      .execute();
     expect(grants).toEqual([{ page_id: own, level: 'full' }]);
     for (const pageId of [own, below]) {
       expect(await levelOf('tom', pageId)).toBe(403);
@@ -424,10 +489,16 @@ describe('members', () => {
 
 describe('the invitation limit', () => {
   const adds = (app: FastifyInstance, cookie: string, workspaceId: string, emails: string[]) =>
-    app.inject({ method: 'POST', url: url(workspaceId, '/members/add'), headers: { cookie }, payload: { members: emails.map((e) => ({ email: e, role: 'guest' })) } });
-  const newEmails = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`);
+    app.inject({
+      method: 'POST',
+      url: url(workspaceId, '/members/add'),
+      headers: { cookie },
+      payload: { members: emails.map((e) => ({ email: e, role: 'guest' })) },
+    });
+  const newEmails = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) => `${prefix}-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`);
 
-  test('is counted in the database: a second server process on the same database sees the first one\'s invitations', async () => {
+  test("is counted in the database: a second server process on the same database sees the first one's invitations", async () => {
     const rita = await signIn(t, 'rita@example.com');
     const workspace = await createWorkspaceAs(t, rita, 'Рита');
     const second = await buildApp(t.config, { logger: false, mailer: t.mailer });
@@ -471,21 +542,58 @@ describe('delete', () => {
     const block = await api(t, cookies.ann, 'POST', '/api/v3/spaces/block', { pageId: doomedPage, type: 'text', data: { tokens: [{ text: 'x' }] } });
     expect(block.statusCode).toBe(201);
     const commentId = newId();
-    await db.insertInto('comments').values({ id: commentId, page_id: doomedPage, replied_comment_id: null, author_id: ids.pat, content: '[]', attaches: '[]', created_at: now, updated_at: now, deleted_at: null }).execute();
+    await db
+      .insertInto('comments')
+      .values({
+        id: commentId,
+        page_id: doomedPage,
+        replied_comment_id: null,
+        author_id: ids.pat,
+        content: '[]',
+        attaches: '[]',
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
+      .execute();
     await db.insertInto('comment_reactions').values({ comment_id: commentId, user_id: ids.gus, code: '👍', created_at: now }).execute();
     await db.insertInto('favorites').values({ user_id: ids.pat, page_id: doomedPage, created_at: now }).execute();
     await db.insertInto('page_visits').values({ user_id: ids.pat, page_id: doomedPage, visited_at: now }).execute();
     await db.insertInto('notification_settings').values({ user_id: ids.pat, page_id: doomedPage, settings: '{}', updated_at: now }).execute();
     const notification = (workspaceId: string | null, pageId: string | null) => ({
-      id: newId(), user_id: ids.pat, workspace_id: workspaceId, page_id: pageId, name: 'comments.create', context: '{}', is_read: 0, created_at: now,
+      id: newId(),
+      user_id: ids.pat,
+      workspace_id: workspaceId,
+      page_id: pageId,
+      name: 'comments.create',
+      context: '{}',
+      is_read: 0,
+      created_at: now,
     });
-    await db.insertInto('notifications').values([notification(id, doomedPage), notification(null, doomedPage), notification(other.id, keptPage)]).execute();
+    await db
+      .insertInto('notifications')
+      .values([notification(id, doomedPage), notification(null, doomedPage), notification(other.id, keptPage)])
+      .execute();
     const filesDir = t.config.filesDir;
     fs.mkdirSync(filesDir, { recursive: true });
     const file = (workspaceId: string | null, pageId: string | null) => {
       const fileId = newId();
       fs.writeFileSync(path.join(filesDir, fileId), 'bytes');
-      return { id: fileId, owner_id: ids.ann, page_id: pageId, workspace_id: workspaceId, name: 'a.txt', mime_type: 'text/plain', size: 5, storage_key: fileId, is_public: 0, status: 'ready', upload_token_hash: null, upload_expires_at: null, created_at: now };
+      return {
+        id: fileId,
+        owner_id: ids.ann,
+        page_id: pageId,
+        workspace_id: workspaceId,
+        name: 'a.txt',
+        mime_type: 'text/plain',
+        size: 5,
+        storage_key: fileId,
+        is_public: 0,
+        status: 'ready',
+        upload_token_hash: null,
+        upload_expires_at: null,
+        created_at: now,
+      };
     };
     const files = [file(id, null), file(null, doomedPage), file(other.id, keptPage)];
     await db.insertInto('files').values(files).execute();
@@ -495,8 +603,18 @@ describe('delete', () => {
     expect(body(res).data).toEqual({ id, status: 'success' });
 
     for (const name of ['ann', 'pat', 'gus', 'tom'] as const) expect((await myWorkspaces(name)).map((w) => w.id)).not.toContain(id);
-    const count = async (table: 'pages' | 'blocks' | 'comments' | 'comment_reactions' | 'favorites' | 'page_visits' | 'notification_settings' | 'workspace_members', column: string, value: string) =>
-      (await db.selectFrom(table).selectAll().where(column as never, '=', value as never).execute()).length;
+    const count = async (
+      table: 'pages' | 'blocks' | 'comments' | 'comment_reactions' | 'favorites' | 'page_visits' | 'notification_settings' | 'workspace_members',
+      column: string,
+      value: string,
+    ) =>
+      (
+        await db
+          .selectFrom(table)
+          .selectAll()
+          .where(column as never, '=', value as never)
+          .execute()
+      ).length;
     expect(await count('pages', 'workspace_id', id)).toBe(0);
     expect(await count('blocks', 'page_id', doomedPage)).toBe(0);
     expect(await count('comments', 'page_id', doomedPage)).toBe(0);
@@ -508,7 +626,15 @@ describe('delete', () => {
     const notifications = await db.selectFrom('notifications').select(['workspace_id', 'page_id']).where('user_id', '=', ids.pat).execute();
     expect(notifications.filter((n) => n.workspace_id === id || n.page_id === doomedPage)).toEqual([]);
     expect(notifications.filter((n) => n.page_id === keptPage)).toHaveLength(1);
-    const fileRows = await db.selectFrom('files').select('id').where('id', 'in', files.map((f) => f.id)).execute();
+    const fileRows = await db
+      .selectFrom('files')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        files.map((f) => f.id),
+      )
+      .execute();
     expect(fileRows.map((f) => f.id)).toEqual([files[2].id]);
     expect(files.map((f) => fs.existsSync(path.join(filesDir, f.storage_key)))).toEqual([false, false, true]);
     // The other workspace is untouched.
@@ -535,22 +661,108 @@ interface Call {
 
 const ALL_BUT_ANONYMOUS_403 = { participant: 403, guest: 403, nonMember: 403, anonymous: 401 } as const;
 const CALLS: Call[] = [
-  { name: 'list members', method: 'GET', path: (w) => url(w, '/members'), expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 } },
+  {
+    name: 'list members',
+    method: 'GET',
+    path: (w) => url(w, '/members'),
+    expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 },
+  },
   { name: 'update', method: 'POST', path: (w) => url(w), payload: () => ({ name: 'Переименовано' }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
   { name: 'delete', method: 'DELETE', path: (w) => url(w), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
-  { name: 'add a member', method: 'POST', path: (w) => url(w, '/members/add'), payload: () => ({ members: [{ userId: ids.otto, role: 'admin' }] }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
-  { name: 'add by e-mail', method: 'POST', path: (w) => url(w, '/members/add'), payload: () => ({ members: [{ email: `m-${crypto.randomBytes(4).toString('hex')}@example.com`, role: 'guest' }] }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
-  { name: 'change a role', method: 'POST', path: (w) => url(w, '/member/role'), payload: () => ({ userId: ids.tom, role: 'admin' }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
-  { name: 'promote oneself', method: 'POST', path: (w) => url(w, '/member/role'), payload: (me) => ({ userId: me ?? ids.pat, role: 'admin' }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
-  { name: 'remove another member', method: 'POST', path: (w) => url(w, '/members/remove'), payload: () => ({ userId: ids.tom }), expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 } },
-  { name: 'leave', method: 'POST', path: (w) => url(w, '/members/remove'), payload: (me) => ({ userId: me ?? ids.pat }), expect: { admin: 422, participant: 200, guest: 200, nonMember: 403, anonymous: 401 } },
-  { name: 'create a page in private', method: 'POST', path: () => '/api/v3/spaces/section/private', payload: () => ({ title: 'Новая' }), workspaceHeader: true, expect: { admin: 201, participant: 201, guest: 403, nonMember: 403, anonymous: 401 } },
-  { name: 'create a page in all', method: 'POST', path: () => '/api/v3/spaces/section/all', payload: () => ({ title: 'Новая' }), workspaceHeader: true, expect: { admin: 201, participant: 403, guest: 403, nonMember: 403, anonymous: 401 } },
-  { name: 'create a page in favorite', method: 'POST', path: () => '/api/v3/spaces/section/favorite', payload: () => ({ title: 'Новая' }), workspaceHeader: true, expect: { admin: 403, participant: 403, guest: 403, nonMember: 403, anonymous: 401 } },
-  { name: 'read the all section', method: 'GET', path: () => '/api/v3/spaces/section/all', workspaceHeader: true, expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 } },
-  { name: 'read the private section', method: 'GET', path: () => '/api/v3/spaces/section/private', workspaceHeader: true, expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 } },
-  { name: 'read the shared section', method: 'GET', path: () => '/api/v3/spaces/section/shared', workspaceHeader: true, expect: { admin: 200, participant: 200, guest: 200, nonMember: 403, anonymous: 401 } },
-  { name: 'read the favorite section', method: 'GET', path: () => '/api/v3/spaces/section/favorite', workspaceHeader: true, expect: { admin: 200, participant: 200, guest: 200, nonMember: 403, anonymous: 401 } },
+  {
+    name: 'add a member',
+    method: 'POST',
+    path: (w) => url(w, '/members/add'),
+    payload: () => ({ members: [{ userId: ids.otto, role: 'admin' }] }),
+    expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 },
+  },
+  {
+    name: 'add by e-mail',
+    method: 'POST',
+    path: (w) => url(w, '/members/add'),
+    payload: () => ({ members: [{ email: `m-${crypto.randomBytes(4).toString('hex')}@example.com`, role: 'guest' }] }),
+    expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 },
+  },
+  {
+    name: 'change a role',
+    method: 'POST',
+    path: (w) => url(w, '/member/role'),
+    payload: () => ({ userId: ids.tom, role: 'admin' }),
+    expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 },
+  },
+  {
+    name: 'promote oneself',
+    method: 'POST',
+    path: (w) => url(w, '/member/role'),
+    payload: (me) => ({ userId: me ?? ids.pat, role: 'admin' }),
+    expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 },
+  },
+  {
+    name: 'remove another member',
+    method: 'POST',
+    path: (w) => url(w, '/members/remove'),
+    payload: () => ({ userId: ids.tom }),
+    expect: { admin: 200, ...ALL_BUT_ANONYMOUS_403 },
+  },
+  {
+    name: 'leave',
+    method: 'POST',
+    path: (w) => url(w, '/members/remove'),
+    payload: (me) => ({ userId: me ?? ids.pat }),
+    expect: { admin: 422, participant: 200, guest: 200, nonMember: 403, anonymous: 401 },
+  },
+  {
+    name: 'create a page in private',
+    method: 'POST',
+    path: () => '/api/v3/spaces/section/private',
+    payload: () => ({ title: 'Новая' }),
+    workspaceHeader: true,
+    expect: { admin: 201, participant: 201, guest: 403, nonMember: 403, anonymous: 401 },
+  },
+  {
+    name: 'create a page in all',
+    method: 'POST',
+    path: () => '/api/v3/spaces/section/all',
+    payload: () => ({ title: 'Новая' }),
+    workspaceHeader: true,
+    expect: { admin: 201, participant: 403, guest: 403, nonMember: 403, anonymous: 401 },
+  },
+  {
+    name: 'create a page in favorite',
+    method: 'POST',
+    path: () => '/api/v3/spaces/section/favorite',
+    payload: () => ({ title: 'Новая' }),
+    workspaceHeader: true,
+    expect: { admin: 403, participant: 403, guest: 403, nonMember: 403, anonymous: 401 },
+  },
+  {
+    name: 'read the all section',
+    method: 'GET',
+    path: () => '/api/v3/spaces/section/all',
+    workspaceHeader: true,
+    expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 },
+  },
+  {
+    name: 'read the private section',
+    method: 'GET',
+    path: () => '/api/v3/spaces/section/private',
+    workspaceHeader: true,
+    expect: { admin: 200, participant: 200, guest: 403, nonMember: 403, anonymous: 401 },
+  },
+  {
+    name: 'read the shared section',
+    method: 'GET',
+    path: () => '/api/v3/spaces/section/shared',
+    workspaceHeader: true,
+    expect: { admin: 200, participant: 200, guest: 200, nonMember: 403, anonymous: 401 },
+  },
+  {
+    name: 'read the favorite section',
+    method: 'GET',
+    path: () => '/api/v3/spaces/section/favorite',
+    workspaceHeader: true,
+    expect: { admin: 200, participant: 200, guest: 200, nonMember: 403, anonymous: 401 },
+  },
 ];
 
 describe('role × call matrix', () => {
@@ -560,7 +772,14 @@ describe('role × call matrix', () => {
     const who = ACTORS[actor];
     const me = who ? ids[who] : undefined;
     const before = await snapshot(workspaceId);
-    const res = await api(t, who ? cookies[who] : undefined, call.method, call.path(workspaceId, me), call.payload?.(me), call.workspaceHeader ? { 'x-workspace-id': workspaceId } : {});
+    const res = await api(
+      t,
+      who ? cookies[who] : undefined,
+      call.method,
+      call.path(workspaceId, me),
+      call.payload?.(me),
+      call.workspaceHeader ? { 'x-workspace-id': workspaceId } : {},
+    );
     const expected = call.expect[actor];
     expect(res.statusCode).toBe(expected);
     if (expected >= 400) {

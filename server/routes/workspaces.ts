@@ -64,74 +64,116 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     return envelope(workspaces, { count: workspaces.length, hasMoreNext: false });
   });
 
-  app.post('/api/v3/spaces/workspace', { schema: { tags: ['workspaces'], summary: 'Create a workspace; the caller becomes its admin', body: createWorkspaceBodySchema } }, async (request, reply) => {
-    const user = requireUser(request);
-    const body = request.body;
-    const workspace = await createWorkspace(app.db, {
-      name: body.name,
-      avatar: body.avatar ?? null,
-      isPrivate: body.private ?? false,
-      userId: user.id,
-    });
-    reply.status(201);
-    return envelope(presentWorkspace(workspace));
-  });
+  app.post(
+    '/api/v3/spaces/workspace',
+    { schema: { tags: ['workspaces'], summary: 'Create a workspace; the caller becomes its admin', body: createWorkspaceBodySchema } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const body = request.body;
+      const workspace = await createWorkspace(app.db, {
+        name: body.name,
+        avatar: body.avatar ?? null,
+        isPrivate: body.private ?? false,
+        userId: user.id,
+      });
+      reply.status(201);
+      return envelope(presentWorkspace(workspace));
+    },
+  );
 
-  app.post('/api/v3/spaces/workspace/:id', { schema: { tags: ['workspaces'], summary: 'Change name, avatar or private (admins)', params: idParams, body: updateWorkspaceBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'update');
-    await updateWorkspace(app.db, membership.id, request.body);
-    const updated = await findMembership(app.db, membership.id, user.id);
-    if (!updated) throw notFound('workspace');
-    return envelope(presentWorkspace(updated));
-  });
+  app.post(
+    '/api/v3/spaces/workspace/:id',
+    { schema: { tags: ['workspaces'], summary: 'Change name, avatar or private (admins)', params: idParams, body: updateWorkspaceBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'update');
+      await updateWorkspace(app.db, membership.id, request.body);
+      const updated = await findMembership(app.db, membership.id, user.id);
+      if (!updated) throw notFound('workspace');
+      return envelope(presentWorkspace(updated));
+    },
+  );
 
-  app.delete('/api/v3/spaces/workspace/:id', { schema: { tags: ['workspaces'], summary: 'Delete a workspace and everything in it (admins)', params: idParams } }, async (request) => {
-    const user = requireUser(request);
-    const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'delete');
-    const storageKeys = await deleteWorkspace(app.db, membership.id);
-    await removeStoredFiles(app.fileStore, storageKeys, request.log);
-    return envelope({ id: membership.id, status: 'success' });
-  });
+  app.delete(
+    '/api/v3/spaces/workspace/:id',
+    { schema: { tags: ['workspaces'], summary: 'Delete a workspace and everything in it (admins)', params: idParams } },
+    async (request) => {
+      const user = requireUser(request);
+      const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'delete');
+      const storageKeys = await deleteWorkspace(app.db, membership.id);
+      await removeStoredFiles(app.fileStore, storageKeys, request.log);
+      return envelope({ id: membership.id, status: 'success' });
+    },
+  );
 
-  app.get('/api/v3/spaces/workspace/:id/members', { schema: { tags: ['workspaces'], summary: 'Members of a workspace, paged (admins and participants)', params: idParams, querystring: jsonQuery(workspaceMembersQuerySchema) } }, async (request) => {
-    const user = requireUser(request);
-    const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'listMembers');
-    const { roles, cursor, limit } = request.query;
-    const members = (await listMembers(app.db, membership.id, roles)).map(presentMember);
-    const page = pageOf(members, WORKSPACE_MEMBER_CONTENT_TYPE, cursor, limit);
-    return envelope(page.data, page.meta);
-  });
+  app.get(
+    '/api/v3/spaces/workspace/:id/members',
+    {
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Members of a workspace, paged (admins and participants)',
+        params: idParams,
+        querystring: jsonQuery(workspaceMembersQuerySchema),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'listMembers');
+      const { roles, cursor, limit } = request.query;
+      const members = (await listMembers(app.db, membership.id, roles)).map(presentMember);
+      const page = pageOf(members, WORKSPACE_MEMBER_CONTENT_TYPE, cursor, limit);
+      return envelope(page.data, page.meta);
+    },
+  );
 
-  app.post('/api/v3/spaces/workspace/:id/members/add', { schema: { tags: ['workspaces'], summary: 'Add members by user id or e-mail (admins)', params: idParams, body: addWorkspaceMembersBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { workspace: membership, ...outcome } = await addWorkspaceMembers(app.db, user.id, request.params.id, request.body.members);
-    await sendInvitations(membership.name, user, [...outcome.admitted.values()]);
+  app.post(
+    '/api/v3/spaces/workspace/:id/members/add',
+    { schema: { tags: ['workspaces'], summary: 'Add members by user id or e-mail (admins)', params: idParams, body: addWorkspaceMembersBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const { workspace: membership, ...outcome } = await addWorkspaceMembers(app.db, user.id, request.params.id, request.body.members);
+      await sendInvitations(membership.name, user, [...outcome.admitted.values()]);
 
-    // People this call brought in show only their id and e-mail (see WireInvitedUser).
-    const members: WireWorkspaceMember[] = [];
-    for (const person of outcome.people) {
-      const invitee = outcome.admitted.get(person.index);
-      const stored = await findMember(app.db, membership.id, (invitee ?? (person.user as UserRow)).id);
-      if (!stored) continue;
-      members.push(invitee ? { ...presentMember(stored), user: { id: invitee.id, email: invitee.email } } : presentMember(stored));
-    }
-    return envelope(members, { count: members.length, hasMoreNext: false, added: [...outcome.admitted.values()].map((u) => u.id) });
-  });
+      // People this call brought in show only their id and e-mail (see WireInvitedUser).
+      const members: WireWorkspaceMember[] = [];
+      for (const person of outcome.people) {
+        const invitee = outcome.admitted.get(person.index);
+        const stored = await findMember(app.db, membership.id, (invitee ?? (person.user as UserRow)).id);
+        if (!stored) continue;
+        members.push(invitee ? { ...presentMember(stored), user: { id: invitee.id, email: invitee.email } } : presentMember(stored));
+      }
+      return envelope(members, { count: members.length, hasMoreNext: false, added: [...outcome.admitted.values()].map((u) => u.id) });
+    },
+  );
 
-  app.post('/api/v3/spaces/workspace/:id/member/role', { schema: { tags: ['workspaces'], summary: "Change a member's role (admins; never the last admin's)", params: idParams, body: memberRoleBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { userId, role } = request.body;
-    const membership = await changeMemberRole(app.db, user.id, request.params.id, userId, role);
-    const member = await findMember(app.db, membership.id, userId);
-    if (!member) throw notFound('member');
-    return envelope(presentMember(member));
-  });
+  app.post(
+    '/api/v3/spaces/workspace/:id/member/role',
+    { schema: { tags: ['workspaces'], summary: "Change a member's role (admins; never the last admin's)", params: idParams, body: memberRoleBodySchema } },
+    async (request) => {
+      const user = requireUser(request);
+      const { userId, role } = request.body;
+      const membership = await changeMemberRole(app.db, user.id, request.params.id, userId, role);
+      const member = await findMember(app.db, membership.id, userId);
+      if (!member) throw notFound('member');
+      return envelope(presentMember(member));
+    },
+  );
 
-  app.post('/api/v3/spaces/workspace/:id/members/remove', { schema: { tags: ['workspaces'], summary: 'Remove a member (admins), or leave (anyone; never the last admin)', params: idParams, body: removeWorkspaceMemberBodySchema } }, async (request) => {
-    const user = requireUser(request);
-    const { userId } = request.body;
-    await removeWorkspaceMember(app.db, user.id, request.params.id, userId);
-    return envelope({ id: userId, status: 'success' });
-  });
+  app.post(
+    '/api/v3/spaces/workspace/:id/members/remove',
+    {
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Remove a member (admins), or leave (anyone; never the last admin)',
+        params: idParams,
+        body: removeWorkspaceMemberBodySchema,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { userId } = request.body;
+      await removeWorkspaceMember(app.db, user.id, request.params.id, userId);
+      return envelope({ id: userId, status: 'success' });
+    },
+  );
 }

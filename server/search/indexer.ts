@@ -34,7 +34,11 @@ class Numbering {
   private async seqOf(pageId: string): Promise<number> {
     let seq = this.seqs.get(pageId);
     if (seq === undefined) {
-      await this.trx.insertInto('search_pages').values({ page_id: pageId }).onConflict((oc) => oc.column('page_id').doNothing()).execute();
+      await this.trx
+        .insertInto('search_pages')
+        .values({ page_id: pageId })
+        .onConflict((oc) => oc.column('page_id').doNothing())
+        .execute();
       const row = await this.trx
         .selectFrom('search_pages')
         .select('seq')
@@ -57,7 +61,12 @@ class Numbering {
     if (title) return base;
     let next = this.next.get(pageId);
     if (next === undefined) {
-      const top = await this.trx.selectFrom('search_entries').select((eb) => eb.fn.max('id').as('top')).where('id', '>', base).where('id', '<', base + ENTRY_SPAN).executeTakeFirst();
+      const top = await this.trx
+        .selectFrom('search_entries')
+        .select((eb) => eb.fn.max('id').as('top'))
+        .where('id', '>', base)
+        .where('id', '<', base + ENTRY_SPAN)
+        .executeTakeFirst();
       next = top?.top == null ? base + 1 : Number(top.top) + 1;
     }
     if (next >= base + ENTRY_SPAN) {
@@ -91,7 +100,12 @@ async function putEntry(trx: Transaction<Database>, numbering: Numbering, entry:
   }
   const text = entry.text.slice(0, MAX_ENTRY_TEXT);
   const terms = indexTerms(entry.text);
-  const kept = await trx.selectFrom('search_entries').select(['id', 'text', 'terms']).where('unit', '=', entry.unit).where('page_id', '=', entry.pageId).executeTakeFirst();
+  const kept = await trx
+    .selectFrom('search_entries')
+    .select(['id', 'text', 'terms'])
+    .where('unit', '=', entry.unit)
+    .where('page_id', '=', entry.pageId)
+    .executeTakeFirst();
   if (kept) {
     // A block moved, or written with the same text: nothing to do (no churn in the text index).
     if (kept.text !== text || kept.terms !== terms) await trx.updateTable('search_entries').set({ text, terms }).where('id', '=', kept.id).execute();
@@ -113,7 +127,11 @@ async function indexPage(trx: Transaction<Database>, numbering: Numbering, pageI
   }
   await putEntry(trx, numbering, { pageId, unit: 'title', kind: 'title', text: page.title.trim() });
   const grams = trigrams(page.title);
-  if (grams.length > 0) await trx.insertInto('search_trigrams').values(grams.map((trigram) => ({ workspace_id: page.workspace_id, trigram, page_id: pageId }))).execute();
+  if (grams.length > 0)
+    await trx
+      .insertInto('search_trigrams')
+      .values(grams.map((trigram) => ({ workspace_id: page.workspace_id, trigram, page_id: pageId })))
+      .execute();
   return page.database_id === null;
 }
 
@@ -142,7 +160,12 @@ async function indexBlock(trx: Transaction<Database>, numbering: Numbering, bloc
 }
 
 /** A database row's cell as the queue names it (`rowId:fieldId`): its entry when its field is text. */
-async function indexCell(trx: Transaction<Database>, numbering: Numbering, target: string, fieldsOf: (databaseId: string) => Promise<Record<string, DatabaseField>>): Promise<void> {
+async function indexCell(
+  trx: Transaction<Database>,
+  numbering: Numbering,
+  target: string,
+  fieldsOf: (databaseId: string) => Promise<Record<string, DatabaseField>>,
+): Promise<void> {
   const at = target.indexOf(':');
   const rowId = target.slice(0, at);
   const fieldId = target.slice(at + 1);
@@ -186,7 +209,10 @@ async function indexTargets(trx: Transaction<Database>, taken: readonly string[]
     if (!fields) {
       const block = await trx.selectFrom('blocks').select('data').where('id', '=', databaseId).executeTakeFirst();
       try {
-        fields = ((JSON.parse(block?.data ?? '{}') as { config?: { fields?: Record<string, DatabaseField> } }).config?.fields ?? {}) as Record<string, DatabaseField>;
+        fields = ((JSON.parse(block?.data ?? '{}') as { config?: { fields?: Record<string, DatabaseField> } }).config?.fields ?? {}) as Record<
+          string,
+          DatabaseField
+        >;
       } catch {
         fields = {};
       }
@@ -261,7 +287,8 @@ export async function indexAll(db: Kysely<Database>): Promise<number> {
 export async function queueEverything(db: Kysely<Database>): Promise<void> {
   const now = new Date().toISOString();
   // SQLite needs a WHERE in an INSERT … SELECT … ON CONFLICT (else ON reads as a join's).
-  const upsert = (select: ReturnType<typeof sql>) => sql`insert into search_queue (target, queued_at) ${select} on conflict (target) do update set queued_at = excluded.queued_at`.execute(db);
+  const upsert = (select: ReturnType<typeof sql>) =>
+    sql`insert into search_queue (target, queued_at) ${select} on conflict (target) do update set queued_at = excluded.queued_at`.execute(db);
   await upsert(sql`select ${'p:'} || id, ${now} from pages where true`);
   await upsert(sql`select ${'b:'} || id, ${now} from blocks where deleted_at is null`);
   await upsert(sql`select ${'c:'} || row_id || ${':'} || field_id, ${now} from database_cells where txt is not null`);

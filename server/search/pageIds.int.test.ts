@@ -25,7 +25,9 @@ async function databaseBefore(): Promise<{ db: Kysely<Database>; close: () => Pr
   const pgDatabase = testDb() === 'postgres' ? await createPostgresDatabase() : undefined;
   const { db } = connectDatabase({ databaseUrl: pgDatabase?.url, sqliteFile: path.join(dir, 'db.sqlite') });
   const names = Object.keys(MIGRATIONS);
-  const provider: MigrationProvider = { getMigrations: async () => Object.fromEntries(names.slice(0, names.indexOf(BEFORE) + 1).map((n) => [n, MIGRATIONS[n]])) };
+  const provider: MigrationProvider = {
+    getMigrations: async () => Object.fromEntries(names.slice(0, names.indexOf(BEFORE) + 1).map((n) => [n, MIGRATIONS[n]])),
+  };
   const { error } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) throw error;
   return {
@@ -61,7 +63,8 @@ test('the migration numbers what was indexed before: a page each, its title 0, i
       ['pb', 'title', 'title', 'Б', 'б'],
       ['pc', 'c:f1', 'cell', 'проект', 'проект'],
     ];
-    for (const [page_id, unit, kind, text, terms] of rows) await old.insertInto('search_entries').values({ workspace_id: 'w', page_id, unit, kind, text, terms }).execute();
+    for (const [page_id, unit, kind, text, terms] of rows)
+      await old.insertInto('search_entries').values({ workspace_id: 'w', page_id, unit, kind, text, terms }).execute();
     await migrateToLatest(db);
 
     const pages = await db.selectFrom('search_pages').select(['seq', 'page_id']).orderBy('page_id').execute();
@@ -96,13 +99,20 @@ test('a page whose numbers ran out has its new entry numbered in a gap, and it i
   try {
     const owner = await actor(t, 'page-ids@example.com');
     const page = await createPage(t, owner, { title: 'Полная страница' });
-    const block = async (text: string) => expectOk<{ id: string }>(await api(t, owner.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'text', data: { tokens: [{ text }] } }), 201);
+    const block = async (text: string) =>
+      expectOk<{ id: string }>(
+        await api(t, owner.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type: 'text', data: { tokens: [{ text }] } }),
+        201,
+      );
     const first = await block('первый абзац');
     await indexAll(t.app.db);
     const seq = Number((await t.app.db.selectFrom('search_pages').select('seq').where('page_id', '=', page.id).executeTakeFirstOrThrow()).seq);
     const base = seq * ENTRY_SPAN;
     // The page's last number taken (as if a million entries had been written).
-    await t.app.db.insertInto('search_entries').values({ id: base + ENTRY_SPAN - 1, page_id: page.id, unit: 'zz-last', kind: 'block', text: 'x', terms: 'x' }).execute();
+    await t.app.db
+      .insertInto('search_entries')
+      .values({ id: base + ENTRY_SPAN - 1, page_id: page.id, unit: 'zz-last', kind: 'block', text: 'x', terms: 'x' })
+      .execute();
     const second = await block('второй абзац про кактусы');
     await indexAll(t.app.db);
     const entry = await t.app.db.selectFrom('search_entries').select('id').where('unit', '=', second.id).executeTakeFirstOrThrow();
@@ -110,7 +120,9 @@ test('a page whose numbers ran out has its new entry numbered in a gap, and it i
     expect(Number(entry.id)).toBeGreaterThan(base);
     expect(Number(entry.id)).toBeLessThan(base + ENTRY_SPAN - 1);
     expect(Number(entry.id)).not.toBe(Number(firstEntry.id));
-    const res = await api(t, owner.cookie, 'GET', `/api/v3/spaces/search/text?${jsonQueryString({ q: 'кактусы ' })}`, undefined, { 'x-workspace-id': owner.workspaceId });
+    const res = await api(t, owner.cookie, 'GET', `/api/v3/spaces/search/text?${jsonQueryString({ q: 'кактусы ' })}`, undefined, {
+      'x-workspace-id': owner.workspaceId,
+    });
     const hits = expectStatus(res, 200).json() as { data: WireSearchHit[] };
     expect(hits.data.map((h) => [h.page.id, h.match.blockId])).toEqual([[page.id, second.id]]);
 

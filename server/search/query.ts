@@ -43,7 +43,9 @@ function matchingEntries(terms: readonly QueryTerm[], postgres: boolean) {
     return sql`select rowid as entry_id from search_fts where search_fts match ${match}`;
   }
   const sets = terms.map((t) =>
-    t.prefix ? sql`select entry_id from search_postings where stem >= ${t.stem} and stem < ${stemsAfter(t.stem)}` : sql`select entry_id from search_postings where stem = ${t.stem}`,
+    t.prefix
+      ? sql`select entry_id from search_postings where stem >= ${t.stem} and stem < ${stemsAfter(t.stem)}`
+      : sql`select entry_id from search_postings where stem = ${t.stem}`,
   );
   return sql.join(sets, sql` intersect `);
 }
@@ -58,7 +60,13 @@ function matchingEntries(terms: readonly QueryTerm[], postgres: boolean) {
  * B-tree read index-only on PostgreSQL — and only the pages found are looked up (ADR 9 «Figures»).
  * Access is not looked at here: the caller keeps only what the person may read (routes/search.ts).
  */
-export async function matchingPages(db: Kysely<Database>, terms: readonly QueryTerm[], filters: SearchFilters, offset: number, limit: number): Promise<Candidate[]> {
+export async function matchingPages(
+  db: Kysely<Database>,
+  terms: readonly QueryTerm[],
+  filters: SearchFilters,
+  offset: number,
+  limit: number,
+): Promise<Candidate[]> {
   if (terms.length === 0) return [];
   const postgres = isPostgres(db);
   const conditions = [sql`p.workspace_id = ${filters.workspaceId}`, sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
@@ -133,7 +141,15 @@ export async function similarTitles(db: Kysely<Database>, query: string, filters
     .limit(limit * 4)
     .execute();
   if (shared.length === 0) return [];
-  const titles = await db.selectFrom('pages').selectAll().where('id', 'in', shared.map((s) => s.page_id)).execute();
+  const titles = await db
+    .selectFrom('pages')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      shared.map((s) => s.page_id),
+    )
+    .execute();
   return titles
     .map((page) => ({ page, score: titleSimilarity(query, page.title) }))
     .filter((t) => t.score >= TITLE_SIMILARITY)

@@ -12,7 +12,11 @@ import { indexAll, queueEverything } from './indexer';
  */
 async function main() {
   const config = loadConfigOrExit();
-  const { db } = connectDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, SQLITE_FILE), busyTimeoutMs: config.dbBusyTimeoutMs });
+  const { db } = connectDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, SQLITE_FILE),
+    busyTimeoutMs: config.dbBusyTimeoutMs,
+  });
   try {
     await migrateToLatest(db);
     const started = Date.now();

@@ -43,7 +43,10 @@ test('a snippet starts a little before the first word found, on a word, and mark
   expect(cut.text.startsWith(' ')).toBe(false);
   const whole = snippet('Короткий текст', queryTerms('текст'));
   expect(whole).toEqual({ text: 'Короткий текст', marks: [[9, 14]], cutBefore: false, cutAfter: false });
-  expect(placedWords('a, bc')).toEqual([{ start: 0, end: 1, stem: 'a' }, { start: 3, end: 5, stem: 'bc' }]);
+  expect(placedWords('a, bc')).toEqual([
+    { start: 0, end: 1, stem: 'a' },
+    { start: 3, end: 5, stem: 'bc' },
+  ]);
 });
 
 test('the text a block and a cell are found by', () => {

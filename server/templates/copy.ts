@@ -78,7 +78,12 @@ export async function copyTemplate(trx: Transaction<Database>, input: CopyInput)
     pages.push(row);
     const children: PageRow[] = [];
     for (const child of page.children ?? []) children.push(await copyPage(child, row));
-    addBlocks(row.id, null, page.blocks, children.map((c) => c.id));
+    addBlocks(
+      row.id,
+      null,
+      page.blocks,
+      children.map((c) => c.id),
+    );
     return row;
   };
 

@@ -41,7 +41,14 @@ describe('server templates', () => {
   });
 
   test('a broken block is caught', () => {
-    const broken: TemplatePage = { title: 'x', icon: '📄', blocks: [{ type: 'checkbox', data: { tokens: [{ text: 'a' }] } }, { type: 'table', data: { tokens: [{ text: 'a' }], tableLayout: { columns: 1, rows: 1, columnSizes: [120] }, headerRow: true, headerColumn: false } }] };
+    const broken: TemplatePage = {
+      title: 'x',
+      icon: '📄',
+      blocks: [
+        { type: 'checkbox', data: { tokens: [{ text: 'a' }] } },
+        { type: 'table', data: { tokens: [{ text: 'a' }], tableLayout: { columns: 1, rows: 1, columnSizes: [120] }, headerRow: true, headerColumn: false } },
+      ],
+    };
     const problems = problemsOf(broken, 'broken');
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/checked/);
@@ -51,9 +58,7 @@ describe('server templates', () => {
   test('ids are unique and every template file is registered', async () => {
     const ids = TEMPLATES.map((t) => t.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const files = fs
-      .readdirSync(__dirname)
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !['index.ts', 'types.ts', 'copy.ts'].includes(f));
+    const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !['index.ts', 'types.ts', 'copy.ts'].includes(f));
     expect(files).toHaveLength(TEMPLATES.length);
     for (const file of files) {
       const exported = Object.values((await import(path.join(__dirname, file))) as Record<string, unknown>);
@@ -63,7 +68,17 @@ describe('server templates', () => {
 
   test('the templates the brief names exist', () => {
     const titles = TEMPLATES.map((t) => t.title);
-    for (const title of ['Заметки встречи', 'План проекта', 'База знаний (вики)', 'Конспекты учёбы', 'Личный дневник', 'Список задач', 'Маркетинговый план', 'Дорожная карта продукта', 'Воронка продаж']) {
+    for (const title of [
+      'Заметки встречи',
+      'План проекта',
+      'База знаний (вики)',
+      'Конспекты учёбы',
+      'Личный дневник',
+      'Список задач',
+      'Маркетинговый план',
+      'Дорожная карта продукта',
+      'Воронка продаж',
+    ]) {
       expect(titles).toContain(title);
     }
     const wikiRoot = TEMPLATES.find((t) => t.id === 'wiki')?.root;

@@ -8,8 +8,7 @@ import type { Token } from '../../schema/token';
  * child page of the template page, in their order (their ids exist only when copied).
  */
 export type TemplateBlock =
-  | { type: Exclude<BlockWireType, 'document' | 'database' | 'databaseRow'>; data: Record<string, unknown>; children?: TemplateBlock[] }
-  | { type: 'subpages' };
+  { type: Exclude<BlockWireType, 'document' | 'database' | 'databaseRow'>; data: Record<string, unknown>; children?: TemplateBlock[] } | { type: 'subpages' };
 
 /** A page of a template: title, icon, blocks and child pages. */
 export interface TemplatePage {

@@ -55,7 +55,15 @@ export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
   const screen = lazy(SCREEN_MODULE, started);
   const database = lazy(DATABASE_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName)]));
   const calendar = lazy(CALENDAR_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName), ...database.chunks.map((c) => c.fileName)]));
-  return { words, screen: screen.files, database: database.files, calendar: calendar.files, rowsWindow: DATABASE_WINDOW, boardWindow: BOARD_WINDOW, calendarWindow: CALENDAR_WINDOW };
+  return {
+    words,
+    screen: screen.files,
+    database: database.files,
+    calendar: calendar.files,
+    rowsWindow: DATABASE_WINDOW,
+    boardWindow: BOARD_WINDOW,
+    calendarWindow: CALENDAR_WINDOW,
+  };
 }
 
 /**

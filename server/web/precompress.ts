@@ -36,7 +36,9 @@ export function precompress(): Plugin {
       await Promise.all(
         files.map(async (file) => {
           const source = await fs.promises.readFile(file);
-          const br = await brotli(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } });
+          const br = await brotli(source, {
+            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+          });
           const gz = await gzip(source, { level: 9 });
           await fs.promises.writeFile(`${file}.br`, br);
           await fs.promises.writeFile(`${file}.gz`, gz);

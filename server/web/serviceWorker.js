@@ -40,9 +40,7 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith('/api/') || url.pathname === '/sw.js' || url.pathname === '/version') return;
   if (request.mode === 'navigate') {
-    event.respondWith(
-      fetch(request).catch(async () => (await caches.match('/', { cacheName: CACHE })) ?? Response.error()),
-    );
+    event.respondWith(fetch(request).catch(async () => (await caches.match('/', { cacheName: CACHE })) ?? Response.error()));
     return;
   }
   if (url.pathname.startsWith('/assets/')) {

@@ -40,24 +40,24 @@ export function App() {
   return (
     <ErrorBoundary resetKey={location.pathname}>
       <RealtimeProvider>
-      <Suspense fallback={<Spinner />}>
-        <Routes>
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/oauth/callback" element={<OAuthCallback />} />
-          <Route path="/version" element={<pre>{VERSION_LABEL}</pre>} />
-          <Route path="/public/:pageId" element={<PublicRoute />} />
-          <Route element={<ShellOrPublic />}>
-            <Route index element={<HomeIndex />} />
-            <Route path="clone/:uidToClone" element={<CloneScreen />} />
-            <Route path="new-workspace" element={<WizardScreen />} />
-            <Route path="search" element={<SearchScreen />} />
-            <Route path=":pageUid" element={<PageScreen />} />
-          </Route>
-          <Route path="*" element={<Navigate to="/" replace />} />
-        </Routes>
-      </Suspense>
-      <TrashHost />
-      <Toaster />
+        <Suspense fallback={<Spinner />}>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/oauth/callback" element={<OAuthCallback />} />
+            <Route path="/version" element={<pre>{VERSION_LABEL}</pre>} />
+            <Route path="/public/:pageId" element={<PublicRoute />} />
+            <Route element={<ShellOrPublic />}>
+              <Route index element={<HomeIndex />} />
+              <Route path="clone/:uidToClone" element={<CloneScreen />} />
+              <Route path="new-workspace" element={<WizardScreen />} />
+              <Route path="search" element={<SearchScreen />} />
+              <Route path=":pageUid" element={<PageScreen />} />
+            </Route>
+            <Route path="*" element={<Navigate to="/" replace />} />
+          </Routes>
+        </Suspense>
+        <TrashHost />
+        <Toaster />
       </RealtimeProvider>
     </ErrorBoundary>
   );

@@ -52,8 +52,5 @@ const offline = () => () => undefined;
 /** 'online', 'connecting' or 'offline' ('offline' too when there is no connection). */
 export function useRealtimeStatus(): RealtimeStatus {
   const connection = useRealtime();
-  return useSyncExternalStore(
-    connection ? (notify) => connection.onStatus(notify) : offline,
-    () => connection?.status ?? 'offline',
-  );
+  return useSyncExternalStore(connection ? (notify) => connection.onStatus(notify) : offline, () => connection?.status ?? 'offline');
 }

@@ -151,7 +151,16 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     const early = attempt === 0 && get ? await takePrefetched(path) : null;
     if (early && options.signal?.aborted) throw new ApiRequestError(undefined, undefined, 'aborted');
     try {
-      response = early ?? (await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal, keepalive: options.keepalive }));
+      response =
+        early ??
+        (await fetch(path, {
+          method: options.method ?? 'GET',
+          headers,
+          body,
+          credentials: 'same-origin',
+          signal: options.signal,
+          keepalive: options.keepalive,
+        }));
     } catch (error) {
       throw new ApiRequestError(undefined, undefined, error instanceof Error ? error.message : 'network error');
     }

@@ -56,7 +56,10 @@ function runScript(pathname: string) {
   new Function(earlyScript(PLAN))();
 }
 
-const preloads = () => Array.from(document.head.querySelectorAll('link')).map((link) => `${link.rel}${link.getAttribute('as') ? `:${link.getAttribute('as')}` : ''} ${new URL(link.href).pathname}`);
+const preloads = () =>
+  Array.from(document.head.querySelectorAll('link')).map(
+    (link) => `${link.rel}${link.getAttribute('as') ? `:${link.getAttribute('as')}` : ''} ${new URL(link.href).pathname}`,
+  );
 
 afterEach(() => {
   window.__early = undefined;
@@ -78,12 +81,26 @@ test("zod is told to stay jitless before the app's code loads (no `new Function`
 test("a page's address: the words, the page, its top, the shell's questions and the page screen's code", () => {
   const asked = serve();
   runScript('/page-1');
-  expect(asked).toEqual([...PLAN.words, '/api/v3/spaces/element/page-1', `/api/v3/spaces/note/page-1/blocks?limit=${PAGE_HEAD_BLOCKS}`, '/api/user/current', '/api/v3/spaces/workspace', '/api/user/settings']);
+  expect(asked).toEqual([
+    ...PLAN.words,
+    '/api/v3/spaces/element/page-1',
+    `/api/v3/spaces/note/page-1/blocks?limit=${PAGE_HEAD_BLOCKS}`,
+    '/api/user/current',
+    '/api/v3/spaces/workspace',
+    '/api/user/settings',
+  ]);
   expect(preloads()).toEqual(['modulepreload /assets/PageScreen-3.js', 'modulepreload /assets/DocumentEditor-4.js', 'preload:style /assets/PageScreen-5.css']);
 });
 
 test("home and the wizard: the words and the shell's questions; sign-in and a public page: the words only", () => {
-  for (const [pathname, shell] of [['/', true], ['/new-workspace', true], ['/clone/abc', true], ['/login', false], ['/public/abc', false], ['/oauth/callback', false]] as const) {
+  for (const [pathname, shell] of [
+    ['/', true],
+    ['/new-workspace', true],
+    ['/clone/abc', true],
+    ['/login', false],
+    ['/public/abc', false],
+    ['/oauth/callback', false],
+  ] as const) {
     const asked = serve();
     runScript(pathname);
     expect(asked).toEqual([...PLAN.words, ...(shell ? ['/api/user/current', '/api/v3/spaces/workspace', '/api/user/settings'] : [])]);
@@ -117,13 +134,26 @@ test("the app takes the script's answers once instead of asking again; a write d
 });
 
 test("a page whose top holds a database: the script asks for the Table view's code and the first window of each database's first view, and the app takes that answer", async () => {
-  const layout = { uid: 'view-9', type: 'table' as const, name: 'Таблица', orderedFields: [], filter: { op: 'and' as const, rules: [{ fieldId: 'price', condition: 'gt' as const, value: 5 }] }, sorts: [{ fieldId: 'price', direction: 'asc' as const }] };
+  const layout = {
+    uid: 'view-9',
+    type: 'table' as const,
+    name: 'Таблица',
+    orderedFields: [],
+    filter: { op: 'and' as const, rules: [{ fieldId: 'price', condition: 'gt' as const, value: 5 }] },
+    sorts: [{ fieldId: 'price', direction: 'asc' as const }],
+  };
   const databases = [
     { id: 'db-9', type: 'database', data: { config: { fields: {} }, view: { layouts: [layout, { ...layout, uid: 'view-10' }] } } },
     { id: 'db-10', type: 'database', data: { config: { fields: {} }, view: { layouts: [{ uid: 'view-11', type: 'table', name: 'Вид' }] } } },
   ];
   const row = { id: 'row-9', data: { title: 'Первая', values: {} }, versions: {} };
-  const asked = serve((path) => (path.includes('/blocks') ? { data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }, ...databases], meta: {}, errors: [] } : path.includes('/database/') ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] } : { data: {}, meta: {}, errors: [] }));
+  const asked = serve((path) =>
+    path.includes('/blocks')
+      ? { data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }, ...databases], meta: {}, errors: [] }
+      : path.includes('/database/')
+        ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] }
+        : { data: {}, meta: {}, errors: [] },
+  );
   runScript('/page-9');
   await new Promise((resolve) => setTimeout(resolve, 0));
   // The same addresses the Table views read first (src/features/database/TableView.tsx).
@@ -148,8 +178,24 @@ test("a page whose top holds a database: the script asks for the Table view's co
 
 test('a page without a database, or whose top failed: no rows and no Table view code; a board first: the first window of each column', async () => {
   const layout = { uid: 'b', type: 'board', name: 'Доска', orderedFields: [], groupBy: { fieldId: 'stage' } };
-  const fields = { stage: { name: 'Этап', type: 'status', options: [{ id: 'o1', name: 'Раз' }, { id: 'o2', name: 'Два' }] }, done: { name: 'Готово', type: 'checkbox' }, note: { name: 'Заметка', type: 'text' }, owner: { name: 'Ответственный', type: 'person' } };
-  const board = (groupBy: { fieldId: string } | null) => ({ id: 'db-11', type: 'database', data: { config: { fields }, view: { layouts: [{ ...layout, groupBy }] } } });
+  const fields = {
+    stage: {
+      name: 'Этап',
+      type: 'status',
+      options: [
+        { id: 'o1', name: 'Раз' },
+        { id: 'o2', name: 'Два' },
+      ],
+    },
+    done: { name: 'Готово', type: 'checkbox' },
+    note: { name: 'Заметка', type: 'text' },
+    owner: { name: 'Ответственный', type: 'person' },
+  };
+  const board = (groupBy: { fieldId: string } | null) => ({
+    id: 'db-11',
+    type: 'database',
+    data: { config: { fields }, view: { layouts: [{ ...layout, groupBy }] } },
+  });
   // The same addresses the board's columns read first (BoardView.tsx: the view's query and the column's value).
   const column = (group: string | boolean | null) => rowsPath('db-11', { ...viewRowsQuery(layout), group, offset: 0, limit: BOARD_WINDOW });
   expect(firstRowsPaths([board({ fieldId: 'stage' })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([column('o1'), column('o2'), column(null)]);
@@ -158,23 +204,55 @@ test('a page without a database, or whose top failed: no rows and no Table view 
   // A person field's columns are its people, known from the view's groups only: nothing is asked early.
   expect(firstRowsPaths([board({ fieldId: 'owner' })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([]);
   // Columns hidden in the view are not drawn: not asked for. A chart reads figures, not rows.
-  expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([column('o1')]);
-  const chart = { id: 'db-12', type: 'database', data: { config: { fields }, view: { layouts: [{ uid: 'c', type: 'chart', name: 'Диаграмма', orderedFields: [] }] } } };
+  expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([
+    column('o1'),
+  ]);
+  const chart = {
+    id: 'db-12',
+    type: 'database',
+    data: { config: { fields }, view: { layouts: [{ uid: 'c', type: 'chart', name: 'Диаграмма', orderedFields: [] }] } },
+  };
   expect(firstRowsPaths([chart], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([]);
   // A timeline first: the table's first window (TimelineView reads the Table view's query and windows).
-  const timelineLayout = { uid: 't', type: 'timeline', name: 'Хронология', orderedFields: [], timeline: { startFieldId: 'due' }, sorts: [{ fieldId: 'due', direction: 'asc' }] };
+  const timelineLayout = {
+    uid: 't',
+    type: 'timeline',
+    name: 'Хронология',
+    orderedFields: [],
+    timeline: { startFieldId: 'due' },
+    sorts: [{ fieldId: 'due', direction: 'asc' }],
+  };
   const timeline = { id: 'db-14', type: 'database', data: { config: { fields }, view: { layouts: [timelineLayout] } } };
-  expect(firstRowsPaths([timeline], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([rowsPath('db-14', { ...viewRowsQuery(timelineLayout as Parameters<typeof viewRowsQuery>[0]), offset: 0, limit: DATABASE_WINDOW })]);
+  expect(firstRowsPaths([timeline], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([
+    rowsPath('db-14', { ...viewRowsQuery(timelineLayout as Parameters<typeof viewRowsQuery>[0]), offset: 0, limit: DATABASE_WINDOW }),
+  ]);
   // A calendar first: its first days' rows, by its date field (the month of today, or its week), the date alone.
   const today = new Date(2026, 10, 26);
   const calendarLayout = { uid: 'k', type: 'calendar', name: 'Календарь', orderedFields: [], calendar: { fieldId: 'due' } };
-  const calendar = (layoutOf: object) => ({ id: 'db-13', type: 'database', data: { config: { fields: { ...fields, due: { name: 'Срок', type: 'date' } } }, view: { layouts: [layoutOf] } } });
-  expect(firstRowsPaths([calendar(calendarLayout)], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW, today)).toEqual([rowsPath('db-13', calendarRowsQuery(calendarLayout, 'due', { from: '2026-10-25', to: '2026-12-08' }, CALENDAR_WINDOW))]);
+  const calendar = (layoutOf: object) => ({
+    id: 'db-13',
+    type: 'database',
+    data: { config: { fields: { ...fields, due: { name: 'Срок', type: 'date' } } }, view: { layouts: [layoutOf] } },
+  });
+  expect(firstRowsPaths([calendar(calendarLayout)], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW, today)).toEqual([
+    rowsPath('db-13', calendarRowsQuery(calendarLayout, 'due', { from: '2026-10-25', to: '2026-12-08' }, CALENDAR_WINDOW)),
+  ]);
   expect(calendarDays('week', today)).toEqual({ from: '2026-11-22', to: '2026-12-01' });
   expect(calendarDays('month', new Date(2026, 1, 10))).toEqual({ from: '2026-01-25', to: '2026-03-10' });
   // No date field (not set, or no date): nothing.
-  expect(firstRowsPaths([calendar({ ...calendarLayout, calendar: null }), calendar({ ...calendarLayout, calendar: { fieldId: 'note' } })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW, today)).toEqual([]);
-  for (const answer of [{ data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }], meta: {}, errors: [] }, { data: null, errors: [{ code: 'page.not_found' }] }]) {
+  expect(
+    firstRowsPaths(
+      [calendar({ ...calendarLayout, calendar: null }), calendar({ ...calendarLayout, calendar: { fieldId: 'note' } })],
+      DATABASE_WINDOW,
+      BOARD_WINDOW,
+      CALENDAR_WINDOW,
+      today,
+    ),
+  ).toEqual([]);
+  for (const answer of [
+    { data: [{ id: 'b-1', type: 'text', data: { tokens: [] } }], meta: {}, errors: [] },
+    { data: null, errors: [{ code: 'page.not_found' }] },
+  ]) {
     const asked = serve(() => answer);
     runScript('/page-10');
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -197,12 +275,18 @@ test('an answer older than its freshness is not taken', () => {
   expect(takeEarly('/api/user/settings')).toBeNull();
 });
 
-test("a page whose top holds a database: its first window is asked for as soon as the top is in, without the editor", async () => {
+test('a page whose top holds a database: its first window is asked for as soon as the top is in, without the editor', async () => {
   const layout = { uid: 'view-1', type: 'table' as const, name: 'Таблица', orderedFields: [], sorts: [{ fieldId: 'price', direction: 'desc' as const }] };
   const database = { id: 'db-1', type: 'database', data: { config: { fields: {} }, view: { layouts: [layout] } } };
   const plain = { id: 'b-1', type: 'text', data: { tokens: [] } };
   const row = { id: 'row-1', data: { title: 'Первая', values: {} }, versions: {} };
-  const asked = serve((path) => (path.includes('/blocks') ? { data: [plain, database], meta: {}, errors: [] } : path.includes('/database/') ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] } : { data: {}, meta: {}, errors: [] }));
+  const asked = serve((path) =>
+    path.includes('/blocks')
+      ? { data: [plain, database], meta: {}, errors: [] }
+      : path.includes('/database/')
+        ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] }
+        : { data: {}, meta: {}, errors: [] },
+  );
   await startPageLoad('page-4').head;
   await new Promise((resolve) => setTimeout(resolve, 0));
   const window = rowsPath('db-1', { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW });
@@ -220,7 +304,13 @@ test("a page whose top holds a database: its first window is asked for as soon a
 
   // An early window not taken yet is dropped by any write: a store's first read after it asks the server.
   const other = { ...database, id: 'db-6' };
-  const sixth = serve((path) => (path.includes('/blocks') ? { data: [other], meta: {}, errors: [] } : path.includes('/database/') ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] } : { data: {}, meta: {}, errors: [] }));
+  const sixth = serve((path) =>
+    path.includes('/blocks')
+      ? { data: [other], meta: {}, errors: [] }
+      : path.includes('/database/')
+        ? { data: [row], meta: { count: 1, offset: 0 }, errors: [] }
+        : { data: {}, meta: {}, errors: [] },
+  );
   await startPageLoad('page-6').head;
   await new Promise((resolve) => setTimeout(resolve, 0));
   expect(sixth.filter((path) => path.includes('/database/db-6/'))).toHaveLength(1);

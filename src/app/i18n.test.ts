@@ -4,7 +4,10 @@ import { NAMESPACES, type Namespace } from './i18n';
 
 /** The translation files as the app fetches them. */
 const resources = {
-  ru: Object.fromEntries(NAMESPACES.map((ns) => [ns, JSON.parse(fs.readFileSync(path.resolve(__dirname, `../locales/ru/${ns}.json`), 'utf8'))])) as Record<Namespace, unknown>,
+  ru: Object.fromEntries(NAMESPACES.map((ns) => [ns, JSON.parse(fs.readFileSync(path.resolve(__dirname, `../locales/ru/${ns}.json`), 'utf8'))])) as Record<
+    Namespace,
+    unknown
+  >,
 };
 
 /** Every literal key passed to t() in the app, with the namespace its file uses. */
@@ -21,10 +24,18 @@ function usedKeys(): { file: string; ns: Namespace; key: string }[] {
   walk(root);
   return files.flatMap((file) => {
     const source = fs.readFileSync(file, 'utf8');
-    const ns: Namespace = source.includes("useTranslation('documentEditor')") ? 'documentEditor' : source.includes("useTranslation('automation')") ? 'automation' : 'common';
+    const ns: Namespace = source.includes("useTranslation('documentEditor')")
+      ? 'documentEditor'
+      : source.includes("useTranslation('automation')")
+        ? 'automation'
+        : 'common';
     return [
       // t('key', { ns: 'common' }) reads another namespace than the file's.
-      ...[...source.matchAll(/\bt\('([^'$`]+)'(?:,\s*\{\s*ns:\s*'(\w+)')?/g)].map((m) => ({ file: path.relative(root, file), ns: (m[2] as Namespace | undefined) ?? ns, key: m[1] })),
+      ...[...source.matchAll(/\bt\('([^'$`]+)'(?:,\s*\{\s*ns:\s*'(\w+)')?/g)].map((m) => ({
+        file: path.relative(root, file),
+        ns: (m[2] as Namespace | undefined) ?? ns,
+        key: m[1],
+      })),
       // editorT (src/editor/blocks/textBlockParts.ts) reads the editor's namespace without a hook.
       ...[...source.matchAll(/\beditorT\('([^'$`]+)'/g)].map((m) => ({ file: path.relative(root, file), ns: 'documentEditor' as const, key: m[1] })),
     ];
@@ -41,7 +52,8 @@ describe('Russian translations', () => {
     expect(keys.length).toBeGreaterThan(20);
     // A counted string may be given in Russian's plural forms instead (key_one, key_few, key_many).
     const has = (ns: Namespace, key: string) =>
-      typeof lookup(resources.ru[ns], key) === 'string' || ['one', 'few', 'many'].every((form) => typeof lookup(resources.ru[ns], `${key}_${form}`) === 'string');
+      typeof lookup(resources.ru[ns], key) === 'string' ||
+      ['one', 'few', 'many'].every((form) => typeof lookup(resources.ru[ns], `${key}_${form}`) === 'string');
     const missing = keys.filter(({ ns, key }) => !has(ns, key));
     expect(missing).toEqual([]);
   });

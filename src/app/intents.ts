@@ -53,7 +53,9 @@ export function intentPath(intent: Intent): string {
     case 'onboardingTemplate':
       return `/new-workspace${query({ template: intent.template })}`;
     case 'share':
-      return 'page' in intent.object ? intentPath({ kind: 'page', pageUid: intent.object.page, action: 'share' }) : `/${query({ action: 'share', object: 'workspace' })}`;
+      return 'page' in intent.object
+        ? intentPath({ kind: 'page', pageUid: intent.object.page, action: 'share' })
+        : `/${query({ action: 'share', object: 'workspace' })}`;
     case 'auth':
       return `/login${query({ type: intent.type, provider: intent.provider, email: intent.email, next: intent.next })}`;
     case 'ai':

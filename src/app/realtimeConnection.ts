@@ -1,13 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import { newId } from '../../schema/ids';
-import {
-  REALTIME_EVENTS,
-  REALTIME_LIMITS,
-  REALTIME_PATH,
-  type Caret,
-  type RealtimeAck,
-  type RealtimeErrorBody,
-} from '../../schema/realtime';
+import { REALTIME_EVENTS, REALTIME_LIMITS, REALTIME_PATH, type Caret, type RealtimeAck, type RealtimeErrorBody } from '../../schema/realtime';
 
 export type RealtimeStatus = 'connecting' | 'online' | 'offline';
 
@@ -75,7 +68,16 @@ export class RealtimeConnection {
       this.setStatus('offline');
       if (error.data) for (const listener of this.errorListeners) listener(error.data);
     });
-    for (const event of [REALTIME_EVENTS.edit, REALTIME_EVENTS.add, REALTIME_EVENTS.remove, REALTIME_EVENTS.join, REALTIME_EVENTS.leave, REALTIME_EVENTS.position, REALTIME_EVENTS.database, REALTIME_EVENTS.versionRecorded]) {
+    for (const event of [
+      REALTIME_EVENTS.edit,
+      REALTIME_EVENTS.add,
+      REALTIME_EVENTS.remove,
+      REALTIME_EVENTS.join,
+      REALTIME_EVENTS.leave,
+      REALTIME_EVENTS.position,
+      REALTIME_EVENTS.database,
+      REALTIME_EVENTS.versionRecorded,
+    ]) {
       this.socket.on(event, (payload: Record<string, unknown>) => this.route(event, payload));
     }
     this.socket.on(REALTIME_EVENTS.error, (error: RealtimeErrorBody) => {

@@ -9,7 +9,11 @@ const sentKey = (userId: string, goal: RetentionGoal) => `goal:${userId}:${goal}
  * account was made) to our own server (POST /api/goals), each once per browser: no third-party
  * analytics. Failures are silent and tried again next time.
  */
-export async function reportRetentionGoals(user: { id: string; createdAt: string; anonymous?: boolean }, now = Date.now(), storage: Storage = localStorage): Promise<RetentionGoal[]> {
+export async function reportRetentionGoals(
+  user: { id: string; createdAt: string; anonymous?: boolean },
+  now = Date.now(),
+  storage: Storage = localStorage,
+): Promise<RetentionGoal[]> {
   const created = Date.parse(user.createdAt);
   if (user.anonymous || !Number.isFinite(created)) return [];
   const sent: RetentionGoal[] = [];

@@ -11,7 +11,15 @@ import { workspacesReducer } from '../features/workspaces/workspacesSlice';
 /** The store holds serializable data only; the live Slate value and sockets stay outside it. */
 export function createStore() {
   return configureStore({
-    reducer: { auth: authReducer, workspaces: workspacesReducer, pages: pagesReducer, comments: commentsReducer, inbox: inboxReducer, presence: presenceReducer, uiSettings: uiSettingsReducer },
+    reducer: {
+      auth: authReducer,
+      workspaces: workspacesReducer,
+      pages: pagesReducer,
+      comments: commentsReducer,
+      inbox: inboxReducer,
+      presence: presenceReducer,
+      uiSettings: uiSettingsReducer,
+    },
   });
 }
 

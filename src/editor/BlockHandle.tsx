@@ -212,7 +212,12 @@ export function BlockHandle({ editor, container }: { editor: Editor; container: 
                 <div className="block-menu-divider" />
               </>
             ) : null}
-            <button type="button" role="menuitem" tabIndex={-1} onClick={() => act(() => Transforms.select(editor, Editor.end(editor, [duplicateBlock(editor, menu.index)])))}>
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => act(() => Transforms.select(editor, Editor.end(editor, [duplicateBlock(editor, menu.index)])))}
+            >
               {t('blockMenu.duplicate')} <kbd>Ctrl+D</kbd>
             </button>
             <button type="button" role="menuitem" tabIndex={-1} onClick={() => act(() => void moveBlock(editor, menu.index, -1))}>

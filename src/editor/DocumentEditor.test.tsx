@@ -29,7 +29,15 @@ describe('DocumentEditor: duplicating a nested page', () => {
     const { container } = render(
       <Provider store={createStore()}>
         <MemoryRouter>
-          <DocumentEditor page={page} blocks={[wireBlock('d1', 'document', { pageId: CHILD })]} canEdit onTitleEdited={() => undefined} saveTitle={async () => undefined} onSyncStatus={() => undefined} api={noApi} />
+          <DocumentEditor
+            page={page}
+            blocks={[wireBlock('d1', 'document', { pageId: CHILD })]}
+            canEdit
+            onTitleEdited={() => undefined}
+            saveTitle={async () => undefined}
+            onSyncStatus={() => undefined}
+            api={noApi}
+          />
         </MemoryRouter>
       </Provider>,
     );
@@ -41,7 +49,11 @@ describe('DocumentEditor: duplicating a nested page', () => {
     const copy = pageIds()[1];
     expect(copy).not.toBe(CHILD);
     const clone = calls.find((call) => call.url.endsWith('/page/clone'));
-    expect(clone).toEqual({ url: `/api/v3/spaces/element/${CHILD}/page/clone`, method: 'POST', body: { id: copy, workspaceId: WORKSPACE, toElement: TEST_PAGE_ID } });
+    expect(clone).toEqual({
+      url: `/api/v3/spaces/element/${CHILD}/page/clone`,
+      method: 'POST',
+      body: { id: copy, workspaceId: WORKSPACE, toElement: TEST_PAGE_ID },
+    });
     await flushEditor();
     await flushEditor();
     expect(pageIds()).toEqual([CHILD]);

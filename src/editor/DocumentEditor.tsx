@@ -106,7 +106,26 @@ export interface DocumentEditorProps {
  * through the block-sync queue (1 s per block, one request at a time); the title is saved 500 ms
  * after the last keystroke. Nothing is sent when the page is read-only.
  */
-export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUid = null, onRevealed, handover, onTitleEdited, saveTitle, onSyncStatus, api = blockApi, onChildPageCreated, onOpenPage, live, published = false, afterTitle = null, decorate: decorateMore, carets = true }: DocumentEditorProps) {
+export function DocumentEditor({
+  page,
+  blocks,
+  canEdit,
+  startAi = null,
+  revealUid = null,
+  onRevealed,
+  handover,
+  onTitleEdited,
+  saveTitle,
+  onSyncStatus,
+  api = blockApi,
+  onChildPageCreated,
+  onOpenPage,
+  live,
+  published = false,
+  afterTitle = null,
+  decorate: decorateMore,
+  carets = true,
+}: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
   const store = useAppStore();
@@ -300,12 +319,18 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUi
     ai.start,
   );
   // «Создать страницу «…»» in the page picker: a child page of this one with the typed title.
-  const createLinkedPage = useCallback(async (title: string) => {
-    const { data } = await apiRequest<unknown>(`/api/v3/spaces/element/${encodeURIComponent(page.id)}/children`, { method: 'POST', body: { id: newId(), title, type: 'Note', contentType: 'Element' } });
-    const child = wireElementSchema.parse(data);
-    callbacks.current.onChildPageCreated?.(child);
-    return child;
-  }, [page.id]);
+  const createLinkedPage = useCallback(
+    async (title: string) => {
+      const { data } = await apiRequest<unknown>(`/api/v3/spaces/element/${encodeURIComponent(page.id)}/children`, {
+        method: 'POST',
+        body: { id: newId(), title, type: 'Note', contentType: 'Element' },
+      });
+      const child = wireElementSchema.parse(data);
+      callbacks.current.onChildPageCreated?.(child);
+      return child;
+    },
+    [page.id],
+  );
   const pagePicker = usePagePicker(editor, canEdit, createLinkedPage);
   const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
   // A link asked for the assistant (docs/intents.md). Nothing is sent on a link alone: «Написать
@@ -380,57 +405,66 @@ export function DocumentEditor({ page, blocks, canEdit, startAi = null, revealUi
   return (
     <DatabaseHostContext.Provider value={databaseHost}>
       <AfterTitleContext.Provider value={afterTitle}>
-    <Slate
-      editor={editor}
-      onChange={() => {
-        slash.onChange();
-        pagePicker.onChange();
-        linkCard.onChange();
-        // The read-only top of a big page: where the person clicked goes to the editor after it.
-        if (!canEdit && handover) handover.current = editor.selection;
-      }}
-    >
-      {slash.menu}
-      {pagePicker.picker}
-      {toolbar.toolbar}
-      {linkCard.card}
-      {blockSelection.style}
-      {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
-      {databaseRemoval.dialog}
-      <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
-      {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
-      {canEdit ? <TextPlaceholder container={frame} /> : null}
-      <ChunkVisibilityProvider editor={editor} frame={frame}>
-      <Editable
-        className="document-editor"
-        readOnly={!canEdit}
-        spellCheck
-        renderElement={BlockElementView}
-        renderLeaf={TokenLeaf}
-        renderChunk={renderChunk}
-        decorate={decorate}
-        // A drag that starts in a database block (a row, a column, a view tab, an option) is the
-        // database's own (pragmatic-drag-and-drop): Slate would take the whole block for what is
-        // dragged and, dropped in the lower half of the block, move the block after itself (a
-        // removal, which the database guard asks about). Nor is such a drag dropped into the text.
-        onDragStart={(event) => (event.target as Element).closest?.('.database-block') != null}
-        onDrop={(event) => {
-          if (!event.dataTransfer.types.includes(PRAGMATIC_DRAG)) return false;
-          event.preventDefault();
-          return true;
-        }}
-        onKeyDown={(event) => {
-          // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
-          const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
-          if (!typing) syncSelectionFromDom(editor);
-          if (slash.handleKey(event) || pagePicker.handleKey(event) || ai.handleKey(event) || blockSelection.handleKey(event) || toolbar.handleKey(event) || (canEdit && linkCard.handleKey(event)) || editor.handleKey(event)) event.preventDefault();
-        }}
-      />
-      </ChunkVisibilityProvider>
-      {carets ? <PresenceCarets pageId={page.id} container={frame} /> : null}
-      {ai.panel}
-      </div>
-    </Slate>
+        <Slate
+          editor={editor}
+          onChange={() => {
+            slash.onChange();
+            pagePicker.onChange();
+            linkCard.onChange();
+            // The read-only top of a big page: where the person clicked goes to the editor after it.
+            if (!canEdit && handover) handover.current = editor.selection;
+          }}
+        >
+          {slash.menu}
+          {pagePicker.picker}
+          {toolbar.toolbar}
+          {linkCard.card}
+          {blockSelection.style}
+          {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
+          {databaseRemoval.dialog}
+          <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
+            {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
+            {canEdit ? <TextPlaceholder container={frame} /> : null}
+            <ChunkVisibilityProvider editor={editor} frame={frame}>
+              <Editable
+                className="document-editor"
+                readOnly={!canEdit}
+                spellCheck
+                renderElement={BlockElementView}
+                renderLeaf={TokenLeaf}
+                renderChunk={renderChunk}
+                decorate={decorate}
+                // A drag that starts in a database block (a row, a column, a view tab, an option) is the
+                // database's own (pragmatic-drag-and-drop): Slate would take the whole block for what is
+                // dragged and, dropped in the lower half of the block, move the block after itself (a
+                // removal, which the database guard asks about). Nor is such a drag dropped into the text.
+                onDragStart={(event) => (event.target as Element).closest?.('.database-block') != null}
+                onDrop={(event) => {
+                  if (!event.dataTransfer.types.includes(PRAGMATIC_DRAG)) return false;
+                  event.preventDefault();
+                  return true;
+                }}
+                onKeyDown={(event) => {
+                  // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
+                  const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+                  if (!typing) syncSelectionFromDom(editor);
+                  if (
+                    slash.handleKey(event) ||
+                    pagePicker.handleKey(event) ||
+                    ai.handleKey(event) ||
+                    blockSelection.handleKey(event) ||
+                    toolbar.handleKey(event) ||
+                    (canEdit && linkCard.handleKey(event)) ||
+                    editor.handleKey(event)
+                  )
+                    event.preventDefault();
+                }}
+              />
+            </ChunkVisibilityProvider>
+            {carets ? <PresenceCarets pageId={page.id} container={frame} /> : null}
+            {ai.panel}
+          </div>
+        </Slate>
       </AfterTitleContext.Provider>
     </DatabaseHostContext.Provider>
   );

@@ -84,14 +84,20 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
   };
 
   return createPortal(
-    <div className="floating-toolbar editor-panel" style={{ top: position.top, left: position.left }} role="toolbar" aria-label={t('toolbar.label')} onMouseDown={(e) => {
-      // Buttons must not take the selection away from the editor, and act on the one the person
-      // sees (Slate may not have heard of the last Shift+arrow yet).
-      if (!(e.target instanceof HTMLInputElement)) {
-        e.preventDefault();
-        if (!linkOpen) syncSelectionFromDom(editor);
-      }
-    }}>
+    <div
+      className="floating-toolbar editor-panel"
+      style={{ top: position.top, left: position.left }}
+      role="toolbar"
+      aria-label={t('toolbar.label')}
+      onMouseDown={(e) => {
+        // Buttons must not take the selection away from the editor, and act on the one the person
+        // sees (Slate may not have heard of the last Shift+arrow yet).
+        if (!(e.target instanceof HTMLInputElement)) {
+          e.preventDefault();
+          if (!linkOpen) syncSelectionFromDom(editor);
+        }
+      }}
+    >
       {linkOpen ? (
         <form
           className="floating-toolbar-link"
@@ -139,11 +145,23 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
               {glyph}
             </button>
           ))}
-          <button type="button" className={currentLink ? 'is-active' : undefined} title={`${t('toolbar.link')} (Ctrl+K)`} aria-label={t('toolbar.link')} onClick={() => setLinkOpen(true)}>
+          <button
+            type="button"
+            className={currentLink ? 'is-active' : undefined}
+            title={`${t('toolbar.link')} (Ctrl+K)`}
+            aria-label={t('toolbar.link')}
+            onClick={() => setLinkOpen(true)}
+          >
             <LinkIcon size={16} />
           </button>
           {onImprove && selection ? (
-            <button type="button" className="floating-toolbar-ai" title={t('ai.toolbar.improve', { ns: 'common' })} aria-label={t('ai.toolbar.improve', { ns: 'common' })} onClick={() => onImprove(selectionForToolbar(editor) ?? selection)}>
+            <button
+              type="button"
+              className="floating-toolbar-ai"
+              title={t('ai.toolbar.improve', { ns: 'common' })}
+              aria-label={t('ai.toolbar.improve', { ns: 'common' })}
+              onClick={() => onImprove(selectionForToolbar(editor) ?? selection)}
+            >
               <SparklesIcon size={16} />
               <span className="floating-toolbar-ai-label">{t('ai.toolbar.short', { ns: 'common' })}</span>
             </button>

@@ -68,17 +68,21 @@ export function useLinkCard(editor: Editor, canEdit: boolean, frame: RefObject<H
     clearTimeout(hideTimer.current);
     hideTimer.current = setTimeout(() => setShown(null), HIDE_DELAY_MS);
   }, []);
-  useEffect(() => () => {
-    clearTimeout(showTimer.current);
-    clearTimeout(caretTimer.current);
-    clearTimeout(hideTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      clearTimeout(showTimer.current);
+      clearTimeout(caretTimer.current);
+      clearTimeout(hideTimer.current);
+    },
+    [],
+  );
 
   // The pointer on a link in the text.
   useEffect(() => {
     const root = frame.current;
     if (!root) return;
-    const linkOf = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLAnchorElement>('[data-slate-editor] a[href]:not(.page-link)') : null);
+    const linkOf = (target: EventTarget | null) =>
+      target instanceof Element ? target.closest<HTMLAnchorElement>('[data-slate-editor] a[href]:not(.page-link)') : null;
     const onOver = (event: MouseEvent) => {
       const anchor = linkOf(event.target);
       if (!anchor) return;

@@ -29,7 +29,13 @@ describe('PageLinkView', () => {
   it('a page the sidebar lists shows its title from the store, and a rename shows at once, with no request', async () => {
     const calls = installFetch(() => ({ status: 500, body: {} }));
     const store = createStore();
-    store.dispatch(loadSection.fulfilled({ section: 'private', pages: [newElement({ id: KNOWN, workspaceId: WORKSPACE, title: 'План', section: 'private' }, at)] }, 'r1', 'private'));
+    store.dispatch(
+      loadSection.fulfilled(
+        { section: 'private', pages: [newElement({ id: KNOWN, workspaceId: WORKSPACE, title: 'План', section: 'private' }, at)] },
+        'r1',
+        'private',
+      ),
+    );
     const { container } = render(
       <Provider store={store}>
         <MemoryRouter>

@@ -32,7 +32,15 @@ export function PageLinkView({ pageId, children }: { pageId: string; children: R
     if (target.status === 'ok') navigate(pageHref(pageId));
   };
   return (
-    <a className={`page-link page-link-${target.status}${icon}`} href={pageHref(pageId)} data-page-id={pageId} data-label={label} aria-label={label} title={label} onClick={open}>
+    <a
+      className={`page-link page-link-${target.status}${icon}`}
+      href={pageHref(pageId)}
+      data-page-id={pageId}
+      data-label={label}
+      aria-label={label}
+      title={label}
+      onClick={open}
+    >
       {children}
     </a>
   );

@@ -17,7 +17,10 @@ const RESULTS = 8;
 
 /** Pages whose title holds `query` (GET search), or the recent pages for an empty query. */
 async function findPages(query: string): Promise<WireElement[]> {
-  const path = query.trim() === '' ? `/api/v3/spaces/recents?limit=${RESULTS}` : `/api/v3/spaces/search?q=${encodeURIComponent(JSON.stringify(query.trim()))}&limit=${RESULTS}`;
+  const path =
+    query.trim() === ''
+      ? `/api/v3/spaces/recents?limit=${RESULTS}`
+      : `/api/v3/spaces/search?q=${encodeURIComponent(JSON.stringify(query.trim()))}&limit=${RESULTS}`;
   const { data } = await api<unknown[]>(path);
   return data.flatMap((item) => {
     const parsed = wireElementSchema.safeParse(item);
@@ -78,7 +81,10 @@ export function usePagePicker(
 
   const pages = results && 'pages' in results ? results.pages : [];
   const newTitle = text?.trim() ?? '';
-  const options: PickerOption[] = [...pages.map((page) => ({ kind: 'page' as const, page })), ...(createPage && newTitle !== '' && results?.for === text ? [{ kind: 'create' as const, title: newTitle }] : [])];
+  const options: PickerOption[] = [
+    ...pages.map((page) => ({ kind: 'page' as const, page })),
+    ...(createPage && newTitle !== '' && results?.for === text ? [{ kind: 'create' as const, title: newTitle }] : []),
+  ];
   const current = Math.min(active, options.length - 1);
 
   const choose = (option: PickerOption) => {
@@ -132,7 +138,14 @@ export function usePagePicker(
       onHover={setActive}
       onChoose={choose}
       label={t('pagePicker.label')}
-      texts={{ nothing: t('pagePicker.nothing'), searching: t('pagePicker.searching'), failed: t('pagePicker.failed'), untitled: t('document.untitled'), recent: query.query.trim() === '' ? t('pagePicker.recent') : null, create: (title) => t('pagePicker.create', { title }) }}
+      texts={{
+        nothing: t('pagePicker.nothing'),
+        searching: t('pagePicker.searching'),
+        failed: t('pagePicker.failed'),
+        untitled: t('document.untitled'),
+        recent: query.query.trim() === '' ? t('pagePicker.recent') : null,
+        create: (title) => t('pagePicker.create', { title }),
+      }}
     />
   ) : null;
   return { onChange, handleKey, picker };

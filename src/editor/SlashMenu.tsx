@@ -140,7 +140,10 @@ export function useSlashMenu(
   // Without a model on the server, «Написать с ИИ» and «Продолжить текст» are shown disabled (improve, in the toolbar, works offline).
   const { model } = useAiInstallation();
   const labelOf = (wireType: string) => t(`blockTypes.${wireType}`);
-  const aiItems: SlashMenuItem[] = query && onAi ? slashAiItems(query.query, (action) => t(`ai.slash.${action}`, { ns: 'common' })).map((item) => (model ? item : { ...item, disabled: true })) : [];
+  const aiItems: SlashMenuItem[] =
+    query && onAi
+      ? slashAiItems(query.query, (action) => t(`ai.slash.${action}`, { ns: 'common' })).map((item) => (model ? item : { ...item, disabled: true }))
+      : [];
   const items: SlashMenuItem[] = query ? [...slashItems(query.query, labelOf), ...aiItems] : [];
   // The highlighted item: never a disabled one (the keys skip them).
   const current = items.length > 0 ? choosableIndex(items, Math.min(active, items.length - 1)) : -1;

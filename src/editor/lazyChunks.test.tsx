@@ -15,7 +15,10 @@ const CHUNK = 3;
 const COUNT = 10;
 
 function paragraphs(count = COUNT): Descendant[] {
-  return Array.from({ length: count }, (_, i) => ({ type: 'textBlock', uid: `b${i}`, version: 1, children: [{ text: `Абзац ${i}` }] }) as unknown as Descendant);
+  return Array.from(
+    { length: count },
+    (_, i) => ({ type: 'textBlock', uid: `b${i}`, version: 1, children: [{ text: `Абзац ${i}` }] }) as unknown as Descendant,
+  );
 }
 
 function smallChunkEditor(count = COUNT): Editor {
@@ -123,7 +126,9 @@ describe('lazy chunks', () => {
     expect(chunkVisibilityOf(editor).lazy).toBe(false);
     expect(container.querySelectorAll('.block-chunk-placeholder')).toHaveLength(0);
     expect(container.querySelectorAll('.block-chunk[data-mounted="true"]')).toHaveLength(4);
-    expect([...container.querySelectorAll('[data-block-id]')].map((element) => element.textContent)).toEqual(Array.from({ length: COUNT }, (_, i) => `Абзац ${i}`));
+    expect([...container.querySelectorAll('[data-block-id]')].map((element) => element.textContent)).toEqual(
+      Array.from({ length: COUNT }, (_, i) => `Абзац ${i}`),
+    );
   });
 
   describe('in a browser that can say where chunks are', () => {

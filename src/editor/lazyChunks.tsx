@@ -9,7 +9,20 @@
  * Mounting is a rendering matter only: the Slate document always holds every block, and sync,
  * undo, copy and paste work on it, never on the DOM.
  */
-import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement, type ReactNode, type RefObject } from 'react';
+import {
+  createContext,
+  memo,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { flushSync } from 'react-dom';
 import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
 import { ReactEditor, useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
@@ -254,7 +267,6 @@ export function revealBlock(editor: Editor, uid: string): boolean {
   return Boolean(element);
 }
 
-
 /** Whether the caret or a selection edge is within PIN_MARGIN_BLOCKS of the chunk. */
 function pinnedBySelection(editor: Editor, chunk: ChunkNode): boolean {
   const selection = editor.selection;
@@ -277,7 +289,10 @@ interface LazyChunkProps {
  * would): a keystroke re-renders one chunk, not its 63 siblings. It follows the selection and the
  * viewport through its own subscriptions.
  */
-const LazyChunk = memo(LazyChunkView, (previous, next) => previous.chunk === next.chunk && previous.root === next.root && !next.root.modifiedChunks.has(next.chunk));
+const LazyChunk = memo(
+  LazyChunkView,
+  (previous, next) => previous.chunk === next.chunk && previous.root === next.root && !next.root.modifiedChunks.has(next.chunk),
+);
 
 function LazyChunkView({ chunk, root, attributes, children }: LazyChunkProps) {
   const editor = useSlateStatic();
@@ -311,7 +326,13 @@ function LazyChunkView({ chunk, root, attributes, children }: LazyChunkProps) {
 
   if (show) {
     return (
-      <div {...attributes} ref={ref} className="block-chunk" data-mounted="true" style={intrinsicHeight ? { containIntrinsicSize: `auto ${intrinsicHeight}px` } : undefined}>
+      <div
+        {...attributes}
+        ref={ref}
+        className="block-chunk"
+        data-mounted="true"
+        style={intrinsicHeight ? { containIntrinsicSize: `auto ${intrinsicHeight}px` } : undefined}
+      >
         {children}
       </div>
     );

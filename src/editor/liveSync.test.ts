@@ -44,7 +44,10 @@ afterEach(() => jest.useRealTimers());
 test('a settle whose history request got no answer (the connection dropped) asks again, from the same time', async () => {
   jest.useFakeTimers();
   const history = { channel: 'element:p', pageId: 'p', at: '2026-01-01T00:00:09.000Z', blocks: [block('b2')], removed: [], removedVersions: [] };
-  const { handlers, requests, received, detach } = setup([{ ok: false, error: { code: 111, message: 'no answer' } }, { ok: true, history } as RealtimeAck<{ history: unknown }>]);
+  const { handlers, requests, received, detach } = setup([
+    { ok: false, error: { code: 111, message: 'no answer' } },
+    { ok: true, history } as RealtimeAck<{ history: unknown }>,
+  ]);
   handlers().onEvent('add', { origin: 'other', at: '2026-01-01T00:00:05.000Z', blocks: [block('b1')] });
   expect(received).toEqual(['b1']);
   await jest.advanceTimersByTimeAsync(SETTLE_DELAY_MS);

@@ -1,5 +1,14 @@
 import type { WireBlock } from '../../schema/block';
-import { channels, REALTIME_ERRORS, type BlockHistory, type ElementAdd, type ElementEdit, type ElementPageEdit, type ElementRemove, type RealtimeErrorBody } from '../../schema/realtime';
+import {
+  channels,
+  REALTIME_ERRORS,
+  type BlockHistory,
+  type ElementAdd,
+  type ElementEdit,
+  type ElementPageEdit,
+  type ElementRemove,
+  type RealtimeErrorBody,
+} from '../../schema/realtime';
 import type { BlockSyncQueue } from '../../plugins';
 import type { RealtimeConnection } from '../app/realtimeConnection';
 
@@ -29,7 +38,17 @@ export interface LiveSyncOptions {
 /** How long after the last structural change of others the places are read again (see settle). */
 export const SETTLE_DELAY_MS = 400;
 
-export function attachLiveSync({ connection, pageId, userId, queue, since, onReloadNeeded, onAccessLost, onCaughtUp, onPageEdited }: LiveSyncOptions): () => void {
+export function attachLiveSync({
+  connection,
+  pageId,
+  userId,
+  queue,
+  since,
+  onReloadNeeded,
+  onAccessLost,
+  onCaughtUp,
+  onPageEdited,
+}: LiveSyncOptions): () => void {
   const channel = channels.element(pageId, userId);
   let latest = since;
   const seen = (at: unknown) => {
@@ -106,7 +125,8 @@ export function attachLiveSync({ connection, pageId, userId, queue, since, onRel
     },
     onError(error) {
       if (error.code === REALTIME_ERRORS.historyTooLarge) onReloadNeeded?.();
-      else if (error.code === REALTIME_ERRORS.accessRevoked || error.code === REALTIME_ERRORS.forbidden || error.code === REALTIME_ERRORS.notFound) onAccessLost?.(error);
+      else if (error.code === REALTIME_ERRORS.accessRevoked || error.code === REALTIME_ERRORS.forbidden || error.code === REALTIME_ERRORS.notFound)
+        onAccessLost?.(error);
     },
   });
   return () => {

@@ -6,11 +6,7 @@ import { useAppSelector, type RootState } from '../app/store';
 import { selectPageById } from '../features/pages/pagesSlice';
 
 /** What a page link shows: the page's current title and icon, or why it cannot. */
-export type PageLinkTarget =
-  | { status: 'loading' }
-  | { status: 'ok'; title: string; icon: string | null }
-  | { status: 'noAccess' }
-  | { status: 'deleted' };
+export type PageLinkTarget = { status: 'loading' } | { status: 'ok'; title: string; icon: string | null } | { status: 'noAccess' } | { status: 'deleted' };
 
 /** How long a looked-up title is taken as current before it is asked again (pages outside the sidebar). */
 export const PAGE_LINK_REFRESH_MS = 30_000;
@@ -36,12 +32,16 @@ function flush() {
   wanted = new Set();
   for (let i = 0; i < ids.length; i += 100) {
     const chunk = ids.slice(i, i + 100);
-    api<Array<{ id: string; status: 'ok' | 'noAccess' | 'deleted'; element?: unknown }>>(`/api/v3/spaces/pageLinks?ids=${encodeURIComponent(JSON.stringify(chunk))}`).then(
+    api<Array<{ id: string; status: 'ok' | 'noAccess' | 'deleted'; element?: unknown }>>(
+      `/api/v3/spaces/pageLinks?ids=${encodeURIComponent(JSON.stringify(chunk))}`,
+    ).then(
       ({ data }) => {
         const at = Date.now();
         for (const item of data) {
           const element = item.status === 'ok' ? wireElementSchema.safeParse(item.element) : null;
-          const target: PageLinkTarget = element?.success ? { status: 'ok', title: element.data.title, icon: element.data.icon } : { status: item.status === 'ok' ? 'noAccess' : item.status };
+          const target: PageLinkTarget = element?.success
+            ? { status: 'ok', title: element.data.title, icon: element.data.icon }
+            : { status: item.status === 'ok' ? 'noAccess' : item.status };
           cache.set(item.id, { target, at });
         }
         notify();

@@ -13,10 +13,20 @@ function editorWith(blocks: unknown[], at: number) {
   editor.selection = { anchor: { path: [at, 0], offset: 0 }, focus: { path: [at, 0], offset: 0 } };
   return editor;
 }
-const emptyImage = (uid: string) => ({ type: 'imageBlock', uid, version: 1, remoteData: null, crop: null, scale: 1, align: 'center', children: [{ text: '' }] });
+const emptyImage = (uid: string) => ({
+  type: 'imageBlock',
+  uid,
+  version: 1,
+  remoteData: null,
+  crop: null,
+  scale: 1,
+  align: 'center',
+  children: [{ text: '' }],
+});
 const text = (uid: string, value: string) => ({ type: 'textBlock', uid, version: 1, children: [{ text: value }] });
 const file = (name: string, type: string) => new File(['abc'], name, { type });
-const shape = (editor: Editor) => editor.children.slice(1).map((n) => `${(n as BlockElement).type}:${((n as { remoteData?: { title: string } | null }).remoteData?.title ?? '')}`);
+const shape = (editor: Editor) =>
+  editor.children.slice(1).map((n) => `${(n as BlockElement).type}:${(n as { remoteData?: { title: string } | null }).remoteData?.title ?? ''}`);
 
 describe('pasting files', () => {
   let release: () => void = () => undefined;

@@ -6,7 +6,11 @@ import { isImageFile, startUpload } from './upload';
 
 /** An image or file block that has nothing yet (and is not uploading): a paste or drop fills it. */
 function isEmptyMediaBlock(node: unknown): node is BlockElement & { type: 'imageBlock' | 'fileBlock' } {
-  return Element.isElement(node) && ((node as BlockElement).type === 'imageBlock' || (node as BlockElement).type === 'fileBlock') && !(node as { remoteData?: unknown }).remoteData;
+  return (
+    Element.isElement(node) &&
+    ((node as BlockElement).type === 'imageBlock' || (node as BlockElement).type === 'fileBlock') &&
+    !(node as { remoteData?: unknown }).remoteData
+  );
 }
 
 function emptyBlock(type: 'imageBlock' | 'fileBlock', depth: number | undefined): BlockElement {

@@ -22,7 +22,8 @@ const ANCHORS = {
   'reconcileChildren end': '  chunkTree.movedNodeKeys.clear();\n};',
   'useDecorationsByChild function': 'const useDecorationsByChild = (editor, node, decorations) => {',
 };
-const WHAT_TO_DO = /slateReactChunkPatch \(src\/editor\/slateReactChunkPatch\.cjs\).*slate-react was changed or upgraded\. Either keep slate-react at 0\.146\.1 .* or port the patch/;
+const WHAT_TO_DO =
+  /slateReactChunkPatch \(src\/editor\/slateReactChunkPatch\.cjs\).*slate-react was changed or upgraded\. Either keep slate-react at 0\.146\.1 .* or port the patch/;
 
 describe('slateReactChunkPatch guard', () => {
   test.each(Object.entries(ANCHORS))('a slate-react without the %s is refused, saying what to do', (what, anchor) => {
@@ -60,7 +61,13 @@ describe('slateReactChunkPatch guard', () => {
       }
       const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
       return run(process.execPath, [vite, 'build', '--config', path.join(project, 'vite.config.mjs')], { cwd: project }).then(
-        () => ({ failed: false, output: fs.readdirSync(path.join(project, 'dist/assets')).map((file) => fs.readFileSync(path.join(project, 'dist/assets', file), 'utf8')).join('\n') }),
+        () => ({
+          failed: false,
+          output: fs
+            .readdirSync(path.join(project, 'dist/assets'))
+            .map((file) => fs.readFileSync(path.join(project, 'dist/assets', file), 'utf8'))
+            .join('\n'),
+        }),
         (error: { stderr: string }) => ({ failed: true, output: error.stderr }),
       );
     }

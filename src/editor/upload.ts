@@ -102,9 +102,7 @@ export async function uploadPublicImage(file: File, options: UploadOptions = {})
  * never on the wire, never in the undo history). Keyed by block uid; a block whose upload is not
  * running or failed has no entry.
  */
-export type UploadState =
-  | { status: 'uploading'; fileName: string; progress: number }
-  | { status: 'failed'; fileName: string; error: UploadError };
+export type UploadState = { status: 'uploading'; fileName: string; progress: number } | { status: 'failed'; fileName: string; error: UploadError };
 
 /** Why an upload failed, as the view explains it. */
 export type UploadError = 'tooLarge' | 'quotaExceeded' | 'noAccess' | 'inTrash' | 'notAnImage' | 'network' | 'failed';

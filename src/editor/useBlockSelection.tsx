@@ -125,7 +125,9 @@ export function useBlockSelection(editor: Editor, enabled: boolean) {
       const uid = uidAt(i);
       if (uid) selectors.push(`.document-editor [data-block-id="${CSS.escape(uid)}"]`);
     }
-    style = <style>{`${selectors.join(',\n')} { background: var(--brand-soft); border-radius: 4px; caret-color: transparent; } .document-editor ::selection { background: transparent; }`}</style>;
+    style = (
+      <style>{`${selectors.join(',\n')} { background: var(--brand-soft); border-radius: 4px; caret-color: transparent; } .document-editor ::selection { background: transparent; }`}</style>
+    );
   }
 
   /**

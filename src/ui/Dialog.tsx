@@ -7,7 +7,19 @@ import './overlay.css';
 const stack: object[] = [];
 
 /** A modal dialog over a dimmed page: Escape or a click on the backdrop closes it; focus moves in. */
-export function Dialog({ title, onClose, children, className, footer }: { title: string; onClose(): void; children: ReactNode; className?: string; footer?: ReactNode }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  className,
+  footer,
+}: {
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  className?: string;
+  footer?: ReactNode;
+}) {
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);

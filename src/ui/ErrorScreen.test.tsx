@@ -20,7 +20,12 @@ function serve(links: Partial<AppLinks>, feedback: { status: number } = { status
     const ok = (data: unknown) => ({ ok: true, status: 200, statusText: '', json: async () => ({ data, included: [], meta: {}, errors: [] }) }) as Response;
     if (url === '/api/config') return ok({ links: { help: null, privacy: null, terms: null, docs: null, templates: null, ...links } });
     if (url === '/api/email/hello' && feedback.status === 200) return ok({ status: 'success' });
-    return { ok: false, status: feedback.status, statusText: '', json: async () => ({ data: null, errors: [{ code: 'rate_limited', message: '' }] }) } as Response;
+    return {
+      ok: false,
+      status: feedback.status,
+      statusText: '',
+      json: async () => ({ data: null, errors: [{ code: 'rate_limited', message: '' }] }),
+    } as Response;
   }) as typeof fetch;
   return calls;
 }

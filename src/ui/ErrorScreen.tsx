@@ -9,7 +9,6 @@ import './errorScreen.css';
 
 export type ErrorKind = 'unauthorized' | 'notFound' | 'noAccess' | 'network' | 'generic';
 
-
 /**
  * The spec's error screens: a title, what to do next, and help — the installation's help chat
  * in a new tab (HELP_URL), or else the feedback form — with the footer links under them.

@@ -6,7 +6,23 @@ import './overlay.css';
  * A floating panel under (or above) `anchor`, kept inside the viewport; Escape or a click
  * outside closes it.
  */
-export function Popover({ anchor, onClose, children, className, label, align = 'start', role = 'dialog' }: { anchor: HTMLElement | null; onClose(): void; children: ReactNode; className?: string; label: string; align?: 'start' | 'end'; role?: 'dialog' | 'menu' }) {
+export function Popover({
+  anchor,
+  onClose,
+  children,
+  className,
+  label,
+  align = 'start',
+  role = 'dialog',
+}: {
+  anchor: HTMLElement | null;
+  onClose(): void;
+  children: ReactNode;
+  className?: string;
+  label: string;
+  align?: 'start' | 'end';
+  role?: 'dialog' | 'menu';
+}) {
   const panel = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState<{ top: number; left: number } | null>(null);
   const close = useRef(onClose);

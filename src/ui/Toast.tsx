@@ -48,7 +48,11 @@ function subscribe(listener: () => void) {
 
 /** Where toasts appear; mounted once by the app. */
 export function Toaster() {
-  const list = useSyncExternalStore(subscribe, () => items, () => items);
+  const list = useSyncExternalStore(
+    subscribe,
+    () => items,
+    () => items,
+  );
   return (
     <div className="toaster" aria-live="polite">
       {list.map((item) => (

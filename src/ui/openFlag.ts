@@ -21,6 +21,11 @@ export function createOpenFlag() {
     close: () => set(false),
     toggle: () => set(!open),
     isOpen: () => open,
-    useOpen: () => useSyncExternalStore(subscribe, () => open, () => open),
+    useOpen: () =>
+      useSyncExternalStore(
+        subscribe,
+        () => open,
+        () => open,
+      ),
   };
 }

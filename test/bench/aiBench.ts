@@ -44,7 +44,12 @@ const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN :
 const round = (n: number, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : n);
 const stats = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN) };
+  return {
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1] ?? NaN),
+  };
 };
 
 interface Sample {
@@ -162,7 +167,9 @@ try {
   const results = { sequential: summarize(seq), [`concurrent${CONCURRENCY}`]: summarize(con) };
 
   console.log(`\nAI streaming latency (ms), SQLite, ${REQUESTS} requests each (${failures} failed), ${os.cpus().length} cores, ${wallSeconds} s`);
-  console.log('| run | first chunk → first add p50 / p95 / p99 | request → model p50 / p95 | added in all p50 / p95 | HTTP 202 p50 / p95 | model’s own first chunk p50 | target p95 < 20 ms |');
+  console.log(
+    '| run | first chunk → first add p50 / p95 / p99 | request → model p50 / p95 | added in all p50 / p95 | HTTP 202 p50 / p95 | model’s own first chunk p50 | target p95 < 20 ms |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const [run, r] of Object.entries(results)) {
     console.log(
@@ -177,7 +184,10 @@ try {
   );
   console.log(`\nwritten ${file}`);
   // The server logs each request's action, sizes, times and outcome (never the texts).
-  const logged = server.log().split('\n').find((line) => line.includes('"ai":'));
+  const logged = server
+    .log()
+    .split('\n')
+    .find((line) => line.includes('"ai":'));
   if (!logged) throw new Error('the server logged no AI request');
   console.log(`a log line: ${logged}`);
 } finally {

@@ -37,9 +37,15 @@ function postgresStore(url: string): Store {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   return {
     update: async (id, version, data, now) =>
-      (await pool.query('UPDATE blocks SET data = $1, version = version + 1, updated_at = $2 WHERE id = $3 AND version = $4', [data, now, id, version])).rowCount === 1,
+      (await pool.query('UPDATE blocks SET data = $1, version = version + 1, updated_at = $2 WHERE id = $3 AND version = $4', [data, now, id, version]))
+        .rowCount === 1,
     pageRows: async (pageId) =>
-      (await pool.query<Row>('SELECT id, parent_id, type, version, data FROM blocks WHERE page_id = $1 AND deleted_at IS NULL ORDER BY sort_key COLLATE "C", id', [pageId])).rows,
+      (
+        await pool.query<Row>(
+          'SELECT id, parent_id, type, version, data FROM blocks WHERE page_id = $1 AND deleted_at IS NULL ORDER BY sort_key COLLATE "C", id',
+          [pageId],
+        )
+      ).rows,
   };
 }
 

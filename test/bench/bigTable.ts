@@ -83,8 +83,15 @@ export interface SeededTable {
  * in its Table view, in that order) and `rows` rows of varied values.
  */
 export async function seedBigTable(server: ServerProcess, cookie: string, rows: number, title = 'bench database', extra?: ExtraColumns): Promise<SeededTable> {
-  const page = await fetchJson<{ data: { id: string } }>(`${server.url}${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
-  const blocks = await fetchJson<{ data: Array<{ id: string; type: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${server.url}${S}/note/${page.data.id}/blocks`, { cookie });
+  const page = await fetchJson<{ data: { id: string } }>(`${server.url}${S}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title }),
+  });
+  const blocks = await fetchJson<{ data: Array<{ id: string; type: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(
+    `${server.url}${S}/note/${page.data.id}/blocks`,
+    { cookie },
+  );
   const block = blocks.data.find((b) => b.type === 'database');
   if (!block) throw new Error('a Database page without its database block');
   for (const [id, field] of Object.entries({ ...TABLE_FIELDS, ...extra?.fields })) {
@@ -164,7 +171,11 @@ window.__afterPaint = (then) => {
 export const screenFigures = (times: number[]) => ({ ...figures(times), max: Number(Math.max(...times).toFixed(1)), runs: times.length });
 
 /** Frame times: p50 / p95, how many, how many over the frame budget `limitMs`. */
-export const frameFigures = (times: number[], limitMs: number) => ({ ...figures(times), frames: times.length, over16_7: times.filter((f) => f > limitMs).length });
+export const frameFigures = (times: number[], limitMs: number) => ({
+  ...figures(times),
+  frames: times.length,
+  over16_7: times.filter((f) => f > limitMs).length,
+});
 
 /**
  * In a page (an init script, with AFTER_PAINT_SCRIPT): `window.__scrollFrames(el, frames, step,
@@ -206,7 +217,9 @@ export interface ScrollResult {
   loadingFrames: number;
 }
 /** The page's window with SCROLL_FRAMES_SCRIPT. */
-export type ScrollingWindow = Window & { __scrollFrames(el: Element, frames: number, step: number, horizontal?: boolean, loading?: string): Promise<ScrollResult> };
+export type ScrollingWindow = Window & {
+  __scrollFrames(el: Element, frames: number, step: number, horizontal?: boolean, loading?: string): Promise<ScrollResult>;
+};
 
 /** In a page (an init script, with AFTER_PAINT_SCRIPT): `window.__firstPaint`, when the first element matching `selector` was painted (the first task after the next frame). */
 export const firstPaintScript = (selector: string) => `
@@ -224,7 +237,15 @@ firstPaintObserver.observe(document, { childList: true, subtree: true });
  * firstPaintScript, or another that sets the window's `mark` to the time of the first screen):
  * the tab and its first screen, ms from the navigation's start.
  */
-export async function openBenchPage(browser: Browser, serverUrl: string, cookie: string, pageId: string, viewport: { width: number; height: number }, script: string, mark = '__firstPaint'): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
+export async function openBenchPage(
+  browser: Browser,
+  serverUrl: string,
+  cookie: string,
+  pageId: string,
+  viewport: { width: number; height: number },
+  script: string,
+  mark = '__firstPaint',
+): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
   const context = await browser.newContext({ viewport });
   const at = cookie.indexOf('=');
   await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: serverUrl }]);
@@ -248,7 +269,13 @@ export async function cpuCounters(cdp: CDPSession): Promise<Record<string, numbe
  * context (`open`), whose first screens are answered; the first `runs` of them go on to `measure`
  * in that tab (answering the rest of the opening's line, which is printed).
  */
-export async function benchOpenings(database: BenchDatabase, reps: number, runs: number, open: () => Promise<{ context: BrowserContext; tab: Page; firstScreen: number }>, measure: (opened: { context: BrowserContext; tab: Page }) => Promise<string>): Promise<number[]> {
+export async function benchOpenings(
+  database: BenchDatabase,
+  reps: number,
+  runs: number,
+  open: () => Promise<{ context: BrowserContext; tab: Page; firstScreen: number }>,
+  measure: (opened: { context: BrowserContext; tab: Page }) => Promise<string>,
+): Promise<number[]> {
   const firstScreens: number[] = [];
   for (let rep = 0; rep <= reps; rep++) {
     const opened = await open();

@@ -19,7 +19,22 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { launchBrowser } from '../helpers/browser';
 import { fetchJson, signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { AFTER_PAINT_SCRIPT, benchOpenings, firstPaintScript, frameFigures, openBenchPage, pair, percentile, runBench, S, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
+import {
+  AFTER_PAINT_SCRIPT,
+  benchOpenings,
+  firstPaintScript,
+  frameFigures,
+  openBenchPage,
+  pair,
+  percentile,
+  runBench,
+  S,
+  screenFigures,
+  seedBigTable,
+  startBenchServer,
+  timed,
+  type BenchDatabase,
+} from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -65,7 +80,11 @@ async function seedBoard(server: ServerProcess, cookie: string): Promise<Seeded>
     groupBy: { fieldId: 'stage' },
   };
   await fetchJson(`${server.url}${S}/database/${table.databaseId}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout }) });
-  await fetchJson(`${server.url}${S}/database/${table.databaseId}/views/${layout.uid}/move`, { method: 'POST', cookie, body: JSON.stringify({ placeAfter: null }) });
+  await fetchJson(`${server.url}${S}/database/${table.databaseId}/views/${layout.uid}/move`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ placeAfter: null }),
+  });
   return { pageId: table.pageId, databaseId: table.databaseId };
 }
 
@@ -86,7 +105,8 @@ async function drag(tab: Page): Promise<number[]> {
   await tab.mouse.move(start.x + 10, start.y + 10, { steps: 3 });
   await tab.evaluate(() => (window as unknown as BenchWindow).__timeFrames());
   // There and back, and there again (the drop).
-  const path = (from: typeof start, to: typeof start, steps: number) => Array.from({ length: steps }, (_, i) => ({ x: from.x + ((to.x - from.x) * (i + 1)) / steps, y: from.y + ((to.y - from.y) * (i + 1)) / steps }));
+  const path = (from: typeof start, to: typeof start, steps: number) =>
+    Array.from({ length: steps }, (_, i) => ({ x: from.x + ((to.x - from.x) * (i + 1)) / steps, y: from.y + ((to.y - from.y) * (i + 1)) / steps }));
   const third = Math.max(1, Math.floor(MOVES / 3));
   for (const point of [...path(start, end, third), ...path(end, start, third), ...path(start, end, third)]) {
     await tab.mouse.move(point.x, point.y);
@@ -108,11 +128,17 @@ async function benchDatabase(database: BenchDatabase) {
     process.stdout.write(`[${database}] seeding ${ROWS} rows × 12 fields…\n`);
     const [seedMs, seeded] = await timed(() => seedBoard(server, cookie));
     const frames: number[] = [];
-    const firstScreens = await benchOpenings(database, REPS, RUNS, () => open(browser, server, cookie, seeded), async ({ tab }) => {
-      const work = await drag(tab);
-      frames.push(...work);
-      return `; drag frame p50/p95 ${percentile(work, 50).toFixed(1)}/${percentile(work, 95).toFixed(1)} ms (${work.length} frames)`;
-    });
+    const firstScreens = await benchOpenings(
+      database,
+      REPS,
+      RUNS,
+      () => open(browser, server, cookie, seeded),
+      async ({ tab }) => {
+        const work = await drag(tab);
+        frames.push(...work);
+        return `; drag frame p50/p95 ${percentile(work, 50).toFixed(1)}/${percentile(work, 95).toFixed(1)} ms (${work.length} frames)`;
+      },
+    );
     return {
       database,
       rows: ROWS,

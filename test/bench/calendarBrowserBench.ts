@@ -17,7 +17,19 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser';
 import { fetchJson, signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { AFTER_PAINT_SCRIPT, benchOpenings, openBenchPage, pair, runBench, S, screenFigures, seedBigTable, startBenchServer, timed, type BenchDatabase } from './bigTable';
+import {
+  AFTER_PAINT_SCRIPT,
+  benchOpenings,
+  openBenchPage,
+  pair,
+  runBench,
+  S,
+  screenFigures,
+  seedBigTable,
+  startBenchServer,
+  timed,
+  type BenchDatabase,
+} from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const MONTH = Number(process.env.BENCH_MONTH ?? 2_000);
@@ -61,16 +73,30 @@ async function seedCalendar(server: ServerProcess, cookie: string): Promise<Seed
     const rows = Array.from({ length: Math.min(1000, MONTH - start) }, (_, k) => {
       const i = start + k;
       const day = 1 + (i % days);
-      const due = i % 5 === 0 ? { start: `${month}-${String(day).padStart(2, '0')}`, end: `${month}-${String(Math.min(days, day + 2)).padStart(2, '0')}` } : `${month}-${String(day).padStart(2, '0')}`;
+      const due =
+        i % 5 === 0
+          ? { start: `${month}-${String(day).padStart(2, '0')}`, end: `${month}-${String(Math.min(days, day + 2)).padStart(2, '0')}` }
+          : `${month}-${String(day).padStart(2, '0')}`;
       return { title: `Событие ${i}`, values: { due, stage: ['a', 'b', 'c'][i % 3] } };
     });
     await fetchJson(`${server.url}${S}/database/${table.databaseId}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
   }
   const layout = { uid: 'bench-calendar', type: 'calendar', name: 'Календарь', orderedFields: [], calendar: { fieldId: 'due', mode: 'month' } };
   await fetchJson(`${server.url}${S}/database/${table.databaseId}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout }) });
-  await fetchJson(`${server.url}${S}/database/${table.databaseId}/views/${layout.uid}/move`, { method: 'POST', cookie, body: JSON.stringify({ placeAfter: null }) });
-  const range = { fieldId: 'due', from: `${month}-01`, to: `${now.getMonth() === 11 ? now.getFullYear() + 1 : now.getFullYear()}-${String(((now.getMonth() + 1) % 12) + 1).padStart(2, '0')}-01` };
-  const counted = await fetchJson<{ meta: { count: number } }>(`${server.url}${S}/database/${table.databaseId}/rows?range=${encodeURIComponent(JSON.stringify(range))}&limit=1`, { cookie });
+  await fetchJson(`${server.url}${S}/database/${table.databaseId}/views/${layout.uid}/move`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ placeAfter: null }),
+  });
+  const range = {
+    fieldId: 'due',
+    from: `${month}-01`,
+    to: `${now.getMonth() === 11 ? now.getFullYear() + 1 : now.getFullYear()}-${String(((now.getMonth() + 1) % 12) + 1).padStart(2, '0')}-01`,
+  };
+  const counted = await fetchJson<{ meta: { count: number } }>(
+    `${server.url}${S}/database/${table.databaseId}/rows?range=${encodeURIComponent(JSON.stringify(range))}&limit=1`,
+    { cookie },
+  );
   return { pageId: table.pageId, databaseId: table.databaseId, monthItems: counted.meta.count };
 }
 
@@ -82,7 +108,12 @@ function open(browser: Browser, server: ServerProcess, cookie: string, seeded: S
 async function monthSwitch(tab: Page): Promise<number> {
   const title = await tab.locator('.db-calendar .fc-toolbar-title').textContent();
   await tab.locator('.db-calendar .fc-next-button').click();
-  await tab.waitForFunction((before) => document.querySelector('.db-calendar .fc-toolbar-title')?.textContent !== before && document.querySelector('.db-calendar-grid')?.getAttribute('aria-busy') === 'false', title);
+  await tab.waitForFunction(
+    (before) =>
+      document.querySelector('.db-calendar .fc-toolbar-title')?.textContent !== before &&
+      document.querySelector('.db-calendar-grid')?.getAttribute('aria-busy') === 'false',
+    title,
+  );
   await tab.waitForTimeout(200);
   await tab.evaluate(() => (window as unknown as BenchWindow).__armSwitch());
   const clicked = await tab.evaluate(() => {
@@ -102,11 +133,17 @@ async function benchDatabase(database: BenchDatabase) {
     process.stdout.write(`[${database}] seeding ${ROWS} rows × 12 fields and ${MONTH} in this month…\n`);
     const [seedMs, seeded] = await timed(() => seedCalendar(server, cookie));
     const switches: number[] = [];
-    const firstScreens = await benchOpenings(database, REPS, REPS, () => open(browser, server, cookie, seeded), async ({ tab }) => {
-      const switched = await monthSwitch(tab);
-      switches.push(switched);
-      return `; month switch ${switched.toFixed(0)} ms`;
-    });
+    const firstScreens = await benchOpenings(
+      database,
+      REPS,
+      REPS,
+      () => open(browser, server, cookie, seeded),
+      async ({ tab }) => {
+        const switched = await monthSwitch(tab);
+        switches.push(switched);
+        return `; month switch ${switched.toFixed(0)} ms`;
+      },
+    );
     return {
       database,
       rows: ROWS + MONTH,

@@ -83,6 +83,8 @@ const results = [];
 for (const database of benchDatabases()) results.push(await benchDatabase(database, file));
 console.log('database    rows in   preview ready   import done   rows/s');
 for (const r of results) {
-  console.log(`${r.database.padEnd(10)}  ${String(r.rows).padStart(7)}   ${String(r.previewMs).padStart(10)} ms   ${String(r.importMs).padStart(8)} ms   ${String(r.rowsPerSecond).padStart(6)}`);
+  console.log(
+    `${r.database.padEnd(10)}  ${String(r.rows).padStart(7)}   ${String(r.previewMs).padStart(10)} ms   ${String(r.importMs).padStart(8)} ms   ${String(r.rowsPerSecond).padStart(6)}`,
+  );
 }
 console.log(`written ${writeResults('csv', { rows: ROWS, columns: HEADER.length, bytes: file.length, results })}`);

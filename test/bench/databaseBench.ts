@@ -33,7 +33,8 @@ async function measure(database: BenchDatabase) {
     process.stdout.write(`[${database}] seeding ${ROWS} rows × ${Object.keys(TABLE_FIELDS).length} fields…\n`);
     const [seedMs, { databaseId, viewId }] = await timed(() => seedBigTable(server, cookie, ROWS));
     const view = { filter: { op: 'and', rules: [{ fieldId: 'stage', condition: 'isNot', value: 'c' }] }, sorts: [{ fieldId: 'price', direction: 'desc' }] };
-    const rows = (params: Record<string, unknown>) => fetchJson<{ data: unknown[]; meta: { count: number } }>(`${server.url}${S}/database/${databaseId}/rows?${q(params)}`, { cookie });
+    const rows = (params: Record<string, unknown>) =>
+      fetchJson<{ data: unknown[]; meta: { count: number } }>(`${server.url}${S}/database/${databaseId}/rows?${q(params)}`, { cookie });
     // The first window of a view computes its order (cold); the ones after read a slice of it.
     const [coldMs, first] = await timed(() => rows({ ...view, limit: 100 }));
     const count = first.meta.count;
@@ -47,13 +48,21 @@ async function measure(database: BenchDatabase) {
       anywhere.push((await timed(() => rows({ ...view, offset: random(Math.max(1, count - 100)), limit: 100 })))[0]);
       unsorted.push((await timed(() => rows({ offset: random(Math.max(1, ROWS - 100)), limit: 100 })))[0]);
     }
-    await fetchJson(`${server.url}${S}/database/${databaseId}/views/${viewId}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { ...view, calculations: { price: 'sum', qty: 'average', note: 'empty' } } }) });
+    await fetchJson(`${server.url}${S}/database/${databaseId}/views/${viewId}`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ layout: { ...view, calculations: { price: 'sum', qty: 'average', note: 'empty' } } }),
+    });
     const calculations: number[] = [];
     const footerUrl = `${server.url}${S}/database/${databaseId}/calculations?viewId="${viewId}"`;
     const [footerColdMs] = await timed(() => fetchJson(footerUrl, { cookie }));
     for (let i = 0; i < Math.min(SAMPLES, 50); i++) calculations.push((await timed(() => fetchJson(footerUrl, { cookie })))[0]);
     // Charts (issue 17: ≤ 100 ms p95) over every row, in a chart view of their own (no filter).
-    await fetchJson(`${server.url}${S}/database/${databaseId}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'chart', type: 'chart', orderedFields: [] } }) });
+    await fetchJson(`${server.url}${S}/database/${databaseId}/views`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ layout: { uid: 'chart', type: 'chart', orderedFields: [] } }),
+    });
     const chartBy = async (chart: unknown, viewId = 'chart') => {
       const url = `${server.url}${S}/database/${databaseId}/chart?${q({ viewId, chart })}`;
       const [coldMs, answer] = await timed(() => fetchJson<{ data: { rows: number; points: unknown[] } }>(url, { cookie }));
@@ -85,7 +94,11 @@ async function measure(database: BenchDatabase) {
         const row = ids[written % ids.length];
         const fieldId = fieldIds[i % fieldIds.length];
         const rowVersions = versions.get(row.id)!;
-        const cell = await fetchJson<{ data: { version: number } }>(`${server.url}${S}/row/${row.id}/cells/${fieldId}`, { method: 'POST', cookie, body: JSON.stringify({ value: valueOf[fieldId](written), version: rowVersions[fieldId] ?? 0 }) });
+        const cell = await fetchJson<{ data: { version: number } }>(`${server.url}${S}/row/${row.id}/cells/${fieldId}`, {
+          method: 'POST',
+          cookie,
+          body: JSON.stringify({ value: valueOf[fieldId](written), version: rowVersions[fieldId] ?? 0 }),
+        });
         rowVersions[fieldId] = cell.data.version;
         samples.push((await timed(() => fetchJson(url, { cookie })))[0]);
       }
@@ -94,13 +107,29 @@ async function measure(database: BenchDatabase) {
     const countAfterWrite = await afterWrite('chart', countChart, ['stage']);
     const sumAfterWrite = await afterWrite('chart', sumChart, ['price', 'due', 'stage']);
     // A chart under a view's filter (qty ≥ 500: about half the rows), written in its fields and in the filter's.
-    await fetchJson(`${server.url}${S}/database/${databaseId}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'filtered', type: 'chart', orderedFields: [], filter: { op: 'and', rules: [{ fieldId: 'qty', condition: 'gte', value: 500 }] } } }) });
+    await fetchJson(`${server.url}${S}/database/${databaseId}/views`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({
+        layout: { uid: 'filtered', type: 'chart', orderedFields: [], filter: { op: 'and', rules: [{ fieldId: 'qty', condition: 'gte', value: 500 }] } },
+      }),
+    });
     const filteredChart = { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' } };
     const chartFiltered = await chartBy(filteredChart, 'filtered');
     const filteredAfterWrite = await afterWrite('filtered', filteredChart, ['stage', 'price', 'qty']);
     const writes: number[] = [];
     for (const row of ids) {
-      writes.push((await timed(() => fetchJson(`${server.url}${S}/row/${row.id}/cells/note`, { method: 'POST', cookie, body: JSON.stringify({ value: 'изменено', version: row.versions.note ?? 0 }) })))[0]);
+      writes.push(
+        (
+          await timed(() =>
+            fetchJson(`${server.url}${S}/row/${row.id}/cells/note`, {
+              method: 'POST',
+              cookie,
+              body: JSON.stringify({ value: 'изменено', version: row.versions.note ?? 0 }),
+            }),
+          )
+        )[0],
+      );
     }
     return {
       database,
@@ -129,7 +158,9 @@ async function measure(database: BenchDatabase) {
 const results = [];
 for (const database of DBS) results.push(await measure(database));
 process.stdout.write('\nData table (ms, sequential requests on loopback; window = 100 rows sorted by a number, filtered by a select):\n');
-process.stdout.write('database  rows    in view  cold view  top p50/p95  random p50/p95  unsorted p50/p95  cold footer  footer p50/p95  cell write p50/p95  seed s\n');
+process.stdout.write(
+  'database  rows    in view  cold view  top p50/p95  random p50/p95  unsorted p50/p95  cold footer  footer p50/p95  cell write p50/p95  seed s\n',
+);
 for (const r of results) {
   process.stdout.write(
     `${r.database.padEnd(9)} ${String(r.rows).padEnd(7)} ${String(r.viewCount).padEnd(8)} ${String(r.viewColdMs).padEnd(10)} ${`${r.topWindow.p50}/${r.topWindow.p95}`.padEnd(12)} ${`${r.randomWindow.p50}/${r.randomWindow.p95}`.padEnd(15)} ${`${r.unsortedRandomWindow.p50}/${r.unsortedRandomWindow.p95}`.padEnd(17)} ${String(r.footerColdMs).padEnd(12)} ${`${r.calculations.p50}/${r.calculations.p95}`.padEnd(15)} ${`${r.cellWrite.p50}/${r.cellWrite.p95}`.padEnd(19)} ${r.seedSeconds}\n`,
@@ -142,7 +173,9 @@ for (const r of results) {
     `${r.database.padEnd(9)} ${String(r.chartCount.coldMs).padEnd(12)} ${`${r.chartCount.p50}/${r.chartCount.p95}`.padEnd(12)} ${String(r.chartCount.rows).padEnd(7)} ${String(r.chartSum.coldMs).padEnd(19)} ${`${r.chartSum.p50}/${r.chartSum.p95}`.padEnd(12)} ${r.chartSum.points}\n`,
   );
 }
-process.stdout.write(`\nCharts right after a cell write in a field they read (ms, p50/p95 of the read over ${WRITE_PAIRS} write + read pairs; filtered: sum by a select over the rows with qty ≥ 500):\n`);
+process.stdout.write(
+  `\nCharts right after a cell write in a field they read (ms, p50/p95 of the read over ${WRITE_PAIRS} write + read pairs; filtered: sum by a select over the rows with qty ≥ 500):\n`,
+);
 process.stdout.write('database  count p50/p95  sum by month p50/p95  filtered: first  p50/p95      after a write p50/p95\n');
 for (const r of results) {
   process.stdout.write(

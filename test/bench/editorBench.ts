@@ -69,7 +69,14 @@ async function buildBundles(): Promise<string> {
   return BENCH_EDITOR_OUT_DIR;
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
 
 /** A tiny static server for the built pages, on 127.0.0.1. */
 function serve(root: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -114,8 +121,18 @@ async function heapAfterGc(page: Page): Promise<number> {
 
 async function runOnce(baseUrl: string, config: (typeof CONFIGS)[number], size: number, rep: number): Promise<RunResult> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'editor-bench-'));
-  const result: RunResult = { rep, size, config: config.name, metrics: {}, verification: { ok: false, caretOffset: null, dom: '', model: '', expected: '', missingFrames: 0 } };
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
+  const result: RunResult = {
+    rep,
+    size,
+    config: config.name,
+    metrics: {},
+    verification: { ok: false, caretOffset: null, dom: '', model: '', expected: '', missingFrames: 0 },
+  };
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const pageErrors: string[] = [];
@@ -161,7 +178,14 @@ async function runOnce(baseUrl: string, config: (typeof CONFIGS)[number], size: 
     const dom = await page.evaluate(() => window.bench.domTargetText());
     const model = await page.evaluate(() => window.bench.modelTargetText());
     const missingFrames = keys.length - latencies.length;
-    result.verification = { ok: caretOffset === CARET_AT && dom === expected && model === expected && missingFrames === 0, caretOffset, dom, model, expected, missingFrames };
+    result.verification = {
+      ok: caretOffset === CARET_AT && dom === expected && model === expected && missingFrames === 0,
+      caretOffset,
+      dom,
+      model,
+      expected,
+      missingFrames,
+    };
     if (pageErrors.length > 0) result.error = `page errors: ${pageErrors.join(' | ')}`;
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
@@ -208,7 +232,20 @@ function summarise(runs: RunResult[]): Cell[] {
 }
 
 function printTable(cells: Cell[]): void {
-  const header = ['size', 'config', 'mount→paint ms', 'script ms', 'first screen ms', 'interactive ms', 'heap MB', 'click task ms', 'key p50 ms', 'key p95 ms', 'p95 ÷ plain', 'verified'];
+  const header = [
+    'size',
+    'config',
+    'mount→paint ms',
+    'script ms',
+    'first screen ms',
+    'interactive ms',
+    'heap MB',
+    'click task ms',
+    'key p50 ms',
+    'key p95 ms',
+    'p95 ÷ plain',
+    'verified',
+  ];
   const rows = cells.map((c) => [
     String(c.size),
     c.config,
@@ -255,7 +292,9 @@ async function main() {
           const v = run.verification;
           console.log(
             `rep ${rep + 1}/${REPS} ${String(size).padStart(6)} ${config.name.padEnd(15)} paint ${fmt(run.metrics.mountToPaint)} ms, heap ${fmt(run.metrics.heapMb)} MB, key p50/p95 ${fmt(run.metrics.keyP50)}/${fmt(run.metrics.keyP95)} ms` +
-              (v.ok && !run.error ? ', verified' : `, NOT VERIFIED (caret ${v.caretOffset}, missing frames ${v.missingFrames}${v.dom !== v.expected ? `, DOM ${JSON.stringify(v.dom)} ≠ ${JSON.stringify(v.expected)}` : ''}${v.model !== v.expected ? `, model ${JSON.stringify(v.model)}` : ''}${run.error ? `, ${run.error}` : ''})`),
+              (v.ok && !run.error
+                ? ', verified'
+                : `, NOT VERIFIED (caret ${v.caretOffset}, missing frames ${v.missingFrames}${v.dom !== v.expected ? `, DOM ${JSON.stringify(v.dom)} ≠ ${JSON.stringify(v.expected)}` : ''}${v.model !== v.expected ? `, model ${JSON.stringify(v.model)}` : ''}${run.error ? `, ${run.error}` : ''})`),
           );
         }
       }
@@ -273,7 +312,21 @@ async function main() {
   const file = path.join(RESULTS_DIR, `editor-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(
     file,
-    JSON.stringify({ method: 'shared/design/BENCH-METHOD.md', date: new Date().toISOString(), variant: VARIANT, sizes: SIZES, reps: REPS, sentence: TYPED_SENTENCE, cells, targets, runs }, null, 2),
+    JSON.stringify(
+      {
+        method: 'shared/design/BENCH-METHOD.md',
+        date: new Date().toISOString(),
+        variant: VARIANT,
+        sizes: SIZES,
+        reps: REPS,
+        sentence: TYPED_SENTENCE,
+        cells,
+        targets,
+        runs,
+      },
+      null,
+      2,
+    ),
   );
   console.log(`\nwritten ${path.relative(process.cwd(), file)}`);
   if (runs.some((r) => !r.verification.ok || r.error)) process.exitCode = 1;

@@ -32,7 +32,8 @@ const DBS = (process.env.BENCH_DBS ?? 'sqlite,postgres').split(',') as ('sqlite'
 const EMAIL = 'open-bench@example.com';
 
 /** About 120 characters: a line number and a pangram. */
-const paragraph = (n: number) => `Строка ${n}: съешь же ещё этих мягких французских булок, да выпей чаю. В чащах юга жил бы цитрус? Да, но фальшивый экземпляр!`.slice(0, 120);
+const paragraph = (n: number) =>
+  `Строка ${n}: съешь же ещё этих мягких французских булок, да выпей чаю. В чащах юга жил бы цитрус? Да, но фальшивый экземпляр!`.slice(0, 120);
 
 /** A block's row as stored, without the writer's run (a copy starts none). */
 type BlockRowCopy = Omit<BlockRow, 'origin' | 'origin_since'>;
@@ -44,14 +45,25 @@ function copies(first: BlockRowCopy): BlockRowCopy[] {
   // Written an hour ago: a page opened later, not while it is being written (the realtime
   // catch-up after the load reads what changed in the last 10 s; 20,000 of them would be too many).
   const earlier = new Date(Date.now() - 3_600_000).toISOString();
-  return keys.map((key, i) => ({ ...first, id: randomUUID(), sort_key: key, created_at: earlier, updated_at: earlier, data: JSON.stringify({ ...template, tokens: [{ text: paragraph(i + 2) }] }) }));
+  return keys.map((key, i) => ({
+    ...first,
+    id: randomUUID(),
+    sort_key: key,
+    created_at: earlier,
+    updated_at: earlier,
+    data: JSON.stringify({ ...template, tokens: [{ text: paragraph(i + 2) }] }),
+  }));
 }
 
 async function seedSqlite(server: ServerProcess, blockId: string): Promise<void> {
   const db = new Database(path.join(server.dataDir, 'workspace.sqlite'));
   try {
-    const first = db.prepare('select id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at from blocks where id = ?').get(blockId) as BlockRowCopy;
-    const insert = db.prepare('insert into blocks (id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at) values (@id, @page_id, @parent_id, @sort_key, @type, @data, @version, @created_at, @updated_at, @updated_by, @deleted_at)');
+    const first = db
+      .prepare('select id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at from blocks where id = ?')
+      .get(blockId) as BlockRowCopy;
+    const insert = db.prepare(
+      'insert into blocks (id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at) values (@id, @page_id, @parent_id, @sort_key, @type, @data, @version, @created_at, @updated_at, @updated_by, @deleted_at)',
+    );
     db.transaction((rows: BlockRowCopy[]) => rows.forEach((row) => insert.run(row)))(copies(first));
   } finally {
     db.close();
@@ -62,13 +74,21 @@ async function seedPostgres(url: string, blockId: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const first = (await client.query<BlockRowCopy>('select id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at from blocks where id = $1', [blockId])).rows[0];
+    const first = (
+      await client.query<BlockRowCopy>(
+        'select id, page_id, parent_id, sort_key, type, data, version, created_at, updated_at, updated_by, deleted_at from blocks where id = $1',
+        [blockId],
+      )
+    ).rows[0];
     const rows = copies(first);
     const columns = Object.keys(rows[0]) as (keyof BlockRowCopy)[];
     for (let at = 0; at < rows.length; at += 1000) {
       const slice = rows.slice(at, at + 1000);
       const values = slice.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
-      await client.query(`insert into blocks (${columns.join(', ')}) values ${values}`, slice.flatMap((row) => columns.map((c) => row[c])));
+      await client.query(
+        `insert into blocks (${columns.join(', ')}) values ${values}`,
+        slice.flatMap((row) => columns.map((c) => row[c])),
+      );
     }
     await client.query('analyze blocks');
   } finally {
@@ -125,7 +145,11 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
   const browser = await launchBrowser();
   try {
     const cookie = await signInToProcess(server, EMAIL);
-    const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: `Большая страница ${BLOCKS}` }) });
+    const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ title: `Большая страница ${BLOCKS}` }),
+    });
     const first = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/block`, {
       method: 'POST',
       cookie,
@@ -142,20 +166,26 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
     const openOnce = async (withLoad: boolean, profile: boolean) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addCookies([{ name, value, url: server.url }]);
-      await context.addInitScript((firstLine: string) => {
-        const w = window as unknown as { __firstScreen?: number; __editable?: number };
-        const observer = new MutationObserver(() => {
-          if (w.__firstScreen === undefined && [...document.querySelectorAll('[data-slate-editor] [data-block-id]')].some((n) => (n.textContent ?? '').startsWith(firstLine))) {
-            requestAnimationFrame(() => (w.__firstScreen ??= performance.now()));
-          }
-          if (w.__editable === undefined && document.querySelector('[data-slate-editor][contenteditable="true"]')) {
-            w.__editable = -1;
-            requestAnimationFrame(() => (w.__editable = performance.now()));
-          }
-          if (w.__firstScreen !== undefined && w.__editable !== undefined && w.__editable > 0) observer.disconnect();
-        });
-        observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['contenteditable'] });
-      }, paragraph(1).slice(0, 20));
+      await context.addInitScript(
+        (firstLine: string) => {
+          const w = window as unknown as { __firstScreen?: number; __editable?: number };
+          const observer = new MutationObserver(() => {
+            if (
+              w.__firstScreen === undefined &&
+              [...document.querySelectorAll('[data-slate-editor] [data-block-id]')].some((n) => (n.textContent ?? '').startsWith(firstLine))
+            ) {
+              requestAnimationFrame(() => (w.__firstScreen ??= performance.now()));
+            }
+            if (w.__editable === undefined && document.querySelector('[data-slate-editor][contenteditable="true"]')) {
+              w.__editable = -1;
+              requestAnimationFrame(() => (w.__editable = performance.now()));
+            }
+            if (w.__firstScreen !== undefined && w.__editable !== undefined && w.__editable > 0) observer.disconnect();
+          });
+          observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['contenteditable'] });
+        },
+        paragraph(1).slice(0, 20),
+      );
       const tab = await context.newPage();
       const profiler = profile ? await context.newCDPSession(tab) : null;
       if (profiler) {
@@ -166,7 +196,13 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       const load = withLoad ? unrelatedLoad(server.url, cookie) : null;
       if (load) await new Promise((resolve) => setTimeout(resolve, 20));
       await tab.goto(`${server.url}/${page.data.id}`);
-      await tab.waitForFunction(() => ((window as unknown as { __editable?: number }).__editable ?? -1) > 0 && (window as unknown as { __firstScreen?: number }).__firstScreen !== undefined, undefined, { timeout: 60_000 });
+      await tab.waitForFunction(
+        () =>
+          ((window as unknown as { __editable?: number }).__editable ?? -1) > 0 &&
+          (window as unknown as { __firstScreen?: number }).__firstScreen !== undefined,
+        undefined,
+        { timeout: 60_000 },
+      );
       await load?.stop();
       if (profiler) {
         const { profile: cpu } = await profiler.send('Profiler.stop');
@@ -197,7 +233,10 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
         );
         process.stdout.write(entries.join('\n') + '\n');
       }
-      const encoding = await tab.evaluate(async (url) => (await fetch(url)).headers.get('content-encoding'), `${server.url}/api/v3/spaces/note/${page.data.id}/blocks`);
+      const encoding = await tab.evaluate(
+        async (url) => (await fetch(url)).headers.get('content-encoding'),
+        `${server.url}/api/v3/spaces/note/${page.data.id}/blocks`,
+      );
       // The whole load: from the navigation's start until the editor took over (all blocks in).
       const windowStart = measured.timeOrigin;
       const windowEnd = measured.timeOrigin + measured.editable;
@@ -215,7 +254,9 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       const loaded = await openOnce(true, false);
       if (rep === 0) continue;
       reps.push({ ...alone, unrelated: loaded.unrelated, firstScreenLoaded: loaded.firstScreen });
-      process.stdout.write(`[${database}] #${rep}: first screen ${ms(alone.firstScreen)} (top in at ${ms(alone.topEnd)}), editable ${ms(alone.editable)}, blocks ${ms(alone.blocksStart)} → ${ms(alone.blocksEnd)}; under load: first screen ${ms(loaded.firstScreen)}, unrelated p95 ${ms(quantile(loaded.unrelated, 0.95))} (${loaded.unrelated.length})\n`);
+      process.stdout.write(
+        `[${database}] #${rep}: first screen ${ms(alone.firstScreen)} (top in at ${ms(alone.topEnd)}), editable ${ms(alone.editable)}, blocks ${ms(alone.blocksStart)} → ${ms(alone.blocksEnd)}; under load: first screen ${ms(loaded.firstScreen)}, unrelated p95 ${ms(quantile(loaded.unrelated, 0.95))} (${loaded.unrelated.length})\n`,
+      );
     }
     const allUnrelated = reps.flatMap((r) => r.unrelated);
     return {
@@ -248,7 +289,9 @@ async function main() {
   const results = [];
   for (const database of DBS) results.push(await benchDatabase(database));
   process.stdout.write(`\nOpening a page of ${BLOCKS} paragraphs in Chromium (loopback, ${REPS} runs each, medians)\n`);
-  process.stdout.write('| database | first screen (median / max) | top of the page in (median) | first screen under load (median) | editable (median) | blocks request starts | blocks answer ends | blocks answer on the wire / decoded | unrelated request during the load p50 / p95 / max (n) |\n|---|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write(
+    '| database | first screen (median / max) | top of the page in (median) | first screen under load (median) | editable (median) | blocks request starts | blocks answer ends | blocks answer on the wire / decoded | unrelated request during the load p50 / p95 / max (n) |\n|---|---|---|---|---|---|---|---|---|\n',
+  );
   for (const r of results) {
     process.stdout.write(
       `| ${r.database} | ${ms(r.firstScreenMedian)} / ${ms(r.firstScreenMax)} | ${ms(r.topEndMedian)} | ${ms(r.firstScreenLoadedMedian)} | ${ms(r.editableMedian)} | ${ms(r.blocksRequestStartMedian)} | ${ms(r.blocksResponseEndMedian)} | ${(r.blocksWireBytes / 1e6).toFixed(2)} MB (${r.blocksEncoding ?? 'identity'}) / ${(r.blocksDecodedBytes / 1e6).toFixed(2)} MB | ${ms(r.unrelatedP50)} / ${ms(r.unrelatedP95)} / ${ms(r.unrelatedMax)} (${r.unrelatedCount}) |\n`,

@@ -335,12 +335,21 @@ async function fanOut(fx: Fixture): Promise<FanOutRun> {
         firsts.push(record.first - record.start);
         spreads.push(record.last - record.first);
         if (record.first < record.answered) eventFirst += 1;
-        timeline.push({ at: round((record.start - measuredStart) / 1000, 2), http: round(record.answered - record.start), latency: round(record.last - record.start) });
+        timeline.push({
+          at: round((record.start - measuredStart) / 1000, 2),
+          http: round(record.answered - record.start),
+          latency: round(record.last - record.start),
+        });
       }
     } else lostWarmup += fx.viewers.length - record.seenBy;
   }
   for (const list of [latencies, roundTrips, firsts, spreads]) list.sort((a, b) => a - b);
-  const pct = (sorted: number[]): Percentiles => ({ p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN) });
+  const pct = (sorted: number[]): Percentiles => ({
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1] ?? NaN),
+  });
   return {
     edits,
     failed,
@@ -402,7 +411,11 @@ interface IdleResult {
   aliveCheck: { reached: number; ms: number };
 }
 
-async function idleClients(fx: Fixture, idlePages: { pageId: string; blockIds: string[] }[], underLoad: () => Promise<FanOutRun[]>): Promise<{ idle: IdleResult; fanOut: FanOutRun[] }> {
+async function idleClients(
+  fx: Fixture,
+  idlePages: { pageId: string; blockIds: string[] }[],
+  underLoad: () => Promise<FanOutRun[]>,
+): Promise<{ idle: IdleResult; fanOut: FanOutRun[] }> {
   const pid = fx.server.pid;
   const sockets: Socket[] = [];
   let connectErrors = 0;
@@ -442,7 +455,10 @@ async function idleClients(fx: Fixture, idlePages: { pageId: string; blockIds: s
           if ((event.block.data as { tokens?: { text: string }[] }).tokens?.[0]?.text === 'alive') alive.add(n);
         });
         for (const channel of [channels.element(pageId, fx.userId), channels.online(pageId)]) {
-          const answer = await request(socket, 'join', { channel }, 20_000).catch((error: Error) => ({ ok: false as const, error: { message: error.message } }));
+          const answer = await request(socket, 'join', { channel }, 20_000).catch((error: Error) => ({
+            ok: false as const,
+            error: { message: error.message },
+          }));
           if (!answer.ok) {
             joinErrors += 1;
             note(`join ${channel}: ${JSON.stringify(answer.error)}`);
@@ -454,21 +470,29 @@ async function idleClients(fx: Fixture, idlePages: { pageId: string; blockIds: s
   const connectSeconds = (performance.now() - started) / 1000;
   const cpuConnected = cpuMs(pid);
   const rssConnected = rssMb(pid);
-  process.stdout.write(`[idle] ${sockets.length}/${IDLE} connected and joined in ${connectSeconds.toFixed(1)} s; server RSS ${rssBefore.toFixed(0)} → ${rssConnected.toFixed(0)} MB; holding ${IDLE_HOLD} s…\n`);
+  process.stdout.write(
+    `[idle] ${sockets.length}/${IDLE} connected and joined in ${connectSeconds.toFixed(1)} s; server RSS ${rssBefore.toFixed(0)} → ${rssConnected.toFixed(0)} MB; holding ${IDLE_HOLD} s…\n`,
+  );
   const holdStart = performance.now();
   await sleep(IDLE_HOLD * 1000);
   const heldSeconds = (performance.now() - holdStart) / 1000;
   const idlePct = ((cpuMs(pid) - cpuConnected) / (heldSeconds * 1000)) * 100;
   const rssAfterHold = rssMb(pid);
   const stillConnected = sockets.filter((s) => s.connected).length;
-  process.stdout.write(`[idle] after ${heldSeconds.toFixed(0)} s: ${stillConnected} connected, ${disconnects} disconnects, ${errorEvents} error events; server CPU ${idlePct.toFixed(1)} %, RSS ${rssAfterHold.toFixed(0)} MB\n`);
+  process.stdout.write(
+    `[idle] after ${heldSeconds.toFixed(0)} s: ${stillConnected} connected, ${disconnects} disconnects, ${errorEvents} error events; server CPU ${idlePct.toFixed(1)} %, RSS ${rssAfterHold.toFixed(0)} MB\n`,
+  );
   const fanOutRuns = await underLoad();
   const rssAfterFanOut = rssMb(pid);
   // Every idle client is still listening: one edit on each idle page reaches all of them.
   const aliveStart = performance.now();
   await Promise.all(
     idlePages.map((page) =>
-      json(`${fx.server.url}/api/v3/spaces/block/${page.blockIds[0]}`, { method: 'POST', cookie: fx.cookie, body: JSON.stringify({ version: 1, type: 'text', data: { tokens: [{ text: 'alive' }] } }) }),
+      json(`${fx.server.url}/api/v3/spaces/block/${page.blockIds[0]}`, {
+        method: 'POST',
+        cookie: fx.cookie,
+        body: JSON.stringify({ version: 1, type: 'text', data: { tokens: [{ text: 'alive' }] } }),
+      }),
     ),
   );
   while (alive.size < sockets.length && performance.now() - aliveStart < DRAIN_MS) await sleep(10);
@@ -490,7 +514,13 @@ async function idleClients(fx: Fixture, idlePages: { pageId: string; blockIds: s
       disconnects: problemsBeforeClose.disconnects,
       errorEvents: problemsBeforeClose.errorEvents,
       connectSeconds: round(connectSeconds),
-      rssMb: { before: round(rssBefore), connected: round(rssConnected), afterHold: round(rssAfterHold), afterFanOut: round(rssAfterFanOut), afterClose: round(rssMb(pid)) },
+      rssMb: {
+        before: round(rssBefore),
+        connected: round(rssConnected),
+        afterHold: round(rssAfterHold),
+        afterFanOut: round(rssAfterFanOut),
+        afterClose: round(rssMb(pid)),
+      },
       serverCpu: { connectMsPerClient: round((cpuConnected - cpuBefore) / IDLE, 2), idlePct: round(idlePct) },
       heldSeconds: round(heldSeconds),
       aliveCheck: { reached: alive.size, ms: round(aliveMs) },
@@ -518,7 +548,15 @@ async function benchDatabase(database: Db) {
   try {
     const { cookie, userId } = await signIn(server);
     const page = await makePage(server, cookie, 'realtime bench', BLOCKS);
-    const fx: Fixture = { server, cookie, userId, pageId: page.pageId, blockIds: page.blockIds, versions: new Map(page.blockIds.map((id) => [id, 1])), viewers };
+    const fx: Fixture = {
+      server,
+      cookie,
+      userId,
+      pageId: page.pageId,
+      blockIds: page.blockIds,
+      versions: new Map(page.blockIds.map((id) => [id, 1])),
+      viewers,
+    };
     const rssStart = rssMb(server.pid);
     for (let i = 0; i < VIEWERS; i++) {
       const viewer = await connectRealtime(server.url, { cookie }, { clientId: `bench-viewer-${String(i).padStart(3, '0')}` });
@@ -526,7 +564,9 @@ async function benchDatabase(database: Db) {
       const joined = await request(viewer, 'join', { channel: channels.element(page.pageId, userId) });
       if (!joined.ok) throw new Error(`viewer ${i} could not join: ${JSON.stringify(joined.error)}`);
     }
-    process.stdout.write(`[${database}] ${VIEWERS} viewers joined; fan-out at ${RATE} edits/s over ${BLOCKS} blocks, ${WARMUP} s warm-up + ${DURATION} s, ${REPS} reps\n`);
+    process.stdout.write(
+      `[${database}] ${VIEWERS} viewers joined; fan-out at ${RATE} edits/s over ${BLOCKS} blocks, ${WARMUP} s warm-up + ${DURATION} s, ${REPS} reps\n`,
+    );
     const fanOutRuns = await fanOutReps(fx, `${database} fan-out`);
     let idle: Awaited<ReturnType<typeof idleClients>> | null = null;
     if (IDLE_DBS.includes(database) && IDLE > 0) {
@@ -611,13 +651,39 @@ for (const r of results) {
   summary.push({ database: r.database, idle: i, clean });
 }
 const wallSeconds = round((performance.now() - wallStart) / 1000);
-table.push('', `every message delivered: ${allDelivered ? 'yes' : 'NO'}; idle clients without errors: ${idleClean ? 'yes' : 'NO'}; p95 < ${TARGET_P95_MS} ms: ${p95Met ? 'yes' : 'NO'}; ${wallSeconds} s`);
+table.push(
+  '',
+  `every message delivered: ${allDelivered ? 'yes' : 'NO'}; idle clients without errors: ${idleClean ? 'yes' : 'NO'}; p95 < ${TARGET_P95_MS} ms: ${p95Met ? 'yes' : 'NO'}; ${wallSeconds} s`,
+);
 console.log(table.join('\n'));
 fs.mkdirSync('test/bench/results', { recursive: true });
 const file = `test/bench/results/realtime-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
 fs.writeFileSync(
   file,
-  JSON.stringify({ method: { DURATION, WARMUP, REPS, RATE, VIEWERS, BLOCKS, IDLE, IDLE_BATCH, IDLE_HOLD, IDLE_PAGES, DBS, IDLE_DBS, pgSynchronousCommit: process.env.BENCH_PG_SYNCHRONOUS_COMMIT ?? 'on' }, wallSeconds, results, summary }, null, 2),
+  JSON.stringify(
+    {
+      method: {
+        DURATION,
+        WARMUP,
+        REPS,
+        RATE,
+        VIEWERS,
+        BLOCKS,
+        IDLE,
+        IDLE_BATCH,
+        IDLE_HOLD,
+        IDLE_PAGES,
+        DBS,
+        IDLE_DBS,
+        pgSynchronousCommit: process.env.BENCH_PG_SYNCHRONOUS_COMMIT ?? 'on',
+      },
+      wallSeconds,
+      results,
+      summary,
+    },
+    null,
+    2,
+  ),
 );
 console.log(`\nwritten ${file}`);
 // A lost message or an idle client's error fails the run; a slow p95 is a figure to report, not a failure.

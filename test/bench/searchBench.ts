@@ -68,7 +68,9 @@ function pickQueries(corpus: Corpus): QueryKind[] {
   const blocks = BLOCKS;
   // Russian words whose stem is neither a function word's nor shorter than 3 letters («прись» is «при»).
   const functionStems = new Set(FUNCTION_WORDS.map(stemOf));
-  const content = corpus.words.filter((w) => !w.english && !functionStems.has(stemOf(w.lemma)) && stemOf(w.lemma).length >= 3).map((lemma) => ({ lemma, df: df.get(stemOf(lemma.lemma)) ?? 0 }));
+  const content = corpus.words
+    .filter((w) => !w.english && !functionStems.has(stemOf(w.lemma)) && stemOf(w.lemma).length >= 3)
+    .map((lemma) => ({ lemma, df: df.get(stemOf(lemma.lemma)) ?? 0 }));
   const byFrequency = [...content].sort((a, b) => b.df - a.df);
   const spread = <T>(list: T[], n: number) => (list.length <= n ? list : Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]));
   // (Small runs, BENCH_BLOCKS of a few thousand, may have too few words of a band: the next ones by frequency then.)
@@ -77,10 +79,18 @@ function pickQueries(corpus: Corpus): QueryKind[] {
 
   const common = [0, 2, 4, 6].map((i) => byFrequency[i].lemma.lemma).map((q) => ({ q, note: note(stemOf(q)) }));
   const rare = spread(
-    atLeast(content.filter((c) => c.df >= 3 && c.df <= 30 && c.lemma.lemma.length >= 6 && prefixFrequency(stemOf(c.lemma.lemma)) <= 60), 4, byFrequency.filter((c) => c.df > 0).slice(-40)),
+    atLeast(
+      content.filter((c) => c.df >= 3 && c.df <= 30 && c.lemma.lemma.length >= 6 && prefixFrequency(stemOf(c.lemma.lemma)) <= 60),
+      4,
+      byFrequency.filter((c) => c.df > 0).slice(-40),
+    ),
     4,
   ).map((c) => ({ q: c.lemma.lemma, note: note(stemOf(c.lemma.lemma)) }));
-  const middle = atLeast(byFrequency.filter((c) => c.df >= blocks * 0.005 && c.df <= blocks * 0.03), 8, byFrequency.slice(10));
+  const middle = atLeast(
+    byFrequency.filter((c) => c.df >= blocks * 0.005 && c.df <= blocks * 0.03),
+    8,
+    byFrequency.slice(10),
+  );
   const pairs = [0, 1, 2, 3].map((i) => [middle[i * 2].lemma.lemma, middle[i * 2 + 1].lemma.lemma]);
   // Blocks holding both words (the second as a prefix, as it is typed).
   const together = pairs.map(() => 0);
@@ -99,9 +109,15 @@ function pickQueries(corpus: Corpus): QueryKind[] {
     [3, 3],
     [5, 4],
     [8, 3],
-  ].map(([rank, letters]) => byFrequency[rank].lemma.lemma.slice(0, letters)).map((q) => ({ q, note: `${prefixFrequency(stemOf(q))} blocks hold a word starting «${stemOf(q)}»` }));
+  ]
+    .map(([rank, letters]) => byFrequency[rank].lemma.lemma.slice(0, letters))
+    .map((q) => ({ q, note: `${prefixFrequency(stemOf(q))} blocks hold a word starting «${stemOf(q)}»` }));
   const morphology = spread(
-    atLeast(content.filter((c) => c.df >= blocks * 0.001 && c.df <= blocks * 0.02 && c.lemma.forms.filter((f) => stemOf(f) === stemOf(c.lemma.lemma)).length >= 4), 4, byFrequency.filter((c) => c.lemma.forms.length >= 5)),
+    atLeast(
+      content.filter((c) => c.df >= blocks * 0.001 && c.df <= blocks * 0.02 && c.lemma.forms.filter((f) => stemOf(f) === stemOf(c.lemma.lemma)).length >= 4),
+      4,
+      byFrequency.filter((c) => c.lemma.forms.length >= 5),
+    ),
     4,
   ).map(({ lemma }) => {
     const forms = lemma.forms.filter((f) => f !== lemma.lemma && stemOf(f) === stemOf(lemma.lemma)).sort((a, b) => b.length - a.length);
@@ -181,11 +197,24 @@ async function seed(db: Kysely<Database>, corpus: Corpus, roots: PageRow[], user
   for (let at = 0; at < made.length; at += TRANSACTION_ROWS) {
     await db.transaction().execute(async (trx) => {
       const slice = made.slice(at, at + TRANSACTION_ROWS);
-      for (let i = 0; i < slice.length; i += 200) await trx.insertInto('pages').values(slice.slice(i, i + 200)).execute();
+      for (let i = 0; i < slice.length; i += 200)
+        await trx
+          .insertInto('pages')
+          .values(slice.slice(i, i + 200))
+          .execute();
     });
   }
   // The roots made through the API may hold a block already: the bench's come after it.
-  const existing = await db.selectFrom('blocks').select(['page_id', (eb) => eb.fn.max('sort_key').as('key')]).where('page_id', 'in', roots.map((r) => r.id)).groupBy('page_id').execute();
+  const existing = await db
+    .selectFrom('blocks')
+    .select(['page_id', (eb) => eb.fn.max('sort_key').as('key')])
+    .where(
+      'page_id',
+      'in',
+      roots.map((r) => r.id),
+    )
+    .groupBy('page_id')
+    .execute();
   const lastKey = new Map(existing.map((e) => [e.page_id, e.key as string]));
   let rows: BlockRow[] = [];
   let written = 0;
@@ -193,7 +222,11 @@ async function seed(db: Kysely<Database>, corpus: Corpus, roots: PageRow[], user
     const slice = rows;
     rows = [];
     await db.transaction().execute(async (trx) => {
-      for (let i = 0; i < slice.length; i += 500) await trx.insertInto('blocks').values(slice.slice(i, i + 500)).execute();
+      for (let i = 0; i < slice.length; i += 500)
+        await trx
+          .insertInto('blocks')
+          .values(slice.slice(i, i + 500))
+          .execute();
     });
     written += slice.length;
     if (Math.floor(written / 50_000) !== Math.floor((written - slice.length) / 50_000)) process.stdout.write(`  ${written} blocks\n`);
@@ -251,7 +284,13 @@ async function drainQueue(db: Kysely<Database>): Promise<number> {
 async function indexSizeMb(db: Kysely<Database>, postgres: boolean): Promise<number | null> {
   try {
     const bytes = postgres
-      ? (await sql<{ bytes: string }>`select sum(pg_total_relation_size(c.oid))::text as bytes from pg_class c where c.relname in ('search_entries', 'search_postings', 'search_pages', 'search_trigrams', 'search_queue')`.execute(db)).rows[0].bytes
+      ? (
+          await sql<{
+            bytes: string;
+          }>`select sum(pg_total_relation_size(c.oid))::text as bytes from pg_class c where c.relname in ('search_entries', 'search_postings', 'search_pages', 'search_trigrams', 'search_queue')`.execute(
+            db,
+          )
+        ).rows[0].bytes
       : (await sql<{ bytes: number }>`select sum(pgsize) as bytes from dbstat where name like 'search%'`.execute(db)).rows[0].bytes;
     return Number((Number(bytes) / 1024 / 1024).toFixed(1));
   } catch {
@@ -278,13 +317,22 @@ async function exportWorkspace(url: string, pid: number, cookie: string, format:
   const started = performance.now();
   try {
     type Job = { id: string; status: string; total: number; size: number | null };
-    let job = (await fetchJson<{ data: Job }>(`${url}${S}/exports`, { method: 'POST', cookie, body: JSON.stringify({ workspaceId: workspaces.data[0].id, format }) })).data;
+    let job = (
+      await fetchJson<{ data: Job }>(`${url}${S}/exports`, { method: 'POST', cookie, body: JSON.stringify({ workspaceId: workspaces.data[0].id, format }) })
+    ).data;
     while (job.status !== 'done' && job.status !== 'failed') {
       await new Promise((resolve) => setTimeout(resolve, 100));
       job = (await fetchJson<{ data: Job }>(`${url}${S}/exports/${job.id}`, { cookie })).data;
     }
     if (job.status !== 'done') throw new Error(`the ${format} export failed`);
-    return { format, seconds: Number(((performance.now() - started) / 1000).toFixed(1)), pages: job.total, zipMb: Number(((job.size ?? 0) / 1024 / 1024).toFixed(1)), rssBeforeMb: before, rssPeakMb: Math.max(peak, rssMb(pid)) };
+    return {
+      format,
+      seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+      pages: job.total,
+      zipMb: Number(((job.size ?? 0) / 1024 / 1024).toFixed(1)),
+      rssBeforeMb: before,
+      rssPeakMb: Math.max(peak, rssMb(pid)),
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -314,7 +362,11 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
     try {
       cookie = await signInToProcess(setup, EMAIL);
       for (let i = 0; i < ROOTS; i++) {
-        const page = await fetchJson<{ data: { id: string } }>(`${setup.url}${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: corpus.titles[i] }) });
+        const page = await fetchJson<{ data: { id: string } }>(`${setup.url}${S}/section/private`, {
+          method: 'POST',
+          cookie,
+          body: JSON.stringify({ title: corpus.titles[i] }),
+        });
         rootIds.push(page.data.id);
       }
     } finally {
@@ -334,13 +386,30 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
       const user = await db.selectFrom('users').select('id').where('email', '=', EMAIL).executeTakeFirstOrThrow();
       process.stdout.write(`[${database}] seeding ${PAGES} pages, ${BLOCKS} blocks by direct inserts…\n`);
       [seedMs] = await timed(() => seed(db, corpus, roots, user.id));
-      const queued = await db.selectFrom('search_queue').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const queued = await db
+        .selectFrom('search_queue')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       process.stdout.write(`[${database}] seeded in ${(seedMs / 1000).toFixed(1)} s; indexing ${queued.n} queued targets…\n`);
       [indexMs, indexed] = await timed(() => drainQueue(db));
       process.stdout.write(`[${database}] indexed in ${(indexMs / 1000).toFixed(1)} s\n`);
       if (postgres) await sql`vacuum analyze`.execute(db);
-      entries = Number((await db.selectFrom('search_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      trigrams = Number((await db.selectFrom('search_trigrams').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      entries = Number(
+        (
+          await db
+            .selectFrom('search_entries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      trigrams = Number(
+        (
+          await db
+            .selectFrom('search_trigrams')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
       sizeMb = await indexSizeMb(db, !!postgres);
     } finally {
       await db.destroy();
@@ -349,7 +418,10 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
     // Queries against a fresh server process on that database.
     const server = await startServerProcess(env);
     try {
-      const search = (q: string) => fetchJson<{ data: WireSearchHit[]; meta: { hasMoreNext?: boolean } }>(`${server.url}${S}/search/text?q=${encodeURIComponent(JSON.stringify(q))}`, { cookie });
+      const search = (q: string) =>
+        fetchJson<{ data: WireSearchHit[]; meta: { hasMoreNext?: boolean } }>(`${server.url}${S}/search/text?q=${encodeURIComponent(JSON.stringify(q))}`, {
+          cookie,
+        });
       const firsts = new Map<string, number>();
       const answers = new Map<string, Awaited<ReturnType<typeof search>>>();
       for (const kind of kinds) firsts.set(kind.kind, (await timed(() => search(kind.queries[0].q)))[0]);
@@ -393,7 +465,10 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
       const exports = [];
       for (const format of ['markdown', 'json'] as const) exports.push(await exportWorkspace(server.url, server.pid, cookie, format));
       for (const k of kindResults) {
-        for (const r of k.queries) process.stdout.write(`[${database}] ${k.kind.padEnd(10)} «${r.q}»: ${r.pages} pages${r.fuzzy ? ` (${r.fuzzy} by trigrams)` : ''}${r.foundExpected === false ? ' — NOT the page with the typo' : ''}, p50 ${r.p50} ms; ${r.note}\n`);
+        for (const r of k.queries)
+          process.stdout.write(
+            `[${database}] ${k.kind.padEnd(10)} «${r.q}»: ${r.pages} pages${r.fuzzy ? ` (${r.fuzzy} by trigrams)` : ''}${r.foundExpected === false ? ' — NOT the page with the typo' : ''}, p50 ${r.p50} ms; ${r.note}\n`,
+          );
       }
       return {
         database,
@@ -423,7 +498,9 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
 process.stdout.write(`making the text: ${PAGES} pages, ${BLOCKS} blocks…\n`);
 const [corpusMs, corpus] = await timed(async () => makeCorpus(PAGES, BLOCKS));
 const kinds = pickQueries(corpus);
-process.stdout.write(`made in ${(corpusMs / 1000).toFixed(1)} s: ${corpus.wordsTotal} words, ${corpus.blockFrequency.size} distinct stems in blocks, a vocabulary of ${corpus.words.length} words\n`);
+process.stdout.write(
+  `made in ${(corpusMs / 1000).toFixed(1)} s: ${corpus.wordsTotal} words, ${corpus.blockFrequency.size} distinct stems in blocks, a vocabulary of ${corpus.words.length} words\n`,
+);
 
 type Result = Awaited<ReturnType<typeof bench>>;
 const kindFigure = (kind: string) => (r: Result) => {

@@ -29,18 +29,31 @@ export interface Lemma {
 }
 
 /** Words that make up half of any Russian text; indexed like the others (search keeps no stop words). */
-export const FUNCTION_WORDS = 'и в не на с что по для это как а к из о но за от у до же то так все бы или только при уже если было мы мне вот там где когда еще без чтобы нет может надо можно тоже после об'.split(' ');
+export const FUNCTION_WORDS =
+  'и в не на с что по для это как а к из о но за от у до же то так все бы или только при уже если было мы мне вот там где когда еще без чтобы нет может надо можно тоже после об'.split(
+    ' ',
+  );
 
 /** Common words of a team's notes, ahead of the dictionary's random ones. */
-const COMMON_WORDS = 'проект задача отчёт команда клиент встреча срок план работа документ система сервер пользователь страница запрос ошибка версия решение вопрос процесс результат время день неделя месяц год компания продукт рынок цена бюджет договор партнёр сотрудник отдел руководитель разработка тестирование релиз функция модуль интерфейс дизайн макет текст статья заметка идея цель метрика показатель анализ исследование обсуждать делать писать проверить готовить отправить получить новый важный большой первый последний следующий общий быстрый программа квартал конференция'.split(' ');
+const COMMON_WORDS =
+  'проект задача отчёт команда клиент встреча срок план работа документ система сервер пользователь страница запрос ошибка версия решение вопрос процесс результат время день неделя месяц год компания продукт рынок цена бюджет договор партнёр сотрудник отдел руководитель разработка тестирование релиз функция модуль интерфейс дизайн макет текст статья заметка идея цель метрика показатель анализ исследование обсуждать делать писать проверить готовить отправить получить новый важный большой первый последний следующий общий быстрый программа квартал конференция'.split(
+    ' ',
+  );
 
 /** English work words: nouns (-s) and verbs (-s, -ed, -ing). */
-const ENGLISH_NOUNS = 'release build deploy server client request response error issue ticket sprint roadmap feature bug test review design draft report meeting deadline budget customer partner team product market price contract document page block table index query search result cache database schema migration backend frontend api endpoint token session user account workspace project task milestone goal metric dashboard chart log alert incident outage latency throughput memory disk network cluster node container image pipeline branch commit merge conflict patch version changelog note idea summary agenda decision owner stakeholder estimate invoice payment license vendor'.split(' ');
+const ENGLISH_NOUNS =
+  'release build deploy server client request response error issue ticket sprint roadmap feature bug test review design draft report meeting deadline budget customer partner team product market price contract document page block table index query search result cache database schema migration backend frontend api endpoint token session user account workspace project task milestone goal metric dashboard chart log alert incident outage latency throughput memory disk network cluster node container image pipeline branch commit merge conflict patch version changelog note idea summary agenda decision owner stakeholder estimate invoice payment license vendor'.split(
+    ' ',
+  );
 const ENGLISH_FUNCTION_WORDS = 'the to and of a in for is on with that this we it be at by as from are will not'.split(' ');
-const ENGLISH_VERBS = 'ship fix check update create delete move copy share invite plan discuss review approve reject merge test deploy measure track analyze improve reduce increase schedule cancel assign close open write read send receive publish archive restore migrate index search sort filter export import upload download'.split(' ');
+const ENGLISH_VERBS =
+  'ship fix check update create delete move copy share invite plan discuss review approve reject merge test deploy measure track analyze improve reduce increase schedule cancel assign close open write read send receive publish archive restore migrate index search sort filter export import upload download'.split(
+    ' ',
+  );
 
 function englishForms(word: string, verb: boolean): string[] {
-  if (!verb) return [word, word.endsWith('s') || word.endsWith('x') || word.endsWith('h') ? `${word}es` : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`];
+  if (!verb)
+    return [word, word.endsWith('s') || word.endsWith('x') || word.endsWith('h') ? `${word}es` : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`];
   const stem = word.endsWith('e') ? word.slice(0, -1) : word;
   return [word, word.endsWith('s') || word.endsWith('x') || word.endsWith('h') ? `${word}es` : `${word}s`, `${stem}ed`, `${stem}ing`];
 }
@@ -53,7 +66,11 @@ function russianLexicon(): Map<string, string[]> {
     if (parts[0] !== 'SFX' || parts.length < 5) continue;
     const [, flag, strip, add, condition] = parts;
     const list = rules.get(flag) ?? [];
-    list.push({ strip: strip === '0' ? '' : strip, add: add === '0' ? '' : add.split('/')[0], condition: new RegExp(`${condition === '.' ? '' : condition}$`) });
+    list.push({
+      strip: strip === '0' ? '' : strip,
+      add: add === '0' ? '' : add.split('/')[0],
+      condition: new RegExp(`${condition === '.' ? '' : condition}$`),
+    });
     rules.set(flag, list);
   }
   const lexicon = new Map<string, string[]>();
@@ -91,7 +108,11 @@ export function vocabulary(size: number, random: () => number): Lemma[] {
     picked.push({ lemma: russian(word), order: word.length + random() * 8 });
   }
   const tail = picked.sort((a, b) => a.order - b.order).map((p) => p.lemma);
-  const english = [...ENGLISH_NOUNS.map((w) => ({ w, verb: false })), ...ENGLISH_VERBS.map((w) => ({ w, verb: true }))].map(({ w, verb }): Lemma => ({ lemma: w, forms: englishForms(w, verb), english: true }));
+  const english = [...ENGLISH_NOUNS.map((w) => ({ w, verb: false })), ...ENGLISH_VERBS.map((w) => ({ w, verb: true }))].map(({ w, verb }): Lemma => ({
+    lemma: w,
+    forms: englishForms(w, verb),
+    english: true,
+  }));
   const words = [...head];
   const rest = [...tail];
   // The English words at ranks spread over the whole list (one in every so many).
@@ -212,7 +233,8 @@ export function makeCorpus(pages: number, blocks: number, seed = 18, vocabularyS
       const type: CorpusBlock['type'] = kind < 0.7 ? 'text' : kind < 0.74 ? 'heading2' : kind < 0.78 ? 'heading3' : kind < 0.9 ? 'bulletList' : 'checkbox';
       const heading = type.startsWith('heading');
       const text = sentence(heading ? int(2, 6) : type === 'text' ? int(4, 30) : int(3, 12), random() < 1 / 12);
-      for (const stem of new Set([...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => stemWord(foldWord(m[0]))))) blockFrequency.set(stem, (blockFrequency.get(stem) ?? 0) + 1);
+      for (const stem of new Set([...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => stemWord(foldWord(m[0])))))
+        blockFrequency.set(stem, (blockFrequency.get(stem) ?? 0) + 1);
       return { type, text };
     }),
   );

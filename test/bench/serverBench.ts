@@ -47,14 +47,23 @@ const signIn = (server: ServerProcess) => signInToProcess(server, 'bench@example
 
 /** A page with `count` paragraphs of about 60 characters, made through the real API. */
 async function makePage(server: ServerProcess, cookie: string, count: number): Promise<{ pageId: string; blockIds: string[] }> {
-  const page = await json<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: `bench ${count}` }) });
+  const page = await json<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ title: `bench ${count}` }),
+  });
   const blockIds: string[] = [];
   let previous: string | null = null;
   for (let i = 0; i < count; i++) {
     const created: { data: { id: string } } = await json(`${server.url}/api/v3/spaces/block`, {
       method: 'POST',
       cookie,
-      body: JSON.stringify({ pageId: page.data.id, type: 'text', placeAfter: previous, data: { tokens: [{ text: `Строка ${i}: съешь же ещё этих мягких французских булок, да выпей чаю.` }] } }),
+      body: JSON.stringify({
+        pageId: page.data.id,
+        type: 'text',
+        placeAfter: previous,
+        data: { tokens: [{ text: `Строка ${i}: съешь же ещё этих мягких французских булок, да выпей чаю.` }] },
+      }),
     });
     previous = created.data.id;
     blockIds.push(created.data.id);
@@ -66,8 +75,14 @@ function startBare(env: Record<string, string>): Promise<{ url: string; pid: num
   return freePort().then(
     (port) =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bareServer.ts'], { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-        child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('READY') && resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid as number, child }));
+        const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bareServer.ts'], {
+          env: { ...process.env, PORT: String(port), ...env },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        child.stdout?.on(
+          'data',
+          (chunk: Buffer) => chunk.toString().includes('READY') && resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid as number, child }),
+        );
         child.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));
       }),
   );
@@ -164,7 +179,12 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
         (context as { id?: string }).id = id;
         const version = versions.get(id) as number;
         const data = { tokens: [{ text: `правка ${(text += 1)}` }] };
-        return { ...req, path: real ? `/api/v3/spaces/block/${id}` : `/bare/block/${id}`, headers: { ...req.headers, 'content-type': 'application/json' }, body: JSON.stringify(real ? { version, type: 'text', data } : { version, data }) };
+        return {
+          ...req,
+          path: real ? `/api/v3/spaces/block/${id}` : `/bare/block/${id}`,
+          headers: { ...req.headers, 'content-type': 'application/json' },
+          body: JSON.stringify(real ? { version, type: 'text', data } : { version, data }),
+        };
       },
       onResponse: (status, body, context) => pool.answer((context as { id: string }).id, status, body),
     });
@@ -186,7 +206,12 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       'hello (bare)': { url: bare.url, pid: bare.pid, request: () => ({ method: 'GET', path: '/bare/hello' }) },
       'block update (real)': { url: server.url, pid: server.pid, headers: { cookie }, request: updateRequest(true) },
       'block update (bare)': { url: bare.url, pid: bare.pid, request: updateRequest(false) },
-      '5,000-block page (real)': { url: server.url, pid: server.pid, headers: { cookie }, request: () => ({ method: 'GET', path: `/api/v3/spaces/note/${big.pageId}/blocks` }) },
+      '5,000-block page (real)': {
+        url: server.url,
+        pid: server.pid,
+        headers: { cookie },
+        request: () => ({ method: 'GET', path: `/api/v3/spaces/note/${big.pageId}/blocks` }),
+      },
       '5,000-block page (bare)': { url: bare.url, pid: bare.pid, request: () => ({ method: 'GET', path: `/bare/page/${big.pageId}` }) },
     };
     const names = Object.keys(configs);
@@ -202,7 +227,9 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
         const measure = await run(configs[name], DURATION);
         if (isUpdate) await checkVersions(total);
         runs[name].push(measure);
-        process.stdout.write(`[${database}] rep ${rep + 1} ${name}: ${measure.rps.toFixed(0)} req/s, p99 ${measure.p99} ms, ${measure.cpuMsPerRequest.toFixed(3)} ms CPU/req, ${measure.errors} errors\n`);
+        process.stdout.write(
+          `[${database}] rep ${rep + 1} ${name}: ${measure.rps.toFixed(0)} req/s, p99 ${measure.p99} ms, ${measure.cpuMsPerRequest.toFixed(3)} ms CPU/req, ${measure.errors} errors\n`,
+        );
       }
     }
     return { database, runs, versionCheck: { runs: versionChecks, ok: versionChecks.every((c) => c.ok) } };
@@ -236,7 +263,9 @@ const summary: Record<string, unknown>[] = [];
 for (const { database, runs, versionCheck } of results) {
   const med = (name: string, key: keyof Measure) => median(runs[name].map((m) => m[key]));
   for (const name of Object.keys(runs)) {
-    table.push(`| ${database} | ${name} | ${med(name, 'rps').toFixed(0)} | ${med(name, 'p50')} | ${med(name, 'p99')} | ${med(name, 'cpuMsPerRequest').toFixed(3)} | ${runs[name].reduce((n, m) => n + m.errors, 0)} |`);
+    table.push(
+      `| ${database} | ${name} | ${med(name, 'rps').toFixed(0)} | ${med(name, 'p50')} | ${med(name, 'p99')} | ${med(name, 'cpuMsPerRequest').toFixed(3)} | ${runs[name].reduce((n, m) => n + m.errors, 0)} |`,
+    );
   }
   const ratio = (a: string, b: string, key: keyof Measure) => median(runs[a].map((m, i) => m[key] / runs[b][i][key]));
   const updateRps = ratio('block update (real)', 'block update (bare)', 'rps');

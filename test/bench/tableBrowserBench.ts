@@ -30,7 +30,25 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser';
 import { signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { AFTER_PAINT_SCRIPT, cpuCounters, figures, firstPaintScript, frameFigures, openBenchPage, pair, percentile, runBench, screenFigures, SCROLL_FRAMES_SCRIPT, seedBigTable, startBenchServer, timed, type BenchDatabase, type ScrollingWindow, type SeededTable } from './bigTable';
+import {
+  AFTER_PAINT_SCRIPT,
+  cpuCounters,
+  figures,
+  firstPaintScript,
+  frameFigures,
+  openBenchPage,
+  pair,
+  percentile,
+  runBench,
+  screenFigures,
+  SCROLL_FRAMES_SCRIPT,
+  seedBigTable,
+  startBenchServer,
+  timed,
+  type BenchDatabase,
+  type ScrollingWindow,
+  type SeededTable,
+} from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -94,7 +112,9 @@ async function scroll(tab: Page, cdp: CDPSession, profile: boolean) {
   }
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const before = await cpuCounters(cdp);
-  const result = await tab.locator('.db-scroll').evaluate((el, { frames, step }) => (window as unknown as BenchWindow).__scrollFrames(el, frames, step), { frames: FRAMES, step: STEP });
+  const result = await tab
+    .locator('.db-scroll')
+    .evaluate((el, { frames, step }) => (window as unknown as BenchWindow).__scrollFrames(el, frames, step), { frames: FRAMES, step: STEP });
   const after = await cpuCounters(cdp);
   await cdp.send('Performance.disable');
   if (profile) {
@@ -102,7 +122,13 @@ async function scroll(tab: Page, cdp: CDPSession, profile: boolean) {
     fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(cpu));
   }
   const perFrame = (name: string) => (after[name] - before[name]) / FRAMES;
-  return { ...result, mainCpu: perFrame('ThreadTime'), rendererCpu: perFrame('ProcessTime'), scriptCpu: perFrame('ScriptDuration'), layoutCpu: perFrame('LayoutDuration') + perFrame('RecalcStyleDuration') };
+  return {
+    ...result,
+    mainCpu: perFrame('ThreadTime'),
+    rendererCpu: perFrame('ProcessTime'),
+    scriptCpu: perFrame('ScriptDuration'),
+    layoutCpu: perFrame('LayoutDuration') + perFrame('RecalcStyleDuration'),
+  };
 }
 
 /** Times keydown → next paint of KEYS characters typed into `target` (a key that made no input is left out). */
@@ -263,7 +289,11 @@ async function main() {
     [`scroll frame time, ${STEP} px a frame, ms (p50 / p95)`, `p95 ≤ ${TARGETS.frameMs}`, (r) => pair(r.scrollFrame)],
     ['  frames over 16.7 ms', '', (r) => `${r.scrollFrame.over16_7} of ${r.scrollFrame.frames}`],
     ['  interval between frames, ms (p50 / p95)', '', (r) => pair(r.frameInterval)],
-    ['  CPU a frame, mean ms: main thread (script, style + layout) / whole renderer', '', (r) => `${r.frameCpu.mainThread} (${r.frameCpu.script}, ${r.frameCpu.styleAndLayout}) / ${r.frameCpu.renderer}`],
+    [
+      '  CPU a frame, mean ms: main thread (script, style + layout) / whole renderer',
+      '',
+      (r) => `${r.frameCpu.mainThread} (${r.frameCpu.script}, ${r.frameCpu.styleAndLayout}) / ${r.frameCpu.renderer}`,
+    ],
     ['cell edit: keydown → next paint, ms (p50 / p95)', '', (r) => pair(r.cellEdit)],
     ['plain <input>: keydown → next paint, ms (p50 / p95)', '', (r) => pair(r.plainInput)],
     ['  cell edit ÷ plain input (p50 / p95)', `p95 ≤ ${TARGETS.editRatio}×`, (r) => pair(r.editRatio)],

@@ -23,7 +23,25 @@ import type { CDPSession, Page } from 'playwright-core';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { launchBrowser } from '../helpers/browser';
 import { fetchJson, signInToProcess, type ServerProcess } from '../helpers/serverProcess';
-import { AFTER_PAINT_SCRIPT, benchOpenings, cpuCounters, firstPaintScript, frameFigures, openBenchPage, pair, percentile, runBench, S, screenFigures, SCROLL_FRAMES_SCRIPT, seedBigTable, startBenchServer, timed, type BenchDatabase, type ScrollingWindow } from './bigTable';
+import {
+  AFTER_PAINT_SCRIPT,
+  benchOpenings,
+  cpuCounters,
+  firstPaintScript,
+  frameFigures,
+  openBenchPage,
+  pair,
+  percentile,
+  runBench,
+  S,
+  screenFigures,
+  SCROLL_FRAMES_SCRIPT,
+  seedBigTable,
+  startBenchServer,
+  timed,
+  type BenchDatabase,
+  type ScrollingWindow,
+} from './bigTable';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -59,7 +77,11 @@ async function seedTimeline(server: ServerProcess, cookie: string): Promise<{ pa
     timeline: { startFieldId: 'span', scale: 'week' },
   };
   await fetchJson(`${server.url}${S}/database/${table.databaseId}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout }) });
-  await fetchJson(`${server.url}${S}/database/${table.databaseId}/views/${layout.uid}/move`, { method: 'POST', cookie, body: JSON.stringify({ placeAfter: null }) });
+  await fetchJson(`${server.url}${S}/database/${table.databaseId}/views/${layout.uid}/move`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ placeAfter: null }),
+  });
   return { pageId: table.pageId };
 }
 
@@ -73,7 +95,14 @@ async function scroll(tab: Page, cdp: CDPSession, horizontal: boolean) {
   await tab.waitForTimeout(300);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const before = await cpuCounters(cdp);
-  const result = await tab.locator(SCROLLER).evaluate((el, args) => (window as unknown as ScrollingWindow).__scrollFrames(el, args.frames, args.step, args.horizontal, args.loading), { frames: FRAMES, step: STEP, horizontal, loading: LOADING });
+  const result = await tab
+    .locator(SCROLLER)
+    .evaluate((el, args) => (window as unknown as ScrollingWindow).__scrollFrames(el, args.frames, args.step, args.horizontal, args.loading), {
+      frames: FRAMES,
+      step: STEP,
+      horizontal,
+      loading: LOADING,
+    });
   const after = await cpuCounters(cdp);
   await cdp.send('Performance.disable');
   const perFrame = (name: string) => (after[name] - before[name]) / FRAMES;
@@ -91,18 +120,24 @@ async function benchDatabase(database: BenchDatabase) {
     const across: number[] = [];
     const cpu = { down: [] as Array<[number, number]>, across: [] as Array<[number, number]> };
     let loadingFrames = 0;
-    const firstScreens = await benchOpenings(database, REPS, RUNS, () => openBenchPage(browser, server.url, cookie, seeded.pageId, VIEWPORT, PAGE_SCRIPT), async ({ context, tab }) => {
-      const cdp = await context.newCDPSession(tab);
-      const vertical = await scroll(tab, cdp, false);
-      const horizontal = await scroll(tab, cdp, true);
-      cpu.down.push([vertical.mainCpu, vertical.rendererCpu]);
-      cpu.across.push([horizontal.mainCpu, horizontal.rendererCpu]);
-      down.push(...vertical.work);
-      across.push(...horizontal.work);
-      loadingFrames += vertical.loadingFrames;
-      const p = (work: number[]) => `${percentile(work, 50).toFixed(1)}/${percentile(work, 95).toFixed(1)} ms`;
-      return `; scroll down p50/p95 ${p(vertical.work)} (${vertical.loadingFrames} frames with rows loading; CPU a frame: main ${vertical.mainCpu.toFixed(1)}, renderer ${vertical.rendererCpu.toFixed(1)} ms); across p50/p95 ${p(horizontal.work)} (CPU a frame: main ${horizontal.mainCpu.toFixed(1)}, renderer ${horizontal.rendererCpu.toFixed(1)} ms)`;
-    });
+    const firstScreens = await benchOpenings(
+      database,
+      REPS,
+      RUNS,
+      () => openBenchPage(browser, server.url, cookie, seeded.pageId, VIEWPORT, PAGE_SCRIPT),
+      async ({ context, tab }) => {
+        const cdp = await context.newCDPSession(tab);
+        const vertical = await scroll(tab, cdp, false);
+        const horizontal = await scroll(tab, cdp, true);
+        cpu.down.push([vertical.mainCpu, vertical.rendererCpu]);
+        cpu.across.push([horizontal.mainCpu, horizontal.rendererCpu]);
+        down.push(...vertical.work);
+        across.push(...horizontal.work);
+        loadingFrames += vertical.loadingFrames;
+        const p = (work: number[]) => `${percentile(work, 50).toFixed(1)}/${percentile(work, 95).toFixed(1)} ms`;
+        return `; scroll down p50/p95 ${p(vertical.work)} (${vertical.loadingFrames} frames with rows loading; CPU a frame: main ${vertical.mainCpu.toFixed(1)}, renderer ${vertical.rendererCpu.toFixed(1)} ms); across p50/p95 ${p(horizontal.work)} (CPU a frame: main ${horizontal.mainCpu.toFixed(1)}, renderer ${horizontal.rendererCpu.toFixed(1)} ms)`;
+      },
+    );
     return {
       database,
       rows: ROWS,
@@ -121,7 +156,10 @@ async function benchDatabase(database: BenchDatabase) {
 }
 
 /** Mean main-thread and renderer CPU a frame over the runs, ms. */
-const meanCpu = (runs: Array<[number, number]>) => ({ main: Number((runs.reduce((a, r) => a + r[0], 0) / runs.length).toFixed(1)), renderer: Number((runs.reduce((a, r) => a + r[1], 0) / runs.length).toFixed(1)) });
+const meanCpu = (runs: Array<[number, number]>) => ({
+  main: Number((runs.reduce((a, r) => a + r[0], 0) / runs.length).toFixed(1)),
+  renderer: Number((runs.reduce((a, r) => a + r[1], 0) / runs.length).toFixed(1)),
+});
 
 type Result = Awaited<ReturnType<typeof benchDatabase>>;
 

@@ -88,7 +88,12 @@ it('«Продолжить текст»: the text streams in, «Вставить
 
   await eventually(() => status(page), 'result', 10_000);
   // The markdown is shown as it will be: a heading, two bullets, a paragraph.
-  await expect(panel(page).locator('.ai-preview > *').allTextContents()).resolves.toEqual(['Что взять', '•Тёплую куртку', '•Коньки', 'Лёд там прозрачный, как стекло.']);
+  await expect(panel(page).locator('.ai-preview > *').allTextContents()).resolves.toEqual([
+    'Что взять',
+    '•Тёплую куртку',
+    '•Коньки',
+    'Лёд там прозрачный, как стекло.',
+  ]);
   // What the model was asked: the text above the block (the page's own words).
   expect(model.requests.length).toBe(before + 1);
   expect(sentToModel(before)).toContain('Мы едем на Байкал в феврале.');
@@ -100,7 +105,13 @@ it('«Продолжить текст»: the text streams in, «Вставить
   await eventually(() => page.evaluate(() => document.activeElement?.textContent), 'Вставить ниже');
   await page.keyboard.press('Enter');
   await panel(page).waitFor({ state: 'detached' });
-  const inserted = ['textBlock:0:Мы едем на Байкал в феврале.', 'heading2Block:0:Что взять', 'bulletListBlock:0:Тёплую куртку', 'bulletListBlock:0:Коньки', 'textBlock:0:Лёд там прозрачный, как стекло.'];
+  const inserted = [
+    'textBlock:0:Мы едем на Байкал в феврале.',
+    'heading2Block:0:Что взять',
+    'bulletListBlock:0:Тёплую куртку',
+    'bulletListBlock:0:Коньки',
+    'textBlock:0:Лёд там прозрачный, как стекло.',
+  ];
   expect(await blocksOf(page)).toEqual(inserted);
   await saved(page);
 
@@ -348,13 +359,25 @@ describe('a server without a model (no AI_BASE_URL)', () => {
   });
 
   const menuItems = (page: Page) =>
-    page.locator('.slash-menu-item').evaluateAll((all) => all.map((n) => `${n.textContent}${n.getAttribute('aria-disabled') === 'true' ? ' (disabled)' : ''}${n.classList.contains('is-active') ? ' (active)' : ''}`));
+    page
+      .locator('.slash-menu-item')
+      .evaluateAll((all) =>
+        all.map(
+          (n) => `${n.textContent}${n.getAttribute('aria-disabled') === 'true' ? ' (disabled)' : ''}${n.classList.contains('is-active') ? ' (active)' : ''}`,
+        ),
+      );
 
   it('«Написать с ИИ» and «Продолжить текст» are shown disabled, with the reason; the keys and the mouse skip them', async () => {
     const page = await user.newPage();
     await page.goto(bare.url + '/');
     await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
-    await expect(page.evaluate(() => fetch('/api/config').then((r) => r.json()).then((b) => b.data.ai))).resolves.toEqual({ model: false, timeoutMs: 60_000 });
+    await expect(
+      page.evaluate(() =>
+        fetch('/api/config')
+          .then((r) => r.json())
+          .then((b) => b.data.ai),
+      ),
+    ).resolves.toEqual({ model: false, timeoutMs: 60_000 });
     await newPage(page, 'Без модели');
     await page.keyboard.type('Первая строка.');
     await page.keyboard.press('Enter');

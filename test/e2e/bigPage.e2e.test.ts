@@ -20,7 +20,9 @@ const allLines = Array.from({ length: LINES }, (_, i) => line(i + 1));
 
 /** The top-level blocks (the title first) that are in the DOM. */
 const drawnBlocks = (page: Page) =>
-  page.locator('[data-slate-editor] [data-block-id]').evaluateAll((all) => all.filter((n) => n.parentElement?.closest('[data-block-id]') == null).map((n) => n.textContent ?? ''));
+  page
+    .locator('[data-slate-editor] [data-block-id]')
+    .evaluateAll((all) => all.filter((n) => n.parentElement?.closest('[data-block-id]') == null).map((n) => n.textContent ?? ''));
 
 /**
  * The page as a user meets it, top to bottom: every lowest chunk, drawn (its blocks' text, the
@@ -31,7 +33,12 @@ const chunks = (page: Page) =>
     all.map((chunk) =>
       chunk.classList.contains('block-chunk-placeholder')
         ? { drawn: false, lines: (chunk.textContent ?? '').split('\n') }
-        : { drawn: true, lines: [...chunk.querySelectorAll('[data-block-id]')].filter((n) => n.parentElement?.closest('[data-block-id]') == null).map((n) => (n.textContent ?? '').replace(/\uFEFF/g, '')) },
+        : {
+            drawn: true,
+            lines: [...chunk.querySelectorAll('[data-block-id]')]
+              .filter((n) => n.parentElement?.closest('[data-block-id]') == null)
+              .map((n) => (n.textContent ?? '').replace(/\uFEFF/g, '')),
+          },
     ),
   );
 
@@ -68,7 +75,11 @@ const domCaret = (page: Page) =>
     const element = node instanceof Element ? node : node?.parentElement;
     let block = element?.closest('[data-block-id]') ?? null;
     while (block?.parentElement?.closest('[data-block-id]')) block = block.parentElement.closest('[data-block-id]');
-    return { block: block?.textContent ?? null, collapsed: selection?.isCollapsed ?? false, atEndOfText: node?.nodeType === Node.TEXT_NODE && selection?.focusOffset === node.textContent?.length };
+    return {
+      block: block?.textContent ?? null,
+      collapsed: selection?.isCollapsed ?? false,
+      atEndOfText: node?.nodeType === Node.TEXT_NODE && selection?.focusOffset === node.textContent?.length,
+    };
   });
 
 /** A new page of LINES lines pasted as plain text (a block each), saved and reloaded. */
@@ -105,7 +116,12 @@ it('a 400-block page opens with far chunks as placeholders holding their text; s
   await scrollToLastLine(page);
   expect((await chunks(page)).at(-1)?.drawn).toBe(true);
   await page.screenshot({ path: 'test/e2e/artifacts/big-page-end.png' });
-  await until(page, `line ${LINES} is a placeholder again`, async () => (await drawnLine(page, LINES).count()) === 0 && (await chunks(page)).at(-1)?.drawn === false, 'top');
+  await until(
+    page,
+    `line ${LINES} is a placeholder again`,
+    async () => (await drawnLine(page, LINES).count()) === 0 && (await chunks(page)).at(-1)?.drawn === false,
+    'top',
+  );
   expect((await chunks(page)).at(-1)?.lines).toContain(line(LINES));
   expect((await chunks(page)).flatMap((chunk) => chunk.lines)).toEqual([TITLE, ...allLines]);
 
@@ -134,7 +150,11 @@ it('a 400-block page opens with far chunks as placeholders holding their text; s
   const view = await page.evaluate(() => {
     const main = document.querySelector('.shell-main')!.getBoundingClientRect();
     const caret = window.getSelection()!.getRangeAt(0).getBoundingClientRect();
-    return { inView: caret.height > 0 && caret.top >= main.top && caret.bottom <= main.bottom, caret: [caret.top, caret.bottom], main: [main.top, main.bottom] };
+    return {
+      inView: caret.height > 0 && caret.top >= main.top && caret.bottom <= main.bottom,
+      caret: [caret.top, caret.bottom],
+      main: [main.top, main.bottom],
+    };
   });
   expect(view).toEqual(expect.objectContaining({ inView: true }));
   await page.keyboard.type(' финиш');

@@ -72,7 +72,10 @@ it('two people typing into one paragraph at once both keep what they typed, and 
   await alicePage.keyboard.type('Третий абзац');
   await saved(alicePage);
   const pageId = new URL(url).pathname.slice(1);
-  const shared = await alicePage.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, { data: [{ email: 'bob.coedit@example.com', accessLevel: 'edit' }], headers: HEADERS });
+  const shared = await alicePage.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
+    data: [{ email: 'bob.coedit@example.com', accessLevel: 'edit' }],
+    headers: HEADERS,
+  });
   expect(shared.status()).toBe(200);
 
   const bobPage = await bob.newPage();

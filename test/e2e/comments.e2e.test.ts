@@ -97,7 +97,9 @@ it('comments, replies, reactions, edits, mentions and deletes', async () => {
   expect(await mention.locator('.comment-content').innerText()).toBe('Посмотри, @bob пожалуйста');
 
   // Attach a file: it uploads with a progress bar, then the comment shows it as a download chip.
-  await panel(page).getByTestId('comment-file-input').setInputFiles({ name: 'отчёт.txt', mimeType: 'text/plain', buffer: Buffer.from('итоги недели') });
+  await panel(page)
+    .getByTestId('comment-file-input')
+    .setInputFiles({ name: 'отчёт.txt', mimeType: 'text/plain', buffer: Buffer.from('итоги недели') });
   await panel(page).locator('.comments-compose .comment-attach[data-status="done"]', { hasText: 'отчёт.txt' }).waitFor();
   await composer(page).click();
   await page.keyboard.type('Итоги во вложении');

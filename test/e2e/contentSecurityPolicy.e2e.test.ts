@@ -25,7 +25,14 @@ async function watchedContext(): Promise<BrowserContext> {
   await context.addInitScript(() => {
     const seen: Array<{ directive: string; blocked: string; sample: string; at: string }> = [];
     (window as unknown as { __violations: typeof seen }).__violations = seen;
-    document.addEventListener('securitypolicyviolation', (event) => seen.push({ directive: event.effectiveDirective, blocked: event.blockedURI, sample: event.sample, at: `${event.sourceFile}:${event.lineNumber}:${event.columnNumber}` }));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push({
+        directive: event.effectiveDirective,
+        blocked: event.blockedURI,
+        sample: event.sample,
+        at: `${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+      }),
+    );
   });
   return context;
 }
@@ -59,7 +66,12 @@ test('the app runs under its CSP: login, typing, a formula and an allowed embed 
   await typeFormula(page, 'E = mc^2');
   await page.locator('.block-latexBlock .katex-html').waitFor();
   // KaTeX lays the formula out with style attributes (style-src 'unsafe-inline'): they take effect (a strut's height).
-  expect(await page.locator('.block-latexBlock .katex-strut').first().evaluate((element) => element.getBoundingClientRect().height)).toBeGreaterThan(5);
+  expect(
+    await page
+      .locator('.block-latexBlock .katex-strut')
+      .first()
+      .evaluate((element) => element.getBoundingClientRect().height),
+  ).toBeGreaterThan(5);
 
   // The empty line under the formula becomes an embed.
   await page.locator('[data-slate-editor] p').last().click();
@@ -93,7 +105,14 @@ test('the app runs under its CSP: login, typing, a formula and an allowed embed 
   // A public page, opened by someone signed out: no violation either.
   const pageId = url.split('/').pop()!;
   const published = await page.evaluate(
-    async (id) => (await fetch(`/api/v3/spaces/element/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'X-App-Type': 'Web' }, body: JSON.stringify({ isPublic: true }) })).status,
+    async (id) =>
+      (
+        await fetch(`/api/v3/spaces/element/${id}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'X-App-Type': 'Web' },
+          body: JSON.stringify({ isPublic: true }),
+        })
+      ).status,
     pageId,
   );
   expect(published).toBe(200);

@@ -31,11 +31,23 @@ const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) 
 /** A Database page with a status field and rows, made through the API. */
 async function boardData(page: Page, title: string, rows: Array<[string, string | null]>) {
   const cookie = await cookieOf(page);
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title }),
+  });
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
   await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'stage', field: STATUS }) });
-  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: rows.map(([name, stage]) => ({ title: name, values: stage ? { stage } : {} })) }) });
-  const serverRows = async () => (await fetchJson<{ data: Array<{ data: { title: string; values: { stage?: string } } }> }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values.stage ?? null]);
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: rows.map(([name, stage]) => ({ title: name, values: stage ? { stage } : {} })) }),
+  });
+  const serverRows = async () =>
+    (await fetchJson<{ data: Array<{ data: { title: string; values: { stage?: string } } }> }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [
+      r.data.title,
+      r.data.values.stage ?? null,
+    ]);
   return { cookie, holderId: holder.data.id, db, ids: Object.fromEntries(made.data.map((r) => [r.data.title, r.id])), serverRows };
 }
 
@@ -65,12 +77,28 @@ async function dragCard(page: Page, title: string, target: { card: string } | { 
   // Playwright's drag sends the last move's dragover only with the next move.
   await page.mouse.move(x + 1, y);
   await page.mouse.move(x + 2, y);
-  if ('card' in target) await eventually(() => page.locator('.db-card', { hasText: target.card }).getAttribute('class').then((c) => c?.includes('is-drop-before')), true);
-  else await eventually(() => column(page, target.column).locator('.db-board-cards').getAttribute('class').then((c) => c?.includes('is-over')), true);
+  if ('card' in target)
+    await eventually(
+      () =>
+        page
+          .locator('.db-card', { hasText: target.card })
+          .getAttribute('class')
+          .then((c) => c?.includes('is-drop-before')),
+      true,
+    );
+  else
+    await eventually(
+      () =>
+        column(page, target.column)
+          .locator('.db-board-cards')
+          .getAttribute('class')
+          .then((c) => c?.includes('is-over')),
+      true,
+    );
   await page.mouse.up();
 }
 
-it('a board added from «+»: columns by status with their cards; a card dragged before another card and to a column\'s end, saved in one call and seen in another window; a new card; a folded column', async () => {
+it("a board added from «+»: columns by status with their cards; a card dragged before another card and to a column's end, saved in one call and seen in another window; a new card; a folded column", async () => {
   const page = await signedIn('board.mover@example.com');
   const { holderId, serverRows } = await boardData(page, 'Спринт', [
     ['Макет', 'todo'],
@@ -84,7 +112,10 @@ it('a board added from «+»: columns by status with their cards; a card dragged
   await page.getByRole('button', { name: 'Добавить вид' }).click();
   await page.getByRole('menuitem', { name: 'Доска' }).click();
   await page.getByRole('tab', { name: /Доска/, selected: true }).waitFor();
-  await eventually(() => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))), ['Сделать', 'В работе', 'Готово', 'Без значения']);
+  await eventually(
+    () => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))),
+    ['Сделать', 'В работе', 'Готово', 'Без значения'],
+  );
   await eventually(() => cardsIn(page, 'Сделать'), ['Макет', 'Тексты']);
   await eventually(() => cardsIn(page, 'В работе'), ['Вёрстка', 'Сборка']);
   expect(await cardsIn(page, 'Без значения')).toEqual(['Идея']);
@@ -156,7 +187,14 @@ it('a board added from «+»: columns by status with their cards; a card dragged
   // The view duplicated from its tab's menu: a board too, right after it, shown.
   await page.getByRole('tab', { name: /Доска/, selected: true }).click();
   await page.getByRole('menuitem', { name: 'Дублировать' }).click();
-  await eventually(() => page.getByRole('tab').allTextContents().then((all) => all.map((t) => t.replace(/^[▦▥]\s*/, '').trim())), ['Таблица', 'Доска', 'Доска (копия)']);
+  await eventually(
+    () =>
+      page
+        .getByRole('tab')
+        .allTextContents()
+        .then((all) => all.map((t) => t.replace(/^[▦▥]\s*/, '').trim())),
+    ['Таблица', 'Доска', 'Доска (копия)'],
+  );
   await page.getByRole('tab', { name: /Доска \(копия\)/, selected: true }).waitFor();
   await eventually(() => cardsIn(page, 'Готово'), ['Идея']);
 
@@ -178,7 +216,13 @@ it('a board added from «+»: columns by status with their cards; a card dragged
 it('a reader sees the board but moves and adds nothing; a board without a status, select or checkbox field asks for one', async () => {
   const owner = await signedIn('board.owner@example.com');
   const { cookie, holderId, db } = await boardData(owner, 'Общая доска', [['Первая', 'todo']]);
-  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'b1', type: 'board', name: 'Доска', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'stage' } } }) });
+  await fetchJson(`${S()}/database/${db}/views`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      layout: { uid: 'b1', type: 'board', name: 'Доска', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'stage' } },
+    }),
+  });
   // The reader on a phone, in the dark.
   const reader = await signedIn('board.reader@example.com');
   await reader.setViewportSize({ width: 375, height: 800 });
@@ -228,21 +272,55 @@ it("a board by a person field: a column per person by name, a card of two people
   const url = suite.server.url;
   // Three people of one workspace, named in another order than their e-mails.
   const people: Record<string, string> = {};
-  for (const [email, name, session] of [['board.yana@example.com', 'Яна', cookie], ['board.boris@example.com', 'Борис', ''], ['board.anna@example.com', 'Анна', '']]) {
+  for (const [email, name, session] of [
+    ['board.yana@example.com', 'Яна', cookie],
+    ['board.boris@example.com', 'Борис', ''],
+    ['board.anna@example.com', 'Анна', ''],
+  ]) {
     const who = session || (await signInToProcess(suite.server, email));
     const id = (await fetchJson<{ data: { id: string } }>(`${url}/api/user/current`, { cookie: who })).data.id;
     await fetchJson(`${url}/api/user`, { method: 'POST', cookie: who, body: JSON.stringify({ id, name }) });
     people[name] = id;
   }
-  const workspace = (await fetchJson<{ data: { id: string } }>(`${S()}/workspace`, { method: 'POST', cookie, body: JSON.stringify({ name: 'Команда' }) })).data.id;
-  await fetchJson(`${S()}/workspace/${workspace}/members/add`, { method: 'POST', cookie, body: JSON.stringify({ members: [people['Борис'], people['Анна']].map((userId) => ({ userId, role: 'participant' })) }) });
+  const workspace = (await fetchJson<{ data: { id: string } }>(`${S()}/workspace`, { method: 'POST', cookie, body: JSON.stringify({ name: 'Команда' }) })).data
+    .id;
+  await fetchJson(`${S()}/workspace/${workspace}/members/add`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ members: [people['Борис'], people['Анна']].map((userId) => ({ userId, role: 'participant' })) }),
+  });
   const headers = { 'x-workspace-id': workspace };
-  const holder = (await fetchJson<{ data: { id: string } }>(`${S()}/section/all`, { method: 'POST', cookie, headers, body: JSON.stringify({ type: 'Database', title: 'Люди' }) })).data.id;
+  const holder = (
+    await fetchJson<{ data: { id: string } }>(`${S()}/section/all`, {
+      method: 'POST',
+      cookie,
+      headers,
+      body: JSON.stringify({ type: 'Database', title: 'Люди' }),
+    })
+  ).data.id;
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder}/blocks`, { cookie, headers })).data[0].id;
-  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'owner', field: { name: 'Ответственные', type: 'person' } }) });
-  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'shots', field: { name: 'Картинки', type: 'files' } }) });
-  const rows: Array<[string, string[]]> = [['Макет', ['Яна', 'Борис']], ['Тексты', ['Борис']], ['Сборка', ['Анна']], ['Идея', []], ['Вёрстка', ['Анна']]];
-  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: rows.map(([title, who]) => ({ title, values: who.length ? { owner: who.map((name) => people[name]) } : {} })) }) });
+  await fetchJson(`${S()}/database/${db}/fields`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ id: 'owner', field: { name: 'Ответственные', type: 'person' } }),
+  });
+  await fetchJson(`${S()}/database/${db}/fields`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ id: 'shots', field: { name: 'Картинки', type: 'files' } }),
+  });
+  const rows: Array<[string, string[]]> = [
+    ['Макет', ['Яна', 'Борис']],
+    ['Тексты', ['Борис']],
+    ['Сборка', ['Анна']],
+    ['Идея', []],
+    ['Вёрстка', ['Анна']],
+  ];
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: rows.map(([title, who]) => ({ title, values: who.length ? { owner: who.map((name) => people[name]) } : {} })) }),
+  });
   const ids = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
   // A picture uploaded to «Макет»'s page and put in its files cell.
   const form = new FormData();
@@ -250,11 +328,28 @@ it("a board by a person field: a column per person by name, a card of two people
   form.append('file', new Blob([Buffer.from(PNG, 'base64')], { type: 'image/png' }), 'обложка.png');
   const uploaded = await fetch(`${url}/api/file/page`, { method: 'POST', body: form, headers: { cookie } });
   const fileId = ((await uploaded.json()) as { data: { data: string } }).data.data;
-  await fetchJson(`${S()}/row/${ids['Макет']}/cells/shots`, { method: 'POST', cookie, body: JSON.stringify({ value: [{ id: fileId, name: 'обложка.png' }], version: 0 }) });
+  await fetchJson(`${S()}/row/${ids['Макет']}/cells/shots`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ value: [{ id: fileId, name: 'обложка.png' }], version: 0 }),
+  });
   // The board is the page's first view, its covers from «Картинки».
-  const board = { uid: 'pb', type: 'board', name: 'По людям', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'owner' }, cover: { fieldId: 'shots' } };
+  const board = {
+    uid: 'pb',
+    type: 'board',
+    name: 'По людям',
+    orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }],
+    groupBy: { fieldId: 'owner' },
+    cover: { fieldId: 'shots' },
+  };
   await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: board, placeAfter: null }) });
-  const owners = async () => Object.fromEntries((await fetchJson<{ data: Array<{ data: { title: string; values: { owner?: string[] } } }> }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, (r.data.values.owner ?? []).map((id) => Object.keys(people).find((name) => people[name] === id))]));
+  const owners = async () =>
+    Object.fromEntries(
+      (await fetchJson<{ data: Array<{ data: { title: string; values: { owner?: string[] } } }> }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [
+        r.data.title,
+        (r.data.values.owner ?? []).map((id) => Object.keys(people).find((name) => people[name] === id)),
+      ]),
+    );
 
   // What the board asks for, in order: its groups, then each column's rows.
   const reads: string[] = [];
@@ -264,7 +359,10 @@ it("a board by a person field: a column per person by name, a card of two people
     else if (address.pathname.endsWith('/rows') && r.method() === 'GET') reads.push(JSON.parse(address.searchParams.get('group') ?? '"?"') ?? 'null');
   });
   await page.goto(`${url}/${holder}`);
-  await eventually(() => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))), ['Анна', 'Борис', 'Яна', 'Без значения']);
+  await eventually(
+    () => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))),
+    ['Анна', 'Борис', 'Яна', 'Без значения'],
+  );
   await eventually(() => cardsIn(page, 'Анна'), ['Сборка', 'Вёрстка']);
   await eventually(() => cardsIn(page, 'Борис'), ['Макет', 'Тексты']);
   await eventually(() => cardsIn(page, 'Яна'), ['Макет']);
@@ -283,12 +381,23 @@ it("a board by a person field: a column per person by name, a card of two people
   expect(await column(page, 'Яна').locator('img.db-card-cover').count()).toBe(1);
   expect(await column(page, 'Борис').locator('.db-card', { hasText: 'Тексты' }).locator('img').count()).toBe(0);
   // The card below the covered one is placed below it (heights measured with the cover).
-  const [covered, next] = await Promise.all(['Макет', 'Тексты'].map(async (title) => (await column(page, 'Борис').locator('.db-card', { hasText: title }).boundingBox())!));
+  const [covered, next] = await Promise.all(
+    ['Макет', 'Тексты'].map(async (title) => (await column(page, 'Борис').locator('.db-card', { hasText: title }).boundingBox())!),
+  );
   expect(next.y).toBeGreaterThanOrEqual(covered.y + covered.height);
   await shoot(page, 'database-board-people-1280');
 
   // A table grouped by the same field: a group per list of people as stored, named by their names.
-  const table = { uid: 'pt', type: 'table', name: 'Таблица людей', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }, { fieldId: 'owner', isWrap: false }], groupBy: { fieldId: 'owner' } };
+  const table = {
+    uid: 'pt',
+    type: 'table',
+    name: 'Таблица людей',
+    orderedFields: [
+      { fieldId: 'MAIN_FIELD', isWrap: false },
+      { fieldId: 'owner', isWrap: false },
+    ],
+    groupBy: { fieldId: 'owner' },
+  };
   await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: table }) });
   await page.getByRole('tab', { name: /Таблица людей/ }).click();
   const groupNames = () => page.locator('.db-group-label').evaluateAll((all) => all.map((g) => (g.textContent ?? '').replace(/\s*\d+$/, '').trim()).sort());
@@ -321,7 +430,14 @@ it('cards move with the keyboard: Ctrl+Shift+↑ within a column, Ctrl+Shift+→
     ['Вёрстка', 'doing'],
     ['Сборка', 'doing'],
   ]);
-  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'kb', type: 'board', name: 'Доска', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'stage' } }, placeAfter: null }) });
+  await fetchJson(`${S()}/database/${db}/views`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      layout: { uid: 'kb', type: 'board', name: 'Доска', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'stage' } },
+      placeAfter: null,
+    }),
+  });
   await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => cardsIn(page, 'Сделать'), ['Макет', 'Тексты']);
   await eventually(() => cardsIn(page, 'В работе'), ['Вёрстка', 'Сборка']);

@@ -26,11 +26,20 @@ type Row = { id: string; data: { title: string; values: { due?: unknown } } };
 /** A Database page with a date field and rows, made through the API. */
 async function calendarData(page: Page, title: string, rows: Array<[string, unknown]>) {
   const cookie = await cookieOf(page);
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title }),
+  });
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
   await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'due', field: { name: 'Срок', type: 'date' } }) });
-  await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: rows.map(([name, due]) => ({ title: name, values: due ? { due } : {} })) }) });
-  const dates = async () => Object.fromEntries((await fetchJson<{ data: Row[] }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values.due ?? null]));
+  await fetchJson(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: rows.map(([name, due]) => ({ title: name, values: due ? { due } : {} })) }),
+  });
+  const dates = async () =>
+    Object.fromEntries((await fetchJson<{ data: Row[] }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values.due ?? null]));
   return { cookie, holderId: holder.data.id, db, dates };
 }
 
@@ -97,7 +106,9 @@ it('a calendar added from «+»: items on their days, Monday first; moved to ano
   // A row made with the 25th's «+»: dated that day, opened beside the calendar.
   await dayCell(page, day(25)).hover();
   const made = page.waitForResponse((r) => /\/rows$/.test(r.url()) && r.request().method() === 'POST');
-  await dayCell(page, day(25)).getByRole('button', { name: /Новая строка на/ }).click();
+  await dayCell(page, day(25))
+    .getByRole('button', { name: /Новая строка на/ })
+    .click();
   expect((await made).status()).toBe(201);
   await page.getByRole('dialog').waitFor();
   await page.keyboard.press('Escape');
@@ -132,8 +143,15 @@ it('a calendar added from «+»: items on their days, Monday first; moved to ano
 
 it('a reader sees the calendar but moves and makes nothing; a database without a date field is offered one', async () => {
   const owner = await suite.signedIn('calendar.owner@example.com');
-  const { cookie, holderId, db, dates } = await calendarData(owner, 'Общий календарь', [['Встреча', day(8)], ...['А', 'Б', 'В', 'Г', 'Д'].map((name): [string, unknown] => [`Задача ${name}`, day(9)])]);
-  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'c1', type: 'calendar', name: 'Календарь', orderedFields: [], calendar: { fieldId: 'due' } } }) });
+  const { cookie, holderId, db, dates } = await calendarData(owner, 'Общий календарь', [
+    ['Встреча', day(8)],
+    ...['А', 'Б', 'В', 'Г', 'Д'].map((name): [string, unknown] => [`Задача ${name}`, day(9)]),
+  ]);
+  await fetchJson(`${S()}/database/${db}/views`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ layout: { uid: 'c1', type: 'calendar', name: 'Календарь', orderedFields: [], calendar: { fieldId: 'due' } } }),
+  });
   // The reader on a phone, in the dark.
   const reader = await suite.signedIn('calendar.reader@example.com');
   await reader.setViewportSize({ width: 375, height: 800 });
@@ -150,7 +168,10 @@ it('a reader sees the calendar but moves and makes nothing; a database without a
   // What the reader asked the API for, in order (printed when a read too many was seen).
   const started = Date.now();
   const asked: string[] = [];
-  reader.on('request', (r) => r.url().includes('/api/') && asked.push(`${Date.now() - started} ms ${r.method()} ${decodeURIComponent(r.url()).replace(suite.server.url, '')}`));
+  reader.on(
+    'request',
+    (r) => r.url().includes('/api/') && asked.push(`${Date.now() - started} ms ${r.method()} ${decodeURIComponent(r.url()).replace(suite.server.url, '')}`),
+  );
   reader.on('websocket', (socket) => {
     asked.push(`${Date.now() - started} ms socket opened`);
     socket.on('close', () => asked.push(`${Date.now() - started} ms socket closed`));
@@ -163,7 +184,9 @@ it('a reader sees the calendar but moves and makes nothing; a database without a
   expect(ranged[0]).toContain('fields=["due"]');
   // A full day: three drawn, «+2» lists the other two (by the calendar's order: by title), a click opens one.
   await eventually(() => titlesOn(reader, day(9)), ['Задача А', 'Задача Б', 'Задача В']);
-  await dayCell(reader, day(9)).getByRole('button', { name: /^Ещё 2 строки/ }).click();
+  await dayCell(reader, day(9))
+    .getByRole('button', { name: /^Ещё 2 строки/ })
+    .click();
   await eventually(() => reader.locator('.db-calendar-more-list .menu-item').allTextContents(), ['Задача Г', 'Задача Д']);
   await reader.locator('.db-calendar-more-list .menu-item', { hasText: 'Задача Д' }).click();
   await reader.getByRole('dialog').getByText('Задача Д').first().waitFor();
@@ -179,14 +202,24 @@ it('a reader sees the calendar but moves and makes nothing; a database without a
   await eventually(() => titlesOn(reader, day(8)), ['Встреча']);
 
   // A new database (no date field): its calendar asks for one, and «Добавить поле «Дата»» makes it.
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Без дат' }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Без дат' }),
+  });
   const bare = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
-  await fetchJson(`${S()}/database/${bare}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 'c2', type: 'calendar', name: 'Календарь', orderedFields: [] } }) });
+  await fetchJson(`${S()}/database/${bare}/views`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ layout: { uid: 'c2', type: 'calendar', name: 'Календарь', orderedFields: [] } }),
+  });
   await owner.goto(`${suite.server.url}/${holder.data.id}`);
   await owner.getByRole('tab', { name: /Календарь/ }).click();
   await owner.getByRole('button', { name: 'Добавить поле «Дата»' }).click();
   await owner.locator('.db-calendar .fc-daygrid-day').first().waitFor();
-  const block = await fetchJson<{ data: { data: { config: { fields: Record<string, { type: string }> }; view: { layouts: Array<{ uid: string; calendar?: { fieldId: string } | null }> } } } }>(`${S()}/block/${bare}`, { cookie });
+  const block = await fetchJson<{
+    data: { data: { config: { fields: Record<string, { type: string }> }; view: { layouts: Array<{ uid: string; calendar?: { fieldId: string } | null }> } } };
+  }>(`${S()}/block/${bare}`, { cookie });
   const calendar = block.data.data.view.layouts.find((l) => l.uid === 'c2')?.calendar;
   expect(calendar && block.data.data.config.fields[calendar.fieldId]?.type).toBe('date');
 });

@@ -16,19 +16,42 @@ const signedIn = (email: string) => suite.signedIn(email);
 const S = () => `${suite.server.url}/api/v3/spaces`;
 
 /** The bars drawn, left to right: their heights in px (Recharts' rectangles). */
-const bars = (page: Page) => page.locator('.db-chart-figure .recharts-bar-rectangle path, .db-chart-figure .recharts-bar-rectangle rect').evaluateAll((all) => all.map((el) => Math.round(el.getBoundingClientRect().height)));
+const bars = (page: Page) =>
+  page
+    .locator('.db-chart-figure .recharts-bar-rectangle path, .db-chart-figure .recharts-bar-rectangle rect')
+    .evaluateAll((all) => all.map((el) => Math.round(el.getBoundingClientRect().height)));
 const xLabels = (page: Page) => page.locator('.db-chart-figure text.recharts-cartesian-axis-tick-value[orientation="bottom"]').allTextContents();
 
 it('a chart added from «+» counts rows by status; set to a sum and to a pie; drawn again when another window adds a row', async () => {
   const page = await signedIn('chart.maker@example.com');
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Сделки' }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Сделки' }),
+  });
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
-  const status = { name: 'Статус', type: 'status', options: [{ id: 'todo', name: 'Новая', color: 'gray', group: 'todo' }, { id: 'won', name: 'Выиграна', color: 'green', group: 'done' }] };
+  const status = {
+    name: 'Статус',
+    type: 'status',
+    options: [
+      { id: 'todo', name: 'Новая', color: 'gray', group: 'todo' },
+      { id: 'won', name: 'Выиграна', color: 'green', group: 'done' },
+    ],
+  };
   await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'stage', field: status }) });
   await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'amount', field: { name: 'Сумма', type: 'number' } }) });
-  const rows = [['А', 'todo', 100], ['Б', 'todo', 300], ['В', 'won', 50], ['Г', 'todo', 20]] as const;
-  await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: rows.map(([title, stage, amount]) => ({ title, values: { stage, amount } })) }) });
+  const rows = [
+    ['А', 'todo', 100],
+    ['Б', 'todo', 300],
+    ['В', 'won', 50],
+    ['Г', 'todo', 20],
+  ] as const;
+  await fetchJson(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: rows.map(([title, stage, amount]) => ({ title, values: { stage, amount } })) }),
+  });
 
   await page.goto(`${suite.server.url}/${holder.data.id}`);
   await page.locator('.db-scroll').waitFor();
@@ -59,7 +82,11 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
   await other.goto(`${suite.server.url}/${holder.data.id}`);
   await other.getByRole('tab', { name: /Диаграмма/ }).click();
   await other.locator('.db-chart-figure').waitFor();
-  await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Д', values: { stage: 'won', amount: 370 } }] }) });
+  await fetchJson(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: [{ title: 'Д', values: { stage: 'won', amount: 370 } }] }),
+  });
   await eventually(async () => {
     const [a, b] = await bars(page);
     return a > 0 && Math.abs(a - b) <= 1;
@@ -78,7 +105,14 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
 
   // A series by title: one stacked bar part per row, each named in the legend; a pie has no series.
   await setup.getByLabel('Ряды').selectOption({ label: 'Название' });
-  await eventually(() => page.locator('.db-chart-figure .recharts-legend-item-text').allTextContents().then((all) => [...all].sort()), ['А', 'Б', 'В', 'Г', 'Д']);
+  await eventually(
+    () =>
+      page
+        .locator('.db-chart-figure .recharts-legend-item-text')
+        .allTextContents()
+        .then((all) => [...all].sort()),
+    ['А', 'Б', 'В', 'Г', 'Д'],
+  );
 
   // A pie: two sectors.
   await setup.getByLabel('Вид').selectOption({ label: 'Круговая' });
@@ -92,12 +126,26 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
 it('a chart by a date field: categories by month, then by week and by day, labelled as people read them', async () => {
   const page = await signedIn('chart.dates@example.com');
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Встречи' }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Встречи' }),
+  });
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
   await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'when', field: { name: 'Когда', type: 'date' } }) });
   const dates = ['2026-10-30', '2026-11-03', '2026-11-03', '2026-11-04'];
-  await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: dates.map((when, i) => ({ title: `Встреча ${i}`, values: { when } })) }) });
-  const chart = { uid: 'c1', type: 'barChart', name: 'По месяцам', orderedFields: [], chart: { x: { fieldId: 'when', bucket: 'month' }, y: { aggregate: 'count' } } };
+  await fetchJson(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: dates.map((when, i) => ({ title: `Встреча ${i}`, values: { when } })) }),
+  });
+  const chart = {
+    uid: 'c1',
+    type: 'barChart',
+    name: 'По месяцам',
+    orderedFields: [],
+    chart: { x: { fieldId: 'when', bucket: 'month' }, y: { aggregate: 'count' } },
+  };
   await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: chart, placeAfter: null }) });
 
   await page.goto(`${suite.server.url}/${holder.data.id}`);

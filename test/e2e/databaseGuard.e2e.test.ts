@@ -11,10 +11,19 @@ import { eventually, newPage, pageReady, saved, shoot, signedInEditorSuite } fro
 const { openApp } = signedInEditorSuite('database-guard@example.com');
 
 /** A call of the API from the page (same origin, the page's session). */
-function call(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: { data: unknown; meta: Record<string, unknown> } | null }> {
+function call(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: { data: unknown; meta: Record<string, unknown> } | null }> {
   return page.evaluate(
     async ({ method, path, body }) => {
-      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, json: res.headers.get('content-type')?.includes('json') ? await res.json() : null };
     },
     { method, path, body },
@@ -30,11 +39,16 @@ it('asks before select all + Backspace removes a database with rows; cancel keep
   const made = await call(page, 'POST', '/api/v3/spaces/block', {
     pageId,
     type: 'database',
-    data: { config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } }, view: { layouts: [{ uid: 'v1', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] } },
+    data: {
+      config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } },
+      view: { layouts: [{ uid: 'v1', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] },
+    },
   });
   expect(made.status).toBe(201);
   const databaseId = (made.json?.data as { id: string }).id;
-  expect((await call(page, 'POST', `/api/v3/spaces/database/${databaseId}/rows`, { rows: [{ title: 'Один' }, { title: 'Два' }, { title: 'Три' }] })).status).toBe(201);
+  expect(
+    (await call(page, 'POST', `/api/v3/spaces/database/${databaseId}/rows`, { rows: [{ title: 'Один' }, { title: 'Два' }, { title: 'Три' }] })).status,
+  ).toBe(201);
   await page.reload();
   await pageReady(page);
   const database = page.locator(`[data-slate-editor] [data-block-id="${databaseId}"]`);
@@ -67,8 +81,12 @@ it('asks before select all + Backspace removes a database with rows; cancel keep
   await page.keyboard.press('Control+Z');
   await database.waitFor();
   await saved(page);
-  await eventually(async () => {
-    const rows = await call(page, 'GET', `/api/v3/spaces/database/${databaseId}/rows`);
-    return rows.status === 200 ? (rows.json?.data as Array<{ data: { title: string } }>).map((r) => r.data.title) : rows.status;
-  }, ['Один', 'Два', 'Три'], 10_000);
+  await eventually(
+    async () => {
+      const rows = await call(page, 'GET', `/api/v3/spaces/database/${databaseId}/rows`);
+      return rows.status === 200 ? (rows.json?.data as Array<{ data: { title: string } }>).map((r) => r.data.title) : rows.status;
+    },
+    ['Один', 'Два', 'Три'],
+    10_000,
+  );
 }, 90_000);

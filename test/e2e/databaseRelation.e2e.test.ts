@@ -18,10 +18,22 @@ const cell = (page: Page, row: number, col: number) => page.locator(`.db-scroll 
 it('a relation cell: rows found by title, chosen with a click, written with Enter, shown by their titles', async () => {
   const page = await suite.signedIn('relation.editor@example.com');
   const cookie = await cookieOf(page);
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Стройка' }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Стройка' }),
+  });
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
-  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }) });
-  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Фундамент' }, { title: 'Стены' }, { title: 'Крыша' }] }) });
+  await fetchJson(`${S()}/database/${db}/fields`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }),
+  });
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: [{ title: 'Фундамент' }, { title: 'Стены' }, { title: 'Крыша' }] }),
+  });
   const ids = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
   await page.goto(`${suite.server.url}/${holder.data.id}`);
   await cell(page, 1, 1).click();
@@ -51,13 +63,33 @@ it('a relation cell: rows found by title, chosen with a click, written with Ente
 it('a filter «contains» on a relation: the row chosen by its title with the cell editor; the view shows the rows naming it', async () => {
   const page = await suite.signedIn('relation.filter@example.com');
   const cookie = await cookieOf(page);
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Стройка' }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Стройка' }),
+  });
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
-  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }) });
-  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Фундамент' }, { title: 'Стены' }, { title: 'Крыша' }, { title: 'Окна' }] }) });
+  await fetchJson(`${S()}/database/${db}/fields`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ id: 'blocked', field: { name: 'Заблокировано', type: 'relation' } }),
+  });
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: [{ title: 'Фундамент' }, { title: 'Стены' }, { title: 'Крыша' }, { title: 'Окна' }] }),
+  });
   const ids = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
-  for (const [title, blockers] of [['Стены', ['Фундамент']], ['Крыша', ['Стены']], ['Окна', ['Стены', 'Фундамент']]] as const) {
-    await fetchJson(`${S()}/row/${ids[title]}/cells/blocked`, { method: 'POST', cookie, body: JSON.stringify({ value: blockers.map((b) => ids[b]), version: 0 }) });
+  for (const [title, blockers] of [
+    ['Стены', ['Фундамент']],
+    ['Крыша', ['Стены']],
+    ['Окна', ['Стены', 'Фундамент']],
+  ] as const) {
+    await fetchJson(`${S()}/row/${ids[title]}/cells/blocked`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ value: blockers.map((b) => ids[b]), version: 0 }),
+    });
   }
   await page.goto(`${suite.server.url}/${holder.data.id}`);
   const titles = () => page.locator('.db-scroll .db-row [data-col="0"]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));

@@ -67,9 +67,18 @@ async function pasteText(page: Page, value: string): Promise<void> {
 async function databasePage(email: string, title: string) {
   const api = `${suite.server.url}/api/v3/spaces`;
   const page = await signedIn(email);
-  const cookie = await page.context().cookies().then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
-  const holder = await fetchJson<{ data: { id: string } }>(`${api}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
-  const block = (await fetchJson<{ data: Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${api}/note/${holder.data.id}/blocks`, { cookie })).data[0];
+  const cookie = await page
+    .context()
+    .cookies()
+    .then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const holder = await fetchJson<{ data: { id: string } }>(`${api}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title }),
+  });
+  const block = (
+    await fetchJson<{ data: Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${api}/note/${holder.data.id}/blocks`, { cookie })
+  ).data[0];
   return { page, cookie, S: api, holderId: holder.data.id, db: block.id, block };
 }
 
@@ -208,7 +217,9 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
   // Reorder: a new field dragged by its name before «Оценка».
   await addField(page, 'Первое', 'Текст');
   const orderSaved = page.waitForResponse((r) => /\/views\//.test(r.url()) && r.request().method() === 'POST');
-  await page.dragAndDrop('.db-hcell[data-field] .db-hcell-button[title="Первое"]', '.db-hcell[data-field] .db-hcell-button[title="Оценка"]', { targetPosition: { x: 40, y: 10 } });
+  await page.dragAndDrop('.db-hcell[data-field] .db-hcell-button[title="Первое"]', '.db-hcell[data-field] .db-hcell-button[title="Оценка"]', {
+    targetPosition: { x: 40, y: 10 },
+  });
   await orderSaved;
   await eventually(() => page.locator('.db-hcell-name').allInnerTexts(), ['Название', 'Первое', 'Оценка']);
 
@@ -292,7 +303,11 @@ it('a reader sees the table but cannot change it', async () => {
   await addRow(owner, 'Строка');
   const pageId = url.split('/').pop()!;
   const shared = await owner.evaluate(async (id) => {
-    const res = await fetch(`/api/v3/spaces/element/${id}/member/add`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-App-Type': 'Web' }, body: JSON.stringify([{ email: 'table.reader@example.com', accessLevel: 'read' }]) });
+    const res = await fetch(`/api/v3/spaces/element/${id}/member/add`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-App-Type': 'Web' },
+      body: JSON.stringify([{ email: 'table.reader@example.com', accessLevel: 'read' }]),
+    });
     return res.status;
   }, pageId);
   expect(shared).toBeLessThan(300);
@@ -322,9 +337,31 @@ it('a published page shows its database to anyone signed out: rows and the foote
   const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Опубликовано' }) });
   const db = crypto.randomUUID();
   const fields = { MAIN_FIELD: { name: 'Название', type: 'text' }, price: { name: 'Бюджет', type: 'number' } };
-  const layout = { uid: 'v1', type: 'table', name: 'Таблица', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }, { fieldId: 'price', isWrap: false }], calculations: { price: 'sum' } };
-  await fetchJson(`${S}/block`, { method: 'POST', cookie, body: JSON.stringify({ id: db, pageId: holder.data.id, type: 'database', data: { config: { fields }, view: { layouts: [layout] } } }) });
-  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Первая', values: { price: 10 } }, { title: 'Вторая', values: { price: 32 } }] }) });
+  const layout = {
+    uid: 'v1',
+    type: 'table',
+    name: 'Таблица',
+    orderedFields: [
+      { fieldId: 'MAIN_FIELD', isWrap: false },
+      { fieldId: 'price', isWrap: false },
+    ],
+    calculations: { price: 'sum' },
+  };
+  await fetchJson(`${S}/block`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ id: db, pageId: holder.data.id, type: 'database', data: { config: { fields }, view: { layouts: [layout] } } }),
+  });
+  await fetchJson(`${S}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      rows: [
+        { title: 'Первая', values: { price: 10 } },
+        { title: 'Вторая', values: { price: 32 } },
+      ],
+    }),
+  });
   await fetchJson(`${S}/element/${holder.data.id}`, { method: 'PATCH', cookie, body: JSON.stringify({ isPublic: true }) });
 
   const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -349,9 +386,37 @@ it('a published page shows its database to anyone signed out: rows and the foote
 
 it("a field's options: renamed, recoloured, moved, added, and deleted after a second click (its cells empty)", async () => {
   const { page, cookie, S, holderId, db } = await databasePage('table.options@example.com', 'Варианты');
-  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'tag', field: { name: 'Метка', type: 'select', options: [{ id: 'a', name: 'Альфа', color: 'blue' }, { id: 'b', name: 'Бета', color: 'green' }] } }) });
-  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Один', values: { tag: 'a' } }, { title: 'Два', values: { tag: 'b' } }] }) });
-  const options = async () => (await fetchJson<{ data: { data: { config: { fields: Record<string, { options: Array<{ name: string; color?: string }> }> } } } }>(`${S}/database/${db}`, { cookie })).data.data.config.fields.tag.options;
+  await fetchJson(`${S}/database/${db}/fields`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      id: 'tag',
+      field: {
+        name: 'Метка',
+        type: 'select',
+        options: [
+          { id: 'a', name: 'Альфа', color: 'blue' },
+          { id: 'b', name: 'Бета', color: 'green' },
+        ],
+      },
+    }),
+  });
+  await fetchJson(`${S}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      rows: [
+        { title: 'Один', values: { tag: 'a' } },
+        { title: 'Два', values: { tag: 'b' } },
+      ],
+    }),
+  });
+  const options = async () =>
+    (
+      await fetchJson<{ data: { data: { config: { fields: Record<string, { options: Array<{ name: string; color?: string }> }> } } } }>(`${S}/database/${db}`, {
+        cookie,
+      })
+    ).data.data.config.fields.tag.options;
   await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['Один', 'Два']);
   const menu = await openFieldMenu(page, 'Метка');
@@ -382,7 +447,11 @@ it("a field's options: renamed, recoloured, moved, added, and deleted after a se
 
 it('the search box finds rows by title on the server; Escape shows them all again', async () => {
   const { page, cookie, S, holderId, db } = await databasePage('table.search@example.com', 'Поиск');
-  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: ['Купить молоко', 'Позвонить маме', 'Купить хлеб'].map((title) => ({ title })) }) });
+  await fetchJson(`${S}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: ['Купить молоко', 'Позвонить маме', 'Купить хлеб'].map((title) => ({ title })) }),
+  });
   await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['Купить молоко', 'Позвонить маме', 'Купить хлеб']);
   await page.getByRole('button', { name: 'Поиск по строкам' }).click();
@@ -401,8 +470,21 @@ it('the search box finds rows by title on the server; Escape shows them all agai
 it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shift+Z redoes; a cell someone changed since is left alone', async () => {
   const { page, cookie, S, holderId, db } = await databasePage('table.undo@example.com', 'Отмена');
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
-  const made = await fetchJson<{ data: Array<{ id: string }> }>(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'А', values: { sum: 1 } }, { title: 'Б', values: { sum: 2 } }] }) });
-  const onServer = async () => (await fetchJson<{ data: Array<{ data: { title: string; values: { sum?: number } } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values.sum ?? null]);
+  const made = await fetchJson<{ data: Array<{ id: string }> }>(`${S}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      rows: [
+        { title: 'А', values: { sum: 1 } },
+        { title: 'Б', values: { sum: 2 } },
+      ],
+    }),
+  });
+  const onServer = async () =>
+    (await fetchJson<{ data: Array<{ data: { title: string; values: { sum?: number } } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => [
+      r.data.title,
+      r.data.values.sum ?? null,
+    ]);
   await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['А', 'Б']);
   const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
@@ -417,28 +499,43 @@ it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shi
   written = cellWrites(page);
   await page.keyboard.press(`${mod}+z`);
   await written;
-  await eventually(onServer, [['А', 1], ['Б', 2]]);
+  await eventually(onServer, [
+    ['А', 1],
+    ['Б', 2],
+  ]);
   await eventually(() => text(cell(page, 0, 1)), '1');
   written = cellWrites(page);
   await page.keyboard.press(`${mod}+Shift+z`);
   await written;
-  await eventually(onServer, [['А', 10], ['Б', 2]]);
+  await eventually(onServer, [
+    ['А', 10],
+    ['Б', 2],
+  ]);
 
   // A clear of two cells is one call and one step.
   await page.keyboard.press('Shift+ArrowDown');
   written = cellWrites(page);
   await page.keyboard.press('Delete');
   expect(new URL((await written).url()).pathname).toMatch(/\/database\/[^/]+\/cells$/);
-  await eventually(onServer, [['А', null], ['Б', null]]);
+  await eventually(onServer, [
+    ['А', null],
+    ['Б', null],
+  ]);
   await page.keyboard.press(`${mod}+z`);
-  await eventually(onServer, [['А', 10], ['Б', 2]]);
+  await eventually(onServer, [
+    ['А', 10],
+    ['Б', 2],
+  ]);
   await eventually(() => text(cell(page, 1, 1)), '2');
 
   // Someone else changes one of them: the next undo (of the clear's undo, i.e. a redo) leaves theirs.
   await fetchJson(`${S}/row/${made.data[1].id}/cells/sum`, { method: 'POST', cookie, body: JSON.stringify({ value: 77, version: 3 }) });
   await eventually(() => text(cell(page, 1, 1)), '77');
   await page.keyboard.press(`${mod}+Shift+z`);
-  await eventually(onServer, [['А', null], ['Б', 77]]);
+  await eventually(onServer, [
+    ['А', null],
+    ['Б', 77],
+  ]);
   await page.getByText('1 ячейку уже изменили — она оставлена как есть').waitFor();
   await page.context().close();
 });
@@ -446,7 +543,8 @@ it('Ctrl+Z undoes a cell edit, a paste and a clear (on the server too); Ctrl+Shi
 it('Ctrl+Z undoes a row added, a paste that added a row and rows deleted (on the server too); Ctrl+Shift+Z redoes; «Отменить» after Ctrl+Z does nothing more', async () => {
   const { page, cookie, S, holderId, db } = await databasePage('table.undo-rows@example.com', 'Отмена строк');
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'А' }, { title: 'Б' }] }) });
-  const onServer = async () => (await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => r.data.title);
+  const onServer = async () =>
+    (await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map((r) => r.data.title);
   await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['А', 'Б']);
   const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
@@ -505,12 +603,19 @@ it('a range of 1,200 rows (most never loaded) is copied whole, cleared whole in 
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
   const ROWS = 1200;
   for (let at = 0; at < ROWS; at += 600) {
-    await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: Array.from({ length: 600 }, (_, i) => ({ title: `Строка ${at + i}`, values: { sum: at + i } })) }) });
+    await fetchJson(`${S}/database/${db}/rows`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ rows: Array.from({ length: 600 }, (_, i) => ({ title: `Строка ${at + i}`, values: { sum: at + i } })) }),
+    });
   }
   const onServer = async () => {
     const all: Array<[string, number | null]> = [];
     for (let offset = 0; offset < ROWS; offset += 500) {
-      const answer = await fetchJson<{ data: Array<{ data: { title: string; values: { sum?: number } } }> }>(`${S}/database/${db}/rows?offset=${offset}&limit=500`, { cookie });
+      const answer = await fetchJson<{ data: Array<{ data: { title: string; values: { sum?: number } } }> }>(
+        `${S}/database/${db}/rows?offset=${offset}&limit=500`,
+        { cookie },
+      );
       all.push(...answer.data.map((r): [string, number | null] => [r.data.title, r.data.values.sum ?? null]));
     }
     return all;
@@ -545,7 +650,9 @@ it('a files cell: files uploaded to the row, opened, one taken out again; the ce
   const { page, cookie, S, holderId, db } = await databasePage('table.files@example.com', 'Файлы');
   await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'att', field: { name: 'Вложения', type: 'files' } }) });
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Договор' }] }) });
-  const onServer = async () => (await fetchJson<{ data: Array<{ data: { values: { att?: Array<{ id: string; name: string }> } } }> }>(`${S}/database/${db}/rows`, { cookie })).data[0].data.values.att ?? null;
+  const onServer = async () =>
+    (await fetchJson<{ data: Array<{ data: { values: { att?: Array<{ id: string; name: string }> } } }> }>(`${S}/database/${db}/rows`, { cookie })).data[0].data
+      .values.att ?? null;
   await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['Договор']);
   await cell(page, 0, 1).click();
@@ -554,7 +661,15 @@ it('a files cell: files uploaded to the row, opened, one taken out again; the ce
     { name: 'договор.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 договор') },
     { name: 'смета.txt', mimeType: 'text/plain', buffer: Buffer.from('смета: 100 ₽') },
   ]);
-  await eventually(() => page.locator('.db-editor-file a').allTextContents().then((all) => all.map((x) => x.trim())), ['договор.pdf', 'смета.txt'], 10_000);
+  await eventually(
+    () =>
+      page
+        .locator('.db-editor-file a')
+        .allTextContents()
+        .then((all) => all.map((x) => x.trim())),
+    ['договор.pdf', 'смета.txt'],
+    10_000,
+  );
   // The link gives the file back (as the row's readers get it).
   const href = await page.locator('.db-editor-file a').nth(1).getAttribute('href');
   expect(await page.evaluate(async (url) => (await fetch(url!)).text(), href)).toBe('смета: 100 ₽');
@@ -571,12 +686,27 @@ it('a files cell: files uploaded to the row, opened, one taken out again; the ce
 
 it('view tabs reorder by dragging, and a step at a time from the tab menu', async () => {
   const { page, cookie, S, holderId, db, block } = await databasePage('table.tabs@example.com', 'Виды');
-  await fetchJson(`${S}/database/${db}/views/${block.data.view.layouts[0].uid}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { name: 'Первый' } }) });
+  await fetchJson(`${S}/database/${db}/views/${block.data.view.layouts[0].uid}`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ layout: { name: 'Первый' } }),
+  });
   for (const name of ['Второй', 'Третий']) {
-    await fetchJson(`${S}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: crypto.randomUUID(), type: 'table', name, orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] } }) });
+    await fetchJson(`${S}/database/${db}/views`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ layout: { uid: crypto.randomUUID(), type: 'table', name, orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] } }),
+    });
   }
-  const serverOrder = async () => (await fetchJson<{ data: { data: { view: { layouts: Array<{ name: string }> } } } }>(`${S}/database/${db}`, { cookie })).data.data.view.layouts.map((l) => l.name);
-  const tabs = () => page.locator('.db-tabs [role="tab"]').allTextContents().then((all) => all.map((x) => x.replace('▦', '').trim()));
+  const serverOrder = async () =>
+    (await fetchJson<{ data: { data: { view: { layouts: Array<{ name: string }> } } } }>(`${S}/database/${db}`, { cookie })).data.data.view.layouts.map(
+      (l) => l.name,
+    );
+  const tabs = () =>
+    page
+      .locator('.db-tabs [role="tab"]')
+      .allTextContents()
+      .then((all) => all.map((x) => x.replace('▦', '').trim()));
   await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(tabs, ['Первый', 'Второй', 'Третий']);
   // The active tab's menu moves it one step.
@@ -596,7 +726,11 @@ it('select options made while typing, a footer sum, group headers with counts, a
   await pageWithDatabase(page, 'Виды');
   await addField(page, 'Этап', 'Выбор');
   await addField(page, 'Сумма', 'Число');
-  for (const [title, stage, sum] of [['Раз', 'Идея', '10'], ['Два', 'В работе', '20'], ['Три', 'Идея', '5']]) {
+  for (const [title, stage, sum] of [
+    ['Раз', 'Идея', '10'],
+    ['Два', 'В работе', '20'],
+    ['Три', 'Идея', '5'],
+  ]) {
     await addRow(page, title);
     const row = (await titles(page)).indexOf(title);
     await cell(page, row, 1).click();
@@ -621,12 +755,26 @@ it('select options made while typing, a footer sum, group headers with counts, a
   // The footer: the sum of Сумма.
   await page.getByRole('button', { name: 'Расчёт Сумма' }).click();
   await page.getByRole('menuitemradio', { name: 'Сумма' }).click();
-  await eventually(() => page.getByRole('button', { name: 'Расчёт Сумма' }).innerText().then((t) => t.replace(/\s+/g, ' ')), 'Сумма 35');
+  await eventually(
+    () =>
+      page
+        .getByRole('button', { name: 'Расчёт Сумма' })
+        .innerText()
+        .then((t) => t.replace(/\s+/g, ' ')),
+    'Сумма 35',
+  );
 
   // Grouped by Этап: a header per option with its count, rows under their group.
   await page.getByRole('button', { name: 'Группировка' }).click();
   await page.getByRole('menuitemradio', { name: 'Этап' }).click();
-  await eventually(() => page.locator('.db-group-label').allInnerTexts().then((all) => all.map((t) => t.replace(/\s+/g, ' '))), ['Идея 2', 'В работе 1']);
+  await eventually(
+    () =>
+      page
+        .locator('.db-group-label')
+        .allInnerTexts()
+        .then((all) => all.map((t) => t.replace(/\s+/g, ' '))),
+    ['Идея 2', 'В работе 1'],
+  );
   await eventually(() => titles(page), ['Раз', 'Три', 'Два']);
 
   // A second view: added, renamed, and its own (not grouped).
@@ -678,9 +826,14 @@ it('two windows on one table: a cell typed, a row added and rows deleted in one 
 /** Rows made through the API, and their titles in the rows' own order as the server has it. */
 async function withRows(email: string, title: string, names: string[]) {
   const set = await databasePage(email, title);
-  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${set.S}/database/${set.db}/rows`, { method: 'POST', cookie: set.cookie, body: JSON.stringify({ rows: names.map((name) => ({ title: name })) }) });
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${set.S}/database/${set.db}/rows`, {
+    method: 'POST',
+    cookie: set.cookie,
+    body: JSON.stringify({ rows: names.map((name) => ({ title: name })) }),
+  });
   const idOf = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
-  const serverTitles = async () => (await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${set.S}/database/${set.db}/rows`, { cookie: set.cookie })).data.map((r) => r.data.title);
+  const serverTitles = async () =>
+    (await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${set.S}/database/${set.db}/rows`, { cookie: set.cookie })).data.map((r) => r.data.title);
   return { ...set, idOf, serverTitles };
 }
 
@@ -698,7 +851,14 @@ async function dragRow(page: Page, from: number, to: number, half: 'upper' | 'lo
   await page.mouse.move(target.x + 202, y);
   await page.mouse.move(target.x + 204, y);
   // The drop line shows on that side of the row.
-  await eventually(() => page.locator(`.db-row[data-row="${to}"]`).getAttribute('class').then((c) => c?.includes(`is-drop-${half === 'upper' ? 'before' : 'after'}`)), true);
+  await eventually(
+    () =>
+      page
+        .locator(`.db-row[data-row="${to}"]`)
+        .getAttribute('class')
+        .then((c) => c?.includes(`is-drop-${half === 'upper' ? 'before' : 'after'}`)),
+    true,
+  );
   await page.mouse.up();
 }
 
@@ -767,7 +927,11 @@ it('no drag handle where rows do not move by hand: a sorted view, and for a read
   await expect(owner.locator('.db-row [data-drag]').count()).resolves.toBe(3);
 
   // Sorted by title: no handle, and Alt+Shift+↓ says why.
-  await fetchJson(`${S}/database/${db}/views/${view}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { sorts: [{ fieldId: 'MAIN_FIELD', direction: 'asc' }] } }) });
+  await fetchJson(`${S}/database/${db}/views/${view}`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ layout: { sorts: [{ fieldId: 'MAIN_FIELD', direction: 'asc' }] } }),
+  });
   await owner.reload();
   await eventually(() => titles(owner), ['А', 'Б', 'В']);
   await owner.locator('.db-row[data-row="0"]').hover();
@@ -779,7 +943,11 @@ it('no drag handle where rows do not move by hand: a sorted view, and for a read
 
   // A reader of the unsorted view: no handle either.
   await fetchJson(`${S}/database/${db}/views/${view}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { sorts: [] } }) });
-  await fetchJson(`${S}/element/${holderId}/member/add`, { method: 'POST', cookie, body: JSON.stringify([{ email: 'table.dragreader@example.com', accessLevel: 'read' }]) });
+  await fetchJson(`${S}/element/${holderId}/member/add`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify([{ email: 'table.dragreader@example.com', accessLevel: 'read' }]),
+  });
   await reader.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(reader), ['Б', 'А', 'В']);
   await reader.locator('.db-row[data-row="0"]').hover();
@@ -790,10 +958,33 @@ it('no drag handle where rows do not move by hand: a sorted view, and for a read
 
 it('a grouped view: a group collapses to its header and opens again; the choice stays in this browser after a reload', async () => {
   const { page, S, cookie, holderId, db, block } = await databasePage('table.collapse@example.com', 'Группы');
-  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'stage', field: { name: 'Этап', type: 'select', options: [{ id: 'idea', name: 'Идея', color: 'blue' }, { id: 'work', name: 'В работе', color: 'green' }] } }) });
-  const rows = [['Раз', 'idea'], ['Два', 'work'], ['Три', 'idea'], ['Четыре', 'work']].map(([title, stage]) => ({ title, values: { stage } }));
+  await fetchJson(`${S}/database/${db}/fields`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      id: 'stage',
+      field: {
+        name: 'Этап',
+        type: 'select',
+        options: [
+          { id: 'idea', name: 'Идея', color: 'blue' },
+          { id: 'work', name: 'В работе', color: 'green' },
+        ],
+      },
+    }),
+  });
+  const rows = [
+    ['Раз', 'idea'],
+    ['Два', 'work'],
+    ['Три', 'idea'],
+    ['Четыре', 'work'],
+  ].map(([title, stage]) => ({ title, values: { stage } }));
   await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
-  await fetchJson(`${S}/database/${db}/views/${block.data.view.layouts[0].uid}`, { method: 'POST', cookie, body: JSON.stringify({ layout: { groupBy: { fieldId: 'stage' } } }) });
+  await fetchJson(`${S}/database/${db}/views/${block.data.view.layouts[0].uid}`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ layout: { groupBy: { fieldId: 'stage' } } }),
+  });
   const writes: string[] = [];
   page.on('request', (r) => r.method() !== 'GET' && r.url().includes('/api/v3/spaces/database') && writes.push(`${r.method()} ${r.url()}`));
   await page.goto(`${suite.server.url}/${holderId}`);
@@ -807,7 +998,12 @@ it('a grouped view: a group collapses to its header and opens again; the choice 
   await eventually(() => titles(page), ['Два', 'Четыре']);
   const expand = page.getByRole('button', { name: 'Развернуть группу «Идея»' });
   await expect(expand.getAttribute('aria-expanded')).resolves.toBe('false');
-  await expect(page.locator('.db-group-label').allInnerTexts().then((all) => all.map((t) => t.replace(/\s+/g, ' ')))).resolves.toEqual(['Идея 2', 'В работе 2']);
+  await expect(
+    page
+      .locator('.db-group-label')
+      .allInnerTexts()
+      .then((all) => all.map((t) => t.replace(/\s+/g, ' '))),
+  ).resolves.toEqual(['Идея 2', 'В работе 2']);
   // The keyboard passes over the hidden rows: ↑ from «Два» stays on it.
   await cell(page, 2, 0).click();
   await page.keyboard.press('ArrowUp');

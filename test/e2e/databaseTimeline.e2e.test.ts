@@ -32,11 +32,21 @@ type Row = { id: string; data: { title: string; values: Record<string, unknown> 
 /** A Database page with date fields and rows, made through the API. */
 async function timelineData(page: Page, title: string, fields: Record<string, { name: string; type: string }>, rows: Array<[string, Record<string, unknown>]>) {
   const cookie = await cookieOf(page);
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title }),
+  });
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
-  for (const [id, field] of Object.entries(fields)) await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id, field }) });
-  await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: rows.map(([name, values]) => ({ title: name, values })) }) });
-  const values = async () => Object.fromEntries((await fetchJson<{ data: Row[] }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values]));
+  for (const [id, field] of Object.entries(fields))
+    await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id, field }) });
+  await fetchJson(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: rows.map(([name, values]) => ({ title: name, values })) }),
+  });
+  const values = async () =>
+    Object.fromEntries((await fetchJson<{ data: Row[] }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.data.values]));
   return { cookie, holderId: holder.data.id, db, values };
 }
 
@@ -126,11 +136,22 @@ it('a timeline added from «+»: bars on their days around today; moved, stretch
 
 it('start and end fields: a bar moved writes both cells in one call; a dependencies field made from the toolbar; a reader on a phone opens bars but moves none', async () => {
   const owner = await suite.signedIn('timeline.owner@example.com');
-  const { cookie, holderId, db, values } = await timelineData(owner, 'Общий план', { begins: { name: 'Начало', type: 'date' }, ends: { name: 'Конец', type: 'date' } }, [
-    ['Спринт', { begins: day(0), ends: day(6) }],
-    ['Релиз', { begins: day(8) }],
-  ]);
-  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 't1', type: 'timeline', name: 'Хронология', orderedFields: [], timeline: { startFieldId: 'begins', endFieldId: 'ends', scale: 'day' } } }) });
+  const { cookie, holderId, db, values } = await timelineData(
+    owner,
+    'Общий план',
+    { begins: { name: 'Начало', type: 'date' }, ends: { name: 'Конец', type: 'date' } },
+    [
+      ['Спринт', { begins: day(0), ends: day(6) }],
+      ['Релиз', { begins: day(8) }],
+    ],
+  );
+  await fetchJson(`${S()}/database/${db}/views`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      layout: { uid: 't1', type: 'timeline', name: 'Хронология', orderedFields: [], timeline: { startFieldId: 'begins', endFieldId: 'ends', scale: 'day' } },
+    }),
+  });
   await owner.goto(`${suite.server.url}/${holderId}`);
   await owner.getByRole('tab', { name: /Хронология/ }).click();
   await eventually(() => daysOf(owner, 'Спринт'), [day(0), day(6)]);
@@ -161,7 +182,14 @@ it('start and end fields: a bar moved writes both cells in one call; a dependenc
   await owner.getByLabel('Зависимости').selectOption({ label: '+ Новое поле «Заблокировано»' });
   expect((await fieldMade).status()).toBe(200);
   expect((await viewKept).status()).toBe(200);
-  const shape = await fetchJson<{ data: Array<{ data: { config: { fields: Record<string, { name: string; type: string }> }; view: { layouts: Array<{ uid: string; timeline?: { dependencyFieldId?: string } }> } } }> }>(`${S()}/note/${holderId}/blocks`, { cookie });
+  const shape = await fetchJson<{
+    data: Array<{
+      data: {
+        config: { fields: Record<string, { name: string; type: string }> };
+        view: { layouts: Array<{ uid: string; timeline?: { dependencyFieldId?: string } }> };
+      };
+    }>;
+  }>(`${S()}/note/${holderId}/blocks`, { cookie });
   const made = Object.entries(shape.data[0].data.config.fields).filter(([, f]) => f.type === 'relation');
   expect(made.map(([, f]) => f.name)).toEqual(['Заблокировано']);
   expect(shape.data[0].data.view.layouts.find((l) => l.uid === 't1')?.timeline?.dependencyFieldId).toBe(made[0][0]);
@@ -197,19 +225,30 @@ it('start and end fields: a bar moved writes both cells in one call; a dependenc
 
 it('dependencies: «blocked by» drawn as arrows; a blocker stretched past its dependant shifts it, and the next — one the view filters out too — in one write; set up from the toolbar', async () => {
   const page = await suite.signedIn('timeline.deps@example.com');
-  const { cookie, holderId, db, values } = await timelineData(page, 'Стройка', { when: { name: 'Сроки', type: 'date' }, blocked: { name: 'Заблокировано', type: 'relation' } }, [
-    ['Фундамент', { when: { start: day(0), end: day(2) } }],
-    ['Стены', { when: { start: day(3), end: day(4) } }],
-    ['Крыша', { when: day(6) }],
-    ['Кровля', { when: day(7) }],
-  ]);
+  const { cookie, holderId, db, values } = await timelineData(
+    page,
+    'Стройка',
+    { when: { name: 'Сроки', type: 'date' }, blocked: { name: 'Заблокировано', type: 'relation' } },
+    [
+      ['Фундамент', { when: { start: day(0), end: day(2) } }],
+      ['Стены', { when: { start: day(3), end: day(4) } }],
+      ['Крыша', { when: day(6) }],
+      ['Кровля', { when: day(7) }],
+    ],
+  );
   const ids = Object.fromEntries((await fetchJson<{ data: Row[] }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [r.data.title, r.id]));
   await fetchJson(`${S()}/row/${ids['Стены']}/cells/blocked`, { method: 'POST', cookie, body: JSON.stringify({ value: [ids['Фундамент']], version: 0 }) });
   await fetchJson(`${S()}/row/${ids['Крыша']}/cells/blocked`, { method: 'POST', cookie, body: JSON.stringify({ value: [ids['Стены']], version: 0 }) });
   await fetchJson(`${S()}/row/${ids['Кровля']}/cells/blocked`, { method: 'POST', cookie, body: JSON.stringify({ value: [ids['Крыша']], version: 0 }) });
   // «Кровля» is filtered out of the view: never read by it, it is shifted all the same.
   const hidden = { op: 'and', rules: [{ fieldId: 'MAIN_FIELD', condition: 'isNot', value: 'Кровля' }] };
-  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: { uid: 't2', type: 'timeline', name: 'План', orderedFields: [], filter: hidden, timeline: { startFieldId: 'when', scale: 'day' } } }) });
+  await fetchJson(`${S()}/database/${db}/views`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      layout: { uid: 't2', type: 'timeline', name: 'План', orderedFields: [], filter: hidden, timeline: { startFieldId: 'when', scale: 'day' } },
+    }),
+  });
   await page.goto(`${suite.server.url}/${holderId}`);
   await page.getByRole('tab', { name: /План/ }).click();
   await eventually(() => daysOf(page, 'Фундамент'), [day(0), day(2)]);
@@ -218,7 +257,10 @@ it('dependencies: «blocked by» drawn as arrows; a blocker stretched past its d
   const kept = page.waitForResponse((r) => /\/views\/t2$/.test(r.url()) && r.request().method() === 'POST');
   await page.getByLabel('Зависимости').selectOption({ label: 'Заблокировано' });
   expect((await kept).status()).toBe(200);
-  const arrows = () => page.locator('.db-timeline-arrows path[data-from]').evaluateAll((all) => all.map((p) => `${p.getAttribute('data-from')}>${p.getAttribute('data-to')}`).sort());
+  const arrows = () =>
+    page
+      .locator('.db-timeline-arrows path[data-from]')
+      .evaluateAll((all) => all.map((p) => `${p.getAttribute('data-from')}>${p.getAttribute('data-to')}`).sort());
   await eventually(arrows, [`${ids['Фундамент']}>${ids['Стены']}`, `${ids['Стены']}>${ids['Крыша']}`].sort());
   await shoot(page, 'database-timeline-dependencies-1280');
 
@@ -232,7 +274,9 @@ it('dependencies: «blocked by» drawn as arrows; a blocker stretched past its d
   await pointerDrag(page, end, { x: end.x + 2 * 36, y: end.y });
   const answer = await written;
   expect(answer.status()).toBe(200);
-  expect((answer.request().postDataJSON() as { cells: Array<{ rowId: string }> }).cells.map((c) => c.rowId).sort()).toEqual([ids['Фундамент'], ids['Стены'], ids['Крыша'], ids['Кровля']].sort());
+  expect((answer.request().postDataJSON() as { cells: Array<{ rowId: string }> }).cells.map((c) => c.rowId).sort()).toEqual(
+    [ids['Фундамент'], ids['Стены'], ids['Крыша'], ids['Кровля']].sort(),
+  );
   await eventually(async () => {
     const v = await values();
     return [v['Фундамент'].when, v['Стены'].when, v['Крыша'].when, v['Кровля'].when];

@@ -37,7 +37,8 @@ const inlineHtml = (page: Page, n: number) =>
         .join('');
     });
 
-const codeLanguage = (page: Page, n = 0) => page.locator('[data-slate-editor] .block-codeBlock').nth(n).getByRole('combobox', { name: 'Язык кода' }).inputValue();
+const codeLanguage = (page: Page, n = 0) =>
+  page.locator('[data-slate-editor] .block-codeBlock').nth(n).getByRole('combobox', { name: 'Язык кода' }).inputValue();
 
 it('markdown while typing: ``` + space, ```py + Enter, > quote, **bold** *italic* _italic_ `code` ~~strike~~, undo gives the markers back', async () => {
   const page = await openApp();
@@ -95,7 +96,7 @@ it('markdown while typing: ``` + space, ```py + Enter, > quote, **bold** *italic
 const formulaFieldFocused = (page: Page) =>
   page.evaluate(() => document.activeElement instanceof HTMLTextAreaElement && document.activeElement.getAttribute('aria-label') === 'Формула LaTeX');
 
-it('a formula opens with a mouse click and stays open (Slate\'s selection sync 100 ms later no longer takes the focus) until Escape, a click outside or Ctrl+Enter; KaTeX errors in Russian', async () => {
+it("a formula opens with a mouse click and stays open (Slate's selection sync 100 ms later no longer takes the focus) until Escape, a click outside or Ctrl+Enter; KaTeX errors in Russian", async () => {
   const page = await openApp();
   await newPage(page, 'Формулы');
   await page.keyboard.type('/latex ');
@@ -211,7 +212,7 @@ it('leaving a code block: Enter twice on the empty last line, ArrowDown at the e
   await page.close();
 }, 60_000);
 
-it('/страница makes a child page and opens it once its block is saved, the caret in the new page\'s title', async () => {
+it("/страница makes a child page and opens it once its block is saved, the caret in the new page's title", async () => {
   const page = await openApp();
   const parentUrl = await newPage(page, 'Родитель');
   await page.keyboard.type('Перед');
@@ -270,14 +271,20 @@ it('the block menu: «Превратить в» only for blocks that hold text (
   const database = page.locator('[data-slate-editor] .block-databaseBlock');
   await database.waitFor();
   const menu = page.getByRole('menu', { name: 'Действия с блоком' });
-  const focusedItem = () => page.evaluate(() => (document.activeElement?.getAttribute('role') === 'menuitem' ? (document.activeElement.firstChild?.textContent ?? '').trim() : null));
+  const focusedItem = () =>
+    page.evaluate(() => (document.activeElement?.getAttribute('role') === 'menuitem' ? (document.activeElement.firstChild?.textContent ?? '').trim() : null));
   const editorFocused = () => page.evaluate(() => document.activeElement?.hasAttribute('data-slate-editor') ?? false);
 
   await database.hover();
   await page.getByRole('button', { name: 'Блок: меню и перетаскивание' }).click();
   await menu.waitFor();
   await expect(menu.getByText('Превратить в').count()).resolves.toBe(0);
-  await expect(menu.getByRole('menuitem').evaluateAll((all) => all.map((b) => (b.firstChild?.textContent ?? '').trim()))).resolves.toEqual(['Дублировать', 'Переместить выше', 'Переместить ниже', 'Удалить']);
+  await expect(menu.getByRole('menuitem').evaluateAll((all) => all.map((b) => (b.firstChild?.textContent ?? '').trim()))).resolves.toEqual([
+    'Дублировать',
+    'Переместить выше',
+    'Переместить ниже',
+    'Удалить',
+  ]);
   await shoot(page, 'habits-block-menu-database-1280');
   await expect(focusedItem()).resolves.toBe('Дублировать');
   await page.keyboard.press('ArrowDown');
@@ -355,7 +362,9 @@ it('a link shows its card after 300 ms of hover (address, Открыть, Изм
     };
   });
   await card.getByRole('button', { name: 'Открыть' }).click();
-  await expect(page.evaluate(() => (window as unknown as { __opened: unknown[][] }).__opened)).resolves.toEqual([['https://example.com/page', '_blank', 'noopener,noreferrer']]);
+  await expect(page.evaluate(() => (window as unknown as { __opened: unknown[][] }).__opened)).resolves.toEqual([
+    ['https://example.com/page', '_blank', 'noopener,noreferrer'],
+  ]);
   await expect(card.count()).resolves.toBe(0);
 
   // Moving away hides it.

@@ -12,8 +12,7 @@ import { blockIdsOf, blocksOf, newPage, pasteData, savedAndReloaded, tableCells,
 const { openApp } = signedInEditorSuite('paster@example.com', { permissions: ['clipboard-read', 'clipboard-write'] });
 
 /** The links in the editor as [text, href]. */
-const links = (page: Page) =>
-  page.locator('[data-slate-editor] a').evaluateAll((all) => all.map((a) => [a.textContent ?? '', a.getAttribute('href') ?? '']));
+const links = (page: Page) => page.locator('[data-slate-editor] a').evaluateAll((all) => all.map((a) => [a.textContent ?? '', a.getAttribute('href') ?? '']));
 
 const GOOGLE_DOCS_HTML =
   '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1a2b3c4d-7fff-8e9a-bcde-0123456789ab">' +
@@ -67,7 +66,10 @@ it('HTML from Google Docs: a heading, bold and italic spans, a link, a nested li
       ['a', 'b'],
     ]);
     await expect(page.locator('.block-tableBlock strong').allTextContents()).resolves.toEqual(['Ключ']);
-    await expect(page.locator('.block-tableBlock col').evaluateAll((cols) => cols.map((c) => (c as HTMLElement).style.width))).resolves.toEqual(['200px', '301px']);
+    await expect(page.locator('.block-tableBlock col').evaluateAll((cols) => cols.map((c) => (c as HTMLElement).style.width))).resolves.toEqual([
+      '200px',
+      '301px',
+    ]);
   };
   await check();
   await savedAndReloaded(page);

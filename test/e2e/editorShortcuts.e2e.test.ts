@@ -145,7 +145,11 @@ it('/table: cells typed with Tab, a row and a column added from the toolbar, the
 
   await page.keyboard.type('/table ');
   // 2 columns × 3 rows; the caret is in the first cell.
-  expect(await tableCells(page)).toEqual([['', ''], ['', ''], ['', '']]);
+  expect(await tableCells(page)).toEqual([
+    ['', ''],
+    ['', ''],
+    ['', ''],
+  ]);
   for (const [i, text] of ['Имя', 'Возраст', 'Анна', '30', 'Борис', '41'].entries()) {
     if (i > 0) await page.keyboard.press('Tab');
     await page.keyboard.type(text);

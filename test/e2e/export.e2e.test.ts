@@ -41,10 +41,22 @@ async function downloadedFile(page: Page, format: 'Markdown' | 'JSON', subpages:
 it('«Экспорт…»: the page and its subpage as Markdown in a zip the browser saves; JSON too, imported back under another page', async () => {
   const page = await suite.signedIn('export.user@example.com');
   const cookie = await cookieOf(page);
-  const root = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Квартальный отчёт' }) })).data.id;
-  const child = (await fetchJson<{ data: { id: string } }>(`${S()}/element/${root}/children`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Приложение' }) })).data.id;
-  await fetchJson(`${S()}/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: root, type: 'text', data: { tokens: [{ text: 'Выручка ' }, { text: 'выросла', bold: true }] } }) });
-  await fetchJson(`${S()}/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: child, type: 'checkbox', data: { tokens: [{ text: 'Сверить цифры' }], checked: false } }) });
+  const root = (
+    await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Квартальный отчёт' }) })
+  ).data.id;
+  const child = (
+    await fetchJson<{ data: { id: string } }>(`${S()}/element/${root}/children`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Приложение' }) })
+  ).data.id;
+  await fetchJson(`${S()}/block`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ pageId: root, type: 'text', data: { tokens: [{ text: 'Выручка ' }, { text: 'выросла', bold: true }] } }),
+  });
+  await fetchJson(`${S()}/block`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ pageId: child, type: 'checkbox', data: { tokens: [{ text: 'Сверить цифры' }], checked: false } }),
+  });
   await page.goto(`${suite.server.url}/${root}`);
   await page.locator('[data-slate-editor]').waitFor();
 
@@ -58,7 +70,8 @@ it('«Экспорт…»: the page and its subpage as Markdown in a zip the bro
   expect(document.pages.map((p) => p.title)).toEqual(['Квартальный отчёт', 'Приложение']);
 
   // Imported back under another page: the copy opens, with its subpage and blocks.
-  const archive = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Архив' }) })).data.id;
+  const archive = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Архив' }) }))
+    .data.id;
   await page.goto(`${suite.server.url}/${archive}`);
   await page.locator('[data-slate-editor]').waitFor();
   await page.getByRole('button', { name: 'Действия со страницей' }).click();
@@ -122,7 +135,10 @@ it('«Импорт» in the sidebar: a section, the file picker, what was made a
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.locator('.shell-reopen').click();
   await page.locator('.shell-drawer .sidebar-tool', { hasText: 'Импорт' }).click();
-  await page.getByRole('dialog', { name: 'Импорт' }).getByRole('radio', { name: /Личные/ }).waitFor();
+  await page
+    .getByRole('dialog', { name: 'Импорт' })
+    .getByRole('radio', { name: /Личные/ })
+    .waitFor();
   await shoot(page, 'import-dialog-375-dark');
   await page.context().close();
 });
@@ -130,7 +146,8 @@ it('«Импорт» in the sidebar: a section, the file picker, what was made a
 it('«Импорт в эту страницу…» takes an .html file: a page of its blocks opens; its scripts never run', async () => {
   const page = await suite.signedIn('export.html@example.com');
   const cookie = await cookieOf(page);
-  const inbox = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Входящие' }) })).data.id;
+  const inbox = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Входящие' }) }))
+    .data.id;
   const html =
     '<!doctype html><html><head><meta charset="utf-8"><title>Планёрка</title><script>window.__ran = "head"</script></head><body>' +
     '<h1>Планёрка</h1><h2>Решения</h2><p>Запускаем <strong>в понедельник</strong>, подробности на <a href="https://example.com/">сайте</a>.</p>' +

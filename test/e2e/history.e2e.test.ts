@@ -17,20 +17,36 @@ const suite = browserSuite({ env: { HISTORY_PAUSE_MS: '300', HISTORY_MAX_MS: '30
 const S = () => `${suite.server.url}/api/v3/spaces`;
 const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 /** The page's blocks' texts under its title (the title is the editor's first block), empty ones left out. */
-const texts = async (page: Page, root = '.page [data-slate-editor]') => (await page.locator(`${root} [data-block-id]`).allTextContents()).slice(1).filter(Boolean);
+const texts = async (page: Page, root = '.page [data-slate-editor]') =>
+  (await page.locator(`${root} [data-block-id]`).allTextContents()).slice(1).filter(Boolean);
 
 it('«История версий»: versions by author, an old one shown with its changes word by word, the list live, restored — live in another window — as a version of its own', async () => {
   const page = await suite.signedIn('history.writer@example.com');
   const cookie = await cookieOf(page);
-  const made = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Черновик статьи' }) });
+  const made = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ title: 'Черновик статьи' }),
+  });
   const pageId = made.data.id;
-  const block = async (text: string, placeAfter: string | null) => (await fetchJson<{ data: { id: string; version: number } }>(`${S()}/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId, type: 'text', data: { tokens: [{ text }] }, placeAfter }) })).data;
+  const block = async (text: string, placeAfter: string | null) =>
+    (
+      await fetchJson<{ data: { id: string; version: number } }>(`${S()}/block`, {
+        method: 'POST',
+        cookie,
+        body: JSON.stringify({ pageId, type: 'text', data: { tokens: [{ text }] }, placeAfter }),
+      })
+    ).data;
   const intro = await block('Короткое вступление о главном', null);
   const middle = await block('Середина', intro.id);
   const versions = async () => (await fetchJson<{ data: Array<{ id: number }> }>(`${S()}/element/${pageId}/versions`, { cookie })).data.length;
   await eventually(versions, 1);
   // Then rewritten: a word of the intro replaced, the middle deleted, an ending added.
-  await fetchJson(`${S()}/block/${intro.id}`, { method: 'POST', cookie, body: JSON.stringify({ version: intro.version, type: 'text', data: { tokens: [{ text: 'Длинное вступление о самом главном' }] } }) });
+  await fetchJson(`${S()}/block/${intro.id}`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ version: intro.version, type: 'text', data: { tokens: [{ text: 'Длинное вступление о самом главном' }] } }),
+  });
   await fetchJson(`${S()}/block/${middle.id}`, { method: 'DELETE', cookie });
   await block('Концовка', intro.id);
   await eventually(versions, 2);
@@ -80,8 +96,14 @@ it('«История версий»: versions by author, an old one shown with i
   // (The typing may have been saved in two writes, recorded as two versions: the server says how many.)
   const newestText = async () => {
     const [newest] = (await fetchJson<{ data: Array<{ id: number }> }>(`${S()}/element/${pageId}/versions`, { cookie })).data;
-    const content = await fetchJson<{ data: { blocks: Array<{ id: string; data: { tokens?: Array<{ text: string }> } }> } }>(`${S()}/element/${pageId}/versions/${newest.id}`, { cookie });
-    return content.data.blocks.find((b) => b.id === intro.id)?.data.tokens?.map((t) => t.text).join('');
+    const content = await fetchJson<{ data: { blocks: Array<{ id: string; data: { tokens?: Array<{ text: string }> } }> } }>(
+      `${S()}/element/${pageId}/versions/${newest.id}`,
+      { cookie },
+    );
+    return content.data.blocks
+      .find((b) => b.id === intro.id)
+      ?.data.tokens?.map((t) => t.text)
+      .join('');
   };
   await eventually(newestText, 'Длинное вступление о самом главном и ещё', 10_000);
   const count = await versions();

@@ -31,7 +31,10 @@ async function mentionBob(title: string, text: string): Promise<{ pageId: string
   const url = await newPage(page, title);
   await saved(page);
   const pageId = new URL(url).pathname.slice(1);
-  const shared = await page.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, { data: [{ email: 'bob@example.com', accessLevel: 'read' }], headers: HEADERS });
+  const shared = await page.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
+    data: [{ email: 'bob@example.com', accessLevel: 'read' }],
+    headers: HEADERS,
+  });
   expect(shared.status()).toBe(200);
   const bobId = ((await (await bob.request.get(`${server.url}/api/user/current`, { headers: HEADERS })).json()) as { data: { id: string } }).data.id;
   const posted = await page.request.post(`${server.url}/api/v3/spaces/element/${pageId}/comments`, {
@@ -138,7 +141,11 @@ it('is a full-screen sheet on a phone', async () => {
   await page.waitForTimeout(500);
   if ((await entry(page).locator('.unread-badge').count()) === 0) {
     await page.locator('.sidebar-workspace').click();
-    await page.getByRole('menuitemradio').filter({ has: page.locator('.unread-badge') }).first().click();
+    await page
+      .getByRole('menuitemradio')
+      .filter({ has: page.locator('.unread-badge') })
+      .first()
+      .click();
   }
   await entry(page).locator('.unread-badge').waitFor();
   await entry(page).click();

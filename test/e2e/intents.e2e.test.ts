@@ -25,16 +25,31 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
   owner = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   reader = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  for (const [context, email] of [[owner, OWNER], [reader, READER]] as const) {
+  for (const [context, email] of [
+    [owner, OWNER],
+    [reader, READER],
+  ] as const) {
     const tab = await context.newPage();
     await signInThroughUi(tab, server, email);
     await tab.close();
   }
   ownerCookie = await cookieOf(owner);
-  const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, { method: 'POST', cookie: ownerCookie, body: JSON.stringify({ title: 'План на неделю' }) });
+  const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, {
+    method: 'POST',
+    cookie: ownerCookie,
+    body: JSON.stringify({ title: 'План на неделю' }),
+  });
   pageId = page.data.id;
-  await fetchJson(`${server.url}/api/v3/spaces/block`, { method: 'POST', cookie: ownerCookie, body: JSON.stringify({ pageId, type: 'text', placeAfter: null, data: { tokens: [{ text: 'Понедельник: созвон с командой' }] } }) });
-  await fetchJson(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, { method: 'POST', cookie: ownerCookie, body: JSON.stringify([{ email: READER, accessLevel: 'read' }]) });
+  await fetchJson(`${server.url}/api/v3/spaces/block`, {
+    method: 'POST',
+    cookie: ownerCookie,
+    body: JSON.stringify({ pageId, type: 'text', placeAfter: null, data: { tokens: [{ text: 'Понедельник: созвон с командой' }] } }),
+  });
+  await fetchJson(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
+    method: 'POST',
+    cookie: ownerCookie,
+    body: JSON.stringify([{ email: READER, accessLevel: 'read' }]),
+  });
 }, 90_000);
 
 afterAll(async () => {

@@ -20,7 +20,9 @@ const cellWrite = (page: Page) => page.waitForResponse((r) => /\/cells\//.test(r
 /** The page as the server has it, read with the tab's own session. */
 const serverPage = (page: Page, id: string) =>
   page.evaluate(async (pageId) => {
-    const { data } = (await (await fetch(`/api/v3/spaces/element/${pageId}`)).json()) as { data: { type: string; title: string; defaultLayoutId: string | null; parentId: string | null; section: string | null } };
+    const { data } = (await (await fetch(`/api/v3/spaces/element/${pageId}`)).json()) as {
+      data: { type: string; title: string; defaultLayoutId: string | null; parentId: string | null; section: string | null };
+    };
     return data;
   }, id);
 

@@ -162,7 +162,12 @@ it('says when the connection is lost, and catches up when it is back', async () 
   await bob.setOffline(true);
   await offlineNote(b).waitFor({ timeout: 5_000 });
   expect(await offlineNote(b).innerText()).toBe('Нет соединения — изменения сохранятся, когда связь вернётся');
-  expect(await b.getByRole('status').filter({ has: offlineNote(b) }).count()).toBe(1);
+  expect(
+    await b
+      .getByRole('status')
+      .filter({ has: offlineNote(b) })
+      .count(),
+  ).toBe(1);
   await shoot(b, 'live-offline-1280-light');
   await b.emulateMedia({ colorScheme: 'dark' });
   await shoot(b, 'live-offline-1280-dark');
@@ -176,7 +181,11 @@ it('says when the connection is lost, and catches up when it is back', async () 
 
   // Meanwhile Alice makes a page and mentions Bob: nothing can reach him now.
   const pageId = (await api(alice).post('/api/v3/spaces/section/all', { id: newId(), type: 'Note', contentType: 'Element' }, 201)).id;
-  await api(alice).post(`/api/v3/spaces/element/${pageId}/comments`, { content: [{ text: '@Боб', mention: { userId: bobId } }, { text: ' — пока тебя не было' }] }, 201);
+  await api(alice).post(
+    `/api/v3/spaces/element/${pageId}/comments`,
+    { content: [{ text: '@Боб', mention: { userId: bobId } }, { text: ' — пока тебя не было' }] },
+    201,
+  );
   await b.waitForTimeout(500);
   expect(await b.locator(`.sidebar [data-page-id="${pageId}"]`).count()).toBe(0);
   expect(await badgeCount(b)).toBe(before);

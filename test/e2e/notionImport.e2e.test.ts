@@ -47,7 +47,8 @@ async function notionZip(): Promise<string> {
 it('«Импорт в эту страницу…» takes a Notion export: the page opens, its database is in the sidebar and opens as a table', async () => {
   const page = await suite.signedIn('notion.import@example.com');
   const cookie = await cookieOf(page);
-  const place = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Из Notion' }) })).data.id;
+  const place = (await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Из Notion' }) }))
+    .data.id;
   await page.goto(`${suite.server.url}/${place}`);
   await page.locator('[data-slate-editor]').waitFor();
   await page.getByRole('button', { name: 'Действия со страницей' }).click();
@@ -67,7 +68,13 @@ it('«Импорт в эту страницу…» takes a Notion export: the pa
   await sidebarEntry.click();
   const titles = page.locator('.db-scroll .db-row [data-col="0"]');
   await titles.first().waitFor();
-  expect(await titles.evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''))).toEqual(['Снять замеры', 'Купить краску', 'Покрасить стены', 'Повесить полки', 'Убрать мусор']);
+  expect(await titles.evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''))).toEqual([
+    'Снять замеры',
+    'Купить краску',
+    'Покрасить стены',
+    'Повесить полки',
+    'Убрать мусор',
+  ]);
   await expect(page.locator('.db-hcell-name').allTextContents()).resolves.toEqual(['Задача', 'Статус', 'Срок', 'Готово', 'Бюджет']);
   // A row opens with its fields and its content, its link to the project kept.
   await page.locator('.db-row[data-row="0"]').hover();

@@ -27,7 +27,11 @@ beforeAll(async () => {
   await signInThroughUi(tab, server, EMAIL);
   await tab.close();
   cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-  const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Длинная страница' }) });
+  const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ title: 'Длинная страница' }),
+  });
   pageId = page.data.id;
   let previous: string | null = null;
   for (let n = 1; n <= LINES; n++) {
@@ -71,7 +75,11 @@ test('a page link: its data is asked for with the code, each sidebar list once, 
   await tab.waitForTimeout(1500);
   // Counted where they arrive, in the server's log of requests (the browser may send a request
   // twice when a kept-alive connection the server had just closed fails, which is no second read).
-  const arrived = server.log().slice(logFrom).split('\n').filter((line) => line.includes('"incoming request"'));
+  const arrived = server
+    .log()
+    .slice(logFrom)
+    .split('\n')
+    .filter((line) => line.includes('"incoming request"'));
   const count = (path: string) => arrived.filter((line) => line.includes(`"url":${JSON.stringify(path)}`)).length;
   // A section's list, whatever its query (the shared one asks for every workspace: ?scope="all").
   const sectionReads = (section: string) => arrived.filter((line) => new RegExp(`"url":"/api/v3/spaces/section/${section}(\\?[^"]*)?"`).test(line)).length;
@@ -158,13 +166,23 @@ test('the top of a big page is drawn read-only while the rest comes; then it is 
   await tab.keyboard.press('End');
   await tab.keyboard.type(' — дописано');
   await savedAndReloaded(tab);
-  await editor(tab).getByText(`${line(3)} — дописано`, { exact: true }).waitFor();
+  await editor(tab)
+    .getByText(`${line(3)} — дописано`, { exact: true })
+    .waitFor();
   await tab.close();
 });
 
 test('a small page is not drawn twice: no top-of-page step when the top is all of it', async () => {
-  const small = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Короткая' }) });
-  await fetchJson(`${server.url}/api/v3/spaces/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: small.data.id, type: 'text', placeAfter: null, data: { tokens: [{ text: 'Одна строка' }] } }) });
+  const small = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ title: 'Короткая' }),
+  });
+  await fetchJson(`${server.url}/api/v3/spaces/block`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ pageId: small.data.id, type: 'text', placeAfter: null, data: { tokens: [{ text: 'Одна строка' }] } }),
+  });
   const tab = await context.newPage();
   const editableStates: string[] = [];
   await tab.exposeFunction('__editableSeen', (value: string) => editableStates.push(value));
@@ -185,15 +203,25 @@ test('a small page is not drawn twice: no top-of-page step when the top is all o
   await editor(tab).getByText('Одна строка', { exact: true }).waitFor();
   expect(editableStates).toEqual(['true']);
   // Its top is all of it: one request for its blocks.
-  expect(requests.map(pathOf).filter((p) => p.startsWith(`/api/v3/spaces/note/${small.data.id}/blocks`))).toEqual([`/api/v3/spaces/note/${small.data.id}/blocks?limit=100`]);
+  expect(requests.map(pathOf).filter((p) => p.startsWith(`/api/v3/spaces/note/${small.data.id}/blocks`))).toEqual([
+    `/api/v3/spaces/note/${small.data.id}/blocks?limit=100`,
+  ]);
   await tab.close();
 });
 
 test("a page holding a database: the early script asks for its first rows and the Table view's code once the page's top is in; the app asks for neither again", async () => {
   const S = `${server.url}/api/v3/spaces`;
-  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ type: 'Database', title: 'Заказы' }) });
+  const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Заказы' }),
+  });
   const block = (await fetchJson<{ data: Array<{ id: string }> }>(`${S}/note/${holder.data.id}/blocks`, { cookie })).data[0];
-  await fetchJson(`${S}/database/${block.id}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Первый заказ' }, { title: 'Второй заказ' }] }) });
+  await fetchJson(`${S}/database/${block.id}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: [{ title: 'Первый заказ' }, { title: 'Второй заказ' }] }),
+  });
   const tab = await context.newPage();
   const requests = recordApi(tab);
   const logFrom = server.log().length;
@@ -205,7 +233,11 @@ test("a page holding a database: the early script asks for its first rows and th
   await tab.waitForTimeout(400);
   const rows = requests.map(pathOf).filter((p) => p.startsWith(`/api/v3/spaces/database/${block.id}/rows`));
   expect(rows).toHaveLength(1);
-  const arrived = server.log().slice(logFrom).split('\n').filter((line) => line.includes('"incoming request"') && line.includes(`/database/${block.id}/rows`));
+  const arrived = server
+    .log()
+    .slice(logFrom)
+    .split('\n')
+    .filter((line) => line.includes('"incoming request"') && line.includes(`/database/${block.id}/rows`));
   expect(arrived).toHaveLength(1);
   const seen = await tab.evaluate(() => ({
     // The script's requests stay listed once taken (their answers are gone).

@@ -100,7 +100,11 @@ it('the folder follows changes made elsewhere: a page made under it by another t
   await cards.getByRole('link', { name: /План/ }).waitFor();
   const other = await suite.openApp();
   await other.evaluate(async (parent) => {
-    await fetch(`/api/v3/spaces/element/${parent}/children`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Из другой вкладки', type: 'Space' }) });
+    await fetch(`/api/v3/spaces/element/${parent}/children`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Из другой вкладки', type: 'Space' }),
+    });
   }, folderId);
   await cards.getByRole('link', { name: /Из другой вкладки/ }).waitFor();
   await expect(cards.getByRole('link', { name: /Из другой вкладки/ }).textContent()).resolves.toContain('Папка');
@@ -133,12 +137,9 @@ it('an embed page: the address is checked in Russian, framed in a sandbox withou
   await embed.click();
   const frame = page.locator('iframe.iframe-frame');
   await frame.waitFor();
-  await expect(frame.evaluate((el) => [el.getAttribute('sandbox'), el.getAttribute('referrerpolicy'), el.getAttribute('loading'), el.getAttribute('src')])).resolves.toEqual([
-    'allow-scripts allow-same-origin allow-popups allow-forms',
-    'no-referrer',
-    'lazy',
-    targetUrl,
-  ]);
+  await expect(
+    frame.evaluate((el) => [el.getAttribute('sandbox'), el.getAttribute('referrerpolicy'), el.getAttribute('loading'), el.getAttribute('src')]),
+  ).resolves.toEqual(['allow-scripts allow-same-origin allow-popups allow-forms', 'no-referrer', 'lazy', targetUrl]);
   const inside = page.frameLocator('iframe.iframe-frame');
   await inside.getByText('Встроенная страница').waitFor();
   // No referrer went to the other site, and its try to navigate the top page was refused.
@@ -157,7 +158,10 @@ it('an embed page: the address is checked in Russian, framed in a sandbox withou
   await page.getByRole('textbox', { name: 'Адрес страницы для встраивания' }).fill(`${targetUrl}?v=2`);
   await page.getByRole('button', { name: 'Встроить' }).click();
   await eventually(() => page.locator('iframe.iframe-frame').getAttribute('src'), `${targetUrl}?v=2`);
-  const blocks = await page.evaluate(async (id) => ((await (await fetch(`/api/v3/spaces/note/${id}/blocks`)).json()) as { data: Array<{ type: string; data: { url: string } }> }).data, embedId);
+  const blocks = await page.evaluate(
+    async (id) => ((await (await fetch(`/api/v3/spaces/note/${id}/blocks`)).json()) as { data: Array<{ type: string; data: { url: string } }> }).data,
+    embedId,
+  );
   expect(blocks.map((b) => [b.type, b.data.url])).toEqual([['embed', `${targetUrl}?v=2`]]);
 });
 
@@ -175,12 +179,22 @@ it('«Импорт CSV» reads a real file in the browser: delimiter, header, ty
   await page.getByRole('menuitem', { name: 'Импорт CSV' }).click();
   const dialog = page.getByRole('dialog', { name: 'Импорт CSV в новую базу данных' });
   const lines = ['Задача;Срок;Готово;Оценка;Статус'];
-  for (let i = 1; i <= 40; i += 1) lines.push(`Задача ${i};${String((i % 28) + 1).padStart(2, '0')}.11.2026;${i % 2 ? 'Да' : 'Нет'};${i} ${i % 3 ? '000' : '500'},5;${['Новая', 'В работе', 'Готово'][i % 3]}`);
-  await dialog.locator('input[type="file"]').setInputFiles({ name: 'задачи.csv', mimeType: 'text/csv', buffer: Buffer.from('\uFEFF' + lines.join('\r\n'), 'utf8') });
+  for (let i = 1; i <= 40; i += 1)
+    lines.push(
+      `Задача ${i};${String((i % 28) + 1).padStart(2, '0')}.11.2026;${i % 2 ? 'Да' : 'Нет'};${i} ${i % 3 ? '000' : '500'},5;${['Новая', 'В работе', 'Готово'][i % 3]}`,
+    );
+  await dialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'задачи.csv', mimeType: 'text/csv', buffer: Buffer.from('\uFEFF' + lines.join('\r\n'), 'utf8') });
   await dialog.getByText('задачи.csv: 40 строк, разделитель — точка с запятой, кодировка UTF-8.').waitFor();
   await expect(dialog.getByRole('checkbox', { name: 'Первая строка — названия столбцов' }).isChecked()).resolves.toBe(true);
   const typeOf = (name: string) => dialog.getByRole('combobox', { name: `Тип столбца «${name}»` });
-  await expect(Promise.all(['Срок', 'Готово', 'Оценка', 'Статус'].map((name) => typeOf(name).inputValue()))).resolves.toEqual(['date', 'checkbox', 'number', 'select']);
+  await expect(Promise.all(['Срок', 'Готово', 'Оценка', 'Статус'].map((name) => typeOf(name).inputValue()))).resolves.toEqual([
+    'date',
+    'checkbox',
+    'number',
+    'select',
+  ]);
   await typeOf('Статус').selectOption('text');
   await expect(typeOf('Статус').inputValue()).resolves.toBe('text');
   await dialog.getByRole('button', { name: 'Импортировать 40 строк' }).waitFor();
@@ -226,7 +240,9 @@ it('a 50,000-row file is read without freezing the tab: the progress bar moves, 
     const w = window as unknown as { longestFrameGap: number; longTasks: number[] };
     return { gap: w.longestFrameGap, tasks: w.longTasks };
   });
-  console.log(`50,000 rows: progress values seen ${[...seen].join(', ')}; longest frame gap ${Math.round(gap)} ms; main-thread tasks over 50 ms: ${tasks.join(', ') || 'none'} ms`);
+  console.log(
+    `50,000 rows: progress values seen ${[...seen].join(', ')}; longest frame gap ${Math.round(gap)} ms; main-thread tasks over 50 ms: ${tasks.join(', ') || 'none'} ms`,
+  );
   expect(seen.size).toBeGreaterThan(1);
   expect(gap).toBeLessThan(1000);
   await page.keyboard.press('Escape');
@@ -243,7 +259,16 @@ const serverRows = (page: Page, databaseId: string) =>
 /** The database block of a Database page: its id and fields (name → [id, type]). */
 const serverDatabase = (page: Page, pageId: string) =>
   page.evaluate(async (id) => {
-    const { data } = (await (await fetch(`/api/v3/spaces/note/${id}/blocks`)).json()) as { data: Array<{ id: string; type: string; data: { config: { fields: Record<string, { name: string; type: string; options?: Array<{ id: string; name: string }> }> }; view: { layouts: Array<{ uid: string }> } } }> };
+    const { data } = (await (await fetch(`/api/v3/spaces/note/${id}/blocks`)).json()) as {
+      data: Array<{
+        id: string;
+        type: string;
+        data: {
+          config: { fields: Record<string, { name: string; type: string; options?: Array<{ id: string; name: string }> }> };
+          view: { layouts: Array<{ uid: string }> };
+        };
+      }>;
+    };
     const block = data.find((b) => b.type === 'database')!;
     return { id: block.id, fields: block.data.config.fields, viewId: block.data.view.layouts[0].uid };
   }, pageId);
@@ -261,11 +286,20 @@ it('«Импорт CSV» into a new database page: fields by type, rows in, a ce
   await page.getByRole('region', { name: 'Личные' }).getByRole('button', { name: 'Выбрать тип новой страницы' }).click();
   await page.getByRole('menuitem', { name: 'Импорт CSV' }).click();
   const lines = ['Задача,Срок,Готово,Оценка,Статус,Теги'];
-  for (let i = 1; i <= 1500; i += 1) lines.push(`Задача ${i},${String((i % 28) + 1).padStart(2, '0')}.11.2026,${i % 2 ? 'Да' : 'Нет'},"${i},5",${['Новая', 'В работе', 'Готово'][i % 3]},"${['красный', 'синий'][i % 2]}, зелёный"`);
+  for (let i = 1; i <= 1500; i += 1)
+    lines.push(
+      `Задача ${i},${String((i % 28) + 1).padStart(2, '0')}.11.2026,${i % 2 ? 'Да' : 'Нет'},"${i},5",${['Новая', 'В работе', 'Готово'][i % 3]},"${['красный', 'синий'][i % 2]}, зелёный"`,
+    );
   lines.push('Последняя,31.12.2026,Нет,много,Новая,синий');
   const dialog = await chooseCsv(page, 'Импорт CSV в новую базу данных', 'Задачи.csv', lines.join('\n'));
   const typeOf = (name: string) => dialog.getByRole('combobox', { name: `Тип столбца «${name}»` });
-  await expect(Promise.all(['Срок', 'Готово', 'Оценка', 'Статус', 'Теги'].map((name) => typeOf(name).inputValue()))).resolves.toEqual(['date', 'checkbox', 'number', 'select', 'multiSelect']);
+  await expect(Promise.all(['Срок', 'Готово', 'Оценка', 'Статус', 'Теги'].map((name) => typeOf(name).inputValue()))).resolves.toEqual([
+    'date',
+    'checkbox',
+    'number',
+    'select',
+    'multiSelect',
+  ]);
   await dialog.getByRole('button', { name: /^Импортировать 1\s501 строку$/ }).click();
   await dialog.getByText(/^Импортирована 1\s501 строка$/).waitFor({ timeout: 30_000 });
   await dialog.getByText('строка 1502, «Оценка»: «много» — не число').waitFor();
@@ -291,9 +325,18 @@ it('«Импорт CSV» into a new database page: fields by type, rows in, a ce
   expect(rows[0]).toEqual({
     title: 'Задача 1',
     icon: null,
-    values: { [byName['Срок'].id]: '2026-11-02', [byName['Готово'].id]: true, [byName['Оценка'].id]: 1.5, [byName['Статус'].id]: option('Статус', 'В работе'), [byName['Теги'].id]: [option('Теги', 'синий'), option('Теги', 'зелёный')] },
+    values: {
+      [byName['Срок'].id]: '2026-11-02',
+      [byName['Готово'].id]: true,
+      [byName['Оценка'].id]: 1.5,
+      [byName['Статус'].id]: option('Статус', 'В работе'),
+      [byName['Теги'].id]: [option('Теги', 'синий'), option('Теги', 'зелёный')],
+    },
   });
-  const count = await page.evaluate(async (id) => ((await (await fetch(`/api/v3/spaces/database/${id}`)).json()) as { meta: { rowCount: number } }).meta.rowCount, database.id);
+  const count = await page.evaluate(
+    async (id) => ((await (await fetch(`/api/v3/spaces/database/${id}`)).json()) as { meta: { rowCount: number } }).meta.rowCount,
+    database.id,
+  );
   expect(count).toBe(1501);
 }, 60_000);
 
@@ -305,7 +348,10 @@ it('a Database page’s «⋯»: «Импорт CSV» maps columns to its fields
   const dialog = await chooseCsv(page, 'Импорт CSV в «Задачи»', 'ещё.csv', 'оценка;Лишний;задача;Статус\n7;x;Новая задача;Отложено\n8;y;Вторая новая;Готово\n');
   const fieldOf = (name: string) => dialog.getByRole('combobox', { name: `Поле для столбца «${name}»` });
   // The columns are matched once the database's fields are read.
-  await eventually(() => Promise.all(['оценка', 'Лишний', 'задача', 'Статус'].map((name) => fieldOf(name).evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.text))), ['Оценка', 'Не импортировать', 'Задача (название)', 'Статус']);
+  await eventually(
+    () => Promise.all(['оценка', 'Лишний', 'задача', 'Статус'].map((name) => fieldOf(name).evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.text))),
+    ['Оценка', 'Не импортировать', 'Задача (название)', 'Статус'],
+  );
   await dialog.getByRole('button', { name: 'Импортировать 2 строки' }).click();
   await dialog.getByText('Импортировано 2 строки').waitFor();
   await dialog.getByText('Все значения прочитаны.').waitFor();
@@ -315,7 +361,10 @@ it('a Database page’s «⋯»: «Импорт CSV» maps columns to its fields
   const status = Object.entries(database.fields).find(([, f]) => f.name === 'Статус')!;
   // «Отложено» was no option: it became one, and the row holds it.
   expect(status[1].options!.map((o) => o.name)).toEqual(['В работе', 'Готово', 'Новая', 'Отложено']);
-  const count = await page.evaluate(async (id) => ((await (await fetch(`/api/v3/spaces/database/${id}`)).json()) as { meta: { rowCount: number } }).meta.rowCount, database.id);
+  const count = await page.evaluate(
+    async (id) => ((await (await fetch(`/api/v3/spaces/database/${id}`)).json()) as { meta: { rowCount: number } }).meta.rowCount,
+    database.id,
+  );
   expect(count).toBe(1503);
 
   await page.getByRole('button', { name: 'Действия со страницей' }).click();

@@ -56,7 +56,9 @@ async function unnamedControls(page: Page): Promise<string[]> {
   const found: string[] = [];
   for (const node of nodes) {
     if (node.ignored || !controls.has(node.role?.value ?? '') || (node.name?.value ?? '').trim() !== '') continue;
-    const { node: dom } = (await cdp.send('DOM.describeNode', { backendNodeId: node.backendDOMNodeId })) as { node: { localName: string; attributes?: string[] } };
+    const { node: dom } = (await cdp.send('DOM.describeNode', { backendNodeId: node.backendDOMNodeId })) as {
+      node: { localName: string; attributes?: string[] };
+    };
     const attributes = dom.attributes ?? [];
     const className = attributes.includes('class') ? attributes[attributes.indexOf('class') + 1] : '';
     found.push(`${node.role?.value} <${dom.localName} class="${className}">`);
@@ -225,21 +227,51 @@ describe('the table toolbar', () => {
 
     // Each action, by its accessible name (also its tooltip), at 375 px.
     const action = (name: string) => toolbar.getByRole('button', { name, exact: true });
-    for (const name of ['Строка выше', 'Строка ниже', 'Удалить строку', 'Столбец слева', 'Столбец справа', 'Удалить столбец', 'Строка заголовков', 'Столбец заголовков']) {
+    for (const name of [
+      'Строка выше',
+      'Строка ниже',
+      'Удалить строку',
+      'Столбец слева',
+      'Столбец справа',
+      'Удалить столбец',
+      'Строка заголовков',
+      'Столбец заголовков',
+    ]) {
       await expect(action(name).getAttribute('title')).resolves.toBe(name);
     }
     await page.locator('.block-tableBlock td').first().click();
     await action('Строка выше').click();
-    expect(await tableCells(page)).toEqual([['', ''], ['А1', ''], ['', ''], ['', '']]);
+    expect(await tableCells(page)).toEqual([
+      ['', ''],
+      ['А1', ''],
+      ['', ''],
+      ['', ''],
+    ]);
     await action('Строка ниже').click();
-    expect(await tableCells(page)).toEqual([['', ''], ['А1', ''], ['', ''], ['', ''], ['', '']]);
+    expect(await tableCells(page)).toEqual([
+      ['', ''],
+      ['А1', ''],
+      ['', ''],
+      ['', ''],
+      ['', ''],
+    ]);
     // The new row below «А1» (the caret's row) goes again.
     await page.locator('.block-tableBlock tr').nth(2).locator('td').first().click();
     await action('Удалить строку').click();
-    expect(await tableCells(page)).toEqual([['', ''], ['А1', ''], ['', ''], ['', '']]);
+    expect(await tableCells(page)).toEqual([
+      ['', ''],
+      ['А1', ''],
+      ['', ''],
+      ['', ''],
+    ]);
     await page.locator('.block-tableBlock tr').nth(1).locator('td').first().click();
     await action('Столбец слева').click();
-    expect(await tableCells(page)).toEqual([['', '', ''], ['', 'А1', ''], ['', '', ''], ['', '', '']]);
+    expect(await tableCells(page)).toEqual([
+      ['', '', ''],
+      ['', 'А1', ''],
+      ['', '', ''],
+      ['', '', ''],
+    ]);
     await action('Столбец справа').click();
     expect((await tableCells(page))[1]).toEqual(['', 'А1', '', '']);
     await page.locator('.block-tableBlock tr').nth(1).locator('td').nth(2).click();
@@ -349,7 +381,12 @@ describe('wording', () => {
 
     const field = page.getByLabel('Адреса почты');
     const people = (n: number) => Array.from({ length: n }, (_, i) => `person${i + 1}@example.com`).join(', ');
-    for (const [n, words] of [[1, 'Пригласим 1 человека'], [2, 'Пригласим 2 человек'], [5, 'Пригласим 5 человек'], [21, 'Пригласим 21 человека']] as const) {
+    for (const [n, words] of [
+      [1, 'Пригласим 1 человека'],
+      [2, 'Пригласим 2 человек'],
+      [5, 'Пригласим 5 человек'],
+      [21, 'Пригласим 21 человека'],
+    ] as const) {
       await field.fill(people(n));
       await page.locator('.wizard-hint', { hasText: words }).waitFor();
       await expect(page.locator('.wizard-hint').textContent()).resolves.toBe(words);

@@ -49,7 +49,7 @@ function textBox(page: Page, n: number, from: number, to: number) {
       const range = document.createRange();
       let seen = 0;
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (!(node.parentElement?.closest('[data-slate-string]'))) continue;
+        if (!node.parentElement?.closest('[data-slate-string]')) continue;
         const length = node.textContent?.length ?? 0;
         if (seen <= start && start <= seen + length) range.setStart(node, start - seen);
         if (seen <= end && end <= seen + length) {
@@ -100,7 +100,10 @@ it('avatars and carets of the people on a page, in their colours, gone when they
   await alicePage.keyboard.type('Второй абзац с важным словом');
   await saved(alicePage);
   const pageId = new URL(url).pathname.slice(1);
-  const shared = await alicePage.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, { data: [{ email: 'bob.presence@example.com', accessLevel: 'edit' }], headers: HEADERS });
+  const shared = await alicePage.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
+    data: [{ email: 'bob.presence@example.com', accessLevel: 'edit' }],
+    headers: HEADERS,
+  });
   expect(shared.status()).toBe(200);
 
   // Alone on the page: her own tab is not shown.
@@ -126,7 +129,11 @@ it('avatars and carets of the people on a page, in their colours, gone when they
   expect(await avatars(bobPage).locator('.presence-avatar').count()).toBe(1);
   // The name on hover.
   await bobAvatar.hover();
-  await eventually(() => bobAvatar.evaluate((e) => [getComputedStyle(e, '::after').content, getComputedStyle(e, '::after').opacity]), ['"bob.presence"', '1'], 2_000);
+  await eventually(
+    () => bobAvatar.evaluate((e) => [getComputedStyle(e, '::after').content, getComputedStyle(e, '::after').opacity]),
+    ['"bob.presence"', '1'],
+    2_000,
+  );
 
   // Bob clicks into the second paragraph and goes to its end: Alice sees his caret there, soon.
   await bobPage.evaluate(() => {
@@ -147,17 +154,23 @@ it('avatars and carets of the people on a page, in their colours, gone when they
   await paragraph(bobPage, 1).click();
   const caret = remote(alicePage, bobId).locator('.presence-caret');
   await caret.waitFor({ timeout: 5_000 });
-  const latency = (await alicePage.evaluate(() => (window as unknown as { caretAt: number }).caretAt)) - (await bobPage.evaluate(() => (window as unknown as { clickedAt: number }).clickedAt));
+  const latency =
+    (await alicePage.evaluate(() => (window as unknown as { caretAt: number }).caretAt)) -
+    (await bobPage.evaluate(() => (window as unknown as { clickedAt: number }).clickedAt));
   console.log(`presence: Bob's click → his caret drawn on Alice's screen in ${latency.toFixed(0)} ms`);
   expect(latency).toBeLessThan(1_000);
 
   await bobPage.keyboard.press('End');
   const end = 'Второй абзац с важным словом'.length;
   const expected = await textBox(alicePage, 1, end, end);
-  await eventually(async () => {
-    const box = await caret.boundingBox();
-    return box ? Math.abs(box.x + box.width / 2 - expected.left) <= 2 && box.y >= expected.top - 2 && box.y + box.height <= expected.bottom + 2 : false;
-  }, true, 3_000);
+  await eventually(
+    async () => {
+      const box = await caret.boundingBox();
+      return box ? Math.abs(box.x + box.width / 2 - expected.left) <= 2 && box.y >= expected.top - 2 && box.y + box.height <= expected.bottom + 2 : false;
+    },
+    true,
+    3_000,
+  );
   expect(await caret.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe(rgb(bobColor));
   expect(await caret.evaluate((e) => getComputedStyle(e).width)).toBe('2px');
   const label = caret.locator('.presence-caret-label');
@@ -179,7 +192,12 @@ it('avatars and carets of the people on a page, in their colours, gone when they
   expect(highlight.right).toBeLessThanOrEqual(onAlice.right + 8);
   expect(highlight.top).toBeGreaterThanOrEqual(onAlice.top - 4);
   expect(highlight.bottom).toBeLessThanOrEqual(onAlice.bottom + 4);
-  expect(await remote(alicePage, bobId).locator('.presence-selection').first().evaluate((e) => getComputedStyle(e).backgroundColor)).toBe(rgb(bobColor));
+  expect(
+    await remote(alicePage, bobId)
+      .locator('.presence-selection')
+      .first()
+      .evaluate((e) => getComputedStyle(e).backgroundColor),
+  ).toBe(rgb(bobColor));
   expect(await domCaret(alicePage)).toEqual(aliceCaret);
 
   await alicePage.mouse.move(900, 600);
@@ -188,11 +206,15 @@ it('avatars and carets of the people on a page, in their colours, gone when they
   await shoot(alicePage, 'presence-1280-dark');
   await alicePage.setViewportSize({ width: 375, height: 812 });
   // The caret follows the new layout.
-  await eventually(async () => {
-    const box = await highlightBox(alicePage, bobId);
-    const now = await textBox(alicePage, 1, 15, 21);
-    return !!box && Math.abs(box.left - now.left) <= 2;
-  }, true, 3_000);
+  await eventually(
+    async () => {
+      const box = await highlightBox(alicePage, bobId);
+      const now = await textBox(alicePage, 1, 15, 21);
+      return !!box && Math.abs(box.left - now.left) <= 2;
+    },
+    true,
+    3_000,
+  );
   await shoot(alicePage, 'presence-375-dark');
   await alicePage.emulateMedia({ colorScheme: 'light' });
   await shoot(alicePage, 'presence-375-light');
@@ -250,10 +272,14 @@ it('a caret in a far, undrawn part of a big page shows once scrolled to, and goe
   await pasteData(alicePage, { 'text/plain': lines.join('\n') });
   await savedAndReloaded(alicePage);
   const pageId = new URL(url).pathname.slice(1);
-  const shared = await alicePage.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, { data: [{ email: 'bob.presence@example.com', accessLevel: 'edit' }], headers: HEADERS });
+  const shared = await alicePage.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
+    data: [{ email: 'bob.presence@example.com', accessLevel: 'edit' }],
+    headers: HEADERS,
+  });
   expect(shared.status()).toBe(200);
   const lastLine = (page: Page) => page.locator('[data-slate-editor] [data-block-id]').filter({ hasText: /^Строка 300 / });
-  const scroll = (to: 'top' | 'bottom') => alicePage.locator('.shell-main').evaluate((main, where) => (main.scrollTop = where === 'top' ? 0 : main.scrollHeight), to);
+  const scroll = (to: 'top' | 'bottom') =>
+    alicePage.locator('.shell-main').evaluate((main, where) => (main.scrollTop = where === 'top' ? 0 : main.scrollHeight), to);
 
   // Bob goes to the very end (Ctrl+End from the title); Alice is at the top, where it is not drawn.
   const bobPage = await bob.newPage();
@@ -269,10 +295,14 @@ it('a caret in a far, undrawn part of a big page shows once scrolled to, and goe
   expect(await remote(alicePage, bobId).count()).toBe(0);
 
   // Scrolled to the end: his caret is drawn at the end of the last line.
-  await eventually(async () => {
-    await scroll('bottom');
-    return (await lastLine(alicePage).count()) === 1 && (await remote(alicePage, bobId).locator('.presence-caret').count()) === 1;
-  }, true, 10_000);
+  await eventually(
+    async () => {
+      await scroll('bottom');
+      return (await lastLine(alicePage).count()) === 1 && (await remote(alicePage, bobId).locator('.presence-caret').count()) === 1;
+    },
+    true,
+    10_000,
+  );
   const [bar, text] = await Promise.all([
     remote(alicePage, bobId).locator('.presence-caret').boundingBox(),
     lastLine(alicePage).evaluate((block) => {
@@ -286,10 +316,14 @@ it('a caret in a far, undrawn part of a big page shows once scrolled to, and goe
   expect(bar!.y).toBeGreaterThanOrEqual(text.top - 2);
 
   // Back at the top the last chunk is a placeholder again, and his caret is not drawn.
-  await eventually(async () => {
-    await scroll('top');
-    return (await lastLine(alicePage).count()) === 0 && (await remote(alicePage, bobId).count()) === 0;
-  }, true, 10_000);
+  await eventually(
+    async () => {
+      await scroll('top');
+      return (await lastLine(alicePage).count()) === 0 && (await remote(alicePage, bobId).count()) === 0;
+    },
+    true,
+    10_000,
+  );
   expect(await avatarOf(alicePage, bobId).count()).toBe(1);
   expect(errors).toEqual([]);
   await Promise.all([alicePage.close(), bobPage.close()]);

@@ -17,7 +17,10 @@ it('a refused edit reverts to what the server has, says so, and undo brings the 
 
   // Meanwhile the page goes to the trash (another tab, another person).
   const pageId = url.split('/').pop() as string;
-  const status = await page.evaluate((id) => fetch(`/api/v3/spaces/element/${id}`, { method: 'DELETE', headers: { 'X-App-Type': 'Web' } }).then((r) => r.status), pageId);
+  const status = await page.evaluate(
+    (id) => fetch(`/api/v3/spaces/element/${id}`, { method: 'DELETE', headers: { 'X-App-Type': 'Web' } }).then((r) => r.status),
+    pageId,
+  );
   expect(status).toBe(200);
 
   await block.click();
@@ -44,7 +47,10 @@ it('a refused delete brings the block back where it was, and undo removes it aga
   expect(await texts()).toEqual(['Первый', 'Второй', 'Третий']);
 
   const pageId = url.split('/').pop() as string;
-  const status = await page.evaluate((id) => fetch(`/api/v3/spaces/element/${id}`, { method: 'DELETE', headers: { 'X-App-Type': 'Web' } }).then((r) => r.status), pageId);
+  const status = await page.evaluate(
+    (id) => fetch(`/api/v3/spaces/element/${id}`, { method: 'DELETE', headers: { 'X-App-Type': 'Web' } }).then((r) => r.status),
+    pageId,
+  );
   expect(status).toBe(200);
 
   await page.getByText('Второй').click();

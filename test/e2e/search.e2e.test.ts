@@ -18,7 +18,8 @@ const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) 
 async function pageWith(cookie: string, title: string, texts: string[], parentId?: string): Promise<string> {
   const url = parentId ? `${S()}/element/${parentId}/children` : `${S()}/section/private`;
   const made = await fetchJson<{ data: { id: string } }>(url, { method: 'POST', cookie, body: JSON.stringify({ title }) });
-  for (const text of texts) await fetchJson(`${S()}/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: made.data.id, type: 'text', data: { tokens: [{ text }] } }) });
+  for (const text of texts)
+    await fetchJson(`${S()}/block`, { method: 'POST', cookie, body: JSON.stringify({ pageId: made.data.id, type: 'text', data: { tokens: [{ text }] } }) });
   return made.data.id;
 }
 
@@ -38,7 +39,13 @@ it('Ctrl+K from a page: recent pages, then a page found by another form of a wor
   await page.keyboard.press('Control+K');
   await finder(page).waitFor();
   // Nothing typed: the pages opened last.
-  await eventually(() => options(page).allTextContents().then((all) => all.some((text) => text.includes('Конференция 2026'))), true);
+  await eventually(
+    () =>
+      options(page)
+        .allTextContents()
+        .then((all) => all.some((text) => text.includes('Конференция 2026'))),
+    true,
+  );
   // Another form of a word of the text: «докладах» finds «Доклады».
   await page.keyboard.type('докладах');
   await eventually(() => options(page).count(), 2);

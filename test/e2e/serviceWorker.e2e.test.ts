@@ -45,7 +45,8 @@ it('opens offline once the worker runs, and a deploy replaces the cache and offe
   await page.getByRole('heading', { name: 'Вход в Страницы' }).waitFor();
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    if (!navigator.serviceWorker.controller)
+      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
   });
   const [firstCache] = await appCaches(page);
   expect(firstCache).toMatch(/^app-[0-9a-f]{16}$/);

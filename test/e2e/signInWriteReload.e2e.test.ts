@@ -66,9 +66,9 @@ describe.each(['sqlite', 'postgres'] as const)('the walking skeleton in a real b
 
     await page.reload();
     await page.locator('[data-slate-editor] h1').waitFor();
-    const texts = await page.locator('[data-slate-editor] [data-block-id]').evaluateAll((nodes) =>
-      nodes.map((n) => `${n.tagName}:${(n.textContent ?? '').replace(/\uFEFF/g, '')}`),
-    );
+    const texts = await page
+      .locator('[data-slate-editor] [data-block-id]')
+      .evaluateAll((nodes) => nodes.map((n) => `${n.tagName}:${(n.textContent ?? '').replace(/\uFEFF/g, '')}`));
     expect(texts).toEqual(['H1:План на неделю', 'H2:Цели', 'P:Дописать первый раздел и показать команде.', 'H3:Заметки']);
     expect(page.url()).toBe(pageUrl);
 

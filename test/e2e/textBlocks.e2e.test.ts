@@ -21,7 +21,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-
 it('to-do, callout, formula and code blocks work and persist', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();

@@ -89,7 +89,10 @@ it('the workspace one was last in comes back after a reload and in another brows
   // Switch in the sidebar: the choice is saved on the server.
   await page.reload();
   await page.locator('.sidebar-workspace').click();
-  const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/settings') && r.request().method() === 'POST' && (r.request().postDataJSON() as { key: string }).key === 'activeWorkspace');
+  const saved = page.waitForResponse(
+    (r) =>
+      r.url().endsWith('/api/user/settings') && r.request().method() === 'POST' && (r.request().postDataJSON() as { key: string }).key === 'activeWorkspace',
+  );
   await page.getByRole('menuitemradio', { name: /Команда Б/ }).click();
   expect((await saved).request().postDataJSON()).toEqual({ key: 'activeWorkspace', value: teamId });
   await expect(workspaceName(page).innerText()).resolves.toBe('Команда Б');
@@ -116,7 +119,14 @@ it('the theme, the sidebar width and the sections follow the user to another bro
   const page = await openHome(first);
   const posts: unknown[] = [];
   // The UI settings' saves (not the first-run offer's, which the first visit may send).
-  page.on('request', (r) => r.url().endsWith('/api/user/settings') && r.method() === 'POST' && (r.postDataJSON() as { key: string }).key !== 'wizardOffered' && posts.push(r.postDataJSON()));
+  page.on(
+    'request',
+    (r) =>
+      r.url().endsWith('/api/user/settings') &&
+      r.method() === 'POST' &&
+      (r.postDataJSON() as { key: string }).key !== 'wizardOffered' &&
+      posts.push(r.postDataJSON()),
+  );
 
   // The theme, in «Профиль и настройки».
   await page.locator('.sidebar-user').click();
@@ -133,11 +143,13 @@ it('the theme, the sidebar width and the sections follow the user to another bro
   // Debounced: the three width steps are one call; one key per call.
   await eventually(async () => posts.length, 3);
   await page.waitForTimeout(800);
-  expect(posts).toEqual(expect.arrayContaining([
-    { key: 'theme', value: 'dark' },
-    { key: 'treeWidth', value: 348 },
-    { key: 'treeSections', value: { favorite: false, all: true, shared: true, private: true } },
-  ]));
+  expect(posts).toEqual(
+    expect.arrayContaining([
+      { key: 'theme', value: 'dark' },
+      { key: 'treeWidth', value: 348 },
+      { key: 'treeSections', value: { favorite: false, all: true, shared: true, private: true } },
+    ]),
+  );
   expect(posts).toHaveLength(3);
 
   // Another browser of the same user (nothing cached there) gets all three.
@@ -152,7 +164,9 @@ it('the theme, the sidebar width and the sections follow the user to another bro
 
   // Back to light in the second browser: the first one has it after a reload.
   await other.locator('.sidebar-user').click();
-  const saved = other.waitForResponse((r) => r.url().endsWith('/api/user/settings') && r.request().method() === 'POST' && (r.request().postDataJSON() as { key: string }).key === 'theme');
+  const saved = other.waitForResponse(
+    (r) => r.url().endsWith('/api/user/settings') && r.request().method() === 'POST' && (r.request().postDataJSON() as { key: string }).key === 'theme',
+  );
   await other.getByRole('radio', { name: 'Светлая' }).click();
   expect((await saved).status()).toBe(200);
   await page.reload();
@@ -168,7 +182,14 @@ it('other workspaces: their unread total on the switcher, the inbox across works
   const made = await alice.request.post(`${server.url}/api/v3/spaces/section/private`, { data: { title: 'Отчёт Алисы' }, headers: HEADERS });
   expect(made.status()).toBe(201);
   const pageId = ((await made.json()) as { data: { id: string } }).data.id;
-  expect((await alice.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, { data: [{ email: 'bob@example.com', accessLevel: 'read' }], headers: HEADERS })).status()).toBe(200);
+  expect(
+    (
+      await alice.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
+        data: [{ email: 'bob@example.com', accessLevel: 'read' }],
+        headers: HEADERS,
+      })
+    ).status(),
+  ).toBe(200);
   const comment = await alice.request.post(`${server.url}/api/v3/spaces/element/${pageId}/comments`, {
     data: { content: [{ text: 'Глянь, ' }, { text: '@Боб', mention: { userId: bobId } }] },
     headers: HEADERS,
@@ -225,11 +246,18 @@ it('other workspaces: their unread total on the switcher, the inbox across works
 });
 
 it('a page in the trash opened by its link: a banner, read-only; restore for editors, delete forever for full access only', async () => {
-  const [owner, editor, reader] = [await signedInContext('tina@example.com'), await signedInContext('ed@example.com'), await signedInContext('rita@example.com')];
+  const [owner, editor, reader] = [
+    await signedInContext('tina@example.com'),
+    await signedInContext('ed@example.com'),
+    await signedInContext('rita@example.com'),
+  ];
   const made = await owner.request.post(`${server.url}/api/v3/spaces/section/private`, { data: { title: 'Старый план' }, headers: HEADERS });
   const pageId = ((await made.json()) as { data: { id: string } }).data.id;
   const shared = await owner.request.post(`${server.url}/api/v3/spaces/element/${pageId}/member/add`, {
-    data: [{ email: 'ed@example.com', accessLevel: 'edit' }, { email: 'rita@example.com', accessLevel: 'read' }],
+    data: [
+      { email: 'ed@example.com', accessLevel: 'edit' },
+      { email: 'rita@example.com', accessLevel: 'read' },
+    ],
     headers: HEADERS,
   });
   expect(shared.status()).toBe(200);
@@ -276,7 +304,12 @@ it('a page in the trash opened by its link: a banner, read-only; restore for edi
   await asEditor.keyboard.press('End');
   await asEditor.keyboard.type(' 2');
   await asEditor.locator('.page-sync[data-status="saved"]').waitFor();
-  const title = async () => ((await (await owner.request.get(`${server.url}/api/v3/spaces/element/${pageId}`, { headers: HEADERS })).json()) as { data: { title: string; inTrash: boolean } }).data;
+  const title = async () =>
+    (
+      (await (await owner.request.get(`${server.url}/api/v3/spaces/element/${pageId}`, { headers: HEADERS })).json()) as {
+        data: { title: string; inTrash: boolean };
+      }
+    ).data;
   await eventually(title, { ...(await title()), title: 'Старый план 2', inTrash: false });
 
   // In the trash again; the owner deletes it for good after confirming, and lands at home.
@@ -325,7 +358,8 @@ it('home lists the pages opened lately in this workspace, and on a phone it does
 });
 
 it('the first visit offers the start-workspace wizard once, with a way to skip; the personal workspace stays', async () => {
-  const readSettings = async (context: BrowserContext) => ((await (await context.request.get(`${server.url}/api/user/settings`, { headers: HEADERS })).json()) as { data: { wizardOffered: boolean } }).data;
+  const readSettings = async (context: BrowserContext) =>
+    ((await (await context.request.get(`${server.url}/api/user/settings`, { headers: HEADERS })).json()) as { data: { wizardOffered: boolean } }).data;
   const offer = (page: Page) => page.getByRole('region', { name: 'Настроим пространство для команды?' });
 
   // Skipped: gone, remembered on the server, not offered again after a reload.
@@ -344,7 +378,11 @@ it('the first visit offers the start-workspace wizard once, with a way to skip; 
   await page.waitForTimeout(300);
   await expect(offer(page).count()).resolves.toBe(0);
   // The personal workspace is the only one, as before.
-  const list = ((await (await skipper.request.get(`${server.url}/api/v3/spaces/workspace`, { headers: HEADERS })).json()) as { data: Array<{ name: string; private: boolean }> }).data;
+  const list = (
+    (await (await skipper.request.get(`${server.url}/api/v3/spaces/workspace`, { headers: HEADERS })).json()) as {
+      data: Array<{ name: string; private: boolean }>;
+    }
+  ).data;
   expect(list.map((w) => [w.name, w.private])).toEqual([['newbie', true]]);
 
   // Taken: it opens the wizard; on a phone the offer fits too.
@@ -364,12 +402,14 @@ it('the first visit offers the start-workspace wizard once, with a way to skip; 
   await Promise.all([skipper.close(), starter.close()]);
 });
 
-it('signing out and in as someone else in the same tab shows their own workspace and theme, not the previous person\'s', async () => {
+it("signing out and in as someone else in the same tab shows their own workspace and theme, not the previous person's", async () => {
   const context = await signedInContext('first.person@example.com');
   const page = await openHome(context);
   const made = await page.request.post(`${server.url}/api/v3/spaces/workspace`, { data: { name: 'Чужая команда' }, headers: HEADERS });
   const teamId = ((await made.json()) as { data: { id: string } }).data.id;
-  expect((await page.request.post(`${server.url}/api/user/settings`, { data: { key: 'activeWorkspace', value: teamId }, headers: HEADERS })).status()).toBe(200);
+  expect((await page.request.post(`${server.url}/api/user/settings`, { data: { key: 'activeWorkspace', value: teamId }, headers: HEADERS })).status()).toBe(
+    200,
+  );
   expect((await page.request.post(`${server.url}/api/user/settings`, { data: { key: 'theme', value: 'dark' }, headers: HEADERS })).status()).toBe(200);
   await page.reload();
   await workspaceName(page).getByText('Чужая команда').waitFor();
@@ -382,7 +422,11 @@ it('signing out and in as someone else in the same tab shows their own workspace
   await page.getByLabel('Код из письма').fill(await freshCode('second.person@example.com', 0));
   await page.getByRole('button', { name: 'Войти' }).click();
   await workspaceName(page).getByText('second.person', { exact: true }).waitFor();
-  await eventually(() => page.evaluate(() => localStorage.getItem('uiSettings') !== null && (JSON.parse(localStorage.getItem('uiSettings') ?? '{}') as { theme: string }).theme), 'auto');
+  await eventually(
+    () =>
+      page.evaluate(() => localStorage.getItem('uiSettings') !== null && (JSON.parse(localStorage.getItem('uiSettings') ?? '{}') as { theme: string }).theme),
+    'auto',
+  );
   await page.locator('.sidebar-workspace').click();
   await expect(page.getByRole('menuitemradio').allInnerTexts()).resolves.toEqual([expect.stringContaining('second.person')]);
   await context.close();

@@ -36,7 +36,11 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Signs a browser page in through the login screen with the code the server printed. */
-export async function signInThroughUi(page: import('playwright-core').Page, server: { url: string; waitForCode(email: string): Promise<string> }, email: string): Promise<void> {
+export async function signInThroughUi(
+  page: import('playwright-core').Page,
+  server: { url: string; waitForCode(email: string): Promise<string> },
+  email: string,
+): Promise<void> {
   await page.goto(server.url + '/');
   await page.waitForURL('**/login');
   await page.getByLabel('Электронная почта').fill(email);

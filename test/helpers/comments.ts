@@ -24,19 +24,13 @@ export async function person(t: TestApp, email: string): Promise<Person> {
 /** A shared (non-private) workspace with `admin` as its admin. */
 export async function sharedWorkspace(t: TestApp, admin: Person, name = 'Team'): Promise<string> {
   const id = newId();
-  await t.app.db
-    .insertInto('workspaces')
-    .values({ id, name, avatar: null, alias: null, is_private: 0, created_at: new Date().toISOString() })
-    .execute();
+  await t.app.db.insertInto('workspaces').values({ id, name, avatar: null, alias: null, is_private: 0, created_at: new Date().toISOString() }).execute();
   await addMember(t, id, admin, 'admin');
   return id;
 }
 
 export async function addMember(t: TestApp, workspaceId: string, who: Person, role: Role): Promise<void> {
-  await t.app.db
-    .insertInto('workspace_members')
-    .values({ workspace_id: workspaceId, user_id: who.id, role, created_at: new Date().toISOString() })
-    .execute();
+  await t.app.db.insertInto('workspace_members').values({ workspace_id: workspaceId, user_id: who.id, role, created_at: new Date().toISOString() }).execute();
 }
 
 let sortCounter = 0;
@@ -87,10 +81,7 @@ export async function insertPage(
 export async function grant(t: TestApp, pageId: string, who: Person, level: Level): Promise<void> {
   await t.app.db.deleteFrom('page_members').where('page_id', '=', pageId).where('user_id', '=', who.id).execute();
   if (level === 'none') return;
-  await t.app.db
-    .insertInto('page_members')
-    .values({ page_id: pageId, user_id: who.id, level, created_at: new Date().toISOString() })
-    .execute();
+  await t.app.db.insertInto('page_members').values({ page_id: pageId, user_id: who.id, level, created_at: new Date().toISOString() }).execute();
 }
 
 /** A stored file row (the files API is built elsewhere). */

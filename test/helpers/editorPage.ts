@@ -17,7 +17,11 @@ export async function blocksOf(page: Page): Promise<string[]> {
       .slice(1)
       .map((n) => {
         const type = [...n.classList].find((c) => c.startsWith('block-') && c !== 'block-void')?.slice(6) ?? '?';
-        const text = (n.querySelector('[data-slate-node="text"]') ? [...n.querySelectorAll('[data-slate-string], [data-slate-zero-width]')].map((s) => s.textContent ?? '').join('') : '').replace(/\uFEFF/g, '');
+        const text = (
+          n.querySelector('[data-slate-node="text"]')
+            ? [...n.querySelectorAll('[data-slate-string], [data-slate-zero-width]')].map((s) => s.textContent ?? '').join('')
+            : ''
+        ).replace(/\uFEFF/g, '');
         return `${type}:${n.getAttribute('data-depth') ?? 0}:${text}`;
       }),
   );
@@ -26,7 +30,10 @@ export async function blocksOf(page: Page): Promise<string[]> {
 /** The ids (data-block-id) of the blocks after the title, in order. */
 export async function blockIdsOf(page: Page): Promise<string[]> {
   return page.locator('[data-slate-editor] [data-block-id]').evaluateAll((all) =>
-    all.filter((n) => n.parentElement?.closest('[data-block-id]') == null).slice(1).map((n) => n.getAttribute('data-block-id') ?? ''),
+    all
+      .filter((n) => n.parentElement?.closest('[data-block-id]') == null)
+      .slice(1)
+      .map((n) => n.getAttribute('data-block-id') ?? ''),
   );
 }
 
@@ -35,7 +42,9 @@ export async function tableCells(page: Page, n = 0): Promise<string[][]> {
   return page
     .locator('[data-slate-editor] .block-tableBlock')
     .nth(n)
-    .evaluate((table) => [...table.querySelectorAll('tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').replace(/\uFEFF/g, ''))));
+    .evaluate((table) =>
+      [...table.querySelectorAll('tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').replace(/\uFEFF/g, ''))),
+    );
 }
 
 /** A new page from the sidebar, its title typed; the caret ends in the empty block under the title. */
@@ -96,21 +105,28 @@ export interface PasteResult {
  * pastes on `paste` in Chromium and everything else on `beforeinput`, so a bare synthetic `paste`
  * event would not reach it with HTML.)
  */
-export async function pasteData(page: Page, data: Record<string, string>, files: ReadonlyArray<{ name: string; type: string; base64: string }> = []): Promise<PasteResult> {
-  return page.evaluate(([entries, fileList]) => {
-    const selection = window.getSelection();
-    const anchor = selection && selection.rangeCount > 0 ? selection.anchorNode : null;
-    const target = anchor ? (anchor instanceof Element ? anchor : anchor.parentElement) : null;
-    const editable = target?.closest('[data-slate-editor]');
-    if (!target || !editable || document.activeElement !== editable) throw new Error('the editor does not have the caret');
-    const transfer = new DataTransfer();
-    for (const [type, value] of Object.entries(entries)) transfer.setData(type, value);
-    for (const file of fileList) transfer.items.add(new File([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], file.name, { type: file.type }));
-    const paste = new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true, composed: true });
-    if (!target.dispatchEvent(paste)) return { handledOnPaste: true, handledOnBeforeInput: false };
-    const input = new InputEvent('beforeinput', { inputType: 'insertFromPaste', dataTransfer: transfer, bubbles: true, cancelable: true, composed: true });
-    return { handledOnPaste: false, handledOnBeforeInput: !target.dispatchEvent(input) };
-  }, [data, files] as const);
+export async function pasteData(
+  page: Page,
+  data: Record<string, string>,
+  files: ReadonlyArray<{ name: string; type: string; base64: string }> = [],
+): Promise<PasteResult> {
+  return page.evaluate(
+    ([entries, fileList]) => {
+      const selection = window.getSelection();
+      const anchor = selection && selection.rangeCount > 0 ? selection.anchorNode : null;
+      const target = anchor ? (anchor instanceof Element ? anchor : anchor.parentElement) : null;
+      const editable = target?.closest('[data-slate-editor]');
+      if (!target || !editable || document.activeElement !== editable) throw new Error('the editor does not have the caret');
+      const transfer = new DataTransfer();
+      for (const [type, value] of Object.entries(entries)) transfer.setData(type, value);
+      for (const file of fileList) transfer.items.add(new File([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], file.name, { type: file.type }));
+      const paste = new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true, composed: true });
+      if (!target.dispatchEvent(paste)) return { handledOnPaste: true, handledOnBeforeInput: false };
+      const input = new InputEvent('beforeinput', { inputType: 'insertFromPaste', dataTransfer: transfer, bubbles: true, cancelable: true, composed: true });
+      return { handledOnPaste: false, handledOnBeforeInput: !target.dispatchEvent(input) };
+    },
+    [data, files] as const,
+  );
 }
 
 /**

@@ -75,7 +75,13 @@ export class LiveClient {
   }
 
   /** Loads the page's blocks as the web app does, connects and joins its element channel. */
-  static async open(baseUrl: string, cookie: string, pageId: string, userId: string, options: { debounceMs?: number; retryDelaysMs?: readonly number[] } = {}): Promise<LiveClient> {
+  static async open(
+    baseUrl: string,
+    cookie: string,
+    pageId: string,
+    userId: string,
+    options: { debounceMs?: number; retryDelaysMs?: readonly number[] } = {},
+  ): Promise<LiveClient> {
     const res = await fetch(`${baseUrl}/api/v3/spaces/note/${pageId}/blocks`, { headers: { cookie } });
     if (!res.ok) throw new Error(`blocks: ${res.status}`);
     const { data, meta } = (await res.json()) as { data: WireBlock[]; meta: { at?: string } };
@@ -144,7 +150,10 @@ export class LiveClient {
 
   /** The text of every block, in order. */
   text(): string {
-    return this.editor.children.slice(1).map((node) => Node.string(node)).join('\n');
+    return this.editor.children
+      .slice(1)
+      .map((node) => Node.string(node))
+      .join('\n');
   }
 
   /** Top-level indexes of text blocks (not the title, not voids). */
@@ -183,8 +192,15 @@ export class LiveClient {
         throw Object.assign(new Error(String(error)), { status: undefined }) as BlockSyncError;
       }
       const json = (await res.json().catch(() => ({}))) as { data?: unknown; errors?: Array<{ code?: string }> };
-      this.log(`${method} ${path} ${body === undefined ? '' : JSON.stringify(body).slice(0, 160)} → ${res.status} ${JSON.stringify(json.data ?? null).slice(0, 160)}`);
-      if (!res.ok) throw Object.assign(new Error(`${method} ${path} → ${res.status}`), { status: res.status, code: json.errors?.[0]?.code, data: json.data }) as BlockSyncError;
+      this.log(
+        `${method} ${path} ${body === undefined ? '' : JSON.stringify(body).slice(0, 160)} → ${res.status} ${JSON.stringify(json.data ?? null).slice(0, 160)}`,
+      );
+      if (!res.ok)
+        throw Object.assign(new Error(`${method} ${path} → ${res.status}`), {
+          status: res.status,
+          code: json.errors?.[0]?.code,
+          data: json.data,
+        }) as BlockSyncError;
       // Answered while "offline": the answer is lost on the way, as on a dropped connection.
       if (this.offlineNow) throw Object.assign(new Error('offline'), { status: undefined }) as BlockSyncError;
       const block = json.data as WireBlock | undefined;

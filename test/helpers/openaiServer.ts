@@ -73,7 +73,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The chunk objects of the real API. */
 function chunk(id: string, model: string, delta: Record<string, unknown>, finish: string | null = null) {
-  return { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, system_fingerprint: 'fp_fake', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+  return {
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    system_fingerprint: 'fp_fake',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  };
 }
 
 export async function startOpenAiServer(options: { apiKey?: string; fallback?: FakeReply } = {}): Promise<OpenAiServer> {
@@ -142,7 +149,8 @@ export async function startOpenAiServer(options: { apiKey?: string; fallback?: F
       res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
       res.end(JSON.stringify({ error: { message, type, param: null, code } }));
     };
-    if (request.method !== 'POST' || request.path !== '/v1/chat/completions') return error(404, `Unknown request URL: ${request.method} ${request.path}`, 'invalid_request_error', 'unknown_url');
+    if (request.method !== 'POST' || request.path !== '/v1/chat/completions')
+      return error(404, `Unknown request URL: ${request.method} ${request.path}`, 'invalid_request_error', 'unknown_url');
     if (options.apiKey && request.headers.authorization !== `Bearer ${options.apiKey}`) {
       return error(401, 'Incorrect API key provided. You can find your API key at your provider.', 'invalid_request_error', 'invalid_api_key');
     }

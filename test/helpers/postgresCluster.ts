@@ -47,9 +47,16 @@ export async function startPostgresCluster(binDir: string): Promise<{ url: strin
       ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) }
       : {};
   if (user.uid !== undefined) fs.chownSync(baseDir, user.uid, user.gid);
-  execFileSync(path.join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], { ...user, stdio: 'pipe' });
+  execFileSync(path.join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], {
+    ...user,
+    stdio: 'pipe',
+  });
   const port = await freePort();
-  const child = spawn(path.join(binDir, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', baseDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'], { ...user, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    path.join(binDir, 'postgres'),
+    ['-D', dataDir, '-p', String(port), '-k', baseDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+    { ...user, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start:\n${output}`)), 30_000);

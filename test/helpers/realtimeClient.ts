@@ -48,7 +48,12 @@ export function collect<T = Record<string, unknown>>(socket: Socket, event: stri
 }
 
 /** The next payload of `event` that `accept` takes, or a rejection after `timeoutMs`. */
-export function nextEvent<T = Record<string, unknown>>(socket: Socket, event: string, accept: (payload: T) => boolean = () => true, timeoutMs = 5000): Promise<T> {
+export function nextEvent<T = Record<string, unknown>>(
+  socket: Socket,
+  event: string,
+  accept: (payload: T) => boolean = () => true,
+  timeoutMs = 5000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.off(event, listener);
@@ -77,7 +82,11 @@ export async function noEvent(socket: Socket, event: string, accept: (payload: u
 }
 
 /** The error body of a refused connection (`connect_error` data), or a failure when it connected. */
-export async function refusedConnection(baseUrl: string, credential: Credential, options: Parameters<typeof connectRealtime>[2] = {}): Promise<RealtimeErrorBody | undefined> {
+export async function refusedConnection(
+  baseUrl: string,
+  credential: Credential,
+  options: Parameters<typeof connectRealtime>[2] = {},
+): Promise<RealtimeErrorBody | undefined> {
   try {
     const socket = await connectRealtime(baseUrl, credential, options);
     socket.close();

@@ -63,7 +63,12 @@ export async function startServerProcess(env: Record<string, string> = {}, nodeA
   const url = `http://127.0.0.1:${port}`;
   // Ready when it answers, whatever the log level.
   const deadline = Date.now() + 30_000;
-  while (!(await fetch(`${url}/version`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${url}/version`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before answering:\n${output}`);
     if (Date.now() > deadline) throw new Error(`the server did not answer within 30 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -74,10 +79,14 @@ export async function startServerProcess(env: Record<string, string> = {}, nodeA
     dataDir,
     log: () => output,
     waitForCode: (email, timeoutMs = 10_000) =>
-      until(() => {
-        const matches = [...output.matchAll(/sign-in code for ([^:\s]+): (\d{6})/g)].filter((m) => m[1] === email);
-        return matches.length > 0 ? matches[matches.length - 1][2] : null;
-      }, timeoutMs, `a sign-in code for ${email}`),
+      until(
+        () => {
+          const matches = [...output.matchAll(/sign-in code for ([^:\s]+): (\d{6})/g)].filter((m) => m[1] === email);
+          return matches.length > 0 ? matches[matches.length - 1][2] : null;
+        },
+        timeoutMs,
+        `a sign-in code for ${email}`,
+      ),
     async kill() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -76,7 +76,10 @@ export async function createTeam(t: TestApp, domain = 'team.example'): Promise<T
     userId[actor] = (await currentUser(t, cookie[actor] as string)).id;
   }
   const workspaceId = newId();
-  await t.app.db.insertInto('workspaces').values({ id: workspaceId, name: 'Team', avatar: null, alias: null, is_private: 0, created_at: new Date().toISOString() }).execute();
+  await t.app.db
+    .insertInto('workspaces')
+    .values({ id: workspaceId, name: 'Team', avatar: null, alias: null, is_private: 0, created_at: new Date().toISOString() })
+    .execute();
   await addMember(t, workspaceId, userId.admin, 'admin');
   await addMember(t, workspaceId, userId.participant, 'participant');
   await addMember(t, workspaceId, userId.reader, 'guest');

@@ -16,12 +16,7 @@ export async function createWorkspaceAs(t: TestApp, cookie: string, name = 'Ко
 }
 
 /** Adds users (by id) with roles through the API, as the admin `cookie`. */
-export async function addMembersAs(
-  t: TestApp,
-  cookie: string,
-  workspaceId: string,
-  members: Array<{ userId: string; role: WorkspaceRole }>,
-): Promise<void> {
+export async function addMembersAs(t: TestApp, cookie: string, workspaceId: string, members: Array<{ userId: string; role: WorkspaceRole }>): Promise<void> {
   const res = await api(t, cookie, 'POST', `/api/v3/spaces/workspace/${workspaceId}/members/add`, { members });
   if (res.statusCode !== 200) throw new Error(`members/add answered ${res.statusCode}: ${res.body}`);
 }

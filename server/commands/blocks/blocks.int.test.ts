@@ -36,10 +36,18 @@ const textOf = async (id: string) => JSON.parse((await findBlock(t.app.db, id))!
 describe('createBlock', () => {
   test('by an editor, after a sibling; denied to a reader and an outsider, and 404 for no page', async () => {
     const first = await paragraph(team.pageId, 'first');
-    const second = await createBlock(t.app.db, team.userId.participant, { pageId: team.pageId, type: 'text', data: text('second'), placeAfter: first.id }, null);
+    const second = await createBlock(
+      t.app.db,
+      team.userId.participant,
+      { pageId: team.pageId, type: 'text', data: text('second'), placeAfter: first.id },
+      null,
+    );
     expect(second.sort_key > first.sort_key).toBe(true);
     expect(await refusal(createBlock(t.app.db, team.userId.reader, { pageId: team.pageId, type: 'text', data: text('no') }, null))).toEqual([403, 'forbidden']);
-    expect(await refusal(createBlock(t.app.db, team.userId.outsider, { pageId: team.pageId, type: 'text', data: text('no') }, null))).toEqual([403, 'forbidden']);
+    expect(await refusal(createBlock(t.app.db, team.userId.outsider, { pageId: team.pageId, type: 'text', data: text('no') }, null))).toEqual([
+      403,
+      'forbidden',
+    ]);
     expect(await refusal(createBlock(t.app.db, team.userId.admin, { pageId: newId(), type: 'text', data: text('no') }, null))).toEqual([404, 'not_found']);
   });
 
@@ -60,7 +68,10 @@ describe('blockUpdater', () => {
     const first = await updateBlock(team.userId.participant, block.id, { version: block.version, type: 'text', data: text('two') }, null);
     expect(first.block.version).toBe(block.version + 1);
     expect(first.databaseChanged).toBe(false);
-    expect(await refusal(updateBlock(team.userId.admin, block.id, { version: block.version, type: 'text', data: text('stale') }, null))).toEqual([422, 'block.version_conflict']);
+    expect(await refusal(updateBlock(team.userId.admin, block.id, { version: block.version, type: 'text', data: text('stale') }, null))).toEqual([
+      422,
+      'block.version_conflict',
+    ]);
     expect(await textOf(block.id)).toBe('two');
   });
 
@@ -69,15 +80,24 @@ describe('blockUpdater', () => {
     const block = await paragraph(own.id, 'cached');
     const typed = await updateBlock(team.userId.participant, block.id, { version: block.version, type: 'text', data: text('typed') }, null);
     await grantPage(t, own.id, team.userId.participant, 'read');
-    expect(await refusal(updateBlock(team.userId.participant, block.id, { version: typed.block.version, type: 'text', data: text('after') }, null))).toEqual([403, 'forbidden']);
+    expect(await refusal(updateBlock(team.userId.participant, block.id, { version: typed.block.version, type: 'text', data: text('after') }, null))).toEqual([
+      403,
+      'forbidden',
+    ]);
     await trashPage(t.app.db, team.userId.admin, own.id);
-    expect(await refusal(updateBlock(team.userId.admin, block.id, { version: typed.block.version, type: 'text', data: text('trash') }, null))).toEqual([409, 'page.in_trash']);
+    expect(await refusal(updateBlock(team.userId.admin, block.id, { version: typed.block.version, type: 'text', data: text('trash') }, null))).toEqual([
+      409,
+      'page.in_trash',
+    ]);
     expect(await textOf(block.id)).toBe('typed');
   });
 
   test('a paragraph cannot become a database', async () => {
     const block = await paragraph(team.pageId, 'plain');
-    expect(await refusal(updateBlock(team.userId.admin, block.id, { version: block.version, type: 'database', data: {} as BlockData }, null))).toEqual([422, 'validation_failed']);
+    expect(await refusal(updateBlock(team.userId.admin, block.id, { version: block.version, type: 'database', data: {} as BlockData }, null))).toEqual([
+      422,
+      'validation_failed',
+    ]);
   });
 });
 

@@ -33,6 +33,15 @@ export async function createBlock(db: Kysely<Database>, userId: string, body: Cr
       return revived;
     }
     if (existing) throw await blockExists(trx, existing, page.id);
-    return insertBlock(trx, { id, pageId: page.id, parentId, sortKey: await sortKeyAfter(trx, page.id, parentId, after), type: body.type, data, userId, origin });
+    return insertBlock(trx, {
+      id,
+      pageId: page.id,
+      parentId,
+      sortKey: await sortKeyAfter(trx, page.id, parentId, after),
+      type: body.type,
+      data,
+      userId,
+      origin,
+    });
   }).catch(takenId(db, id, page.id));
 }

@@ -12,7 +12,13 @@ import { authorizedBlock, blockChange, checkPlacement, reloadLive } from './bloc
  * for an update. A retry of the deleter's own later write (`origin`) is not a conflict
  * (docs/realtime.md). Answers the block and the ids removed.
  */
-export async function deleteBlock(db: Kysely<Database>, userId: string, id: string, base: number | undefined, origin: string | null): Promise<{ block: BlockRow; removed: Array<{ id: string; version: number }> }> {
+export async function deleteBlock(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+  base: number | undefined,
+  origin: string | null,
+): Promise<{ block: BlockRow; removed: Array<{ id: string; version: number }> }> {
   const block = await authorizedBlock(db, userId, id, 'edit');
   const removed = await blockChange(db, block.page_id, async (trx) => {
     const current = await reloadLive(trx, block.id);

@@ -7,7 +7,15 @@ import type { Database } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
 import { allows } from '../../../schema/policies/page';
 import { pageAccessLevel } from '../../policies/page';
-import { FIXED_BLOCK_TYPES, findBlock, findLiveBlock, presentBlock, pruneRowValues, updateBlockIfVersion, updateContentIfVersion } from '../../repositories/blocks';
+import {
+  FIXED_BLOCK_TYPES,
+  findBlock,
+  findLiveBlock,
+  presentBlock,
+  pruneRowValues,
+  updateBlockIfVersion,
+  updateContentIfVersion,
+} from '../../repositories/blocks';
 import { findPage } from '../../repositories/pages';
 import { nowIso } from '../../time';
 import { authorizedBlock, blockChange, canonicalData, checkPlacement } from './blockChange';
@@ -48,7 +56,13 @@ export function blockUpdater(db: Kysely<Database>, changes: ChangeWatch, cacheTt
   return async (userId, id, body, origin) => {
     if (!FIXED_TYPES.has(body.type)) {
       // Typing: one statement when the caller may edit and the version is current.
-      const pageId = pageOfBlock.peek(id) ?? (await pageOfBlock.get(id, async () => (await findBlock(db, id))?.page_id, (found) => found !== undefined));
+      const pageId =
+        pageOfBlock.peek(id) ??
+        (await pageOfBlock.get(
+          id,
+          async () => (await findBlock(db, id))?.page_id,
+          (found) => found !== undefined,
+        ));
       const may = pageId === undefined ? false : mayEditPage(userId, pageId);
       if (may === true || (may !== false && (await may))) {
         const at = nowIso();

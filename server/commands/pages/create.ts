@@ -26,10 +26,16 @@ export type NewPagePlace = { workspace: WorkspaceWithRole; section: 'private' | 
  * database page (and a data page) is made with its database block. Answers the page and the
  * caller's level on it.
  */
-export async function createPage(db: Kysely<Database>, userId: string, body: NewPageFields, place: NewPagePlace): Promise<{ page: PageRow; level: AccessLevel }> {
+export async function createPage(
+  db: Kysely<Database>,
+  userId: string,
+  body: NewPageFields,
+  place: NewPagePlace,
+): Promise<{ page: PageRow; level: AccessLevel }> {
   const section = 'section' in place ? place.section : null;
   const parentId = 'parentId' in place ? place.parentId : null;
-  if ('workspace' in place && !canCreateInSection(place.workspace.role, place.section, place.workspace.is_private === 1)) throw forbidden('creating pages in this section');
+  if ('workspace' in place && !canCreateInSection(place.workspace.role, place.section, place.workspace.is_private === 1))
+    throw forbidden('creating pages in this section');
   const id = body.id ?? newId();
   const workspaceId = 'workspace' in place ? place.workspace.id : (await loadPage(db, place.parentId)).workspace_id;
   return treeChange(db, workspaceId, async (trx) => {
@@ -54,7 +60,15 @@ export async function createPage(db: Kysely<Database>, userId: string, body: New
     });
     // A database page (and a data page) holds its database: one block, made with the page.
     if (holdsDatabase(body.type)) {
-      await insertBlock(trx, { id: newId(), pageId: page.id, parentId: null, sortKey: generateKeyBetween(null, null), type: 'database', data: newDatabaseData(body.defaultLayoutId ?? newId()), userId });
+      await insertBlock(trx, {
+        id: newId(),
+        pageId: page.id,
+        parentId: null,
+        sortKey: generateKeyBetween(null, null),
+        type: 'database',
+        data: newDatabaseData(body.defaultLayoutId ?? newId()),
+        userId,
+      });
     }
     return { page, level };
   }).catch((error: unknown) => {

@@ -21,7 +21,12 @@ import { changeAtPage, siblingToPlaceAfter } from './tree';
  * the other, so the second sees the first and answers 422 page.move_cycle. Answers the page
  * before and after.
  */
-export async function movePage(db: Kysely<Database>, userId: string, pageId: string, move: { dst: string; placeAfter: string | null }): Promise<{ before: PageRow; moved: PageRow }> {
+export async function movePage(
+  db: Kysely<Database>,
+  userId: string,
+  pageId: string,
+  move: { dst: string; placeAfter: string | null },
+): Promise<{ before: PageRow; moved: PageRow }> {
   const { dst, placeAfter } = move;
   return changeAtPage(db, pageId, async (trx, current) => {
     await authorizePage(trx, userId, current, 'manage');
@@ -32,7 +37,8 @@ export async function movePage(db: Kysely<Database>, userId: string, pageId: str
       const membership = await findMembership(trx, current.workspace_id, userId);
       if (!membership || !canCreateInSection(membership.role, section, membership.is_private === 1)) throw forbidden('this section');
       // A private section root is its creator's: nobody moves someone else's page into their own.
-      if (section === 'private' && !mayBePrivateRootOf({ createdBy: current.created_by }, userId)) throw forbidden('moving a page you did not create to private');
+      if (section === 'private' && !mayBePrivateRootOf({ createdBy: current.created_by }, userId))
+        throw forbidden('moving a page you did not create to private');
       place = { workspaceId: current.workspace_id, section };
     } else if ((SECTION_IDS as readonly string[]).includes(dst)) {
       throw invalidField('pages cannot be moved into favorite or shared', 'body.dst');

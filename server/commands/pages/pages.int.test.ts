@@ -24,11 +24,24 @@ afterAll(async () => t.close());
 
 const workspace = async (who: keyof Team['userId']) => (await findMembership(t.app.db, team.workspaceId, team.userId[who]))!;
 const pageIn = async (parentId: string, title: string) => (await createPage(t.app.db, team.userId.admin, { type: 'Note', title }, { parentId })).page;
-const countPages = async () => Number((await t.app.db.selectFrom('pages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countPages = async () =>
+  Number(
+    (
+      await t.app.db
+        .selectFrom('pages')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('createPage', () => {
   test('in a section by role, under a page by its level; the caller gets their level on the new page', async () => {
-    const own = await createPage(t.app.db, team.userId.participant, { type: 'Note', title: 'Mine' }, { workspace: await workspace('participant'), section: 'private' });
+    const own = await createPage(
+      t.app.db,
+      team.userId.participant,
+      { type: 'Note', title: 'Mine' },
+      { workspace: await workspace('participant'), section: 'private' },
+    );
     expect(own.level).toBe('full');
     expect(own.page.section).toBe('private');
     const child = await createPage(t.app.db, team.userId.participant, { type: 'Note', title: 'Below' }, { parentId: team.pageId });
@@ -38,8 +51,13 @@ describe('createPage', () => {
 
   test('denied: the shared section to a participant, any section to a guest, a page one may only read or not see', async () => {
     const before = await countPages();
-    expect(await refusal(createPage(t.app.db, team.userId.participant, { type: 'Note' }, { workspace: await workspace('participant'), section: 'all' }))).toEqual([403, 'forbidden']);
-    expect(await refusal(createPage(t.app.db, team.userId.guest, { type: 'Note' }, { workspace: await workspace('guest'), section: 'private' }))).toEqual([403, 'forbidden']);
+    expect(
+      await refusal(createPage(t.app.db, team.userId.participant, { type: 'Note' }, { workspace: await workspace('participant'), section: 'all' })),
+    ).toEqual([403, 'forbidden']);
+    expect(await refusal(createPage(t.app.db, team.userId.guest, { type: 'Note' }, { workspace: await workspace('guest'), section: 'private' }))).toEqual([
+      403,
+      'forbidden',
+    ]);
     expect(await refusal(createPage(t.app.db, team.userId.reader, { type: 'Note' }, { parentId: team.pageId }))).toEqual([403, 'forbidden']);
     expect(await refusal(createPage(t.app.db, team.userId.outsider, { type: 'Note' }, { parentId: team.pageId }))).toEqual([403, 'forbidden']);
     expect(await refusal(createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: newId() }))).toEqual([404, 'not_found']);
@@ -48,7 +66,10 @@ describe('createPage', () => {
 
   test('a taken id is 409 page.already_exists; a parent in the trash 409 page.in_trash', async () => {
     const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note', id: newId() }, { parentId: team.pageId });
-    expect(await refusal(createPage(t.app.db, team.userId.admin, { type: 'Note', id: page.id }, { parentId: team.pageId }))).toEqual([409, 'page.already_exists']);
+    expect(await refusal(createPage(t.app.db, team.userId.admin, { type: 'Note', id: page.id }, { parentId: team.pageId }))).toEqual([
+      409,
+      'page.already_exists',
+    ]);
     await trashPage(t.app.db, team.userId.admin, page.id);
     expect(await refusal(createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: page.id }))).toEqual([409, 'page.in_trash']);
   });
@@ -112,10 +133,16 @@ describe('clonePage', () => {
     const before = await countPages();
     expect(await refusal(clonePage(t.app.db, team.userId.guest, team.pageId, { workspaceId: team.workspaceId }))).toEqual([403, 'forbidden']);
     expect(await refusal(clonePage(t.app.db, team.userId.outsider, team.pageId, { workspaceId: team.workspaceId }))).toEqual([403, 'forbidden']);
-    expect(await refusal(clonePage(t.app.db, team.userId.reader, team.pageId, { workspaceId: team.workspaceId, toElement: team.pageId }))).toEqual([403, 'forbidden']);
+    expect(await refusal(clonePage(t.app.db, team.userId.reader, team.pageId, { workspaceId: team.workspaceId, toElement: team.pageId }))).toEqual([
+      403,
+      'forbidden',
+    ]);
     // A guest has no private section to copy into.
     expect(await refusal(clonePage(t.app.db, team.userId.reader, team.pageId, { workspaceId: team.workspaceId }))).toEqual([403, 'forbidden']);
-    expect(await refusal(clonePage(t.app.db, team.userId.admin, team.pageId, { workspaceId: team.workspaceId, id: team.otherPageId }))).toEqual([409, 'page.already_exists']);
+    expect(await refusal(clonePage(t.app.db, team.userId.admin, team.pageId, { workspaceId: team.workspaceId, id: team.otherPageId }))).toEqual([
+      409,
+      'page.already_exists',
+    ]);
     expect(await countPages()).toBe(before);
   });
 });

@@ -7,7 +7,12 @@ import { sortKeyAfter } from '../../repositories/pageOrder';
 import { changeAtPage, siblingsOf, siblingToPlaceAfter } from './tree';
 
 /** Puts an editable page after `placeAfter` among its current siblings (null: first). Answers it and the caller's level. */
-export async function reorderPage(db: Kysely<Database>, userId: string, pageId: string, placeAfter: string | null): Promise<{ placed: PageRow; level: AccessLevel }> {
+export async function reorderPage(
+  db: Kysely<Database>,
+  userId: string,
+  pageId: string,
+  placeAfter: string | null,
+): Promise<{ placed: PageRow; level: AccessLevel }> {
   return changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
     assertNotInTrash(current);

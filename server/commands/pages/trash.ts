@@ -37,7 +37,11 @@ export async function restorePage(db: Kysely<Database>, userId: string, pageId: 
  * page.not_in_trash otherwise). Answers the page as it was, the ids removed and the stored files' keys, which the
  * caller removes from the file store after the commit.
  */
-export async function removePageForever(db: Kysely<Database>, userId: string, pageId: string): Promise<{ removed: PageRow; pageIds: string[]; storageKeys: string[] }> {
+export async function removePageForever(
+  db: Kysely<Database>,
+  userId: string,
+  pageId: string,
+): Promise<{ removed: PageRow; pageIds: string[]; storageKeys: string[] }> {
   return changeAtPage(db, pageId, async (trx, current) => {
     await authorizePage(trx, userId, current, 'manage');
     if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');

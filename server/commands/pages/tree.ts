@@ -42,7 +42,12 @@ export async function siblingsOf(trx: Transaction<Database>, page: PageRow): Pro
 }
 
 /** `placeAfter` must be a live sibling the caller can see; null means first. */
-export async function siblingToPlaceAfter(trx: Transaction<Database>, userId: string, siblings: readonly PageRow[], placeAfter: string | null): Promise<PageRow | null> {
+export async function siblingToPlaceAfter(
+  trx: Transaction<Database>,
+  userId: string,
+  siblings: readonly PageRow[],
+  placeAfter: string | null,
+): Promise<PageRow | null> {
   if (placeAfter === null) return null;
   const after = siblings.find((s) => s.id === placeAfter);
   if (!after || after.in_trash === 1 || !allows(await pageAccessLevel(trx, userId, after), 'read')) {

@@ -2,7 +2,14 @@ import type { Kysely } from 'kysely';
 import type { AccessLevel, WorkspaceRole } from '../../../schema/constants';
 import { ERROR_CODES } from '../../../schema/errors';
 import { roleDefault } from '../../../schema/policies/page';
-import { needsHeldAbove, protectedMemberRefusal, type HeldAbove, type MemberLevelAfter, type MemberLevelChange, type ProtectedMemberReason } from '../../../schema/policies/sharing';
+import {
+  needsHeldAbove,
+  protectedMemberRefusal,
+  type HeldAbove,
+  type MemberLevelAfter,
+  type MemberLevelChange,
+  type ProtectedMemberReason,
+} from '../../../schema/policies/sharing';
 import type { Database, PageRow } from '../../db/types';
 import { AppError } from '../../errors';
 import { pageAccessLevel } from '../../policies/page';
@@ -37,9 +44,10 @@ const PROTECTED_MESSAGES: Record<ProtectedMemberReason, string> = {
  */
 async function heldAbove(db: Kysely<Database>, callerId: string, page: PageRow, root: PageRow, targetId: string): Promise<HeldAbove> {
   const ancestors = pagePath(page).reverse();
-  const grants = ancestors.length === 0
-    ? []
-    : await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', targetId).where('page_id', 'in', ancestors).execute();
+  const grants =
+    ancestors.length === 0
+      ? []
+      : await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', targetId).where('page_id', 'in', ancestors).execute();
   const levelOn = new Map(grants.map((g) => [g.page_id, g.level as AccessLevel]));
   const sourceId = ancestors.find((id) => levelOn.has(id));
   if (sourceId !== undefined) {

@@ -19,7 +19,15 @@ let team: Team;
 beforeAll(async () => ({ t, team } = await createTeamApp()));
 afterAll(async () => t.close());
 
-const countRows = async (table: 'users' | 'notifications' | 'page_members') => Number((await t.app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countRows = async (table: 'users' | 'notifications' | 'page_members') =>
+  Number(
+    (
+      await t.app.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 test('full access shares with a member (a grant and a notification); the caller and the tree’s owner are skipped', async () => {
   const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: team.pageId });
@@ -35,7 +43,10 @@ test('full access shares with a member (a grant and a notification); the caller 
   expect((await findGrant(t.app.db, page.id, team.userId.guest))?.level).toBe('edit');
 
   // Someone else with full access who names the tree's owner (the admin made the page) skips them.
-  await t.app.db.insertInto('page_members').values({ page_id: page.id, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() }).execute();
+  await t.app.db
+    .insertInto('page_members')
+    .values({ page_id: page.id, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() })
+    .execute();
   const again = await sharePage(t.app.db, team.userId.participant, page.id, [{ userId: team.userId.admin, accessLevel: 'read' }]);
   expect(again.skipped).toEqual([{ userId: team.userId.admin, reason: 'owner' }]);
   expect(again.added).toEqual([]);
@@ -46,13 +57,22 @@ test('denied: without full access, in the trash, an outsider brought in by a non
   const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: team.pageId });
   const before = await Promise.all([countRows('users'), countRows('notifications'), countRows('page_members')]);
   // The participant edits the team page but may not share it.
-  expect(await refusal(sharePage(t.app.db, team.userId.participant, page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([403, 'forbidden']);
+  expect(await refusal(sharePage(t.app.db, team.userId.participant, page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([
+    403,
+    'forbidden',
+  ]);
   expect(await refusal(sharePage(t.app.db, team.userId.outsider, page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([403, 'forbidden']);
 
   // A participant's own private page: full access, but not an admin, so no outsiders.
   const own = await insertPage(t, team.workspaceId, team.userId.participant, 'private', 'Own');
-  await t.app.db.insertInto('page_members').values({ page_id: own, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() }).execute();
-  expect(await refusal(sharePage(t.app.db, team.userId.participant, own, [{ email: 'stranger@elsewhere.example', accessLevel: 'read' }]))).toEqual([403, 'sharing.outsider_needs_admin']);
+  await t.app.db
+    .insertInto('page_members')
+    .values({ page_id: own, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() })
+    .execute();
+  expect(await refusal(sharePage(t.app.db, team.userId.participant, own, [{ email: 'stranger@elsewhere.example', accessLevel: 'read' }]))).toEqual([
+    403,
+    'sharing.outsider_needs_admin',
+  ]);
   expect(await t.app.db.selectFrom('users').select('id').where('email', '=', 'stranger@elsewhere.example').executeTakeFirst()).toBeUndefined();
 
   await trashPage(t.app.db, team.userId.admin, page.id);
@@ -74,7 +94,10 @@ test('an admin brings an outsider in as a guest; a member’s grant changes and 
 
   // The participant's own tree: a guest given full access on its root may not change the owner's grant there.
   const root = await insertPage(t, team.workspaceId, team.userId.participant, 'all', 'Participant’s tree');
-  await t.app.db.insertInto('page_members').values({ page_id: root, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() }).execute();
+  await t.app.db
+    .insertInto('page_members')
+    .values({ page_id: root, user_id: team.userId.participant, level: 'full', created_at: new Date().toISOString() })
+    .execute();
   await sharePage(t.app.db, team.userId.participant, root, [{ userId: team.userId.guest, accessLevel: 'full' }]);
   expect(await refusal(changePageMember(t.app.db, team.userId.guest, root, team.userId.participant, 'read'))).toEqual([403, 'sharing.protected_member']);
   expect((await findGrant(t.app.db, root, team.userId.participant))?.level).toBe('full');

@@ -63,7 +63,12 @@ export async function sharePage(db: Kysely<Database>, userId: string, pageId: st
       if (person.member && person.user) await checkMayLower(trx, userId, page, root, person.user.id, entries[person.index].accessLevel);
     }
     await checkInviteQuota(trx, userId, newcomers.length, INVITE_LIMIT);
-    const admitted = await admitPeople(trx, page.workspace_id, userId, newcomers.map((person) => ({ person, role: 'guest' as const })));
+    const admitted = await admitPeople(
+      trx,
+      page.workspace_id,
+      userId,
+      newcomers.map((person) => ({ person, role: 'guest' as const })),
+    );
     const userOf = new Map(newcomers.map((p, i) => [p.index, admitted[i]]));
 
     const added: string[] = [];
@@ -74,7 +79,13 @@ export async function sharePage(db: Kysely<Database>, userId: string, pageId: st
     for (const memberId of added) {
       notes.push({
         userId: memberId,
-        id: await createNotification(trx, { userId: memberId, workspaceId: page.workspace_id, pageId: page.id, name: 'element_members.invite.member', context: { elementId: page.id, senderId: userId } }),
+        id: await createNotification(trx, {
+          userId: memberId,
+          workspaceId: page.workspace_id,
+          pageId: page.id,
+          name: 'element_members.invite.member',
+          context: { elementId: page.id, senderId: userId },
+        }),
       });
     }
     return { skipped, added, admitted };
@@ -87,7 +98,13 @@ export async function sharePage(db: Kysely<Database>, userId: string, pageId: st
  * full access; 404 when the person has no grant on the page; nobody protected there is lowered
  * (403 sharing.protected_member). Answers the page.
  */
-export async function changePageMember(db: Kysely<Database>, callerId: string, pageId: string, userId: string, level: GrantableLevel | 'inherit'): Promise<PageRow> {
+export async function changePageMember(
+  db: Kysely<Database>,
+  callerId: string,
+  pageId: string,
+  userId: string,
+  level: GrantableLevel | 'inherit',
+): Promise<PageRow> {
   const page = await pageToShare(db, callerId, pageId);
   if (!(await findGrant(db, page.id, userId))) throw notFound('member of this page');
   await checkMayLower(db, callerId, page, await rootOf(db, page), userId, level);

@@ -17,7 +17,15 @@ let team: Team;
 beforeAll(async () => ({ t, team } = await createTeamApp()));
 afterAll(async () => t.close());
 
-const countUsers = async () => Number((await t.app.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countUsers = async () =>
+  Number(
+    (
+      await t.app.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const roleOf = async (userId: string) => (await findMembership(t.app.db, team.workspaceId, userId))?.role;
 
 test('an admin adds a member by id and a newcomer by e-mail (an account made, admitted)', async () => {
@@ -39,7 +47,10 @@ test('denied: adding by a participant, a guest or an outsider; an unknown user i
   expect(await refusal(addWorkspaceMembers(t.app.db, team.userId.guest, team.workspaceId, entry))).toEqual([403, 'forbidden']);
   expect(await refusal(addWorkspaceMembers(t.app.db, team.userId.outsider, team.workspaceId, entry))).toEqual([403, 'forbidden']);
   expect(await refusal(addWorkspaceMembers(t.app.db, team.userId.admin, newId(), entry))).toEqual([404, 'not_found']);
-  expect(await refusal(addWorkspaceMembers(t.app.db, team.userId.admin, team.workspaceId, [...entry, { userId: newId(), role: 'guest' }]))).toEqual([422, 'validation_failed']);
+  expect(await refusal(addWorkspaceMembers(t.app.db, team.userId.admin, team.workspaceId, [...entry, { userId: newId(), role: 'guest' }]))).toEqual([
+    422,
+    'validation_failed',
+  ]);
   expect(await countUsers()).toBe(users);
 });
 

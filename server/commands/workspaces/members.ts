@@ -50,17 +50,33 @@ export async function addWorkspaceMembers(
   const outcome = await inMembershipTransaction(db, workspace.id, async (trx) => {
     const current = await findMembership(trx, workspace.id, userId);
     if (!current || !canDoInWorkspace(current.role, 'manageMembers')) throw forbidden('this workspace action');
-    const people = await resolvePeople(trx, workspace.id, entries.map((e) => (e.userId !== undefined ? { userId: e.userId } : { email: e.email as string })), 'body.members');
+    const people = await resolvePeople(
+      trx,
+      workspace.id,
+      entries.map((e) => (e.userId !== undefined ? { userId: e.userId } : { email: e.email as string })),
+      'body.members',
+    );
     const newcomers = people.filter((p) => !p.member);
     await checkInviteQuota(trx, userId, newcomers.length, INVITE_LIMIT);
-    const admitted = await admitPeople(trx, workspace.id, userId, newcomers.map((person) => ({ person, role: entries[person.index].role as WorkspaceRole })));
+    const admitted = await admitPeople(
+      trx,
+      workspace.id,
+      userId,
+      newcomers.map((person) => ({ person, role: entries[person.index].role as WorkspaceRole })),
+    );
     return { people, admitted: new Map(newcomers.map((p, i) => [p.index, admitted[i]])) };
   });
   return { workspace, ...outcome };
 }
 
 /** Changes a member's role (admins; never the last admin's: the repository guards that). 404 for no such member. */
-export async function changeMemberRole(db: Kysely<Database>, callerId: string, workspaceId: string, memberId: string, role: WorkspaceRole): Promise<WorkspaceWithRole> {
+export async function changeMemberRole(
+  db: Kysely<Database>,
+  callerId: string,
+  workspaceId: string,
+  memberId: string,
+  role: WorkspaceRole,
+): Promise<WorkspaceWithRole> {
   const workspace = await authorizeWorkspace(db, workspaceId, callerId, 'manageMembers');
   if (!(await setMemberRole(db, workspace.id, memberId, role))) throw notFound('member');
   return workspace;

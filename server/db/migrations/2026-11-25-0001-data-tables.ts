@@ -61,8 +61,7 @@ export async function convertRowBlocks(db: Kysely<any>): Promise<void> {
   for (const database of databases as Array<{ id: string; page_id: string; data: string }>) {
     const parsed = databaseDataSchema.safeParse(JSON.parse(database.data));
     const holder = (await db.selectFrom('pages').selectAll().where('id', '=', database.page_id).executeTakeFirst()) as
-      | { id: string; workspace_id: string; path: string; in_trash: number; trashed_at: string | null; trashed_by: string | null }
-      | undefined;
+      { id: string; workspace_id: string; path: string; in_trash: number; trashed_at: string | null; trashed_by: string | null } | undefined;
     if (!holder) continue;
     const rows = (await db.selectFrom('blocks').selectAll().where('parent_id', '=', database.id).where('type', '=', 'databaseRow').execute()) as Array<{
       id: string;
@@ -106,14 +105,27 @@ export async function convertRowBlocks(db: Kysely<any>): Promise<void> {
           database_id: database.id,
         })
         .execute();
-      const cells = [{ fieldId: 'MAIN_FIELD', value: data.title as unknown }, ...Object.entries(data.values).map(([fieldId, value]) => ({ fieldId, value: value as unknown }))];
+      const cells = [
+        { fieldId: 'MAIN_FIELD', value: data.title as unknown },
+        ...Object.entries(data.values).map(([fieldId, value]) => ({ fieldId, value: value as unknown })),
+      ];
       for (const { fieldId, value } of cells) {
         const field = parsed.success ? fieldOf(parsed.data.config, fieldId) : undefined;
         if (!field || value === null || (fieldId === 'MAIN_FIELD' && value === '')) continue;
         const index = cellIndex(field, value as never);
         await db
           .insertInto('database_cells')
-          .values({ row_id: row.id, field_id: fieldId, database_id: database.id, value: JSON.stringify(value), num: index.num, txt: index.txt, version: 1, updated_at: row.updated_at, updated_by: row.updated_by })
+          .values({
+            row_id: row.id,
+            field_id: fieldId,
+            database_id: database.id,
+            value: JSON.stringify(value),
+            num: index.num,
+            txt: index.txt,
+            version: 1,
+            updated_at: row.updated_at,
+            updated_by: row.updated_by,
+          })
           .onConflict((oc) => oc.columns(['row_id', 'field_id']).doNothing())
           .execute();
       }

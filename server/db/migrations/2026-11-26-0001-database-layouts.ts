@@ -45,10 +45,16 @@ export async function fillDatabaseLayouts(db: Kysely<any>): Promise<void> {
       } catch {
         return [];
       }
-      const uids = Array.isArray(layouts) ? layouts.map((l) => (l as { uid?: unknown } | null)?.uid).filter((uid): uid is string => typeof uid === 'string') : [];
+      const uids = Array.isArray(layouts)
+        ? layouts.map((l) => (l as { uid?: unknown } | null)?.uid).filter((uid): uid is string => typeof uid === 'string')
+        : [];
       return [...new Set(uids)].map((uid) => ({ database_id: block.id, layout_id: uid, since: block.created_at }));
     });
-    for (let at = 0; at < records.length; at += 200) await db.insertInto('database_layouts').values(records.slice(at, at + 200)).execute();
+    for (let at = 0; at < records.length; at += 200)
+      await db
+        .insertInto('database_layouts')
+        .values(records.slice(at, at + 200))
+        .execute();
     after = blocks[blocks.length - 1].id;
   }
 }

@@ -37,7 +37,8 @@ export async function fillDateEnds(db: Kysely<any>): Promise<void> {
     if (cells.length === 0) return;
     for (const cell of cells) {
       const end = dateEndMs(cell.value);
-      if (end !== null) await db.updateTable('database_cells').set({ num_end: end }).where('row_id', '=', cell.row_id).where('field_id', '=', cell.field_id).execute();
+      if (end !== null)
+        await db.updateTable('database_cells').set({ num_end: end }).where('row_id', '=', cell.row_id).where('field_id', '=', cell.field_id).execute();
     }
     after = { row: cells[cells.length - 1].row_id, field: cells[cells.length - 1].field_id };
   }

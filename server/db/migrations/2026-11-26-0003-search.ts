@@ -30,7 +30,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('search_entries_unit', ['unit', 'page_id'])
     .execute();
   await db.schema.createIndex('search_entries_page').on('search_entries').column('page_id').execute();
-  await db.schema.createTable('search_trigrams').addColumn('workspace_id', 'text', (col) => col.notNull()).addColumn('trigram', 'text', (col) => col.notNull()).addColumn('page_id', 'text', (col) => col.notNull()).addPrimaryKeyConstraint('search_trigrams_pk', ['workspace_id', 'trigram', 'page_id']).execute();
+  await db.schema
+    .createTable('search_trigrams')
+    .addColumn('workspace_id', 'text', (col) => col.notNull())
+    .addColumn('trigram', 'text', (col) => col.notNull())
+    .addColumn('page_id', 'text', (col) => col.notNull())
+    .addPrimaryKeyConstraint('search_trigrams_pk', ['workspace_id', 'trigram', 'page_id'])
+    .execute();
   await db.schema.createIndex('search_trigrams_page').on('search_trigrams').column('page_id').execute();
   await db.schema
     .createTable('search_queue')
@@ -61,11 +67,19 @@ export async function up(db: Kysely<any>): Promise<void> {
         end if;
         return null;
       end $$`.execute(db);
-    await sql`create trigger search_blocks after insert or update of data, type, deleted_at, page_id or delete on blocks for each row execute function search_queue_block()`.execute(db);
-    await sql`create trigger search_pages after insert or update of title, workspace_id or delete on pages for each row execute function search_queue_page()`.execute(db);
-    await sql`create trigger search_cells after insert or update of value or delete on database_cells for each row execute function search_queue_cell()`.execute(db);
+    await sql`create trigger search_blocks after insert or update of data, type, deleted_at, page_id or delete on blocks for each row execute function search_queue_block()`.execute(
+      db,
+    );
+    await sql`create trigger search_pages after insert or update of title, workspace_id or delete on pages for each row execute function search_queue_page()`.execute(
+      db,
+    );
+    await sql`create trigger search_cells after insert or update of value or delete on database_cells for each row execute function search_queue_cell()`.execute(
+      db,
+    );
   } else {
-    await sql`create virtual table search_fts using fts5(terms, content='search_entries', content_rowid='id', prefix='2 3 4', tokenize='unicode61 remove_diacritics 0')`.execute(db);
+    await sql`create virtual table search_fts using fts5(terms, content='search_entries', content_rowid='id', prefix='2 3 4', tokenize='unicode61 remove_diacritics 0')`.execute(
+      db,
+    );
     await sql`create trigger search_entries_ai after insert on search_entries begin
       insert into search_fts (rowid, terms) values (new.id, new.terms); end`.execute(db);
     await sql`create trigger search_entries_ad after delete on search_entries begin
@@ -73,7 +87,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create trigger search_entries_au after update of terms on search_entries begin
       insert into search_fts (search_fts, rowid, terms) values ('delete', old.id, old.terms);
       insert into search_fts (rowid, terms) values (new.id, new.terms); end`.execute(db);
-    const queue = (target: string) => `insert into search_queue (target, queued_at) values (${target}, strftime('%Y-%m-%dT%H:%M:%f', 'now')) on conflict (target) do update set queued_at = excluded.queued_at;`;
+    const queue = (target: string) =>
+      `insert into search_queue (target, queued_at) values (${target}, strftime('%Y-%m-%dT%H:%M:%f', 'now')) on conflict (target) do update set queued_at = excluded.queued_at;`;
     for (const [name, event, target] of [
       ['search_blocks_ai', 'after insert on blocks', "'b:' || new.id"],
       ['search_blocks_au', 'after update of data, type, deleted_at, page_id on blocks', "'b:' || new.id"],
@@ -93,5 +108,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   const now = new Date().toISOString();
   await sql`insert into search_queue (target, queued_at) select ${'p:'} || id, ${now} from pages`.execute(db);
   await sql`insert into search_queue (target, queued_at) select ${'b:'} || id, ${now} from blocks where deleted_at is null`.execute(db);
-  await sql`insert into search_queue (target, queued_at) select ${'c:'} || row_id || ${':'} || field_id, ${now} from database_cells where txt is not null`.execute(db);
+  await sql`insert into search_queue (target, queued_at) select ${'c:'} || row_id || ${':'} || field_id, ${now} from database_cells where txt is not null`.execute(
+    db,
+  );
 }

@@ -53,6 +53,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db
     .insertInto('history_queue')
     .columns(['page_id', 'first_at', 'last_at'])
-    .expression((eb) => eb.selectFrom('pages').select(['id', eb.val('1970-01-01T00:00:00.000Z').as('first_at'), eb.val('1970-01-01T00:00:00.000Z').as('last_at')]).where('database_id', 'is', null))
+    .expression((eb) =>
+      eb
+        .selectFrom('pages')
+        .select(['id', eb.val('1970-01-01T00:00:00.000Z').as('first_at'), eb.val('1970-01-01T00:00:00.000Z').as('last_at')])
+        .where('database_id', 'is', null),
+    )
     .execute();
 }

@@ -32,4 +32,3 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('export_jobs_user').on('export_jobs').columns(['user_id', 'workspace_id', 'created_at']).execute();
   await db.schema.createIndex('export_jobs_status').on('export_jobs').columns(['status', 'created_at']).execute();
 }
-

@@ -18,10 +18,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   for (const trigger of ['search_entries_ai', 'search_entries_ad', 'search_entries_au']) await sql.raw(`drop trigger ${trigger}`).execute(db);
   await sql`drop table search_fts`.execute(db);
-  await sql`create virtual table search_fts using fts5(terms, workspace_id unindexed, page_id unindexed, kind unindexed, content='', contentless_delete=1, contentless_unindexed=1, prefix='2 3 4', tokenize='unicode61 remove_diacritics 0')`.execute(db);
+  await sql`create virtual table search_fts using fts5(terms, workspace_id unindexed, page_id unindexed, kind unindexed, content='', contentless_delete=1, contentless_unindexed=1, prefix='2 3 4', tokenize='unicode61 remove_diacritics 0')`.execute(
+    db,
+  );
   const insert = 'insert into search_fts (rowid, terms, workspace_id, page_id, kind) values (new.id, new.terms, new.workspace_id, new.page_id, new.kind);';
   await sql.raw(`create trigger search_entries_ai after insert on search_entries begin ${insert} end`).execute(db);
   await sql.raw('create trigger search_entries_ad after delete on search_entries begin delete from search_fts where rowid = old.id; end').execute(db);
-  await sql.raw(`create trigger search_entries_au after update of terms, workspace_id, page_id, kind on search_entries begin delete from search_fts where rowid = old.id; ${insert} end`).execute(db);
+  await sql
+    .raw(
+      `create trigger search_entries_au after update of terms, workspace_id, page_id, kind on search_entries begin delete from search_fts where rowid = old.id; ${insert} end`,
+    )
+    .execute(db);
   await sql`insert into search_fts (rowid, terms, workspace_id, page_id, kind) select id, terms, workspace_id, page_id, kind from search_entries`.execute(db);
 }

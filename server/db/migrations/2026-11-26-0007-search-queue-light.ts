@@ -34,6 +34,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`drop table search_queue`.execute(db);
   await sql`alter table search_queue_light rename to search_queue`.execute(db);
   for (const [name, event, target] of triggers) {
-    await sql.raw(`create trigger ${name} ${event} begin insert into search_queue (target, queued_at) values (${target}, strftime('%Y-%m-%dT%H:%M:%f', 'now')) on conflict (target) do nothing; end`).execute(db);
+    await sql
+      .raw(
+        `create trigger ${name} ${event} begin insert into search_queue (target, queued_at) values (${target}, strftime('%Y-%m-%dT%H:%M:%f', 'now')) on conflict (target) do nothing; end`,
+      )
+      .execute(db);
   }
 }

@@ -56,7 +56,13 @@ export function CalloutView({ element, attributes, children }: RenderElementProp
             }}
           >
             {CALLOUT_ICONS.map((option) => (
-              <button key={option} type="button" className={option === icon ? 'is-current' : undefined} aria-pressed={option === icon} onClick={() => choose(option)}>
+              <button
+                key={option}
+                type="button"
+                className={option === icon ? 'is-current' : undefined}
+                aria-pressed={option === icon}
+                onClick={() => choose(option)}
+              >
                 {option}
               </button>
             ))}

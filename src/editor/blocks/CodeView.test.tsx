@@ -6,7 +6,8 @@ import { decorateCode, spansOf, type CodeRange } from './code/decorate';
 import { loadLanguage } from './code/prism';
 import { renderEditor } from './testing';
 
-const code = (text: string, language?: string) => ({ type: 'codeBlock', uid: 'c', version: 1, children: [{ text }], ...(language ? { language } : {}) }) as BlockElement;
+const code = (text: string, language?: string) =>
+  ({ type: 'codeBlock', uid: 'c', version: 1, children: [{ text }], ...(language ? { language } : {}) }) as BlockElement;
 
 describe('code view', () => {
   test('monospace block with a Russian language picker; changing it changes the block', async () => {

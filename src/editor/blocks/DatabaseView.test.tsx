@@ -12,8 +12,26 @@ describe('database views without a page around them', () => {
       view: { layouts: [] },
       children: [{ text: '' }],
     } as unknown as BlockElement;
-    const row = { type: 'databaseRowBlock', uid: 'r1', version: 1, depth: 1, title: 'Первая задача', icon: '✅', values: {}, children: [{ text: '' }] } as unknown as BlockElement;
-    const untitled = { type: 'databaseRowBlock', uid: 'r2', version: 1, depth: 1, title: '', icon: null, values: {}, children: [{ text: '' }] } as unknown as BlockElement;
+    const row = {
+      type: 'databaseRowBlock',
+      uid: 'r1',
+      version: 1,
+      depth: 1,
+      title: 'Первая задача',
+      icon: '✅',
+      values: {},
+      children: [{ text: '' }],
+    } as unknown as BlockElement;
+    const untitled = {
+      type: 'databaseRowBlock',
+      uid: 'r2',
+      version: 1,
+      depth: 1,
+      title: '',
+      icon: null,
+      values: {},
+      children: [{ text: '' }],
+    } as unknown as BlockElement;
     const { editor, container } = renderEditor([database, row, untitled]);
     const card = container.querySelector('[data-block-id="db"] [role="group"]')!;
     expect(card.getAttribute('aria-label')).toBe('База данных');

@@ -31,7 +31,9 @@ describe('DocumentView', () => {
 
   it('loads the title with the parent page children when the store lacks it; an empty title is "Без названия"', async () => {
     const calls = installFetch((call) =>
-      call.url === `/api/v3/spaces/element/${TEST_PAGE_ID}/children` ? { status: 200, body: { data: [page(CHILD, '  ')], meta: {} } } : { status: 404, body: { data: null } },
+      call.url === `/api/v3/spaces/element/${TEST_PAGE_ID}/children`
+        ? { status: 200, body: { data: [page(CHILD, '  ')], meta: {} } }
+        : { status: 404, body: { data: null } },
     );
     const { store } = renderEditor([wireBlock('d-2', 'document', { pageId: CHILD })]);
     expect(screen.getByText('Загрузка…')).toBeTruthy();
@@ -65,7 +67,10 @@ describe('DocumentView', () => {
 describe('insertDocumentBlock', () => {
   it('creates the child page first, then inserts the block after the caret block', async () => {
     const calls = installFetch((call) => ({ status: 201, body: { data: page((call.body as { id: string }).id, '') } }));
-    const { editor, store } = renderEditor([wireBlock('t-1', 'text', { tokens: [{ text: 'абзац' }] }), wireBlock('t-2', 'text', { tokens: [{ text: 'ещё' }] })]);
+    const { editor, store } = renderEditor([
+      wireBlock('t-1', 'text', { tokens: [{ text: 'абзац' }] }),
+      wireBlock('t-2', 'text', { tokens: [{ text: 'ещё' }] }),
+    ]);
     act(() => editor.select({ path: [1, 0], offset: 2 }));
     await flushEditor();
     const { page: created, uid } = await act(() => insertDocumentBlock(editor, api, TEST_PAGE_ID, { onPageCreated: (p) => store.dispatch(pageLoaded(p)) }));

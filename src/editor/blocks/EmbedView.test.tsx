@@ -56,7 +56,10 @@ describe('EmbedView', () => {
 
   it('has no input or toolbar on a read-only page', () => {
     renderEditor(
-      [wireBlock('e-5', 'embed', { url: null, scale: 1, align: 'center' }), wireBlock('e-6', 'embed', { url: 'https://vimeo.com/1', scale: 1, align: 'center' })],
+      [
+        wireBlock('e-5', 'embed', { url: null, scale: 1, align: 'center' }),
+        wireBlock('e-6', 'embed', { url: 'https://vimeo.com/1', scale: 1, align: 'center' }),
+      ],
       { readOnly: true },
     );
     expect(screen.queryByLabelText('Ссылка для встраивания')).toBeNull();

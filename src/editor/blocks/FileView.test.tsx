@@ -17,7 +17,15 @@ describe('FileView', () => {
   it('uploads any kind of file into an empty block', async () => {
     const fetches = installFetch(() => ({
       status: 201,
-      body: { data: { id: FILE_ID, uploadUrl: `/api/file/upload/${FILE_ID}?token=abc`, fields: { extra: '1' }, fileField: 'file', expiresAt: '2030-01-01T00:00:00.000Z' } },
+      body: {
+        data: {
+          id: FILE_ID,
+          uploadUrl: `/api/file/upload/${FILE_ID}?token=abc`,
+          fields: { extra: '1' },
+          fileField: 'file',
+          expiresAt: '2030-01-01T00:00:00.000Z',
+        },
+      },
     }));
     const xhrs = installFakeXhr();
     const { editor } = renderEditor([wireBlock('f-2', 'file', { remoteData: null })]);

@@ -14,7 +14,12 @@ function imageElement(editor: { children: unknown[] }): ImageElement {
 function answerUploadUrl() {
   return installFetch((call) =>
     call.url === '/api/file/upload_url'
-      ? { status: 201, body: { data: { id: FILE_ID, uploadUrl: `/api/file/upload/${FILE_ID}?token=t0k`, fields: {}, fileField: 'file', expiresAt: '2030-01-01T00:00:00.000Z' } } }
+      ? {
+          status: 201,
+          body: {
+            data: { id: FILE_ID, uploadUrl: `/api/file/upload/${FILE_ID}?token=t0k`, fields: {}, fileField: 'file', expiresAt: '2030-01-01T00:00:00.000Z' },
+          },
+        }
       : { status: 404, body: { data: null, errors: [{ code: 'not_found', message: '' }] } },
   );
 }

@@ -120,10 +120,7 @@ function CropEditor({ src, title, crop, onDone }: { src: string; title: string; 
       >
         <img className="image-picture" src={src} alt={title} draggable={false} />
         {draft ? (
-          <div
-            className="image-crop-rect"
-            style={{ left: `${draft.left}%`, top: `${draft.top}%`, width: `${draft.width}%`, height: `${draft.height}%` }}
-          />
+          <div className="image-crop-rect" style={{ left: `${draft.left}%`, top: `${draft.top}%`, width: `${draft.width}%`, height: `${draft.height}%` }} />
         ) : null}
       </div>
       <div className="media-toolbar image-crop-actions">

@@ -6,7 +6,8 @@ import { renderEditor } from './testing';
 import { describeFormulaError, formulaErrorText } from './latex/katex';
 import katex from 'katex';
 
-const latex = (formula?: string) => ({ type: 'latexBlock', uid: 'l', version: 1, children: [{ text: '' }], ...(formula !== undefined ? { formula } : {}) }) as BlockElement;
+const latex = (formula?: string) =>
+  ({ type: 'latexBlock', uid: 'l', version: 1, children: [{ text: '' }], ...(formula !== undefined ? { formula } : {}) }) as BlockElement;
 
 describe('latex view', () => {
   test('renders the formula with KaTeX in display mode', async () => {
@@ -100,7 +101,9 @@ describe('formula errors in Russian', () => {
   });
 
   test('a message KaTeX has that we do not know reads as a general one, with its position', () => {
-    expect(formulaErrorText(describeFormulaError({ rawMessage: 'Something new', position: 4, length: 1 }))).toBe('Ошибка в формуле: не удалось разобрать формулу (позиция 5)');
+    expect(formulaErrorText(describeFormulaError({ rawMessage: 'Something new', position: 4, length: 1 }))).toBe(
+      'Ошибка в формуле: не удалось разобрать формулу (позиция 5)',
+    );
     expect(formulaErrorText(describeFormulaError(new TypeError('boom')))).toBe('Ошибка в формуле: не удалось разобрать формулу (в конце формулы)');
   });
 });

@@ -33,7 +33,7 @@ export function LatexView({ element, attributes, children }: RenderElementProps)
   const readOnly = useReadOnly();
   const selected = useSelected();
   const focused = useFocused();
-  const formula = element.type === 'latexBlock' ? element.formula ?? '' : '';
+  const formula = element.type === 'latexBlock' ? (element.formula ?? '') : '';
   const [draft, setDraft] = useState<string | null>(null);
   const editing = draft !== null;
   const committing = useRef(false);
@@ -89,7 +89,12 @@ export function LatexView({ element, attributes, children }: RenderElementProps)
           <FormulaPreview formula={editing ? draft : formula} />
         </div>
         {editing && (
-          <div className="latex-editor" onClick={(event) => event.stopPropagation()} onMouseDown={(event) => event.stopPropagation()} onMouseUp={(event) => event.stopPropagation()}>
+          <div
+            className="latex-editor"
+            onClick={(event) => event.stopPropagation()}
+            onMouseDown={(event) => event.stopPropagation()}
+            onMouseUp={(event) => event.stopPropagation()}
+          >
             <textarea
               autoFocus
               aria-label={editorT('latexInputLabel')}

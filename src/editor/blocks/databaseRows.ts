@@ -28,7 +28,13 @@ const asked = new Set<string>();
  */
 export function prefetchFirstRows(databaseId: string, config: DatabaseConfig, layout: DatabaseLayout | undefined): void {
   if (!layout) return;
-  for (const path of firstRowsPaths([{ id: databaseId, type: 'database', data: { config, view: { layouts: [layout] } } }], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)) prefetchPath(path);
+  for (const path of firstRowsPaths(
+    [{ id: databaseId, type: 'database', data: { config, view: { layouts: [layout] } } }],
+    DATABASE_WINDOW,
+    BOARD_WINDOW,
+    CALENDAR_WINDOW,
+  ))
+    prefetchPath(path);
 }
 
 function prefetchPath(path: string): void {

@@ -14,7 +14,14 @@ export function insertDatabaseBlock(editor: Editor, path: Path): string {
   const index = path[0];
   const current = editor.children[index] as { depth?: number } | undefined;
   const uid = newId();
-  const element: DatabaseElement = { type: 'databaseBlock', uid, version: 1, children: [{ text: '' }], ...newDatabaseData(newId()), ...(current?.depth ? { depth: current.depth } : {}) };
+  const element: DatabaseElement = {
+    type: 'databaseBlock',
+    uid,
+    version: 1,
+    children: [{ text: '' }],
+    ...newDatabaseData(newId()),
+    ...(current?.depth ? { depth: current.depth } : {}),
+  };
   Editor.withoutNormalizing(editor, () => {
     Transforms.removeNodes(editor, { at: [index] });
     Transforms.insertNodes(editor, element, { at: [index] });

@@ -33,11 +33,7 @@ export async function insertDocumentBlock(
   const byUid = options.atUid === undefined ? -1 : editor.children.findIndex((n) => Element.isElement(n) && (n as { uid?: string }).uid === options.atUid);
   const index = byUid >= 0 ? byUid : (options.at ?? (editor.selection ? editor.selection.anchor.path[0] : editor.children.length - 1));
   const current = editor.children[index];
-  const replace =
-    index > 0 &&
-    Element.isElement(current) &&
-    (current as { type: string }).type === 'textBlock' &&
-    Editor.isEmpty(editor, current);
+  const replace = index > 0 && Element.isElement(current) && (current as { type: string }).type === 'textBlock' && Editor.isEmpty(editor, current);
   Editor.withoutNormalizing(editor, () => {
     if (replace) {
       const depth = (current as { depth?: number }).depth;

@@ -4,7 +4,8 @@ import type { BlockElement, OrderedListElement } from '../../../schema/slate';
 import { renderEditor } from './testing';
 
 const block = (type: string, uid: string, text: string, extra: object = {}) => ({ type, uid, version: 1, children: [{ text }], ...extra }) as BlockElement;
-const markers = (container: HTMLElement, type: string) => Array.from(container.querySelectorAll(`.block-${type} > .block-list-marker`)).map((m) => m.textContent);
+const markers = (container: HTMLElement, type: string) =>
+  Array.from(container.querySelectorAll(`.block-${type} > .block-list-marker`)).map((m) => m.textContent);
 
 describe('quote and bulleted list views', () => {
   test('a quote is a blockquote with its text; empty ones show a placeholder', () => {
@@ -17,7 +18,11 @@ describe('quote and bulleted list views', () => {
   });
 
   test('bullets change with depth and are not editable text', () => {
-    const { container } = renderEditor([block('bulletListBlock', 'a', 'один'), block('bulletListBlock', 'b', 'два', { depth: 1 }), block('bulletListBlock', 'c', '', { depth: 2 })]);
+    const { container } = renderEditor([
+      block('bulletListBlock', 'a', 'один'),
+      block('bulletListBlock', 'b', 'два', { depth: 1 }),
+      block('bulletListBlock', 'c', '', { depth: 2 }),
+    ]);
     expect(markers(container, 'bulletListBlock')).toEqual(['•', '◦', '▪']);
     const marker = container.querySelector('.block-list-marker')!;
     expect(marker.getAttribute('contenteditable')).toBe('false');
@@ -40,7 +45,11 @@ describe('ordered list view', () => {
   });
 
   test('numbers below an edit follow it (removing, inserting, forcing)', async () => {
-    const { editor, container } = renderEditor([block('orderedListBlock', 'a', 'раз'), block('orderedListBlock', 'b', 'два'), block('orderedListBlock', 'c', 'три')]);
+    const { editor, container } = renderEditor([
+      block('orderedListBlock', 'a', 'раз'),
+      block('orderedListBlock', 'b', 'два'),
+      block('orderedListBlock', 'c', 'три'),
+    ]);
     await act(async () => void Transforms.removeNodes(editor, { at: [1] }));
     expect(markers(container, 'orderedListBlock')).toEqual(['1.', '2.']);
     await act(async () => void Transforms.insertNodes(editor, block('orderedListBlock', 'x', 'новый'), { at: [1] }));

@@ -21,7 +21,12 @@ const PAGE = 'c0c0c0c0-0000-4000-8000-00000000000c';
 describe('copy and paste of media and page blocks inside the app', () => {
   it('keeps images, files, embeds and child pages', () => {
     const blocks = [
-      wireBlock('b1', 'image', { remoteData: { fileId: FILE_ID, title: 'Фото.jpg', size: 10, mimeType: 'image/jpeg' }, crop: { left: 5, top: 5, width: 50, height: 60 }, scale: 0.7, align: 'left' }),
+      wireBlock('b1', 'image', {
+        remoteData: { fileId: FILE_ID, title: 'Фото.jpg', size: 10, mimeType: 'image/jpeg' },
+        crop: { left: 5, top: 5, width: 50, height: 60 },
+        scale: 0.7,
+        align: 'left',
+      }),
       wireBlock('b2', 'file', { remoteData: { fileId: FILE_ID, title: 'Смета.xlsx', size: 99, mimeType: 'application/vnd.ms-excel' } }),
       wireBlock('b3', 'embed', { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', scale: 0.5, align: 'right' }),
       wireBlock('b4', 'embed', { url: 'https://example.com/page', scale: 1, align: 'center' }),

@@ -68,7 +68,8 @@ export function UploadPanel({ element, kind, readOnly }: { element: BlockElement
     if (!readOnly) setDragOver(true);
   };
 
-  const error = upload?.status === 'failed' ? editorT(`media.errors.${upload.error}`, { name: upload.fileName }) : wrongType ? editorT('media.errors.notAnImage') : null;
+  const error =
+    upload?.status === 'failed' ? editorT(`media.errors.${upload.error}`, { name: upload.fileName }) : wrongType ? editorT('media.errors.notAnImage') : null;
   return (
     <div
       className={`media-panel${dragOver ? ' media-panel-drag' : ''}`}
@@ -79,7 +80,13 @@ export function UploadPanel({ element, kind, readOnly }: { element: BlockElement
       onDrop={onDrop}
     >
       <div className="media-panel-title">
-        {readOnly ? (kind === 'image' ? editorT('media.noImage') : editorT('media.noFile')) : kind === 'image' ? editorT('media.emptyImage') : editorT('media.emptyFile')}
+        {readOnly
+          ? kind === 'image'
+            ? editorT('media.noImage')
+            : editorT('media.noFile')
+          : kind === 'image'
+            ? editorT('media.emptyImage')
+            : editorT('media.emptyFile')}
       </div>
       {readOnly ? null : (
         <>
@@ -102,7 +109,14 @@ export function UploadPanel({ element, kind, readOnly }: { element: BlockElement
       {error ? (
         <div className="media-error" role="alert">
           {error}{' '}
-          <button type="button" className="media-link-button" onClick={() => { clearUploadState(element.uid); setWrongType(false); }}>
+          <button
+            type="button"
+            className="media-link-button"
+            onClick={() => {
+              clearUploadState(element.uid);
+              setWrongType(false);
+            }}
+          >
             {editorT('media.dismiss')}
           </button>
         </div>

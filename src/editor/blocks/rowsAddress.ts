@@ -64,7 +64,8 @@ export function firstRowsPath(databaseId: string, layout: Pick<DatabaseLayout, '
 export function boardColumnValues(field: { type?: unknown; options?: unknown } | undefined): Array<string | boolean | null> | 'people' | null {
   if (!field) return null;
   if (field.type === 'checkbox') return [true, false];
-  if ((field.type === 'select' || field.type === 'status') && Array.isArray(field.options)) return [...field.options.map((option: { id: string }) => option.id), null];
+  if ((field.type === 'select' || field.type === 'status') && Array.isArray(field.options))
+    return [...field.options.map((option: { id: string }) => option.id), null];
   if (field.type === 'person') return 'people';
   return null;
 }
@@ -79,11 +80,19 @@ export function calendarDays(mode: unknown, today: Date): { from: string; to: st
   const week = mode === 'week';
   const first = new Date(today.getFullYear(), today.getMonth(), week ? today.getDate() : 1);
   const monday = first.getDate() - ((first.getDay() + 6) % 7);
-  return { from: day(new Date(first.getFullYear(), first.getMonth(), monday - 1)), to: day(new Date(first.getFullYear(), first.getMonth(), monday + (week ? 7 : 42) + 1)) };
+  return {
+    from: day(new Date(first.getFullYear(), first.getMonth(), monday - 1)),
+    to: day(new Date(first.getFullYear(), first.getMonth(), monday + (week ? 7 : 42) + 1)),
+  };
 }
 
 /** What a calendar view reads for its days (`calendarDays`): the rows meeting them, their date alone, `limit` at most. */
-export function calendarRowsQuery(layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>, fieldId: string, days: { from: string; to: string }, limit: number): RowsQuery {
+export function calendarRowsQuery(
+  layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>,
+  fieldId: string,
+  days: { from: string; to: string },
+  limit: number,
+): RowsQuery {
   return { ...viewRowsQuery(layout), range: { fieldId: fieldId, from: days.from, to: days.to }, fields: [fieldId], offset: 0, limit: limit };
 }
 
@@ -92,11 +101,20 @@ export function calendarRowsQuery(layout: Pick<DatabaseLayout, 'uid' | 'filter' 
  * first view's (the view it opens on); for a board, the first window (of `boardLimit`) of each of its columns.
  * Blocks as they come over the wire, any shape.
  */
-export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>, limit: number, boardLimit: number, calendarLimit: number, today: Date = new Date()): string[] {
+export function firstRowsPaths(
+  blocks: ReadonlyArray<{ id?: unknown; type?: unknown; data?: unknown }>,
+  limit: number,
+  boardLimit: number,
+  calendarLimit: number,
+  today: Date = new Date(),
+): string[] {
   const paths: string[] = [];
   for (const block of blocks) {
     if (!block || block.type !== 'database' || typeof block.id !== 'string') continue;
-    const data = block.data as { config?: { fields?: Record<string, { type?: unknown; options?: unknown }> }; view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy' | 'calendar'>> } } | null;
+    const data = block.data as {
+      config?: { fields?: Record<string, { type?: unknown; options?: unknown }> };
+      view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy' | 'calendar'>> };
+    } | null;
     const layout = data?.view && Array.isArray(data.view.layouts) ? data.view.layouts[0] : undefined;
     if (!layout || typeof layout.uid !== 'string') continue;
     // A chart reads its figures, not rows.
@@ -105,7 +123,9 @@ export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unkn
     if (layout.type === 'calendar') {
       const fieldId = layout.calendar ? layout.calendar.fieldId : undefined;
       if (typeof fieldId === 'string' && data?.config?.fields?.[fieldId]?.type === 'date') {
-        paths.push(rowsPath(block.id, calendarRowsQuery(layout, fieldId, calendarDays(layout.calendar ? layout.calendar.mode : undefined, today), calendarLimit)));
+        paths.push(
+          rowsPath(block.id, calendarRowsQuery(layout, fieldId, calendarDays(layout.calendar ? layout.calendar.mode : undefined, today), calendarLimit)),
+        );
       }
       continue;
     }
@@ -124,12 +144,19 @@ export function firstRowsPaths(blocks: ReadonlyArray<{ id?: unknown; type?: unkn
 }
 
 /** The first window (of `limit` rows) of a board's column. */
-export function boardColumnPath(databaseId: string, layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>, group: string | boolean | null, limit: number): string {
+export function boardColumnPath(
+  databaseId: string,
+  layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>,
+  group: string | boolean | null,
+  limit: number,
+): string {
   return rowsPath(databaseId, { ...viewRowsQuery(layout), group, offset: 0, limit });
 }
 
 /** A script's expression whose value is `firstRowsPaths`, written from the functions' text (they call each other by name there). */
 export function rowsAddressScript(): string {
-  const texts = [jsonQuery, rowsPath, viewRowsQuery, firstRowsPath, boardColumnValues, boardColumnPath, calendarDays, calendarRowsQuery, firstRowsPaths].map((fn) => fn.toString());
+  const texts = [jsonQuery, rowsPath, viewRowsQuery, firstRowsPath, boardColumnValues, boardColumnPath, calendarDays, calendarRowsQuery, firstRowsPaths].map(
+    (fn) => fn.toString(),
+  );
   return `(() => {\n${texts.join('\n')}\nreturn ${firstRowsPaths.name};\n})()`;
 }

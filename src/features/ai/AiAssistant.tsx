@@ -94,15 +94,21 @@ export function useAiAssistant(editor: Editor, enabled: boolean, frame: RefObjec
         return;
       }
       update(s.key, { type: 'send' });
-      cancelCall.current = startAiCall(connectionRef.current, s.action, input, {
-        onDelta: (_delta, text) => update(s.key, { type: 'delta', text }),
-        onResult: (text) => update(s.key, { type: 'result', text }),
-        onError: (failure) => {
-          // The server has no model after all (its configuration changed since the page loaded): the menus follow.
-          if (failure.hint === 'notConfigured') noteAiModelMissing();
-          update(s.key, { type: 'fail', ...failure });
+      cancelCall.current = startAiCall(
+        connectionRef.current,
+        s.action,
+        input,
+        {
+          onDelta: (_delta, text) => update(s.key, { type: 'delta', text }),
+          onResult: (text) => update(s.key, { type: 'result', text }),
+          onError: (failure) => {
+            // The server has no model after all (its configuration changed since the page loaded): the menus follow.
+            if (failure.hint === 'notConfigured') noteAiModelMissing();
+            update(s.key, { type: 'fail', ...failure });
+          },
         },
-      }, { serverTimeoutMs: serverTimeoutMs.current });
+        { serverTimeoutMs: serverTimeoutMs.current },
+      );
     },
     [editor, update],
   );
@@ -154,7 +160,14 @@ export function useAiAssistant(editor: Editor, enabled: boolean, frame: RefObjec
     (action: 'generate' | 'continue', path: Path) => {
       const block = editor.children[path[0]] as BlockElement | undefined;
       if (!enabled || !block) return;
-      open({ key: ++sessions, action, anchorUid: block.uid, range: null, prompt: '', phase: action === 'generate' ? { status: 'rest' } : { status: 'pending', reason: 'sending', text: '' } });
+      open({
+        key: ++sessions,
+        action,
+        anchorUid: block.uid,
+        range: null,
+        prompt: '',
+        phase: action === 'generate' ? { status: 'rest' } : { status: 'pending', reason: 'sending', text: '' },
+      });
     },
     [editor, enabled, open],
   );
@@ -282,7 +295,12 @@ function AiLayer({ session, frame, onGone, ...actions }: AiLayerProps) {
         const dom = ReactEditor.toDOMRange(editor as ReactEditor, range);
         drawn = [...dom.getClientRects()]
           .filter((r) => r.width > 0 && r.height > 0)
-          .map((r) => ({ left: Math.round(r.left - origin.left), top: Math.round(r.top - origin.top), width: Math.round(r.width), height: Math.round(r.height) }));
+          .map((r) => ({
+            left: Math.round(r.left - origin.left),
+            top: Math.round(r.top - origin.top),
+            width: Math.round(r.width),
+            height: Math.round(r.height),
+          }));
       } catch {
         drawn = [];
       }
@@ -334,7 +352,14 @@ function AiLayer({ session, frame, onGone, ...actions }: AiLayerProps) {
           ))}
         </div>
       ) : null}
-      <AiPanel ref={panel} action={session.action} phase={session.phase} prompt={session.prompt} style={{ top: place.top, left: place.left, width: place.width }} {...actions} />
+      <AiPanel
+        ref={panel}
+        action={session.action}
+        phase={session.phase}
+        prompt={session.prompt}
+        style={{ top: place.top, left: place.left, width: place.width }}
+        {...actions}
+      />
     </>
   );
 }

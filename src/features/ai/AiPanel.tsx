@@ -44,7 +44,10 @@ export function useAiErrorText(phase: AiPhase): string {
  * pending — sending, then receiving with the text as it arrives —, the result with its actions,
  * or the error with its reason. Escape closes it; the focus moves to what there is to do next.
  */
-export const AiPanel = forwardRef<AiPanelHandle, AiPanelProps>(function AiPanel({ action, phase, prompt, onSubmitPrompt, onInsert, onReplace, onRetry, onClose, style }, ref) {
+export const AiPanel = forwardRef<AiPanelHandle, AiPanelProps>(function AiPanel(
+  { action, phase, prompt, onSubmitPrompt, onInsert, onReplace, onRetry, onClose, style },
+  ref,
+) {
   const { t } = useTranslation('common');
   const [draft, setDraft] = useState(prompt);
   const root = useRef<HTMLDivElement>(null);
@@ -76,7 +79,13 @@ export const AiPanel = forwardRef<AiPanelHandle, AiPanelProps>(function AiPanel(
   }, [text, phase.status]);
 
   const status =
-    phase.status === 'pending' ? t(`ai.status.${phase.reason}`) : phase.status === 'result' ? t('ai.status.result') : phase.status === 'error' ? t('ai.status.error') : null;
+    phase.status === 'pending'
+      ? t(`ai.status.${phase.reason}`)
+      : phase.status === 'result'
+        ? t('ai.status.result')
+        : phase.status === 'error'
+          ? t('ai.status.error')
+          : null;
 
   return (
     <div
@@ -106,7 +115,13 @@ export const AiPanel = forwardRef<AiPanelHandle, AiPanelProps>(function AiPanel(
             {status}
           </span>
         ) : null}
-        <button type="button" className="button button-xxs button-flat ai-panel-close" aria-label={t('ai.actions.close')} title={t('ai.actions.close')} onClick={onClose}>
+        <button
+          type="button"
+          className="button button-xxs button-flat ai-panel-close"
+          aria-label={t('ai.actions.close')}
+          title={t('ai.actions.close')}
+          onClick={onClose}
+        >
           <CloseIcon size={14} />
         </button>
       </div>

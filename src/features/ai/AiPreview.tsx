@@ -55,7 +55,15 @@ function PreviewBlock({ block, number, tail }: { block: BlockElement; number: nu
   }
   const tokens = (block.children as unknown as Token[]).filter((child) => typeof child.text === 'string' && child.text !== '');
   const marker =
-    block.type === 'bulletListBlock' ? '•' : block.type === 'orderedListBlock' ? `${number}.` : block.type === 'checkboxBlock' ? (block.checked ? '☑' : '☐') : null;
+    block.type === 'bulletListBlock'
+      ? '•'
+      : block.type === 'orderedListBlock'
+        ? `${number}.`
+        : block.type === 'checkboxBlock'
+          ? block.checked
+            ? '☑'
+            : '☐'
+          : null;
   if (marker) {
     return (
       <div className="ai-preview-item" style={style}>

@@ -15,7 +15,8 @@ import { CONTEXT_BUDGET, CONTINUE_BUDGET, contextAround, continueInput, improveI
  */
 
 const title = (text = 'План'): BlockElement => ({ type: 'pageHeadingBlock', uid: 'pageHeading_p1', version: 1, children: [{ text }] });
-const block = (type: BlockElement['type'], uid: string, text: string, extra: Record<string, unknown> = {}): BlockElement => ({ type, uid, version: 1, children: [{ text }], ...extra }) as BlockElement;
+const block = (type: BlockElement['type'], uid: string, text: string, extra: Record<string, unknown> = {}): BlockElement =>
+  ({ type, uid, version: 1, children: [{ text }], ...extra }) as BlockElement;
 const para = (uid: string, text: string) => block('textBlock', uid, text);
 
 function editorWith(blocks: BlockElement[]) {
@@ -47,7 +48,12 @@ describe('the state machine (spec: rest, pending(sending), pending(receiving), r
 
   it('fails from pending with the reason; an empty result is an error, not an empty insert', () => {
     const sending: AiPhase = { status: 'pending', reason: 'sending', text: '' };
-    expect(nextPhase(sending, { type: 'fail', reason: 'rateLimitError', message: AI_ERROR_MESSAGES.rateLimit, retryAfter: 12 })).toEqual({ status: 'error', reason: 'rateLimitError', message: AI_ERROR_MESSAGES.rateLimit, retryAfter: 12 });
+    expect(nextPhase(sending, { type: 'fail', reason: 'rateLimitError', message: AI_ERROR_MESSAGES.rateLimit, retryAfter: 12 })).toEqual({
+      status: 'error',
+      reason: 'rateLimitError',
+      message: AI_ERROR_MESSAGES.rateLimit,
+      retryAfter: 12,
+    });
     expect(nextPhase(sending, { type: 'result', text: '  ' })).toMatchObject({ status: 'error', hint: 'emptyResult' });
     // The final text empty but pieces came: the pieces are the result.
     expect(nextPhase({ status: 'pending', reason: 'receiving', text: 'Текст' }, { type: 'result', text: '' })).toEqual({ status: 'result', text: 'Текст' });
@@ -56,7 +62,7 @@ describe('the state machine (spec: rest, pending(sending), pending(receiving), r
   });
 });
 
-describe('the slash menu\'s AI group', () => {
+describe("the slash menu's AI group", () => {
   const label = (action: string) => ({ generate: 'Написать с ИИ', continue: 'Продолжить текст' })[action] ?? action;
   it('is found by its names and by "ии" / "ai", and never among the block types', () => {
     expect(slashAiItems('', label).map((i) => i.ai)).toEqual(['generate', 'continue']);
@@ -71,8 +77,15 @@ describe('the slash menu\'s AI group', () => {
 
 describe('a failed call (spec: 429 is rateLimitError; other failures fetchError or unknownError)', () => {
   it('maps the HTTP answer to a reason', () => {
-    expect(failureOfRequest(new ApiRequestError(429, 'rate_limited', 'Too many requests', null, { retryAfter: 30 }))).toEqual({ reason: 'rateLimitError', message: 'Too many requests', retryAfter: 30 });
-    expect(failureOfRequest(new ApiRequestError(429, 'rate_limited', 'at most 20 AI requests a minute; try again in 17 s'))).toMatchObject({ reason: 'rateLimitError', retryAfter: 17 });
+    expect(failureOfRequest(new ApiRequestError(429, 'rate_limited', 'Too many requests', null, { retryAfter: 30 }))).toEqual({
+      reason: 'rateLimitError',
+      message: 'Too many requests',
+      retryAfter: 30,
+    });
+    expect(failureOfRequest(new ApiRequestError(429, 'rate_limited', 'at most 20 AI requests a minute; try again in 17 s'))).toMatchObject({
+      reason: 'rateLimitError',
+      retryAfter: 17,
+    });
     expect(failureOfRequest(new ApiRequestError(409, 'ai.channel_not_joined', 'join first')).reason).toBe('fetchError');
     expect(failureOfRequest(new ApiRequestError(undefined, undefined, 'Failed to fetch')).reason).toBe('fetchError');
     expect(failureOfRequest(new ApiRequestError(502, undefined, 'Bad gateway')).reason).toBe('fetchError');
@@ -85,7 +98,13 @@ describe('a failed call (spec: 429 is rateLimitError; other failures fetchError 
 
 describe('what is sent', () => {
   it('«Продолжить текст» sends the text above the block; the context has the title and what follows', () => {
-    const editor = editorWith([title('Отпуск'), block('heading1Block', 'h', 'Куда поехать'), para('a', 'Мы выбираем между морем и горами.'), para('slash', ''), para('after', 'Бюджет ниже.')]);
+    const editor = editorWith([
+      title('Отпуск'),
+      block('heading1Block', 'h', 'Куда поехать'),
+      para('a', 'Мы выбираем между морем и горами.'),
+      para('slash', ''),
+      para('after', 'Бюджет ниже.'),
+    ]);
     const input = continueInput(editor, 3);
     expect(input.text).toBe('# Куда поехать\nМы выбираем между морем и горами.');
     expect(input.context).toBe('# Отпуск\n\nБюджет ниже.');
@@ -93,7 +112,12 @@ describe('what is sent', () => {
 
   it('is bounded: the nearest text is kept, the far text is cut', () => {
     const long = 'а'.repeat(3_000);
-    const blocks = [title(), ...Array.from({ length: 10 }, (_, i) => para(`b${i}`, `${i}:${long}`)), para('slash', ''), ...Array.from({ length: 10 }, (_, i) => para(`c${i}`, `${i}:${long}`))];
+    const blocks = [
+      title(),
+      ...Array.from({ length: 10 }, (_, i) => para(`b${i}`, `${i}:${long}`)),
+      para('slash', ''),
+      ...Array.from({ length: 10 }, (_, i) => para(`c${i}`, `${i}:${long}`)),
+    ];
     const editor = editorWith(blocks);
     const input = continueInput(editor, 11);
     expect(input.text.length).toBeLessThanOrEqual(CONTINUE_BUDGET);
@@ -124,7 +148,14 @@ describe('accepting a result', () => {
     Transforms.select(editor, Editor.start(editor, [2]));
     const ok = insertAiResult(editor, '## Итоги\n\n- первый пункт\n- второй **важный** пункт\n\nОбычный абзац.', { mode: 'below', uid: 'slash' });
     expect(ok).toBe(true);
-    expect(shape(editor)).toEqual(['textBlock:0:Начало.', 'heading2Block:0:Итоги', 'bulletListBlock:0:первый пункт', 'bulletListBlock:0:второй важный пункт', 'textBlock:0:Обычный абзац.', 'textBlock:0:Конец.']);
+    expect(shape(editor)).toEqual([
+      'textBlock:0:Начало.',
+      'heading2Block:0:Итоги',
+      'bulletListBlock:0:первый пункт',
+      'bulletListBlock:0:второй важный пункт',
+      'textBlock:0:Обычный абзац.',
+      'textBlock:0:Конец.',
+    ]);
     const bold = (editor.children[4] as BlockElement).children.find((t) => (t as { bold?: boolean }).bold);
     expect(bold).toMatchObject({ text: 'важный', bold: true });
     // One Ctrl+Z takes all of it away (the empty block is back).

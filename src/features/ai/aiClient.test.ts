@@ -171,7 +171,12 @@ describe('silence: the server timeout (GET /api/config ai.timeoutMs) and a margi
 
     globalThis.fetch = (async (url: string) => {
       expect(url).toBe('/api/config');
-      return { ok: true, status: 200, statusText: '', json: async () => ({ data: { links: {}, defaultHost: null, ai: { model: true, timeoutMs: 200_000 } }, errors: [] }) } as Response;
+      return {
+        ok: true,
+        status: 200,
+        statusText: '',
+        json: async () => ({ data: { links: {}, defaultHost: null, ai: { model: true, timeoutMs: 200_000 } }, errors: [] }),
+      } as Response;
     }) as unknown as typeof fetch;
     await expect(loadAiInstallation()).resolves.toEqual({ model: true, timeoutMs: 200_000 });
     const after = call();

@@ -85,7 +85,10 @@ export function failureOfRequest(error: unknown): AiCallFailure {
 /** The reason an `error` event carries (or the spec's mapping of its message), and the model provider's wait (rateLimitError). */
 function failureOfEvent(payload: Record<string, unknown>): AiCallFailure {
   const message = typeof payload.message === 'string' ? payload.message : '';
-  const reason = typeof payload.reason === 'string' && (AI_ERROR_REASONS as readonly string[]).includes(payload.reason) ? (payload.reason as AiErrorReason) : aiErrorReason(message);
+  const reason =
+    typeof payload.reason === 'string' && (AI_ERROR_REASONS as readonly string[]).includes(payload.reason)
+      ? (payload.reason as AiErrorReason)
+      : aiErrorReason(message);
   const retryAfter = reason === 'rateLimitError' ? secondsOf(payload.retryAfter) : undefined;
   return { reason, message, ...(retryAfter !== undefined ? { retryAfter } : {}) };
 }
@@ -97,7 +100,13 @@ function failureOfEvent(payload: Record<string, unknown>): AiCallFailure {
  * Exactly one of onResult and onError is called, unless the call is cancelled first. Returns
  * the cancel function (leaves the channel; later events are ignored).
  */
-export function startAiCall(connection: AiConnection | null, action: AiAction, input: { text: string; context: string }, handlers: AiCallHandlers, options: AiCallOptions = {}): () => void {
+export function startAiCall(
+  connection: AiConnection | null,
+  action: AiAction,
+  input: { text: string; context: string },
+  handlers: AiCallHandlers,
+  options: AiCallOptions = {},
+): () => void {
   const { joinTimeoutMs, offlineTimeoutMs } = { ...DEFAULTS, ...options };
   const silenceTimeoutMs = options.silenceTimeoutMs ?? (options.serverTimeoutMs ?? aiInstallationNow().timeoutMs) + SILENCE_MARGIN_MS;
   const post = options.post ?? ((path: string, body: unknown) => api(path, { method: 'POST', body }));
@@ -122,7 +131,8 @@ export function startAiCall(connection: AiConnection | null, action: AiAction, i
     if (done) return;
     finish();
     // Spec: a 429 (ours or the model provider's) is logged as a warning.
-    if (failure.reason === 'rateLimitError') console.warn(`ai: rateLimitError (${failure.message})${failure.retryAfter !== undefined ? `, retry after ${failure.retryAfter} s` : ''}`);
+    if (failure.reason === 'rateLimitError')
+      console.warn(`ai: rateLimitError (${failure.message})${failure.retryAfter !== undefined ? `, retry after ${failure.retryAfter} s` : ''}`);
     handlers.onError(failure);
   };
   const heard = () => {

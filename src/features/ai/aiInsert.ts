@@ -52,7 +52,17 @@ export function insertAiResult(editor: Editor, text: string, target: AiInsertTar
 }
 
 /** Block types markdown has a form of: the same type comes back from it. Others (callout…) come back as paragraphs. */
-const MARKDOWN_TYPES: ReadonlySet<string> = new Set(['textBlock', 'heading1Block', 'heading2Block', 'heading3Block', 'quoteBlock', 'bulletListBlock', 'orderedListBlock', 'checkboxBlock', 'codeBlock']);
+const MARKDOWN_TYPES: ReadonlySet<string> = new Set([
+  'textBlock',
+  'heading1Block',
+  'heading2Block',
+  'heading3Block',
+  'quoteBlock',
+  'bulletListBlock',
+  'orderedListBlock',
+  'checkboxBlock',
+  'codeBlock',
+]);
 
 /** Would the original block be written as markdown that reads back as this one's type? */
 function sameKind(original: BlockElement, result: BlockElement): boolean {
@@ -61,17 +71,23 @@ function sameKind(original: BlockElement, result: BlockElement): boolean {
 
 /** Text nodes as compared: marks, not comments (which a rewrite cannot keep). */
 function textKey(children: readonly unknown[]): string {
-  const tokens = children.filter((c): c is Text => Text.isText(c)).map((c) => {
-    const { comments: _comments, ...rest } = c as Token;
-    return rest;
-  });
+  const tokens = children
+    .filter((c): c is Text => Text.isText(c))
+    .map((c) => {
+      const { comments: _comments, ...rest } = c as Token;
+      return rest;
+    });
   return JSON.stringify(canonicalTokens(tokens).map((t) => Object.fromEntries(Object.entries(t).sort(([a], [b]) => (a < b ? -1 : 1)))));
 }
 
 /** The block's text nodes replaced by these (its type, uid, depth and other fields kept). */
 function setText(editor: Editor, index: number, children: readonly unknown[]): void {
   const count = (editor.children[index] as BlockElement).children.length;
-  Transforms.insertNodes(editor, children.map((c) => ({ ...(c as Text) })), { at: [index, count] });
+  Transforms.insertNodes(
+    editor,
+    children.map((c) => ({ ...(c as Text) })),
+    { at: [index, count] },
+  );
   for (let k = count - 1; k >= 0; k--) Transforms.removeNodes(editor, { at: [index, k] });
 }
 

@@ -41,7 +41,21 @@ describe('«Улучшить» keeps the formatting of the text it replaces', ()
   const marked = () =>
     editorWith([
       title(),
-      el('textBlock', 'a', [{ text: 'Это ' }, { text: 'важная', bold: true }, { text: ' ' }, { text: 'ссылка', link: { href: 'https://x.example/a' } }, { text: ' тут, ' }, { text: 'курсив', italic: true }, { text: ', ' }, { text: 'код', code: true }, { text: ', ' }, { text: 'старое', struckOut: true }, { text: ' и ' }, { text: 'черта', underline: true }, { text: '.' }]),
+      el('textBlock', 'a', [
+        { text: 'Это ' },
+        { text: 'важная', bold: true },
+        { text: ' ' },
+        { text: 'ссылка', link: { href: 'https://x.example/a' } },
+        { text: ' тут, ' },
+        { text: 'курсив', italic: true },
+        { text: ', ' },
+        { text: 'код', code: true },
+        { text: ', ' },
+        { text: 'старое', struckOut: true },
+        { text: ' и ' },
+        { text: 'черта', underline: true },
+        { text: '.' },
+      ]),
       para('z', 'Конец.'),
     ]);
 
@@ -76,7 +90,13 @@ describe('«Улучшить» keeps the formatting of the text it replaces', ()
     // "ажна" inside the bold "важная".
     const part = range(at([1, 1], 1), at([1, 1], 5));
     expect(improveAndReplace(editor, part, () => '**ажн**_ая_')).toBe('**ажна**');
-    expect(children(editor, 1).slice(0, 5)).toEqual([{ text: 'Это ' }, { text: 'важн', bold: true }, { text: 'ая', italic: true }, { text: 'я', bold: true }, { text: ' ' }]);
+    expect(children(editor, 1).slice(0, 5)).toEqual([
+      { text: 'Это ' },
+      { text: 'важн', bold: true },
+      { text: 'ая', italic: true },
+      { text: 'я', bold: true },
+      { text: ' ' },
+    ]);
   });
 
   it('text that looks like markdown is sent escaped and comes back as the same text', () => {
@@ -150,10 +170,22 @@ describe('a selection across blocks is widened to whole blocks', () => {
   });
 
   it('an answer of another shape takes the blocks’ place at the first one’s depth (markdown → blocks); one undo', () => {
-    const editor = editorWith([title(), el('bulletListBlock', 'l0', [{ text: 'родитель' }]), para('a', 'Один абзац', { depth: 1 }), para('b', 'и второй.', { depth: 1 }), para('z', 'Конец.')]);
+    const editor = editorWith([
+      title(),
+      el('bulletListBlock', 'l0', [{ text: 'родитель' }]),
+      para('a', 'Один абзац', { depth: 1 }),
+      para('b', 'и второй.', { depth: 1 }),
+      para('z', 'Конец.'),
+    ]);
     const before = clone(editor.children);
     improveAndReplace(editor, range(at([2, 0], 3), at([3, 0], 2)), () => 'Один абзац и второй.\n\n- **новый** пункт\n- ещё');
-    expect(shape(editor)).toEqual(['bulletListBlock:0:родитель', 'textBlock:1:Один абзац и второй.', 'bulletListBlock:1:новый пункт', 'bulletListBlock:1:ещё', 'textBlock:0:Конец.']);
+    expect(shape(editor)).toEqual([
+      'bulletListBlock:0:родитель',
+      'textBlock:1:Один абзац и второй.',
+      'bulletListBlock:1:новый пункт',
+      'bulletListBlock:1:ещё',
+      'textBlock:0:Конец.',
+    ]);
     expect(children(editor, 3)).toEqual([{ text: 'новый', bold: true }, { text: ' пункт' }]);
     editor.undo();
     expect(editor.children).toEqual(before);

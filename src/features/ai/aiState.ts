@@ -38,7 +38,13 @@ export function nextPhase(phase: AiPhase, event: AiPhaseEvent): AiPhase {
     }
     case 'fail':
       if (phase.status === 'result') return phase;
-      return { status: 'error', reason: event.reason, message: event.message, ...(event.hint ? { hint: event.hint } : {}), ...(event.retryAfter !== undefined ? { retryAfter: event.retryAfter } : {}) };
+      return {
+        status: 'error',
+        reason: event.reason,
+        message: event.message,
+        ...(event.hint ? { hint: event.hint } : {}),
+        ...(event.retryAfter !== undefined ? { retryAfter: event.retryAfter } : {}),
+      };
     case 'reset':
       return { status: 'rest' };
   }

@@ -28,7 +28,11 @@ export interface CommentContext {
 }
 
 function Avatar({ name }: { name: string }) {
-  return <span className="comment-avatar" aria-hidden>{(name.trim() || '?').slice(0, 1).toUpperCase()}</span>;
+  return (
+    <span className="comment-avatar" aria-hidden>
+      {(name.trim() || '?').slice(0, 1).toUpperCase()}
+    </span>
+  );
 }
 
 /** A comment's tokens as text with their modifiers; mentions and links stand out. */
@@ -42,8 +46,18 @@ export function CommentContent({ tokens }: { tokens: readonly CommentToken[] }) 
         if (token.italic) node = <em>{node}</em>;
         if (token.underline) node = <u>{node}</u>;
         if (token.struckOut) node = <s>{node}</s>;
-        if (token.link) node = <a href={token.link.href} target="_blank" rel="noopener noreferrer">{node}</a>;
-        if (token.mention) node = <span className="comment-mention" data-user-id={token.mention.userId}>{node}</span>;
+        if (token.link)
+          node = (
+            <a href={token.link.href} target="_blank" rel="noopener noreferrer">
+              {node}
+            </a>
+          );
+        if (token.mention)
+          node = (
+            <span className="comment-mention" data-user-id={token.mention.userId}>
+              {node}
+            </span>
+          );
         return <span key={index}>{node}</span>;
       })}
     </div>
@@ -59,7 +73,13 @@ function Attaches({ attaches }: { attaches: readonly CommentAttach[] }) {
         const full = attach.extension ? `${attach.name}.${attach.extension}` : attach.name;
         return (
           <li key={attach.id}>
-            <a className="comment-attach comment-attach-link" href={`/api/file/${attach.id}`} download={full} aria-label={t('comments.download', { name: full })} title={full}>
+            <a
+              className="comment-attach comment-attach-link"
+              href={`/api/file/${attach.id}`}
+              download={full}
+              aria-label={t('comments.download', { name: full })}
+              title={full}
+            >
               <FileIcon size={14} />
               <span className="comment-attach-name">{full}</span>
             </a>
@@ -77,7 +97,16 @@ function ReactionChip({ reaction, disabled, onToggle }: { reaction: WireReaction
   const more = reaction.count - reaction.lastReactors.length;
   const tip = more > 0 ? t('comments.reactedByMore', { names, count: more }) : t('comments.reactedBy', { names });
   return (
-    <button type="button" className="reaction-chip" aria-pressed={reaction.meReacted} data-me={reaction.meReacted || undefined} disabled={disabled} onClick={onToggle} title={tip} aria-label={`${reaction.code} ${reaction.count}: ${tip}`}>
+    <button
+      type="button"
+      className="reaction-chip"
+      aria-pressed={reaction.meReacted}
+      data-me={reaction.meReacted || undefined}
+      disabled={disabled}
+      onClick={onToggle}
+      title={tip}
+      aria-label={`${reaction.code} ${reaction.count}: ${tip}`}
+    >
       <span className="reaction-code">{reaction.code}</span>
       <span className="reaction-count">{reaction.count}</span>
     </button>
@@ -158,7 +187,13 @@ export function CommentItem({ comment, ctx, highlighted, onOpenThread }: Comment
   }
 
   return (
-    <article className="comment" id={`comment-${comment.id}`} data-comment-id={comment.id} data-highlighted={highlighted || undefined} data-deleted={comment.isDeleted || undefined}>
+    <article
+      className="comment"
+      id={`comment-${comment.id}`}
+      data-comment-id={comment.id}
+      data-highlighted={highlighted || undefined}
+      data-deleted={comment.isDeleted || undefined}
+    >
       <Avatar name={comment.isDeleted ? '' : name} />
       <div className="comment-main">
         <div className="comment-meta">
@@ -170,24 +205,47 @@ export function CommentItem({ comment, ctx, highlighted, onOpenThread }: Comment
           {mode === 'view' && (canEdit || canDelete || (ctx.canWrite && !comment.isDeleted)) && (
             <span className="comment-tools">
               {ctx.canWrite && !comment.isDeleted && (
-                <button type="button" className="comment-icon-button" aria-label={t('comments.addReaction')} title={t('comments.addReaction')} onClick={() => setPicker((v) => !v)}>
+                <button
+                  type="button"
+                  className="comment-icon-button"
+                  aria-label={t('comments.addReaction')}
+                  title={t('comments.addReaction')}
+                  onClick={() => setPicker((v) => !v)}
+                >
                   <SmileIcon size={15} />
                 </button>
               )}
               {canEdit && (
-                <button type="button" className="comment-icon-button" aria-label={t('comments.edit')} title={t('comments.edit')} onClick={() => setMode('edit')}>
+                <button
+                  type="button"
+                  className="comment-icon-button"
+                  aria-label={t('comments.edit')}
+                  title={t('comments.edit')}
+                  onClick={() => setMode('edit')}
+                >
                   <EditIcon size={15} />
                 </button>
               )}
               {canDelete && (
-                <button type="button" className="comment-icon-button" aria-label={t('comments.delete')} title={t('comments.delete')} onClick={() => setMode('confirmDelete')}>
+                <button
+                  type="button"
+                  className="comment-icon-button"
+                  aria-label={t('comments.delete')}
+                  title={t('comments.delete')}
+                  onClick={() => setMode('confirmDelete')}
+                >
                   <TrashIcon size={15} />
                 </button>
               )}
             </span>
           )}
         </div>
-        {picker && <ReactionPicker onPick={(code) => void react(code, !comment.reactions.some((r) => r.code === code && r.meReacted))} onClose={() => setPicker(false)} />}
+        {picker && (
+          <ReactionPicker
+            onPick={(code) => void react(code, !comment.reactions.some((r) => r.code === code && r.meReacted))}
+            onClose={() => setPicker(false)}
+          />
+        )}
         {mode === 'edit' ? (
           <Composer
             pageId={ctx.pageId}

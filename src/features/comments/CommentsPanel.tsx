@@ -187,7 +187,13 @@ export function CommentsPanel({ page, onClose, commentId, compose = false }: Com
     <aside className="comments-panel" aria-label={t('comments.title')}>
       <header className="comments-header">
         {thread && (
-          <button type="button" className="comment-icon-button" aria-label={t('comments.back')} title={t('comments.back')} onClick={() => setThreadStack((stack) => stack.slice(0, -1))}>
+          <button
+            type="button"
+            className="comment-icon-button"
+            aria-label={t('comments.back')}
+            title={t('comments.back')}
+            onClick={() => setThreadStack((stack) => stack.slice(0, -1))}
+          >
             <BackIcon size={18} />
           </button>
         )}
@@ -226,7 +232,9 @@ export function CommentsPanel({ page, onClose, commentId, compose = false }: Com
         ) : thread && threadComment ? (
           <div className="comments-thread">
             <CommentItem comment={threadComment} ctx={ctx} highlighted={highlight === threadComment.id} />
-            <div className="comments-divider">{threadComment.countReplies > 0 ? t('comments.replies', { count: threadComment.countReplies }) : t('comments.noReplies')}</div>
+            <div className="comments-divider">
+              {threadComment.countReplies > 0 ? t('comments.replies', { count: threadComment.countReplies }) : t('comments.noReplies')}
+            </div>
             {repliesStatus === 'loading' && replies.length === 0 ? (
               <div className="comments-center">
                 <Spinner />
@@ -234,7 +242,13 @@ export function CommentsPanel({ page, onClose, commentId, compose = false }: Com
             ) : (
               replies.map((id) =>
                 state.byId[id] ? (
-                  <CommentItem key={id} comment={state.byId[id]} ctx={ctx} highlighted={highlight === id} onOpenThread={state.byId[id].countReplies > 0 ? () => setThreadStack((stack) => [...stack, id]) : undefined} />
+                  <CommentItem
+                    key={id}
+                    comment={state.byId[id]}
+                    ctx={ctx}
+                    highlighted={highlight === id}
+                    onOpenThread={state.byId[id].countReplies > 0 ? () => setThreadStack((stack) => [...stack, id]) : undefined}
+                  />
                 ) : null,
               )
             )}

@@ -195,7 +195,12 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
             {attaches.map((attach) => (
               <li key={attach.id} className="comment-attach">
                 <span className="comment-attach-name">{attach.extension ? `${attach.name}.${attach.extension}` : attach.name}</span>
-                <button type="button" className="comment-attach-remove" aria-label={t('comments.removeAttach', { name: attach.name })} onClick={() => setAttaches((list) => list.filter((a) => a.id !== attach.id))}>
+                <button
+                  type="button"
+                  className="comment-attach-remove"
+                  aria-label={t('comments.removeAttach', { name: attach.name })}
+                  onClick={() => setAttaches((list) => list.filter((a) => a.id !== attach.id))}
+                >
                   ×
                 </button>
               </li>
@@ -215,9 +220,18 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
                     <span style={{ width: `${Math.round(upload.progress * 100)}%` }} />
                   </span>
                 )}
-                {upload.status === 'failed' && <span className="comment-attach-error">{t(UPLOAD_MESSAGES[upload.error ?? 'failed'] ?? 'comments.uploadFailed', { name: upload.fileName })}</span>}
+                {upload.status === 'failed' && (
+                  <span className="comment-attach-error">
+                    {t(UPLOAD_MESSAGES[upload.error ?? 'failed'] ?? 'comments.uploadFailed', { name: upload.fileName })}
+                  </span>
+                )}
                 {upload.status !== 'uploading' && (
-                  <button type="button" className="comment-attach-remove" aria-label={t('comments.removeAttach', { name: upload.fileName })} onClick={() => setUploads((list) => list.filter((u) => u.key !== upload.key))}>
+                  <button
+                    type="button"
+                    className="comment-attach-remove"
+                    aria-label={t('comments.removeAttach', { name: upload.fileName })}
+                    onClick={() => setUploads((list) => list.filter((u) => u.key !== upload.key))}
+                  >
                     ×
                   </button>
                 )}
@@ -228,7 +242,13 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
         <div className="comment-composer-actions">
           {canUpload && (
             <>
-              <button type="button" className="comment-icon-button" aria-label={t('comments.attach')} title={t('comments.attach')} onClick={() => fileInput.current?.click()}>
+              <button
+                type="button"
+                className="comment-icon-button"
+                aria-label={t('comments.attach')}
+                title={t('comments.attach')}
+                onClick={() => fileInput.current?.click()}
+              >
                 <PaperclipIcon size={16} />
               </button>
               <input ref={fileInput} type="file" multiple hidden onChange={(event) => onFiles(event.target.files)} data-testid="comment-file-input" />
@@ -240,7 +260,15 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
               {t('comments.cancel')}
             </Button>
           )}
-          <Button size="xs" kind="solid" className="comment-send" disabled={!canSend} onClick={() => void submit()} aria-label={submitLabel} title={t('comments.hint')}>
+          <Button
+            size="xs"
+            kind="solid"
+            className="comment-send"
+            disabled={!canSend}
+            onClick={() => void submit()}
+            aria-label={submitLabel}
+            title={t('comments.hint')}
+          >
             {onCancel ? submitLabel : <SendIcon size={15} />}
           </Button>
         </div>

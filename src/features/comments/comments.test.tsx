@@ -40,7 +40,8 @@ function comment(id: string, patch: Partial<WireComment> = {}): WireComment {
     ...patch,
   };
 }
-const reply = (id: string, parent: string, patch: Partial<WireComment> = {}) => comment(id, { parent: { type: 'comment', id: parent }, repliedComment: parent, ...patch });
+const reply = (id: string, parent: string, patch: Partial<WireComment> = {}) =>
+  comment(id, { parent: { type: 'comment', id: parent }, repliedComment: parent, ...patch });
 
 function envelope(data: unknown, status = 200) {
   const body = { data, included: [], meta: { hasMoreNext: false }, errors: status >= 400 ? [{ code: 'forbidden', message: 'no' }] : [] };
@@ -147,7 +148,8 @@ describe('CommentsPanel', () => {
   });
 
   it('offers edit and delete on own comments only; full access may delete anyone’s', async () => {
-    const route: Route = (method, path) => (method === 'GET' && path.includes('/element/') ? envelope([comment('mine'), comment('theirs', { author: anna })]) : undefined);
+    const route: Route = (method, path) =>
+      method === 'GET' && path.includes('/element/') ? envelope([comment('mine'), comment('theirs', { author: anna })]) : undefined;
     renderPanel('read', route);
     const mine = (await screen.findByText('текст mine')).closest('article')!;
     const theirs = screen.getByText('текст theirs').closest('article')!;
@@ -232,7 +234,11 @@ describe('mentions', () => {
   });
 
   it('offers members after @ in the composer and sends the mention; Enter on empty is refused', async () => {
-    mockFetch((_method, path) => (path.startsWith('/api/v3/spaces/workspace/ws/members') ? envelope(members.map((u) => ({ id: u.id, contentType: 'WorkspaceMember', role: 'participant', createdAt: '', user: u }))) : undefined));
+    mockFetch((_method, path) =>
+      path.startsWith('/api/v3/spaces/workspace/ws/members')
+        ? envelope(members.map((u) => ({ id: u.id, contentType: 'WorkspaceMember', role: 'participant', createdAt: '', user: u })))
+        : undefined,
+    );
     const sent: unknown[] = [];
     render(
       <Composer

@@ -136,12 +136,18 @@ export interface Deletion {
 
 export const deleteComment = commentThunk('comments/delete', async (args: { pageId: string; commentId: string }): Promise<Deletion> => {
   const { data } = await api<DeleteAnswer>(`/api/v3/spaces/element/${args.pageId}/comments/${args.commentId}`, { method: 'DELETE' });
-  return { id: args.commentId, comment: data.comment ? parseComment(data.comment) : null, removedIds: Array.isArray(data.removedIds) ? data.removedIds : [args.commentId] };
+  return {
+    id: args.commentId,
+    comment: data.comment ? parseComment(data.comment) : null,
+    removedIds: Array.isArray(data.removedIds) ? data.removedIds : [args.commentId],
+  };
 });
 
 export const toggleReaction = commentThunk('comments/reaction', async (args: { commentId: string; code: string; on: boolean }) => {
   const path = `/api/v3/spaces/comment/${args.commentId}/reaction`;
-  const answer = args.on ? await api<unknown>(path, { method: 'POST', body: { code: args.code } }) : await api<unknown>(`${path}?code=${q(args.code)}`, { method: 'DELETE' });
+  const answer = args.on
+    ? await api<unknown>(path, { method: 'POST', body: { code: args.code } })
+    : await api<unknown>(`${path}?code=${q(args.code)}`, { method: 'DELETE' });
   return answerComment(answer.data);
 });
 

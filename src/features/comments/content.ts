@@ -98,7 +98,10 @@ export function filterMembers(members: readonly WireUser[], query: string, selfI
     if (name.startsWith(q) || email.startsWith(q) || words.some((w) => w.startsWith(q))) scored.push({ user, score: 0, index });
     else if (name.includes(q) || email.includes(q)) scored.push({ user, score: 1, index });
   });
-  return scored.sort((a, b) => a.score - b.score || a.index - b.index).slice(0, limit).map((s) => s.user);
+  return scored
+    .sort((a, b) => a.score - b.score || a.index - b.index)
+    .slice(0, limit)
+    .map((s) => s.user);
 }
 
 /** A file's name split for `attaches`: `Отчёт.pdf` → name `Отчёт`, extension `pdf`. */

@@ -25,7 +25,9 @@ async function fetchMentionable(workspaceId: string | null, pageId: string): Pro
       const all: WireUser[] = [];
       let cursor: string | undefined;
       for (let n = 0; n < 10; n += 1) {
-        const answer = await api<unknown>(`/api/v3/spaces/workspace/${workspaceId}/members?limit=200${cursor ? `&cursor=${encodeURIComponent(JSON.stringify(cursor))}` : ''}`);
+        const answer = await api<unknown>(
+          `/api/v3/spaces/workspace/${workspaceId}/members?limit=200${cursor ? `&cursor=${encodeURIComponent(JSON.stringify(cursor))}` : ''}`,
+        );
         all.push(...users(answer.data, (m) => m.user));
         cursor = answer.meta.hasMoreNext ? (answer.meta.nextCursor as string | undefined) : undefined;
         if (!cursor) break;

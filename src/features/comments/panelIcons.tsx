@@ -5,7 +5,18 @@ type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 /** Line icons of the comments panel, drawn in currentColor like src/ui/icons.tsx. */
 function Icon({ children, size = 18, ...rest }: IconProps & { children: ReactNode }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.7} strokeLinecap="round" strokeLinejoin="round" aria-hidden {...rest}>
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.7}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+      {...rest}
+    >
       {children}
     </svg>
   );

@@ -138,7 +138,10 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
       const result = await sendRows(db, plan, targets, { pageId, signal: controller.signal, onProgress, columnName });
       setStage({ name: 'done', result });
     } catch (error) {
-      setStage({ name: 'preview', error: error instanceof Error && error.message === 'no database block' ? t('csvImport.errors.noDatabase') : pageActionError(t, toApiError(error)) });
+      setStage({
+        name: 'preview',
+        error: error instanceof Error && error.message === 'no database block' ? t('csvImport.errors.noDatabase') : pageActionError(t, toApiError(error)),
+      });
     }
   };
 
@@ -195,7 +198,14 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
     case 'reading':
       body = <ProgressBar value={stage.done} label={t('csvImport.reading', { name: fileName, percent: Math.round(stage.done * 100) })} />;
       footer = (
-        <Button kind="flat" size="s" onClick={() => { abort.current?.abort(); setStage({ name: 'pick' }); }}>
+        <Button
+          kind="flat"
+          size="s"
+          onClick={() => {
+            abort.current?.abort();
+            setStage({ name: 'pick' });
+          }}
+        >
           {t('csvImport.cancel')}
         </Button>
       );
@@ -220,7 +230,11 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
           <Button kind="flat" size="s" onClick={() => setStage({ name: 'pick' })}>
             {t('csvImport.otherFile')}
           </Button>
-          <Button size="s" disabled={rowsToImport.length === 0 || tooManyColumns || (existing !== null && (!database || chosenColumns === 0))} onClick={() => void run()}>
+          <Button
+            size="s"
+            disabled={rowsToImport.length === 0 || tooManyColumns || (existing !== null && (!database || chosenColumns === 0))}
+            onClick={() => void run()}
+          >
             {t('csvImport.import', counted(rowsToImport.length))}
           </Button>
         </>
@@ -228,7 +242,11 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
       break;
     case 'importing': {
       const p = stage.progress;
-      const label = !p ? t('csvImport.preparing') : p.stage === 'fields' ? t('csvImport.addingFields', { done: p.done, total: p.total }) : t('csvImport.importing', { done: p.done.toLocaleString('ru'), total: p.total.toLocaleString('ru') });
+      const label = !p
+        ? t('csvImport.preparing')
+        : p.stage === 'fields'
+          ? t('csvImport.addingFields', { done: p.done, total: p.total })
+          : t('csvImport.importing', { done: p.done.toLocaleString('ru'), total: p.total.toLocaleString('ru') });
       body = <ProgressBar value={p && p.stage === 'rows' ? p.done / Math.max(1, p.total) : 0} label={label} />;
       footer = (
         <Button kind="outline" size="s" onClick={() => abort.current?.abort()}>
@@ -317,7 +335,12 @@ function Preview({
                 <th key={i} scope="col">
                   <span className="csv-col-name">{name}</span>
                   {database ? (
-                    <select className="csv-col-type" aria-label={t('csvImport.fieldFor', { name })} value={mapping[i] ?? ''} onChange={(event) => onMap(i, event.target.value || null)}>
+                    <select
+                      className="csv-col-type"
+                      aria-label={t('csvImport.fieldFor', { name })}
+                      value={mapping[i] ?? ''}
+                      onChange={(event) => onMap(i, event.target.value || null)}
+                    >
                       <option value="">{t('csvImport.skip')}</option>
                       {fields.map(([id, field]) => (
                         <option key={id} value={id}>
@@ -328,7 +351,12 @@ function Preview({
                   ) : i === 0 ? (
                     <span className="csv-col-title">{t('csvImport.titleType')}</span>
                   ) : (
-                    <select className="csv-col-type" aria-label={t('csvImport.typeFor', { name })} value={types[i] ?? ''} onChange={(event) => onType(i, (event.target.value || null) as ImportType | null)}>
+                    <select
+                      className="csv-col-type"
+                      aria-label={t('csvImport.typeFor', { name })}
+                      value={types[i] ?? ''}
+                      onChange={(event) => onType(i, (event.target.value || null) as ImportType | null)}
+                    >
                       {IMPORT_TYPES.map((type) => (
                         <option key={type} value={type}>
                           {t(`csvImport.types.${type}`)}
@@ -358,7 +386,9 @@ function Preview({
           <p className="csv-problems-title">{t('csvImport.parseProblems', counted(parsed.problems.length))}</p>
           <ul>
             {parsed.problems.slice(0, 10).map((p, i) => (
-              <li key={i}>{t('csvImport.parseProblem', { row: p.row, reason: t(`csvImport.parseCodes.${p.code}`, { defaultValue: t('csvImport.parseCodes.other') }) })}</li>
+              <li key={i}>
+                {t('csvImport.parseProblem', { row: p.row, reason: t(`csvImport.parseCodes.${p.code}`, { defaultValue: t('csvImport.parseCodes.other') }) })}
+              </li>
             ))}
           </ul>
         </div>
@@ -392,7 +422,14 @@ function Summary({ result }: { result: ImportResult }) {
           <p className="csv-problems-title">{t('csvImport.cellProblems', counted(problems.length))}</p>
           <ul>
             {problems.slice(0, LISTED_PROBLEMS).map((p, i) => (
-              <li key={i}>{t('csvImport.cellProblem', { line: p.line, column: p.column, text: p.text, reason: t(`csvImport.problems.${p.kind}`, { defaultValue: t('csvImport.problems.other') }) })}</li>
+              <li key={i}>
+                {t('csvImport.cellProblem', {
+                  line: p.line,
+                  column: p.column,
+                  text: p.text,
+                  reason: t(`csvImport.problems.${p.kind}`, { defaultValue: t('csvImport.problems.other') }),
+                })}
+              </li>
             ))}
           </ul>
           {problems.length > LISTED_PROBLEMS && <p className="csv-note">{t('csvImport.moreProblems', counted(problems.length - LISTED_PROBLEMS))}</p>}

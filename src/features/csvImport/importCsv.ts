@@ -24,7 +24,8 @@ export function importableField(field: DatabaseField): boolean {
  */
 export function matchColumns(names: readonly string[], data: DatabaseData): Array<string | null> {
   const byName = new Map<string, string>();
-  for (const [id, field] of Object.entries(data.config.fields)) if (importableField(field) && !byName.has(foldText(field.name))) byName.set(foldText(field.name), id);
+  for (const [id, field] of Object.entries(data.config.fields))
+    if (importableField(field) && !byName.has(foldText(field.name))) byName.set(foldText(field.name), id);
   const taken = new Set<string>();
   const matched = names.map((name) => {
     const id = byName.get(foldText(name.trim()));
@@ -76,16 +77,29 @@ async function updateField(databaseId: string, id: string, field: DatabaseField)
  * A new database's fields from the columns: the title column renames the title field, the others
  * are added with their types (select options from their values). Answers the column targets.
  */
-export async function createFields(database: DatabaseRef, plan: ImportPlan, types: ReadonlyArray<ImportType | null>, titleColumn: number, onProgress?: (p: ImportProgress) => void): Promise<ColumnTarget[]> {
+export async function createFields(
+  database: DatabaseRef,
+  plan: ImportPlan,
+  types: ReadonlyArray<ImportType | null>,
+  titleColumn: number,
+  onProgress?: (p: ImportProgress) => void,
+): Promise<ColumnTarget[]> {
   const targets: ColumnTarget[] = [];
   const main = database.data.config.fields[MAIN_FIELD_ID];
   const titleName = plan.names[titleColumn]?.trim();
-  if (titleName && main && main.name !== titleName) await updateField(database.id, MAIN_FIELD_ID, { name: titleName.slice(0, DATABASE_LIMITS.nameLength), type: 'text' });
+  if (titleName && main && main.name !== titleName)
+    await updateField(database.id, MAIN_FIELD_ID, { name: titleName.slice(0, DATABASE_LIMITS.nameLength), type: 'text' });
   targets.push({ index: titleColumn, fieldId: MAIN_FIELD_ID, field: { name: titleName ?? '', type: 'text' } });
-  const columns = types.map((type, index) => ({ type, index })).filter((c): c is { type: ImportType; index: number } => c.type !== null && c.index !== titleColumn);
+  const columns = types
+    .map((type, index) => ({ type, index }))
+    .filter((c): c is { type: ImportType; index: number } => c.type !== null && c.index !== titleColumn);
   let done = 0;
   for (const { type, index } of columns) {
-    const field = fieldFor(plan.names[index], type, plan.rows.map((r) => r[index] ?? ''));
+    const field = fieldFor(
+      plan.names[index],
+      type,
+      plan.rows.map((r) => r[index] ?? ''),
+    );
     const id = shortId();
     await addField(database.id, id, field);
     targets.push({ index, fieldId: id, field });

@@ -8,14 +8,16 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** Windows-1251 bytes of a text of ASCII and Russian letters (what Excel writes on a Russian Windows). */
 function cp1251(text: string): Uint8Array<ArrayBuffer> {
-  return new Uint8Array([...text].map((ch) => {
-    const code = ch.codePointAt(0)!;
-    if (code < 0x80) return code;
-    if (ch === 'Ё') return 0xa8;
-    if (ch === 'ё') return 0xb8;
-    if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0;
-    throw new Error(`no 1251 byte for ${ch}`);
-  }));
+  return new Uint8Array(
+    [...text].map((ch) => {
+      const code = ch.codePointAt(0)!;
+      if (code < 0x80) return code;
+      if (ch === 'Ё') return 0xa8;
+      if (ch === 'ё') return 0xb8;
+      if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0;
+      throw new Error(`no 1251 byte for ${ch}`);
+    }),
+  );
 }
 
 describe('decoding', () => {
@@ -104,18 +106,49 @@ describe('parsing', () => {
 
 describe('header detection', () => {
   test('names over numbers: a header; numbers over numbers: none', () => {
-    expect(detectHeader([['Имя', 'Сумма'], ['Аня', '10'], ['Боря', '20']])).toBe(true);
-    expect(detectHeader([['Аня', '10'], ['Боря', '20']])).toBe(false);
+    expect(
+      detectHeader([
+        ['Имя', 'Сумма'],
+        ['Аня', '10'],
+        ['Боря', '20'],
+      ]),
+    ).toBe(true);
+    expect(
+      detectHeader([
+        ['Аня', '10'],
+        ['Боря', '20'],
+      ]),
+    ).toBe(false);
   });
 
   test('an empty or repeated first-row cell is not a header', () => {
-    expect(detectHeader([['Имя', ''], ['Аня', 'x']])).toBe(false);
-    expect(detectHeader([['a', 'a'], ['b', 'c']])).toBe(false);
+    expect(
+      detectHeader([
+        ['Имя', ''],
+        ['Аня', 'x'],
+      ]),
+    ).toBe(false);
+    expect(
+      detectHeader([
+        ['a', 'a'],
+        ['b', 'c'],
+      ]),
+    ).toBe(false);
   });
 
   test('all text: a first row whose values repeat below is data', () => {
-    expect(detectHeader([['да', 'Москва'], ['нет', 'Москва']])).toBe(false);
-    expect(detectHeader([['Город', 'Страна'], ['Москва', 'Россия']])).toBe(true);
+    expect(
+      detectHeader([
+        ['да', 'Москва'],
+        ['нет', 'Москва'],
+      ]),
+    ).toBe(false);
+    expect(
+      detectHeader([
+        ['Город', 'Страна'],
+        ['Москва', 'Россия'],
+      ]),
+    ).toBe(true);
   });
 
   test('withHeader moves the first row in and out of the header', async () => {
@@ -189,7 +222,11 @@ describe('conversion', () => {
     const field: DatabaseField = { name: 'Статус', type: 'select', options: [{ id: 'a', name: 'Новый' }] };
     const made: string[] = [];
     const { rows, problems } = convertRows(
-      [['x', 'новый'], ['y', 'Готово'], ['z', 'Третий']],
+      [
+        ['x', 'новый'],
+        ['y', 'Готово'],
+        ['z', 'Третий'],
+      ],
       [{ index: 1, fieldId: 'st', field }],
       {
         firstLine: 1,
@@ -212,27 +249,88 @@ describe('round trip: values → CSV → values', () => {
     n: { name: 'Число', type: 'number', format: 'plain' },
     c: { name: 'Готово', type: 'checkbox' },
     d: { name: 'Срок', type: 'date' },
-    s: { name: 'Статус', type: 'select', options: [{ id: 'o1', name: 'Новый' }, { id: 'o2', name: 'В работе' }] },
-    m: { name: 'Теги', type: 'multiSelect', options: [{ id: 'o1', name: 'красный' }, { id: 'o2', name: 'синий' }] },
+    s: {
+      name: 'Статус',
+      type: 'select',
+      options: [
+        { id: 'o1', name: 'Новый' },
+        { id: 'o2', name: 'В работе' },
+      ],
+    },
+    m: {
+      name: 'Теги',
+      type: 'multiSelect',
+      options: [
+        { id: 'o1', name: 'красный' },
+        { id: 'o2', name: 'синий' },
+      ],
+    },
     u: { name: 'Ссылка', type: 'url' },
     e: { name: 'Почта', type: 'email' },
     p: { name: 'Телефон', type: 'phone' },
   };
   const rows: Array<Record<string, RowValue>> = [
-    { [MAIN_FIELD_ID]: 'Строка с "кавычками", запятой\nи переносом', n: -1234.5, c: true, d: '2026-11-25', s: 'o2', m: ['o1', 'o2'], u: 'https://example.com/?a=1,2', e: 'a@b.ru', p: '+7 999 123-45-67' },
-    { [MAIN_FIELD_ID]: 'Вторая', n: 0.25, c: false, d: { start: '2026-11-25', end: '2026-12-01' }, s: 'o1', m: ['o2'], u: 'http://x.ru', e: 'c@d.com', p: '88005553535' },
+    {
+      [MAIN_FIELD_ID]: 'Строка с "кавычками", запятой\nи переносом',
+      n: -1234.5,
+      c: true,
+      d: '2026-11-25',
+      s: 'o2',
+      m: ['o1', 'o2'],
+      u: 'https://example.com/?a=1,2',
+      e: 'a@b.ru',
+      p: '+7 999 123-45-67',
+    },
+    {
+      [MAIN_FIELD_ID]: 'Вторая',
+      n: 0.25,
+      c: false,
+      d: { start: '2026-11-25', end: '2026-12-01' },
+      s: 'o1',
+      m: ['o2'],
+      u: 'http://x.ru',
+      e: 'c@d.com',
+      p: '88005553535',
+    },
   ];
 
   test.each([',', ';'])('delimiter %j', async (delimiter) => {
     const ids = Object.keys(fields);
-    const csv = Papa.unparse({ fields: ids.map((id) => fields[id].name), data: rows.map((row) => ids.map((id) => valueToText(fields[id], row[id]))) }, { delimiter });
+    const csv = Papa.unparse(
+      { fields: ids.map((id) => fields[id].name), data: rows.map((row) => ids.map((id) => valueToText(fields[id], row[id]))) },
+      { delimiter },
+    );
     const parsed = await parseCsvText(csv);
     expect(parsed.hasHeader).toBe(true);
     expect(parsed.header).toEqual(ids.map((id) => fields[id].name));
-    const back = parsed.rows.map((cells) => Object.fromEntries(ids.map((id, i) => [id, id === MAIN_FIELD_ID ? cells[i] : (textToValue(fields[id], cells[i]) as { value: RowValue }).value])));
+    const back = parsed.rows.map((cells) =>
+      Object.fromEntries(ids.map((id, i) => [id, id === MAIN_FIELD_ID ? cells[i] : (textToValue(fields[id], cells[i]) as { value: RowValue }).value])),
+    );
     expect(back).toEqual(rows);
     // Detection reads the same types back from the text.
-    expect(ids.slice(1).map((_, i) => detectColumnType(parsed.rows.map((r) => r[i + 1])))).toEqual(['number', 'checkbox', 'date', 'text', 'text', 'url', 'email', 'phone']);
-    expect(fieldFor('Теги', 'multiSelect', parsed.rows.map((r) => r[5]))).toEqual({ name: 'Теги', type: 'multiSelect', options: [{ id: 'o1', name: 'красный' }, { id: 'o2', name: 'синий' }] });
+    expect(ids.slice(1).map((_, i) => detectColumnType(parsed.rows.map((r) => r[i + 1])))).toEqual([
+      'number',
+      'checkbox',
+      'date',
+      'text',
+      'text',
+      'url',
+      'email',
+      'phone',
+    ]);
+    expect(
+      fieldFor(
+        'Теги',
+        'multiSelect',
+        parsed.rows.map((r) => r[5]),
+      ),
+    ).toEqual({
+      name: 'Теги',
+      type: 'multiSelect',
+      options: [
+        { id: 'o1', name: 'красный' },
+        { id: 'o2', name: 'синий' },
+      ],
+    });
   });
 });

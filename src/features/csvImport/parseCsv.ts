@@ -96,7 +96,10 @@ export interface ParseProgress {
 }
 
 /** Parses CSV text in slices, yielding to the browser between them; `signal` stops it. */
-export function parseCsvText(text: string, options: { onProgress?(progress: ParseProgress): void; signal?: AbortSignal; delimiter?: CsvDelimiter } = {}): Promise<Omit<ParsedCsv, 'encoding'>> {
+export function parseCsvText(
+  text: string,
+  options: { onProgress?(progress: ParseProgress): void; signal?: AbortSignal; delimiter?: CsvDelimiter } = {},
+): Promise<Omit<ParsedCsv, 'encoding'>> {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const delimiter = options.delimiter ?? guessDelimiter(body);
   const all: string[][] = [];

@@ -176,7 +176,13 @@ async function rowIn(store: RowStore, index: number): Promise<WireRow | undefine
  * Where a card goes in `destination`: beside `target`, or at the column's end (`target` null).
  * Null: nowhere to go (already last of its own column).
  */
-async function placeIn(destination: RowStore | undefined, rowId: string, target: string | null, side: DropSide, sameColumn: boolean): Promise<{ placeAfter?: string | null; placeBefore?: string } | null> {
+async function placeIn(
+  destination: RowStore | undefined,
+  rowId: string,
+  target: string | null,
+  side: DropSide,
+  sameColumn: boolean,
+): Promise<{ placeAfter?: string | null; placeBefore?: string } | null> {
   if (target && target !== rowId) return side === 'before' ? { placeBefore: target } : { placeAfter: target };
   const count = destination?.count ?? 0;
   const last = count > 0 && destination ? await rowIn(destination, count - 1) : undefined;
@@ -192,7 +198,10 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const fixed = useMemo(() => boardColumnValues(field), [field]);
   const people = usePeopleColumns(fixed === 'people', layout, track);
   const columns: ColumnValue[] | null = Array.isArray(fixed) ? fixed : people.columns;
-  const personIds = useMemo(() => (fixed === 'people' && columns ? columns.filter((value): value is string => typeof value === 'string') : []), [fixed, columns]);
+  const personIds = useMemo(
+    () => (fixed === 'people' && columns ? columns.filter((value): value is string => typeof value === 'string') : []),
+    [fixed, columns],
+  );
   const users = useUsers(personIds);
   const userOf = (value: ColumnValue) => (typeof value === 'string' && fixed === 'people' ? users[personIds.indexOf(value)] : undefined);
   const labelOf = (value: ColumnValue) => columnLabel(field, value, t, userOf(value));
@@ -218,7 +227,10 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
     },
     [track],
   );
-  const onCount = useCallback((value: ColumnValue, count: number) => setCounts((all) => (all[groupKey(value)] === count ? all : { ...all, [groupKey(value)]: count })), []);
+  const onCount = useCallback(
+    (value: ColumnValue, count: number) => setCounts((all) => (all[groupKey(value)] === count ? all : { ...all, [groupKey(value)]: count })),
+    [],
+  );
   const againPeople = people.again;
 
   /**
@@ -242,7 +254,8 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       if (!place) return false;
       const value = columnCell(field, to);
       const row = storeOf(from)?.rowById(rowId) ?? holders[0]?.rowById(rowId);
-      if (row) setPending({ row: same ? row : withCell(row, fieldId, value), from, to, target, side, wasThere: !same && (destination?.indexOf(rowId) ?? -1) >= 0 });
+      if (row)
+        setPending({ row: same ? row : withCell(row, fieldId, value), from, to, target, side, wasThere: !same && (destination?.indexOf(rowId) ?? -1) >= 0 });
       if (focus) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
       let written = true;
       try {
@@ -336,7 +349,10 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
 
   if (!columns) return <div className="db-empty">{t('database.loading')}</div>;
   // The board's one stop for Tab: the card last focused, else the first card of the first column with cards.
-  const tabStop = current ?? { column: groupKey(shown.find((value) => !collapsed.has(groupKey(value)) && (counts[groupKey(value)] ?? 0) > 0) ?? null), rowId: undefined };
+  const tabStop = current ?? {
+    column: groupKey(shown.find((value) => !collapsed.has(groupKey(value)) && (counts[groupKey(value)] ?? 0) > 0) ?? null),
+    rowId: undefined,
+  };
   return (
     <div className="db-board" role="list" aria-label={t('database.layouts.board')}>
       {shown.map((value) => (
@@ -363,7 +379,14 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
           t={t}
         />
       ))}
-      {hidden.length > 0 && <HiddenColumns values={columns.filter(isHidden)} labelOf={labelOf} onShow={db.editable ? (value) => setHidden(hidden.filter((h) => h !== value)) : undefined} t={t} />}
+      {hidden.length > 0 && (
+        <HiddenColumns
+          values={columns.filter(isHidden)}
+          labelOf={labelOf}
+          onShow={db.editable ? (value) => setHidden(hidden.filter((h) => h !== value)) : undefined}
+          t={t}
+        />
+      )}
       {/* Said to screen readers: where a card moved with the keys went. */}
       <div className="db-board-live visually-hidden" role="status" aria-live="polite">
         {announced}
@@ -400,7 +423,27 @@ interface ColumnProps {
   t: BoardProps['t'];
 }
 
-function Column({ layout, fieldId, field, value, label, user, register, onCount, onMove, onCardKey, onCardFocus, tabStop, focusTo, pending, collapsed, onToggle, onHide, onMade, t }: ColumnProps) {
+function Column({
+  layout,
+  fieldId,
+  field,
+  value,
+  label,
+  user,
+  register,
+  onCount,
+  onMove,
+  onCardKey,
+  onCardFocus,
+  tabStop,
+  focusTo,
+  pending,
+  collapsed,
+  onToggle,
+  onHide,
+  onMade,
+  t,
+}: ColumnProps) {
   const db = useDatabase();
   const query = useMemo<RowsQuery>(() => ({ ...viewRowsQuery(layout), group: value }), [layout, value]);
   const read = useCallback((q: RowsQuery, signal?: AbortSignal, first?: boolean) => db.api.rows(db.databaseId, q, signal, first), [db.api, db.databaseId]);
@@ -418,7 +461,10 @@ function Column({ layout, fieldId, field, value, label, user, register, onCount,
   useEffect(() => onCount(value, count), [onCount, value, count]);
 
   const body = useRef<HTMLDivElement>(null);
-  const shown = useMemo(() => layout.orderedFields.filter((f) => f.fieldId !== MAIN_FIELD_ID && f.fieldId !== fieldId && db.config.fields[f.fieldId]), [layout.orderedFields, fieldId, db.config.fields]);
+  const shown = useMemo(
+    () => layout.orderedFields.filter((f) => f.fieldId !== MAIN_FIELD_ID && f.fieldId !== fieldId && db.config.fields[f.fieldId]),
+    [layout.orderedFields, fieldId, db.config.fields],
+  );
   const shownIds = useMemo(() => shown.map((f) => f.fieldId), [shown]);
   // The cover: a files field's first picture, of a fixed height (the card's is known before the picture comes).
   const coverId = layout.cover && db.config.fields[layout.cover.fieldId]?.type === 'files' ? layout.cover.fieldId : null;
@@ -475,13 +521,25 @@ function Column({ layout, fieldId, field, value, label, user, register, onCount,
   return (
     <section className={`db-board-column${collapsed ? ' is-collapsed' : ''}`} role="listitem" aria-label={label}>
       <header className="db-board-column-head">
-        <button type="button" className="db-board-toggle" aria-expanded={!collapsed} aria-label={t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name: label })} onClick={onToggle}>
+        <button
+          type="button"
+          className="db-board-toggle"
+          aria-expanded={!collapsed}
+          aria-label={t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name: label })}
+          onClick={onToggle}
+        >
           {collapsed ? '▸' : '▾'}
         </button>
         <ColumnTitle field={field} value={value} label={label} user={user} />
         <span className="db-board-count">{count}</span>
         {onHide && !collapsed && (
-          <button type="button" className="db-board-hide" aria-label={t('database.board.hide', { column: label })} title={t('database.board.hide', { column: label })} onClick={onHide}>
+          <button
+            type="button"
+            className="db-board-hide"
+            aria-label={t('database.board.hide', { column: label })}
+            title={t('database.board.hide', { column: label })}
+            onClick={onHide}
+          >
             ×
           </button>
         )}
@@ -493,7 +551,13 @@ function Column({ layout, fieldId, field, value, label, user, register, onCount,
               {items.map((item) => {
                 const row = shownRows.rowAt(item.index);
                 return (
-                  <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="db-card-slot" style={{ transform: `translateY(${item.start}px)` }}>
+                  <div
+                    key={item.key}
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                    className="db-card-slot"
+                    style={{ transform: `translateY(${item.start}px)` }}
+                  >
                     {row ? (
                       <Card
                         row={row}
@@ -563,12 +627,29 @@ export function withPending(
 }
 
 /** The hidden columns, at the board's end: each shown again with a click (editors). */
-function HiddenColumns({ values, labelOf, onShow, t }: { values: ColumnValue[]; labelOf(value: ColumnValue): string; onShow?(value: ColumnValue): void; t: BoardProps['t'] }) {
+function HiddenColumns({
+  values,
+  labelOf,
+  onShow,
+  t,
+}: {
+  values: ColumnValue[];
+  labelOf(value: ColumnValue): string;
+  onShow?(value: ColumnValue): void;
+  t: BoardProps['t'];
+}) {
   return (
     <section className="db-board-hidden" role="listitem" aria-label={t('database.board.hiddenColumns')}>
       <div className="db-board-column-head">{t('database.board.hiddenColumns')}</div>
       {values.map((value) => (
-        <button key={groupKey(value)} type="button" className="db-board-add" disabled={!onShow} onClick={() => onShow?.(value)} aria-label={t('database.board.show', { column: labelOf(value) })}>
+        <button
+          key={groupKey(value)}
+          type="button"
+          className="db-board-add"
+          disabled={!onShow}
+          onClick={() => onShow?.(value)}
+          aria-label={t('database.board.show', { column: labelOf(value) })}
+        >
           {labelOf(value)}
         </button>
       ))}
@@ -627,7 +708,13 @@ function Card({ row, layout, shown, coverId, column, tabbable, onMove, onKey, on
   const db = useDatabase();
   const element = useRef<HTMLDivElement>(null);
   const from = groupKey(column);
-  const side = useReorderable(element, { kind: CARD_KIND, scope: layout.uid, id: row.id, from }, 'y', (id, where, source) => onMove(id, column, row.id, where, source), { enabled: db.editable });
+  const side = useReorderable(
+    element,
+    { kind: CARD_KIND, scope: layout.uid, id: row.id, from },
+    'y',
+    (id, where, source) => onMove(id, column, row.id, where, source),
+    { enabled: db.editable },
+  );
   const title = row.data.title || t('database.untitledRow');
   const cover = coverId ? coverFile(cellOf(row, coverId)) : null;
   // A picture that cannot be read (a published page's reader may not read the row's files) is not shown broken.
@@ -645,7 +732,9 @@ function Card({ row, layout, shown, coverId, column, tabbable, onMove, onKey, on
       onKeyDown={onKey}
       onFocus={(event) => event.target === event.currentTarget && onFocus()}
     >
-      {cover && broken !== cover.id && <img className="db-card-cover" src={fileHref(cover.id)} alt="" loading="lazy" draggable={false} onError={() => setBroken(cover.id)} />}
+      {cover && broken !== cover.id && (
+        <img className="db-card-cover" src={fileHref(cover.id)} alt="" loading="lazy" draggable={false} onError={() => setBroken(cover.id)} />
+      )}
       <div className="db-card-title">{title}</div>
       {shown.map(({ fieldId }) => {
         const value = cellOf(row, fieldId);
@@ -661,7 +750,21 @@ function Card({ row, layout, shown, coverId, column, tabbable, onMove, onKey, on
 }
 
 /** «+ Новая карточка» at the end of a column: a title typed, Enter makes the card there (with the column's value). */
-function NewCard({ field, fieldId, value, store, onMade, t }: { field: DatabaseField; fieldId: string; value: ColumnValue; store: RowStore; onMade?(): void; t: BoardProps['t'] }) {
+function NewCard({
+  field,
+  fieldId,
+  value,
+  store,
+  onMade,
+  t,
+}: {
+  field: DatabaseField;
+  fieldId: string;
+  value: ColumnValue;
+  store: RowStore;
+  onMade?(): void;
+  t: BoardProps['t'];
+}) {
   const db = useDatabase();
   const [typing, setTyping] = useState(false);
   const [title, setTitle] = useState('');

@@ -38,10 +38,17 @@ const PER_DAY: Record<CalendarMode, number> = { month: 3, week: 12 };
 const WEEK_HEIGHT = 680;
 
 /** Every row a calendar's query gives: CALENDAR_WINDOW at once (the first read may take index.html's early answer), more after, up to `cap`. */
-async function readAll(db: DatabaseContextValue, query: RowsQuery, signal: AbortSignal, cap: number, first: boolean): Promise<{ rows: WireRow[]; count: number }> {
+async function readAll(
+  db: DatabaseContextValue,
+  query: RowsQuery,
+  signal: AbortSignal,
+  cap: number,
+  first: boolean,
+): Promise<{ rows: WireRow[]; count: number }> {
   const head = await db.api.rows(db.databaseId, query, signal, first);
   const rest: Array<Promise<{ rows: WireRow[] }>> = [];
-  for (let offset = CALENDAR_WINDOW; offset < Math.min(head.count, cap); offset += CALENDAR_WINDOW) rest.push(db.api.rows(db.databaseId, { ...query, offset }, signal));
+  for (let offset = CALENDAR_WINDOW; offset < Math.min(head.count, cap); offset += CALENDAR_WINDOW)
+    rest.push(db.api.rows(db.databaseId, { ...query, offset }, signal));
   const windows = await Promise.all(rest);
   return { rows: [head, ...windows].flatMap((w) => w.rows), count: head.count };
 }
@@ -126,8 +133,16 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
       // Our own write coming back, or older than what is here: nothing to do.
       if (change.cells.every((c) => c.version <= (known.versions[c.fieldId] ?? 0))) return;
       if (change.cells.some((c) => c.fieldId === fieldId)) return again();
-      setRows((current) =>
-        current?.map((row) => (row.id !== change.rowId ? row : change.cells.reduce((next, cell) => (cell.version < (next.versions[cell.fieldId] ?? 0) ? next : withCell(next, cell.fieldId, cell.value, cell.version)), row))) ?? current,
+      setRows(
+        (current) =>
+          current?.map((row) =>
+            row.id !== change.rowId
+              ? row
+              : change.cells.reduce(
+                  (next, cell) => (cell.version < (next.versions[cell.fieldId] ?? 0) ? next : withCell(next, cell.fieldId, cell.value, cell.version)),
+                  row,
+                ),
+          ) ?? current,
       );
     },
     [again, fieldId],
@@ -151,9 +166,12 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   /** A row's date written (a drop, a resize, a day given): shown at once, on the version read; put back if it fails. */
   const writeDate = async (row: WireRow, value: RowValue, revert?: () => void) => {
     if (!fieldId) return;
-    const show = (next: WireRow) => setRows((current) => (current?.some((r) => r.id === next.id) ? current.map((r) => (r.id === next.id ? next : r)) : [...(current ?? []), next]));
+    const show = (next: WireRow) =>
+      setRows((current) => (current?.some((r) => r.id === next.id) ? current.map((r) => (r.id === next.id ? next : r)) : [...(current ?? []), next]));
     show(withCell(row, fieldId, value));
-    setUndated((current) => (current.rows.some((r) => r.id === row.id) ? { rows: current.rows.filter((r) => r.id !== row.id), count: current.count - 1 } : current));
+    setUndated((current) =>
+      current.rows.some((r) => r.id === row.id) ? { rows: current.rows.filter((r) => r.id !== row.id), count: current.count - 1 } : current,
+    );
     try {
       const [cell] = await writeOver(db.api, db.databaseId, [{ rowId: row.id, fieldId, value, version: row.versions[fieldId] ?? 0 }]);
       show(withCell(row, fieldId, cell.value, cell.version));
@@ -195,7 +213,10 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   useEffect(() => {
     const list = undatedList.current;
     if (!list || !db.editable || !fieldId) return;
-    const draggable = new Draggable(list, { itemSelector: '[data-row-id]', eventData: (el) => ({ id: el.getAttribute('data-row-id') ?? '', title: el.textContent ?? '', create: true }) });
+    const draggable = new Draggable(list, {
+      itemSelector: '[data-row-id]',
+      eventData: (el) => ({ id: el.getAttribute('data-row-id') ?? '', title: el.textContent ?? '', create: true }),
+    });
     return () => draggable.destroy();
   }, [db.editable, fieldId, undated.rows.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -241,12 +262,26 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
       const day = dayString(arg.date);
       const nodes: Node[] = [];
       if (editable && fieldId && arg.view.type === VIEW_OF.month) {
-        nodes.push(element('button', 'db-calendar-add', '+', { type: 'button', 'data-action': 'add', 'data-day': day, 'aria-label': t('database.calendar.addOn', { day: DAY_NAME.format(arg.date) }) }));
+        nodes.push(
+          element('button', 'db-calendar-add', '+', {
+            type: 'button',
+            'data-action': 'add',
+            'data-day': day,
+            'aria-label': t('database.calendar.addOn', { day: DAY_NAME.format(arg.date) }),
+          }),
+        );
       }
       nodes.push(element('span', 'db-calendar-daynum', arg.dayNumberText));
       const more = hidden.get(day);
       if (more) {
-        nodes.push(element('button', 'db-calendar-more', `+${more.length}`, { type: 'button', 'data-action': 'more', 'data-day': day, 'aria-label': t('database.calendar.moreOn', { count: more.length, day: DAY_NAME.format(arg.date) }) }));
+        nodes.push(
+          element('button', 'db-calendar-more', `+${more.length}`, {
+            type: 'button',
+            'data-action': 'more',
+            'data-day': day,
+            'aria-label': t('database.calendar.moreOn', { count: more.length, day: DAY_NAME.format(arg.date) }),
+          }),
+        );
       }
       return { domNodes: nodes };
     },
@@ -301,7 +336,12 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
           />
         </div>
         {more && (
-          <Popover anchor={more.anchor} onClose={() => setMore(null)} label={DAY_NAME.format(new Date(`${more.day}T00:00:00`))} className="menu db-menu db-calendar-more-list">
+          <Popover
+            anchor={more.anchor}
+            onClose={() => setMore(null)}
+            label={DAY_NAME.format(new Date(`${more.day}T00:00:00`))}
+            className="menu db-menu db-calendar-more-list"
+          >
             {(hidden.get(more.day) ?? []).map((id) => (
               <button
                 key={id}
@@ -333,7 +373,9 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
                   </button>
                 </li>
               ))}
-              {undated.count > undated.rows.length && <li className="db-calendar-hint">{t('database.calendar.moreUndated', { count: undated.count - undated.rows.length })}</li>}
+              {undated.count > undated.rows.length && (
+                <li className="db-calendar-hint">{t('database.calendar.moreUndated', { count: undated.count - undated.rows.length })}</li>
+              )}
             </ul>
           )}
         </aside>

@@ -101,7 +101,17 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
                 <Tooltip />
                 {series.length > 1 && <Legend />}
                 {series.map((s, i) => (
-                  <Line key={String(s.key)} type="monotone" dataKey={seriesKey(s.key)} name={s.label} stroke={PALETTE[i % PALETTE.length]} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+                  <Line
+                    key={String(s.key)}
+                    type="monotone"
+                    dataKey={seriesKey(s.key)}
+                    name={s.label}
+                    stroke={PALETTE[i % PALETTE.length]}
+                    strokeWidth={2}
+                    dot={false}
+                    isAnimationActive={false}
+                    connectNulls
+                  />
                 ))}
               </LineChart>
             ) : (
@@ -112,7 +122,14 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
                 <Tooltip cursor={{ fill: 'var(--bg-hover)' }} />
                 {series.length > 1 && <Legend />}
                 {series.map((s, i) => (
-                  <Bar key={String(s.key)} dataKey={seriesKey(s.key)} name={s.label} fill={PALETTE[i % PALETTE.length]} stackId={series.length > 1 ? 'stack' : undefined} isAnimationActive={false} />
+                  <Bar
+                    key={String(s.key)}
+                    dataKey={seriesKey(s.key)}
+                    name={s.label}
+                    fill={PALETTE[i % PALETTE.length]}
+                    stackId={series.length > 1 ? 'stack' : undefined}
+                    isAnimationActive={false}
+                  />
                 ))}
               </BarChart>
             )}
@@ -139,7 +156,19 @@ export function chartRows(answer: ChartAnswer): Array<Record<string, string | nu
 }
 
 /** The bar above a chart (editors): the kind (a `chart` layout), x and its bucket, the value, a series, the order, running totals. */
-function ChartSetup({ layout, chart, kind, onChange, answer }: { layout: DatabaseLayout; chart: ChartConfig | null; kind: ChartKind; onChange(next: ChartConfig): void; answer: ChartAnswer | null }) {
+function ChartSetup({
+  layout,
+  chart,
+  kind,
+  onChange,
+  answer,
+}: {
+  layout: DatabaseLayout;
+  chart: ChartConfig | null;
+  kind: ChartKind;
+  onChange(next: ChartConfig): void;
+  answer: ChartAnswer | null;
+}) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const fields = Object.entries(db.config.fields).filter(([, f]) => f.type !== 'files' && f.type !== 'relation');
@@ -179,7 +208,16 @@ function ChartSetup({ layout, chart, kind, onChange, answer }: { layout: Databas
       )}
       <label>
         {t('database.chart.x')}
-        <select value={current.x.fieldId} onChange={(e) => change({ x: { fieldId: e.target.value, ...(dateLike(e.target.value) ? { bucket: 'month' } : {}) }, hidden: [], ...(current.series?.fieldId === e.target.value ? { series: null } : {}) })}>
+        <select
+          value={current.x.fieldId}
+          onChange={(e) =>
+            change({
+              x: { fieldId: e.target.value, ...(dateLike(e.target.value) ? { bucket: 'month' } : {}) },
+              hidden: [],
+              ...(current.series?.fieldId === e.target.value ? { series: null } : {}),
+            })
+          }
+        >
           {fields.map(([id, f]) => (
             <option key={id} value={id}>
               {f.name}
@@ -205,7 +243,10 @@ function ChartSetup({ layout, chart, kind, onChange, answer }: { layout: Databas
           value={current.y.aggregate === 'count' ? 'count' : `${current.y.aggregate}:${current.y.fieldId ?? ''}`}
           onChange={(e) => {
             const [aggregate, fieldId] = e.target.value.split(':') as [ChartConfig['y']['aggregate'], string | undefined];
-            change({ y: aggregate === 'count' ? { aggregate } : { aggregate, fieldId }, ...(aggregate !== 'count' && aggregate !== 'sum' ? { cumulative: false } : {}) });
+            change({
+              y: aggregate === 'count' ? { aggregate } : { aggregate, fieldId },
+              ...(aggregate !== 'count' && aggregate !== 'sum' ? { cumulative: false } : {}),
+            });
           }}
         >
           <option value="count">{t('database.chart.aggregates.count')}</option>
@@ -221,7 +262,10 @@ function ChartSetup({ layout, chart, kind, onChange, answer }: { layout: Databas
       {kind !== 'pie' && (
         <label>
           {t('database.chart.series')}
-          <select value={current.series?.fieldId ?? ''} onChange={(e) => change({ series: e.target.value ? { fieldId: e.target.value, ...(dateLike(e.target.value) ? { bucket: 'month' } : {}) } : null })}>
+          <select
+            value={current.series?.fieldId ?? ''}
+            onChange={(e) => change({ series: e.target.value ? { fieldId: e.target.value, ...(dateLike(e.target.value) ? { bucket: 'month' } : {}) } : null })}
+          >
             <option value="">{t('database.chart.noSeries')}</option>
             {fields
               .filter(([id]) => id !== current.x.fieldId)
@@ -249,7 +293,9 @@ function ChartSetup({ layout, chart, kind, onChange, answer }: { layout: Databas
           {t('database.chart.cumulative')}
         </label>
       )}
-      {answer && answer.categories.length + answer.hidden.length > 0 && <CategoriesButton answer={answer} hidden={current.hidden ?? []} onHide={(hidden) => change({ hidden })} />}
+      {answer && answer.categories.length + answer.hidden.length > 0 && (
+        <CategoriesButton answer={answer} hidden={current.hidden ?? []} onHide={(hidden) => change({ hidden })} />
+      )}
     </div>
   );
 }
@@ -263,11 +309,24 @@ function CategoriesButton({ answer, hidden, onHide }: { answer: ChartAnswer; hid
   const isHidden = (key: ChartKey) => hidden.some((h) => JSON.stringify(h) === JSON.stringify(key));
   return (
     <>
-      <button ref={button} type="button" className={`db-button${answer.hidden.length ? ' is-on' : ''}`} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(true)}>
+      <button
+        ref={button}
+        type="button"
+        className={`db-button${answer.hidden.length ? ' is-on' : ''}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
         {answer.hidden.length ? t('database.chart.hiddenCount', { count: answer.hidden.length }) : t('database.chart.categories')}
       </button>
       {open && (
-        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.chart.categories')} className="menu db-menu db-chart-categories" role="menu">
+        <Popover
+          anchor={button.current}
+          onClose={() => setOpen(false)}
+          label={t('database.chart.categories')}
+          className="menu db-menu db-chart-categories"
+          role="menu"
+        >
           {all.map((category) => (
             <button
               key={JSON.stringify(category.key)}
@@ -275,7 +334,9 @@ function CategoriesButton({ answer, hidden, onHide }: { answer: ChartAnswer; hid
               className="menu-item"
               role="menuitemcheckbox"
               aria-checked={!isHidden(category.key)}
-              onClick={() => onHide(isHidden(category.key) ? hidden.filter((h) => JSON.stringify(h) !== JSON.stringify(category.key)) : [...hidden, category.key])}
+              onClick={() =>
+                onHide(isHidden(category.key) ? hidden.filter((h) => JSON.stringify(h) !== JSON.stringify(category.key)) : [...hidden, category.key])
+              }
             >
               <span className="db-check-box" aria-hidden>
                 {isHidden(category.key) ? '' : '✓'}

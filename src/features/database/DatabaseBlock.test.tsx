@@ -25,12 +25,21 @@ const view = (): DatabaseView => ({
 async function setup(canEdit = true, rows = 5, patch: Partial<DatabaseLayout> = {}, values: (i: number) => Record<string, RowValue> = () => ({})) {
   const shown = view();
   Object.assign(shown.layouts[0], patch);
-  const server = fakeDatabaseServer(JSON.parse(JSON.stringify(config)) as DatabaseConfig, shown, Array.from({ length: rows }, (_, i) => makeRow(i, { sum: i * 10, ...values(i) })));
+  const server = fakeDatabaseServer(
+    JSON.parse(JSON.stringify(config)) as DatabaseConfig,
+    shown,
+    Array.from({ length: rows }, (_, i) => makeRow(i, { sum: i * 10, ...values(i) })),
+  );
   globalThis.fetch = server.fetch;
   const receiveBlock = jest.fn();
   const utils = render(
     <>
-      <DatabaseBlock databaseId="db" config={server.config} view={server.view} host={{ pageId: 'page', workspaceId: null, canEdit, receiveBlock, live: null, isSaved: () => true, flush: async () => undefined }} />
+      <DatabaseBlock
+        databaseId="db"
+        config={server.config}
+        view={server.view}
+        host={{ pageId: 'page', workspaceId: null, canEdit, receiveBlock, live: null, isSaved: () => true, flush: async () => undefined }}
+      />
       <Toaster />
     </>,
   );
@@ -76,7 +85,7 @@ describe('the Table view', () => {
     expect(cell(3, 1).textContent).toMatch(/30,00\s₽/);
   });
 
-  test('an option made in a cell is the cell\'s at once; the write waits for its field, and a second new option is added to the first', async () => {
+  test("an option made in a cell is the cell's at once; the write waits for its field, and a second new option is added to the first", async () => {
     const { server, sink, cell } = await setup();
     const make = async (row: number, name: string) => {
       fireEvent.mouseDown(cell(row, 3));
@@ -170,7 +179,9 @@ describe('the Table view', () => {
     await flush();
     await flush();
     expect(server.view.layouts[0].orderedFields.map((f) => f.fieldId)).toEqual(['MAIN_FIELD', 'tag']);
-    const patches = server.requests.filter((r) => r.path === 'database/db/views/v1').map((r) => (r.body as { layout: { orderedFields: Array<{ fieldId: string }> } }).layout.orderedFields.map((f) => f.fieldId));
+    const patches = server.requests
+      .filter((r) => r.path === 'database/db/views/v1')
+      .map((r) => (r.body as { layout: { orderedFields: Array<{ fieldId: string }> } }).layout.orderedFields.map((f) => f.fieldId));
     expect(patches).toEqual([
       ['MAIN_FIELD', 'done', 'tag'],
       ['MAIN_FIELD', 'tag'],
@@ -293,9 +304,15 @@ describe('the Table view', () => {
 });
 
 describe('a new Timeline view', () => {
-  const fields = (...types: Array<'text' | 'date' | 'number'>): DatabaseConfig => ({ fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, ...Object.fromEntries(types.map((type, i) => [`f${i}`, { name: `Поле ${i}`, type }])) } });
-  test('bars from the first date field to the second (none: the first one\'s ranges), by weeks; no date field, no timeline yet', () => {
-    expect(newTimelineLayout(fields('number', 'date', 'text', 'date', 'date'), 'Хронология')).toMatchObject({ type: 'timeline', name: 'Хронология', timeline: { startFieldId: 'f1', endFieldId: 'f3', scale: 'week' } });
+  const fields = (...types: Array<'text' | 'date' | 'number'>): DatabaseConfig => ({
+    fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, ...Object.fromEntries(types.map((type, i) => [`f${i}`, { name: `Поле ${i}`, type }])) },
+  });
+  test("bars from the first date field to the second (none: the first one's ranges), by weeks; no date field, no timeline yet", () => {
+    expect(newTimelineLayout(fields('number', 'date', 'text', 'date', 'date'), 'Хронология')).toMatchObject({
+      type: 'timeline',
+      name: 'Хронология',
+      timeline: { startFieldId: 'f1', endFieldId: 'f3', scale: 'week' },
+    });
     expect(newTimelineLayout(fields('date', 'number'), 'Хронология').timeline).toEqual({ startFieldId: 'f0', endFieldId: null, scale: 'week' });
     expect(newTimelineLayout(fields('number'), 'Хронология').timeline).toBeNull();
     expect(newTimelineLayout(fields('date'), 'Хронология').orderedFields.map((f) => f.fieldId)).toEqual([MAIN_FIELD_ID, 'f0']);

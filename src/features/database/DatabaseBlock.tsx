@@ -71,7 +71,9 @@ export function newCalendarLayout(config: DatabaseConfig, name: string): Databas
 
 /** A new Timeline view: every field in its rows, bars from the first date field, to the second if there is one (else the first's ranges), by weeks. */
 export function newTimelineLayout(config: DatabaseConfig, name: string): DatabaseLayout {
-  const [start, end] = Object.entries(config.fields).filter(([, f]) => f.type === 'date').map(([id]) => id);
+  const [start, end] = Object.entries(config.fields)
+    .filter(([, f]) => f.type === 'date')
+    .map(([id]) => id);
   return { ...newTableLayout(config, name), type: 'timeline', timeline: start ? { startFieldId: start, endFieldId: end ?? null, scale: 'week' } : null };
 }
 
@@ -96,7 +98,10 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   const [optimistic, setOptimistic] = useState<Readonly<Record<string, DatabaseLayout>>>({});
   const optimisticRef = useRef(optimistic);
   const savesInFlight = useRef(new Map<string, number>());
-  const layouts = useMemo(() => view.layouts.filter((l) => !linkedViewId || l.uid === linkedViewId).map((l) => optimistic[l.uid] ?? l), [view.layouts, optimistic, linkedViewId]);
+  const layouts = useMemo(
+    () => view.layouts.filter((l) => !linkedViewId || l.uid === linkedViewId).map((l) => optimistic[l.uid] ?? l),
+    [view.layouts, optimistic, linkedViewId],
+  );
   const serverLayouts = useRef(view.layouts);
   serverLayouts.current = view.layouts;
   const [activeId, setActiveId] = useState<string | null>(layouts[0]?.uid ?? null);
@@ -201,7 +206,12 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
 
   /** A view's tab dropped beside another (or moved a step from its menu): its place among the views is saved. */
   const moveView = async (id: string, target: string, side: DropSide) => {
-    const order = movedItem(layouts.map((l) => ({ id: l.uid })), id, target, side);
+    const order = movedItem(
+      layouts.map((l) => ({ id: l.uid })),
+      id,
+      target,
+      side,
+    );
     const at = order.findIndex((entry) => entry.id === id);
     if (order.map((entry) => entry.id).join() === layouts.map((l) => l.uid).join()) return;
     try {
@@ -297,7 +307,14 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 <ChartView key={layout.uid} layout={layout} track={track} />
               </Suspense>
             ) : (
-              <TableView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} onStore={onTableStore} fill={fill} search={search} />
+              <TableView
+                key={layout.uid}
+                layout={layout}
+                savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout}
+                onStore={onTableStore}
+                fill={fill}
+                search={search}
+              />
             )}
           </>
         ) : (
@@ -344,7 +361,9 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate,
   const button = useRef<HTMLButtonElement>(null);
   const label = layout.name || t(`database.layouts.${layout.type}`);
   // Tabs reorder by dragging (editors, where there is more than the one view).
-  const over = useReorderable(button, { kind: 'db-view', scope: db.databaseId, id: layout.uid }, 'x', (id, side) => onMove(id, layout.uid, side), { enabled: db.editable && neighbours !== null });
+  const over = useReorderable(button, { kind: 'db-view', scope: db.databaseId, id: layout.uid }, 'x', (id, side) => onMove(id, layout.uid, side), {
+    enabled: db.editable && neighbours !== null,
+  });
   const rename = () => {
     setRenaming(false);
     if (name.trim() && name.trim() !== layout.name) void db.saveView(layout.uid, { name: name.trim() });
@@ -389,7 +408,10 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate,
         onClick={() => (active && db.editable ? setMenu(true) : onSelect())}
         onDoubleClick={() => db.editable && setRenaming(true)}
       >
-        <span aria-hidden>{layout.type === 'board' ? '▥' : layout.type === 'calendar' ? '▤' : layout.type === 'timeline' ? '☰' : CHART_TYPES.has(layout.type) ? '▮' : '▦'}</span> {label}
+        <span aria-hidden>
+          {layout.type === 'board' ? '▥' : layout.type === 'calendar' ? '▤' : layout.type === 'timeline' ? '☰' : CHART_TYPES.has(layout.type) ? '▮' : '▦'}
+        </span>{' '}
+        {label}
       </button>
       {menu && (
         <Popover anchor={button.current} onClose={() => setMenu(false)} label={t('database.viewMenu')} className="menu db-menu" role="menu">
@@ -452,7 +474,9 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
   return (
     <>
       <button ref={button} type="button" className={`db-button${current ? ' is-on' : ''}`} disabled={!db.editable} onClick={() => setOpen(true)}>
-        {current ? t(board ? 'database.board.columnsOf' : 'database.groupedBy', { name: db.config.fields[current]?.name ?? '' }) : t(board ? 'database.board.columnsBy' : 'database.group')}
+        {current
+          ? t(board ? 'database.board.columnsOf' : 'database.groupedBy', { name: db.config.fields[current]?.name ?? '' })
+          : t(board ? 'database.board.columnsBy' : 'database.group')}
       </button>
       {open && (
         <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.group')} className="menu db-menu" role="menu" align="end">
@@ -489,7 +513,16 @@ function AddViewButton({ onAdd }: { onAdd(type: NewViewType): void }) {
   };
   return (
     <>
-      <button ref={button} type="button" className="db-tab db-tab-add" aria-label={t('database.addView')} title={t('database.addView')} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(true)}>
+      <button
+        ref={button}
+        type="button"
+        className="db-tab db-tab-add"
+        aria-label={t('database.addView')}
+        title={t('database.addView')}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
         +
       </button>
       {open && (

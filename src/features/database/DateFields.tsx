@@ -42,7 +42,19 @@ export function DateFieldNeeded({ message, onAdded }: { message: string; onAdded
  * A labelled choice of a date field (a calendar's field, a timeline's start or end): `value` ''
  * when none is chosen yet (a «—» to show it), `none` an option for no field (value '').
  */
-export function DateFieldSelect({ label, value, fields, none, onChange }: { label: string; value: string; fields: Array<[string, Pick<DatabaseField, 'name'>]>; none?: string; onChange(fieldId: string): void }) {
+export function DateFieldSelect({
+  label,
+  value,
+  fields,
+  none,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  fields: Array<[string, Pick<DatabaseField, 'name'>]>;
+  none?: string;
+  onChange(fieldId: string): void;
+}) {
   return (
     <label>
       {label}

@@ -1,6 +1,17 @@
 import { memo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DATABASE_FIELD_TYPES, MAIN_FIELD_ID, NUMBER_FORMATS, FILTER_CONDITIONS, hasOptions, type DatabaseField, type DatabaseFieldType, type DatabaseLayout, type NumberFormat, type SelectOption } from '../../../schema/blocks/database';
+import {
+  DATABASE_FIELD_TYPES,
+  MAIN_FIELD_ID,
+  NUMBER_FORMATS,
+  FILTER_CONDITIONS,
+  hasOptions,
+  type DatabaseField,
+  type DatabaseFieldType,
+  type DatabaseLayout,
+  type NumberFormat,
+  type SelectOption,
+} from '../../../schema/blocks/database';
 import type { RetypeReport } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { PaperclipIcon } from '../../ui/icons';
@@ -94,7 +105,15 @@ export const ColumnHeader = memo(function ColumnHeader({ column, layout, width, 
         </span>
         <span className="db-hcell-name">{column.field.name}</span>
       </button>
-      {editable && <div className="db-resize" role="separator" aria-orientation="vertical" onMouseDown={(e) => onResizeStart(column.fieldId, e)} onTouchStart={(e) => onResizeStart(column.fieldId, e)} />}
+      {editable && (
+        <div
+          className="db-resize"
+          role="separator"
+          aria-orientation="vertical"
+          onMouseDown={(e) => onResizeStart(column.fieldId, e)}
+          onTouchStart={(e) => onResizeStart(column.fieldId, e)}
+        />
+      )}
       {open && <FieldMenu column={column} layout={layout} anchor={button.current} onClose={() => setOpen(false)} />}
     </div>
   );
@@ -166,7 +185,14 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
         }}
         footer={
           <>
-            <button type="button" className="db-button" onClick={() => { setReport(null); onClose(); }}>
+            <button
+              type="button"
+              className="db-button"
+              onClick={() => {
+                setReport(null);
+                onClose();
+              }}
+            >
               {t('database.cancel')}
             </button>
             <button type="button" className="db-button is-danger" onClick={() => void applyRetype(report.type)}>
@@ -213,7 +239,9 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
       />
       {!main && (
         <button type="button" className="menu-item" role="menuitem" aria-expanded={types} onClick={() => setTypes((v) => !v)}>
-          <span className="menu-item-icon" aria-hidden>{TYPE_ICONS[field.type]}</span>
+          <span className="menu-item-icon" aria-hidden>
+            {TYPE_ICONS[field.type]}
+          </span>
           {t('database.fieldType')}: {t(`database.types.${field.type}`)}
         </button>
       )}
@@ -221,7 +249,9 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
         <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
           {FIELD_TYPES.filter((type) => type !== field.type).map((type) => (
             <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => void retype(type)}>
-              <span className="menu-item-icon" aria-hidden>{TYPE_ICONS[type]}</span>
+              <span className="menu-item-icon" aria-hidden>
+                {TYPE_ICONS[type]}
+              </span>
               {t(`database.types.${type}`)}
             </button>
           ))}
@@ -241,36 +271,60 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
       )}
       {field.type === 'date' && (
         <label className="db-menu-row">
-          <input type="checkbox" checked={!!field.withTime} onChange={(e) => void db.saveField(fieldId, { ...field, withTime: e.target.checked })} /> {t('database.withTime')}
+          <input type="checkbox" checked={!!field.withTime} onChange={(e) => void db.saveField(fieldId, { ...field, withTime: e.target.checked })} />{' '}
+          {t('database.withTime')}
         </label>
       )}
       {hasOptions(field) && <OptionsEditor field={field} onSave={(next) => db.saveField(fieldId, next)} />}
       <div className="menu-separator" />
       <button type="button" className="menu-item" role="menuitem" onClick={() => sort('asc')}>
-        <span className="menu-item-icon" aria-hidden>↑</span>
+        <span className="menu-item-icon" aria-hidden>
+          ↑
+        </span>
         {t('database.sortAsc')}
       </button>
       <button type="button" className="menu-item" role="menuitem" onClick={() => sort('desc')}>
-        <span className="menu-item-icon" aria-hidden>↓</span>
+        <span className="menu-item-icon" aria-hidden>
+          ↓
+        </span>
         {t('database.sortDesc')}
       </button>
       <button type="button" className="menu-item" role="menuitem" onClick={filter}>
-        <span className="menu-item-icon" aria-hidden>⚲</span>
+        <span className="menu-item-icon" aria-hidden>
+          ⚲
+        </span>
         {t('database.addFilter')}
       </button>
-      <button type="button" className="menu-item" role="menuitemcheckbox" aria-checked={column.isWrap} onClick={() => view({ orderedFields: withOrderedField(layout, fieldId, { isWrap: !column.isWrap }) })}>
-        <span className="menu-item-icon" aria-hidden>↵</span>
+      <button
+        type="button"
+        className="menu-item"
+        role="menuitemcheckbox"
+        aria-checked={column.isWrap}
+        onClick={() => view({ orderedFields: withOrderedField(layout, fieldId, { isWrap: !column.isWrap }) })}
+      >
+        <span className="menu-item-icon" aria-hidden>
+          ↵
+        </span>
         {column.isWrap ? t('database.unwrap') : t('database.wrap')}
       </button>
       {!main && (
         <>
-          <button type="button" className="menu-item" role="menuitem" onClick={() => view({ orderedFields: layout.orderedFields.filter((entry) => entry.fieldId !== fieldId) })}>
-            <span className="menu-item-icon" aria-hidden>◌</span>
+          <button
+            type="button"
+            className="menu-item"
+            role="menuitem"
+            onClick={() => view({ orderedFields: layout.orderedFields.filter((entry) => entry.fieldId !== fieldId) })}
+          >
+            <span className="menu-item-icon" aria-hidden>
+              ◌
+            </span>
             {t('database.hideField')}
           </button>
           <div className="menu-separator" />
           <button type="button" className="menu-item is-danger" role="menuitem" onClick={() => setConfirmDelete(true)}>
-            <span className="menu-item-icon" aria-hidden>✕</span>
+            <span className="menu-item-icon" aria-hidden>
+              ✕
+            </span>
             {t('database.deleteField')}
           </button>
         </>
@@ -299,16 +353,32 @@ export const AddFieldButton = memo(function AddFieldButton({ layout, width }: { 
   };
   return (
     <div className="db-hcell db-add-field" style={{ width }}>
-      <button ref={button} type="button" className="db-hcell-button" aria-label={t('database.addField')} title={t('database.addField')} onClick={() => setOpen(true)}>
+      <button
+        ref={button}
+        type="button"
+        className="db-hcell-button"
+        aria-label={t('database.addField')}
+        title={t('database.addField')}
+        onClick={() => setOpen(true)}
+      >
         +
       </button>
       {open && (
         <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.addField')} className="menu db-menu" role="menu" align="end">
-          <input className="db-menu-name" value={name} placeholder={t('database.fieldName')} aria-label={t('database.fieldName')} autoFocus onChange={(e) => setName(e.target.value)} />
+          <input
+            className="db-menu-name"
+            value={name}
+            placeholder={t('database.fieldName')}
+            aria-label={t('database.fieldName')}
+            autoFocus
+            onChange={(e) => setName(e.target.value)}
+          />
           <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
             {FIELD_TYPES.map((type) => (
               <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => void add(type)}>
-                <span className="menu-item-icon" aria-hidden>{TYPE_ICONS[type]}</span>
+                <span className="menu-item-icon" aria-hidden>
+                  {TYPE_ICONS[type]}
+                </span>
                 {t(`database.types.${type}`)}
               </button>
             ))}

@@ -1,6 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FILTER_CONDITIONS, MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout, type FilterCondition, type FilterGroup, type FilterRule, type ViewSort } from '../../../schema/blocks/database';
+import {
+  FILTER_CONDITIONS,
+  MAIN_FIELD_ID,
+  hasOptions,
+  type DatabaseField,
+  type DatabaseLayout,
+  type FilterCondition,
+  type FilterGroup,
+  type FilterRule,
+  type ViewSort,
+} from '../../../schema/blocks/database';
 import { useDatabase } from './context';
 import { CellContent, CellEditor } from './cells';
 import { addRule, addSort, needsValue, removeRule, removeSort, setOp, updateRule, updateSort } from './filters';
@@ -27,7 +37,13 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
             {index === 0 ? (
               <span className="db-filter-op">{t('database.where')}</span>
             ) : index === 1 ? (
-              <select className="db-filter-op" aria-label={t('database.filterOp')} value={filter.op} disabled={!editable} onChange={(e) => saveFilter((current) => (current ? setOp(current, e.target.value as 'and' | 'or') : current))}>
+              <select
+                className="db-filter-op"
+                aria-label={t('database.filterOp')}
+                value={filter.op}
+                disabled={!editable}
+                onChange={(e) => saveFilter((current) => (current ? setOp(current, e.target.value as 'and' | 'or') : current))}
+              >
                 <option value="and">{t('database.and')}</option>
                 <option value="or">{t('database.or')}</option>
               </select>
@@ -37,10 +53,19 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
             {'op' in rule ? (
               <span className="db-filter-group">{t('database.ruleGroup', { count: rule.rules.length })}</span>
             ) : (
-              <RuleEditor rule={rule} editable={editable} onChange={(patch) => saveFilter((current) => (current ? updateRule(current, index, config, patch) : current))} />
+              <RuleEditor
+                rule={rule}
+                editable={editable}
+                onChange={(patch) => saveFilter((current) => (current ? updateRule(current, index, config, patch) : current))}
+              />
             )}
             {editable && (
-              <button type="button" className="db-icon-button" aria-label={t('database.removeRule')} onClick={() => saveFilter((current) => (current ? removeRule(current, index) : current))}>
+              <button
+                type="button"
+                className="db-icon-button"
+                aria-label={t('database.removeRule')}
+                onClick={() => saveFilter((current) => (current ? removeRule(current, index) : current))}
+              >
                 ×
               </button>
             )}
@@ -56,26 +81,45 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
         {sorts.map((sort, index) => (
           <div key={index} className="db-filter-rule">
             <span className="db-filter-op">{index === 0 ? t('database.sortBy') : t('database.thenBy')}</span>
-            <select aria-label={t('database.sortField')} value={sort.fieldId} disabled={!editable} onChange={(e) => saveSorts((current) => updateSort(current, index, { fieldId: e.target.value }))}>
+            <select
+              aria-label={t('database.sortField')}
+              value={sort.fieldId}
+              disabled={!editable}
+              onChange={(e) => saveSorts((current) => updateSort(current, index, { fieldId: e.target.value }))}
+            >
               {fieldIds.map((id) => (
                 <option key={id} value={id}>
                   {config.fields[id].name}
                 </option>
               ))}
             </select>
-            <select aria-label={t('database.sortDirection')} value={sort.direction} disabled={!editable} onChange={(e) => saveSorts((current) => updateSort(current, index, { direction: e.target.value as 'asc' | 'desc' }))}>
+            <select
+              aria-label={t('database.sortDirection')}
+              value={sort.direction}
+              disabled={!editable}
+              onChange={(e) => saveSorts((current) => updateSort(current, index, { direction: e.target.value as 'asc' | 'desc' }))}
+            >
               <option value="asc">{t('database.ascending')}</option>
               <option value="desc">{t('database.descending')}</option>
             </select>
             {editable && (
-              <button type="button" className="db-icon-button" aria-label={t('database.removeSort')} onClick={() => saveSorts((current) => removeSort(current, index))}>
+              <button
+                type="button"
+                className="db-icon-button"
+                aria-label={t('database.removeSort')}
+                onClick={() => saveSorts((current) => removeSort(current, index))}
+              >
                 ×
               </button>
             )}
           </div>
         ))}
         {editable && firstField && (
-          <button type="button" className="db-link-button" onClick={() => saveSorts((current) => addSort(current, fieldIds.find((id) => !current.some((s) => s.fieldId === id)) ?? firstField))}>
+          <button
+            type="button"
+            className="db-link-button"
+            onClick={() => saveSorts((current) => addSort(current, fieldIds.find((id) => !current.some((s) => s.fieldId === id)) ?? firstField))}
+          >
             + {t('database.addSort')}
           </button>
         )}
@@ -109,7 +153,15 @@ function useDraft<T>(saved: T, save: (value: T) => Promise<void>): [T, (make: (c
   return [draft, change];
 }
 
-function RuleEditor({ rule, editable, onChange }: { rule: FilterRule; editable: boolean; onChange(patch: { fieldId?: string; condition?: FilterCondition; value?: string | boolean }): void }) {
+function RuleEditor({
+  rule,
+  editable,
+  onChange,
+}: {
+  rule: FilterRule;
+  editable: boolean;
+  onChange(patch: { fieldId?: string; condition?: FilterCondition; value?: string | boolean }): void;
+}) {
   const { t } = useTranslation('automation');
   const { config } = useDatabase();
   const field = config.fields[rule.fieldId];
@@ -134,16 +186,34 @@ function RuleEditor({ rule, editable, onChange }: { rule: FilterRule; editable: 
   if (needsValue(rule.condition)) {
     if (field.type === 'checkbox') {
       valueEditor = (
-        <select aria-label={t('database.filterValue')} value={rule.value === false ? 'false' : 'true'} disabled={!editable} onChange={(e) => onChange({ value: e.target.value === 'true' })}>
+        <select
+          aria-label={t('database.filterValue')}
+          value={rule.value === false ? 'false' : 'true'}
+          disabled={!editable}
+          onChange={(e) => onChange({ value: e.target.value === 'true' })}
+        >
           <option value="true">{t('database.checked')}</option>
           <option value="false">{t('database.unchecked')}</option>
         </select>
       );
     } else if (field.type === 'person' || field.type === 'relation') {
-      valueEditor = <ChosenValue field={field} fieldId={rule.fieldId} value={typeof rule.value === 'string' ? rule.value : null} editable={editable} onChange={(value) => onChange({ value })} />;
+      valueEditor = (
+        <ChosenValue
+          field={field}
+          fieldId={rule.fieldId}
+          value={typeof rule.value === 'string' ? rule.value : null}
+          editable={editable}
+          onChange={(value) => onChange({ value })}
+        />
+      );
     } else if (hasOptions(field)) {
       valueEditor = (
-        <select aria-label={t('database.filterValue')} value={typeof rule.value === 'string' ? rule.value : ''} disabled={!editable} onChange={(e) => onChange({ value: e.target.value })}>
+        <select
+          aria-label={t('database.filterValue')}
+          value={typeof rule.value === 'string' ? rule.value : ''}
+          disabled={!editable}
+          onChange={(e) => onChange({ value: e.target.value })}
+        >
           <option value="">{t('database.chooseOption')}</option>
           {field.options.map((o) => (
             <option key={o.id} value={o.id}>
@@ -179,7 +249,12 @@ function RuleEditor({ rule, editable, onChange }: { rule: FilterRule; editable: 
           </option>
         ))}
       </select>
-      <select aria-label={t('database.filterCondition')} value={rule.condition} disabled={!editable} onChange={(e) => onChange({ condition: e.target.value as FilterCondition })}>
+      <select
+        aria-label={t('database.filterCondition')}
+        value={rule.condition}
+        disabled={!editable}
+        onChange={(e) => onChange({ condition: e.target.value as FilterCondition })}
+      >
         {conditions.map((c) => (
           <option key={c} value={c}>
             {t(`database.conditions.${c}`)}
@@ -196,14 +271,30 @@ function RuleEditor({ rule, editable, onChange }: { rule: FilterRule; editable: 
  * title), chosen with the cell's own editor (the members, the rows found by title); the one
  * chosen last is the rule's value.
  */
-function ChosenValue({ field, fieldId, value, editable, onChange }: { field: DatabaseField; fieldId: string; value: string | null; editable: boolean; onChange(value: string): void }) {
+function ChosenValue({
+  field,
+  fieldId,
+  value,
+  editable,
+  onChange,
+}: {
+  field: DatabaseField;
+  fieldId: string;
+  value: string | null;
+  editable: boolean;
+  onChange(value: string): void;
+}) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
       <button type="button" className="db-filter-value" aria-label={t('database.filterValue')} disabled={!editable} onClick={(e) => setAnchor(e.currentTarget)}>
-        {value ? <CellContent field={field} fieldId={fieldId} value={[value]} databaseId={db.databaseId} /> : t(field.type === 'person' ? 'database.choosePerson' : 'database.chooseRow')}
+        {value ? (
+          <CellContent field={field} fieldId={fieldId} value={[value]} databaseId={db.databaseId} />
+        ) : (
+          t(field.type === 'person' ? 'database.choosePerson' : 'database.chooseRow')
+        )}
       </button>
       {anchor && (
         <CellEditor

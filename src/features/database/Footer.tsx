@@ -54,7 +54,19 @@ export function useCalculations(layout: DatabaseLayout, changes: number): Calcul
 }
 
 /** A column's footer cell: its calculation and figure; editors choose the calculation. Memoized: scrolling the rows does not draw the footer again. */
-export const CalculationCell = memo(function CalculationCell({ column, layout, width, pinnedLeft, figure }: { column: GridColumn; layout: DatabaseLayout; width: number; pinnedLeft?: number; figure: number | null | undefined }) {
+export const CalculationCell = memo(function CalculationCell({
+  column,
+  layout,
+  width,
+  pinnedLeft,
+  figure,
+}: {
+  column: GridColumn;
+  layout: DatabaseLayout;
+  width: number;
+  pinnedLeft?: number;
+  figure: number | null | undefined;
+}) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const [open, setOpen] = useState(false);
@@ -69,17 +81,31 @@ export const CalculationCell = memo(function CalculationCell({ column, layout, w
   };
   return (
     <div className={`db-fcell${pinnedLeft !== undefined ? ' db-pin' : ''}`} style={{ width, left: pinnedLeft }}>
-      <button ref={button} type="button" className="db-fcell-button" disabled={!db.editable && !calculation} onClick={() => db.editable && setOpen(true)} aria-label={t('database.calculate', { name: column.field.name })}>
+      <button
+        ref={button}
+        type="button"
+        className="db-fcell-button"
+        disabled={!db.editable && !calculation}
+        onClick={() => db.editable && setOpen(true)}
+        aria-label={t('database.calculate', { name: column.field.name })}
+      >
         {calculation ? (
           <>
-            <span className="db-fcell-name">{t(`database.calculations.${calculation}`)}</span> <span className="db-fcell-figure">{formatFigure(column.field, calculation, figure)}</span>
+            <span className="db-fcell-name">{t(`database.calculations.${calculation}`)}</span>{' '}
+            <span className="db-fcell-figure">{formatFigure(column.field, calculation, figure)}</span>
           </>
         ) : (
           db.editable && <span className="db-fcell-hint">{t('database.calculate', { name: '' })}</span>
         )}
       </button>
       {open && (
-        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.calculate', { name: column.field.name })} className="menu db-menu" role="menu">
+        <Popover
+          anchor={button.current}
+          onClose={() => setOpen(false)}
+          label={t('database.calculate', { name: column.field.name })}
+          className="menu db-menu"
+          role="menu"
+        >
           <button type="button" className="menu-item" role="menuitemradio" aria-checked={!calculation} onClick={() => choose(null)}>
             {t('database.calculations.none')}
           </button>

@@ -14,9 +14,18 @@ import { clearRowStores } from './rowStore';
 
 afterEach(clearRowStores);
 
-const config: DatabaseConfig = { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, sum: { name: 'Сумма', type: 'number' }, due: { name: 'Срок', type: 'date' } } };
-const table = (uid: string, name: string, type: DatabaseLayout['type'] = 'table'): DatabaseLayout => ({ uid, type, name, orderedFields: [MAIN_FIELD_ID, 'sum'].map((fieldId) => ({ fieldId, isWrap: false })) });
-const views = (): DatabaseView => ({ layouts: [table('v1', 'Все'), table('v2', 'Мои'), { ...table('v3', 'План', 'timeline'), timeline: { startFieldId: 'due' } }] });
+const config: DatabaseConfig = {
+  fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, sum: { name: 'Сумма', type: 'number' }, due: { name: 'Срок', type: 'date' } },
+};
+const table = (uid: string, name: string, type: DatabaseLayout['type'] = 'table'): DatabaseLayout => ({
+  uid,
+  type,
+  name,
+  orderedFields: [MAIN_FIELD_ID, 'sum'].map((fieldId) => ({ fieldId, isWrap: false })),
+});
+const views = (): DatabaseView => ({
+  layouts: [table('v1', 'Все'), table('v2', 'Мои'), { ...table('v3', 'План', 'timeline'), timeline: { startFieldId: 'due' } }],
+});
 
 layOutGrid();
 
@@ -51,7 +60,11 @@ describe('a linked view (a WidgetView page)', () => {
     // The view's menu: renamed here, never deleted from here, and no linked view of a linked view.
     fireEvent.click(screen.getByRole('tab'));
     const menu = screen.getByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Переименовать']);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Переименовать']);
     fireEvent.keyDown(menu, { key: 'Escape' });
 
     const grid = screen.getByRole('grid');
@@ -102,7 +115,16 @@ describe('a linked view (a WidgetView page)', () => {
 
   test('what the screen keeps: a late older answer never undoes a newer one; statuses become messages', () => {
     const page = newElement({ id: 'page' });
-    const block = (version: number, layouts = views().layouts) => ({ id: 'db', contentType: 'Block' as const, pageId: 'page', type: 'database' as const, version, parentId: null, placeAfter: null, data: { config, view: { layouts } } });
+    const block = (version: number, layouts = views().layouts) => ({
+      id: 'db',
+      contentType: 'Block' as const,
+      pageId: 'page',
+      type: 'database' as const,
+      version,
+      parentId: null,
+      placeAfter: null,
+      data: { config, view: { layouts } },
+    });
     const ready = nextSource({ status: 'loading' }, block(3), page, 'v1');
     expect(ready).toMatchObject({ status: 'ready', block: { version: 3 } });
     expect(nextSource(ready, block(2), page, 'v1')).toMatchObject({ status: 'ready', block: { version: 3 } });
@@ -113,13 +135,23 @@ describe('a linked view (a WidgetView page)', () => {
   });
 });
 
-describe('«Создать связанное представление» in a view\'s menu', () => {
+describe("«Создать связанное представление» in a view's menu", () => {
   test('makes the linked view page of the view and opens it', async () => {
     const server = fakeDatabaseServer(JSON.parse(JSON.stringify(config)) as DatabaseConfig, views(), [makeRow(0)]);
     globalThis.fetch = server.fetch;
     const createLinkedView = jest.fn(async () => 'new-page');
     const openPage = jest.fn();
-    const host = { pageId: 'page', workspaceId: null, canEdit: true, receiveBlock: jest.fn(), live: null, isSaved: () => true, flush: async () => undefined, createLinkedView, openPage };
+    const host = {
+      pageId: 'page',
+      workspaceId: null,
+      canEdit: true,
+      receiveBlock: jest.fn(),
+      live: null,
+      isSaved: () => true,
+      flush: async () => undefined,
+      createLinkedView,
+      openPage,
+    };
     render(
       <>
         <DatabaseBlock databaseId="db" config={server.config} view={server.view} host={host} />

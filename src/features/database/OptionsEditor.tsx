@@ -1,6 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OPTION_COLORS, STATUS_GROUPS, type DatabaseField, type OptionColor, type OptionField, type SelectOption, type StatusGroup } from '../../../schema/blocks/database';
+import {
+  OPTION_COLORS,
+  STATUS_GROUPS,
+  type DatabaseField,
+  type OptionColor,
+  type OptionField,
+  type SelectOption,
+  type StatusGroup,
+} from '../../../schema/blocks/database';
 import { newId } from '../../../schema/ids';
 import { DragHandleIcon } from '../../ui/icons';
 import { movedItem, useReorderable, type DropSide } from './useReorderable';
@@ -23,7 +31,10 @@ export function OptionsEditor({ field, onSave }: { field: OptionField; onSave(fi
   const change = (id: string, patch: Partial<Option>) => save(options.map((o) => (o.id === id ? { ...o, ...patch } : o)));
   const add = () => {
     const name = nextName(options, t('database.newOption'));
-    const option: Option = field.type === 'status' ? { id: newId(), name, color: 'default', group: 'todo' } : { id: newId(), name, color: OPTION_COLORS[(options.length % (OPTION_COLORS.length - 1)) + 1] };
+    const option: Option =
+      field.type === 'status'
+        ? { id: newId(), name, color: 'default', group: 'todo' }
+        : { id: newId(), name, color: OPTION_COLORS[(options.length % (OPTION_COLORS.length - 1)) + 1] };
     void save([...options, option]);
   };
   return (
@@ -108,7 +119,14 @@ function OptionRow({ option, status, paletteOpen, confirming, onPalette, onColor
         <span ref={handle} className="db-option-handle" aria-hidden title={t('database.dragOption')}>
           <DragHandleIcon size={14} />
         </span>
-        <button type="button" className="db-option-color db-chip" data-color={option.color ?? 'default'} aria-label={t('database.optionColor', { name: option.name })} aria-expanded={paletteOpen} onClick={onPalette} />
+        <button
+          type="button"
+          className="db-option-color db-chip"
+          data-color={option.color ?? 'default'}
+          aria-label={t('database.optionColor', { name: option.name })}
+          aria-expanded={paletteOpen}
+          onClick={onPalette}
+        />
         <input
           className="db-option-name"
           value={name}
@@ -129,7 +147,12 @@ function OptionRow({ option, status, paletteOpen, confirming, onPalette, onColor
           }}
         />
         {status && (
-          <select className="db-option-group" value={option.group ?? 'todo'} aria-label={t('database.statusGroup', { name: option.name })} onChange={(e) => onGroup(e.target.value as StatusGroup)}>
+          <select
+            className="db-option-group"
+            value={option.group ?? 'todo'}
+            aria-label={t('database.statusGroup', { name: option.name })}
+            onChange={(e) => onGroup(e.target.value as StatusGroup)}
+          >
             {STATUS_GROUPS.map((group) => (
               <option key={group} value={group}>
                 {t(`database.statusGroups.${group}`)}
@@ -137,14 +160,28 @@ function OptionRow({ option, status, paletteOpen, confirming, onPalette, onColor
             ))}
           </select>
         )}
-        <button type="button" className={confirming ? 'db-option-delete is-confirming' : 'db-option-delete'} aria-label={t('database.deleteOption', { name: option.name })} onClick={onDelete}>
+        <button
+          type="button"
+          className={confirming ? 'db-option-delete is-confirming' : 'db-option-delete'}
+          aria-label={t('database.deleteOption', { name: option.name })}
+          onClick={onDelete}
+        >
           {confirming ? t('database.deleteOptionConfirm') : '✕'}
         </button>
       </div>
       {paletteOpen && (
         <div className="db-option-palette" role="group" aria-label={t('database.optionColor', { name: option.name })}>
           {OPTION_COLORS.map((color) => (
-            <button key={color} type="button" className="db-chip" data-color={color} aria-pressed={color === (option.color ?? 'default')} aria-label={t(`database.colors.${color}`)} title={t(`database.colors.${color}`)} onClick={() => onColor(color)} />
+            <button
+              key={color}
+              type="button"
+              className="db-chip"
+              data-color={color}
+              aria-pressed={color === (option.color ?? 'default')}
+              aria-label={t(`database.colors.${color}`)}
+              title={t(`database.colors.${color}`)}
+              onClick={() => onColor(color)}
+            />
           ))}
         </div>
       )}

@@ -47,7 +47,16 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
     const current = editing;
     setEditing(null);
     if (!current || value === undefined || !row) return;
-    void writeCell({ store, write: api.writeCell, rowId, fieldId: current.fieldId, field: config.fields[current.fieldId], value, base: current.base, onError: () => showToast(t('database.writeFailed'), 'error') });
+    void writeCell({
+      store,
+      write: api.writeCell,
+      rowId,
+      fieldId: current.fieldId,
+      field: config.fields[current.fieldId],
+      value,
+      base: current.base,
+      onError: () => showToast(t('database.writeFailed'), 'error'),
+    });
   };
   const addOption = async (fieldId: string, name: string) => {
     const field = config.fields[fieldId];
@@ -60,7 +69,17 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
   return (
     <dl className="db-row-fields" aria-label={t('database.rowFields')}>
       {fields.map(([fieldId, field]) => {
-        const value = cellOf(row, fieldId) ?? (field.type === 'createdTime' ? row.createdAt : field.type === 'editedTime' ? row.updatedAt : field.type === 'createdBy' ? [row.createdBy] : field.type === 'editedBy' && row.updatedBy ? [row.updatedBy] : undefined);
+        const value =
+          cellOf(row, fieldId) ??
+          (field.type === 'createdTime'
+            ? row.createdAt
+            : field.type === 'editedTime'
+              ? row.updatedAt
+              : field.type === 'createdBy'
+                ? [row.createdBy]
+                : field.type === 'editedBy' && row.updatedBy
+                  ? [row.updatedBy]
+                  : undefined);
         const canEdit = editable && isEditableField(field);
         return (
           <div key={fieldId} className="db-row-field">
@@ -77,7 +96,18 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
                   aria-label={field.name}
                   checked={value === true}
                   disabled={!canEdit}
-                  onChange={() => void writeCell({ store, write: api.writeCell, rowId, fieldId, field, value: value !== true, base: { value: value ?? null, version: row.versions[fieldId] ?? 0 }, onError: () => showToast(t('database.writeFailed'), 'error') })}
+                  onChange={() =>
+                    void writeCell({
+                      store,
+                      write: api.writeCell,
+                      rowId,
+                      fieldId,
+                      field,
+                      value: value !== true,
+                      base: { value: value ?? null, version: row.versions[fieldId] ?? 0 },
+                      onError: () => showToast(t('database.writeFailed'), 'error'),
+                    })
+                  }
                 />
               ) : (
                 <button
@@ -87,7 +117,11 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
                   aria-label={field.name}
                   onClick={(e) => setEditing({ fieldId, anchor: e.currentTarget, base: { value: value ?? null, version: row.versions[fieldId] ?? 0 } })}
                 >
-                  {value === undefined || value === null || value === '' ? <span className="db-empty-value">{canEdit ? t('database.emptyValue') : '—'}</span> : <CellContent field={field} fieldId={fieldId} value={value} databaseId={databaseId} />}
+                  {value === undefined || value === null || value === '' ? (
+                    <span className="db-empty-value">{canEdit ? t('database.emptyValue') : '—'}</span>
+                  ) : (
+                    <CellContent field={field} fieldId={fieldId} value={value} databaseId={databaseId} />
+                  )}
                 </button>
               )}
             </dd>
@@ -95,7 +129,17 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
         );
       })}
       {editing && (
-        <CellEditor field={config.fields[editing.fieldId]} fieldId={editing.fieldId} value={cellOf(row, editing.fieldId)} anchor={editing.anchor} members={members} done={done} addOption={addOption} rowId={row.id} databaseId={databaseId} />
+        <CellEditor
+          field={config.fields[editing.fieldId]}
+          fieldId={editing.fieldId}
+          value={cellOf(row, editing.fieldId)}
+          anchor={editing.anchor}
+          members={members}
+          done={done}
+          addOption={addOption}
+          rowId={row.id}
+          databaseId={databaseId}
+        />
       )}
     </dl>
   );

@@ -17,7 +17,19 @@ import './database.css';
  * come from `GET database/{id}`; the row's cells from `GET row/{id}`, and others' changes of them
  * from the holding page's `database` events.
  */
-export default function RowPageFields({ rowId, databaseId, holderId, workspaceId, editable }: { rowId: string; databaseId: string; holderId: string | null; workspaceId: string | null; editable: boolean }) {
+export default function RowPageFields({
+  rowId,
+  databaseId,
+  holderId,
+  workspaceId,
+  editable,
+}: {
+  rowId: string;
+  databaseId: string;
+  holderId: string | null;
+  workspaceId: string | null;
+  editable: boolean;
+}) {
   const { t } = useTranslation('automation');
   const [config, setConfig] = useState<DatabaseConfig | null>(null);
   const [store, setStore] = useState<RowStore | null>(null);
@@ -68,7 +80,16 @@ export default function RowPageFields({ rowId, databaseId, holderId, workspaceId
   if (!config) return null;
   return (
     <div className="db-row-page">
-      <RowFields rowId={rowId} databaseId={databaseId} config={config} editable={editable} api={databaseApi} members={members} saveField={saveField} onStore={setStore} />
+      <RowFields
+        rowId={rowId}
+        databaseId={databaseId}
+        config={config}
+        editable={editable}
+        api={databaseApi}
+        members={members}
+        saveField={saveField}
+        onStore={setStore}
+      />
     </div>
   );
 }

@@ -20,7 +20,17 @@ type Loaded = { status: 'loading' } | { status: 'ready'; page: WireElement; bloc
  * in the normal editor (blocks, title), live like any page. «Открыть как страницу» goes to
  * `/<rowId>`; Escape or × closes it.
  */
-export function RowPeek({ rowId, onClose, onOpenPage, fields }: { rowId: string; onClose(): void; onOpenPage?(id: string): void; fields: Omit<RowFieldsProps, 'rowId' | 'onStore'> & { onStore(store: RowStore | null): void } }) {
+export function RowPeek({
+  rowId,
+  onClose,
+  onOpenPage,
+  fields,
+}: {
+  rowId: string;
+  onClose(): void;
+  onOpenPage?(id: string): void;
+  fields: Omit<RowFieldsProps, 'rowId' | 'onStore'> & { onStore(store: RowStore | null): void };
+}) {
   const { t } = useTranslation('automation');
   const dispatch = useAppDispatch();
   const user = useAppSelector((state) => state.auth.user);
@@ -51,7 +61,13 @@ export function RowPeek({ rowId, onClose, onOpenPage, fields }: { rowId: string;
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  const saveTitle = useCallback(async (title: string) => void (await dispatch(renamePage({ id: rowId, title })).unwrap().catch(() => undefined)), [dispatch, rowId]);
+  const saveTitle = useCallback(
+    async (title: string) =>
+      void (await dispatch(renamePage({ id: rowId, title }))
+        .unwrap()
+        .catch(() => undefined)),
+    [dispatch, rowId],
+  );
   const { onStore } = fields;
   useEffect(() => () => onStore(null), [onStore]);
 

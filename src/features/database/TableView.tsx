@@ -1,9 +1,30 @@
 import { createPortal } from 'react-dom';
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ClipboardEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { MAIN_FIELD_ID, hasOptions, withNewOptions, type DatabaseField, type DatabaseLayout, type RowValue, type SelectOption } from '../../../schema/blocks/database';
+import {
+  MAIN_FIELD_ID,
+  hasOptions,
+  withNewOptions,
+  type DatabaseField,
+  type DatabaseLayout,
+  type RowValue,
+  type SelectOption,
+} from '../../../schema/blocks/database';
 import { listKeyIds, textToValue, valueToText, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { ChevronRightIcon, DragHandleIcon } from '../../ui/icons';
@@ -18,7 +39,22 @@ import { useDatabase } from './context';
 import { ColumnHeader, AddFieldButton } from './FieldMenu';
 import { CalculationCell, useCalculations } from './Footer';
 import { groupKey, useCollapsedGroups } from './collapsedGroups';
-import { cellSelection, gridKeyAction, groupedLayout, movePlacement, moveSelection, parseTsv, planPaste, rangeOf, skipHidden, stepLine, tabSelection, toTsv, type CellPos, type GridSelection } from './gridModel';
+import {
+  cellSelection,
+  gridKeyAction,
+  groupedLayout,
+  movePlacement,
+  moveSelection,
+  parseTsv,
+  planPaste,
+  rangeOf,
+  skipHidden,
+  stepLine,
+  tabSelection,
+  toTsv,
+  type CellPos,
+  type GridSelection,
+} from './gridModel';
 import { cellOf, useRowStore, type RowStore } from './rowStore';
 import { useColumnReorder } from './useColumnReorder';
 import { useReorderable, type DropSide } from './useReorderable';
@@ -86,7 +122,9 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const query = useMemo(() => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }), [layout.uid, layout.filter, layout.sorts, search]); // eslint-disable-line react-hooks/exhaustive-deps
   // Grouped rows come ordered by the group as the server's view says: the saved grouping decides.
   const groupField = savedLayout.groupBy?.fieldId;
-  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, query, () => rowsApi.earlyRows(databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }));
+  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, query, () =>
+    rowsApi.earlyRows(databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }),
+  );
   useEffect(() => {
     onStore?.(store);
     return () => onStore?.(null);
@@ -102,12 +140,15 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       return;
     }
     let cancelled = false;
-    const timer = setTimeout(() => {
-      db.api.groups(databaseId, layout.uid).then(
-        (list) => !cancelled && setGroups(list),
-        () => !cancelled && setGroups(null),
-      );
-    }, changes === 0 ? 0 : 300);
+    const timer = setTimeout(
+      () => {
+        db.api.groups(databaseId, layout.uid).then(
+          (list) => !cancelled && setGroups(list),
+          () => !cancelled && setGroups(null),
+        );
+      },
+      changes === 0 ? 0 : 300,
+    );
     return () => {
       cancelled = true;
       clearTimeout(timer);
@@ -119,7 +160,10 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (!groups || !groupField) return null;
     const shut = new Set<number>();
     groups.forEach((g, i) => collapsed.has(groupKey(g.value)) && shut.add(i));
-    return groupedLayout(groups.map((g) => g.count), shut);
+    return groupedLayout(
+      groups.map((g) => g.count),
+      shut,
+    );
   }, [groups, groupField, collapsed]);
   const itemCount = grouped ? grouped.size : count;
 
@@ -176,14 +220,27 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   }, [wraps, rowVirtualizer]);
 
   const items = rowVirtualizer.getVirtualItems();
-  const rowOfItem = useCallback((index: number): number | null => {
-    if (!grouped) return index;
-    const item = grouped.itemAt(index);
-    return item.kind === 'row' ? item.row : null;
-  }, [grouped]);
+  const rowOfItem = useCallback(
+    (index: number): number | null => {
+      if (!grouped) return index;
+      const item = grouped.itemAt(index);
+      return item.kind === 'row' ? item.row : null;
+    },
+    [grouped],
+  );
   // The store reads the windows around what is drawn.
-  const firstVisible = items.length ? firstRowOf(items.map((i) => i.index), rowOfItem) : 0;
-  const lastVisible = items.length ? lastRowOf(items.map((i) => i.index), rowOfItem) : 0;
+  const firstVisible = items.length
+    ? firstRowOf(
+        items.map((i) => i.index),
+        rowOfItem,
+      )
+    : 0;
+  const lastVisible = items.length
+    ? lastRowOf(
+        items.map((i) => i.index),
+        rowOfItem,
+      )
+    : 0;
   useEffect(() => store.setVisible(firstVisible, lastVisible), [store, firstVisible, lastVisible]);
 
   const virtualCols = colVirtualizer.getVirtualItems();
@@ -253,7 +310,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     (jobs: CellWrite[]) => {
       // A cell given an option whose field is still being saved is written after it (the server checks the value against the options).
       const waits = [...new Set(jobs.map((job) => job.fieldId))].flatMap((fieldId) => optionSaves.current.get(fieldId)?.saved ?? []);
-      const done = waits.length === 0 ? writeCells(jobs, sendCells) : Promise.all(waits).then((saved) => (saved.every(Boolean) ? writeCells(jobs, sendCells) : undefined));
+      const done =
+        waits.length === 0 ? writeCells(jobs, sendCells) : Promise.all(waits).then((saved) => (saved.every(Boolean) ? writeCells(jobs, sendCells) : undefined));
       for (const job of jobs) {
         const key = `${job.rowId} ${job.fieldId}`;
         inFlight.current.set(key, done);
@@ -444,12 +502,26 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   };
 
   // —— Clipboard: TSV both ways ——
-  const names = useMemo(() => ({ userName: (id: string) => displayName(db.members.find((m) => m.id === id), id) }), [db.members]);
+  const names = useMemo(
+    () => ({
+      userName: (id: string) =>
+        displayName(
+          db.members.find((m) => m.id === id),
+          id,
+        ),
+    }),
+    [db.members],
+  );
   const onCopy = (event: ClipboardEvent<HTMLTextAreaElement>) => {
     if (!range) return;
     event.preventDefault();
     const r = range;
-    const tsv = (rows: Array<WireRow | undefined>) => toTsv(rows.filter((row): row is WireRow => !!row).map((row) => columns.slice(r.left, r.right + 1).map((column) => valueToText(column.field, cellOf(row, column.fieldId), names))));
+    const tsv = (rows: Array<WireRow | undefined>) =>
+      toTsv(
+        rows
+          .filter((row): row is WireRow => !!row)
+          .map((row) => columns.slice(r.left, r.right + 1).map((column) => valueToText(column.field, cellOf(row, column.fieldId), names))),
+      );
     const rows = rangeRows(r);
     if (Array.isArray(rows)) {
       event.clipboardData.setData('text/plain', tsv(rows));
@@ -486,7 +558,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       added.set(fieldId, [...list, option]);
       return option.id;
     };
-    const userId = (name: string) => db.members.find((m) => displayName(m, m.email).toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru') || m.email === name)?.id;
+    const userId = (name: string) =>
+      db.members.find((m) => displayName(m, m.email).toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru') || m.email === name)?.id;
     const writes: Array<{ row: number; col: number; value: RowValue }> = [];
     let problems = 0;
     for (const cell of plan.cells) {
@@ -505,7 +578,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     const existing = writes.filter((w) => w.row < count);
     const fresh = writes.filter((w) => w.row >= count);
     // The rows pasted over: a long paste reaches rows not in memory, read first.
-    const span: [number, number] | undefined = existing.length > 0 ? [Math.min(...existing.map((w) => w.row)), Math.max(...existing.map((w) => w.row))] : undefined;
+    const span: [number, number] | undefined =
+      existing.length > 0 ? [Math.min(...existing.map((w) => w.row)), Math.max(...existing.map((w) => w.row))] : undefined;
     let over: Array<WireRow | undefined> = [];
     if (span) {
       try {
@@ -540,22 +614,26 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     history.record({ cells: changesOf(jobs), added: made, span });
     if (problems > 0) showToast(t('database.pasteSkipped', { count: problems }), 'info');
     const r = rangeOf(at);
-    setSelection({ anchor: { row: r.top, col: r.left }, focus: { row: Math.max(...plan.cells.map((c) => c.row), r.top), col: Math.max(...plan.cells.map((c) => c.col), r.left) } });
+    setSelection({
+      anchor: { row: r.top, col: r.left },
+      focus: { row: Math.max(...plan.cells.map((c) => c.row), r.top), col: Math.max(...plan.cells.map((c) => c.col), r.left) },
+    });
   };
 
   // —— Rows: add, insert, delete (with undo) ——
   const [focusRowId, setFocusRowId] = useState<string | null>(null);
-  const addRow = (placeAfter?: string) => inTurn(async () => {
-    try {
-      const [row] = await db.api.createRows(databaseId, [{}], placeAfter);
-      history.record({ added: [row.id] });
-      if (placeAfter === undefined) rowVirtualizer.scrollToIndex(itemCount, { align: 'end' });
-      await store.refresh();
-      setFocusRowId(row.id);
-    } catch {
-      failed();
-    }
-  });
+  const addRow = (placeAfter?: string) =>
+    inTurn(async () => {
+      try {
+        const [row] = await db.api.createRows(databaseId, [{}], placeAfter);
+        history.record({ added: [row.id] });
+        if (placeAfter === undefined) rowVirtualizer.scrollToIndex(itemCount, { align: 'end' });
+        await store.refresh();
+        setFocusRowId(row.id);
+      } catch {
+        failed();
+      }
+    });
   const startEditingRef = useRef(startEditing);
   startEditingRef.current = startEditing;
   const focusIndex = focusRowId ? store.indexOf(focusRowId) : -1;
@@ -566,20 +644,24 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     setSelection(cellSelection(pos));
     startEditingRef.current(pos);
   }, [focusIndex]);
-  const deleteChecked = () => inTurn(async () => {
-    const ids = [...checked];
-    try {
-      await db.api.deleteRows(databaseId, ids);
-      const step = history.record({ deleted: ids });
-      setChecked(new Set());
-      setSelection(null);
-      await store.refresh();
-      // The toast's «Отменить» is Ctrl/⌘+Z for this step (nothing, once that has undone it).
-      showToast(t('database.rowsDeleted', { count: ids.length }), 'info', 10_000, { label: t('database.undo'), run: () => void replay(() => history.undo(step)) });
-    } catch {
-      failed();
-    }
-  });
+  const deleteChecked = () =>
+    inTurn(async () => {
+      const ids = [...checked];
+      try {
+        await db.api.deleteRows(databaseId, ids);
+        const step = history.record({ deleted: ids });
+        setChecked(new Set());
+        setSelection(null);
+        await store.refresh();
+        // The toast's «Отменить» is Ctrl/⌘+Z for this step (nothing, once that has undone it).
+        showToast(t('database.rowsDeleted', { count: ids.length }), 'info', 10_000, {
+          label: t('database.undo'),
+          run: () => void replay(() => history.undo(step)),
+        });
+      } catch {
+        failed();
+      }
+    });
 
   // —— Rows moved: dragged by their handle or Alt+Shift+↑/↓, where the rows' own order shows ——
   const ownOrder = !layout.sorts?.length && !layout.groupBy && !groupField;
@@ -602,7 +684,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     const done = store.moveLocal(ids, placeAfter);
     // The active cell stays on its row.
     const focusAt = focusId ? store.indexOf(focusId) : -1;
-    if (selection && focusAt >= 0 && focusAt !== selection.focus.row) select(cellSelection({ row: focusAt, col: selection.focus.col }), { row: focusAt, col: selection.focus.col });
+    if (selection && focusAt >= 0 && focusAt !== selection.focus.row)
+      select(cellSelection({ row: focusAt, col: selection.focus.col }), { row: focusAt, col: selection.focus.col });
     db.api
       .moveRows(databaseId, ids, { placeAfter })
       .catch(failed)
@@ -707,7 +790,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       setTimeout(() => {
         const width = Math.round(table.getColumn(fieldId)?.getSize() ?? 0);
         const before = columns.find((c) => c.fieldId === fieldId)?.width;
-        if (width && width !== before) void saveView(layout.uid, { orderedFields: withOrderedField(layout, fieldId, { width: Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)) }) });
+        if (width && width !== before)
+          void saveView(layout.uid, { orderedFields: withOrderedField(layout, fieldId, { width: Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)) }) });
       }, 0);
     };
     window.addEventListener('mouseup', end);
@@ -809,7 +893,15 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
             <ColumnHeader column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} onResizeStart={startResize} />
             {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
             {virtualCols.map((vc) => (
-              <ColumnHeader key={rest[vc.index].fieldId} column={rest[vc.index]} layout={layout} width={restWidths[vc.index]} onResizeStart={startResize} dragRef={reorder.ref(rest[vc.index].fieldId)} dropSide={reorder.over?.fieldId === rest[vc.index].fieldId ? reorder.over.side : undefined} />
+              <ColumnHeader
+                key={rest[vc.index].fieldId}
+                column={rest[vc.index]}
+                layout={layout}
+                width={restWidths[vc.index]}
+                onResizeStart={startResize}
+                dragRef={reorder.ref(rest[vc.index].fieldId)}
+                dropSide={reorder.over?.fieldId === rest[vc.index].fieldId ? reorder.over.side : undefined}
+              />
             ))}
             {rightPad > 0 && <div style={{ width: rightPad, flex: 'none' }} />}
             {editable && <AddFieldButton layout={layout} width={ADD_COLUMN} />}
@@ -821,7 +913,18 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
               if (rowIndex === null && grouped && groups) {
                 const g = (grouped.itemAt(item.index) as { group: number }).group;
                 const shut = groups[g] ? collapsed.has(groupKey(groups[g].value)) : false;
-                return <GroupHeader key={`g${g}`} group={groups[g]} field={groupField ? config.fields[groupField] : undefined} top={top} width={totalWidth} members={db.members} collapsed={shut} onToggle={() => onToggleGroup(g, shut)} />;
+                return (
+                  <GroupHeader
+                    key={`g${g}`}
+                    group={groups[g]}
+                    field={groupField ? config.fields[groupField] : undefined}
+                    top={top}
+                    width={totalWidth}
+                    members={db.members}
+                    collapsed={shut}
+                    onToggle={() => onToggleGroup(g, shut)}
+                  />
+                );
               }
               const r = rowIndex ?? item.index;
               const row = store.rowAt(r);
@@ -862,14 +965,28 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
               <CalculationCell column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} figure={figures[columns[0].fieldId]} />
               {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
               {virtualCols.map((vc) => (
-                <CalculationCell key={rest[vc.index].fieldId} column={rest[vc.index]} layout={layout} width={restWidths[vc.index]} figure={figures[rest[vc.index].fieldId]} />
+                <CalculationCell
+                  key={rest[vc.index].fieldId}
+                  column={rest[vc.index]}
+                  layout={layout}
+                  width={restWidths[vc.index]}
+                  figure={figures[rest[vc.index].fieldId]}
+                />
               ))}
             </div>
           )}
         </div>
       </div>
-      {store.error != null && <div className="db-error" role="alert">{t('database.readFailed')}</div>}
-      {store.count === 0 && <div className="db-empty">{search ? t('database.noFound', { search }) : layout.filter?.rules.length ? t('database.noMatches') : t('database.noRows')}</div>}
+      {store.error != null && (
+        <div className="db-error" role="alert">
+          {t('database.readFailed')}
+        </div>
+      )}
+      {store.count === 0 && (
+        <div className="db-empty">
+          {search ? t('database.noFound', { search }) : layout.filter?.rules.length ? t('database.noMatches') : t('database.noRows')}
+        </div>
+      )}
       {editable && (
         <button type="button" className="db-add-row" onClick={() => void addRow()}>
           + {labels.newRow}
@@ -972,7 +1089,31 @@ interface RowProps {
 
 /** One row: re-rendered only when its row object, its selection or the columns drawn change. */
 const Row = memo(
-  function Row({ index, itemIndex, measure, row, columns, widths, colStart, colEnd, leftPad, rightPad, top, width, activeCol, rangeLeft, rangeRight, checked, editable, canOpen, gutter, labels, reorderable, scope, onRowDrop }: RowProps) {
+  function Row({
+    index,
+    itemIndex,
+    measure,
+    row,
+    columns,
+    widths,
+    colStart,
+    colEnd,
+    leftPad,
+    rightPad,
+    top,
+    width,
+    activeCol,
+    rangeLeft,
+    rangeRight,
+    checked,
+    editable,
+    canOpen,
+    gutter,
+    labels,
+    reorderable,
+    scope,
+    onRowDrop,
+  }: RowProps) {
     const element = useRef<HTMLDivElement | null>(null);
     const handle = useRef<HTMLSpanElement>(null);
     const attach = useCallback(
@@ -983,17 +1124,44 @@ const Row = memo(
       [measure],
     );
     const rowId = row?.id ?? '';
-    const over = useReorderable(element, { kind: 'db-row', scope, id: rowId }, 'y', (id, side) => onRowDrop(id, rowId, side), { handle, enabled: reorderable && row !== undefined });
+    const over = useReorderable(element, { kind: 'db-row', scope, id: rowId }, 'y', (id, side) => onRowDrop(id, rowId, side), {
+      handle,
+      enabled: reorderable && row !== undefined,
+    });
     const cells = [];
     const cell = (col: number, pinnedLeft?: number) => {
       const column = columns[col];
       const value = row ? cellOf(row, column.fieldId) : undefined;
       const selected = rangeLeft >= 0 && col >= rangeLeft && col <= rangeRight;
-      const className = ['db-cell', pinnedLeft !== undefined ? 'db-pin' : '', column.isWrap ? 'is-wrap' : '', selected ? 'is-selected' : '', activeCol === col ? 'is-active' : '', column.field.type === 'number' ? 'is-number' : ''].filter(Boolean).join(' ');
+      const className = [
+        'db-cell',
+        pinnedLeft !== undefined ? 'db-pin' : '',
+        column.isWrap ? 'is-wrap' : '',
+        selected ? 'is-selected' : '',
+        activeCol === col ? 'is-active' : '',
+        column.field.type === 'number' ? 'is-number' : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
       return (
-        <div key={column.fieldId} className={className} role="gridcell" aria-colindex={col + 1} aria-selected={selected} data-col={col} style={{ width: widths[col], left: pinnedLeft }}>
+        <div
+          key={column.fieldId}
+          className={className}
+          role="gridcell"
+          aria-colindex={col + 1}
+          aria-selected={selected}
+          data-col={col}
+          style={{ width: widths[col], left: pinnedLeft }}
+        >
           {column.field.type === 'checkbox' ? (
-            <span className="db-checkbox" data-toggle role="checkbox" aria-checked={value === true} aria-disabled={!editable || undefined} aria-label={column.field.name}>
+            <span
+              className="db-checkbox"
+              data-toggle
+              role="checkbox"
+              aria-checked={value === true}
+              aria-disabled={!editable || undefined}
+              aria-label={column.field.name}
+            >
               {value === true ? '✓' : ''}
             </span>
           ) : row ? (
@@ -1013,7 +1181,15 @@ const Row = memo(
     for (let c = colStart; c <= colEnd; c += 1) cells.push(cell(c + 1));
     if (rightPad > 0) cells.push(<div key="rp" style={{ width: rightPad, flex: 'none' }} />);
     return (
-      <div className={`db-row${checked ? ' is-checked' : ''}${row ? '' : ' is-loading'}${over ? ` is-drop-${over}` : ''}`} role="row" aria-rowindex={index + 2} data-row={index} data-index={itemIndex} ref={attach} style={{ transform: `translateY(${top}px)`, width, minHeight: ROW_HEIGHT }}>
+      <div
+        className={`db-row${checked ? ' is-checked' : ''}${row ? '' : ' is-loading'}${over ? ` is-drop-${over}` : ''}`}
+        role="row"
+        aria-rowindex={index + 2}
+        data-row={index}
+        data-index={itemIndex}
+        ref={attach}
+        style={{ transform: `translateY(${top}px)`, width, minHeight: ROW_HEIGHT }}
+      >
         <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
           {editable && row && gutter === GUTTER && (
             <button type="button" className="db-insert" data-insert tabIndex={-1} aria-label={labels.insertRow} title={labels.insertRow}>

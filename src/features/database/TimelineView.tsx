@@ -1,7 +1,27 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { MAIN_FIELD_ID, TIMELINE_SCALES, type DatabaseField, type DatabaseLayout, type TimelineConfig, type TimelineScale } from '../../../schema/blocks/database';
+import {
+  MAIN_FIELD_ID,
+  TIMELINE_SCALES,
+  type DatabaseField,
+  type DatabaseLayout,
+  type TimelineConfig,
+  type TimelineScale,
+} from '../../../schema/blocks/database';
 import { MAX_ROW_WINDOW, type WireRow } from '../../../schema/database';
 import { showToast } from '../../ui/Toast';
 import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
@@ -80,7 +100,10 @@ export function TimelineView({ layout, onStore, fill, search = '' }: TimelineVie
   const db = useDatabase();
   const fields = timelineFields(layout, db.config.fields);
   const dateFields = useMemo(() => Object.entries(db.config.fields).filter(([, f]) => f.type === 'date'), [db.config.fields]);
-  const setFields = (startFieldId: string) => void db.saveView(layout.uid, { timeline: { ...layout.timeline, startFieldId, endFieldId: layout.timeline?.endFieldId === startFieldId ? null : layout.timeline?.endFieldId } });
+  const setFields = (startFieldId: string) =>
+    void db.saveView(layout.uid, {
+      timeline: { ...layout.timeline, startFieldId, endFieldId: layout.timeline?.endFieldId === startFieldId ? null : layout.timeline?.endFieldId },
+    });
   if (dateFields.length === 0) {
     return (
       <div className="db-timeline">
@@ -91,7 +114,11 @@ export function TimelineView({ layout, onStore, fill, search = '' }: TimelineVie
   if (!fields) {
     return (
       <div className="db-timeline">
-        {db.editable ? <TimelineFieldsSetup layout={layout} fields={fields} dateFields={dateFields} /> : <div className="db-empty">{t('database.timeline.notSet')}</div>}
+        {db.editable ? (
+          <TimelineFieldsSetup layout={layout} fields={fields} dateFields={dateFields} />
+        ) : (
+          <div className="db-empty">{t('database.timeline.notSet')}</div>
+        )}
       </div>
     );
   }
@@ -99,13 +126,26 @@ export function TimelineView({ layout, onStore, fill, search = '' }: TimelineVie
 }
 
 /** «Начало … Конец …»: the date fields of the bars (editors; the end may be none: the start field's range). */
-function TimelineFieldsSetup({ layout, fields, dateFields }: { layout: DatabaseLayout; fields: TimelineFields | null; dateFields: Array<[string, DatabaseField]> }) {
+function TimelineFieldsSetup({
+  layout,
+  fields,
+  dateFields,
+}: {
+  layout: DatabaseLayout;
+  fields: TimelineFields | null;
+  dateFields: Array<[string, DatabaseField]>;
+}) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const save = (next: TimelineFields) => void db.saveView(layout.uid, { timeline: { ...layout.timeline, ...next } });
   return (
     <div className="db-chart-setup db-timeline-setup">
-      <DateFieldSelect label={t('database.timeline.start')} value={fields?.startFieldId ?? ''} fields={dateFields} onChange={(id) => save({ startFieldId: id, endFieldId: fields?.endFieldId === id ? null : (fields?.endFieldId ?? null) })} />
+      <DateFieldSelect
+        label={t('database.timeline.start')}
+        value={fields?.startFieldId ?? ''}
+        fields={dateFields}
+        onChange={(id) => save({ startFieldId: id, endFieldId: fields?.endFieldId === id ? null : (fields?.endFieldId ?? null) })}
+      />
       {fields && (
         <DateFieldSelect
           label={t('database.timeline.end')}
@@ -126,10 +166,17 @@ function DependencySetup({ layout, value }: { layout: DatabaseLayout; value: str
   const relations = Object.entries(db.config.fields).filter(([, f]) => f.type === 'relation');
   const save = (dependencyFieldId: string | null) => void db.saveView(layout.uid, { timeline: { ...(layout.timeline as TimelineConfig), dependencyFieldId } });
   const NEW = '+new';
-  const choose = (id: string) => (id === NEW ? addFieldFor(db, { name: t('database.timeline.blockedBy'), type: 'relation' }, save, t('database.writeFailed')) : save(id || null));
+  const choose = (id: string) =>
+    id === NEW ? addFieldFor(db, { name: t('database.timeline.blockedBy'), type: 'relation' }, save, t('database.writeFailed')) : save(id || null);
   return (
     <div className="db-chart-setup db-timeline-setup">
-      <DateFieldSelect label={t('database.timeline.dependencies')} value={value ?? ''} fields={[...relations, [NEW, { name: t('database.timeline.newBlockedBy') }]]} none={t('database.timeline.noDependencies')} onChange={(id) => void choose(id)} />
+      <DateFieldSelect
+        label={t('database.timeline.dependencies')}
+        value={value ?? ''}
+        fields={[...relations, [NEW, { name: t('database.timeline.newBlockedBy') }]]}
+        none={t('database.timeline.noDependencies')}
+        onChange={(id) => void choose(id)}
+      />
     </div>
   );
 }
@@ -150,7 +197,14 @@ interface PaneColumn {
   width: number;
 }
 
-function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: TimelineViewProps & { fields: TimelineFields; dateFields: Array<[string, DatabaseField]>; search: string }) {
+function TimelineLanes({
+  layout,
+  fields,
+  dateFields,
+  onStore,
+  fill,
+  search,
+}: TimelineViewProps & { fields: TimelineFields; dateFields: Array<[string, DatabaseField]>; search: string }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const { databaseId, editable } = db;
@@ -159,7 +213,9 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
   const rowsApi = db.api;
   const read = useCallback((query: RowsQuery, signal: AbortSignal, first?: boolean) => rowsApi.rows(databaseId, query, signal, first), [rowsApi, databaseId]);
   const query = useMemo(() => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }), [layout.uid, layout.filter, layout.sorts, search]); // eslint-disable-line react-hooks/exhaustive-deps
-  const store = useRowStore(read, `${databaseId}:${layout.uid}:timeline`, query, () => rowsApi.earlyRows(databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }));
+  const store = useRowStore(read, `${databaseId}:${layout.uid}:timeline`, query, () =>
+    rowsApi.earlyRows(databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }),
+  );
   useEffect(() => {
     onStore?.(store);
     return () => onStore?.(null);
@@ -179,7 +235,10 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
   useLayoutEffect(() => {
     const el = scroll.current;
     if (!el) return;
-    const measure = () => setBox((current) => (current.width === el.clientWidth && current.height === el.clientHeight ? current : { width: el.clientWidth, height: el.clientHeight }));
+    const measure = () =>
+      setBox((current) =>
+        current.width === el.clientWidth && current.height === el.clientHeight ? current : { width: el.clientWidth, height: el.clientHeight },
+      );
     measure();
     if (typeof ResizeObserver !== 'function') return;
     const observer = new ResizeObserver(measure);
@@ -266,9 +325,13 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
   // —— Writes: one call on a drop, shown at once, put back on failure ——
   const commitRows = useCallback(
     async (changed: ReadonlyArray<readonly [WireRow, CellChange[]]>) => {
-      const cells = changed.flatMap(([row, changes]) => changes.map((c) => ({ rowId: row.id, fieldId: c.fieldId, value: c.value, version: row.versions[c.fieldId] ?? 0 })));
+      const cells = changed.flatMap(([row, changes]) =>
+        changes.map((c) => ({ rowId: row.id, fieldId: c.fieldId, value: c.value, version: row.versions[c.fieldId] ?? 0 })),
+      );
       if (cells.length === 0) return;
-      const before = changed.flatMap(([row, changes]) => changes.map((c) => ({ value: cellOf(row, c.fieldId) ?? null, version: row.versions[c.fieldId] ?? 0 })));
+      const before = changed.flatMap(([row, changes]) =>
+        changes.map((c) => ({ value: cellOf(row, c.fieldId) ?? null, version: row.versions[c.fieldId] ?? 0 })),
+      );
       for (const cell of cells) store.setLocal(cell.rowId, cell.fieldId, cell.value);
       try {
         for (const cell of await writeOver(rowsApi, databaseId, cells)) store.settleLocal(cell.rowId, cell.fieldId, cell);
@@ -283,10 +346,13 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
 
   // —— Dependencies («blocked by»): a relation field of the view ——
   const dependencyFieldId = config.dependencyFieldId && db.config.fields[config.dependencyFieldId]?.type === 'relation' ? config.dependencyFieldId : null;
-  const blockersOf = useCallback((row: WireRow): string[] => {
-    const value = dependencyFieldId ? cellOf(row, dependencyFieldId) : undefined;
-    return Array.isArray(value) ? (value as string[]) : [];
-  }, [dependencyFieldId]);
+  const blockersOf = useCallback(
+    (row: WireRow): string[] => {
+      const value = dependencyFieldId ? cellOf(row, dependencyFieldId) : undefined;
+      return Array.isArray(value) ? (value as string[]) : [];
+    },
+    [dependencyFieldId],
+  );
 
   // —— Dragging a bar (pointer events; the pointer captured by the bar or its end) ——
   const [preview, setPreview] = useState<{ rowId: string; span: Span } | null>(null);
@@ -328,7 +394,12 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
       ];
       for (const [r, cells] of changes()) for (const cell of cells) store.setLocal(r.id, cell.fieldId, cell.value);
       const projection = [fields.startFieldId, ...(fields.endFieldId ? [fields.endFieldId] : []), dependencyFieldId];
-      void readDependants(row.id, dependencyFieldId, (filter) => rowsApi.rows(databaseId, { filter, fields: projection, offset: 0, limit: MAX_ROW_WINDOW }), MAX_SHIFTED - 1).then(
+      void readDependants(
+        row.id,
+        dependencyFieldId,
+        (filter) => rowsApi.rows(databaseId, { filter, fields: projection, offset: 0, limit: MAX_ROW_WINDOW }),
+        MAX_SHIFTED - 1,
+      ).then(
         (chain) => {
           for (const r of chain.rows) {
             if (known.has(r.id)) continue;
@@ -418,9 +489,29 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
     [editable, store, spanOf, moveBar, open],
   );
 
-  const labels = useMemo(() => ({ untitled: t('database.untitledRow'), setDay: t('database.timeline.setDay'), resizeStart: t('database.timeline.resizeStart'), resizeEnd: t('database.timeline.resizeEnd') }), [t]);
+  const labels = useMemo(
+    () => ({
+      untitled: t('database.untitledRow'),
+      setDay: t('database.timeline.setDay'),
+      resizeStart: t('database.timeline.resizeStart'),
+      resizeEnd: t('database.timeline.resizeEnd'),
+    }),
+    [t],
+  );
   const dateLabel = useMemo(() => new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }), []);
-  const handlers = useMemo(() => ({ onBarDown, onLaneClick, onBarKey, open, spanLabel: (span: Span) => (span.start === span.end ? dateLabel.format(new Date(dayOf(span.start))) : `${dateLabel.format(new Date(dayOf(span.start)))} – ${dateLabel.format(new Date(dayOf(span.end)))}`) }), [onBarDown, onLaneClick, onBarKey, open, dateLabel]);
+  const handlers = useMemo(
+    () => ({
+      onBarDown,
+      onLaneClick,
+      onBarKey,
+      open,
+      spanLabel: (span: Span) =>
+        span.start === span.end
+          ? dateLabel.format(new Date(dayOf(span.start)))
+          : `${dateLabel.format(new Date(dayOf(span.start)))} – ${dateLabel.format(new Date(dayOf(span.end)))}`,
+    }),
+    [onBarDown, onLaneClick, onBarKey, open, dateLabel],
+  );
 
   // The bars drawn (rows on screen with dates), for the dependency arrows between them.
   const drawnBars = new Map<string, { index: number; span: Span; blockedBy: string[] }>();
@@ -493,7 +584,12 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
           {virtualTicks.map((item) => {
             const tick = ticks[item.index];
             return (
-              <div key={tick.start} className={`db-timeline-tick${tick.weekend ? ' is-weekend' : ''}${tick.start <= today && today < tick.start + tick.days ? ' is-today' : ''}`} style={{ left: item.start, width: item.size }} data-day={dayOf(tick.start)}>
+              <div
+                key={tick.start}
+                className={`db-timeline-tick${tick.weekend ? ' is-weekend' : ''}${tick.start <= today && today < tick.start + tick.days ? ' is-today' : ''}`}
+                style={{ left: item.start, width: item.size }}
+                data-day={dayOf(tick.start)}
+              >
                 {tick.sub && axis.scale === 'day' && <small>{tick.sub}</small>}
                 <span>{tick.label}</span>
                 {tick.sub && axis.scale === 'week' && <small>{tick.sub}</small>}
@@ -545,7 +641,19 @@ function TimelineLanes({ layout, fields, dateFields, onStore, fill, search }: Ti
 const NO_COLUMNS: PaneColumn[] = [];
 
 /** «Blocked by» as arrows: from a blocker's end to the start of the row it blocks, both drawn (an SVG over the lanes, passing the pointer through). */
-function DependencyArrows({ axis, pane, width, height, bars }: { axis: Axis; pane: number; width: number; height: number; bars: ReadonlyMap<string, { index: number; span: Span; blockedBy: string[] }> }) {
+function DependencyArrows({
+  axis,
+  pane,
+  width,
+  height,
+  bars,
+}: {
+  axis: Axis;
+  pane: number;
+  width: number;
+  height: number;
+  bars: ReadonlyMap<string, { index: number; span: Span; blockedBy: string[] }>;
+}) {
   const paths = dependencyArrows(bars).map(([from, to]) => {
     const a = bars.get(from)!;
     const b = bars.get(to)!;
@@ -600,12 +708,35 @@ interface TimelineRowProps {
 }
 
 /** A row: its cells in the table pane (sticky on the left) and its lane with its bar. Re-renders only when its own props change. */
-const TimelineRow = memo(function TimelineRow({ index, top, row, spanStart, spanEnd, undated, dragging, axis, pane, titleWidth, columns, width, editable, labels, handlers }: TimelineRowProps) {
+const TimelineRow = memo(function TimelineRow({
+  index,
+  top,
+  row,
+  spanStart,
+  spanEnd,
+  undated,
+  dragging,
+  axis,
+  pane,
+  titleWidth,
+  columns,
+  width,
+  editable,
+  labels,
+  handlers,
+}: TimelineRowProps) {
   const title = row?.data.title || labels.untitled;
   const span = spanStart !== null && spanEnd !== null ? { start: spanStart, end: spanEnd } : null;
   const box = span ? barGeometry(axis, index, span) : null;
   return (
-    <div className={`db-timeline-row${row ? '' : ' is-loading'}`} role="row" aria-rowindex={index + 1} data-row={index} data-row-id={row?.id} style={{ transform: `translateY(${top}px)`, width }}>
+    <div
+      className={`db-timeline-row${row ? '' : ' is-loading'}`}
+      role="row"
+      aria-rowindex={index + 1}
+      data-row={index}
+      data-row-id={row?.id}
+      style={{ transform: `translateY(${top}px)`, width }}
+    >
       {pane > 0 && (
         <div className="db-timeline-cells" style={{ width: pane }}>
           <span className="db-timeline-title" role="rowheader" style={{ width: titleWidth }}>
@@ -645,12 +776,20 @@ const TimelineRow = memo(function TimelineRow({ index, top, row, spanStart, span
             }}
             onKeyDown={(event) => handlers.onBarKey(event, row.id)}
           >
-            {editable && <span className="db-timeline-handle is-start" aria-label={labels.resizeStart} onPointerDown={(event) => handlers.onBarDown(event, row.id, 'start')} />}
+            {editable && (
+              <span
+                className="db-timeline-handle is-start"
+                aria-label={labels.resizeStart}
+                onPointerDown={(event) => handlers.onBarDown(event, row.id, 'start')}
+              />
+            )}
             <span className="db-timeline-label">
               {row.data.icon && <span aria-hidden>{row.data.icon} </span>}
               {title}
             </span>
-            {editable && <span className="db-timeline-handle is-end" aria-label={labels.resizeEnd} onPointerDown={(event) => handlers.onBarDown(event, row.id, 'end')} />}
+            {editable && (
+              <span className="db-timeline-handle is-end" aria-label={labels.resizeEnd} onPointerDown={(event) => handlers.onBarDown(event, row.id, 'end')} />
+            )}
           </div>
         )}
       </div>

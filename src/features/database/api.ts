@@ -51,7 +51,13 @@ async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promi
 
 function rowsWindow(answer: ApiResponse<WireRow[]>, query: RowsQuery): RowsWindow {
   const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean; revision?: string };
-  return { rows: answer.data, count: meta.count ?? answer.data.length, offset: meta.offset ?? query.offset ?? 0, hasMoreNext: meta.hasMoreNext ?? false, revision: meta.revision };
+  return {
+    rows: answer.data,
+    count: meta.count ?? answer.data.length,
+    offset: meta.offset ?? query.offset ?? 0,
+    hasMoreNext: meta.hasMoreNext ?? false,
+    revision: meta.revision,
+  };
 }
 
 export const databaseApi = {
@@ -91,17 +97,27 @@ export const databaseApi = {
    * server has them. Written in calls of CELLS_PER_REQUEST (a whole column of thousands of rows
    * cleared), one after another; the answers put together.
    */
-  async writeCells(databaseId: string, cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>): Promise<{ written: WireCell[]; conflicts: WireCell[] }> {
+  async writeCells(
+    databaseId: string,
+    cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>,
+  ): Promise<{ written: WireCell[]; conflicts: WireCell[] }> {
     const all = { written: [] as WireCell[], conflicts: [] as WireCell[] };
     for (let at = 0; at < cells.length; at += CELLS_PER_REQUEST) {
-      const answer = await post<{ written: WireCell[]; conflicts: WireCell[] }>(`database/${id(databaseId)}/cells`, { cells: cells.slice(at, at + CELLS_PER_REQUEST) });
+      const answer = await post<{ written: WireCell[]; conflicts: WireCell[] }>(`database/${id(databaseId)}/cells`, {
+        cells: cells.slice(at, at + CELLS_PER_REQUEST),
+      });
       all.written.push(...answer.written);
       all.conflicts.push(...answer.conflicts);
     }
     return all;
   },
   /** Rows after a row (null: first) or before one; `set` writes a cell on each (a card dropped in a board's column). */
-  moveRows(databaseId: string, ids: string[], place: { placeAfter: string | null } | { placeBefore: string } | { placeAfter?: string | null; placeBefore?: string }, set?: { fieldId: string; value: RowValue }): Promise<WireRow[]> {
+  moveRows(
+    databaseId: string,
+    ids: string[],
+    place: { placeAfter: string | null } | { placeBefore: string } | { placeAfter?: string | null; placeBefore?: string },
+    set?: { fieldId: string; value: RowValue },
+  ): Promise<WireRow[]> {
     return post(`database/${id(databaseId)}/rows/move`, { ids, ...place, ...(set ? { set } : {}) });
   },
   deleteRows(databaseId: string, ids: string[]): Promise<{ ids: string[] }> {
@@ -115,7 +131,7 @@ export const databaseApi = {
   },
   async updateField(databaseId: string, fieldId: string, field: DatabaseField): Promise<{ block: DatabaseBlock; report: RetypeReport | null }> {
     const answer = await api<DatabaseBlock>(`${BASE}/database/${id(databaseId)}/fields/${id(fieldId)}`, { method: 'POST', body: { field } });
-    return { block: answer.data, report: ((answer.meta as { report?: RetypeReport } | undefined)?.report ?? null) };
+    return { block: answer.data, report: (answer.meta as { report?: RetypeReport } | undefined)?.report ?? null };
   },
   /** What a retype would do, without doing it. */
   async retypeReport(databaseId: string, fieldId: string, field: DatabaseField): Promise<RetypeReport> {

@@ -1,6 +1,13 @@
 import { CARD_BASE, CARD_LINE, COVER_HEIGHT, cardEstimate, cardKeyAction, columnCell, coverFile } from './boardCards';
 
-const key = (name: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({ key: name, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const key = (name: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
+  key: name,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
 const moveKey = (name: string) => key(name, { ctrlKey: true, shiftKey: true });
 
 describe("a column's value as the card's cell", () => {
@@ -15,10 +22,21 @@ describe("a column's value as the card's cell", () => {
 
 describe("a card's cover", () => {
   test('the first picture of the files cell (by its name), else none', () => {
-    expect(coverFile([{ id: 'a', name: 'план.pdf' }, { id: 'b', name: 'Фото.JPG' }, { id: 'c', name: 'x.png' }])).toEqual({ id: 'b', name: 'Фото.JPG' });
+    expect(
+      coverFile([
+        { id: 'a', name: 'план.pdf' },
+        { id: 'b', name: 'Фото.JPG' },
+        { id: 'c', name: 'x.png' },
+      ]),
+    ).toEqual({ id: 'b', name: 'Фото.JPG' });
     for (const name of ['a.png', 'a.jpeg', 'a.gif', 'a.webp', 'a.avif', 'a.bmp']) expect(coverFile([{ id: 'f', name }])?.id).toBe('f');
     // SVG and the like are served as attachments (docs/api/files.md): never a cover.
-    expect(coverFile([{ id: 'a', name: 'logo.svg' }, { id: 'b', name: 'png' }])).toBeNull();
+    expect(
+      coverFile([
+        { id: 'a', name: 'logo.svg' },
+        { id: 'b', name: 'png' },
+      ]),
+    ).toBeNull();
     expect(coverFile(null)).toBeNull();
     expect(coverFile(undefined)).toBeNull();
     expect(coverFile('a.png')).toBeNull();
@@ -59,7 +77,11 @@ describe("the board's keys on a focused card", () => {
     expect(cardKeyAction(moveKey('ArrowRight'), { column: 0, index: 2 }, counts, true)).toEqual({ kind: 'move', column: 2, place: 'top' });
     expect(cardKeyAction(moveKey('ArrowLeft'), { column: 3, index: 0 }, counts, true)).toEqual({ kind: 'move', column: 2, place: 'top' });
     expect(cardKeyAction(moveKey('ArrowLeft'), { column: 0, index: 0 }, counts, true)).toBeNull();
-    expect(cardKeyAction(key('ArrowRight', { metaKey: true, shiftKey: true }), { column: 0, index: 0 }, counts, true)).toEqual({ kind: 'move', column: 2, place: 'top' });
+    expect(cardKeyAction(key('ArrowRight', { metaKey: true, shiftKey: true }), { column: 0, index: 0 }, counts, true)).toEqual({
+      kind: 'move',
+      column: 2,
+      place: 'top',
+    });
     expect(cardKeyAction(moveKey('ArrowDown'), { column: 0, index: 0 }, counts, false)).toBeNull();
     // Other chords are not the board's.
     expect(cardKeyAction(key('ArrowDown', { shiftKey: true }), { column: 0, index: 0 }, counts, true)).toBeNull();

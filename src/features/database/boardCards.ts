@@ -61,7 +61,12 @@ export type CardKeyAction =
  * top of the next column left or right; Enter opens it. `counts`: each column's cards, null for a
  * folded column (passed over). Null: not a board's key.
  */
-export function cardKeyAction(event: { key: string; ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }, at: { column: number; index: number }, counts: ReadonlyArray<number | null>, canMove: boolean): CardKeyAction | null {
+export function cardKeyAction(
+  event: { key: string; ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean },
+  at: { column: number; index: number },
+  counts: ReadonlyArray<number | null>,
+  canMove: boolean,
+): CardKeyAction | null {
   const { key } = event;
   const count = counts[at.column] ?? 0;
   const across = (step: number, takes: (n: number) => boolean) => {

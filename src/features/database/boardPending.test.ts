@@ -9,7 +9,7 @@ function column(ids: string[]) {
 const drawn = (view: ReturnType<typeof withPending>) => Array.from({ length: view.count }, (_, i) => view.rowAt(i)?.id);
 const card = (id: string) => ({ id, data: { title: id, values: {} }, versions: {} }) as unknown as WireRow;
 
-describe("a card dropped and not yet answered is drawn in its new place", () => {
+describe('a card dropped and not yet answered is drawn in its new place', () => {
   test('to another column: out of the one it left, beside its target or last in the other', () => {
     const todo = column(['a', 'b', 'c']);
     const doing = column(['x', 'y']);
@@ -25,21 +25,22 @@ describe("a card dropped and not yet answered is drawn in its new place", () => 
 
   test('within its column: up, down, to the end', () => {
     const todo = column(['a', 'b', 'c', 'd']);
-    const move = (id: string, target: string | null, side: 'before' | 'after') => drawn(withPending(todo, 'todo', { row: card(id), from: 'todo', to: 'todo', target, side }));
+    const move = (id: string, target: string | null, side: 'before' | 'after') =>
+      drawn(withPending(todo, 'todo', { row: card(id), from: 'todo', to: 'todo', target, side }));
     expect(move('d', 'b', 'before')).toEqual(['a', 'd', 'b', 'c']);
     expect(move('a', 'c', 'after')).toEqual(['b', 'c', 'a', 'd']);
     expect(move('b', 'd', 'before')).toEqual(['a', 'c', 'b', 'd']);
     expect(move('b', null, 'after')).toEqual(['a', 'c', 'd', 'b']);
   });
 
-  test("the column it went to read it already (the other not yet): drawn once, where the read put it", () => {
+  test('the column it went to read it already (the other not yet): drawn once, where the read put it', () => {
     const doing = column(['x', 'b', 'y']);
     expect(drawn(withPending(doing, 'doing', { row: card('b'), from: 'todo', to: 'doing', target: 'y', side: 'after' }))).toEqual(['x', 'b', 'y']);
     // The column it left read already too: nothing to take out.
     expect(drawn(withPending(column(['a', 'c']), 'todo', { row: card('b'), from: 'todo', to: 'doing', target: 'y', side: 'after' }))).toEqual(['a', 'c']);
   });
 
-  test("a person board: the card leaves every other column holding it; into one that held it, it moves there as within a column", () => {
+  test('a person board: the card leaves every other column holding it; into one that held it, it moves there as within a column', () => {
     // «b» is Ann's and Bob's; dropped before «y» in Cat's column: it leaves Ann's and Bob's.
     const toCat = { row: card('b'), from: 'ann', to: 'cat', target: 'y', side: 'before' as const };
     expect(drawn(withPending(column(['a', 'b']), 'ann', toCat))).toEqual(['a']);

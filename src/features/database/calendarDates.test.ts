@@ -9,7 +9,11 @@ describe('a date cell as an event', () => {
     expect(eventTimes({ start: '2026-11-30', end: '2026-12-01' })).toEqual({ start: '2026-11-30', end: '2026-12-02', allDay: true });
     expect(eventTimes({ start: '2026-11-03', end: null })).toEqual({ start: '2026-11-03', allDay: true });
     expect(eventTimes('2026-11-03T10:00:00Z')).toEqual({ start: '2026-11-03T10:00:00Z', allDay: false });
-    expect(eventTimes({ start: '2026-11-03T10:00:00Z', end: '2026-11-03T12:30:00Z' })).toEqual({ start: '2026-11-03T10:00:00Z', end: '2026-11-03T12:30:00Z', allDay: false });
+    expect(eventTimes({ start: '2026-11-03T10:00:00Z', end: '2026-11-03T12:30:00Z' })).toEqual({
+      start: '2026-11-03T10:00:00Z',
+      end: '2026-11-03T12:30:00Z',
+      allDay: false,
+    });
   });
 
   test('no date, or an end before the start: no event or no end', () => {
@@ -23,7 +27,10 @@ describe('an event moved or resized as a value', () => {
   test('a day moved stays a day; stretched over days becomes a range; a range moved stays one', () => {
     expect(valueFromEvent(local(2026, 11, 10), null, true, '2026-11-03')).toBe('2026-11-10');
     expect(valueFromEvent(local(2026, 11, 10), local(2026, 11, 13), true, '2026-11-03')).toEqual({ start: '2026-11-10', end: '2026-11-12' });
-    expect(valueFromEvent(local(2026, 11, 29), local(2026, 12, 3), true, { start: '2026-11-01', end: '2026-11-04' })).toEqual({ start: '2026-11-29', end: '2026-12-02' });
+    expect(valueFromEvent(local(2026, 11, 29), local(2026, 12, 3), true, { start: '2026-11-01', end: '2026-11-04' })).toEqual({
+      start: '2026-11-29',
+      end: '2026-12-02',
+    });
     // A range shrunk to one day is that day; one without an end keeps having none.
     expect(valueFromEvent(local(2026, 11, 10), local(2026, 11, 11), true, { start: '2026-11-01', end: '2026-11-04' })).toBe('2026-11-10');
     expect(valueFromEvent(local(2026, 11, 10), null, true, { start: '2026-11-01', end: null })).toEqual({ start: '2026-11-10', end: null });
@@ -61,13 +68,20 @@ describe('a full day: what is drawn and what is counted as «+N»', () => {
   });
 
   test('2,000 items in a month draw at most perDay × days', () => {
-    const many = Array.from({ length: 2000 }, (_, i) => item(`i${i}`, `2026-11-${String(1 + (i % 30)).padStart(2, '0')}`, i % 5 === 0 ? `2026-11-${String(Math.min(31, 3 + (i % 30))).padStart(2, '0')}` : undefined));
+    const many = Array.from({ length: 2000 }, (_, i) =>
+      item(
+        `i${i}`,
+        `2026-11-${String(1 + (i % 30)).padStart(2, '0')}`,
+        i % 5 === 0 ? `2026-11-${String(Math.min(31, 3 + (i % 30))).padStart(2, '0')}` : undefined,
+      ),
+    );
     const { shown, hidden } = fitDays(many, 3);
     expect(shown.length).toBeLessThanOrEqual(90);
     const perDay = new Map<string, number>();
     for (const s of shown) {
       const end = s.end ?? dayString(new Date(new Date(`${s.start}T00:00:00`).getTime() + 86_400_000));
-      for (let d = new Date(`${s.start}T00:00:00`); dayString(d) < end; d.setDate(d.getDate() + 1)) perDay.set(dayString(d), (perDay.get(dayString(d)) ?? 0) + 1);
+      for (let d = new Date(`${s.start}T00:00:00`); dayString(d) < end; d.setDate(d.getDate() + 1))
+        perDay.set(dayString(d), (perDay.get(dayString(d)) ?? 0) + 1);
     }
     expect(Math.max(...perDay.values())).toBeLessThanOrEqual(3);
     expect(shown.length + new Set([...hidden.values()].flat()).size).toBe(2000);
@@ -75,7 +89,10 @@ describe('a full day: what is drawn and what is counted as «+N»', () => {
 
   test('a timed item is on its local day', () => {
     const at = new Date(2026, 10, 3, 23, 30);
-    const { shown, hidden } = fitDays([item('t1', at.toISOString(), undefined, false), item('t2', new Date(2026, 10, 3, 9).toISOString(), undefined, false)], 1);
+    const { shown, hidden } = fitDays(
+      [item('t1', at.toISOString(), undefined, false), item('t2', new Date(2026, 10, 3, 9).toISOString(), undefined, false)],
+      1,
+    );
     expect(shown.map((i) => i.id)).toEqual(['t2']);
     expect(Object.fromEntries(hidden)).toEqual({ '2026-11-03': ['t1'] });
   });

@@ -75,7 +75,10 @@ export function valueFromEvent(start: Date, end: Date | null, allDay: boolean, p
  */
 export function readRange(start: Date, end: Date): { from: string; to: string } {
   // By the calendar's days (not 24 hours: a day of a clock change has 23 or 25), as calendarDays counts them.
-  return { from: dayString(new Date(start.getFullYear(), start.getMonth(), start.getDate() - 1)), to: dayString(new Date(end.getFullYear(), end.getMonth(), end.getDate() + 1)) };
+  return {
+    from: dayString(new Date(start.getFullYear(), start.getMonth(), start.getDate() - 1)),
+    to: dayString(new Date(end.getFullYear(), end.getMonth(), end.getDate() + 1)),
+  };
 }
 
 const TITLE_ORDER = new Intl.Collator('ru');
@@ -117,7 +120,9 @@ export function fitDays<T extends PlacedItem>(items: readonly T[], perDay: numbe
     const start = ms(item, item.start);
     return { item, start, length: ms(item, item.end ?? item.start) - start };
   });
-  keyed.sort((a, b) => a.start - b.start || b.length - a.length || Number(b.item.allDay) - Number(a.item.allDay) || TITLE_ORDER.compare(a.item.title, b.item.title));
+  keyed.sort(
+    (a, b) => a.start - b.start || b.length - a.length || Number(b.item.allDay) - Number(a.item.allDay) || TITLE_ORDER.compare(a.item.title, b.item.title),
+  );
   const ordered = keyed.map((k) => k.item);
   const taken = new Map<string, boolean[]>();
   const shown: T[] = [];

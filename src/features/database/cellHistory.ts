@@ -61,7 +61,12 @@ export class CellHistory {
     const step = this.undos.pop();
     if (!step) return null;
     this.redos.push(step);
-    return { cells: step.cells.map((change) => ({ ...change, before: change.after, after: change.before })), added: step.deleted, deleted: step.added, span: step.span };
+    return {
+      cells: step.cells.map((change) => ({ ...change, before: change.after, after: change.before })),
+      added: step.deleted,
+      deleted: step.added,
+      span: step.span,
+    };
   }
 
   /** The step last undone, to apply again, or null. */
@@ -74,8 +79,9 @@ export class CellHistory {
 }
 
 /** The history's changes of cell writes: each from the value it was edited from. */
-export const changesOf = (jobs: ReadonlyArray<Pick<CellChange, 'rowId' | 'fieldId' | 'field'> & { base: { value: RowValue }; value: RowValue }>): CellChange[] =>
-  jobs.map((job) => ({ rowId: job.rowId, fieldId: job.fieldId, field: job.field, before: job.base.value, after: job.value }));
+export const changesOf = (
+  jobs: ReadonlyArray<Pick<CellChange, 'rowId' | 'fieldId' | 'field'> & { base: { value: RowValue }; value: RowValue }>,
+): CellChange[] => jobs.map((job) => ({ rowId: job.rowId, fieldId: job.fieldId, field: job.field, before: job.base.value, after: job.value }));
 
 const same = (a: RowValue | undefined, b: RowValue | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -85,7 +91,11 @@ const same = (a: RowValue | undefined, b: RowValue | undefined) => JSON.stringif
  * in neither) is left as it is and counted in `skipped` — an undo never overwrites another
  * person's later edit.
  */
-export function stepWrites(store: RowStore, changes: readonly CellChange[], read?: ReadonlyMap<string, WireRow>): { writes: Array<CellChange & { version: number; row: WireRow }>; skipped: number } {
+export function stepWrites(
+  store: RowStore,
+  changes: readonly CellChange[],
+  read?: ReadonlyMap<string, WireRow>,
+): { writes: Array<CellChange & { version: number; row: WireRow }>; skipped: number } {
   const writes: Array<CellChange & { version: number; row: WireRow }> = [];
   let skipped = 0;
   for (const change of changes) {

@@ -32,7 +32,16 @@ describe('cell writes', () => {
   test('optimistic: the cell shows the value before the server answers, then the server’s version', async () => {
     const { server, store } = await setup();
     const errors: unknown[] = [];
-    const done = writeCell({ store, write: databaseApi.writeCell, rowId: 'row-0', fieldId: 'sum', field: number, value: 25, base: { value: 10, version: 1 }, onError: (e) => errors.push(e) });
+    const done = writeCell({
+      store,
+      write: databaseApi.writeCell,
+      rowId: 'row-0',
+      fieldId: 'sum',
+      field: number,
+      value: 25,
+      base: { value: 10, version: 1 },
+      onError: (e) => errors.push(e),
+    });
     expect(store.rowAt(0)?.data.values.sum).toBe(25);
     const result = await done;
     expect(result.ok).toBe(true);
@@ -44,7 +53,16 @@ describe('cell writes', () => {
   test('a text conflict is merged with the server’s copy and written again on its version', async () => {
     const { server, store } = await setup();
     server.writeElsewhere('row-0', 'note', 'Срочно: купить хлеб');
-    const result = await writeCell({ store, write: databaseApi.writeCell, rowId: 'row-0', fieldId: 'note', field: text, value: 'Купить хлеб и молоко', base: { value: 'Купить хлеб', version: 1 }, onError: () => undefined });
+    const result = await writeCell({
+      store,
+      write: databaseApi.writeCell,
+      rowId: 'row-0',
+      fieldId: 'note',
+      field: text,
+      value: 'Купить хлеб и молоко',
+      base: { value: 'Купить хлеб', version: 1 },
+      onError: () => undefined,
+    });
     expect(result.ok).toBe(true);
     const writes = server.requests.filter((r) => r.method === 'POST').map((r) => r.body);
     expect(writes).toEqual([
@@ -60,7 +78,17 @@ describe('cell writes', () => {
     const { server, store } = await setup();
     server.writeElsewhere('row-0', 'sum', 99);
     const theirs: unknown[] = [];
-    await writeCell({ store, write: databaseApi.writeCell, rowId: 'row-0', fieldId: 'sum', field: number, value: 25, base: { value: 10, version: 1 }, onError: () => undefined, onTheirs: (cell) => theirs.push(cell.value) });
+    await writeCell({
+      store,
+      write: databaseApi.writeCell,
+      rowId: 'row-0',
+      fieldId: 'sum',
+      field: number,
+      value: 25,
+      base: { value: 10, version: 1 },
+      onError: () => undefined,
+      onTheirs: (cell) => theirs.push(cell.value),
+    });
     expect(store.rowAt(0)?.data.values.sum).toBe(99);
     expect(theirs).toEqual([99]);
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
@@ -70,15 +98,31 @@ describe('cell writes', () => {
     const { server, store } = await setup();
     server.failNext('cells', 403);
     const errors: unknown[] = [];
-    const result = await writeCell({ store, write: databaseApi.writeCell, rowId: 'row-0', fieldId: 'note', field: text, value: 'Другое', base: { value: 'Купить хлеб', version: 1 }, onError: (e) => errors.push(e) });
+    const result = await writeCell({
+      store,
+      write: databaseApi.writeCell,
+      rowId: 'row-0',
+      fieldId: 'note',
+      field: text,
+      value: 'Другое',
+      base: { value: 'Купить хлеб', version: 1 },
+      onError: (e) => errors.push(e),
+    });
     expect(result.ok).toBe(false);
     expect(errors).toHaveLength(1);
     expect(store.rowAt(0)?.data.values.note).toBe('Купить хлеб');
     expect(store.hasLocal('row-0', 'note')).toBe(false);
   });
 
-  const job = (store: RowStore, rowId: string, fieldId: string, field: DatabaseField, value: unknown, base: { value: unknown; version: number }, errors: unknown[] = []): CellWrite =>
-    ({ store, write: databaseApi.writeCell, rowId, fieldId, field, value, base, onError: (e: unknown) => errors.push(e) }) as CellWrite;
+  const job = (
+    store: RowStore,
+    rowId: string,
+    fieldId: string,
+    field: DatabaseField,
+    value: unknown,
+    base: { value: unknown; version: number },
+    errors: unknown[] = [],
+  ): CellWrite => ({ store, write: databaseApi.writeCell, rowId, fieldId, field, value, base, onError: (e: unknown) => errors.push(e) }) as CellWrite;
   const send = (cells: Parameters<typeof databaseApi.writeCells>[1]) => databaseApi.writeCells('db', cells);
 
   test('several cells go in one call; a conflicting text cell is merged and written alone, a number takes theirs', async () => {
@@ -106,7 +150,10 @@ describe('cell writes', () => {
     const { server, store } = await setup();
     server.failNext('database/db/cells', 403);
     const errors: unknown[] = [];
-    await writeCells([job(store, 'row-0', 'sum', number, 1, { value: 10, version: 1 }, errors), job(store, 'row-1', 'sum', number, 2, { value: null, version: 0 }, errors)], send);
+    await writeCells(
+      [job(store, 'row-0', 'sum', number, 1, { value: 10, version: 1 }, errors), job(store, 'row-1', 'sum', number, 2, { value: null, version: 0 }, errors)],
+      send,
+    );
     expect(errors).toHaveLength(1);
     expect(store.rowAt(0)?.data.values.sum).toBe(10);
     expect(store.rowAt(1)?.data.values.sum).toBeUndefined();

@@ -82,7 +82,9 @@ export async function writeCell(job: CellWrite): Promise<CellWriteResult> {
 }
 
 /** Sends several cells in one call (`POST database/{id}/cells`). */
-export type SendCells = (cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>) => Promise<{ written: WireCell[]; conflicts: WireCell[] }>;
+export type SendCells = (
+  cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>,
+) => Promise<{ written: WireCell[]; conflicts: WireCell[] }>;
 
 /**
  * Writes several cells at once (a paste, a clear of a range): all shown at once and sent in one
@@ -151,7 +153,14 @@ export function conflictCell(error: unknown): WireCell | null {
   if (!(error instanceof ApiRequestError) || error.code !== CONFLICT) return null;
   const data = error.data as Partial<WireCell> | null;
   if (!data || typeof data !== 'object' || typeof data.version !== 'number') return null;
-  return { rowId: data.rowId ?? '', fieldId: data.fieldId ?? '', value: (data.value ?? null) as RowValue, version: data.version, updatedAt: data.updatedAt ?? '', updatedBy: data.updatedBy ?? null };
+  return {
+    rowId: data.rowId ?? '',
+    fieldId: data.fieldId ?? '',
+    value: (data.value ?? null) as RowValue,
+    version: data.version,
+    updatedAt: data.updatedAt ?? '',
+    updatedBy: data.updatedBy ?? null,
+  };
 }
 
 /** A cell to write on the version it was read at. */
@@ -168,7 +177,11 @@ export interface CellAtVersion {
  * written again on the server's version, a few times. Answers the cells as written; throws when
  * the call fails or a cell stays in conflict.
  */
-export async function writeOver(api: { writeCell(rowId: string, fieldId: string, value: RowValue, version: number): Promise<WireCell>; writeCells: SendCellsOf }, databaseId: string, cells: readonly CellAtVersion[]): Promise<WireCell[]> {
+export async function writeOver(
+  api: { writeCell(rowId: string, fieldId: string, value: RowValue, version: number): Promise<WireCell>; writeCells: SendCellsOf },
+  databaseId: string,
+  cells: readonly CellAtVersion[],
+): Promise<WireCell[]> {
   const written: WireCell[] = [];
   let pending = [...cells];
   for (let attempt = 0; attempt < MAX_ATTEMPTS && pending.length > 0; attempt += 1) {
@@ -186,7 +199,9 @@ export async function writeOver(api: { writeCell(rowId: string, fieldId: string,
     }
     const answer = await api.writeCells(databaseId, pending);
     written.push(...answer.written);
-    pending = answer.conflicts.flatMap((theirs) => pending.filter((c) => c.rowId === theirs.rowId && c.fieldId === theirs.fieldId).map((c) => ({ ...c, version: theirs.version })));
+    pending = answer.conflicts.flatMap((theirs) =>
+      pending.filter((c) => c.rowId === theirs.rowId && c.fieldId === theirs.fieldId).map((c) => ({ ...c, version: theirs.version })),
+    );
   }
   if (pending.length > 0) throw new Error('the cells stayed in conflict');
   return written;

@@ -1,7 +1,27 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode, type RefObject } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DateRange, type FileRef, type OptionField, type RowValue, type SelectOption } from '../../../schema/blocks/database';
+import {
+  MAIN_FIELD_ID,
+  hasOptions,
+  type DatabaseField,
+  type DateRange,
+  type FileRef,
+  type OptionField,
+  type RowValue,
+  type SelectOption,
+} from '../../../schema/blocks/database';
 import { parseNumber } from '../../../schema/database';
 import { foldText } from '../../../schema/database';
 import type { WireUser } from '../../../schema/user';
@@ -52,7 +72,17 @@ export function PeopleNames({ ids }: { ids: string[] }) {
 }
 
 /** A cell's content as shown (not edited). */
-export const CellContent = memo(function CellContent({ field, fieldId, value, databaseId }: { field: DatabaseField; fieldId: string; value: RowValue | undefined; databaseId?: string }) {
+export const CellContent = memo(function CellContent({
+  field,
+  fieldId,
+  value,
+  databaseId,
+}: {
+  field: DatabaseField;
+  fieldId: string;
+  value: RowValue | undefined;
+  databaseId?: string;
+}) {
   if (value === undefined || value === null || value === '') return null;
   switch (field.type) {
     case 'checkbox':
@@ -83,7 +113,13 @@ export const CellContent = memo(function CellContent({ field, fieldId, value, da
       const text = typeof value === 'string' ? value : '';
       const href = linkOf(field.type, text);
       return href ? (
-        <a className="db-link" href={href} target={field.type === 'url' ? '_blank' : undefined} rel="noreferrer noopener" onMouseDown={(e) => e.stopPropagation()}>
+        <a
+          className="db-link"
+          href={href}
+          target={field.type === 'url' ? '_blank' : undefined}
+          rel="noreferrer noopener"
+          onMouseDown={(e) => e.stopPropagation()}
+        >
           {text}
         </a>
       ) : (
@@ -139,7 +175,11 @@ function Floating({ anchor, children, minWidth, className }: { anchor: HTMLEleme
   const width = Math.max(box.width, minWidth ?? 0);
   const left = Math.max(4, Math.min(box.left, window.innerWidth - width - 4));
   return createPortal(
-    <div className={['db-editor', className].filter(Boolean).join(' ')} style={{ top: box.top, left, width, minHeight: box.height }} onMouseDown={(e) => e.stopPropagation()}>
+    <div
+      className={['db-editor', className].filter(Boolean).join(' ')}
+      style={{ top: box.top, left, width, minHeight: box.height }}
+      onMouseDown={(e) => e.stopPropagation()}
+    >
       {children}
     </div>,
     document.body,
@@ -203,7 +243,9 @@ function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditor
         rows={1}
         aria-label={t('database.editCell')}
         aria-invalid={invalid || undefined}
-        inputMode={field.type === 'number' ? 'decimal' : field.type === 'email' ? 'email' : field.type === 'phone' ? 'tel' : field.type === 'url' ? 'url' : undefined}
+        inputMode={
+          field.type === 'number' ? 'decimal' : field.type === 'email' ? 'email' : field.type === 'phone' ? 'tel' : field.type === 'url' ? 'url' : undefined
+        }
         onChange={(e) => {
           setInvalid(false);
           setText(e.target.value);
@@ -217,7 +259,21 @@ function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditor
 }
 
 /** The search box of a list editor; leaving the editor (focus going outside it) ends the edit. */
-function EditorSearch({ inputRef, value, label, onChange, onKeyDown, onLeave }: { inputRef: RefObject<HTMLInputElement | null>; value: string; label: string; onChange(text: string): void; onKeyDown(event: ReactKeyboardEvent): void; onLeave(): void }) {
+function EditorSearch({
+  inputRef,
+  value,
+  label,
+  onChange,
+  onKeyDown,
+  onLeave,
+}: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  label: string;
+  onChange(text: string): void;
+  onKeyDown(event: ReactKeyboardEvent): void;
+  onLeave(): void;
+}) {
   return (
     <input
       ref={inputRef}
@@ -289,7 +345,13 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
         {chosen.map((id) => {
           const option = options.find((o) => o.id === id);
           return option ? (
-            <button key={id} type="button" className="db-chip-button" aria-label={t('database.removeOption', { name: option.name })} onClick={() => setChosen((list) => list.filter((x) => x !== id))}>
+            <button
+              key={id}
+              type="button"
+              className="db-chip-button"
+              aria-label={t('database.removeOption', { name: option.name })}
+              onClick={() => setChosen((list) => list.filter((x) => x !== id))}
+            >
               <OptionChip option={option} /> ×
             </button>
           ) : null;
@@ -412,14 +474,25 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
           <input type="checkbox" checked={hasEnd} onChange={(e) => setHasEnd(e.target.checked)} /> {t('database.withEnd')}
         </label>
         <div className="db-editor-actions">
-          <button type="button" className="db-button" onClick={() => { setStart(''); setEnd(''); }}>
+          <button
+            type="button"
+            className="db-button"
+            onClick={() => {
+              setStart('');
+              setEnd('');
+            }}
+          >
             {t('database.clear')}
           </button>
           <button type="button" className="db-button is-primary" onClick={() => finish('stay')}>
             {t('database.done')}
           </button>
         </div>
-        {start && <div className="db-editor-hint">{formatDate(hasEnd && end ? { start: fromInput(start, withTime) ?? start, end: fromInput(end, withTime) } : (fromInput(start, withTime) ?? start))}</div>}
+        {start && (
+          <div className="db-editor-hint">
+            {formatDate(hasEnd && end ? { start: fromInput(start, withTime) ?? start, end: fromInput(end, withTime) } : (fromInput(start, withTime) ?? start))}
+          </div>
+        )}
       </div>
     </Floating>
   );
@@ -430,7 +503,24 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
  * list `items` gives for the text typed and the ids chosen; a click chooses or drops one; Enter,
  * Escape or a click outside write the cell, as one change.
  */
-function ChooseMany({ value, anchor, done, searchLabel, listLabel, minWidth, empty, items, onQuery }: Pick<CellEditorProps, 'value' | 'anchor' | 'done'> & { searchLabel: string; listLabel: string; minWidth: number; empty: string; items(query: string, chosen: string[]): Array<{ id: string; label: ReactNode }>; onQuery?(text: string): void }) {
+function ChooseMany({
+  value,
+  anchor,
+  done,
+  searchLabel,
+  listLabel,
+  minWidth,
+  empty,
+  items,
+  onQuery,
+}: Pick<CellEditorProps, 'value' | 'anchor' | 'done'> & {
+  searchLabel: string;
+  listLabel: string;
+  minWidth: number;
+  empty: string;
+  items(query: string, chosen: string[]): Array<{ id: string; label: ReactNode }>;
+  onQuery?(text: string): void;
+}) {
   const [chosen, setChosen] = useState<string[]>(Array.isArray(value) ? (value as string[]) : []);
   const [query, setQuery] = useState('');
   const input = useRef<HTMLInputElement>(null);
@@ -495,7 +585,11 @@ function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
       listLabel={t('database.people')}
       minWidth={260}
       empty={t('database.noPeople')}
-      items={(query) => members.filter((m) => foldText(`${m.name} ${m.email}`).includes(foldText(query))).map((member) => ({ id: member.id, label: displayName(member, member.email) }))}
+      items={(query) =>
+        members
+          .filter((m) => foldText(`${m.name} ${m.email}`).includes(foldText(query)))
+          .map((member) => ({ id: member.id, label: displayName(member, member.email) }))
+      }
     />
   );
 }
@@ -545,7 +639,10 @@ function RelationEditor({ value, anchor, done, databaseId, rowId }: CellEditorPr
       minWidth={280}
       empty={query ? t('database.noFound', { search: query }) : t('database.noRows')}
       onQuery={setQuery}
-      items={(_typed, chosen) => [...chosen.map((id) => ({ id, label: label(titleOf(id)) })), ...found.filter((row) => !chosen.includes(row.id)).map((row) => ({ id: row.id, label: label(row) }))]}
+      items={(_typed, chosen) => [
+        ...chosen.map((id) => ({ id, label: label(titleOf(id)) })),
+        ...found.filter((row) => !chosen.includes(row.id)).map((row) => ({ id: row.id, label: label(row) })),
+      ]}
     />
   );
 }
@@ -649,7 +746,11 @@ function FilesEditor({ value, anchor, done, rowId }: CellEditorProps) {
               <a href={fileHref(file.id)} target="_blank" rel="noreferrer noopener">
                 {file.name}
               </a>
-              <button type="button" className="db-option-delete" aria-label={t('database.removeFile', { name: file.name })} onClick={() => {
+              <button
+                type="button"
+                className="db-option-delete"
+                aria-label={t('database.removeFile', { name: file.name })}
+                onClick={() => {
                   setFiles((current) => current.filter((f) => f.id !== file.id));
                   // The button goes with its file: the keys (Escape, Enter) stay with the editor.
                   root.current?.focus();
@@ -661,9 +762,24 @@ function FilesEditor({ value, anchor, done, rowId }: CellEditorProps) {
           ))}
           {files.length === 0 && uploading === 0 && <li className="db-editor-empty">{t('database.noFiles')}</li>}
         </ul>
-        {uploading > 0 && <div className="db-editor-empty" role="status">{t('database.uploading', { count: uploading })}</div>}
-        {failed && <div className="db-error" role="alert">{t('database.uploadFailed')}</div>}
-        <input ref={picker} type="file" multiple hidden aria-label={t('database.addFile')} onChange={(e) => void add(e.target.files).then(() => (e.target.value = ''))} />
+        {uploading > 0 && (
+          <div className="db-editor-empty" role="status">
+            {t('database.uploading', { count: uploading })}
+          </div>
+        )}
+        {failed && (
+          <div className="db-error" role="alert">
+            {t('database.uploadFailed')}
+          </div>
+        )}
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          aria-label={t('database.addFile')}
+          onChange={(e) => void add(e.target.files).then(() => (e.target.value = ''))}
+        />
         <button type="button" className="menu-item" onClick={() => picker.current?.click()}>
           <span className="menu-item-icon" aria-hidden>
             +

@@ -13,5 +13,8 @@ export interface LiveView {
 export function defaultChart(config: DatabaseConfig): ChartConfig {
   const fields = Object.entries(config.fields);
   const x = ['status', 'select', 'checkbox', 'date'].map((type) => fields.find(([, f]) => f.type === type)?.[0]).find(Boolean) ?? MAIN_FIELD_ID;
-  return { x: { fieldId: x, ...(config.fields[x] && DATE_LIKE_TYPES.has(config.fields[x].type) ? { bucket: 'month' as const } : {}) }, y: { aggregate: 'count' } };
+  return {
+    x: { fieldId: x, ...(config.fields[x] && DATE_LIKE_TYPES.has(config.fields[x].type) ? { bucket: 'month' as const } : {}) },
+    y: { aggregate: 'count' },
+  };
 }

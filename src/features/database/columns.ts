@@ -41,4 +41,3 @@ export function withOrderedField(layout: DatabaseLayout, fieldId: string, change
   const list = found ? layout.orderedFields : [...layout.orderedFields, { fieldId, isWrap: false }];
   return list.map((entry) => (entry.fieldId === fieldId ? { ...entry, ...change } : entry));
 }
-

@@ -42,7 +42,8 @@ export function makeRow(i: number, values: Record<string, RowValue> = {}, title 
 }
 
 // jsdom has no Response: what api() reads of one is enough.
-const json = (status: number, body: unknown) => ({ ok: status < 400, status, statusText: String(status), json: async () => JSON.parse(JSON.stringify(body)) }) as unknown as Response;
+const json = (status: number, body: unknown) =>
+  ({ ok: status < 400, status, statusText: String(status), json: async () => JSON.parse(JSON.stringify(body)) }) as unknown as Response;
 
 export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, rows: WireRow[]): FakeDatabaseServer {
   const failures: Array<{ part: string; status: number }> = [];
@@ -90,7 +91,9 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
       }
       if (method === 'GET' && (match = /^row\/([^/]+)$/.exec(path))) {
         const row = server.rows.find((r) => r.id === decodeURIComponent(match![1]));
-        return row ? json(200, { data: JSON.parse(JSON.stringify(row)) as WireRow }) : json(404, { data: null, errors: [{ code: 'not_found', message: 'no' }] });
+        return row
+          ? json(200, { data: JSON.parse(JSON.stringify(row)) as WireRow })
+          : json(404, { data: null, errors: [{ code: 'not_found', message: 'no' }] });
       }
       if (method === 'POST' && (match = /^row\/([^/]+)\/cells\/([^/]+)$/.exec(path))) {
         const row = server.rows.find((r) => r.id === decodeURIComponent(match![1]))!;
@@ -109,7 +112,14 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
           const row = server.rows.find((r) => r.id === c.rowId)!;
           const current = row.versions[c.fieldId] ?? 0;
           const stored = c.fieldId === MAIN_FIELD_ID ? row.data.title : (row.data.values[c.fieldId] ?? null);
-          const cell = (value: RowValue, version: number) => ({ rowId: row.id, fieldId: c.fieldId, value, version, updatedAt: '2026-01-02T00:00:00Z', updatedBy: 'u1' });
+          const cell = (value: RowValue, version: number) => ({
+            rowId: row.id,
+            fieldId: c.fieldId,
+            value,
+            version,
+            updatedAt: '2026-01-02T00:00:00Z',
+            updatedBy: 'u1',
+          });
           if (c.version !== current) conflicts.push(cell(stored, current));
           else {
             server.writeElsewhere(row.id, c.fieldId, c.value);
@@ -119,8 +129,11 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
         return json(200, { data: { written, conflicts } });
       }
       if (method === 'POST' && /^database\/[^/]+\/rows$/.test(path)) {
-        const made_ = (body.rows as Array<{ title?: string; values?: Record<string, RowValue> }>).map((r) => makeRow(1000 + made++, r.values ?? {}, r.title ?? ''));
-        const at = body.placeAfter === undefined ? server.rows.length : body.placeAfter === null ? 0 : server.rows.findIndex((r) => r.id === body.placeAfter) + 1;
+        const made_ = (body.rows as Array<{ title?: string; values?: Record<string, RowValue> }>).map((r) =>
+          makeRow(1000 + made++, r.values ?? {}, r.title ?? ''),
+        );
+        const at =
+          body.placeAfter === undefined ? server.rows.length : body.placeAfter === null ? 0 : server.rows.findIndex((r) => r.id === body.placeAfter) + 1;
         server.rows.splice(at, 0, ...made_);
         return json(200, { data: made_ });
       }
@@ -174,7 +187,12 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
  * as a browser would (call at the top of a test file).
  */
 export function layOutGrid(): void {
-  const box = (size: number) => ({ configurable: true, get(this: HTMLElement) { return this.classList.contains('db-scroll') || this.classList.contains('db-timeline-scroll') ? size : 0; } });
+  const box = (size: number) => ({
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains('db-scroll') || this.classList.contains('db-timeline-scroll') ? size : 0;
+    },
+  });
   beforeAll(() => {
     Object.defineProperty(HTMLElement.prototype, 'clientWidth', box(1000));
     Object.defineProperty(HTMLElement.prototype, 'clientHeight', box(600));

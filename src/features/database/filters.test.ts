@@ -7,7 +7,14 @@ const config: DatabaseConfig = {
     MAIN_FIELD: { name: 'Название', type: 'text' },
     n: { name: 'Сумма', type: 'number', format: 'rub' },
     done: { name: 'Готово', type: 'checkbox' },
-    s: { name: 'Статус', type: 'select', options: [{ id: 'o1', name: 'Новая' }, { id: 'o2', name: 'Старая' }] },
+    s: {
+      name: 'Статус',
+      type: 'select',
+      options: [
+        { id: 'o1', name: 'Новая' },
+        { id: 'o2', name: 'Старая' },
+      ],
+    },
     d: { name: 'Срок', type: 'date' },
     p: { name: 'Люди', type: 'person' },
   },

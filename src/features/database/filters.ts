@@ -1,4 +1,12 @@
-import { FILTER_CONDITIONS, fieldOf, type DatabaseConfig, type FilterCondition, type FilterGroup, type FilterRule, type ViewSort } from '../../../schema/blocks/database';
+import {
+  FILTER_CONDITIONS,
+  fieldOf,
+  type DatabaseConfig,
+  type FilterCondition,
+  type FilterGroup,
+  type FilterRule,
+  type ViewSort,
+} from '../../../schema/blocks/database';
 
 /**
  * The filter and sort bar's edits, as pure functions over a view's `filter` and `sorts`: every
@@ -49,14 +57,20 @@ export function ruleValue(config: DatabaseConfig, fieldId: string, raw: string |
  * One rule changed: another field resets the condition (when the new type has not got it) and
  * the value; a condition without a value drops it.
  */
-export function updateRule(filter: FilterGroup, index: number, config: DatabaseConfig, patch: { fieldId?: string; condition?: FilterCondition; value?: string | boolean }): FilterGroup {
+export function updateRule(
+  filter: FilterGroup,
+  index: number,
+  config: DatabaseConfig,
+  patch: { fieldId?: string; condition?: FilterCondition; value?: string | boolean },
+): FilterGroup {
   const rules = filter.rules.map((entry, i) => {
     if (i !== index || 'op' in entry) return entry;
     let rule: FilterRule = { ...entry };
     if (patch.fieldId !== undefined && patch.fieldId !== rule.fieldId) {
       const field = fieldOf(config, patch.fieldId);
       const allowed = field ? FILTER_CONDITIONS[field.type] : [];
-      rule = allowed.includes(rule.condition) && field?.type !== 'checkbox' ? { fieldId: patch.fieldId, condition: rule.condition } : newRule(config, patch.fieldId);
+      rule =
+        allowed.includes(rule.condition) && field?.type !== 'checkbox' ? { fieldId: patch.fieldId, condition: rule.condition } : newRule(config, patch.fieldId);
     }
     if (patch.condition !== undefined) rule = { ...rule, condition: patch.condition };
     if (patch.value !== undefined) {

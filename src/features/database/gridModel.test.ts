@@ -1,4 +1,17 @@
-import { cellSelection, gridKeyAction, groupedLayout, movePlacement, moveSelection, parseTsv, planPaste, rangeOf, skipHidden, stepLine, tabSelection, toTsv } from './gridModel';
+import {
+  cellSelection,
+  gridKeyAction,
+  groupedLayout,
+  movePlacement,
+  moveSelection,
+  parseTsv,
+  planPaste,
+  rangeOf,
+  skipHidden,
+  stepLine,
+  tabSelection,
+  toTsv,
+} from './gridModel';
 
 const size = { rows: 5, cols: 4 };
 
@@ -146,7 +159,10 @@ describe('grouped layout with collapsed groups', () => {
     // Every group collapsed: headers only.
     const shut = groupedLayout([2, 3], new Set([0, 1]));
     expect(shut.size).toBe(2);
-    expect([shut.itemAt(0), shut.itemAt(1)]).toEqual([{ kind: 'group', group: 0 }, { kind: 'group', group: 1 }]);
+    expect([shut.itemAt(0), shut.itemAt(1)]).toEqual([
+      { kind: 'group', group: 0 },
+      { kind: 'group', group: 1 },
+    ]);
     expect(shut.visibleRow(0, 1)).toBeNull();
     // Nothing collapsed: as before.
     expect(groupedLayout([2, 3, 1], new Set()).size).toBe(9);

@@ -112,7 +112,8 @@ export function gridKeyAction(event: KeyLike, editing: boolean, opts: { toggleOn
     return null;
   }
   // Alt+Shift+↑/↓: the active row (with the rows checked along with it) a step up or down.
-  if (event.altKey && event.shiftKey && !mod && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) return { type: 'moveRows', step: event.key === 'ArrowUp' ? -1 : 1 };
+  if (event.altKey && event.shiftKey && !mod && (event.key === 'ArrowUp' || event.key === 'ArrowDown'))
+    return { type: 'moveRows', step: event.key === 'ArrowUp' ? -1 : 1 };
   const arrow = ARROWS[event.key];
   if (arrow && !event.altKey) {
     // Ctrl/Cmd+arrow jumps to the edge.

@@ -9,7 +9,11 @@ const view = { layouts: [{ uid: 'v1', type: 'table' as const, orderedFields: [{ 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function setup(count: number) {
-  const server = fakeDatabaseServer(config, view, Array.from({ length: count }, (_, i) => makeRow(i, { n: i })));
+  const server = fakeDatabaseServer(
+    config,
+    view,
+    Array.from({ length: count }, (_, i) => makeRow(i, { n: i })),
+  );
   globalThis.fetch = server.fetch;
   const store = new RowStore((query, signal) => databaseApi.rows('db', query, signal), { viewId: 'v1' });
   return { server, store };
@@ -20,7 +24,11 @@ afterEach(() => jest.useRealTimers());
 describe('the windowed row store', () => {
   test("only the store's first read of its first window may take an answer asked for early; a refresh never does", async () => {
     const firsts: Array<[number, boolean]> = [];
-    const server = fakeDatabaseServer(config, view, Array.from({ length: 300 }, (_, i) => makeRow(i, { n: i })));
+    const server = fakeDatabaseServer(
+      config,
+      view,
+      Array.from({ length: 300 }, (_, i) => makeRow(i, { n: i })),
+    );
     globalThis.fetch = server.fetch;
     /** A store whose reads note their offset and whether they were its first. */
     const recording = (seed?: RowsWindow) =>
@@ -53,12 +61,15 @@ describe('the windowed row store', () => {
     const reads: string[] = [];
     let at = 'r1';
     let hold: Promise<void> = Promise.resolve();
-    const store = new RowStore(async (query) => {
-      reads.push(`${query.offset}@${at}`);
-      const revision = at;
-      await hold;
-      return { rows: [makeRow(0)], count: 1, offset: query.offset ?? 0, hasMoreNext: false, revision };
-    }, { viewId: 'v1' });
+    const store = new RowStore(
+      async (query) => {
+        reads.push(`${query.offset}@${at}`);
+        const revision = at;
+        await hold;
+        return { rows: [makeRow(0)], count: 1, offset: query.offset ?? 0, hasMoreNext: false, revision };
+      },
+      { viewId: 'v1' },
+    );
     const later = () => new Promise((resolve) => setTimeout(resolve, 200));
     store.setVisible(0, 10);
     await settle();

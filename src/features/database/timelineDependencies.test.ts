@@ -4,7 +4,8 @@ import { dependencyArrows, readDependants, shiftDependants, type Planned } from 
 const DAY = (d: number) => 20_000 + d;
 const row = (id: string, start: number, end: number, blockedBy: string[] = []): Planned => ({ id, start: DAY(start), end: DAY(end), blockedBy });
 const plan = (...rows: Planned[]) => new Map(rows.map((r) => [r.id, r]));
-const days = (shifted: Map<string, { start: number; end: number }>) => Object.fromEntries([...shifted].map(([id, s]) => [id, [s.start - 20_000, s.end - 20_000]]));
+const days = (shifted: Map<string, { start: number; end: number }>) =>
+  Object.fromEntries([...shifted].map(([id, s]) => [id, [s.start - 20_000, s.end - 20_000]]));
 
 describe('dependants shifted after a blocker moves', () => {
   test('a dependant starting on or before its blocker ends starts the day after, keeping its length; down the chain', () => {

@@ -31,7 +31,12 @@ export function shiftDependants(moved: Planned, rows: ReadonlyMap<string, Planne
       const row = rows.get(dependant);
       if (!row) continue;
       // It must start after every one of its blockers ends (those known), the one moved included.
-      const latestEnd = Math.max(...row.blockedBy.map(spanOf).filter((s): s is Span => s !== undefined).map((s) => s.end));
+      const latestEnd = Math.max(
+        ...row.blockedBy
+          .map(spanOf)
+          .filter((s): s is Span => s !== undefined)
+          .map((s) => s.end),
+      );
       if (row.start > latestEnd) continue;
       const delta = latestEnd + 1 - row.start;
       shifted.set(dependant, { start: row.start + delta, end: row.end + delta });
@@ -58,7 +63,12 @@ export const MAX_SHIFTED = CELLS_PER_REQUEST / 2;
  * row of the round before (`read` with a filter of up to 20 «contains» rules), each row once, at
  * most `max`. `read` answers up to a window of rows; `capped` when rows may have been left out.
  */
-export async function readDependants<Row extends { id: string }>(rootId: string, dependencyFieldId: string, read: (filter: FilterGroup) => Promise<{ rows: Row[]; count: number }>, max: number): Promise<{ rows: Row[]; capped: boolean }> {
+export async function readDependants<Row extends { id: string }>(
+  rootId: string,
+  dependencyFieldId: string,
+  read: (filter: FilterGroup) => Promise<{ rows: Row[]; count: number }>,
+  max: number,
+): Promise<{ rows: Row[]; capped: boolean }> {
   const found = new Map<string, Row>();
   let round = [rootId];
   let capped = false;

@@ -47,12 +47,20 @@ describe('days and spans', () => {
     expect(rowSpan(RANGE, cells({ when: '2026-11-03T12:00:00Z' }))).toEqual({ start: d('2026-11-03'), end: d('2026-11-03') });
     expect(rowSpan(TWO, cells({ from: '2026-11-03', to: '2026-11-10' }))).toEqual({ start: d('2026-11-03'), end: d('2026-11-10') });
     // An end field holding a range ends at its range's end; an end missing, a start missing.
-    expect(rowSpan(TWO, cells({ from: '2026-11-03', to: { start: '2026-11-08', end: '2026-11-12' } }))).toEqual({ start: d('2026-11-03'), end: d('2026-11-12') });
+    expect(rowSpan(TWO, cells({ from: '2026-11-03', to: { start: '2026-11-08', end: '2026-11-12' } }))).toEqual({
+      start: d('2026-11-03'),
+      end: d('2026-11-12'),
+    });
     expect(rowSpan(TWO, cells({ from: '2026-11-03' }))).toEqual({ start: d('2026-11-03'), end: d('2026-11-03') });
     expect(rowSpan(TWO, cells({ to: '2026-11-10' }))).toEqual({ start: d('2026-11-10'), end: d('2026-11-10') });
     // An end before the start: the start's day.
     expect(rowSpan(TWO, cells({ from: '2026-11-10', to: '2026-11-03' }))).toEqual({ start: d('2026-11-10'), end: d('2026-11-10') });
-    expect([rowSpan(RANGE, cells({})), rowSpan(TWO, cells({ from: null })), rowSpan(RANGE, cells({ when: 'завтра' })), rowSpan(RANGE, cells({ when: 3 }))]).toEqual([null, null, null, null]);
+    expect([
+      rowSpan(RANGE, cells({})),
+      rowSpan(TWO, cells({ from: null })),
+      rowSpan(RANGE, cells({ when: 'завтра' })),
+      rowSpan(RANGE, cells({ when: 3 })),
+    ]).toEqual([null, null, null, null]);
   });
 });
 
@@ -155,16 +163,26 @@ describe('a dragged bar as the cells to write', () => {
     expect(drag(RANGE, { when: '2026-11-03' }, 'move', 2)).toEqual([{ fieldId: 'when', value: '2026-11-05' }]);
     expect(drag(RANGE, { when: '2026-11-03' }, 'end', 2)).toEqual([{ fieldId: 'when', value: { start: '2026-11-03', end: '2026-11-05' } }]);
     expect(drag(RANGE, { when: '2026-11-03' }, 'start', -1)).toEqual([{ fieldId: 'when', value: { start: '2026-11-02', end: '2026-11-03' } }]);
-    expect(drag(RANGE, { when: { start: '2026-11-03', end: '2026-11-06' } }, 'move', 30)).toEqual([{ fieldId: 'when', value: { start: '2026-12-03', end: '2026-12-06' } }]);
+    expect(drag(RANGE, { when: { start: '2026-11-03', end: '2026-11-06' } }, 'move', 30)).toEqual([
+      { fieldId: 'when', value: { start: '2026-12-03', end: '2026-12-06' } },
+    ]);
     expect(drag(RANGE, { when: { start: '2026-11-03', end: '2026-11-06' } }, 'end', -3)).toEqual([{ fieldId: 'when', value: '2026-11-03' }]);
-    expect(drag(RANGE, { when: { start: '2026-11-03', end: '2026-11-06' } }, 'start', 1)).toEqual([{ fieldId: 'when', value: { start: '2026-11-04', end: '2026-11-06' } }]);
+    expect(drag(RANGE, { when: { start: '2026-11-03', end: '2026-11-06' } }, 'start', 1)).toEqual([
+      { fieldId: 'when', value: { start: '2026-11-04', end: '2026-11-06' } },
+    ]);
     // Open-ended: moved it stays so; stretched it gets an end. A range of one day stays a range.
     expect(drag(RANGE, { when: { start: '2026-11-03', end: null } }, 'move', 1)).toEqual([{ fieldId: 'when', value: { start: '2026-11-04', end: null } }]);
-    expect(drag(RANGE, { when: { start: '2026-11-03', end: null } }, 'end', 1)).toEqual([{ fieldId: 'when', value: { start: '2026-11-03', end: '2026-11-04' } }]);
-    expect(drag(RANGE, { when: { start: '2026-11-03', end: '2026-11-03' } }, 'move', 1)).toEqual([{ fieldId: 'when', value: { start: '2026-11-04', end: '2026-11-04' } }]);
+    expect(drag(RANGE, { when: { start: '2026-11-03', end: null } }, 'end', 1)).toEqual([
+      { fieldId: 'when', value: { start: '2026-11-03', end: '2026-11-04' } },
+    ]);
+    expect(drag(RANGE, { when: { start: '2026-11-03', end: '2026-11-03' } }, 'move', 1)).toEqual([
+      { fieldId: 'when', value: { start: '2026-11-04', end: '2026-11-04' } },
+    ]);
     // Moments keep their time and offset.
     expect(drag(RANGE, { when: '2026-11-03T10:30:00+03:00' }, 'move', 2)).toEqual([{ fieldId: 'when', value: '2026-11-05T10:30:00+03:00' }]);
-    expect(drag(RANGE, { when: { start: '2026-11-03T09:00:00Z', end: '2026-11-04T18:00:00Z' } }, 'end', 1)).toEqual([{ fieldId: 'when', value: { start: '2026-11-03T09:00:00Z', end: '2026-11-05T18:00:00Z' } }]);
+    expect(drag(RANGE, { when: { start: '2026-11-03T09:00:00Z', end: '2026-11-04T18:00:00Z' } }, 'end', 1)).toEqual([
+      { fieldId: 'when', value: { start: '2026-11-03T09:00:00Z', end: '2026-11-05T18:00:00Z' } },
+    ]);
     // No move, nothing to write.
     expect(drag(RANGE, { when: '2026-11-03' }, 'move', 0)).toEqual([]);
   });

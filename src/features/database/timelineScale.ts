@@ -147,7 +147,12 @@ export interface BarBox {
 /** A row's bar in the lanes' pixels: the row's index gives its lane, the span its left and width. */
 export function barGeometry(axis: Axis, index: number, span: Span): BarBox {
   const x = dayX(axis, span.start);
-  return { x, width: Math.max(MIN_BAR_WIDTH, (span.end - span.start + 1) * axis.dayWidth), y: index * ROW_HEIGHT + BAR_INSET, height: ROW_HEIGHT - 2 * BAR_INSET };
+  return {
+    x,
+    width: Math.max(MIN_BAR_WIDTH, (span.end - span.start + 1) * axis.dayWidth),
+    y: index * ROW_HEIGHT + BAR_INSET,
+    height: ROW_HEIGHT - 2 * BAR_INSET,
+  };
 }
 
 /** How a bar is dragged: by its body (moved), or by one of its ends (resized). */
@@ -219,7 +224,12 @@ export function cellsFromBar(fields: TimelineFields, cell: CellOf, from: Span, t
 /** The cells that give a row without dates the day `day` (start = end = that day). */
 export function cellsForDay(fields: TimelineFields, day: number): CellChange[] {
   const value = dayOf(day);
-  return fields.endFieldId ? [{ fieldId: fields.startFieldId, value }, { fieldId: fields.endFieldId, value }] : [{ fieldId: fields.startFieldId, value }];
+  return fields.endFieldId
+    ? [
+        { fieldId: fields.startFieldId, value },
+        { fieldId: fields.endFieldId, value },
+      ]
+    : [{ fieldId: fields.startFieldId, value }];
 }
 
 /** A division of the axis: its first day, how many days, its label. */
@@ -264,14 +274,18 @@ export function axisTicks(axis: Axis, quarter: (roman: string) => string = (roma
   const ticks: Tick[] = [];
   const end = axis.origin + axis.days;
   if (axis.scale === 'day') {
-    for (let day = axis.origin; day < end; day += 1) ticks.push({ start: day, days: 1, label: String(utc(day).getUTCDate()), sub: ru().weekday.format(utc(day)), weekend: weekday(day) >= 5 });
+    for (let day = axis.origin; day < end; day += 1)
+      ticks.push({ start: day, days: 1, label: String(utc(day).getUTCDate()), sub: ru().weekday.format(utc(day)), weekend: weekday(day) >= 5 });
     return ticks;
   }
   if (axis.scale === 'week') {
     for (let day = axis.origin; day < end; day += 7) {
       const last = utc(day + 6);
       const first = utc(day);
-      const sub = first.getUTCMonth() === last.getUTCMonth() ? `${first.getUTCDate()}–${last.getUTCDate()}` : `${first.getUTCDate()} ${ru().monthShort.format(first).replace('.', '')} – ${last.getUTCDate()}`;
+      const sub =
+        first.getUTCMonth() === last.getUTCMonth()
+          ? `${first.getUTCDate()}–${last.getUTCDate()}`
+          : `${first.getUTCDate()} ${ru().monthShort.format(first).replace('.', '')} – ${last.getUTCDate()}`;
       ticks.push({ start: day, days: 7, label: `Н${isoWeek(day)}`, sub });
     }
     return ticks;

@@ -62,7 +62,11 @@ export function useColumnReorder(layout: DatabaseLayout, enabled: boolean) {
         fieldId,
         combine(
           // Dragged by its name (the button), never from the resize handle at its edge.
-          draggable({ element, dragHandle: element.querySelector<HTMLElement>('.db-hcell-button') ?? undefined, getInitialData: () => ({ kind: 'db-column', databaseId: db.databaseId, fieldId }) }),
+          draggable({
+            element,
+            dragHandle: element.querySelector<HTMLElement>('.db-hcell-button') ?? undefined,
+            getInitialData: () => ({ kind: 'db-column', databaseId: db.databaseId, fieldId }),
+          }),
           dropTargetForElements({
             element,
             canDrop: ({ source }) => source.data.kind === 'db-column' && source.data.databaseId === db.databaseId,

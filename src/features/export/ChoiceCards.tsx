@@ -1,5 +1,21 @@
 /** A labelled group of radio cards, each a title and a hint (the export's formats, the import's sections). */
-export function ChoiceCards<T extends string>({ legend, name, options, value, onChange, title, hint }: { legend: string; name: string; options: readonly T[]; value: NoInfer<T>; onChange(value: NoInfer<T>): void; title(option: T): string; hint(option: T): string }) {
+export function ChoiceCards<T extends string>({
+  legend,
+  name,
+  options,
+  value,
+  onChange,
+  title,
+  hint,
+}: {
+  legend: string;
+  name: string;
+  options: readonly T[];
+  value: NoInfer<T>;
+  onChange(value: NoInfer<T>): void;
+  title(option: T): string;
+  hint(option: T): string;
+}) {
   return (
     <fieldset className="export-formats">
       <legend>{legend}</legend>

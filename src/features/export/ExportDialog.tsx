@@ -63,7 +63,8 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
 
   const start = async () => {
     setFailed(false);
-    const target: ExportTarget = subject.kind === 'page' ? { kind: 'page', pageId: subject.pageId, subpages } : { kind: 'workspace', workspaceId: subject.workspaceId };
+    const target: ExportTarget =
+      subject.kind === 'page' ? { kind: 'page', pageId: subject.pageId, subpages } : { kind: 'workspace', workspaceId: subject.workspaceId };
     try {
       setJob(await startExport(target, format, format === 'json' && comments));
     } catch {
@@ -105,7 +106,10 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
             <p className="export-status">{t('export.done', { size: formatFileSize(job.size ?? 0), count: job.total })}</p>
           ) : (
             <>
-              <ProgressBar value={job.total > 0 ? job.done / job.total : 0} label={job.total > 0 ? t('export.progress', { done: job.done, total: job.total }) : t('export.preparing')} />
+              <ProgressBar
+                value={job.total > 0 ? job.done / job.total : 0}
+                label={job.total > 0 ? t('export.progress', { done: job.done, total: job.total }) : t('export.preparing')}
+              />
               <p className="export-hint">{t('export.leaveHint')}</p>
             </>
           )}
@@ -113,7 +117,15 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
       ) : (
         <>
           {subject.kind === 'workspace' && <p className="export-hint">{t('export.workspaceHint')}</p>}
-          <ChoiceCards legend={t('export.format')} name="export-format" options={EXPORT_FORMATS} value={format} onChange={setFormat} title={(f) => t(`export.formats.${f}`)} hint={(f) => t(`export.hints.${f}`)} />
+          <ChoiceCards
+            legend={t('export.format')}
+            name="export-format"
+            options={EXPORT_FORMATS}
+            value={format}
+            onChange={setFormat}
+            title={(f) => t(`export.formats.${f}`)}
+            hint={(f) => t(`export.hints.${f}`)}
+          />
           {subject.kind === 'page' && (
             <label className="export-subpages">
               <input type="checkbox" checked={subpages} onChange={(e) => setSubpages(e.target.checked)} />
@@ -133,7 +145,16 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
           )}
           {previous && (
             <p className="export-previous">
-              {t('export.previous', { when: new Date(previous.finishedAt ?? previous.createdAt).toLocaleString('ru-RU', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }), size: formatFileSize(previous.size ?? 0), format: t(`export.formats.${previous.format}`) })}{' '}
+              {t('export.previous', {
+                when: new Date(previous.finishedAt ?? previous.createdAt).toLocaleString('ru-RU', {
+                  day: 'numeric',
+                  month: 'long',
+                  hour: '2-digit',
+                  minute: '2-digit',
+                }),
+                size: formatFileSize(previous.size ?? 0),
+                format: t(`export.formats.${previous.format}`),
+              })}{' '}
               <button type="button" className="export-link" onClick={() => downloadExport(previous)}>
                 {t('export.previousDownload')}
               </button>

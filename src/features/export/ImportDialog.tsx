@@ -96,7 +96,15 @@ export function ImportDialog({ workspaceId, sections, onClose }: { workspaceId: 
           {sections.length === 0 ? (
             <p className="export-error">{t('export.importNowhere')}</p>
           ) : (
-            <ChoiceCards legend={t('export.importWhere')} name="import-section" options={sections} value={section} onChange={setSection} title={(s) => t(`sidebar.sections.${s}`)} hint={(s) => t(`export.importSections.${s}`)} />
+            <ChoiceCards
+              legend={t('export.importWhere')}
+              name="import-section"
+              options={sections}
+              value={section}
+              onChange={setSection}
+              title={(s) => t(`sidebar.sections.${s}`)}
+              hint={(s) => t(`export.importSections.${s}`)}
+            />
           )}
           {busy && (
             <p className="export-status" role="status">

@@ -15,7 +15,8 @@ const POLL_MS = 1_000;
 export type ExportTarget = { kind: 'page'; pageId: string; subpages: boolean } | { kind: 'workspace'; workspaceId: string };
 
 export async function startExport(target: ExportTarget, format: ExportFormat, comments = false): Promise<WireExportJob> {
-  const body = target.kind === 'page' ? { pageId: target.pageId, subpages: target.subpages, format, comments } : { workspaceId: target.workspaceId, format, comments };
+  const body =
+    target.kind === 'page' ? { pageId: target.pageId, subpages: target.subpages, format, comments } : { workspaceId: target.workspaceId, format, comments };
   return (await api<WireExportJob>(EXPORTS, { method: 'POST', body })).data;
 }
 
@@ -66,7 +67,11 @@ export function followExport(job: WireExportJob, watch: (job: WireExportJob) => 
       }
       followed.delete(job.id);
       if (fresh.watchers.size > 0) return;
-      if (next.status === 'done') showToast(i18next.t('export.readyToast', { title: next.title }), 'info', Infinity, { label: i18next.t('export.download'), run: () => downloadExport(next) });
+      if (next.status === 'done')
+        showToast(i18next.t('export.readyToast', { title: next.title }), 'info', Infinity, {
+          label: i18next.t('export.download'),
+          run: () => downloadExport(next),
+        });
       else showToast(i18next.t('export.failedToast', { title: next.title }), 'error');
     };
     if (ended(job)) followed.delete(job.id);

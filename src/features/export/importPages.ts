@@ -23,7 +23,9 @@ export async function importInto(place: ImportPlace, file: File): Promise<Import
   if ('parentId' in place) form.append('parentId', place.parentId);
   else form.append('section', place.section);
   form.append('file', file, file.name);
-  return (await api<ImportAnswer>('/api/v3/spaces/import', { method: 'POST', body: form, ...('workspaceId' in place ? { workspaceId: place.workspaceId } : {}) })).data;
+  return (
+    await api<ImportAnswer>('/api/v3/spaces/import', { method: 'POST', body: form, ...('workspaceId' in place ? { workspaceId: place.workspaceId } : {}) })
+  ).data;
 }
 
 /** Asks the person for a file (the browser's picker); null when they close it. */

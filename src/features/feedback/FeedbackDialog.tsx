@@ -60,11 +60,26 @@ export function FeedbackDialog({ onClose }: { onClose(): void }) {
       <form className="feedback-form" onSubmit={submit} noValidate>
         <p className="feedback-intro">{t('feedback.intro')}</p>
         <label htmlFor="feedback-name">{t('feedback.name')}</label>
-        <input id="feedback-name" className="input" value={username} maxLength={FIELD_LIMITS.username} onChange={(e) => setUsername(e.target.value)} autoComplete="name" />
+        <input
+          id="feedback-name"
+          className="input"
+          value={username}
+          maxLength={FIELD_LIMITS.username}
+          onChange={(e) => setUsername(e.target.value)}
+          autoComplete="name"
+        />
         <label htmlFor="feedback-email">{t('feedback.email')}</label>
         <input id="feedback-email" className="input" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
         <label htmlFor="feedback-text">{t('feedback.text')}</label>
-        <textarea id="feedback-text" className="input feedback-text" rows={6} value={text} maxLength={FIELD_LIMITS.text} onChange={(e) => setText(e.target.value)} autoFocus />
+        <textarea
+          id="feedback-text"
+          className="input feedback-text"
+          rows={6}
+          value={text}
+          maxLength={FIELD_LIMITS.text}
+          onChange={(e) => setText(e.target.value)}
+          autoFocus
+        />
         {error && (
           <p className="feedback-error" role="alert">
             {t(error)}

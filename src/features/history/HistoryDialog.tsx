@@ -76,7 +76,11 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
     const take = (versions: WirePageVersion[], fresh: boolean) =>
       setHeard((h) => ({ versions: mergeVersions(h.versions, versions), fresh: fresh ? new Set([...h.fresh, ...versions.map((v) => v.id)]) : h.fresh }));
     const leave = realtime.subscribe(channels.element(page.id, userId), {
-      onJoined: () => void api<WirePageVersion[]>(`${base}?limit=100`, { signal: controller.signal }).then(({ data }) => take(data, false), () => undefined),
+      onJoined: () =>
+        void api<WirePageVersion[]>(`${base}?limit=100`, { signal: controller.signal }).then(
+          ({ data }) => take(data, false),
+          () => undefined,
+        ),
       onEvent(event, payload) {
         if (event !== REALTIME_EVENTS.versionRecorded) return;
         const { version } = payload as unknown as ElementVersionRecorded;
@@ -98,12 +102,12 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
       .catch(() => undefined)
       .then(() => api<WirePageVersion[]>(`${base}?limit=100`, { signal: controller.signal }))
       .then(
-      ({ data }) => {
-        setListing({ status: 'ready', versions: data });
-        setChosen((c) => c ?? data[0]?.id ?? null);
-      },
-      () => !controller.signal.aborted && setListing({ status: 'failed' }),
-    );
+        ({ data }) => {
+          setListing({ status: 'ready', versions: data });
+          setChosen((c) => c ?? data[0]?.id ?? null);
+        },
+        () => !controller.signal.aborted && setListing({ status: 'failed' }),
+      );
     return () => controller.abort();
   }, [page.id]);
 
@@ -123,11 +127,19 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
     const { content } = shown;
     const marks = content.changes
       .filter((c) => c.kind !== 'removed')
-      .map((c) => `.history-preview [data-block-id="${CSS.escape(c.blockId)}"] { ${c.kind === 'added' ? 'box-shadow: inset 3px 0 0 var(--history-added); background: var(--history-added-bg);' : 'box-shadow: inset 3px 0 0 var(--history-changed); background: var(--history-changed-bg);'} }`)
+      .map(
+        (c) =>
+          `.history-preview [data-block-id="${CSS.escape(c.blockId)}"] { ${c.kind === 'added' ? 'box-shadow: inset 3px 0 0 var(--history-added); background: var(--history-added-bg);' : 'box-shadow: inset 3px 0 0 var(--history-changed); background: var(--history-changed-bg);'} }`,
+      )
       .join('\n');
     // A changed block's text shows the words removed (struck out) and added (marked) in it.
     const { blocks, spans } = shownVersion(content);
-    return { blocks: versionBlocks(page.id, blocks), marks, decorate: decorateChanges(spans), removed: content.changes.filter((c) => c.kind === 'removed' && c.before) };
+    return {
+      blocks: versionBlocks(page.id, blocks),
+      marks,
+      decorate: decorateChanges(spans),
+      removed: content.changes.filter((c) => c.kind === 'removed' && c.before),
+    };
   }, [shown, page.id]);
   const versions = useMemo(() => (listing.status === 'ready' ? mergeVersions(listing.versions, heard.versions) : []), [listing, heard.versions]);
   // Marked as new: heard live and not in the list as it was read (the panel's own opening records one).
@@ -164,10 +176,17 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
             <ul>
               {versions.map((version) => (
                 <li key={version.id} className={fresh.has(version.id) ? 'is-fresh' : undefined}>
-                  <button type="button" className={version.id === chosen ? 'history-version is-chosen' : 'history-version'} aria-current={version.id === chosen ? 'true' : undefined} onClick={() => setChosen(version.id)}>
+                  <button
+                    type="button"
+                    className={version.id === chosen ? 'history-version is-chosen' : 'history-version'}
+                    aria-current={version.id === chosen ? 'true' : undefined}
+                    onClick={() => setChosen(version.id)}
+                  >
                     <span className="history-when">{WHEN.format(new Date(version.createdAt))}</span>
                     <span className="history-who">{version.authors.map((a) => a.name || a.email).join(', ') || t('history.someone')}</span>
-                    <span className="history-what">{version.kind === 'restore' ? t('history.restoreOf') : t('history.changed', { count: version.changed })}</span>
+                    <span className="history-what">
+                      {version.kind === 'restore' ? t('history.restoreOf') : t('history.changed', { count: version.changed })}
+                    </span>
                   </button>
                 </li>
               ))}
@@ -195,7 +214,18 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
                   </Button>
                 )}
               </div>
-              <DocumentEditor key={current.id} page={{ ...page, title: shown.content.version.title }} blocks={preview.blocks} decorate={preview.decorate} carets={false} canEdit={false} onTitleEdited={noop} saveTitle={noSave} onSyncStatus={noop} published />
+              <DocumentEditor
+                key={current.id}
+                page={{ ...page, title: shown.content.version.title }}
+                blocks={preview.blocks}
+                decorate={preview.decorate}
+                carets={false}
+                canEdit={false}
+                onTitleEdited={noop}
+                saveTitle={noSave}
+                onSyncStatus={noop}
+                published
+              />
               {preview.removed.length > 0 && (
                 <div className="history-removed">
                   <h3>{t('history.removed', { count: preview.removed.length })}</h3>

@@ -4,7 +4,16 @@ import { shownVersion, sliceTokens, textChanges } from './textChanges';
 import { wordDiff } from './wordDiff';
 
 /** The text a diff's parts make: before (kept and removed) and after (kept and added). */
-const sides = (parts: ReturnType<typeof wordDiff>) => [parts.filter((p) => p.kind !== 'added').map((p) => p.text).join(''), parts.filter((p) => p.kind !== 'removed').map((p) => p.text).join('')];
+const sides = (parts: ReturnType<typeof wordDiff>) => [
+  parts
+    .filter((p) => p.kind !== 'added')
+    .map((p) => p.text)
+    .join(''),
+  parts
+    .filter((p) => p.kind !== 'removed')
+    .map((p) => p.text)
+    .join(''),
+];
 
 describe('wordDiff', () => {
   test('whole words: a word replaced is the old word removed, then the new one added', () => {
@@ -75,7 +84,7 @@ describe('wordDiff', () => {
 });
 
 describe('textChanges', () => {
-  test('the version\'s tokens with the removed words put back, marks of each side kept, and the runs', () => {
+  test("the version's tokens with the removed words put back, marks of each side kept, and the runs", () => {
     const before: Token[] = [{ text: 'Было ' }, { text: 'старое', bold: true }, { text: ' слово' }];
     const after: Token[] = [{ text: 'Было ' }, { text: 'новое', italic: true }, { text: ' слово' }];
     const changed = textChanges(before, after)!;
@@ -144,9 +153,19 @@ describe('textChanges', () => {
 });
 
 describe('decorateChanges', () => {
-  test('runs become ranges over the block\'s text children (a run across two children, and one ending on a boundary)', () => {
+  test("runs become ranges over the block's text children (a run across two children, and one ending on a boundary)", () => {
     const block = { type: 'textBlock', uid: 'a', version: 1, children: [{ text: 'Было ' }, { text: 'старое', bold: true }, { text: ' слово' }] };
-    const decorate = decorateChanges(new Map([['a', [{ start: 3, end: 7, kind: 'removed' as const }, { start: 5, end: 11, kind: 'added' as const }]]]));
+    const decorate = decorateChanges(
+      new Map([
+        [
+          'a',
+          [
+            { start: 3, end: 7, kind: 'removed' as const },
+            { start: 5, end: 11, kind: 'added' as const },
+          ],
+        ],
+      ]),
+    );
     expect(decorate([block as never, [2]])).toEqual([
       { anchor: { path: [2, 0], offset: 3 }, focus: { path: [2, 1], offset: 2 }, diff: 'removed' },
       { anchor: { path: [2, 1], offset: 0 }, focus: { path: [2, 1], offset: 6 }, diff: 'added' },

@@ -50,7 +50,11 @@ export function wordDiff(before: string, after: string): DiffPart[] {
   const a = encode(before);
   const b = encode(after);
   // More distinct words than characters to stand for them: the whole text replaced.
-  if (a === null || b === null) return joined([{ kind: 'removed', text: before }, { kind: 'added', text: after }]);
+  if (a === null || b === null)
+    return joined([
+      { kind: 'removed', text: before },
+      { kind: 'added', text: after },
+    ]);
   const diffs = cleanupSemantic(makeDiff(a, b, DIFF_OPTIONS));
   const decode = (text: string) => [...text].map((ch) => pieces[(ch.charCodeAt(0) >= 0xe000 ? ch.charCodeAt(0) - 0x800 : ch.charCodeAt(0)) - 1]).join('');
   return joined(diffs.map(([op, text]) => ({ kind: KIND[op], text: decode(text) })));

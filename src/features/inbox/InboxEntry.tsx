@@ -42,7 +42,14 @@ export function InboxEntry() {
   const onClick = () => (docked ? document.querySelector<HTMLElement>('.inbox-panel')?.focus() : toggleInbox());
   const label = count ? `${t('inbox.title')}, ${t('sidebar.unread', { count })}` : t('inbox.title');
   return (
-    <button type="button" className={open || docked ? 'sidebar-tool inbox-entry is-active' : 'sidebar-tool inbox-entry'} data-inbox-toggle aria-label={label} aria-expanded={open || docked} onClick={onClick}>
+    <button
+      type="button"
+      className={open || docked ? 'sidebar-tool inbox-entry is-active' : 'sidebar-tool inbox-entry'}
+      data-inbox-toggle
+      aria-label={label}
+      aria-expanded={open || docked}
+      onClick={onClick}
+    >
       <InboxIcon size={16} aria-hidden />
       <span>{t('inbox.title')}</span>
       {count > 0 && (

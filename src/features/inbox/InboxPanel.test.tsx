@@ -64,13 +64,19 @@ beforeEach(() => {
     const call = { method: init?.method ?? 'GET', path: `${url.pathname}${url.search}` };
     calls.push(call);
     const reply = (data: unknown, meta: Record<string, unknown> = {}, status = 200) =>
-      ({ ok: status < 400, status, statusText: '', json: async () => ({ data, included: [], meta, errors: status >= 400 ? [{ code: 'not_found', message: 'x' }] : [] }) }) as Response;
+      ({
+        ok: status < 400,
+        status,
+        statusText: '',
+        json: async () => ({ data, included: [], meta, errors: status >= 400 ? [{ code: 'not_found', message: 'x' }] : [] }),
+      }) as Response;
     const refused = refuse?.(call);
     if (refused) return reply(null, {}, refused);
     const p = url.pathname;
     if (p === '/api/v3/spaces/workspace') return reply([WS]);
     if (p === '/api/notifications/counts') return reply({ w1: unreadCount() }, { total: unreadCount() });
-    if (p === '/api/user/list') return reply([{ id: 'u-anna', email: 'anna@example.com', name: 'Анна', avatar_url: null, anonymous: false, telegramId: null, createdAt: '' }]);
+    if (p === '/api/user/list')
+      return reply([{ id: 'u-anna', email: 'anna@example.com', name: 'Анна', avatar_url: null, anonymous: false, telegramId: null, createdAt: '' }]);
     if (p === '/api/v3/spaces/element/p1') return reply(null, {}, 404);
     if (p === '/api/notifications' && call.method === 'GET') {
       const filter = JSON.parse(url.searchParams.get('filter') ?? '"all"') as string;
@@ -151,7 +157,11 @@ const itemMenu = (id: string) => {
 
 it('drops malformed notifications and reports them', () => {
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  const parsed = parseNotifications([comment('ok', 'comments.create', 1), { id: 'bad', name: 'comments.create' }, { id: 'x', name: 'unknown.kind', is_read: false, created_at: '', workspace_id: null, context: {} }]);
+  const parsed = parseNotifications([
+    comment('ok', 'comments.create', 1),
+    { id: 'bad', name: 'comments.create' },
+    { id: 'x', name: 'unknown.kind', is_read: false, created_at: '', workspace_id: null, context: {} },
+  ]);
   expect(parsed.map((n) => n.id)).toEqual(['ok']);
   expect(warn).toHaveBeenCalledTimes(2);
 });
@@ -283,7 +293,12 @@ describe('per-page notification settings', () => {
   });
 
   it('explains a page without access', async () => {
-    globalThis.fetch = (async () => ({ ok: false, status: 403, json: async () => ({ data: null, included: [], meta: {}, errors: [{ code: 'forbidden', message: '' }] }) }) as Response) as typeof fetch;
+    globalThis.fetch = (async () =>
+      ({
+        ok: false,
+        status: 403,
+        json: async () => ({ data: null, included: [], meta: {}, errors: [{ code: 'forbidden', message: '' }] }),
+      }) as Response) as typeof fetch;
     render(<NotificationSettingsDialog pageId="p1" onClose={() => undefined} />);
     expect(await screen.findByText('Нет доступа к этой странице')).toBeTruthy();
   });

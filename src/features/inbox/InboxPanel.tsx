@@ -146,9 +146,21 @@ function ItemMenu({ item, onDone }: { item: WireNotification; onDone(): void }) 
   );
 }
 
-function NotificationItem({ item, now, onOpen, showWorkspace }: { item: WireNotification; now: number; onOpen(item: WireNotification): void; showWorkspace: boolean }) {
+function NotificationItem({
+  item,
+  now,
+  onOpen,
+  showWorkspace,
+}: {
+  item: WireNotification;
+  now: number;
+  onOpen(item: WireNotification): void;
+  showWorkspace: boolean;
+}) {
   const { t } = useTranslation();
-  const workspaceName = useAppSelector((state) => (showWorkspace && item.workspace_id ? state.workspaces.list.find((w) => w.id === item.workspace_id)?.name : undefined));
+  const workspaceName = useAppSelector((state) =>
+    showWorkspace && item.workspace_id ? state.workspaces.list.find((w) => w.id === item.workspace_id)?.name : undefined,
+  );
   const [actor] = useUsers([actorOf(item)]);
   const title = usePageTitle(item.context.elementId);
   const name = displayName(actor, t('inbox.someone'));
@@ -287,14 +299,36 @@ export function InboxPanel({ docked, onClose }: { docked: boolean; onClose(): vo
           {unread > 0 && <span className="inbox-title-count">{unreadCount(unread)}</span>}
         </h2>
         <div className="inbox-head-actions">
-          <Button kind="flat" size="xxs" aria-label={t('inbox.readAll')} title={t('inbox.readAll')} disabled={busy || unread === 0} onClick={() => void readAll()}>
+          <Button
+            kind="flat"
+            size="xxs"
+            aria-label={t('inbox.readAll')}
+            title={t('inbox.readAll')}
+            disabled={busy || unread === 0}
+            onClick={() => void readAll()}
+          >
             <CheckAllIcon size={18} />
           </Button>
-          <Button kind="flat" size="xxs" aria-label={t('inbox.removeAll')} title={t('inbox.removeAll')} disabled={busy || (status === 'ready' && items.length === 0 && filter === 'all')} onClick={() => setConfirming(true)}>
+          <Button
+            kind="flat"
+            size="xxs"
+            aria-label={t('inbox.removeAll')}
+            title={t('inbox.removeAll')}
+            disabled={busy || (status === 'ready' && items.length === 0 && filter === 'all')}
+            onClick={() => setConfirming(true)}
+          >
             <TrashIcon size={18} />
           </Button>
           {!isPhone && (
-            <Button kind="flat" size="xxs" className={docked ? 'inbox-pin is-on' : 'inbox-pin'} aria-label={docked ? t('inbox.unpin') : t('inbox.pin')} title={docked ? t('inbox.unpin') : t('inbox.pin')} aria-pressed={docked} onClick={togglePin}>
+            <Button
+              kind="flat"
+              size="xxs"
+              className={docked ? 'inbox-pin is-on' : 'inbox-pin'}
+              aria-label={docked ? t('inbox.unpin') : t('inbox.pin')}
+              title={docked ? t('inbox.unpin') : t('inbox.pin')}
+              aria-pressed={docked}
+              onClick={togglePin}
+            >
               <PinIcon size={18} filled={docked} />
             </Button>
           )}
@@ -306,7 +340,16 @@ export function InboxPanel({ docked, onClose }: { docked: boolean; onClose(): vo
       <div className="inbox-tabs-row">
         <div className="inbox-tabs" role="tablist" aria-label={t('inbox.filtersLabel')} onKeyDown={onTabKey}>
           {FILTERS.map((f) => (
-            <button key={f} type="button" role="tab" data-filter={f} aria-selected={f === filter} tabIndex={f === filter ? 0 : -1} className={f === filter ? 'inbox-tab is-active' : 'inbox-tab'} onClick={() => setFilter(f)}>
+            <button
+              key={f}
+              type="button"
+              role="tab"
+              data-filter={f}
+              aria-selected={f === filter}
+              tabIndex={f === filter ? 0 : -1}
+              className={f === filter ? 'inbox-tab is-active' : 'inbox-tab'}
+              onClick={() => setFilter(f)}
+            >
               {t(`inbox.filters.${f}`)}
             </button>
           ))}

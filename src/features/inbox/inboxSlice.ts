@@ -239,4 +239,5 @@ export const inboxReducer = inboxSlice.reducer;
 export const { unreadCountsSet, inboxReset, allWorkspacesSet } = inboxSlice.actions;
 
 export const selectUnreadCounts = (state: RootState) => state.inbox.counts;
-export const selectUnreadCount = (state: RootState, workspaceId: string | null | undefined) => (workspaceId ? (state.inbox.counts[workspaceId] ?? 0) : state.inbox.total);
+export const selectUnreadCount = (state: RootState, workspaceId: string | null | undefined) =>
+  workspaceId ? (state.inbox.counts[workspaceId] ?? 0) : state.inbox.total;

@@ -19,7 +19,19 @@ const TYPES: ReadonlyArray<{ kind: NewPageKind; Icon: typeof PageIcon }> = [
  * The small «⌄» beside a «+» (a section, a page row, a folder): a menu of the page types and
  * «Импорт CSV». The «+» itself keeps making a document in one click.
  */
-export function CreatePageMenuButton({ label, onPick, disabled, className = 'tree-add tree-add-more', csv = true }: { label: string; onPick(kind: NewPageKind): void; disabled?: boolean; className?: string; csv?: boolean }) {
+export function CreatePageMenuButton({
+  label,
+  onPick,
+  disabled,
+  className = 'tree-add tree-add-more',
+  csv = true,
+}: {
+  label: string;
+  onPick(kind: NewPageKind): void;
+  disabled?: boolean;
+  className?: string;
+  csv?: boolean;
+}) {
   const { t } = useTranslation();
   const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
   const pick = (kind: NewPageKind) => () => {
@@ -28,7 +40,17 @@ export function CreatePageMenuButton({ label, onPick, disabled, className = 'tre
   };
   return (
     <>
-      <button ref={setAnchor} type="button" className={className} aria-label={label} title={label} aria-haspopup="menu" aria-expanded={open} disabled={disabled} onClick={() => setOpen((o) => !o)}>
+      <button
+        ref={setAnchor}
+        type="button"
+        className={className}
+        aria-label={label}
+        title={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        disabled={disabled}
+        onClick={() => setOpen((o) => !o)}
+      >
         <ChevronDownIcon size={14} />
       </button>
       {open && (

@@ -147,7 +147,15 @@ export function IframeScreen({ page, blocks, editable }: { page: WireElement; bl
       )}
       {url ? (
         <>
-          <iframe key={url} className="iframe-frame" src={url} title={page.title || t('untitled')} sandbox={IFRAME_SANDBOX} referrerPolicy="no-referrer" loading="lazy" />
+          <iframe
+            key={url}
+            className="iframe-frame"
+            src={url}
+            title={page.title || t('untitled')}
+            sandbox={IFRAME_SANDBOX}
+            referrerPolicy="no-referrer"
+            loading="lazy"
+          />
           <p className="type-page-note">{t('pageTypes.iframe.refusedHint')}</p>
         </>
       ) : (

@@ -8,7 +8,17 @@ import { LIMITS } from '../../../schema/constants';
  * look. Typing shows at once (`onEdited`: the sidebar and breadcrumbs follow); it is saved 500 ms
  * after the last key (spec §9), and at once when the field is left or the screen closes.
  */
-export function PageTitleField({ title, editable, onEdited, onSave }: { title: string; editable: boolean; onEdited(title: string): void; onSave(title: string): void }) {
+export function PageTitleField({
+  title,
+  editable,
+  onEdited,
+  onSave,
+}: {
+  title: string;
+  editable: boolean;
+  onEdited(title: string): void;
+  onSave(title: string): void;
+}) {
   const { t } = useTranslation();
   const [value, setValue] = useState(title);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);

@@ -115,7 +115,12 @@ export function SpaceScreen({ page, editable }: { page: WireElement; editable: b
               <PlusIcon size={16} />
               {t('pageTypes.space.newPage')}
             </Button>
-            <CreatePageMenuButton label={t('pageTypes.space.newOfType')} className="button button-s button-outline space-create-more" disabled={busy} onPick={(kind) => void create(kind)} />
+            <CreatePageMenuButton
+              label={t('pageTypes.space.newOfType')}
+              className="button button-s button-outline space-create-more"
+              disabled={busy}
+              onPick={(kind) => void create(kind)}
+            />
           </span>
         )}
       </div>

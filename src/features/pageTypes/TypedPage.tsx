@@ -16,7 +16,19 @@ export const SCREEN_PAGE_TYPES: ReadonlySet<PageType> = new Set(['Space', 'Ifram
 const WIDTH: Partial<Record<PageType, string>> = { Iframe: ' is-wide', WidgetView: ' is-fill' };
 
 /** The body of a Space, Iframe or WidgetView page under its header: the title, then the folder's list, the frame or the linked view. */
-export function TypedPage({ page, blocks, editable, onTitleEdited, saveTitle }: { page: WireElement; blocks: readonly WireBlock[]; editable: boolean; onTitleEdited(title: string): void; saveTitle(title: string): void }) {
+export function TypedPage({
+  page,
+  blocks,
+  editable,
+  onTitleEdited,
+  saveTitle,
+}: {
+  page: WireElement;
+  blocks: readonly WireBlock[];
+  editable: boolean;
+  onTitleEdited(title: string): void;
+  saveTitle(title: string): void;
+}) {
   let body;
   if (page.type === 'Space') body = <SpaceScreen page={page} editable={editable} />;
   else if (page.type === 'Iframe') body = <IframeScreen page={page} blocks={blocks} editable={editable} />;

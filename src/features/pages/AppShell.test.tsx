@@ -34,7 +34,12 @@ function controllableMedia(initial: boolean) {
 test('the page stays mounted when the window crosses the phone width, and when the sidebar is hidden', async () => {
   globalThis.fetch = (async (input: RequestInfo | URL) => {
     const path = String(input);
-    const data = path === '/api/v3/spaces/workspace' ? [{ id: 'w1', name: 'Команда', avatar: null, alias: null, role: 'admin', private: false }] : path === '/api/notifications/counts' ? {} : [];
+    const data =
+      path === '/api/v3/spaces/workspace'
+        ? [{ id: 'w1', name: 'Команда', avatar: null, alias: null, role: 'admin', private: false }]
+        : path === '/api/notifications/counts'
+          ? {}
+          : [];
     return { ok: true, status: 200, statusText: '', json: async () => ({ data, included: [], meta: {}, errors: [] }) } as Response;
   }) as typeof fetch;
   const setPhone = controllableMedia(false);

@@ -8,7 +8,16 @@ import { Button } from '../../ui/Button';
 import { CloseIcon, MenuIcon, SidebarIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { loadCurrentUser } from '../auth/authSlice';
-import { clampTreeWidth, pageTreeOpenSet, pageTreeWidthSet, TREE_WIDTH_DEFAULT, TREE_WIDTH_MAX, TREE_WIDTH_MIN, useUiSettingsPersistence, useUiSettingsServerSync } from '../settings/uiSettings';
+import {
+  clampTreeWidth,
+  pageTreeOpenSet,
+  pageTreeWidthSet,
+  TREE_WIDTH_DEFAULT,
+  TREE_WIDTH_MAX,
+  TREE_WIDTH_MIN,
+  useUiSettingsPersistence,
+  useUiSettingsServerSync,
+} from '../settings/uiSettings';
 import { loadWorkspaces, useRememberActiveWorkspace } from '../workspaces/workspacesSlice';
 import { Sidebar } from '../sidebar/Sidebar';
 import { useIsPhone } from '../../ui/useIsPhone';
@@ -114,7 +123,15 @@ export function AppShell() {
   // (its editor and unsent edits) is not mounted again when the window crosses the phone width.
   const nav = isPhone ? (
     <>
-      <Button kind="flat" size="xs" className="shell-reopen" aria-label={t('sidebar.openMenu')} title={t('sidebar.openMenu')} aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)}>
+      <Button
+        kind="flat"
+        size="xs"
+        className="shell-reopen"
+        aria-label={t('sidebar.openMenu')}
+        title={t('sidebar.openMenu')}
+        aria-expanded={drawerOpen}
+        onClick={() => setDrawerOpen(true)}
+      >
         <MenuIcon size={20} />
       </Button>
       {drawerOpen && (
@@ -132,7 +149,14 @@ export function AppShell() {
       <Resizer width={liveWidth ?? width} onLive={setLiveWidth} onDone={(w) => dispatch(pageTreeWidthSet(w))} />
     </div>
   ) : (
-    <Button kind="flat" size="xs" className="shell-reopen" aria-label={t('sidebar.show')} title={t('sidebar.show')} onClick={() => dispatch(pageTreeOpenSet(true))}>
+    <Button
+      kind="flat"
+      size="xs"
+      className="shell-reopen"
+      aria-label={t('sidebar.show')}
+      title={t('sidebar.show')}
+      onClick={() => dispatch(pageTreeOpenSet(true))}
+    >
       <SidebarIcon size={20} />
     </Button>
   );

@@ -39,7 +39,21 @@ const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 type Tab = 'library' | 'link' | 'upload';
 
 /** Choose a cover: from the library, by image link (http/https), or by uploading an image to the page. */
-export function CoverPicker({ anchor, pageId, onPick, onRemove, onClose, hasCover }: { anchor: HTMLElement | null; pageId: string; onPick(cover: Cover): void; onRemove(): void; onClose(): void; hasCover: boolean }) {
+export function CoverPicker({
+  anchor,
+  pageId,
+  onPick,
+  onRemove,
+  onClose,
+  hasCover,
+}: {
+  anchor: HTMLElement | null;
+  pageId: string;
+  onPick(cover: Cover): void;
+  onRemove(): void;
+  onClose(): void;
+  hasCover: boolean;
+}) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('library');
   const [link, setLink] = useState('');
@@ -79,7 +93,14 @@ export function CoverPicker({ anchor, pageId, onPick, onRemove, onClose, hasCove
     <Popover anchor={anchor} onClose={onClose} className="cover-picker" label={t('page.cover.title')} align="end">
       <div className="picker-tabs" role="tablist">
         {(['library', 'link', 'upload'] as const).map((name) => (
-          <button key={name} type="button" role="tab" aria-selected={tab === name} className={tab === name ? 'picker-tab is-active' : 'picker-tab'} onClick={() => setTab(name)}>
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            className={tab === name ? 'picker-tab is-active' : 'picker-tab'}
+            onClick={() => setTab(name)}
+          >
             {t(`page.cover.${name}`)}
           </button>
         ))}
@@ -138,7 +159,14 @@ export function CoverPicker({ anchor, pageId, onPick, onRemove, onClose, hasCove
       )}
       {tab === 'upload' && (
         <div className="cover-upload">
-          <input ref={fileInput} type="file" accept={IMAGE_TYPES.join(',')} hidden aria-label={t('page.cover.chooseFile')} onChange={(e) => void upload(e.target.files?.[0])} />
+          <input
+            ref={fileInput}
+            type="file"
+            accept={IMAGE_TYPES.join(',')}
+            hidden
+            aria-label={t('page.cover.chooseFile')}
+            onChange={(e) => void upload(e.target.files?.[0])}
+          />
           {progress === null ? (
             <Button kind="outline" size="s" onClick={() => fileInput.current?.click()}>
               {t('page.cover.chooseFile')}

@@ -115,7 +115,19 @@ const EMOJI: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Picks one of the common emoji by name (Russian or English), or removes the icon. */
-export function IconPicker({ anchor, onPick, onRemove, onClose, canRemove }: { anchor: HTMLElement | null; onPick(emoji: string): void; onRemove(): void; onClose(): void; canRemove: boolean }) {
+export function IconPicker({
+  anchor,
+  onPick,
+  onRemove,
+  onClose,
+  canRemove,
+}: {
+  anchor: HTMLElement | null;
+  onPick(emoji: string): void;
+  onRemove(): void;
+  onClose(): void;
+  canRemove: boolean;
+}) {
   const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const input = useRef<HTMLInputElement>(null);
@@ -151,7 +163,15 @@ export function IconPicker({ anchor, onPick, onRemove, onClose, canRemove }: { a
       ) : (
         <div className="emoji-grid" role="listbox" aria-label={t('page.iconPicker.title')}>
           {found.map(([emoji, words]) => (
-            <button key={emoji} type="button" role="option" aria-selected={false} className="emoji-cell" title={words.split(' ')[0]} onClick={() => onPick(emoji)}>
+            <button
+              key={emoji}
+              type="button"
+              role="option"
+              aria-selected={false}
+              className="emoji-cell"
+              title={words.split(' ')[0]}
+              onClick={() => onPick(emoji)}
+            >
               {emoji}
             </button>
           ))}

@@ -33,7 +33,14 @@ export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): vo
       .filter((p) => !q || (p.title || t('untitled')).toLowerCase().includes(q))
       .sort((a, b) => (a.title || '').localeCompare(b.title || '', 'ru'))
       .map((p): Target => ({ kind: 'page', page: p }));
-    const sectionHits = sections.filter((s) => s.kind === 'section' && (!q || t(`page.move.section${s.id === 'private' ? 'Private' : 'All'}`).toLowerCase().includes(q)));
+    const sectionHits = sections.filter(
+      (s) =>
+        s.kind === 'section' &&
+        (!q ||
+          t(`page.move.section${s.id === 'private' ? 'Private' : 'All'}`)
+            .toLowerCase()
+            .includes(q)),
+    );
     return [...sectionHits, ...pages];
   }, [entities, page, query, t, workspace]);
 
@@ -55,7 +62,15 @@ export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): vo
 
   return (
     <Dialog title={t('page.move.title')} onClose={onClose} className="move-dialog">
-      <input className="input dialog-search" type="search" autoFocus value={query} placeholder={t('page.move.search')} aria-label={t('page.move.search')} onChange={(e) => setQuery(e.target.value)} />
+      <input
+        className="input dialog-search"
+        type="search"
+        autoFocus
+        value={query}
+        placeholder={t('page.move.search')}
+        aria-label={t('page.move.search')}
+        onChange={(e) => setQuery(e.target.value)}
+      />
       {targets.length === 0 ? (
         <p className="dialog-empty">{t('page.move.nothing')}</p>
       ) : (

@@ -28,10 +28,13 @@ function useCoverSaver(page: WireElement) {
       .unwrap()
       .catch((error: unknown) => showToast(pageActionError(t, toApiError(error)), 'error'));
   };
-  useEffect(() => () => {
-    clearTimeout(timer.current);
-    flush.current();
-  }, []);
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      flush.current();
+    },
+    [],
+  );
   return (cover: Cover | null) => {
     before.current ??= latest.current;
     pending.current = cover;
@@ -42,7 +45,15 @@ function useCoverSaver(page: WireElement) {
 }
 
 /** Icon and cover above the title, as in Notion; editable only with edit or full access. */
-export function PageHeader({ page, editable, openCover = false }: { page: WireElement; editable: boolean; /** Opens the cover picker once (a link's `?action=cover`). */ openCover?: boolean }) {
+export function PageHeader({
+  page,
+  editable,
+  openCover = false,
+}: {
+  page: WireElement;
+  editable: boolean;
+  /** Opens the cover picker once (a link's `?action=cover`). */ openCover?: boolean;
+}) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const [iconAnchor, setIconAnchor] = useState<HTMLElement | null>(null);
@@ -132,7 +143,13 @@ export function PageHeader({ page, editable, openCover = false }: { page: WireEl
       <div className="page-header-inner" ref={headerInner}>
         {page.icon &&
           (editable ? (
-            <button type="button" className="page-icon" aria-label={t('page.changeIcon')} title={t('page.changeIcon')} onClick={(e) => setIconAnchor(e.currentTarget)}>
+            <button
+              type="button"
+              className="page-icon"
+              aria-label={t('page.changeIcon')}
+              title={t('page.changeIcon')}
+              onClick={(e) => setIconAnchor(e.currentTarget)}
+            >
               {page.icon}
             </button>
           ) : (
@@ -157,8 +174,25 @@ export function PageHeader({ page, editable, openCover = false }: { page: WireEl
           </div>
         )}
       </div>
-      {iconAnchor && <IconPicker anchor={iconAnchor} canRemove={!!page.icon} onPick={(icon) => void setIcon(icon)} onRemove={() => void setIcon(null)} onClose={() => setIconAnchor(null)} />}
-      {coverAnchor && <CoverPicker anchor={coverAnchor} pageId={page.id} hasCover={!!cover} onPick={pickCover} onRemove={() => pickCover(null)} onClose={() => setCoverAnchor(null)} />}
+      {iconAnchor && (
+        <IconPicker
+          anchor={iconAnchor}
+          canRemove={!!page.icon}
+          onPick={(icon) => void setIcon(icon)}
+          onRemove={() => void setIcon(null)}
+          onClose={() => setIconAnchor(null)}
+        />
+      )}
+      {coverAnchor && (
+        <CoverPicker
+          anchor={coverAnchor}
+          pageId={page.id}
+          hasCover={!!cover}
+          onPick={pickCover}
+          onRemove={() => pickCover(null)}
+          onClose={() => setCoverAnchor(null)}
+        />
+      )}
     </div>
   );
 }

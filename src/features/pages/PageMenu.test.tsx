@@ -58,7 +58,11 @@ describe('clone («Создать копию»)', () => {
     await waitFor(() => expect(ids()).toHaveLength(2));
     const copyId = ids()[1];
     expect(store.getState().pages.entities[copyId]?.title).toBe('План');
-    expect(calls[0]).toMatchObject({ method: 'POST', url: `/api/v3/spaces/element/${page().id}/page/clone`, body: { id: copyId, workspaceId: WS, toElement: null } });
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      url: `/api/v3/spaces/element/${page().id}/page/clone`,
+      body: { id: copyId, workspaceId: WS, toElement: null },
+    });
     await act(async () => refuse(fail(403, 'forbidden')));
     await waitFor(() => expect(ids()).toEqual([page().id]));
     expect(store.getState().pages.entities[copyId]).toBeUndefined();
@@ -79,7 +83,10 @@ describe('clone («Создать копию»)', () => {
     const store = createStore();
     store.dispatch(pageLoaded(page({ id: 'p', accessLevel: 'edit' })));
     const child = page({ parentId: 'p', path: ['p'], section: null, accessLevel: 'edit' });
-    store.dispatch({ type: 'workspaces/load/fulfilled', payload: [{ id: WS, name: 'Команда', avatar: null, alias: null, role: 'participant', private: false }] });
+    store.dispatch({
+      type: 'workspaces/load/fulfilled',
+      payload: [{ id: WS, name: 'Команда', avatar: null, alias: null, role: 'participant', private: false }],
+    });
     render(
       <Provider store={store}>
         <MemoryRouter>
@@ -94,7 +101,8 @@ describe('clone («Создать копию»)', () => {
 });
 
 describe('menu actions by access level', () => {
-  const names = () => [...document.querySelectorAll<HTMLButtonElement>('.menu-item')].map((item) => `${item.textContent}${(item as HTMLButtonElement).disabled ? ' (off)' : ''}`);
+  const names = () =>
+    [...document.querySelectorAll<HTMLButtonElement>('.menu-item')].map((item) => `${item.textContent}${(item as HTMLButtonElement).disabled ? ' (off)' : ''}`);
 
   it('read: favourite, copy, copy link; no trash, move or publish', () => {
     answer = async () => ({ status: 200, body: { data: {} } });
@@ -105,13 +113,35 @@ describe('menu actions by access level', () => {
   it('edit: also trash', () => {
     answer = async () => ({ status: 200, body: { data: {} } });
     setup(page({ accessLevel: 'edit' }), 'participant');
-    expect(names()).toEqual(['Добавить в избранное', 'Создать копию', 'Копировать ссылку', 'История версий', 'Экспорт…', 'Импорт в эту страницу…', 'Уведомления', 'Удалить в корзину', 'Корзина']);
+    expect(names()).toEqual([
+      'Добавить в избранное',
+      'Создать копию',
+      'Копировать ссылку',
+      'История версий',
+      'Экспорт…',
+      'Импорт в эту страницу…',
+      'Уведомления',
+      'Удалить в корзину',
+      'Корзина',
+    ]);
   });
 
   it('full: also move and publish', () => {
     answer = async () => ({ status: 200, body: { data: {} } });
     setup(page({ accessLevel: 'full' }));
-    expect(names()).toEqual(['Добавить в избранное', 'Создать копию', 'Переместить в…', 'Копировать ссылку', 'История версий', 'Экспорт…', 'Импорт в эту страницу…', 'Уведомления', 'Опубликовать в интернете', 'Удалить в корзину', 'Корзина']);
+    expect(names()).toEqual([
+      'Добавить в избранное',
+      'Создать копию',
+      'Переместить в…',
+      'Копировать ссылку',
+      'История версий',
+      'Экспорт…',
+      'Импорт в эту страницу…',
+      'Уведомления',
+      'Опубликовать в интернете',
+      'Удалить в корзину',
+      'Корзина',
+    ]);
   });
 
   it('a guest reading a page without an editable parent cannot copy it', () => {

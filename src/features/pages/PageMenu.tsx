@@ -85,7 +85,15 @@ export function FavoriteButton({ page }: { page: WireElement }) {
   if (page.inTrash) return null;
   const label = page.inFavorites ? t('page.favoriteRemove') : t('page.favoriteAdd');
   return (
-    <Button kind="flat" size="xxs" className={page.inFavorites ? 'topbar-star is-on' : 'topbar-star'} aria-label={label} title={label} aria-pressed={page.inFavorites} onClick={() => void toggle(page)}>
+    <Button
+      kind="flat"
+      size="xxs"
+      className={page.inFavorites ? 'topbar-star is-on' : 'topbar-star'}
+      aria-label={label}
+      title={label}
+      aria-pressed={page.inFavorites}
+      onClick={() => void toggle(page)}
+    >
       <StarIcon size={18} filled={page.inFavorites} />
     </Button>
   );
@@ -145,7 +153,15 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
     if (!file) return;
     try {
       const answer = await importInto({ parentId: page.id }, file);
-      if (answer.problems.length > 0) showToast(`${t('export.importProblems')}: ${answer.problems.slice(0, 3).map((p) => importProblemText(t, p)).join('; ')}`, 'error', 10_000);
+      if (answer.problems.length > 0)
+        showToast(
+          `${t('export.importProblems')}: ${answer.problems
+            .slice(0, 3)
+            .map((p) => importProblemText(t, p))
+            .join('; ')}`,
+          'error',
+          10_000,
+        );
       else showToast(t('export.imported', { count: answer.pages }));
       if (answer.page) navigate(`/${answer.page.id}`);
     } catch {
@@ -191,7 +207,16 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
   const link = usePublicLink({ id: page.id, isPublic: open && page.isPublic && !publishing });
   return (
     <>
-      <button ref={setAnchor} type="button" className="button button-xxs button-flat" aria-label={t('page.menu')} title={t('page.menu')} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+      <button
+        ref={setAnchor}
+        type="button"
+        className="button button-xxs button-flat"
+        aria-label={t('page.menu')}
+        title={t('page.menu')}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
         <MoreIcon size={18} />
       </button>
       {open && (
@@ -230,7 +255,9 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
                     {t('csvImport.menu')}
                   </MenuItem>
                 )}
-                <MenuItem icon={<DownloadIcon size={16} />} onClick={run(async () => {
+                <MenuItem
+                  icon={<DownloadIcon size={16} />}
+                  onClick={run(async () => {
                     if (!(await exportDatabase(page, database))) showToast(t('csvImport.exportFailed'), 'error');
                   })}
                 >
@@ -247,7 +274,13 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
             {can.publish && (
               <>
                 <div className="menu-separator" />
-                <MenuItem icon={<GlobeIcon size={16} />} disabled={publishing} onClick={() => void togglePublic()} role="menuitemcheckbox" checked={page.isPublic}>
+                <MenuItem
+                  icon={<GlobeIcon size={16} />}
+                  disabled={publishing}
+                  onClick={() => void togglePublic()}
+                  role="menuitemcheckbox"
+                  checked={page.isPublic}
+                >
                   {page.isPublic ? t('page.unpublish') : t('page.publish')}
                 </MenuItem>
               </>
@@ -305,9 +338,32 @@ export function moveMenuFocus(event: React.KeyboardEvent, menu: HTMLElement | nu
 
 const RestoreGlyph = () => <TrashIcon size={16} style={{ opacity: 0.6 }} />;
 
-export function MenuItem({ icon, children, onClick, disabled, danger, role = 'menuitem', checked }: { icon: React.ReactNode; children: React.ReactNode; onClick(): void; disabled?: boolean; danger?: boolean; role?: 'menuitem' | 'menuitemcheckbox'; checked?: boolean }) {
+export function MenuItem({
+  icon,
+  children,
+  onClick,
+  disabled,
+  danger,
+  role = 'menuitem',
+  checked,
+}: {
+  icon: React.ReactNode;
+  children: React.ReactNode;
+  onClick(): void;
+  disabled?: boolean;
+  danger?: boolean;
+  role?: 'menuitem' | 'menuitemcheckbox';
+  checked?: boolean;
+}) {
   return (
-    <button type="button" role={role} aria-checked={role === 'menuitemcheckbox' ? checked : undefined} className={danger ? 'menu-item is-danger' : 'menu-item'} disabled={disabled} onClick={onClick}>
+    <button
+      type="button"
+      role={role}
+      aria-checked={role === 'menuitemcheckbox' ? checked : undefined}
+      className={danger ? 'menu-item is-danger' : 'menu-item'}
+      disabled={disabled}
+      onClick={onClick}
+    >
       <span className="menu-item-icon">{icon}</span>
       <span>{children}</span>
     </button>

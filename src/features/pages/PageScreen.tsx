@@ -168,7 +168,8 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
 
   if (loaded.status === 'loading') return <Spinner />;
   // No access or no such page: it may be a published page (by id or alias), shown read-only.
-  if (loaded.status === 'failed' && (loaded.kind === 'noAccess' || loaded.kind === 'notFound')) return <PublicPageScreen pageId={pageUid} notPublicKind={loaded.kind} openAliasById />;
+  if (loaded.status === 'failed' && (loaded.kind === 'noAccess' || loaded.kind === 'notFound'))
+    return <PublicPageScreen pageId={pageUid} notPublicKind={loaded.kind} openAliasById />;
   if (loaded.status === 'failed') return <ErrorScreen kind={loaded.kind} email={user?.email} />;
   const current = livePage ?? loaded.page;
   const editable = canEdit(current.accessLevel) && !current.inTrash;
@@ -203,14 +204,26 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       {current.inTrash && <TrashedPageBanner page={current} />}
       <PageHeader page={current} editable={editable} openCover={intent?.action === 'cover'} />
       {SCREEN_PAGE_TYPES.has(loaded.page.type) ? (
-        <TypedPage page={current} blocks={loaded.blocks} editable={editable && !preview} onTitleEdited={onTitleEdited} saveTitle={(title) => void saveTitle(title)} />
+        <TypedPage
+          page={current}
+          blocks={loaded.blocks}
+          editable={editable && !preview}
+          onTitleEdited={onTitleEdited}
+          saveTitle={(title) => void saveTitle(title)}
+        />
       ) : (
         <DocumentEditor
           // A new editor for each load (a reload after too much changed: error 110), not for the request.
           key={`${loaded.status}:${loaded.at}`}
           live={
             realtime && user && !preview
-              ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1), onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)) }
+              ? {
+                  connection: realtime,
+                  userId: user.id,
+                  since: loaded.at,
+                  onReloadNeeded: () => setReloads((n) => n + 1),
+                  onPageEdited: (changed) => dispatch(pageChangedElsewhere(changed)),
+                }
               : undefined
           }
           page={loaded.page}
@@ -228,7 +241,13 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
           afterTitle={
             current.databaseId ? (
               <Suspense fallback={null}>
-                <RowPageFields rowId={current.id} databaseId={current.databaseId} holderId={current.parentId} workspaceId={current.workspaceId} editable={editable} />
+                <RowPageFields
+                  rowId={current.id}
+                  databaseId={current.databaseId}
+                  holderId={current.parentId}
+                  workspaceId={current.workspaceId}
+                  editable={editable}
+                />
               </Suspense>
             ) : null
           }

@@ -48,4 +48,3 @@ export function toApiError(error: unknown): unknown {
   if (e && typeof e === 'object' && 'message' in e) return new ApiRequestError(e.status, e.code, e.message ?? '');
   return error;
 }
-

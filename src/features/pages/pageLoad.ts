@@ -88,5 +88,9 @@ export function takePageLoad(pageUid: string): PageLoad {
   if (!taken || taken.pageUid !== pageUid || Date.now() - taken.startedAt >= FRESH_MS) return startPageLoad(pageUid);
   // A failure is asked again: it may have been the 401 of someone who has signed in since.
   const { page, head } = taken.load;
-  return pageLoadOf(pageUid, page.catch(() => fetchPage(pageUid)), head.catch(() => loadHead(pageUid)));
+  return pageLoadOf(
+    pageUid,
+    page.catch(() => fetchPage(pageUid)),
+    head.catch(() => loadHead(pageUid)),
+  );
 }

@@ -53,7 +53,13 @@ export type CreatablePageType = Extract<PageType, 'Note' | 'Database' | 'Space' 
 /** What a page is made as: a type the sidebar offers, or a linked view (WidgetView) of a database's view `defaultLayoutId`. */
 type NewPage = { id: string; title?: string } & ({ type?: CreatablePageType; defaultLayoutId?: undefined } | { type: 'WidgetView'; defaultLayoutId: string });
 
-const newPageBody = ({ id, type = 'Note', title, defaultLayoutId }: NewPage) => ({ id, type, contentType: 'Element', ...(title ? { title } : {}), ...(defaultLayoutId ? { defaultLayoutId } : {}) });
+const newPageBody = ({ id, type = 'Note', title, defaultLayoutId }: NewPage) => ({
+  id,
+  type,
+  contentType: 'Element',
+  ...(title ? { title } : {}),
+  ...(defaultLayoutId ? { defaultLayoutId } : {}),
+});
 
 /** Optimistic: the page appears at once with a client id and goes away again if the server says no. */
 export const createNote = createAsyncThunk('pages/createNote', async ({ section, ...page }: NewPage & { section: 'private' | 'all' }) => {
@@ -86,7 +92,6 @@ async function pageCall(path: string, options: RequestOptions, rejectWithValue: 
   }
 }
 
-
 /* ---- The sidebar tree: children loaded on first expand, child pages, drag-and-drop moves. ---- */
 
 /** Where a page sits in the tree: under a page (its id) or at the root of a section. */
@@ -95,7 +100,6 @@ export type TreeParent = string;
 export type RootSection = Extract<SectionId, 'private' | 'all'>;
 const ROOT_SECTIONS: readonly RootSection[] = ['private', 'all'];
 export const isRootSection = (parent: TreeParent): parent is RootSection => (ROOT_SECTIONS as readonly string[]).includes(parent);
-
 
 export const loadChildren = createAsyncThunk('pages/loadChildren', async (id: string) => {
   const { data } = await api<unknown[]>(`${elementUrl(id)}/children`);
@@ -214,8 +218,10 @@ export const clonePage = apiThunk(
 export const trashPage = apiThunk('pages/trashPage', (id: string, { rejectWithValue }) => pageCall(elementUrl(id), { method: 'DELETE' }, rejectWithValue));
 
 /** POST element/{id}/move: under a page or to a section root, first among its new siblings unless `placeAfter`. */
-export const movePage = apiThunk('pages/movePage', ({ id, dst, placeAfter = null }: { id: string; dst: string; placeAfter?: string | null }, { rejectWithValue }) =>
-  pageCall(`${elementUrl(id)}/move`, { method: 'POST', body: { dst, placeAfter } }, rejectWithValue),
+export const movePage = apiThunk(
+  'pages/movePage',
+  ({ id, dst, placeAfter = null }: { id: string; dst: string; placeAfter?: string | null }, { rejectWithValue }) =>
+    pageCall(`${elementUrl(id)}/move`, { method: 'POST', body: { dst, placeAfter } }, rejectWithValue),
 );
 
 /** Pages of a tree list from the server; a title still being saved stays as typed. */
@@ -305,7 +311,16 @@ const pagesSlice = createSlice({
         const parent = state.entities[parentId];
         pagesAdapter.addOne(
           state,
-          newElement({ id, type, title, defaultLayoutId, workspaceId: parent?.workspaceId ?? null, path: [...(parent?.path ?? []), parentId], parentId, accessLevel: parent?.accessLevel ?? 'edit' }),
+          newElement({
+            id,
+            type,
+            title,
+            defaultLayoutId,
+            workspaceId: parent?.workspaceId ?? null,
+            path: [...(parent?.path ?? []), parentId],
+            parentId,
+            accessLevel: parent?.accessLevel ?? 'edit',
+          }),
         );
         state.children[parentId] = [...(state.children[parentId] ?? []), id];
       })
@@ -394,7 +409,10 @@ const pagesSlice = createSlice({
       })
       // Signing out (auth/signOut, named by its type: the auth slice imports the editor, which
       // imports this): the next person signing in in this tab starts with none of these pages.
-      .addMatcher((action) => action.type === 'auth/signOut/fulfilled', () => initialState);
+      .addMatcher(
+        (action) => action.type === 'auth/signOut/fulfilled',
+        () => initialState,
+      );
   },
 });
 
@@ -407,6 +425,3 @@ const NO_IDS: string[] = [];
 /** Stable id lists for the tree (rows select their own page). */
 export const selectSectionIds = (state: RootState, section: SectionId): string[] => state.pages.sections[section] ?? NO_IDS;
 export const selectChildIds = (state: RootState, id: string): string[] | undefined => state.pages.children[id];
-
-
-

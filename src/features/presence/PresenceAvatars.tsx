@@ -26,7 +26,10 @@ export function peopleOf(members: PresenceMember[], selfUserId: string | null): 
 
 /** One or two letters of a name: «Анна Петрова» → «АП», «bob» → «B». */
 export function initialsOf(name: string): string {
-  const words = name.trim().split(/[\s._-]+/u).filter(Boolean);
+  const words = name
+    .trim()
+    .split(/[\s._-]+/u)
+    .filter(Boolean);
   if (words.length === 0) return '?';
   const first = [...words[0]][0] ?? '';
   const second = words.length > 1 ? ([...words[words.length - 1]][0] ?? '') : '';
@@ -36,7 +39,15 @@ export function initialsOf(name: string): string {
 function Avatar({ person, label }: { person: PresencePerson; label: string }) {
   const [broken, setBroken] = useState(false);
   return (
-    <span className="presence-avatar" style={{ '--presence-color': person.color } as CSSProperties} role="img" aria-label={label} data-tooltip={label} data-user-id={person.userId} tabIndex={0}>
+    <span
+      className="presence-avatar"
+      style={{ '--presence-color': person.color } as CSSProperties}
+      role="img"
+      aria-label={label}
+      data-tooltip={label}
+      data-user-id={person.userId}
+      tabIndex={0}
+    >
       <span className="presence-avatar-face">
         {person.avatar && !broken ? <img src={person.avatar} alt="" onError={() => setBroken(true)} /> : initialsOf(person.name)}
       </span>

@@ -69,7 +69,8 @@ export function selectionBoxes(rects: ArrayLike<Box>, origin: { left: number; to
     const r = rects[i];
     if (r.width >= 1 && r.height >= 1) all.push({ left: r.left - origin.left, top: r.top - origin.top, width: r.width, height: r.height });
   }
-  const inside = (a: Box, b: Box) => a.left >= b.left - 0.5 && a.top >= b.top - 0.5 && a.left + a.width <= b.left + b.width + 0.5 && a.top + a.height <= b.top + b.height + 0.5;
+  const inside = (a: Box, b: Box) =>
+    a.left >= b.left - 0.5 && a.top >= b.top - 0.5 && a.left + a.width <= b.left + b.width + 0.5 && a.top + a.height <= b.top + b.height + 0.5;
   return all.filter((box, i) => !all.some((other, j) => j !== i && inside(box, other) && !(inside(other, box) && j > i))).slice(0, MAX_SELECTION_BOXES);
 }
 
@@ -166,7 +167,16 @@ function RemoteCarets({ pageId, container }: { pageId: string; container: RefObj
         if (dom) selection = selectionBoxes(dom.getClientRects(), origin);
       }
       if (!caret && selection.length === 0) continue;
-      next.push({ clientId: member.clientId, userId: member.userId, name: member.name, color: member.color, caret, selection, moves: moved.moves, flipped: !!caret && caret.left > origin.width - 120 });
+      next.push({
+        clientId: member.clientId,
+        userId: member.userId,
+        name: member.name,
+        color: member.color,
+        caret,
+        selection,
+        moves: moved.moves,
+        flipped: !!caret && caret.left > origin.width - 120,
+      });
     }
     for (const clientId of moves.current.keys()) if (!people.some((m) => m.clientId === clientId)) moves.current.delete(clientId);
     setDrawn((previous) => (JSON.stringify(previous) === JSON.stringify(next) ? previous : next));
@@ -226,17 +236,19 @@ function RemoteCarets({ pageId, container }: { pageId: string; container: RefObj
   return (
     <div className="presence-layer" aria-hidden="true">
       {drawn.map((d) => (
-        <div key={d.clientId} className="presence-remote" data-client-id={d.clientId} data-user-id={d.userId} style={{ '--presence-color': d.color } as CSSProperties}>
+        <div
+          key={d.clientId}
+          className="presence-remote"
+          data-client-id={d.clientId}
+          data-user-id={d.userId}
+          style={{ '--presence-color': d.color } as CSSProperties}
+        >
           {d.selection.map((box, i) => (
             <div key={i} className="presence-selection" style={{ left: box.left, top: box.top, width: box.width, height: box.height }} />
           ))}
           {d.caret && (
             <div className="presence-caret" style={{ left: d.caret.left, top: d.caret.top, height: d.caret.height }}>
-              <span
-                key={d.moves}
-                className={d.flipped ? 'presence-caret-label is-flipped' : 'presence-caret-label'}
-                style={{ color: textColorOn(d.color) }}
-              >
+              <span key={d.moves} className={d.flipped ? 'presence-caret-label is-flipped' : 'presence-caret-label'} style={{ color: textColorOn(d.color) }}>
                 {d.name}
               </span>
             </div>

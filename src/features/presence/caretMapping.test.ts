@@ -54,7 +54,13 @@ describe('caret points: Slate point → { blockId, offset }', () => {
   });
 
   it('a table counts through its cells in reading order', () => {
-    const withTable = editorWith(title(''), table('t', [['ab', 'cde'], ['f', 'gh']]));
+    const withTable = editorWith(
+      title(''),
+      table('t', [
+        ['ab', 'cde'],
+        ['f', 'gh'],
+      ]),
+    );
     expect(toCaretPoint(withTable, { path: [1, 1, 0, 0], offset: 1 })).toEqual({ blockId: 't', offset: 6 });
     expect(toSlatePoint(withTable, { blockId: 't', offset: 6 })).toEqual({ path: [1, 1, 0, 0], offset: 1 });
   });

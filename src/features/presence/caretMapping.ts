@@ -44,7 +44,12 @@ export function toCaret(editor: Editor, selection: Range | null): Caret {
 
 export const sameCaret = (a: Caret | undefined, b: Caret | undefined): boolean =>
   a === b ||
-  (!!a && !!b && a.anchor.blockId === b.anchor.blockId && a.anchor.offset === b.anchor.offset && a.focus.blockId === b.focus.blockId && a.focus.offset === b.focus.offset);
+  (!!a &&
+    !!b &&
+    a.anchor.blockId === b.anchor.blockId &&
+    a.anchor.offset === b.anchor.offset &&
+    a.focus.blockId === b.focus.blockId &&
+    a.focus.offset === b.focus.offset);
 
 /**
  * Top-level indexes of blocks by uid, remembered between calls: a hit is checked against the

@@ -24,7 +24,9 @@ const caret = (blockId: string, offset: number) => ({ anchor: { blockId, offset 
 
 function storeWithMe() {
   const store = createStore();
-  store.dispatch(signedIn({ id: ME, email: 'me@example.com', name: 'Я', avatar_url: null, anonymous: false, telegramId: null, createdAt: '2026-11-01T00:00:00.000Z' }));
+  store.dispatch(
+    signedIn({ id: ME, email: 'me@example.com', name: 'Я', avatar_url: null, anonymous: false, telegramId: null, createdAt: '2026-11-01T00:00:00.000Z' }),
+  );
   return store;
 }
 
@@ -82,12 +84,7 @@ describe('PresenceAvatars', () => {
 
   it('one avatar per person with their colour and initials; another tab of mine is «Вы»', () => {
     const { join } = renderAvatars();
-    join([
-      member(SELF, ME, 'Я'),
-      member('c-ann-1', 'u-ann', 'Анна Петрова'),
-      member('c-ann-2', 'u-ann', 'Анна Петрова'),
-      member('c-me-2', ME, 'Я'),
-    ]);
+    join([member(SELF, ME, 'Я'), member('c-ann-1', 'u-ann', 'Анна Петрова'), member('c-ann-2', 'u-ann', 'Анна Петрова'), member('c-me-2', ME, 'Я')]);
     const shown = avatars();
     expect(shown.map((a) => a.getAttribute('aria-label'))).toEqual(['Анна Петрова', 'Вы (в другой вкладке)']);
     expect(shown[0].textContent).toBe('АП');

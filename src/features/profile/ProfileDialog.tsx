@@ -30,7 +30,9 @@ async function updateSelf(id: string, changes: { name?: string; avatar_url?: str
 /** The messenger link: a one-time code to send to the bot (GET /api/user/telegram/code). */
 function MessengerSection({ linked, linkAtStart }: { linked: boolean; linkAtStart: boolean }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<{ kind: 'idle' | 'loading' } | { kind: 'code'; token: string; expiresAt: string } | { kind: 'error'; key: string }>({ kind: 'idle' });
+  const [state, setState] = useState<{ kind: 'idle' | 'loading' } | { kind: 'code'; token: string; expiresAt: string } | { kind: 'error'; key: string }>({
+    kind: 'idle',
+  });
   const section = useRef<HTMLElement>(null);
   // A link's `?action=messenger&step=link` (docs/intents.md): the code is asked for at once.
   const asked = useRef(false);
@@ -58,7 +60,9 @@ function MessengerSection({ linked, linkAtStart }: { linked: boolean; linkAtStar
         <div className="profile-code">
           <p>{t('profile.messenger.send')}</p>
           <code data-testid="messenger-code">/start {state.token}</code>
-          <p className="profile-note">{t('profile.messenger.expires', { time: new Date(state.expiresAt).toLocaleTimeString('ru', { hour: '2-digit', minute: '2-digit' }) })}</p>
+          <p className="profile-note">
+            {t('profile.messenger.expires', { time: new Date(state.expiresAt).toLocaleTimeString('ru', { hour: '2-digit', minute: '2-digit' }) })}
+          </p>
         </div>
       ) : (
         <Button kind="outline" size="s" disabled={state.kind === 'loading'} onClick={() => void ask()}>
@@ -149,7 +153,14 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
             )}
           </div>
           {upload !== null && <progress className="profile-progress" max={1} value={upload} aria-label={t('profile.avatar.uploading')} />}
-          <input ref={fileInput} type="file" accept={PUBLIC_IMAGE_TYPES.join(',')} hidden aria-label={t('profile.avatar.upload')} onChange={(e) => void uploadAvatar(e.target.files?.[0])} />
+          <input
+            ref={fileInput}
+            type="file"
+            accept={PUBLIC_IMAGE_TYPES.join(',')}
+            hidden
+            aria-label={t('profile.avatar.upload')}
+            onChange={(e) => void uploadAvatar(e.target.files?.[0])}
+          />
         </div>
       </section>
 
@@ -182,7 +193,14 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
         <h3>{t('profile.theme.title')}</h3>
         <div className="profile-themes" role="radiogroup" aria-label={t('profile.theme.title')}>
           {THEMES.map((value) => (
-            <button key={value} type="button" role="radio" aria-checked={theme === value} className={theme === value ? 'profile-theme is-active' : 'profile-theme'} onClick={() => dispatch(themeSet(value))}>
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={theme === value}
+              className={theme === value ? 'profile-theme is-active' : 'profile-theme'}
+              onClick={() => dispatch(themeSet(value))}
+            >
               {t(`profile.theme.${value}`)}
             </button>
           ))}

@@ -89,7 +89,9 @@ export function PublicPageScreen({
         </Button>
       </header>
       <div className={['page-header', page.cover ? 'has-cover' : '', page.icon ? 'has-icon' : ''].filter(Boolean).join(' ')}>
-        {page.cover && <div className="page-cover" style={{ backgroundImage: coverBackground(page.cover, page.id), backgroundPosition: `center ${page.cover.position}%` }} />}
+        {page.cover && (
+          <div className="page-cover" style={{ backgroundImage: coverBackground(page.cover, page.id), backgroundPosition: `center ${page.cover.position}%` }} />
+        )}
         <div className="page-header-inner">
           {page.icon && (
             <span className="page-icon" role="img" aria-label={page.icon}>

@@ -116,7 +116,9 @@ export function useLiveTree(workspaceId: string | undefined, sections: readonly 
         connection.onNotification((payload) => {
           if (payload.workspaceId === workspaceId) refreshSections((section) => section === 'shared');
         }),
-      tree: { watchChildren: (pageId: string) => subscribe(channels.elementChildren(pageId, userId), () => queue.schedule(childrenKey(pageId))) } satisfies LiveTree,
+      tree: {
+        watchChildren: (pageId: string) => subscribe(channels.elementChildren(pageId, userId), () => queue.schedule(childrenKey(pageId))),
+      } satisfies LiveTree,
     };
   }, [connection, workspaceId, userId, dispatch, store]);
 

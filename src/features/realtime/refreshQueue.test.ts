@@ -17,11 +17,15 @@ function recorder() {
     calls.push(key);
     return new Promise<void>((resolve) => finish.push(resolve));
   };
-  return { calls, run, finishAll: async () => {
-    for (const done of finish.splice(0)) done();
-    // Let the promise chain (then → finally) settle.
-    for (let i = 0; i < 5; i++) await Promise.resolve();
-  } };
+  return {
+    calls,
+    run,
+    finishAll: async () => {
+      for (const done of finish.splice(0)) done();
+      // Let the promise chain (then → finally) settle.
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+    },
+  };
 }
 
 const tick = async (ms: number) => {

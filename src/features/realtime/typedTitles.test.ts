@@ -34,7 +34,17 @@ test('a refused save lets the server title back; other pages of the list are not
   state = pagesReducer(state, loadChildren.fulfilled([{ ...child, title: 'Шаг' }], 'r2', 'p'));
   expect(state.entities.c?.title).toBe('Шаг 1');
   state = pagesReducer(state, renamePage.rejected(new Error('403'), 's1', { id: 'c', title: 'Шаг 1' }));
-  state = pagesReducer(state, loadChildren.fulfilled([{ ...child, title: 'Шаг' }, { ...page, id: 'd', title: 'Новая' }], 'r3', 'p'));
+  state = pagesReducer(
+    state,
+    loadChildren.fulfilled(
+      [
+        { ...child, title: 'Шаг' },
+        { ...page, id: 'd', title: 'Новая' },
+      ],
+      'r3',
+      'p',
+    ),
+  );
   expect(state.entities.c?.title).toBe('Шаг');
   expect(state.entities.d?.title).toBe('Новая');
 });

@@ -182,8 +182,16 @@ export function QuickFind({ onClose }: { onClose(): void }) {
       {!typed && recents.length === 0 && <p className="search-placeholder">{t('search.hint')}</p>}
       <ul ref={list} id="quick-find-list" role="listbox" aria-label={t('search.results')} className="search-list">
         {!typed && section(t('search.recent'), items)}
-        {groups && section(t('search.inTitles'), items.filter((i) => i.kind === 'hit' && i.hit.match.kind === 'title'))}
-        {groups && section(t('search.inText'), items.filter((i) => i.kind === 'hit' && i.hit.match.kind !== 'title'))}
+        {groups &&
+          section(
+            t('search.inTitles'),
+            items.filter((i) => i.kind === 'hit' && i.hit.match.kind === 'title'),
+          )}
+        {groups &&
+          section(
+            t('search.inText'),
+            items.filter((i) => i.kind === 'hit' && i.hit.match.kind !== 'title'),
+          )}
         {items.some((i) => i.kind === 'all') && option({ kind: 'all' }, index++)}
       </ul>
       <div className="search-keys" aria-hidden>

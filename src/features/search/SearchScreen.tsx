@@ -25,10 +25,13 @@ function useMembers(workspaceId: string | undefined): WireUser[] {
     if (!workspaceId) return;
     const controller = new AbortController();
     api<unknown[]>(`/api/v3/spaces/workspace/${encodeURIComponent(workspaceId)}/members?limit=200`, { signal: controller.signal }).then(
-      ({ data }) => setMembers(data.flatMap((m) => {
-        const parsed = wireUserSchema.safeParse((m as { user?: unknown }).user);
-        return parsed.success ? [parsed.data] : [];
-      })),
+      ({ data }) =>
+        setMembers(
+          data.flatMap((m) => {
+            const parsed = wireUserSchema.safeParse((m as { user?: unknown }).user);
+            return parsed.success ? [parsed.data] : [];
+          }),
+        ),
       () => undefined,
     );
     return () => controller.abort();

@@ -27,7 +27,13 @@ const dayAfter = (day: string) => {
 };
 
 /** `GET search/text`: pages found by `q`, `limit` from `offset`, and whether there are more. */
-export async function searchPages(q: string, filters: SearchFilters, offset: number, limit: number, signal?: AbortSignal): Promise<{ hits: WireSearchHit[]; more: boolean }> {
+export async function searchPages(
+  q: string,
+  filters: SearchFilters,
+  offset: number,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<{ hits: WireSearchHit[]; more: boolean }> {
   const params = new URLSearchParams({ q: JSON.stringify(q), offset: String(offset), limit: String(limit) });
   if (filters.author) params.set('author', JSON.stringify(filters.author));
   if (filters.after) params.set('after', JSON.stringify(dayStart(filters.after)));

@@ -64,7 +64,11 @@ describe('settings merge', () => {
   });
 
   it('drops keys the defaults do not have, at every level', () => {
-    const merged = mergeSettings(DEFAULT_UI_SETTINGS, { extra: 1, pageTree: { extra: 2, sections: { trash: false } }, __proto__: { polluted: true } }) as unknown as Record<string, unknown>;
+    const merged = mergeSettings(DEFAULT_UI_SETTINGS, {
+      extra: 1,
+      pageTree: { extra: 2, sections: { trash: false } },
+      __proto__: { polluted: true },
+    }) as unknown as Record<string, unknown>;
     expect(Object.keys(merged).sort()).toEqual(Object.keys(DEFAULT_UI_SETTINGS).sort());
     expect(Object.keys(merged.pageTree as object).sort()).toEqual(['open', 'sections', 'width']);
     expect(Object.keys((merged.pageTree as { sections: object }).sections).sort()).toEqual(['all', 'favorite', 'private', 'shared']);
@@ -94,8 +98,16 @@ describe('settings merge', () => {
 
 describe('the server keeps the UI settings', () => {
   const server = {
-    theme: 'dark' as const, inboxPinned: true, inboxWidth: 520, inboxFilter: 'unread' as const, treeOpen: false, treeWidth: 360,
-    treeSections: { favorite: false, all: true, shared: true, private: false }, commentsWidth: 450, recentColors: ['#ff0000'], messengerBanner: false,
+    theme: 'dark' as const,
+    inboxPinned: true,
+    inboxWidth: 520,
+    inboxFilter: 'unread' as const,
+    treeOpen: false,
+    treeWidth: 360,
+    treeSections: { favorite: false, all: true, shared: true, private: false },
+    commentsWidth: 450,
+    recentColors: ['#ff0000'],
+    messengerBanner: false,
   };
 
   it('maps the server keys to the UI settings and back', () => {
@@ -112,12 +124,17 @@ describe('the server keeps the UI settings', () => {
   });
 
   it('sends only what the server accepts: widths in its range, known filters, #rrggbb colours', () => {
-    const sent = serverFromUi({ ...DEFAULT_UI_SETTINGS, inboxPanel: { pinned: false, width: 90, filter: 'weird' }, commentsPanel: { width: 5000 }, recentColors: ['red', '#00ff00'] });
+    const sent = serverFromUi({
+      ...DEFAULT_UI_SETTINGS,
+      inboxPanel: { pinned: false, width: 90, filter: 'weird' },
+      commentsPanel: { width: 5000 },
+      recentColors: ['red', '#00ff00'],
+    });
     expect(sent).toMatchObject({ inboxWidth: 160, inboxFilter: 'all', commentsWidth: 2000, recentColors: ['#00ff00'] });
     for (const key of UI_SERVER_KEYS) expect(USER_SETTINGS[key].schema.safeParse(sent[key]).success).toBe(true);
   });
 
-  it('the account\'s settings replace the cached ones when they arrive (and a bad key keeps its default)', () => {
+  it("the account's settings replace the cached ones when they arrive (and a bad key keeps its default)", () => {
     localStorage.setItem(UI_SETTINGS_KEY, JSON.stringify({ theme: 'light' }));
     const store = createStore();
     expect(store.getState().uiSettings.theme).toBe('light');

@@ -36,8 +36,7 @@ export const DEFAULT_UI_SETTINGS: UiSettings = {
   messengerBanner: true,
 };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A stored value merged over the default, recursively: objects key by key (keys the default
@@ -94,7 +93,18 @@ export function writeUiSettings(settings: UiSettings): void {
 }
 
 /** The server keeps these keys for the UI settings (the rest of its settings are not the UI's). */
-export const UI_SERVER_KEYS = ['theme', 'inboxPinned', 'inboxWidth', 'inboxFilter', 'treeOpen', 'treeWidth', 'treeSections', 'commentsWidth', 'recentColors', 'messengerBanner'] as const;
+export const UI_SERVER_KEYS = [
+  'theme',
+  'inboxPinned',
+  'inboxWidth',
+  'inboxFilter',
+  'treeOpen',
+  'treeWidth',
+  'treeSections',
+  'commentsWidth',
+  'recentColors',
+  'messengerBanner',
+] as const;
 type UiServerKey = (typeof UI_SERVER_KEYS)[number];
 export type UiServerSettings = Pick<UserSettings, UiServerKey>;
 
@@ -126,7 +136,10 @@ export function serverFromUi(ui: UiSettings): UiServerSettings {
     treeWidth: fit('treeWidth', width(ui.pageTree.width)),
     treeSections: fit('treeSections', ui.pageTree.sections),
     commentsWidth: fit('commentsWidth', width(ui.commentsPanel.width)),
-    recentColors: fit('recentColors', ui.recentColors.filter((c) => /^#[0-9a-fA-F]{6}$/.test(c))),
+    recentColors: fit(
+      'recentColors',
+      ui.recentColors.filter((c) => /^#[0-9a-fA-F]{6}$/.test(c)),
+    ),
     messengerBanner: fit('messengerBanner', ui.messengerBanner),
   };
 }
@@ -168,16 +181,8 @@ const uiSettingsSlice = createSlice({
 });
 
 export const uiSettingsReducer = uiSettingsSlice.reducer;
-export const {
-  pageTreeOpenSet,
-  pageTreeWidthSet,
-  treeSectionToggled,
-  inboxPanelSet,
-  commentsPanelWidthSet,
-  themeSet,
-  recentColorUsed,
-  messengerBannerSet,
-} = uiSettingsSlice.actions;
+export const { pageTreeOpenSet, pageTreeWidthSet, treeSectionToggled, inboxPanelSet, commentsPanelWidthSet, themeSet, recentColorUsed, messengerBannerSet } =
+  uiSettingsSlice.actions;
 
 /** Writes the settings back to localStorage whenever they change, and applies the theme (mounted once, by the app shell). */
 export function useUiSettingsPersistence(): void {

@@ -11,21 +11,42 @@ import { loadWorkspaces } from '../workspaces/workspacesSlice';
 import { INVITEE_DEBOUNCE_MS, parseInvitees, registerInvitees, searchMembers } from './invitees';
 import { ShareButton, ShareDialog } from './ShareDialog';
 
-const user = (id: string, email: string, name: string): WireUser => ({ id, email, name, avatar_url: null, anonymous: false, telegramId: null, createdAt: '2026-01-01T00:00:00.000Z' });
+const user = (id: string, email: string, name: string): WireUser => ({
+  id,
+  email,
+  name,
+  avatar_url: null,
+  anonymous: false,
+  telegramId: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
 const me = user('me', 'me@example.com', 'Я Сам');
 const anna = user('u-anna', 'anna@example.com', 'Анна Петрова');
 const oleg = user('u-oleg', 'oleg@corp.ru', 'Олег');
 const olga = user('u-olga', 'olga@example.com', 'Ольга');
 const page = newElement({ id: 'p1', workspaceId: 'ws', title: 'План', accessLevel: 'full' });
 
-const member = (u: WireUser, level: string, inherited = false) => ({ contentType: 'ElementMember', page: 'p1', member: u.id, level, canEdit: level !== 'read', canShare: level === 'full', inherited, grantedOn: 'p1', user: u });
+const member = (u: WireUser, level: string, inherited = false) => ({
+  contentType: 'ElementMember',
+  page: 'p1',
+  member: u.id,
+  level,
+  canEdit: level !== 'read',
+  canShare: level === 'full',
+  inherited,
+  grantedOn: 'p1',
+  user: u,
+});
 
 describe('parseInvitees', () => {
   it('splits on whitespace, commas and newlines and keeps addresses only', () => {
     expect(parseInvitees('a@x.ru, b@y.com\nc@z.org\t d@w.io,,  ')).toEqual({ valid: ['a@x.ru', 'b@y.com', 'c@z.org', 'd@w.io'], invalid: [] });
     expect(parseInvitees('anna@example.com нет-адреса  bob@ x@y.z')).toEqual({ valid: ['anna@example.com', 'x@y.z'], invalid: ['нет-адреса', 'bob@'] });
     // A list copied from a mail client (semicolons); what is not an address, once.
-    expect(parseInvitees('anna@example.com; Ivan@Example.com;petr@mail.ru  bad, also@bad bad')).toEqual({ valid: ['anna@example.com', 'ivan@example.com', 'petr@mail.ru'], invalid: ['bad', 'also@bad'] });
+    expect(parseInvitees('anna@example.com; Ivan@Example.com;petr@mail.ru  bad, also@bad bad')).toEqual({
+      valid: ['anna@example.com', 'ivan@example.com', 'petr@mail.ru'],
+      invalid: ['bad', 'also@bad'],
+    });
   });
   it('lower-cases and drops repeats', () => {
     expect(parseInvitees('Anna@Example.com anna@example.com').valid).toEqual(['anna@example.com']);
@@ -92,7 +113,8 @@ describe('ShareDialog', () => {
     pageMembers = [member(me, 'full'), member(anna, 'edit')];
     mockFetch();
     handler = (_method, path, body) => {
-      if (path === '/api/v3/spaces/workspace/ws/members') return { status: 200, body: { data: [me, anna, oleg, olga].map((u) => ({ id: u.id, role: 'participant', user: u })), meta: {} } };
+      if (path === '/api/v3/spaces/workspace/ws/members')
+        return { status: 200, body: { data: [me, anna, oleg, olga].map((u) => ({ id: u.id, role: 'participant', user: u })), meta: {} } };
       if (path === '/api/v3/spaces/element/p1/members') return { status: 200, body: { data: pageMembers, meta: {} } };
       if (path === '/api/auth/register') {
         const email = (body as { email: string }).email;
@@ -105,7 +127,8 @@ describe('ShareDialog', () => {
         return { status: 200, body: { data: pageMembers, meta: { skipped: [] } } };
       }
       if (path === '/api/v3/spaces/element/p1/member/access') {
-        if ((body as { userId: string }).userId === 'me') return { status: 403, body: { data: null, errors: [{ code: 'sharing.protected_member', message: '' }] } };
+        if ((body as { userId: string }).userId === 'me')
+          return { status: 403, body: { data: null, errors: [{ code: 'sharing.protected_member', message: '' }] } };
         return undefined;
       }
       return undefined;
@@ -184,7 +207,10 @@ describe('ShareDialog', () => {
 
   it('a member who is not an admin cannot bring in outsiders: their addresses are not registered, the rest is invited', async () => {
     const store = createStore();
-    store.dispatch({ type: loadWorkspaces.fulfilled.type, payload: [{ id: 'ws', name: 'Команда', avatar: null, alias: null, role: 'participant', private: false }] });
+    store.dispatch({
+      type: loadWorkspaces.fulfilled.type,
+      payload: [{ id: 'ws', name: 'Команда', avatar: null, alias: null, role: 'participant', private: false }],
+    });
     renderDialog(store);
     await screen.findByText('anna@example.com');
     fireEvent.change(input(), { target: { value: 'stranger@elsewhere.ru oleg@corp.ru' } });

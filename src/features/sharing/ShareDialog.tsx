@@ -68,7 +68,13 @@ function Avatar({ person }: { person: { name?: string; email: string } }) {
 }
 
 /** «Поделиться» in the page's top bar: only for those who may share (full access) and not in the trash. */
-export function ShareButton({ page, openAtStart = false }: { page: WireElement; /** Opens the dialog at once (a link's `?action=share`). */ openAtStart?: boolean }) {
+export function ShareButton({
+  page,
+  openAtStart = false,
+}: {
+  page: WireElement;
+  /** Opens the dialog at once (a link's `?action=share`). */ openAtStart?: boolean;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(openAtStart);
   if (!canShare(page.accessLevel) || page.inTrash) return null;
@@ -239,7 +245,12 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
           {chosen.map((c) => (
             <span key={c.id} className="share-chip is-member">
               {c.name || c.email}
-              <button type="button" className="share-chip-remove" aria-label={t('share.unchoose', { name: c.name || c.email })} onClick={() => setChosen((list) => list.filter((x) => x.id !== c.id))}>
+              <button
+                type="button"
+                className="share-chip-remove"
+                aria-label={t('share.unchoose', { name: c.name || c.email })}
+                onClick={() => setChosen((list) => list.filter((x) => x.id !== c.id))}
+              >
                 ×
               </button>
             </span>
@@ -279,7 +290,6 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
         <InviteeChips invitees={invitees} label={t('share.candidates')} />
         <div className="share-invite-row">
           <label className="share-level">
-            
             <select value={level} onChange={(e) => setLevel(e.target.value as GrantableLevel)} aria-label={t('share.levelLabel')}>
               {levelOptions}
             </select>
@@ -316,10 +326,23 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
                   </span>
                   <span className="share-person-email">{m.inherited ? t('share.inherited') : user.email}</span>
                 </span>
-                <select className="share-member-level" value={m.level} aria-label={t('share.memberLevel', { name: label })} onChange={(e) => void changeLevel(m, e.target.value as GrantableLevel)}>
+                <select
+                  className="share-member-level"
+                  value={m.level}
+                  aria-label={t('share.memberLevel', { name: label })}
+                  onChange={(e) => void changeLevel(m, e.target.value as GrantableLevel)}
+                >
                   {levelOptions}
                 </select>
-                <Button kind="flat" size="xs" className="share-remove" disabled={m.inherited} title={m.inherited ? t('share.inheritedRemove') : undefined} aria-label={t('share.removeMember', { name: label })} onClick={() => void remove(m)}>
+                <Button
+                  kind="flat"
+                  size="xs"
+                  className="share-remove"
+                  disabled={m.inherited}
+                  title={m.inherited ? t('share.inheritedRemove') : undefined}
+                  aria-label={t('share.removeMember', { name: label })}
+                  onClick={() => void remove(m)}
+                >
                   {t('share.remove')}
                 </Button>
               </li>
@@ -335,7 +358,15 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
             <span className="share-person-name">{t('share.publicTitle')}</span>
             <span className="share-person-email">{livePage.isPublic ? t('share.publicOn') : t('share.publicOff')}</span>
           </span>
-          <button type="button" role="switch" aria-checked={livePage.isPublic} aria-label={t('share.publicTitle')} className="share-switch" disabled={publishing} onClick={() => void togglePublic()}>
+          <button
+            type="button"
+            role="switch"
+            aria-checked={livePage.isPublic}
+            aria-label={t('share.publicTitle')}
+            className="share-switch"
+            disabled={publishing}
+            onClick={() => void togglePublic()}
+          >
             <span className="share-switch-knob" />
           </button>
         </div>

@@ -10,7 +10,17 @@ import { useDropPosition, useTree } from './TreeContext';
 import { TreeRow } from './TreeRow';
 
 /** A section: its header (collapse, «+» where the caller may create, a drop target in a root section) and its pages' tree. */
-export function Section({ section, canCreate, onCreate, busy }: { section: SectionId; canCreate: boolean; onCreate: (kind?: NewPageKind) => void; busy: boolean }) {
+export function Section({
+  section,
+  canCreate,
+  onCreate,
+  busy,
+}: {
+  section: SectionId;
+  canCreate: boolean;
+  onCreate: (kind?: NewPageKind) => void;
+  busy: boolean;
+}) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const tree = useTree();
@@ -52,7 +62,12 @@ export function Section({ section, canCreate, onCreate, busy }: { section: Secti
         </button>
         {canCreate && (
           <span className="sidebar-section-create">
-            <CreatePageMenuButton label={t('sidebar.newPageOfType')} className="button button-xxs button-flat sidebar-create-more" disabled={busy} onPick={onCreate} />
+            <CreatePageMenuButton
+              label={t('sidebar.newPageOfType')}
+              className="button button-xxs button-flat sidebar-create-more"
+              disabled={busy}
+              onPick={onCreate}
+            />
             <Button kind="flat" size="xxs" aria-label={t('sidebar.newPage')} title={t('sidebar.newPage')} disabled={busy} onClick={() => onCreate()}>
               <PlusIcon size={16} />
             </Button>

@@ -41,7 +41,12 @@ async function renderSidebar(workspace: Partial<WireWorkspace>, handler: Handler
   const ws: WireWorkspace = { id: 'w1', name: 'Команда', avatar: null, alias: null, role: 'admin', private: false, ...workspace };
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const headers = (init?.headers ?? {}) as Record<string, string>;
-    const call = { method: init?.method ?? 'GET', path: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined, workspace: headers['X-Workspace-Id'] };
+    const call = {
+      method: init?.method ?? 'GET',
+      path: String(input),
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      workspace: headers['X-Workspace-Id'],
+    };
     calls.push(call);
     let answer = handler(call);
     if (!answer) {
@@ -86,7 +91,14 @@ describe('Sidebar sections by role', () => {
     expect(within(screen.getByRole('region', { name: 'Избранное' })).queryByRole('button', { name: 'Новая страница' })).toBeNull();
     expect(within(screen.getByRole('region', { name: 'Доступные мне' })).queryByRole('button', { name: 'Новая страница' })).toBeNull();
     // «Доступные мне» asks for every workspace's shares (scope "all").
-    await waitFor(() => expect(calls.filter((c) => c.path.includes('/section/')).map((c) => c.path.split('/').pop()).sort()).toEqual(['all', 'favorite', 'private', 'shared?scope=%22all%22']));
+    await waitFor(() =>
+      expect(
+        calls
+          .filter((c) => c.path.includes('/section/'))
+          .map((c) => c.path.split('/').pop())
+          .sort(),
+      ).toEqual(['all', 'favorite', 'private', 'shared?scope=%22all%22']),
+    );
   });
 
   it('lets a member create only in Личные', async () => {
@@ -253,14 +265,25 @@ describe('Workspace switcher', () => {
     await screen.findByText('Моя страница');
     fireEvent.click(screen.getByRole('button', { name: /Команда/ }));
     const menu = screen.getByRole('menu', { name: 'Рабочие пространства' });
-    expect(within(menu).getByRole('menuitemradio', { name: /Команда/ }).getAttribute('aria-checked')).toBe('true');
+    expect(
+      within(menu)
+        .getByRole('menuitemradio', { name: /Команда/ })
+        .getAttribute('aria-checked'),
+    ).toBe('true');
     expect(await within(menu).findByLabelText('4 непрочитанных уведомления')).toBeTruthy();
     const before = calls.length;
     fireEvent.click(within(menu).getByRole('menuitemradio', { name: /Гостевое/ }));
     expect(store.getState().workspaces.activeId).toBe('w2');
     await waitFor(() => expect(sectionNames()).toEqual(['Избранное', 'Доступные мне']));
     expect(screen.queryByText('Моя страница')).toBeNull();
-    await waitFor(() => expect(calls.slice(before).filter((c) => c.path.includes('/section/')).map((c) => c.workspace)).toEqual(['w2', 'w2']));
+    await waitFor(() =>
+      expect(
+        calls
+          .slice(before)
+          .filter((c) => c.path.includes('/section/'))
+          .map((c) => c.workspace),
+      ).toEqual(['w2', 'w2']),
+    );
   });
 });
 
@@ -290,7 +313,8 @@ describe('Sidebar tree renders', () => {
   it(`re-renders only the rows whose look changes while a page is dragged over a tree of ${ROWS} rows`, async () => {
     await renderRows();
     const row = (id: string) => document.querySelector(`.tree-row[data-page-id="${id}"]`) as HTMLElement;
-    for (const id of ids) row(id).getBoundingClientRect = () => ({ top: 0, height: 40, bottom: 40, left: 0, right: 200, width: 200, x: 0, y: 0, toJSON: () => ({}) });
+    for (const id of ids)
+      row(id).getBoundingClientRect = () => ({ top: 0, height: 40, bottom: 40, left: 0, right: 200, width: 200, x: 0, y: 0, toJSON: () => ({}) });
     const dataTransfer = { setData: () => undefined, getData: () => '', effectAllowed: '', dropEffect: '' };
 
     // Picking a row up marks that row only.

@@ -19,7 +19,14 @@ export function Sidebar({ onHide, hideLabel, hideIcon }: { onHide?: () => void; 
       <div className="sidebar-header">
         <WorkspaceSwitcher />
         {onHide && (
-          <Button kind="flat" size="xxs" className="sidebar-hide" aria-label={hideLabel ?? t('sidebar.hide')} title={hideLabel ?? t('sidebar.hide')} onClick={onHide}>
+          <Button
+            kind="flat"
+            size="xxs"
+            className="sidebar-hide"
+            aria-label={hideLabel ?? t('sidebar.hide')}
+            title={hideLabel ?? t('sidebar.hide')}
+            onClick={onHide}
+          >
             {hideIcon ?? <ChevronsLeftIcon size={18} />}
           </Button>
         )}

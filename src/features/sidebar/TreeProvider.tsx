@@ -28,7 +28,15 @@ function useExpandActivePath(tree: TreeStore) {
  * What it provides stays the same object (callers pass stable functions): the rows read the state
  * that changes from the store, each what it shows.
  */
-export function TreeProvider({ report, onCreatingChild, children }: { report: (message: string) => void; onCreatingChild: (busy: boolean) => void; children: ReactNode }) {
+export function TreeProvider({
+  report,
+  onCreatingChild,
+  children,
+}: {
+  report: (message: string) => void;
+  onCreatingChild: (busy: boolean) => void;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const pagesStore = useStore<RootState>();

@@ -28,7 +28,11 @@ function TreeRowView({ id, parent, depth, section, movable }: { id: string; pare
   const target = useDropPosition(key);
   const dragged = useIsDragged(id);
   // A page shared from another workspace of the user's is marked with that workspace's name.
-  const elsewhere = useAppSelector((state) => (depth === 0 && page && page.workspaceId && page.workspaceId !== state.workspaces.activeId ? state.workspaces.list.find((w) => w.id === page.workspaceId)?.name : undefined));
+  const elsewhere = useAppSelector((state) =>
+    depth === 0 && page && page.workspaceId && page.workspaceId !== state.workspaces.activeId
+      ? state.workspaces.list.find((w) => w.id === page.workspaceId)?.name
+      : undefined,
+  );
 
   // Expanded: its children follow other people's changes (realtime).
   useLiveChildren(id, expanded);

@@ -89,7 +89,14 @@ export function WorkspaceSwitcher() {
         <div className="workspace-menu" role="menu" aria-label={t('sidebar.workspaces')}>
           <div className="workspace-menu-title">{t('sidebar.workspaces')}</div>
           {list.map((w) => (
-            <button key={w.id} type="button" role="menuitemradio" aria-checked={w.id === workspace?.id} className="workspace-menu-item" onClick={() => switchTo(w.id)}>
+            <button
+              key={w.id}
+              type="button"
+              role="menuitemradio"
+              aria-checked={w.id === workspace?.id}
+              className="workspace-menu-item"
+              onClick={() => switchTo(w.id)}
+            >
               <WorkspaceAvatar workspace={w} />
               <span className="workspace-menu-text">
                 <span className="workspace-menu-name">{w.name}</span>
@@ -99,9 +106,21 @@ export function WorkspaceSwitcher() {
               <span className="workspace-menu-check">{w.id === workspace?.id && <CheckIcon size={16} />}</span>
             </button>
           ))}
-          <button type="button" role="menuitem" className="workspace-menu-item workspace-menu-create" onClick={() => { setOpen(false); navigate('/new-workspace'); }}>
-            <span className="sidebar-avatar workspace-menu-plus" aria-hidden><PlusIcon size={14} /></span>
-            <span className="workspace-menu-text"><span className="workspace-menu-name">{t('wizard.entry')}</span></span>
+          <button
+            type="button"
+            role="menuitem"
+            className="workspace-menu-item workspace-menu-create"
+            onClick={() => {
+              setOpen(false);
+              navigate('/new-workspace');
+            }}
+          >
+            <span className="sidebar-avatar workspace-menu-plus" aria-hidden>
+              <PlusIcon size={14} />
+            </span>
+            <span className="workspace-menu-text">
+              <span className="workspace-menu-name">{t('wizard.entry')}</span>
+            </span>
           </button>
           <WorkspaceSettingsMenuItem onOpen={() => setOpen(false)} />
         </div>

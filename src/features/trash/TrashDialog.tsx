@@ -156,12 +156,27 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
                   </span>
                 </button>
                 {canEdit(item.accessLevel) && (
-                  <Button kind="flat" size="xxs" disabled={busy === item.id} aria-label={`${t('trash.restore')}: ${item.title || t('untitled')}`} title={t('trash.restore')} onClick={() => void restore(item)}>
+                  <Button
+                    kind="flat"
+                    size="xxs"
+                    disabled={busy === item.id}
+                    aria-label={`${t('trash.restore')}: ${item.title || t('untitled')}`}
+                    title={t('trash.restore')}
+                    onClick={() => void restore(item)}
+                  >
                     <RestoreIcon size={16} />
                   </Button>
                 )}
                 {canShare(item.accessLevel) && (
-                  <Button kind="flat" size="xxs" className="trash-delete" disabled={busy === item.id} aria-label={`${t('trash.deleteForever')}: ${item.title || t('untitled')}`} title={t('trash.deleteForever')} onClick={() => setConfirming(item)}>
+                  <Button
+                    kind="flat"
+                    size="xxs"
+                    className="trash-delete"
+                    disabled={busy === item.id}
+                    aria-label={`${t('trash.deleteForever')}: ${item.title || t('untitled')}`}
+                    title={t('trash.deleteForever')}
+                    onClick={() => setConfirming(item)}
+                  >
                     <TrashIcon size={16} />
                   </Button>
                 )}

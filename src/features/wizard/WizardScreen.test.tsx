@@ -13,7 +13,15 @@ const TEMPLATES = [
   { id: 'journal', contentType: 'Template', title: 'Личный дневник', description: 'd', icon: '📔', sets: ['personal'], pageCount: 1 },
   { id: 'todo-list', contentType: 'Template', title: 'Список задач', description: 'd', icon: '✅', sets: ['personal'], pageCount: 1 },
 ];
-const DEFAULTS = { personal: 'journal', study: 'study-notes', marketing: 'wiki', it: 'product-roadmap', sell: 'wiki', creativity: 'wiki', other: 'meeting-notes' };
+const DEFAULTS = {
+  personal: 'journal',
+  study: 'study-notes',
+  marketing: 'wiki',
+  it: 'product-roadmap',
+  sell: 'wiki',
+  creativity: 'wiki',
+  other: 'meeting-notes',
+};
 
 let calls: { method: string; path: string; body: unknown }[];
 let failCopy: boolean;
@@ -29,8 +37,10 @@ beforeEach(() => {
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     calls.push({ method, path: url.pathname, body });
     if (url.pathname === '/api/templates') return ok(TEMPLATES, { defaults: DEFAULTS });
-    if (url.pathname === '/api/v3/spaces/workspace' && method === 'POST') return ok({ id: 'ws-new', name: 'Моя команда', avatar: null, alias: null, role: 'admin', private: false });
-    if (url.pathname === '/api/v3/spaces/workspace') return ok([{ id: 'ws-new', name: 'Моя команда', avatar: null, alias: null, role: 'admin', private: false }]);
+    if (url.pathname === '/api/v3/spaces/workspace' && method === 'POST')
+      return ok({ id: 'ws-new', name: 'Моя команда', avatar: null, alias: null, role: 'admin', private: false });
+    if (url.pathname === '/api/v3/spaces/workspace')
+      return ok([{ id: 'ws-new', name: 'Моя команда', avatar: null, alias: null, role: 'admin', private: false }]);
     if (url.pathname.endsWith('/copy')) {
       if (failCopy) return { ok: false, status: 404, json: async () => ({ data: null, meta: {}, errors: [{ code: 'not_found', message: '' }] }) } as Response;
       return ok({ id: `page-${url.pathname.split('/')[3]}` });
@@ -111,7 +121,12 @@ test('work: every step, templates reset on a company change, invites as admins, 
   ]);
   expect(posts[0].body).toEqual({ name: 'Моя команда', avatar: null, private: false });
   expect(posts[1].body).toEqual({ workspaceId: 'ws-new', section: 'all' });
-  expect(posts[3].body).toEqual({ members: [{ email: 'ivan@example.com', role: 'admin' }, { email: 'petr@example.com', role: 'admin' }] });
+  expect(posts[3].body).toEqual({
+    members: [
+      { email: 'ivan@example.com', role: 'admin' },
+      { email: 'petr@example.com', role: 'admin' },
+    ],
+  });
   expect(await screen.findByText('Пространство «Моя команда» создано')).toBeTruthy();
 });
 

@@ -42,9 +42,30 @@ const COMPANY_ICONS = { marketing: '📣', it: '💻', sell: '🤝', creativity:
 type Templates = { status: 'loading' } | { status: 'ready'; list: WireTemplate[] } | { status: 'failed' };
 
 /** A radio-like option card. */
-function Choice({ selected, onSelect, icon, title, description, name }: { selected: boolean; onSelect(): void; icon?: string; title: string; description?: string; name: string }) {
+function Choice({
+  selected,
+  onSelect,
+  icon,
+  title,
+  description,
+  name,
+}: {
+  selected: boolean;
+  onSelect(): void;
+  icon?: string;
+  title: string;
+  description?: string;
+  name: string;
+}) {
   return (
-    <button type="button" role="radio" aria-checked={selected} data-choice={name} className={selected ? 'wizard-choice is-selected' : 'wizard-choice'} onClick={onSelect}>
+    <button
+      type="button"
+      role="radio"
+      aria-checked={selected}
+      data-choice={name}
+      className={selected ? 'wizard-choice is-selected' : 'wizard-choice'}
+      onClick={onSelect}
+    >
       {icon && (
         <span className="wizard-choice-icon" aria-hidden>
           {icon}
@@ -75,7 +96,15 @@ function SelectType({ state, dispatch }: StepProps) {
   return (
     <ChoiceGroup label={t('wizard.selectType.title')}>
       {WORKSPACE_KINDS.map((k) => (
-        <Choice key={k} name={k} selected={kind === k} onSelect={() => dispatch({ type: 'kindChosen', kind: k })} icon={KIND_ICONS[k]} title={t(`wizard.selectType.kinds.${k}.title`)} description={t(`wizard.selectType.kinds.${k}.description`)} />
+        <Choice
+          key={k}
+          name={k}
+          selected={kind === k}
+          onSelect={() => dispatch({ type: 'kindChosen', kind: k })}
+          icon={KIND_ICONS[k]}
+          title={t(`wizard.selectType.kinds.${k}.title`)}
+          description={t(`wizard.selectType.kinds.${k}.description`)}
+        />
       ))}
     </ChoiceGroup>
   );
@@ -86,7 +115,13 @@ function SelectSize({ state, dispatch }: StepProps) {
   return (
     <ChoiceGroup label={t('wizard.selectSize.title')} className="wizard-choices-grid">
       {MEMBERS_COUNTS.map((size) => (
-        <Choice key={size} name={size} selected={state.config.aboutCompany.membersCount === size} onSelect={() => dispatch({ type: 'sizeChosen', membersCount: size })} title={t(`wizard.selectSize.sizes.${size}`)} />
+        <Choice
+          key={size}
+          name={size}
+          selected={state.config.aboutCompany.membersCount === size}
+          onSelect={() => dispatch({ type: 'sizeChosen', membersCount: size })}
+          title={t(`wizard.selectSize.sizes.${size}`)}
+        />
       ))}
     </ChoiceGroup>
   );
@@ -100,13 +135,26 @@ function AboutCompany({ state, dispatch }: StepProps) {
       <h3 className="wizard-group-label">{t('wizard.aboutCompany.typeLabel')}</h3>
       <ChoiceGroup label={t('wizard.aboutCompany.typeLabel')} className="wizard-choices-grid">
         {COMPANY_TYPES.map((c) => (
-          <Choice key={c} name={c} selected={type === c} icon={COMPANY_ICONS[c]} onSelect={() => dispatch({ type: 'companyTypeChosen', companyType: c })} title={t(`wizard.aboutCompany.types.${c}`)} />
+          <Choice
+            key={c}
+            name={c}
+            selected={type === c}
+            icon={COMPANY_ICONS[c]}
+            onSelect={() => dispatch({ type: 'companyTypeChosen', companyType: c })}
+            title={t(`wizard.aboutCompany.types.${c}`)}
+          />
         ))}
       </ChoiceGroup>
       <h3 className="wizard-group-label">{t('wizard.aboutCompany.roleLabel')}</h3>
       <ChoiceGroup label={t('wizard.aboutCompany.roleLabel')} className="wizard-choices-grid">
         {COMPANY_ROLES.map((r) => (
-          <Choice key={r} name={r} selected={role === r} onSelect={() => dispatch({ type: 'companyRoleChosen', role: r })} title={t(`wizard.aboutCompany.roles.${r}`)} />
+          <Choice
+            key={r}
+            name={r}
+            selected={role === r}
+            onSelect={() => dispatch({ type: 'companyRoleChosen', role: r })}
+            title={t(`wizard.aboutCompany.roles.${r}`)}
+          />
         ))}
       </ChoiceGroup>
     </>
@@ -142,7 +190,15 @@ function SelectTemplates({ state, dispatch, templates, retry }: StepProps & { te
         {offered.map((tpl) => {
           const selected = chosen.includes(tpl.id);
           return (
-            <button key={tpl.id} type="button" role="checkbox" aria-checked={selected} data-template={tpl.id} className={selected ? 'wizard-template is-selected' : 'wizard-template'} onClick={() => dispatch({ type: 'templateToggled', id: tpl.id })}>
+            <button
+              key={tpl.id}
+              type="button"
+              role="checkbox"
+              aria-checked={selected}
+              data-template={tpl.id}
+              className={selected ? 'wizard-template is-selected' : 'wizard-template'}
+              onClick={() => dispatch({ type: 'templateToggled', id: tpl.id })}
+            >
               <span className="wizard-template-head">
                 <span className="wizard-template-icon" aria-hidden>
                   {tpl.icon}
@@ -185,7 +241,12 @@ function ProfileSettings({ state, dispatch }: StepProps) {
   const [uploadError, setUploadError] = useState<string | null>(null);
   const { name, avatar } = state.config;
   const trimmed = name.trim().length;
-  const nameError = !touched.name || isWorkspaceNameValid(name) ? null : trimmed > WORKSPACE_NAME_MAX ? t('wizard.profileSettings.nameTooLong') : t('wizard.profileSettings.nameTooShort');
+  const nameError =
+    !touched.name || isWorkspaceNameValid(name)
+      ? null
+      : trimmed > WORKSPACE_NAME_MAX
+        ? t('wizard.profileSettings.nameTooLong')
+        : t('wizard.profileSettings.nameTooShort');
   const userNameError = touched.userName && state.userName.trim() === '' ? t('wizard.profileSettings.userNameRequired') : null;
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -211,12 +272,20 @@ function ProfileSettings({ state, dispatch }: StepProps) {
       <div className="wizard-avatar-row">
         <span className="wizard-avatar" aria-hidden>
           {avatar ? <img src={avatar} alt="" /> : (name.trim()[0] ?? '?').toUpperCase()}
-          {state.avatarUploading && <span className="wizard-avatar-busy"><span className="spinner" /></span>}
+          {state.avatarUploading && (
+            <span className="wizard-avatar-busy">
+              <span className="spinner" />
+            </span>
+          )}
         </span>
         <div className="wizard-avatar-actions">
           <div className="wizard-avatar-buttons">
             <Button kind="outline" size="s" disabled={state.avatarUploading} onClick={() => input.current?.click()}>
-              {state.avatarUploading ? t('wizard.profileSettings.uploading') : avatar ? t('wizard.profileSettings.changeAvatar') : t('wizard.profileSettings.uploadAvatar')}
+              {state.avatarUploading
+                ? t('wizard.profileSettings.uploading')
+                : avatar
+                  ? t('wizard.profileSettings.changeAvatar')
+                  : t('wizard.profileSettings.uploadAvatar')}
             </Button>
             {avatar && !state.avatarUploading && (
               <Button kind="flat" size="s" onClick={() => dispatch({ type: 'avatarChanged', avatar: null })}>
@@ -286,7 +355,9 @@ function Sharing({ state, dispatch }: StepProps) {
   }, [text, dispatch]);
   const { valid, invalid } = parseInvitees(state.invites);
   const remove = (email: string) => {
-    const next = parseInvitees(text).valid.filter((e) => e !== email).join(', ');
+    const next = parseInvitees(text)
+      .valid.filter((e) => e !== email)
+      .join(', ');
     setText(next);
     dispatch({ type: 'invitesChanged', text: next });
   };
@@ -294,7 +365,15 @@ function Sharing({ state, dispatch }: StepProps) {
     <div className="wizard-form">
       <label className="wizard-field">
         <span className="wizard-label">{t('wizard.sharing.label')}</span>
-        <textarea className="input wizard-textarea" value={text} rows={4} placeholder={t('wizard.sharing.placeholder')} data-autofocus onChange={(e) => setText(e.target.value)} onBlur={() => dispatch({ type: 'invitesChanged', text })} />
+        <textarea
+          className="input wizard-textarea"
+          value={text}
+          rows={4}
+          placeholder={t('wizard.sharing.placeholder')}
+          data-autofocus
+          onChange={(e) => setText(e.target.value)}
+          onBlur={() => dispatch({ type: 'invitesChanged', text })}
+        />
       </label>
       {valid.length > 0 && (
         <div className="wizard-invitees" aria-label={t('wizard.sharing.willInvite', { count: valid.length })}>

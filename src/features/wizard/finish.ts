@@ -43,7 +43,10 @@ export async function finishWizard(state: WizardState, currentUser: { id: string
   const section = config.isPrivate ? 'private' : 'all';
   for (const id of config.templates) {
     try {
-      const { data } = await api<WireElement>(`/api/templates/${encodeURIComponent(id)}/copy`, { method: 'POST', body: { workspaceId: workspace.id, section } });
+      const { data } = await api<WireElement>(`/api/templates/${encodeURIComponent(id)}/copy`, {
+        method: 'POST',
+        body: { workspaceId: workspace.id, section },
+      });
       firstPageId ??= data.id;
     } catch {
       templatesFailed = true;
@@ -64,5 +67,3 @@ export async function finishWizard(state: WizardState, currentUser: { id: string
 
   return { workspace, firstPageId: templatesFailed ? null : firstPageId, templatesFailed, invitesFailed, profileFailed };
 }
-
-

@@ -108,20 +108,43 @@ describe('templates', () => {
     expect(run([{ type: 'kindChosen', kind: 'personal' }]).config.templates).toEqual(['journal']);
     expect(run([{ type: 'kindChosen', kind: 'study' }]).config.templates).toEqual(['study-notes']);
     expect(run([{ type: 'kindChosen', kind: 'work' }]).config.templates).toEqual(['meeting-notes']);
-    const early = run([{ type: 'kindChosen', kind: 'personal' }, { type: 'defaultsLoaded', defaults: DEFAULTS }], initialWizardState());
+    const early = run(
+      [
+        { type: 'kindChosen', kind: 'personal' },
+        { type: 'defaultsLoaded', defaults: DEFAULTS },
+      ],
+      initialWizardState(),
+    );
     expect(early.config.templates).toEqual(['journal']);
   });
 
   test('the set follows purpose, privacy and company type', () => {
     expect(templateSetOf(run([{ type: 'kindChosen', kind: 'personal' }]).config)).toBe('personal');
     expect(templateSetOf(run([{ type: 'kindChosen', kind: 'study' }]).config)).toBe('study');
-    expect(templateSetOf(run([{ type: 'kindChosen', kind: 'work' }, { type: 'companyTypeChosen', companyType: 'marketing' }]).config)).toBe('marketing');
+    expect(
+      templateSetOf(
+        run([
+          { type: 'kindChosen', kind: 'work' },
+          { type: 'companyTypeChosen', companyType: 'marketing' },
+        ]).config,
+      ),
+    ).toBe('marketing');
   });
 
   test('changing the type or the company answers resets the chosen templates to the default', () => {
-    let s = run([{ type: 'kindChosen', kind: 'work' }, { type: 'companyTypeChosen', companyType: 'it' }]);
+    let s = run([
+      { type: 'kindChosen', kind: 'work' },
+      { type: 'companyTypeChosen', companyType: 'it' },
+    ]);
     expect(s.config.templates).toEqual(['product-roadmap']);
-    s = run([{ type: 'templateToggled', id: 'wiki' }, { type: 'templateToggled', id: 'product-roadmap' }, { type: 'templateToggled', id: 'meeting-notes' }], s);
+    s = run(
+      [
+        { type: 'templateToggled', id: 'wiki' },
+        { type: 'templateToggled', id: 'product-roadmap' },
+        { type: 'templateToggled', id: 'meeting-notes' },
+      ],
+      s,
+    );
     expect(s.config.templates).toEqual(['wiki', 'meeting-notes']);
     // The same answer again changes nothing.
     expect(wizardReducer(s, { type: 'companyTypeChosen', companyType: 'it' }).config.templates).toEqual(['wiki', 'meeting-notes']);
@@ -144,7 +167,13 @@ describe('profileSettings and sharing rules', () => {
   });
 
   test('profileSettings is blocked by a short name, an upload in progress and an empty own name', () => {
-    let s = run([{ type: 'kindChosen', kind: 'personal' }, { type: 'next' }, { type: 'sizeChosen', membersCount: 'smallest' }, { type: 'next' }, { type: 'next' }]);
+    let s = run([
+      { type: 'kindChosen', kind: 'personal' },
+      { type: 'next' },
+      { type: 'sizeChosen', membersCount: 'smallest' },
+      { type: 'next' },
+      { type: 'next' },
+    ]);
     expect(s.step).toBe('profileSettings');
     s = wizardReducer(s, { type: 'nameChanged', name: 'ab' });
     expect(canProceed(s)).toBe(false);
@@ -158,7 +187,11 @@ describe('profileSettings and sharing rules', () => {
   });
 
   test('choosing «Для себя» drops what was typed for invitations', () => {
-    const s = run([{ type: 'kindChosen', kind: 'work' }, { type: 'invitesChanged', text: 'a@b.ru' }, { type: 'kindChosen', kind: 'personal' }]);
+    const s = run([
+      { type: 'kindChosen', kind: 'work' },
+      { type: 'invitesChanged', text: 'a@b.ru' },
+      { type: 'kindChosen', kind: 'personal' },
+    ]);
     expect(s.invites).toBe('');
   });
 });

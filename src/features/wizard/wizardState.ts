@@ -166,7 +166,11 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       return config.templates.length === 0 && config.purpose !== null ? withDefaultTemplates(loaded, config) : loaded;
     }
     case 'templateRequested':
-      return { ...state, requestedTemplate: action.id, config: { ...config, templates: config.templates.includes(action.id) ? config.templates : [action.id, ...config.templates] } };
+      return {
+        ...state,
+        requestedTemplate: action.id,
+        config: { ...config, templates: config.templates.includes(action.id) ? config.templates : [action.id, ...config.templates] },
+      };
     case 'templateToggled': {
       const chosen = config.templates.includes(action.id) ? config.templates.filter((id) => id !== action.id) : [...config.templates, action.id];
       return { ...state, config: { ...config, templates: chosen } };

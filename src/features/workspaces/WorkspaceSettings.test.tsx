@@ -12,7 +12,15 @@ import { INVITEE_DEBOUNCE_MS } from '../sharing/invitees';
 import { WorkspaceSettings } from './WorkspaceSettings';
 import { loadWorkspaces } from './workspacesSlice';
 
-const user = (id: string, email: string, name: string): WireUser => ({ id, email, name, avatar_url: null, anonymous: false, telegramId: null, createdAt: '2026-01-01T00:00:00.000Z' });
+const user = (id: string, email: string, name: string): WireUser => ({
+  id,
+  email,
+  name,
+  avatar_url: null,
+  anonymous: false,
+  telegramId: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
 const me = user('me', 'me@example.com', 'Я');
 const anna = user('u-anna', 'anna@example.com', 'Анна');
 const other: WireWorkspace = { id: 'ws2', name: 'Личное', avatar: null, alias: null, role: 'admin', private: true };
@@ -24,9 +32,19 @@ function setup(role: WorkspaceRole) {
   const workspace: WireWorkspace = { id: 'ws', name: 'Команда', avatar: null, alias: null, role, private: false };
   calls = [];
   answers = {
-    'GET /api/v3/spaces/workspace/ws/members': role === 'guest'
-      ? { status: 403, body: { data: null, errors: [{ code: 'forbidden', message: '' }] } }
-      : { status: 200, body: { data: [{ id: 'me', role, user: me }, { id: 'u-anna', role: 'participant', user: anna }], meta: {} } },
+    'GET /api/v3/spaces/workspace/ws/members':
+      role === 'guest'
+        ? { status: 403, body: { data: null, errors: [{ code: 'forbidden', message: '' }] } }
+        : {
+            status: 200,
+            body: {
+              data: [
+                { id: 'me', role, user: me },
+                { id: 'u-anna', role: 'participant', user: anna },
+              ],
+              meta: {},
+            },
+          },
     'GET /api/v3/spaces/workspace': { status: 200, body: { data: [other], meta: {} } },
   };
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -66,7 +84,10 @@ it('an admin changes roles, removes members, renames (3 characters at least) and
   answers['POST /api/v3/spaces/workspace/ws/member/role'] = { status: 200, body: { data: { id: 'u-anna', role: 'admin', user: anna } } };
   fireEvent.change(screen.getByLabelText('Роль: Анна'), { target: { value: 'admin' } });
   await waitFor(() => expect((screen.getByLabelText('Роль: Анна') as HTMLSelectElement).value).toBe('admin'));
-  expect(calls.find((c) => c.path.endsWith('/member/role') && (c.body as { userId: string }).userId === 'u-anna')?.body).toEqual({ userId: 'u-anna', role: 'admin' });
+  expect(calls.find((c) => c.path.endsWith('/member/role') && (c.body as { userId: string }).userId === 'u-anna')?.body).toEqual({
+    userId: 'u-anna',
+    role: 'admin',
+  });
 
   fireEvent.click(screen.getByRole('button', { name: 'Удалить Анна из пространства' }));
   await waitFor(() => expect(screen.queryByText('anna@example.com')).toBeNull());
@@ -87,7 +108,14 @@ it('an admin changes roles, removes members, renames (3 characters at least) and
   expect(within(dialog()).getByText('нет').className).toContain('is-invalid');
   fireEvent.change(screen.getByLabelText('Роль новых участников'), { target: { value: 'guest' } });
   fireEvent.click(screen.getByRole('button', { name: 'Добавить' }));
-  await waitFor(() => expect(calls.find((c) => c.path.endsWith('/members/add'))?.body).toEqual({ members: [{ email: 'pat@example.com', role: 'guest' }, { email: 'lee@example.com', role: 'guest' }] }));
+  await waitFor(() =>
+    expect(calls.find((c) => c.path.endsWith('/members/add'))?.body).toEqual({
+      members: [
+        { email: 'pat@example.com', role: 'guest' },
+        { email: 'lee@example.com', role: 'guest' },
+      ],
+    }),
+  );
 });
 
 it('a member sees roles but cannot change them or remove anyone, and may leave', async () => {

@@ -43,21 +43,21 @@ export function WorkspaceSettingsMenuItem({ onOpen }: { onOpen?(): void }) {
   const { t } = useTranslation();
   return (
     <>
-    <div className="menu-separator" role="separator" />
-    <button
-      type="button"
-      role="menuitem"
-      className="workspace-menu-item workspace-settings-item"
-      onClick={() => {
-        onOpen?.();
-        openWorkspaceSettings();
-      }}
-    >
-      <span className="workspace-settings-gear" aria-hidden>
-        ⚙
-      </span>
-      <span className="workspace-menu-text">{t('workspaceSettings.open')}</span>
-    </button>
+      <div className="menu-separator" role="separator" />
+      <button
+        type="button"
+        role="menuitem"
+        className="workspace-menu-item workspace-settings-item"
+        onClick={() => {
+          onOpen?.();
+          openWorkspaceSettings();
+        }}
+      >
+        <span className="workspace-settings-gear" aria-hidden>
+          ⚙
+        </span>
+        <span className="workspace-menu-text">{t('workspaceSettings.open')}</span>
+      </button>
     </>
   );
 }
@@ -207,7 +207,10 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
     setError(null);
     setAdding(true);
     try {
-      const answer = await api<Member[]>(`${base}/members/add`, { method: 'POST', body: { members: invitees.valid.map((email) => ({ email, role: addRole })) } });
+      const answer = await api<Member[]>(`${base}/members/add`, {
+        method: 'POST',
+        body: { members: invitees.valid.map((email) => ({ email, role: addRole })) },
+      });
       const added = (answer.meta.added as string[] | undefined)?.length ?? invitees.valid.length;
       showToast(t('workspaceSettings.added', { count: added }));
       setAddText('');
@@ -245,7 +248,14 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
             <span className="ws-avatar">{workspace.avatar ? <img src={workspace.avatar} alt="" /> : (workspace.name || '?').slice(0, 1).toUpperCase()}</span>
             {mayUpdate && (
               <div className="ws-avatar-actions">
-                <input ref={fileInput} type="file" accept={PUBLIC_IMAGE_TYPES.join(',')} hidden aria-label={t('workspaceSettings.avatar')} onChange={(e) => void changeAvatar(e.target.files?.[0])} />
+                <input
+                  ref={fileInput}
+                  type="file"
+                  accept={PUBLIC_IMAGE_TYPES.join(',')}
+                  hidden
+                  aria-label={t('workspaceSettings.avatar')}
+                  onChange={(e) => void changeAvatar(e.target.files?.[0])}
+                />
                 <Button kind="outline" size="xs" disabled={uploading} onClick={() => fileInput.current?.click()}>
                   {uploading ? t('workspaceSettings.avatarUploading') : t('workspaceSettings.avatarUpload')}
                 </Button>
@@ -317,7 +327,11 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
                   <span className="share-person-email">{m.user.email}</span>
                 </span>
                 {mayManageMembers ? (
-                  <select value={m.role} aria-label={t('workspaceSettings.roleOf', { name: label })} onChange={(e) => void changeRole(m, e.target.value as WorkspaceRole)}>
+                  <select
+                    value={m.role}
+                    aria-label={t('workspaceSettings.roleOf', { name: label })}
+                    onChange={(e) => void changeRole(m, e.target.value as WorkspaceRole)}
+                  >
                     {ROLES.map((r) => (
                       <option key={r} value={r}>
                         {t(`workspaceSettings.roles.${r}`)}
@@ -328,7 +342,13 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
                   <span className="ws-role">{t(`workspaceSettings.roles.${m.role}`)}</span>
                 )}
                 {!isMe && canRemoveMember(workspace.role, me?.id ?? '', m.id) && (
-                  <Button kind="flat" size="xs" className="share-remove" aria-label={t('workspaceSettings.removeMember', { name: label })} onClick={() => void removeMember(m)}>
+                  <Button
+                    kind="flat"
+                    size="xs"
+                    className="share-remove"
+                    aria-label={t('workspaceSettings.removeMember', { name: label })}
+                    onClick={() => void removeMember(m)}
+                  >
                     {t('workspaceSettings.remove')}
                   </Button>
                 )}
@@ -349,7 +369,14 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
         >
           <h3 className="share-section-title">{t('workspaceSettings.addTitle')}</h3>
           <div className="share-field">
-            <textarea className="share-input" rows={2} value={addText} placeholder={t('workspaceSettings.addPlaceholder')} aria-label={t('workspaceSettings.addLabel')} onChange={(e) => setAddText(e.target.value)} />
+            <textarea
+              className="share-input"
+              rows={2}
+              value={addText}
+              placeholder={t('workspaceSettings.addPlaceholder')}
+              aria-label={t('workspaceSettings.addLabel')}
+              onChange={(e) => setAddText(e.target.value)}
+            />
           </div>
           <InviteeChips invitees={invitees} label={t('workspaceSettings.addLabel')} />
           <div className="share-invite-row">

@@ -11,7 +11,13 @@ test('switches to a workspace of the user (the tree is read again), never to an 
       ok: true,
       status: 200,
       statusText: '',
-      json: async () => ({ data: [{ id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true }, { id: 'w2', name: 'Команда', avatar: null, alias: null, role: 'guest', private: false }], errors: [] }),
+      json: async () => ({
+        data: [
+          { id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true },
+          { id: 'w2', name: 'Команда', avatar: null, alias: null, role: 'guest', private: false },
+        ],
+        errors: [],
+      }),
     }) as Response) as typeof fetch;
   const store = createStore();
   await store.dispatch(loadWorkspaces());
@@ -29,7 +35,10 @@ test('switches to a workspace of the user (the tree is read again), never to an 
 
 /** fetch answering by path: the workspace list and the user's settings. */
 function serverWith(activeWorkspace: unknown, { wizardOffered = false, count = 2 } = {}) {
-  const workspaces = [{ id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true }, { id: 'w2', name: 'Команда', avatar: null, alias: null, role: 'guest', private: false }].slice(0, count);
+  const workspaces = [
+    { id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true },
+    { id: 'w2', name: 'Команда', avatar: null, alias: null, role: 'guest', private: false },
+  ].slice(0, count);
   globalThis.fetch = (async (url: string) =>
     ({
       ok: true,

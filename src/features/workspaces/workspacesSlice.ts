@@ -107,8 +107,7 @@ export function useRememberActiveWorkspace(): void {
   }, [activeId, status]);
 }
 
-export const selectActiveWorkspace = (state: RootState) =>
-  state.workspaces.list.find((w) => w.id === state.workspaces.activeId) ?? null;
+export const selectActiveWorkspace = (state: RootState) => state.workspaces.list.find((w) => w.id === state.workspaces.activeId) ?? null;
 
 /* ---- Workspace settings (WorkspaceSettings.tsx): update, leave; the list is read again after each. ---- */
 

@@ -31,7 +31,16 @@ const page: WireElement = newElement({ id: PAGE_ID, title: 'Editor benchmark', s
 /** Answers as the server would (the saved block, one version up), at once and with no network. */
 const offlineApi: BlockSyncApi = {
   createBlock: async (body) => ({ contentType: 'Block', version: 1, parentId: null, placeAfter: null, ...body }) as WireBlock,
-  updateBlock: async (id, body) => ({ id, contentType: 'Block', pageId: PAGE_ID, parentId: null, placeAfter: null, type: body.type, data: body.data, version: body.version + 1 }),
+  updateBlock: async (id, body) => ({
+    id,
+    contentType: 'Block',
+    pageId: PAGE_ID,
+    parentId: null,
+    placeAfter: null,
+    type: body.type,
+    data: body.data,
+    version: body.version + 1,
+  }),
   moveBlock: async (id, body) => ({ id, contentType: 'Block', pageId: PAGE_ID, type: 'text', data: { tokens: [] }, version: 1, ...body }) as WireBlock,
   deleteBlock: async () => undefined,
 };
@@ -47,7 +56,13 @@ const MIXED_EVERY = 333;
 function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'> {
   switch (Math.floor(index / MIXED_EVERY) % 3) {
     case 0:
-      return { type: 'code', data: { language: 'typescript', tokens: [{ text: `const line${index} = ${JSON.stringify(text.slice(0, 30))};\nexport function f${index}(x: number) {\n  return x * ${index};\n}` }] } };
+      return {
+        type: 'code',
+        data: {
+          language: 'typescript',
+          tokens: [{ text: `const line${index} = ${JSON.stringify(text.slice(0, 30))};\nexport function f${index}(x: number) {\n  return x * ${index};\n}` }],
+        },
+      };
     case 1:
       return {
         type: 'table',
@@ -55,7 +70,10 @@ function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'
           tableLayout: { columns: 3, rows: 3, columnSizes: [120, 120, 120] },
           headerRow: true,
           headerColumn: false,
-          tokens: Array.from({ length: 9 }, (_, cell) => ({ text: text.split(' ')[cell % 5] || 'cell', tableAddress: { x: cell % 3, y: Math.floor(cell / 3) } })),
+          tokens: Array.from({ length: 9 }, (_, cell) => ({
+            text: text.split(' ')[cell % 5] || 'cell',
+            tableAddress: { x: cell % 3, y: Math.floor(cell / 3) },
+          })),
         },
       };
     default:

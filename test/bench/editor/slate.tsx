@@ -13,7 +13,10 @@ import type { BlockElement } from '../../../schema/slate';
 import type { BenchBlockKind } from './document';
 import './bench.css';
 
-const SLATE_TYPE = { p: 'textBlock', h1: 'heading1Block', h2: 'heading2Block', h3: 'heading3Block', li: 'bulletListBlock' } as const satisfies Record<BenchBlockKind, string>;
+const SLATE_TYPE = { p: 'textBlock', h1: 'heading1Block', h2: 'heading2Block', h3: 'heading3Block', li: 'bulletListBlock' } as const satisfies Record<
+  BenchBlockKind,
+  string
+>;
 
 const editor = withHistory(withReact(createEditor()));
 editor.getChunkSize = (node) => (Editor.isEditor(node) ? 1000 : null);
@@ -49,7 +52,9 @@ let value: Descendant[] = [];
 
 runBench('slate-chunk-cv', {
   prepare(document_) {
-    value = document_.blocks.map((block) => ({ type: SLATE_TYPE[block.kind], uid: block.id, version: 1, children: [{ text: block.text }] }) as BlockElement) as Descendant[];
+    value = document_.blocks.map(
+      (block) => ({ type: SLATE_TYPE[block.kind], uid: block.id, version: 1, children: [{ text: block.text }] }) as BlockElement,
+    ) as Descendant[];
   },
   mount(root) {
     flushSync(() => {

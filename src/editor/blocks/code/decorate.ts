@@ -31,7 +31,7 @@ export function spansOf(tokens: ReadonlyArray<string | Prism.Token>): CodeSpan[]
       return;
     }
     const token = items as Prism.Token;
-    const alias = Array.isArray(token.alias) ? token.alias.join(' ') : token.alias ?? '';
+    const alias = Array.isArray(token.alias) ? token.alias.join(' ') : (token.alias ?? '');
     walk(token.content, `${classes ? `${classes} ` : 'token '}${token.type}${alias ? ` ${alias}` : ''}`);
   };
   walk(tokens, '');

@@ -38,7 +38,18 @@ export function useKatex(): Katex | null {
 }
 
 /** Why KaTeX could not read a formula, in the words the error message uses (documentEditor.json `latexErrors`). */
-export type FormulaErrorReason = 'unknownCommand' | 'unknownEnvironment' | 'missingClose' | 'extraClose' | 'missingArgument' | 'unexpected' | 'unknownSymbol' | 'doubleSuperscript' | 'doubleSubscript' | 'invalidSize' | 'other';
+export type FormulaErrorReason =
+  | 'unknownCommand'
+  | 'unknownEnvironment'
+  | 'missingClose'
+  | 'extraClose'
+  | 'missingArgument'
+  | 'unexpected'
+  | 'unknownSymbol'
+  | 'doubleSuperscript'
+  | 'doubleSubscript'
+  | 'invalidSize'
+  | 'other';
 
 export interface FormulaError {
   reason: FormulaErrorReason;
@@ -73,7 +84,8 @@ const KATEX_MESSAGES: ReadonlyArray<[RegExp, FormulaErrorReason, string?]> = [
 /** What went wrong in a formula, read from KaTeX's error (its English message is not shown). */
 export function describeFormulaError(error: unknown): FormulaError {
   const parse = error as { rawMessage?: unknown; position?: unknown; length?: unknown; message?: unknown } | null;
-  const raw = typeof parse?.rawMessage === 'string' ? parse.rawMessage : typeof parse?.message === 'string' ? parse.message.replace(/^KaTeX parse error: /, '') : '';
+  const raw =
+    typeof parse?.rawMessage === 'string' ? parse.rawMessage : typeof parse?.message === 'string' ? parse.message.replace(/^KaTeX parse error: /, '') : '';
   // KaTeX says "at end of input" when the error has no length: the formula ended too soon.
   const position = typeof parse?.position === 'number' && !(parse.length === 0) ? parse.position + 1 : null;
   for (const [pattern, reason, fixedToken] of KATEX_MESSAGES) {

@@ -33,7 +33,10 @@ describe('TableView', () => {
     expect(root.classList.contains('block-table')).toBe(true);
     expect(root.hasAttribute('data-header-row')).toBe(true);
     expect(root.hasAttribute('data-header-column')).toBe(false);
-    expect(cellsText(container)).toEqual([['Имя', 'Роль'], ['Аня', 'жирно']]);
+    expect(cellsText(container)).toEqual([
+      ['Имя', 'Роль'],
+      ['Аня', 'жирно'],
+    ]);
     expect(Array.from(container.querySelectorAll('col')).map((c) => (c as HTMLElement).style.width)).toEqual(['150px', '90px']);
     expect((container.querySelector('table') as HTMLElement).style.width).toBe('240px');
     expect(container.querySelector('td strong')!.textContent).toBe('жирно');
@@ -47,10 +50,18 @@ describe('TableView', () => {
     expect(screen.getByRole('toolbar', { name: 'Действия с таблицей' })).toBeTruthy();
 
     await click('Строка ниже');
-    expect(cellsText(container)).toEqual([['Имя', 'Роль'], ['', ''], ['Аня', 'жирно']]);
+    expect(cellsText(container)).toEqual([
+      ['Имя', 'Роль'],
+      ['', ''],
+      ['Аня', 'жирно'],
+    ]);
 
     await click('Столбец слева');
-    expect(cellsText(container)).toEqual([['Имя', '', 'Роль'], ['', '', ''], ['Аня', '', 'жирно']]);
+    expect(cellsText(container)).toEqual([
+      ['Имя', '', 'Роль'],
+      ['', '', ''],
+      ['Аня', '', 'жирно'],
+    ]);
     expect(Array.from(container.querySelectorAll('col')).map((c) => (c as HTMLElement).style.width)).toEqual(['150px', '120px', '90px']);
 
     const wire = tableBlock.toWireData(tableOf(editor));
@@ -59,10 +70,17 @@ describe('TableView', () => {
     // The caret is now in the new column (the cell shifted right): delete the column it is in.
     await act(async () => Transforms.select(editor, { path: [1, 0, 1, 0], offset: 0 }));
     await click('Удалить столбец');
-    expect(cellsText(container)).toEqual([['Имя', 'Роль'], ['', ''], ['Аня', 'жирно']]);
+    expect(cellsText(container)).toEqual([
+      ['Имя', 'Роль'],
+      ['', ''],
+      ['Аня', 'жирно'],
+    ]);
     await act(async () => Transforms.select(editor, { path: [1, 1, 0, 0], offset: 0 }));
     await click('Удалить строку');
-    expect(cellsText(container)).toEqual([['Имя', 'Роль'], ['Аня', 'жирно']]);
+    expect(cellsText(container)).toEqual([
+      ['Имя', 'Роль'],
+      ['Аня', 'жирно'],
+    ]);
     expect(tableOf(editor).tableLayout).toEqual({ columns: 2, rows: 2, columnSizes: [150, 90] });
 
     const headerRow = screen.getByRole('button', { name: 'Строка заголовков' });
@@ -91,7 +109,10 @@ describe('TableView', () => {
     await act(async () => Transforms.select(editor, { path: [1, 0, 0, 0], offset: 0 }));
     expect(screen.queryByRole('toolbar')).toBeNull();
     expect(container.querySelector('.table-resize-handle')).toBeNull();
-    expect(cellsText(container)).toEqual([['Имя', 'Роль'], ['Аня', 'жирно']]);
+    expect(cellsText(container)).toEqual([
+      ['Имя', 'Роль'],
+      ['Аня', 'жирно'],
+    ]);
   });
 
   it('each cell maps back to its Slate path', () => {

@@ -3,16 +3,7 @@ import { ReactEditor, useReadOnly, useSelected, useSlateStatic, type RenderEleme
 import type { PointerEvent as ReactPointerEvent, ReactNode } from 'react';
 import { clampColumnSize } from '../../../../schema/blocks/table';
 import type { TableElement } from '../../../../schema/slate';
-import {
-  cellAt,
-  deleteColumn,
-  deleteRow,
-  insertColumn,
-  insertRow,
-  setColumnSize,
-  toggleHeaderColumn,
-  toggleHeaderRow,
-} from '../../../../plugins/withTables';
+import { cellAt, deleteColumn, deleteRow, insertColumn, insertRow, setColumnSize, toggleHeaderColumn, toggleHeaderRow } from '../../../../plugins/withTables';
 import { blockRootProps } from '../../renderers';
 import './table.css';
 
@@ -125,14 +116,22 @@ function TableToolbar({ table }: { table: TableElement }) {
     <div className="table-toolbar" contentEditable={false} role="toolbar" aria-label={t('table.toolbar')}>
       {tool(t('table.rowAbove'), <TableToolIcon d="M3 13h18v8H3zM12 2v8M8 6h8" />, ({ row }) => insertRow(editor, table.uid, row))}
       {tool(t('table.rowBelow'), <TableToolIcon d="M3 3h18v8H3zM12 14v8M8 18h8" />, ({ row }) => insertRow(editor, table.uid, row + 1))}
-      {tool(t('table.deleteRow'), <TableToolIcon d="M2 8h12v8H2zM17 9l5 6M22 9l-5 6" />, ({ row }) => deleteRow(editor, table.uid, row), { disabled: rows <= 1 })}
+      {tool(t('table.deleteRow'), <TableToolIcon d="M2 8h12v8H2zM17 9l5 6M22 9l-5 6" />, ({ row }) => deleteRow(editor, table.uid, row), {
+        disabled: rows <= 1,
+      })}
       <span className="table-toolbar-gap" />
       {tool(t('table.columnLeft'), <TableToolIcon d="M13 3h8v18h-8zM2 12h8M6 8v8" />, ({ column }) => insertColumn(editor, table.uid, column))}
       {tool(t('table.columnRight'), <TableToolIcon d="M3 3h8v18H3zM14 12h8M18 8v8" />, ({ column }) => insertColumn(editor, table.uid, column + 1))}
-      {tool(t('table.deleteColumn'), <TableToolIcon d="M8 2h8v12H8zM9 17l6 5M15 17l-6 5" />, ({ column }) => deleteColumn(editor, table.uid, column), { disabled: columns <= 1 })}
+      {tool(t('table.deleteColumn'), <TableToolIcon d="M8 2h8v12H8zM9 17l6 5M15 17l-6 5" />, ({ column }) => deleteColumn(editor, table.uid, column), {
+        disabled: columns <= 1,
+      })}
       <span className="table-toolbar-gap" />
-      {tool(t('table.headerRow'), <TableToolIcon d="M4 4h16v16H4zM4 15h16M10 10v10" filled="M4 4h16v6H4z" />, () => toggleHeaderRow(editor, table.uid), { pressed: table.headerRow })}
-      {tool(t('table.headerColumn'), <TableToolIcon d="M4 4h16v16H4zM10 10h10M10 15h10" filled="M4 4h6v16H4z" />, () => toggleHeaderColumn(editor, table.uid), { pressed: table.headerColumn })}
+      {tool(t('table.headerRow'), <TableToolIcon d="M4 4h16v16H4zM4 15h16M10 10v10" filled="M4 4h16v6H4z" />, () => toggleHeaderRow(editor, table.uid), {
+        pressed: table.headerRow,
+      })}
+      {tool(t('table.headerColumn'), <TableToolIcon d="M4 4h16v16H4zM10 10h10M10 15h10" filled="M4 4h6v16H4z" />, () => toggleHeaderColumn(editor, table.uid), {
+        pressed: table.headerColumn,
+      })}
     </div>
   );
 }
@@ -140,7 +139,17 @@ function TableToolbar({ table }: { table: TableElement }) {
 /** A 16 px line icon of the table toolbar; `filled` is a shaded part (the header row or column). */
 function TableToolIcon({ d, filled }: { d: string; filled?: string }) {
   return (
-    <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.7} strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+    <svg
+      width={16}
+      height={16}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.7}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+    >
       {filled ? <path d={filled} fill="currentColor" fillOpacity={0.35} /> : null}
       <path d={d} />
     </svg>
