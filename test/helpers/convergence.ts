@@ -43,6 +43,15 @@ export function random(seed: number) {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Unique characters (CJK ideographs from a counter): each insert is recognisable in the end text. */
+/**
+ * Unique characters (CJK ideographs from a counter, then the private use area): each insert is
+ * recognisable in the end text. Never a surrogate (a hunt over hundreds of seeds counts past
+ * U+D7FF): they are not characters, and stored text replaces them. Unique within a test; after
+ * U+F8FF the count starts again.
+ */
 let nextChar = 0x4e00;
-export const freshChar = () => String.fromCodePoint(nextChar++);
+export const freshChar = () => {
+  if (nextChar === 0xd800) nextChar = 0xe000;
+  if (nextChar > 0xf8ff) nextChar = 0x4e00;
+  return String.fromCodePoint(nextChar++);
+};
