@@ -4,6 +4,7 @@ import {
   BLOCK_WIRE_TYPES,
   definitionForSlateType,
   definitionForWireType,
+  type BlockDefinition,
   type BlockPosition,
   type BlockWireType,
   type DatabaseData,
@@ -22,6 +23,7 @@ import {
   type LatexData,
 } from './blocks';
 import type { BlockElement } from './slate';
+import { dataVersionOf, upgradeData } from './blocks/versions';
 
 const idSchema = z.string().min(1).max(64);
 
@@ -51,16 +53,44 @@ export interface WireBlock extends BlockPosition {
   data: BlockData;
 }
 
-function checkData(value: { type: string; data?: unknown }, ctx: z.RefinementCtx): void {
-  if (value.data === undefined) return;
-  const definition = definitionForWireType(value.type);
-  const result = definition?.dataSchema.safeParse(value.data);
-  if (result && !result.success) {
-    for (const issue of result.error.issues) {
-      ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as z.core.$ZodRawIssue);
-    }
-  }
+/** `data` checked against its type's schema (at the current version), each issue under `data`. */
+function reportDataIssues(definition: BlockDefinition, data: unknown, ctx: z.RefinementCtx): void {
+  const result = definition.dataSchema.safeParse(data);
+  if (result.success) return;
+  for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as z.core.$ZodRawIssue);
 }
+
+/** A block as the server sends it: its data is at the current version. */
+function checkWireData(value: { type: string; data: unknown }, ctx: z.RefinementCtx): void {
+  const definition = definitionForWireType(value.type);
+  if (definition) reportDataIssues(definition, value.data, ctx);
+}
+
+/** A write's data, checked as it will be stored: taken up to the current shape from its `dataVersion` first. */
+function checkData(value: { type: string; data?: unknown; dataVersion?: number }, ctx: z.RefinementCtx): void {
+  const definition = definitionForWireType(value.type);
+  if (value.data === undefined || !definition) return;
+  const upgraded = upgradeData(definition, value.data as Record<string, unknown>, value.dataVersion);
+  if ('error' in upgraded) ctx.addIssue({ code: 'custom', path: ['dataVersion'], message: upgraded.error });
+  else reportDataIssues(definition, upgraded.data, ctx);
+}
+
+/** A write as a client sends it: with the version of its data's shape when that is not 1 (absent means 1). */
+export function versionedWrite<T extends { type: string }>(body: T): T & { dataVersion?: number } {
+  const definition = definitionForWireType(body.type);
+  const version = definition ? dataVersionOf(definition) : 1;
+  return version > 1 ? { ...body, dataVersion: version } : body;
+}
+
+/** A write's data at the current version of its type (`dataVersion` taken away: what is stored is current). */
+function toCurrentData<T extends { type: string; data: Record<string, unknown>; dataVersion?: number }>({ dataVersion, ...body }: T): Omit<T, 'dataVersion'> {
+  const definition = definitionForWireType(body.type);
+  const upgraded = definition ? upgradeData(definition, body.data, dataVersion) : null;
+  return upgraded && 'data' in upgraded ? { ...body, data: upgraded.data } : body;
+}
+
+/** The version of a write's `data` shape (schema/blocks/versions.ts); absent: 1. */
+const dataVersionSchema = z.number().int().min(1).optional();
 
 export const wireBlockSchema = z
   .object({
@@ -73,7 +103,7 @@ export const wireBlockSchema = z
     placeAfter: idSchema.nullable(),
     data: z.record(z.string(), z.unknown()),
   })
-  .superRefine(checkData);
+  .superRefine(checkWireData);
 
 /** POST /api/v3/spaces/block: create. The client may choose the id (it must be a fresh uuid). */
 export const createBlockBodySchema = z
@@ -82,11 +112,13 @@ export const createBlockBodySchema = z
     pageId: idSchema,
     type: z.enum(BLOCK_WIRE_TYPES),
     data: z.record(z.string(), z.unknown()),
+    dataVersion: dataVersionSchema,
     parentId: idSchema.nullable().optional(),
     placeAfter: idSchema.nullable().optional(),
   })
   .strict()
-  .superRefine(checkData);
+  .superRefine(checkData)
+  .transform(toCurrentData);
 export type CreateBlockBody = z.infer<typeof createBlockBodySchema> & { data: BlockData };
 
 /** POST /api/v3/spaces/block/{id}: update. `version` is the version the edit was based on. */
@@ -95,9 +127,11 @@ export const updateBlockBodySchema = z
     version: z.number().int().min(BLOCK_VERSION_START),
     type: z.enum(BLOCK_WIRE_TYPES),
     data: z.record(z.string(), z.unknown()),
+    dataVersion: dataVersionSchema,
   })
   .strict()
-  .superRefine(checkData);
+  .superRefine(checkData)
+  .transform(toCurrentData);
 export type UpdateBlockBody = z.infer<typeof updateBlockBodySchema> & { data: BlockData };
 
 /**

@@ -42,10 +42,23 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
    * HTML form (databases); every content block type has one.
    */
   html?: BlockHtml<Data>;
+  /**
+   * How this type's data changed shape, oldest first (schema/blocks/versions.ts): the data of a
+   * type is at version 1 + the number of steps; step N takes version N's data to version N + 1.
+   * A step is added, never changed or removed, once shipped. None yet for any type.
+   */
+  upgrades?: readonly BlockUpgrade[];
   /** The form the server stores (e.g. tokens joined), so every reader sees what Slate would keep. */
   canonicalize(data: Data): Data;
   toSlateFields(data: Data): BlockElementFields;
   toWireData(element: BlockElement): Data;
+}
+
+/** A named step that takes one block type's data from one version of its shape to the next. */
+export interface BlockUpgrade {
+  /** What changed, for the logs and the docs («code: language given to every block»). */
+  name: string;
+  up(data: Record<string, unknown>): Record<string, unknown>;
 }
 
 /**

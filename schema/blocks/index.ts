@@ -76,6 +76,7 @@ export * from './callout';
 export * from './divider';
 export * from './latex';
 export * from './definition';
+export * from './versions';
 export * from './document';
 export * from './embed';
 export * from './file';

@@ -2,7 +2,7 @@ import { strFromU8 } from 'fflate';
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
-import { definitionForWireType } from '../../schema/blocks';
+import { definitionForWireType, upgradeData } from '../../schema/blocks';
 import type { BlockData } from '../../schema/block';
 import { newId } from '../../schema/ids';
 import { PAGE_TYPES, type PageType } from '../../schema/constants';
@@ -39,6 +39,8 @@ const blocksSchema = z
 const exportSchema = z.object({
   format: z.literal('blocknote-export'),
   version: z.literal(1),
+  /** The version of each block type's data in the export (schema/blocks/versions.ts); absent, or a type not named: 1. */
+  dataVersions: z.record(z.string().max(40), z.number().int().min(1)).optional(),
   pages: z
     .array(
       z.object({
@@ -155,7 +157,28 @@ export async function readExport(
   }
   const parsed = exportSchema.safeParse(raw);
   if (!parsed.success) throw new ImportError(`export.json is not our export: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
-  return { document: parsed.data, files: new Map(Object.entries(entries)), problems: [] };
+  return { document: toCurrentData(parsed.data), files: new Map(Object.entries(entries)), problems: [] };
+}
+
+/**
+ * An export's blocks with their data taken up to the current version of their type (an export
+ * made before a shape changed). Data newer than this server knows stays as it is: it does not fit
+ * the type's schema, and the import reports the block as unfit.
+ */
+function toCurrentData(document: ImportDocument): ImportDocument {
+  const upgrade = (block: ImportBlock): ImportBlock => {
+    const definition = definitionForWireType(block.type);
+    const upgraded = definition ? upgradeData(definition, block.data, document.dataVersions?.[block.type]) : null;
+    return upgraded && 'data' in upgraded ? { ...block, data: upgraded.data } : block;
+  };
+  return {
+    ...document,
+    pages: document.pages.map((page) => ({
+      ...page,
+      blocks: page.blocks.map(upgrade),
+      databases: page.databases?.map((database) => ({ ...database, rows: database.rows.map((row) => ({ ...row, blocks: row.blocks.map(upgrade) })) })),
+    })),
+  };
 }
 
 export { ImportError };

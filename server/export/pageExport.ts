@@ -14,6 +14,7 @@ import type { FileRow } from '../repositories/files';
 import type { FileStore } from '../files/store';
 import { pagePath } from '../repositories/pages';
 import { blocksToMarkdown, type MarkdownLinks } from './markdown';
+import { BLOCK_DEFINITIONS, dataVersionOf } from '../../schema/blocks';
 import { COMPUTED_FIELD_TYPES, MAIN_FIELD_ID, type DatabaseData, type RowValue } from '../../schema/blocks/database';
 import { valueToText } from '../../schema/database';
 import { holdsDatabase } from '../../schema/element';
@@ -37,6 +38,8 @@ export interface JsonExport {
   format: 'blocknote-export';
   version: 1;
   exportedAt: string;
+  /** The version of each block type's data (schema/blocks/versions.ts): an import made after a shape changed takes it up. */
+  dataVersions: Record<string, number>;
   pages: Array<{
     id: string;
     parentId: string | null;
@@ -199,7 +202,12 @@ export function exportZip(
     const json = format === 'json' ? new ZipDeflate('export.json', { level: 6 }) : null;
     if (json) {
       zip.add(json);
-      json.push(encoder.encode(`{"format":"blocknote-export","version":1,"exportedAt":${JSON.stringify(new Date().toISOString())},"pages":[`));
+      const dataVersions = Object.fromEntries(BLOCK_DEFINITIONS.map((definition) => [definition.wireType, dataVersionOf(definition)]));
+      json.push(
+        encoder.encode(
+          `{"format":"blocknote-export","version":1,"exportedAt":${JSON.stringify(new Date().toISOString())},"dataVersions":${JSON.stringify(dataVersions)},"pages":[`,
+        ),
+      );
     }
     for (const [at, page] of pages.entries()) {
       const blocks = await listPageBlocks(db, page.id);

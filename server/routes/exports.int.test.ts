@@ -1,5 +1,6 @@
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 import type { WireBlock } from '../../schema/block';
+import { BLOCK_DEFINITIONS, codeBlock, type BlockUpgrade } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
@@ -127,6 +128,8 @@ test('JSON: every page with its blocks exactly as the API gives them, and the fi
   const files = unzip((await exported(root.id, { format: 'json', subpages: true })).rawPayload);
   const document = JSON.parse(strFromU8(files['export.json'])) as JsonExport;
   expect(document).toMatchObject({ format: 'blocknote-export', version: 1 });
+  // Each block type's data version (all at 1 today): what an import after a shape change reads.
+  expect(document.dataVersions).toEqual(Object.fromEntries(BLOCK_DEFINITIONS.map((definition) => [definition.wireType, 1])));
   expect(document.pages.map((p) => [p.title, p.parentId])).toEqual([
     ['Отчёт: итоги', null],
     ['Приложение', root.id],
@@ -200,6 +203,51 @@ describe('importing our JSON export', () => {
     expect((await importJson(zip, { parentId: root.id }, outsider)).statusCode).toBe(403);
     // Into the importer's own private section: fine.
     expect((await importJson(zip, { section: 'private' }, outsider)).statusCode).toBe(201);
+  });
+
+  test('an export from before a block type changed shape: its blocks come in at today’s shape (dataVersions, absent: 1); from a newer server: reported, not stored', async () => {
+    // Code blocks given a step, as a later change would ship: they once kept their text as a string.
+    const fromText: BlockUpgrade = {
+      name: 'code: text → tokens',
+      up: ({ text, ...rest }) => ({ ...rest, tokens: typeof text === 'string' && text !== '' ? [{ text }] : [] }),
+    };
+    const before = codeBlock.upgrades;
+    Object.assign(codeBlock, { upgrades: [fromText] });
+    try {
+      const exportOf = (dataVersions?: Record<string, number>) => {
+        const blocks = [
+          { id: 'b', type: 'code', data: { text: 'print(1)', language: 'python' }, parentId: null },
+          { id: 'c', type: 'text', data: { tokens: [{ text: 'рядом' }] }, parentId: null },
+        ];
+        return Buffer.from(
+          JSON.stringify({
+            format: 'blocknote-export',
+            version: 1,
+            dataVersions,
+            pages: [{ id: 'a', parentId: null, type: 'Note', title: 'Старый код', blocks }],
+          }),
+        );
+      };
+      type Answer = { page: { id: string }; problems: Array<{ message: string }> };
+      for (const versions of [{ code: 1, text: 1 }, undefined]) {
+        const answer = body<Answer>(await importJson(exportOf(versions), { section: 'private' }, owner, 'export.json')).data;
+        const blocks = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${answer.page.id}/blocks`)).data;
+        expect(blocks.map((b) => [b.type, b.data])).toEqual([
+          ['code', { tokens: [{ text: 'print(1)' }], language: 'python' }],
+          ['text', { tokens: [{ text: 'рядом' }] }],
+        ]);
+        expect(answer.problems).toEqual([]);
+      }
+      const newer = body<Answer>(await importJson(exportOf({ code: 2 }), { section: 'private' }, owner, 'export.json')).data;
+      // At version 2 (today's) its old-shaped data does not fit: reported, and the text block still comes.
+      expect(newer.problems).toHaveLength(1);
+      const kept = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${newer.page.id}/blocks`)).data;
+      expect(kept.map((b) => b.type)).toEqual(['text']);
+      const future = body<Answer>(await importJson(exportOf({ code: 3 }), { section: 'private' }, owner, 'export.json')).data;
+      expect(future.problems).toHaveLength(1);
+    } finally {
+      Object.assign(codeBlock, { upgrades: before });
+    }
   });
 });
 

@@ -1,14 +1,14 @@
-import type { WireBlock } from '../../schema/block';
+import { versionedWrite, type WireBlock } from '../../schema/block';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { api } from '../app/api';
 
 /** The block endpoints the sync queue talks to. */
 export const blockApi: BlockSyncApi = {
   async createBlock(body) {
-    return (await api<WireBlock>('/api/v3/spaces/block', { method: 'POST', body })).data;
+    return (await api<WireBlock>('/api/v3/spaces/block', { method: 'POST', body: versionedWrite(body) })).data;
   },
   async updateBlock(id, body) {
-    return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}`, { method: 'POST', body })).data;
+    return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}`, { method: 'POST', body: versionedWrite(body) })).data;
   },
   async moveBlock(id, body) {
     return (await api<WireBlock>(`/api/v3/spaces/block/${encodeURIComponent(id)}/move`, { method: 'POST', body })).data;
