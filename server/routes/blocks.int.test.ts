@@ -1085,6 +1085,22 @@ test('the OpenAPI document lists the block calls with their bodies', async () =>
   const paths = res.json<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>().paths;
   for (const action of ['restore', 'move', 'clone']) expect(paths).toHaveProperty([`/api/v3/spaces/block/{id}/${action}`, 'post']);
   expect(paths['/api/v3/spaces/block/{id}/move'].post.requestBody).toBeDefined();
+  // A write may say the version of its data's shape (docs/api/blocks.md «Data versions»).
+  expect(JSON.stringify(paths['/api/v3/spaces/block'].post.requestBody)).toContain('"dataVersion"');
+});
+
+test('data at a version newer than the server knows is refused (422 at body.dataVersion), nothing made; version 1 is today’s', async () => {
+  const pageId = await newPage();
+  const id = crypto.randomUUID();
+  const newer = await api(t, ann, 'POST', '/api/v3/spaces/block', { id, pageId, type: 'text', data: { tokens: [] }, dataVersion: 2 });
+  expect([newer.statusCode, errorCode(newer)]).toEqual([422, 'validation_failed']);
+  expect(body<unknown>(newer).errors[0].details).toEqual([
+    expect.objectContaining({ path: 'body.dataVersion', message: expect.stringMatching(/newer than this server's \(1\)/) }),
+  ]);
+  expect((await api(t, ann, 'GET', `/api/v3/spaces/block/${id}`)).statusCode).toBe(404);
+  const today = await api(t, ann, 'POST', '/api/v3/spaces/block', { id, pageId, type: 'text', data: { tokens: [{ text: 'да' }] }, dataVersion: 1 });
+  expect(today.statusCode).toBe(201);
+  expect(body<WireBlock>(today).data).not.toHaveProperty('dataVersion');
 });
 
 // ---- Concurrency: block changes of a page are judged one at a time (docs/adr/0003-concurrency.md)
