@@ -17,7 +17,10 @@ type Target = { kind: 'section'; id: 'private' | 'all' } | { kind: 'page'; page:
 export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): void }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
-  const workspace = useAppSelector(selectActiveWorkspace);
+  // The page moves within its own workspace: that workspace's rules say which section roots it may go to.
+  const workspace = useAppSelector((state) =>
+    page.workspaceId ? (state.workspaces.list.find((w) => w.id === page.workspaceId) ?? null) : selectActiveWorkspace(state),
+  );
   const entities = useAppSelector((state) => state.pages.entities);
   const [query, setQuery] = useState('');
   const [busy, setBusy] = useState(false);

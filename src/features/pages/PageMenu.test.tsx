@@ -5,6 +5,7 @@ import { newElement, type WireElement } from '../../../schema/element';
 import '../../app/i18n';
 import { createStore } from '../../app/store';
 import { dismissAllToasts, Toaster } from '../../ui/Toast';
+import { MoveDialog } from './MoveDialog';
 import { PageMenu } from './PageMenu';
 import { loadSection, pageLoaded } from './pagesSlice';
 
@@ -150,11 +151,70 @@ describe('menu actions by access level', () => {
     expect(names()).toContain('Создать копию (off)');
   });
 
+  it('the page’s workspace judges a copy, not the one open: a guest there cannot copy a page they read, though admin where they are', () => {
+    answer = async () => ({ status: 200, body: { data: {} } });
+    const store = createStore();
+    store.dispatch({
+      type: 'workspaces/load/fulfilled',
+      payload: [
+        { id: 'ws-own', name: 'Своё', avatar: null, alias: null, role: 'admin', private: false },
+        { id: WS, name: 'Команда', avatar: null, alias: null, role: 'guest', private: false },
+      ],
+    });
+    expect(store.getState().workspaces.activeId).toBe('ws-own');
+    const read = page({ accessLevel: 'read' });
+    store.dispatch(pageLoaded(read));
+    render(
+      <Provider store={store}>
+        <MemoryRouter>
+          <PageMenu page={read} />
+        </MemoryRouter>
+      </Provider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Действия со страницей' }));
+    expect(names()).toContain('Создать копию (off)');
+  });
+
+  it('a page shared from a workspace the caller is not in is copied into the open one, to their private section', async () => {
+    answer = async () => ({ status: 201, body: { data: page({ id: '33333333-3333-4333-8333-333333333333' }) } });
+    const shared = page({ workspaceId: 'ws-theirs', parentId: 'their-parent', path: ['their-parent'], section: null, accessLevel: 'edit' });
+    setup(shared, 'participant');
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Создать копию' }));
+    await waitFor(() => expect(calls[0]?.body).toMatchObject({ workspaceId: WS, toElement: null }));
+  });
+
   it('a refused publish puts the flag back and says why', async () => {
     answer = async () => fail(403, 'forbidden');
     const store = setup(page({ accessLevel: 'full' }));
     fireEvent.click(screen.getByRole('menuitemcheckbox', { name: 'Опубликовать в интернете' }));
     expect(await screen.findByText('Недостаточно прав для этого действия')).toBeTruthy();
     expect(store.getState().pages.entities[page().id]?.isPublic).toBe(false);
+  });
+});
+
+describe('move («Переместить в…»)', () => {
+  it('offers the section roots of the page’s own workspace, by the caller’s role there (a guest there: none), not the open one’s', () => {
+    const store = createStore();
+    store.dispatch({
+      type: 'workspaces/load/fulfilled',
+      payload: [
+        { id: 'ws-own', name: 'Своё', avatar: null, alias: null, role: 'admin', private: false },
+        { id: WS, name: 'Команда', avatar: null, alias: null, role: 'guest', private: false },
+      ],
+    });
+    const sections = (p: WireElement) => {
+      const { unmount } = render(
+        <Provider store={store}>
+          <MemoryRouter>
+            <MoveDialog page={p} onClose={() => undefined} />
+          </MemoryRouter>
+        </Provider>,
+      );
+      const found = ['Личные (в корень раздела)', 'Общие (в корень раздела)'].filter((name) => screen.queryByText(name));
+      unmount();
+      return found;
+    };
+    expect(sections(page({ accessLevel: 'full' }))).toEqual([]);
+    expect(sections(page({ accessLevel: 'full', workspaceId: 'ws-own' }))).toEqual(['Личные (в корень раздела)', 'Общие (в корень раздела)']);
   });
 });

@@ -34,12 +34,13 @@ export interface MenuDatabase {
 }
 
 /** What the menu offers on a page at the caller's access level (docs/api/pages.md, "Who may do what"). */
-export function pageActions(page: WireElement, workspace: Pick<WireWorkspace, 'role' | 'private'> | null) {
+export function pageActions(page: WireElement, workspace: Pick<WireWorkspace, 'id' | 'role' | 'private'> | null) {
   const live = !page.inTrash;
   return {
     favorite: live,
-    // A copy goes beside the original (its parent editable) or to the caller's private section.
-    clone: live && (canEdit(page.accessLevel) || canCreateIn('private', workspace)),
+    // A copy goes beside the original (its parent editable) or to the caller's private section
+    // (`copyWorkspace`: the page's workspace, else the active one, where it cannot go beside it).
+    clone: live && ((workspace?.id === page.workspaceId && canEdit(page.accessLevel)) || canCreateIn('private', workspace)),
     move: live && canShare(page.accessLevel),
     trash: live && canEdit(page.accessLevel),
     publish: live && canShare(page.accessLevel),
@@ -48,8 +49,17 @@ export function pageActions(page: WireElement, workspace: Pick<WireWorkspace, 'r
 }
 
 /** Where a copy goes: next to the original when its parent is editable, else the private section. */
-function cloneTarget(page: WireElement, parent: WireElement | undefined): string | null {
-  if (!page.parentId) return null;
+/**
+ * The workspace a copy of a page goes to, and whose rules say whether it may: the page's own when
+ * the caller is a member of it, else the active one (a page shared with someone outside its
+ * workspace: the copy goes to their private section).
+ */
+export function copyWorkspace(page: WireElement, workspaces: readonly WireWorkspace[], active: WireWorkspace | null): WireWorkspace | null {
+  return workspaces.find((w) => w.id === page.workspaceId) ?? active;
+}
+
+function cloneTarget(page: WireElement, parent: WireElement | undefined, workspaceId: string): string | null {
+  if (!page.parentId || page.workspaceId !== workspaceId) return null;
   if (parent ? canEdit(parent.accessLevel) : canEdit(page.accessLevel)) return page.parentId;
   return null;
 }
@@ -59,12 +69,13 @@ export function useClonePage() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const workspace = useAppSelector(selectActiveWorkspace);
+  const active = useAppSelector(selectActiveWorkspace);
+  const workspaces = useAppSelector((state) => state.workspaces.list);
   const entities = useAppSelector((state) => state.pages.entities);
   return async (page: WireElement, options: { toElement?: string | null; open?: boolean } = {}) => {
-    const workspaceId = page.workspaceId ?? workspace?.id;
+    const workspaceId = copyWorkspace(page, workspaces, active)?.id;
     if (!workspaceId) return;
-    const toElement = options.toElement !== undefined ? options.toElement : cloneTarget(page, page.parentId ? entities[page.parentId] : undefined);
+    const toElement = options.toElement !== undefined ? options.toElement : cloneTarget(page, page.parentId ? entities[page.parentId] : undefined, workspaceId);
     const id = newId();
     try {
       await dispatch(clonePage({ source: page, id, toElement, workspaceId })).unwrap();
@@ -131,7 +142,8 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const workspace = useAppSelector(selectActiveWorkspace);
+  // The page's workspace judges what may be done with it (where a copy goes), not the one open.
+  const workspace = useAppSelector((state) => copyWorkspace(page, state.workspaces.list, selectActiveWorkspace(state)));
   const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
   const [moving, setMoving] = useState(false);
   const [history, setHistory] = useState(false);
