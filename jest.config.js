@@ -19,7 +19,7 @@ const swc = [
 
 const base = {
   transform: {
-    // slate-react runs with the app's build-time chunk patch (src/editor/slateReactChunkPatch.cjs).
+    // slate-react runs with the app's build-time chunk patch (server/web/slateReactChunkPatch.cjs).
     'slate-react[\\\\/]dist[\\\\/]index\\.es\\.js$': ['<rootDir>/test/helpers/slateReactTransform.cjs', swc[1]],
     '^.+\\.(t|j)sx?$': swc,
     '^.+\\.mjs$': swc,

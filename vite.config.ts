@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { slateReactChunkPatch } from './src/editor/slateReactChunkPatch.cjs';
+import { slateReactChunkPatch } from './server/web/slateReactChunkPatch.cjs';
 import { precompress } from './server/web/precompress.ts';
 import { earlyStartPlugin } from './server/web/earlyStart.ts';
 

@@ -1,12 +1,12 @@
 'use strict';
 /**
  * Jest transformer for slate-react/dist/index.es.js (jest.config.js maps `slate-react` to that
- * file): applies the same chunk patch as the Vite build (src/editor/slateReactChunkPatch.cjs),
+ * file): applies the same chunk patch as the Vite build (server/web/slateReactChunkPatch.cjs),
  * then swc turns the module into CommonJS. Tests thus run the slate-react the app ships; a
  * slate-react the patch does not fit fails every suite that loads it, with the patch's message.
  */
 const { createTransformer: createSwc } = require('@swc/jest');
-const { patchSlateReact } = require('../../src/editor/slateReactChunkPatch.cjs');
+const { patchSlateReact } = require('../../server/web/slateReactChunkPatch.cjs');
 
 module.exports = {
   createTransformer(options) {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { InlineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { slateReactChunkPatch } from '../../../src/editor/slateReactChunkPatch.cjs';
+import { slateReactChunkPatch } from '../../../server/web/slateReactChunkPatch.cjs';
 
 /**
  * The editor benchmark's three pages (ours, plain-cv, slate-chunk-cv) as production bundles

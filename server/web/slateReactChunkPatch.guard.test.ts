@@ -23,9 +23,20 @@ const ANCHORS = {
   'useDecorationsByChild function': 'const useDecorationsByChild = (editor, node, decorations) => {',
 };
 const WHAT_TO_DO =
-  /slateReactChunkPatch \(src\/editor\/slateReactChunkPatch\.cjs\).*slate-react was changed or upgraded\. Either keep slate-react at 0\.146\.1 .* or port the patch/;
+  /slateReactChunkPatch \(server\/web\/slateReactChunkPatch\.cjs\).*slate-react was changed or upgraded\. Either keep slate-react at 0\.146\.1 .* or port the patch/;
 
 describe('slateReactChunkPatch guard', () => {
+  test('applies to the installed slate-react, once, and refuses text it does not know', () => {
+    const patched = patchSlateReact(source);
+    expect(patched).toContain('slateChunkPatchFastReconcile(editor, chunkTree, children, _rerenderChildren, onUpdate)');
+    expect(patched).toContain('slateChunkPatchIndexLeaves(chunkTree, children);');
+    expect(patched).toContain('patchState.current.allEmpty');
+    expect(patchSlateReact(patched)).toBe(patched);
+    expect(() => patchSlateReact(source.replace('const reconcileChildren = (editor, {', 'const reconcileChildren = (ed, {'))).toThrow(
+      /slate-react was changed or upgraded/,
+    );
+  });
+
   test.each(Object.entries(ANCHORS))('a slate-react without the %s is refused, saying what to do', (what, anchor) => {
     expect(source.split(anchor)).toHaveLength(2);
     const changed = source.replace(anchor, anchor.replace('editor', 'ed').replace('chunkTree', 'tree').replace('};', '}'));
@@ -79,7 +90,7 @@ describe('slateReactChunkPatch guard', () => {
       fs.writeFileSync(path.join(project, 'src/main.js'), "import { Editable, Slate } from 'slate-react';\nconsole.log(Slate, Editable);\n");
       fs.writeFileSync(
         path.join(project, 'vite.config.mjs'),
-        `import patch from ${JSON.stringify(path.join(ROOT, 'src/editor/slateReactChunkPatch.cjs'))};\n` +
+        `import patch from ${JSON.stringify(path.join(ROOT, 'server/web/slateReactChunkPatch.cjs'))};\n` +
           `export default { root: ${JSON.stringify(path.join(project, 'src'))}, logLevel: 'silent', plugins: [patch.slateReactChunkPatch()], ` +
           `build: { outDir: ${JSON.stringify(path.join(project, 'dist'))}, emptyOutDir: true, minify: false, ` +
           // slate-react's own imports (react, slate, …) stay imports: only slate-react is bundled.

@@ -37,7 +37,7 @@ const PATCHED_VERSION = '0.146.1';
 const MARKER = '/* slateReactChunkPatch applied */';
 const WHAT_TO_DO =
   `Either keep slate-react at ${PATCHED_VERSION} (exact, in package.json), or port the patch: find reconcileChildren and ` +
-  "useDecorationsByChild in the new slate-react's ES module file, update the anchors in src/editor/slateReactChunkPatch.cjs " +
+  "useDecorationsByChild in the new slate-react's ES module file, update the anchors in server/web/slateReactChunkPatch.cjs " +
   "(and its PATCHED_VERSION; SLATE_REACT_FILE and jest.config.js's slate-react mapping if the file moved), then run " +
   'src/editor/slateReactChunkPatch.test.tsx and npm run bench:editor. If the new version no longer walks every block on ' +
   'each render, drop the patch instead (docs/adr/0006-lazy-chunks.md, docs/upstream/slate-react-chunks.md).';
@@ -138,7 +138,7 @@ function replaceOnce(code, search, replacement, what, file) {
   if (found !== 1) {
     const version = file ? installedVersion(file) : null;
     throw new Error(
-      `slateReactChunkPatch (src/editor/slateReactChunkPatch.cjs): the ${what} is ${found === 0 ? 'not' : 'more than once'} in ` +
+      `slateReactChunkPatch (server/web/slateReactChunkPatch.cjs): the ${what} is ${found === 0 ? 'not' : 'more than once'} in ` +
         `${file ?? 'slate-react/dist/index.es.js'} as slate-react ${PATCHED_VERSION} has it` +
         `${version && version !== PATCHED_VERSION ? ` (installed: slate-react ${version})` : ''}: slate-react was changed or upgraded. ${WHAT_TO_DO}`,
     );
@@ -186,7 +186,7 @@ function patchingBuild() {
     buildEnd(error) {
       if (error || patched || unpatched === null) return;
       throw new Error(
-        `slateReactChunkPatch (src/editor/slateReactChunkPatch.cjs): this build took slate-react from ${unpatched}, not from ` +
+        `slateReactChunkPatch (server/web/slateReactChunkPatch.cjs): this build took slate-react from ${unpatched}, not from ` +
           `dist/index.es.js, which the patch is for: slate-react was changed or upgraded, and its chunk patch was not applied. ${WHAT_TO_DO}`,
       );
     },
