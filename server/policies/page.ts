@@ -3,7 +3,8 @@ import { ACCESS_LEVELS, type AccessLevel, type WorkspaceRole } from '../../schem
 import { allows, roleDefault, type PageAction } from '../../schema/policies/page';
 import type { Database, PageRow } from '../db/types';
 import { forbidden } from '../errors';
-import { inChunks, pagePath } from '../repositories/pages';
+import { pagePath } from '../repositories/pages';
+import { inChunks } from '../db/inChunks';
 
 function isAccessLevel(value: string): value is AccessLevel {
   return (ACCESS_LEVELS as readonly string[]).includes(value);

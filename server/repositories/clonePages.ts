@@ -4,7 +4,8 @@ import { newId } from '../../schema/ids';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { nowIso } from '../time';
 import { syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
-import { childPath, FRESH_PAGE_STATE, inChunks, listPagesAt, pagePath, type PagePlace } from './pages';
+import { childPath, FRESH_PAGE_STATE, listPagesAt, pagePath, type PagePlace } from './pages';
+import { inChunks } from '../db/inChunks';
 import { sortKeyAtEnd } from './pageOrder';
 
 /**

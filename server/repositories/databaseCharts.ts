@@ -13,7 +13,7 @@ import { CHART_EMPTY_LABEL, type ChartAnswer, type ChartCategory, type ChartPoin
 import { listKeyIds } from '../../schema/database';
 import type { BlockRow, Database } from '../db/types';
 import { COMPUTED_COLUMNS, queryFields, whereSql, type RowQuery, type ViewOrders } from './databases';
-import { inChunks } from './pages';
+import { inChunks } from '../db/inChunks';
 
 /**
  * Charts of a view (docs/api/databases.md, «Charts»): one SQL query reads each of the view's rows

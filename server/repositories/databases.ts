@@ -19,7 +19,8 @@ import { isPostgres } from '../db/connect';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
 import { nowIso } from '../time';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
-import { FRESH_PAGE_STATE, childPath, inChunks } from './pages';
+import { FRESH_PAGE_STATE, childPath } from './pages';
+import { inChunks } from '../db/inChunks';
 import { remapBlockData } from './clonePages';
 
 /**

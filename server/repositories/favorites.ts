@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, PageRow } from '../db/types';
 import { nowAfter } from '../time';
-import { inChunks } from './pages';
+import { inChunks } from '../db/inChunks';
 
 /** The subset of page ids the user has favourited. */
 export async function favoritePageIds(db: Kysely<Database>, userId: string, pageIds: readonly string[]): Promise<Set<string>> {

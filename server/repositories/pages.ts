@@ -7,9 +7,7 @@ import type { Database, PageRow } from '../db/types';
 import { AppError, notFound } from '../errors';
 import { nowIso } from '../time';
 import { compareSiblings, sortKeyAtEnd } from './pageOrder';
-
-/** Ids per `IN (…)` list: far below SQLite's and PostgreSQL's bound-parameter limits. */
-const CHUNK_SIZE = 500;
+import { inChunks } from '../db/inChunks';
 
 /** A new page (created or cloned) is unpublished and not in the trash, whatever it was copied from. */
 export const FRESH_PAGE_STATE = {
@@ -21,13 +19,6 @@ export const FRESH_PAGE_STATE = {
   database_id: null,
   updated_by: null,
 } as const;
-
-/** Splits a list into pieces small enough for one `IN (…)`. */
-export function inChunks<T>(items: readonly T[], size = CHUNK_SIZE): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
 
 export function findPage(db: Kysely<Database>, id: string): Promise<PageRow | undefined> {
   return db.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirst();

@@ -4,7 +4,8 @@ import { isPostgres } from '../db/connect';
 import type { Database, PageRow } from '../db/types';
 import { nowIso, timeAfter } from '../time';
 import { bumpRowsOfPages } from './databaseRevisions';
-import { inChunks, listDescendants } from './pages';
+import { listDescendants } from './pages';
+import { inChunks } from '../db/inChunks';
 
 /**
  * Moves a page and everything below it that is not in the trash yet into the trash, as one batch.

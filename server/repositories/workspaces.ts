@@ -6,7 +6,7 @@ import { newId } from '../../schema/ids';
 import type { Database, UserRow, WorkspaceRow } from '../db/types';
 import { AppError, invalid, isUniqueViolation, rateLimited } from '../errors';
 import { nowIso } from '../time';
-import { inChunks } from './pages';
+import { inChunks } from '../db/inChunks';
 import { insertUserWithWorkspace } from './users';
 
 export interface WorkspaceWithRole {

@@ -4,7 +4,8 @@ import type { BlockData } from '../../schema/block';
 import { definitionForWireType, type BlockWireType } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import type { Database, NewBlock, PageRow } from '../db/types';
-import { inChunks, insertPage, updatePageFields } from '../repositories/pages';
+import { insertPage, updatePageFields } from '../repositories/pages';
+import { inChunks } from '../db/inChunks';
 import { nowIso } from '../time';
 import type { TemplateBlock, TemplateDefinition, TemplatePage } from './types';
 

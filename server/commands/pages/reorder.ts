@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AccessLevel } from '../../../schema/constants';
 import type { Database, PageRow } from '../../db/types';
 import { authorizePage } from '../../policies/page';
-import { assertNotInTrash, setSortKey } from '../../repositories/pages';
+import { assertNotInTrash, findPage, listPagesAt, setSortKey, type PagePlace } from '../../repositories/pages';
 import { sortKeyAfter } from '../../repositories/pageOrder';
-import { changeAtPage, siblingsOf, siblingToPlaceAfter } from './tree';
+import { changeAtPage, siblingToPlaceAfter } from './tree';
 
 /** Puts an editable page after `placeAfter` among its current siblings (null: first). Answers it and the caller's level. */
 export async function reorderPage(
@@ -20,4 +20,14 @@ export async function reorderPage(
     const after = await siblingToPlaceAfter(trx, userId, siblings, placeAfter);
     return { level, placed: await setSortKey(trx, current, sortKeyAfter(siblings, after)) };
   });
+}
+
+/** The ordered pages at a page's current place, itself left out. */
+async function siblingsOf(trx: Transaction<Database>, page: PageRow): Promise<PageRow[]> {
+  const place: PagePlace | null =
+    page.parent_id === null
+      ? { workspaceId: page.workspace_id, section: page.section === 'all' ? 'all' : 'private' }
+      : await findPage(trx, page.parent_id).then((parent) => (parent ? { parent } : null));
+  if (!place) return [];
+  return (await listPagesAt(trx, place)).filter((p) => p.id !== page.id);
 }

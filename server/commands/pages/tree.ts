@@ -5,7 +5,7 @@ import type { Database, PageRow } from '../../db/types';
 import { AppError, invalidField } from '../../errors';
 import { allows } from '../../../schema/policies/page';
 import { pageAccessLevel } from '../../policies/page';
-import { findPage, listPagesAt, loadPage, type PagePlace } from '../../repositories/pages';
+import { loadPage } from '../../repositories/pages';
 
 /**
  * Runs a change of a workspace's page tree (create, move, clone into, reorder, trash, restore,
@@ -30,16 +30,6 @@ export async function changeAtPage<T>(db: Kysely<Database>, pageId: string, work
 }
 
 export const pageExists = () => new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists');
-
-/** The ordered pages at a page's current place, itself left out. */
-export async function siblingsOf(trx: Transaction<Database>, page: PageRow): Promise<PageRow[]> {
-  const place: PagePlace | null =
-    page.parent_id === null
-      ? { workspaceId: page.workspace_id, section: page.section === 'all' ? 'all' : 'private' }
-      : await findPage(trx, page.parent_id).then((parent) => (parent ? { parent } : null));
-  if (!place) return [];
-  return (await listPagesAt(trx, place)).filter((p) => p.id !== page.id);
-}
 
 /** `placeAfter` must be a live sibling the caller can see; null means first. */
 export async function siblingToPlaceAfter(
