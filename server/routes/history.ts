@@ -34,13 +34,22 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
    * commit): their history panels list them. The sockets on the page's element channel are
    * readers of it (checked as they join, and again when access changes).
    */
-  const announce = (pageId: string, versionId: number) => {
-    versionsById([versionId]).then(
-      (versions) => versions.forEach((version) => app.realtime.versionRecorded(pageId, version)),
+  const announcing = new Map<string, Promise<void>>();
+  /**
+   * Announces versions of a page in the order they were recorded: each announcement waits for the
+   * page's one before, whose versions are read and presented first (the historian's, after its
+   * commit, may still be reading when a restore that came after it is done).
+   */
+  const announce = (pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> => {
+    const next = (announcing.get(pageId) ?? Promise.resolve()).then(versions).then(
+      (ready) => ready.forEach((version) => app.realtime.versionRecorded(pageId, version)),
       (error: unknown) => app.log.warn({ err: error }, 'history: a recorded version could not be announced'),
     );
+    announcing.set(pageId, next);
+    void next.then(() => announcing.get(pageId) === next && announcing.delete(pageId));
+    return next;
   };
-  const historian = historianOf(app.db, timing, app.log, announce);
+  const historian = historianOf(app.db, timing, app.log, (pageId, versionId) => void announce(pageId, () => versionsById([versionId])));
   app.addHook('onReady', async () => historian.start());
   app.addHook('preClose', async () => historian.stop());
 
@@ -120,7 +129,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
         return recordVersion(trx, page.id, { kind: 'edit' });
       });
       const [version = null] = await versionsById([id]);
-      if (version) app.realtime.versionRecorded(page.id, version);
+      if (version) await announce(page.id, async () => [version]);
       return envelope({ recorded: version });
     },
   );
@@ -253,7 +262,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
         );
       // The page before the restore (if it was not recorded yet), then the restore.
       const recorded = await versionsById([result.before, result.restored]);
-      for (const version of recorded) app.realtime.versionRecorded(page.id, version);
+      await announce(page.id, async () => recorded);
       const restored = recorded[recorded.length - 1];
       return envelope({ version: restored, edited: result.edited.length, added: result.added.length, removed: result.removed.length });
     },
