@@ -230,3 +230,42 @@ export const HistoryIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) 
     <path d="M4 12a8 8 0 1 0 2.3-5.7L4 8.6M4 4v4.6h4.6M12 8v4l3 2" />
   </Icon>
 );
+
+/* The comments panel's. */
+export const CommentIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1.1-4.6A8 8 0 1 1 21 12z" />
+  </Icon>
+);
+
+export const BackIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M15 18l-6-6 6-6" />
+  </Icon>
+);
+
+export const SendIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M5 12h14M13 6l6 6-6 6" />
+  </Icon>
+);
+
+export const EditIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" />
+  </Icon>
+);
+
+export const FileIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
+    <path d="M14 3v5h5" />
+  </Icon>
+);
+
+export const ReplyIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M9 14 4 9l5-5" />
+    <path d="M4 9h10a6 6 0 0 1 6 6v4" />
+  </Icon>
+);

@@ -8,7 +8,7 @@ import { Button } from '../../ui/Button';
 import { Composer } from './Composer';
 import { deleteComment, editComment, toggleReaction, type CommentsErrorKind } from './commentsSlice';
 import { relativeTime, tokensToDraft } from './content';
-import { EditIcon, FileIcon, ReplyIcon, SmileIcon, TrashIcon } from './panelIcons';
+import { EditIcon, FileIcon, ReplyIcon, SmileIcon, TrashIcon } from '../../ui/icons';
 import { displayName, useUsers } from './userLookup';
 
 /** The fixed set of the reaction picker. */

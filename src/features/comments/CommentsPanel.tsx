@@ -12,7 +12,7 @@ import { Spinner } from '../../ui/Spinner';
 import { CommentItem, type CommentContext } from './CommentItem';
 import { Composer } from './Composer';
 import { commentsPanelOpened, commentsReset, createComment, loadComments, loadReplies, type CommentsErrorKind } from './commentsSlice';
-import { BackIcon, CloseIcon, CommentIcon } from './panelIcons';
+import { BackIcon, CloseIcon, CommentIcon } from '../../ui/icons';
 import './comments.css';
 
 /** How long an addressed comment stays highlighted. */

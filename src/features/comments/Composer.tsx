@@ -6,7 +6,7 @@ import { uploadErrorKind, uploadFile, type UploadError } from '../../editor/uplo
 import { Button } from '../../ui/Button';
 import { draftToTokens, filterMembers, hasSubstance, mentionLabel, mentionQueryAt, splitFileName, type DraftMention } from './content';
 import { useMentionable } from './members';
-import { PaperclipIcon, SendIcon } from './panelIcons';
+import { PaperclipIcon, SendIcon } from '../../ui/icons';
 
 interface Upload {
   key: number;
