@@ -106,8 +106,8 @@ export async function createMigratedPostgresDatabase(): Promise<{ url: string; d
 
 /**
  * A fresh server on a fresh database of the project's kind (SQLite file in a temp dir, or a new
- * PostgreSQL database — on the test PostgreSQL, or on the server of `pgAdminUrl`), with a silent
- * log and a mailer that captures sign-in codes.
+ * PostgreSQL database — on the test PostgreSQL, or on the server of `pgAdminUrl`), with a log
+ * shown only for a response of 500 or more, and a mailer that captures sign-in codes.
  */
 export async function createTestApp(overrides: Partial<Config> = {}, options: { pgAdminUrl?: string } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-test-'));
@@ -127,7 +127,16 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: { 
   const mailer = new CapturingMailer();
   let app: FastifyInstance;
   try {
-    app = await buildApp(config, { logger: false, mailer });
+    // The log is kept, not shown: a test that gets a 500 prints what the server logged for that
+    // request (a rare 500 on a loaded CI machine is otherwise a bare status).
+    const logged: string[] = [];
+    const stream = { write: (line: string) => void (logged.push(line) > 200 && logged.shift()) };
+    app = await buildApp(config, { logger: { level: 'error', stream }, mailer });
+    app.addHook('onResponse', async (request, reply) => {
+      if (reply.statusCode < 500) return;
+      const lines = logged.filter((line) => line.includes(`"reqId":"${request.id}"`));
+      console.error(`${reply.statusCode} for ${request.method} ${request.url}; the server logged:\n${lines.join('') || '(nothing)'}`);
+    });
     await app.ready();
   } catch (error) {
     await database?.drop();
