@@ -84,8 +84,8 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
       const favorites = new Set<string>();
       const roles = new Map([[workspace.id, workspace.role]]);
       const take = async (candidates: readonly Candidate[]) => {
-        const fresh = candidates.filter((c) => !best.has(c.pageId));
-        for (const c of fresh) rows.set(c.pageId, c.page);
+        const fresh = candidates.filter((c) => !best.has(c.page.id));
+        for (const c of fresh) rows.set(c.page.id, c.page);
         const found = fresh.map((c) => c.page);
         // A page read already (another candidate's ancestor) is not read again.
         const [above, liked] = await Promise.all([
@@ -102,7 +102,7 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
         for (const row of above) rows.set(row.id, row);
         for (const id of liked) favorites.add(id);
         for (const [id, level] of await pageAccessLevels(app.db, user.id, [...found, ...above], roles)) levels.set(id, level);
-        for (const c of fresh) if (!best.has(c.pageId) && allows(levels.get(c.pageId) ?? 'none', 'read')) best.set(c.pageId, c);
+        for (const c of fresh) if (!best.has(c.page.id) && allows(levels.get(c.page.id) ?? 'none', 'read')) best.set(c.page.id, c);
       };
       for (
         let offset = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted);
@@ -133,7 +133,7 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
           fieldId: kind === 'cell' ? c.unit.slice(2) : null,
           fuzzy: c.fuzzy ?? false,
         };
-        return { page: presentElement(c.page, levels.get(c.pageId)!, favorites.has(c.pageId)), path, match };
+        return { page: presentElement(c.page, levels.get(c.page.id)!, favorites.has(c.page.id)), path, match };
       });
       return envelope(hits, { offset: skip, hasMoreNext: ordered.length > skip + limit });
     },

@@ -6,7 +6,6 @@ import { placedWords, termMatches, trigrams, type QueryTerm } from './terms';
 
 /** One entry that answers a query, with its page. */
 export interface Candidate {
-  pageId: string;
   page: PageRow;
   unit: string;
   kind: 'title' | 'block' | 'cell';
@@ -88,7 +87,7 @@ export async function matchingPages(
       limit ${limit} offset ${offset}
     ) top join pages p on p.id = top.id join search_entries e on e.id = top.first
     order by top.title desc, top.updated_at desc, top.id`.execute(db);
-  return found.rows.map(({ match_unit: unit, match_kind: kind, match_text: text, ...page }) => ({ pageId: page.id, page, unit, kind, text }));
+  return found.rows.map(({ match_unit: unit, match_kind: kind, match_text: text, ...page }) => ({ page, unit, kind, text }));
 }
 
 /** How alike a query's trigrams are to a text's (shared over all: pg_trgm's similarity). */
@@ -155,7 +154,7 @@ export async function similarTitles(db: Kysely<Database>, query: string, filters
     .filter((t) => t.score >= TITLE_SIMILARITY)
     .sort((a, b) => b.score - a.score || (a.page.id < b.page.id ? -1 : 1))
     .slice(0, limit)
-    .map(({ page }) => ({ pageId: page.id, page, unit: 'title', kind: 'title' as const, text: page.title, fuzzy: true }));
+    .map(({ page }) => ({ page, unit: 'title', kind: 'title' as const, text: page.title, fuzzy: true }));
 }
 
 /** A passage of an entry's text around what was found, and the found words' places in it. */
