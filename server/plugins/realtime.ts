@@ -176,7 +176,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     handle(REALTIME_EVENTS.leave, leaveMessageSchema, async ({ channel: name }) => {
       const channel = joinedChannel(name);
       await leaveChannel(socket, name, channel);
-      if (channel.kind === 'aiproxy') for (const listener of aiProxyLeft) listener(channel.id);
+      if (channel.kind === 'aiproxy') leftAiProxy(channel.id);
     });
 
     handle(REALTIME_EVENTS.history, historyMessageSchema, async ({ channel: name, since }) => {
@@ -207,7 +207,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
 
   // ---- Telling clients (server/realtime/emitter.ts) -----------------------------------------------
 
-  const { realtime, aiProxyLeft } = realtimeEmitter(io, app.db, app.log);
+  const { realtime, leftAiProxy } = realtimeEmitter(io, app.db, app.log);
   app.decorate('realtime', realtime);
 
   app.addHook('preClose', async () => {

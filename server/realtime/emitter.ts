@@ -53,14 +53,10 @@ export interface Realtime {
 
 /**
  * The realtime events the routes send (docs/realtime.md), and the AI assistant's ordered
- * emitter. `aiProxyLeft` holds the listeners told when a connection of this process leaves an
- * aiproxy channel (the plugin calls them).
+ * emitter. `leftAiProxy` tells `onAiProxyLeft`'s listeners that a connection of this process left
+ * an aiproxy channel by asking to (the plugin calls it).
  */
-export function realtimeEmitter(
-  io: Server,
-  db: Kysely<Database>,
-  log: FastifyBaseLogger,
-): { realtime: Realtime; aiProxyLeft: ReadonlySet<(id: string) => void> } {
+export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBaseLogger): { realtime: Realtime; leftAiProxy(id: string): void } {
   /** Per aiproxy room: the sending of its last event (toAiProxy keeps their order). */
   const aiProxyQueues = new Map<string, Promise<void>>();
   const aiProxyLeft = new Set<(id: string) => void>();
@@ -145,5 +141,5 @@ export function realtimeEmitter(
       return () => aiProxyLeft.delete(listener);
     },
   };
-  return { realtime, aiProxyLeft };
+  return { realtime, leftAiProxy: (id) => aiProxyLeft.forEach((listener) => listener(id)) };
 }
