@@ -1,7 +1,7 @@
 import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
-import { REFUSAL_NOTICE_MS, createBlockSyncQueue, type BlockSyncApi, type BlockSyncError, type SyncStatus } from './blockSyncQueue';
+import { PLACE_RETRIES, REFUSAL_NOTICE_MS, createBlockSyncQueue, type BlockSyncApi, type BlockSyncError, type SyncStatus } from './blockSyncQueue';
 
 /*
  * The queue against an in-memory fake of the block API (this is a unit test of the queue; the
@@ -733,7 +733,7 @@ describe('blockSyncQueue: errors', () => {
   });
 
   it('a create refused because the block it follows was deleted and brought back meanwhile: it goes again, and what was typed in it is kept', async () => {
-    const { loaded, edit, refuse, calls, server, rejected, queue } = setup();
+    const { loaded, edit, refuse, calls, server, rejected } = setup();
     loaded(wire('a', 'first'));
     loaded(wire('k', 'known', { placeAfter: 'a' }));
     // While b's create is on its way, someone merges k away (the server refuses b: k is deleted)
@@ -743,7 +743,9 @@ describe('blockSyncQueue: errors', () => {
 
     edit(wire('b', 'typed after k', { placeAfter: 'k' }));
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
-    await queue.flush();
+    // It goes again after a pause (others' changes may still be on their way here).
+    expect(calls.map((c) => `${c.kind} ${c.id}`)).toEqual(['create b', 'get k']);
+    await wait(1000);
 
     expect(calls.map((c) => (c.kind === 'create' ? `${c.id} after ${c.body.placeAfter}` : `${c.kind} ${c.id}`))).toEqual(['b after k', 'get k', 'b after k']);
     expect(server.get('b')?.data).toEqual(tokens('typed after k'));
@@ -758,7 +760,7 @@ describe('blockSyncQueue: errors', () => {
     // On the server k went under p meanwhile (a move keeps the version).
     server.set('k', wire('k', 'known', { parentId: 'p', placeAfter: null }));
     edit(wire('b', 'typed after k', { placeAfter: 'k' }));
-    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS + 1000);
     expect(calls.map((c) => `${c.kind} ${c.id}`)).toEqual(['create b', 'get k', 'create b']);
     expect(rejected).toEqual([]);
 
@@ -770,6 +772,35 @@ describe('blockSyncQueue: errors', () => {
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
     expect(calls.slice(3).map((c) => `${c.kind} ${c.id}`)).toEqual(['create c', 'get k']);
     expect(rejected).toEqual([{ uid: 'c', error: invalid }]);
+  });
+
+  it('a refusal that stands though the place keeps changing is tried PLACE_RETRIES times more, then taken as one (no loop)', async () => {
+    const { loaded, edit, refuse, calls, server, rejected } = setup();
+    loaded(wire('k', 'known'));
+    // Someone keeps editing k (its version moves on), and the server keeps refusing b.
+    server.set('k', wire('k', 'known, edited', { version: 7 }));
+    const invalid = httpError(422, ERROR_CODES.validationFailed);
+    refuse('b', invalid, 50);
+    edit(wire('b', 'refused', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await wait(60_000);
+    expect(calls.filter((c) => c.kind === 'create')).toHaveLength(1 + PLACE_RETRIES);
+    expect(rejected).toEqual([{ uid: 'b', error: invalid }]);
+  });
+
+  it('an update refused (422) is not judged by the place its create named long before', async () => {
+    const { loaded, edit, refuse, calls, server, rejected } = setup();
+    loaded(wire('k', 'known'));
+    edit(wire('b', 'made', { placeAfter: 'k' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    // k moves on since; then an edit of b is refused.
+    server.set('k', wire('k', 'known, edited', { version: 7 }));
+    const invalid = httpError(422, ERROR_CODES.validationFailed);
+    refuse('b', invalid, 1);
+    edit(wire('b', 'made, then refused', { placeAfter: 'k', version: 1 }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS + 5000);
+    expect(calls.map((c) => `${c.kind} ${c.id}`)).toEqual(['create b', 'update b']);
+    expect(rejected).toEqual([{ uid: 'b', error: invalid }]);
   });
 });
 

@@ -62,6 +62,9 @@ const DEFAULT_RETRY_DELAYS = [1000, 2000, 5000, 10000, 30000] as const;
  * retry; a version conflict hands the server copy back to the editor. What the server has is
  * kept in `serverTree.ts`, the merges are decided in `conflicts.ts`, the status in `status.ts`.
  */
+/** A create or move refused for a place that changed meanwhile goes again at most this many times. */
+export const PLACE_RETRIES = 3;
+
 export function createBlockSyncQueue(options: BlockSyncOptions) {
   const debounceMs = options.debounceMs ?? BLOCK_UPDATE_DEBOUNCE_MS;
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS;
@@ -312,12 +315,20 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         return;
       }
       const place = error.status === 422 && error.code === ERROR_CODES.validationFailed && placedBy?.uid === uid ? await placeWentAway(placedBy) : 'there';
-      if (place === 'gone' || place === 'changed') {
+      if (place === 'gone') {
         // The block it was placed after (or under) was deleted by someone meanwhile: that
-        // deletion is taken here too, and the block goes again, placed by what is left. Or it
-        // changed since it was named (deleted and brought back, moved under another parent):
-        // the refusal was about a place that is no more, and the block goes again as it is now.
+        // deletion is taken here too, and the block goes again, placed by what is left.
         makeDue(uid);
+        return;
+      }
+      const retried = placeRetries.get(uid) ?? 0;
+      if (place === 'changed' && retried < PLACE_RETRIES) {
+        // It changed since it was named (deleted and brought back, moved under another parent):
+        // the refusal may be about a place that is no more. The block goes again as it stands
+        // then (after a pause, for others' changes to arrive here), a few times at most: a
+        // refusal that stands is taken as one.
+        placeRetries.set(uid, retried + 1);
+        schedule(uid, retryDelay());
         return;
       }
       if (isTransient(error) || place === 'unknown') {
@@ -355,6 +366,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     versions: Map<string, number | undefined>;
   }
   let placedBy: Placement | null = null;
+  /** How often a block was sent again because a place it named had changed (reset once it goes through). */
+  const placeRetries = new Map<string, number>();
 
   function placement(uid: string, parentId: string | null, placeAfter: string | null): Placement {
     const versions = new Map<string, number | undefined>();
@@ -415,6 +428,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
 
   /** Sends one block's current state; 'deferred' when it has to wait for the block before it. */
   async function send(uid: string): Promise<'sent' | 'deferred'> {
+    // A refusal is judged by the place it named only when that request was a create or a move.
+    placedBy = null;
     const block = read(uid);
     if (!block) {
       if (tree.has(uid)) {
@@ -453,6 +468,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         placeAfter,
       });
       created.delete(uid);
+      placedBy = null;
+      placeRetries.delete(uid);
       tree.remember(answer);
       return 'sent';
     }
@@ -462,6 +479,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       const placeAfter = tree.knownPlaceAfter(block, read);
       placedBy = placement(uid, block.parentId, placeAfter);
       const moved = await api.moveBlock(uid, { parentId: block.parentId, placeAfter });
+      placedBy = null;
+      placeRetries.delete(uid);
       reordered.delete(uid);
       tree.remember(moved);
     }
