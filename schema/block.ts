@@ -66,30 +66,36 @@ function checkWireData(value: { type: string; data: unknown }, ctx: z.Refinement
   if (definition) reportDataIssues(definition, value.data, ctx);
 }
 
-/** A write's data, checked as it will be stored: taken up to the current shape from its `dataVersion` first. */
-function checkData(value: { type: string; data?: unknown; dataVersion?: number }, ctx: z.RefinementCtx): void {
-  const definition = definitionForWireType(value.type);
-  if (value.data === undefined || !definition) return;
-  const upgraded = upgradeData(definition, value.data as Record<string, unknown>, value.dataVersion);
-  if ('error' in upgraded) ctx.addIssue({ code: 'custom', path: ['dataVersion'], message: upgraded.error });
-  else reportDataIssues(definition, upgraded.data, ctx);
+/**
+ * A write's data at the current version of its type, checked as it will be stored: taken up from
+ * its `dataVersion` once, then validated (`dataVersion` taken away: what is stored is current).
+ */
+function toCurrentData<T extends { type: string; data: Record<string, unknown>; dataVersion?: number }>(
+  { dataVersion, ...body }: T,
+  ctx: z.RefinementCtx,
+): Omit<T, 'dataVersion'> {
+  const definition = definitionForWireType(body.type);
+  if (!definition) return body;
+  const upgraded = upgradeData(definition, body.data, dataVersion);
+  if ('error' in upgraded) {
+    ctx.addIssue({ code: 'custom', path: ['dataVersion'], message: upgraded.error });
+    return z.NEVER;
+  }
+  const result = definition.dataSchema.safeParse(upgraded.data);
+  if (!result.success) {
+    for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as z.core.$ZodRawIssue);
+    return z.NEVER;
+  }
+  return { ...body, data: upgraded.data };
 }
 
-/** A write as a client sends it: with the version of its data's shape when that is not 1 (absent means 1). */
+/** A write as the web app sends it: with the version of its data's shape (the server then takes older data up). */
 export function versionedWrite<T extends { type: string }>(body: T): T & { dataVersion?: number } {
   const definition = definitionForWireType(body.type);
-  const version = definition ? dataVersionOf(definition) : 1;
-  return version > 1 ? { ...body, dataVersion: version } : body;
+  return definition ? { ...body, dataVersion: dataVersionOf(definition) } : body;
 }
 
-/** A write's data at the current version of its type (`dataVersion` taken away: what is stored is current). */
-function toCurrentData<T extends { type: string; data: Record<string, unknown>; dataVersion?: number }>({ dataVersion, ...body }: T): Omit<T, 'dataVersion'> {
-  const definition = definitionForWireType(body.type);
-  const upgraded = definition ? upgradeData(definition, body.data, dataVersion) : null;
-  return upgraded && 'data' in upgraded ? { ...body, data: upgraded.data } : body;
-}
-
-/** The version of a write's `data` shape (schema/blocks/versions.ts); absent: 1. */
+/** The version of a write's `data` shape (schema/blocks/versions.ts); absent: the current one. */
 const dataVersionSchema = z.number().int().min(1).optional();
 
 export const wireBlockSchema = z
@@ -117,7 +123,6 @@ export const createBlockBodySchema = z
     placeAfter: idSchema.nullable().optional(),
   })
   .strict()
-  .superRefine(checkData)
   .transform(toCurrentData);
 export type CreateBlockBody = z.infer<typeof createBlockBodySchema> & { data: BlockData };
 
@@ -130,7 +135,6 @@ export const updateBlockBodySchema = z
     dataVersion: dataVersionSchema,
   })
   .strict()
-  .superRefine(checkData)
   .transform(toCurrentData);
 export type UpdateBlockBody = z.infer<typeof updateBlockBodySchema> & { data: BlockData };
 

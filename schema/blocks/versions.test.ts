@@ -17,7 +17,9 @@ test('every block type is at version 1 today: no step has shipped', () => {
 
 test('a type is at 1 + its steps; data is taken up from its version by the steps after it, in order', () => {
   expect(dataVersionOf(note)).toBe(3);
-  expect(upgradeData(note, { body: 'старое' })).toEqual({ data: { text: 'старое', colour: null } });
+  expect(upgradeData(note, { body: 'старое' }, 1)).toEqual({ data: { text: 'старое', colour: null } });
+  // No version said: the current one.
+  expect(upgradeData(note, { text: 'как есть', colour: null })).toEqual({ data: { text: 'как есть', colour: null } });
   expect(upgradeData(note, { text: 'среднее' }, 2)).toEqual({ data: { text: 'среднее', colour: null } });
   expect(upgradeData(note, { text: 'новое', colour: 'red' }, 3)).toEqual({ data: { text: 'новое', colour: 'red' } });
 });
@@ -44,8 +46,10 @@ describe('a write of a type whose shape changed (code blocks given a step, as a 
   test('older data is taken up to the current shape, checked as such, and stored without its version', () => {
     const parsed = create({ text: 'print(1)', language: 'python' }, 1);
     expect(parsed.success && parsed.data).toEqual({ pageId: 'p', type: 'code', data: { tokens: [{ text: 'print(1)' }], language: 'python' } });
-    // Absent is version 1: a client from before versions wrote version 1.
-    expect(create({ text: 'x', language: 'python' }).success).toBe(true);
+    // Absent is the current version (an API client writing today's shape): nothing is taken up.
+    expect(create({ text: 'x', language: 'python' }).success).toBe(false);
+    const today = create({ tokens: [{ text: 'x' }], language: 'python' });
+    expect(today.success && today.data.data).toEqual({ tokens: [{ text: 'x' }], language: 'python' });
     const update = updateBlockBodySchema.safeParse({ version: 3, type: 'code', data: { text: 'y', language: 'go' }, dataVersion: 1 });
     expect(update.success && update.data).toEqual({ version: 3, type: 'code', data: { tokens: [{ text: 'y' }], language: 'go' } });
   });
@@ -62,9 +66,31 @@ describe('a write of a type whose shape changed (code blocks given a step, as a 
     expect(!unfit.success && unfit.error.issues.map((i) => i.path.join('.'))).toEqual(['data.language']);
   });
 
-  test('the web app sends the version of the types that have one beyond 1, and nothing for the others', () => {
+  test('the web app sends the version its data is at, for every type', () => {
     expect(versionedWrite({ type: 'code', data: {} })).toEqual({ type: 'code', data: {}, dataVersion: 2 });
-    expect(versionedWrite({ type: 'text', data: {} })).toEqual({ type: 'text', data: {} });
+    expect(versionedWrite({ type: 'text', data: {} })).toEqual({ type: 'text', data: {}, dataVersion: 1 });
+  });
+
+  test('a step that cannot take the data is a 422 at dataVersion, not a crash', () => {
+    const before = codeBlock.upgrades;
+    Object.assign(codeBlock, {
+      upgrades: [
+        {
+          name: 'code: needs text',
+          up: () => {
+            throw new Error('no text');
+          },
+        },
+      ],
+    });
+    try {
+      const parsed = create({ language: 'python' }, 1);
+      expect(!parsed.success && parsed.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['dataVersion', 'data version 1 of code could not be taken up («code: needs text»): no text'],
+      ]);
+    } finally {
+      Object.assign(codeBlock, { upgrades: before });
+    }
   });
 
   test('a block as the server sends it is at the current version: checked as it is', () => {

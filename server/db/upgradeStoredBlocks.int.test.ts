@@ -64,3 +64,17 @@ test('a step the type does not have is a programming error, and changes nothing'
   await expect(upgradeStoredBlocks(t.app.db, { wireType: 'code', upgrades: [captioned] }, 2)).rejects.toThrow(/no upgrade step 2/);
   expect(await dataOf(block.id)).toEqual(code('x = 1'));
 });
+
+test('all or nothing: a step that fails on one block leaves every block as it was', async () => {
+  const first = await make('code', code('a = 1'));
+  const second = await make('code', code('b = 2'));
+  const failing: BlockUpgrade = {
+    name: 'code: fails on b',
+    up: (data) => {
+      if (JSON.stringify(data).includes('b = 2')) throw new Error('cannot');
+      return { ...data, caption: '' };
+    },
+  };
+  await expect(upgradeStoredBlocks(t.app.db, { wireType: 'code', upgrades: [failing] }, 1)).rejects.toThrow('cannot');
+  expect([await dataOf(first.id), await dataOf(second.id)]).toEqual([code('a = 1'), code('b = 2')]);
+});

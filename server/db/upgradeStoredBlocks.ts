@@ -20,6 +20,9 @@ export async function upgradeStoredBlocks(
 ): Promise<number> {
   const upgrade = definition.upgrades?.[step - 1];
   if (!upgrade) throw new Error(`${definition.wireType} has no upgrade step ${step}`);
+  // All or nothing (SQLite's migrations run outside a transaction): a run cut short and run again
+  // must not take some rows up twice.
+  if (!db.isTransaction) return db.transaction().execute((trx) => upgradeStoredBlocks(trx, definition, step));
   let changed = 0;
 
   for (let after = ''; ;) {

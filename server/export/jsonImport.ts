@@ -157,26 +157,34 @@ export async function readExport(
   }
   const parsed = exportSchema.safeParse(raw);
   if (!parsed.success) throw new ImportError(`export.json is not our export: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
-  return { document: toCurrentData(parsed.data), files: new Map(Object.entries(entries)), problems: [] };
+  const problems: ImportProblem[] = [];
+  return { document: toCurrentData(parsed.data, problems), files: new Map(Object.entries(entries)), problems };
 }
 
 /**
  * An export's blocks with their data taken up to the current version of their type (an export
- * made before a shape changed). Data newer than this server knows stays as it is: it does not fit
- * the type's schema, and the import reports the block as unfit.
+ * made before a shape changed; one without `dataVersions` is from before versions: 1). A block
+ * whose data this server cannot take up (newer than it knows) is left out and reported.
  */
-function toCurrentData(document: ImportDocument): ImportDocument {
-  const upgrade = (block: ImportBlock): ImportBlock => {
-    const definition = definitionForWireType(block.type);
-    const upgraded = definition ? upgradeData(definition, block.data, document.dataVersions?.[block.type]) : null;
-    return upgraded && 'data' in upgraded ? { ...block, data: upgraded.data } : block;
-  };
+function toCurrentData(document: ImportDocument, problems: ImportProblem[]): ImportDocument {
+  const upgrade =
+    (title: string) =>
+    (kept: ImportBlock[], block: ImportBlock): ImportBlock[] => {
+      const definition = definitionForWireType(block.type);
+      const upgraded = definition ? upgradeData(definition, block.data, document.dataVersions?.[block.type] ?? 1) : null;
+      if (upgraded && 'error' in upgraded) problems.push(importProblem(title, 'blockUnfit', { type: block.type }));
+      else kept.push(upgraded ? { ...block, data: upgraded.data } : block);
+      return kept;
+    };
   return {
     ...document,
     pages: document.pages.map((page) => ({
       ...page,
-      blocks: page.blocks.map(upgrade),
-      databases: page.databases?.map((database) => ({ ...database, rows: database.rows.map((row) => ({ ...row, blocks: row.blocks.map(upgrade) })) })),
+      blocks: page.blocks.reduce(upgrade(page.title), []),
+      databases: page.databases?.map((database) => ({
+        ...database,
+        rows: database.rows.map((row) => ({ ...row, blocks: row.blocks.reduce(upgrade(row.title), []) })),
+      })),
     })),
   };
 }
