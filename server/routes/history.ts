@@ -41,10 +41,11 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
    * commit, may still be reading when a restore that came after it is done).
    */
   const announce = (pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> => {
-    const next = (announcing.get(pageId) ?? Promise.resolve()).then(versions).then(
-      (ready) => ready.forEach((version) => app.realtime.versionRecorded(pageId, version)),
-      (error: unknown) => app.log.warn({ err: error }, 'history: a recorded version could not be announced'),
-    );
+    const next = (announcing.get(pageId) ?? Promise.resolve())
+      .then(versions)
+      .then((ready) => ready.forEach((version) => app.realtime.versionRecorded(pageId, version)))
+      // A failure is logged and ends there: the page's next announcements still go.
+      .catch((error: unknown) => app.log.warn({ err: error }, 'history: a recorded version could not be announced'));
     announcing.set(pageId, next);
     void next.then(() => announcing.get(pageId) === next && announcing.delete(pageId));
     return next;

@@ -131,7 +131,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: { 
     // request (a rare 500 on a loaded CI machine is otherwise a bare status).
     const logged: string[] = [];
     const stream = { write: (line: string) => void (logged.push(line) > 200 && logged.shift()) };
-    app = await buildApp(config, { logger: { level: 'error', stream }, mailer });
+    app = await buildApp(config, { logger: { level: 'warn', stream }, mailer });
     app.addHook('onResponse', async (request, reply) => {
       if (reply.statusCode < 500) return;
       const lines = logged.filter((line) => line.includes(`"reqId":"${request.id}"`));

@@ -40,7 +40,7 @@ export function pageActions(page: WireElement, workspace: Pick<WireWorkspace, 'i
     favorite: live,
     // A copy goes beside the original (its parent editable) or to the caller's private section
     // (`copyWorkspace`: the page's workspace, else the active one, where it cannot go beside it).
-    clone: live && ((workspace?.id === page.workspaceId && canEdit(page.accessLevel)) || canCreateIn('private', workspace)),
+    clone: live && ((inWorkspace(page, workspace?.id) && canEdit(page.accessLevel)) || canCreateIn('private', workspace)),
     move: live && canShare(page.accessLevel),
     trash: live && canEdit(page.accessLevel),
     publish: live && canShare(page.accessLevel),
@@ -58,8 +58,11 @@ export function copyWorkspace(page: WireElement, workspaces: readonly WireWorksp
   return workspaces.find((w) => w.id === page.workspaceId) ?? active;
 }
 
+/** Whether a page is in this workspace (one made here and not answered yet has no workspace id: the open one's). */
+const inWorkspace = (page: WireElement, workspaceId: string | undefined) => !page.workspaceId || page.workspaceId === workspaceId;
+
 function cloneTarget(page: WireElement, parent: WireElement | undefined, workspaceId: string): string | null {
-  if (!page.parentId || page.workspaceId !== workspaceId) return null;
+  if (!page.parentId || !inWorkspace(page, workspaceId)) return null;
   if (parent ? canEdit(parent.accessLevel) : canEdit(page.accessLevel)) return page.parentId;
   return null;
 }
