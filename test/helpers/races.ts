@@ -1,4 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../server/db/types';
 import { errorCode, type TestApp } from './testApp';
 
 /**
@@ -104,4 +106,48 @@ export async function blockTreeProblems(t: TestApp, pageId: string): Promise<str
     siblings.set(place, keys);
   }
   return problems;
+}
+
+/**
+ * PostgreSQL: a transaction of its own holds a lock (`take`) until `release`, which runs `last`
+ * in it before it commits — the change another writer makes while a command waits for that lock.
+ * `waitedOn` resolves once some connection waits for an advisory lock (the command is queued
+ * behind it), so a test knows the command read what it read before the lock and is now waiting.
+ */
+export async function heldLock(
+  db: TestApp['app']['db'],
+  take: (trx: Transaction<Database>) => Promise<void>,
+): Promise<{ waitedOn(): Promise<void>; release(last: (trx: Transaction<Database>) => Promise<unknown>): Promise<void> }> {
+  let open!: (last: (trx: Transaction<Database>) => Promise<unknown>) => void;
+  const gate = new Promise<(trx: Transaction<Database>) => Promise<unknown>>((resolve) => (open = resolve));
+  let holds!: () => void;
+  const held = new Promise<void>((resolve) => (holds = resolve));
+  const done = db.transaction().execute(async (trx) => {
+    await take(trx);
+    holds();
+    await (
+      await gate
+    )(trx);
+  });
+  await held;
+  return {
+    async waitedOn() {
+      for (let tries = 0; ; tries++) {
+        // This test's database only: other test files' databases share the PostgreSQL server.
+        const { rows } = await sql<{ n: string }>`select count(*) as n from pg_locks
+          where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`.execute(db);
+        if (Number(rows[0].n) > 0) return;
+        if (tries > 500) {
+          open(async () => undefined);
+          await done;
+          throw new Error('nobody waited for the lock');
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    async release(last) {
+      open(last);
+      await done;
+    },
+  };
 }

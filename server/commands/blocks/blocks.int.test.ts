@@ -2,7 +2,9 @@ import type { BlockData } from '../../../schema/block';
 import { newId } from '../../../schema/ids';
 import { findBlock } from '../../repositories/blocks';
 import { refusal } from '../../../test/helpers/refusal';
-import type { TestApp } from '../../../test/helpers/testApp';
+import { heldLock } from '../../../test/helpers/races';
+import { testDb, type TestApp } from '../../../test/helpers/testApp';
+import { lockBlocks } from '../../db/locks';
 import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
 import { createPage } from '../pages/create';
 import { trashPage } from '../pages/trash';
@@ -139,3 +141,20 @@ describe('moveBlock, cloneBlock', () => {
     expect(await refusal(cloneBlock(t.app.db, team.userId.reader, top.id))).toEqual([403, 'forbidden']);
   });
 });
+
+// SQLite runs one transaction at a time: nobody changes a page while a command waits for a lock.
+const onPostgres = testDb() === 'postgres' ? test : test.skip;
+
+onPostgres(
+  'a block made while its page goes to the trash: the command waits for the page’s block lock and reads the page again there (409 page.in_trash, nothing made)',
+  async () => {
+    const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: team.pageId });
+    const lock = await heldLock(t.app.db, (trx) => lockBlocks(trx, page.id));
+    const id = newId();
+    const made = refusal(paragraph(page.id, 'late', { id }));
+    await lock.waitedOn();
+    await lock.release((trx) => trx.updateTable('pages').set({ in_trash: 1 }).where('id', '=', page.id).execute());
+    expect(await made).toEqual([409, 'page.in_trash']);
+    expect(await findBlock(t.app.db, id)).toBeUndefined();
+  },
+);

@@ -2,7 +2,9 @@ import { newId } from '../../../schema/ids';
 import { findPage, findPages, pagePath } from '../../repositories/pages';
 import { findMembership } from '../../repositories/workspaces';
 import { refusal } from '../../../test/helpers/refusal';
-import type { TestApp } from '../../../test/helpers/testApp';
+import { heldLock } from '../../../test/helpers/races';
+import { testDb, type TestApp } from '../../../test/helpers/testApp';
+import { lockTree } from '../../db/locks';
 import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
 import { clonePage } from './clone';
 import { createPage } from './create';
@@ -189,3 +191,20 @@ describe('trash, restore, delete for good', () => {
     expect(await findPages(t.app.db, [top.id, below.id])).toHaveLength(0);
   });
 });
+
+// SQLite runs one transaction at a time: nobody changes a page while a command waits for a lock.
+const onPostgres = testDb() === 'postgres' ? test : test.skip;
+
+onPostgres(
+  'a page moved while it goes to the trash: the move waits for the tree lock and reads the page again there (409 page.in_trash, not moved)',
+  async () => {
+    const page = await pageIn(team.pageId, 'Уходит в корзину');
+    const target = await pageIn(team.pageId, 'Куда');
+    const lock = await heldLock(t.app.db, (trx) => lockTree(trx, team.workspaceId));
+    const moved = refusal(movePage(t.app.db, team.userId.admin, page.id, { dst: target.id, placeAfter: null }));
+    await lock.waitedOn();
+    await lock.release((trx) => trx.updateTable('pages').set({ in_trash: 1 }).where('id', '=', page.id).execute());
+    expect(await moved).toEqual([409, 'page.in_trash']);
+    expect((await findPage(t.app.db, page.id))!.parent_id).toBe(team.pageId);
+  },
+);
