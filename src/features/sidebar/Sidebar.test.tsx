@@ -6,7 +6,6 @@ import type { WireWorkspace } from '../../../schema/workspace';
 import '../../app/i18n';
 import { createStore } from '../../app/store';
 import { loadWorkspaces } from '../workspaces/workspacesSlice';
-import { canCreateIn, sectionsShown } from '../workspaces/workspaceRules';
 import { Sidebar } from './Sidebar';
 
 /*
@@ -120,15 +119,6 @@ describe('Sidebar sections by role', () => {
     await renderSidebar({ role: 'admin', private: true });
     expect(sectionNames()).toEqual(['Избранное', 'Доступные мне', 'Личные']);
     expect(screen.getAllByRole('button', { name: 'Новая страница' })).toHaveLength(1);
-  });
-
-  it('states the creation rules of spec §6', () => {
-    const ws = (role: WireWorkspace['role'], priv = false) => ({ role, private: priv });
-    expect(['favorite', 'all', 'shared', 'private'].filter((s) => canCreateIn(s as never, ws('admin')))).toEqual(['all', 'private']);
-    expect(['favorite', 'all', 'shared', 'private'].filter((s) => canCreateIn(s as never, ws('admin', true)))).toEqual(['private']);
-    expect(['favorite', 'all', 'shared', 'private'].filter((s) => canCreateIn(s as never, ws('participant')))).toEqual(['private']);
-    expect(['favorite', 'all', 'shared', 'private'].filter((s) => canCreateIn(s as never, ws('guest')))).toEqual([]);
-    expect(sectionsShown(ws('guest', true))).toEqual(['favorite', 'shared']);
   });
 
   it('collapses a section from its header and remembers it in the UI settings', async () => {
