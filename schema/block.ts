@@ -53,11 +53,11 @@ export interface WireBlock extends BlockPosition {
   data: BlockData;
 }
 
-/** `data` checked against its type's schema (at the current version), each issue under `data`. */
-function reportDataIssues(definition: BlockDefinition, data: unknown, ctx: z.RefinementCtx): void {
+/** Whether `data` fits its type's schema (at the current version); each issue is reported under `data`. */
+function reportDataIssues(definition: BlockDefinition, data: unknown, ctx: z.RefinementCtx): boolean {
   const result = definition.dataSchema.safeParse(data);
-  if (result.success) return;
-  for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as z.core.$ZodRawIssue);
+  if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as z.core.$ZodRawIssue);
+  return result.success;
 }
 
 /** A block as the server sends it: its data is at the current version. */
@@ -81,12 +81,7 @@ function toCurrentData<T extends { type: string; data: Record<string, unknown>; 
     ctx.addIssue({ code: 'custom', path: ['dataVersion'], message: upgraded.error });
     return z.NEVER;
   }
-  const result = definition.dataSchema.safeParse(upgraded.data);
-  if (!result.success) {
-    for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as z.core.$ZodRawIssue);
-    return z.NEVER;
-  }
-  return { ...body, data: upgraded.data };
+  return reportDataIssues(definition, upgraded.data, ctx) ? { ...body, data: upgraded.data } : z.NEVER;
 }
 
 /** A write as the web app sends it: with the version of its data's shape (the server then takes older data up). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { newId } from '../../schema/ids';
+import { heldLock } from '../../test/helpers/races';
 import { createTestApp, testDb, type TestApp } from '../../test/helpers/testApp';
 import { LOCK_KINDS, lockBlocks, lockFor, lockTree } from './locks';
 
@@ -32,24 +33,16 @@ test('a lock outside a transaction is a programming error, not a silent no-op', 
 
 test('a second transaction taking the same lock runs after the first committed, and sees its writes', async () => {
   const key = newId();
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  let firstHolds!: () => void;
-  const held = new Promise<void>((resolve) => (firstHolds = resolve));
-  const first = t.app.db.transaction().execute(async (trx) => {
+  const first = await heldLock(t.app.db, async (trx) => {
     await lockTree(trx, key);
     await insertWorkspace(trx, `first-${key}`);
-    firstHolds();
-    await gate;
   });
-  await held;
   const second = t.app.db.transaction().execute(async (trx) => {
     await lockTree(trx, key);
     // Only ever reached once the first transaction is over: its row is committed and visible.
     return countWorkspaces(trx, `first-${key}`);
   });
-  open();
-  await first;
+  await first.release(async () => undefined);
   expect(await second).toBe(1);
 });
 
@@ -59,16 +52,7 @@ const onPostgres = testDb() === 'postgres' ? test : test.skip;
 onPostgres('PostgreSQL: the lock is an advisory transaction lock per kind and key, let go at commit', async () => {
   const key = newId();
   const tryLock = (kind: number, k: string) => sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${kind}::int4, hashtext(${k})) as ok`;
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  let firstHolds!: () => void;
-  const held = new Promise<void>((resolve) => (firstHolds = resolve));
-  const first = t.app.db.transaction().execute(async (trx) => {
-    await lockBlocks(trx, key);
-    firstHolds();
-    await gate;
-  });
-  await held;
+  const first = await heldLock(t.app.db, (trx) => lockBlocks(trx, key));
   // Another connection cannot take the same kind and key, but may take another kind or key.
   const probe = await t.app.db.transaction().execute(async (trx) => ({
     same: (await tryLock(LOCK_KINDS.blocks, key).execute(trx)).rows[0].ok,
@@ -76,8 +60,7 @@ onPostgres('PostgreSQL: the lock is an advisory transaction lock per kind and ke
     otherKey: (await tryLock(LOCK_KINDS.blocks, newId()).execute(trx)).rows[0].ok,
   }));
   expect(probe).toEqual({ same: false, otherKind: true, otherKey: true });
-  open();
-  await first;
+  await first.release(async () => undefined);
   const after = await t.app.db.transaction().execute(async (trx) => (await tryLock(LOCK_KINDS.blocks, key).execute(trx)).rows[0].ok);
   expect(after).toBe(true);
 });

@@ -158,7 +158,7 @@ export async function readExport(
   const parsed = exportSchema.safeParse(raw);
   if (!parsed.success) throw new ImportError(`export.json is not our export: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
   const problems: ImportProblem[] = [];
-  return { document: toCurrentData(parsed.data, problems), files: new Map(Object.entries(entries)), problems };
+  return { document: upgradeDocument(parsed.data, problems), files: new Map(Object.entries(entries)), problems };
 }
 
 /**
@@ -166,7 +166,7 @@ export async function readExport(
  * made before a shape changed; one without `dataVersions` is from before versions: 1). A block
  * whose data this server cannot take up (newer than it knows) is left out and reported.
  */
-function toCurrentData(document: ImportDocument, problems: ImportProblem[]): ImportDocument {
+function upgradeDocument(document: ImportDocument, problems: ImportProblem[]): ImportDocument {
   const upgrade =
     (title: string) =>
     (kept: ImportBlock[], block: ImportBlock): ImportBlock[] => {

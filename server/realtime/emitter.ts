@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Server } from 'socket.io';
+import { inOrderByKey } from '../inOrder';
 import type { WireBlock } from '../../schema/block';
 import type { DatabaseChange, DatabaseEvent } from '../../schema/database';
 import type { WirePageVersion } from '../../schema/history';
@@ -57,8 +58,8 @@ export interface Realtime {
  * an aiproxy channel by asking to (the plugin calls it).
  */
 export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBaseLogger): { realtime: Realtime; leftAiProxy(id: string): void } {
-  /** Per aiproxy room: the sending of its last event (toAiProxy keeps their order). */
-  const aiProxyQueues = new Map<string, Promise<void>>();
+  /** Per aiproxy room, its events in order (toAiProxy). */
+  const aiProxyInOrder = inOrderByKey();
   const aiProxyLeft = new Set<(id: string) => void>();
   const realtime: Realtime = {
     blockEdited(block, origin, at) {
@@ -124,13 +125,9 @@ export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBa
       // event is handed to the adapter once the one before it was; in memory that is at once.
       const room = channels.aiproxy(id);
       const packet = { type: 2 /* an event */, data: [event, { channel: room, ...payload }], nsp: '/' };
-      const sent = (aiProxyQueues.get(room) ?? Promise.resolve())
-        .then(() => io.of('/').adapter.broadcast(packet, { rooms: new Set([aiProxyRoom(id, userId)]), except: new Set(), flags: {} }))
-        .catch((error: unknown) => log.warn({ err: error }, 'realtime: an aiproxy event could not be sent'));
-      aiProxyQueues.set(room, sent);
-      void sent.then(() => {
-        if (aiProxyQueues.get(room) === sent) aiProxyQueues.delete(room);
-      });
+      aiProxyInOrder(room, () => io.of('/').adapter.broadcast(packet, { rooms: new Set([aiProxyRoom(id, userId)]), except: new Set(), flags: {} })).catch(
+        (error: unknown) => log.warn({ err: error }, 'realtime: an aiproxy event could not be sent'),
+      );
     },
     async ownsAiProxy(id, userId) {
       const sockets = await io.in(channels.aiproxy(id)).fetchSockets();

@@ -13,6 +13,7 @@ import { envelope } from '../presenters';
 import { presentBlock } from '../repositories/blocks';
 import { loadPage } from '../repositories/pages';
 import { historian as historianOf, type HistoryTiming } from '../history/historian';
+import { inOrderByKey } from '../inOrder';
 import { blocksAt, recordVersion, versionChanges, type VersionBlock } from '../history/versions';
 import { nowIso } from '../time';
 import { ERROR_CODES } from '../../schema/errors';
@@ -34,22 +35,17 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
    * commit): their history panels list them. The sockets on the page's element channel are
    * readers of it (checked as they join, and again when access changes).
    */
-  const announcing = new Map<string, Promise<void>>();
+  const announceInOrder = inOrderByKey();
   /**
    * Announces versions of a page in the order they were recorded: each announcement waits for the
    * page's one before, whose versions are read and presented first (the historian's, after its
-   * commit, may still be reading when a restore that came after it is done).
+   * commit, may still be reading when a restore that came after it is done). A failure is logged
+   * and ends there: the page's next announcements still go.
    */
-  const announce = (pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> => {
-    const next = (announcing.get(pageId) ?? Promise.resolve())
-      .then(versions)
-      .then((ready) => ready.forEach((version) => app.realtime.versionRecorded(pageId, version)))
-      // A failure is logged and ends there: the page's next announcements still go.
-      .catch((error: unknown) => app.log.warn({ err: error }, 'history: a recorded version could not be announced'));
-    announcing.set(pageId, next);
-    void next.then(() => announcing.get(pageId) === next && announcing.delete(pageId));
-    return next;
-  };
+  const announce = (pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> =>
+    announceInOrder(pageId, async () => (await versions()).forEach((version) => app.realtime.versionRecorded(pageId, version))).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'history: a recorded version could not be announced'),
+    );
   const historian = historianOf(app.db, timing, app.log, (pageId, versionId) => void announce(pageId, () => versionsById([versionId])));
   app.addHook('onReady', async () => historian.start());
   app.addHook('preClose', async () => historian.stop());

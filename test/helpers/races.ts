@@ -109,10 +109,11 @@ export async function blockTreeProblems(t: TestApp, pageId: string): Promise<str
 }
 
 /**
- * PostgreSQL: a transaction of its own holds a lock (`take`) until `release`, which runs `last`
- * in it before it commits — the change another writer makes while a command waits for that lock.
- * `waitedOn` resolves once some connection waits for an advisory lock (the command is queued
- * behind it), so a test knows the command read what it read before the lock and is now waiting.
+ * A transaction of its own holds a lock (`take`) until `release`, which runs `last` in it before
+ * it commits — the change another writer makes while a command waits for that lock. `waitedOn`
+ * (PostgreSQL) resolves once a connection to this database waits for an advisory lock (the command
+ * is queued behind it), so a test knows the command read what it read before the lock and is now
+ * waiting.
  */
 export async function heldLock(
   db: TestApp['app']['db'],

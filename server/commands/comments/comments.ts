@@ -94,7 +94,7 @@ async function commentChange<T>(
 }
 
 /** A live (not deleted) comment; 404 otherwise, or when it is not on `pageId`. */
-export async function liveComment(db: Kysely<Database>, id: string, pageId?: string): Promise<CommentRow> {
+async function liveComment(db: Kysely<Database>, id: string, pageId?: string): Promise<CommentRow> {
   const comment = await findComment(db, id);
   if (!comment || comment.deleted_at !== null || (pageId !== undefined && comment.page_id !== pageId)) throw notFound('comment');
   return comment;
