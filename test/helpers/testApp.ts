@@ -7,6 +7,7 @@ import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { connectDatabase } from '../../server/db/connect';
+import type { Database } from '../../server/db/types';
 import { migrateToLatest } from '../../server/db/migrate';
 import type { MailMessage, Mailer } from '../../server/mail';
 import type { ApiResponse } from '../../schema/envelope';
@@ -247,4 +248,13 @@ export function api(
     headers: { ...(cookie ? { cookie } : {}), ...headers },
     ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
   });
+}
+
+/** How many rows a table holds (a refused call must leave it as it was). */
+export async function countRows(t: TestApp, table: keyof Database): Promise<number> {
+  const { n } = await t.app.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }

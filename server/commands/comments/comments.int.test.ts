@@ -2,7 +2,7 @@ import { COMMENT_LIMITS, type CommentToken } from '../../../schema/comment';
 import { newId } from '../../../schema/ids';
 import { findComment } from '../../repositories/comments';
 import { refusal } from '../../../test/helpers/refusal';
-import type { TestApp } from '../../../test/helpers/testApp';
+import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, type Team } from '../../../test/helpers/team';
 import { trashPage } from '../pages/trash';
 import { deleteComment, editComment, reactToComment, unreactToComment, writeComment } from './comments';
@@ -23,34 +23,16 @@ const text = (s: string): CommentToken[] => [{ text: s }];
 const mention = (userId: string): CommentToken => ({ text: '@кто-то', mention: { userId } }) as CommentToken;
 const write = (who: keyof Team['userId'], s: string, more: { repliedComment?: string; pageId?: string } = {}) =>
   writeComment(t.app.db, team.userId[who], more.pageId ?? team.pageId, { content: text(s), attaches: [], repliedComment: more.repliedComment });
-const countComments = async () =>
-  Number(
-    (
-      await t.app.db
-        .selectFrom('comments')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-const countNotifications = async () =>
-  Number(
-    (
-      await t.app.db
-        .selectFrom('notifications')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 
 describe('writeComment', () => {
   test('a reader may comment; the guest and the outsider (no access) are refused, a missing page is 404; nothing is written', async () => {
     const { comment } = await write('reader', 'Можно');
     expect(comment).toMatchObject({ page_id: team.pageId, author_id: team.userId.reader });
-    const before = await countComments();
+    const before = await countRows(t, 'comments');
     expect(await refusal(write('guest', 'нельзя'))).toEqual([403, 'forbidden']);
     expect(await refusal(write('outsider', 'нельзя'))).toEqual([403, 'forbidden']);
     expect(await refusal(write('admin', 'нет', { pageId: newId() }))).toEqual([404, 'not_found']);
-    expect(await countComments()).toBe(before);
+    expect(await countRows(t, 'comments')).toBe(before);
   });
 
   test('a reply to a comment of another page, or to a deleted one, is 422; the one mentioned is notified (a note to tell), the author not', async () => {
@@ -71,13 +53,13 @@ describe('writeComment', () => {
   });
 
   test('a file not of this page nor the writer’s is refused (422), nothing written', async () => {
-    const before = await countComments();
+    const before = await countRows(t, 'comments');
     const refused = writeComment(t.app.db, team.userId.admin, team.pageId, {
       content: text('с файлом'),
       attaches: [{ id: newId(), name: 'x.pdf', extension: 'pdf' }],
     });
     expect(await refusal(refused)).toEqual([422, 'validation_failed']);
-    expect(await countComments()).toBe(before);
+    expect(await countRows(t, 'comments')).toBe(before);
   });
 });
 
@@ -116,11 +98,11 @@ describe('reactToComment and unreactToComment', () => {
     expect((await reactToComment(t.app.db, team.userId.reader, comment.id, '👍')).notes).toEqual([]);
     // Up to the limit of different reactions (👍 and COMMENT_LIMITS.reactionsPerUser − 1 more).
     for (let n = 1; n < COMMENT_LIMITS.reactionsPerUser; n++) await reactToComment(t.app.db, team.userId.reader, comment.id, `r${n}`);
-    const before = await countNotifications();
+    const before = await countRows(t, 'notifications');
     expect(await refusal(reactToComment(t.app.db, team.userId.reader, comment.id, '🤔'))).toEqual([422, 'validation_failed']);
     expect(await refusal(reactToComment(t.app.db, team.userId.guest, comment.id, '👍'))).toEqual([403, 'forbidden']);
     expect(await refusal(unreactToComment(t.app.db, team.userId.outsider, comment.id, '👍'))).toEqual([403, 'forbidden']);
-    expect(await countNotifications()).toBe(before);
+    expect(await countRows(t, 'notifications')).toBe(before);
     await unreactToComment(t.app.db, team.userId.reader, comment.id, '👍');
     expect((await reactToComment(t.app.db, team.userId.reader, comment.id, '🤔')).notes).toHaveLength(1);
   });

@@ -3,7 +3,7 @@ import { findPage, findPages, pagePath } from '../../repositories/pages';
 import { findMembership } from '../../repositories/workspaces';
 import { refusal } from '../../../test/helpers/refusal';
 import { heldLock } from '../../../test/helpers/races';
-import { testDb, type TestApp } from '../../../test/helpers/testApp';
+import { countRows, testDb, type TestApp } from '../../../test/helpers/testApp';
 import { lockTree } from '../../db/locks';
 import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
 import { clonePage } from './clone';
@@ -26,15 +26,6 @@ afterAll(async () => t.close());
 
 const workspace = async (who: keyof Team['userId']) => (await findMembership(t.app.db, team.workspaceId, team.userId[who]))!;
 const pageIn = async (parentId: string, title: string) => (await createPage(t.app.db, team.userId.admin, { type: 'Note', title }, { parentId })).page;
-const countPages = async () =>
-  Number(
-    (
-      await t.app.db
-        .selectFrom('pages')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 
 describe('createPage', () => {
   test('in a section by role, under a page by its level; the caller gets their level on the new page', async () => {
@@ -52,7 +43,7 @@ describe('createPage', () => {
   });
 
   test('denied: the shared section to a participant, any section to a guest, a page one may only read or not see', async () => {
-    const before = await countPages();
+    const before = await countRows(t, 'pages');
     expect(
       await refusal(createPage(t.app.db, team.userId.participant, { type: 'Note' }, { workspace: await workspace('participant'), section: 'all' })),
     ).toEqual([403, 'forbidden']);
@@ -63,7 +54,7 @@ describe('createPage', () => {
     expect(await refusal(createPage(t.app.db, team.userId.reader, { type: 'Note' }, { parentId: team.pageId }))).toEqual([403, 'forbidden']);
     expect(await refusal(createPage(t.app.db, team.userId.outsider, { type: 'Note' }, { parentId: team.pageId }))).toEqual([403, 'forbidden']);
     expect(await refusal(createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: newId() }))).toEqual([404, 'not_found']);
-    expect(await countPages()).toBe(before);
+    expect(await countRows(t, 'pages')).toBe(before);
   });
 
   test('a taken id is 409 page.already_exists; a parent in the trash 409 page.in_trash', async () => {
@@ -132,7 +123,7 @@ describe('clonePage', () => {
   });
 
   test('denied: a page one may not read, a workspace one is not in, a target one may not edit; a taken id is 409', async () => {
-    const before = await countPages();
+    const before = await countRows(t, 'pages');
     expect(await refusal(clonePage(t.app.db, team.userId.guest, team.pageId, { workspaceId: team.workspaceId }))).toEqual([403, 'forbidden']);
     expect(await refusal(clonePage(t.app.db, team.userId.outsider, team.pageId, { workspaceId: team.workspaceId }))).toEqual([403, 'forbidden']);
     expect(await refusal(clonePage(t.app.db, team.userId.reader, team.pageId, { workspaceId: team.workspaceId, toElement: team.pageId }))).toEqual([
@@ -145,7 +136,7 @@ describe('clonePage', () => {
       409,
       'page.already_exists',
     ]);
-    expect(await countPages()).toBe(before);
+    expect(await countRows(t, 'pages')).toBe(before);
   });
 });
 

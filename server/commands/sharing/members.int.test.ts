@@ -1,7 +1,7 @@
 import { findGrant } from '../../repositories/pageMembers';
 import { findMembership } from '../../repositories/workspaces';
 import { refusal } from '../../../test/helpers/refusal';
-import type { TestApp } from '../../../test/helpers/testApp';
+import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, insertPage, type Team } from '../../../test/helpers/team';
 import { createPage } from '../pages/create';
 import { trashPage } from '../pages/trash';
@@ -18,16 +18,6 @@ let team: Team;
 
 beforeAll(async () => ({ t, team } = await createTeamApp()));
 afterAll(async () => t.close());
-
-const countRows = async (table: 'users' | 'notifications' | 'page_members') =>
-  Number(
-    (
-      await t.app.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 
 test('full access shares with a member (a grant and a notification); the caller and the tree’s owner are skipped', async () => {
   const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: team.pageId });
@@ -55,7 +45,7 @@ test('full access shares with a member (a grant and a notification); the caller 
 
 test('denied: without full access, in the trash, an outsider brought in by a non-admin; nothing written', async () => {
   const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note' }, { parentId: team.pageId });
-  const before = await Promise.all([countRows('users'), countRows('notifications'), countRows('page_members')]);
+  const before = await Promise.all([countRows(t, 'users'), countRows(t, 'notifications'), countRows(t, 'page_members')]);
   // The participant edits the team page but may not share it.
   expect(await refusal(sharePage(t.app.db, team.userId.participant, page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([
     403,
@@ -77,7 +67,7 @@ test('denied: without full access, in the trash, an outsider brought in by a non
 
   await trashPage(t.app.db, team.userId.admin, page.id);
   expect(await refusal(sharePage(t.app.db, team.userId.admin, page.id, [{ userId: team.userId.guest, accessLevel: 'read' }]))).toEqual([409, 'page.in_trash']);
-  expect([await countRows('users'), await countRows('notifications'), await countRows('page_members')]).toEqual([before[0], before[1], before[2] + 1]);
+  expect([await countRows(t, 'users'), await countRows(t, 'notifications'), await countRows(t, 'page_members')]).toEqual([before[0], before[1], before[2] + 1]);
 });
 
 test('an admin brings an outsider in as a guest; a member’s grant changes and goes; the tree’s owner is never lowered', async () => {

@@ -1,7 +1,7 @@
 import { newId } from '../../../schema/ids';
 import { findMembership } from '../../repositories/workspaces';
 import { refusal } from '../../../test/helpers/refusal';
-import type { TestApp } from '../../../test/helpers/testApp';
+import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, type Team } from '../../../test/helpers/team';
 import { addWorkspaceMembers, changeMemberRole, removeWorkspaceMember } from './members';
 
@@ -17,15 +17,6 @@ let team: Team;
 beforeAll(async () => ({ t, team } = await createTeamApp()));
 afterAll(async () => t.close());
 
-const countUsers = async () =>
-  Number(
-    (
-      await t.app.db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 const roleOf = async (userId: string) => (await findMembership(t.app.db, team.workspaceId, userId))?.role;
 
 test('an admin adds a member by id and a newcomer by e-mail (an account made, admitted)', async () => {
@@ -41,7 +32,7 @@ test('an admin adds a member by id and a newcomer by e-mail (an account made, ad
 });
 
 test('denied: adding by a participant, a guest or an outsider; an unknown user id; nothing made', async () => {
-  const users = await countUsers();
+  const users = await countRows(t, 'users');
   const entry = [{ email: 'nobody-yet@team.example', role: 'guest' as const }];
   expect(await refusal(addWorkspaceMembers(t.app.db, team.userId.participant, team.workspaceId, entry))).toEqual([403, 'forbidden']);
   expect(await refusal(addWorkspaceMembers(t.app.db, team.userId.guest, team.workspaceId, entry))).toEqual([403, 'forbidden']);
@@ -51,7 +42,7 @@ test('denied: adding by a participant, a guest or an outsider; an unknown user i
     422,
     'validation_failed',
   ]);
-  expect(await countUsers()).toBe(users);
+  expect(await countRows(t, 'users')).toBe(users);
 });
 
 test('roles change by admins only; members are removed by admins, leave by themselves; the last admin stays', async () => {
