@@ -1,19 +1,32 @@
 import type { ApiResponse } from '../../schema/envelope';
-import { ERROR_CODES } from '../../schema/errors';
+import { ERROR_CODES, type ErrorCode } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import { clearEarly, takeEarly } from './earlyStart';
+import { asErrorCode, type ApiFailure } from './errors';
 
-/** A failed API call: HTTP status, the stable error code, and any `data` the server sent with it. */
+/**
+ * A failed API call: HTTP status (none: the call never reached the server), the stable error code
+ * when it is one of the schema's (any other is dropped), and any `data` the server sent with it.
+ */
 export class ApiRequestError extends Error {
+  readonly code: ErrorCode | undefined;
   constructor(
     readonly status: number | undefined,
-    readonly code: string | undefined,
+    code: unknown,
     message: string,
     readonly data: unknown = null,
     readonly details: unknown = undefined,
   ) {
     super(message);
+    this.code = asErrorCode(code);
   }
+}
+
+/** Any thrown error as plain data for the store (a thunk's rejectValue, an RTK Query error). */
+export function toFailure(error: unknown): ApiFailure {
+  return error instanceof ApiRequestError
+    ? { status: error.status, code: error.code, message: error.message, data: error.data, details: error.details }
+    : { message: error instanceof Error ? error.message : String(error) };
 }
 
 /**

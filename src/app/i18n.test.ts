@@ -38,6 +38,10 @@ function usedKeys(): { file: string; ns: Namespace; key: string }[] {
       })),
       // editorT (src/editor/blocks/textBlockParts.ts) reads the editor's namespace without a hook.
       ...[...source.matchAll(/\beditorT\('([^'$`]+)'/g)].map((m) => ({ file: path.relative(root, file), ns: 'documentEditor' as const, key: m[1] })),
+      // A feature's error messages (src/app/errors.ts): its table's values are keys.
+      ...[...source.matchAll(/(?:: FeatureMessages|ERROR_MESSAGES: [^=]+) = \{([^}]*)\}/g)].flatMap((table) =>
+        [...table[1].matchAll(/:\s*'([\w.]+)'/g)].map((m) => ({ file: path.relative(root, file), ns, key: m[1] })),
+      ),
     ];
   });
 }

@@ -52,10 +52,10 @@ function postForm(url: string, form: FormData, options: UploadOptions): Promise<
       reject(new ApiRequestError(xhr.status, code, message));
     };
     xhr.onerror = () => reject(new ApiRequestError(undefined, undefined, 'network error'));
-    xhr.onabort = () => reject(new ApiRequestError(undefined, 'aborted', 'upload aborted'));
+    xhr.onabort = () => reject(new ApiRequestError(undefined, undefined, 'upload aborted'));
     if (options.signal) {
       if (options.signal.aborted) {
-        reject(new ApiRequestError(undefined, 'aborted', 'upload aborted'));
+        reject(new ApiRequestError(undefined, undefined, 'upload aborted'));
         return;
       }
       options.signal.addEventListener('abort', () => xhr.abort(), { once: true });

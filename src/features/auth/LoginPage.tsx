@@ -2,8 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { LOGIN_CODE_LENGTH } from '../../../schema/constants';
-import { ERROR_CODES } from '../../../schema/errors';
 import { ApiRequestError } from '../../app/api';
+import { errorKey, type FeatureMessages } from '../../app/errors';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { useAppLinks } from '../../app/appConfig';
 import { Button } from '../../ui/Button';
@@ -13,33 +13,26 @@ import { emailSuggestions } from './emailSuggestions';
 import { isEmail } from '../../../schema/user';
 import './login.css';
 
+const SIGN_IN_MESSAGES: FeatureMessages = {
+  validation_failed: 'auth.errors.invalidEmail',
+  'auth.invalid_pin': 'auth.errors.invalidPin',
+  'auth.code_expired': 'auth.errors.codeExpired',
+  'auth.too_many_attempts': 'auth.errors.tooManyAttempts',
+  rate_limited: 'auth.errors.rateLimited',
+  'auth.oauth_state_invalid': 'auth.errors.oauthState',
+  'auth.oauth_email_unverified': 'auth.errors.oauthEmailUnverified',
+  'auth.oauth_provider_unavailable': 'auth.errors.oauthUnavailable',
+  'auth.oauth_failed': 'auth.errors.oauthFailed',
+  'auth.oauth_disabled': 'auth.errors.oauthFailed',
+  'auth.oauth_unknown_service': 'auth.errors.oauthFailed',
+  generic: 'auth.errors.generic',
+};
+
 /** The message for a failed sign-in step, by the server's stable error code. */
 export function signInError(error: unknown): { key: string; count?: number } {
-  if (!(error instanceof ApiRequestError)) return { key: 'auth.errors.generic' };
-  switch (error.code) {
-    case ERROR_CODES.validationFailed:
-      return { key: 'auth.errors.invalidEmail' };
-    case ERROR_CODES.invalidPin:
-      return { key: 'auth.errors.invalidPin', count: (error.details as { attemptsLeft?: number } | undefined)?.attemptsLeft ?? 0 };
-    case ERROR_CODES.codeExpired:
-      return { key: 'auth.errors.codeExpired' };
-    case ERROR_CODES.tooManyAttempts:
-      return { key: 'auth.errors.tooManyAttempts' };
-    case ERROR_CODES.rateLimited:
-      return { key: 'auth.errors.rateLimited' };
-    case ERROR_CODES.oauthStateInvalid:
-      return { key: 'auth.errors.oauthState' };
-    case ERROR_CODES.oauthEmailUnverified:
-      return { key: 'auth.errors.oauthEmailUnverified' };
-    case ERROR_CODES.oauthProviderUnavailable:
-      return { key: 'auth.errors.oauthUnavailable' };
-    case ERROR_CODES.oauthFailed:
-    case ERROR_CODES.oauthDisabled:
-    case ERROR_CODES.oauthUnknownService:
-      return { key: 'auth.errors.oauthFailed' };
-    default:
-      return { key: 'auth.errors.generic' };
-  }
+  const key = errorKey(error, SIGN_IN_MESSAGES);
+  if (key !== SIGN_IN_MESSAGES['auth.invalid_pin']) return { key };
+  return { key, count: ((error as ApiRequestError).details as { attemptsLeft?: number } | undefined)?.attemptsLeft ?? 0 };
 }
 
 /**

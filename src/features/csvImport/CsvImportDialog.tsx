@@ -7,7 +7,7 @@ import { useAppDispatch } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { ProgressBar } from '../../ui/ProgressBar';
-import { pageActionError, toApiError } from '../pages/pageErrors';
+import { pageActionError } from '../pages/pageErrors';
 import { createChildPage, createNote } from '../pages/pagesSlice';
 import { UploadIcon } from '../pageTypes/typeIcons';
 import { detectColumnType, IMPORT_TYPES, type CellProblem, type ImportType } from '../../../schema/csvColumns';
@@ -64,7 +64,7 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
         if (found) setDatabase(found);
         else setDatabaseError(t('csvImport.errors.noDatabase'));
       },
-      (error: unknown) => live && setDatabaseError(pageActionError(t, toApiError(error))),
+      (error: unknown) => live && setDatabaseError(pageActionError(t, error)),
     );
     return () => {
       live = false;
@@ -140,7 +140,7 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
     } catch (error) {
       setStage({
         name: 'preview',
-        error: error instanceof Error && error.message === 'no database block' ? t('csvImport.errors.noDatabase') : pageActionError(t, toApiError(error)),
+        error: error instanceof Error && error.message === 'no database block' ? t('csvImport.errors.noDatabase') : pageActionError(t, error),
       });
     }
   };
@@ -414,7 +414,7 @@ function Summary({ result }: { result: ImportResult }) {
             ? t('csvImport.stopped', { done: result.imported.toLocaleString('ru'), total: result.total.toLocaleString('ru') })
             : t('csvImport.imported', counted(result.imported))}
       </p>
-      {result.failed !== undefined && <p className="csv-error">{pageActionError(t, toApiError(result.failed))}</p>}
+      {result.failed !== undefined && <p className="csv-error">{pageActionError(t, result.failed)}</p>}
       {problems.length === 0 ? (
         <p className="csv-note">{t('csvImport.noProblems')}</p>
       ) : (

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiRequestError, api } from '../../app/api';
+import { api } from '../../app/api';
+import { errorKey, type FeatureMessages } from '../../app/errors';
 import { useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -9,12 +10,16 @@ import './feedback.css';
 
 const FIELD_LIMITS = { username: 200, text: 10_000 } as const;
 
+const FEEDBACK_MESSAGES: FeatureMessages = {
+  network: 'feedback.errors.network',
+  rate_limited: 'feedback.errors.rateLimited',
+  validation_failed: 'feedback.errors.invalid',
+  generic: 'feedback.errors.sendFailed',
+};
+
 /** Why a feedback message was not sent, by the server's answer. */
 function failureKey(error: unknown): string {
-  if (!(error instanceof ApiRequestError) || error.status === undefined) return 'feedback.errors.network';
-  if (error.status === 429) return 'feedback.errors.rateLimited';
-  if (error.status === 422) return 'feedback.errors.invalid';
-  return 'feedback.errors.sendFailed';
+  return errorKey(error, FEEDBACK_MESSAGES);
 }
 
 /**

@@ -43,6 +43,8 @@ interface Call {
 let db: WireNotification[];
 let calls: Call[];
 let refuse: ((call: Call) => number | undefined) | null;
+/** The code the server sends with a refusal's status (any other: one the client does not know). */
+const CODES: Record<number, string> = { 403: 'forbidden', 404: 'not_found' };
 
 function unreadCount() {
   return db.filter((n) => !n.is_read).length;
@@ -68,7 +70,7 @@ beforeEach(() => {
         ok: status < 400,
         status,
         statusText: '',
-        json: async () => ({ data, included: [], meta, errors: status >= 400 ? [{ code: 'not_found', message: 'x' }] : [] }),
+        json: async () => ({ data, included: [], meta, errors: status >= 400 ? [{ code: CODES[status] ?? 'conflict', message: 'x' }] : [] }),
       }) as Response;
     const refused = refuse?.(call);
     if (refused) return reply(null, {}, refused);

@@ -23,25 +23,29 @@ import {
   removeAllNotifications,
   removeNotification,
   setNotificationRead,
-  type InboxFailure,
   type InboxFilter,
 } from './inboxSlice';
 import { NotificationSettingsHost } from './NotificationSettingsDialog';
 import { closeInbox, openInbox, useInboxOpen } from './openInbox';
 import { usePageTitle } from './pageTitles';
 import './inbox.css';
+import { errorMessage, type ApiFailure, type FeatureMessages } from '../../app/errors';
 import { unreadCount } from '../../ui/unreadCount';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
 const FILTERS: InboxFilter[] = ['all', 'unread', 'read'];
 
-/** A refused inbox call in Russian. */
-export function inboxError(t: T, failure: InboxFailure | undefined): string {
-  if (!failure || failure.status === undefined) return t('inbox.errors.network');
-  if (failure.status === 404) return t('inbox.errors.notFound');
-  if (failure.status === 403) return t('inbox.errors.forbidden');
-  return t('inbox.errors.generic');
+const INBOX_MESSAGES: FeatureMessages = {
+  network: 'inbox.errors.network',
+  not_found: 'inbox.errors.notFound',
+  forbidden: 'inbox.errors.forbidden',
+  generic: 'inbox.errors.generic',
+};
+
+/** A refused inbox call in Russian; no failure kept: no connection. */
+export function inboxError(t: T, failure: ApiFailure | undefined): string {
+  return errorMessage(t, failure ?? { status: undefined, message: '' }, INBOX_MESSAGES);
 }
 
 /** Where a notification leads: its page, and the comment for comment notifications. */

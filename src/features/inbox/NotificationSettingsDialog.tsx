@@ -1,7 +1,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wireNotificationSettingsSchema, type NotificationSettings } from '../../../schema/notification';
-import { api, ApiRequestError } from '../../app/api';
+import { api } from '../../app/api';
+import { errorMessage, type FeatureMessages } from '../../app/errors';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import './inbox.css';
@@ -41,13 +42,15 @@ export function NotificationSettingsHost() {
 
 const KINDS: (keyof NotificationSettings)[] = ['mentions', 'replies', 'comments', 'reactions'];
 
+const SETTINGS_MESSAGES: FeatureMessages = {
+  network: 'inbox.errors.network',
+  forbidden: 'inbox.settings.errors.forbidden',
+  not_found: 'inbox.settings.errors.notFound',
+  generic: 'inbox.settings.errors.generic',
+};
+
 function settingsError(t: (key: string) => string, error: unknown): string {
-  if (error instanceof ApiRequestError) {
-    if (error.status === undefined) return t('inbox.errors.network');
-    if (error.status === 403) return t('inbox.settings.errors.forbidden');
-    if (error.status === 404) return t('inbox.settings.errors.notFound');
-  }
-  return t('inbox.settings.errors.generic');
+  return errorMessage(t, error, SETTINGS_MESSAGES);
 }
 
 type Load = { status: 'loading' } | { status: 'ready'; settings: NotificationSettings } | { status: 'failed'; message: string };

@@ -1,19 +1,11 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { NOTIFICATION_FILTERS, wireNotificationSchema, type WireNotification } from '../../../schema/notification';
-import { api, ApiRequestError } from '../../app/api';
+import { api, toFailure } from '../../app/api';
+import type { ApiFailure } from '../../app/errors';
 import type { RootState } from '../../app/store';
 
 export type InboxFilter = (typeof NOTIFICATION_FILTERS)[number];
 export const INBOX_PAGE_SIZE = 30;
-
-/** A failed call as the UI needs it: the status (undefined: no connection) and the error code. */
-export interface InboxFailure {
-  status: number | undefined;
-  code: string | undefined;
-}
-
-const failure = (error: unknown): InboxFailure =>
-  error instanceof ApiRequestError ? { status: error.status, code: error.code } : { status: undefined, code: undefined };
 
 export interface InboxState {
   /** The list shown in the panel: which workspace and filter it is for, newest first. */
@@ -71,7 +63,7 @@ interface ListArgs {
 export const loadNotifications = createAsyncThunk<
   { items: WireNotification[]; nextCursor: string | null; listKey: string; more: boolean },
   ListArgs,
-  { state: RootState; rejectValue: InboxFailure }
+  { state: RootState; rejectValue: ApiFailure }
 >('inbox/load', async ({ workspaceId, filter, more = false }, { getState, rejectWithValue }) => {
   const cursor = more ? getState().inbox.nextCursor : null;
   try {
@@ -81,58 +73,58 @@ export const loadNotifications = createAsyncThunk<
     const next = meta?.hasMoreNext && typeof meta.nextCursor === 'string' ? meta.nextCursor : null;
     return { items: parseNotifications(data), nextCursor: next, listKey: listKeyOf(workspaceId, filter), more };
   } catch (error) {
-    return rejectWithValue(failure(error));
+    return rejectWithValue(toFailure(error));
   }
 });
 
 /** Marks one notification read or unread; the list changes at once and goes back if the server refuses. */
-export const setNotificationRead = createAsyncThunk<WireNotification | null, { id: string; read: boolean }, { rejectValue: InboxFailure }>(
+export const setNotificationRead = createAsyncThunk<WireNotification | null, { id: string; read: boolean }, { rejectValue: ApiFailure }>(
   'inbox/setRead',
   async ({ id, read }, { dispatch, rejectWithValue }) => {
     try {
       const { data } = await api<unknown>(`/api/notifications/${encodeURIComponent(id)}/${read ? 'markIsRead' : 'markIsNotRead'}`, { method: 'POST' });
       return parseNotifications([data])[0] ?? null;
     } catch (error) {
-      return rejectWithValue(failure(error));
+      return rejectWithValue(toFailure(error));
     } finally {
       void dispatch(loadUnreadCounts());
     }
   },
 );
 
-export const markAllRead = createAsyncThunk<number, { workspaceId: string | null }, { rejectValue: InboxFailure }>(
+export const markAllRead = createAsyncThunk<number, { workspaceId: string | null }, { rejectValue: ApiFailure }>(
   'inbox/markAllRead',
   async ({ workspaceId }, { dispatch, rejectWithValue }) => {
     try {
       const { data } = await api<{ count: number }>('/api/notifications/markIsRead', { method: 'POST', body: workspaceId ? { workspaceId } : {} });
       return data?.count ?? 0;
     } catch (error) {
-      return rejectWithValue(failure(error));
+      return rejectWithValue(toFailure(error));
     } finally {
       void dispatch(loadUnreadCounts());
     }
   },
 );
 
-export const removeNotification = createAsyncThunk<string, string, { rejectValue: InboxFailure }>('inbox/remove', async (id, { dispatch, rejectWithValue }) => {
+export const removeNotification = createAsyncThunk<string, string, { rejectValue: ApiFailure }>('inbox/remove', async (id, { dispatch, rejectWithValue }) => {
   try {
     await api(`/api/notifications/${encodeURIComponent(id)}`, { method: 'DELETE' });
     return id;
   } catch (error) {
-    return rejectWithValue(failure(error));
+    return rejectWithValue(toFailure(error));
   } finally {
     void dispatch(loadUnreadCounts());
   }
 });
 
-export const removeAllNotifications = createAsyncThunk<number, { workspaceId: string | null }, { rejectValue: InboxFailure }>(
+export const removeAllNotifications = createAsyncThunk<number, { workspaceId: string | null }, { rejectValue: ApiFailure }>(
   'inbox/removeAll',
   async ({ workspaceId }, { dispatch, rejectWithValue }) => {
     try {
       const { data } = await api<{ count: number }>(`/api/notifications/all${query({ workspaceId: workspaceId ?? undefined })}`, { method: 'DELETE' });
       return data?.count ?? 0;
     } catch (error) {
-      return rejectWithValue(failure(error));
+      return rejectWithValue(toFailure(error));
     } finally {
       void dispatch(loadUnreadCounts());
     }

@@ -8,7 +8,7 @@ import { PageIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { creatableRootSections, sectionsShown } from '../workspaces/workspaceRules';
-import { pageActionError, toApiError } from './pageErrors';
+import { pageActionError } from './pageErrors';
 import { loadSection, movePage } from './pagesSlice';
 
 type Target = { kind: 'section'; id: 'private' | 'all' } | { kind: 'page'; page: WireElement };
@@ -57,7 +57,7 @@ export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): vo
       if (sectionsShown(workspace).includes('all')) void dispatch(loadSection('all'));
       onClose();
     } catch (error) {
-      showToast(pageActionError(t, toApiError(error)), 'error');
+      showToast(pageActionError(t, error), 'error');
     } finally {
       setBusy(false);
     }

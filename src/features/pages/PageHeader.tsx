@@ -7,7 +7,7 @@ import { ImageIcon, SmileIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { CoverPicker, coverBackground } from './CoverPicker';
 import { IconPicker } from './IconPicker';
-import { pageActionError, toApiError } from './pageErrors';
+import { pageActionError } from './pageErrors';
 import { pageLoaded, patchPage } from './pagesSlice';
 
 /** The cover change is debounced (spec §9: 500 ms, like renaming); the last one wins. */
@@ -26,7 +26,7 @@ function useCoverSaver(page: WireElement) {
     if (!previous) return;
     dispatch(patchPage({ id: previous.id, patch: { cover: pending.current }, previous }))
       .unwrap()
-      .catch((error: unknown) => showToast(pageActionError(t, toApiError(error)), 'error'));
+      .catch((error: unknown) => showToast(pageActionError(t, error), 'error'));
   };
   useEffect(
     () => () => {
@@ -75,7 +75,7 @@ export function PageHeader({
     try {
       await dispatch(patchPage({ id: page.id, patch: { icon }, previous: page })).unwrap();
     } catch (error) {
-      showToast(pageActionError(t, toApiError(error)), 'error');
+      showToast(pageActionError(t, error), 'error');
     }
   };
   const pickCover = (cover: Cover | null) => {

@@ -20,9 +20,10 @@ import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { IMPORT_ACCEPT, importInto, pickFile } from '../export/importPages';
 import { importProblemText } from '../export/importProblems';
-import { copyText, pageActionError, toApiError } from './pageErrors';
+import { copyText, pageActionError } from './pageErrors';
 import { usePublicLink } from './publicLink';
-import { clonePage, patchPage, setFavorite, trashPage, type ApiFailure } from './pagesSlice';
+import { clonePage, patchPage, setFavorite, trashPage } from './pagesSlice';
+import type { ApiFailure } from '../../app/errors';
 import { openCsvImport } from '../csvImport/openCsvImport';
 import { downloadCsv, findDatabaseOfPage } from '../csvImport/databaseCalls';
 import { DownloadIcon, UploadIcon } from '../pageTypes/typeIcons';
@@ -87,7 +88,7 @@ export function useClonePage() {
     } catch (error) {
       // Spec §8: a clone error is reported except on 404 (the source is gone; the copy is rolled back either way).
       if ((error as Partial<ApiFailure>)?.status === 404) showToast(t('page.errors.notFound'), 'error');
-      else showToast(`${t('page.errors.clone')}: ${pageActionError(t, toApiError(error))}`, 'error');
+      else showToast(`${t('page.errors.clone')}: ${pageActionError(t, error)}`, 'error');
     }
   };
 }
@@ -122,7 +123,7 @@ function useToggleFavorite() {
       await dispatch(setFavorite({ id: page.id, on })).unwrap();
       showToast(on ? t('page.toasts.favoriteAdded') : t('page.toasts.favoriteRemoved'));
     } catch (error) {
-      showToast(pageActionError(t, toApiError(error)), 'error');
+      showToast(pageActionError(t, error), 'error');
     }
   };
 }
@@ -199,7 +200,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
       showToast(t('page.toasts.trashed'));
       navigate('/');
     } catch (error) {
-      showToast(pageActionError(t, toApiError(error)), 'error');
+      showToast(pageActionError(t, error), 'error');
     }
   };
 
@@ -210,7 +211,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
       await dispatch(patchPage({ id: page.id, patch: { isPublic }, previous: page })).unwrap();
       if (!isPublic) showToast(t('page.toasts.unpublished'));
     } catch (error) {
-      showToast(pageActionError(t, toApiError(error)), 'error');
+      showToast(pageActionError(t, error), 'error');
     } finally {
       setPublishing(false);
     }

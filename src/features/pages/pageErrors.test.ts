@@ -14,5 +14,6 @@ test('a write the server refused as busy says so, in Russian, where page, sharin
   expect(shareError(t, busy)).toBe(BUSY);
   expect(workspaceError(t, busy)).toBe(BUSY);
   // Any other 503 stays the generic message.
-  expect(pageActionError(t, new ApiRequestError(503, 'ai.not_configured', ''))).toBe(i18next.t('page.errors.generic'));
+  expect(pageActionError(t, new ApiRequestError(503, 'internal_error', ''))).toBe(i18next.t('page.errors.generic'));
+  expect(pageActionError(t, new ApiRequestError(503, undefined, ''))).toBe(i18next.t('page.errors.generic'));
 });

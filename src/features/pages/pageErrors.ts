@@ -1,18 +1,19 @@
 import type { TFunction } from 'i18next';
-import { ApiRequestError, isServerBusy } from '../../app/api';
-import type { ApiFailure } from './pagesSlice';
+import { errorMessage, type FeatureMessages } from '../../app/errors';
 
-/** A Russian message for a failed page action, by HTTP status and error code. */
+const PAGE_MESSAGES: FeatureMessages = {
+  network: 'page.errors.network',
+  forbidden: 'page.errors.forbidden',
+  not_found: 'page.errors.notFound',
+  'page.in_trash': 'page.errors.inTrash',
+  'page.move_cycle': 'page.errors.moveCycle',
+  validation_failed: 'page.errors.invalid',
+  generic: 'page.errors.generic',
+};
+
+/** A Russian message for a failed page action (an ApiRequestError, or the ApiFailure a thunk rejects with). */
 export function pageActionError(t: TFunction, error: unknown): string {
-  if (!(error instanceof ApiRequestError)) return t('page.errors.generic');
-  if (error.status === undefined) return t('page.errors.network');
-  if (isServerBusy(error)) return t('errors.busy');
-  if (error.status === 403) return t('page.errors.forbidden');
-  if (error.status === 404) return t('page.errors.notFound');
-  if (error.code === 'page.in_trash') return t('page.errors.inTrash');
-  if (error.code === 'page.move_cycle') return t('page.errors.moveCycle');
-  if (error.status === 422) return t('page.errors.invalid');
-  return t('page.errors.generic');
+  return errorMessage(t, error, PAGE_MESSAGES);
 }
 
 /** Copies text to the clipboard (with a fallback where the Clipboard API is not allowed). */
@@ -39,12 +40,4 @@ export async function copyText(text: string): Promise<void> {
 export function publicUrl(idOrAlias: string): string {
   // One path segment: the server serves the app for /{id}, and a visitor without access gets the public view there.
   return `${window.location.origin}/${idOrAlias}`;
-}
-
-/** unwrap() throws the thunk's ApiFailure ({ status, code, message }); made an ApiRequestError again for the messages. */
-export function toApiError(error: unknown): unknown {
-  if (error instanceof ApiRequestError) return error;
-  const e = error as Partial<ApiFailure> | undefined;
-  if (e && typeof e === 'object' && 'message' in e) return new ApiRequestError(e.status, e.code, e.message ?? '');
-  return error;
 }

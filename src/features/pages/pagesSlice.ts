@@ -1,7 +1,9 @@
 import { createAsyncThunk, createEntityAdapter, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { PageType, SectionId } from '../../../schema/constants';
 import { newElement, wireElementSchema, type WireElement } from '../../../schema/element';
-import { api, ApiRequestError, type RequestOptions } from '../../app/api';
+import { api, toFailure, type RequestOptions } from '../../app/api';
+import type { ApiFailure } from '../../app/errors';
+import { apiThunk } from '../../app/apiThunk';
 import type { RootState } from '../../app/store';
 
 const pagesAdapter = createEntityAdapter<WireElement>();
@@ -71,24 +73,13 @@ export const renamePage = createAsyncThunk('pages/renamePage', async ({ id, titl
   await api(elementUrl(id), { method: 'PATCH', body: { id, title } });
 });
 
-/** A refused call as the thunks reject with it: the HTTP status (none: no connection) and the error code. */
-export interface ApiFailure {
-  status?: number;
-  code?: string;
-  message: string;
-}
-const failure = (error: unknown): ApiFailure =>
-  error instanceof ApiRequestError ? { status: error.status, code: error.code, message: error.message } : { message: String(error) };
-/** createAsyncThunk for a call whose failure keeps its status (unwrap() throws the ApiFailure). */
-const apiThunk = createAsyncThunk.withTypes<{ rejectValue: ApiFailure }>();
-
 /** A page call whose answer is the page: checked against the schema; a failure is the thunk's ApiFailure. */
 async function pageCall(path: string, options: RequestOptions, rejectWithValue: (value: ApiFailure) => unknown): Promise<WireElement> {
   try {
     const { data } = await api<unknown>(path, options);
     return wireElementSchema.parse(data);
   } catch (error) {
-    throw rejectWithValue(failure(error));
+    throw rejectWithValue(toFailure(error));
   }
 }
 
@@ -147,7 +138,7 @@ export const movePageInTree = apiThunk(
       return wireElementSchema.parse(data);
     } catch (error) {
       if (before) dispatch(pagesSlice.actions.treeMoved({ id, parent: before.parent, placeAfter: before.placeAfter }));
-      return rejectWithValue(failure(error));
+      return rejectWithValue(toFailure(error));
     }
   },
 );

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ERROR_CODES } from '../../../schema/errors';
 import type { WireUser } from '../../../schema/user';
 import { ApiRequestError, api } from '../../app/api';
+import { errorKey, type FeatureMessages } from '../../app/errors';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { PUBLIC_IMAGE_TYPES, uploadPublicImage } from '../../editor/upload';
 import { Button } from '../../ui/Button';
@@ -14,13 +14,15 @@ import './profile.css';
 const NAME_MAX = 200;
 const THEMES: UiSettings['theme'][] = ['auto', 'light', 'dark'];
 
-function errorKey(error: unknown): string {
-  if (!(error instanceof ApiRequestError) || error.status === undefined) return 'profile.errors.network';
-  if (error.status === 413) return 'profile.errors.tooLarge';
-  if (error.code === 'file.not_an_image') return 'profile.errors.notAnImage';
-  if (error.code === ERROR_CODES.rateLimited) return 'profile.errors.rateLimited';
-  return 'profile.errors.generic';
-}
+const PROFILE_MESSAGES: FeatureMessages = {
+  network: 'profile.errors.network',
+  payload_too_large: 'profile.errors.tooLarge',
+  'file.not_an_image': 'profile.errors.notAnImage',
+  rate_limited: 'profile.errors.rateLimited',
+  generic: 'profile.errors.generic',
+};
+
+const profileErrorKey = (error: unknown): string => errorKey(error, PROFILE_MESSAGES);
 
 /** POST /api/user: your own name and/or avatar; answers the updated user. */
 async function updateSelf(id: string, changes: { name?: string; avatar_url?: string | null }): Promise<WireUser> {
@@ -49,7 +51,7 @@ function MessengerSection({ linked, linkAtStart }: { linked: boolean; linkAtStar
       setState({ kind: 'code', ...data });
     } catch (error) {
       const disabled = error instanceof ApiRequestError && error.code === 'messenger.disabled';
-      setState({ kind: 'error', key: disabled ? 'profile.messenger.disabled' : errorKey(error) });
+      setState({ kind: 'error', key: disabled ? 'profile.messenger.disabled' : profileErrorKey(error) });
     }
   };
   return (
@@ -102,7 +104,7 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
       dispatch(signedIn(await updateSelf(user.id, { name: trimmed })));
       setSaved(true);
     } catch (e) {
-      setError(errorKey(e));
+      setError(profileErrorKey(e));
     } finally {
       setSaving(false);
     }
@@ -117,7 +119,7 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
       const url = await uploadPublicImage(file, { onProgress: (share) => setUpload(share) });
       dispatch(signedIn(await updateSelf(user.id, { avatar_url: url })));
     } catch (e) {
-      setError(errorKey(e));
+      setError(profileErrorKey(e));
     } finally {
       setUpload(null);
       if (fileInput.current) fileInput.current.value = '';
@@ -129,7 +131,7 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
     try {
       dispatch(signedIn(await updateSelf(user.id, { avatar_url: null })));
     } catch (e) {
-      setError(errorKey(e));
+      setError(profileErrorKey(e));
     }
   };
 

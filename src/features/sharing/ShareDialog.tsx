@@ -5,13 +5,14 @@ import type { WireElement } from '../../../schema/element';
 import { canShare } from '../../../schema/policies/page';
 import { canBringInOutsiders } from '../../../schema/policies/workspace';
 import { GRANTABLE_LEVELS, type GrantableLevel, type SkippedMember, type WireElementMember } from '../../../schema/sharing';
-import { ApiRequestError, api, isServerBusy } from '../../app/api';
+import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { GlobeIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
-import { copyText, toApiError } from '../pages/pageErrors';
+import { copyText } from '../pages/pageErrors';
+import { errorMessage, type FeatureMessages } from '../../app/errors';
 import { usePublicLink } from '../pages/publicLink';
 import { patchPage } from '../pages/pagesSlice';
 import { useIsPhone } from '../../ui/useIsPhone';
@@ -21,20 +22,21 @@ import './share.css';
 
 const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
 
+const SHARE_MESSAGES: FeatureMessages = {
+  network: 'share.errors.network',
+  'sharing.outsider_needs_admin': 'share.errors.outsiderNeedsAdmin',
+  'sharing.protected_member': 'share.errors.protectedMember',
+  'page.in_trash': 'share.errors.inTrash',
+  forbidden: 'share.errors.forbidden',
+  not_found: 'share.errors.notFound',
+  rate_limited: 'share.errors.rateLimited',
+  validation_failed: 'share.errors.invalid',
+  generic: 'share.errors.generic',
+};
+
 /** A Russian message for a refused sharing call (docs/api/sharing.md). */
 export function shareError(t: TFunction, error: unknown): string {
-  const e = toApiError(error);
-  if (!(e instanceof ApiRequestError)) return t('share.errors.generic');
-  if (e.status === undefined) return t('share.errors.network');
-  if (isServerBusy(e)) return t('errors.busy');
-  if (e.code === 'sharing.outsider_needs_admin') return t('share.errors.outsiderNeedsAdmin');
-  if (e.code === 'sharing.protected_member') return t('share.errors.protectedMember');
-  if (e.code === 'page.in_trash') return t('share.errors.inTrash');
-  if (e.status === 403) return t('share.errors.forbidden');
-  if (e.status === 404) return t('share.errors.notFound');
-  if (e.status === 429) return t('share.errors.rateLimited');
-  if (e.status === 422) return t('share.errors.invalid');
-  return t('share.errors.generic');
+  return errorMessage(t, error, SHARE_MESSAGES);
 }
 
 interface Person extends PersonLike {

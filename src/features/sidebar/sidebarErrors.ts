@@ -1,21 +1,30 @@
-import type { ApiFailure } from '../pages/pagesSlice';
+import { errorKey, type ApiFailure, type FeatureMessages } from '../../app/errors';
 
-/** The message (its translation key) for a page that could not be created. */
+const CREATE_MESSAGES: FeatureMessages = {
+  network: 'sidebar.errors.network',
+  forbidden: 'sidebar.errors.createForbidden',
+  not_found: 'sidebar.errors.notFound',
+  'page.in_trash': 'sidebar.errors.inTrash',
+  validation_failed: 'sidebar.errors.createFailed',
+  generic: 'sidebar.errors.createFailed',
+};
+
+const MOVE_MESSAGES: FeatureMessages = {
+  network: 'sidebar.errors.network',
+  forbidden: 'sidebar.errors.moveForbidden',
+  not_found: 'sidebar.errors.notFound',
+  'page.move_cycle': 'sidebar.errors.moveCycle',
+  'page.in_trash': 'sidebar.errors.inTrash',
+  validation_failed: 'sidebar.errors.moveInvalid',
+  generic: 'sidebar.errors.moveFailed',
+};
+
+/** The message (its translation key) for a page that could not be created; no failure kept: no connection. */
 export function createErrorKey(failure: ApiFailure | undefined): string {
-  if (!failure || failure.status === undefined) return 'sidebar.errors.network';
-  if (failure.status === 403) return 'sidebar.errors.createForbidden';
-  if (failure.status === 404) return 'sidebar.errors.notFound';
-  if (failure.code === 'page.in_trash') return 'sidebar.errors.inTrash';
-  return 'sidebar.errors.createFailed';
+  return failure ? errorKey(failure, CREATE_MESSAGES) : CREATE_MESSAGES.network!;
 }
 
 /** The message (its translation key) for a page that could not be moved in the tree. */
 export function moveErrorKey(failure: ApiFailure | undefined): string {
-  if (!failure || failure.status === undefined) return 'sidebar.errors.network';
-  if (failure.status === 403) return 'sidebar.errors.moveForbidden';
-  if (failure.status === 404) return 'sidebar.errors.notFound';
-  if (failure.code === 'page.move_cycle') return 'sidebar.errors.moveCycle';
-  if (failure.code === 'page.in_trash') return 'sidebar.errors.inTrash';
-  if (failure.status === 422) return 'sidebar.errors.moveInvalid';
-  return 'sidebar.errors.moveFailed';
+  return failure ? errorKey(failure, MOVE_MESSAGES) : MOVE_MESSAGES.network!;
 }

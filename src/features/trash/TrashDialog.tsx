@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { wireElementSchema, type WireElement } from '../../../schema/element';
 import { canEdit, canShare } from '../../../schema/policies/page';
-import { api, ApiRequestError } from '../../app/api';
+import { api } from '../../app/api';
+import { errorMessage, type FeatureMessages } from '../../app/errors';
 import { useAppDispatch } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -20,14 +21,16 @@ export const TRASH_SEARCH_DEBOUNCE_MS = 300;
 type TrashItem = WireElement & { trashedAt?: string };
 type Listing = { status: 'loading' } | { status: 'ready'; items: TrashItem[]; next: string | null } | { status: 'failed' };
 
+const TRASH_MESSAGES: FeatureMessages = {
+  network: 'page.errors.network',
+  'page.parent_in_trash': 'trash.errors.parentInTrash',
+  'page.not_in_trash': 'trash.errors.notInTrash',
+  forbidden: 'trash.errors.forbidden',
+  generic: 'trash.errors.generic',
+};
+
 export function trashMessage(t: (key: string) => string, error: unknown): string {
-  if (error instanceof ApiRequestError) {
-    if (error.code === 'page.parent_in_trash') return t('trash.errors.parentInTrash');
-    if (error.code === 'page.not_in_trash') return t('trash.errors.notInTrash');
-    if (error.status === 403) return t('trash.errors.forbidden');
-    if (error.status === undefined) return t('page.errors.network');
-  }
-  return t('trash.errors.generic');
+  return errorMessage(t, error, TRASH_MESSAGES);
 }
 
 function parsePages(data: unknown[]): TrashItem[] {

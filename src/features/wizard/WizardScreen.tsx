@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { COMPANY_TYPES, type TemplateDefaults, type WireTemplate } from '../../../schema/template';
 import { WORKSPACE_NAME_MAX } from '../../../schema/workspace';
-import { api, ApiRequestError } from '../../app/api';
+import { api } from '../../app/api';
+import { errorMessage, type FeatureMessages } from '../../app/errors';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { CheckIcon, CloseIcon } from '../../ui/icons';
@@ -224,13 +225,15 @@ function SelectTemplates({ state, dispatch, templates, retry }: StepProps & { te
   );
 }
 
+const AVATAR_MESSAGES: FeatureMessages = {
+  network: 'wizard.errors.network',
+  payload_too_large: 'wizard.profileSettings.avatarErrors.tooLarge',
+  'file.not_an_image': 'wizard.profileSettings.avatarErrors.notAnImage',
+  generic: 'wizard.profileSettings.avatarErrors.generic',
+};
+
 function avatarError(t: (key: string) => string, error: unknown): string {
-  if (error instanceof ApiRequestError) {
-    if (error.status === 413) return t('wizard.profileSettings.avatarErrors.tooLarge');
-    if (error.code === 'file.not_an_image') return t('wizard.profileSettings.avatarErrors.notAnImage');
-    if (error.status === undefined) return t('wizard.errors.network');
-  }
-  return t('wizard.profileSettings.avatarErrors.generic');
+  return errorMessage(t, error, AVATAR_MESSAGES);
 }
 
 function ProfileSettings({ state, dispatch }: StepProps) {
@@ -401,12 +404,14 @@ interface StepProps {
   dispatch(action: WizardAction): void;
 }
 
+const CREATE_MESSAGES: FeatureMessages = {
+  network: 'wizard.errors.network',
+  validation_failed: 'wizard.errors.invalid',
+  generic: 'wizard.errors.create',
+};
+
 function createError(t: (key: string) => string, error: unknown): string {
-  if (error instanceof ApiRequestError) {
-    if (error.status === undefined) return t('wizard.errors.network');
-    if (error.status === 422) return t('wizard.errors.invalid');
-  }
-  return t('wizard.errors.create');
+  return errorMessage(t, error, CREATE_MESSAGES);
 }
 
 /**

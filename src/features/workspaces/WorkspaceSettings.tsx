@@ -6,7 +6,8 @@ import { useNavigate } from 'react-router-dom';
 import type { WorkspaceRole } from '../../../schema/constants';
 import { canDoInWorkspace, canRemoveMember } from '../../../schema/policies/workspace';
 import { WORKSPACE_NAME_MIN, type WireWorkspace } from '../../../schema/workspace';
-import { ApiRequestError, api, isServerBusy } from '../../app/api';
+import { ApiRequestError, api } from '../../app/api';
+import { errorMessage, type FeatureMessages } from '../../app/errors';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -72,18 +73,20 @@ export function WorkspaceSettingsHost() {
   return <WorkspaceSettings workspace={workspace} onClose={closeWorkspaceSettings} />;
 }
 
+const WORKSPACE_MESSAGES: FeatureMessages = {
+  network: 'workspaceSettings.errors.network',
+  'workspace.last_admin': 'workspaceSettings.errors.lastAdmin',
+  forbidden: 'workspaceSettings.errors.forbidden',
+  not_found: 'workspaceSettings.errors.notFound',
+  payload_too_large: 'workspaceSettings.errors.tooLarge',
+  rate_limited: 'workspaceSettings.errors.rateLimited',
+  validation_failed: 'workspaceSettings.errors.invalid',
+  generic: 'workspaceSettings.errors.generic',
+};
+
 /** A Russian message for a refused workspace call (docs/api/workspaces.md, docs/api/files.md). */
 export function workspaceError(t: TFunction, error: unknown): string {
-  if (!(error instanceof ApiRequestError)) return t('workspaceSettings.errors.generic');
-  if (error.status === undefined) return t('workspaceSettings.errors.network');
-  if (isServerBusy(error)) return t('errors.busy');
-  if (error.code === 'workspace.last_admin') return t('workspaceSettings.errors.lastAdmin');
-  if (error.status === 403) return t('workspaceSettings.errors.forbidden');
-  if (error.status === 404) return t('workspaceSettings.errors.notFound');
-  if (error.status === 413) return t('workspaceSettings.errors.tooLarge');
-  if (error.status === 429) return t('workspaceSettings.errors.rateLimited');
-  if (error.status === 422) return t('workspaceSettings.errors.invalid');
-  return t('workspaceSettings.errors.generic');
+  return errorMessage(t, error, WORKSPACE_MESSAGES);
 }
 
 interface Member {
@@ -145,7 +148,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
       await dispatch(updateWorkspace({ id: workspace.id, patch: { name: trimmed } })).unwrap();
       showToast(t('workspaceSettings.saved'));
     } catch (e) {
-      setNameError(workspaceError(t, toError(e)));
+      setNameError(workspaceError(t, e));
     } finally {
       setSaving(false);
     }
@@ -164,7 +167,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
       await dispatch(updateWorkspace({ id: workspace.id, patch: { avatar } })).unwrap();
       showToast(t('workspaceSettings.saved'));
     } catch (e) {
-      setError(workspaceError(t, toError(e)));
+      setError(workspaceError(t, e));
     } finally {
       setUploading(false);
       if (fileInput.current) fileInput.current.value = '';
@@ -176,7 +179,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
     try {
       await dispatch(updateWorkspace({ id: workspace.id, patch: { avatar: null } })).unwrap();
     } catch (e) {
-      setError(workspaceError(t, toError(e)));
+      setError(workspaceError(t, e));
     }
   };
 
@@ -233,7 +236,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
       navigate('/');
     } catch (e) {
       setConfirmLeave(false);
-      setError(workspaceError(t, toError(e)));
+      setError(workspaceError(t, e));
     } finally {
       setLeaving(false);
     }
@@ -438,24 +441,4 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
       )}
     </Dialog>
   );
-}
-
-/** unwrap() of a plain createAsyncThunk throws a SerializedError: made an ApiRequestError for the messages. */
-function toError(error: unknown): unknown {
-  if (error instanceof ApiRequestError) return error;
-  const e = error as { message?: string; code?: string } | undefined;
-  if (!e || typeof e !== 'object') return error;
-  // SerializedError keeps no status; the message of an ApiRequestError is the server's.
-  return new ApiRequestError(statusFromCode(e.code), e.code, e.message ?? '');
-}
-
-function statusFromCode(code: string | undefined): number | undefined {
-  // No code: the call never reached the server.
-  if (code === undefined) return undefined;
-  if (code === 'forbidden') return 403;
-  if (code === 'workspace.last_admin' || code === 'validation_failed') return 422;
-  if (code === 'not_found') return 404;
-  if (code === 'rate_limited') return 429;
-  if (code === 'payload_too_large') return 413;
-  return 0;
 }

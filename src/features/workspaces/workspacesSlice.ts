@@ -2,7 +2,8 @@ import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/tool
 import { useEffect, useRef } from 'react';
 import { useSelector } from 'react-redux';
 import type { WireWorkspace } from '../../../schema/workspace';
-import { api, setActiveWorkspace } from '../../app/api';
+import { api, setActiveWorkspace, toFailure } from '../../app/api';
+import { apiThunk } from '../../app/apiThunk';
 import type { RootState } from '../../app/store';
 import { signOut } from '../auth/authSlice';
 import { fetchUserSettings, saveUserSetting, userSettingsLoaded } from '../settings/serverSettings';
@@ -121,12 +122,16 @@ async function reloadList(dispatch: (action: unknown) => unknown) {
 }
 
 /** POST workspace/{id}: name and/or avatar (admins); then the list is read again. */
-export const updateWorkspace = createAsyncThunk(
+export const updateWorkspace = apiThunk(
   'workspaces/update',
-  async ({ id, patch }: { id: string; patch: { name?: string; avatar?: string | null } }, { dispatch }) => {
-    const { data } = await api<WireWorkspace>(`/api/v3/spaces/workspace/${encodeURIComponent(id)}`, { method: 'POST', body: patch });
-    await reloadList(dispatch);
-    return data;
+  async ({ id, patch }: { id: string; patch: { name?: string; avatar?: string | null } }, { dispatch, rejectWithValue }) => {
+    try {
+      const { data } = await api<WireWorkspace>(`/api/v3/spaces/workspace/${encodeURIComponent(id)}`, { method: 'POST', body: patch });
+      await reloadList(dispatch);
+      return data;
+    } catch (error) {
+      return rejectWithValue(toFailure(error));
+    }
   },
 );
 
@@ -134,8 +139,12 @@ export const updateWorkspace = createAsyncThunk(
  * Leaves a workspace (members/remove with one's own id). The list is read again without it, and
  * the app switches to the first one left (loadWorkspaces does when the active one is gone).
  */
-export const leaveWorkspace = createAsyncThunk('workspaces/leave', async ({ id, userId }: { id: string; userId: string }, { dispatch }) => {
-  await api(`/api/v3/spaces/workspace/${encodeURIComponent(id)}/members/remove`, { method: 'POST', body: { userId } });
-  await reloadList(dispatch);
-  return id;
+export const leaveWorkspace = apiThunk('workspaces/leave', async ({ id, userId }: { id: string; userId: string }, { dispatch, rejectWithValue }) => {
+  try {
+    await api(`/api/v3/spaces/workspace/${encodeURIComponent(id)}/members/remove`, { method: 'POST', body: { userId } });
+    await reloadList(dispatch);
+    return id;
+  } catch (error) {
+    return rejectWithValue(toFailure(error));
+  }
 });

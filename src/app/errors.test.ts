@@ -1,0 +1,48 @@
+import { ERROR_CODES } from '../../schema/errors';
+import { ApiRequestError, toFailure } from './api';
+import { ERROR_MESSAGES, errorKey, failureReason, type FeatureMessages } from './errors';
+
+const FEATURE: FeatureMessages = {
+  network: 'f.network',
+  forbidden: 'f.forbidden',
+  'page.in_trash': 'f.inTrash',
+  generic: 'f.generic',
+};
+
+describe('error codes and their messages', () => {
+  it('keeps only the schema’s codes on an ApiRequestError; another is judged by its status', () => {
+    expect(new ApiRequestError(409, 'page.in_trash', 'x').code).toBe('page.in_trash');
+    const unknown = new ApiRequestError(403, 'something.new', 'x');
+    expect(unknown.code).toBeUndefined();
+    expect(failureReason(unknown)).toBe('forbidden');
+  });
+
+  it('tells no connection, a code, a bare status and anything else apart', () => {
+    expect(failureReason(new ApiRequestError(undefined, undefined, 'offline'))).toBe('network');
+    expect(failureReason(new ApiRequestError(422, ERROR_CODES.pageMoveCycle, 'x'))).toBe('page.move_cycle');
+    expect(failureReason({ status: 404, message: 'x' })).toBe('not_found');
+    expect(failureReason({ status: 418, message: 'x' })).toBe('generic');
+    expect(failureReason(new TypeError('bug'))).toBe('generic');
+    expect(failureReason(toFailure(new TypeError('bug')))).toBe('generic');
+    expect(failureReason(toFailure(new ApiRequestError(undefined, undefined, 'offline')))).toBe('network');
+  });
+
+  it('words a failure by the feature’s code, then its status, then the shared message, then its generic one', () => {
+    // The feature's own wording of the code.
+    expect(errorKey(new ApiRequestError(409, 'page.in_trash', 'x'), FEATURE)).toBe('f.inTrash');
+    // A 403 with a code the feature does not word: its wording of «forbidden».
+    expect(errorKey(new ApiRequestError(403, 'sharing.protected_member', 'x'), FEATURE)).toBe('f.forbidden');
+    // No feature wording at all: the one shared message of the code.
+    expect(errorKey(new ApiRequestError(422, 'page.move_cycle', 'x'), FEATURE)).toBe('errors.codes.pageMoveCycle');
+    expect(errorKey(new ApiRequestError(503, 'storage.busy', 'x'), FEATURE)).toBe('errors.busy');
+    // A code that tells a person nothing: the feature's generic message.
+    expect(errorKey(new ApiRequestError(500, 'internal_error', 'x'), FEATURE)).toBe('f.generic');
+    expect(errorKey(new ApiRequestError(undefined, undefined, 'x'), FEATURE)).toBe('f.network');
+    expect(errorKey(new ApiRequestError(undefined, undefined, 'x'), { generic: 'g' })).toBe('errors.codes.network');
+    expect(errorKey(new Error('bug'), FEATURE)).toBe('f.generic');
+  });
+
+  it('has a message, or a deliberate none, for every code of the schema', () => {
+    for (const code of Object.values(ERROR_CODES)) expect(ERROR_MESSAGES).toHaveProperty([code]);
+  });
+});
