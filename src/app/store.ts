@@ -7,8 +7,9 @@ import { pagesReducer } from '../features/pages/pagesSlice';
 import { presenceReducer } from '../features/presence/presenceSlice';
 import { uiSettingsReducer } from '../features/settings/uiSettings';
 import { workspacesReducer } from '../features/workspaces/workspacesSlice';
+import { serverApi } from './serverApi';
 
-/** The store holds serializable data only; the live Slate value and sockets stay outside it. */
+/** The store holds serializable data only (server data shared by screens: `serverApi`); the live Slate value and sockets stay outside it. */
 export function createStore() {
   return configureStore({
     reducer: {
@@ -19,7 +20,9 @@ export function createStore() {
       inbox: inboxReducer,
       presence: presenceReducer,
       uiSettings: uiSettingsReducer,
+      [serverApi.reducerPath]: serverApi.reducer,
     },
+    middleware: (getDefault) => getDefault().concat(serverApi.middleware),
   });
 }
 

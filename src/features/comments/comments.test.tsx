@@ -241,18 +241,20 @@ describe('mentions', () => {
     );
     const sent: unknown[] = [];
     render(
-      <Composer
-        pageId={PAGE}
-        workspaceId="ws"
-        selfId={ivan.id}
-        canUpload={false}
-        placeholder="Написать комментарий…"
-        submitLabel="Отправить"
-        onSubmit={async (content) => {
-          sent.push(content);
-          return true;
-        }}
-      />,
+      <Provider store={createStore()}>
+        <Composer
+          pageId={PAGE}
+          workspaceId="ws"
+          selfId={ivan.id}
+          canUpload={false}
+          placeholder="Написать комментарий…"
+          submitLabel="Отправить"
+          onSubmit={async (content) => {
+            sent.push(content);
+            return true;
+          }}
+        />
+      </Provider>,
     );
     const input = screen.getByLabelText('Написать комментарий…') as HTMLTextAreaElement;
     fireEvent.keyDown(input, { key: 'Enter' });

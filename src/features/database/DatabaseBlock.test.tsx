@@ -1,5 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseLayout, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
+import { Provider } from 'react-redux';
+import { createStore } from '../../app/store';
 import { Toaster } from '../../ui/Toast';
 import DatabaseBlock, { newTimelineLayout } from './DatabaseBlock';
 import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
@@ -33,7 +35,7 @@ async function setup(canEdit = true, rows = 5, patch: Partial<DatabaseLayout> = 
   globalThis.fetch = server.fetch;
   const receiveBlock = jest.fn();
   const utils = render(
-    <>
+    <Provider store={createStore()}>
       <DatabaseBlock
         databaseId="db"
         config={server.config}
@@ -41,7 +43,7 @@ async function setup(canEdit = true, rows = 5, patch: Partial<DatabaseLayout> = 
         host={{ pageId: 'page', workspaceId: null, canEdit, receiveBlock, live: null, isSaved: () => true, flush: async () => undefined }}
       />
       <Toaster />
-    </>,
+    </Provider>,
   );
   await screen.findByText('Строка 0');
   const grid = screen.getByRole('grid');

@@ -153,10 +153,10 @@ describe("«Создать связанное представление» in a 
       openPage,
     };
     render(
-      <>
+      <Provider store={createStore()}>
         <DatabaseBlock databaseId="db" config={server.config} view={server.view} host={host} />
         <Toaster />
-      </>,
+      </Provider>,
     );
     await screen.findByText('Строка 0');
     fireEvent.click(screen.getAllByRole('tab')[0]);

@@ -274,6 +274,13 @@ it('pins the panel (kept in the UI settings) and closes unpinned on Escape', asy
 });
 
 describe('per-page notification settings', () => {
+  const renderSettings = () =>
+    render(
+      <Provider store={createStore()}>
+        <NotificationSettingsDialog pageId="p1" onClose={() => undefined} />
+      </Provider>,
+    );
+
   it('loads the settings and saves each switch', async () => {
     let settings = { comments: true, replies: true, mentions: true, reactions: true };
     const posted: unknown[] = [];
@@ -286,7 +293,7 @@ describe('per-page notification settings', () => {
       const data = { contentType: 'ElementNotificationSettings', elementId: 'p1', settings };
       return { ok: true, status: 200, json: async () => ({ data, included: [], meta: {}, errors: [] }) } as Response;
     }) as typeof fetch;
-    render(<NotificationSettingsDialog pageId="p1" onClose={() => undefined} />);
+    renderSettings();
     const mentions = await screen.findByRole('switch', { name: /Упоминания/ });
     expect(mentions.getAttribute('aria-checked')).toBe('true');
     fireEvent.click(mentions);
@@ -301,7 +308,27 @@ describe('per-page notification settings', () => {
         status: 403,
         json: async () => ({ data: null, included: [], meta: {}, errors: [{ code: 'forbidden', message: '' }] }),
       }) as Response) as typeof fetch;
-    render(<NotificationSettingsDialog pageId="p1" onClose={() => undefined} />);
+    renderSettings();
     expect(await screen.findByText('Нет доступа к этой странице')).toBeTruthy();
+  });
+
+  it('a refused switch goes back and says why', async () => {
+    let refuse = false;
+    globalThis.fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST' && refuse)
+        return { ok: false, status: 404, json: async () => ({ data: null, included: [], meta: {}, errors: [{ code: 'not_found', message: '' }] }) } as Response;
+      const data = {
+        contentType: 'ElementNotificationSettings',
+        elementId: 'p1',
+        settings: { comments: true, replies: true, mentions: true, reactions: true },
+      };
+      return { ok: true, status: 200, json: async () => ({ data, included: [], meta: {}, errors: [] }) } as Response;
+    }) as typeof fetch;
+    renderSettings();
+    const replies = await screen.findByRole('switch', { name: /Ответы/ });
+    refuse = true;
+    fireEvent.click(replies);
+    expect(await screen.findByText('Страница не найдена')).toBeTruthy();
+    expect(screen.getByRole('switch', { name: /Ответы/ }).getAttribute('aria-checked')).toBe('true');
   });
 });

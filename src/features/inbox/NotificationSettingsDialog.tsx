@@ -1,8 +1,8 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { wireNotificationSettingsSchema, type NotificationSettings } from '../../../schema/notification';
-import { api } from '../../app/api';
+import type { NotificationSettings } from '../../../schema/notification';
 import { errorMessage, type FeatureMessages } from '../../app/errors';
+import { useNotificationSettingsQuery, useSetNotificationSettingMutation } from '../../app/serverApi';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import './inbox.css';
@@ -53,41 +53,22 @@ function settingsError(t: (key: string) => string, error: unknown): string {
   return errorMessage(t, error, SETTINGS_MESSAGES);
 }
 
-type Load = { status: 'loading' } | { status: 'ready'; settings: NotificationSettings } | { status: 'failed'; message: string };
-
 /** «Уведомления»: which notifications about this page the user gets (GET/POST …/notifications/{pageId}/settings). */
 export function NotificationSettingsDialog({ pageId, onClose }: { pageId: string; onClose(): void }) {
   const { t } = useTranslation();
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [saving, setSaving] = useState<keyof NotificationSettings | null>(null);
+  const load = useNotificationSettingsQuery(pageId, { refetchOnMountOrArgChange: true });
+  const [save, saving] = useSetNotificationSettingMutation();
   const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const path = `/api/v3/spaces/notifications/${encodeURIComponent(pageId)}/settings`;
+  const settings = load.data;
 
-  useEffect(() => {
-    const controller = new AbortController();
-    api<unknown>(path, { signal: controller.signal })
-      .then(({ data }) => setLoad({ status: 'ready', settings: wireNotificationSettingsSchema.parse(data).settings }))
-      .catch((e: unknown) => !controller.signal.aborted && setLoad({ status: 'failed', message: settingsError(t, e) }));
-    return () => controller.abort();
-  }, [path, t, attempt]);
-
-  // Each switch is saved at once; a refusal puts it back and says why.
+  // Each switch is saved at once (and shown at once: the cache is changed ahead); a refusal puts it back and says why.
   const toggle = async (kind: keyof NotificationSettings) => {
-    if (load.status !== 'ready' || saving) return;
-    const before = load.settings;
-    const value = !before[kind];
+    if (!settings || saving.isLoading) return;
     setError(null);
-    setSaving(kind);
-    setLoad({ status: 'ready', settings: { ...before, [kind]: value } });
     try {
-      const { data } = await api<unknown>(path, { method: 'POST', body: { contentType: 'ElementNotificationSettings', settings: { [kind]: value } } });
-      setLoad({ status: 'ready', settings: wireNotificationSettingsSchema.parse(data).settings });
+      await save({ pageId, kind, value: !settings[kind] }).unwrap();
     } catch (e) {
-      setLoad({ status: 'ready', settings: before });
       setError(settingsError(t, e));
-    } finally {
-      setSaving(null);
     }
   };
 
@@ -103,16 +84,16 @@ export function NotificationSettingsDialog({ pageId, onClose }: { pageId: string
       }
     >
       <p className="notification-settings-intro">{t('inbox.settings.intro')}</p>
-      {load.status === 'loading' && <p className="notification-settings-note">{t('inbox.loading')}</p>}
-      {load.status === 'failed' && (
+      {load.isFetching && !settings && <p className="notification-settings-note">{t('inbox.loading')}</p>}
+      {load.isError && !load.isFetching && (
         <div className="notification-settings-note" role="alert">
-          <p>{load.message}</p>
-          <Button kind="outline" size="s" onClick={() => (setLoad({ status: 'loading' }), setAttempt((n) => n + 1))}>
+          <p>{settingsError(t, load.error)}</p>
+          <Button kind="outline" size="s" onClick={() => void load.refetch()}>
             {t('inbox.retry')}
           </Button>
         </div>
       )}
-      {load.status === 'ready' && (
+      {settings && !load.isError && (
         <ul className="notification-settings-list">
           {KINDS.map((kind) => (
             <li key={kind} className="notification-settings-row">
@@ -124,9 +105,9 @@ export function NotificationSettingsDialog({ pageId, onClose }: { pageId: string
                 id={`notify-${kind}`}
                 type="button"
                 role="switch"
-                aria-checked={load.settings[kind]}
+                aria-checked={settings[kind]}
                 className="inbox-switch"
-                disabled={saving !== null}
+                disabled={saving.isLoading}
                 onClick={() => void toggle(kind)}
               >
                 <span className="inbox-switch-knob" />

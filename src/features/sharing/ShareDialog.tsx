@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { WireElement } from '../../../schema/element';
 import { canShare } from '../../../schema/policies/page';
 import { canBringInOutsiders } from '../../../schema/policies/workspace';
 import { GRANTABLE_LEVELS, type GrantableLevel, type SkippedMember, type WireElementMember } from '../../../schema/sharing';
-import { api } from '../../app/api';
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -13,14 +13,13 @@ import { GlobeIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { copyText } from '../pages/pageErrors';
 import { errorMessage, type FeatureMessages } from '../../app/errors';
+import { useChangePageMembersMutation, usePageMembersQuery, useWorkspaceMembersQuery } from '../../app/serverApi';
 import { usePublicLink } from '../pages/publicLink';
 import { patchPage } from '../pages/pagesSlice';
 import { useIsPhone } from '../../ui/useIsPhone';
 import { registerInvitees, searchMembers, useDebouncedInvitees, type PersonLike } from './invitees';
 import { InviteeChips } from './InviteeChips';
 import './share.css';
-
-const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
 
 const SHARE_MESSAGES: FeatureMessages = {
   network: 'share.errors.network',
@@ -47,18 +46,8 @@ const personOf = (user: { id: string; email: string; name?: string }): Person =>
 
 /** The workspace's members to pick from (a guest may not list them: then nobody is offered). */
 function useWorkspacePeople(workspaceId: string | null): Person[] {
-  const [people, setPeople] = useState<Person[]>([]);
-  useEffect(() => {
-    if (!workspaceId) return;
-    let cancelled = false;
-    api<{ user: { id: string; email: string; name?: string } }[]>(`/api/v3/spaces/workspace/${encodeURIComponent(workspaceId)}/members?limit=200`)
-      .then(({ data }) => !cancelled && setPeople(Array.isArray(data) ? data.map((m) => personOf(m.user)) : []))
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [workspaceId]);
-  return people;
+  const { data } = useWorkspaceMembersQuery(workspaceId ?? skipToken);
+  return useMemo(() => (data ?? []).map((m) => personOf(m.user)), [data]);
 }
 
 function Avatar({ person }: { person: { name?: string; email: string } }) {
@@ -104,8 +93,10 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   const myRole = useAppSelector((state) => state.workspaces.list.find((w) => w.id === (page.workspaceId ?? activeWorkspaceId))?.role);
   const outsidersAllowed = myRole === undefined || canBringInOutsiders(myRole);
 
-  const [members, setMembers] = useState<WireElementMember[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const memberList = usePageMembersQuery(page.id, { refetchOnMountOrArgChange: true });
+  const members = memberList.data ?? null;
+  const loadError = memberList.isError ? shareError(t, memberList.error) : null;
+  const [changeMembers] = useChangePageMembersMutation();
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<Person[]>([]);
   const [level, setLevel] = useState<GrantableLevel>('edit');
@@ -114,16 +105,6 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   const [note, setNote] = useState<string | null>(null);
   const [publishing, setPublishing] = useState(false);
   const invitees = useDebouncedInvitees(query);
-
-  useEffect(() => {
-    let cancelled = false;
-    api<WireElementMember[]>(`${elementUrl(page.id)}/members`)
-      .then(({ data }) => !cancelled && setMembers(data))
-      .catch((e: unknown) => !cancelled && setLoadError(shareError(t, e)));
-    return () => {
-      cancelled = true;
-    };
-  }, [page.id, t]);
 
   const memberIds = useMemo(() => (members ?? []).map((m) => m.member), [members]);
   // Suggestions follow the word being typed (the text after the last separator).
@@ -162,8 +143,7 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
         setNote(notes.join(' ') || null);
         return;
       }
-      const answer = await api<WireElementMember[]>(`${elementUrl(page.id)}/member/add`, { method: 'POST', body: entries });
-      setMembers(answer.data);
+      const answer = await changeMembers({ pageId: page.id, action: 'member/add', body: entries }).unwrap();
       const skipped = (answer.meta.skipped as SkippedMember[] | undefined) ?? [];
       if (skipped.some((s) => s.reason === 'owner')) notes.push(t('share.skippedOwner'));
       if (skipped.some((s) => s.reason === 'self')) notes.push(t('share.skippedSelf'));
@@ -183,10 +163,11 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
     setError(null);
     try {
       // An inherited grant is set on an ancestor: a grant on this page overrides it.
-      const answer = member.inherited
-        ? await api<WireElementMember[]>(`${elementUrl(page.id)}/member/add`, { method: 'POST', body: [{ userId: member.member, accessLevel: next }] })
-        : await api<WireElementMember[]>(`${elementUrl(page.id)}/member/access`, { method: 'POST', body: { userId: member.member, accessLevel: next } });
-      setMembers(answer.data);
+      await (
+        member.inherited
+          ? changeMembers({ pageId: page.id, action: 'member/add', body: [{ userId: member.member, accessLevel: next }] })
+          : changeMembers({ pageId: page.id, action: 'member/access', body: { userId: member.member, accessLevel: next } })
+      ).unwrap();
       showToast(t('share.levelChanged'));
     } catch (e) {
       setError(shareError(t, e));
@@ -196,8 +177,7 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   const remove = async (member: WireElementMember) => {
     setError(null);
     try {
-      const answer = await api<WireElementMember[]>(`${elementUrl(page.id)}/member/remove`, { method: 'POST', body: { userId: member.member } });
-      setMembers(answer.data);
+      await changeMembers({ pageId: page.id, action: 'member/remove', body: { userId: member.member } }).unwrap();
       showToast(t('share.removed'));
     } catch (e) {
       setError(shareError(t, e));

@@ -1,13 +1,13 @@
 import { PUBLIC_IMAGE_TYPES, uploadPublicImage } from '../../editor/upload';
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { WorkspaceRole } from '../../../schema/constants';
 import { canDoInWorkspace, canRemoveMember } from '../../../schema/policies/workspace';
-import { WORKSPACE_NAME_MIN, type WireWorkspace } from '../../../schema/workspace';
-import { ApiRequestError, api } from '../../app/api';
-import { errorMessage, type FeatureMessages } from '../../app/errors';
+import { WORKSPACE_NAME_MIN, type WireWorkspace, type WireWorkspaceMember } from '../../../schema/workspace';
+import { errorMessage, failureReason, type FeatureMessages } from '../../app/errors';
+import { useAddMembersMutation, useRemoveMemberMutation, useSetMemberRoleMutation, useWorkspaceMembersQuery } from '../../app/serverApi';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -89,11 +89,7 @@ export function workspaceError(t: TFunction, error: unknown): string {
   return errorMessage(t, error, WORKSPACE_MESSAGES);
 }
 
-interface Member {
-  id: string;
-  role: WorkspaceRole;
-  user: { id: string; email: string; name?: string };
-}
+type Member = WireWorkspaceMember;
 
 const ROLES: WorkspaceRole[] = ['admin', 'participant', 'guest'];
 export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorkspace; onClose(): void }) {
@@ -104,14 +100,22 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   // What the caller's role allows here (schema/policies/workspace.ts): admins change the workspace and its members.
   const mayUpdate = canDoInWorkspace(workspace.role, 'update');
   const mayManageMembers = canDoInWorkspace(workspace.role, 'manageMembers');
-  const base = `/api/v3/spaces/workspace/${encodeURIComponent(workspace.id)}`;
 
   const [name, setName] = useState(workspace.name);
   const [nameError, setNameError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState(false);
-  const [members, setMembers] = useState<Member[] | null>(null);
-  const [membersNote, setMembersNote] = useState<string | null>(null);
+  const memberList = useWorkspaceMembersQuery(workspace.id, { refetchOnMountOrArgChange: true });
+  const members = memberList.data ?? null;
+  // Guests may not list the members (403).
+  const membersNote = !memberList.isError
+    ? null
+    : failureReason(memberList.error) === 'forbidden'
+      ? t('workspaceSettings.membersGuest')
+      : workspaceError(t, memberList.error);
+  const [setMemberRole] = useSetMemberRoleMutation();
+  const [removeFromWorkspace] = useRemoveMemberMutation();
+  const [addToWorkspace] = useAddMembersMutation();
   const [error, setError] = useState<string | null>(null);
   const [addText, setAddText] = useState('');
   const [addRole, setAddRole] = useState<WorkspaceRole>('participant');
@@ -121,20 +125,6 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const [leaving, setLeaving] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const invitees = useDebouncedInvitees(addText);
-
-  const loadMembers = useCallback(async () => {
-    try {
-      const { data } = await api<Member[]>(`${base}/members?limit=200`);
-      setMembers(data);
-    } catch (e) {
-      // Guests may not list the members (403).
-      setMembersNote(e instanceof ApiRequestError && e.status === 403 ? t('workspaceSettings.membersGuest') : workspaceError(t, e));
-    }
-  }, [base, t]);
-
-  useEffect(() => {
-    void loadMembers();
-  }, [loadMembers]);
 
   const saveName = async () => {
     const trimmed = name.trim();
@@ -186,8 +176,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const changeRole = async (member: Member, role: WorkspaceRole) => {
     setError(null);
     try {
-      const { data } = await api<Member>(`${base}/member/role`, { method: 'POST', body: { userId: member.id, role } });
-      setMembers((list) => list?.map((m) => (m.id === member.id ? { ...m, role: data?.role ?? role } : m)) ?? null);
+      await setMemberRole({ workspaceId: workspace.id, userId: member.id, role }).unwrap();
       showToast(t('workspaceSettings.roleChanged'));
     } catch (e) {
       setError(workspaceError(t, e));
@@ -197,8 +186,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const removeMember = async (member: Member) => {
     setError(null);
     try {
-      await api(`${base}/members/remove`, { method: 'POST', body: { userId: member.id } });
-      setMembers((list) => list?.filter((m) => m.id !== member.id) ?? null);
+      await removeFromWorkspace({ workspaceId: workspace.id, userId: member.id }).unwrap();
       showToast(t('workspaceSettings.removed'));
     } catch (e) {
       setError(workspaceError(t, e));
@@ -210,14 +198,10 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
     setError(null);
     setAdding(true);
     try {
-      const answer = await api<Member[]>(`${base}/members/add`, {
-        method: 'POST',
-        body: { members: invitees.valid.map((email) => ({ email, role: addRole })) },
-      });
+      const answer = await addToWorkspace({ workspaceId: workspace.id, members: invitees.valid.map((email) => ({ email, role: addRole })) }).unwrap();
       const added = (answer.meta.added as string[] | undefined)?.length ?? invitees.valid.length;
       showToast(t('workspaceSettings.added', { count: added }));
       setAddText('');
-      await loadMembers();
     } catch (e) {
       setError(workspaceError(t, e));
     } finally {
@@ -315,7 +299,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
       {members && (
         <ul className="share-members" aria-label={t('workspaceSettings.members')}>
           {members.map((m) => {
-            const label = m.user.name || m.user.email;
+            const label = ('name' in m.user && m.user.name) || m.user.email;
             const isMe = m.id === me?.id;
             return (
               <li key={m.id} className="share-member" data-email={m.user.email}>
