@@ -970,6 +970,9 @@ describe('trash', () => {
     expect((await getPage(t, w.owner, C1.id)).inTrash).toBe(true);
     expect(ids(await api(t, w.owner.cookie, 'GET', '/api/v3/spaces/section/private'))).not.toContain(P.id);
     expect(ids(await trashList(w.owner))).toContain(P.id);
+    // When it went there: its batch's time.
+    const listed = body<(WireElement & { trashedAt: string })[]>(await trashList(w.owner)).data.find((p) => p.id === P.id);
+    expect(listed?.trashedAt).toBe(rows[0].trashed_at);
     expect(ids(await trashList(w.owner))).not.toContain(C1.id);
     expect(ids(await trashList(w.readUser))).toContain(P.id);
     expect(ids(await trashList(w.participant))).not.toContain(P.id);

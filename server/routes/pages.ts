@@ -323,7 +323,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
     {
       schema: {
         tags: ['pages'],
-        summary: 'Pages in the trash the caller may see; q filters titles (case-insensitive)',
+        summary: 'Pages in the trash the caller may see, each with trashedAt; q filters titles (case-insensitive)',
         querystring: jsonQuery({ q: searchText, ...pageQueryShape }),
       },
     },
@@ -336,7 +336,9 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
         const needle = foldCase(q);
         pages = pages.filter((p) => foldCase(p.title).includes(needle));
       }
-      const elements = await presentPagesFor(app.db, user.id, pages);
+      // Each with when it went to the trash (its batch's time), which the trash dialog shows.
+      const trashedAt = new Map(pages.map((p) => [p.id, p.trashed_at]));
+      const elements = (await presentPagesFor(app.db, user.id, pages)).map((page) => ({ ...page, trashedAt: trashedAt.get(page.id) ?? null }));
       const { data, meta } = pageOf(elements, ELEMENT, request.query.cursor, request.query.limit);
       return envelope(data, meta);
     },

@@ -62,7 +62,17 @@ describe('api(): the spec’s retry', () => {
 
 describe('serverApi', () => {
   const member = (page: string, id: string, level: 'read' | 'edit' | 'full', inherited = false): WireElementMember =>
-    ({ contentType: 'ElementMember', page, member: id, level, canEdit: level !== 'read', canShare: level === 'full', inherited, grantedOn: page, user: { id, email: `${id}@x.ru` } }) as WireElementMember;
+    ({
+      contentType: 'ElementMember',
+      page,
+      member: id,
+      level,
+      canEdit: level !== 'read',
+      canShare: level === 'full',
+      inherited,
+      grantedOn: page,
+      user: { id, email: `${id}@x.ru` },
+    }) as WireElementMember;
 
   it('reads all of a workspace’s members, page after page, once for every screen that shows them', async () => {
     reply = (_method, path) => {
@@ -70,7 +80,10 @@ describe('serverApi', () => {
       const after = calls.length > 1;
       return {
         status: 200,
-        body: envelope([{ id: after ? 'u2' : 'u1', role: 'participant', user: { id: after ? 'u2' : 'u1', email: 'x@x.ru' } }], after ? {} : { hasMoreNext: true, nextCursor: 'u1::WorkspaceMember' }),
+        body: envelope(
+          [{ id: after ? 'u2' : 'u1', role: 'participant', user: { id: after ? 'u2' : 'u1', email: 'x@x.ru' } }],
+          after ? {} : { hasMoreNext: true, nextCursor: 'u1::WorkspaceMember' },
+        ),
       };
     };
     const store = createStore();
@@ -114,20 +127,21 @@ describe('serverApi', () => {
       serverApi.endpoints.changePageMembers.initiate({ pageId: 'parent', action: 'member/add', body: [{ userId: 'anna', accessLevel: 'edit' }] }),
     );
     expect(answer.data?.meta).toEqual({ skipped: [] });
-    const shown = (page: string) => serverApi.endpoints.pageMembers.select(page)(store.getState()).data?.map((m) => m.member);
+    const shown = (page: string) =>
+      serverApi.endpoints.pageMembers
+        .select(page)(store.getState())
+        .data?.map((m) => m.member);
     await waitFor(() => expect(shown('parent')).toEqual(['me', 'anna']));
     await waitFor(() => expect(shown('child')).toEqual(['me', 'anna']));
     // The write's own page is not read again: its answer is the list.
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
-      'POST /api/v3/spaces/element/parent/member/add',
-      'GET /api/v3/spaces/element/child/members',
-    ]);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v3/spaces/element/parent/member/add', 'GET /api/v3/spaces/element/child/members']);
     parent.unsubscribe();
     child.unsubscribe();
   });
 
   it('signing out forgets everything read for the last person', async () => {
-    reply = (_method, path) => (path === '/api/auth/logout' ? { status: 200, body: envelope(null) } : { status: 200, body: envelope([member('p', 'me', 'full')]) });
+    reply = (_method, path) =>
+      path === '/api/auth/logout' ? { status: 200, body: envelope(null) } : { status: 200, body: envelope([member('p', 'me', 'full')]) };
     const store = createStore();
     await store.dispatch(serverApi.endpoints.pageMembers.initiate('p'));
     expect(serverApi.endpoints.pageMembers.select('p')(store.getState()).data).toHaveLength(1);

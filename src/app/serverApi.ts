@@ -46,7 +46,7 @@ export interface PageMembersAnswer {
 export const serverApi = createApi({
   reducerPath: 'serverApi',
   baseQuery: apiBaseQuery,
-  tagTypes: ['WorkspaceMembers', 'PageMembers', 'NotificationSettings'],
+  tagTypes: ['WorkspaceMembers', 'PageMembers', 'NotificationSettings', 'Trash'],
   keepUnusedDataFor: 20,
   endpoints: (build) => ({
     /** All of a workspace's members (`GET workspace/{id}/members`, page by page). A guest gets 403. */

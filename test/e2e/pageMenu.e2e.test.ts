@@ -78,6 +78,8 @@ it('icon, cover, favourite, clone, trash, restore, delete forever, publish', asy
   await menuItem(page, 'Корзина');
   const trash = page.getByRole('dialog', { name: 'Корзина' });
   await trash.getByText('Маршрут').waitFor();
+  // When it went there, as the server lists it (trashedAt).
+  await trash.getByText(/^Удалено \d+ \S+ в \d\d:\d\d$/).waitFor();
   await trash.getByLabel('Поиск по названию').fill('МАРШ');
   await trash.getByText('Маршрут').waitFor();
   await shot(page, 'trash');

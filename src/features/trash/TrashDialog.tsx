@@ -1,25 +1,19 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { wireElementSchema, type WireElement } from '../../../schema/element';
 import { canEdit, canShare } from '../../../schema/policies/page';
-import { api } from '../../app/api';
 import { errorMessage, type FeatureMessages } from '../../app/errors';
-import { useAppDispatch } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { PageIcon, RestoreIcon, TrashIcon } from '../../ui/icons';
 import { SearchField } from '../../ui/SearchField';
 import { showToast } from '../../ui/Toast';
-import { loadSection, pageLoaded, pageRemoved } from '../pages/pagesSlice';
+import { useDeleteForeverMutation, useRestorePageMutation, useTrashInfiniteQuery, type TrashItem } from './trashApi';
 import { closeTrash, useTrashOpen } from './openTrash';
 import './trash.css';
 
 /** The trash search waits this long after the last keystroke. */
 export const TRASH_SEARCH_DEBOUNCE_MS = 300;
-
-type TrashItem = WireElement & { trashedAt?: string };
-type Listing = { status: 'loading' } | { status: 'ready'; items: TrashItem[]; next: string | null } | { status: 'failed' };
 
 const TRASH_MESSAGES: FeatureMessages = {
   network: 'page.errors.network',
@@ -33,13 +27,6 @@ export function trashMessage(t: (key: string) => string, error: unknown): string
   return errorMessage(t, error, TRASH_MESSAGES);
 }
 
-function parsePages(data: unknown[]): TrashItem[] {
-  return data.flatMap((item) => {
-    const parsed = wireElementSchema.safeParse(item);
-    return parsed.success ? [{ ...parsed.data, trashedAt: (item as { trashedAt?: string }).trashedAt }] : [];
-  });
-}
-
 /** Mounted once by the app: shows the trash dialog while openTrash() has it open. */
 export function TrashHost() {
   const open = useTrashOpen();
@@ -49,11 +36,13 @@ export function TrashHost() {
 /** «Корзина»: pages in the trash, searchable by title; restore, or delete forever after a confirmation. */
 export function TrashDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
-  const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState('');
-  const [listing, setListing] = useState<Listing>({ status: 'loading' });
+  const listing = useTrashInfiniteQuery(search, { refetchOnMountOrArgChange: true });
+  const items = listing.data?.pages.flatMap((page) => page.items);
+  const [restorePage] = useRestorePageMutation();
+  const [deletePage] = useDeleteForeverMutation();
   const [busy, setBusy] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<TrashItem | null>(null);
 
@@ -62,46 +51,16 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
     return () => clearTimeout(timer);
   }, [query]);
 
-  const load = useCallback(async (q: string, cursor: string | null, signal?: AbortSignal) => {
-    const params = new URLSearchParams();
-    if (q) params.set('q', JSON.stringify(q));
-    if (cursor) params.set('cursor', JSON.stringify(cursor));
-    const { data, meta } = await api<unknown[]>(`/api/v3/spaces/trash${params.size ? `?${params}` : ''}`, { signal });
-    const m = meta as { hasMoreNext?: boolean; nextCursor?: string } | undefined;
-    return { items: parsePages(data), next: m?.hasMoreNext ? (m.nextCursor ?? null) : null };
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setListing((l) => (l.status === 'ready' ? l : { status: 'loading' }));
-    load(search, null, controller.signal)
-      .then((page) => setListing({ status: 'ready', ...page }))
-      .catch(() => !controller.signal.aborted && setListing({ status: 'failed' }));
-    return () => controller.abort();
-  }, [load, search]);
-
   const loadMore = async () => {
-    if (listing.status !== 'ready' || !listing.next) return;
-    try {
-      const more = await load(search, listing.next);
-      setListing({ status: 'ready', items: [...listing.items, ...more.items], next: more.next });
-    } catch {
-      showToast(t('trash.errors.load'), 'error');
-    }
+    if (!listing.hasNextPage || listing.isFetchingNextPage) return;
+    const more = await listing.fetchNextPage();
+    if (more.isError) showToast(t('trash.errors.load'), 'error');
   };
-
-  const drop = (id: string) => setListing((l) => (l.status === 'ready' ? { ...l, items: l.items.filter((p) => p.id !== id) } : l));
 
   const restore = async (item: TrashItem) => {
     setBusy(item.id);
     try {
-      const { data } = await api<unknown>(`/api/v3/spaces/trash/${encodeURIComponent(item.id)}/restore`, { method: 'POST' });
-      const page = wireElementSchema.parse(data);
-      dispatch(pageLoaded(page));
-      drop(item.id);
-      void dispatch(loadSection('private'));
-      void dispatch(loadSection('favorite'));
-      if (page.section === 'all' || page.path.length > 0) void dispatch(loadSection('all'));
+      await restorePage(item.id).unwrap();
       showToast(t('trash.restored'));
     } catch (error) {
       showToast(trashMessage(t, error), 'error');
@@ -114,9 +73,7 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
     setConfirming(null);
     setBusy(item.id);
     try {
-      await api(`/api/v3/spaces/trash/${encodeURIComponent(item.id)}/remove`, { method: 'POST' });
-      dispatch(pageRemoved(item.id));
-      drop(item.id);
+      await deletePage(item.id).unwrap();
       showToast(t('trash.deleted'));
     } catch (error) {
       showToast(trashMessage(t, error), 'error');
@@ -131,16 +88,16 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
     <>
       <Dialog title={t('trash.title')} onClose={onClose} className="trash-dialog">
         <SearchField className="trash-search" autoFocus value={query} placeholder={t('trash.search')} onChange={(e) => setQuery(e.target.value)} />
-        {listing.status === 'loading' && <div className="trash-placeholder">{t('loading')}</div>}
-        {listing.status === 'failed' && (
+        {!items && listing.isFetching && <div className="trash-placeholder">{t('loading')}</div>}
+        {!items && listing.isError && !listing.isFetching && (
           <p className="trash-placeholder" role="alert">
             {t('trash.errors.load')}
           </p>
         )}
-        {listing.status === 'ready' && listing.items.length === 0 && <p className="trash-placeholder">{search ? t('trash.nothingFound') : t('trash.empty')}</p>}
-        {listing.status === 'ready' && listing.items.length > 0 && (
+        {items && items.length === 0 && <p className="trash-placeholder">{search ? t('trash.nothingFound') : t('trash.empty')}</p>}
+        {items && items.length > 0 && (
           <ul className="trash-list" aria-label={t('trash.title')}>
-            {listing.items.map((item) => (
+            {items.map((item) => (
               <li key={item.id} className="trash-item">
                 <button
                   type="button"
@@ -187,7 +144,7 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
             ))}
           </ul>
         )}
-        {listing.status === 'ready' && listing.next && (
+        {items && listing.hasNextPage && (
           <Button kind="flat" size="xs" className="trash-more" onClick={() => void loadMore()}>
             {t('trash.loadMore')}
           </Button>

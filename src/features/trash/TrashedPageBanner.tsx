@@ -1,16 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { wireElementSchema, type WireElement } from '../../../schema/element';
+import type { WireElement } from '../../../schema/element';
 import { canEdit, canShare } from '../../../schema/policies/page';
-import { api } from '../../app/api';
-import { useAppDispatch } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { RestoreIcon, TrashIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
-import { loadSection, pageLoaded, pageRemoved } from '../pages/pagesSlice';
 import { trashMessage } from './TrashDialog';
+import { useDeleteForeverMutation, useRestorePageMutation } from './trashApi';
 import './trash.css';
 
 /**
@@ -20,7 +18,8 @@ import './trash.css';
  */
 export function TrashedPageBanner({ page }: { page: WireElement }) {
   const { t } = useTranslation();
-  const dispatch = useAppDispatch();
+  const [restorePage] = useRestorePageMutation();
+  const [deletePage] = useDeleteForeverMutation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -30,13 +29,8 @@ export function TrashedPageBanner({ page }: { page: WireElement }) {
   const restore = async () => {
     setBusy(true);
     try {
-      const { data } = await api<unknown>(`/api/v3/spaces/trash/${encodeURIComponent(page.id)}/restore`, { method: 'POST' });
-      const restored = wireElementSchema.parse(data);
-      dispatch(pageLoaded(restored));
-      // Back in the tree where it was.
-      void dispatch(loadSection('private'));
-      void dispatch(loadSection('favorite'));
-      if (restored.section === 'all' || restored.path.length > 0) void dispatch(loadSection('all'));
+      // Back in the tree where it was (trashApi).
+      await restorePage(page.id).unwrap();
       showToast(t('trash.restored'));
     } catch (error) {
       showToast(trashMessage(t, error), 'error');
@@ -49,8 +43,7 @@ export function TrashedPageBanner({ page }: { page: WireElement }) {
     setConfirming(false);
     setBusy(true);
     try {
-      await api(`/api/v3/spaces/trash/${encodeURIComponent(page.id)}/remove`, { method: 'POST' });
-      dispatch(pageRemoved(page.id));
+      await deletePage(page.id).unwrap();
       showToast(t('trash.deleted'));
       navigate('/', { replace: true });
     } catch (error) {
