@@ -5,7 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout } from '../../../schema/blocks/database';
 import type { WireRow } from '../../../schema/database';
 import type { WireUser } from '../../../schema/user';
-import { Popover } from '../../ui/Popover';
+import { ActionMenu, MenuItem } from '../../ui/ActionMenu';
 import { showToast } from '../../ui/Toast';
 import { displayName, useUsers } from '../comments/userLookup';
 import { CellContent, OptionChip, fileHref } from './cells';
@@ -91,34 +91,37 @@ function BoardSetup({ layout }: { layout: DatabaseLayout }) {
 export function CoverButton({ layout }: { layout: DatabaseLayout }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
   if (!db.editable) return null;
   const files = Object.entries(db.config.fields).filter(([, f]) => f.type === 'files');
   const current = layout.cover ? db.config.fields[layout.cover.fieldId] : undefined;
-  const choose = (fieldId: string | null) => {
-    setOpen(false);
-    void db.saveView(layout.uid, { cover: fieldId ? { fieldId } : null });
-  };
   return (
-    <>
-      <button ref={button} type="button" className={`db-button${current ? ' is-on' : ''}`} aria-haspopup="menu" onClick={() => setOpen(true)}>
-        {current ? t('database.board.coverOf', { name: current.name }) : t('database.board.cover')}
-      </button>
-      {open && (
-        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.board.cover')} className="menu db-menu" role="menu" align="end">
-          <button type="button" className="menu-item" role="menuitemradio" aria-checked={!current} onClick={() => choose(null)}>
-            {t('database.board.noCover')}
-          </button>
-          {files.map(([id, f]) => (
-            <button key={id} type="button" className="menu-item" role="menuitemradio" aria-checked={layout.cover?.fieldId === id} onClick={() => choose(id)}>
-              {f.name}
-            </button>
-          ))}
-          {files.length === 0 && <p className="db-menu-note">{t('database.board.noFilesField')}</p>}
-        </Popover>
-      )}
-    </>
+    <ActionMenu
+      label={t('database.board.cover')}
+      iconOnly={false}
+      trigger={current ? t('database.board.coverOf', { name: current.name }) : t('database.board.cover')}
+      buttonClassName={`db-button${current ? ' is-on' : ''}`}
+      menuClassName="db-menu"
+    >
+      {(close) => {
+        const choose = (fieldId: string | null) => () => {
+          close();
+          void db.saveView(layout.uid, { cover: fieldId ? { fieldId } : null });
+        };
+        return (
+          <>
+            <MenuItem role="menuitemradio" checked={!current} onClick={choose(null)}>
+              {t('database.board.noCover')}
+            </MenuItem>
+            {files.map(([id, f]) => (
+              <MenuItem key={id} role="menuitemradio" checked={layout.cover?.fieldId === id} onClick={choose(id)}>
+                {f.name}
+              </MenuItem>
+            ))}
+            {files.length === 0 && <p className="db-menu-note">{t('database.board.noFilesField')}</p>}
+          </>
+        );
+      }}
+    </ActionMenu>
   );
 }
 

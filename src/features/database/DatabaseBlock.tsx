@@ -8,6 +8,7 @@ import type { DatabaseHost } from '../../editor/blocks/databaseHost';
 import { CalendarChunk, ChartChunk } from '../../editor/blocks/databaseRows';
 import { titlesChanged } from './relationTitles';
 import { Popover } from '../../ui/Popover';
+import { ActionMenu, MenuItem } from '../../ui/ActionMenu';
 import { showToast } from '../../ui/Toast';
 import { useMentionable } from '../comments/members';
 import { databaseApi, type DatabaseApi, type DatabaseBlock as WireDatabaseBlock } from './api';
@@ -460,39 +461,45 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate,
 function GroupButton({ layout }: { layout: DatabaseLayout }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
   const board = layout.type === 'board';
   // A board's columns: one of its field types, always some.
   const candidates = Object.entries(db.config.fields).filter(([, f]: [string, DatabaseField]) => (board ? makesBoardColumns(f) : GROUPABLE.has(f.type)));
   const current = layout.groupBy?.fieldId;
-  const choose = (fieldId: string | null) => {
-    setOpen(false);
-    void db.saveView(layout.uid, { groupBy: fieldId ? { fieldId } : null });
-  };
   if (!db.editable && !current) return null;
   return (
-    <>
-      <button ref={button} type="button" className={`db-button${current ? ' is-on' : ''}`} disabled={!db.editable} onClick={() => setOpen(true)}>
-        {current
+    <ActionMenu
+      label={t('database.group')}
+      iconOnly={false}
+      trigger={
+        current
           ? t(board ? 'database.board.columnsOf' : 'database.groupedBy', { name: db.config.fields[current]?.name ?? '' })
-          : t(board ? 'database.board.columnsBy' : 'database.group')}
-      </button>
-      {open && (
-        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.group')} className="menu db-menu" role="menu" align="end">
-          {!board && (
-            <button type="button" className="menu-item" role="menuitemradio" aria-checked={!current} onClick={() => choose(null)}>
-              {t('database.noGroup')}
-            </button>
-          )}
-          {candidates.map(([id, f]) => (
-            <button key={id} type="button" className="menu-item" role="menuitemradio" aria-checked={current === id} onClick={() => choose(id)}>
-              {f.name}
-            </button>
-          ))}
-        </Popover>
-      )}
-    </>
+          : t(board ? 'database.board.columnsBy' : 'database.group')
+      }
+      buttonClassName={`db-button${current ? ' is-on' : ''}`}
+      menuClassName="db-menu"
+      disabled={!db.editable}
+    >
+      {(close) => {
+        const choose = (fieldId: string | null) => () => {
+          close();
+          void db.saveView(layout.uid, { groupBy: fieldId ? { fieldId } : null });
+        };
+        return (
+          <>
+            {!board && (
+              <MenuItem role="menuitemradio" checked={!current} onClick={choose(null)}>
+                {t('database.noGroup')}
+              </MenuItem>
+            )}
+            {candidates.map(([id, f]) => (
+              <MenuItem key={id} role="menuitemradio" checked={current === id} onClick={choose(id)}>
+                {f.name}
+              </MenuItem>
+            ))}
+          </>
+        );
+      }}
+    </ActionMenu>
   );
 }
 
@@ -505,35 +512,21 @@ const CHART_TYPES: ReadonlySet<string> = new Set(['chart', 'barChart', 'lineChar
 /** The «+» after the tabs: a new view, a table, a board, a calendar, a timeline or a chart. */
 function AddViewButton({ onAdd }: { onAdd(type: NewViewType): void }) {
   const { t } = useTranslation('automation');
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const add = (type: NewViewType) => {
-    setOpen(false);
-    onAdd(type);
-  };
   return (
-    <>
-      <button
-        ref={button}
-        type="button"
-        className="db-tab db-tab-add"
-        aria-label={t('database.addView')}
-        title={t('database.addView')}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(true)}
-      >
-        +
-      </button>
-      {open && (
-        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.addView')} className="menu db-menu" role="menu">
-          {NEW_VIEW_TYPES.map((type) => (
-            <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => add(type)}>
-              {t(`database.layouts.${type}`)}
-            </button>
-          ))}
-        </Popover>
-      )}
-    </>
+    <ActionMenu label={t('database.addView')} trigger="+" buttonClassName="db-tab db-tab-add" menuClassName="db-menu" align="start">
+      {(close) =>
+        NEW_VIEW_TYPES.map((type) => (
+          <MenuItem
+            key={type}
+            onClick={() => {
+              close();
+              onAdd(type);
+            }}
+          >
+            {t(`database.layouts.${type}`)}
+          </MenuItem>
+        ))
+      }
+    </ActionMenu>
   );
 }

@@ -6,12 +6,11 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { CheckAllIcon, CheckIcon, CloseIcon, InboxIcon, MoreIcon, PinIcon, TrashIcon } from '../../ui/icons';
-import { Popover } from '../../ui/Popover';
 import { showToast } from '../../ui/Toast';
 import { relativeTime } from '../comments/content';
 import { displayName, useUsers } from '../comments/userLookup';
 import { useIsPhone } from '../../ui/useIsPhone';
-import { useMenuState } from '../pages/PageMenu';
+import { ActionMenu, MenuItem } from '../../ui/ActionMenu';
 import { inboxPanelSet } from '../settings/uiSettings';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import {
@@ -98,15 +97,9 @@ function useNow(): number {
   return now;
 }
 
-function ItemMenu({ item, onDone }: { item: WireNotification; onDone(): void }) {
+function ItemMenu({ item }: { item: WireNotification }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
-  const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
-  const run = (action: () => Promise<unknown>) => () => {
-    setOpen(false);
-    onDone();
-    void action();
-  };
   const toggleRead = async () => {
     const result = await dispatch(setNotificationRead({ id: item.id, read: !item.is_read }));
     if (setNotificationRead.rejected.match(result)) showToast(inboxError(t, result.payload), 'error');
@@ -117,36 +110,24 @@ function ItemMenu({ item, onDone }: { item: WireNotification; onDone(): void }) 
     else showToast(t('inbox.toasts.removed'));
   };
   return (
-    <>
-      <button
-        ref={setAnchor}
-        type="button"
-        className="inbox-item-more"
-        aria-label={t('inbox.actions')}
-        title={t('inbox.actions')}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <MoreIcon size={16} />
-      </button>
-      {open && (
-        <Popover anchor={anchor} onClose={() => setOpen(false)} label={t('inbox.actions')} align="end" className="menu inbox-menu" role="menu">
-          <div ref={menu}>
-            <button type="button" role="menuitem" className="menu-item" onClick={run(toggleRead)}>
-              <span className="menu-item-icon">{item.is_read ? <span className="inbox-dot" /> : <CheckIcon size={16} />}</span>
-              <span>{item.is_read ? t('inbox.markUnread') : t('inbox.markRead')}</span>
-            </button>
-            <button type="button" role="menuitem" className="menu-item is-danger" onClick={run(remove)}>
-              <span className="menu-item-icon">
-                <TrashIcon size={16} />
-              </span>
-              <span>{t('inbox.remove')}</span>
-            </button>
-          </div>
-        </Popover>
-      )}
-    </>
+    <ActionMenu label={t('inbox.actions')} trigger={<MoreIcon size={16} />} buttonClassName="inbox-item-more" menuClassName="inbox-menu">
+      {(close) => {
+        const run = (action: () => Promise<unknown>) => () => {
+          close();
+          void action();
+        };
+        return (
+          <>
+            <MenuItem icon={item.is_read ? <span className="inbox-dot" /> : <CheckIcon size={16} />} onClick={run(toggleRead)}>
+              {item.is_read ? t('inbox.markUnread') : t('inbox.markRead')}
+            </MenuItem>
+            <MenuItem icon={<TrashIcon size={16} />} danger onClick={run(remove)}>
+              {t('inbox.remove')}
+            </MenuItem>
+          </>
+        );
+      }}
+    </ActionMenu>
   );
 }
 
@@ -169,10 +150,9 @@ function NotificationItem({
   const title = usePageTitle(item.context.elementId);
   const name = displayName(actor, t('inbox.someone'));
   const excerpt = excerptOf(t, item);
-  const [menuOpen, setMenuOpen] = useState(false);
   return (
-    <li className={['inbox-item', item.is_read ? '' : 'is-unread', menuOpen ? 'has-menu' : ''].filter(Boolean).join(' ')} data-notification-id={item.id}>
-      <button type="button" className="inbox-item-main" onClick={() => onOpen(item)} onFocus={() => setMenuOpen(false)}>
+    <li className={['inbox-item', item.is_read ? '' : 'is-unread'].filter(Boolean).join(' ')} data-notification-id={item.id}>
+      <button type="button" className="inbox-item-main" onClick={() => onOpen(item)}>
         <span className="avatar" aria-hidden>
           {name.slice(0, 1).toUpperCase()}
         </span>
@@ -195,7 +175,7 @@ function NotificationItem({
         </span>
         {!item.is_read && <span className="inbox-dot" role="img" aria-label={t('inbox.unreadDot')} />}
       </button>
-      <ItemMenu item={item} onDone={() => setMenuOpen(false)} />
+      <ItemMenu item={item} />
     </li>
   );
 }

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Popover } from '../../ui/Popover';
 import { PageIcon } from '../../ui/icons';
-import { MenuItem, moveMenuFocus, useMenuState } from '../pages/PageMenu';
+import { ActionMenu, MenuItem } from '../../ui/ActionMenu';
 import type { CreatablePageType } from '../pages/pagesSlice';
 import { ChevronDownIcon, FolderIcon, FrameIcon, TableIcon, UploadIcon } from './typeIcons';
 
@@ -33,29 +32,23 @@ export function CreatePageMenuButton({
   csv?: boolean;
 }) {
   const { t } = useTranslation();
-  const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
-  const pick = (kind: NewPageKind) => () => {
-    setOpen(false);
-    onPick(kind);
-  };
   return (
-    <>
-      <button
-        ref={setAnchor}
-        type="button"
-        className={className}
-        aria-label={label}
-        title={label}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        disabled={disabled}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <ChevronDownIcon size={14} />
-      </button>
-      {open && (
-        <Popover anchor={anchor} onClose={() => setOpen(false)} label={t('pageTypes.menu')} className="menu create-page-menu" role="menu">
-          <div ref={menu} onKeyDown={(event) => moveMenuFocus(event, menu.current)}>
+    <ActionMenu
+      label={label}
+      menuLabel={t('pageTypes.menu')}
+      trigger={<ChevronDownIcon size={14} />}
+      buttonClassName={className}
+      menuClassName="create-page-menu"
+      align="start"
+      disabled={disabled}
+    >
+      {(close) => {
+        const pick = (kind: NewPageKind) => () => {
+          close();
+          onPick(kind);
+        };
+        return (
+          <>
             {TYPES.map(({ kind, Icon }) => (
               <MenuItem key={kind} icon={<Icon size={16} />} onClick={pick(kind)}>
                 {t(`pageTypes.names.${kind}`)}
@@ -69,9 +62,9 @@ export function CreatePageMenuButton({
                 </MenuItem>
               </>
             )}
-          </div>
-        </Popover>
-      )}
-    </>
+          </>
+        );
+      }}
+    </ActionMenu>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { holdsDatabase, type WireElement } from '../../../schema/element';
@@ -8,7 +8,7 @@ import type { WireWorkspace } from '../../../schema/workspace';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { CopyIcon, GlobeIcon, HistoryIcon, LinkIcon, MoreIcon, MoveIcon, StarIcon, TrashIcon } from '../../ui/icons';
-import { Popover } from '../../ui/Popover';
+import { ActionMenu, MenuItem } from '../../ui/ActionMenu';
 import { showToast } from '../../ui/Toast';
 import { openTrash } from '../trash/openTrash';
 import { openNotificationSettings } from '../inbox/NotificationSettingsDialog';
@@ -148,7 +148,6 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
   const navigate = useNavigate();
   // The page's workspace judges what may be done with it (where a copy goes), not the one open.
   const workspace = useAppSelector((state) => copyWorkspace(page, state.workspaces.list, selectActiveWorkspace(state)));
-  const { anchor, setAnchor, open, setOpen, menu } = useMenuState();
   const [moving, setMoving] = useState(false);
   const [history, setHistory] = useState(false);
   const [exporting, setExporting] = useState(false);
@@ -156,12 +155,6 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
   const clone = useClonePage();
   const toggleFavorite = useToggleFavorite();
   const can = pageActions(page, workspace);
-
-  const close = () => setOpen(false);
-  const run = (action: () => Promise<void> | void) => () => {
-    close();
-    void action();
-  };
 
   /** Our JSON export, a Notion «Markdown & CSV» zip, Markdown or HTML (a zip of them, or one file), made under this page; the first page made opens. */
   const importHere = async () => {
@@ -217,113 +210,89 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
     }
   };
 
-  const onMenuKey = (event: React.KeyboardEvent) => moveMenuFocus(event, menu.current);
+  const items = (close: () => void) => {
+    const run = (action: () => Promise<void> | void) => () => {
+      close();
+      void action();
+    };
+    return (
+      <>
+        <MenuItem icon={<StarIcon size={16} filled={page.inFavorites} />} disabled={!can.favorite} onClick={run(() => toggleFavorite(page))}>
+          {page.inFavorites ? t('page.favoriteRemove') : t('page.favoriteAdd')}
+        </MenuItem>
+        <MenuItem icon={<CopyIcon size={16} />} disabled={!can.clone} onClick={run(() => clone(page))}>
+          {t('page.clone')}
+        </MenuItem>
+        {can.move && (
+          <MenuItem icon={<MoveIcon size={16} />} onClick={run(() => setMoving(true))}>
+            {t('page.moveTo')}
+          </MenuItem>
+        )}
+        <MenuItem icon={<LinkIcon size={16} />} onClick={run(() => copyLink(`${window.location.origin}/${page.id}`))}>
+          {t('page.copyLink')}
+        </MenuItem>
+        <MenuItem icon={<HistoryIcon size={16} />} onClick={run(() => setHistory(true))}>
+          {t('history.menu')}
+        </MenuItem>
+        <MenuItem icon={<DownloadIcon size={16} />} onClick={run(() => setExporting(true))}>
+          {t('export.menu')}
+        </MenuItem>
+        {canEdit(page.accessLevel) && !page.inTrash && !holdsDatabase(page.type) && (
+          <MenuItem icon={<UploadIcon size={16} />} onClick={run(importHere)}>
+            {t('export.importMenu')}
+          </MenuItem>
+        )}
+        {holdsDatabase(page.type) && (
+          <>
+            <div className="menu-separator" />
+            {canEdit(page.accessLevel) && !page.inTrash && (
+              <MenuItem icon={<UploadIcon size={16} />} onClick={run(() => openCsvImport({ kind: 'existing', page, databaseId: database?.id }))}>
+                {t('csvImport.menu')}
+              </MenuItem>
+            )}
+            <MenuItem
+              icon={<DownloadIcon size={16} />}
+              onClick={run(async () => {
+                if (!(await exportDatabase(page, database))) showToast(t('csvImport.exportFailed'), 'error');
+              })}
+            >
+              {t('csvImport.export')}
+            </MenuItem>
+            <div className="menu-separator" />
+          </>
+        )}
+        {!page.inTrash && (
+          <MenuItem icon={<BellIcon size={16} />} onClick={run(() => openNotificationSettings(page.id))}>
+            {t('inbox.settings.menu')}
+          </MenuItem>
+        )}
+        {can.publish && (
+          <>
+            <div className="menu-separator" />
+            <MenuItem icon={<GlobeIcon size={16} />} disabled={publishing} onClick={() => void togglePublic()} role="menuitemcheckbox" checked={page.isPublic}>
+              {page.isPublic ? t('page.unpublish') : t('page.publish')}
+            </MenuItem>
+          </>
+        )}
+        {page.isPublic && !page.inTrash && <PublicLinkRow pageId={page.id} publishing={publishing} copyLink={copyLink} />}
+        <div className="menu-separator" />
+        {can.trash && (
+          <MenuItem icon={<TrashIcon size={16} />} danger onClick={run(toTrash)}>
+            {t('page.trash')}
+          </MenuItem>
+        )}
+        <MenuItem icon={<RestoreGlyph />} onClick={run(openTrash)}>
+          {t('page.openTrash')}
+        </MenuItem>
+      </>
+    );
+  };
 
-  // Asked for once the publish is answered: shown as public at once, the page has its alias only when the server says so.
-  const link = usePublicLink({ id: page.id, isPublic: open && page.isPublic && !publishing });
   return (
     <>
-      <button
-        ref={setAnchor}
-        type="button"
-        className="button button-xxs button-flat"
-        aria-label={t('page.menu')}
-        title={t('page.menu')}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <MoreIcon size={18} />
-      </button>
-      {open && (
-        <Popover anchor={anchor} onClose={close} label={t('page.menu')} align="end" className="menu page-menu" role="menu">
-          <div ref={menu} onKeyDown={onMenuKey}>
-            <MenuItem icon={<StarIcon size={16} filled={page.inFavorites} />} disabled={!can.favorite} onClick={run(() => toggleFavorite(page))}>
-              {page.inFavorites ? t('page.favoriteRemove') : t('page.favoriteAdd')}
-            </MenuItem>
-            <MenuItem icon={<CopyIcon size={16} />} disabled={!can.clone} onClick={run(() => clone(page))}>
-              {t('page.clone')}
-            </MenuItem>
-            {can.move && (
-              <MenuItem icon={<MoveIcon size={16} />} onClick={run(() => setMoving(true))}>
-                {t('page.moveTo')}
-              </MenuItem>
-            )}
-            <MenuItem icon={<LinkIcon size={16} />} onClick={run(() => copyLink(`${window.location.origin}/${page.id}`))}>
-              {t('page.copyLink')}
-            </MenuItem>
-            <MenuItem icon={<HistoryIcon size={16} />} onClick={run(() => setHistory(true))}>
-              {t('history.menu')}
-            </MenuItem>
-            <MenuItem icon={<DownloadIcon size={16} />} onClick={run(() => setExporting(true))}>
-              {t('export.menu')}
-            </MenuItem>
-            {canEdit(page.accessLevel) && !page.inTrash && !holdsDatabase(page.type) && (
-              <MenuItem icon={<UploadIcon size={16} />} onClick={run(importHere)}>
-                {t('export.importMenu')}
-              </MenuItem>
-            )}
-            {holdsDatabase(page.type) && (
-              <>
-                <div className="menu-separator" />
-                {canEdit(page.accessLevel) && !page.inTrash && (
-                  <MenuItem icon={<UploadIcon size={16} />} onClick={run(() => openCsvImport({ kind: 'existing', page, databaseId: database?.id }))}>
-                    {t('csvImport.menu')}
-                  </MenuItem>
-                )}
-                <MenuItem
-                  icon={<DownloadIcon size={16} />}
-                  onClick={run(async () => {
-                    if (!(await exportDatabase(page, database))) showToast(t('csvImport.exportFailed'), 'error');
-                  })}
-                >
-                  {t('csvImport.export')}
-                </MenuItem>
-                <div className="menu-separator" />
-              </>
-            )}
-            {!page.inTrash && (
-              <MenuItem icon={<BellIcon size={16} />} onClick={run(() => openNotificationSettings(page.id))}>
-                {t('inbox.settings.menu')}
-              </MenuItem>
-            )}
-            {can.publish && (
-              <>
-                <div className="menu-separator" />
-                <MenuItem
-                  icon={<GlobeIcon size={16} />}
-                  disabled={publishing}
-                  onClick={() => void togglePublic()}
-                  role="menuitemcheckbox"
-                  checked={page.isPublic}
-                >
-                  {page.isPublic ? t('page.unpublish') : t('page.publish')}
-                </MenuItem>
-              </>
-            )}
-            {link && !page.inTrash && (
-              <div className="menu-public">
-                <span className="menu-public-label">{t('page.publicLink')}</span>
-                <div className="menu-public-row">
-                  <input className="menu-public-url" readOnly value={link} aria-label={t('page.publicLink')} onFocus={(e) => e.target.select()} />
-                  <Button kind="outline" size="xs" onClick={() => void copyLink(link)}>
-                    {t('page.copyPublicLink')}
-                  </Button>
-                </div>
-              </div>
-            )}
-            <div className="menu-separator" />
-            {can.trash && (
-              <MenuItem icon={<TrashIcon size={16} />} danger onClick={run(toTrash)}>
-                {t('page.trash')}
-              </MenuItem>
-            )}
-            <MenuItem icon={<RestoreGlyph />} onClick={run(openTrash)}>
-              {t('page.openTrash')}
-            </MenuItem>
-          </div>
-        </Popover>
-      )}
+      <ActionMenu label={t('page.menu')} trigger={<MoreIcon size={18} />} menuClassName="page-menu">
+        {items}
+      </ActionMenu>
       {moving && <MoveDialog page={page} onClose={() => setMoving(false)} />}
       {history && <HistoryDialog page={page} onClose={() => setHistory(false)} />}
       {exporting && <ExportDialog subject={{ kind: 'page', pageId: page.id, workspaceId: page.workspaceId }} onClose={() => setExporting(false)} />}
@@ -331,57 +300,22 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
   );
 }
 
-/** A menu button's state: its anchor, whether it is open, and the menu, whose first enabled item takes the focus when it opens. */
-export function useMenuState() {
-  const [anchor, setAnchor] = useState<HTMLButtonElement | null>(null);
-  const [open, setOpen] = useState(false);
-  const menu = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (open) menu.current?.querySelector<HTMLElement>('.menu-item:not(:disabled)')?.focus();
-  }, [open]);
-  return { anchor, setAnchor, open, setOpen, menu };
-}
-
-/** ↑/↓ in a menu move the focus between its enabled items, round. */
-export function moveMenuFocus(event: React.KeyboardEvent, menu: HTMLElement | null) {
-  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-  event.preventDefault();
-  const items = [...(menu?.querySelectorAll<HTMLElement>('.menu-item:not(:disabled)') ?? [])];
-  const index = items.indexOf(document.activeElement as HTMLElement);
-  const next = items[(index + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length];
-  next?.focus();
-}
-
 const RestoreGlyph = () => <TrashIcon size={16} style={{ opacity: 0.6 }} />;
 
-export function MenuItem({
-  icon,
-  children,
-  onClick,
-  disabled,
-  danger,
-  role = 'menuitem',
-  checked,
-}: {
-  icon: React.ReactNode;
-  children: React.ReactNode;
-  onClick(): void;
-  disabled?: boolean;
-  danger?: boolean;
-  role?: 'menuitem' | 'menuitemcheckbox';
-  checked?: boolean;
-}) {
+/** The published page's public link, asked for once the menu is open and the publish answered (the page has its alias only when the server says so). */
+function PublicLinkRow({ pageId, publishing, copyLink }: { pageId: string; publishing: boolean; copyLink(text: string): Promise<void> }) {
+  const { t } = useTranslation();
+  const link = usePublicLink({ id: pageId, isPublic: !publishing });
+  if (!link) return null;
   return (
-    <button
-      type="button"
-      role={role}
-      aria-checked={role === 'menuitemcheckbox' ? checked : undefined}
-      className={danger ? 'menu-item is-danger' : 'menu-item'}
-      disabled={disabled}
-      onClick={onClick}
-    >
-      <span className="menu-item-icon">{icon}</span>
-      <span>{children}</span>
-    </button>
+    <div className="menu-public">
+      <span className="menu-public-label">{t('page.publicLink')}</span>
+      <div className="menu-public-row">
+        <input className="menu-public-url" readOnly value={link} aria-label={t('page.publicLink')} onFocus={(e) => e.target.select()} />
+        <Button kind="outline" size="xs" onClick={() => void copyLink(link)}>
+          {t('page.copyPublicLink')}
+        </Button>
+      </div>
+    </div>
   );
 }
