@@ -25,9 +25,21 @@ export class DiskStore implements FileStore {
   async put(key: string, body: Readable | Uint8Array, _contentType?: string): Promise<number> {
     const target = this.path(key);
     const temp = `${target}.${crypto.randomBytes(6).toString('hex')}.part`;
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const source = body instanceof Uint8Array ? Readable.from([body]) : body;
+    // The body may fail while the directory is made (a client that goes away): until the pipeline
+    // listens to it, its 'error' is listened to here, else it would be thrown out of the process.
+    // The pipeline then rejects with that error, as with a failure mid-way.
+    const early = () => {};
+    source.on('error', early);
+    let written: Promise<void>;
     try {
-      await pipeline(body instanceof Uint8Array ? Readable.from([body]) : body, fs.createWriteStream(temp, { flags: 'wx' }));
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      written = pipeline(source, fs.createWriteStream(temp, { flags: 'wx' }));
+    } finally {
+      source.off('error', early);
+    }
+    try {
+      await written;
       const { size } = await fs.promises.stat(temp);
       await fs.promises.rename(temp, target);
       return size;
