@@ -107,6 +107,7 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
           }}
         >
           <input
+            className="input-compact"
             autoFocus
             type="text"
             inputMode="url"

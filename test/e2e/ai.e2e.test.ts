@@ -214,7 +214,7 @@ it('failures show their reason in Russian; «Попробовать ещё ра�
   await page.keyboard.press('Enter');
   await eventually(() => status(page), 'rest');
   const prompt = panel(page).getByRole('textbox', { name: 'Что написать?' });
-  await eventually(() => page.evaluate(() => `${document.activeElement?.tagName}.${document.activeElement?.className}`), 'INPUT.ai-panel-input');
+  await eventually(() => page.evaluate(() => document.activeElement?.matches('input.ai-panel-input') ?? false), true);
   await shoot(page, 'ai-prompt-1280-light');
 
   // The model's own rate limit (429 with Retry-After) → rateLimitError, with the wait it asked for.

@@ -76,6 +76,8 @@ it('Ctrl+K from a page: recent pages, then a page found by another form of a wor
   await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Старые программы']);
   expect(page.url()).toContain('trash=1');
   expect(await page.getByLabel('В корзине').isChecked()).toBe(true);
+  // The authors one may choose: the workspace's members (the signed-in one alone here).
+  await eventually(() => page.getByLabel('Автор').locator('option').allTextContents(), ['Любой', 'search.finder']);
   await shoot(page, 'search-screen-1280');
   await page.reload();
   await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Старые программы']);

@@ -138,7 +138,7 @@ export const AiPanel = forwardRef<AiPanelHandle, AiPanelProps>(function AiPanel(
         >
           <input
             ref={input}
-            className="ai-panel-input"
+            className="ai-panel-input input-compact"
             type="text"
             value={draft}
             maxLength={2000}

@@ -4,6 +4,7 @@ import { wireUserSchema, type WireUser } from '../../../schema/user';
 import { usePageMembersQuery, useWorkspaceMembersQuery } from '../../app/serverApi';
 import { userLookup } from './userLookup';
 
+/** The people of a member list (a workspace's or a page's), those the schema takes. */
 function users(list: readonly { user: unknown }[] | undefined): WireUser[] {
   return (list ?? []).flatMap((item) => {
     const parsed = wireUserSchema.safeParse(item.user);
@@ -27,4 +28,10 @@ export function useMentionable(workspaceId: string | null, pageId: string, enabl
   const list = useMemo(() => (fallBack ? users(page.data) : users(workspace.data)), [fallBack, page.data, workspace.data]);
   useEffect(() => userLookup.prime(list), [list]);
   return list;
+}
+
+/** A workspace's members as people (none for a guest, who may not list them; none without a workspace). */
+export function useWorkspaceUsers(workspaceId: string | undefined): WireUser[] {
+  const { data } = useWorkspaceMembersQuery(workspaceId ?? skipToken);
+  return useMemo(() => users(data), [data]);
 }

@@ -336,7 +336,7 @@ function Preview({
                   <span className="csv-col-name">{name}</span>
                   {database ? (
                     <select
-                      className="csv-col-type"
+                      className="csv-col-type input-compact"
                       aria-label={t('csvImport.fieldFor', { name })}
                       value={mapping[i] ?? ''}
                       onChange={(event) => onMap(i, event.target.value || null)}
@@ -352,7 +352,7 @@ function Preview({
                     <span className="csv-col-title">{t('csvImport.titleType')}</span>
                   ) : (
                     <select
-                      className="csv-col-type"
+                      className="csv-col-type input-compact"
                       aria-label={t('csvImport.typeFor', { name })}
                       value={types[i] ?? ''}
                       onChange={(event) => onType(i, (event.target.value || null) as ImportType | null)}

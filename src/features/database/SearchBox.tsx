@@ -28,7 +28,7 @@ export function SearchBox({ onSearch }: { onSearch(search: string): void }) {
   }
   return (
     <input
-      className="db-search"
+      className="db-search input-compact"
       type="search"
       value={text}
       autoFocus

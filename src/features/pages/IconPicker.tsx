@@ -142,7 +142,7 @@ export function IconPicker({
       <div className="picker-head">
         <input
           ref={input}
-          className="picker-search"
+          className="picker-search input-compact"
           type="search"
           value={query}
           placeholder={t('page.iconPicker.search')}

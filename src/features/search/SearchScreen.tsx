@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { wireUserSchema, type WireUser } from '../../../schema/user';
-import { api } from '../../app/api';
 import { useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { SearchField } from '../../ui/SearchField';
+import { useWorkspaceUsers } from '../comments/members';
 import { displayName } from '../comments/userLookup';
 import { searchPages, type SearchFilters, type WireSearchHit } from './searchApi';
 import { hitAddress, SearchHit } from './SearchHit';
@@ -16,28 +15,6 @@ const PAGE = 20;
 const TYPE_DEBOUNCE_MS = 250;
 
 type Results = { status: 'idle' | 'loading' | 'failed' } | { status: 'ready'; hits: WireSearchHit[]; more: boolean; loadingMore?: boolean };
-
-/** The members of a workspace an author can be chosen from (none for a guest, who may not list them). */
-function useMembers(workspaceId: string | undefined): WireUser[] {
-  const [members, setMembers] = useState<WireUser[]>([]);
-  useEffect(() => {
-    setMembers([]);
-    if (!workspaceId) return;
-    const controller = new AbortController();
-    api<unknown[]>(`/api/v3/spaces/workspace/${encodeURIComponent(workspaceId)}/members?limit=200`, { signal: controller.signal }).then(
-      ({ data }) =>
-        setMembers(
-          data.flatMap((m) => {
-            const parsed = wireUserSchema.safeParse((m as { user?: unknown }).user);
-            return parsed.success ? [parsed.data] : [];
-          }),
-        ),
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [workspaceId]);
-  return members;
-}
 
 /**
  * «Поиск» (`/search?q=…`, docs/search.md «The results screen»): every page found, 20 at a time,
@@ -60,7 +37,8 @@ export default function SearchScreen() {
   const filterKey = JSON.stringify(filters);
   const [typed, setTyped] = useState(q);
   const [results, setResults] = useState<Results>({ status: 'idle' });
-  const members = useMembers(filters.workspaceId);
+  // The authors one may choose from: the workspace's members (none for a guest).
+  const members = useWorkspaceUsers(filters.workspaceId);
 
   const set = (name: string, value: string | null) =>
     setParams(
@@ -116,7 +94,11 @@ export default function SearchScreen() {
         {workspaces.length > 1 && (
           <label>
             {t('search.workspace')}
-            <select value={filters.workspaceId ?? ''} onChange={(e) => set('ws', e.target.value === activeId ? null : e.target.value)}>
+            <select
+              className="input-compact"
+              value={filters.workspaceId ?? ''}
+              onChange={(e) => set('ws', e.target.value === activeId ? null : e.target.value)}
+            >
               {workspaces.map((w) => (
                 <option key={w.id} value={w.id}>
                   {w.name}
@@ -128,7 +110,7 @@ export default function SearchScreen() {
         {members.length > 0 && (
           <label>
             {t('search.author')}
-            <select value={filters.author ?? ''} onChange={(e) => set('author', e.target.value || null)}>
+            <select className="input-compact" value={filters.author ?? ''} onChange={(e) => set('author', e.target.value || null)}>
               <option value="">{t('search.anyone')}</option>
               {members.map((m) => (
                 <option key={m.id} value={m.id}>
@@ -140,11 +122,11 @@ export default function SearchScreen() {
         )}
         <label>
           {t('search.after')}
-          <input type="date" value={filters.after ?? ''} onChange={(e) => set('after', e.target.value || null)} />
+          <input className="input-compact" type="date" value={filters.after ?? ''} onChange={(e) => set('after', e.target.value || null)} />
         </label>
         <label>
           {t('search.before')}
-          <input type="date" value={filters.before ?? ''} onChange={(e) => set('before', e.target.value || null)} />
+          <input className="input-compact" type="date" value={filters.before ?? ''} onChange={(e) => set('before', e.target.value || null)} />
         </label>
         <label className="search-filter-check">
           <input type="checkbox" checked={filters.inTrash ?? false} onChange={(e) => set('trash', e.target.checked ? '1' : null)} />
