@@ -107,6 +107,7 @@ export const moveRowsBodySchema = z
     set: z.object({ fieldId: fieldIdSchema, value: rowValueSchema }).strict().optional(),
   })
   .strict();
+export type MoveRowsBody = z.infer<typeof moveRowsBodySchema>;
 /** POST database/{id}/rows/delete and …/rows/restore. */
 export const rowIdsBodySchema = z.object({ ids: z.array(refId).min(1).max(ROWS_PER_REQUEST) }).strict();
 
@@ -114,8 +115,10 @@ export const rowIdsBodySchema = z.object({ ids: z.array(refId).min(1).max(ROWS_P
 export const addFieldBodySchema = z
   .object({ id: fieldIdSchema.optional(), field: databaseFieldSchema, placeAfter: fieldIdSchema.nullable().optional() })
   .strict();
+export type AddFieldBody = z.infer<typeof addFieldBodySchema>;
 /** POST database/{id}/fields/{fieldId}: rename, retype or change options; `dryRun` only reports. */
 export const updateFieldBodySchema = z.object({ field: databaseFieldSchema, dryRun: z.boolean().optional() }).strict();
+export type UpdateFieldBody = z.infer<typeof updateFieldBodySchema>;
 
 /** What a retype does to the existing values. */
 export interface RetypeReport {
@@ -131,10 +134,13 @@ export interface RetypeReport {
 
 /** POST database/{id}/views: a new view (layout), after `placeAfter` (missing: last). */
 export const addViewBodySchema = z.object({ layout: databaseLayoutSchema, placeAfter: z.string().max(64).nullable().optional() }).strict();
+export type AddViewBody = z.infer<typeof addViewBodySchema>;
 /** POST database/{id}/views/{viewId}: the keys given replace the layout's (uid and type stay unless type is given). */
 export const updateViewBodySchema = z.object({ layout: databaseLayoutSchema.omit({ uid: true }).partial().strict() }).strict();
+export type UpdateViewBody = z.infer<typeof updateViewBodySchema>;
 /** POST database/{id}/views/{viewId}/move: reorder the views (tabs). */
 export const moveViewBodySchema = z.object({ placeAfter: z.string().max(64).nullable() }).strict();
+export type MoveViewBody = z.infer<typeof moveViewBodySchema>;
 
 /** GET database/{id}/rows: a window of the rows as a view shows them. */
 export const rowsQueryShape = {

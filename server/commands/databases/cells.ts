@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import { MAIN_FIELD_ID, type RowValue } from '../../../schema/blocks/database';
+import type { WriteCellBody, WriteCellsBody } from '../../../schema/database';
+import { ERROR_CODES } from '../../../schema/errors';
+import type { Database, PageRow } from '../../db/types';
+import { AppError, invalid } from '../../errors';
+import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
+import { authorizeRowEdits, authorizedDatabase, authorizedRow, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
+
+/*
+ * Cell writes (docs/api/databases.md «Cells»): each is written only if the cell is still at the
+ * version its edit saw; a cell someone changed since is refused with the server's copy. The
+ * changes made come back (`changes`) for the views' cached orders (ViewOrders) the handler keeps.
+ */
+
+/** A title written as null is stored as the empty title. */
+const stored = (fieldId: string, value: RowValue): RowValue => (fieldId === MAIN_FIELD_ID && value === null ? '' : value);
+
+/** 422 database.cell_conflict, carrying the cell as the server has it. */
+export async function cellConflict(db: Kysely<Database>, rowId: string, fieldId: string): Promise<AppError> {
+  return new AppError(422, ERROR_CODES.databaseCellConflict, 'the cell changed since this edit was made', undefined, await readCell(db, rowId, fieldId));
+}
+
+/** One cell written: the row, its database, the cell as written (null: it changed since `version`) and the changes made. */
+export interface CellOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
+  row: PageRow;
+  written: WrittenCell | null;
+  changes: CellChange[];
+}
+
+/** Writes one cell of a row if it is still at `version` (edit on the row; 404 no such field, 422 computed or not fitting). */
+export async function writeCell(db: Kysely<Database>, userId: string, rowId: string, fieldId: string, { value, version }: WriteCellBody): Promise<CellOutcome> {
+  const { row, block, holder, data } = await authorizedRow(db, userId, rowId, 'edit');
+  checkedCell(data.config, fieldId, value);
+  const changes: CellChange[] = [];
+  const written = await db.transaction().execute(async (trx) => {
+    // A retype or an option removed in between: the value is checked against the field as it is now.
+    const field = checkedCell(await liveConfig(trx, block.id), fieldId, value);
+    return writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes);
+  });
+  return { row, block, holder, written, changes };
+}
+
+/** Several cells written: those written, those refused (changed since their edit), the rows they are on, and the changes made. */
+export interface CellsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
+  rows: Map<string, PageRow>;
+  written: WrittenCell[];
+  refused: Array<{ rowId: string; fieldId: string }>;
+  changes: CellChange[];
+}
+
+/** Writes several cells of a database, each if it is still at the version its edit saw (edit on each row). */
+export async function writeCells(db: Kysely<Database>, userId: string, databaseId: string, cells: WriteCellsBody['cells']): Promise<CellsOutcome> {
+  const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  if (new Set(cells.map((c) => `${c.rowId} ${c.fieldId}`)).size !== cells.length) throw invalid('a cell is named twice');
+  cells.forEach((c, i) => checkedCell(data.config, c.fieldId, c.value, `cells.${i}.value`));
+  const rows = new Map(
+    (
+      await findRowPages(
+        db,
+        block.id,
+        cells.map((c) => c.rowId),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const missing = cells.findIndex((c) => !rows.get(c.rowId));
+  if (missing >= 0) throw invalid('not a row of this database', [{ path: `cells.${missing}.rowId`, message: 'not a row of this database' }]);
+  // Each row is a page with its own grants (it inherits the database's, and may have more or fewer).
+  await authorizeRowEdits(db, userId, rows.values());
+  const changes: CellChange[] = [];
+  const outcome = await db.transaction().execute(async (trx) => {
+    const config = await liveConfig(trx, block.id);
+    const written: WrittenCell[] = [];
+    const refused: Array<{ rowId: string; fieldId: string }> = [];
+    for (const [i, c] of cells.entries()) {
+      const field = checkedCell(config, c.fieldId, c.value, `cells.${i}.value`);
+      const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, stored(c.fieldId, c.value), c.version, userId, changes);
+      if (cell) written.push(cell);
+      else refused.push(c);
+    }
+    return { written, refused };
+  });
+  return { block, holder, rows, ...outcome, changes };
+}

@@ -1,0 +1,124 @@
+import type { Kysely } from 'kysely';
+import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
+import type { CreateRowsBody, MoveRowsBody } from '../../../schema/database';
+import { ERROR_CODES } from '../../../schema/errors';
+import { newId } from '../../../schema/ids';
+import type { Database, PageRow } from '../../db/types';
+import { AppError, invalid, notFound } from '../../errors';
+import {
+  databaseData,
+  findDatabaseBlock,
+  findRowPages,
+  insertRows,
+  restoreRows,
+  rowKeysAfter,
+  rowKeysBefore,
+  setRowKeys,
+  trashRows,
+  writeCellOver,
+  type WrittenCell,
+} from '../../repositories/databases';
+import { authorizeRowEdits, authorizedDatabase, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
+
+/** What a rows command did: on which database, and the rows it changed (the handler reads them to tell and answer). */
+export interface RowsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
+  ids: string[];
+}
+
+/**
+ * Makes rows, in order, after a row, first, or at the end. The title may come as `title` or as
+ * the title field's value; it is stored once, as the row page's title. Values are checked against
+ * the fields as stored when the rows are made (422); an id already taken is 409 page.already_exists.
+ */
+export async function createRows(db: Kysely<Database>, userId: string, databaseId: string, body: CreateRowsBody): Promise<RowsOutcome> {
+  const { block, holder } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  const rows = body.rows.map(({ values = {}, ...row }) => {
+    const { [MAIN_FIELD_ID]: main, ...rest } = values;
+    if (main !== undefined && typeof main !== 'string' && main !== null)
+      throw invalid('the title is text', [{ path: `values.${MAIN_FIELD_ID}`, message: 'a string' }]);
+    return { ...row, title: row.title ?? (typeof main === 'string' ? main : undefined), values: rest, id: row.id ?? newId() };
+  });
+  if (new Set(rows.map((r) => r.id)).size !== rows.length) throw invalid('row ids repeat');
+  const pages = await rowsChange(db, holder, async (trx) => {
+    const live = await findDatabaseBlock(trx, block.id);
+    if (!live) throw notFound('database');
+    // The fields may have changed since they were checked: check again against what is stored now.
+    const now = databaseData(live);
+    rows.forEach((row, at) => checkValues(now, row.values ?? {}, `rows.${at}.values`));
+    const taken = await trx
+      .selectFrom('pages')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+    if (taken.length > 0) throw new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists', { ids: taken.map((t) => t.id) });
+    const keys = await rowKeysAfter(trx, block.id, body.placeAfter, rows.length);
+    return insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId });
+  });
+  return { block, holder, ids: pages.map((p) => p.id) };
+}
+
+/** A move: the rows, and the cells it wrote on them (a board's column) with their pages. */
+export interface MoveOutcome extends RowsOutcome {
+  written: WrittenCell[];
+  rowPages: PageRow[];
+}
+
+/**
+ * Puts rows (in this order) after a row, first, or before a row, and writes one cell on each when
+ * `set` says so (a card moved to another column: each row is then edited, by its own grants).
+ */
+export async function moveRows(db: Kysely<Database>, userId: string, databaseId: string, body: MoveRowsBody): Promise<MoveOutcome> {
+  const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  const { ids, placeAfter, placeBefore, set } = body;
+  if (new Set(ids).size !== ids.length) throw invalid('row ids repeat');
+  if ((placeAfter === undefined) === (placeBefore === undefined)) throw invalid('give placeAfter or placeBefore, not both');
+  const anchor = placeBefore ?? placeAfter ?? null;
+  if (anchor !== null && ids.includes(anchor)) throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is one of the rows moved`);
+  if (set) checkedCell(data.config, set.fieldId, set.value, 'set.value');
+  const rowPages = await findRowPages(db, block.id, ids);
+  if (set) await authorizeRowEdits(db, userId, rowPages);
+  const written = await rowsChange(db, holder, async (trx) => {
+    const found = await findRowPages(trx, block.id, ids);
+    if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
+    if (anchor !== null && (await findRowPages(trx, block.id, [anchor])).length === 0)
+      throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is not a row of this database`);
+    const keys =
+      placeBefore !== undefined
+        ? await rowKeysBefore(trx, block.id, placeBefore, ids.length, ids)
+        : await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
+    await setRowKeys(trx, block.id, ids, keys, userId);
+    if (!set) return [];
+    // The fields may have changed since they were checked: check again against what is stored now.
+    const field = checkedCell(await liveConfig(trx, block.id), set.fieldId, set.value, 'set.value');
+    const byId = new Map(found.map((row) => [row.id, row]));
+    const cells: WrittenCell[] = [];
+    for (const id of ids) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, set.value, userId));
+    return cells;
+  });
+  return { block, holder, ids, written, rowPages };
+}
+
+/** Rows of the database among `ids` that are not in the trash, into it as one batch (restorable together). Others are left out of the answer. */
+export function trashDatabaseRows(db: Kysely<Database>, userId: string, databaseId: string, ids: readonly string[]): Promise<RowsOutcome> {
+  return trashOrRestore(db, userId, databaseId, ids, true);
+}
+
+/** Rows of the database among `ids` that are in the trash, back out of it. */
+export function restoreDatabaseRows(db: Kysely<Database>, userId: string, databaseId: string, ids: readonly string[]): Promise<RowsOutcome> {
+  return trashOrRestore(db, userId, databaseId, ids, false);
+}
+
+async function trashOrRestore(db: Kysely<Database>, userId: string, databaseId: string, ids: readonly string[], trash: boolean): Promise<RowsOutcome> {
+  const { block, holder } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  const changed = await rowsChange(db, holder, async (trx) => {
+    const found = (await findRowPages(trx, block.id, ids)).filter((p) => p.in_trash === (trash ? 0 : 1)).map((p) => p.id);
+    if (trash) await trashRows(trx, block.id, found, userId);
+    else await restoreRows(trx, block.id, found);
+    return found;
+  });
+  return { block, holder, ids: changed };
+}

@@ -1,0 +1,287 @@
+import type { Kysely, Transaction } from 'kysely';
+import {
+  MAIN_FIELD_ID,
+  chartFitting,
+  copyView,
+  databaseDataSchema,
+  fieldOf,
+  hasOptions,
+  timelineFitting,
+  timelineWithout,
+  valueProblem,
+  withNewOptions,
+  type DatabaseData,
+  type DatabaseField,
+  type DatabaseLayout,
+  type RowValue,
+  type SelectOption,
+} from '../../../schema/blocks/database';
+import {
+  convertValue,
+  valueToText,
+  type AddFieldBody,
+  type AddViewBody,
+  type MoveViewBody,
+  type RetypeReport,
+  type UpdateViewBody,
+} from '../../../schema/database';
+import { ERROR_CODES } from '../../../schema/errors';
+import { newId } from '../../../schema/ids';
+import { isPostgres } from '../../db/connect';
+import { lockBlocks } from '../../db/locks';
+import type { BlockRow, CellRow, Database } from '../../db/types';
+import { AppError, invalid, notFound } from '../../errors';
+import { updateBlockIfVersion } from '../../repositories/blocks';
+import { cellsOfField, databaseData, deleteCellsOfField, rewriteCells } from '../../repositories/databases';
+import { writablePage } from '../../repositories/pages';
+import { nowIso } from '../../time';
+import { authorizedDatabase } from './database';
+
+/*
+ * A database's fields and views (docs/api/databases.md «Fields», «Views»): they live in the
+ * database block's data, which each command changes with optimistic concurrency — read, change,
+ * write if the block's version did not move, else again. A field's cells change in the same
+ * transaction. The handler tells the block's new version (and a reset when cells changed).
+ */
+
+/** A field or view change retried this many times when another one got in between. */
+const SCHEMA_RETRIES = 8;
+
+/** Who changes, and the realtime origin the block's version is recorded with. */
+export interface Changer {
+  userId: string;
+  origin: string | null;
+}
+
+/** The database block as written, and what the change reports. */
+export interface StructureOutcome<T = undefined> {
+  block: BlockRow;
+  result?: T;
+}
+
+type Change<T> = (data: DatabaseData, trx: Transaction<Database>, databaseId: string) => Promise<{ data: DatabaseData; result?: T } | null>;
+
+/** Changes the database block's data (edit on its page, not in the trash); 422 when the result would not be valid, 503 after SCHEMA_RETRIES races. */
+async function changeDatabase<T>(db: Kysely<Database>, { userId, origin }: Changer, id: string, change: Change<T>): Promise<StructureOutcome<T>> {
+  for (let attempt = 0; attempt < SCHEMA_RETRIES; attempt++) {
+    const { block, holder } = await authorizedDatabase(db, userId, id, 'edit');
+    const at = nowIso();
+    const outcome = await db.transaction().execute(async (trx) => {
+      await lockBlocks(trx, holder.id);
+      await writablePage(trx, holder.id);
+      // Held for update before any cell is touched: a cell write holds the block for share
+      // first, so the two wait for each other in one order and never deadlock (PostgreSQL).
+      const read = trx.selectFrom('blocks').selectAll().where('id', '=', block.id);
+      const current = await (isPostgres(trx) ? read.forUpdate() : read).executeTakeFirst();
+      if (!current || current.deleted_at !== null || current.type !== 'database') throw notFound('database');
+      if (current.version !== block.version) return 'retry' as const;
+      const changed = await change(databaseData(current), trx, current.id);
+      if (changed === null) return { block: current, result: undefined };
+      const parsed = databaseDataSchema.safeParse(changed.data);
+      if (!parsed.success)
+        throw invalid(
+          'the database would not be valid',
+          parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+        );
+      const version = await updateBlockIfVersion(trx, current.id, current.version, 'database', parsed.data, userId, origin, at);
+      if (version === null) return 'retry' as const;
+      return { block: { ...current, data: JSON.stringify(parsed.data), version, updated_at: at, updated_by: userId }, result: changed.result };
+    });
+    if (outcome !== 'retry') return outcome;
+  }
+  throw new AppError(503, ERROR_CODES.internal, 'the database is being changed by others: try again');
+}
+
+/** The view named by `viewId` (404 when the database has none such). */
+export function layoutOf(data: DatabaseData, viewId: string): DatabaseLayout {
+  const layout = data.view.layouts.find((l) => l.uid === viewId);
+  if (!layout) throw notFound('view');
+  return layout;
+}
+
+// ---- Fields -----------------------------------------------------------------------------------
+
+/** Adds a field, shown in every view after `placeAfter` (else last); the title field exists already (422 database.main_field). */
+export async function addField(db: Kysely<Database>, changer: Changer, databaseId: string, body: AddFieldBody): Promise<StructureOutcome<string>> {
+  const { field, placeAfter } = body;
+  const fieldId = body.id ?? newId().replace(/-/g, '').slice(0, 12);
+  if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field exists already');
+  return changeDatabase(db, changer, databaseId, async (data) => {
+    if (fieldOf(data.config, fieldId)) throw invalid(`a field ${fieldId} exists`);
+    const view = copyView(data.view);
+    for (const layout of view.layouts) {
+      const at = placeAfter ? layout.orderedFields.findIndex((f) => f.fieldId === placeAfter) : -1;
+      const entry = { fieldId, isWrap: false };
+      if (at >= 0) layout.orderedFields.splice(at + 1, 0, entry);
+      else layout.orderedFields.push(entry);
+    }
+    return { data: { config: { fields: { ...data.config.fields, [fieldId]: field } }, view }, result: fieldId };
+  });
+}
+
+/** The title field stays text. */
+function checkMainField(fieldId: string, next: DatabaseField): void {
+  if (fieldId === MAIN_FIELD_ID && next.type !== 'text') throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field stays text');
+}
+
+/** What a field change would do to its cells, changing nothing (the retype warning). */
+export async function planFieldChange(db: Kysely<Database>, userId: string, databaseId: string, fieldId: string, next: DatabaseField): Promise<RetypeReport> {
+  checkMainField(fieldId, next);
+  const { block, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  const before = fieldOf(data.config, fieldId);
+  if (!before) throw notFound('field');
+  return (await planRetype(db, block.id, fieldId, before, next)).report;
+}
+
+/** Renames, retypes or changes the options of a field; its cells that no longer fit are converted or cleared (the report says how many). */
+export async function updateField(
+  db: Kysely<Database>,
+  changer: Changer,
+  databaseId: string,
+  fieldId: string,
+  next: DatabaseField,
+): Promise<StructureOutcome<RetypeReport>> {
+  checkMainField(fieldId, next);
+  return changeDatabase<RetypeReport>(db, changer, databaseId, async (data, trx, id) => {
+    const before = fieldOf(data.config, fieldId);
+    if (!before) throw notFound('field');
+    const { report, field, rewrites } = await planRetype(trx, id, fieldId, before, next);
+    await rewriteCells(trx, field, rewrites, changer.userId);
+    return { data: { config: { fields: { ...data.config.fields, [fieldId]: field } }, view: withoutDeadConditions(data, fieldId, field) }, result: report };
+  });
+}
+
+/**
+ * What a field change does to its cells: values that no longer fit are converted through their
+ * text (options are made for names that have none), or cleared. Returns the field with the
+ * options made, the report, and the cells to rewrite.
+ */
+async function planRetype(db: Kysely<Database>, databaseId: string, fieldId: string, before: DatabaseField, after: DatabaseField) {
+  const newOptions: SelectOption[] = [];
+  let field: DatabaseField = JSON.parse(JSON.stringify(after)) as DatabaseField;
+  // Options are made from values only when the type changes: an option removed from a select
+  // (same type) clears the cells that held it, it does not come back.
+  const retyped = before.type !== after.type;
+  const addOption = (name: string): string | undefined => {
+    if (!retyped || !hasOptions(field)) return undefined;
+    const existing = newOptions.find((o) => o.name.toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru'));
+    if (existing) return existing.id;
+    const option = { id: newId().slice(0, 8), name, color: 'default' as const };
+    newOptions.push(option);
+    field = withNewOptions(field, [option]);
+    return option.id;
+  };
+  const report: RetypeReport = { converted: 0, dropped: 0, droppedExamples: [], newOptions };
+  const rewrites: Array<{ cell: CellRow; value: RowValue }> = [];
+  if (fieldId === MAIN_FIELD_ID) return { report, field, rewrites };
+  for await (const cells of cellsOfField(db, databaseId, fieldId)) {
+    for (const cell of cells) {
+      const value = JSON.parse(cell.value) as RowValue;
+      if (value === null) continue;
+      if (valueProblem(field, value) === null && before.type === field.type) continue;
+      const converted = convertValue(before, field, value, { addOption });
+      if (converted !== undefined && valueProblem(field, converted) === null) {
+        report.converted++;
+        rewrites.push({ cell, value: converted });
+      } else {
+        report.dropped++;
+        if (report.droppedExamples.length < 5) report.droppedExamples.push(valueToText(before, value));
+        rewrites.push({ cell, value: null });
+      }
+    }
+  }
+  return { report, field, rewrites };
+}
+
+/** A field's type changed: filter rules whose condition the new type has not go, a chart's references to it that no longer fit change (chartFitting), a calendar by it goes if it is no date field now, a board's cover of it when it is no files field. */
+function withoutDeadConditions(data: DatabaseData, fieldId: string, field: DatabaseField) {
+  const view = copyView(data.view);
+  const config = { fields: { ...data.config.fields, [fieldId]: field } };
+  for (const layout of view.layouts) {
+    if (layout.filter) {
+      const keep = (rule: { fieldId: string; condition: string }) =>
+        rule.fieldId !== fieldId ||
+        databaseDataSchema.safeParse({ config, view: { layouts: [{ uid: 'x', type: 'table', orderedFields: [], filter: { op: 'and', rules: [rule] } }] } })
+          .success;
+      layout.filter.rules = layout.filter.rules
+        .map((rule) => ('op' in rule ? { ...rule, rules: rule.rules.filter(keep) } : rule))
+        .filter((rule) => ('op' in rule ? true : keep(rule)));
+    }
+    if (layout.chart) layout.chart = chartFitting(config, layout.chart);
+    if (layout.calendar?.fieldId === fieldId && field.type !== 'date') layout.calendar = null;
+    if (layout.cover?.fieldId === fieldId && field.type !== 'files') layout.cover = null;
+    if (layout.timeline) layout.timeline = timelineFitting(config, layout.timeline);
+  }
+  return view;
+}
+
+/** Deletes a field: out of every view (columns, filters, sorts, group, footer, chart, calendar, cover, timeline), its cells cleared; never the title. */
+export async function deleteField(db: Kysely<Database>, changer: Changer, databaseId: string, fieldId: string): Promise<StructureOutcome> {
+  if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field cannot be deleted');
+  return changeDatabase(db, changer, databaseId, async (data, trx, id) => {
+    if (!fieldOf(data.config, fieldId)) throw notFound('field');
+    const { [fieldId]: _gone, ...fields } = data.config.fields;
+    const view = copyView(data.view);
+    for (const layout of view.layouts) {
+      layout.orderedFields = layout.orderedFields.filter((f) => f.fieldId !== fieldId);
+      if (layout.filter) {
+        layout.filter.rules = layout.filter.rules
+          .map((rule) => ('op' in rule ? { ...rule, rules: rule.rules.filter((r) => r.fieldId !== fieldId) } : rule))
+          .filter((rule) => ('op' in rule ? rule.rules.length > 0 : rule.fieldId !== fieldId));
+      }
+      if (layout.sorts) layout.sorts = layout.sorts.filter((s) => s.fieldId !== fieldId);
+      if (layout.groupBy?.fieldId === fieldId) layout.groupBy = null;
+      if (layout.calculations) delete layout.calculations[fieldId];
+      if (layout.chart) layout.chart = chartFitting({ fields }, layout.chart);
+      if (layout.calendar?.fieldId === fieldId) layout.calendar = null;
+      if (layout.cover?.fieldId === fieldId) layout.cover = null;
+      if (layout.timeline) layout.timeline = timelineWithout(layout.timeline, fieldId);
+    }
+    await deleteCellsOfField(trx, id, fieldId);
+    return { data: { config: { fields }, view } };
+  });
+}
+
+// ---- Views ------------------------------------------------------------------------------------
+
+/** Adds a view after `placeAfter` (null: first; missing or unknown: last); its uid must be new. */
+export function addView(db: Kysely<Database>, changer: Changer, databaseId: string, { layout, placeAfter }: AddViewBody): Promise<StructureOutcome> {
+  return changeDatabase(db, changer, databaseId, async (data) => {
+    if (data.view.layouts.some((l) => l.uid === layout.uid)) throw invalid(`a view ${layout.uid} exists`);
+    const layouts = [...copyView(data.view).layouts];
+    const at = placeAfter ? layouts.findIndex((l) => l.uid === placeAfter) : -1;
+    if (at >= 0) layouts.splice(at + 1, 0, layout);
+    else if (placeAfter === null) layouts.unshift(layout);
+    else layouts.push(layout);
+    return { data: { config: data.config, view: { layouts } } };
+  });
+}
+
+/** Changes a view's keys (name, columns, filter, sorts, group, calculations, type). */
+export function updateView(db: Kysely<Database>, changer: Changer, databaseId: string, viewId: string, { layout }: UpdateViewBody): Promise<StructureOutcome> {
+  return changeDatabase(db, changer, databaseId, async (data) => {
+    layoutOf(data, viewId);
+    const layouts = copyView(data.view).layouts.map((l) => (l.uid === viewId ? { ...l, ...layout, uid: l.uid } : l));
+    return { data: { config: data.config, view: { layouts } } };
+  });
+}
+
+/** Puts a view after another (null: first). */
+export function moveView(db: Kysely<Database>, changer: Changer, databaseId: string, viewId: string, { placeAfter }: MoveViewBody): Promise<StructureOutcome> {
+  return changeDatabase(db, changer, databaseId, async (data) => {
+    const moving = layoutOf(data, viewId);
+    const layouts = copyView(data.view).layouts.filter((l) => l.uid !== moving.uid);
+    const at = placeAfter === null ? -1 : layouts.findIndex((l) => l.uid === placeAfter);
+    if (placeAfter !== null && at < 0) throw invalid('placeAfter is not a view of this database');
+    layouts.splice(at + 1, 0, moving);
+    return { data: { config: data.config, view: { layouts } } };
+  });
+}
+
+/** Deletes a view. */
+export function deleteView(db: Kysely<Database>, changer: Changer, databaseId: string, viewId: string): Promise<StructureOutcome> {
+  return changeDatabase(db, changer, databaseId, async (data) => {
+    layoutOf(data, viewId);
+    return { data: { config: data.config, view: { layouts: data.view.layouts.filter((l) => l.uid !== viewId) } } };
+  });
+}
