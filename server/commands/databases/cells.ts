@@ -76,7 +76,7 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
       const field = checkedCell(config, c.fieldId, c.value, `cells.${i}.value`);
       const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, stored(c.fieldId, c.value), c.version, userId, changes);
       if (cell) written.push(cell);
-      else refused.push(c);
+      else refused.push({ rowId: c.rowId, fieldId: c.fieldId });
     }
     return { written, refused };
   });
