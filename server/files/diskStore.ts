@@ -35,6 +35,10 @@ export class DiskStore implements FileStore {
     try {
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
       written = pipeline(source, fs.createWriteStream(temp, { flags: 'wx' }));
+    } catch (error) {
+      // No directory: the body is never read; dropped, so that its later failure has nowhere to go either.
+      source.destroy();
+      throw error;
     } finally {
       source.off('error', early);
     }

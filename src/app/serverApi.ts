@@ -113,6 +113,8 @@ export const serverApi = createApi({
       async onQueryStarted({ pageId }, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (!data) return;
+        // A read of the list begun before the write would land after it with the older list.
+        await dispatch(serverApi.util.getRunningQueryThunk('pageMembers', pageId));
         dispatch(serverApi.util.upsertQueryData('pageMembers', pageId, data.members));
         const others = serverApi.util
           .selectInvalidatedBy(getState(), ['PageMembers'])
@@ -144,6 +146,8 @@ export const serverApi = createApi({
         );
         try {
           const { data } = await queryFulfilled;
+          // A read begun before the write would land after it with the older settings.
+          await dispatch(serverApi.util.getRunningQueryThunk('notificationSettings', pageId));
           dispatch(serverApi.util.upsertQueryData('notificationSettings', pageId, data));
         } catch {
           shown.undo();

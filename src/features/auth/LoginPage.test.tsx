@@ -1,7 +1,8 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import '../../app/i18n';
+import { serverApi } from '../../app/serverApi';
 import { createStore } from '../../app/store';
 import { ErrorScreen } from '../../ui/ErrorScreen';
 import { safeNext } from './authSlice';
@@ -14,7 +15,7 @@ function Where() {
 
 type Answer = { status: number; data: unknown };
 
-function renderLogin(answers: Record<string, Answer> = {}, entry = '/login') {
+function renderLogin(answers: Record<string, Answer> = {}, entry = '/login', store = createStore()) {
   const requests: string[] = [];
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const key = `${init?.method ?? 'GET'} ${String(input)}`;
@@ -25,7 +26,7 @@ function renderLogin(answers: Record<string, Answer> = {}, entry = '/login') {
     return { ok: answer.status < 400, status: answer.status, statusText: '', json: async () => body } as Response;
   }) as typeof fetch;
   render(
-    <Provider store={createStore()}>
+    <Provider store={store}>
       <MemoryRouter initialEntries={[entry]}>
         <Routes>
           <Route path="/login" element={<LoginPage />} />
@@ -38,6 +39,14 @@ function renderLogin(answers: Record<string, Answer> = {}, entry = '/login') {
 }
 
 describe('LoginPage', () => {
+  it('forgets what was read for the last person (serverApi) once it shows', async () => {
+    const store = createStore();
+    store.dispatch(serverApi.util.upsertQueryData('pageMembers', 'p1', []));
+    await waitFor(() => expect(serverApi.endpoints.pageMembers.select('p1')(store.getState()).data).toEqual([]));
+    renderLogin({}, '/login', store);
+    await waitFor(() => expect(serverApi.endpoints.pageMembers.select('p1')(store.getState()).data).toBeUndefined());
+  });
+
   it('asks for the e-mail in Russian', async () => {
     renderLogin();
     expect(await screen.findByRole('heading', { name: 'Вход в Страницы' })).toBeTruthy();

@@ -5,6 +5,7 @@ import { LOGIN_CODE_LENGTH } from '../../../schema/constants';
 import { ApiRequestError } from '../../app/api';
 import { errorKey, type FeatureMessages } from '../../app/errors';
 import { useAppDispatch, useAppSelector } from '../../app/store';
+import { serverApi } from '../../app/serverApi';
 import { useAppLinks } from '../../app/appConfig';
 import { Button } from '../../ui/Button';
 import { FooterLinks } from '../../ui/FooterLinks';
@@ -50,6 +51,11 @@ export function LoginPage() {
   const [suggesting, setSuggesting] = useState(true);
   const links = useAppLinks();
   const [step, setStep] = useState<'email' | 'code'>('email');
+  // Nothing read for the last person (members, settings, the trash: serverApi) is kept for the
+  // next: dropped here, once the screens that showed it are gone (a reset under them would ask again, unsigned).
+  useEffect(() => {
+    dispatch(serverApi.util.resetApiState());
+  }, [dispatch]);
   // A link's `?type=email&email=` fills the address in; `?type=oauth&provider=` goes to the
   // provider at once (docs/intents.md).
   const [email, setEmail] = useState(() => (params.get('type') === 'email' ? (params.get('email') ?? '') : ''));

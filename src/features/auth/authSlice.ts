@@ -1,7 +1,6 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { WireUser } from '../../../schema/user';
 import { api, ApiRequestError, clearPrefetched } from '../../app/api';
-import { serverApi } from '../../app/serverApi';
 import { forgetPageLinkTargets } from '../../editor/pageLinkTargets';
 
 export interface AuthState {
@@ -79,12 +78,11 @@ export async function finishOAuth(state: string, code: string): Promise<{ user: 
   return { user, next };
 }
 
-export const signOut = createAsyncThunk('auth/signOut', async (_: void, { dispatch }) => {
+export const signOut = createAsyncThunk('auth/signOut', async () => {
   await api('/api/auth/logout');
   // Nothing read for the last person is used for the next one in this tab.
   clearPrefetched();
   forgetPageLinkTargets();
-  dispatch(serverApi.util.resetApiState());
 });
 
 const authSlice = createSlice({

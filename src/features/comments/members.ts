@@ -4,6 +4,9 @@ import { wireUserSchema, type WireUser } from '../../../schema/user';
 import { usePageMembersQuery, useWorkspaceMembersQuery } from '../../app/serverApi';
 import { userLookup } from './userLookup';
 
+/** Member lists are read again when a screen that shows them mounts and they are older than this (seconds): people join. */
+const FRESH = { refetchOnMountOrArgChange: 20 };
+
 /** The people of a member list (a workspace's or a page's), those the schema takes. */
 function users(list: readonly { user: unknown }[] | undefined): WireUser[] {
   return (list ?? []).flatMap((item) => {
@@ -22,16 +25,20 @@ export function useMentionable(workspaceId: string | null, pageId: string, enabl
   const [wanted, setWanted] = useState(enabled);
   if (enabled && !wanted) setWanted(true);
   enabled = enabled || wanted;
-  const workspace = useWorkspaceMembersQuery(enabled && workspaceId ? workspaceId : skipToken);
-  const fallBack = enabled && (!workspaceId || workspace.isError);
-  const page = usePageMembersQuery(fallBack ? pageId : skipToken);
-  const list = useMemo(() => (fallBack ? users(page.data) : users(workspace.data)), [fallBack, page.data, workspace.data]);
+  // A workspace whose members were refused (a guest's) is not asked again: its page's people serve.
+  const [pageOnlyIn, setPageOnlyIn] = useState<string | null>(null);
+  const pageOnly = !workspaceId || pageOnlyIn === workspaceId;
+  const workspace = useWorkspaceMembersQuery(enabled && !pageOnly ? workspaceId : skipToken, FRESH);
+  if (workspace.isError && workspaceId && !pageOnly) setPageOnlyIn(workspaceId);
+  const page = usePageMembersQuery(enabled && pageOnly ? pageId : skipToken, FRESH);
+  // currentData: this workspace's or page's list, never the one asked for before.
+  const list = useMemo(() => users(pageOnly ? page.currentData : workspace.currentData), [pageOnly, page.currentData, workspace.currentData]);
   useEffect(() => userLookup.prime(list), [list]);
   return list;
 }
 
-/** A workspace's members as people (none for a guest, who may not list them; none without a workspace). */
+/** A workspace's members as people (none for a guest, who may not list them; none without a workspace; none while another's are read). */
 export function useWorkspaceUsers(workspaceId: string | undefined): WireUser[] {
-  const { data } = useWorkspaceMembersQuery(workspaceId ?? skipToken);
-  return useMemo(() => users(data), [data]);
+  const { currentData } = useWorkspaceMembersQuery(workspaceId ?? skipToken, FRESH);
+  return useMemo(() => users(currentData), [currentData]);
 }

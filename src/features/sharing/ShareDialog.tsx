@@ -46,8 +46,9 @@ const personOf = (user: { id: string; email: string; name?: string }): Person =>
 
 /** The workspace's members to pick from (a guest may not list them: then nobody is offered). */
 function useWorkspacePeople(workspaceId: string | null): Person[] {
-  const { data } = useWorkspaceMembersQuery(workspaceId ?? skipToken);
-  return useMemo(() => (data ?? []).map((m) => personOf(m.user)), [data]);
+  // Read when the dialog opens; never another workspace's list (currentData).
+  const { currentData } = useWorkspaceMembersQuery(workspaceId ?? skipToken, { refetchOnMountOrArgChange: true });
+  return useMemo(() => (currentData ?? []).map((m) => personOf(m.user)), [currentData]);
 }
 
 function Avatar({ person }: { person: { name?: string; email: string } }) {

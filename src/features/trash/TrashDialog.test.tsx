@@ -13,6 +13,8 @@ const trashed = (id: string, title: string, accessLevel: WireElement['accessLeve
 const all = [trashed('a', 'План запуска'), trashed('b', 'Заметки'), trashed('c', 'ПЛАН Б', 'edit')];
 let urls: string[];
 let restoreRefused: boolean;
+/** The list's reads fail (no connection) while set. */
+let offline = false;
 /** The server's page of the list (the trash answers 50 at a time). */
 let pageSize: number;
 let store: ReturnType<typeof createStore>;
@@ -20,10 +22,12 @@ let store: ReturnType<typeof createStore>;
 beforeEach(() => {
   urls = [];
   restoreRefused = true;
+  offline = false;
   pageSize = 50;
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://x');
     urls.push(`${init?.method ?? 'GET'} ${url.pathname}${url.search}`);
+    if (offline) throw new TypeError('Failed to fetch');
     if (url.pathname.endsWith('/remove')) return { ok: true, status: 200, json: async () => ({ data: { id: 'a', status: 'success' } }) } as Response;
     if (url.pathname.endsWith('/restore') && !restoreRefused) {
       const page = all.find((p) => url.pathname.includes(`/${p.id}/`))!;
@@ -126,4 +130,23 @@ it('shows more, page by page', async () => {
   await waitFor(() => expect(titles()).toEqual(['План запуска', 'Заметки', 'ПЛАН Б']));
   expect(screen.queryByRole('button', { name: 'Показать ещё' })).toBeNull();
   expect(urls.filter((u) => u.startsWith('GET'))).toEqual(['GET /api/v3/spaces/trash', `GET /api/v3/spaces/trash?cursor=${encodeURIComponent('"b"')}`]);
+});
+
+it('a search that fails says so, not showing the last list as its result', async () => {
+  renderTrash();
+  await waitFor(() => expect(titles()).toHaveLength(3));
+  offline = true;
+  fireEvent.change(screen.getByLabelText('Поиск по названию'), { target: { value: 'план' } });
+  expect(await screen.findByText('Не удалось загрузить корзину')).toBeTruthy();
+  expect(titles()).toEqual([]);
+});
+
+it('restoring the page a «Показать ещё» cursor names reads the list again (the server knows no such cursor then)', async () => {
+  pageSize = 2;
+  restoreRefused = false;
+  renderTrash();
+  await waitFor(() => expect(titles()).toEqual(['План запуска', 'Заметки']));
+  fireEvent.click(screen.getByRole('button', { name: 'Восстановить: Заметки' }));
+  // «Заметки» was the cursor of the next page: the list is read again from the start.
+  await waitFor(() => expect(urls.filter((u) => u === 'GET /api/v3/spaces/trash')).toHaveLength(2));
 });

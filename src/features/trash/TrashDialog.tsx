@@ -40,7 +40,8 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState('');
   const listing = useTrashInfiniteQuery(search, { refetchOnMountOrArgChange: true });
-  const items = listing.data?.pages.flatMap((page) => page.items);
+  // While a new search loads, the last one's list stays; a search that failed shows its error, not the last list.
+  const items = listing.isError && !listing.isFetching ? undefined : listing.data?.pages.flatMap((page) => page.items);
   const [restorePage] = useRestorePageMutation();
   const [deletePage] = useDeleteForeverMutation();
   const [busy, setBusy] = useState<string | null>(null);
@@ -144,7 +145,7 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
             ))}
           </ul>
         )}
-        {items && listing.hasNextPage && (
+        {items && listing.hasNextPage && !listing.isFetching && (
           <Button kind="flat" size="xs" className="trash-more" onClick={() => void loadMore()}>
             {t('trash.loadMore')}
           </Button>

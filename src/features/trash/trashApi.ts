@@ -72,17 +72,26 @@ export const trashApi = serverApi.injectEndpoints({
   }),
 });
 
-/** Takes a page out of every trash list kept (whatever was searched), without reading them again. */
+/**
+ * Takes a page out of every trash list kept (whatever was searched), without reading them again;
+ * a list whose «Показать ещё» cursor was that page (the last one read) is read again, since the
+ * server knows no cursor of a page no longer in the trash.
+ */
 function leftTrash(id: string) {
   return (dispatch: (action: unknown) => unknown, getState: () => unknown) => {
+    let cursorGone = false;
     for (const entry of serverApi.util.selectInvalidatedBy(getState() as Parameters<typeof serverApi.util.selectInvalidatedBy>[0], ['Trash'])) {
       if (entry.endpointName !== 'trash') continue;
       dispatch(
         trashApi.util.updateQueryData('trash', entry.originalArgs as string, (draft) => {
-          for (const page of draft.pages) page.items = page.items.filter((item) => item.id !== id);
+          for (const page of draft.pages) {
+            page.items = page.items.filter((item) => item.id !== id);
+            if (page.next?.split('::')[0] === id) cursorGone = true;
+          }
         }),
       );
     }
+    if (cursorGone) dispatch(serverApi.util.invalidateTags(['Trash']));
   };
 }
 
