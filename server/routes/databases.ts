@@ -86,14 +86,12 @@ export async function databaseRoutes(server: FastifyInstance) {
   /** The ordered ids of the views being read, kept while their data stays (ADR 7). */
   const orders = new ViewOrders();
 
-  type Authorized = AuthorizedDatabase;
-
   /**
    * A database to read: by the caller's access to the page holding it, or by anyone (signed in
    * or not) while that page is published (docs/api/databases.md, «Public pages»). Denied: 401 for
    * an anonymous caller, 403 for a signed-in one, as for any page.
    */
-  async function readableDatabase(request: FastifyRequest, id: string): Promise<Authorized & { publicly: boolean }> {
+  async function readableDatabase(request: FastifyRequest, id: string): Promise<AuthorizedDatabase & { publicly: boolean }> {
     let denied: unknown = null;
     if (request.user) {
       try {

@@ -7,6 +7,8 @@ import { createStore } from './store';
 type Reply = { status: number; body?: unknown };
 let calls: { method: string; path: string }[];
 let reply: (method: string, path: string) => Reply;
+/** While set, a GET waits for it before it is answered (a slow read); its answer is computed when it left. */
+let slowGets: Promise<void> | null = null;
 
 const envelope = (data: unknown, meta: Record<string, unknown> = {}) => ({ data, included: [], meta, errors: [] });
 const refusal = (code: string) => ({ data: null, included: [], meta: {}, errors: [{ code, message: code }] });
@@ -18,11 +20,15 @@ beforeEach(() => {
     const method = init?.method ?? 'GET';
     calls.push({ method, path: `${url.pathname}${url.search}` });
     const { status, body } = reply(method, url.pathname);
+    if (slowGets && method === 'GET') await slowGets;
     return { ok: status < 400, status, statusText: '', json: async () => body } as Response;
   }) as typeof fetch;
 });
 
-afterEach(() => jest.useRealTimers());
+afterEach(() => {
+  jest.useRealTimers();
+  slowGets = null;
+});
 
 describe('api(): the spec’s retry', () => {
   it('asks again after a 500 or 502, at most 3 times, then gives the failure', async () => {
@@ -137,5 +143,32 @@ describe('serverApi', () => {
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v3/spaces/element/parent/member/add', 'GET /api/v3/spaces/element/child/members']);
     parent.unsubscribe();
     child.unsubscribe();
+  });
+  it('a sharing write’s answer is not overwritten by a read of the list that left before it and lands after it', async () => {
+    let list = [member('p', 'me', 'full')];
+    reply = (method) => {
+      if (method === 'POST') list = [...list, member('p', 'anna', 'edit')];
+      return { status: 200, body: envelope(list, { skipped: [] }) };
+    };
+    const store = createStore();
+    await store.dispatch(serverApi.endpoints.pageMembers.initiate('p'));
+    let answerRead = () => undefined as void;
+    slowGets = new Promise<void>((resolve) => (answerRead = resolve));
+    // A screen reads the list again (its answer, the old list, is held back)…
+    const reading = store.dispatch(serverApi.endpoints.pageMembers.initiate('p', { forceRefetch: true }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'GET')).toHaveLength(2));
+    // …while a share is made and answered at once.
+    await store.dispatch(
+      serverApi.endpoints.changePageMembers.initiate({ pageId: 'p', action: 'member/add', body: [{ userId: 'anna', accessLevel: 'edit' }] }),
+    );
+    answerRead();
+    await reading;
+    const shown = () =>
+      serverApi.endpoints.pageMembers
+        .select('p')(store.getState())
+        .data?.map((m) => m.member);
+    await waitFor(() => expect(shown()).toEqual(['me', 'anna']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(shown()).toEqual(['me', 'anna']);
   });
 });

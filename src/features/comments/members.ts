@@ -37,8 +37,12 @@ export function useMentionable(workspaceId: string | null, pageId: string, enabl
   return list;
 }
 
-/** A workspace's members as people (none for a guest, who may not list them; none without a workspace; none while another's are read). */
-export function useWorkspaceUsers(workspaceId: string | undefined): WireUser[] {
-  const { currentData } = useWorkspaceMembersQuery(workspaceId ?? skipToken, FRESH);
+/**
+ * A workspace's members as people (none for a guest, who may not list them; none without a
+ * workspace; none while another's are read). Read again when shown and older than 20 s, or each
+ * time a dialog shows them (`everyTime`).
+ */
+export function useWorkspaceUsers(workspaceId: string | null | undefined, everyTime = false): WireUser[] {
+  const { currentData } = useWorkspaceMembersQuery(workspaceId ?? skipToken, everyTime ? { refetchOnMountOrArgChange: true } : FRESH);
   return useMemo(() => users(currentData), [currentData]);
 }

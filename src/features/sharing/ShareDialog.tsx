@@ -5,7 +5,6 @@ import type { WireElement } from '../../../schema/element';
 import { canShare } from '../../../schema/policies/page';
 import { canBringInOutsiders } from '../../../schema/policies/workspace';
 import { GRANTABLE_LEVELS, type GrantableLevel, type SkippedMember, type WireElementMember } from '../../../schema/sharing';
-import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -13,7 +12,8 @@ import { GlobeIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { copyText } from '../pages/pageErrors';
 import { errorMessage, type FeatureMessages } from '../../app/errors';
-import { useChangePageMembersMutation, usePageMembersQuery, useWorkspaceMembersQuery } from '../../app/serverApi';
+import { useChangePageMembersMutation, usePageMembersQuery } from '../../app/serverApi';
+import { useWorkspaceUsers } from '../comments/members';
 import { usePublicLink } from '../pages/publicLink';
 import { patchPage } from '../pages/pagesSlice';
 import { useIsPhone } from '../../ui/useIsPhone';
@@ -40,15 +40,6 @@ export function shareError(t: TFunction, error: unknown): string {
 
 interface Person extends PersonLike {
   name: string;
-}
-
-const personOf = (user: { id: string; email: string; name?: string }): Person => ({ id: user.id, email: user.email, name: user.name ?? '' });
-
-/** The workspace's members to pick from (a guest may not list them: then nobody is offered). */
-function useWorkspacePeople(workspaceId: string | null): Person[] {
-  // Read when the dialog opens; never another workspace's list (currentData).
-  const { currentData } = useWorkspaceMembersQuery(workspaceId ?? skipToken, { refetchOnMountOrArgChange: true });
-  return useMemo(() => (currentData ?? []).map((m) => personOf(m.user)), [currentData]);
 }
 
 function Avatar({ person }: { person: { name?: string; email: string } }) {
@@ -88,7 +79,8 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   const activeWorkspaceId = useAppSelector((state) => state.workspaces.activeId);
   const livePage = useAppSelector((state) => state.pages.entities[page.id]) ?? page;
   const isPhone = useIsPhone();
-  const people = useWorkspacePeople(page.workspaceId ?? activeWorkspaceId);
+  // The workspace's members to pick from, read when the dialog opens (a guest may not list them: then nobody is offered).
+  const people: Person[] = useWorkspaceUsers(page.workspaceId ?? activeWorkspaceId, true);
   // Only an admin may bring in someone from outside the workspace (docs/api/sharing.md): for
   // anyone else such an address is not registered (no account made for nothing), just refused.
   const myRole = useAppSelector((state) => state.workspaces.list.find((w) => w.id === (page.workspaceId ?? activeWorkspaceId))?.role);

@@ -89,8 +89,6 @@ export function workspaceError(t: TFunction, error: unknown): string {
   return errorMessage(t, error, WORKSPACE_MESSAGES);
 }
 
-type Member = WireWorkspaceMember;
-
 const ROLES: WorkspaceRole[] = ['admin', 'participant', 'guest'];
 export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorkspace; onClose(): void }) {
   const { t } = useTranslation();
@@ -173,7 +171,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
     }
   };
 
-  const changeRole = async (member: Member, role: WorkspaceRole) => {
+  const changeRole = async (member: WireWorkspaceMember, role: WorkspaceRole) => {
     setError(null);
     try {
       await setMemberRole({ workspaceId: workspace.id, userId: member.id, role }).unwrap();
@@ -183,7 +181,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
     }
   };
 
-  const removeMember = async (member: Member) => {
+  const removeMember = async (member: WireWorkspaceMember) => {
     setError(null);
     try {
       await removeFromWorkspace({ workspaceId: workspace.id, userId: member.id }).unwrap();
