@@ -56,7 +56,8 @@ export async function insertPage(t: TestApp, workspaceId: string, createdBy: str
       is_public: 0,
       in_trash: 0,
       default_layout_id: null,
-      sort_key: `a${Date.now().toString(36)}${id.slice(0, 4)}`,
+      // A fractional-indexing key (pageOrder.ts): never ending in 0, else the next key made after it throws «invalid order key».
+      sort_key: `a${Date.now().toString(36)}${id.slice(0, 4)}1`,
       created_by: createdBy,
       created_at: now,
       updated_at: now,
