@@ -2,6 +2,7 @@ import { isStorageBusy } from './db/busy';
 
 /** Where a background loop says what went wrong (the app's logger). */
 export interface LoopLog {
+  info(obj: unknown, msg: string): void;
   error(obj: unknown, msg: string): void;
   warn(obj: unknown, msg: string): void;
 }

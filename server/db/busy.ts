@@ -19,13 +19,22 @@ import { StorageBusyError } from '../errors';
  * whole. For it not to come to that, every transaction begins IMMEDIATE: it takes the write lock
  * at BEGIN — the one statement waited for — and nothing inside it can find the lock taken.
  */
-export function waitWhenBusy(inner: Dialect, options: { totalWaitMs: number; inTransaction: () => boolean }): Dialect {
+export function waitWhenBusy(inner: Dialect, options: { totalWaitMs: number; inTransaction: () => boolean; demand?: ConnectionDemand }): Dialect {
   return {
     createAdapter: () => inner.createAdapter(),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createIntrospector: (db) => inner.createIntrospector(db),
-    createDriver: () => new PatientDriver(inner.createDriver(), options.totalWaitMs, options.inTransaction),
+    createDriver: () => new PatientDriver(inner.createDriver(), options.totalWaitMs, options.inTransaction, options.demand ?? new ConnectionDemand()),
   };
+}
+
+/**
+ * How many asked for SQLite's one connection and have not got it yet: queries, and transactions
+ * waiting for the one under way. Background work holding the connection in a long transaction
+ * (the search indexer's backlog) ends it early when someone waits (server/search/indexer.ts).
+ */
+export class ConnectionDemand {
+  waiting = 0;
 }
 
 /** Set while a write runs that must not wait for the lock (`writeAside`). */
@@ -95,6 +104,7 @@ class PatientDriver implements Driver {
     private readonly inner: Driver,
     private readonly totalWaitMs: number,
     private readonly inTransaction: () => boolean,
+    private readonly demand: ConnectionDemand,
   ) {}
 
   init(): Promise<void> {
@@ -102,7 +112,17 @@ class PatientDriver implements Driver {
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
-    return this.inner.acquireConnection().then(this.patientOf);
+    this.demand.waiting++;
+    return this.inner.acquireConnection().then(
+      (connection) => {
+        this.demand.waiting--;
+        return this.patientOf(connection);
+      },
+      (error: unknown) => {
+        this.demand.waiting--;
+        throw error;
+      },
+    );
   }
 
   private readonly patientOf = (connection: DatabaseConnection): PatientConnection => {

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_BUSY_TIMEOUT_MS } from '../config';
-import { isStorageBusy, waitWhenBusy } from './busy';
+import { ConnectionDemand, isStorageBusy, waitWhenBusy } from './busy';
 import { ChangeWatch, watchChanges } from './changeWatch';
 import { PREPARED_STATEMENT_NAMES } from './precompiled';
 import type { Database } from './types';
@@ -56,11 +56,14 @@ export function connectDatabase(options: {
   sqlite.pragma('busy_timeout = 0');
   const changes = new ChangeWatch();
   const statements = withStatementCache(sqlite);
+  const demand = new ConnectionDemand();
   const patient = waitWhenBusy(new SqliteDialect({ database: statements }), {
     totalWaitMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
     inTransaction: () => sqlite.inTransaction,
+    demand,
   });
   const db = new Kysely<Database>({ dialect: watchChanges(patient, changes) });
+  demands.set(db, demand);
   // The hottest statements may skip Kysely's promise pipeline (server/db/precompiled.ts): a
   // synchronous better-sqlite3 call is as safe as Kysely's own outside a transaction; inside one
   // (another request holds the connection) they take the normal path and wait their turn, as
@@ -97,6 +100,14 @@ const directRunners = new WeakMap<Kysely<Database>, DirectRunner>();
 /** The direct runner of a SQLite handle (none for PostgreSQL or a transaction). */
 export function directRunnerOf(db: Kysely<Database>): DirectRunner | undefined {
   return directRunners.get(db);
+}
+
+const demands = new WeakMap<Kysely<Database>, ConnectionDemand>();
+
+/** SQLite: whether anyone waits for the one connection now (`ConnectionDemand`); PostgreSQL (a pool): never. */
+export function connectionWanted(db: Kysely<Database>): () => boolean {
+  const demand = demands.get(db);
+  return demand ? () => demand.waiting > 0 : () => false;
 }
 
 /** How many distinct SQL texts keep a prepared statement. */

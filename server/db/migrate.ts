@@ -17,6 +17,7 @@ import * as searchSpeed from './migrations/2026-11-26-0006-search-speed';
 import * as searchQueueLight from './migrations/2026-11-26-0007-search-queue-light';
 import * as rateLimits from './migrations/2026-11-27-0001-rate-limits';
 import * as searchPageIds from './migrations/2026-11-27-0002-search-page-ids';
+import * as searchQueueOrder from './migrations/2026-11-27-0003-search-queue-order';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26-0007-search-queue-light': searchQueueLight,
   '2026-11-27-0001-rate-limits': rateLimits,
   '2026-11-27-0002-search-page-ids': searchPageIds,
+  '2026-11-27-0003-search-queue-order': searchQueueOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,8 +1,18 @@
-import { queuedAtMs } from './indexer';
+import { pauseAfter, queuedAtMs } from './indexer';
 
 test('queue times as both databases write them are read as UTC', () => {
   const at = Date.UTC(2026, 10, 26, 12, 42, 28, 123);
   expect(queuedAtMs('2026-11-26 12:42:28.123456+00')).toBe(at);
   expect(queuedAtMs('2026-11-26T12:42:28.123')).toBe(at);
   expect(queuedAtMs('2026-11-26T15:42:28.123+03:00')).toBe(at);
+});
+
+test('SQLite: a round of a backlog that gave way to a request is followed by four times its length; one that nobody waited for, by none', () => {
+  expect(pauseAfter({ taken: 8, drained: false, gaveWay: true, workMs: 3.6 }, true)).toBe(14);
+  expect(pauseAfter({ taken: 8, drained: false, gaveWay: true, workMs: 0.1 }, true)).toBe(1);
+  expect(pauseAfter({ taken: 24, drained: false, gaveWay: false, workMs: 10.2 }, true)).toBe(0);
+});
+
+test('PostgreSQL: rounds of a backlog are 20 ms apart whatever they took (the work is in the database server)', () => {
+  expect(pauseAfter({ taken: 200, drained: false, gaveWay: false, workMs: 2_000 }, false)).toBe(20);
 });

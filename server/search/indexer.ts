@@ -1,11 +1,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseField } from '../../schema/blocks/database';
-import { isPostgres } from '../db/connect';
 import type { Database } from '../db/types';
 import { indexTerms, trigrams } from './terms';
 import { blockSearchText, cellSearchText, MAX_ENTRY_TEXT } from './texts';
 import { noteEdited } from '../history/versions';
 import { BackgroundLoop, type LoopLog } from '../background';
+import { connectionWanted, isPostgres } from '../db/connect';
 
 /** Targets taken from the queue in one round (a round's indexing is one transaction: short, as writers wait for it on SQLite). */
 const BATCH = 200;
@@ -201,13 +201,25 @@ async function takeQueued(trx: Transaction<Database>, limit: number): Promise<st
   return rows.map((row) => row.target);
 }
 
-/** Indexes the targets taken, and notes the pages whose blocks or title changed for page history. */
-async function indexTargets(trx: Transaction<Database>, taken: readonly string[]): Promise<void> {
-  const configs = new Map<string, Record<string, DatabaseField>>();
-  const fieldsOf = async (databaseId: string) => {
-    let fields = configs.get(databaseId);
+/**
+ * A round's indexing in one transaction: the targets taken, indexed as they come (in one go, or
+ * in chunks on SQLite), then `finish` notes the pages whose blocks or title changed for page
+ * history. Pages' numbers and databases' fields are read once a round.
+ */
+class Indexing {
+  private readonly configs = new Map<string, Record<string, DatabaseField>>();
+  /** The pages edited: page history records them after a pause (server/history). */
+  private readonly edited = new Set<string>();
+  private readonly numbering: Numbering;
+
+  constructor(private readonly trx: Transaction<Database>) {
+    this.numbering = new Numbering(trx);
+  }
+
+  private readonly fieldsOf = async (databaseId: string) => {
+    let fields = this.configs.get(databaseId);
     if (!fields) {
-      const block = await trx.selectFrom('blocks').select('data').where('id', '=', databaseId).executeTakeFirst();
+      const block = await this.trx.selectFrom('blocks').select('data').where('id', '=', databaseId).executeTakeFirst();
       try {
         fields = ((JSON.parse(block?.data ?? '{}') as { config?: { fields?: Record<string, DatabaseField> } }).config?.fields ?? {}) as Record<
           string,
@@ -216,27 +228,56 @@ async function indexTargets(trx: Transaction<Database>, taken: readonly string[]
       } catch {
         fields = {};
       }
-      configs.set(databaseId, fields);
+      this.configs.set(databaseId, fields);
     }
     return fields;
   };
-  // The pages edited: page history records them after a pause (server/history).
-  const edited = new Set<string>();
-  const numbering = new Numbering(trx);
-  for (const target of taken) {
-    const id = target.slice(2);
-    if (target.startsWith('p:')) {
-      if (await indexPage(trx, numbering, id)) edited.add(id);
-    } else if (target.startsWith('b:')) {
-      const pageId = await indexBlock(trx, numbering, id);
-      if (pageId) edited.add(pageId);
-    } else if (target.startsWith('c:')) await indexCell(trx, numbering, id, fieldsOf);
+
+  async index(targets: readonly string[]): Promise<void> {
+    for (const target of targets) {
+      const id = target.slice(2);
+      if (target.startsWith('p:')) {
+        if (await indexPage(this.trx, this.numbering, id)) this.edited.add(id);
+      } else if (target.startsWith('b:')) {
+        const pageId = await indexBlock(this.trx, this.numbering, id);
+        if (pageId) this.edited.add(pageId);
+      } else if (target.startsWith('c:')) await indexCell(this.trx, this.numbering, id, this.fieldsOf);
+    }
   }
-  await noteEdited(trx, edited);
+
+  finish(): Promise<void> {
+    return noteEdited(this.trx, this.edited);
+  }
+}
+
+/** What a round did. */
+export interface Round {
+  /** Targets taken off the queue (and indexed). */
+  taken: number;
+  /** Whether it took all there was (the queue had fewer than it would take). */
+  drained: boolean;
+  /** SQLite: whether it ended early because a request waited for the connection. */
+  gaveWay: boolean;
+  /** How long it held the database (from its transaction's start: not the wait for the connection before it). */
+  workMs: number;
 }
 
 /**
- * Takes up to `BATCH` targets off the queue and indexes them; answers how many were taken.
+ * SQLite: a round of a backlog takes targets in chunks of this many (a request that comes waits
+ * at most for one: a few ms).
+ */
+const SQLITE_CHUNK = 8;
+
+/**
+ * SQLite: the most a round of a backlog holds the database for. The app has one connection and
+ * better-sqlite3 runs statements synchronously, so every request waits for the round under way:
+ * rounds of 200 targets held it ≈ 90 ms each, and a table of 50,000 rows answered ≈ 10× slower
+ * for the minutes its import's backlog took (issue 20).
+ */
+export const SQLITE_ROUND_MS = 10;
+
+/**
+ * Takes up to `limit` targets off the queue, oldest first, and indexes them.
  *
  * PostgreSQL: the queue's rows are taken in a transaction of their own, committed at once: a
  * write queuing one of them meanwhile waits only for that (the trigger's upsert locks the row),
@@ -245,20 +286,46 @@ async function indexTargets(trx: Transaction<Database>, taken: readonly string[]
  *
  * SQLite: one writer at a time anyway, so taking and indexing are one transaction: a round that
  * fails — the file locked by another process past DB_BUSY_TIMEOUT_MS among other causes — is
- * rolled back whole and leaves the queue as it was (queuing again could be refused as well).
+ * rolled back whole and leaves the queue as it was (queuing again could be refused as well). With
+ * `wanted` (the server's indexer: `connectionWanted`), targets are taken in chunks of
+ * `SQLITE_CHUNK`, the event loop gets a turn after each (requests that came are read and ask for
+ * the connection), and the round ends after `SQLITE_ROUND_MS`, or as soon as a chunk is done and
+ * someone waits for the connection.
  */
-export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<number> {
+export async function indexRound(db: Kysely<Database>, limit = BATCH, wanted?: () => boolean): Promise<Round> {
   if (!isPostgres(db)) {
-    return db.transaction().execute(async (trx) => {
-      const taken = await takeQueued(trx, limit);
-      if (taken.length > 0) await indexTargets(trx, taken);
-      return taken.length;
+    let started = 0;
+    const round = await db.transaction().execute(async (trx) => {
+      started = performance.now();
+      const indexing = new Indexing(trx);
+      let taken = 0;
+      for (;;) {
+        const ask = wanted ? Math.min(SQLITE_CHUNK, limit - taken) : limit;
+        const targets = await takeQueued(trx, ask);
+        await indexing.index(targets);
+        taken += targets.length;
+        const drained = targets.length < ask;
+        // SQLite's statements run synchronously: without a turn of the event loop between chunks,
+        // a request that came meanwhile would not even be read before the round ended.
+        if (wanted && !drained) await new Promise((resolve) => setImmediate(resolve));
+        const gaveWay = !drained && (wanted?.() ?? false);
+        if (drained || gaveWay || taken >= limit || performance.now() - started >= SQLITE_ROUND_MS) {
+          await indexing.finish();
+          return { taken, drained, gaveWay };
+        }
+      }
     });
+    return { ...round, workMs: performance.now() - started };
   }
+  const started = performance.now();
   const taken = await db.transaction().execute((trx) => takeQueued(trx, limit));
-  if (taken.length === 0) return 0;
+  if (taken.length === 0) return { taken: 0, drained: true, gaveWay: false, workMs: performance.now() - started };
   try {
-    await db.transaction().execute((trx) => indexTargets(trx, taken));
+    await db.transaction().execute(async (trx) => {
+      const indexing = new Indexing(trx);
+      await indexing.index(taken);
+      await indexing.finish();
+    });
   } catch (error) {
     // Not indexed: back on the queue (a write since may have queued some again: kept as it is).
     const now = new Date().toISOString();
@@ -270,7 +337,12 @@ export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<
       .catch(() => undefined);
     throw error;
   }
-  return taken.length;
+  return { taken: taken.length, drained: taken.length < limit, gaveWay: false, workMs: performance.now() - started };
+}
+
+/** Takes up to `limit` targets off the queue and indexes them (`indexRound`); answers how many were taken. */
+export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<number> {
+  return (await indexRound(db, limit)).taken;
 }
 
 /** Indexes until the queue is empty (the rebuild; tests that wait for nothing else). */
@@ -294,8 +366,24 @@ export async function queueEverything(db: Kysely<Database>): Promise<void> {
   await upsert(sql`select ${'c:'} || row_id || ${':'} || field_id, ${now} from database_cells where txt is not null`);
 }
 
-/** Between two full rounds (a backlog). */
+/** PostgreSQL: between two full rounds of a backlog (the indexing runs in the database server, off the event loop). */
 const BUSY_PAUSE_MS = 20;
+
+/**
+ * SQLite: the pause after a round of a backlog that gave way to a request, in rounds' lengths —
+ * while people use the server the backlog gets at most a fifth of the database's time.
+ */
+const GAVE_WAY_PAUSE = 4;
+
+/**
+ * The pause before the next round of a backlog. PostgreSQL: 20 ms. SQLite: none when nobody
+ * asked for the connection during the round (the backlog takes the idle time), else four times
+ * the round's length.
+ */
+export function pauseAfter(round: Round, sqlite: boolean): number {
+  if (!sqlite) return BUSY_PAUSE_MS;
+  return round.gaveWay ? Math.max(1, Math.round(GAVE_WAY_PAUSE * round.workMs)) : 0;
+}
 
 /** A queue time as the triggers write it (PostgreSQL `2026-11-26 12:42:28.123456+00`, SQLite `2026-11-26T12:42:28.123`, both UTC), in ms. */
 export function queuedAtMs(text: string): number {
@@ -304,22 +392,49 @@ export function queuedAtMs(text: string): number {
 }
 
 /**
- * The indexer of a server process: takes the queue every `intervalMs` (a backlog in full rounds,
- * 20 ms apart), so a write is searchable within about that. Several processes on one
- * PostgreSQL share the queue (each target is taken by one).
+ * The indexer of a server process: takes the queue every `intervalMs`, so a write is searchable
+ * within about that. A backlog (an import, a rebuild) is taken round after round (`pauseAfter`):
+ * on SQLite short rounds that give way to requests (`indexRound`). A backlog's end is logged with
+ * its count and time. Several processes on one PostgreSQL share the queue (each target is taken by
+ * one).
  */
 export function searchIndexer(db: Kysely<Database>, log: LoopLog, intervalMs = 250): BackgroundLoop {
+  const sqlite = !isPostgres(db);
+  const wanted = connectionWanted(db);
+  /** The backlog being caught up with: since when, and how many targets so far. */
+  let backlog: { since: number; targets: number } | null = null;
+  const caughtUp = (taken: number) => {
+    if (!backlog) return;
+    const targets = backlog.targets + taken;
+    log.info({ targets, seconds: Number(((performance.now() - backlog.since) / 1000).toFixed(1)) }, 'search index caught up');
+    backlog = null;
+  };
   return new BackgroundLoop(
     async () => {
       // A read first: an empty queue takes no write lock (SQLite has one writer).
       const waiting = await db.selectFrom('search_queue').select('target').limit(1).executeTakeFirst();
-      if (!waiting || (await indexQueued(db)) < BATCH) return intervalMs;
-      // A full round: the next one soon (not at once: writes get their turn) only when the queue is
-      // behind — its oldest target waited a round already (a rebuild, an import). Blocks written
-      // again and again (people typing) keep being queued afresh: they wait for the next round,
-      // so each is indexed once a round however often it is written.
+      if (!waiting) {
+        caughtUp(0);
+        return intervalMs;
+      }
+      const started = performance.now();
+      const round = await indexRound(db, BATCH, sqlite ? wanted : undefined);
+      if (round.drained) {
+        caughtUp(round.taken);
+        return intervalMs;
+      }
+      // More is waiting: the next round soon (not at once: requests get their turn) only when the
+      // queue is behind — its oldest target waited a round already (a rebuild, an import). Blocks
+      // written again and again (people typing) keep being queued afresh: they wait for the next
+      // round, so each is indexed once a round however often it is written.
       const oldest = await db.selectFrom('search_queue').select('queued_at').orderBy('queued_at').limit(1).executeTakeFirst();
-      return oldest && Date.now() - queuedAtMs(oldest.queued_at) >= intervalMs ? BUSY_PAUSE_MS : intervalMs;
+      if (!oldest || Date.now() - queuedAtMs(oldest.queued_at) < intervalMs) {
+        caughtUp(round.taken);
+        return intervalMs;
+      }
+      backlog ??= { since: started, targets: 0 };
+      backlog.targets += round.taken;
+      return pauseAfter(round, sqlite);
     },
     log,
     'search indexing failed; trying again',

@@ -5,8 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
+import { connectDatabase } from '../../server/db/connect';
+import type { Database } from '../../server/db/types';
+import { SQLITE_FILE } from '../../server/plugins/db';
 import { fetchJson, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 import { seeded } from '../helpers/races';
 
@@ -48,13 +52,41 @@ export async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
 }
 
 /** The real server as its own process on a database (PostgreSQL started for it); `stop` ends both. */
-export async function startBenchServer(database: BenchDatabase): Promise<{ server: ServerProcess; stop(): Promise<void> }> {
+export interface BenchServer {
+  server: ServerProcess;
+  /** Targets waiting on the server's search queue (the indexer's backlog), read from its database by a connection of the bench's own. */
+  searchQueue(): Promise<number>;
+  /** The backlogs the server's indexer logged as caught up since `sinceMs` (epoch ms): their targets and seconds. */
+  searchCatchUps(sinceMs: number): Array<{ targets: number; seconds: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchServer(database: BenchDatabase): Promise<BenchServer> {
   const postgres = database === 'postgres' ? await startPostgresProcess() : null;
   try {
     const server = await startServerProcess({ LOG_REQUESTS: 'false', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+    let db: Kysely<Database> | null = null;
     return {
       server,
+      async searchQueue() {
+        db ??= connectDatabase({ databaseUrl: postgres?.url, sqliteFile: path.join(server.dataDir, SQLITE_FILE) }).db;
+        const row = await db
+          .selectFrom('search_queue')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      },
+      searchCatchUps(sinceMs) {
+        return server
+          .log()
+          .split('\n')
+          .filter((line) => line.includes('"search index caught up"'))
+          .map((line) => JSON.parse(line) as { time: number; targets: number; seconds: number })
+          .filter((entry) => entry.time >= sinceMs)
+          .map(({ targets, seconds }) => ({ targets, seconds }));
+      },
       async stop() {
+        await db?.destroy();
         await server.stop();
         await postgres?.stop();
       },

@@ -9,7 +9,9 @@
  * select, and a sum of a number by month of a date with a series by a select — read again, and
  * read right after a cell write in a field they read (BENCH_WRITE_PAIRS pairs), and a chart under
  * a view's filter the same way. Sequential requests (one user scrolling), after a warm-up; prints
- * a table and writes test/bench/results/database-<time>.json.
+ * a table and writes test/bench/results/database-<time>.json. The seeding queues every row for
+ * the search index: the measuring runs while the server's indexer catches up, as after a real
+ * import, and the bench then waits for the queue to empty and prints how long that took.
  *   BENCH_ROWS=50000 BENCH_SAMPLES=200 BENCH_WRITE_PAIRS=40 BENCH_DBS=sqlite,postgres npm run bench:database
  */
 import { benchDatabases, figures, S, seedBigTable, startBenchServer, TABLE_FIELDS, timed, writeResults, type BenchDatabase } from './bigTable';
@@ -27,11 +29,16 @@ const q = (params: Record<string, unknown>) =>
     .join('&');
 
 async function measure(database: BenchDatabase) {
-  const { server, stop } = await startBenchServer(database);
+  const { server, stop, searchQueue, searchCatchUps } = await startBenchServer(database);
   try {
     const cookie = await signInToProcess(server, 'bench@example.com');
     process.stdout.write(`[${database}] seeding ${ROWS} rows × ${Object.keys(TABLE_FIELDS).length} fields…\n`);
+    const seedStarted = Date.now();
     const [seedMs, { databaseId, viewId }] = await timed(() => seedBigTable(server, cookie, ROWS));
+    // The seeding queued every row and text cell for the search index: the server's indexer
+    // catches up while the table is measured, as after a real import (issue 20).
+    const searchBacklogAfterSeed = await searchQueue();
+    const measureStarted = Date.now();
     const view = { filter: { op: 'and', rules: [{ fieldId: 'stage', condition: 'isNot', value: 'c' }] }, sorts: [{ fieldId: 'price', direction: 'desc' }] };
     const rows = (params: Record<string, unknown>) =>
       fetchJson<{ data: unknown[]; meta: { count: number } }>(`${server.url}${S}/database/${databaseId}/rows?${q(params)}`, { cookie });
@@ -131,9 +138,31 @@ async function measure(database: BenchDatabase) {
         )[0],
       );
     }
+    const measureSeconds = Number(((Date.now() - measureStarted) / 1000).toFixed(1));
+    const searchBacklogAfterMeasure = await searchQueue();
+    process.stdout.write(
+      `[${database}] measured in ${measureSeconds} s; search backlog ${searchBacklogAfterSeed} → ${searchBacklogAfterMeasure}, waiting for it…\n`,
+    );
+    // Until the queue is empty, or it stops going down for 10 s (the indexer held off: SEARCH_INDEX_INTERVAL_MS).
+    let left = searchBacklogAfterMeasure;
+    let lastFall = Date.now();
+    while (left > 0 && Date.now() - lastFall < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const now = await searchQueue();
+      if (now < left) lastFall = Date.now();
+      left = now;
+    }
+    const searchIndexedSeconds = left === 0 ? Number(((Date.now() - measureStarted) / 1000).toFixed(1)) : null;
+    const catchUps = searchCatchUps(seedStarted);
+    const longest = catchUps.reduce((a, b) => (b.seconds > a.seconds ? b : a), { targets: 0, seconds: 0 });
     return {
       database,
       rows: ROWS,
+      measureSeconds,
+      searchBacklogAfterSeed,
+      searchBacklogAfterMeasure,
+      searchIndexedSeconds,
+      searchLongestCatchUp: longest,
       viewCount: count,
       seedSeconds: Number((seedMs / 1000).toFixed(1)),
       viewColdMs: Number(coldMs.toFixed(1)),
@@ -180,6 +209,15 @@ process.stdout.write('database  count p50/p95  sum by month p50/p95  filtered: f
 for (const r of results) {
   process.stdout.write(
     `${r.database.padEnd(9)} ${`${r.countAfterWrite.p50}/${r.countAfterWrite.p95}`.padEnd(14)} ${`${r.sumAfterWrite.p50}/${r.sumAfterWrite.p95}`.padEnd(21)} ${String(r.chartFiltered.coldMs).padEnd(15)} ${`${r.chartFiltered.p50}/${r.chartFiltered.p95}`.padEnd(12)} ${r.filteredAfterWrite.p50}/${r.filteredAfterWrite.p95}\n`,
+  );
+}
+process.stdout.write(
+  "\nSearch indexing of the seeded rows meanwhile (the server's indexer; targets = rows' titles and cells; s from the start of measuring):\n",
+);
+process.stdout.write('database  backlog after seed  after measuring  measuring s  queue empty at s  longest logged catch-up\n');
+for (const r of results) {
+  process.stdout.write(
+    `${r.database.padEnd(9)} ${String(r.searchBacklogAfterSeed).padEnd(19)} ${String(r.searchBacklogAfterMeasure).padEnd(16)} ${String(r.measureSeconds).padEnd(12)} ${String(r.searchIndexedSeconds ?? 'never').padEnd(17)} ${r.searchLongestCatchUp.targets} in ${r.searchLongestCatchUp.seconds} s\n`,
   );
 }
 process.stdout.write(`\nwritten ${writeResults('database', results)}\n`);
