@@ -54,6 +54,9 @@ export function setActiveWorkspace(id: string | null) {
   workspaceId = id;
 }
 
+/** A page's address in the API (`element/:id`), the start of its parts' (children, members, versions, comments…). */
+export const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** A plain object is sent as JSON; FormData as multipart. */

@@ -4,7 +4,7 @@ import { wireNotificationSettingsSchema, type NotificationSettings } from '../..
 import type { WireElementMember } from '../../schema/sharing';
 import type { WorkspaceRole } from '../../schema/constants';
 import type { WireWorkspaceMember } from '../../schema/workspace';
-import { api, toFailure, type RequestOptions } from './api';
+import { api, toFailure, type RequestOptions, elementUrl } from './api';
 import type { ApiFailure } from './errors';
 
 /** A call as an endpoint names it: a GET path, or a path with the request's options. */
@@ -25,7 +25,6 @@ const apiBaseQuery: BaseQueryFn<ServerCall, ApiResponse<unknown>, ApiFailure> = 
 };
 
 const workspaceUrl = (id: string) => `/api/v3/spaces/workspace/${encodeURIComponent(id)}`;
-const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
 const settingsUrl = (pageId: string) => `/api/v3/spaces/notifications/${encodeURIComponent(pageId)}/settings`;
 
 /** Members are read in pages of this many, at most this many pages (2,000 people). */

@@ -33,7 +33,7 @@ import { pageLinkTitleFrom } from './pageLinkTargets';
 import { useAppStore } from '../app/store';
 import { createLinkedViewPage } from '../features/pageTypes/linkedView';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
-import { api as apiRequest } from '../app/api';
+import { api as apiRequest, elementUrl } from '../app/api';
 import { useFloatingToolbar } from './FloatingToolbar';
 import { useLinkCard } from './LinkCard';
 import { BlockHandle } from './BlockHandle';
@@ -192,7 +192,7 @@ export function DocumentEditor({
     // If the copy cannot be made, the duplicated block goes again (it would point at nothing).
     workspaceEditor.copyPages = (pairs) => {
       for (const { from, to } of pairs) {
-        apiRequest<unknown>(`/api/v3/spaces/element/${encodeURIComponent(from)}/page/clone`, {
+        apiRequest<unknown>(`${elementUrl(from)}/page/clone`, {
           method: 'POST',
           body: { id: to, workspaceId: page.workspaceId, toElement: page.id },
         }).then(
@@ -321,7 +321,7 @@ export function DocumentEditor({
   // «Создать страницу «…»» in the page picker: a child page of this one with the typed title.
   const createLinkedPage = useCallback(
     async (title: string) => {
-      const { data } = await apiRequest<unknown>(`/api/v3/spaces/element/${encodeURIComponent(page.id)}/children`, {
+      const { data } = await apiRequest<unknown>(`${elementUrl(page.id)}/children`, {
         method: 'POST',
         body: { id: newId(), title, type: 'Note', contentType: 'Element' },
       });

@@ -97,11 +97,25 @@ test('?action=comment opens the comments with the caret in a new comment; the co
   await tab.close();
 });
 
-test('?action=cover opens the cover picker for an editor, and a reader is told why not', async () => {
+test('?action=cover opens the cover picker for an editor, whose uploaded image becomes the cover, and a reader is told why not', async () => {
   const tab = await open(owner, `/${pageId}?action=cover`);
   await tab.locator('.cover-picker').waitFor();
   await addressIsClean(tab, `/${pageId}`);
   await shoot(tab, 'intent-cover-1280');
+  // «Загрузить» → «Выбрать файл»: the image is uploaded to the page and becomes its cover.
+  await tab.locator('.cover-picker').getByRole('tab', { name: 'Загрузить' }).click();
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  await tab.locator('.cover-picker input[type="file"]').setInputFiles({ name: 'обложка.png', mimeType: 'image/png', buffer: PNG });
+  await tab.locator('[data-testid="page-cover"]').waitFor();
+  // Shown at once; saved as soon as the page's change is written.
+  const savedCover = async () =>
+    (
+      await fetchJson<{ data: { cover: { contentType: string; fileId?: string } | null } }>(`${server.url}/api/v3/spaces/element/${pageId}`, {
+        cookie: ownerCookie,
+      })
+    ).data.cover;
+  for (let i = 0; i < 50 && (await savedCover()) === null; i++) await tab.waitForTimeout(100);
+  expect(await savedCover()).toMatchObject({ contentType: 'FileCover', fileId: expect.any(String) });
   await tab.close();
 
   const readerTab = await open(reader, `/${pageId}?action=cover`);

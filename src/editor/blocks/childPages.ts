@@ -1,5 +1,5 @@
 import { wireElementSchema, type WireElement } from '../../../schema/element';
-import { api } from '../../app/api';
+import { api, elementUrl } from '../../app/api';
 
 /**
  * The children of a page, fetched once per page however many document blocks ask
@@ -10,7 +10,7 @@ const requests = new Map<string, Promise<WireElement[]>>();
 export function loadChildPages(parentId: string): Promise<WireElement[]> {
   let request = requests.get(parentId);
   if (!request) {
-    request = api<unknown[]>(`/api/v3/spaces/element/${encodeURIComponent(parentId)}/children`).then(({ data }) =>
+    request = api<unknown[]>(`${elementUrl(parentId)}/children`).then(({ data }) =>
       data.flatMap((page) => {
         const result = wireElementSchema.safeParse(page);
         return result.success ? [result.data] : [];

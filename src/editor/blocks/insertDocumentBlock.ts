@@ -2,7 +2,7 @@ import { Editor, Element, Transforms } from 'slate';
 import type { DocumentElement } from '../../../schema/slate';
 import { wireElementSchema, type WireElement } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
-import type { api as apiFunction } from '../../app/api';
+import { elementUrl, type api as apiFunction } from '../../app/api';
 
 /**
  * Creates a child page of `parentPageId` (POST element/{id}/children) and then inserts a document
@@ -20,7 +20,7 @@ export async function insertDocumentBlock(
 ): Promise<{ page: WireElement; uid: string }> {
   const { onPageCreated } = options;
   const pageId = newId();
-  const { data } = await api<unknown>(`/api/v3/spaces/element/${encodeURIComponent(parentPageId)}/children`, {
+  const { data } = await api<unknown>(`${elementUrl(parentPageId)}/children`, {
     method: 'POST',
     body: { id: pageId, type: 'Note', contentType: 'Element' },
   });

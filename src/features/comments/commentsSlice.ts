@@ -1,7 +1,7 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { wireCommentSchema, type CommentAttach, type CommentToken, type WireComment } from '../../../schema/comment';
 import type { ApiResponse } from '../../../schema/envelope';
-import { ApiRequestError, api } from '../../app/api';
+import { ApiRequestError, api, elementUrl } from '../../app/api';
 import type { RootState } from '../../app/store';
 import { userLookup } from './userLookup';
 
@@ -93,7 +93,7 @@ function commentThunk<R, A>(type: string, run: (arg: A) => Promise<R>) {
 }
 
 /** The page's top-level comments (GET element/{id}/comments, every page of the list). */
-export const loadComments = commentThunk('comments/load', (pageId: string) => readAll(`/api/v3/spaces/element/${pageId}/comments`));
+export const loadComments = commentThunk('comments/load', (pageId: string) => readAll(`${elementUrl(pageId)}/comments`));
 
 /** The direct replies to a comment (GET comment/{id}/comments). */
 export const loadReplies = commentThunk('comments/loadReplies', (commentId: string) => readAll(`/api/v3/spaces/comment/${commentId}/comments`));
@@ -107,7 +107,7 @@ export interface WriteArgs {
 
 export const createComment = commentThunk('comments/create', async (args: WriteArgs) => {
   const body = { content: args.content, attaches: args.attaches, repliedComment: args.repliedComment ?? null };
-  return answerComment((await api<unknown>(`/api/v3/spaces/element/${args.pageId}/comments`, { method: 'POST', body })).data);
+  return answerComment((await api<unknown>(`${elementUrl(args.pageId)}/comments`, { method: 'POST', body })).data);
 });
 
 export interface EditArgs {
@@ -119,7 +119,7 @@ export interface EditArgs {
 
 export const editComment = commentThunk('comments/edit', async (args: EditArgs) => {
   const body = { content: args.content, attaches: args.attaches };
-  return answerComment((await api<unknown>(`/api/v3/spaces/element/${args.pageId}/comments/${args.commentId}`, { method: 'POST', body })).data);
+  return answerComment((await api<unknown>(`${elementUrl(args.pageId)}/comments/${args.commentId}`, { method: 'POST', body })).data);
 });
 
 interface DeleteAnswer {
@@ -135,7 +135,7 @@ export interface Deletion {
 }
 
 export const deleteComment = commentThunk('comments/delete', async (args: { pageId: string; commentId: string }): Promise<Deletion> => {
-  const { data } = await api<DeleteAnswer>(`/api/v3/spaces/element/${args.pageId}/comments/${args.commentId}`, { method: 'DELETE' });
+  const { data } = await api<DeleteAnswer>(`${elementUrl(args.pageId)}/comments/${args.commentId}`, { method: 'DELETE' });
   return {
     id: args.commentId,
     comment: data.comment ? parseComment(data.comment) : null,

@@ -16,6 +16,7 @@ import { createFields, existingTargets, importableField, matchColumns, sendRows,
 import type { CsvImportTarget } from './openCsvImport';
 import { parseCsv, withHeader, type ParsedCsv } from './parseCsv';
 import './csvImport.css';
+import { FilePicker } from '../../ui/FilePicker';
 
 /** Rows shown in the preview. */
 const PREVIEW_ROWS = 8;
@@ -51,7 +52,6 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
   const [database, setDatabase] = useState<DatabaseRef | null>(null);
   const [databaseError, setDatabaseError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
-  const input = useRef<HTMLInputElement>(null);
   const existing = target.kind === 'existing' ? target : null;
 
   // An existing database: its fields, to map the columns to.
@@ -167,20 +167,17 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
         >
           <UploadIcon size={28} />
           <p className="csv-drop-text">{t('csvImport.dropHint')}</p>
-          <Button kind="outline" size="s" onClick={() => input.current?.click()}>
-            {t('csvImport.chooseFile')}
-          </Button>
-          <input
-            ref={input}
-            type="file"
+          <FilePicker
             accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain"
-            className="csv-file-input"
-            aria-label={t('csvImport.chooseFile')}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              if (file) void read(file);
-            }}
-          />
+            label={t('csvImport.chooseFile')}
+            onFiles={([file]) => void read(file)}
+          >
+            {(open) => (
+              <Button kind="outline" size="s" onClick={open}>
+                {t('csvImport.chooseFile')}
+              </Button>
+            )}
+          </FilePicker>
           <p className="csv-note">{t('csvImport.formats')}</p>
           {stage.error && (
             <p className="csv-error" role="alert">

@@ -31,6 +31,7 @@ import { PaperclipIcon } from '../../ui/icons';
 import { databaseApi, type RowTitle } from './api';
 import { rememberTitles, useRowTitles } from './relationTitles';
 import { displayText, formatDate, linkOf } from './format';
+import { FilePicker } from '../../ui/FilePicker';
 
 /** A file's bytes (docs/api/files.md): its link, and a picture's source. */
 export const fileHref = (id: string): string => `/api/file/${encodeURIComponent(id)}`;
@@ -686,7 +687,6 @@ function FilesEditor({ value, anchor, done, rowId }: CellEditorProps) {
   const [files, setFiles] = useState<FileRef[]>(Array.isArray(value) ? (value as FileRef[]) : []);
   const [uploading, setUploading] = useState(0);
   const [failed, setFailed] = useState(false);
-  const picker = useRef<HTMLInputElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const finished = useRef(false);
   const state = useRef({ files, uploading });
@@ -708,9 +708,7 @@ function FilesEditor({ value, anchor, done, rowId }: CellEditorProps) {
     document.addEventListener('mousedown', onDown);
     return () => document.removeEventListener('mousedown', onDown);
   }, [finish]);
-  const add = async (list: FileList | null) => {
-    const chosen = [...(list ?? [])];
-    if (chosen.length === 0) return;
+  const add = async (chosen: File[]) => {
     setFailed(false);
     setUploading((n) => n + chosen.length);
     for (const file of chosen) {
@@ -772,20 +770,16 @@ function FilesEditor({ value, anchor, done, rowId }: CellEditorProps) {
             {t('database.uploadFailed')}
           </div>
         )}
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          aria-label={t('database.addFile')}
-          onChange={(e) => void add(e.target.files).then(() => (e.target.value = ''))}
-        />
-        <button type="button" className="menu-item" onClick={() => picker.current?.click()}>
-          <span className="menu-item-icon" aria-hidden>
-            +
-          </span>
-          {t('database.addFile')}
-        </button>
+        <FilePicker multiple label={t('database.addFile')} onFiles={(files) => void add(files)}>
+          {(open) => (
+            <button type="button" className="menu-item" onClick={open}>
+              <span className="menu-item-icon" aria-hidden>
+                +
+              </span>
+              {t('database.addFile')}
+            </button>
+          )}
+        </FilePicker>
       </div>
     </Floating>
   );

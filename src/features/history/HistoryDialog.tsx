@@ -5,7 +5,7 @@ import type { WireElement } from '../../../schema/element';
 import { canEdit } from '../../../schema/policies/page';
 import type { WirePageVersion, WireVersionBlock, WireVersionContent } from '../../../schema/history';
 import { channels, REALTIME_EVENTS, type ElementVersionRecorded } from '../../../schema/realtime';
-import { api } from '../../app/api';
+import { api, elementUrl } from '../../app/api';
 import { useRealtime } from '../../app/RealtimeProvider';
 import { useAppSelector } from '../../app/store';
 import { DocumentEditor } from '../../editor/DocumentEditor';
@@ -71,7 +71,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
   // what was recorded while the connection was down, or before the join, is not missed.
   useEffect(() => {
     if (!realtime || !userId) return;
-    const base = `/api/v3/spaces/element/${encodeURIComponent(page.id)}/versions`;
+    const base = `${elementUrl(page.id)}/versions`;
     const controller = new AbortController();
     const take = (versions: WirePageVersion[], fresh: boolean) =>
       setHeard((h) => ({ versions: mergeVersions(h.versions, versions), fresh: fresh ? new Set([...h.fresh, ...versions.map((v) => v.id)]) : h.fresh }));
@@ -96,7 +96,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
 
   useEffect(() => {
     const controller = new AbortController();
-    const base = `/api/v3/spaces/element/${encodeURIComponent(page.id)}/versions`;
+    const base = `${elementUrl(page.id)}/versions`;
     // The page as it is now is recorded first if it changed since its last version: the newest is today's page.
     api(base, { method: 'POST', signal: controller.signal })
       .catch(() => undefined)
@@ -115,7 +115,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
     if (chosen === null) return;
     const controller = new AbortController();
     setShown({ status: 'loading' });
-    api<WireVersionContent>(`/api/v3/spaces/element/${encodeURIComponent(page.id)}/versions/${chosen}`, { signal: controller.signal }).then(
+    api<WireVersionContent>(`${elementUrl(page.id)}/versions/${chosen}`, { signal: controller.signal }).then(
       ({ data }) => setShown({ status: 'ready', content: data }),
       () => !controller.signal.aborted && setShown({ status: 'failed' }),
     );
@@ -151,7 +151,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
   const restore = async (version: WirePageVersion) => {
     setRestoring(true);
     try {
-      await api(`/api/v3/spaces/element/${encodeURIComponent(page.id)}/versions/${version.id}/restore`, { method: 'POST' });
+      await api(`${elementUrl(page.id)}/versions/${version.id}/restore`, { method: 'POST' });
       showToast(t('history.restored'));
       onClose();
     } catch {

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { COVER_POSITION_DEFAULT, type Cover } from '../../../schema/element';
@@ -7,6 +7,7 @@ import { uploadFile } from '../../editor/upload';
 import { Button } from '../../ui/Button';
 import { Popover } from '../../ui/Popover';
 import { pageActionError } from './pageErrors';
+import { FilePicker } from '../../ui/FilePicker';
 
 /** The built-in cover library: gradients and plain colours, by LibraryCover imageId. */
 export const COVER_LIBRARY: Record<string, string> = {
@@ -60,7 +61,6 @@ export function CoverPicker({
   const [linkError, setLinkError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const applyLink = () => {
     const url = link.trim();
@@ -159,18 +159,14 @@ export function CoverPicker({
       )}
       {tab === 'upload' && (
         <div className="cover-upload">
-          <input
-            ref={fileInput}
-            type="file"
-            accept={IMAGE_TYPES.join(',')}
-            hidden
-            aria-label={t('page.cover.chooseFile')}
-            onChange={(e) => void upload(e.target.files?.[0])}
-          />
           {progress === null ? (
-            <Button kind="outline" size="s" onClick={() => fileInput.current?.click()}>
-              {t('page.cover.chooseFile')}
-            </Button>
+            <FilePicker accept={IMAGE_TYPES.join(',')} label={t('page.cover.chooseFile')} onFiles={([file]) => void upload(file)}>
+              {(open) => (
+                <Button kind="outline" size="s" onClick={open}>
+                  {t('page.cover.chooseFile')}
+                </Button>
+              )}
+            </FilePicker>
           ) : (
             <ProgressBar value={progress / 100} label={t('page.cover.uploading', { percent: progress })} />
           )}

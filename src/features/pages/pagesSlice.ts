@@ -1,13 +1,12 @@
 import { createAsyncThunk, createEntityAdapter, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { PageType, SectionId } from '../../../schema/constants';
 import { newElement, wireElementSchema, type WireElement } from '../../../schema/element';
-import { api, toFailure, type RequestOptions } from '../../app/api';
+import { api, toFailure, type RequestOptions, elementUrl } from '../../app/api';
 import type { ApiFailure } from '../../app/errors';
 import { apiThunk } from '../../app/apiThunk';
 import type { RootState } from '../../app/store';
 
 const pagesAdapter = createEntityAdapter<WireElement>();
-const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
 
 export interface PagesState extends ReturnType<typeof pagesAdapter.getInitialState> {
   /** Root page ids per sidebar section, in order. */

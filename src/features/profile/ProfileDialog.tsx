@@ -10,6 +10,7 @@ import { Dialog } from '../../ui/Dialog';
 import { signedIn } from '../auth/authSlice';
 import { themeSet, type UiSettings } from '../settings/uiSettings';
 import './profile.css';
+import { FilePicker } from '../../ui/FilePicker';
 
 const NAME_MAX = 200;
 const THEMES: UiSettings['theme'][] = ['auto', 'light', 'dark'];
@@ -91,7 +92,6 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
   const [saved, setSaved] = useState(false);
   const [upload, setUpload] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   if (!user) return null;
 
   const saveName = async (event: FormEvent) => {
@@ -122,7 +122,6 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
       setError(profileErrorKey(e));
     } finally {
       setUpload(null);
-      if (fileInput.current) fileInput.current.value = '';
     }
   };
 
@@ -145,9 +144,13 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
         <div className="profile-avatar-actions">
           <div className="profile-email">{user.email}</div>
           <div className="profile-buttons">
-            <Button kind="outline" size="s" disabled={upload !== null} onClick={() => fileInput.current?.click()}>
-              {user.avatar_url ? t('profile.avatar.change') : t('profile.avatar.upload')}
-            </Button>
+            <FilePicker accept={PUBLIC_IMAGE_TYPES.join(',')} label={t('profile.avatar.upload')} onFiles={([file]) => void uploadAvatar(file)}>
+              {(open) => (
+                <Button kind="outline" size="s" disabled={upload !== null} onClick={open}>
+                  {user.avatar_url ? t('profile.avatar.change') : t('profile.avatar.upload')}
+                </Button>
+              )}
+            </FilePicker>
             {user.avatar_url && (
               <Button kind="flat" size="s" disabled={upload !== null} onClick={() => void removeAvatar()}>
                 {t('profile.avatar.remove')}
@@ -155,14 +158,6 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
             )}
           </div>
           {upload !== null && <progress className="profile-progress" max={1} value={upload} aria-label={t('profile.avatar.uploading')} />}
-          <input
-            ref={fileInput}
-            type="file"
-            accept={PUBLIC_IMAGE_TYPES.join(',')}
-            hidden
-            aria-label={t('profile.avatar.upload')}
-            onChange={(e) => void uploadAvatar(e.target.files?.[0])}
-          />
         </div>
       </section>
 

@@ -1,5 +1,5 @@
 import { PUBLIC_IMAGE_TYPES, uploadPublicImage } from '../../editor/upload';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -19,6 +19,7 @@ import '../sharing/share.css';
 import { InviteeChips } from '../sharing/InviteeChips';
 import { leaveWorkspace, selectActiveWorkspace, updateWorkspace } from './workspacesSlice';
 import './workspaceSettings.css';
+import { FilePicker } from '../../ui/FilePicker';
 
 /* Whether the settings dialog is open: one flag, so the switcher's menu can close while it stays. */
 let open = false;
@@ -121,7 +122,6 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
   const invitees = useDebouncedInvitees(addText);
 
   const saveName = async () => {
@@ -158,7 +158,6 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
       setError(workspaceError(t, e));
     } finally {
       setUploading(false);
-      if (fileInput.current) fileInput.current.value = '';
     }
   };
 
@@ -233,17 +232,13 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
             <span className="ws-avatar">{workspace.avatar ? <img src={workspace.avatar} alt="" /> : (workspace.name || '?').slice(0, 1).toUpperCase()}</span>
             {mayUpdate && (
               <div className="ws-avatar-actions">
-                <input
-                  ref={fileInput}
-                  type="file"
-                  accept={PUBLIC_IMAGE_TYPES.join(',')}
-                  hidden
-                  aria-label={t('workspaceSettings.avatar')}
-                  onChange={(e) => void changeAvatar(e.target.files?.[0])}
-                />
-                <Button kind="outline" size="xs" disabled={uploading} onClick={() => fileInput.current?.click()}>
-                  {uploading ? t('workspaceSettings.avatarUploading') : t('workspaceSettings.avatarUpload')}
-                </Button>
+                <FilePicker accept={PUBLIC_IMAGE_TYPES.join(',')} label={t('workspaceSettings.avatar')} onFiles={([file]) => void changeAvatar(file)}>
+                  {(open) => (
+                    <Button kind="outline" size="xs" disabled={uploading} onClick={open}>
+                      {uploading ? t('workspaceSettings.avatarUploading') : t('workspaceSettings.avatarUpload')}
+                    </Button>
+                  )}
+                </FilePicker>
                 {workspace.avatar && (
                   <Button kind="flat" size="xs" onClick={() => void removeAvatar()}>
                     {t('workspaceSettings.avatarRemove')}
