@@ -68,3 +68,49 @@ it('a workspace’s people, never another workspace’s while this one’s are r
   });
   expect(result.current).toEqual([]);
 });
+
+it('a member list is read again when a screen showing it mounts and the kept one is older than 20 s, not before', async () => {
+  answer = () => ok([{ user: person('anna') }]);
+  const store = createStore();
+  const reads = () => calls.filter((p) => p.includes('/workspace/a/')).length;
+  const first = renderHook(() => useWorkspaceUsers('a'), { wrapper: wrapper(store) });
+  await waitFor(() => expect(first.result.current.map((u) => u.id)).toEqual(['anna']));
+  expect(reads()).toBe(1);
+  first.unmount();
+  // Only the clock is faked (RTK Query reads it as `new Date()`); timers run as they do.
+  jest.useFakeTimers({
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'requestIdleCallback',
+      'cancelIdleCallback',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+  try {
+    const now = Date.now();
+    // 19 s later: the kept list serves.
+    jest.setSystemTime(now + 19_000);
+    const second = renderHook(() => useWorkspaceUsers('a'), { wrapper: wrapper(store) });
+    expect(second.result.current.map((u) => u.id)).toEqual(['anna']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads()).toBe(1);
+    second.unmount();
+    // 21 s after it was read: read again (people join), the kept list shown meanwhile.
+    jest.setSystemTime(now + 21_000);
+    const third = renderHook(() => useWorkspaceUsers('a'), { wrapper: wrapper(store) });
+    expect(third.result.current.map((u) => u.id)).toEqual(['anna']);
+    await waitFor(() => expect(reads()).toBe(2));
+  } finally {
+    jest.useRealTimers();
+  }
+});

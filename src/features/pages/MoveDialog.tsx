@@ -80,8 +80,8 @@ export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): vo
         <ul className="pick-list">
           {targets.map((target) => (
             <li key={target.kind === 'section' ? `section-${target.id}` : target.page.id}>
-              <button type="button" className="pick-item" disabled={busy} onClick={() => void move(target)}>
-                <span className="pick-icon" aria-hidden>
+              <button type="button" className="menu-item pick-item" disabled={busy} onClick={() => void move(target)}>
+                <span className="menu-item-icon" aria-hidden>
                   {target.kind === 'page' && target.page.icon ? target.page.icon : <PageIcon size={16} />}
                 </span>
                 <span className="pick-title">

@@ -79,15 +79,16 @@ export const trashApi = serverApi.injectEndpoints({
  */
 function leftTrash(id: string) {
   return (dispatch: (action: unknown) => unknown, getState: () => unknown) => {
+    const state = getState() as Parameters<typeof serverApi.util.selectInvalidatedBy>[0];
     let cursorGone = false;
-    for (const entry of serverApi.util.selectInvalidatedBy(getState() as Parameters<typeof serverApi.util.selectInvalidatedBy>[0], ['Trash'])) {
+    for (const entry of serverApi.util.selectInvalidatedBy(state, ['Trash'])) {
       if (entry.endpointName !== 'trash') continue;
+      const search = entry.originalArgs as string;
+      const kept = trashApi.endpoints.trash.select(search)(state).data;
+      if (kept?.pages.some((page) => page.next?.split('::')[0] === id)) cursorGone = true;
       dispatch(
-        trashApi.util.updateQueryData('trash', entry.originalArgs as string, (draft) => {
-          for (const page of draft.pages) {
-            page.items = page.items.filter((item) => item.id !== id);
-            if (page.next?.split('::')[0] === id) cursorGone = true;
-          }
+        trashApi.util.updateQueryData('trash', search, (draft) => {
+          for (const page of draft.pages) page.items = page.items.filter((item) => item.id !== id);
         }),
       );
     }
