@@ -119,6 +119,23 @@ export const ColumnHeader = memo(function ColumnHeader({ column, layout, width, 
   );
 });
 
+/** The field types to pick from, each with its icon (a field's «Тип» submenu, a new field's menu). */
+function FieldTypeItems({ types, onPick }: { types: readonly DatabaseFieldType[]; onPick(type: DatabaseFieldType): void }) {
+  const { t } = useTranslation('automation');
+  return (
+    <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
+      {types.map((type) => (
+        <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => onPick(type)}>
+          <span className="menu-item-icon" aria-hidden>
+            {TYPE_ICONS[type]}
+          </span>
+          {t(`database.types.${type}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; layout: DatabaseLayout; anchor: HTMLElement | null; onClose(): void }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
@@ -245,18 +262,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
           {t('database.fieldType')}: {t(`database.types.${field.type}`)}
         </button>
       )}
-      {types && (
-        <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
-          {FIELD_TYPES.filter((type) => type !== field.type).map((type) => (
-            <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => void retype(type)}>
-              <span className="menu-item-icon" aria-hidden>
-                {TYPE_ICONS[type]}
-              </span>
-              {t(`database.types.${type}`)}
-            </button>
-          ))}
-        </div>
-      )}
+      {types && <FieldTypeItems types={FIELD_TYPES.filter((type) => type !== field.type)} onPick={(type) => void retype(type)} />}
       {field.type === 'number' && (
         <label className="db-menu-row">
           {t('database.numberFormat')}
@@ -373,16 +379,7 @@ export const AddFieldButton = memo(function AddFieldButton({ layout, width }: { 
             autoFocus
             onChange={(e) => setName(e.target.value)}
           />
-          <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
-            {FIELD_TYPES.map((type) => (
-              <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => void add(type)}>
-                <span className="menu-item-icon" aria-hidden>
-                  {TYPE_ICONS[type]}
-                </span>
-                {t(`database.types.${type}`)}
-              </button>
-            ))}
-          </div>
+          <FieldTypeItems types={FIELD_TYPES} onPick={(type) => void add(type)} />
         </Popover>
       )}
     </div>

@@ -31,7 +31,7 @@ import { ChevronRightIcon, DragHandleIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
 import { CellContent, CellEditor, OptionChip, PeopleNames, isEditableField, type EditorMove } from './cells';
-import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { useViewRows } from './viewRows';
 import { CellHistory, changesOf, stepWrites, type HistoryStep } from './cellHistory';
 import { writeCells, type CellWrite, type SendCells } from './cellWrites';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
@@ -55,7 +55,7 @@ import {
   type CellPos,
   type GridSelection,
 } from './gridModel';
-import { cellOf, useRowStore, type RowStore } from './rowStore';
+import { cellOf, type RowStore } from './rowStore';
 import { useColumnReorder } from './useColumnReorder';
 import { useReorderable, type DropSide } from './useReorderable';
 
@@ -117,18 +117,9 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const columns = useMemo(() => gridColumns(config, layout), [config, layout]);
 
   // —— Rows ——
-  const rowsApi = db.api;
-  const read = useCallback((query: RowsQuery, signal: AbortSignal, first?: boolean) => rowsApi.rows(databaseId, query, signal, first), [rowsApi, databaseId]);
-  const query = useMemo(() => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }), [layout.uid, layout.filter, layout.sorts, search]); // eslint-disable-line react-hooks/exhaustive-deps
   // Grouped rows come ordered by the group as the server's view says: the saved grouping decides.
   const groupField = savedLayout.groupBy?.fieldId;
-  const store = useRowStore(read, `${databaseId}:${layout.uid}:${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, query, () =>
-    rowsApi.earlyRows(databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }),
-  );
-  useEffect(() => {
-    onStore?.(store);
-    return () => onStore?.(null);
-  }, [store, onStore]);
+  const store = useViewRows(layout, search, `${groupField ?? ''}:${savedLayout.groupBy?.hideEmpty ? 1 : 0}`, onStore);
   const count = store.count ?? 0;
 
   // —— Groups (a grouped view: a header before each group's rows) ——

@@ -24,12 +24,12 @@ import {
 } from '../../../schema/blocks/database';
 import { MAX_ROW_WINDOW, type WireRow } from '../../../schema/database';
 import { showToast } from '../../ui/Toast';
-import { DATABASE_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { useViewRows } from './viewRows';
 import { CellContent } from './cells';
 import { writeOver } from './cellWrites';
 import { useDatabase } from './context';
 import { addFieldFor, DateFieldNeeded, DateFieldSelect } from './DateFields';
-import { cellOf, useRowStore, WINDOW_SIZE, type RowStore } from './rowStore';
+import { cellOf, WINDOW_SIZE, type RowStore } from './rowStore';
 import { dependencyArrows, MAX_SHIFTED, readDependants, shiftDependants, type Planned } from './timelineDependencies';
 import { onPhone, watchPhone } from './TableView';
 import {
@@ -211,15 +211,7 @@ function TimelineLanes({
 
   // —— Rows: the Table view's store and query (its first window asked for early) ——
   const rowsApi = db.api;
-  const read = useCallback((query: RowsQuery, signal: AbortSignal, first?: boolean) => rowsApi.rows(databaseId, query, signal, first), [rowsApi, databaseId]);
-  const query = useMemo(() => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }), [layout.uid, layout.filter, layout.sorts, search]); // eslint-disable-line react-hooks/exhaustive-deps
-  const store = useRowStore(read, `${databaseId}:${layout.uid}:timeline`, query, () =>
-    rowsApi.earlyRows(databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }),
-  );
-  useEffect(() => {
-    onStore?.(store);
-    return () => onStore?.(null);
-  }, [store, onStore]);
+  const store = useViewRows(layout, search, 'timeline', onStore);
   const count = store.count ?? 0;
 
   // —— Scale and table pane: saved in the view by editors, kept here for readers ——
