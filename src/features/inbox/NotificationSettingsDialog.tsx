@@ -6,6 +6,7 @@ import { useNotificationSettingsQuery, useSetNotificationSettingMutation } from 
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import './inbox.css';
+import { Switch } from '../../ui/Switch';
 
 /* Which page's settings dialog is open (the page menu opens it; the shell's inbox host shows it). */
 let openFor: string | null = null;
@@ -101,17 +102,7 @@ export function NotificationSettingsDialog({ pageId, onClose }: { pageId: string
                 <span className="notification-settings-name">{t(`inbox.settings.${kind}`)}</span>
                 <span className="notification-settings-hint">{t(`inbox.settings.${kind}Hint`)}</span>
               </label>
-              <button
-                id={`notify-${kind}`}
-                type="button"
-                role="switch"
-                aria-checked={settings[kind]}
-                className="inbox-switch"
-                disabled={saving.isLoading}
-                onClick={() => void toggle(kind)}
-              >
-                <span className="inbox-switch-knob" />
-              </button>
+              <Switch id={`notify-${kind}`} checked={settings[kind]} disabled={saving.isLoading} onChange={() => void toggle(kind)} />
             </li>
           ))}
         </ul>

@@ -20,6 +20,7 @@ import { useIsPhone } from '../../ui/useIsPhone';
 import { registerInvitees, searchMembers, useDebouncedInvitees, type PersonLike } from './invitees';
 import { InviteeChips } from './InviteeChips';
 import './share.css';
+import { Switch } from '../../ui/Switch';
 
 const SHARE_MESSAGES: FeatureMessages = {
   network: 'share.errors.network',
@@ -333,17 +334,7 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
             <span className="share-person-name">{t('share.publicTitle')}</span>
             <span className="share-person-email">{livePage.isPublic ? t('share.publicOn') : t('share.publicOff')}</span>
           </span>
-          <button
-            type="button"
-            role="switch"
-            aria-checked={livePage.isPublic}
-            aria-label={t('share.publicTitle')}
-            className="share-switch"
-            disabled={publishing}
-            onClick={() => void togglePublic()}
-          >
-            <span className="share-switch-knob" />
-          </button>
+          <Switch checked={livePage.isPublic} aria-label={t('share.publicTitle')} disabled={publishing} onChange={() => void togglePublic()} />
         </div>
         {link && (
           <div className="share-public-row">
