@@ -112,17 +112,13 @@ class PatientDriver implements Driver {
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
+    return this.countedAcquire().then(this.patientOf);
+  }
+
+  /** The one connection, counted in `demand` while it is waited for. */
+  private countedAcquire(): Promise<DatabaseConnection> {
     this.demand.waiting++;
-    return this.inner.acquireConnection().then(
-      (connection) => {
-        this.demand.waiting--;
-        return this.patientOf(connection);
-      },
-      (error: unknown) => {
-        this.demand.waiting--;
-        throw error;
-      },
-    );
+    return this.inner.acquireConnection().finally(() => this.demand.waiting--);
   }
 
   private readonly patientOf = (connection: DatabaseConnection): PatientConnection => {
@@ -149,7 +145,7 @@ class PatientDriver implements Driver {
       // state on it: it failed whole), and taken again, in turn, to try once more.
       await this.inner.releaseConnection(connection.inner);
       await pause(Math.min(wait, left));
-      await this.inner.acquireConnection();
+      await this.countedAcquire();
       try {
         return await run();
       } catch (error) {

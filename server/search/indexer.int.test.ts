@@ -112,6 +112,30 @@ test('a backlog of 1,500 blocks is indexed by the loop and its end logged', asyn
   expect(body<WireSearchHit[]>(expectStatus(res, 200)).data.map((hit) => hit.page.id)).toEqual([page.id]);
 }, 90_000);
 
+test('a burst of 100 blocks is indexed at once, not a short round every interval, and is not logged as a backlog', async () => {
+  const page = await createPage(t, owner, { title: 'Вставка' });
+  await importBlocks(page.id, 100, (i) => `вставка ${i}`);
+  const logged: string[] = [];
+  const log = {
+    info: (_: unknown, msg: string) => logged.push(msg),
+    warn: (_: unknown, msg: string) => logged.push(msg),
+    error: (_: unknown, msg: string) => logged.push(msg),
+  };
+  // An interval far longer than the test: only rounds that go on one after another can index it all.
+  const indexer = searchIndexer(t.app.db, log, 10_000);
+  const started = Date.now();
+  indexer.start();
+  try {
+    while ((await queueLength()) > 0) {
+      if (Date.now() - started > 5_000) throw new Error(`${await queueLength()} targets left after 5 s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await indexer.stop();
+  }
+  expect(logged).toEqual([]);
+});
+
 const sqliteOnly = testDb() === 'sqlite' ? test : test.skip;
 
 sqliteOnly('SQLite: a query waiting for the one connection is seen as wanting it, until it has it', async () => {

@@ -366,6 +366,9 @@ export async function queueEverything(db: Kysely<Database>): Promise<void> {
   await upsert(sql`select ${'c:'} || row_id || ${':'} || field_id, ${now} from database_cells where txt is not null`);
 }
 
+/** A backlog this big (or a second long) is logged when caught up. */
+const LOGGED_BACKLOG = 1_000;
+
 /** PostgreSQL: between two full rounds of a backlog (the indexing runs in the database server, off the event loop). */
 const BUSY_PAUSE_MS = 20;
 
@@ -403,37 +406,42 @@ export function searchIndexer(db: Kysely<Database>, log: LoopLog, intervalMs = 2
   const wanted = connectionWanted(db);
   /** The backlog being caught up with: since when, and how many targets so far. */
   let backlog: { since: number; targets: number } | null = null;
-  const caughtUp = (taken: number) => {
-    if (!backlog) return;
-    const targets = backlog.targets + taken;
-    log.info({ targets, seconds: Number(((performance.now() - backlog.since) / 1000).toFixed(1)) }, 'search index caught up');
-    backlog = null;
+  /** Targets taken since the loop last rested `intervalMs`: short SQLite rounds go on until they make a batch. */
+  let sinceRest = 0;
+  const rest = (taken: number) => {
+    sinceRest = 0;
+    if (backlog) {
+      const targets = backlog.targets + taken;
+      const seconds = (performance.now() - backlog.since) / 1000;
+      // A real backlog only: a burst of writes caught up at once is the loop's daily work.
+      if (targets >= LOGGED_BACKLOG || seconds >= 1) log.info({ targets, seconds: Number(seconds.toFixed(1)) }, 'search index caught up');
+      backlog = null;
+    }
+    return intervalMs;
   };
   return new BackgroundLoop(
     async () => {
       // A read first: an empty queue takes no write lock (SQLite has one writer).
       const waiting = await db.selectFrom('search_queue').select('target').limit(1).executeTakeFirst();
-      if (!waiting) {
-        caughtUp(0);
-        return intervalMs;
-      }
+      if (!waiting) return rest(0);
       const started = performance.now();
       const round = await indexRound(db, BATCH, sqlite ? wanted : undefined);
-      if (round.drained) {
-        caughtUp(round.taken);
-        return intervalMs;
+      if (round.drained) return rest(round.taken);
+      sinceRest += round.taken;
+      // Short SQLite rounds go on, as one round of a batch would have, before the queue is judged.
+      if (sinceRest < BATCH) {
+        if (backlog) backlog.targets += round.taken;
+        return pauseAfter(round, sqlite);
       }
-      // More is waiting: the next round soon (not at once: requests get their turn) only when the
-      // queue is behind — its oldest target waited a round already (a rebuild, an import). Blocks
-      // written again and again (people typing) keep being queued afresh: they wait for the next
-      // round, so each is indexed once a round however often it is written.
+      // A batch taken and more waiting: the next round soon (not at once: requests get their
+      // turn) only when the queue is behind — its oldest target waited a round already (a rebuild,
+      // an import). Blocks written again and again (people typing) keep being queued afresh: they
+      // wait for the next round, so each is indexed once a round however often it is written.
       const oldest = await db.selectFrom('search_queue').select('queued_at').orderBy('queued_at').limit(1).executeTakeFirst();
-      if (!oldest || Date.now() - queuedAtMs(oldest.queued_at) < intervalMs) {
-        caughtUp(round.taken);
-        return intervalMs;
-      }
+      if (!oldest || Date.now() - queuedAtMs(oldest.queued_at) < intervalMs) return rest(round.taken);
       backlog ??= { since: started, targets: 0 };
       backlog.targets += round.taken;
+      sinceRest = 0;
       return pauseAfter(round, sqlite);
     },
     log,

@@ -64,7 +64,8 @@ export interface BenchServer {
 export async function startBenchServer(database: BenchDatabase): Promise<BenchServer> {
   const postgres = database === 'postgres' ? await startPostgresProcess() : null;
   try {
-    const server = await startServerProcess({ LOG_REQUESTS: 'false', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+    // Info: the indexer's «caught up» lines are read (`searchCatchUps`).
+    const server = await startServerProcess({ LOG_REQUESTS: 'false', LOG_LEVEL: 'info', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
     let db: Kysely<Database> | null = null;
     return {
       server,
@@ -81,7 +82,13 @@ export async function startBenchServer(database: BenchDatabase): Promise<BenchSe
           .log()
           .split('\n')
           .filter((line) => line.includes('"search index caught up"'))
-          .map((line) => JSON.parse(line) as { time: number; targets: number; seconds: number })
+          .flatMap((line) => {
+            try {
+              return [JSON.parse(line) as { time: number; targets: number; seconds: number }];
+            } catch {
+              return []; // a line cut or mixed with stderr's
+            }
+          })
           .filter((entry) => entry.time >= sinceMs)
           .map(({ targets, seconds }) => ({ targets, seconds }));
       },
