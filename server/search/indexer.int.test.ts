@@ -53,6 +53,13 @@ async function importBlocks(pageId: string, count: number, text: (i: number) => 
   });
 }
 
+/** A loop's log, kept: what it said, at any level. */
+function recordingLog() {
+  const logged: Array<{ obj: unknown; msg: string }> = [];
+  const keep = (obj: unknown, msg: string) => void logged.push({ obj, msg });
+  return { log: { info: keep, warn: keep, error: keep }, logged };
+}
+
 const queueLength = async () =>
   Number(
     (
@@ -74,12 +81,7 @@ test('a backlog of 1,500 blocks is indexed by the loop and its end logged', asyn
     .executeTakeFirstOrThrow();
   expect(Number(queued.n)).toBeGreaterThanOrEqual(BLOCKS);
 
-  const logged: Array<{ obj: unknown; msg: string }> = [];
-  const log = {
-    info: (obj: unknown, msg: string) => logged.push({ obj, msg }),
-    warn: (obj: unknown, msg: string) => logged.push({ obj, msg }),
-    error: (obj: unknown, msg: string) => logged.push({ obj, msg }),
-  };
+  const { log, logged } = recordingLog();
   const indexer = searchIndexer(t.app.db, log, 20);
   indexer.start();
   try {
@@ -115,12 +117,7 @@ test('a backlog of 1,500 blocks is indexed by the loop and its end logged', asyn
 test('a burst of 100 blocks is indexed at once, not a short round every interval, and is not logged as a backlog', async () => {
   const page = await createPage(t, owner, { title: 'Вставка' });
   await importBlocks(page.id, 100, (i) => `вставка ${i}`);
-  const logged: string[] = [];
-  const log = {
-    info: (_: unknown, msg: string) => logged.push(msg),
-    warn: (_: unknown, msg: string) => logged.push(msg),
-    error: (_: unknown, msg: string) => logged.push(msg),
-  };
+  const { log, logged } = recordingLog();
   // An interval far longer than the test: only rounds that go on one after another can index it all.
   const indexer = searchIndexer(t.app.db, log, 10_000);
   const started = Date.now();
@@ -133,7 +130,7 @@ test('a burst of 100 blocks is indexed at once, not a short round every interval
   } finally {
     await indexer.stop();
   }
-  expect(logged).toEqual([]);
+  expect(logged.map((l) => l.msg)).toEqual([]);
 });
 
 const sqliteOnly = testDb() === 'sqlite' ? test : test.skip;
