@@ -27,3 +27,22 @@ test("a task's failure goes to its caller, and the key's next task still runs", 
   await next;
   expect(ran).toEqual(['after']);
 });
+
+test('a turn taken first runs first, though its task is given after a later one; a turn passed holds nothing back', async () => {
+  const inOrder = inOrderByKey();
+  const ran: string[] = [];
+  const first = inOrder.turn('page');
+  const skipped = inOrder.turn('page');
+  const second = inOrder('page', () => ran.push('second'));
+  await later(20);
+  expect(ran).toEqual([]);
+  skipped.pass();
+  await later(5);
+  expect(ran).toEqual([]);
+  await first.run(() => ran.push('first'));
+  await second;
+  expect(ran).toEqual(['first', 'second']);
+  // Passing a turn already run changes nothing.
+  first.pass();
+  expect(ran).toEqual(['first', 'second']);
+});

@@ -18,11 +18,16 @@ export interface HistoryTiming {
 /** Pages recorded in one round at most. */
 const ROUND = 20;
 
-/** Told of each version recorded, after its commit (the realtime `versionRecorded`: docs/history.md). */
-export type OnRecorded = (pageId: string, versionId: number) => void;
+/**
+ * Told of each version as it is recorded (the realtime `versionRecorded`: docs/history.md): called
+ * inside the transaction, under the page's lock, so the announcement takes its place in the
+ * page's order there; what it answers is told the version's id after the commit (null: nothing
+ * was recorded, or the transaction failed).
+ */
+export type OnRecording = (pageId: string) => (versionId: number | null) => void;
 
 /** Records the versions that are due (a pause, or editing for too long); answers how many pages were looked at. */
-export async function recordDue(db: Kysely<Database>, timing: HistoryTiming, now = Date.now(), onRecorded?: OnRecorded): Promise<number> {
+export async function recordDue(db: Kysely<Database>, timing: HistoryTiming, now = Date.now(), onRecording?: OnRecording): Promise<number> {
   const paused = new Date(now - timing.pauseMs).toISOString();
   const long = new Date(now - timing.maxMs).toISOString();
   const due = await db
@@ -33,16 +38,23 @@ export async function recordDue(db: Kysely<Database>, timing: HistoryTiming, now
     .limit(ROUND)
     .execute();
   for (const entry of due) {
-    const recorded = await db.transaction().execute(async (trx) => {
-      // One version at a time per page (a restore records under the same lock).
-      await lockBlocks(trx, entry.page_id);
-      const id = await recordVersion(trx, entry.page_id, { kind: 'edit' });
-      // Edited again since it was read: it stays queued, from now.
-      const taken = await trx.deleteFrom('history_queue').where('page_id', '=', entry.page_id).where('last_at', '=', entry.last_at).executeTakeFirst();
-      if (Number(taken.numDeletedRows) === 0) await trx.updateTable('history_queue').set({ first_at: nowIso() }).where('page_id', '=', entry.page_id).execute();
-      return id;
-    });
-    if (recorded !== null) onRecorded?.(entry.page_id, recorded);
+    let tell: ((versionId: number | null) => void) | undefined;
+    let recorded: number | null = null;
+    try {
+      recorded = await db.transaction().execute(async (trx) => {
+        // One version at a time per page (a restore records under the same lock).
+        await lockBlocks(trx, entry.page_id);
+        tell ??= onRecording?.(entry.page_id);
+        const id = await recordVersion(trx, entry.page_id, { kind: 'edit' });
+        // Edited again since it was read: it stays queued, from now.
+        const taken = await trx.deleteFrom('history_queue').where('page_id', '=', entry.page_id).where('last_at', '=', entry.last_at).executeTakeFirst();
+        if (Number(taken.numDeletedRows) === 0)
+          await trx.updateTable('history_queue').set({ first_at: nowIso() }).where('page_id', '=', entry.page_id).execute();
+        return id;
+      });
+    } finally {
+      tell?.(recorded);
+    }
   }
   return due.length;
 }
@@ -128,14 +140,14 @@ const TICK_MS = 1_000;
 const FORGET_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * The historian of a server process: records due versions every second (`onRecorded` told of
- * each, after its commit), forgets old ones every hour (and at start).
+ * The historian of a server process: records due versions every second (`onRecording` told of
+ * each), forgets old ones every hour (and at start).
  */
-export function historian(db: Kysely<Database>, timing: HistoryTiming, log: LoopLog, onRecorded?: OnRecorded): BackgroundLoop {
+export function historian(db: Kysely<Database>, timing: HistoryTiming, log: LoopLog, onRecording?: OnRecording): BackgroundLoop {
   let lastForget = 0;
   return new BackgroundLoop(
     async () => {
-      const busy = (await recordDue(db, timing, Date.now(), onRecorded)) >= ROUND;
+      const busy = (await recordDue(db, timing, Date.now(), onRecording)) >= ROUND;
       if (Date.now() - lastForget >= FORGET_EVERY_MS) {
         lastForget = Date.now();
         await forgetOld(db, timing.days);

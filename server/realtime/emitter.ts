@@ -22,7 +22,7 @@ import type { Database } from '../db/types';
 import { nowIso } from '../time';
 import { aiProxyRoom, userRoom, type SocketData } from './sockets';
 
-/** What the routes tell the connected clients (docs/realtime.md). Every call is fire-and-forget, after the commit. */
+/** What the routes tell the connected clients (docs/realtime.md), after the commit. Fire-and-forget, but for versionRecorded. */
 export interface Realtime {
   /** A block's content or place changed. */
   blockEdited(block: WireBlock, origin: string | null, at: string): void;
@@ -34,8 +34,11 @@ export interface Realtime {
   databaseChanged(pageId: string, databaseId: string, change: DatabaseChange, origin: string | null, at: string): void;
   /** A page's title, icon or cover changed: the people who have it open see it. */
   pageEdited(page: ElementPageEdit['page'], origin: string | null, at: string): void;
-  /** A version of the page was recorded (docs/history.md): its history panels list it. */
-  versionRecorded(pageId: string, version: WirePageVersion): void;
+  /**
+   * A version of the page was recorded (docs/history.md): its history panels list it. Settles once
+   * the adapter has it (and this process's sockets): the next one, sent after, cannot overtake it.
+   */
+  versionRecorded(pageId: string, version: WirePageVersion): Promise<void>;
   /** The children of these parents (page ids, or a workspace id for its top level) changed because of `pageId`. */
   childrenChanged(parentIds: ReadonlyArray<string | null>, workspaceId: string, pageId: string): void;
   /** A notification was made for `userId`. */
@@ -60,6 +63,16 @@ export interface Realtime {
 export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBaseLogger): { realtime: Realtime; leftAiProxy(id: string): void } {
   /** Per aiproxy room, its events in order (toAiProxy). */
   const aiProxyInOrder = inOrderByKey();
+  /**
+   * Sends an event to a room and settles once the adapter has it. Not io.to().emit(), which does
+   * not wait: over PostgreSQL the adapter publishes each event with a query of its own (on a pool
+   * of connections) and emits it locally only after, so events sent back to back could overtake
+   * each other. Awaiting this before the next send keeps them in order; in memory it is at once.
+   */
+  const broadcast = async (room: string, event: string, payload: object): Promise<void> => {
+    const packet = { type: 2 /* an event */, data: [event, payload], nsp: '/' };
+    await io.of('/').adapter.broadcast(packet, { rooms: new Set([room]), except: new Set(), flags: {} });
+  };
   const aiProxyLeft = new Set<(id: string) => void>();
   const realtime: Realtime = {
     blockEdited(block, origin, at) {
@@ -93,7 +106,7 @@ export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBa
     },
     versionRecorded(pageId, version) {
       const channel = channelKeys.element(pageId);
-      io.to(channel).emit(REALTIME_EVENTS.versionRecorded, { channel, pageId, at: nowIso(), version } satisfies ElementVersionRecorded);
+      return broadcast(channel, REALTIME_EVENTS.versionRecorded, { channel, pageId, at: nowIso(), version } satisfies ElementVersionRecorded);
     },
     childrenChanged(parentIds, workspaceId, pageId) {
       for (const parentId of new Set(parentIds.map((id) => id ?? workspaceId))) {
@@ -119,14 +132,10 @@ export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBa
       io.to(userRoom(userId)).emit(REALTIME_EVENTS.add, { channel: NOTIFICATIONS_CHANNEL, id: notificationId, workspaceId } satisfies NotificationAdded);
     },
     toAiProxy(id, userId, event, payload) {
-      // Not io.to().emit(), which does not wait: over PostgreSQL the adapter publishes each event
-      // with a query of its own (on a pool of connections) and emits it locally only after, so
-      // events sent back to back could overtake each other (a piece after the final text). Each
-      // event is handed to the adapter once the one before it was; in memory that is at once.
+      // Each event is handed to the adapter once the one before it was (never a piece after the final text).
       const room = channels.aiproxy(id);
-      const packet = { type: 2 /* an event */, data: [event, { channel: room, ...payload }], nsp: '/' };
-      aiProxyInOrder(room, () => io.of('/').adapter.broadcast(packet, { rooms: new Set([aiProxyRoom(id, userId)]), except: new Set(), flags: {} })).catch(
-        (error: unknown) => log.warn({ err: error }, 'realtime: an aiproxy event could not be sent'),
+      aiProxyInOrder(room, () => broadcast(aiProxyRoom(id, userId), event, { channel: room, ...payload })).catch((error: unknown) =>
+        log.warn({ err: error }, 'realtime: an aiproxy event could not be sent'),
       );
     },
     async ownsAiProxy(id, userId) {

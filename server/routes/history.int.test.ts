@@ -4,9 +4,9 @@ import type { WireBlock } from '../../schema/block';
 import type { WirePageVersion, WireVersionContent } from '../../schema/history';
 import { channels, REALTIME_ERRORS, REALTIME_EVENTS, type ElementVersionRecorded, type RealtimeErrorBody } from '../../schema/realtime';
 import { collect, connectRealtime, nextEvent, noEvent, request, until } from '../../test/helpers/realtimeClient';
-import { api, body, createTestApp, expectOk, type TestApp } from '../../test/helpers/testApp';
+import { api, body, createTestApp, expectOk, testDb, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
-import { forgetOld } from '../history/historian';
+import { forgetOld, recordDue } from '../history/historian';
 import { blocksAt } from '../history/versions';
 
 /*
@@ -184,6 +184,40 @@ describe("live: versionRecorded on the page's element channel", () => {
     const none = await api(t, owner.cookie, 'POST', `${S}/element/${page.id}/versions`);
     expect(expectOk<{ recorded: WirePageVersion | null }>(none).recorded).toBeNull();
     await noEvent(theirs.socket, REALTIME_EVENTS.versionRecorded, () => true, PAUSE_MS * 3);
+  });
+
+  test("the historian tells of a version from inside its transaction, under the page's lock, before it records (its announcement's place in the page's order), and of the version after the commit", async () => {
+    const page = await createPage(t, owner, { title: 'Очередь' });
+    await versionsReach(page.id, 1);
+    // Changed behind the search queue's back, and queued with times in the future: the server's own historian leaves it be.
+    await t.app.db.updateTable('pages').set({ title: 'Очередь, правка' }).where('id', '=', page.id).execute();
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    await t.app.db.insertInto('history_queue').values({ page_id: page.id, first_at: future, last_at: future }).execute();
+    // What the historian's transaction asks of the database, in order, and when it tells.
+    const steps: string[] = [];
+    const watched = t.app.db.withPlugin({
+      transformQuery: ({ node }) => {
+        steps.push(node.kind === 'RawNode' ? 'raw' : node.kind === 'InsertQueryNode' ? `insert ${node.into?.table.identifier.name ?? ''}` : node.kind);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const timing = { pauseMs: PAUSE_MS, maxMs: 1_500, days: 30 };
+    await recordDue(watched, timing, Date.now() + 7_200_000, (pageId) => {
+      steps.push(`told of ${pageId === page.id ? 'the page' : pageId}`);
+      return (versionId) => steps.push(`version ${versionId === null ? 'none' : typeof versionId}`);
+    });
+    const told = steps.indexOf('told of the page');
+    expect(told).toBeGreaterThan(steps.indexOf('SelectQueryNode'));
+    expect(told).toBeLessThan(steps.indexOf('insert page_versions'));
+    if (testDb() === 'postgres') expect(steps.indexOf('raw')).toBeLessThan(told); // pg_advisory_xact_lock
+    expect(steps.slice(-2)).toEqual(['DeleteQueryNode', 'version number']);
+    expect((await versions(page.id))[0]).toMatchObject({ title: 'Очередь, правка' });
+    // Nothing changed since: told, and told that nothing was recorded.
+    await t.app.db.insertInto('history_queue').values({ page_id: page.id, first_at: future, last_at: future }).execute();
+    steps.length = 0;
+    await recordDue(watched, timing, Date.now() + 7_200_000, () => (versionId) => steps.push(`version ${versionId === null ? 'none' : typeof versionId}`));
+    expect(steps.at(-1)).toBe('version none');
   });
 
   test('denied: who may not read the page cannot join to hear it, and a reader whose access is taken away hears no more', async () => {

@@ -13,7 +13,7 @@ import { envelope } from '../presenters';
 import { presentBlock } from '../repositories/blocks';
 import { loadPage } from '../repositories/pages';
 import { historian as historianOf, type HistoryTiming } from '../history/historian';
-import { inOrderByKey } from '../inOrder';
+import { inOrderByKey, type Turn } from '../inOrder';
 import { blocksAt, recordVersion, versionChanges, type VersionBlock } from '../history/versions';
 import { nowIso } from '../time';
 import { ERROR_CODES } from '../../schema/errors';
@@ -37,16 +37,33 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
    */
   const announceInOrder = inOrderByKey();
   /**
-   * Announces versions of a page in the order they were recorded: each announcement waits for the
-   * page's one before, whose versions are read and presented first (the historian's, after its
-   * commit, may still be reading when a restore that came after it is done). A failure is logged
-   * and ends there: the page's next announcements still go.
+   * Announces versions of a page in the order they were recorded: whoever records takes its turn
+   * inside its transaction, under the page's lock (`turnOf`), and announces in it after the commit,
+   * once the page's turns before it are done — the historian's, after its commit, may still be
+   * reading when a restore that came after it is done — and each version only once the adapter has
+   * the one before (over PostgreSQL two sends in flight can overtake each other). A failure is
+   * logged and ends there: the page's next announcements still go.
    */
-  const announce = (pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> =>
-    announceInOrder(pageId, async () => (await versions()).forEach((version) => app.realtime.versionRecorded(pageId, version))).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'history: a recorded version could not be announced'),
-    );
-  const historian = historianOf(app.db, timing, app.log, (pageId, versionId) => void announce(pageId, () => versionsById([versionId])));
+  const turnOf = (pageId: string) => announceInOrder.turn(pageId);
+  const announce = (turn: Turn, pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> =>
+    turn
+      .run(async () => {
+        for (const version of await versions()) await app.realtime.versionRecorded(pageId, version);
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'history: a recorded version could not be announced'));
+  /** Runs `work` with the page's announcement turn it takes (`take()`: first inside its transaction, under the lock); a turn left unused is passed. */
+  async function announcing<T>(pageId: string, work: (take: () => Turn) => Promise<T>): Promise<T> {
+    let turn: Turn | undefined;
+    try {
+      return await work(() => (turn ??= turnOf(pageId)));
+    } finally {
+      turn?.pass();
+    }
+  }
+  const historian = historianOf(app.db, timing, app.log, (pageId) => {
+    const turn = turnOf(pageId);
+    return (versionId) => (versionId === null ? turn.pass() : void announce(turn, pageId, () => versionsById([versionId])));
+  });
   app.addHook('onReady', async () => historian.start());
   app.addHook('preClose', async () => historian.stop());
 
@@ -121,13 +138,16 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       const user = requireUser(request);
       const page = await loadPage(app.db, request.params.id);
       await authorizePage(app.db, user.id, page, 'read');
-      const id = await app.db.transaction().execute(async (trx) => {
-        await lockBlocks(trx, page.id);
-        return recordVersion(trx, page.id, { kind: 'edit' });
+      return announcing(page.id, async (take) => {
+        const id = await app.db.transaction().execute(async (trx) => {
+          await lockBlocks(trx, page.id);
+          take();
+          return recordVersion(trx, page.id, { kind: 'edit' });
+        });
+        const [version = null] = await versionsById([id]);
+        if (version) await announce(take(), page.id, async () => [version]);
+        return envelope({ recorded: version });
       });
-      const [version = null] = await versionsById([id]);
-      if (version) await announce(page.id, async () => [version]);
-      return envelope({ recorded: version });
     },
   );
 
@@ -162,106 +182,109 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       const versionId = request.params.versionId;
       await findVersion(page.id, versionId);
       const at = nowIso();
-      const result = await app.db.transaction().execute(async (trx) => {
-        await lockBlocks(trx, page.id);
-        const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
-        // What the page is now, if not recorded yet: a restore can itself be undone.
-        const before = await recordVersion(trx, page.id, { kind: 'edit' });
-        const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
-        const edited: string[] = [];
-        const added: string[] = [];
-        const removed: Array<{ id: string; version: number }> = [];
-        for (const row of rows) {
-          // A database keeps its fields and views: its rows are pages with their own history.
-          if (row.type === 'database') {
-            target.delete(row.id);
-            continue;
-          }
-          const want = target.get(row.id);
-          target.delete(row.id);
-          if (!want) {
-            if (row.deleted_at === null) {
-              await trx.updateTable('blocks').set({ deleted_at: at, updated_at: at, updated_by: user.id }).where('id', '=', row.id).execute();
-              removed.push({ id: row.id, version: row.version });
+      return announcing(page.id, async (take) => {
+        const result = await app.db.transaction().execute(async (trx) => {
+          await lockBlocks(trx, page.id);
+          take();
+          const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
+          // What the page is now, if not recorded yet: a restore can itself be undone.
+          const before = await recordVersion(trx, page.id, { kind: 'edit' });
+          const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
+          const edited: string[] = [];
+          const added: string[] = [];
+          const removed: Array<{ id: string; version: number }> = [];
+          for (const row of rows) {
+            // A database keeps its fields and views: its rows are pages with their own history.
+            if (row.type === 'database') {
+              target.delete(row.id);
+              continue;
             }
-            continue;
+            const want = target.get(row.id);
+            target.delete(row.id);
+            if (!want) {
+              if (row.deleted_at === null) {
+                await trx.updateTable('blocks').set({ deleted_at: at, updated_at: at, updated_by: user.id }).where('id', '=', row.id).execute();
+                removed.push({ id: row.id, version: row.version });
+              }
+              continue;
+            }
+            const data = JSON.stringify(want.data);
+            const same =
+              row.deleted_at === null &&
+              row.type === want.type &&
+              JSON.stringify(JSON.parse(row.data)) === data &&
+              row.parent_id === want.parentId &&
+              row.sort_key === want.sortKey;
+            if (same) continue;
+            await trx
+              .updateTable('blocks')
+              .set({
+                type: want.type,
+                data,
+                parent_id: want.parentId,
+                sort_key: want.sortKey,
+                deleted_at: null,
+                version: row.version + 1,
+                updated_at: at,
+                updated_by: user.id,
+                origin: null,
+                origin_since: null,
+              })
+              .where('id', '=', row.id)
+              .execute();
+            (row.deleted_at === null ? edited : added).push(row.id);
           }
-          const data = JSON.stringify(want.data);
-          const same =
-            row.deleted_at === null &&
-            row.type === want.type &&
-            JSON.stringify(JSON.parse(row.data)) === data &&
-            row.parent_id === want.parentId &&
-            row.sort_key === want.sortKey;
-          if (same) continue;
-          await trx
-            .updateTable('blocks')
-            .set({
-              type: want.type,
-              data,
-              parent_id: want.parentId,
-              sort_key: want.sortKey,
-              deleted_at: null,
-              version: row.version + 1,
-              updated_at: at,
-              updated_by: user.id,
-              origin: null,
-              origin_since: null,
-            })
-            .where('id', '=', row.id)
-            .execute();
-          (row.deleted_at === null ? edited : added).push(row.id);
-        }
-        // Blocks deleted for good since: made again with their ids.
-        for (const want of target.values()) {
-          if (want.type === 'database') continue;
-          await trx
-            .insertInto('blocks')
-            .values({
-              id: want.id,
-              page_id: page.id,
-              parent_id: want.parentId,
-              sort_key: want.sortKey,
-              type: want.type,
-              data: JSON.stringify(want.data),
-              version: 1,
-              created_at: at,
-              updated_at: at,
-              updated_by: user.id,
-              deleted_at: null,
-            })
-            .execute();
-          added.push(want.id);
-        }
-        const version = await trx.selectFrom('page_versions').select('title').where('id', '=', versionId).executeTakeFirstOrThrow();
-        // A database row's title is its first cell too: a row's blocks come back, its title stays.
-        const retitled = version.title !== page.title && page.database_id === null;
-        if (retitled) await trx.updateTable('pages').set({ title: version.title, updated_at: at, updated_by: user.id }).where('id', '=', page.id).execute();
-        const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [user.id] });
-        return { edited, added, removed, retitled, title: version.title, before, restored };
+          // Blocks deleted for good since: made again with their ids.
+          for (const want of target.values()) {
+            if (want.type === 'database') continue;
+            await trx
+              .insertInto('blocks')
+              .values({
+                id: want.id,
+                page_id: page.id,
+                parent_id: want.parentId,
+                sort_key: want.sortKey,
+                type: want.type,
+                data: JSON.stringify(want.data),
+                version: 1,
+                created_at: at,
+                updated_at: at,
+                updated_by: user.id,
+                deleted_at: null,
+              })
+              .execute();
+            added.push(want.id);
+          }
+          const version = await trx.selectFrom('page_versions').select('title').where('id', '=', versionId).executeTakeFirstOrThrow();
+          // A database row's title is its first cell too: a row's blocks come back, its title stays.
+          const retitled = version.title !== page.title && page.database_id === null;
+          if (retitled) await trx.updateTable('pages').set({ title: version.title, updated_at: at, updated_by: user.id }).where('id', '=', page.id).execute();
+          const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [user.id] });
+          return { edited, added, removed, retitled, title: version.title, before, restored };
+        });
+        // Everyone who has the page open sees it come back (after the commit).
+        const present = async (ids: string[]): Promise<WireBlock[]> => {
+          if (ids.length === 0) return [];
+          const rows = await app.db.selectFrom('blocks').selectAll().where('id', 'in', ids).execute();
+          return Promise.all(rows.map((row) => presentBlock(app.db, row)));
+        };
+        const origin = null;
+        for (const block of await present(result.edited)) app.realtime.blockEdited(block, origin, at);
+        const addedBlocks = await present(result.added);
+        if (addedBlocks.length > 0) app.realtime.blocksAdded(page.id, addedBlocks, origin, at);
+        if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
+        if (result.retitled)
+          app.realtime.pageEdited(
+            { id: page.id, title: result.title, icon: page.icon, cover: page.cover ? (JSON.parse(page.cover) as unknown) : null },
+            origin,
+            at,
+          );
+        // The page before the restore (if it was not recorded yet), then the restore.
+        const recorded = await versionsById([result.before, result.restored]);
+        await announce(take(), page.id, async () => recorded);
+        const restored = recorded[recorded.length - 1];
+        return envelope({ version: restored, edited: result.edited.length, added: result.added.length, removed: result.removed.length });
       });
-      // Everyone who has the page open sees it come back (after the commit).
-      const present = async (ids: string[]): Promise<WireBlock[]> => {
-        if (ids.length === 0) return [];
-        const rows = await app.db.selectFrom('blocks').selectAll().where('id', 'in', ids).execute();
-        return Promise.all(rows.map((row) => presentBlock(app.db, row)));
-      };
-      const origin = null;
-      for (const block of await present(result.edited)) app.realtime.blockEdited(block, origin, at);
-      const addedBlocks = await present(result.added);
-      if (addedBlocks.length > 0) app.realtime.blocksAdded(page.id, addedBlocks, origin, at);
-      if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
-      if (result.retitled)
-        app.realtime.pageEdited(
-          { id: page.id, title: result.title, icon: page.icon, cover: page.cover ? (JSON.parse(page.cover) as unknown) : null },
-          origin,
-          at,
-        );
-      // The page before the restore (if it was not recorded yet), then the restore.
-      const recorded = await versionsById([result.before, result.restored]);
-      await announce(page.id, async () => recorded);
-      const restored = recorded[recorded.length - 1];
-      return envelope({ version: restored, edited: result.edited.length, added: result.added.length, removed: result.removed.length });
     },
   );
 }
