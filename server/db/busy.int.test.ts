@@ -32,20 +32,26 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const text = (value: string) => ({ tokens: [{ text: value }] });
 
 /**
- * Calls `request` every `everyMs` for `times` rounds, each due at a fixed time from the start;
- * answers the worst lateness of an answer against its due time. A blocked event loop makes the
- * round due while it was blocked late by as long as it stayed blocked, wherever the block fell.
+ * Runs `requests` one after another every `everyMs` for `times` rounds, each round due at a fixed
+ * time from the start; answers the worst lateness of an answer: how long it took, plus how late
+ * its round began. A blocked event loop makes the round due while it was blocked late by as long
+ * as it stayed blocked, wherever the block fell; a blocked read takes as long itself. (Each answer
+ * on its own: a busy machine slowing three answers a little does not add up to one slow one.)
  */
-async function worstLateness(times: number, everyMs: number, request: () => Promise<LightMyRequestResponse>): Promise<number> {
+async function worstLateness(times: number, everyMs: number, requests: ReadonlyArray<() => Promise<LightMyRequestResponse>>): Promise<number> {
   const start = performance.now();
   let worst = 0;
   for (let i = 0; i < times; i += 1) {
     const due = start + i * everyMs;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
-    const response = await request();
-    expect(response.statusCode).toBe(200);
-    worst = Math.max(worst, performance.now() - due);
+    const late = Math.max(0, performance.now() - due);
+    for (const request of requests) {
+      const asked = performance.now();
+      const response = await request();
+      expect(response.statusCode).toBe(200);
+      worst = Math.max(worst, late + performance.now() - asked);
+    }
   }
   return worst;
 }
@@ -87,12 +93,11 @@ describeSqlite('SQLite: another process holds the write lock', () => {
     const write = api(t, ann, 'POST', `${S}/block/${block.id}`, { type: 'text', data: text('после блокировки'), version: block.version });
     // /version, a read of the database, and opening the page (which notes the visit for recents,
     // a write) round after round while the write waits.
-    const lateness = await worstLateness(8, 100, async () => {
-      const version = await t.app.inject({ method: 'GET', url: '/version' });
-      expect(version.statusCode).toBe(200);
-      expect((await api(t, ann, 'GET', `${S}/note/${pageId}/blocks`)).statusCode).toBe(200);
-      return api(t, ann, 'GET', `${S}/element/${pageId}`);
-    });
+    const lateness = await worstLateness(8, 100, [
+      () => t.app.inject({ method: 'GET', url: '/version' }),
+      () => api(t, ann, 'GET', `${S}/note/${pageId}/blocks`),
+      () => api(t, ann, 'GET', `${S}/element/${pageId}`),
+    ]);
     const written = await write;
     const took = performance.now() - started;
     await lock.released;
@@ -111,6 +116,8 @@ describeSqlite('SQLite: another process holds the write lock', () => {
   });
 
   test('a write while the lock is held past DB_BUSY_TIMEOUT_MS: 503 storage.busy with Retry-After, nothing of it stored', async () => {
+    // The block as it is (whatever the test before did to it).
+    block = expectOk<WireBlock>(await readBlock(block.id));
     const lock = await holdWriteLock(file(), 3000);
     const started = performance.now();
     const newBlockId = newId();
@@ -129,7 +136,7 @@ describeSqlite('SQLite: another process holds the write lock', () => {
     expect(took).toBeGreaterThanOrEqual(TOTAL_WAIT_MS - 100);
     expect(took).toBeLessThan(3000);
     const kept = expectOk<WireBlock>(await readBlock(block.id));
-    expect([kept.data, kept.version]).toEqual([text('после блокировки'), block.version]);
+    expect([kept.data, kept.version]).toEqual([block.data, block.version]);
     expect((await readBlock(newBlockId)).statusCode).toBe(404);
     expect(await pageTitles()).not.toContain('Не появится');
     // And the same writes go in now.
