@@ -26,7 +26,7 @@ export function ErrorScreen({ kind, email }: { kind: ErrorKind; email?: string }
     generic: t('errors.somethingWrong'),
   }[kind];
   return (
-    <div className="error-screen" role="alert">
+    <div className="screen-frame error-screen" role="alert">
       <div className="error-screen-content">
         <div className="error-screen-image">
           {kind === 'network' ? <CloudOffIcon size={36} /> : kind === 'noAccess' || kind === 'unauthorized' ? <LockIcon size={36} /> : <SearchIcon size={36} />}

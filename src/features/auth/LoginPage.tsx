@@ -147,7 +147,7 @@ export function LoginPage() {
   };
 
   return (
-    <main className="login">
+    <main className="screen-frame login">
       <div className="login-card">
         <div className="login-logo" aria-hidden>
           С

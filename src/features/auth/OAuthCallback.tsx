@@ -41,7 +41,7 @@ export function OAuthCallback() {
 
   if (!error) return <Spinner />;
   return (
-    <main className="login">
+    <main className="screen-frame login">
       <div className="login-card login-callback" role="alert">
         <h1>{t('auth.oauthFailedTitle')}</h1>
         <p className="login-subtitle">{t(error)}</p>

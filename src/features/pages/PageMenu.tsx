@@ -311,7 +311,7 @@ function PublicLinkRow({ pageId, publishing, copyLink }: { pageId: string; publi
     <div className="menu-public">
       <span className="menu-public-label">{t('page.publicLink')}</span>
       <div className="menu-public-row">
-        <input className="menu-public-url" readOnly value={link} aria-label={t('page.publicLink')} onFocus={(e) => e.target.select()} />
+        <input className="input-compact menu-public-url" readOnly value={link} aria-label={t('page.publicLink')} onFocus={(e) => e.target.select()} />
         <Button kind="outline" size="xs" onClick={() => void copyLink(link)}>
           {t('page.copyPublicLink')}
         </Button>

@@ -338,7 +338,7 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
         </div>
         {link && (
           <div className="share-public-row">
-            <input className="share-public-url" readOnly value={link} aria-label={t('share.publicLink')} onFocus={(e) => e.target.select()} />
+            <input className="input-compact share-public-url" readOnly value={link} aria-label={t('share.publicLink')} onFocus={(e) => e.target.select()} />
             <Button kind="outline" size="xs" onClick={() => void copyLink()}>
               {t('share.copyLink')}
             </Button>

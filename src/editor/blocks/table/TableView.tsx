@@ -5,6 +5,7 @@ import { clampColumnSize } from '../../../../schema/blocks/table';
 import type { TableElement } from '../../../../schema/slate';
 import { cellAt, deleteColumn, deleteRow, insertColumn, insertRow, setColumnSize, toggleHeaderColumn, toggleHeaderRow } from '../../../../plugins/withTables';
 import { blockRootProps } from '../../renderers';
+import { Icon } from '../../../ui/icons';
 import './table.css';
 
 /**
@@ -139,19 +140,9 @@ function TableToolbar({ table }: { table: TableElement }) {
 /** A 16 px line icon of the table toolbar; `filled` is a shaded part (the header row or column). */
 function TableToolIcon({ d, filled }: { d: string; filled?: string }) {
   return (
-    <svg
-      width={16}
-      height={16}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.7}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-    >
+    <Icon size={16}>
       {filled ? <path d={filled} fill="currentColor" fillOpacity={0.35} /> : null}
       <path d={d} />
-    </svg>
+    </Icon>
   );
 }
