@@ -142,6 +142,33 @@ describe('moveBlock, cloneBlock', () => {
   });
 });
 
+describe('moveBlock answers the move it made', () => {
+  test('its new parent deleted right after the commit (the block with it): still the block as moved, not a 404', async () => {
+    const parent = await paragraph(team.pageId, 'parent');
+    const block = await paragraph(team.pageId, 'moving');
+    // The database, but someone's delete of the parent goes in as soon as the move's transaction is committed.
+    const db = t.app.db;
+    const deletingAfterCommit = new Proxy(db, {
+      get(target, key) {
+        if (key === 'transaction')
+          return () => ({
+            async execute<T>(work: Parameters<ReturnType<typeof db.transaction>['execute']>[0]): Promise<T> {
+              const result = (await db.transaction().execute(work)) as T;
+              await deleteBlock(db, team.userId.admin, parent.id, undefined, null);
+              return result;
+            },
+          });
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const moved = await moveBlock(deletingAfterCommit, team.userId.admin, block.id, { parentId: parent.id });
+    expect([moved.id, moved.parent_id, moved.deleted_at]).toEqual([block.id, parent.id, null]);
+    // Deleted with its parent since.
+    expect((await findBlock(db, block.id))!.deleted_at).not.toBeNull();
+  });
+});
+
 // SQLite runs one transaction at a time: nobody changes a page while a command waits for a lock.
 const onPostgres = testDb() === 'postgres' ? test : test.skip;
 

@@ -1,19 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
-import { invalid, notFound } from '../../errors';
-import { findLiveBlock, isInSubtree, moveBlockRow, sortKeyAfter } from '../../repositories/blocks';
+import { invalid } from '../../errors';
+import { isInSubtree, moveBlockRow, sortKeyAfter } from '../../repositories/blocks';
 import { authorizedBlock, blockChange, checkPlacement, position, reloadLive } from './blockChange';
 
 /**
  * Moves a block (and its children) under `parentId` (null: the top level), after `placeAfter`
  * (null: first). Judged on the blocks as they are inside the page's block lock: of two moves
  * that would each be fine alone (b1 under b2, b2 under b1) the second sees the first and is
- * refused. Answers the block moved.
+ * refused. Answers the block as moved.
  */
 export async function moveBlock(db: Kysely<Database>, userId: string, id: string, to: { parentId?: string | null; placeAfter?: string | null }) {
   const block = await authorizedBlock(db, userId, id, 'edit');
   const parentId = to.parentId ?? null;
-  await blockChange(db, block.page_id, async (trx) => {
+  // The block as the move left it, read before the commit: a delete of its new parent that comes
+  // right after takes it too, yet the move was made (200, not a 404 read after the fact).
+  return blockChange(db, block.page_id, async (trx) => {
     const current = await reloadLive(trx, block.id);
     const { parent, after } = await position(trx, current.page_id, parentId, to.placeAfter);
     if (parentId !== null && (await isInSubtree(trx, current, parentId))) {
@@ -23,8 +25,6 @@ export async function moveBlock(db: Kysely<Database>, userId: string, id: string
     checkPlacement(current.type, parent);
     const sortKey = await sortKeyAfter(trx, current.page_id, parentId, after);
     await moveBlockRow(trx, current.id, parentId, sortKey, userId);
+    return reloadLive(trx, current.id);
   });
-  const moved = await findLiveBlock(db, block.id);
-  if (!moved) throw notFound('block');
-  return moved;
 }
