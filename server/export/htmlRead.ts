@@ -193,7 +193,6 @@ export function htmlToBlocks(bytes: Uint8Array, targets: MarkdownTargets, window
   return { title, icon, blocks, problems, empty };
 }
 
-/** What reading HTML files gives: our export's document and the problems met, or why nothing could be made of them. */
 /**
  * HTML files (a zip's entries by path, or one file) as our export's document, read in this
  * thread (htmlImport.ts runs it in a worker): a page per `.html`/`.htm` — with `markdown`, a

@@ -49,7 +49,6 @@ export function pageActions(page: WireElement, workspace: Pick<WireWorkspace, 'i
   };
 }
 
-/** Where a copy goes: next to the original when its parent is editable, else the private section. */
 /**
  * The workspace a copy of a page goes to, and whose rules say whether it may: the page's own when
  * the caller is a member of it, else the active one (a page shared with someone outside its
@@ -62,6 +61,7 @@ export function copyWorkspace(page: WireElement, workspaces: readonly WireWorksp
 /** Whether a page is in this workspace (one made here and not answered yet has no workspace id: the open one's). */
 const inWorkspace = (page: WireElement, workspaceId: string | undefined) => !page.workspaceId || page.workspaceId === workspaceId;
 
+/** Where a copy goes: next to the original when its parent is editable, else (null) the private section. */
 function cloneTarget(page: WireElement, parent: WireElement | undefined, workspaceId: string): string | null {
   if (!page.parentId || !inWorkspace(page, workspaceId)) return null;
   if (parent ? canEdit(parent.accessLevel) : canEdit(page.accessLevel)) return page.parentId;
