@@ -48,5 +48,6 @@ export const ERROR_CODES = {
   databaseMainField: 'database.main_field',
   databaseFieldComputed: 'database.field_computed',
   exportNotReady: 'export.not_ready',
+  commentReactionLimit: 'comment.reaction_limit',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

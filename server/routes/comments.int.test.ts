@@ -681,7 +681,7 @@ describe('concurrent comment changes', () => {
     const c = await writeComment(owner, pageId);
     for (let i = 0; i < COMMENT_LIMITS.reactionsPerUser - 1; i++) expect((await react(c.id, `code${i}`)).statusCode).toBe(200);
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => react(c.id, `more${i}`)));
-    expect(answers.map(outcome).sort()).toEqual(['200', ...Array.from({ length: 5 }, () => '422 validation_failed')]);
+    expect(answers.map(outcome).sort()).toEqual(['200', ...Array.from({ length: 5 }, () => '422 comment.reaction_limit')]);
     const stored = await t.app.db.selectFrom('comment_reactions').select('code').where('comment_id', '=', c.id).execute();
     expect(stored).toHaveLength(COMMENT_LIMITS.reactionsPerUser);
   });

@@ -1,6 +1,8 @@
 import { ERROR_CODES } from '../../schema/errors';
 import { ApiRequestError, toFailure } from './api';
-import { ERROR_MESSAGES, errorKey, failureReason, type FeatureMessages } from './errors';
+import { ERROR_MESSAGES, errorKey, failureIn, failureReason, type FeatureMessages } from './errors';
+import { commentsErrorKind } from '../features/comments/commentsSlice';
+import { uploadErrorKind } from '../editor/upload';
 
 const FEATURE: FeatureMessages = {
   network: 'f.network',
@@ -44,5 +46,23 @@ describe('error codes and their messages', () => {
 
   it('has a message, or a deliberate none, for every code of the schema', () => {
     for (const code of Object.values(ERROR_CODES)) expect(ERROR_MESSAGES).toHaveProperty([code]);
+  });
+});
+
+describe("a feature's own names for failures (failureIn)", () => {
+  test('by the code, else by the code of the status, else the fallback; no answer is network, a thrown non-call the fallback', () => {
+    expect(commentsErrorKind(new ApiRequestError(422, 'comment.reaction_limit', 'at most 20'))).toBe('reactionLimit');
+    expect(commentsErrorKind(new ApiRequestError(422, 'validation_failed', 'content: too long'))).toBe('invalid');
+    expect(commentsErrorKind(new ApiRequestError(409, 'page.in_trash', 'in the trash'))).toBe('inTrash');
+    // A code the feature does not name: its status's (a 403 of sharing is still «forbidden»).
+    expect(commentsErrorKind(new ApiRequestError(403, 'sharing.protected_member', 'no'))).toBe('forbidden');
+    expect(commentsErrorKind(new ApiRequestError(404, undefined, 'gone'))).toBe('notFound');
+    expect(commentsErrorKind(new ApiRequestError(undefined, undefined, 'network error'))).toBe('network');
+    expect(commentsErrorKind(new ApiRequestError(500, 'internal_error', 'boom'))).toBe('generic');
+    expect(commentsErrorKind(new Error('not a call'))).toBe('generic');
+    expect(uploadErrorKind(new ApiRequestError(413, undefined, 'big'))).toBe('tooLarge');
+    expect(uploadErrorKind(new ApiRequestError(401, 'unauthorized', 'signed out'))).toBe('noAccess');
+    expect(uploadErrorKind(new ApiRequestError(415, 'file.not_an_image', 'not an image'))).toBe('notAnImage');
+    expect(failureIn({ status: 429 }, { rate_limited: 'wait' }, 'other')).toBe('wait');
   });
 });

@@ -101,13 +101,26 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   'database.main_field': 'errors.codes.databaseMainField',
   'database.field_computed': 'errors.codes.databaseFieldComputed',
   'export.not_ready': 'errors.codes.exportNotReady',
+  'comment.reaction_limit': null,
 };
-
-/** A feature's own wording (translation keys) by reason; `generic` when nothing more fitting is known. */
-export type FeatureMessages = Partial<Record<FailureReason, string>> & { generic: string };
 
 /** The status's own code: the feature's wording for «forbidden» serves a 403 whose code it does not word itself. */
 const statusCodeOf = (error: unknown): ErrorCode | undefined => (isFailure(error) && typeof error.status === 'number' ? STATUS_CODES[error.status] : undefined);
+
+/**
+ * A feature's own name for a failure (its wording's key, kept in its state): by the server's
+ * code, else by the code its status stands for, else `otherwise` (and for anything that is not a
+ * call's failure).
+ */
+export function failureIn<K extends string>(error: unknown, names: Partial<Record<FailureReason, K>>, otherwise: K): K {
+  const reason = failureReason(error);
+  if (reason === 'generic') return otherwise;
+  const byStatus = statusCodeOf(error);
+  return names[reason] ?? (byStatus && names[byStatus]) ?? otherwise;
+}
+
+/** A feature's own wording (translation keys) by reason; `generic` when nothing more fitting is known. */
+export type FeatureMessages = Partial<Record<FailureReason, string>> & { generic: string };
 
 /**
  * The translation key for a failure: the feature's wording of its code, else of its status, else

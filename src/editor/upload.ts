@@ -4,6 +4,7 @@ import { MIME_TYPE_PATTERN, cleanFileName } from '../../schema/file';
 import { PAGE_HEADING_PREFIX, type RemoteFile } from '../../schema/blocks';
 import type { BlockElement, FileElement, ImageElement } from '../../schema/slate';
 import { ApiRequestError, api } from '../app/api';
+import { failureIn, type FailureReason } from '../app/errors';
 
 /** The answer of POST /api/file/upload_url (docs/api/files.md). */
 export interface UploadTicket {
@@ -151,18 +152,20 @@ export function useUploadState(uid: string): UploadState | undefined {
   return useSyncExternalStore(subscribeToBlock, () => states.get(uid));
 }
 
-/** Why an upload failed, from its error (the editor's blocks and the comment composer explain it). */
-export function uploadErrorKind(error: unknown): UploadError {
-  if (!(error instanceof ApiRequestError)) return 'failed';
-  if (error.status === undefined) return 'network';
+/** An upload's failures by the server's code (or its status's). */
+const UPLOAD_ERRORS: Partial<Record<FailureReason, UploadError>> = {
+  network: 'network',
   // The workspace's storage is full (413 too, but not this file's fault).
-  if (error.code === 'file.quota_exceeded') return 'quotaExceeded';
-  if (error.status === 413) return 'tooLarge';
-  if (error.status === 401 || error.status === 403) return 'noAccess';
-  if (error.code === 'page.in_trash') return 'inTrash';
-  if (error.code === 'file.not_an_image') return 'notAnImage';
-  return 'failed';
-}
+  'file.quota_exceeded': 'quotaExceeded',
+  payload_too_large: 'tooLarge',
+  unauthorized: 'noAccess',
+  forbidden: 'noAccess',
+  'page.in_trash': 'inTrash',
+  'file.not_an_image': 'notAnImage',
+};
+
+/** Why an upload failed, from its error (the editor's blocks and the comment composer explain it). */
+export const uploadErrorKind = (error: unknown): UploadError => failureIn(error, UPLOAD_ERRORS, 'failed');
 
 /** The page an editor shows: its first element is the page heading, `pageHeading_<pageId>`. */
 export function editorPageId(editor: Editor): string | null {

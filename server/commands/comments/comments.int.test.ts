@@ -99,7 +99,7 @@ describe('reactToComment and unreactToComment', () => {
     // Up to the limit of different reactions (👍 and COMMENT_LIMITS.reactionsPerUser − 1 more).
     for (let n = 1; n < COMMENT_LIMITS.reactionsPerUser; n++) await reactToComment(t.app.db, team.userId.reader, comment.id, `r${n}`);
     const before = await countRows(t, 'notifications');
-    expect(await refusal(reactToComment(t.app.db, team.userId.reader, comment.id, '🤔'))).toEqual([422, 'validation_failed']);
+    expect(await refusal(reactToComment(t.app.db, team.userId.reader, comment.id, '🤔'))).toEqual([422, 'comment.reaction_limit']);
     expect(await refusal(reactToComment(t.app.db, team.userId.guest, comment.id, '👍'))).toEqual([403, 'forbidden']);
     expect(await refusal(unreactToComment(t.app.db, team.userId.outsider, comment.id, '👍'))).toEqual([403, 'forbidden']);
     expect(await countRows(t, 'notifications')).toBe(before);

@@ -5,7 +5,8 @@ import type { CommentNotificationContext, NotificationName } from '../../../sche
 import { commentAllows } from '../../../schema/policies/comment';
 import { lockComments } from '../../db/locks';
 import type { Database, PageRow } from '../../db/types';
-import { forbidden, invalid, notFound } from '../../errors';
+import { AppError, forbidden, invalid, notFound } from '../../errors';
+import { ERROR_CODES } from '../../../schema/errors';
 import { authorizeComment } from '../../policies/comment';
 import {
   addReaction,
@@ -234,7 +235,8 @@ export async function reactToComment(
   await authorizeComment(db, userId, page, 'react');
   assertNotInTrash(page);
   const tooMany = (codes: readonly string[]) => !codes.includes(code) && codes.length >= COMMENT_LIMITS.reactionsPerUser;
-  const limit = () => invalid(`one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
+  const limit = () =>
+    new AppError(422, ERROR_CODES.commentReactionLimit, `one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
   if (tooMany(await userReactionCodes(db, comment.id, userId))) throw limit();
   const picks = await pickNotifications(db, page, userId, new Map([[comment.author_id, ['comments.reaction' as const]]]));
   const { notes } = await commentChange(db, page, async (trx, note) => {

@@ -1,24 +1,27 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { wireCommentSchema, type CommentAttach, type CommentToken, type WireComment } from '../../../schema/comment';
 import type { ApiResponse } from '../../../schema/envelope';
-import { ApiRequestError, api, elementUrl } from '../../app/api';
+import { api, elementUrl } from '../../app/api';
+import { failureIn, type FailureReason } from '../../app/errors';
 import type { RootState } from '../../app/store';
 import { userLookup } from './userLookup';
 
 /** Why a comment call failed, as the panel explains it. */
 export type CommentsErrorKind = 'unauthorized' | 'forbidden' | 'notFound' | 'inTrash' | 'invalid' | 'reactionLimit' | 'network' | 'generic';
 
-export function commentsErrorKind(error: unknown): CommentsErrorKind {
-  if (!(error instanceof ApiRequestError)) return 'generic';
-  if (error.status === undefined) return 'network';
-  if (error.status === 401) return 'unauthorized';
-  if (error.status === 403) return 'forbidden';
-  if (error.status === 404) return 'notFound';
-  if (error.code === 'page.in_trash') return 'inTrash';
-  if (error.status === 422 && /20|reaction/i.test(error.message)) return 'reactionLimit';
-  if (error.status === 422 || error.status === 400) return 'invalid';
-  return 'generic';
-}
+/** A comment call's failures by the server's code (or its status's), as the panel explains them. */
+const COMMENTS_ERRORS: Partial<Record<FailureReason, CommentsErrorKind>> = {
+  network: 'network',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  not_found: 'notFound',
+  'page.in_trash': 'inTrash',
+  'comment.reaction_limit': 'reactionLimit',
+  validation_failed: 'invalid',
+  bad_request: 'invalid',
+};
+
+export const commentsErrorKind = (error: unknown): CommentsErrorKind => failureIn(error, COMMENTS_ERRORS, 'generic');
 
 /** A comment from the server, checked against the wire schema; a malformed one is dropped with a warning. */
 export function parseComment(raw: unknown): WireComment | null {
