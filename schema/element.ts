@@ -44,6 +44,8 @@ export const wireElementSchema = z.object({
   databaseId: z.string().nullable().optional(),
   cover: coverSchema.nullable(),
   createdAt: z.string(),
+  /** Who made the page (a user id): a private section's root is its creator's (schema/policies/page.ts `mayBePrivateRootOf`). */
+  createdBy: z.string(),
   updatedAt: z.string(),
 });
 export type WireElement = z.infer<typeof wireElementSchema>;
@@ -69,6 +71,8 @@ export function newElement(fields: Pick<WireElement, 'id'> & Partial<WireElement
     defaultLayoutId: null,
     cover: null,
     createdAt: at,
+    // Not known before the server answers (an optimistic page): nobody's.
+    createdBy: '',
     updatedAt: at,
     ...fields,
   };

@@ -67,6 +67,7 @@ export function presentElement(page: PageRow, accessLevel: AccessLevel, inFavori
     defaultLayoutId: page.default_layout_id,
     cover: page.cover ? (JSON.parse(page.cover) as WireElement['cover']) : null,
     createdAt: page.created_at,
+    createdBy: page.created_by,
     updatedAt: page.updated_at,
     // A database row's page says which database it belongs to (its fields show above its blocks).
     ...(page.database_id ? { databaseId: page.database_id } : {}),

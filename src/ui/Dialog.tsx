@@ -48,7 +48,7 @@ export function Dialog({
       <div ref={box} role="dialog" aria-modal="true" aria-label={title} className={['dialog', className].filter(Boolean).join(' ')}>
         <div className="dialog-head">
           <h2 className="dialog-title">{title}</h2>
-          <button type="button" className="dialog-close" aria-label={t('dialog.close')} onClick={onClose}>
+          <button type="button" className="icon-button dialog-close" aria-label={t('dialog.close')} onClick={onClose}>
             ×
           </button>
         </div>

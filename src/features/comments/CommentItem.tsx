@@ -207,7 +207,7 @@ export function CommentItem({ comment, ctx, highlighted, onOpenThread }: Comment
               {ctx.canWrite && !comment.isDeleted && (
                 <button
                   type="button"
-                  className="comment-icon-button"
+                  className="icon-button comment-icon-button"
                   aria-label={t('comments.addReaction')}
                   title={t('comments.addReaction')}
                   onClick={() => setPicker((v) => !v)}
@@ -218,7 +218,7 @@ export function CommentItem({ comment, ctx, highlighted, onOpenThread }: Comment
               {canEdit && (
                 <button
                   type="button"
-                  className="comment-icon-button"
+                  className="icon-button comment-icon-button"
                   aria-label={t('comments.edit')}
                   title={t('comments.edit')}
                   onClick={() => setMode('edit')}
@@ -229,7 +229,7 @@ export function CommentItem({ comment, ctx, highlighted, onOpenThread }: Comment
               {canDelete && (
                 <button
                   type="button"
-                  className="comment-icon-button"
+                  className="icon-button comment-icon-button"
                   aria-label={t('comments.delete')}
                   title={t('comments.delete')}
                   onClick={() => setMode('confirmDelete')}

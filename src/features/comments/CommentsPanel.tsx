@@ -189,7 +189,7 @@ export function CommentsPanel({ page, onClose, commentId, compose = false }: Com
         {thread && (
           <button
             type="button"
-            className="comment-icon-button"
+            className="icon-button comment-icon-button"
             aria-label={t('comments.back')}
             title={t('comments.back')}
             onClick={() => setThreadStack((stack) => stack.slice(0, -1))}
@@ -198,14 +198,14 @@ export function CommentsPanel({ page, onClose, commentId, compose = false }: Com
           </button>
         )}
         <h2 className="comments-title">{thread ? t('comments.thread') : t('comments.title')}</h2>
-        <button type="button" className="comment-icon-button" aria-label={t('comments.close')} title={t('comments.close')} onClick={onClose}>
+        <button type="button" className="icon-button comment-icon-button" aria-label={t('comments.close')} title={t('comments.close')} onClick={onClose}>
           <CloseIcon size={18} />
         </button>
       </header>
       {error && (
         <div className="comments-error" role="alert">
           <span>{t(`comments.errors.${error}`)}</span>
-          <button type="button" className="comment-icon-button" aria-label={t('comments.dismiss')} onClick={() => setError(null)}>
+          <button type="button" className="icon-button comment-icon-button" aria-label={t('comments.dismiss')} onClick={() => setError(null)}>
             <CloseIcon size={14} />
           </button>
         </div>

@@ -244,7 +244,7 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
             <>
               <button
                 type="button"
-                className="comment-icon-button"
+                className="icon-button comment-icon-button"
                 aria-label={t('comments.attach')}
                 title={t('comments.attach')}
                 onClick={() => fileInput.current?.click()}

@@ -62,7 +62,7 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
             {editable && (
               <button
                 type="button"
-                className="db-icon-button"
+                className="icon-button db-icon-button"
                 aria-label={t('database.removeRule')}
                 onClick={() => saveFilter((current) => (current ? removeRule(current, index) : current))}
               >
@@ -105,7 +105,7 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
             {editable && (
               <button
                 type="button"
-                className="db-icon-button"
+                className="icon-button db-icon-button"
                 aria-label={t('database.removeSort')}
                 onClick={() => saveSorts((current) => removeSort(current, index))}
               >

@@ -77,7 +77,7 @@ export function RowPeek({
         <button type="button" className="db-button" onClick={() => onOpenPage?.(rowId)}>
           ⤢ {t('database.openAsPage')}
         </button>
-        <button type="button" className="db-icon-button" aria-label={t('database.close')} onClick={onClose}>
+        <button type="button" className="icon-button db-icon-button" aria-label={t('database.close')} onClick={onClose}>
           ×
         </button>
       </div>

@@ -1268,7 +1268,14 @@ function GroupHeader({ group, field, top, width, members, collapsed, onToggle }:
   return (
     <div className="db-group" role="row" style={{ transform: `translateY(${top}px)`, width }}>
       <div className="db-group-label" role="rowheader">
-        <button type="button" className="db-icon-button db-group-toggle" aria-expanded={!collapsed} aria-label={toggle} title={toggle} onClick={onToggle}>
+        <button
+          type="button"
+          className="icon-button db-icon-button db-group-toggle"
+          aria-expanded={!collapsed}
+          aria-label={toggle}
+          title={toggle}
+          onClick={onToggle}
+        >
           <ChevronRightIcon size={14} />
         </button>
         {option ? <OptionChip option={option} /> : people ? <PeopleNames ids={people} /> : name} <span className="db-group-count">{group.count}</span>

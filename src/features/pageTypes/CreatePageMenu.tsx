@@ -22,7 +22,7 @@ export function CreatePageMenuButton({
   label,
   onPick,
   disabled,
-  className = 'tree-add tree-add-more',
+  className = 'icon-button tree-add tree-add-more',
   csv = true,
 }: {
   label: string;

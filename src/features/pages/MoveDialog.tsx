@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WireElement } from '../../../schema/element';
-import { canEdit } from '../../../schema/policies/page';
+import { canEdit, mayBePrivateRootOf } from '../../../schema/policies/page';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Dialog } from '../../ui/Dialog';
 import { PageIcon } from '../../ui/icons';
@@ -22,13 +22,17 @@ export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): vo
     page.workspaceId ? (state.workspaces.list.find((w) => w.id === page.workspaceId) ?? null) : selectActiveWorkspace(state),
   );
   const entities = useAppSelector((state) => state.pages.entities);
+  const userId = useAppSelector((state) => state.auth.user?.id ?? null);
   const [query, setQuery] = useState('');
   const [busy, setBusy] = useState(false);
 
   const targets = useMemo<Target[]>(() => {
     const q = query.trim().toLowerCase();
-    // A page moved to a section root is as if made there: the sections the caller may create pages in.
-    const sections = creatableRootSections(workspace).map((id): Target => ({ kind: 'section', id }));
+    // A page moved to a section root is as if made there: the sections the caller may create pages
+    // in; the private one only for a page of their own (nobody moves someone else's page there).
+    const sections = creatableRootSections(workspace)
+      .filter((id) => id !== 'private' || (userId !== null && mayBePrivateRootOf(page, userId)))
+      .map((id): Target => ({ kind: 'section', id }));
     const pages = Object.values(entities)
       .filter((p): p is WireElement => !!p)
       .filter((p) => p.id !== page.id && !p.path.includes(page.id) && p.id !== page.parentId && !p.inTrash && canEdit(p.accessLevel))
@@ -45,7 +49,7 @@ export function MoveDialog({ page, onClose }: { page: WireElement; onClose(): vo
             .includes(q)),
     );
     return [...sectionHits, ...pages];
-  }, [entities, page, query, t, workspace]);
+  }, [entities, page, query, t, userId, workspace]);
 
   const move = async (target: Target) => {
     setBusy(true);

@@ -8,8 +8,10 @@ import { dismissAllToasts, Toaster } from '../../ui/Toast';
 import { MoveDialog } from './MoveDialog';
 import { PageMenu } from './PageMenu';
 import { loadSection, pageLoaded } from './pagesSlice';
+import { signedIn } from '../auth/authSlice';
 
 const WS = 'ws-1';
+const ME = '22222222-2222-4222-8222-222222222222';
 const page = (over: Partial<WireElement> = {}): WireElement =>
   newElement({ id: '11111111-1111-4111-8111-111111111111', workspaceId: WS, title: 'План', section: 'private', ...over }, '2026-01-01T00:00:00.000Z');
 
@@ -214,7 +216,12 @@ describe('move («Переместить в…»)', () => {
       unmount();
       return found;
     };
-    expect(sections(page({ accessLevel: 'full' }))).toEqual([]);
-    expect(sections(page({ accessLevel: 'full', workspaceId: 'ws-own' }))).toEqual(['Личные (в корень раздела)', 'Общие (в корень раздела)']);
+    store.dispatch(
+      signedIn({ id: ME, email: 'me@example.com', name: 'Я', avatar_url: null, anonymous: false, telegramId: null, createdAt: '2026-11-01T00:00:00.000Z' }),
+    );
+    expect(sections(page({ accessLevel: 'full', createdBy: ME }))).toEqual([]);
+    expect(sections(page({ accessLevel: 'full', workspaceId: 'ws-own', createdBy: ME }))).toEqual(['Личные (в корень раздела)', 'Общие (в корень раздела)']);
+    // Someone else's page: never to one's own private section (the server refuses it too).
+    expect(sections(page({ accessLevel: 'full', workspaceId: 'ws-own', createdBy: 'someone-else' }))).toEqual(['Общие (в корень раздела)']);
   });
 });

@@ -36,7 +36,7 @@ export function Section({
       <div
         className={headerTarget ? 'sidebar-section-header drop-inside' : 'sidebar-section-header'}
         onDragOver={(event) => {
-          if (!movable || !tree.store.getState().draggingId) return;
+          if (!movable || !tree.store.getState().draggingId || !tree.mayLandIn(section)) return;
           event.preventDefault();
           event.dataTransfer.dropEffect = 'move';
           if (!headerTarget) tree.store.hover({ key: `section/${section}`, position: 'inside' });

@@ -6,6 +6,7 @@ import type { WireWorkspace } from '../../../schema/workspace';
 import '../../app/i18n';
 import { createStore } from '../../app/store';
 import { loadWorkspaces } from '../workspaces/workspacesSlice';
+import { signedIn } from '../auth/authSlice';
 import { Sidebar } from './Sidebar';
 
 /*
@@ -24,6 +25,7 @@ jest.mock('../realtime/liveTree', () => {
   };
 });
 
+const ME = '22222222-2222-4222-8222-222222222222';
 const page = (id: string, title: string, over: Partial<WireElement> = {}): WireElement =>
   newElement({ id, workspaceId: 'w1', title, section: 'private', ...over }, '2026-01-01T00:00:00.000Z');
 
@@ -215,6 +217,47 @@ describe('Sidebar tree', () => {
     await waitFor(() => expect(store.getState().pages.children.p1).toEqual(['p3']));
     expect(store.getState().pages.sections.private).toEqual(['p1']);
     expect(await screen.findByRole('button', { name: 'Свернуть: Проект' })).toBeTruthy();
+  });
+
+  it("never lets someone else's page land among the private section's roots (header or beside a root), only inside a page; one's own may", async () => {
+    const { calls, store } = await renderSidebar({ role: 'admin' }, (c) => {
+      if (c.path.endsWith('/section/private')) return { data: [page('p1', 'Проект', { createdBy: ME })] };
+      if (c.path.endsWith('/element/p1/children'))
+        return {
+          data: [
+            page('theirs', 'Чужая', { path: ['p1'], parentId: 'p1', section: null, createdBy: 'someone-else' }),
+            page('mine', 'Моя', { path: ['p1'], parentId: 'p1', section: null, createdBy: ME }),
+          ],
+        };
+      return undefined;
+    });
+    store.dispatch(
+      signedIn({ id: ME, email: 'me@example.com', name: 'Я', avatar_url: null, anonymous: false, telegramId: null, createdAt: '2026-11-01T00:00:00.000Z' }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Развернуть: Проект' }));
+    await screen.findByText('Чужая');
+    const row = (title: string) => screen.getByText(title).closest('.tree-row') as HTMLElement;
+    row('Проект').getBoundingClientRect = () => ({ top: 0, height: 40, bottom: 40, left: 0, right: 200, width: 200, x: 0, y: 0, toJSON: () => ({}) });
+    const header = screen.getByRole('region', { name: 'Личные' }).querySelector('.sidebar-section-header') as HTMLElement;
+    const dataTransfer = { setData: () => undefined, getData: () => '', effectAllowed: '', dropEffect: '' };
+
+    fireEvent.dragStart(row('Чужая'), { dataTransfer });
+    fireEvent.dragOver(header, { dataTransfer });
+    expect(header.classList.contains('drop-inside')).toBe(false);
+    // Beside the root «Проект» would make it a root too: only inside is offered.
+    dragAt('dragOver', row('Проект'), 2, dataTransfer);
+    expect(row('Проект').classList.contains('drop-before')).toBe(false);
+    expect(row('Проект').classList.contains('drop-inside')).toBe(true);
+    fireEvent.dragEnd(row('Чужая'), { dataTransfer });
+
+    fireEvent.dragStart(row('Моя'), { dataTransfer });
+    fireEvent.dragOver(header, { dataTransfer });
+    expect(header.classList.contains('drop-inside')).toBe(true);
+    await act(async () => {
+      fireEvent.drop(header, { dataTransfer });
+    });
+    await waitFor(() => expect(calls.find((c) => c.path.endsWith('/mine/move'))?.body).toEqual({ dst: 'private', placeAfter: null }));
+    expect(calls.some((c) => c.path.endsWith('/theirs/move'))).toBe(false);
   });
 
   it('reorders among siblings with placeAfter (which needs only edit)', async () => {

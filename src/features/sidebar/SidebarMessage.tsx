@@ -23,7 +23,7 @@ export function SidebarMessage({ message, onDismiss }: { message: string | null;
   return (
     <div className="sidebar-message" role="alert">
       <span>{message}</span>
-      <button type="button" className="sidebar-message-close" aria-label={t('sidebar.dismiss')} onClick={onDismiss}>
+      <button type="button" className="icon-button sidebar-message-close" aria-label={t('sidebar.dismiss')} onClick={onDismiss}>
         <CloseIcon size={14} />
       </button>
     </div>

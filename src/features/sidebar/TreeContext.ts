@@ -12,6 +12,8 @@ export interface Tree {
   store: TreeStore;
   /** Whether the page being dragged may land relative to `targetId` (not itself, not below itself). */
   canDropOn(targetId: string): boolean;
+  /** Whether the page being dragged may land among the children of `parent` (a page, or a section's roots: the private section's only for a page of one's own, or one there already). */
+  mayLandIn(parent: string): boolean;
   drop(target: Drop): void;
   addChild(parentId: string, key: string, type?: NewPageKind): void;
 }

@@ -4,6 +4,7 @@ import { useStore } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SECTION_IDS } from '../../../schema/constants';
 import { newId } from '../../../schema/ids';
+import { mayBePrivateRootOf } from '../../../schema/policies/page';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { openCsvImport } from '../csvImport/openCsvImport';
 import { createChildPage, loadChildren, movePageInTree, siblingsOf } from '../pages/pagesSlice';
@@ -62,6 +63,14 @@ export function TreeProvider({
     return {
       store,
       canDropOn: (targetId) => mayDropOn(store.getState().draggingId, targetId, pages().entities[targetId]?.path ?? []),
+      mayLandIn: (parent) => {
+        if (parent !== 'private') return true;
+        const dragged = store.getState().draggingId;
+        const page = dragged ? pages().entities[dragged] : undefined;
+        const userId = pagesStore.getState().auth.user?.id;
+        // A root there already only changes its place (placeAfter); another becomes a root only if its own.
+        return !!page && ((page.section === 'private' && page.parentId === null) || (!!userId && mayBePrivateRootOf(page, userId)));
+      },
       drop: (target) => {
         const id = store.getState().draggingId;
         store.endDrag();

@@ -43,9 +43,12 @@ function TreeRowView({ id, parent, depth, section, movable }: { id: string; pare
 
   const onDragOver = (event: DragEvent<HTMLDivElement>) => {
     if (!movable || !tree.canDropOn(id)) return;
+    // Beside this row is among its parent's children: where the page may not land, only inside.
+    const beside = tree.mayLandIn(parent);
+    if (!beside && !editable) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'move';
-    const position = dropPositionFor(event, editable);
+    const position = beside ? dropPositionFor(event, editable) : 'inside';
     tree.store.hover({ key, position });
   };
 
@@ -74,7 +77,7 @@ function TreeRowView({ id, parent, depth, section, movable }: { id: string; pare
       >
         <button
           type="button"
-          className={expanded ? 'tree-chevron is-open' : 'tree-chevron'}
+          className={expanded ? 'icon-button tree-chevron is-open' : 'icon-button tree-chevron'}
           aria-label={`${expanded ? t('sidebar.collapse') : t('sidebar.expand')}: ${label}`}
           aria-expanded={expanded}
           onClick={() => tree.store.setExpanded(key, !expanded)}
@@ -97,7 +100,7 @@ function TreeRowView({ id, parent, depth, section, movable }: { id: string; pare
             <CreatePageMenuButton label={`${t('sidebar.newChildOfType')}: ${label}`} onPick={(kind) => tree.addChild(id, key, kind)} />
             <button
               type="button"
-              className="tree-add"
+              className="icon-button tree-add"
               aria-label={`${t('sidebar.newChildPage')}: ${label}`}
               title={t('sidebar.newChildPage')}
               onClick={() => tree.addChild(id, key)}
