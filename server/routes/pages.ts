@@ -13,7 +13,6 @@ import {
   patchElementBodySchema,
   placeAfterBodySchema,
   publicPageQueryShape,
-  type PatchElementBody,
   type WireElement,
   type WirePublicPage,
 } from '../../schema/element';
@@ -29,25 +28,12 @@ import { mayListSection } from '../../schema/policies/workspace';
 import { authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
-import { readRows, writeCellOver } from '../repositories/databases';
-import { MAIN_FIELD_ID } from '../../schema/blocks/database';
+import { readRows } from '../repositories/databases';
 import { nowIso } from '../time';
 import type { DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
-import {
-  assertNotInTrash,
-  findPage,
-  findPageByIdOrAlias,
-  findPages,
-  listChildren,
-  listSectionRoots,
-  loadPage,
-  type PageFieldsUpdate,
-  pagePath,
-  publishPage,
-  updatePageFields,
-} from '../repositories/pages';
+import { assertNotInTrash, findPage, findPageByIdOrAlias, findPages, listChildren, listSectionRoots, loadPage, pagePath } from '../repositories/pages';
 import { addFavorite, favoritePageIds, listFavoritePages, removeFavorite } from '../repositories/favorites';
 import { listTrashHeads } from '../repositories/trash';
 import { listVisitedPages, recordVisit } from '../repositories/visits';
@@ -59,6 +45,7 @@ import { createPage } from '../commands/pages/create';
 import { movePage } from '../commands/pages/move';
 import { reorderPage } from '../commands/pages/reorder';
 import { removePageForever, restorePage, trashPage } from '../commands/pages/trash';
+import { updatePage } from '../commands/pages/update';
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
 
@@ -434,48 +421,14 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
     { schema: { tags: ['pages'], summary: 'Change one of title, icon, cover, isPublic', params: idParams, body: patchElementBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const body: PatchElementBody = request.body;
-      if (body.id !== undefined && body.id !== request.params.id) throw invalidField('the body id differs from the path id', 'body.id');
-      const page = await loadPage(app.db, request.params.id);
-      const level = await authorizePage(app.db, user.id, page, body.isPublic === undefined ? 'edit' : 'share');
-      assertNotInTrash(page);
-      let fields: PageFieldsUpdate;
-      if (body.title !== undefined) {
-        fields = { title: body.title };
-      } else if (body.icon !== undefined) {
-        fields = { icon: body.icon };
-      } else if (body.cover !== undefined) {
-        if (body.cover?.contentType === 'FileCover') {
-          const file = await app.db.selectFrom('files').select(['page_id', 'workspace_id']).where('id', '=', body.cover.fileId).executeTakeFirst();
-          if (!file) throw notFound('file');
-          const belongs = file.page_id === page.id || (file.page_id === null && file.workspace_id === page.workspace_id);
-          if (!belongs) throw forbidden('this file');
-        }
-        fields = { cover: body.cover === null ? null : JSON.stringify(body.cover) };
-      } else if (body.isPublic === true) {
-        // Publishing records who did it and when; a second publish (also a simultaneous one) changes nothing.
-        const published = await publishPage(app.db, page.id, user.id);
-        if (!published) throw notFound('page');
-        told(page);
-        return envelope(await presentPageFor(app.db, user.id, published, level));
-      } else {
-        fields = { is_public: 0, published_by: null, published_at: null };
-      }
-      // A row's title is its MAIN_FIELD cell too: the cell's version goes up with it.
-      const updated =
-        page.database_id !== null && fields.title !== undefined
-          ? await app.db.transaction().execute(async (trx) => {
-              const changed = await updatePageFields(trx, page, fields);
-              await writeCellOver(trx, page, { name: '', type: 'text' }, MAIN_FIELD_ID, changed.title, user.id);
-              return changed;
-            })
-          : await updatePageFields(app.db, page, fields);
-      told(page);
-      app.realtime.pageEdited(
-        { id: updated.id, title: updated.title, icon: updated.icon, cover: updated.cover ? JSON.parse(updated.cover) : null },
-        requestOrigin(request.headers[CLIENT_ID_HEADER]),
-        updated.updated_at,
-      );
+      const { before, updated, level, published } = await updatePage(app.db, user.id, request.params.id, request.body);
+      told(before);
+      if (!published)
+        app.realtime.pageEdited(
+          { id: updated.id, title: updated.title, icon: updated.icon, cover: updated.cover ? JSON.parse(updated.cover) : null },
+          requestOrigin(request.headers[CLIENT_ID_HEADER]),
+          updated.updated_at,
+        );
       return envelope(await presentPageFor(app.db, user.id, updated, level));
     },
   );

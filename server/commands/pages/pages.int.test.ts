@@ -11,6 +11,8 @@ import { createPage } from './create';
 import { movePage } from './move';
 import { reorderPage } from './reorder';
 import { removePageForever, restorePage, trashPage } from './trash';
+import { updatePage } from './update';
+import { FILE_STATUS, insertFile } from '../../repositories/files';
 
 /*
  * The page-tree commands called as a handler calls them, on a real database (both kinds): what
@@ -199,3 +201,60 @@ onPostgres(
     expect((await findPage(t.app.db, page.id))!.parent_id).toBe(team.pageId);
   },
 );
+
+describe('updatePage', () => {
+  const fileOf = async (pageId: string | null, workspaceId: string) => {
+    const id = newId();
+    await insertFile(t.app.db, {
+      id,
+      owner_id: team.userId.admin,
+      page_id: pageId,
+      workspace_id: workspaceId,
+      name: 'cover.png',
+      mime_type: 'image/png',
+      size: 10,
+      storage_key: `k-${id}`,
+      is_public: 0,
+      status: FILE_STATUS.ready,
+      upload_token_hash: null,
+      upload_expires_at: null,
+      created_at: new Date().toISOString(),
+    });
+    return id;
+  };
+
+  test('a title, an icon, a cover of its own or its workspace’s files; publishing and back', async () => {
+    const page = await pageIn(team.pageId, 'Было');
+    const titled = await updatePage(t.app.db, team.userId.participant, page.id, { title: 'Стало' });
+    expect([titled.before.title, titled.updated.title, titled.level, titled.published]).toEqual(['Было', 'Стало', 'edit', false]);
+    expect((await updatePage(t.app.db, team.userId.participant, page.id, { icon: '🧭' })).updated.icon).toBe('🧭');
+    for (const fileId of [await fileOf(page.id, team.workspaceId), await fileOf(null, team.workspaceId)]) {
+      const cover = { contentType: 'FileCover' as const, fileId, position: 50 };
+      expect(JSON.parse((await updatePage(t.app.db, team.userId.participant, page.id, { cover })).updated.cover!)).toEqual(cover);
+    }
+    const published = await updatePage(t.app.db, team.userId.admin, page.id, { isPublic: true });
+    expect([published.published, published.updated.is_public, published.updated.published_by]).toEqual([true, 1, team.userId.admin]);
+    const unpublished = await updatePage(t.app.db, team.userId.admin, page.id, { isPublic: false });
+    expect([unpublished.published, unpublished.updated.is_public, unpublished.updated.published_by]).toEqual([false, 0, null]);
+  });
+
+  test('denied: a reader, publishing without full access, a cover of another page’s or workspace’s file (403), a file that is not (404), another id (422), the trash (409); nothing changes', async () => {
+    const page = await pageIn(team.pageId, 'Как есть');
+    const elsewhere = await pageIn(team.pageId, 'Другая');
+    const cover = (fileId: string) => ({ cover: { contentType: 'FileCover' as const, fileId, position: 50 } });
+    expect(await refusal(updatePage(t.app.db, team.userId.reader, page.id, { title: 'нет' }))).toEqual([403, 'forbidden']);
+    expect(await refusal(updatePage(t.app.db, team.userId.outsider, page.id, { title: 'нет' }))).toEqual([403, 'forbidden']);
+    expect(await refusal(updatePage(t.app.db, team.userId.participant, page.id, { isPublic: true }))).toEqual([403, 'forbidden']);
+    expect(await refusal(updatePage(t.app.db, team.userId.participant, page.id, cover(await fileOf(elsewhere.id, team.workspaceId))))).toEqual([
+      403,
+      'forbidden',
+    ]);
+    expect(await refusal(updatePage(t.app.db, team.userId.participant, page.id, cover(await fileOf(null, newId()))))).toEqual([403, 'forbidden']);
+    expect(await refusal(updatePage(t.app.db, team.userId.participant, page.id, cover(newId())))).toEqual([404, 'not_found']);
+    expect(await refusal(updatePage(t.app.db, team.userId.participant, page.id, { id: elsewhere.id, title: 'нет' }))).toEqual([422, 'validation_failed']);
+    await trashPage(t.app.db, team.userId.admin, page.id);
+    expect(await refusal(updatePage(t.app.db, team.userId.admin, page.id, { title: 'нет' }))).toEqual([409, 'page.in_trash']);
+    const kept = (await findPage(t.app.db, page.id))!;
+    expect([kept.title, kept.cover, kept.is_public]).toEqual(['Как есть', null, 0]);
+  });
+});

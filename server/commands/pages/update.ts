@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { AccessLevel } from '../../../schema/constants';
+import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
+import type { PatchElementBody } from '../../../schema/element';
+import type { Database, PageRow } from '../../db/types';
+import { forbidden, invalidField, notFound } from '../../errors';
+import { authorizePage } from '../../policies/page';
+import { writeCellOver } from '../../repositories/databases';
+import { findFile } from '../../repositories/files';
+import { assertNotInTrash, loadPage, publishPage, updatePageFields, type PageFieldsUpdate } from '../../repositories/pages';
+
+/**
+ * Changes one of a page's title, icon, cover or public flag (`PATCH element/{id}`): editors,
+ * sharers for the public flag; 409 page.in_trash in the trash. A cover file must be the page's
+ * own or its workspace's. Publishing records who did it and when (a second publish, also a
+ * simultaneous one, changes nothing). A database row's title is its MAIN_FIELD cell too: the
+ * cell's version goes up with it. Answers the page before and after, and the caller's level.
+ */
+export async function updatePage(
+  db: Kysely<Database>,
+  userId: string,
+  pageId: string,
+  body: PatchElementBody,
+): Promise<{ before: PageRow; updated: PageRow; level: AccessLevel; published: boolean }> {
+  if (body.id !== undefined && body.id !== pageId) throw invalidField('the body id differs from the path id', 'body.id');
+  const page = await loadPage(db, pageId);
+  const level = await authorizePage(db, userId, page, body.isPublic === undefined ? 'edit' : 'share');
+  assertNotInTrash(page);
+  if (body.isPublic === true) {
+    const published = await publishPage(db, page.id, userId);
+    if (!published) throw notFound('page');
+    return { before: page, updated: published, level, published: true };
+  }
+  let fields: PageFieldsUpdate;
+  if (body.title !== undefined) {
+    fields = { title: body.title };
+  } else if (body.icon !== undefined) {
+    fields = { icon: body.icon };
+  } else if (body.cover !== undefined) {
+    if (body.cover?.contentType === 'FileCover') {
+      const file = await findFile(db, body.cover.fileId);
+      if (!file) throw notFound('file');
+      const belongs = file.page_id === page.id || (file.page_id === null && file.workspace_id === page.workspace_id);
+      if (!belongs) throw forbidden('this file');
+    }
+    fields = { cover: body.cover === null ? null : JSON.stringify(body.cover) };
+  } else {
+    fields = { is_public: 0, published_by: null, published_at: null };
+  }
+  const updated =
+    page.database_id !== null && fields.title !== undefined
+      ? await db.transaction().execute(async (trx) => {
+          const changed = await updatePageFields(trx, page, fields);
+          await writeCellOver(trx, page, { name: '', type: 'text' }, MAIN_FIELD_ID, changed.title, userId);
+          return changed;
+        })
+      : await updatePageFields(db, page, fields);
+  return { before: page, updated, level, published: false };
+}
