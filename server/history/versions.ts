@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import { nowIso } from '../time';
+import { notFound } from '../errors';
 
 /**
  * Page history (issue 18, docs/history.md): versions of a page that keep only the blocks they
@@ -100,6 +101,13 @@ export async function recordVersion(
       .execute();
   }
   return versionId;
+}
+
+/** A version of the page (404 when there is none of that id on it). */
+export async function findVersion(db: Db, pageId: string, versionId: number) {
+  const row = await db.selectFrom('page_versions').selectAll().where('page_id', '=', pageId).where('id', '=', versionId).executeTakeFirst();
+  if (!row) throw notFound('version');
+  return row;
 }
 
 /** The page's blocks at a version, in document order (each parent's children by sort key). */

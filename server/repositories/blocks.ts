@@ -345,6 +345,40 @@ export async function reviveBlock(db: Kysely<Database>, deleted: BlockRow, input
   return { ...deleted, ...set };
 }
 
+/** Deletes one block (not its children) at `at`, by `userId`. */
+export async function deleteBlockRow(db: Kysely<Database>, id: string, at: string, userId: string): Promise<void> {
+  await db.updateTable('blocks').set({ deleted_at: at, updated_at: at, updated_by: userId }).where('id', '=', id).execute();
+}
+
+/**
+ * Puts a block (live or deleted) back as a state it had: type, data and place, live, its version
+ * raised by one and its run of writes ended (a page history restore: docs/history.md).
+ */
+export async function rewriteBlock(
+  db: Kysely<Database>,
+  row: BlockRow,
+  state: { type: string; data: unknown; parentId: string | null; sortKey: string },
+  at: string,
+  userId: string,
+): Promise<void> {
+  await db
+    .updateTable('blocks')
+    .set({
+      type: state.type,
+      data: JSON.stringify(state.data),
+      parent_id: state.parentId,
+      sort_key: state.sortKey,
+      deleted_at: null,
+      version: row.version + 1,
+      updated_at: at,
+      updated_by: userId,
+      origin: null,
+      origin_since: null,
+    })
+    .where('id', '=', row.id)
+    .execute();
+}
+
 /**
  * Optimistic-concurrency update: applies only if the block is live and still at `baseVersion`.
  * Returns the new version, or null when the block moved on (or is gone).

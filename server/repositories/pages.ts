@@ -178,7 +178,7 @@ export async function insertPage(trx: Transaction<Database>, input: NewPageInput
   return page;
 }
 
-export type PageFieldsUpdate = Partial<Pick<PageRow, 'title' | 'icon' | 'cover' | 'is_public' | 'published_by' | 'published_at' | 'alias'>>;
+export type PageFieldsUpdate = Partial<Pick<PageRow, 'title' | 'icon' | 'cover' | 'is_public' | 'published_by' | 'published_at' | 'alias' | 'updated_by'>>;
 
 /** Changes some fields of a page and its updated_at; returns the page as stored. */
 export async function updatePageFields(db: Kysely<Database>, page: PageRow, fields: PageFieldsUpdate): Promise<PageRow> {

@@ -6,7 +6,6 @@ import type { WireBlock } from '../../schema/block';
 import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
 import { lockBlocks } from '../db/locks';
-import { AppError, notFound } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
@@ -14,9 +13,8 @@ import { presentBlock } from '../repositories/blocks';
 import { loadPage } from '../repositories/pages';
 import { historian as historianOf, type HistoryTiming } from '../history/historian';
 import { inOrderByKey, type Turn } from '../inOrder';
-import { blocksAt, recordVersion, versionChanges, type VersionBlock } from '../history/versions';
-import { nowIso } from '../time';
-import { ERROR_CODES } from '../../schema/errors';
+import { blocksAt, findVersion, recordVersion, versionChanges, type VersionBlock } from '../history/versions';
+import { restoreVersion } from '../commands/history/restore';
 
 const versionParams = z.object({ id: z.string().min(1).max(128), versionId: z.coerce.number().int().min(1) });
 
@@ -91,12 +89,6 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
     return presentVersions(await app.db.selectFrom('page_versions').selectAll().where('id', 'in', wanted).orderBy('id').execute());
   }
 
-  async function findVersion(pageId: string, versionId: number) {
-    const row = await app.db.selectFrom('page_versions').selectAll().where('page_id', '=', pageId).where('id', '=', versionId).executeTakeFirst();
-    if (!row) throw notFound('version');
-    return row;
-  }
-
   app.get(
     '/api/v3/spaces/element/:id/versions',
     {
@@ -158,7 +150,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       const user = requireUser(request);
       const page = await loadPage(app.db, request.params.id);
       await authorizePage(app.db, user.id, page, 'read');
-      const row = await findVersion(page.id, request.params.versionId);
+      const row = await findVersion(app.db, page.id, request.params.versionId);
       const [version] = await presentVersions([row]);
       const blocks = await blocksAt(app.db, page.id, version.id);
       const changes = (await versionChanges(app.db, page.id, version.id)).map((c) => ({
@@ -176,92 +168,9 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
     { schema: { tags: ['history'], summary: 'Bring a page back to a version (editors); recorded as a new version', params: versionParams } },
     async (request) => {
       const user = requireUser(request);
-      const page = await loadPage(app.db, request.params.id);
-      await authorizePage(app.db, user.id, page, 'edit');
-      if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash: restore it from there first');
-      const versionId = request.params.versionId;
-      await findVersion(page.id, versionId);
-      const at = nowIso();
-      return announcing(page.id, async (take) => {
-        const result = await app.db.transaction().execute(async (trx) => {
-          await lockBlocks(trx, page.id);
-          take();
-          const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
-          // What the page is now, if not recorded yet: a restore can itself be undone.
-          const before = await recordVersion(trx, page.id, { kind: 'edit' });
-          const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
-          const edited: string[] = [];
-          const added: string[] = [];
-          const removed: Array<{ id: string; version: number }> = [];
-          for (const row of rows) {
-            // A database keeps its fields and views: its rows are pages with their own history.
-            if (row.type === 'database') {
-              target.delete(row.id);
-              continue;
-            }
-            const want = target.get(row.id);
-            target.delete(row.id);
-            if (!want) {
-              if (row.deleted_at === null) {
-                await trx.updateTable('blocks').set({ deleted_at: at, updated_at: at, updated_by: user.id }).where('id', '=', row.id).execute();
-                removed.push({ id: row.id, version: row.version });
-              }
-              continue;
-            }
-            const data = JSON.stringify(want.data);
-            const same =
-              row.deleted_at === null &&
-              row.type === want.type &&
-              JSON.stringify(JSON.parse(row.data)) === data &&
-              row.parent_id === want.parentId &&
-              row.sort_key === want.sortKey;
-            if (same) continue;
-            await trx
-              .updateTable('blocks')
-              .set({
-                type: want.type,
-                data,
-                parent_id: want.parentId,
-                sort_key: want.sortKey,
-                deleted_at: null,
-                version: row.version + 1,
-                updated_at: at,
-                updated_by: user.id,
-                origin: null,
-                origin_since: null,
-              })
-              .where('id', '=', row.id)
-              .execute();
-            (row.deleted_at === null ? edited : added).push(row.id);
-          }
-          // Blocks deleted for good since: made again with their ids.
-          for (const want of target.values()) {
-            if (want.type === 'database') continue;
-            await trx
-              .insertInto('blocks')
-              .values({
-                id: want.id,
-                page_id: page.id,
-                parent_id: want.parentId,
-                sort_key: want.sortKey,
-                type: want.type,
-                data: JSON.stringify(want.data),
-                version: 1,
-                created_at: at,
-                updated_at: at,
-                updated_by: user.id,
-                deleted_at: null,
-              })
-              .execute();
-            added.push(want.id);
-          }
-          const version = await trx.selectFrom('page_versions').select('title').where('id', '=', versionId).executeTakeFirstOrThrow();
-          // A database row's title is its first cell too: a row's blocks come back, its title stays.
-          const retitled = version.title !== page.title && page.database_id === null;
-          if (retitled) await trx.updateTable('pages').set({ title: version.title, updated_at: at, updated_by: user.id }).where('id', '=', page.id).execute();
-          const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [user.id] });
-          return { edited, added, removed, retitled, title: version.title, before, restored };
-        });
+      return announcing(request.params.id, async (take) => {
+        const result = await restoreVersion(app.db, user.id, request.params.id, request.params.versionId, take);
+        const { page, at } = result;
         // Everyone who has the page open sees it come back (after the commit).
         const present = async (ids: string[]): Promise<WireBlock[]> => {
           if (ids.length === 0) return [];
@@ -273,9 +182,9 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
         const addedBlocks = await present(result.added);
         if (addedBlocks.length > 0) app.realtime.blocksAdded(page.id, addedBlocks, origin, at);
         if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
-        if (result.retitled)
+        if (result.retitled !== null)
           app.realtime.pageEdited(
-            { id: page.id, title: result.title, icon: page.icon, cover: page.cover ? (JSON.parse(page.cover) as unknown) : null },
+            { id: page.id, title: result.retitled, icon: page.icon, cover: page.cover ? (JSON.parse(page.cover) as unknown) : null },
             origin,
             at,
           );

@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { BlockData } from '../../../schema/block';
+import type { BlockWireType } from '../../../schema/blocks';
+import type { Database, PageRow } from '../../db/types';
+import { blocksAt, findVersion, recordVersion } from '../../history/versions';
+import { authorizePage } from '../../policies/page';
+import { deleteBlockRow, insertBlock, rewriteBlock } from '../../repositories/blocks';
+import { assertNotInTrash, loadPage, updatePageFields } from '../../repositories/pages';
+import { nowIso } from '../../time';
+import { blockChange } from '../blocks/blockChange';
+
+/** What a restore did: the blocks it changed, brought back and deleted, the page's title, and the versions it recorded. */
+export interface Restored {
+  page: PageRow;
+  at: string;
+  edited: string[];
+  added: string[];
+  removed: Array<{ id: string; version: number }>;
+  /** The page's title, when the restore changed it (null: unchanged). */
+  retitled: string | null;
+  /** The version of the page as it was before, when it had changed since its last one. */
+  before: number | null;
+  restored: number;
+}
+
+/**
+ * Brings a page back to a version (docs/history.md, editors; 409 page.in_trash in the trash, read
+ * again under the page's block lock): the page as it is now is recorded first if it changed since
+ * its last version (so the restore can be undone), every block is put back as the version had it
+ * — changed, deleted, or made again with its id if deleted for good since; a database keeps its
+ * fields and views (its rows are pages with their own history) —, the title too (not a database
+ * row's: its title is its first cell), and the restore is recorded as a version of its own.
+ * `whileLocked` is called inside the transaction, under the lock (the announcements' turn).
+ */
+export async function restoreVersion(db: Kysely<Database>, userId: string, pageId: string, versionId: number, whileLocked: () => void = () => undefined) {
+  const page = await loadPage(db, pageId);
+  await authorizePage(db, userId, page, 'edit');
+  assertNotInTrash(page);
+  const version = await findVersion(db, page.id, versionId);
+  const at = nowIso();
+  return blockChange(db, page.id, async (trx): Promise<Restored> => {
+    whileLocked();
+    const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
+    const before = await recordVersion(trx, page.id, { kind: 'edit' });
+    const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
+    const edited: string[] = [];
+    const added: string[] = [];
+    const removed: Array<{ id: string; version: number }> = [];
+    for (const row of rows) {
+      const want = target.get(row.id);
+      target.delete(row.id);
+      if (row.type === 'database') continue;
+      if (!want) {
+        if (row.deleted_at === null) {
+          await deleteBlockRow(trx, row.id, at, userId);
+          removed.push({ id: row.id, version: row.version });
+        }
+        continue;
+      }
+      const same =
+        row.deleted_at === null &&
+        row.type === want.type &&
+        JSON.stringify(JSON.parse(row.data)) === JSON.stringify(want.data) &&
+        row.parent_id === want.parentId &&
+        row.sort_key === want.sortKey;
+      if (same) continue;
+      await rewriteBlock(trx, row, want, at, userId);
+      (row.deleted_at === null ? edited : added).push(row.id);
+    }
+    // Blocks deleted for good since: made again with their ids.
+    for (const want of target.values()) {
+      if (want.type === 'database') continue;
+      const { id, parentId, sortKey } = want;
+      await insertBlock(trx, { id, pageId: page.id, parentId, sortKey, type: want.type as BlockWireType, data: want.data as BlockData, userId });
+      added.push(want.id);
+    }
+    const retitled = version.title !== page.title && page.database_id === null ? version.title : null;
+    if (retitled !== null) await updatePageFields(trx, page, { title: retitled, updated_by: userId });
+    const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [userId] });
+    return { page, at, edited, added, removed, retitled, before, restored: restored! };
+  });
+}
