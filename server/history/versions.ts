@@ -103,6 +103,11 @@ export async function recordVersion(
   return versionId;
 }
 
+/** Versions by id, oldest first. */
+export function findVersionsByIds(db: Db, ids: readonly number[]) {
+  return db.selectFrom('page_versions').selectAll().where('id', 'in', ids).orderBy('id').execute();
+}
+
 /** A version of the page (404 when there is none of that id on it). */
 export async function findVersion(db: Db, pageId: string, versionId: number) {
   const row = await db.selectFrom('page_versions').selectAll().where('page_id', '=', pageId).where('id', '=', versionId).executeTakeFirst();

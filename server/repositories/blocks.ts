@@ -20,6 +20,11 @@ export function findBlock(db: Kysely<Database>, id: string): Promise<BlockRow | 
 }
 
 /** A block by id, unless it is deleted. */
+/** Blocks by id (those that exist, live or not). */
+export async function findBlocks(db: Kysely<Database>, ids: readonly string[]): Promise<BlockRow[]> {
+  return ids.length === 0 ? [] : db.selectFrom('blocks').selectAll().where('id', 'in', ids).execute();
+}
+
 export function findLiveBlock(db: Kysely<Database>, id: string): Promise<BlockRow | undefined> {
   return db.selectFrom('blocks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }

@@ -178,6 +178,11 @@ export async function insertPage(trx: Transaction<Database>, input: NewPageInput
   return page;
 }
 
+/** The id and title of every page of a workspace outside the trash (a title search reads these, then whole rows of the best). */
+export function listLiveTitles(db: Kysely<Database>, workspaceId: string): Promise<Array<{ id: string; title: string }>> {
+  return db.selectFrom('pages').select(['id', 'title']).where('workspace_id', '=', workspaceId).where('in_trash', '=', 0).execute();
+}
+
 export type PageFieldsUpdate = Partial<Pick<PageRow, 'title' | 'icon' | 'cover' | 'is_public' | 'published_by' | 'published_at' | 'alias' | 'updated_by'>>;
 
 /** Changes some fields of a page and its updated_at; returns the page as stored. */

@@ -8,6 +8,11 @@ export function findUserByEmail(db: Kysely<Database>, email: string): Promise<Us
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
+/** Users by id (those that exist), for naming people: id, name and e-mail. */
+export async function findUsersByIds(db: Kysely<Database>, ids: readonly string[]): Promise<Array<Pick<UserRow, 'id' | 'name' | 'email'>>> {
+  return ids.length === 0 ? [] : db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute();
+}
+
 export function findUserById(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -5,16 +5,17 @@ import type { WirePageVersion, WireVersionBlock, WireVersionContent } from '../.
 import type { WireBlock } from '../../schema/block';
 import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
-import { lockBlocks } from '../db/locks';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
-import { presentBlock } from '../repositories/blocks';
+import { findBlocks, presentBlock } from '../repositories/blocks';
 import { loadPage } from '../repositories/pages';
 import { historian as historianOf, type HistoryTiming } from '../history/historian';
 import { inOrderByKey, type Turn } from '../inOrder';
-import { blocksAt, findVersion, recordVersion, versionChanges, type VersionBlock } from '../history/versions';
+import { blocksAt, findVersion, findVersionsByIds, versionChanges, type VersionBlock } from '../history/versions';
 import { restoreVersion } from '../commands/history/restore';
+import { recordPageNow } from '../commands/history/record';
+import { findUsersByIds } from '../repositories/users';
 
 const versionParams = z.object({ id: z.string().min(1).max(128), versionId: z.coerce.number().int().min(1) });
 
@@ -69,7 +70,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
     rows: Array<{ id: number; created_at: string; title: string; authors: string; kind: 'edit' | 'restore'; restored_from: number | null; changed: number }>,
   ): Promise<WirePageVersion[]> {
     const ids = [...new Set(rows.flatMap((r) => JSON.parse(r.authors) as string[]))];
-    const users = ids.length ? await app.db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute() : [];
+    const users = await findUsersByIds(app.db, ids);
     const byId = new Map(users.map((u) => [u.id, u]));
     return rows.map((r) => ({
       id: Number(r.id),
@@ -86,7 +87,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
   async function versionsById(ids: ReadonlyArray<number | null>): Promise<WirePageVersion[]> {
     const wanted = ids.filter((id): id is number => id !== null);
     if (wanted.length === 0) return [];
-    return presentVersions(await app.db.selectFrom('page_versions').selectAll().where('id', 'in', wanted).orderBy('id').execute());
+    return presentVersions(await findVersionsByIds(app.db, wanted));
   }
 
   app.get(
@@ -128,16 +129,11 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
     },
     async (request) => {
       const user = requireUser(request);
-      const page = await loadPage(app.db, request.params.id);
-      await authorizePage(app.db, user.id, page, 'read');
-      return announcing(page.id, async (take) => {
-        const id = await app.db.transaction().execute(async (trx) => {
-          await lockBlocks(trx, page.id);
-          take();
-          return recordVersion(trx, page.id, { kind: 'edit' });
-        });
+      const pageId = request.params.id;
+      return announcing(pageId, async (take) => {
+        const id = await recordPageNow(app.db, user.id, pageId, take);
         const [version = null] = await versionsById([id]);
-        if (version) await announce(take(), page.id, async () => [version]);
+        if (version) await announce(take(), pageId, async () => [version]);
         return envelope({ recorded: version });
       });
     },
@@ -174,7 +170,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
         // Everyone who has the page open sees it come back (after the commit).
         const present = async (ids: string[]): Promise<WireBlock[]> => {
           if (ids.length === 0) return [];
-          const rows = await app.db.selectFrom('blocks').selectAll().where('id', 'in', ids).execute();
+          const rows = await findBlocks(app.db, ids);
           return Promise.all(rows.map((row) => presentBlock(app.db, row)));
         };
         const origin = null;

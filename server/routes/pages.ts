@@ -33,7 +33,17 @@ import { nowIso } from '../time';
 import type { DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
-import { assertNotInTrash, findPage, findPageByIdOrAlias, findPages, listChildren, listSectionRoots, loadPage, pagePath } from '../repositories/pages';
+import {
+  assertNotInTrash,
+  findPage,
+  findPageByIdOrAlias,
+  findPages,
+  listChildren,
+  listLiveTitles,
+  listSectionRoots,
+  loadPage,
+  pagePath,
+} from '../repositories/pages';
 import { addFavorite, favoritePageIds, listFavoritePages, removeFavorite } from '../repositories/favorites';
 import { listTrashHeads } from '../repositories/trash';
 import { listVisitedPages, recordVisit } from '../repositories/visits';
@@ -353,8 +363,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
       // Titles only for the match (a workspace may hold tens of thousands of pages); whole rows and
       // access only for the best candidates, a batch at a time, until `limit` readable ones are found:
       // pages the caller cannot read never take a place.
-      const live = await app.db.selectFrom('pages').select(['id', 'title']).where('workspace_id', '=', workspace.id).where('in_trash', '=', 0).execute();
-      const matching = live
+      const matching = (await listLiveTitles(app.db, workspace.id))
         .map((page) => ({ id: page.id, title: foldCase(page.title) }))
         .filter(({ title }) => title.includes(needle))
         .sort((a, b) => {

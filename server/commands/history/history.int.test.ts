@@ -11,6 +11,7 @@ import { createPage } from '../pages/create';
 import { trashPage } from '../pages/trash';
 import { updatePage } from '../pages/update';
 import { restoreVersion } from './restore';
+import { recordPageNow } from './record';
 
 /*
  * A page history restore called as its handler calls it, on a real database (both kinds): what it
@@ -75,5 +76,18 @@ describe('restoreVersion', () => {
     await trashPage(t.app.db, team.userId.admin, page.id);
     expect(await refusal(restoreVersion(t.app.db, team.userId.admin, page.id, versionId))).toEqual([409, 'page.in_trash']);
     expect([await count(), (await findPage(t.app.db, page.id))!.title, await textOf(first.id)]).toEqual([before, 'Сейчас', 'Первый']);
+  });
+});
+
+describe('recordPageNow', () => {
+  test('a reader records the page as it is now, once (nothing changed since: null); denied to an outsider (403) and for no page (404)', async () => {
+    const { page, first } = await pageWithVersion();
+    await updatePage(t.app.db, team.userId.admin, page.id, { title: 'Переименовано' });
+    let locked = 0;
+    const id = await recordPageNow(t.app.db, team.userId.reader, page.id, () => (locked += 1));
+    expect([typeof id, locked]).toEqual(['number', 1]);
+    expect(await recordPageNow(t.app.db, team.userId.reader, page.id)).toBeNull();
+    expect(await refusal(recordPageNow(t.app.db, team.userId.outsider, page.id))).toEqual([403, 'forbidden']);
+    expect(await refusal(recordPageNow(t.app.db, team.userId.admin, first.id))).toEqual([404, 'not_found']);
   });
 });
