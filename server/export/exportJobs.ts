@@ -16,7 +16,29 @@ import { exportZip, pagesToExport, workspacePagesToExport } from './pageExport';
  * process takes queued jobs (one at a time); a job whose process stops beating is taken again.
  */
 
-type JobRow = { [K in keyof ExportJobTable]: ExportJobTable[K] };
+/** An export job as stored. */
+export type ExportJobRow = { [K in keyof ExportJobTable]: ExportJobTable[K] };
+type JobRow = ExportJobRow;
+
+export async function insertExportJob(db: Kysely<Database>, job: ExportJobRow): Promise<void> {
+  await db.insertInto('export_jobs').values(job).execute();
+}
+
+/** A user's latest exports of a workspace, newest first. */
+export function listRecentExportJobs(db: Kysely<Database>, userId: string, workspaceId: string, limit: number): Promise<ExportJobRow[]> {
+  return db
+    .selectFrom('export_jobs')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function findExportJob(db: Kysely<Database>, id: string): Promise<ExportJobRow | undefined> {
+  return db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
 
 /** How long a finished export's zip is kept. */
 export const EXPORT_KEEP_MS = 24 * 60 * 60 * 1000;

@@ -10,18 +10,14 @@ import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { findPage, loadPage } from '../repositories/pages';
 import { EXPORT_FORMATS, exportZip, fileName, pagesToExport } from '../export/pageExport';
-import { importExport, ImportError, readExport } from '../export/jsonImport';
-import { lockTree } from '../db/locks';
-import { AppError, forbidden, invalid, invalidField, notFound } from '../errors';
+import { ImportError, readExport } from '../export/jsonImport';
+import { AppError, invalid, invalidField, notFound } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { assertStorablePart } from '../plugins/textInput';
-import { findMembership, listUserWorkspaces } from '../repositories/workspaces';
 import { presentElement, envelope } from '../presenters';
 import { startExportBodySchema } from '../../schema/exportJob';
-import { newId } from '../../schema/ids';
-import { nowIso } from '../time';
-import { canCreateInSection, canDoInWorkspace } from '../../schema/policies/workspace';
-import { exportWorker, presentExportJob } from '../export/exportJobs';
+import { exportWorker, findExportJob, listRecentExportJobs, presentExportJob } from '../export/exportJobs';
+import { importAt, importPlace, startExport } from '../commands/export/exports';
 import { openStored, sendStored, STORED_BYTES_ROUTE } from '../files/serve';
 
 /**
@@ -48,35 +44,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     { schema: { tags: ['export'], summary: 'Start an export of a page or a whole workspace in the background', body: startExportBodySchema } },
     async (request, reply) => {
       const user = requireUser(request);
-      const { pageId, workspaceId, format, subpages, comments } = request.body;
-      let values: { workspace_id: string; root_id: string | null; title: string; subpages: number };
-      if (pageId) {
-        const page = await loadPage(app.db, pageId);
-        await authorizePage(app.db, user.id, page, 'read');
-        if (page.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
-        values = { workspace_id: page.workspace_id, root_id: page.id, title: fileName(page.title, 'Без названия'), subpages: subpages === false ? 0 : 1 };
-      } else {
-        const workspace = await findMembership(app.db, workspaceId!, user.id);
-        if (!workspace || !canDoInWorkspace(workspace.role, 'export')) throw forbidden('exporting this workspace');
-        values = { workspace_id: workspace.id, root_id: null, title: fileName(workspace.name, 'Рабочее пространство'), subpages: 1 };
-      }
-      const job = {
-        id: newId(),
-        user_id: user.id,
-        format,
-        comments: comments ? 1 : 0,
-        status: 'queued' as const,
-        pages_done: 0,
-        pages_total: 0,
-        size: null,
-        storage_key: null,
-        error: null,
-        created_at: nowIso(),
-        heartbeat_at: null,
-        finished_at: null,
-        ...values,
-      };
-      await app.db.insertInto('export_jobs').values(job).execute();
+      const job = await startExport(app.db, user.id, request.body);
       reply.status(202);
       return envelope(presentExportJob(job));
     },
@@ -93,21 +61,14 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     },
     async (request) => {
       const user = requireUser(request);
-      const jobs = await app.db
-        .selectFrom('export_jobs')
-        .selectAll()
-        .where('user_id', '=', user.id)
-        .where('workspace_id', '=', request.query.workspaceId)
-        .orderBy('created_at', 'desc')
-        .limit(10)
-        .execute();
+      const jobs = await listRecentExportJobs(app.db, user.id, request.query.workspaceId, 10);
       return envelope(jobs.map(presentExportJob));
     },
   );
 
   /** The caller's own job (another's is not found: its existence is not theirs to know). */
   const ownJob = async (userId: string, id: string) => {
-    const job = await app.db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    const job = await findExportJob(app.db, id);
     if (!job || job.user_id !== userId) throw notFound('export');
     return job;
   };
@@ -192,20 +153,8 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       if (!bytes) throw invalid('the form holds no file', [{ path: 'file', message: 'required' }]);
       const parentId = fields.parentId || null;
       const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
-      let workspaceId: string;
-      let parent = null;
-      if (parentId) {
-        parent = await loadPage(app.db, parentId);
-        await authorizePage(app.db, user.id, parent, 'edit');
-        if (parent.in_trash) throw new AppError(422, ERROR_CODES.pageInTrash, 'the page is in the trash');
-        workspaceId = parent.workspace_id;
-      } else {
-        const wanted = request.headers['x-workspace-id'];
-        const workspace = typeof wanted === 'string' && wanted ? await findMembership(app.db, wanted, user.id) : (await listUserWorkspaces(app.db, user.id))[0];
-        if (!workspace) throw forbidden('this workspace');
-        if (!canCreateInSection(workspace.role, section ?? 'private', workspace.is_private === 1)) throw forbidden('creating pages in this section');
-        workspaceId = workspace.id;
-      }
+      const wanted = request.headers['x-workspace-id'];
+      const place = await importPlace(app.db, user.id, { parentId, section, workspaceId: typeof wanted === 'string' && wanted ? wanted : undefined });
       // Read once the caller may import here: reading HTML takes a DOM and time, a Notion export's zips are unpacked.
       let read: Awaited<ReturnType<typeof readExport>>;
       try {
@@ -214,23 +163,10 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
         if (error instanceof ImportError) throw invalidField(error.message, 'file');
         throw error;
       }
-      const report = await app.db.transaction().execute(async (trx) => {
-        await lockTree(trx, workspaceId);
-        const under = parent ? await findPage(trx, parent.id) : null;
-        return importExport(trx, {
-          document: read.document,
-          files: read.files,
-          workspaceId,
-          parent: under ?? null,
-          section: parent ? null : (section ?? 'private'),
-          userId: user.id,
-          store: app.fileStore,
-          quotaBytes: config.storageQuotaBytes,
-        });
-      });
+      const report = await importAt(app.db, user.id, place, read, { store: app.fileStore, quotaBytes: config.storageQuotaBytes });
       report.problems.unshift(...read.problems);
       const first = report.pages[0];
-      if (first) app.realtime.childrenChanged([parent?.id ?? null], workspaceId, first.id);
+      if (first) app.realtime.childrenChanged([place.parent?.id ?? null], place.workspaceId, first.id);
       const root = first ? await findPage(app.db, first.id) : undefined;
       reply.status(201);
       return envelope({
