@@ -103,6 +103,18 @@ export async function recordVersion(
   return versionId;
 }
 
+/** A page's versions, newest first, at most `limit`; with `before`, only those older than that version. */
+export function listVersions(db: Db, pageId: string, limit: number, before?: number) {
+  return db
+    .selectFrom('page_versions')
+    .selectAll()
+    .where('page_id', '=', pageId)
+    .$if(before !== undefined, (qb) => qb.where('id', '<', before!))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** Versions by id, oldest first. */
 export function findVersionsByIds(db: Db, ids: readonly number[]) {
   return db.selectFrom('page_versions').selectAll().where('id', 'in', ids).orderBy('id').execute();

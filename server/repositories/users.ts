@@ -8,6 +8,17 @@ export function findUserByEmail(db: Kysely<Database>, email: string): Promise<Us
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
+/** Notes a retention goal the user reached, once (a repeat keeps the first); answers when it was first reached. */
+export async function recordGoal(db: Kysely<Database>, userId: string, goal: string): Promise<string> {
+  await db
+    .insertInto('retention_goals')
+    .values({ user_id: userId, goal, reached_at: new Date().toISOString() })
+    .onConflict((oc) => oc.columns(['user_id', 'goal']).doNothing())
+    .execute();
+  const row = await db.selectFrom('retention_goals').select('reached_at').where('user_id', '=', userId).where('goal', '=', goal).executeTakeFirstOrThrow();
+  return row.reached_at;
+}
+
 /** Users by id (those that exist), for naming people: id, name and e-mail. */
 export async function findUsersByIds(db: Kysely<Database>, ids: readonly string[]): Promise<Array<Pick<UserRow, 'id' | 'name' | 'email'>>> {
   return ids.length === 0 ? [] : db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute();

@@ -6,6 +6,7 @@ import { ERROR_CODES } from '../../schema/errors';
 import { AppError } from '../errors';
 import { requireUser } from '../plugins/auth';
 import { envelope } from '../presenters';
+import { recordGoal } from '../repositories/users';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,18 +30,7 @@ export async function goalRoutes(server: FastifyInstance) {
       if (Date.now() - Date.parse(user.created_at) <= days * DAY_MS) {
         throw new AppError(422, ERROR_CODES.goalNotReached, `the account is not more than ${days} days old`);
       }
-      await app.db
-        .insertInto('retention_goals')
-        .values({ user_id: user.id, goal, reached_at: new Date().toISOString() })
-        .onConflict((oc) => oc.columns(['user_id', 'goal']).doNothing())
-        .execute();
-      const row = await app.db
-        .selectFrom('retention_goals')
-        .select('reached_at')
-        .where('user_id', '=', user.id)
-        .where('goal', '=', goal)
-        .executeTakeFirstOrThrow();
-      return envelope({ goal, reachedAt: row.reached_at });
+      return envelope({ goal, reachedAt: await recordGoal(app.db, user.id, goal) });
     },
   );
 }

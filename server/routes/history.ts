@@ -12,7 +12,7 @@ import { findBlocks, presentBlock } from '../repositories/blocks';
 import { loadPage } from '../repositories/pages';
 import { historian as historianOf, type HistoryTiming } from '../history/historian';
 import { inOrderByKey, type Turn } from '../inOrder';
-import { blocksAt, findVersion, findVersionsByIds, versionChanges, type VersionBlock } from '../history/versions';
+import { blocksAt, findVersion, findVersionsByIds, listVersions, versionChanges, type VersionBlock } from '../history/versions';
 import { restoreVersion } from '../commands/history/restore';
 import { recordPageNow } from '../commands/history/record';
 import { findUsersByIds } from '../repositories/users';
@@ -105,14 +105,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       const page = await loadPage(app.db, request.params.id);
       await authorizePage(app.db, user.id, page, 'read');
       const limit = request.query.limit ?? 50;
-      const rows = await app.db
-        .selectFrom('page_versions')
-        .selectAll()
-        .where('page_id', '=', page.id)
-        .$if(request.query.before !== undefined, (qb) => qb.where('id', '<', request.query.before!))
-        .orderBy('id', 'desc')
-        .limit(limit + 1)
-        .execute();
+      const rows = await listVersions(app.db, page.id, limit + 1, request.query.before);
       const versions = await presentVersions(rows.slice(0, limit));
       return envelope(versions, { hasMoreNext: rows.length > limit });
     },
