@@ -1,5 +1,17 @@
 import { SECTION_IDS, WORKSPACE_ROLES, type SectionId, type WorkspaceRole } from '../constants';
-import { canBringInOutsiders, canCreateInSection, canDoInWorkspace, canRemoveMember, mayListSection, visibleSections, type WorkspaceAction } from './workspace';
+import {
+  canBringInOutsiders,
+  canCreateInSection,
+  canDoInWorkspace,
+  canRemoveMember,
+  INVITE_LIMIT,
+  keepsAnAdmin,
+  mayBePrivate,
+  mayListSection,
+  visibleSections,
+  withinInviteLimit,
+  type WorkspaceAction,
+} from './workspace';
 
 const creatable = (role: WorkspaceRole, isPrivate: boolean) => SECTION_IDS.filter((section) => canCreateInSection(role, section, isPrivate));
 
@@ -70,4 +82,22 @@ describe('canRemoveMember', () => {
 
 test('canBringInOutsiders: admins only', () => {
   expect(WORKSPACE_ROLES.filter(canBringInOutsiders)).toEqual(['admin']);
+});
+
+test('keepsAnAdmin: the last admin is never demoted or removed; anyone else is, and an admin while another stays', () => {
+  expect(keepsAnAdmin('admin', 1)).toBe(false);
+  expect(keepsAnAdmin('admin', 2)).toBe(true);
+  expect(keepsAnAdmin('participant', 1)).toBe(true);
+  expect(keepsAnAdmin('guest', 0)).toBe(true);
+});
+
+test('mayBePrivate: only with no other member', () => {
+  expect([1, 2, 5].map(mayBePrivate)).toEqual([true, false, false]);
+});
+
+test('withinInviteLimit: up to INVITE_LIMIT people a window; adding nobody always is', () => {
+  expect(withinInviteLimit(0, INVITE_LIMIT.people)).toBe(true);
+  expect(withinInviteLimit(1, INVITE_LIMIT.people)).toBe(false);
+  expect(withinInviteLimit(INVITE_LIMIT.people + 5, 0)).toBe(true);
+  expect(withinInviteLimit(2, 2, { people: 3 })).toBe(false);
 });

@@ -45,7 +45,7 @@ export function canDoInWorkspace(role: WorkspaceRole, action: WorkspaceAction): 
   return (action === 'listMembers' || action === 'export') && role === 'participant';
 }
 
-/** Admins remove anyone; everyone may leave (the last admin never: the server's repository guards that). */
+/** Admins remove anyone; everyone may leave (the last admin never: `keepsAnAdmin`). */
 export function canRemoveMember(role: WorkspaceRole, actorId: string, memberId: string): boolean {
   return role === 'admin' || actorId === memberId;
 }
@@ -66,3 +66,18 @@ export function canBringInOutsiders(role: WorkspaceRole): boolean {
  * server processes.
  */
 export const INVITE_LIMIT = { people: 30, windowMs: 10 * 60 * 1000 } as const;
+
+/** The workspace keeps an admin when a member with `role` is demoted or goes: never its last one (`admins` admins now). */
+export function keepsAnAdmin(role: WorkspaceRole, admins: number): boolean {
+  return role !== 'admin' || admins > 1;
+}
+
+/** A workspace may be made private only while its one member is its owner: one with other members cannot (remove them first). */
+export function mayBePrivate(members: number): boolean {
+  return members <= 1;
+}
+
+/** Whether bringing `adding` more people keeps an inviter within the limit, having brought `recently` within its window. */
+export function withinInviteLimit(recently: number, adding: number, limit: { people: number } = INVITE_LIMIT): boolean {
+  return adding === 0 || recently + adding <= limit.people;
+}

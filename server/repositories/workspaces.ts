@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../db/connect';
 import { WORKSPACE_ROLES, type WorkspaceRole } from '../../schema/constants';
-import { ERROR_CODES } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import type { Database, UserRow, WorkspaceRow } from '../db/types';
-import { AppError, invalid, isUniqueViolation, rateLimited } from '../errors';
+import { invalid, isUniqueViolation } from '../errors';
 import { nowIso } from '../time';
 import { inChunks } from '../db/inChunks';
 import { insertUserWithWorkspace } from './users';
@@ -82,7 +81,8 @@ export async function lockWorkspace(trx: Kysely<Database>, workspaceId: string):
   }
 }
 
-async function memberCount(trx: Kysely<Database>, workspaceId: string, role?: WorkspaceRole): Promise<number> {
+/** How many members a workspace has (with `role`: of that role). */
+export async function countMembers(trx: Kysely<Database>, workspaceId: string, role?: WorkspaceRole): Promise<number> {
   let query = trx
     .selectFrom('workspace_members')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -98,23 +98,17 @@ export interface WorkspacePatch {
   private?: boolean;
 }
 
-/** Changes name, avatar or private. A workspace with other members cannot be made private. */
-export async function updateWorkspace(db: Kysely<Database>, id: string, patch: WorkspacePatch): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await lockWorkspace(trx, id);
-    if (patch.private === true && (await memberCount(trx, id)) > 1) {
-      throw invalid('a workspace with other members cannot be private; remove them first');
-    }
-    await trx
-      .updateTable('workspaces')
-      .set({
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.avatar !== undefined ? { avatar: patch.avatar } : {}),
-        ...(patch.private !== undefined ? { is_private: patch.private ? 1 : 0 } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
-  });
+/** Changes name, avatar or private (the rules: commands/workspaces/update.ts). */
+export async function updateWorkspaceRow(db: Kysely<Database>, id: string, patch: WorkspacePatch): Promise<void> {
+  await db
+    .updateTable('workspaces')
+    .set({
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.avatar !== undefined ? { avatar: patch.avatar } : {}),
+      ...(patch.private !== undefined ? { is_private: patch.private ? 1 : 0 } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -252,27 +246,19 @@ export async function resolvePeople(trx: Kysely<Database>, workspaceId: string, 
 }
 
 /**
- * Refuses (429 rate_limited) bringing `count` more people into workspaces when the inviter has
- * brought in `limit.people` within the last `limit.windowMs` already (counted over all
- * workspaces, from workspace_members.invited_by). Takes a lock on the inviter (PostgreSQL: their
- * user row) so that their parallel calls cannot both pass on the same count.
+ * How many people `inviterId` brought into workspaces since `since` (all workspaces, from
+ * workspace_members.invited_by), having taken a lock on the inviter (PostgreSQL: their user row)
+ * so that their parallel calls cannot both pass on the same count.
  */
-export async function checkInviteQuota(trx: Kysely<Database>, inviterId: string, count: number, limit: { people: number; windowMs: number }): Promise<void> {
-  if (count === 0) return;
-  if (isPostgres(trx)) {
-    await trx.selectFrom('users').select('id').where('id', '=', inviterId).forUpdate().execute();
-  }
-  const since = new Date(Date.now() - limit.windowMs).toISOString();
+export async function countInvitedSince(trx: Kysely<Database>, inviterId: string, since: string): Promise<number> {
+  if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', inviterId).forUpdate().execute();
   const row = await trx
     .selectFrom('workspace_members')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('invited_by', '=', inviterId)
     .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();
-  if (Number(row.n) + count > limit.people) {
-    const minutes = Math.round(limit.windowMs / 60_000);
-    throw rateLimited(`you may bring at most ${limit.people} people into workspaces in ${minutes} minutes; try again later`);
-  }
+  return Number(row.n);
 }
 
 /**
@@ -301,51 +287,28 @@ export async function admitPeople(
   return users;
 }
 
-const lastAdmin = () => new AppError(422, ERROR_CODES.workspaceLastAdmin, 'the workspace needs at least one admin');
-
-/** A member's stored role row, read inside the caller's transaction. */
-function memberRoleRow(trx: Kysely<Database>, workspaceId: string, userId: string) {
-  return trx.selectFrom('workspace_members').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+/** A member's stored role (undefined: not a member), read inside the caller's transaction. */
+export async function findMemberRole(trx: Kysely<Database>, workspaceId: string, userId: string): Promise<string | undefined> {
+  const row = await trx.selectFrom('workspace_members').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.role;
 }
 
-/** Changes a member's role; the last admin cannot be demoted (422 workspace.last_admin). False when not a member. */
-export async function setMemberRole(db: Kysely<Database>, workspaceId: string, userId: string, role: WorkspaceRole): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await lockWorkspace(trx, workspaceId);
-    const member = await memberRoleRow(trx, workspaceId, userId);
-    if (!member || !isWireRole(member.role)) return false;
-    if (member.role === role) return true;
-    if (member.role === 'admin' && (await memberCount(trx, workspaceId, 'admin')) <= 1) throw lastAdmin();
-    await trx.updateTable('workspace_members').set({ role }).where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
-    return true;
-  });
+export async function setMemberRoleRow(trx: Kysely<Database>, workspaceId: string, userId: string, role: WorkspaceRole): Promise<void> {
+  await trx.updateTable('workspace_members').set({ role }).where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
 }
 
 /**
- * Removes a member; the last admin cannot be removed (422 workspace.last_admin). Their page
- * grants, favourites, visits and notification settings in this workspace go too, so a later
- * re-invite starts clean — except their grants on the root pages they created: those pages (and
- * everything below them) stay theirs, out of everyone's reach but people they were shared with,
- * and come back to them when they are added again. False when not a member.
+ * Ends a membership: the member's page grants, favourites, visits and notification settings in
+ * this workspace go too, so a later re-invite starts clean — except their grants on the root
+ * pages they created: those pages (and everything below them) stay theirs, out of everyone's
+ * reach but people they were shared with, and come back to them when they are added again.
  */
-export async function removeMember(db: Kysely<Database>, workspaceId: string, userId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await lockWorkspace(trx, workspaceId);
-    const member = await memberRoleRow(trx, workspaceId, userId);
-    if (!member || !isWireRole(member.role)) return false;
-    if (member.role === 'admin' && (await memberCount(trx, workspaceId, 'admin')) <= 1) throw lastAdmin();
-    const pageIds = trx.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId);
-    const ownRoots = trx
-      .selectFrom('pages')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('parent_id', 'is', null)
-      .where('created_by', '=', userId);
-    await trx.deleteFrom('page_members').where('user_id', '=', userId).where('page_id', 'in', pageIds).where('page_id', 'not in', ownRoots).execute();
-    for (const table of ['favorites', 'page_visits', 'notification_settings'] as const) {
-      await trx.deleteFrom(table).where('user_id', '=', userId).where('page_id', 'in', pageIds).execute();
-    }
-    await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
-    return true;
-  });
+export async function deleteMembership(trx: Kysely<Database>, workspaceId: string, userId: string): Promise<void> {
+  const pageIds = trx.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId);
+  const ownRoots = trx.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId).where('parent_id', 'is', null).where('created_by', '=', userId);
+  await trx.deleteFrom('page_members').where('user_id', '=', userId).where('page_id', 'in', pageIds).where('page_id', 'not in', ownRoots).execute();
+  for (const table of ['favorites', 'page_visits', 'notification_settings'] as const) {
+    await trx.deleteFrom(table).where('user_id', '=', userId).where('page_id', 'in', pageIds).execute();
+  }
+  await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
 }

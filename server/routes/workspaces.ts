@@ -21,16 +21,8 @@ import { requireUser } from '../plugins/auth';
 import { envelope, presentUser, presentWorkspace } from '../presenters';
 import { removeStoredFiles } from '../files/store';
 import { addWorkspaceMembers, authorizeWorkspace, changeMemberRole, removeWorkspaceMember } from '../commands/workspaces/members';
-import {
-  createWorkspace,
-  deleteWorkspace,
-  findMember,
-  findMembership,
-  listMembers,
-  listUserWorkspaces,
-  updateWorkspace,
-  type MemberWithUser,
-} from '../repositories/workspaces';
+import { updateWorkspaceSettings } from '../commands/workspaces/update';
+import { createWorkspace, deleteWorkspace, findMember, findMembership, listMembers, listUserWorkspaces, type MemberWithUser } from '../repositories/workspaces';
 
 function presentMember(member: MemberWithUser): WireWorkspaceMember {
   return {
@@ -86,8 +78,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     { schema: { tags: ['workspaces'], summary: 'Change name, avatar or private (admins)', params: idParams, body: updateWorkspaceBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const membership = await authorizeWorkspace(app.db, request.params.id, user.id, 'update');
-      await updateWorkspace(app.db, membership.id, request.body);
+      const membership = await updateWorkspaceSettings(app.db, user.id, request.params.id, request.body);
       const updated = await findMembership(app.db, membership.id, user.id);
       if (!updated) throw notFound('workspace');
       return envelope(presentWorkspace(updated));

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ERROR_CODES } from '../../../schema/errors';
-import { INVITE_LIMIT, canBringInOutsiders } from '../../../schema/policies/workspace';
+import { canBringInOutsiders } from '../../../schema/policies/workspace';
 import type { GrantableLevel, MemberEntry, SkippedMember } from '../../../schema/sharing';
 import type { Database, PageRow, UserRow } from '../../db/types';
 import { AppError, notFound } from '../../errors';
@@ -8,7 +8,8 @@ import { authorizePage } from '../../policies/page';
 import { createNotification } from '../../repositories/notifications';
 import { findGrant, removeGrant, setGrantLevel, upsertGrant } from '../../repositories/pageMembers';
 import { loadPage } from '../../repositories/pages';
-import { admitPeople, checkInviteQuota, inMembershipTransaction, resolvePeople, type NamedPerson, type PersonRef } from '../../repositories/workspaces';
+import { admitPeople, inMembershipTransaction, resolvePeople, type NamedPerson, type PersonRef } from '../../repositories/workspaces';
+import { checkInviteQuota } from '../workspaces/members';
 import { checkMayLower, roleIn, rootOf } from './mayLower';
 
 /** The page whose members change: only full access shares, and not while it is in the trash. */
@@ -62,7 +63,7 @@ export async function sharePage(db: Kysely<Database>, userId: string, pageId: st
     for (const person of targets) {
       if (person.member && person.user) await checkMayLower(trx, userId, page, root, person.user.id, entries[person.index].accessLevel);
     }
-    await checkInviteQuota(trx, userId, newcomers.length, INVITE_LIMIT);
+    await checkInviteQuota(trx, userId, newcomers.length);
     const admitted = await admitPeople(
       trx,
       page.workspace_id,

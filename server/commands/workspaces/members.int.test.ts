@@ -4,6 +4,7 @@ import { refusal } from '../../../test/helpers/refusal';
 import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, type Team } from '../../../test/helpers/team';
 import { addWorkspaceMembers, changeMemberRole, removeWorkspaceMember } from './members';
+import { updateWorkspaceSettings } from './update';
 
 /*
  * The workspace member commands called as a handler calls them, on a real database (both kinds):
@@ -58,5 +59,17 @@ test('roles change by admins only; members are removed by admins, leave by thems
 
   expect(await refusal(removeWorkspaceMember(t.app.db, team.userId.admin, team.workspaceId, team.userId.admin))).toEqual([422, 'workspace.last_admin']);
   expect(await refusal(changeMemberRole(t.app.db, team.userId.admin, team.workspaceId, team.userId.admin, 'guest'))).toEqual([422, 'workspace.last_admin']);
+  // Asking the last admin to stay admin changes nothing, and is no refusal.
+  await changeMemberRole(t.app.db, team.userId.admin, team.workspaceId, team.userId.admin, 'admin');
   expect(await roleOf(team.userId.admin)).toBe('admin');
+});
+
+test('the workspace itself: admins rename it; never private with other members (422); denied to a participant and an outsider', async () => {
+  await updateWorkspaceSettings(t.app.db, team.userId.admin, team.workspaceId, { name: 'Команда 2' });
+  expect((await findMembership(t.app.db, team.workspaceId, team.userId.admin))?.name).toBe('Команда 2');
+  expect(await refusal(updateWorkspaceSettings(t.app.db, team.userId.admin, team.workspaceId, { private: true }))).toEqual([422, 'validation_failed']);
+  expect(await refusal(updateWorkspaceSettings(t.app.db, team.userId.participant, team.workspaceId, { name: 'нет' }))).toEqual([403, 'forbidden']);
+  expect(await refusal(updateWorkspaceSettings(t.app.db, team.userId.outsider, team.workspaceId, { name: 'нет' }))).toEqual([403, 'forbidden']);
+  const kept = (await findMembership(t.app.db, team.workspaceId, team.userId.admin))!;
+  expect([kept.name, kept.is_private]).toEqual(['Команда 2', 0]);
 });

@@ -1,22 +1,62 @@
 import type { Kysely } from 'kysely';
 import type { WorkspaceRole } from '../../../schema/constants';
-import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, type WorkspaceAction } from '../../../schema/policies/workspace';
+import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, keepsAnAdmin, withinInviteLimit, type WorkspaceAction } from '../../../schema/policies/workspace';
+import { ERROR_CODES } from '../../../schema/errors';
 import type { NewMember } from '../../../schema/workspace';
 import type { Database, UserRow } from '../../db/types';
-import { forbidden, notFound } from '../../errors';
+import { AppError, forbidden, notFound, rateLimited } from '../../errors';
 import {
   admitPeople,
-  checkInviteQuota,
+  countInvitedSince,
+  countMembers,
+  deleteMembership,
+  findMemberRole,
   findMembership,
   findWorkspace,
   inMembershipTransaction,
   isWireRole,
-  removeMember,
   resolvePeople,
-  setMemberRole,
+  setMemberRoleRow,
   type NamedPerson,
   type WorkspaceWithRole,
 } from '../../repositories/workspaces';
+
+/**
+ * Refuses (429 rate_limited) bringing `count` more people into workspaces when the inviter has
+ * brought in INVITE_LIMIT.people within its window already (members/add and page sharing
+ * together; the count is read under a lock on the inviter, `countInvitedSince`).
+ */
+export async function checkInviteQuota(trx: Kysely<Database>, inviterId: string, count: number): Promise<void> {
+  if (count === 0) return;
+  const recently = await countInvitedSince(trx, inviterId, new Date(Date.now() - INVITE_LIMIT.windowMs).toISOString());
+  if (!withinInviteLimit(recently, count)) {
+    const minutes = Math.round(INVITE_LIMIT.windowMs / 60_000);
+    throw rateLimited(`you may bring at most ${INVITE_LIMIT.people} people into workspaces in ${minutes} minutes; try again later`);
+  }
+}
+
+const lastAdmin = () => new AppError(422, ERROR_CODES.workspaceLastAdmin, 'the workspace needs at least one admin');
+
+/**
+ * A change of one member (their role, their membership) in a transaction holding the workspace's
+ * membership lock, so two admins demoting each other at once cannot leave it without an admin:
+ * 404 for no such member; 422 workspace.last_admin when it would take the last admin away.
+ */
+async function changeMember(
+  db: Kysely<Database>,
+  workspaceId: string,
+  memberId: string,
+  change: (trx: Kysely<Database>) => Promise<void>,
+  changes: (role: WorkspaceRole) => boolean = () => true,
+) {
+  await inMembershipTransaction(db, workspaceId, async (trx) => {
+    const role = await findMemberRole(trx, workspaceId, memberId);
+    if (!role || !isWireRole(role)) throw notFound('member');
+    if (!changes(role)) return;
+    if (!keepsAnAdmin(role, await countMembers(trx, workspaceId, 'admin'))) throw lastAdmin();
+    await change(trx);
+  });
+}
 
 /** The caller's membership of a workspace: 404 when there is no such workspace, 403 for outsiders. */
 async function membershipIn(db: Kysely<Database>, workspaceId: string, userId: string): Promise<WorkspaceWithRole> {
@@ -57,7 +97,7 @@ export async function addWorkspaceMembers(
       'body.members',
     );
     const newcomers = people.filter((p) => !p.member);
-    await checkInviteQuota(trx, userId, newcomers.length, INVITE_LIMIT);
+    await checkInviteQuota(trx, userId, newcomers.length);
     const admitted = await admitPeople(
       trx,
       workspace.id,
@@ -69,7 +109,7 @@ export async function addWorkspaceMembers(
   return { workspace, ...outcome };
 }
 
-/** Changes a member's role (admins; never the last admin's: the repository guards that). 404 for no such member. */
+/** Changes a member's role (admins; never the last admin's). 404 for no such member. */
 export async function changeMemberRole(
   db: Kysely<Database>,
   callerId: string,
@@ -78,7 +118,13 @@ export async function changeMemberRole(
   role: WorkspaceRole,
 ): Promise<WorkspaceWithRole> {
   const workspace = await authorizeWorkspace(db, workspaceId, callerId, 'manageMembers');
-  if (!(await setMemberRole(db, workspace.id, memberId, role))) throw notFound('member');
+  await changeMember(
+    db,
+    workspace.id,
+    memberId,
+    (trx) => setMemberRoleRow(trx, workspace.id, memberId, role),
+    (current) => current !== role,
+  );
   return workspace;
 }
 
@@ -86,5 +132,5 @@ export async function changeMemberRole(
 export async function removeWorkspaceMember(db: Kysely<Database>, callerId: string, workspaceId: string, memberId: string): Promise<void> {
   const workspace = await membershipIn(db, workspaceId, callerId);
   if (!canRemoveMember(workspace.role, callerId, memberId)) throw forbidden('removing members');
-  if (!(await removeMember(db, workspace.id, memberId))) throw notFound('member');
+  await changeMember(db, workspace.id, memberId, (trx) => deleteMembership(trx, workspace.id, memberId));
 }
