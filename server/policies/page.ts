@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { ACCESS_LEVELS, type AccessLevel, type WorkspaceRole } from '../../schema/constants';
 import { allows, roleDefault, type PageAction } from '../../schema/policies/page';
 import type { Database, PageRow } from '../db/types';
-import { forbidden } from '../errors';
-import { pagePath } from '../repositories/pages';
+import { AppError, forbidden, notFound } from '../errors';
+import { ERROR_CODES } from '../../schema/errors';
+import { findPageForWrite, pagePath } from '../repositories/pages';
 import { inChunks } from '../db/inChunks';
 
 function isAccessLevel(value: string): value is AccessLevel {
@@ -96,4 +97,27 @@ export async function authorizePage(db: Kysely<Database>, userId: string, page: 
 /** Anyone, signed in or not, may read a page while it is public and not in the trash. */
 export function isPubliclyReadable(page: PageRow): boolean {
   return page.is_public === 1 && page.in_trash === 0;
+}
+
+/** 409 page.in_trash: a page in the trash can be read, not changed. */
+export const pageInTrash = () => new AppError(409, ERROR_CODES.pageInTrash, 'the page is in the trash; restore it first');
+
+/**
+ * The one check every write into a page makes (its blocks, comments, files, fields, children):
+ * a page in the trash answers 409 page.in_trash. Reads keep working.
+ */
+export function assertNotInTrash(page: Pick<PageRow, 'in_trash'>): void {
+  if (page.in_trash === 1) throw pageInTrash();
+}
+
+/**
+ * A page re-read inside the transaction that writes into it (after that transaction's lock): 404
+ * when it is gone, 409 page.in_trash when it is in the trash; key-share locked on PostgreSQL
+ * (`findPageForWrite`).
+ */
+export async function writablePage(trx: Transaction<Database>, id: string): Promise<PageRow> {
+  const page = await findPageForWrite(trx, id);
+  if (!page) throw notFound('page');
+  assertNotInTrash(page);
+  return page;
 }

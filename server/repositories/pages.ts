@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PageType, SectionId } from '../../schema/constants';
-import { ERROR_CODES } from '../../schema/errors';
 import { isPostgres } from '../db/connect';
 import type { Database, PageRow } from '../db/types';
-import { AppError, notFound } from '../errors';
+import { notFound } from '../errors';
 import { nowIso } from '../time';
 import { compareSiblings, sortKeyAtEnd } from './pageOrder';
 import { inChunks } from '../db/inChunks';
@@ -31,29 +30,15 @@ export async function loadPage(db: Kysely<Database>, id: string): Promise<PageRo
   return page;
 }
 
-/** 409 page.in_trash: a page in the trash can be read, not changed. */
-export const pageInTrash = () => new AppError(409, ERROR_CODES.pageInTrash, 'the page is in the trash; restore it first');
-
 /**
- * The one check every write into a page makes (its blocks, comments, files, fields, children):
- * a page in the trash answers 409 page.in_trash. Reads keep working.
+ * A page read inside the transaction that writes into it (after that transaction's lock). On
+ * PostgreSQL the row is key-share locked until the transaction ends, so a delete-forever waits
+ * for this write instead of pulling the page away under it (which would break the foreign key of
+ * what is written). The check: `writablePage` (server/policies/page.ts).
  */
-export function assertNotInTrash(page: Pick<PageRow, 'in_trash'>): void {
-  if (page.in_trash === 1) throw pageInTrash();
-}
-
-/**
- * A page re-read inside the transaction that writes into it (after that transaction's lock):
- * 404 when it is gone, 409 page.in_trash when it is in the trash. On PostgreSQL the row is
- * key-share locked until the transaction ends, so a delete-forever waits for this write instead
- * of pulling the page away under it (which would break the foreign key of what is written).
- */
-export async function writablePage(trx: Transaction<Database>, id: string): Promise<PageRow> {
+export async function findPageForWrite(trx: Transaction<Database>, id: string): Promise<PageRow | undefined> {
   const query = trx.selectFrom('pages').selectAll().where('id', '=', id);
-  const page = await (isPostgres(trx) ? query.forKeyShare() : query).executeTakeFirst();
-  if (!page) throw notFound('page');
-  assertNotInTrash(page);
-  return page;
+  return (isPostgres(trx) ? query.forKeyShare() : query).executeTakeFirst();
 }
 
 /** A page by its id, else by its public alias. */

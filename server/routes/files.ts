@@ -31,9 +31,10 @@ import {
   sweepAbandonedUploads,
   type FileRow,
 } from '../repositories/files';
-import { assertNotInTrash } from '../repositories/pages';
+
 import { openStored, sendStored, STORED_BYTES_ROUTE } from '../files/serve';
 import { isoIn, nowIso } from '../time';
+import { assertNotInTrash } from '../policies/page';
 
 /** An upload URL works this long. */
 export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;

@@ -25,7 +25,7 @@ import { requestOrigin } from '../realtime/sockets';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { allows } from '../../schema/policies/page';
 import { mayListSection } from '../../schema/policies/workspace';
-import { authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
+import { assertNotInTrash, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
 import { readRows } from '../repositories/databases';
@@ -33,17 +33,7 @@ import { nowIso } from '../time';
 import type { DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
-import {
-  assertNotInTrash,
-  findPage,
-  findPageByIdOrAlias,
-  findPages,
-  listChildren,
-  listLiveTitles,
-  listSectionRoots,
-  loadPage,
-  pagePath,
-} from '../repositories/pages';
+import { findPage, findPageByIdOrAlias, findPages, listChildren, listLiveTitles, listSectionRoots, loadPage, pagePath } from '../repositories/pages';
 import { addFavorite, favoritePageIds, listFavoritePages, removeFavorite } from '../repositories/favorites';
 import { listTrashHeads } from '../repositories/trash';
 import { listVisitedPages, recordVisit } from '../repositories/visits';

@@ -6,9 +6,9 @@ import { lockBlocks } from '../../db/locks';
 import type { BlockRow, Database } from '../../db/types';
 import { AppError, invalid, isUniqueViolation, notFound } from '../../errors';
 import type { PageAction } from '../../../schema/policies/page';
-import { authorizePage } from '../../policies/page';
+import { assertNotInTrash, authorizePage, writablePage } from '../../policies/page';
 import { findBlock, findLiveBlock, presentBlock } from '../../repositories/blocks';
-import { assertNotInTrash, loadPage, writablePage } from '../../repositories/pages';
+import { loadPage } from '../../repositories/pages';
 
 /** Stores data in canonical form, so every reader sees what Slate would keep. */
 export function canonicalData(type: BlockWireType, data: BlockData): BlockData {

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { BlockData, CreateBlockBody } from '../../../schema/block';
 import { newId } from '../../../schema/ids';
 import type { BlockRow, Database } from '../../db/types';
-import { authorizePage } from '../../policies/page';
+import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { findBlock, insertBlock, isInSubtree, reviveBlock, sortKeyAfter } from '../../repositories/blocks';
-import { assertNotInTrash, loadPage } from '../../repositories/pages';
+import { loadPage } from '../../repositories/pages';
 import { blockChange, blockExists, canonicalData, checkPlacement, position, takenId } from './blockChange';
 import { invalid } from '../../errors';
 

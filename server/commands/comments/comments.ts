@@ -21,7 +21,8 @@ import {
   type CommentRow,
 } from '../../repositories/comments';
 import { createNotification, deleteCommentNotifications, pageFollowers, pickNotifications } from '../../repositories/notifications';
-import { assertNotInTrash, loadPage, writablePage } from '../../repositories/pages';
+import { loadPage } from '../../repositories/pages';
+import { assertNotInTrash, writablePage } from '../../policies/page';
 
 /*
  * The comment commands (docs/api/comments.md): write, edit, delete, react. Each authorizes on the

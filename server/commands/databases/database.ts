@@ -14,9 +14,9 @@ import type { PageAction } from '../../../schema/policies/page';
 import { lockBlocks } from '../../db/locks';
 import type { BlockRow, Database, PageRow } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
-import { authorizePage } from '../../policies/page';
+import { assertNotInTrash, authorizePage, writablePage } from '../../policies/page';
 import { databaseData, findDatabaseBlock, findRowPage } from '../../repositories/databases';
-import { assertNotInTrash, findPage, writablePage } from '../../repositories/pages';
+import { findPage } from '../../repositories/pages';
 
 /*
  * What the database commands share (docs/api/databases.md): the database or row a call names,

@@ -33,9 +33,10 @@ import type { BlockRow, CellRow, Database } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
 import { updateBlockIfVersion } from '../../repositories/blocks';
 import { cellsOfField, databaseData, deleteCellsOfField, rewriteCells } from '../../repositories/databases';
-import { writablePage } from '../../repositories/pages';
+
 import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
+import { writablePage } from '../../policies/page';
 
 /*
  * A database's fields and views (docs/api/databases.md «Fields», «Views»): they live in the

@@ -3,9 +3,9 @@ import type { BlockData } from '../../../schema/block';
 import type { BlockWireType } from '../../../schema/blocks';
 import type { Database, PageRow } from '../../db/types';
 import { blocksAt, findVersion, recordVersion } from '../../history/versions';
-import { authorizePage } from '../../policies/page';
+import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { deleteBlockRow, insertBlock, rewriteBlock } from '../../repositories/blocks';
-import { assertNotInTrash, loadPage, updatePageFields } from '../../repositories/pages';
+import { loadPage, updatePageFields } from '../../repositories/pages';
 import { nowIso } from '../../time';
 import { blockChange } from '../blocks/blockChange';
 

@@ -6,10 +6,10 @@ import { holdsDatabase, type CreatePageBody } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
 import type { Database, PageRow } from '../../db/types';
 import { forbidden, isUniqueViolation } from '../../errors';
-import { authorizePage } from '../../policies/page';
+import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
 import { insertBlock } from '../../repositories/blocks';
-import { assertNotInTrash, findPage, insertPage, loadPage } from '../../repositories/pages';
+import { findPage, insertPage, loadPage } from '../../repositories/pages';
 import type { WorkspaceWithRole } from '../../repositories/workspaces';
 import { pageExists, treeChange } from './tree';
 

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AccessLevel } from '../../../schema/constants';
 import type { Database, PageRow } from '../../db/types';
-import { authorizePage } from '../../policies/page';
-import { assertNotInTrash, findPage, listPagesAt, setSortKey, type PagePlace } from '../../repositories/pages';
+import { assertNotInTrash, authorizePage } from '../../policies/page';
+import { findPage, listPagesAt, setSortKey, type PagePlace } from '../../repositories/pages';
 import { sortKeyAfter } from '../../repositories/pageOrder';
 import { changeAtPage, siblingToPlaceAfter } from './tree';
 

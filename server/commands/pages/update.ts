@@ -4,10 +4,10 @@ import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
 import type { PatchElementBody } from '../../../schema/element';
 import type { Database, PageRow } from '../../db/types';
 import { forbidden, invalidField, notFound } from '../../errors';
-import { authorizePage } from '../../policies/page';
+import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { writeCellOver } from '../../repositories/databases';
 import { findFile } from '../../repositories/files';
-import { assertNotInTrash, loadPage, publishPage, updatePageFields, type PageFieldsUpdate } from '../../repositories/pages';
+import { loadPage, publishPage, updatePageFields, type PageFieldsUpdate } from '../../repositories/pages';
 
 /**
  * Changes one of a page's title, icon, cover or public flag (`PATCH element/{id}`): editors,
