@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { blocksOf, newPage, saved } from '../helpers/editorPage';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { signInThroughUi } from '../helpers/browser';
+import { blocksOf, browserSuite, newPage, saved } from '../helpers/editorPage';
+import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
  * The editor as a keyboard-driven writer uses it, in real Chromium against the real server
@@ -16,14 +16,7 @@ const ARTIFACTS = path.resolve(__dirname, 'artifacts');
 let server: ServerProcess;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+browserSuite((started, launched) => ([server, browser] = [started, launched]));
 
 it('shortcuts, nesting, the slash menu, marks and undo — all still there after a reload', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

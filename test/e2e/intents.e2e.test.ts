@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { fetchJson, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
-import { shoot } from '../helpers/editorPage';
+import { signInThroughUi } from '../helpers/browser';
+import { fetchJson, type ServerProcess } from '../helpers/serverProcess';
+import { browserSuite, shoot } from '../helpers/editorPage';
 
 /*
  * Navigation intents (docs/intents.md) in real Chromium against the real server: each address a
@@ -21,8 +21,8 @@ let pageId: string;
 
 const cookieOf = async (context: BrowserContext) => (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
+browserSuite((started, launched) => ([server, browser] = [started, launched]));
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
   owner = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   reader = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   for (const [context, email] of [
@@ -51,11 +51,6 @@ beforeAll(async () => {
     body: JSON.stringify([{ email: READER, accessLevel: 'read' }]),
   });
 }, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** Opens an address and waits until the page (or home) is drawn. */
 async function open(context: BrowserContext, path: string): Promise<Page> {

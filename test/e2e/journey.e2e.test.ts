@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { newPage, saved } from '../helpers/editorPage';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { signInThroughUi } from '../helpers/browser';
+import { browserSuite, newPage, saved } from '../helpers/editorPage';
+import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
  * The main journey of issue 5, through the UI only, in real Chromium against a real server:
@@ -16,16 +16,11 @@ let browser: Browser;
 let alice: BrowserContext;
 let bob: BrowserContext;
 
+browserSuite((started, launched) => ([server, browser] = [started, launched]));
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
   alice = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   bob = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 const row = (page: Page, title: string) => page.locator('.tree-row', { has: page.locator('.sidebar-page', { hasText: title }) });
 const comments = (page: Page) => page.getByRole('complementary', { name: 'Комментарии' });

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { fetchJson, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
-import { eventually, savedAndReloaded, shoot } from '../helpers/editorPage';
+import { signInThroughUi } from '../helpers/browser';
+import { fetchJson, type ServerProcess } from '../helpers/serverProcess';
+import { browserSuite, eventually, savedAndReloaded, shoot } from '../helpers/editorPage';
 
 /*
  * Opening a page by its link (issue 15, «Opening a big page fast»), in real Chromium against the
@@ -20,8 +20,8 @@ let context: BrowserContext;
 let cookie: string;
 let pageId: string;
 
+browserSuite((started, launched) => ([server, browser] = [started, launched]));
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const tab = await context.newPage();
   await signInThroughUi(tab, server, EMAIL);
@@ -43,11 +43,6 @@ beforeAll(async () => {
     previous = created.data.id;
   }
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** The requests a tab makes to the API, by path (with query), in order. */
 function recordApi(tab: Page): Request[] {

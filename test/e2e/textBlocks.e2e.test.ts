@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { saved, typeFormula } from '../helpers/editorPage';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { signInThroughUi } from '../helpers/browser';
+import { browserSuite, saved, typeFormula } from '../helpers/editorPage';
+import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
  * The text-like block types in real Chromium against the real server: a to-do ticked by mouse,
@@ -12,14 +12,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/serverProcess
 let server: ServerProcess;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+browserSuite((started, launched) => ([server, browser] = [started, launched]));
 
 it('to-do, callout, formula and code blocks work and persist', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

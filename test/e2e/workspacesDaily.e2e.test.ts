@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { eventually, SHOTS_DIR } from '../helpers/editorPage';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { signInThroughUi } from '../helpers/browser';
+import { browserSuite, eventually, SHOTS_DIR } from '../helpers/editorPage';
+import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
  * Workspaces day to day, in real Chromium against the real server (SQLite): the workspace one was
@@ -14,14 +14,10 @@ const HEADERS = { 'X-App-Type': 'Web' };
 let server: ServerProcess;
 let browser: Browser;
 
+browserSuite((started, launched) => ([server, browser] = [started, launched]));
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** A fresh sign-in code for the e-mail: one printed after `before` codes were (an earlier one is used up). */
 async function freshCode(email: string, before: number): Promise<string> {

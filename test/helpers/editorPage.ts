@@ -130,6 +130,24 @@ export async function pasteData(
 }
 
 /**
+ * A server process and a browser for a test file: started together before its tests (`started`
+ * gets them, before any `beforeAll` registered after this call runs) and stopped after them.
+ */
+export function browserSuite(started: (server: ServerProcess, browser: Browser) => void): void {
+  let server: ServerProcess | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    const [launchedServer, launchedBrowser] = await Promise.all([startServerProcess(), launchBrowser()]);
+    [server, browser] = [launchedServer, launchedBrowser];
+    started(launchedServer, launchedBrowser);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+}
+
+/**
  * One server (SQLite) and one browser for a test file, with a context signed in as `email`:
  * registers beforeAll/afterAll; `openApp()` opens a tab of that context on the home screen.
  */
@@ -137,17 +155,13 @@ export function signedInEditorSuite(email: string, contextOptions: BrowserContex
   let server: ServerProcess;
   let browser: Browser;
   let context: BrowserContext;
+  browserSuite((started, launched) => ([server, browser] = [started, launched]));
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
     const page = await context.newPage();
     await signInThroughUi(page, server, email);
     await page.close();
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
   return {
     async openApp(): Promise<Page> {
       const page = await context.newPage();
@@ -172,8 +186,8 @@ export function twoPeopleSuite(emailA: string, emailB: string) {
   let browser: Browser;
   let a: BrowserContext;
   let b: BrowserContext;
+  browserSuite((started, launched) => ([server, browser] = [started, launched]));
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServerProcess(), launchBrowser()]);
     a = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     b = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const [pa, pb] = await Promise.all([a.newPage(), b.newPage()]);
@@ -181,10 +195,6 @@ export function twoPeopleSuite(emailA: string, emailB: string) {
     await signInThroughUi(pb, server, emailB);
     await Promise.all([pa.close(), pb.close()]);
   }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
   return {
     server: () => server,
     browser: () => browser,
