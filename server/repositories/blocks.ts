@@ -19,12 +19,12 @@ export function findBlock(db: Kysely<Database>, id: string): Promise<BlockRow | 
   return db.selectFrom('blocks').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** A block by id, unless it is deleted. */
 /** Blocks by id (those that exist, live or not). */
 export async function findBlocks(db: Kysely<Database>, ids: readonly string[]): Promise<BlockRow[]> {
   return ids.length === 0 ? [] : db.selectFrom('blocks').selectAll().where('id', 'in', ids).execute();
 }
 
+/** A block by id, unless it is deleted. */
 export function findLiveBlock(db: Kysely<Database>, id: string): Promise<BlockRow | undefined> {
   return db.selectFrom('blocks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
@@ -310,8 +310,8 @@ function newBlockRow(input: InsertBlockInput, now: string): BlockRow {
   };
 }
 
-export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput): Promise<BlockRow> {
-  const row = newBlockRow(input, nowIso());
+export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput, now = nowIso()): Promise<BlockRow> {
+  const row = newBlockRow(input, now);
   await db.insertInto('blocks').values(row).execute();
   if (row.type === 'database') await syncDatabaseLayouts(db, row.id, input.data, row.created_at);
   return row;

@@ -47,7 +47,11 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
   const announce = (turn: Turn, pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> =>
     turn
       .run(async () => {
-        for (const version of await versions()) await app.realtime.versionRecorded(pageId, version);
+        // Each in its turn; one that cannot be sent does not keep the next from going.
+        for (const version of await versions())
+          await app.realtime
+            .versionRecorded(pageId, version)
+            .catch((error: unknown) => app.log.warn({ err: error, versionId: version.id }, 'history: a recorded version could not be announced'));
       })
       .catch((error: unknown) => app.log.warn({ err: error }, 'history: a recorded version could not be announced'));
   /** Runs `work` with the page's announcement turn it takes (`take()`: first inside its transaction, under the lock); a turn left unused is passed. */

@@ -779,6 +779,11 @@ describe('public pages', () => {
       expect(res.body).not.toContain(privateChild.id);
       expect(res.body).not.toContain(secretRoot.id);
       expect(res.body).not.toContain('@example.com');
+      // Nobody's user id: who made the page or its children is not for the public.
+      expect([answer.data.createdBy, ...included.filter((i) => i.contentType === 'Element').map((e) => (e as unknown as WireElement).createdBy)]).toEqual([
+        '',
+        '',
+      ]);
     }
     // A private child is not public because its parent is.
     expect((await api(t, undefined, 'GET', el('public/' + privateChild.id))).statusCode).toBe(404);

@@ -114,6 +114,9 @@ async function presentPageFor(db: Kysely<Database>, userId: string, page: PageRo
  * A public page as anyone sees it: read access, no favourite, and of its ancestors only the
  * unbroken run of public ones right above it (a private parent's id is not given away).
  */
+/** A public page as anyone may see it: read access, and nobody's user id (`createdBy` empty). */
+const publicElement = (page: PageRow): WireElement => ({ ...presentElement(page, 'read', false), createdBy: '' });
+
 async function presentPublicElement(db: Kysely<Database>, page: PageRow): Promise<WireElement> {
   const ancestorIds = pagePath(page);
   const ancestors = new Map((await findPages(db, ancestorIds)).map((p) => [p.id, p]));
@@ -123,8 +126,7 @@ async function presentPublicElement(db: Kysely<Database>, page: PageRow): Promis
     if (!ancestor || !isPubliclyReadable(ancestor)) break;
     visible.unshift(id);
   }
-  const element = presentElement(page, 'read', false);
-  return { ...element, path: visible, parentId: visible.length > 0 ? page.parent_id : null };
+  return { ...publicElement(page), path: visible, parentId: visible.length > 0 ? page.parent_id : null };
 }
 
 /** A page that is public and not in the trash, by id or alias; anything else is 404 (nothing given away). */
@@ -242,7 +244,7 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
       // Only public children are shown, and their path goes no higher than the page's public path.
       const children = (await listChildren(app.db, page.id))
         .filter(isPubliclyReadable)
-        .map((child) => ({ ...presentElement(child, 'read', false), path: [...element.path, page.id] }));
+        .map((child) => ({ ...publicElement(child), path: [...element.path, page.id] }));
       // A big page is read in slices and written out as a stream (docs/api/blocks.md).
       const blocks = await listPageBlockRows(app.db, page.id);
       return reply.type('application/json; charset=utf-8').send(streamedIncluded(element, blocks, placedRowJson, children));

@@ -3,7 +3,7 @@ import type { BlockData } from '../../../schema/block';
 import { definitionForWireType, type BlockWireType } from '../../../schema/blocks';
 import { ERROR_CODES } from '../../../schema/errors';
 import { lockBlocks } from '../../db/locks';
-import type { BlockRow, Database } from '../../db/types';
+import type { BlockRow, Database, PageRow } from '../../db/types';
 import { AppError, invalid, isUniqueViolation, notFound } from '../../errors';
 import type { PageAction } from '../../../schema/policies/page';
 import { assertNotInTrash, authorizePage, writablePage } from '../../policies/page';
@@ -42,16 +42,15 @@ export async function authorizedBlock(db: Kysely<Database>, userId: string, id: 
 
 /**
  * Runs a change of a page's blocks in one transaction holding the page's block lock, with the
- * page read again there (404 when gone, 409 page.in_trash when in the trash). Every position,
+ * page read again there (404 when gone, 409 page.in_trash when in the trash; `work` gets it). Every position,
  * cycle and database check is made inside, on the blocks as they are then (see
  * docs/adr/0003-concurrency.md). Only `trx` may be used inside: on SQLite the transaction holds
  * the one connection.
  */
-export function blockChange<T>(db: Kysely<Database>, pageId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export function blockChange<T>(db: Kysely<Database>, pageId: string, work: (trx: Transaction<Database>, page: PageRow) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await lockBlocks(trx, pageId);
-    await writablePage(trx, pageId);
-    return work(trx);
+    return work(trx, await writablePage(trx, pageId));
   });
 }
 

@@ -79,6 +79,29 @@ describe('restoreVersion', () => {
   });
 });
 
+test('a version forgotten after the check, before the lock (the historian’s retention), is 404 under the lock, and nothing changes', async () => {
+  const { page, first, second, versionId } = await pageWithVersion();
+  await updatePage(t.app.db, team.userId.admin, page.id, { title: 'Позже' });
+  // The database, but the version goes just as the restore's transaction begins.
+  const db = t.app.db;
+  const forgettingFirst = new Proxy(db, {
+    get(target, key) {
+      if (key === 'transaction')
+        return () => ({
+          async execute<T>(work: Parameters<ReturnType<typeof db.transaction>['execute']>[0]): Promise<T> {
+            await db.deleteFrom('page_version_blocks').where('version_id', '=', versionId).execute();
+            await db.deleteFrom('page_versions').where('id', '=', versionId).execute();
+            return (await db.transaction().execute(work)) as T;
+          },
+        });
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  expect(await refusal(restoreVersion(forgettingFirst, team.userId.admin, page.id, versionId))).toEqual([404, 'not_found']);
+  expect([await textOf(first.id), await textOf(second.id), (await findPage(t.app.db, page.id))!.title]).toEqual(['Первый', 'Второй', 'Позже']);
+});
+
 describe('recordPageNow', () => {
   test('a reader records the page as it is now, once (nothing changed since: null); denied to an outsider (403) and for no page (404)', async () => {
     const { page, first } = await pageWithVersion();

@@ -36,10 +36,12 @@ export async function restoreVersion(db: Kysely<Database>, userId: string, pageI
   const page = await loadPage(db, pageId);
   await authorizePage(db, userId, page, 'edit');
   assertNotInTrash(page);
-  const version = await findVersion(db, page.id, versionId);
+  await findVersion(db, page.id, versionId);
   const at = nowIso();
-  return blockChange(db, page.id, async (trx): Promise<Restored> => {
+  return blockChange(db, page.id, async (trx, current): Promise<Restored> => {
     whileLocked();
+    // Read again under the lock: the historian's retention (same lock) may have forgotten it since.
+    const version = await findVersion(trx, page.id, versionId);
     const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
     const before = await recordVersion(trx, page.id, { kind: 'edit' });
     const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
@@ -71,12 +73,13 @@ export async function restoreVersion(db: Kysely<Database>, userId: string, pageI
     for (const want of target.values()) {
       if (want.type === 'database') continue;
       const { id, parentId, sortKey } = want;
-      await insertBlock(trx, { id, pageId: page.id, parentId, sortKey, type: want.type as BlockWireType, data: want.data as BlockData, userId });
+      await insertBlock(trx, { id, pageId: page.id, parentId, sortKey, type: want.type as BlockWireType, data: want.data as BlockData, userId }, at);
       added.push(want.id);
     }
-    const retitled = version.title !== page.title && page.database_id === null ? version.title : null;
-    if (retitled !== null) await updatePageFields(trx, page, { title: retitled, updated_by: userId });
+    // The page as read under the lock: a rename meanwhile is judged, and its icon and cover are told as they are.
+    const retitled = version.title !== current.title && current.database_id === null ? version.title : null;
+    if (retitled !== null) await updatePageFields(trx, current, { title: retitled, updated_by: userId });
     const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [userId] });
-    return { page, at, edited, added, removed, retitled, before, restored: restored! };
+    return { page: current, at, edited, added, removed, retitled, before, restored: restored! };
   });
 }
