@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../server/db/types';
 import { errorCode, type TestApp } from './testApp';
 
@@ -151,4 +151,27 @@ export async function heldLock(
       await done;
     },
   };
+}
+
+/**
+ * `db`, but each transaction started through it runs `before` first (the caller's checks outside
+ * it are done by then) and `after` once it is committed: what someone else does just then, in
+ * the gap a race would find.
+ */
+export function aroundTransactions(db: Kysely<Database>, hooks: { before?: () => Promise<unknown>; after?: () => Promise<unknown> }): Kysely<Database> {
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'transaction')
+        return () => ({
+          async execute<T>(work: Parameters<ReturnType<typeof db.transaction>['execute']>[0]): Promise<T> {
+            await hooks.before?.();
+            const result = (await db.transaction().execute(work)) as T;
+            await hooks.after?.();
+            return result;
+          },
+        });
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -2,7 +2,7 @@ import type { BlockData } from '../../../schema/block';
 import { newId } from '../../../schema/ids';
 import { findBlock } from '../../repositories/blocks';
 import { refusal } from '../../../test/helpers/refusal';
-import { heldLock } from '../../../test/helpers/races';
+import { aroundTransactions, heldLock } from '../../../test/helpers/races';
 import { testDb, type TestApp } from '../../../test/helpers/testApp';
 import { lockBlocks } from '../../db/locks';
 import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
@@ -146,22 +146,9 @@ describe('moveBlock answers the move it made', () => {
   test('its new parent deleted right after the commit (the block with it): still the block as moved, not a 404', async () => {
     const parent = await paragraph(team.pageId, 'parent');
     const block = await paragraph(team.pageId, 'moving');
-    // The database, but someone's delete of the parent goes in as soon as the move's transaction is committed.
+    // Someone's delete of the parent goes in as soon as the move's transaction is committed.
     const db = t.app.db;
-    const deletingAfterCommit = new Proxy(db, {
-      get(target, key) {
-        if (key === 'transaction')
-          return () => ({
-            async execute<T>(work: Parameters<ReturnType<typeof db.transaction>['execute']>[0]): Promise<T> {
-              const result = (await db.transaction().execute(work)) as T;
-              await deleteBlock(db, team.userId.admin, parent.id, undefined, null);
-              return result;
-            },
-          });
-        const value: unknown = Reflect.get(target, key);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    const deletingAfterCommit = aroundTransactions(db, { after: () => deleteBlock(db, team.userId.admin, parent.id, undefined, null) });
     const moved = await moveBlock(deletingAfterCommit, team.userId.admin, block.id, { parentId: parent.id });
     expect([moved.id, moved.parent_id, moved.deleted_at]).toEqual([block.id, parent.id, null]);
     // Deleted with its parent since.

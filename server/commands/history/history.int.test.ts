@@ -1,5 +1,6 @@
 import type { BlockData } from '../../../schema/block';
 import { refusal } from '../../../test/helpers/refusal';
+import { aroundTransactions } from '../../../test/helpers/races';
 import { createTeamApp, type Team } from '../../../test/helpers/team';
 import type { TestApp } from '../../../test/helpers/testApp';
 import { recordVersion } from '../../history/versions';
@@ -82,20 +83,12 @@ describe('restoreVersion', () => {
 test('a version forgotten after the check, before the lock (the historian’s retention), is 404 under the lock, and nothing changes', async () => {
   const { page, first, second, versionId } = await pageWithVersion();
   await updatePage(t.app.db, team.userId.admin, page.id, { title: 'Позже' });
-  // The database, but the version goes just as the restore's transaction begins.
+  // The version goes just as the restore's transaction begins.
   const db = t.app.db;
-  const forgettingFirst = new Proxy(db, {
-    get(target, key) {
-      if (key === 'transaction')
-        return () => ({
-          async execute<T>(work: Parameters<ReturnType<typeof db.transaction>['execute']>[0]): Promise<T> {
-            await db.deleteFrom('page_version_blocks').where('version_id', '=', versionId).execute();
-            await db.deleteFrom('page_versions').where('id', '=', versionId).execute();
-            return (await db.transaction().execute(work)) as T;
-          },
-        });
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  const forgettingFirst = aroundTransactions(db, {
+    before: async () => {
+      await db.deleteFrom('page_version_blocks').where('version_id', '=', versionId).execute();
+      await db.deleteFrom('page_versions').where('id', '=', versionId).execute();
     },
   });
   expect(await refusal(restoreVersion(forgettingFirst, team.userId.admin, page.id, versionId))).toEqual([404, 'not_found']);
