@@ -189,12 +189,23 @@ describe("live: versionRecorded on the page's element channel", () => {
   test("the historian tells of a version from inside its transaction, under the page's lock, before it records (its announcement's place in the page's order), and of the version after the commit", async () => {
     const page = await createPage(t, owner, { title: 'Очередь' });
     await versionsReach(page.id, 1);
-    // Changed behind the search queue's back, and queued with times in the future: the server's own historian leaves it be.
+    // Renamed; once the search indexer has taken the change (and noted the page for the historian),
+    // the page is queued with times in the future: the server's own historian leaves it be.
     await t.app.db.updateTable('pages').set({ title: 'Очередь, правка' }).where('id', '=', page.id).execute();
+    const queued = async () => (await t.app.db.selectFrom('history_queue').select('page_id').where('page_id', '=', page.id).executeTakeFirst()) !== undefined;
+    const indexed = async () =>
+      (await t.app.db.selectFrom('search_queue').select('target').where('target', '=', `p:${page.id}`).executeTakeFirst()) === undefined;
+    await until(async () => (await indexed()) && (await queued()), 5000, 'the rename indexed and noted');
     const future = new Date(Date.now() + 3_600_000).toISOString();
+    const queueInFuture = () =>
+      t.app.db
+        .insertInto('history_queue')
+        .values({ page_id: page.id, first_at: future, last_at: future })
+        .onConflict((oc) => oc.column('page_id').doUpdateSet({ first_at: future, last_at: future }))
+        .execute();
     // Only this page is due in the round (other tests' pages would record first).
-    await t.app.db.deleteFrom('history_queue').execute();
-    await t.app.db.insertInto('history_queue').values({ page_id: page.id, first_at: future, last_at: future }).execute();
+    await t.app.db.deleteFrom('history_queue').where('page_id', '!=', page.id).execute();
+    await queueInFuture();
     // What the historian's transaction asks of the database, in order, and when it tells.
     const steps: string[] = [];
     const watched = t.app.db.withPlugin({
@@ -216,7 +227,7 @@ describe("live: versionRecorded on the page's element channel", () => {
     expect(steps.slice(-2)).toEqual(['DeleteQueryNode', 'version number']);
     expect((await versions(page.id))[0]).toMatchObject({ title: 'Очередь, правка' });
     // Nothing changed since: told, and told that nothing was recorded.
-    await t.app.db.insertInto('history_queue').values({ page_id: page.id, first_at: future, last_at: future }).execute();
+    await queueInFuture();
     steps.length = 0;
     await recordDue(watched, timing, Date.now() + 7_200_000, () => (versionId) => steps.push(`version ${versionId === null ? 'none' : typeof versionId}`));
     expect(steps.at(-1)).toBe('version none');
