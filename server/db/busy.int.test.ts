@@ -7,7 +7,7 @@ import type { WireWorkspace } from '../../schema/workspace';
 import { newId } from '../../schema/ids';
 import { holdWriteLock, writeFromAnotherProcess } from '../../test/helpers/sqliteLock';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, signIn, testDb, type TestApp } from '../../test/helpers/testApp';
-import { runExportJob } from '../export/exportJobs';
+import { newExportJob, runExportJob } from '../export/exportJobs';
 import { SQLITE_FILE } from '../plugins/db';
 import { indexQueued } from '../search/indexer';
 import { nowIso } from '../time';
@@ -166,8 +166,7 @@ describeSqlite('SQLite: another process holds the write lock', () => {
     const queued = async () => (await t.app.db.selectFrom('search_queue').select('target').execute()).map((r) => r.target).sort();
     const waiting = await queued();
     expect(waiting.length).toBeGreaterThan(0);
-    const job = {
-      id: newId(),
+    const job = newExportJob({
       user_id: (await t.app.db.selectFrom('users').select('id').where('email', '=', 'busy-ann@example.com').executeTakeFirstOrThrow()).id,
       workspace_id: workspaceId,
       root_id: pageId,
@@ -177,15 +176,8 @@ describeSqlite('SQLite: another process holds the write lock', () => {
       comments: 0,
       // Taken by a worker (this test) just now: the app's worker leaves it alone.
       status: 'running',
-      pages_done: 0,
-      pages_total: 0,
-      size: null,
-      storage_key: null,
-      error: null,
-      created_at: nowIso(),
       heartbeat_at: nowIso(),
-      finished_at: null,
-    } as const;
+    });
     await t.app.db.insertInto('export_jobs').values(job).execute();
 
     const lock = await holdWriteLock(file(), 3000);

@@ -7,6 +7,7 @@ import type { FileStore } from '../files/store';
 import { allows } from '../../schema/policies/page';
 import { pageAccessLevel } from '../policies/page';
 import { nowIso } from '../time';
+import { newId } from '../../schema/ids';
 import { exportZip, pagesToExport, workspacePagesToExport } from './pageExport';
 
 /**
@@ -19,6 +20,25 @@ import { exportZip, pagesToExport, workspacePagesToExport } from './pageExport';
 /** An export job as stored. */
 export type ExportJobRow = { [K in keyof ExportJobTable]: ExportJobTable[K] };
 type JobRow = ExportJobRow;
+
+/** A new job as queued (or as `rest` says: a test's running job), nothing of it done yet. */
+export function newExportJob(
+  fields: Pick<ExportJobRow, 'user_id' | 'workspace_id' | 'root_id' | 'title' | 'subpages' | 'format' | 'comments'> & Partial<ExportJobRow>,
+): ExportJobRow {
+  return {
+    id: newId(),
+    status: 'queued',
+    pages_done: 0,
+    pages_total: 0,
+    size: null,
+    storage_key: null,
+    error: null,
+    created_at: nowIso(),
+    heartbeat_at: null,
+    finished_at: null,
+    ...fields,
+  };
+}
 
 export async function insertExportJob(db: Kysely<Database>, job: ExportJobRow): Promise<void> {
   await db.insertInto('export_jobs').values(job).execute();

@@ -37,13 +37,12 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
   const announceInOrder = inOrderByKey();
   /**
    * Announces versions of a page in the order they were recorded: whoever records takes its turn
-   * inside its transaction, under the page's lock (`turnOf`), and announces in it after the commit,
+   * inside its transaction, under the page's lock (`announceInOrder.turn`), and announces in it after the commit,
    * once the page's turns before it are done — the historian's, after its commit, may still be
    * reading when a restore that came after it is done — and each version only once the adapter has
    * the one before (over PostgreSQL two sends in flight can overtake each other). A failure is
    * logged and ends there: the page's next announcements still go.
    */
-  const turnOf = (pageId: string) => announceInOrder.turn(pageId);
   const announce = (turn: Turn, pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> =>
     turn
       .run(async () => {
@@ -58,13 +57,13 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
   async function announcing<T>(pageId: string, work: (take: () => Turn) => Promise<T>): Promise<T> {
     let turn: Turn | undefined;
     try {
-      return await work(() => (turn ??= turnOf(pageId)));
+      return await work(() => (turn ??= announceInOrder.turn(pageId)));
     } finally {
       turn?.pass();
     }
   }
   const historian = historianOf(app.db, timing, app.log, (pageId) => {
-    const turn = turnOf(pageId);
+    const turn = announceInOrder.turn(pageId);
     return (versionId) => (versionId === null ? turn.pass() : void announce(turn, pageId, () => versionsById([versionId])));
   });
   app.addHook('onReady', async () => historian.start());

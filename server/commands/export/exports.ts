@@ -1,17 +1,15 @@
 import type { Kysely } from 'kysely';
-import { newId } from '../../../schema/ids';
 import type { ExportFormat } from '../../../schema/exportJob';
 import { canCreateInSection, canDoInWorkspace } from '../../../schema/policies/workspace';
 import type { Database, PageRow } from '../../db/types';
 import { forbidden } from '../../errors';
-import { insertExportJob, type ExportJobRow } from '../../export/exportJobs';
+import { insertExportJob, newExportJob, type ExportJobRow } from '../../export/exportJobs';
 import { fileName } from '../../export/pageExport';
 import { importExport, type ImportReport } from '../../export/jsonImport';
 import type { FileStore } from '../../files/store';
 import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { loadPage } from '../../repositories/pages';
 import { findMembership, listUserWorkspaces } from '../../repositories/workspaces';
-import { nowIso } from '../../time';
 import { treeChange } from '../pages/tree';
 
 /**
@@ -35,22 +33,7 @@ export async function startExport(
     if (!workspace || !canDoInWorkspace(workspace.role, 'export')) throw forbidden('exporting this workspace');
     values = { workspace_id: workspace.id, root_id: null, title: fileName(workspace.name, 'Рабочее пространство'), subpages: 1 };
   }
-  const job: ExportJobRow = {
-    id: newId(),
-    user_id: userId,
-    format: what.format,
-    comments: what.comments ? 1 : 0,
-    status: 'queued',
-    pages_done: 0,
-    pages_total: 0,
-    size: null,
-    storage_key: null,
-    error: null,
-    created_at: nowIso(),
-    heartbeat_at: null,
-    finished_at: null,
-    ...values,
-  };
+  const job = newExportJob({ user_id: userId, format: what.format, comments: what.comments ? 1 : 0, ...values });
   await insertExportJob(db, job);
   return job;
 }
