@@ -2,6 +2,7 @@ import { marked, type Token as MdToken, type Tokens } from 'marked';
 import { CODE_LANGUAGES } from '../../schema/blocks/code';
 import { DEFAULT_CALLOUT_ICON } from '../../schema/blocks/callout';
 import path from 'node:path';
+import { foldersUp } from './archive';
 import { canonicalTokens, isSafeHref, type Token } from '../../schema/token';
 import type { ImportDocument } from './jsonImport';
 import { newId } from '../../schema/ids';
@@ -284,7 +285,7 @@ export function pageFiles(
 
 /** The page under which a folder's files go: the page file beside it with the folder's name, else the nearest such page up. */
 export function nearestFolderPage(dir: string, pages: ReadonlyMap<string, string>, extensions: readonly string[] = ['md']): string | null {
-  for (let at = dir; at !== '.' && at !== ''; at = path.posix.dirname(at)) {
+  for (const at of foldersUp(dir)) {
     for (const extension of extensions) if (pages.has(`${at}.${extension}`)) return pages.get(`${at}.${extension}`)!;
   }
   return null;

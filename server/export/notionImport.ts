@@ -5,7 +5,7 @@ import { newDatabaseData } from '../../schema/database';
 import { convertRows, detectColumnType, fieldFor, type CellProblem, type ColumnTarget } from '../../schema/csvColumns';
 import { isDateString } from '../../schema/blocks/database';
 import { newId } from '../../schema/ids';
-import { archiveBudget, ImportError, unzipWithin, type ArchiveBudget } from './archive';
+import { archiveBudget, foldersUp, ImportError, unzipWithin, type ArchiveBudget } from './archive';
 import type { ImportDocument } from './jsonImport';
 import { collectFiles, markdownToDocument, pageFiles, readMarkdownFile, titleOfName, type MarkdownReading } from './markdownImport';
 import { type ImportNote, type ImportProblem, importNote, importProblem } from '../../schema/importProblems';
@@ -297,7 +297,7 @@ export function notionToDocument(
   }
   // Where a folder's files go: under the page of its name; a database's folder (its rows' subpages) beside the database.
   const folderPage = (dir: string): string | null => {
-    for (let at = dir; at !== '.' && at !== ''; at = path.posix.dirname(at)) {
+    for (const at of foldersUp(dir)) {
       const database = byStem.get(at);
       if (database) return holderOf(database);
       if (pages.has(`${at}.md`)) return pages.get(`${at}.md`)!;

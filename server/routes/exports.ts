@@ -10,7 +10,8 @@ import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { findPage, loadPage } from '../repositories/pages';
 import { EXPORT_FORMATS, exportZip, fileName, pagesToExport } from '../export/pageExport';
-import { ImportError, readExport } from '../export/jsonImport';
+import { ImportError } from '../export/archive';
+import { readImport, type ImportReading } from '../export/importRead';
 import { AppError, invalid, invalidField, notFound } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { assertStorablePart } from '../plugins/textInput';
@@ -155,10 +156,10 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
       const wanted = request.headers['x-workspace-id'];
       const place = await importPlace(app.db, user.id, { parentId, section, workspaceId: typeof wanted === 'string' && wanted ? wanted : undefined });
-      // Read once the caller may import here: reading HTML takes a DOM and time, a Notion export's zips are unpacked.
-      let read: Awaited<ReturnType<typeof readExport>>;
+      // Read once the caller may import here, in a worker thread: its zips are unpacked, its files parsed (HTML in a DOM).
+      let read: ImportReading;
       try {
-        read = await readExport(new Uint8Array(bytes), uploadName);
+        read = await readImport(bytes, uploadName);
       } catch (error) {
         if (error instanceof ImportError) throw invalidField(error.message, 'file');
         throw error;

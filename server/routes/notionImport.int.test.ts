@@ -5,6 +5,7 @@ import type { WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
+import { postImport } from '../../test/helpers/imports';
 
 /*
  * Importing Notion's «Markdown & CSV» export (issue 18, docs/import-export.md «Notion») on SQLite
@@ -29,18 +30,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function importZip(bytes: Uint8Array, fields: Record<string, string>, who: Actor = owner) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/zip' }), 'Export-2f1c.zip');
-  const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-  return t.app.inject({
-    method: 'POST',
-    url: `${S}/import`,
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie },
-  });
-}
+const importZip = (bytes: Uint8Array, fields: Record<string, string>, who: Actor = owner) => postImport(t, who.cookie, bytes, fields, 'Export-2f1c.zip');
 
 /** Notion's ids: 32 hex digits after a name. */
 const ID = {

@@ -1,0 +1,94 @@
+import { Worker } from 'node:worker_threads';
+import type { ImportProblem } from '../../schema/importProblems';
+import { ImportError } from './archive';
+import type { ImportDocument } from './jsonImport';
+
+/**
+ * Reading an import's upload off the event loop (issue 33, docs/import-export.md «Reading an
+ * upload»): the zips are unpacked and the files parsed — our JSON, Markdown, a Notion export,
+ * HTML — in a worker thread of their own for each import (server/export/importWorker.mjs runs
+ * `readExport` of server/export/jsonImport.ts), so a big archive's seconds of inflating and
+ * parsing hold up nobody else's request, an endless loop or a heap blown by the upload ends the
+ * worker, not the server, and the memory is given back when it ends. The files come back
+ * transferred, not copied.
+ */
+
+/** What an upload holds: our export's document, the files by path, the problems met. */
+export interface ImportReading {
+  document: ImportDocument;
+  files: Map<string, Uint8Array>;
+  problems: ImportProblem[];
+}
+
+/** The worker's answer: the reading, or why the upload is refused (an ImportError's message), or a failure of the reader itself. */
+export type ImportWorkerAnswer = { reading: ImportReading } | { refused: string } | { failed: string };
+
+/**
+ * The worker's heap: an upload whose reading needs more (a huge export.json's objects) is refused
+ * (422) rather than the server's memory taken. The files' bytes are outside it (array buffers),
+ * bounded by ARCHIVE_LIMITS.
+ */
+const HEAP_LIMIT_MB = 2048;
+
+export interface ReadImportOptions {
+  heapLimitMb?: number;
+  /** Ends the worker and rejects with ImportError after this long (tests: an upload that would never finish). */
+  timeoutMs?: number;
+}
+
+/**
+ * An upload (`name` is the file's name: `.md`, `.html`, `.json`, a zip…) read in a worker thread
+ * into our export's document. Rejects with ImportError when the upload is not something we
+ * import, is beyond the archive limits, or needs more than the worker's heap.
+ */
+export function readImport(bytes: Uint8Array, name: string, options: ReadImportOptions = {}): Promise<ImportReading> {
+  return new Promise((resolve, reject) => {
+    // The upload is moved into the worker, not copied: a copy of it of its own first (the caller's may be a pooled Buffer).
+    const upload = new Uint8Array(bytes);
+    const worker = new Worker(new URL('./importWorker.mjs', import.meta.url), {
+      workerData: { bytes: upload, name },
+      transferList: [upload.buffer],
+      resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? HEAP_LIMIT_MB },
+    });
+    let settled = false;
+    const settle = (answer: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      answer();
+    };
+    const timer = options.timeoutMs
+      ? setTimeout(() => {
+          settle(() => reject(new ImportError(`the upload could not be read within ${options.timeoutMs} ms`)));
+          void worker.terminate();
+        }, options.timeoutMs)
+      : undefined;
+    worker.once('message', (answer: ImportWorkerAnswer) =>
+      settle(() => {
+        if ('reading' in answer) resolve(answer.reading);
+        else if ('refused' in answer) reject(new ImportError(answer.refused));
+        else reject(new Error(`reading the import failed: ${answer.failed}`));
+      }),
+    );
+    worker.once('error', (error: Error & { code?: string }) =>
+      settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ImportError('the upload is too big to read') : error)),
+    );
+    worker.once('exit', (code) => settle(() => reject(new Error(`the import reader ended without an answer (exit code ${code})`))));
+  });
+}
+
+/** The worker's side: the upload read, as the message to post and the buffers to move with it (each once). */
+export async function answerImport(bytes: Uint8Array, name: string): Promise<{ answer: ImportWorkerAnswer; transfer: ArrayBuffer[] }> {
+  try {
+    const { readExport } = await import('./jsonImport');
+    const reading = await readExport(bytes, name);
+    const buffers = new Set<ArrayBuffer>();
+    for (const file of reading.files.values()) if (file.buffer instanceof ArrayBuffer) buffers.add(file.buffer);
+    return { answer: { reading }, transfer: [...buffers] };
+  } catch (error) {
+    if (error instanceof ImportError) return { answer: { refused: error.message }, transfer: [] };
+    // A string too long for the engine (a file of hundreds of MB read as text) is the upload's fault, not the server's.
+    if (error instanceof RangeError && /string length/i.test(error.message)) return { answer: { refused: 'the upload is too big to read' }, transfer: [] };
+    return { answer: { failed: error instanceof Error ? (error.stack ?? error.message) : String(error) }, transfer: [] };
+  }
+}

@@ -1,0 +1,97 @@
+import { strToU8, zipSync } from 'fflate';
+import { api, body, createTestApp, errorCode, type TestApp } from '../../test/helpers/testApp';
+import { actor, type Actor } from '../../test/helpers/pages';
+import { postImport } from '../../test/helpers/imports';
+import { deflatedZeros, zipOf } from '../../test/helpers/zipBomb';
+import type { WireElement } from '../../schema/element';
+
+/*
+ * Imports that cannot hang or stall the server (issue 33, docs/import-export.md «Zips within
+ * bounds», «Reading an upload») on SQLite and PostgreSQL: entry names of every form are plain
+ * paths; a zip bomb is refused from its central directory before anything is unpacked; what is
+ * unpacked is unpacked in a worker thread while other people's requests are answered.
+ */
+
+let t: TestApp;
+let owner: Actor;
+let other: Actor;
+const S = '/api/v3/spaces';
+
+beforeAll(async () => {
+  t = await createTestApp({ sendCodeLimitPerIp: 10_000 });
+  owner = await actor(t, 'import-hardening@example.com');
+  other = await actor(t, 'import-bystander@example.com');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const importFile = (bytes: Uint8Array) => postImport(t, owner.cookie, bytes, { section: 'private' }, 'upload.zip', { 'x-workspace-id': owner.workspaceId });
+
+/** Someone else's small request, asked again and again while `work` runs: how long each waited. */
+async function waitsDuring<T>(work: Promise<T>): Promise<{ result: T; waits: number[] }> {
+  const waits: number[] = [];
+  let running = true;
+  const asking = (async () => {
+    while (running) {
+      const start = performance.now();
+      const res = await api(t, other.cookie, 'GET', '/api/notifications/counts');
+      expect(res.statusCode).toBe(200);
+      waits.push(performance.now() - start);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  const result = await work.finally(() => (running = false));
+  await asking;
+  return { result, waits };
+}
+
+const children = async (parentId: string) => body<WireElement[]>(await api(t, owner.cookie, 'GET', `${S}/element/${parentId}/children`)).data;
+
+test('a zip whose entries are absolute, drive-lettered or UNC paths imports as their relative paths (it hung the server)', async () => {
+  const zip = zipSync({
+    '/abs-x/evil.md': strToU8('# Зло\n\nтекст'),
+    '/abs-x/evil/inner.md': strToU8('# Внутри'),
+    'C:\\Users\\me\\note.md': strToU8('# Заметка'),
+    '\\\\host\\share\\unc.md': strToU8('# Сеть'),
+    '/': strToU8(''),
+  });
+  const res = await importFile(zip);
+  expect(res.statusCode).toBe(201);
+  expect(body<{ pages: number }>(res).data.pages).toBe(4);
+  const first = body<{ page: WireElement }>(res).data.page;
+  expect(first.title).toBe('Зло');
+  // The folder's page holds its files, as for any zip.
+  expect((await children(first.id)).map((page) => page.title)).toEqual(['Внутри']);
+});
+
+test("two 1 GB files in a 2 MB upload are refused from the zip's directory, unpacking nothing, while others are answered", async () => {
+  const gigabyte = deflatedZeros(16);
+  const bomb = zipOf([
+    { name: 'a.md', data: gigabyte, size: 1024 ** 3 },
+    { name: 'b.md', data: gigabyte, size: 1024 ** 3 },
+  ]);
+  expect(bomb.length).toBeLessThan(3 * 1024 * 1024);
+  const started = performance.now();
+  const { result: res, waits } = await waitsDuring(importFile(bomb));
+  expect(res.statusCode).toBe(422);
+  expect(errorCode(res)).toBe('validation_failed');
+  expect(body(res).errors[0].message).toMatch(/too big to import: more than 1024 MB unpacked/);
+  // Unpacking 1 GB took ~4 s on the event loop before; judging the directory takes milliseconds (the worker's start aside).
+  expect(performance.now() - started).toBeLessThan(3000);
+  expect(waits.length).toBeGreaterThan(0);
+  expect(Math.max(...waits)).toBeLessThan(500);
+});
+
+test('a big archive within the limits is unpacked in a worker thread: others wait no longer than a busy moment', async () => {
+  // 256 MB unpacked (a page and a file nobody shows, so nothing is stored): ~2 s of inflating.
+  const zip = zipOf([
+    { name: 'Страница.md', data: Buffer.from('# Большой архив\n\nтекст'), size: 30, method: 0 },
+    { name: 'data/big.bin', data: deflatedZeros(4), size: 256 * 1024 * 1024 },
+  ]);
+  const { result: res, waits } = await waitsDuring(importFile(zip));
+  expect(res.statusCode).toBe(201);
+  expect(body<{ page: WireElement }>(res).data.page.title).toBe('Большой архив');
+  expect(waits.length).toBeGreaterThan(3);
+  expect(Math.max(...waits)).toBeLessThan(500);
+}, 60_000);
