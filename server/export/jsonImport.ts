@@ -15,7 +15,8 @@ import { insertBlock } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
 import { storageKeyFor } from '../repositories/files';
 import type { FileStore } from '../files/store';
-import { insertPage } from '../repositories/pages';
+import { insertPage, listPagesAt } from '../repositories/pages';
+import { sortKeysAtEnd } from '../repositories/pageOrder';
 import { markdownToDocument } from './markdownImport';
 import { archiveBudget, ImportError, unzipWithin } from './archive';
 import { isNotionExport, notionToDocument } from './notionImport';
@@ -246,6 +247,7 @@ export async function importExport(
     document.files.reduce((sum, f) => sum + (fileIds.has(f.id) ? input.files.get(f.path)!.length : 0), 0),
   );
   // Pages, parents first: an export lists them so; one whose parent is not in it goes under `place`.
+  const sortKeys = await importSortKeys(trx, document.pages, input);
   const made = new Map<string, PageRow>();
   for (const page of document.pages) {
     const parent = page.parentId && made.has(page.parentId) ? made.get(page.parentId)! : input.parent;
@@ -267,6 +269,7 @@ export async function importExport(
       title: page.title,
       createdBy: input.userId,
       grantCreatorFull: parent === null,
+      sortKey: sortKeys.get(page.id),
     });
     if (page.icon) await trx.updateTable('pages').set({ icon: page.icon }).where('id', '=', row.id).execute();
     made.set(page.id, row);
@@ -312,6 +315,37 @@ export async function importExport(
   for (const page of document.pages)
     if (page.comments?.length) await insertComments(trx, pageIds.get(page.id)!, page.title, page.comments, ids, input.userId, report);
   return report;
+}
+
+/**
+ * Each imported page's sort key, in the export's order under its parent: the pages under the
+ * place after its present children (read once), those under an imported page from the start. Read
+ * per page, the siblings made an import quadratic (2,000 pages side by side took 47 s on SQLite).
+ */
+async function importSortKeys(
+  trx: Transaction<Database>,
+  pages: ImportDocument['pages'],
+  input: { workspaceId: string; parent: PageRow | null; section: 'private' | 'all' | null },
+): Promise<Map<string, string>> {
+  const PLACE = Symbol('place');
+  const seen = new Set<string>();
+  const byParent = new Map<string | typeof PLACE, string[]>();
+  for (const page of pages) {
+    const parent = page.parentId && seen.has(page.parentId) ? page.parentId : PLACE;
+    seen.add(page.id);
+    const children = byParent.get(parent);
+    if (children) children.push(page.id);
+    else byParent.set(parent, [page.id]);
+  }
+  const keys = new Map<string, string>();
+  for (const [parent, children] of byParent) {
+    const siblings =
+      parent === PLACE
+        ? await listPagesAt(trx, input.parent ? { parent: input.parent } : { workspaceId: input.workspaceId, section: input.section ?? 'private' })
+        : [];
+    sortKeysAtEnd(siblings, children.length).forEach((key, i) => keys.set(children[i], key));
+  }
+  return keys;
 }
 
 /**

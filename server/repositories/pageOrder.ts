@@ -1,5 +1,5 @@
 /* Sibling order of pages: comparing and making fractional sort keys (pure; no queries). */
-import { generateKeyBetween } from 'fractional-indexing';
+import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import type { PageRow } from '../db/types';
 
 /**
@@ -27,4 +27,9 @@ export function sortKeyAfter(siblings: readonly PageRow[], after: PageRow | null
 /** A sort key after every sibling. */
 export function sortKeyAtEnd(siblings: readonly PageRow[]): string {
   return generateKeyBetween(siblings[siblings.length - 1]?.sort_key ?? null, null);
+}
+
+/** `count` sort keys in order after the last of `siblings` (many pages put at the end at once: an import). */
+export function sortKeysAtEnd(siblings: readonly PageRow[], count: number): string[] {
+  return generateNKeysBetween(siblings[siblings.length - 1]?.sort_key ?? null, null, count);
 }

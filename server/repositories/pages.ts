@@ -127,6 +127,8 @@ export interface NewPageInput {
   createdBy: string;
   /** Give the creator an explicit full grant (section roots; pages below inherit instead). */
   grantCreatorFull: boolean;
+  /** Its place among its siblings when the caller has it (many pages made at once); else after the last of them, read here. */
+  sortKey?: string;
 }
 
 /**
@@ -135,7 +137,7 @@ export interface NewPageInput {
  */
 export async function insertPage(trx: Transaction<Database>, input: NewPageInput): Promise<PageRow> {
   const place: PagePlace = input.parent ? { parent: input.parent } : { workspaceId: input.workspaceId, section: input.section ?? 'private' };
-  const siblings = await listPagesAt(trx, place);
+  const sortKey = input.sortKey ?? sortKeyAtEnd(await listPagesAt(trx, place));
   const now = nowIso();
   const page: PageRow = {
     id: input.id,
@@ -150,7 +152,7 @@ export async function insertPage(trx: Transaction<Database>, input: NewPageInput
     is_public: 0,
     in_trash: 0,
     default_layout_id: input.defaultLayoutId ?? null,
-    sort_key: sortKeyAtEnd(siblings),
+    sort_key: sortKey,
     created_by: input.createdBy,
     created_at: now,
     updated_at: now,
