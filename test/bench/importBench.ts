@@ -29,7 +29,21 @@ function pagesArchive(): Uint8Array {
   const files: Record<string, Uint8Array> = {};
   for (let i = 0; i < PAGES; i += 1) {
     const folder = i < 10 ? '' : `Раздел ${Math.floor(i / 10) % 10}/`;
-    const body = [`# Страница ${i}`, '', `## ${paragraph(i)}`, '', paragraph(i + 1), '', `- ${paragraph(i + 2)}`, `- ${paragraph(i + 3)}`, '', paragraph(i + 4), '', paragraph(i + 5), ''];
+    const body = [
+      `# Страница ${i}`,
+      '',
+      `## ${paragraph(i)}`,
+      '',
+      paragraph(i + 1),
+      '',
+      `- ${paragraph(i + 2)}`,
+      `- ${paragraph(i + 3)}`,
+      '',
+      paragraph(i + 4),
+      '',
+      paragraph(i + 5),
+      '',
+    ];
     files[`${folder}Страница ${i}.md`] = strToU8(body.join('\n'));
   }
   return zipSync(files, { level: 6 });
