@@ -11,6 +11,7 @@ import { fieldOf, rowValueSchema, valueProblem, type DatabaseData, type FileRef,
 import { insertRows } from '../repositories/databases';
 import { commentContentSchema } from '../../schema/comment';
 import { storableValue } from '../../schema/text';
+import { storableMimeType } from '../../schema/file';
 import { insertBlock } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
 import { storageKeyFor } from '../repositories/files';
@@ -92,7 +93,8 @@ const exportSchema = z.object({
       z.object({
         id: z.string().min(1).max(128),
         name: z.string().max(255),
-        mimeType: z.string().max(200),
+        // Any text: what is not a media type is stored as application/octet-stream (importExport).
+        mimeType: z.string().max(1000),
         size: z.number().int().min(0),
         path: z.string().max(1000),
       }),
@@ -288,7 +290,9 @@ export async function importExport(
     if (!id) continue;
     const bytes = input.files.get(file.path)!;
     const key = storageKeyFor(id);
-    await input.store.put(key, bytes, file.mimeType);
+    // The export's word for the type is not trusted: a media type, else application/octet-stream.
+    const mimeType = storableMimeType(file.mimeType);
+    await input.store.put(key, bytes, mimeType);
     await trx
       .insertInto('files')
       .values({
@@ -297,7 +301,7 @@ export async function importExport(
         page_id: pageIds.get(ownerOfFile.get(file.id)!)!,
         workspace_id: input.workspaceId,
         name: file.name,
-        mime_type: file.mimeType,
+        mime_type: mimeType,
         size: bytes.length,
         storage_key: key,
         is_public: 0,

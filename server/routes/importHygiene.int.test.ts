@@ -1,0 +1,164 @@
+import { zipSync, strToU8 } from 'fflate';
+import { newId } from '../../schema/ids';
+import { storageKeyFor } from '../repositories/files';
+import { startS3Server, type S3Server } from '../../test/helpers/s3Server';
+import { createTeam, type Team } from '../../test/helpers/team';
+import { api, body, createTestApp, type TestApp } from '../../test/helpers/testApp';
+
+/*
+ * Issue 33, items 5 and 7 on SQLite and PostgreSQL: what an import brings in is checked — a file's
+ * type (never a header-breaking value stored, nor one sent from a row written before the check),
+ * and a comment's author (the importer's, the original author's name kept as text).
+ */
+
+jest.setTimeout(60_000);
+
+const S = '/api/v3/spaces';
+
+/** A JSON export (our format) of one page holding a file block per file, zipped with the files' bytes. */
+function exportZip(files: Array<{ id: string; mimeType: string; content: string }>, comments: unknown[] = []): Uint8Array {
+  const document = {
+    format: 'blocknote-export',
+    version: 1,
+    pages: [
+      {
+        id: 'p1',
+        parentId: null,
+        type: 'Note',
+        title: 'Вложения',
+        blocks: files.map((f, i) => ({
+          id: `b${i}`,
+          type: 'file',
+          data: { remoteData: { fileId: f.id, title: `${f.id}.bin`, size: f.content.length, mimeType: 'application/octet-stream' } },
+          parentId: null,
+        })),
+        comments,
+      },
+    ],
+    files: files.map((f) => ({ id: f.id, name: `${f.id}.bin`, mimeType: f.mimeType, size: f.content.length, path: `files/${f.id}/${f.id}.bin` })),
+  };
+  return zipSync({
+    'export.json': strToU8(JSON.stringify(document)),
+    ...Object.fromEntries(files.map((f) => [`files/${f.id}/${f.id}.bin`, strToU8(f.content)])),
+  });
+}
+
+async function importZip(t: TestApp, cookie: string, zip: Uint8Array, fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'export.zip');
+  const request = new Request('http://test.invalid/', { method: 'POST', body: form });
+  return t.app.inject({
+    method: 'POST',
+    url: `${S}/import`,
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '', cookie },
+  });
+}
+
+/** The types an import is given, and what is stored and sent for each. */
+const TYPES: Array<[given: string, stored: string]> = [
+  ['text/plain\r\nX-Injected: 1', 'application/octet-stream'],
+  ['image/png\n', 'application/octet-stream'],
+  ['text/plain; charset=utf-8', 'text/plain'],
+  ['Image/PNG', 'image/png'],
+  ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  ['text/html; charset="utf-8"; x=y', 'text/html'],
+  ['text', 'application/octet-stream'],
+  ['text/ plain', 'application/octet-stream'],
+  ['', 'application/octet-stream'],
+  ['тип/вид', 'application/octet-stream'],
+  ['a/' + 'b'.repeat(300), 'application/octet-stream'],
+];
+
+describe.each(['disk', 's3'] as const)("an imported file's type (%s store)", (kind) => {
+  let t: TestApp;
+  let team: Team;
+  let s3: S3Server | undefined;
+
+  beforeAll(async () => {
+    s3 = kind === 's3' ? await startS3Server() : undefined;
+    t = await createTestApp(s3 ? { s3: s3.config } : {});
+    team = await createTeam(t);
+  });
+  afterAll(async () => {
+    await t.close();
+    await s3?.stop();
+  });
+
+  test('a media type is kept (type/subtype, lower-cased, no parameters); anything else — a line break first — is application/octet-stream, and downloads', async () => {
+    const files = TYPES.map(([mimeType], i) => ({ id: `f${i}`, mimeType, content: `bytes ${i}` }));
+    const res = await importZip(t, team.cookie.participant!, exportZip(files), { parentId: team.pageId });
+    expect(res.statusCode).toBe(201);
+    const pageId = body<{ page: { id: string } }>(res).data.page.id;
+    const stored = await t.app.db.selectFrom('files').select(['id', 'name', 'mime_type']).where('page_id', '=', pageId).execute();
+    const byName = new Map(stored.map((f) => [f.name, f]));
+    for (const [i, [, type]] of TYPES.entries()) {
+      const file = byName.get(`f${i}.bin`)!;
+      expect([i, file.mime_type]).toEqual([i, type]);
+      const download = await api(t, team.cookie.reader, 'GET', `/api/file/${file.id}`);
+      expect([i, download.statusCode, download.headers['content-type'], download.body]).toEqual([i, 200, type, `bytes ${i}`]);
+      expect(download.headers['x-injected']).toBeUndefined();
+    }
+  });
+});
+
+describe('a file row written before types were checked', () => {
+  let t: TestApp;
+  let team: Team;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    team = await createTeam(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('downloads as application/octet-stream, an attachment, instead of a 500; HEAD and the details too', async () => {
+    const id = newId();
+    const key = storageKeyFor(id);
+    await t.app.fileStore.put(key, strToU8('<script>alert(1)</script>'));
+    await t.app.db
+      .insertInto('files')
+      .values({
+        id,
+        owner_id: team.userId.admin,
+        page_id: team.pageId,
+        workspace_id: team.workspaceId,
+        name: 'x.html',
+        mime_type: 'text/html\r\nSet-Cookie: session=stolen',
+        size: 25,
+        storage_key: key,
+        is_public: 0,
+        status: 'ready',
+        upload_token_hash: null,
+        upload_expires_at: null,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    for (const url of [`/api/file/${id}`, `/api/file/protected/${team.pageId}/${id}`]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await api(t, team.cookie.reader, method, url);
+        expect([url, method, res.statusCode, res.headers['content-type']]).toEqual([url, method, 200, 'application/octet-stream']);
+        expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+        expect(res.headers['set-cookie']).toBeUndefined();
+      }
+    }
+    const details = body<{ mimeType: string }>(await api(t, team.cookie.reader, 'GET', `/api/file/get/${id}`)).data;
+    expect(details.mimeType).toBe('application/octet-stream');
+    // An export of the page (the file shown by a block) does not carry the bad type on either.
+    const block = await api(t, team.cookie.admin, 'POST', `${S}/block`, {
+      pageId: team.pageId,
+      type: 'file',
+      data: { remoteData: { fileId: id, title: 'x.html', size: 25, mimeType: 'text/html' } },
+      placeAfter: null,
+    });
+    expect(block.statusCode).toBe(201);
+    const exported = await api(t, team.cookie.admin, 'GET', `${S}/element/${team.pageId}/export?format="json"`);
+    expect(exported.statusCode).toBe(200);
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const json = JSON.parse(strFromU8(unzipSync(new Uint8Array(exported.rawPayload))['export.json'])) as { files: Array<{ id: string; mimeType: string }> };
+    expect(json.files.find((f) => f.id === id)?.mimeType).toBe('application/octet-stream');
+  });
+});
