@@ -162,3 +162,71 @@ describe('a file row written before types were checked', () => {
     expect(json.files.find((f) => f.id === id)?.mimeType).toBe('application/octet-stream');
   });
 });
+
+describe('imported comments are the importer’s', () => {
+  let t: TestApp;
+  let team: Team;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    team = await createTeam(t);
+    await t.app.db.updateTable('users').set({ name: 'Иван' }).where('id', '=', team.userId.admin).execute();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  type Listed = { id: string; content: Array<{ text: string; bold?: boolean }>; author: { id: string }; createdAt: string };
+  const comment = (
+    id: string,
+    author: { id: string; name: string; email: string },
+    content: unknown[],
+    createdAt: string,
+    repliedTo: string | null = null,
+  ) => ({
+    id,
+    repliedTo,
+    author,
+    content,
+    attaches: [],
+    createdAt,
+    updatedAt: createdAt,
+  });
+
+  test('an editor importing comments that name another member: each is the importer’s, starting with the author’s name and date as text', async () => {
+    const participant = { id: team.userId.participant, name: 'Пётр', email: 'p@example.com' };
+    const zip = exportZip(
+      [],
+      [
+        comment(
+          'c1',
+          { id: team.userId.admin, name: 'Иван', email: 'admin@example.com' },
+          [{ text: 'Удалите страницу', bold: true }],
+          '2020-03-12T10:00:00.000Z',
+        ),
+        comment('c2', participant, [{ text: 'Проверил' }], '2020-03-13T09:00:00.000Z', 'c1'),
+        comment('c3', { id: newId(), name: '', email: 'ghost@example.com' }, [{ text: 'Кто я?' }], '2021-01-05T20:30:00.000Z'),
+        comment('c4', { id: team.userId.admin, name: 'Иван', email: 'admin@example.com' }, [{ text: 'я'.repeat(10_000) }], '2020-03-12T11:00:00.000Z'),
+      ],
+    );
+    const res = await importZip(t, team.cookie.participant!, zip, { parentId: team.pageId });
+    expect(res.statusCode).toBe(201);
+    const { page, problems } = body<{ page: { id: string }; problems: Array<{ code: string; params: Record<string, unknown> }> }>(res).data;
+    // Nothing of the import is said in another member's name.
+    const authors = await t.app.db.selectFrom('comments').select('author_id').where('page_id', '=', page.id).execute();
+    expect(authors.map((a) => a.author_id)).toEqual(Array(4).fill(team.userId.participant));
+    const listed = body<Listed[]>(await api(t, team.cookie.admin, 'GET', `${S}/element/${page.id}/comments`)).data;
+    expect(listed.map((c) => [c.author.id, c.content.slice(0, 2), c.createdAt])).toEqual([
+      [team.userId.participant, [{ text: 'Иван, 12.03.2020: ' }, { text: 'Удалите страницу', bold: true }], '2020-03-12T10:00:00.000Z'],
+      [team.userId.participant, [{ text: 'Иван, 12.03.2020: ' }, { text: 'я'.repeat(10_000 - 'Иван, 12.03.2020: '.length) }], '2020-03-12T11:00:00.000Z'],
+      [team.userId.participant, [{ text: 'ghost@example.com, 05.01.2021: ' }, { text: 'Кто я?' }], '2021-01-05T20:30:00.000Z'],
+    ]);
+    // The importer's own comment stays as it was.
+    const replies = body<Listed[]>(await api(t, team.cookie.admin, 'GET', `${S}/comment/${listed[0].id}/comments`)).data;
+    expect(replies.map((c) => [c.author.id, c.content])).toEqual([[team.userId.participant, [{ text: 'Проверил' }]]]);
+    expect(problems.filter((p) => p.code.startsWith('comment'))).toEqual([
+      expect.objectContaining({ code: 'commentCut' }),
+      expect.objectContaining({ code: 'commentsAdopted', params: { count: 3 } }),
+    ]);
+  });
+});
