@@ -230,3 +230,68 @@ describe('imported comments are the importer’s', () => {
     ]);
   });
 });
+
+describe('CSV exports and formulas (issue 33, item 6)', () => {
+  let t: TestApp;
+  let team: Team;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    team = await createTeam(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  type Block = { id: string; type: string; data: { config: { fields: Record<string, { name: string; type: string }> } } };
+  type Row = { data: { title: string; values: Record<string, unknown> } };
+  const blocksOf = async (pageId: string) => body<Block[]>(await api(t, team.cookie.admin, 'GET', `${S}/note/${pageId}/blocks`)).data;
+  const ROWS = [
+    { title: '=1+2', values: { sum: -5, note: '=HYPERLINK("http://evil.example";"клик")' } },
+    { title: '@Иван', values: { sum: -0.5, note: '+7 999 123-45-67' } },
+    { title: "'=x", values: { sum: 3, note: '-5' } },
+    { title: 'Обычный', values: { sum: 12, note: 'текст, с запятой' } },
+  ];
+
+  test('cells a spreadsheet would take for formulas start with an apostrophe (quoted); numbers stay numbers; our import reads them back as they were', async () => {
+    const holder = body<{ id: string }>(await api(t, team.cookie.admin, 'POST', `${S}/section/private`, { title: 'Формулы', type: 'Database' })).data;
+    const [database] = await blocksOf(holder.id);
+    for (const [id, field] of [
+      ['sum', { name: 'Сумма', type: 'number' }],
+      ['note', { name: '-Заметка', type: 'text' }],
+    ] as const) {
+      expect((await api(t, team.cookie.admin, 'POST', `${S}/database/${database.id}/fields`, { id, field })).statusCode).toBe(200);
+    }
+    expect((await api(t, team.cookie.admin, 'POST', `${S}/database/${database.id}/rows`, { rows: ROWS })).statusCode).toBe(201);
+
+    const csv = await api(t, team.cookie.admin, 'GET', `${S}/database/${database.id}/export.csv`);
+    expect(csv.statusCode).toBe(200);
+    const text = csv.body;
+    expect(text).toBe(
+      '\ufeffНазвание,Сумма,"\'-Заметка"\r\n' +
+        '"\'=1+2",-5,"\'=HYPERLINK(""http://evil.example"";""клик"")"\r\n' +
+        '"\'@Иван",-0.5,"\'+7 999 123-45-67"\r\n' +
+        '"\'\'=x",3,"\'-5"\r\n' +
+        'Обычный,12,"текст, с запятой"\r\n',
+    );
+
+    // The CSV inside a Markdown export is the same, and importing that export gives the values back.
+    const zip = await api(t, team.cookie.admin, 'GET', `${S}/element/${holder.id}/export?format="markdown"`);
+    const { unzipSync } = await import('fflate');
+    const files = unzipSync(new Uint8Array(zip.rawPayload));
+    expect(Buffer.from(files['Формулы.csv']).toString('utf8')).toBe(text);
+    const imported = await importZip(t, team.cookie.admin!, new Uint8Array(zip.rawPayload), { section: 'private' });
+    expect(imported.statusCode).toBe(201);
+    const copy = body<{ page: { id: string; type: string }; problems: unknown[] }>(imported).data;
+    expect([copy.page.type, copy.problems]).toEqual(['Database', []]);
+    const [copied] = await blocksOf(copy.page.id);
+    expect(Object.values(copied.data.config.fields).map((f) => [f.name, f.type])).toEqual([
+      ['Название', 'text'],
+      ['Сумма', 'number'],
+      ['-Заметка', 'text'],
+    ]);
+    const [sum, note] = Object.keys(copied.data.config.fields).slice(1);
+    const rows = body<Row[]>(await api(t, team.cookie.admin, 'GET', `${S}/database/${copied.id}/rows?limit=10`)).data;
+    expect(rows.map((r) => [r.data.title, r.data.values[sum], r.data.values[note]])).toEqual(ROWS.map((r) => [r.title, r.values.sum, r.values.note]));
+  });
+});
