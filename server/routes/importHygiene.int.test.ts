@@ -103,6 +103,48 @@ describe.each(['disk', 's3'] as const)("an imported file's type (%s store)", (ki
   });
 });
 
+describe('a multipart upload’s type', () => {
+  let t: TestApp;
+  let team: Team;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    team = await createTeam(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** `POST /api/file/page` with a part whose Content-Type header is written by hand. */
+  async function uploadTyped(type: string) {
+    const boundary = 'x-boundary-33';
+    const payload = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="pageId"\r\n\r\n${team.pageId}\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: ${type}\r\n\r\nbytes\r\n`,
+      `--${boundary}--\r\n`,
+    ].join('');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/file/page',
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie: team.cookie.admin },
+    });
+    expect(res.statusCode).toBe(200);
+    const id = body<{ data: string }>(res).data.data;
+    const download = await api(t, team.cookie.reader, 'GET', `/api/file/${id}`);
+    return [download.statusCode, download.headers['content-type']];
+  }
+
+  test.each([
+    ['Image/SVG+xml; charset=utf-8', 'image/svg+xml'],
+    ['text/plain', 'text/plain'],
+    ['nonsense', 'application/octet-stream'],
+    ['text/pl ain', 'application/octet-stream'],
+  ])('%j is stored and sent as %j', async (type, stored) => {
+    expect(await uploadTyped(type)).toEqual([200, stored]);
+  });
+});
+
 describe('a file row written before types were checked', () => {
   let t: TestApp;
   let team: Team;
