@@ -11,6 +11,32 @@ import { isEmail } from './user';
  * as a paste or a retype would. Anything that cannot be read is reported, never dropped silently.
  */
 
+/**
+ * CSV injection (OWASP; issue 33): a spreadsheet opening a CSV runs a cell that starts with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return as a formula (`=HYPERLINK(…)`, `-2+3+cmd|…`). Our CSV
+ * export (`GET database/{id}/export.csv`, the CSV inside Markdown and HTML exports) writes such a
+ * **text** cell — the header's names, titles, every field's text — with a leading apostrophe, quoted
+ * (`'=1+2` → `"'=1+2"`), as papaparse's `escapeFormulae` does: the spreadsheet shows the text and
+ * runs nothing. So that the apostrophe can be taken off again without ambiguity, a text that
+ * already starts with apostrophes before one of those characters gets one more (`'=x` → `''=x`).
+ * A number field's value is written as a number (`-5`), never changed: papaparse leaves number
+ * values alone, and a number is no formula.
+ */
+export const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/** papaparse's `unparse` options of our CSV export: FORMULA_START's cells escaped (numbers never are). */
+export const CSV_EXPORT_OPTIONS = { escapeFormulae: FORMULA_START } as const;
+
+/**
+ * A cell of a CSV as it was before our export escaped it: one apostrophe taken off a cell that
+ * starts with apostrophes before `=`, `+`, `-`, `@`, a tab or a carriage return (`'=1+2` → `=1+2`,
+ * `''=x` → `'=x`); any other cell as it is. Our CSV import (the web app's) and the Notion import
+ * (which reads our Markdown export's CSV) read every cell through it, header included.
+ */
+export function unescapeFormula(cell: string): string {
+  return /^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
 /** The types an import offers for a column (the rest are computed, or attached like files). */
 export const IMPORT_TYPES = ['text', 'number', 'checkbox', 'date', 'select', 'multiSelect', 'url', 'email', 'phone'] as const;
 export type ImportType = (typeof IMPORT_TYPES)[number];

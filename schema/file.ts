@@ -5,6 +5,32 @@ export const MIME_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z
 
 export const mimeTypeSchema = z.string().trim().toLowerCase().regex(MIME_TYPE_PATTERN, { message: 'not a MIME type (type/subtype, no parameters)' });
 
+/** What a file's type becomes when it is not one (an unknown type, or none). */
+export const UNKNOWN_MIME_TYPE = 'application/octet-stream';
+
+/**
+ * A media type as HTTP writes it (RFC 9110 §8.3.1): `type "/" subtype *( OWS ";" OWS parameter )`,
+ * a parameter `token "=" ( token / quoted-string )`; OWS is spaces and tabs only (never a line
+ * break). Its type and subtype must also be RFC 6838's restricted names (MIME_TYPE_PATTERN).
+ */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED_STRING = '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t \\x21-\\x7e\\x80-\\xff])*"';
+const MEDIA_TYPE = new RegExp(`^[ \\t]*(${TOKEN}/${TOKEN})((?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED_STRING}))*)[ \\t]*$`);
+
+/**
+ * The type to store and send for a file whose type came from elsewhere (an import's `mimeType`,
+ * a stored row written before types were checked): the type and subtype of a well-formed media
+ * type, lower-cased, its parameters dropped (`Text/Plain; charset=utf-8` → `text/plain`); anything
+ * else — a line break, a space inside, no subtype, not text at all — is `application/octet-stream`.
+ * What it answers always matches MIME_TYPE_PATTERN: it can go into a header as it is.
+ */
+export function storableMimeType(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 1000) return UNKNOWN_MIME_TYPE;
+  const match = MEDIA_TYPE.exec(value);
+  const type = match?.[1].toLowerCase();
+  return type !== undefined && MIME_TYPE_PATTERN.test(type) ? type : UNKNOWN_MIME_TYPE;
+}
+
 /** A file name as shown and offered for download: no path, no control characters. */
 export const fileNameSchema = z
   .string()

@@ -9,8 +9,9 @@ import { PAGE_TYPES, type PageType } from '../../schema/constants';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { fieldOf, rowValueSchema, valueProblem, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
 import { insertRows } from '../repositories/databases';
-import { commentContentSchema } from '../../schema/comment';
+import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../schema/comment';
 import { storableValue } from '../../schema/text';
+import { storableMimeType } from '../../schema/file';
 import { insertBlock } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
 import { storageKeyFor } from '../repositories/files';
@@ -93,7 +94,8 @@ const exportSchema = z.object({
       z.object({
         id: z.string().min(1).max(128),
         name: z.string().max(255),
-        mimeType: z.string().max(200),
+        // Any text: what is not a media type is stored as application/octet-stream (importExport).
+        mimeType: z.string().max(1000),
         size: z.number().int().min(0),
         path: z.string().max(1000),
       }),
@@ -291,7 +293,9 @@ export async function importExport(
     if (!id) continue;
     const bytes = input.files.get(file.path)!;
     const key = storageKeyFor(id);
-    await input.store.put(key, bytes, file.mimeType);
+    // The export's word for the type is not trusted: a media type, else application/octet-stream.
+    const mimeType = storableMimeType(file.mimeType);
+    await input.store.put(key, bytes, mimeType);
     await trx
       .insertInto('files')
       .values({
@@ -300,7 +304,7 @@ export async function importExport(
         page_id: pageIds.get(ownerOfFile.get(file.id)!)!,
         workspace_id: input.workspaceId,
         name: file.name,
-        mime_type: file.mimeType,
+        mime_type: mimeType,
         size: bytes.length,
         storage_key: key,
         is_public: 0,
@@ -350,8 +354,9 @@ async function importSortKeys(
 
 /**
  * A page's comments, oldest first, with their times: a reply answers the copy of what it answered;
- * an author who is no member of the workspace hands the comment to the importer (reported, counted);
- * files follow theirs. Nobody is notified: nothing new was said.
+ * files follow theirs. Every comment is the importer's (issue 33: an export names its authors, and
+ * anybody can write a file naming anybody): one by someone else starts with its author's name and
+ * date as text («Иван, 12.03.2020: …»; reported, counted). Nobody is notified: nothing new was said.
  */
 async function insertComments(
   trx: Transaction<Database>,
@@ -365,25 +370,30 @@ async function insertComments(
   const commentIds = new Map<string, string>();
   let adopted = 0;
   for (const comment of comments) {
-    const content = commentContentSchema.safeParse(comment.content);
+    const parsed = commentContentSchema.safeParse(comment.content);
     const attaches = comment.attaches.flatMap((a) => (ids.files.has(a.id) ? [{ ...a, id: ids.files.get(a.id)! }] : []));
-    if (!content.success || (content.data.every((t) => t.text.trim() === '') && attaches.length === 0)) {
+    if (!parsed.success || (parsed.data.every((t) => t.text.trim() === '') && attaches.length === 0)) {
       report.problems.push(importProblem(title, 'commentUnfit'));
       continue;
     }
-    const member = ids.members.has(comment.author.id);
-    if (!member) adopted += 1;
+    const at = isIsoTime(comment.createdAt) ? comment.createdAt : nowIso();
+    let content = parsed.data;
+    if (comment.author.id !== userId) {
+      adopted += 1;
+      const attributed = attributedContent(authorLine(comment.author, at), content);
+      if (attributed.cut) report.problems.push(importProblem(title, 'commentCut', { max: COMMENT_LIMITS.textLength }));
+      content = attributed.content;
+    }
     const id = newId();
     commentIds.set(comment.id, id);
-    const at = isIsoTime(comment.createdAt) ? comment.createdAt : nowIso();
     await trx
       .insertInto('comments')
       .values({
         id,
         page_id: pageId,
         replied_comment_id: comment.repliedTo ? (commentIds.get(comment.repliedTo) ?? null) : null,
-        author_id: member ? comment.author.id : userId,
-        content: JSON.stringify(content.data),
+        author_id: userId,
+        content: JSON.stringify(content),
         attaches: JSON.stringify(attaches),
         created_at: at,
         updated_at: isIsoTime(comment.updatedAt) ? comment.updatedAt : at,
@@ -392,6 +402,34 @@ async function insertComments(
       .execute();
   }
   if (adopted > 0) report.problems.push(importProblem(title, 'commentsAdopted', { count: adopted }));
+}
+
+/** Who wrote an imported comment and when (an ISO time), as its text begins: «Иван, 12.03.2020: » — the name, else the e-mail; the day in UTC. */
+export function authorLine(author: { name: string; email: string }, createdAt: string): string {
+  const name = (author.name.trim() || author.email.trim() || '?').replace(/\s+/g, ' ').slice(0, 200);
+  const date = new Date(createdAt);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${name}, ${two(date.getUTCDate())}.${two(date.getUTCMonth() + 1)}.${date.getUTCFullYear()}: `;
+}
+
+/**
+ * A comment's content after its author line, within a comment's limits (COMMENT_LIMITS: the line
+ * takes its place among the tokens and characters): what no longer fits is cut from the end
+ * (`cut`), never a surrogate pair in two.
+ */
+export function attributedContent(line: string, content: readonly CommentToken[]): { content: CommentToken[]; cut: boolean } {
+  const tokens: CommentToken[] = [{ text: line }, ...content];
+  const kept: CommentToken[] = [];
+  let room = COMMENT_LIMITS.textLength;
+  for (const token of tokens.slice(0, COMMENT_LIMITS.tokens)) {
+    let text = token.text.slice(0, room);
+    if (text.length < token.text.length && /[\ud800-\udbff]$/.test(text)) text = text.slice(0, -1);
+    if (text === '') break;
+    kept.push({ ...token, text });
+    room -= text.length;
+  }
+  const cut = kept.length < tokens.length || kept.some((token, at) => token.text !== tokens[at].text);
+  return { content: kept, cut };
 }
 
 const isIsoTime = (text: string) => z.iso.datetime({ offset: true }).safeParse(text).success;

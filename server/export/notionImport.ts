@@ -2,7 +2,7 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { DATABASE_LIMITS, MAIN_FIELD_ID, type DatabaseField, type NumberFormat, type RowValue } from '../../schema/blocks/database';
 import { newDatabaseData } from '../../schema/database';
-import { convertRows, detectColumnType, fieldFor, type CellProblem, type ColumnTarget } from '../../schema/csvColumns';
+import { convertRows, detectColumnType, fieldFor, unescapeFormula, type CellProblem, type ColumnTarget } from '../../schema/csvColumns';
 import { isDateString } from '../../schema/blocks/database';
 import { newId } from '../../schema/ids';
 import { archiveBudget, foldersUp, ImportError, unzipWithin, type ArchiveBudget } from './archive';
@@ -372,7 +372,9 @@ function readDatabase(
   const parsed = Papa.parse<string[]>(new TextDecoder().decode(entries.get(database.csv)!), { delimiter: ',', skipEmptyLines: 'greedy' });
   for (const error of parsed.errors.slice(0, 20))
     problems.push(importProblem(database.title, 'csvLineBroken', { line: (error.row ?? 0) + 1, file: database.csv, reason: error.code }));
-  const header = (parsed.data[0] ?? []).map((name) => name.trim());
+  // Our export's CSV put an apostrophe before what a spreadsheet would run (`'=1+2`): taken off again.
+  const table = parsed.data.map((cells) => cells.map(unescapeFormula));
+  const header = (table[0] ?? []).map((name) => name.trim());
   if (header.length === 0) header.push('Название');
   if (header.length > DATABASE_LIMITS.fields) {
     problems.push(
@@ -386,7 +388,7 @@ function readDatabase(
     );
     header.length = DATABASE_LIMITS.fields;
   }
-  const lines = parsed.data.slice(1);
+  const lines = table.slice(1);
   for (const [at, cells] of lines.entries()) {
     if (cells.slice(header.length).some((cell) => cell.trim() !== ''))
       problems.push(importProblem(database.title, 'csvLineTooLong', { line: at + 2, file: database.csv }));

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { WireBlock } from '../../schema/block';
 import { blocksToSlate } from '../../schema/block';
 import { escapeHtml } from '../../schema/html';
+import { storableMimeType } from '../../schema/file';
 import { blocksToHtml } from '../../plugins/withClipboard/serialize';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { allows } from '../../schema/policies/page';
@@ -259,7 +260,7 @@ export function exportZip(
     if (json)
       json.push(
         encoder.encode(
-          `],"files":${JSON.stringify([...files.values()].map((f) => ({ id: f.id, name: f.name, mimeType: f.mime_type, size: f.size, path: filePath(f.id) })))}}`,
+          `],"files":${JSON.stringify([...files.values()].map((f) => ({ id: f.id, name: f.name, mimeType: storableMimeType(f.mime_type), size: f.size, path: filePath(f.id) })))}}`,
         ),
         true,
       );

@@ -1,6 +1,7 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { storableMimeType } from '../../schema/file';
 import type { S3Config } from '../config';
 import { keySegments, type ByteRange, type FileStore } from './store';
 
@@ -46,8 +47,10 @@ export class S3Store implements FileStore {
     return `${this.config.prefix}${keySegments(key).join('/')}`;
   }
 
-  async put(key: string, body: Readable | Uint8Array, contentType?: string): Promise<number> {
+  async put(key: string, body: Readable | Uint8Array, type?: string): Promise<number> {
     const objectKey = this.key(key);
+    // The object's Content-Type is a header of the request: only a checked type goes there.
+    const contentType = type === undefined ? undefined : storableMimeType(type);
     if (body instanceof Uint8Array) {
       await new Upload({ client: this.client, params: { Bucket: this.config.bucket, Key: objectKey, Body: body, ContentType: contentType } }).done();
       return body.byteLength;

@@ -114,6 +114,14 @@ describe.each(['disk', 's3'] as const)('the %s store', (kind) => {
     expect((await read(store(), k))!.equals(next)).toBe(true);
   });
 
+  test('a content type that is no media type (a line break in it: issue 33) does not fail the put (S3: its type: application/octet-stream)', async () => {
+    for (const body of [() => new Uint8Array(bytes(10)), () => chunked(bytes(10))]) {
+      const k = key();
+      expect(await store().put(k, body(), 'text/plain\r\nX-Injected: 1')).toBe(10);
+      expect(await store().stat(k)).toEqual({ size: 10 });
+    }
+  });
+
   test('nothing under a key: get and stat answer null, delete is fine; delete removes', async () => {
     const k = key();
     expect(await store().get(k)).toBeNull();

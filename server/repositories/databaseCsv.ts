@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
 import { valueToText } from '../../schema/database';
+import { CSV_EXPORT_OPTIONS } from '../../schema/csvColumns';
 import type { BlockRow, Database } from '../db/types';
 import { findRowPages, readRows, type RowQuery, type ViewOrders } from './databases';
 
@@ -18,7 +19,9 @@ export async function workspaceUserNames(db: Kysely<Database>, workspaceId: stri
 /**
  * A database's rows as CSV, 1,000 rows a read (docs/api/databases.md «CSV export»): a header of the
  * columns' names, then each row's cells as text (people by name, relations by the titles of the
- * rows still there). With a byte-order mark, for spreadsheets.
+ * rows still there). With a byte-order mark, for spreadsheets. A text cell a spreadsheet would run
+ * as a formula gets a leading apostrophe (CSV_EXPORT_OPTIONS, schema/csvColumns.ts); a number
+ * field's values go as numbers, never changed.
  */
 export async function* databaseCsv(
   db: Kysely<Database>,
@@ -33,7 +36,7 @@ export async function* databaseCsv(
   // the default export only; a named `unparse` is undefined there (Jest's CommonJS hides that).
   const papaparse = await import('papaparse');
   const unparse = (papaparse.default ?? papaparse).unparse;
-  yield '\ufeff' + unparse([columns.map((id) => data.config.fields[id].name || id)]) + '\r\n';
+  yield '\ufeff' + unparse([columns.map((id) => data.config.fields[id].name || id)], CSV_EXPORT_OPTIONS) + '\r\n';
   const all = await orders.ids(db, block, data.config, query);
   for (let at = 0; at < all.length; at += 1000) {
     const rows = await readRows(db, block.id, all.slice(at, at + 1000));
@@ -43,16 +46,18 @@ export async function* databaseCsv(
       .flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
     const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
     const lines = rows.map((row) =>
-      columns.map((id) => {
+      columns.map((id): string | number => {
         const field = data.config.fields[id];
         if (id === MAIN_FIELD_ID) return row.data.title;
         if (field.type === 'createdTime') return row.createdAt;
         if (field.type === 'editedTime') return row.updatedAt;
         if (field.type === 'createdBy') return names.get(row.createdBy) ?? row.createdBy;
         if (field.type === 'editedBy') return row.updatedBy ? (names.get(row.updatedBy) ?? row.updatedBy) : '';
+        // A number as a number: `-5` is no formula, and papaparse escapes only text.
+        if (field.type === 'number' && typeof row.data.values[id] === 'number') return row.data.values[id];
         return valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid), rowTitle: (rid) => titles.get(rid) });
       }),
     );
-    yield unparse(lines) + '\r\n';
+    yield unparse(lines, CSV_EXPORT_OPTIONS) + '\r\n';
   }
 }

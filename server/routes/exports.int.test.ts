@@ -541,7 +541,7 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   expect(kept.pages[0].databases![0].rows[0].values.who).toEqual([owner.id]);
 });
 
-test('JSON with comments: threads, times and files come back; authors who are no members of the target hand their comments to the importer, reported', async () => {
+test("JSON with comments: threads, times and files come back; another's comments are the importer's, starting with their author's name and date, reported", async () => {
   const page = await createPage(t, owner, { title: 'Обсуждение' });
   const fileId = await upload(page.id);
   const top = expectOk<{ id: string }>(
@@ -575,7 +575,10 @@ test('JSON with comments: threads, times and files come back; authors who are no
   expect(replies.map((c) => c.content[0].text)).toEqual(['Проверил']);
 
   const theirs = body<{ page: { id: string }; problems: Array<{ message: string }> }>(await importJson(zip, { section: 'private' }, reader)).data;
-  expect(theirs.problems.map((p) => p.message)).toEqual(["2 comments by people who are not members of this workspace are now the importer's"]);
+  expect(theirs.problems.map((p) => p.message)).toEqual(["2 comments by other people are now the importer's, each starting with its author's name and date"]);
   const adopted = body<Listed[]>(await api(t, reader.cookie, 'GET', `${S}/element/${theirs.page.id}/comments`)).data;
-  expect(adopted.map((c) => c.author.id)).toEqual([reader.id]);
+  const day = (iso: string) => iso.slice(0, 10).split('-').reverse().join('.');
+  // The owner is named by the local part of their e-mail (their name when they signed in).
+  const line = `export-owner, ${day(before.pages[0].comments![0].createdAt)}: `;
+  expect(adopted.map((c) => [c.author.id, c.content.map((token) => token.text)])).toEqual([[reader.id, [line, 'Проверьте цифры']]]);
 });

@@ -4,7 +4,16 @@ import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../schema/errors';
 import { assertStorablePart } from '../plugins/textInput';
-import { INLINE_MIME_TYPES, PAGE_FILE_FIELDS, cleanFileName, mimeTypeSchema, uploadUrlBodySchema, type WireFile } from '../../schema/file';
+import {
+  INLINE_MIME_TYPES,
+  PAGE_FILE_FIELDS,
+  UNKNOWN_MIME_TYPE,
+  cleanFileName,
+  mimeTypeSchema,
+  storableMimeType,
+  uploadUrlBodySchema,
+  type WireFile,
+} from '../../schema/file';
 import { isId, newId } from '../../schema/ids';
 import { idParams } from '../../schema/params';
 import { hashSecret, newSecret } from '../auth/tokens';
@@ -67,7 +76,7 @@ function presentFile(file: FileRow): WireFile {
     id: file.id,
     contentType: 'File',
     name: file.name,
-    mimeType: file.mime_type,
+    mimeType: storableMimeType(file.mime_type),
     size: file.size,
     pageId: file.page_id,
     isPublic: file.is_public === 1,
@@ -111,11 +120,14 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
     const isAvatar = file.is_public === 1 && file.page_id === null;
     const etag = `"${file.id}"`;
     const bytes = await openStored(request, reply, app.fileStore, { key: file.storage_key, size: file.size, etag });
+    // The stored type is checked again on its way into a header: a row written before types were
+    // checked (an import's) may hold anything — a line break would make every download a 500.
+    const type = storableMimeType(file.mime_type);
     reply
-      .header('content-type', file.mime_type)
+      .header('content-type', type)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', FILE_CSP)
-      .header('content-disposition', contentDispositionOf(file.name, INLINE_MIME_TYPES.includes(file.mime_type) ? 'inline' : 'attachment'))
+      .header('content-disposition', contentDispositionOf(file.name, INLINE_MIME_TYPES.includes(type) ? 'inline' : 'attachment'))
       // Access to page files can be taken away: browsers must ask again each time.
       .header('cache-control', isAvatar ? 'public, max-age=86400' : 'private, no-cache')
       .header('etag', etag);
@@ -243,7 +255,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
             page_id: page.id,
             workspace_id: page.workspace_id,
             name: cleanFileName(part.filename) || 'file',
-            mime_type: mime.success ? mime.data : 'application/octet-stream',
+            mime_type: mime.success ? mime.data : UNKNOWN_MIME_TYPE,
             // Reserved for the quota until the bytes are counted: the request's size bounds the file's.
             size: Math.min(Number(request.headers['content-length']) || maxUploadBytes, maxUploadBytes),
             storage_key: storageKeyFor(fileId),

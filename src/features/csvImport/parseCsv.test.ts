@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { MAIN_FIELD_ID, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
 import { textToValue, valueToText } from '../../../schema/database';
-import { convertRows, detectColumnType, fieldFor, optionsOf } from '../../../schema/csvColumns';
+import { CSV_EXPORT_OPTIONS, convertRows, detectColumnType, fieldFor, optionsOf, unescapeFormula } from '../../../schema/csvColumns';
 import { decodeCsvBytes, detectHeader, parseCsv, parseCsvText, withHeader } from './parseCsv';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -332,5 +332,84 @@ describe('round trip: values → CSV → values', () => {
         { id: 'o2', name: 'синий' },
       ],
     });
+  });
+});
+
+describe('formulas (issue 33): our export escapes them, our import reads them back', () => {
+  /** What `GET database/{id}/export.csv` writes (server/routes/importHygiene.int.test.ts checks the server writes exactly this). */
+  const exported =
+    '\ufeffНазвание,Сумма,"\'-Заметка"\r\n' +
+    '"\'=1+2",-5,"\'=HYPERLINK(""http://evil.example"";""клик"")"\r\n' +
+    '"\'@Иван",-0.5,"\'+7 999 123-45-67"\r\n' +
+    '"\'\'=x",3,"\'-5"\r\n' +
+    'Обычный,12,"текст, с запятой"\r\n';
+
+  test('an apostrophe before = + - @ tab or CR is taken off (one of several); numbers are numbers', async () => {
+    const parsed = await parseCsvText(exported);
+    expect(parsed.header).toEqual(['Название', 'Сумма', '-Заметка']);
+    expect(parsed.rows).toEqual([
+      ['=1+2', '-5', '=HYPERLINK("http://evil.example";"клик")'],
+      ['@Иван', '-0.5', '+7 999 123-45-67'],
+      ["'=x", '3', '-5'],
+      ['Обычный', '12', 'текст, с запятой'],
+    ]);
+    expect(detectColumnType(parsed.rows.map((r) => r[1]))).toBe('number');
+    const { rows, problems } = convertRows(
+      parsed.rows,
+      [
+        { index: 0, fieldId: MAIN_FIELD_ID, field: { name: 'Название', type: 'text' } },
+        { index: 1, fieldId: 'sum', field: { name: 'Сумма', type: 'number' } },
+        { index: 2, fieldId: 'note', field: { name: '-Заметка', type: 'text' } },
+      ],
+      { firstLine: 2, columnName: (i) => parsed.header[i] },
+    );
+    expect(problems).toEqual([]);
+    expect(rows.map((r) => [r.title, r.values.sum, r.values.note])).toEqual([
+      ['=1+2', -5, '=HYPERLINK("http://evil.example";"клик")'],
+      ['@Иван', -0.5, '+7 999 123-45-67'],
+      ["'=x", 3, '-5'],
+      ['Обычный', 12, 'текст, с запятой'],
+    ]);
+  });
+
+  const TEXTS = [
+    '=1+2',
+    '+1',
+    '-1',
+    '@SUM(A1)',
+    '\tтаб',
+    '\rперевод',
+    "'=x",
+    "''+y",
+    "'",
+    "'текст",
+    'текст',
+    '',
+    ' =с пробелом',
+    "-2+3+cmd|' /C calc'!A0",
+    'a,=b',
+    '"=кавычки"',
+    '=\nстроки',
+  ];
+
+  test('which cells are escaped: text starting with = + - @ tab or CR, after any apostrophes; numbers never', () => {
+    const escaped = TEXTS.filter(
+      (text) =>
+        Papa.unparse([[text]], CSV_EXPORT_OPTIONS)
+          .replace(/^"/, '')
+          .startsWith("'") && !text.startsWith("'"),
+    );
+    expect(escaped).toEqual(['=1+2', '+1', '-1', '@SUM(A1)', '\tтаб', '\rперевод', "-2+3+cmd|' /C calc'!A0", '=\nстроки']);
+    expect(Papa.unparse([["'=x", "''+y", "'", "'текст"]], CSV_EXPORT_OPTIONS)).toBe(`"''=x","'''+y",','текст`);
+    expect(Papa.unparse([[-5, -0.5, 1e21, '-5']], CSV_EXPORT_OPTIONS)).toBe(`-5,-0.5,1e+21,"'-5"`);
+  });
+
+  test.each([',', ';'] as const)('every text, header names too, comes back as it was (delimiter %j)', async (delimiter) => {
+    const csv = Papa.unparse({ fields: ['Название', ...TEXTS.map((_, i) => `=к${i}`)], data: [['строка', ...TEXTS]] }, { ...CSV_EXPORT_OPTIONS, delimiter });
+    const parsed = await parseCsvText(csv, { delimiter });
+    expect(parsed.header).toEqual(['Название', ...TEXTS.map((_, i) => `=к${i}`)]);
+    expect(parsed.rows).toEqual([['строка', ...TEXTS]]);
+    // One apostrophe comes off, only before what a spreadsheet would run.
+    expect(["'=a", "''=a", "'a", "'", "a'=b", "'\t"].map(unescapeFormula)).toEqual(['=a', "'=a", "'a", "'", "a'=b", '\t']);
   });
 });

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { unescapeFormula } from '../../../schema/csvColumns';
 
 /*
  * Reading a CSV file for import (docs/web-app.md, «CSV»): the bytes are decoded (UTF-8 with or
@@ -113,7 +114,8 @@ export function parseCsvText(
       chunkSize: SLICE,
       chunk: (results: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
         for (const error of results.errors) problems.push({ row: all.length + (error.row ?? 0) + 1, code: error.code });
-        for (const row of results.data) all.push(row);
+        // Our CSV export put an apostrophe before what a spreadsheet would run (`'=1+2`): taken off again.
+        for (const row of results.data) all.push(row.map(unescapeFormula));
         options.onProgress?.({ done: Math.min(1, results.meta.cursor / Math.max(1, body.length)), rows: all.length });
         parser.pause();
         setTimeout(() => {
