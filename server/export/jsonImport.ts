@@ -12,7 +12,7 @@ import { insertRows } from '../repositories/databases';
 import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../schema/comment';
 import { storableValue } from '../../schema/text';
 import { storableMimeType } from '../../schema/file';
-import { insertBlock } from '../repositories/blocks';
+import { insertBlockRows, type InsertBlockInput } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
 import { storageKeyFor } from '../repositories/files';
 import type { FileStore } from '../files/store';
@@ -498,7 +498,8 @@ async function insertBlocks(
   for (const block of kept) siblingsOf.set(parentOf(block), [...(siblingsOf.get(parentOf(block)) ?? []), block.id]);
   const keyOf = new Map<string, string>();
   for (const siblings of siblingsOf.values()) generateNKeysBetween(null, null, siblings.length).forEach((key, at) => keyOf.set(siblings[at], key));
-  const made: Array<{ block: BlockRow; rows: ImportDatabase }> = [];
+  const inputs: InsertBlockInput[] = [];
+  const exported: string[] = [];
   for (const block of kept) {
     const definition = definitionForWireType(block.type)!;
     const data = definition.dataSchema.safeParse(remap(block.data, ids.pages, ids.files));
@@ -508,7 +509,7 @@ async function insertBlocks(
       continue;
     }
     const parent = parentOf(block);
-    const row = await insertBlock(trx, {
+    inputs.push({
       id: blockIds.get(block.id)!,
       pageId,
       parentId: parent === null || !blockIds.has(parent) ? null : blockIds.get(parent)!,
@@ -517,10 +518,12 @@ async function insertBlocks(
       data: definition.canonicalize(data.data) as BlockData,
       userId,
     });
-    report.blocks += 1;
-    if (row.type === 'database') made.push({ block: row, rows: databases.get(block.id)! });
+    exported.push(block.id);
   }
-  return made;
+  // The page's blocks in a few statements, not one each (20,000 pages took 200 s on PostgreSQL).
+  const rows = await insertBlockRows(trx, inputs);
+  report.blocks += rows.length;
+  return rows.flatMap((row, at) => (row.type === 'database' ? [{ block: row, rows: databases.get(exported[at])! }] : []));
 }
 
 /**

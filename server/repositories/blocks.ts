@@ -5,6 +5,7 @@ import { valuesFitting, type BlockWireType, type DatabaseConfig, type RowValue }
 import { newId } from '../../schema/ids';
 import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
+import { inChunks } from '../db/inChunks';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
 import { syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
 import { cloneDatabaseRows } from './databases';
@@ -311,10 +312,16 @@ function newBlockRow(input: InsertBlockInput, now: string): BlockRow {
 }
 
 export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput, now = nowIso()): Promise<BlockRow> {
-  const row = newBlockRow(input, now);
-  await db.insertInto('blocks').values(row).execute();
-  if (row.type === 'database') await syncDatabaseLayouts(db, row.id, input.data, row.created_at);
-  return row;
+  return (await insertBlockRows(db, [input], now))[0];
+}
+
+/** Blocks made together (an import's page), a few hundred to a statement, parents before their children. */
+export async function insertBlockRows(db: Kysely<Database>, inputs: readonly InsertBlockInput[], now = nowIso()): Promise<BlockRow[]> {
+  const rows = inputs.map((input) => newBlockRow(input, now));
+  // 13 columns a row: 200 rows stay well under SQLite's and PostgreSQL's limits on bound parameters.
+  for (const chunk of inChunks(rows, 200)) await db.insertInto('blocks').values(chunk).execute();
+  for (const [at, row] of rows.entries()) if (row.type === 'database') await syncDatabaseLayouts(db, row.id, inputs[at].data, row.created_at);
+  return rows;
 }
 
 /**
