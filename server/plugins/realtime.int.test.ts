@@ -504,6 +504,108 @@ describe('access taken away', () => {
   });
 });
 
+describe('a removal holds once it answered (issue 33)', () => {
+  /** Every event a socket receives from now on, but errors (the 107s), with the time it came. */
+  function everything(socket: Socket): Array<{ event: string; payload: { channel?: string } }> {
+    const seen: Array<{ event: string; payload: { channel?: string } }> = [];
+    socket.onAny((event: string, payload: { channel?: string }) => {
+      if (event !== 'error') seen.push({ event, payload });
+    });
+    return seen;
+  }
+
+  /** A page with a database of one row; `reader` has joined its element, online and children channels. */
+  async function readerOnDatabase(owner: Actor, reader: Actor, workspaceId: string, shareIt: boolean) {
+    const page = (await createPage(t, owner, { title: 'База', workspaceId, ...(shareIt ? {} : { section: 'all' }) })).id;
+    if (shareIt) await share(t, owner, page, [{ userId: reader.id, accessLevel: 'read' }]);
+    const block = await createBlock(page, 'текст', { who: owner });
+    const database = await createBlock(page, '', {
+      who: owner,
+      type: 'database',
+      data: {
+        config: { fields: { MAIN_FIELD: { name: 'Название', type: 'text' }, note: { name: 'Заметка', type: 'text' } } },
+        view: { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] }] },
+      },
+    });
+    const made = expectStatus(await api(t, owner.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'Строка' }] }), 201);
+    const [row] = body<Array<{ id: string }>>(made).data;
+    const socket = await connect(reader);
+    await joined(socket, element(reader, page));
+    await joined(socket, channels.online(page));
+    await joined(socket, children(reader, page));
+    const watcher = await connect(owner);
+    await joined(watcher, element(owner, page));
+    await joined(watcher, channels.online(page));
+    return { page, block, database, row, socket, watcher };
+  }
+
+  /** Writes of the owner to the page and its database; resolves when the owner's own watcher heard them all. */
+  async function writeEverything(owner: Actor, setup: Awaited<ReturnType<typeof readerOnDatabase>>, mark: string) {
+    const { page, block, database, row, watcher } = setup;
+    const key = `element:${page}`;
+    const heard = Promise.all([
+      onChannel<DatabaseEvent>(watcher, 'database', key, (e) => e.change.kind === 'cells' && JSON.stringify(e.change).includes(mark)),
+      onChannel<DatabaseEvent>(watcher, 'database', key, (e) => e.change.kind === 'rows' && JSON.stringify(e.change).includes(mark)),
+      onChannel<ElementEdit>(watcher, 'edit', key, (e) => JSON.stringify(e.block ?? {}).includes(mark)),
+    ]);
+    const writes = await Promise.all([
+      api(t, owner.cookie, 'POST', `/api/v3/spaces/row/${row.id}/cells/note`, { value: mark, version: 0 }),
+      api(t, owner.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: mark }] }),
+      api(t, owner.cookie, 'POST', blockUrl(block.id), { version: block.version, type: 'text', data: text(mark) }),
+    ]);
+    expect(writes.map((res) => res.statusCode)).toEqual([200, 201, 200]);
+    expect((await request(watcher, 'position', { channel: channels.online(page), caret: null })).ok).toBe(true);
+    await heard;
+    // Past the change watch's re-check (50 ms + 50 ms): the old code had let them through by then.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+
+  test.each([
+    ['a page grant removed (member/remove)', 'page'],
+    ['removed from the workspace (members/remove)', 'workspace'],
+  ] as const)('%s: a cell, a new row, a block and a caret written 1 ms after the answer never reach the removed reader', async (_name, how) => {
+    const workspace = how === 'workspace' ? await createWorkspaceAs(t, ann.cookie, 'Команда') : null;
+    if (workspace) await addMembersAs(t, ann.cookie, workspace.id, [{ userId: cat.id, role: 'participant' }]);
+    const reader = how === 'page' ? bob : cat;
+    const setup = await readerOnDatabase(ann, reader, workspace?.id ?? ann.workspaceId, how === 'page');
+    const errors = collect<RealtimeErrorBody>(setup.socket, 'error');
+    const removal =
+      how === 'page'
+        ? await api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${setup.page}/member/remove`, { userId: reader.id })
+        : await api(t, ann.cookie, 'POST', `/api/v3/spaces/workspace/${workspace?.id}/members/remove`, { userId: reader.id });
+    expectStatus(removal, 200);
+    const after = everything(setup.socket);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    await writeEverything(ann, setup, `после-${how}`);
+    expect(after).toEqual([]);
+    // And the reader was told why.
+    await until(() => errors.length >= 3, 3000, 'three 107 errors');
+    expect(new Set(errors.map((e) => e.code))).toEqual(new Set([REALTIME_ERRORS.accessRevoked]));
+  });
+
+  test('a write racing the removal, and a join racing it: nothing written after the answer reaches the reader', async () => {
+    for (let round = 0; round < 3; round++) {
+      const setup = await readerOnDatabase(ann, bob, ann.workspaceId, true);
+      const late = await connect(bob);
+      const [racing, joinAnswer, removal] = await Promise.all([
+        api(t, ann.cookie, 'POST', blockUrl(setup.block.id), { version: setup.block.version, type: 'text', data: text('наперегонки') }),
+        join(late, element(bob, setup.page)),
+        api(t, ann.cookie, 'POST', `/api/v3/spaces/element/${setup.page}/member/remove`, { userId: bob.id }),
+      ]);
+      expectStatus(racing, 200);
+      expectStatus(removal, 200);
+      const heard = [everything(setup.socket), everything(late)];
+      const next = { ...setup, block: { ...setup.block, version: setup.block.version + 1 } };
+      await writeEverything(ann, next, `гонка-${round}`);
+      const after = heard.flat();
+      expect(after.filter((e) => JSON.stringify(e.payload).includes(`гонка-${round}`) || e.event === 'position')).toEqual([]);
+      // The racing join was refused, or let in and taken out again before the removal answered.
+      if (!joinAnswer.ok) expect(joinAnswer.error.code).toBe(REALTIME_ERRORS.forbidden);
+      for (const socket of sockets.splice(0)) socket.close();
+    }
+  });
+});
+
 describe('events after every block write', () => {
   test('create, update, delete, restore, move, clone: add, edit, remove with origin and time; a client not joined hears nothing', async () => {
     const page = await newPage();

@@ -90,6 +90,10 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
 
   const authorize = channelAccess(app.db, io);
 
+  // ---- Access taken away (server/realtime/recheck.ts) ---------------------------------------------
+
+  const rechecks = accessRechecks({ io, db: app.db, changes: app.dbChanges, log: app.log, scaledOut, authorize });
+
   function errorBody(error: unknown, channel?: string): RealtimeErrorBody {
     if (error instanceof RealtimeError) return { code: error.code, message: error.message, ...(channel ? { channel } : {}) };
     app.log.error({ err: error }, 'realtime: a message failed');
@@ -150,7 +154,14 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       if (!data.joined.has(name) && data.joined.size >= REALTIME_LIMITS.maxChannelsPerConnection) {
         throw new RealtimeError(REALTIME_ERRORS.tooManyChannels, 'too many channels');
       }
-      await authorize(data.user, channel, socket);
+      // Authorized again while a removal's check ran meanwhile on this process (accessLost): the
+      // first answer may have read the access just before the removal committed, and the check
+      // did not see this connection in the channel yet.
+      for (let seen = -1; seen !== rechecks.generation;) {
+        seen = rechecks.generation;
+        await authorize(data.user, channel, socket);
+      }
+      // From here to socket.join nothing awaits: a check that starts after sees the channel joined.
       const room = fanOutRoom(channel);
       const at = nowIso();
       // History is read after joining: nothing made between the two is missed (at worst sent twice).
@@ -201,17 +212,13 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     });
   });
 
-  // ---- Access taken away (server/realtime/recheck.ts) ---------------------------------------------
-
-  const stopRechecks = accessRechecks({ io, db: app.db, changes: app.dbChanges, log: app.log, scaledOut, authorize });
-
   // ---- Telling clients (server/realtime/emitter.ts) -----------------------------------------------
 
-  const { realtime, leftAiProxy } = realtimeEmitter(io, app.db, app.log);
+  const { realtime, leftAiProxy } = realtimeEmitter(io, app.db, app.log, rechecks.accessLost);
   app.decorate('realtime', realtime);
 
   app.addHook('preClose', async () => {
-    stopRechecks();
+    rechecks.stop();
     io.disconnectSockets(true);
   });
   app.addHook('onClose', async () => {

@@ -349,6 +349,46 @@ onPostgres('scale-out (PostgreSQL only: SQLite deployments are one process, no a
       console.info(`scale-out (${adapter}): access taken away through B reached the client on A in ${revokedMs} ms`);
     });
 
+    test('a grant removed through B: writes through A and B 1 ms after its answer never reach the reader on A (issue 33)', async () => {
+      const server = { a: a as ServerProcess, b: b as ServerProcess };
+      for (let round = 0; round < 3; round++) {
+        const page = await newPage(server.b, ann);
+        const block = await ok(
+          call<WireBlock>(server.b, ann, 'POST', '/api/v3/spaces/block', { pageId: page, type: 'text', data: { tokens: [{ text: 'x' }] } }),
+          201,
+        );
+        await ok(call(server.b, ann, 'POST', `/api/v3/spaces/element/${page}/member/add`, [{ userId: bob.id, accessLevel: 'read' }]));
+        const bobOnA = await connect(server.a, bob);
+        await joined(bobOnA, channels.element(page, bob.id));
+        await joined(bobOnA, channels.online(page));
+        const annOnA = await connect(server.a, ann);
+        const annOnB = await connect(server.b, ann);
+        await joined(annOnA, channels.element(page, ann.id));
+        await joined(annOnB, channels.online(page));
+
+        const started = Date.now();
+        await ok(call(server.b, ann, 'POST', `/api/v3/spaces/element/${page}/member/remove`, { userId: bob.id }));
+        const answeredMs = Date.now() - started;
+        const heard: string[] = [];
+        bobOnA.onAny((event: string) => {
+          if (event !== 'error') heard.push(event);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        const key = `element:${page}`;
+        const seen = nextEvent<ElementEdit>(annOnA, 'edit', (e) => e.channel === key && e.block.version === 3);
+        await Promise.all([
+          ok(call(server.b, ann, 'POST', `/api/v3/spaces/block/${block.id}`, { version: 1, type: 'text', data: { tokens: [{ text: 'B' }] } })),
+          request(annOnB, 'position', { channel: channels.online(page), caret: null }),
+        ]);
+        await ok(call(server.a, ann, 'POST', `/api/v3/spaces/block/${block.id}`, { version: 2, type: 'text', data: { tokens: [{ text: 'A' }] } }));
+        await seen;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        expect(heard).toEqual([]);
+        console.info(`scale-out (${adapter}): a removal through B answered in ${answeredMs} ms (the reader on A checked before it)`);
+        for (const socket of sockets.splice(0)) socket.close();
+      }
+    });
+
     test('the AI assistant: asked through B, its stream reaches the owner on A in order; the owner gone from A stops it on B', async () => {
       const server = { a: a as ServerProcess, b: b as ServerProcess };
       const fake = model as OpenAiServer;

@@ -41,6 +41,12 @@ export interface Realtime {
   versionRecorded(pageId: string, version: WirePageVersion): Promise<void>;
   /** The children of these parents (page ids, or a workspace id for its top level) changed because of `pageId`. */
   childrenChanged(parentIds: ReadonlyArray<string | null>, workspaceId: string, pageId: string): void;
+  /**
+   * `userId` may have lost access (a page grant removed, removed from a workspace, a lower role):
+   * settles once none of their connections, on any process, is in a room they may no longer be in
+   * (docs/realtime.md, «Access taken away»). The route awaits it before it answers.
+   */
+  accessLost(userId: string): Promise<void>;
   /** A notification was made for `userId`. */
   notified(userId: string, workspaceId: string, notificationId: string): void;
   /**
@@ -60,7 +66,12 @@ export interface Realtime {
  * emitter. `leftAiProxy` tells `onAiProxyLeft`'s listeners that a connection of this process left
  * an aiproxy channel by asking to (the plugin calls it).
  */
-export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBaseLogger): { realtime: Realtime; leftAiProxy(id: string): void } {
+export function realtimeEmitter(
+  io: Server,
+  db: Kysely<Database>,
+  log: FastifyBaseLogger,
+  accessLost: (userId: string) => Promise<void>,
+): { realtime: Realtime; leftAiProxy(id: string): void } {
   /** Per aiproxy room, its events in order (toAiProxy). */
   const aiProxyInOrder = inOrderByKey();
   /**
@@ -128,6 +139,7 @@ export function realtimeEmitter(io: Server, db: Kysely<Database>, log: FastifyBa
           (error: unknown) => log.warn({ err: error }, 'realtime: members of a changed page'),
         );
     },
+    accessLost,
     notified(userId, workspaceId, notificationId) {
       io.to(userRoom(userId)).emit(REALTIME_EVENTS.add, { channel: NOTIFICATIONS_CHANNEL, id: notificationId, workspaceId } satisfies NotificationAdded);
     },

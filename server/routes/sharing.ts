@@ -102,6 +102,8 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
     async (request) => {
       const user = requireUser(request);
       const page = await changePageMember(app.db, user.id, request.params.id, request.body.userId, 'inherit');
+      // Once this answers, nothing of the page reaches them any more (docs/realtime.md).
+      await app.realtime.accessLost(request.body.userId);
       const list = await presentMembers(app.db, page);
       return envelope(list, { count: list.length, hasMoreNext: false });
     },

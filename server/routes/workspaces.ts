@@ -144,6 +144,8 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
       const user = requireUser(request);
       const { userId, role } = request.body;
       const membership = await changeMemberRole(app.db, user.id, request.params.id, userId, role);
+      // A lower role may take pages away (a guest has no shared section): checked before the answer.
+      await app.realtime.accessLost(userId);
       const member = await findMember(app.db, membership.id, userId);
       if (!member) throw notFound('member');
       return envelope(presentMember(member));
@@ -164,6 +166,8 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
       const user = requireUser(request);
       const { userId } = request.body;
       await removeWorkspaceMember(app.db, user.id, request.params.id, userId);
+      // Once this answers, nothing of the workspace's pages reaches them any more (docs/realtime.md).
+      await app.realtime.accessLost(userId);
       return envelope({ id: userId, status: 'success' });
     },
   );

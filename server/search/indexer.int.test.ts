@@ -3,8 +3,10 @@ import { api, body, createTestApp, jsonQueryString, testDb, type TestApp } from 
 import { actor, createPage, expectStatus, type Actor } from '../../test/helpers/pages';
 import type { BlockRow } from '../db/types';
 import type { WireSearchHit } from '../../schema/search';
-import { connectionWanted } from '../db/connect';
-import { indexRound, searchIndexer, SQLITE_ROUND_MS } from './indexer';
+import path from 'node:path';
+import { connectDatabase, connectionWanted } from '../db/connect';
+import { SQLITE_FILE } from '../plugins/db';
+import { ENTRY_SPAN, indexAll, indexRound, searchIndexer, SQLITE_ROUND_MS } from './indexer';
 
 /*
  * The server's indexer loop (`searchIndexer`) catching up with a backlog, as after an import or an
@@ -175,3 +177,117 @@ sqliteOnly('SQLite: a round of a backlog gives way after a chunk when someone wa
   expect(alone.taken % 8).toBe(0);
   expect(await queueLength()).toBe(before - 8 - alone.taken);
 });
+
+test('two indexers on one database (two pools, as two processes) racing over the same pages: no deadlock, no duplicate entry, every entry right', async () => {
+  // Twelve pages of 60 blocks; the queue in sweeps of one block per page, every other sweep in the
+  // pages' reverse order, taken 12 at a time: two rounds at once write the same twelve pages, in
+  // opposite orders (the old rounds locked pages as their targets came: deadlock detected). A
+  // writer meanwhile writes blocks just taken again and puts them first in the queue, so a block
+  // can be in two rounds at once (the old read then insert: duplicate key … search_entries_unit).
+  const PAGES = 12;
+  const BLOCKS_PER_PAGE = 60;
+  const pages: string[] = [];
+  for (let i = 0; i < PAGES; i++) {
+    const page = await createPage(t, owner, { title: `Гонка ${i}` });
+    await importBlocks(page.id, BLOCKS_PER_PAGE, (n) => `гонка ${i} блок ${n}`);
+    pages.push(page.id);
+  }
+  const blocksOf = new Map<string, string[]>();
+  for (const pageId of pages)
+    blocksOf.set(
+      pageId,
+      (await t.app.db.selectFrom('blocks').select('id').where('page_id', '=', pageId).orderBy('sort_key').execute()).map((b) => b.id),
+    );
+  const order: string[] = [];
+  for (let sweep = 0; sweep < BLOCKS_PER_PAGE; sweep++) {
+    const sweepPages = sweep % 2 === 0 ? pages : [...pages].reverse();
+    if (sweep === 0) order.push(...sweepPages.map((id) => `p:${id}`));
+    order.push(...sweepPages.map((id) => `b:${(blocksOf.get(id) as string[])[sweep]}`));
+  }
+  // Queue times as the database's own triggers write them, a day back (later writes come after).
+  const base = Date.now() - 86_400_000;
+  const stamp = (i: number) => {
+    const iso = new Date(base + i).toISOString();
+    return testDb() === 'postgres' ? `${iso.slice(0, 10)} ${iso.slice(11, 23)}000+00` : iso.slice(0, 23);
+  };
+  await t.app.db.deleteFrom('search_queue').execute();
+  await t.app.db
+    .insertInto('search_queue')
+    .values(order.map((target, i) => ({ target, queued_at: stamp(i) })))
+    .execute();
+
+  const handles = [0, 1].map(() =>
+    connectDatabase({ databaseUrl: t.config.databaseUrl, sqliteFile: path.join(t.config.dataDir, SQLITE_FILE), busyTimeoutMs: 30_000 }),
+  );
+  const failures: string[] = [];
+  let writing = true;
+  const indexer = async (db: (typeof handles)[number]['db']) => {
+    for (;;) {
+      const round = await indexRound(db, PAGES).catch((error: unknown) => {
+        failures.push(error instanceof Error ? error.message : String(error));
+        return null;
+      });
+      if (round && round.taken === 0 && !writing) return;
+      if (round && round.taken === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  const writer = async () => {
+    try {
+      for (let n = 0; n < 60; n++) {
+        // A block just taken (likely in a round under way), written again and put first in the queue:
+        // the next round takes it while the first may still index it.
+        const oldest = await t.app.db
+          .selectFrom('search_queue')
+          .select('target')
+          .where('queued_at', '>=', stamp(0))
+          .orderBy('queued_at')
+          .limit(1)
+          .executeTakeFirst();
+        const at = oldest ? order.indexOf(oldest.target) : order.length;
+        const target = order[Math.max(0, at - 1 - (n % PAGES))];
+        if (target.startsWith('b:')) {
+          await t.app.db
+            .updateTable('blocks')
+            .set({ data: JSON.stringify({ tokens: [{ text: `переписан ${n}` }] }) })
+            .where('id', '=', target.slice(2))
+            .execute();
+          await t.app.db
+            .updateTable('search_queue')
+            .set({ queued_at: stamp(-1000 + n) })
+            .where('target', '=', target)
+            .execute();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    } finally {
+      writing = false;
+    }
+  };
+  try {
+    await Promise.all([indexer(handles[0].db), indexer(handles[1].db), writer()]);
+  } finally {
+    await Promise.all(handles.map((handle) => handle.db.destroy()));
+  }
+  expect(failures).toEqual([]);
+  // Whatever a failed round would have put back (none): the queue is empty and nothing is left to index.
+  expect(await indexAll(t.app.db)).toBe(0);
+
+  const seqs = new Map(
+    (await t.app.db.selectFrom('search_pages').select(['page_id', 'seq']).where('page_id', 'in', pages).execute()).map((r) => [r.page_id, Number(r.seq)]),
+  );
+  for (const [i, pageId] of pages.entries()) {
+    const entries = await t.app.db.selectFrom('search_entries').select(['id', 'unit', 'text']).where('page_id', '=', pageId).execute();
+    const blocks = await t.app.db.selectFrom('blocks').select(['id', 'data']).where('page_id', '=', pageId).execute();
+    const expected = new Map<string, string>([['title', `Гонка ${i}`]]);
+    for (const block of blocks) expected.set(block.id, (JSON.parse(block.data) as { tokens: Array<{ text: string }> }).tokens[0].text);
+    expect(new Map(entries.map((e) => [e.unit, e.text]))).toEqual(expected);
+    expect(entries).toHaveLength(BLOCKS_PER_PAGE + 1);
+    // Every entry numbered in its page's range, the title first.
+    const seq = seqs.get(pageId) as number;
+    for (const entry of entries) {
+      expect(Number(entry.id)).toBeGreaterThanOrEqual(seq * ENTRY_SPAN);
+      expect(Number(entry.id)).toBeLessThan((seq + 1) * ENTRY_SPAN);
+    }
+    expect(Number(entries.find((e) => e.unit === 'title')?.id)).toBe(seq * ENTRY_SPAN);
+  }
+}, 120_000);

@@ -6,6 +6,7 @@ import { blockSearchText, cellSearchText, MAX_ENTRY_TEXT } from './texts';
 import { noteEdited } from '../history/versions';
 import { BackgroundLoop, type LoopLog } from '../background';
 import { connectionWanted, isPostgres } from '../db/connect';
+import { inChunks } from '../db/inChunks';
 
 /** Targets taken from the queue in one round (a round's indexing is one transaction: short, as writers wait for it on SQLite). */
 const BATCH = 200;
@@ -21,34 +22,63 @@ interface Entry {
 export const ENTRY_SPAN = 2 ** 20;
 
 /**
- * What a round of indexing learned of pages' numbers (`search_pages`) and their next free entry
- * number, so that a page's many new entries cost one lookup each, not three.
+ * The pages a round of indexing writes to, locked before it writes anything (their `search_pages`
+ * rows, in one fixed order), with their numbers and their next free entry number (a page's many
+ * new entries cost one lookup each, not three).
+ *
+ * PostgreSQL: every write of a round — entries, trigrams, page numbers, the history queue — is to
+ * rows of its locked pages, and rows are locked in one order (page id, byte order) by every
+ * process: two indexers on one database wait for each other at most for a round over the same
+ * pages, never in a circle (they used to lock pages as their targets came, and deadlocked).
  */
 class Numbering {
   private readonly seqs = new Map<string, number>();
   private readonly next = new Map<string, number>();
+  /** The pages this round holds (PostgreSQL: their rows locked till it commits). */
+  private readonly held = new Set<string>();
 
   constructor(private readonly trx: Transaction<Database>) {}
 
-  /** The page's number, given it now if it has none. On PostgreSQL its row stays locked till the round ends (another process numbering the page's entries waits). */
-  private async seqOf(pageId: string): Promise<number> {
-    let seq = this.seqs.get(pageId);
-    if (seq === undefined) {
+  /** Whether this round holds the page: it may write its entries. */
+  holds(pageId: string): boolean {
+    return this.held.has(pageId);
+  }
+
+  /**
+   * Takes the pages (a page that exists gets its number now if it has none). In byte order of
+   * their ids, in SQL too (`collate "C"`: the database's own collation may order ids otherwise
+   * than the chunks are cut).
+   */
+  async hold(pageIds: Iterable<string>): Promise<void> {
+    const postgres = isPostgres(this.trx);
+    const wanted = [...new Set(pageIds)].filter((id) => !this.held.has(id)).sort();
+    for (const chunk of inChunks(wanted)) {
       await this.trx
         .insertInto('search_pages')
-        .values({ page_id: pageId })
+        .columns(['page_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('pages')
+            .select('id')
+            .where('id', 'in', chunk)
+            .$if(postgres, (qb) => qb.orderBy(sql`id collate "C"`)),
+        )
         .onConflict((oc) => oc.column('page_id').doNothing())
         .execute();
-      const row = await this.trx
+      const rows = await this.trx
         .selectFrom('search_pages')
-        .select('seq')
-        .where('page_id', '=', pageId)
-        .$if(isPostgres(this.trx), (qb) => qb.forUpdate())
-        .executeTakeFirstOrThrow();
-      seq = Number(row.seq);
-      this.seqs.set(pageId, seq);
+        .select(['page_id', 'seq'])
+        .where('page_id', 'in', chunk)
+        .$if(postgres, (qb) => qb.orderBy(sql`page_id collate "C"`).forUpdate())
+        .execute();
+      for (const row of rows) this.seqs.set(row.page_id, Number(row.seq));
+      for (const id of chunk) this.held.add(id);
     }
-    return seq;
+  }
+
+  /** The page's number (held pages only; a page that did not exist when held has none). */
+  private seqOf(pageId: string): number | null {
+    return this.seqs.get(pageId) ?? null;
   }
 
   /**
@@ -57,7 +87,9 @@ class Numbering {
    * indexed, rather than the whole round failing again and again).
    */
   async idFor(pageId: string, title: boolean): Promise<number | null> {
-    const base = (await this.seqOf(pageId)) * ENTRY_SPAN;
+    const seq = this.seqOf(pageId);
+    if (seq === null) return null;
+    const base = seq * ENTRY_SPAN;
     if (title) return base;
     let next = this.next.get(pageId);
     if (next === undefined) {
@@ -113,7 +145,13 @@ async function putEntry(trx: Transaction<Database>, numbering: Numbering, entry:
   }
   const id = await numbering.idFor(entry.pageId, entry.kind === 'title');
   if (id === null) return;
-  await trx.insertInto('search_entries').values({ id, page_id: entry.pageId, unit: entry.unit, kind: entry.kind, text, terms }).execute();
+  // An upsert, not a plain insert: should the entry have come meanwhile after all, it is written
+  // over rather than the round failing on search_entries_unit (the page is held: it cannot).
+  await trx
+    .insertInto('search_entries')
+    .values({ id, page_id: entry.pageId, unit: entry.unit, kind: entry.kind, text, terms })
+    .onConflict((oc) => oc.columns(['unit', 'page_id']).doUpdateSet({ text, terms }))
+    .execute();
 }
 
 /** A page as the queue names it: its title entry and trigrams; all gone with the page (its entries' workspace is read from `pages` when searching). Whether it is a page of its own (not a database row) still there. */
@@ -135,26 +173,30 @@ async function indexPage(trx: Transaction<Database>, numbering: Numbering, pageI
   return page.database_id === null;
 }
 
-/** A block as the queue names it: its entry, or none when it is gone, deleted or has no text. Its page, if it is there. */
-async function indexBlock(trx: Transaction<Database>, numbering: Numbering, blockId: string): Promise<string | null> {
+/**
+ * A block as the queue names it: its entry, or none when it is gone, deleted or has no text; gone
+ * from the pages it had entries on before (`before`: a move, or it was deleted). Its page, if it is
+ * there and this round holds it — a block moved to a page the round does not hold was moved after
+ * the round took it, and that move queued it again: the next round indexes it.
+ */
+async function indexBlock(trx: Transaction<Database>, numbering: Numbering, blockId: string, before: readonly string[]): Promise<string | null> {
   const block = await trx
     .selectFrom('blocks')
     .innerJoin('pages', 'pages.id', 'blocks.page_id')
     .select(['blocks.page_id', 'blocks.type', 'blocks.data', 'blocks.deleted_at'])
     .where('blocks.id', '=', blockId)
     .executeTakeFirst();
-  if (!block || block.deleted_at !== null) {
-    await trx.deleteFrom('search_entries').where('unit', '=', blockId).execute();
-    return block?.page_id ?? null;
-  }
+  if (block && !numbering.holds(block.page_id)) return null;
+  // Only on the pages held (where the round saw entries of it): never a row of a page another round holds.
+  const elsewhere = before.filter((pageId) => pageId !== block?.page_id || block.deleted_at !== null);
+  if (elsewhere.length > 0) await trx.deleteFrom('search_entries').where('unit', '=', blockId).where('page_id', 'in', elsewhere).execute();
+  if (!block || block.deleted_at !== null) return block?.page_id ?? null;
   let data: unknown = null;
   try {
     data = JSON.parse(block.data);
   } catch {
     // Unreadable data has no text.
   }
-  // A block moved to another page leaves its old one.
-  await trx.deleteFrom('search_entries').where('unit', '=', blockId).where('page_id', '<>', block.page_id).execute();
   await putEntry(trx, numbering, { pageId: block.page_id, unit: blockId, kind: 'block', text: blockSearchText(block.type, data) });
   return block.page_id;
 }
@@ -191,11 +233,21 @@ async function indexCell(
   await putEntry(trx, numbering, { pageId: rowId, unit, kind: 'cell', text: cellSearchText(fields[fieldId], value) });
 }
 
-/** Takes up to `limit` targets off the queue, oldest first. */
+/** Takes up to `limit` targets off the queue, oldest first (on PostgreSQL, of those no other round is taking). */
 async function takeQueued(trx: Transaction<Database>, limit: number): Promise<string[]> {
+  const postgres = isPostgres(trx);
   const rows = await trx
     .deleteFrom('search_queue')
-    .where('target', 'in', (eb) => eb.selectFrom('search_queue').select('target').orderBy('queued_at').limit(limit))
+    .where('target', 'in', (eb) =>
+      eb
+        .selectFrom('search_queue')
+        .select('target')
+        .orderBy('queued_at')
+        .limit(limit)
+        // PostgreSQL: targets another process is taking are passed over, not waited for (and then
+        // found gone): two indexers take disjoint batches at once.
+        .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
+    )
     .returning('target')
     .execute();
   return rows.map((row) => row.target);
@@ -234,19 +286,42 @@ class Indexing {
   };
 
   async index(targets: readonly string[]): Promise<void> {
+    // First the pages the targets write to, held (locked) in one order; then the writes.
+    const pages = new Set<string>();
+    const blockIds: string[] = [];
+    for (const target of targets) {
+      const id = target.slice(2);
+      if (target.startsWith('p:')) pages.add(id);
+      else if (target.startsWith('b:')) blockIds.push(id);
+      else if (target.startsWith('c:')) pages.add(id.slice(0, id.indexOf(':')));
+    }
+    /** Per block, the pages it has entries on now (it moved, or is gone: they go). */
+    const entriesOn = new Map<string, string[]>();
+    for (const chunk of inChunks(blockIds)) {
+      const blocks = await this.trx.selectFrom('blocks').select('page_id').where('id', 'in', chunk).execute();
+      for (const block of blocks) pages.add(block.page_id);
+      const entries = await this.trx.selectFrom('search_entries').select(['unit', 'page_id']).where('unit', 'in', chunk).execute();
+      for (const entry of entries) {
+        pages.add(entry.page_id);
+        entriesOn.set(entry.unit, [...(entriesOn.get(entry.unit) ?? []), entry.page_id]);
+      }
+    }
+    await this.numbering.hold(pages);
+
     for (const target of targets) {
       const id = target.slice(2);
       if (target.startsWith('p:')) {
         if (await indexPage(this.trx, this.numbering, id)) this.edited.add(id);
       } else if (target.startsWith('b:')) {
-        const pageId = await indexBlock(this.trx, this.numbering, id);
+        const pageId = await indexBlock(this.trx, this.numbering, id, entriesOn.get(id) ?? []);
         if (pageId) this.edited.add(pageId);
       } else if (target.startsWith('c:')) await indexCell(this.trx, this.numbering, id, this.fieldsOf);
     }
   }
 
   finish(): Promise<void> {
-    return noteEdited(this.trx, this.edited);
+    // In the pages' one order too (the history queue's rows of held pages).
+    return noteEdited(this.trx, [...this.edited].sort());
   }
 }
 
