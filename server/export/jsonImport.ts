@@ -217,37 +217,24 @@ export async function importExport(
   trx: Transaction<Database>,
   input: {
     document: ImportDocument;
-    files: Map<string, Uint8Array>;
+    /** The files that go in, already in the store (`planImportFiles`, `storeImportFiles`). */
+    files: ImportFilePlan;
     workspaceId: string;
     parent: PageRow | null;
     section: 'private' | 'all' | null;
     userId: string;
-    store: FileStore;
     quotaBytes?: number;
   },
 ): Promise<ImportReport> {
   // Text from a file may hold what cannot be stored (NUL, a lone surrogate): made storable, not refused (schema/text.ts).
   const document = storableValue(input.document);
-  const report: ImportReport = { pages: [], blocks: 0, files: 0, problems: [] };
-  // New ids for pages and database rows alike (a link may point at either), and for the files the zip holds.
+  const report: ImportReport = { pages: [], blocks: 0, files: 0, problems: input.files.missing.map((name) => importProblem('', 'fileMissing', { name })) };
+  // New ids for pages and database rows alike (a link may point at either); the files have theirs from the plan.
   const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows));
   const pageIds = new Map([...document.pages, ...rows].map((p) => [p.id, newId()]));
-  const ownerOfFile = new Map<string, string>();
-  for (const owner of [...document.pages, ...rows]) {
-    for (const fileId of filesShown(owner)) if (!ownerOfFile.has(fileId)) ownerOfFile.set(fileId, owner.id);
-  }
-  const fileIds = new Map<string, string>();
-  for (const file of document.files) {
-    if (input.files.has(file.path) && ownerOfFile.has(file.id)) fileIds.set(file.id, newId());
-    else report.problems.push(importProblem('', 'fileMissing', { name: file.name }));
-  }
+  const fileIds = new Map([...input.files.files].map(([exported, file]) => [exported, file.id]));
   // Refused whole (413 file.quota_exceeded) before anything is made when its files would not fit the workspace's quota.
-  await assertWithinQuota(
-    trx,
-    input.quotaBytes ?? 0,
-    input.workspaceId,
-    document.files.reduce((sum, f) => sum + (fileIds.has(f.id) ? input.files.get(f.path)!.length : 0), 0),
-  );
+  await assertWithinQuota(trx, input.quotaBytes ?? 0, input.workspaceId, input.files.bytes);
   // Pages, parents first: an export lists them so; one whose parent is not in it goes under `place`.
   const sortKeys = await importSortKeys(trx, document.pages, input);
   const made = new Map<string, PageRow>();
@@ -288,25 +275,18 @@ export async function importExport(
       await insertDatabaseRows(trx, holder, made.block, made.rows, ids, input.userId, report);
   }
   // Files last, attached to the page or row that shows them (all made by now).
-  for (const file of document.files) {
-    const id = fileIds.get(file.id);
-    if (!id) continue;
-    const bytes = input.files.get(file.path)!;
-    const key = storageKeyFor(id);
-    // The export's word for the type is not trusted: a media type, else application/octet-stream.
-    const mimeType = storableMimeType(file.mimeType);
-    await input.store.put(key, bytes, mimeType);
+  for (const file of input.files.files.values()) {
     await trx
       .insertInto('files')
       .values({
-        id,
+        id: file.id,
         owner_id: input.userId,
-        page_id: pageIds.get(ownerOfFile.get(file.id)!)!,
+        page_id: pageIds.get(file.owner)!,
         workspace_id: input.workspaceId,
         name: file.name,
-        mime_type: mimeType,
-        size: bytes.length,
-        storage_key: key,
+        mime_type: file.mimeType,
+        size: file.bytes.length,
+        storage_key: file.key,
         is_public: 0,
         status: 'ready',
         upload_token_hash: null,
@@ -319,6 +299,56 @@ export async function importExport(
   for (const page of document.pages)
     if (page.comments?.length) await insertComments(trx, pageIds.get(page.id)!, page.title, page.comments, ids, input.userId, report);
   return report;
+}
+
+/** The files of an import that go in — those the zip holds and a page or row shows — each with its new id, its key in the store and its type; the names of the others. */
+export interface ImportFilePlan {
+  files: Map<string, { id: string; key: string; name: string; mimeType: string; bytes: Uint8Array; owner: string }>;
+  missing: string[];
+  /** All of their bytes (the quota's question). */
+  bytes: number;
+}
+
+/** Which of a document's files go in (`document` as storableValue gives it), and where each will be kept. */
+export function planImportFiles(document: ImportDocument, zipFiles: ReadonlyMap<string, Uint8Array>): ImportFilePlan {
+  const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows));
+  const ownerOfFile = new Map<string, string>();
+  for (const owner of [...document.pages, ...rows]) {
+    for (const fileId of filesShown(owner)) if (!ownerOfFile.has(fileId)) ownerOfFile.set(fileId, owner.id);
+  }
+  const plan: ImportFilePlan = { files: new Map(), missing: [], bytes: 0 };
+  for (const file of document.files) {
+    const bytes = zipFiles.get(file.path);
+    if (!bytes || !ownerOfFile.has(file.id)) {
+      plan.missing.push(file.name);
+      continue;
+    }
+    const id = newId();
+    // The export's word for the type is not trusted: a media type, else application/octet-stream.
+    plan.files.set(file.id, {
+      id,
+      key: storageKeyFor(id),
+      name: file.name,
+      mimeType: storableMimeType(file.mimeType),
+      bytes,
+      owner: ownerOfFile.get(file.id)!,
+    });
+    plan.bytes += bytes.length;
+  }
+  return plan;
+}
+
+/**
+ * Puts an import's files in the store before its transaction (a big file's seconds of writing hold
+ * no lock, and on SQLite not the one connection everybody's requests share); `removeImportFiles`
+ * takes them out again when the import does not happen.
+ */
+export async function storeImportFiles(plan: ImportFilePlan, store: FileStore): Promise<void> {
+  for (const file of plan.files.values()) await store.put(file.key, file.bytes, file.mimeType);
+}
+
+export async function removeImportFiles(plan: ImportFilePlan, store: FileStore): Promise<void> {
+  for (const file of plan.files.values()) await store.delete(file.key).catch(() => undefined);
 }
 
 /**

@@ -6,6 +6,7 @@ import { deflatedZeros, zipOf } from '../../test/helpers/zipBomb';
 import type { WireElement } from '../../schema/element';
 import { readExport } from '../export/jsonImport';
 import { importAt, importPlace } from '../commands/export/exports';
+import type { FileStore } from '../files/store';
 
 /*
  * Imports that cannot hang or stall the server (issue 33, docs/import-export.md «Zips within
@@ -118,4 +119,42 @@ test('pages made side by side are placed with one read of their siblings, not on
   const roots = body<WireElement[]>(await api(t, owner.cookie, 'GET', `${S}/section/private`)).data;
   const titles = roots.map((page) => page.title).filter((title) => title.startsWith('Рядом'));
   expect(titles).toEqual([...read.document.pages.map((page) => page.title)]);
+});
+
+describe("an import's files are written before its transaction", () => {
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const withPicture = () => readExport(zipSync({ 'С картинкой.md': strToU8('# С картинкой\n\n![](схема.png)'), 'схема.png': new Uint8Array(PNG) }), 'pic.zip');
+  /** The app's store, noting the keys put, and asking the database a question while each put is on (the one SQLite connection must be free). */
+  const watchedStore = () => {
+    const puts: string[] = [];
+    const store: FileStore = Object.assign(Object.create(t.app.fileStore) as FileStore, {
+      put: async (key: string, body: Parameters<FileStore['put']>[1], type?: string) => {
+        puts.push(key);
+        const asked = t.app.db.selectFrom('users').select('id').limit(1).execute();
+        const late = new Promise((_, reject) => setTimeout(() => reject(new Error('the database was held while a file was written')), 3000));
+        await Promise.race([asked, late]);
+        return t.app.fileStore.put(key, body, type);
+      },
+    });
+    return { store, puts };
+  };
+
+  test('the database is free while they are written, and they are kept when the import is made', async () => {
+    const { store, puts } = watchedStore();
+    const place = await importPlace(t.app.db, owner.id, { parentId: null, section: 'private', workspaceId: owner.workspaceId });
+    const report = await importAt(t.app.db, owner.id, place, await withPicture(), { store });
+    expect(report.files).toBe(1);
+    expect(puts).toHaveLength(1);
+    expect(await t.app.fileStore.stat(puts[0])).toEqual({ size: PNG.length });
+  });
+
+  test('an import refused under the lock (its page trashed meanwhile) takes its files out of the store again', async () => {
+    const parent = body<WireElement>(await api(t, owner.cookie, 'POST', `${S}/section/private`, { title: 'Уйдёт в корзину' })).data;
+    const place = await importPlace(t.app.db, owner.id, { parentId: parent.id, section: null });
+    expect((await api(t, owner.cookie, 'DELETE', `${S}/element/${parent.id}`)).statusCode).toBeLessThan(300);
+    const { store, puts } = watchedStore();
+    await expect(importAt(t.app.db, owner.id, place, await withPicture(), { store })).rejects.toMatchObject({ statusCode: 409 });
+    expect(puts).toHaveLength(1);
+    expect(await t.app.fileStore.stat(puts[0])).toBeNull();
+  });
 });

@@ -5,7 +5,9 @@ import type { Database, PageRow } from '../../db/types';
 import { forbidden } from '../../errors';
 import { insertExportJob, newExportJob, type ExportJobRow } from '../../export/exportJobs';
 import { fileName } from '../../export/pageExport';
-import { importExport, type ImportReport } from '../../export/jsonImport';
+import { importExport, planImportFiles, removeImportFiles, storeImportFiles, type ImportReport } from '../../export/jsonImport';
+import { storableValue } from '../../../schema/text';
+import { assertWithinQuota } from '../../policies/file';
 import type { FileStore } from '../../files/store';
 import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { loadPage } from '../../repositories/pages';
@@ -77,25 +79,26 @@ export async function importAt(
   read: { document: Parameters<typeof importExport>[1]['document']; files: Map<string, Uint8Array> },
   options: { store: FileStore; quotaBytes?: number },
 ): Promise<ImportReport> {
-  return treeChange(db, place.workspaceId, async (trx) => {
-    let parent: PageRow | null = null;
-    if (place.parent) {
-      parent = await loadPage(trx, place.parent.id);
-      await authorizePage(trx, userId, parent, 'edit');
-      assertNotInTrash(parent);
-    } else {
-      const workspace = await findMembership(trx, place.workspaceId, userId);
-      if (!workspace || !canCreateInSection(workspace.role, place.section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
-    }
-    return importExport(trx, {
-      document: read.document,
-      files: read.files,
-      workspaceId: place.workspaceId,
-      parent,
-      section: place.section,
-      userId,
-      store: options.store,
-      quotaBytes: options.quotaBytes,
+  const document = storableValue(read.document);
+  const files = planImportFiles(document, read.files);
+  // Asked once before the files are written (a refused import writes nothing), and again under the lock.
+  await assertWithinQuota(db, options.quotaBytes ?? 0, place.workspaceId, files.bytes);
+  await storeImportFiles(files, options.store);
+  try {
+    return await treeChange(db, place.workspaceId, async (trx) => {
+      let parent: PageRow | null = null;
+      if (place.parent) {
+        parent = await loadPage(trx, place.parent.id);
+        await authorizePage(trx, userId, parent, 'edit');
+        assertNotInTrash(parent);
+      } else {
+        const workspace = await findMembership(trx, place.workspaceId, userId);
+        if (!workspace || !canCreateInSection(workspace.role, place.section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
+      }
+      return importExport(trx, { document, files, workspaceId: place.workspaceId, parent, section: place.section, userId, quotaBytes: options.quotaBytes });
     });
-  });
+  } catch (error) {
+    await removeImportFiles(files, options.store);
+    throw error;
+  }
 }
