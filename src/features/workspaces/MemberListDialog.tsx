@@ -131,7 +131,7 @@ export function MemberListDialog({ workspaceId, onClose }: { workspaceId: string
     >
       <p className="share-muted">{t('workspaceSettings.list.hint')}</p>
       <textarea
-        className="share-input ws-list-input"
+        className="input ws-list-input"
         rows={6}
         value={text}
         placeholder={t('workspaceSettings.list.placeholder')}
@@ -150,7 +150,7 @@ export function MemberListDialog({ workspaceId, onClose }: { workspaceId: string
           )}
         </FilePicker>
         {fileName && <span className="share-muted">{fileName}</span>}
-        <select value={role} aria-label={t('workspaceSettings.addRole')} onChange={(e) => setRole(e.target.value as WorkspaceRole)}>
+        <select className="input-compact" value={role} aria-label={t('workspaceSettings.addRole')} onChange={(e) => setRole(e.target.value as WorkspaceRole)}>
           {ROLES.map((r) => (
             <option key={r} value={r}>
               {t(`workspaceSettings.roles.${r}`)}
