@@ -95,6 +95,64 @@ export type NewMember = z.infer<typeof newMemberSchema>;
 /** POST workspace/{id}/members/add. */
 export const addWorkspaceMembersBodySchema = z.object({ members: z.array(newMemberSchema).min(1).max(MAX_WORKSPACE_MEMBERS_PER_ADD) }).strict();
 
+/**
+ * E-mails named in one members/add_list call: a team of a few hundred in one go (the inviter's
+ * quota, INVITE_LIMIT_PER_10_MIN, still bounds how many of them may be new to the workspace).
+ */
+export const MAX_WORKSPACE_MEMBERS_PER_LIST = 500;
+
+/**
+ * POST workspace/{id}/members/add_list: addresses as a person pasted or uploaded them (the
+ * server judges each: one that is not an e-mail is reported, not a reason to refuse the rest).
+ */
+export const addWorkspaceMemberListBodySchema = z
+  .object({
+    emails: z.array(z.string().max(1_000)).min(1).max(MAX_WORKSPACE_MEMBERS_PER_LIST),
+    role: z.enum(WORKSPACE_ROLES),
+  })
+  .strict();
+
+/** members/add_list's answer: who was added, who was a member already, what was not an e-mail. */
+export interface MemberListOutcome {
+  added: WireInvitedUser[];
+  alreadyMembers: WireInvitedUser[];
+  invalid: string[];
+}
+
+/**
+ * The e-mails in a pasted list or a CSV file (the members/add_list dialog's preview; the server
+ * judges them again): each line is split at commas, semicolons and tabs, a cell holding `@` is an
+ * address (quotes, `Имя <a@b.ru>` and `mailto:` taken off), other cells (names, a header) are
+ * passed over. Found addresses come lower-cased and once each, in order; cells with `@` that are
+ * no e-mail are `invalid`, as written.
+ */
+export function emailsInList(text: string): { emails: string[]; invalid: string[] } {
+  const emails: string[] = [];
+  const seen = new Set<string>();
+  const invalid: string[] = [];
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    for (const raw of line.split(/[,;\t]/)) {
+      let cell = raw
+        .trim()
+        .replace(/^"+|"+$/g, '')
+        .trim();
+      if (!cell.includes('@')) continue;
+      const angled = /<([^<>]*)>\s*$/.exec(cell);
+      if (angled) cell = angled[1].trim();
+      cell = cell.replace(/^mailto:/i, '');
+      const parsed = emailSchema.safeParse(cell);
+      if (!parsed.success) {
+        invalid.push(raw.trim());
+        continue;
+      }
+      if (seen.has(parsed.data)) continue;
+      seen.add(parsed.data);
+      emails.push(parsed.data);
+    }
+  }
+  return { emails, invalid };
+}
+
 /** POST workspace/{id}/member/role. */
 export const memberRoleBodySchema = z.object({ userId: userIdSchema, role: z.enum(WORKSPACE_ROLES) }).strict();
 

@@ -83,11 +83,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { config });
   await app.register(workspaceRoutes, { config, mailer });
   await app.register(pageRoutes, { config, mailer });
-  await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs });
+  await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs, limits: config.userLimits });
   await app.register(exportRoutes, { config });
   await app.register(historyRoutes, { timing: { pauseMs: config.historyPauseMs, maxMs: config.historyMaxMs, days: config.historyDays } });
   await app.register(blockRoutes, { config });
-  await app.register(databaseRoutes);
+  await app.register(databaseRoutes, { limits: config.userLimits });
   await app.register(sharingRoutes, { config, mailer });
   await app.register(commentsRoutes);
   await app.register(notificationsRoutes);

@@ -1,10 +1,28 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { INVITE_LIMIT } from '../schema/policies/workspace';
 import { isEmail } from '../schema/user';
 
 /** How long a SQLite write waits for another process's write lock by default (DB_BUSY_TIMEOUT_MS). */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Per-user limits of the calls that cost the server most (docs/security.md «Request limits»),
+ * counted in the database for all processes together (fixed windows); 0 turns one off.
+ */
+export interface UserLimits {
+  /** `GET search/text` (the results screen, the Ctrl+K finder, page links): SEARCH_LIMIT_PER_10_S, default 30 in 10 s. */
+  searchPer10s: number;
+  /** `POST import`: IMPORT_LIMIT_PER_10_MIN, default 10 in 10 minutes. */
+  importsPer10Min: number;
+  /** `POST import` running at once for one user in one process: IMPORT_CONCURRENCY, default 2. */
+  importsAtOnce: number;
+  /** `POST exports` and `GET element/{id}/export` together: EXPORT_LIMIT_PER_10_MIN, default 20 in 10 minutes. */
+  exportsPer10Min: number;
+  /** `POST database/{id}/rows` (a CSV import writes its batches there): ROWS_LIMIT_PER_MINUTE, default 120 calls a minute. */
+  rowBatchesPerMinute: number;
+}
 
 /** Everything the server reads from the environment, with working defaults. */
 export interface Config {
@@ -34,9 +52,21 @@ export interface Config {
   logRequests: boolean;
   /** Where the built web app is; the server serves it when it exists. */
   webDir: string;
-  /** send_code limits within a 10-minute window. */
+  /**
+   * send_code limits within a 10-minute window: codes per e-mail (SEND_CODE_LIMIT_PER_EMAIL,
+   * default 5), per e-mail from one address (SEND_CODE_LIMIT_PER_IP_EMAIL, default 3), and per
+   * client address for any e-mails (SEND_CODE_LIMIT_PER_IP, default 300: an office of a few
+   * hundred behind one NAT signs in on its first day; also register's and OAuth start's limit).
+   */
   sendCodeLimitPerEmail: number;
+  sendCodeLimitPerIpEmail: number;
   sendCodeLimitPerIp: number;
+  /**
+   * People one user may bring into workspaces in 10 minutes (INVITE_LIMIT_PER_10_MIN, default
+   * 300: an admin adds a team's list in one go; members/add, members/add_list and page sharing
+   * together; docs/adr/0002).
+   */
+  inviteLimitPeople: number;
   sessionTtlDays: number;
   /**
    * How long a process may answer from its memory who a session belongs to and what access a
@@ -85,6 +115,8 @@ export interface Config {
   links: { help: string | null; privacy: string | null; terms: string | null; docs: string | null; templates: string | null };
   /** The AI writing assistant (docs/ai.md). */
   ai: AiConfig;
+  /** Per-user limits of the expensive calls (docs/security.md «Request limits»); 0: no limit. */
+  userLimits: UserLimits;
   /** Generic OpenID Connect / OAuth 2 sign-in; enabled when issuer, client id and secret are set. */
   oauth?: {
     issuerUrl: string;
@@ -294,6 +326,8 @@ const envSchema = z.object({
   LOG_REQUESTS: boolean(),
   SEND_CODE_LIMIT_PER_EMAIL: integer(1),
   SEND_CODE_LIMIT_PER_IP: integer(1),
+  SEND_CODE_LIMIT_PER_IP_EMAIL: integer(1),
+  INVITE_LIMIT_PER_10_MIN: integer(1),
   SESSION_TTL_DAYS: integer(1),
   AUTH_CACHE_TTL_MS: integer(0),
   SEARCH_INDEX_INTERVAL_MS: integer(1),
@@ -325,6 +359,11 @@ const envSchema = z.object({
   AI_MODEL: text(),
   AI_TIMEOUT_MS: integer(1),
   AI_RATE_LIMIT_PER_MINUTE: integer(0),
+  SEARCH_LIMIT_PER_10_S: integer(0),
+  IMPORT_LIMIT_PER_10_MIN: integer(0),
+  IMPORT_CONCURRENCY: integer(0),
+  EXPORT_LIMIT_PER_10_MIN: integer(0),
+  ROWS_LIMIT_PER_MINUTE: integer(0),
   AI_MAX_TOKENS: integer(1),
   AI_SPELLCHECK: boolean(),
   OAUTH_ISSUER_URL: url('http:', 'https:'),
@@ -389,7 +428,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logRequests: e.LOG_REQUESTS ?? true,
     webDir: path.resolve(e.WEB_DIR ?? 'dist'),
     sendCodeLimitPerEmail: e.SEND_CODE_LIMIT_PER_EMAIL ?? 5,
-    sendCodeLimitPerIp: e.SEND_CODE_LIMIT_PER_IP ?? 30,
+    sendCodeLimitPerIpEmail: e.SEND_CODE_LIMIT_PER_IP_EMAIL ?? 3,
+    sendCodeLimitPerIp: e.SEND_CODE_LIMIT_PER_IP ?? 300,
+    inviteLimitPeople: e.INVITE_LIMIT_PER_10_MIN ?? INVITE_LIMIT.people,
     sessionTtlDays: e.SESSION_TTL_DAYS ?? 30,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS ?? 2000,
     searchIndexIntervalMs: e.SEARCH_INDEX_INTERVAL_MS ?? 250,
@@ -409,6 +450,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       terms: e.TERMS_URL ?? null,
       docs: e.DOCS_URL ?? null,
       templates: e.TEMPLATES_URL ?? null,
+    },
+    userLimits: {
+      searchPer10s: e.SEARCH_LIMIT_PER_10_S ?? 30,
+      importsPer10Min: e.IMPORT_LIMIT_PER_10_MIN ?? 10,
+      importsAtOnce: e.IMPORT_CONCURRENCY ?? 2,
+      exportsPer10Min: e.EXPORT_LIMIT_PER_10_MIN ?? 20,
+      rowBatchesPerMinute: e.ROWS_LIMIT_PER_MINUTE ?? 120,
     },
     ai: {
       baseUrl: e.AI_BASE_URL === undefined ? undefined : trimSlashes(e.AI_BASE_URL),

@@ -60,12 +60,14 @@ export function canBringInOutsiders(role: WorkspaceRole): boolean {
 }
 
 /**
- * How many people one user may bring into workspaces (any of them, through members/add and page
- * sharing together) within a sliding window: each is a membership, possibly a new account and an
- * invitation e-mail. Counted in the database (workspace_members.invited_by), so it holds across
- * server processes.
+ * How many people one user may bring into workspaces (any of them, through members/add,
+ * members/add_list and page sharing together) within a sliding window: each is a membership,
+ * possibly a new account and an invitation e-mail. Counted in the database
+ * (workspace_members.invited_by), so it holds across server processes. 300 by default (the
+ * server's INVITE_LIMIT_PER_10_MIN): an admin adds a team of a few hundred from one list in one
+ * go (docs/adr/0002, «A team at once»).
  */
-export const INVITE_LIMIT = { people: 30, windowMs: 10 * 60 * 1000 } as const;
+export const INVITE_LIMIT = { people: 300, windowMs: 10 * 60 * 1000 } as const;
 
 /** The workspace keeps an admin when a member with `role` is demoted or goes: never its last one (`admins` admins now). */
 export function keepsAnAdmin(role: WorkspaceRole, admins: number): boolean {

@@ -10,21 +10,33 @@ import { hashSecret, newLoginCode, sameDigest } from './tokens';
 
 const hashCode = (id: string, code: string) => hashSecret(`${id}:${code}`);
 
-async function countCodesSince(db: Kysely<Database>, column: 'email' | 'ip', value: string, since: string): Promise<number> {
-  const row = await db
+async function countCodesSince(db: Kysely<Database>, where: { email?: string; ip?: string }, since: string): Promise<number> {
+  let query = db
     .selectFrom('login_codes')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(column, '=', value)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
+    .where('created_at', '>', since);
+  if (where.email !== undefined) query = query.where('email', '=', where.email);
+  if (where.ip !== undefined) query = query.where('ip', '=', where.ip);
+  const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
+/** send_code's limits within a code's lifetime (docs/security.md «Request limits»). */
+export interface LoginCodeLimits {
+  /** Codes for one e-mail, from anywhere: what bounds guessing one account's pin. */
+  perEmail: number;
+  /** Codes for one e-mail from one address: one address cannot use up the e-mail's allowance. */
+  perIpEmail: number;
+  /** Codes from one address, for any e-mails: an office behind one NAT signs in here. */
+  perIp: number;
+}
+
 /**
- * Issues a new sign-in code for an e-mail, after the per-e-mail and per-IP limits
- * (counted over the code lifetime). Earlier unused codes for the e-mail stop working.
+ * Issues a new sign-in code for an e-mail, after the per-e-mail, per-(address, e-mail) and
+ * per-address limits (counted over the code lifetime). Earlier unused codes for the e-mail stop
+ * working.
  */
-export async function issueLoginCode(db: Kysely<Database>, email: string, ip: string, limits: { perEmail: number; perIp: number }): Promise<string> {
+export async function issueLoginCode(db: Kysely<Database>, email: string, ip: string, limits: LoginCodeLimits): Promise<string> {
   const since = new Date(Date.now() - LOGIN_CODE_TTL_MS).toISOString();
   const code = newLoginCode();
   const id = newId();
@@ -37,10 +49,13 @@ export async function issueLoginCode(db: Kysely<Database>, email: string, ip: st
       await sql`SELECT pg_advisory_xact_lock(1, hashtext(${email}))`.execute(trx);
       await sql`SELECT pg_advisory_xact_lock(2, hashtext(${ip}))`.execute(trx);
     }
-    if ((await countCodesSince(trx, 'email', email, since)) >= limits.perEmail) {
+    if ((await countCodesSince(trx, { email }, since)) >= limits.perEmail) {
       throw rateLimited('too many codes for this e-mail, try again in a few minutes');
     }
-    if ((await countCodesSince(trx, 'ip', ip, since)) >= limits.perIp) {
+    if ((await countCodesSince(trx, { email, ip }, since)) >= limits.perIpEmail) {
+      throw rateLimited('too many codes for this e-mail from this address, try again in a few minutes');
+    }
+    if ((await countCodesSince(trx, { ip }, since)) >= limits.perIp) {
       throw rateLimited('too many codes from this address, try again in a few minutes');
     }
     await trx.updateTable('login_codes').set({ used_at: now }).where('email', '=', email).where('used_at', 'is', null).execute();

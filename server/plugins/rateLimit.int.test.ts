@@ -29,6 +29,8 @@ jest.setTimeout(60_000);
 const PER_ADDRESS = 4;
 const PER_EMAIL = 3;
 const AI_PER_MINUTE = 3;
+/** SEARCH_LIMIT_PER_10_S: the per-user limits of expensive calls (server/plugins/userLimits.int.test.ts) share the store. */
+const SEARCHES = 4;
 
 let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
 let provider: OAuthProvider | undefined;
@@ -56,6 +58,7 @@ beforeAll(async () => {
     SEND_CODE_LIMIT_PER_IP: String(PER_ADDRESS),
     SEND_CODE_LIMIT_PER_EMAIL: String(PER_EMAIL),
     AI_RATE_LIMIT_PER_MINUTE: String(AI_PER_MINUTE),
+    SEARCH_LIMIT_PER_10_S: String(SEARCHES),
     AI_SPELLCHECK: 'false',
     OAUTH_ISSUER_URL: provider.issuerUrl,
     OAUTH_CLIENT_ID: 'limits-client',
@@ -157,6 +160,25 @@ test(`AI: AI_RATE_LIMIT_PER_MINUTE (${AI_PER_MINUTE}) per user over both process
   expect(await alternate(AI_PER_MINUTE, improve(ann, annIds))).toEqual(Array(AI_PER_MINUTE).fill(202));
   await expectRefusedByBoth(improve(ann, annIds), 60);
   expect((await improve(bob, bobIds)(inTurn(1))).status).toBe(202);
+});
+
+test(`search: SEARCH_LIMIT_PER_10_S (${SEARCHES}) per user over both processes; another user is not limited`, async () => {
+  // Signed in from an address of their own (the sign-ins above used up 127.0.0.1's few codes).
+  const signInFrom = async (server: ServerProcess, email: string) => {
+    await post(server, '/api/auth/send_code', { email }, { address: '203.0.113.60' });
+    const res = await post(server, '/api/auth/login', { email, pin: await server.waitForCode(email) }, { address: '203.0.113.60' });
+    return res.headers.get('set-cookie')?.split(';')[0] ?? '';
+  };
+  const [ann, bob] = [await signInFrom(inTurn(0), 'search-ann@example.com'), await signInFrom(inTurn(1), 'search-bob@example.com')];
+  const search = (cookie: string) => (server: ServerProcess) =>
+    fetch(`${server.url}/api/v3/spaces/search/text?q=${encodeURIComponent('"отчёт"')}`, { headers: { cookie, 'x-forwarded-for': '203.0.113.6' } });
+  expect(await alternate(SEARCHES, search(ann))).toEqual(Array(SEARCHES).fill(200));
+  for (const server of servers()) {
+    const res = await search(ann)(server);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(11);
+  }
+  expect((await search(bob)(inTurn(1))).status).toBe(200);
 });
 
 test('sign-in codes (in the database before): per e-mail and per address over both processes; wrong pins per code', async () => {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types';
-import type { AppError } from '../errors';
+import { rateLimited, type AppError } from '../errors';
 import { deleteEndedRateLimits, hitRateLimit } from '../repositories/rateLimits';
 
 /** How often (at most) a process deletes the rows of ended windows, on the next hit. */
@@ -83,5 +83,53 @@ export function createLimit(app: FastifyInstance, limit: Limit): (request: Fasti
     const retryAfterSeconds = Math.max(1, verdict.ttlInSeconds);
     reply.header('retry-after', String(retryAfterSeconds));
     throw limit.refusal(retryAfterSeconds);
+  };
+}
+
+/**
+ * A per-user limit of an expensive call (docs/security.md «Request limits»): at most `max` calls
+ * by one user in `windowMs`, for all processes together; beyond, 429 `rate_limited` with
+ * `Retry-After` and `details.retryAfter` (the seconds to wait). `max` 0: no limit.
+ */
+export function userLimit(
+  app: FastifyInstance,
+  name: string,
+  max: number,
+  windowMs: number,
+  userOf: (request: FastifyRequest) => { id: string },
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  if (max <= 0) return async () => {};
+  return createLimit(app, {
+    name,
+    max,
+    windowMs,
+    key: (request) => userOf(request).id,
+    refusal: (retryAfter) => rateLimited(`too many ${name} requests; try again in ${retryAfter} s`, { retryAfter }),
+  });
+}
+
+/**
+ * At most `max` calls of one user running at once in this process (0: no cap): `run` answers 429
+ * `rate_limited` with `Retry-After` (`retryAfterSeconds`) while the user has `max` running. Held
+ * in memory: with several processes behind a balancer a user may run `max` in each (the
+ * database-counted rate above bounds them all together).
+ */
+export function concurrencyCap(max: number, retryAfterSeconds: number) {
+  const running = new Map<string, number>();
+  return async <T>(userId: string, reply: FastifyReply, run: () => Promise<T>): Promise<T> => {
+    if (max <= 0) return run();
+    const now = running.get(userId) ?? 0;
+    if (now >= max) {
+      reply.header('retry-after', String(retryAfterSeconds));
+      throw rateLimited(`at most ${max} of these at once; try again in ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds });
+    }
+    running.set(userId, now + 1);
+    try {
+      return await run();
+    } finally {
+      const left = (running.get(userId) ?? 1) - 1;
+      if (left > 0) running.set(userId, left);
+      else running.delete(userId);
+    }
   };
 }

@@ -71,6 +71,42 @@ describe('send_code', () => {
     expect((await sendCode(t, 'late@example.com', from('198.51.100.1'))).statusCode).toBe(200);
   });
 
+  test('a team of 100 behind one address signs in on its first day (the default per-address ceiling)', async () => {
+    const office = await createTestApp();
+    try {
+      const from = { 'x-forwarded-for': '203.0.113.77' };
+      for (let i = 0; i < 100; i++) {
+        const person = `colleague${i}@example.com`;
+        expect((await sendCode(office, person, from)).statusCode).toBe(200);
+        const form = urlEncoded({ email: person, pin: office.mailer.lastCode(person) });
+        const res = await office.app.inject({ method: 'POST', url: '/api/auth/login', payload: form.payload, headers: { ...form.headers, ...from } });
+        expect(res.statusCode).toBe(200);
+      }
+    } finally {
+      await office.close();
+    }
+  });
+
+  test('one address cannot take all of an e-mail’s codes: SEND_CODE_LIMIT_PER_IP_EMAIL per (address, e-mail), then per e-mail from anywhere', async () => {
+    const limited = await createTestApp({ sendCodeLimitPerEmail: 4, sendCodeLimitPerIpEmail: 2 });
+    try {
+      const from = (ip: string) => ({ 'x-forwarded-for': ip });
+      for (let i = 0; i < 2; i++) expect((await sendCode(limited, 'eve@example.com', from('203.0.113.80'))).statusCode).toBe(200);
+      const third = await sendCode(limited, 'eve@example.com', from('203.0.113.80'));
+      expect([third.statusCode, errorCode(third)]).toEqual([429, 'rate_limited']);
+      // The address goes on for other e-mails; the e-mail from another address…
+      expect((await sendCode(limited, 'other@example.com', from('203.0.113.80'))).statusCode).toBe(200);
+      expect((await sendCode(limited, 'eve@example.com', from('198.51.100.80'))).statusCode).toBe(200);
+      expect((await sendCode(limited, 'eve@example.com', from('198.51.100.81'))).statusCode).toBe(200);
+      // …until the e-mail's own ceiling, whatever the address.
+      const fifth = await sendCode(limited, 'eve@example.com', from('198.51.100.82'));
+      expect([fifth.statusCode, errorCode(fifth)]).toEqual([429, 'rate_limited']);
+      expect(limited.mailer.sent.get('eve@example.com')).toHaveLength(4);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('without TRUST_PROXY a forged X-Forwarded-For does not dodge the per-address limit', async () => {
     const direct = await createTestApp({ sendCodeLimitPerIp: 2, trustProxy: false });
     try {

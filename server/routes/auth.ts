@@ -77,6 +77,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
       const { email } = request.body;
       const code = await issueLoginCode(app.db, email, request.ip, {
         perEmail: config.sendCodeLimitPerEmail,
+        perIpEmail: config.sendCodeLimitPerIpEmail,
         perIp: config.sendCodeLimitPerIp,
       });
       await mailer.sendLoginCode(email, code);

@@ -27,7 +27,9 @@ import { isPostgres } from '../db/connect';
 import type { BlockRow, PageRow } from '../db/types';
 import { contentDispositionOf } from '../disposition';
 import { AppError, forbidden, invalid, notFound } from '../errors';
+import type { UserLimits } from '../config';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
+import { userLimit } from '../plugins/rateLimit';
 import { requestOrigin } from '../realtime/sockets';
 import type {} from '../../schema/policies/page';
 import { authorizePage, isPubliclyReadable } from '../policies/page';
@@ -79,12 +81,18 @@ const ROWS_BODY_LIMIT = 16 * 1024 * 1024;
 const ANALYZE_AFTER_ROWS = 500;
 const ANALYZE_EVERY_MS = 5_000;
 
-export async function databaseRoutes(server: FastifyInstance) {
+export async function databaseRoutes(server: FastifyInstance, { limits }: { limits: UserLimits }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
   const { realtime } = server;
   const originOf = (request: FastifyRequest) => requestOrigin(request.headers[CLIENT_ID_HEADER]);
   /** The ordered ids of the views being read, kept while their data stays (ADR 7). */
   const orders = new ViewOrders();
+  /**
+   * Row batches per user (docs/security.md «Request limits»): the web app's CSV import writes
+   * ROWS_PER_REQUEST rows a call — a 50,000-row file is 50 calls — so a minute's allowance passes
+   * any legitimate import while a flood of batches stops; the import waits out a 429 and goes on.
+   */
+  const rowBatchLimit = userLimit(app, 'rows', limits.rowBatchesPerMinute, 60_000, requireUser);
 
   /**
    * A database to read: by the caller's access to the page holding it, or by anyone (signed in
@@ -354,6 +362,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     },
     async (request, reply) => {
       const user = requireUser(request);
+      await rowBatchLimit(request, reply);
       const { block, holder, ids } = await createRows(app.db, user.id, request.params.id, request.body);
       if (ids.length >= ANALYZE_AFTER_ROWS) await freshStatistics();
       const wire = await readRows(app.db, block.id, ids);

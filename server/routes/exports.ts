@@ -7,6 +7,7 @@ import { jsonQuery } from '../../schema/query';
 import type { Config } from '../config';
 import { contentDispositionOf } from '../disposition';
 import { requireUser } from '../plugins/auth';
+import { concurrencyCap, userLimit } from '../plugins/rateLimit';
 import { authorizePage } from '../policies/page';
 import { findPage, loadPage } from '../repositories/pages';
 import { EXPORT_FORMATS, exportZip, fileName, pagesToExport } from '../export/pageExport';
@@ -31,6 +32,12 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   // An import's upload: a few fields, one file within the upload limit.
   await app.register(multipart, { limits: { fields: 5, fieldSize: 256, files: 1, parts: 10, fileSize: Math.min(config.uploadLimitBytes, 2_147_483_647) } });
   const worker = exportWorker(app.db, app.fileStore, app.log);
+  // Per user (docs/security.md «Request limits»): exports started (jobs and streamed zips together)
+  // and imports, counted for all processes together; imports also at most a few at once.
+  const limits = config.userLimits;
+  const exportLimit = userLimit(app, 'export', limits.exportsPer10Min, 10 * 60_000, requireUser);
+  const importLimit = userLimit(app, 'import', limits.importsPer10Min, 10 * 60_000, requireUser);
+  const importsAtOnce = concurrencyCap(limits.importsAtOnce, 5);
   app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => worker.stop());
 
@@ -45,6 +52,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     { schema: { tags: ['export'], summary: 'Start an export of a page or a whole workspace in the background', body: startExportBodySchema } },
     async (request, reply) => {
       const user = requireUser(request);
+      await exportLimit(request, reply);
       const job = await startExport(app.db, user.id, request.body);
       reply.status(202);
       return envelope(presentExportJob(job));
@@ -109,6 +117,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
       const user = requireUser(request);
       const page = await loadPage(app.db, request.params.id);
       await authorizePage(app.db, user.id, page, 'read');
+      await exportLimit(request, reply);
       const format = request.query.format ?? 'markdown';
       const pages = await pagesToExport(app.db, user.id, page, request.query.subpages ?? false);
       reply
@@ -138,44 +147,47 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     },
     async (request, reply) => {
       const user = requireUser(request);
-      if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.validationFailed, 'send the file as multipart/form-data');
-      const fields: Record<string, string> = Object.create(null);
-      let bytes: Buffer | null = null;
-      let uploadName = '';
-      for await (const part of request.parts()) {
-        assertStorablePart(part);
-        if (part.type === 'field') {
-          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-          continue;
+      await importLimit(request, reply);
+      return importsAtOnce(user.id, reply, async () => {
+        if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.validationFailed, 'send the file as multipart/form-data');
+        const fields: Record<string, string> = Object.create(null);
+        let bytes: Buffer | null = null;
+        let uploadName = '';
+        for await (const part of request.parts()) {
+          assertStorablePart(part);
+          if (part.type === 'field') {
+            if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+            continue;
+          }
+          bytes = await part.toBuffer();
+          uploadName = part.filename;
         }
-        bytes = await part.toBuffer();
-        uploadName = part.filename;
-      }
-      if (!bytes) throw invalid('the form holds no file', [{ path: 'file', message: 'required' }]);
-      const parentId = fields.parentId || null;
-      const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
-      const wanted = request.headers['x-workspace-id'];
-      const place = await importPlace(app.db, user.id, { parentId, section, workspaceId: typeof wanted === 'string' && wanted ? wanted : undefined });
-      // Read once the caller may import here, in a worker thread: its zips are unpacked, its files parsed (HTML in a DOM).
-      let read: ImportReading;
-      try {
-        read = await readImport(bytes, uploadName);
-      } catch (error) {
-        if (error instanceof ImportError) throw invalidField(error.message, 'file');
-        throw error;
-      }
-      const report = await importAt(app.db, user.id, place, read, { store: app.fileStore, quotaBytes: config.storageQuotaBytes });
-      report.problems.unshift(...read.problems);
-      const first = report.pages[0];
-      if (first) app.realtime.childrenChanged([place.parent?.id ?? null], place.workspaceId, first.id);
-      const root = first ? await findPage(app.db, first.id) : undefined;
-      reply.status(201);
-      return envelope({
-        page: root ? presentElement(root, 'full') : null,
-        pages: report.pages.length,
-        blocks: report.blocks,
-        files: report.files,
-        problems: report.problems,
+        if (!bytes) throw invalid('the form holds no file', [{ path: 'file', message: 'required' }]);
+        const parentId = fields.parentId || null;
+        const section = fields.section === 'all' || fields.section === 'private' ? fields.section : null;
+        const wanted = request.headers['x-workspace-id'];
+        const place = await importPlace(app.db, user.id, { parentId, section, workspaceId: typeof wanted === 'string' && wanted ? wanted : undefined });
+        // Read once the caller may import here, in a worker thread: its zips are unpacked, its files parsed (HTML in a DOM).
+        let read: ImportReading;
+        try {
+          read = await readImport(bytes, uploadName);
+        } catch (error) {
+          if (error instanceof ImportError) throw invalidField(error.message, 'file');
+          throw error;
+        }
+        const report = await importAt(app.db, user.id, place, read, { store: app.fileStore, quotaBytes: config.storageQuotaBytes });
+        report.problems.unshift(...read.problems);
+        const first = report.pages[0];
+        if (first) app.realtime.childrenChanged([place.parent?.id ?? null], place.workspaceId, first.id);
+        const root = first ? await findPage(app.db, first.id) : undefined;
+        reply.status(201);
+        return envelope({
+          page: root ? presentElement(root, 'full') : null,
+          pages: report.pages.length,
+          blocks: report.blocks,
+          files: report.files,
+          problems: report.problems,
+        });
       });
     },
   );

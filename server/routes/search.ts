@@ -10,7 +10,9 @@ import type { AccessLevel } from '../../schema/constants';
 import { findPages, pagePath } from '../repositories/pages';
 import { favoritePageIds } from '../repositories/favorites';
 import type { PageRow } from '../db/types';
+import type { UserLimits } from '../config';
 import { requireUser } from '../plugins/auth';
+import { userLimit } from '../plugins/rateLimit';
 import { matchingPages, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
 import { queryTerms } from '../search/terms';
 import { searchIndexer } from '../search/indexer';
@@ -44,8 +46,10 @@ const searchQueryShape = {
  * Only pages the caller may read are returned, and only their text; their path keeps only the
  * ancestors the caller may read. The process's indexer (`searchIndexer`) runs with the server.
  */
-export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }: { indexIntervalMs: number }) {
+export async function searchRoutes(server: FastifyInstance, { indexIntervalMs, limits }: { indexIntervalMs: number; limits: UserLimits }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
+  // Per user, for all processes together (docs/security.md «Request limits»): the finder searches as one types.
+  const searchLimit = userLimit(app, 'search', limits.searchPer10s, 10_000, requireUser);
   const indexer = searchIndexer(app.db, app.log, indexIntervalMs);
   app.addHook('onReady', async () => indexer.start());
   app.addHook('preClose', async () => indexer.stop());
@@ -59,9 +63,10 @@ export async function searchRoutes(server: FastifyInstance, { indexIntervalMs }:
         querystring: jsonQuery(searchQueryShape),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const workspace = await requestWorkspace(app, request, user);
+      await searchLimit(request, reply);
       const query = request.query;
       const limit = query.limit ?? 20;
       const skip = query.offset ?? 0;

@@ -76,7 +76,7 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
     },
     async (request) => {
       const user = requireUser(request);
-      const outcome = await sharePage(app.db, user.id, request.params.id, request.body);
+      const outcome = await sharePage(app.db, user.id, request.params.id, request.body, config.inviteLimitPeople);
       const { page } = outcome;
       for (const note of outcome.notes) app.realtime.notified(note.userId, page.workspace_id, note.id);
 

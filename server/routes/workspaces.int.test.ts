@@ -5,11 +5,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { WorkspaceRole } from '../../schema/constants';
 import type { WireElement } from '../../schema/element';
 import { newId } from '../../schema/ids';
-import type { WireWorkspace, WireWorkspaceMember } from '../../schema/workspace';
+import type { MemberListOutcome, WireWorkspace, WireWorkspaceMember } from '../../schema/workspace';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 import { api, body, createTestApp, errorCode, signIn, type TestApp } from '../../test/helpers/testApp';
 import { buildApp } from '../app';
-import { INVITE_LIMIT } from '../../schema/policies/workspace';
 
 let t: TestApp;
 /** Session cookies by name. */
@@ -21,7 +20,8 @@ type Name = (typeof NAMES)[number];
 const email = (name: string) => `${name}@example.com`;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // A small invitation quota (INVITE_LIMIT_PER_10_MIN), so that its tests fit members/add's list.
+  t = await createTestApp({ inviteLimitPeople: 30 });
   for (const name of NAMES) {
     cookies[name] = await signIn(t, email(name));
     ids[name] = await userIdOf(t, email(name));
@@ -504,7 +504,7 @@ describe('the invitation limit', () => {
     const second = await buildApp(t.config, { logger: false, mailer: t.mailer });
     try {
       await second.ready();
-      expect((await adds(t.app, rita, workspace.id, newEmails('first', INVITE_LIMIT.people - 5))).statusCode).toBe(200);
+      expect((await adds(t.app, rita, workspace.id, newEmails('first', t.config.inviteLimitPeople - 5))).statusCode).toBe(200);
       const before = await snapshot(workspace.id);
       const over = await adds(second, rita, workspace.id, newEmails('second', 6));
       expect([over.statusCode, errorCode(over)]).toEqual([429, 'rate_limited']);
@@ -520,12 +520,117 @@ describe('the invitation limit', () => {
   test('two calls at once by one inviter (into two workspaces) cannot both pass on the same count', async () => {
     const sam = await signIn(t, 'sam@example.com');
     const [one, two] = [await createWorkspaceAs(t, sam, 'Один'), await createWorkspaceAs(t, sam, 'Два')];
-    const half = INVITE_LIMIT.people / 2 + 1;
+    const half = t.config.inviteLimitPeople / 2 + 1;
     const responses = await Promise.all([adds(t.app, sam, one.id, newEmails('one', half)), adds(t.app, sam, two.id, newEmails('two', half))]);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 429]);
     const samId = await userIdOf(t, 'sam@example.com');
     const invited = await t.app.db.selectFrom('workspace_members').select('user_id').where('invited_by', '=', samId).execute();
     expect(invited).toHaveLength(half);
+  });
+});
+
+describe('members/add_list: a team from a list at once', () => {
+  /** An app with the default invitation quota (INVITE_LIMIT_PER_10_MIN, 300). */
+  let team: TestApp;
+  beforeAll(async () => {
+    team = await createTestApp();
+  });
+  afterAll(async () => {
+    await team.close();
+  });
+  const addList = (app: TestApp, cookie: string, workspaceId: string, emails: string[], role = 'participant') =>
+    api(app, cookie, 'POST', url(workspaceId, '/members/add_list'), { emails, role });
+  const listOf = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) => `${prefix}-${i}-${crypto.randomBytes(3).toString('hex')}@example.com`);
+
+  test('an admin adds 150 people from one list in one call: added, members already and what is no e-mail are told apart', async () => {
+    const admin = await signIn(team, 'list-admin@example.com');
+    const workspace = await createWorkspaceAs(team, admin, 'Отдел');
+    await signIn(team, 'list-member@example.com');
+    await addMembersAs(team, admin, workspace.id, [{ userId: await userIdOf(team, 'list-member@example.com'), role: 'participant' }]);
+    const newcomers = listOf('team', 150);
+    const sent = [
+      ...newcomers.slice(0, 75),
+      'List-Member@Example.com',
+      'list-admin@example.com',
+      'not an address',
+      'two@@example.com',
+      ` ${newcomers[0].toUpperCase()} `,
+      ...newcomers.slice(75),
+    ];
+    const res = await addList(team, admin, workspace.id, sent, 'guest');
+    expect(res.statusCode).toBe(200);
+    const outcome = body<MemberListOutcome>(res).data;
+    expect(outcome.added.map((u) => u.email)).toEqual(newcomers);
+    expect(outcome.added.every((u) => Object.keys(u).sort().join() === 'email,id')).toBe(true);
+    expect(outcome.alreadyMembers.map((u) => u.email)).toEqual(['list-member@example.com', 'list-admin@example.com']);
+    expect(outcome.invalid).toEqual(['not an address', 'two@@example.com']);
+    const rows = await team.app.db
+      .selectFrom('workspace_members')
+      .innerJoin('users', 'users.id', 'workspace_members.user_id')
+      .select(['users.email', 'workspace_members.role'])
+      .where('workspace_id', '=', workspace.id)
+      .execute();
+    expect(rows).toHaveLength(152);
+    expect(rows.filter((r) => newcomers.includes(r.email)).every((r) => r.role === 'guest')).toBe(true);
+    // Each newcomer is mailed once, after the answer.
+    for (let i = 0; i < 200 && team.mailer.messages.filter((m) => newcomers.includes(m.to)).length < 150; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(new Set(team.mailer.messages.filter((m) => newcomers.includes(m.to)).map((m) => m.to)).size).toBe(150);
+    // The same list again adds nobody.
+    const again = body<MemberListOutcome>(await addList(team, admin, workspace.id, newcomers)).data;
+    expect([again.added.length, again.alreadyMembers.length]).toEqual([0, 150]);
+  });
+
+  test('participants, guests and outsiders cannot (403) and nothing is made', async () => {
+    const admin = await signIn(team, 'list-admin2@example.com');
+    const workspace = await createWorkspaceAs(team, admin, 'Отдел два');
+    const [participant, guest, outsider] = [
+      await signIn(team, 'list-p@example.com'),
+      await signIn(team, 'list-g@example.com'),
+      await signIn(team, 'list-o@example.com'),
+    ];
+    await addMembersAs(team, admin, workspace.id, [
+      { userId: await userIdOf(team, 'list-p@example.com'), role: 'participant' },
+      { userId: await userIdOf(team, 'list-g@example.com'), role: 'guest' },
+    ]);
+    const emails = listOf('refused', 5);
+    for (const cookie of [participant, guest, outsider]) {
+      for (const list of [emails, ['not an address']]) {
+        const res = await addList(team, cookie, workspace.id, list);
+        expect([res.statusCode, errorCode(res)]).toEqual([403, 'forbidden']);
+      }
+    }
+    expect(await team.app.db.selectFrom('users').select('id').where('email', 'in', emails).execute()).toEqual([]);
+    const count = await team.app.db.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', workspace.id).execute();
+    expect(count).toHaveLength(3);
+  });
+
+  test('bad bodies are 422; an unknown workspace 404', async () => {
+    const admin = await signIn(team, 'list-admin3@example.com');
+    const workspace = await createWorkspaceAs(team, admin, 'Отдел три');
+    for (const payload of [
+      { emails: [], role: 'guest' },
+      { emails: ['a@example.com'], role: 'owner' },
+      { emails: listOf('big', 501), role: 'guest' },
+      { emails: ['a@example.com'] },
+    ]) {
+      const res = await api(team, admin, 'POST', url(workspace.id, '/members/add_list'), payload);
+      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    }
+    const res = await addList(team, admin, 'no-such-workspace', ['a@example.com']);
+    expect(res.statusCode).toBe(404);
+  });
+
+  test('a list larger than what is left of the quota is refused whole (429), nothing made', async () => {
+    const admin = await signIn(t, 'list-quota@example.com');
+    const workspace = await createWorkspaceAs(t, admin, 'Квота');
+    const before = await snapshot(workspace.id);
+    const over = listOf('over', t.config.inviteLimitPeople + 1);
+    const res = await addList(t, admin, workspace.id, over);
+    expect([res.statusCode, errorCode(res)]).toEqual([429, 'rate_limited']);
+    expect(await snapshot(workspace.id)).toBe(before);
+    expect(await t.app.db.selectFrom('users').select('id').where('email', 'in', over).execute()).toEqual([]);
+    expect((await addList(t, admin, workspace.id, over.slice(1))).statusCode).toBe(200);
   });
 });
 

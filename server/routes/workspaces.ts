@@ -6,12 +6,14 @@ import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
 import {
   WORKSPACE_MEMBER_CONTENT_TYPE,
+  addWorkspaceMemberListBodySchema,
   addWorkspaceMembersBodySchema,
   createWorkspaceBodySchema,
   memberRoleBodySchema,
   removeWorkspaceMemberBodySchema,
   updateWorkspaceBodySchema,
   workspaceMembersQuerySchema,
+  type MemberListOutcome,
   type WireWorkspaceMember,
 } from '../../schema/workspace';
 import type { UserRow } from '../db/types';
@@ -20,7 +22,7 @@ import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
 import { envelope, presentUser, presentWorkspace } from '../presenters';
 import { removeStoredFiles } from '../files/store';
-import { addWorkspaceMembers, authorizeWorkspace, changeMemberRole, removeWorkspaceMember } from '../commands/workspaces/members';
+import { addWorkspaceMemberList, addWorkspaceMembers, authorizeWorkspace, changeMemberRole, removeWorkspaceMember } from '../commands/workspaces/members';
 import { updateWorkspaceSettings } from '../commands/workspaces/update';
 import { createWorkspace, deleteWorkspace, findMember, findMembership, listMembers, listUserWorkspaces, type MemberWithUser } from '../repositories/workspaces';
 
@@ -122,7 +124,13 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     { schema: { tags: ['workspaces'], summary: 'Add members by user id or e-mail (admins)', params: idParams, body: addWorkspaceMembersBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const { workspace: membership, ...outcome } = await addWorkspaceMembers(app.db, user.id, request.params.id, request.body.members);
+      const { workspace: membership, ...outcome } = await addWorkspaceMembers(
+        app.db,
+        user.id,
+        request.params.id,
+        request.body.members,
+        config.inviteLimitPeople,
+      );
       await sendInvitations(membership.name, user, [...outcome.admitted.values()]);
 
       // People this call brought in show only their id and e-mail (see WireInvitedUser).
@@ -134,6 +142,35 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
         members.push(invitee ? { ...presentMember(stored), user: { id: invitee.id, email: invitee.email } } : presentMember(stored));
       }
       return envelope(members, { count: members.length, hasMoreNext: false, added: [...outcome.admitted.values()].map((u) => u.id) });
+    },
+  );
+
+  /**
+   * A whole list at once (docs/api/workspaces.md): the e-mails of a pasted list or a CSV file, one
+   * role. Answers who was added, who was a member already and what was not an e-mail; the
+   * invitations are mailed after the answer (a few hundred mails do not hold the call).
+   */
+  app.post(
+    '/api/v3/spaces/workspace/:id/members/add_list',
+    {
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Add a list of e-mails with one role (admins); reports the added, the members already and what is not an e-mail',
+        params: idParams,
+        body: addWorkspaceMemberListBodySchema,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const outcome = await addWorkspaceMemberList(app.db, user.id, request.params.id, request.body, config.inviteLimitPeople);
+      void sendInvitations(outcome.workspace.name, user, outcome.admitted);
+      const invited = (u: UserRow) => ({ id: u.id, email: u.email });
+      const answer: MemberListOutcome = {
+        added: outcome.admitted.map(invited),
+        alreadyMembers: outcome.alreadyMembers.map(invited),
+        invalid: outcome.invalid,
+      };
+      return envelope(answer);
     },
   );
 

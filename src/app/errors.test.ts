@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '../../schema/errors';
 import { ApiRequestError, toFailure } from './api';
-import { ERROR_MESSAGES, errorKey, failureIn, failureReason, type FeatureMessages } from './errors';
+import { ERROR_MESSAGES, errorKey, errorMessage, failureIn, failureReason, rateLimitMessage, retryAfterOf, type FeatureMessages } from './errors';
 import { commentsErrorKind } from '../features/comments/commentsSlice';
 import { uploadErrorKind } from '../editor/upload';
 
@@ -64,5 +64,33 @@ describe("a feature's own names for failures (failureIn)", () => {
     expect(uploadErrorKind(new ApiRequestError(401, 'unauthorized', 'signed out'))).toBe('noAccess');
     expect(uploadErrorKind(new ApiRequestError(415, 'file.not_an_image', 'not an image'))).toBe('notAnImage');
     expect(failureIn({ status: 429 }, { rate_limited: 'wait' }, 'other')).toBe('wait');
+  });
+});
+
+describe('a refusal by a request limit (429)', () => {
+  const t = (key: string, options?: Record<string, unknown>) => `${key}${options ? ` ${JSON.stringify(options)}` : ''}`;
+  const limited = (retryAfter?: unknown) => new ApiRequestError(429, 'rate_limited', 'x', null, retryAfter === undefined ? undefined : { retryAfter });
+
+  it('reads the seconds to wait from details.retryAfter, only on a 429', () => {
+    expect(retryAfterOf(limited(7))).toBe(7);
+    expect(retryAfterOf(limited(2.2))).toBe(3);
+    expect(retryAfterOf(toFailure(limited(7)))).toBe(7);
+    expect(retryAfterOf(limited())).toBeUndefined();
+    expect(retryAfterOf(limited('7'))).toBeUndefined();
+    expect(retryAfterOf(new ApiRequestError(422, 'validation_failed', 'x', null, { retryAfter: 7 }))).toBeUndefined();
+  });
+
+  it('is said calmly with the wait: seconds, minutes from a minute on, none when unknown; null for other failures', () => {
+    expect(rateLimitMessage(t, limited(7))).toBe('errors.codes.rateLimitedSeconds {"seconds":7}');
+    expect(rateLimitMessage(t, limited(60))).toBe('errors.codes.rateLimitedMinutes {"minutes":1}');
+    expect(rateLimitMessage(t, limited(61))).toBe('errors.codes.rateLimitedMinutes {"minutes":2}');
+    expect(rateLimitMessage(t, limited())).toBe('errors.codes.rateLimited');
+    expect(rateLimitMessage(t, new ApiRequestError(403, 'forbidden', 'x'))).toBeNull();
+    expect(rateLimitMessage(t, new Error('bug'))).toBeNull();
+  });
+
+  it('errorMessage says the wait where the feature has no wording of its own for a 429', () => {
+    expect(errorMessage(t, limited(5), FEATURE)).toBe('errors.codes.rateLimitedSeconds {"seconds":5}');
+    expect(errorMessage(t, limited(5), { ...FEATURE, rate_limited: 'f.limited' })).toBe('f.limited');
   });
 });

@@ -135,7 +135,32 @@ export function errorKey(error: unknown, messages: FeatureMessages): string {
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
-/** The Russian message for a failure (see `errorKey`). */
+/** The Russian message for a failure (see `errorKey`); a 429 the feature does not word itself says how long to wait (`rateLimitMessage`). */
 export function errorMessage(t: Translate, error: unknown, messages: FeatureMessages, options?: Record<string, unknown>): string {
-  return t(errorKey(error, messages), options);
+  const key = errorKey(error, messages);
+  if (key === ERROR_MESSAGES.rate_limited) return rateLimitMessage(t, error) ?? t(key, options);
+  return t(key, options);
+}
+
+/**
+ * The seconds a 429 asks to wait: `details.retryAfter`, which the server's per-user limits send
+ * along with `Retry-After` (docs/security.md «Request limits»); undefined for anything else.
+ */
+export function retryAfterOf(error: unknown): number | undefined {
+  if (failureReason(error) !== ERROR_CODES.rateLimited) return undefined;
+  const details = (error as { details?: unknown }).details;
+  const seconds = typeof details === 'object' && details !== null ? (details as { retryAfter?: unknown }).retryAfter : undefined;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
+}
+
+/**
+ * The calm line for a refusal by a request limit (429): «Слишком много запросов. Попробуйте через
+ * N с» (or N мин from a minute on), or without a time when the server gave none; null for any other
+ * failure, so a feature shows its own message then: `rateLimitMessage(t, e) ?? t('…failed')`.
+ */
+export function rateLimitMessage(t: Translate, error: unknown): string | null {
+  if (failureReason(error) !== ERROR_CODES.rateLimited) return null;
+  const seconds = retryAfterOf(error);
+  if (seconds === undefined) return t('errors.codes.rateLimited');
+  return seconds < 60 ? t('errors.codes.rateLimitedSeconds', { seconds }) : t('errors.codes.rateLimitedMinutes', { minutes: Math.ceil(seconds / 60) });
 }

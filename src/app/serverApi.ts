@@ -3,7 +3,7 @@ import type { ApiResponse } from '../../schema/envelope';
 import { wireNotificationSettingsSchema, type NotificationSettings } from '../../schema/notification';
 import type { WireElementMember } from '../../schema/sharing';
 import type { WorkspaceRole } from '../../schema/constants';
-import type { WireWorkspaceMember } from '../../schema/workspace';
+import type { MemberListOutcome, WireWorkspaceMember } from '../../schema/workspace';
 import { api, toFailure, type RequestOptions, elementUrl } from './api';
 import type { ApiFailure } from './errors';
 
@@ -95,6 +95,12 @@ export const serverApi = createApi({
       invalidatesTags: (_result, _error, { workspaceId }) => [{ type: 'WorkspaceMembers', id: workspaceId }],
     }),
 
+    /** members/add_list: a pasted or CSV list of e-mails with one role; the list is read again. */
+    addMemberList: build.mutation<ApiResponse<MemberListOutcome>, { workspaceId: string; emails: string[]; role: WorkspaceRole }>({
+      query: ({ workspaceId, emails, role }) => ({ path: `${workspaceUrl(workspaceId)}/members/add_list`, method: 'POST', body: { emails, role } }),
+      invalidatesTags: (_result, _error, { workspaceId }) => [{ type: 'WorkspaceMembers', id: workspaceId }],
+    }),
+
     /** The people with a grant on a page, its own or inherited (`GET element/{id}/members`). */
     pageMembers: build.query<WireElementMember[], string>({
       query: (pageId) => `${elementUrl(pageId)}/members`,
@@ -161,6 +167,7 @@ export const {
   useSetMemberRoleMutation,
   useRemoveMemberMutation,
   useAddMembersMutation,
+  useAddMemberListMutation,
   usePageMembersQuery,
   useChangePageMembersMutation,
   useNotificationSettingsQuery,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ERROR_CODES } from '../../../schema/errors';
-import { canBringInOutsiders } from '../../../schema/policies/workspace';
+import { INVITE_LIMIT, canBringInOutsiders } from '../../../schema/policies/workspace';
 import type { GrantableLevel, MemberEntry, SkippedMember } from '../../../schema/sharing';
 import type { Database, PageRow, UserRow } from '../../db/types';
 import { AppError, notFound } from '../../errors';
@@ -39,7 +39,13 @@ export interface ShareOutcome {
  * checked before anything is written: a refused call creates no account, membership, grant or
  * notification.
  */
-export async function sharePage(db: Kysely<Database>, userId: string, pageId: string, entries: readonly MemberEntry[]): Promise<ShareOutcome> {
+export async function sharePage(
+  db: Kysely<Database>,
+  userId: string,
+  pageId: string,
+  entries: readonly MemberEntry[],
+  invitePeople: number = INVITE_LIMIT.people,
+): Promise<ShareOutcome> {
   const page = await pageToShare(db, userId, pageId);
   const notes: ShareOutcome['notes'] = [];
   const outcome = await inMembershipTransaction(db, page.workspace_id, async (trx) => {
@@ -63,7 +69,7 @@ export async function sharePage(db: Kysely<Database>, userId: string, pageId: st
     for (const person of targets) {
       if (person.member && person.user) await checkMayLower(trx, userId, page, root, person.user.id, entries[person.index].accessLevel);
     }
-    await checkInviteQuota(trx, userId, newcomers.length);
+    await checkInviteQuota(trx, userId, newcomers.length, invitePeople);
     const admitted = await admitPeople(
       trx,
       page.workspace_id,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { WorkspaceRole } from '../../../schema/constants';
 import { INVITE_LIMIT, canDoInWorkspace, canRemoveMember, keepsAnAdmin, withinInviteLimit, type WorkspaceAction } from '../../../schema/policies/workspace';
 import { ERROR_CODES } from '../../../schema/errors';
+import { emailSchema } from '../../../schema/user';
 import type { NewMember } from '../../../schema/workspace';
 import type { Database, UserRow } from '../../db/types';
 import { AppError, forbidden, notFound, rateLimited } from '../../errors';
@@ -26,12 +27,16 @@ import {
  * brought in INVITE_LIMIT.people within its window already (members/add and page sharing
  * together; the count is read under a lock on the inviter, `countInvitedSince`).
  */
-export async function checkInviteQuota(trx: Kysely<Database>, inviterId: string, count: number): Promise<void> {
+export async function checkInviteQuota(trx: Kysely<Database>, inviterId: string, count: number, people: number = INVITE_LIMIT.people): Promise<void> {
   if (count === 0) return;
   const recently = await countInvitedSince(trx, inviterId, new Date(Date.now() - INVITE_LIMIT.windowMs).toISOString());
-  if (!withinInviteLimit(recently, count)) {
+  if (!withinInviteLimit(recently, count, { people })) {
     const minutes = Math.round(INVITE_LIMIT.windowMs / 60_000);
-    throw rateLimited(`you may bring at most ${INVITE_LIMIT.people} people into workspaces in ${minutes} minutes; try again later`);
+    throw rateLimited(`you may bring at most ${people} people into workspaces in ${minutes} minutes (${recently} so far); try again later`, {
+      limit: people,
+      recently,
+      adding: count,
+    });
   }
 }
 
@@ -85,6 +90,7 @@ export async function addWorkspaceMembers(
   userId: string,
   workspaceId: string,
   entries: readonly NewMember[],
+  invitePeople: number = INVITE_LIMIT.people,
 ): Promise<{ workspace: WorkspaceWithRole; people: NamedPerson[]; admitted: Map<number, UserRow> }> {
   const workspace = await authorizeWorkspace(db, workspaceId, userId, 'manageMembers');
   const outcome = await inMembershipTransaction(db, workspace.id, async (trx) => {
@@ -97,7 +103,7 @@ export async function addWorkspaceMembers(
       'body.members',
     );
     const newcomers = people.filter((p) => !p.member);
-    await checkInviteQuota(trx, userId, newcomers.length);
+    await checkInviteQuota(trx, userId, newcomers.length, invitePeople);
     const admitted = await admitPeople(
       trx,
       workspace.id,
@@ -107,6 +113,37 @@ export async function addWorkspaceMembers(
     return { people, admitted: new Map(newcomers.map((p, i) => [p.index, admitted[i]])) };
   });
   return { workspace, ...outcome };
+}
+
+/**
+ * Adds a list of e-mails (a pasted list, a CSV file's) to a workspace with one role (admins): what
+ * is not an e-mail is reported rather than refusing the rest, an address named twice counts once,
+ * members already are reported; the others are added as `addWorkspaceMembers` adds them — all or
+ * none, within the caller's invitation quota (a list larger than what is left of it is refused
+ * whole, 429, nothing written).
+ */
+export async function addWorkspaceMemberList(
+  db: Kysely<Database>,
+  userId: string,
+  workspaceId: string,
+  list: { emails: readonly string[]; role: WorkspaceRole },
+  invitePeople: number = INVITE_LIMIT.people,
+): Promise<{ workspace: WorkspaceWithRole; admitted: UserRow[]; alreadyMembers: UserRow[]; invalid: string[] }> {
+  const invalid: string[] = [];
+  const emails = new Set<string>();
+  for (const raw of list.emails) {
+    const parsed = emailSchema.safeParse(raw);
+    if (parsed.success) emails.add(parsed.data);
+    else invalid.push(raw);
+  }
+  if (emails.size === 0) {
+    // Nothing to add: still only for admins (a participant learns nothing from a list of non-addresses).
+    return { workspace: await authorizeWorkspace(db, workspaceId, userId, 'manageMembers'), admitted: [], alreadyMembers: [], invalid };
+  }
+  const entries = [...emails].map((email) => ({ email, role: list.role }));
+  const { workspace, people, admitted } = await addWorkspaceMembers(db, userId, workspaceId, entries, invitePeople);
+  const alreadyMembers = people.flatMap((p) => (p.member && p.user ? [p.user] : []));
+  return { workspace, admitted: people.flatMap((p) => (admitted.has(p.index) ? [admitted.get(p.index) as UserRow] : [])), alreadyMembers, invalid };
 }
 
 /** Changes a member's role (admins; never the last admin's). 404 for no such member. */

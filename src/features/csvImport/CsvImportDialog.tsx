@@ -243,7 +243,9 @@ export default function CsvImportDialog({ target, onClose }: { target: CsvImport
         ? t('csvImport.preparing')
         : p.stage === 'fields'
           ? t('csvImport.addingFields', { done: p.done, total: p.total })
-          : t('csvImport.importing', { done: p.done.toLocaleString('ru'), total: p.total.toLocaleString('ru') });
+          : p.waitSeconds !== undefined
+            ? t('csvImport.waiting', { done: p.done.toLocaleString('ru'), total: p.total.toLocaleString('ru'), seconds: p.waitSeconds })
+            : t('csvImport.importing', { done: p.done.toLocaleString('ru'), total: p.total.toLocaleString('ru') });
       body = <ProgressBar value={p && p.stage === 'rows' ? p.done / Math.max(1, p.total) : 0} label={label} />;
       footer = (
         <Button kind="outline" size="s" onClick={() => abort.current?.abort()}>

@@ -3,6 +3,7 @@ import type { WireBlock } from '../../../schema/block';
 import { ROWS_PER_REQUEST, foldText } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { api } from '../../app/api';
+import { retryAfterOf } from '../../app/errors';
 import { asDatabase, databaseUrl, type DatabaseRef } from './databaseCalls';
 import { convertRows, fieldFor, type CellProblem, type ColumnTarget, type ImportType } from '../../../schema/csvColumns';
 
@@ -41,6 +42,46 @@ export interface ImportProgress {
   stage: 'fields' | 'rows';
   done: number;
   total: number;
+  /** The server asked to wait (429, a request limit): the seconds until the same batch is sent again. */
+  waitSeconds?: number;
+}
+
+/** How often one batch is sent again after a 429 before the import stops with it, and the longest wait taken. */
+const LIMIT_RETRIES = 5;
+const LONGEST_WAIT_S = 120;
+
+/** Waits `seconds`, or less when `signal` aborts. */
+function pause(seconds: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, seconds * 1000);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Sends one batch; refused by a request limit (429 with the seconds to wait: docs/security.md
+ * «Request limits» — the server allows ROWS_LIMIT_PER_MINUTE batches a minute), waits them out and
+ * sends the same batch again, so a big import is slowed, never stopped half-way. Any other failure,
+ * or a wait longer than LONGEST_WAIT_S, is thrown. False: stopped (`signal`) while waiting, not sent.
+ */
+async function sendBatch(send: () => Promise<unknown>, signal: AbortSignal | undefined, waiting: (seconds: number) => void): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await send();
+      return true;
+    } catch (error) {
+      const seconds = retryAfterOf(error);
+      if (seconds === undefined || seconds > LONGEST_WAIT_S || attempt >= LIMIT_RETRIES) throw error;
+      waiting(seconds);
+      await pause(seconds, signal);
+      if (signal?.aborted) return false;
+    }
+  }
 }
 
 export interface ImportResult {
@@ -150,7 +191,16 @@ export async function sendRows(
       result.problems.push(...converted.problems);
       for (const fieldId of added.keys()) await updateField(database.id, fieldId, fields.get(fieldId)!);
       added.clear();
-      await api(databaseUrl(database.id, '/rows'), { method: 'POST', body: { rows: converted.rows.map((row) => ({ title: row.title, values: row.values })) } });
+      const body = { rows: converted.rows.map((row) => ({ title: row.title, values: row.values })) };
+      const sent = await sendBatch(
+        () => api(databaseUrl(database.id, '/rows'), { method: 'POST', body }),
+        options.signal,
+        (waitSeconds) => options.onProgress?.({ stage: 'rows', done: result.imported, total: result.total, waitSeconds }),
+      );
+      if (!sent) {
+        result.cancelled = true;
+        break;
+      }
       result.imported += batch.length;
       options.onProgress?.({ stage: 'rows', done: result.imported, total: result.total });
     }

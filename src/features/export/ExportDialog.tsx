@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ExportFormat, WireExportJob } from '../../../schema/exportJob';
 import { EXPORT_FORMATS } from '../../../schema/exportJob';
 import { formatFileSize } from '../../../schema/blocks/file';
+import { rateLimitMessage } from '../../app/errors';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { ProgressBar } from '../../ui/ProgressBar';
@@ -28,7 +29,8 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
   const [comments, setComments] = useState(false);
   const [job, setJob] = useState<WireExportJob | null>(null);
   const [previous, setPrevious] = useState<WireExportJob | null>(null);
-  const [failed, setFailed] = useState(false);
+  /** Why the last start failed (false: it did not); a 429 is shown as a calm line with the wait. */
+  const [failed, setFailed] = useState<unknown>(false);
 
   // An export of this subject already under way goes on showing; the last one done can be downloaded again.
   useEffect(() => {
@@ -67,8 +69,8 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
       subject.kind === 'page' ? { kind: 'page', pageId: subject.pageId, subpages } : { kind: 'workspace', workspaceId: subject.workspaceId };
     try {
       setJob(await startExport(target, format, format === 'json' && comments));
-    } catch {
-      setFailed(true);
+    } catch (error) {
+      setFailed(error ?? true);
     }
   };
 
@@ -138,9 +140,9 @@ export function ExportDialog({ subject, onClose }: { subject: ExportSubject; onC
               {t('export.comments')}
             </label>
           )}
-          {(failed || job?.status === 'failed') && (
+          {(failed !== false || job?.status === 'failed') && (
             <p className="export-error" role="alert">
-              {t('export.failed')}
+              {(failed !== false && rateLimitMessage(t, failed)) || t('export.failed')}
             </p>
           )}
           {previous && (

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { WireElement } from '../../../schema/element';
+import { rateLimitMessage } from '../../app/errors';
 import { Dialog } from '../../ui/Dialog';
 import { PageIcon } from '../../ui/icons';
 import { SearchField } from '../../ui/SearchField';
@@ -38,7 +39,7 @@ export function QuickFindHost() {
 }
 
 type Item = { kind: 'hit'; hit: WireSearchHit } | { kind: 'recent'; page: WireElement } | { kind: 'all' };
-type Found = { status: 'idle' | 'loading' | 'failed' } | { status: 'ready'; q: string; hits: WireSearchHit[]; more: boolean };
+type Found = { status: 'idle' | 'loading' } | { status: 'failed'; error: unknown } | { status: 'ready'; q: string; hits: WireSearchHit[]; more: boolean };
 
 /**
  * The quick finder (docs/search.md «The finder»): pages of the workspace by their titles and text
@@ -72,7 +73,7 @@ export function QuickFind({ onClose }: { onClose(): void }) {
       setFound((f) => (f.status === 'ready' ? f : { status: 'loading' }));
       searchPages(q, {}, 0, FIND_LIMIT, controller.signal).then(
         ({ hits, more }) => setFound({ status: 'ready', q, hits, more }),
-        () => !controller.signal.aborted && setFound({ status: 'failed' }),
+        (error: unknown) => !controller.signal.aborted && setFound({ status: 'failed', error }),
       );
     }, FIND_DEBOUNCE_MS);
     return () => {
@@ -175,7 +176,7 @@ export function QuickFind({ onClose }: { onClose(): void }) {
       {typed && found.status === 'loading' && <p className="search-placeholder">{t('loading')}</p>}
       {typed && found.status === 'failed' && (
         <p className="search-placeholder" role="alert">
-          {t('search.failed')}
+          {rateLimitMessage(t, found.error) ?? t('search.failed')}
         </p>
       )}
       {typed && found.status === 'ready' && found.hits.length === 0 && <p className="search-placeholder">{t('search.nothing', { q: found.q.trim() })}</p>}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
+import { rateLimitMessage } from '../../app/errors';
 import { useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { SearchField } from '../../ui/SearchField';
@@ -14,7 +15,8 @@ import './search.css';
 const PAGE = 20;
 const TYPE_DEBOUNCE_MS = 250;
 
-type Results = { status: 'idle' | 'loading' | 'failed' } | { status: 'ready'; hits: WireSearchHit[]; more: boolean; loadingMore?: boolean };
+type Results =
+  { status: 'idle' | 'loading' } | { status: 'failed'; error: unknown } | { status: 'ready'; hits: WireSearchHit[]; more: boolean; loadingMore?: boolean };
 
 /**
  * «Поиск» (`/search?q=…`, docs/search.md «The results screen»): every page found, 20 at a time,
@@ -69,7 +71,7 @@ export default function SearchScreen() {
     setResults({ status: 'loading' });
     searchPages(q, filters, 0, PAGE, controller.signal).then(
       ({ hits, more }) => setResults({ status: 'ready', hits, more }),
-      () => !controller.signal.aborted && setResults({ status: 'failed' }),
+      (error: unknown) => !controller.signal.aborted && setResults({ status: 'failed', error }),
     );
     return () => controller.abort();
   }, [q, filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -137,7 +139,7 @@ export default function SearchScreen() {
       {results.status === 'loading' && <p className="search-placeholder">{t('loading')}</p>}
       {results.status === 'failed' && (
         <p className="search-placeholder" role="alert">
-          {t('search.failed')}
+          {rateLimitMessage(t, results.error) ?? t('search.failed')}
         </p>
       )}
       {results.status === 'ready' && results.hits.length === 0 && <p className="search-placeholder">{t('search.nothing', { q: q.trim() })}</p>}

@@ -125,6 +125,7 @@ it('a member sees roles but cannot change them or remove anyone, and may leave',
   expect(screen.queryByLabelText('Роль: Анна')).toBeNull();
   expect(screen.queryByRole('button', { name: /Удалить .* из пространства/ })).toBeNull();
   expect(screen.queryByLabelText('E-mail участников')).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Добавить списком…' })).toBeNull();
   expect(screen.queryByRole('button', { name: 'Сохранить' })).toBeNull();
   expect((screen.getByLabelText('Название') as HTMLInputElement).readOnly).toBe(true);
 
@@ -144,4 +145,58 @@ it('a guest is told the member list is not for guests; a 403 is shown in Russian
   fireEvent.click(screen.getByRole('button', { name: 'Покинуть пространство' }));
   fireEvent.click(within(screen.getByRole('dialog', { name: 'Покинуть пространство?' })).getByRole('button', { name: 'Покинуть' }));
   expect((await screen.findByRole('alert')).textContent).toBe('Недостаточно прав: это может сделать только администратор пространства');
+});
+
+it('an admin adds a whole list: a CSV is read, the addresses found and the invalid ones are previewed, then the outcome', async () => {
+  setup('admin');
+  await screen.findByText('anna@example.com');
+  fireEvent.click(screen.getByRole('button', { name: 'Добавить списком…' }));
+  const list = screen.getByRole('dialog', { name: 'Добавить участников списком' });
+  const csv = 'Имя,Почта\nПётр,pat@example.com\nЛи,"Ли <Lee@Example.com>"\nАнна,anna@example.com\nкто-то,нет@адреса\n';
+  const file = new File([csv], 'команда.csv', { type: 'text/csv' });
+  fireEvent.change(within(list).getByLabelText('Файл CSV со списком адресов'), { target: { files: [file] } });
+  expect((await within(list).findByRole('status')).textContent).toBe('Найдено адресов: 3. Не похоже на адрес: 1');
+  expect(
+    within(within(list).getByRole('list', { name: 'Будут добавлены (кроме тех, кто уже в пространстве)' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual(['pat@example.com', 'lee@example.com', 'anna@example.com']);
+  expect(within(list).getByRole('list', { name: 'Не похоже на адрес — пропустим' }).textContent).toBe('нет@адреса');
+  expect(within(list).getByText('команда.csv')).toBeTruthy();
+
+  // Over the quota: the server's refusal says how many may still come.
+  answers['POST /api/v3/spaces/workspace/ws/members/add_list'] = {
+    status: 429,
+    body: { data: null, errors: [{ code: 'rate_limited', message: '', details: { limit: 300, recently: 299, adding: 2 } }] },
+  };
+  fireEvent.change(within(list).getByLabelText('Роль новых участников'), { target: { value: 'guest' } });
+  fireEvent.click(within(list).getByRole('button', { name: 'Добавить 3 адреса' }));
+  expect((await within(list).findByRole('alert')).textContent).toBe(
+    'Столько людей сейчас добавить нельзя: можно ещё 1 из 300 за 10 минут. Сократите список или попробуйте позже',
+  );
+
+  answers['POST /api/v3/spaces/workspace/ws/members/add_list'] = {
+    status: 200,
+    body: {
+      data: {
+        added: [
+          { id: 'u-pat', email: 'pat@example.com' },
+          { id: 'u-lee', email: 'lee@example.com' },
+        ],
+        alreadyMembers: [{ id: 'u-anna', email: 'anna@example.com' }],
+        invalid: [],
+      },
+      meta: {},
+    },
+  };
+  fireEvent.click(within(list).getByRole('button', { name: 'Добавить 3 адреса' }));
+  const outcome = await within(screen.getByRole('dialog', { name: 'Добавить участников списком' })).findByText(
+    'Добавлено: 2. Уже были в пространстве: 1. Не добавлены (не адреса): 1',
+  );
+  expect(outcome).toBeTruthy();
+  const sent = calls.filter((c) => c.path.endsWith('/members/add_list')).map((c) => c.body);
+  expect(sent[sent.length - 1]).toEqual({ emails: ['pat@example.com', 'lee@example.com', 'anna@example.com'], role: 'guest' });
+  expect(screen.getByRole('list', { name: 'Не добавлены — не адреса почты' }).textContent).toBe('нет@адреса');
+  // The member list is read again.
+  await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.path.endsWith('/members')).length).toBeGreaterThan(1));
 });

@@ -1,12 +1,11 @@
 import { PUBLIC_IMAGE_TYPES, uploadPublicImage } from '../../editor/upload';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { WorkspaceRole } from '../../../schema/constants';
 import { canDoInWorkspace, canRemoveMember } from '../../../schema/policies/workspace';
 import { WORKSPACE_NAME_MIN, type WireWorkspace, type WireWorkspaceMember } from '../../../schema/workspace';
-import { errorMessage, failureReason, type FeatureMessages } from '../../app/errors';
+import { failureReason } from '../../app/errors';
 import { useAddMembersMutation, useRemoveMemberMutation, useSetMemberRoleMutation, useWorkspaceMembersQuery } from '../../app/serverApi';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
@@ -18,6 +17,10 @@ import { useDebouncedInvitees } from '../sharing/invitees';
 import '../sharing/share.css';
 import { InviteeChips } from '../sharing/InviteeChips';
 import { leaveWorkspace, selectActiveWorkspace, updateWorkspace } from './workspacesSlice';
+import { workspaceError } from './workspaceErrors';
+import { MemberListDialog } from './MemberListDialog';
+
+export { workspaceError };
 import './workspaceSettings.css';
 import { FilePicker } from '../../ui/FilePicker';
 
@@ -74,22 +77,6 @@ export function WorkspaceSettingsHost() {
   return <WorkspaceSettings workspace={workspace} onClose={closeWorkspaceSettings} />;
 }
 
-const WORKSPACE_MESSAGES: FeatureMessages = {
-  network: 'workspaceSettings.errors.network',
-  'workspace.last_admin': 'workspaceSettings.errors.lastAdmin',
-  forbidden: 'workspaceSettings.errors.forbidden',
-  not_found: 'workspaceSettings.errors.notFound',
-  payload_too_large: 'workspaceSettings.errors.tooLarge',
-  rate_limited: 'workspaceSettings.errors.rateLimited',
-  validation_failed: 'workspaceSettings.errors.invalid',
-  generic: 'workspaceSettings.errors.generic',
-};
-
-/** A Russian message for a refused workspace call (docs/api/workspaces.md, docs/api/files.md). */
-export function workspaceError(t: TFunction, error: unknown): string {
-  return errorMessage(t, error, WORKSPACE_MESSAGES);
-}
-
 const ROLES: WorkspaceRole[] = ['admin', 'participant', 'guest'];
 export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorkspace; onClose(): void }) {
   const { t } = useTranslation();
@@ -121,6 +108,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const [adding, setAdding] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [addingList, setAddingList] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const invitees = useDebouncedInvitees(addText);
 
@@ -370,9 +358,13 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
             <Button type="submit" kind="solid" size="s" disabled={adding || invitees.valid.length === 0}>
               {adding ? t('workspaceSettings.adding') : t('workspaceSettings.add')}
             </Button>
+            <Button kind="outline" size="s" onClick={() => setAddingList(true)}>
+              {t('workspaceSettings.list.open')}
+            </Button>
           </div>
         </form>
       )}
+      {addingList && <MemberListDialog workspaceId={workspace.id} onClose={() => setAddingList(false)} />}
 
       {canDoInWorkspace(workspace.role, 'export') && (
         <div className="ws-leave">
