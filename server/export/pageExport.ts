@@ -374,7 +374,7 @@ async function addDatabase(
   const columns = [MAIN_FIELD_ID, ...Object.keys(data.config.fields).filter((id) => id !== MAIN_FIELD_ID)];
   const names = await workspaceUserNames(db, holder.workspace_id);
   let csv = '';
-  for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, names)) csv += part;
+  for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, async () => names)) csv += part;
   addText(`${folder}.csv`, csv);
   const taken = new Set<string>();
   const noLinks: MarkdownLinks = { page: () => null, file: (id, name) => `files/${id}/${name}` };
