@@ -4,17 +4,6 @@ import { valueToText } from '../../schema/database';
 import type { BlockRow, Database } from '../db/types';
 import { findRowPages, readRows, type RowQuery, type ViewOrders } from './databases';
 
-/** The members' names of a workspace, by user id (a person's cells, «created by»). */
-export async function workspaceUserNames(db: Kysely<Database>, workspaceId: string): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom('workspace_members')
-    .innerJoin('users', 'users.id', 'workspace_members.user_id')
-    .select(['users.id', 'users.name', 'users.email'])
-    .where('workspace_members.workspace_id', '=', workspaceId)
-    .execute();
-  return new Map(rows.map((r) => [r.id, r.name || r.email]));
-}
-
 /**
  * A database's rows as CSV, 1,000 rows a read (docs/api/databases.md «CSV export»): a header of the
  * columns' names, then each row's cells as text (people by the names the caller may see, relations by the titles of the

@@ -1,3 +1,4 @@
+import { strFromU8, unzipSync } from 'fflate';
 import type { WireBlock } from '../../schema/block';
 import { MAIN_FIELD_ID, type ChartConfig, type DatabaseData } from '../../schema/blocks/database';
 import type { ChartAnswer } from '../../schema/databaseChart';
@@ -309,6 +310,30 @@ describe('item 4: a person cell names members of the workspace only', () => {
       [annId]: 'Анна',
     });
     expect(row.data.values.who).toEqual([galId, annId]);
+  });
+});
+
+describe('item 4: an export names people as its exporter may see them', () => {
+  test('a guest’s Markdown export: the people the page is shared with by name, another member as «Участник»; a member’s: every name', async () => {
+    const { pageId, db } = await newDatabase();
+    await addRows(db.id, [{ title: 'Строка', values: { who: [bobId, annId] } }]);
+    expectOk(await api(t, ann, 'POST', `${S}/element/${pageId}/member/add`, [{ userId: galId, accessLevel: 'read' }]));
+    const zipOf = async (cookie: string) => {
+      const res = await api(t, cookie, 'GET', `${S}/element/${pageId}/export?${q({ format: 'markdown' })}`);
+      expect(res.statusCode).toBe(200);
+      const files = unzipSync(new Uint8Array(res.rawPayload));
+      return Object.entries(files)
+        .filter(([name]) => name.endsWith('.csv') || name.endsWith('Строка.md'))
+        .map(([name, bytes]) => [name, strFromU8(bytes)] as const);
+    };
+    const guest = await zipOf(gal);
+    expect(guest.length).toBe(2);
+    for (const [name, text] of guest) {
+      expect([name, text.includes('Участник, Анна')]).toEqual([name, true]);
+      expect(text).not.toContain('Борис');
+      expect(text).not.toContain('bob@');
+    }
+    for (const [name, text] of await zipOf(ann)) expect([name, text.includes('Борис, Анна')]).toEqual([name, true]);
   });
 });
 
