@@ -360,6 +360,46 @@ describe('item 10: a title written as a cell keeps the title limit (1,000 charac
     const rows = body<WireRow[]>(await get(ann, `${db.id}/rows`, { filter: null })).data;
     expect(rows.map((r) => [r.data.title, r.data.values, r.versions[MAIN_FIELD_ID]])).toEqual([['Было', {}, 1]]);
     const fits = 'я'.repeat(1000);
+    expect(fits).toHaveLength(1000);
     expect(expectOk<{ value: string }>(await api(t, ann, 'POST', `${S}/row/${row.id}/cells/${MAIN_FIELD_ID}`, { value: fits, version: 1 })).value).toBe(fits);
+  });
+});
+
+describe('item 10: an import keeps the title limit too', () => {
+  test('a JSON export’s page and row titles over 1,000 characters are cut to 1,000 (as the web CSV import cuts them)', async () => {
+    const long = 'я'.repeat(1500);
+    const data = databaseBody();
+    const document = {
+      format: 'blocknote-export',
+      version: 1,
+      pages: [
+        {
+          id: 'p',
+          parentId: null,
+          type: 'Note',
+          title: long,
+          blocks: [{ id: 'd', type: 'database', data, parentId: null }],
+          databases: [{ blockId: 'd', rows: [{ id: 'r', title: long, values: { price: 1 }, blocks: [] }] }],
+        },
+      ],
+      files: [],
+    };
+    const form = new FormData();
+    form.append('section', 'private');
+    form.append('file', new Blob([JSON.stringify(document)]), 'export.json');
+    const request = new Request('http://test.invalid/', { method: 'POST', body: form });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${S}/import`,
+      payload: Buffer.from(await request.arrayBuffer()),
+      headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: ann, 'x-workspace-id': workspaceId },
+    });
+    expect([res.statusCode, res.statusCode === 201 ? '' : res.body]).toEqual([201, '']);
+    const page = body<{ page: { id: string } }>(res).data.page;
+    const stored = await t.app.db.selectFrom('pages').select(['title', 'database_id']).where('id', '=', page.id).executeTakeFirstOrThrow();
+    expect(stored.title).toBe('я'.repeat(1000));
+    const blocks = body<WireBlock[]>(await api(t, ann, 'GET', `${S}/note/${page.id}/blocks`)).data;
+    const rows = body<WireRow[]>(await get(ann, `${blocks.find((b) => b.type === 'database')!.id}/rows`, { filter: null })).data;
+    expect(rows.map((r) => [r.data.title.length, r.data.values])).toEqual([[1000, { price: 1 }]]);
   });
 });
