@@ -248,6 +248,17 @@ describe('item 3: a public reader gets what the published views show, no more', 
     expect(body(await get(bob, db.id)).meta.rowCount).toBe(3);
   });
 
+  test('a published database without views shows no rows, no CSV, no count; its members read it all', async () => {
+    const { pageId, db } = await newDatabase();
+    await addRows(db.id, [{ title: 'Строка', values: { secret: 'тайна' } }]);
+    expectOk(await api(t, ann, 'POST', `${S}/block/${db.id}`, { version: db.version, type: 'database', data: { ...databaseBody(), view: { layouts: [] } } }));
+    expectOk(await api(t, ann, 'PATCH', `${S}/element/${pageId}`, { isPublic: true }));
+    for (const res of [await get(null, `${db.id}/rows`), await get(null, `${db.id}/export.csv`)])
+      expect([res.statusCode, errorCode(res)]).toEqual([403, 'database.not_published']);
+    expect(body(await get(null, db.id)).meta.rowCount).toBe(0);
+    expect((await get(bob, `${db.id}/export.csv`)).body).toContain('тайна');
+  });
+
   test('a row of a published database does not open publicly: neither the row, its page nor its blocks', async () => {
     const { open } = await published();
     expect((await api(t, undefined, 'GET', `${S}/row/${open.id}`)).statusCode).toBe(401);

@@ -138,10 +138,7 @@ export async function databaseRoutes(server: FastifyInstance) {
     return { ...query, viewId: layout.uid, filter: undefined, fields: query.fields ?? [...shown] };
   }
 
-  /**
-   * The live rows a published database shows: those some view lets through (each view's order is
-   * kept as a table's, ADR 7), and the rows their shown relation cells name (titles shown on the page).
-   */
+  /** The live rows a published database shows: those some view lets through (each view's order is kept, ADR 7). */
   async function publishedRowIds(block: BlockRow, data: DatabaseData): Promise<Set<string>> {
     const ids = new Set<string>();
     for (const layout of data.view.layouts)
@@ -647,8 +644,10 @@ export async function databaseRoutes(server: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { block, holder, data, viewerId } = await readableDatabase(request, request.params.id);
+      const { block, holder, data, viewerId, publicly } = await readableDatabase(request, request.params.id);
       const layout = request.query.viewId ? layoutOf(data, request.query.viewId) : data.view.layouts[0];
+      // Without a view a database shows nothing published (a member's CSV is then every field).
+      if (publicly && !layout) throw notShown('query.viewId', 'the database has no view');
       const columns = (layout?.orderedFields.map((f) => f.fieldId) ?? Object.keys(data.config.fields)).filter((id) => fieldOf(data.config, id));
       if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
       const query = rowQueryOf(data, { viewId: layout?.uid });
