@@ -1,5 +1,5 @@
 import { MAIN_FIELD_ID, titleProblem, type DatabaseData } from '../blocks/database';
-import { publishedFields, sameConfig } from './database';
+import { publishedData, publishedFields, sameConfig } from './database';
 
 const text = { name: '', type: 'text' } as const;
 const date = { name: '', type: 'date' } as const;
@@ -33,6 +33,29 @@ describe('publishedFields: what a published database shows its public reader', (
     const data = database([{ uid: 'v1', type: 'table', orderedFields: [{ fieldId: 'gone', isWrap: false }], sorts: [{ fieldId: 'b', direction: 'asc' }] }]);
     expect([...publishedFields(data)]).toEqual([MAIN_FIELD_ID]);
     expect([...publishedFields(database([]))]).toEqual([MAIN_FIELD_ID]);
+  });
+});
+
+describe('publishedData: the database block a public reader gets', () => {
+  test('the fields the views show, filter or sort by; not a field no view names; the views unchanged', () => {
+    const layouts: DatabaseData['view']['layouts'] = [
+      {
+        uid: 'v1',
+        type: 'table',
+        orderedFields: [{ fieldId: 'a', isWrap: false }],
+        filter: {
+          op: 'or',
+          rules: [
+            { fieldId: 'b', condition: 'is', value: 'x' },
+            { op: 'and', rules: [{ fieldId: 'c', condition: 'isEmpty' }] },
+          ],
+        },
+        sorts: [{ fieldId: 'd', direction: 'asc' }],
+      },
+    ];
+    const published = publishedData(database(layouts));
+    expect(Object.keys(published.config.fields).sort()).toEqual([MAIN_FIELD_ID, 'a', 'b', 'c', 'd'].sort());
+    expect(published.view).toEqual({ layouts });
   });
 });
 

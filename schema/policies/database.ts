@@ -31,6 +31,21 @@ export function publishedFields(data: DatabaseData): Set<string> {
   return new Set([MAIN_FIELD_ID, ...data.view.layouts.flatMap(layoutFields)].filter((id) => fieldOf(data.config, id)));
 }
 
+/**
+ * The database block as a public reader gets it: the definitions (names, options) of the fields
+ * its views show, filter or sort by — never their values, which go out of shown fields only —,
+ * not those of fields no view names; the views as they are (the page draws them, and a public
+ * rows read compares its filter with the view's own).
+ */
+export function publishedData(data: DatabaseData): DatabaseData {
+  const named = publishedFields(data);
+  for (const layout of data.view.layouts) {
+    for (const rule of layout.filter?.rules ?? []) for (const r of 'op' in rule ? rule.rules : [rule]) named.add(r.fieldId);
+    for (const sort of layout.sorts ?? []) named.add(sort.fieldId);
+  }
+  return { ...data, config: { ...data.config, fields: Object.fromEntries(Object.entries(data.config.fields).filter(([id]) => named.has(id))) } };
+}
+
 /** JSON with its objects' keys in order: two configs that mean the same compare equal whatever order their keys came in. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>

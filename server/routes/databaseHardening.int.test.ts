@@ -248,6 +248,23 @@ describe('item 3: a public reader gets what the published views show, no more', 
     expect(body(await get(bob, db.id)).meta.rowCount).toBe(3);
   });
 
+  test('the database block (on the public page, and GET database/{id}): the fields the views name, no other; the views as they are', async () => {
+    const { pageId, db } = await published();
+    const page = await api(t, undefined, 'GET', `${S}/element/public/${pageId}`);
+    expect(page.statusCode).toBe(200);
+    const included = (body(page).included ?? []) as WireBlock[];
+    const onPage = included.find((b) => b.id === db.id)!;
+    const viaDatabase = body<WireBlock>(await get(null, db.id)).data;
+    for (const block of [onPage, viaDatabase]) {
+      const data = block.data as unknown as DatabaseData;
+      // Shown, or filtered and sorted by (stage, salary: their definitions, never their values); not `secret` nor `when`.
+      expect(Object.keys(data.config.fields).sort()).toEqual([MAIN_FIELD_ID, 'price', 'who', 'author', 'link', 'due', 'salary', 'stage'].sort());
+      expect(data.view).toEqual(databaseBody().view);
+    }
+    const member = body<WireBlock>(await get(bob, db.id)).data.data as unknown as DatabaseData;
+    expect(Object.keys(member.config.fields)).toContain('secret');
+  });
+
   test('a published database without views shows no rows, no CSV, no count; its members read it all', async () => {
     const { pageId, db } = await newDatabase();
     await addRows(db.id, [{ title: 'Строка', values: { secret: 'тайна' } }]);

@@ -29,7 +29,7 @@ import { contentDispositionOf } from '../disposition';
 import { AppError, forbidden, invalid, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { requestOrigin } from '../realtime/sockets';
-import { chartFields, publishedFields, sameConfig } from '../../schema/policies/database';
+import { chartFields, publishedData, publishedFields, sameConfig } from '../../schema/policies/database';
 import { ERROR_CODES } from '../../schema/errors';
 import { authorizePage, isPubliclyReadable } from '../policies/page';
 import { envelope, presentElement } from '../presenters';
@@ -219,9 +219,10 @@ export async function databaseRoutes(server: FastifyInstance) {
     { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: 'A database block with its row count', params: databaseParams } },
     async (request) => {
       const { block, data, publicly } = await readableDatabase(request, request.params.id);
-      // A public reader counts the rows the views show, not those every view filters out.
-      const rowCount = publicly ? (await publishedRowIds(block, data)).size : await countRows(app.db, block.id);
-      return envelope(await presentBlock(app.db, block), { rowCount });
+      if (!publicly) return envelope(await presentBlock(app.db, block), { rowCount: await countRows(app.db, block.id) });
+      // A public reader: the fields the views name, and the rows the views show counted (not those every view filters out).
+      const wire = await presentBlock(app.db, block);
+      return envelope({ ...wire, data: publishedData(data) }, { rowCount: (await publishedRowIds(block, data)).size });
     },
   );
 
