@@ -1,4 +1,4 @@
-import { MAIN_FIELD_ID, titleProblem, type DatabaseData } from '../blocks/database';
+import { MAIN_FIELD_ID, databaseDataSchema, titleProblem, type DatabaseData } from '../blocks/database';
 import { publishedData, publishedFields, sameConfig } from './database';
 
 const text = { name: '', type: 'text' } as const;
@@ -51,11 +51,17 @@ describe('publishedData: the database block a public reader gets', () => {
           ],
         },
         sorts: [{ fieldId: 'd', direction: 'asc' }],
+        calculations: { a: 'sum', d: 'count', hidden: 'sum' },
       },
     ];
-    const published = publishedData(database(layouts));
+    const data = database(layouts);
+    const published = publishedData(data);
     expect(Object.keys(published.config.fields).sort()).toEqual([MAIN_FIELD_ID, 'a', 'b', 'c', 'd'].sort());
-    expect(published.view).toEqual({ layouts });
+    // The views as they were, but for a footer figure of a field left out.
+    expect(published.view).toEqual({ layouts: [{ ...layouts[0], calculations: { a: 'sum', d: 'count' } }] });
+    // Still a whole database block: a copy of the public view is made from it.
+    expect(databaseDataSchema.safeParse(published).error).toBeUndefined();
+    expect(databaseDataSchema.safeParse({ ...published, view: data.view }).success).toBe(false);
   });
 });
 

@@ -34,8 +34,8 @@ export function publishedFields(data: DatabaseData): Set<string> {
 /**
  * The database block as a public reader gets it: the definitions (names, options) of the fields
  * its views show, filter or sort by — never their values, which go out of shown fields only —,
- * not those of fields no view names; the views as they are (the page draws them, and a public
- * rows read compares its filter with the view's own).
+ * not those of fields no view names (nor their footer figures); the views otherwise as they are
+ * (the page draws them, and a public rows read compares its filter with the view's own).
  */
 export function publishedData(data: DatabaseData): DatabaseData {
   const named = publishedFields(data);
@@ -43,7 +43,12 @@ export function publishedData(data: DatabaseData): DatabaseData {
     for (const rule of layout.filter?.rules ?? []) for (const r of 'op' in rule ? rule.rules : [rule]) named.add(r.fieldId);
     for (const sort of layout.sorts ?? []) named.add(sort.fieldId);
   }
-  return { ...data, config: { ...data.config, fields: Object.fromEntries(Object.entries(data.config.fields).filter(([id]) => named.has(id))) } };
+  const fields = Object.fromEntries(Object.entries(data.config.fields).filter(([id]) => named.has(id)));
+  // A footer's figure of a field left out goes with it (the block must stay whole: a copy of the public view is made from it).
+  const layouts = data.view.layouts.map((layout) =>
+    layout.calculations ? { ...layout, calculations: Object.fromEntries(Object.entries(layout.calculations).filter(([id]) => named.has(id))) } : layout,
+  );
+  return { ...data, config: { ...data.config, fields }, view: { ...data.view, layouts } };
 }
 
 /** JSON with its objects' keys in order: two configs that mean the same compare equal whatever order their keys came in. */

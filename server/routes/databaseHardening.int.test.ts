@@ -265,6 +265,17 @@ describe('item 3: a public reader gets what the published views show, no more', 
     expect(Object.keys(member.config.fields)).toContain('secret');
   });
 
+  test('a copy made from the public view (someone outside the workspace) makes a whole database block of what it holds', async () => {
+    const { pageId, db } = await published();
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/v1`, { layout: { calculations: { price: 'sum', secret: 'filled' } } }));
+    const included = (body(await api(t, eve, 'GET', `${S}/element/public/${pageId}`)).included ?? []) as WireBlock[];
+    const block = included.find((b) => b.id === db.id)!;
+    expect((block.data as unknown as DatabaseData).view.layouts[0].calculations).toEqual({ price: 'sum' });
+    const copy = expectOk<WireElement>(await api(t, eve, 'POST', `${S}/section/private`, { title: 'Копия' }), 201);
+    const made = expectOk<WireBlock>(await api(t, eve, 'POST', `${S}/block`, { pageId: copy.id, type: 'database', data: block.data }), 201);
+    expect(Object.keys((made.data as unknown as DatabaseData).config.fields)).not.toContain('secret');
+  });
+
   test('a published database without views shows no rows, no CSV, no count; its members read it all', async () => {
     const { pageId, db } = await newDatabase();
     await addRows(db.id, [{ title: 'Строка', values: { secret: 'тайна' } }]);
