@@ -253,7 +253,7 @@ export function exportZip(
             holdsDatabase(page.type as PageType) && databases.length === 1
               ? paths.get(page.id)!
               : `${paths.get(page.id)!}/${fileName(title, untitled)}${databases.length > 1 ? ` ${n + 1}` : ''}`;
-          await addDatabase(db, orders, page, database, folder, extension, addText, untitled, viewerId);
+          await addDatabase(db, orders, database, folder, extension, addText, untitled, viewerId);
         }
       }
       onProgress?.(at + 1, pages.length);
@@ -364,7 +364,6 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
 async function addDatabase(
   db: Kysely<Database>,
   orders: ViewOrders,
-  holder: PageRow,
   database: WireBlock,
   folder: string,
   extension: string,
@@ -376,7 +375,7 @@ async function addDatabase(
   if (!block) return;
   const data = JSON.parse(block.data) as DatabaseData;
   const columns = [MAIN_FIELD_ID, ...Object.keys(data.config.fields).filter((id) => id !== MAIN_FIELD_ID)];
-  const peopleNames = await peopleNamesFor(db, viewerId, holder);
+  const peopleNames = peopleNamesFor(db, viewerId);
   let csv = '';
   for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, peopleNames)) csv += part;
   addText(`${folder}.csv`, csv);

@@ -462,8 +462,7 @@ describe('after a cell write', () => {
     const data = databaseData(block);
     const layout = data.view.layouts.find((l) => l.uid === 'v1')!;
     const groups = await keptChartGroups(new ViewOrders(), t.app.db, block, data.config, { filter: layout.filter ?? null }, chart);
-    const holder = await t.app.db.selectFrom('pages').selectAll().where('id', '=', block.page_id).executeTakeFirstOrThrow();
-    return foldChart(data.config, chart, groups, await peopleNamesFor(t.app.db, annId, holder));
+    return foldChart(data.config, chart, groups, peopleNamesFor(t.app.db, annId));
   }
 
   async function writeCell(row: WireRow, fieldId: string, value: unknown): Promise<void> {

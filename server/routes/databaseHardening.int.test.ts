@@ -338,41 +338,47 @@ describe('item 4: a person cell names members of the workspace only', () => {
     expect(csv).toContain('Участник, Борис');
     expect(csv).not.toContain('Ева');
     expect(csv).not.toContain('eve@');
-    // A guest the page is shared with sees the names of the people it is shared with (Ann, who shared it, has a grant; and her own), no other member's.
+    // A guest the page is shared with sees the members' names, as `POST /api/user/list` gives them to her; never the stranger's.
     expectOk(await api(t, ann, 'POST', `${S}/element/${pageId}/member/add`, [{ userId: galId, accessLevel: 'read' }]));
-    const row = (await addRows(db.id, [{ title: 'Вторая', values: { stage: 'open', who: [galId, annId] } }]))[0];
     const seen = body<ChartAnswer>(await get(gal, `${db.id}/chart`, { viewId: 'v1', chart: { x: { fieldId: 'who' }, y: { aggregate: 'count' } } })).data;
-    expect(Object.fromEntries(seen.categories.map((c) => [c.key, c.label]))).toEqual({
-      [bobId]: 'Участник',
-      [eveId]: 'Участник',
-      [galId]: 'Галина',
-      [annId]: 'Анна',
-    });
-    expect(row.data.values.who).toEqual([galId, annId]);
+    expect(Object.fromEntries(seen.categories.map((c) => [c.key, c.label]))).toEqual({ [bobId]: 'Борис', [eveId]: 'Участник' });
+    // The same people, asked for by id, are as anonymous to her.
+    const listed = body<Array<{ id: string; name: string }>>(await api(t, gal, 'POST', '/api/user/list', { users_id: [bobId, eveId] })).data;
+    expect(listed.map((u) => u.name)).toEqual(['Борис', '']);
+    // A board by person: its people's columns, ordered by the names she may see (the stranger's id only).
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/views`, {
+        layout: { uid: 'byWho', type: 'board', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }], groupBy: { fieldId: 'who' } },
+      }),
+    );
+    expect(body(await get(gal, `${db.id}/groups`, { viewId: 'byWho' })).data).toEqual([
+      { value: bobId, count: 1 },
+      { value: eveId, count: 1 },
+    ]);
   });
-});
 
-describe('item 4: an export names people as its exporter may see them', () => {
-  test('a guest’s Markdown export: the people the page is shared with by name, another member as «Участник»; a member’s: every name', async () => {
+  test('an export names people as its exporter may see them: a stranger named by an old value is «Участник» in the CSV and the row’s page', async () => {
     const { pageId, db } = await newDatabase();
-    await addRows(db.id, [{ title: 'Строка', values: { who: [bobId, annId] } }]);
+    await addMembersAs(t, ann, workspaceId, [{ userId: eveId, role: 'participant' }]);
+    try {
+      await addRows(db.id, [{ title: 'Строка', values: { who: [eveId, bobId] } }]);
+    } finally {
+      expectOk(await api(t, ann, 'POST', `${S}/workspace/${workspaceId}/members/remove`, { userId: eveId }));
+    }
     expectOk(await api(t, ann, 'POST', `${S}/element/${pageId}/member/add`, [{ userId: galId, accessLevel: 'read' }]));
-    const zipOf = async (cookie: string) => {
+    for (const cookie of [ann, gal]) {
       const res = await api(t, cookie, 'GET', `${S}/element/${pageId}/export?${q({ format: 'markdown' })}`);
       expect(res.statusCode).toBe(200);
-      const files = unzipSync(new Uint8Array(res.rawPayload));
-      return Object.entries(files)
+      const files = Object.entries(unzipSync(new Uint8Array(res.rawPayload)))
         .filter(([name]) => name.endsWith('.csv') || name.endsWith('Строка.md'))
         .map(([name, bytes]) => [name, strFromU8(bytes)] as const);
-    };
-    const guest = await zipOf(gal);
-    expect(guest.length).toBe(2);
-    for (const [name, text] of guest) {
-      expect([name, text.includes('Участник, Анна')]).toEqual([name, true]);
-      expect(text).not.toContain('Борис');
-      expect(text).not.toContain('bob@');
+      expect(files.length).toBe(2);
+      for (const [name, text] of files) {
+        expect([name, text.includes('Участник, Борис')]).toEqual([name, true]);
+        expect(text).not.toContain('Ева');
+        expect(text).not.toContain('eve@');
+      }
     }
-    for (const [name, text] of await zipOf(ann)) expect([name, text.includes('Борис, Анна')]).toEqual([name, true]);
   });
 });
 

@@ -367,11 +367,11 @@ export async function databaseRoutes(server: FastifyInstance) {
       },
     },
     async (request) => {
-      const { block, holder, data, viewerId } = await readableDatabase(request, request.params.id);
+      const { block, data, viewerId } = await readableDatabase(request, request.params.id);
       const layout = layoutOf(data, request.query.viewId);
       if (!layout.groupBy) return envelope([]);
       // A board's columns by a person field are its people, each one (by the names the caller may see); a table's groups are its runs of rows.
-      const people = layout.type === 'board' ? await peopleNamesFor(app.db, viewerId, holder) : undefined;
+      const people = layout.type === 'board' ? peopleNamesFor(app.db, viewerId) : undefined;
       return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people));
     },
   );
@@ -388,7 +388,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       },
     },
     async (request) => {
-      const { block, holder, data, publicly, viewerId } = await readableDatabase(request, request.params.id);
+      const { block, data, publicly, viewerId } = await readableDatabase(request, request.params.id);
       const layout = layoutOf(data, request.query.viewId);
       const chart = request.query.chart ?? layout.chart;
       if (!chart) throw invalid('the view has no chart', [{ path: 'chart', message: 'no chart config in the view or the query' }]);
@@ -406,7 +406,7 @@ export async function databaseRoutes(server: FastifyInstance) {
           problems.map((p) => ({ path: ['chart', ...p.path].join('.'), message: p.message })),
         );
       // People by the names the caller may see: none on a published page (docs/api/databases.md, «Public pages»).
-      const names = await peopleNamesFor(app.db, viewerId, holder);
+      const names = peopleNamesFor(app.db, viewerId);
       const groups = await keptChartGroups(orders, app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), chart);
       return envelope(await foldChart(data.config, chart, groups, names));
     },
@@ -653,7 +653,7 @@ export async function databaseRoutes(server: FastifyInstance) {
       if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
       const query = rowQueryOf(data, { viewId: layout?.uid });
       // People by the names the caller may see (a public reader: none).
-      const names = await peopleNamesFor(app.db, viewerId, holder);
+      const names = peopleNamesFor(app.db, viewerId);
       const csv = () => databaseCsv(app.db, orders, block, data, columns, query, names);
       const filename = `${(holder.title || 'database').replace(/[^\p{L}\p{N} _-]+/gu, '_').slice(0, 80)}.csv`;
       return reply

@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../../../schema/errors';
 import { inChunks } from '../../db/inChunks';
 import type { Database, PageRow } from '../../db/types';
 import { AppError } from '../../errors';
-import { listEffectiveMembers } from '../../repositories/pageMembers';
+import { findVisibleUsers } from '../../repositories/users';
 
 /*
  * People in a database's cells (docs/api/databases.md «People»; docs/security.md «What a public
@@ -60,46 +60,18 @@ export async function assertPeopleNameable(db: Kysely<Database>, holder: PageRow
 }
 
 /**
- * People's names as a caller may see them (a chart's labels, a board's columns' order, CSV): a
- * published page's reader (`viewerId` null) sees none; a member sees the workspace's members; a
- * guest, who may not list the workspace's members, the people the page is shared with (grants on
- * it or inherited) and themselves. Anyone else — a stranger named by an old value, a member a
- * guest could not see — is the placeholder: no answer turns an id into a name the caller could
- * not read otherwise.
+ * People's names as a caller may see them (a chart's labels, a board's columns' order, CSV and
+ * export): a published page's reader (`viewerId` null) sees none; a signed-in caller the people
+ * `POST /api/user/list` would name to them (`findVisibleUsers`: themselves and whoever shares a
+ * workspace with them). Anyone else — a stranger named by an old value — is the placeholder: no
+ * answer turns an id into a name the caller could not read otherwise.
  */
-export async function peopleNamesFor(
-  db: Kysely<Database>,
-  viewerId: string | null,
-  holder: PageRow,
-): Promise<(ids: readonly string[]) => Promise<Map<string, string>>> {
-  const visible = new Set<string>();
-  if (viewerId !== null) {
-    const membership = await db
-      .selectFrom('workspace_members')
-      .select('role')
-      .where('workspace_id', '=', holder.workspace_id)
-      .where('user_id', '=', viewerId)
-      .executeTakeFirst();
-    if (membership?.role === 'guest') {
-      visible.add(viewerId);
-      for (const member of await listEffectiveMembers(db, holder)) visible.add(member.user.id);
-    } else if (membership) {
-      visible.add('*');
-    }
-  }
+export function peopleNamesFor(db: Kysely<Database>, viewerId: string | null): (ids: readonly string[]) => Promise<Map<string, string>> {
   return async (ids) => {
     const names = new Map<string, string>(ids.map((id) => [id, PERSON_PLACEHOLDER]));
-    const wanted = visible.has('*') ? [...new Set(ids)] : [...new Set(ids)].filter((id) => visible.has(id));
-    for (const chunk of inChunks(wanted)) {
-      const users = await db
-        .selectFrom('workspace_members as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .select(['u.id', 'u.name', 'u.email'])
-        .where('m.workspace_id', '=', holder.workspace_id)
-        .where('u.id', 'in', chunk)
-        .execute();
-      for (const user of users) names.set(user.id, user.name || user.email);
-    }
+    if (viewerId === null) return names;
+    for (const chunk of inChunks([...new Set(ids)]))
+      for (const user of await findVisibleUsers(db, viewerId, chunk)) names.set(user.id, user.name || user.email);
     return names;
   };
 }
