@@ -47,6 +47,10 @@ export const ERROR_CODES = {
   databaseCellConflict: 'database.cell_conflict',
   databaseMainField: 'database.main_field',
   databaseFieldComputed: 'database.field_computed',
+  /** A person cell names someone who is no member of the database's workspace (docs/api/databases.md «People»). */
+  databasePersonUnknown: 'database.person_unknown',
+  /** A published database's public reader asked for what none of its views shows: a field, another filter (docs/security.md «What a public reader can see»). */
+  databaseNotPublished: 'database.not_published',
   exportNotReady: 'export.not_ready',
   commentReactionLimit: 'comment.reaction_limit',
 } as const;

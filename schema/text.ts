@@ -1,3 +1,5 @@
+import { LIMITS } from './constants';
+
 /**
  * Text the server cannot store faithfully (docs/api.md «Text»): a NUL character (PostgreSQL refuses
  * it in text, SQLite would keep it) and a lone UTF-16 surrogate (stored as bytes that read back as
@@ -8,6 +10,17 @@
 /** A high surrogate not followed by a low one, or a low one not after a high one (UTF-16 code units: no `u` flag). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/**
+ * A title cut to LIMITS.titleLength (the one limit of a title: schema/blocks/database.ts
+ * `titleProblem`), never inside a character (a surrogate pair is kept whole or left out). What an
+ * import takes in from a file; the API refuses a longer title instead.
+ */
+export function fitTitle(title: string): string {
+  if (title.length <= LIMITS.titleLength) return title;
+  const cut = title.slice(0, LIMITS.titleLength);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
 
 /** Why the text cannot be stored, or null when it can. */
 export function textProblem(text: string): string | null {

@@ -562,12 +562,28 @@ export function valueProblem(field: DatabaseField, value: RowValue): string | nu
   }
 }
 
+/**
+ * The title (the MAIN_FIELD cell, the row page's title) written as a cell: text of at most
+ * LIMITS.titleLength, the one rule of a title wherever it is written (PATCH element, a new row,
+ * a cell, a batch of cells, a move's `set`). Null clears it.
+ */
+export function titleProblem(value: RowValue): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string') return 'the title is text';
+  return value.length > LIMITS.titleLength ? `a title has at most ${LIMITS.titleLength} characters` : null;
+}
+
+/** A cell's value checked against its field (the title by the title's rule): a problem, or null when it fits. */
+export function cellProblem(fieldId: string, field: DatabaseField, value: RowValue): string | null {
+  return fieldId === MAIN_FIELD_ID ? titleProblem(value) : valueProblem(field, value);
+}
+
 /** Every value of a row checked against its database's fields: `[{ path, message }]`, empty when all fit. */
 export function checkRowValues(config: DatabaseConfig, values: Record<string, RowValue>): Array<{ path: string; message: string }> {
   const problems: Array<{ path: string; message: string }> = [];
   for (const [fieldId, value] of Object.entries(values)) {
     const field = fieldOf(config, fieldId);
-    const problem = field ? valueProblem(field, value) : 'no such field in the database';
+    const problem = field ? cellProblem(fieldId, field, value) : 'no such field in the database';
     if (problem) problems.push({ path: `data.values.${fieldId}`, message: problem });
   }
   return problems;

@@ -157,7 +157,13 @@ export async function runExportJob(db: Kysely<Database>, store: FileStore, job: 
     try {
       size = await store.put(
         key,
-        exportZip(db, store, pages, { format: job.format as ExportFormat, untitled: UNTITLED, comments: job.comments === 1, onProgress: progress }),
+        exportZip(db, store, pages, {
+          format: job.format as ExportFormat,
+          untitled: UNTITLED,
+          comments: job.comments === 1,
+          onProgress: progress,
+          viewerId: job.user_id,
+        }),
         'application/zip',
       );
     } finally {

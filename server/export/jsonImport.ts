@@ -7,10 +7,10 @@ import type { BlockData } from '../../schema/block';
 import { newId } from '../../schema/ids';
 import { PAGE_TYPES, type PageType } from '../../schema/constants';
 import type { BlockRow, Database, PageRow } from '../db/types';
-import { fieldOf, rowValueSchema, valueProblem, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
+import { cellProblem, fieldOf, rowValueSchema, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
 import { insertRows } from '../repositories/databases';
 import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../schema/comment';
-import { storableValue } from '../../schema/text';
+import { fitTitle, storableValue } from '../../schema/text';
 import { storableMimeType } from '../../schema/file';
 import { insertBlockRows, type InsertBlockInput } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
@@ -255,7 +255,7 @@ export async function importExport(
       parent,
       section: parent ? null : input.section,
       type,
-      title: page.title,
+      title: fitTitle(page.title),
       createdBy: input.userId,
       grantCreatorFull: parent === null,
       sortKey: sortKeys.get(page.id),
@@ -583,11 +583,11 @@ async function insertDatabaseRows(
         strangers += value.length - next.length;
       } else if (field?.type === 'files' && Array.isArray(value))
         next = (value as FileRef[]).flatMap((ref) => (ids.files.has(ref.id) ? [{ id: ids.files.get(ref.id)!, name: ref.name }] : []));
-      const problem = field ? valueProblem(field, next) : 'no such field in the database';
+      const problem = field ? cellProblem(fieldId, field, next) : 'no such field in the database';
       if (problem) report.problems.push(importProblem(row.title, 'valueUnfit', { field: field?.name ?? fieldId, reason: problem }));
       else if (!Array.isArray(next) || next.length > 0) values[fieldId] = next;
     }
-    return { id: ids.pages.get(row.id)!, title: row.title, icon: row.icon ?? null, values };
+    return { id: ids.pages.get(row.id)!, title: fitTitle(row.title), icon: row.icon ?? null, values };
   });
   if (strangers > 0) report.problems.push(importProblem(holder.title, 'peopleNotMembers', { count: strangers }));
   const made = await insertRows(trx, { database, holder, rows, sortKeys: generateNKeysBetween(null, null, rows.length), userId });

@@ -22,7 +22,8 @@ import { holdsDatabase } from '../../schema/element';
 import type { PageType } from '../../schema/constants';
 import type { ExportFormat } from '../../schema/exportJob';
 import type { CommentAttach, CommentToken } from '../../schema/comment';
-import { databaseCsv, workspaceUserNames } from '../repositories/databaseCsv';
+import { peopleNamesFor } from '../commands/databases/people';
+import { databaseCsv } from '../repositories/databaseCsv';
 import { readRows, ViewOrders } from '../repositories/databases';
 import type { WireRow } from '../../schema/database';
 
@@ -150,6 +151,8 @@ export interface ExportOptions {
   untitled: string;
   /** The JSON export carries the pages' comments too. */
   comments?: boolean;
+  /** Who exports: people in databases are named as they may see them (server/commands/databases/people.ts). */
+  viewerId: string;
   /** Told as each page is read. */
   onProgress?(done: number, total: number): void;
 }
@@ -158,7 +161,7 @@ export function exportZip(
   db: Kysely<Database>,
   store: FileStore,
   pages: readonly PageRow[],
-  { format, untitled, comments = false, onProgress }: ExportOptions,
+  { format, untitled, comments = false, onProgress, viewerId }: ExportOptions,
 ): Readable {
   const out = new PassThrough();
   const zip = new Zip((error, chunk, final) => {
@@ -251,7 +254,7 @@ export function exportZip(
             holdsDatabase(page.type as PageType) && databases.length === 1
               ? paths.get(page.id)!
               : `${paths.get(page.id)!}/${fileName(title, untitled)}${databases.length > 1 ? ` ${n + 1}` : ''}`;
-          await addDatabase(db, orders, page, database, folder, extension, addText, untitled);
+          await addDatabase(db, orders, database, folder, extension, addText, untitled, viewerId);
         }
       }
       onProgress?.(at + 1, pages.length);
@@ -362,24 +365,29 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
 async function addDatabase(
   db: Kysely<Database>,
   orders: ViewOrders,
-  holder: PageRow,
   database: WireBlock,
   folder: string,
   extension: string,
   addText: (name: string, text: string) => void,
   untitled: string,
+  viewerId: string,
 ): Promise<void> {
   const block = await db.selectFrom('blocks').selectAll().where('id', '=', database.id).executeTakeFirst();
   if (!block) return;
   const data = JSON.parse(block.data) as DatabaseData;
   const columns = [MAIN_FIELD_ID, ...Object.keys(data.config.fields).filter((id) => id !== MAIN_FIELD_ID)];
-  const names = await workspaceUserNames(db, holder.workspace_id);
+  const peopleNames = peopleNamesFor(db, viewerId);
   let csv = '';
-  for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, names)) csv += part;
+  for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, peopleNames)) csv += part;
   addText(`${folder}.csv`, csv);
   const taken = new Set<string>();
   const noLinks: MarkdownLinks = { page: () => null, file: (id, name) => `files/${id}/${name}` };
   for await (const row of rowsInOrder(db, orders, block, data)) {
+    const names = await peopleNames(
+      Object.entries(data.config.fields).flatMap(([id, field]) =>
+        field.type === 'person' && Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [],
+      ),
+    );
     let name = fileName(row.data.title, untitled);
     for (let k = 2; taken.has(name.toLowerCase()); k += 1) name = `${fileName(row.data.title, untitled)} (${k})`;
     taken.add(name.toLowerCase());

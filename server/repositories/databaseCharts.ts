@@ -454,13 +454,3 @@ export async function foldChart(
   }
   return { categories, series: seriesList, points, rows, hidden: hiddenCategories };
 }
-
-/** Users' names (or e-mail when they have none) by id, for people's labels. */
-export async function userNamesOf(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  for (const chunk of inChunks(ids)) {
-    const users = await db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', chunk).execute();
-    for (const user of users) names.set(user.id, user.name || user.email);
-  }
-  return names;
-}

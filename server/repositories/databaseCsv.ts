@@ -5,23 +5,12 @@ import { CSV_EXPORT_OPTIONS } from '../../schema/csvColumns';
 import type { BlockRow, Database } from '../db/types';
 import { findRowPages, readRows, type RowQuery, type ViewOrders } from './databases';
 
-/** The members' names of a workspace, by user id (a person's cells, «created by»). */
-export async function workspaceUserNames(db: Kysely<Database>, workspaceId: string): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom('workspace_members')
-    .innerJoin('users', 'users.id', 'workspace_members.user_id')
-    .select(['users.id', 'users.name', 'users.email'])
-    .where('workspace_members.workspace_id', '=', workspaceId)
-    .execute();
-  return new Map(rows.map((r) => [r.id, r.name || r.email]));
-}
-
 /**
  * A database's rows as CSV, 1,000 rows a read (docs/api/databases.md «CSV export»): a header of the
- * columns' names, then each row's cells as text (people by name, relations by the titles of the
- * rows still there). With a byte-order mark, for spreadsheets. A text cell a spreadsheet would run
- * as a formula gets a leading apostrophe (CSV_EXPORT_OPTIONS, schema/csvColumns.ts); a number
- * field's values go as numbers, never changed.
+ * columns' names, then each row's cells as text (people by the names the caller may see, relations
+ * by the titles of the rows still there). With a byte-order mark, for spreadsheets. A text cell a
+ * spreadsheet would run as a formula gets a leading apostrophe (CSV_EXPORT_OPTIONS,
+ * schema/csvColumns.ts); a number field's values go as numbers, never changed.
  */
 export async function* databaseCsv(
   db: Kysely<Database>,
@@ -30,7 +19,8 @@ export async function* databaseCsv(
   data: DatabaseData,
   columns: readonly string[],
   query: RowQuery,
-  names: ReadonlyMap<string, string>,
+  /** People's names as the caller may see them (a placeholder for the others: server/commands/databases/people.ts). */
+  peopleNames: (ids: readonly string[]) => Promise<Map<string, string>>,
 ): AsyncGenerator<string> {
   // papaparse is CommonJS (UMD): under Node's ESM loader (the real server) its functions are on
   // the default export only; a named `unparse` is undefined there (Jest's CommonJS hides that).
@@ -44,6 +34,11 @@ export async function* databaseCsv(
     const related = columns
       .filter((id) => data.config.fields[id].type === 'relation')
       .flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
+    // People by the names the caller may see: the cells' people, who made and last edited each row.
+    const people = columns
+      .filter((id) => data.config.fields[id].type === 'person')
+      .flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
+    const names = await peopleNames([...people, ...rows.flatMap((row) => (row.updatedBy ? [row.createdBy, row.updatedBy] : [row.createdBy]))]);
     const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
     const lines = rows.map((row) =>
       columns.map((id): string | number => {

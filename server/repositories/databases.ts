@@ -673,6 +673,35 @@ function groupSql(config: DatabaseConfig, fieldId: string, value: string | boole
   return cell(sql`c.txt = ${value}`);
 }
 
+/**
+ * Which of `ids` the cells of `fieldIds` (relation fields) name, and on which rows: id → the rows
+ * naming it. 50 ids a query.
+ */
+export async function rowsNaming(
+  db: Kysely<Database>,
+  databaseId: string,
+  fieldIds: readonly string[],
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  const naming = new Map<string, string[]>();
+  if (fieldIds.length === 0) return naming;
+  for (const chunk of inChunks(ids, 50)) {
+    const any = joinAll(
+      chunk.map((id) => listHas(id)),
+      'or',
+    );
+    const cells = await sql<{ row_id: string; value: string | null }>`
+      select c.row_id, c.value from database_cells c
+      where c.database_id = ${databaseId} and c.field_id in (${sql.join(fieldIds)}) and (${any})`.execute(db);
+    for (const cell of cells.rows) {
+      const value = cell.value === null ? null : (JSON.parse(cell.value) as unknown);
+      if (!Array.isArray(value)) continue;
+      for (const id of chunk) if (value.includes(id)) naming.set(id, [...(naming.get(id) ?? []), cell.row_id]);
+    }
+  }
+  return naming;
+}
+
 /** Every id of a view's rows in the view's order (one SQL query; ids only, never the rows). */
 export async function orderedRowIds(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery): Promise<string[]> {
   const postgres = isPostgres(db);

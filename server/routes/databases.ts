@@ -31,12 +31,13 @@ import type { UserLimits } from '../config';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
 import { requestOrigin } from '../realtime/sockets';
-import type {} from '../../schema/policies/page';
+import { chartFields, publishedData, publishedFields, sameConfig } from '../../schema/policies/database';
+import { ERROR_CODES } from '../../schema/errors';
 import { authorizePage, isPubliclyReadable } from '../policies/page';
 import { envelope, presentElement } from '../presenters';
 import { findBlock, presentBlock } from '../repositories/blocks';
-import { foldChart, keptChartGroups, userNamesOf } from '../repositories/databaseCharts';
-import { databaseCsv, workspaceUserNames } from '../repositories/databaseCsv';
+import { foldChart, keptChartGroups } from '../repositories/databaseCharts';
+import { databaseCsv } from '../repositories/databaseCsv';
 import { findLayoutHolder } from '../repositories/databaseLayouts';
 import { databaseRevision } from '../repositories/databaseRevisions';
 import {
@@ -47,6 +48,7 @@ import {
   findRowPages,
   readCell,
   readRows,
+  rowsNaming,
   ViewOrders,
   type RowQuery,
   type WrittenCell,
@@ -55,6 +57,7 @@ import { findPage } from '../repositories/pages';
 import { nowIso } from '../time';
 import { cellConflict, writeCell, writeCells } from '../commands/databases/cells';
 import { authorizedDatabase, authorizedRow, type AuthorizedDatabase } from '../commands/databases/database';
+import { peopleNamesFor } from '../commands/databases/people';
 import { createRows, moveRows, restoreDatabaseRows, trashDatabaseRows } from '../commands/databases/rows';
 import {
   addField,
@@ -99,11 +102,11 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
    * or not) while that page is published (docs/api/databases.md, «Public pages»). Denied: 401 for
    * an anonymous caller, 403 for a signed-in one, as for any page.
    */
-  async function readableDatabase(request: FastifyRequest, id: string): Promise<AuthorizedDatabase & { publicly: boolean }> {
+  async function readableDatabase(request: FastifyRequest, id: string): Promise<AuthorizedDatabase & { publicly: boolean; viewerId: string | null }> {
     let denied: unknown = null;
     if (request.user) {
       try {
-        return { ...(await authorizedDatabase(app.db, request.user.id, id, 'read')), publicly: false };
+        return { ...(await authorizedDatabase(app.db, request.user.id, id, 'read')), publicly: false, viewerId: request.user.id };
       } catch (error) {
         if (!(error instanceof AppError) || error.statusCode !== 403) throw error;
         denied = error;
@@ -111,10 +114,51 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     }
     const block = await findDatabaseBlock(app.db, id);
     const holder = block ? await findPage(app.db, block.page_id) : undefined;
-    if (block && holder && isPubliclyReadable(holder)) return { block, holder, data: databaseData(block), publicly: true };
+    if (block && holder && isPubliclyReadable(holder)) return { block, holder, data: databaseData(block), publicly: true, viewerId: null };
     if (denied) throw denied;
     requireUser(request);
     throw notFound('database');
+  }
+
+  /** 403 database.not_published: a public reader asked for what no published view shows. */
+  const notShown = (path: string, message: string) =>
+    new AppError(403, ERROR_CODES.databaseNotPublished, 'a published database shows only what its views show', [{ path, message }]);
+
+  /**
+   * A public reader's rows query (docs/security.md «What a public reader can see»): always through
+   * a view (the first when none is named) whose own filter holds — another filter is refused, so
+   * rows every view filters out are never read —, sorted, dated and read by the fields the views
+   * show only. `fields`: the cells the answer may carry.
+   */
+  function publicRowsQuery(data: DatabaseData, query: z.infer<typeof rowsQuerySchema>): z.infer<typeof rowsQuerySchema> & { fields: string[] } {
+    const layout = query.viewId ? layoutOf(data, query.viewId) : data.view.layouts[0];
+    if (!layout) throw notShown('query.viewId', 'the database has no view');
+    const shown = publishedFields(data);
+    const check = (fieldId: string, path: string) => {
+      if (!shown.has(fieldId)) throw notShown(path, `no published view shows ${fieldId}`);
+    };
+    if (query.filter !== undefined && !sameConfig(query.filter, layout.filter ?? null)) throw notShown('query.filter', "the view's own filter only");
+    if (query.sorts !== undefined && !sameConfig(query.sorts, layout.sorts ?? []))
+      query.sorts.forEach((sort, at) => check(sort.fieldId, `query.sorts.${at}.fieldId`));
+    if (query.range) check(query.range.fieldId, 'query.range.fieldId');
+    if (query.undated !== undefined) check(query.undated, 'query.undated');
+    query.fields?.forEach((fieldId, at) => check(fieldId, `query.fields.${at}`));
+    return { ...query, viewId: layout.uid, filter: undefined, fields: query.fields ?? [...shown] };
+  }
+
+  /** The live rows a published database shows: those some view lets through (each view's order is kept, ADR 7). */
+  async function publishedRowIds(block: BlockRow, data: DatabaseData): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const layout of data.view.layouts)
+      for (const id of await orders.ids(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }))) ids.add(id);
+    return ids;
+  }
+
+  /** Which of `ids` the relation cells the views show name, on rows the views show (their titles are on the page). */
+  async function relatedFrom(block: BlockRow, data: DatabaseData, shown: ReadonlySet<string>, ids: readonly string[]): Promise<Set<string>> {
+    const fields = [...publishedFields(data)].filter((id) => fieldOf(data.config, id)?.type === 'relation');
+    const naming = await rowsNaming(app.db, block.id, fields, ids);
+    return new Set([...naming].filter(([, rows]) => rows.some((row) => shown.has(row))).map(([id]) => id));
   }
 
   /** What a rows query reads: the view's filter and sorts (its group first), replaced by what the query gives. */
@@ -182,8 +226,11 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     '/api/v3/spaces/database/:id',
     { ...PUBLIC_ROUTE, schema: { tags: ['databases'], summary: 'A database block with its row count', params: databaseParams } },
     async (request) => {
-      const { block } = await readableDatabase(request, request.params.id);
-      return envelope(await presentBlock(app.db, block), { rowCount: await countRows(app.db, block.id) });
+      const { block, data, publicly } = await readableDatabase(request, request.params.id);
+      if (!publicly) return envelope(await presentBlock(app.db, block), { rowCount: await countRows(app.db, block.id) });
+      // A public reader: the fields the views name, and the rows the views show counted (not those every view filters out).
+      const wire = await presentBlock(app.db, block);
+      return envelope({ ...wire, data: publishedData(data) }, { rowCount: (await publishedRowIds(block, data)).size });
     },
   );
 
@@ -228,14 +275,16 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const { block, data, publicly } = await readableDatabase(request, request.params.id);
       // The trash of a published database is not published.
       if (publicly && request.query.inTrash) throw forbidden('the trash of this database');
+      // A public reader reads through a view, the fields the views show only.
+      const query = publicly ? publicRowsQuery(data, request.query) : request.query;
       const offset = request.query.offset ?? 0;
       const limit = request.query.limit ?? 100;
       if (limit > MAX_ROW_WINDOW && !request.query.range)
         throw invalid(`at most ${MAX_ROW_WINDOW} rows a window`, [{ path: 'query.limit', message: `more than ${MAX_ROW_WINDOW} only with a range` }]);
       // Read before the rows: a write landing in between makes it older than they are (a join then reads them again), never newer.
       const revision = await databaseRevision(app.db, block);
-      const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, request.query), { offset, limit });
-      const rows = await readRows(app.db, block.id, ids, request.query.fields);
+      const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, query), { offset, limit });
+      const rows = await readRows(app.db, block.id, ids, query.fields);
       return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count, revision });
     },
   );
@@ -268,8 +317,20 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request) => {
-      const { block } = await readableDatabase(request, request.params.id);
-      const pages = await findRowPages(app.db, block.id, request.query.ids);
+      const { block, data, publicly } = await readableDatabase(request, request.params.id);
+      let ids = request.query.ids;
+      if (publicly) {
+        // A public reader: the rows the views show, and those their shown relation cells name; no other title.
+        const shown = await publishedRowIds(block, data);
+        const named = await relatedFrom(
+          block,
+          data,
+          shown,
+          ids.filter((id) => !shown.has(id)),
+        );
+        ids = ids.filter((id) => shown.has(id) || named.has(id));
+      }
+      const pages = await findRowPages(app.db, block.id, ids);
       return envelope(pages.filter((p) => p.in_trash === 0).map((p) => ({ id: p.id, title: p.title, icon: p.icon })));
     },
   );
@@ -293,9 +354,12 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request) => {
-      const { block, data } = await readableDatabase(request, request.params.id);
+      const { block, data, publicly } = await readableDatabase(request, request.params.id);
       const layout = layoutOf(data, request.query.viewId);
-      return envelope(await orders.figures(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), layout.calculations ?? {}));
+      // A public reader: the figures of the fields the views show only.
+      const shown = publicly ? publishedFields(data) : null;
+      const calculations = Object.fromEntries(Object.entries(layout.calculations ?? {}).filter(([fieldId]) => !shown || shown.has(fieldId)));
+      return envelope(await orders.figures(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), calculations));
     },
   );
 
@@ -311,11 +375,11 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request) => {
-      const { block, data } = await readableDatabase(request, request.params.id);
+      const { block, data, viewerId } = await readableDatabase(request, request.params.id);
       const layout = layoutOf(data, request.query.viewId);
       if (!layout.groupBy) return envelope([]);
-      // A board's columns by a person field are its people, each one (by name); a table's groups are its runs of rows.
-      const people = layout.type === 'board' ? (ids: string[]) => userNamesOf(app.db, ids) : undefined;
+      // A board's columns by a person field are its people, each one (by the names the caller may see); a table's groups are its runs of rows.
+      const people = layout.type === 'board' ? peopleNamesFor(app.db, viewerId) : undefined;
       return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people));
     },
   );
@@ -332,10 +396,16 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request) => {
-      const { block, data, publicly } = await readableDatabase(request, request.params.id);
+      const { block, data, publicly, viewerId } = await readableDatabase(request, request.params.id);
       const layout = layoutOf(data, request.query.viewId);
       const chart = request.query.chart ?? layout.chart;
       if (!chart) throw invalid('the view has no chart', [{ path: 'chart', message: 'no chart config in the view or the query' }]);
+      // A public reader's preview: of the fields the views show only.
+      if (publicly && request.query.chart) {
+        const shown = publishedFields(data);
+        const hidden = chartFields(chart).find((fieldId) => !shown.has(fieldId));
+        if (hidden !== undefined) throw notShown('chart', `no published view shows ${hidden}`);
+      }
       // A stored config was checked when it was written; one given for a preview is checked here.
       const problems = request.query.chart ? chartProblems(data.config, chart, layout.type) : [];
       if (problems.length > 0)
@@ -343,8 +413,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
           'the chart does not fit the fields',
           problems.map((p) => ({ path: ['chart', ...p.path].join('.'), message: p.message })),
         );
-      // People stay anonymous on a published page (docs/api/databases.md, «Public pages»).
-      const names = publicly ? async (ids: string[]) => new Map(ids.map((id) => [id, 'Участник'])) : (ids: string[]) => userNamesOf(app.db, ids);
+      // People by the names the caller may see: none on a published page (docs/api/databases.md, «Public pages»).
+      const names = peopleNamesFor(app.db, viewerId);
       const groups = await keptChartGroups(orders, app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), chart);
       return envelope(await foldChart(data.config, chart, groups, names));
     },
@@ -584,12 +654,15 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request, reply) => {
-      const { block, holder, data } = await readableDatabase(request, request.params.id);
+      const { block, holder, data, viewerId, publicly } = await readableDatabase(request, request.params.id);
       const layout = request.query.viewId ? layoutOf(data, request.query.viewId) : data.view.layouts[0];
+      // Without a view a database shows nothing published (a member's CSV is then every field).
+      if (publicly && !layout) throw notShown('query.viewId', 'the database has no view');
       const columns = (layout?.orderedFields.map((f) => f.fieldId) ?? Object.keys(data.config.fields)).filter((id) => fieldOf(data.config, id));
       if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
       const query = rowQueryOf(data, { viewId: layout?.uid });
-      const names = await workspaceUserNames(app.db, holder.workspace_id);
+      // People by the names the caller may see (a public reader: none).
+      const names = peopleNamesFor(app.db, viewerId);
       const csv = () => databaseCsv(app.db, orders, block, data, columns, query, names);
       const filename = `${(holder.title || 'database').replace(/[^\p{L}\p{N} _-]+/gu, '_').slice(0, 80)}.csv`;
       return reply

@@ -124,7 +124,12 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
         .header('content-type', 'application/zip')
         .header('content-disposition', contentDispositionOf(`${fileName(page.title, 'Без названия')}.zip`))
         .header('cache-control', 'no-store');
-      const stream = exportZip(app.db, app.fileStore, pages, { format, untitled: 'Без названия', comments: request.query.comments ?? false });
+      const stream = exportZip(app.db, app.fileStore, pages, {
+        format,
+        untitled: 'Без названия',
+        comments: request.query.comments ?? false,
+        viewerId: user.id,
+      });
       stream.on('error', (error) => request.log.error({ err: error }, 'export failed half-way'));
       return reply.send(stream);
     },

@@ -39,7 +39,9 @@ import { listTrashHeads } from '../repositories/trash';
 import { listVisitedPages, recordVisit } from '../repositories/visits';
 import { findMembership, isWireRole, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
 import { removeStoredFiles } from '../files/store';
-import { listPageBlockRows, placedRowJson } from '../repositories/blocks';
+import { listPageBlockRows, placedRowJson, type PlacedRow } from '../repositories/blocks';
+import { databaseData } from '../repositories/databases';
+import { publishedData } from '../../schema/policies/database';
 import { clonePage } from '../commands/pages/clone';
 import { createPage } from '../commands/pages/create';
 import { movePage } from '../commands/pages/move';
@@ -247,7 +249,12 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
         .map((child) => ({ ...publicElement(child), path: [...element.path, page.id] }));
       // A big page is read in slices and written out as a stream (docs/api/blocks.md).
       const blocks = await listPageBlockRows(app.db, page.id);
-      return reply.type('application/json; charset=utf-8').send(streamedIncluded(element, blocks, placedRowJson, children));
+      // A database block goes out as a public reader gets it: no field no view names (docs/security.md «What a public reader can see»).
+      const json = (placed: PlacedRow) =>
+        placed.row.type === 'database'
+          ? placedRowJson({ ...placed, row: { ...placed.row, data: JSON.stringify(publishedData(databaseData(placed.row))) } })
+          : placedRowJson(placed);
+      return reply.type('application/json; charset=utf-8').send(streamedIncluded(element, blocks, json, children));
     },
   );
 

@@ -100,6 +100,8 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   'database.cell_conflict': 'errors.codes.databaseCellConflict',
   'database.main_field': 'errors.codes.databaseMainField',
   'database.field_computed': 'errors.codes.databaseFieldComputed',
+  'database.person_unknown': 'errors.codes.databasePersonUnknown',
+  'database.not_published': 'errors.codes.forbidden',
   'export.not_ready': 'errors.codes.exportNotReady',
   'comment.reaction_limit': null,
 };

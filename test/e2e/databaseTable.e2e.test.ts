@@ -331,12 +331,18 @@ it('a reader sees the table but cannot change it', async () => {
   await owner.context().close();
 });
 
-it('a published page shows its database to anyone signed out: rows and the footer, nothing to change or open', async () => {
+it('a published page shows its database to anyone signed out: rows and the footer, nothing to change or open, no field its view hides', async () => {
   const S = `${suite.server.url}/api/v3/spaces`;
   const cookie = await signInToProcess(suite.server, 'table.publisher@example.com');
   const holder = await fetchJson<{ data: { id: string } }>(`${S}/section/private`, { method: 'POST', cookie, body: JSON.stringify({ title: 'Опубликовано' }) });
   const db = crypto.randomUUID();
-  const fields = { MAIN_FIELD: { name: 'Название', type: 'text' }, price: { name: 'Бюджет', type: 'number' } };
+  // `secret` is shown by no view, which filters and sorts by it; no view names `memo` at all (docs/security.md «What a public reader can see»).
+  const fields = {
+    MAIN_FIELD: { name: 'Название', type: 'text' },
+    price: { name: 'Бюджет', type: 'number' },
+    secret: { name: 'Тайна', type: 'text' },
+    memo: { name: 'Служебное', type: 'text' },
+  };
   const layout = {
     uid: 'v1',
     type: 'table',
@@ -345,7 +351,9 @@ it('a published page shows its database to anyone signed out: rows and the foote
       { fieldId: 'MAIN_FIELD', isWrap: false },
       { fieldId: 'price', isWrap: false },
     ],
-    calculations: { price: 'sum' },
+    filter: { op: 'and', rules: [{ fieldId: 'secret', condition: 'isNot', value: 'скрыть' }] },
+    sorts: [{ fieldId: 'secret', direction: 'asc' }],
+    calculations: { price: 'sum', secret: 'filled' },
   };
   await fetchJson(`${S}/block`, {
     method: 'POST',
@@ -357,8 +365,9 @@ it('a published page shows its database to anyone signed out: rows and the foote
     cookie,
     body: JSON.stringify({
       rows: [
-        { title: 'Первая', values: { price: 10 } },
-        { title: 'Вторая', values: { price: 32 } },
+        { title: 'Первая', values: { price: 10, secret: 'тайна-1', memo: 'служебное-1' } },
+        { title: 'Вторая', values: { price: 32, secret: 'тайна-2' } },
+        { title: 'Отфильтрованная', values: { price: 1000, secret: 'скрыть' } },
       ],
     }),
   });
@@ -369,10 +378,21 @@ it('a published page shows its database to anyone signed out: rows and the foote
   visitor.setDefaultTimeout(15_000);
   const writes: string[] = [];
   visitor.on('request', (r) => r.method() !== 'GET' && r.url().includes('/api/v3/spaces/') && writes.push(`${r.method()} ${r.url()}`));
+  // Every answer of the page and its database the page reads (the early script's too), and whether any failed.
+  const answers: Array<{ url: string; status: number; body: string }> = [];
+  visitor.on('response', (r) => {
+    if (/\/api\/v3\/spaces\/(database|element\/public)\//.test(r.url())) void r.text().then((body) => answers.push({ url: r.url(), status: r.status(), body }));
+  });
   await visitor.goto(`${suite.server.url}/${holder.data.id}`);
   await grid(visitor).waitFor();
   await eventually(() => titles(visitor), ['Первая', 'Вторая']);
   await eventually(() => visitor.locator('.db-fcell-figure').allTextContents(), ['42']);
+  expect(answers.filter((a) => a.url.includes('/rows')).length).toBeGreaterThan(0);
+  expect(answers.filter((a) => a.url.includes('/element/public/')).length).toBeGreaterThan(0);
+  for (const answer of answers) {
+    expect([answer.url, answer.status]).toEqual([answer.url, 200]);
+    for (const hidden of ['тайна', 'Отфильтрованная', 'Служебное', 'служебное-1']) expect(answer.body).not.toContain(hidden);
+  }
   await cell(visitor, 0, 0).click();
   await expect(visitor.locator('.db-open').count()).resolves.toBe(0);
   await visitor.keyboard.press('Enter');

@@ -5,6 +5,7 @@ import { ERROR_CODES } from '../../../schema/errors';
 import type { Database, PageRow } from '../../db/types';
 import { AppError, invalid } from '../../errors';
 import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
+import { assertPeopleNameable } from './people';
 import { authorizeRowEdits, authorizedDatabase, authorizedRow, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
 
 /*
@@ -32,6 +33,7 @@ export interface CellOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'
 export async function writeCell(db: Kysely<Database>, userId: string, rowId: string, fieldId: string, { value, version }: WriteCellBody): Promise<CellOutcome> {
   const { row, block, holder, data } = await authorizedRow(db, userId, rowId, 'edit');
   checkedCell(data.config, fieldId, value);
+  await assertPeopleNameable(db, holder, data.config, [{ path: 'value', fieldId, value }]);
   const changes: CellChange[] = [];
   const written = await db.transaction().execute(async (trx) => {
     // A retype or an option removed in between: the value is checked against the field as it is now.
@@ -54,6 +56,12 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
   const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
   if (new Set(cells.map((c) => `${c.rowId} ${c.fieldId}`)).size !== cells.length) throw invalid('a cell is named twice');
   cells.forEach((c, i) => checkedCell(data.config, c.fieldId, c.value, `cells.${i}.value`));
+  await assertPeopleNameable(
+    db,
+    holder,
+    data.config,
+    cells.map((c, i) => ({ path: `cells.${i}.value`, fieldId: c.fieldId, value: c.value })),
+  );
   const rows = new Map(
     (
       await findRowPages(

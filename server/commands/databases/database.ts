@@ -1,10 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import {
   COMPUTED_FIELD_TYPES,
-  MAIN_FIELD_ID,
+  cellProblem,
   checkRowValues,
   fieldOf,
-  valueProblem,
   type DatabaseData,
   type DatabaseField,
   type RowValue,
@@ -77,7 +76,7 @@ export function checkedCell(config: DatabaseData['config'], fieldId: string, val
   if (!field) throw notFound('field');
   if (COMPUTED_FIELD_TYPES.has(field.type))
     throw new AppError(422, ERROR_CODES.databaseFieldComputed, 'this field is computed from the row and cannot be written');
-  const problem = fieldId === MAIN_FIELD_ID && typeof value !== 'string' && value !== null ? 'the title is text' : valueProblem(field, value);
+  const problem = cellProblem(fieldId, field, value);
   if (problem) throw invalid('the value does not fit the field', [{ path, message: problem }]);
   return field;
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
+import { MAIN_FIELD_ID, titleProblem } from '../../../schema/blocks/database';
 import type { CreateRowsBody, MoveRowsBody } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
@@ -18,6 +18,7 @@ import {
   writeCellOver,
   type WrittenCell,
 } from '../../repositories/databases';
+import { assertPeopleNameable } from './people';
 import { authorizeRowEdits, authorizedDatabase, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 
 /** What a rows command did: on which database, and the rows it changed (the handler reads them to tell and answer). */
@@ -31,14 +32,20 @@ export interface RowsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'
  * the fields as stored when the rows are made (422); an id already taken is 409 page.already_exists.
  */
 export async function createRows(db: Kysely<Database>, userId: string, databaseId: string, body: CreateRowsBody): Promise<RowsOutcome> {
-  const { block, holder } = await authorizedDatabase(db, userId, databaseId, 'edit');
-  const rows = body.rows.map(({ values = {}, ...row }) => {
+  const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  const rows = body.rows.map(({ values = {}, ...row }, at) => {
     const { [MAIN_FIELD_ID]: main, ...rest } = values;
-    if (main !== undefined && typeof main !== 'string' && main !== null)
-      throw invalid('the title is text', [{ path: `values.${MAIN_FIELD_ID}`, message: 'a string' }]);
+    const problem = main === undefined ? null : titleProblem(main);
+    if (problem) throw invalid('the title does not fit', [{ path: `rows.${at}.values.${MAIN_FIELD_ID}`, message: problem }]);
     return { ...row, title: row.title ?? (typeof main === 'string' ? main : undefined), values: rest, id: row.id ?? newId() };
   });
   if (new Set(rows.map((r) => r.id)).size !== rows.length) throw invalid('row ids repeat');
+  await assertPeopleNameable(
+    db,
+    holder,
+    data.config,
+    rows.flatMap((row, at) => Object.entries(row.values).map(([fieldId, value]) => ({ path: `rows.${at}.values.${fieldId}`, fieldId, value }))),
+  );
   const pages = await rowsChange(db, holder, async (trx) => {
     const live = await findDatabaseBlock(trx, block.id);
     if (!live) throw notFound('database');
@@ -78,7 +85,10 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
   if ((placeAfter === undefined) === (placeBefore === undefined)) throw invalid('give placeAfter or placeBefore, not both');
   const anchor = placeBefore ?? placeAfter ?? null;
   if (anchor !== null && ids.includes(anchor)) throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is one of the rows moved`);
-  if (set) checkedCell(data.config, set.fieldId, set.value, 'set.value');
+  if (set) {
+    checkedCell(data.config, set.fieldId, set.value, 'set.value');
+    await assertPeopleNameable(db, holder, data.config, [{ path: 'set.value', ...set }]);
+  }
   const rowPages = await findRowPages(db, block.id, ids);
   if (set) await authorizeRowEdits(db, userId, rowPages);
   const written = await rowsChange(db, holder, async (trx) => {
