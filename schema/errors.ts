@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   /** A published database's public reader asked for what none of its views shows: a field, another filter (docs/security.md «What a public reader can see»). */
   databaseNotPublished: 'database.not_published',
   exportNotReady: 'export.not_ready',
+  /** An import beyond the archive limits or the reader's memory (docs/import-export.md «Zips within bounds»): 422, nothing made. */
+  importTooBig: 'import.too_big',
   commentReactionLimit: 'comment.reaction_limit',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -11,7 +11,15 @@ import { unzipSync } from 'fflate';
  * past the root (issue 33: `/abs-x/evil.md` looped for ever).
  */
 
-export class ImportError extends Error {}
+export class ImportError extends Error {
+  /** Refused for its size (the archive limits, the reader's memory): 422 `import.too_big`, else 422 `validation_failed`. */
+  constructor(
+    message: string,
+    readonly tooBig = false,
+  ) {
+    super(message);
+  }
+}
 
 /** At most this many files, of at most this many bytes unpacked, in an import's zips all together; zips at most this deep inside one another. */
 export const ARCHIVE_LIMITS = { entries: 20_000, bytes: 1024 * 1024 * 1024, depth: 3 } as const;
@@ -70,7 +78,7 @@ const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes 
  */
 export function unzipWithin(bytes: Uint8Array, budget: ArchiveBudget): Record<string, Uint8Array> {
   const over = (what: string) =>
-    new ImportError(`the zip is too big to import: ${what} (at most ${budget.limits.entries} files and ${sizeText(budget.limits.bytes)} unpacked)`);
+    new ImportError(`the zip is too big to import: ${what} (at most ${budget.limits.entries} files and ${sizeText(budget.limits.bytes)} unpacked)`, true);
   try {
     let entries = 0;
     let unpacked = 0;

@@ -41,7 +41,7 @@ export function htmlToDocument(
       else resolve(reading);
     });
     worker.once('error', (error: Error & { code?: string }) =>
-      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ImportError('the HTML is too big to read') : error),
+      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ImportError('the HTML is too big to read', true) : error),
     );
     worker.once('exit', (code) => {
       if (!answered) reject(new Error(`the HTML reader ended without an answer (exit code ${code})`));

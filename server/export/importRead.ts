@@ -21,7 +21,7 @@ export interface ImportReading {
 }
 
 /** The worker's answer: the reading, or why the upload is refused (an ImportError's message), or a failure of the reader itself. */
-export type ImportWorkerAnswer = { reading: ImportReading } | { refused: string } | { failed: string };
+export type ImportWorkerAnswer = { reading: ImportReading } | { refused: string; tooBig: boolean } | { failed: string };
 
 /**
  * The worker's heap: an upload whose reading needs more (a huge export.json's objects) is refused
@@ -66,12 +66,12 @@ export function readImport(bytes: Uint8Array, name: string, options: ReadImportO
     worker.once('message', (answer: ImportWorkerAnswer) =>
       settle(() => {
         if ('reading' in answer) resolve(answer.reading);
-        else if ('refused' in answer) reject(new ImportError(answer.refused));
+        else if ('refused' in answer) reject(new ImportError(answer.refused, answer.tooBig));
         else reject(new Error(`reading the import failed: ${answer.failed}`));
       }),
     );
     worker.once('error', (error: Error & { code?: string }) =>
-      settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ImportError('the upload is too big to read') : error)),
+      settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ImportError('the upload is too big to read', true) : error)),
     );
     worker.once('exit', (code) => settle(() => reject(new Error(`the import reader ended without an answer (exit code ${code})`))));
   });
@@ -86,9 +86,10 @@ export async function answerImport(bytes: Uint8Array, name: string): Promise<{ a
     for (const file of reading.files.values()) if (file.buffer instanceof ArrayBuffer) buffers.add(file.buffer);
     return { answer: { reading }, transfer: [...buffers] };
   } catch (error) {
-    if (error instanceof ImportError) return { answer: { refused: error.message }, transfer: [] };
+    if (error instanceof ImportError) return { answer: { refused: error.message, tooBig: error.tooBig }, transfer: [] };
     // A string too long for the engine (a file of hundreds of MB read as text) is the upload's fault, not the server's.
-    if (error instanceof RangeError && /string length/i.test(error.message)) return { answer: { refused: 'the upload is too big to read' }, transfer: [] };
+    if (error instanceof RangeError && /string length/i.test(error.message))
+      return { answer: { refused: 'the upload is too big to read', tooBig: true }, transfer: [] };
     return { answer: { failed: error instanceof Error ? (error.stack ?? error.message) : String(error) }, transfer: [] };
   }
 }

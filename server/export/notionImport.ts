@@ -59,7 +59,7 @@ function unpackParts(entries: Map<string, Uint8Array>, budget: ArchiveBudget, pr
   for (let level = 1; ; level += 1) {
     const parts = [...entries.keys()].filter((name) => PART.test(name));
     if (parts.length === 0) return;
-    if (level > budget.limits.depth) throw new ImportError(`the zip holds zips nested deeper than ${budget.limits.depth} levels`);
+    if (level > budget.limits.depth) throw new ImportError(`the zip holds zips nested deeper than ${budget.limits.depth} levels`, true);
     for (const part of parts) {
       let inner: Record<string, Uint8Array>;
       try {

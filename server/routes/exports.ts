@@ -177,6 +177,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
         try {
           read = await readImport(bytes, uploadName);
         } catch (error) {
+          if (error instanceof ImportError && error.tooBig) throw new AppError(422, ERROR_CODES.importTooBig, error.message);
           if (error instanceof ImportError) throw invalidField(error.message, 'file');
           throw error;
         }

@@ -103,6 +103,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   'database.person_unknown': 'errors.codes.databasePersonUnknown',
   'database.not_published': 'errors.codes.forbidden',
   'export.not_ready': 'errors.codes.exportNotReady',
+  'import.too_big': 'errors.codes.importTooBig',
   'comment.reaction_limit': null,
 };
 
@@ -135,7 +136,7 @@ export function errorKey(error: unknown, messages: FeatureMessages): string {
   return messages[reason] ?? (byStatus && messages[byStatus]) ?? ERROR_MESSAGES[reason] ?? messages.generic;
 }
 
-type Translate = (key: string, options?: Record<string, unknown>) => string;
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** The Russian message for a failure (see `errorKey`); a 429 the feature does not word itself says how long to wait (`rateLimitMessage`). */
 export function errorMessage(t: Translate, error: unknown, messages: FeatureMessages, options?: Record<string, unknown>): string {
@@ -158,7 +159,7 @@ export function retryAfterOf(error: unknown): number | undefined {
 /**
  * The calm line for a refusal by a request limit (429): «Слишком много запросов. Попробуйте через
  * N с» (or N мин from a minute on), or without a time when the server gave none; null for any other
- * failure, so a feature shows its own message then: `rateLimitMessage(t, e) ?? t('…failed')`.
+ * failure, so a feature shows its own message then: `rateLimitMessage(t, e) ?? <its own words>`.
  */
 export function rateLimitMessage(t: Translate, error: unknown): string | null {
   if (failureReason(error) !== ERROR_CODES.rateLimited) return null;

@@ -1,11 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { ApiRequestError } from '../../app/api';
-import { rateLimitMessage } from '../../app/errors';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { IMPORT_ACCEPT, importInto, pickFile, type ImportAnswer } from './importPages';
+import { IMPORT_ACCEPT, importFailureText, importInto, pickFile, type ImportAnswer } from './importPages';
 import { importProblemText } from './importProblems';
 import { ChoiceCards } from './ChoiceCards';
 import './export.css';
@@ -33,7 +31,7 @@ export function ImportDialog({ workspaceId, sections, onClose }: { workspaceId: 
     try {
       setAnswer(await importInto({ section, workspaceId }, file));
     } catch (e) {
-      setError(rateLimitMessage(t, e) ?? (e instanceof ApiRequestError && e.status === 413 ? t('export.importTooLarge') : t('export.importFailed')));
+      setError(importFailureText(t, e));
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,7 @@
 import type { WireElement } from '../../../schema/element';
-import { api } from '../../app/api';
+import { api, ApiRequestError } from '../../app/api';
+import { failureReason, rateLimitMessage, type Translate } from '../../app/errors';
+import { ERROR_CODES } from '../../../schema/errors';
 import { type ImportProblem } from '../../../schema/importProblems';
 
 /** What an import made (`POST import`, docs/import-export.md «Importing»). */
@@ -26,6 +28,15 @@ export async function importInto(place: ImportPlace, file: File): Promise<Import
   return (
     await api<ImportAnswer>('/api/v3/spaces/import', { method: 'POST', body: form, ...('workspaceId' in place ? { workspaceId: place.workspaceId } : {}) })
   ).data;
+}
+
+/** Why an import was refused, in words: too many at once (with the wait), a file over the upload limit, an archive beyond the import's limits, else not a file we read. */
+export function importFailureText(t: Translate, error: unknown): string {
+  const limited = rateLimitMessage(t, error);
+  if (limited) return limited;
+  if (error instanceof ApiRequestError && error.status === 413) return t('export.importTooLarge');
+  if (failureReason(error) === ERROR_CODES.importTooBig) return t('errors.codes.importTooBig');
+  return t('export.importFailed');
 }
 
 /** Asks the person for a file (the browser's picker); null when they close it. */

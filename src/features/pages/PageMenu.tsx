@@ -18,7 +18,7 @@ import { canCreateIn } from '../workspaces/workspaceRules';
 import { MoveDialog } from './MoveDialog';
 import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
-import { IMPORT_ACCEPT, importInto, pickFile } from '../export/importPages';
+import { IMPORT_ACCEPT, importFailureText, importInto, pickFile } from '../export/importPages';
 import { importProblemText } from '../export/importProblems';
 import { copyText, pageActionError } from './pageErrors';
 import { usePublicLink } from './publicLink';
@@ -173,8 +173,8 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
         );
       else showToast(t('export.imported', { count: answer.pages }));
       if (answer.page) navigate(`/${answer.page.id}`);
-    } catch {
-      showToast(t('export.importFailed'), 'error');
+    } catch (error) {
+      showToast(importFailureText(t, error), 'error');
     }
   };
 
