@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
+import { deflatedZeros, zipOf } from '../helpers/zipBomb';
 
 /*
  * Export (issue 18) in real Chromium: the page menu's «Экспорт…», a format and «Вместе с
@@ -142,6 +143,35 @@ it('«Импорт» in the sidebar: a section, the file picker, what was made a
   await shoot(page, 'import-dialog-375-dark');
   await page.context().close();
 });
+
+it('«Импорт» of a zip bomb says the archive is too big, calmly; a zip of absolute paths imports (issue 33)', async () => {
+  const page = await suite.signedIn('import.limits@example.com');
+  await page.goto(`${suite.server.url}/`);
+  await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+  await page.locator('.sidebar-tool', { hasText: 'Импорт' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Импорт' });
+  const pick = async (name: string, buffer: Buffer) => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Выбрать файл…' }).click()]);
+    await chooser.setFiles({ name, mimeType: 'application/zip', buffer });
+  };
+  // Two files of 1 GB each in a 2 MB zip: refused from its directory, nothing unpacked.
+  const gigabyte = deflatedZeros(16);
+  await pick(
+    'бомба.zip',
+    zipOf([
+      { name: 'a.md', data: gigabyte, size: 1024 ** 3 },
+      { name: 'b.md', data: gigabyte, size: 1024 ** 3 },
+    ]),
+  );
+  const alert = dialog.getByRole('alert');
+  await alert.waitFor();
+  expect(await alert.textContent()).toMatch(/^Архив слишком большой для импорта: в нём может быть не больше 20 000 файлов и 1 ГБ/);
+  await shoot(page, 'import-too-big-1280');
+  // Entry names that once hung the server: absolute, a drive's.
+  await pick('пути.zip', Buffer.from(zipSync({ '/abs-x/evil.md': strToU8('# Абсолютный путь\n\nтекст'), 'C:\\Users\\me\\note.md': strToU8('# С диска C') })));
+  await dialog.getByText('Импортировано 2 страницы').waitFor();
+  await page.context().close();
+}, 60_000);
 
 it('«Импорт в эту страницу…» takes an .html file: a page of its blocks opens; its scripts never run', async () => {
   const page = await suite.signedIn('export.html@example.com');
