@@ -87,6 +87,17 @@ describe('the Table view', () => {
     expect(cell(3, 1).textContent).toMatch(/30,00\s₽/);
   });
 
+  test('a title cell takes at most the length of a title (the server refuses more, issue 33); other cells are not cut', async () => {
+    const { sink, cell } = await setup();
+    fireEvent.mouseDown(cell(0, 0));
+    fireEvent.keyDown(sink, { key: 'Enter' });
+    expect((screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement).maxLength).toBe(1000);
+    fireEvent.keyDown(screen.getByLabelText('Значение ячейки'), { key: 'Escape' });
+    fireEvent.keyDown(sink, { key: 'ArrowRight' });
+    fireEvent.keyDown(sink, { key: 'Enter' });
+    expect((screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement).maxLength).toBe(-1);
+  });
+
   test("an option made in a cell is the cell's at once; the write waits for its field, and a second new option is added to the first", async () => {
     const { server, sink, cell } = await setup();
     const make = async (row: number, name: string) => {

@@ -23,6 +23,7 @@ import {
   type SelectOption,
 } from '../../../schema/blocks/database';
 import { parseNumber } from '../../../schema/database';
+import { LIMITS } from '../../../schema/constants';
 import { foldText } from '../../../schema/database';
 import type { WireUser } from '../../../schema/user';
 import { displayName, useUsers } from '../comments/userLookup';
@@ -242,6 +243,8 @@ function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditor
         className={`db-editor-text${invalid ? ' is-invalid' : ''}`}
         value={text}
         rows={1}
+        // A title has at most LIMITS.titleLength characters wherever it is written (the server refuses more).
+        maxLength={fieldId === MAIN_FIELD_ID ? LIMITS.titleLength : undefined}
         aria-label={t('database.editCell')}
         aria-invalid={invalid || undefined}
         inputMode={
