@@ -18,6 +18,8 @@ export interface UserLimits {
   importsPer10Min: number;
   /** `POST import` running at once for one user in one process: IMPORT_CONCURRENCY, default 2. */
   importsAtOnce: number;
+  /** `POST import` running at once in one process, everybody's together (each reads its upload in a worker of up to 2 GB): IMPORT_CONCURRENCY_TOTAL, default 2. */
+  importsAtOnceTotal: number;
   /** `POST exports` and `GET element/{id}/export` together: EXPORT_LIMIT_PER_10_MIN, default 20 in 10 minutes. */
   exportsPer10Min: number;
   /** `POST database/{id}/rows` (a CSV import writes its batches there): ROWS_LIMIT_PER_MINUTE, default 120 calls a minute. */
@@ -362,6 +364,7 @@ const envSchema = z.object({
   SEARCH_LIMIT_PER_10_S: integer(0),
   IMPORT_LIMIT_PER_10_MIN: integer(0),
   IMPORT_CONCURRENCY: integer(0),
+  IMPORT_CONCURRENCY_TOTAL: integer(0),
   EXPORT_LIMIT_PER_10_MIN: integer(0),
   ROWS_LIMIT_PER_MINUTE: integer(0),
   AI_MAX_TOKENS: integer(1),
@@ -455,6 +458,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       searchPer10s: e.SEARCH_LIMIT_PER_10_S ?? 30,
       importsPer10Min: e.IMPORT_LIMIT_PER_10_MIN ?? 10,
       importsAtOnce: e.IMPORT_CONCURRENCY ?? 2,
+      importsAtOnceTotal: e.IMPORT_CONCURRENCY_TOTAL ?? 2,
       exportsPer10Min: e.EXPORT_LIMIT_PER_10_MIN ?? 20,
       rowBatchesPerMinute: e.ROWS_LIMIT_PER_MINUTE ?? 120,
     },

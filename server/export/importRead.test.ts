@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { strToU8, zipSync } from 'fflate';
-import { readImport } from './importRead';
+import { READ_TIMEOUT_MS, readImport } from './importRead';
 import { ImportError } from './archive';
 
 /*
@@ -96,4 +96,12 @@ test('readImport refuses what is not ours with ImportError, and gives up on an u
   await expect(readImport(strToU8('not json'), 'x.json')).rejects.toThrow(new ImportError('export.json is not JSON'));
   // Too short to even start the reader: the worker is ended and the upload refused.
   await expect(readImport(strToU8('# a'), 'a.md', { timeoutMs: 1 })).rejects.toThrow(/could not be read within 1 ms/);
+});
+
+test('readImport ends the worker when its sender goes away (the signal aborts), and by default within READ_TIMEOUT_MS', async () => {
+  const gone = new AbortController();
+  const reading = readImport(strToU8('# a'), 'a.md', { signal: gone.signal });
+  gone.abort();
+  await expect(reading).rejects.toThrow(/sender went away/);
+  expect(READ_TIMEOUT_MS).toBeLessThanOrEqual(300_000);
 });

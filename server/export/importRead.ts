@@ -30,10 +30,19 @@ export type ImportWorkerAnswer = { reading: ImportReading } | { refused: string;
  */
 const HEAP_LIMIT_MB = 2048;
 
+/**
+ * How long reading an upload may take before the worker is ended and the upload refused (422
+ * `import.too_big`): the largest archive the limits allow is read in about 15 s on 2 busy cores
+ * (bench:import), so this is only ever met by a reader that would not end.
+ */
+export const READ_TIMEOUT_MS = 120_000;
+
 export interface ReadImportOptions {
   heapLimitMb?: number;
-  /** Ends the worker and rejects with ImportError after this long (tests: an upload that would never finish). */
+  /** Ends the worker and rejects with ImportError after this long (READ_TIMEOUT_MS when not given). */
   timeoutMs?: number;
+  /** Ends the worker and rejects when aborted (the person who sent the upload went away). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -55,14 +64,20 @@ export function readImport(bytes: Uint8Array, name: string, options: ReadImportO
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
       answer();
     };
-    const timer = options.timeoutMs
-      ? setTimeout(() => {
-          settle(() => reject(new ImportError(`the upload could not be read within ${options.timeoutMs} ms`)));
-          void worker.terminate();
-        }, options.timeoutMs)
-      : undefined;
+    const timeoutMs = options.timeoutMs ?? READ_TIMEOUT_MS;
+    const timer = setTimeout(() => {
+      settle(() => reject(new ImportError(`the upload could not be read within ${timeoutMs} ms`, true)));
+      void worker.terminate();
+    }, timeoutMs);
+    const abort = () => {
+      settle(() => reject(new Error('the import was given up: its sender went away')));
+      void worker.terminate();
+    };
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener('abort', abort, { once: true });
     worker.once('message', (answer: ImportWorkerAnswer) =>
       settle(() => {
         if ('reading' in answer) resolve(answer.reading);

@@ -109,24 +109,28 @@ export function userLimit(
 }
 
 /**
- * At most `max` calls of one user running at once in this process (0: no cap): `run` answers 429
- * `rate_limited` with `Retry-After` (`retryAfterSeconds`) while the user has `max` running. Held
- * in memory: with several processes behind a balancer a user may run `max` in each (the
- * database-counted rate above bounds them all together).
+ * At most `max` calls of one user — and `total` of everybody's — running at once in this process
+ * (0: no cap): `run` answers 429 `rate_limited` with `Retry-After` (`retryAfterSeconds`) while the
+ * user has `max` running or the process `total`. Held in memory: with several processes behind a
+ * balancer a user may run `max` in each (the database-counted rate above bounds them all together).
  */
-export function concurrencyCap(max: number, retryAfterSeconds: number) {
+export function concurrencyCap(max: number, retryAfterSeconds: number, total = 0) {
   const running = new Map<string, number>();
+  let all = 0;
   return async <T>(userId: string, reply: FastifyReply, run: () => Promise<T>): Promise<T> => {
-    if (max <= 0) return run();
     const now = running.get(userId) ?? 0;
-    if (now >= max) {
+    const refuse = (why: string) => {
       reply.header('retry-after', String(retryAfterSeconds));
-      throw rateLimited(`at most ${max} of these at once; try again in ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds });
-    }
+      return rateLimited(`${why}; try again in ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds });
+    };
+    if (max > 0 && now >= max) throw refuse(`at most ${max} of these at once`);
+    if (total > 0 && all >= total) throw refuse(`the server runs ${total} of these at once already`);
     running.set(userId, now + 1);
+    all += 1;
     try {
       return await run();
     } finally {
+      all -= 1;
       const left = (running.get(userId) ?? 1) - 1;
       if (left > 0) running.set(userId, left);
       else running.delete(userId);

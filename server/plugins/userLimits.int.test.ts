@@ -13,7 +13,7 @@ import { api, body, createTestApp, errorCode, expectOk, type TestApp } from '../
  */
 
 const S = '/api/v3/spaces';
-const LIMITS = { searchPer10s: 5, importsPer10Min: 3, importsAtOnce: 2, exportsPer10Min: 3, rowBatchesPerMinute: 3 };
+const LIMITS = { searchPer10s: 5, importsPer10Min: 3, importsAtOnce: 2, importsAtOnceTotal: 0, exportsPer10Min: 3, rowBatchesPerMinute: 3 };
 
 let t: TestApp;
 let ann: Actor;
@@ -46,6 +46,16 @@ test('search: sixty at once by one user — only the allowance runs, the rest 42
   expect(refused).toHaveLength(60 - LIMITS.searchPer10s);
   for (const res of refused) expectLimited(res, 10);
   expect((await search(bob)).statusCode).toBe(200);
+});
+
+test("the page picker's title search (GET search) has a limit of its own, as many as the full-text search", async () => {
+  const dan = await actor(t, 'dan.titles@example.com');
+  const titles = () => api(t, dan.cookie, 'GET', `${S}/search?q=${encodeURIComponent(JSON.stringify('отч'))}`);
+  const answers = await Promise.all(Array.from({ length: 20 }, titles));
+  expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(LIMITS.searchPer10s);
+  for (const res of answers.filter((r) => r.statusCode !== 200)) expectLimited(res, 10);
+  // Its own bucket: the full-text search still answers.
+  expect((await search(dan)).statusCode).toBe(200);
 });
 
 test('search: a call refused for another reason (a bad query) does not count', async () => {
@@ -99,6 +109,28 @@ test('import: twenty at once by one user — at most IMPORT_CONCURRENCY run at a
     expect(await pagesBy(capped, dora)).toBe(before + made.length);
     // Once they are done, the next one runs.
     expect((await importMarkdown(capped, dora, '# ещё\n\nтекст')).statusCode).toBe(201);
+  } finally {
+    await capped.close();
+  }
+});
+
+test("import: the process runs at most IMPORT_CONCURRENCY_TOTAL of everybody's at once (each reads in a worker of up to 2 GB); a refusal by a cap does not count against the rate", async () => {
+  const capped = await createTestApp({ userLimits: { ...LIMITS, importsAtOnce: 0, importsAtOnceTotal: 1, importsPer10Min: 2 } });
+  try {
+    const people = await Promise.all(['gus', 'hal', 'ivy', 'jo'].map((name) => actor(capped, `${name}.total@example.com`)));
+    const big = `# Большая заметка\n\n${'Абзац текста, который надо прочитать и разобрать.\n\n'.repeat(3_000)}`;
+    const answers = await Promise.all(people.map((who) => importMarkdown(capped, who, big)));
+    const refused = answers.filter((r) => r.statusCode !== 201);
+    expect(answers.filter((r) => r.statusCode === 201).length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const res of refused) {
+      expectLimited(res, 5);
+      expect(body(res).errors[0].message).toMatch(/the server runs 1 of these at once already/);
+    }
+    // Refused by the cap, the import was not counted: each person still has the whole rate (2) for the next ones.
+    const sooner = people[answers.findIndex((r) => r.statusCode !== 201)];
+    for (const n of [1, 2]) expect((await importMarkdown(capped, sooner, `# ещё ${n}\n\nтекст`)).statusCode).toBe(201);
+    expectLimited(await importMarkdown(capped, sooner, '# лишняя\n\nтекст'), 600);
   } finally {
     await capped.close();
   }

@@ -37,7 +37,7 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   const limits = config.userLimits;
   const exportLimit = userLimit(app, 'export', limits.exportsPer10Min, 10 * 60_000, requireUser);
   const importLimit = userLimit(app, 'import', limits.importsPer10Min, 10 * 60_000, requireUser);
-  const importsAtOnce = concurrencyCap(limits.importsAtOnce, 5);
+  const importsAtOnce = concurrencyCap(limits.importsAtOnce, 5, limits.importsAtOnceTotal);
   app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => worker.stop());
 
@@ -152,8 +152,9 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     },
     async (request, reply) => {
       const user = requireUser(request);
-      await importLimit(request, reply);
+      // The rate counts an import that runs, not one the cap on imports at once refused.
       return importsAtOnce(user.id, reply, async () => {
+        await importLimit(request, reply);
         if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.validationFailed, 'send the file as multipart/form-data');
         const fields: Record<string, string> = Object.create(null);
         let bytes: Buffer | null = null;
@@ -173,9 +174,14 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
         const wanted = request.headers['x-workspace-id'];
         const place = await importPlace(app.db, user.id, { parentId, section, workspaceId: typeof wanted === 'string' && wanted ? wanted : undefined });
         // Read once the caller may import here, in a worker thread: its zips are unpacked, its files parsed (HTML in a DOM).
+        // The worker is ended if the sender goes away before the answer (nobody would get it).
+        const gone = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableEnded) gone.abort();
+        });
         let read: ImportReading;
         try {
-          read = await readImport(bytes, uploadName);
+          read = await readImport(bytes, uploadName, { signal: gone.signal });
         } catch (error) {
           if (error instanceof ImportError && error.tooBig) throw new AppError(422, ERROR_CODES.importTooBig, error.message);
           if (error instanceof ImportError) throw invalidField(error.message, 'file');

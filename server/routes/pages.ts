@@ -21,6 +21,7 @@ import { writeAside } from '../db/busy';
 import type { Database, PageRow, UserRow } from '../db/types';
 import { forbidden, invalidField, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
+import { userLimit } from '../plugins/rateLimit';
 import { requestOrigin } from '../realtime/sockets';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { allows } from '../../schema/policies/page';
@@ -143,9 +144,10 @@ function foldCase(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
-export async function pageRoutes(server: FastifyInstance, { mailer }: { config: Config; mailer: Mailer }) {
+export async function pageRoutes(server: FastifyInstance, { config, mailer }: { config: Config; mailer: Mailer }) {
   void mailer;
   const app = server.withTypeProvider<ZodTypeProvider>();
+  const titleSearchLimit = userLimit(app, 'title-search', config.userLimits.searchPer10s, 10_000, requireUser);
 
   /**
    * The sidebars showing the page's parent (and its former parent, after a move) hear that
@@ -354,9 +356,11 @@ export async function pageRoutes(server: FastifyInstance, { mailer }: { config: 
         querystring: jsonQuery({ q: searchText, limit: z.number().int().min(1).max(50).optional() }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const workspace = await requestWorkspace(app, request, user);
+      // Reads every live title of the workspace: limited per user as the full-text search is (a bucket of its own: the picker asks as one types).
+      await titleSearchLimit(request, reply);
       const needle = foldCase(request.query.q?.trim() ?? '');
       const limit = request.query.limit ?? 20;
       // Titles only for the match (a workspace may hold tens of thousands of pages); whole rows and

@@ -124,7 +124,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: { 
       trustProxy: true,
       // The per-user limits of expensive calls are off: tests poll search and import many times.
       // The tests of those limits set them (server/plugins/userLimits.int.test.ts).
-      userLimits: { searchPer10s: 0, importsPer10Min: 0, importsAtOnce: 0, exportsPer10Min: 0, rowBatchesPerMinute: 0 },
+      userLimits: { searchPer10s: 0, importsPer10Min: 0, importsAtOnce: 0, importsAtOnceTotal: 0, exportsPer10Min: 0, rowBatchesPerMinute: 0 },
       ...overrides,
     },
   );

@@ -83,8 +83,9 @@ export async function importAt(
   const files = planImportFiles(document, read.files);
   // Asked once before the files are written (a refused import writes nothing), and again under the lock.
   await assertWithinQuota(db, options.quotaBytes ?? 0, place.workspaceId, files.bytes);
-  await storeImportFiles(files, options.store);
   try {
+    // Written before the transaction: a big file's seconds of writing hold no lock (on SQLite, not the one connection).
+    await storeImportFiles(files, options.store);
     return await treeChange(db, place.workspaceId, async (trx) => {
       let parent: PageRow | null = null;
       if (place.parent) {
