@@ -6,6 +6,9 @@ import type { WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
+import { aroundTransactions } from '../../test/helpers/races';
+import { refusal } from '../../test/helpers/refusal';
+import { writeCell } from '../commands/databases/cells';
 
 /**
  * Issue 33, items 3, 4 and 10 (docs/security.md «What a public reader can see», docs/api/databases.md
@@ -322,6 +325,18 @@ describe('item 4: a person cell names members of the workspace only', () => {
     expect(rows.map((r) => [r.data.title, r.data.values])).toEqual([['Строка', {}]]);
     // Members — a participant, a guest, oneself — may be named.
     expectOk(await api(t, ann, 'POST', `${S}/row/${row.id}/cells/who`, { value: [annId, bobId, galId], version: 0 }));
+  });
+
+  test('a field retyped to person between the check and the write: the people are judged against the field as it is then (422, nothing written)', async () => {
+    const { db } = await newDatabase();
+    const [row] = await addRows(db.id, [{ title: 'Гонка' }]);
+    // Just before the cell's transaction, someone retypes «Связи» (a relation: a list of ids) to a person field.
+    const raced = aroundTransactions(t.app.db, {
+      before: async () => expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/link`, { field: { name: 'Связи', type: 'person' } })),
+    });
+    expect(await refusal(writeCell(raced, annId, row.id, 'link', { value: [eveId], version: 0 }))).toEqual([422, 'database.person_unknown']);
+    const rows = body<WireRow[]>(await get(ann, `${db.id}/rows`, { filter: null })).data;
+    expect(rows.find((r) => r.id === row.id)!.data.values.link ?? null).toBeNull();
   });
 
   test('a value naming someone no member any more stays, but is never turned into their name: «Участник» in charts and CSV', async () => {

@@ -36,8 +36,10 @@ export async function writeCell(db: Kysely<Database>, userId: string, rowId: str
   await assertPeopleNameable(db, holder, data.config, [{ path: 'value', fieldId, value }]);
   const changes: CellChange[] = [];
   const written = await db.transaction().execute(async (trx) => {
-    // A retype or an option removed in between: the value is checked against the field as it is now.
-    const field = checkedCell(await liveConfig(trx, block.id), fieldId, value);
+    // A retype or an option removed in between: the value is checked against the field as it is now (a person field's people too).
+    const config = await liveConfig(trx, block.id);
+    const field = checkedCell(config, fieldId, value);
+    await assertPeopleNameable(trx, holder, config, [{ path: 'value', fieldId, value }]);
     return writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes);
   });
   return { row, block, holder, written, changes };
@@ -78,6 +80,12 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
   const changes: CellChange[] = [];
   const outcome = await db.transaction().execute(async (trx) => {
     const config = await liveConfig(trx, block.id);
+    await assertPeopleNameable(
+      trx,
+      holder,
+      config,
+      cells.map((c, i) => ({ path: `cells.${i}.value`, fieldId: c.fieldId, value: c.value })),
+    );
     const written: WrittenCell[] = [];
     const refused: Array<{ rowId: string; fieldId: string }> = [];
     for (const [i, c] of cells.entries()) {

@@ -52,6 +52,12 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
     // The fields may have changed since they were checked: check again against what is stored now.
     const now = databaseData(live);
     rows.forEach((row, at) => checkValues(now, row.values ?? {}, `rows.${at}.values`));
+    await assertPeopleNameable(
+      trx,
+      holder,
+      now.config,
+      rows.flatMap((row, at) => Object.entries(row.values).map(([fieldId, value]) => ({ path: `rows.${at}.values.${fieldId}`, fieldId, value }))),
+    );
     const taken = await trx
       .selectFrom('pages')
       .select('id')
@@ -103,7 +109,9 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     await setRowKeys(trx, block.id, ids, keys, userId);
     if (!set) return [];
     // The fields may have changed since they were checked: check again against what is stored now.
-    const field = checkedCell(await liveConfig(trx, block.id), set.fieldId, set.value, 'set.value');
+    const config = await liveConfig(trx, block.id);
+    const field = checkedCell(config, set.fieldId, set.value, 'set.value');
+    await assertPeopleNameable(trx, holder, config, [{ path: 'set.value', ...set }]);
     const byId = new Map(found.map((row) => [row.id, row]));
     const cells: WrittenCell[] = [];
     for (const id of ids) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, set.value, userId));
