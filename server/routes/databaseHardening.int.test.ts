@@ -9,6 +9,7 @@ import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/wo
 import { aroundTransactions } from '../../test/helpers/races';
 import { refusal } from '../../test/helpers/refusal';
 import { writeCell } from '../commands/databases/cells';
+import { peopleNamesFor } from '../commands/databases/people';
 
 /**
  * Issue 33, items 3, 4 and 10 (docs/security.md «What a public reader can see», docs/api/databases.md
@@ -337,6 +338,22 @@ describe('item 4: a person cell names members of the workspace only', () => {
     expect(await refusal(writeCell(raced, annId, row.id, 'link', { value: [eveId], version: 0 }))).toEqual([422, 'database.person_unknown']);
     const rows = body<WireRow[]>(await get(ann, `${db.id}/rows`, { filter: null })).data;
     expect(rows.find((r) => r.id === row.id)!.data.values.link ?? null).toBeNull();
+  });
+
+  test('names are read once per person for one answer or export (an export asked per row: 50,000 rows, 50,000 queries)', async () => {
+    let reads = 0;
+    const watched = t.app.db.withPlugin({
+      transformQuery: ({ node }) => {
+        if (node.kind === 'SelectQueryNode') reads += 1;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const names = peopleNamesFor(watched, annId);
+    for (let row = 0; row < 20; row += 1) expect((await names([bobId, eveId])).get(bobId)).toBe('Борис');
+    expect(reads).toBe(1);
+    expect((await names([annId, bobId])).get(annId)).toBe('Анна');
+    expect(reads).toBe(2);
   });
 
   test('a value naming someone no member any more stays, but is never turned into their name: «Участник» in charts and CSV', async () => {

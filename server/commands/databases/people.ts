@@ -67,11 +67,16 @@ export async function assertPeopleNameable(db: Kysely<Database>, holder: PageRow
  * answer turns an id into a name the caller could not read otherwise.
  */
 export function peopleNamesFor(db: Kysely<Database>, viewerId: string | null): (ids: readonly string[]) => Promise<Map<string, string>> {
+  // Names already read by this function (one answer, one export): a 50,000-row export asks about each person once, not per row.
+  const known = new Map<string, string>();
   return async (ids) => {
-    const names = new Map<string, string>(ids.map((id) => [id, PERSON_PLACEHOLDER]));
-    if (viewerId === null) return names;
-    for (const chunk of inChunks([...new Set(ids)]))
-      for (const user of await findVisibleUsers(db, viewerId, chunk)) names.set(user.id, user.name || user.email);
-    return names;
+    if (viewerId !== null) {
+      const unknown = [...new Set(ids)].filter((id) => !known.has(id));
+      for (const chunk of inChunks(unknown)) {
+        for (const id of chunk) known.set(id, PERSON_PLACEHOLDER);
+        for (const user of await findVisibleUsers(db, viewerId, chunk)) known.set(user.id, user.name || user.email);
+      }
+    }
+    return new Map(ids.map((id) => [id, known.get(id) ?? PERSON_PLACEHOLDER]));
   };
 }
