@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
-import { eventually, newPage, saved } from '../helpers/editorPage';
+import { eventually, newPage, saved, shoot } from '../helpers/editorPage';
 import { fetchJson, signInToProcess } from '../helpers/serverProcess';
 
 /*
@@ -387,6 +387,7 @@ it('a published page shows its database to anyone signed out: rows and the foote
   await grid(visitor).waitFor();
   await eventually(() => titles(visitor), ['Первая', 'Вторая']);
   await eventually(() => visitor.locator('.db-fcell-figure').allTextContents(), ['42']);
+  await shoot(visitor, 'database-published-1280');
   expect(answers.filter((a) => a.url.includes('/rows')).length).toBeGreaterThan(0);
   expect(answers.filter((a) => a.url.includes('/element/public/')).length).toBeGreaterThan(0);
   for (const answer of answers) {
