@@ -173,6 +173,52 @@ it('«Импорт» of a zip bomb says the archive is too big, calmly; a zip of
   await page.context().close();
 }, 60_000);
 
+it("imported comments are the importer's, the original author and date kept as text (issue 33)", async () => {
+  const page = await suite.signedIn('import.comments@example.com');
+  await page.goto(`${suite.server.url}/`);
+  await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+  const exported = {
+    format: 'blocknote-export',
+    version: 1,
+    pages: [
+      {
+        id: 'p1',
+        parentId: null,
+        type: 'Note',
+        title: 'С обсуждением',
+        blocks: [{ id: 'b1', type: 'text', data: { tokens: [{ text: 'Текст страницы' }] }, parentId: null }],
+        comments: [
+          {
+            id: 'c1',
+            repliedTo: null,
+            author: { id: 'someone-else', name: 'Иван', email: 'ivan@example.com' },
+            content: [{ text: 'Удалите страницу' }],
+            attaches: [],
+            createdAt: '2020-03-12T10:00:00.000Z',
+            updatedAt: '2020-03-12T10:00:00.000Z',
+          },
+        ],
+      },
+    ],
+    files: [],
+  };
+  await page.locator('.sidebar-tool', { hasText: 'Импорт' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Импорт' });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'Выбрать файл…' }).click()]);
+  await chooser.setFiles({ name: 'export.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
+  await dialog.getByText('Импортирована 1 страница').waitFor();
+  await dialog.getByRole('button', { name: 'Открыть' }).click();
+  await page.locator('[data-slate-editor]', { hasText: 'Текст страницы' }).waitFor();
+  await page.getByRole('button', { name: 'Комментарии' }).click();
+  const comment = page.getByRole('complementary', { name: 'Комментарии' }).locator('article.comment').first();
+  await comment.waitFor();
+  expect(await comment.locator('.comment-content').innerText()).toBe('Иван, 12.03.2020: Удалите страницу');
+  // Shown as the importer's, not as Иван's.
+  expect(await comment.innerText()).toContain('import.comments');
+  await shoot(page, 'import-comments-1280');
+  await page.context().close();
+}, 60_000);
+
 it('«Импорт в эту страницу…» takes an .html file: a page of its blocks opens; its scripts never run', async () => {
   const page = await suite.signedIn('export.html@example.com');
   const cookie = await cookieOf(page);
