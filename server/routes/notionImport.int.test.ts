@@ -242,7 +242,7 @@ test('a zip whose part unpacks into too many files is refused (422) before anyth
     .executeTakeFirstOrThrow();
   const res = await importZip(bomb, { section: 'private' });
   expect(res.statusCode).toBe(422);
-  expect(errorCode(res)).toBe('validation_failed');
+  expect(errorCode(res)).toBe('import.too_big');
   expect(res.body).toContain('more than 20000 files');
   const after = await t.app.db
     .selectFrom('pages')
