@@ -759,7 +759,10 @@ interface Result {
   minutes: number;
   warmupMinutes: number;
   baseline: Sample;
-  table: Sample[];
+  /** Every ~REPORT_MINUTES: the sample nearest, with `heapAfterGc` the heap of the nearest sample taken after a full GC. */
+  table: Array<Sample & { heapAfterGc?: number }>;
+  /** Every sample (every 10 s). */
+  samples: Sample[];
   slopes: { rssMbPerMin: number; heapUsedMbPerMin: number; heapAfterGcMbPerMin: number; externalMbPerMin: number };
   firstHalfSlopes: { rssMbPerMin: number; heapAfterGcMbPerMin: number };
   verdict: 'levels off' | 'grows';
@@ -768,6 +771,8 @@ interface Result {
   load: { actions: Record<string, Counter>; perMinute: number; eventsReceived: number; signIns: number; errors: string[] };
   snapshots?: string[];
   serverLogMb: number;
+  /** The server's first logged errors (level 50 and up), to be read. */
+  serverErrors: string[];
 }
 
 function heapLines(file: string): Array<{ t: number; gc: boolean; rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number }> {
@@ -824,7 +829,7 @@ async function bench(database: BenchDatabase): Promise<Result> {
   const benchRssStart = mb(process.memoryUsage().rss);
   try {
     const { fx, users, readers } = await setUp(server, tally);
-    process.stdout.write(`[${database}] set up; ${MINUTES} min of load (${USERS} users, ${READERS} readers), warm-up ${WARMUP_MINUTES} min\n`);
+    process.stdout.write(`[${database}] set up; ${MINUTES} min of load (${USERS} users, ${READERS} readers), warm-up ${WARMUP_MINUTES.toFixed(1)} min\n`);
     for (const user of users) await connect(fx, user);
     const start = Date.now();
     const until = start + MINUTES * 60_000;
@@ -879,9 +884,14 @@ async function bench(database: BenchDatabase): Promise<Result> {
       });
     const at = (minute: number) => samples.reduce((best, s) => (Math.abs(s.minute - minute) < Math.abs(best.minute - minute) ? s : best), samples[0]);
     const baseline = at(WARMUP_MINUTES);
-    const table: Sample[] = [];
-    for (let minute = 0; minute <= MINUTES + 1e-9; minute += REPORT_MINUTES) table.push(at(minute));
-    if (table.at(-1) !== samples.at(-1)) table.push(samples.at(-1)!);
+    const afterGc = samples.filter((s) => s.gc);
+    const withGc = (s: Sample) => {
+      const near = afterGc.reduce<Sample | null>((best, g) => (!best || Math.abs(g.minute - s.minute) < Math.abs(best.minute - s.minute) ? g : best), null);
+      return { ...s, heapAfterGc: near?.heapUsed };
+    };
+    const table: Result['table'] = [];
+    for (let minute = 0; minute <= MINUTES + 1e-9; minute += REPORT_MINUTES) table.push(withGc(at(minute)));
+    if (table.at(-1)?.minute !== samples.at(-1)!.minute) table.push(withGc(samples.at(-1)!));
     const half = (from: number, to: number, pick: (s: Sample) => number | undefined, gcOnly = false) =>
       Number(
         slope(
@@ -908,6 +918,7 @@ async function bench(database: BenchDatabase): Promise<Result> {
       warmupMinutes: WARMUP_MINUTES,
       baseline,
       table,
+      samples,
       slopes,
       firstHalfSlopes,
       verdict,
@@ -916,6 +927,12 @@ async function bench(database: BenchDatabase): Promise<Result> {
       load: { actions: tally.actions, perMinute: Math.round(done / MINUTES), eventsReceived: tally.received, signIns: signedIn, errors: tally.errors },
       ...(SNAPSHOTS ? { snapshots } : {}),
       serverLogMb: mb(server.log().length),
+      serverErrors: server
+        .log()
+        .split('\n')
+        .filter((line) => /"level":(50|60)/.test(line))
+        .slice(0, ERRORS_KEPT)
+        .map((line) => line.slice(0, 1500)),
     };
     process.stdout.write(`[${database}] ${verdict}: ${JSON.stringify(slopes)}\n`);
     return result;
@@ -926,8 +943,8 @@ async function bench(database: BenchDatabase): Promise<Result> {
   }
 }
 
-const row = (s: Sample, baseline: Sample) =>
-  `| ${s.minute.toFixed(1)} | ${mb(s.rss)} | ${mb(s.heapUsed ?? 0)}${s.gc ? ' (gc)' : ''} | ${mb(s.heapTotal ?? 0)} | ${mb(s.external ?? 0)} | ${(mb(s.rss) - mb(baseline.rss)).toFixed(1)} |`;
+const row = (s: Sample & { heapAfterGc?: number }, baseline: Sample) =>
+  `| ${s.minute.toFixed(1)} | ${mb(s.rss)} | ${mb(s.heapUsed ?? 0)} | ${s.heapAfterGc === undefined ? '' : mb(s.heapAfterGc)} | ${mb(s.external ?? 0)} | ${(mb(s.rss) - mb(baseline.rss)).toFixed(1)} |`;
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -937,7 +954,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\n### ${r.database}: ${r.minutes} min of mixed load (${r.load.perMinute} calls/min), baseline after ${r.warmupMinutes} min warm-up\n`,
     );
-    process.stdout.write('| minute | RSS MB | heapUsed MB | heapTotal MB | external MB | RSS − baseline |\n|---|---|---|---|---|---|\n');
+    process.stdout.write('| minute | RSS MB | heapUsed MB | heap after GC MB | external MB | RSS − baseline |\n|---|---|---|---|---|---|\n');
     process.stdout.write(`${row(r.baseline, r.baseline).replace(/^\| [\d.]+/, `| ${r.baseline.minute.toFixed(1)} (baseline)`)}\n`);
     for (const s of r.table) process.stdout.write(`${row(s, r.baseline)}\n`);
     process.stdout.write(
@@ -952,6 +969,7 @@ async function main(): Promise<void> {
         .join(', ')}\n`,
     );
     process.stdout.write(`refused: ${refused.join('; ') || 'none'}; events received ${r.load.eventsReceived}; sign-ins ${r.load.signIns}\n`);
+    if (r.serverErrors.length) process.stdout.write(`server errors (first ${r.serverErrors.length}):\n  ${r.serverErrors.join('\n  ')}\n`);
     if (r.load.errors.length) process.stdout.write(`errors (first ${r.load.errors.length}):\n  ${r.load.errors.join('\n  ')}\n`);
   }
   const wallSeconds = Math.round((performance.now() - started) / 1000);
