@@ -758,7 +758,7 @@ interface Result {
   database: BenchDatabase;
   minutes: number;
   warmupMinutes: number;
-  baseline: Sample;
+  baseline: Sample & { heapAfterGc?: number };
   /** Every ~REPORT_MINUTES: the sample nearest, with `heapAfterGc` the heap of the nearest sample taken after a full GC. */
   table: Array<Sample & { heapAfterGc?: number }>;
   /** Every sample (every 10 s). */
@@ -916,7 +916,7 @@ async function bench(database: BenchDatabase): Promise<Result> {
       database,
       minutes: MINUTES,
       warmupMinutes: WARMUP_MINUTES,
-      baseline,
+      baseline: withGc(baseline),
       table,
       samples,
       slopes,
