@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ImportProblem } from '../../schema/importProblems';
 import { ImportError } from './archive';
-import type { ImportDocument } from './jsonImport';
+import { readExport, type ImportDocument } from './jsonImport';
 
 /**
  * Reading an import's upload off the event loop (issue 33, docs/import-export.md «Reading an
@@ -95,7 +95,6 @@ export function readImport(bytes: Uint8Array, name: string, options: ReadImportO
 /** The worker's side: the upload read, as the message to post and the buffers to move with it (each once). */
 export async function answerImport(bytes: Uint8Array, name: string): Promise<{ answer: ImportWorkerAnswer; transfer: ArrayBuffer[] }> {
   try {
-    const { readExport } = await import('./jsonImport');
     const reading = await readExport(bytes, name);
     const buffers = new Set<ArrayBuffer>();
     for (const file of reading.files.values()) if (file.buffer instanceof ArrayBuffer) buffers.add(file.buffer);
