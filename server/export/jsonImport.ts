@@ -10,7 +10,7 @@ import type { BlockRow, Database, PageRow } from '../db/types';
 import { cellProblem, fieldOf, rowValueSchema, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
 import { insertRows } from '../repositories/databases';
 import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../schema/comment';
-import { fitTitle, storableValue } from '../../schema/text';
+import { fitTitle } from '../../schema/text';
 import { storableMimeType } from '../../schema/file';
 import { insertBlockRows, type InsertBlockInput } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
@@ -210,12 +210,13 @@ function remap(data: Record<string, unknown>, pages: ReadonlyMap<string, string>
 
 /**
  * Makes the pages of an export under `place` (a parent page, or a section of the workspace): in
- * one transaction that holds the tree lock. Files are written to the store first; those of a
- * failed import stay unreferenced (the store's sweep takes them).
+ * one transaction that holds the tree lock. Its files are in the store already, written before
+ * the transaction and taken out again if it fails (`importAt`, server/commands/export/exports.ts).
  */
 export async function importExport(
   trx: Transaction<Database>,
   input: {
+    /** Text made storable already (`storableValue`: NUL, a lone surrogate from a file are made storable, not refused; schema/text.ts) — the files were planned on it. */
     document: ImportDocument;
     /** The files that go in, already in the store (`planImportFiles`, `storeImportFiles`). */
     files: ImportFilePlan;
@@ -226,8 +227,7 @@ export async function importExport(
     quotaBytes?: number;
   },
 ): Promise<ImportReport> {
-  // Text from a file may hold what cannot be stored (NUL, a lone surrogate): made storable, not refused (schema/text.ts).
-  const document = storableValue(input.document);
+  const { document } = input;
   const report: ImportReport = { pages: [], blocks: 0, files: 0, problems: input.files.missing.map((name) => importProblem('', 'fileMissing', { name })) };
   // New ids for pages and database rows alike (a link may point at either); the files have theirs from the plan.
   const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows));

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { WireBlock } from '../../schema/block';
 import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
 import { actor, createPage, type Actor } from '../../test/helpers/pages';
+import { postImport } from '../../test/helpers/imports';
 import { api, body, createTestApp, errorCode, expectOk, type TestApp } from '../../test/helpers/testApp';
 
 /**
@@ -69,18 +70,8 @@ async function pagesBy(app: TestApp, who: Actor): Promise<number> {
   return (await app.app.db.selectFrom('pages').select('id').where('created_by', '=', who.id).where('database_id', 'is', null).execute()).length;
 }
 
-async function importMarkdown(app: TestApp, who: Actor, text: string) {
-  const form = new FormData();
-  form.append('section', 'private');
-  form.append('file', new Blob([text]), 'Заметки.md');
-  const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-  return app.app.inject({
-    method: 'POST',
-    url: `${S}/import`,
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: who.cookie },
-  });
-}
+const importMarkdown = (app: TestApp, who: Actor, text: string) =>
+  postImport(app, who.cookie, new TextEncoder().encode(text), { section: 'private' }, 'Заметки.md');
 
 test('import: the rate per 10 minutes, one after another; another user goes on', async () => {
   const erin = await actor(t, 'erin@example.com');

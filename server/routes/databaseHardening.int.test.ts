@@ -7,6 +7,7 @@ import type { WireElement } from '../../schema/element';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 import { aroundTransactions } from '../../test/helpers/races';
+import { postImport } from '../../test/helpers/imports';
 import { refusal } from '../../test/helpers/refusal';
 import { writeCell } from '../commands/databases/cells';
 import { peopleNamesFor } from '../commands/databases/people';
@@ -461,15 +462,8 @@ describe('item 10: an import keeps the title limit too', () => {
       ],
       files: [],
     };
-    const form = new FormData();
-    form.append('section', 'private');
-    form.append('file', new Blob([JSON.stringify(document)]), 'export.json');
-    const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${S}/import`,
-      payload: Buffer.from(await request.arrayBuffer()),
-      headers: { 'content-type': request.headers.get('content-type') ?? '', cookie: ann, 'x-workspace-id': workspaceId },
+    const res = await postImport(t, ann, new TextEncoder().encode(JSON.stringify(document)), { section: 'private' }, 'export.json', {
+      'x-workspace-id': workspaceId,
     });
     expect([res.statusCode, res.statusCode === 201 ? '' : res.body]).toEqual([201, '']);
     const page = body<{ page: { id: string } }>(res).data.page;

@@ -2,7 +2,8 @@ import { zipSync, strToU8 } from 'fflate';
 import { newId } from '../../schema/ids';
 import { storageKeyFor } from '../repositories/files';
 import { startS3Server, type S3Server } from '../../test/helpers/s3Server';
-import { createTeam, type Team } from '../../test/helpers/team';
+import { createTeam, createTeamApp, type Team } from '../../test/helpers/team';
+import { postImport } from '../../test/helpers/imports';
 import { api, body, createTestApp, type TestApp } from '../../test/helpers/testApp';
 
 /*
@@ -43,18 +44,7 @@ function exportZip(files: Array<{ id: string; mimeType: string; content: string 
   });
 }
 
-async function importZip(t: TestApp, cookie: string, zip: Uint8Array, fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'export.zip');
-  const request = new Request('http://test.invalid/', { method: 'POST', body: form });
-  return t.app.inject({
-    method: 'POST',
-    url: `${S}/import`,
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type') ?? '', cookie },
-  });
-}
+const importZip = (app: TestApp, cookie: string, zip: Uint8Array, fields: Record<string, string>) => postImport(app, cookie, zip, fields);
 
 /** The types an import is given, and what is stored and sent for each. */
 const TYPES: Array<[given: string, stored: string]> = [
@@ -71,32 +61,38 @@ const TYPES: Array<[given: string, stored: string]> = [
   ['a/' + 'b'.repeat(300), 'application/octet-stream'],
 ];
 
+// One app for the tests below but the store's own (an S3 one needs an app of its own).
+let t: TestApp;
+let team: Team;
+beforeAll(async () => ({ t, team } = await createTeamApp()));
+afterAll(async () => t.close());
+
 describe.each(['disk', 's3'] as const)("an imported file's type (%s store)", (kind) => {
-  let t: TestApp;
-  let team: Team;
+  let store: TestApp;
+  let storeTeam: Team;
   let s3: S3Server | undefined;
 
   beforeAll(async () => {
     s3 = kind === 's3' ? await startS3Server() : undefined;
-    t = await createTestApp(s3 ? { s3: s3.config } : {});
-    team = await createTeam(t);
+    store = await createTestApp(s3 ? { s3: s3.config } : {});
+    storeTeam = await createTeam(store);
   });
   afterAll(async () => {
-    await t.close();
+    await store.close();
     await s3?.stop();
   });
 
   test('a media type is kept (type/subtype, lower-cased, no parameters); anything else — a line break first — is application/octet-stream, and downloads', async () => {
     const files = TYPES.map(([mimeType], i) => ({ id: `f${i}`, mimeType, content: `bytes ${i}` }));
-    const res = await importZip(t, team.cookie.participant!, exportZip(files), { parentId: team.pageId });
+    const res = await importZip(store, storeTeam.cookie.participant!, exportZip(files), { parentId: storeTeam.pageId });
     expect(res.statusCode).toBe(201);
     const pageId = body<{ page: { id: string } }>(res).data.page.id;
-    const stored = await t.app.db.selectFrom('files').select(['id', 'name', 'mime_type']).where('page_id', '=', pageId).execute();
+    const stored = await store.app.db.selectFrom('files').select(['id', 'name', 'mime_type']).where('page_id', '=', pageId).execute();
     const byName = new Map(stored.map((f) => [f.name, f]));
     for (const [i, [, type]] of TYPES.entries()) {
       const file = byName.get(`f${i}.bin`)!;
       expect([i, file.mime_type]).toEqual([i, type]);
-      const download = await api(t, team.cookie.reader, 'GET', `/api/file/${file.id}`);
+      const download = await api(store, storeTeam.cookie.reader, 'GET', `/api/file/${file.id}`);
       expect([i, download.statusCode, download.headers['content-type'], download.body]).toEqual([i, 200, type, `bytes ${i}`]);
       expect(download.headers['x-injected']).toBeUndefined();
     }
@@ -104,17 +100,6 @@ describe.each(['disk', 's3'] as const)("an imported file's type (%s store)", (ki
 });
 
 describe('a multipart upload’s type', () => {
-  let t: TestApp;
-  let team: Team;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    team = await createTeam(t);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
   /** `POST /api/file/page` with a part whose Content-Type header is written by hand. */
   async function uploadTyped(type: string) {
     const boundary = 'x-boundary-33';
@@ -146,17 +131,6 @@ describe('a multipart upload’s type', () => {
 });
 
 describe('a file row written before types were checked', () => {
-  let t: TestApp;
-  let team: Team;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    team = await createTeam(t);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
   test('downloads as application/octet-stream, an attachment, instead of a 500; HEAD and the details too', async () => {
     const id = newId();
     const key = storageKeyFor(id);
@@ -206,16 +180,8 @@ describe('a file row written before types were checked', () => {
 });
 
 describe('imported comments are the importer’s', () => {
-  let t: TestApp;
-  let team: Team;
-
   beforeAll(async () => {
-    t = await createTestApp();
-    team = await createTeam(t);
     await t.app.db.updateTable('users').set({ name: 'Иван' }).where('id', '=', team.userId.admin).execute();
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   type Listed = { id: string; content: Array<{ text: string; bold?: boolean }>; author: { id: string }; createdAt: string };
@@ -274,17 +240,6 @@ describe('imported comments are the importer’s', () => {
 });
 
 describe('CSV exports and formulas (issue 33, item 6)', () => {
-  let t: TestApp;
-  let team: Team;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    team = await createTeam(t);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
   type Block = { id: string; type: string; data: { config: { fields: Record<string, { name: string; type: string }> } } };
   type Row = { data: { title: string; values: Record<string, unknown> } };
   const blocksOf = async (pageId: string) => body<Block[]>(await api(t, team.cookie.admin, 'GET', `${S}/note/${pageId}/blocks`)).data;

@@ -79,6 +79,7 @@ export async function importAt(
   read: { document: Parameters<typeof importExport>[1]['document']; files: Map<string, Uint8Array> },
   options: { store: FileStore; quotaBytes?: number },
 ): Promise<ImportReport> {
+  // Text from a file may hold what cannot be stored (NUL, a lone surrogate): made storable once, here, not refused (schema/text.ts).
   const document = storableValue(read.document);
   const files = planImportFiles(document, read.files);
   // Asked once before the files are written (a refused import writes nothing), and again under the lock.
