@@ -91,27 +91,17 @@ export function MemberListDialog({ workspaceId, onClose }: { workspaceId: string
     }
   };
 
-  if (outcome) {
-    return (
-      <Dialog
-        title={t('workspaceSettings.list.title')}
-        onClose={onClose}
-        className="ws-list-dialog"
-        footer={
-          <Button kind="solid" size="s" onClick={onClose}>
-            {t('workspaceSettings.list.done')}
-          </Button>
-        }
-      >
-        <p className="ws-list-summary" role="status">
-          {t('workspaceSettings.list.outcome', { added: outcome.added.length, members: outcome.alreadyMembers.length, invalid: outcome.invalid.length })}
-        </p>
-        <Addresses label={t('workspaceSettings.list.added')} items={outcome.added.map((u) => u.email)} />
-        <Addresses label={t('workspaceSettings.list.alreadyMembers')} items={outcome.alreadyMembers.map((u) => u.email)} />
-        <Addresses label={t('workspaceSettings.list.refused')} items={outcome.invalid} className="is-invalid" />
-      </Dialog>
-    );
-  }
+  // Once the list is sent: what came of it, in the same dialog.
+  const outcomeView = outcome && (
+    <>
+      <p className="ws-list-summary" role="status">
+        {t('workspaceSettings.list.outcome', { added: outcome.added.length, members: outcome.alreadyMembers.length, invalid: outcome.invalid.length })}
+      </p>
+      <Addresses label={t('workspaceSettings.list.added')} items={outcome.added.map((u) => u.email)} />
+      <Addresses label={t('workspaceSettings.list.alreadyMembers')} items={outcome.alreadyMembers.map((u) => u.email)} />
+      <Addresses label={t('workspaceSettings.list.refused')} items={outcome.invalid} className="is-invalid" />
+    </>
+  );
 
   return (
     <Dialog
@@ -119,59 +109,74 @@ export function MemberListDialog({ workspaceId, onClose }: { workspaceId: string
       onClose={onClose}
       className="ws-list-dialog"
       footer={
-        <>
-          <Button kind="flat" size="s" onClick={onClose}>
-            {t('workspaceSettings.cancel')}
+        outcome ? (
+          <Button kind="solid" size="s" onClick={onClose}>
+            {t('workspaceSettings.list.done')}
           </Button>
-          <Button kind="solid" size="s" disabled={adding || found.emails.length === 0 || tooMany} onClick={() => void send()}>
-            {adding ? t('workspaceSettings.adding') : t('workspaceSettings.list.add', { count: found.emails.length })}
-          </Button>
-        </>
+        ) : (
+          <>
+            <Button kind="flat" size="s" onClick={onClose}>
+              {t('workspaceSettings.cancel')}
+            </Button>
+            <Button kind="solid" size="s" disabled={adding || found.emails.length === 0 || tooMany} onClick={() => void send()}>
+              {adding ? t('workspaceSettings.adding') : t('workspaceSettings.list.add', { count: found.emails.length })}
+            </Button>
+          </>
+        )
       }
     >
-      <p className="share-muted">{t('workspaceSettings.list.hint')}</p>
-      <textarea
-        className="input ws-list-input"
-        rows={6}
-        value={text}
-        placeholder={t('workspaceSettings.list.placeholder')}
-        aria-label={t('workspaceSettings.list.label')}
-        onChange={(e) => {
-          setText(e.target.value);
-          setFileName(null);
-        }}
-      />
-      <div className="share-invite-row">
-        <FilePicker accept={LIST_ACCEPT} label={t('workspaceSettings.list.file')} onFiles={([file]) => void readFile(file)}>
-          {(open) => (
-            <Button kind="outline" size="xs" onClick={open}>
-              {t('workspaceSettings.list.chooseFile')}
-            </Button>
+      {outcomeView || (
+        <>
+          <p className="share-muted">{t('workspaceSettings.list.hint')}</p>
+          <textarea
+            className="input ws-list-input"
+            rows={6}
+            value={text}
+            placeholder={t('workspaceSettings.list.placeholder')}
+            aria-label={t('workspaceSettings.list.label')}
+            onChange={(e) => {
+              setText(e.target.value);
+              setFileName(null);
+            }}
+          />
+          <div className="share-invite-row">
+            <FilePicker accept={LIST_ACCEPT} label={t('workspaceSettings.list.file')} onFiles={([file]) => void readFile(file)}>
+              {(open) => (
+                <Button kind="outline" size="xs" onClick={open}>
+                  {t('workspaceSettings.list.chooseFile')}
+                </Button>
+              )}
+            </FilePicker>
+            {fileName && <span className="share-muted">{fileName}</span>}
+            <select
+              className="input-compact"
+              value={role}
+              aria-label={t('workspaceSettings.addRole')}
+              onChange={(e) => setRole(e.target.value as WorkspaceRole)}
+            >
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {t(`workspaceSettings.roles.${r}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          {text.trim() !== '' && (
+            <div className="ws-list-preview">
+              <p className="ws-list-summary" role="status">
+                {t('workspaceSettings.list.preview', { found: found.emails.length, invalid: found.invalid.length })}
+              </p>
+              {tooMany && <p className="share-hint is-error">{t('workspaceSettings.list.tooMany', { max: MAX_WORKSPACE_MEMBERS_PER_LIST })}</p>}
+              <Addresses label={t('workspaceSettings.list.found')} items={found.emails} />
+              <Addresses label={t('workspaceSettings.list.invalid')} items={found.invalid} className="is-invalid" />
+            </div>
           )}
-        </FilePicker>
-        {fileName && <span className="share-muted">{fileName}</span>}
-        <select className="input-compact" value={role} aria-label={t('workspaceSettings.addRole')} onChange={(e) => setRole(e.target.value as WorkspaceRole)}>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {t(`workspaceSettings.roles.${r}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      {text.trim() !== '' && (
-        <div className="ws-list-preview">
-          <p className="ws-list-summary" role="status">
-            {t('workspaceSettings.list.preview', { found: found.emails.length, invalid: found.invalid.length })}
-          </p>
-          {tooMany && <p className="share-hint is-error">{t('workspaceSettings.list.tooMany', { max: MAX_WORKSPACE_MEMBERS_PER_LIST })}</p>}
-          <Addresses label={t('workspaceSettings.list.found')} items={found.emails} />
-          <Addresses label={t('workspaceSettings.list.invalid')} items={found.invalid} className="is-invalid" />
-        </div>
-      )}
-      {error && (
-        <p className="share-error" role="alert">
-          {error}
-        </p>
+          {error && (
+            <p className="share-error" role="alert">
+              {error}
+            </p>
+          )}
+        </>
       )}
     </Dialog>
   );
