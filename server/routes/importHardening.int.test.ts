@@ -1,4 +1,5 @@
-import { strToU8, zipSync } from 'fflate';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { api, body, createTestApp, errorCode, type TestApp } from '../../test/helpers/testApp';
 import { actor, type Actor } from '../../test/helpers/pages';
 import { postImport } from '../../test/helpers/imports';
@@ -31,22 +32,29 @@ afterAll(async () => {
 
 const importFile = (bytes: Uint8Array) => postImport(t, owner.cookie, bytes, { section: 'private' }, 'upload.zip', { 'x-workspace-id': owner.workspaceId });
 
-/** Someone else's small request, asked again and again while `work` runs: how long each waited. */
-async function waitsDuring<T>(work: Promise<T>): Promise<{ result: T; waits: number[] }> {
-  const waits: number[] = [];
+/**
+ * Someone else's small request, asked again and again while `work` runs (how many were answered),
+ * and the longest the event loop was held meanwhile. The loop's delay is what an import on the
+ * loop would show (the old code held it ~4 s for the bomb); a request's round trip is not, as it
+ * also waits for a busy machine's database and cores (1.1 s once on CI with nothing held).
+ */
+async function loopDuring<T>(work: Promise<T>): Promise<{ result: T; answered: number; longestHoldMs: number }> {
+  let answered = 0;
   let running = true;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const asking = (async () => {
     while (running) {
-      const start = performance.now();
       const res = await api(t, other.cookie, 'GET', '/api/notifications/counts');
       expect(res.statusCode).toBe(200);
-      waits.push(performance.now() - start);
+      answered += 1;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   })();
   const result = await work.finally(() => (running = false));
   await asking;
-  return { result, waits };
+  loop.disable();
+  return { result, answered, longestHoldMs: loop.max / 1e6 };
 }
 
 const children = async (parentId: string) => body<WireElement[]>(await api(t, owner.cookie, 'GET', `${S}/element/${parentId}/children`)).data;
@@ -75,15 +83,14 @@ test("two 1 GB files in a 2 MB upload are refused from the zip's directory, unpa
     { name: 'b.md', data: gigabyte, size: 1024 ** 3 },
   ]);
   expect(bomb.length).toBeLessThan(3 * 1024 * 1024);
-  const started = performance.now();
-  const { result: res, waits } = await waitsDuring(importFile(bomb));
+  const { result: res, answered, longestHoldMs } = await loopDuring(importFile(bomb));
   expect(res.statusCode).toBe(422);
   expect(errorCode(res)).toBe('import.too_big');
   expect(body(res).errors[0].message).toMatch(/too big to import: more than 1024 MB unpacked/);
-  // Unpacking 1 GB took ~4 s on the event loop before; judging the directory takes milliseconds (the worker's start aside).
-  expect(performance.now() - started).toBeLessThan(3000);
-  expect(waits.length).toBeGreaterThan(0);
-  expect(Math.max(...waits)).toBeLessThan(500);
+  // That nothing was unpacked is archive.test.ts's to show; here: the loop was not held meanwhile
+  // (unpacking 1 GB on it held it ~4 s on an idle machine before).
+  expect(answered).toBeGreaterThan(0);
+  expect(longestHoldMs).toBeLessThan(1000);
 });
 
 test('a big archive within the limits is unpacked in a worker thread: others wait no longer than a busy moment', async () => {
@@ -92,11 +99,15 @@ test('a big archive within the limits is unpacked in a worker thread: others wai
     { name: 'Страница.md', data: Buffer.from('# Большой архив\n\nтекст'), size: 30, method: 0 },
     { name: 'data/big.bin', data: deflatedZeros(4), size: 256 * 1024 * 1024 },
   ]);
-  const { result: res, waits } = await waitsDuring(importFile(zip));
+  const { result: res, answered, longestHoldMs } = await loopDuring(importFile(zip));
   expect(res.statusCode).toBe(201);
   expect(body<{ page: WireElement }>(res).data.page.title).toBe('Большой архив');
-  expect(waits.length).toBeGreaterThan(3);
-  expect(Math.max(...waits)).toBeLessThan(500);
+  expect(answered).toBeGreaterThan(3);
+  // The baseline, on this machine as busy as it is now: how long unpacking it on the loop holds the loop (what the old code did).
+  const onTheLoop = performance.now();
+  expect(Object.keys(unzipSync(zip))).toHaveLength(2);
+  const baselineMs = performance.now() - onTheLoop;
+  expect(longestHoldMs).toBeLessThan(baselineMs / 2);
 }, 60_000);
 
 test('pages made side by side are placed with one read of their siblings, not one per page (2,000 pages took 47 s)', async () => {
