@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { isPostgres } from './connect';
+import { inChunks } from './inChunks';
 import type { Database } from './types';
 
 /**
@@ -52,4 +53,27 @@ export function lockBlocks(trx: Transaction<Database>, pageId: string): Promise<
 /** The comment lock of a page (write, reply, edit, delete, react). */
 export function lockComments(trx: Transaction<Database>, pageId: string): Promise<void> {
   return lockFor(trx, 'comments', pageId);
+}
+
+/**
+ * Locks rows of the pages table (PostgreSQL), in one order — by id, bytewise — whatever order the
+ * caller names them in, before a write that changes several of them or their cells: two writes of
+ * the same pages named in different orders then wait for each other instead of each holding what
+ * the other needs (a deadlock, answered 500: a batch of cells against rows trashed or moved at
+ * once). `noKeyUpdate` is what an UPDATE of the pages takes anyway and lets writes into the
+ * pages' bodies go on (they hold the pages key-shared: writablePage); `update` waits for those
+ * too (a page deleted for good). Every write of a data table's rows takes these first, before its
+ * cells and its revision counters. SQLite: nothing to do (writes are serialized, see lockFor).
+ */
+export async function lockPageRows(trx: Transaction<Database>, pageIds: readonly string[], strength: 'noKeyUpdate' | 'update' = 'noKeyUpdate'): Promise<void> {
+  if (!isPostgres(trx)) return;
+  const sorted = [...new Set(pageIds)].sort();
+  for (const chunk of inChunks(sorted)) {
+    const read = trx
+      .selectFrom('pages')
+      .select('id')
+      .where('id', 'in', chunk)
+      .orderBy(sql`id collate "C"`);
+    await (strength === 'update' ? read.forUpdate() : read.forNoKeyUpdate()).execute();
+  }
 }

@@ -1,6 +1,6 @@
 /* Pages in the trash: trashing and restoring a subtree, deleting it for good, the trash's list. */
 import type { Kysely, Transaction } from 'kysely';
-import { isPostgres } from '../db/connect';
+import { lockPageRows } from '../db/locks';
 import type { Database, PageRow } from '../db/types';
 import { nowIso, timeAfter } from '../time';
 import { bumpRowsOfPages } from './databaseRevisions';
@@ -19,6 +19,7 @@ export async function trashSubtree(trx: Transaction<Database>, page: PageRow, us
     if (earlier.in_trash === 1) trashed_at = timeAfter(trashed_at, earlier.trashed_at);
   }
   const ids = [page.id, ...descendants.filter((p) => p.in_trash === 0).map((p) => p.id)];
+  await lockPageRows(trx, ids);
   for (const chunk of inChunks(ids)) {
     await trx.updateTable('pages').set({ in_trash: 1, trashed_at, trashed_by: userId }).where('id', 'in', chunk).where('in_trash', '=', 0).execute();
   }
@@ -32,10 +33,12 @@ export async function trashSubtree(trx: Transaction<Database>, page: PageRow, us
  */
 export async function restoreSubtree(trx: Transaction<Database>, page: PageRow): Promise<PageRow> {
   const batch = (await listDescendants(trx, page)).filter((p) => p.in_trash === 1 && p.trashed_at === page.trashed_at);
-  for (const chunk of inChunks([page.id, ...batch.map((p) => p.id)])) {
+  const ids = [page.id, ...batch.map((p) => p.id)];
+  await lockPageRows(trx, ids);
+  for (const chunk of inChunks(ids)) {
     await trx.updateTable('pages').set({ in_trash: 0, trashed_at: null, trashed_by: null }).where('id', 'in', chunk).execute();
   }
-  await bumpRowsOfPages(trx, [page.id, ...batch.map((p) => p.id)]);
+  await bumpRowsOfPages(trx, ids);
   return { ...page, in_trash: 0, trashed_at: null, trashed_by: null };
 }
 
@@ -46,12 +49,11 @@ export async function restoreSubtree(trx: Transaction<Database>, page: PageRow):
  */
 export async function removeSubtreeForever(trx: Transaction<Database>, page: PageRow): Promise<{ pageIds: string[]; storageKeys: string[] }> {
   const pageIds = [page.id, ...(await listDescendants(trx, page)).map((p) => p.id)];
+  // Writes into these pages (blocks, comments) hold their rows key-shared (writablePage): wait
+  // for them before deleting anything, rather than meet them half-way (a deadlock); and take the
+  // pages before their databases' counters, as every write of rows does.
+  await lockPageRows(trx, pageIds, 'update');
   await bumpRowsOfPages(trx, pageIds);
-  if (isPostgres(trx)) {
-    // Writes into these pages (blocks, comments) hold their rows key-shared (writablePage):
-    // wait for them before deleting anything, rather than meet them half-way (a deadlock).
-    for (const chunk of inChunks(pageIds)) await trx.selectFrom('pages').select('id').where('id', 'in', chunk).forUpdate().execute();
-  }
   const storageKeys: string[] = [];
   for (const chunk of inChunks(pageIds)) {
     const files = await trx.selectFrom('files').select('storage_key').where('page_id', 'in', chunk).execute();

@@ -531,6 +531,55 @@ describe('several cells at once (POST database/{id}/cells)', () => {
     const outsider = await api(t, eve, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [open.id], placeBefore: closed.id });
     expect([reader.statusCode, outsider.statusCode]).toEqual([403, 403]);
   });
+
+  test('cells written across many rows while the same rows are trashed and moved in the other order: every call is answered, none fails (a lock-order deadlock on PostgreSQL)', async () => {
+    const { db } = await newDatabase();
+    for (let round = 0; round < 6; round++) {
+      const ids = (
+        await addRows(
+          db.id,
+          Array.from({ length: 40 }, (_, i) => ({ title: `r${i}` })),
+        )
+      )
+        .map((row) => row.id)
+        .sort();
+      const down = [...ids].reverse();
+      const answers = await Promise.all([
+        writeCells(
+          db.id,
+          down.map((rowId) => ({ rowId, fieldId: 'price', value: round, version: 0 })),
+        ),
+        api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids }),
+        writeCells(
+          db.id,
+          ids.map((rowId) => ({ rowId, fieldId: 'note', value: `n${round}`, version: 0 })),
+        ),
+        api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, { ids: down, placeAfter: null }),
+        writeCells(
+          db.id,
+          down.map((rowId) => ({ rowId, fieldId: MAIN_FIELD_ID, value: `t${round}`, version: 1 })),
+        ),
+      ]);
+      const [prices, trash, notes, move, titles] = answers;
+      expect([trash.statusCode, move.statusCode].filter((status) => status >= 500)).toEqual([]);
+      // Each batch of cells is written whole, or refused whole when its rows went to the trash first.
+      for (const cells of [prices, notes, titles])
+        expect([[200], [409, 'page.in_trash']]).toContainEqual(cells.statusCode === 200 ? [200] : [cells.statusCode, errorCode(cells)]);
+      // The rows are all in the trash and each cell holds what its batch wrote, whatever order they ran in.
+      const pages = await t.app.db.selectFrom('pages').select(['id', 'in_trash', 'title']).where('id', 'in', ids).orderBy('id').execute();
+      expect(pages.map((page) => page.in_trash)).toEqual(ids.map(() => 1));
+      const cells = await t.app.db
+        .selectFrom('database_cells')
+        .select(['field_id', 'value'])
+        .where('row_id', 'in', ids)
+        .where('field_id', 'in', ['price', 'note'])
+        .execute();
+      const valuesOf = (fieldId: string) => cells.filter((cell) => cell.field_id === fieldId).map((cell) => JSON.parse(cell.value) as unknown);
+      expect(valuesOf('price')).toEqual(prices.statusCode === 200 ? ids.map(() => round) : []);
+      expect(valuesOf('note')).toEqual(notes.statusCode === 200 ? ids.map(() => `n${round}`) : []);
+      expect(new Set(pages.map((page) => page.title.startsWith('r')))).toEqual(new Set([titles.statusCode !== 200]));
+    }
+  });
 });
 
 describe('fields and views', () => {

@@ -3,6 +3,7 @@ import { MAIN_FIELD_ID, type RowValue } from '../../../schema/blocks/database';
 import type { WriteCellBody, WriteCellsBody } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { Database, PageRow } from '../../db/types';
+import { lockPageRows } from '../../db/locks';
 import { AppError, invalid } from '../../errors';
 import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
 import { assertPeopleNameable } from './people';
@@ -36,6 +37,7 @@ export async function writeCell(db: Kysely<Database>, userId: string, rowId: str
   await assertPeopleNameable(db, holder, data.config, [{ path: 'value', fieldId, value }]);
   const changes: CellChange[] = [];
   const written = await db.transaction().execute(async (trx) => {
+    await lockPageRows(trx, [row.id]);
     // A retype or an option removed in between: the value is checked against the field as it is now (a person field's people too).
     const config = await liveConfig(trx, block.id);
     const field = checkedCell(config, fieldId, value);
@@ -79,6 +81,7 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
   await authorizeRowEdits(db, userId, rows.values());
   const changes: CellChange[] = [];
   const outcome = await db.transaction().execute(async (trx) => {
+    await lockPageRows(trx, [...rows.keys()]);
     const config = await liveConfig(trx, block.id);
     await assertPeopleNameable(
       trx,

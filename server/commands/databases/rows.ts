@@ -3,6 +3,7 @@ import { MAIN_FIELD_ID, titleProblem } from '../../../schema/blocks/database';
 import type { CreateRowsBody, MoveRowsBody } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
+import { lockPageRows } from '../../db/locks';
 import type { Database, PageRow } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
 import {
@@ -98,6 +99,7 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
   const rowPages = await findRowPages(db, block.id, ids);
   if (set) await authorizeRowEdits(db, userId, rowPages);
   const written = await rowsChange(db, holder, async (trx) => {
+    await lockPageRows(trx, ids);
     const found = await findRowPages(trx, block.id, ids);
     if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
     if (anchor !== null && (await findRowPages(trx, block.id, [anchor])).length === 0)
@@ -133,6 +135,7 @@ export function restoreDatabaseRows(db: Kysely<Database>, userId: string, databa
 async function trashOrRestore(db: Kysely<Database>, userId: string, databaseId: string, ids: readonly string[], trash: boolean): Promise<RowsOutcome> {
   const { block, holder } = await authorizedDatabase(db, userId, databaseId, 'edit');
   const changed = await rowsChange(db, holder, async (trx) => {
+    await lockPageRows(trx, ids);
     const found = (await findRowPages(trx, block.id, ids)).filter((p) => p.in_trash === (trash ? 0 : 1)).map((p) => p.id);
     if (trash) await trashRows(trx, block.id, found, userId);
     else await restoreRows(trx, block.id, found);
