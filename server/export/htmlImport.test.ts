@@ -1,6 +1,6 @@
 import { htmlToDocument } from './htmlImport';
 import { readHtmlFiles } from './htmlRead';
-import { ImportError, readExport, type ImportDocument } from './jsonImport';
+import { ImportError, readExport, type ImportDocument } from './readExport';
 import { zipSync } from 'fflate';
 
 /*

@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import { ImportError, type ImportDocument } from './jsonImport';
+import { ImportError, type ImportDocument } from './readExport';
 import { type ImportProblem } from '../../schema/importProblems';
+import { workerScripts } from './workerScripts';
 
 /**
  * Importing HTML files (issue 18, docs/import-export.md «HTML»): one `.html`/`.htm`, or a zip of
  * them with their pictures (ours, Notion's, Google Docs' or Word's «web page»), read by the
  * clipboard's HTML reader in jsdom's DOM (server/export/htmlRead.ts) — in a worker thread of its
- * own for each import (server/export/htmlWorker.mjs): jsdom is loaded only then, a big page's
+ * own for each import (server/export/htmlWorker.ts, built to plain JavaScript: workerScripts.ts): jsdom is loaded only then, a big page's
  * seconds of parsing do not hold up the event loop, and the memory is given back when it ends.
  */
 
@@ -25,12 +26,13 @@ export type HtmlReading = { document: ImportDocument; problems: ImportProblem[] 
  * `.html`/`.htm` — with `markdown`, a page per `.md` too — laid out as Markdown's are. Rejects
  * with ImportError when no file holds anything readable, or the HTML is too big to read.
  */
-export function htmlToDocument(
+export async function htmlToDocument(
   files: ReadonlyMap<string, Uint8Array>,
   options: { markdown?: boolean; heapLimitMb?: number } = {},
 ): Promise<{ document: ImportDocument; problems: ImportProblem[] }> {
+  const scripts = await workerScripts();
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./htmlWorker.mjs', import.meta.url), {
+    const worker = new Worker(new URL(scripts.html), {
       workerData: { files, markdown: Boolean(options.markdown) },
       resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? HEAP_LIMIT_MB },
     });

@@ -1,13 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import type { ImportProblem } from '../../schema/importProblems';
 import { ImportError } from './archive';
-import { readExport, type ImportDocument } from './jsonImport';
+import { readExport, type ImportDocument } from './readExport';
+import { workerScripts } from './workerScripts';
 
 /**
  * Reading an import's upload off the event loop (issue 33, docs/import-export.md «Reading an
  * upload»): the zips are unpacked and the files parsed — our JSON, Markdown, a Notion export,
- * HTML — in a worker thread of their own for each import (server/export/importWorker.mjs runs
- * `readExport` of server/export/jsonImport.ts), so a big archive's seconds of inflating and
+ * HTML — in a worker thread of their own for each import (server/export/importWorker.ts runs
+ * `readExport` of server/export/readExport.ts, built to plain JavaScript: workerScripts.ts), so a big archive's seconds of inflating and
  * parsing hold up nobody else's request, an endless loop or a heap blown by the upload ends the
  * worker, not the server, and the memory is given back when it ends. The files come back
  * transferred, not copied.
@@ -50,12 +51,13 @@ export interface ReadImportOptions {
  * into our export's document. Rejects with ImportError when the upload is not something we
  * import, is beyond the archive limits, or needs more than the worker's heap.
  */
-export function readImport(bytes: Uint8Array, name: string, options: ReadImportOptions = {}): Promise<ImportReading> {
+export async function readImport(bytes: Uint8Array, name: string, options: ReadImportOptions = {}): Promise<ImportReading> {
+  const scripts = await workerScripts();
   return new Promise((resolve, reject) => {
     // The upload is moved into the worker, not copied: a copy of it of its own first (the caller's may be a pooled Buffer).
     const upload = new Uint8Array(bytes);
-    const worker = new Worker(new URL('./importWorker.mjs', import.meta.url), {
-      workerData: { bytes: upload, name },
+    const worker = new Worker(new URL(scripts.import), {
+      workerData: { bytes: upload, name, scripts },
       transferList: [upload.buffer],
       resourceLimits: { maxOldGenerationSizeMb: options.heapLimitMb ?? HEAP_LIMIT_MB },
     });

@@ -4,7 +4,7 @@ import { DEFAULT_CALLOUT_ICON } from '../../schema/blocks/callout';
 import path from 'node:path';
 import { foldersUp } from './archive';
 import { canonicalTokens, isSafeHref, type Token } from '../../schema/token';
-import type { ImportDocument } from './jsonImport';
+import type { ImportDocument } from './readExport';
 import { newId } from '../../schema/ids';
 import { type ImportNote, type ImportProblem, importNote } from '../../schema/importProblems';
 

@@ -6,7 +6,7 @@ import { convertRows, detectColumnType, fieldFor, unescapeFormula, type CellProb
 import { isDateString } from '../../schema/blocks/database';
 import { newId } from '../../schema/ids';
 import { archiveBudget, foldersUp, ImportError, unzipWithin, type ArchiveBudget } from './archive';
-import type { ImportDocument } from './jsonImport';
+import type { ImportDocument } from './readExport';
 import { collectFiles, markdownToDocument, pageFiles, readMarkdownFile, titleOfName, type MarkdownReading } from './markdownImport';
 import { type ImportNote, type ImportProblem, importNote, importProblem } from '../../schema/importProblems';
 

@@ -6,7 +6,7 @@ import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, type Te
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
 import { postImport } from '../../test/helpers/imports';
 import type { JsonExport } from '../export/pageExport';
-import { readExport } from '../export/jsonImport';
+import { readExport } from '../export/readExport';
 import { importAt, importPlace } from '../commands/export/exports';
 
 /*

@@ -5,7 +5,7 @@ import { actor, type Actor } from '../../test/helpers/pages';
 import { postImport } from '../../test/helpers/imports';
 import { deflatedZeros, zipOf } from '../../test/helpers/zipBomb';
 import type { WireElement } from '../../schema/element';
-import { readExport } from '../export/jsonImport';
+import { readExport } from '../export/readExport';
 import { importAt, importPlace } from '../commands/export/exports';
 import type { FileStore } from '../files/store';
 

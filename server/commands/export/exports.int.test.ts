@@ -1,7 +1,7 @@
 import { refusal } from '../../../test/helpers/refusal';
 import { createTeamApp, type Team } from '../../../test/helpers/team';
 import { countRows, type TestApp } from '../../../test/helpers/testApp';
-import { readExport } from '../../export/jsonImport';
+import { readExport } from '../../export/readExport';
 import { findPage } from '../../repositories/pages';
 import { createPage } from '../pages/create';
 import { trashPage } from '../pages/trash';
