@@ -34,7 +34,7 @@ const view = (): DatabaseView => ({
   layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: ['MAIN_FIELD', 'sum', 'note'].map((fieldId) => ({ fieldId, isWrap: false })) }],
 });
 
-async function setup() {
+async function setup(openPage?: (id: string) => void) {
   const server = fakeDatabaseServer(
     JSON.parse(JSON.stringify(config)) as DatabaseConfig,
     view(),
@@ -63,6 +63,7 @@ async function setup() {
           live: { connection, userId: 'u1' },
           isSaved: () => true,
           flush: async () => undefined,
+          openPage,
         }}
       />
       <Toaster />
@@ -184,5 +185,16 @@ describe('the open cell editor follows its row', () => {
     expect(cellWrites().map((r) => r.path)).toEqual(['row/row-4/cells/sum']);
     expect(row(server, 'row-4').data.values.sum).toBe(9);
     expect(row(server, 'row-3').data.values.sum).toBe(30);
+  });
+
+  test('a row opened in the side peek stays that row when it is moved', async () => {
+    const openPage = jest.fn();
+    const { cell, moveToTop } = await setup(openPage);
+    fireEvent.mouseDown(cell(3, 0).querySelector('[data-open]')!);
+    const peek = await screen.findByRole('dialog', { name: /строк/i });
+    await moveToTop('row-3');
+    expect(cell(0, 0).firstChild?.textContent).toBe('Строка 3');
+    fireEvent.click(peek.querySelector('.db-peek-bar .db-button')!);
+    expect(openPage).toHaveBeenCalledWith('row-3');
   });
 });
