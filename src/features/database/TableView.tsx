@@ -630,9 +630,10 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         return;
       }
     }
+    const overById = new Map(over.flatMap((r) => (r ? [[r.id, r] as const] : [])));
     const jobs = existing.flatMap((w) => {
       const id = ids.get(w.row);
-      const row = id ? (store.rowById(id) ?? over.find((r) => r?.id === id)) : span ? over[w.row - span[0]] : undefined;
+      const row = id ? (store.rowById(id) ?? overById.get(id)) : span ? over[w.row - span[0]] : undefined;
       return row ? [jobOf(row, columns[w.col], w.value)] : [];
     });
     send(jobs);
