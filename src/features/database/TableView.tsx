@@ -26,7 +26,9 @@ import {
   type SelectOption,
 } from '../../../schema/blocks/database';
 import { listKeyIds, textToValue, valueToText, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
+import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
+import { ApiRequestError } from '../../app/api';
 import { ChevronRightIcon, DragHandleIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
@@ -96,8 +98,10 @@ export interface TableViewProps {
   search?: string;
 }
 
+/** The cell being edited, by its row's and field's ids (rows move under it: others' moves, inserts, deletes, sorts). */
 interface Editing {
-  pos: CellPos;
+  rowId: string;
+  fieldId: string;
   initial?: string;
   base: { value: RowValue; version: number };
 }
@@ -241,7 +245,13 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const rightPad = virtualCols.length ? colVirtualizer.getTotalSize() - virtualCols[virtualCols.length - 1].end : 0;
 
   // —— Selection, editing, checked rows ——
-  const [selection, setSelection] = useState<GridSelection | null>(null);
+  const [picked, setSelection] = useState<GridSelection | null>(null);
+  // The rows the selection was made on (read when it is set): it follows them when others' moves,
+  // inserts, deletes, a sort or a reload shift the rows under it (docs/web-app.md, «Table view»).
+  const pickedRows = useRef<PickedRows | null>(null);
+  if (picked && pickedRows.current?.selection !== picked)
+    pickedRows.current = { selection: picked, focus: store.rowAt(picked.focus.row)?.id, anchor: store.rowAt(picked.anchor.row)?.id };
+  const selection = picked && pickedRows.current ? followRows(picked, pickedRows.current, store) : picked;
   const [editing, setEditing] = useState<Editing | null>(null);
   const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
   const sink = useRef<HTMLTextAreaElement>(null);
@@ -267,14 +277,15 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const failed = useCallback(() => showToast(t('database.writeFailed'), 'error'), [t]);
   /** A cell's write: `base` is what the cell held (and its version) when the edit started. */
   const jobOf = useCallback(
-    (row: WireRow, column: GridColumn, value: RowValue, base?: { value: RowValue; version: number }): CellWrite => ({
+    (row: WireRow | { id: string }, column: GridColumn, value: RowValue, base?: { value: RowValue; version: number }): CellWrite => ({
       store,
       write: db.api.writeCell,
       rowId: row.id,
       fieldId: column.fieldId,
       field: column.field,
       value: column.fieldId === MAIN_FIELD_ID && value === null ? '' : value,
-      base: base ?? { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 },
+      base:
+        base ?? ('versions' in row ? { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 } : { value: null, version: 0 }),
       onError: failed,
       onTheirs: () => showToast(t('database.changedByOther'), 'info'),
     }),
@@ -328,6 +339,33 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     [store, columns, jobOf, writeStep],
   );
   /**
+   * An edit's value written to the row and field it was made in (by id, wherever the row is now),
+   * on the version the editor saw. A row someone put in the trash meanwhile takes nothing: a note
+   * says so and, to an editor, offers the row back (restored, then the value written).
+   */
+  const commitEdit = (edit: Editing, value: RowValue) => {
+    const column = columns.find((c) => c.fieldId === edit.fieldId);
+    if (!column || !isEditableField(column.field)) return;
+    const job = jobOf({ id: edit.rowId }, column, value, edit.base);
+    writeStep([
+      {
+        ...job,
+        onError: (error) => {
+          if (!rowGone(error)) return failed();
+          showToast(t('database.rowDeletedWhileEditing'), 'error', 10_000, {
+            label: t('database.restoreRow'),
+            run: () =>
+              void db.api
+                .restoreRows(databaseId, [edit.rowId])
+                .then(() => store.refresh())
+                .then(() => writeStep([{ ...job, onError: failed }]))
+                .catch(failed),
+          });
+        },
+      },
+    ]);
+  };
+  /**
    * An undo or redo: its rows restored or deleted, and its cells written back except those someone
    * changed since (they stay, and a note says so). The step is taken from the history in its turn
    * (after a paste still making its rows has recorded its step).
@@ -379,7 +417,12 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       return;
     }
     reveal(pos);
-    setEditing({ pos, initial, base: { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 } });
+    setEditing({
+      rowId: row.id,
+      fieldId: column.fieldId,
+      initial,
+      base: { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 },
+    });
   };
 
   // The editor last finished: a key that reaches it after it finished, before it is gone (a Tab
@@ -391,10 +434,15 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (!current) return;
     const again = finished.current === current;
     finished.current = current;
-    if (value !== undefined && !again) commit(current.pos.row, current.pos.col, value, current.base);
+    if (value !== undefined && !again) commitEdit(current, value);
+    // The grid goes on from where the row is now (the cell stays selected if the row is gone).
+    const at = store.indexOf(current.rowId);
+    const col = columns.findIndex((c) => c.fieldId === current.fieldId);
+    if (at < 0 || col < 0) return void (document.activeElement?.closest('.db-editor') && focusGrid());
+    const pos = { row: at, col };
     const step = move === 'down' ? [1, 0] : move === 'right' ? [0, 1] : move === 'left' ? [0, -1] : [0, 0];
-    if (move === 'right' || move === 'left') select(tabSelection(cellSelection(current.pos), move === 'left', size), current.pos);
-    else select(moveSelection(cellSelection(current.pos), step[0], step[1], size, false), current.pos);
+    if (move === 'right' || move === 'left') select(tabSelection(cellSelection(pos), move === 'left', size), pos);
+    else select(moveSelection(cellSelection(pos), step[0], step[1], size, false), pos);
     // The grid takes the keys at once (not in the next frame: a key pressed before it was lost, and
     // a late focus took the keys from an editor opened meanwhile); an edit ended by the focus
     // going elsewhere (a click outside) leaves the focus there.
@@ -534,11 +582,13 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     event.preventDefault();
     const text = event.clipboardData.getData('text/plain');
     const at = selection;
-    void inTurn(() => pasteText(text, at));
+    // The rows pasted over are those selected now (by id), wherever they are when the paste is written.
+    const plan = planPaste(parseTsv(text), at, size);
+    const ids = new Map(plan.cells.flatMap((c) => (c.row < count ? [[c.row, store.rowAt(c.row)?.id] as const] : [])));
+    void inTurn(() => pasteText(plan, ids, at));
   };
 
-  const pasteText = async (text: string, at: GridSelection) => {
-    const plan = planPaste(parseTsv(text), at, size);
+  const pasteText = async (plan: ReturnType<typeof planPaste>, ids: ReadonlyMap<number, string | undefined>, at: GridSelection) => {
     // Names that are no option yet become options: each field is saved once, before the cells.
     const added = new Map<string, SelectOption[]>();
     const addOption = (fieldId: string) => (name: string) => {
@@ -580,8 +630,10 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         return;
       }
     }
+    const overById = new Map(over.flatMap((r) => (r ? [[r.id, r] as const] : [])));
     const jobs = existing.flatMap((w) => {
-      const row = span ? over[w.row - span[0]] : undefined;
+      const id = ids.get(w.row);
+      const row = id ? (store.rowById(id) ?? overById.get(id)) : span ? over[w.row - span[0]] : undefined;
       return row ? [jobOf(row, columns[w.col], w.value)] : [];
     });
     send(jobs);
@@ -803,8 +855,23 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     toggleGroup(groupKey(groups[g].value));
   };
 
-  const editingCell = editing ? (scroll.current?.querySelector(`[data-row="${editing.pos.row}"] [data-col="${editing.pos.col}"]`) as HTMLElement | null) : null;
-  const editingRow = editing ? store.rowAt(editing.pos.row) : undefined;
+  // The cell edited, found by its row's and field's ids at each render: where the row is now. A row
+  // gone from what is drawn keeps the editor where it was (the value is written by id at the end).
+  const editingRow = editing ? store.rowById(editing.rowId) : undefined;
+  const editingAt = editing ? store.indexOf(editing.rowId) : -1;
+  const editingCol = editing ? columns.findIndex((c) => c.fieldId === editing.fieldId) : -1;
+  const drawnCell =
+    editingAt >= 0 && editingCol >= 0 ? (scroll.current?.querySelector(`[data-row="${editingAt}"] [data-col="${editingCol}"]`) as HTMLElement | null) : null;
+  const lastAnchor = useRef<HTMLElement | null>(null);
+  if (!editing) lastAnchor.current = null;
+  else if (drawnCell) lastAnchor.current = drawnCell;
+  const editingCell = drawnCell ?? lastAnchor.current;
+  // The row moved (someone else's move, a sort): the grid scrolls to keep it in sight.
+  const shownAt = useRef(-1);
+  useEffect(() => {
+    if (editingAt >= 0 && editingCol >= 0 && shownAt.current >= 0 && shownAt.current !== editingAt) reveal({ row: editingAt, col: editingCol });
+    shownAt.current = editingAt;
+  }, [editingAt, editingCol, reveal]);
   const allChecked = checked.size > 0 && checked.size >= count;
 
   // The rows' height (the virtualizer's total leaves out the header, its scroll margin).
@@ -983,18 +1050,18 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
           + {labels.newRow}
         </button>
       )}
-      {editing && editingCell && editingRow && (
+      {editing && editingCell && editingCol >= 0 && (
         <CellEditor
-          key={`${editing.pos.row}:${editing.pos.col}`}
-          field={columns[editing.pos.col].field}
-          fieldId={columns[editing.pos.col].fieldId}
-          value={cellOf(editingRow, columns[editing.pos.col].fieldId)}
+          key={`${editing.rowId}:${editing.fieldId}`}
+          field={columns[editingCol].field}
+          fieldId={editing.fieldId}
+          value={editingRow ? cellOf(editingRow, editing.fieldId) : editing.base.value}
           initial={editing.initial}
           anchor={editingCell}
           members={db.members}
           done={finishEditing}
           addOption={addOptionToField}
-          rowId={editingRow.id}
+          rowId={editing.rowId}
           databaseId={db.databaseId}
         />
       )}
@@ -1014,6 +1081,29 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     void saved.finally(() => optionSaves.current.get(fieldId) === entry && optionSaves.current.delete(fieldId));
     return option.id;
   }
+}
+
+/** A write refused because its row is in the trash (or deleted for good) by now. */
+function rowGone(error: unknown): boolean {
+  return error instanceof ApiRequestError && (error.code === ERROR_CODES.pageInTrash || error.code === ERROR_CODES.notFound);
+}
+
+/** The selection as set, with the ids of the rows its focus and anchor were on then. */
+interface PickedRows {
+  selection: GridSelection;
+  focus: string | undefined;
+  anchor: string | undefined;
+}
+
+/** The selection where its rows are now (a row not in memory, or gone: its position as set). */
+function followRows(selection: GridSelection, rows: PickedRows, store: RowStore): GridSelection {
+  const at = (id: string | undefined, pos: CellPos): CellPos => {
+    const row = id ? store.indexOf(id) : -1;
+    return row < 0 || row === pos.row ? pos : { row, col: pos.col };
+  };
+  const focus = at(rows.focus, selection.focus);
+  const anchor = at(rows.anchor, selection.anchor);
+  return focus === selection.focus && anchor === selection.anchor ? selection : { anchor, focus };
 }
 
 const OPTION_CYCLE = ['gray', 'brown', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'red'] as const;

@@ -96,7 +96,11 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
           : json(404, { data: null, errors: [{ code: 'not_found', message: 'no' }] });
       }
       if (method === 'POST' && (match = /^row\/([^/]+)\/cells\/([^/]+)$/.exec(path))) {
-        const row = server.rows.find((r) => r.id === decodeURIComponent(match![1]))!;
+        const rowId = decodeURIComponent(match[1]);
+        // A row in the trash takes no change (409 page.in_trash); one deleted for good is not found.
+        if (server.trash.some((r) => r.id === rowId)) return json(409, { data: null, errors: [{ code: 'page.in_trash', message: 'in the trash' }] });
+        const row = server.rows.find((r) => r.id === rowId);
+        if (!row) return json(404, { data: null, errors: [{ code: 'not_found', message: 'no row' }] });
         const fieldId = decodeURIComponent(match[2]);
         const current = row.versions[fieldId] ?? 0;
         const cell = (value: RowValue, version: number) => ({ rowId: row.id, fieldId, value, version, updatedAt: '2026-01-02T00:00:00Z', updatedBy: 'u1' });
