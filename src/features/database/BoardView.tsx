@@ -12,7 +12,7 @@ import { CellContent, OptionChip, fileHref } from './cells';
 import { BOARD_WINDOW, viewRowsQuery, type RowsQuery } from '../../editor/blocks/databaseRows';
 import { boardColumnValues } from '../../editor/blocks/rowsAddress';
 import { useDatabase } from './context';
-import { cellOf, useRowStore, withCell, type RowStore } from './rowStore';
+import { cellOf, shownOf, useRowStore, withCell, type RowStore } from './rowStore';
 import { useReorderable, type DropSide } from './useReorderable';
 import { groupKey, useCollapsedGroups } from './collapsedGroups';
 import type { LiveView } from './chartConfig';
@@ -740,7 +740,7 @@ function Card({ row, layout, shown, coverId, column, tabbable, onMove, onKey, on
       )}
       <div className="db-card-title">{title}</div>
       {shown.map(({ fieldId }) => {
-        const value = cellOf(row, fieldId);
+        const value = shownOf(row, fieldId, db.config.fields[fieldId]);
         if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return null;
         return (
           <div key={fieldId} className="db-card-field">

@@ -24,11 +24,17 @@ const view = (): DatabaseView => ({
   layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: ['MAIN_FIELD', 'sum', 'done', 'tag'].map((fieldId) => ({ fieldId, isWrap: false })) }],
 });
 
-async function setup(canEdit = true, rows = 5, patch: Partial<DatabaseLayout> = {}, values: (i: number) => Record<string, RowValue> = () => ({})) {
+async function setup(
+  canEdit = true,
+  rows = 5,
+  patch: Partial<DatabaseLayout> = {},
+  values: (i: number) => Record<string, RowValue> = () => ({}),
+  moreFields: DatabaseConfig['fields'] = {},
+) {
   const shown = view();
   Object.assign(shown.layouts[0], patch);
   const server = fakeDatabaseServer(
-    JSON.parse(JSON.stringify(config)) as DatabaseConfig,
+    { fields: { ...(JSON.parse(JSON.stringify(config)) as DatabaseConfig).fields, ...moreFields } },
     shown,
     Array.from({ length: rows }, (_, i) => makeRow(i, { sum: i * 10, ...values(i) })),
   );
@@ -59,6 +65,22 @@ layOutGrid();
 const flush = () => act(() => new Promise((resolve) => setTimeout(resolve, 0)));
 
 describe('the Table view', () => {
+  test('computed fields show what the row says: created and edited time and by', async () => {
+    const computed: DatabaseConfig['fields'] = {
+      created: { name: 'Создано', type: 'createdTime' },
+      author: { name: 'Автор', type: 'createdBy' },
+      edited: { name: 'Изменено', type: 'editedTime' },
+      editor: { name: 'Изменил', type: 'editedBy' },
+    };
+    const orderedFields = [MAIN_FIELD_ID, ...Object.keys(computed)].map((fieldId) => ({ fieldId, isWrap: false }));
+    const { cell } = await setup(true, 2, { orderedFields }, () => ({}), computed);
+    expect(cell(0, 1).textContent).toMatch(/2026/);
+    expect(cell(0, 2).textContent).not.toBe('');
+    expect(cell(0, 3).textContent).toMatch(/2026/);
+    // Nobody edited row 0 since it was made: «edited by» is empty, as on the row's page.
+    expect(cell(0, 4).textContent).toBe('');
+  });
+
   test('rows and formatted cells; click selects, arrows move, a typed character edits, Enter writes and moves down', async () => {
     const { server, sink, cell } = await setup();
     expect(cell(2, 1).textContent).toMatch(/20,00\s₽/);

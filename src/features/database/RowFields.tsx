@@ -8,7 +8,7 @@ import type { DatabaseApi } from './api';
 import { CellContent, CellEditor, isEditableField, type EditorMove } from './cells';
 import { writeCell } from './cellWrites';
 import { TYPE_ICONS } from './FieldMenu';
-import { cellOf, useRowStore, type RowStore } from './rowStore';
+import { cellOf, shownOf, useRowStore, type RowStore } from './rowStore';
 
 export interface RowFieldsProps {
   rowId: string;
@@ -69,17 +69,7 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
   return (
     <dl className="db-row-fields" aria-label={t('database.rowFields')}>
       {fields.map(([fieldId, field]) => {
-        const value =
-          cellOf(row, fieldId) ??
-          (field.type === 'createdTime'
-            ? row.createdAt
-            : field.type === 'editedTime'
-              ? row.updatedAt
-              : field.type === 'createdBy'
-                ? [row.createdBy]
-                : field.type === 'editedBy' && row.updatedBy
-                  ? [row.updatedBy]
-                  : undefined);
+        const value = shownOf(row, fieldId, field);
         const canEdit = editable && isEditableField(field);
         return (
           <div key={fieldId} className="db-row-field">

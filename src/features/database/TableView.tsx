@@ -57,7 +57,7 @@ import {
   type CellPos,
   type GridSelection,
 } from './gridModel';
-import { cellOf, type RowStore } from './rowStore';
+import { cellOf, shownOf, type RowStore } from './rowStore';
 import { useColumnReorder } from './useColumnReorder';
 import { useReorderable, type DropSide } from './useReorderable';
 
@@ -559,7 +559,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       toTsv(
         rows
           .filter((row): row is WireRow => !!row)
-          .map((row) => columns.slice(r.left, r.right + 1).map((column) => valueToText(column.field, cellOf(row, column.fieldId), names))),
+          .map((row) => columns.slice(r.left, r.right + 1).map((column) => valueToText(column.field, shownOf(row, column.fieldId, column.field), names))),
       );
     const rows = rangeRows(r);
     if (Array.isArray(rows)) {
@@ -1212,7 +1212,7 @@ const Row = memo(
     const cells = [];
     const cell = (col: number, pinnedLeft?: number) => {
       const column = columns[col];
-      const value = row ? cellOf(row, column.fieldId) : undefined;
+      const value = row ? shownOf(row, column.fieldId, column.field) : undefined;
       const selected = rangeLeft >= 0 && col >= rangeLeft && col <= rangeRight;
       const className = [
         'db-cell',

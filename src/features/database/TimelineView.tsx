@@ -29,7 +29,7 @@ import { CellContent } from './cells';
 import { writeOver } from './cellWrites';
 import { useDatabase } from './context';
 import { addFieldFor, DateFieldNeeded, DateFieldSelect } from './DateFields';
-import { cellOf, WINDOW_SIZE, type RowStore } from './rowStore';
+import { cellOf, shownOf, WINDOW_SIZE, type RowStore } from './rowStore';
 import { dependencyArrows, MAX_SHIFTED, readDependants, shiftDependants, type Planned } from './timelineDependencies';
 import { onPhone, watchPhone } from './TableView';
 import {
@@ -741,7 +741,7 @@ const TimelineRow = memo(function TimelineRow({
           </span>
           {columns.map((c) => (
             <span key={c.fieldId} className="db-timeline-cell" role="gridcell" style={{ width: c.width }}>
-              {row && <CellContent field={c.field} fieldId={c.fieldId} value={cellOf(row, c.fieldId)} databaseId={row.databaseId} />}
+              {row && <CellContent field={c.field} fieldId={c.fieldId} value={shownOf(row, c.fieldId, c.field)} databaseId={row.databaseId} />}
             </span>
           ))}
         </div>

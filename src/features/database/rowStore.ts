@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { MAIN_FIELD_ID, type RowValue } from '../../../schema/blocks/database';
-import type { DatabaseChange, WireRow } from '../../../schema/database';
+import { MAIN_FIELD_ID, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
+import { rowValue, type DatabaseChange, type WireRow } from '../../../schema/database';
 import { DATABASE_WINDOW } from '../../editor/blocks/databaseRows';
 import type { RowsQuery, RowsWindow } from './api';
 import { movedItem } from './useReorderable';
@@ -32,6 +32,14 @@ interface Window {
 /** A cell's value on a row (MAIN_FIELD is the row's title). */
 export function cellOf(row: WireRow, fieldId: string): RowValue | undefined {
   return fieldId === MAIN_FIELD_ID ? row.data.title : row.data.values[fieldId];
+}
+
+/**
+ * What a cell shows: its value, or what the row says for a computed field (created and edited
+ * time and by are the row's, not cells: `cellOf` has nothing for them).
+ */
+export function shownOf(row: WireRow, fieldId: string, field: DatabaseField | undefined): RowValue | undefined {
+  return field ? rowValue(row, fieldId, field) : cellOf(row, fieldId);
 }
 
 /** The row with one cell changed (a new object: memoized row views see the change, others do not). */
