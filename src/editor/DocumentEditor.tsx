@@ -38,6 +38,7 @@ import { useFloatingToolbar } from './FloatingToolbar';
 import { useLinkCard } from './LinkCard';
 import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
+import { caretBelowBlocks } from './clickBelow';
 import { ChunkVisibilityProvider, renderChunk, revealBlock } from './lazyChunks';
 import { DatabaseHostContext, type DatabaseHost } from './blocks/databaseHost';
 import { insertDatabaseBlock } from './blocks/insertDatabaseBlock';
@@ -422,7 +423,12 @@ export function DocumentEditor({
           {blockSelection.style}
           {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
           {databaseRemoval.dialog}
-          <div className="document-editor-frame" ref={frame} onMouseDown={blockSelection.onMouseDown}>
+          <div
+            className="document-editor-frame"
+            ref={frame}
+            onMouseDown={blockSelection.onMouseDown}
+            onClick={(event) => canEdit && !blockSelection.range && caretBelowBlocks(editor, event)}
+          >
             {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
             {canEdit ? <TextPlaceholder container={frame} /> : null}
             <ChunkVisibilityProvider editor={editor} frame={frame}>
