@@ -102,10 +102,22 @@ export function TextPlaceholder({ container }: { container: RefObject<HTMLElemen
       setBox(null);
       return;
     }
-    const outer = frame.getBoundingClientRect();
-    const inner = block.getBoundingClientRect();
-    const style = getComputedStyle(block);
-    setBox({ uid, top: inner.top - outer.top + parseFloat(style.paddingTop), left: inner.left - outer.left + parseFloat(style.paddingLeft) });
+    const measure = () => {
+      const outer = frame.getBoundingClientRect();
+      const inner = block.getBoundingClientRect();
+      const style = getComputedStyle(block);
+      const top = inner.top - outer.top + parseFloat(style.paddingTop);
+      const left = inner.left - outer.left + parseFloat(style.paddingLeft);
+      setBox((was) => (was && was.uid === uid && was.top === top && was.left === left ? was : { uid, top, left }));
+    };
+    measure();
+    // Blocks above may change height after this (a database inserted from the slash menu draws its
+    // grid a moment later): the hint moves with its paragraph instead of staying behind over them.
+    const editable = frame.querySelector('[data-slate-editor]');
+    if (!editable || typeof ResizeObserver === 'undefined') return;
+    const watch = new ResizeObserver(measure);
+    watch.observe(editable);
+    return () => watch.disconnect();
   }, [uid, container, selection]);
   if (!box || box.uid !== uid) return null;
   return (

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
-import { blocksOf, pageReady, saved, shoot } from '../helpers/editorPage';
+import { blocksOf, eventually, newPage, pageReady, saved, shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
 
 /*
@@ -54,5 +54,28 @@ it('clicking below the fields of an empty row page and typing writes a body para
   await pageReady(page);
   await expect(title(page)).resolves.toBe('Планёрка');
   await expect(blocksOf(page)).resolves.toEqual(['textBlock:0:Повестка встречи']);
+  await page.context().close();
+});
+
+it("a database inserted from the slash menu: the empty paragraph's hint under it sits on that paragraph, not over the database", async () => {
+  const page = await suite.signedIn('row.page.hint@example.com');
+  await newPage(page, 'Со вставкой');
+  await page.keyboard.type('/база');
+  await page.locator('.slash-menu').waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.db-scroll').waitFor();
+  await saved(page);
+  // The caret is in the empty paragraph under the database; its hint is drawn where that paragraph is.
+  const hint = page.locator('.block-text-placeholder');
+  await hint.waitFor();
+  const paragraph = page.locator('[data-slate-editor] .block-textBlock').last();
+  await eventually(async () => {
+    const [h, p] = [(await hint.boundingBox())!, (await paragraph.boundingBox())!];
+    return h.y >= p.y - 1 && h.y < p.y + p.height;
+  }, true);
+  const grid = (await page.locator('.database-block').boundingBox())!;
+  const at = (await hint.boundingBox())!;
+  expect(at.y).toBeGreaterThanOrEqual(grid.y + grid.height - 1);
+  await shoot(page, 'database-inserted-hint');
   await page.context().close();
 });
