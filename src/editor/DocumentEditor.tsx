@@ -236,7 +236,8 @@ export function DocumentEditor({
   }, [liveConnection, liveUser, page.id, queue, editor, title]);
 
   const mounted = useRef(false);
-  const isNewPage = canEdit && page.title === '' && blocks.length === 0;
+  // A new database page comes with its database block: it is new all the same.
+  const isNewPage = canEdit && page.title === '' && (blocks.length === 0 || (holdsDatabase(page.type) && blocks.length === 1 && blocks[0].type === 'database'));
   useEffect(() => {
     // A new page starts with the caret in its title, as in Notion.
     if (!isNewPage) return;

@@ -171,6 +171,10 @@ it('the «⌄» of a sidebar row makes a child of the chosen type (a database pa
   await row.hover();
   const id = await pickType(page, page.getByRole('button', { name: 'Выбрать тип вложенной страницы: Проекты' }), 'База данных');
   await expect(serverPage(page, id)).resolves.toEqual({ type: 'Database', title: '', parentId: folderId });
+  // A new database page starts with the caret in its title, as a new document does (issue 34 §2).
+  await page.locator('.db-scroll').waitFor();
+  await page.keyboard.type('Бюджет');
+  await eventually(() => serverPage(page, id).then((p) => p.title), 'Бюджет');
 });
 
 it('«Импорт CSV» reads a real file in the browser: delimiter, header, types it guessed, changeable', async () => {
