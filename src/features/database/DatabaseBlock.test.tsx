@@ -73,12 +73,15 @@ describe('the Table view', () => {
       editor: { name: 'Изменил', type: 'editedBy' },
     };
     const orderedFields = [MAIN_FIELD_ID, ...Object.keys(computed)].map((fieldId) => ({ fieldId, isWrap: false }));
-    const { cell } = await setup(true, 2, { orderedFields }, () => ({}), computed);
+    const { server, cell } = await setup(true, 2, { orderedFields }, () => ({}), computed);
     expect(cell(0, 1).textContent).toMatch(/2026/);
     expect(cell(0, 2).textContent).not.toBe('');
     expect(cell(0, 3).textContent).toMatch(/2026/);
     // Nobody edited row 0 since it was made: «edited by» is empty, as on the row's page.
     expect(cell(0, 4).textContent).toBe('');
+    // The author's name is asked for (after the lookup's 100 ms window: here, not in the next test).
+    await act(() => new Promise((resolve) => setTimeout(resolve, 150)));
+    expect(server.requests.find((r) => r.path === '/api/user/list')?.body).toEqual({ users_id: ['u1'] });
   });
 
   test('rows and formatted cells; click selects, arrows move, a typed character edits, Enter writes and moves down', async () => {
@@ -164,7 +167,9 @@ describe('the Table view', () => {
     fireEvent.mouseDown(cell(1, 1), { shiftKey: true });
     const copied: Record<string, string> = {};
     fireEvent.copy(sink, { clipboardData: { setData: (type: string, value: string) => (copied[type] = value) } });
-    expect(copied['text/plain']).toBe('Строка 0\t0\nСтрока 1\t10');
+    // As the cells show them, the way a spreadsheet in Russian reads them; the numbers' values in the HTML too.
+    expect(copied['text/plain']).toBe('Строка 0\t0,00\u00a0₽\nСтрока 1\t10,00\u00a0₽');
+    expect(copied['text/html']).toContain('<td x:num="10">10,00\u00a0₽</td>');
 
     fireEvent.mouseDown(cell(1, 0));
     fireEvent.paste(sink, { clipboardData: { getData: () => 'Альфа\t5\tда\tСрочно\r\nБета\t6\tнет\tНовая метка\r\nГамма\t7,5\t\t\r\n' } });

@@ -25,7 +25,7 @@ import {
   type RowValue,
   type SelectOption,
 } from '../../../schema/blocks/database';
-import { listKeyIds, textToValue, valueToText, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
+import { listKeyIds, textToValue, type NewRow, type WireGroup, type WireRow } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
 import { ApiRequestError } from '../../app/api';
@@ -36,6 +36,7 @@ import { CellContent, CellEditor, OptionChip, PeopleNames, isEditableField, type
 import { useViewRows } from './viewRows';
 import { CellHistory, changesOf, stepWrites, type HistoryStep } from './cellHistory';
 import { writeCells, type CellWrite, type SendCells } from './cellWrites';
+import { copiedRange } from './copyCells';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
 import { useDatabase } from './context';
 import { ColumnHeader, AddFieldButton } from './FieldMenu';
@@ -53,7 +54,6 @@ import {
   skipHidden,
   stepLine,
   tabSelection,
-  toTsv,
   type CellPos,
   type GridSelection,
 } from './gridModel';
@@ -555,20 +555,27 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (!range) return;
     event.preventDefault();
     const r = range;
-    const tsv = (rows: Array<WireRow | undefined>) =>
-      toTsv(
+    const copied = (rows: Array<WireRow | undefined>) =>
+      copiedRange(
         rows
           .filter((row): row is WireRow => !!row)
-          .map((row) => columns.slice(r.left, r.right + 1).map((column) => valueToText(column.field, shownOf(row, column.fieldId, column.field), names))),
+          .map((row) =>
+            columns
+              .slice(r.left, r.right + 1)
+              .map((column) => [column.field, shownOf(row, column.fieldId, column.field)] as [DatabaseField, RowValue | undefined]),
+          ),
+        names,
       );
     const rows = rangeRows(r);
     if (Array.isArray(rows)) {
-      event.clipboardData.setData('text/plain', tsv(rows));
+      const { text, html } = copied(rows);
+      event.clipboardData.setData('text/plain', text);
+      event.clipboardData.setData('text/html', html);
       return;
     }
     // Rows beyond the loaded windows: the clipboard is written when they are read (the async
     // Clipboard API, asked for within this copy, so the browser still counts it as the person's).
-    void writeClipboardLater(rows.then(tsv)).then(
+    void writeClipboardLater(rows.then(copied)).then(
       () => rows.then((all) => showToast(t('database.rangeCopied', { count: all.filter(Boolean).length }), 'info')),
       () => showToast(t('database.copyFailed'), 'error'),
     );
@@ -1318,11 +1325,16 @@ const Row = memo(
  * has one (it must be asked for within the person's copy; Chromium, Safari and Firefox take a
  * promise), else the text once it is there.
  */
-function writeClipboardLater(text: Promise<string>): Promise<void> {
+function writeClipboardLater(copied: Promise<{ text: string; html: string }>): Promise<void> {
   if (typeof ClipboardItem !== 'undefined' && navigator.clipboard?.write) {
-    return navigator.clipboard.write([new ClipboardItem({ 'text/plain': text.then((value) => new Blob([value], { type: 'text/plain' })) })]);
+    return navigator.clipboard.write([
+      new ClipboardItem({
+        'text/plain': copied.then(({ text }) => new Blob([text], { type: 'text/plain' })),
+        'text/html': copied.then(({ html }) => new Blob([html], { type: 'text/html' })),
+      }),
+    ]);
   }
-  return text.then((value) => navigator.clipboard.writeText(value));
+  return copied.then(({ text }) => navigator.clipboard.writeText(text));
 }
 
 interface GroupHeaderProps {
