@@ -1,4 +1,4 @@
-import { DATABASE_LIMITS, MAIN_FIELD_ID, type DatabaseField, type SelectOption } from './blocks/database';
+import { DATABASE_LIMITS, MAIN_FIELD_ID, NUMBER_DECIMALS_MAX, optionColor, type DatabaseField, type SelectOption } from './blocks/database';
 import { foldText, parseDate, parseNumber, splitList, textToValue } from './database';
 import { isSafeHref } from './token';
 import type { RowValue } from './blocks/database';
@@ -40,6 +40,10 @@ export function unescapeFormula(cell: string): string {
 /** The types an import offers for a column (the rest are computed, or attached like files). */
 export const IMPORT_TYPES = ['text', 'number', 'checkbox', 'date', 'select', 'multiSelect', 'url', 'email', 'phone'] as const;
 export type ImportType = (typeof IMPORT_TYPES)[number];
+
+/** A multi-select's items are tags: at most this long and this many words (longer ones are text with commas). */
+const TAG_LENGTH = 40;
+const TAG_WORDS = 4;
 
 /** At most this many non-empty cells of a column are looked at to guess its type. */
 const SAMPLE = 5000;
@@ -88,9 +92,15 @@ export function detectColumnType(cells: readonly string[], options: { optionShar
   if (all(isPhone)) return 'phone';
   if (values.length < 3 || values.some((v) => v.length > 100)) return 'text';
   if (values.some((v) => v.includes(','))) {
+    // Lists of tags, not sentences with commas in them: every item short (a few words), and most
+    // of the names met in more than one cell.
     const items = values.flatMap(splitList);
-    const distinct = new Set(items.map(foldText)).size;
-    if (distinct <= DATABASE_LIMITS.selectOptions && distinct <= items.length * share) return 'multiSelect';
+    if (items.some((item) => item.length > TAG_LENGTH || item.split(/\s+/).length > TAG_WORDS)) return 'text';
+    const cellsOf = new Map<string, number>();
+    for (const value of values) for (const name of new Set(splitList(value).map(foldText))) cellsOf.set(name, (cellsOf.get(name) ?? 0) + 1);
+    const distinct = cellsOf.size;
+    const repeated = [...cellsOf.values()].filter((n) => n > 1).length;
+    if (distinct <= DATABASE_LIMITS.selectOptions && distinct <= items.length * share && repeated * 2 >= distinct) return 'multiSelect';
     return 'text';
   }
   const distinct = new Set(values.map(foldText)).size;
@@ -107,7 +117,29 @@ export function optionsOf(cells: readonly string[], type: 'select' | 'multiSelec
       if (names.size >= DATABASE_LIMITS.selectOptions) break;
     }
   }
-  return [...names.values()].map((name, i) => ({ id: `o${i + 1}`, name }));
+  return [...names.values()].map((name, i) => ({ id: `o${i + 1}`, name, color: optionColor(i) }));
+}
+
+/**
+ * The digits after the comma a number column was written with, when every number written with
+ * some has the same (two for «9 156,30» and «80 443,03», so they show as typed and not
+ * «9 156,3»; whole numbers beside them then show «100,00»); undefined when they differ or none
+ * has any (the values show as they are).
+ */
+export function decimalsOf(cells: readonly string[]): number | undefined {
+  let decimals: number | undefined;
+  for (const cell of cells) {
+    const text = cell.trim();
+    if (text === '' || parseNumber(text) === null) continue;
+    const bare = text.replace(/[\s\u00a0\u202f₽$€%]|руб\.?|р\.$/gi, '');
+    const digits = /[.,](\d+)$/.exec(bare);
+    // Whole numbers say nothing of the others' digits; «1.234» and «1,234» are thousands as often as decimals.
+    if (!digits || /^-?\d{1,3}[.,]\d{3}$/.test(bare)) continue;
+    const n = digits[1].length;
+    if (decimals === undefined) decimals = n;
+    else if (decimals !== n) return undefined;
+  }
+  return decimals === undefined || decimals > NUMBER_DECIMALS_MAX ? undefined : decimals;
 }
 
 /** The field a column becomes: its name (cut to the limit, «Столбец N» when empty) and type. */
@@ -117,8 +149,10 @@ export function fieldFor(name: string, type: ImportType, cells: readonly string[
     case 'select':
     case 'multiSelect':
       return { name: fieldName, type, options: optionsOf(cells, type) };
-    case 'number':
-      return { name: fieldName, type, format: 'plain' };
+    case 'number': {
+      const decimals = decimalsOf(cells);
+      return decimals === undefined ? { name: fieldName, type, format: 'plain' } : { name: fieldName, type, format: 'plain', decimals };
+    }
     default:
       return { name: fieldName, type };
   }

@@ -69,6 +69,12 @@ const fieldNameSchema = z.string().max(DATABASE_LIMITS.nameLength);
 /** Colours of select, multi-select and status options (Notion's set). */
 export const OPTION_COLORS = ['default', 'gray', 'brown', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'red'] as const;
 export type OptionColor = (typeof OPTION_COLORS)[number];
+/** The colours new options take in turn (a paste's, an import's), each its own before any comes again. */
+const OPTION_CYCLE = ['blue', 'green', 'orange', 'purple', 'pink', 'yellow', 'red', 'brown', 'gray'] as const satisfies readonly OptionColor[];
+/** The colour of the n-th option a field gets without one being chosen. */
+export function optionColor(n: number): OptionColor {
+  return OPTION_CYCLE[n % OPTION_CYCLE.length];
+}
 
 /** Status options belong to one of three groups (Notion: To-do, In progress, Complete). */
 export const STATUS_GROUPS = ['todo', 'inProgress', 'done'] as const;
@@ -82,13 +88,23 @@ export type StatusOption = z.infer<typeof statusOptionSchema>;
 /** How a number column shows its values: plain, percent, or money in ₽, $ or €. */
 export const NUMBER_FORMATS = ['plain', 'percent', 'rub', 'usd', 'eur'] as const;
 export type NumberFormat = (typeof NUMBER_FORMATS)[number];
+/** The most digits after the comma a number field may fix (`decimals`). */
+export const NUMBER_DECIMALS_MAX = 6;
 
 const options = z.array(selectOptionSchema).max(DATABASE_LIMITS.selectOptions);
 const plain = <T extends DatabaseFieldType>(type: T) => z.object({ name: fieldNameSchema, type: z.literal(type) }).strict();
 
 export const databaseFieldSchema = z.discriminatedUnion('type', [
   plain('text'),
-  z.object({ name: fieldNameSchema, type: z.literal('number'), format: z.enum(NUMBER_FORMATS).optional() }).strict(),
+  z
+    .object({
+      name: fieldNameSchema,
+      type: z.literal('number'),
+      format: z.enum(NUMBER_FORMATS).optional(),
+      /** Digits after the decimal comma, always shown (1 500,00); absent: as many as the value has (money: 2). */
+      decimals: z.number().int().min(0).max(NUMBER_DECIMALS_MAX).optional(),
+    })
+    .strict(),
   plain('checkbox'),
   z.object({ name: fieldNameSchema, type: z.literal('select'), options }).strict(),
   z.object({ name: fieldNameSchema, type: z.literal('date'), withTime: z.boolean().optional() }).strict(),

@@ -151,9 +151,9 @@ describe('an export as a document', () => {
       name: 'Статус',
       type: 'select',
       options: [
-        { id: 'o1', name: 'Готово' },
-        { id: 'o2', name: 'В работе' },
-        { id: 'o3', name: 'План' },
+        { id: 'o1', name: 'Готово', color: 'blue' },
+        { id: 'o2', name: 'В работе', color: 'green' },
+        { id: 'o3', name: 'План', color: 'orange' },
       ],
     });
     expect(detectColumnType(['Готово', 'В работе', 'План', 'План', 'В работе'])).toBe('text');

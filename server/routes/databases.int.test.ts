@@ -618,6 +618,18 @@ describe('fields and views', () => {
     );
   });
 
+  test('a number field may fix its digits after the comma (0–6); more is refused, and the values are kept as they are', async () => {
+    const { db } = await newDatabase();
+    const [row] = await addRows(db.id, [{ title: 'a', values: { price: 9156.3 } }]);
+    const block = expectOk<WireBlock>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/fields/price`, { field: { name: 'Цена', type: 'number', format: 'rub', decimals: 2 } }),
+    );
+    expect((block.data as DatabaseData).config.fields.price).toEqual({ name: 'Цена', type: 'number', format: 'rub', decimals: 2 });
+    const tooMany = await api(t, ann, 'POST', `${S}/database/${db.id}/fields/price`, { field: { name: 'Цена', type: 'number', decimals: 7 } });
+    expect([tooMany.statusCode, errorCode(tooMany)]).toEqual([422, 'validation_failed']);
+    expect((await window(db.id)).rows.find((r) => r.id === row.id)?.data.values.price).toBe(9156.3);
+  });
+
   test('retype: dryRun reports what converts and what is dropped; the retype converts and makes options', async () => {
     const { db } = await newDatabase();
     await addRows(db.id, [

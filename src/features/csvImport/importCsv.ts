@@ -1,4 +1,12 @@
-import { COMPUTED_FIELD_TYPES, DATABASE_LIMITS, MAIN_FIELD_ID, hasOptions, type DatabaseData, type DatabaseField } from '../../../schema/blocks/database';
+import {
+  COMPUTED_FIELD_TYPES,
+  DATABASE_LIMITS,
+  MAIN_FIELD_ID,
+  hasOptions,
+  optionColor,
+  type DatabaseData,
+  type DatabaseField,
+} from '../../../schema/blocks/database';
 import type { WireBlock } from '../../../schema/block';
 import { ROWS_PER_REQUEST, foldText } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
@@ -175,7 +183,7 @@ export async function sendRows(
   const addOption = (fieldId: string, name: string): string | undefined => {
     const field = fields.get(fieldId);
     if (!field || (field.type !== 'select' && field.type !== 'multiSelect') || field.options.length >= DATABASE_LIMITS.selectOptions) return undefined;
-    const option = { id: shortId(), name: name.slice(0, DATABASE_LIMITS.nameLength) };
+    const option = { id: shortId(), name: name.slice(0, DATABASE_LIMITS.nameLength), color: optionColor(field.options.length) };
     field.options = [...field.options, option];
     added.add(fieldId);
     return option.id;

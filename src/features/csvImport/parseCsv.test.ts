@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { MAIN_FIELD_ID, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
 import { textToValue, valueToText } from '../../../schema/database';
-import { CSV_EXPORT_OPTIONS, convertRows, detectColumnType, fieldFor, optionsOf, unescapeFormula } from '../../../schema/csvColumns';
+import { CSV_EXPORT_OPTIONS, convertRows, decimalsOf, detectColumnType, fieldFor, optionsOf, unescapeFormula } from '../../../schema/csvColumns';
 import { decodeCsvBytes, detectHeader, parseCsv, parseCsvText, withHeader } from './parseCsv';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -172,6 +172,10 @@ describe('type detection', () => {
     [['+7 (999) 123-45-67', '8 800 555 35 35'], 'phone'],
     [['Новый', 'В работе', 'Новый', 'Готово', 'Новый', 'В работе'], 'select'],
     [['красный, синий', 'синий', 'зелёный, красный', 'синий, зелёный'], 'multiSelect'],
+    // Text with commas in it (a CSV quotes it) is text: items too long to be tags, or names that never repeat (issue 34).
+    [['Позвонить клиенту, обсудить бюджет на следующий квартал', 'Позвонить клиенту, обсудить бюджет', 'Позвонить клиенту, обсудить бюджет'], 'text'],
+    [['Иванов, Пётр', 'Петров, Иван', 'Сидоров, Пётр', 'Кузнецов, Иван'], 'text'],
+    [['Москва, ул. Ленина, 5', 'Москва, ул. Мира, 7', 'Москва, пр. Победы, 1', 'Москва, ул. Гагарина, 3'], 'text'],
     [['один', 'два', 'три', 'четыре'], 'text'],
     [['', ' '], 'text'],
     [[...Array.from({ length: 40 }, (_, i) => String(i)), 'много'], 'number'],
@@ -184,10 +188,22 @@ describe('type detection', () => {
     expect(detectColumnType(cells)).toBe(type);
   });
 
+  test('a number column keeps the digits after the comma it was written with (issue 34)', () => {
+    expect(decimalsOf(['9 156,30', '80 443,03', '100', ''])).toBe(2);
+    expect(fieldFor('Сумма', 'number', ['9 156,30', '80 443,03'])).toEqual({ name: 'Сумма', type: 'number', format: 'plain', decimals: 2 });
+    expect(decimalsOf(['1,5', '2,25'])).toBeUndefined();
+    expect(decimalsOf(['1', '2', '30'])).toBeUndefined();
+    expect(decimalsOf(['1,50 ₽', '3 000,00 руб.'])).toBe(2);
+    // «1,234» is thousands as often as a fraction: it decides nothing.
+    expect(decimalsOf(['1,234', '5,5'])).toBe(1);
+    expect(fieldFor('Число', 'number', ['1', '2'])).toEqual({ name: 'Число', type: 'number', format: 'plain' });
+  });
+
   test('select options keep the first spelling, in order of appearance', () => {
+    // Each with a colour of its own, in turn (issue 34).
     expect(optionsOf(['Новый', 'новый', 'Готово'], 'select')).toEqual([
-      { id: 'o1', name: 'Новый' },
-      { id: 'o2', name: 'Готово' },
+      { id: 'o1', name: 'Новый', color: 'blue' },
+      { id: 'o2', name: 'Готово', color: 'green' },
     ]);
   });
 });
@@ -328,8 +344,8 @@ describe('round trip: values → CSV → values', () => {
       name: 'Теги',
       type: 'multiSelect',
       options: [
-        { id: 'o1', name: 'красный' },
-        { id: 'o2', name: 'синий' },
+        { id: 'o1', name: 'красный', color: 'blue' },
+        { id: 'o2', name: 'синий', color: 'green' },
       ],
     });
   });

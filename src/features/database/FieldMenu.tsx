@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   DATABASE_FIELD_TYPES,
   MAIN_FIELD_ID,
+  NUMBER_DECIMALS_MAX,
   NUMBER_FORMATS,
   FILTER_CONDITIONS,
   hasOptions,
@@ -270,6 +271,25 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
             {NUMBER_FORMATS.map((f) => (
               <option key={f} value={f}>
                 {t(`database.formats.${f}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {field.type === 'number' && (
+        <label className="db-menu-row">
+          {t('database.numberDecimals')}
+          <select
+            value={field.decimals ?? ''}
+            onChange={(e) => {
+              const { decimals: _, ...rest } = field;
+              void db.saveField(fieldId, e.target.value === '' ? rest : { ...rest, decimals: Number(e.target.value) });
+            }}
+          >
+            <option value="">{t('database.decimalsAuto')}</option>
+            {Array.from({ length: NUMBER_DECIMALS_MAX + 1 }, (_, n) => (
+              <option key={n} value={n}>
+                {n}
               </option>
             ))}
           </select>

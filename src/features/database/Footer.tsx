@@ -18,7 +18,7 @@ export function calculationsFor(field: DatabaseField): Calculation[] {
 export function formatFigure(field: DatabaseField, calculation: Calculation, figure: number | null | undefined): string {
   if (figure === null || figure === undefined) return '—';
   if (!NUMERIC_CALCULATIONS.has(calculation)) return formatNumber(figure);
-  if (field.type === 'number') return formatNumber(Math.round(figure * 100) / 100, field.format);
+  if (field.type === 'number') return formatNumber(Math.round(figure * 100) / 100, field.format, field.decimals);
   return formatDate(new Date(figure).toISOString());
 }
 

@@ -19,6 +19,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   MAIN_FIELD_ID,
   hasOptions,
+  optionColor,
   withNewOptions,
   type DatabaseField,
   type DatabaseLayout,
@@ -1080,7 +1081,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     const pending = optionSaves.current.get(fieldId);
     const field = pending?.field ?? config.fields[fieldId];
     if (!hasOptions(field)) return null;
-    const option = { id: newId(), name, color: OPTION_CYCLE[field.options.length % OPTION_CYCLE.length] };
+    const option = { id: newId(), name, color: optionColor(field.options.length) };
     const next = withNewOptions(field, [option]);
     const saved = (pending?.saved ?? Promise.resolve(true)).then((before) => before && db.saveField(fieldId, next));
     const entry = { field: next, saved };
@@ -1112,8 +1113,6 @@ function followRows(selection: GridSelection, rows: PickedRows, store: RowStore)
   const anchor = at(rows.anchor, selection.anchor);
   return focus === selection.focus && anchor === selection.anchor ? selection : { anchor, focus };
 }
-
-const OPTION_CYCLE = ['gray', 'brown', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'red'] as const;
 
 /** The grid's words that every render (and every row) shows. */
 function gridLabels(t: (key: string) => string) {

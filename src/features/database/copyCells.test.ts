@@ -42,3 +42,11 @@ test('the HTML flavour carries each number’s value for Excel, text escaped, li
   expect(html).toBe('<meta charset="utf-8"><table><tr><td>a &lt;b&gt; &amp; &quot;c&quot;<br>d</td><td x:num="1234.5">1\u00a0234,5</td></tr></table>');
   expect(text).toBe('"a <b> & ""c""\nd"\t1\u00a0234,5');
 });
+
+test('a number field that fixes its digits after the comma shows and copies them', () => {
+  const money: DatabaseField = { name: 'Сумма', type: 'number', format: 'plain', decimals: 2 };
+  expect(copiedText(money, 9156.3)).toBe('9\u00a0156,30');
+  expect(copiedText(money, 100)).toBe('100,00');
+  expect(copiedText({ ...money, decimals: 0 }, 2.6)).toBe('3');
+  expect(textToValue(money, copiedText(money, 9156.3))).toEqual({ value: 9156.3 });
+});

@@ -29,7 +29,7 @@ export function copiedText(field: DatabaseField, value: RowValue | undefined, na
   switch (field.type) {
     case 'number':
       // Intl writes a narrow no-break space between thousands in some engines: spreadsheets know the plain no-break one.
-      return typeof value === 'number' ? formatNumber(value, field.format).replace(/[\u202f\u2009]/g, '\u00a0') : '';
+      return typeof value === 'number' ? formatNumber(value, field.format, field.decimals).replace(/[\u202f\u2009]/g, '\u00a0') : '';
     case 'date':
     case 'createdTime':
     case 'editedTime': {

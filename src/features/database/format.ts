@@ -10,8 +10,18 @@ const NUMBER_FORMATTERS: Record<NumberFormat, Intl.NumberFormat> = {
   eur: new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'EUR', maximumFractionDigits: 2 }),
 };
 
-export function formatNumber(value: number, format: NumberFormat = 'plain'): string {
-  const text = NUMBER_FORMATTERS[format].format(value);
+const FIXED = new Map<string, Intl.NumberFormat>();
+
+/** A number as its column shows it: in its format, with `decimals` digits after the comma when the field fixes them. */
+export function formatNumber(value: number, format: NumberFormat = 'plain', decimals?: number): string {
+  let formatter = NUMBER_FORMATTERS[format];
+  if (decimals !== undefined) {
+    const key = `${format}:${decimals}`;
+    formatter =
+      FIXED.get(key) ?? new Intl.NumberFormat('ru-RU', { ...formatter.resolvedOptions(), minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    FIXED.set(key, formatter);
+  }
+  const text = formatter.format(value);
   return format === 'percent' ? `${text} %` : text;
 }
 
@@ -36,7 +46,7 @@ export function displayText(field: DatabaseField, value: RowValue | undefined, u
   if (value === undefined || value === null) return '';
   switch (field.type) {
     case 'number':
-      return typeof value === 'number' ? formatNumber(value, field.format) : '';
+      return typeof value === 'number' ? formatNumber(value, field.format, field.decimals) : '';
     case 'date':
     case 'createdTime':
     case 'editedTime':
