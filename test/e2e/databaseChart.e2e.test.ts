@@ -113,6 +113,20 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
         .then((all) => [...all].sort()),
     ['А', 'Б', 'В', 'Г', 'Д'],
   );
+  // Its tooltip: the category and what is measured, then each series by its name.
+  // (the first of two categories: the left quarter of the plot)
+  const plot = (await page.locator('.db-chart-figure .recharts-cartesian-grid').boundingBox())!;
+  await page.mouse.move(plot.x + plot.width / 4, plot.y + plot.height - 4);
+  await eventually(() => page.locator('.db-chart-figure .recharts-tooltip-label').textContent(), 'Новая · Сумма: Сумма');
+  await eventually(
+    () =>
+      page
+        .locator('.db-chart-figure .recharts-tooltip-item')
+        .allTextContents()
+        .then((all) => [...all].sort()),
+    ['А: 100', 'Б: 300', 'Г: 20'],
+  );
+  await page.mouse.move(0, 0);
 
   // A pie: two sectors.
   await setup.getByLabel('Вид').selectOption({ label: 'Круговая' });

@@ -72,7 +72,7 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
   const measure = chart ? measureName(db.config, chart.y, t) : t('database.chart.value');
   const series = answer && answer.series.length > 0 ? answer.series : [{ key: null as ChartKey, label: measure }];
   const figure = (value: unknown) => (chart ? formatFigure(typeof value === 'number' ? value : null, db.config, chart.y) : String(value));
-  // The plot's width (the figure's, less the y axis and the margins), for the x axis's labels.
+  // The plot's width, about (the figure's less the margins and a y axis of ~60 px; it sizes to its labels), for the x axis's labels.
   const [width, setWidth] = useState(0);
   const figureRef = useRef<HTMLElement>(null);
   const ticks = useMemo(() => {
@@ -93,7 +93,7 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
       height={ticks.height}
     />
   );
-  const yAxis = <YAxis stroke="var(--text-secondary)" allowDecimals={false} tickFormatter={(value: number) => formatNumber(value)} />;
+  const yAxis = <YAxis stroke="var(--text-secondary)" width="auto" allowDecimals={false} tickFormatter={(value: number) => formatNumber(value)} />;
   // «Число строк: 12»; with series, each series by its name under «Категория · Число строк».
   const tooltipLabel = (label: unknown) => (series.length > 1 ? `${String(label)} · ${measure}` : String(label));
   const tooltipValue = (value: unknown, name: unknown): [string, string] => [figure(value), String(name ?? measure)];
