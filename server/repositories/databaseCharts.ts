@@ -418,10 +418,9 @@ export async function foldChart(
   const aggregate = chart.y.aggregate;
   const sort = chart.sort ?? 'xAsc';
   categoryKeys.sort((a, b) => {
-    if (sort === 'xAsc' || sort === 'xDesc') {
-      if (a === null || b === null) return byX(a, b);
-      return sort === 'xAsc' ? byX(a, b) : byX(b, a);
-    }
+    // «Без значения» (the rows without a value) last in every order, by x or by value (issue 34).
+    if (a === null || b === null) return byX(a, b);
+    if (sort === 'xAsc' || sort === 'xDesc') return sort === 'xAsc' ? byX(a, b) : byX(b, a);
     const va = valueOf(totals.get(a)!, aggregate);
     const vb = valueOf(totals.get(b)!, aggregate);
     if (va === null || vb === null) return va === vb ? byX(a, b) : va === null ? 1 : -1;

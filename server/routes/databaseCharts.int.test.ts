@@ -352,18 +352,27 @@ describe('values', () => {
     expect(bySeriesMonth.series.map((s) => s.key)).toEqual(['2026-10', '2026-11', '2026-12']);
   });
 
-  test('sorts: by x either way (no value stays last), by value either way (ties by x)', async () => {
+  test('sorts: by x either way, by value either way (ties by x); «Без значения» last in every order', async () => {
     const { db } = await fiveRows();
     const sorted = async (sort: ChartConfig['sort']) =>
       keys(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'sum', fieldId: 'price' }, sort }));
+    // Sums: todo 15, doing 20, done 0, no stage 7.5.
     expect(await sorted('xAsc')).toEqual(['todo', 'doing', 'done', null]);
     expect(await sorted('xDesc')).toEqual(['done', 'doing', 'todo', null]);
-    expect(await sorted('yDesc')).toEqual(['doing', 'todo', null, 'done']);
-    expect(await sorted('yAsc')).toEqual(['done', null, 'todo', 'doing']);
+    expect(await sorted('yDesc')).toEqual(['doing', 'todo', 'done', null]);
+    expect(await sorted('yAsc')).toEqual(['done', 'todo', 'doing', null]);
+    // Counts: todo 2, the others 1 — the rows without a stage the fewest (with ties) yet still last.
+    const counted = async (sort: ChartConfig['sort']) => keys(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'count' }, sort }));
+    expect(await counted('yAsc')).toEqual(['doing', 'done', 'todo', null]);
+    expect(await counted('yDesc')).toEqual(['todo', 'doing', 'done', null]);
     const byMin = keys(await chartOf(db.id, { x: { fieldId: 'stage' }, y: { aggregate: 'min', fieldId: 'price' }, sort: 'yAsc' }));
-    expect(byMin).toEqual(['todo', null, 'doing', 'done']); // done has no number: last
+    expect(byMin).toEqual(['todo', 'doing', 'done', null]); // done has no number: after those that have one, before «Без значения»
     const dates = keys(await chartOf(db.id, { x: { fieldId: 'due', bucket: 'month' }, y: { aggregate: 'count' }, sort: 'xDesc' }));
     expect(dates).toEqual(['2026-12', '2026-11', '2026-10']);
+    // The most rows have no stage (4 of 8): still last, by value either way.
+    await addRows(db.id, [{ title: 'Пять' }, { title: 'Шесть' }, { title: 'Семь' }]);
+    expect(await counted('yDesc')).toEqual(['todo', 'doing', 'done', null]);
+    expect(await counted('yAsc')).toEqual(['doing', 'done', 'todo', null]);
   });
 
   test('hidden categories are left out, with their rows', async () => {

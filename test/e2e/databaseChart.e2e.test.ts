@@ -113,6 +113,20 @@ it('a chart added from «+» counts rows by status; set to a sum and to a pie; d
         .then((all) => [...all].sort()),
     ['А', 'Б', 'В', 'Г', 'Д'],
   );
+  // Its tooltip: the category and what is measured, then each series by its name.
+  // (the first of two categories: the left quarter of the plot)
+  const plot = (await page.locator('.db-chart-figure .recharts-cartesian-grid').boundingBox())!;
+  await page.mouse.move(plot.x + plot.width / 4, plot.y + plot.height - 4);
+  await eventually(() => page.locator('.db-chart-figure .recharts-tooltip-label').textContent(), 'Новая · Сумма: Сумма');
+  await eventually(
+    () =>
+      page
+        .locator('.db-chart-figure .recharts-tooltip-item')
+        .allTextContents()
+        .then((all) => [...all].sort()),
+    ['А: 100', 'Б: 300', 'Г: 20'],
+  );
+  await page.mouse.move(0, 0);
 
   // A pie: two sectors.
   await setup.getByLabel('Вид').selectOption({ label: 'Круговая' });
@@ -157,5 +171,82 @@ it('a chart by a date field: categories by month, then by week and by day, label
   await setup.getByLabel('Группировать').selectOption({ label: 'по дням' });
   await eventually(() => xLabels(page), ['30 окт. 2026', '3 нояб. 2026', '4 нояб. 2026']);
   await shoot(page, 'database-chart-dates-1280');
+  await page.context().close();
+});
+
+it('what a Notion user expects (issue 34): sorted by value «Без значения» stays last; tooltips name the measure; thousands spaced; every month on a line', async () => {
+  const page = await signedIn('chart.notion@example.com');
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Заказы' }),
+  });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  const stage = {
+    name: 'Этап',
+    type: 'select',
+    options: [
+      { id: 'a', name: 'Новый', color: 'gray' },
+      { id: 'b', name: 'Оплачен', color: 'green' },
+    ],
+  };
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'stage', field: stage }) });
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'when', field: { name: 'Когда', type: 'date' } }) });
+  // 2,000 rows: 600 «Новый», 400 «Оплачен», 1,000 with no stage (the most); over the 12 months of 2026.
+  for (let from = 0; from < 2000; from += 1000) {
+    const rows = Array.from({ length: 1000 }, (_, j) => {
+      const i = from + j;
+      const month = String((i % 12) + 1).padStart(2, '0');
+      return { title: `Заказ ${i}`, values: { when: `2026-${month}-15`, ...(i < 600 ? { stage: 'a' } : i < 1000 ? { stage: 'b' } : {}) } };
+    });
+    await fetchJson(`${S()}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
+  }
+  const views = [
+    { uid: 'months', type: 'lineChart', name: 'По месяцам', orderedFields: [], chart: { x: { fieldId: 'when', bucket: 'month' }, y: { aggregate: 'count' } } },
+    { uid: 'stages', type: 'barChart', name: 'По этапам', orderedFields: [], chart: { x: { fieldId: 'stage' }, y: { aggregate: 'count' }, sort: 'yDesc' } },
+  ];
+  for (const layout of views) await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout, placeAfter: null }) });
+
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
+  // By value, most first — yet the 1,000 rows with no stage come last.
+  await eventually(() => xLabels(page), ['Новый', 'Оплачен', 'Без значения']);
+  await eventually(async () => {
+    const [a, b, c] = await bars(page);
+    return c > 0 && Math.abs(a / c - 0.6) < 0.02 && Math.abs(b / c - 0.4) < 0.02;
+  }, true);
+  expect(await page.locator('.db-chart-caption').textContent()).toBe('По 2\u00a0000 строкам');
+  const yLabels = await page.locator('.db-chart-figure text.recharts-cartesian-axis-tick-value[orientation="left"]').allTextContents();
+  expect(yLabels).toContain('1\u00a0000');
+  // The tooltip of the «Без значения» bar names the measure and spaces the thousands.
+  const box = (await page.locator('.db-chart-figure .recharts-bar-rectangle path, .db-chart-figure .recharts-bar-rectangle rect').nth(2).boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const tooltip = page.locator('.db-chart-figure .recharts-default-tooltip');
+  await eventually(() => tooltip.locator('.recharts-tooltip-label').textContent(), 'Без значения');
+  await eventually(() => tooltip.locator('.recharts-tooltip-item').allTextContents(), ['Число строк: 1\u00a0000']);
+  await shoot(page, 'database-chart-by-value-1280');
+
+  // A line of 12 months: every month labelled, level where they fit and turned where they do not.
+  const months = ['янв.', 'февр.', 'март', 'апр.', 'май', 'июнь', 'июль', 'авг.', 'сент.', 'окт.', 'нояб.', 'дек.'].map((m) => `${m} 2026`);
+  const turned = () =>
+    page
+      .locator('.db-chart-figure text.recharts-cartesian-axis-tick-value[orientation="bottom"]')
+      .evaluateAll((all) => all.map((el) => /rotate\(-45/.test(el.getAttribute('transform') ?? '')));
+  await page.getByRole('tab', { name: /По месяцам/ }).click();
+  await page.locator('.db-chart-figure .recharts-line').waitFor();
+  await eventually(() => xLabels(page), months);
+  await shoot(page, 'database-chart-months-1280');
+  for (const width of [700, 375]) {
+    await page.setViewportSize({ width, height: 1000 });
+    await eventually(() => xLabels(page), months);
+    expect(await turned()).toEqual(months.map(() => true));
+    await page.locator('.db-chart-figure').scrollIntoViewIfNeeded();
+    await shoot(page, `database-chart-months-${width}`);
+  }
+  // The tooltip of a month: «Число строк: 167».
+  const line = (await page.locator('.db-chart-figure .recharts-cartesian-grid').boundingBox())!;
+  await page.mouse.move(line.x + 2, line.y + line.height / 2);
+  await eventually(() => tooltip.locator('.recharts-tooltip-label').textContent(), 'янв. 2026');
+  await eventually(() => tooltip.locator('.recharts-tooltip-item').allTextContents(), ['Число строк: 167']);
   await page.context().close();
 });

@@ -15,7 +15,8 @@ import {
 } from '../../../schema/blocks/database';
 import type { ChartAnswer } from '../../../schema/databaseChart';
 import { Popover } from '../../ui/Popover';
-import { defaultChart, type LiveView } from './chartConfig';
+import { defaultChart, formatFigure, labelWidth, measureName, xAxisTicks, type LiveView } from './chartConfig';
+import { formatNumber } from './format';
 import { useDatabase } from './context';
 
 /** The series' colours: the theme's chart palette (database.css), in order. */
@@ -67,7 +68,35 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
 
   const save = (next: ChartConfig) => void db.saveView(layout.uid, { chart: next });
   const data = useMemo(() => (answer ? chartRows(answer) : []), [answer]);
-  const series = answer && answer.series.length > 0 ? answer.series : [{ key: null as ChartKey, label: t('database.chart.value') }];
+  // What it measures («Число строк», «Сумма: Цена»): the single series' name, and in every tooltip.
+  const measure = chart ? measureName(db.config, chart.y, t) : t('database.chart.value');
+  const series = answer && answer.series.length > 0 ? answer.series : [{ key: null as ChartKey, label: measure }];
+  const figure = (value: unknown) => (chart ? formatFigure(typeof value === 'number' ? value : null, db.config, chart.y) : String(value));
+  // The plot's width, about (the figure's less the margins and a y axis of ~60 px; it sizes to its labels), for the x axis's labels.
+  const [width, setWidth] = useState(0);
+  const figureRef = useRef<HTMLElement>(null);
+  const ticks = useMemo(() => {
+    const font = figureRef.current ? `12px ${getComputedStyle(figureRef.current).fontFamily}` : '12px sans-serif';
+    return xAxisTicks(
+      data.map((row) => String(row.label)),
+      width - 76,
+      (label) => labelWidth(label, font),
+    );
+  }, [data, width]);
+  const xAxis = (
+    <XAxis
+      dataKey="label"
+      stroke="var(--text-secondary)"
+      interval={ticks.interval}
+      angle={ticks.angle}
+      textAnchor={ticks.angle ? 'end' : 'middle'}
+      height={ticks.height}
+    />
+  );
+  const yAxis = <YAxis stroke="var(--text-secondary)" width="auto" allowDecimals={false} tickFormatter={(value: number) => formatNumber(value)} />;
+  // «Число строк: 12»; with series, each series by its name under «Категория · Число строк».
+  const tooltipLabel = (label: unknown) => (series.length > 1 ? `${String(label)} · ${measure}` : String(label));
+  const tooltipValue = (value: unknown, name: unknown): [string, string] => [figure(value), String(name ?? measure)];
 
   return (
     <div className="db-chart">
@@ -81,24 +110,31 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
       ) : data.length === 0 ? (
         <div className="db-empty">{t('database.chart.empty')}</div>
       ) : (
-        <figure className="db-chart-figure" aria-label={t(`database.chart.kinds.${kind}`)}>
-          <ResponsiveContainer width="100%" height={360}>
+        <figure ref={figureRef} className="db-chart-figure" aria-label={t(`database.chart.kinds.${kind}`)}>
+          <ResponsiveContainer width="100%" height={360} onResize={(w) => setWidth(w)}>
             {kind === 'pie' ? (
               <PieChart>
-                <Pie data={data} dataKey={seriesKey(series[0].key)} nameKey="label" outerRadius={140} label isAnimationActive={false}>
+                <Pie
+                  data={data}
+                  dataKey={seriesKey(series[0].key)}
+                  nameKey="label"
+                  outerRadius={140}
+                  label={({ value }: { value?: unknown }) => figure(value)}
+                  isAnimationActive={false}
+                >
                   {data.map((row, i) => (
                     <Cell key={row.label} fill={PALETTE[i % PALETTE.length]} />
                   ))}
                 </Pie>
-                <Tooltip />
+                <Tooltip separator=": " formatter={(value, name) => [figure(value), `${String(name)} · ${measure}`]} />
                 <Legend />
               </PieChart>
             ) : kind === 'line' ? (
               <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
                 <CartesianGrid stroke="var(--border)" vertical={false} />
-                <XAxis dataKey="label" stroke="var(--text-secondary)" />
-                <YAxis stroke="var(--text-secondary)" allowDecimals={false} />
-                <Tooltip />
+                {xAxis}
+                {yAxis}
+                <Tooltip separator=": " formatter={tooltipValue} labelFormatter={tooltipLabel} />
                 {series.length > 1 && <Legend />}
                 {series.map((s, i) => (
                   <Line
@@ -117,9 +153,9 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
             ) : (
               <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
                 <CartesianGrid stroke="var(--border)" vertical={false} />
-                <XAxis dataKey="label" stroke="var(--text-secondary)" />
-                <YAxis stroke="var(--text-secondary)" allowDecimals={false} />
-                <Tooltip cursor={{ fill: 'var(--bg-hover)' }} />
+                {xAxis}
+                {yAxis}
+                <Tooltip cursor={{ fill: 'var(--bg-hover)' }} separator=": " formatter={tooltipValue} labelFormatter={tooltipLabel} />
                 {series.length > 1 && <Legend />}
                 {series.map((s, i) => (
                   <Bar
@@ -134,7 +170,7 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
               </BarChart>
             )}
           </ResponsiveContainer>
-          <figcaption className="db-chart-caption">{t('database.chart.rows', { count: answer.rows })}</figcaption>
+          <figcaption className="db-chart-caption">{t('database.chart.rows', { count: answer.rows, n: formatNumber(answer.rows) })}</figcaption>
         </figure>
       )}
     </div>
