@@ -4,9 +4,11 @@ import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type DatabaseVi
 import type { WireUser } from '../../../schema/user';
 import { createStore } from '../../app/store';
 import { Toaster, dismissAllToasts } from '../../ui/Toast';
+import { databaseApi } from './api';
 import { CellEditor, type EditorMove } from './cells';
 import DatabaseBlock from './DatabaseBlock';
 import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
+import { RowFields } from './RowFields';
 import { clearRowStores } from './rowStore';
 
 /** Issue 34 §2: the cell editors under the fingers — bad input said, a checkbox's keys, the option lists' keyboard. */
@@ -335,5 +337,38 @@ describe('the options editor', () => {
     expect(highlighted(search)).toBe('Готово');
     fireEvent.keyDown(search, { key: 'Enter' });
     expect(done).toHaveBeenCalledWith('s3', 'stay');
+  });
+});
+
+describe("a row's fields (the side peek, the row's page)", () => {
+  test('a refused number stays in its editor; another field opened then gets its own editor, not the refused text', async () => {
+    const config: DatabaseConfig = {
+      fields: {
+        [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+        sum: { name: 'Сумма', type: 'number' },
+        note: { name: 'Заметка', type: 'text' },
+      },
+    };
+    const server = fakeDatabaseServer(config, { layouts: [] }, [makeRow(0, { sum: 5, note: 'черновик' })]);
+    globalThis.fetch = server.fetch;
+    render(<RowFields rowId="row-0" databaseId="db" config={config} editable api={databaseApi} members={[]} saveField={async () => true} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Сумма' }));
+    const number = screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement;
+    fireEvent.change(number, { target: { value: 'около 12' } });
+    fireEvent.keyDown(number, { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toMatch(/^Не число: «около 12»/);
+    // Left for another field (the click's blur is refused too: the editor stays until replaced).
+    fireEvent.blur(number);
+    fireEvent.click(screen.getByRole('button', { name: 'Заметка' }));
+    const text = screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement;
+    expect(text.value).toBe('черновик');
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.change(text, { target: { value: 'готово' } });
+    fireEvent.keyDown(text, { key: 'Enter' });
+    await flush();
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, (r.body as { value: unknown }).value])).toEqual([
+      ['row/row-0/cells/note', 'готово'],
+    ]);
+    expect(server.rows[0].data.values).toEqual({ sum: 5, note: 'готово' });
   });
 });
