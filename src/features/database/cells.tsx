@@ -215,8 +215,9 @@ function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditor
   const invalid = refused !== null;
   const input = useRef<HTMLTextAreaElement>(null);
   const finished = useRef(false);
-  const lastRefused = useRef<string | null>(null);
-  lastRefused.current = refused;
+  // The note a refused text gets if the editor is closed from outside (its last render's words).
+  const droppedNote = useRef<string | null>(null);
+  droppedNote.current = refused === null ? null : t('database.notANumberDropped', { text: refused });
   useLayoutEffect(() => {
     const el = input.current;
     if (!el) return;
@@ -227,9 +228,9 @@ function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditor
   // the text is not written, and a note says so rather than dropping it silently.
   useEffect(
     () => () => {
-      if (!finished.current && lastRefused.current !== null) showToast(t('database.notANumberDropped', { text: lastRefused.current }), 'error');
+      if (!finished.current && droppedNote.current !== null) showToast(droppedNote.current, 'error');
     },
-    [t],
+    [],
   );
   const commit = (move: EditorMove) => {
     if (finished.current) return;
