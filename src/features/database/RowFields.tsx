@@ -120,6 +120,9 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
       })}
       {editing && (
         <CellEditor
+          // One editor per field: another field opened over one still open (a refused number stays
+          // open) starts from its own value, not the text typed in the last.
+          key={editing.fieldId}
           field={config.fields[editing.fieldId]}
           fieldId={editing.fieldId}
           value={cellOf(row, editing.fieldId)}

@@ -412,11 +412,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const startEditing = (pos: CellPos, initial?: string) => {
     const row = store.rowAt(pos.row);
     const column = columns[pos.col];
-    if (!editable || !row || !column || !isEditableField(column.field)) return;
-    if (column.field.type === 'checkbox') {
-      commit(pos.row, pos.col, cellOf(row, column.fieldId) !== true);
-      return;
-    }
+    // A checkbox has no editor: it toggles (Space, Enter, a click on its box: toggleCell) and nothing else.
+    if (!editable || !row || !column || !isEditableField(column.field) || column.field.type === 'checkbox') return;
     reveal(pos);
     setEditing({
       rowId: row.id,
@@ -424,6 +421,13 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       initial,
       base: { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 },
     });
+  };
+
+  const toggleCell = (pos: CellPos) => {
+    const row = store.rowAt(pos.row);
+    const column = columns[pos.col];
+    if (!editable || !row || column?.field.type !== 'checkbox') return;
+    commit(pos.row, pos.col, cellOf(row, column.fieldId) !== true);
   };
 
   // The editor last finished: a key that reaches it after it finished, before it is gone (a Tab
@@ -483,7 +487,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     event.stopPropagation();
     const activeField = selection ? columns[selection.focus.col]?.field : undefined;
-    const action = gridKeyAction(event, false, { toggleOnSpace: activeField?.type === 'checkbox' });
+    const action = gridKeyAction(event, false, { checkbox: activeField?.type === 'checkbox' });
     if (!selection) {
       // No active cell (rows just deleted, say): undo and redo still work; a move starts at the top.
       if (action?.type === 'undo' || action?.type === 'redo') {
@@ -508,7 +512,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         startEditing(selection.focus, action.initial);
         break;
       case 'toggle':
-        startEditing(selection.focus);
+        toggleCell(selection.focus);
         break;
       case 'clear':
         clearRange();
@@ -800,7 +804,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     dragging.current = true;
     focusGrid();
     const column = columns[pos.col];
-    if (target.closest('[data-toggle]') && column?.field.type === 'checkbox' && !event.shiftKey) startEditing(pos);
+    if (target.closest('[data-toggle]') && column?.field.type === 'checkbox' && !event.shiftKey) toggleCell(pos);
   };
   const onMouseOver = (event: MouseEvent<HTMLDivElement>) => {
     if (!dragging.current || !selection || event.buttons !== 1) return;

@@ -2,6 +2,7 @@ import {
   memo,
   useCallback,
   useEffect,
+  useId,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -33,6 +34,7 @@ import { databaseApi, type RowTitle } from './api';
 import { rememberTitles, useRowTitles } from './relationTitles';
 import { displayText, formatDate, linkOf } from './format';
 import { FilePicker } from '../../ui/FilePicker';
+import { showToast } from '../../ui/Toast';
 
 /** A file's bytes (docs/api/files.md): its link, and a picture's source. */
 export const fileHref = (id: string): string => `/api/file/${encodeURIComponent(id)}`;
@@ -207,21 +209,35 @@ function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditor
   const { t } = useTranslation('automation');
   const start = initial ?? (typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '');
   const [text, setText] = useState(start);
-  const [invalid, setInvalid] = useState(false);
+  const hintId = useId();
+  // The text refused (it is no number): said under it until it changes; nothing is written.
+  const [refused, setRefused] = useState<string | null>(null);
+  const invalid = refused !== null;
   const input = useRef<HTMLTextAreaElement>(null);
   const finished = useRef(false);
+  // The note a refused text gets if the editor is closed from outside (its last render's words).
+  const droppedNote = useRef<string | null>(null);
+  droppedNote.current = refused === null ? null : t('database.notANumberDropped', { text: refused });
   useLayoutEffect(() => {
     const el = input.current;
     if (!el) return;
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, []);
+  // Closed from outside while its text stood refused (a click on another cell, the grid scrolled):
+  // the text is not written, and a note says so rather than dropping it silently.
+  useEffect(
+    () => () => {
+      if (!finished.current && droppedNote.current !== null) showToast(droppedNote.current, 'error');
+    },
+    [],
+  );
   const commit = (move: EditorMove) => {
     if (finished.current) return;
     if (field.type === 'number') {
       const n = text.trim() === '' ? null : parseNumber(text);
       if (n === null && text.trim() !== '') {
-        setInvalid(true);
+        setRefused(text.trim());
         return;
       }
       finished.current = true;
@@ -247,19 +263,58 @@ function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditor
         maxLength={fieldId === MAIN_FIELD_ID ? LIMITS.titleLength : undefined}
         aria-label={t('database.editCell')}
         aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? hintId : undefined}
         inputMode={
           field.type === 'number' ? 'decimal' : field.type === 'email' ? 'email' : field.type === 'phone' ? 'tel' : field.type === 'url' ? 'url' : undefined
         }
         onChange={(e) => {
-          setInvalid(false);
+          setRefused(null);
           setText(e.target.value);
         }}
         onKeyDown={(e) => editKeys(e, commit, cancel)}
         onBlur={() => commit('stay')}
       />
-      {invalid && <div className="db-editor-hint">{t('database.notANumber')}</div>}
+      {invalid && (
+        <div id={hintId} className="db-editor-hint is-error" role="alert">
+          {t('database.notANumber', { text: refused })}
+        </div>
+      )}
     </Floating>
   );
+}
+
+/**
+ * The highlighted entry of an option list (issue 34 §2): none until ↑/↓ or typing (typing
+ * highlights the first match: `setActive(0)`); ↑/↓ go round the list; Enter takes it. Shown by
+ * `is-active` and named by the search box's `aria-activedescendant`.
+ */
+interface Highlight {
+  /** The entry highlighted (kept within the list as it shrinks); null: none. */
+  active: number | null;
+  setActive(index: number | null): void;
+  move(step: 1 | -1): void;
+  listId: string;
+  optionId(index: number): string;
+  activeId: string | undefined;
+}
+
+function useHighlight(count: number, typed: boolean): Highlight {
+  const base = useId();
+  const [chosen, setActive] = useState<number | null>(typed ? 0 : null);
+  const active = chosen === null || count === 0 ? null : Math.min(chosen, count - 1);
+  const optionId = (index: number) => `${base}-option-${index}`;
+  const activeId = active === null ? undefined : optionId(active);
+  useEffect(() => {
+    if (activeId) document.getElementById(activeId)?.scrollIntoView?.({ block: 'nearest' });
+  }, [activeId]);
+  return {
+    active,
+    setActive,
+    move: (step) => setActive(count === 0 ? null : active === null ? (step > 0 ? 0 : count - 1) : (active + step + count) % count),
+    listId: `${base}-list`,
+    optionId,
+    activeId,
+  };
 }
 
 /** The search box of a list editor; leaving the editor (focus going outside it) ends the edit. */
@@ -267,6 +322,7 @@ function EditorSearch({
   inputRef,
   value,
   label,
+  highlight,
   onChange,
   onKeyDown,
   onLeave,
@@ -274,6 +330,8 @@ function EditorSearch({
   inputRef: RefObject<HTMLInputElement | null>;
   value: string;
   label: string;
+  /** The list it searches, and its highlighted option (`aria-activedescendant`). */
+  highlight: Highlight;
   onChange(text: string): void;
   onKeyDown(event: ReactKeyboardEvent): void;
   onLeave(): void;
@@ -285,6 +343,9 @@ function EditorSearch({
       value={value}
       placeholder={label}
       aria-label={label}
+      aria-controls={highlight.listId}
+      aria-activedescendant={highlight.activeId}
+      aria-autocomplete="list"
       onChange={(e) => onChange(e.target.value)}
       onKeyDown={onKeyDown}
       onBlur={(e) => {
@@ -300,7 +361,6 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
   const multi = field.type === 'multiSelect';
   const [chosen, setChosen] = useState<string[]>(() => (Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : []));
   const [query, setQuery] = useState(initial ?? '');
-  const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const finished = useRef(false);
   useLayoutEffect(() => input.current?.focus(), []);
@@ -309,6 +369,8 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
   const exact = options.some((o) => foldText(o.name) === foldText(query.trim()));
   const canCreate = query.trim() !== '' && !exact;
   const entries = matches.length + (canCreate ? 1 : 0);
+  const highlight = useHighlight(entries, !!initial?.trim());
+  const { active } = highlight;
   const finish = (ids: string[], move: EditorMove) => {
     if (finished.current) return;
     finished.current = true;
@@ -319,6 +381,7 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
     if (!multi) return finish([id], 'stay');
     setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
     setQuery('');
+    highlight.setActive(null);
   };
   const create = async () => {
     const name = query.trim();
@@ -330,12 +393,15 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
     event.stopPropagation();
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      setActive((a) => (entries === 0 ? 0 : (a + (event.key === 'ArrowDown' ? 1 : -1) + entries) % entries));
+      highlight.move(event.key === 'ArrowDown' ? 1 : -1);
     } else if (event.key === 'Enter') {
       event.preventDefault();
-      if (query.trim() === '' && multi) return finish(chosen, 'down');
-      if (active < matches.length) pick(matches[active].id);
-      else if (canCreate) void create();
+      if (event.nativeEvent.isComposing) return;
+      // The entry highlighted (typing highlights the first match, or «Создать» when none); none
+      // highlighted and nothing typed: the cell is written as it stands.
+      if (active !== null && active < matches.length) pick(matches[active].id);
+      else if (active !== null && canCreate) void create();
+      else if (query.trim() === '') finish(chosen, 'down');
     } else if (event.key === 'Escape' || event.key === 'Tab') {
       event.preventDefault();
       finish(chosen, event.key === 'Tab' ? (event.shiftKey ? 'left' : 'right') : 'stay');
@@ -364,18 +430,20 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
           inputRef={input}
           value={query}
           label={t('database.findOption')}
+          highlight={highlight}
           onChange={(text) => {
             setQuery(text);
-            setActive(0);
+            highlight.setActive(text.trim() ? 0 : null);
           }}
           onKeyDown={onKey}
           onLeave={() => finish(chosen, 'stay')}
         />
       </div>
-      <div role="listbox" aria-label={field.name} className="db-editor-options">
+      <div role="listbox" id={highlight.listId} aria-label={field.name} aria-multiselectable={multi || undefined} className="db-editor-options">
         {matches.map((option, i) => (
           <div
             key={option.id}
+            id={highlight.optionId(i)}
             role="option"
             aria-selected={chosen.includes(option.id)}
             className={`db-editor-option${i === active ? ' is-active' : ''}`}
@@ -390,6 +458,7 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
         ))}
         {canCreate && (
           <div
+            id={highlight.optionId(matches.length)}
             role="option"
             aria-selected={false}
             className={`db-editor-option${active === matches.length ? ' is-active' : ''}`}
@@ -504,8 +573,9 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
 
 /**
  * A cell holding a list of ids chosen from a list (people, related rows): a search box over the
- * list `items` gives for the text typed and the ids chosen; a click chooses or drops one; Enter,
- * Escape or a click outside write the cell, as one change.
+ * list `items` gives for the text typed and the ids chosen; a click, or Enter on the entry
+ * highlighted (↑/↓; typing highlights the first match), chooses or drops one; Enter with none
+ * highlighted, Escape or a click outside write the cell, as one change.
  */
 function ChooseMany({
   value,
@@ -537,35 +607,55 @@ function ChooseMany({
     done(JSON.stringify(next) === JSON.stringify(value ?? null) ? undefined : next, move);
   };
   const shown = items(query, chosen);
+  const highlight = useHighlight(shown.length, false);
+  const search = (text: string) => {
+    setQuery(text);
+    onQuery?.(text);
+    highlight.setActive(text.trim() ? 0 : null);
+  };
+  /** One chosen or dropped (a click, Enter): the search starts again, the editor stays for more. */
+  const toggle = (id: string) => {
+    setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
+    if (query) search('');
+    else highlight.setActive(null);
+  };
   return (
     <Floating anchor={anchor} minWidth={minWidth} className="db-editor-menu">
       <EditorSearch
         inputRef={input}
         value={query}
         label={searchLabel}
-        onChange={(text) => {
-          setQuery(text);
-          onQuery?.(text);
-        }}
+        highlight={highlight}
+        onChange={search}
         onKeyDown={(e) => {
           e.stopPropagation();
-          if (e.key === 'Escape' || e.key === 'Enter') {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault();
-            finish(e.key === 'Enter' ? 'down' : 'stay');
+            highlight.move(e.key === 'ArrowDown' ? 1 : -1);
+          } else if (e.key === 'Enter') {
+            e.preventDefault();
+            if (e.nativeEvent.isComposing) return;
+            const entry = highlight.active === null ? undefined : shown[highlight.active];
+            if (entry) toggle(entry.id);
+            else if (query.trim() === '') finish('down');
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            finish('stay');
           }
         }}
         onLeave={() => finish('stay')}
       />
-      <div role="listbox" aria-label={listLabel} className="db-editor-options" aria-multiselectable>
-        {shown.map((item) => (
+      <div role="listbox" id={highlight.listId} aria-label={listLabel} className="db-editor-options" aria-multiselectable>
+        {shown.map((item, i) => (
           <div
             key={item.id}
+            id={highlight.optionId(i)}
             role="option"
             aria-selected={chosen.includes(item.id)}
-            className="db-editor-option"
+            className={`db-editor-option${i === highlight.active ? ' is-active' : ''}`}
             onMouseDown={(e) => {
               e.preventDefault();
-              setChosen((list) => (list.includes(item.id) ? list.filter((x) => x !== item.id) : [...list, item.id]));
+              toggle(item.id);
             }}
           >
             <span>{item.label}</span>
@@ -591,7 +681,7 @@ function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
       empty={t('database.noPeople')}
       items={(query) =>
         members
-          .filter((m) => foldText(`${m.name} ${m.email}`).includes(foldText(query)))
+          .filter((m) => foldText(`${m.name} ${m.email}`).includes(foldText(query.trim())))
           .map((member) => ({ id: member.id, label: displayName(member, member.email) }))
       }
     />
@@ -600,24 +690,29 @@ function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
 
 /**
  * A relation's cell: the rows it names (chosen, on top) and the rows of the database found by
- * their title as it is typed (`GET …/rows?search`, the titles alone), each toggled by a click;
- * the row itself is not offered. Enter, Escape or a click outside write the cell, as one change.
+ * their title as it is typed (`GET …/rows?search`, the titles alone), each toggled by a click or
+ * Enter (ChooseMany); the row itself is not offered. While typed text has not been answered yet,
+ * the rows shown are those of the last answer whose titles hold it (and the chosen ones always
+ * are filtered so), so Enter right after typing takes a row that matches. Enter with nothing
+ * highlighted, Escape or a click outside write the cell, as one change.
  */
 function RelationEditor({ value, anchor, done, databaseId, rowId }: CellEditorProps) {
   const { t } = useTranslation('automation');
   const [query, setQuery] = useState('');
-  const [found, setFound] = useState<RowTitle[]>([]);
+  // The rows found, and the text (trimmed) they were found for.
+  const [found, setFound] = useState<{ search: string; rows: RowTitle[] }>({ search: '', rows: [] });
   // The rows chosen before have their titles asked for; those chosen now were found (their titles remembered).
   const titleOf = useRowTitles(databaseId, Array.isArray(value) ? (value as string[]) : []);
   useEffect(() => {
     if (!databaseId) return;
     const controller = new AbortController();
+    const search = query.trim();
     const timer = setTimeout(() => {
-      databaseApi.rows(databaseId, { search: query.trim() || undefined, fields: [], offset: 0, limit: 20 }, controller.signal).then(
+      databaseApi.rows(databaseId, { search: search || undefined, fields: [], offset: 0, limit: 20 }, controller.signal).then(
         (read) => {
           const rows = read.rows.filter((row) => row.id !== rowId).map((row) => ({ id: row.id, title: row.data.title, icon: row.data.icon }));
           rememberTitles(databaseId, rows);
-          setFound(rows);
+          setFound({ search, rows });
         },
         () => undefined,
       );
@@ -643,10 +738,15 @@ function RelationEditor({ value, anchor, done, databaseId, rowId }: CellEditorPr
       minWidth={280}
       empty={query ? t('database.noFound', { search: query }) : t('database.noRows')}
       onQuery={setQuery}
-      items={(_typed, chosen) => [
-        ...chosen.map((id) => ({ id, label: label(titleOf(id)) })),
-        ...found.filter((row) => !chosen.includes(row.id)).map((row) => ({ id: row.id, label: label(row) })),
-      ]}
+      items={(typed, chosen) => {
+        const search = typed.trim();
+        const holds = (row: Pick<RowTitle, 'title'> | null | undefined) => search === '' || foldText(row?.title ?? '').includes(foldText(search));
+        const answered = found.search === search;
+        return [
+          ...chosen.filter((id) => holds(titleOf(id))).map((id) => ({ id, label: label(titleOf(id)) })),
+          ...found.rows.filter((row) => !chosen.includes(row.id) && (answered || holds(row))).map((row) => ({ id: row.id, label: label(row) })),
+        ];
+      }}
     />
   );
 }

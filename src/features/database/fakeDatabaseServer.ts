@@ -1,5 +1,5 @@
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
-import type { WireRow } from '../../../schema/database';
+import { foldText, type WireRow } from '../../../schema/database';
 import { newElement, type WireElement } from '../../../schema/element';
 import { movedItem } from './useReorderable';
 
@@ -86,8 +86,11 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
       if (method === 'GET' && /^database\/[^/]+\/rows$/.test(path)) {
         const offset = Number(query.offset ?? 0);
         const limit = Number(query.limit ?? 100);
-        const list = server.rows.slice(offset, offset + limit).map((r) => JSON.parse(JSON.stringify(r)) as WireRow);
-        return json(200, { data: list, meta: { count: server.rows.length, offset, hasMoreNext: offset + limit < server.rows.length } });
+        // `search`: the rows whose title holds the text (as the server's, without its word folding).
+        const search = typeof query.search === 'string' ? foldText(query.search) : '';
+        const rows = search ? server.rows.filter((r) => foldText(r.data.title).includes(search)) : server.rows;
+        const list = rows.slice(offset, offset + limit).map((r) => JSON.parse(JSON.stringify(r)) as WireRow);
+        return json(200, { data: list, meta: { count: rows.length, offset, hasMoreNext: offset + limit < rows.length } });
       }
       if (method === 'GET' && (match = /^row\/([^/]+)$/.exec(path))) {
         const row = server.rows.find((r) => r.id === decodeURIComponent(match![1]));

@@ -56,7 +56,6 @@ describe('keyboard navigation', () => {
     expect(gridKeyAction({ key: 'Delete' }, false)).toEqual({ type: 'clear' });
     expect(gridKeyAction({ key: 'Backspace' }, false)).toEqual({ type: 'clear' });
     expect(gridKeyAction({ key: 'Tab', shiftKey: true }, false)).toEqual({ type: 'tab', back: true });
-    expect(gridKeyAction({ key: ' ' }, false, { toggleOnSpace: true })).toEqual({ type: 'toggle' });
     expect(gridKeyAction({ key: ' ' }, false)).toEqual({ type: 'edit', initial: ' ' });
     // Editing: only Enter, Tab and Escape are the grid's.
     expect(gridKeyAction({ key: 'Enter' }, true)).toEqual({ type: 'commit', then: 'down' });
@@ -245,5 +244,16 @@ describe('moving rows', () => {
     expect(gridKeyAction({ key: 'ArrowDown', altKey: true, shiftKey: true }, false)).toEqual({ type: 'moveRows', step: 1 });
     expect(gridKeyAction({ key: 'ArrowDown', altKey: true }, false)).toBeNull();
     expect(gridKeyAction({ key: 'ArrowDown', altKey: true, shiftKey: true }, true)).toBeNull();
+  });
+
+  test('a checkbox cell toggles with Space or Enter only: a typed character or F2 leaves it alone (issue 34 §2)', () => {
+    const checkbox = { checkbox: true };
+    expect(gridKeyAction({ key: ' ' }, false, checkbox)).toEqual({ type: 'toggle' });
+    expect(gridKeyAction({ key: 'Enter' }, false, checkbox)).toEqual({ type: 'toggle' });
+    for (const key of ['x', 'д', '1', 'F2']) expect(gridKeyAction({ key }, false, checkbox)).toBeNull();
+    // The grid's other keys work there as anywhere.
+    expect(gridKeyAction({ key: 'ArrowDown' }, false, checkbox)).toEqual({ type: 'move', dRow: 1, dCol: 0, extend: false });
+    expect(gridKeyAction({ key: 'Delete' }, false, checkbox)).toEqual({ type: 'clear' });
+    expect(gridKeyAction({ key: 'z', ctrlKey: true }, false, checkbox)).toEqual({ type: 'undo' });
   });
 });

@@ -102,8 +102,10 @@ const ARROWS: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: 
  * The key's action. While a cell is edited, only Enter (commit and down; Shift+Enter stays, for
  * a line in wrapped text is typed with Shift+Enter in Notion — here it commits in place), Tab
  * (commit and right/left) and Escape (cancel) belong to the grid; the editor has the rest.
+ * On a checkbox cell (`opts.checkbox`) Space and Enter toggle it and nothing else does: a typed
+ * character or F2 leaves it as it is.
  */
-export function gridKeyAction(event: KeyLike, editing: boolean, opts: { toggleOnSpace?: boolean } = {}): GridKeyAction {
+export function gridKeyAction(event: KeyLike, editing: boolean, opts: { checkbox?: boolean } = {}): GridKeyAction {
   const mod = event.ctrlKey || event.metaKey;
   if (editing) {
     if (event.key === 'Enter' && !event.altKey) return { type: 'commit', then: event.shiftKey ? 'stay' : 'down' };
@@ -121,15 +123,15 @@ export function gridKeyAction(event: KeyLike, editing: boolean, opts: { toggleOn
     return { type: 'move', dRow: arrow[0] * far, dCol: arrow[1] * far, extend: !!event.shiftKey };
   }
   if (event.key === 'Tab') return { type: 'tab', back: !!event.shiftKey };
-  if (event.key === 'Enter' || event.key === 'F2') return { type: 'edit' };
+  if (opts.checkbox && !mod && !event.altKey && (event.key === ' ' || event.key === 'Enter')) return { type: 'toggle' };
+  if (event.key === 'Enter' || event.key === 'F2') return opts.checkbox ? null : { type: 'edit' };
   if (event.key === 'Escape') return { type: 'cancel' };
   if (event.key === 'Delete' || event.key === 'Backspace') return { type: 'clear' };
   if (mod && (event.key === 'a' || event.key === 'A' || event.key === 'ф' || event.key === 'Ф')) return { type: 'selectAll' };
   // Z and Y, also with a Russian layout on (я, н).
   if (mod && ['z', 'Z', 'я', 'Я'].includes(event.key)) return { type: event.shiftKey ? 'redo' : 'undo' };
   if (mod && ['y', 'Y', 'н', 'Н'].includes(event.key)) return { type: 'redo' };
-  if (event.key === ' ' && opts.toggleOnSpace) return { type: 'toggle' };
-  if (event.key.length === 1 && !mod && !event.altKey) return { type: 'edit', initial: event.key };
+  if (event.key.length === 1 && !mod && !event.altKey) return opts.checkbox ? null : { type: 'edit', initial: event.key };
   return null;
 }
 

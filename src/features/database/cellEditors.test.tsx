@@ -1,0 +1,374 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
+import type { WireUser } from '../../../schema/user';
+import { createStore } from '../../app/store';
+import { Toaster, dismissAllToasts } from '../../ui/Toast';
+import { databaseApi } from './api';
+import { CellEditor, type EditorMove } from './cells';
+import DatabaseBlock from './DatabaseBlock';
+import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
+import { RowFields } from './RowFields';
+import { clearRowStores } from './rowStore';
+
+/** Issue 34 §2: the cell editors under the fingers — bad input said, a checkbox's keys, the option lists' keyboard. */
+
+afterEach(() => {
+  clearRowStores();
+  dismissAllToasts();
+  localStorage.clear();
+});
+
+layOutGrid();
+
+const flush = () => act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+const wait = (ms: number) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
+
+describe('in the grid', () => {
+  const config: DatabaseConfig = {
+    fields: {
+      [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+      sum: { name: 'Сумма', type: 'number' },
+      done: { name: 'Готово', type: 'checkbox' },
+    },
+  };
+  const view = (): DatabaseView => ({
+    layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: ['MAIN_FIELD', 'sum', 'done'].map((fieldId) => ({ fieldId, isWrap: false })) }],
+  });
+
+  async function setup() {
+    const server = fakeDatabaseServer(
+      JSON.parse(JSON.stringify(config)) as DatabaseConfig,
+      view(),
+      Array.from({ length: 3 }, (_, i) => makeRow(i, { sum: i * 10 })),
+    );
+    globalThis.fetch = server.fetch;
+    render(
+      <Provider store={createStore()}>
+        <DatabaseBlock
+          databaseId="db"
+          config={server.config}
+          view={server.view}
+          host={{ pageId: 'page', workspaceId: null, canEdit: true, receiveBlock: jest.fn(), live: null, isSaved: () => true, flush: async () => undefined }}
+        />
+        <Toaster />
+      </Provider>,
+    );
+    await screen.findByText('Строка 0');
+    const grid = screen.getByRole('grid');
+    const sink = screen.getByLabelText(/стрелки — переход/);
+    const cell = (row: number, col: number) => grid.querySelector(`[data-row="${row}"] [data-col="${col}"]`) as HTMLElement;
+    const writes = () => server.requests.filter((r) => r.method === 'POST');
+    return { server, sink, cell, writes };
+  }
+
+  test('«около 12» in a number cell: Enter keeps the editor open and says why, nothing is written; fixed it is written, Escape cancels', async () => {
+    const { server, sink, cell, writes } = await setup();
+    fireEvent.mouseDown(cell(1, 1));
+    fireEvent.keyDown(sink, { key: 'Enter' });
+    const editor = screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement;
+    fireEvent.change(editor, { target: { value: 'около 12' } });
+    fireEvent.keyDown(editor, { key: 'Enter' });
+    await flush();
+    // Still open, the text as typed, and why it was refused (named by the editor).
+    expect(screen.getByLabelText('Значение ячейки')).toBe(editor);
+    expect(editor.value).toBe('около 12');
+    expect(editor.getAttribute('aria-invalid')).toBe('true');
+    const hint = screen.getByRole('alert');
+    expect(hint.textContent).toBe('Не число: «около 12». Исправьте или нажмите Esc');
+    expect(editor.getAttribute('aria-describedby')).toBe(hint.id);
+    // Tab does not take it either.
+    fireEvent.keyDown(editor, { key: 'Tab' });
+    await flush();
+    expect(screen.getByLabelText('Значение ячейки')).toBe(editor);
+    expect(writes()).toEqual([]);
+    expect(cell(1, 1).textContent).toBe('10');
+    // Typing again clears the message; a number is written.
+    fireEvent.change(editor, { target: { value: '12,5' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(editor.getAttribute('aria-invalid')).toBeNull();
+    fireEvent.keyDown(editor, { key: 'Enter' });
+    await flush();
+    expect(screen.queryByLabelText('Значение ячейки')).toBeNull();
+    expect(server.rows[1].data.values.sum).toBe(12.5);
+
+    // Refused, then Escape: closed, nothing written, the value as it was.
+    fireEvent.mouseDown(cell(2, 1));
+    fireEvent.keyDown(sink, { key: 'Enter' });
+    const second = screen.getByLabelText('Значение ячейки');
+    fireEvent.change(second, { target: { value: 'двенадцать' } });
+    fireEvent.keyDown(second, { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toMatch(/^Не число: «двенадцать»/);
+    fireEvent.keyDown(second, { key: 'Escape' });
+    await flush();
+    expect(screen.queryByLabelText('Значение ячейки')).toBeNull();
+    expect(writes()).toHaveLength(1);
+    expect(server.rows[2].data.values.sum).toBe(20);
+    // Refused, then a click on another cell closes it: not dropped silently, a note says so.
+    fireEvent.keyDown(sink, { key: 'Enter' });
+    const third = screen.getByLabelText('Значение ячейки');
+    fireEvent.change(third, { target: { value: '1O' } });
+    fireEvent.keyDown(third, { key: 'Enter' });
+    fireEvent.mouseDown(cell(0, 0));
+    await flush();
+    expect(screen.queryByLabelText('Значение ячейки')).toBeNull();
+    expect(await screen.findByText('Не число: «1O» — значение не записано')).toBeTruthy();
+    expect(writes()).toHaveLength(1);
+  });
+
+  test('a checkbox cell toggles with Space or Enter only: a typed letter (or F2, or a double click beside the box) does nothing', async () => {
+    const { server, sink, cell, writes } = await setup();
+    const box = () => cell(0, 2).querySelector('[role="checkbox"]')!.getAttribute('aria-checked');
+    fireEvent.mouseDown(cell(0, 1));
+    fireEvent.keyDown(sink, { key: 'ArrowRight' });
+    expect(cell(0, 2).className).toContain('is-active');
+    for (const key of ['x', 'д', '1', 'F2']) fireEvent.keyDown(sink, { key });
+    fireEvent.doubleClick(cell(0, 2));
+    await flush();
+    expect(box()).toBe('false');
+    expect(writes()).toEqual([]);
+    expect(screen.queryByLabelText('Значение ячейки')).toBeNull();
+    fireEvent.keyDown(sink, { key: ' ' });
+    await flush();
+    expect(server.rows[0].data.values.done).toBe(true);
+    expect(box()).toBe('true');
+    fireEvent.keyDown(sink, { key: 'Enter' });
+    await flush();
+    expect(server.rows[0].data.values.done).toBe(false);
+    expect(writes()).toHaveLength(2);
+    // A click on the box still toggles it.
+    fireEvent.mouseDown(cell(1, 2).querySelector('[data-toggle]')!);
+    await flush();
+    expect(server.rows[1].data.values.done).toBe(true);
+  });
+});
+
+/** One editor alone over an anchor, as the grid and the row's fields put it; `done`'s calls recorded. */
+function editorOf(field: DatabaseField, value: RowValue | undefined, extra: { members?: WireUser[]; initial?: string; addOption?: jest.Mock } = {}) {
+  const anchor = document.createElement('div');
+  document.body.append(anchor);
+  const done = jest.fn<void, [RowValue | undefined, EditorMove]>();
+  const addOption = extra.addOption ?? jest.fn(() => null);
+  render(
+    <CellEditor
+      field={field}
+      fieldId="f"
+      value={value}
+      initial={extra.initial}
+      anchor={anchor}
+      members={extra.members ?? []}
+      done={done}
+      addOption={addOption}
+      rowId="row-0"
+      databaseId="db"
+    />,
+  );
+  const options = () => screen.getAllByRole('option');
+  const names = () => options().map((o) => o.textContent!.replace('✓', '').trim());
+  /** The highlighted option's text (named by the search box's aria-activedescendant, drawn `is-active`); null: none. */
+  const highlighted = (search: HTMLElement) => {
+    const id = search.getAttribute('aria-activedescendant');
+    const active = options().filter((o) => o.classList.contains('is-active'));
+    if (!id) {
+      expect(active).toEqual([]);
+      return null;
+    }
+    const option = document.getElementById(id)!;
+    expect(active).toEqual([option]);
+    expect(option.getAttribute('role')).toBe('option');
+    return option.textContent!.replace('✓', '').trim();
+  };
+  return { done, addOption, options, names, highlighted };
+}
+
+const person = (id: string, name: string): WireUser => ({
+  id,
+  name,
+  email: `${id}@example.com`,
+  avatar_url: null,
+  anonymous: false,
+  telegramId: null,
+  createdAt: '2026-01-01T00:00:00Z',
+});
+
+describe('the person editor', () => {
+  const members = [person('yana', 'Яна'), person('boris', 'Борис'), person('anna', 'Анна')];
+  const field: DatabaseField = { name: 'Ответственные', type: 'person' };
+
+  test('↑/↓ highlight a person (visibly, aria-activedescendant), Enter chooses the highlighted one, Enter with none highlighted writes', () => {
+    const { done, highlighted, options } = editorOf(field, null, { members });
+    const search = screen.getByLabelText('Найти человека');
+    expect(highlighted(search)).toBeNull();
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    expect(highlighted(search)).toBe('Яна');
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    expect(highlighted(search)).toBe('Борис');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    // Chosen; the editor stays for more, nothing highlighted.
+    expect(options()[1].getAttribute('aria-selected')).toBe('true');
+    expect(highlighted(search)).toBeNull();
+    expect(done).not.toHaveBeenCalled();
+    // ↑ from none goes to the last; round past the first to the last again.
+    fireEvent.keyDown(search, { key: 'ArrowUp' });
+    expect(highlighted(search)).toBe('Анна');
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    expect(highlighted(search)).toBe('Яна');
+    fireEvent.keyDown(search, { key: 'ArrowUp' });
+    fireEvent.keyDown(search, { key: 'Enter' });
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(done).toHaveBeenCalledTimes(1);
+    expect(done).toHaveBeenCalledWith(['boris', 'anna'], 'down');
+  });
+
+  test('typing filters and highlights the first match; Enter picks it (or drops one chosen); no match: Enter does nothing', () => {
+    const { done, highlighted, names, options } = editorOf(field, ['yana'], { members });
+    const search = screen.getByLabelText('Найти человека');
+    fireEvent.change(search, { target: { value: 'анн ' } });
+    expect(names()).toEqual(['Анна']);
+    expect(highlighted(search)).toBe('Анна');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    // The search starts again: everyone shown, Анна chosen beside Яна.
+    expect((search as HTMLInputElement).value).toBe('');
+    expect(names()).toEqual(['Яна', 'Борис', 'Анна']);
+    expect(options().map((o) => o.getAttribute('aria-selected'))).toEqual(['true', 'false', 'true']);
+    fireEvent.change(search, { target: { value: 'Яна' } });
+    fireEvent.keyDown(search, { key: 'Enter' });
+    fireEvent.change(search, { target: { value: 'никто' } });
+    expect(screen.queryAllByRole('option')).toEqual([]);
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(done).not.toHaveBeenCalled();
+    fireEvent.change(search, { target: { value: '' } });
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith(['anna'], 'down');
+  });
+});
+
+describe('the relation editor', () => {
+  const field: DatabaseField = { name: 'Связи', type: 'relation' };
+  test('rows found by title; ↓ Enter chooses one; typed text filters at once (before the search answers) and Enter takes the first match', async () => {
+    const server = fakeDatabaseServer(
+      { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, f: field } },
+      { layouts: [] },
+      ['Сама строка', 'Дизайн', 'Документация', 'Выпуск'].map((title, i) => makeRow(i, {}, title)),
+    );
+    globalThis.fetch = server.fetch;
+    const { done, highlighted, names } = editorOf(field, null);
+    await wait(200);
+    const search = screen.getByLabelText('Найти строку');
+    // The row itself is not offered.
+    expect(names()).toEqual(['Дизайн', 'Документация', 'Выпуск']);
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    expect(highlighted(search)).toBe('Выпуск');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    // Typed and answered: the rows found by the server.
+    fireEvent.change(search, { target: { value: 'ди' } });
+    await wait(200);
+    expect(server.requests.at(-1)?.query.search).toBe('ди');
+    expect(names()).toEqual(['Дизайн']);
+    fireEvent.change(search, { target: { value: '' } });
+    await wait(200);
+    // Typed and Enter at once, before the search for it is answered: only rows that hold the text are offered.
+    fireEvent.change(search, { target: { value: 'док' } });
+    expect(names()).toEqual(['Документация']);
+    expect(highlighted(search)).toBe('Документация');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    await wait(200);
+    // Chosen rows first, then the others found.
+    expect(names()).toEqual(['Выпуск', 'Документация', 'Дизайн']);
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith(['row-3', 'row-2'], 'down');
+  });
+});
+
+describe('the options editor', () => {
+  const options = [
+    { id: 'o1', name: 'Срочно', color: 'red' as const },
+    { id: 'o2', name: 'Потом', color: 'blue' as const },
+    { id: 'o3', name: 'Срочно-срочно', color: 'green' as const },
+  ];
+
+  test('multi-select: ↓ Enter chooses the highlighted option with nothing typed; typing filters, Enter picks the first match or creates; Enter with none highlighted writes', () => {
+    const addOption = jest.fn(() => 'new-id');
+    const { done, highlighted, names } = editorOf({ name: 'Метки', type: 'multiSelect', options }, null, { addOption });
+    const search = screen.getByLabelText('Найти или создать');
+    expect(highlighted(search)).toBeNull();
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    expect(highlighted(search)).toBe('Потом');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(done).not.toHaveBeenCalled();
+    fireEvent.change(search, { target: { value: 'сроч' } });
+    expect(names()).toEqual(['Срочно', 'Срочно-срочно', 'Создать сроч']);
+    expect(highlighted(search)).toBe('Срочно');
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    fireEvent.keyDown(search, { key: 'Enter' });
+    fireEvent.change(search, { target: { value: 'Новая' } });
+    expect(highlighted(search)).toBe('Создать Новая');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(addOption).toHaveBeenCalledWith('f', 'Новая');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith(['o2', 'o3', 'new-id'], 'down');
+  });
+
+  test('select: Enter with nothing typed or highlighted leaves the value as it was; typed, Enter picks the first match', () => {
+    const first = editorOf({ name: 'Метка', type: 'select', options }, 'o2');
+    fireEvent.keyDown(screen.getByLabelText('Найти или создать'), { key: 'Enter' });
+    expect(first.done).toHaveBeenCalledWith(undefined, 'down');
+  });
+
+  test('status: typing filters (from the letter that opened it), Enter picks the first match', () => {
+    const { done, highlighted, names } = editorOf(
+      {
+        name: 'Статус',
+        type: 'status',
+        options: [
+          { id: 's1', name: 'Не начато', group: 'todo' },
+          { id: 's2', name: 'В работе', group: 'inProgress' },
+          { id: 's3', name: 'Готово', group: 'done' },
+        ],
+      },
+      's1',
+      { initial: 'г' },
+    );
+    const search = screen.getByLabelText('Найти или создать');
+    expect(names()).toEqual(['Готово', 'Создать г']);
+    expect(highlighted(search)).toBe('Готово');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith('s3', 'stay');
+  });
+});
+
+describe("a row's fields (the side peek, the row's page)", () => {
+  test('a refused number stays in its editor; another field opened then gets its own editor, not the refused text', async () => {
+    const config: DatabaseConfig = {
+      fields: {
+        [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+        sum: { name: 'Сумма', type: 'number' },
+        note: { name: 'Заметка', type: 'text' },
+      },
+    };
+    const server = fakeDatabaseServer(config, { layouts: [] }, [makeRow(0, { sum: 5, note: 'черновик' })]);
+    globalThis.fetch = server.fetch;
+    render(<RowFields rowId="row-0" databaseId="db" config={config} editable api={databaseApi} members={[]} saveField={async () => true} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Сумма' }));
+    const number = screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement;
+    fireEvent.change(number, { target: { value: 'около 12' } });
+    fireEvent.keyDown(number, { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toMatch(/^Не число: «около 12»/);
+    // Left for another field (the click's blur is refused too: the editor stays until replaced).
+    fireEvent.blur(number);
+    fireEvent.click(screen.getByRole('button', { name: 'Заметка' }));
+    const text = screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement;
+    expect(text.value).toBe('черновик');
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.change(text, { target: { value: 'готово' } });
+    fireEvent.keyDown(text, { key: 'Enter' });
+    await flush();
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, (r.body as { value: unknown }).value])).toEqual([
+      ['row/row-0/cells/note', 'готово'],
+    ]);
+    expect(server.rows[0].data.values).toEqual({ sum: 5, note: 'готово' });
+  });
+});
