@@ -2,7 +2,9 @@ import type { WireBlock } from '../../schema/block';
 import { DATABASE_LIMITS, type DatabaseData } from '../../schema/blocks/database';
 import { LIMITS } from '../../schema/constants';
 import { newDatabaseData } from '../../schema/database';
+import { channels, type ElementEdit, type RealtimeAck } from '../../schema/realtime';
 import type { WireSearchHit } from '../../schema/search';
+import { connectRealtime, nextEvent, request } from '../../test/helpers/realtimeClient';
 import { actor, createPage, expectStatus, share, type Actor } from '../../test/helpers/pages';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 import { indexAll } from '../search/indexer';
@@ -17,12 +19,14 @@ import { indexAll } from '../search/indexer';
 let t: TestApp;
 let ann: Actor;
 let bob: Actor;
+let baseUrl: string;
 const S = '/api/v3/spaces';
 
 beforeAll(async () => {
   t = await createTestApp();
   ann = await actor(t, 'dbtitle-ann@example.com');
   bob = await actor(t, 'dbtitle-bob@example.com');
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await t.close();
@@ -98,4 +102,19 @@ test('search finds the page by its database’s title and description, and no lo
   await indexAll(t.app.db);
   expect(await find('гиппопотамы')).toEqual([]);
   expect(await find('слоны')).toEqual([[pageId, db.id]]);
+});
+
+test('others see it live: the block’s edit on the page’s channel carries the new title, with the writer’s origin', async () => {
+  const { pageId, db } = await newInlineDatabase();
+  await share(t, ann, pageId, [{ email: bob.email, accessLevel: 'read' }]);
+  const socket = await connectRealtime(baseUrl, { cookie: bob.cookie });
+  try {
+    const joined = await request<Record<string, unknown>>(socket, 'join', { channel: channels.element(pageId, bob.id) });
+    expect((joined as RealtimeAck).ok).toBe(true);
+    const edit = nextEvent<ElementEdit>(socket, 'edit', (e) => e.channel === `element:${pageId}` && e.block?.id === db.id);
+    expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${db.id}`, { title: 'Вживую' }, { 'x-client-id': 'title-writer-01' }));
+    expect(await edit).toMatchObject({ origin: 'title-writer-01', block: { id: db.id, version: db.version + 1, data: { title: 'Вживую' } } });
+  } finally {
+    socket.close();
+  }
 });
