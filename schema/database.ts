@@ -4,8 +4,10 @@ import {
   COMPUTED_FIELD_TYPES,
   DATABASE_LIMITS,
   MAIN_FIELD_ID,
+  databaseDescriptionSchema,
   databaseFieldSchema,
   databaseLayoutSchema,
+  databaseTitleSchema,
   fieldIdSchema,
   filterGroupSchema,
   hasOptions,
@@ -138,6 +140,15 @@ export type AddViewBody = z.infer<typeof addViewBodySchema>;
 /** POST database/{id}/views/{viewId}: the keys given replace the layout's (uid and type stay unless type is given). */
 export const updateViewBodySchema = z.object({ layout: databaseLayoutSchema.omit({ uid: true }).partial().strict() }).strict();
 export type UpdateViewBody = z.infer<typeof updateViewBodySchema>;
+/**
+ * POST database/{id}: an inline database's title and description (plain text; null or blank
+ * clears one; a key left out stays as it is). At least one of them.
+ */
+export const describeDatabaseBodySchema = z
+  .object({ title: databaseTitleSchema.nullable().optional(), description: databaseDescriptionSchema.nullable().optional() })
+  .strict()
+  .refine((body) => body.title !== undefined || body.description !== undefined, { message: 'a title or a description to change' });
+export type DescribeDatabaseBody = z.infer<typeof describeDatabaseBodySchema>;
 /** POST database/{id}/views/{viewId}/move: reorder the views (tabs). */
 export const moveViewBodySchema = z.object({ placeAfter: z.string().max(64).nullable() }).strict();
 export type MoveViewBody = z.infer<typeof moveViewBodySchema>;

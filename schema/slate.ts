@@ -41,6 +41,9 @@ export interface DatabaseElement extends BlockElementBase {
   type: 'databaseBlock';
   config: DatabaseConfig;
   view: DatabaseView;
+  /** An inline database's title and description (absent: none). */
+  title?: string;
+  description?: string;
 }
 /** A database row (void): its title, icon and cell values live on the element. */
 export interface DatabaseRowElement extends BlockElementBase {

@@ -51,6 +51,8 @@ export const DATABASE_LIMITS = {
   filterRules: 20,
   sorts: 10,
   fileNameLength: 255,
+  /** An inline database's description (plain text); its title has LIMITS.titleLength, as any title. */
+  descriptionLength: 2_000,
 } as const;
 
 /** Keys that would reach Object.prototype if someone used them as plain-object keys. */
@@ -324,8 +326,13 @@ export function fieldOf(config: DatabaseConfig, fieldId: string): DatabaseField 
   return Object.hasOwn(config.fields, fieldId) ? config.fields[fieldId] : undefined;
 }
 
+/** An inline database's title: plain text, at most LIMITS.titleLength, as any title (absent: none). */
+export const databaseTitleSchema = z.string().max(LIMITS.titleLength);
+/** An inline database's description under its title: plain text (absent: none). */
+export const databaseDescriptionSchema = z.string().max(DATABASE_LIMITS.descriptionLength);
+
 export const databaseDataSchema = z
-  .object({ config: databaseConfigSchema, view: databaseViewSchema })
+  .object({ config: databaseConfigSchema, view: databaseViewSchema, title: databaseTitleSchema.optional(), description: databaseDescriptionSchema.optional() })
   .strict()
   .superRefine((data, ctx) => {
     const ids = fieldIds(data.config);
@@ -628,7 +635,12 @@ export function copyView(view: DatabaseView): DatabaseView {
   return JSON.parse(JSON.stringify(view)) as DatabaseView;
 }
 
-/** A database: a void element in the editor that carries its config and view. */
+/** The title and description a database has (absent keys stay absent: data from before them reads the same). */
+export function aboutOf(data: { title?: string; description?: string }): { title?: string; description?: string } {
+  return { ...(data.title !== undefined ? { title: data.title } : {}), ...(data.description !== undefined ? { description: data.description } : {}) };
+}
+
+/** A database: a void element in the editor that carries its config and view, and its title and description when it has them. */
 export const databaseBlock: BlockDefinition<'database', DatabaseData> = {
   wireType: 'database',
   slateType: 'databaseBlock',
@@ -636,10 +648,10 @@ export const databaseBlock: BlockDefinition<'database', DatabaseData> = {
   shortcuts: [],
   isVoid: true,
   canonicalize: (data) => data,
-  toSlateFields: (data) => ({ children: [{ text: '' }], config: copyConfig(data.config), view: copyView(data.view) }),
+  toSlateFields: (data) => ({ children: [{ text: '' }], config: copyConfig(data.config), view: copyView(data.view), ...aboutOf(data) }),
   toWireData: (element) => {
     if (element.type !== 'databaseBlock') throw new Error(`${element.type} is not a database element`);
-    return { config: copyConfig(element.config), view: copyView(element.view) };
+    return { config: copyConfig(element.config), view: copyView(element.view), ...aboutOf(element) };
   },
 };
 

@@ -10,6 +10,7 @@ import {
   addViewBodySchema,
   dateStartMs,
   createRowsBodySchema,
+  describeDatabaseBodySchema,
   moveRowsBodySchema,
   moveViewBodySchema,
   rowIdsBodySchema,
@@ -64,6 +65,7 @@ import {
   addView,
   deleteField,
   deleteView,
+  describeDatabase,
   layoutOf,
   moveView,
   planFieldChange,
@@ -548,6 +550,23 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
   );
 
   // ---- Fields and views -------------------------------------------------------------------------------
+
+  app.post(
+    '/api/v3/spaces/database/:id',
+    {
+      schema: {
+        tags: ['databases'],
+        summary: "Set an inline database's title and description (null or blank: none; a key left out stays)",
+        params: databaseParams,
+        body: describeDatabaseBodySchema,
+      },
+    },
+    async (request) => {
+      const { block } = await describeDatabase(app.db, changerOf(request), request.params.id, request.body);
+      await toldBlock(block, request);
+      return envelope(await presentBlock(app.db, block));
+    },
+  );
 
   app.post(
     '/api/v3/spaces/database/:id/fields',

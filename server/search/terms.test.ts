@@ -57,6 +57,11 @@ test('the text a block and a cell are found by', () => {
   expect(blockSearchText('latex', { formula: 'E=mc^2' })).toBe('E=mc^2');
   expect(blockSearchText('divider', {})).toBe('');
   expect(blockSearchText('image', { remoteData: null })).toBe('');
+  // An inline database: its title and description (a database without them: none; its rows are found as pages and cells).
+  const database = { config: { fields: {} }, view: { layouts: [] } };
+  expect(blockSearchText('database', database)).toBe('');
+  expect(blockSearchText('database', { ...database, title: ' Цели ', description: 'На квартал' })).toBe('Цели\nНа квартал');
+  expect(blockSearchText('database', { ...database, description: 'Только описание' })).toBe('Только описание');
   expect(cellSearchText({ name: 'Заметка', type: 'text' }, ' звонить ')).toBe('звонить');
   expect(cellSearchText({ name: 'Сумма', type: 'number' }, 5)).toBe('');
   expect(cellSearchText(undefined, 'x')).toBe('');

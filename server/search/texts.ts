@@ -22,8 +22,9 @@ function tokensText(tokens: Tokens): string {
 /**
  * The text search finds a block by (docs/search.md «What is indexed»): the text of any block made
  * of tokens (paragraphs, headings, lists, to-dos, quotes, callouts, code, tables), a file's name,
- * a formula, an embed's address. A database block is found by its rows (their titles are pages',
- * their text cells `cellSearchText`); a divider, a page link or an image without a file has none.
+ * a formula, an embed's address, an inline database's title and description. A database block is
+ * also found by its rows (their titles are pages', their text cells `cellSearchText`); a divider,
+ * a page link or an image without a file has none.
  */
 export function blockSearchText(type: string, data: unknown): string {
   if (!data || typeof data !== 'object') return '';
@@ -32,6 +33,14 @@ export function blockSearchText(type: string, data: unknown): string {
   if (type === 'file' && typeof fields.remoteData?.title === 'string') return fields.remoteData.title;
   if (type === 'latex' && typeof fields.formula === 'string') return fields.formula;
   if (type === 'embed' && typeof fields.url === 'string') return fields.url;
+  if (type === 'database') {
+    const { title, description } = data as { title?: unknown; description?: unknown };
+    return [title, description]
+      .filter((text): text is string => typeof text === 'string')
+      .map((text) => text.trim())
+      .filter(Boolean)
+      .join('\n');
+  }
   return '';
 }
 

@@ -10,7 +10,18 @@ import { createPage } from '../pages/create';
 import { trashPage } from '../pages/trash';
 import { cellConflict, writeCell, writeCells } from './cells';
 import { createRows, moveRows, restoreDatabaseRows, trashDatabaseRows } from './rows';
-import { addField, addView, deleteField, deleteView, moveView, planFieldChange, updateField, updateView, type StructureOutcome } from './structure';
+import {
+  addField,
+  addView,
+  deleteField,
+  deleteView,
+  describeDatabase,
+  moveView,
+  planFieldChange,
+  updateField,
+  updateView,
+  type StructureOutcome,
+} from './structure';
 
 /*
  * The database commands called as a handler calls them, on a real database (both kinds): what
@@ -381,5 +392,50 @@ describe('views', () => {
     expect(await refusal(moveView(t.app.db, reader, db.id, 'top', { placeAfter: null }))).toEqual([403, 'forbidden']);
     expect(await refusal(deleteView(t.app.db, reader, db.id, 'top'))).toEqual([403, 'forbidden']);
     expect([(await block(db.id)).version, await uids(db.id)]).toEqual([v, ['end', first, 'top']]);
+  });
+});
+
+describe('describeDatabase (an inline database’s title and description)', () => {
+  test('an editor sets, replaces and clears them, each a version; a key left out stays; field and view changes keep them', async () => {
+    const db = await newDatabase();
+    let v = (await block(db.id)).version;
+    const ed = changer('participant');
+    const about = async () => {
+      const { title, description } = await data(db.id);
+      return { title, description };
+    };
+    expect((await describeDatabase(t.app.db, ed, db.id, { title: 'Задачи команды' })).block.version).toBe(++v);
+    expect(await about()).toEqual({ title: 'Задачи команды', description: undefined });
+    expect((await describeDatabase(t.app.db, ed, db.id, { description: 'Что мы делаем' })).block.version).toBe(++v);
+    expect(await about()).toEqual({ title: 'Задачи команды', description: 'Что мы делаем' });
+    // The same again changes nothing (no version).
+    expect((await describeDatabase(t.app.db, ed, db.id, { title: 'Задачи команды' })).block.version).toBe(v);
+    // Every other change of the block keeps them (they were dropped when a change rebuilt the data).
+    await addField(t.app.db, ed, db.id, { id: 'extra', field: { name: 'Ещё', type: 'text' } });
+    await updateField(t.app.db, ed, db.id, 'extra', { name: 'Ещё раз', type: 'number' });
+    await addView(t.app.db, ed, db.id, { layout: { uid: 'second', type: 'table', orderedFields: [] } });
+    await updateView(t.app.db, ed, db.id, 'second', { layout: { name: 'Вторая' } });
+    await moveView(t.app.db, ed, db.id, 'second', { placeAfter: null });
+    await deleteView(t.app.db, ed, db.id, 'second');
+    await deleteField(t.app.db, ed, db.id, 'extra');
+    v += 7;
+    expect(await about()).toEqual({ title: 'Задачи команды', description: 'Что мы делаем' });
+    // null, or blank text, clears one; the other stays.
+    expect((await describeDatabase(t.app.db, ed, db.id, { title: '  ' })).block.version).toBe(++v);
+    expect(await about()).toEqual({ title: undefined, description: 'Что мы делаем' });
+    expect((await describeDatabase(t.app.db, ed, db.id, { description: null })).block.version).toBe(++v);
+    expect(await data(db.id)).not.toHaveProperty('title');
+    expect(await data(db.id)).not.toHaveProperty('description');
+    expect((await block(db.id)).version).toBe(v);
+  });
+
+  test('denied: a reader, a guest and an outsider change nothing (403); no such database 404', async () => {
+    const db = await newDatabase();
+    await describeDatabase(t.app.db, changer('admin'), db.id, { title: 'Было' });
+    const before = await block(db.id);
+    for (const who of ['reader', 'guest', 'outsider'] as const)
+      expect(await refusal(describeDatabase(t.app.db, changer(who), db.id, { title: 'Стало', description: 'нет' }))).toEqual([403, 'forbidden']);
+    expect(await refusal(describeDatabase(t.app.db, changer('admin'), newId(), { title: 'нет' }))).toEqual([404, 'not_found']);
+    expect(await block(db.id)).toEqual(before);
   });
 });

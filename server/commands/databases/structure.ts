@@ -21,6 +21,7 @@ import {
   valueToText,
   type AddFieldBody,
   type AddViewBody,
+  type DescribeDatabaseBody,
   type MoveViewBody,
   type RetypeReport,
   type UpdateViewBody,
@@ -100,6 +101,26 @@ export function layoutOf(data: DatabaseData, viewId: string): DatabaseLayout {
   return layout;
 }
 
+// ---- Title and description ----------------------------------------------------------------------
+
+/**
+ * Sets an inline database's title and description (docs/api/databases.md «Title and
+ * description»): a key given replaces the stored one, null or blank text removes it, a key left
+ * out stays. Plain text; the limits are the body schema's (422 validation_failed).
+ */
+export function describeDatabase(db: Kysely<Database>, changer: Changer, databaseId: string, body: DescribeDatabaseBody): Promise<StructureOutcome> {
+  return changeDatabase(db, changer, databaseId, async (data) => {
+    const next: DatabaseData = { ...data };
+    for (const key of ['title', 'description'] as const) {
+      const value = body[key];
+      if (value === undefined) continue;
+      if (value === null || value.trim() === '') delete next[key];
+      else next[key] = value;
+    }
+    return next.title === data.title && next.description === data.description ? null : { data: next };
+  });
+}
+
 // ---- Fields -----------------------------------------------------------------------------------
 
 /** Adds a field, shown in every view after `placeAfter` (else last); the title field exists already (422 database.main_field). */
@@ -116,7 +137,7 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
       if (at >= 0) layout.orderedFields.splice(at + 1, 0, entry);
       else layout.orderedFields.push(entry);
     }
-    return { data: { config: { fields: { ...data.config.fields, [fieldId]: field } }, view }, result: fieldId };
+    return { data: { ...data, config: { fields: { ...data.config.fields, [fieldId]: field } }, view }, result: fieldId };
   });
 }
 
@@ -148,7 +169,10 @@ export async function updateField(
     if (!before) throw notFound('field');
     const { report, field, rewrites } = await planRetype(trx, id, fieldId, before, next);
     await rewriteCells(trx, field, rewrites, changer.userId);
-    return { data: { config: { fields: { ...data.config.fields, [fieldId]: field } }, view: withoutDeadConditions(data, fieldId, field) }, result: report };
+    return {
+      data: { ...data, config: { fields: { ...data.config.fields, [fieldId]: field } }, view: withoutDeadConditions(data, fieldId, field) },
+      result: report,
+    };
   });
 }
 
@@ -239,7 +263,7 @@ export async function deleteField(db: Kysely<Database>, changer: Changer, databa
       if (layout.timeline) layout.timeline = timelineWithout(layout.timeline, fieldId);
     }
     await deleteCellsOfField(trx, id, fieldId);
-    return { data: { config: { fields }, view } };
+    return { data: { ...data, config: { fields }, view } };
   });
 }
 
@@ -254,7 +278,7 @@ export function addView(db: Kysely<Database>, changer: Changer, databaseId: stri
     if (at >= 0) layouts.splice(at + 1, 0, layout);
     else if (placeAfter === null) layouts.unshift(layout);
     else layouts.push(layout);
-    return { data: { config: data.config, view: { layouts } } };
+    return { data: { ...data, view: { layouts } } };
   });
 }
 
@@ -263,7 +287,7 @@ export function updateView(db: Kysely<Database>, changer: Changer, databaseId: s
   return changeDatabase(db, changer, databaseId, async (data) => {
     layoutOf(data, viewId);
     const layouts = copyView(data.view).layouts.map((l) => (l.uid === viewId ? { ...l, ...layout, uid: l.uid } : l));
-    return { data: { config: data.config, view: { layouts } } };
+    return { data: { ...data, view: { layouts } } };
   });
 }
 
@@ -275,7 +299,7 @@ export function moveView(db: Kysely<Database>, changer: Changer, databaseId: str
     const at = placeAfter === null ? -1 : layouts.findIndex((l) => l.uid === placeAfter);
     if (placeAfter !== null && at < 0) throw invalid('placeAfter is not a view of this database');
     layouts.splice(at + 1, 0, moving);
-    return { data: { config: data.config, view: { layouts } } };
+    return { data: { ...data, view: { layouts } } };
   });
 }
 
@@ -283,6 +307,6 @@ export function moveView(db: Kysely<Database>, changer: Changer, databaseId: str
 export function deleteView(db: Kysely<Database>, changer: Changer, databaseId: string, viewId: string): Promise<StructureOutcome> {
   return changeDatabase(db, changer, databaseId, async (data) => {
     layoutOf(data, viewId);
-    return { data: { config: data.config, view: { layouts: data.view.layouts.filter((l) => l.uid !== viewId) } } };
+    return { data: { ...data, view: { layouts: data.view.layouts.filter((l) => l.uid !== viewId) } } };
   });
 }

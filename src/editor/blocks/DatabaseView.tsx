@@ -51,7 +51,15 @@ export function DatabaseView({ element, attributes, children }: RenderElementPro
       <div contentEditable={false} className="database-block" onMouseDown={keepFocus} onClick={(event) => event.stopPropagation()}>
         {host && DatabaseBlock ? (
           <Fallback card={card}>
-            <DatabaseBlock databaseId={database.uid} config={database.config} view={database.view} host={host} fill={host.fillDatabaseId === database.uid} />
+            <DatabaseBlock
+              databaseId={database.uid}
+              config={database.config}
+              view={database.view}
+              title={database.title}
+              description={database.description}
+              host={host}
+              fill={host.fillDatabaseId === database.uid}
+            />
           </Fallback>
         ) : (
           card
@@ -97,7 +105,7 @@ function DatabaseCard({ database }: { database: DatabaseElement }) {
   return (
     <div className="database-card" role="group" aria-label={t('database.title')}>
       <div className="database-card-title">
-        <span aria-hidden>▦</span> {t('database.title')}
+        <span aria-hidden>▦</span> {database.title || t('database.title')}
       </div>
       <div className="database-card-columns">{names.length > 0 ? t('database.columns', { names: names.join(', ') }) : t('database.noColumns')}</div>
     </div>

@@ -13,6 +13,7 @@ import { showToast } from '../../ui/Toast';
 import { useMentionable } from '../comments/members';
 import { databaseApi, type DatabaseApi, type DatabaseBlock as WireDatabaseBlock } from './api';
 import { DatabaseContext, useDatabase, type DatabaseContextValue } from './context';
+import { DatabaseHeading } from './DatabaseHeading';
 import { FilterBar } from './FilterBar';
 import { RowPeek } from './RowPeek';
 import { SearchBox } from './SearchBox';
@@ -34,6 +35,9 @@ export interface DatabaseBlockProps {
   api?: DatabaseApi;
   /** A linked view (a WidgetView page, LinkedView.tsx): only this view of the database; views are neither added nor deleted here. */
   linkedViewId?: string;
+  /** An inline database's title and description, shown above its tabs (not on a Database page nor in a linked view: their page's title names them). */
+  title?: string;
+  description?: string;
 }
 
 /** For a part that reports its one store as it changes (the table's, the side peek's): that store tracked in its place. */
@@ -91,7 +95,7 @@ export function newBoardLayout(config: DatabaseConfig, name: string): DatabaseLa
  * views are changed through the API; the database block the server answers goes into the editor
  * (host.receiveBlock), and this component draws what the element then holds.
  */
-export default function DatabaseBlock({ databaseId, config, view, host, fill, api = databaseApi, linkedViewId }: DatabaseBlockProps) {
+export default function DatabaseBlock({ databaseId, config, view, host, fill, api = databaseApi, linkedViewId, title, description }: DatabaseBlockProps) {
   const { t } = useTranslation('automation');
   // A view shows its changes at once: each saved patch goes over the view until the server's
   // answer for the last of them is in (then the block's own view shows), and the next patch is
@@ -170,6 +174,20 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       },
     }),
     [databaseId, host.pageId, host.published, config, editable, api, apply, members, failed],
+  );
+
+  /** The title or description changed here: saved, and the block the server answers goes into the editor (others get it as the block's edit). */
+  const saveAbout = useCallback(
+    async (about: { title?: string | null; description?: string | null }) => {
+      try {
+        apply(await api.describe(databaseId, about));
+        return true;
+      } catch {
+        failed();
+        return false;
+      }
+    },
+    [api, apply, databaseId, failed],
   );
 
   // Others' changes of the rows: the `database` events of the holding page's channel.
@@ -261,6 +279,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   return (
     <DatabaseContext.Provider value={context}>
       <div className={`db${fill ? ' is-fill' : ''}`} data-database-id={databaseId}>
+        {!fill && !linkedViewId && <DatabaseHeading title={title} description={description} editable={editable} onSave={saveAbout} />}
         <div className="db-toolbar">
           <div className="db-tabs" role="tablist" aria-label={t('database.views')}>
             {layouts.map((l, index) => (

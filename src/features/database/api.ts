@@ -148,6 +148,10 @@ export const databaseApi = {
   updateView(databaseId: string, viewId: string, layout: Partial<Omit<DatabaseLayout, 'uid'>>): Promise<DatabaseBlock> {
     return post(`database/${id(databaseId)}/views/${id(viewId)}`, { layout });
   },
+  /** An inline database's title and description (null or blank: none; a key left out stays). */
+  describe(databaseId: string, about: { title?: string | null; description?: string | null }): Promise<DatabaseBlock> {
+    return post(`database/${id(databaseId)}`, about);
+  },
   moveView(databaseId: string, viewId: string, placeAfter: string | null): Promise<DatabaseBlock> {
     return post(`database/${id(databaseId)}/views/${id(viewId)}/move`, { placeAfter });
   },

@@ -18,6 +18,8 @@ export interface FakeDatabaseServer {
   view: DatabaseView;
   /** The page holding the database, as `database/view/{uid}` answers it (the caller's level on it). */
   holder: WireElement;
+  /** The database's title and description (POST database/{id}). */
+  about: { title?: string; description?: string };
   /** Someone else writes a cell (its version goes up). */
   writeElsewhere(rowId: string, fieldId: string, value: RowValue): void;
   /** The next call whose path contains `part` fails with this status. */
@@ -55,6 +57,7 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
     config,
     view,
     holder: newElement({ id: 'page', title: 'Задачи', accessLevel: 'full' }, '2026-01-01T00:00:00Z'),
+    about: {},
     writeElsewhere(rowId, fieldId, value) {
       const row = server.rows.find((r) => r.id === rowId)!;
       if (fieldId === MAIN_FIELD_ID) row.data.title = String(value ?? '');
@@ -77,7 +80,15 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
         return json(status, { data: null, errors: [{ code: 'server_error', message: 'failed' }] });
       }
       let match: RegExpExecArray | null;
-      const block = () => ({ id: 'db', type: 'database', version: 2, data: { config: server.config, view: server.view } });
+      const block = () => ({ id: 'db', type: 'database', version: 2, data: { config: server.config, view: server.view, ...server.about } });
+      if (method === 'POST' && /^database\/[^/]+$/.test(path)) {
+        for (const key of ['title', 'description'] as const) {
+          const value = (body as Record<string, string | null | undefined>)[key];
+          if (value === null || value?.trim() === '') delete server.about[key];
+          else if (value !== undefined) server.about[key] = value;
+        }
+        return json(200, { data: block() });
+      }
       if (method === 'GET' && (match = /^database\/view\/([^/]+)$/.exec(path))) {
         const layout = server.view.layouts.find((l) => l.uid === decodeURIComponent(match![1]));
         if (!layout) return json(404, { data: null, errors: [{ code: 'not_found', message: 'no view' }] });

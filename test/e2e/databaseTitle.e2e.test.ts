@@ -1,0 +1,44 @@
+import { browserSuite } from '../helpers/browserSuite';
+import { eventually, newPage, pageReady, saved, shoot } from '../helpers/editorPage';
+
+/*
+ * An inline database's title (issue 34 §2, docs/web-app.md «Table view»): inserted with «/база»,
+ * named in the field above its tabs, still named after a reload, and found by search (Ctrl+K).
+ */
+
+const suite = browserSuite();
+
+it('a database inserted with «/база» gets a title typed above its tabs; after a reload it is there, and Ctrl+K finds the page by it', async () => {
+  const page = await suite.signedIn('database.title@example.com');
+  await newPage(page, 'Планы отдела');
+  await page.keyboard.type('/база');
+  await page.locator('.slash-menu').waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.db-scroll').waitFor();
+  await saved(page);
+  const title = page.getByRole('textbox', { name: 'Название базы данных' });
+  await title.waitFor();
+  expect(await title.getAttribute('placeholder')).toBe('Без названия');
+  await title.click();
+  await page.keyboard.type('Квартальные цели');
+  await page.keyboard.press('Enter');
+  await eventually(() => title.evaluate((el) => el === document.activeElement), false);
+  await saved(page);
+  await page.locator('.db-heading').hover();
+  await shoot(page, 'database-title-light');
+
+  await page.reload();
+  await pageReady(page);
+  await page.getByRole('textbox', { name: 'Название базы данных' }).waitFor();
+  await eventually(() => page.getByRole('textbox', { name: 'Название базы данных' }).inputValue(), 'Квартальные цели');
+
+  await page.locator('[data-slate-editor] [data-block-id]').first().click();
+  await page.keyboard.press('Control+K');
+  const finder = page.getByRole('dialog', { name: 'Поиск' });
+  await finder.waitFor();
+  await page.keyboard.type('квартальных');
+  const hit = finder.getByRole('option').first();
+  await eventually(() => hit.locator('.search-hit-title').textContent(), 'Планы отдела');
+  expect(await hit.locator('mark').allTextContents()).toEqual(['Квартальные']);
+  await page.context().close();
+});
