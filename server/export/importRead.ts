@@ -14,7 +14,7 @@ import { workerScripts } from './workerScripts';
  * transferred, not copied.
  */
 
-/** What an upload holds: our export's document, the files by path, the problems met. */
+/** What an upload holds: our export's document, the files it names by path, the problems met. */
 export interface ImportReading {
   document: ImportDocument;
   files: Map<string, Uint8Array>;
@@ -97,7 +97,12 @@ export async function readImport(bytes: Uint8Array, name: string, options: ReadI
 /** The worker's side: the upload read, as the message to post and the buffers to move with it (each once). */
 export async function answerImport(bytes: Uint8Array, name: string): Promise<{ answer: ImportWorkerAnswer; transfer: ArrayBuffer[] }> {
   try {
-    const reading = await readExport(bytes, name);
+    const read = await readExport(bytes, name);
+    // Only the files the document names go back to the server: the pages themselves and files
+    // nothing shows (an archive's 256 MB of data beside its pages) stay here and end with the
+    // worker, rather than land in the server's heap and set off its garbage collector.
+    const named = new Set(read.document.files.map((file) => file.path));
+    const reading = { ...read, files: new Map([...read.files].filter(([path]) => named.has(path))) };
     const buffers = new Set<ArrayBuffer>();
     for (const file of reading.files.values()) if (file.buffer instanceof ArrayBuffer) buffers.add(file.buffer);
     return { answer: { reading }, transfer: [...buffers] };
