@@ -443,7 +443,8 @@ it('cards move with the keyboard: Ctrl+Shift+↑ within a column, Ctrl+Shift+→
   await eventually(() => cardsIn(page, 'В работе'), ['Вёрстка', 'Сборка']);
   const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
   // One Tab stop for the board: the first card.
-  expect(await page.locator('.db-card[tabindex="0"]').allTextContents()).toEqual(['Макет']);
+  // The one card in the tab order follows the focus (a render after it: awaited, not read at once).
+  await eventually(() => page.locator('.db-card[tabindex="0"]').allTextContents(), ['Макет']);
 
   // «Тексты» a place up: first of «Сделать», still focused.
   await page.locator('.db-card', { hasText: 'Тексты' }).focus();
@@ -467,7 +468,8 @@ it('cards move with the keyboard: Ctrl+Shift+↑ within a column, Ctrl+Shift+→
   await eventually(focused, 'Сборка');
   await page.keyboard.press('ArrowLeft');
   await eventually(focused, 'Макет');
-  expect(await page.locator('.db-card[tabindex="0"]').allTextContents()).toEqual(['Макет']);
+  // The one card in the tab order follows the focus (a render after it: awaited, not read at once).
+  await eventually(() => page.locator('.db-card[tabindex="0"]').allTextContents(), ['Макет']);
   // Enter opens the card.
   await page.keyboard.press('Enter');
   await page.getByRole('dialog').getByText('Макет').first().waitFor();
