@@ -45,7 +45,7 @@ const NODE_MODULES = builtinModules
   .filter((name) => !name.startsWith('_'))
   .flatMap((name) => [name, `node:${name}`])
   .map((name) => ({ name, message: NO_NODE_MESSAGE }));
-const TEST_HELPERS = ['schema/blocks/htmlTestUtil.ts', 'src/features/database/fakeDatabaseServer.ts'];
+const TEST_HELPERS = ['schema/blocks/htmlTestUtil.ts', 'src/features/database/fakeDatabaseServer.ts', 'src/features/database/mountDatabase.tsx'];
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const boundaryRules = [];
 for (const [top, banned] of Object.entries(FORBIDDEN)) {

@@ -1,10 +1,8 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseLayout, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
-import { Provider } from 'react-redux';
-import { createStore } from '../../app/store';
-import { Toaster } from '../../ui/Toast';
-import DatabaseBlock, { newTimelineLayout } from './DatabaseBlock';
-import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
+import { newTimelineLayout } from './DatabaseBlock';
+import { layOutGrid, makeRow } from './fakeDatabaseServer';
+import { mountDatabase } from './mountDatabase';
 import { clearRowStores } from './rowStore';
 
 afterEach(() => {
@@ -33,31 +31,16 @@ async function setup(
 ) {
   const shown = view();
   Object.assign(shown.layouts[0], patch);
-  const server = fakeDatabaseServer(
-    { fields: { ...(JSON.parse(JSON.stringify(config)) as DatabaseConfig).fields, ...moreFields } },
+  const mounted = await mountDatabase(
+    { fields: { ...config.fields, ...moreFields } },
     shown,
     Array.from({ length: rows }, (_, i) => makeRow(i, { sum: i * 10, ...values(i) })),
+    { canEdit },
   );
-  globalThis.fetch = server.fetch;
-  const receiveBlock = jest.fn();
-  const utils = render(
-    <Provider store={createStore()}>
-      <DatabaseBlock
-        databaseId="db"
-        config={server.config}
-        view={server.view}
-        host={{ pageId: 'page', workspaceId: null, canEdit, receiveBlock, live: null, isSaved: () => true, flush: async () => undefined }}
-      />
-      <Toaster />
-    </Provider>,
-  );
-  await screen.findByText('Строка 0');
-  const grid = screen.getByRole('grid');
-  const sink = screen.getByLabelText(/стрелки — переход/);
-  const cell = (row: number, col: number) => grid.querySelector(`[data-row="${row}"] [data-col="${col}"]`) as HTMLElement;
+  const { cell } = mounted;
   /** The titles at positions 0…n − 1 (undefined: not drawn). */
   const titles = (n: number) => Array.from({ length: n }, (_, r) => cell(r, 0)?.firstChild?.textContent);
-  return { server, receiveBlock, grid, sink, cell, titles, ...utils };
+  return { ...mounted, titles };
 }
 
 layOutGrid();

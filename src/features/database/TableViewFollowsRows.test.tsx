@@ -1,12 +1,10 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { Provider } from 'react-redux';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView } from '../../../schema/blocks/database';
 import type { DatabaseChange, WireRow } from '../../../schema/database';
 import type { RealtimeConnection } from '../../app/realtimeConnection';
-import { createStore } from '../../app/store';
-import { Toaster, dismissAllToasts } from '../../ui/Toast';
-import DatabaseBlock from './DatabaseBlock';
-import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
+import { dismissAllToasts } from '../../ui/Toast';
+import { layOutGrid, makeRow } from './fakeDatabaseServer';
+import { mountDatabase } from './mountDatabase';
 import { clearRowStores, REFRESH_DELAY_MS } from './rowStore';
 import { movedItem } from './useReorderable';
 
@@ -35,12 +33,6 @@ const view = (): DatabaseView => ({
 });
 
 async function setup(openPage?: (id: string) => void) {
-  const server = fakeDatabaseServer(
-    JSON.parse(JSON.stringify(config)) as DatabaseConfig,
-    view(),
-    Array.from({ length: 6 }, (_, i) => makeRow(i, { sum: i * 10 })),
-  );
-  globalThis.fetch = server.fetch;
   // The page's channel: what the realtime connection would hand the database's events to.
   let onEvent: ((event: string, payload: unknown) => void) | undefined;
   const connection = {
@@ -49,30 +41,12 @@ async function setup(openPage?: (id: string) => void) {
       return () => undefined;
     },
   } as unknown as RealtimeConnection;
-  render(
-    <Provider store={createStore()}>
-      <DatabaseBlock
-        databaseId="db"
-        config={server.config}
-        view={server.view}
-        host={{
-          pageId: 'page',
-          workspaceId: null,
-          canEdit: true,
-          receiveBlock: jest.fn(),
-          live: { connection, userId: 'u1' },
-          isSaved: () => true,
-          flush: async () => undefined,
-          openPage,
-        }}
-      />
-      <Toaster />
-    </Provider>,
+  const { server, grid, sink, cell } = await mountDatabase(
+    config,
+    view(),
+    Array.from({ length: 6 }, (_, i) => makeRow(i, { sum: i * 10 })),
+    { live: { connection, userId: 'u1' }, openPage },
   );
-  await screen.findByText('Строка 0');
-  const grid = screen.getByRole('grid');
-  const sink = screen.getByLabelText(/стрелки — переход/);
-  const cell = (row: number, col: number) => grid.querySelector(`[data-row="${row}"] [data-col="${col}"]`) as HTMLElement;
   const titles = () => Array.from({ length: server.rows.length }, (_, r) => cell(r, 0)?.firstChild?.textContent);
   /** Someone else's change: the server's rows changed, its event told, the store's read done. */
   const remote = async (change: DatabaseChange) => {

@@ -1,13 +1,11 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { Provider } from 'react-redux';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
 import type { WireUser } from '../../../schema/user';
-import { createStore } from '../../app/store';
-import { Toaster, dismissAllToasts } from '../../ui/Toast';
+import { dismissAllToasts } from '../../ui/Toast';
 import { databaseApi } from './api';
 import { CellEditor, type EditorMove } from './cells';
-import DatabaseBlock from './DatabaseBlock';
 import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
+import { mountDatabase } from './mountDatabase';
 import { RowFields } from './RowFields';
 import { clearRowStores } from './rowStore';
 
@@ -37,27 +35,11 @@ describe('in the grid', () => {
   });
 
   async function setup() {
-    const server = fakeDatabaseServer(
-      JSON.parse(JSON.stringify(config)) as DatabaseConfig,
+    const { server, sink, cell } = await mountDatabase(
+      config,
       view(),
       Array.from({ length: 3 }, (_, i) => makeRow(i, { sum: i * 10 })),
     );
-    globalThis.fetch = server.fetch;
-    render(
-      <Provider store={createStore()}>
-        <DatabaseBlock
-          databaseId="db"
-          config={server.config}
-          view={server.view}
-          host={{ pageId: 'page', workspaceId: null, canEdit: true, receiveBlock: jest.fn(), live: null, isSaved: () => true, flush: async () => undefined }}
-        />
-        <Toaster />
-      </Provider>,
-    );
-    await screen.findByText('Строка 0');
-    const grid = screen.getByRole('grid');
-    const sink = screen.getByLabelText(/стрелки — переход/);
-    const cell = (row: number, col: number) => grid.querySelector(`[data-row="${row}"] [data-col="${col}"]`) as HTMLElement;
     const writes = () => server.requests.filter((r) => r.method === 'POST');
     return { server, sink, cell, writes };
   }
