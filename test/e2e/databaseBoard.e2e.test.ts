@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
-import { fetchJson, signInToProcess } from '../helpers/serverProcess';
+import { fetchJson, namedTeam } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * The Board view of a database (issue 17) in real Chromium against the real server: added from
@@ -25,8 +26,6 @@ const STATUS = {
     { id: 'done', name: 'Готово', color: 'green', group: 'done' },
   ],
 };
-
-const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
 /** A Database page with a status field and rows, made through the API. */
 async function boardData(page: Page, title: string, rows: Array<[string, string | null]>) {
@@ -271,24 +270,11 @@ it("a board by a person field: a column per person by name, a card of two people
   const cookie = await cookieOf(page);
   const url = suite.server.url;
   // Three people of one workspace, named in another order than their e-mails.
-  const people: Record<string, string> = {};
-  for (const [email, name, session] of [
+  const { ids: people, workspace } = await namedTeam(suite.server, [
     ['board.yana@example.com', 'Яна', cookie],
-    ['board.boris@example.com', 'Борис', ''],
-    ['board.anna@example.com', 'Анна', ''],
-  ]) {
-    const who = session || (await signInToProcess(suite.server, email));
-    const id = (await fetchJson<{ data: { id: string } }>(`${url}/api/user/current`, { cookie: who })).data.id;
-    await fetchJson(`${url}/api/user`, { method: 'POST', cookie: who, body: JSON.stringify({ id, name }) });
-    people[name] = id;
-  }
-  const workspace = (await fetchJson<{ data: { id: string } }>(`${S()}/workspace`, { method: 'POST', cookie, body: JSON.stringify({ name: 'Команда' }) })).data
-    .id;
-  await fetchJson(`${S()}/workspace/${workspace}/members/add`, {
-    method: 'POST',
-    cookie,
-    body: JSON.stringify({ members: [people['Борис'], people['Анна']].map((userId) => ({ userId, role: 'participant' })) }),
-  });
+    ['board.boris@example.com', 'Борис'],
+    ['board.anna@example.com', 'Анна'],
+  ]);
   const headers = { 'x-workspace-id': workspace };
   const holder = (
     await fetchJson<{ data: { id: string } }>(`${S()}/section/all`, {

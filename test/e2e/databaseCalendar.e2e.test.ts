@@ -3,6 +3,7 @@ import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 import { pointerDrag, centreOf } from '../helpers/pointerDrag';
 import { fetchJson } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * The Calendar view of a database (issue 17) in real Chromium against the real server: added from
@@ -15,7 +16,6 @@ import { fetchJson } from '../helpers/serverProcess';
 const suite = browserSuite();
 
 const S = () => `${suite.server.url}/api/v3/spaces`;
-const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
 /** This month's day `d` as YYYY-MM-DD (the calendar opens on today's month). */
 const now = new Date();

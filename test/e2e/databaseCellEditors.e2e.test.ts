@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually } from '../helpers/editorPage';
-import { fetchJson, signInToProcess } from '../helpers/serverProcess';
+import { fetchJson, namedTeam } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * Issue 34 §2 in real Chromium against the real server (SQLite): the cell editors under the
@@ -27,29 +28,13 @@ interface Row {
 /** Signed in as Яна, with Борис and Анна in her workspace, and a Database page there: a number, a checkbox and a person field. */
 async function setUp() {
   const page = await suite.signedIn('editors.yana@example.com');
-  const cookie = await page
-    .context()
-    .cookies()
-    .then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const cookie = await cookieOf(page);
   const url = suite.server.url;
-  const people: Record<string, string> = {};
-  for (const [email, name, session] of [
+  const { ids: people, workspace } = await namedTeam(suite.server, [
     ['editors.yana@example.com', 'Яна', cookie],
-    ['editors.boris@example.com', 'Борис', ''],
-    ['editors.anna@example.com', 'Анна', ''],
-  ]) {
-    const who = session || (await signInToProcess(suite.server, email));
-    const id = (await fetchJson<{ data: { id: string } }>(`${url}/api/user/current`, { cookie: who })).data.id;
-    await fetchJson(`${url}/api/user`, { method: 'POST', cookie: who, body: JSON.stringify({ id, name }) });
-    people[name] = id;
-  }
-  const workspace = (await fetchJson<{ data: { id: string } }>(`${S()}/workspace`, { method: 'POST', cookie, body: JSON.stringify({ name: 'Команда' }) })).data
-    .id;
-  await fetchJson(`${S()}/workspace/${workspace}/members/add`, {
-    method: 'POST',
-    cookie,
-    body: JSON.stringify({ members: [people['Борис'], people['Анна']].map((userId) => ({ userId, role: 'participant' })) }),
-  });
+    ['editors.boris@example.com', 'Борис'],
+    ['editors.anna@example.com', 'Анна'],
+  ]);
   const headers = { 'x-workspace-id': workspace };
   const call = <T>(method: string, path: string, body?: unknown) =>
     fetchJson<T>(`${S()}/${path}`, { method, cookie, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * A relation field (rows of the same database, a timeline's «blocked by») in real Chromium
@@ -12,7 +13,6 @@ import { fetchJson } from '../helpers/serverProcess';
 
 const suite = browserSuite();
 const S = () => `${suite.server.url}/api/v3/spaces`;
-const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 const cell = (page: Page, row: number, col: number) => page.locator(`.db-scroll [data-row="${row}"] [data-col="${col}"]`);
 
 it('a relation cell: rows found by title, chosen with a click, written with Enter, shown by their titles', async () => {

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * Issue 34 §1 in real Chromium against the real server (SQLite): Boris edits a cell of
@@ -29,10 +30,7 @@ interface Row {
 async function setUp(email: string, names: string[]) {
   const S = `${suite.server.url}/api/v3/spaces`;
   const page = await suite.signedIn(email);
-  const cookie = await page
-    .context()
-    .cookies()
-    .then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const cookie = await cookieOf(page);
   const call = <T>(method: string, url: string, body?: unknown) =>
     fetchJson<T>(`${S}/${url}`, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) });
   const holder = await call<{ data: { id: string } }>('POST', 'section/private', { type: 'Database', title: 'Релиз' });

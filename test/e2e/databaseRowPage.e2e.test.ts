@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { blocksOf, eventually, newPage, pageReady, saved, shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * A data table's row opened as a page of its own, in real Chromium against the real server:
@@ -14,10 +15,7 @@ const suite = browserSuite();
 async function rowPage(email: string, title: string) {
   const api = `${suite.server.url}/api/v3/spaces`;
   const page = await suite.signedIn(email);
-  const cookie = await page
-    .context()
-    .cookies()
-    .then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const cookie = await cookieOf(page);
   const holder = await fetchJson<{ data: { id: string } }>(`${api}/section/private`, {
     method: 'POST',
     cookie,

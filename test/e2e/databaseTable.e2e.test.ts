@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, newPage, saved, shoot } from '../helpers/editorPage';
 import { fetchJson, signInToProcess } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * The Table view of a database in real Chromium against the real server (SQLite): made from the
@@ -67,10 +68,7 @@ async function pasteText(page: Page, value: string): Promise<void> {
 async function databasePage(email: string, title: string) {
   const api = `${suite.server.url}/api/v3/spaces`;
   const page = await signedIn(email);
-  const cookie = await page
-    .context()
-    .cookies()
-    .then((all) => all.map((c) => `${c.name}=${c.value}`).join('; '));
+  const cookie = await cookieOf(page);
   const holder = await fetchJson<{ data: { id: string } }>(`${api}/section/private`, {
     method: 'POST',
     cookie,

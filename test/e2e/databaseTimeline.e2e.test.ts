@@ -3,6 +3,7 @@ import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 import { pointerDrag, centreOf } from '../helpers/pointerDrag';
 import { fetchJson } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * The Timeline view of a database (issue 17) in real Chromium against the real server: added from
@@ -16,7 +17,6 @@ import { fetchJson } from '../helpers/serverProcess';
 const suite = browserSuite();
 
 const S = () => `${suite.server.url}/api/v3/spaces`;
-const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
 /** Today `offset` days on, as YYYY-MM-DD (the browser's days are this machine's). */
 const day = (offset: number) => {

@@ -5,6 +5,7 @@ import { browserSuite } from '../helpers/browserSuite';
 import { shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
 import { deflatedZeros, zipOf } from '../helpers/zipBomb';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * Export (issue 18) in real Chromium: the page menu's «Экспорт…», a format and «Вместе с
@@ -15,7 +16,6 @@ import { deflatedZeros, zipOf } from '../helpers/zipBomb';
 
 const suite = browserSuite();
 const S = () => `${suite.server.url}/api/v3/spaces`;
-const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
 async function downloaded(page: Page, format: 'Markdown' | 'JSON', subpages: boolean): Promise<Record<string, Uint8Array>> {
   return unzipSync(new Uint8Array(await fs.readFile(await downloadedFile(page, format, subpages))));

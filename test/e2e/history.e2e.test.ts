@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, saved, shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * Page history (issue 18, docs/history.md) in real Chromium against the real server (a version
@@ -15,7 +16,6 @@ import { fetchJson } from '../helpers/serverProcess';
 
 const suite = browserSuite({ env: { HISTORY_PAUSE_MS: '300', HISTORY_MAX_MS: '3000' } });
 const S = () => `${suite.server.url}/api/v3/spaces`;
-const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 /** The page's blocks' texts under its title (the title is the editor's first block), empty ones left out. */
 const texts = async (page: Page, root = '.page [data-slate-editor]') =>
   (await page.locator(`${root} [data-block-id]`).allTextContents()).slice(1).filter(Boolean);

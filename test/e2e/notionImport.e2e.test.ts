@@ -2,10 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { SHOTS_DIR } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * Importing a Notion «Markdown & CSV» export (issue 18, docs/import-export.md «Notion») in real
@@ -15,7 +15,6 @@ import { fetchJson } from '../helpers/serverProcess';
 
 const suite = browserSuite();
 const S = () => `${suite.server.url}/api/v3/spaces`;
-const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 const url = (name: string) => name.split('/').map(encodeURIComponent).join('/');
 
 const PROJECT = 'Ремонт офиса 0f1e2d3c4b5a49688776655443322110';

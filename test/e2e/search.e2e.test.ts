@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
+import { cookieOf } from '../helpers/browser';
 
 /*
  * Search (issue 18, docs/search.md) in real Chromium against the real server: Ctrl+K opens the
@@ -13,7 +14,6 @@ import { fetchJson } from '../helpers/serverProcess';
 
 const suite = browserSuite();
 const S = () => `${suite.server.url}/api/v3/spaces`;
-const cookieOf = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 
 async function pageWith(cookie: string, title: string, texts: string[], parentId?: string): Promise<string> {
   const url = parentId ? `${S()}/element/${parentId}/children` : `${S()}/section/private`;

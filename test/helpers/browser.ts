@@ -82,3 +82,8 @@ export async function lateFrames(target: Page | BrowserContext, ms = 60): Promis
     };
   }, ms);
 }
+
+/** The cookies of a signed-in page, as a `cookie` header for API calls made beside it. */
+export async function cookieOf(page: Page): Promise<string> {
+  return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+}

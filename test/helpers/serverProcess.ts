@@ -160,3 +160,34 @@ export async function fetchJson<T>(url: string, init: RequestInit & { cookie?: s
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
+
+/**
+ * People named as given (`[email, name, cookie?]`: the first is usually the one signed in in the
+ * browser, with their cookie; the others sign in here) in a new workspace of the first one's,
+ * the others its participants. Answers their ids by name and the workspace's id.
+ */
+export async function namedTeam(
+  server: ServerProcess,
+  people: ReadonlyArray<readonly [email: string, name: string, cookie?: string]>,
+  workspaceName = 'Команда',
+): Promise<{ ids: Record<string, string>; workspace: string }> {
+  const ids: Record<string, string> = {};
+  let owner = '';
+  for (const [email, name, session] of people) {
+    const who = session || (await signInToProcess(server, email));
+    owner ||= who;
+    const id = (await fetchJson<{ data: { id: string } }>(`${server.url}/api/user/current`, { cookie: who })).data.id;
+    await fetchJson(`${server.url}/api/user`, { method: 'POST', cookie: who, body: JSON.stringify({ id, name }) });
+    ids[name] = id;
+  }
+  const S = `${server.url}/api/v3/spaces`;
+  const workspace = (
+    await fetchJson<{ data: { id: string } }>(`${S}/workspace`, { method: 'POST', cookie: owner, body: JSON.stringify({ name: workspaceName }) })
+  ).data.id;
+  await fetchJson(`${S}/workspace/${workspace}/members/add`, {
+    method: 'POST',
+    cookie: owner,
+    body: JSON.stringify({ members: people.slice(1).map(([, name]) => ({ userId: ids[name], role: 'participant' })) }),
+  });
+  return { ids, workspace };
+}
