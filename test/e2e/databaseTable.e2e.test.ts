@@ -261,6 +261,21 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
   await page.context().close();
 });
 
+it('a number field may fix its digits after the comma in its menu: the cells show them, kept after a reload', async () => {
+  const { page, cookie, S, holderId, db } = await databasePage('table.decimals@example.com', 'Смета');
+  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
+  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows: [{ title: 'Бумага', values: { sum: 9156.3 } }] }) });
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await eventually(() => text(cell(page, 0, 1)), '9 156,3');
+  const menu = await openFieldMenu(page, 'Сумма');
+  await menu.getByLabel('Знаков после запятой').selectOption('2');
+  await eventually(() => text(cell(page, 0, 1)), '9 156,30');
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await eventually(() => text(cell(page, 0, 1)), '9 156,30');
+  await page.context().close();
+});
+
 it('a row opens beside the table with its fields, and as a page of its own', async () => {
   const page = await signedIn('table.rows@example.com');
   await pageWithDatabase(page, 'Встречи');

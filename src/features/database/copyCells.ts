@@ -1,6 +1,6 @@
 import type { DatabaseField, DateRange, RowValue } from '../../../schema/blocks/database';
 import { valueToText, type ValueNames } from '../../../schema/database';
-import { formatNumber } from './format';
+import { displayText } from './format';
 import { toTsv } from './gridModel';
 
 /*
@@ -28,8 +28,8 @@ export function copiedText(field: DatabaseField, value: RowValue | undefined, na
   if (value === undefined || value === null) return '';
   switch (field.type) {
     case 'number':
-      // Intl writes a narrow no-break space between thousands in some engines: spreadsheets know the plain no-break one.
-      return typeof value === 'number' ? formatNumber(value, field.format, field.decimals).replace(/[\u202f\u2009]/g, '\u00a0') : '';
+      // As the cell shows it; Intl writes a narrow no-break space between thousands in some engines: spreadsheets know the plain no-break one.
+      return displayText(field, value).replace(/[\u202f\u2009]/g, '\u00a0');
     case 'date':
     case 'createdTime':
     case 'editedTime': {
