@@ -135,6 +135,74 @@ it('a database from the slash menu: rows typed in, keys move and edit, a number 
   await page.context().close();
 });
 
+it('text that comes without key-downs (a phone keyboard, an IME, dictation) starts editing the selected cell, and none of it is lost', async () => {
+  const page = await signedIn('table.insert.text@example.com');
+  await pageWithDatabase(page, 'Без клавиш');
+  await addRow(page, 'Первая');
+  await addField(page, 'Сумма', 'Число');
+  await cell(page, 0, 0).click();
+  await editor(page).waitFor({ state: 'detached' });
+  // Playwright types Cyrillic as inserted text, with no key-down: the word must open the editor whole.
+  await page.keyboard.type('Вторая строка');
+  await eventually(() => editor(page).inputValue(), 'Вторая строка');
+  let written = cellWrites(page);
+  await page.keyboard.press('Enter');
+  await written;
+  await expect(text(cell(page, 0, 0))).resolves.toBe('Вторая строка');
+  await cell(page, 0, 1).click();
+  written = cellWrites(page);
+  await page.keyboard.insertText('12,5');
+  await eventually(() => editor(page).inputValue(), '12,5');
+  await page.keyboard.press('Enter');
+  await written;
+  await expect(text(cell(page, 0, 1))).resolves.toBe('12,5');
+  // A click on another cell while editing writes the edit and selects the cell clicked.
+  await cell(page, 0, 0).click();
+  await page.keyboard.type('Третья');
+  await editor(page).waitFor();
+  written = cellWrites(page);
+  await cell(page, 0, 1).click({ position: { x: 8, y: 8 } });
+  await written;
+  await editor(page).waitFor({ state: 'detached' });
+  await expect(text(cell(page, 0, 0))).resolves.toBe('Третья');
+  await expect(cell(page, 0, 1).getAttribute('class')).resolves.toContain('is-active');
+  await page.reload();
+  await grid(page).waitFor();
+  await eventually(() => text(cell(page, 0, 0)), 'Третья');
+  await expect(text(cell(page, 0, 1))).resolves.toBe('12,5');
+  await page.context().close();
+});
+
+it('on a phone (375 px, touch) a tap selects a cell and a second tap opens its editor; typing there is written', async () => {
+  const page = await suite.signedIn('table.phone.tap@example.com', 1280, { touch: true });
+  await pageWithDatabase(page, 'Телефон');
+  await addRow(page, 'Первая');
+  await addRow(page, 'Вторая');
+  await page.setViewportSize({ width: 375, height: 812 });
+  // A tap on the cell's text (its middle holds «Открыть», which opens the row as on a computer).
+  const tap = (row: number) => cell(page, row, 0).tap({ position: { x: 12, y: 12 } });
+  const active = (row: number) =>
+    cell(page, row, 0)
+      .getAttribute('class')
+      .then((c) => c?.includes('is-active'));
+  await tap(1);
+  await eventually(() => active(1), true);
+  await tap(0);
+  await eventually(() => active(0), true);
+  await expect(editor(page).count()).resolves.toBe(0);
+  await tap(0);
+  await editor(page).waitFor();
+  await eventually(() => editor(page).evaluate((el) => el === document.activeElement), true);
+  await page.keyboard.press('End');
+  await page.keyboard.type(' и ещё');
+  const written = cellWrites(page);
+  await page.keyboard.press('Enter');
+  await written;
+  await expect(text(cell(page, 0, 0))).resolves.toBe('Первая и ещё');
+  await shoot(page, 'database-phone-tap');
+  await page.context().close();
+});
+
 it('a TSV block pasted from a spreadsheet fills cells and adds rows; the filter and sort bar; rows deleted together come back with «Отменить»', async () => {
   const page = await signedIn('table.paster@example.com');
   await pageWithDatabase(page, 'Бюджет', '/database');

@@ -42,3 +42,35 @@ it('a database inserted with «/база» gets a title typed above its tabs; af
   expect(await hit.locator('mark').allTextContents()).toEqual(['Квартальные']);
   await page.context().close();
 });
+
+it('a title saved with Enter and a new row typed at once: the letters go into the row, never into the title', async () => {
+  const page = await suite.signedIn('database.title.race@example.com');
+  await newPage(page, 'Гонка');
+  await page.keyboard.type('/база');
+  await page.locator('.slash-menu').waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.db-scroll').waitFor();
+  await saved(page);
+  const title = page.getByRole('textbox', { name: 'Название базы данных' });
+  await title.click();
+  await page.keyboard.type('Задачи');
+  await page.keyboard.press('Enter');
+  // No pause: the title's save and the row's making are both on their way while «Альфа» is typed
+  // (Playwright types Cyrillic as text without key-downs, as a phone's keyboard does).
+  await page
+    .getByRole('button', { name: /Новая строка/ })
+    .first()
+    .click();
+  await page.keyboard.type('Альфа');
+  await page.locator('.db-editor-text').waitFor();
+  await eventually(() => page.locator('.db-editor-text').inputValue(), 'Альфа');
+  await page.keyboard.press('Enter');
+  await saved(page);
+  await eventually(() => title.inputValue(), 'Задачи');
+  await eventually(() => page.locator('.db-row').filter({ hasText: 'Альфа' }).count(), 1);
+  await page.reload();
+  await pageReady(page);
+  await eventually(() => page.getByRole('textbox', { name: 'Название базы данных' }).inputValue(), 'Задачи');
+  await eventually(() => page.locator('.db-row').filter({ hasText: 'Альфа' }).count(), 1);
+  await page.context().close();
+});

@@ -28,8 +28,9 @@ export function browserSuite(options: { timeoutMs?: number; env?: Record<string,
       if (!browser) throw new Error('the suite has not started');
       return browser;
     },
-    async signedIn(email: string, width = 1280): Promise<Page> {
-      const context = await suite.browser.newContext({ viewport: { width, height: 900 } });
+    /** `touch`: a phone's screen (touch events, taps; the page's viewport meta applies). */
+    async signedIn(email: string, width = 1280, { touch = false }: { touch?: boolean } = {}): Promise<Page> {
+      const context = await suite.browser.newContext({ viewport: { width, height: 900 }, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
       const page = await context.newPage();
       await lateFrames(page);
       page.setDefaultTimeout(15_000);

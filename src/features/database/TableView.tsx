@@ -45,6 +45,7 @@ import { CalculationCell, useCalculations } from './Footer';
 import { groupKey, useCollapsedGroups } from './collapsedGroups';
 import {
   cellSelection,
+  isOnlyCell,
   gridKeyAction,
   groupedLayout,
   movePlacement,
@@ -486,6 +487,11 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     event.stopPropagation();
+    if (awaitingRow.current) {
+      // A row being made gets what is typed meanwhile (into the sink, taken when its editor opens); no other key acts on the old cell.
+      if (!(event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey)) event.preventDefault();
+      return;
+    }
     const activeField = selection ? columns[selection.focus.col]?.field : undefined;
     const action = gridKeyAction(event, false, { checkbox: activeField?.type === 'checkbox' });
     if (!selection) {
@@ -543,6 +549,20 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       default:
         break;
     }
+  };
+
+  /**
+   * Text that came without a key of its own (a phone's keyboard, an IME, dictation, an
+   * `insertText`): it starts editing the active cell with what came, as a typed key does; while
+   * a row is being made it waits in the sink for that row.
+   */
+  const onTyped = () => {
+    if (awaitingRow.current) return;
+    const text = takeTyped();
+    if (!text || !selection) return;
+    const field = columns[selection.focus.col]?.field;
+    if (field?.type === 'checkbox') return;
+    startEditing(selection.focus, text);
   };
 
   // —— Clipboard: TSV both ways ——
@@ -677,18 +697,32 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 
   // —— Rows: add, insert, delete (with undo) ——
   const [focusRowId, setFocusRowId] = useState<string | null>(null);
-  const addRow = (placeAfter?: string) =>
-    inTurn(async () => {
+  /** A row asked for and not yet edited: the keyboard goes to the sink, and what is typed meanwhile becomes the start of its first cell. */
+  const awaitingRow = useRef(false);
+  const takeTyped = () => {
+    const text = sink.current?.value ?? '';
+    if (sink.current) sink.current.value = '';
+    return text;
+  };
+  const addRow = (placeAfter?: string) => {
+    awaitingRow.current = true;
+    takeTyped();
+    focusGrid();
+    return inTurn(async () => {
       try {
         const [row] = await db.api.createRows(databaseId, [{}], placeAfter);
         history.record({ added: [row.id] });
         if (placeAfter === undefined) rowVirtualizer.scrollToIndex(itemCount, { align: 'end' });
         await store.refresh();
-        setFocusRowId(row.id);
+        // A row the view does not show (filtered out) is not edited here: the keys go back to the grid.
+        if (store.indexOf(row.id) < 0) awaitingRow.current = false;
+        else setFocusRowId(row.id);
       } catch {
+        awaitingRow.current = false;
         failed();
       }
     });
+  };
   const startEditingRef = useRef(startEditing);
   startEditingRef.current = startEditing;
   const focusIndex = focusRowId ? store.indexOf(focusRowId) : -1;
@@ -697,7 +731,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     setFocusRowId(null);
     const pos = { row: focusIndex, col: 0 };
     setSelection(cellSelection(pos));
-    startEditingRef.current(pos);
+    awaitingRow.current = false;
+    startEditingRef.current(pos, takeTyped() || undefined);
   }, [focusIndex]);
   const deleteChecked = () =>
     inTurn(async () => {
@@ -769,6 +804,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (!cell || !rowEl) return null;
     return { row: Number(rowEl.dataset.row), col: Number(cell.dataset.col) };
   };
+  /** How the last press came (mouse, pen, touch): a mouse-down made from a tap says nothing of it. */
+  const pointer = useRef<string>('mouse');
   const onMouseDown = (event: MouseEvent<HTMLDivElement>) => {
     const target = event.target as HTMLElement;
     const rowEl = target.closest('[data-row]') as HTMLElement | null;
@@ -798,7 +835,19 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     const pos = cellAt(target);
     if (!pos) return;
     event.preventDefault();
-    if (editing) setEditing(null);
+    // On a touch screen the grid's keyboard target brings up no keyboard: a tap selects the cell
+    // and a second tap on it opens its editor, whose field does (a double tap would zoom).
+    const tappedAgain = pointer.current === 'touch' && !editing && !event.shiftKey && selection && isOnlyCell(selection, pos);
+    if (tappedAgain && !target.closest('[data-toggle]')) {
+      startEditing(pos);
+      return;
+    }
+    if (editing) {
+      // The editor writes what it holds as it loses the focus (as a click elsewhere makes it), before the cell pressed is selected.
+      const open = document.activeElement?.closest('.db-editor') ? (document.activeElement as HTMLElement) : null;
+      open?.blur();
+      setEditing(null);
+    }
     const next = event.shiftKey && selection ? { anchor: selection.anchor, focus: pos } : cellSelection(pos);
     setSelection(next);
     dragging.current = true;
@@ -916,6 +965,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         aria-colcount={columns.length}
         aria-readonly={!editable || undefined}
         aria-multiselectable
+        onPointerDown={(event) => (pointer.current = event.pointerType)}
         onMouseDown={onMouseDown}
         onMouseOver={onMouseOver}
         onDoubleClick={onDoubleClick}
@@ -931,9 +981,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
             aria-label={labels.keyboard}
             aria-controls={gridId}
             inputMode="none"
-            value=""
-            onChange={() => undefined}
             onKeyDown={onKeyDown}
+            onInput={onTyped}
             onCopy={onCopy}
             onCut={onCut}
             onPaste={onPaste}

@@ -45,6 +45,12 @@ export function clampPos(pos: CellPos, size: GridSize): CellPos {
 }
 
 /** One cell selected. */
+/** Whether the selection is the one cell `pos`. */
+export function isOnlyCell(selection: GridSelection, pos: CellPos): boolean {
+  const { anchor, focus } = selection;
+  return anchor.row === focus.row && anchor.col === focus.col && focus.row === pos.row && focus.col === pos.col;
+}
+
 export function cellSelection(pos: CellPos): GridSelection {
   return { anchor: pos, focus: pos };
 }
