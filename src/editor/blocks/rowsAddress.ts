@@ -88,12 +88,26 @@ export function calendarDays(mode: unknown, today: Date): { from: string; to: st
 
 /** What a calendar view reads for its days (`calendarDays`): the rows meeting them, their date alone, `limit` at most. */
 export function calendarRowsQuery(
-  layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>,
+  layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'> & { orderedFields?: DatabaseLayout['orderedFields'] },
   fieldId: string,
   days: { from: string; to: string },
   limit: number,
 ): RowsQuery {
-  return { ...viewRowsQuery(layout), range: { fieldId: fieldId, from: days.from, to: days.to }, fields: [fieldId], offset: 0, limit: limit };
+  return {
+    ...viewRowsQuery(layout),
+    range: { fieldId: fieldId, from: days.from, to: days.to },
+    fields: calendarFields(layout, fieldId),
+    offset: 0,
+    limit: limit,
+  };
+}
+
+/** The cells a calendar reads: its date field's, then those its items show (the view's listed fields, not the title `MAIN_FIELD`, which every row has). */
+export function calendarFields(layout: { orderedFields?: DatabaseLayout['orderedFields'] }, fieldId: string): string[] {
+  const listed = (Array.isArray(layout.orderedFields) ? layout.orderedFields : [])
+    .map((entry) => entry.fieldId)
+    .filter((id) => id !== 'MAIN_FIELD' && id !== fieldId);
+  return [fieldId, ...listed];
 }
 
 /**
@@ -155,8 +169,17 @@ export function boardColumnPath(
 
 /** A script's expression whose value is `firstRowsPaths`, written from the functions' text (they call each other by name there). */
 export function rowsAddressScript(): string {
-  const texts = [jsonQuery, rowsPath, viewRowsQuery, firstRowsPath, boardColumnValues, boardColumnPath, calendarDays, calendarRowsQuery, firstRowsPaths].map(
-    (fn) => fn.toString(),
-  );
+  const texts = [
+    jsonQuery,
+    rowsPath,
+    viewRowsQuery,
+    firstRowsPath,
+    boardColumnValues,
+    boardColumnPath,
+    calendarDays,
+    calendarFields,
+    calendarRowsQuery,
+    firstRowsPaths,
+  ].map((fn) => fn.toString());
   return `(() => {\n${texts.join('\n')}\nreturn ${firstRowsPaths.name};\n})()`;
 }

@@ -10,14 +10,16 @@ import { type CalendarMode, type DatabaseLayout, type RowValue } from '../../../
 import type { DatabaseChange, WireRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { showToast } from '../../ui/Toast';
-import { CALENDAR_WINDOW, calendarDays, calendarRowsQuery, viewRowsQuery } from '../../editor/blocks/rowsAddress';
+import { CALENDAR_WINDOW, calendarDays, calendarFields, calendarRowsQuery, viewRowsQuery } from '../../editor/blocks/rowsAddress';
 import { writeOver } from './cellWrites';
 import { dayString, eventTimes, fitDays, readRange, valueFromEvent, type HiddenByDay } from './calendarDates';
 import { Popover } from '../../ui/Popover';
 import { useDatabase, type DatabaseContextValue } from './context';
 import type { LiveView } from './chartConfig';
 import type { RowsQuery } from './api';
-import { cellOf, withCell } from './rowStore';
+import { cellOf, shownOf, withCell } from './rowStore';
+import { displayText } from './format';
+import { displayName } from '../comments/userLookup';
 import { DateFieldNeeded, DateFieldSelect } from './DateFields';
 
 /** A calendar reads at most this many rows for the days on screen (a month of 2,000 items is well inside). */
@@ -83,7 +85,8 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   const [failed, setFailed] = useState(false);
   const [reads, setReads] = useState(0);
   const query = useMemo(() => viewRowsQuery(layout), [layout]);
-  const queryKey = JSON.stringify(query);
+  // A property shown or hidden on the items is read again (the calendar reads only the cells it shows).
+  const queryKey = JSON.stringify([query, fieldId ? calendarFields(layout, fieldId) : null]);
 
   useEffect(() => {
     if (!fieldId) return;
@@ -154,13 +157,23 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   // What is drawn: at most a few items a day, the rest counted as «+N» on their days (fitDays).
   const { events, hidden } = useMemo(() => {
     if (!rows || !fieldId) return { events: [] as EventInput[], hidden: new Map() as HiddenByDay };
+    // The properties the view lists, as the grid shows them, under each item's title (the date field aside: the item stands on it).
+    const listed = calendarFields(layout, fieldId)
+      .slice(1)
+      .filter((id) => db.config.fields[id]);
+    const userName = (id: string) =>
+      displayName(
+        db.members.find((m) => m.id === id),
+        id,
+      );
     const items = rows.flatMap((row) => {
       const times = eventTimes(cellOf(row, fieldId));
-      return times ? [{ id: row.id, title: row.data.title, ...times, extendedProps: { icon: row.data.icon } }] : [];
+      const props = listed.map((id) => displayText(db.config.fields[id], shownOf(row, id, db.config.fields[id]), userName)).filter((text) => text !== '');
+      return times ? [{ id: row.id, title: row.data.title, ...times, extendedProps: { icon: row.data.icon, props } }] : [];
     });
     const fitted = fitDays(items, PER_DAY[shown]);
     return { events: fitted.shown as EventInput[], hidden: fitted.hidden };
-  }, [rows, fieldId, shown]);
+  }, [rows, fieldId, shown, layout, db.config.fields, db.members]);
   const [more, setMore] = useState<{ day: string; anchor: HTMLElement } | null>(null);
 
   /** A row's date written (a drop, a resize, a day given): shown at once, on the version read; put back if it fails. */
@@ -391,6 +404,8 @@ function eventContent(arg: EventContentArg) {
   if (arg.timeText) root.append(element('span', 'db-calendar-time', arg.timeText));
   if (icon) root.append(element('span', null, icon, { 'aria-hidden': 'true' }));
   root.append(element('span', 'db-calendar-title', arg.event.title || '\u00a0'));
+  const props = (arg.event.extendedProps.props as string[] | undefined) ?? [];
+  for (const text of props) root.append(element('span', 'db-calendar-prop', text));
   return { domNodes: [root] };
 }
 

@@ -15,6 +15,7 @@ import { databaseApi, type DatabaseApi, type DatabaseBlock as WireDatabaseBlock 
 import { DatabaseContext, useDatabase, type DatabaseContextValue } from './context';
 import { DatabaseHeading } from './DatabaseHeading';
 import { FilterBar } from './FilterBar';
+import { PropertiesButton } from './PropertiesPanel';
 import { RowPeek } from './RowPeek';
 import { SearchBox } from './SearchBox';
 import { movedItem, useReorderable, type DropSide } from './useReorderable';
@@ -71,7 +72,13 @@ export function newChartLayout(config: DatabaseConfig, name: string): DatabaseLa
 /** A new Calendar view: every field in its rows, by the first date field, if any, a month at a time. */
 export function newCalendarLayout(config: DatabaseConfig, name: string): DatabaseLayout {
   const date = Object.entries(config.fields).find(([, f]) => f.type === 'date')?.[0];
-  return { ...newTableLayout(config, name), type: 'calendar', calendar: date ? { fieldId: date, mode: 'month' } : null };
+  // Its items show their titles alone until properties are chosen for them («Свойства»), as in Notion.
+  return {
+    ...newTableLayout(config, name),
+    type: 'calendar',
+    orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }],
+    calendar: date ? { fieldId: date, mode: 'month' } : null,
+  };
 }
 
 /** A new Timeline view: every field in its rows, bars from the first date field, to the second if there is one (else the first's ranges), by weeks. */
@@ -305,6 +312,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 {filters > 0 && <span className="db-badge">{filters}</span>}
               </button>
               {!CHART_TYPES.has(layout.type) && layout.type !== 'calendar' && layout.type !== 'timeline' && <GroupButton layout={layout} />}
+              {!CHART_TYPES.has(layout.type) && <PropertiesButton layout={layout} />}
               {layout.type === 'board' && <CoverButton layout={layout} />}
             </div>
           )}
