@@ -591,12 +591,18 @@ export function filterSql(config: DatabaseConfig, filter: FilterGroup | null | u
 interface SortPlan {
   joins: Array<RawBuilder<unknown>>;
   order: Array<RawBuilder<unknown>>;
+  /** The values rows are ordered by, each sort's and then the row's own key and id (`compareKeys` orders them as `order` does). */
+  keys: Array<RawBuilder<unknown>>;
+  /** Per sort, whether it goes down (the keys after the sorts' go up). */
+  descending: boolean[];
 }
 
 /** Sorts as joins and ORDER BY terms: empty values last either way, then the rows' own order. */
 function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: boolean): SortPlan {
   const joins: Array<RawBuilder<unknown>> = [];
   const order: Array<RawBuilder<unknown>> = [];
+  const keys: Array<RawBuilder<unknown>> = [];
+  const descending: boolean[] = [];
   sorts.forEach((sort, at) => {
     const field = fieldOf(config, sort.fieldId);
     if (!field) return;
@@ -624,10 +630,39 @@ function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: 
     }
     order.push(sql`(${key} is null)`);
     order.push(sql`${key} ${direction}`);
+    keys.push(key);
+    descending.push(sort.direction === 'desc');
   });
-  order.push(sql.raw('p.sort_key'));
-  order.push(postgres ? sql.raw('p.id collate "C"') : sql.raw('p.id'));
-  return { joins, order };
+  const own = [sql.raw('p.sort_key'), postgres ? sql.raw('p.id collate "C"') : sql.raw('p.id')];
+  order.push(...own);
+  keys.push(...own);
+  return { joins, order, keys, descending };
+}
+
+/** Two texts in code-point order: SQLite's (bytes of UTF-8) and PostgreSQL's `collate "C"`, which the keys sorted on use. */
+function codePointOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+/** Rows' keys (`SortPlan.keys`) in the order SQL gives them: per sort empty last either way, then up or down; then the rows' own key and id. */
+export function compareKeys(a: readonly unknown[], b: readonly unknown[], descending: readonly boolean[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === y) continue;
+    if (x === null || y === null) return x === null ? 1 : -1;
+    const order = typeof x === 'number' && typeof y === 'number' ? x - y : codePointOrder(String(x), String(y));
+    if (order !== 0) return (descending[i] ? -order : order) < 0 ? -1 : 1;
+  }
+  return 0;
 }
 
 /** Which rows a view reads (its database, live or trashed, its filter and search) as SQL over the row page `p`. */
@@ -702,14 +737,74 @@ export async function rowsNaming(
   return naming;
 }
 
-/** Every id of a view's rows in the view's order (one SQL query; ids only, never the rows). */
-export async function orderedRowIds(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery): Promise<string[]> {
-  const postgres = isPostgres(db);
+/** A view's rows in its order: their ids, and the values they are ordered by (`SortPlan.keys`), to place a row written since. */
+export interface RowOrder {
+  ids: string[];
+  keys: unknown[][];
+}
+
+/** The columns of a select that give a row's keys: `k0`, `k1`, … */
+function keyColumns(plan: SortPlan): RawBuilder<unknown> {
+  return sql.join(plan.keys.map((key, i) => sql`${key} as ${sql.raw(`k${i}`)}`));
+}
+
+function keysOf(row: Record<string, unknown>, count: number): unknown[] {
+  return Array.from({ length: count }, (_, i) => row[`k${i}`]);
+}
+
+/** Every row of a view in the view's order, by id with its keys (one SQL query, never the rows' cells). */
+export async function orderedRows(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery): Promise<RowOrder> {
   const where = whereSql(config, databaseId, query);
-  const plan = sortPlan(config, query.sorts ?? [], postgres);
+  const plan = sortPlan(config, query.sorts ?? [], isPostgres(db));
   const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
-  const rows = await sql<{ id: string }>`select p.id from pages p ${joins} where ${where} order by ${sql.join(plan.order)}`.execute(db);
-  return rows.rows.map((r) => r.id);
+  const rows = await sql<
+    Record<string, unknown> & { id: string }
+  >`select p.id, ${keyColumns(plan)} from pages p ${joins} where ${where} order by ${sql.join(plan.order)}`.execute(db);
+  return { ids: rows.rows.map((r) => r.id), keys: rows.rows.map((r) => keysOf(r, plan.keys.length)) };
+}
+
+/**
+ * A kept order brought up to date after the cells of `rowIds` were written (by this process): those
+ * rows are taken out, and those the view still holds are put back where their keys now place them
+ * (read in one query), so a write in a sorted or filtered field costs a read of its rows, not a sort
+ * of every row. The kept order is left as it was (a new one is made).
+ */
+export async function reorderRows(
+  db: Kysely<Database>,
+  config: DatabaseConfig,
+  databaseId: string,
+  query: RowQuery,
+  kept: RowOrder,
+  rowIds: readonly string[],
+): Promise<RowOrder> {
+  const where = whereSql(config, databaseId, query);
+  const plan = sortPlan(config, query.sorts ?? [], isPostgres(db));
+  const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
+  const read = await sql<Record<string, unknown> & { id: string; hit: number | string }>`
+    select p.id, case when ${where} then 1 else 0 end as hit, ${keyColumns(plan)}
+    from pages p ${joins} where p.id in (${sql.join(rowIds)})`.execute(db);
+  const moved = new Set(rowIds);
+  const ids: string[] = [];
+  const keys: unknown[][] = [];
+  kept.ids.forEach((id, i) => {
+    if (moved.has(id)) return;
+    ids.push(id);
+    keys.push(kept.keys[i]);
+  });
+  for (const row of read.rows) {
+    if (Number(row.hit) !== 1) continue;
+    const key = keysOf(row, plan.keys.length);
+    let low = 0;
+    let high = ids.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compareKeys(keys[mid], key, plan.descending) < 0) low = mid + 1;
+      else high = mid;
+    }
+    ids.splice(low, 0, row.id);
+    keys.splice(low, 0, key);
+  }
+  return { ids, keys };
 }
 
 /** The fields whose cells a query reads (null: every field, for «edited time/by»). */
@@ -792,7 +887,7 @@ const MAX_WRITES = 4096;
  * Footers and charts' groups are kept the same way, apart (`kept`).
  */
 export class ViewOrders {
-  private readonly orders: KeptValues<string[]>;
+  private readonly orders: KeptValues<RowOrder>;
   private readonly results: KeptValues<unknown>;
   /** Cell writes of this process, committed: by database, field and revision, the row written. */
   private readonly writes = new Map<string, Map<string, Map<number, string>>>();
@@ -816,17 +911,20 @@ export class ViewOrders {
     return { ids: ids.slice(window.offset, window.offset + window.limit), count: ids.length };
   }
 
-  ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
+  async ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
     const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null])}`;
-    return this.keep(
+    const order = await this.keep(
       this.orders,
       db,
       database,
       key,
       queryFields(config, query),
-      () => orderedRowIds(db, config, database.id, query),
-      (ids) => ids.length,
+      () => orderedRows(db, config, database.id, query),
+      // The ids and their keys.
+      (kept) => kept.ids.length * 2,
+      (kept, rowIds) => reorderRows(db, config, database.id, query, kept, rowIds),
     );
+    return order.ids;
   }
 
   /** A view's footer, kept like its order: while the rows and the fields it filters, sorts and sums by stay. */

@@ -8,7 +8,8 @@
  * kept), a cell write, and two charts over every row (issue 17: ≤ 100 ms p95): a count by a
  * select, and a sum of a number by month of a date with a series by a select — read again, and
  * read right after a cell write in a field they read (BENCH_WRITE_PAIRS pairs), and a chart under
- * a view's filter the same way. Sequential requests (one user scrolling), after a warm-up; prints
+ * a view's filter the same way; and a window of the view right after a write in its sort or filter
+ * field, beside the window alone (issue 34: ≤ 1.5×). Sequential requests (one user scrolling), after a warm-up; prints
  * a table and writes test/bench/results/database-<time>.json. The seeding queues every row for
  * the search index: the measuring runs while the server's indexer catches up, as after a real
  * import, and the bench then waits for the queue to empty and prints how long that took.
@@ -111,6 +112,22 @@ async function measure(database: BenchDatabase) {
       }
       return figures(samples);
     };
+    // Windows under writes (issue 34): a window of the sorted, filtered view read right after a
+    // write in the field it sorts or filters by (the kept order brought up to date from the rows
+    // written, not sorted again), beside the window read alone (randomWindow, this run).
+    const windowAfterWrite: number[] = [];
+    for (let i = 0; i < WRITE_PAIRS; i++, written++) {
+      const row = ids[written % ids.length];
+      const fieldId = i % 2 === 0 ? 'price' : 'stage';
+      const rowVersions = versions.get(row.id)!;
+      const cell = await fetchJson<{ data: { version: number } }>(`${server.url}${S}/row/${row.id}/cells/${fieldId}`, {
+        method: 'POST',
+        cookie,
+        body: JSON.stringify({ value: valueOf[fieldId](written), version: rowVersions[fieldId] ?? 0 }),
+      });
+      rowVersions[fieldId] = cell.data.version;
+      windowAfterWrite.push((await timed(() => rows({ ...view, offset: random(Math.max(1, count - 100)), limit: 100 })))[0]);
+    }
     const countAfterWrite = await afterWrite('chart', countChart, ['stage']);
     const sumAfterWrite = await afterWrite('chart', sumChart, ['price', 'due', 'stage']);
     // A chart under a view's filter (qty ≥ 500: about half the rows), written in its fields and in the filter's.
@@ -169,6 +186,7 @@ async function measure(database: BenchDatabase) {
       footerColdMs: Number(footerColdMs.toFixed(1)),
       topWindow: figures(top),
       randomWindow: figures(anywhere),
+      windowAfterWrite: figures(windowAfterWrite),
       unsortedRandomWindow: figures(unsorted),
       calculations: figures(calculations),
       cellWrite: figures(writes),
@@ -193,6 +211,15 @@ process.stdout.write(
 for (const r of results) {
   process.stdout.write(
     `${r.database.padEnd(9)} ${String(r.rows).padEnd(7)} ${String(r.viewCount).padEnd(8)} ${String(r.viewColdMs).padEnd(10)} ${`${r.topWindow.p50}/${r.topWindow.p95}`.padEnd(12)} ${`${r.randomWindow.p50}/${r.randomWindow.p95}`.padEnd(15)} ${`${r.unsortedRandomWindow.p50}/${r.unsortedRandomWindow.p95}`.padEnd(17)} ${String(r.footerColdMs).padEnd(12)} ${`${r.calculations.p50}/${r.calculations.p95}`.padEnd(15)} ${`${r.cellWrite.p50}/${r.cellWrite.p95}`.padEnd(19)} ${r.seedSeconds}\n`,
+  );
+}
+process.stdout.write(
+  `\nWindows under writes (ms; a random window of the same view right after a cell write in its sort or filter field, ${WRITE_PAIRS} write + read pairs; target ≤ 1.5× the window alone):\n`,
+);
+process.stdout.write('database  alone p50/p95  after a write p50/p95  ratio p50/p95\n');
+for (const r of results) {
+  process.stdout.write(
+    `${r.database.padEnd(9)} ${`${r.randomWindow.p50}/${r.randomWindow.p95}`.padEnd(14)} ${`${r.windowAfterWrite.p50}/${r.windowAfterWrite.p95}`.padEnd(22)} ${(r.windowAfterWrite.p50 / r.randomWindow.p50).toFixed(2)}/${(r.windowAfterWrite.p95 / r.randomWindow.p95).toFixed(2)}\n`,
   );
 }
 process.stdout.write('\nCharts over every row (ms; count by a select; sum of a number by month of a date, a series by a select):\n');

@@ -2,7 +2,7 @@ import { MAIN_FIELD_ID, type DatabaseField, type DatabaseLayout, type RowValue }
 import type { MoveRowsBody, NewRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { AppError } from '../../errors';
-import { databaseData, findDatabaseBlock, orderedRowIds, readRows } from '../../repositories/databases';
+import { databaseData, findDatabaseBlock, orderedRows, readRows } from '../../repositories/databases';
 import { refusal } from '../../../test/helpers/refusal';
 import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
@@ -65,7 +65,7 @@ const data = async (id: string) => databaseData(await block(id));
 const uids = async (id: string) => (await data(id)).view.layouts.map((l) => l.uid);
 /** The live rows' titles in the database's own order. */
 async function titles(id: string): Promise<string[]> {
-  const ids = await orderedRowIds(t.app.db, (await data(id)).config, id, {});
+  const { ids } = await orderedRows(t.app.db, (await data(id)).config, id, {});
   return (await readRows(t.app.db, id, ids)).map((r) => r.data.title);
 }
 /** One field's values on some rows (undefined: empty). */
