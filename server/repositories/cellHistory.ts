@@ -1,20 +1,28 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { RowValue } from '../../schema/blocks/database';
 import type { CellHistoryTable, Database } from '../db/types';
-import type { Selectable } from 'kysely';
 
 /*
  * A row's property changes (issue 34 §2, docs/history.md «A row's property changes»): each cell
  * write made by a person (a cell, a batch or a paste, a title, a card moved to a board's column)
  * is an entry — field, value before and after, who, when. A burst of one person's changes of one
- * cell is one entry (`CELL_HISTORY_BURST_MS`); a row keeps its newest `CELL_HISTORY_PER_ROW`.
+ * cell is one entry (`setCellHistoryBurst`); a row keeps its newest `CELL_HISTORY_PER_ROW`.
  */
 
 export type CellHistoryRow = Selectable<CellHistoryTable>;
 
-/** Changes of a cell by the same person this close to the entry's last one (and within CELL_HISTORY_BURST_MAX_MS of its first) update that entry. */
-export const CELL_HISTORY_BURST_MS = 60_000;
+/**
+ * Changes of a cell by the same person this close to the entry's last one (and within
+ * CELL_HISTORY_BURST_MAX_MS of its first) update that entry: HISTORY_CELL_BURST_MS, default
+ * 60 s, set once as the server starts (`setCellHistoryBurst`).
+ */
+let burstMs = 60_000;
 export const CELL_HISTORY_BURST_MAX_MS = 10 * 60_000;
+
+/** The burst window (config `historyCellBurstMs`); 0: every change its own entry. */
+export function setCellHistoryBurst(ms: number): void {
+  burstMs = ms;
+}
 /** Entries a row keeps (its newest); older ones are forgotten as new ones come. */
 export const CELL_HISTORY_PER_ROW = 500;
 
@@ -57,7 +65,8 @@ export async function recordCellChange(trx: Transaction<Database>, change: Recor
     last.restored_from === null &&
     last.user_id === change.userId &&
     last.field_type === change.fieldType &&
-    now - Date.parse(last.at) <= CELL_HISTORY_BURST_MS &&
+    burstMs > 0 &&
+    now - Date.parse(last.at) <= burstMs &&
     now - Date.parse(last.started_at) <= CELL_HISTORY_BURST_MAX_MS;
   if (burst) {
     // Back where the burst began: nothing changed after all.
