@@ -8,7 +8,8 @@ import { cookieOf } from '../helpers/browser';
  * A row's property changes (issue 34 §2, docs/history.md «A row's property changes») in real
  * Chromium against the real server (SQLite): a status cell changed twice in the grid, the row's
  * page's «История версий» lists both changes, and «Вернуть» on the older one writes its earlier
- * value back — the grid, open in another tab, shows it live. Every change is its own entry here
+ * value back — the grid, open in another tab, shows it live, and a change made there meanwhile
+ * appears in the open panel. Every change is its own entry here
  * (HISTORY_CELL_BURST_MS 0): the two changes come seconds apart.
  */
 
@@ -89,7 +90,22 @@ it("a status changed twice in the grid: the row page's «История верс
   await eventually(() => changes.count(), 3);
   expect((await lines())[0]).toMatch(/^Анна · Статус: Готово → Не начато · /);
   await eventually(() => cell(page, 0, 1).textContent(), 'Не начато');
+  // The row's fields on its page have it too (behind the panel).
+  await eventually(
+    () =>
+      rowPage
+        .getByLabel('Поля строки')
+        .innerText()
+        .then((text) => text.includes('Не начато')),
+    true,
+  );
   await shoot(rowPage, 'row-history-restored-1280');
+  // A change made in the grid while the panel is open appears in it.
+  await page.bringToFront();
+  await pickStatus(page, 'Готово');
+  await rowPage.bringToFront();
+  await eventually(() => changes.count(), 4);
+  expect((await lines())[0]).toMatch(/^Анна · Статус: Не начато → Готово · /);
   await rowPage.setViewportSize({ width: 375, height: 800 });
   await shoot(rowPage, 'row-history-375');
   await page.context().close();

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WireBlock } from '../../../schema/block';
+import type { DatabaseEvent } from '../../../schema/database';
 import type { WireElement } from '../../../schema/element';
 import { canEdit } from '../../../schema/policies/page';
 import type { WireCellChange, WirePageVersion, WireVersionBlock, WireVersionContent } from '../../../schema/history';
@@ -125,6 +126,25 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
     void readChanges(controller.signal);
     return () => controller.abort();
   }, [readChanges]);
+
+  // A row's cells changed by anyone while the panel is open (told on the channel of the page
+  // holding its database, as the row's fields hear them): the changes are read again.
+  const holderId = isRow ? page.parentId : null;
+  useEffect(() => {
+    if (!realtime || !userId || !holderId) return;
+    const controller = new AbortController();
+    const leave = realtime.subscribe(channels.element(holderId, userId), {
+      onEvent(event, payload) {
+        if (event !== REALTIME_EVENTS.database) return;
+        const { change } = payload as unknown as DatabaseEvent;
+        if (change.kind === 'cells' && change.rowId === page.id) void readChanges(controller.signal);
+      },
+    });
+    return () => {
+      controller.abort();
+      leave();
+    };
+  }, [realtime, userId, holderId, page.id, readChanges]);
 
   useEffect(() => {
     const controller = new AbortController();
