@@ -102,12 +102,14 @@ export async function recordCellChange(trx: Transaction<Database>, change: Recor
   if (cutoff) await trx.deleteFrom('cell_history').where('row_id', '=', change.rowId).where('id', '<=', cutoff.id).execute();
 }
 
-/** A row's entries, newest first: `limit` of them, older than entry `before` when given. */
-export function listCellHistory(db: Kysely<Database>, rowId: string, limit: number, before?: number): Promise<CellHistoryRow[]> {
+/** A row's entries of these fields, newest first: `limit` of them, older than entry `before` when given. */
+export function listCellHistory(db: Kysely<Database>, rowId: string, fieldIds: readonly string[], limit: number, before?: number): Promise<CellHistoryRow[]> {
+  if (fieldIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('cell_history')
     .selectAll()
     .where('row_id', '=', rowId)
+    .where('field_id', 'in', fieldIds)
     .$if(before !== undefined, (q) => q.where('id', '<', before!))
     .orderBy('id', 'desc')
     .limit(limit)

@@ -253,18 +253,23 @@ describe('restore', () => {
 
   test("a deleted field's entries are not listed and cannot be restored; a retyped field's are listed and cannot (409 database.history_field_changed)", async () => {
     const { db, a } = await table();
-    await write(a, 'note', 'текст');
     await write(a, 'price', 10);
+    await write(a, 'note', 'текст');
     const entries = await history(a);
     const note = entries.find((e) => e.fieldId === 'note')!;
     const price = entries.find((e) => e.fieldId === 'price')!;
     expectOk(await api(t, ann.cookie, 'DELETE', `${S}/database/${db.id}/fields/note`));
     expect((await history(a)).map((e) => e.fieldId)).toEqual(['price']);
+    // Left out in the query itself: a page of one after the deleted field's newer entry still says more are there.
+    await age(a, 61_000);
+    await write(a, 'price', 20);
+    const page = body<WireCellChange[]>(await api(t, ann.cookie, 'GET', `${S}/row/${a}/history?${q({ limit: 1 })}`));
+    expect([page.data.map((e) => e.toText), page.meta.hasMoreNext]).toEqual([['20'], true]);
     const gone = await api(t, ann.cookie, 'POST', `${S}/row/${a}/history/${note.id}/restore`);
     expect([gone.statusCode, errorCode(gone)]).toEqual([409, 'database.history_field_changed']);
     expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${db.id}/fields/price`, { field: { name: 'Цена', type: 'text' } }));
-    const [retyped] = await history(a);
-    expect([retyped.id, retyped.restorable]).toEqual([price.id, false]);
+    const retyped = (await history(a)).find((e) => e.id === price.id)!;
+    expect(retyped.restorable).toBe(false);
     const before = await cellOf(a, 'price');
     const refused = await api(t, ann.cookie, 'POST', `${S}/row/${a}/history/${price.id}/restore`);
     expect([refused.statusCode, errorCode(refused)]).toEqual([409, 'database.history_field_changed']);

@@ -30,7 +30,7 @@ export async function listRowHistory(
   const { row, block, data } = await authorizedRow(db, userId, rowId, 'read');
   const fields = Object.keys(data.config.fields);
   // A deleted field's entries are not listed: its name and options went with it.
-  const rows = fields.length === 0 ? [] : (await listCellHistory(db, row.id, limit + 1, before)).filter((r) => fields.includes(r.field_id));
+  const rows = await listCellHistory(db, row.id, fields, limit + 1, before);
   const more = rows.length > limit;
   const shown = rows.slice(0, limit);
   const values = shown.flatMap((r) => [storedValue(r.old_value), storedValue(r.new_value)].map((value) => ({ field: data.config.fields[r.field_id], value })));
