@@ -275,6 +275,23 @@ describe('restore', () => {
     expect([refused.statusCode, errorCode(refused)]).toEqual([409, 'database.history_field_changed']);
     expect(await cellOf(a, 'price')).toEqual(before);
   });
+
+  test('an earlier value that no longer fits (its option removed) is 422 like any cell write; a row in the trash 409; nothing written', async () => {
+    const { db, a, b } = await table();
+    await write(a, 'status', 'doing');
+    await write(b, 'status', 'doing');
+    const [entryA] = await history(a);
+    const [entryB] = await history(b);
+    const options = FIELDS.status.options.filter((o) => o.id !== 'todo');
+    expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${db.id}/fields/status`, { field: { ...FIELDS.status, options } }));
+    const before = await cellOf(a, 'status');
+    const gone = await api(t, ann.cookie, 'POST', `${S}/row/${a}/history/${entryA.id}/restore`);
+    expect([gone.statusCode, errorCode(gone)]).toEqual([422, 'validation_failed']);
+    expect(await cellOf(a, 'status')).toEqual(before);
+    expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [b] }));
+    const trashed = await api(t, ann.cookie, 'POST', `${S}/row/${b}/history/${entryB.id}/restore`);
+    expect([trashed.statusCode, errorCode(trashed)]).toEqual([409, 'page.in_trash']);
+  });
 });
 
 describe('bounds', () => {
