@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   databasePersonUnknown: 'database.person_unknown',
   /** A published database's public reader asked for what none of its views shows: a field, another filter (docs/security.md «What a public reader can see»). */
   databaseNotPublished: 'database.not_published',
+  /** A row's history entry whose field was deleted or retyped since cannot be brought back (docs/history.md «A row's property changes»): 409. */
+  databaseHistoryFieldChanged: 'database.history_field_changed',
   exportNotReady: 'export.not_ready',
   /** An import beyond the archive limits or the reader's memory (docs/import-export.md «Zips within bounds»): 422, nothing made. */
   importTooBig: 'import.too_big',

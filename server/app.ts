@@ -32,6 +32,7 @@ import { exportRoutes } from './routes/exports';
 import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
 import { securityHeaders } from './web/securityHeaders';
+import { setCellHistoryBurst } from './repositories/cellHistory';
 import { workspaceRoutes } from './routes/workspaces';
 
 export interface BuildOptions {
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(pageRoutes, { config, mailer });
   await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs, limits: config.userLimits });
   await app.register(exportRoutes, { config });
+  setCellHistoryBurst(config.historyCellBurstMs);
   await app.register(historyRoutes, { timing: { pauseMs: config.historyPauseMs, maxMs: config.historyMaxMs, days: config.historyDays } });
   await app.register(blockRoutes, { config });
   await app.register(databaseRoutes, { limits: config.userLimits });

@@ -84,6 +84,8 @@ export interface Config {
   /** …or every this long while editing goes on (HISTORY_MAX_MS, default 10 min); versions kept this many days (HISTORY_DAYS, default 30; a page's newest always). */
   historyMaxMs: number;
   historyDays: number;
+  /** A row's property changes: one person's changes of a cell this close together are one entry (HISTORY_CELL_BURST_MS, default 60 s; docs/history.md). */
+  historyCellBurstMs: number;
   /**
    * Whether to believe X-Forwarded-For (client addresses for rate limits): false by default, so
    * nobody can dodge a per-address limit with a forged header; `true`, a hop count, or proxy
@@ -336,6 +338,7 @@ const envSchema = z.object({
   HISTORY_PAUSE_MS: integer(1),
   HISTORY_MAX_MS: integer(1),
   HISTORY_DAYS: integer(0),
+  HISTORY_CELL_BURST_MS: integer(0),
   TRUST_PROXY: optional(
     z
       .string()
@@ -440,6 +443,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     historyPauseMs: e.HISTORY_PAUSE_MS ?? 120_000,
     historyMaxMs: e.HISTORY_MAX_MS ?? 600_000,
     historyDays: e.HISTORY_DAYS ?? 30,
+    historyCellBurstMs: e.HISTORY_CELL_BURST_MS ?? 60_000,
     trustProxy: e.TRUST_PROXY ?? false,
     uploadLimitBytes: (e.UPLOAD_LIMIT_MB ?? 50) * 1024 * 1024,
     storageQuotaBytes: (e.STORAGE_QUOTA_MB ?? 0) * 1024 * 1024,

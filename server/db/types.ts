@@ -360,6 +360,25 @@ export interface RateLimitTable {
   reset_at: string;
 }
 
+/** A row's property change (docs/history.md «A row's property changes»); a burst of one person's changes of a cell is one entry. */
+export interface CellHistoryTable {
+  id: Generated<number>;
+  row_id: string;
+  database_id: string;
+  field_id: string;
+  /** The field's type when the change was made: a retyped field's older entries cannot be brought back. */
+  field_type: string;
+  /** The value before and after, as JSON text ('null': empty). */
+  old_value: string;
+  new_value: string;
+  user_id: string;
+  /** The burst's first change, and its last. */
+  started_at: string;
+  at: string;
+  /** A restore: the entry whose earlier value it brought back (never joins a burst). */
+  restored_from: number | null;
+}
+
 export interface Database {
   users: UserTable;
   login_codes: LoginCodeTable;
@@ -394,6 +413,7 @@ export interface Database {
   history_queue: HistoryQueueTable;
   export_jobs: ExportJobTable;
   rate_limits: RateLimitTable;
+  cell_history: CellHistoryTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -4,6 +4,7 @@ import { lockBlocks } from '../db/locks';
 import { nowIso } from '../time';
 import { recordVersion } from './versions';
 import { BackgroundLoop, type LoopLog } from '../background';
+import { forgetOldCellHistory } from '../repositories/cellHistory';
 
 /** When versions are recorded and how long they are kept (docs/history.md «When a version is made»). */
 export interface HistoryTiming {
@@ -141,7 +142,7 @@ const FORGET_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The historian of a server process: records due versions every second (`onRecording` told of
- * each), forgets old ones every hour (and at start).
+ * each), forgets old ones every hour (and at start) — versions and rows' property changes.
  */
 export function historian(db: Kysely<Database>, timing: HistoryTiming, log: LoopLog, onRecording?: OnRecording): BackgroundLoop {
   let lastForget = 0;
@@ -151,6 +152,8 @@ export function historian(db: Kysely<Database>, timing: HistoryTiming, log: Loop
       if (Date.now() - lastForget >= FORGET_EVERY_MS) {
         lastForget = Date.now();
         await forgetOld(db, timing.days);
+        // A row's property changes are kept as long (docs/history.md «A row's property changes»).
+        await forgetOldCellHistory(db, timing.days);
       }
       return busy ? 0 : TICK_MS;
     },

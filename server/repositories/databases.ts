@@ -22,6 +22,7 @@ import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
 import { FRESH_PAGE_STATE, childPath } from './pages';
 import { inChunks } from '../db/inChunks';
 import { remapBlockData } from './clonePages';
+import { recordCellChange } from './cellHistory';
 
 /**
  * Rows and cells of data tables (docs/api/databases.md, ADR 7). A row is a page whose
@@ -282,9 +283,12 @@ export async function writeCellIfVersion(
   version: number,
   userId: string,
   changes?: CellChange[],
+  /** A restore of this history entry (recorded as an entry of its own). */
+  restoredFrom?: number,
 ): Promise<WrittenCell | null> {
   const at = nowIso();
   const cell = newCell(row.id, row.database_id!, fieldId, field, value, version + 1, at, userId);
+  let before: RowValue = null;
   if (version === 0) {
     const inserted = await trx
       .insertInto('database_cells')
@@ -293,6 +297,15 @@ export async function writeCellIfVersion(
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
   } else {
+    // The value before, for the row's history (the cell moved on since `version`: a conflict, nothing written).
+    const stored = await trx
+      .selectFrom('database_cells')
+      .select(['value', 'version'])
+      .where('row_id', '=', row.id)
+      .where('field_id', '=', fieldId)
+      .executeTakeFirst();
+    if (!stored || stored.version !== version) return null;
+    before = parseValue(stored);
     const updated = await trx
       .updateTable('database_cells')
       .set({ value: cell.value, num: cell.num, txt: cell.txt, num_end: cell.num_end, version: cell.version, updated_at: at, updated_by: userId })
@@ -302,7 +315,7 @@ export async function writeCellIfVersion(
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return null;
   }
-  return cellWritten(trx, row, fieldId, value, cell.version, at, userId, changes);
+  return cellWritten(trx, row, field, fieldId, before, value, cell.version, at, userId, changes, restoredFrom);
 }
 
 /**
@@ -316,22 +329,40 @@ export interface CellChange {
   rowId: string;
 }
 
-/** The rest of a cell write: its field's revision (told to `changes`), the row page's «edited» (and title). */
+/**
+ * The rest of a cell write: its field's revision (told to `changes`), the row page's «edited» (and
+ * title), and the change in the row's history (`recordCellChange`: a burst of one person's changes
+ * of the cell is one entry).
+ */
 async function cellWritten(
   trx: Transaction<Database>,
   row: PageRow,
+  field: DatabaseField,
   fieldId: string,
+  before: RowValue,
   value: RowValue,
   version: number,
   at: string,
   userId: string,
   changes?: CellChange[],
+  restoredFrom?: number,
 ): Promise<WrittenCell> {
   const revs = await bumpRevisions(trx, row.database_id!, [fieldId]);
   changes?.push({ fieldId, rev: revs.get(fieldId)!, rowId: row.id });
   const pageFields =
     fieldId === MAIN_FIELD_ID ? { title: typeof value === 'string' ? value : '', updated_at: at, updated_by: userId } : { updated_at: at, updated_by: userId };
   await trx.updateTable('pages').set(pageFields).where('id', '=', row.id).execute();
+  await recordCellChange(trx, {
+    rowId: row.id,
+    databaseId: row.database_id!,
+    fieldId,
+    fieldType: field.type,
+    from: before,
+    to: value,
+    userId,
+    at,
+    restoredFrom,
+  });
   return { rowId: row.id, fieldId, value, version, updatedAt: at, updatedBy: userId };
 }
 
@@ -351,6 +382,7 @@ export async function writeCellOver(
 ): Promise<WrittenCell> {
   const at = nowIso();
   const cell = newCell(row.id, row.database_id!, fieldId, field, value, 1, at, userId);
+  const stored = await trx.selectFrom('database_cells').select('value').where('row_id', '=', row.id).where('field_id', '=', fieldId).executeTakeFirst();
   const { version } = await trx
     .insertInto('database_cells')
     .values(cell)
@@ -367,7 +399,7 @@ export async function writeCellOver(
     )
     .returning('version')
     .executeTakeFirstOrThrow();
-  return cellWritten(trx, row, fieldId, value, Number(version), at, userId, changes);
+  return cellWritten(trx, row, field, fieldId, stored ? parseValue(stored) : null, value, Number(version), at, userId, changes);
 }
 
 /** Moves rows of a database (in this order) to sort keys. */

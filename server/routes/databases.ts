@@ -57,6 +57,7 @@ import {
 import { findPage } from '../repositories/pages';
 import { nowIso } from '../time';
 import { cellConflict, writeCell, writeCells } from '../commands/databases/cells';
+import { listRowHistory, restoreCellEntry } from '../commands/databases/cellHistory';
 import { authorizedDatabase, authorizedRow, type AuthorizedDatabase } from '../commands/databases/database';
 import { peopleNamesFor } from '../commands/databases/people';
 import { createRows, moveRows, restoreDatabaseRows, trashDatabaseRows } from '../commands/databases/rows';
@@ -480,6 +481,44 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const user = requireUser(request);
       const { fieldId } = request.params;
       const { row, block, holder, written, changes } = await writeCell(app.db, user.id, request.params.id, fieldId, request.body);
+      orders.cellsChanged(block.id, changes);
+      if (written === null) throw await cellConflict(app.db, row.id, fieldId);
+      tellCells(holder, block.id, new Map([[row.id, row]]), [written], request);
+      return envelope(written);
+    },
+  );
+
+  // ---- A row's property changes (docs/history.md «A row's property changes») -------------------
+
+  app.get(
+    '/api/v3/spaces/row/:id/history',
+    {
+      schema: {
+        tags: ['databases', 'history'],
+        summary: "A row's property changes, newest first (readers of the row)",
+        params: databaseParams,
+        querystring: jsonQuery({ limit: z.number().int().min(1).max(200).optional(), before: z.number().int().min(1).optional() }),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { entries, more } = await listRowHistory(app.db, user.id, request.params.id, { limit: request.query.limit ?? 50, before: request.query.before });
+      return envelope(entries, { hasMoreNext: more });
+    },
+  );
+
+  app.post(
+    '/api/v3/spaces/row/:id/history/:entryId/restore',
+    {
+      schema: {
+        tags: ['databases', 'history'],
+        summary: "Write a change's earlier value back into its cell, as a cell write (editors of the row)",
+        params: z.object({ id: z.string().min(1).max(128), entryId: z.coerce.number().int().min(1) }),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { row, block, holder, written, changes, fieldId } = await restoreCellEntry(app.db, user.id, request.params.id, request.params.entryId);
       orders.cellsChanged(block.id, changes);
       if (written === null) throw await cellConflict(app.db, row.id, fieldId);
       tellCells(holder, block.id, new Map([[row.id, row]]), [written], request);

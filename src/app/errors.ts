@@ -102,6 +102,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   'database.field_computed': 'errors.codes.databaseFieldComputed',
   'database.person_unknown': 'errors.codes.databasePersonUnknown',
   'database.not_published': 'errors.codes.forbidden',
+  'database.history_field_changed': 'errors.codes.databaseHistoryFieldChanged',
   'export.not_ready': 'errors.codes.exportNotReady',
   'import.too_big': 'errors.codes.importTooBig',
   'comment.reaction_limit': null,

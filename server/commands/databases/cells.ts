@@ -31,7 +31,15 @@ export interface CellOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'
 }
 
 /** Writes one cell of a row if it is still at `version` (edit on the row; 404 no such field, 422 computed or not fitting). */
-export async function writeCell(db: Kysely<Database>, userId: string, rowId: string, fieldId: string, { value, version }: WriteCellBody): Promise<CellOutcome> {
+export async function writeCell(
+  db: Kysely<Database>,
+  userId: string,
+  rowId: string,
+  fieldId: string,
+  { value, version }: WriteCellBody,
+  /** A restore of this entry of the row's history (docs/history.md «A row's property changes»). */
+  restoredFrom?: number,
+): Promise<CellOutcome> {
   const { row, block, holder, data } = await authorizedRow(db, userId, rowId, 'edit');
   checkedCell(data.config, fieldId, value);
   await assertPeopleNameable(db, holder, data.config, [{ path: 'value', fieldId, value }]);
@@ -42,7 +50,7 @@ export async function writeCell(db: Kysely<Database>, userId: string, rowId: str
     const config = await liveConfig(trx, block.id);
     const field = checkedCell(config, fieldId, value);
     await assertPeopleNameable(trx, holder, config, [{ path: 'value', fieldId, value }]);
-    return writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes);
+    return writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes, restoredFrom);
   });
   return { row, block, holder, written, changes };
 }

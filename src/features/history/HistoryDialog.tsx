@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WireBlock } from '../../../schema/block';
+import type { DatabaseEvent } from '../../../schema/database';
 import type { WireElement } from '../../../schema/element';
 import { canEdit } from '../../../schema/policies/page';
-import type { WirePageVersion, WireVersionBlock, WireVersionContent } from '../../../schema/history';
+import type { WireCellChange, WirePageVersion, WireVersionBlock, WireVersionContent } from '../../../schema/history';
 import { channels, REALTIME_EVENTS, type ElementVersionRecorded } from '../../../schema/realtime';
 import { api, elementUrl } from '../../app/api';
+import { errorMessage } from '../../app/errors';
 import { useRealtime } from '../../app/RealtimeProvider';
 import { useAppSelector } from '../../app/store';
 import { DocumentEditor } from '../../editor/DocumentEditor';
@@ -14,6 +16,7 @@ import { Dialog } from '../../ui/Dialog';
 import { showToast } from '../../ui/Toast';
 import { decorateChanges } from './decorateChanges';
 import { shownVersion } from './textChanges';
+import { changeTime, changeValueText, historyItems, mergeChanges } from './rowChanges';
 import './history.css';
 
 const noop = () => undefined;
@@ -48,11 +51,16 @@ const WHEN = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'long', hour
 type Listing = { status: 'loading' | 'failed' } | { status: 'ready'; versions: WirePageVersion[] };
 type Shown = { status: 'loading' | 'failed' } | { status: 'ready'; content: WireVersionContent };
 
+/** A row's property changes (docs/history.md «A row's property changes»). */
+const rowHistoryUrl = (rowId: string) => `/api/v3/spaces/row/${encodeURIComponent(rowId)}/history`;
+
 /**
  * «История версий» (docs/history.md): the page's versions, newest first, with who changed it and
  * when; a version's page read-only, the blocks it added or changed marked and those it removed
  * listed; «Восстановить эту версию» for editors (itself a version: the page before it can be
- * brought back the same way).
+ * brought back the same way). A database row's page lists its property changes among the versions
+ * by time — «Анна · Статус: В работе → Готово · 12:04» — each with «Вернуть» (on hover) for
+ * editors: the earlier value written back as a cell write, which the row's fields and the grid get live.
  */
 export function HistoryDialog({ page, onClose }: { page: WireElement; onClose(): void }) {
   const { t } = useTranslation();
@@ -65,6 +73,23 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
   const realtime = useRealtime();
   const userId = useAppSelector((state) => state.auth.user?.id ?? null);
   const editable = canEdit(page.accessLevel) && !page.inTrash;
+  const isRow = !!page.databaseId;
+  const [changes, setChanges] = useState<WireCellChange[]>([]);
+  const [changesFailed, setChangesFailed] = useState(false);
+  /** Reads the row's property changes again (on opening, on every (re)join, after a restore). */
+  const readChanges = useMemo(
+    () => (signal?: AbortSignal) =>
+      isRow
+        ? api<WireCellChange[]>(`${rowHistoryUrl(page.id)}?limit=100`, { signal }).then(
+            ({ data }) => {
+              setChanges((c) => mergeChanges(c, data));
+              setChangesFailed(false);
+            },
+            () => !signal?.aborted && setChangesFailed(true),
+          )
+        : Promise.resolve(),
+    [isRow, page.id],
+  );
 
   // New versions appear at the top as they are recorded (by the historian, another panel
   // opening, someone's restore); the version shown stays. Every (re)join reads the list again:
@@ -76,11 +101,13 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
     const take = (versions: WirePageVersion[], fresh: boolean) =>
       setHeard((h) => ({ versions: mergeVersions(h.versions, versions), fresh: fresh ? new Set([...h.fresh, ...versions.map((v) => v.id)]) : h.fresh }));
     const leave = realtime.subscribe(channels.element(page.id, userId), {
-      onJoined: () =>
+      onJoined: () => {
         void api<WirePageVersion[]>(`${base}?limit=100`, { signal: controller.signal }).then(
           ({ data }) => take(data, false),
           () => undefined,
-        ),
+        );
+        void readChanges(controller.signal);
+      },
       onEvent(event, payload) {
         if (event !== REALTIME_EVENTS.versionRecorded) return;
         const { version } = payload as unknown as ElementVersionRecorded;
@@ -92,7 +119,32 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
       controller.abort();
       leave();
     };
-  }, [realtime, userId, page.id]);
+  }, [realtime, userId, page.id, readChanges]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void readChanges(controller.signal);
+    return () => controller.abort();
+  }, [readChanges]);
+
+  // A row's cells changed by anyone while the panel is open (told on the channel of the page
+  // holding its database, as the row's fields hear them): the changes are read again.
+  const holderId = isRow ? page.parentId : null;
+  useEffect(() => {
+    if (!realtime || !userId || !holderId) return;
+    const controller = new AbortController();
+    const leave = realtime.subscribe(channels.element(holderId, userId), {
+      onEvent(event, payload) {
+        if (event !== REALTIME_EVENTS.database) return;
+        const { change } = payload as unknown as DatabaseEvent;
+        if (change.kind === 'cells' && change.rowId === page.id) void readChanges(controller.signal);
+      },
+    });
+    return () => {
+      controller.abort();
+      leave();
+    };
+  }, [realtime, userId, holderId, page.id, readChanges]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -148,6 +200,21 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
     return new Set([...heard.fresh].filter((id) => !read.has(id)));
   }, [listing, heard.fresh]);
 
+  const items = useMemo(() => historyItems(versions, changes), [versions, changes]);
+
+  const restoreChange = async (change: WireCellChange) => {
+    setRestoring(true);
+    try {
+      await api(`${rowHistoryUrl(page.id)}/${change.id}/restore`, { method: 'POST' });
+      showToast(t('history.valueRestored', { field: change.field.name }));
+      await readChanges();
+    } catch (error) {
+      showToast(errorMessage(t, error, { generic: 'history.valueRestoreFailed' }), 'error');
+    } finally {
+      setRestoring(false);
+    }
+  };
+
   const restore = async (version: WirePageVersion) => {
     setRestoring(true);
     try {
@@ -171,30 +238,75 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
               {t('history.loadFailed')}
             </p>
           )}
-          {listing.status === 'ready' && versions.length === 0 && <p className="history-note">{t('history.empty')}</p>}
-          {versions.length > 0 && (
+          {listing.status === 'ready' && items.length === 0 && <p className="history-note">{t('history.empty')}</p>}
+          {changesFailed && (
+            <p className="history-note" role="alert">
+              {t('history.changesFailed')}
+            </p>
+          )}
+          {items.length > 0 && (
             <ul>
-              {versions.map((version) => (
-                <li key={version.id} className={fresh.has(version.id) ? 'is-fresh' : undefined}>
-                  <button
-                    type="button"
-                    className={version.id === chosen ? 'history-version is-chosen' : 'history-version'}
-                    aria-current={version.id === chosen ? 'true' : undefined}
-                    onClick={() => setChosen(version.id)}
-                  >
-                    <span className="history-when">{WHEN.format(new Date(version.createdAt))}</span>
-                    <span className="history-who">{version.authors.map((a) => a.name || a.email).join(', ') || t('history.someone')}</span>
-                    <span className="history-what">
-                      {version.kind === 'restore' ? t('history.restoreOf') : t('history.changed', { count: version.changed })}
-                    </span>
-                  </button>
-                </li>
-              ))}
+              {items.map((item) => {
+                if (item.kind === 'change') {
+                  const { change } = item;
+                  const from = changeValueText(change, 'from');
+                  return (
+                    <li
+                      key={`change-${change.id}`}
+                      className={change.restorable ? 'history-change' : 'history-change is-stale'}
+                      title={change.restorable ? undefined : t('history.fieldRetyped')}
+                    >
+                      <span className="history-change-line">
+                        <span className="history-change-who">{change.author.name || t('history.someone')}</span>
+                        {' · '}
+                        <span className="history-change-field">{change.field.name}</span>
+                        {': '}
+                        <span className="history-change-from">{from}</span>
+                        {' → '}
+                        <span className="history-change-to">{changeValueText(change, 'to')}</span>
+                        {' · '}
+                        <time className="history-change-when" dateTime={change.at}>
+                          {changeTime(change.at)}
+                        </time>
+                      </span>
+                      {editable && change.restorable && (
+                        <button
+                          type="button"
+                          className="history-change-restore"
+                          disabled={restoring}
+                          title={t('history.restoreValue', { value: from })}
+                          onClick={() => void restoreChange(change)}
+                        >
+                          {t('history.restoreValueShort')}
+                        </button>
+                      )}
+                    </li>
+                  );
+                }
+                const { version } = item;
+                return (
+                  <li key={version.id} className={fresh.has(version.id) ? 'is-fresh' : undefined}>
+                    <button
+                      type="button"
+                      className={version.id === chosen ? 'history-version is-chosen' : 'history-version'}
+                      aria-current={version.id === chosen ? 'true' : undefined}
+                      onClick={() => setChosen(version.id)}
+                    >
+                      <span className="history-when">{WHEN.format(new Date(version.createdAt))}</span>
+                      <span className="history-who">{version.authors.map((a) => a.name || a.email).join(', ') || t('history.someone')}</span>
+                      <span className="history-what">
+                        {version.kind === 'restore' ? t('history.restoreOf') : t('history.changed', { count: version.changed })}
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
             </ul>
           )}
         </nav>
         <section className="history-preview" aria-label={t('history.preview')}>
           {shown.status === 'loading' && chosen !== null && <p className="history-note">{t('loading')}</p>}
+          {isRow && chosen === null && listing.status === 'ready' && <p className="history-note">{t('history.noBodyVersions')}</p>}
           {shown.status === 'failed' && (
             <p className="history-note" role="alert">
               {t('history.loadFailed')}
