@@ -1,6 +1,8 @@
 import type { WireBlock } from '../../schema/block';
 import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
-import type { WireRow } from '../../schema/database';
+import type { DatabaseEvent, WireRow } from '../../schema/database';
+import { channels } from '../../schema/realtime';
+import { connectRealtime, nextEvent, request } from '../../test/helpers/realtimeClient';
 import type { WireElement } from '../../schema/element';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
@@ -251,5 +253,31 @@ describe('order per view', () => {
     // Bob reads the views as they are, his own reads included.
     const res = await api(t, bob, 'GET', `${S}/database/${db.id}/rows?${q({ viewId: 'tbl' })}`);
     expect(res.statusCode).toBe(200);
+  });
+
+  test("realtime: a move in a view's own order says its view (others need not read again); with a cell written, or without a view, it says none", async () => {
+    const { db, id, pageId } = await orderedDatabase();
+    const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const socket = await connectRealtime(baseUrl, { cookie: ann });
+    try {
+      const channel = channels.element(pageId, await userIdOf(t, 'ann.order@example.com'));
+      const joined = await request(socket, 'join', { channel });
+      expect(joined.ok).toBe(true);
+      const rowsEvent = () => nextEvent<DatabaseEvent>(socket, 'database', (e) => e.databaseId === db.id && e.change.kind === 'rows');
+      let heard = rowsEvent();
+      expectOk(await move(db.id, { ids: [id.E], placeAfter: null, viewId: 'brd' }));
+      let change = (await heard).change;
+      expect(change.kind === 'rows' && [change.viewId, change.rows.map((r) => r.data.title)]).toEqual(['brd', ['E']]);
+      heard = rowsEvent();
+      expectOk(await move(db.id, { ids: [id.A], placeAfter: id.B, viewId: 'brd', set: { fieldId: 'stage', value: 'done' } }));
+      change = (await heard).change;
+      expect(change.kind === 'rows' && change.viewId).toBeUndefined();
+      heard = rowsEvent();
+      expectOk(await move(db.id, { ids: [id.A], placeAfter: id.B }));
+      change = (await heard).change;
+      expect(change.kind === 'rows' && change.viewId).toBeUndefined();
+    } finally {
+      socket.close();
+    }
   });
 });
