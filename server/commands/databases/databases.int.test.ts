@@ -170,6 +170,52 @@ describe('moveRows', () => {
   });
 });
 
+describe('moveRows and createRows in a view (its own order: docs/api/databases.md «Order per view»)', () => {
+  /** The titles in a view's order (its own keys where it has them). */
+  async function inView(id: string, viewUid: string): Promise<string[]> {
+    const ids = await orderedRowIds(t.app.db, (await data(id)).config, id, { order: viewUid });
+    return (await readRows(t.app.db, id, ids)).map((r) => r.data.title);
+  }
+
+  test("a move with viewId writes keys of that view only: the rows' own keys, their «edited» and the other views stay; new rows after a row land after it in the view", async () => {
+    const db = await newDatabase();
+    const [view] = await uids(db.id);
+    await addView(t.app.db, changer('admin'), db.id, { layout: { uid: 'board', type: 'board', orderedFields: [], groupBy: { fieldId: 'stage' } } });
+    const [a, b, c] = (await rows('admin', db.id, titled('A', 'B', 'C'))).ids;
+    const before = await readRows(t.app.db, db.id, [a, b, c]);
+    const moved = await moveRows(t.app.db, team.userId.participant, db.id, { ids: [c], placeBefore: a, viewId: 'board' });
+    expect(moved.written).toEqual([]);
+    expect(await inView(db.id, 'board')).toEqual(['C', 'A', 'B']);
+    expect(await inView(db.id, view)).toEqual(['A', 'B', 'C']);
+    expect(await titles(db.id)).toEqual(['A', 'B', 'C']);
+    expect((await readRows(t.app.db, db.id, [a, b, c])).map((r) => [r.sortKey, r.updatedAt, r.updatedBy])).toEqual(
+      before.map((r) => [r.sortKey, r.updatedAt, r.updatedBy]),
+    );
+    await createRows(t.app.db, team.userId.participant, db.id, { rows: titled('После C'), placeAfter: c, viewId: 'board' });
+    expect(await inView(db.id, 'board')).toEqual(['C', 'После C', 'A', 'B']);
+    expect(await titles(db.id)).toEqual(['A', 'B', 'C', 'После C']);
+  });
+
+  test('refused, nothing written: a reader (403), a view the database does not have (404), a duplicate of no view (422)', async () => {
+    const db = await newDatabase();
+    const [view] = await uids(db.id);
+    const [a, b] = (await rows('admin', db.id, titled('A', 'B'))).ids;
+    const keys = async () => (await t.app.db.selectFrom('database_view_order').select('row_id').where('database_id', '=', db.id).execute()).length;
+    expect(await refusal(moveRows(t.app.db, team.userId.reader, db.id, { ids: [b], placeAfter: null, viewId: view }))).toEqual([403, 'forbidden']);
+    expect(await refusal(moveRows(t.app.db, team.userId.participant, db.id, { ids: [b], placeAfter: null, viewId: 'nope' }))).toEqual([404, 'not_found']);
+    expect(await refusal(createRows(t.app.db, team.userId.reader, db.id, { rows: titled('X'), placeAfter: a, viewId: view }))).toEqual([403, 'forbidden']);
+    expect(await refusal(createRows(t.app.db, team.userId.participant, db.id, { rows: titled('X'), placeAfter: a, viewId: 'nope' }))).toEqual([
+      404,
+      'not_found',
+    ]);
+    const layout: DatabaseLayout = { uid: 'copy', type: 'table', orderedFields: [] };
+    expect(await refusal(addView(t.app.db, changer('admin'), db.id, { layout, orderOf: 'nope' }))).toEqual([422, 'validation_failed']);
+    expect(await keys()).toBe(0);
+    expect(await titles(db.id)).toEqual(['A', 'B']);
+    expect(await uids(db.id)).toEqual([view]);
+  });
+});
+
 describe('trashDatabaseRows and restoreDatabaseRows', () => {
   test('only rows in the other state count (ids of no row of it are left out); a reader is refused', async () => {
     const db = await newDatabase();
