@@ -2,7 +2,7 @@ import { MAIN_FIELD_ID, type DatabaseField, type DatabaseLayout, type RowValue }
 import type { MoveRowsBody, NewRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { AppError } from '../../errors';
-import { databaseData, findDatabaseBlock, orderedRowIds, readRows } from '../../repositories/databases';
+import { databaseData, findDatabaseBlock, orderedRowIds, readRows, ViewOrders } from '../../repositories/databases';
 import { refusal } from '../../../test/helpers/refusal';
 import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
@@ -194,6 +194,28 @@ describe('moveRows and createRows in a view (its own order: docs/api/databases.m
     await createRows(t.app.db, team.userId.participant, db.id, { rows: titled('После C'), placeAfter: c, viewId: 'board' });
     expect(await inView(db.id, 'board')).toEqual(['C', 'После C', 'A', 'B']);
     expect(await titles(db.id)).toEqual(['A', 'B', 'C', 'После C']);
+  });
+
+  test('the kept order of a view (ViewOrders) follows a move in that view, and a move in another view leaves it kept (not computed again)', async () => {
+    const db = await newDatabase();
+    const [view] = await uids(db.id);
+    await addView(t.app.db, changer('admin'), db.id, { layout: { uid: 'other', type: 'table', orderedFields: [] } });
+    const [a, , c] = (await rows('admin', db.id, titled('A', 'B', 'C'))).ids;
+    const orders = new ViewOrders();
+    const ids = async (order: string) => orders.ids(t.app.db, await block(db.id), (await data(db.id)).config, { order });
+    const table = await ids(view);
+    const other = await ids('other');
+    expect(await ids(view)).toBe(table);
+    await moveRows(t.app.db, team.userId.participant, db.id, { ids: [c], placeAfter: null, viewId: 'other' });
+    // The table's kept ids are the very same array: its order was not computed again.
+    expect(await ids(view)).toBe(table);
+    const moved = await ids('other');
+    expect(moved).not.toBe(other);
+    expect(moved[0]).toBe(c);
+    // A move without a view (the rows' own order) changes what both read.
+    await moveRows(t.app.db, team.userId.participant, db.id, { ids: [a], placeAfter: c });
+    expect(await ids(view)).not.toBe(table);
+    expect((await ids(view)).indexOf(a)).toBe(2);
   });
 
   test('refused, nothing written: a reader (403), a view the database does not have (404), a duplicate of no view (422)', async () => {
