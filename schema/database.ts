@@ -72,11 +72,18 @@ export const newRowSchema = z
   .strict();
 export type NewRow = z.infer<typeof newRowSchema>;
 
-/** POST database/{id}/rows: rows in order, placed after a row (null: first; missing: at the end). */
+/** A view's uid, naming the view whose own order a move or a new row is placed in (docs/api/databases.md «Order per view»). */
+const viewUidSchema = z.string().min(1).max(64);
+
+/**
+ * POST database/{id}/rows: rows in order, placed after a row (null: first; missing: at the end);
+ * with `viewId` and a row in `placeAfter`, after that row in that view's order too.
+ */
 export const createRowsBodySchema = z
   .object({
     rows: z.array(newRowSchema).min(1).max(ROWS_PER_REQUEST),
     placeAfter: refId.nullable().optional(),
+    viewId: viewUidSchema.optional(),
   })
   .strict();
 export type CreateRowsBody = z.infer<typeof createRowsBodySchema>;
@@ -107,6 +114,8 @@ export const moveRowsBodySchema = z
     placeBefore: refId.optional(),
     /** A cell written on every row moved, whatever its version (a card dropped in a board's column: the column's value). */
     set: z.object({ fieldId: fieldIdSchema, value: rowValueSchema }).strict().optional(),
+    /** The view the rows are moved in: its own order only (missing: the rows' own order, which every view without keys of its own follows). */
+    viewId: viewUidSchema.optional(),
   })
   .strict();
 export type MoveRowsBody = z.infer<typeof moveRowsBodySchema>;
@@ -134,8 +143,10 @@ export interface RetypeReport {
   newOptions: SelectOption[];
 }
 
-/** POST database/{id}/views: a new view (layout), after `placeAfter` (missing: last). */
-export const addViewBodySchema = z.object({ layout: databaseLayoutSchema, placeAfter: z.string().max(64).nullable().optional() }).strict();
+/** POST database/{id}/views: a new view (layout), after `placeAfter` (missing: last); `orderOf`: a view whose own order the new one starts with (a view duplicated). */
+export const addViewBodySchema = z
+  .object({ layout: databaseLayoutSchema, placeAfter: z.string().max(64).nullable().optional(), orderOf: viewUidSchema.optional() })
+  .strict();
 export type AddViewBody = z.infer<typeof addViewBodySchema>;
 /** POST database/{id}/views/{viewId}: the keys given replace the layout's (uid and type stay unless type is given). */
 export const updateViewBodySchema = z.object({ layout: databaseLayoutSchema.omit({ uid: true }).partial().strict() }).strict();
@@ -195,7 +206,8 @@ export interface WireGroup {
 
 /** Realtime: what changed in a database's rows (event `database` on the holding page's channel). */
 export type DatabaseChange =
-  | { kind: 'rows'; rows: WireRow[] }
+  /** `viewId`: rows moved in that view's own order only (other views' orders did not change). */
+  | { kind: 'rows'; rows: WireRow[]; viewId?: string }
   | { kind: 'cells'; rowId: string; cells: Array<{ fieldId: string; value: RowValue; version: number }>; updatedAt: string; updatedBy: string }
   | { kind: 'removed'; ids: string[] }
   | { kind: 'reset' };

@@ -18,6 +18,7 @@ import * as searchQueueLight from './migrations/2026-11-26-0007-search-queue-lig
 import * as rateLimits from './migrations/2026-11-27-0001-rate-limits';
 import * as searchPageIds from './migrations/2026-11-27-0002-search-page-ids';
 import * as searchQueueOrder from './migrations/2026-11-27-0003-search-queue-order';
+import * as viewOrder from './migrations/2026-12-02-0001-view-order';
 import * as cellHistory from './migrations/2026-12-02-0002-cell-history';
 import type { Database } from './types';
 
@@ -42,6 +43,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27-0001-rate-limits': rateLimits,
   '2026-11-27-0002-search-page-ids': searchPageIds,
   '2026-11-27-0003-search-queue-order': searchQueueOrder,
+  '2026-12-02-0001-view-order': viewOrder,
   '2026-12-02-0002-cell-history': cellHistory,
 };
 

@@ -141,6 +141,18 @@ export interface DatabaseLayoutTable {
   since: string;
 }
 
+/**
+ * A row's place in one view's own order (issue 34 §2, docs/api/databases.md «Order per view»): kept
+ * only for rows moved in that view; the view's key of any other row is the row's own `sort_key`.
+ */
+export interface DatabaseViewOrderTable {
+  database_id: string;
+  view_uid: string;
+  row_id: string;
+  /** A fractional key in the same space as `pages.sort_key`. */
+  sort_key: string;
+}
+
 export interface FavoriteTable {
   user_id: string;
   page_id: string;
@@ -391,6 +403,7 @@ export interface Database {
   database_cells: DatabaseCellTable;
   database_revisions: DatabaseRevisionTable;
   database_layouts: DatabaseLayoutTable;
+  database_view_order: DatabaseViewOrderTable;
   favorites: FavoriteTable;
   page_visits: PageVisitTable;
   comments: CommentTable;

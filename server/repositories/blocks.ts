@@ -632,7 +632,13 @@ export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow
   });
   copies[0].sort_key = await sortKeyAfter(trx, block.page_id, block.parent_id, block);
   // A copied database gets views of its own: a linked view of the original stays on the original.
-  for (const copy of copies) if (copy.type === 'database') copy.data = withFreshLayoutUids(copy.data).data;
+  const renamedViews = new Map<string, Map<string, string>>();
+  for (const copy of copies) {
+    if (copy.type !== 'database') continue;
+    const fresh = withFreshLayoutUids(copy.data);
+    copy.data = fresh.data;
+    renamedViews.set(copy.id, fresh.renamed);
+  }
   for (let i = 0; i < copies.length; i += 100)
     await trx
       .insertInto('blocks')
@@ -640,7 +646,7 @@ export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow
       .execute();
   for (const copy of copies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
   // A copied database comes with its live rows (pages with their blocks and cells).
-  for (const [from, to] of newIds) if (byId.get(from)?.type === 'database') await cloneDatabaseRows(trx, from, to, userId);
+  for (const [from, to] of newIds) if (byId.get(from)?.type === 'database') await cloneDatabaseRows(trx, from, to, userId, renamedViews.get(to));
   return copies[0];
 }
 

@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import { newId } from '../../schema/ids';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { nowIso } from '../time';
-import { syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
+import { cloneViewKeys, syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
 import { childPath, FRESH_PAGE_STATE, listPagesAt, pagePath, type PagePlace } from './pages';
 import { inChunks } from '../db/inChunks';
 import { sortKeyAtEnd } from './pageOrder';
@@ -107,6 +107,8 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
   // A copied database gets views of its own; a data or linked-view page copied along follows it,
   // one naming a view outside the copy keeps naming that view.
   const layoutUids = new Map<string, string>();
+  /** Per database copied (its original id), its views' uids: old → new. */
+  const viewsOf = new Map<string, Map<string, string>>();
   const blockCopies: BlockRow[] = kept
     .filter((block) => keptPages.has(block.page_id))
     .map((block) => {
@@ -115,6 +117,7 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
         const fresh = withFreshLayoutUids(data);
         data = fresh.data;
         for (const [from, to] of fresh.renamed) layoutUids.set(from, to);
+        viewsOf.set(block.id, fresh.renamed);
       }
       return {
         ...block,
@@ -151,6 +154,11 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
       updated_by: input.userId,
     }));
     for (const part of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(part).execute();
+  }
+  // The views' own orders come along, under the copies' views and rows (docs/api/databases.md «Order per view»).
+  for (const [databaseId, views] of viewsOf) {
+    const rows = new Map(pages.filter((p) => p.database_id === databaseId).map((p) => [p.id, ids.get(p.id) as string]));
+    await cloneViewKeys(trx, databaseId, ids.get(databaseId) as string, views, rows);
   }
   return copies[0];
 }

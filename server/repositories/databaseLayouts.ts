@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../../schema/ids';
 import type { Database } from '../db/types';
+import { inChunks } from '../db/inChunks';
 import { nowIso } from '../time';
+import { viewOrderRevision } from './databaseRevisions';
 
 /**
  * Which database block holds a view (layout) uid: the lookup behind a `WidgetView` page, which
@@ -30,7 +32,7 @@ export function layoutUidsOf(data: unknown): string[] {
 
 /**
  * Makes `database_layouts` hold exactly the views of the block's data now: a view added is
- * entered (since now), a view deleted goes, the others keep their `since`. `data` null: the block
+ * entered (since now), a view deleted goes — its own order with it (`dropViewKeys`) —, the others keep their `since`. `data` null: the block
  * is no database (any more) and holds none. Call in the transaction that wrote the block.
  */
 export async function syncDatabaseLayouts(db: Kysely<Database>, databaseId: string, data: unknown, now: string = nowIso()): Promise<void> {
@@ -39,6 +41,7 @@ export async function syncDatabaseLayouts(db: Kysely<Database>, databaseId: stri
   const gone = held.filter((uid) => !uids.includes(uid));
   const added = uids.filter((uid) => !held.includes(uid));
   if (gone.length > 0) await db.deleteFrom('database_layouts').where('database_id', '=', databaseId).where('layout_id', 'in', gone).execute();
+  await dropViewKeys(db, databaseId, gone);
   if (added.length > 0)
     await db
       .insertInto('database_layouts')
@@ -77,4 +80,35 @@ export async function findLayoutHolder(db: Kysely<Database>, layoutId: string): 
     .limit(1)
     .executeTakeFirst();
   return row?.database_id;
+}
+
+/** Views gone from a database (deleted, or the block is no database any more): their own orders go with them. */
+export async function dropViewKeys(trx: Kysely<Database>, databaseId: string, viewUids: readonly string[]): Promise<void> {
+  if (viewUids.length === 0) return;
+  await trx.deleteFrom('database_view_order').where('database_id', '=', databaseId).where('view_uid', 'in', viewUids).execute();
+  await trx.deleteFrom('database_revisions').where('database_id', '=', databaseId).where('field_id', 'in', viewUids.map(viewOrderRevision)).execute();
+}
+
+/**
+ * The own orders of a database's views copied along with it (a block or page clone): each key
+ * under the copy's view (`views`: old uid → new) and row (`rows`: old id → new); keys of views or
+ * rows not copied stay behind.
+ */
+export async function cloneViewKeys(
+  trx: Transaction<Database>,
+  fromId: string,
+  toId: string,
+  views: ReadonlyMap<string, string>,
+  rows: ReadonlyMap<string, string>,
+): Promise<void> {
+  const kept: Array<{ database_id: string; view_uid: string; row_id: string; sort_key: string }> = [];
+  for (const chunk of inChunks([...rows.keys()])) {
+    const keys = await trx.selectFrom('database_view_order').selectAll().where('database_id', '=', fromId).where('row_id', 'in', chunk).execute();
+    for (const key of keys) {
+      const view = views.get(key.view_uid);
+      const row = rows.get(key.row_id);
+      if (view && row) kept.push({ database_id: toId, view_uid: view, row_id: row, sort_key: key.sort_key });
+    }
+  }
+  for (const chunk of inChunks(kept, 200)) await trx.insertInto('database_view_order').values(chunk).execute();
 }

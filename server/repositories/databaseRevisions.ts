@@ -12,6 +12,14 @@ import type { Database } from '../db/types';
 export const ROWS_REVISION = '';
 
 /**
+ * The counter of a view's own order (keys written in that view only: docs/api/databases.md
+ * «Order per view»). A field id has no ':' in it, so the two never meet.
+ */
+export function viewOrderRevision(viewUid: string): string {
+  return `view:${viewUid}`;
+}
+
+/**
  * Raises the revision counters of a database: '' (ROWS_REVISION) for its rows, a field id for
  * that field's cells. Every write of rows or cells calls this in its transaction; a view's
  * ordered ids are reused only while the counters it depends on stay (`ViewOrders`). Answers each

@@ -18,11 +18,12 @@ import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
 import { nowIso } from '../time';
-import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
+import { bumpRevisions, ROWS_REVISION, viewOrderRevision } from './databaseRevisions';
 import { FRESH_PAGE_STATE, childPath } from './pages';
 import { inChunks } from '../db/inChunks';
 import { remapBlockData } from './clonePages';
 import { recordCellChange } from './cellHistory';
+import { cloneViewKeys } from './databaseLayouts';
 
 /**
  * Rows and cells of data tables (docs/api/databases.md, ADR 7). A row is a page whose
@@ -131,6 +132,8 @@ export async function readRows(db: Kysely<Database>, databaseId: string, ids: re
 /**
  * `count` sort keys after the row `afterId` (null: first; undefined: at the end), before the next
  * row (live or trashed, so a restore never lands on a taken key). Rows in `moving` are passed over.
+ * First and last are first and last in every view too: before (after) every key a view keeps of
+ * its own (`database_view_order`, «Order per view»), not only the rows' own keys.
  */
 export async function rowKeysAfter(
   db: Kysely<Database>,
@@ -146,7 +149,8 @@ export async function rowKeysAfter(
   };
   if (afterId === undefined) {
     const last = await others().orderBy('sort_key', 'desc').limit(1).executeTakeFirst();
-    return generateNKeysBetween(last?.sort_key ?? null, null, count);
+    const lastOwn = await viewKeysEnd(db, databaseId, 'last', moving);
+    return generateNKeysBetween(maxKey(last?.sort_key ?? null, lastOwn), null, count);
   }
   let low: string | null = null;
   if (afterId !== null) {
@@ -157,7 +161,8 @@ export async function rowKeysAfter(
   let next = others();
   if (low !== null) next = next.where('sort_key', '>', low);
   const following = await next.orderBy('sort_key').limit(1).executeTakeFirst();
-  return generateNKeysBetween(low, following?.sort_key ?? null, count);
+  if (low === null) return generateNKeysBetween(null, minKey(following?.sort_key ?? null, await viewKeysEnd(db, databaseId, 'first', moving)), count);
+  return apartFromViewKeys(db, databaseId, low, generateNKeysBetween(low, following?.sort_key ?? null, count));
 }
 
 /** `count` sort keys in a row just before `beforeId` (the rows `moving` left out of the count of what is there). */
@@ -172,7 +177,166 @@ export async function rowKeysBefore(
   let previous = db.selectFrom('pages').select('sort_key').where('database_id', '=', databaseId).where('sort_key', '<', before.sort_key);
   if (moving.length > 0) previous = previous.where('id', 'not in', moving);
   const low = await previous.orderBy('sort_key', 'desc').limit(1).executeTakeFirst();
-  return generateNKeysBetween(low?.sort_key ?? null, before.sort_key, count);
+  return apartFromViewKeys(db, databaseId, low?.sort_key ?? null, generateNKeysBetween(low?.sort_key ?? null, before.sort_key, count));
+}
+
+/**
+ * Rows' own keys made between two rows' keys, none equal to a key a view keeps of its own: such a
+ * key lies between them in that key space (the same), and a tie would leave a view's order to the
+ * rows' ids. Keys met are made again nearer `low` (still between the two).
+ */
+async function apartFromViewKeys(db: Kysely<Database>, databaseId: string, low: string | null, keys: string[]): Promise<string[]> {
+  for (let tries = 0; tries < 32; tries++) {
+    let taken = false;
+    for (const chunk of inChunks(keys)) {
+      const met = await db
+        .selectFrom('database_view_order')
+        .select('sort_key')
+        .where('database_id', '=', databaseId)
+        .where('sort_key', 'in', chunk)
+        .limit(1)
+        .executeTakeFirst();
+      if (met) taken = true;
+      if (taken) break;
+    }
+    if (!taken) return keys;
+    keys = generateNKeysBetween(low, keys[0], keys.length);
+  }
+  return keys;
+}
+
+function minKey(a: string | null, b: string | null): string | null {
+  return a === null ? b : b === null || a < b ? a : b;
+}
+
+function maxKey(a: string | null, b: string | null): string | null {
+  return a === null ? b : b === null || a > b ? a : b;
+}
+
+// ————— Order per view —————
+// A view's key of a row is the key the view keeps of its own for it (a row moved in that view),
+// else the row's `sort_key`: one fractional key space (docs/api/databases.md «Order per view»).
+
+/** The first or last key any view of the database keeps of its own (rows `moving` left out); null: none. */
+async function viewKeysEnd(db: Kysely<Database>, databaseId: string, end: 'first' | 'last', moving: readonly string[]): Promise<string | null> {
+  let query = db.selectFrom('database_view_order').select('sort_key').where('database_id', '=', databaseId);
+  if (moving.length > 0) query = query.where('row_id', 'not in', moving);
+  const row = await query
+    .orderBy('sort_key', end === 'first' ? 'asc' : 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.sort_key ?? null;
+}
+
+/** The view's key of a row of the database (undefined: no such row). */
+async function viewKeyOf(db: Kysely<Database>, databaseId: string, viewUid: string, rowId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('pages as p')
+    .leftJoin('database_view_order as vo', (join) => join.onRef('vo.row_id', '=', 'p.id').on('vo.view_uid', '=', viewUid))
+    .select(['p.sort_key as shared', 'vo.sort_key as own'])
+    .where('p.id', '=', rowId)
+    .where('p.database_id', '=', databaseId)
+    .executeTakeFirst();
+  return row ? (row.own ?? row.shared) : undefined;
+}
+
+/**
+ * The view's nearest key after `key` ('next') or before it ('previous'), or the view's first
+ * (last) key when `key` is null; null when there is none. Rows live or trashed, `moving` passed
+ * over. Two index reads: the view's own keys, and the rows' keys of rows without one.
+ */
+async function viewNeighbour(
+  db: Kysely<Database>,
+  databaseId: string,
+  viewUid: string,
+  key: string | null,
+  side: 'next' | 'previous',
+  moving: readonly string[],
+): Promise<string | null> {
+  const op = side === 'next' ? '>' : '<';
+  const direction = side === 'next' ? 'asc' : 'desc';
+  let own = db.selectFrom('database_view_order').select('sort_key').where('database_id', '=', databaseId).where('view_uid', '=', viewUid);
+  if (key !== null) own = own.where('sort_key', op, key);
+  if (moving.length > 0) own = own.where('row_id', 'not in', moving);
+  let shared = db
+    .selectFrom('pages as p')
+    .select('p.sort_key')
+    .where('p.database_id', '=', databaseId)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('database_view_order as vo').select('vo.row_id').whereRef('vo.row_id', '=', 'p.id').where('vo.view_uid', '=', viewUid))),
+    );
+  if (key !== null) shared = shared.where('p.sort_key', op, key);
+  if (moving.length > 0) shared = shared.where('p.id', 'not in', moving);
+  const a = (await own.orderBy('sort_key', direction).limit(1).executeTakeFirst())?.sort_key ?? null;
+  const b = (await shared.orderBy('p.sort_key', direction).limit(1).executeTakeFirst())?.sort_key ?? null;
+  return side === 'next' ? minKey(a, b) : maxKey(a, b);
+}
+
+/**
+ * `count` keys of a view's own order after the row `afterId` in that view (null: first), before
+ * the view's next row; rows `moving` passed over. An anchor that is no row of the database: the end.
+ */
+export async function viewKeysAfter(
+  db: Kysely<Database>,
+  databaseId: string,
+  viewUid: string,
+  afterId: string | null,
+  count: number,
+  moving: readonly string[] = [],
+): Promise<string[]> {
+  const low = afterId === null ? null : ((await viewKeyOf(db, databaseId, viewUid, afterId)) ?? null);
+  if (afterId !== null && low === null) return generateNKeysBetween(await viewNeighbour(db, databaseId, viewUid, null, 'previous', moving), null, count);
+  return generateNKeysBetween(low, await viewNeighbour(db, databaseId, viewUid, low, 'next', moving), count);
+}
+
+/** `count` keys of a view's own order just before the row `beforeId` in that view, after the view's previous row. */
+export async function viewKeysBefore(
+  db: Kysely<Database>,
+  databaseId: string,
+  viewUid: string,
+  beforeId: string,
+  count: number,
+  moving: readonly string[] = [],
+): Promise<string[]> {
+  const high = await viewKeyOf(db, databaseId, viewUid, beforeId);
+  if (high === undefined) throw new Error(`${beforeId} is no row of ${databaseId}`);
+  return generateNKeysBetween(await viewNeighbour(db, databaseId, viewUid, high, 'previous', moving), high, count);
+}
+
+/** Puts rows (in this order) at keys of one view's own order: the row pages and the other views stay as they are. */
+export async function setViewKeys(
+  trx: Transaction<Database>,
+  databaseId: string,
+  viewUid: string,
+  ids: readonly string[],
+  keys: readonly string[],
+): Promise<void> {
+  const records = ids.map((rowId, at) => ({ database_id: databaseId, view_uid: viewUid, row_id: rowId, sort_key: keys[at] }));
+  for (const chunk of inChunks(records, 200))
+    await trx
+      .insertInto('database_view_order')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['view_uid', 'row_id']).doUpdateSet((eb) => ({ sort_key: eb.ref('excluded.sort_key') })))
+      .execute();
+  await bumpRevisions(trx, databaseId, [viewOrderRevision(viewUid)]);
+}
+
+/** A view's own order given to a new view of the same database (a view duplicated). */
+export async function copyViewKeys(trx: Transaction<Database>, databaseId: string, fromUid: string, toUid: string): Promise<void> {
+  await trx
+    .insertInto('database_view_order')
+    .columns(['database_id', 'view_uid', 'row_id', 'sort_key'])
+    .expression(
+      trx
+        .selectFrom('database_view_order')
+        .select(['database_id', sql<string>`cast(${toUid} as text)`.as('view_uid'), 'row_id', 'sort_key'])
+        .where('database_id', '=', databaseId)
+        .where('view_uid', '=', fromUid),
+    )
+    // Idempotent: a change of the block tried again (another change got in between) copies nothing twice.
+    .onConflict((oc) => oc.columns(['view_uid', 'row_id']).doNothing())
+    .execute();
+  await bumpRevisions(trx, databaseId, [viewOrderRevision(toUid)]);
 }
 
 // ————— Writes —————
@@ -500,6 +664,8 @@ export interface RowQuery {
   range?: { fieldId: string; from: number; to: number };
   /** Only the rows with no date in this date field (a calendar's «Без даты»). */
   undated?: string;
+  /** The view (its uid) whose own order the rows' order is, after the sorts: its keys where it has them, else the rows' own («Order per view»). */
+  order?: string;
 }
 
 /** The page column a computed field reads. */
@@ -629,8 +795,11 @@ interface SortPlan {
   descending: boolean[];
 }
 
-/** Sorts as joins and ORDER BY terms: empty values last either way, then the rows' own order. */
-function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: boolean): SortPlan {
+/**
+ * Sorts as joins and ORDER BY terms: empty values last either way, then the rows' own order —
+ * the view `ownOrder`'s where it keeps keys of its own, else each row's.
+ */
+function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: boolean, ownOrder?: string): SortPlan {
   const joins: Array<RawBuilder<unknown>> = [];
   const order: Array<RawBuilder<unknown>> = [];
   const keys: Array<RawBuilder<unknown>> = [];
@@ -665,7 +834,12 @@ function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: 
     keys.push(key);
     descending.push(sort.direction === 'desc');
   });
-  const own = [sql.raw('p.sort_key'), postgres ? sql.raw('p.id collate "C"') : sql.raw('p.id')];
+  let manual: RawBuilder<unknown> = sql.raw('p.sort_key');
+  if (ownOrder !== undefined) {
+    joins.push(sql`left join database_view_order vo on vo.view_uid = ${ownOrder} and vo.row_id = p.id`);
+    manual = postgres ? sql`coalesce(vo.sort_key, p.sort_key) collate "C"` : sql`coalesce(vo.sort_key, p.sort_key)`;
+  }
+  const own = [manual, postgres ? sql.raw('p.id collate "C"') : sql.raw('p.id')];
   order.push(...own);
   keys.push(...own);
   return { joins, order, keys, descending };
@@ -784,10 +958,25 @@ function keysOf(row: Record<string, unknown>, count: number): unknown[] {
   return Array.from({ length: count }, (_, i) => row[`k${i}`]);
 }
 
+/** A view's sort plan: its sorts, then its own order where it keeps keys of its own (`query.order`), else the rows'. */
+async function viewSortPlan(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery): Promise<SortPlan> {
+  // A view nobody moved rows in has no keys of its own: its order is the rows', read without a join.
+  const own =
+    query.order !== undefined &&
+    (await db
+      .selectFrom('database_view_order')
+      .select('row_id')
+      .where('database_id', '=', databaseId)
+      .where('view_uid', '=', query.order)
+      .limit(1)
+      .executeTakeFirst()) !== undefined;
+  return sortPlan(config, query.sorts ?? [], isPostgres(db), own ? query.order : undefined);
+}
+
 /** Every row of a view in the view's order, by id with its keys (one SQL query, never the rows' cells). */
 export async function orderedRows(db: Kysely<Database>, config: DatabaseConfig, databaseId: string, query: RowQuery): Promise<RowOrder> {
   const where = whereSql(config, databaseId, query);
-  const plan = sortPlan(config, query.sorts ?? [], isPostgres(db));
+  const plan = await viewSortPlan(db, config, databaseId, query);
   const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
   const rows = await sql<
     Record<string, unknown> & { id: string }
@@ -810,7 +999,7 @@ export async function reorderRows(
   rowIds: readonly string[],
 ): Promise<RowOrder> {
   const where = whereSql(config, databaseId, query);
-  const plan = sortPlan(config, query.sorts ?? [], isPostgres(db));
+  const plan = await viewSortPlan(db, config, databaseId, query);
   const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
   const read = await sql<Record<string, unknown> & { id: string; hit: number | string }>`
     select p.id, case when ${where} then 1 else 0 end as hit, ${keyColumns(plan)}
@@ -914,8 +1103,8 @@ const MAX_WRITES = 4096;
  * The ordered ids of the views people look at, per process: a window is a slice of them, so
  * scrolling anywhere in 50,000 rows costs a read of 100 rows, not a sort of 50,000. An entry is
  * used while its signature holds — the database block's version (fields, options) and the
- * revisions of the rows and of the fields the view filters and sorts by — so typing into other
- * columns keeps it. Bounded: the least recently used entries go past MAX_ENTRIES or MAX_IDS.
+ * revisions of the rows, of the fields the view filters and sorts by, and of the view's own order
+ * (`viewOrderRevision`: a move in another view leaves it) — so typing into other columns keeps it. Bounded: the least recently used entries go past MAX_ENTRIES or MAX_IDS.
  * Footers and charts' groups are kept the same way, apart (`kept`).
  */
 export class ViewOrders {
@@ -944,13 +1133,15 @@ export class ViewOrders {
   }
 
   async ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
-    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null])}`;
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null, query.order ?? null])}`;
+    // A view's own order has a counter of its own: a move in one view leaves the others' orders kept.
+    const fields = queryFields(config, query);
     const order = await this.keep(
       this.orders,
       db,
       database,
       key,
-      queryFields(config, query),
+      fields && query.order !== undefined ? [...fields, viewOrderRevision(query.order)] : fields,
       () => orderedRows(db, config, database.id, query),
       // The ids and their keys.
       (kept) => kept.ids.length * 2,
@@ -1181,10 +1372,16 @@ export async function groupCounts(
 /**
  * The live rows of a database copied into another (a block clone of the database): each row a
  * new page at the same place and order, with its blocks and its cells (version 1). Rows in the
- * trash stay behind; a row's own sub-pages and comments are not copied. Call in the transaction
- * that made the copy's block.
+ * trash stay behind; a row's own sub-pages and comments are not copied. The views' own orders come
+ * along under the copy's views (`views`: old uid → new). Call in the transaction that made the copy's block.
  */
-export async function cloneDatabaseRows(trx: Transaction<Database>, fromId: string, toId: string, userId: string): Promise<number> {
+export async function cloneDatabaseRows(
+  trx: Transaction<Database>,
+  fromId: string,
+  toId: string,
+  userId: string,
+  views: ReadonlyMap<string, string> = new Map(),
+): Promise<number> {
   const now = nowIso();
   let copied = 0;
   let after = '';
@@ -1264,6 +1461,7 @@ export async function cloneDatabaseRows(trx: Transaction<Database>, fromId: stri
       updated_by: userId,
     }));
     for (const chunk of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(chunk).execute();
+    await cloneViewKeys(trx, fromId, toId, views, new Map(rows.map((row) => [row.id, ids.get(row.id)!])));
     copied += rows.length;
   }
 }

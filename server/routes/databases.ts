@@ -190,6 +190,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     const first = only ? [] : group;
     return {
       filter,
+      // The view's own order breaks the sorts' ties (a linked view, by the same uid, shows it too).
+      order: layout?.uid,
       sorts: [...first, ...sorts.filter((s) => !group.some((g) => g.fieldId === s.fieldId))],
       search: query.search,
       inTrash: query.inTrash,
@@ -561,7 +563,10 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const user = requireUser(request);
       const { block, holder, ids, written, rowPages } = await moveRows(app.db, user.id, request.params.id, request.body);
       const rows = await readRows(app.db, block.id, ids);
-      told(holder, block.id, { kind: 'rows', rows }, request);
+      // Moved in one view's own order alone (no cell written): the other views need not read again
+      // (docs/api/databases.md «Order per view»). With `set`, every view may show the rows elsewhere.
+      const onlyIn = request.body.viewId !== undefined && written.length === 0 ? { viewId: request.body.viewId } : {};
+      told(holder, block.id, { kind: 'rows', rows, ...onlyIn }, request);
       if (written.length > 0) tellCells(holder, block.id, new Map(rowPages.map((row) => [row.id, row])), written, request);
       return envelope(rows);
     },

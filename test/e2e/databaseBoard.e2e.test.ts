@@ -133,10 +133,11 @@ it("a board added from «+»: columns by status with their cards; a card dragged
   expect((await saved).status()).toBe(200);
   await eventually(() => cardsIn(page, 'В работе'), ['Вёрстка', 'Тексты', 'Сборка']);
   await eventually(() => cardsIn(page, 'Сделать'), ['Макет']);
+  // The rows' own order (the Table view's) is as it was: the drag was the board's (docs/api/databases.md «Order per view»).
   expect(await serverRows()).toEqual([
     ['Макет', 'todo'],
-    ['Вёрстка', 'doing'],
     ['Тексты', 'doing'],
+    ['Вёрстка', 'doing'],
     ['Сборка', 'doing'],
     ['Идея', null],
   ]);
@@ -209,6 +210,48 @@ it("a board added from «+»: columns by status with their cards; a card dragged
   await page.getByRole('button', { name: 'Показать колонку «Готово»' }).click();
   await eventually(() => cardsIn(page, 'Готово'), ['Идея']);
   await expect(page.getByRole('region', { name: 'Скрытые колонки' }).count()).resolves.toBe(0);
+  await page.context().close();
+});
+
+/** The titles of the Table view's rows, top to bottom. */
+const tableTitles = (page: Page) => page.locator('.db-scroll .db-row [data-col="0"]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
+
+it("a card dragged on the board leaves the Table view's order as it was (issue 34 §2, order per view): after a reload too, and the board keeps its own", async () => {
+  const page = await signedIn('board.order@example.com');
+  const { cookie, holderId, db } = await boardData(page, 'Два порядка', [
+    ['Альфа', 'todo'],
+    ['Бета', 'todo'],
+    ['Вега', 'todo'],
+    ['Гамма', 'doing'],
+  ]);
+  await fetchJson(`${S()}/database/${db}/views`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      layout: { uid: 'own-board', type: 'board', name: 'Доска', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'stage' } },
+    }),
+  });
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await eventually(() => tableTitles(page), ['Альфа', 'Бета', 'Вега', 'Гамма']);
+  await page.getByRole('tab', { name: /Доска/ }).click();
+  await eventually(() => cardsIn(page, 'Сделать'), ['Альфа', 'Бета', 'Вега']);
+
+  // «Вега» dragged before «Альфа», within its column: saved as a move of the board's own order.
+  const saved = moveSaved(page);
+  await dragCard(page, 'Вега', { card: 'Альфа' });
+  const answer = await saved;
+  expect(answer.status()).toBe(200);
+  expect(answer.request().postDataJSON()).toEqual({ ids: [expect.any(String)], placeBefore: expect.any(String), viewId: 'own-board' });
+  await eventually(() => cardsIn(page, 'Сделать'), ['Вега', 'Альфа', 'Бета']);
+
+  // The Table view: as it was.
+  await page.getByRole('tab', { name: /Таблица/ }).click();
+  await eventually(() => tableTitles(page), ['Альфа', 'Бета', 'Вега', 'Гамма']);
+  await page.reload();
+  await eventually(() => tableTitles(page), ['Альфа', 'Бета', 'Вега', 'Гамма']);
+  await page.getByRole('tab', { name: /Доска/ }).click();
+  await eventually(() => cardsIn(page, 'Сделать'), ['Вега', 'Альфа', 'Бета']);
+  await shoot(page, 'database-board-own-order-1280');
   await page.context().close();
 });
 
@@ -461,10 +504,11 @@ it('cards move with the keyboard: Ctrl+Shift+↑ within a column, Ctrl+Shift+→
   await page.getByRole('dialog').getByText('Макет').first().waitFor();
   await page.keyboard.press('Escape');
 
+  // The rows' own order (the Table view's) is as it was: the moves were the board's.
   expect(await serverRows()).toEqual([
     ['Макет', 'todo'],
-    ['Вёрстка', 'doing'],
     ['Тексты', 'doing'],
+    ['Вёрстка', 'doing'],
     ['Сборка', 'doing'],
   ]);
   await page.reload();

@@ -933,7 +933,7 @@ it('two windows on one table: a cell typed, a row added and rows deleted in one 
   await first.context().close();
 });
 
-/** Rows made through the API, and their titles in the rows' own order as the server has it. */
+/** Rows made through the API, and their titles in the Table view's order as the server has it (rows move in that view's own order). */
 async function withRows(email: string, title: string, names: string[]) {
   const set = await databasePage(email, title);
   const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${set.S}/database/${set.db}/rows`, {
@@ -942,9 +942,14 @@ async function withRows(email: string, title: string, names: string[]) {
     body: JSON.stringify({ rows: names.map((name) => ({ title: name })) }),
   });
   const idOf = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
+  const viewId = set.block.data.view.layouts[0].uid;
   const serverTitles = async () =>
-    (await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${set.S}/database/${set.db}/rows`, { cookie: set.cookie })).data.map((r) => r.data.title);
-  return { ...set, idOf, serverTitles };
+    (
+      await fetchJson<{ data: Array<{ data: { title: string } }> }>(`${set.S}/database/${set.db}/rows?viewId=${encodeURIComponent(JSON.stringify(viewId))}`, {
+        cookie: set.cookie,
+      })
+    ).data.map((r) => r.data.title);
+  return { ...set, idOf, viewId, serverTitles };
 }
 
 /** Drags row `from`'s handle onto row `to` (its upper or lower half) with the mouse, step by step, as a person does. */
@@ -975,7 +980,7 @@ async function dragRow(page: Page, from: number, to: number, half: 'upper' | 'lo
 const moveSaved = (page: Page) => page.waitForResponse((r) => /\/rows\/move$/.test(r.url()) && r.request().method() === 'POST');
 
 it('rows move by dragging their handle (rows checked together go together) and by Alt+Shift+↑/↓: saved, and shown in another window', async () => {
-  const { page, holderId, idOf, serverTitles } = await withRows('table.drag@example.com', 'Порядок', ['А', 'Б', 'В', 'Г', 'Д']);
+  const { page, holderId, idOf, viewId, serverTitles } = await withRows('table.drag@example.com', 'Порядок', ['А', 'Б', 'В', 'Г', 'Д']);
   await page.goto(`${suite.server.url}/${holderId}`);
   await eventually(() => titles(page), ['А', 'Б', 'В', 'Г', 'Д']);
   // Another window (its own browser context, the same person) watching the table.
@@ -991,7 +996,7 @@ it('rows move by dragging their handle (rows checked together go together) and b
   let answered = moveSaved(page);
   await dragRow(page, 4, 1, 'upper');
   await expect(titles(page)).resolves.toEqual(['А', 'Д', 'Б', 'В', 'Г']);
-  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['Д']], placeAfter: idOf['А'] });
+  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['Д']], placeAfter: idOf['А'], viewId });
   await eventually(serverTitles, ['А', 'Д', 'Б', 'В', 'Г']);
   await eventually(() => titles(watcher), ['А', 'Д', 'Б', 'В', 'Г']);
 
@@ -1003,7 +1008,7 @@ it('rows move by dragging their handle (rows checked together go together) and b
   answered = moveSaved(page);
   await dragRow(page, 0, 4, 'lower');
   await expect(titles(page)).resolves.toEqual(['Д', 'В', 'Г', 'А', 'Б']);
-  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['А'], idOf['Б']], placeAfter: idOf['Г'] });
+  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['А'], idOf['Б']], placeAfter: idOf['Г'], viewId });
   // Dropped in the lower half of the database block: the page's editor did not take the block for
   // something dragged (it would move it after itself and ask whether to delete the database).
   await expect(page.getByRole('dialog').count()).resolves.toBe(0);
@@ -1016,7 +1021,7 @@ it('rows move by dragging their handle (rows checked together go together) and b
   answered = moveSaved(page);
   await page.keyboard.press('Alt+Shift+ArrowDown');
   await expect(titles(page)).resolves.toEqual(['В', 'Д', 'Г', 'А', 'Б']);
-  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['Д']], placeAfter: idOf['В'] });
+  expect((await answered).request().postDataJSON()).toEqual({ ids: [idOf['Д']], placeAfter: idOf['В'], viewId });
   await eventually(serverTitles, ['В', 'Д', 'Г', 'А', 'Б']);
   await eventually(() => titles(watcher), ['В', 'Д', 'Г', 'А', 'Б']);
   await expect(cell(page, 1, 0).getAttribute('class')).resolves.toContain('is-active');

@@ -2,7 +2,7 @@ import { MAIN_FIELD_ID, type DatabaseField, type DatabaseLayout, type RowValue }
 import type { MoveRowsBody, NewRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { AppError } from '../../errors';
-import { databaseData, findDatabaseBlock, orderedRows, readRows } from '../../repositories/databases';
+import { databaseData, findDatabaseBlock, orderedRows, readRows, ViewOrders } from '../../repositories/databases';
 import { refusal } from '../../../test/helpers/refusal';
 import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
@@ -167,6 +167,74 @@ describe('moveRows', () => {
     expect(await move({ ids: [c, b], placeAfter: null, set: { fieldId: 'stage', value: 'done' } })).toEqual([403, 'forbidden']);
     expect(await titles(db.id)).toEqual(['A', 'B', 'C']);
     expect(await cellsOf(db.id, 'stage')).toBe(0);
+  });
+});
+
+describe('moveRows and createRows in a view (its own order: docs/api/databases.md «Order per view»)', () => {
+  /** The titles in a view's order (its own keys where it has them). */
+  async function inView(id: string, viewUid: string): Promise<string[]> {
+    const { ids } = await orderedRows(t.app.db, (await data(id)).config, id, { order: viewUid });
+    return (await readRows(t.app.db, id, ids)).map((r) => r.data.title);
+  }
+
+  test("a move with viewId writes keys of that view only: the rows' own keys, their «edited» and the other views stay; new rows after a row land after it in the view", async () => {
+    const db = await newDatabase();
+    const [view] = await uids(db.id);
+    await addView(t.app.db, changer('admin'), db.id, { layout: { uid: 'board', type: 'board', orderedFields: [], groupBy: { fieldId: 'stage' } } });
+    const [a, b, c] = (await rows('admin', db.id, titled('A', 'B', 'C'))).ids;
+    const before = await readRows(t.app.db, db.id, [a, b, c]);
+    const moved = await moveRows(t.app.db, team.userId.participant, db.id, { ids: [c], placeBefore: a, viewId: 'board' });
+    expect(moved.written).toEqual([]);
+    expect(await inView(db.id, 'board')).toEqual(['C', 'A', 'B']);
+    expect(await inView(db.id, view)).toEqual(['A', 'B', 'C']);
+    expect(await titles(db.id)).toEqual(['A', 'B', 'C']);
+    expect((await readRows(t.app.db, db.id, [a, b, c])).map((r) => [r.sortKey, r.updatedAt, r.updatedBy])).toEqual(
+      before.map((r) => [r.sortKey, r.updatedAt, r.updatedBy]),
+    );
+    await createRows(t.app.db, team.userId.participant, db.id, { rows: titled('После C'), placeAfter: c, viewId: 'board' });
+    expect(await inView(db.id, 'board')).toEqual(['C', 'После C', 'A', 'B']);
+    expect(await titles(db.id)).toEqual(['A', 'B', 'C', 'После C']);
+  });
+
+  test('the kept order of a view (ViewOrders) follows a move in that view, and a move in another view leaves it kept (not computed again)', async () => {
+    const db = await newDatabase();
+    const [view] = await uids(db.id);
+    await addView(t.app.db, changer('admin'), db.id, { layout: { uid: 'other', type: 'table', orderedFields: [] } });
+    const [a, , c] = (await rows('admin', db.id, titled('A', 'B', 'C'))).ids;
+    const orders = new ViewOrders();
+    const ids = async (order: string) => orders.ids(t.app.db, await block(db.id), (await data(db.id)).config, { order });
+    const table = await ids(view);
+    const other = await ids('other');
+    expect(await ids(view)).toBe(table);
+    await moveRows(t.app.db, team.userId.participant, db.id, { ids: [c], placeAfter: null, viewId: 'other' });
+    // The table's kept ids are the very same array: its order was not computed again.
+    expect(await ids(view)).toBe(table);
+    const moved = await ids('other');
+    expect(moved).not.toBe(other);
+    expect(moved[0]).toBe(c);
+    // A move without a view (the rows' own order) changes what both read.
+    await moveRows(t.app.db, team.userId.participant, db.id, { ids: [a], placeAfter: c });
+    expect(await ids(view)).not.toBe(table);
+    expect((await ids(view)).indexOf(a)).toBe(2);
+  });
+
+  test('refused, nothing written: a reader (403), a view the database does not have (404), a duplicate of no view (422)', async () => {
+    const db = await newDatabase();
+    const [view] = await uids(db.id);
+    const [a, b] = (await rows('admin', db.id, titled('A', 'B'))).ids;
+    const keys = async () => (await t.app.db.selectFrom('database_view_order').select('row_id').where('database_id', '=', db.id).execute()).length;
+    expect(await refusal(moveRows(t.app.db, team.userId.reader, db.id, { ids: [b], placeAfter: null, viewId: view }))).toEqual([403, 'forbidden']);
+    expect(await refusal(moveRows(t.app.db, team.userId.participant, db.id, { ids: [b], placeAfter: null, viewId: 'nope' }))).toEqual([404, 'not_found']);
+    expect(await refusal(createRows(t.app.db, team.userId.reader, db.id, { rows: titled('X'), placeAfter: a, viewId: view }))).toEqual([403, 'forbidden']);
+    expect(await refusal(createRows(t.app.db, team.userId.participant, db.id, { rows: titled('X'), placeAfter: a, viewId: 'nope' }))).toEqual([
+      404,
+      'not_found',
+    ]);
+    const layout: DatabaseLayout = { uid: 'copy', type: 'table', orderedFields: [] };
+    expect(await refusal(addView(t.app.db, changer('admin'), db.id, { layout, orderOf: 'nope' }))).toEqual([422, 'validation_failed']);
+    expect(await keys()).toBe(0);
+    expect(await titles(db.id)).toEqual(['A', 'B']);
+    expect(await uids(db.id)).toEqual([view]);
   });
 });
 

@@ -15,12 +15,16 @@ import {
   rowKeysAfter,
   rowKeysBefore,
   setRowKeys,
+  setViewKeys,
   trashRows,
+  viewKeysAfter,
+  viewKeysBefore,
   writeCellOver,
   type WrittenCell,
 } from '../../repositories/databases';
 import { assertPeopleNameable } from './people';
 import { authorizeRowEdits, authorizedDatabase, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
+import { layoutOf } from './structure';
 
 /** What a rows command did: on which database, and the rows it changed (the handler reads them to tell and answer). */
 export interface RowsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
@@ -31,9 +35,13 @@ export interface RowsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'
  * Makes rows, in order, after a row, first, or at the end. The title may come as `title` or as
  * the title field's value; it is stored once, as the row page's title. Values are checked against
  * the fields as stored when the rows are made (422); an id already taken is 409 page.already_exists.
+ * With `viewId` (404 when the database has no such view) and a row in `placeAfter`, the rows come
+ * after that row in the view's own order too (keys of that view); first and last are first and
+ * last in every view by their own keys already.
  */
 export async function createRows(db: Kysely<Database>, userId: string, databaseId: string, body: CreateRowsBody): Promise<RowsOutcome> {
   const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  if (body.viewId !== undefined) layoutOf(data, body.viewId);
   const rows = body.rows.map(({ values = {}, ...row }, at) => {
     const { [MAIN_FIELD_ID]: main, ...rest } = values;
     const problem = main === undefined ? null : titleProblem(main);
@@ -69,8 +77,20 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
       )
       .execute();
     if (taken.length > 0) throw new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists', { ids: taken.map((t) => t.id) });
+    if (body.viewId !== undefined) layoutOf(now, body.viewId);
     const keys = await rowKeysAfter(trx, block.id, body.placeAfter, rows.length);
-    return insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId });
+    const inView = body.viewId !== undefined && typeof body.placeAfter === 'string' ? body.viewId : undefined;
+    const viewKeys = inView === undefined ? [] : await viewKeysAfter(trx, block.id, inView, body.placeAfter!, rows.length);
+    const pages = await insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId });
+    if (inView !== undefined)
+      await setViewKeys(
+        trx,
+        block.id,
+        inView,
+        rows.map((r) => r.id),
+        viewKeys,
+      );
+    return pages;
   });
   return { block, holder, ids: pages.map((p) => p.id) };
 }
@@ -84,10 +104,13 @@ export interface MoveOutcome extends RowsOutcome {
 /**
  * Puts rows (in this order) after a row, first, or before a row, and writes one cell on each when
  * `set` says so (a card moved to another column: each row is then edited, by its own grants).
+ * With `viewId`, in that view's own order only: keys of that view between the place's neighbours
+ * in it; the rows' own keys (and their «edited») and every other view stay as they are.
  */
 export async function moveRows(db: Kysely<Database>, userId: string, databaseId: string, body: MoveRowsBody): Promise<MoveOutcome> {
   const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
-  const { ids, placeAfter, placeBefore, set } = body;
+  const { ids, placeAfter, placeBefore, set, viewId } = body;
+  if (viewId !== undefined) layoutOf(data, viewId);
   if (new Set(ids).size !== ids.length) throw invalid('row ids repeat');
   if ((placeAfter === undefined) === (placeBefore === undefined)) throw invalid('give placeAfter or placeBefore, not both');
   const anchor = placeBefore ?? placeAfter ?? null;
@@ -104,11 +127,23 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
     if (anchor !== null && (await findRowPages(trx, block.id, [anchor])).length === 0)
       throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is not a row of this database`);
-    const keys =
-      placeBefore !== undefined
-        ? await rowKeysBefore(trx, block.id, placeBefore, ids.length, ids)
-        : await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
-    await setRowKeys(trx, block.id, ids, keys, userId);
+    if (viewId !== undefined) {
+      // The view may have been deleted since it was checked: keys of no view are never written.
+      const live = await findDatabaseBlock(trx, block.id);
+      if (!live) throw notFound('database');
+      layoutOf(databaseData(live), viewId);
+      const keys =
+        placeBefore !== undefined
+          ? await viewKeysBefore(trx, block.id, viewId, placeBefore, ids.length, ids)
+          : await viewKeysAfter(trx, block.id, viewId, placeAfter!, ids.length, ids);
+      await setViewKeys(trx, block.id, viewId, ids, keys);
+    } else {
+      const keys =
+        placeBefore !== undefined
+          ? await rowKeysBefore(trx, block.id, placeBefore, ids.length, ids)
+          : await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
+      await setRowKeys(trx, block.id, ids, keys, userId);
+    }
     if (!set) return [];
     // The fields may have changed since they were checked: check again against what is stored now.
     const config = await liveConfig(trx, block.id);

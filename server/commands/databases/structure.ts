@@ -33,7 +33,7 @@ import { lockBlocks } from '../../db/locks';
 import type { BlockRow, CellRow, Database } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
 import { updateBlockIfVersion } from '../../repositories/blocks';
-import { cellsOfField, databaseData, deleteCellsOfField, rewriteCells } from '../../repositories/databases';
+import { cellsOfField, copyViewKeys, databaseData, deleteCellsOfField, rewriteCells } from '../../repositories/databases';
 
 import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
@@ -269,10 +269,19 @@ export async function deleteField(db: Kysely<Database>, changer: Changer, databa
 
 // ---- Views ------------------------------------------------------------------------------------
 
-/** Adds a view after `placeAfter` (null: first; missing or unknown: last); its uid must be new. */
-export function addView(db: Kysely<Database>, changer: Changer, databaseId: string, { layout, placeAfter }: AddViewBody): Promise<StructureOutcome> {
-  return changeDatabase(db, changer, databaseId, async (data) => {
+/**
+ * Adds a view after `placeAfter` (null: first; missing or unknown: last); its uid must be new.
+ * `orderOf`: a view of the database whose own order the new view starts with (a view duplicated:
+ * its keys copied; 422 when there is no such view).
+ */
+export function addView(db: Kysely<Database>, changer: Changer, databaseId: string, { layout, placeAfter, orderOf }: AddViewBody): Promise<StructureOutcome> {
+  return changeDatabase(db, changer, databaseId, async (data, trx, id) => {
     if (data.view.layouts.some((l) => l.uid === layout.uid)) throw invalid(`a view ${layout.uid} exists`);
+    if (orderOf !== undefined) {
+      if (!data.view.layouts.some((l) => l.uid === orderOf))
+        throw invalid('orderOf is not a view of this database', [{ path: 'orderOf', message: 'no such view' }]);
+      await copyViewKeys(trx, id, orderOf, layout.uid);
+    }
     const layouts = [...copyView(data.view).layouts];
     const at = placeAfter ? layouts.findIndex((l) => l.uid === placeAfter) : -1;
     if (at >= 0) layouts.splice(at + 1, 0, layout);

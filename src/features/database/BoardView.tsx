@@ -262,7 +262,8 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       if (focus) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
       let written = true;
       try {
-        await db.api.moveRows(db.databaseId, [rowId], place, same ? undefined : { fieldId, value });
+        // In the board's own order: the table and the other views keep theirs (docs/api/databases.md «Order per view»).
+        await db.api.moveRows(db.databaseId, [rowId], place, same ? undefined : { fieldId, value }, layout.uid);
       } catch {
         written = false;
         showToast(t('database.writeFailed'), 'error');
@@ -277,7 +278,7 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       if (focus && (document.activeElement as HTMLElement | null)?.dataset?.rowId !== rowId) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
       return written;
     },
-    [storeOf, db.api, db.databaseId, field, fieldId, fixed, againPeople, t],
+    [storeOf, db.api, db.databaseId, field, fieldId, fixed, againPeople, t, layout.uid],
   );
 
   // Columns hidden in the view (its config: for everyone), shown again from the list at the end.

@@ -232,7 +232,7 @@ describe('the Table view', () => {
     expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
-  test('Alt+Shift+↓/↑ moves the active row at once and on the server, the rows checked with it together; each row has a handle', async () => {
+  test("Alt+Shift+↓/↑ moves the active row at once and on the server (in this view's own order), the rows checked with it together; each row has a handle", async () => {
     const { server, grid, sink, cell, titles } = await setup(true, 5);
     expect(grid.querySelectorAll('.db-row [data-drag]')).toHaveLength(5);
     fireEvent.mouseDown(cell(1, 0));
@@ -241,13 +241,13 @@ describe('the Table view', () => {
     expect(titles(5)).toEqual(['Строка 0', 'Строка 2', 'Строка 1', 'Строка 3', 'Строка 4']);
     expect(cell(2, 0).className).toContain('is-active');
     await flush();
-    expect(server.requests.find((r) => r.path === 'database/db/rows/move')?.body).toEqual({ ids: ['row-1'], placeAfter: 'row-2' });
+    expect(server.requests.find((r) => r.path === 'database/db/rows/move')?.body).toEqual({ ids: ['row-1'], placeAfter: 'row-2', viewId: 'v1' });
     expect(server.rows.map((r) => r.id)).toEqual(['row-0', 'row-2', 'row-1', 'row-3', 'row-4']);
     fireEvent.keyDown(sink, { key: 'ArrowUp', altKey: true, shiftKey: true });
     fireEvent.keyDown(sink, { key: 'ArrowUp', altKey: true, shiftKey: true });
     await flush();
     expect(titles(5)).toEqual(['Строка 1', 'Строка 0', 'Строка 2', 'Строка 3', 'Строка 4']);
-    expect(server.requests.filter((r) => r.path === 'database/db/rows/move').at(-1)?.body).toEqual({ ids: ['row-1'], placeAfter: null });
+    expect(server.requests.filter((r) => r.path === 'database/db/rows/move').at(-1)?.body).toEqual({ ids: ['row-1'], placeAfter: null, viewId: 'v1' });
     // At the top: nothing to do.
     const moves = server.requests.length;
     fireEvent.keyDown(sink, { key: 'ArrowUp', altKey: true, shiftKey: true });
@@ -263,7 +263,11 @@ describe('the Table view', () => {
     expect(titles(5)).toEqual(['Строка 0', 'Строка 2', 'Строка 4', 'Строка 1', 'Строка 3']);
     await flush();
     await flush();
-    expect(server.requests.filter((r) => r.path === 'database/db/rows/move').at(-1)?.body).toEqual({ ids: ['row-1', 'row-3'], placeAfter: 'row-4' });
+    expect(server.requests.filter((r) => r.path === 'database/db/rows/move').at(-1)?.body).toEqual({
+      ids: ['row-1', 'row-3'],
+      placeAfter: 'row-4',
+      viewId: 'v1',
+    });
     expect(server.rows.map((r) => r.id)).toEqual(['row-0', 'row-2', 'row-4', 'row-1', 'row-3']);
     expect(titles(5)).toEqual(['Строка 0', 'Строка 2', 'Строка 4', 'Строка 1', 'Строка 3']);
     expect(cell(4, 1).className).toContain('is-active');

@@ -258,11 +258,12 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
     }
   };
 
-  /** «Дублировать»: the view with all its settings, named «… (копия)», right after it, and shown. */
+  /** «Дублировать»: the view with all its settings and its own order of rows, named «… (копия)», right after it, and shown. */
   const duplicateView = async (l: DatabaseLayout) => {
     const copy = { ...structuredClone(l), uid: newId(), name: t('database.copyOf', { name: l.name || t(`database.layouts.${l.type}`) }) };
     try {
-      apply(await api.addView(databaseId, copy, l.uid));
+      // The copy starts with the view's own order of rows (docs/api/databases.md «Order per view»).
+      apply(await api.addView(databaseId, copy, l.uid, l.uid));
       setActiveId(copy.uid);
     } catch {
       failed();

@@ -710,7 +710,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     focusGrid();
     return inTurn(async () => {
       try {
-        const [row] = await db.api.createRows(databaseId, [{}], placeAfter);
+        // Inserted under a row: under it in this view's own order too.
+        const [row] = await db.api.createRows(databaseId, [{}], placeAfter, layout.uid);
         history.record({ added: [row.id] });
         if (placeAfter === undefined) rowVirtualizer.scrollToIndex(itemCount, { align: 'end' });
         await store.refresh();
@@ -776,8 +777,9 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     const focusAt = focusId ? store.indexOf(focusId) : -1;
     if (selection && focusAt >= 0 && focusAt !== selection.focus.row)
       select(cellSelection({ row: focusAt, col: selection.focus.col }), { row: focusAt, col: selection.focus.col });
+    // In this view's own order: the board's and the other views' stay as they are.
     db.api
-      .moveRows(databaseId, ids, { placeAfter })
+      .moveRows(databaseId, ids, { placeAfter }, undefined, layout.uid)
       .catch(failed)
       .finally(() => {
         done();

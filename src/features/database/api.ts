@@ -83,8 +83,13 @@ export const databaseApi = {
     const early = takeAnswer<WireRow[]>(rowsPath(databaseId, query), true, peek);
     return early?.value ? rowsWindow(early.value, query) : null;
   },
-  createRows(databaseId: string, rows: NewRow[], placeAfter?: string | null): Promise<WireRow[]> {
-    return post(`database/${id(databaseId)}/rows`, placeAfter === undefined ? { rows } : { rows, placeAfter });
+  /** Rows after a row (null: first; missing: at the end); `viewId`: after that row in that view's own order too. */
+  createRows(databaseId: string, rows: NewRow[], placeAfter?: string | null, viewId?: string): Promise<WireRow[]> {
+    return post(`database/${id(databaseId)}/rows`, {
+      rows,
+      ...(placeAfter === undefined ? {} : { placeAfter }),
+      ...(viewId !== undefined && typeof placeAfter === 'string' ? { viewId } : {}),
+    });
   },
   async row(rowId: string): Promise<WireRow> {
     return (await api<WireRow>(`${BASE}/row/${id(rowId)}`)).data;
@@ -111,14 +116,19 @@ export const databaseApi = {
     }
     return all;
   },
-  /** Rows after a row (null: first) or before one; `set` writes a cell on each (a card dropped in a board's column). */
+  /**
+   * Rows after a row (null: first) or before one, in the view `viewId`'s own order (the other
+   * views keep theirs: docs/api/databases.md «Order per view»); `set` writes a cell on each (a card
+   * dropped in a board's column).
+   */
   moveRows(
     databaseId: string,
     ids: string[],
     place: { placeAfter: string | null } | { placeBefore: string } | { placeAfter?: string | null; placeBefore?: string },
     set?: { fieldId: string; value: RowValue },
+    viewId?: string,
   ): Promise<WireRow[]> {
-    return post(`database/${id(databaseId)}/rows/move`, { ids, ...place, ...(set ? { set } : {}) });
+    return post(`database/${id(databaseId)}/rows/move`, { ids, ...place, ...(set ? { set } : {}), ...(viewId !== undefined ? { viewId } : {}) });
   },
   deleteRows(databaseId: string, ids: string[]): Promise<{ ids: string[] }> {
     return post(`database/${id(databaseId)}/rows/delete`, { ids });
@@ -142,8 +152,13 @@ export const databaseApi = {
   async deleteField(databaseId: string, fieldId: string): Promise<DatabaseBlock> {
     return (await api<DatabaseBlock>(`${BASE}/database/${id(databaseId)}/fields/${id(fieldId)}`, { method: 'DELETE' })).data;
   },
-  addView(databaseId: string, layout: DatabaseLayout, placeAfter?: string | null): Promise<DatabaseBlock> {
-    return post(`database/${id(databaseId)}/views`, placeAfter === undefined ? { layout } : { layout, placeAfter });
+  /** A view after another (null: first; missing: last); `orderOf`: a view whose own order it starts with (a view duplicated). */
+  addView(databaseId: string, layout: DatabaseLayout, placeAfter?: string | null, orderOf?: string): Promise<DatabaseBlock> {
+    return post(`database/${id(databaseId)}/views`, {
+      layout,
+      ...(placeAfter === undefined ? {} : { placeAfter }),
+      ...(orderOf === undefined ? {} : { orderOf }),
+    });
   },
   updateView(databaseId: string, viewId: string, layout: Partial<Omit<DatabaseLayout, 'uid'>>): Promise<DatabaseBlock> {
     return post(`database/${id(databaseId)}/views/${id(viewId)}`, { layout });

@@ -270,4 +270,24 @@ describe('the windowed row store', () => {
     expect(store.rowAt(1)?.id).toBe('row-0');
     store.dispose();
   });
+
+  test("realtime: rows moved in another view's own order read nothing here; moved in this view's, they are read again", async () => {
+    jest.useFakeTimers();
+    const { server, store } = setup(10);
+    store.setVisible(0, 9);
+    await jest.runOnlyPendingTimersAsync();
+    const reads = server.requests.length;
+    // A card dragged on the board (another view): this table's order did not change, so it reads nothing and nothing jumps.
+    store.applyChange({ kind: 'rows', rows: [store.rowAt(7)!], viewId: 'board' });
+    await jest.advanceTimersByTimeAsync(200);
+    expect(server.requests.length).toBe(reads);
+    expect(store.rowAt(7)?.id).toBe('row-7');
+    // Someone moved a row in this very view: read again, in its new place.
+    server.rows = movedItem(server.rows, ['row-7'], null, 'after');
+    store.applyChange({ kind: 'rows', rows: [server.rows[0]], viewId: 'v1' });
+    await jest.advanceTimersByTimeAsync(200);
+    expect(server.requests.length).toBeGreaterThan(reads);
+    expect(store.rowAt(0)?.id).toBe('row-7');
+    store.dispose();
+  });
 });

@@ -429,6 +429,8 @@ export class RowStore {
         let any = false;
         for (const row of change.rows) any = this.replaceRow(row.id, (known) => this.overlay(keepNewerCells(row, known))) || any;
         if (any) this.emit();
+        // Moved in another view's own order: nothing moved here (docs/api/databases.md «Order per view»).
+        if (change.viewId !== undefined && change.viewId !== this.query.viewId) return;
         this.refreshSoon();
         return;
       }
