@@ -174,16 +174,27 @@ export interface CellEditorProps {
   databaseId?: string;
 }
 
-/** The editor floats over its cell (a portal: the grid's scroll box would clip it). */
+/**
+ * The editor floats over its cell (a portal: the grid's scroll box would clip it); one taller
+ * than the room below its cell (the date editor's calendar near the window's bottom) is lifted
+ * to end inside the window.
+ */
 function Floating({ anchor, children, minWidth, className }: { anchor: HTMLElement; children: ReactNode; minWidth?: number; className?: string }) {
   const [box, setBox] = useState(() => anchor.getBoundingClientRect());
+  const panel = useRef<HTMLDivElement>(null);
+  const [lift, setLift] = useState(0);
   useLayoutEffect(() => setBox(anchor.getBoundingClientRect()), [anchor]);
+  useLayoutEffect(() => {
+    const height = panel.current?.offsetHeight ?? 0;
+    setLift(Math.max(0, Math.min(box.top - 4, box.top + height - (window.innerHeight - 4))));
+  }, [box]);
   const width = Math.max(box.width, minWidth ?? 0);
   const left = Math.max(4, Math.min(box.left, window.innerWidth - width - 4));
   return createPortal(
     <div
+      ref={panel}
       className={['db-editor', className].filter(Boolean).join(' ')}
-      style={{ top: box.top, left, width, minHeight: box.height }}
+      style={{ top: box.top - lift, left, width, minHeight: box.height }}
       onMouseDown={(e) => e.stopPropagation()}
     >
       {children}
