@@ -209,6 +209,19 @@ it('a date cell: «01.12.2026» is the 1st of December (kept after a reload); «
   // The refused date wrote nothing: the typed one and the two picked.
   expect(writes).toHaveLength(3);
 
+  // In a low window the editor (taller than the room below the cell) is lifted to end inside it.
+  await page.setViewportSize({ width: 1280, height: 520 });
+  await cell(page, 1, 4).click();
+  await page.keyboard.press('Enter');
+  await field.waitFor();
+  const box = (await page.locator('.db-editor').boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height).toBeLessThanOrEqual(520);
+  await expect(page.locator('.db-editor').getByRole('button', { name: 'Готово', exact: true }).isVisible()).resolves.toBe(true);
+  await page.keyboard.press('Escape');
+  await field.waitFor({ state: 'detached' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // A filter rule's date: the same field, its calendar in a popover; a day picked there filters the rows.
   await page.getByRole('button', { name: /^Фильтр и сортировка/ }).click();
   await page.getByRole('button', { name: '+ Фильтр' }).click();
