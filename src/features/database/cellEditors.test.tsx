@@ -354,6 +354,27 @@ describe("a row's fields (the side peek, the row's page)", () => {
     ]);
     expect(server.rows[0].data.values).toEqual({ sum: 5, note: 'готово' });
   });
+
+  test('a date field is typed the Russian way there too: «01.12.2026» written, «31.02.2026» refused', async () => {
+    const config: DatabaseConfig = {
+      fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, due: { name: 'Срок', type: 'date' } },
+    };
+    const server = fakeDatabaseServer(config, { layouts: [] }, [makeRow(0, { due: '2026-11-25' })]);
+    globalThis.fetch = server.fetch;
+    render(<RowFields rowId="row-0" databaseId="db" config={config} editable api={databaseApi} members={[]} saveField={async () => true} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Срок' }));
+    const field = screen.getByLabelText('Дата') as HTMLInputElement;
+    expect(field.value).toBe('25.11.2026');
+    fireEvent.change(field, { target: { value: '31.02.2026' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toBe('Такого дня нет: «31.02.2026»');
+    fireEvent.change(field, { target: { value: '01.12.2026' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await flush();
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, (r.body as { value: unknown }).value])).toEqual([
+      ['row/row-0/cells/due', '2026-12-01'],
+    ]);
+  });
 });
 
 describe('the date editor (our own: dates the Russian way, whatever the browser’s language)', () => {
@@ -537,5 +558,19 @@ describe('a date cell in the grid', () => {
     expect(await screen.findByText('Не дата: «31.02.2026» — значение не записано')).toBeTruthy();
     expect(writes()).toHaveLength(1);
     expect(server.rows[1].data.values.due).toBeUndefined();
+  });
+
+  test('a key typed on a selected date cell starts its text (not lost), the caret after it', async () => {
+    const { server, sink, cell } = await mountDatabase(config, view(), [makeRow(0, { due: '2026-11-25' })]);
+    fireEvent.mouseDown(cell(0, 1));
+    fireEvent.keyDown(sink, { key: '3' });
+    const field = screen.getByLabelText('Дата') as HTMLInputElement;
+    expect(field.value).toBe('3');
+    expect(document.activeElement).toBe(field);
+    expect(field.selectionStart).toBe(1);
+    fireEvent.change(field, { target: { value: '3.12.2026' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await flush();
+    expect(server.rows[0].data.values.due).toBe('2026-12-03');
   });
 });

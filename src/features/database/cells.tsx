@@ -497,7 +497,7 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
  * or a click outside leave the editor open and say why; nothing is written. Enter writes and moves
  * down, Escape cancels.
  */
-function DateEditor({ field, value, anchor, done }: CellEditorProps) {
+function DateEditor({ field, value, initial, anchor, done }: CellEditorProps) {
   const { t } = useTranslation('automation');
   const withTime = field.type === 'date' && !!field.withTime;
   const range = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as DateRange) : null;
@@ -505,7 +505,8 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
   // The texts as first shown: left as they are, the values they came from are kept as stored.
   const [shownStart] = useState(() => dateText(startValue));
   const [shownEnd] = useState(() => dateText(range?.end));
-  const [start, setStart] = useState(shownStart);
+  // Opened by typing on the cell: the key typed starts the text (as in a text cell).
+  const [start, setStart] = useState(initial ?? shownStart);
   const [end, setEnd] = useState(shownEnd);
   const [hasEnd, setHasEnd] = useState(!!range?.end);
   const [active, setActive] = useState<'start' | 'end'>('start');
@@ -524,7 +525,12 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
   const droppedNote = useRef<string | null>(null);
   droppedNote.current =
     problems.start !== null || problems.end !== null ? t('database.dateProblem.dropped', { text: problems.start !== null ? start : end }) : null;
-  useLayoutEffect(() => first.current?.focus(), []);
+  useLayoutEffect(() => {
+    const el = first.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
   // Closed from outside while refused (a click on another cell, the grid scrolled): not written, and said.
   useEffect(
     () => () => {
