@@ -220,6 +220,17 @@ it('a date cell: «01.12.2026» is the 1st of December (kept after a reload); «
   await expect(page.locator('.db-editor').getByRole('button', { name: 'Готово', exact: true }).isVisible()).resolves.toBe(true);
   await page.keyboard.press('Escape');
   await field.waitFor({ state: 'detached' });
+  // At 375 px it fits the width.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await cell(page, 0, 4).click();
+  await page.keyboard.press('Enter');
+  await field.waitFor();
+  const narrow = (await page.locator('.db-editor').boundingBox())!;
+  expect(narrow.x).toBeGreaterThanOrEqual(0);
+  expect(narrow.x + narrow.width).toBeLessThanOrEqual(375);
+  await page.screenshot({ path: path.resolve('.tmp/hB-date-editor-375.png') });
+  await page.keyboard.press('Escape');
+  await field.waitFor({ state: 'detached' });
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // A filter rule's date: the same field, its calendar in a popover; a day picked there filters the rows.
