@@ -153,6 +153,19 @@ export const ChevronRightIcon = (props: SVGProps<SVGSVGElement> & { size?: numbe
   </Icon>
 );
 
+export const ChevronLeftIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="m15 6-6 6 6 6" />
+  </Icon>
+);
+
+export const CalendarIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <rect x="4" y="5" width="16" height="15" rx="2" />
+    <path d="M4 10h16M8 3v4M16 3v4" />
+  </Icon>
+);
+
 export const ChevronsLeftIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
   <Icon {...props}>
     <path d="m11 17-5-5 5-5M18 17l-5-5 5-5" />

@@ -10,7 +10,9 @@ import { cookieOf } from '../helpers/browser';
  * Issue 34 §2 in real Chromium against the real server (SQLite): the cell editors under the
  * fingers. «около 12» typed into a number cell is refused where it was typed (the editor stays
  * open and says why; nothing is written; Escape still cancels), a letter typed on a checkbox cell
- * does not toggle it (Space does), and a person is picked with ↓ and Enter.
+ * does not toggle it (Space does), and a person is picked with ↓ and Enter. A date cell's editor
+ * is our own (DateInput): «01.12.2026» is the 1st of December whatever the browser's language,
+ * «31.02.2026» is refused, and a day is picked in its calendar by the mouse and by the keys.
  */
 
 const suite = browserSuite();
@@ -25,15 +27,15 @@ interface Row {
   data: { title: string; values: Record<string, unknown> };
 }
 
-/** Signed in as Яна, with Борис and Анна in her workspace, and a Database page there: a number, a checkbox and a person field. */
-async function setUp() {
-  const page = await suite.signedIn('editors.yana@example.com');
+/** Signed in as Яна, with Борис and Анна in her workspace, and a Database page there: a number, a checkbox, a person and a date field. */
+async function setUp(who = 'editors') {
+  const page = await suite.signedIn(`${who}.yana@example.com`);
   const cookie = await cookieOf(page);
   const url = suite.server.url;
   const { ids: people, workspace } = await namedTeam(suite.server, [
-    ['editors.yana@example.com', 'Яна', cookie],
-    ['editors.boris@example.com', 'Борис'],
-    ['editors.anna@example.com', 'Анна'],
+    [`${who}.yana@example.com`, 'Яна', cookie],
+    [`${who}.boris@example.com`, 'Борис'],
+    [`${who}.anna@example.com`, 'Анна'],
   ]);
   const headers = { 'x-workspace-id': workspace };
   const call = <T>(method: string, path: string, body?: unknown) =>
@@ -43,6 +45,7 @@ async function setUp() {
   await call('POST', `database/${db}/fields`, { id: 'sum', field: { name: 'Сумма', type: 'number' } });
   await call('POST', `database/${db}/fields`, { id: 'done', field: { name: 'Готово', type: 'checkbox' } });
   await call('POST', `database/${db}/fields`, { id: 'owner', field: { name: 'Ответственный', type: 'person' } });
+  await call('POST', `database/${db}/fields`, { id: 'due', field: { name: 'Срок', type: 'date' } });
   await call('POST', `database/${db}/rows`, { rows: [{ title: 'Бетон', values: { sum: 5 } }, { title: 'Арматура' }] });
   const rows = async () => (await call<{ data: Row[] }>('GET', `database/${db}/rows`)).data;
   await page.goto(`${url}/${holder}`);
@@ -133,5 +136,116 @@ it('«около 12» in a number cell: the editor stays open and says why, noth
 
   // The refused number wrote nothing: only the accepted 12, Space, Enter and the two people.
   expect(writes).toHaveLength(5);
+  await page.context().close();
+});
+
+it('a date cell: «01.12.2026» is the 1st of December (kept after a reload); «31.02.2026» is refused and nothing written; a day picked in the calendar by the mouse and by the keys', async () => {
+  const { page, rows } = await setUp('dates');
+  const writes: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && /\/cells(\/|$)/.test(new URL(r.url()).pathname)) writes.push(new URL(r.url()).pathname);
+  });
+  const field = page.getByLabel('Дата', { exact: true });
+  const grid = page.locator('.db-calendar-grid');
+
+  await cell(page, 0, 4).click();
+  await page.keyboard.press('Enter');
+  await expect(field.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+  await page.keyboard.type('01.12.2026');
+  // What it reads as, and the calendar on its month with the day chosen.
+  await page.locator('.db-editor-date .db-editor-hint').getByText('1 дек. 2026 г.').waitFor();
+  await expect(grid.getAttribute('aria-label')).resolves.toBe('Декабрь 2026');
+  await expect(grid.locator('[aria-selected="true"]').getAttribute('aria-label')).resolves.toBe('1 декабря 2026 г.');
+  fs.mkdirSync(path.resolve('.tmp'), { recursive: true });
+  await page.screenshot({ path: path.resolve('.tmp/hB-date-editor-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: path.resolve('.tmp/hB-date-editor-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.keyboard.press('Enter');
+  await field.waitFor({ state: 'detached' });
+  await eventually(async () => (await rows())[0].data.values.due, '2026-12-01');
+  await expect(cell(page, 0, 4).textContent()).resolves.toBe('1 дек. 2026 г.');
+  await page.reload();
+  await eventually(() => cell(page, 0, 4).textContent(), '1 дек. 2026 г.');
+
+  // An impossible date: said under the field, the editor stays; Escape: nothing written.
+  await cell(page, 1, 4).click();
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('31.02.2026');
+  await page.keyboard.press('Enter');
+  await page.getByRole('alert').getByText('Такого дня нет: «31.02.2026»').waitFor();
+  await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+  await page.screenshot({ path: path.resolve('.tmp/hB-date-refused.png') });
+  await page.keyboard.press('Escape');
+  await field.waitFor({ state: 'detached' });
+  expect((await rows())[1].data.values.due).toBeUndefined();
+  await expect(cell(page, 1, 4).textContent()).resolves.toBe('');
+
+  // Picked by the mouse: the 15th of the month shown (December 2026), then Enter writes it.
+  await cell(page, 0, 4).click();
+  await page.keyboard.press('Enter');
+  await page.getByRole('gridcell', { name: '15 декабря 2026 г.' }).click();
+  await expect(field.inputValue()).resolves.toBe('15.12.2026');
+  await page.keyboard.press('Enter');
+  await eventually(async () => (await rows())[0].data.values.due, '2026-12-15');
+
+  // Picked by the keys: ↓ into the calendar (today, in an empty cell), → a day on, Enter picks, Enter writes.
+  const tomorrow = await page.evaluate(() => {
+    const d = new Date();
+    d.setDate(d.getDate() + 1);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  });
+  await cell(page, 1, 4).click();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-current'))).resolves.toBe('date');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(field.inputValue()).resolves.toBe(`${tomorrow.slice(8)}.${tomorrow.slice(5, 7)}.${tomorrow.slice(0, 4)}`);
+  await page.keyboard.press('Enter');
+  await eventually(async () => (await rows())[1].data.values.due, tomorrow);
+
+  // The refused date wrote nothing: the typed one and the two picked.
+  expect(writes).toHaveLength(3);
+
+  // In a low window the editor (taller than the room below the cell) is lifted to end inside it.
+  await page.setViewportSize({ width: 1280, height: 520 });
+  await cell(page, 1, 4).click();
+  await page.keyboard.press('Enter');
+  await field.waitFor();
+  const box = (await page.locator('.db-editor').boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height).toBeLessThanOrEqual(520);
+  await expect(page.locator('.db-editor').getByRole('button', { name: 'Готово', exact: true }).isVisible()).resolves.toBe(true);
+  await page.keyboard.press('Escape');
+  await field.waitFor({ state: 'detached' });
+  // At 375 px it fits the width.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await cell(page, 0, 4).click();
+  await page.keyboard.press('Enter');
+  await field.waitFor();
+  const narrow = (await page.locator('.db-editor').boundingBox())!;
+  expect(narrow.x).toBeGreaterThanOrEqual(0);
+  expect(narrow.x + narrow.width).toBeLessThanOrEqual(375);
+  await page.screenshot({ path: path.resolve('.tmp/hB-date-editor-375.png') });
+  await page.keyboard.press('Escape');
+  await field.waitFor({ state: 'detached' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // A filter rule's date: the same field, its calendar in a popover; a day picked there filters the rows.
+  await page.getByRole('button', { name: /^Фильтр и сортировка/ }).click();
+  await page.getByRole('button', { name: '+ Фильтр' }).click();
+  await page.getByLabel('Поле фильтра').selectOption({ label: 'Срок' });
+  const value = page.getByRole('region', { name: 'Фильтры и сортировка' }).getByLabel('Значение', { exact: true });
+  await value.waitFor();
+  await page.getByRole('button', { name: 'Календарь' }).click();
+  await page.getByRole('dialog', { name: 'Календарь' }).waitFor();
+  await page.screenshot({ path: path.resolve('.tmp/hB-filter-date.png') });
+  await page.getByRole('button', { name: 'Следующий месяц' }).click();
+  await page.getByRole('button', { name: 'Предыдущий месяц' }).click();
+  await page.getByRole('gridcell', { name: '15 декабря 2026 г.' }).click();
+  await expect(value.inputValue()).resolves.toBe('15.12.2026');
+  await eventually(() => titles(page), ['Бетон']);
   await page.context().close();
 });

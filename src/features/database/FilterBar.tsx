@@ -13,7 +13,13 @@ import {
 } from '../../../schema/blocks/database';
 import { useDatabase } from './context';
 import { CellContent, CellEditor } from './cells';
+import { DateInput, dateProblemText } from './DateInput';
+import { dateText, localToday, readDateText } from './dateText';
 import { addRule, addSort, needsValue, removeRule, removeSort, setOp, updateRule, updateSort } from './filters';
+
+// One empty list for a view without sorts: a new `[]` each render would be a new saved value to
+// useDraft each time, whose effect set it again and again (the bar re-rendered without end).
+const NO_SORTS: ViewSort[] = [];
 
 /** The filter and sort rules of a view, edited in a bar under the tabs; each change is saved to the view. */
 export function FilterBar({ layout }: { layout: DatabaseLayout }) {
@@ -25,7 +31,7 @@ export function FilterBar({ layout }: { layout: DatabaseLayout }) {
   // Edits build on what was edited last, not on the view the server last answered: two quick
   // changes (a condition, then its value) would otherwise save the second over the first's old state.
   const [filter, changeFilter] = useDraft<FilterGroup | null>(layout.filter ?? null, (next) => db.saveView(layout.uid, { filter: next }));
-  const [sorts, changeSorts] = useDraft<ViewSort[]>(layout.sorts ?? [], (next) => db.saveView(layout.uid, { sorts: next }));
+  const [sorts, changeSorts] = useDraft<ViewSort[]>(layout.sorts ?? NO_SORTS, (next) => db.saveView(layout.uid, { sorts: next }));
   const saveFilter = (make: (current: FilterGroup | null) => FilterGroup | null) => changeFilter(make);
   const saveSorts = (make: (current: ViewSort[]) => ViewSort[]) => changeSorts(make);
 
@@ -222,11 +228,12 @@ function RuleEditor({
           ))}
         </select>
       );
+    } else if (field.type === 'date' || field.type === 'createdTime' || field.type === 'editedTime') {
+      valueEditor = <DateRuleValue value={typeof rule.value === 'string' ? rule.value : ''} editable={editable} onChange={(value) => onChange({ value })} />;
     } else {
-      const type = field.type === 'date' || field.type === 'createdTime' || field.type === 'editedTime' ? 'date' : field.type === 'number' ? 'text' : 'text';
       valueEditor = (
         <input
-          type={type}
+          type="text"
           aria-label={t('database.filterValue')}
           placeholder={t('database.filterValue')}
           value={text}
@@ -263,6 +270,51 @@ function RuleEditor({
       </select>
       {valueEditor}
     </>
+  );
+}
+
+/**
+ * A date rule's day (YYYY-MM-DD), typed as people write dates (dateText.ts) or picked in the
+ * calendar (its button, or ↓): saved 400 ms after the last key, as the other values; a text that
+ * is no date is said under it and not saved.
+ */
+function DateRuleValue({ value, editable, onChange }: { value: string; editable: boolean; onChange(value: string): void }) {
+  const { t } = useTranslation('automation');
+  const [text, setText] = useState(() => dateText(value));
+  const [problem, setProblem] = useState<string | null>(null);
+  const typed = useRef(false);
+  useEffect(() => {
+    if (!typed.current) setText(dateText(value));
+  }, [value]);
+  useEffect(() => {
+    if (!typed.current) return;
+    const timer = setTimeout(() => {
+      const read = readDateText(text, { withTime: false, today: localToday() });
+      if (read && 'problem' in read) {
+        setProblem(dateProblemText(t, read.problem, text));
+        return;
+      }
+      typed.current = false;
+      const next = read ? read.day : '';
+      if (next !== value) onChange(next);
+    }, 400);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text]);
+  return (
+    <DateInput
+      label={t('database.filterValue')}
+      text={text}
+      withTime={false}
+      problem={problem}
+      popover
+      disabled={!editable}
+      onText={(next) => {
+        typed.current = true;
+        setProblem(null);
+        setText(next);
+      }}
+    />
   );
 }
 

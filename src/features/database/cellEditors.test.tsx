@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
 import type { WireUser } from '../../../schema/user';
 import { dismissAllToasts } from '../../ui/Toast';
@@ -8,6 +8,7 @@ import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
 import { mountDatabase } from './mountDatabase';
 import { RowFields } from './RowFields';
 import { clearRowStores } from './rowStore';
+import { localToday } from './dateText';
 
 /** Issue 34 §2: the cell editors under the fingers — bad input said, a checkbox's keys, the option lists' keyboard. */
 
@@ -352,5 +353,224 @@ describe("a row's fields (the side peek, the row's page)", () => {
       ['row/row-0/cells/note', 'готово'],
     ]);
     expect(server.rows[0].data.values).toEqual({ sum: 5, note: 'готово' });
+  });
+
+  test('a date field is typed the Russian way there too: «01.12.2026» written, «31.02.2026» refused', async () => {
+    const config: DatabaseConfig = {
+      fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, due: { name: 'Срок', type: 'date' } },
+    };
+    const server = fakeDatabaseServer(config, { layouts: [] }, [makeRow(0, { due: '2026-11-25' })]);
+    globalThis.fetch = server.fetch;
+    render(<RowFields rowId="row-0" databaseId="db" config={config} editable api={databaseApi} members={[]} saveField={async () => true} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Срок' }));
+    const field = screen.getByLabelText('Дата') as HTMLInputElement;
+    expect(field.value).toBe('25.11.2026');
+    fireEvent.change(field, { target: { value: '31.02.2026' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toBe('Такого дня нет: «31.02.2026»');
+    fireEvent.change(field, { target: { value: '01.12.2026' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await flush();
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, (r.body as { value: unknown }).value])).toEqual([
+      ['row/row-0/cells/due', '2026-12-01'],
+    ]);
+  });
+});
+
+describe('the date editor (our own: dates the Russian way, whatever the browser’s language)', () => {
+  const day: DatabaseField = { name: 'Срок', type: 'date' };
+  const timed: DatabaseField = { name: 'Встреча', type: 'date', withTime: true };
+  const input = (name = 'Дата') => screen.getByLabelText(name) as HTMLInputElement;
+
+  test('«01.12.2026» typed is the 1st of December 2026 (it saved 0026-11-22 with the browser’s input); the field shows дд.мм.гггг and what it reads', () => {
+    const { done } = editorOf(day, '2026-11-25');
+    expect(input().value).toBe('25.11.2026');
+    expect(document.activeElement).toBe(input());
+    fireEvent.change(input(), { target: { value: '01.12.2026' } });
+    expect(screen.getByText('1 дек. 2026 г.')).toBeTruthy();
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith('2026-12-01', 'down');
+  });
+
+  test.each([
+    ['1.12', `${new Date().getFullYear()}-12-01`],
+    ['01122026', '2026-12-01'],
+    ['2026-12-01', '2026-12-01'],
+    ['сегодня', localToday()],
+    ['', null],
+  ])('%j is written as %j', (text, value) => {
+    const { done } = editorOf(day, '2026-11-25');
+    fireEvent.change(input(), { target: { value: text } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith(value, 'down');
+  });
+
+  test('an impossible date is refused where it was typed: said under it (aria-invalid, aria-describedby), the editor stays open through Enter, «Готово» and a blur; typing clears it; Escape cancels', () => {
+    const { done } = editorOf(day, '2026-11-25');
+    fireEvent.change(input(), { target: { value: '31.02.2026' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    const hint = screen.getByRole('alert');
+    expect(hint.textContent).toBe('Такого дня нет: «31.02.2026»');
+    expect(input().getAttribute('aria-invalid')).toBe('true');
+    expect(input().getAttribute('aria-describedby')).toBe(hint.id);
+    fireEvent.click(screen.getByRole('button', { name: 'Готово' }));
+    fireEvent.blur(input(), { relatedTarget: document.body });
+    expect(done).not.toHaveBeenCalled();
+    expect(input().value).toBe('31.02.2026');
+    for (const [text, said] of [
+      ['01.13.2026', 'Такого месяца нет: «01.13.2026»'],
+      ['32.01', 'Такого дня нет: «32.01»'],
+      ['около 12', 'Не дата: «около 12». Пишите дд.мм.гггг, например 01.12.2026'],
+      ['01.12.2026 14:30', 'У этого поля нет времени: «01.12.2026 14:30». Включите «Со временем» в меню поля или сотрите время'],
+    ]) {
+      fireEvent.change(input(), { target: { value: text } });
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(input().getAttribute('aria-invalid')).toBeNull();
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      expect(screen.getByRole('alert').textContent).toBe(said);
+    }
+    expect(done).not.toHaveBeenCalled();
+    fireEvent.keyDown(input(), { key: 'Escape' });
+    expect(done).toHaveBeenCalledWith(undefined, 'stay');
+  });
+
+  test('the calendar: the chosen month, Monday first, today and the chosen day marked; ↓ goes into it, the arrows move the day, Enter picks it, Enter writes', () => {
+    const { done } = editorOf(day, '2026-12-01');
+    const grid = screen.getByRole('grid', { name: 'Декабрь 2026' });
+    expect([...grid.querySelectorAll('th')].map((th) => th.textContent)).toEqual(['пн', 'вт', 'ср', 'чт', 'пт', 'сб', 'вс']);
+    // 1 December 2026 is a Tuesday: the grid starts on Monday 30 November.
+    const days = screen.getAllByRole('gridcell');
+    expect(days).toHaveLength(42);
+    expect(days[0].getAttribute('aria-label')).toBe('30 ноября 2026 г.');
+    expect(days[0].className).toContain('is-outside');
+    const chosen = screen.getByRole('gridcell', { name: '1 декабря 2026 г.' });
+    expect(chosen.getAttribute('aria-selected')).toBe('true');
+    expect(chosen.className).toContain('is-chosen');
+    fireEvent.keyDown(input(), { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(chosen);
+    fireEvent.keyDown(chosen, { key: 'ArrowRight' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement!.getAttribute('aria-label')).toBe('9 декабря 2026 г.');
+    // Into the next month: the grid follows.
+    fireEvent.keyDown(document.activeElement!, { key: 'PageDown' });
+    expect(screen.getByRole('grid').getAttribute('aria-label')).toBe('Январь 2027');
+    expect(document.activeElement!.getAttribute('aria-label')).toBe('9 января 2027 г.');
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' });
+    // Picked: in the field, which has the focus again; the editor is still open.
+    expect(input().value).toBe('08.01.2027');
+    expect(document.activeElement).toBe(input());
+    expect(done).not.toHaveBeenCalled();
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith('2027-01-08', 'down');
+  });
+
+  test('the calendar by the mouse: ←/→ change the month, a click picks the day; today is marked', () => {
+    const { done } = editorOf(day, null);
+    const today = localToday();
+    const mark = screen.getAllByRole('gridcell').find((c) => c.getAttribute('aria-current') === 'date')!;
+    expect(mark.getAttribute('data-day')).toBe(today);
+    expect(mark.className).toContain('is-today');
+    const title = screen.getByRole('grid').getAttribute('aria-label');
+    fireEvent.click(screen.getByRole('button', { name: 'Следующий месяц' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Предыдущий месяц' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Предыдущий месяц' }));
+    expect(screen.getByRole('grid').getAttribute('aria-label')).not.toBe(title);
+    const [y, m] = today.split('-').map(Number);
+    const previous = new Date(Date.UTC(y, m - 2, 15)).toISOString().slice(0, 10);
+    fireEvent.click(screen.getByRole('gridcell', { name: new Intl.DateTimeFormat('ru', { dateStyle: 'long', timeZone: 'UTC' }).format(Date.parse(previous)) }));
+    expect(input().value).toBe(`15.${previous.slice(5, 7)}.${previous.slice(0, 4)}`);
+    fireEvent.click(screen.getByRole('button', { name: 'Готово' }));
+    expect(done).toHaveBeenCalledWith(previous, 'stay');
+  });
+
+  test('with a time: «дд.мм.гггг чч:мм» shown and read (the local time); a picked day keeps the time; untouched, nothing is written', () => {
+    const moment = new Date(2026, 11, 1, 14, 30).toISOString();
+    const first = editorOf(timed, moment);
+    expect(input().value).toBe('01.12.2026 14:30');
+    expect(input().placeholder).toBe('дд.мм.гггг чч:мм');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(first.done).toHaveBeenCalledWith(undefined, 'down');
+    first.done.mockClear();
+    cleanup();
+
+    const { done } = editorOf(timed, moment);
+    fireEvent.click(screen.getByRole('gridcell', { name: '3 декабря 2026 г.' }));
+    expect(input().value).toBe('03.12.2026 14:30');
+    fireEvent.change(input(), { target: { value: '3.12.2026 9:05' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith(new Date(2026, 11, 3, 9, 5).toISOString().replace('.000Z', 'Z'), 'down');
+  });
+
+  test('a time that does not exist is refused', () => {
+    const { done } = editorOf(timed, null);
+    fireEvent.change(input(), { target: { value: '01.12.2026 25:00' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toBe('Такого времени нет: «01.12.2026 25:00»');
+    expect(done).not.toHaveBeenCalled();
+  });
+
+  test('with an end: both typed, the calendar serves the field last focused; an end before the start is refused', () => {
+    const { done } = editorOf(day, '2026-12-01');
+    fireEvent.click(screen.getByLabelText('Дата окончания'));
+    const end = input('Окончание');
+    expect(document.activeElement).toBe(end);
+    expect(input('Начало').value).toBe('01.12.2026');
+    fireEvent.change(end, { target: { value: '30.11.2026' } });
+    fireEvent.keyDown(end, { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toBe('Окончание раньше начала');
+    expect(end.getAttribute('aria-invalid')).toBe('true');
+    expect(done).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('gridcell', { name: '5 декабря 2026 г.' }));
+    expect(end.value).toBe('05.12.2026');
+    expect(input('Начало').value).toBe('01.12.2026');
+    fireEvent.keyDown(end, { key: 'Enter' });
+    expect(done).toHaveBeenCalledWith({ start: '2026-12-01', end: '2026-12-05' }, 'down');
+  });
+});
+
+describe('a date cell in the grid', () => {
+  const config: DatabaseConfig = {
+    fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, due: { name: 'Срок', type: 'date' } },
+  };
+  const view = (): DatabaseView => ({
+    layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: ['MAIN_FIELD', 'due'].map((fieldId) => ({ fieldId, isWrap: false })) }],
+  });
+
+  test('«01.12.2026» is written and shown as the grid shows dates; an impossible one writes nothing, and closed from outside a note says so', async () => {
+    const { server, sink, cell } = await mountDatabase(config, view(), [makeRow(0, { due: '2026-11-25' }), makeRow(1)]);
+    const writes = () => server.requests.filter((r) => r.method === 'POST');
+    fireEvent.mouseDown(cell(0, 1));
+    fireEvent.keyDown(sink, { key: 'Enter' });
+    fireEvent.change(screen.getByLabelText('Дата'), { target: { value: '01.12.2026' } });
+    fireEvent.keyDown(screen.getByLabelText('Дата'), { key: 'Enter' });
+    await flush();
+    expect(server.rows[0].data.values.due).toBe('2026-12-01');
+    expect(cell(0, 1).textContent).toBe('1 дек. 2026 г.');
+    // Enter moved down: the next row's cell.
+    fireEvent.keyDown(sink, { key: 'Enter' });
+    fireEvent.change(screen.getByLabelText('Дата'), { target: { value: '31.02.2026' } });
+    fireEvent.keyDown(screen.getByLabelText('Дата'), { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toBe('Такого дня нет: «31.02.2026»');
+    fireEvent.mouseDown(cell(0, 0));
+    await flush();
+    expect(screen.queryByLabelText('Дата')).toBeNull();
+    expect(await screen.findByText('Не дата: «31.02.2026» — значение не записано')).toBeTruthy();
+    expect(writes()).toHaveLength(1);
+    expect(server.rows[1].data.values.due).toBeUndefined();
+  });
+
+  test('a key typed on a selected date cell starts its text (not lost), the caret after it', async () => {
+    const { server, sink, cell } = await mountDatabase(config, view(), [makeRow(0, { due: '2026-11-25' })]);
+    fireEvent.mouseDown(cell(0, 1));
+    fireEvent.keyDown(sink, { key: '3' });
+    const field = screen.getByLabelText('Дата') as HTMLInputElement;
+    expect(field.value).toBe('3');
+    expect(document.activeElement).toBe(field);
+    expect(field.selectionStart).toBe(1);
+    fireEvent.change(field, { target: { value: '3.12.2026' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await flush();
+    expect(server.rows[0].data.values.due).toBe('2026-12-03');
   });
 });

@@ -23,7 +23,7 @@ import {
   type RowValue,
   type SelectOption,
 } from '../../../schema/blocks/database';
-import { parseNumber } from '../../../schema/database';
+import { dateStartMs, parseNumber } from '../../../schema/database';
 import { LIMITS } from '../../../schema/constants';
 import { foldText } from '../../../schema/database';
 import type { WireUser } from '../../../schema/user';
@@ -32,7 +32,9 @@ import { uploadFile } from '../../editor/upload';
 import { PaperclipIcon } from '../../ui/icons';
 import { databaseApi, type RowTitle } from './api';
 import { rememberTitles, useRowTitles } from './relationTitles';
-import { displayText, formatDate, linkOf } from './format';
+import { displayText, linkOf } from './format';
+import { DateCalendar, DateInput, dateProblemText, pickedText, typedDate } from './DateInput';
+import { dateText, localToday, readDateText, storedDate } from './dateText';
 import { FilePicker } from '../../ui/FilePicker';
 import { showToast } from '../../ui/Toast';
 
@@ -172,16 +174,27 @@ export interface CellEditorProps {
   databaseId?: string;
 }
 
-/** The editor floats over its cell (a portal: the grid's scroll box would clip it). */
+/**
+ * The editor floats over its cell (a portal: the grid's scroll box would clip it); one taller
+ * than the room below its cell (the date editor's calendar near the window's bottom) is lifted
+ * to end inside the window.
+ */
 function Floating({ anchor, children, minWidth, className }: { anchor: HTMLElement; children: ReactNode; minWidth?: number; className?: string }) {
   const [box, setBox] = useState(() => anchor.getBoundingClientRect());
+  const panel = useRef<HTMLDivElement>(null);
+  const [lift, setLift] = useState(0);
   useLayoutEffect(() => setBox(anchor.getBoundingClientRect()), [anchor]);
+  useLayoutEffect(() => {
+    const height = panel.current?.offsetHeight ?? 0;
+    setLift(Math.max(0, Math.min(box.top - 4, box.top + height - (window.innerHeight - 4))));
+  }, [box]);
   const width = Math.max(box.width, minWidth ?? 0);
   const left = Math.max(4, Math.min(box.left, window.innerWidth - width - 4));
   return createPortal(
     <div
+      ref={panel}
       className={['db-editor', className].filter(Boolean).join(' ')}
-      style={{ top: box.top, left, width, minHeight: box.height }}
+      style={{ top: box.top - lift, left, width, minHeight: box.height }}
       onMouseDown={(e) => e.stopPropagation()}
     >
       {children}
@@ -476,45 +489,85 @@ function OptionsEditor({ field, fieldId, value, initial, anchor, done, addOption
   );
 }
 
-/** The date input's value: a day, or a local date-time (the input type datetime-local). */
-function toInput(value: string | null | undefined, withTime: boolean): string {
-  if (!value) return '';
-  if (!withTime) return value.slice(0, 10);
-  if (value.length === 10) return `${value}T00:00`;
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-function fromInput(text: string, withTime: boolean): string | null {
-  if (!text) return null;
-  if (!withTime) return text;
-  const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function DateEditor({ field, value, anchor, done }: CellEditorProps) {
+/**
+ * A date cell (issue 34 §2, docs/web-app.md «The date editor»): the start, and with «Дата
+ * окончания» the end, typed as people write dates (dateText.ts) — with a time when the field has
+ * one — or picked in the calendar below them (the one of the field last focused; ↓ goes into it).
+ * A text that is no date (or an end before the start) is refused where it was typed: Enter, «Готово»
+ * or a click outside leave the editor open and say why; nothing is written. Enter writes and moves
+ * down, Escape cancels.
+ */
+function DateEditor({ field, value, initial, anchor, done }: CellEditorProps) {
   const { t } = useTranslation('automation');
   const withTime = field.type === 'date' && !!field.withTime;
   const range = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as DateRange) : null;
-  const [start, setStart] = useState(toInput(range ? range.start : typeof value === 'string' ? value : '', withTime));
-  const [end, setEnd] = useState(toInput(range?.end, withTime));
+  const startValue = range ? range.start : typeof value === 'string' ? value : null;
+  // The texts as first shown: left as they are, the values they came from are kept as stored.
+  const [shownStart] = useState(() => dateText(startValue));
+  const [shownEnd] = useState(() => dateText(range?.end));
+  // Opened by typing on the cell: the key typed starts the text (as in a text cell).
+  const [start, setStart] = useState(initial ?? shownStart);
+  const [end, setEnd] = useState(shownEnd);
   const [hasEnd, setHasEnd] = useState(!!range?.end);
+  const [active, setActive] = useState<'start' | 'end'>('start');
+  // Why the start or the end was refused, until it is typed again.
+  const [problems, setProblems] = useState<{ start: string | null; end: string | null }>({ start: null, end: null });
   const first = useRef<HTMLInputElement>(null);
+  const second = useRef<HTMLInputElement>(null);
+  const grid = useRef<HTMLTableElement>(null);
   const finished = useRef(false);
-  useLayoutEffect(() => first.current?.focus(), []);
+  // «Дата окончания» ticked: its field is where typing (and the calendar) goes.
+  const endAdded = useRef(false);
+  useEffect(() => {
+    if (hasEnd && endAdded.current) second.current?.focus();
+    endAdded.current = false;
+  }, [hasEnd]);
+  const droppedNote = useRef<string | null>(null);
+  droppedNote.current =
+    problems.start !== null || problems.end !== null ? t('database.dateProblem.dropped', { text: problems.start !== null ? start : end }) : null;
+  useLayoutEffect(() => {
+    const el = first.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
+  // Closed from outside while refused (a click on another cell, the grid scrolled): not written, and said.
+  useEffect(
+    () => () => {
+      if (!finished.current && droppedNote.current !== null) showToast(droppedNote.current, 'error');
+    },
+    [],
+  );
+  /** A text as a stored value: the one it was shown from when untouched; null when empty; or why not. */
+  const read = (text: string, shown: string, was: string | null | undefined): { value: string | null } | { problem: string } => {
+    if (text === shown && text !== '') return { value: was ?? null };
+    const typed = readDateText(text, { withTime, today: localToday() });
+    if (typed === null) return { value: null };
+    if ('problem' in typed) return { problem: dateProblemText(t, typed.problem, text) };
+    return { value: storedDate(typed.day, typed.time) };
+  };
   const finish = (move: EditorMove) => {
     if (finished.current) return;
+    const s = read(start, shownStart, startValue);
+    const e = hasEnd ? read(end, shownEnd, range?.end) : { value: null };
+    const refused = { start: 'problem' in s ? s.problem : null, end: 'problem' in e ? e.problem : null };
+    if ('value' in s && 'value' in e && s.value !== null && e.value !== null && (dateStartMs(e.value) ?? 0) < (dateStartMs(s.value) ?? 0)) {
+      refused.end = t('database.dateProblem.endBeforeStart');
+    }
+    if (refused.start !== null || refused.end !== null) {
+      setProblems(refused);
+      return;
+    }
     finished.current = true;
-    const s = fromInput(start, withTime);
-    const e = hasEnd ? fromInput(end, withTime) : null;
-    const next: RowValue = s === null ? null : e ? { start: s, end: e } : s;
+    const from = 'value' in s ? s.value : null;
+    const to = 'value' in e ? e.value : null;
+    // An open-ended range (`end: null`, the calendar makes them) stays one unless an end is given.
+    const next: RowValue = from === null ? null : to ? { start: from, end: to } : range && range.end === null && !hasEnd ? { start: from, end: null } : from;
     done(JSON.stringify(next) === JSON.stringify(value ?? null) ? undefined : next, move);
   };
   const onKey = (event: ReactKeyboardEvent) => {
     event.stopPropagation();
-    if (event.key === 'Enter') {
+    if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
       event.preventDefault();
       finish('down');
     } else if (event.key === 'Escape') {
@@ -523,9 +576,19 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
       done(undefined, 'stay');
     }
   };
-  const type = withTime ? 'datetime-local' : 'date';
+  const typeStart = (text: string) => {
+    setStart(text);
+    setProblems((was) => ({ ...was, start: null }));
+  };
+  const typeEnd = (text: string) => {
+    setEnd(text);
+    setProblems((was) => ({ ...was, end: null }));
+  };
+  const picking = active === 'end' && hasEnd ? 'end' : 'start';
+  const pickingText = picking === 'end' ? end : start;
+  const toGrid = () => grid.current?.querySelector<HTMLElement>('[tabindex="0"]')?.focus();
   return (
-    <Floating anchor={anchor} minWidth={260} className="db-editor-menu">
+    <Floating anchor={anchor} minWidth={280} className="db-editor-menu db-editor-date-menu">
       <div
         className="db-editor-date"
         onKeyDown={onKey}
@@ -533,18 +596,53 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
           if (!e.currentTarget.contains(e.relatedTarget as Node | null)) finish('stay');
         }}
       >
-        <label>
-          {hasEnd ? t('database.dateStart') : t('database.date')}
-          <input ref={first} type={type} value={start} onChange={(e) => setStart(e.target.value)} />
-        </label>
+        <DateInput
+          inputRef={first}
+          label={hasEnd ? t('database.dateStart') : t('database.date')}
+          showLabel
+          withTime={withTime}
+          text={start}
+          onText={typeStart}
+          problem={problems.start}
+          preview
+          onFocus={() => setActive('start')}
+          onArrowDown={toGrid}
+        />
         {hasEnd && (
-          <label>
-            {t('database.dateEnd')}
-            <input type={type} value={end} onChange={(e) => setEnd(e.target.value)} />
-          </label>
+          <DateInput
+            inputRef={second}
+            label={t('database.dateEnd')}
+            showLabel
+            withTime={withTime}
+            text={end}
+            onText={typeEnd}
+            problem={problems.end}
+            preview
+            onFocus={() => setActive('end')}
+            onArrowDown={toGrid}
+          />
         )}
+        <DateCalendar
+          gridRef={grid}
+          chosen={typedDate(pickingText, withTime)?.day ?? null}
+          onPick={(day) => {
+            const text = pickedText(day, pickingText, withTime);
+            if (picking === 'end') typeEnd(text);
+            else typeStart(text);
+            (picking === 'end' ? second : first).current?.focus();
+          }}
+        />
         <label className="db-editor-toggle">
-          <input type="checkbox" checked={hasEnd} onChange={(e) => setHasEnd(e.target.checked)} /> {t('database.withEnd')}
+          <input
+            type="checkbox"
+            checked={hasEnd}
+            onChange={(e) => {
+              endAdded.current = e.target.checked;
+              setHasEnd(e.target.checked);
+              setProblems((was) => ({ ...was, end: null }));
+            }}
+          />{' '}
+          {t('database.withEnd')}
         </label>
         <div className="db-editor-actions">
           <button
@@ -553,6 +651,8 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
             onClick={() => {
               setStart('');
               setEnd('');
+              setProblems({ start: null, end: null });
+              first.current?.focus();
             }}
           >
             {t('database.clear')}
@@ -561,11 +661,6 @@ function DateEditor({ field, value, anchor, done }: CellEditorProps) {
             {t('database.done')}
           </button>
         </div>
-        {start && (
-          <div className="db-editor-hint">
-            {formatDate(hasEnd && end ? { start: fromInput(start, withTime) ?? start, end: fromInput(end, withTime) } : (fromInput(start, withTime) ?? start))}
-          </div>
-        )}
       </div>
     </Floating>
   );
