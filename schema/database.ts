@@ -369,7 +369,7 @@ export function parseNumber(text: string): number | null {
 }
 
 /** A date as people write it: ISO (2026-11-25, with a time), or 25.11.2026 (with 14:30). */
-export function parseDate(text: string): string | null {
+export function parseDate(text: string, localTime = false): string | null {
   const t = text.trim();
   if (isDateString(t)) return t;
   const ru = /^(\d{1,2})[./](\d{1,2})[./](\d{4})(?:[ T,]+(\d{1,2}):(\d{2}))?$/.exec(t);
@@ -377,14 +377,21 @@ export function parseDate(text: string): string | null {
     const [, d, m, y, hh, mm] = ru;
     const day = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
     if (!isDateString(day)) return null;
-    return hh === undefined ? day : `${day}T${hh.padStart(2, '0')}:${mm}:00Z`;
+    return hh === undefined ? day : moment(day, hh.padStart(2, '0'), mm, '00', localTime);
   }
   const iso = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(t);
-  if (iso) {
-    const candidate = `${iso[1]}T${iso[2]}:${iso[3]}:${iso[4] ?? '00'}Z`;
-    return isDateString(candidate) ? candidate : null;
-  }
+  if (iso) return isDateString(iso[1]) ? moment(iso[1], iso[2], iso[3], iso[4] ?? '00', localTime) : null;
   return null;
+}
+
+/** A day and a time of day as a stored moment (UTC, `…Z`): the time read as UTC, or with `localTime` as this machine's wall clock (a browser's: what its grid shows). */
+function moment(day: string, hh: string, mm: string, ss: string, localTime: boolean): string | null {
+  const candidate = `${day}T${hh}:${mm}:${ss}Z`;
+  if (!isDateString(candidate)) return null;
+  if (!localTime) return candidate;
+  const [y, m, d] = day.split('-').map(Number);
+  const at = new Date(y, m - 1, d, Number(hh), Number(mm), Number(ss));
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Names split on commas (multi-select, person, files), trimmed, empty ones and repeats dropped. */
@@ -411,7 +418,7 @@ export type NewOptionId = (name: string) => string | undefined;
 export function textToValue(
   field: DatabaseField,
   text: string,
-  context: { addOption?: NewOptionId; userId?(name: string): string | undefined } = {},
+  context: { addOption?: NewOptionId; userId?(name: string): string | undefined; localTime?: boolean } = {},
 ): ParsedText {
   const trimmed = text.trim();
   if (trimmed === '' && field.type !== 'checkbox') return { value: null };
@@ -438,10 +445,10 @@ export function textToValue(
     }
     case 'date': {
       const [startText, endText] = trimmed.split(/\s+(?:→|->|—|–)\s+/);
-      const start = parseDate(startText);
+      const start = parseDate(startText, context.localTime);
       if (start === null) return { problem: `«${trimmed}» is not a date` };
       if (endText === undefined) return { value: start };
-      const end = parseDate(endText);
+      const end = parseDate(endText, context.localTime);
       return end === null ? { problem: `«${endText}» is not a date` } : { value: { start, end } };
     }
     case 'select':

@@ -203,6 +203,45 @@ it('on a phone (375 px, touch) a tap selects a cell and a second tap opens its e
   await page.context().close();
 });
 
+it('a moment is copied as the grid shows it, in the browser’s time zone (Moscow), and pasted back to the same moment', async () => {
+  const page = await suite.signedIn('table.copy.time@example.com', 1280, { timezoneId: 'Europe/Moscow' });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
+  const api = `${suite.server.url}/api/v3/spaces`;
+  const cookie = await cookieOf(page);
+  const holder = await fetchJson<{ data: { id: string } }>(`${api}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Время' }),
+  });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${api}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  await fetchJson(`${api}/database/${db}/fields`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ id: 'at', field: { name: 'Когда', type: 'date', withTime: true } }),
+  });
+  await fetchJson(`${api}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: [{ title: 'Созвон', values: { at: '2026-12-01T11:30:00Z' } }, { title: 'Пусто' }] }),
+  });
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
+  await grid(page).waitFor();
+  await eventually(() => text(cell(page, 0, 1)), '1 дек. 2026 г., 14:30');
+  await cell(page, 0, 1).click();
+  await page.keyboard.press('Control+C');
+  await eventually(() => page.evaluate(() => navigator.clipboard.readText()), '01.12.2026 14:30');
+  await cell(page, 1, 1).click();
+  const written = cellWrites(page);
+  await pasteText(page, '01.12.2026 14:30');
+  await written;
+  const rows = await fetchJson<{ data: Array<{ data: { title: string; values: { at?: string } } }> }>(`${api}/database/${db}/rows`, { cookie });
+  expect(rows.data.map((r) => [r.data.title, r.data.values.at ?? null])).toEqual([
+    ['Созвон', '2026-12-01T11:30:00Z'],
+    ['Пусто', '2026-12-01T11:30:00Z'],
+  ]);
+  await page.context().close();
+});
+
 it('a TSV block pasted from a spreadsheet fills cells and adds rows; the filter and sort bar; rows deleted together come back with «Отменить»', async () => {
   const page = await signedIn('table.paster@example.com');
   await pageWithDatabase(page, 'Бюджет', '/database');

@@ -28,9 +28,13 @@ export function browserSuite(options: { timeoutMs?: number; env?: Record<string,
       if (!browser) throw new Error('the suite has not started');
       return browser;
     },
-    /** `touch`: a phone's screen (touch events, taps; the page's viewport meta applies). */
-    async signedIn(email: string, width = 1280, { touch = false }: { touch?: boolean } = {}): Promise<Page> {
-      const context = await suite.browser.newContext({ viewport: { width, height: 900 }, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
+    /** `touch`: a phone's screen (touch events, taps; the page's viewport meta applies); `timezoneId`: the browser's time zone (the machine's otherwise). */
+    async signedIn(email: string, width = 1280, { touch = false, timezoneId }: { touch?: boolean; timezoneId?: string } = {}): Promise<Page> {
+      const context = await suite.browser.newContext({
+        viewport: { width, height: 900 },
+        ...(touch ? { hasTouch: true, isMobile: true } : {}),
+        ...(timezoneId ? { timezoneId } : {}),
+      });
       const page = await context.newPage();
       await lateFrames(page);
       page.setDefaultTimeout(15_000);

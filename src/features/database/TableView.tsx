@@ -638,7 +638,11 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     for (const cell of plan.cells) {
       const column = columns[cell.col];
       if (!isEditableField(column.field)) continue;
-      const parsed = textToValue(column.field, cell.text, { addOption: hasOptions(column.field) ? addOption(column.fieldId) : undefined, userId });
+      const parsed = textToValue(column.field, cell.text, {
+        addOption: hasOptions(column.field) ? addOption(column.fieldId) : undefined,
+        userId,
+        localTime: true,
+      });
       if ('problem' in parsed) problems += 1;
       else writes.push({ row: cell.row, col: cell.col, value: parsed.value });
     }

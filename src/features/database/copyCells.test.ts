@@ -1,3 +1,4 @@
+// Moments are copied in the browser's time zone, as the grid shows them (UTC here; Moscow in databaseTable.e2e's copy test).
 import { textToValue } from '../../../schema/database';
 import type { DatabaseField } from '../../../schema/blocks/database';
 import { copiedRange, copiedText } from './copyCells';
@@ -16,6 +17,7 @@ test('numbers as the cells show them, with a no-break space between thousands an
 test('dates as дд.мм.гггг, with the time when they have one, ranges with an arrow', () => {
   expect(copiedText(date, '2026-12-01')).toBe('01.12.2026');
   expect(copiedText(date, '2026-12-01T14:30:00Z')).toBe('01.12.2026 14:30');
+  expect(copiedText(date, '2026-12-01T22:30:00Z')).toBe('01.12.2026 22:30');
   expect(copiedText(date, { start: '2026-12-01', end: '2026-12-03' })).toBe('01.12.2026 → 03.12.2026');
   expect(copiedText({ name: 'Создано', type: 'createdTime' }, '2026-01-02T03:04:05Z')).toBe('02.01.2026 03:04');
 });
@@ -27,9 +29,16 @@ test('what is copied pastes back into the grid as the same values', () => {
     [number(), -0.25],
     [date, '2026-12-01'],
     [date, '2026-12-01T14:30:00Z'],
+    [date, '2026-12-01T22:30:00Z'],
     [date, { start: '2026-12-01', end: '2026-12-03' }],
   ] as const)
-    expect(textToValue(field, copiedText(field, value))).toEqual({ value });
+    expect(textToValue(field, copiedText(field, value), { localTime: true })).toEqual({ value });
+  // Without `localTime` (the server's CSV import: no browser's clock) a time is read as UTC.
+  expect(textToValue(date, '01.12.2026 14:30')).toEqual({ value: '2026-12-01T14:30:00Z' });
+  const offset = new Date(2026, 11, 1, 14, 30).getTimezoneOffset();
+  expect(textToValue(date, '01.12.2026 14:30', { localTime: true })).toEqual({
+    value: new Date(Date.UTC(2026, 11, 1, 14, 30) + offset * 60_000).toISOString().replace('.000Z', 'Z'),
+  });
 });
 
 test('the HTML flavour carries each number’s value for Excel, text escaped, lines kept', () => {

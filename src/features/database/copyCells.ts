@@ -14,13 +14,13 @@ import { toTsv } from './gridModel';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** One date as «дд.мм.гггг», with « чч:мм» when it has a time (in UTC, as a typed time is stored: parseDate). */
+/** One date as «дд.мм.гггг», with « чч:мм» when it has a time: the browser's wall clock, as the grid shows it (the paste reads it back so: `localTime`). */
 function dayText(value: string): string {
   const day = value.length === 10;
   const at = new Date(day ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(at.getTime())) return value;
-  const date = `${pad(at.getUTCDate())}.${pad(at.getUTCMonth() + 1)}.${at.getUTCFullYear()}`;
-  return day ? date : `${date} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}`;
+  if (day) return `${pad(at.getUTCDate())}.${pad(at.getUTCMonth() + 1)}.${at.getUTCFullYear()}`;
+  return `${pad(at.getDate())}.${pad(at.getMonth() + 1)}.${at.getFullYear()} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
 }
 
 /** A cell as copied into `text/plain`. */
