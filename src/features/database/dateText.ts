@@ -4,7 +4,7 @@ import { addDays, dayString } from './calendarDates';
 /*
  * A date typed the Russian way (issue 34 §2, docs/web-app.md «The date editor»): what the date
  * editor (DateInput) reads and writes, whatever the browser's language. Read: «01.12.2026»,
- * «1.12.2026», «1.12.26» (20xx), «1.12» (this year), «01122026» (8 digits) or «011226» (6),
+ * «1.12.2026», «1.12.26» (20xx), «1.12» (this year), «01122026» (8 digits; «20261201», year first, when it is no day first) or «011226» (6),
  * «сегодня», «завтра», «вчера», «послезавтра», «позавчера», ISO «2026-12-01"; separators `.`, `/`,
  * `-` or spaces; and, when the field has a time, « 14:30» or « 9:05» after it (a time alone is
  * today's). A day is the person's local day; a day with a time is that local moment, stored as
@@ -75,7 +75,13 @@ export function readDateText(text: string, { withTime, today }: { withTime: bool
   else if (iso) parts = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
   else if (russian) parts = [russian[3] === undefined ? Number(today.slice(0, 4)) : fullYear(russian[3]), Number(russian[2]), Number(russian[1])];
   if (!parts) return { problem: 'unreadable' };
-  const day = dayOf(...parts);
+  let day = dayOf(...parts);
+  // Eight digits that are no day first may be a year first («20261201», as a spreadsheet or a file name writes it).
+  const yearFirst = digits && digits[3].length === 4 ? /^(\d{4})(\d{2})(\d{2})$/.exec(rest) : null;
+  if (typeof day !== 'string' && yearFirst) {
+    const other = dayOf(Number(yearFirst[1]), Number(yearFirst[2]), Number(yearFirst[3]));
+    if (typeof other === 'string') day = other;
+  }
   return typeof day === 'string' ? { day, time } : day;
 }
 
