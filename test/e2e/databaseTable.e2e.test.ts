@@ -242,6 +242,33 @@ it('a moment is copied as the grid shows it, in the browser’s time zone (Mosco
   await page.context().close();
 });
 
+it('Ctrl+D fills a selected range down from its top row, in the browser (not its bookmark key), saved', async () => {
+  const { page, cookie, S, holderId, db } = await databasePage('table.fill.down@example.com', 'Заполнение');
+  await fetchJson(`${S}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'sum', field: { name: 'Сумма', type: 'number' } }) });
+  await fetchJson(`${S}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: [{ title: 'А', values: { sum: 7 } }, { title: 'Б', values: { sum: 1 } }, { title: 'В' }] }),
+  });
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await grid(page).waitFor();
+  await eventually(() => titles(page), ['А', 'Б', 'В']);
+  await cell(page, 0, 1).click();
+  await cell(page, 2, 1).click({ modifiers: ['Shift'] });
+  const written = cellWrites(page);
+  await page.keyboard.press('Control+d');
+  await written;
+  await eventually(
+    async () =>
+      (await fetchJson<{ data: Array<{ data: { values: { sum?: number } } }> }>(`${S}/database/${db}/rows`, { cookie })).data.map(
+        (r) => r.data.values.sum ?? null,
+      ),
+    [7, 7, 7],
+  );
+  await expect(text(cell(page, 2, 1))).resolves.toBe('7');
+  await page.context().close();
+});
+
 it('a TSV block pasted from a spreadsheet fills cells and adds rows; the filter and sort bar; rows deleted together come back with «Отменить»', async () => {
   const page = await signedIn('table.paster@example.com');
   await pageWithDatabase(page, 'Бюджет', '/database');

@@ -144,6 +144,46 @@ describe('the Table view', () => {
     expect(server.rows[3].data.values.sum).toBe(30);
   });
 
+  test('Ctrl+D fills the range down from its top row (one row: from the row above), by row id; Ctrl+Z takes it back', async () => {
+    const { server, sink, cell } = await setup(true, 5, {}, (i): Record<string, RowValue> => (i === 0 ? { tag: 'o1', done: true } : {}));
+    fireEvent.mouseDown(cell(0, 1));
+    fireEvent.mouseDown(cell(2, 3), { shiftKey: true });
+    fireEvent.keyDown(sink, { key: 'd', ctrlKey: true });
+    await flush();
+    expect(server.rows.slice(0, 4).map((r) => [r.data.values.sum, r.data.values.done ?? null, r.data.values.tag ?? null])).toEqual([
+      [0, true, 'o1'],
+      [0, true, 'o1'],
+      [0, true, 'o1'],
+      [30, null, null],
+    ]);
+    // One row selected: the row above it comes down into it (a Russian layout's В is D).
+    fireEvent.mouseDown(cell(3, 1));
+    fireEvent.keyDown(sink, { key: 'в', ctrlKey: true });
+    await flush();
+    expect(server.rows[3].data.values.sum).toBe(0);
+    fireEvent.keyDown(sink, { key: 'z', ctrlKey: true });
+    await flush();
+    await flush();
+    expect(server.rows[3].data.values.sum).toBe(30);
+    fireEvent.keyDown(sink, { key: 'z', ctrlKey: true });
+    await flush();
+    await flush();
+    expect(server.rows.slice(0, 3).map((r) => [r.data.values.sum, r.data.values.done ?? null, r.data.values.tag ?? null])).toEqual([
+      [0, true, 'o1'],
+      [10, null, null],
+      [20, null, null],
+    ]);
+  });
+
+  test('Ctrl+D does nothing for a reader', async () => {
+    const { server, sink, cell } = await setup(false, 3);
+    fireEvent.mouseDown(cell(0, 1));
+    fireEvent.mouseDown(cell(2, 1), { shiftKey: true });
+    fireEvent.keyDown(sink, { key: 'd', ctrlKey: true });
+    await flush();
+    expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   test('copy puts the range on the clipboard as TSV; paste writes a TSV block and makes rows at the bottom', async () => {
     const { server, sink, cell } = await setup(true, 3);
     fireEvent.mouseDown(cell(0, 0));

@@ -485,6 +485,35 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     else void inTurn(async () => clear(await rows)).catch(failed);
   };
 
+  /**
+   * Ctrl/⌘+D: the top row of the selected range written into the rows under it, column by column,
+   * as spreadsheets do (one row selected: the row above it is copied into it); one step to undo,
+   * the rows taken by id as the range stood when the keys were pressed. Files stay with their row.
+   */
+  const fillDown = () => {
+    if (!range || !editable) return;
+    const r = range.top === range.bottom ? { ...range, top: range.top - 1 } : range;
+    if (r.top < 0) return;
+    const fill = (rows: Array<WireRow | undefined>) => {
+      const [source, ...below] = rows;
+      if (!source) return;
+      const jobs: CellWrite[] = [];
+      for (const row of below) {
+        if (!row) continue;
+        for (let c = r.left; c <= r.right; c += 1) {
+          const column = columns[c];
+          if (!isEditableField(column.field) || column.field.type === 'files') continue;
+          const value = cellOf(source, column.fieldId) ?? null;
+          if (JSON.stringify(value) !== JSON.stringify(cellOf(row, column.fieldId) ?? null)) jobs.push(jobOf(row, column, value));
+        }
+      }
+      writeStep(jobs, [r.top, r.bottom]);
+    };
+    const rows = rangeRows(r);
+    if (Array.isArray(rows)) fill(rows);
+    else void inTurn(async () => fill(await rows)).catch(failed);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     event.stopPropagation();
     if (awaitingRow.current) {
@@ -522,6 +551,9 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         break;
       case 'clear':
         clearRange();
+        break;
+      case 'fillDown':
+        fillDown();
         break;
       case 'undo':
         void replay(() => history.undo());

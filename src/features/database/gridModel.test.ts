@@ -52,6 +52,10 @@ describe('keyboard navigation', () => {
     expect(gridKeyAction({ key: 'я', metaKey: true }, false)).toEqual({ type: 'undo' });
     expect(gridKeyAction({ key: 'Z', ctrlKey: true, shiftKey: true }, false)).toEqual({ type: 'redo' });
     expect(gridKeyAction({ key: 'y', ctrlKey: true }, false)).toEqual({ type: 'redo' });
+    expect(gridKeyAction({ key: 'd', ctrlKey: true }, false)).toEqual({ type: 'fillDown' });
+    expect(gridKeyAction({ key: 'в', metaKey: true }, false)).toEqual({ type: 'fillDown' });
+    expect(gridKeyAction({ key: 'd', ctrlKey: true, shiftKey: true }, false)).toBeNull();
+    expect(gridKeyAction({ key: 'd', ctrlKey: true }, true)).toBeNull();
     expect(gridKeyAction({ key: 'z', ctrlKey: true }, true)).toBeNull();
     expect(gridKeyAction({ key: 'Delete' }, false)).toEqual({ type: 'clear' });
     expect(gridKeyAction({ key: 'Backspace' }, false)).toEqual({ type: 'clear' });

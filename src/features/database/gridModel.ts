@@ -100,6 +100,7 @@ export type GridKeyAction =
   | { type: 'undo' }
   | { type: 'redo' }
   | { type: 'moveRows'; step: -1 | 1 }
+  | { type: 'fillDown' }
   | null;
 
 const ARROWS: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -137,6 +138,8 @@ export function gridKeyAction(event: KeyLike, editing: boolean, opts: { checkbox
   // Z and Y, also with a Russian layout on (я, н).
   if (mod && ['z', 'Z', 'я', 'Я'].includes(event.key)) return { type: event.shiftKey ? 'redo' : 'undo' };
   if (mod && ['y', 'Y', 'н', 'Н'].includes(event.key)) return { type: 'redo' };
+  // Ctrl/⌘+D fills down, as in spreadsheets (в: a Russian layout's D).
+  if (mod && !event.shiftKey && !event.altKey && ['d', 'D', 'в', 'В'].includes(event.key)) return { type: 'fillDown' };
   if (event.key.length === 1 && !mod && !event.altKey) return opts.checkbox ? null : { type: 'edit', initial: event.key };
   return null;
 }
