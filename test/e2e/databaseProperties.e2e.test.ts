@@ -100,5 +100,16 @@ it('a field hidden from its header is shown again from «Свойства»; a b
   );
   await page.keyboard.press('Escape');
   await shoot(page, 'database-properties-calendar');
+  // Dark, and on a phone: the panel fits.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openPanel(page, 'Свойства в календаре');
+  await shoot(page, 'database-properties-dark');
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 375, height: 812 });
+  const phone = await openPanel(page, 'Свойства в календаре');
+  const box = (await phone.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+  await shoot(page, 'database-properties-375');
   await page.context().close();
 });
