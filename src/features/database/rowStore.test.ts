@@ -243,6 +243,41 @@ describe('the windowed row store', () => {
     store.dispose();
   });
 
+  test('a field deleted: its cells leave the rows in memory, and no read, event or write of ours brings them back (until the field does)', async () => {
+    const { server, store } = setup(10);
+    store.setFields([MAIN_FIELD_ID, 'n']);
+    store.setVisible(0, 9);
+    await settle();
+    await settle();
+    // Cells of n written here (version 5, newer than the server's copy the next read sees).
+    store.setLocal('row-3', 'n', 42);
+    store.settleLocal('row-3', 'n', { value: 42, version: 5 });
+    const untouched = store.rowAt(0);
+    // The field is deleted (its block's edit); the server has no cells of it any more.
+    for (const row of server.rows) {
+      delete row.data.values.n;
+      delete row.versions.n;
+    }
+    store.setFields([MAIN_FIELD_ID]);
+    expect([store.rowAt(3)?.data.values, store.rowAt(3)?.versions]).toEqual([{}, { [MAIN_FIELD_ID]: 1 }]);
+    expect(store.rowAt(0)).not.toBe(untouched);
+    // A read (the newer cell is not kept), a late cells event and a write of ours put back after a failure.
+    await store.refresh();
+    store.applyChange({ kind: 'cells', rowId: 'row-4', cells: [{ fieldId: 'n', value: 7, version: 9 }], updatedAt: 'x', updatedBy: 'u2' });
+    store.setLocal('row-5', 'n', 1);
+    store.settleLocal('row-5', 'n', { value: 5, version: 1 });
+    for (const i of [3, 4, 5]) expect([store.rowAt(i)?.data.values.n, store.rowAt(i)?.versions.n]).toEqual([undefined, undefined]);
+    // Rows with nothing to drop stay the same objects.
+    const same = store.rowAt(6);
+    store.setFields([MAIN_FIELD_ID]);
+    expect(store.rowAt(6)).toBe(same);
+    // The field back (a version of the page restored): its cells count again.
+    store.setFields([MAIN_FIELD_ID, 'n']);
+    store.applyChange({ kind: 'cells', rowId: 'row-4', cells: [{ fieldId: 'n', value: 8, version: 10 }], updatedAt: 'x', updatedBy: 'u2' });
+    expect(store.rowAt(4)?.data.values.n).toBe(8);
+    store.dispose();
+  });
+
   test('realtime: a row event read before a cell was written (it came late) keeps the newer cell', async () => {
     const { store } = setup(10);
     store.setVisible(0, 9);
