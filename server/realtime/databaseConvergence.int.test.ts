@@ -368,10 +368,40 @@ async function workRandomly(client: Client, databaseId: string, rng: ReturnType<
     }
   };
 
+  /** Rows made after `placeAfter` (undefined: at the end; null: first), then read again. */
+  const insert = async (placeAfter: string | null | undefined, n: string) => {
+    const made = Array.from({ length: 1 + rng.int(2) }, () => {
+      const values: Record<string, RowValue> = {};
+      const extra = writable(client).filter((f) => f !== MAIN_FIELD_ID && client.fields[f].type !== 'select');
+      if (extra.length > 0 && rng.int(2) === 0) {
+        const fieldId = rng.pick(extra);
+        values[fieldId] = valueFor(client.fields[fieldId], fieldId, null, rng);
+      }
+      return { title: freshChar(), values };
+    });
+    await attempt('insert', `${made.length} after ${short(placeAfter)}`, async () => {
+      const sentAt = Date.now();
+      const answer = await call<WireRow[]>(
+        client,
+        'POST',
+        `database/${databaseId}/rows`,
+        placeAfter === undefined ? { rows: made } : { rows: made, placeAfter },
+      );
+      for (const r of answer) run.created.add(r.id);
+      ackRows(answer, sentAt, `insert${n}`);
+      await store.refresh();
+      return answer.map((r) => short(r.id)).join(',');
+    });
+  };
+
   for (let step = 0; step < steps; step++) {
     await sleep(rng.int(40));
     const rows = storeRows(client);
-    if (rows.length === 0) continue;
+    // Every row in the trash: the grid's «+ Новая строка».
+    if (rows.length === 0) {
+      await insert(undefined, `#${step}`);
+      continue;
+    }
     const row = rng.pick(rows);
     const roll = rng.int(100);
     const n = `#${step}`;
@@ -436,29 +466,7 @@ async function workRandomly(client: Client, databaseId: string, rng: ReturnType<
     } else if (roll < 68) {
       // Rows added: at the end, first, or after a row (the grid's «+» under a row, a paste past the end).
       const where = rng.int(3);
-      const placeAfter = where === 0 ? undefined : where === 1 ? null : row.id;
-      const made = Array.from({ length: 1 + rng.int(2) }, () => {
-        const values: Record<string, RowValue> = {};
-        const extra = writable(client).filter((f) => f !== MAIN_FIELD_ID && client.fields[f].type !== 'select');
-        if (extra.length > 0 && rng.int(2) === 0) {
-          const fieldId = rng.pick(extra);
-          values[fieldId] = valueFor(client.fields[fieldId], fieldId, null, rng);
-        }
-        return { title: freshChar(), values };
-      });
-      await attempt('insert', `${made.length} after ${short(placeAfter)}`, async () => {
-        const sentAt = Date.now();
-        const answer = await call<WireRow[]>(
-          client,
-          'POST',
-          `database/${databaseId}/rows`,
-          placeAfter === undefined ? { rows: made } : { rows: made, placeAfter },
-        );
-        for (const r of answer) run.created.add(r.id);
-        ackRows(answer, sentAt, `insert${n}`);
-        await store.refresh();
-        return answer.map((r) => short(r.id)).join(',');
-      });
+      await insert(where === 0 ? undefined : where === 1 ? null : row.id, n);
     } else if (roll < 74) {
       // Rows to the trash (the grid's «Удалить»), and later back («Отменить»).
       const ids = rng.int(3) === 0 && rows.length > 1 ? [row.id, rng.pick(rows.filter((r) => r !== row)).id] : [row.id];
@@ -644,7 +652,7 @@ describe.each(mixedSeeds())('rows, fields and cells: $clients clients, seed $see
       const problems = oracle(run, live, await serverRows(db.id, true), (final.data as DatabaseData).config.fields);
       if (problems.length > 0) throw new Error(`seed ${seed}:\n${problems.join('\n')}\n${replay()}`);
       // The run did what it is for.
-      expect(run.acks.length).toBeGreaterThan(count * 10);
+      expect(run.acks.length).toBeGreaterThan(count * 8);
     } finally {
       for (const client of clients) {
         client.socket.close();

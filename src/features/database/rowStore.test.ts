@@ -278,6 +278,37 @@ describe('the windowed row store', () => {
     store.dispose();
   });
 
+  test('realtime: a cell written in a row not in memory while a read is under way (a row just made) is kept over that read', async () => {
+    // Reads see the rows as they are when they leave, and are answered a turn later.
+    let rows = Array.from({ length: 5 }, (_, i) => makeRow(i, { n: i }));
+    const store = new RowStore(async (query) => {
+      const seen = rows;
+      await settle();
+      return {
+        rows: seen.slice(query.offset ?? 0, (query.offset ?? 0) + (query.limit ?? 100)),
+        count: seen.length,
+        offset: query.offset ?? 0,
+        hasMoreNext: false,
+      };
+    }, {});
+    store.setVisible(0, 9);
+    await settle();
+    await settle();
+    // A row made elsewhere; a read leaves (ours, after a write of our own) and sees it without the cell…
+    rows = [...rows, makeRow(5)];
+    const read = store.refresh();
+    // …which someone writes before the read is answered: the event finds no row here.
+    rows = rows.map((r) => (r.id === 'row-5' ? { ...r, data: { ...r.data, values: { n: 42 } }, versions: { ...r.versions, n: 1 } } : r));
+    store.applyChange({ kind: 'cells', rowId: 'row-5', cells: [{ fieldId: 'n', value: 42, version: 1 }], updatedAt: 'x', updatedBy: 'u2' });
+    await read;
+    expect([store.rowAt(5)?.id, store.rowAt(5)?.data.values.n, store.rowAt(5)?.versions.n]).toEqual(['row-5', 42, 1]);
+    // Nothing is kept once no read is under way: a later read (the cell cleared elsewhere, version 2) wins.
+    rows = rows.map((r) => (r.id === 'row-5' ? { ...r, data: { ...r.data, values: {} }, versions: { ...r.versions, n: 2 } } : r));
+    await store.refresh();
+    expect([store.rowAt(5)?.data.values.n, store.rowAt(5)?.versions.n]).toEqual([undefined, 2]);
+    store.dispose();
+  });
+
   test('realtime: a row event read before a cell was written (it came late) keeps the newer cell', async () => {
     const { store } = setup(10);
     store.setVisible(0, 9);

@@ -97,6 +97,12 @@ export class RowStore {
   private fields: ReadonlySet<string> | null = null;
   /** Fields deleted while this store held rows: their cells are dropped from every row, whenever it comes. */
   private readonly gone = new Set<string>();
+  /**
+   * Cells heard for rows not in memory while reads were under way (a row just made or restored):
+   * a read that left before such a cell was written brings its row without it, so they are put
+   * over those reads' rows (when newer). Forgotten once no read is under way: any later read has them.
+   */
+  private readonly heard = new Map<string, Map<string, { value: RowValue; version: number }>>();
   /** Goes up with every change; what useSyncExternalStore compares. */
   version = 0;
   /** Goes up when rows or cells changed (not when windows were only read): footers and groups read again. */
@@ -284,7 +290,10 @@ export class RowStore {
       const current = this.windows.get(w);
       if (current && current.generation > generation) return;
       const known = this.loadedRows();
-      this.windows.set(w, { rows: answer.rows.map((row) => this.withoutGone(this.overlay(keepNewerCells(row, known.get(row.id))))), generation });
+      this.windows.set(w, {
+        rows: answer.rows.map((row) => this.withoutGone(this.overlay(keepNewerCells(this.withHeard(row), known.get(row.id))))),
+        generation,
+      });
       this.noteRevision(answer.revision);
       for (const move of this.moves) this.applyMove(move);
       const countChanged = this.count !== answer.count;
@@ -298,6 +307,7 @@ export class RowStore {
       this.emit();
     } finally {
       if (this.loading.get(w) === controller) this.loading.delete(w);
+      if (this.loading.size === 0) this.heard.clear();
       if (this.loading.size === 0 && this.joinedAt !== undefined && !this.disposed) {
         const joined = this.joinedAt;
         this.joinedAt = undefined;
@@ -322,6 +332,15 @@ export class RowStore {
   refreshSoon(): void {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => void this.refresh(), REFRESH_DELAY_MS);
+  }
+
+  /** A row as read with the cells heard meanwhile that are newer put over it. */
+  private withHeard(row: WireRow): WireRow {
+    const cells = this.heard.get(row.id);
+    if (!cells) return row;
+    let result = row;
+    for (const [fieldId, cell] of cells) if (cell.version > (row.versions[fieldId] ?? 0)) result = withCell(result, fieldId, cell.value, cell.version);
+    return result;
   }
 
   /** A row with the cells written here and not yet answered put over it. */
@@ -461,6 +480,12 @@ export class RowStore {
           return next === row ? row : { ...next, updatedAt: change.updatedAt, updatedBy: change.updatedBy };
         });
         if (changed) this.emit();
+        else if (this.loading.size > 0) {
+          // Not in memory (yet): a read under way may bring the row as it was before this.
+          const cells = this.heard.get(change.rowId) ?? new Map<string, { value: RowValue; version: number }>();
+          for (const cell of change.cells) if (cell.version > (cells.get(cell.fieldId)?.version ?? 0)) cells.set(cell.fieldId, cell);
+          this.heard.set(change.rowId, cells);
+        }
         return;
       }
       case 'rows': {
