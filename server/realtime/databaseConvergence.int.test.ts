@@ -93,8 +93,9 @@ async function connectClient(url: string, pageId: string, db: WireBlock, index: 
     refused: 0,
   };
   store.setFields(Object.keys(client.fields));
+  // Every event of the database, ours too, as DatabaseBlock takes them (a retype's `reset` is the only word that our own retype's cells changed).
   socket.on('database', (event: DatabaseEvent) => {
-    if (event.databaseId === databaseId && event.origin !== id) store.applyChange(event.change);
+    if (event.databaseId === databaseId) store.applyChange(event.change);
   });
   socket.on('edit', (event: { block?: WireBlock }) => {
     if (event.block?.id === databaseId) takeBlock(client, event.block);
