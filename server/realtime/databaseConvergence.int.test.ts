@@ -448,6 +448,27 @@ async function workRandomly(client: Client, databaseId: string, rng: ReturnType<
         log(`paste${n} → written ${answer.written.map((c) => `${short(c.rowId)}.${c.fieldId}→v${c.version}`).join(' ')}; conflicts ${answer.conflicts.length}`);
         return answer;
       });
+      // Lines past the last row are made at the bottom with their cells (TableView's pasteText).
+      if (plan.newRows > 0) {
+        const made: Array<{ title?: string; values: Record<string, RowValue> }> = Array.from({ length: plan.newRows }, () => ({ values: {} }));
+        for (const c of plan.cells) {
+          const fieldId = columns[c.col];
+          const field = client.fields[fieldId];
+          if (c.row < rows.length || !field) continue;
+          const parsed = textToValue(field, c.text);
+          if ('problem' in parsed) continue;
+          if (fieldId === MAIN_FIELD_ID) made[c.row - rows.length].title = typeof parsed.value === 'string' ? parsed.value : '';
+          else if (parsed.value !== null) made[c.row - rows.length].values[fieldId] = parsed.value;
+        }
+        await attempt('pasteRows', `${made.length} at the end`, async () => {
+          const sentAt = Date.now();
+          const answer = await call<WireRow[]>(client, 'POST', `database/${databaseId}/rows`, { rows: made });
+          for (const r of answer) run.created.add(r.id);
+          ackRows(answer, sentAt, `paste${n}`);
+          await store.refresh();
+          return answer.map((r) => short(r.id)).join(',');
+        });
+      }
     } else if (roll < 60) {
       // Rows moved (the handle's drag, Alt+Shift+↑/↓): in their new place at once, then saved, then read again.
       const at = rows.indexOf(row);
@@ -608,7 +629,8 @@ function mixedSeeds(): Array<{ seed: number; clients: number; steps: number }> {
   const range = /^(\d+)-(\d+)$/.exec(process.env.DB_CONVERGENCE_SEEDS ?? '');
   const of = (seed: number) => ({ seed, clients: 3 + (seed % 3), steps: 40 });
   if (one) return [of(Number(one[0]))];
-  if (!range) return [of(1), of(2), of(3)];
+  // 3, 4 and 5 copies; 56 and 72 found a bug each in hunts (timing decides whether they show it again).
+  if (!range) return [1, 2, 3, 56, 72].map(of);
   const out = [];
   for (let seed = Number(range[1]); seed <= Number(range[2]); seed++) out.push(of(seed));
   return out;
