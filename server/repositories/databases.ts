@@ -77,7 +77,12 @@ function parseValue(cell: Pick<CellRow, 'value'>): RowValue {
   return JSON.parse(cell.value) as RowValue;
 }
 
-/** Rows as the wire shows them, in the order of `pages`; `fields`: only those fields' cells (the title always). */
+/**
+ * Rows as the wire shows them, in the order of `pages`; `fields`: only those fields' cells (the
+ * title always). The title is its cell's value where the row has one (else the page's): the
+ * cells are read after the pages, and a title written in between must not show its new version
+ * with the page's older title — a copy holding that pair keeps it (same version) for good.
+ */
 export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[], fields?: readonly string[]): Promise<WireRow[]> {
   const cells = new Map<string, CellRow[]>();
   for (const chunk of inChunks(pages.map((p) => p.id))) {
@@ -93,12 +98,12 @@ export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[
   return pages.map((page) => {
     const values: Record<string, RowValue> = {};
     const versions: Record<string, number> = {};
+    let title = page.title;
     for (const cell of cells.get(page.id) ?? []) {
       versions[cell.field_id] = cell.version;
-      if (cell.field_id !== MAIN_FIELD_ID) {
-        const value = parseValue(cell);
-        if (value !== null) values[cell.field_id] = value;
-      }
+      const value = parseValue(cell);
+      if (cell.field_id === MAIN_FIELD_ID) title = typeof value === 'string' ? value : '';
+      else if (value !== null) values[cell.field_id] = value;
     }
     return {
       id: page.id,
@@ -106,7 +111,7 @@ export async function presentRows(db: Kysely<Database>, pages: readonly PageRow[
       databaseId: page.database_id!,
       pageId: page.parent_id!,
       sortKey: page.sort_key,
-      data: { title: page.title, icon: page.icon, values },
+      data: { title, icon: page.icon, values },
       versions,
       inTrash: page.in_trash === 1,
       createdAt: page.created_at,

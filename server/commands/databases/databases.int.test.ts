@@ -2,7 +2,7 @@ import { MAIN_FIELD_ID, type DatabaseField, type DatabaseLayout, type RowValue }
 import type { MoveRowsBody, NewRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { AppError } from '../../errors';
-import { databaseData, findDatabaseBlock, orderedRows, readRows, ViewOrders } from '../../repositories/databases';
+import { databaseData, findDatabaseBlock, findRowPages, orderedRows, presentRows, readRows, ViewOrders } from '../../repositories/databases';
 import { refusal } from '../../../test/helpers/refusal';
 import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, grantPage, type Team } from '../../../test/helpers/team';
@@ -282,6 +282,20 @@ describe('writeCell', () => {
     });
     await write(MAIN_FIELD_ID, null, 2);
     expect((await readRows(t.app.db, db.id, [row]))[0].data.title).toBe('');
+  });
+
+  test('a row read while its title is written shows the title of the version it shows (the cells are read after the pages)', async () => {
+    const db = await newDatabase();
+    const [row] = (await rows('admin', db.id, titled('Было'))).ids;
+    // The page as a read found it just before the write…
+    const [before] = await findRowPages(t.app.db, db.id, [row]);
+    await writeCell(t.app.db, team.userId.participant, row, MAIN_FIELD_ID, { value: 'Стало', version: 1 });
+    // …and the cells as that read finds them after it.
+    const [read] = await presentRows(t.app.db, [before]);
+    expect([read.data.title, read.versions[MAIN_FIELD_ID]]).toEqual(['Стало', 2]);
+    // A row with no title cell shows its page's title.
+    await t.app.db.deleteFrom('database_cells').where('row_id', '=', row).where('field_id', '=', MAIN_FIELD_ID).execute();
+    expect((await readRows(t.app.db, db.id, [row]))[0].data.title).toBe('Стало');
   });
 
   test('refused, nothing written: an unknown field or row (404), a computed field, a misfit value (422), no edit (403), a row in the trash (409)', async () => {

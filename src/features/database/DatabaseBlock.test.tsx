@@ -67,6 +67,21 @@ describe('the Table view', () => {
     expect(server.requests.find((r) => r.path === '/api/user/list')?.body).toEqual({ users_id: ['u1'] });
   });
 
+  test('a field deleted and back with its id (a page version restored) shows no cells: the server cleared them, and the rows in memory lose them too', async () => {
+    const { server, cell, setConfig } = await setup();
+    expect(cell(2, 1).textContent).toMatch(/20,00\s₽/);
+    const { sum, ...rest } = config.fields;
+    for (const row of server.rows) {
+      delete row.data.values.sum;
+      delete row.versions.sum;
+    }
+    setConfig({ fields: rest });
+    await flush();
+    setConfig({ fields: { ...rest, sum } });
+    await flush();
+    expect(cell(2, 1).textContent).toBe('');
+  });
+
   test('rows and formatted cells; click selects, arrows move, a typed character edits, Enter writes and moves down', async () => {
     const { server, sink, cell } = await setup();
     expect(cell(2, 1).textContent).toMatch(/20,00\s₽/);

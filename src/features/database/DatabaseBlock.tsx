@@ -222,9 +222,18 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       },
     });
   }, [live, host.pageId, databaseId, api]);
+  // The fields as they are now go to every store (a field deleted: its cells out of the rows in memory).
+  const fieldIds = Object.keys(config.fields);
+  const fieldList = useRef(fieldIds);
+  fieldList.current = fieldIds;
+  const fieldKey = fieldIds.join(' ');
+  useEffect(() => {
+    for (const store of stores.current) store.setFields?.(fieldList.current);
+  }, [fieldKey]);
   /** What the view drawn reads (the table's rows, a board's columns, a chart) hears others' changes while it is there. */
   const track = useCallback((store: LiveView) => {
     stores.current.add(store);
+    store.setFields?.(fieldList.current);
     return () => void stores.current.delete(store);
   }, []);
   const onTableStore = useMemo(() => trackedOne(track), [track]);

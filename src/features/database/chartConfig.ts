@@ -8,6 +8,8 @@ export interface LiveView {
   refreshSoon(): void;
   /** Reads again only if what it holds was read at another revision than `revision` (the database's now); without it, `refreshSoon`. */
   refreshUnless?(revision: string): void;
+  /** The database's fields now (a row store drops the cells of those deleted: `RowStore.setFields`). */
+  setFields?(fieldIds: readonly string[]): void;
 }
 
 /** A first chart for a view: its rows counted by the first status, select, checkbox or date field (else the title). */

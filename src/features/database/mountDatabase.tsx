@@ -11,8 +11,8 @@ import { fakeDatabaseServer } from './fakeDatabaseServer';
 /**
  * A database block mounted in jsdom on the fake server (the jsdom tests of the grid share it): the
  * config, view and rows given (the config copied), a page the person may edit unless said, the
- * toasts drawn. Resolves once the first row shows, with the grid, its keyboard target and a cell
- * by position.
+ * toasts drawn. Resolves once the first row shows, with the grid, its keyboard target, a cell
+ * by position and a way to draw it again with other fields.
  */
 export async function mountDatabase(
   config: DatabaseConfig,
@@ -23,20 +23,20 @@ export async function mountDatabase(
   const server = fakeDatabaseServer(JSON.parse(JSON.stringify(config)) as DatabaseConfig, view, rows);
   globalThis.fetch = server.fetch;
   const receiveBlock = jest.fn();
-  const utils = render(
-    <Provider store={createStore()}>
-      <DatabaseBlock
-        databaseId="db"
-        config={server.config}
-        view={server.view}
-        host={{ pageId: 'page', workspaceId: null, canEdit: true, receiveBlock, live: null, isSaved: () => true, flush: async () => undefined, ...host }}
-      />
+  const store = createStore();
+  const shown = { pageId: 'page', workspaceId: null, canEdit: true, receiveBlock, live: null, isSaved: () => true, flush: async () => undefined, ...host };
+  const drawn = (config: DatabaseConfig) => (
+    <Provider store={store}>
+      <DatabaseBlock databaseId="db" config={config} view={server.view} host={shown} />
       <Toaster />
-    </Provider>,
+    </Provider>
   );
+  const utils = render(drawn(server.config));
   await screen.findByText(rows[0]?.data.title ?? 'Строка 0');
   const grid = screen.getByRole('grid');
   const sink = screen.getByLabelText(/стрелки — переход/);
   const cell = (row: number, col: number) => grid.querySelector(`[data-row="${row}"] [data-col="${col}"]`) as HTMLElement;
-  return { server, receiveBlock, grid, sink, cell, ...utils };
+  /** The block drawn again with other fields (its `edit` from someone, a version restored). */
+  const setConfig = (config: DatabaseConfig) => utils.rerender(drawn(config));
+  return { server, receiveBlock, grid, sink, cell, setConfig, ...utils };
 }

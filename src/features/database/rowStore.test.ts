@@ -243,6 +243,72 @@ describe('the windowed row store', () => {
     store.dispose();
   });
 
+  test('a field deleted: its cells leave the rows in memory, and no read, event or write of ours brings them back (until the field does)', async () => {
+    const { server, store } = setup(10);
+    store.setFields([MAIN_FIELD_ID, 'n']);
+    store.setVisible(0, 9);
+    await settle();
+    await settle();
+    // Cells of n written here (version 5, newer than the server's copy the next read sees).
+    store.setLocal('row-3', 'n', 42);
+    store.settleLocal('row-3', 'n', { value: 42, version: 5 });
+    const untouched = store.rowAt(0);
+    // The field is deleted (its block's edit); the server has no cells of it any more.
+    for (const row of server.rows) {
+      delete row.data.values.n;
+      delete row.versions.n;
+    }
+    store.setFields([MAIN_FIELD_ID]);
+    expect([store.rowAt(3)?.data.values, store.rowAt(3)?.versions]).toEqual([{}, { [MAIN_FIELD_ID]: 1 }]);
+    expect(store.rowAt(0)).not.toBe(untouched);
+    // A read (the newer cell is not kept), a late cells event and a write of ours put back after a failure.
+    await store.refresh();
+    store.applyChange({ kind: 'cells', rowId: 'row-4', cells: [{ fieldId: 'n', value: 7, version: 9 }], updatedAt: 'x', updatedBy: 'u2' });
+    store.setLocal('row-5', 'n', 1);
+    store.settleLocal('row-5', 'n', { value: 5, version: 1 });
+    for (const i of [3, 4, 5]) expect([store.rowAt(i)?.data.values.n, store.rowAt(i)?.versions.n]).toEqual([undefined, undefined]);
+    // Rows with nothing to drop stay the same objects.
+    const same = store.rowAt(6);
+    store.setFields([MAIN_FIELD_ID]);
+    expect(store.rowAt(6)).toBe(same);
+    // The field back (a version of the page restored): its cells count again.
+    store.setFields([MAIN_FIELD_ID, 'n']);
+    store.applyChange({ kind: 'cells', rowId: 'row-4', cells: [{ fieldId: 'n', value: 8, version: 10 }], updatedAt: 'x', updatedBy: 'u2' });
+    expect(store.rowAt(4)?.data.values.n).toBe(8);
+    store.dispose();
+  });
+
+  test('realtime: a cell written in a row not in memory while a read is under way (a row just made) is kept over that read', async () => {
+    // Reads see the rows as they are when they leave, and are answered a turn later.
+    let rows = Array.from({ length: 5 }, (_, i) => makeRow(i, { n: i }));
+    const store = new RowStore(async (query) => {
+      const seen = rows;
+      await settle();
+      return {
+        rows: seen.slice(query.offset ?? 0, (query.offset ?? 0) + (query.limit ?? 100)),
+        count: seen.length,
+        offset: query.offset ?? 0,
+        hasMoreNext: false,
+      };
+    }, {});
+    store.setVisible(0, 9);
+    await settle();
+    await settle();
+    // A row made elsewhere; a read leaves (ours, after a write of our own) and sees it without the cell…
+    rows = [...rows, makeRow(5)];
+    const read = store.refresh();
+    // …which someone writes before the read is answered: the event finds no row here.
+    rows = rows.map((r) => (r.id === 'row-5' ? { ...r, data: { ...r.data, values: { n: 42 } }, versions: { ...r.versions, n: 1 } } : r));
+    store.applyChange({ kind: 'cells', rowId: 'row-5', cells: [{ fieldId: 'n', value: 42, version: 1 }], updatedAt: 'x', updatedBy: 'u2' });
+    await read;
+    expect([store.rowAt(5)?.id, store.rowAt(5)?.data.values.n, store.rowAt(5)?.versions.n]).toEqual(['row-5', 42, 1]);
+    // Nothing is kept once no read is under way: a later read (the cell cleared elsewhere, version 2) wins.
+    rows = rows.map((r) => (r.id === 'row-5' ? { ...r, data: { ...r.data, values: {} }, versions: { ...r.versions, n: 2 } } : r));
+    await store.refresh();
+    expect([store.rowAt(5)?.data.values.n, store.rowAt(5)?.versions.n]).toEqual([undefined, 2]);
+    store.dispose();
+  });
+
   test('realtime: a row event read before a cell was written (it came late) keeps the newer cell', async () => {
     const { store } = setup(10);
     store.setVisible(0, 9);

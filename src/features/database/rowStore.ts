@@ -93,6 +93,16 @@ export class RowStore {
   private visible: [number, number] = [0, 0];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The database's fields as last told (`setFields`; null: not told). */
+  private fields: ReadonlySet<string> | null = null;
+  /** Fields deleted while this store held rows: their cells are dropped from every row, whenever it comes. */
+  private readonly gone = new Set<string>();
+  /**
+   * Cells heard for rows not in memory while reads were under way (a row just made or restored):
+   * a read that left before such a cell was written brings its row without it, so they are put
+   * over those reads' rows (when newer). Forgotten once no read is under way: any later read has them.
+   */
+  private readonly heard = new Map<string, Map<string, { value: RowValue; version: number }>>();
   /** Goes up with every change; what useSyncExternalStore compares. */
   version = 0;
   /** Goes up when rows or cells changed (not when windows were only read): footers and groups read again. */
@@ -280,7 +290,10 @@ export class RowStore {
       const current = this.windows.get(w);
       if (current && current.generation > generation) return;
       const known = this.loadedRows();
-      this.windows.set(w, { rows: answer.rows.map((row) => this.overlay(keepNewerCells(row, known.get(row.id)))), generation });
+      this.windows.set(w, {
+        rows: answer.rows.map((row) => this.withoutGone(this.overlay(keepNewerCells(this.withHeard(row), known.get(row.id))))),
+        generation,
+      });
       this.noteRevision(answer.revision);
       for (const move of this.moves) this.applyMove(move);
       const countChanged = this.count !== answer.count;
@@ -294,6 +307,7 @@ export class RowStore {
       this.emit();
     } finally {
       if (this.loading.get(w) === controller) this.loading.delete(w);
+      if (this.loading.size === 0) this.heard.clear();
       if (this.loading.size === 0 && this.joinedAt !== undefined && !this.disposed) {
         const joined = this.joinedAt;
         this.joinedAt = undefined;
@@ -320,6 +334,15 @@ export class RowStore {
     this.refreshTimer = setTimeout(() => void this.refresh(), REFRESH_DELAY_MS);
   }
 
+  /** A row as read with the cells heard meanwhile that are newer put over it. */
+  private withHeard(row: WireRow): WireRow {
+    const cells = this.heard.get(row.id);
+    if (!cells) return row;
+    let result = row;
+    for (const [fieldId, cell] of cells) if (cell.version > (row.versions[fieldId] ?? 0)) result = withCell(result, fieldId, cell.value, cell.version);
+    return result;
+  }
+
   /** A row with the cells written here and not yet answered put over it. */
   private overlay(row: WireRow): WireRow {
     const mine = this.local.get(row.id);
@@ -329,12 +352,48 @@ export class RowStore {
     return result;
   }
 
-  /** Replaces a loaded row (by id) through `change`; false when it is not in memory. */
+  /**
+   * The database's fields now (its block's config; a field deleted goes out of it by the block's
+   * `edit`). The cells of a field no longer there are dropped from the rows in memory — the server
+   * deleted them, and a read keeps a cell it lacks that is newer here (`keepNewerCells`) — and
+   * from whatever still comes with them: a read that left before the delete, a cells event sent
+   * before it, a write of ours answered or put back after it. A field that comes back (a version
+   * of the page restored) counts again.
+   */
+  setFields(fieldIds: readonly string[]): void {
+    const now = new Set(fieldIds);
+    for (const id of now) this.gone.delete(id);
+    let dropped = false;
+    for (const id of this.fields ?? []) {
+      if (now.has(id)) continue;
+      this.gone.add(id);
+      dropped = true;
+    }
+    this.fields = now;
+    if (!dropped) return;
+    for (const window of this.windows.values()) window.rows = window.rows.map((row) => this.withoutGone(row));
+    this.changes += 1;
+    this.emit();
+  }
+
+  /** A row without the cells of deleted fields (the same object when it has none). */
+  private withoutGone(row: WireRow): WireRow {
+    if (this.gone.size === 0 || ![...this.gone].some((id) => Object.hasOwn(row.versions, id) || Object.hasOwn(row.data.values, id))) return row;
+    const values = { ...row.data.values };
+    const versions = { ...row.versions };
+    for (const id of this.gone) {
+      delete values[id];
+      delete versions[id];
+    }
+    return { ...row, data: { ...row.data, values }, versions };
+  }
+
+  /** Replaces a loaded row (by id) through `change` (never with a deleted field's cells); false when it is not in memory. */
   private replaceRow(rowId: string, change: (row: WireRow) => WireRow): boolean {
     for (const window of this.windows.values()) {
       const at = window.rows.findIndex((row) => row.id === rowId);
       if (at < 0) continue;
-      const next = change(window.rows[at]);
+      const next = this.withoutGone(change(window.rows[at]));
       if (next === window.rows[at]) return true;
       window.rows = [...window.rows.slice(0, at), next, ...window.rows.slice(at + 1)];
       return true;
@@ -421,6 +480,12 @@ export class RowStore {
           return next === row ? row : { ...next, updatedAt: change.updatedAt, updatedBy: change.updatedBy };
         });
         if (changed) this.emit();
+        else if (this.loading.size > 0) {
+          // Not in memory (yet): a read under way may bring the row as it was before this.
+          const cells = this.heard.get(change.rowId) ?? new Map<string, { value: RowValue; version: number }>();
+          for (const cell of change.cells) if (cell.version > (cells.get(cell.fieldId)?.version ?? 0)) cells.set(cell.fieldId, cell);
+          this.heard.set(change.rowId, cells);
+        }
         return;
       }
       case 'rows': {
