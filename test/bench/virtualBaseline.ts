@@ -248,7 +248,7 @@ body { margin: 0; font: ${geometry.font}; color: #37352f; }
 #board { position: absolute; overflow-x: auto; overflow-y: hidden; }
 .column { position: absolute; top: 0; background: #f7f7f5; border-radius: 6px; }
 .head { box-sizing: border-box; padding: 8px; font-size: 13px; }
-.cards { position: absolute; overflow-y: auto; }
+.cards { position: absolute; overflow-y: auto; box-sizing: border-box; padding: 0 8px; }
 .card { position: absolute; left: 0; top: 0; box-sizing: border-box; padding: 8px; border: 1px solid #e9e9e7; border-radius: 6px; background: #fff; overflow: hidden; }
 .title { line-height: 22px; font-weight: 500; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .field { line-height: 24px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
