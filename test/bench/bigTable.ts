@@ -385,6 +385,10 @@ export async function measureScroll(
   };
 }
 
+/** CPU a frame as a table cell: main thread (script, style + layout) / renderer, ms. */
+export const cpuCell = (c: { mainThread: number; script: number; styleAndLayout: number; renderer: number }) =>
+  `${c.mainThread} (${c.script}, ${c.styleAndLayout}) / ${c.renderer}`;
+
 /** The median of `values` (NaN for none). */
 export function median(values: number[]): number {
   if (values.length === 0) return NaN;

@@ -11,9 +11,23 @@
  * and BENCH_RUNS of them go on to measure, in that tab:
  *  - a drag: a card picked up in the first column and carried by the mouse across the board to
  *    the fourth column and back (BENCH_MOVES moves of the pointer, one a frame), each frame's time
- *    from its start until the first task after it, then dropped on a card there (the move saved).
+ *    from its start until the first task after it, then dropped on a card there (the move saved);
+ *  - scrolling, before the drag, as a person looks through a board: the wheel over the first column
+ *    (≈ 1,000 cards) scrolls it down BENCH_STEP px a frame (100: a fling) for BENCH_FRAMES frames
+ *    (200), then the board is panned sideways (a trackpad, Shift+wheel) BENCH_SIDE_STEP px a frame
+ *    (10) from its left end to its right end; each frame timed as bench:table's scroll
+ *    (`measureScroll`: frame time, and the renderer's CPU a frame).
+ * Beside each run's scrolls, in the same run (issue 34, BENCH-METHOD «Why every browser figure
+ * needs a baseline beside it»): minimal virtualized card lists of the same cards
+ * (test/bench/virtualBaseline.ts: the board's columns at its offsets, each a scroll box of the
+ * real one's size holding absolutely placed cards of the board's card size and texts, the visible
+ * range and 4 more each side made on each scroll event, read in the board's windows of 30 per
+ * column from the same server on the same origin), in a fresh context, scrolled by the same
+ * script and steps. Interleaved (odd runs: the board first; even: the baseline first); reported:
+ * each side's frame time p50 / p95 and CPU a frame (medians over runs) and board ÷ baseline (the
+ * median of each run's ratio; target p95 ≤ 1.2×), for the column and for the sideways scroll.
  * Prints a table with the targets and writes test/bench/results/board-<time>.json.
- *   BENCH_DBS=sqlite,postgres BENCH_ROWS=5000 BENCH_REPS=5 BENCH_RUNS=3 npm run bench:board
+ *   BENCH_DBS=sqlite,postgres BENCH_ROWS=5000 BENCH_REPS=5 BENCH_RUNS=3 BENCH_FRAMES=200 BENCH_STEP=100 BENCH_SIDE_STEP=10 npm run bench:board
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
@@ -22,6 +36,7 @@ import { launchBrowser } from '../helpers/browser';
 import { fetchJson, signInToProcess, type ServerProcess } from '../helpers/serverProcess';
 import {
   AFTER_PAINT_SCRIPT,
+  cpuCell,
   firstPaintScript,
   frameFigures,
   measureScroll,
@@ -256,10 +271,9 @@ async function main() {
       [`  minimal virtualized card lists, the same scroll, ms (p50 / p95)`, '', (r) => pair(of(r).baseline)],
       ['  board ÷ baseline, frame time (p50 / p95, median of runs)', `p95 ≤ ${TARGETS.scrollRatio}×`, (r) => pair(of(r).ratio)],
       [
-        '  CPU a frame, main thread / renderer, ms: board · baseline (ratio)',
+        '  CPU a frame, ms: main thread (script, style + layout) / renderer: board · baseline (ratios)',
         '',
-        (r) =>
-          `${of(r).view.cpu.mainThread} / ${of(r).view.cpu.renderer} · ${of(r).baseline.cpu.mainThread} / ${of(r).baseline.cpu.renderer} (${of(r).ratio.mainCpu}× / ${of(r).ratio.rendererCpu}×)`,
+        (r) => `${cpuCell(of(r).view.cpu)} · ${cpuCell(of(r).baseline.cpu)} (${of(r).ratio.mainCpu}× / ${of(r).ratio.rendererCpu}×)`,
       ],
     ]),
   ];

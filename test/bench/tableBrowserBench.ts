@@ -20,6 +20,16 @@
  *    animation frame that follows its input event (keydown → next paint);
  *  - heap: the grid jumped through the whole table (every 5 %, each time until its rows are in),
  *    then a garbage collection (CDP HeapProfiler.collectGarbage) and Runtime.getHeapUsage.
+ * Beside each of those BENCH_RUNS scrolls, in the same run (issue 34, shared/design/BENCH-METHOD.md
+ * «Why every browser figure needs a baseline beside it»): a minimal virtualized HTML table of the
+ * same rows (test/bench/virtualBaseline.ts: rows absolutely placed in a tall spacer, the visible
+ * range and 6 more each side made on each scroll event; the grid's row height, the columns it
+ * draws at the top with their widths, the same texts, read in the same API windows of 100 from
+ * the same server on the same origin) opened in its own fresh context and scrolled by the same
+ * script, the same steps and frames. Interleaved: in odd runs the grid's opening comes first, in
+ * even ones the baseline's. Reported: each side's frame time p50 / p95 and CPU a frame (medians
+ * over runs), and grid ÷ baseline (the median over runs of each run's ratio; target p95 ≤ 1.2×).
+ * The baseline takes the grid's geometry from the warm-up opening.
  * Prints a table with the targets and writes test/bench/results/table-<time>.json.
  *   BENCH_DBS=sqlite,postgres BENCH_ROWS=50000 BENCH_REPS=5 BENCH_RUNS=3 npm run bench:table
  *   BENCH_PROFILE=file.cpuprofile profiles the last scroll (the renderer's JS, CDP Profiler).
@@ -31,6 +41,7 @@ import { launchBrowser } from '../helpers/browser';
 import { signInToProcess, type ServerProcess } from '../helpers/serverProcess';
 import {
   AFTER_PAINT_SCRIPT,
+  cpuCell,
   figures,
   firstPaintScript,
   frameFigures,
@@ -312,10 +323,10 @@ async function main() {
     ['  the grid, the same runs: frame time, ms (p50 / p95, medians of runs)', '', (r) => pair(r.scrollBeside.view)],
     ['  grid ÷ baseline, frame time (p50 / p95, median of runs)', `p95 ≤ ${TARGETS.scrollRatio}×`, (r) => pair(r.scrollBeside.ratio)],
     [
-      '  CPU a frame, main thread / renderer, ms: grid · baseline (ratio)',
+      '  CPU a frame, ms: main thread (script, style + layout) / renderer: grid · baseline (ratios)',
       '',
       (r) =>
-        `${r.scrollBeside.view.cpu.mainThread} / ${r.scrollBeside.view.cpu.renderer} · ${r.scrollBeside.baseline.cpu.mainThread} / ${r.scrollBeside.baseline.cpu.renderer} (${r.scrollBeside.ratio.mainCpu}× / ${r.scrollBeside.ratio.rendererCpu}×)`,
+        `${cpuCell(r.scrollBeside.view.cpu)} · ${cpuCell(r.scrollBeside.baseline.cpu)} (${r.scrollBeside.ratio.mainCpu}× / ${r.scrollBeside.ratio.rendererCpu}×)`,
     ],
     ['cell edit: keydown → next paint, ms (p50 / p95)', '', (r) => pair(r.cellEdit)],
     ['plain <input>: keydown → next paint, ms (p50 / p95)', '', (r) => pair(r.plainInput)],

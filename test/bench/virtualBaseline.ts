@@ -77,7 +77,7 @@ export function readTableGeometry(tab: Page): Promise<TableGeometry> {
       gutter: gutter.getBoundingClientRect().width,
       totalWidth: (scroll.firstElementChild as HTMLElement).getBoundingClientRect().width,
       columns: cells.map((cell) => ({ col: Number(cell.dataset.col), width: cell.getBoundingClientRect().width })),
-      font: getComputedStyle(cells[0]).font,
+      font: getComputedStyle(cells[1] ?? cells[0]).font,
     };
   });
 }
