@@ -25,7 +25,9 @@
  * column from the same server on the same origin), in a fresh context, scrolled by the same
  * script and steps. Interleaved (odd runs: the board first; even: the baseline first); reported:
  * each side's frame time p50 / p95 and CPU a frame (medians over runs) and board ÷ baseline (the
- * median of each run's ratio; target p95 ≤ 1.2×), for the column and for the sideways scroll.
+ * median of each run's ratio; target p95 ≤ 1.2×), for the column and for the sideways scroll. The
+ * baseline takes the board's geometry from the warm-up opening, has a warm-up of its own, and must
+ * draw the first column's first card with the board's texts (`checkBaseline`) before anything is measured.
  * Prints a table with the targets and writes test/bench/results/board-<time>.json.
  *   BENCH_DBS=sqlite,postgres BENCH_ROWS=5000 BENCH_REPS=5 BENCH_RUNS=3 BENCH_FRAMES=200 BENCH_STEP=100 BENCH_SIDE_STEP=10 npm run bench:board
  */
@@ -55,7 +57,7 @@ import {
   type BenchDatabase,
   type MeasuredScroll,
 } from './bigTable';
-import { boardBaselineHtml, openBaseline, readBoardGeometry, type BaselineField } from './virtualBaseline';
+import { boardBaselineHtml, checkBaseline, openBaseline, readBoardGeometry, type BaselineField } from './virtualBaseline';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -218,6 +220,13 @@ async function benchDatabase(database: BenchDatabase) {
           const geometry = await readBoardGeometry(opened.tab);
           if (geometry.columns.length !== GROUPS.length) throw new Error(`the board shows ${geometry.columns.length} columns, not ${GROUPS.length}`);
           baselineHtml = boardBaselineHtml(geometry, seeded.databaseId, 'bench-board', GROUPS, CARD_FIELDS, TITLE_FIELD, OVERSCAN, BOARD_WINDOW);
+          const page = await openBaseline(browser, server.url, cookie, VIEWPORT, PAGE_SCRIPT, baselineHtml, '.card:not(.is-loading)');
+          await checkBaseline(
+            opened.tab,
+            '.db-board-cards .db-card-slot[data-index="0"] .db-card',
+            page.tab,
+            '#content > section:first-child .card:first-child:not(.is-loading)',
+          ).finally(() => page.context.close());
           continue;
         }
         firstScreens.push(opened.firstScreen);

@@ -29,7 +29,8 @@
  * script, the same steps and frames. Interleaved: in odd runs the grid's opening comes first, in
  * even ones the baseline's. Reported: each side's frame time p50 / p95 and CPU a frame (medians
  * over runs), and grid ÷ baseline (the median over runs of each run's ratio; target p95 ≤ 1.2×).
- * The baseline takes the grid's geometry from the warm-up opening.
+ * The baseline takes the grid's geometry from the warm-up opening, has a warm-up of its own, and
+ * must draw its first row with the grid's texts (`checkBaseline`) before anything is measured.
  * Prints a table with the targets and writes test/bench/results/table-<time>.json.
  *   BENCH_DBS=sqlite,postgres BENCH_ROWS=50000 BENCH_REPS=5 BENCH_RUNS=3 npm run bench:table
  *   BENCH_PROFILE=file.cpuprofile profiles the last scroll (the renderer's JS, CDP Profiler).
@@ -63,7 +64,7 @@ import {
   type SeededTable,
 } from './bigTable';
 import { DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress';
-import { openBaseline, readTableGeometry, tableBaselineHtml, type BaselineField } from './virtualBaseline';
+import { checkBaseline, openBaseline, readTableGeometry, tableBaselineHtml, type BaselineField } from './virtualBaseline';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -246,6 +247,10 @@ async function benchDatabase(database: BenchDatabase) {
           // Warm-up (the server's kept view order, statement caches, the OS file cache); the baseline takes the grid's geometry.
           await opened.tab.locator('.db-scroll .db-row:not(.is-loading) [data-col="1"]').first().waitFor();
           baselineHtml = tableBaselineHtml(await readTableGeometry(opened.tab), table.databaseId, table.viewId, BASELINE_FIELDS, OVERSCAN, DATABASE_WINDOW);
+          const page = await openBaseline(browser, server.url, cookie, VIEWPORT, PAGE_SCRIPT, baselineHtml, '#spacer .row:not(.is-loading)');
+          await checkBaseline(opened.tab, '.db-scroll .db-row[data-row="0"]:not(.is-loading)', page.tab, '#spacer .row:first-child:not(.is-loading)').finally(
+            () => page.context.close(),
+          );
           continue;
         }
         firstScreens.push(opened.firstScreen);

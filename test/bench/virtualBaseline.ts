@@ -369,3 +369,18 @@ export async function openBaseline(
   await tab.locator(ready).first().waitFor();
   return { context, tab, cdp: await context.newCDPSession(tab) };
 }
+
+/**
+ * The check of a baseline page against the view it stands beside, before any figure (and the
+ * baseline's warm-up, as the view has one): the texts of the same first row or card in both
+ * (`view` and `baseline` selectors, white space aside) must be the same.
+ */
+export async function checkBaseline(view: Page, viewItem: string, baseline: Page, baselineItem: string): Promise<void> {
+  const text = async (tab: Page, selector: string) => {
+    const item = tab.locator(selector).first();
+    await item.waitFor();
+    return (await item.evaluate((el) => (el as HTMLElement).innerText)).replace(/\s+/g, '');
+  };
+  const [seen, drawn] = [await text(view, viewItem), await text(baseline, baselineItem)];
+  if (seen !== drawn) throw new Error(`the baseline page draws «${drawn}» where the view shows «${seen}»`);
+}
