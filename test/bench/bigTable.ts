@@ -329,3 +329,119 @@ export async function benchOpenings(
   }
   return firstScreens;
 }
+
+/** A scroll measured by `measureScroll`: each frame's time, the intervals, the frames with rows loading, and the CPU a frame (ms, thread time). */
+export interface MeasuredScroll extends ScrollResult {
+  mainCpu: number;
+  rendererCpu: number;
+  scriptCpu: number;
+  layoutCpu: number;
+}
+
+/**
+ * Scrolls the element `selector` of `tab` (a page with SCROLL_FRAMES_SCRIPT) from its start by
+ * `step` px a frame for `frames` frames (`horizontal`: sideways), after 300 ms at rest: each
+ * frame's time, the frames' intervals, the frames with an element matching `loading`, and the CPU
+ * the page's main thread (and its whole renderer) spent a frame — the part of the frame time that
+ * another process's load on the machine does not change. `profile`: a file the renderer's JS
+ * profile of the scroll is written to (CDP Profiler).
+ */
+export async function measureScroll(
+  tab: Page,
+  cdp: CDPSession,
+  selector: string,
+  options: { frames: number; step: number; horizontal?: boolean; loading: string; profile?: string },
+): Promise<MeasuredScroll> {
+  const { frames, step, horizontal = false, loading, profile } = options;
+  const target = tab.locator(selector).first();
+  await target.evaluate((el, sideways) => (sideways ? (el.scrollLeft = 0) : (el.scrollTop = 0)), horizontal);
+  await tab.waitForTimeout(300);
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const before = await cpuCounters(cdp);
+  const result = await target.evaluate((el, o) => (window as unknown as ScrollingWindow).__scrollFrames(el, o.frames, o.step, o.horizontal, o.loading), {
+    frames,
+    step,
+    horizontal,
+    loading,
+  });
+  const after = await cpuCounters(cdp);
+  await cdp.send('Performance.disable');
+  if (profile) {
+    const { profile: cpu } = await cdp.send('Profiler.stop');
+    fs.writeFileSync(profile, JSON.stringify(cpu));
+  }
+  const perFrame = (name: string) => (after[name] - before[name]) / frames;
+  return {
+    ...result,
+    mainCpu: perFrame('ThreadTime'),
+    rendererCpu: perFrame('ProcessTime'),
+    scriptCpu: perFrame('ScriptDuration'),
+    layoutCpu: perFrame('LayoutDuration') + perFrame('RecalcStyleDuration'),
+  };
+}
+
+/** CPU a frame as a table cell: main thread (script, style + layout) / renderer, ms. */
+export const cpuCell = (c: { mainThread: number; script: number; styleAndLayout: number; renderer: number }) =>
+  `${c.mainThread} (${c.script}, ${c.styleAndLayout}) / ${c.renderer}`;
+
+/** The median of `values` (NaN for none). */
+export function median(values: number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * A scroll of the real view beside its baseline, over repetitions (BENCH-METHOD): every frame of
+ * each kept for the percentiles over all runs, each run's p50 / p95 and CPU a frame, and the
+ * ratios view ÷ baseline of each repetition, whose medians are the figures.
+ */
+export class ScrollPair {
+  readonly runs: Array<{ view: MeasuredScroll; baseline: MeasuredScroll }> = [];
+
+  add(view: MeasuredScroll, baseline: MeasuredScroll): string {
+    this.runs.push({ view, baseline });
+    const p = (s: MeasuredScroll) =>
+      `${percentile(s.work, 50).toFixed(1)}/${percentile(s.work, 95).toFixed(1)} ms (CPU ${s.mainCpu.toFixed(1)}, ${s.loadingFrames} loading)`;
+    return `view ${p(view)}, baseline ${p(baseline)}, p95 ratio ${(percentile(view.work, 95) / percentile(baseline.work, 95)).toFixed(2)}`;
+  }
+
+  /** The figures: medians over runs of each run's p50, p95 and CPU a frame, and of the ratios; all frames' p50 / p95 too. */
+  figures() {
+    const side = (pick: (run: { view: MeasuredScroll; baseline: MeasuredScroll }) => MeasuredScroll) => {
+      const scrolls = this.runs.map(pick);
+      const round = (v: number, d = 1) => Number(v.toFixed(d));
+      return {
+        p50: round(median(scrolls.map((s) => percentile(s.work, 50)))),
+        p95: round(median(scrolls.map((s) => percentile(s.work, 95)))),
+        runP95: scrolls.map((s) => round(percentile(s.work, 95))),
+        allFrames: figures(scrolls.flatMap((s) => s.work)),
+        frames: scrolls.reduce((n, s) => n + s.work.length, 0),
+        loadingFrames: scrolls.reduce((n, s) => n + s.loadingFrames, 0),
+        cpu: {
+          mainThread: round(median(scrolls.map((s) => s.mainCpu)), 2),
+          script: round(median(scrolls.map((s) => s.scriptCpu)), 2),
+          styleAndLayout: round(median(scrolls.map((s) => s.layoutCpu)), 2),
+          renderer: round(median(scrolls.map((s) => s.rendererCpu)), 2),
+        },
+      };
+    };
+    const ratio = (of: (s: MeasuredScroll) => number) => Number(median(this.runs.map((r) => of(r.view) / of(r.baseline))).toFixed(2));
+    return {
+      view: side((r) => r.view),
+      baseline: side((r) => r.baseline),
+      ratio: {
+        p50: ratio((s) => percentile(s.work, 50)),
+        p95: ratio((s) => percentile(s.work, 95)),
+        mainCpu: ratio((s) => s.mainCpu),
+        rendererCpu: ratio((s) => s.rendererCpu),
+      },
+    };
+  }
+}

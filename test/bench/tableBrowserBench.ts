@@ -20,11 +20,21 @@
  *    animation frame that follows its input event (keydown → next paint);
  *  - heap: the grid jumped through the whole table (every 5 %, each time until its rows are in),
  *    then a garbage collection (CDP HeapProfiler.collectGarbage) and Runtime.getHeapUsage.
+ * Beside each of those BENCH_RUNS scrolls, in the same run (issue 34, shared/design/BENCH-METHOD.md
+ * «Why every browser figure needs a baseline beside it»): a minimal virtualized HTML table of the
+ * same rows (test/bench/virtualBaseline.ts: rows absolutely placed in a tall spacer, the visible
+ * range and 6 more each side made on each scroll event; the grid's row height, the columns it
+ * draws at the top with their widths, the same texts, read in the same API windows of 100 from
+ * the same server on the same origin) opened in its own fresh context and scrolled by the same
+ * script, the same steps and frames. Interleaved: in odd runs the grid's opening comes first, in
+ * even ones the baseline's. Reported: each side's frame time p50 / p95 and CPU a frame (medians
+ * over runs), and grid ÷ baseline (the median over runs of each run's ratio; target p95 ≤ 1.2×).
+ * The baseline takes the grid's geometry from the warm-up opening, has a warm-up of its own, and
+ * must draw its first row with the grid's texts (`checkBaseline`) before anything is measured.
  * Prints a table with the targets and writes test/bench/results/table-<time>.json.
  *   BENCH_DBS=sqlite,postgres BENCH_ROWS=50000 BENCH_REPS=5 BENCH_RUNS=3 npm run bench:table
  *   BENCH_PROFILE=file.cpuprofile profiles the last scroll (the renderer's JS, CDP Profiler).
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
@@ -32,23 +42,29 @@ import { launchBrowser } from '../helpers/browser';
 import { signInToProcess, type ServerProcess } from '../helpers/serverProcess';
 import {
   AFTER_PAINT_SCRIPT,
-  cpuCounters,
+  cpuCell,
   figures,
   firstPaintScript,
   frameFigures,
+  measureScroll,
   openBenchPage,
   pair,
   percentile,
   runBench,
   screenFigures,
   SCROLL_FRAMES_SCRIPT,
+  ScrollPair,
   seedBigTable,
   startBenchServer,
+  TABLE_FIELDS,
   timed,
   type BenchDatabase,
+  type MeasuredScroll,
   type ScrollingWindow,
   type SeededTable,
 } from './bigTable';
+import { DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress';
+import { checkBaseline, openBaseline, readTableGeometry, tableBaselineHtml, type BaselineField } from './virtualBaseline';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -58,7 +74,9 @@ const STEP = Number(process.env.BENCH_STEP ?? 100);
 const KEYS = Number(process.env.BENCH_KEYS ?? 25);
 const VIEWPORT = { width: 1280, height: 800 };
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const TARGETS = { firstScreenMs: 500, frameMs: 16.7, editRatio: 1.5, heapMb: 80 };
+const TARGETS = { firstScreenMs: 500, frameMs: 16.7, scrollRatio: 1.2, editRatio: 1.5, heapMb: 80 };
+/** The grid's rows drawn beyond the scroll box on each side (TableView.tsx's row virtualizer): the baseline draws as many. */
+const OVERSCAN = 6;
 
 /**
  * The page's side, as a script (not functions handed to evaluate: tsx names inner functions with a
@@ -97,39 +115,28 @@ async function open(browser: Browser, server: ServerProcess, cookie: string, tab
   return { ...opened, cdp: await opened.context.newCDPSession(opened.tab) };
 }
 
-/**
- * Scrolls the grid down STEP px a frame for FRAMES frames: each frame's time, the frames'
- * intervals, and the CPU the page's main thread (and its whole renderer) spent a frame — the
- * part of the frame time that another process's load on the machine does not change.
- */
-async function scroll(tab: Page, cdp: CDPSession, profile: boolean) {
-  await tab.locator('.db-scroll').evaluate((el) => (el.scrollTop = 0));
-  await tab.waitForTimeout(300);
-  if (profile) {
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-    await cdp.send('Profiler.start');
-  }
-  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-  const before = await cpuCounters(cdp);
-  const result = await tab
-    .locator('.db-scroll')
-    .evaluate((el, { frames, step }) => (window as unknown as BenchWindow).__scrollFrames(el, frames, step), { frames: FRAMES, step: STEP });
-  const after = await cpuCounters(cdp);
-  await cdp.send('Performance.disable');
-  if (profile) {
-    const { profile: cpu } = await cdp.send('Profiler.stop');
-    fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(cpu));
-  }
-  const perFrame = (name: string) => (after[name] - before[name]) / FRAMES;
-  return {
-    ...result,
-    mainCpu: perFrame('ThreadTime'),
-    rendererCpu: perFrame('ProcessTime'),
-    scriptCpu: perFrame('ScriptDuration'),
-    layoutCpu: perFrame('LayoutDuration') + perFrame('RecalcStyleDuration'),
-  };
+/** The grid scrolled down STEP px a frame for FRAMES frames (`measureScroll`). */
+function scroll(tab: Page, cdp: CDPSession, profile: boolean) {
+  return measureScroll(tab, cdp, '.db-scroll', {
+    frames: FRAMES,
+    step: STEP,
+    loading: '.db-row.is-loading',
+    profile: profile ? process.env.BENCH_PROFILE : undefined,
+  });
 }
+
+/** The baseline page (test/bench/virtualBaseline.ts) of the grid's geometry, opened in a fresh context and scrolled as the grid is. */
+async function scrollBaseline(browser: Browser, server: ServerProcess, cookie: string, html: string) {
+  const page = await openBaseline(browser, server.url, cookie, VIEWPORT, PAGE_SCRIPT, html, '#spacer .row:not(.is-loading)');
+  try {
+    return await measureScroll(page.tab, page.cdp, '#box', { frames: FRAMES, step: STEP, loading: '.row.is-loading' });
+  } finally {
+    await page.context.close();
+  }
+}
+
+/** The fields as the baseline page formats them, in the view's order (data-col). */
+const BASELINE_FIELDS: BaselineField[] = Object.entries(TABLE_FIELDS).map(([fieldId, field]) => ({ fieldId, ...field }));
 
 /** Times keydown → next paint of KEYS characters typed into `target` (a key that made no input is left out). */
 async function typeTimed(tab: Page, target: Locator): Promise<number[]> {
@@ -226,14 +233,31 @@ async function benchDatabase(database: BenchDatabase) {
     const cellKeys: number[] = [];
     const plainKeys: number[] = [];
     const heaps: number[] = [];
+    const pairs = new ScrollPair();
+    let baselineHtml = '';
     for (let rep = 0; rep <= REPS; rep++) {
+      // Interleaved: the baseline scrolled before the grid's opening in even repetitions, after it in odd ones.
+      const baselineFirst = rep > 0 && rep <= RUNS && rep % 2 === 0;
+      const baseline: MeasuredScroll | null = baselineFirst ? await scrollBaseline(browser, server, cookie, baselineHtml) : null;
+      let grid: MeasuredScroll | null = null;
+      let line = '';
       const opened = await open(browser, server, cookie, table);
       try {
-        if (rep === 0) continue; // warm-up: the server's kept view order, statement caches, the OS file cache
+        if (rep === 0) {
+          // Warm-up (the server's kept view order, statement caches, the OS file cache); the baseline takes the grid's geometry.
+          await opened.tab.locator('.db-scroll .db-row:not(.is-loading) [data-col="1"]').first().waitFor();
+          baselineHtml = tableBaselineHtml(await readTableGeometry(opened.tab), table.databaseId, table.viewId, BASELINE_FIELDS, OVERSCAN, DATABASE_WINDOW);
+          const page = await openBaseline(browser, server.url, cookie, VIEWPORT, PAGE_SCRIPT, baselineHtml, '#spacer .row:not(.is-loading)');
+          await checkBaseline(opened.tab, '.db-scroll .db-row[data-row="0"]:not(.is-loading)', page.tab, '#spacer .row:first-child:not(.is-loading)').finally(
+            () => page.context.close(),
+          );
+          continue;
+        }
         firstScreens.push(opened.firstScreen);
-        let line = `[${database}] #${rep}: first screen ${opened.firstScreen.toFixed(0)} ms`;
+        line = `[${database}] #${rep}: first screen ${opened.firstScreen.toFixed(0)} ms`;
         if (rep <= RUNS) {
           const s = await scroll(opened.tab, opened.cdp, !!process.env.BENCH_PROFILE && rep === RUNS);
+          grid = s;
           frames.push(...s.work);
           intervals.push(...s.intervals);
           loadingFrames += s.loadingFrames;
@@ -247,10 +271,14 @@ async function benchDatabase(database: BenchDatabase) {
           line += `; scroll frame p50/p95 ${percentile(s.work, 50).toFixed(1)}/${percentile(s.work, 95).toFixed(1)} ms (interval p95 ${percentile(s.intervals, 95).toFixed(1)}, ${s.loadingFrames} frames with rows loading; CPU a frame: main thread ${s.mainCpu.toFixed(1)} ms — script ${s.scriptCpu.toFixed(1)}, style and layout ${s.layoutCpu.toFixed(1)} — renderer ${s.rendererCpu.toFixed(1)} ms)`;
           line += `; key→paint p95 cell ${percentile(e.cell, 95).toFixed(1)} / plain ${percentile(e.plain, 95).toFixed(1)} ms; heap ${h.heapMb.toFixed(1)} MB (${h.domNodes} DOM nodes)`;
         }
-        process.stdout.write(`${line}\n`);
       } finally {
         await opened.context.close();
       }
+      if (grid) {
+        const other = baseline ?? (await scrollBaseline(browser, server, cookie, baselineHtml));
+        line += `\n[${database}] #${rep} beside the baseline (${baselineFirst ? 'baseline first' : 'grid first'}): ${pairs.add(grid, other)}`;
+      }
+      process.stdout.write(`${line}\n`);
     }
     const cell = figures(cellKeys);
     const plain = figures(plainKeys);
@@ -274,6 +302,8 @@ async function benchDatabase(database: BenchDatabase) {
       keysTyped: RUNS * KEYS,
       editRatio: { p50: Number((cell.p50 / plain.p50).toFixed(2)), p95: Number((cell.p95 / plain.p95).toFixed(2)) },
       heapMb: { max: Number(Math.max(...heaps).toFixed(1)), runs: heaps.map((h) => Number(h.toFixed(1))) },
+      /** The grid's scroll beside the minimal virtualized table's (virtualBaseline.ts), medians over the runs and the ratios grid ÷ baseline. */
+      scrollBeside: pairs.figures(),
     };
   } finally {
     await browser.close();
@@ -294,13 +324,22 @@ async function main() {
       '',
       (r) => `${r.frameCpu.mainThread} (${r.frameCpu.script}, ${r.frameCpu.styleAndLayout}) / ${r.frameCpu.renderer}`,
     ],
+    ['minimal virtualized table, the same rows and scroll: frame time, ms (p50 / p95, medians of runs)', '', (r) => pair(r.scrollBeside.baseline)],
+    ['  the grid, the same runs: frame time, ms (p50 / p95, medians of runs)', '', (r) => pair(r.scrollBeside.view)],
+    ['  grid ÷ baseline, frame time (p50 / p95, median of runs)', `p95 ≤ ${TARGETS.scrollRatio}×`, (r) => pair(r.scrollBeside.ratio)],
+    [
+      '  CPU a frame, ms: main thread (script, style + layout) / renderer: grid · baseline (ratios)',
+      '',
+      (r) =>
+        `${cpuCell(r.scrollBeside.view.cpu)} · ${cpuCell(r.scrollBeside.baseline.cpu)} (${r.scrollBeside.ratio.mainCpu}× / ${r.scrollBeside.ratio.rendererCpu}×)`,
+    ],
     ['cell edit: keydown → next paint, ms (p50 / p95)', '', (r) => pair(r.cellEdit)],
     ['plain <input>: keydown → next paint, ms (p50 / p95)', '', (r) => pair(r.plainInput)],
     ['  cell edit ÷ plain input (p50 / p95)', `p95 ≤ ${TARGETS.editRatio}×`, (r) => pair(r.editRatio)],
     ['JS heap after scrolling through, after a GC, MB (max)', `≤ ${TARGETS.heapMb}`, (r) => String(r.heapMb.max)],
   ];
   const heading = `Table view of ${ROWS} rows × 12 fields in Chromium (loopback, ${REPS} openings, ${RUNS} scroll/edit/heap runs each)`;
-  await runBench('table', benchDatabase, heading, figures, { ROWS, REPS, RUNS, FRAMES, STEP, KEYS, VIEWPORT }, TARGETS);
+  await runBench('table', benchDatabase, heading, figures, { ROWS, REPS, RUNS, FRAMES, STEP, KEYS, VIEWPORT, OVERSCAN }, TARGETS);
 }
 
 main().catch((error: unknown) => {
