@@ -4,6 +4,7 @@
  * the real API (rows in batches of 1,000), percentiles, and the results file.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
@@ -11,7 +12,7 @@ import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { connectDatabase } from '../../server/db/connect';
 import type { Database } from '../../server/db/types';
 import { SQLITE_FILE } from '../../server/plugins/db';
-import { fetchJson, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { fetchJson, freePort, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 import { seeded } from '../helpers/races';
 
 export type BenchDatabase = 'sqlite' | 'postgres';
@@ -58,19 +59,34 @@ export interface BenchServer {
   searchQueue(): Promise<number>;
   /** The backlogs the server's indexer logged as caught up since `sinceMs` (epoch ms): their targets and seconds. */
   searchCatchUps(sinceMs: number): Array<{ targets: number; seconds: number }>;
+  /**
+   * Stops the server process and starts it again on the same data and port (the same URL: the
+   * browser's cookies hold) with `env` added (e.g. SEARCH_INDEX_INTERVAL_MS to hold its indexer
+   * off); answers the new process.
+   */
+  restart(env?: Record<string, string>): Promise<ServerProcess>;
   stop(): Promise<void>;
 }
 
 export async function startBenchServer(database: BenchDatabase): Promise<BenchServer> {
   const postgres = database === 'postgres' ? await startPostgresProcess() : null;
-  try {
+  // The bench's own data directory and port, kept across restarts.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-bench-'));
+  const env = {
     // Info: the indexer's «caught up» lines are read (`searchCatchUps`).
-    const server = await startServerProcess({ LOG_REQUESTS: 'false', LOG_LEVEL: 'info', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+    LOG_REQUESTS: 'false',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  };
+  try {
+    let server = await startServerProcess(env);
     let db: Kysely<Database> | null = null;
     return {
       server,
       async searchQueue() {
-        db ??= connectDatabase({ databaseUrl: postgres?.url, sqliteFile: path.join(server.dataDir, SQLITE_FILE) }).db;
+        db ??= connectDatabase({ databaseUrl: postgres?.url, sqliteFile: path.join(dataDir, SQLITE_FILE) }).db;
         const row = await db
           .selectFrom('search_queue')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -92,14 +108,21 @@ export async function startBenchServer(database: BenchDatabase): Promise<BenchSe
           .filter((entry) => entry.time >= sinceMs)
           .map(({ targets, seconds }) => ({ targets, seconds }));
       },
+      async restart(more = {}) {
+        await server.stop();
+        server = await startServerProcess({ ...env, ...more });
+        return server;
+      },
       async stop() {
         await db?.destroy();
         await server.stop();
         await postgres?.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await postgres?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
 }
