@@ -448,23 +448,23 @@ const LOGGED_BACKLOG = 1_000;
 const BUSY_PAUSE_MS = 20;
 
 /**
- * The pause after a round of a backlog that gave way to a request, or that ran while people use
- * the server (`inUse`), in rounds' lengths: the backlog then gets at most a fifth of the time —
- * of the database's, and of the machine's CPU, which the browser and the requests need too.
+ * SQLite: the pause after a round of a backlog that gave way to a request, or that ran while
+ * people use the server (`inUse`), in rounds' lengths: the backlog then gets at most a fifth of
+ * the time — of the database's, and of the process's core, which the requests and the browser
+ * beside it need too.
  */
 const GAVE_WAY_PAUSE = 4;
 
 /**
- * The pause before the next round of a backlog. While people use the server (`inUse`: a request
- * in flight or within the last second, server/requestActivity.ts), four times the round's length
- * on both databases (on PostgreSQL at least 20 ms). Else PostgreSQL: 20 ms; SQLite: none when
- * nobody asked for the connection during the round (the backlog takes the idle time), else four
- * times the round's length.
+ * The pause before the next round of a backlog. PostgreSQL: 20 ms (pacing it by `inUse` as on
+ * SQLite was measured to stall its backlog: docs/search.md). SQLite: four times the round's length
+ * when someone asked for the connection during the round or people use the server (`inUse`: a
+ * request in flight or within the last second, server/requestActivity.ts), else none (the backlog
+ * takes the idle time).
  */
 export function pauseAfter(round: Round, sqlite: boolean, inUse = false): number {
-  const share = Math.max(1, Math.round(GAVE_WAY_PAUSE * round.workMs));
-  if (!sqlite) return inUse ? Math.max(BUSY_PAUSE_MS, share) : BUSY_PAUSE_MS;
-  return round.gaveWay || inUse ? share : 0;
+  if (!sqlite) return BUSY_PAUSE_MS;
+  return round.gaveWay || inUse ? Math.max(1, Math.round(GAVE_WAY_PAUSE * round.workMs)) : 0;
 }
 
 /** A queue time as the triggers write it (PostgreSQL `2026-11-26 12:42:28.123456+00`, SQLite `2026-11-26T12:42:28.123`, both UTC), in ms. */
@@ -476,8 +476,8 @@ export function queuedAtMs(text: string): number {
 /**
  * The indexer of a server process: takes the queue every `intervalMs`, so a write is searchable
  * within about that. A backlog (an import, a rebuild) is taken round after round (`pauseAfter`):
- * on SQLite short rounds that give way to requests (`indexRound`); while people use the server
- * (`inUse`), a fifth of the time. A backlog's end is logged with
+ * on SQLite short rounds that give way to requests (`indexRound`) and, while people use the
+ * server (`inUse`), take a fifth of the time. A backlog's end is logged with
  * its count and time. Several processes on one PostgreSQL share the queue (each target is taken by
  * one).
  */

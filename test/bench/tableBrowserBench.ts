@@ -286,8 +286,8 @@ async function indexingComparison(database: BenchDatabase, browser: Browser, ben
   return {
     indexing,
     heldOff,
-    /** Runs of (a) whose whole measurement ran while the indexer was catching up (its backlog not empty after it). */
-    runsWhileIndexing: runs.indexing.filter((r) => r.backlog.after > 0).length,
+    /** Runs of (a) during which the indexer indexed (its backlog went down) and had not caught up by their end. */
+    runsWhileIndexing: runs.indexing.filter((r) => r.backlog.after > 0 && r.backlog.after < r.backlog.before).length,
     /** (a) ÷ (b), the median of the repetitions' ratios (target ≤ 1.2×). */
     firstScreenRatio: ratios((r) => r.firstScreen),
     scrollP95Ratio: ratios((r) => percentile(r.frames, 95)),
@@ -399,7 +399,7 @@ async function main() {
       '(a) indexer catching up: first screen / scroll frame p95, ms',
       '',
       (r) =>
-        `${r.indexing.indexing.firstScreen.p50} / ${r.indexing.indexing.scrollFrame.p95} (${r.indexing.runsWhileIndexing} of ${r.indexing.indexing.backlog.length} runs while it lasted)`,
+        `${r.indexing.indexing.firstScreen.p50} / ${r.indexing.indexing.scrollFrame.p95} (${r.indexing.runsWhileIndexing} of ${r.indexing.indexing.backlog.length} runs indexing all along)`,
     ],
     ['(b) indexer held off: first screen / scroll frame p95, ms', '', (r) => `${r.indexing.heldOff.firstScreen.p50} / ${r.indexing.heldOff.scrollFrame.p95}`],
     [
