@@ -27,6 +27,7 @@ import { sharingRoutes } from './routes/sharing';
 import { telegramRoutes } from './routes/telegram';
 import { pageRoutes } from './routes/pages';
 import { searchRoutes } from './routes/search';
+import { trackRequests } from './requestActivity';
 import { historyRoutes } from './routes/history';
 import { exportRoutes } from './routes/exports';
 import { userRoutes } from './routes/users';
@@ -62,6 +63,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // nosniff and Referrer-Policy on every answer, the CSP on HTML (docs/security.md).
   securityHeaders(app);
+  // Whether people use the server now: the search indexer's backlog gives way to them (docs/search.md).
+  const activity = trackRequests(app);
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);
   await app.register(textInputPlugin);
@@ -84,7 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { config });
   await app.register(workspaceRoutes, { config, mailer });
   await app.register(pageRoutes, { config, mailer });
-  await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs, limits: config.userLimits });
+  await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs, limits: config.userLimits, activity });
   await app.register(exportRoutes, { config });
   setCellHistoryBurst(config.historyCellBurstMs);
   await app.register(historyRoutes, { timing: { pauseMs: config.historyPauseMs, maxMs: config.historyMaxMs, days: config.historyDays } });

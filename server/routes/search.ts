@@ -16,6 +16,7 @@ import { userLimit } from '../plugins/rateLimit';
 import { matchingPages, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
 import { queryTerms } from '../search/terms';
 import { searchIndexer } from '../search/indexer';
+import type { RequestActivity } from '../requestActivity';
 import { requestWorkspace } from './pages';
 
 /**
@@ -46,11 +47,14 @@ const searchQueryShape = {
  * Only pages the caller may read are returned, and only their text; their path keeps only the
  * ancestors the caller may read. The process's indexer (`searchIndexer`) runs with the server.
  */
-export async function searchRoutes(server: FastifyInstance, { indexIntervalMs, limits }: { indexIntervalMs: number; limits: UserLimits }) {
+export async function searchRoutes(
+  server: FastifyInstance,
+  { indexIntervalMs, limits, activity }: { indexIntervalMs: number; limits: UserLimits; activity?: RequestActivity },
+) {
   const app = server.withTypeProvider<ZodTypeProvider>();
   // Per user, for all processes together (docs/security.md «Request limits»): the finder searches as one types.
   const searchLimit = userLimit(app, 'search', limits.searchPer10s, 10_000, requireUser);
-  const indexer = searchIndexer(app.db, app.log, indexIntervalMs);
+  const indexer = searchIndexer(app.db, app.log, indexIntervalMs, activity ? () => activity.busy() : undefined);
   app.addHook('onReady', async () => indexer.start());
   app.addHook('preClose', async () => indexer.stop());
 

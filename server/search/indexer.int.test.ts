@@ -116,6 +116,37 @@ test('a backlog of 1,500 blocks is indexed by the loop and its end logged', asyn
   expect(body<WireSearchHit[]>(expectStatus(res, 200)).data.map((hit) => hit.page.id)).toEqual([page.id]);
 }, 90_000);
 
+test('while people use the server all along (on SQLite every round then paced to a fifth of the time), a backlog of 600 blocks is still caught up', async () => {
+  const page = await createPage(t, owner, { title: 'Импорт при людях' });
+  await importBlocks(page.id, 600, (i) => `занятый ${i}`);
+  const { log, logged } = recordingLog();
+  // Always in use: on SQLite every round of the backlog is followed by four times its length.
+  let asked = 0;
+  const indexer = searchIndexer(t.app.db, log, 20, () => {
+    asked += 1;
+    return true;
+  });
+  const started = Date.now();
+  indexer.start();
+  try {
+    while ((await queueLength()) > 0) {
+      if (Date.now() - started > 60_000) throw new Error(`${await queueLength()} targets left after 60 s: ${JSON.stringify(logged)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await indexer.stop();
+  }
+  expect(asked).toBeGreaterThan(0);
+  expect(logged.filter((l) => l.msg !== 'search index caught up')).toEqual([]);
+  const entries = await t.app.db
+    .selectFrom('search_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('page_id', '=', page.id)
+    .where('kind', '=', 'block')
+    .executeTakeFirstOrThrow();
+  expect(Number(entries.n)).toBe(600);
+}, 90_000);
+
 test('a burst of 100 blocks is indexed at once, not a short round every interval, and is not logged as a backlog', async () => {
   const page = await createPage(t, owner, { title: 'Вставка' });
   await importBlocks(page.id, 100, (i) => `вставка ${i}`);

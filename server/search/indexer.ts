@@ -448,19 +448,23 @@ const LOGGED_BACKLOG = 1_000;
 const BUSY_PAUSE_MS = 20;
 
 /**
- * SQLite: the pause after a round of a backlog that gave way to a request, in rounds' lengths —
- * while people use the server the backlog gets at most a fifth of the database's time.
+ * SQLite: the pause after a round of a backlog that gave way to a request, or that ran while
+ * people use the server (`inUse`), in rounds' lengths: the backlog then gets at most a fifth of
+ * the time — of the database's, and of the process's core, which the requests and the browser
+ * beside it need too.
  */
 const GAVE_WAY_PAUSE = 4;
 
 /**
- * The pause before the next round of a backlog. PostgreSQL: 20 ms. SQLite: none when nobody
- * asked for the connection during the round (the backlog takes the idle time), else four times
- * the round's length.
+ * The pause before the next round of a backlog. PostgreSQL: 20 ms (pacing it by `inUse` as on
+ * SQLite was measured to stall its backlog: docs/search.md). SQLite: four times the round's length
+ * when someone asked for the connection during the round or people use the server (`inUse`: a
+ * request in flight or within the last second, server/requestActivity.ts), else none (the backlog
+ * takes the idle time).
  */
-export function pauseAfter(round: Round, sqlite: boolean): number {
+export function pauseAfter(round: Round, sqlite: boolean, inUse = false): number {
   if (!sqlite) return BUSY_PAUSE_MS;
-  return round.gaveWay ? Math.max(1, Math.round(GAVE_WAY_PAUSE * round.workMs)) : 0;
+  return round.gaveWay || inUse ? Math.max(1, Math.round(GAVE_WAY_PAUSE * round.workMs)) : 0;
 }
 
 /** A queue time as the triggers write it (PostgreSQL `2026-11-26 12:42:28.123456+00`, SQLite `2026-11-26T12:42:28.123`, both UTC), in ms. */
@@ -472,11 +476,12 @@ export function queuedAtMs(text: string): number {
 /**
  * The indexer of a server process: takes the queue every `intervalMs`, so a write is searchable
  * within about that. A backlog (an import, a rebuild) is taken round after round (`pauseAfter`):
- * on SQLite short rounds that give way to requests (`indexRound`). A backlog's end is logged with
+ * on SQLite short rounds that give way to requests (`indexRound`) and, while people use the
+ * server (`inUse`), take a fifth of the time. A backlog's end is logged with
  * its count and time. Several processes on one PostgreSQL share the queue (each target is taken by
  * one).
  */
-export function searchIndexer(db: Kysely<Database>, log: LoopLog, intervalMs = 250): BackgroundLoop {
+export function searchIndexer(db: Kysely<Database>, log: LoopLog, intervalMs = 250, inUse: () => boolean = () => false): BackgroundLoop {
   const sqlite = !isPostgres(db);
   const wanted = connectionWanted(db);
   /** The backlog being caught up with: since when, and how many targets so far. */
@@ -506,7 +511,7 @@ export function searchIndexer(db: Kysely<Database>, log: LoopLog, intervalMs = 2
       // Short SQLite rounds go on, as one round of a batch would have, before the queue is judged.
       if (sinceRest < BATCH) {
         if (backlog) backlog.targets += round.taken;
-        return pauseAfter(round, sqlite);
+        return pauseAfter(round, sqlite, inUse());
       }
       // A batch taken and more waiting: the next round soon (not at once: requests get their
       // turn) only when the queue is behind — its oldest target waited a round already (a rebuild,
@@ -517,7 +522,7 @@ export function searchIndexer(db: Kysely<Database>, log: LoopLog, intervalMs = 2
       backlog ??= { since: started, targets: 0 };
       backlog.targets += round.taken;
       sinceRest = 0;
-      return pauseAfter(round, sqlite);
+      return pauseAfter(round, sqlite, inUse());
     },
     log,
     'search indexing failed; trying again',

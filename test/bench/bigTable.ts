@@ -4,6 +4,7 @@
  * the real API (rows in batches of 1,000), percentiles, and the results file.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
@@ -11,7 +12,7 @@ import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { connectDatabase } from '../../server/db/connect';
 import type { Database } from '../../server/db/types';
 import { SQLITE_FILE } from '../../server/plugins/db';
-import { fetchJson, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
+import { fetchJson, freePort, startPostgresProcess, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 import { seeded } from '../helpers/races';
 
 export type BenchDatabase = 'sqlite' | 'postgres';
@@ -58,19 +59,34 @@ export interface BenchServer {
   searchQueue(): Promise<number>;
   /** The backlogs the server's indexer logged as caught up since `sinceMs` (epoch ms): their targets and seconds. */
   searchCatchUps(sinceMs: number): Array<{ targets: number; seconds: number }>;
+  /**
+   * Stops the server process and starts it again on the same data and port (the same URL: the
+   * browser's cookies hold) with `env` added (e.g. SEARCH_INDEX_INTERVAL_MS to hold its indexer
+   * off); answers the new process.
+   */
+  restart(env?: Record<string, string>): Promise<ServerProcess>;
   stop(): Promise<void>;
 }
 
 export async function startBenchServer(database: BenchDatabase): Promise<BenchServer> {
   const postgres = database === 'postgres' ? await startPostgresProcess() : null;
-  try {
+  // The bench's own data directory and port, kept across restarts.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-bench-'));
+  const env = {
     // Info: the indexer's «caught up» lines are read (`searchCatchUps`).
-    const server = await startServerProcess({ LOG_REQUESTS: 'false', LOG_LEVEL: 'info', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+    LOG_REQUESTS: 'false',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  };
+  try {
+    let server = await startServerProcess(env);
     let db: Kysely<Database> | null = null;
     return {
       server,
       async searchQueue() {
-        db ??= connectDatabase({ databaseUrl: postgres?.url, sqliteFile: path.join(server.dataDir, SQLITE_FILE) }).db;
+        db ??= connectDatabase({ databaseUrl: postgres?.url, sqliteFile: path.join(dataDir, SQLITE_FILE) }).db;
         const row = await db
           .selectFrom('search_queue')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -92,16 +108,39 @@ export async function startBenchServer(database: BenchDatabase): Promise<BenchSe
           .filter((entry) => entry.time >= sinceMs)
           .map(({ targets, seconds }) => ({ targets, seconds }));
       },
+      async restart(more = {}) {
+        await server.stop();
+        server = await startServerProcess({ ...env, ...more });
+        return server;
+      },
       async stop() {
         await db?.destroy();
         await server.stop();
         await postgres?.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await postgres?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Waits until the server's search queue is empty, or has not gone down for `stallMs` (the indexer
+ * held off: SEARCH_INDEX_INTERVAL_MS); answers the targets left (0: caught up).
+ */
+export async function searchQueueEmptied(searchQueue: () => Promise<number>, stallMs = 10_000): Promise<number> {
+  let left = await searchQueue();
+  let lastFall = Date.now();
+  while (left > 0 && Date.now() - lastFall < stallMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = await searchQueue();
+    if (now < left) lastFall = Date.now();
+    left = now;
+  }
+  return left;
 }
 
 /** Fields a bench adds to TABLE_FIELDS, and each row's values of them (`random(n)`: 0 … n-1, seeded). */
@@ -444,4 +483,60 @@ export class ScrollPair {
       },
     };
   }
+}
+
+/**
+ * A first screen's static-HTML floor (BENCH-METHOD: «a static HTML page holding the same first
+ * screen of text, served by the same server»): a file in the web build's directory (WEB_DIR, dist),
+ * which the server serves like the build's other files. Made (empty) before the server starts —
+ * the server lists its static files at start — and filled by `write` once the rows are there;
+ * `remove` when done. `name` is its path on the server.
+ */
+export function staticFloorFile(): { name: string; write(html: string): void; remove(): void } {
+  const name = `bench-floor-${process.pid}-${Date.now()}.html`;
+  const file = path.join(path.resolve(process.env.WEB_DIR ?? 'dist'), name);
+  fs.writeFileSync(file, '<!doctype html><title>floor</title>');
+  return {
+    name,
+    write: (html) => fs.writeFileSync(file, html),
+    remove: () => fs.rmSync(file, { force: true }),
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A cell's text as a plain table shows it (an option's name, «Да», a date range, a list). */
+function cellText(field: { type: string; options?: Array<{ id: string; name: string }> } | undefined, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map((v) => cellText(field, v)).join(', ');
+  if (typeof value === 'boolean') return value ? 'Да' : '';
+  if (typeof value === 'object') return Object.values(value as Record<string, unknown>).join(' – ');
+  const option = field?.options?.find((o) => o.id === value);
+  return option ? option.name : String(value);
+}
+
+/**
+ * The static floor of a table's first screen: the page's title, its views' names, the header and
+ * the first `rows` rows of TABLE_FIELDS as text in a plain <table>, no script; the element
+ * `#floor-end` after it (firstPaintScript('#floor-end') times it).
+ */
+export async function tableFloorHtml(server: ServerProcess, cookie: string, table: SeededTable, title: string, views: string[], rows = 30): Promise<string> {
+  const answer = await fetchJson<{ data: Array<{ data: { title: string; values: Record<string, unknown> } }> }>(
+    `${server.url}${S}/database/${table.databaseId}/rows?limit=${rows}`,
+    { cookie },
+  );
+  const fields = Object.entries(TABLE_FIELDS) as Array<[string, { name: string; type: string; options?: Array<{ id: string; name: string }> }]>;
+  const head = fields.map(([, f]) => `<th>${escapeHtml(f.name)}</th>`).join('');
+  const body = answer.data
+    .map(
+      ({ data }) => `<tr>${fields.map(([id, f]) => `<td>${escapeHtml(id === MAIN_FIELD_ID ? data.title : cellText(f, data.values[id]))}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
+  return `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{margin:0;font:14px/1.5 system-ui,sans-serif}h1{font-size:32px;margin:24px 96px 8px}nav{margin:0 96px}nav span{margin-right:16px}
+.wrap{margin:8px 96px;overflow:hidden}table{border-collapse:collapse;white-space:nowrap}td,th{border:1px solid #e5e5e5;padding:6px 8px;max-width:200px;overflow:hidden;text-overflow:ellipsis;text-align:left}</style></head>
+<body><h1>${escapeHtml(title)}</h1><nav>${views.map((v) => `<span>${escapeHtml(v)}</span>`).join('')}</nav>
+<div class="wrap"><table><thead><tr>${head}</tr></thead><tbody>
+${body}
+</tbody></table></div><div id="floor-end"></div></body></html>`;
 }

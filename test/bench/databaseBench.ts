@@ -15,7 +15,18 @@
  * import, and the bench then waits for the queue to empty and prints how long that took.
  *   BENCH_ROWS=50000 BENCH_SAMPLES=200 BENCH_WRITE_PAIRS=40 BENCH_DBS=sqlite,postgres npm run bench:database
  */
-import { benchDatabases, figures, S, seedBigTable, startBenchServer, TABLE_FIELDS, timed, writeResults, type BenchDatabase } from './bigTable';
+import {
+  benchDatabases,
+  figures,
+  S,
+  searchQueueEmptied,
+  seedBigTable,
+  startBenchServer,
+  TABLE_FIELDS,
+  timed,
+  writeResults,
+  type BenchDatabase,
+} from './bigTable';
 import { fetchJson, signInToProcess } from '../helpers/serverProcess';
 import { seeded } from '../helpers/races';
 
@@ -164,14 +175,7 @@ async function measure(database: BenchDatabase) {
       `[${database}] measured in ${measureSeconds} s; search backlog ${searchBacklogAfterSeed} → ${searchBacklogAfterMeasure}, waiting for it…\n`,
     );
     // Until the queue is empty, or it stops going down for 10 s (the indexer held off: SEARCH_INDEX_INTERVAL_MS).
-    let left = searchBacklogAfterMeasure;
-    let lastFall = Date.now();
-    while (left > 0 && Date.now() - lastFall < 10_000) {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const now = await searchQueue();
-      if (now < left) lastFall = Date.now();
-      left = now;
-    }
+    const left = await searchQueueEmptied(searchQueue);
     const searchIndexedSeconds = left === 0 ? Number(((Date.now() - measureStarted) / 1000).toFixed(1)) : null;
     const catchUps = searchCatchUps(seedStarted);
     const longest = catchUps.reduce((a, b) => (b.seconds > a.seconds ? b : a), { targets: 0, seconds: 0 });
