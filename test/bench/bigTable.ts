@@ -61,11 +61,12 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(database: BenchDatabase): Promise<BenchServer> {
+/** `nodeArgs`: the server's node options (e.g. `--cpu-prof`). */
+export async function startBenchServer(database: BenchDatabase, nodeArgs: string[] = []): Promise<BenchServer> {
   const postgres = database === 'postgres' ? await startPostgresProcess() : null;
   try {
     // Info: the indexer's «caught up» lines are read (`searchCatchUps`).
-    const server = await startServerProcess({ LOG_REQUESTS: 'false', LOG_LEVEL: 'info', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
+    const server = await startServerProcess({ LOG_REQUESTS: 'false', LOG_LEVEL: 'info', ...(postgres ? { DATABASE_URL: postgres.url } : {}) }, nodeArgs);
     let db: Kysely<Database> | null = null;
     return {
       server,
