@@ -30,7 +30,8 @@
  * latency p50/p95, errors and conflicts, skipped ticks, the probe's p50/p95/p99, the server
  * process's CPU (/proc/<pid>/stat, % of one core), PostgreSQL's processes' CPU (this process's
  * descendants but the server), this load generator's CPU (process.cpuUsage)
- * and the CPU every other process on the machine used meanwhile (cores). Nothing lost: at the end
+ * and the CPU every other process on the machine used meanwhile (cores), and the share of the time
+ * some task waited for CPU or for I/O (/proc/pressure). Nothing lost: at the end
  * the sum of the block versions on the server equals the seeded versions plus every update
  * answered 200, every acknowledged cell value (and version) is the row's, and every delivery came.
  * Target: document-update p95 ≤ 250 ms with nothing lost. Exits 1 when something was lost.
@@ -115,6 +116,18 @@ function databaseCpuMs(serverPid: number): number {
   };
   walk(process.pid);
   return total;
+}
+
+/** Pressure stall totals (µs some task waited for CPU / for I/O: /proc/pressure), when the kernel has PSI. */
+function pressure(): { cpu: number; io: number } {
+  const some = (kind: string) => {
+    try {
+      return Number(/some .*total=(\d+)/.exec(fs.readFileSync(`/proc/pressure/${kind}`, 'utf8'))?.[1] ?? NaN);
+    } catch {
+      return NaN;
+    }
+  };
+  return { cpu: some('cpu'), io: some('io') };
 }
 
 /** Busy jiffies of the whole machine (/proc/stat). */
@@ -362,6 +375,7 @@ async function measure(database: BenchDatabase) {
       const databaseCpuBefore = databaseCpuMs(server.pid);
       const ownCpuBefore = process.cpuUsage();
       const machineBefore = machineBusyMs();
+      const pressureBefore = pressure();
       const started = performance.now();
       await sleep(SECONDS * 1000);
       const wallMs = performance.now() - started;
@@ -370,6 +384,7 @@ async function measure(database: BenchDatabase) {
       const own = process.cpuUsage(ownCpuBefore);
       const ownCpu = (own.user + own.system) / 1000;
       const machine = machineBusyMs() - machineBefore;
+      const pressureAfter = pressure();
       const measured = samples;
       const skipped = (kind: string) => actors.reduce((n, a, i) => n + (a.kind === kind ? a.skipped() - skippedBefore.get(i)! : 0), 0);
       const result = {
@@ -393,11 +408,16 @@ async function measure(database: BenchDatabase) {
         loadGeneratorCpuPct: round((ownCpu / wallMs) * 100),
         /** Cores used by every other process on the machine meanwhile (of os.availableParallelism()). */
         otherCores: round(Math.max(0, machine - serverCpu - databaseCpu - ownCpu) / wallMs, 2),
+        /** Share of the phase some task on the machine waited for CPU / for I/O (/proc/pressure), %. */
+        pressurePct: {
+          cpu: round(((pressureAfter.cpu - pressureBefore.cpu) / 1000 / wallMs) * 100),
+          io: round(((pressureAfter.io - pressureBefore.io) / 1000 / wallMs) * 100),
+        },
       };
       running = false;
       await Promise.all(actors.map((a) => a.done));
       process.stdout.write(
-        `[${database}] ${name}: updates ${result.updates.perSecond}/s p50/p95/p99 ${result.updates.p50}/${result.updates.p95}/${result.updates.p99} ms; windows ${result.windows.n} p50/p95 ${result.windows.p50}/${result.windows.p95}; cells ${result.cellWrites.n} p50/p95 ${result.cellWrites.p50}/${result.cellWrites.p95}; probe p50/p95 ${result.probe.p50}/${result.probe.p95}; server CPU ${result.serverCpuPct} %, database ${result.databaseCpuPct} %, load generator ${result.loadGeneratorCpuPct} %, others ${result.otherCores} cores\n`,
+        `[${database}] ${name}: updates ${result.updates.perSecond}/s p50/p95/p99 ${result.updates.p50}/${result.updates.p95}/${result.updates.p99} ms; windows ${result.windows.n} p50/p95 ${result.windows.p50}/${result.windows.p95}; cells ${result.cellWrites.n} p50/p95 ${result.cellWrites.p50}/${result.cellWrites.p95}; probe p50/p95 ${result.probe.p50}/${result.probe.p95}; server CPU ${result.serverCpuPct} %, database ${result.databaseCpuPct} %, load generator ${result.loadGeneratorCpuPct} %, others ${result.otherCores} cores; pressure cpu ${result.pressurePct.cpu} %, io ${result.pressurePct.io} %\n`,
       );
       return result;
     };
@@ -469,7 +489,7 @@ process.stdout.write(
   `\nMixed load (${TYPISTS} typists at ${TYPE_RATE}/s, ${WRITERS} cell writers at ${WRITE_RATE}/s, ${READERS} window readers at 1/s; ${WARMUP} s warm-up + ${SECONDS} s per phase; ms; CPU in % of one core; ${os.availableParallelism()} cores):\n`,
 );
 process.stdout.write(
-  '| database | phase | updates/s | update p50/p95/p99 | window p50/p95 | cell write p50/p95 | errors / conflicts / skipped | probe p50/p95/p99 | server CPU | database CPU | load generator CPU | other processes (cores) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n',
+  '| database | phase | updates/s | update p50/p95/p99 | window p50/p95 | cell write p50/p95 | errors / conflicts / skipped | probe p50/p95/p99 | server CPU | database CPU | load generator CPU | other processes (cores) | CPU / I/O pressure |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
 );
 for (const r of results) {
   for (const p of r.phases) {
@@ -477,7 +497,7 @@ for (const r of results) {
     const conflicts = p.updates.conflicts + p.cellWrites.conflicts;
     const skipped = p.updates.skipped + p.windows.skipped + p.cellWrites.skipped;
     process.stdout.write(
-      `| ${r.database} | ${p.phase}${REPS > 1 ? ` (${p.rep})` : ''} | ${p.updates.perSecond} | ${p.updates.p50} / ${p.updates.p95} / ${p.updates.p99} | ${p.readers ? `${p.windows.p50} / ${p.windows.p95}` : '–'} | ${p.cellWrites.p50} / ${p.cellWrites.p95} | ${errors} / ${conflicts} / ${skipped} | ${p.probe.p50} / ${p.probe.p95} / ${p.probe.p99} | ${p.serverCpuPct} % | ${p.databaseCpuPct} % | ${p.loadGeneratorCpuPct} % | ${p.otherCores} |\n`,
+      `| ${r.database} | ${p.phase}${REPS > 1 ? ` (${p.rep})` : ''} | ${p.updates.perSecond} | ${p.updates.p50} / ${p.updates.p95} / ${p.updates.p99} | ${p.readers ? `${p.windows.p50} / ${p.windows.p95}` : '–'} | ${p.cellWrites.p50} / ${p.cellWrites.p95} | ${errors} / ${conflicts} / ${skipped} | ${p.probe.p50} / ${p.probe.p95} / ${p.probe.p99} | ${p.serverCpuPct} % | ${p.databaseCpuPct} % | ${p.loadGeneratorCpuPct} % | ${p.otherCores} | ${p.pressurePct.cpu} % / ${p.pressurePct.io} % |\n`,
     );
   }
 }
