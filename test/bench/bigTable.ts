@@ -68,7 +68,8 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(database: BenchDatabase): Promise<BenchServer> {
+/** `nodeArgs`: the server's node options (e.g. `--cpu-prof`). */
+export async function startBenchServer(database: BenchDatabase, nodeArgs: string[] = []): Promise<BenchServer> {
   const postgres = database === 'postgres' ? await startPostgresProcess() : null;
   // The bench's own data directory and port, kept across restarts.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-bench-'));
@@ -81,7 +82,7 @@ export async function startBenchServer(database: BenchDatabase): Promise<BenchSe
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   };
   try {
-    let server = await startServerProcess(env);
+    let server = await startServerProcess(env, nodeArgs);
     let db: Kysely<Database> | null = null;
     return {
       server,
