@@ -111,7 +111,7 @@ export async function startBenchServer(database: BenchDatabase, nodeArgs: string
       },
       async restart(more = {}) {
         await server.stop();
-        server = await startServerProcess({ ...env, ...more });
+        server = await startServerProcess({ ...env, ...more }, nodeArgs);
         return server;
       },
       async stop() {
