@@ -105,6 +105,8 @@ interface Editing {
   rowId: string;
   fieldId: string;
   initial?: string;
+  /** The editor starts with what waits in the keyboard target (typed while a row was being made), taken as it opens. */
+  fromSink?: boolean;
   base: { value: RowValue; version: number };
 }
 
@@ -410,18 +412,21 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (skipped > 0) showToast(t('database.undoSkipped', { count: skipped }), 'info');
   };
 
-  const startEditing = (pos: CellPos, initial?: string) => {
+  /** Opens the cell's editor (false: it has none here). */
+  const startEditing = (pos: CellPos, initial?: string, fromSink = false): boolean => {
     const row = store.rowAt(pos.row);
     const column = columns[pos.col];
     // A checkbox has no editor: it toggles (Space, Enter, a click on its box: toggleCell) and nothing else.
-    if (!editable || !row || !column || !isEditableField(column.field) || column.field.type === 'checkbox') return;
+    if (!editable || !row || !column || !isEditableField(column.field) || column.field.type === 'checkbox') return false;
     reveal(pos);
     setEditing({
       rowId: row.id,
       fieldId: column.fieldId,
       initial,
+      fromSink,
       base: { value: cellOf(row, column.fieldId) ?? null, version: row.versions[column.fieldId] ?? 0 },
     });
+    return true;
   };
 
   const toggleCell = (pos: CellPos) => {
@@ -768,8 +773,11 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     setFocusRowId(null);
     const pos = { row: focusIndex, col: 0 };
     setSelection(cellSelection(pos));
-    awaitingRow.current = false;
-    startEditingRef.current(pos, takeTyped() || undefined);
+    // The keys keep going to the sink until the editor is there: it takes all they typed as it opens (below).
+    if (!startEditingRef.current(pos, undefined, true)) {
+      awaitingRow.current = false;
+      takeTyped();
+    }
   }, [focusIndex]);
   const deleteChecked = () =>
     inTurn(async () => {
@@ -880,6 +888,11 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       startEditing(pos);
       return;
     }
+    if (editing?.fromSink) {
+      // A click before the new row's editor was drawn: the row is left as it is, and the keys are the grid's again.
+      awaitingRow.current = false;
+      takeTyped();
+    }
     if (editing) {
       // The editor writes what it holds as it loses the focus (as a click elsewhere makes it), before the cell pressed is selected.
       const open = document.activeElement?.closest('.db-editor') ? (document.activeElement as HTMLElement) : null;
@@ -965,6 +978,16 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   if (!editing) lastAnchor.current = null;
   else if (drawnCell) lastAnchor.current = drawnCell;
   const editingCell = drawnCell ?? lastAnchor.current;
+  // An editor opened for a row just made starts with what was typed into the sink meanwhile (read
+  // in the render that draws it): now drawn, it has the keys, and the sink is emptied. Nothing can
+  // be typed between that render and this effect.
+  const editorShown = Boolean(editing && editingCell && editingCol >= 0);
+  useLayoutEffect(() => {
+    if (!editing?.fromSink || !editorShown) return;
+    const text = takeTyped();
+    awaitingRow.current = false;
+    setEditing((current) => (current === editing ? { ...current, fromSink: false, initial: text || undefined } : current));
+  }, [editing, editorShown]);
   // The row moved (someone else's move, a sort): the grid scrolls to keep it in sight.
   const shownAt = useRef(-1);
   useEffect(() => {
@@ -1155,7 +1178,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
           field={columns[editingCol].field}
           fieldId={editing.fieldId}
           value={editingRow ? cellOf(editingRow, editing.fieldId) : editing.base.value}
-          initial={editing.initial}
+          initial={editing.fromSink ? sink.current?.value || undefined : editing.initial}
           anchor={editingCell}
           members={db.members}
           done={finishEditing}
