@@ -42,12 +42,14 @@ async function newDatabaseUrl(): Promise<string | undefined> {
 beforeAll(async () => {
   if (testDb() === 'postgres') pgServer = await postgresForPgDump();
 }, 60_000);
+// Two server processes, their databases and a PostgreSQL cluster of its own to stop: more than the
+// default 20 s a hook has on a loaded machine (a full run once took longer), as the start has 60 s.
 afterAll(async () => {
   for (const server of servers) await server.stop();
   for (const database of databases) await database.drop();
   await pgServer?.stop();
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** Runs `npm run backup` or `npm run restore` as npm does (tsx), with the data location in its environment. */
 function runCommand(script: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {

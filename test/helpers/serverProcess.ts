@@ -98,7 +98,14 @@ export async function startServerProcess(env: Record<string, string> = {}, nodeA
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
+        // A process that has not ended its shutdown in 15 s is killed (said on stderr with its last
+        // words), so a hung shutdown fails loudly instead of holding the suite open until CI's limit.
+        const late = setTimeout(() => {
+          process.stderr.write(`server on port ${port} did not stop in 15 s after SIGTERM; killed. Its last output:\n${output.slice(-2000)}\n`);
+          child.kill('SIGKILL');
+        }, 15_000);
         await exited;
+        clearTimeout(late);
       }
       if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
