@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
-import { eventually, newPage, saved, shoot } from '../helpers/editorPage';
+import { eventually, pageWithDatabase, shoot } from '../helpers/editorPage';
 import { fetchJson, signInToProcess } from '../helpers/serverProcess';
 import { cookieOf } from '../helpers/browser';
 
@@ -22,17 +22,6 @@ const titles = (page: Page) => page.locator('.db-scroll .db-row [data-col="0"]')
 const text = (locator: ReturnType<typeof cell>) => locator.evaluate((c) => (c.textContent ?? '').replace(/Открыть$/, '').replace(/[\u00a0\u202f]/g, ' '));
 
 const signedIn = (email: string, width = 1280): Promise<Page> => suite.signedIn(email, width);
-
-/** A new page holding a database made from the slash menu. */
-async function pageWithDatabase(page: Page, title: string, command = '/база'): Promise<string> {
-  const url = await newPage(page, title);
-  await page.keyboard.type(command);
-  await page.locator('.slash-menu').waitFor();
-  await page.keyboard.press('Enter');
-  await grid(page).waitFor();
-  await saved(page);
-  return url;
-}
 
 async function addRow(page: Page, title: string): Promise<void> {
   await page.getByRole('button', { name: /Новая строка/ }).click();

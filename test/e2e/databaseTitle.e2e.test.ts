@@ -1,5 +1,5 @@
 import { browserSuite } from '../helpers/browserSuite';
-import { eventually, newPage, pageReady, saved, shoot } from '../helpers/editorPage';
+import { eventually, pageReady, pageWithDatabase, saved, shoot } from '../helpers/editorPage';
 
 /*
  * An inline database's title (issue 34 §2, docs/web-app.md «Table view»): inserted with «/база»,
@@ -10,12 +10,7 @@ const suite = browserSuite();
 
 it('a database inserted with «/база» gets a title typed above its tabs; after a reload it is there, and Ctrl+K finds the page by it', async () => {
   const page = await suite.signedIn('database.title@example.com');
-  await newPage(page, 'Планы отдела');
-  await page.keyboard.type('/база');
-  await page.locator('.slash-menu').waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.db-scroll').waitFor();
-  await saved(page);
+  await pageWithDatabase(page, 'Планы отдела');
   const title = page.getByRole('textbox', { name: 'Название базы данных' });
   await title.waitFor();
   expect(await title.getAttribute('placeholder')).toBe('Без названия');
@@ -45,12 +40,7 @@ it('a database inserted with «/база» gets a title typed above its tabs; af
 
 it('a title saved with Enter and a new row typed at once: the letters go into the row, never into the title', async () => {
   const page = await suite.signedIn('database.title.race@example.com');
-  await newPage(page, 'Гонка');
-  await page.keyboard.type('/база');
-  await page.locator('.slash-menu').waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.db-scroll').waitFor();
-  await saved(page);
+  await pageWithDatabase(page, 'Гонка');
   const title = page.getByRole('textbox', { name: 'Название базы данных' });
   // A CPU four times slower (as on a loaded machine): a letter typed as the new row's editor opened was lost there.
   await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });

@@ -212,3 +212,14 @@ export async function shoot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
 }
+
+/** A new page holding a database made from the slash menu (`command`), its table drawn and saved; the page's address. */
+export async function pageWithDatabase(page: Page, title: string, command = '/база'): Promise<string> {
+  const url = await newPage(page, title);
+  await page.keyboard.type(command);
+  await page.locator('.slash-menu').waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.db-scroll').waitFor();
+  await saved(page);
+  return url;
+}

@@ -127,23 +127,23 @@ export function DateCalendar({
   const title = monthTitle(cursor);
   const month = cursor.slice(0, 7);
   return (
-    <div className="db-calendar">
-      <div className="db-calendar-head">
+    <div className="db-datepick">
+      <div className="db-datepick-head">
         <button
           type="button"
-          className="db-calendar-nav"
+          className="db-datepick-nav"
           aria-label={t('database.dateInput.prevMonth')}
           onMouseDown={keepFocus}
           onClick={() => setCursor(shiftMonth(cursor, -1))}
         >
           <ChevronLeftIcon size={16} />
         </button>
-        <span className="db-calendar-title" aria-live="polite">
+        <span className="db-datepick-title" aria-live="polite">
           {title}
         </span>
         <button
           type="button"
-          className="db-calendar-nav"
+          className="db-datepick-nav"
           aria-label={t('database.dateInput.nextMonth')}
           onMouseDown={keepFocus}
           onClick={() => setCursor(shiftMonth(cursor, 1))}
@@ -151,7 +151,7 @@ export function DateCalendar({
           <ChevronRightIcon size={16} />
         </button>
       </div>
-      <table ref={grid} role="grid" aria-label={title} className="db-calendar-grid" onKeyDown={onKey}>
+      <table ref={grid} role="grid" aria-label={title} className="db-datepick-grid" onKeyDown={onKey}>
         <thead>
           <tr>
             {WEEK.map((day) => (
@@ -173,7 +173,7 @@ export function DateCalendar({
                   aria-label={DAY_NAME.format(utc(day))}
                   aria-selected={day === chosen}
                   aria-current={day === today ? 'date' : undefined}
-                  className={['db-calendar-day', day.slice(0, 7) !== month && 'is-outside', day === today && 'is-today', day === chosen && 'is-chosen']
+                  className={['db-datepick-day', day.slice(0, 7) !== month && 'is-outside', day === today && 'is-today', day === chosen && 'is-chosen']
                     .filter(Boolean)
                     .join(' ')}
                   onMouseDown={keepFocus}

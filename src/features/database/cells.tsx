@@ -203,6 +203,32 @@ function Floating({ anchor, children, minWidth, className }: { anchor: HTMLEleme
   );
 }
 
+/** The editor's field takes the focus once drawn, the caret at the end of what it holds. */
+function useFocusAtEnd(field: RefObject<HTMLInputElement | HTMLTextAreaElement | null>) {
+  useLayoutEffect(() => {
+    const el = field.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+}
+
+/**
+ * An editor closed from outside (a click on another cell, the grid scrolled) while its text stood
+ * refused: the text is not written, and `note` (the last render's words) says so rather than
+ * dropping it silently. `finished`: the editor ended itself.
+ */
+function useDroppedNote(note: string | null, finished: RefObject<boolean>) {
+  const last = useRef(note);
+  last.current = note;
+  useEffect(
+    () => () => {
+      if (!finished.current && last.current !== null) showToast(last.current, 'error');
+    },
+    [], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+}
+
 /** Enter, Tab and Escape in a text editor (the grid's keys while editing). */
 function editKeys(event: ReactKeyboardEvent, commit: (move: EditorMove) => void, cancel: () => void) {
   if (event.key === 'Enter' && !event.altKey && !event.nativeEvent.isComposing) {
@@ -228,23 +254,8 @@ function TextEditor({ field, fieldId, value, initial, anchor, done }: CellEditor
   const invalid = refused !== null;
   const input = useRef<HTMLTextAreaElement>(null);
   const finished = useRef(false);
-  // The note a refused text gets if the editor is closed from outside (its last render's words).
-  const droppedNote = useRef<string | null>(null);
-  droppedNote.current = refused === null ? null : t('database.notANumberDropped', { text: refused });
-  useLayoutEffect(() => {
-    const el = input.current;
-    if (!el) return;
-    el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
-  }, []);
-  // Closed from outside while its text stood refused (a click on another cell, the grid scrolled):
-  // the text is not written, and a note says so rather than dropping it silently.
-  useEffect(
-    () => () => {
-      if (!finished.current && droppedNote.current !== null) showToast(droppedNote.current, 'error');
-    },
-    [],
-  );
+  useFocusAtEnd(input);
+  useDroppedNote(refused === null ? null : t('database.notANumberDropped', { text: refused }), finished);
   const commit = (move: EditorMove) => {
     if (finished.current) return;
     if (field.type === 'number') {
@@ -522,21 +533,10 @@ function DateEditor({ field, value, initial, anchor, done }: CellEditorProps) {
     if (hasEnd && endAdded.current) second.current?.focus();
     endAdded.current = false;
   }, [hasEnd]);
-  const droppedNote = useRef<string | null>(null);
-  droppedNote.current =
-    problems.start !== null || problems.end !== null ? t('database.dateProblem.dropped', { text: problems.start !== null ? start : end }) : null;
-  useLayoutEffect(() => {
-    const el = first.current;
-    if (!el) return;
-    el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
-  }, []);
-  // Closed from outside while refused (a click on another cell, the grid scrolled): not written, and said.
-  useEffect(
-    () => () => {
-      if (!finished.current && droppedNote.current !== null) showToast(droppedNote.current, 'error');
-    },
-    [],
+  useFocusAtEnd(first);
+  useDroppedNote(
+    problems.start !== null || problems.end !== null ? t('database.dateProblem.dropped', { text: problems.start !== null ? start : end }) : null,
+    finished,
   );
   /** A text as a stored value: the one it was shown from when untouched; null when empty; or why not. */
   const read = (text: string, shown: string, was: string | null | undefined): { value: string | null } | { problem: string } => {
