@@ -1,6 +1,7 @@
 /**
  * `npm run bench:board`: the Board view of a 5,000-row database in real Chromium against the real
  * server on loopback (issue 17), on SQLite and PostgreSQL side by side.
+ * BENCH_PROFILE=file.cpuprofile profiles the last run's column scroll (the renderer's JS, CDP Profiler).
  *
  * The database is `bench:table`'s (test/bench/bigTable.ts) with BENCH_ROWS rows (5,000): its
  * board is grouped by the select field «Этап» (5 options and «Без значения»: 6 columns of about
@@ -138,8 +139,8 @@ async function open(
  * FRAMES frames (the wheel over a column: a fling), then the board scrolled sideways SIDE_STEP px a
  * frame from its left end to its right end (a trackpad's or Shift+wheel's pan along the columns).
  */
-async function scrollBoard(tab: Page, cdp: CDPSession, board: string, cards: string, loading: string) {
-  const column = await measureScroll(tab, cdp, cards, { frames: FRAMES, step: STEP, loading });
+async function scrollBoard(tab: Page, cdp: CDPSession, board: string, cards: string, loading: string, profile?: string) {
+  const column = await measureScroll(tab, cdp, cards, { frames: FRAMES, step: STEP, loading, profile });
   const range = await tab.locator(board).evaluate((el) => el.scrollWidth - el.clientWidth);
   const sideways = await measureScroll(tab, cdp, board, { frames: Math.max(1, Math.ceil(range / SIDE_STEP)), step: SIDE_STEP, horizontal: true, loading });
   await tab.locator(board).evaluate((el) => (el.scrollLeft = 0));
@@ -232,7 +233,8 @@ async function benchDatabase(database: BenchDatabase) {
         firstScreens.push(opened.firstScreen);
         line = `[${database}] #${rep}: first screen ${opened.firstScreen.toFixed(0)} ms`;
         if (rep <= RUNS) {
-          scrolled = await scrollBoard(opened.tab, opened.cdp, '.db-board', '.db-board-cards', '.db-card.is-loading');
+          const profile = rep === RUNS ? process.env.BENCH_PROFILE : undefined;
+          scrolled = await scrollBoard(opened.tab, opened.cdp, '.db-board', '.db-board-cards', '.db-card.is-loading', profile);
           const work = await drag(opened.tab);
           frames.push(...work);
           line += `; drag frame p50/p95 ${percentile(work, 50).toFixed(1)}/${percentile(work, 95).toFixed(1)} ms (${work.length} frames)`;

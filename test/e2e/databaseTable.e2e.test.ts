@@ -1192,3 +1192,61 @@ it('a grouped view: a group collapses to its header and opens again; the choice 
   expect(writes).toEqual([]);
   await page.context().close();
 });
+
+it('scrolled sideways, every row keeps its gutter and title at the left (rows drawn later too); at the start they are in place; a row checks from its gutter', async () => {
+  const { page, cookie, S, holderId, db } = await databasePage('table.pinned@example.com', 'Широкая');
+  for (let f = 1; f <= 9; f += 1) {
+    await fetchJson(`${S}/database/${db}/fields`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ id: `f${f}`, field: { name: `Поле ${f}`, type: 'text' } }),
+    });
+  }
+  const rows = Array.from({ length: 60 }, (_, i) => ({
+    title: `Строка ${i}`,
+    values: Object.fromEntries(Array.from({ length: 9 }, (_, f) => [`f${f + 1}`, `т${i}.${f + 1}`])),
+  }));
+  await fetchJson(`${S}/database/${db}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await cell(page, 0, 0).waitFor();
+  /** Where a drawn row's gutter and title are, against the grid's left edge, and the first cell right of them that shows. */
+  const place = (row: number) =>
+    page.locator('.db-scroll').evaluate((scroll, r) => {
+      const left = scroll.getBoundingClientRect().left;
+      const line = scroll.querySelector(`.db-row[data-row="${r}"]`)!;
+      const box = (el: Element | null) => (el ? Math.round(el.getBoundingClientRect().left - left) : null);
+      return {
+        gutter: box(line.querySelector('.db-gutter')),
+        title: box(line.querySelector('[data-col="0"]')),
+        sideways: scroll.querySelector('.db-canvas.is-sideways') !== null,
+      };
+    }, row);
+  const atStart = await place(0);
+  expect(atStart).toEqual({ gutter: 0, title: expect.any(Number), sideways: false });
+  await grid(page).evaluate((scroll) => (scroll.scrollLeft = 600));
+  await eventually(() => place(0), { ...atStart, sideways: true });
+  // The title column's text is what shows at the left, over the scrolled cells.
+  const hit = await cell(page, 0, 0).evaluate((title) => {
+    const box = title.getBoundingClientRect();
+    return (document.elementFromPoint(box.left + 20, box.top + box.height / 2) as HTMLElement).closest('[data-col]')?.getAttribute('data-col');
+  });
+  expect(hit).toBe('0');
+  // Rows drawn after the sideways scroll are pinned as well.
+  await grid(page).evaluate((scroll) => (scroll.scrollTop = scroll.scrollHeight));
+  await cell(page, 59, 0).waitFor();
+  await eventually(() => place(59), { ...atStart, sideways: true });
+  await shoot(page, 'database-table-pinned-sideways');
+  // Back at the start: in place, nothing sticks.
+  await grid(page).evaluate((scroll) => (scroll.scrollLeft = 0));
+  await eventually(() => place(59), atStart);
+  // The gutter's check (drawn by CSS, a role=checkbox) checks the row and offers the bulk bar.
+  const check = page.locator('.db-row[data-row="59"] [data-check]');
+  await page.locator('.db-row[data-row="59"] [data-col="1"]').hover();
+  await check.click();
+  await expect(check.getAttribute('aria-checked')).resolves.toBe('true');
+  await page.getByRole('toolbar', { name: 'Выбрана 1 строка' }).waitFor();
+  await check.scrollIntoViewIfNeeded();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'database-table-row-checked-dark');
+  await page.context().close();
+});
