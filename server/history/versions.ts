@@ -41,7 +41,8 @@ async function latestRows(
 
 /**
  * Records a version of the page if it changed since its last one (or always, for a restore): the
- * blocks made, changed, moved or deleted since, and its title. Answers the new version's id, or
+ * blocks made, changed, moved or deleted since, and its title. A database row's page only when a
+ * block of its body changed (its title is a cell, in the row's cell history). Answers the new version's id, or
  * null when nothing changed (or the page is gone).
  */
 export async function recordVersion(
@@ -49,7 +50,7 @@ export async function recordVersion(
   pageId: string,
   options: { kind: 'edit' | 'restore'; restoredFrom?: number; authors?: string[] } = { kind: 'edit' },
 ): Promise<number | null> {
-  const page = await db.selectFrom('pages').select(['title', 'updated_by']).where('id', '=', pageId).executeTakeFirst();
+  const page = await db.selectFrom('pages').select(['title', 'updated_by', 'database_id']).where('id', '=', pageId).executeTakeFirst();
   if (!page) return null;
   const blocks = await db
     .selectFrom('blocks')
@@ -78,7 +79,10 @@ export async function recordVersion(
   for (const [id, was] of recorded)
     if (!seen.has(id) && was.state !== null) changes.push({ block_id: id, block_version: was.block_version, place: null, state: null });
   const last = await db.selectFrom('page_versions').select(['id', 'title']).where('page_id', '=', pageId).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  if (options.kind === 'edit' && last && changes.length === 0 && last.title === page.title) return null;
+  // Nothing changed since the last version; or, for a database row, nothing of its body: its title
+  // is a cell, whose changes the row's cell history keeps (a version of no block would read
+  // «Изменено 0 блоков» beside them).
+  if (options.kind === 'edit' && changes.length === 0 && (page.database_id !== null || (last && last.title === page.title))) return null;
   if (authors.size === 0 && page.updated_by) authors.add(page.updated_by);
   const inserted = await db
     .insertInto('page_versions')

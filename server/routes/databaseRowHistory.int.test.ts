@@ -166,6 +166,24 @@ describe('what records a change', () => {
   });
 });
 
+describe("the row page's versions", () => {
+  test('its title and cells make no version of the page (they are in the cell history); a change of its body does', async () => {
+    const { a } = await table();
+    await write(a, 'note', 'заметка');
+    expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${a}`, { title: 'Макет, правка' }));
+    const record = async () => expectOk<{ recorded: { changed: number } | null }>(await api(t, ann.cookie, 'POST', `${S}/element/${a}/versions`)).recorded;
+    // The history panel opening records what changed: nothing of the body yet.
+    expect(await record()).toBeNull();
+    expect(expectOk<unknown[]>(await api(t, ann.cookie, 'GET', `${S}/element/${a}/versions`))).toEqual([]);
+    expectOk(await api(t, ann.cookie, 'POST', `${S}/block`, { pageId: a, type: 'text', data: { tokens: [{ text: 'Тело строки' }] }, placeAfter: null }), 201);
+    expect(await record()).toMatchObject({ changed: 1 });
+    // The title alone again: no version.
+    expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${a}`, { title: 'Макет, ещё правка' }));
+    expect(await record()).toBeNull();
+    expect(expectOk<unknown[]>(await api(t, ann.cookie, 'GET', `${S}/element/${a}/versions`))).toHaveLength(1);
+  });
+});
+
 describe('bursts', () => {
   test("one person's changes of a cell within the window are one entry (from the first value to the last); another's make a new one", async () => {
     const { pageId, a } = await table(false);

@@ -55,11 +55,14 @@ const version: WirePageVersion = {
 };
 
 let calls: Array<{ url: string; method: string }> = [];
+/** The page's versions the server lists. */
+let listed: WirePageVersion[] = [];
 let changes: WireCellChange[] = [];
 
 beforeEach(() => {
   dismissAllToasts();
   calls = [];
+  listed = [version];
   changes = [
     change({ id: 3, at: ago(5) }),
     change({
@@ -100,7 +103,7 @@ beforeEach(() => {
     }
     if (url.includes(`/row/${ROW}/history`)) return ok(changes);
     if (url.endsWith('/versions') && method === 'POST') return ok({ recorded: null });
-    if (url.includes('/versions?')) return ok([version]);
+    if (url.includes('/versions?')) return ok(listed);
     if (url.includes('/versions/7')) return ok({ version, blocks: [], changes: [] });
     return { ok: false, status: 404, statusText: '', json: async () => ({ data: null, errors: [{ code: 'not_found', message: '' }] }) } as Response;
   }) as typeof fetch;
@@ -162,4 +165,13 @@ test('a page that is no row reads no property changes', async () => {
   );
   await waitFor(() => expect(lines()).toHaveLength(1));
   expect(calls.some((c) => c.url.includes('/row/'))).toBe(false);
+});
+
+test('a version that changed the title only says so (not «Изменено 0 блоков»)', async () => {
+  listed = [{ ...version, changed: 0 }];
+  changes = [];
+  open('full');
+  await waitFor(() => expect(lines()).toHaveLength(1));
+  expect(lines()[0]).toContain('Изменено только название');
+  expect(lines()[0]).not.toContain('0 блоков');
 });

@@ -295,7 +295,11 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
                       <span className="history-when">{WHEN.format(new Date(version.createdAt))}</span>
                       <span className="history-who">{version.authors.map((a) => a.name || a.email).join(', ') || t('history.someone')}</span>
                       <span className="history-what">
-                        {version.kind === 'restore' ? t('history.restoreOf') : t('history.changed', { count: version.changed })}
+                        {version.kind === 'restore'
+                          ? t('history.restoreOf')
+                          : version.changed === 0
+                            ? t('history.titleOnly')
+                            : t('history.changed', { count: version.changed })}
                       </span>
                     </button>
                   </li>
