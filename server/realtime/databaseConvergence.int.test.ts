@@ -9,6 +9,7 @@ import type { WireCell } from '../../src/features/database/api';
 import { writeCell, writeCells, type CellWrite } from '../../src/features/database/cellWrites';
 import { parseTsv, planPaste } from '../../src/features/database/gridModel';
 import { cellOf, RowStore } from '../../src/features/database/rowStore';
+import { rowsPath, viewRowsQuery, type RowsQuery } from '../../src/editor/blocks/rowsAddress';
 import { connectRealtime, request, until } from '../../test/helpers/realtimeClient';
 import { api, body, testDb } from '../../test/helpers/testApp';
 import { convergenceServers, freshChar, random, sleep } from '../../test/helpers/convergence';
@@ -24,10 +25,18 @@ import { convergenceServers, freshChar, random, sleep } from '../../test/helpers
  * - «rows, fields and cells»: 3–5 copies (by seed) interleave cell edits, TSV pastes (one call for
  *   several cells over several rows), row moves, inserts (`placeAfter`), deletes to the trash and
  *   restores, board column moves (a move that writes the group field) and field deletes and
- *   retypes — each addressing rows by id, as the grid does. Every acknowledged cell write is
- *   recorded (row, field, value, version); at the end every copy holds the server's rows (ids,
- *   order, cells, versions), the last acknowledged write of every cell is in the row it was meant
- *   for (unless its field was retyped after it, or deleted), and no row is lost or doubled.
+ *   retypes — each addressing rows by id, as the grid does. The copies show different views
+ *   (docs/api/databases.md «Order per view»): the table `v1`, a second table `v3` — each read in
+ *   its own order (`viewId`, as the Table view reads) — and the rows' own order (no `viewId`, an
+ *   API client). A copy of a view moves rows in that view (`rows/move` with its `viewId`) or, a
+ *   third of the time, in the rows' own order (no `viewId`); a row inserted under another is
+ *   placed in the copy's view too; board moves name the board `v2` half of the time. A last round
+ *   has each copy of a view move rows in it, one copy after the other, so a copy of the same view
+ *   holds them only by hearing the move (the `rows` change's `viewId`). Every acknowledged cell
+ *   write is recorded (row, field, value, version); at the end every copy holds the server's rows
+ *   of its view read afresh (ids, order, cells, versions), the last acknowledged write of every
+ *   cell is in the row it was meant for (unless its field was retyped after it, or deleted), and
+ *   no row is lost or doubled.
  *
  * Long hunts: `DB_CONVERGENCE_SEEDS=1-200` (or `DB_CONVERGENCE_SEED=1234`) runs those seeds of the
  * second test instead of its fixed list; a failure prints its seed and the op log to replay it.
@@ -64,21 +73,20 @@ interface Client {
   /** Rows this copy put in the trash, to restore («Отменить»). */
   trash: string[];
   refused: number;
+  /** The view this copy shows (its rows in that view's own order, as the Table view reads them); undefined: the rows' own order (an API client). */
+  viewId?: string;
 }
 
 /** One headless copy of the table: its store reads windows over HTTP and hears the database's channel (rows, cells, and the block's fields). */
-async function connectClient(url: string, pageId: string, db: WireBlock, index: number): Promise<Client> {
+async function connectClient(url: string, pageId: string, db: WireBlock, index: number, viewId?: string): Promise<Client> {
   const databaseId = db.id;
   const id = `db-client-${index}-${Math.random().toString(36).slice(2)}`;
-  const read = async (query: { offset?: number; limit?: number }) => {
-    const params = Object.entries({ ...query })
-      .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
-      .join('&');
-    const res = await fetch(`${url}${S}/database/${databaseId}/rows?${params}`, { headers: { cookie: servers.cookie } });
+  const read = async (query: RowsQuery) => {
+    const res = await fetch(`${url}${rowsPath(databaseId, query)}`, { headers: { cookie: servers.cookie } });
     const answer = (await res.json()) as { data: WireRow[]; meta: { count: number; offset: number; hasMoreNext: boolean; revision?: string } };
     return { rows: answer.data, count: answer.meta.count, offset: answer.meta.offset, hasMoreNext: answer.meta.hasMoreNext, revision: answer.meta.revision };
   };
-  const store = new RowStore(read, {});
+  const store = new RowStore(read, viewQuery(viewId));
   store.setVisible(0, 20);
   const socket = await connectRealtime(url, { cookie: servers.cookie }, { clientId: id });
   const client: Client = {
@@ -91,6 +99,7 @@ async function connectClient(url: string, pageId: string, db: WireBlock, index: 
     blockVersion: db.version,
     trash: [],
     refused: 0,
+    viewId,
   };
   store.setFields(Object.keys(client.fields));
   // Every event of the database, ours too, as DatabaseBlock takes them (a retype's `reset` is the only word that our own retype's cells changed).
@@ -146,14 +155,18 @@ async function makeDatabase(title: string, layouts: DatabaseData['view']['layout
   return { page, db, rows: made };
 }
 
+const TABLE = 'v1';
 const tableLayout = (fields: readonly string[]) => ({
-  uid: 'v1',
+  uid: TABLE,
   type: 'table' as const,
   orderedFields: fields.map((fieldId) => ({ fieldId, isWrap: false })),
 });
 
-const serverRows = async (databaseId: string, inTrash = false) =>
-  body<WireRow[]>(await api(servers.t, servers.cookie, 'GET', `${S}/database/${databaseId}/rows?limit=500${inTrash ? '&inTrash=true' : ''}`)).data;
+/** What a copy reads its rows with: a view's query as the Table view makes it (`viewRowsQuery`), or nothing (the rows' own order). */
+const viewQuery = (viewId: string | undefined): RowsQuery => (viewId === undefined ? {} : viewRowsQuery({ uid: viewId }));
+/** The server's rows read afresh: in a view's order (viewId), or the rows' own order; or the trash. */
+const serverRows = async (databaseId: string, query: RowsQuery = {}) =>
+  body<WireRow[]>(await api(servers.t, servers.cookie, 'GET', rowsPath(databaseId, { ...query, limit: 500 }))).data;
 
 // ————— Issue 16: the same cells written at once —————
 
@@ -324,8 +337,11 @@ function pastedText(field: DatabaseField, rng: ReturnType<typeof random>): strin
   return freshChar() + freshChar();
 }
 
-/** Runs one copy's share of the ops: what it does, addressed by row id, as the grid and the board do. */
-async function workRandomly(client: Client, databaseId: string, rng: ReturnType<typeof random>, steps: number, run: Run): Promise<void> {
+/**
+ * Runs one copy's share of the ops: what it does, addressed by row id, as the grid and the board
+ * do. `viewMovesOnly`: every step moves rows in the copy's view (the last round).
+ */
+async function workRandomly(client: Client, databaseId: string, rng: ReturnType<typeof random>, steps: number, run: Run, viewMovesOnly = false): Promise<void> {
   const { store } = client;
   const log = (line: string) => run.log.push(`${String(Date.now() - run.started).padStart(6)} c${client.index} ${line}`);
   const ack = (cell: { rowId: string; fieldId: string; value: RowValue; version: number }, sentAt: number, op: string) =>
@@ -369,7 +385,7 @@ async function workRandomly(client: Client, databaseId: string, rng: ReturnType<
     }
   };
 
-  /** Rows made after `placeAfter` (undefined: at the end; null: first), then read again. */
+  /** Rows made after `placeAfter` (undefined: at the end; null: first; after a row, in the copy's view too), then read again. */
   const insert = async (placeAfter: string | null | undefined, n: string) => {
     const made = Array.from({ length: 1 + rng.int(2) }, () => {
       const values: Record<string, RowValue> = {};
@@ -380,13 +396,15 @@ async function workRandomly(client: Client, databaseId: string, rng: ReturnType<
       }
       return { title: freshChar(), values };
     });
-    await attempt('insert', `${made.length} after ${short(placeAfter)}`, async () => {
+    // Under a row: the Table view's «+» sends its view (after the row there, and in the rows' own order).
+    const inView = typeof placeAfter === 'string' && client.viewId !== undefined ? { viewId: client.viewId } : {};
+    await attempt('insert', `${made.length} after ${short(placeAfter)}${inView.viewId ? ` in ${inView.viewId}` : ''}`, async () => {
       const sentAt = Date.now();
       const answer = await call<WireRow[]>(
         client,
         'POST',
         `database/${databaseId}/rows`,
-        placeAfter === undefined ? { rows: made } : { rows: made, placeAfter },
+        placeAfter === undefined ? { rows: made } : { rows: made, placeAfter, ...inView },
       );
       for (const r of answer) run.created.add(r.id);
       ackRows(answer, sentAt, `insert${n}`);
@@ -404,7 +422,7 @@ async function workRandomly(client: Client, databaseId: string, rng: ReturnType<
       continue;
     }
     const row = rng.pick(rows);
-    const roll = rng.int(100);
+    const roll = viewMovesOnly ? 50 : rng.int(100);
     const n = `#${step}`;
     if (roll < 40) {
       // The cell editor: one cell of the row by its id.
@@ -470,15 +488,19 @@ async function workRandomly(client: Client, databaseId: string, rng: ReturnType<
         });
       }
     } else if (roll < 60) {
-      // Rows moved (the handle's drag, Alt+Shift+↑/↓): in their new place at once, then saved, then read again.
+      // Rows moved (the handle's drag, Alt+Shift+↑/↓): in the copy's view (its own order, as the web
+      // app moves them), or — an API client, or a copy of no view — in the rows' own order, which
+      // every view follows for the rows it has no key of. In their new place at once where that is
+      // the order the copy shows, then saved, then read again.
       const at = rows.indexOf(row);
       const ids = at + 1 < rows.length && rng.int(3) === 0 ? [row.id, rows[at + 1].id] : [row.id];
       const others = rows.filter((r) => !ids.includes(r.id));
       const placeAfter = others.length === 0 || rng.int(5) === 0 ? null : rng.pick(others).id;
-      const done = store.moveLocal(ids, placeAfter);
-      await attempt('move', `${ids.map(short).join(',')} after ${short(placeAfter)}`, async () => {
+      const viewId = client.viewId !== undefined && (viewMovesOnly || rng.int(3) > 0) ? client.viewId : undefined;
+      const done = viewId === client.viewId ? store.moveLocal(ids, placeAfter) : () => undefined;
+      await attempt(viewId ? 'viewMove' : 'move', `${ids.map(short).join(',')} after ${short(placeAfter)}${viewId ? ` in ${viewId}` : ''}`, async () => {
         try {
-          await call<WireRow[]>(client, 'POST', `database/${databaseId}/rows/move`, { ids, placeAfter });
+          await call<WireRow[]>(client, 'POST', `database/${databaseId}/rows/move`, { ids, placeAfter, ...(viewId ? { viewId } : {}) });
           return 'ok';
         } finally {
           done();
@@ -521,12 +543,15 @@ async function workRandomly(client: Client, databaseId: string, rng: ReturnType<
             ? { placeBefore: target }
             : { placeAfter: target };
       const same = from === to;
-      await attempt('board', `${short(row.id)} ${from}→${to} ${JSON.stringify(place)}`, async () => {
+      // BoardView sends its view (the board's own order); half of these come from an API client without it.
+      const inBoard = rng.int(2) === 0 ? { viewId: BOARD } : {};
+      await attempt('board', `${short(row.id)} ${from}→${to} ${JSON.stringify({ ...place, ...inBoard })}`, async () => {
         const sentAt = Date.now();
         const moved = await call<WireRow[]>(client, 'POST', `database/${databaseId}/rows/move`, {
           ids: [row.id],
           ...place,
           ...(same ? {} : { set: { fieldId: 'stage', value: to } }),
+          ...inBoard,
         });
         if (!same) ackRows(moved, sentAt, `board${n}`, 'stage');
         await store.refresh();
@@ -636,43 +661,57 @@ function mixedSeeds(): Array<{ seed: number; clients: number; steps: number }> {
   return out;
 }
 
+/** The board (its own order moved by the board's drops) and the second table view of the second test; the first table is `v1`. */
+const BOARD = 'v2';
+const SECOND = 'v3';
+/** The view copy `i` shows: the table, the second table, the rows' own order (an API client), the table… */
+const viewOfCopy = (i: number) => [TABLE, SECOND, undefined][i % 3];
+
 describe.each(mixedSeeds())('rows, fields and cells: $clients clients, seed $seed', ({ seed, clients: count, steps }) => {
-  test("every copy ends with the server's rows; every acknowledged value is in its row; no row lost or doubled", async () => {
+  test("every copy ends with the server's rows of its view; every acknowledged value is in its row; no row lost or doubled", async () => {
     const fields = Object.keys(FIELDS);
-    const board = { uid: 'v2', type: 'board' as const, orderedFields: fields.map((fieldId) => ({ fieldId, isWrap: false })), groupBy: { fieldId: 'stage' } };
-    const { page, db, rows: made } = await makeDatabase('Вместе', [tableLayout(fields), board], 6);
+    const board = { uid: BOARD, type: 'board' as const, orderedFields: fields.map((fieldId) => ({ fieldId, isWrap: false })), groupBy: { fieldId: 'stage' } };
+    const { page, db, rows: made } = await makeDatabase('Вместе', [tableLayout(fields), board, { ...tableLayout(fields), uid: SECOND }], 6);
     const run: Run = { acks: [], created: new Set(made.map((r) => r.id)), fieldChanges: [], log: [], counts: {}, started: Date.now() };
     const clients: Client[] = [];
-    for (let i = 0; i < count; i++) clients.push(await connectClient(servers.urls[i % servers.urls.length], page.id, db, i));
+    for (let i = 0; i < count; i++) clients.push(await connectClient(servers.urls[i % servers.urls.length], page.id, db, i, viewOfCopy(i)));
     const replay = () =>
       `replay: DB_CONVERGENCE_SEED=${seed} npx jest --selectProjects ${testDb()} -- server/realtime/databaseConvergence.int.test.ts\n` +
       `ops ${JSON.stringify(run.counts)}, acknowledged writes ${run.acks.length}\n${run.log.slice(process.env.CONVERGENCE_DEBUG ? 0 : -150).join('\n')}`;
     try {
       await Promise.all(clients.map((client, i) => workRandomly(client, db.id, random(seed * 100 + i), steps, run)));
+      // The last round: each copy of a view moves rows in it, one copy after another — a copy of
+      // the same view holds them only by hearing the move (no op of its own reads them after it).
+      for (const client of clients) if (client.viewId !== undefined) await workRandomly(client, db.id, random(seed * 100 + 50 + client.index), 1, run, true);
 
-      let live: WireRow[] = [];
+      // Each view's rows read afresh (the rows' own order under ''), as its copies must hold them.
+      const views = [...new Set(clients.map((c) => c.viewId))];
+      const live = new Map<string, WireRow[]>();
+      const liveOf = (c: Client) => live.get(c.viewId ?? '') ?? [];
       const differing = () =>
-        clients.filter((c) => c.store.count !== live.length || JSON.stringify(storeRows(c).map(shape)) !== JSON.stringify(live.map(shape)));
+        clients.filter((c) => c.store.count !== liveOf(c).length || JSON.stringify(storeRows(c).map(shape)) !== JSON.stringify(liveOf(c).map(shape)));
       await until(
         async () => {
-          live = await serverRows(db.id);
+          for (const viewId of views) live.set(viewId ?? '', await serverRows(db.id, viewQuery(viewId)));
           return differing().length === 0;
         },
         15_000,
-        "every copy to hold the server's rows",
+        "every copy to hold the server's rows of its view",
       ).catch((error: unknown) => {
         const lines = (rows: WireRow[]) => rows.map((r) => JSON.stringify(shape(r))).join('\n  ');
         throw new Error(
-          `seed ${seed}: ${String(error)}\nserver\n  ${lines(live)}\n` +
+          `seed ${seed}: ${String(error)}\n` +
             differing()
-              .map((c) => `client ${c.index} (count ${c.store.count})\n  ${lines(storeRows(c))}`)
+              .map(
+                (c) => `server, view ${c.viewId ?? '(own order)'}\n  ${lines(liveOf(c))}\nclient ${c.index} (count ${c.store.count})\n  ${lines(storeRows(c))}`,
+              )
               .join('\n') +
             `\n${replay()}`,
         );
       });
 
       const final = body<WireBlock>(await api(servers.t, servers.cookie, 'GET', `${S}/database/${db.id}`)).data;
-      const problems = oracle(run, live, await serverRows(db.id, true), (final.data as DatabaseData).config.fields);
+      const problems = oracle(run, await serverRows(db.id), await serverRows(db.id, { inTrash: true }), (final.data as DatabaseData).config.fields);
       if (problems.length > 0) throw new Error(`seed ${seed}:\n${problems.join('\n')}\n${replay()}`);
       // The run did what it is for.
       if (run.acks.length <= count * 8) throw new Error(`seed ${seed}: only ${run.acks.length} writes acknowledged\n${replay()}`);
