@@ -1250,3 +1250,40 @@ it('scrolled sideways, every row keeps its gutter and title at the left (rows dr
   await shoot(page, 'database-table-row-checked-dark');
   await page.context().close();
 });
+
+it('in a long table the editor opens on the cell it edits: a new row made below the fold, and the last row reached by the keyboard', async () => {
+  const { page, cookie, S, holderId, db } = await databasePage('table.long.edit@example.com', 'Длинная');
+  await fetchJson(`${S}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: Array.from({ length: 80 }, (_, i) => ({ title: `Строка ${i}` })) }),
+  });
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await cell(page, 0, 0).waitFor();
+  /** The editor's top against its cell's (the editor is drawn over the cell it edits). */
+  const offset = (row: number) =>
+    page.evaluate((r) => {
+      const target = document.querySelector(`.db-scroll [data-row="${r}"] [data-col="0"]`)!.getBoundingClientRect();
+      const floating = document.querySelector('.db-editor')!.getBoundingClientRect();
+      return Math.round(Math.abs(floating.top - target.top) + Math.abs(floating.left - target.left));
+    }, row);
+  // «Новая строка»: the row is made past the rows drawn, the grid scrolls to it, the editor opens there.
+  await page.getByRole('button', { name: /Новая строка/ }).click();
+  await editor(page).waitFor();
+  await cell(page, 80, 0).waitFor();
+  await eventually(() => offset(80), 0);
+  await page.keyboard.type('Восемьдесят');
+  await page.keyboard.press('Enter');
+  await editor(page).waitFor({ state: 'detached' });
+  await eventually(() => text(cell(page, 80, 0)), 'Восемьдесят');
+  // Back to the top, then Ctrl+↓ to the last row (scrolled to) and Enter: the editor is on it.
+  await cell(page, 80, 0).click();
+  await page.keyboard.press('Control+ArrowUp');
+  await eventually(() => grid(page).evaluate((g) => g.scrollTop), 0);
+  await page.keyboard.press('Control+ArrowDown');
+  await page.keyboard.press('Enter');
+  await editor(page).waitFor();
+  await eventually(() => offset(80), 0);
+  await page.keyboard.press('Escape');
+  await page.context().close();
+});

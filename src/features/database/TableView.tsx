@@ -6,6 +6,7 @@ import {
   useId,
   useLayoutEffect,
   useMemo,
+  useReducer,
   useRef,
   useState,
   useSyncExternalStore,
@@ -15,8 +16,9 @@ import {
   type MouseEvent,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQuietVirtualizer, VirtualBody } from './virtualBody';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import {
   MAIN_FIELD_ID,
   hasOptions,
@@ -191,7 +193,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 
   const scroll = useRef<HTMLDivElement>(null);
   const wraps = columns.some((c) => c.isWrap);
-  const rowVirtualizer = useVirtualizer({
+  // Quiet: only the body (VirtualBody) renders as the rows scrolled in change, not this component.
+  const rows = useQuietVirtualizer({
     count: itemCount,
     getScrollElement: () => scroll.current,
     estimateSize: () => ROW_HEIGHT,
@@ -202,6 +205,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     scrollPaddingEnd: FOOTER_HEIGHT,
     initialRect: { width: 1000, height: 600 },
   });
+  const rowVirtualizer = rows.instance;
   const colVirtualizer = useVirtualizer({
     horizontal: true,
     count: rest.length,
@@ -219,7 +223,6 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (!wraps) rowVirtualizer.measure();
   }, [wraps, rowVirtualizer]);
 
-  const items = rowVirtualizer.getVirtualItems();
   // The rows' gutter and title stick only while the grid is scrolled sideways (database.css): two
   // sticky boxes a row cost a vertically scrolled frame ≈ 1 ms of the main thread and 2 of the
   // renderer's, for nothing while the columns are at their start. The column virtualizer renders
@@ -234,19 +237,13 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     [grouped],
   );
   // The store reads the windows around what is drawn.
-  const firstVisible = items.length
-    ? firstRowOf(
-        items.map((i) => i.index),
-        rowOfItem,
-      )
-    : 0;
-  const lastVisible = items.length
-    ? lastRowOf(
-        items.map((i) => i.index),
-        rowOfItem,
-      )
-    : 0;
-  useEffect(() => store.setVisible(firstVisible, lastVisible), [store, firstVisible, lastVisible]);
+  const onRange = useCallback(
+    (_first: number, _last: number, items: readonly VirtualItem[]) => {
+      const indexes = items.map((i) => i.index);
+      store.setVisible(indexes.length ? firstRowOf(indexes, rowOfItem) : 0, indexes.length ? lastRowOf(indexes, rowOfItem) : 0);
+    },
+    [store, rowOfItem],
+  );
 
   const virtualCols = colVirtualizer.getVirtualItems();
   const colStart = virtualCols.length ? virtualCols[0].index : 0;
@@ -984,6 +981,17 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   if (!editing) lastAnchor.current = null;
   else if (drawnCell) lastAnchor.current = drawnCell;
   const editingCell = drawnCell ?? lastAnchor.current;
+  // The body draws scrolled rows without this component (VirtualBody): when the edited cell is
+  // drawn anew (its row scrolled in, made, or read), this renders again to anchor the editor there.
+  const editingWhere = useRef<{ at: number; col: number } | null>(null);
+  editingWhere.current = editing && editingAt >= 0 && editingCol >= 0 ? { at: editingAt, col: editingCol } : null;
+  const [, anchorAgain] = useReducer((n: number) => n + 1, 0);
+  const afterDraw = useCallback(() => {
+    const where = editingWhere.current;
+    if (!where) return;
+    const cell = scroll.current?.querySelector(`[data-row="${where.at}"] [data-col="${where.col}"]`);
+    if (cell && cell !== lastAnchor.current) anchorAgain();
+  }, []);
   // An editor opened for a row just made starts with what was typed into the sink meanwhile (read
   // in the render that draws it): now drawn, it has the keys, and the sink is emptied. Nothing can
   // be typed between that render and this effect.
@@ -1003,7 +1011,6 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const allChecked = checked.size > 0 && checked.size >= count;
 
   // The rows' height (the virtualizer's total leaves out the header, its scroll margin).
-  const bodyHeight = rowVirtualizer.getTotalSize();
   const hasFooter = columns.length > 0;
   const figures = useCalculations(savedLayout, changes);
 
@@ -1092,8 +1099,12 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
             {rightPad > 0 && <div style={{ width: rightPad, flex: 'none' }} />}
             {editable && <AddFieldButton layout={layout} width={ADD_COLUMN} />}
           </div>
-          <div className="db-body" style={{ height: bodyHeight }}>
-            {items.map((item) => {
+          <VirtualBody
+            virtualizer={rows}
+            className="db-body"
+            onRange={onRange}
+            afterDraw={afterDraw}
+            renderItem={(item) => {
               const rowIndex = rowOfItem(item.index);
               const top = item.start - HEADER_HEIGHT;
               if (rowIndex === null && grouped && groups) {
@@ -1143,8 +1154,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
                   onRowDrop={onRowDrop}
                 />
               );
-            })}
-          </div>
+            }}
+          />
           {hasFooter && (
             <div className="db-footer" role="row" style={{ width: totalWidth, height: FOOTER_HEIGHT }}>
               <div className="db-gutter db-pin" style={{ left: 0, width: gutter }} />
