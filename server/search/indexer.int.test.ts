@@ -116,11 +116,11 @@ test('a backlog of 1,500 blocks is indexed by the loop and its end logged', asyn
   expect(body<WireSearchHit[]>(expectStatus(res, 200)).data.map((hit) => hit.page.id)).toEqual([page.id]);
 }, 90_000);
 
-test('while people use the server all along (on SQLite every round then paced to a fifth of the time), a backlog of 600 blocks is still caught up', async () => {
+test('while people use the server all along (every round then paced to a fifth of the time; on PostgreSQL rounds of 50), a backlog of 600 blocks is still caught up', async () => {
   const page = await createPage(t, owner, { title: 'Импорт при людях' });
   await importBlocks(page.id, 600, (i) => `занятый ${i}`);
   const { log, logged } = recordingLog();
-  // Always in use: on SQLite every round of the backlog is followed by four times its length.
+  // Always in use: every round of the backlog is followed by four times its length.
   let asked = 0;
   const indexer = searchIndexer(t.app.db, log, 20, () => {
     asked += 1;

@@ -1,4 +1,4 @@
-import { pauseAfter, queuedAtMs } from './indexer';
+import { pauseAfter, queuedAtMs, roundSize } from './indexer';
 
 test('queue times as both databases write them are read as UTC', () => {
   const at = Date.UTC(2026, 10, 26, 12, 42, 28, 123);
@@ -28,4 +28,11 @@ test('while people use the server, a round of a backlog is followed by four time
   // PostgreSQL: a batched round of 200 (≈ 0.1 s) is followed by four times its length: a fifth of the time (docs/search.md «A backlog»).
   expect(pauseAfter({ taken: 200, drained: false, gaveWay: false, workMs: 120.4 }, false, true)).toBe(482);
   expect(pauseAfter({ taken: 3, drained: false, gaveWay: false, workMs: 2 }, false, true)).toBe(20);
+});
+
+test('rounds of the server indexer: 200 targets; on PostgreSQL while people use the server, 50 (shorter bursts)', () => {
+  expect(roundSize(false, false)).toBe(200);
+  expect(roundSize(false, true)).toBe(50);
+  expect(roundSize(true, true)).toBe(200);
+  expect(roundSize(true, false)).toBe(200);
 });
