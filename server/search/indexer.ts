@@ -117,6 +117,12 @@ class Numbering {
     return next;
   }
 
+  /** Whether the page's numbers ran out: its new entries are numbered in gaps, each found once the one before it is written. */
+  inGaps(pageId: string): boolean {
+    const seq = this.seqs.get(pageId);
+    return seq !== undefined && (this.next.get(pageId) ?? 0) >= (seq + 1) * ENTRY_SPAN;
+  }
+
   /** The pages are gone: their entries and numbers too. */
   async forget(pageIds: readonly string[]): Promise<void> {
     for (const chunk of inChunks(pageIds)) {
@@ -136,6 +142,9 @@ async function readPairs<R>(as: readonly string[], bs: readonly string[], read: 
   for (const aChunk of inChunks([...new Set(as)])) for (const bChunk of inChunks([...new Set(bs)])) rows.push(...(await read(aChunk, bChunk)));
   return rows;
 }
+
+/** A search entry's row as written. */
+type SearchEntryRow = { id: number; page_id: string; unit: string; kind: Entry['kind']; text: string; terms: string };
 
 const entryKey = (pageId: string, unit: string) => `${pageId}\n${unit}`;
 
@@ -166,7 +175,7 @@ async function writeEntries(trx: Transaction<Database>, numbering: Numbering, en
   }
   const gone: number[] = [];
   const changed: Array<{ id: number; text: string; terms: string }> = [];
-  const added: Array<{ id: number; page_id: string; unit: string; kind: Entry['kind']; text: string; terms: string }> = [];
+  const added: SearchEntryRow[] = [];
   for (const [key, entry] of wanted) {
     const was = kept.get(key);
     if (!entry.text) {
@@ -181,18 +190,28 @@ async function writeEntries(trx: Transaction<Database>, numbering: Numbering, en
       continue;
     }
     const id = await numbering.idFor(entry.pageId, entry.kind === 'title');
-    if (id !== null) added.push({ id, page_id: entry.pageId, unit: entry.unit, kind: entry.kind, text, terms });
+    if (id === null) continue;
+    const row = { id, page_id: entry.pageId, unit: entry.unit, kind: entry.kind, text, terms };
+    // In a gap: written at once, so that the next gap is looked for past it.
+    if (numbering.inGaps(entry.pageId)) await insertEntries(trx, [row]);
+    else added.push(row);
   }
   for (const chunk of inChunks(gone)) await trx.deleteFrom('search_entries').where('id', 'in', chunk).execute();
   for (const { id, text, terms } of changed) await trx.updateTable('search_entries').set({ text, terms }).where('id', '=', id).execute();
-  // An upsert, not a plain insert: should an entry have come meanwhile after all, it is written
-  // over rather than the round failing on search_entries_unit (its page is held: it cannot).
-  for (const chunk of inChunks(added, INSERT_ROWS))
-    await trx
-      .insertInto('search_entries')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['unit', 'page_id']).doUpdateSet((eb) => ({ text: eb.ref('excluded.text'), terms: eb.ref('excluded.terms') })))
-      .execute();
+  for (const chunk of inChunks(added, INSERT_ROWS)) await insertEntries(trx, chunk);
+}
+
+/**
+ * New entries, many rows a statement. An upsert, not a plain insert: should an entry have come
+ * meanwhile after all, it is written over rather than the round failing on search_entries_unit
+ * (its page is held: it cannot).
+ */
+async function insertEntries(trx: Transaction<Database>, rows: SearchEntryRow[]): Promise<void> {
+  await trx
+    .insertInto('search_entries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['unit', 'page_id']).doUpdateSet((eb) => ({ text: eb.ref('excluded.text'), terms: eb.ref('excluded.terms') })))
+    .execute();
 }
 
 /** Takes up to `limit` targets off the queue, oldest first (on PostgreSQL, of those no other round is taking). */
