@@ -116,7 +116,7 @@ test('a backlog of 1,500 blocks is indexed by the loop and its end logged', asyn
   expect(body<WireSearchHit[]>(expectStatus(res, 200)).data.map((hit) => hit.page.id)).toEqual([page.id]);
 }, 90_000);
 
-test('while people use the server all along (every round then paced to a fifth of the time; on PostgreSQL rounds of 50), a backlog of 600 blocks is still caught up', async () => {
+test('while people use the server all along (every round then paced to a fifth of the time; on PostgreSQL rounds of 20), a backlog of 600 blocks is still caught up', async () => {
   const page = await createPage(t, owner, { title: 'Импорт при людях' });
   await importBlocks(page.id, 600, (i) => `занятый ${i}`);
   const { log, logged } = recordingLog();

@@ -30,9 +30,9 @@ test('while people use the server, a round of a backlog is followed by four time
   expect(pauseAfter({ taken: 3, drained: false, gaveWay: false, workMs: 2 }, false, true)).toBe(20);
 });
 
-test('rounds of the server indexer: 200 targets; on PostgreSQL while people use the server, 50 (shorter bursts)', () => {
+test('rounds of the server indexer: 200 targets; on PostgreSQL while people use the server, 20 (bursts as short as SQLite rounds)', () => {
   expect(roundSize(false, false)).toBe(200);
-  expect(roundSize(false, true)).toBe(50);
+  expect(roundSize(false, true)).toBe(20);
   expect(roundSize(true, true)).toBe(200);
   expect(roundSize(true, false)).toBe(200);
 });

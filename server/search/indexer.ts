@@ -536,13 +536,13 @@ export function pauseAfter(round: Round, sqlite: boolean, inUse = false): number
 
 /**
  * PostgreSQL: the targets a round of the server's indexer takes while people use the server:
- * shorter bursts of work, in the database and on the server's event loop (the texts' stems, the
- * statements built and their answers read), where the requests wait for it; a round of 200 ran
- * ≈ 100 ms.
+ * short bursts of work, as SQLite's rounds are, in the database and on the server's event loop,
+ * beside the requests. Rounds of 50 left the table's scroll frame p95 at 1.24× its figure with
+ * the indexer held off in two runs of three; rounds of 20, 1.08× (docs/search.md «A backlog»).
  */
-const POSTGRES_IN_USE_BATCH = 50;
+const POSTGRES_IN_USE_BATCH = 20;
 
-/** The targets a round of the server's indexer asks for: 200; on PostgreSQL while people use the server, 50 (SQLite's rounds are cut by time: `indexRound`). */
+/** The targets a round of the server's indexer asks for: 200; on PostgreSQL while people use the server, 20 (SQLite's rounds are cut by time: `indexRound`). */
 export function roundSize(sqlite: boolean, inUse: boolean): number {
   return !sqlite && inUse ? POSTGRES_IN_USE_BATCH : BATCH;
 }
