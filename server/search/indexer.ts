@@ -538,7 +538,7 @@ export function pauseAfter(round: Round, sqlite: boolean, inUse = false): number
  * PostgreSQL: the targets a round of the server's indexer takes while people use the server:
  * short bursts of work, as SQLite's rounds are, in the database and on the server's event loop,
  * beside the requests. Rounds of 50 left the table's scroll frame p95 at 1.24× its figure with
- * the indexer held off in two runs of three; rounds of 20, 1.08× (docs/search.md «A backlog»).
+ * the indexer held off in two runs of three; rounds of 20, 1.08× and 1.19× (docs/search.md «A backlog»).
  */
 const POSTGRES_IN_USE_BATCH = 20;
 
