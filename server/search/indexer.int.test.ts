@@ -116,11 +116,11 @@ test('a backlog of 1,500 blocks is indexed by the loop and its end logged', asyn
   expect(body<WireSearchHit[]>(expectStatus(res, 200)).data.map((hit) => hit.page.id)).toEqual([page.id]);
 }, 90_000);
 
-test('while people use the server all along (on SQLite every round then paced to a fifth of the time), a backlog of 600 blocks is still caught up', async () => {
+test('while people use the server all along (every round then paced to a fifth of the time; on PostgreSQL rounds of 20), a backlog of 600 blocks is still caught up', async () => {
   const page = await createPage(t, owner, { title: 'Импорт при людях' });
   await importBlocks(page.id, 600, (i) => `занятый ${i}`);
   const { log, logged } = recordingLog();
-  // Always in use: on SQLite every round of the backlog is followed by four times its length.
+  // Always in use: every round of the backlog is followed by four times its length.
   let asked = 0;
   const indexer = searchIndexer(t.app.db, log, 20, () => {
     asked += 1;
@@ -321,4 +321,144 @@ test('two indexers on one database (two pools, as two processes) racing over the
     }
     expect(Number(entries.find((e) => e.unit === 'title')?.id)).toBe(seq * ENTRY_SPAN);
   }
+}, 120_000);
+
+/** A page's index as the indexer leaves it: its entries (without their numbers, which depend on the order they came in) and its title's trigrams. */
+async function indexOf(pageIds: string[]) {
+  const entries = await t.app.db
+    .selectFrom('search_entries')
+    .select(['page_id', 'unit', 'kind', 'text', 'terms'])
+    .where('page_id', 'in', pageIds)
+    .orderBy('page_id')
+    .orderBy('unit')
+    .execute();
+  const grams = await t.app.db.selectFrom('search_trigrams').selectAll().where('page_id', 'in', pageIds).orderBy('page_id').orderBy('trigram').execute();
+  // Every entry numbered in its page's range, once; the title first.
+  const seqs = new Map(
+    (await t.app.db.selectFrom('search_pages').select(['page_id', 'seq']).where('page_id', 'in', pageIds).execute()).map((r) => [r.page_id, Number(r.seq)]),
+  );
+  const numbered = await t.app.db.selectFrom('search_entries').select(['id', 'page_id', 'unit']).where('page_id', 'in', pageIds).execute();
+  for (const entry of numbered) {
+    const base = (seqs.get(entry.page_id) as number) * ENTRY_SPAN;
+    expect(Number(entry.id) - base).toBeGreaterThanOrEqual(0);
+    expect(Number(entry.id) - base).toBeLessThan(ENTRY_SPAN);
+    expect(Number(entry.id) === base).toBe(entry.unit === 'title');
+  }
+  return { entries, grams };
+}
+
+/** The index of these pages as it is (entries with their ids, numbers, trigrams) and the queue: to be put back as they were. */
+async function savedIndex(pageIds: string[]) {
+  const db = t.app.db;
+  const saved = {
+    entries: await db.selectFrom('search_entries').selectAll().where('page_id', 'in', pageIds).execute(),
+    pages: await db.selectFrom('search_pages').selectAll().where('page_id', 'in', pageIds).execute(),
+    grams: await db.selectFrom('search_trigrams').selectAll().where('page_id', 'in', pageIds).execute(),
+    queue: await db.selectFrom('search_queue').selectAll().execute(),
+  };
+  return async () => {
+    await db.deleteFrom('search_entries').where('page_id', 'in', pageIds).execute();
+    await db.deleteFrom('search_pages').where('page_id', 'in', pageIds).execute();
+    await db.deleteFrom('search_trigrams').where('page_id', 'in', pageIds).execute();
+    await db.deleteFrom('search_queue').execute();
+    for (const [table, rows] of [
+      ['search_pages', saved.pages],
+      ['search_entries', saved.entries],
+      ['search_trigrams', saved.grams],
+      ['search_queue', saved.queue],
+    ] as const)
+      for (let i = 0; i < rows.length; i += 100)
+        await db
+          .insertInto(table)
+          .values(rows.slice(i, i + 100) as never)
+          .execute();
+  };
+}
+
+/** Indexes the queue one target a round. */
+async function indexOneByOne(): Promise<void> {
+  while ((await indexRound(t.app.db, 1)).taken > 0);
+}
+
+test('rounds of 200 targets index as one target at a time does: every entry and trigram alike, for new rows, cells and blocks, and after edits, moves and deletions', async () => {
+  await t.app.db.deleteFrom('search_queue').execute();
+  const S = '/api/v3/spaces';
+  const database = expectStatus(await api(t, owner.cookie, 'POST', `${S}/section/private`, { type: 'Database', title: 'Сверка' }), 201);
+  const databasePage = body<{ id: string }>(database).data.id;
+  const dbBlock = body<Array<{ id: string; type: string }>>(expectStatus(await api(t, owner.cookie, 'GET', `${S}/note/${databasePage}/blocks`), 200)).data.find(
+    (b) => b.type === 'database',
+  )!.id;
+  const fields = { note: 'text', qty: 'number', site: 'url', mail: 'email', phone: 'phone' } as const;
+  for (const [id, type] of Object.entries(fields))
+    expectStatus(await api(t, owner.cookie, 'POST', `${S}/database/${dbBlock}/fields`, { id, field: { name: id, type } }), 200);
+  const ROWS = 60;
+  const rows = Array.from({ length: ROWS }, (_, i) => ({
+    title: i % 7 === 0 ? '' : `Строка ${i} сверки`,
+    values: {
+      note: i % 5 === 0 ? '' : `заметка ${i}`,
+      qty: i,
+      site: `https://example.com/${i}`,
+      mail: `u${i}@example.com`,
+      ...(i % 3 === 0 ? {} : { phone: `+7 900 ${i}` }),
+    },
+  }));
+  expectStatus(await api(t, owner.cookie, 'POST', `${S}/database/${dbBlock}/rows`, { rows }), 201);
+  const doc = await createPage(t, owner, { title: 'Сверка документа' });
+  const other = await createPage(t, owner, { title: 'Сверка другого' });
+  await importBlocks(doc.id, 150, (i) => (i % 10 === 0 ? ' ' : `абзац ${i} сверки`));
+  const rowIds = (await t.app.db.selectFrom('pages').select('id').where('database_id', '=', dbBlock).execute()).map((r) => r.id);
+  expect(rowIds).toHaveLength(ROWS);
+  const pageIds = [databasePage, doc.id, other.id, ...rowIds];
+  expect(await queueLength()).toBeGreaterThan(400);
+
+  // New: one target at a time, then the same queue again in rounds of 200.
+  const fresh = await savedIndex(pageIds);
+  await indexOneByOne();
+  const oneByOne = await indexOf(pageIds);
+  // Titles (but the empty ones) of the pages and rows and the rows' title cells, the text cells with text, the blocks with text.
+  const titled = rows.filter((r) => r.title).length;
+  const texts = 2 * titled + rows.filter((r) => r.values.note).length + 2 * ROWS + rows.filter((r) => 'phone' in r.values).length;
+  expect(oneByOne.entries).toHaveLength(3 + texts + 135);
+  await fresh();
+  expect(await indexAll(t.app.db)).toBeGreaterThan(400);
+  expect(await indexOf(pageIds)).toEqual(oneByOne);
+
+  // Edits: cells rewritten, emptied and deleted, a row renamed, blocks rewritten, deleted and moved to another page.
+  const [b0, b1, b2, b3] = (await t.app.db.selectFrom('blocks').select('id').where('page_id', '=', doc.id).orderBy('sort_key').limit(4).execute()).map(
+    (b) => b.id,
+  );
+  await t.app.db.transaction().execute(async (trx) => {
+    const setCells = (ids: string[], field: string, value: string) =>
+      trx
+        .updateTable('database_cells')
+        .set({ value: JSON.stringify(value) })
+        .where('row_id', 'in', ids)
+        .where('field_id', '=', field)
+        .execute();
+    await setCells(rowIds.slice(0, 20), 'note', 'переписана');
+    await setCells(rowIds.slice(20, 30), 'mail', '  ');
+    await trx.deleteFrom('database_cells').where('row_id', 'in', rowIds.slice(30, 40)).where('field_id', '=', 'site').execute();
+    await trx.updateTable('pages').set({ title: 'Переименована' }).where('id', 'in', rowIds.slice(0, 10)).execute();
+    await trx
+      .updateTable('blocks')
+      .set({ data: JSON.stringify({ tokens: [{ text: 'новый текст' }] }) })
+      .where('id', 'in', [b0, b1])
+      .execute();
+    await trx.updateTable('blocks').set({ deleted_at: new Date().toISOString() }).where('id', '=', b2).execute();
+    await trx.updateTable('blocks').set({ page_id: other.id }).where('id', '=', b3).execute();
+  });
+  const edited = await savedIndex(pageIds);
+  await indexAll(t.app.db);
+  const batched = await indexOf(pageIds);
+  await edited();
+  await indexOneByOne();
+  expect(batched).toEqual(await indexOf(pageIds));
+  expect(batched.entries.filter((e) => e.text === 'переписана')).toHaveLength(20);
+  expect(batched.entries.filter((e) => e.text === 'Переименована')).toHaveLength(10);
+  expect(batched.entries.find((e) => e.unit === b3)?.page_id).toBe(other.id);
+  expect(batched.entries.filter((e) => e.unit === b2)).toEqual([]);
+  // Less the emptied and deleted cells and the deleted block; more what was rewritten with text and had none (renamed rows, notes, the first block).
+  const had = (pages: string[], units: string[]) => pages.filter((id) => oneByOne.entries.some((e) => e.page_id === id && units.includes(e.unit))).length;
+  const gained = 10 - had(rowIds.slice(0, 10), ['title']) + 20 - had(rowIds.slice(0, 20), ['c:note']) + 2 - had([doc.id], [b0]) - had([doc.id], [b1]);
+  expect(batched.entries).toHaveLength(oneByOne.entries.length - 10 - 10 - 1 + gained);
 }, 120_000);
