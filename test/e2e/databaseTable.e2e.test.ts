@@ -1252,12 +1252,11 @@ it('scrolled sideways, every row keeps its gutter and title at the left (rows dr
 });
 
 it('in a long table the editor opens on the cell it edits: a new row made below the fold, and the last row reached by the keyboard', async () => {
-  const { page, cookie, S, holderId, db } = await databasePage('table.long.edit@example.com', 'Длинная');
-  await fetchJson(`${S}/database/${db}/rows`, {
-    method: 'POST',
-    cookie,
-    body: JSON.stringify({ rows: Array.from({ length: 80 }, (_, i) => ({ title: `Строка ${i}` })) }),
-  });
+  const { page, holderId } = await withRows(
+    'table.long.edit@example.com',
+    'Длинная',
+    Array.from({ length: 80 }, (_, i) => `Строка ${i}`),
+  );
   await page.goto(`${suite.server.url}/${holderId}`);
   await cell(page, 0, 0).waitFor();
   /** The editor's top against its cell's (the editor is drawn over the cell it edits). */

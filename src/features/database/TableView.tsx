@@ -16,7 +16,6 @@ import {
   type MouseEvent,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuietVirtualizer, VirtualBody } from './virtualBody';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import {
@@ -37,6 +36,7 @@ import { ChevronRightIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { displayName } from '../comments/userLookup';
 import { CellContent, CellEditor, OptionChip, PeopleNames, isEditableField, type EditorMove } from './cells';
+import { useQuietVirtualizer, VirtualBody } from './virtualBody';
 import { useViewRows } from './viewRows';
 import { CellHistory, changesOf, stepWrites, type HistoryStep } from './cellHistory';
 import { writeCells, type CellWrite, type SendCells } from './cellWrites';
@@ -238,7 +238,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   );
   // The store reads the windows around what is drawn.
   const onRange = useCallback(
-    (_first: number, _last: number, items: readonly VirtualItem[]) => {
+    (items: readonly VirtualItem[]) => {
       const indexes = items.map((i) => i.index);
       store.setVisible(indexes.length ? firstRowOf(indexes, rowOfItem) : 0, indexes.length ? lastRowOf(indexes, rowOfItem) : 0);
     },
@@ -975,8 +975,9 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const editingRow = editing ? store.rowById(editing.rowId) : undefined;
   const editingAt = editing ? store.indexOf(editing.rowId) : -1;
   const editingCol = editing ? columns.findIndex((c) => c.fieldId === editing.fieldId) : -1;
-  const drawnCell =
-    editingAt >= 0 && editingCol >= 0 ? (scroll.current?.querySelector(`[data-row="${editingAt}"] [data-col="${editingCol}"]`) as HTMLElement | null) : null;
+  /** A cell as drawn now, if it is (by the row's index and the column's). */
+  const drawnAt = (at: number, col: number) => scroll.current?.querySelector<HTMLElement>(`[data-row="${at}"] [data-col="${col}"]`) ?? null;
+  const drawnCell = editingAt >= 0 && editingCol >= 0 ? drawnAt(editingAt, editingCol) : null;
   const lastAnchor = useRef<HTMLElement | null>(null);
   if (!editing) lastAnchor.current = null;
   else if (drawnCell) lastAnchor.current = drawnCell;
@@ -989,7 +990,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const afterDraw = useCallback(() => {
     const where = editingWhere.current;
     if (!where) return;
-    const cell = scroll.current?.querySelector(`[data-row="${where.at}"] [data-col="${where.col}"]`);
+    const cell = drawnAt(where.at, where.col);
     if (cell && cell !== lastAnchor.current) anchorAgain();
   }, []);
   // An editor opened for a row just made starts with what was typed into the sink meanwhile (read

@@ -71,8 +71,8 @@ interface VirtualBodyProps {
   className: string;
   /** An item drawn (the holder's current closure: a new one draws the body again). */
   renderItem(item: VirtualItem): ReactNode;
-  /** The items in view changed (their first and last index). */
-  onRange(first: number, last: number, items: readonly VirtualItem[]): void;
+  /** The items in view changed (their first or last index): what is in view now. */
+  onRange(items: readonly VirtualItem[]): void;
   /** After each drawing, the DOM updated (its holder may look for what it waits to see drawn). */
   afterDraw?(): void;
 }
@@ -93,7 +93,7 @@ export const VirtualBody = memo(function VirtualBody({ virtualizer, className, r
   const last = items.length ? items[items.length - 1].index : -1;
   const latest = useRef({ items, onRange });
   latest.current = { items, onRange };
-  useEffect(() => latest.current.onRange(first, last, latest.current.items), [first, last, onRange]);
+  useEffect(() => latest.current.onRange(latest.current.items), [first, last, onRange]);
   useLayoutEffect(() => afterDraw?.());
   return (
     <div className={className} style={{ height: virtualizer.instance.getTotalSize() }}>
