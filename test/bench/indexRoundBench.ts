@@ -6,7 +6,7 @@
  * server's loop (`searchIndexer`) for BENCH_LOOP_S seconds nobody using the server and as long
  * while people use it (`inUse`), its targets per second in each.
  *
- *   BENCH_DBS=postgres BENCH_ROWS=5000 npx tsx test/bench/indexRoundBench.ts
+ *   BENCH_DBS=postgres BENCH_ROWS=5000 npm run bench:indexer   (a diagnosis: not part of `npm run bench`)
  */
 import path from 'node:path';
 import os from 'node:os';
