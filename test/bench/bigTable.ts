@@ -262,8 +262,10 @@ export const frameFigures = (times: number[], limitMs: number) => ({
  * each frame's time from its start (the animation frame's timestamp: before the scroll event,
  * React's render, style, layout, paint) until the first task after it, the frames' intervals, and
  * how many frames had an element matching `loading` (rows still being read). The next offset is
- * set after the frame, when nothing is dirty, as a wheel's scroll comes in between frames (set in
- * the frame, it would force a layout of its own).
+ * set after the frame, as a wheel's scroll comes in between frames (set in the frame, it would
+ * force a layout of its own). Setting it forces the style and layout of whatever changed since the
+ * frame (rows a page drew in a task after it, not in its scroll event): that time is added to the
+ * next frame's, where a wheel's scroll would have them done.
  */
 export const SCROLL_FRAMES_SCRIPT = `
 window.__scrollFrames = (el, frames, step, horizontal = false, loading = '.db-row.is-loading') => new Promise((resolve) => {
@@ -272,17 +274,20 @@ window.__scrollFrames = (el, frames, step, horizontal = false, loading = '.db-ro
   let loadingFrames = 0;
   let last = 0;
   let n = 0;
+  let forced = 0;
   let at = horizontal ? el.scrollLeft : el.scrollTop;
   const frame = (time) => {
     if (last) intervals.push(time - last);
     last = time;
     if (n > 0 && el.querySelector(loading)) loadingFrames += 1;
     window.__afterPaint((done) => {
-      if (n > 0) work.push(done - time);
+      if (n > 0) work.push(done - time + forced);
       if (n++ >= frames) return resolve({ work, intervals, loadingFrames });
       at += step;
+      const before = performance.now();
       if (horizontal) el.scrollLeft = at;
       else el.scrollTop = at;
+      forced = performance.now() - before;
       requestAnimationFrame(frame);
     });
   };
@@ -379,6 +384,40 @@ export interface MeasuredScroll extends ScrollResult {
 }
 
 /**
+ * BENCH_TRACE: a Chromium trace of the scroll (CDP Tracing), its main-thread and compositor events
+ * summed by name, a frame: where a frame's time goes (the scroll event and what it renders, forced
+ * style and layout, paint, layerizing), beside the baseline's. Started before the scroll; the
+ * function returned ends it and gives the 40 largest as lines.
+ */
+async function traceFrames(cdp: CDPSession): Promise<(frames: number) => Promise<string>> {
+  interface TraceEvent { ph: string; name: string; pid: number; tid: number; dur?: number; args: { name?: string } }
+  const events: TraceEvent[] = [];
+  const collect = (e: { value: object[] }) => events.push(...(e.value as TraceEvent[]));
+  cdp.on('Tracing.dataCollected', collect);
+  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink,cc', transferMode: 'ReportEvents' });
+  return async (frames) => {
+    await cdp.send('Tracing.end');
+    await complete;
+    cdp.off('Tracing.dataCollected', collect);
+    const threads = new Map<string, string>();
+    for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args.name ?? '');
+    const sums = new Map<string, number>();
+    for (const e of events) {
+      const thread = threads.get(`${e.pid}:${e.tid}`) ?? '';
+      if (e.ph !== 'X' || !e.dur || !/^(CrRendererMain|Compositor)/.test(thread)) continue;
+      const key = `${thread.replace(/\d+$/, '')} ${e.name}`;
+      sums.set(key, (sums.get(key) ?? 0) + e.dur / 1000);
+    }
+    return [...sums]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 40)
+      .map(([key, ms]) => `${(ms / frames).toFixed(2).padStart(7)} ${key}`)
+      .join('\n');
+  };
+}
+
+/**
  * Scrolls the element `selector` of `tab` (a page with SCROLL_FRAMES_SCRIPT) from its start by
  * `step` px a frame for `frames` frames (`horizontal`: sideways), after 300 ms at rest: each
  * frame's time, the frames' intervals, the frames with an element matching `loading`, and the CPU
@@ -401,6 +440,9 @@ export async function measureScroll(
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
   }
+  // Experiments without a build: BENCH_CSS is added to the page before it is scrolled.
+  if (process.env.BENCH_CSS) await tab.addStyleTag({ content: process.env.BENCH_CSS });
+  const traced = process.env.BENCH_TRACE ? await traceFrames(cdp) : null;
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const before = await cpuCounters(cdp);
   const result = await target.evaluate((el, o) => (window as unknown as ScrollingWindow).__scrollFrames(el, o.frames, o.step, o.horizontal, o.loading), {
@@ -410,6 +452,7 @@ export async function measureScroll(
     loading,
   });
   const after = await cpuCounters(cdp);
+  if (traced) console.log(`${selector}: the renderer's trace, ms a frame over ${frames} frames\n${await traced(frames)}`);
   await cdp.send('Performance.disable');
   if (profile) {
     const { profile: cpu } = await cdp.send('Profiler.stop');

@@ -2,6 +2,8 @@
  * `npm run bench:board`: the Board view of a 5,000-row database in real Chromium against the real
  * server on loopback (issue 17), on SQLite and PostgreSQL side by side.
  * BENCH_PROFILE=file.cpuprofile profiles the last run's column scroll (the renderer's JS, CDP Profiler).
+ * BENCH_TRACE=1 prints each scroll's Chromium trace summed by event, ms a frame (bigTable.ts
+ *   traceFrames); BENCH_CSS='…' adds a style sheet to the pages before they scroll (experiments).
  *
  * The database is `bench:table`'s (test/bench/bigTable.ts) with BENCH_ROWS rows (5,000): its
  * board is grouped by the select field «Этап» (5 options and «Без значения»: 6 columns of about

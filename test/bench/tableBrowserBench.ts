@@ -47,6 +47,8 @@
  * Prints a table with the targets and writes test/bench/results/table-<time>.json.
  *   BENCH_DBS=sqlite,postgres BENCH_ROWS=50000 BENCH_REPS=5 BENCH_RUNS=3 BENCH_INDEXING_RUNS=3 npm run bench:table
  *   BENCH_PROFILE=file.cpuprofile profiles the last scroll (the renderer's JS, CDP Profiler).
+ *   BENCH_TRACE=1 prints each scroll's Chromium trace summed by event, ms a frame (bigTable.ts
+ *   traceFrames); BENCH_CSS='…' adds a style sheet to the pages before they scroll (experiments).
  */
 import os from 'node:os';
 import path from 'node:path';
