@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ConfigError, loadConfig, maskedValue, type ConfigProblem } from './config';
+import { ensureServerBuild, SERVER_BUNDLE } from './build/builds.mjs';
 
 /** The problems loadConfig reports for an environment; fails the test when it does not throw. */
 function problems(env: NodeJS.ProcessEnv): ConfigProblem[] {
@@ -354,7 +355,8 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
 describe('the server with an invalid environment', () => {
   test('PORT=abc: exits with code 1 and a message naming PORT, before listening', async () => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    await ensureServerBuild();
+    const child = spawn(process.execPath, [SERVER_BUNDLE], {
       cwd: process.cwd(),
       env: { ...process.env, PORT: 'abc', HOST: '127.0.0.1', DATA_DIR: '/nonexistent/never-created' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Plugin } from 'esbuild';
+import { ownImportMetaUrl } from '../build/builds.mjs';
 
 /**
  * The import's worker threads as plain JavaScript (issue 33, item 13; docs/deploy.md «Memory»).
@@ -45,22 +45,6 @@ export function workerScripts(): Promise<WorkerScripts> {
   });
   return built;
 }
-
-/**
- * A module's `import.meta.url` stays its own file's URL in the bundle (`new URL('./x', import.meta.url)`
- * names what it named in the sources).
- */
-const ownImportMetaUrl: Plugin = {
-  name: 'own-import-meta-url',
-  setup(build) {
-    build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
-      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const source = await fs.readFile(args.path, 'utf8');
-      const contents = source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
-      return { contents, loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js' };
-    });
-  },
-};
 
 async function buildScripts(): Promise<WorkerScripts> {
   const { build } = await import('esbuild');

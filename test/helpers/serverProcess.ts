@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureServerBuild, SERVER_BUNDLE } from '../../server/build/builds.mjs';
 
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {
@@ -31,8 +32,9 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server (`server/main.ts`) as its own process, exactly as `npm start` runs it,
- * and waits until it listens. Its DATA_DIR is a fresh one removed by `stop()`, or the caller's
+ * Starts the real server as its own process, exactly as `npm start` runs it (the built
+ * `dist-server/main.mjs`, built first when stale: server/build/builds.mjs), and waits until it
+ * listens. Its DATA_DIR is a fresh one removed by `stop()`, or the caller's
  * `env.DATA_DIR`, which stays (several processes on one SQLite file).
  */
 export async function startServerProcess(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
@@ -41,7 +43,8 @@ export async function startServerProcess(env: Record<string, string> = {}, nodeA
   const ownDataDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+  await ensureServerBuild();
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', SERVER_BUNDLE], {
     cwd: process.cwd(),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

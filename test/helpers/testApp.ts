@@ -61,19 +61,27 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh database on the test PostgreSQL (TEST_PG_ADMIN_URL, or another server's admin URL), and how to drop it. */
-export async function createPostgresDatabase(adminUrl = process.env.TEST_PG_ADMIN_URL): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh database on the test PostgreSQL (TEST_PG_ADMIN_URL, or another server's admin URL), and how to drop it; empty, or a copy of `template`. */
+export async function createPostgresDatabase(
+  adminUrl = process.env.TEST_PG_ADMIN_URL,
+  { template }: { template?: string } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!adminUrl) throw new Error('TEST_PG_ADMIN_URL is not set: the postgres global setup did not run');
   const name = `t_${crypto.randomBytes(8).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    // A linguistic collation, as most installed servers have (e.g. en_US.UTF-8 in the official
-    // Docker image), so that code relying on byte-order text comparison fails here too.
-    // Servers built without ICU get their default collation.
-    await admin
-      .query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`)
-      .catch(() => admin.query(`CREATE DATABASE ${name}`));
+    if (template) {
+      // The copy keeps the template's encoding and collation.
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    } else {
+      // A linguistic collation, as most installed servers have (e.g. en_US.UTF-8 in the official
+      // Docker image), so that code relying on byte-order text comparison fails here too.
+      // Servers built without ICU get their default collation.
+      await admin
+        .query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`)
+        .catch(() => admin.query(`CREATE DATABASE ${name}`));
+    }
   } finally {
     await admin.end();
   }
@@ -93,8 +101,49 @@ export async function createPostgresDatabase(adminUrl = process.env.TEST_PG_ADMI
   };
 }
 
-/** A fresh PostgreSQL database, migrated already, so that several server processes on it start at once. */
+/**
+ * This run's migrated database on the test PostgreSQL (TEST_PG_TEMPLATE, named by the global
+ * setup), made by whichever Jest worker asks first, under an advisory lock: test databases are
+ * copies of it (`CREATE DATABASE … TEMPLATE`, a file copy) instead of each running every
+ * migration (issue 35). Nobody stays connected to it, which a copy requires.
+ */
+async function migratedTemplate(): Promise<string | undefined> {
+  const template = process.env.TEST_PG_TEMPLATE;
+  const adminUrl = process.env.TEST_PG_ADMIN_URL;
+  if (!template || !adminUrl) return undefined;
+  templateReady ??= (async () => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_advisory_lock(3535)');
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+      if (!rowCount) {
+        const made = await createPostgresDatabase(adminUrl);
+        const handle = connectDatabase({ databaseUrl: made.url, sqliteFile: ':memory:' });
+        try {
+          await migrateToLatest(handle.db);
+        } finally {
+          await handle.db.destroy();
+        }
+        await admin.query(`ALTER DATABASE ${new URL(made.url).pathname.slice(1)} RENAME TO ${template}`);
+      }
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock(3535)').catch(() => {});
+      await admin.end();
+    }
+  })().catch((error: unknown) => {
+    templateReady = null;
+    throw error;
+  });
+  await templateReady;
+  return template;
+}
+let templateReady: Promise<void> | null = null;
+
+/** A fresh PostgreSQL database, migrated already (a copy of this run's template), so that several server processes on it start at once. */
 export async function createMigratedPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const template = await migratedTemplate();
+  if (template) return createPostgresDatabase(undefined, { template });
   const database = await createPostgresDatabase();
   const handle = connectDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
   try {
@@ -112,7 +161,8 @@ export async function createMigratedPostgresDatabase(): Promise<{ url: string; d
  */
 export async function createTestApp(overrides: Partial<Config> = {}, options: { pgAdminUrl?: string } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-test-'));
-  const database = testDb() === 'postgres' ? await createPostgresDatabase(options.pgAdminUrl) : undefined;
+  const database =
+    testDb() !== 'postgres' ? undefined : options.pgAdminUrl ? await createPostgresDatabase(options.pgAdminUrl) : await createMigratedPostgresDatabase();
   const config = loadConfig(
     {},
     {
