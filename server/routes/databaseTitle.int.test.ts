@@ -23,7 +23,9 @@ let baseUrl: string;
 const S = '/api/v3/spaces';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The search test indexes by itself (indexAll): the app's own indexer is held off, or a round of
+  // it could take the queued title first and index it only after the search was asked.
+  t = await createTestApp({ searchIndexIntervalMs: 1_000_000_000 });
   ann = await actor(t, 'dbtitle-ann@example.com');
   bob = await actor(t, 'dbtitle-bob@example.com');
   baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
