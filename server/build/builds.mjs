@@ -89,12 +89,18 @@ export async function buildServer() {
   });
   fs.mkdirSync(path.dirname(SERVER_BUNDLE), { recursive: true });
   // The map first: the bundle's arrival is what says the build is there.
-  const outputs = [...result.outputFiles].sort((a, b) => Number(a.path.endsWith('.map')) - Number(b.path.endsWith('.map'))).reverse();
-  for (const output of outputs) {
-    const partial = `${output.path}.${process.pid}.${Date.now()}.tmp`;
-    fs.writeFileSync(partial, output.contents);
-    fs.renameSync(partial, output.path);
-  }
+  const isMap = (output) => output.path.endsWith('.map');
+  for (const output of [...result.outputFiles.filter(isMap), ...result.outputFiles.filter((o) => !isMap(o))]) await writeWhole(output.path, output.contents);
+}
+
+/**
+ * Writes `file` under a temporary name and renames it into place: processes building at once
+ * (Jest's workers, server processes) never read each other's half-written file.
+ */
+export async function writeWhole(file, contents) {
+  const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await fs.promises.writeFile(partial, contents);
+  await fs.promises.rename(partial, file);
 }
 
 /** Builds the server when its bundle is missing or stale; says so on stderr when it does. */

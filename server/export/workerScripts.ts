@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ownImportMetaUrl } from '../build/builds.mjs';
+import { ownImportMetaUrl, writeWhole } from '../build/builds.mjs';
 
 /**
  * The import's worker threads as plain JavaScript (issue 33, item 13; docs/deploy.md «Memory»).
@@ -71,11 +71,7 @@ async function buildScripts(): Promise<WorkerScripts> {
       () => true,
       () => false,
     );
-    if (!exists) {
-      const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
-      await fs.writeFile(partial, contents);
-      await fs.rename(partial, file);
-    }
+    if (!exists) await writeWhole(file, contents);
     scripts[name] = pathToFileURL(file).href;
   }
   return scripts;

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { addSessionCookie } from '../helpers/browser';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { connectDatabase } from '../../server/db/connect';
 import type { Database } from '../../server/db/types';
@@ -331,8 +332,7 @@ export async function openBenchPage(
   mark = '__firstPaint',
 ): Promise<{ context: BrowserContext; tab: Page; firstScreen: number }> {
   const context = await browser.newContext({ viewport });
-  const at = cookie.indexOf('=');
-  await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: serverUrl }]);
+  await addSessionCookie(context, cookie, serverUrl);
   await context.addInitScript(script);
   const tab = await context.newPage();
   tab.setDefaultTimeout(30_000);

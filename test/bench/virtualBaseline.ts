@@ -25,6 +25,7 @@
  * the same cookie, over the same loopback as the real view's.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { addSessionCookie } from '../helpers/browser';
 
 /** Where the real view drew, read from its page (`readTableGeometry`, `readBoardGeometry`). */
 interface Box {
@@ -357,8 +358,7 @@ export async function openBaseline(
   ready: string,
 ): Promise<{ context: BrowserContext; tab: Page; cdp: CDPSession }> {
   const context = await browser.newContext({ viewport });
-  const at = cookie.indexOf('=');
-  await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: serverUrl }]);
+  await addSessionCookie(context, cookie, serverUrl);
   await context.addInitScript(script);
   const url = `${serverUrl}/__bench/baseline`;
   await context.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));

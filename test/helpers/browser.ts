@@ -83,6 +83,12 @@ export async function lateFrames(target: Page | BrowserContext, ms = 60): Promis
   }, ms);
 }
 
+/** Gives a browser context the session `cookie` (`name=value`, as signInToProcess answers) for the server at `url`. */
+export async function addSessionCookie(context: BrowserContext, cookie: string, url: string): Promise<void> {
+  const at = cookie.indexOf('=');
+  await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url }]);
+}
+
 /** The cookies of a signed-in page, as a `cookie` header for API calls made beside it. */
 export async function cookieOf(page: Page): Promise<string> {
   return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');

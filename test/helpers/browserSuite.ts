@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { lateFrames, launchBrowser } from './browser';
+import { addSessionCookie, lateFrames, launchBrowser } from './browser';
 import { signInToProcess, startServerProcess, type ServerProcess } from './serverProcess';
 
 /**
@@ -42,9 +42,7 @@ export function browserSuite(options: { timeoutMs?: number; env?: Record<string,
       page.setDefaultTimeout(15_000);
       // Signed in by the API (the login screen's own calls), its cookie given to the context: the
       // login screen itself is the auth suites' to test (signInThroughUi), not every suite's.
-      const cookie = await signInToProcess(suite.server, email);
-      const at = cookie.indexOf('=');
-      await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: suite.server.url }]);
+      await addSessionCookie(context, await signInToProcess(suite.server, email), suite.server.url);
       await page.goto(suite.server.url + '/');
       await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
       return page;

@@ -119,12 +119,7 @@ async function migratedTemplate(): Promise<string | undefined> {
       const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
       if (!rowCount) {
         const made = await createPostgresDatabase(adminUrl);
-        const handle = connectDatabase({ databaseUrl: made.url, sqliteFile: ':memory:' });
-        try {
-          await migrateToLatest(handle.db);
-        } finally {
-          await handle.db.destroy();
-        }
+        await migrate(made.url);
         await admin.query(`ALTER DATABASE ${new URL(made.url).pathname.slice(1)} RENAME TO ${template}`);
       }
     } finally {
@@ -145,13 +140,18 @@ export async function createMigratedPostgresDatabase(): Promise<{ url: string; d
   const template = await migratedTemplate();
   if (template) return createPostgresDatabase(undefined, { template });
   const database = await createPostgresDatabase();
-  const handle = connectDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
+  await migrate(database.url);
+  return database;
+}
+
+/** Runs every migration on the PostgreSQL database at `url`. */
+async function migrate(url: string): Promise<void> {
+  const handle = connectDatabase({ databaseUrl: url, sqliteFile: ':memory:' });
   try {
     await migrateToLatest(handle.db);
   } finally {
     await handle.db.destroy();
   }
-  return database;
 }
 
 /**
