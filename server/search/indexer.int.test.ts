@@ -55,6 +55,17 @@ async function importBlocks(pageId: string, count: number, text: (i: number) => 
   });
 }
 
+/** How many block entries the page has in the index. */
+async function blockEntries(pageId: string): Promise<number> {
+  const entries = await t.app.db
+    .selectFrom('search_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('page_id', '=', pageId)
+    .where('kind', '=', 'block')
+    .executeTakeFirstOrThrow();
+  return Number(entries.n);
+}
+
 /** A loop's log, kept: what it said, at any level. */
 function recordingLog() {
   const logged: Array<{ obj: unknown; msg: string }> = [];
@@ -103,13 +114,7 @@ test('a backlog of 1,500 blocks is indexed by the loop and its end logged', asyn
   expect(caughtUp.seconds).toBeGreaterThan(0);
 
   expect(await t.app.db.selectFrom('search_queue').select('target').executeTakeFirst()).toBeUndefined();
-  const entries = await t.app.db
-    .selectFrom('search_entries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('page_id', '=', page.id)
-    .where('kind', '=', 'block')
-    .executeTakeFirstOrThrow();
-  expect(Number(entries.n)).toBe(BLOCKS);
+  expect(await blockEntries(page.id)).toBe(BLOCKS);
   const res = await api(t, owner.cookie, 'GET', `/api/v3/spaces/search/text?${jsonQueryString({ q: 'последняязапись' })}`, undefined, {
     'x-workspace-id': owner.workspaceId,
   });
@@ -138,13 +143,7 @@ test('while people use the server all along (every round then paced to a fifth o
   }
   expect(asked).toBeGreaterThan(0);
   expect(logged.filter((l) => l.msg !== 'search index caught up')).toEqual([]);
-  const entries = await t.app.db
-    .selectFrom('search_entries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('page_id', '=', page.id)
-    .where('kind', '=', 'block')
-    .executeTakeFirstOrThrow();
-  expect(Number(entries.n)).toBe(600);
+  expect(await blockEntries(page.id)).toBe(600);
 }, 90_000);
 
 test('a burst of 100 blocks is indexed at once, not a short round every interval, and is not logged as a backlog', async () => {
@@ -207,6 +206,16 @@ sqliteOnly('SQLite: a round of a backlog gives way after a chunk when someone wa
   expect(alone.taken === 200 || alone.workMs >= SQLITE_ROUND_MS).toBe(true);
   expect(alone.taken % 8).toBe(0);
   expect(await queueLength()).toBe(before - 8 - alone.taken);
+});
+
+test("indexAll answers only once a round already under way in the process has indexed what it took (the server's own indexer racing a rebuild)", async () => {
+  const page = await createPage(t, owner, { title: 'Гонка с индексатором' });
+  await importBlocks(page.id, 400, (i) => `запись ${i} гонкаиндекса`);
+  // A round of the server's loop takes its batch first; indexAll, called right after, finds the queue empty.
+  const background = indexRound(t.app.db, 1_000);
+  await indexAll(t.app.db);
+  expect(await blockEntries(page.id)).toBe(400);
+  await background;
 });
 
 test('two indexers on one database (two pools, as two processes) racing over the same pages: no deadlock, no duplicate entry, every entry right', async () => {

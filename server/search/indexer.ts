@@ -458,6 +458,26 @@ export async function indexRound(db: Kysely<Database>, limit = BATCH, wanted?: (
     return { ...round, workMs: performance.now() - started };
   }
   const started = performance.now();
+  let done!: () => void;
+  const indexed = new Promise<void>((resolve) => (done = resolve));
+  const rounds = roundsUnderWay.get(db) ?? new Set<Promise<void>>();
+  roundsUnderWay.set(db, rounds.add(indexed));
+  try {
+    return await takeAndIndex(db, limit, started);
+  } finally {
+    rounds.delete(indexed);
+    done();
+  }
+}
+
+/**
+ * PostgreSQL rounds of this process between taking their targets and committing their index, by
+ * database: `indexAll` waits for them, or it could find the queue empty while a round of the
+ * server's own indexer still indexes what it took (and answer before it is searchable).
+ */
+const roundsUnderWay = new WeakMap<Kysely<Database>, Set<Promise<void>>>();
+
+async function takeAndIndex(db: Kysely<Database>, limit: number, started: number): Promise<Round> {
   const taken = await db.transaction().execute((trx) => takeQueued(trx, limit));
   if (taken.length === 0) return { taken: 0, drained: true, gaveWay: false, workMs: performance.now() - started };
   try {
@@ -485,13 +505,20 @@ export async function indexQueued(db: Kysely<Database>, limit = BATCH): Promise<
   return (await indexRound(db, limit)).taken;
 }
 
-/** Indexes until the queue is empty (the rebuild; tests that wait for nothing else). */
+/**
+ * Indexes until the queue is empty and no other round of this process is still indexing what it
+ * took (the rebuild; tests that wait for nothing else). On SQLite a round is one transaction, so
+ * the queue is empty only once what was taken is indexed.
+ */
 export async function indexAll(db: Kysely<Database>): Promise<number> {
   let total = 0;
   for (;;) {
     const taken = await indexQueued(db);
     total += taken;
-    if (taken === 0) return total;
+    if (taken > 0) continue;
+    const others = [...(roundsUnderWay.get(db) ?? [])];
+    if (others.length === 0) return total;
+    await Promise.all(others);
   }
 }
 

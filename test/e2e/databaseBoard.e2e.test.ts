@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 import { fetchJson, namedTeam } from '../helpers/serverProcess';
-import { cookieOf } from '../helpers/browser';
+import { cookieOf, holdNextAnswer } from '../helpers/browser';
 
 /*
  * The Board view of a database (issue 17) in real Chromium against the real server: added from
@@ -487,14 +487,21 @@ it('cards move with the keyboard: Ctrl+Shift+↑ within a column, Ctrl+Shift+→
   await eventually(() => cardsIn(page, 'Сделать'), ['Макет']);
   await eventually(focused, 'Тексты');
   await eventually(() => page.locator('.db-board-live').textContent(), 'Карточка «Тексты» — в колонке «В работе», место 1 из 3');
-  // Down it again, a place: after «Вёрстка».
-  await moveByKey(page, 'Control+Shift+ArrowDown');
+  // Down it again, a place: after «Вёрстка». Its answer is held back while an arrow moves the
+  // focus on: the answer, when it comes, leaves the focus where the arrow put it.
+  const answer = await holdNextAnswer(page, '**/rows/move');
+  const downSaved = moveSaved(page);
+  await page.keyboard.press('Control+Shift+ArrowDown');
   await eventually(() => cardsIn(page, 'В работе'), ['Вёрстка', 'Тексты', 'Сборка']);
   await eventually(focused, 'Тексты');
 
   // Arrows move the focus (no move): down, then left to the other column.
   await page.keyboard.press('ArrowDown');
   await eventually(focused, 'Сборка');
+  answer.release();
+  expect((await downSaved).status()).toBe(200);
+  await eventually(() => page.locator('.db-board-live').textContent(), 'Карточка «Тексты» — в колонке «В работе», место 2 из 3');
+  expect(await focused()).toBe('Сборка');
   await page.keyboard.press('ArrowLeft');
   await eventually(focused, 'Макет');
   // The one card in the tab order follows the focus (a render after it: awaited, not read at once).

@@ -93,3 +93,23 @@ export async function addSessionCookie(context: BrowserContext, cookie: string, 
 export async function cookieOf(page: Page): Promise<string> {
   return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 }
+
+/**
+ * The next answer to a request matching `url` held back: the request reaches the server (it is
+ * done there), but the page gets the answer only once `release` is called — to put a person's
+ * next key between a write and its answer.
+ */
+export async function holdNextAnswer(page: Page, url: string): Promise<{ release(): void }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    url,
+    async (route) => {
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    },
+    { times: 1 },
+  );
+  return { release };
+}

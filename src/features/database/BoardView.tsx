@@ -275,7 +275,10 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       const settled = () => same || (holders.every((store) => store === destination || !store.rowById(rowId)) && !!destination?.rowById(rowId));
       for (let tries = 0; tries < 10 && !settled(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
       setPending((now) => (now?.row.id === rowId ? null : now));
-      if (focus && (document.activeElement as HTMLElement | null)?.dataset?.rowId !== rowId) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
+      // The focus lost with the card drawn anew from the stores goes back to it; one the person has
+      // moved meanwhile (an arrow pressed before the answer came) stays where they put it.
+      const active = document.activeElement;
+      if (focus && (!active || active === document.body)) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
       return written;
     },
     [storeOf, db.api, db.databaseId, field, fieldId, fixed, againPeople, t, layout.uid],

@@ -39,7 +39,7 @@ import { CellContent, CellEditor, OptionChip, PeopleNames, isEditableField, type
 import { useQuietVirtualizer, VirtualBody } from './virtualBody';
 import { useViewRows } from './viewRows';
 import { CellHistory, changesOf, stepWrites, type HistoryStep } from './cellHistory';
-import { writeCells, type CellWrite, type SendCells } from './cellWrites';
+import { onOwnWrite, writeCells, type CellWrite, type SendCells } from './cellWrites';
 import { copiedRange } from './copyCells';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from './columns';
 import { useDatabase } from './context';
@@ -319,8 +319,13 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     (jobs: CellWrite[]) => {
       // A cell given an option whose field is still being saved is written after it (the server checks the value against the options).
       const waits = [...new Set(jobs.map((job) => job.fieldId))].flatMap((fieldId) => optionSaves.current.get(fieldId)?.saved ?? []);
+      // A cell whose last write is not answered yet is written after it, from the version it makes (onOwnWrite).
+      const earlier = [...new Set(jobs.flatMap((job) => inFlight.current.get(`${job.rowId} ${job.fieldId}`) ?? []))];
+      const go = () => writeCells(earlier.length === 0 ? jobs : jobs.map(onOwnWrite), sendCells);
       const done =
-        waits.length === 0 ? writeCells(jobs, sendCells) : Promise.all(waits).then((saved) => (saved.every(Boolean) ? writeCells(jobs, sendCells) : undefined));
+        waits.length === 0 && earlier.length === 0
+          ? go()
+          : Promise.all([Promise.all(waits), ...earlier]).then(([saved]) => (saved.every(Boolean) ? go() : undefined));
       for (const job of jobs) {
         const key = `${job.rowId} ${job.fieldId}`;
         inFlight.current.set(key, done);

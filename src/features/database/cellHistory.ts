@@ -1,5 +1,6 @@
 import type { DatabaseField, RowValue } from '../../../schema/blocks/database';
 import type { WireRow } from '../../../schema/database';
+import { sameValue } from './cellWrites';
 import { cellOf, type RowStore } from './rowStore';
 
 /** One cell's edit: what it held and what it was given. */
@@ -83,8 +84,6 @@ export const changesOf = (
   jobs: ReadonlyArray<Pick<CellChange, 'rowId' | 'fieldId' | 'field'> & { base: { value: RowValue }; value: RowValue }>,
 ): CellChange[] => jobs.map((job) => ({ rowId: job.rowId, fieldId: job.fieldId, field: job.field, before: job.base.value, after: job.value }));
 
-const same = (a: RowValue | undefined, b: RowValue | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
 /**
  * The writes that apply `changes` to the rows in memory (or in `read`: rows read for the step): a
  * cell that no longer holds what the change starts from (someone changed it since, or its row is
@@ -100,7 +99,7 @@ export function stepWrites(
   let skipped = 0;
   for (const change of changes) {
     const row = store.rowById(change.rowId) ?? read?.get(change.rowId);
-    if (!row || !same(cellOf(row, change.fieldId), change.before)) {
+    if (!row || !sameValue(cellOf(row, change.fieldId), change.before)) {
       skipped += 1;
       continue;
     }

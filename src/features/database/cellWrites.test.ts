@@ -1,7 +1,7 @@
 import { MAIN_FIELD_ID, type DatabaseField } from '../../../schema/blocks/database';
 import { databaseApi } from './api';
 import { CellHistory, stepWrites } from './cellHistory';
-import { mergeText, writeCell, writeCells, writeOver, type CellWrite } from './cellWrites';
+import { mergeText, onOwnWrite, writeCell, writeCells, writeOver, type CellWrite } from './cellWrites';
 import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
 import { RowStore } from './rowStore';
 
@@ -144,6 +144,36 @@ describe('cell writes', () => {
     expect(store.rowAt(0)?.data.values).toEqual({ note: 'Срочно: купить хлеб и молоко', sum: 99 });
     expect(store.rowAt(1)?.data.values.sum).toBe(7);
     expect(theirs).toEqual([99]);
+  });
+
+  test("an edit made over our own write still under way goes on from the version that write made; over someone else's value it keeps its base", async () => {
+    const { server, store } = await setup();
+    const job = (value: number | null, base: { value: number | null; version: number }): CellWrite => ({
+      store,
+      write: databaseApi.writeCell,
+      rowId: 'row-0',
+      fieldId: 'sum',
+      field: number,
+      value,
+      base,
+      onError: () => undefined,
+    });
+    // 25 is written; before the answer the cell is cleared, the edit seeing 25 at the old version 1.
+    const first = writeCell(job(25, { value: 10, version: 1 }));
+    const clear = job(null, { value: 25, version: store.rowAt(0)!.versions.sum });
+    expect(clear.base.version).toBe(1);
+    // While the write is out the edit is left as it is (the cell is still ours, unanswered).
+    expect(onOwnWrite(clear)).toBe(clear);
+    await first;
+    const rebased = onOwnWrite(clear);
+    expect(rebased.base).toEqual({ value: 25, version: 2 });
+    expect((await writeCell(rebased)).ok).toBe(true);
+    expect(server.rows[0].data.values.sum ?? null).toBeNull();
+    // Not rebased: the cell holds a value the edit did not see (someone's 40 after ours).
+    server.writeElsewhere('row-0', 'sum', 40);
+    await store.refresh();
+    const stale = job(7, { value: null, version: 3 });
+    expect(onOwnWrite(stale)).toBe(stale);
   });
 
   test('a failed batch puts every old value back and reports once', async () => {

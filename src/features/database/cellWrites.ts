@@ -81,6 +81,23 @@ export async function writeCell(job: CellWrite): Promise<CellWriteResult> {
   }
 }
 
+/** Two cell values alike (as JSON: a list of options or of people compares by content). */
+export const sameValue = (a: RowValue | undefined, b: RowValue | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * An edit made while a write of ours to the same cell was not answered yet was made over our own
+ * value: once that write is answered, the edit goes on from the version it made — if the cell
+ * still holds what the edit saw. Else (our write conflicted, someone's value shows) the edit's own
+ * base stands and it conflicts as any edit would. Without this, our own write reads as someone
+ * else's change: a clear right after a redo was refused for a number cell («изменили»).
+ */
+export function onOwnWrite(job: CellWrite): CellWrite {
+  const row = job.store.rowById(job.rowId);
+  if (!row || job.store.hasLocal(job.rowId, job.fieldId) || !sameValue(cellOf(row, job.fieldId), job.base.value)) return job;
+  const version = row.versions[job.fieldId];
+  return version === undefined || version === job.base.version ? job : { ...job, base: { value: job.base.value, version } };
+}
+
 /** Sends several cells in one call (`POST database/{id}/cells`). */
 export type SendCells = (
   cells: Array<{ rowId: string; fieldId: string; value: RowValue; version: number }>,
