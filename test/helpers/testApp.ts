@@ -11,6 +11,7 @@ import type { Database } from '../../server/db/types';
 import { migrateToLatest } from '../../server/db/migrate';
 import type { MailMessage, Mailer } from '../../server/mail';
 import type { ApiResponse } from '../../schema/envelope';
+import { captureSeed, takePostgresDatabase } from './postgresPool';
 
 export type TestDb = 'sqlite' | 'postgres';
 
@@ -120,6 +121,7 @@ async function migratedTemplate(): Promise<string | undefined> {
       if (!rowCount) {
         const made = await createPostgresDatabase(adminUrl);
         await migrate(made.url);
+        await captureSeed(made.url, template);
         await admin.query(`ALTER DATABASE ${new URL(made.url).pathname.slice(1)} RENAME TO ${template}`);
       }
     } finally {
@@ -144,6 +146,15 @@ export async function createMigratedPostgresDatabase(): Promise<{ url: string; d
   return database;
 }
 
+/** A migrated database for one test app, used again after it (test/helpers/postgresPool.ts). */
+async function reusedPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const template = await migratedTemplate();
+  const adminUrl = process.env.TEST_PG_ADMIN_URL;
+  // TEST_PG_REUSE=0: a new database for every app, as before (to rule the reuse out).
+  if (!template || !adminUrl || process.env.TEST_PG_REUSE === '0') return createMigratedPostgresDatabase();
+  return takePostgresDatabase(adminUrl, template, createMigratedPostgresDatabase);
+}
+
 /** Runs every migration on the PostgreSQL database at `url`. */
 async function migrate(url: string): Promise<void> {
   const handle = connectDatabase({ databaseUrl: url, sqliteFile: ':memory:' });
@@ -161,8 +172,7 @@ async function migrate(url: string): Promise<void> {
  */
 export async function createTestApp(overrides: Partial<Config> = {}, options: { pgAdminUrl?: string } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-test-'));
-  const database =
-    testDb() !== 'postgres' ? undefined : options.pgAdminUrl ? await createPostgresDatabase(options.pgAdminUrl) : await createMigratedPostgresDatabase();
+  const database = testDb() !== 'postgres' ? undefined : options.pgAdminUrl ? await createPostgresDatabase(options.pgAdminUrl) : await reusedPostgresDatabase();
   const config = loadConfig(
     {},
     {
