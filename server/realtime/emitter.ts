@@ -18,11 +18,11 @@ import {
   type ElementVersionRecorded,
   type NotificationAdded,
 } from '../../schema/realtime';
-import type { Database } from '../db/types';
+import type { Database, PageRow } from '../db/types';
 import { nowIso } from '../time';
 import { aiProxyRoom, userRoom, type SocketData } from './sockets';
 
-/** What the routes tell the connected clients (docs/realtime.md), after the commit. Fire-and-forget, but for versionRecorded. */
+/** What the routes tell the connected clients (docs/realtime.md), after the commit: each page channel's events in the order sent. Fire-and-forget, but for versionRecorded. */
 export interface Realtime {
   /** A block's content or place changed. */
   blockEdited(block: WireBlock, origin: string | null, at: string): void;
@@ -32,8 +32,8 @@ export interface Realtime {
   blocksRemoved(pageId: string, removed: ReadonlyArray<{ id: string; version: number }>, origin: string | null, at: string): void;
   /** Rows or cells of a database on `pageId` changed (docs/api/databases.md, event `database`). */
   databaseChanged(pageId: string, databaseId: string, change: DatabaseChange, origin: string | null, at: string): void;
-  /** A page's title, icon or cover changed: the people who have it open see it. */
-  pageEdited(page: ElementPageEdit['page'], origin: string | null, at: string): void;
+  /** A page's title, icon or cover changed (the page as stored): the people who have it open see it. */
+  pageEdited(page: Pick<PageRow, 'id' | 'title' | 'icon' | 'cover'>, origin: string | null, at: string): void;
   /**
    * A version of the page was recorded (docs/history.md): its history panels list it. Settles once
    * the adapter has it (and this process's sockets): the next one, sent after, cannot overtake it.
@@ -84,21 +84,31 @@ export function realtimeEmitter(
     const packet = { type: 2 /* an event */, data: [event, payload], nsp: '/' };
     await io.of('/').adapter.broadcast(packet, { rooms: new Set([room]), except: new Set(), flags: {} });
   };
+  /**
+   * A page's channel hears its events in the order they were sent, also over PostgreSQL (each
+   * waits until the adapter has the one before): a block's versions 2 and 3, sent back to back,
+   * could otherwise arrive as 3, 2. Answers once the adapter has it.
+   */
+  const channelInOrder = inOrderByKey();
+  const toChannel = (channel: string, event: string, payload: object): Promise<void> => channelInOrder(channel, () => broadcast(channel, event, payload));
+  /** The same, for events nobody waits for: a failure is logged. */
+  const tell = (channel: string, event: string, payload: object): void =>
+    void toChannel(channel, event, payload).catch((error: unknown) => log.warn({ err: error, event }, 'realtime: an event could not be sent'));
   const aiProxyLeft = new Set<(id: string) => void>();
   const realtime: Realtime = {
     blockEdited(block, origin, at) {
       const channel = channelKeys.element(block.pageId);
-      io.to(channel).emit(REALTIME_EVENTS.edit, { channel, pageId: block.pageId, origin, at, block } satisfies ElementEdit);
+      tell(channel, REALTIME_EVENTS.edit, { channel, pageId: block.pageId, origin, at, block } satisfies ElementEdit);
     },
     blocksAdded(pageId, blocks, origin, at) {
       if (blocks.length === 0) return;
       const channel = channelKeys.element(pageId);
-      io.to(channel).emit(REALTIME_EVENTS.add, { channel, pageId, origin, at, blocks } satisfies ElementAdd);
+      tell(channel, REALTIME_EVENTS.add, { channel, pageId, origin, at, blocks } satisfies ElementAdd);
     },
     blocksRemoved(pageId, removed, origin, at) {
       if (removed.length === 0) return;
       const channel = channelKeys.element(pageId);
-      io.to(channel).emit(REALTIME_EVENTS.remove, {
+      tell(channel, REALTIME_EVENTS.remove, {
         channel,
         pageId,
         origin,
@@ -109,15 +119,16 @@ export function realtimeEmitter(
     },
     databaseChanged(pageId, databaseId, change, origin, at) {
       const channel = channelKeys.element(pageId);
-      io.to(channel).emit(REALTIME_EVENTS.database, { channel, pageId, databaseId, origin, at, change } satisfies DatabaseEvent);
+      tell(channel, REALTIME_EVENTS.database, { channel, pageId, databaseId, origin, at, change } satisfies DatabaseEvent);
     },
-    pageEdited(page, origin, at) {
-      const channel = channelKeys.element(page.id);
-      io.to(channel).emit(REALTIME_EVENTS.edit, { channel, pageId: page.id, origin, at, page } satisfies ElementPageEdit);
+    pageEdited({ id, title, icon, cover }, origin, at) {
+      const channel = channelKeys.element(id);
+      const page = { id, title, icon, cover: cover ? (JSON.parse(cover) as unknown) : null };
+      tell(channel, REALTIME_EVENTS.edit, { channel, pageId: id, origin, at, page } satisfies ElementPageEdit);
     },
     versionRecorded(pageId, version) {
       const channel = channelKeys.element(pageId);
-      return broadcast(channel, REALTIME_EVENTS.versionRecorded, { channel, pageId, at: nowIso(), version } satisfies ElementVersionRecorded);
+      return toChannel(channel, REALTIME_EVENTS.versionRecorded, { channel, pageId, at: nowIso(), version } satisfies ElementVersionRecorded);
     },
     childrenChanged(parentIds, workspaceId, pageId) {
       for (const parentId of new Set(parentIds.map((id) => id ?? workspaceId))) {

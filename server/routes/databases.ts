@@ -468,11 +468,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const title = cells.find((cell) => cell.fieldId === MAIN_FIELD_ID);
       const row = rows.get(rowId);
       if (title && row)
-        realtime.pageEdited(
-          { id: row.id, title: String(title.value ?? ''), icon: row.icon, cover: row.cover ? JSON.parse(row.cover) : null },
-          originOf(request),
-          title.updatedAt,
-        );
+        realtime.pageEdited({ ...row, title: String(title.value ?? '') }, originOf(request), title.updatedAt);
     }
   }
 

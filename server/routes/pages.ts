@@ -436,11 +436,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       const { before, updated, level, published } = await updatePage(app.db, user.id, request.params.id, request.body);
       told(before);
       if (!published)
-        app.realtime.pageEdited(
-          { id: updated.id, title: updated.title, icon: updated.icon, cover: updated.cover ? JSON.parse(updated.cover) : null },
-          requestOrigin(request.headers[CLIENT_ID_HEADER]),
-          updated.updated_at,
-        );
+        app.realtime.pageEdited(updated, requestOrigin(request.headers[CLIENT_ID_HEADER]), updated.updated_at);
       return envelope(await presentPageFor(app.db, user.id, updated, level));
     },
   );
