@@ -467,8 +467,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       );
       const title = cells.find((cell) => cell.fieldId === MAIN_FIELD_ID);
       const row = rows.get(rowId);
-      if (title && row)
-        realtime.pageEdited({ ...row, title: String(title.value ?? '') }, originOf(request), title.updatedAt);
+      if (title && row) realtime.pageEdited({ ...row, title: String(title.value ?? '') }, originOf(request), title.updatedAt);
     }
   }
 

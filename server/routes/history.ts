@@ -174,8 +174,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
         const addedBlocks = await present(result.added);
         if (addedBlocks.length > 0) app.realtime.blocksAdded(page.id, addedBlocks, origin, at);
         if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
-        if (result.retitled !== null)
-          app.realtime.pageEdited({ ...page, title: result.retitled }, origin, at);
+        if (result.retitled !== null) app.realtime.pageEdited({ ...page, title: result.retitled }, origin, at);
         // The page before the restore (if it was not recorded yet), then the restore.
         const recorded = await versionsById([result.before, result.restored]);
         await announce(take(), page.id, async () => recorded);

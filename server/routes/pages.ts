@@ -435,8 +435,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       const user = requireUser(request);
       const { before, updated, level, published } = await updatePage(app.db, user.id, request.params.id, request.body);
       told(before);
-      if (!published)
-        app.realtime.pageEdited(updated, requestOrigin(request.headers[CLIENT_ID_HEADER]), updated.updated_at);
+      if (!published) app.realtime.pageEdited(updated, requestOrigin(request.headers[CLIENT_ID_HEADER]), updated.updated_at);
       return envelope(await presentPageFor(app.db, user.id, updated, level));
     },
   );
