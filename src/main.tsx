@@ -10,7 +10,7 @@ import './ui/theme.css';
 import { App, PageScreen } from './app/App';
 import { createStore } from './app/store';
 import { applyTheme } from './app/theme';
-import { registerServiceWorker } from './app/serviceWorker';
+import { offerReloadOnNewWorker, registerServiceWorker } from './app/serviceWorker';
 import { loadTranslations } from './app/translations';
 import { prefetchPage } from './features/pages/pageLoad';
 import { startGets } from './app/earlyStart';
@@ -37,6 +37,7 @@ if (startPage) prefetchPage(startPage);
 // The shell's first questions (who is signed in, their workspaces and settings) too. Their
 // answers go into the store as they come, so the first drawing is already the shell.
 const store = createStore();
+offerReloadOnNewWorker();
 if (start.shellGets.length > 0) {
   for (const path of start.shellGets) prefetchGet(path);
   void store.dispatch(loadCurrentUser()).then(() => {

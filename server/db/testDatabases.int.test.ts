@@ -58,7 +58,8 @@ onPostgres('a closed app’s database comes back emptied to what the migrations 
 onPostgres('a database whose schema a test changed, or that someone still holds, is dropped, not used again', async () => {
   const adminUrl = process.env.TEST_PG_ADMIN_URL!;
   const names = async () => (await query<{ datname: string }>(adminUrl, 'SELECT datname FROM pg_database')).map((row) => row.datname);
-  const free = async () => (await names()).filter((name) => name.startsWith('tf_')).sort();
+  // This worker's free databases (`tf_<run>_<worker>_…`): the other workers' come and go meanwhile.
+  const free = async () => (await names()).filter((name) => name.startsWith('tf_') && name.split('_')[2] === (process.env.JEST_WORKER_ID ?? '0')).sort();
   const altered = await createTestApp();
   const alteredName = nameOf(altered.config.databaseUrl!);
   await altered.app.db.schema.alterTable('pages').addColumn('left_by_test', 'text').execute();
