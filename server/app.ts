@@ -30,6 +30,8 @@ import { searchRoutes } from './routes/search';
 import { trackRequests } from './requestActivity';
 import { historyRoutes } from './routes/history';
 import { exportRoutes } from './routes/exports';
+import { versionAnnouncer } from './history/announcements';
+import { backgroundWorkers } from './workers';
 import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
 import { securityHeaders } from './web/securityHeaders';
@@ -87,10 +89,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { config });
   await app.register(workspaceRoutes, { config, mailer });
   await app.register(pageRoutes, { config, mailer });
-  await app.register(searchRoutes, { indexIntervalMs: config.searchIndexIntervalMs, limits: config.userLimits, activity });
+  await app.register(searchRoutes, { limits: config.userLimits });
   await app.register(exportRoutes, { config });
   setCellHistoryBurst(config.historyCellBurstMs);
-  await app.register(historyRoutes, { timing: { pauseMs: config.historyPauseMs, maxMs: config.historyMaxMs, days: config.historyDays } });
+  const announcer = versionAnnouncer(app);
+  await app.register(historyRoutes, { announcer });
   await app.register(blockRoutes, { config });
   await app.register(databaseRoutes, { limits: config.userLimits });
   await app.register(sharingRoutes, { config, mailer });
@@ -104,5 +107,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(templateRoutes);
   await app.register(aiRoutes, { config });
   await app.register(webRoutes, { webDir: config.webDir });
+  await app.register(backgroundWorkers, { config, activity, announcer });
   return app;
 }

@@ -170,8 +170,8 @@ test('a backup taken under write load restores every write acknowledged before i
   let backup: Awaited<ReturnType<typeof runCommand>> | undefined;
   // Acknowledgements are counted by their place in `acks`, not their time: one that came in the
   // millisecond the backup started is not taken for one after it.
-  let acksBefore = 0;
-  let acksBy = 0;
+  let acksBefore!: number;
+  let acksBy!: number;
   try {
     // The backup starts once the load has written a good deal.
     const count = (kind: Ack['kind']) => acks.filter((ack) => ack.kind === kind).length;

@@ -18,7 +18,7 @@ import { ERROR_CODES } from '../../schema/errors';
 import { assertStorablePart } from '../plugins/textInput';
 import { presentElement, envelope } from '../presenters';
 import { startExportBodySchema } from '../../schema/exportJob';
-import { exportWorker, findExportJob, listRecentExportJobs, presentExportJob } from '../export/exportJobs';
+import { findExportJob, listRecentExportJobs, presentExportJob } from '../export/exportJobs';
 import { importAt, importPlace, startExport } from '../commands/export/exports';
 import { openStored, sendStored, STORED_BYTES_ROUTE } from '../files/serve';
 
@@ -31,15 +31,12 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
   const app = server.withTypeProvider<ZodTypeProvider>();
   // An import's upload: a few fields, one file within the upload limit.
   await app.register(multipart, { limits: { fields: 5, fieldSize: 256, files: 1, parts: 10, fileSize: Math.min(config.uploadLimitBytes, 2_147_483_647) } });
-  const worker = exportWorker(app.db, app.fileStore, app.log);
   // Per user (docs/security.md «Request limits»): exports started (jobs and streamed zips together)
   // and imports, counted for all processes together; imports also at most a few at once.
   const limits = config.userLimits;
   const exportLimit = userLimit(app, 'export', limits.exportsPer10Min, 10 * 60_000, requireUser);
   const importLimit = userLimit(app, 'import', limits.importsPer10Min, 10 * 60_000, requireUser);
   const importsAtOnce = concurrencyCap(limits.importsAtOnce, 5, limits.importsAtOnceTotal);
-  app.addHook('onReady', async () => worker.start());
-  app.addHook('preClose', async () => worker.stop());
 
   /**
    * Export jobs (docs/import-export.md «Export jobs»): `POST exports` queues a page's export (with

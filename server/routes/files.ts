@@ -21,7 +21,6 @@ import type { Config } from '../config';
 import { contentDispositionOf } from '../disposition';
 import { AppError, invalid, isUniqueViolation, notFound, parseWith } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
-import { BackgroundLoop } from '../background';
 import { assertWithinQuota, authorizeFileRead, authorizePageUpload } from '../policies/file';
 import { envelope } from '../presenters';
 import {
@@ -37,7 +36,6 @@ import {
   markFileReady,
   storageKeyFor,
   storeUpload,
-  sweepAbandonedUploads,
   type FileRow,
 } from '../repositories/files';
 
@@ -47,9 +45,6 @@ import { assertNotInTrash } from '../policies/page';
 
 /** An upload URL works this long. */
 export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
-
-/** How often abandoned uploads are swept away. */
-const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** Files are never run on the app's origin: no scripts, no plugins, an opaque origin if rendered at all. */
 const FILE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox";
@@ -97,15 +92,6 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
   await app.register(multipart, {
     limits: { fields: 20, fieldSize: 1024, files: 1, parts: 25, fileSize: maxUploadBytes },
   });
-  // Upload URLs never used and uploads never finished are removed, rows and bytes.
-  const sweeper = new BackgroundLoop(
-    async () => ((await sweepAbandonedUploads(app.db, app.fileStore)) > 0 ? 0 : SWEEP_EVERY_MS),
-    app.log,
-    'sweeping abandoned uploads failed; trying again',
-    SWEEP_EVERY_MS,
-  );
-  app.addHook('onReady', async () => sweeper.start());
-  app.addHook('preClose', async () => sweeper.stop());
 
   /** Keeps a page upload's reservation only while the workspace's quota holds it (413 otherwise, the row removed). */
   async function reserveWithinQuota(row: FileRow): Promise<void> {

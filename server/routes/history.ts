@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { WirePageVersion, WireVersionBlock, WireVersionContent } from '../../schema/history';
+import type { WireVersionBlock, WireVersionContent } from '../../schema/history';
 import type { WireBlock } from '../../schema/block';
 import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
@@ -10,12 +10,10 @@ import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
 import { findBlocks, presentBlock } from '../repositories/blocks';
 import { loadPage } from '../repositories/pages';
-import { historian as historianOf, type HistoryTiming } from '../history/historian';
-import { inOrderByKey, type Turn } from '../inOrder';
-import { blocksAt, findVersion, findVersionsByIds, listVersions, versionChanges, type VersionBlock } from '../history/versions';
+import { presentVersions, versionsById, type VersionAnnouncer } from '../history/announcements';
+import { blocksAt, findVersion, listVersions, versionChanges, type VersionBlock } from '../history/versions';
 import { restoreVersion } from '../commands/history/restore';
 import { recordPageNow } from '../commands/history/record';
-import { findUsersByIds } from '../repositories/users';
 
 const versionParams = z.object({ id: z.string().min(1).max(128), versionId: z.coerce.number().int().min(1) });
 
@@ -25,73 +23,11 @@ const wireBlock = (b: VersionBlock): WireVersionBlock => ({ id: b.id, type: b.ty
 /**
  * Page history (issue 18, docs/history.md): the versions of a page (readers), one version's page
  * and what it changed, and a restore (editors) — itself recorded as a version, so it can be undone
- * by restoring the version before it. The process's historian records versions as people edit.
+ * by restoring the version before it. The process's historian (server/workers/) records versions as people edit.
  */
-export async function historyRoutes(server: FastifyInstance, { timing }: { timing: HistoryTiming }) {
+export async function historyRoutes(server: FastifyInstance, { announcer }: { announcer: VersionAnnouncer }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  /**
-   * Everyone who has the page open hears of its new versions (`versionRecorded`, after the
-   * commit): their history panels list them. The sockets on the page's element channel are
-   * readers of it (checked as they join, and again when access changes).
-   */
-  const announceInOrder = inOrderByKey();
-  /**
-   * Announces versions of a page in the order they were recorded: whoever records takes its turn
-   * inside its transaction, under the page's lock (`announceInOrder.turn`), and announces in it after the commit,
-   * once the page's turns before it are done — the historian's, after its commit, may still be
-   * reading when a restore that came after it is done — and each version only once the adapter has
-   * the one before (over PostgreSQL two sends in flight can overtake each other). A failure is
-   * logged and ends there: the page's next announcements still go.
-   */
-  const announce = (turn: Turn, pageId: string, versions: () => Promise<WirePageVersion[]>): Promise<void> =>
-    turn
-      .run(async () => {
-        // Each in its turn; one that cannot be sent does not keep the next from going.
-        for (const version of await versions())
-          await app.realtime
-            .versionRecorded(pageId, version)
-            .catch((error: unknown) => app.log.warn({ err: error, versionId: version.id }, 'history: a recorded version could not be announced'));
-      })
-      .catch((error: unknown) => app.log.warn({ err: error }, 'history: a recorded version could not be announced'));
-  /** Runs `work` with the page's announcement turn it takes (`take()`: first inside its transaction, under the lock); a turn left unused is passed. */
-  async function announcing<T>(pageId: string, work: (take: () => Turn) => Promise<T>): Promise<T> {
-    let turn: Turn | undefined;
-    try {
-      return await work(() => (turn ??= announceInOrder.turn(pageId)));
-    } finally {
-      turn?.pass();
-    }
-  }
-  const historian = historianOf(app.db, timing, app.log, (pageId) => {
-    const turn = announceInOrder.turn(pageId);
-    return (versionId) => (versionId === null ? turn.pass() : void announce(turn, pageId, () => versionsById([versionId])));
-  });
-  app.addHook('onReady', async () => historian.start());
-  app.addHook('preClose', async () => historian.stop());
-
-  async function presentVersions(
-    rows: Array<{ id: number; created_at: string; title: string; authors: string; kind: 'edit' | 'restore'; restored_from: number | null; changed: number }>,
-  ): Promise<WirePageVersion[]> {
-    const ids = [...new Set(rows.flatMap((r) => JSON.parse(r.authors) as string[]))];
-    const users = await findUsersByIds(app.db, ids);
-    const byId = new Map(users.map((u) => [u.id, u]));
-    return rows.map((r) => ({
-      id: Number(r.id),
-      createdAt: r.created_at,
-      title: r.title,
-      authors: (JSON.parse(r.authors) as string[]).flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
-      kind: r.kind,
-      restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
-      changed: Number(r.changed),
-    }));
-  }
-
-  /** These versions (nulls left out) as listed, oldest first. */
-  async function versionsById(ids: ReadonlyArray<number | null>): Promise<WirePageVersion[]> {
-    const wanted = ids.filter((id): id is number => id !== null);
-    if (wanted.length === 0) return [];
-    return presentVersions(await findVersionsByIds(app.db, wanted));
-  }
+  const { announce, announcing } = announcer;
 
   app.get(
     '/api/v3/spaces/element/:id/versions',
@@ -109,7 +45,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       await authorizePage(app.db, user.id, page, 'read');
       const limit = request.query.limit ?? 50;
       const rows = await listVersions(app.db, page.id, limit + 1, request.query.before);
-      const versions = await presentVersions(rows.slice(0, limit));
+      const versions = await presentVersions(app.db, rows.slice(0, limit));
       return envelope(versions, { hasMoreNext: rows.length > limit });
     },
   );
@@ -128,7 +64,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       const pageId = request.params.id;
       return announcing(pageId, async (take) => {
         const id = await recordPageNow(app.db, user.id, pageId, take);
-        const [version = null] = await versionsById([id]);
+        const [version = null] = await versionsById(app.db, [id]);
         if (version) await announce(take(), pageId, async () => [version]);
         return envelope({ recorded: version });
       });
@@ -143,7 +79,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
       const page = await loadPage(app.db, request.params.id);
       await authorizePage(app.db, user.id, page, 'read');
       const row = await findVersion(app.db, page.id, request.params.versionId);
-      const [version] = await presentVersions([row]);
+      const [version] = await presentVersions(app.db, [row]);
       const blocks = await blocksAt(app.db, page.id, version.id);
       const changes = (await versionChanges(app.db, page.id, version.id)).map((c) => ({
         blockId: c.blockId,
@@ -176,7 +112,7 @@ export async function historyRoutes(server: FastifyInstance, { timing }: { timin
         if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
         if (result.retitled !== null) app.realtime.pageEdited({ ...page, title: result.retitled }, origin, at);
         // The page before the restore (if it was not recorded yet), then the restore.
-        const recorded = await versionsById([result.before, result.restored]);
+        const recorded = await versionsById(app.db, [result.before, result.restored]);
         await announce(take(), page.id, async () => recorded);
         const restored = recorded[recorded.length - 1];
         return envelope({ version: restored, edited: result.edited.length, added: result.added.length, removed: result.removed.length });

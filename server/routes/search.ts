@@ -15,8 +15,6 @@ import { requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
 import { matchingPages, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
 import { queryTerms } from '../search/terms';
-import { searchIndexer } from '../search/indexer';
-import type { RequestActivity } from '../requestActivity';
 import { requestWorkspace } from './pages';
 
 /**
@@ -45,18 +43,12 @@ const searchQueryShape = {
  * whose title, blocks or database rows' text cells hold the query's words (stemmed: Russian and
  * English; the last word typed as a prefix), and, when few are, titles like the query (a typo).
  * Only pages the caller may read are returned, and only their text; their path keeps only the
- * ancestors the caller may read. The process's indexer (`searchIndexer`) runs with the server.
+ * ancestors the caller may read. The process's indexer (`searchIndexer`) runs in server/workers/.
  */
-export async function searchRoutes(
-  server: FastifyInstance,
-  { indexIntervalMs, limits, activity }: { indexIntervalMs: number; limits: UserLimits; activity?: RequestActivity },
-) {
+export async function searchRoutes(server: FastifyInstance, { limits }: { limits: UserLimits }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
   // Per user, for all processes together (docs/security.md «Request limits»): the finder searches as one types.
   const searchLimit = userLimit(app, 'search', limits.searchPer10s, 10_000, requireUser);
-  const indexer = searchIndexer(app.db, app.log, indexIntervalMs, activity ? () => activity.busy() : undefined);
-  app.addHook('onReady', async () => indexer.start());
-  app.addHook('preClose', async () => indexer.stop());
 
   app.get(
     '/api/v3/spaces/search/text',

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { BackgroundLoop } from '../background';
+import type { Config } from '../config';
+import { exportWorker } from '../export/exportJobs';
+import type { VersionAnnouncer } from '../history/announcements';
+import { historian } from '../history/historian';
+import { sweepAbandonedUploads } from '../repositories/files';
+import type { RequestActivity } from '../requestActivity';
+import { searchIndexer } from '../search/indexer';
+
+/** How often abandoned uploads are swept away. */
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * The jobs every server process runs in the background (issue 35: in one place, not started by
+ * the routes they serve), each a `BackgroundLoop` started when the app is ready and stopped —
+ * waiting for a round under way — before it closes:
+ *
+ * - the search indexer (server/search/indexer.ts): the queue of changed pages, rows and blocks;
+ *   it backs off while people use the server (`activity`);
+ * - the historian (server/history/historian.ts): records page versions as people pause, and
+ *   forgets old ones; its versions are announced in order with the routes' (`announcer`);
+ * - the export worker (server/export/exportJobs.ts): writes queued export zips;
+ * - the upload sweeper: upload URLs never used and uploads never finished, rows and bytes.
+ *
+ * Several processes on one PostgreSQL share the work (each target or job is taken by one).
+ */
+export async function backgroundWorkers(
+  app: FastifyInstance,
+  { config, activity, announcer }: { config: Config; activity?: RequestActivity; announcer: VersionAnnouncer },
+): Promise<void> {
+  const loops = [
+    searchIndexer(app.db, app.log, config.searchIndexIntervalMs, activity ? () => activity.busy() : undefined),
+    historian(app.db, { pauseMs: config.historyPauseMs, maxMs: config.historyMaxMs, days: config.historyDays }, app.log, (pageId) =>
+      announcer.recorded(pageId),
+    ),
+    exportWorker(app.db, app.fileStore, app.log),
+    new BackgroundLoop(
+      async () => ((await sweepAbandonedUploads(app.db, app.fileStore)) > 0 ? 0 : SWEEP_EVERY_MS),
+      app.log,
+      'sweeping abandoned uploads failed; trying again',
+      SWEEP_EVERY_MS,
+    ),
+  ];
+  app.addHook('onReady', async () => loops.forEach((loop) => loop.start()));
+  app.addHook('preClose', async () => void (await Promise.all(loops.map((loop) => loop.stop()))));
+}
