@@ -1,21 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { WirePageVersion } from '../../schema/history';
-import type { Database } from '../db/types';
+import type { Database, PageVersionTable } from '../db/types';
 import { inOrderByKey, type Turn } from '../inOrder';
 import { findUsersByIds } from '../repositories/users';
 import { findVersionsByIds } from './versions';
 
 /** A version's row as listed (`listVersions`, `findVersionsByIds`). */
-export interface VersionListRow {
-  id: number;
-  created_at: string;
-  title: string;
-  authors: string;
-  kind: 'edit' | 'restore';
-  restored_from: number | null;
-  changed: number;
-}
+export type VersionListRow = Omit<Selectable<PageVersionTable>, 'page_id'>;
 
 /** Versions on the wire, their authors named. */
 export async function presentVersions(db: Kysely<Database>, rows: VersionListRow[]): Promise<WirePageVersion[]> {
