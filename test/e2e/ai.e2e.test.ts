@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, signInThroughUi } from '../helpers/browser';
-import { blocksOf, eventually, newPage, saved, savedAndReloaded, shoot } from '../helpers/editorPage';
+import { blocksOf, eventually, newPage, pageReady, saved, savedAndReloaded, shoot } from '../helpers/editorPage';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openaiServer';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
@@ -333,6 +333,8 @@ it('a reader (read-only access) is offered no AI: «/» opens no menu, a selecti
 
   // The writer, same page, same selection: the button is there (what the reader lacks is the access).
   await page.reload();
+  // The whole page in first (not the read-only top drawn while it loads): a selection made before is lost.
+  await pageReady(page);
   await page.locator('[data-slate-editor] p[data-block-id]').first().getByText('Этот текст можно только читать.').click();
   await page.keyboard.press('End');
   await page.keyboard.press('Shift+Home');
