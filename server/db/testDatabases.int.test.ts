@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createTestApp, testDb } from '../../test/helpers/testApp';
 import { actor, createPage } from '../../test/helpers/pages';
+import { keptPrefix, withClient } from '../../test/helpers/postgresPool';
 
 /*
  * The test PostgreSQL's databases used again (test/helpers/postgresPool.ts, issue 35): a test
@@ -10,15 +11,7 @@ import { actor, createPage } from '../../test/helpers/pages';
 
 const onPostgres = testDb() === 'postgres' ? test : test.skip;
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> => withClient(url, async (client) => (await client.query<T>(sql)).rows);
 
 const nameOf = (url: string) => new URL(url).pathname.slice(1);
 
@@ -30,20 +23,28 @@ async function contents(url: string): Promise<string> {
   return JSON.stringify({ counts: counts[0], sequences });
 }
 
+const adminUrl = () => process.env.TEST_PG_ADMIN_URL!;
+const names = async () => (await query<{ datname: string }>(adminUrl(), 'SELECT datname FROM pg_database')).map((row) => row.datname);
+/** This worker's kept databases (the other workers' come and go meanwhile). */
+const kept = async () => (await names()).filter((name) => name.startsWith(keptPrefix())).sort();
+
 onPostgres('a closed app’s database comes back emptied to what the migrations left: no row of the test before, the sequences where they were', async () => {
   const first = await createTestApp();
   const fresh = await contents(first.config.databaseUrl!);
   const owner = await actor(first, 'pool-first@example.com');
   await createPage(first, owner, { title: 'Оставленная страница' });
-  const used = first.config.databaseUrl!;
-  expect(await contents(used)).not.toBe(fresh);
+  expect(await contents(first.config.databaseUrl!)).not.toBe(fresh);
+  const keptBefore = await kept();
   await first.close();
+  // Kept for the worker's next app (renamed), not dropped.
+  expect(await names()).not.toContain(nameOf(first.config.databaseUrl!));
+  const keptAfter = await kept();
+  expect(keptAfter.length).toBe(keptBefore.length + 1);
 
   const second = await createTestApp();
   try {
-    // The same database (this worker's, renamed back), holding nothing of the test before.
-    const free = await query<{ datname: string }>(second.config.databaseUrl!, "SELECT datname FROM pg_database WHERE datname LIKE 'tf%'");
-    expect(free.map((row) => row.datname)).not.toContain(nameOf(second.config.databaseUrl!));
+    // A kept database, taken by renaming it back: holding nothing of the test before.
+    expect((await kept()).length).toBe(keptAfter.length - 1);
     expect(await contents(second.config.databaseUrl!)).toBe(fresh);
     const pages = await second.app.db.selectFrom('pages').select('title').execute();
     expect(pages).toEqual([]);
@@ -56,10 +57,6 @@ onPostgres('a closed app’s database comes back emptied to what the migrations 
 });
 
 onPostgres('a database whose schema a test changed, or that someone still holds, is dropped, not used again', async () => {
-  const adminUrl = process.env.TEST_PG_ADMIN_URL!;
-  const names = async () => (await query<{ datname: string }>(adminUrl, 'SELECT datname FROM pg_database')).map((row) => row.datname);
-  // This worker's free databases (`tf_<run>_<worker>_…`): the other workers' come and go meanwhile.
-  const free = async () => (await names()).filter((name) => name.startsWith('tf_') && name.split('_')[2] === (process.env.JEST_WORKER_ID ?? '0')).sort();
   const altered = await createTestApp();
   const alteredName = nameOf(altered.config.databaseUrl!);
   await altered.app.db.schema.alterTable('pages').addColumn('left_by_test', 'text').execute();
@@ -69,16 +66,16 @@ onPostgres('a database whose schema a test changed, or that someone still holds,
   // Its connection is ended by the drop: that is what is checked, not an error to throw.
   holder.on('error', () => undefined);
   await holder.connect();
-  const freeBefore = await free();
+  const keptBefore = await kept();
   try {
     // The altered one is gone, and no free one came of it (it would carry the column on).
     await altered.close();
     expect(await names()).not.toContain(alteredName);
-    expect(await free()).toEqual(freeBefore);
+    expect(await kept()).toEqual(keptBefore);
     // The held one: dropped, its holder's connection ended, since it could not be renamed.
     await held.close();
     expect(await names()).not.toContain(heldName);
-    expect(await free()).toEqual(freeBefore);
+    expect(await kept()).toEqual(keptBefore);
     await expect(holder.query('SELECT 1')).rejects.toThrow();
   } finally {
     await holder.end().catch(() => undefined);

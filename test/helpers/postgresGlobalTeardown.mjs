@@ -1,7 +1,4 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 
 const EMBEDDED_PG_KEY = '__embeddedPostgres__';
@@ -14,15 +11,14 @@ export default async function postgresGlobalTeardown() {
   const server = globalThis[EMBEDDED_PG_KEY];
   const template = process.env.TEST_PG_TEMPLATE;
   // What the emptied databases are filled back with (test/helpers/postgresPool.ts).
-  if (template) fs.rmSync(path.join(os.tmpdir(), `${template}.seed.json`), { force: true });
+  if (process.env.TEST_PG_SEED_FILE) fs.rmSync(process.env.TEST_PG_SEED_FILE, { force: true });
   if (!server) {
     if (!process.env.DATABASE_URL || !template) return;
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
     try {
-      // The template, and the databases the workers kept to use again (`tf_<run>_…`, runPrefix in postgresPool.ts).
-      const run = `tf_${crypto.createHash('md5').update(template).digest('hex').slice(0, 8)}_`;
-      const kept = await admin.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [run]);
+      // The template, and the databases the workers kept to use again (TEST_PG_KEPT_PREFIX).
+      const kept = await admin.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [process.env.TEST_PG_KEPT_PREFIX]);
       for (const name of [template, ...kept.rows.map((row) => row.datname)]) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     } finally {
       await admin.end();

@@ -1,7 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 
 /*
@@ -9,7 +7,7 @@ import pg from 'pg';
  * test app is made hundreds of times a run; emptying a database back to what the migrations left
  * costs a fraction of it. A test app's database, once the app is closed, is emptied (every table
  * truncated, the rows the migrations wrote put back, the sequences where they were) and renamed
- * `tf_<run>_<worker>_…`; the next test app of that Jest worker takes it by renaming it back. A
+ * `<TEST_PG_KEPT_PREFIX><worker>_…`; the next test app of that Jest worker takes it by renaming it back. A
  * database whose schema a test changed (its fingerprint differs from the template's), that
  * someone is still connected to, or that cannot be emptied is dropped instead, as before.
  */
@@ -41,17 +39,18 @@ const FINGERPRINT = `
     UNION ALL SELECT 'n ' || nspname FROM pg_namespace
   ) s`;
 
-const seedFile = (template: string) => path.join(os.tmpdir(), `${template}.seed.json`);
-
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** Reads what the migrations left in the database at `url` (the template, before anyone copies it) into this run's seed file. */
-export async function captureSeed(url: string, template: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+/**
+ * Reads what the migrations left in the database at `url` (the template, before anyone copies it)
+ * into this run's seed file (TEST_PG_SEED_FILE, named by the global setup); nothing without one.
+ */
+export async function captureSeed(url: string): Promise<void> {
+  const file = process.env.TEST_PG_SEED_FILE;
+  if (!file) return;
+  await withClient(url, async (client) => {
     const tables = (
-      await client.query<{ name: string }>(`SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name, tablename FROM pg_tables
+      await client.query<{ name: string }>(`SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
          WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`)
     ).rows
       .map((row) => row.name)
@@ -77,30 +76,27 @@ export async function captureSeed(url: string, template: string): Promise<void> 
     ).rows;
     const { fingerprint } = (await client.query<{ fingerprint: string }>(FINGERPRINT)).rows[0];
     const seed: Seed = { tables, rows, sequences, fingerprint };
-    const file = seedFile(template);
     fs.writeFileSync(`${file}.${process.pid}`, JSON.stringify(seed));
     fs.renameSync(`${file}.${process.pid}`, file);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 let seedRead: Seed | null = null;
-function seedOf(template: string): Seed | null {
-  if (seedRead) return seedRead;
+function seed(): Seed | null {
+  if (seedRead || !process.env.TEST_PG_SEED_FILE) return seedRead;
   try {
-    seedRead = JSON.parse(fs.readFileSync(seedFile(template), 'utf8')) as Seed;
+    seedRead = JSON.parse(fs.readFileSync(process.env.TEST_PG_SEED_FILE, 'utf8')) as Seed;
   } catch {
     return null;
   }
   return seedRead;
 }
 
-/** The names of this run's (its template's) databases kept free by this worker. */
-const runPrefix = (template: string) => `tf_${crypto.createHash('md5').update(template).digest('hex').slice(0, 8)}_`;
-const freePrefix = (template: string) => `${runPrefix(template)}${(process.env.JEST_WORKER_ID ?? '0').replace(/\D/g, '')}_`;
+/** The names of the databases this worker keeps free in this run (TEST_PG_KEPT_PREFIX: the run's, named by the global setup). */
+export const keptPrefix = (worker = process.env.JEST_WORKER_ID ?? '0') => `${process.env.TEST_PG_KEPT_PREFIX ?? 'tf_'}${worker.replace(/\D/g, '')}_`;
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` with a client of the database at `url`, closed after. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -110,7 +106,8 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-function urlOf(adminUrl: string, name: string): string {
+/** The URL of the database `name` on the server of `adminUrl`. */
+export function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -123,14 +120,13 @@ function urlOf(adminUrl: string, name: string): string {
  */
 export async function takePostgresDatabase(
   adminUrl: string,
-  template: string,
   fresh: () => Promise<{ url: string; drop: () => Promise<void> }>,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const seed = seedOf(template);
-  if (!seed) return fresh();
+  const migrated = seed();
+  if (!migrated) return fresh();
   const name = `t_${crypto.randomBytes(8).toString('hex')}`;
   const taken = await withClient(adminUrl, async (admin) => {
-    const free = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [freePrefix(template)]);
+    const free = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [keptPrefix()]);
     for (const { datname } of free.rows) {
       try {
         await admin.query(`ALTER DATABASE ${quoted(datname)} RENAME TO ${name}`);
@@ -141,16 +137,17 @@ export async function takePostgresDatabase(
     }
     return false;
   });
-  const database = taken ? { url: urlOf(adminUrl, name), drop: () => dropDatabase(adminUrl, name) } : await fresh();
-  return { url: database.url, drop: () => putBack(adminUrl, database, seed, freePrefix(template)) };
+  const database = taken ? { url: databaseUrl(adminUrl, name), drop: () => dropDatabase(adminUrl, name) } : await fresh();
+  return { url: database.url, drop: () => putBack(adminUrl, database, migrated) };
 }
 
-async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+/** Drops the database `name` on the server of `adminUrl`, ending any session still on it. */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   await withClient(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${quoted(name)} WITH (FORCE)`));
 }
 
 /** Empties the database back to `seed` and renames it free for this worker; drops it when that cannot be done. */
-async function putBack(adminUrl: string, database: { url: string; drop: () => Promise<void> }, seed: Seed, prefix: string): Promise<void> {
+async function putBack(adminUrl: string, database: { url: string; drop: () => Promise<void> }, seed: Seed): Promise<void> {
   const name = new URL(database.url).pathname.slice(1);
   try {
     let own = 0;
@@ -179,7 +176,7 @@ async function putBack(adminUrl: string, database: { url: string; drop: () => Pr
       return true;
     });
     if (!same) return database.drop();
-    const free = `${prefix}${crypto.randomBytes(6).toString('hex')}`;
+    const free = `${keptPrefix()}${crypto.randomBytes(6).toString('hex')}`;
     await withClient(adminUrl, async (admin) => {
       // Someone still connected (a server process of the test left running): dropped at once. A
       // rename would wait 5 s for them to leave, as PostgreSQL waits for a closing session — ours

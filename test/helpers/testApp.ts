@@ -11,7 +11,7 @@ import type { Database } from '../../server/db/types';
 import { migrateToLatest } from '../../server/db/migrate';
 import type { MailMessage, Mailer } from '../../server/mail';
 import type { ApiResponse } from '../../schema/envelope';
-import { captureSeed, takePostgresDatabase } from './postgresPool';
+import { captureSeed, databaseUrl, dropDatabase, takePostgresDatabase, withClient } from './postgresPool';
 
 export type TestDb = 'sqlite' | 'postgres';
 
@@ -69,9 +69,7 @@ export async function createPostgresDatabase(
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!adminUrl) throw new Error('TEST_PG_ADMIN_URL is not set: the postgres global setup did not run');
   const name = `t_${crypto.randomBytes(8).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
+  await withClient(adminUrl, async (admin) => {
     if (template) {
       // The copy keeps the template's encoding and collation.
       await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
@@ -83,23 +81,8 @@ export async function createPostgresDatabase(
         .query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`)
         .catch(() => admin.query(`CREATE DATABASE ${name}`));
     }
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  });
+  return { url: databaseUrl(adminUrl, name), drop: () => dropDatabase(adminUrl, name) };
 }
 
 /**
@@ -121,7 +104,7 @@ async function migratedTemplate(): Promise<string | undefined> {
       if (!rowCount) {
         const made = await createPostgresDatabase(adminUrl);
         await migrate(made.url);
-        await captureSeed(made.url, template);
+        await captureSeed(made.url);
         await admin.query(`ALTER DATABASE ${new URL(made.url).pathname.slice(1)} RENAME TO ${template}`);
       }
     } finally {
@@ -152,7 +135,7 @@ async function reusedPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   const adminUrl = process.env.TEST_PG_ADMIN_URL;
   // TEST_PG_REUSE=0: a new database for every app, as before (to rule the reuse out).
   if (!template || !adminUrl || process.env.TEST_PG_REUSE === '0') return createMigratedPostgresDatabase();
-  return takePostgresDatabase(adminUrl, template, createMigratedPostgresDatabase);
+  return takePostgresDatabase(adminUrl, createMigratedPostgresDatabase);
 }
 
 /** Runs every migration on the PostgreSQL database at `url`. */
