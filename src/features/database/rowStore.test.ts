@@ -99,6 +99,38 @@ describe('the windowed row store', () => {
     store.dispose();
   });
 
+  test('a refresh answers with rows read after it began, also when a later read of the window took over from its own', async () => {
+    // Each read is answered when the test says, with the order of the moment it is answered.
+    let order = ['a', 'b'];
+    const waiting: Array<() => void> = [];
+    const store = new RowStore(
+      (query, signal) =>
+        new Promise((resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+          waiting.push(() => resolve({ rows: order.map((id) => ({ ...makeRow(0), id })), count: order.length, offset: query.offset ?? 0, hasMoreNext: false }));
+        }),
+      { viewId: 'v1' },
+    );
+    store.setVisible(0, 10);
+    await settle();
+    waiting.shift()!();
+    await settle();
+    expect(store.indexOf('a')).toBe(0);
+    // A move is written; the mover's refresh goes out, then a realtime event's refresh takes over from it.
+    order = ['b', 'a'];
+    let done = false;
+    const mine = store.refresh().then(() => (done = true));
+    await settle();
+    void store.refresh();
+    await settle();
+    expect(waiting).toHaveLength(2);
+    expect(done).toBe(false);
+    waiting[1]();
+    await mine;
+    expect(store.indexOf('a')).toBe(1);
+    store.dispose();
+  });
+
   test('a range beyond the loaded windows: its rows read in order, 500 a request, a few at once, not kept', async () => {
     const { server, store } = setup(3000);
     store.setVisible(0, 20);

@@ -275,7 +275,28 @@ export class RowStore {
     for (let w = from; w <= last; w += 1) if (!this.windows.has(w) && !this.loading.has(w)) void this.load(w);
   }
 
-  private async load(w: number): Promise<void> {
+  /** Each window's latest read (a refresh awaits it). */
+  private readonly runs = new Map<number, Promise<void>>();
+
+  /**
+   * Reads window `w`. Done once the window holds rows read after this call: a later read of the
+   * same window that took over from it (a realtime event's refresh) is awaited, else a refresh
+   * would answer with the rows it meant to replace.
+   */
+  private load(w: number): Promise<void> {
+    const run: Promise<void> = this.readWindow(w)
+      .then(() => {
+        const later = this.runs.get(w);
+        return later && later !== run && !this.disposed ? later : undefined;
+      })
+      .finally(() => {
+        if (this.runs.get(w) === run) this.runs.delete(w);
+      });
+    this.runs.set(w, run);
+    return run;
+  }
+
+  private async readWindow(w: number): Promise<void> {
     const controller = new AbortController();
     this.loading.get(w)?.abort();
     this.loading.set(w, controller);
