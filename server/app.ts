@@ -10,6 +10,7 @@ import { dbPlugin } from './plugins/db';
 import { errorsPlugin, sendFrameworkError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rateLimit';
+import { eventsPlugin } from './plugins/events';
 import { realtimePlugin } from './plugins/realtime';
 import { textInputPlugin } from './plugins/textInput';
 import { aiRoutes } from './routes/ai';
@@ -84,6 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Request limits counted in the database, shared by every process (docs/security.md).
   await app.register(rateLimitPlugin);
   await app.register(realtimePlugin, { config });
+  await app.register(eventsPlugin);
 
   await app.register(authRoutes, { config, mailer });
   await app.register(userRoutes, { config });

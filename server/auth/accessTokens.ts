@@ -61,3 +61,8 @@ export async function findAccessTokenUser(
 export async function deleteAccessToken(db: Kysely<Database>, tokenId: string): Promise<void> {
   await db.deleteFrom('access_tokens').where('id', '=', tokenId).execute();
 }
+
+/** The access tokens among these ids (hashes) that still exist, with their users. */
+export function existingAccessTokens(db: Kysely<Database>, ids: readonly string[]): Promise<Array<{ id: string; user_id: string }>> {
+  return db.selectFrom('access_tokens').select(['id', 'user_id']).where('id', 'in', ids).execute();
+}

@@ -29,3 +29,8 @@ export function findSessionUser(db: Kysely<Database>, token: string): Promise<Us
 export async function deleteSession(db: Kysely<Database>, token: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', hashSecret(token)).execute();
 }
+
+/** The sessions among these ids (hashes) that have not expired, with their users. */
+export function liveSessions(db: Kysely<Database>, ids: readonly string[], now: string): Promise<Array<{ id: string; user_id: string }>> {
+  return db.selectFrom('sessions').select(['id', 'user_id']).where('id', 'in', ids).where('expires_at', '>', now).execute();
+}

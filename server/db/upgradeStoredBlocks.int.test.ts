@@ -19,7 +19,8 @@ beforeAll(async () => ({ t, team } = await createTeamApp()));
 afterAll(async () => t.close());
 
 const code = (text: string) => ({ tokens: [{ text }], language: 'python' }) as BlockData;
-const make = (type: 'code' | 'text', data: BlockData) => createBlock(t.app.db, team.userId.admin, { pageId: team.pageId, type, data }, null);
+const make = async (type: 'code' | 'text', data: BlockData) =>
+  (await createBlock(t.app.db, team.userId.admin, { pageId: team.pageId, type, data }, null)).block;
 const dataOf = async (id: string) => JSON.parse((await findBlock(t.app.db, id))!.data) as Record<string, unknown>;
 
 /** A later shape of code blocks: a caption beside the code (a step as a real change would ship). */

@@ -23,9 +23,9 @@ import {
   type RealtimeErrorBody,
 } from '../../schema/realtime';
 import { createAccessToken } from '../auth/accessTokens';
-import { actor, createPage, expectStatus, share, type Actor } from '../../test/helpers/pages';
-import { collect, connectRealtime, disconnected, nextEvent, noEvent, refusedConnection, request, until } from '../../test/helpers/realtimeClient';
-import { api, body, createTestApp, signIn, type TestApp } from '../../test/helpers/testApp';
+import { createPage, expectStatus, share, type Actor } from '../../test/helpers/pages';
+import { collect, connectRealtime, disconnected, listeningApp, nextEvent, noEvent, refusedConnection, request, until } from '../../test/helpers/realtimeClient';
+import { api, body, signIn, type TestApp } from '../../test/helpers/testApp';
 import { addMembersAs, createWorkspaceAs } from '../../test/helpers/workspaces';
 
 /**
@@ -35,34 +35,20 @@ import { addMembersAs, createWorkspaceAs } from '../../test/helpers/workspaces';
  * notifications and idempotent retries.
  */
 
+const app = listeningApp(['ann@example.com', 'bob@example.com', 'cat@example.com']);
+const { sockets, connect } = app;
 let t: TestApp;
 let ann: Actor;
 let bob: Actor;
 let cat: Actor;
 let baseUrl: string;
-const sockets: Socket[] = [];
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ann = await actor(t, 'ann@example.com');
-  bob = await actor(t, 'bob@example.com');
-  cat = await actor(t, 'cat@example.com');
-  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
-afterAll(async () => {
-  await t.close();
+beforeAll(() => {
+  t = app.t();
+  [ann, bob, cat] = app.people();
+  baseUrl = app.baseUrl();
 });
 
 type Ack<T = Record<string, unknown>> = RealtimeAck<T>;
-
-async function connect(who: Actor | string, options: Parameters<typeof connectRealtime>[2] = {}): Promise<Socket> {
-  const socket = await connectRealtime(baseUrl, { cookie: typeof who === 'string' ? who : who.cookie }, options);
-  sockets.push(socket);
-  return socket;
-}
 
 async function join<T = Record<string, unknown>>(socket: Socket, channel: string, since?: string): Promise<Ack<T & { at: string }>> {
   return request<T & { at: string }>(socket, 'join', { channel, ...(since ? { since } : {}) });

@@ -3,6 +3,7 @@ import type { Database, PageRow, UserRow } from '../db/types';
 import { AppError, notFound, unauthorized } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { FILE_STATUS, workspaceStoredBytes, type FileRow } from '../repositories/files';
+import { listBlocksMentioning } from '../repositories/blocks';
 import { findPage, loadPage } from '../repositories/pages';
 import { authorizePage, isPubliclyReadable } from './page';
 
@@ -43,14 +44,8 @@ export async function authorizeFileRead(db: Kysely<Database>, user: UserRow | nu
 /** Whether the page shows this file to its readers: its cover, or a live block's picture or attachment (`remoteData.fileId`). */
 async function pageShowsFile(db: Kysely<Database>, page: PageRow, fileId: string): Promise<boolean> {
   if (page.cover !== null && (JSON.parse(page.cover) as { fileId?: unknown }).fileId === fileId) return true;
-  const blocks = await db
-    .selectFrom('blocks')
-    .select('data')
-    .where('page_id', '=', page.id)
-    .where('deleted_at', 'is', null)
-    // Only the candidates are parsed: the id is a uuid, no LIKE wildcards in it.
-    .where('data', 'like', `%${fileId}%`)
-    .execute();
+  // Only the candidates are parsed.
+  const blocks = await listBlocksMentioning(db, page.id, fileId);
   return blocks.some((b) => (JSON.parse(b.data) as { remoteData?: { fileId?: unknown } | null }).remoteData?.fileId === fileId);
 }
 

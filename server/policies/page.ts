@@ -1,15 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
-import { ACCESS_LEVELS, type AccessLevel, type WorkspaceRole } from '../../schema/constants';
+import { type AccessLevel, type WorkspaceRole } from '../../schema/constants';
 import { allows, roleDefault, type PageAction } from '../../schema/policies/page';
 import type { Database, PageRow } from '../db/types';
 import { AppError, forbidden, notFound } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
-import { findPageForWrite, pagePath } from '../repositories/pages';
-import { inChunks } from '../db/inChunks';
-
-function isAccessLevel(value: string): value is AccessLevel {
-  return (ACCESS_LEVELS as readonly string[]).includes(value);
-}
+import { grantsOfUser } from '../repositories/pageMembers';
+import { findPageForWrite, pagePath, sectionsOf } from '../repositories/pages';
+import { rolesOfUser } from '../repositories/workspaces';
 
 /**
  * The access level a user has on each of the pages, in a fixed number of queries whatever the
@@ -33,33 +30,17 @@ export async function pageAccessLevels(
 
   const roles = new Map<string, WorkspaceRole>(knownRoles);
   const workspaceIds = knownRoles ? [] : [...new Set(pages.map((p) => p.workspace_id))];
-  for (const chunk of inChunks(workspaceIds)) {
-    const rows = await db
-      .selectFrom('workspace_members')
-      .select(['workspace_id', 'role'])
-      .where('user_id', '=', userId)
-      .where('workspace_id', 'in', chunk)
-      .execute();
-    for (const row of rows) roles.set(row.workspace_id, row.role as WorkspaceRole);
-  }
+  for (const [workspaceId, role] of await rolesOfUser(db, userId, workspaceIds)) roles.set(workspaceId, role);
 
   const memberPages = pages.filter((p) => roles.has(p.workspace_id));
   const chains = new Map(memberPages.map((p) => [p.id, [p.id, ...pagePath(p).reverse()]]));
   const chainIds = [...new Set([...chains.values()].flat())];
-  const grants = new Map<string, AccessLevel>();
-  for (const chunk of inChunks(chainIds)) {
-    const rows = await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', userId).where('page_id', 'in', chunk).execute();
-    for (const row of rows) if (isAccessLevel(row.level)) grants.set(row.page_id, row.level);
-  }
+  const grants = await grantsOfUser(db, userId, chainIds);
 
   // The section of each tree's root decides the role-based default.
   const known = new Map(pages.map((p) => [p.id, p]));
   const rootIds = [...new Set(memberPages.map((p) => pagePath(p)[0]).filter((id): id is string => id !== undefined && !known.has(id)))];
-  const rootSections = new Map<string, string | null>();
-  for (const chunk of inChunks(rootIds)) {
-    const rows = await db.selectFrom('pages').select(['id', 'section']).where('id', 'in', chunk).execute();
-    for (const row of rows) rootSections.set(row.id, row.section);
-  }
+  const rootSections = await sectionsOf(db, rootIds);
   const rootSectionOf = (page: PageRow): string | null => {
     const rootId = pagePath(page)[0];
     if (rootId === undefined) return page.section;

@@ -19,6 +19,7 @@ import {
   type NotificationAdded,
 } from '../../schema/realtime';
 import type { Database, PageRow } from '../db/types';
+import { listGranteeIds } from '../repositories/pageMembers';
 import { nowIso } from '../time';
 import { aiProxyRoom, userRoom, type SocketData } from './sockets';
 
@@ -138,17 +139,13 @@ export function realtimeEmitter(
       // People the page is shared with directly may not read its parent (a guest sees it in
       // «Доступные мне»): their own channel hears it as a change of the workspace's top level.
       const top = channelKeys.elementChildren(workspaceId);
-      db.selectFrom('page_members')
-        .select('user_id')
-        .where('page_id', '=', pageId)
-        .execute()
-        .then(
-          (rows) => {
-            for (const { user_id: userId } of rows)
-              io.to(userRoom(userId)).emit(REALTIME_EVENTS.edit, { channel: top, parentId: workspaceId, pageId } satisfies ChildrenChange);
-          },
-          (error: unknown) => log.warn({ err: error }, 'realtime: members of a changed page'),
-        );
+      listGranteeIds(db, pageId).then(
+        (userIds) => {
+          for (const userId of userIds)
+            io.to(userRoom(userId)).emit(REALTIME_EVENTS.edit, { channel: top, parentId: workspaceId, pageId } satisfies ChildrenChange);
+        },
+        (error: unknown) => log.warn({ err: error }, 'realtime: members of a changed page'),
+      );
     },
     accessLost,
     notified(userId, workspaceId, notificationId) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { BEARER, findAccessTokenUser } from '../auth/accessTokens';
-import { SESSION_COOKIE, findSessionUser } from '../auth/sessions';
+import { BEARER, existingAccessTokens, findAccessTokenUser } from '../auth/accessTokens';
+import { SESSION_COOKIE, findSessionUser, liveSessions } from '../auth/sessions';
 import { hashSecret } from '../auth/tokens';
 import type { Database } from '../db/types';
 import { nowIso } from '../time';
@@ -45,10 +45,7 @@ export async function stillSignedIn(db: Kysely<Database>, list: readonly SocketD
     const hashes = [...new Set(list.filter((d) => d.credential.kind === kind).map((d) => `${hashSecret(d.credential.token)}\n${d.user.id}`))];
     for (let i = 0; i < hashes.length; i += 500) {
       const ids = hashes.slice(i, i + 500).map((key) => key.split('\n')[0]);
-      const rows =
-        kind === 'session'
-          ? await db.selectFrom('sessions').select(['id', 'user_id']).where('id', 'in', ids).where('expires_at', '>', now).execute()
-          : await db.selectFrom('access_tokens').select(['id', 'user_id']).where('id', 'in', ids).execute();
+      const rows = kind === 'session' ? await liveSessions(db, ids, now) : await existingAccessTokens(db, ids);
       for (const row of rows) valid.add(`${row.id}\n${row.user_id}`);
     }
   }

@@ -5,6 +5,7 @@ import { valuesFitting, type BlockWireType, type DatabaseConfig, type RowValue }
 import { newId } from '../../schema/ids';
 import { presentBlockRow } from '../presenters';
 import type { BlockRow, Database } from '../db/types';
+import { isPostgres } from '../db/connect';
 import { inChunks } from '../db/inChunks';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
 import { syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
@@ -716,4 +717,23 @@ export async function listBlockChangesSince(
   const changed = new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
   const blocks = changed.size === 0 ? [] : (await listPageBlocks(db, pageId)).filter((b) => changed.has(b.id));
   return { blocks, removed, removedVersions };
+}
+
+/** Every block of a page, deleted ones too (a version's restore compares them all). */
+export function listAllPageBlockRows(db: Kysely<Database>, pageId: string): Promise<BlockRow[]> {
+  return db.selectFrom('blocks').selectAll().where('page_id', '=', pageId).execute();
+}
+
+/**
+ * A block held for update on PostgreSQL until the transaction ends (SQLite's one writer holds
+ * everything already): a database's fields and views are changed on the block as read here.
+ */
+export function findBlockForUpdate(trx: Transaction<Database>, id: string): Promise<BlockRow | undefined> {
+  const read = trx.selectFrom('blocks').selectAll().where('id', '=', id);
+  return (isPostgres(trx) ? read.forUpdate() : read).executeTakeFirst();
+}
+
+/** The live blocks of a page whose data holds `text` (a file's id: no LIKE wildcards in it), with their data. */
+export function listBlocksMentioning(db: Kysely<Database>, pageId: string, text: string): Promise<Array<Pick<BlockRow, 'data'>>> {
+  return db.selectFrom('blocks').select('data').where('page_id', '=', pageId).where('deleted_at', 'is', null).where('data', 'like', `%${text}%`).execute();
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ACCESS_LEVELS, type AccessLevel } from '../../schema/constants';
 import type { Database, PageRow, UserRow } from '../db/types';
+import { inChunks } from '../db/inChunks';
 import { nowIso } from '../time';
 import { pagePath } from './pages';
 
@@ -94,4 +95,19 @@ export async function listPagesGrantedTo(db: Kysely<Database>, userId: string, w
     .execute();
   rows.sort((a, b) => (a.granted_at !== b.granted_at ? (a.granted_at > b.granted_at ? -1 : 1) : a.id < b.id ? -1 : 1));
   return rows.map(({ granted_at: _grantedAt, ...page }) => page);
+}
+
+/** A user's grants on any of these pages, by page (levels that are no access level are left out). */
+export async function grantsOfUser(db: Kysely<Database>, userId: string, pageIds: readonly string[]): Promise<Map<string, AccessLevel>> {
+  const grants = new Map<string, AccessLevel>();
+  for (const chunk of inChunks([...pageIds])) {
+    const rows = await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', userId).where('page_id', 'in', chunk).execute();
+    for (const row of rows) if ((ACCESS_LEVELS as readonly string[]).includes(row.level)) grants.set(row.page_id, row.level as AccessLevel);
+  }
+  return grants;
+}
+
+/** The people a page is shared with directly (a grant on it). */
+export async function listGranteeIds(db: Kysely<Database>, pageId: string): Promise<string[]> {
+  return (await db.selectFrom('page_members').select('user_id').where('page_id', '=', pageId).execute()).map((row) => row.user_id);
 }

@@ -254,3 +254,20 @@ export async function setSortKey(db: Transaction<Database>, page: PageRow, sortK
   await db.updateTable('pages').set({ sort_key: sortKey, updated_at }).where('id', '=', page.id).execute();
   return { ...page, sort_key: sortKey, updated_at };
 }
+
+/** The sections of these pages (null: not a section's root), by id. */
+export async function sectionsOf(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string | null>> {
+  const sections = new Map<string, string | null>();
+  for (const chunk of inChunks([...ids])) {
+    const rows = await db.selectFrom('pages').select(['id', 'section']).where('id', 'in', chunk).execute();
+    for (const row of rows) sections.set(row.id, row.section);
+  }
+  return sections;
+}
+
+/** The ids among `ids` that pages have (in the trash or not). */
+export async function takenPageIds(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
+  const taken: string[] = [];
+  for (const chunk of inChunks([...ids])) taken.push(...(await db.selectFrom('pages').select('id').where('id', 'in', chunk).execute()).map((row) => row.id));
+  return taken;
+}

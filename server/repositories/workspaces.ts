@@ -312,3 +312,28 @@ export async function deleteMembership(trx: Kysely<Database>, workspaceId: strin
   }
   await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
 }
+
+/** A user's roles in any of these workspaces, by workspace (none: not a member). */
+export async function rolesOfUser(db: Kysely<Database>, userId: string, workspaceIds: readonly string[]): Promise<Map<string, WorkspaceRole>> {
+  const roles = new Map<string, WorkspaceRole>();
+  for (const chunk of inChunks([...workspaceIds])) {
+    const rows = await db
+      .selectFrom('workspace_members')
+      .select(['workspace_id', 'role'])
+      .where('user_id', '=', userId)
+      .where('workspace_id', 'in', chunk)
+      .execute();
+    for (const row of rows) roles.set(row.workspace_id, row.role as WorkspaceRole);
+  }
+  return roles;
+}
+
+/** The ids among `userIds` that are members of the workspace. */
+export async function membersAmong(db: Kysely<Database>, workspaceId: string, userIds: readonly string[]): Promise<Set<string>> {
+  const members = new Set<string>();
+  for (const chunk of inChunks([...userIds])) {
+    const rows = await db.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', workspaceId).where('user_id', 'in', chunk).execute();
+    for (const row of rows) members.add(row.user_id);
+  }
+  return members;
+}

@@ -35,7 +35,6 @@ const deleteBlockQuerySchema = z.strictObject({ version: z.coerce.number().int()
 
 export async function blockRoutes(server: FastifyInstance, { config }: { config: Config }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  const { realtime } = server;
   const updateBlock = blockUpdater(app.db, app.dbChanges, config.authCacheTtlMs);
 
   app.get(
@@ -76,11 +75,10 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     { schema: { tags: ['blocks'], summary: 'Create a block (databases and rows too)', body: createBlockBodySchema } },
     async (request, reply) => {
       const user = requireUser(request);
-      const row = await createBlock(app.db, user.id, request.body as CreateBlockBody, originOf(request));
+      const { block, events } = await createBlock(app.db, user.id, request.body as CreateBlockBody, originOf(request));
+      await app.events.dispatch(events, originOf(request));
       reply.status(201);
-      const created = await presentBlock(app.db, row);
-      realtime.blocksAdded(row.page_id, [created], originOf(request), row.updated_at);
-      return envelope(created);
+      return envelope(block);
     },
   );
 
@@ -90,10 +88,8 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     async (request) => {
       const user = requireUser(request);
       const origin = originOf(request);
-      const { block, at, databaseChanged } = await updateBlock(user.id, request.params.id, request.body as UpdateBlockBody, origin);
-      realtime.blockEdited(block, origin, at);
-      // A database's change may have cleared cells of its rows: its views read them again.
-      if (databaseChanged) realtime.databaseChanged(block.pageId, block.id, { kind: 'reset' }, origin, at);
+      const { block, events } = await updateBlock(user.id, request.params.id, request.body as UpdateBlockBody, origin);
+      await app.events.dispatch(events, origin);
       return envelope(block);
     },
   );
@@ -110,8 +106,8 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     },
     async (request) => {
       const user = requireUser(request);
-      const { block, removed } = await deleteBlock(app.db, user.id, request.params.id, request.query.version, originOf(request));
-      realtime.blocksRemoved(block.page_id, removed, originOf(request), nowIso());
+      const { block, events } = await deleteBlock(app.db, user.id, request.params.id, request.query.version, originOf(request));
+      await app.events.dispatch(events, originOf(request));
       return envelope({ id: block.id, status: 'success' });
     },
   );
@@ -121,8 +117,8 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     { schema: { tags: ['blocks'], summary: 'Restore a deleted block and its children in place', params: idParams } },
     async (request) => {
       const user = requireUser(request);
-      const { block, blocks } = await restoreBlock(app.db, user.id, request.params.id);
-      realtime.blocksAdded(block.page_id, blocks, originOf(request), nowIso());
+      const { blocks, events } = await restoreBlock(app.db, user.id, request.params.id);
+      await app.events.dispatch(events, originOf(request));
       return envelope(blocks, { count: blocks.length, hasMoreNext: false });
     },
   );
@@ -132,10 +128,9 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     { schema: { tags: ['blocks'], summary: 'Move a block (and its children) under a parent, after a sibling', params: idParams, body: moveBlockBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const moved = await moveBlock(app.db, user.id, request.params.id, request.body);
-      const present = await presentBlock(app.db, moved);
-      realtime.blockEdited(present, originOf(request), moved.updated_at);
-      return envelope(present);
+      const { block, events } = await moveBlock(app.db, user.id, request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block);
     },
   );
 
@@ -144,8 +139,8 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     { schema: { tags: ['blocks'], summary: 'Deep-copy a block and its children right after it', params: idParams, body: cloneBlockBodySchema.nullish() } },
     async (request, reply) => {
       const user = requireUser(request);
-      const { pageId, root, blocks } = await cloneBlock(app.db, user.id, request.params.id, request.body?.id);
-      realtime.blocksAdded(pageId, blocks, originOf(request), root.updated_at);
+      const { blocks, events } = await cloneBlock(app.db, user.id, request.params.id, request.body?.id);
+      await app.events.dispatch(events, originOf(request));
       reply.status(201);
       return envelope(blocks, { count: blocks.length, hasMoreNext: false });
     },

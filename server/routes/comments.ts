@@ -9,7 +9,7 @@ import {
   reactionQuerySchema,
 } from '../../schema/comment';
 import { idParams } from '../../schema/params';
-import { deleteComment, editComment, reactToComment, unreactToComment, writeComment, type CommentNote } from '../commands/comments/comments';
+import { deleteComment, editComment, reactToComment, unreactToComment, writeComment } from '../commands/comments/comments';
 import { notFound } from '../errors';
 import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
@@ -25,9 +25,6 @@ import { loadPage } from '../repositories/pages';
 
 export async function commentsRoutes(server: FastifyInstance) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-
-  /** Committed: the recipients' inboxes hear of the notifications a comment change made. */
-  const tell = (notes: readonly CommentNote[]) => notes.forEach((note) => app.realtime.notified(note.userId, note.workspaceId, note.id));
 
   app.get(
     '/api/v3/spaces/element/:id/comments',
@@ -62,8 +59,8 @@ export async function commentsRoutes(server: FastifyInstance) {
     { schema: { tags: ['comments'], summary: 'Write a comment or a reply on a page', params: idParams, body: createCommentBodySchema } },
     async (request, reply) => {
       const user = requireUser(request);
-      const { comment, notes } = await writeComment(app.db, user.id, request.params.id, request.body);
-      tell(notes);
+      const { comment, events } = await writeComment(app.db, user.id, request.params.id, request.body);
+      await app.events.dispatch(events, null);
       reply.status(201);
       return envelope(await presentComment(app.db, comment, user.id));
     },
@@ -74,8 +71,8 @@ export async function commentsRoutes(server: FastifyInstance) {
     { schema: { tags: ['comments'], summary: 'Edit a comment (its author only)', params: commentPathParams, body: editCommentBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const { comment, notes } = await editComment(app.db, user.id, request.params.id, request.params.commentId, request.body);
-      tell(notes);
+      const { comment, events } = await editComment(app.db, user.id, request.params.id, request.params.commentId, request.body);
+      await app.events.dispatch(events, null);
       return envelope(await presentComment(app.db, comment, user.id));
     },
   );
@@ -100,8 +97,8 @@ export async function commentsRoutes(server: FastifyInstance) {
     { schema: { tags: ['comments'], summary: 'Add your reaction to a comment', params: idParams, body: reactionBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const { comment, notes } = await reactToComment(app.db, user.id, request.params.id, request.body.code);
-      tell(notes);
+      const { comment, events } = await reactToComment(app.db, user.id, request.params.id, request.body.code);
+      await app.events.dispatch(events, null);
       return envelope(await presentComment(app.db, comment, user.id));
     },
   );

@@ -19,13 +19,12 @@ import {
   updateViewBodySchema,
   writeCellBodySchema,
   writeCellsBodySchema,
-  type DatabaseChange,
 } from '../../schema/database';
 import { chartQueryShape } from '../../schema/databaseChart';
 import { jsonQuery } from '../../schema/query';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { isPostgres } from '../db/connect';
-import type { BlockRow, PageRow } from '../db/types';
+import type { BlockRow } from '../db/types';
 import { contentDispositionOf } from '../disposition';
 import { AppError, forbidden, invalid, notFound } from '../errors';
 import type { UserLimits } from '../config';
@@ -50,12 +49,9 @@ import {
   readCell,
   readRows,
   rowsNaming,
-  ViewOrders,
   type RowQuery,
-  type WrittenCell,
 } from '../repositories/databases';
 import { findPage } from '../repositories/pages';
-import { nowIso } from '../time';
 import { cellConflict, writeCell, writeCells } from '../commands/databases/cells';
 import { listRowHistory, restoreCellEntry } from '../commands/databases/cellHistory';
 import { authorizedDatabase, authorizedRow, type AuthorizedDatabase } from '../commands/databases/database';
@@ -89,10 +85,9 @@ const ANALYZE_EVERY_MS = 5_000;
 
 export async function databaseRoutes(server: FastifyInstance, { limits }: { limits: UserLimits }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
-  const { realtime } = server;
   const originOf = (request: FastifyRequest) => requestOrigin(request.headers[CLIENT_ID_HEADER]);
   /** The ordered ids of the views being read, kept while their data stays (ADR 7). */
-  const orders = new ViewOrders();
+  const orders = app.viewOrders;
   /**
    * Row batches per user (docs/security.md «Request limits»): the web app's CSV import writes
    * ROWS_PER_REQUEST rows a call — a 50,000-row file is 50 calls — so a minute's allowance passes
@@ -201,16 +196,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     };
   }
 
-  /** A field or view change told: the database block's new version, to the page's readers. */
-  async function toldBlock(block: BlockRow, request: FastifyRequest): Promise<void> {
-    realtime.blockEdited(await presentBlock(app.db, block), originOf(request), block.updated_at);
-  }
-
   const changerOf = (request: FastifyRequest): Changer => ({ userId: requireUser(request).id, origin: originOf(request) });
-
-  function told(holder: PageRow, databaseId: string, change: DatabaseChange, request: FastifyRequest): void {
-    realtime.databaseChanged(holder.id, databaseId, change, originOf(request), nowIso());
-  }
 
   /**
    * PostgreSQL plans a view's first read from its statistics, which autovacuum gathers only a
@@ -438,38 +424,13 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     async (request, reply) => {
       const user = requireUser(request);
       await rowBatchLimit(request, reply);
-      const { block, holder, ids } = await createRows(app.db, user.id, request.params.id, request.body);
+      const { ids, rows, events } = await createRows(app.db, user.id, request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
       if (ids.length >= ANALYZE_AFTER_ROWS) await freshStatistics();
-      const wire = await readRows(app.db, block.id, ids);
-      told(holder, block.id, { kind: 'rows', rows: wire }, request);
       reply.status(201);
-      return envelope(wire, { count: wire.length });
+      return envelope(rows, { count: rows.length });
     },
   );
-
-  /** Cells written (of one row or many): one realtime change per row; a title also renames the row's page. */
-  function tellCells(holder: PageRow, databaseId: string, rows: ReadonlyMap<string, PageRow>, written: readonly WrittenCell[], request: FastifyRequest): void {
-    const byRow = new Map<string, WrittenCell[]>();
-    for (const cell of written) byRow.set(cell.rowId, [...(byRow.get(cell.rowId) ?? []), cell]);
-    for (const [rowId, cells] of byRow) {
-      const last = cells[cells.length - 1];
-      told(
-        holder,
-        databaseId,
-        {
-          kind: 'cells',
-          rowId,
-          cells: cells.map(({ fieldId, value, version }) => ({ fieldId, value, version })),
-          updatedAt: last.updatedAt,
-          updatedBy: last.updatedBy,
-        },
-        request,
-      );
-      const title = cells.find((cell) => cell.fieldId === MAIN_FIELD_ID);
-      const row = rows.get(rowId);
-      if (title && row) realtime.pageEdited({ ...row, title: String(title.value ?? '') }, originOf(request), title.updatedAt);
-    }
-  }
 
   app.post(
     '/api/v3/spaces/row/:id/cells/:fieldId',
@@ -477,10 +438,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     async (request) => {
       const user = requireUser(request);
       const { fieldId } = request.params;
-      const { row, block, holder, written, changes } = await writeCell(app.db, user.id, request.params.id, fieldId, request.body);
-      orders.cellsChanged(block.id, changes);
+      const { row, written, events } = await writeCell(app.db, user.id, request.params.id, fieldId, request.body);
+      await app.events.dispatch(events, originOf(request));
       if (written === null) throw await cellConflict(app.db, row.id, fieldId);
-      tellCells(holder, block.id, new Map([[row.id, row]]), [written], request);
       return envelope(written);
     },
   );
@@ -515,10 +475,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const user = requireUser(request);
-      const { row, block, holder, written, changes, fieldId } = await restoreCellEntry(app.db, user.id, request.params.id, request.params.entryId);
-      orders.cellsChanged(block.id, changes);
+      const { row, written, events, fieldId } = await restoreCellEntry(app.db, user.id, request.params.id, request.params.entryId);
+      await app.events.dispatch(events, originOf(request));
       if (written === null) throw await cellConflict(app.db, row.id, fieldId);
-      tellCells(holder, block.id, new Map([[row.id, row]]), [written], request);
       return envelope(written);
     },
   );
@@ -535,11 +494,10 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const user = requireUser(request);
-      const { block, holder, rows, written, refused, changes } = await writeCells(app.db, user.id, request.params.id, request.body.cells);
-      orders.cellsChanged(block.id, changes);
+      const { written, refused, events } = await writeCells(app.db, user.id, request.params.id, request.body.cells);
+      await app.events.dispatch(events, originOf(request));
       // A cell someone changed since its edit was made is not written: the server's copy comes back (as a 422 of one cell would).
       const conflicts = await Promise.all(refused.map((c) => readCell(app.db, c.rowId, c.fieldId)));
-      tellCells(holder, block.id, rows, written, request);
       return envelope({ written, conflicts });
     },
   );
@@ -556,13 +514,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const user = requireUser(request);
-      const { block, holder, ids, written, rowPages } = await moveRows(app.db, user.id, request.params.id, request.body);
-      const rows = await readRows(app.db, block.id, ids);
-      // Moved in one view's own order alone (no cell written): the other views need not read again
-      // (docs/api/databases.md «Order per view»). With `set`, every view may show the rows elsewhere.
-      const onlyIn = request.body.viewId !== undefined && written.length === 0 ? { viewId: request.body.viewId } : {};
-      told(holder, block.id, { kind: 'rows', rows, ...onlyIn }, request);
-      if (written.length > 0) tellCells(holder, block.id, new Map(rowPages.map((row) => [row.id, row])), written, request);
+      const { rows, events } = await moveRows(app.db, user.id, request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
       return envelope(rows);
     },
   );
@@ -571,8 +524,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     '/api/v3/spaces/database/:id/rows/delete',
     { schema: { tags: ['databases'], summary: 'Rows into the trash (restorable as one batch)', params: databaseParams, body: rowIdsBodySchema } },
     async (request) => {
-      const { block, holder, ids } = await trashDatabaseRows(app.db, requireUser(request).id, request.params.id, request.body.ids);
-      told(holder, block.id, { kind: 'removed', ids }, request);
+      const { ids, events } = await trashDatabaseRows(app.db, requireUser(request).id, request.params.id, request.body.ids);
+      await app.events.dispatch(events, originOf(request));
       return envelope({ ids });
     },
   );
@@ -581,9 +534,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     '/api/v3/spaces/database/:id/rows/restore',
     { schema: { tags: ['databases'], summary: 'Rows back from the trash', params: databaseParams, body: rowIdsBodySchema } },
     async (request) => {
-      const { block, holder, ids } = await restoreDatabaseRows(app.db, requireUser(request).id, request.params.id, request.body.ids);
-      const rows = await readRows(app.db, block.id, ids);
-      told(holder, block.id, { kind: 'rows', rows }, request);
+      const { rows, events } = await restoreDatabaseRows(app.db, requireUser(request).id, request.params.id, request.body.ids);
+      await app.events.dispatch(events, originOf(request));
       return envelope(rows);
     },
   );
@@ -601,9 +553,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request) => {
-      const { block } = await describeDatabase(app.db, changerOf(request), request.params.id, request.body);
-      await toldBlock(block, request);
-      return envelope(await presentBlock(app.db, block));
+      const { block, events } = await describeDatabase(app.db, changerOf(request), request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block);
     },
   );
 
@@ -611,9 +563,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     '/api/v3/spaces/database/:id/fields',
     { schema: { tags: ['databases'], summary: 'Add a field, shown in every view', params: databaseParams, body: addFieldBodySchema } },
     async (request) => {
-      const { block, result: fieldId } = await addField(app.db, changerOf(request), request.params.id, request.body);
-      await toldBlock(block, request);
-      return envelope(await presentBlock(app.db, block), { fieldId });
+      const { block, result: fieldId, events } = await addField(app.db, changerOf(request), request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block, { fieldId });
     },
   );
 
@@ -631,13 +583,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const { id, fieldId } = request.params;
       const { field, dryRun } = request.body;
       if (dryRun) return envelope(await planFieldChange(app.db, requireUser(request).id, id, fieldId, field));
-      const { block, result } = await updateField(app.db, changerOf(request), id, fieldId, field);
-      await toldBlock(block, request);
-      if (result && (result.converted > 0 || result.dropped > 0)) {
-        const holder = await findPage(app.db, block.page_id);
-        if (holder) told(holder, block.id, { kind: 'reset' }, request);
-      }
-      return envelope(await presentBlock(app.db, block), { report: result });
+      const { block, result, events } = await updateField(app.db, changerOf(request), id, fieldId, field);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block, { report: result });
     },
   );
 
@@ -645,9 +593,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     '/api/v3/spaces/database/:id/fields/:fieldId',
     { schema: { tags: ['databases'], summary: 'Delete a field: out of every view, its cells cleared', params: fieldParams } },
     async (request) => {
-      const { block } = await deleteField(app.db, changerOf(request), request.params.id, request.params.fieldId);
-      await toldBlock(block, request);
-      return envelope(await presentBlock(app.db, block));
+      const { block, events } = await deleteField(app.db, changerOf(request), request.params.id, request.params.fieldId);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block);
     },
   );
 
@@ -655,9 +603,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     '/api/v3/spaces/database/:id/views',
     { schema: { tags: ['databases'], summary: 'Add a view', params: databaseParams, body: addViewBodySchema } },
     async (request) => {
-      const { block } = await addView(app.db, changerOf(request), request.params.id, request.body);
-      await toldBlock(block, request);
-      return envelope(await presentBlock(app.db, block));
+      const { block, events } = await addView(app.db, changerOf(request), request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block);
     },
   );
 
@@ -672,9 +620,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request) => {
-      const { block } = await updateView(app.db, changerOf(request), request.params.id, request.params.viewId, request.body);
-      await toldBlock(block, request);
-      return envelope(await presentBlock(app.db, block));
+      const { block, events } = await updateView(app.db, changerOf(request), request.params.id, request.params.viewId, request.body);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block);
     },
   );
 
@@ -682,9 +630,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     '/api/v3/spaces/database/:id/views/:viewId/move',
     { schema: { tags: ['databases'], summary: 'Reorder the views', params: viewParams, body: moveViewBodySchema } },
     async (request) => {
-      const { block } = await moveView(app.db, changerOf(request), request.params.id, request.params.viewId, request.body);
-      await toldBlock(block, request);
-      return envelope(await presentBlock(app.db, block));
+      const { block, events } = await moveView(app.db, changerOf(request), request.params.id, request.params.viewId, request.body);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block);
     },
   );
 
@@ -692,9 +640,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     '/api/v3/spaces/database/:id/views/:viewId',
     { schema: { tags: ['databases'], summary: 'Delete a view', params: viewParams } },
     async (request) => {
-      const { block } = await deleteView(app.db, changerOf(request), request.params.id, request.params.viewId);
-      await toldBlock(block, request);
-      return envelope(await presentBlock(app.db, block));
+      const { block, events } = await deleteView(app.db, changerOf(request), request.params.id, request.params.viewId);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(block);
     },
   );
 

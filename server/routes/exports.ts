@@ -9,7 +9,7 @@ import { contentDispositionOf } from '../disposition';
 import { requireUser } from '../plugins/auth';
 import { concurrencyCap, userLimit } from '../plugins/rateLimit';
 import { authorizePage } from '../policies/page';
-import { findPage, loadPage } from '../repositories/pages';
+import { loadPage } from '../repositories/pages';
 import { EXPORT_FORMATS, exportZip, fileName, pagesToExport } from '../export/pageExport';
 import { ImportError } from '../export/archive';
 import { readImport, type ImportReading } from '../export/importRead';
@@ -186,9 +186,8 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
         }
         const report = await importAt(app.db, user.id, place, read, { store: app.fileStore, quotaBytes: config.storageQuotaBytes });
         report.problems.unshift(...read.problems);
-        const first = report.pages[0];
-        if (first) app.realtime.childrenChanged([place.parent?.id ?? null], place.workspaceId, first.id);
-        const root = first ? await findPage(app.db, first.id) : undefined;
+        await app.events.dispatch(report.events, null);
+        const { root } = report;
         reply.status(201);
         return envelope({
           page: root ? presentElement(root, 'full') : null,

@@ -2,13 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WireVersionBlock, WireVersionContent } from '../../schema/history';
-import type { WireBlock } from '../../schema/block';
 import { idParams } from '../../schema/params';
 import { jsonQuery } from '../../schema/query';
 import { requireUser } from '../plugins/auth';
 import { authorizePage } from '../policies/page';
 import { envelope } from '../presenters';
-import { findBlocks, presentBlock } from '../repositories/blocks';
 import { loadPage } from '../repositories/pages';
 import { presentVersions, versionsById, type VersionAnnouncer } from '../history/announcements';
 import { blocksAt, findVersion, listVersions, versionChanges, type VersionBlock } from '../history/versions';
@@ -98,19 +96,9 @@ export async function historyRoutes(server: FastifyInstance, { announcer }: { an
       const user = requireUser(request);
       return announcing(request.params.id, async (take) => {
         const result = await restoreVersion(app.db, user.id, request.params.id, request.params.versionId, take);
-        const { page, at } = result;
-        // Everyone who has the page open sees it come back (after the commit).
-        const present = async (ids: string[]): Promise<WireBlock[]> => {
-          if (ids.length === 0) return [];
-          const rows = await findBlocks(app.db, ids);
-          return Promise.all(rows.map((row) => presentBlock(app.db, row)));
-        };
-        const origin = null;
-        for (const block of await present(result.edited)) app.realtime.blockEdited(block, origin, at);
-        const addedBlocks = await present(result.added);
-        if (addedBlocks.length > 0) app.realtime.blocksAdded(page.id, addedBlocks, origin, at);
-        if (result.removed.length > 0) app.realtime.blocksRemoved(page.id, result.removed, origin, at);
-        if (result.retitled !== null) app.realtime.pageEdited({ ...page, title: result.retitled }, origin, at);
+        const { page } = result;
+        // Told to every connection, the restorer's too: its editor did not make the change.
+        await app.events.dispatch(result.events, null);
         // The page before the restore (if it was not recorded yet), then the restore.
         const recorded = await versionsById(app.db, [result.before, result.restored]);
         await announce(take(), page.id, async () => recorded);

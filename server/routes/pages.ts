@@ -29,9 +29,6 @@ import { mayListSection } from '../../schema/policies/workspace';
 import { assertNotInTrash, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
-import { readRows } from '../repositories/databases';
-import { nowIso } from '../time';
-import type { DatabaseChange } from '../../schema/database';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
 import { findPage, findPageByIdOrAlias, findPages, listChildren, listLiveTitles, listSectionRoots, loadPage, pagePath } from '../repositories/pages';
@@ -149,26 +146,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
   const app = server.withTypeProvider<ZodTypeProvider>();
   const titleSearchLimit = userLimit(app, 'title-search', config.userLimits.searchPer10s, 10_000, requireUser);
 
-  /**
-   * The sidebars showing the page's parent (and its former parent, after a move) hear that
-   * those children changed (realtime elementChildren channels; the top level is the workspace's).
-   */
-  const told = (page: PageRow, before?: PageRow) => {
-    if (page.database_id !== null) toldRow(page);
-    else app.realtime.childrenChanged([page.parent_id, ...(before ? [before.parent_id] : [])], page.workspace_id, page.id);
-  };
-  /** A database row is no child in the sidebar: its database's views hear of it instead (docs/api/databases.md). */
-  const toldRow = (page: PageRow) => {
-    const databaseId = page.database_id!;
-    const change: Promise<DatabaseChange> =
-      page.in_trash === 1
-        ? Promise.resolve({ kind: 'removed', ids: [page.id] })
-        : readRows(app.db, databaseId, [page.id]).then((rows) => ({ kind: 'rows', rows }));
-    change.then(
-      (c) => app.realtime.databaseChanged(page.parent_id!, databaseId, c, null, nowIso()),
-      (error: unknown) => app.log.warn({ err: error }, 'realtime: a changed row'),
-    );
-  };
+  /** The web app's connection that sent a write (X-Client-Id): its own realtime echo is skipped by it. */
+  const originOf = (request: FastifyRequest) => requestOrigin(request.headers[CLIENT_ID_HEADER]);
 
   // ---- Sections -------------------------------------------------------------------------------
 
@@ -217,8 +196,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       const body = request.body ?? createNoteBodySchema.parse({});
       const workspace = await requestWorkspace(app, request, user);
       if (section !== 'private' && section !== 'all') throw forbidden('creating pages in this section');
-      const { page } = await createPage(app.db, user.id, body, { workspace, section });
-      told(page);
+      const { page, events } = await createPage(app.db, user.id, body, { workspace, section });
+      await app.events.dispatch(events, originOf(request));
       reply.status(201);
       return envelope(presentElement(page, 'full'));
     },
@@ -433,9 +412,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     { schema: { tags: ['pages'], summary: 'Change one of title, icon, cover, isPublic', params: idParams, body: patchElementBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const { before, updated, level, published } = await updatePage(app.db, user.id, request.params.id, request.body);
-      told(before);
-      if (!published) app.realtime.pageEdited(updated, requestOrigin(request.headers[CLIENT_ID_HEADER]), updated.updated_at);
+      const { updated, level, events } = await updatePage(app.db, user.id, request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
       return envelope(await presentPageFor(app.db, user.id, updated, level));
     },
   );
@@ -446,8 +424,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     async (request, reply) => {
       const user = requireUser(request);
       const body = request.body ?? createNoteBodySchema.parse({});
-      const { page, level } = await createPage(app.db, user.id, body, { parentId: request.params.id });
-      told(page);
+      const { page, level, events } = await createPage(app.db, user.id, body, { parentId: request.params.id });
+      await app.events.dispatch(events, originOf(request));
       reply.status(201);
       return envelope(presentElement(page, level));
     },
@@ -458,8 +436,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     { schema: { tags: ['pages'], summary: 'Move a page and its subtree to the trash', params: idParams } },
     async (request) => {
       const user = requireUser(request);
-      const { trashed, level } = await trashPage(app.db, user.id, request.params.id);
-      told(trashed);
+      const { trashed, level, events } = await trashPage(app.db, user.id, request.params.id);
+      await app.events.dispatch(events, originOf(request));
       return envelope(await presentPageFor(app.db, user.id, trashed, level));
     },
   );
@@ -469,8 +447,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     { schema: { tags: ['pages'], summary: 'Take a page and what was trashed with it out of the trash', params: idParams, body: emptyBody } },
     async (request) => {
       const user = requireUser(request);
-      const { restored, level } = await restorePage(app.db, user.id, request.params.id);
-      told(restored);
+      const { restored, level, events } = await restorePage(app.db, user.id, request.params.id);
+      await app.events.dispatch(events, originOf(request));
       return envelope(await presentPageFor(app.db, user.id, restored, level));
     },
   );
@@ -480,8 +458,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     { schema: { tags: ['pages'], summary: 'Delete a trashed page and everything below it for good', params: idParams, body: emptyBody } },
     async (request) => {
       const user = requireUser(request);
-      const { removed: page, pageIds, storageKeys } = await removePageForever(app.db, user.id, request.params.id);
-      told(page);
+      const { removed: page, pageIds, storageKeys, events } = await removePageForever(app.db, user.id, request.params.id);
+      await app.events.dispatch(events, originOf(request));
       await removeStoredFiles(app.fileStore, storageKeys, request.log);
       return envelope({ id: page.id, status: 'success' }, { removedPages: pageIds.length, removedFiles: storageKeys.length });
     },
@@ -518,8 +496,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     async (request, reply) => {
       const user = requireUser(request);
       const body = request.body;
-      const { clone, count } = await clonePage(app.db, user.id, request.params.id, body);
-      told(clone);
+      const { clone, count, events } = await clonePage(app.db, user.id, request.params.id, body);
+      await app.events.dispatch(events, originOf(request));
       reply.status(201);
       return envelope(await presentPageFor(app.db, user.id, clone), { clonedPages: count });
     },
@@ -537,8 +515,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     },
     async (request) => {
       const user = requireUser(request);
-      const { moved, before } = await movePage(app.db, user.id, request.params.id, request.body);
-      told(moved, before);
+      const { moved, events } = await movePage(app.db, user.id, request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
       return envelope(await presentPageFor(app.db, user.id, moved));
     },
   );
@@ -548,8 +526,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     { schema: { tags: ['pages'], summary: 'Reorder a page among its current siblings', params: idParams, body: placeAfterBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const { placed, level } = await reorderPage(app.db, user.id, request.params.id, request.body.placeAfter);
-      told(placed);
+      const { placed, level, events } = await reorderPage(app.db, user.id, request.params.id, request.body.placeAfter);
+      await app.events.dispatch(events, originOf(request));
       return envelope(await presentPageFor(app.db, user.id, placed, level));
     },
   );

@@ -78,7 +78,7 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
       const user = requireUser(request);
       const outcome = await sharePage(app.db, user.id, request.params.id, request.body, config.inviteLimitPeople);
       const { page } = outcome;
-      for (const note of outcome.notes) app.realtime.notified(note.userId, page.workspace_id, note.id);
+      await app.events.dispatch(outcome.events, null);
 
       // Everyone new to the workspace hears about it by e-mail (people already in it see the
       // notification); a mail failure does not undo the share.
@@ -101,9 +101,9 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
     { schema: { tags: ['sharing'], summary: "Remove a person's grant on a page", params: idParams, body: removePageMemberBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const page = await changePageMember(app.db, user.id, request.params.id, request.body.userId, 'inherit');
+      const { page, events } = await changePageMember(app.db, user.id, request.params.id, request.body.userId, 'inherit');
       // Once this answers, nothing of the page reaches them any more (docs/realtime.md).
-      await app.realtime.accessLost(request.body.userId);
+      await app.events.dispatch(events, null);
       const list = await presentMembers(app.db, page);
       return envelope(list, { count: list.length, hasMoreNext: false });
     },
@@ -114,7 +114,7 @@ export async function sharingRoutes(server: FastifyInstance, { config, mailer }:
     { schema: { tags: ['sharing'], summary: "Change a member's level on a page", params: idParams, body: memberAccessBodySchema } },
     async (request) => {
       const user = requireUser(request);
-      const page = await changePageMember(app.db, user.id, request.params.id, request.body.userId, request.body.accessLevel);
+      const { page } = await changePageMember(app.db, user.id, request.params.id, request.body.userId, request.body.accessLevel);
       const list = await presentMembers(app.db, page);
       return envelope(list, { count: list.length, hasMoreNext: false });
     },

@@ -32,8 +32,8 @@ export async function templateRoutes(server: FastifyInstance) {
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const { root, count } = await copyTemplateInto(app.db, user.id, request.params.id, request.body);
-      app.realtime.childrenChanged([root.parent_id], root.workspace_id, root.id);
+      const { root, count, events } = await copyTemplateInto(app.db, user.id, request.params.id, request.body);
+      await app.events.dispatch(events, null);
       reply.status(201);
       return envelope(presentElement(root, 'full', false), { copiedPages: count });
     },

@@ -180,9 +180,9 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     async (request) => {
       const user = requireUser(request);
       const { userId, role } = request.body;
-      const membership = await changeMemberRole(app.db, user.id, request.params.id, userId, role);
+      const { workspace: membership, events } = await changeMemberRole(app.db, user.id, request.params.id, userId, role);
       // A lower role may take pages away (a guest has no shared section): checked before the answer.
-      await app.realtime.accessLost(userId);
+      await app.events.dispatch(events, null);
       const member = await findMember(app.db, membership.id, userId);
       if (!member) throw notFound('member');
       return envelope(presentMember(member));
@@ -202,9 +202,9 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     async (request) => {
       const user = requireUser(request);
       const { userId } = request.body;
-      await removeWorkspaceMember(app.db, user.id, request.params.id, userId);
+      const { events } = await removeWorkspaceMember(app.db, user.id, request.params.id, userId);
       // Once this answers, nothing of the workspace's pages reaches them any more (docs/realtime.md).
-      await app.realtime.accessLost(userId);
+      await app.events.dispatch(events, null);
       return envelope({ id: userId, status: 'success' });
     },
   );

@@ -3,9 +3,9 @@ import type { Transaction } from 'kysely';
 import type { BlockData } from '../../schema/block';
 import { definitionForWireType, type BlockWireType } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
-import type { Database, NewBlock, PageRow } from '../db/types';
+import type { Database, PageRow } from '../db/types';
+import { insertBlockRows, type InsertBlockInput } from '../repositories/blocks';
 import { insertPage, updatePageFields } from '../repositories/pages';
-import { inChunks } from '../db/inChunks';
 import { nowIso } from '../time';
 import type { TemplateBlock, TemplateDefinition, TemplatePage } from './types';
 
@@ -32,26 +32,14 @@ interface CopyInput {
 export async function copyTemplate(trx: Transaction<Database>, input: CopyInput): Promise<{ root: PageRow; pages: PageRow[] }> {
   const now = nowIso();
   const pages: PageRow[] = [];
-  const blocks: NewBlock[] = [];
+  const blocks: InsertBlockInput[] = [];
 
   const addBlocks = (pageId: string, parentId: string | null, list: readonly TemplateBlock[], childPageIds: readonly string[]) => {
     let previousKey: string | null = null;
     const add = (type: BlockWireType, data: BlockData): string => {
       const id = newId();
       previousKey = generateKeyBetween(previousKey, null);
-      blocks.push({
-        id,
-        page_id: pageId,
-        parent_id: parentId,
-        sort_key: previousKey,
-        type,
-        data: JSON.stringify(data),
-        version: 1,
-        created_at: now,
-        updated_at: now,
-        updated_by: input.userId,
-        deleted_at: null,
-      });
+      blocks.push({ id, pageId, parentId, sortKey: previousKey, type, data, userId: input.userId });
       return id;
     };
     for (const block of list) {
@@ -89,6 +77,6 @@ export async function copyTemplate(trx: Transaction<Database>, input: CopyInput)
   };
 
   const root = await copyPage(input.template.root, null);
-  for (const chunk of inChunks(blocks, 200)) await trx.insertInto('blocks').values(chunk).execute();
+  await insertBlockRows(trx, blocks, now);
   return { root, pages };
 }

@@ -1,5 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { REALTIME_PATH, type RealtimeAck, type RealtimeErrorBody } from '../../schema/realtime';
+import { actor, type Actor } from './pages';
+import { createTestApp, type TestApp } from './testApp';
 
 /** How a test client signs in: a session cookie (`sid=…`) or a Bearer access token. */
 export type Credential = { cookie: string } | { token: string };
@@ -119,4 +121,41 @@ export async function until(predicate: () => boolean | Promise<boolean>, timeout
     if (Date.now() > deadline) throw new Error(`${what} did not hold within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * One test app on the project's database, listening on a free port, with people signed in
+ * (`emails`, in order) and their realtime clients: registers beforeAll/afterEach/afterAll. Read
+ * the parts through the getters (they exist once beforeAll ran). `connect` opens a client closed
+ * after the test; `sockets` takes any other client to close then.
+ */
+export function listeningApp(emails: readonly string[]) {
+  let t: TestApp | undefined;
+  let people: Actor[] = [];
+  let baseUrl = '';
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    t = await createTestApp();
+    for (const email of emails) people.push(await actor(t, email));
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.close();
+  });
+  afterAll(async () => {
+    await t?.close();
+    people = [];
+  });
+  return {
+    t: (): TestApp => t!,
+    people: (): Actor[] => people,
+    baseUrl: (): string => baseUrl,
+    sockets,
+    /** A client of `who` (a person, or a cookie), closed after the test. */
+    async connect(who: Actor | string, options: Parameters<typeof connectRealtime>[2] = {}): Promise<Socket> {
+      const socket = await connectRealtime(baseUrl, { cookie: typeof who === 'string' ? who : who.cookie }, options);
+      sockets.push(socket);
+      return socket;
+    },
+  };
 }

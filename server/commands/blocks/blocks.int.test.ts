@@ -31,12 +31,12 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const text = (s: string) => ({ tokens: [{ text: s }] }) as BlockData;
-const paragraph = (pageId: string, s: string, more: { parentId?: string; placeAfter?: string; id?: string } = {}) =>
-  createBlock(t.app.db, team.userId.admin, { pageId, type: 'text', data: text(s), ...more }, null);
+const paragraph = async (pageId: string, s: string, more: { parentId?: string; placeAfter?: string; id?: string } = {}) =>
+  (await createBlock(t.app.db, team.userId.admin, { pageId, type: 'text', data: text(s), ...more }, null)).block;
 const textOf = async (id: string) => JSON.parse((await findBlock(t.app.db, id))!.data).tokens[0].text as string;
 
 describe('createBlock', () => {
-  test('by an editor, after a sibling; denied to a reader and an outsider, and 404 for no page', async () => {
+  test('by an editor, after a sibling, told as added; denied to a reader and an outsider, and 404 for no page', async () => {
     const first = await paragraph(team.pageId, 'first');
     const second = await createBlock(
       t.app.db,
@@ -44,7 +44,8 @@ describe('createBlock', () => {
       { pageId: team.pageId, type: 'text', data: text('second'), placeAfter: first.id },
       null,
     );
-    expect(second.sort_key > first.sort_key).toBe(true);
+    expect(second.block.placeAfter).toBe(first.id);
+    expect(second.events).toEqual([{ kind: 'blocksAdded', pageId: team.pageId, blocks: [second.block], at: expect.any(String) }]);
     expect(await refusal(createBlock(t.app.db, team.userId.reader, { pageId: team.pageId, type: 'text', data: text('no') }, null))).toEqual([403, 'forbidden']);
     expect(await refusal(createBlock(t.app.db, team.userId.outsider, { pageId: team.pageId, type: 'text', data: text('no') }, null))).toEqual([
       403,
@@ -69,7 +70,8 @@ describe('blockUpdater', () => {
     const block = await paragraph(team.pageId, 'one');
     const first = await updateBlock(team.userId.participant, block.id, { version: block.version, type: 'text', data: text('two') }, null);
     expect(first.block.version).toBe(block.version + 1);
-    expect(first.databaseChanged).toBe(false);
+    // A paragraph's change: the block alone is told (a database's would also reset its rows).
+    expect(first.events).toEqual([{ kind: 'blockChanged', block: first.block, at: expect.any(String) }]);
     expect(await refusal(updateBlock(team.userId.admin, block.id, { version: block.version, type: 'text', data: text('stale') }, null))).toEqual([
       422,
       'block.version_conflict',
@@ -112,12 +114,15 @@ describe('deleteBlock, restoreBlock', () => {
     expect((await findBlock(t.app.db, parent.id))!.deleted_at).toBeNull();
     expect(await refusal(deleteBlock(t.app.db, team.userId.reader, parent.id, undefined, null))).toEqual([403, 'forbidden']);
 
-    const { removed } = await deleteBlock(t.app.db, team.userId.participant, parent.id, undefined, null);
-    expect(removed.map((r) => r.id).sort()).toEqual([parent.id, child.id].sort());
+    const { events } = await deleteBlock(t.app.db, team.userId.participant, parent.id, undefined, null);
+    expect(events).toHaveLength(1);
+    const [removed] = events;
+    expect(removed.kind === 'blocksRemoved' && removed.removed.map((r) => r.id).sort()).toEqual([parent.id, child.id].sort());
     expect(await refusal(restoreBlock(t.app.db, team.userId.admin, child.id))).toEqual([422, 'validation_failed']);
     expect(await refusal(restoreBlock(t.app.db, team.userId.reader, parent.id))).toEqual([403, 'forbidden']);
-    const { blocks } = await restoreBlock(t.app.db, team.userId.admin, parent.id);
-    expect(blocks.map((b) => b.id).sort()).toEqual([parent.id, child.id].sort());
+    const restored = await restoreBlock(t.app.db, team.userId.admin, parent.id);
+    expect(restored.blocks.map((b) => b.id).sort()).toEqual([parent.id, child.id].sort());
+    expect(restored.events).toEqual([{ kind: 'blocksAdded', pageId: team.pageId, blocks: restored.blocks, at: expect.any(String) }]);
   });
 });
 
@@ -130,13 +135,15 @@ describe('moveBlock, cloneBlock', () => {
     expect(await refusal(moveBlock(t.app.db, team.userId.reader, below.id, {}))).toEqual([403, 'forbidden']);
     expect((await findBlock(t.app.db, below.id))!.parent_id).toBe(top.id);
     const moved = await moveBlock(t.app.db, team.userId.participant, below.id, {});
-    expect(moved.parent_id).toBeNull();
+    expect(moved.block.parentId).toBeNull();
+    expect(moved.events).toEqual([{ kind: 'blockChanged', block: moved.block, at: expect.any(String) }]);
 
     const copyId = newId();
     await paragraph(team.pageId, 'inner', { parentId: top.id });
-    const { blocks } = await cloneBlock(t.app.db, team.userId.participant, top.id, copyId);
+    const { blocks, events } = await cloneBlock(t.app.db, team.userId.participant, top.id, copyId);
     expect(blocks[0].id).toBe(copyId);
     expect(blocks).toHaveLength(2);
+    expect(events).toEqual([{ kind: 'blocksAdded', pageId: team.pageId, blocks, at: expect.any(String) }]);
     expect(await refusal(cloneBlock(t.app.db, team.userId.admin, top.id, copyId))).toEqual([409, 'block.already_exists']);
     expect(await refusal(cloneBlock(t.app.db, team.userId.reader, top.id))).toEqual([403, 'forbidden']);
   });
@@ -150,7 +157,7 @@ describe('moveBlock answers the move it made', () => {
     const db = t.app.db;
     const deletingAfterCommit = aroundTransactions(db, { after: () => deleteBlock(db, team.userId.admin, parent.id, undefined, null) });
     const moved = await moveBlock(deletingAfterCommit, team.userId.admin, block.id, { parentId: parent.id });
-    expect([moved.id, moved.parent_id, moved.deleted_at]).toEqual([block.id, parent.id, null]);
+    expect([moved.block.id, moved.block.parentId]).toEqual([block.id, parent.id]);
     // Deleted with its parent since.
     expect((await findBlock(db, block.id))!.deleted_at).not.toBeNull();
   });

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { WireBlock } from '../../../schema/block';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { BlockRow, Database } from '../../db/types';
+import type { DomainEvent } from '../../events/events';
 import { AppError, invalid, notFound } from '../../errors';
 import { findBlock, listSubtree, presentBlock, restoreBlockTree, softDeleteBlockTree } from '../../repositories/blocks';
+import { nowIso } from '../../time';
 import { authorizedBlock, blockChange, checkPlacement, reloadLive } from './blockChange';
 
 /**
@@ -18,7 +21,7 @@ export async function deleteBlock(
   id: string,
   base: number | undefined,
   origin: string | null,
-): Promise<{ block: BlockRow; removed: Array<{ id: string; version: number }> }> {
+): Promise<{ block: BlockRow; events: DomainEvent[] }> {
   const block = await authorizedBlock(db, userId, id, 'edit');
   const removed = await blockChange(db, block.page_id, async (trx) => {
     const current = await reloadLive(trx, block.id);
@@ -27,11 +30,11 @@ export async function deleteBlock(
     const now = await reloadLive(trx, block.id);
     throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since it was deleted here', undefined, await presentBlock(trx, now));
   });
-  return { block, removed };
+  return { block, events: [{ kind: 'blocksRemoved', pageId: block.page_id, removed, at: nowIso() }] };
 }
 
 /** Restores a deleted block and its children in place, once its parent is live again (422 before). Answers the blocks back. */
-export async function restoreBlock(db: Kysely<Database>, userId: string, id: string) {
+export async function restoreBlock(db: Kysely<Database>, userId: string, id: string): Promise<{ blocks: WireBlock[]; events: DomainEvent[] }> {
   const block = await authorizedBlock(db, userId, id, 'edit', true);
   await blockChange(db, block.page_id, async (trx) => {
     const current = await findBlock(trx, block.id);
@@ -42,5 +45,6 @@ export async function restoreBlock(db: Kysely<Database>, userId: string, id: str
     checkPlacement(current.type, parent);
     await restoreBlockTree(trx, current);
   });
-  return { block, blocks: await listSubtree(db, { ...block, deleted_at: null }) };
+  const blocks = await listSubtree(db, { ...block, deleted_at: null });
+  return { blocks, events: [{ kind: 'blocksAdded', pageId: block.page_id, blocks, at: nowIso() }] };
 }

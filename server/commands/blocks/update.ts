@@ -4,6 +4,7 @@ import type { DatabaseData } from '../../../schema/blocks';
 import { ERROR_CODES } from '../../../schema/errors';
 import { EpochCache, type ChangeWatch } from '../../db/changeWatch';
 import type { Database } from '../../db/types';
+import type { DomainEvent } from '../../events/events';
 import { AppError, invalid, notFound } from '../../errors';
 import { allows } from '../../../schema/policies/page';
 import { pageAccessLevel } from '../../policies/page';
@@ -22,11 +23,16 @@ import { authorizedBlock, blockChange, canonicalData, checkPlacement } from './b
 
 const FIXED_TYPES: ReadonlySet<string> = new Set(FIXED_BLOCK_TYPES);
 
-/** What an update did: the block as the wire shows it, when, and whether a database's rows were pruned (its views read them again). */
+/** What an update did: the block as the wire shows it, and its events (a database's change may also have cleared cells of its rows: its views read them again). */
 export interface BlockUpdate {
   block: WireBlock;
-  at: string;
-  databaseChanged: boolean;
+  events: DomainEvent[];
+}
+
+function updated(block: WireBlock, at: string, databaseChanged: boolean): BlockUpdate {
+  const events: DomainEvent[] = [{ kind: 'blockChanged', block, at }];
+  if (databaseChanged) events.push({ kind: 'rowsChanged', holderId: block.pageId, databaseId: block.id, change: { kind: 'reset' }, at });
+  return { block, events };
 }
 
 export type UpdateBlock = (userId: string, id: string, body: UpdateBlockBody, origin: string | null) => Promise<BlockUpdate>;
@@ -66,8 +72,8 @@ export function blockUpdater(db: Kysely<Database>, changes: ChangeWatch, cacheTt
       const may = pageId === undefined ? false : mayEditPage(userId, pageId);
       if (may === true || (may !== false && (await may))) {
         const at = nowIso();
-        const updated = await updateContentIfVersion(db, id, body.version, body.type, canonicalData(body.type, body.data as BlockData), userId, origin, at);
-        if (updated) return { block: updated, at, databaseChanged: false };
+        const written = await updateContentIfVersion(db, id, body.version, body.type, canonicalData(body.type, body.data as BlockData), userId, origin, at);
+        if (written) return updated(written, at, false);
       }
     }
     const block = await authorizedBlock(db, userId, id, 'edit');
@@ -100,7 +106,6 @@ export function blockUpdater(db: Kysely<Database>, changes: ChangeWatch, cacheTt
       if (!current) throw notFound('block');
       throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since this edit was made', undefined, await presentBlock(db, current));
     }
-    const updated = await presentBlock(db, { ...block, type: body.type, data: JSON.stringify(data), version });
-    return { block: updated, at, databaseChanged: body.type === 'database' };
+    return updated(await presentBlock(db, { ...block, type: body.type, data: JSON.stringify(data), version }), at, body.type === 'database');
   };
 }

@@ -6,6 +6,7 @@ import { countRows, type TestApp } from '../../../test/helpers/testApp';
 import { createTeamApp, type Team } from '../../../test/helpers/team';
 import { trashPage } from '../pages/trash';
 import { deleteComment, editComment, reactToComment, unreactToComment, writeComment } from './comments';
+import { eventsOf } from '../../events/events';
 
 /*
  * The comment commands called as a handler calls them, on a real database (both kinds): what each
@@ -37,15 +38,19 @@ describe('writeComment', () => {
 
   test('a reply to a comment of another page, or to a deleted one, is 422; the one mentioned is notified (a note to tell), the author not', async () => {
     const parent = (await write('admin', 'Вопрос')).comment;
-    const { comment: reply, notes } = await writeComment(t.app.db, team.userId.participant, team.pageId, {
+    const { comment: reply, events } = await writeComment(t.app.db, team.userId.participant, team.pageId, {
       content: [...text('Ответ для '), mention(team.userId.reader)],
       attaches: [],
       repliedComment: parent.id,
     });
     expect(reply.replied_comment_id).toBe(parent.id);
     // The reader is mentioned, the admin replied to: each told once; the writer never.
-    expect(notes.map((n) => n.userId).sort()).toEqual([team.userId.admin, team.userId.reader].sort());
-    expect(notes.every((n) => n.workspaceId === team.workspaceId)).toBe(true);
+    expect(
+      eventsOf(events, 'notified')
+        .map((n) => n.userId)
+        .sort(),
+    ).toEqual([team.userId.admin, team.userId.reader].sort());
+    expect(eventsOf(events, 'notified').every((n) => n.workspaceId === team.workspaceId)).toBe(true);
     const elsewhere = (await write('admin', 'Там', { pageId: team.otherPageId })).comment;
     expect(await refusal(write('admin', 'не туда', { repliedComment: elsewhere.id }))).toEqual([422, 'validation_failed']);
     await deleteComment(t.app.db, team.userId.admin, team.pageId, reply.id);
@@ -70,10 +75,10 @@ describe('editComment and deleteComment', () => {
     expect(await refusal(editComment(t.app.db, team.userId.outsider, team.pageId, comment.id, { content: text('чужое') }))).toEqual([403, 'forbidden']);
     expect(await refusal(editComment(t.app.db, team.userId.participant, team.pageId, comment.id, { content: text('  ') }))).toEqual([422, 'validation_failed']);
     expect(JSON.parse((await findComment(t.app.db, comment.id))!.content)).toEqual([mention(team.userId.reader)]);
-    const { notes } = await editComment(t.app.db, team.userId.participant, team.pageId, comment.id, {
+    const { events } = await editComment(t.app.db, team.userId.participant, team.pageId, comment.id, {
       content: [mention(team.userId.reader), mention(team.userId.admin)],
     });
-    expect(notes.map((n) => n.userId)).toEqual([team.userId.admin]);
+    expect(eventsOf(events, 'notified').map((n) => n.userId)).toEqual([team.userId.admin]);
   });
 
   test('the author or someone with full access deletes; an editor may not delete another’s; a comment with replies stays as deleted', async () => {
@@ -93,9 +98,9 @@ describe('reactToComment and unreactToComment', () => {
   test('a reader reacts (its author told once), at most the limit of different reactions; the guest is refused', async () => {
     const { comment } = await write('participant', 'Нравится?');
     const first = await reactToComment(t.app.db, team.userId.reader, comment.id, '👍');
-    expect(first.notes.map((n) => n.userId)).toEqual([team.userId.participant]);
+    expect(eventsOf(first.events, 'notified').map((n) => n.userId)).toEqual([team.userId.participant]);
     // The same reaction again: nothing new, nobody told.
-    expect((await reactToComment(t.app.db, team.userId.reader, comment.id, '👍')).notes).toEqual([]);
+    expect((await reactToComment(t.app.db, team.userId.reader, comment.id, '👍')).events).toEqual([]);
     // Up to the limit of different reactions (👍 and COMMENT_LIMITS.reactionsPerUser − 1 more).
     for (let n = 1; n < COMMENT_LIMITS.reactionsPerUser; n++) await reactToComment(t.app.db, team.userId.reader, comment.id, `r${n}`);
     const before = await countRows(t, 'notifications');
@@ -104,7 +109,7 @@ describe('reactToComment and unreactToComment', () => {
     expect(await refusal(unreactToComment(t.app.db, team.userId.outsider, comment.id, '👍'))).toEqual([403, 'forbidden']);
     expect(await countRows(t, 'notifications')).toBe(before);
     await unreactToComment(t.app.db, team.userId.reader, comment.id, '👍');
-    expect((await reactToComment(t.app.db, team.userId.reader, comment.id, '🤔')).notes).toHaveLength(1);
+    expect((await reactToComment(t.app.db, team.userId.reader, comment.id, '🤔')).events).toHaveLength(1);
   });
 
   test('nothing is written on a page in the trash (409 page.in_trash)', async () => {

@@ -23,21 +23,15 @@ import {
 import { createNotification, deleteCommentNotifications, pageFollowers, pickNotifications } from '../../repositories/notifications';
 import { loadPage } from '../../repositories/pages';
 import { assertNotInTrash, writablePage } from '../../policies/page';
+import type { DomainEvent } from '../../events/events';
 
 /*
  * The comment commands (docs/api/comments.md): write, edit, delete, react. Each authorizes on the
  * comment's page, checks what it can before its transaction, and makes its change under the page's
  * comment lock with what it depends on read again there (docs/adr/0003-concurrency.md). The
- * notifications a change makes come back as `notes`: the handler tells their recipients once the
- * change is committed.
+ * notifications a change makes come back as `notified` events: their recipients' inboxes hear of
+ * them once the change is committed.
  */
-
-/** A notification made by a comment change, for its recipient's inbox to hear of live. */
-export interface CommentNote {
-  userId: string;
-  workspaceId: string;
-  id: string;
-}
 
 /** The notification context of a comment (see docs/api/notifications.md). */
 function commentContext(
@@ -80,19 +74,19 @@ async function commentChange<T>(
     trx: Transaction<Database>,
     note: (picks: readonly { userId: string; name: NotificationName }[], context: Record<string, unknown>) => Promise<void>,
   ) => Promise<T>,
-): Promise<{ result: T; notes: CommentNote[] }> {
-  const notes: CommentNote[] = [];
+): Promise<{ result: T; events: DomainEvent[] }> {
+  const events: DomainEvent[] = [];
   const result = await db.transaction().execute(async (trx) => {
     await lockComments(trx, page.id);
     await writablePage(trx, page.id);
     return work(trx, async (picks, context) => {
       for (const pick of picks) {
         const id = await createNotification(trx, { userId: pick.userId, workspaceId: page.workspace_id, pageId: page.id, name: pick.name, context });
-        notes.push({ userId: pick.userId, workspaceId: page.workspace_id, id });
+        events.push({ kind: 'notified', userId: pick.userId, workspaceId: page.workspace_id, notificationId: id });
       }
     });
   });
-  return { result, notes };
+  return { result, events };
 }
 
 /** A live (not deleted) comment; 404 otherwise, or when it is not on `pageId`. */
@@ -130,7 +124,7 @@ export async function writeComment(
   userId: string,
   pageId: string,
   body: { content: CommentToken[]; attaches: CommentAttach[]; repliedComment?: string | null },
-): Promise<{ comment: CommentRow; notes: CommentNote[] }> {
+): Promise<{ comment: CommentRow; events: DomainEvent[] }> {
   const page = await loadPage(db, pageId);
   await authorizeComment(db, userId, page, 'comment');
   assertNotInTrash(page);
@@ -147,7 +141,7 @@ export async function writeComment(
   addCandidates(candidates, await pageFollowers(db, page), 'comments.create');
   const picks = await pickNotifications(db, page, userId, candidates);
 
-  const { result, notes } = await commentChange(db, page, async (trx, note) => {
+  const { result, events } = await commentChange(db, page, async (trx, note) => {
     if (replied) {
       const current = await findComment(trx, replied.id);
       if (!current || current.deleted_at !== null) throw invalid('repliedComment is not a comment of this page');
@@ -163,7 +157,7 @@ export async function writeComment(
     await note(picks, { ...commentContext(inserted, body.content, body.attaches, userId) });
     return inserted;
   });
-  return { comment: result, notes };
+  return { comment: result, events };
 }
 
 /** Its author's new text (and files, else the ones it had); only people it mentions for the first time are notified. */
@@ -173,7 +167,7 @@ export async function editComment(
   pageId: string,
   commentId: string,
   body: { content: CommentToken[]; attaches?: CommentAttach[] },
-): Promise<{ comment: CommentRow; notes: CommentNote[] }> {
+): Promise<{ comment: CommentRow; events: DomainEvent[] }> {
   const page = await loadPage(db, pageId);
   const level = await authorizeComment(db, userId, page, 'read');
   const comment = await liveComment(db, commentId, page.id);
@@ -192,12 +186,12 @@ export async function editComment(
   );
   const picks = await pickNotifications(db, page, userId, candidates);
 
-  const { result, notes } = await commentChange(db, page, async (trx, note) => {
+  const { result, events } = await commentChange(db, page, async (trx, note) => {
     const updated = await updateComment(trx, await liveComment(trx, comment.id, page.id), body.content, attaches);
     await note(picks, { ...commentContext(updated, body.content, attaches, userId) });
     return updated;
   });
-  return { comment: result, notes };
+  return { comment: result, events };
 }
 
 /**
@@ -230,7 +224,7 @@ export async function reactToComment(
   userId: string,
   commentId: string,
   code: string,
-): Promise<{ comment: CommentRow; notes: CommentNote[] }> {
+): Promise<{ comment: CommentRow; events: DomainEvent[] }> {
   const comment = await liveComment(db, commentId);
   const page = await loadPage(db, comment.page_id);
   await authorizeComment(db, userId, page, 'react');
@@ -240,7 +234,7 @@ export async function reactToComment(
     new AppError(422, ERROR_CODES.commentReactionLimit, `one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
   if (tooMany(await userReactionCodes(db, comment.id, userId))) throw limit();
   const picks = await pickNotifications(db, page, userId, new Map([[comment.author_id, ['comments.reaction' as const]]]));
-  const { notes } = await commentChange(db, page, async (trx, note) => {
+  const { events } = await commentChange(db, page, async (trx, note) => {
     // The comment may have been deleted, and the limit reached, by a parallel call.
     await liveComment(trx, comment.id, page.id);
     if (tooMany(await userReactionCodes(trx, comment.id, userId))) throw limit();
@@ -251,7 +245,7 @@ export async function reactToComment(
       reactionCount: await countReactions(trx, comment.id, code),
     });
   });
-  return { comment, notes };
+  return { comment, events };
 }
 
 /** Takes the caller's reaction off a live comment. */

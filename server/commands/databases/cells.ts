@@ -6,6 +6,7 @@ import type { Database, PageRow } from '../../db/types';
 import { lockPageRows } from '../../db/locks';
 import { AppError, invalid } from '../../errors';
 import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
+import type { DomainEvent } from '../../events/events';
 import { assertPeopleNameable } from './people';
 import { authorizeRowEdits, authorizedDatabase, authorizedRow, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
 
@@ -23,11 +24,22 @@ export async function cellConflict(db: Kysely<Database>, rowId: string, fieldId:
   return new AppError(422, ERROR_CODES.databaseCellConflict, 'the cell changed since this edit was made', undefined, await readCell(db, rowId, fieldId));
 }
 
-/** One cell written: the row, its database, the cell as written (null: it changed since `version`) and the changes made. */
+/** One cell written: the row, its database, the cell as written (null: it changed since `version`), the changes made and the events. */
 export interface CellOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
   row: PageRow;
   written: WrittenCell | null;
   changes: CellChange[];
+  events: DomainEvent[];
+}
+
+/** Cells written on rows of a database (their changes count also where a conflict wrote nothing: the caches hear of them). */
+export function cellsWritten(
+  { block, holder }: Pick<AuthorizedDatabase, 'block' | 'holder'>,
+  rows: ReadonlyMap<string, PageRow>,
+  written: readonly WrittenCell[],
+  changes: readonly CellChange[],
+): DomainEvent[] {
+  return [{ kind: 'cellsWritten', holderId: holder.id, databaseId: block.id, rows, written, changes }];
 }
 
 /** Writes one cell of a row if it is still at `version` (edit on the row; 404 no such field, 422 computed or not fitting). */
@@ -52,7 +64,7 @@ export async function writeCell(
     await assertPeopleNameable(trx, holder, config, [{ path: 'value', fieldId, value }]);
     return writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes, restoredFrom);
   });
-  return { row, block, holder, written, changes };
+  return { row, block, holder, written, changes, events: cellsWritten({ block, holder }, new Map([[row.id, row]]), written ? [written] : [], changes) };
 }
 
 /** Several cells written: those written, those refused (changed since their edit), the rows they are on, and the changes made. */
@@ -61,6 +73,7 @@ export interface CellsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder
   written: WrittenCell[];
   refused: Array<{ rowId: string; fieldId: string }>;
   changes: CellChange[];
+  events: DomainEvent[];
 }
 
 /** Writes several cells of a database, each if it is still at the version its edit saw (edit on each row). */
@@ -107,5 +120,5 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
     }
     return { written, refused };
   });
-  return { block, holder, rows, ...outcome, changes };
+  return { block, holder, rows, ...outcome, changes, events: cellsWritten({ block, holder }, rows, outcome.written, changes) };
 }

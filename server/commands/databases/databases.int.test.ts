@@ -2,6 +2,7 @@ import { MAIN_FIELD_ID, type DatabaseField, type DatabaseLayout, type RowValue }
 import type { MoveRowsBody, NewRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { AppError } from '../../errors';
+import type { DomainEvent } from '../../events/events';
 import { databaseData, findDatabaseBlock, findRowPages, orderedRows, presentRows, readRows, ViewOrders } from '../../repositories/databases';
 import { refusal } from '../../../test/helpers/refusal';
 import { countRows, type TestApp } from '../../../test/helpers/testApp';
@@ -125,6 +126,9 @@ describe('createRows', () => {
   });
 });
 
+/** The cells a command's events say it wrote. */
+const cellsWritten = (events: readonly DomainEvent[]) => events.flatMap((event) => (event.kind === 'cellsWritten' ? event.written : []));
+
 describe('moveRows', () => {
   test('rows go first, after a row or before one, in the order given; `set` writes the cell on each row moved', async () => {
     const db = await newDatabase();
@@ -137,14 +141,18 @@ describe('moveRows', () => {
     const moved = await move({ ids: [b, c], placeBefore: a, set: { fieldId: 'stage', value: 'done' } });
     expect(await titles(db.id)).toEqual(['B', 'C', 'A', 'D']);
     expect(moved.ids).toEqual([b, c]);
-    expect(moved.written.map((w) => [w.rowId, w.fieldId, w.value, w.version])).toEqual([
+    expect(cellsWritten(moved.events).map((w) => [w.rowId, w.fieldId, w.value, w.version])).toEqual([
       [b, 'stage', 'done', 1],
       [c, 'stage', 'done', 1],
     ]);
+    // Told as rows moved (every view reads them again: a cell changed), then the cells written.
+    expect(moved.events.map((event) => event.kind)).toEqual(['rowsChanged', 'cellsWritten']);
+    expect(moved.events[0]).toMatchObject({ kind: 'rowsChanged', databaseId: db.id, change: { kind: 'rows', rows: moved.rows } });
+    expect(moved.events[0]).not.toHaveProperty('change.viewId');
     expect(await values(db.id, [a, b, c, d], 'stage')).toEqual([undefined, 'done', 'done', undefined]);
     // `set` writes whatever the cell's version: the one after the stored one.
     const again = await move({ ids: [b], placeAfter: d, set: { fieldId: 'stage', value: 'todo' } });
-    expect(again.written.map((w) => [w.value, w.version])).toEqual([['todo', 2]]);
+    expect(cellsWritten(again.events).map((w) => [w.value, w.version])).toEqual([['todo', 2]]);
   });
 
   test('refused, nothing moved: a reader (403), both places or none, a place among the rows moved, an id of no row of it, a computed `set` (422), `set` on a row one may only read (403)', async () => {
@@ -184,7 +192,16 @@ describe('moveRows and createRows in a view (its own order: docs/api/databases.m
     const [a, b, c] = (await rows('admin', db.id, titled('A', 'B', 'C'))).ids;
     const before = await readRows(t.app.db, db.id, [a, b, c]);
     const moved = await moveRows(t.app.db, team.userId.participant, db.id, { ids: [c], placeBefore: a, viewId: 'board' });
-    expect(moved.written).toEqual([]);
+    // Only that view reads them again.
+    expect(moved.events).toEqual([
+      {
+        kind: 'rowsChanged',
+        holderId: expect.any(String),
+        databaseId: db.id,
+        change: { kind: 'rows', rows: moved.rows, viewId: 'board' },
+        at: expect.any(String),
+      },
+    ]);
     expect(await inView(db.id, 'board')).toEqual(['C', 'A', 'B']);
     expect(await inView(db.id, view)).toEqual(['A', 'B', 'C']);
     expect(await titles(db.id)).toEqual(['A', 'B', 'C']);

@@ -5,6 +5,7 @@ import { inChunks } from '../../db/inChunks';
 import type { Database, PageRow } from '../../db/types';
 import { AppError } from '../../errors';
 import { findVisibleUsers } from '../../repositories/users';
+import { membersAmong } from '../../repositories/workspaces';
 
 /*
  * People in a database's cells (docs/api/databases.md «People»; docs/security.md «What a public
@@ -24,12 +25,8 @@ export const PERSON_PLACEHOLDER = 'Участник';
 
 /** The ids among `ids` that are no member of the workspace. */
 async function strangersIn(db: Kysely<Database>, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
-  const strangers = new Set(ids);
-  for (const chunk of inChunks([...strangers])) {
-    const members = await db.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', workspaceId).where('user_id', 'in', chunk).execute();
-    for (const member of members) strangers.delete(member.user_id);
-  }
-  return strangers;
+  const members = await membersAmong(db, workspaceId, [...new Set(ids)]);
+  return new Set(ids.filter((id) => !members.has(id)));
 }
 
 /** A person cell's value about to be written, where it is in the request. */

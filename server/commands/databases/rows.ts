@@ -4,7 +4,7 @@ import type { CreateRowsBody, MoveRowsBody } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
 import { lockPageRows } from '../../db/locks';
-import type { Database, PageRow } from '../../db/types';
+import type { Database } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
 import {
   databaseData,
@@ -19,16 +19,36 @@ import {
   trashRows,
   viewKeysAfter,
   viewKeysBefore,
+  readRows,
   writeCellOver,
   type WrittenCell,
 } from '../../repositories/databases';
+import type { DomainEvent } from '../../events/events';
+import { takenPageIds } from '../../repositories/pages';
+import type { WireRow } from '../../../schema/database';
+import { nowIso } from '../../time';
+import { cellsWritten } from './cells';
 import { assertPeopleNameable } from './people';
 import { authorizeRowEdits, authorizedDatabase, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 import { layoutOf } from './structure';
 
-/** What a rows command did: on which database, and the rows it changed (the handler reads them to tell and answer). */
+/** What a rows command did: on which database, the rows it changed (as the wire shows them now: none for rows put in the trash), and its events. */
 export interface RowsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
   ids: string[];
+  rows: WireRow[];
+  events: DomainEvent[];
+}
+
+/** The rows made, moved or restored, read as they are now, and told to the database's views (`viewId`: only that view's own order changed). */
+async function rowsTold(
+  db: Kysely<Database>,
+  { block, holder }: Pick<AuthorizedDatabase, 'block' | 'holder'>,
+  ids: string[],
+  viewId?: string,
+): Promise<RowsOutcome> {
+  const rows = await readRows(db, block.id, ids);
+  const change = { kind: 'rows' as const, rows, ...(viewId === undefined ? {} : { viewId }) };
+  return { block, holder, ids, rows, events: [{ kind: 'rowsChanged', holderId: holder.id, databaseId: block.id, change, at: nowIso() }] };
 }
 
 /**
@@ -67,16 +87,11 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
       now.config,
       rows.flatMap((row, at) => Object.entries(row.values).map(([fieldId, value]) => ({ path: `rows.${at}.values.${fieldId}`, fieldId, value }))),
     );
-    const taken = await trx
-      .selectFrom('pages')
-      .select('id')
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
-    if (taken.length > 0) throw new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists', { ids: taken.map((t) => t.id) });
+    const taken = await takenPageIds(
+      trx,
+      rows.map((r) => r.id),
+    );
+    if (taken.length > 0) throw new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists', { ids: taken });
     if (body.viewId !== undefined) layoutOf(now, body.viewId);
     const keys = await rowKeysAfter(trx, block.id, body.placeAfter, rows.length);
     const inView = body.viewId !== undefined && typeof body.placeAfter === 'string' ? body.viewId : undefined;
@@ -92,13 +107,11 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
       );
     return pages;
   });
-  return { block, holder, ids: pages.map((p) => p.id) };
-}
-
-/** A move: the rows, and the cells it wrote on them (a board's column) with their pages. */
-export interface MoveOutcome extends RowsOutcome {
-  written: WrittenCell[];
-  rowPages: PageRow[];
+  return rowsTold(
+    db,
+    { block, holder },
+    pages.map((p) => p.id),
+  );
 }
 
 /**
@@ -107,7 +120,7 @@ export interface MoveOutcome extends RowsOutcome {
  * With `viewId`, in that view's own order only: keys of that view between the place's neighbours
  * in it; the rows' own keys (and their «edited») and every other view stay as they are.
  */
-export async function moveRows(db: Kysely<Database>, userId: string, databaseId: string, body: MoveRowsBody): Promise<MoveOutcome> {
+export async function moveRows(db: Kysely<Database>, userId: string, databaseId: string, body: MoveRowsBody): Promise<RowsOutcome> {
   const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
   const { ids, placeAfter, placeBefore, set, viewId } = body;
   if (viewId !== undefined) layoutOf(data, viewId);
@@ -154,7 +167,11 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     for (const id of ids) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, set.value, userId));
     return cells;
   });
-  return { block, holder, ids, written, rowPages };
+  // Moved in one view's own order alone (no cell written): the other views need not read again
+  // (docs/api/databases.md «Order per view»). With `set`, every view may show the rows elsewhere.
+  const outcome = await rowsTold(db, { block, holder }, ids, viewId !== undefined && written.length === 0 ? viewId : undefined);
+  if (written.length > 0) outcome.events.push(...cellsWritten({ block, holder }, new Map(rowPages.map((row) => [row.id, row])), written, []));
+  return outcome;
 }
 
 /** Rows of the database among `ids` that are not in the trash, into it as one batch (restorable together). Others are left out of the answer. */
@@ -176,5 +193,12 @@ async function trashOrRestore(db: Kysely<Database>, userId: string, databaseId: 
     else await restoreRows(trx, block.id, found);
     return found;
   });
-  return { block, holder, ids: changed };
+  if (!trash) return rowsTold(db, { block, holder }, changed);
+  return {
+    block,
+    holder,
+    ids: changed,
+    rows: [],
+    events: [{ kind: 'rowsChanged', holderId: holder.id, databaseId: block.id, change: { kind: 'removed', ids: changed }, at: nowIso() }],
+  };
 }

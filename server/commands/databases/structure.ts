@@ -26,13 +26,14 @@ import {
   type RetypeReport,
   type UpdateViewBody,
 } from '../../../schema/database';
+import type { WireBlock } from '../../../schema/block';
 import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
-import { isPostgres } from '../../db/connect';
 import { lockBlocks } from '../../db/locks';
 import type { BlockRow, CellRow, Database } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
-import { updateBlockIfVersion } from '../../repositories/blocks';
+import type { DomainEvent } from '../../events/events';
+import { findBlockForUpdate, presentBlock, updateBlockIfVersion } from '../../repositories/blocks';
 import { cellsOfField, copyViewKeys, databaseData, deleteCellsOfField, rewriteCells } from '../../repositories/databases';
 
 import { nowIso } from '../../time';
@@ -43,7 +44,7 @@ import { writablePage } from '../../policies/page';
  * A database's fields and views (docs/api/databases.md «Fields», «Views»): they live in the
  * database block's data, which each command changes with optimistic concurrency — read, change,
  * write if the block's version did not move, else again. A field's cells change in the same
- * transaction. The handler tells the block's new version (and a reset when cells changed).
+ * transaction. Each tells the block's new version (and a reset when a retype changed cells).
  */
 
 /** A field or view change retried this many times when another one got in between. */
@@ -55,16 +56,23 @@ export interface Changer {
   origin: string | null;
 }
 
-/** The database block as written, and what the change reports. */
+/** The database block as written, what the change reports, and its events. */
 export interface StructureOutcome<T = undefined> {
-  block: BlockRow;
+  block: WireBlock;
   result?: T;
+  events: DomainEvent[];
 }
 
 type Change<T> = (data: DatabaseData, trx: Transaction<Database>, databaseId: string) => Promise<{ data: DatabaseData; result?: T } | null>;
 
 /** Changes the database block's data (edit on its page, not in the trash); 422 when the result would not be valid, 503 after SCHEMA_RETRIES races. */
-async function changeDatabase<T>(db: Kysely<Database>, { userId, origin }: Changer, id: string, change: Change<T>): Promise<StructureOutcome<T>> {
+async function changeDatabase<T>(db: Kysely<Database>, changer: Changer, id: string, change: Change<T>): Promise<StructureOutcome<T>> {
+  const { block, result } = await writeDatabase(db, changer, id, change);
+  const wire = await presentBlock(db, block);
+  return { block: wire, result, events: [{ kind: 'blockChanged', block: wire, at: block.updated_at }] };
+}
+
+async function writeDatabase<T>(db: Kysely<Database>, { userId, origin }: Changer, id: string, change: Change<T>): Promise<{ block: BlockRow; result?: T }> {
   for (let attempt = 0; attempt < SCHEMA_RETRIES; attempt++) {
     const { block, holder } = await authorizedDatabase(db, userId, id, 'edit');
     const at = nowIso();
@@ -73,8 +81,7 @@ async function changeDatabase<T>(db: Kysely<Database>, { userId, origin }: Chang
       await writablePage(trx, holder.id);
       // Held for update before any cell is touched: a cell write holds the block for share
       // first, so the two wait for each other in one order and never deadlock (PostgreSQL).
-      const read = trx.selectFrom('blocks').selectAll().where('id', '=', block.id);
-      const current = await (isPostgres(trx) ? read.forUpdate() : read).executeTakeFirst();
+      const current = await findBlockForUpdate(trx, block.id);
       if (!current || current.deleted_at !== null || current.type !== 'database') throw notFound('database');
       if (current.version !== block.version) return 'retry' as const;
       const changed = await change(databaseData(current), trx, current.id);
@@ -164,7 +171,7 @@ export async function updateField(
   next: DatabaseField,
 ): Promise<StructureOutcome<RetypeReport>> {
   checkMainField(fieldId, next);
-  return changeDatabase<RetypeReport>(db, changer, databaseId, async (data, trx, id) => {
+  const outcome = await changeDatabase<RetypeReport>(db, changer, databaseId, async (data, trx, id) => {
     const before = fieldOf(data.config, fieldId);
     if (!before) throw notFound('field');
     const { report, field, rewrites } = await planRetype(trx, id, fieldId, before, next);
@@ -174,6 +181,11 @@ export async function updateField(
       result: report,
     };
   });
+  // Cells converted or cleared: the database's views read them again.
+  const report = outcome.result;
+  if (report && (report.converted > 0 || report.dropped > 0))
+    outcome.events.push({ kind: 'rowsChanged', holderId: outcome.block.pageId, databaseId: outcome.block.id, change: { kind: 'reset' }, at: nowIso() });
+  return outcome;
 }
 
 /**

@@ -10,7 +10,8 @@ import { storableValue } from '../../../schema/text';
 import { assertWithinQuota } from '../../policies/file';
 import type { FileStore } from '../../files/store';
 import { assertNotInTrash, authorizePage } from '../../policies/page';
-import { loadPage } from '../../repositories/pages';
+import type { WithEvents } from '../../events/events';
+import { findPage, loadPage } from '../../repositories/pages';
 import { findMembership, listUserWorkspaces } from '../../repositories/workspaces';
 import { treeChange } from '../pages/tree';
 
@@ -70,7 +71,8 @@ export async function importPlace(
 /**
  * Makes what was read of an import at its place, under the workspace's tree lock, where the
  * place is judged again: the page under which it goes must still be there (404), editable and out
- * of the trash (409); the caller must still be allowed in the section.
+ * of the trash (409); the caller must still be allowed in the section. Answers the report with
+ * the first page made (`root`), which the tree lists.
  */
 export async function importAt(
   db: Kysely<Database>,
@@ -78,16 +80,17 @@ export async function importAt(
   place: ImportPlace,
   read: { document: Parameters<typeof importExport>[1]['document']; files: Map<string, Uint8Array> },
   options: { store: FileStore; quotaBytes?: number },
-): Promise<ImportReport> {
+): Promise<WithEvents<ImportReport & { root: PageRow | undefined }>> {
   // Text from a file may hold what cannot be stored (NUL, a lone surrogate): made storable once, here, not refused (schema/text.ts).
   const document = storableValue(read.document);
   const files = planImportFiles(document, read.files);
   // Asked once before the files are written (a refused import writes nothing), and again under the lock.
   await assertWithinQuota(db, options.quotaBytes ?? 0, place.workspaceId, files.bytes);
+  let report: ImportReport;
   try {
     // Written before the transaction: a big file's seconds of writing hold no lock (on SQLite, not the one connection).
     await storeImportFiles(files, options.store);
-    return await treeChange(db, place.workspaceId, async (trx) => {
+    report = await treeChange(db, place.workspaceId, async (trx) => {
       let parent: PageRow | null = null;
       if (place.parent) {
         parent = await loadPage(trx, place.parent.id);
@@ -103,4 +106,6 @@ export async function importAt(
     await removeImportFiles(files, options.store);
     throw error;
   }
+  const root = report.pages[0] ? await findPage(db, report.pages[0].id) : undefined;
+  return { ...report, root, events: root ? [{ kind: 'treeChanged', page: root }] : [] };
 }

@@ -35,8 +35,8 @@ const textOf = async (id: string) => {
 /** A page below the team page with two paragraphs, recorded as a version. */
 async function pageWithVersion() {
   const { page } = await createPage(t.app.db, team.userId.admin, { type: 'Note', title: 'План' }, { parentId: team.pageId });
-  const write = (s: string, placeAfter?: string) =>
-    createBlock(t.app.db, team.userId.admin, { pageId: page.id, type: 'text', data: text(s), placeAfter }, null);
+  const write = async (s: string, placeAfter?: string) =>
+    (await createBlock(t.app.db, team.userId.admin, { pageId: page.id, type: 'text', data: text(s), placeAfter }, null)).block;
   const first = await write('Первый');
   const second = await write('Второй', first.id);
   const versionId = (await t.app.db.transaction().execute((trx) => recordVersion(trx, page.id)))!;

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { BlockData } from '../../../schema/block';
+import type { BlockData, WireBlock } from '../../../schema/block';
 import type { BlockWireType } from '../../../schema/blocks';
 import type { Database, PageRow } from '../../db/types';
 import { blocksAt, findVersion, recordVersion } from '../../history/versions';
 import { assertNotInTrash, authorizePage } from '../../policies/page';
-import { deleteBlockRow, insertBlock, rewriteBlock } from '../../repositories/blocks';
+import type { DomainEvent } from '../../events/events';
+import { deleteBlockRow, findBlocks, insertBlock, listAllPageBlockRows, presentBlock, rewriteBlock } from '../../repositories/blocks';
 import { loadPage, updatePageFields } from '../../repositories/pages';
 import { nowIso } from '../../time';
 import { blockChange } from '../blocks/blockChange';
@@ -21,6 +22,8 @@ export interface Restored {
   /** The version of the page as it was before, when it had changed since its last one. */
   before: number | null;
   restored: number;
+  /** Everyone who has the page open sees it come back (after the commit). */
+  events: DomainEvent[];
 }
 
 /**
@@ -32,19 +35,25 @@ export interface Restored {
  * row's: its title is its first cell), and the restore is recorded as a version of its own.
  * `whileLocked` is called inside the transaction, under the lock (the announcements' turn).
  */
-export async function restoreVersion(db: Kysely<Database>, userId: string, pageId: string, versionId: number, whileLocked: () => void = () => undefined) {
+export async function restoreVersion(
+  db: Kysely<Database>,
+  userId: string,
+  pageId: string,
+  versionId: number,
+  whileLocked: () => void = () => undefined,
+): Promise<Restored> {
   const page = await loadPage(db, pageId);
   await authorizePage(db, userId, page, 'edit');
   assertNotInTrash(page);
   await findVersion(db, page.id, versionId);
   const at = nowIso();
-  return blockChange(db, page.id, async (trx, current): Promise<Restored> => {
+  const result = await blockChange(db, page.id, async (trx, current): Promise<Omit<Restored, 'events'>> => {
     whileLocked();
     // Read again under the lock: the historian's retention (same lock) may have forgotten it since.
     const version = await findVersion(trx, page.id, versionId);
     const target = new Map((await blocksAt(trx, page.id, versionId)).map((b) => [b.id, b]));
     const before = await recordVersion(trx, page.id, { kind: 'edit' });
-    const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', page.id).execute();
+    const rows = await listAllPageBlockRows(trx, page.id);
     const edited: string[] = [];
     const added: string[] = [];
     const removed: Array<{ id: string; version: number }> = [];
@@ -82,4 +91,12 @@ export async function restoreVersion(db: Kysely<Database>, userId: string, pageI
     const restored = await recordVersion(trx, page.id, { kind: 'restore', restoredFrom: versionId, authors: [userId] });
     return { page: current, at, edited, added, removed, retitled, before, restored: restored! };
   });
+  const present = async (ids: string[]): Promise<WireBlock[]> =>
+    ids.length === 0 ? [] : Promise.all((await findBlocks(db, ids)).map((row) => presentBlock(db, row)));
+  const events: DomainEvent[] = (await present(result.edited)).map((block) => ({ kind: 'blockChanged', block, at }));
+  const added = await present(result.added);
+  if (added.length > 0) events.push({ kind: 'blocksAdded', pageId: page.id, blocks: added, at });
+  if (result.removed.length > 0) events.push({ kind: 'blocksRemoved', pageId: page.id, removed: result.removed, at });
+  if (result.retitled !== null) events.push({ kind: 'pageChanged', page: { ...result.page, title: result.retitled }, at });
+  return { ...result, events };
 }

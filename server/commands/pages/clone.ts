@@ -9,6 +9,7 @@ import { findPage, listDescendants, loadPage, pagePath } from '../../repositorie
 import { clonePageTree } from '../../repositories/clonePages';
 import { findMembership } from '../../repositories/workspaces';
 import { pageExists, treeChange } from './tree';
+import type { WithEvents } from '../../events/events';
 
 /**
  * Deep-copies a page the caller may read, with what below it they may read (live pages under
@@ -23,14 +24,14 @@ export async function clonePage(
   userId: string,
   sourceId: string,
   to: { workspaceId: string; toElement?: string | null; id?: string },
-): Promise<{ clone: PageRow; count: number }> {
+): Promise<WithEvents<{ clone: PageRow; count: number }>> {
   const source = await loadPage(db, sourceId);
   await authorizePage(db, userId, source, 'read');
   assertNotInTrash(source);
   const workspace = await findMembership(db, to.workspaceId, userId);
   if (!workspace) throw forbidden('this workspace');
   const newRootId = to.id ?? newId();
-  return treeChange(db, workspace.id, async (trx) => {
+  const done = await treeChange(db, workspace.id, async (trx) => {
     let parent: PageRow | null = null;
     if (to.toElement) {
       parent = await loadPage(trx, to.toElement);
@@ -59,4 +60,5 @@ export async function clonePage(
   }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? pageExists() : error;
   });
+  return { ...done, events: [{ kind: 'treeChanged', page: done.clone }] };
 }

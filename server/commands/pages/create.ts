@@ -12,6 +12,7 @@ import { insertBlock } from '../../repositories/blocks';
 import { findPage, insertPage, loadPage } from '../../repositories/pages';
 import type { WorkspaceWithRole } from '../../repositories/workspaces';
 import { pageExists, treeChange } from './tree';
+import type { WithEvents } from '../../events/events';
 
 /** What a new page is made with (the create body's fields). */
 export type NewPageFields = Pick<CreatePageBody, 'type'> & Partial<Pick<CreatePageBody, 'id' | 'title' | 'defaultLayoutId'>>;
@@ -31,14 +32,14 @@ export async function createPage(
   userId: string,
   body: NewPageFields,
   place: NewPagePlace,
-): Promise<{ page: PageRow; level: AccessLevel }> {
+): Promise<WithEvents<{ page: PageRow; level: AccessLevel }>> {
   const section = 'section' in place ? place.section : null;
   const parentId = 'parentId' in place ? place.parentId : null;
   if ('workspace' in place && !canCreateInSection(place.workspace.role, place.section, place.workspace.is_private === 1))
     throw forbidden('creating pages in this section');
   const id = body.id ?? newId();
   const workspaceId = 'workspace' in place ? place.workspace.id : (await loadPage(db, place.parentId)).workspace_id;
-  return treeChange(db, workspaceId, async (trx) => {
+  const done = await treeChange(db, workspaceId, async (trx) => {
     let parent: PageRow | null = null;
     let level: AccessLevel = 'full';
     if (parentId !== null) {
@@ -74,4 +75,5 @@ export async function createPage(
   }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? pageExists() : error;
   });
+  return { ...done, events: [{ kind: 'treeChanged', page: done.page }] };
 }

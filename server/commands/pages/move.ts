@@ -11,6 +11,7 @@ import { listPagesAt, loadPage, pagePath, type PagePlace, placePage } from '../.
 import { sortKeyAfter } from '../../repositories/pageOrder';
 import { findMembership } from '../../repositories/workspaces';
 import { changeAtPage, siblingToPlaceAfter } from './tree';
+import type { WithEvents } from '../../events/events';
 
 /**
  * Moves a page (with its subtree) under another page of its workspace or to the root of its
@@ -26,9 +27,9 @@ export async function movePage(
   userId: string,
   pageId: string,
   move: { dst: string; placeAfter: string | null },
-): Promise<{ before: PageRow; moved: PageRow }> {
+): Promise<WithEvents<{ before: PageRow; moved: PageRow }>> {
   const { dst, placeAfter } = move;
-  return changeAtPage(db, pageId, async (trx, current) => {
+  const done = await changeAtPage(db, pageId, async (trx, current) => {
     await authorizePage(trx, userId, current, 'manage');
     assertNotInTrash(current);
     let place: PagePlace;
@@ -56,4 +57,5 @@ export async function movePage(
     const after = await siblingToPlaceAfter(trx, userId, siblings, placeAfter);
     return { before: current, moved: await placePage(trx, current, place, sortKeyAfter(siblings, after)) };
   });
+  return { ...done, events: [{ kind: 'treeChanged', page: done.moved, before: done.before }] };
 }

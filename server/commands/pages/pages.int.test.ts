@@ -226,16 +226,23 @@ describe('updatePage', () => {
   test('a title, an icon, a cover of its own or its workspace’s files; publishing and back', async () => {
     const page = await pageIn(team.pageId, 'Было');
     const titled = await updatePage(t.app.db, team.userId.participant, page.id, { title: 'Стало' });
-    expect([titled.before.title, titled.updated.title, titled.level, titled.published]).toEqual(['Было', 'Стало', 'edit', false]);
+    expect([titled.updated.title, titled.level]).toEqual(['Стало', 'edit']);
+    // The tree lists it anew, and its readers see the new title.
+    expect(titled.events).toEqual([
+      { kind: 'treeChanged', page: titled.updated },
+      { kind: 'pageChanged', page: titled.updated, at: titled.updated.updated_at },
+    ]);
     expect((await updatePage(t.app.db, team.userId.participant, page.id, { icon: '🧭' })).updated.icon).toBe('🧭');
     for (const fileId of [await fileOf(page.id, team.workspaceId), await fileOf(null, team.workspaceId)]) {
       const cover = { contentType: 'FileCover' as const, fileId, position: 50 };
       expect(JSON.parse((await updatePage(t.app.db, team.userId.participant, page.id, { cover })).updated.cover!)).toEqual(cover);
     }
     const published = await updatePage(t.app.db, team.userId.admin, page.id, { isPublic: true });
-    expect([published.published, published.updated.is_public, published.updated.published_by]).toEqual([true, 1, team.userId.admin]);
+    expect([published.updated.is_public, published.updated.published_by]).toEqual([1, team.userId.admin]);
+    // Published: the tree's mark changes, nothing the page's readers see.
+    expect(published.events).toEqual([{ kind: 'treeChanged', page: published.updated }]);
     const unpublished = await updatePage(t.app.db, team.userId.admin, page.id, { isPublic: false });
-    expect([unpublished.published, unpublished.updated.is_public, unpublished.updated.published_by]).toEqual([false, 0, null]);
+    expect([unpublished.updated.is_public, unpublished.updated.published_by]).toEqual([0, null]);
   });
 
   test('denied: a reader, publishing without full access, a cover of another page’s or workspace’s file (403), a file that is not (404), another id (422), the trash (409); nothing changes', async () => {

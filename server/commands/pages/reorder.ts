@@ -5,6 +5,7 @@ import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { findPage, listPagesAt, setSortKey, type PagePlace } from '../../repositories/pages';
 import { sortKeyAfter } from '../../repositories/pageOrder';
 import { changeAtPage, siblingToPlaceAfter } from './tree';
+import type { WithEvents } from '../../events/events';
 
 /** Puts an editable page after `placeAfter` among its current siblings (null: first). Answers it and the caller's level. */
 export async function reorderPage(
@@ -12,14 +13,15 @@ export async function reorderPage(
   userId: string,
   pageId: string,
   placeAfter: string | null,
-): Promise<{ placed: PageRow; level: AccessLevel }> {
-  return changeAtPage(db, pageId, async (trx, current) => {
+): Promise<WithEvents<{ placed: PageRow; level: AccessLevel }>> {
+  const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
     assertNotInTrash(current);
     const siblings = await siblingsOf(trx, current);
     const after = await siblingToPlaceAfter(trx, userId, siblings, placeAfter);
     return { level, placed: await setSortKey(trx, current, sortKeyAfter(siblings, after)) };
   });
+  return { ...done, events: [{ kind: 'treeChanged', page: done.placed }] };
 }
 
 /** The ordered pages at a page's current place, itself left out. */

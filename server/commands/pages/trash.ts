@@ -7,21 +7,23 @@ import { authorizePage } from '../../policies/page';
 import { findPage } from '../../repositories/pages';
 import { removeSubtreeForever, restoreSubtree, trashSubtree } from '../../repositories/trash';
 import { changeAtPage } from './tree';
+import type { WithEvents } from '../../events/events';
 
 /** Moves an editable page and its subtree to the trash (a page there already stays as it is). Answers it and the caller's level. */
-export async function trashPage(db: Kysely<Database>, userId: string, pageId: string): Promise<{ trashed: PageRow; level: AccessLevel }> {
-  return changeAtPage(db, pageId, async (trx, current) => {
+export async function trashPage(db: Kysely<Database>, userId: string, pageId: string): Promise<WithEvents<{ trashed: PageRow; level: AccessLevel }>> {
+  const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
     return { level, trashed: current.in_trash === 1 ? current : await trashSubtree(trx, current, userId) };
   });
+  return { ...done, events: [{ kind: 'treeChanged', page: done.trashed }] };
 }
 
 /**
  * Takes an editable page in the trash out of it with what was trashed with it: 409
  * page.not_in_trash when it is not there, 409 page.parent_in_trash while the page above it is.
  */
-export async function restorePage(db: Kysely<Database>, userId: string, pageId: string): Promise<{ restored: PageRow; level: AccessLevel }> {
-  return changeAtPage(db, pageId, async (trx, current) => {
+export async function restorePage(db: Kysely<Database>, userId: string, pageId: string): Promise<WithEvents<{ restored: PageRow; level: AccessLevel }>> {
+  const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
     if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'the page is not in the trash');
     const parent = current.parent_id === null ? undefined : await findPage(trx, current.parent_id);
@@ -30,6 +32,7 @@ export async function restorePage(db: Kysely<Database>, userId: string, pageId: 
     }
     return { level, restored: await restoreSubtree(trx, current) };
   });
+  return { ...done, events: [{ kind: 'treeChanged', page: done.restored }] };
 }
 
 /**
@@ -41,10 +44,11 @@ export async function removePageForever(
   db: Kysely<Database>,
   userId: string,
   pageId: string,
-): Promise<{ removed: PageRow; pageIds: string[]; storageKeys: string[] }> {
-  return changeAtPage(db, pageId, async (trx, current) => {
+): Promise<WithEvents<{ removed: PageRow; pageIds: string[]; storageKeys: string[] }>> {
+  const done = await changeAtPage(db, pageId, async (trx, current) => {
     await authorizePage(trx, userId, current, 'manage');
     if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');
     return { removed: current, ...(await removeSubtreeForever(trx, current)) };
   });
+  return { ...done, events: [{ kind: 'treeChanged', page: done.removed }] };
 }

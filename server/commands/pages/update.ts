@@ -8,6 +8,7 @@ import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { writeCellOver } from '../../repositories/databases';
 import { findFile } from '../../repositories/files';
 import { loadPage, publishPage, updatePageFields, type PageFieldsUpdate } from '../../repositories/pages';
+import type { DomainEvent, WithEvents } from '../../events/events';
 
 /**
  * Changes one of a page's title, icon, cover or public flag (`PATCH element/{id}`): editors,
@@ -21,7 +22,7 @@ export async function updatePage(
   userId: string,
   pageId: string,
   body: PatchElementBody,
-): Promise<{ before: PageRow; updated: PageRow; level: AccessLevel; published: boolean }> {
+): Promise<WithEvents<{ updated: PageRow; level: AccessLevel }>> {
   if (body.id !== undefined && body.id !== pageId) throw invalidField('the body id differs from the path id', 'body.id');
   const page = await loadPage(db, pageId);
   const level = await authorizePage(db, userId, page, body.isPublic === undefined ? 'edit' : 'share');
@@ -29,7 +30,8 @@ export async function updatePage(
   if (body.isPublic === true) {
     const published = await publishPage(db, page.id, userId);
     if (!published) throw notFound('page');
-    return { before: page, updated: published, level, published: true };
+    // Published: only the tree's marks change (the page's readers see nothing new in it).
+    return { updated: published, level, events: [{ kind: 'treeChanged', page: published }] };
   }
   let fields: PageFieldsUpdate;
   if (body.title !== undefined) {
@@ -55,5 +57,9 @@ export async function updatePage(
           return changed;
         })
       : await updatePageFields(db, page, fields);
-  return { before: page, updated, level, published: false };
+  const events: DomainEvent[] = [
+    { kind: 'treeChanged', page: updated },
+    { kind: 'pageChanged', page: updated, at: updated.updated_at },
+  ];
+  return { updated, level, events };
 }

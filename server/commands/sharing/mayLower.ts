@@ -15,6 +15,7 @@ import { AppError } from '../../errors';
 import { pageAccessLevel } from '../../policies/page';
 import { findPage, pagePath } from '../../repositories/pages';
 import { findMembership } from '../../repositories/workspaces';
+import { grantsOfUser } from '../../repositories/pageMembers';
 
 const protectedMember = (message: string) => new AppError(403, ERROR_CODES.sharingProtectedMember, message);
 
@@ -44,11 +45,7 @@ const PROTECTED_MESSAGES: Record<ProtectedMemberReason, string> = {
  */
 async function heldAbove(db: Kysely<Database>, callerId: string, page: PageRow, root: PageRow, targetId: string): Promise<HeldAbove> {
   const ancestors = pagePath(page).reverse();
-  const grants =
-    ancestors.length === 0
-      ? []
-      : await db.selectFrom('page_members').select(['page_id', 'level']).where('user_id', '=', targetId).where('page_id', 'in', ancestors).execute();
-  const levelOn = new Map(grants.map((g) => [g.page_id, g.level as AccessLevel]));
+  const levelOn = await grantsOfUser(db, targetId, ancestors);
   const sourceId = ancestors.find((id) => levelOn.has(id));
   if (sourceId !== undefined) {
     const level = levelOn.get(sourceId) as AccessLevel;

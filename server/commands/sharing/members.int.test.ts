@@ -6,6 +6,7 @@ import { createTeamApp, insertPage, type Team } from '../../../test/helpers/team
 import { createPage } from '../pages/create';
 import { trashPage } from '../pages/trash';
 import { changePageMember, sharePage } from './members';
+import { eventsOf } from '../../events/events';
 
 /*
  * The sharing commands called as a handler calls them, on a real database (both kinds): who may
@@ -27,9 +28,10 @@ test('full access shares with a member (a grant and a notification); the caller 
   ]);
   expect(outcome.added).toEqual([team.userId.guest]);
   expect(outcome.skipped).toEqual([{ userId: team.userId.admin, reason: 'self' }]);
-  expect(outcome.notes.map((n) => n.userId)).toEqual([team.userId.guest]);
-  const note = await t.app.db.selectFrom('notifications').select(['user_id', 'context']).where('id', '=', outcome.notes[0].id).executeTakeFirstOrThrow();
-  expect([note.user_id, JSON.parse(note.context)]).toEqual([team.userId.guest, { elementId: page.id, senderId: team.userId.admin }]);
+  const [note] = eventsOf(outcome.events, 'notified');
+  expect(outcome.events).toEqual([{ kind: 'notified', userId: team.userId.guest, workspaceId: team.workspaceId, notificationId: expect.any(String) }]);
+  const stored = await t.app.db.selectFrom('notifications').select(['user_id', 'context']).where('id', '=', note.notificationId).executeTakeFirstOrThrow();
+  expect([stored.user_id, JSON.parse(stored.context)]).toEqual([team.userId.guest, { elementId: page.id, senderId: team.userId.admin }]);
   expect((await findGrant(t.app.db, page.id, team.userId.guest))?.level).toBe('edit');
 
   // Someone else with full access who names the tree's owner (the admin made the page) skips them.

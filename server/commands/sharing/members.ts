@@ -11,6 +11,7 @@ import { loadPage } from '../../repositories/pages';
 import { admitPeople, inMembershipTransaction, resolvePeople, type NamedPerson, type PersonRef } from '../../repositories/workspaces';
 import { checkInviteQuota } from '../workspaces/members';
 import { checkMayLower, roleIn, rootOf } from './mayLower';
+import type { DomainEvent } from '../../events/events';
 
 /** The page whose members change: only full access shares, and not while it is in the trash. */
 async function pageToShare(db: Kysely<Database>, userId: string, id: string): Promise<PageRow> {
@@ -28,7 +29,8 @@ export interface ShareOutcome {
   added: string[];
   skipped: SkippedMember[];
   admitted: UserRow[];
-  notes: Array<{ userId: string; id: string }>;
+  /** The notifications made (`notified`). */
+  events: DomainEvent[];
 }
 
 /**
@@ -47,7 +49,7 @@ export async function sharePage(
   invitePeople: number = INVITE_LIMIT.people,
 ): Promise<ShareOutcome> {
   const page = await pageToShare(db, userId, pageId);
-  const notes: ShareOutcome['notes'] = [];
+  const events: DomainEvent[] = [];
   const outcome = await inMembershipTransaction(db, page.workspace_id, async (trx) => {
     const people = await resolvePeople(trx, page.workspace_id, entries.map(refOf), 'body');
     const root = await rootOf(trx, page);
@@ -84,9 +86,11 @@ export async function sharePage(
       if (await upsertGrant(trx, page.id, memberId, entries[person.index].accessLevel)) added.push(memberId);
     }
     for (const memberId of added) {
-      notes.push({
+      events.push({
+        kind: 'notified',
         userId: memberId,
-        id: await createNotification(trx, {
+        workspaceId: page.workspace_id,
+        notificationId: await createNotification(trx, {
           userId: memberId,
           workspaceId: page.workspace_id,
           pageId: page.id,
@@ -97,13 +101,13 @@ export async function sharePage(
     }
     return { skipped, added, admitted };
   });
-  return { page, notes, ...outcome };
+  return { page, events, ...outcome };
 }
 
 /**
  * Changes a person's grant on a page (a level, or `inherit`: the grant removed). The caller needs
  * full access; 404 when the person has no grant on the page; nobody protected there is lowered
- * (403 sharing.protected_member). Answers the page.
+ * (403 sharing.protected_member). Answers the page, and `accessLost` when the grant was removed.
  */
 export async function changePageMember(
   db: Kysely<Database>,
@@ -111,11 +115,11 @@ export async function changePageMember(
   pageId: string,
   userId: string,
   level: GrantableLevel | 'inherit',
-): Promise<PageRow> {
+): Promise<{ page: PageRow; events: DomainEvent[] }> {
   const page = await pageToShare(db, callerId, pageId);
   if (!(await findGrant(db, page.id, userId))) throw notFound('member of this page');
   await checkMayLower(db, callerId, page, await rootOf(db, page), userId, level);
   if (level === 'inherit') await removeGrant(db, page.id, userId);
   else await setGrantLevel(db, page.id, userId, level);
-  return page;
+  return { page, events: level === 'inherit' ? [{ kind: 'accessLost', userId }] : [] };
 }

@@ -6,6 +6,7 @@ import { findMembership } from '../../repositories/workspaces';
 import { findTemplate } from '../../templates';
 import { copyTemplate } from '../../templates/copy';
 import { treeChange } from '../pages/tree';
+import type { WithEvents } from '../../events/events';
 
 /**
  * Copies a template (server/templates/) into a section of a workspace as a new page tree
@@ -18,14 +19,15 @@ export async function copyTemplateInto(
   userId: string,
   templateId: string,
   to: { workspaceId: string; section: 'private' | 'all' },
-): Promise<{ root: PageRow; count: number }> {
+): Promise<WithEvents<{ root: PageRow; count: number }>> {
   const template = findTemplate(templateId);
   if (!template) throw notFound('template');
-  return treeChange(db, to.workspaceId, async (trx) => {
+  const done = await treeChange(db, to.workspaceId, async (trx) => {
     const workspace = await findMembership(trx, to.workspaceId, userId);
     if (!workspace) throw forbidden('this workspace');
     if (!canCreateInSection(workspace.role, to.section, workspace.is_private === 1)) throw forbidden('creating pages in this section');
     const copy = await copyTemplate(trx, { template, workspaceId: workspace.id, section: to.section, userId });
     return { root: copy.root, count: copy.pages.length };
   });
+  return { ...done, events: [{ kind: 'treeChanged', page: done.root }] };
 }

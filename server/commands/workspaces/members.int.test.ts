@@ -48,13 +48,18 @@ test('denied: adding by a participant, a guest or an outsider; an unknown user i
 
 test('roles change by admins only; members are removed by admins, leave by themselves; the last admin stays', async () => {
   expect(await refusal(changeMemberRole(t.app.db, team.userId.participant, team.workspaceId, team.userId.guest, 'participant'))).toEqual([403, 'forbidden']);
-  await changeMemberRole(t.app.db, team.userId.admin, team.workspaceId, team.userId.guest, 'participant');
+  // The one whose role changed may lose pages: told so (the realtime rooms are checked again).
+  expect((await changeMemberRole(t.app.db, team.userId.admin, team.workspaceId, team.userId.guest, 'participant')).events).toEqual([
+    { kind: 'accessLost', userId: team.userId.guest },
+  ]);
   expect(await roleOf(team.userId.guest)).toBe('participant');
   expect(await refusal(changeMemberRole(t.app.db, team.userId.admin, team.workspaceId, team.userId.outsider, 'guest'))).toEqual([404, 'not_found']);
 
   expect(await refusal(removeWorkspaceMember(t.app.db, team.userId.participant, team.workspaceId, team.userId.guest))).toEqual([403, 'forbidden']);
   expect(await roleOf(team.userId.guest)).toBe('participant');
-  await removeWorkspaceMember(t.app.db, team.userId.guest, team.workspaceId, team.userId.guest);
+  expect((await removeWorkspaceMember(t.app.db, team.userId.guest, team.workspaceId, team.userId.guest)).events).toEqual([
+    { kind: 'accessLost', userId: team.userId.guest },
+  ]);
   expect(await roleOf(team.userId.guest)).toBeUndefined();
 
   expect(await refusal(removeWorkspaceMember(t.app.db, team.userId.admin, team.workspaceId, team.userId.admin))).toEqual([422, 'workspace.last_admin']);

@@ -21,6 +21,7 @@ import {
   type NamedPerson,
   type WorkspaceWithRole,
 } from '../../repositories/workspaces';
+import type { DomainEvent } from '../../events/events';
 
 /**
  * Refuses (429 rate_limited) bringing `count` more people into workspaces when the inviter has
@@ -146,14 +147,14 @@ export async function addWorkspaceMemberList(
   return { workspace, admitted: people.flatMap((p) => (admitted.has(p.index) ? [admitted.get(p.index) as UserRow] : [])), alreadyMembers, invalid };
 }
 
-/** Changes a member's role (admins; never the last admin's). 404 for no such member. */
+/** Changes a member's role (admins; never the last admin's). 404 for no such member. A lower role may take pages away (a guest has no shared section): `accessLost`. */
 export async function changeMemberRole(
   db: Kysely<Database>,
   callerId: string,
   workspaceId: string,
   memberId: string,
   role: WorkspaceRole,
-): Promise<WorkspaceWithRole> {
+): Promise<{ workspace: WorkspaceWithRole; events: DomainEvent[] }> {
   const workspace = await authorizeWorkspace(db, workspaceId, callerId, 'manageMembers');
   await changeMember(
     db,
@@ -162,12 +163,13 @@ export async function changeMemberRole(
     (trx) => setMemberRoleRow(trx, workspace.id, memberId, role),
     (current) => current !== role,
   );
-  return workspace;
+  return { workspace, events: [{ kind: 'accessLost', userId: memberId }] };
 }
 
-/** Removes a member (admins), or the caller leaves (anyone; never the last admin). 404 for no such member. */
-export async function removeWorkspaceMember(db: Kysely<Database>, callerId: string, workspaceId: string, memberId: string): Promise<void> {
+/** Removes a member (admins), or the caller leaves (anyone; never the last admin). 404 for no such member. Nothing of the workspace's pages may reach them any more: `accessLost`. */
+export async function removeWorkspaceMember(db: Kysely<Database>, callerId: string, workspaceId: string, memberId: string): Promise<{ events: DomainEvent[] }> {
   const workspace = await membershipIn(db, workspaceId, callerId);
   if (!canRemoveMember(workspace.role, callerId, memberId)) throw forbidden('removing members');
   await changeMember(db, workspace.id, memberId, (trx) => deleteMembership(trx, workspace.id, memberId));
+  return { events: [{ kind: 'accessLost', userId: memberId }] };
 }
