@@ -30,6 +30,7 @@ export const linkSchema = z
     message: 'only http and https links, or a page link to /{pageId}, are allowed',
     path: ['href'],
   });
+export type TokenLink = z.infer<typeof linkSchema>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -5,4 +5,4 @@ export { parseHtml } from './parseHtml';
 export { parseMarkdown } from './parseMarkdown';
 export { parseClipboardJson, type ClipboardJson } from './parseJson';
 export { copyContent, blocksToHtml, blocksToText, type CopiedContent } from './serialize';
-export { escapeMarkdown, tokensToMarkdown } from './toMarkdown';
+export { escapeMarkdown, tokensToMarkdown } from '../../schema/markdown/write';

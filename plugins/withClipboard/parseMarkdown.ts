@@ -3,84 +3,9 @@ import { definitionForWireType } from '../../schema/blocks';
 import { codeLanguageNamed } from '../../schema/blocks/code';
 import { MAX_FORCED_ORDER } from '../../schema/blocks/orderedList';
 import type { BlockElement } from '../../schema/slate';
-import { canonicalTokens, isPageLink, isSafeHref, PAGE_LINK_TEXT, type Token, type TokenMarks } from '../../schema/token';
+import { inlineTokens } from '../../schema/markdown/read';
+import { canonicalTokens, isSafeHref, type Token } from '../../schema/token';
 import { limitTokens, makeBlock, paragraph, soundDepths, splitLines, type PastedContent } from './content';
-
-/** Inline HTML tags that mark text (`<u>`: markdown has no underline; tokensToMarkdown writes tags where delimiters would not hold). */
-const TAG_MARKS: Record<string, 'bold' | 'italic' | 'struckOut' | 'underline'> = {
-  b: 'bold',
-  strong: 'bold',
-  i: 'italic',
-  em: 'italic',
-  s: 'struckOut',
-  del: 'struckOut',
-  strike: 'struckOut',
-  u: 'underline',
-  ins: 'underline',
-};
-
-/** Markdown inline tokens as our tokens (marks nested as they come, and those of the tags above between their opening and closing). */
-function inlineTokens(tokens: readonly MdToken[] | undefined, outer: TokenMarks = {}): Token[] {
-  const out: Token[] = [];
-  let marks = outer;
-  const openTags: Partial<Record<string, number>> = {};
-  for (const token of tokens ?? []) {
-    const tag = token.type === 'html' ? /^<(\/?)([a-z]+)>$/i.exec(token.raw.trim()) : null;
-    const mark = tag ? TAG_MARKS[tag[2].toLowerCase()] : undefined;
-    if (tag && mark) {
-      openTags[mark] = Math.max(0, (openTags[mark] ?? 0) + (tag[1] ? -1 : 1));
-      marks = { ...outer };
-      for (const [name, count] of Object.entries(openTags)) if (count) marks = { ...marks, [name]: true };
-      continue;
-    }
-    switch (token.type) {
-      case 'strong':
-        out.push(...inlineTokens(token.tokens, { ...marks, bold: true }));
-        break;
-      case 'em':
-        out.push(...inlineTokens(token.tokens, { ...marks, italic: true }));
-        break;
-      case 'del':
-        out.push(...inlineTokens(token.tokens, { ...marks, struckOut: true }));
-        break;
-      case 'codespan':
-        // A code span's text is as typed (entities in code are not read).
-        out.push({ ...marks, code: true, text: token.text });
-        break;
-      case 'br':
-        out.push({ ...marks, text: '\n' });
-        break;
-      case 'link': {
-        const href = (token as Tokens.Link).href;
-        // `[title](/{pageId})`: a page link (what tokensToMarkdown writes for one).
-        const pageId = href.slice(1);
-        if (isPageLink({ href, pageId })) out.push({ ...marks, text: PAGE_LINK_TEXT, link: { href, pageId } });
-        else out.push(...inlineTokens(token.tokens, isSafeHref(href) ? { ...marks, link: { href } } : marks));
-        break;
-      }
-      case 'image': {
-        const image = token as Tokens.Image;
-        const text = image.text || image.href;
-        out.push(isSafeHref(image.href) ? { ...marks, text, link: { href: image.href } } : { ...marks, text });
-        break;
-      }
-      case 'text':
-      case 'escape':
-      case 'html':
-        if ('tokens' in token && token.tokens && token.tokens.length > 0) out.push(...inlineTokens(token.tokens, marks));
-        else out.push({ ...marks, text: token.type === 'html' ? token.raw : decodeEntities(token.text) });
-        break;
-      default:
-        if ('raw' in token && typeof token.raw === 'string') out.push({ ...marks, text: token.raw });
-    }
-  }
-  return canonicalTokens(out.filter((t) => t.text !== ''));
-}
-
-/** Marked keeps entities of the source (`&amp;`) as they were typed; text wants the characters. */
-function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? _m);
-}
 
 /** Text lines as text blocks, one per non-empty line; a line that is just a link is linked. */
 function lineBlocks(tokens: readonly Token[], depth: number, out: BlockElement[]): void {

@@ -4,7 +4,7 @@ import '../types';
 import { createWorkspaceEditor } from '../index';
 import { copyContent } from '../withClipboard/serialize';
 import { readClipboard } from '../withClipboard/withClipboard';
-import { tokensToMarkdown } from '../withClipboard/toMarkdown';
+import { tokensToMarkdown } from '../../schema/markdown/write';
 import type { BlockElement } from '../../schema/slate';
 
 /* Page links through copy, paste and markdown: they stay page links (docs/plugins.md, «Page links»). */

@@ -13,9 +13,11 @@ import { fitTitle } from '../../schema/text';
 import { storableMimeType } from '../../schema/file';
 import { insertBlockRows, type InsertBlockInput } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
-import { storageKeyFor } from '../repositories/files';
+import { insertFile, storageKeyFor } from '../repositories/files';
 import type { FileStore } from '../files/store';
-import { insertPage, listPagesAt } from '../repositories/pages';
+import { insertPage, listPagesAt, updatePageFields } from '../repositories/pages';
+import { insertCommentRow } from '../repositories/comments';
+import { listMemberIds } from '../repositories/workspaces';
 import { sortKeysAtEnd } from '../repositories/pageOrder';
 import { nowIso } from '../time';
 import { type ImportProblem, importProblem } from '../../schema/importProblems';
@@ -103,13 +105,10 @@ export async function importExport(
       grantCreatorFull: parent === null,
       sortKey: sortKeys.get(page.id),
     });
-    if (page.icon) await trx.updateTable('pages').set({ icon: page.icon }).where('id', '=', row.id).execute();
-    made.set(page.id, row);
+    made.set(page.id, page.icon ? await updatePageFields(trx, row, { icon: page.icon }) : row);
     report.pages.push({ id: row.id, title: page.title });
   }
-  const members = new Set(
-    (await trx.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', input.workspaceId).execute()).map((m) => m.user_id),
-  );
+  const members = new Set(await listMemberIds(trx, input.workspaceId));
   const ids = { pages: pageIds, files: fileIds, members };
   for (const page of document.pages) {
     const holder = made.get(page.id)!;
@@ -119,24 +118,21 @@ export async function importExport(
   }
   // Files last, attached to the page or row that shows them (all made by now).
   for (const file of input.files.files.values()) {
-    await trx
-      .insertInto('files')
-      .values({
-        id: file.id,
-        owner_id: input.userId,
-        page_id: pageIds.get(file.owner)!,
-        workspace_id: input.workspaceId,
-        name: file.name,
-        mime_type: file.mimeType,
-        size: file.bytes.length,
-        storage_key: file.key,
-        is_public: 0,
-        status: 'ready',
-        upload_token_hash: null,
-        upload_expires_at: null,
-        created_at: nowIso(),
-      })
-      .execute();
+    await insertFile(trx, {
+      id: file.id,
+      owner_id: input.userId,
+      page_id: pageIds.get(file.owner)!,
+      workspace_id: input.workspaceId,
+      name: file.name,
+      mime_type: file.mimeType,
+      size: file.bytes.length,
+      storage_key: file.key,
+      is_public: 0,
+      status: 'ready',
+      upload_token_hash: null,
+      upload_expires_at: null,
+      created_at: nowIso(),
+    });
     report.files += 1;
   }
   for (const page of document.pages)
@@ -259,20 +255,17 @@ async function insertComments(
     }
     const id = newId();
     commentIds.set(comment.id, id);
-    await trx
-      .insertInto('comments')
-      .values({
-        id,
-        page_id: pageId,
-        replied_comment_id: comment.repliedTo ? (commentIds.get(comment.repliedTo) ?? null) : null,
-        author_id: userId,
-        content: JSON.stringify(content),
-        attaches: JSON.stringify(attaches),
-        created_at: at,
-        updated_at: isIsoTime(comment.updatedAt) ? comment.updatedAt : at,
-        deleted_at: null,
-      })
-      .execute();
+    await insertCommentRow(trx, {
+      id,
+      page_id: pageId,
+      replied_comment_id: comment.repliedTo ? (commentIds.get(comment.repliedTo) ?? null) : null,
+      author_id: userId,
+      content: JSON.stringify(content),
+      attaches: JSON.stringify(attaches),
+      created_at: at,
+      updated_at: isIsoTime(comment.updatedAt) ? comment.updatedAt : at,
+      deleted_at: null,
+    });
   }
   if (adopted > 0) report.problems.push(importProblem(title, 'commentsAdopted', { count: adopted }));
 }

@@ -1,4 +1,7 @@
+import { escapeMarkdown } from '../../schema/markdown/write';
+import type { Token } from '../../schema/token';
 import { blocksToMarkdown, tokensToMarkdown, type MarkdownBlock, type MarkdownLinks } from './markdown';
+import { markdownToBlocks, type MarkdownTargets } from './markdownImport';
 
 const links: MarkdownLinks = { page: (id) => (id === 'p1' ? 'Дочерняя страница.md' : null), file: (_id, name) => `files/${name}` };
 const text = (t: string) => ({ tokens: [{ text: t }] });
@@ -76,4 +79,61 @@ test('blocks: headings, lists (numbered on, nested under their item), to-dos, qu
       '',
     ].join('\n'),
   );
+});
+
+describe('one writer, one reader: what the export writes, the import reads back as it was', () => {
+  const PAGE = '11111111-1111-4111-8111-111111111111';
+  const exported: MarkdownLinks = { page: (id) => (id === PAGE ? 'Дочерняя страница.md' : null), file: (_id, name) => `files/${name}` };
+  const targets: MarkdownTargets = { resolve: (href) => (decodeURIComponent(href) === 'Дочерняя страница.md' ? { page: 'child' } : null) };
+  /** Blocks' types and tokens as the import reads the export of them. */
+  const roundTrip = (blocks: MarkdownBlock[]) =>
+    markdownToBlocks(blocksToMarkdown(blocks, exported), targets).blocks.map((b) => [b.type, (b.data as { tokens?: Token[] }).tokens]);
+  const tokens = (list: Token[]) => ({ tokens: list });
+
+  test('text that reads as Markdown stays text; marks where delimiters would not hold, underline, line breaks', () => {
+    const cases: Array<[string, Token[]]> = [
+      ['text', [{ text: '# не заголовок' }]],
+      ['text', [{ text: '1. не список' }]],
+      ['text', [{ text: '- и не этот' }]],
+      ['text', [{ text: '> не цитата' }]],
+      ['text', [{ text: 'snake_case, 2*3, a <b> и `кавычки`' }]],
+      ['text', [{ text: 'слово' }, { text: '(а)', bold: true }, { text: ' и ' }, { text: 'подчёркнуто', underline: true }]],
+      ['text', [{ text: 'первая строка\n# вторая\n1. третья' }]],
+      ['bulletList', [{ text: 'пункт ' }, { text: 'жирный', bold: true }, { text: '\nи вторая строка' }]],
+      ['heading2', [{ text: 'C# и ' }, { text: 'код', code: true }]],
+      ['quote', [{ text: 'цитата\n- не список' }]],
+      [
+        'text',
+        [{ text: 'ссылка', link: { href: 'https://example.com/a_(b)' } }, { text: ' и страница ' }, { text: '↗', link: { href: `/${PAGE}`, pageId: PAGE } }],
+      ],
+    ];
+    const blocks = cases.map(([type, list], i) => block(type, tokens(list), null, `rt${i}`));
+    const expected = cases.map(([type, list]) => [type, list.map((t) => (t.link?.pageId ? { ...t, link: { href: '/child', pageId: 'child' } } : t))]);
+    expect(roundTrip(blocks)).toEqual(expected);
+  });
+
+  test("a table's cells keep their `|` and their line breaks", () => {
+    const table = block('table', {
+      tokens: [
+        { text: 'a | b', tableAddress: { x: 0, y: 0 } },
+        { text: 'две\nстроки', tableAddress: { x: 1, y: 0 } },
+        { text: '*', bold: true, tableAddress: { x: 0, y: 1 } },
+      ],
+      tableLayout: { columns: 2, rows: 2, columnSizes: [120, 120] },
+      headerRow: true,
+      headerColumn: false,
+    });
+    const [[type, read]] = roundTrip([table]);
+    expect(type).toBe('table');
+    expect(read).toEqual([
+      { text: 'a | b', tableAddress: { x: 0, y: 0 } },
+      { text: 'две\nстроки', tableAddress: { x: 1, y: 0 } },
+      { text: '*', bold: true, tableAddress: { x: 0, y: 1 } },
+    ]);
+  });
+
+  test('a title with Markdown in it reads back as typed', () => {
+    const markdown = `# ${escapeMarkdown('Планы *на* 2027 #1')}\n\nТекст.\n`;
+    expect(markdownToBlocks(markdown, targets).title).toBe('Планы *на* 2027 #1');
+  });
 });

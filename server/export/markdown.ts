@@ -1,3 +1,4 @@
+import { escapeMarkdown, tokensToMarkdown as writeTokens } from '../../schema/markdown/write';
 import type { Token } from '../../schema/token';
 
 /**
@@ -5,7 +6,8 @@ import type { Token } from '../../schema/token';
  * GitHub's tables, task lists and strikethrough — what Notion, Outline and Obsidian read. A block's
  * children are indented under it (list items nest; other blocks take the same indentation, as
  * Notion's export does). Page links and files are written with the addresses `links` gives (paths
- * relative to the exported file).
+ * relative to the exported file). Text is written by the one Markdown writer
+ * (schema/markdown/write.ts), which the import's reader reads back as it was.
  */
 
 export interface MarkdownBlock {
@@ -22,42 +24,17 @@ export interface MarkdownLinks {
   file(fileId: string, name: string): string;
 }
 
-/** Characters Markdown would read as formatting, escaped in plain text. */
-const SPECIAL = /([\\`*_[\]<>#|~])/g;
-const escape = (text: string) => text.replace(SPECIAL, '\\$1');
 /** A link's address: spaces and parentheses encoded (a relative path with spaces breaks `[](…)`). */
 const address = (href: string) => href.replace(/ /g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29');
 
-/** Inline Markdown of tokens: bold, italic, struck out, code, links (underline has no Markdown: kept as text). */
-export function tokensToMarkdown(tokens: readonly Token[], links: MarkdownLinks): string {
-  return tokens
-    .map((token) => {
-      if (token.code) return wrapCode(token.text);
-      let text = escape(token.text);
-      // Markers hug the text: spaces at the ends go outside them.
-      const lead = /^\s*/.exec(text)![0];
-      const trail = /\s*$/.exec(text)![0];
-      let core = text.slice(lead.length, text.length - trail.length);
-      if (!core) return text;
-      if (token.bold) core = `**${core}**`;
-      if (token.italic) core = `*${core}*`;
-      if (token.struckOut) core = `~~${core}~~`;
-      if (token.link) {
-        const target = token.link.pageId ? (links.page(token.link.pageId) ?? token.link.href) : token.link.href;
-        core = `[${core}](${address(target)})`;
-      }
-      text = lead + core + trail;
-      return text;
-    })
-    .join('');
-}
-
-/** Inline code with as many backticks around as it needs. */
-function wrapCode(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
+/** Inline Markdown of tokens (line breaks as `\\` line ends); a page link by its path in the export (else the app's address). */
+export function tokensToMarkdown(tokens: readonly Token[], links: MarkdownLinks, atLineStart = true): string {
+  const pagePath = (pageId: string) => links.page(pageId);
+  // A path in the export has its spaces and parentheses encoded; an address of the web its spaces (the writer encloses what else needs it).
+  return writeTokens(tokens, {
+    atLineStart,
+    href: (link) => (link.pageId && pagePath(link.pageId) !== null ? address(pagePath(link.pageId)!) : link.href.replace(/ /g, '%20')),
+  });
 }
 
 type TextData = {
@@ -78,13 +55,19 @@ type TextData = {
 function blockLines(block: MarkdownBlock, links: MarkdownLinks, number: number): string[] {
   const data = (block.data ?? {}) as TextData;
   const inline = () => tokensToMarkdown(data.tokens ?? [], links);
+  // A heading is one line: its line breaks are spaces.
+  const oneLine = () =>
+    tokensToMarkdown(
+      (data.tokens ?? []).map((t) => ({ ...t, text: t.text.replace(/\n/g, ' ') })),
+      links,
+    );
   switch (block.type) {
     case 'heading1':
-      return [`# ${inline()}`];
+      return [`# ${oneLine()}`];
     case 'heading2':
-      return [`## ${inline()}`];
+      return [`## ${oneLine()}`];
     case 'heading3':
-      return [`### ${inline()}`];
+      return [`### ${oneLine()}`];
     case 'bulletList':
       return [`- ${inline()}`];
     case 'orderedList':
@@ -112,12 +95,12 @@ function blockLines(block: MarkdownBlock, links: MarkdownLinks, number: number):
     case 'embed':
       return data.url ? [`<${data.url}>`] : [];
     case 'image':
-      return data.remoteData ? [`![${escape(data.remoteData.title)}](${address(links.file(data.remoteData.fileId, data.remoteData.title))})`] : [];
+      return data.remoteData ? [`![${escapeMarkdown(data.remoteData.title)}](${address(links.file(data.remoteData.fileId, data.remoteData.title))})`] : [];
     case 'file':
-      return data.remoteData ? [`[${escape(data.remoteData.title)}](${address(links.file(data.remoteData.fileId, data.remoteData.title))})`] : [];
+      return data.remoteData ? [`[${escapeMarkdown(data.remoteData.title)}](${address(links.file(data.remoteData.fileId, data.remoteData.title))})`] : [];
     case 'document': {
       const target = data.pageId ? links.page(data.pageId) : null;
-      return target ? [`[↗ ${escape(target.replace(/^.*\//, '').replace(/\.md$/, ''))}](${address(target)})`] : [];
+      return target ? [`[↗ ${escapeMarkdown(target.replace(/^.*\//, '').replace(/\.md$/, ''))}](${address(target)})`] : [];
     }
     case 'table':
       return tableLines(data, links);
@@ -138,7 +121,9 @@ function tableLines(data: TextData, links: MarkdownLinks): string[] {
     const at = token.tableAddress;
     if (at && at.y < rows && at.x < columns) cells[at.y][at.x].push(token);
   }
-  const line = (row: Token[][]) => `| ${row.map((cell) => tokensToMarkdown(cell, links).replace(/\n/g, '<br>') || ' ').join(' | ')} |`;
+  // A cell's lines joined by `<br>`, its `|` escaped (it would end the cell).
+  const cellText = (cell: Token[]) => tokensToMarkdown(cell, links, false).replace(/\\\n/g, '<br>').replace(/\|/g, '\\|');
+  const line = (row: Token[][]) => `| ${row.map((cell) => cellText(cell) || ' ').join(' | ')} |`;
   return [line(cells[0]), `|${' --- |'.repeat(columns)}`, ...cells.slice(1).map(line)];
 }
 

@@ -3,7 +3,8 @@ import { CODE_LANGUAGES } from '../../schema/blocks/code';
 import { DEFAULT_CALLOUT_ICON } from '../../schema/blocks/callout';
 import path from 'node:path';
 import { foldersUp } from './archive';
-import { canonicalTokens, isSafeHref, type Token } from '../../schema/token';
+import { inlineTokens, type InlineReading } from '../../schema/markdown/read';
+import { canonicalTokens, isSafeHref, PAGE_LINK_TEXT, type Token } from '../../schema/token';
 import type { ImportDocument } from './readExport';
 import { newId } from '../../schema/ids';
 import { type ImportNote, type ImportProblem, importNote } from '../../schema/importProblems';
@@ -42,60 +43,30 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
     return block.key;
   };
   const tokens = marked.lexer(markdown);
+
+  // Inline text as every reader of Markdown reads it (schema/markdown/read.ts), links and pictures resolved against the import's pages and files.
+  const reading: InlineReading = {
+    link: (href, inner, marks) => {
+      const target = targets.resolve(href);
+      // A page link reads as the app's do: the page's icon and current title drawn before its text, `↗` (its Markdown text would repeat the title).
+      if (target && 'page' in target) return [{ text: PAGE_LINK_TEXT, ...marks, link: { href: `/${target.page}`, pageId: target.page } }];
+      return isSafeHref(href) ? inner.map((t) => ({ ...t, link: { href } })) : inner;
+    },
+    // A picture inside text: its alt text (pictures are blocks here).
+    image: (image, marks) => [{ text: image.text || '', ...marks }],
+    otherTags: 'drop',
+  };
+  const inline = (list: readonly MdToken[] | undefined): Token[] => inlineTokens(list, reading);
+  // The first heading of level 1 is the page's title (as the export writes it).
   let title: string | null = null;
   const first = tokens.find((t) => t.type !== 'space');
   if (first?.type === 'heading' && (first as Tokens.Heading).depth === 1) {
-    title = (first as Tokens.Heading).text.trim();
+    title = inline((first as Tokens.Heading).tokens)
+      .map((t) => t.text)
+      .join('')
+      .trim();
     tokens.splice(tokens.indexOf(first), 1);
   }
-
-  const inline = (list: readonly MdToken[] | undefined, marks: Omit<Token, 'text'> = {}): Token[] => {
-    const out: Token[] = [];
-    for (const token of list ?? []) {
-      switch (token.type) {
-        case 'text':
-        case 'escape':
-          if ('tokens' in token && token.tokens?.length) out.push(...inline(token.tokens, marks));
-          else if (token.text) out.push({ text: decode(token.text), ...marks });
-          break;
-        case 'strong':
-          out.push(...inline((token as Tokens.Strong).tokens, { ...marks, bold: true }));
-          break;
-        case 'em':
-          out.push(...inline((token as Tokens.Em).tokens, { ...marks, italic: true }));
-          break;
-        case 'del':
-          out.push(...inline((token as Tokens.Del).tokens, { ...marks, struckOut: true }));
-          break;
-        case 'codespan':
-          out.push({ text: decode((token as Tokens.Codespan).text), ...marks, code: true });
-          break;
-        case 'br':
-          out.push({ text: '\n', ...marks });
-          break;
-        case 'link': {
-          const link = token as Tokens.Link;
-          const target = targets.resolve(link.href);
-          const inner = inline(link.tokens, marks);
-          // A page link reads as the app's do: the page's icon and current title drawn before its text, `↗` (its Markdown text would repeat the title).
-          if (target && 'page' in target) out.push({ text: '↗', ...marks, link: { href: `/${target.page}`, pageId: target.page } });
-          else if (isSafeHref(link.href)) out.push(...inner.map((t) => ({ ...t, link: { href: link.href } })));
-          else out.push(...inner);
-          break;
-        }
-        case 'image':
-          // A picture inside text: its alt text (pictures are blocks here).
-          out.push({ text: (token as Tokens.Image).text || '', ...marks });
-          break;
-        case 'html':
-          out.push({ text: (token as Tokens.HTML).text.replace(/<[^>]*>/g, ''), ...marks });
-          break;
-        default:
-          if ('text' in token && typeof token.text === 'string') out.push({ text: token.text, ...marks });
-      }
-    }
-    return out.filter((t) => t.text !== '');
-  };
   const tokensOf = (list: readonly MdToken[] | undefined) => canonicalTokens(inline(list));
 
   const walk = (list: readonly MdToken[], parent: number | null) => {
@@ -209,11 +180,6 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
   };
   walk(tokens, null);
   return { title, blocks, problems };
-}
-
-/** HTML entities marked leaves in text (&amp; &lt; &gt; &quot; &#39;). */
-function decode(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? _m);
 }
 
 type DocumentPage = ImportDocument['pages'][number];

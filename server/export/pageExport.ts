@@ -10,11 +10,13 @@ import { blocksToHtml } from '../../plugins/withClipboard/serialize';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { allows } from '../../schema/policies/page';
 import { pageAccessLevels } from '../policies/page';
-import { listPageBlocks } from '../repositories/blocks';
-import type { FileRow } from '../repositories/files';
+import { findBlock, listPageBlocks } from '../repositories/blocks';
+import { findReadyFiles, type FileRow } from '../repositories/files';
 import type { FileStore } from '../files/store';
-import { pagePath } from '../repositories/pages';
+import { listLivePagesUnder, listLiveWorkspacePages, pagePath } from '../repositories/pages';
+import { listLiveCommentsWithAuthors } from '../repositories/comments';
 import { blocksToMarkdown, type MarkdownLinks } from './markdown';
+import { escapeMarkdown } from '../../schema/markdown/write';
 import { BLOCK_DEFINITIONS, dataVersionOf } from '../../schema/blocks';
 import { COMPUTED_FIELD_TYPES, MAIN_FIELD_ID, type DatabaseData, type RowValue } from '../../schema/blocks/database';
 import { valueToText } from '../../schema/database';
@@ -65,25 +67,13 @@ export interface JsonDatabase {
 /** The page and, with `subpages`, its live descendants (not database rows) the user may read; parents before children. */
 export async function pagesToExport(db: Kysely<Database>, userId: string, root: PageRow, subpages: boolean): Promise<PageRow[]> {
   if (!subpages) return [root];
-  const below = await db
-    .selectFrom('pages')
-    .selectAll()
-    .where('path', 'like', `%"${root.id}"%`)
-    .where('in_trash', '=', 0)
-    .where('database_id', 'is', null)
-    .execute();
+  const below = await listLivePagesUnder(db, root.id);
   return [root, ...(await readableTree(db, userId, below, new Set([root.id])))];
 }
 
 /** Every live page (not database rows) of a workspace the user may read, as trees: parents before children. */
 export async function workspacePagesToExport(db: Kysely<Database>, userId: string, workspaceId: string): Promise<PageRow[]> {
-  const pages = await db
-    .selectFrom('pages')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('in_trash', '=', 0)
-    .where('database_id', 'is', null)
-    .execute();
+  const pages = await listLiveWorkspacePages(db, workspaceId);
   return readableTree(db, userId, pages, new Set());
 }
 
@@ -190,16 +180,7 @@ export function exportZip(
     const filePath = (id: string) => `files/${id}/${fileName(files.get(id)!.name, 'file')}`;
     const takeFiles = async (ids: Iterable<string>) => {
       const wanted = [...new Set(ids)].filter((id) => !files.has(id));
-      for (let at = 0; at < wanted.length; at += 500) {
-        for (const f of await db
-          .selectFrom('files')
-          .selectAll()
-          .where('id', 'in', wanted.slice(at, at + 500))
-          .where('status', '=', 'ready')
-          .execute()) {
-          if (f.page_id !== null && pageIds.has(f.page_id)) files.set(f.id, f);
-        }
-      }
+      for (const f of await findReadyFiles(db, wanted)) if (f.page_id !== null && pageIds.has(f.page_id)) files.set(f.id, f);
     };
     const extension = format === 'html' ? 'html' : 'md';
     // export.json is written as it is read: the pages one by one, the files last.
@@ -244,7 +225,7 @@ export function exportZip(
           file: (id, name) => (files.has(id) ? relative(file, filePath(id)) : `files/${id}/${name}`),
         };
         const title = page.title || untitled;
-        if (format === 'markdown') addText(file, `# ${title}\n\n${blocksToMarkdown(blocks, links)}`);
+        if (format === 'markdown') addText(file, `# ${escapeMarkdown(title)}\n\n${blocksToMarkdown(blocks, links)}`);
         else addText(file, htmlDocument(title, blocks, links));
         // Its databases: the rows as CSV, and each row as a page of its own (its fields, then its blocks).
         const databases = blocks.filter((b) => b.type === 'database');
@@ -312,15 +293,7 @@ export interface JsonComment {
 
 /** The live comments of a page, oldest first (a reply to a deleted comment answers nothing). */
 async function jsonComments(db: Kysely<Database>, pageId: string): Promise<JsonComment[]> {
-  const rows = await db
-    .selectFrom('comments as c')
-    .innerJoin('users as u', 'u.id', 'c.author_id')
-    .select(['c.id', 'c.replied_comment_id', 'c.content', 'c.attaches', 'c.created_at', 'c.updated_at', 'u.id as author_id', 'u.name', 'u.email'])
-    .where('c.page_id', '=', pageId)
-    .where('c.deleted_at', 'is', null)
-    .orderBy('c.created_at')
-    .orderBy('c.id')
-    .execute();
+  const rows = await listLiveCommentsWithAuthors(db, pageId);
   const live = new Set(rows.map((r) => r.id));
   return rows.map((row) => ({
     id: row.id,
@@ -343,7 +316,8 @@ async function* rowsInOrder(db: Kysely<Database>, orders: ViewOrders, block: Blo
 
 /** A database's live rows for the JSON export, in their order; their ids join `pageIds` (their files are theirs). */
 async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: string, pageIds: Set<string>): Promise<JsonDatabase> {
-  const block = await db.selectFrom('blocks').selectAll().where('id', '=', blockId).executeTakeFirstOrThrow();
+  const block = await findBlock(db, blockId);
+  if (!block) throw new Error(`no database block ${blockId}`);
   const data = JSON.parse(block.data) as DatabaseData;
   const rows: JsonDatabase['rows'] = [];
   for await (const row of rowsInOrder(db, orders, block, data)) {
@@ -372,7 +346,7 @@ async function addDatabase(
   untitled: string,
   viewerId: string,
 ): Promise<void> {
-  const block = await db.selectFrom('blocks').selectAll().where('id', '=', database.id).executeTakeFirst();
+  const block = await findBlock(db, database.id);
   if (!block) return;
   const data = JSON.parse(block.data) as DatabaseData;
   const columns = [MAIN_FIELD_ID, ...Object.keys(data.config.fields).filter((id) => id !== MAIN_FIELD_ID)];
@@ -399,7 +373,7 @@ async function addDatabase(
     const title = row.data.title || untitled;
     if (extension === 'md') {
       const list = fields.map(([fieldName, text]) => `- **${fieldName}**: ${text}`).join('\n');
-      addText(`${folder}/${name}.md`, `# ${title}\n\n${list ? `${list}\n\n` : ''}${blocksToMarkdown(rowBlocks, noLinks)}`);
+      addText(`${folder}/${name}.md`, `# ${escapeMarkdown(title)}\n\n${list ? `${list}\n\n` : ''}${blocksToMarkdown(rowBlocks, noLinks)}`);
     } else {
       const list = fields.length
         ? `<ul>${fields.map(([fieldName, text]) => `<li><strong>${escapeHtml(fieldName)}</strong>: ${escapeHtml(text)}</li>`).join('')}</ul>\n`

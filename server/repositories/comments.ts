@@ -151,8 +151,26 @@ export async function insertComment(db: Kysely<Database>, input: NewComment): Pr
     updated_at: now,
     deleted_at: null,
   };
-  await db.insertInto('comments').values(row).execute();
+  await insertCommentRow(db, row);
   return row;
+}
+
+/** Stores a comment as it is given, times included (an imported comment keeps its own). */
+export async function insertCommentRow(db: Kysely<Database>, row: CommentRow): Promise<void> {
+  await db.insertInto('comments').values(row).execute();
+}
+
+/** A page's live comments with their authors, oldest first (an export's). */
+export function listLiveCommentsWithAuthors(db: Kysely<Database>, pageId: string) {
+  return db
+    .selectFrom('comments as c')
+    .innerJoin('users as u', 'u.id', 'c.author_id')
+    .select(['c.id', 'c.replied_comment_id', 'c.content', 'c.attaches', 'c.created_at', 'c.updated_at', 'u.id as author_id', 'u.name', 'u.email'])
+    .where('c.page_id', '=', pageId)
+    .where('c.deleted_at', 'is', null)
+    .orderBy('c.created_at')
+    .orderBy('c.id')
+    .execute();
 }
 
 export async function updateComment(db: Kysely<Database>, row: CommentRow, content: CommentToken[], attaches: CommentAttach[]): Promise<CommentRow> {

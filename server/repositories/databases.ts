@@ -1470,3 +1470,8 @@ export async function cloneDatabaseRows(
     copied += rows.length;
   }
 }
+
+/** PostgreSQL's statistics of the rows' tables brought up to date (after a big import: the next reads plan with the rows there). */
+export async function analyzeRowTables(db: Kysely<Database>): Promise<void> {
+  await sql`analyze pages, database_cells`.execute(db);
+}

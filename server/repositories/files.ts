@@ -21,6 +21,21 @@ export async function insertFile(db: Kysely<Database>, row: Insertable<FileTable
   await db.insertInto('files').values(row).execute();
 }
 
+/** The files among `ids` that are ready (uploaded whole), 500 ids a query. */
+export async function findReadyFiles(db: Kysely<Database>, ids: readonly string[]): Promise<FileRow[]> {
+  const files: FileRow[] = [];
+  for (let at = 0; at < ids.length; at += 500)
+    files.push(
+      ...(await db
+        .selectFrom('files')
+        .selectAll()
+        .where('id', 'in', ids.slice(at, at + 500))
+        .where('status', '=', FILE_STATUS.ready)
+        .execute()),
+    );
+  return files;
+}
+
 /**
  * Uses an upload token up: one conditional update, so two requests with the same token cannot
  * both upload. Undefined when the token is wrong, used or expired.

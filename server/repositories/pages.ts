@@ -271,3 +271,13 @@ export async function takenPageIds(db: Kysely<Database>, ids: readonly string[])
   for (const chunk of inChunks([...ids])) taken.push(...(await db.selectFrom('pages').select('id').where('id', 'in', chunk).execute()).map((row) => row.id));
   return taken;
 }
+
+/** The live pages (not database rows) under a page, at any depth. */
+export function listLivePagesUnder(db: Kysely<Database>, rootId: string): Promise<PageRow[]> {
+  return db.selectFrom('pages').selectAll().where('path', 'like', `%"${rootId}"%`).where('in_trash', '=', 0).where('database_id', 'is', null).execute();
+}
+
+/** Every live page (not database rows) of a workspace. */
+export function listLiveWorkspacePages(db: Kysely<Database>, workspaceId: string): Promise<PageRow[]> {
+  return db.selectFrom('pages').selectAll().where('workspace_id', '=', workspaceId).where('in_trash', '=', 0).where('database_id', 'is', null).execute();
+}

@@ -337,3 +337,8 @@ export async function membersAmong(db: Kysely<Database>, workspaceId: string, us
   }
   return members;
 }
+
+/** The ids of a workspace's members. */
+export async function listMemberIds(db: Kysely<Database>, workspaceId: string): Promise<string[]> {
+  return (await db.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', workspaceId).execute()).map((row) => row.user_id);
+}

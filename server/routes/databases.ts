@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAIN_FIELD_ID, chartProblems, fieldOf, type DatabaseData } from '../../schema/blocks/database';
@@ -41,6 +40,7 @@ import { databaseCsv } from '../repositories/databaseCsv';
 import { findLayoutHolder } from '../repositories/databaseLayouts';
 import { databaseRevision } from '../repositories/databaseRevisions';
 import {
+  analyzeRowTables,
   groupCounts,
   countRows,
   databaseData,
@@ -208,7 +208,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
   async function freshStatistics(): Promise<void> {
     if (!isPostgres(app.db) || Date.now() - analyzedAt < ANALYZE_EVERY_MS) return;
     analyzedAt = Date.now();
-    await sql`analyze pages, database_cells`.execute(app.db).catch((error: unknown) => app.log.warn({ err: error }, 'analyze after an import'));
+    await analyzeRowTables(app.db).catch((error: unknown) => app.log.warn({ err: error }, 'analyze after an import'));
   }
 
   // ---- Reading ---------------------------------------------------------------------------------

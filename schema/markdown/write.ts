@@ -1,14 +1,15 @@
-import { canonicalTokens, type Token } from '../../schema/token';
-import { parseMarkdown } from './parseMarkdown';
+import { canonicalTokens, type Token, type TokenLink } from '../token';
+import { readInline } from './read';
 
 /*
- * Inline tokens as markdown — the inverse of parseMarkdown's inline part, so that
- * parseMarkdown(tokensToMarkdown(tokens)) gives the tokens back: **bold**, *italic*, ~~struck
- * out~~, <u>underline</u> (markdown has none; parseMarkdown reads the tag), `code` and
- * [links](https://…); the rest escaped so that it stays text. Comments and table addresses
- * are not marks of the text and are left out. Whitespace at the edges of a marked run is
- * written outside it (`**a** b`: a delimiter next to a space would not count), so such a space
- * comes back unmarked.
+ * The one Markdown writer of inline text (docs/import-export.md «Markdown»): the export, the AI
+ * assistant's prompts and whatever else writes Markdown write tokens with it, and `read.ts` reads
+ * them back as they were: **bold**, *italic*, ~~struck out~~, <u>underline</u> (Markdown has
+ * none; the reader reads the tag), `code` and [links](https://…); the rest escaped so that it
+ * stays text; a line break inside the text as a `\` line end, the next line's start escaped too.
+ * Comments and table addresses are not marks of the text and are left out. Whitespace at the
+ * edges of a marked run is written outside it (`**a** b`: a delimiter next to a space would not
+ * count), so such a space comes back unmarked.
  */
 
 type MarkKey = 'link' | 'bold' | 'italic' | 'struckOut' | 'underline' | 'code';
@@ -107,8 +108,8 @@ interface Open {
   open: string;
 }
 
-/** The line written with delimiters (`tags`: with HTML tags for bold, italic, strike-through). */
-function render(pieces: readonly Token[], tags: boolean): string {
+/** The line written with delimiters (`tags`: with HTML tags for bold, italic, strike-through); `href`: a link's address as written. */
+function render(pieces: readonly Token[], tags: boolean, href: (link: TokenLink) => string): string {
   const stack: Open[] = [];
   let out = '';
 
@@ -153,7 +154,7 @@ function render(pieces: readonly Token[], tags: boolean): string {
     missing.sort((a, b) => lasting(b) - lasting(a) || MARK_KEYS.indexOf(a) - MARK_KEYS.indexOf(b));
     for (const key of missing) {
       const id = markId(token, key)!;
-      const [open, close] = key === 'link' ? ['[', `](${linkDestination(id)})`] : (tags ? TAGS : DELIMITERS)[key as keyof typeof TAGS];
+      const [open, close] = key === 'link' ? ['[', `](${linkDestination(href(token.link!))})`] : (tags ? TAGS : DELIMITERS)[key as keyof typeof TAGS];
       stack.push({ key, id, open, close, written: false });
     }
     write(token.code ? codeSpan(token.text) : escapeMarkdown(token.text));
@@ -182,28 +183,52 @@ function comparable(tokens: readonly Token[]): string {
   return JSON.stringify(canonicalTokens(out).map((t) => Object.fromEntries(Object.entries(t).sort(([a], [b]) => (a < b ? -1 : 1)))));
 }
 
-/** The inline tokens markdown reads from one line, or null when it reads blocks. */
-function readBack(line: string): Token[] | null {
-  const content = parseMarkdown(line);
-  if (!content) return [];
-  if (content.kind === 'inline') return content.tokens;
-  const [only] = content.blocks;
-  return content.blocks.length === 1 && only.type === 'textBlock' ? (only.children as Token[]) : null;
+/**
+ * One line of tokens (no line break in them) as Markdown. Delimiters (`**`, `*`, `~~`) hold only
+ * next to the right characters (CommonMark's flanking rules: `слово**(а)**` is no bold): when the
+ * line does not read back as the tokens, bold, italic and strike-through are written as tags
+ * (`<b>`, `<i>`, `<s>`), which the reader reads.
+ */
+function lineToMarkdown(tokens: readonly Token[], atLineStart: boolean, href: (link: TokenLink) => string): string {
+  const pieces = edgeWhitespaceUnmarked(tokens);
+  const finish = (line: string) => (atLineStart ? escapeLineStart(line) : line);
+  const line = finish(render(pieces, false, href));
+  if (!pieces.some((t) => t.bold || t.italic || t.struckOut)) return line;
+  // Compared by the links' addresses as written (a path of an export is no address of the web, yet a link).
+  const expected = comparable(pieces.map((t) => (t.link ? { ...t, link: { href: href(t.link) } } : t)));
+  const back = readInline(atLineStart ? line : escapeLineStart(line), { link: (written, inner) => inner.map((t) => ({ ...t, link: { href: written } })) });
+  return back && comparable(back) === expected ? line : finish(render(pieces, true, href));
+}
+
+/** Tokens cut into lines at their line breaks (the breaks left out; a line may be empty). */
+function tokenLines(tokens: readonly Token[]): Token[][] {
+  const lines: Token[][] = [[]];
+  for (const token of tokens) {
+    token.text.split('\n').forEach((text, i) => {
+      if (i > 0) lines.push([]);
+      if (text !== '') lines[lines.length - 1].push({ ...token, text });
+    });
+  }
+  return lines;
+}
+
+export interface MarkdownWriting {
+  /** The text starts a line (default), so a leading `# `, `- `, `1. ` or `> ` is escaped (else it would become a heading, a list, a quote). */
+  atLineStart?: boolean;
+  /** A link's address as written (an export's relative path for a page of it). Default: the link's own. */
+  href?: (link: TokenLink) => string;
 }
 
 /**
- * A token list as one line of markdown. `atLineStart`: the text starts a line, so a leading
- * `# `, `- `, `1. ` or `> ` is escaped (else it would become a heading, a list, a quote).
- * Delimiters (`**`, `*`, `~~`) hold only next to the right characters (CommonMark's flanking
- * rules: `слово**(а)**` is no bold): when the line does not read back as the tokens, bold,
- * italic and strike-through are written as tags (`<b>`, `<i>`, `<s>`), which parseMarkdown reads.
+ * Tokens as Markdown: one line, or lines joined by hard breaks (a `\\` ends each line but the
+ * last) where the text has line breaks — each line's start escaped, marks closed at a line's end
+ * and opened again on the next. Line breaks at the text's start or end are left out (Markdown has
+ * no room for them).
  */
-export function tokensToMarkdown(tokens: readonly Token[], { atLineStart = true } = {}): string {
-  const pieces = edgeWhitespaceUnmarked(tokens);
-  const finish = (line: string) => (atLineStart ? escapeLineStart(line) : line);
-  const line = finish(render(pieces, false));
-  if (!pieces.some((t) => t.bold || t.italic || t.struckOut)) return line;
-  const expected = comparable(pieces);
-  const back = readBack(atLineStart ? line : escapeLineStart(line));
-  return back && comparable(back) === expected ? line : finish(render(pieces, true));
+export function tokensToMarkdown(tokens: readonly Token[], { atLineStart = true, href = (link) => link.href }: MarkdownWriting = {}): string {
+  const lines = tokenLines(tokens);
+  const blank = (line: Token[]) => line.every((t) => t.text.trim() === '');
+  while (lines.length > 1 && blank(lines[0])) lines.shift();
+  while (lines.length > 1 && blank(lines[lines.length - 1])) lines.pop();
+  return lines.map((line, i) => lineToMarkdown(line, i === 0 ? atLineStart : true, href)).join('\\\n');
 }

@@ -1,27 +1,38 @@
-import { canonicalTokens, type Token } from '../../schema/token';
-import { parseMarkdown } from './parseMarkdown';
-import { tokensToMarkdown } from './toMarkdown';
+import { canonicalTokens, type Token } from '../token';
+import { readInline } from './read';
+import { tokensToMarkdown } from './write';
 
-/** The inline tokens parseMarkdown reads from a line (null: it read blocks). */
-function readBack(line: string): Token[] | null {
-  const content = parseMarkdown(line);
-  return content?.kind === 'inline' ? content.tokens : null;
-}
+/** The inline tokens the reader reads from a line (null: it read blocks). */
+const readBack = (line: string): Token[] | null => readInline(line);
 
-/** Every character that is not whitespace with its marks (whitespace at a run's edge may lose them by design). */
+/**
+ * Every character that is not whitespace with its marks (whitespace at a run's edge may lose them
+ * by design); line breaks kept as such (the spaces around them are not: a line's edges are not
+ * kept by Markdown), none at the text's start or end.
+ */
 function marksByCharacter(tokens: readonly Token[]): string[] {
   const out: string[] = [];
   for (const t of tokens) {
-    for (const c of t.text)
+    for (const c of t.text) {
       out.push(
-        c.trim() === ''
-          ? ' '
-          : `${c}${t.bold ? 'B' : ''}${t.italic ? 'I' : ''}${t.struckOut ? 'S' : ''}${t.underline ? 'U' : ''}${t.code ? 'C' : ''}${t.link ? `(${t.link.href})` : ''}`,
+        c === '\n'
+          ? '\n'
+          : c.trim() === ''
+            ? ' '
+            : `${c}${t.bold ? 'B' : ''}${t.italic ? 'I' : ''}${t.struckOut ? 'S' : ''}${t.underline ? 'U' : ''}${t.code ? 'C' : ''}${t.link ? `(${t.link.href})` : ''}`,
       );
+    }
   }
-  while (out[0] === ' ') out.shift();
-  while (out[out.length - 1] === ' ') out.pop();
-  return out;
+  const kept = out.filter((c, i) => {
+    if (c !== ' ') return true;
+    let [a, b] = [i, i];
+    while (a > 0 && (out[a - 1] === ' ' || out[a - 1] === '\n')) a -= 1;
+    while (b < out.length - 1 && (out[b + 1] === ' ' || out[b + 1] === '\n')) b += 1;
+    return !out.slice(a, b + 1).includes('\n');
+  });
+  while (kept[0] === ' ' || kept[0] === '\n') kept.shift();
+  while (kept[kept.length - 1] === ' ' || kept[kept.length - 1] === '\n') kept.pop();
+  return kept;
 }
 
 describe('tokensToMarkdown', () => {
@@ -106,6 +117,14 @@ describe('tokensToMarkdown', () => {
       'a&b',
       'https://w.example',
       'www.v.example',
+      // Line breaks, and lines that start like blocks after them.
+      'a\nb',
+      '\n# x',
+      '\n1. y',
+      '\n- z',
+      '\n> q',
+      '\n\n',
+      '\n',
     ];
     const hrefs = ['https://x.example', 'https://y.example/a_(b)', 'https://z.example/p?q=1&r=2'];
     for (let run = 0; run < 1000; run++) {
