@@ -13,7 +13,7 @@ import { fitTitle } from '../../schema/text';
 import { storableMimeType } from '../../schema/file';
 import { insertBlockRows, type InsertBlockInput } from '../repositories/blocks';
 import { assertWithinQuota } from '../policies/file';
-import { insertFile, storageKeyFor } from '../repositories/files';
+import { FILE_STATUS, insertFile, newFileRow, storageKeyFor } from '../repositories/files';
 import type { FileStore } from '../files/store';
 import { insertPage, listPagesAt, updatePageFields } from '../repositories/pages';
 import { insertCommentRow } from '../repositories/comments';
@@ -118,21 +118,19 @@ export async function importExport(
   }
   // Files last, attached to the page or row that shows them (all made by now).
   for (const file of input.files.files.values()) {
-    await insertFile(trx, {
-      id: file.id,
-      owner_id: input.userId,
-      page_id: pageIds.get(file.owner)!,
-      workspace_id: input.workspaceId,
-      name: file.name,
-      mime_type: file.mimeType,
-      size: file.bytes.length,
-      storage_key: file.key,
-      is_public: 0,
-      status: 'ready',
-      upload_token_hash: null,
-      upload_expires_at: null,
-      created_at: nowIso(),
-    });
+    await insertFile(
+      trx,
+      newFileRow({
+        id: file.id,
+        ownerId: input.userId,
+        pageId: pageIds.get(file.owner)!,
+        workspaceId: input.workspaceId,
+        name: file.name,
+        mimeType: file.mimeType,
+        size: file.bytes.length,
+        status: FILE_STATUS.ready,
+      }),
+    );
     report.files += 1;
   }
   for (const page of document.pages)

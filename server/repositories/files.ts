@@ -17,6 +17,42 @@ export function findFile(db: Kysely<Database>, id: string): Promise<FileRow | un
   return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A file about to be stored: whose, where it is shown, what it is, and how far its bytes are. */
+export interface NewFile {
+  id: string;
+  ownerId: string;
+  /** The page that shows it (null: the owner's own, not on a page yet). */
+  pageId: string | null;
+  workspaceId: string | null;
+  name: string;
+  mimeType: string;
+  /** Its bytes' size, or the size reserved for the quota until they are counted. */
+  size: number;
+  status: (typeof FILE_STATUS)[keyof typeof FILE_STATUS];
+  isPublic?: boolean;
+  /** A pending upload's token (its hash) and when it ends. */
+  upload?: { tokenHash: string; expiresAt: string };
+}
+
+/** The files row of a new file (the one place one is made): its bytes under `storageKeyFor(id)`. */
+export function newFileRow(file: NewFile): FileRow {
+  return {
+    id: file.id,
+    owner_id: file.ownerId,
+    page_id: file.pageId,
+    workspace_id: file.workspaceId,
+    name: file.name,
+    mime_type: file.mimeType,
+    size: file.size,
+    storage_key: storageKeyFor(file.id),
+    is_public: file.isPublic ? 1 : 0,
+    status: file.status,
+    upload_token_hash: file.upload?.tokenHash ?? null,
+    upload_expires_at: file.upload?.expiresAt ?? null,
+    created_at: nowIso(),
+  };
+}
+
 export async function insertFile(db: Kysely<Database>, row: Insertable<FileTable>): Promise<void> {
   await db.insertInto('files').values(row).execute();
 }

@@ -34,13 +34,13 @@ import {
   insertFile,
   looksLikeImage,
   markFileReady,
-  storageKeyFor,
+  newFileRow,
   storeUpload,
   type FileRow,
 } from '../repositories/files';
 
 import { openStored, sendStored, STORED_BYTES_ROUTE } from '../files/serve';
-import { isoIn, nowIso } from '../time';
+import { isoIn } from '../time';
 import { assertNotInTrash } from '../policies/page';
 
 /** An upload URL works this long. */
@@ -147,22 +147,19 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       const id = newId();
       const token = newSecret();
       const expiresAt = isoIn(UPLOAD_URL_TTL_MS);
-      const row: FileRow = {
+      const row = newFileRow({
         id,
-        owner_id: user.id,
-        page_id: page?.id ?? null,
-        workspace_id: page?.workspace_id ?? null,
+        ownerId: user.id,
+        pageId: page?.id ?? null,
+        workspaceId: page?.workspace_id ?? null,
         name: body.name,
-        mime_type: body.mimeType,
+        mimeType: body.mimeType,
         // The declared size until the bytes arrive; the upload may not be larger.
         size: body.size,
-        storage_key: storageKeyFor(id),
-        is_public: body.public ? 1 : 0,
+        isPublic: body.public,
         status: FILE_STATUS.pending,
-        upload_token_hash: hashSecret(token),
-        upload_expires_at: expiresAt,
-        created_at: nowIso(),
-      };
+        upload: { tokenHash: hashSecret(token), expiresAt },
+      });
       await insertFile(app.db, row);
       // Reserved first, then checked: two uploads at once cannot both slip under the quota.
       await reserveWithinQuota(row);
@@ -235,22 +232,17 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
           const fileId = id ?? newId();
           if (await findFile(app.db, fileId)) throw fileExists();
           const mime = mimeTypeSchema.safeParse(part.mimetype);
-          const row: FileRow = {
+          const row = newFileRow({
             id: fileId,
-            owner_id: user.id,
-            page_id: page.id,
-            workspace_id: page.workspace_id,
+            ownerId: user.id,
+            pageId: page.id,
+            workspaceId: page.workspace_id,
             name: cleanFileName(part.filename) || 'file',
-            mime_type: mime.success ? mime.data : UNKNOWN_MIME_TYPE,
+            mimeType: mime.success ? mime.data : UNKNOWN_MIME_TYPE,
             // Reserved for the quota until the bytes are counted: the request's size bounds the file's.
             size: Math.min(Number(request.headers['content-length']) || maxUploadBytes, maxUploadBytes),
-            storage_key: storageKeyFor(fileId),
-            is_public: 0,
             status: FILE_STATUS.uploading,
-            upload_token_hash: null,
-            upload_expires_at: null,
-            created_at: nowIso(),
-          };
+          });
           await insertFile(app.db, row).catch((error: unknown) => {
             throw isUniqueViolation(error) ? fileExists() : error;
           });
