@@ -12,7 +12,7 @@ const SCREEN_MODULE = path.join('src', 'features', 'pages', 'PageScreen.tsx');
 /** The Table view's module (src/editor/blocks/databaseRows.ts loads it lazily): asked for early when a page's top holds a database. */
 const DATABASE_MODULE = path.join('src', 'features', 'database', 'DatabaseBlock.tsx');
 /** The Calendar view's module (DatabaseBlock loads it lazily): asked for early when a database opens on a calendar. */
-const CALENDAR_MODULE = path.join('src', 'features', 'database', 'CalendarView.tsx');
+const CALENDAR_MODULE = path.join('src', 'features', 'database', 'calendar', 'CalendarView.tsx');
 /** The translation files (src/app/translations.ts). */
 const WORDS = /(^|\/)locales\/ru\/[^/]+\.json$/;
 

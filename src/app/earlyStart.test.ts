@@ -5,7 +5,7 @@ import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
 import { rowsPath, viewRowsQuery, BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
 import { calendarDays, calendarRowsQuery, firstRowsPaths } from '../editor/blocks/rowsAddress';
 import { databaseApi } from '../features/database/api';
-import { RowStore } from '../features/database/rowStore';
+import { RowStore } from '../features/database/rows/rowStore';
 
 const PLAN: EarlyPlan = {
   words: ['/assets/common-1.json', '/assets/documentEditor-2.json'],
@@ -156,7 +156,7 @@ test("a page whose top holds a database: the script asks for the Table view's co
   );
   runScript('/page-9');
   await new Promise((resolve) => setTimeout(resolve, 0));
-  // The same addresses the Table views read first (src/features/database/TableView.tsx).
+  // The same addresses the Table views read first (src/features/database/table/TableView.tsx).
   const first = rowsPath('db-9', { ...viewRowsQuery(layout), offset: 0, limit: DATABASE_WINDOW });
   const second = rowsPath('db-10', { ...viewRowsQuery({ uid: 'view-11' }), offset: 0, limit: DATABASE_WINDOW });
   expect(asked.filter((path) => path.includes('/database/'))).toEqual([first, second]);

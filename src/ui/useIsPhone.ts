@@ -17,3 +17,12 @@ function useMediaQuery(query: string): boolean {
 /** Phone layout (spec: below 601 px the sidebar is a drawer). */
 const PHONE_QUERY = '(max-width: 600px)';
 export const useIsPhone = () => useMediaQuery(PHONE_QUERY);
+
+/** Whether the phone layout is on now, and a subscription to its changes (for useSyncExternalStore). */
+export const onPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
+export const watchPhone = (notify: () => void) => {
+  if (typeof window.matchMedia !== 'function') return () => undefined;
+  const query = window.matchMedia(PHONE_QUERY);
+  query.addEventListener('change', notify);
+  return () => query.removeEventListener('change', notify);
+};

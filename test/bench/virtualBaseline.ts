@@ -109,7 +109,7 @@ export function readBoardGeometry(tab: Page): Promise<BoardGeometry> {
 }
 
 /**
- * What both pages share: the formatting of a cell as the app shows it (src/features/database/
+ * What both pages share: the formatting of a cell as the app shows it (src/features/database/fields/
  * format.ts: ru-RU numbers, «25 нояб. 2026 г.»), and a row store as simple as can be: windows of
  * `size` rows at `address(offset)`, the ones around `first…last` read, far ones dropped.
  */

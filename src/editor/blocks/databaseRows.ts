@@ -4,7 +4,7 @@ import type { WireBlock } from '../../../schema/block';
 import type { DatabaseConfig, DatabaseLayout } from '../../../schema/blocks/database';
 import { prefetchAnswer } from '../../app/api';
 import type { DatabaseBlockProps } from '../../features/database/DatabaseBlock';
-import type { LiveView } from '../../features/database/chartConfig';
+import type { LiveView } from '../../features/database/context';
 import { BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW, firstRowsPaths } from './rowsAddress';
 
 /**
@@ -70,9 +70,9 @@ export function preloadDatabaseView(): Promise<DatabaseBlockView> {
  */
 type LiveViewProps = { layout: DatabaseLayout; track(view: LiveView): () => void };
 /** The Calendar view (FullCalendar). */
-export const CalendarChunk = preloadable<LiveViewProps>(() => import('../../features/database/CalendarView'));
+export const CalendarChunk = preloadable<LiveViewProps>(() => import('../../features/database/calendar/CalendarView'));
 /** The chart views (Recharts). */
-export const ChartChunk = preloadable<LiveViewProps>(() => import('../../features/database/ChartView'));
+export const ChartChunk = preloadable<LiveViewProps>(() => import('../../features/database/chart/ChartView'));
 
 /** The chunk a view type draws with, if it has one of its own. */
 function chunkOf(type: string | undefined): typeof CalendarChunk | null {

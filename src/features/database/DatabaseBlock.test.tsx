@@ -3,7 +3,7 @@ import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseLayout, type DatabaseV
 import { newTimelineLayout } from './DatabaseBlock';
 import { layOutGrid, makeRow } from './fakeDatabaseServer';
 import { mountDatabase } from './mountDatabase';
-import { clearRowStores } from './rowStore';
+import { clearRowStores } from './rows/rowStore';
 
 afterEach(() => {
   clearRowStores();

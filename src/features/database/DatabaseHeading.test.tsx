@@ -6,7 +6,7 @@ import { createStore } from '../../app/store';
 import { Toaster } from '../../ui/Toast';
 import DatabaseBlock from './DatabaseBlock';
 import { fakeDatabaseServer, makeRow } from './fakeDatabaseServer';
-import { clearRowStores } from './rowStore';
+import { clearRowStores } from './rows/rowStore';
 
 /** An inline database's title and description above its tabs (issue 34 §2; docs/web-app.md «Table view»). */
 

@@ -10,7 +10,7 @@ import { Toaster } from '../../ui/Toast';
 import DatabaseBlock from './DatabaseBlock';
 import { fakeDatabaseServer, layOutGrid, makeRow } from './fakeDatabaseServer';
 import LinkedView, { linkedViewProblem, nextSource } from './LinkedView';
-import { clearRowStores } from './rowStore';
+import { clearRowStores } from './rows/rowStore';
 
 afterEach(clearRowStores);
 

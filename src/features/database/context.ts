@@ -1,7 +1,18 @@
 import { createContext, useContext } from 'react';
 import type { DatabaseConfig, DatabaseField, DatabaseLayout } from '../../../schema/blocks/database';
+import type { DatabaseChange } from '../../../schema/database';
 import type { WireUser } from '../../../schema/user';
 import type { DatabaseApi, DatabaseBlock } from './api';
+
+/** Something that hears the database's realtime changes while it is drawn (a row store, a chart). */
+export interface LiveView {
+  applyChange(change: DatabaseChange): void;
+  refreshSoon(): void;
+  /** Reads again only if what it holds was read at another revision than `revision` (the database's now); without it, `refreshSoon`. */
+  refreshUnless?(revision: string): void;
+  /** The database's fields now (a row store drops the cells of those deleted: `RowStore.setFields`). */
+  setFields?(fieldIds: readonly string[]): void;
+}
 
 /** What every part of one database's view shares: the database, its fields, the calls, and whether it may be changed. */
 export interface DatabaseContextValue {

@@ -1,6 +1,6 @@
 import type { RowValue } from '../../../schema/blocks/database';
 import type { WireCellChange, WirePageVersion } from '../../../schema/history';
-import { displayText } from '../database/format';
+import { displayText } from '../database/fields/format';
 
 /** The history list of a row's page: its body's versions and its property changes, newest first (docs/history.md). */
 export type HistoryItem = { kind: 'version'; at: string; version: WirePageVersion } | { kind: 'change'; at: string; change: WireCellChange };

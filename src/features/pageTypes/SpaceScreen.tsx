@@ -9,7 +9,7 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { PlusIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
-import { openCsvImport } from '../csvImport/openCsvImport';
+import { openCsvImport } from '../database/csv/openCsvImport';
 import { createChildPage, loadChildren, selectChildIds, selectPageById } from '../pages/pagesSlice';
 import { createErrorKey } from '../sidebar/sidebarErrors';
 import { CreatePageMenuButton, type NewPageKind } from './CreatePageMenu';

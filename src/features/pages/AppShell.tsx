@@ -23,7 +23,7 @@ import { Sidebar } from '../sidebar/Sidebar';
 import { useIsPhone } from '../../ui/useIsPhone';
 import { InboxHost } from '../inbox/InboxPanel';
 import { LiveShell } from '../realtime/LiveShell';
-import { CsvImportHost } from '../csvImport/CsvImportHost';
+import { CsvImportHost } from '../database/csv/CsvImportHost';
 import { QuickFindHost } from '../search/QuickFind';
 import './shell.css';
 

@@ -24,8 +24,8 @@ import { copyText, pageActionError } from './pageErrors';
 import { usePublicLink } from './publicLink';
 import { clonePage, patchPage, setFavorite, trashPage } from './pagesSlice';
 import type { ApiFailure } from '../../app/errors';
-import { openCsvImport } from '../csvImport/openCsvImport';
-import { downloadCsv, findDatabaseOfPage } from '../csvImport/databaseCalls';
+import { openCsvImport } from '../database/csv/openCsvImport';
+import { downloadCsv, findDatabaseOfPage } from '../database/csv/databaseCalls';
 import { DownloadIcon, UploadIcon } from '../pageTypes/typeIcons';
 
 /** A Database page's database and the view on screen (the Database screen knows them; else the first view is exported). */

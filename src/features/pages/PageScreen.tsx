@@ -32,7 +32,7 @@ import { TrashedPageBanner } from '../trash/TrashedPageBanner';
 import { SCREEN_PAGE_TYPES, TypedPage } from '../pageTypes/TypedPage';
 
 /** A database row's fields above its blocks (src/features/database; loaded only for row pages). */
-const RowPageFields = lazy(() => import('../database/RowPageFields'));
+const RowPageFields = lazy(() => import('../database/rows/RowPageFields'));
 
 /**
  * `preview`: the page and the top of its blocks, drawn read-only while the rest of a big page

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { SectionId } from '../../../schema/constants';
 import { useRealtimeExpected } from '../../app/RealtimeProvider';
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import { openCsvImport } from '../csvImport/openCsvImport';
+import { openCsvImport } from '../database/csv/openCsvImport';
 import { isRootSection, loadSection } from '../pages/pagesSlice';
 import { LiveTreeContext, useLiveTree } from '../realtime/liveTree';
 import { treeSectionToggled } from '../settings/uiSettings';

@@ -6,7 +6,7 @@ import { SECTION_IDS } from '../../../schema/constants';
 import { newId } from '../../../schema/ids';
 import { mayBePrivateRootOf } from '../../../schema/policies/page';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
-import { openCsvImport } from '../csvImport/openCsvImport';
+import { openCsvImport } from '../database/csv/openCsvImport';
 import { createChildPage, loadChildren, movePageInTree, siblingsOf } from '../pages/pagesSlice';
 import { mayDropOn, placeAfterBeside, placeAfterInside } from './dragAndDrop';
 import { createErrorKey, moveErrorKey } from './sidebarErrors';

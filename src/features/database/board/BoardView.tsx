@@ -1,0 +1,823 @@
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { dropTargetForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout } from '../../../../schema/blocks/database';
+import type { WireRow } from '../../../../schema/database';
+import type { WireUser } from '../../../../schema/user';
+import { ActionMenu, MenuItem } from '../../../ui/ActionMenu';
+import { showToast } from '../../../ui/Toast';
+import { displayName, useUsers } from '../../comments/userLookup';
+import { CellContent, OptionChip, fileHref } from '../cells/cells';
+import { BOARD_WINDOW, viewRowsQuery, type RowsQuery } from '../../../editor/blocks/databaseRows';
+import { boardColumnValues } from '../../../editor/blocks/rowsAddress';
+import { useDatabase } from '../context';
+import { cellOf, shownOf, useRowStore, withCell, type RowStore } from '../rows/rowStore';
+import { useReorderable, type DropSide } from '../useReorderable';
+import { groupKey, useCollapsedGroups } from '../rows/collapsedGroups';
+import type { LiveView } from '../context';
+import { CARD_BASE, cardEstimate, cardKeyAction, columnCell, coverFile, type ColumnValue } from './boardCards';
+
+/** Whether a field's values make a board's columns: the one rule is `boardColumnValues` (rowsAddress.ts). */
+export const makesBoardColumns = (field: DatabaseField | undefined): boolean => boardColumnValues(field) !== null;
+
+const CARD_KIND = 'database-card';
+/** A person board's columns are read again this long after the rows change (several changes, one read). */
+const PEOPLE_REFRESH_MS = 300;
+
+/** A card dropped and not yet answered (then read again): drawn in its new place meanwhile. */
+interface PendingMove {
+  row: WireRow;
+  from: ColumnValue;
+  to: ColumnValue;
+  /** The card it was dropped beside, or null: the column's end. */
+  target: string | null;
+  side: DropSide;
+  /** The column it went to held it already (a person's column: a card of several people): it moves there as within a column. */
+  wasThere?: boolean;
+}
+
+/** Where the keyboard's focus goes: a card of a column (by its row, or its index there); `n` tells two requests apart. */
+interface FocusRequest {
+  column: string;
+  rowId?: string;
+  index?: number;
+  n: number;
+}
+
+/**
+ * The Board view of a database (issue 17): its rows as cards in columns, one per value of the
+ * view's group field (`groupBy`: a select, status or checkbox field's values, or the people a
+ * person field holds), «Без значения» last. Each column reads its own windows of rows
+ * (`GET …/rows?group=`), drawn as they are scrolled to; a card dragged to another place (or moved
+ * with Ctrl+Shift and an arrow) is one call (`POST …/rows/move` with `placeBefore`/`placeAfter`
+ * and the column's value in `set`), and the columns are read again. Cards show the view's
+ * visible fields and the cover (`cover`); a click or Enter opens the row.
+ */
+export function BoardView({ layout, track }: { layout: DatabaseLayout; track(view: LiveView): () => void }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const field = layout.groupBy ? db.config.fields[layout.groupBy.fieldId] : undefined;
+  if (!layout.groupBy || !field || !makesBoardColumns(field)) return <BoardSetup layout={layout} />;
+  return <Board key={layout.groupBy.fieldId} layout={layout} fieldId={layout.groupBy.fieldId} field={field} track={track} t={t} />;
+}
+
+/** No field to make columns of: choose one (or make a «Статус» field). */
+function BoardSetup({ layout }: { layout: DatabaseLayout }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const choices = Object.entries(db.config.fields).filter(([, f]) => makesBoardColumns(f));
+  return (
+    <div className="db-board-setup">
+      <p>{t('database.board.needsField')}</p>
+      {db.editable && choices.length > 0 && (
+        <label>
+          {t('database.board.columnsBy')}{' '}
+          <select value="" onChange={(e) => e.target.value && void db.saveView(layout.uid, { groupBy: { fieldId: e.target.value } })}>
+            <option value="">—</option>
+            {choices.map(([id, f]) => (
+              <option key={id} value={id}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </div>
+  );
+}
+
+/** «Обложка карточки» in a board's toolbar (editors): none, or a files field whose first picture tops each card. */
+export function CoverButton({ layout }: { layout: DatabaseLayout }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  if (!db.editable) return null;
+  const files = Object.entries(db.config.fields).filter(([, f]) => f.type === 'files');
+  const current = layout.cover ? db.config.fields[layout.cover.fieldId] : undefined;
+  return (
+    <ActionMenu
+      label={t('database.board.cover')}
+      iconOnly={false}
+      trigger={current ? t('database.board.coverOf', { name: current.name }) : t('database.board.cover')}
+      buttonClassName={`db-button${current ? ' is-on' : ''}`}
+      menuClassName="db-menu"
+    >
+      {(close) => {
+        const choose = (fieldId: string | null) => () => {
+          close();
+          void db.saveView(layout.uid, { cover: fieldId ? { fieldId } : null });
+        };
+        return (
+          <>
+            <MenuItem role="menuitemradio" checked={!current} onClick={choose(null)}>
+              {t('database.board.noCover')}
+            </MenuItem>
+            {files.map(([id, f]) => (
+              <MenuItem key={id} role="menuitemradio" checked={layout.cover?.fieldId === id} onClick={choose(id)}>
+                {f.name}
+              </MenuItem>
+            ))}
+            {files.length === 0 && <p className="db-menu-note">{t('database.board.noFilesField')}</p>}
+          </>
+        );
+      }}
+    </ActionMenu>
+  );
+}
+
+interface BoardProps {
+  layout: DatabaseLayout;
+  fieldId: string;
+  field: DatabaseField;
+  track(view: LiveView): () => void;
+  t: (key: string, options?: Record<string, unknown>) => string;
+}
+
+/**
+ * A person board's columns: the people its cells hold in the view (`GET …/groups`, a board's
+ * groups being each person, by name), then «Без значения»; read again when the rows change.
+ * Null while the first answer is coming, or when the board is not by a person field (`enabled`).
+ */
+function usePeopleColumns(enabled: boolean, layout: DatabaseLayout, track: BoardProps['track']): { columns: ColumnValue[] | null; again(): void } {
+  const db = useDatabase();
+  const [people, setPeople] = useState<string[] | null>(null);
+  const [reads, setReads] = useState(0);
+  const key = JSON.stringify([layout.groupBy?.fieldId ?? null, layout.filter ?? null]);
+  useEffect(() => {
+    if (!enabled) return;
+    let cancelled = false;
+    db.api.groups(db.databaseId, layout.uid).then(
+      (groups) => {
+        if (cancelled) return;
+        const next = groups.map((g) => g.value).filter((value): value is string => typeof value === 'string');
+        setPeople((previous) => (previous && previous.join('|') === next.join('|') ? previous : next));
+      },
+      () => !cancelled && setPeople((previous) => previous ?? []),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // Read again when the view's group field or filter change (`key`: by value) and when the rows do (`reads`).
+  }, [enabled, db.api, db.databaseId, layout.uid, key, reads]);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const again = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setReads((n) => n + 1), PEOPLE_REFRESH_MS);
+  }, []);
+  useEffect(() => (enabled ? track({ applyChange: again, refreshSoon: again }) : undefined), [enabled, track, again]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const columns = useMemo(() => (people ? [...people, null] : null), [people]);
+  return { columns: enabled ? columns : null, again };
+}
+
+/** A row of a store at an index: in memory, or read. */
+async function rowIn(store: RowStore, index: number): Promise<WireRow | undefined> {
+  return store.rowAt(index) ?? (await store.rowsIn(index, index))[0];
+}
+
+/**
+ * Where a card goes in `destination`: beside `target`, or at the column's end (`target` null).
+ * Null: nowhere to go (already last of its own column).
+ */
+async function placeIn(
+  destination: RowStore | undefined,
+  rowId: string,
+  target: string | null,
+  side: DropSide,
+  sameColumn: boolean,
+): Promise<{ placeAfter?: string | null; placeBefore?: string } | null> {
+  if (target && target !== rowId) return side === 'before' ? { placeBefore: target } : { placeAfter: target };
+  const count = destination?.count ?? 0;
+  const last = count > 0 && destination ? await rowIn(destination, count - 1) : undefined;
+  if (last?.id !== rowId) return { placeAfter: last ? last.id : null };
+  if (sameColumn) return null;
+  // Last of the column it goes to already (a person's column it shares): after the card before it.
+  const before = count > 1 && destination ? await rowIn(destination, count - 2) : undefined;
+  return { placeAfter: before ? before.id : null };
+}
+
+function Board({ layout, fieldId, field, track, t }: BoardProps) {
+  const db = useDatabase();
+  const fixed = useMemo(() => boardColumnValues(field), [field]);
+  const people = usePeopleColumns(fixed === 'people', layout, track);
+  const columns: ColumnValue[] | null = Array.isArray(fixed) ? fixed : people.columns;
+  const personIds = useMemo(
+    () => (fixed === 'people' && columns ? columns.filter((value): value is string => typeof value === 'string') : []),
+    [fixed, columns],
+  );
+  const users = useUsers(personIds);
+  const userOf = (value: ColumnValue) => (typeof value === 'string' && fixed === 'people' ? users[personIds.indexOf(value)] : undefined);
+  const labelOf = (value: ColumnValue) => columnLabel(field, value, t, userOf(value));
+  const [collapsed, toggleCollapsed] = useCollapsedGroups(db.databaseId, layout.uid, fieldId);
+  const [pending, setPending] = useState<PendingMove | null>(null);
+  const pendingNow = useRef(pending);
+  pendingNow.current = pending;
+  const [focusTo, setFocusTo] = useState<FocusRequest | null>(null);
+  const [current, setCurrent] = useState<{ column: string; rowId: string } | null>(null);
+  const [counts, setCounts] = useState<Record<string, number>>({});
+  const [announced, setAnnounced] = useState('');
+
+  const stores = useRef(new Map<string, RowStore>());
+  const storeOf = useCallback((value: ColumnValue) => stores.current.get(groupKey(value)), []);
+  const register = useCallback(
+    (value: ColumnValue, store: RowStore) => {
+      stores.current.set(groupKey(value), store);
+      const untrack = track(store);
+      return () => {
+        untrack();
+        if (stores.current.get(groupKey(value)) === store) stores.current.delete(groupKey(value));
+      };
+    },
+    [track],
+  );
+  const onCount = useCallback(
+    (value: ColumnValue, count: number) => setCounts((all) => (all[groupKey(value)] === count ? all : { ...all, [groupKey(value)]: count })),
+    [],
+  );
+  const againPeople = people.again;
+
+  /**
+   * A card put in a column (dropped, or moved with the keys): beside another card (`target`), or
+   * at the column's end (`target` null), from the column `from`. Drawn there at once; true once
+   * the columns have it where it went. `focus`: the keyboard's focus follows it.
+   */
+  const move = useCallback(
+    async (rowId: string, from: ColumnValue, to: ColumnValue, target: string | null, side: DropSide, focus = false): Promise<boolean> => {
+      const destination = storeOf(to);
+      const same = from === to;
+      // Every column showing the card (a person board's card is in each of its people's).
+      const holders = [...stores.current.values()].filter((store) => store.rowById(rowId));
+      let place: Awaited<ReturnType<typeof placeIn>>;
+      try {
+        place = await placeIn(destination, rowId, target, side, same);
+      } catch {
+        showToast(t('database.writeFailed'), 'error');
+        return false;
+      }
+      if (!place) return false;
+      const value = columnCell(field, to);
+      const row = storeOf(from)?.rowById(rowId) ?? holders[0]?.rowById(rowId);
+      if (row)
+        setPending({ row: same ? row : withCell(row, fieldId, value), from, to, target, side, wasThere: !same && (destination?.indexOf(rowId) ?? -1) >= 0 });
+      if (focus) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
+      let written = true;
+      try {
+        // In the board's own order: the table and the other views keep theirs (docs/api/databases.md «Order per view»).
+        await db.api.moveRows(db.databaseId, [rowId], place, same ? undefined : { fieldId, value }, layout.uid);
+      } catch {
+        written = false;
+        showToast(t('database.writeFailed'), 'error');
+      }
+      await Promise.all([...new Set([...holders, destination])].map((store) => store?.refresh()));
+      if (fixed === 'people') againPeople();
+      // Drawn from the stores once they have it where it went: a read of our own move's realtime
+      // event may have replaced the one just awaited (a little later, at most a second).
+      const settled = () => same || (holders.every((store) => store === destination || !store.rowById(rowId)) && !!destination?.rowById(rowId));
+      for (let tries = 0; tries < 10 && !settled(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      setPending((now) => (now?.row.id === rowId ? null : now));
+      // The focus lost with the card drawn anew from the stores goes back to it; one the person has
+      // moved meanwhile (an arrow pressed before the answer came) stays where they put it.
+      const active = document.activeElement;
+      if (focus && (!active || active === document.body)) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
+      return written;
+    },
+    [storeOf, db.api, db.databaseId, field, fieldId, fixed, againPeople, t, layout.uid],
+  );
+
+  // Columns hidden in the view (its config: for everyone), shown again from the list at the end.
+  const hidden = layout.groupBy?.hidden ?? [];
+  const isHidden = (value: ColumnValue) => hidden.some((h) => h === value);
+  const setHidden = (next: ColumnValue[]) => void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, hidden: next } });
+  const shown = (columns ?? []).filter((value) => !isHidden(value));
+  const shownNow = useRef(shown);
+  shownNow.current = shown;
+  /** A card dropped: `from` is the key of the column it was dragged out of (else the column holding it). */
+  const onDrop = useCallback(
+    (rowId: string, to: ColumnValue, target: string | null, side: DropSide, from: string | undefined) => {
+      const all = shownNow.current;
+      // By index: a column's value may be null («Без значения»).
+      let at = all.findIndex((value) => groupKey(value) === from);
+      if (at < 0) at = all.findIndex((value) => value !== to && storeOf(value)?.rowById(rowId));
+      void move(rowId, at < 0 ? to : all[at], to, target, side);
+    },
+    [move, storeOf],
+  );
+
+  /** A card moved with the keys: a place up or down its column, or to the top of another; the move is said aloud. */
+  const keyMoves = useRef(Promise.resolve());
+  const keyMove = async (rowId: string, from: ColumnValue, to: ColumnValue, place: 'up' | 'down' | 'top') => {
+    const source = storeOf(from);
+    const destination = storeOf(to);
+    if (!source || !destination) return;
+    const view = withPending(source, from, pendingNow.current);
+    const index = view.indexOf(rowId);
+    if (index < 0) return;
+    let target: string | null | undefined;
+    let side: DropSide = 'before';
+    try {
+      if (place === 'up') target = view.rowAt(index - 1)?.id;
+      else if (place === 'down') [target, side] = [view.rowAt(index + 1)?.id, 'after'];
+      else {
+        const first = (destination.count ?? 0) > 0 ? await rowIn(destination, 0) : undefined;
+        // Already the first of that column (a person's it shares): before the one after it.
+        target = first?.id === rowId ? (destination.count! > 1 ? (await rowIn(destination, 1))?.id : null) : (first?.id ?? null);
+      }
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+      return;
+    }
+    if (target === undefined) return;
+    const title = view.rowAt(index)?.data.title || t('database.untitledRow');
+    if (!(await move(rowId, from, to, target, side, true))) return;
+    const at = destination.indexOf(rowId);
+    setAnnounced(t('database.board.moved', { card: title, column: labelOf(to), position: at + 1, count: destination.count ?? 0 }));
+  };
+
+  const onCardKey = (event: KeyboardEvent, rowId: string, column: ColumnValue, index: number) => {
+    const at = shown.findIndex((value) => value === column);
+    if (at < 0) return;
+    const sizes = shown.map((value) => {
+      if (collapsed.has(groupKey(value))) return null;
+      const store = storeOf(value);
+      return store ? withPending(store, value, pending).count : 0;
+    });
+    const action = cardKeyAction(event, { column: at, index }, sizes, db.editable);
+    if (!action) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (action.kind === 'open') db.openRow?.(rowId);
+    else if (action.kind === 'focus') setFocusTo({ column: groupKey(shown[action.column]), index: action.index, n: Date.now() });
+    else {
+      const to = shown[action.column];
+      // One after another: each computes its place from what the one before left.
+      keyMoves.current = keyMoves.current.then(() => keyMove(rowId, column, to, action.place));
+    }
+  };
+
+  if (!columns) return <div className="db-empty">{t('database.loading')}</div>;
+  // The board's one stop for Tab: the card last focused, else the first card of the first column with cards.
+  const tabStop = current ?? {
+    column: groupKey(shown.find((value) => !collapsed.has(groupKey(value)) && (counts[groupKey(value)] ?? 0) > 0) ?? null),
+    rowId: undefined,
+  };
+  return (
+    <div className="db-board" role="list" aria-label={t('database.layouts.board')}>
+      {shown.map((value) => (
+        <Column
+          key={groupKey(value)}
+          layout={layout}
+          fieldId={fieldId}
+          field={field}
+          value={value}
+          label={labelOf(value)}
+          user={userOf(value)}
+          register={register}
+          onCount={onCount}
+          onMove={onDrop}
+          onCardKey={onCardKey}
+          onCardFocus={(rowId) => setCurrent((now) => (now?.rowId === rowId && now.column === groupKey(value) ? now : { column: groupKey(value), rowId }))}
+          tabStop={tabStop.column === groupKey(value) ? (tabStop.rowId ?? null) : undefined}
+          focusTo={focusTo?.column === groupKey(value) ? focusTo : null}
+          pending={pending}
+          collapsed={collapsed.has(groupKey(value))}
+          onToggle={() => toggleCollapsed(groupKey(value))}
+          onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
+          onMade={fixed === 'people' ? againPeople : undefined}
+          t={t}
+        />
+      ))}
+      {hidden.length > 0 && (
+        <HiddenColumns
+          values={columns.filter(isHidden)}
+          labelOf={labelOf}
+          onShow={db.editable ? (value) => setHidden(hidden.filter((h) => h !== value)) : undefined}
+          t={t}
+        />
+      )}
+      {/* Said to screen readers: where a card moved with the keys went. */}
+      <div className="db-board-live visually-hidden" role="status" aria-live="polite">
+        {announced}
+      </div>
+    </div>
+  );
+}
+
+interface ColumnProps {
+  layout: DatabaseLayout;
+  fieldId: string;
+  field: DatabaseField;
+  value: ColumnValue;
+  label: string;
+  /** A person column's person. */
+  user?: WireUser;
+  register(value: ColumnValue, store: RowStore): () => void;
+  onCount(value: ColumnValue, count: number): void;
+  /** A card dropped here (beside `target`, or at the end), dragged out of the column `from` (its `groupKey`). */
+  onMove(rowId: string, to: ColumnValue, target: string | null, side: DropSide, from: string | undefined): void;
+  onCardKey(event: KeyboardEvent, rowId: string, column: ColumnValue, index: number): void;
+  onCardFocus(rowId: string): void;
+  /** The board's Tab stop is in this column: this row's card (null: the first card); undefined: not here. */
+  tabStop: string | null | undefined;
+  focusTo: FocusRequest | null;
+  pending: PendingMove | null;
+  /** Folded to its header (kept in this browser, as a table's groups are). */
+  collapsed: boolean;
+  onToggle(): void;
+  /** «Скрыть» (editors): the column out of the view for everyone. */
+  onHide?(): void;
+  /** A card made in the column. */
+  onMade?(): void;
+  t: BoardProps['t'];
+}
+
+function Column({
+  layout,
+  fieldId,
+  field,
+  value,
+  label,
+  user,
+  register,
+  onCount,
+  onMove,
+  onCardKey,
+  onCardFocus,
+  tabStop,
+  focusTo,
+  pending,
+  collapsed,
+  onToggle,
+  onHide,
+  onMade,
+  t,
+}: ColumnProps) {
+  const db = useDatabase();
+  const query = useMemo<RowsQuery>(() => ({ ...viewRowsQuery(layout), group: value }), [layout, value]);
+  const read = useCallback((q: RowsQuery, signal?: AbortSignal, first?: boolean) => db.api.rows(db.databaseId, q, signal, first), [db.api, db.databaseId]);
+  // The first window may have been asked for with the page's top (rowsAddress.ts, boardColumnPath).
+  const store = useRowStore(
+    read,
+    `${db.databaseId}:${layout.uid}:board:${fieldId}:${groupKey(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`,
+    query,
+    () => db.api.earlyRows(db.databaseId, { ...query, offset: 0, limit: BOARD_WINDOW }),
+    BOARD_WINDOW,
+  );
+  useEffect(() => register(value, store), [register, value, store]);
+  const shownRows = withPending(store, value, pending);
+  const count = shownRows.count;
+  useEffect(() => onCount(value, count), [onCount, value, count]);
+
+  const body = useRef<HTMLDivElement>(null);
+  const shown = useMemo(
+    () => layout.orderedFields.filter((f) => f.fieldId !== MAIN_FIELD_ID && f.fieldId !== fieldId && db.config.fields[f.fieldId]),
+    [layout.orderedFields, fieldId, db.config.fields],
+  );
+  const shownIds = useMemo(() => shown.map((f) => f.fieldId), [shown]);
+  // The cover: a files field's first picture, of a fixed height (the card's is known before the picture comes).
+  const coverId = layout.cover && db.config.fields[layout.cover.fieldId]?.type === 'files' ? layout.cover.fieldId : null;
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => body.current,
+    estimateSize: (index) => cardEstimate(shownRows.rowAt(index)?.data.values, shownIds, coverId),
+    overscan: 4,
+    gap: 8,
+    initialRect: { width: 260, height: 600 },
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => store.setVisible(first, Math.max(first, last)), [store, first, last]);
+
+  // The keyboard's focus sent here: the card scrolled to, then focused once it is drawn.
+  useEffect(() => {
+    if (!focusTo || collapsed) return;
+    const index = focusTo.rowId !== undefined ? shownRows.indexOf(focusTo.rowId) : (focusTo.index ?? -1);
+    if (index < 0) return;
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+    let frame = 0;
+    let tries = 0;
+    const attempt = () => {
+      const card = body.current?.querySelector<HTMLElement>(`.db-card-slot[data-index="${index}"] .db-card`);
+      if (card) card.focus();
+      else if (tries++ < 30) frame = requestAnimationFrame(attempt);
+    };
+    attempt();
+    return () => cancelAnimationFrame(frame);
+    // A request once, when it comes (`n`): not again as the rows change.
+  }, [focusTo?.n]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The column's free space takes a card at its end.
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    const node = body.current;
+    if (!node || !db.editable) return;
+    return dropTargetForElements({
+      element: node,
+      canDrop: ({ source }) => source.data.kind === CARD_KIND && source.data.scope === layout.uid,
+      onDrag: ({ location, self }) => setOver(location.current.dropTargets[0]?.element === self.element),
+      onDragLeave: () => setOver(false),
+      onDrop: ({ source, location, self }) => {
+        setOver(false);
+        // Dropped on a card, that card's own target took it.
+        if (location.current.dropTargets[0]?.element !== self.element) return;
+        onMove(String(source.data.id), value, null, 'after', typeof source.data.from === 'string' ? source.data.from : undefined);
+      },
+    });
+  }, [db.editable, layout.uid, onMove, value, collapsed]);
+
+  // The column renders again on each frame its cards scroll: its words are translated once, not
+  // on every frame (i18next's t was ≈ 1 ms of a scrolled frame).
+  const words = useMemo(
+    () => ({
+      toggle: t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name: label }),
+      hide: t('database.board.hide', { column: label }),
+      cards: t('database.board.cards', { column: label }),
+    }),
+    [t, collapsed, label],
+  );
+
+  return (
+    <section className={`db-board-column${collapsed ? ' is-collapsed' : ''}`} role="listitem" aria-label={label}>
+      <header className="db-board-column-head">
+        <button type="button" className="db-board-toggle" aria-expanded={!collapsed} aria-label={words.toggle} onClick={onToggle}>
+          {collapsed ? '▸' : '▾'}
+        </button>
+        <ColumnTitle field={field} value={value} label={label} user={user} />
+        <span className="db-board-count">{count}</span>
+        {onHide && !collapsed && (
+          <button type="button" className="db-board-hide" aria-label={words.hide} title={words.hide} onClick={onHide}>
+            ×
+          </button>
+        )}
+      </header>
+      {!collapsed && (
+        <>
+          <div ref={body} className={`db-board-cards${over ? ' is-over' : ''}`} role="list" aria-label={words.cards}>
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {items.map((item) => {
+                const row = shownRows.rowAt(item.index);
+                return (
+                  <div
+                    key={item.key}
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                    className="db-card-slot"
+                    style={{ transform: `translateY(${item.start}px)` }}
+                  >
+                    {row ? (
+                      <Card
+                        row={row}
+                        layout={layout}
+                        shown={shown}
+                        coverId={coverId}
+                        column={value}
+                        tabbable={tabStop !== undefined && (tabStop === null ? item.index === 0 : tabStop === row.id)}
+                        index={item.index}
+                        onMove={onMove}
+                        onCardKey={onCardKey}
+                        onCardFocus={onCardFocus}
+                      />
+                    ) : (
+                      <div className="db-card is-loading" style={{ height: CARD_BASE }} />
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          {db.editable && <NewCard field={field} fieldId={fieldId} value={value} store={store} onMade={onMade} t={t} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A column's cards with a pending move drawn (`pending`): the card left out of the columns it
+ * leaves (every other one holding it: a person board's card leaves its other people's too) and
+ * put in the one it went to, beside its target or last. Indexes of what is drawn → the store's rows.
+ */
+export function withPending(
+  store: Pick<RowStore, 'count' | 'rowAt' | 'indexOf'>,
+  value: ColumnValue,
+  pending: PendingMove | null,
+): { count: number; rowAt(i: number): WireRow | undefined; indexOf(rowId: string): number } {
+  const stored = store.count ?? 0;
+  // The card moves within the column it went to: out of its place there, into the new one.
+  const within = !!pending && (pending.from === pending.to || pending.wasThere === true);
+  const leaves = !!pending && (value === pending.to ? within : true);
+  const removedAt = pending && leaves ? store.indexOf(pending.row.id) : -1;
+  const remaining = stored - (removedAt >= 0 ? 1 : 0);
+  let insertAt = -1;
+  // A column the card went to that has it already (its read came in) draws it where the read put it.
+  if (pending && pending.to === value && (within || store.indexOf(pending.row.id) < 0)) {
+    const at = pending.target === null ? -1 : store.indexOf(pending.target);
+    insertAt = at < 0 ? remaining : at - (removedAt >= 0 && at > removedAt ? 1 : 0) + (pending.side === 'after' ? 1 : 0);
+  }
+  if (removedAt < 0 && insertAt < 0) return { count: stored, rowAt: (i) => store.rowAt(i), indexOf: (rowId) => store.indexOf(rowId) };
+  return {
+    count: remaining + (insertAt >= 0 ? 1 : 0),
+    rowAt(i) {
+      if (i === insertAt) return pending!.row;
+      let at = insertAt >= 0 && i > insertAt ? i - 1 : i;
+      if (removedAt >= 0 && at >= removedAt) at += 1;
+      return store.rowAt(at);
+    },
+    indexOf(rowId) {
+      if (rowId === pending!.row.id) return insertAt;
+      const at = store.indexOf(rowId);
+      if (at < 0) return -1;
+      const kept = at - (removedAt >= 0 && at > removedAt ? 1 : 0);
+      return insertAt >= 0 && kept >= insertAt ? kept + 1 : kept;
+    },
+  };
+}
+
+/** The hidden columns, at the board's end: each shown again with a click (editors). */
+function HiddenColumns({
+  values,
+  labelOf,
+  onShow,
+  t,
+}: {
+  values: ColumnValue[];
+  labelOf(value: ColumnValue): string;
+  onShow?(value: ColumnValue): void;
+  t: BoardProps['t'];
+}) {
+  return (
+    <section className="db-board-hidden" role="listitem" aria-label={t('database.board.hiddenColumns')}>
+      <div className="db-board-column-head">{t('database.board.hiddenColumns')}</div>
+      {values.map((value) => (
+        <button
+          key={groupKey(value)}
+          type="button"
+          className="db-board-add"
+          disabled={!onShow}
+          onClick={() => onShow?.(value)}
+          aria-label={t('database.board.show', { column: labelOf(value) })}
+        >
+          {labelOf(value)}
+        </button>
+      ))}
+    </section>
+  );
+}
+
+function ColumnTitle({ field, value, label, user }: { field: DatabaseField; value: ColumnValue; label: string; user?: WireUser }) {
+  if (typeof value === 'string' && hasOptions(field)) {
+    const option = field.options.find((o) => o.id === value);
+    if (option) return <OptionChip option={option} />;
+  }
+  if (typeof value === 'string' && field.type === 'person') {
+    return (
+      <span className="db-board-person">
+        {user?.avatar_url ? (
+          <img className="avatar" src={user.avatar_url} alt="" />
+        ) : (
+          <span className="avatar" aria-hidden>
+            {label.trim().slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <span className="db-board-column-name">{label}</span>
+      </span>
+    );
+  }
+  return <span className="db-board-column-name">{label}</span>;
+}
+
+function columnLabel(field: DatabaseField, value: ColumnValue, t: BoardProps['t'], user?: WireUser): string {
+  if (value === null) return t('database.noValue');
+  if (value === true) return t('database.checked');
+  if (value === false) return t('database.unchecked');
+  if (field.type === 'person') return displayName(user, t('database.someone'));
+  return hasOptions(field) ? (field.options.find((o) => o.id === value)?.name ?? value) : value;
+}
+
+interface CardProps {
+  row: WireRow;
+  layout: DatabaseLayout;
+  shown: DatabaseLayout['orderedFields'];
+  /** The files field whose first picture tops the card (the view's `cover`), or null. */
+  coverId: string | null;
+  column: ColumnValue;
+  /** The board's one Tab stop (roving focus: the arrows go on from there). */
+  tabbable: boolean;
+  /** Its place in the column (for the keyboard). */
+  index: number;
+  onMove: ColumnProps['onMove'];
+  onCardKey: ColumnProps['onCardKey'];
+  onCardFocus: ColumnProps['onCardFocus'];
+}
+
+const MOVE_KEYS = 'Control+Shift+ArrowUp Control+Shift+ArrowDown Control+Shift+ArrowLeft Control+Shift+ArrowRight';
+
+/** A card: memoized, so a scrolled frame renders only the cards that come in (its column renders on each). */
+const Card = memo(function Card({ row, layout, shown, coverId, column, tabbable, index, onMove, onCardKey, onCardFocus }: CardProps) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const element = useRef<HTMLDivElement>(null);
+  const from = groupKey(column);
+  const side = useReorderable(
+    element,
+    { kind: CARD_KIND, scope: layout.uid, id: row.id, from },
+    'y',
+    (id, where, source) => onMove(id, column, row.id, where, source),
+    { enabled: db.editable },
+  );
+  const title = row.data.title || t('database.untitledRow');
+  const cover = coverId ? coverFile(cellOf(row, coverId)) : null;
+  // A picture that cannot be read (a published page's reader may not read the row's files) is not shown broken.
+  const [broken, setBroken] = useState<string | null>(null);
+  return (
+    <div
+      ref={element}
+      className={`db-card${side ? ` is-drop-${side}` : ''}`}
+      role="listitem"
+      tabIndex={tabbable ? 0 : -1}
+      aria-label={title}
+      aria-keyshortcuts={db.editable ? MOVE_KEYS : undefined}
+      data-row-id={row.id}
+      onClick={() => db.openRow?.(row.id)}
+      onKeyDown={(event) => onCardKey(event, row.id, column, index)}
+      onFocus={(event) => event.target === event.currentTarget && onCardFocus(row.id)}
+    >
+      {cover && broken !== cover.id && (
+        <img className="db-card-cover" src={fileHref(cover.id)} alt="" loading="lazy" draggable={false} onError={() => setBroken(cover.id)} />
+      )}
+      <div className="db-card-title">{title}</div>
+      {shown.map(({ fieldId }) => {
+        const value = shownOf(row, fieldId, db.config.fields[fieldId]);
+        if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return null;
+        return (
+          <div key={fieldId} className="db-card-field">
+            <CellContent field={db.config.fields[fieldId]} fieldId={fieldId} value={value} databaseId={db.databaseId} />
+          </div>
+        );
+      })}
+    </div>
+  );
+});
+
+/** «+ Новая карточка» at the end of a column: a title typed, Enter makes the card there (with the column's value). Memoized: not drawn again on each scrolled frame. */
+const NewCard = memo(function NewCard({
+  field,
+  fieldId,
+  value,
+  store,
+  onMade,
+  t,
+}: {
+  field: DatabaseField;
+  fieldId: string;
+  value: ColumnValue;
+  store: RowStore;
+  onMade?(): void;
+  t: BoardProps['t'];
+}) {
+  const db = useDatabase();
+  const [typing, setTyping] = useState(false);
+  const [title, setTitle] = useState('');
+  const make = async () => {
+    const text = title.trim();
+    if (!text) return setTyping(false);
+    const cell = columnCell(field, value);
+    const values = cell === null || cell === false ? {} : { [fieldId]: cell };
+    try {
+      await db.api.createRows(db.databaseId, [{ title: text, values }]);
+      // Kept when the card could not be made: typed again with Enter.
+      setTitle('');
+      onMade?.();
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+    await store.refresh();
+  };
+  if (!typing) {
+    return (
+      <button type="button" className="db-board-add" onClick={() => setTyping(true)}>
+        {t('database.board.newCard')}
+      </button>
+    );
+  }
+  return (
+    <input
+      className="db-board-new"
+      autoFocus
+      value={title}
+      placeholder={t('database.board.cardTitle')}
+      aria-label={t('database.board.cardTitle')}
+      onChange={(e) => setTitle(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') void make();
+        if (e.key === 'Escape') {
+          setTitle('');
+          setTyping(false);
+        }
+      }}
+      onBlur={() => {
+        if (!title.trim()) setTyping(false);
+      }}
+    />
+  );
+});

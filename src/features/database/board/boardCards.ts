@@ -1,0 +1,110 @@
+import type { DatabaseField, FileRef, RowValue } from '../../../../schema/blocks/database';
+
+/**
+ * What a board's cards are made of, apart from React (BoardView.tsx): a column's value as a cell,
+ * a card's cover and height, and what a key does to a focused card.
+ */
+
+/** A column's value: an option id, checked or not, a person (user id), or null («Без значения»). */
+export type ColumnValue = string | boolean | null;
+
+/**
+ * The group field's value of a card put in a column (a drop, a keyboard move, a new card): the
+ * option, checked or not; for a person field the column's person alone — the people of the column
+ * the card came from are replaced, not added to (docs/web-app.md, «Board view»); null: none.
+ */
+export function columnCell(field: Pick<DatabaseField, 'type'>, column: ColumnValue): RowValue {
+  if (field.type === 'person') return typeof column === 'string' ? [column] : null;
+  return column;
+}
+
+/** Pictures a cover shows: the types the files API serves inline (docs/api/files.md), by the file's name. */
+const PICTURE_NAME = /\.(png|jpe?g|gif|webp|avif|bmp)$/i;
+
+/** A card's cover: the first picture of its cover field's cell (a files value), or null. */
+export function coverFile(value: RowValue | undefined): FileRef | null {
+  if (!Array.isArray(value)) return null;
+  for (const file of value) if (typeof file === 'object' && file !== null && PICTURE_NAME.test(file.name)) return file;
+  return null;
+}
+
+/** A cover's height on a card (the picture is cut to fit: object-fit cover), so a card's height is known before the picture comes. */
+export const COVER_HEIGHT = 132;
+/** A card's height with its title alone, and what each field shown on it adds (the estimate before it is measured). */
+export const CARD_BASE = 40;
+export const CARD_LINE = 24;
+
+const isEmpty = (value: RowValue | undefined) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * A card's height before it is measured: its title, a line per shown field that has a value, and
+ * the cover when the card has one. A card not read yet: every field and a cover when the board shows covers.
+ */
+export function cardEstimate(values: Record<string, RowValue> | undefined, shown: readonly string[], coverFieldId: string | null): number {
+  if (!values) return CARD_BASE + CARD_LINE * shown.length + (coverFieldId ? COVER_HEIGHT : 0);
+  const lines = shown.filter((fieldId) => !isEmpty(values[fieldId])).length;
+  return CARD_BASE + CARD_LINE * lines + (coverFieldId && coverFile(values[coverFieldId]) ? COVER_HEIGHT : 0);
+}
+
+/** What a key pressed on a focused card does. */
+export type CardKeyAction =
+  | { kind: 'focus'; column: number; index: number }
+  /** Up or down a place in its column, or to the top of another column. */
+  | { kind: 'move'; column: number; place: 'up' | 'down' | 'top' }
+  | { kind: 'open' };
+
+/**
+ * The board's keys on a card at `at` (its column's place among the board's columns shown, its
+ * index in the column): arrows move the focus (up and down the column; left and right to the
+ * nearest column with cards, at the same height or its last card), Home and End to the column's
+ * first and last card; Ctrl+Shift (⌘⇧) with an arrow moves the card a place up or down, or to the
+ * top of the next column left or right; Enter opens it. `counts`: each column's cards, null for a
+ * folded column (passed over). Null: not a board's key.
+ */
+export function cardKeyAction(
+  event: { key: string; ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean },
+  at: { column: number; index: number },
+  counts: ReadonlyArray<number | null>,
+  canMove: boolean,
+): CardKeyAction | null {
+  const { key } = event;
+  const count = counts[at.column] ?? 0;
+  const across = (step: number, takes: (n: number) => boolean) => {
+    for (let column = at.column + step; column >= 0 && column < counts.length; column += step) {
+      const n = counts[column];
+      if (n !== null && n !== undefined && takes(n)) return column;
+    }
+    return -1;
+  };
+  if (event.altKey) return null;
+  if ((event.ctrlKey || event.metaKey) && event.shiftKey) {
+    if (!canMove) return null;
+    if (key === 'ArrowUp') return at.index > 0 ? { kind: 'move', column: at.column, place: 'up' } : null;
+    if (key === 'ArrowDown') return at.index < count - 1 ? { kind: 'move', column: at.column, place: 'down' } : null;
+    if (key === 'ArrowLeft' || key === 'ArrowRight') {
+      const column = across(key === 'ArrowLeft' ? -1 : 1, () => true);
+      return column < 0 ? null : { kind: 'move', column, place: 'top' };
+    }
+    return null;
+  }
+  if (event.ctrlKey || event.metaKey || event.shiftKey) return null;
+  switch (key) {
+    case 'Enter':
+      return { kind: 'open' };
+    case 'ArrowUp':
+      return at.index > 0 ? { kind: 'focus', column: at.column, index: at.index - 1 } : null;
+    case 'ArrowDown':
+      return at.index < count - 1 ? { kind: 'focus', column: at.column, index: at.index + 1 } : null;
+    case 'Home':
+      return { kind: 'focus', column: at.column, index: 0 };
+    case 'End':
+      return { kind: 'focus', column: at.column, index: Math.max(0, count - 1) };
+    case 'ArrowLeft':
+    case 'ArrowRight': {
+      const column = across(key === 'ArrowLeft' ? -1 : 1, (n) => n > 0);
+      return column < 0 ? null : { kind: 'focus', column, index: Math.min(at.index, (counts[column] ?? 1) - 1) };
+    }
+    default:
+      return null;
+  }
+}

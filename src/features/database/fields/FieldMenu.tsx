@@ -1,0 +1,407 @@
+import { memo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  DATABASE_FIELD_TYPES,
+  MAIN_FIELD_ID,
+  NUMBER_DECIMALS_MAX,
+  NUMBER_FORMATS,
+  FILTER_CONDITIONS,
+  hasOptions,
+  type DatabaseField,
+  type DatabaseFieldType,
+  type DatabaseLayout,
+  type NumberFormat,
+  type SelectOption,
+} from '../../../../schema/blocks/database';
+import type { RetypeReport } from '../../../../schema/database';
+import { newId } from '../../../../schema/ids';
+import { PaperclipIcon } from '../../../ui/icons';
+import { Dialog } from '../../../ui/Dialog';
+import { Popover } from '../../../ui/Popover';
+import { showToast } from '../../../ui/Toast';
+import type { GridColumn } from './columns';
+import { withOrderedField } from './columns';
+import { useDatabase } from '../context';
+import { OptionsEditor } from './OptionsEditor';
+
+/** A short sign of each field type, before its name in the header (an icon where the fonts have no fitting sign). */
+export const TYPE_ICONS: Record<DatabaseFieldType, ReactNode> = {
+  text: 'Aa',
+  number: '#',
+  checkbox: '☑',
+  select: '▾',
+  multiSelect: '☰',
+  status: '◔',
+  date: '▦',
+  person: '☺',
+  relation: '⇄',
+  url: '↗',
+  email: '@',
+  phone: '☎',
+  files: <PaperclipIcon size={13} />,
+  createdTime: '◷',
+  createdBy: '☺',
+  editedTime: '◷',
+  editedBy: '☺',
+};
+
+/** Types a field can be made of, or turned into (all of them). */
+export const FIELD_TYPES = DATABASE_FIELD_TYPES;
+
+/** A field of another type, keeping its name (and its options when both types have them). */
+export function retyped(field: DatabaseField, type: DatabaseFieldType): DatabaseField {
+  const options: SelectOption[] = hasOptions(field) ? field.options.map(({ id, name, color }) => (color ? { id, name, color } : { id, name })) : [];
+  switch (type) {
+    case 'select':
+    case 'multiSelect':
+      return { name: field.name, type, options };
+    case 'status':
+      return { name: field.name, type, options: options.map((o) => ({ ...o, group: 'todo' as const })) };
+    case 'number':
+      return { name: field.name, type, format: 'plain' };
+    case 'date':
+      return { name: field.name, type, withTime: false };
+    default:
+      return { name: field.name, type } as DatabaseField;
+  }
+}
+
+/** A new field of a type with a name. */
+export function newField(name: string, type: DatabaseFieldType): DatabaseField {
+  if (type === 'status') {
+    return {
+      name,
+      type,
+      options: [
+        { id: newId(), name: 'Не начато', color: 'gray', group: 'todo' },
+        { id: newId(), name: 'В работе', color: 'blue', group: 'inProgress' },
+        { id: newId(), name: 'Готово', color: 'green', group: 'done' },
+      ],
+    };
+  }
+  return retyped({ name, type: 'text' }, type);
+}
+
+interface ColumnHeaderProps {
+  column: GridColumn;
+  layout: DatabaseLayout;
+  width: number;
+  pinnedLeft?: number;
+  onResizeStart(fieldId: string, event: React.MouseEvent | React.TouchEvent): void;
+  dragRef?: Ref<HTMLDivElement>;
+  dropSide?: 'left' | 'right';
+}
+
+/** A column's header: its type and name; a click opens the field's menu (editors only). Memoized: scrolling the rows does not draw the header again. */
+export const ColumnHeader = memo(function ColumnHeader({ column, layout, width, pinnedLeft, onResizeStart, dragRef, dropSide }: ColumnHeaderProps) {
+  const { editable } = useDatabase();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const className = ['db-hcell', pinnedLeft !== undefined ? 'db-pin' : '', dropSide ? `is-drop-${dropSide}` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={className} role="columnheader" style={{ width, left: pinnedLeft }} ref={dragRef} data-field={column.fieldId}>
+      <button ref={button} type="button" className="db-hcell-button" disabled={!editable} onClick={() => setOpen(true)} title={column.field.name}>
+        <span className="db-type-icon" aria-hidden>
+          {TYPE_ICONS[column.field.type]}
+        </span>
+        <span className="db-hcell-name">{column.field.name}</span>
+      </button>
+      {editable && (
+        <div
+          className="db-resize"
+          role="separator"
+          aria-orientation="vertical"
+          onMouseDown={(e) => onResizeStart(column.fieldId, e)}
+          onTouchStart={(e) => onResizeStart(column.fieldId, e)}
+        />
+      )}
+      {open && <FieldMenu column={column} layout={layout} anchor={button.current} onClose={() => setOpen(false)} />}
+    </div>
+  );
+});
+
+/** The field types to pick from, each with its icon (a field's «Тип» submenu, a new field's menu). */
+function FieldTypeItems({ types, onPick }: { types: readonly DatabaseFieldType[]; onPick(type: DatabaseFieldType): void }) {
+  const { t } = useTranslation('automation');
+  return (
+    <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
+      {types.map((type) => (
+        <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => onPick(type)}>
+          <span className="menu-item-icon" aria-hidden>
+            {TYPE_ICONS[type]}
+          </span>
+          {t(`database.types.${type}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; layout: DatabaseLayout; anchor: HTMLElement | null; onClose(): void }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const { fieldId, field } = column;
+  const [name, setName] = useState(field.name);
+  const [types, setTypes] = useState(false);
+  const [report, setReport] = useState<{ type: DatabaseFieldType; report: RetypeReport } | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const main = fieldId === MAIN_FIELD_ID;
+
+  const rename = async () => {
+    if (name.trim() === field.name || name.trim() === '') return;
+    await db.saveField(fieldId, { ...field, name: name.trim() });
+  };
+  const retype = async (type: DatabaseFieldType) => {
+    if (type === field.type) return;
+    const next = retyped({ ...field, name: name.trim() || field.name }, type);
+    try {
+      const dry = await db.api.retypeReport(db.databaseId, fieldId, next);
+      if (dry.dropped > 0) {
+        setReport({ type, report: dry });
+        return;
+      }
+      await applyRetype(type);
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+  const applyRetype = async (type: DatabaseFieldType) => {
+    try {
+      const { block } = await db.api.updateField(db.databaseId, fieldId, retyped({ ...field, name: name.trim() || field.name }, type));
+      db.apply(block);
+      onClose();
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+  const remove = async () => {
+    try {
+      db.apply(await db.api.deleteField(db.databaseId, fieldId));
+      onClose();
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+  const view = (patch: Partial<DatabaseLayout>) => {
+    void db.saveView(layout.uid, patch);
+    onClose();
+  };
+  const sort = (direction: 'asc' | 'desc') => view({ sorts: [...(layout.sorts ?? []).filter((s) => s.fieldId !== fieldId), { fieldId, direction }] });
+  const filter = () => {
+    const condition = FILTER_CONDITIONS[field.type][0];
+    view({ filter: { op: layout.filter?.op ?? 'and', rules: [...(layout.filter?.rules ?? []), { fieldId, condition }] } });
+  };
+
+  if (report) {
+    const { dropped, droppedExamples } = report.report;
+    return (
+      <Dialog
+        title={t('database.retypeTitle', { name: field.name, type: t(`database.types.${report.type}`) })}
+        onClose={() => {
+          setReport(null);
+          onClose();
+        }}
+        footer={
+          <>
+            <button
+              type="button"
+              className="db-button"
+              onClick={() => {
+                setReport(null);
+                onClose();
+              }}
+            >
+              {t('database.cancel')}
+            </button>
+            <button type="button" className="db-button is-danger" onClick={() => void applyRetype(report.type)}>
+              {t('database.retypeConfirm')}
+            </button>
+          </>
+        }
+      >
+        <p className="db-retype-note">{t('database.retypeDrops', { count: dropped, examples: droppedExamples.map((e) => `«${e}»`).join(', ') })}</p>
+      </Dialog>
+    );
+  }
+  if (confirmDelete) {
+    return (
+      <Dialog
+        title={t('database.deleteFieldTitle', { name: field.name })}
+        onClose={onClose}
+        footer={
+          <>
+            <button type="button" className="db-button" onClick={onClose}>
+              {t('database.cancel')}
+            </button>
+            <button type="button" className="db-button is-danger" onClick={() => void remove()}>
+              {t('database.deleteField')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('database.deleteFieldNote')}</p>
+      </Dialog>
+    );
+  }
+  return (
+    <Popover anchor={anchor} onClose={() => void rename().then(onClose)} label={t('database.fieldMenu')} className="menu db-menu" role="menu">
+      <input
+        className="db-menu-name"
+        value={name}
+        aria-label={t('database.fieldName')}
+        autoFocus
+        onChange={(e) => setName(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void rename().then(onClose);
+        }}
+      />
+      {!main && (
+        <button type="button" className="menu-item" role="menuitem" aria-expanded={types} onClick={() => setTypes((v) => !v)}>
+          <span className="menu-item-icon" aria-hidden>
+            {TYPE_ICONS[field.type]}
+          </span>
+          {t('database.fieldType')}: {t(`database.types.${field.type}`)}
+        </button>
+      )}
+      {types && <FieldTypeItems types={FIELD_TYPES.filter((type) => type !== field.type)} onPick={(type) => void retype(type)} />}
+      {field.type === 'number' && (
+        <label className="db-menu-row">
+          {t('database.numberFormat')}
+          <select value={field.format ?? 'plain'} onChange={(e) => void db.saveField(fieldId, { ...field, format: e.target.value as NumberFormat })}>
+            {NUMBER_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {t(`database.formats.${f}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {field.type === 'number' && (
+        <label className="db-menu-row">
+          {t('database.numberDecimals')}
+          <select
+            value={field.decimals ?? ''}
+            onChange={(e) => {
+              const { decimals: _, ...rest } = field;
+              void db.saveField(fieldId, e.target.value === '' ? rest : { ...rest, decimals: Number(e.target.value) });
+            }}
+          >
+            <option value="">{t('database.decimalsAuto')}</option>
+            {Array.from({ length: NUMBER_DECIMALS_MAX + 1 }, (_, n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {field.type === 'date' && (
+        <label className="db-menu-row">
+          <input type="checkbox" checked={!!field.withTime} onChange={(e) => void db.saveField(fieldId, { ...field, withTime: e.target.checked })} />{' '}
+          {t('database.withTime')}
+        </label>
+      )}
+      {hasOptions(field) && <OptionsEditor field={field} onSave={(next) => db.saveField(fieldId, next)} />}
+      <div className="menu-separator" />
+      <button type="button" className="menu-item" role="menuitem" onClick={() => sort('asc')}>
+        <span className="menu-item-icon" aria-hidden>
+          ↑
+        </span>
+        {t('database.sortAsc')}
+      </button>
+      <button type="button" className="menu-item" role="menuitem" onClick={() => sort('desc')}>
+        <span className="menu-item-icon" aria-hidden>
+          ↓
+        </span>
+        {t('database.sortDesc')}
+      </button>
+      <button type="button" className="menu-item" role="menuitem" onClick={filter}>
+        <span className="menu-item-icon" aria-hidden>
+          ⚲
+        </span>
+        {t('database.addFilter')}
+      </button>
+      <button
+        type="button"
+        className="menu-item"
+        role="menuitemcheckbox"
+        aria-checked={column.isWrap}
+        onClick={() => view({ orderedFields: withOrderedField(layout, fieldId, { isWrap: !column.isWrap }) })}
+      >
+        <span className="menu-item-icon" aria-hidden>
+          ↵
+        </span>
+        {column.isWrap ? t('database.unwrap') : t('database.wrap')}
+      </button>
+      {!main && (
+        <>
+          <button
+            type="button"
+            className="menu-item"
+            role="menuitem"
+            onClick={() => view({ orderedFields: layout.orderedFields.filter((entry) => entry.fieldId !== fieldId) })}
+          >
+            <span className="menu-item-icon" aria-hidden>
+              ◌
+            </span>
+            {t('database.hideField')}
+          </button>
+          <div className="menu-separator" />
+          <button type="button" className="menu-item is-danger" role="menuitem" onClick={() => setConfirmDelete(true)}>
+            <span className="menu-item-icon" aria-hidden>
+              ✕
+            </span>
+            {t('database.deleteField')}
+          </button>
+        </>
+      )}
+    </Popover>
+  );
+}
+
+/** «+» at the end of the header: a new field of a chosen type, shown in every view (memoized: the grid renders on every scrolled frame). */
+export const AddFieldButton = memo(function AddFieldButton({ layout, width }: { layout: DatabaseLayout; width: number }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const button = useRef<HTMLButtonElement>(null);
+  const add = async (type: DatabaseFieldType) => {
+    const fallback = t(`database.types.${type}`);
+    try {
+      const last = layout.orderedFields[layout.orderedFields.length - 1]?.fieldId;
+      db.apply(await db.api.addField(db.databaseId, newField(name.trim() || fallback, type), { id: newId(), ...(last ? { placeAfter: last } : {}) }));
+      setOpen(false);
+      setName('');
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+  return (
+    <div className="db-hcell db-add-field" style={{ width }}>
+      <button
+        ref={button}
+        type="button"
+        className="db-hcell-button"
+        aria-label={t('database.addField')}
+        title={t('database.addField')}
+        onClick={() => setOpen(true)}
+      >
+        +
+      </button>
+      {open && (
+        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.addField')} className="menu db-menu" role="menu" align="end">
+          <input
+            className="db-menu-name"
+            value={name}
+            placeholder={t('database.fieldName')}
+            aria-label={t('database.fieldName')}
+            autoFocus
+            onChange={(e) => setName(e.target.value)}
+          />
+          <FieldTypeItems types={FIELD_TYPES} onPick={(type) => void add(type)} />
+        </Popover>
+      )}
+    </div>
+  );
+});
