@@ -8,7 +8,7 @@ type Bundle = OutputBundle;
 type Chunk = Extract<Bundle[string], { type: 'chunk' }>;
 
 /** The page screen's module (src/app/App.tsx loads it lazily): its code is asked for early on a page's address. */
-const SCREEN_MODULE = path.join('src', 'features', 'pages', 'PageScreen.tsx');
+const SCREEN_MODULE = path.join('src', 'features', 'shell', 'PageScreen.tsx');
 /** The Table view's module (src/editor/blocks/databaseRows.ts loads it lazily): asked for early when a page's top holds a database. */
 const DATABASE_MODULE = path.join('src', 'features', 'database', 'DatabaseBlock.tsx');
 /** The Calendar view's module (DatabaseBlock loads it lazily): asked for early when a database opens on a calendar. */

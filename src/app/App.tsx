@@ -3,8 +3,8 @@ import { Navigate, Route, Routes, useLocation, useMatch, useParams } from 'react
 import { VERSION_LABEL } from '../../schema/constants';
 import { LoginPage } from '../features/auth/LoginPage';
 import { OAuthCallback } from '../features/auth/OAuthCallback';
-import { AppShell } from '../features/pages/AppShell';
-import { HomeIndex } from '../features/pages/HomeIndex';
+import { AppShell } from '../features/shell/AppShell';
+import { HomeIndex } from '../features/shell/HomeIndex';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { Spinner } from '../ui/Spinner';
 import { Toaster } from '../ui/Toast';
@@ -15,7 +15,7 @@ import { RealtimeProvider } from './RealtimeProvider';
 import { preloadable } from './preloadable';
 
 /** Asked for at start when the address is a page's (src/main.tsx). */
-export const PageScreen = preloadable(() => import('../features/pages/PageScreen'));
+export const PageScreen = preloadable(() => import('../features/shell/PageScreen'));
 const WizardScreen = lazy(() => import('../features/wizard/WizardScreen'));
 const SearchScreen = lazy(() => import('../features/search/SearchScreen'));
 const PublicPageScreen = lazy(() => import('../features/public/PublicPageScreen').then((m) => ({ default: m.PublicPageScreen })));

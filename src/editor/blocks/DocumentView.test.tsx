@@ -4,7 +4,7 @@ import type { DocumentElement } from '../../../schema/slate';
 import { api } from '../../app/api';
 import { createStore } from '../../app/store';
 import { pageLoaded } from '../../features/pages/pagesSlice';
-import { PageTypeIcon } from '../../features/pageTypes/typeIcons';
+import { PageTypeIcon } from '../../ui/pageTypeIcons';
 import { insertDocumentBlock } from './insertDocumentBlock';
 import { flushEditor, installFetch, renderEditor, TEST_PAGE_ID, wireBlock } from './testing';
 

@@ -11,7 +11,7 @@ import { loadChildPages } from './childPages';
 import './document.css';
 import { editorT } from './textBlockParts';
 import { PageIcon } from '../../ui/icons';
-import { PageTypeIcon } from '../../features/pageTypes/typeIcons';
+import { PageTypeIcon } from '../../ui/pageTypeIcons';
 
 /**
  * A child page as a block: its icon (else its type's, as the sidebar shows it: a table for a database) and title (from the pages slice, else loaded with the parent

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { PageIcon } from '../../ui/icons';
 import { ActionMenu, MenuItem } from '../../ui/ActionMenu';
 import type { CreatablePageType } from '../pages/pagesSlice';
-import { ChevronDownIcon, FolderIcon, FrameIcon, TableIcon, UploadIcon } from './typeIcons';
+import { ChevronDownIcon, FolderIcon, FrameIcon, TableIcon, UploadIcon } from '../../ui/pageTypeIcons';
 
 /** What the «+» menu makes: a page of a type, or a database from a CSV file. */
 export type NewPageKind = CreatablePageType | 'csv';

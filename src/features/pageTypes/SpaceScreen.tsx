@@ -11,9 +11,9 @@ import { PlusIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { openCsvImport } from '../database/csv/openCsvImport';
 import { createChildPage, loadChildren, selectChildIds, selectPageById } from '../pages/pagesSlice';
-import { createErrorKey } from '../sidebar/sidebarErrors';
+import { createErrorKey } from '../pages/treeErrors';
 import { CreatePageMenuButton, type NewPageKind } from './CreatePageMenu';
-import { PageTypeIcon } from './typeIcons';
+import { PageTypeIcon } from '../../ui/pageTypeIcons';
 
 /** The folder's children follow other people's changes: its elementChildren channel, read again on every (re)join and change. */
 function useLiveChildList(pageId: string) {

@@ -4,7 +4,7 @@ import { useAppSelector } from '../../app/store';
 import { SearchIcon, TrashIcon } from '../../ui/icons';
 import { ImportDialog } from '../export/ImportDialog';
 import { InboxEntry } from '../inbox/InboxEntry';
-import { UploadIcon } from '../pageTypes/typeIcons';
+import { UploadIcon } from '../../ui/pageTypeIcons';
 import { openSearch } from '../search/openSearch';
 import { openTrash } from '../trash/openTrash';
 import { creatableRootSections } from '../workspaces/workspaceRules';

@@ -9,7 +9,7 @@ import { useAppDispatch, useAppSelector, type RootState } from '../../app/store'
 import { openCsvImport } from '../database/csv/openCsvImport';
 import { createChildPage, loadChildren, movePageInTree, siblingsOf } from '../pages/pagesSlice';
 import { mayDropOn, placeAfterBeside, placeAfterInside } from './dragAndDrop';
-import { createErrorKey, moveErrorKey } from './sidebarErrors';
+import { createErrorKey, moveErrorKey } from '../pages/treeErrors';
 import { TreeContext, type Tree } from './TreeContext';
 import { createTreeStore, type TreeStore } from './treeStore';
 

@@ -6,7 +6,7 @@ import { canEdit } from '../../../schema/policies/page';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { ChevronRightIcon, PlusIcon } from '../../ui/icons';
 import { CreatePageMenuButton } from '../pageTypes/CreatePageMenu';
-import { PageTypeIcon } from '../pageTypes/typeIcons';
+import { PageTypeIcon } from '../../ui/pageTypeIcons';
 import { loadChildren, selectChildIds, selectPageById } from '../pages/pagesSlice';
 import { useLiveChildren } from '../realtime/liveTree';
 import { DRAG_TYPE, dropPositionFor } from './dragAndDrop';

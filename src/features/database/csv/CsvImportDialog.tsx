@@ -9,7 +9,7 @@ import { Dialog } from '../../../ui/Dialog';
 import { ProgressBar } from '../../../ui/ProgressBar';
 import { pageActionError } from '../../pages/pageErrors';
 import { createChildPage, createNote } from '../../pages/pagesSlice';
-import { UploadIcon } from '../../pageTypes/typeIcons';
+import { UploadIcon } from '../../../ui/pageTypeIcons';
 import { detectColumnType, IMPORT_TYPES, type CellProblem, type ImportType } from '../../../../schema/csvColumns';
 import { findDatabaseOfPage, readDatabase, type DatabaseRef } from './databaseCalls';
 import { createFields, existingTargets, importableField, matchColumns, sendRows, type ImportProgress, type ImportResult } from './importCsv';

@@ -11,21 +11,18 @@ export const FOOTER_HEIGHT = 32;
 /** The row gutter: «+» (a row below), the drag handle and the row's checkbox. */
 export const GUTTER = 64;
 
-/** The grid's words that every render (and every row) shows. */
-export function gridLabels(t: (key: string) => string) {
-  return {
-    table: t('database.table'),
-    keyboard: t('database.keyboard'),
-    selectAllRows: t('database.selectAllRows'),
-    newRow: t('database.newRow'),
-    open: t('database.open'),
-    untitledRow: t('database.untitledRow'),
-    insertRow: t('database.insertRow'),
-    selectRow: t('database.selectRow'),
-    dragRow: t('database.dragRow'),
-  };
+/** The grid's words that every render (and every row) shows (`gridLabels` in TableView.tsx). */
+export interface GridLabels {
+  table: string;
+  keyboard: string;
+  selectAllRows: string;
+  newRow: string;
+  open: string;
+  untitledRow: string;
+  insertRow: string;
+  selectRow: string;
+  dragRow: string;
 }
-export type GridLabels = ReturnType<typeof gridLabels>;
 
 export interface RowProps {
   index: number;

@@ -66,7 +66,7 @@ import { type DropSide } from '../useReorderable';
 import { onPhone, watchPhone } from '../../../ui/useIsPhone';
 import { followRows, firstRowOf, lastRowOf, type PickedRows } from './gridSelection';
 import { GroupHeader } from './GroupHeader';
-import { FOOTER_HEIGHT, GUTTER, gridLabels, HEADER_HEIGHT, Row, ROW_HEIGHT } from './TableRow';
+import { FOOTER_HEIGHT, GUTTER, HEADER_HEIGHT, Row, ROW_HEIGHT, type GridLabels } from './TableRow';
 import { writeClipboardLater } from './clipboardLater';
 
 /** On a phone: the gutter holds the checkbox only, and the sticky title column leaves room for the others. */
@@ -1221,4 +1221,19 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
 /** A write refused because its row is in the trash (or deleted for good) by now. */
 function rowGone(error: unknown): boolean {
   return error instanceof ApiRequestError && (error.code === ERROR_CODES.pageInTrash || error.code === ERROR_CODES.notFound);
+}
+
+/** The grid's words that every render (and every row) shows. */
+function gridLabels(t: (key: string) => string): GridLabels {
+  return {
+    table: t('database.table'),
+    keyboard: t('database.keyboard'),
+    selectAllRows: t('database.selectAllRows'),
+    newRow: t('database.newRow'),
+    open: t('database.open'),
+    untitledRow: t('database.untitledRow'),
+    insertRow: t('database.insertRow'),
+    selectRow: t('database.selectRow'),
+    dragRow: t('database.dragRow'),
+  };
 }

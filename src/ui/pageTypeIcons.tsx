@@ -1,6 +1,6 @@
 import type { SVGProps } from 'react';
-import type { PageType } from '../../../schema/constants';
-import { Icon, PageIcon } from '../../ui/icons';
+import type { PageType } from '../../schema/constants';
+import { Icon, PageIcon } from './icons';
 
 type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 

@@ -20,13 +20,13 @@ import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { IMPORT_ACCEPT, importFailureText, importInto, pickFile } from '../export/importPages';
 import { importProblemText } from '../export/importProblems';
-import { copyText, pageActionError } from './pageErrors';
-import { usePublicLink } from './publicLink';
-import { clonePage, patchPage, setFavorite, trashPage } from './pagesSlice';
+import { copyText, pageActionError } from '../pages/pageErrors';
+import { usePublicLink } from '../pages/publicLink';
+import { clonePage, patchPage, setFavorite, trashPage } from '../pages/pagesSlice';
 import type { ApiFailure } from '../../app/errors';
 import { openCsvImport } from '../database/csv/openCsvImport';
 import { downloadCsv, findDatabaseOfPage } from '../database/csv/databaseCalls';
-import { DownloadIcon, UploadIcon } from '../pageTypes/typeIcons';
+import { DownloadIcon, UploadIcon } from '../../ui/pageTypeIcons';
 
 /** A Database page's database and the view on screen (the Database screen knows them; else the first view is exported). */
 export interface MenuDatabase {

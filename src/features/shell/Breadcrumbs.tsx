@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WireElement } from '../../../schema/element';
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import { fetchPage, pageLoaded } from './pagesSlice';
+import { fetchPage, pageLoaded } from '../pages/pagesSlice';
 
 /** Ancestors we tried to load and could not (no access): asked once per session. */
 const unreadable = new Set<string>();

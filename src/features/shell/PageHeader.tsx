@@ -5,10 +5,10 @@ import type { Cover, WireElement } from '../../../schema/element';
 import { useAppDispatch } from '../../app/store';
 import { ImageIcon, SmileIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
-import { CoverPicker, coverBackground } from './CoverPicker';
+import { CoverPicker, coverBackground } from '../pages/CoverPicker';
 import { IconPicker } from './IconPicker';
-import { pageActionError } from './pageErrors';
-import { pageLoaded, patchPage } from './pagesSlice';
+import { pageActionError } from '../pages/pageErrors';
+import { pageLoaded, patchPage } from '../pages/pagesSlice';
 
 /** The cover change is debounced (spec §9: 500 ms, like renaming); the last one wins. */
 function useCoverSaver(page: WireElement) {

@@ -7,7 +7,7 @@ import { createStore } from '../../app/store';
 import { dismissAllToasts, Toaster } from '../../ui/Toast';
 import { MoveDialog } from './MoveDialog';
 import { PageMenu } from './PageMenu';
-import { loadSection, pageLoaded } from './pagesSlice';
+import { loadSection, pageLoaded } from '../pages/pagesSlice';
 import { signedIn } from '../auth/authSlice';
 
 const WS = 'ws-1';

@@ -8,8 +8,8 @@ import { PageIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { creatableRootSections, sectionsShown } from '../workspaces/workspaceRules';
-import { pageActionError } from './pageErrors';
-import { loadSection, movePage } from './pagesSlice';
+import { pageActionError } from '../pages/pageErrors';
+import { loadSection, movePage } from '../pages/pagesSlice';
 
 type Target = { kind: 'section'; id: 'private' | 'all' } | { kind: 'page'; page: WireElement };
 
