@@ -9,7 +9,6 @@ import {
   useRef,
   useState,
   useSyncExternalStore,
-  type ClipboardEvent,
   type CSSProperties,
   type KeyboardEvent,
   type MouseEvent,
@@ -17,28 +16,17 @@ import {
 import { useTranslation } from 'react-i18next';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import {
-  MAIN_FIELD_ID,
-  hasOptions,
-  optionColor,
-  withNewOptions,
-  type DatabaseField,
-  type DatabaseLayout,
-  type RowValue,
-  type SelectOption,
-} from '../../../../schema/blocks/database';
-import { textToValue, type NewRow, type WireGroup, type WireRow } from '../../../../schema/database';
+import { hasOptions, optionColor, withNewOptions, type DatabaseLayout, type RowValue } from '../../../../schema/blocks/database';
+import { type WireGroup, type WireRow } from '../../../../schema/database';
 import { ERROR_CODES } from '../../../../schema/errors';
 import { newId } from '../../../../schema/ids';
 import { ApiRequestError } from '../../../app/api';
 import { showToast } from '../../../ui/Toast';
-import { displayName } from '../../comments/userLookup';
 import { CellEditor, isEditableField, type EditorMove } from '../cells/cells';
 import { useQuietVirtualizer, VirtualBody } from './virtualBody';
 import { useViewRows } from '../rows/viewRows';
-import { changesOf, stepWrites, type HistoryStep } from '../cells/cellHistory';
+import { stepWrites, type HistoryStep } from '../cells/cellHistory';
 import type { CellWrite } from '../cells/cellWrites';
-import { copiedRange } from './copyCells';
 import { gridColumns, MAX_WIDTH, MIN_WIDTH, withOrderedField, type GridColumn } from '../fields/columns';
 import { useDatabase } from '../context';
 import { ColumnHeader, AddFieldButton } from '../fields/FieldMenu';
@@ -51,8 +39,6 @@ import {
   groupedLayout,
   movePlacement,
   moveSelection,
-  parseTsv,
-  planPaste,
   rangeOf,
   skipHidden,
   stepLine,
@@ -60,15 +46,15 @@ import {
   type CellPos,
   type GridSelection,
 } from './gridModel';
-import { cellOf, shownOf, type RowStore } from '../rows/rowStore';
+import { cellOf, type RowStore } from '../rows/rowStore';
 import { useColumnReorder } from './useColumnReorder';
 import { type DropSide } from '../useReorderable';
 import { onPhone, watchPhone } from '../../../ui/useIsPhone';
 import { followRows, firstRowOf, lastRowOf, type PickedRows } from './gridSelection';
 import { GroupHeader } from './GroupHeader';
 import { useCellWrites } from './useCellWrites';
+import { useGridClipboard } from './useGridClipboard';
 import { FOOTER_HEIGHT, GUTTER, HEADER_HEIGHT, Row, ROW_HEIGHT, type GridLabels } from './TableRow';
-import { writeClipboardLater } from './clipboardLater';
 
 /** On a phone: the gutter holds the checkbox only, and the sticky title column leaves room for the others. */
 const PHONE_GUTTER = 32;
@@ -272,7 +258,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     reveal(shown.focus);
   };
 
-  const { failed, jobOf, history, inTurn, inFlight, optionSaves, send, writeStep } = useCellWrites(store);
+  const writes = useCellWrites(store);
+  const { failed, jobOf, history, inTurn, inFlight, optionSaves, send, writeStep } = writes;
   const commit = useCallback(
     (rowIndex: number, col: number, value: RowValue, base?: { value: RowValue; version: number }) => {
       const row = store.rowAt(rowIndex);
@@ -542,139 +529,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     startEditing(selection.focus, text);
   };
 
-  // —— Clipboard: TSV both ways ——
-  const names = useMemo(
-    () => ({
-      userName: (id: string) =>
-        displayName(
-          db.members.find((m) => m.id === id),
-          id,
-        ),
-    }),
-    [db.members],
-  );
-  const onCopy = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    if (!range) return;
-    event.preventDefault();
-    const r = range;
-    const copied = (rows: Array<WireRow | undefined>) =>
-      copiedRange(
-        rows
-          .filter((row): row is WireRow => !!row)
-          .map((row) =>
-            columns
-              .slice(r.left, r.right + 1)
-              .map((column) => [column.field, shownOf(row, column.fieldId, column.field)] as [DatabaseField, RowValue | undefined]),
-          ),
-        names,
-      );
-    const rows = rangeRows(r);
-    if (Array.isArray(rows)) {
-      const { text, html } = copied(rows);
-      event.clipboardData.setData('text/plain', text);
-      event.clipboardData.setData('text/html', html);
-      return;
-    }
-    // Rows beyond the loaded windows: the clipboard is written when they are read (the async
-    // Clipboard API, asked for within this copy, so the browser still counts it as the person's).
-    void writeClipboardLater(rows.then(copied)).then(
-      () => rows.then((all) => showToast(t('database.rangeCopied', { count: all.filter(Boolean).length }), 'info')),
-      () => showToast(t('database.copyFailed'), 'error'),
-    );
-  };
-  const onCut = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    onCopy(event);
-    clearRange();
-  };
-  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    if (!selection || !editable) return;
-    event.preventDefault();
-    const text = event.clipboardData.getData('text/plain');
-    const at = selection;
-    // The rows pasted over are those selected now (by id), wherever they are when the paste is written.
-    const plan = planPaste(parseTsv(text), at, size);
-    const ids = new Map(plan.cells.flatMap((c) => (c.row < count ? [[c.row, store.rowAt(c.row)?.id] as const] : [])));
-    void inTurn(() => pasteText(plan, ids, at));
-  };
-
-  const pasteText = async (plan: ReturnType<typeof planPaste>, ids: ReadonlyMap<number, string | undefined>, at: GridSelection) => {
-    // Names that are no option yet become options: each field is saved once, before the cells.
-    const added = new Map<string, SelectOption[]>();
-    const addOption = (fieldId: string) => (name: string) => {
-      const list = added.get(fieldId) ?? [];
-      const same = list.find((o) => o.name.toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru'));
-      if (same) return same.id;
-      const option = { id: newId(), name, color: 'default' as const };
-      added.set(fieldId, [...list, option]);
-      return option.id;
-    };
-    const userId = (name: string) =>
-      db.members.find((m) => displayName(m, m.email).toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru') || m.email === name)?.id;
-    const writes: Array<{ row: number; col: number; value: RowValue }> = [];
-    let problems = 0;
-    for (const cell of plan.cells) {
-      const column = columns[cell.col];
-      if (!isEditableField(column.field)) continue;
-      const parsed = textToValue(column.field, cell.text, {
-        addOption: hasOptions(column.field) ? addOption(column.fieldId) : undefined,
-        userId,
-        localTime: true,
-      });
-      if ('problem' in parsed) problems += 1;
-      else writes.push({ row: cell.row, col: cell.col, value: parsed.value });
-    }
-    for (const [fieldId, options] of added) {
-      const field = config.fields[fieldId];
-      if (!hasOptions(field)) continue;
-      const ok = await db.saveField(fieldId, withNewOptions(field, options));
-      if (!ok) return;
-    }
-    const existing = writes.filter((w) => w.row < count);
-    const fresh = writes.filter((w) => w.row >= count);
-    // The rows pasted over: a long paste reaches rows not in memory, read first.
-    const span: [number, number] | undefined =
-      existing.length > 0 ? [Math.min(...existing.map((w) => w.row)), Math.max(...existing.map((w) => w.row))] : undefined;
-    let over: Array<WireRow | undefined> = [];
-    if (span) {
-      try {
-        over = await rangeRows({ top: span[0], bottom: span[1] });
-      } catch {
-        failed();
-        return;
-      }
-    }
-    const overById = new Map(over.flatMap((r) => (r ? [[r.id, r] as const] : [])));
-    const jobs = existing.flatMap((w) => {
-      const id = ids.get(w.row);
-      const row = id ? (store.rowById(id) ?? overById.get(id)) : span ? over[w.row - span[0]] : undefined;
-      return row ? [jobOf(row, columns[w.col], w.value)] : [];
-    });
-    send(jobs);
-    // One step of the history: the cells written and the rows made (an undo deletes those).
-    const made: string[] = [];
-    if (plan.newRows > 0) {
-      const rows: NewRow[] = Array.from({ length: plan.newRows }, () => ({ values: {} }));
-      for (const w of fresh) {
-        const target = rows[w.row - count];
-        const fieldId = columns[w.col].fieldId;
-        if (fieldId === MAIN_FIELD_ID) target.title = typeof w.value === 'string' ? w.value : '';
-        else if (w.value !== null) target.values![fieldId] = w.value;
-      }
-      try {
-        made.push(...(await db.api.createRows(databaseId, rows)).map((row) => row.id));
-        await store.refresh();
-      } catch {
-        failed();
-      }
-    }
-    history.record({ cells: changesOf(jobs), added: made, span });
-    if (problems > 0) showToast(t('database.pasteSkipped', { count: problems }), 'info');
-    const r = rangeOf(at);
-    setSelection({
-      anchor: { row: r.top, col: r.left },
-      focus: { row: Math.max(...plan.cells.map((c) => c.row), r.top), col: Math.max(...plan.cells.map((c) => c.col), r.left) },
-    });
-  };
+  // —— Clipboard: TSV both ways (useGridClipboard.ts) ——
+  const { onCopy, onCut, onPaste } = useGridClipboard({ store, columns, selection, size, writes, rangeRows, clearRange, setSelection });
 
   // —— Rows: add, insert, delete (with undo) ——
   const [focusRowId, setFocusRowId] = useState<string | null>(null);
