@@ -12,11 +12,17 @@
  *    (`GET /api/notifications/counts`, which reads the database) back to back; the latencies of
  *    those that started during the whole load (navigation start → editable) give p50/p95/max,
  *    and the first screen under that load is shown too.
+ *  - the floor: a static HTML page of the same top (the title and the first 100 paragraphs, what
+ *    the app reads first), served by a bare Node HTTP server on the same loopback, opened the same
+ *    way in the same run: its first screen is what the browser needs anyway (issue 35 §5's target
+ *    is the app's first screen ≤ 1.5× it).
  * Prints a table per database and writes test/bench/results/open-<time>.json.
  *   BENCH_DBS=sqlite,postgres BENCH_REPS=7 BENCH_BLOCKS=20000 npm run bench:open
  *   BENCH_VERBOSE=1 lists every request's timing; BENCH_PROFILE=file.cpuprofile profiles the last one.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -107,6 +113,8 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 interface Rep {
   firstScreen: number;
   firstScreenLoaded: number;
+  /** The static page of the same top, opened in the same repetition. */
+  staticFirstScreen: number;
   topEnd: number;
   editable: number;
   blocksEnd: number;
@@ -143,6 +151,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
   const postgres = database === 'postgres' ? await startPostgresProcess() : null;
   const server = await startServerProcess({ LOG_REQUESTS: 'false', ...(postgres ? { DATABASE_URL: postgres.url } : {}) });
   const browser = await launchBrowser();
+  let staticServer: http.Server | undefined;
   try {
     const cookie = await signInToProcess(server, EMAIL);
     const page = await fetchJson<{ data: { id: string } }>(`${server.url}/api/v3/spaces/section/private`, {
@@ -162,8 +171,20 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
     if (check.data.length !== BLOCKS) throw new Error(`seeded ${check.data.length} blocks, not ${BLOCKS}`);
 
     const [name, value] = cookie.split(';')[0].split('=');
-    /** Opens the page in a fresh context; with `load`, an unrelated client asks the server questions meanwhile. */
-    const openOnce = async (withLoad: boolean, profile: boolean) => {
+    // The floor: the same top as a static page (no script), from a bare HTTP server.
+    const staticHtml = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Большая страница</title><style>body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#222}main{max-width:720px;margin:0 auto;padding:80px 24px}h1{font-size:40px;margin:0 0 24px}div[data-block-id]{padding:3px 0}</style></head><body><main><h1>Большая страница ${BLOCKS}</h1><div data-slate-editor>${Array.from(
+      { length: Math.min(100, BLOCKS) },
+      (_, i) => `<div data-block-id="b${i}">${paragraph(i + 1)}</div>`,
+    ).join('')}</div></main></body></html>`;
+    staticServer = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(staticHtml);
+    });
+    const listening = staticServer;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    const staticUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/`;
+    /** A fresh context whose pages note their first screen (and when the editor became editable). */
+    const measuringContext = async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addCookies([{ name, value, url: server.url }]);
       await context.addInitScript(
@@ -186,6 +207,21 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
         },
         paragraph(1).slice(0, 20),
       );
+      return context;
+    };
+    /** The static page's first screen, in a fresh context. */
+    const openStatic = async () => {
+      const context = await measuringContext();
+      const tab = await context.newPage();
+      await tab.goto(staticUrl);
+      await tab.waitForFunction(() => (window as unknown as { __firstScreen?: number }).__firstScreen !== undefined, undefined, { timeout: 60_000 });
+      const firstScreen = await tab.evaluate(() => (window as unknown as { __firstScreen: number }).__firstScreen);
+      await context.close();
+      return firstScreen;
+    };
+    /** Opens the page in a fresh context; with `load`, an unrelated client asks the server questions meanwhile. */
+    const openOnce = async (withLoad: boolean, profile: boolean) => {
+      const context = await measuringContext();
       const tab = await context.newPage();
       const profiler = profile ? await context.newCDPSession(tab) : null;
       if (profiler) {
@@ -252,10 +288,11 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
     for (let rep = 0; rep <= REPS; rep++) {
       const alone = await openOnce(false, !!process.env.BENCH_PROFILE && rep === REPS);
       const loaded = await openOnce(true, false);
+      const floor = await openStatic();
       if (rep === 0) continue;
-      reps.push({ ...alone, unrelated: loaded.unrelated, firstScreenLoaded: loaded.firstScreen });
+      reps.push({ ...alone, unrelated: loaded.unrelated, firstScreenLoaded: loaded.firstScreen, staticFirstScreen: floor });
       process.stdout.write(
-        `[${database}] #${rep}: first screen ${ms(alone.firstScreen)} (top in at ${ms(alone.topEnd)}), editable ${ms(alone.editable)}, blocks ${ms(alone.blocksStart)} → ${ms(alone.blocksEnd)}; under load: first screen ${ms(loaded.firstScreen)}, unrelated p95 ${ms(quantile(loaded.unrelated, 0.95))} (${loaded.unrelated.length})\n`,
+        `[${database}] #${rep}: first screen ${ms(alone.firstScreen)} (static page ${ms(floor)}; top in at ${ms(alone.topEnd)}), editable ${ms(alone.editable)}, blocks ${ms(alone.blocksStart)} → ${ms(alone.blocksEnd)}; under load: first screen ${ms(loaded.firstScreen)}, unrelated p95 ${ms(quantile(loaded.unrelated, 0.95))} (${loaded.unrelated.length})\n`,
       );
     }
     const allUnrelated = reps.flatMap((r) => r.unrelated);
@@ -266,6 +303,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       firstScreenMedian: median(reps.map((r) => r.firstScreen)),
       firstScreenMax: Math.max(...reps.map((r) => r.firstScreen)),
       firstScreenLoadedMedian: median(reps.map((r) => r.firstScreenLoaded)),
+      staticFirstScreenMedian: median(reps.map((r) => r.staticFirstScreen)),
       topEndMedian: median(reps.map((r) => r.topEnd)),
       editableMedian: median(reps.map((r) => r.editable)),
       blocksRequestStartMedian: median(reps.map((r) => r.blocksStart)),
@@ -279,6 +317,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       unrelatedMax: Math.max(...allUnrelated),
     };
   } finally {
+    staticServer?.close();
     await browser.close();
     await server.stop();
     await postgres?.stop();
@@ -290,11 +329,11 @@ async function main() {
   for (const database of DBS) results.push(await benchDatabase(database));
   process.stdout.write(`\nOpening a page of ${BLOCKS} paragraphs in Chromium (loopback, ${REPS} runs each, medians)\n`);
   process.stdout.write(
-    '| database | first screen (median / max) | top of the page in (median) | first screen under load (median) | editable (median) | blocks request starts | blocks answer ends | blocks answer on the wire / decoded | unrelated request during the load p50 / p95 / max (n) |\n|---|---|---|---|---|---|---|---|---|\n',
+    '| database | first screen (median / max) | static page of the same top (median) | ratio | top of the page in (median) | first screen under load (median) | editable (median) | blocks request starts | blocks answer ends | blocks answer on the wire / decoded | unrelated request during the load p50 / p95 / max (n) |\n|---|---|---|---|---|---|---|---|---|---|---|\n',
   );
   for (const r of results) {
     process.stdout.write(
-      `| ${r.database} | ${ms(r.firstScreenMedian)} / ${ms(r.firstScreenMax)} | ${ms(r.topEndMedian)} | ${ms(r.firstScreenLoadedMedian)} | ${ms(r.editableMedian)} | ${ms(r.blocksRequestStartMedian)} | ${ms(r.blocksResponseEndMedian)} | ${(r.blocksWireBytes / 1e6).toFixed(2)} MB (${r.blocksEncoding ?? 'identity'}) / ${(r.blocksDecodedBytes / 1e6).toFixed(2)} MB | ${ms(r.unrelatedP50)} / ${ms(r.unrelatedP95)} / ${ms(r.unrelatedMax)} (${r.unrelatedCount}) |\n`,
+      `| ${r.database} | ${ms(r.firstScreenMedian)} / ${ms(r.firstScreenMax)} | ${ms(r.staticFirstScreenMedian)} | ${(r.firstScreenMedian / r.staticFirstScreenMedian).toFixed(2)}× | ${ms(r.topEndMedian)} | ${ms(r.firstScreenLoadedMedian)} | ${ms(r.editableMedian)} | ${ms(r.blocksRequestStartMedian)} | ${ms(r.blocksResponseEndMedian)} | ${(r.blocksWireBytes / 1e6).toFixed(2)} MB (${r.blocksEncoding ?? 'identity'}) / ${(r.blocksDecodedBytes / 1e6).toFixed(2)} MB | ${ms(r.unrelatedP50)} / ${ms(r.unrelatedP95)} / ${ms(r.unrelatedMax)} (${r.unrelatedCount}) |\n`,
     );
   }
   const dir = path.join('test', 'bench', 'results');
