@@ -49,8 +49,12 @@ export async function tableCells(page: Page, n = 0): Promise<string[][]> {
 
 /** A new page from the sidebar, its title typed; the caret ends in the empty block under the title. */
 export async function newPage(page: Page, title: string): Promise<string> {
+  const before = page.url();
   await page.getByRole('button', { name: 'Новая страница' }).first().click();
-  await page.waitForURL(/\/[0-9a-f-]{36}$/);
+  // The new page's address (made from another page, the old one has an address of the same shape).
+  await page.waitForURL((url) => /\/[0-9a-f-]{36}$/.test(url.pathname) && url.href !== before);
+  // The editor, not the read-only top drawn while the page loads: keys typed into that are lost.
+  await pageReady(page);
   await page.locator('[data-slate-editor] h1').click();
   await page.keyboard.type(title);
   await page.keyboard.press('Enter');
