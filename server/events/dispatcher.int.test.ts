@@ -16,7 +16,7 @@ import {
 } from '../../schema/realtime';
 import { createPage, share, type Actor } from '../../test/helpers/pages';
 import { listeningApp, nextEvent, request } from '../../test/helpers/realtimeClient';
-import type { TestApp } from '../../test/helpers/testApp';
+import { api, body, type TestApp } from '../../test/helpers/testApp';
 import type { PageRow } from '../db/types';
 // The app's decorations (`events`, `viewOrders`, `realtime`) as typed by their plugins.
 import '../plugins/events';
@@ -181,4 +181,32 @@ test.each(Object.keys(cases) as DomainEventKind[])('%s reaches the clients as do
   const { event, origin, heard } = await (cases[kind] as Case<DomainEventKind>)();
   await t.app.events.dispatch([event], origin ?? null);
   expect(await heard()).toEqual(withIds(expected[kind]));
+});
+
+test("treeChanged of a database row: its database's views hear it (every connection, the writer's too), not the sidebar — the row as it is, or gone to the trash", async () => {
+  const holder = await createPage(t, ann, { title: 'С базой' });
+  const database = body<{ id: string }>(
+    await api(t, ann.cookie, 'POST', '/api/v3/spaces/block', {
+      pageId: holder.id,
+      type: 'database',
+      data: {
+        config: { fields: { MAIN_FIELD: { name: 'Название', type: 'text' } } },
+        view: { layouts: [{ uid: 'table-1', type: 'table', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }] }] },
+      },
+    }),
+  ).data;
+  const [made] = body<Array<{ id: string }>>(
+    await api(t, ann.cookie, 'POST', `/api/v3/spaces/database/${database.id}/rows`, { rows: [{ title: 'Строка' }] }),
+  ).data;
+  const row = (await findPage(t.app.db, made.id))!;
+  const socket = await listening(ann, channels.element(holder.id, ann.id));
+  const onHolder = (kind: string) =>
+    nextEvent<DatabaseEvent>(socket, 'database', (payload) => payload.channel === `element:${holder.id}` && payload.change.kind === kind);
+
+  const read = onHolder('rows');
+  await t.app.events.dispatch([{ kind: 'treeChanged', page: row }], 'writer-tab-01');
+  expect(await read).toMatchObject({ databaseId: database.id, origin: null, change: { kind: 'rows', rows: [{ id: row.id, data: { title: 'Строка' } }] } });
+  const gone = onHolder('removed');
+  await t.app.events.dispatch([{ kind: 'treeChanged', page: { ...row, in_trash: 1 } }], null);
+  expect(await gone).toMatchObject({ databaseId: database.id, change: { kind: 'removed', ids: [row.id] } });
 });

@@ -1,5 +1,5 @@
 import { escapeMarkdown, tokensToMarkdown as writeTokens } from '../../schema/markdown/write';
-import type { Token } from '../../schema/token';
+import type { Token, TokenLink } from '../../schema/token';
 
 /**
  * Blocks as Markdown (issue 18, export; docs/import-export.md when it lands): CommonMark with
@@ -29,12 +29,12 @@ const address = (href: string) => href.replace(/ /g, '%20').replace(/\(/g, '%28'
 
 /** Inline Markdown of tokens (line breaks as `\\` line ends); a page link by its path in the export (else the app's address). */
 export function tokensToMarkdown(tokens: readonly Token[], links: MarkdownLinks, atLineStart = true): string {
-  const pagePath = (pageId: string) => links.page(pageId);
   // A path in the export has its spaces and parentheses encoded; an address of the web its spaces (the writer encloses what else needs it).
-  return writeTokens(tokens, {
-    atLineStart,
-    href: (link) => (link.pageId && pagePath(link.pageId) !== null ? address(pagePath(link.pageId)!) : link.href.replace(/ /g, '%20')),
-  });
+  const href = (link: TokenLink) => {
+    const path = link.pageId ? links.page(link.pageId) : null;
+    return path !== null ? address(path) : link.href.replace(/ /g, '%20');
+  };
+  return writeTokens(tokens, { atLineStart, href });
 }
 
 type TextData = {

@@ -67,7 +67,6 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
       .trim();
     tokens.splice(tokens.indexOf(first), 1);
   }
-  const tokensOf = (list: readonly MdToken[] | undefined) => canonicalTokens(inline(list));
 
   const walk = (list: readonly MdToken[], parent: number | null) => {
     for (const token of list) {
@@ -76,7 +75,7 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           break;
         case 'heading': {
           const heading = token as Tokens.Heading;
-          add(parent, `heading${Math.min(3, heading.depth)}`, { tokens: tokensOf(heading.tokens) });
+          add(parent, `heading${Math.min(3, heading.depth)}`, { tokens: inline(heading.tokens) });
           break;
         }
         case 'paragraph': {
@@ -101,7 +100,7 @@ export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { 
           }
           const formula = /^\$\$\s*([\s\S]*?)\s*\$\$$/.exec(paragraph.text.trim());
           if (formula) add(parent, 'latex', { formula: formula[1] });
-          else add(parent, 'text', { tokens: tokensOf(paragraph.tokens) });
+          else add(parent, 'text', { tokens: inline(paragraph.tokens) });
           break;
         }
         case 'list': {

@@ -3,6 +3,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import { isId } from '../../schema/ids';
 import type { Database, FileTable } from '../db/types';
 import type { FileStore } from '../files/store';
+import { inChunks } from '../db/inChunks';
 import { nowIso } from '../time';
 
 export type FileRow = Selectable<FileTable>;
@@ -60,15 +61,8 @@ export async function insertFile(db: Kysely<Database>, row: Insertable<FileTable
 /** The files among `ids` that are ready (uploaded whole), 500 ids a query. */
 export async function findReadyFiles(db: Kysely<Database>, ids: readonly string[]): Promise<FileRow[]> {
   const files: FileRow[] = [];
-  for (let at = 0; at < ids.length; at += 500)
-    files.push(
-      ...(await db
-        .selectFrom('files')
-        .selectAll()
-        .where('id', 'in', ids.slice(at, at + 500))
-        .where('status', '=', FILE_STATUS.ready)
-        .execute()),
-    );
+  for (const chunk of inChunks([...ids], 500))
+    files.push(...(await db.selectFrom('files').selectAll().where('id', 'in', chunk).where('status', '=', FILE_STATUS.ready).execute()));
   return files;
 }
 

@@ -2,7 +2,7 @@ import { MAIN_FIELD_ID, type DatabaseField, type DatabaseLayout, type RowValue }
 import type { MoveRowsBody, NewRow } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { AppError } from '../../errors';
-import type { DomainEvent } from '../../events/events';
+import { eventsOf, type DomainEvent } from '../../events/events';
 import { databaseData, findDatabaseBlock, findRowPages, orderedRows, presentRows, readRows, ViewOrders } from '../../repositories/databases';
 import { refusal } from '../../../test/helpers/refusal';
 import { countRows, type TestApp } from '../../../test/helpers/testApp';
@@ -127,7 +127,7 @@ describe('createRows', () => {
 });
 
 /** The cells a command's events say it wrote. */
-const cellsWritten = (events: readonly DomainEvent[]) => events.flatMap((event) => (event.kind === 'cellsWritten' ? event.written : []));
+const cellsWritten = (events: readonly DomainEvent[]) => eventsOf(events, 'cellsWritten').flatMap((event) => event.written);
 
 describe('moveRows', () => {
   test('rows go first, after a row or before one, in the order given; `set` writes the cell on each row moved', async () => {

@@ -530,7 +530,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   };
 
   // —— Clipboard: TSV both ways (useGridClipboard.ts) ——
-  const { onCopy, onCut, onPaste } = useGridClipboard({ store, columns, selection, size, writes, rangeRows, clearRange, setSelection });
+  const { onCopy, onCut, onPaste } = useGridClipboard({ store, columns, selection, range, size, writes, rangeRows, clearRange, setSelection });
 
   // —— Rows: add, insert, delete (with undo) ——
   const [focusRowId, setFocusRowId] = useState<string | null>(null);

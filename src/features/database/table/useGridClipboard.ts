@@ -19,6 +19,8 @@ export interface GridClipboardParts {
   store: RowStore;
   columns: GridColumn[];
   selection: GridSelection | null;
+  /** The selection's range (null: none). */
+  range: ReturnType<typeof rangeOf> | null;
   size: { rows: number; cols: number };
   writes: ReturnType<typeof useCellWrites>;
   /** The rows of a range: at once when they are in memory, else a promise of them. */
@@ -34,13 +36,12 @@ export interface GridClipboardParts {
  * paste over the rows selected (by id, wherever they are when it is written): names that are no
  * option yet become options, rows past the last are made, all one step of the history.
  */
-export function useGridClipboard({ store, columns, selection, size, writes, rangeRows, clearRange, setSelection }: GridClipboardParts) {
+export function useGridClipboard({ store, columns, selection, range, size, writes, rangeRows, clearRange, setSelection }: GridClipboardParts) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const { config, editable, databaseId } = db;
   const { failed, jobOf, history, inTurn, send } = writes;
   const count = store.count ?? 0;
-  const range = selection ? rangeOf(selection) : null;
   const names = useMemo(
     () => ({
       userName: (id: string) =>
