@@ -88,7 +88,7 @@ const noNodeGlobals = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-server/', 'node_modules/', 'coverage/', 'test/bench/results/', 'test/e2e/artifacts/', '.tmp/', '.tsbuild/'] },
+  { ignores: ['dist/', 'dist-server/', 'dist-ssr/', 'node_modules/', 'coverage/', 'test/bench/results/', 'test/e2e/artifacts/', '.tmp/', '.tsbuild/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

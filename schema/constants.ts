@@ -48,3 +48,9 @@ export const LIMITS = {
 /** Retention goals (spec: returning after more than 1, 7 and 30 days since the account was made), by name → days. */
 export const RETENTION_GOALS = { return_1d: 1, return_7d: 7, return_30d: 30 } as const;
 export type RetentionGoal = keyof typeof RETENTION_GOALS;
+
+/**
+ * Blocks the top of a page is drawn from while the rest loads, by the app and by the server
+ * (server/web/serverTop.ts): more than two screens of paragraphs (also in src/app/earlyStart.ts).
+ */
+export const PAGE_HEAD_BLOCKS = 100;

@@ -2,7 +2,7 @@
  * The builds `npm start`, `npm test` and the benches run from, made when missing or older than
  * any source they are built from, so what runs is always what the sources say.
  *
- * The web app: `vite build` into dist/.
+ * The web app: `vite build` into dist/, and its page top for the server (`vite build --ssr`) into dist-ssr/.
  *
  * The server, built once into plain JavaScript (issue 35, item 4), as the web app is: `npm start`
  * and the test and bench server processes run `dist-server/main.mjs` with plain Node instead of
@@ -28,6 +28,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SERVER_BUNDLE = path.join(ROOT, 'dist-server', 'main.mjs');
 const SERVER_SOURCES = ['server', 'schema', 'plugins', 'package.json', 'package-lock.json'];
 const WEB_INDEX = path.join(ROOT, 'dist', 'index.html');
+/** The page's top as the server draws it (src/ssr/pageTop.tsx, server/web/serverTop.ts): an SSR build beside the web app's. */
+const PAGE_TOP = path.join(ROOT, 'dist-ssr', 'pageTop.mjs');
 const WEB_SOURCES = ['src', 'schema', 'plugins', 'vite.config.ts', 'server/web/precompress.ts', 'package.json'];
 
 function newestMtime(entry) {
@@ -50,11 +52,11 @@ export function isStale(output, sources, root = ROOT) {
   return sourcesAt > builtAt;
 }
 
-/** Builds the web app (dist/) when it is missing or stale. */
+/** Builds the web app (dist/) and the server's drawing of a page's top (dist-ssr/) when either is missing or stale. */
 export function ensureWebBuild() {
-  if (!isStale(WEB_INDEX, WEB_SOURCES)) return;
+  if (!isStale(WEB_INDEX, WEB_SOURCES) && !isStale(PAGE_TOP, WEB_SOURCES)) return;
   console.log('Building the web app (vite build)…');
-  execSync('npx vite build --logLevel warn', { stdio: 'inherit', cwd: ROOT });
+  execSync('npm run build --silent', { stdio: 'inherit', cwd: ROOT });
 }
 
 /** esbuild's plugin: our modules' `import.meta.url` is their source file's URL in the bundle. */

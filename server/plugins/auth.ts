@@ -12,6 +12,10 @@ declare module 'fastify' {
     /** The route serves anonymous callers too (see PUBLIC_ROUTE); every other /api route needs a user. */
     public?: boolean;
   }
+  interface FastifyInstance {
+    /** Who a session cookie's token belongs to (cached as the API's sign-in is): the server-drawn page top asks (server/web/serverTop.ts). */
+    sessionUser(token: string): Promise<UserRow | null>;
+  }
   interface FastifyRequest {
     /** The signed-in user, or null for an anonymous request. */
     user: UserRow | null;
@@ -32,6 +36,7 @@ export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCache
   // Who a session token belongs to, kept until a session or user changes (or the TTL passes).
   const sessionUsers = new EpochCache<string, UserRow | null>(app.dbChanges, authCacheTtlMs);
   app.decorateRequest('user', null);
+  app.decorate('sessionUser', (token: string) => sessionUsers.get(token, async () => (await findSessionUser(app.db, token)) ?? null));
   app.decorateRequest('accessTokenId', null);
 
   /** A bearer token's user (access tokens are not cached: they are rare and can be revoked). */
@@ -62,12 +67,10 @@ export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCache
       request.user = kept;
       return done();
     }
-    sessionUsers
-      .get(token, async () => (await findSessionUser(app.db, token)) ?? null)
-      .then((user) => {
-        request.user = user;
-        done();
-      }, done);
+    app.sessionUser(token).then((user) => {
+      request.user = user;
+      done();
+    }, done);
   });
   // Before the body is checked: an anonymous call to a route that needs a user is 401, never 422.
   app.addHook('preValidation', (request, _reply, done) => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../../schema/ids';
+import { USER_SETTINGS, type UserSettings } from '../../schema/user';
 import type { Database, UserRow } from '../db/types';
 import { isUniqueViolation } from '../errors';
 import { nowIso } from '../time';
@@ -104,6 +105,26 @@ export async function updateUserProfile(
 export async function listUserSettings(db: Kysely<Database>, userId: string): Promise<Map<string, string>> {
   const rows = await db.selectFrom('user_settings').select(['key', 'value']).where('user_id', '=', userId).execute();
   return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/** A user's every known setting: the stored value when it is still valid, else the default. */
+export async function readUserSettings(db: Kysely<Database>, userId: string): Promise<UserSettings> {
+  const stored = await listUserSettings(db, userId);
+  const settings: Record<string, unknown> = {};
+  for (const [key, { schema, default: fallback }] of Object.entries(USER_SETTINGS)) {
+    const raw = stored.get(key);
+    let value: unknown = fallback;
+    if (raw !== undefined) {
+      try {
+        const parsed = schema.safeParse(JSON.parse(raw));
+        if (parsed.success) value = parsed.data;
+      } catch {
+        // keep the default
+      }
+    }
+    settings[key] = value;
+  }
+  return settings as UserSettings;
 }
 
 /** Stores one setting (JSON text), replacing an earlier value. */

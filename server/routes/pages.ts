@@ -26,12 +26,12 @@ import { requestOrigin } from '../realtime/sockets';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { allows } from '../../schema/policies/page';
 import { mayListSection } from '../../schema/policies/workspace';
-import { assertNotInTrash, authorizePage, isPubliclyReadable, pageAccessLevel, pageAccessLevels } from '../policies/page';
+import { assertNotInTrash, authorizePage, isPubliclyReadable, pageAccessLevels } from '../policies/page';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
 import { streamedIncluded } from '../jsonStream';
 import { listPagesGrantedTo } from '../repositories/pageMembers';
-import { findPage, findPageByIdOrAlias, findPages, listChildren, listLiveTitles, listSectionRoots, loadPage, pagePath } from '../repositories/pages';
+import { findPage, findPages, listChildren, listLiveTitles, listSectionRoots, loadPage, pagePath } from '../repositories/pages';
 import { addFavorite, favoritePageIds, listFavoritePages, removeFavorite } from '../repositories/favorites';
 import { listTrashHeads } from '../repositories/trash';
 import { listVisitedPages, recordVisit } from '../repositories/visits';
@@ -46,6 +46,7 @@ import { movePage } from '../commands/pages/move';
 import { reorderPage } from '../commands/pages/reorder';
 import { removePageForever, restorePage, trashPage } from '../commands/pages/trash';
 import { updatePage } from '../commands/pages/update';
+import { loadPublicPage, presentPageFor, presentPublicElement, publicElement } from '../commands/pages/read';
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
 
@@ -101,39 +102,6 @@ async function presentPagesFor(db: Kysely<Database>, userId: string, pages: read
     readable.map((p) => p.id),
   );
   return readable.map((p) => presentElement(p, levels.get(p.id) as AccessLevel, favorites.has(p.id)));
-}
-
-/** One page as the caller sees it, whose level is known. */
-async function presentPageFor(db: Kysely<Database>, userId: string, page: PageRow, level?: AccessLevel): Promise<WireElement> {
-  const known = level ?? (await pageAccessLevel(db, userId, page));
-  const favorites = await favoritePageIds(db, userId, [page.id]);
-  return presentElement(page, known, favorites.has(page.id));
-}
-
-/**
- * A public page as anyone sees it: read access, no favourite, and of its ancestors only the
- * unbroken run of public ones right above it (a private parent's id is not given away).
- */
-/** A public page as anyone may see it: read access, and nobody's user id (`createdBy` empty). */
-const publicElement = (page: PageRow): WireElement => ({ ...presentElement(page, 'read', false), createdBy: '' });
-
-async function presentPublicElement(db: Kysely<Database>, page: PageRow): Promise<WireElement> {
-  const ancestorIds = pagePath(page);
-  const ancestors = new Map((await findPages(db, ancestorIds)).map((p) => [p.id, p]));
-  const visible: string[] = [];
-  for (const id of [...ancestorIds].reverse()) {
-    const ancestor = ancestors.get(id);
-    if (!ancestor || !isPubliclyReadable(ancestor)) break;
-    visible.unshift(id);
-  }
-  return { ...publicElement(page), path: visible, parentId: visible.length > 0 ? page.parent_id : null };
-}
-
-/** A page that is public and not in the trash, by id or alias; anything else is 404 (nothing given away). */
-async function loadPublicPage(db: Kysely<Database>, idOrAlias: string): Promise<PageRow> {
-  const page = await findPageByIdOrAlias(db, idOrAlias);
-  if (!page || !isPubliclyReadable(page)) throw notFound('public page');
-  return page;
 }
 
 /** Lower-case for search, whole Unicode (SQLite's lower() knows only ASCII). */

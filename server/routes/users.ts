@@ -11,7 +11,6 @@ import {
   updateUserBodySchema,
   userListBodySchema,
   userSettingBodySchema,
-  type UserSettings,
   type WireUser,
 } from '../../schema/user';
 import { issueMessengerLinkToken } from '../auth/messengerLinks';
@@ -22,32 +21,13 @@ import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { envelope, presentSelf, presentUser } from '../presenters';
 import { findFile, fileIdFromOurUrl } from '../repositories/files';
 import { findMembership, isWireRole } from '../repositories/workspaces';
-import { findUserByEmail, findVisibleUsers, listUserSettings, saveUserSetting, updateUserProfile } from '../repositories/users';
+import { findUserByEmail, findVisibleUsers, readUserSettings, saveUserSetting, updateUserProfile } from '../repositories/users';
 
 const emailParams = z.object({ email: z.string().min(1).max(1000) });
 
 /** A user as the caller sees them: their own record in full, anyone else's without the messenger link. */
 function presentUserTo(viewer: UserRow | null, user: UserRow): WireUser {
   return viewer?.id === user.id ? presentSelf(user) : presentUser(user);
-}
-
-/** Every known setting: the stored value when it is still valid, else the default. */
-function settingsOf(stored: Map<string, string>): UserSettings {
-  const settings: Record<string, unknown> = {};
-  for (const [key, { schema, default: fallback }] of Object.entries(USER_SETTINGS)) {
-    const raw = stored.get(key);
-    let value: unknown = fallback;
-    if (raw !== undefined) {
-      try {
-        const parsed = schema.safeParse(JSON.parse(raw));
-        if (parsed.success) value = parsed.data;
-      } catch {
-        // keep the default
-      }
-    }
-    settings[key] = value;
-  }
-  return settings as UserSettings;
 }
 
 /**
@@ -102,7 +82,7 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
 
   app.get('/api/user/settings', { schema: { tags: ['users'], summary: 'Your settings (every known key, defaults filled in)' } }, async (request) => {
     const user = requireUser(request);
-    const settings = settingsOf(await listUserSettings(app.db, user.id));
+    const settings = await readUserSettings(app.db, user.id);
     // A workspace left, removed from or deleted since is not restored: the app falls back to the first one.
     if (settings.activeWorkspace !== null && !(await isMemberOf(settings.activeWorkspace, user.id))) settings.activeWorkspace = null;
     return envelope(settings);

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import { VERSION_LABEL } from '../../schema/constants';
 import { notFound } from '../errors';
+import { loadPageTopRenderer, pageTopInput, topDocuments } from '../web/serverTop';
 
 /** Paths the web app routes itself: home, /login, /oauth/callback, /new-workspace, /{pageUid}, /public/{pageUid} and /clone/{pageUid}. */
 const APP_PATH = /^\/(login|oauth\/callback|new-workspace|(public\/|clone\/)?[A-Za-z0-9_-]+)?\/?$/;
@@ -118,6 +119,11 @@ export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: stri
     });
   }
 
+  // The page's top drawn into index.html (server/web/serverTop.ts); both read once, as the build is.
+  const indexHtml = hasWebApp ? fs.readFileSync(indexFile, 'utf8') : '';
+  const renderPageTop = hasWebApp ? await loadPageTopRenderer(webDir) : null;
+  const documents = hasWebApp ? topDocuments(webDir, indexHtml) : null;
+
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0];
     if (url.startsWith('/api/') || request.method !== 'GET') throw notFound('path');
@@ -125,7 +131,27 @@ export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: stri
     if (!hasWebApp) {
       return reply.type('text/plain; charset=utf-8').status(503).send('The web app is not built yet: run `npm run build`.');
     }
+    // `X-Server-Top: off` asks for the plain file (bench:open measures the app without the top beside it).
+    if (renderPageTop && request.headers['x-server-top'] !== 'off') {
+      const top = await drawnTop(request, url);
+      // Someone's own page: never kept by a cache, and another cookie is another answer.
+      if (top) return reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie').send(top);
+    }
     // cacheControl: false keeps our header (the static plugin would replace it with 'public, max-age=0').
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
+
+  /** index.html with the page's top, or null (no such page, not the caller's to read, not a document): the plain file then. */
+  async function drawnTop(request: FastifyRequest, pathname: string): Promise<string | null> {
+    if (!renderPageTop || !documents) return null;
+    try {
+      const input = await pageTopInput(app, request, pathname);
+      const top = input && (await renderPageTop(input));
+      return top && input ? documents(top, input.published) : null;
+    } catch (error) {
+      // The app draws the page itself as before: a failure here costs the head start only.
+      app.log.error({ err: error, pathname }, 'the page top was not drawn');
+      return null;
+    }
+  }
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { OutputBundle } from 'rolldown';
 import type { Plugin } from 'vite';
-import { earlyScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
+import { earlyInputScript, earlyScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
+import { SERVER_TOP_STYLES, type ServerTopStyles } from './topStyles.ts';
 import { BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress.ts';
 
 type Bundle = OutputBundle;
@@ -13,6 +14,10 @@ const SCREEN_MODULE = path.join('src', 'features', 'shell', 'PageScreen.tsx');
 const DATABASE_MODULE = path.join('src', 'features', 'database', 'DatabaseBlock.tsx');
 /** The Calendar view's module (DatabaseBlock loads it lazily): asked for early when a database opens on a calendar. */
 const CALENDAR_MODULE = path.join('src', 'features', 'database', 'calendar', 'CalendarView.tsx');
+/** The published page's screen (src/app/App.tsx loads it lazily): its style sheets go with a published page's top drawn by the server. */
+const PUBLIC_MODULE = path.join('src', 'features', 'public', 'PublicPageScreen.tsx');
+/** KaTeX's style sheet (src/editor/blocks/latex/katex.ts loads it with KaTeX): it goes with a drawn top that holds a formula. */
+const KATEX_STYLES = 'katex/dist/katex.min.css';
 /** The translation files (src/app/translations.ts). */
 const WORDS = /(^|\/)locales\/ru\/[^/]+\.json$/;
 
@@ -21,7 +26,7 @@ const WORDS = /(^|\/)locales\/ru\/[^/]+\.json$/;
  * screen's chunks and style sheets that the entry's own do not already bring, and the Table
  * view's that neither brings.
  */
-export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
+export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan & { publicScreen: EarlyPlan['screen']; formulas: EarlyPlan['screen'] } {
   const chunks = Object.values(bundle).filter((output): output is Chunk => output.type === 'chunk');
   const words = Object.values(bundle)
     .filter((output) => output.type === 'asset' && output.originalFileNames.some((name) => WORDS.test(name.split(path.sep).join('/'))))
@@ -55,8 +60,20 @@ export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan {
   const screen = lazy(SCREEN_MODULE, started);
   const database = lazy(DATABASE_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName)]));
   const calendar = lazy(CALENDAR_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName), ...database.chunks.map((c) => c.fileName)]));
+  const publicScreen = lazy(PUBLIC_MODULE, started);
+  // A style sheet imported by itself (not a chunk's): found by its source file.
+  const formulas = {
+    files: {
+      scripts: [] as string[],
+      styles: Object.values(bundle)
+        .filter((output) => output.type === 'asset' && output.originalFileNames.some((name) => name.split(path.sep).join('/').endsWith(KATEX_STYLES)))
+        .map((asset) => base + asset.fileName),
+    },
+  };
   return {
     words,
+    publicScreen: publicScreen.files,
+    formulas: formulas.files,
     screen: screen.files,
     database: database.files,
     calendar: calendar.files,
@@ -92,9 +109,23 @@ export function earlyStartPlugin(): Plugin {
         // After the title (the charset stays in the first 1,024 bytes) and before the style
         // sheets (a script after them would wait for them).
         if (!source.includes('</title>')) throw new Error('earlyStart: index.html has no <title>');
-        const reference = this.emitFile({ type: 'asset', name: 'early.js', source: earlyScript(earlyPlan(bundle, base)) });
+        const { publicScreen, formulas, ...plan } = earlyPlan(bundle, base);
+        const reference = this.emitFile({ type: 'asset', name: 'early.js', source: earlyScript(plan) });
+        // The style sheets a page's top drawn by the server needs (server/web/serverTop.ts): the
+        // page screen's (with the editor's) and the published page screen's.
+        const serverTop: ServerTopStyles = {
+          page: plan.screen.styles,
+          published: publicScreen.styles,
+          formulas: formulas.styles,
+          database: plan.database.styles,
+        };
+        this.emitFile({ type: 'asset', fileName: SERVER_TOP_STYLES, source: JSON.stringify(serverTop) });
+        const input = this.emitFile({ type: 'asset', name: 'input.js', source: earlyInputScript() });
         const src = base + this.getFileName(reference);
-        html.source = source.replace('</title>', () => `</title>\n    <script src="${src}"></script>`);
+        html.source = source.replace(
+          '</title>',
+          () => `</title>\n    <script async src="${base + this.getFileName(input)}"></script>\n    <script src="${src}"></script>`,
+        );
       },
     },
   };

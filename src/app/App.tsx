@@ -13,6 +13,7 @@ import { CloneScreen } from '../features/public/CloneScreen';
 import { useAppSelector } from './store';
 import { RealtimeProvider } from './RealtimeProvider';
 import { preloadable } from './preloadable';
+import { useServerTopLeft } from './serverTop';
 
 /** Asked for at start when the address is a page's (src/main.tsx). */
 export const PageScreen = preloadable(() => import('../features/shell/PageScreen'));
@@ -37,6 +38,7 @@ function ShellOrPublic() {
 /** Routes: home, a page by uid, /login, /version; anything else goes home. */
 export function App() {
   const location = useLocation();
+  useServerTopLeft(location.pathname);
   return (
     <ErrorBoundary resetKey={location.pathname}>
       <RealtimeProvider>

@@ -1,6 +1,6 @@
 import { api, prefetchGet } from './api';
 import { saveUserSetting } from '../features/settings/serverSettings';
-import { earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
+import { earlyInputScript, earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
 import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
 import { rowsPath, viewRowsQuery, BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
 import { calendarDays, calendarRowsQuery, firstRowsPaths } from '../editor/blocks/rowsAddress';
@@ -51,8 +51,13 @@ function serve(answer: (path: string) => unknown = () => ({ data: {}, meta: {}, 
 
 /** Runs index.html's script, as the build writes it, at `pathname`. */
 function runScript(pathname: string) {
+  // Once per page in a browser: the recorder of an earlier run here listens no more.
+  window.__earlyInput?.stop();
+  window.__earlyInput = undefined;
   window.history.replaceState(null, '', pathname);
   document.head.innerHTML = '';
+  // As index.html runs them: the async one first (it may come first), then the early script.
+  new Function(earlyInputScript())();
   new Function(earlyScript(PLAN))();
 }
 
@@ -63,6 +68,9 @@ const preloads = () =>
 
 afterEach(() => {
   window.__early = undefined;
+  window.__earlyInput?.stop();
+  window.__earlyInput = undefined;
+  document.body.innerHTML = '';
 });
 
 test("zod is told to stay jitless before the app's code loads (no `new Function` under the CSP), other settings kept", () => {
@@ -322,4 +330,86 @@ test('a page whose top holds a database: its first window is asked for as soon a
   await startPageLoad('page-5').head;
   await new Promise((resolve) => setTimeout(resolve, 0));
   expect(others.filter((path) => path.includes('/database/'))).toEqual([]);
+});
+
+describe("a page's first click and keys, kept until the editor takes them", () => {
+  /** The server's top of a page: a read-only editor with a title and a paragraph of two leaves. */
+  function drawTop() {
+    document.body.innerHTML = `<div id="server-top"><div data-top-editor="true" contenteditable="false">
+      <h1 data-top-block="pageHeading_p"><span data-slate-node="text"><span data-slate-leaf="true"><span data-slate-string="true">Заголовок</span></span></span></h1>
+      <p data-top-block="b1"><span data-slate-node="text"><span data-slate-leaf="true"><strong><span data-slate-string="true">Жирный</span></strong></span></span><span data-slate-node="text"><span data-slate-leaf="true"><span data-slate-string="true"> и обычный</span></span></span></p>
+    </div></div><div id="root"><input id="field"></div>`;
+  }
+  /** A press where the caret falls at `offset` in the `leaf`-th string of block `blockId`. */
+  function pressAt(blockId: string, leaf: number, offset: number) {
+    const string = document.querySelectorAll(`[data-top-block="${blockId}"] [data-slate-string]`)[leaf];
+    const range = document.createRange();
+    range.setStart(string.firstChild as Text, offset);
+    (document as Document & { caretRangeFromPoint?: unknown }).caretRangeFromPoint = () => range;
+    string.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, clientX: 1, clientY: 1 }));
+  }
+  const type = (key: string, init: KeyboardEventInit = {}) => {
+    const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
+    (document.activeElement ?? document.body).dispatchEvent(event);
+    return event.defaultPrevented;
+  };
+
+  test('a click in the top is kept as a block and the offset in its text; the keys typed after it, and nothing else they would do', () => {
+    serve();
+    runScript('/p');
+    drawTop();
+    pressAt('b1', 1, 3);
+    expect(window.__earlyInput?.click).toEqual({ blockId: 'b1', offset: 'Жирный'.length + 3 });
+    expect([type('a'), type(' '), type('Б'), type('Enter'), type('Backspace')]).toEqual([true, true, true, true, true]);
+    // Shortcuts, arrows and the like are not text: left to the browser, not kept.
+    expect([type('c', { ctrlKey: true }), type('ArrowLeft'), type('Shift'), type('x', { altKey: true })]).toEqual([false, false, false, false]);
+    expect(window.__earlyInput?.keys).toEqual(['a', ' ', 'Б', 'Enter', 'Backspace']);
+    pressAt('pageHeading_p', 0, 4);
+    // A new click: a new place, and the keys start again.
+    expect(window.__earlyInput?.click).toEqual({ blockId: 'pageHeading_p', offset: 4 });
+    expect(window.__earlyInput?.keys).toEqual([]);
+  });
+
+  test('keys are not taken from a field that has the focus, nor without a click in a read-only top; stop() ends it', () => {
+    serve();
+    runScript('/p');
+    drawTop();
+    expect(type('a')).toBe(false);
+    pressAt('b1', 0, 0);
+    const field = document.getElementById('field') as HTMLInputElement;
+    field.focus();
+    expect(type('a')).toBe(false);
+    field.blur();
+    // A click elsewhere (not in a read-only editor) disarms it.
+    document.getElementById('root')?.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    expect(type('b')).toBe(false);
+    pressAt('b1', 0, 2);
+    expect(type('c')).toBe(true);
+    window.__earlyInput?.stop();
+    expect(type('d')).toBe(false);
+    expect(window.__earlyInput?.keys).toEqual(['c']);
+  });
+
+  test('nothing is recorded on addresses that are not pages', () => {
+    serve();
+    for (const pathname of ['/', '/login', '/login/', '/public/p', '/search', '/new-workspace', '/clone/p']) {
+      runScript(pathname);
+      expect([pathname, window.__earlyInput]).toEqual([pathname, undefined]);
+    }
+    runScript('/loginpage-1');
+    expect(window.__earlyInput).toBeDefined();
+  });
+
+  test('the theme is set before anything is drawn: the cached setting, else the OS', () => {
+    serve();
+    localStorage.setItem('uiSettings', JSON.stringify({ theme: 'dark' }));
+    runScript('/login');
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    localStorage.setItem('uiSettings', '{not json');
+    window.matchMedia = ((query: string) => ({ matches: query.includes('dark') })) as unknown as typeof window.matchMedia;
+    delete document.documentElement.dataset.theme;
+    runScript('/login');
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    localStorage.removeItem('uiSettings');
+  });
 });

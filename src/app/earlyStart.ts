@@ -140,7 +140,125 @@ export function clearEarly(): void {
  */
 export const ZOD_SETTINGS = 'window.__zod_globalConfig = Object.assign(window.__zod_globalConfig || {}, { jitless: true });';
 
+/**
+ * The theme on <html> before anything is drawn, as src/app/theme.ts's `applyTheme` sets it from
+ * the UI settings' cache (localStorage `uiSettings`, src/features/settings/uiSettings.ts): the
+ * page's top drawn by the server shows in the reader's theme, not in the light one first.
+ * Self-contained (see the top).
+ */
+export function earlyTheme(): void {
+  // Nothing here may stop the script: the app sets the theme again anyway.
+  try {
+    let theme: unknown = 'auto';
+    try {
+      theme = (JSON.parse(localStorage.getItem('uiSettings') ?? '{}') as { theme?: unknown }).theme;
+    } catch {
+      // No storage, or not JSON: the OS decides.
+    }
+    document.documentElement.dataset.theme =
+      theme === 'light' || theme === 'dark' ? theme : window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  } catch {
+    // No matchMedia: the app's theme code decides when it runs.
+  }
+}
+
+/** A key typed before the editor could take it: a character, or `Enter` / `Backspace`. */
+export type EarlyKey = string;
+
+/** What the person did on a page's top before the editor could take it (`recordEarlyInput`). */
+export interface EarlyInput {
+  /** The last click in the server-drawn top: the block, and the caret's offset in its text. */
+  click: { blockId: string; offset: number } | null;
+  /** The last click was in a page's top not yet editable (the server's, or the app's read-only one): keys typed now are kept. */
+  armed: boolean;
+  /** Keys typed since, in order. */
+  keys: EarlyKey[];
+  /** Stops recording (the editor took the keys, or the page is not the reader's to edit). */
+  stop(): void;
+}
+
+declare global {
+  interface Window {
+    __earlyInput?: EarlyInput;
+  }
+}
+
+/**
+ * Keeps a page's first click and keys until the editor can take them (docs/web-app.md «The
+ * first screen from the server»): a click in the top the server drew (`#server-top`) is kept as
+ * a block and an offset in its text; keys typed while nothing else has the focus — characters,
+ * Enter and Backspace — are kept (and do nothing else: a space does not scroll) until the
+ * editable editor takes them (src/app/serverTop.ts). Self-contained (see the top).
+ */
+export function recordEarlyInput(): void {
+  const input: EarlyInput = {
+    click: null,
+    armed: false,
+    keys: [],
+    stop() {
+      document.removeEventListener('mousedown', onDown, true);
+      document.removeEventListener('keydown', onKey, true);
+    },
+  };
+  window.__earlyInput = input;
+  function onDown(event: MouseEvent): void {
+    const target = event.target as Element | null;
+    // The server's top (src/ssr/pageTop.tsx names its editor and blocks data-top-*), or the app's
+    // own read-only top of a big page, whose editor keeps where it was clicked (PageScreen's handover).
+    const top = target && target.closest ? target.closest('#server-top [data-top-editor]') : null;
+    const readOnly = top || (target && target.closest ? target.closest('[data-slate-editor]:not([contenteditable="true"])') : null);
+    input.armed = readOnly !== null;
+    input.keys = [];
+    const block = top ? target!.closest('[data-top-block]') : null;
+    if (!block) {
+      if (readOnly) input.click = null;
+      return;
+    }
+    let offset = 0;
+    const caret = document.caretRangeFromPoint ? document.caretRangeFromPoint(event.clientX, event.clientY) : null;
+    if (caret && block.contains(caret.startContainer)) {
+      // The caret's offset in the block's text: the text of Slate's strings before it.
+      const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const isText = node.parentElement !== null && node.parentElement.hasAttribute('data-slate-string');
+        if (node === caret.startContainer) {
+          if (isText) offset += caret.startOffset;
+          break;
+        }
+        if (isText) offset += (node.textContent ?? '').length;
+      }
+    }
+    input.click = { blockId: block.getAttribute('data-top-block') ?? '', offset };
+  }
+  function onKey(event: KeyboardEvent): void {
+    if (!input.armed || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    const key = event.key === 'Enter' || event.key === 'Backspace' ? event.key : event.key.length === 1 ? event.key : null;
+    if (key === null) return;
+    // Only while nothing that takes keys has the focus (an editable editor, a field, a button).
+    const focused = document.activeElement;
+    if (focused && focused !== document.body && !(focused.closest && focused.closest('#server-top, [data-slate-editor][contenteditable="false"]'))) return;
+    event.preventDefault();
+    input.keys.push(key);
+  }
+  document.addEventListener('mousedown', onDown, true);
+  document.addEventListener('keydown', onKey, true);
+}
+
 /** The script itself, for index.html. */
 export function earlyScript(plan: EarlyPlan): string {
   return `${ZOD_SETTINGS}\n${startGets.toString()}\n(${earlyStart.toString()})(${JSON.stringify(plan)}, ${rowsAddressScript()});`;
 }
+
+/**
+ * index.html's first script, `async` in its head (it holds nothing up, and runs as soon as it
+ * has come, before the page's top is read or just after): the theme, and on a page's address the
+ * recorder of the first click and keys (`recordEarlyInput`). Apart from the early script, which
+ * the page's top drawn by the server moves to the end of the document (the parser waits for
+ * it): a click on the drawing would otherwise go unheard until that had come.
+ */
+export function earlyInputScript(): string {
+  return `(${earlyTheme.toString()})();\nif (${PAGE_ADDRESS.toString()}.test(location.pathname)) (${recordEarlyInput.toString()})();`;
+}
+
+/** An address the page screen may open (a page's id): where the first click and keys are kept. The app's other addresses are not pages (`startGets`). */
+const PAGE_ADDRESS = /^\/(?!(login|new-workspace|version|public|clone|oauth|search)\/?$)[A-Za-z0-9_-]+\/?$/;

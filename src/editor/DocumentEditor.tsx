@@ -53,6 +53,8 @@ import type { AiAction } from '../../schema/ai';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../ui/Toast';
 import { syncSelectionFromDom } from './domSelection';
+import { clickToRange, replayKeys } from './earlyInput';
+import { takeEarlyClick, takeEarlyKeys } from '../app/serverTop';
 import './editor.css';
 
 /** The data type every element drag of pragmatic-drag-and-drop carries (its element adapter's native key). */
@@ -339,15 +341,23 @@ export function DocumentEditor({
   // с ИИ» opens its panel at rest under the last block (the person types the request);
   // «Продолжить текст» and «Улучшить» ask first (a toast with «Начать»), then continue the page's
   // text in an empty paragraph at its end, or improve all of its text.
-  // Taking over from the read-only top: the caret where the person clicked, and the focus.
+  // Taking over from the read-only top (the server's drawing, then the app's own while a big page
+  // loads): the caret where the person clicked, the focus, and the keys they typed meanwhile.
   useEffect(() => {
-    const selection = handover?.current;
-    if (!canEdit || !selection) return;
+    if (!handover) return;
+    const click = takeEarlyClick();
+    if (click) handover.current = clickToRange(editor, click) ?? handover.current;
+    // Read-only (the top of a big page): the editable editor that follows takes them.
+    if (!canEdit) return;
+    const keys = takeEarlyKeys();
+    const selection = handover.current;
     handover.current = null;
+    if (!selection) return;
     const valid = Editor.hasPath(editor, selection.anchor.path) && Editor.hasPath(editor, selection.focus.path);
     if (!valid) return;
     Transforms.select(editor, selection);
     ReactEditor.focus(editor as ReactEditor);
+    replayKeys(editor, keys);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppLinks } from '../app/appConfig';
+import { useServerTopTakeover } from '../app/serverTop';
 import { FeedbackDialog } from '../features/feedback/FeedbackDialog';
 import { Button } from './Button';
 import { FooterLinks } from './FooterLinks';
@@ -16,6 +17,8 @@ export type ErrorKind = 'unauthorized' | 'notFound' | 'noAccess' | 'network' | '
 export function ErrorScreen({ kind, email }: { kind: ErrorKind; email?: string }) {
   const { t } = useTranslation();
   const links = useAppLinks();
+  // Whatever went wrong, the app says it: the page's top the server drew (if any) is not left over it.
+  useServerTopTakeover(true);
   const [feedback, setFeedback] = useState(false);
   const help = () => (links.help ? window.open(links.help, '_blank', 'noopener') : setFeedback(true));
   const title = {

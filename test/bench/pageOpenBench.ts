@@ -15,7 +15,13 @@
  *  - the floor: a static HTML page of the same top (the title and the first 100 paragraphs, what
  *    the app reads first), served by a bare Node HTTP server on the same loopback, opened the same
  *    way in the same run: its first screen is what the browser needs anyway (issue 35 §5's target
- *    is the app's first screen ≤ 1.5× it).
+ *    is the app's first screen ≤ 1.5× it);
+ *  - the baseline: the app without the page's top drawn into index.html by the server
+ *    (`X-Server-Top: off`), as it was before issue 35 §5.
+ * «First paint» is when the page's first text was painted (the render time of the first
+ * largest-contentful-paint entry inside the page's editor or the server's drawing of it): the
+ * first screen as a person sees it. «First screen» is the frame after its first paragraph is in
+ * the DOM (which, with style sheets still coming, may be before anything is painted).
  * Prints a table per database and writes test/bench/results/open-<time>.json.
  *   BENCH_DBS=sqlite,postgres BENCH_REPS=7 BENCH_BLOCKS=20000 npm run bench:open
  *   BENCH_VERBOSE=1 lists every request's timing; BENCH_PROFILE=file.cpuprofile profiles the last one.
@@ -112,9 +118,15 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 interface Rep {
   firstScreen: number;
+  firstPaint: number;
   firstScreenLoaded: number;
   /** The static page of the same top, opened in the same repetition. */
   staticFirstScreen: number;
+  staticFirstPaint: number;
+  /** The app without the page's top in index.html (`X-Server-Top: off`), in the same repetition. */
+  bareFirstScreen: number;
+  bareFirstPaint: number;
+  bareEditable: number;
   topEnd: number;
   editable: number;
   blocksEnd: number;
@@ -183,18 +195,28 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
     const listening = staticServer;
     await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
     const staticUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/`;
-    /** A fresh context whose pages note their first screen (and when the editor became editable). */
-    const measuringContext = async () => {
+    /**
+     * A fresh context whose pages note their first screen (the first frame after the page's first
+     * paragraph is in the DOM: the server's drawing of it, or the app's), when that paragraph was
+     * first painted (the render time of the first largest-contentful-paint entry inside either),
+     * and when the editor became editable. `serverTop: false` asks for index.html without the
+     * page's top drawn in it (`X-Server-Top: off`): the app as it was before issue 35 §5.
+     */
+    const measuringContext = async (serverTop = true) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addCookies([{ name, value, url: server.url }]);
+      if (!serverTop) await context.setExtraHTTPHeaders({ 'x-server-top': 'off' });
       await context.addInitScript(
         (firstLine: string) => {
-          const w = window as unknown as { __firstScreen?: number; __editable?: number };
+          const w = window as unknown as { __firstScreen?: number; __firstPaint?: number; __editable?: number };
+          const BLOCKS = '[data-slate-editor] [data-block-id], [data-top-editor] [data-top-block]';
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as unknown as { element: Element | null; startTime: number }[]) {
+              if (w.__firstPaint === undefined && entry.element?.closest('[data-slate-editor], [data-top-editor]')) w.__firstPaint = entry.startTime;
+            }
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
           const observer = new MutationObserver(() => {
-            if (
-              w.__firstScreen === undefined &&
-              [...document.querySelectorAll('[data-slate-editor] [data-block-id]')].some((n) => (n.textContent ?? '').startsWith(firstLine))
-            ) {
+            if (w.__firstScreen === undefined && [...document.querySelectorAll(BLOCKS)].some((n) => (n.textContent ?? '').startsWith(firstLine))) {
               requestAnimationFrame(() => (w.__firstScreen ??= performance.now()));
             }
             if (w.__editable === undefined && document.querySelector('[data-slate-editor][contenteditable="true"]')) {
@@ -209,19 +231,29 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       );
       return context;
     };
-    /** The static page's first screen, in a fresh context. */
+    /** The static page's first screen and first paint, in a fresh context. */
     const openStatic = async () => {
       const context = await measuringContext();
       const tab = await context.newPage();
       await tab.goto(staticUrl);
-      await tab.waitForFunction(() => (window as unknown as { __firstScreen?: number }).__firstScreen !== undefined, undefined, { timeout: 60_000 });
-      const firstScreen = await tab.evaluate(() => (window as unknown as { __firstScreen: number }).__firstScreen);
+      await tab.waitForFunction(
+        () => {
+          const w = window as unknown as { __firstScreen?: number; __firstPaint?: number };
+          return w.__firstScreen !== undefined && w.__firstPaint !== undefined;
+        },
+        undefined,
+        { timeout: 60_000 },
+      );
+      const measured = await tab.evaluate(() => {
+        const w = window as unknown as { __firstScreen: number; __firstPaint: number };
+        return { firstScreen: w.__firstScreen, firstPaint: w.__firstPaint };
+      });
       await context.close();
-      return firstScreen;
+      return measured;
     };
     /** Opens the page in a fresh context; with `load`, an unrelated client asks the server questions meanwhile. */
-    const openOnce = async (withLoad: boolean, profile: boolean) => {
-      const context = await measuringContext();
+    const openOnce = async (withLoad: boolean, profile: boolean, serverTop = true) => {
+      const context = await measuringContext(serverTop);
       const tab = await context.newPage();
       const profiler = profile ? await context.newCDPSession(tab) : null;
       if (profiler) {
@@ -233,9 +265,10 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       if (load) await new Promise((resolve) => setTimeout(resolve, 20));
       await tab.goto(`${server.url}/${page.data.id}`);
       await tab.waitForFunction(
-        () =>
-          ((window as unknown as { __editable?: number }).__editable ?? -1) > 0 &&
-          (window as unknown as { __firstScreen?: number }).__firstScreen !== undefined,
+        () => {
+          const w = window as unknown as { __editable?: number; __firstScreen?: number; __firstPaint?: number };
+          return (w.__editable ?? -1) > 0 && w.__firstScreen !== undefined && w.__firstPaint !== undefined;
+        },
         undefined,
         { timeout: 60_000 },
       );
@@ -245,13 +278,18 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
         fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(cpu));
       }
       const measured = await tab.evaluate(() => {
-        const { __firstScreen: firstScreen, __editable: editable } = window as unknown as { __firstScreen: number; __editable: number };
+        const {
+          __firstScreen: firstScreen,
+          __firstPaint: firstPaint,
+          __editable: editable,
+        } = window as unknown as { __firstScreen: number; __firstPaint: number; __editable: number };
         const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
         const blocks = entries.find((e) => /\/note\/[^/]+\/blocks$/.test(e.name));
         const top = entries.find((e) => /\/note\/[^/]+\/blocks\?limit=/.test(e.name));
         return {
           timeOrigin: performance.timeOrigin,
           firstScreen,
+          firstPaint,
           editable,
           topEnd: top?.responseEnd ?? NaN,
           blocksStart: blocks?.startTime ?? NaN,
@@ -287,12 +325,22 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
     // asks the server questions back to back (their latency; first screen under that load).
     for (let rep = 0; rep <= REPS; rep++) {
       const alone = await openOnce(false, !!process.env.BENCH_PROFILE && rep === REPS);
+      const bare = await openOnce(false, false, false);
       const loaded = await openOnce(true, false);
       const floor = await openStatic();
       if (rep === 0) continue;
-      reps.push({ ...alone, unrelated: loaded.unrelated, firstScreenLoaded: loaded.firstScreen, staticFirstScreen: floor });
+      reps.push({
+        ...alone,
+        unrelated: loaded.unrelated,
+        firstScreenLoaded: loaded.firstScreen,
+        staticFirstScreen: floor.firstScreen,
+        staticFirstPaint: floor.firstPaint,
+        bareFirstScreen: bare.firstScreen,
+        bareFirstPaint: bare.firstPaint,
+        bareEditable: bare.editable,
+      });
       process.stdout.write(
-        `[${database}] #${rep}: first screen ${ms(alone.firstScreen)} (static page ${ms(floor)}; top in at ${ms(alone.topEnd)}), editable ${ms(alone.editable)}, blocks ${ms(alone.blocksStart)} → ${ms(alone.blocksEnd)}; under load: first screen ${ms(loaded.firstScreen)}, unrelated p95 ${ms(quantile(loaded.unrelated, 0.95))} (${loaded.unrelated.length})\n`,
+        `[${database}] #${rep}: first paint ${ms(alone.firstPaint)} (first screen ${ms(alone.firstScreen)}; without the server's top ${ms(bare.firstPaint)}; static page ${ms(floor.firstPaint)}), editable ${ms(alone.editable)} (without the top ${ms(bare.editable)}), top in at ${ms(alone.topEnd)}, blocks ${ms(alone.blocksStart)} → ${ms(alone.blocksEnd)}; under load: first screen ${ms(loaded.firstScreen)}, unrelated p95 ${ms(quantile(loaded.unrelated, 0.95))} (${loaded.unrelated.length})\n`,
       );
     }
     const allUnrelated = reps.flatMap((r) => r.unrelated);
@@ -300,6 +348,12 @@ async function benchDatabase(database: 'sqlite' | 'postgres') {
       database,
       blocks: BLOCKS,
       reps: REPS,
+      firstPaintMedian: median(reps.map((r) => r.firstPaint)),
+      firstPaintMax: Math.max(...reps.map((r) => r.firstPaint)),
+      staticFirstPaintMedian: median(reps.map((r) => r.staticFirstPaint)),
+      bareFirstPaintMedian: median(reps.map((r) => r.bareFirstPaint)),
+      bareFirstScreenMedian: median(reps.map((r) => r.bareFirstScreen)),
+      bareEditableMedian: median(reps.map((r) => r.bareEditable)),
       firstScreenMedian: median(reps.map((r) => r.firstScreen)),
       firstScreenMax: Math.max(...reps.map((r) => r.firstScreen)),
       firstScreenLoadedMedian: median(reps.map((r) => r.firstScreenLoaded)),
@@ -329,11 +383,11 @@ async function main() {
   for (const database of DBS) results.push(await benchDatabase(database));
   process.stdout.write(`\nOpening a page of ${BLOCKS} paragraphs in Chromium (loopback, ${REPS} runs each, medians)\n`);
   process.stdout.write(
-    '| database | first screen (median / max) | static page of the same top (median) | ratio | top of the page in (median) | first screen under load (median) | editable (median) | blocks request starts | blocks answer ends | blocks answer on the wire / decoded | unrelated request during the load p50 / p95 / max (n) |\n|---|---|---|---|---|---|---|---|---|---|---|\n',
+    "| database | first paint of the text: app (median / max) | app without the server's top | static page of the same top | ratio to the static page | first screen (DOM + frame): app / without the top / static | editable: app / without the top | top of the page in | first screen under load | blocks request starts → answer ends | blocks answer on the wire / decoded | unrelated request during the load p50 / p95 / max (n) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
   );
   for (const r of results) {
     process.stdout.write(
-      `| ${r.database} | ${ms(r.firstScreenMedian)} / ${ms(r.firstScreenMax)} | ${ms(r.staticFirstScreenMedian)} | ${(r.firstScreenMedian / r.staticFirstScreenMedian).toFixed(2)}× | ${ms(r.topEndMedian)} | ${ms(r.firstScreenLoadedMedian)} | ${ms(r.editableMedian)} | ${ms(r.blocksRequestStartMedian)} | ${ms(r.blocksResponseEndMedian)} | ${(r.blocksWireBytes / 1e6).toFixed(2)} MB (${r.blocksEncoding ?? 'identity'}) / ${(r.blocksDecodedBytes / 1e6).toFixed(2)} MB | ${ms(r.unrelatedP50)} / ${ms(r.unrelatedP95)} / ${ms(r.unrelatedMax)} (${r.unrelatedCount}) |\n`,
+      `| ${r.database} | ${ms(r.firstPaintMedian)} / ${ms(r.firstPaintMax)} | ${ms(r.bareFirstPaintMedian)} | ${ms(r.staticFirstPaintMedian)} | ${(r.firstPaintMedian / r.staticFirstPaintMedian).toFixed(2)}× (without the top ${(r.bareFirstPaintMedian / r.staticFirstPaintMedian).toFixed(2)}×) | ${ms(r.firstScreenMedian)} / ${ms(r.bareFirstScreenMedian)} / ${ms(r.staticFirstScreenMedian)} | ${ms(r.editableMedian)} / ${ms(r.bareEditableMedian)} | ${ms(r.topEndMedian)} | ${ms(r.firstScreenLoadedMedian)} | ${ms(r.blocksRequestStartMedian)} → ${ms(r.blocksResponseEndMedian)} | ${(r.blocksWireBytes / 1e6).toFixed(2)} MB (${r.blocksEncoding ?? 'identity'}) / ${(r.blocksDecodedBytes / 1e6).toFixed(2)} MB | ${ms(r.unrelatedP50)} / ${ms(r.unrelatedP95)} / ${ms(r.unrelatedMax)} (${r.unrelatedCount}) |\n`,
     );
   }
   const dir = path.join('test', 'bench', 'results');

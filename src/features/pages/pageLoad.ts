@@ -4,9 +4,9 @@ import { api } from '../../app/api';
 import { loadBlocks } from '../../editor/blockApi';
 import { preloadDatabases } from '../../editor/blocks/databaseRows';
 import { fetchPage } from './pagesSlice';
+import { PAGE_HEAD_BLOCKS } from '../../../schema/constants';
 
-/** Blocks the top of a page is drawn from while the rest loads: more than two screens of paragraphs (also in src/app/earlyStart.ts). */
-export const PAGE_HEAD_BLOCKS = 100;
+export { PAGE_HEAD_BLOCKS };
 
 /**
  * How long the top of a page holding a database waits for the Table view's code before it is

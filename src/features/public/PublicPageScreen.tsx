@@ -10,7 +10,8 @@ import { Button } from '../../ui/Button';
 import { CopyIcon } from '../../ui/icons';
 import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
 import { Spinner } from '../../ui/Spinner';
-import { coverBackground } from '../pages/CoverPicker';
+import { StaticPageHeader } from '../pages/StaticPageHeader';
+import { useServerTopTakeover } from '../../app/serverTop';
 import '../pages/page.css';
 import './public.css';
 
@@ -70,6 +71,9 @@ export function PublicPageScreen({
     if (state.status === 'ready') document.title = state.page.title || t('untitled');
   }, [state, t]);
 
+  // The top the server drew goes once this screen draws the page (or says why it cannot).
+  useServerTopTakeover(state.status !== 'loading');
+
   if (state.status === 'loading') return <Spinner />;
   if (state.status === 'failed') return <ErrorScreen kind={state.kind} email={user?.email} />;
   const { page, blocks } = state;
@@ -88,18 +92,7 @@ export function PublicPageScreen({
           {t('page.public.copyToMe')}
         </Button>
       </header>
-      <div className={['page-header', page.cover ? 'has-cover' : '', page.icon ? 'has-icon' : ''].filter(Boolean).join(' ')}>
-        {page.cover && (
-          <div className="page-cover" style={{ backgroundImage: coverBackground(page.cover, page.id), backgroundPosition: `center ${page.cover.position}%` }} />
-        )}
-        <div className="page-header-inner">
-          {page.icon && (
-            <span className="page-icon" role="img" aria-label={page.icon}>
-              {page.icon}
-            </span>
-          )}
-        </div>
-      </div>
+      <StaticPageHeader page={page} />
       <DocumentEditor page={page} blocks={blocks} canEdit={false} onTitleEdited={noop} saveTitle={noSave} onSyncStatus={noop} published />
     </div>
   );

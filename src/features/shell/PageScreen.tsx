@@ -30,6 +30,7 @@ import { PresenceAvatars } from '../presence/PresenceAvatars';
 import { useRealtime } from '../../app/RealtimeProvider';
 import { TrashedPageBanner } from '../trash/TrashedPageBanner';
 import { SCREEN_PAGE_TYPES, TypedPage } from '../pageTypes/TypedPage';
+import { stopEarlyInput, useServerTopTakeover } from '../../app/serverTop';
 
 /** A database row's fields above its blocks (src/features/database; loaded only for row pages). */
 const RowPageFields = lazy(() => import('../database/rows/RowPageFields'));
@@ -165,6 +166,15 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     const title = livePage?.title || t('untitled');
     document.title = title;
   }, [livePage?.title, t]);
+
+  // The top the server drew goes once this screen draws the page (or says why it cannot).
+  useServerTopTakeover(loaded.status !== 'loading');
+  // Keys typed before the editor could take them are kept only for a page one may edit, and only while it is open.
+  const mayEdit = known !== null && canEdit(known.accessLevel) && !known.inTrash;
+  useEffect(() => {
+    if (loaded.status === 'failed' || (known !== null && !mayEdit)) stopEarlyInput();
+  }, [loaded.status, known, mayEdit]);
+  useEffect(() => stopEarlyInput, []);
 
   if (loaded.status === 'loading') return <Spinner />;
   // No access or no such page: it may be a published page (by id or alias), shown read-only.

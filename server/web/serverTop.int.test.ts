@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { PAGE_HEAD_BLOCKS } from '../../schema/constants';
+import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
+import { api, body, createTestApp, type TestApp } from '../../test/helpers/testApp';
+import { pageTopFile } from './serverTop';
+
+/*
+ * The page's top drawn into index.html by the server (issue 35 §5; docs/web-app.md «The first
+ * screen from the server»), against the real build (dist/ and dist-ssr/, made by `npm test`).
+ */
+
+const WEB_DIR = path.resolve('dist');
+
+let t: TestApp;
+let owner: Actor;
+let reader: Actor;
+let outsider: Actor;
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(WEB_DIR, 'index.html')) || !fs.existsSync(pageTopFile(WEB_DIR))) {
+    throw new Error('no web build: run `node server/build/ensureBuilt.mjs` (npm test does)');
+  }
+  t = await createTestApp({ webDir: WEB_DIR });
+  owner = await actor(t, 'owner@top.example');
+  reader = await actor(t, 'reader@top.example');
+  outsider = await actor(t, 'outsider@top.example');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A page of the owner's with `count` paragraphs «Абзац N …». */
+async function pageWith(title: string, count: number, text = (n: number) => `Абзац ${n} <script>alert(${n})</script> & «кавычки»`) {
+  const page = await createPage(t, owner, { title });
+  let after: string | null = null;
+  for (let n = 1; n <= count; n++) {
+    const res = await api(t, owner.cookie, 'POST', '/api/v3/spaces/block', {
+      pageId: page.id,
+      type: 'text',
+      placeAfter: after,
+      data: { tokens: [{ text: text(n) }] },
+    });
+    expect(res.statusCode).toBe(201);
+    after = body<{ id: string }>(res).data.id;
+  }
+  return page;
+}
+
+const open = (url: string, cookie?: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { ...(cookie ? { cookie } : {}), ...headers } });
+
+/** The drawn top of an answer, or null when it has none. */
+function topOf(res: LightMyRequestResponse): string | null {
+  const start = res.body.indexOf('<div id="server-top"');
+  if (start < 0) return null;
+  return res.body.slice(start, res.body.indexOf('<div id="root">', start));
+}
+
+test('a reader of the page gets its title and first blocks drawn in index.html, escaped, never cached; the early script after them', async () => {
+  const page = await pageWith('Заметки <b>о</b> проекте', 3);
+  const res = await open(`/${page.id}`, owner.cookie);
+  expect([res.statusCode, res.headers['content-type'], res.headers['cache-control'], res.headers.vary]).toEqual([
+    200,
+    'text/html; charset=utf-8',
+    'private, no-store',
+    'cookie',
+  ]);
+  expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
+  expect(res.body).toContain('<title>Заметки &#60;b&#62;о&#60;/b&#62; проекте</title>');
+  const top = topOf(res);
+  expect(top).not.toBeNull();
+  expect(top).toContain('Заметки &lt;b&gt;о&lt;/b&gt; проекте');
+  for (const n of [1, 2, 3]) expect(top).toContain(`Абзац ${n} &lt;script&gt;alert(${n})&lt;/script&gt; &amp; «кавычки»`);
+  // Nothing typed in a page becomes markup.
+  expect(res.body).not.toMatch(/<script>alert/);
+  expect(res.body).not.toMatch(/<b>о<\/b>/);
+  // The app's own editor markup, read-only, its editor and blocks named as the top's (not found as the live editor's).
+  expect(top).toMatch(/data-top-editor="true"[^>]*contentEditable="false"/);
+  expect(top).toContain(`data-top-block="pageHeading_${page.id}"`);
+  expect(top).not.toMatch(/data-slate-editor|data-block-id/);
+  // The style sheets are in the document; the early script and the links come after the top.
+  expect(res.body.indexOf('<style>')).toBeLessThan(res.body.indexOf('<div id="server-top"'));
+  expect(res.body.indexOf('<script src="/assets/early-')).toBeGreaterThan(res.body.indexOf('<div id="root">'));
+  expect(res.body.indexOf('<link rel="stylesheet"')).toBeGreaterThan(res.body.indexOf('<div id="root">'));
+});
+
+test(`only the top is drawn: the first ${PAGE_HEAD_BLOCKS} blocks`, async () => {
+  const page = await pageWith('Длинная', PAGE_HEAD_BLOCKS + 5, (n) => `Строка №${n}.`);
+  const top = topOf(await open(`/${page.id}`, owner.cookie)) ?? '';
+  expect(top).toContain(`Строка №${PAGE_HEAD_BLOCKS}.`);
+  expect(top).not.toContain(`Строка №${PAGE_HEAD_BLOCKS + 1}.`);
+  expect(top.match(/data-top-block="/g)).toHaveLength(PAGE_HEAD_BLOCKS + 1);
+});
+
+test('someone who may not read the page gets the plain index.html: nothing of the page, not even its title', async () => {
+  const page = await pageWith('Тайный план', 2, (n) => `Секрет ${n}`);
+  for (const [who, cookie] of [
+    ['another user', outsider.cookie],
+    ['nobody signed in', undefined],
+    ['a made-up session', 'session=forged-token-value'],
+  ] as const) {
+    const res = await open(`/${page.id}`, cookie);
+    expect([who, res.statusCode, res.headers['cache-control']]).toEqual([who, 200, 'no-cache']);
+    expect([who, topOf(res)]).toEqual([who, null]);
+    expect([who, res.body.includes('Тайный план') || res.body.includes('Секрет')]).toEqual([who, false]);
+  }
+  // The same answer for a page that does not exist.
+  expect(topOf(await open('/0b7c1d2e-no-such-page', owner.cookie))).toBeNull();
+});
+
+test('a shared reader gets the top without the editing room; an editor with it', async () => {
+  const page = await pageWith('Общая', 1);
+  await share(t, owner, page.id, [{ userId: reader.id, accessLevel: 'read' }]);
+  const read = topOf(await open(`/${page.id}`, reader.cookie)) ?? '';
+  expect(read).toContain('Абзац 1');
+  expect(read).not.toContain('page-header-add');
+  expect(topOf(await open(`/${page.id}`, owner.cookie))).toContain('page-header-add');
+  // Access taken back: nothing drawn any more.
+  expect((await api(t, owner.cookie, 'POST', `/api/v3/spaces/element/${page.id}/member/remove`, { userId: reader.id })).statusCode).toBeLessThan(300);
+  expect(topOf(await open(`/${page.id}`, reader.cookie))).toBeNull();
+});
+
+test('a published page is drawn for anyone, in the public frame, at /public/{id} and (signed out) at /{id}', async () => {
+  const page = await pageWith('Открытая', 2, (n) => `Публичный ${n}`);
+  expect((await api(t, owner.cookie, 'PATCH', `/api/v3/spaces/element/${page.id}`, { isPublic: true })).statusCode).toBe(200);
+  for (const [url, cookie] of [
+    [`/public/${page.id}`, undefined],
+    [`/public/${page.id}`, outsider.cookie],
+    [`/${page.id}`, undefined],
+  ] as const) {
+    const top = topOf(await open(url, cookie));
+    expect([url, top?.includes('public-page'), top?.includes('Публичный 2'), top?.includes('class="shell')]).toEqual([url, true, true, false]);
+  }
+  // Signed in without access, the app shows the public page inside its own frame: nothing is drawn for that.
+  expect(topOf(await open(`/${page.id}`, outsider.cookie))).toBeNull();
+  // Unpublished: gone for everyone but its readers.
+  expect((await api(t, owner.cookie, 'PATCH', `/api/v3/spaces/element/${page.id}`, { isPublic: false })).statusCode).toBe(200);
+  expect(topOf(await open(`/public/${page.id}`))).toBeNull();
+  expect(topOf(await open(`/${page.id}`))).toBeNull();
+});
+
+test('a database page: the title and its layout, the rows are the app’s; a folder gets nothing', async () => {
+  const database = await createPage(t, owner, { title: 'Проекты', type: 'Database' });
+  const res = await open(`/${database.id}`, owner.cookie);
+  const top = topOf(res) ?? '';
+  expect(top).toContain('page is-database');
+  expect(top).toContain('Проекты');
+  expect(top).not.toContain('database-block');
+  // Its full-width layout is the data tables' style sheet's.
+  expect(res.body).toMatch(/\.page\.is-database \.document-editor/);
+  const folder = await createPage(t, owner, { title: 'Папка', type: 'Space' });
+  expect(topOf(await open(`/${folder.id}`, owner.cookie))).toBeNull();
+});
+
+test('X-Server-Top: off gets the plain file (bench:open compares the two)', async () => {
+  const page = await pageWith('Без верха', 1);
+  const res = await open(`/${page.id}`, owner.cookie, { 'x-server-top': 'off' });
+  expect([res.statusCode, topOf(res), res.headers['cache-control']]).toEqual([200, null, 'no-cache']);
+});

@@ -1,0 +1,159 @@
+import type { CSSProperties } from 'react';
+import { renderToString } from 'react-dom/server';
+import type { Descendant } from 'slate';
+import { Editable, Slate } from 'slate-react';
+import { blocksToSlate } from '../../schema/block';
+import { titleToSlate } from '../../schema/blocks';
+import { holdsDatabase, type WireElement } from '../../schema/element';
+import type { PageTop, PageTopInput } from '../../schema/pageTop';
+import { createPageEditor } from '../editor/pageEditor';
+import { BlockElementView, TokenLeaf } from '../editor/renderers';
+import { renderChunk } from '../editor/lazyChunks';
+import { decorateCode } from '../editor/blocks/code/decorate';
+import { loadLanguage } from '../editor/blocks/code/prism';
+import { loadKatex } from '../editor/blocks/latex/katex';
+import type { CodeLanguage } from '../../schema/blocks/code';
+import { initI18n, type Translations } from '../app/i18n';
+import i18next from 'i18next';
+import { StaticPageHeader } from '../features/pages/StaticPageHeader';
+import { SCREEN_PAGE_TYPES } from '../features/pageTypes/TypedPage';
+import { Button } from '../ui/Button';
+import { CopyIcon } from '../ui/icons';
+import common from '../locales/ru/common.json';
+import documentEditor from '../locales/ru/documentEditor.json';
+import automation from '../locales/ru/automation.json';
+
+/**
+ * The top of a page as the server writes it into index.html (issue 35 §5; docs/web-app.md «The
+ * first screen from the server»): the page screen's frame, its header and the editor's first
+ * blocks, drawn by the app's own block views (read-only; React escapes every text), so the first
+ * screen is there before the app's code has come. The app draws its own under it and takes over
+ * when its page screen shows the page (src/app/serverTop.ts).
+ *
+ * Built by Vite as an SSR bundle of its own (dist-ssr/pageTop.mjs, with React's production
+ * build in it), which the server imports (server/web/serverTop.ts).
+ */
+
+function words(): void {
+  if (!i18next.isInitialized) initI18n({ common, documentEditor, automation } as Translations);
+}
+
+/** The page's path as the breadcrumbs show it before the app knows the pages above: «…» for each. */
+function Crumbs({ page }: { page: WireElement }) {
+  const crumbs = [
+    ...page.path.map((id) => ({ id, title: '…', icon: null as string | null })),
+    { id: page.id, title: page.title || i18next.t('untitled'), icon: page.icon },
+  ];
+  return (
+    <nav className="breadcrumbs" aria-label={i18next.t('page.breadcrumbs')}>
+      <ol>
+        {crumbs.map((crumb, index) => (
+          <li key={crumb.id} className={index === crumbs.length - 1 ? 'breadcrumb is-current' : 'breadcrumb'}>
+            <span>
+              {crumb.icon && (
+                <span className="breadcrumb-icon" aria-hidden>
+                  {crumb.icon}
+                </span>
+              )}
+              <span className="breadcrumb-title">{crumb.title}</span>
+            </span>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function Blocks({ page, blocks }: Pick<PageTopInput, 'page' | 'blocks'>) {
+  const editor = createPageEditor();
+  editor.children = [titleToSlate(page.id, page.title), ...blocksToSlate(blocks)] as Descendant[];
+  return (
+    <div className="document-editor-frame">
+      <Slate editor={editor} initialValue={editor.children}>
+        <Editable
+          className="document-editor"
+          readOnly
+          renderElement={BlockElementView}
+          renderLeaf={TokenLeaf}
+          renderChunk={renderChunk}
+          decorate={decorateCode}
+        />
+      </Slate>
+    </div>
+  );
+}
+
+function PageTop({ page, blocks, editable, tree, published }: PageTopInput) {
+  if (published) {
+    return (
+      <div className="public-page page">
+        <header className="page-topbar public-topbar">
+          <span className="public-brand">{i18next.t('appName')}</span>
+          <Button size="s">
+            <CopyIcon size={16} />
+            {i18next.t('page.public.copyToMe')}
+          </Button>
+        </header>
+        <StaticPageHeader page={page} />
+        <Blocks page={page} blocks={blocks} />
+      </div>
+    );
+  }
+  return (
+    <div className={tree.open ? 'shell' : 'shell is-tree-closed'} style={tree.open ? ({ '--tree-width': `${tree.width}px` } as CSSProperties) : undefined}>
+      {tree.open && (
+        <div className="shell-sidebar">
+          {/* The sidebar's room only (its tree is the app's): not `.sidebar`, which names the live one. */}
+          <div className="server-top-sidebar" />
+        </div>
+      )}
+      <main className="shell-main">
+        <div className={holdsDatabase(page.type) ? 'page is-database' : 'page'} aria-busy="true">
+          <header className="page-topbar">
+            <Crumbs page={page} />
+            <div className="page-topbar-actions" />
+          </header>
+          <StaticPageHeader page={page} editable={editable} />
+          <Blocks page={page} blocks={blocks} />
+        </div>
+      </main>
+    </div>
+  );
+}
+
+/**
+ * The drawing is not an editor: the names by which the app finds its live editor and its blocks
+ * (`data-slate-editor`, `data-block-id`) become the top's own (`data-top-editor`,
+ * `data-top-block`), so nothing looking for the page's blocks — the block handle, the assistant,
+ * a search result's reveal, a test — ever finds this copy while both are in the document. (A
+ * text cannot hold them: React writes `"` in text as `&quot;`.)
+ */
+export function inert(html: string): string {
+  return html.replaceAll('data-slate-editor="', 'data-top-editor="').replaceAll('data-block-id="', 'data-top-block="');
+}
+
+/**
+ * The page's top for index.html, or null for a page the app does not open as a document (a
+ * folder, an embed, a linked view: their screens draw no blocks).
+ */
+export async function renderPageTop(input: PageTopInput): Promise<PageTop | null> {
+  if (SCREEN_PAGE_TYPES.has(input.page.type)) return null;
+  words();
+  // A database's rows are the app's to draw (its row store reads them, live): the top stops
+  // before the first database, so the grid appears below what is drawn instead of pushing it.
+  const database = input.blocks.findIndex((block) => block.type === 'database');
+  if (database >= 0) input = { ...input, blocks: input.blocks.slice(0, database) };
+  // What the views load on first use is loaded first, so they draw it at once as the app will:
+  // KaTeX for formulas, Prism's languages for code (a failed load leaves that one plain).
+  const formulas = input.blocks.some((block) => block.type === 'latex');
+  const languages = new Set(input.blocks.flatMap((block) => (block.type === 'code' ? [(block.data as { language: CodeLanguage }).language] : [])));
+  await Promise.all(
+    [...(formulas ? [loadKatex()] : []), ...[...languages].map((language) => loadLanguage(language))].map((load) => load.catch(() => undefined)),
+  );
+  return {
+    html: inert(renderToString(<PageTop {...input} />)),
+    title: input.page.title || i18next.t('untitled'),
+    formulas,
+    database: holdsDatabase(input.page.type),
+  };
+}
