@@ -208,6 +208,28 @@ describe('the windowed row store', () => {
     jest.useRealTimers();
   });
 
+  test('the echo of a cell written here (the same version its answer gave) is not applied again: no new row, nothing drawn again', async () => {
+    const { store } = setup(10);
+    store.setVisible(0, 5);
+    await settle();
+    await settle();
+    store.setLocal('row-3', 'n', 99);
+    store.settleLocal('row-3', 'n', { value: 99, version: 4 });
+    const settled = store.rowAt(3);
+    let drawn = 0;
+    const stop = store.subscribe(() => (drawn += 1));
+    // The writer's own event, heard after (or before) its answer.
+    store.applyChange({ kind: 'cells', rowId: 'row-3', cells: [{ fieldId: 'n', value: 99, version: 4 }], updatedAt: 'x', updatedBy: 'u1' });
+    expect(store.rowAt(3)).toBe(settled);
+    expect(drawn).toBe(0);
+    // A newer write of someone's still comes in.
+    store.applyChange({ kind: 'cells', rowId: 'row-3', cells: [{ fieldId: 'n', value: 5, version: 5 }], updatedAt: 'y', updatedBy: 'u2' });
+    expect(store.rowAt(3)?.data.values.n).toBe(5);
+    expect(drawn).toBe(1);
+    stop();
+    store.dispose();
+  });
+
   test('a cell written here stays over reads until its write is answered', async () => {
     const { server, store } = setup(10);
     store.setVisible(0, 5);

@@ -431,12 +431,19 @@ export class RowStore {
     this.emit();
   }
 
-  /** The write of a cell is over: the server's cell (or, after a failure, `revertTo` with its version) shows. */
-  settleLocal(rowId: string, fieldId: string, cell: { value: RowValue; version?: number }): void {
+  /**
+   * The write of a cell is over: the server's cell (or, after a failure, `revertTo` with its
+   * version) shows — with when and by whom, when the answer says (so the write's own realtime
+   * echo, the same version, has nothing left to change: `applyChange`).
+   */
+  settleLocal(rowId: string, fieldId: string, cell: { value: RowValue; version?: number; updatedAt?: string; updatedBy?: string | null }): void {
     const mine = this.local.get(rowId);
     mine?.delete(fieldId);
     if (mine?.size === 0) this.local.delete(rowId);
-    this.replaceRow(rowId, (row) => withCell(row, fieldId, cell.value, cell.version));
+    this.replaceRow(rowId, (row) => {
+      const next = withCell(row, fieldId, cell.value, cell.version);
+      return cell.updatedAt === undefined ? next : { ...next, updatedAt: cell.updatedAt, updatedBy: cell.updatedBy ?? null };
+    });
     this.changes += 1;
     this.emit();
   }
@@ -487,21 +494,27 @@ export class RowStore {
 
   /** Someone's change of the rows (realtime `database` event, docs/api/databases.md). */
   applyChange(change: DatabaseChange): void {
-    this.changes += 1;
     switch (change.kind) {
       case 'cells': {
-        const changed = this.replaceRow(change.rowId, (row) => {
+        let changed = false;
+        const inMemory = this.replaceRow(change.rowId, (row) => {
           let next = row;
           for (const cell of change.cells) {
             const known = row.versions[cell.fieldId] ?? 0;
-            // Older than what is here, or a cell being written here (its answer decides).
-            if (cell.version < known || this.hasLocal(row.id, cell.fieldId)) continue;
+            // As old as what is here (the echo of a write of ours, already settled with its
+            // answer: the same version is the same write) or older, or a cell being written here
+            // (its answer decides): nothing to apply.
+            if (cell.version <= known || this.hasLocal(row.id, cell.fieldId)) continue;
             next = withCell(next, cell.fieldId, cell.value, cell.version);
           }
-          return next === row ? row : { ...next, updatedAt: change.updatedAt, updatedBy: change.updatedBy };
+          changed = next !== row;
+          return changed ? { ...next, updatedAt: change.updatedAt, updatedBy: change.updatedBy } : row;
         });
+        // A row here that took nothing (an echo of ours) changed nothing; one not in memory did
+        // (the footer's figures and the groups count it).
+        if (changed || !inMemory) this.changes += 1;
         if (changed) this.emit();
-        else if (this.loading.size > 0) {
+        else if (!inMemory && this.loading.size > 0) {
           // Not in memory (yet): a read under way may bring the row as it was before this.
           const cells = this.heard.get(change.rowId) ?? new Map<string, { value: RowValue; version: number }>();
           for (const cell of change.cells) if (cell.version > (cells.get(cell.fieldId)?.version ?? 0)) cells.set(cell.fieldId, cell);
@@ -510,6 +523,7 @@ export class RowStore {
         return;
       }
       case 'rows': {
+        this.changes += 1;
         // Rows here change in place at once; where rows are (new, moved, restored) comes with a read.
         // A row read before a cell's write was answered (its event came late) keeps the newer cell.
         let any = false;
@@ -522,6 +536,7 @@ export class RowStore {
       }
       case 'removed':
       case 'reset':
+        this.changes += 1;
         this.refreshSoon();
         return;
     }
