@@ -120,8 +120,15 @@ export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: stri
   }
 
   // The page's top drawn into index.html (server/web/serverTop.ts); both read once, as the build is.
+  // The drawing's code (2 MB, ≈ 120 ms to load here) loads beside the start, not before it: the
+  // server answers at once, and a page asked for before it is there waits for it.
   const indexHtml = hasWebApp ? fs.readFileSync(indexFile, 'utf8') : '';
-  const renderPageTop = hasWebApp ? await loadPageTopRenderer(webDir) : null;
+  const renderer = hasWebApp
+    ? loadPageTopRenderer(webDir).catch((error: unknown) => {
+        app.log.error({ err: error }, 'the page top renderer did not load: pages are served without their top');
+        return null;
+      })
+    : Promise.resolve(null);
   const documents = hasWebApp ? topDocuments(webDir, indexHtml) : null;
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -132,7 +139,7 @@ export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: stri
       return reply.type('text/plain; charset=utf-8').status(503).send('The web app is not built yet: run `npm run build`.');
     }
     // `X-Server-Top: off` asks for the plain file (bench:open measures the app without the top beside it).
-    if (renderPageTop && request.headers['x-server-top'] !== 'off') {
+    if (documents && request.headers['x-server-top'] !== 'off') {
       const top = await drawnTop(request, url);
       // Someone's own page: never kept by a cache, and another cookie is another answer.
       if (top) return reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie').send(top);
@@ -143,8 +150,9 @@ export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: stri
 
   /** index.html with the page's top, or null (no such page, not the caller's to read, not a document): the plain file then. */
   async function drawnTop(request: FastifyRequest, pathname: string): Promise<string | null> {
-    if (!renderPageTop || !documents) return null;
     try {
+      const renderPageTop = await renderer;
+      if (!renderPageTop || !documents) return null;
       const input = await pageTopInput(app, request, pathname);
       const top = input && (await renderPageTop(input));
       return top && input ? documents(top, input.published) : null;
