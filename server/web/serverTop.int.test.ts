@@ -141,7 +141,7 @@ test('a published page is drawn for anyone, in the public frame, at /public/{id}
   expect(topOf(await open(`/${page.id}`))).toBeNull();
 });
 
-test('a database page: the title and its layout, the rows are the app’s; a folder gets nothing', async () => {
+test('a database page: the title and its layout, the rows are the app’s; a folder, a row page and a trashed page get nothing', async () => {
   const database = await createPage(t, owner, { title: 'Проекты', type: 'Database' });
   const res = await open(`/${database.id}`, owner.cookie);
   const top = topOf(res) ?? '';
@@ -152,10 +152,76 @@ test('a database page: the title and its layout, the rows are the app’s; a fol
   expect(res.body).toMatch(/\.page\.is-database \.document-editor/);
   const folder = await createPage(t, owner, { title: 'Папка', type: 'Space' });
   expect(topOf(await open(`/${folder.id}`, owner.cookie))).toBeNull();
+  // A row page (its fields under the title are the app's) and a trashed page (its banner) are the app's to draw.
+  const block = body<Array<{ id: string }>>(await api(t, owner.cookie, 'GET', `/api/v3/spaces/note/${database.id}/blocks`)).data[0];
+  const [row] = body<Array<{ id: string }>>(
+    await api(t, owner.cookie, 'POST', `/api/v3/spaces/database/${block.id}/rows`, { rows: [{ title: 'Строка' }] }),
+  ).data;
+  expect(topOf(await open(`/${row.id}`, owner.cookie))).toBeNull();
+  const trashed = await pageWith('В корзине', 1);
+  expect((await api(t, owner.cookie, 'DELETE', `/api/v3/spaces/element/${trashed.id}`)).statusCode).toBeLessThan(300);
+  expect(topOf(await open(`/${trashed.id}`, owner.cookie))).toBeNull();
 });
 
 test('X-Server-Top: off gets the plain file (bench:open compares the two)', async () => {
   const page = await pageWith('Без верха', 1);
   const res = await open(`/${page.id}`, owner.cookie, { 'x-server-top': 'off' });
   expect([res.statusCode, topOf(res), res.headers['cache-control']]).toEqual([200, null, 'no-cache']);
+});
+
+test('every kind of block is drawn as the app draws it — a child page, a page link, a formula, code, a table, media — and the top carries what it needs', async () => {
+  const page = await createPage(t, owner, { title: 'Всё сразу' });
+  const child = await createPage(t, owner, { title: 'Дочерняя', parentId: page.id });
+  const linked = await createPage(t, owner, { title: 'Связанная' });
+  const blocks = body<Array<{ type: string }>>(await api(t, owner.cookie, 'GET', `/api/v3/spaces/note/${page.id}/blocks`)).data;
+  let after: string | null = blocks.length > 0 ? (blocks[blocks.length - 1] as unknown as { id: string }).id : null;
+  const add = async (type: string, data: unknown) => {
+    const res = await api(t, owner.cookie, 'POST', '/api/v3/spaces/block', { pageId: page.id, type, placeAfter: after, data });
+    expect([type, res.statusCode]).toEqual([type, 201]);
+    after = body<{ id: string }>(res).data.id;
+  };
+  const tokens = (text: string) => ({ tokens: [{ text }] });
+  await add('text', {
+    tokens: [
+      { text: 'См. ' },
+      { text: '↗', link: { href: `/${linked.id}`, pageId: linked.id } },
+      { text: ' и ' },
+      { text: 'сайт', link: { href: 'https://example.com/' } },
+    ],
+  });
+  for (const type of ['heading1', 'heading2', 'heading3', 'bulletList', 'orderedList', 'quote']) await add(type, tokens(`Блок ${type}`));
+  await add('checkbox', { ...tokens('Задача'), checked: true });
+  await add('callout', { ...tokens('Заметка'), icon: '💡' });
+  await add('code', { tokens: [{ text: 'const x = 1;' }], language: 'typescript' });
+  await add('latex', { formula: 'x^2 + y^2 = z^2' });
+  await add('divider', {});
+  await add('table', {
+    tableLayout: { columns: 2, rows: 1, columnSizes: [120, 120] },
+    headerRow: true,
+    headerColumn: false,
+    tokens: [
+      { text: 'А', tableAddress: { x: 0, y: 0 } },
+      { text: 'Б', tableAddress: { x: 1, y: 0 } },
+    ],
+  });
+  await add('image', { remoteData: null, crop: null, scale: 1, align: 'center' });
+  await add('file', { remoteData: null });
+  await add('embed', { url: null, scale: 1, align: 'center' });
+  await add('document', { pageId: child.id });
+  const res = await open(`/${page.id}`, owner.cookie);
+  const top = topOf(res) ?? '';
+  expect(top).toContain('Всё сразу');
+  // The child page's block and the page link, as the app's first drawing has them (their titles come with the app).
+  expect(top).toMatch(new RegExp(`class="document-link"[^>]*href="/${child.id}"`));
+  expect(top).toContain(`data-page-id="${linked.id}"`);
+  expect(top).toContain('href="https://example.com/"');
+  for (const type of ['heading1', 'heading3', 'orderedList', 'quote']) expect(top).toContain(`Блок ${type}`);
+  // The formula drawn by KaTeX (its style sheet with it), the code highlighted.
+  expect(top).toContain('class="katex"');
+  expect(res.body).toMatch(/\.katex\s*\{/);
+  expect(top).toMatch(/class="token keyword"/);
+  expect(top).toContain('block-tableBlock');
+  expect(top).toContain('block-imageBlock');
+  expect(top).toContain('block-fileBlock');
+  expect(top).toContain('block-embedBlock');
 });

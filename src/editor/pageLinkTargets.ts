@@ -102,7 +102,9 @@ function listedPage(state: RootState, pageId: string) {
  */
 export function usePageLinkTarget(pageId: string): PageLinkTarget {
   const page = useAppSelector((state) => listedPage(state, pageId));
-  const entry = useSyncExternalStore(subscribe, () => cache.get(pageId));
+  // The server's drawing of a page (src/ssr) reads the same, empty there: the link shows as loading, as in the app's first drawing.
+  const read = () => cache.get(pageId);
+  const entry = useSyncExternalStore(subscribe, read, read);
   const known = page !== undefined;
   // A page that just left the tree (trashed, unshared) is asked again whatever the cache says.
   const wasKnown = useRef(known);

@@ -149,7 +149,9 @@ function subscribe(uid: string, listener: () => void): () => void {
 /** The upload state of one block; re-renders only that block's view. */
 export function useUploadState(uid: string): UploadState | undefined {
   const subscribeToBlock = useCallback((listener: () => void) => subscribe(uid, listener), [uid]);
-  return useSyncExternalStore(subscribeToBlock, () => states.get(uid));
+  const read = () => states.get(uid);
+  // The server's drawing of a page (src/ssr) has no uploads under way: the same read, empty there.
+  return useSyncExternalStore(subscribeToBlock, read, read);
 }
 
 /** An upload's failures by the server's code (or its status's). */

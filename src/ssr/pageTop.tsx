@@ -1,5 +1,8 @@
 import type { CSSProperties } from 'react';
 import { renderToString } from 'react-dom/server';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router-dom';
+import { createStore } from '../app/store';
 import type { Descendant } from 'slate';
 import { Editable, Slate } from 'slate-react';
 import { blocksToSlate } from '../../schema/block';
@@ -133,11 +136,14 @@ export function inert(html: string): string {
 }
 
 /**
- * The page's top for index.html, or null for a page the app does not open as a document (a
- * folder, an embed, a linked view: their screens draw no blocks).
+ * The page's top for index.html, or null for a page the app does not open as a plain document (a
+ * folder, an embed, a linked view: their screens draw no blocks; a trashed page; a row page).
  */
 export async function renderPageTop(input: PageTopInput): Promise<PageTop | null> {
-  if (SCREEN_PAGE_TYPES.has(input.page.type)) return null;
+  // What the page screen draws around the blocks that the top does not (a folder's cards, a
+  // trashed page's banner, a row page's fields under its title) would push the drawing about when
+  // the app takes over: those pages are left to the app.
+  if (SCREEN_PAGE_TYPES.has(input.page.type) || input.page.inTrash || input.page.databaseId) return null;
   words();
   // A database's rows are the app's to draw (its row store reads them, live): the top stops
   // before the first database, so the grid appears below what is drawn instead of pushing it.
@@ -150,8 +156,18 @@ export async function renderPageTop(input: PageTopInput): Promise<PageTop | null
   await Promise.all(
     [...(formulas ? [loadKatex()] : []), ...[...languages].map((language) => loadLanguage(language))].map((load) => load.catch(() => undefined)),
   );
+  // The views' contexts as the app gives them: a store (empty: a child page's or a linked page's
+  // title shows as loading, as in the app's first drawing — and nothing of one reader's is kept
+  // for the next) and a router (links are drawn as links; nothing navigates here).
+  const html = renderToString(
+    <Provider store={createStore()}>
+      <MemoryRouter>
+        <PageTop {...input} />
+      </MemoryRouter>
+    </Provider>,
+  );
   return {
-    html: inert(renderToString(<PageTop {...input} />)),
+    html: inert(html),
     title: input.page.title || i18next.t('untitled'),
     formulas,
     database: holdsDatabase(input.page.type),
