@@ -38,15 +38,13 @@ import { listVisitedPages, recordVisit } from '../repositories/visits';
 import { findMembership, isWireRole, listUserWorkspaces, type WorkspaceWithRole } from '../repositories/workspaces';
 import { removeStoredFiles } from '../files/store';
 import { listPageBlockRows, placedRowJson, type PlacedRow } from '../repositories/blocks';
-import { databaseData } from '../repositories/databases';
-import { publishedData } from '../../schema/policies/database';
 import { clonePage } from '../commands/pages/clone';
 import { createPage } from '../commands/pages/create';
 import { movePage } from '../commands/pages/move';
 import { reorderPage } from '../commands/pages/reorder';
 import { removePageForever, restorePage, trashPage } from '../commands/pages/trash';
 import { updatePage } from '../commands/pages/update';
-import { loadPublicPage, presentPageFor, presentPublicElement, publicElement } from '../commands/pages/read';
+import { loadPublicPage, presentPageFor, presentPublicElement, publicElement, publishedPlacedRow } from '../commands/pages/read';
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
 
@@ -199,10 +197,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       // A big page is read in slices and written out as a stream (docs/api/blocks.md).
       const blocks = await listPageBlockRows(app.db, page.id);
       // A database block goes out as a public reader gets it: no field no view names (docs/security.md «What a public reader can see»).
-      const json = (placed: PlacedRow) =>
-        placed.row.type === 'database'
-          ? placedRowJson({ ...placed, row: { ...placed.row, data: JSON.stringify(publishedData(databaseData(placed.row))) } })
-          : placedRowJson(placed);
+      const json = (placed: PlacedRow) => placedRowJson(publishedPlacedRow(placed));
       return reply.type('application/json; charset=utf-8').send(streamedIncluded(element, blocks, json, children));
     },
   );

@@ -7,7 +7,7 @@ import type { Descendant } from 'slate';
 import { Editable, Slate } from 'slate-react';
 import { blocksToSlate } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
-import { holdsDatabase, type WireElement } from '../../schema/element';
+import { holdsDatabase } from '../../schema/element';
 import type { PageTop, PageTopInput } from '../../schema/pageTop';
 import { createPageEditor } from '../editor/pageEditor';
 import { BlockElementView, TokenLeaf } from '../editor/renderers';
@@ -20,8 +20,8 @@ import { initI18n, type Translations } from '../app/i18n';
 import i18next from 'i18next';
 import { StaticPageHeader } from '../features/pages/StaticPageHeader';
 import { SCREEN_PAGE_TYPES } from '../features/pageTypes/TypedPage';
-import { Button } from '../ui/Button';
-import { CopyIcon } from '../ui/icons';
+import { Breadcrumbs } from '../features/shell/Breadcrumbs';
+import { PublicTopbar } from '../features/public/PublicTopbar';
 import common from '../locales/ru/common.json';
 import documentEditor from '../locales/ru/documentEditor.json';
 import automation from '../locales/ru/automation.json';
@@ -39,32 +39,6 @@ import automation from '../locales/ru/automation.json';
 
 function words(): void {
   if (!i18next.isInitialized) initI18n({ common, documentEditor, automation } as Translations);
-}
-
-/** The page's path as the breadcrumbs show it before the app knows the pages above: «…» for each. */
-function Crumbs({ page }: { page: WireElement }) {
-  const crumbs = [
-    ...page.path.map((id) => ({ id, title: '…', icon: null as string | null })),
-    { id: page.id, title: page.title || i18next.t('untitled'), icon: page.icon },
-  ];
-  return (
-    <nav className="breadcrumbs" aria-label={i18next.t('page.breadcrumbs')}>
-      <ol>
-        {crumbs.map((crumb, index) => (
-          <li key={crumb.id} className={index === crumbs.length - 1 ? 'breadcrumb is-current' : 'breadcrumb'}>
-            <span>
-              {crumb.icon && (
-                <span className="breadcrumb-icon" aria-hidden>
-                  {crumb.icon}
-                </span>
-              )}
-              <span className="breadcrumb-title">{crumb.title}</span>
-            </span>
-          </li>
-        ))}
-      </ol>
-    </nav>
-  );
 }
 
 function Blocks({ page, blocks }: Pick<PageTopInput, 'page' | 'blocks'>) {
@@ -90,13 +64,8 @@ function PageTop({ page, blocks, editable, tree, published }: PageTopInput) {
   if (published) {
     return (
       <div className="public-page page">
-        <header className="page-topbar public-topbar">
-          <span className="public-brand">{i18next.t('appName')}</span>
-          <Button size="s">
-            <CopyIcon size={16} />
-            {i18next.t('page.public.copyToMe')}
-          </Button>
-        </header>
+        {/* A visitor signed out (the server draws published pages for anyone): the app says so too. */}
+        <PublicTopbar signedIn={false} />
         <StaticPageHeader page={page} />
         <Blocks page={page} blocks={blocks} />
       </div>
@@ -113,7 +82,8 @@ function PageTop({ page, blocks, editable, tree, published }: PageTopInput) {
       <main className="shell-main">
         <div className={holdsDatabase(page.type) ? 'page is-database' : 'page'} aria-busy="true">
           <header className="page-topbar">
-            <Crumbs page={page} />
+            {/* The pages above are «…» until the app has read them, as in its first drawing. */}
+            <Breadcrumbs page={page} />
             <div className="page-topbar-actions" />
           </header>
           <StaticPageHeader page={page} editable={editable} />

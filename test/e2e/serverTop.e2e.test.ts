@@ -53,18 +53,27 @@ async function pressEach(tab: Page, text: string): Promise<void> {
  */
 const recording = (tab: Page) => tab.waitForFunction(() => window.__earlyInput !== undefined);
 
-/** Holds the app's code (index.html's module) back until `release`: what shows meanwhile is the server's alone. */
-async function holdAppCode(tab: Page): Promise<() => void> {
+/** Holds the answers to `url` back until the returned function is called. */
+async function hold(tab: Page, url: string | RegExp): Promise<() => void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await tab.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+  await tab.route(url, async (route) => {
     await released;
     await route.continue();
   });
   return release;
 }
 
+/** Holds the app's code (index.html's module) back: what shows meanwhile is the server's alone. */
+const holdAppCode = (tab: Page) => hold(tab, /\/assets\/index-[^/]+\.js$/);
+
 const serverTop = (tab: Page) => tab.locator('#server-top');
+/** A click on a paragraph of the server's drawing (its middle), once the recorder is there. */
+async function clickOnTop(tab: Page, text: string): Promise<void> {
+  await serverTop(tab).getByText(text, { exact: true }).waitFor();
+  await recording(tab);
+  await serverTop(tab).getByText(text, { exact: true }).click();
+}
 const appEditor = (tab: Page) => tab.locator('#root [data-slate-editor]');
 const editable = (tab: Page) => appEditor(tab).and(tab.locator('[contenteditable="true"]')).waitFor();
 
@@ -154,17 +163,10 @@ test('a big page: keys typed on the server’s top and on the app’s read-only 
   const pageId = await pageOf(tab, 'Большая', 130);
   const releaseCode = await holdAppCode(tab);
   // All of the page comes late: the app shows its read-only top in between.
-  let releaseBlocks!: () => void;
-  const blocksHeld = new Promise<void>((resolve) => (releaseBlocks = resolve));
-  await tab.route(`**/api/v3/spaces/note/${pageId}/blocks`, async (route) => {
-    await blocksHeld;
-    await route.continue();
-  });
+  const releaseBlocks = await hold(tab, `**/api/v3/spaces/note/${pageId}/blocks`);
   await tab.goto(`${suite.server.url}/${pageId}`, { waitUntil: 'commit' });
   // A click in the middle of the first paragraph's text.
-  await serverTop(tab).getByText(line(1), { exact: true }).waitFor();
-  await recording(tab);
-  await serverTop(tab).getByText(line(1), { exact: true }).click();
+  await clickOnTop(tab, line(1));
   await pressEach(tab, 'Сначала ');
   releaseCode();
   // The app's read-only top has taken over; typing still waits.
@@ -195,9 +197,7 @@ test('a reader who may not edit: the top is drawn, keys do nothing, the app take
   });
   const release = await holdAppCode(reader);
   await reader.goto(`${suite.server.url}/${pageId}`, { waitUntil: 'commit' });
-  await serverTop(reader).getByText(line(2), { exact: true }).waitFor();
-  await recording(reader);
-  await serverTop(reader).getByText(line(2), { exact: true }).click();
+  await clickOnTop(reader, line(2));
   await pressEach(reader, 'чужой текст');
   release();
   await appEditor(reader).getByText(line(3), { exact: true }).waitFor();
@@ -227,4 +227,49 @@ test('a phone, in the dark: the top in the phone layout and the theme from the s
   await appEditor(tab).getByText(line(8), { exact: true }).waitFor();
   await shoot(tab, 'server-top-taken-over-375-dark');
   await tab.context().close();
+});
+
+test('scrolled on the server’s drawing, the page stays where it was scrolled when the app takes over', async () => {
+  const tab = await suite.signedIn('top-scroll@example.com');
+  const pageId = await pageOf(tab, 'Прокрутка', 60);
+  const release = await holdAppCode(tab);
+  await tab.goto(`${suite.server.url}/${pageId}`, { waitUntil: 'commit' });
+  await serverTop(tab).getByText(line(60), { exact: true }).waitFor();
+  const scrolled = await tab.evaluate(() => {
+    const main = document.querySelector('#server-top .shell-main')!;
+    main.scrollTop = 900;
+    return main.scrollTop;
+  });
+  expect(scrolled).toBeGreaterThan(800);
+  const before = await serverTop(tab).getByText(line(30), { exact: true }).boundingBox();
+  release();
+  await editable(tab);
+  expect(await serverTop(tab).count()).toBe(0);
+  expect(await tab.evaluate(() => document.querySelector('#root .shell-main')!.scrollTop)).toBe(scrolled);
+  // The same paragraph where it was on the screen.
+  const after = await appEditor(tab).getByText(line(30), { exact: true }).boundingBox();
+  expect(Math.abs((after?.y ?? 0) - (before?.y ?? -999))).toBeLessThan(2);
+  await tab.context().close();
+});
+
+test('a published page opened signed out: the public frame drawn by the server, then the app’s public page', async () => {
+  const owner = await suite.signedIn('top-publisher@example.com');
+  const pageId = await pageOf(owner, 'Для всех', 4);
+  await fetchJson(`${suite.server.url}/api/v3/spaces/element/${pageId}`, {
+    method: 'PATCH',
+    cookie: await cookieOf(owner),
+    body: JSON.stringify({ isPublic: true }),
+  });
+  const visitor = await (await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const release = await holdAppCode(visitor);
+  await visitor.goto(`${suite.server.url}/public/${pageId}`, { waitUntil: 'commit' });
+  await serverTop(visitor).getByText(line(4), { exact: true }).waitFor();
+  expect(await serverTop(visitor).locator('.public-topbar').count()).toBe(1);
+  await shoot(visitor, 'server-top-public-1280');
+  release();
+  await appEditor(visitor).getByText(line(4), { exact: true }).waitFor();
+  await visitor.locator('#root .public-page').waitFor();
+  expect(await serverTop(visitor).count()).toBe(0);
+  await visitor.context().close();
+  await owner.context().close();
 });

@@ -7,6 +7,9 @@ import { isPubliclyReadable, pageAccessLevel } from '../../policies/page';
 import { presentElement } from '../../presenters';
 import { favoritePageIds } from '../../repositories/favorites';
 import { findPageByIdOrAlias, findPages, pagePath } from '../../repositories/pages';
+import type { PlacedRow } from '../../repositories/blocks';
+import { databaseData } from '../../repositories/databases';
+import { publishedData } from '../../../schema/policies/database';
 
 /** Reading one page as the API gives it: to a signed-in caller (the page route, the server-drawn top) and to anyone (a public page). */
 
@@ -41,4 +44,9 @@ export async function loadPublicPage(db: Kysely<Database>, idOrAlias: string): P
   const page = await findPageByIdOrAlias(db, idOrAlias);
   if (!page || !isPubliclyReadable(page)) throw notFound('public page');
   return page;
+}
+
+/** A published page's block as anyone may read it: a database block without its fields' and views' names (docs/security.md «What a public reader can see»). */
+export function publishedPlacedRow(placed: PlacedRow): PlacedRow {
+  return placed.row.type === 'database' ? { ...placed, row: { ...placed.row, data: JSON.stringify(publishedData(databaseData(placed.row))) } } : placed;
 }

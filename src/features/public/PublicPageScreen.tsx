@@ -6,11 +6,10 @@ import { wireElementSchema, type WireElement } from '../../../schema/element';
 import { api, ApiRequestError } from '../../app/api';
 import { useAppSelector } from '../../app/store';
 import { DocumentEditor } from '../../editor/DocumentEditor';
-import { Button } from '../../ui/Button';
-import { CopyIcon } from '../../ui/icons';
 import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
 import { Spinner } from '../../ui/Spinner';
 import { StaticPageHeader } from '../pages/StaticPageHeader';
+import { PublicTopbar } from './PublicTopbar';
 import { useServerTopTakeover } from '../../app/serverTop';
 import '../pages/page.css';
 import './public.css';
@@ -85,13 +84,7 @@ export function PublicPageScreen({
 
   return (
     <div className="public-page page">
-      <header className="page-topbar public-topbar">
-        <span className="public-brand">{t('appName')}</span>
-        <Button size="s" onClick={copyToMe} title={authStatus === 'signedIn' ? undefined : t('page.public.signInToCopy')}>
-          <CopyIcon size={16} />
-          {t('page.public.copyToMe')}
-        </Button>
-      </header>
+      <PublicTopbar onCopy={copyToMe} signedIn={authStatus === 'signedIn'} />
       <StaticPageHeader page={page} />
       <DocumentEditor page={page} blocks={blocks} canEdit={false} onTitleEdited={noop} saveTitle={noSave} onSyncStatus={noop} published />
     </div>

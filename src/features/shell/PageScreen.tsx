@@ -170,10 +170,10 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
   // The top the server drew goes once this screen draws the page (or says why it cannot).
   useServerTopTakeover(loaded.status !== 'loading');
   // Keys typed before the editor could take them are kept only for a page one may edit, and only while it is open.
-  const mayEdit = known !== null && canEdit(known.accessLevel) && !known.inTrash;
+  const editable = known !== null && canEdit(known.accessLevel) && !known.inTrash;
   useEffect(() => {
-    if (loaded.status === 'failed' || (known !== null && !mayEdit)) stopEarlyInput();
-  }, [loaded.status, known, mayEdit]);
+    if (loaded.status === 'failed' || (known !== null && !editable)) stopEarlyInput();
+  }, [loaded.status, known, editable]);
   useEffect(() => stopEarlyInput, []);
 
   if (loaded.status === 'loading') return <Spinner />;
@@ -182,7 +182,6 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     return <PublicPageScreen pageId={pageUid} notPublicKind={loaded.kind} openAliasById />;
   if (loaded.status === 'failed') return <ErrorScreen kind={loaded.kind} email={user?.email} />;
   const current = livePage ?? loaded.page;
-  const editable = canEdit(current.accessLevel) && !current.inTrash;
   const preview = loaded.status === 'preview';
   return (
     // A Database or data (Widget) page shows its database full width, a linked view (WidgetView) the view (docs/web-app.md, «Table view»).

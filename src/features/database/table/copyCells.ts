@@ -2,6 +2,7 @@ import type { DatabaseField, DateRange, RowValue } from '../../../../schema/bloc
 import { valueToText, type ValueNames } from '../../../../schema/database';
 import { displayText } from '../fields/format';
 import { toTsv } from './gridModel';
+import { escapeHtml } from '../../../../schema/html';
 
 /*
  * A copied range (docs/web-app.md «Table view», issue 34): `text/plain` is the cells as they show
@@ -42,8 +43,6 @@ export function copiedText(field: DatabaseField, value: RowValue | undefined, na
       return valueToText(field, value, names);
   }
 }
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A range of cells (rows of [field, value]) as the clipboard's `text/plain` (TSV) and `text/html` (a table). */
 export function copiedRange(rows: ReadonlyArray<ReadonlyArray<[DatabaseField, RowValue | undefined]>>, names: ValueNames = {}): { text: string; html: string } {

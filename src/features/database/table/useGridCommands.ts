@@ -241,5 +241,5 @@ export function useGridCommands({
     editing.startEditing(selection.focus, text);
   };
 
-  return { commands, onKeyDown, onTyped, rangeRows, clearRange };
+  return { onKeyDown, onTyped, rangeRows, clearRange };
 }

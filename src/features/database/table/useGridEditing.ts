@@ -226,7 +226,6 @@ export function useGridEditing({
     setEditing,
     startEditing,
     toggleCell,
-    commit,
     finishEditing,
     afterDraw,
     /** The editor's cell, its row (if in memory) and column, when it is drawn. */
