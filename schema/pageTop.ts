@@ -1,5 +1,6 @@
 import type { WireBlock } from './block';
 import type { WireElement } from './element';
+import type { ApiResponse } from './envelope';
 
 /**
  * A page's top as the server draws it into index.html (docs/web-app.md «The first screen from
@@ -29,3 +30,10 @@ export interface PageTop {
   /** A database page: laid out by the data tables' style sheet. */
   database: boolean;
 }
+
+/**
+ * Reads `GET path` of the API as the reader of the page would (their cookie; none for a published
+ * page's visitor): the answer, or null when it is refused or fails. The drawing reads its first
+ * database's first rows with it, at the address the app reads them at.
+ */
+export type ReadAnswer = (path: string) => Promise<ApiResponse<unknown> | null>;

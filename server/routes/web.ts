@@ -6,7 +6,7 @@ import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import { VERSION_LABEL } from '../../schema/constants';
 import { notFound } from '../errors';
-import { loadPageTopRenderer, pageTopInput, topDocuments } from '../web/serverTop';
+import { loadPageTopRenderer, pageTopInput, topDocuments, topReader } from '../web/serverTop';
 
 /** Paths the web app routes itself: home, /login, /oauth/callback, /new-workspace, /{pageUid}, /public/{pageUid} and /clone/{pageUid}. */
 const APP_PATH = /^\/(login|oauth\/callback|new-workspace|(public\/|clone\/)?[A-Za-z0-9_-]+)?\/?$/;
@@ -154,7 +154,7 @@ export async function webRoutes(app: FastifyInstance, { webDir }: { webDir: stri
       const renderPageTop = await renderer;
       if (!renderPageTop || !documents) return null;
       const input = await pageTopInput(app, request, pathname);
-      const top = input && (await renderPageTop(input));
+      const top = input && (await renderPageTop(input, topReader(app, request, input)));
       return top && input ? documents(top, input.published) : null;
     } catch (error) {
       // The app draws the page itself as before: a failure here costs the head start only.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { PAGE_HEAD_BLOCKS } from '../../schema/constants';
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
 import { api, body, createTestApp, type TestApp } from '../../test/helpers/testApp';
@@ -141,23 +142,49 @@ test('a published page is drawn for anyone, in the public frame, at /public/{id}
   expect(topOf(await open(`/${page.id}`))).toBeNull();
 });
 
-test('a database page: the title and its layout, the rows are the app’s; a folder, a row page and a trashed page get nothing', async () => {
+test('a database page: its table with the first rows as the reader may read them (escaped); a board is the app’s; a folder, a row page and a trashed page get nothing', async () => {
   const database = await createPage(t, owner, { title: 'Проекты', type: 'Database' });
-  const res = await open(`/${database.id}`, owner.cookie);
-  const top = topOf(res) ?? '';
+  const block = body<Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }>>(
+    await api(t, owner.cookie, 'GET', `/api/v3/spaces/note/${database.id}/blocks`),
+  ).data[0];
+  const rows = body<Array<{ id: string }>>(
+    await api(t, owner.cookie, 'POST', `/api/v3/spaces/database/${block.id}/rows`, {
+      rows: [{ title: 'Строка <b>1</b> & «кавычки»' }, { title: 'Строка 2' }, { title: 'Скрытая' }],
+    }),
+  ).data;
+  let res = await open(`/${database.id}`, owner.cookie);
+  let top = topOf(res) ?? '';
   expect(top).toContain('page is-database');
   expect(top).toContain('Проекты');
-  expect(top).not.toContain('database-block');
+  // The grid is drawn by the Table view, with the rows the app's first read gets (its text escaped).
+  expect(top).toContain('database-block');
+  expect(top).toContain('db-table is-fill');
+  expect(top).toContain('Строка &lt;b&gt;1&lt;/b&gt; &amp; «кавычки»');
+  expect(top).not.toContain('<b>1</b>');
+  expect(top).toContain('Строка 2');
   // Its full-width layout is the data tables' style sheet's.
   expect(res.body).toMatch(/\.page\.is-database \.document-editor/);
+  // A reader sees what the route lets them read: the view's filter holds for the drawing too.
+  const viewId = block.data.view.layouts[0].uid;
+  const filter = { op: 'and', rules: [{ fieldId: MAIN_FIELD_ID, condition: 'notContains', value: 'Скрытая' }] };
+  expect((await api(t, owner.cookie, 'POST', `/api/v3/spaces/database/${block.id}/views/${viewId}`, { layout: { filter } })).statusCode).toBe(200);
+  top = topOf(await open(`/${database.id}`, owner.cookie)) ?? '';
+  expect([top.includes('Строка 2'), top.includes('Скрытая')]).toEqual([true, false]);
+  // Nobody else: nothing at all (the page's read check comes first).
+  expect(topOf(await open(`/${database.id}`, outsider.cookie))).toBeNull();
+  // Published: its visitors get the same table.
+  expect((await api(t, owner.cookie, 'PATCH', `/api/v3/spaces/element/${database.id}`, { isPublic: true })).statusCode).toBe(200);
+  top = topOf(await open(`/public/${database.id}`)) ?? '';
+  expect([top.includes('public-page'), top.includes('Строка 2'), top.includes('Скрытая')]).toEqual([true, true, false]);
+  // A board (or any view but a table) is left to the app: the drawing stops before the database.
+  expect((await api(t, owner.cookie, 'POST', `/api/v3/spaces/database/${block.id}/views/${viewId}`, { layout: { type: 'board' } })).statusCode).toBe(200);
+  res = await open(`/${database.id}`, owner.cookie);
+  top = topOf(res) ?? '';
+  expect([top.includes('Проекты'), top.includes('database-block'), top.includes('Строка 2')]).toEqual([true, false, false]);
   const folder = await createPage(t, owner, { title: 'Папка', type: 'Space' });
   expect(topOf(await open(`/${folder.id}`, owner.cookie))).toBeNull();
   // A row page (its fields under the title are the app's) and a trashed page (its banner) are the app's to draw.
-  const block = body<Array<{ id: string }>>(await api(t, owner.cookie, 'GET', `/api/v3/spaces/note/${database.id}/blocks`)).data[0];
-  const [row] = body<Array<{ id: string }>>(
-    await api(t, owner.cookie, 'POST', `/api/v3/spaces/database/${block.id}/rows`, { rows: [{ title: 'Строка' }] }),
-  ).data;
-  expect(topOf(await open(`/${row.id}`, owner.cookie))).toBeNull();
+  expect(topOf(await open(`/${rows[0].id}`, owner.cookie))).toBeNull();
   const trashed = await pageWith('В корзине', 1);
   expect((await api(t, owner.cookie, 'DELETE', `/api/v3/spaces/element/${trashed.id}`)).statusCode).toBeLessThan(300);
   expect(topOf(await open(`/${trashed.id}`, owner.cookie))).toBeNull();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PageTop, PageTopInput } from '../../schema/pageTop';
+import type { PageTop, PageTopInput, ReadAnswer } from '../../schema/pageTop';
 import { PAGE_HEAD_BLOCKS } from '../../schema/constants';
 import { escapeHtml } from '../../schema/html';
 import { allows, canEdit } from '../../schema/policies/page';
@@ -14,6 +14,7 @@ import { listPageHead, presentPlacedRow } from '../repositories/blocks';
 import { findPageByIdOrAlias } from '../repositories/pages';
 import { readUserSettings } from '../repositories/users';
 import { SERVER_TOP_STYLES, type ServerTopStyles } from './topStyles';
+import type { ApiResponse } from '../../schema/envelope';
 
 /**
  * The first screen from the server (issue 35 §5; docs/web-app.md «The first screen from the
@@ -26,7 +27,7 @@ import { SERVER_TOP_STYLES, type ServerTopStyles } from './topStyles';
  * the web build). A page the caller may not read gets nothing of it: the plain index.html.
  */
 
-type RenderPageTop = (input: PageTopInput) => Promise<PageTop | null>;
+type RenderPageTop = (input: PageTopInput, read: ReadAnswer) => Promise<PageTop | null>;
 
 /** Where the top's renderer is: beside the web build (dist → dist-ssr). */
 export function pageTopFile(webDir: string): string {
@@ -88,6 +89,19 @@ export async function pageTopInput(app: FastifyInstance, request: FastifyRequest
     editable: false,
     tree: { open: false, width: 0 },
     published: true,
+  };
+}
+
+/**
+ * What the drawing reads beyond its input (its first database's first rows, when it draws one):
+ * through the API's own routes, as the app reads them — with the caller's cookie, none for a
+ * published page's visitor — so who may read which rows and cells is decided in one place.
+ */
+export function topReader(app: FastifyInstance, request: FastifyRequest, input: PageTopInput): ReadAnswer {
+  const cookie = input.published ? undefined : request.headers.cookie;
+  return async (path) => {
+    const answer = await app.inject({ method: 'GET', url: path, headers: { 'x-app-type': 'Web', ...(cookie ? { cookie } : {}) } });
+    return answer.statusCode === 200 ? answer.json<ApiResponse<unknown>>() : null;
   };
 }
 

@@ -102,12 +102,24 @@ const answers = new Map<string, PrefetchedAnswer<unknown>>();
  * prefetched GET: fresh for 10 s, dropped by any write and by signing out.
  */
 export function prefetchAnswer(path: string): void {
+  // One fresh is there already (asked, or given with the page: `giveAnswer`).
+  const had = answers.get(path);
+  if (had && Date.now() - had.at < PREFETCH_FRESH_MS) return;
   const entry: PrefetchedAnswer<unknown> = { at: Date.now(), answer: api<unknown>(path) };
   entry.answer.then(
     (value) => (entry.value = value),
     () => answers.get(path) === entry && answers.delete(path),
   );
   answers.set(path, entry);
+}
+
+/**
+ * An answer given with the page, in: taken as `prefetchAnswer`'s would be. The server's drawing
+ * of a page's top (src/ssr/pageTop.tsx) gives its database's first rows so, then drops them
+ * (`clearPrefetched`).
+ */
+export function giveAnswer<T>(path: string, value: ApiResponse<T>): void {
+  answers.set(path, { at: Date.now(), answer: Promise.resolve(value), value });
 }
 
 /**

@@ -12,10 +12,33 @@ import './serverTop.css';
 
 const SCROLLERS = '.shell-main, .public-page';
 
-/** The server's top, gone: its scroll goes to the app's page under it. Once; nothing when there is none. */
-export function takeOverServerTop(): void {
+/** How long the takeover waits for the app's grid to have the rows the server's top shows. */
+const GRID_WAIT_MS = 2_000;
+
+/**
+ * Whether the app's page can stand for the top yet: a database the top draws with its rows is in
+ * the app's page with its rows too (its Table view's code loaded and its first rows in: not the
+ * card standing in, not busy).
+ */
+function gridReady(top: HTMLElement): boolean {
+  if (!top.querySelector('.database-block')) return true;
+  const database = document.getElementById('root')?.querySelector('.database-block');
+  return !!database && !database.querySelector('.database-card, [aria-busy="true"]');
+}
+
+/**
+ * The server's top, gone: its scroll goes to the app's page under it. Once; nothing when there is
+ * none. A database it draws is waited for (each frame, before it is painted) until the app's
+ * holds its rows too — at most GRID_WAIT_MS — or the grid would blink empty; `now`: at once (the
+ * address was left).
+ */
+export function takeOverServerTop(now = false, since = performance.now()): void {
   const top = document.getElementById('server-top');
   if (!top) return;
+  if (!now && !gridReady(top) && performance.now() - since < GRID_WAIT_MS) {
+    requestAnimationFrame(() => takeOverServerTop(false, since));
+    return;
+  }
   const from = top.querySelector(SCROLLERS);
   const to = document.getElementById('root')?.querySelector(SCROLLERS);
   if (from && to) to.scrollTop = from.scrollTop;
@@ -34,7 +57,7 @@ export function useServerTopLeft(pathname: string): void {
   const [first] = useState(pathname);
   useLayoutEffect(() => {
     if (pathname === first) return;
-    takeOverServerTop();
+    takeOverServerTop(true);
     stopEarlyInput();
   }, [pathname, first]);
 }

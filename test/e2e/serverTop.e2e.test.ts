@@ -273,3 +273,54 @@ test('a published page opened signed out: the public frame drawn by the server, 
   await visitor.context().close();
   await owner.context().close();
 });
+
+test('a database page: the table with its first rows drawn by the server; the app takes over once its grid holds them, never blinking empty', async () => {
+  const tab = await suite.signedIn('top-database@example.com');
+  const cookie = await cookieOf(tab);
+  const S = `${suite.server.url}/api/v3/spaces`;
+  const page: { data: { id: string } } = await fetchJson(`${S}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ title: 'Заказы', type: 'Database' }),
+  });
+  const blocks: { data: Array<{ id: string }> } = await fetchJson(`${S}/note/${page.data.id}/blocks`, { cookie });
+  const rows = Array.from({ length: 40 }, (_, n) => ({ title: `Заказ ${n + 1}` }));
+  await fetchJson(`${S}/database/${blocks.data[0].id}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
+  // Every frame: is the first row on the screen (the server's grid or the app's)?
+  await tab.addInitScript(() => {
+    const frames: boolean[] = [];
+    (window as unknown as { __frames: boolean[] }).__frames = frames;
+    const visible = () =>
+      [...document.querySelectorAll('#server-top .db-row, #root .db-row')].some((row) => {
+        if (!(row.textContent ?? '').includes('Заказ 1')) return false;
+        const box = row.getBoundingClientRect();
+        return box.height > 0 && box.top < innerHeight;
+      });
+    const tick = () => {
+      frames.push(visible());
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const releaseCode = await holdAppCode(tab);
+  // The rows' answer to the app is held too: the app's page is there before its grid has rows.
+  const releaseRows = await hold(tab, /\/rows\?/);
+  await tab.goto(`${suite.server.url}/${page.data.id}`, { waitUntil: 'commit' });
+  await serverTop(tab).locator('.db-row', { hasText: 'Заказ 12' }).waitFor();
+  await shoot(tab, 'server-top-database-1280');
+  expect(await serverTop(tab).locator('.db-table').getAttribute('aria-busy')).toBeNull();
+  releaseCode();
+  // The app's page has come, with its grid still waiting for rows: the server's drawing stays over it.
+  await tab.locator('#root .db-table[aria-busy="true"]').waitFor();
+  await tab.waitForTimeout(200);
+  expect(await serverTop(tab).count()).toBe(1);
+  releaseRows();
+  await tab.locator('#root .db-row', { hasText: 'Заказ 12' }).waitFor();
+  await serverTop(tab).waitFor({ state: 'detached' });
+  const frames = await tab.evaluate(() => (window as unknown as { __frames: boolean[] }).__frames);
+  const first = frames.indexOf(true);
+  expect(first).toBeGreaterThanOrEqual(0);
+  expect(frames.slice(first).filter((shown) => !shown)).toHaveLength(0);
+  await shoot(tab, 'server-top-database-taken-over-1280');
+  await tab.context().close();
+});

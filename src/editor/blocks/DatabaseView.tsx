@@ -80,7 +80,8 @@ let guarded = false;
  * changes stop at the window (capture), before Slate's listener on the document hears them.
  */
 function guardDatabaseFields(): void {
-  if (guarded) return;
+  // Drawn on the server (src/ssr/pageTop.tsx), there is no window to guard.
+  if (guarded || typeof window === 'undefined') return;
   guarded = true;
   window.addEventListener(
     'selectionchange',

@@ -612,6 +612,7 @@ export function useRowStore(read: ReadRows, key: string, query: RowsQuery, seed?
     };
   }, [key, store]);
   useEffect(() => store.setQuery(query), [store, query]);
-  useSyncExternalStore(store.subscribe, store.getVersion);
+  // On the server too (the page's top drawn into index.html, src/ssr/pageTop.tsx): its first window is given.
+  useSyncExternalStore(store.subscribe, store.getVersion, store.getVersion);
   return store;
 }

@@ -108,7 +108,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const editor = editing.editor;
 
   return (
-    <div className={`db-table${fill ? ' is-fill' : ''}`}>
+    // Busy until its first rows are in: the server's drawing of the page stays over it till then (src/app/serverTop.ts).
+    <div className={`db-table${fill ? ' is-fill' : ''}`} aria-busy={store.count === null || undefined}>
       {checked.size > 0 && (
         <div className="db-bulk" role="toolbar" aria-label={t('database.selectedRows', { count: checked.size })}>
           <span>{t('database.selectedRows', { count: checked.size })}</span>
@@ -136,21 +137,23 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
       >
         {/* The grid's keyboard and clipboard target: outside the page's editable (a portal), where
             Slate does not take a focused field for a selection in its void block. */}
-        {createPortal(
-          <textarea
-            ref={sink.sink}
-            className="db-sink"
-            aria-label={labels.keyboard}
-            aria-controls={gridId}
-            inputMode="none"
-            onKeyDown={commands.onKeyDown}
-            onInput={commands.onTyped}
-            onCopy={onCopy}
-            onCut={onCut}
-            onPaste={onPaste}
-          />,
-          document.body,
-        )}
+        {/* Not on the server (the page's top drawn into index.html has no body to put it in, nor keys to take). */}
+        {typeof document !== 'undefined' &&
+          createPortal(
+            <textarea
+              ref={sink.sink}
+              className="db-sink"
+              aria-label={labels.keyboard}
+              aria-controls={gridId}
+              inputMode="none"
+              onKeyDown={commands.onKeyDown}
+              onInput={commands.onTyped}
+              onCopy={onCopy}
+              onCut={onCut}
+              onPaste={onPaste}
+            />,
+            document.body,
+          )}
         <div className={`db-canvas${grid.sideways ? ' is-sideways' : ''}`} style={{ width: totalWidth, '--db-pin-title': `${gutter}px` } as CSSProperties}>
           <div className="db-header" role="row" aria-rowindex={1} style={{ width: totalWidth, height: HEADER_HEIGHT }}>
             <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
