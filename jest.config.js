@@ -51,12 +51,13 @@ const integration = (name) => ({
 
 export default {
   testTimeout: 20000,
-  // Three files at once on this machine kind's two cores (issue 35, docs/testing.md): with two,
-  // the cores were busy 1.0 of 2 on average (browser files mostly wait for pages and servers);
-  // three keep them busier, 1.3, and the run took 784 s instead of ≈ 1,030. JEST_WORKERS=1 for one
-  // at a time. A test that fails only beside other files has a bug to find (a shared port,
-  // folder or clock; events racing), not a reason to go back to fewer.
-  maxWorkers: Number(process.env.JEST_WORKERS ?? 3),
+  // Four files at once on this machine kind's two cores (issue 35, docs/testing.md): browser files
+  // mostly wait for pages and servers, so more files than cores keep the cores busy — one worker
+  // per core left them 1.0 of 2 busy; three, 1.3 (784 s, then 832 s on a later day); four, 1.4:
+  // 698 s on that day's machine. JEST_WORKERS=1 for one at a time. A test that fails only beside
+  // other files has a bug to find (a shared port, folder or clock; events racing), not a reason
+  // to go back to fewer: four found one (a port taken between `freePort` and the server's listen).
+  maxWorkers: Number(process.env.JEST_WORKERS ?? 4),
   reporters: ['default', '<rootDir>/test/helpers/summaryReporter.cjs'],
   projects: [
     {

@@ -85,6 +85,13 @@ test('a reader of the page gets its title and first blocks drawn in index.html, 
   expect(res.body.indexOf('<style>')).toBeLessThan(res.body.indexOf('<div id="server-top"'));
   expect(res.body.indexOf('<script src="/assets/early-')).toBeGreaterThan(res.body.indexOf('<div id="root">'));
   expect(res.body.indexOf('<link rel="stylesheet"')).toBeGreaterThan(res.body.indexOf('<div id="root">'));
+  // The text's fonts (Inter regular and bold, Latin and Cyrillic) are asked for from the head, files of the build.
+  const fonts = [...res.body.matchAll(/<link rel="preload" href="([^"]+)" as="font"[^>]*>/g)].map((link) => link[1]);
+  expect(fonts.map((href) => href.replace(/-normal-.*/, '')).sort()).toEqual(
+    ['cyrillic-400', 'cyrillic-700', 'latin-400', 'latin-700'].map((set) => `/assets/inter-${set}`),
+  );
+  for (const href of fonts) expect(fs.existsSync(path.join(WEB_DIR, href))).toBe(true);
+  expect(res.body.indexOf('as="font"')).toBeLessThan(res.body.indexOf('<style>'));
 });
 
 test(`only the top is drawn: the first ${PAGE_HEAD_BLOCKS} blocks`, async () => {

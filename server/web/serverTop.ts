@@ -112,6 +112,14 @@ const APP_CODE = /<script type="module"[^>]*><\/script>|<link rel="modulepreload
 /** index.html's own style sheet links (the entry's). */
 const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g;
 
+/**
+ * The web fonts the first screen's text is set in (Inter's regular and bold, its Latin and
+ * Cyrillic sets: the paragraphs, the title), asked for from the head: the browser would ask for a
+ * font only once the drawing is laid out and found to need it, and the text waits for it (or is
+ * drawn again when it comes).
+ */
+const FIRST_FONTS = /url\((\/assets\/inter-(?:latin|cyrillic)-(?:400|700)-normal-[\w-]+\.woff2)\)/g;
+
 /** index.html made ready once for a drawn top: the document for a top, by its kind. */
 export type TopDocuments = (top: PageTop, published: boolean) => string;
 
@@ -145,7 +153,11 @@ export function topDocuments(webDir: string, indexHtml: string): TopDocuments | 
   const code = [...indexHtml.matchAll(APP_CODE)].map((tag) => tag[0]);
   const bare = [...links.map((link) => link[0]), early, ...code].reduce((html, tag) => (tag ? html.replace(tag, '') : html), indexHtml);
   const document = (hrefs: readonly string[]) => {
-    const head = `<style>${css([...entry, ...hrefs.filter((href) => !entry.includes(href))])}</style>`;
+    const styles = css([...entry, ...hrefs.filter((href) => !entry.includes(href))]);
+    const fonts = [...new Set([...styles.matchAll(FIRST_FONTS)].map((url) => url[1]))]
+      .map((href) => `<link rel="preload" href="${href}" as="font" type="font/woff2" crossorigin>`)
+      .join('');
+    const head = `${fonts}<style>${styles}</style>`;
     const [before, after] = bare.replace('</head>', () => `${head}</head>`).split('<div id="root"></div>');
     return (top: PageTop) =>
       `${before.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(top.title)}</title>`)}<div id="server-top" class="server-top">${top.html}</div><div id="root"></div>${early}${code.join('')}${links.map((link) => link[0]).join('')}${after}`;

@@ -24,15 +24,39 @@ export async function launchBrowser(): Promise<Browser> {
   // LATE_FRAMES=<ms> (1 for 60 ms): frames come late in every page of every suite (`lateFrames`),
   // to look for keys lost to work left for the next frame. Off unless asked for.
   const late = Number(process.env.LATE_FRAMES ?? 0);
-  if (late > 0) {
-    const newContext = browser.newContext.bind(browser);
-    browser.newContext = async (options) => {
-      const context = await newContext(options);
-      await lateFrames(context, late > 1 ? late : 60);
-      return context;
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    if (late > 0) await lateFrames(context, late > 1 ? late : 60);
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => untilTakenOver(await newPage());
+    return context;
+  };
+  return browser;
+}
+
+/**
+ * A page's `goto` and `reload` end once the app has taken over from the page's top the server drew
+ * (`#server-top`, docs/web-app.md «The first screen from the server»), as they end at its load:
+ * until then the drawing's copy of a database's grid and tabs is in the document beside the app's
+ * (its editor's names are its own, but a grid's are not), and a locator would find both. A
+ * navigation that asks only for `commit` (the tests of the drawing itself) is not waited for.
+ */
+function untilTakenOver(page: Page): Page {
+  for (const method of ['goto', 'reload'] as const) {
+    const navigate = page[method].bind(page) as (...args: unknown[]) => Promise<unknown>;
+    (page as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      const response = await navigate(...args);
+      const options = args.find((arg): arg is { waitUntil?: string } => typeof arg === 'object' && arg !== null);
+      if (options?.waitUntil !== 'commit')
+        await page
+          .locator('#server-top')
+          .waitFor({ state: 'detached', timeout: 10_000 })
+          .catch(() => undefined);
+      return response;
     };
   }
-  return browser;
+  return page;
 }
 
 /** Signs a browser page in through the login screen with the code the server printed. */

@@ -37,7 +37,7 @@ export interface ServerProcess {
  * listens. Its DATA_DIR is a fresh one removed by `stop()`, or the caller's
  * `env.DATA_DIR`, which stays (several processes on one SQLite file).
  */
-export async function startServerProcess(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, nodeArgs: string[] = [], attempt = 1): Promise<ServerProcess> {
   // A test may choose the port (e.g. to give the server its own PUBLIC_URL).
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDataDir = env.DATA_DIR === undefined;
@@ -72,7 +72,16 @@ export async function startServerProcess(env: Record<string, string> = {}, nodeA
       () => false,
     ))
   ) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before answering:\n${output}`);
+    if (child.exitCode !== null) {
+      // The port `freePort` found free was taken before the server bound it (another file's
+      // server, or any process's outgoing connection: the kernel hands those out from the same
+      // range): another port. Not when the test chose the port.
+      if (!env.PORT && attempt < 5 && output.includes('EADDRINUSE')) {
+        if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+        return startServerProcess(env, nodeArgs, attempt + 1);
+      }
+      throw new Error(`server exited (${child.exitCode}) before answering:\n${output}`);
+    }
     if (Date.now() > deadline) throw new Error(`the server did not answer within 30 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
