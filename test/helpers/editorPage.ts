@@ -81,8 +81,21 @@ export async function eventually<T>(read: () => Promise<T>, expected: T, timeout
   expect(last).toEqual(expected);
 }
 
-/** Waits until every edit reached the server (the page's sync status says so). */
-export const saved = (page: Page) => page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
+/**
+ * Waits until every edit reached the server (the page's sync status says so). Not saved in 15 s:
+ * fails saying what the status was then (its state and text), to tell a slow save from a stuck one.
+ */
+export async function saved(page: Page): Promise<void> {
+  try {
+    await page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
+  } catch (error) {
+    const status = await page
+      .locator('.page-sync')
+      .evaluateAll((nodes) => nodes.map((node) => `${(node as HTMLElement).dataset.status}: ${node.textContent}`))
+      .catch(() => []);
+    throw new Error(`not saved in 15 s; the sync status: ${status.join(' | ') || '(none shown)'}`, { cause: error });
+  }
+}
 
 /** The page screen with all of the page in (not the read-only top of a big page, `aria-busy`). */
 export const pageReady = (page: Page) => page.locator('.page[aria-busy="false"] [data-slate-editor] h1').waitFor();
