@@ -65,7 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => fileStore.close());
 
   // nosniff and Referrer-Policy on every answer, the CSP on HTML (docs/security.md).
-  securityHeaders(app);
+  securityHeaders(app, config.webDir);
   // Whether people use the server now: the search indexer's backlog gives way to them (docs/search.md).
   const activity = trackRequests(app);
   await app.register(errorsPlugin);

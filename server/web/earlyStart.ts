@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { OutputBundle } from 'rolldown';
 import type { Plugin } from 'vite';
-import { earlyInputScript, earlyScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
-import { SERVER_TOP_STYLES, type ServerTopStyles } from './topStyles.ts';
+import { earlyInputScript, earlyScript, earlyThemeScript, type EarlyPlan } from '../../src/app/earlyStart.ts';
+import { SCRIPT_HASHES, SERVER_TOP_STYLES, type ServerTopStyles } from './topStyles.ts';
+import { scriptHash } from './securityHeaders.ts';
 import { BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../../src/editor/blocks/rowsAddress.ts';
 
 type Bundle = OutputBundle;
@@ -122,9 +123,13 @@ export function earlyStartPlugin(): Plugin {
         this.emitFile({ type: 'asset', fileName: SERVER_TOP_STYLES, source: JSON.stringify(serverTop) });
         const input = this.emitFile({ type: 'asset', name: 'input.js', source: earlyInputScript() });
         const src = base + this.getFileName(reference);
+        // The theme inline (before anything is painted, whatever comes when), allowed by its hash.
+        const theme = earlyThemeScript();
+        this.emitFile({ type: 'asset', fileName: SCRIPT_HASHES, source: JSON.stringify([scriptHash(theme)]) });
         html.source = source.replace(
           '</title>',
-          () => `</title>\n    <script async src="${base + this.getFileName(input)}"></script>\n    <script src="${src}"></script>`,
+          () =>
+            `</title>\n    <script>${theme}</script>\n    <script async src="${base + this.getFileName(input)}"></script>\n    <script src="${src}"></script>`,
         );
       },
     },

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { SCRIPT_HASHES } from './topStyles.ts';
 
 /**
  * The Content-Security-Policy of the app's HTML (index.html on every address the app routes:
@@ -6,8 +10,9 @@ import type { FastifyInstance } from 'fastify';
  */
 export const CSP_DIRECTIVES: ReadonlyArray<readonly [string, ...string[]]> = [
   ['default-src', "'self'"],
-  // The build's own files only: no inline script (index.html's early script is a file too,
-  // server/web/earlyStart.ts), no eval, no other host.
+  // The build's own files only (index.html's early scripts are files too, server/web/earlyStart.ts)
+  // and the one inline script of index.html, by its hash (`cspFor`: the theme, set before anything
+  // is painted); no other inline script, no eval, no other host.
   ['script-src', "'self'"],
   // Inline style attributes: React's style props, KaTeX, FullCalendar and Slate set them.
   ['style-src', "'self'", "'unsafe-inline'"],
@@ -30,7 +35,23 @@ export const CSP_DIRECTIVES: ReadonlyArray<readonly [string, ...string[]]> = [
   ['frame-ancestors', "'self'"],
 ];
 
-export const CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.map((directive) => directive.join(' ')).join('; ');
+/** The CSP with these inline scripts allowed (`'sha256-…'` sources). */
+export function cspFor(scriptHashes: readonly string[]): string {
+  return CSP_DIRECTIVES.map((directive) => (directive[0] === 'script-src' ? [...directive, ...scriptHashes] : directive).join(' ')).join('; ');
+}
+
+export const CONTENT_SECURITY_POLICY = cspFor([]);
+
+/** A script's CSP source: `'sha256-<base64>'` of its text. */
+export function scriptHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/** The hashes of the web build's inline scripts (none without a build: the dev server's index.html has none). */
+export function buildScriptHashes(webDir: string): string[] {
+  const file = path.join(webDir, SCRIPT_HASHES);
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as string[]) : [];
+}
 
 /** On every answer. */
 const COMMON_HEADERS: Record<string, string> = {
@@ -39,18 +60,17 @@ const COMMON_HEADERS: Record<string, string> = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
 
-/** On HTML answers. */
-const HTML_HEADERS: Record<string, string> = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-frame-options': 'SAMEORIGIN',
-};
-
 /**
  * The security headers (docs/security.md): nosniff and Referrer-Policy on every answer; the
  * CSP and X-Frame-Options on HTML. A route that set its own (a file's stricter CSP,
  * server/routes/files.ts) keeps it.
  */
-export function securityHeaders(app: FastifyInstance): void {
+export function securityHeaders(app: FastifyInstance, webDir: string): void {
+  /** On HTML answers. */
+  const HTML_HEADERS: Record<string, string> = {
+    'content-security-policy': cspFor(buildScriptHashes(webDir)),
+    'x-frame-options': 'SAMEORIGIN',
+  };
   app.addHook('onSend', (_request, reply, payload, done) => {
     const add = (headers: Record<string, string>) => {
       for (const [name, value] of Object.entries(headers)) if (!reply.hasHeader(name)) reply.header(name, value);

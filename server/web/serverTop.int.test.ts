@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -59,7 +60,7 @@ function topOf(res: LightMyRequestResponse): string | null {
   return res.body.slice(start, res.body.indexOf('<div id="root">', start));
 }
 
-test('a reader of the page gets its title and first blocks drawn in index.html, escaped, never cached; the early script after them', async () => {
+test('a reader of the page gets its title and first blocks drawn in index.html, escaped, never cached; no script file holds the parser', async () => {
   const page = await pageWith('Заметки <b>о</b> проекте', 3);
   const res = await open(`/${page.id}`, owner.cookie);
   expect([res.statusCode, res.headers['content-type'], res.headers['cache-control'], res.headers.vary]).toEqual([
@@ -81,9 +82,20 @@ test('a reader of the page gets its title and first blocks drawn in index.html, 
   expect(top).toMatch(/data-top-editor="true"[^>]*contentEditable="false"/);
   expect(top).toContain(`data-top-block="pageHeading_${page.id}"`);
   expect(top).not.toMatch(/data-slate-editor|data-block-id/);
-  // The style sheets are in the document; the early script and the links come after the top.
+  // The style sheets are in the document, the early script deferred in the head (no script file
+  // holds the parser; the inline one is the theme's, allowed by its hash), the app's code and the
+  // links after the top.
   expect(res.body.indexOf('<style>')).toBeLessThan(res.body.indexOf('<div id="server-top"'));
-  expect(res.body.indexOf('<script src="/assets/early-')).toBeGreaterThan(res.body.indexOf('<div id="root">'));
+  expect(res.body.indexOf('<script defer src="/assets/early-')).toBeGreaterThan(0);
+  expect(res.body.indexOf('<script defer src="/assets/early-')).toBeLessThan(res.body.indexOf('</head>'));
+  expect(res.body.match(/<script (?!defer|async|type="module")[^>]*>/g)).toBeNull();
+  const inline = [...res.body.matchAll(/<script>([^<]*)<\/script>/g)].map((script) => script[1]);
+  expect(inline).toHaveLength(1);
+  expect(inline[0]).toContain('dataset.theme');
+  const csp = String(res.headers['content-security-policy']);
+  expect(csp).toContain(`'sha256-${createHash('sha256').update(inline[0]).digest('base64')}'`);
+  expect(csp).toMatch(/script-src 'self' 'sha256-[^']+'(;|$)/);
+  expect(res.body.indexOf('<script type="module"')).toBeGreaterThan(res.body.indexOf('<div id="root">'));
   expect(res.body.indexOf('<link rel="stylesheet"')).toBeGreaterThan(res.body.indexOf('<div id="root">'));
 });
 

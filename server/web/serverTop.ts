@@ -136,22 +136,22 @@ export function topDocuments(webDir: string, indexHtml: string): TopDocuments | 
       .join('\n')
       .replace(/<\/style/gi, '<\\/style');
   const entry = links.map((link) => link[1]);
-  // The early script (server/web/earlyStart.ts) goes after the top too: in the head, the parser
-  // would wait for it before it reads the top (≈ 50 ms of the first screen here); at the end it
-  // still runs before the app's code (a module script runs once the document is read). The app's
-  // code follows it, so the browser asks for the early script before the app's twenty files. The
-  // first click and keys are kept by index.html's `async` script, which stays in the head.
-  // (Deferred in the head it held the first paint less — 188 → 148 ms in a trace — but then the
-  // paint no longer waited for anything, and the `async` script that sets a dark reader's theme
-  // came after it under load: the top flashed light. docs/web-app.md «The document».)
-  const early = EARLY_SCRIPT.exec(indexHtml)?.[0] ?? '';
+  // The early script (server/web/earlyStart.ts) stays in the head, `defer`red: asked for at once,
+  // it holds the parser nowhere and runs once the document is read, before the app's module
+  // (deferred scripts and modules run in the document's order). As a plain script — in the head
+  // the parser waited for it before reading the top; at the end of the body, for its coming and
+  // running (≈ 40 ms of the first paint in a trace) — it held the first paint back. The theme is
+  // index.html's inline script, so nothing painted waits for a file; the first click and keys are
+  // kept by its `async` script.
+  const plain = EARLY_SCRIPT.exec(indexHtml)?.[0] ?? '';
+  const early = plain.replace('<script ', '<script defer ');
   const code = [...indexHtml.matchAll(APP_CODE)].map((tag) => tag[0]);
-  const bare = [...links.map((link) => link[0]), early, ...code].reduce((html, tag) => (tag ? html.replace(tag, '') : html), indexHtml);
+  const bare = [...links.map((link) => link[0]), plain, ...code].reduce((html, tag) => (tag ? html.replace(tag, '') : html), indexHtml);
   const document = (hrefs: readonly string[]) => {
-    const head = `<style>${css([...entry, ...hrefs.filter((href) => !entry.includes(href))])}</style>`;
+    const head = `${early}<style>${css([...entry, ...hrefs.filter((href) => !entry.includes(href))])}</style>`;
     const [before, after] = bare.replace('</head>', () => `${head}</head>`).split('<div id="root"></div>');
     return (top: PageTop) =>
-      `${before.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(top.title)}</title>`)}<div id="server-top" class="server-top">${top.html}</div><div id="root"></div>${early}${code.join('')}${links.map((link) => link[0]).join('')}${after}`;
+      `${before.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(top.title)}</title>`)}<div id="server-top" class="server-top">${top.html}</div><div id="root"></div>${code.join('')}${links.map((link) => link[0]).join('')}${after}`;
   };
   // One document for each set of style sheets a top may need, made when first needed.
   const made = new Map<string, (top: PageTop) => string>();

@@ -12,3 +12,10 @@ export interface ServerTopStyles {
   formulas: string[];
   database: string[];
 }
+
+/**
+ * The build's list of the hashes of index.html's inline scripts (written by
+ * server/web/earlyStart.ts, read by server/web/securityHeaders.ts): the CSP allows those scripts
+ * and no other inline one.
+ */
+export const SCRIPT_HASHES = 'script-hashes.json';

@@ -1,6 +1,6 @@
 import { api, prefetchGet } from './api';
 import { saveUserSetting } from '../features/settings/serverSettings';
-import { earlyInputScript, earlyScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
+import { earlyInputScript, earlyScript, earlyThemeScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
 import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
 import { rowsPath, viewRowsQuery, BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
 import { calendarDays, calendarRowsQuery, firstRowsPaths } from '../editor/blocks/rowsAddress';
@@ -56,7 +56,8 @@ function runScript(pathname: string) {
   window.__earlyInput = undefined;
   window.history.replaceState(null, '', pathname);
   document.head.innerHTML = '';
-  // As index.html runs them: the async one first (it may come first), then the early script.
+  // As index.html runs them: the inline theme, the async one (it may come first), then the early script.
+  new Function(earlyThemeScript())();
   new Function(earlyInputScript())();
   new Function(earlyScript(PLAN))();
 }

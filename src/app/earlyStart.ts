@@ -250,14 +250,24 @@ export function earlyScript(plan: EarlyPlan): string {
 }
 
 /**
- * index.html's first script, `async` in its head (it holds nothing up, and runs as soon as it
- * has come, before the page's top is read or just after): the theme, and on a page's address the
- * recorder of the first click and keys (`recordEarlyInput`). Apart from the early script, which
- * the page's top drawn by the server moves to the end of the document (the parser waits for
- * it): a click on the drawing would otherwise go unheard until that had come.
+ * index.html's first script, inline in its head, so the theme is on <html> before anything is
+ * painted whatever comes when (a file, even the head's first, may come after the server's drawn
+ * top has been painted: the top then flashed light for a dark reader). The CSP allows it by its
+ * hash (server/web/earlyStart.ts writes it into the build; server/web/securityHeaders.ts).
+ */
+export function earlyThemeScript(): string {
+  return `(${earlyTheme.toString()})();`;
+}
+
+/**
+ * index.html's second script, `async` in its head (it holds nothing up, and runs as soon as it
+ * has come, before the page's top is read or just after): on a page's address the recorder of
+ * the first click and keys (`recordEarlyInput`). Apart from the early script, which the page's
+ * top drawn by the server moves out of the parser's way: a click on the drawing would otherwise
+ * go unheard until that had come.
  */
 export function earlyInputScript(): string {
-  return `(${earlyTheme.toString()})();\nif (${PAGE_ADDRESS.toString()}.test(location.pathname)) (${recordEarlyInput.toString()})();`;
+  return `if (${PAGE_ADDRESS.toString()}.test(location.pathname)) (${recordEarlyInput.toString()})();`;
 }
 
 /** An address the page screen may open (a page's id): where the first click and keys are kept. The app's other addresses are not pages (`startGets`). */

@@ -54,9 +54,12 @@ test('the app runs under its CSP: login, typing, a formula and an allowed embed 
   const consoleLines = cspConsole(page);
   const login = await page.goto(suite.server.url + '/login');
   const policy = (await login!.allHeaders())['content-security-policy'];
-  expect(policy).toMatch(/(^|; )script-src 'self'(;|$)/);
+  // The build's files and one inline script by its hash (the theme's), nothing else inline.
+  expect(policy).toMatch(/(^|; )script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
   // index.html's early script is a file now (assets/early-<hash>.js), and it ran: the app's first requests were made by it.
   expect(await page.evaluate(() => typeof window.__early)).toBe('object');
+  // The inline theme ran too (its hash allowed it: a violation would be reported below).
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toMatch(/^(light|dark)$/);
   await signInThroughUi(page, suite.server, 'csp@example.com');
   expect(await violations(page)).toEqual([]);
 
