@@ -40,8 +40,6 @@ export function cspFor(scriptHashes: readonly string[]): string {
   return CSP_DIRECTIVES.map((directive) => (directive[0] === 'script-src' ? [...directive, ...scriptHashes] : directive).join(' ')).join('; ');
 }
 
-export const CONTENT_SECURITY_POLICY = cspFor([]);
-
 /** A script's CSP source: `'sha256-<base64>'` of its text. */
 export function scriptHash(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

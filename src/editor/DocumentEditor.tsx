@@ -40,7 +40,7 @@ import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
 import { caretBelowBlocks } from './clickBelow';
 import { ChunkVisibilityProvider, renderChunk, revealBlock } from './lazyChunks';
-import { DatabaseHostContext, type DatabaseHost } from './blocks/databaseHost';
+import { DatabaseHostContext, fillDatabaseOf, type DatabaseHost } from './blocks/databaseHost';
 import { insertDatabaseBlock } from './blocks/insertDatabaseBlock';
 import { preloadDatabases } from './blocks/databaseRows';
 import { LeaveGuard } from './LeaveGuard';
@@ -291,7 +291,7 @@ export function DocumentEditor({
       flush: () => queue.flush(),
       live: liveConnection && liveUser ? { connection: liveConnection, userId: liveUser } : null,
       openPage: (id) => callbacks.current.onOpenPage?.(id),
-      fillDatabaseId: holdsDatabase(page.type) ? blocks.find((block) => block.type === 'database')?.id : undefined,
+      fillDatabaseId: fillDatabaseOf(page, blocks),
       // The page as the store has it now (a title typed since it was read): the linked view's title follows it.
       createLinkedView: (layoutId, viewName) => createLinkedViewPage(store.dispatch, store.getState().pages.entities[page.id] ?? page, layoutId, viewName),
       published,

@@ -28,7 +28,7 @@ import common from '../locales/ru/common.json';
 import documentEditor from '../locales/ru/documentEditor.json';
 import automation from '../locales/ru/automation.json';
 import { clearPrefetched, giveAnswer } from '../app/api';
-import { DatabaseHostContext, type DatabaseHost } from '../editor/blocks/databaseHost';
+import { DatabaseHostContext, fillDatabaseOf, type DatabaseHost } from '../editor/blocks/databaseHost';
 import { preloadDatabaseView } from '../editor/blocks/databaseRows';
 import { DATABASE_WINDOW, firstRowsPath } from '../editor/blocks/rowsAddress';
 import { clearRowStores } from '../features/database/rows/rowStore';
@@ -61,7 +61,7 @@ function databaseHost({ page, blocks, editable, published }: PageTopInput): Data
     isSaved: () => true,
     flush: () => Promise.resolve(),
     live: null,
-    fillDatabaseId: holdsDatabase(page.type) ? blocks.find((block) => block.type === 'database')?.id : undefined,
+    fillDatabaseId: fillDatabaseOf(page, blocks),
     published,
   };
 }

@@ -67,6 +67,39 @@ async function hold(tab: Page, url: string | RegExp): Promise<() => void> {
 /** Holds the app's code (index.html's module) back: what shows meanwhile is the server's alone. */
 const holdAppCode = (tab: Page) => hold(tab, /\/assets\/index-[^/]+\.js$/);
 
+/**
+ * Records every frame from the navigation on: whether an element matching `selector` whose text
+ * starts with `text` is on the screen (the server's drawing or the app's).
+ */
+async function recordFrames(tab: Page, selector: string, text: string): Promise<void> {
+  await tab.addInitScript(
+    ([selector, text]) => {
+      const frames: boolean[] = [];
+      (window as unknown as { __frames: boolean[] }).__frames = frames;
+      const visible = () =>
+        [...document.querySelectorAll(selector)].some((element) => {
+          if (!(element.textContent ?? '').startsWith(text)) return false;
+          const box = element.getBoundingClientRect();
+          return box.height > 0 && getComputedStyle(element).visibility !== 'hidden' && box.top < innerHeight;
+        });
+      const tick = () => {
+        frames.push(visible());
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    },
+    [selector, text] as const,
+  );
+}
+
+/** From the first frame that showed it on, the recorded element never left the screen. */
+async function expectNeverGone(tab: Page): Promise<void> {
+  const frames = await tab.evaluate(() => (window as unknown as { __frames: boolean[] }).__frames);
+  const first = frames.indexOf(true);
+  expect(first).toBeGreaterThanOrEqual(0);
+  expect(frames.slice(first).filter((shown) => !shown)).toHaveLength(0);
+}
+
 const serverTop = (tab: Page) => tab.locator('#server-top');
 /** A click on a paragraph of the server's drawing (its middle), once the recorder is there. */
 async function clickOnTop(tab: Page, text: string): Promise<void> {
@@ -81,22 +114,7 @@ test("a page's link shows its top before the app's code has come; the app takes 
   const tab = await suite.signedIn('top-frames@example.com');
   const pageId = await pageOf(tab, 'Первый экран', 30);
   // Every frame from the start: is the first paragraph on the screen (the server's or the app's)?
-  await tab.addInitScript((first: string) => {
-    const frames: boolean[] = [];
-    (window as unknown as { __frames: boolean[] }).__frames = frames;
-    const visible = () =>
-      [...document.querySelectorAll('#server-top [data-top-block], #root [data-slate-editor] [data-block-id]')].some((block) => {
-        if (!(block.textContent ?? '').startsWith(first)) return false;
-        const box = block.getBoundingClientRect();
-        const style = getComputedStyle(block);
-        return box.height > 0 && style.visibility !== 'hidden' && box.top < innerHeight;
-      });
-    const tick = () => {
-      frames.push(visible());
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  }, line(1));
+  await recordFrames(tab, '#server-top [data-top-block], #root [data-slate-editor] [data-block-id]', line(1));
   const release = await holdAppCode(tab);
   await tab.goto(`${suite.server.url}/${pageId}`, { waitUntil: 'commit' });
   await serverTop(tab).getByText(line(30)).waitFor();
@@ -109,11 +127,8 @@ test("a page's link shows its top before the app's code has come; the app takes 
   await editable(tab);
   await tab.waitForTimeout(300);
   expect(await serverTop(tab).count()).toBe(0);
-  const frames = await tab.evaluate(() => (window as unknown as { __frames: boolean[] }).__frames);
-  const first = frames.indexOf(true);
-  expect(first).toBeGreaterThanOrEqual(0);
   // From its first frame on, the paragraph never left the screen while the app took over.
-  expect(frames.slice(first).filter((shown) => !shown)).toHaveLength(0);
+  await expectNeverGone(tab);
   await shoot(tab, 'server-top-taken-over-1280');
   await tab.context().close();
 });
@@ -284,24 +299,10 @@ test('a database page: the table with its first rows drawn by the server; the ap
     body: JSON.stringify({ title: 'Заказы', type: 'Database' }),
   });
   const blocks: { data: Array<{ id: string }> } = await fetchJson(`${S}/note/${page.data.id}/blocks`, { cookie });
-  const rows = Array.from({ length: 40 }, (_, n) => ({ title: `Заказ ${n + 1}` }));
+  const rows = Array.from({ length: 40 }, (_, n) => ({ title: `Заказ ${String(n + 1).padStart(2, '0')}` }));
   await fetchJson(`${S}/database/${blocks.data[0].id}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
   // Every frame: is the first row on the screen (the server's grid or the app's)?
-  await tab.addInitScript(() => {
-    const frames: boolean[] = [];
-    (window as unknown as { __frames: boolean[] }).__frames = frames;
-    const visible = () =>
-      [...document.querySelectorAll('#server-top .db-row, #root .db-row')].some((row) => {
-        if (!(row.textContent ?? '').includes('Заказ 1')) return false;
-        const box = row.getBoundingClientRect();
-        return box.height > 0 && box.top < innerHeight;
-      });
-    const tick = () => {
-      frames.push(visible());
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await recordFrames(tab, '#server-top .db-row [data-col="0"], #root .db-row [data-col="0"]', 'Заказ 01');
   const releaseCode = await holdAppCode(tab);
   // The rows' answer to the app is held too: the app's page is there before its grid has rows.
   const releaseRows = await hold(tab, /\/rows\?/);
@@ -317,10 +318,7 @@ test('a database page: the table with its first rows drawn by the server; the ap
   releaseRows();
   await tab.locator('#root .db-row', { hasText: 'Заказ 12' }).waitFor();
   await serverTop(tab).waitFor({ state: 'detached' });
-  const frames = await tab.evaluate(() => (window as unknown as { __frames: boolean[] }).__frames);
-  const first = frames.indexOf(true);
-  expect(first).toBeGreaterThanOrEqual(0);
-  expect(frames.slice(first).filter((shown) => !shown)).toHaveLength(0);
+  await expectNeverGone(tab);
   await shoot(tab, 'server-top-database-taken-over-1280');
   await tab.context().close();
 });

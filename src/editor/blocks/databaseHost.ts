@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { WireBlock } from '../../../schema/block';
+import { holdsDatabase, type WireElement } from '../../../schema/element';
 import type { RealtimeConnection } from '../../app/realtimeConnection';
 
 /**
@@ -26,6 +27,11 @@ export interface DatabaseHost {
   openPage?(pageId: string): void;
   /** Makes a page showing the view `layoutId` of this database (a WidgetView page) and answers its id; absent where there is no page tree to put it in. */
   createLinkedView?(layoutId: string, viewName: string): Promise<string>;
+}
+
+/** The database a page of type Database draws full width and height: its first database block (`DatabaseHost.fillDatabaseId`). */
+export function fillDatabaseOf(page: Pick<WireElement, 'type'>, blocks: readonly WireBlock[]): string | undefined {
+  return holdsDatabase(page.type) ? blocks.find((block) => block.type === 'database')?.id : undefined;
 }
 
 export const DatabaseHostContext = createContext<DatabaseHost | null>(null);
