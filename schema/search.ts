@@ -25,4 +25,11 @@ export interface WireSearchHit {
     /** Found by a title like the query (a typo), not by its words. */
     fuzzy: boolean;
   };
+  /**
+   * A row of a database: the database's rows found are one result (at the place of the best),
+   * at most three of them given, each with this; `found` counts the rows found that the caller
+   * may read («ещё N строк в «title»»: `found` − the rows given). Absent for other pages, and
+   * when the search asked for one database's rows (`database`).
+   */
+  database?: { id: string; title: string; pageId: string; found: number };
 }

@@ -13,19 +13,22 @@ import type { PageRow } from '../db/types';
 import type { UserLimits } from '../config';
 import { requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
-import { matchingPages, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
-import { queryTerms } from '../search/terms';
+import { databaseNames, entriesById, pageFeatures, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
+import { groupRows, rankPages } from '../search/rank';
+import { parseQuery } from '../search/terms';
 import { requestWorkspace } from './pages';
 
 /**
- * Candidates read at a time while filling a page of results (the first read twice what the page
- * needs: most people may read most pages, and each candidate's access is worked out); at most
- * `MAX_CANDIDATES` looked at for one answer.
+ * Results (a page, or a database's rows) whose access is worked out at a time while filling a page
+ * of them (the first time twice what the page needs: most people may read most pages); at most
+ * `MAX_CANDIDATES` results looked at for one answer.
  */
 const CANDIDATE_BATCH = 200;
 const MAX_CANDIDATES = 2_000;
 /** Titles like the query (a typo) are looked for only when its words found fewer pages than this. */
 const FUZZY_BELOW = 3;
+/** A database's rows shown in one result (the rest counted: «ещё N строк»). */
+const ROWS_SHOWN = 3;
 
 const searchQueryShape = {
   q: z.string().max(200),
@@ -36,6 +39,8 @@ const searchQueryShape = {
   author: z.string().max(64).optional(),
   after: z.iso.datetime({ offset: true }).optional(),
   before: z.iso.datetime({ offset: true }).optional(),
+  /** Rows of this database (block id) only: a result's «ещё N строк». */
+  database: z.string().max(64).optional(),
 };
 
 /**
@@ -66,77 +71,110 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       const query = request.query;
       const limit = query.limit ?? 20;
       const skip = query.offset ?? 0;
-      const terms = queryTerms(query.q);
       const filters: SearchFilters = {
         workspaceId: workspace.id,
         inTrash: query.inTrash ?? false,
         author: query.author,
         after: query.after,
         before: query.before,
+        database: query.database,
       };
 
-      // Pages in the order their best entry comes; each page's first entry is its match.
-      const best = new Map<string, Candidate>();
+      const parsed = parseQuery(query.q);
+      // Every page holding a term, ranked (rank.ts); a database's rows as one result unless one
+      // database is asked for.
+      const ranked = rankPages(await pageFeatures(app.db, parsed, filters), parsed, Date.now());
+      const groups = filters.database ? ranked.map((page) => ({ databaseId: null, pages: [page] })) : groupRows(ranked);
+
       const wanted = skip + limit + 1;
-      // The pages looked at (read with their matches) and their ancestors (for the paths shown),
-      // each read once, with the caller's levels on them and whether each is a favourite.
+      // The pages looked at and their ancestors (for the paths shown), each read once, with the
+      // caller's levels on them and whether each is a favourite.
       const rows = new Map<string, PageRow>();
       const levels = new Map<string, AccessLevel>();
       const favorites = new Set<string>();
       const roles = new Map([[workspace.id, workspace.role]]);
-      const take = async (candidates: readonly Candidate[]) => {
-        const fresh = candidates.filter((c) => !best.has(c.page.id));
-        for (const c of fresh) rows.set(c.page.id, c.page);
-        const found = fresh.map((c) => c.page);
-        // A page read already (another candidate's ancestor) is not read again.
+      const readable = (id: string) => allows(levels.get(id) ?? 'none', 'read');
+      const learn = async (found: readonly PageRow[]) => {
+        const fresh = found.filter((p) => !levels.has(p.id));
+        for (const p of fresh) rows.set(p.id, p);
+        // A page read already (another's ancestor) is not read again.
         const [above, liked] = await Promise.all([
           findPages(
             app.db,
-            [...new Set(found.flatMap((p) => pagePath(p)))].filter((id) => !rows.has(id)),
+            [...new Set(fresh.flatMap((p) => pagePath(p)))].filter((id) => !rows.has(id)),
           ),
           favoritePageIds(
             app.db,
             user.id,
-            found.map((p) => p.id),
+            fresh.map((p) => p.id),
           ),
         ]);
         for (const row of above) rows.set(row.id, row);
         for (const id of liked) favorites.add(id);
-        for (const [id, level] of await pageAccessLevels(app.db, user.id, [...found, ...above], roles)) levels.set(id, level);
-        for (const c of fresh) if (!best.has(c.page.id) && allows(levels.get(c.page.id) ?? 'none', 'read')) best.set(c.page.id, c);
+        for (const [id, level] of await pageAccessLevels(app.db, user.id, [...fresh, ...above], roles)) levels.set(id, level);
       };
-      for (
-        let offset = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted);
-        offset < MAX_CANDIDATES && best.size < wanted;
-        offset += size, size = CANDIDATE_BATCH
-      ) {
-        const batch = await matchingPages(app.db, terms, filters, offset, size);
-        await take(batch);
-        if (batch.length < size) break;
+      // The results: each group with the pages of it the caller may read, in rank order.
+      const results: Array<{ databaseId: string | null; pages: Candidate[]; found: number }> = [];
+      const candidateOf = (r: (typeof ranked)[number]): Candidate => ({ page: r.page, unit: '', kind: 'title', text: '', entry: r.bestEntry });
+      let looked = 0;
+      for (let at = 0; at < groups.length && results.length < wanted && looked < MAX_CANDIDATES;) {
+        const batch: typeof groups = [];
+        for (let size = 0; at < groups.length && size < Math.min(CANDIDATE_BATCH, 2 * wanted); at += 1, size += 1) batch.push(groups[at]);
+        const pages = batch.flatMap((g) => g.pages);
+        looked += batch.length;
+        await learn(pages.map((r) => r.page));
+        for (const group of batch) {
+          const kept = group.pages.filter((r) => readable(r.pageId));
+          if (kept.length > 0 && results.length < wanted)
+            results.push({ databaseId: group.databaseId, pages: kept.map((r) => candidateOf(r)), found: kept.length });
+        }
       }
-      // Hardly anything found by its words: titles like the query (a typo) after them.
-      if (best.size < FUZZY_BELOW && query.q.trim().length >= 3) await take(await similarTitles(app.db, query.q, filters, limit));
+      // Hardly anything found by its words: titles like the query (a typo) after them — not for a
+      // quoted phrase, which asks for those words as written.
+      const resultIds = new Set(results.flatMap((r) => r.pages.map((c) => c.page.id)));
+      if (results.length < FUZZY_BELOW && parsed.phrases.length === 0 && query.q.trim().length >= 3) {
+        const similar = (await similarTitles(app.db, query.q, filters, limit)).filter((c) => !resultIds.has(c.page.id));
+        await learn(similar.map((c) => c.page));
+        for (const c of similar) if (readable(c.page.id) && results.length < wanted) results.push({ databaseId: null, pages: [c], found: 1 });
+      }
 
-      const ordered = [...best.values()];
-      const shown = ordered.slice(skip, skip + limit);
+      const shown = results.slice(skip, skip + limit);
+      const passages = await entriesById(
+        app.db,
+        shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => (c.entry === undefined ? [] : [c.entry])),
+      );
+      const databases = await databaseNames(
+        app.db,
+        shown.flatMap((r) => (r.databaseId ? [r.databaseId] : [])),
+        (id) => (readable(id) ? rows.get(id) : undefined),
+      );
       // The ancestors shown: only those the caller may read.
-      const ancestorOf = (id: string) => (allows(levels.get(id) ?? 'none', 'read') ? rows.get(id) : undefined);
-      const hits: WireSearchHit[] = shown.map((c) => {
-        const path = pagePath(c.page).flatMap((id) => {
-          const a = ancestorOf(id);
-          return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];
-        });
-        const kind = c.kind;
-        const match = {
-          ...snippet(c.text, terms),
-          kind,
-          blockId: kind === 'block' ? c.unit : null,
-          fieldId: kind === 'cell' ? c.unit.slice(2) : null,
-          fuzzy: c.fuzzy ?? false,
-        };
-        return { page: presentElement(c.page, levels.get(c.page.id)!, favorites.has(c.page.id)), path, match };
-      });
-      return envelope(hits, { offset: skip, hasMoreNext: ordered.length > skip + limit });
+      const ancestorOf = (id: string) => (readable(id) ? rows.get(id) : undefined);
+      const hits: WireSearchHit[] = shown.flatMap((result) =>
+        result.pages.slice(0, result.databaseId ? ROWS_SHOWN : 1).map((c): WireSearchHit => {
+          const passage = c.entry === undefined ? undefined : passages.get(c.entry);
+          const { unit, kind, text } = passage ?? { unit: c.unit, kind: c.kind, text: c.text };
+          const path = pagePath(c.page).flatMap((id) => {
+            const a = ancestorOf(id);
+            return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];
+          });
+          const match = {
+            ...snippet(text, parsed.terms),
+            kind,
+            blockId: kind === 'block' ? unit : null,
+            fieldId: kind === 'cell' ? unit.slice(2) : null,
+            fuzzy: c.fuzzy ?? false,
+          };
+          const database = result.databaseId ? databases.get(result.databaseId) : undefined;
+          return {
+            page: presentElement(c.page, levels.get(c.page.id)!, favorites.has(c.page.id)),
+            path,
+            match,
+            ...(database ? { database: { ...database, found: result.found } } : {}),
+          };
+        }),
+      );
+      return envelope(hits, { offset: skip, hasMoreNext: results.length > skip + limit });
     },
   );
 }

@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { isPostgres } from '../db/connect';
 import type { Database, PageRow } from '../db/types';
 import { ENTRY_SPAN } from './indexer';
-import { placedWords, termMatches, trigrams, type QueryTerm } from './terms';
+import { placedWords, termMatches, trigrams, type ParsedQuery, type QueryTerm } from './terms';
+import type { PageFeatures } from './rank';
 
 /** One entry that answers a query, with its page. */
 export interface Candidate {
@@ -12,6 +13,8 @@ export interface Candidate {
   text: string;
   /** Found by its title's trigrams (a typo), not by its words. */
   fuzzy?: boolean;
+  /** The entry shown (its passage), when known by id only. */
+  entry?: number;
 }
 
 export interface SearchFilters {
@@ -23,6 +26,8 @@ export interface SearchFilters {
   /** Pages changed at or after / before these (ISO). */
   after?: string;
   before?: string;
+  /** Rows of this database (block id) only. */
+  database?: string;
 }
 
 /** The first stem after every stem starting with `stem` (a prefix as a range of stems, in code point order). */
@@ -49,45 +54,129 @@ function matchingEntries(terms: readonly QueryTerm[], postgres: boolean) {
   return sql.join(sets, sql` intersect `);
 }
 
+/** A phrase's stems as `search_entries.terms` holds them, for a LIKE over ' ' || terms || ' ' (a prefix last: no space after it). */
+function phrasePattern(words: readonly QueryTerm[]): string {
+  const escaped = words.map((w) => w.stem.replace(/[\\%_]/g, (c) => `\\${c}`));
+  const last = words[words.length - 1];
+  return `% ${escaped.join(' ')}${last?.prefix ? '' : ' '}%`;
+}
+
+/** `(' ' || terms || ' ') like pattern` (escaped with a backslash) on both databases. */
+function holdsPhrase(column: RawBuilder<unknown>, words: readonly QueryTerm[]) {
+  return sql`(' ' || ${column} || ' ') like ${phrasePattern(words)} escape '\\'`;
+}
+
 /**
- * Entries holding every term (a term being typed as a prefix), in the pages the filters keep, one
- * per page, in the order of their pages — pages whose title matches first, then by the page's
- * last change (newest first) — each page's entry being its title, else its first block or cell by
- * id: the same pages in the same order on both databases. `offset`/`limit` page through the
- * answer. An entry's id carries its page (`search_pages.seq` × 2^20, its title + 0: indexer.ts), so
- * the matches are grouped per page from the index alone — FTS5's rowids on SQLite, the postings'
- * B-tree read index-only on PostgreSQL — and only the pages found are looked up (ADR 9 «Figures»).
- * Access is not looked at here: the caller keeps only what the person may read (routes/search.ts).
+ * What the pages holding any of the query's terms hold (rank.ts ranks them), in the pages the
+ * filters keep: which terms each page holds anywhere and in its title (bit i: term i), the most
+ * terms one entry holds and that entry (the passage shown: the title when it holds as many), how
+ * many entries hold any, and whether an entry holding them all has the query's words one after
+ * another. Only pages holding every quoted phrase are kept. The same on both databases: the
+ * terms' entries come from FTS5 or the postings, the rest is plain SQL over their ids (an id
+ * carries its page: `search_pages.seq` × 2^20, the title's number 0).
  */
-export async function matchingPages(
+export async function pageFeatures(
   db: Kysely<Database>,
-  terms: readonly QueryTerm[],
+  query: ParsedQuery,
   filters: SearchFilters,
-  offset: number,
-  limit: number,
-): Promise<Candidate[]> {
+): Promise<Array<PageFeatures & { page: PageRow; bestEntry: number }>> {
+  const terms = query.terms;
   if (terms.length === 0) return [];
   const postgres = isPostgres(db);
+  const span = sql.lit(ENTRY_SPAN);
+  const total = terms.length;
+  const matches = sql.join(
+    terms.map((term, i) => sql`select entry_id, ${sql.lit(i)} as t, ${sql.lit(2 ** i)} as w from (${matchingEntries([term], postgres)}) x${sql.lit(i)}`),
+    sql` union all `,
+  );
   const conditions = [sql`p.workspace_id = ${filters.workspaceId}`, sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
   if (filters.after) conditions.push(sql`p.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`p.updated_at < ${filters.before}`);
-  const span = sql.lit(ENTRY_SPAN);
-  // Matches per page: its first entry, and whether that is its title (number 0).
-  const perPage = sql`select m.entry_id / ${span} as seq, min(m.entry_id) as first, (min(m.entry_id) % ${span}) = 0 as title from (${matchingEntries(terms, postgres)}) m group by m.entry_id / ${span}`;
-  // The pages' rows come with their entries (the route needs them: access, paths, the results),
-  // read for the page of candidates only: the ordering above carries narrow rows.
-  const found = await sql<PageRow & { match_unit: string; match_kind: Candidate['kind']; match_text: string }>`
-    select p.*, e.unit as match_unit, e.kind as match_kind, e.text as match_text
-    from (
-      select g.first, g.title, p.updated_at, p.id
-      from (${perPage}) g cross join search_pages s cross join pages p
-      where s.seq = g.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}
-      order by g.title desc, p.updated_at desc, p.id
-      limit ${limit} offset ${offset}
-    ) top join pages p on p.id = top.id join search_entries e on e.id = top.first
-    order by top.title desc, top.updated_at desc, top.id`.execute(db);
-  return found.rows.map(({ match_unit: unit, match_kind: kind, match_text: text, ...page }) => ({ page, unit, kind, text }));
+  if (filters.database) conditions.push(sql`p.database_id = ${filters.database}`);
+  // The whole query as a phrase, looked for in the entries holding every term only; each quoted
+  // phrase in an entry holding its words (the terms include them). Per page, not per entry.
+  const parts = [
+    // Per term and page: the term's bit, and again when the title holds it.
+    sql`select entry_id / ${span} as seq, w as page_bit, max(case when entry_id % ${span} = 0 then w else 0 end) as title_bit, 0 as best, 0 as entries, 0 as phrase from hits group by entry_id / ${span}, w`,
+    // Per entry: the terms it holds and its number (the best: most terms, then the smallest number).
+    sql`select entry_id / ${span} as seq, 0, 0, n * ${span} + ${span} - 1 - entry_id % ${span}, 1, 0 from per_entry`,
+  ];
+  if (query.words.length > 1) {
+    parts.push(
+      sql`select pe.entry_id / ${span}, 0, 0, 0, 0, 1 from per_entry pe join search_entries se on se.id = pe.entry_id where pe.n = ${total} and ${holdsPhrase(sql.ref('se.terms'), query.words)}`,
+    );
+  }
+  const quoted: RawBuilder<unknown>[] = [];
+  query.phrases.forEach((words, i) => {
+    const wanted = terms.flatMap((t, at) => (words.some((w) => w.stem === t.stem) ? [2 ** at] : [])).reduce((a, b) => a + b, 0);
+    const name = sql.raw(`quoted${i}`);
+    quoted.push(
+      sql`, ${name} as (select pe.entry_id / ${span} as seq from per_entry pe join search_entries se on se.id = pe.entry_id where (pe.mask & ${sql.lit(wanted)}) = ${sql.lit(wanted)} and ${holdsPhrase(sql.ref('se.terms'), words)} group by pe.entry_id / ${span})`,
+    );
+    conditions.push(sql`f.seq in (select seq from ${name})`);
+  });
+  // One pass over those rows per page, then its page (`cross join` keeps SQLite's order: the pages found
+  // first; two aggregates joined, or the pages' table first, were read again per page: 2–6 s for 1,800).
+  const rows = await sql<PageRow & { page_mask: number; title_mask: number; best: number; entries: number; phrase: number; seq: number }>`
+    with hits as (select distinct entry_id, t, w from (${matches}) m),
+    per_entry as (select entry_id, count(*) as n, sum(w) as mask from hits group by entry_id),
+    f as (
+      select seq, sum(page_bit) as page_mask, sum(title_bit) as title_mask, max(best) as best, sum(entries) as entries, max(phrase) as phrase
+      from (${sql.join(parts, sql` union all `)}) parts group by seq
+    )${sql.join(quoted, sql``)}
+    select p.*, f.seq, f.page_mask, f.title_mask, f.best, f.entries, f.phrase
+    from f cross join search_pages s cross join pages p
+    where s.seq = f.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}`.execute(db);
+  return rows.rows.map(({ seq, page_mask, title_mask, best, entries, phrase: inPhrase, ...page }) => {
+    const bestNumber = Number(best);
+    const local = ENTRY_SPAN - 1 - (bestNumber % ENTRY_SPAN);
+    return {
+      page,
+      pageId: page.id,
+      title: page.title,
+      updatedAt: page.updated_at,
+      databaseId: page.database_id ?? null,
+      pageMask: Number(page_mask),
+      titleMask: Number(title_mask),
+      bestTerms: Math.floor(bestNumber / ENTRY_SPAN),
+      entries: Number(entries),
+      phrase: Number(inPhrase) === 1,
+      bestEntry: Number(seq) * ENTRY_SPAN + local,
+    };
+  });
+}
+
+/**
+ * The names of databases (blocks) as a search result shows them: the block's own title, else its
+ * page's title when the caller may read that page (`readablePage`), else none; and its page.
+ */
+export async function databaseNames(db: Kysely<Database>, ids: readonly string[], readablePage: (id: string) => PageRow | undefined) {
+  const names = new Map<string, { id: string; title: string; pageId: string }>();
+  if (ids.length === 0) return names;
+  const blocks = await db
+    .selectFrom('blocks')
+    .select(['id', 'page_id', 'data'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  for (const block of blocks) {
+    let own = '';
+    try {
+      const data = JSON.parse(block.data) as { title?: unknown };
+      if (typeof data.title === 'string') own = data.title.trim();
+    } catch {
+      // A block's data is JSON; nothing to name it by otherwise.
+    }
+    names.set(block.id, { id: block.id, title: own || readablePage(block.page_id)?.title || '', pageId: block.page_id });
+  }
+  return names;
+}
+
+/** Entries by id, for the passages shown. */
+export async function entriesById(db: Kysely<Database>, ids: readonly number[]) {
+  if (ids.length === 0) return new Map<number, { unit: string; kind: Candidate['kind']; text: string }>();
+  const rows = await db.selectFrom('search_entries').select(['id', 'unit', 'kind', 'text']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), { unit: r.unit, kind: r.kind, text: r.text }]));
 }
 
 /** How alike a query's trigrams are to a text's (shared over all: pg_trgm's similarity). */

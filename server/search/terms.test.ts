@@ -1,4 +1,4 @@
-import { foldWord, indexTerms, placedWords, queryTerms, stemWord, termMatches, trigrams } from './terms';
+import { foldWord, indexTerms, parseQuery, placedWords, queryTerms, stemWord, termMatches, trigrams } from './terms';
 import { snippet, titleSimilarity, TITLE_SIMILARITY } from './query';
 import { blockSearchText, cellSearchText } from './texts';
 
@@ -65,4 +65,37 @@ test('the text a block and a cell are found by', () => {
   expect(cellSearchText({ name: 'Заметка', type: 'text' }, ' звонить ')).toBe('звонить');
   expect(cellSearchText({ name: 'Сумма', type: 'number' }, 5)).toBe('');
   expect(cellSearchText(undefined, 'x')).toBe('');
+});
+
+test('a query read: quoted phrases, stop words left out when other words are, the last word a prefix while typed', () => {
+  expect(parseQuery('отчёт за квар')).toEqual({
+    terms: [
+      { stem: 'отчет', prefix: false },
+      { stem: 'квар', prefix: true },
+    ],
+    words: [
+      { stem: 'отчет', prefix: false },
+      { stem: 'за', prefix: false },
+      { stem: 'квар', prefix: true },
+    ],
+    phrases: [],
+  });
+  // Only stop words: they are the query.
+  expect(parseQuery('за ').terms).toEqual([{ stem: 'за', prefix: false }]);
+  const quoted = parseQuery('"план продаж" бюджет');
+  expect(quoted.phrases).toEqual([
+    [
+      { stem: 'план', prefix: false },
+      { stem: 'продаж', prefix: false },
+    ],
+  ]);
+  expect(quoted.terms.map((t) => t.stem)).toEqual(['план', 'продаж', 'бюджет']);
+  // A quote left open runs to the end; a closing quote ends the typing of the last word.
+  expect(parseQuery('"точная фра').phrases).toEqual([
+    [
+      { stem: 'точн', prefix: false },
+      { stem: 'фра', prefix: false },
+    ],
+  ]);
+  expect(parseQuery('"план"').terms).toEqual([{ stem: 'план', prefix: false }]);
 });

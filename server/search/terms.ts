@@ -100,3 +100,104 @@ export function trigrams(text: string): string[] {
   }
   return [...grams];
 }
+
+/**
+ * Words too common to decide anything alone (prepositions, conjunctions, particles, articles):
+ * a query's words among these are not asked of the index when it has other words (they still
+ * count for a phrase and an exact title). Folded, not stemmed.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  'а',
+  'без',
+  'бы',
+  'в',
+  'во',
+  'да',
+  'для',
+  'до',
+  'же',
+  'за',
+  'и',
+  'из',
+  'или',
+  'к',
+  'ко',
+  'ли',
+  'на',
+  'над',
+  'не',
+  'ни',
+  'но',
+  'о',
+  'об',
+  'от',
+  'по',
+  'под',
+  'при',
+  'про',
+  'с',
+  'со',
+  'то',
+  'у',
+  'что',
+  'это',
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'for',
+  'from',
+  'in',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+]);
+
+/** A query as search reads it (docs/search.md «How results rank»). */
+export interface ParsedQuery {
+  /** The words asked of the index (stop words left out when others are), each once. */
+  terms: QueryTerm[];
+  /** Every word's stem in the order typed, stop words too: a phrase of the whole query ranks higher. */
+  words: QueryTerm[];
+  /** Quoted phrases (`"точная фраза"`): a page must hold each, its words one after another. */
+  phrases: QueryTerm[][];
+}
+
+/**
+ * Reads a query: quoted phrases (a quote left open runs to the end), then its words. The last word
+ * is a prefix while typed (no space or closing quote after it), as in `queryTerms`.
+ */
+export function parseQuery(query: string): ParsedQuery {
+  const phrases: string[] = [];
+  const loose = query.replace(/"([^"]*)("|$)/g, (_all, inside: string) => {
+    phrases.push(inside);
+    return ` ${inside} `;
+  });
+  const typing = !/[\s"]$/.test(query);
+  const all = [...loose.matchAll(WORD)].map((m) => m[0]);
+  const words = all.map((word, at) => {
+    const stem = stemWord(foldWord(word));
+    return { stem, prefix: typing && at === all.length - 1 && stem.length >= 2, stop: STOP_WORDS.has(foldWord(word)) };
+  });
+  const content = words.some((w) => !w.stop) ? words.filter((w) => !w.stop) : words;
+  const terms: QueryTerm[] = [];
+  for (const { stem, prefix } of content) {
+    const same = terms.find((t) => t.stem === stem);
+    if (same) same.prefix ||= prefix;
+    else terms.push({ stem, prefix });
+  }
+  return {
+    terms: terms.slice(0, MAX_QUERY_TERMS),
+    words: words.map(({ stem, prefix }) => ({ stem, prefix })),
+    phrases: phrases.map((p) => [...p.matchAll(WORD)].map((m) => ({ stem: stemWord(foldWord(m[0])), prefix: false }))).filter((p) => p.length > 0),
+  };
+}

@@ -1,0 +1,75 @@
+import { groupRows, rankPages, type PageFeatures } from './rank';
+import { parseQuery } from './terms';
+
+const NOW = Date.parse('2026-12-03T12:00:00Z');
+const page = (pageId: string, title: string, features: Partial<PageFeatures> = {}): PageFeatures => ({
+  pageId,
+  title,
+  updatedAt: '2026-12-03T11:00:00Z',
+  databaseId: null,
+  pageMask: 1,
+  titleMask: 0,
+  bestTerms: 1,
+  entries: 1,
+  phrase: false,
+  ...features,
+});
+const order = (found: PageFeatures[], q: string) => rankPages(found, parseQuery(q), NOW).map((r) => r.pageId);
+
+test('every term above some of them, whatever the title', () => {
+  const q = 'документов аудиту ';
+  expect(order([page('loose', 'Документы', { pageMask: 1, titleMask: 1 }), page('all', 'Заметки', { pageMask: 3, bestTerms: 2 })], q)).toEqual([
+    'all',
+    'loose',
+  ]);
+});
+
+test('the title weighs most: the query as the title, then all its terms in it, then one of them, then the text', () => {
+  const q = 'план продаж ';
+  const found = [
+    page('text', 'Заметки', { pageMask: 3, bestTerms: 2, entries: 3 }),
+    page('some', 'План', { pageMask: 3, titleMask: 1, bestTerms: 1 }),
+    page('all', 'Продаж план на год', { pageMask: 3, titleMask: 3, bestTerms: 2 }),
+    page('exact', 'План продаж', { pageMask: 3, titleMask: 3, bestTerms: 2 }),
+  ];
+  expect(order(found, q)).toEqual(['exact', 'all', 'some', 'text']);
+});
+
+test('a phrase and one passage with every term rank above the terms apart; a whole word in the title above a word it begins', () => {
+  const q = 'план продаж ';
+  expect(
+    order(
+      [
+        page('apart', 'A', { pageMask: 3, bestTerms: 1 }),
+        page('one', 'B', { pageMask: 3, bestTerms: 2 }),
+        page('phrase', 'C', { pageMask: 3, bestTerms: 2, phrase: true }),
+      ],
+      q,
+    ),
+  ).toEqual(['phrase', 'one', 'apart']);
+  expect(order([page('begins', 'Документооборот', { titleMask: 1 }), page('whole', 'Документ по заказу', { titleMask: 1 })], 'документ')).toEqual([
+    'whole',
+    'begins',
+  ]);
+});
+
+test('fresher a little up, then the newest, then the id', () => {
+  const old = page('old', 'A', { updatedAt: '2024-12-03T12:00:00Z' });
+  const fresh = page('fresh', 'A');
+  expect(order([old, fresh], 'a')).toEqual(['fresh', 'old']);
+  // Fresh does not beat the title.
+  expect(order([page('titled', 'Бюджет', { titleMask: 1, updatedAt: '2020-01-01T00:00:00Z' }), fresh], 'бюджет')).toEqual(['titled', 'fresh']);
+  expect(order([page('b', 'A'), page('a', 'A')], 'a')).toEqual(['a', 'b']);
+});
+
+test('a database’s rows are one result at the place of its best row', () => {
+  const ranked = rankPages(
+    [page('r1', 'Документ 1', { databaseId: 'db', titleMask: 1 }), page('p', 'Архив'), page('r2', 'Документ 2', { databaseId: 'db', titleMask: 1 })],
+    parseQuery('документ'),
+    NOW,
+  );
+  expect(groupRows(ranked).map((g) => [g.databaseId, g.pages.map((p) => p.pageId)])).toEqual([
+    ['db', ['r1', 'r2']],
+    [null, ['p']],
+  ]);
+});

@@ -1,0 +1,125 @@
+import { foldWord, indexTerms, type ParsedQuery } from './terms';
+
+/**
+ * How search ranks what it found (docs/search.md «How results rank»): one scorer in the server
+ * for both databases, over what each page's matches are (read by `pageFeatures`, query.ts).
+ */
+
+/** What a page's matches are, as the index tells them. */
+export interface PageFeatures {
+  pageId: string;
+  title: string;
+  updatedAt: string;
+  /** The database block the page is a row of, or null. */
+  databaseId: string | null;
+  /** Which of the query's terms the page holds anywhere (bit i: term i), and in its title. */
+  pageMask: number;
+  titleMask: number;
+  /** The most terms one entry holds (a title, a block, a cell). */
+  bestTerms: number;
+  /** How many entries hold any term. */
+  entries: number;
+  /** An entry holds every word of the query one after another. */
+  phrase: boolean;
+}
+
+export interface Ranked extends PageFeatures {
+  /** Terms held anywhere on the page: all of them rank above some of them. */
+  covered: number;
+  score: number;
+}
+
+/** Bits set. */
+function bits(mask: number): number {
+  let n = 0;
+  for (let m = mask; m; m &= m - 1) n += 1;
+  return n;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The score's parts (weights), named for the docs and the tests. */
+export const WEIGHTS = {
+  /** Per share of the query's terms in the title. */
+  titleTerms: 8,
+  /** The title holds every term. */
+  wholeTitle: 4,
+  /** The title is the query (its words, in order). */
+  exactTitle: 6,
+  /** One passage holds every term (of two or more). */
+  onePassage: 3,
+  /** A passage holds the query's words one after another (two or more). */
+  phrase: 4,
+  /** More passages holding terms: up to this. */
+  passages: 1,
+  /** Changed lately: up to this, half of it a month ago. */
+  fresh: 1.5,
+} as const;
+
+/**
+ * Ranks pages: those holding every term first (then those holding more of them), and among
+ * those by a score — the title weighs most (its share of the terms, all of them, the query
+ * itself), then one passage with every term, the words as a phrase, how many passages hold them,
+ * and a little for a recent change — then the newest change, then the id (a stable order).
+ */
+export function rankPages<T extends PageFeatures>(found: readonly T[], query: ParsedQuery, now: number): Array<T & Ranked> {
+  const total = query.terms.length;
+  const queryText = query.words.map((w) => w.stem).join(' ');
+  const ranked = found.map((page): T & Ranked => {
+    const covered = bits(page.pageMask);
+    // A term in the title as a whole word counts whole, as the start of a longer one (typed on) half.
+    const titleWords = new Set(titleStems(page.title).split(' '));
+    const inTitle = query.terms.reduce((sum, term, i) => sum + (page.titleMask & (2 ** i) ? (titleWords.has(term.stem) ? 1 : 0.5) : 0), 0);
+    const ageDays = Math.max(0, (now - Date.parse(page.updatedAt)) / DAY_MS);
+    const exact = queryText.length > 0 && titleStems(page.title) === queryText;
+    const score =
+      (WEIGHTS.titleTerms * inTitle) / Math.max(1, total) +
+      (inTitle === total ? WEIGHTS.wholeTitle : 0) +
+      (exact ? WEIGHTS.exactTitle : 0) +
+      (total > 1 && page.bestTerms === total ? WEIGHTS.onePassage : 0) +
+      (query.words.length > 1 && page.phrase ? WEIGHTS.phrase : 0) +
+      WEIGHTS.passages * Math.min(1, Math.log2(1 + page.entries) / 4) +
+      WEIGHTS.fresh / (1 + ageDays / 30);
+    return { ...page, covered, score };
+  });
+  return ranked.sort(
+    (a, b) =>
+      b.covered - a.covered || b.score - a.score || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0) || (a.pageId < b.pageId ? -1 : 1),
+  );
+}
+
+/** A title's words as the index keeps them (a prefix typed last matches a title's last word whole only). */
+function titleStems(title: string): string {
+  return indexTerms(foldWord(title));
+}
+
+/** One result of the ranking: a page, or a database's rows (grouped: they come as one result). */
+export interface RankedGroup<T extends PageFeatures = Ranked> {
+  /** The database block of a group of rows; null for a page. */
+  databaseId: string | null;
+  /** The group's pages, best first (one for a page). */
+  pages: T[];
+}
+
+/**
+ * The ranking in results: a database's rows found are one result, at the place of its best row
+ * (a database of 2,000 rows matching «документ» takes one place, not the first 2,000).
+ */
+export function groupRows<T extends PageFeatures>(ranked: readonly T[]): Array<RankedGroup<T>> {
+  const groups: Array<RankedGroup<T>> = [];
+  const byDatabase = new Map<string, RankedGroup<T>>();
+  for (const page of ranked) {
+    if (page.databaseId === null) {
+      groups.push({ databaseId: null, pages: [page] });
+      continue;
+    }
+    const group = byDatabase.get(page.databaseId);
+    if (group) group.pages.push(page);
+    else {
+      const made = { databaseId: page.databaseId, pages: [page] };
+      byDatabase.set(page.databaseId, made);
+      groups.push(made);
+    }
+  }
+  return groups;
+}
