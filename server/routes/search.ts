@@ -13,7 +13,7 @@ import type { PageRow } from '../db/types';
 import type { UserLimits } from '../config';
 import { requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
-import { databaseNames, entriesById, pageFeatures, similarTitles, snippet, type Candidate, type SearchFilters } from '../search/query';
+import { databaseNames, entriesById, pageFeatures, similarTitles, snippet, type SearchFilters } from '../search/query';
 import { groupRows, rankPages } from '../search/rank';
 import { parseQuery } from '../search/terms';
 import { requestWorkspace } from './pages';
@@ -29,6 +29,13 @@ const MAX_CANDIDATES = 2_000;
 const FUZZY_BELOW = 3;
 /** A database's rows shown in one result (the rest counted: «ещё N строк»). */
 const ROWS_SHOWN = 3;
+
+/** A page of a result, and the entry whose passage is shown (none: its title, found as like the query). */
+interface Found {
+  page: PageRow;
+  entry: number | null;
+  fuzzy: boolean;
+}
 
 const searchQueryShape = {
   q: z.string().max(200),
@@ -113,20 +120,27 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
         for (const id of liked) favorites.add(id);
         for (const [id, level] of await pageAccessLevels(app.db, user.id, [...fresh, ...above], roles)) levels.set(id, level);
       };
-      // The results: each group with the pages of it the caller may read, in rank order.
-      const results: Array<{ databaseId: string | null; pages: Candidate[]; found: number }> = [];
-      const candidateOf = (r: (typeof ranked)[number]): Candidate => ({ page: r.page, unit: '', kind: 'title', text: '', entry: r.bestEntry });
-      let looked = 0;
-      for (let at = 0; at < groups.length && results.length < wanted && looked < MAX_CANDIDATES;) {
-        const batch: typeof groups = [];
-        for (let size = 0; at < groups.length && size < Math.min(CANDIDATE_BATCH, 2 * wanted); at += 1, size += 1) batch.push(groups[at]);
-        const pages = batch.flatMap((g) => g.pages);
-        looked += batch.length;
-        await learn(pages.map((r) => r.page));
+      // The results: each group with the pages of it the caller may read, in rank order, each page
+      // with the entry whose passage is shown (a title like the query: its title).
+      const results: Array<{ databaseId: string | null; pages: Found[] }> = [];
+      for (
+        let at = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted);
+        at < groups.length && at < MAX_CANDIDATES && results.length < wanted;
+        at += size, size = CANDIDATE_BATCH
+      ) {
+        const batch = groups.slice(at, at + size);
+        await learn(
+          await findPages(
+            app.db,
+            // Their whole rows (an ancestor of an earlier result is read already).
+            batch.flatMap((g) => g.pages.flatMap((r) => (levels.has(r.pageId) ? [] : [r.pageId]))),
+          ),
+        );
         for (const group of batch) {
           const kept = group.pages.filter((r) => readable(r.pageId));
-          if (kept.length > 0 && results.length < wanted)
-            results.push({ databaseId: group.databaseId, pages: kept.map((r) => candidateOf(r)), found: kept.length });
+          if (kept.length > 0 && results.length < wanted) {
+            results.push({ databaseId: group.databaseId, pages: kept.map((r) => ({ page: rows.get(r.pageId)!, entry: r.bestEntry, fuzzy: false })) });
+          }
         }
       }
       // Hardly anything found by its words: titles like the query (a typo) after them — not for a
@@ -135,13 +149,14 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       if (results.length < FUZZY_BELOW && parsed.phrases.length === 0 && query.q.trim().length >= 3) {
         const similar = (await similarTitles(app.db, query.q, filters, limit)).filter((c) => !resultIds.has(c.page.id));
         await learn(similar.map((c) => c.page));
-        for (const c of similar) if (readable(c.page.id) && results.length < wanted) results.push({ databaseId: null, pages: [c], found: 1 });
+        for (const c of similar)
+          if (readable(c.page.id) && results.length < wanted) results.push({ databaseId: null, pages: [{ page: c.page, entry: null, fuzzy: true }] });
       }
 
       const shown = results.slice(skip, skip + limit);
       const passages = await entriesById(
         app.db,
-        shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => (c.entry === undefined ? [] : [c.entry])),
+        shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => (c.entry === null ? [] : [c.entry])),
       );
       const databases = await databaseNames(
         app.db,
@@ -152,8 +167,8 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       const ancestorOf = (id: string) => (readable(id) ? rows.get(id) : undefined);
       const hits: WireSearchHit[] = shown.flatMap((result) =>
         result.pages.slice(0, result.databaseId ? ROWS_SHOWN : 1).map((c): WireSearchHit => {
-          const passage = c.entry === undefined ? undefined : passages.get(c.entry);
-          const { unit, kind, text } = passage ?? { unit: c.unit, kind: c.kind, text: c.text };
+          // Its title when the entry is gone since (or it was found as a title like the query).
+          const { unit, kind, text } = (c.entry === null ? undefined : passages.get(c.entry)) ?? { unit: 'title', kind: 'title', text: c.page.title };
           const path = pagePath(c.page).flatMap((id) => {
             const a = ancestorOf(id);
             return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];
@@ -163,14 +178,14 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
             kind,
             blockId: kind === 'block' ? unit : null,
             fieldId: kind === 'cell' ? unit.slice(2) : null,
-            fuzzy: c.fuzzy ?? false,
+            fuzzy: c.fuzzy,
           };
           const database = result.databaseId ? databases.get(result.databaseId) : undefined;
           return {
             page: presentElement(c.page, levels.get(c.page.id)!, favorites.has(c.page.id)),
             path,
             match,
-            ...(database ? { database: { ...database, found: result.found } } : {}),
+            ...(database ? { database: { ...database, found: result.pages.length } } : {}),
           };
         }),
       );

@@ -13,8 +13,6 @@ export interface Candidate {
   text: string;
   /** Found by its title's trigrams (a typo), not by its words. */
   fuzzy?: boolean;
-  /** The entry shown (its passage), when known by id only. */
-  entry?: number;
 }
 
 export interface SearchFilters {
@@ -75,11 +73,7 @@ function holdsPhrase(column: RawBuilder<unknown>, words: readonly QueryTerm[]) {
  * terms' entries come from FTS5 or the postings, the rest is plain SQL over their ids (an id
  * carries its page: `search_pages.seq` × 2^20, the title's number 0).
  */
-export async function pageFeatures(
-  db: Kysely<Database>,
-  query: ParsedQuery,
-  filters: SearchFilters,
-): Promise<Array<PageFeatures & { page: PageRow; bestEntry: number }>> {
+export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, filters: SearchFilters): Promise<Array<PageFeatures & { bestEntry: number }>> {
   const terms = query.terms;
   if (terms.length === 0) return [];
   const postgres = isPostgres(db);
@@ -118,25 +112,35 @@ export async function pageFeatures(
   });
   // One pass over those rows per page, then its page (`cross join` keeps SQLite's order: the pages found
   // first; two aggregates joined, or the pages' table first, were read again per page: 2–6 s for 1,800).
-  const rows = await sql<PageRow & { page_mask: number; title_mask: number; best: number; entries: number; phrase: number; seq: number }>`
+  // Only what ranking reads, for every page found (thousands for a common word, on each query the
+  // finder sends): the results' whole rows are read for the few looked at (routes/search.ts).
+  const rows = await sql<
+    Pick<PageRow, 'id' | 'title' | 'updated_at' | 'database_id'> & {
+      page_mask: number;
+      title_mask: number;
+      best: number;
+      entries: number;
+      phrase: number;
+      seq: number;
+    }
+  >`
     with hits as (select distinct entry_id, t, w from (${matches}) m),
     per_entry as (select entry_id, count(*) as n, sum(w) as mask from hits group by entry_id),
     f as (
       select seq, sum(page_bit) as page_mask, sum(title_bit) as title_mask, max(best) as best, sum(entries) as entries, max(phrase) as phrase
       from (${sql.join(parts, sql` union all `)}) parts group by seq
     )${sql.join(quoted, sql``)}
-    select p.*, f.seq, f.page_mask, f.title_mask, f.best, f.entries, f.phrase
+    select p.id, p.title, p.updated_at, p.database_id, f.seq, f.page_mask, f.title_mask, f.best, f.entries, f.phrase
     from f cross join search_pages s cross join pages p
     where s.seq = f.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}`.execute(db);
-  return rows.rows.map(({ seq, page_mask, title_mask, best, entries, phrase: inPhrase, ...page }) => {
+  return rows.rows.map(({ id, title, updated_at, database_id, seq, page_mask, title_mask, best, entries, phrase: inPhrase }) => {
     const bestNumber = Number(best);
     const local = ENTRY_SPAN - 1 - (bestNumber % ENTRY_SPAN);
     return {
-      page,
-      pageId: page.id,
-      title: page.title,
-      updatedAt: page.updated_at,
-      databaseId: page.database_id ?? null,
+      pageId: id,
+      title,
+      updatedAt: updated_at,
+      databaseId: database_id ?? null,
       pageMask: Number(page_mask),
       titleMask: Number(title_mask),
       bestTerms: Math.floor(bestNumber / ENTRY_SPAN),
@@ -148,8 +152,9 @@ export async function pageFeatures(
 }
 
 /**
- * The names of databases (blocks) as a search result shows them: the block's own title, else its
- * page's title when the caller may read that page (`readablePage`), else none; and its page.
+ * The names of databases (blocks) as a search result shows them, and their pages: the block's own
+ * title, else its page's — none when the caller may not read that page (`readablePage`: a guest
+ * given one row learns nothing of the database around it).
  */
 export async function databaseNames(db: Kysely<Database>, ids: readonly string[], readablePage: (id: string) => PageRow | undefined) {
   const names = new Map<string, { id: string; title: string; pageId: string }>();
@@ -167,7 +172,8 @@ export async function databaseNames(db: Kysely<Database>, ids: readonly string[]
     } catch {
       // A block's data is JSON; nothing to name it by otherwise.
     }
-    names.set(block.id, { id: block.id, title: own || readablePage(block.page_id)?.title || '', pageId: block.page_id });
+    const page = readablePage(block.page_id);
+    names.set(block.id, { id: block.id, title: page ? own || page.title : '', pageId: block.page_id });
   }
   return names;
 }

@@ -1,4 +1,4 @@
-import { foldWord, indexTerms, type ParsedQuery } from './terms';
+import { indexTerms, type ParsedQuery } from './terms';
 
 /**
  * How search ranks what it found (docs/search.md «How results rank»): one scorer in the server
@@ -68,10 +68,11 @@ export function rankPages<T extends PageFeatures>(found: readonly T[], query: Pa
   const ranked = found.map((page): T & Ranked => {
     const covered = bits(page.pageMask);
     // A term in the title as a whole word counts whole, as the start of a longer one (typed on) half.
-    const titleWords = new Set(titleStems(page.title).split(' '));
+    const stems = indexTerms(page.title);
+    const titleWords = new Set(stems.split(' '));
     const inTitle = query.terms.reduce((sum, term, i) => sum + (page.titleMask & (2 ** i) ? (titleWords.has(term.stem) ? 1 : 0.5) : 0), 0);
     const ageDays = Math.max(0, (now - Date.parse(page.updatedAt)) / DAY_MS);
-    const exact = queryText.length > 0 && titleStems(page.title) === queryText;
+    const exact = queryText.length > 0 && stems === queryText;
     const score =
       (WEIGHTS.titleTerms * inTitle) / Math.max(1, total) +
       (inTitle === total ? WEIGHTS.wholeTitle : 0) +
@@ -86,11 +87,6 @@ export function rankPages<T extends PageFeatures>(found: readonly T[], query: Pa
     (a, b) =>
       b.covered - a.covered || b.score - a.score || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0) || (a.pageId < b.pageId ? -1 : 1),
   );
-}
-
-/** A title's words as the index keeps them (a prefix typed last matches a title's last word whole only). */
-function titleStems(title: string): string {
-  return indexTerms(foldWord(title));
 }
 
 /** One result of the ranking: a page, or a database's rows (grouped: they come as one result). */

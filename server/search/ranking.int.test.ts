@@ -3,7 +3,7 @@ import type { WireBlock } from '../../schema/block';
 import type { WireSearchHit } from '../../schema/search';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { api, body, createTestApp, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
-import { actor, createPage, expectStatus, makeTeamWorkspace, type Actor } from '../../test/helpers/pages';
+import { actor, createPage, expectStatus, joinWorkspace, makeTeamWorkspace, share, type Actor } from '../../test/helpers/pages';
 
 /*
  * Search ranking (issue 36 §1, docs/search.md «How results rank»): a workspace of everyday pages
@@ -42,12 +42,17 @@ const PAGES: Array<[string, string[]]> = [
   ['Список покупок', ['молоко, хлеб, йогурт']],
 ];
 
-/** The results' names in order: a page's title, or `⊞<database>` for a database's rows. */
-async function ranked(q: string, params: Record<string, unknown> = {}): Promise<string[]> {
-  const res = await api(t, owner.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q, limit: 10, ...params })}`, undefined, {
+/** What `search/text` answers `who` (the owner unless told). */
+async function search(q: string, params: Record<string, unknown> = {}, who: Actor = owner): Promise<WireSearchHit[]> {
+  const res = await api(t, who.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q, ...params })}`, undefined, {
     'x-workspace-id': owner.workspaceId,
   });
-  const hits = body<WireSearchHit[]>(expectStatus(res, 200)).data;
+  return body<WireSearchHit[]>(expectStatus(res, 200)).data;
+}
+
+/** The results' names in order: a page's title, or `⊞<database>` for a database's rows. */
+async function ranked(q: string, params: Record<string, unknown> = {}): Promise<string[]> {
+  const hits = await search(q, { limit: 10, ...params });
   const names: string[] = [];
   for (const hit of hits) {
     const name = hit.database ? `⊞${hit.database.title}` : hit.page.title;
@@ -191,19 +196,24 @@ test('pages alike for a query come newest first', async () => {
 });
 
 test('a database’s rows come as one result: three rows given, the rows found counted', async () => {
-  const res = await api(t, owner.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q: 'документ', limit: 10 })}`, undefined, {
-    'x-workspace-id': owner.workspaceId,
-  });
-  const hits = body<WireSearchHit[]>(expectStatus(res, 200)).data;
-  const rows = hits.filter((h) => h.database);
+  const rows = (await search('документ', { limit: 10 })).filter((h) => h.database);
   expect(rows).toHaveLength(3);
   expect(rows.map((h) => h.database!.found)).toEqual([1800, 1800, 1800]);
   expect(new Set(rows.map((h) => h.database!.title))).toEqual(new Set(['orders']));
   // Asked for that database's rows: the rows themselves, ranked, 20 at a time.
-  const only = await api(t, owner.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q: 'документ', database: rows[0].database!.id })}`, undefined, {
-    'x-workspace-id': owner.workspaceId,
-  });
-  const listed = body<WireSearchHit[]>(expectStatus(only, 200));
-  expect(listed.data).toHaveLength(20);
-  expect(listed.data.every((h) => h.page.title.startsWith('Документ по заказу') && !h.database)).toBe(true);
+  const listed = await search('документ', { database: rows[0].database!.id });
+  expect(listed).toHaveLength(20);
+  expect(listed.every((h) => h.page.title.startsWith('Документ по заказу') && !h.database)).toBe(true);
+});
+
+test('a database’s rows the caller may not read are neither given nor counted', async () => {
+  // A guest of the workspace with one row shared: that row alone, counted one.
+  const guest = await actor(t, 'rank-guest@example.com');
+  await joinWorkspace(t, owner.workspaceId, guest.id, 'guest');
+  const row = await t.app.db.selectFrom('pages').select('id').where('title', '=', 'Документ по заказу 7').executeTakeFirstOrThrow();
+  await share(t, owner, row.id, [{ userId: guest.id, accessLevel: 'read' }]);
+  const found = await search('документ', { limit: 10 }, guest);
+  expect(found.map((h) => [h.page.title, h.database?.found, h.database?.title])).toEqual([['Документ по заказу 7', 1, '']]);
+  const listed = await search('документ', { database: found[0].database!.id }, guest);
+  expect(listed.map((h) => h.page.title)).toEqual(['Документ по заказу 7']);
 });

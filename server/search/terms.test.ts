@@ -1,4 +1,4 @@
-import { foldWord, indexTerms, parseQuery, placedWords, queryTerms, stemWord, termMatches, trigrams } from './terms';
+import { foldWord, indexTerms, parseQuery, placedWords, stemWord, termMatches, trigrams } from './terms';
 import { snippet, titleSimilarity, TITLE_SIMILARITY } from './query';
 import { blockSearchText, cellSearchText } from './texts';
 
@@ -15,15 +15,15 @@ test('words are folded (case, ё) and stemmed by language: Russian and English f
 });
 
 test('a query: its words stemmed; the last one a prefix while typed (no space after it, 2 letters at least); repeats once', () => {
-  expect(queryTerms('Программы запус')).toEqual([
+  expect(parseQuery('Программы запус').terms).toEqual([
     { stem: 'программ', prefix: false },
     { stem: 'запус', prefix: true },
   ]);
-  expect(queryTerms('программы ')).toEqual([{ stem: 'программ', prefix: false }]);
-  expect(queryTerms('я')).toEqual([{ stem: 'я', prefix: false }]);
-  expect(queryTerms('план план')).toEqual([{ stem: 'план', prefix: true }]);
-  expect(queryTerms(' — ')).toEqual([]);
-  expect(queryTerms('a b c d e f g h i j k')).toHaveLength(8);
+  expect(parseQuery('программы ').terms).toEqual([{ stem: 'программ', prefix: false }]);
+  expect(parseQuery('я').terms).toEqual([{ stem: 'я', prefix: false }]);
+  expect(parseQuery('план план').terms).toEqual([{ stem: 'план', prefix: true }]);
+  expect(parseQuery(' — ').terms).toEqual([]);
+  expect(parseQuery('a b c d e f g h i j k').terms).toHaveLength(8);
   expect(termMatches({ stem: 'прог', prefix: true }, 'программ')).toBe(true);
   expect(termMatches({ stem: 'прог', prefix: false }, 'программ')).toBe(false);
 });
@@ -37,11 +37,11 @@ test('trigrams as pg_trgm makes them (each word padded), and a title alike by it
 
 test('a snippet starts a little before the first word found, on a word, and marks every word found in it', () => {
   const text = `${'Вступление без нужных слов. '.repeat(6)}Здесь программа конференции, и снова программы.`;
-  const cut = snippet(text, queryTerms('программа '));
+  const cut = snippet(text, parseQuery('программа ').terms);
   expect(cut.cutBefore).toBe(true);
   expect(cut.marks.map(([a, b]) => cut.text.slice(a, b))).toEqual(['программа', 'программы']);
   expect(cut.text.startsWith(' ')).toBe(false);
-  const whole = snippet('Короткий текст', queryTerms('текст'));
+  const whole = snippet('Короткий текст', parseQuery('текст').terms);
   expect(whole).toEqual({ text: 'Короткий текст', marks: [[9, 14]], cutBefore: false, cutAfter: false });
   expect(placedWords('a, bc')).toEqual([
     { start: 0, end: 1, stem: 'a' },

@@ -68,24 +68,6 @@ export interface QueryTerm {
 /** Query words at most (more are dropped). */
 export const MAX_QUERY_TERMS = 8;
 
-/**
- * A query's terms: each word stemmed; the last one also as a prefix while it is being typed (the
- * query does not end in a space) and is at least 2 characters long. Repeated terms once.
- */
-export function queryTerms(query: string): QueryTerm[] {
-  const words = [...query.matchAll(WORD)].map((m) => m[0]);
-  const typing = words.length > 0 && !/\s$/.test(query);
-  const terms: QueryTerm[] = [];
-  words.forEach((word, at) => {
-    const stem = stemWord(foldWord(word));
-    const prefix = typing && at === words.length - 1 && stem.length >= 2;
-    const same = terms.find((t) => t.stem === stem);
-    if (same) same.prefix ||= prefix;
-    else terms.push({ stem, prefix });
-  });
-  return terms.slice(0, MAX_QUERY_TERMS);
-}
-
 /** Whether a stem answers a query term. */
 export function termMatches(term: QueryTerm, stem: string): boolean {
   return term.prefix ? stem.startsWith(term.stem) : stem === term.stem;
@@ -173,8 +155,9 @@ export interface ParsedQuery {
 }
 
 /**
- * Reads a query: quoted phrases (a quote left open runs to the end), then its words. The last word
- * is a prefix while typed (no space or closing quote after it), as in `queryTerms`.
+ * Reads a query: quoted phrases (a quote left open runs to the end), then its words, each stemmed.
+ * The last word also stands for the words it begins while it is being typed: no space or closing
+ * quote after it, and a stem of 2 characters at least. Repeated terms once, `MAX_QUERY_TERMS` at most.
  */
 export function parseQuery(query: string): ParsedQuery {
   const phrases: string[] = [];

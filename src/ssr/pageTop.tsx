@@ -9,7 +9,6 @@ import { blocksToSlate } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { holdsDatabase } from '../../schema/element';
 import type { PageTop, PageTopInput, ReadAnswer } from '../../schema/pageTop';
-import type { DatabaseLayout } from '../../schema/blocks/database';
 import type { ApiResponse } from '../../schema/envelope';
 import { createPageEditor } from '../editor/pageEditor';
 import { BlockElementView, TokenLeaf } from '../editor/renderers';
@@ -30,7 +29,7 @@ import automation from '../locales/ru/automation.json';
 import { clearPrefetched, giveAnswer } from '../app/api';
 import { DatabaseHostContext, fillDatabaseOf, type DatabaseHost } from '../editor/blocks/databaseHost';
 import { preloadDatabaseView } from '../editor/blocks/databaseRows';
-import { DATABASE_WINDOW, firstRowsPath } from '../editor/blocks/rowsAddress';
+import { DATABASE_WINDOW, firstLayoutOf, firstRowsPath } from '../editor/blocks/rowsAddress';
 import { clearRowStores } from '../features/database/rows/rowStore';
 
 /**
@@ -136,7 +135,7 @@ export function inert(html: string): string {
 
 /** A database's first rows as the app's Table view first reads them, with that view's code loaded; null for another view or when refused. */
 async function firstRows(block: PageTopInput['blocks'][number], read: ReadAnswer): Promise<{ path: string; answer: ApiResponse<unknown> } | null> {
-  const layout = (block.data as { view?: { layouts?: DatabaseLayout[] } } | null)?.view?.layouts?.[0];
+  const layout = firstLayoutOf(block.data);
   if (layout?.type !== 'table') return null;
   const path = firstRowsPath(block.id, layout, DATABASE_WINDOW);
   const [answer] = await Promise.all([read(path), preloadDatabaseView()]);

@@ -110,6 +110,13 @@ export function calendarFields(layout: { orderedFields?: DatabaseLayout['ordered
   return [fieldId, ...listed];
 }
 
+/** The view a database block opens on (its first), from its data as it comes over the wire: any shape. */
+export function firstLayoutOf(data: unknown): Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy' | 'calendar'> | undefined {
+  const view = (data as { view?: { layouts?: unknown } } | null)?.view;
+  const layout: unknown = view && Array.isArray(view.layouts) ? view.layouts[0] : undefined;
+  return layout && typeof (layout as { uid?: unknown }).uid === 'string' ? (layout as DatabaseLayout) : undefined;
+}
+
 /**
  * The first windows (of `limit` rows) a page's blocks start with: for each database block, its
  * first view's (the view it opens on); for a board, the first window (of `boardLimit`) of each of its columns.
@@ -125,12 +132,9 @@ export function firstRowsPaths(
   const paths: string[] = [];
   for (const block of blocks) {
     if (!block || block.type !== 'database' || typeof block.id !== 'string') continue;
-    const data = block.data as {
-      config?: { fields?: Record<string, { type?: unknown; options?: unknown }> };
-      view?: { layouts?: Array<Pick<DatabaseLayout, 'uid' | 'type' | 'filter' | 'sorts' | 'groupBy' | 'calendar'>> };
-    } | null;
-    const layout = data?.view && Array.isArray(data.view.layouts) ? data.view.layouts[0] : undefined;
-    if (!layout || typeof layout.uid !== 'string') continue;
+    const data = block.data as { config?: { fields?: Record<string, { type?: unknown; options?: unknown }> } } | null;
+    const layout = firstLayoutOf(block.data);
+    if (!layout) continue;
     // A chart reads its figures, not rows.
     if (layout.type === 'chart' || layout.type === 'barChart' || layout.type === 'lineChart' || layout.type === 'pieChart') continue;
     // A calendar, the rows of the days it shows first (by a date field).
@@ -179,6 +183,7 @@ export function rowsAddressScript(): string {
     calendarDays,
     calendarFields,
     calendarRowsQuery,
+    firstLayoutOf,
     firstRowsPaths,
   ].map((fn) => fn.toString());
   return `(() => {\n${texts.join('\n')}\nreturn ${firstRowsPaths.name};\n})()`;
