@@ -189,7 +189,8 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
           };
         }),
       );
-      return envelope(hits, { offset: skip, hasMoreNext: results.length > skip + limit });
+      // `next`: the offset of the next page of results (a database's rows one result, however many hits).
+      return envelope(hits, { offset: skip, hasMoreNext: results.length > skip + limit, next: skip + shown.length });
     },
   );
 }

@@ -53,13 +53,15 @@ test('a phrase and one passage with every term rank above the terms apart; a who
   ]);
 });
 
-test('fresher a little up, then the newest, then the id', () => {
+test('fresher a little up, then the newest, then the title, then the id', () => {
   const old = page('old', 'A', { updatedAt: '2024-12-03T12:00:00Z' });
   const fresh = page('fresh', 'A');
   expect(order([old, fresh], 'a')).toEqual(['fresh', 'old']);
   // Fresh does not beat the title.
   expect(order([page('titled', 'Бюджет', { titleMask: 1, updatedAt: '2020-01-01T00:00:00Z' }), fresh], 'бюджет')).toEqual(['titled', 'fresh']);
   expect(order([page('b', 'A'), page('a', 'A')], 'a')).toEqual(['a', 'b']);
+  // Changed at once (rows made together): by title, numbers as numbers.
+  expect(order([page('x', 'Заказ 10'), page('y', 'Заказ 2'), page('z', 'Заказ 1')], 'заказ')).toEqual(['z', 'y', 'x']);
 });
 
 test('a database’s rows are one result at the place of its best row', () => {

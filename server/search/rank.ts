@@ -37,6 +37,8 @@ function bits(mask: number): number {
 }
 
 const DAY_MS = 86_400_000;
+/** Titles as people sort them: «Заказ 2» before «Заказ 10». */
+const TITLE_ORDER = new Intl.Collator('ru', { numeric: true });
 
 /** The score's parts (weights), named for the docs and the tests. */
 export const WEIGHTS = {
@@ -60,7 +62,8 @@ export const WEIGHTS = {
  * Ranks pages: those holding every term first (then those holding more of them), and among
  * those by a score — the title weighs most (its share of the terms, all of them, the query
  * itself), then one passage with every term, the words as a phrase, how many passages hold them,
- * and a little for a recent change — then the newest change, then the id (a stable order).
+ * and a little for a recent change — then the newest change, then the title (rows made at once:
+ * «Заказ 2» before «Заказ 10»), then the id (a stable order).
  */
 export function rankPages<T extends PageFeatures>(found: readonly T[], query: ParsedQuery, now: number): Array<T & Ranked> {
   const total = query.terms.length;
@@ -85,7 +88,11 @@ export function rankPages<T extends PageFeatures>(found: readonly T[], query: Pa
   });
   return ranked.sort(
     (a, b) =>
-      b.covered - a.covered || b.score - a.score || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0) || (a.pageId < b.pageId ? -1 : 1),
+      b.covered - a.covered ||
+      b.score - a.score ||
+      (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0) ||
+      TITLE_ORDER.compare(a.title, b.title) ||
+      (a.pageId < b.pageId ? -1 : 1),
   );
 }
 

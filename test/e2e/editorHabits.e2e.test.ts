@@ -410,7 +410,8 @@ it('a link shows its card after 300 ms of hover (address, Открыть, Изм
   await page.keyboard.press('Control+k');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('Enter');
-  await expect(link.count()).resolves.toBe(0);
+  // (The link goes with the editor's next render, which a loaded machine may draw a moment later.)
+  await eventually(() => link.count(), 0);
   expect(await blocksOf(page)).toEqual(['textBlock:0:Сайт: пример и всё']);
   await eventually(() => page.evaluate(() => document.activeElement?.hasAttribute('data-slate-editor') ?? false), true, 1_000);
   await page.keyboard.type('!');

@@ -3,6 +3,7 @@ import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
 import { cookieOf } from '../helpers/browser';
+import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 
 /*
  * Search (issue 18, docs/search.md) in real Chromium against the real server: Ctrl+K opens the
@@ -102,5 +103,64 @@ it('on a phone, in the dark: the sidebar’s «Поиск» opens the finder; no
   await finder(page).getByText('По запросу «ананас» ничего не нашлось').waitFor();
   await page.keyboard.press('Escape');
   await expect(finder(page).count()).resolves.toBe(0);
+  await page.context().close();
+});
+
+it('the best first in the finder; a database’s rows as one group with «ещё N строк», the rest of them on the results screen', async () => {
+  const page = await suite.signedIn('search.rank@example.com');
+  const cookie = await cookieOf(page);
+  await pageWith(cookie, 'Документы отдела', ['Список']);
+  await pageWith(cookie, 'Документооборот', ['Правила']);
+  await pageWith(cookie, 'Аудит', ['Подготовка документов к аудиту завершена']);
+  const host = await pageWith(cookie, 'Учёт заказов', []);
+  const database = await fetchJson<{ data: { id: string } }>(`${S()}/block`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      pageId: host,
+      type: 'database',
+      data: {
+        title: 'orders',
+        config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } },
+        view: { layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] },
+      },
+    }),
+  });
+  const rows = Array.from({ length: 30 }, (_, i) => ({ title: `Документ по заказу ${i + 1}` }));
+  await fetchJson(`${S()}/database/${database.data.id}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
+
+  await page.goto(`${suite.server.url}/${host}`);
+  await page.keyboard.press('Control+K');
+  await finder(page).waitFor();
+  // Both words above one of them: the page holding «документов» and «аудиту» first.
+  await page.keyboard.type('документов аудиту');
+  await eventually(() => options(page).first().locator('.search-hit-title').textContent(), 'Аудит');
+  // One word: the 30 rows are one group, three of them shown, the rest counted.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('документ');
+  const group = finder(page).getByRole('group', { name: 'orders' });
+  await eventually(() => group.getByRole('option').count(), 4);
+  expect(await group.getByRole('option').last().textContent()).toBe('ещё 27 строк в «orders»');
+  expect(await group.locator('.search-hit-title').allTextContents()).toHaveLength(3);
+  await shoot(page, 'search-finder-rows-1280');
+  await group.getByRole('option').last().click();
+  // The results screen with that database's rows alone: 20, then the other 10.
+  await page.waitForURL((url) => url.pathname === '/search' && url.searchParams.get('database') === database.data.id);
+  const results = page.getByRole('list', { name: 'Результаты поиска' });
+  await eventually(() => results.locator('.search-hit-title').count(), 20);
+  // Rows alike for the query in their titles' order (numbers as numbers).
+  expect((await results.locator('.search-hit-title').allTextContents()).slice(0, 3)).toEqual([
+    'Документ по заказу 1',
+    'Документ по заказу 2',
+    'Документ по заказу 3',
+  ]);
+  await shoot(page, 'search-screen-rows-1280');
+  await page.getByRole('button', { name: 'Показать ещё' }).click();
+  await eventually(async () => new Set(await results.locator('.search-hit-title').allTextContents()).size, 30);
+  // Everywhere again: the rows come as one result under the database's name.
+  await page.getByRole('button', { name: 'Искать везде' }).click();
+  await eventually(() => results.getByRole('list', { name: 'orders' }).locator('.search-hit-title').count(), 3);
+  expect(await results.getByRole('list', { name: 'orders' }).getByRole('link').last().textContent()).toBe('ещё 27 строк в «orders»');
+  await shoot(page, 'search-screen-grouped-1280');
   await page.context().close();
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { WireElement } from '../../../schema/element';
@@ -7,8 +7,8 @@ import { Dialog } from '../../ui/Dialog';
 import { PageIcon } from '../../ui/icons';
 import { SearchField } from '../../ui/SearchField';
 import { closeSearch, toggleSearch, useSearchOpen } from './openSearch';
-import { recentPages, searchPages, type WireSearchHit } from './searchApi';
-import { hitAddress, SearchHit } from './SearchHit';
+import { databaseRowsAddress, recentPages, searchPages, searchResults, type SearchResult, type WireSearchHit } from './searchApi';
+import { DatabaseHeading, hitAddress, MoreRows, SearchHit } from './SearchHit';
 import './search.css';
 
 /** The finder asks this long after the last key. */
@@ -38,13 +38,15 @@ export function QuickFindHost() {
   return open ? <QuickFind onClose={closeSearch} /> : null;
 }
 
-type Item = { kind: 'hit'; hit: WireSearchHit } | { kind: 'recent'; page: WireElement } | { kind: 'all' };
+type DatabaseResult = Extract<SearchResult, { kind: 'database' }>;
+type Item = { kind: 'hit'; hit: WireSearchHit } | { kind: 'moreRows'; result: DatabaseResult } | { kind: 'recent'; page: WireElement } | { kind: 'all' };
 type Found = { status: 'idle' | 'loading' } | { status: 'failed'; error: unknown } | { status: 'ready'; q: string; hits: WireSearchHit[]; more: boolean };
 
 /**
  * The quick finder (docs/search.md «The finder»): pages of the workspace by their titles and text
- * as the query is typed — titles first, then passages in text, each with its path and the words
- * found marked; the pages opened last while nothing is typed. ↑/↓ move, Enter opens, «Все
+ * as the query is typed, in the server's order (the best first), each with its path and the words
+ * found marked, a database's rows under its name with how many more; the pages opened last while
+ * nothing is typed. ↑/↓ move, Enter opens, «Все
  * результаты» opens the full screen with filters.
  */
 export function QuickFind({ onClose }: { onClose(): void }) {
@@ -83,17 +85,18 @@ export function QuickFind({ onClose }: { onClose(): void }) {
   }, [query]);
 
   const typed = query.trim() !== '';
-  // Titles first, then passages in text (the server's order within each).
-  const groups = useMemo(() => {
-    if (!typed || found.status !== 'ready') return null;
-    return { titles: found.hits.filter((h) => h.match.kind === 'title'), texts: found.hits.filter((h) => h.match.kind !== 'title') };
-  }, [typed, found]);
+  // The results in the server's order; a database's rows, then «ещё N строк», as one group.
+  const results = useMemo(() => (typed && found.status === 'ready' ? searchResults(found.hits) : null), [typed, found]);
   const items: Item[] = useMemo(() => {
     if (!typed) return recents.map((page) => ({ kind: 'recent' as const, page }));
-    if (!groups) return [];
-    const hits: Item[] = [...groups.titles, ...groups.texts].map((hit) => ({ kind: 'hit', hit }));
-    return found.status === 'ready' && found.hits.length > 0 ? [...hits, { kind: 'all' }] : hits;
-  }, [typed, recents, groups, found]);
+    if (!results) return [];
+    const hits = results.flatMap((result): Item[] =>
+      result.kind === 'hit'
+        ? [result]
+        : [...result.rows.map((hit) => ({ kind: 'hit' as const, hit })), ...(result.more > 0 ? [{ kind: 'moreRows' as const, result }] : [])],
+    );
+    return hits.length > 0 ? [...hits, { kind: 'all' }] : hits;
+  }, [typed, recents, results]);
   useEffect(() => setActive(0), [items]);
   useEffect(() => {
     list.current?.querySelector<HTMLElement>(`[data-index="${active}"]`)?.scrollIntoView?.({ block: 'nearest' });
@@ -103,6 +106,7 @@ export function QuickFind({ onClose }: { onClose(): void }) {
     if (!item) return;
     onClose();
     if (item.kind === 'all') navigate(`/search?q=${encodeURIComponent(query.trim())}`);
+    else if (item.kind === 'moreRows') navigate(databaseRowsAddress(query, item.result.database.id));
     else navigate(item.kind === 'hit' ? hitAddress(item.hit) : `/${item.page.id}`);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -118,7 +122,9 @@ export function QuickFind({ onClose }: { onClose(): void }) {
 
   const option = (item: Item, index: number) => (
     <li
-      key={item.kind === 'hit' ? item.hit.page.id : item.kind === 'recent' ? `r${item.page.id}` : 'all'}
+      key={
+        item.kind === 'hit' ? item.hit.page.id : item.kind === 'recent' ? `r${item.page.id}` : item.kind === 'moreRows' ? `m${item.result.database.id}` : 'all'
+      }
       id={`quick-find-${index}`}
       data-index={index}
       role="option"
@@ -129,6 +135,8 @@ export function QuickFind({ onClose }: { onClose(): void }) {
     >
       {item.kind === 'hit' ? (
         <SearchHit hit={item.hit} />
+      ) : item.kind === 'moreRows' ? (
+        <MoreRows result={item.result} />
       ) : item.kind === 'recent' ? (
         <span className="search-hit">
           <span className="search-hit-icon" aria-hidden>
@@ -144,17 +152,23 @@ export function QuickFind({ onClose }: { onClose(): void }) {
     </li>
   );
   let index = 0;
-  const section = (label: string, entries: Item[]) =>
+  const section = (label: ReactNode, name: string, entries: Item[]) =>
     entries.length > 0 && (
-      <li role="presentation" className="search-group">
+      <li role="presentation" className="search-group" key={name}>
         <div className="search-group-label" aria-hidden>
           {label}
         </div>
-        <ul role="group" aria-label={label}>
+        <ul role="group" aria-label={name}>
           {entries.map((item) => option(item, index++))}
         </ul>
       </li>
     );
+  // A database's rows (and «ещё N строк») as a group named by the database; a page as an option.
+  const resultView = (result: SearchResult) => {
+    if (result.kind === 'hit') return option(result, index++);
+    const entries: Item[] = items.filter((i) => (i.kind === 'hit' && result.rows.includes(i.hit)) || (i.kind === 'moreRows' && i.result === result));
+    return section(<DatabaseHeading database={result.database} />, result.database.title || t('search.database'), entries);
+  };
 
   return (
     <Dialog title={t('search.title')} onClose={onClose} className="quick-find">
@@ -182,17 +196,8 @@ export function QuickFind({ onClose }: { onClose(): void }) {
       {typed && found.status === 'ready' && found.hits.length === 0 && <p className="search-placeholder">{t('search.nothing', { q: found.q.trim() })}</p>}
       {!typed && recents.length === 0 && <p className="search-placeholder">{t('search.hint')}</p>}
       <ul ref={list} id="quick-find-list" role="listbox" aria-label={t('search.results')} className="search-list">
-        {!typed && section(t('search.recent'), items)}
-        {groups &&
-          section(
-            t('search.inTitles'),
-            items.filter((i) => i.kind === 'hit' && i.hit.match.kind === 'title'),
-          )}
-        {groups &&
-          section(
-            t('search.inText'),
-            items.filter((i) => i.kind === 'hit' && i.hit.match.kind !== 'title'),
-          )}
+        {!typed && section(t('search.recent'), t('search.recent'), items)}
+        {results?.map(resultView)}
         {items.some((i) => i.kind === 'all') && option({ kind: 'all' }, index++)}
       </ul>
       <div className="search-keys" aria-hidden>

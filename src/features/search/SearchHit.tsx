@@ -1,7 +1,8 @@
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageIcon } from '../../ui/icons';
-import type { WireSearchHit } from './searchApi';
+import { TableIcon } from '../../ui/pageTypeIcons';
+import type { SearchResult, WireSearchHit } from './searchApi';
 
 /** A passage with its found words marked (<mark>), «…» where text was left out. */
 export function MarkedText({ match }: { match: WireSearchHit['match'] }) {
@@ -47,4 +48,21 @@ export function SearchHit({ hit }: { hit: WireSearchHit }) {
 /** Where a result opens: its page, at the block found (`?block=`, revealed and marked by the editor). */
 export function hitAddress(hit: WireSearchHit): string {
   return hit.match.kind === 'block' && hit.match.blockId ? `/${hit.page.id}?block=${encodeURIComponent(hit.match.blockId)}` : `/${hit.page.id}`;
+}
+
+/** The heading of a database's rows found: its icon and name («База данных» when its name is not the caller's to see). */
+export function DatabaseHeading({ database }: { database: Extract<SearchResult, { kind: 'database' }>['database'] }) {
+  const { t } = useTranslation();
+  return (
+    <span className="search-database">
+      <TableIcon size={14} aria-hidden />
+      {database.title || t('search.database')}
+    </span>
+  );
+}
+
+/** «ещё N строк в «orders»»: the rest of a database's rows found. */
+export function MoreRows({ result }: { result: Extract<SearchResult, { kind: 'database' }> }) {
+  const { t } = useTranslation();
+  return <span className="search-all">{t('search.moreRows', { count: result.more, title: result.database.title || t('search.database') })}</span>;
 }

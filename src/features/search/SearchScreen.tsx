@@ -7,8 +7,8 @@ import { Button } from '../../ui/Button';
 import { SearchField } from '../../ui/SearchField';
 import { useWorkspaceUsers } from '../comments/members';
 import { displayName } from '../comments/userLookup';
-import { searchPages, type SearchFilters, type WireSearchHit } from './searchApi';
-import { hitAddress, SearchHit } from './SearchHit';
+import { databaseRowsAddress, searchPages, searchResults, type SearchFilters, type WireSearchHit } from './searchApi';
+import { DatabaseHeading, hitAddress, MoreRows, SearchHit } from './SearchHit';
 import './search.css';
 
 /** Results a screen reads at a time («Показать ещё» reads the next). */
@@ -16,7 +16,9 @@ const PAGE = 20;
 const TYPE_DEBOUNCE_MS = 250;
 
 type Results =
-  { status: 'idle' | 'loading' } | { status: 'failed'; error: unknown } | { status: 'ready'; hits: WireSearchHit[]; more: boolean; loadingMore?: boolean };
+  | { status: 'idle' | 'loading' }
+  | { status: 'failed'; error: unknown }
+  | { status: 'ready'; hits: WireSearchHit[]; more: boolean; next: number; loadingMore?: boolean };
 
 /**
  * «Поиск» (`/search?q=…`, docs/search.md «The results screen»): every page found, 20 at a time,
@@ -35,6 +37,7 @@ export default function SearchScreen() {
     after: params.get('after') ?? undefined,
     before: params.get('before') ?? undefined,
     inTrash: params.get('trash') === '1',
+    database: params.get('database') ?? undefined,
   };
   const filterKey = JSON.stringify(filters);
   const [typed, setTyped] = useState(q);
@@ -70,7 +73,7 @@ export default function SearchScreen() {
     const controller = new AbortController();
     setResults({ status: 'loading' });
     searchPages(q, filters, 0, PAGE, controller.signal).then(
-      ({ hits, more }) => setResults({ status: 'ready', hits, more }),
+      ({ hits, more, next }) => setResults({ status: 'ready', hits, more, next }),
       (error: unknown) => !controller.signal.aborted && setResults({ status: 'failed', error }),
     );
     return () => controller.abort();
@@ -80,12 +83,18 @@ export default function SearchScreen() {
     if (results.status !== 'ready') return;
     setResults({ ...results, loadingMore: true });
     try {
-      const next = await searchPages(q, filters, results.hits.length, PAGE);
-      setResults({ status: 'ready', hits: [...results.hits, ...next.hits], more: next.more });
+      const next = await searchPages(q, filters, results.next, PAGE);
+      setResults({ status: 'ready', hits: [...results.hits, ...next.hits], more: next.more, next: next.next });
     } catch {
       setResults({ ...results, loadingMore: false });
     }
   };
+
+  const resultLink = (hit: WireSearchHit) => (
+    <Link to={hitAddress(hit)} className="search-result">
+      <SearchHit hit={hit} />
+    </Link>
+  );
 
   return (
     <div className="search-screen">
@@ -134,6 +143,14 @@ export default function SearchScreen() {
           <input type="checkbox" checked={filters.inTrash ?? false} onChange={(e) => set('trash', e.target.checked ? '1' : null)} />
           {t('search.inTrash')}
         </label>
+        {filters.database && (
+          <span className="search-filter-database">
+            {t('search.databaseRows')}
+            <Button kind="flat" size="s" onClick={() => set('database', null)}>
+              {t('search.allPages')}
+            </Button>
+          </span>
+        )}
       </fieldset>
       {results.status === 'idle' && <p className="search-placeholder">{t('search.hint')}</p>}
       {results.status === 'loading' && <p className="search-placeholder">{t('loading')}</p>}
@@ -146,13 +163,27 @@ export default function SearchScreen() {
       {results.status === 'ready' && results.hits.length > 0 && (
         <>
           <ul className="search-results" aria-label={t('search.results')}>
-            {results.hits.map((hit) => (
-              <li key={hit.page.id}>
-                <Link to={hitAddress(hit)} className="search-result">
-                  <SearchHit hit={hit} />
-                </Link>
-              </li>
-            ))}
+            {searchResults(results.hits).map((result) =>
+              result.kind === 'hit' ? (
+                <li key={result.hit.page.id}>{resultLink(result.hit)}</li>
+              ) : (
+                <li key={`d${result.database.id}`} className="search-result-database">
+                  <DatabaseHeading database={result.database} />
+                  <ul aria-label={result.database.title || t('search.database')}>
+                    {result.rows.map((hit) => (
+                      <li key={hit.page.id}>{resultLink(hit)}</li>
+                    ))}
+                    {result.more > 0 && (
+                      <li>
+                        <Link to={databaseRowsAddress(q, result.database.id)} className="search-result">
+                          <MoreRows result={result} />
+                        </Link>
+                      </li>
+                    )}
+                  </ul>
+                </li>
+              ),
+            )}
           </ul>
           {results.more && (
             <Button kind="outline" size="s" disabled={results.loadingMore} onClick={() => void more()}>

@@ -15,6 +15,8 @@ export interface SearchFilters {
   before?: string;
   /** Pages in the trash instead. */
   inTrash?: boolean;
+  /** Rows of this database (block id) only: a result's «ещё N строк». */
+  database?: string;
 }
 
 /** A day of the browser's as the instant it starts. */
@@ -26,24 +28,52 @@ const dayAfter = (day: string) => {
   return next.toISOString();
 };
 
-/** `GET search/text`: pages found by `q`, `limit` from `offset`, and whether there are more. */
+/**
+ * `GET search/text`: results found by `q`, `limit` of them from `offset`, whether there are more,
+ * and the offset of the next ones (a database's rows are one result of up to three hits).
+ */
 export async function searchPages(
   q: string,
   filters: SearchFilters,
   offset: number,
   limit: number,
   signal?: AbortSignal,
-): Promise<{ hits: WireSearchHit[]; more: boolean }> {
+): Promise<{ hits: WireSearchHit[]; more: boolean; next: number }> {
   const params = new URLSearchParams({ q: JSON.stringify(q), offset: String(offset), limit: String(limit) });
   if (filters.author) params.set('author', JSON.stringify(filters.author));
   if (filters.after) params.set('after', JSON.stringify(dayStart(filters.after)));
   if (filters.before) params.set('before', JSON.stringify(dayAfter(filters.before)));
   if (filters.inTrash) params.set('inTrash', 'true');
+  if (filters.database) params.set('database', JSON.stringify(filters.database));
   const { data, meta } = await api<WireSearchHit[]>(`/api/v3/spaces/search/text?${params}`, { signal, workspaceId: filters.workspaceId });
-  return { hits: data, more: Boolean((meta as { hasMoreNext?: boolean } | undefined)?.hasMoreNext) };
+  const { hasMoreNext, next } = (meta ?? {}) as { hasMoreNext?: boolean; next?: number };
+  return { hits: data, more: Boolean(hasMoreNext), next: next ?? offset + data.length };
 }
 
 /** The pages opened last (the finder before anything is typed). */
 export async function recentPages(limit: number, signal?: AbortSignal): Promise<WireElement[]> {
   return (await api<WireElement[]>(`/api/v3/spaces/recents?limit=${limit}`, { signal })).data;
+}
+
+/** A result as shown: a page found, or a database's rows found (up to three, and how many more). */
+export type SearchResult =
+  { kind: 'hit'; hit: WireSearchHit } | { kind: 'database'; database: NonNullable<WireSearchHit['database']>; rows: WireSearchHit[]; more: number };
+
+/** The answer's hits as results: a database's rows (one after another, each with `database`) gathered under it. */
+export function searchResults(hits: readonly WireSearchHit[]): SearchResult[] {
+  const results: SearchResult[] = [];
+  for (const hit of hits) {
+    const last = results[results.length - 1];
+    if (!hit.database) results.push({ kind: 'hit', hit });
+    else if (last?.kind === 'database' && last.database.id === hit.database.id) {
+      last.rows.push(hit);
+      last.more = hit.database.found - last.rows.length;
+    } else results.push({ kind: 'database', database: hit.database, rows: [hit], more: hit.database.found - 1 });
+  }
+  return results;
+}
+
+/** The search screen listing one database's rows found by `q` (a result's «ещё N строк»). */
+export function databaseRowsAddress(q: string, databaseId: string): string {
+  return `/search?${new URLSearchParams({ q: q.trim(), database: databaseId })}`;
 }
