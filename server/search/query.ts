@@ -35,21 +35,16 @@ export function stemsAfter(stem: string): string {
 }
 
 /**
- * The ids of the entries holding every term (a term being typed as a prefix): FTS5's match on
- * SQLite, the stems' postings on PostgreSQL (a prefix a range of them, in the "C" collation's
- * code point order). Stems hold letters and digits only.
+ * The ids of the entries holding a term (a term being typed: a word it begins), once each: FTS5's
+ * match on SQLite, the stems' postings on PostgreSQL (a prefix a range of them, in the "C"
+ * collation's code point order, where one entry may hold several stems of the range). Stems hold
+ * letters and digits only.
  */
-function matchingEntries(terms: readonly QueryTerm[], postgres: boolean) {
-  if (!postgres) {
-    const match = terms.map((t) => `"${t.stem}"${t.prefix ? '*' : ''}`).join(' AND ');
-    return sql`select rowid as entry_id from search_fts where search_fts match ${match}`;
-  }
-  const sets = terms.map((t) =>
-    t.prefix
-      ? sql`select entry_id from search_postings where stem >= ${t.stem} and stem < ${stemsAfter(t.stem)}`
-      : sql`select entry_id from search_postings where stem = ${t.stem}`,
-  );
-  return sql.join(sets, sql` intersect `);
+function termEntries(term: QueryTerm, postgres: boolean) {
+  if (!postgres) return sql`select rowid as entry_id from search_fts where search_fts match ${`"${term.stem}"${term.prefix ? '*' : ''}`}`;
+  return term.prefix
+    ? sql`select distinct entry_id from search_postings where stem >= ${term.stem} and stem < ${stemsAfter(term.stem)}`
+    : sql`select entry_id from search_postings where stem = ${term.stem}`;
 }
 
 /** A phrase's stems as `search_entries.terms` holds them, for a LIKE over ' ' || terms || ' ' (a prefix last: no space after it). */
@@ -79,28 +74,21 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
   const postgres = isPostgres(db);
   const span = sql.lit(ENTRY_SPAN);
   const total = terms.length;
-  const matches = sql.join(
-    terms.map((term, i) => sql`select entry_id, ${sql.lit(i)} as t, ${sql.lit(2 ** i)} as w from (${matchingEntries([term], postgres)}) x${sql.lit(i)}`),
-    sql` union all `,
-  );
+  // Each entry holding a term: how many of the terms it holds, and which (bit i: term i). One term:
+  // the entries as they come (no grouping: the common words and short prefixes are the most entries).
+  const perEntry =
+    terms.length === 1
+      ? sql`select entry_id, 1 as n, 1 as mask from (${termEntries(terms[0], postgres)}) m`
+      : sql`select entry_id, count(distinct t) as n, sum(distinct w) as mask from (${sql.join(
+          terms.map((term, i) => sql`select entry_id, ${sql.lit(i)} as t, ${sql.lit(2 ** i)} as w from (${termEntries(term, postgres)}) x${sql.lit(i)}`),
+          sql` union all `,
+        )}) m group by entry_id`;
   const conditions = [sql`p.workspace_id = ${filters.workspaceId}`, sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
   if (filters.after) conditions.push(sql`p.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`p.updated_at < ${filters.before}`);
   if (filters.database) conditions.push(sql`p.database_id = ${filters.database}`);
-  // The whole query as a phrase, looked for in the entries holding every term only; each quoted
-  // phrase in an entry holding its words (the terms include them). Per page, not per entry.
-  const parts = [
-    // Per term and page: the term's bit, and again when the title holds it.
-    sql`select entry_id / ${span} as seq, w as page_bit, max(case when entry_id % ${span} = 0 then w else 0 end) as title_bit, 0 as best, 0 as entries, 0 as phrase from hits group by entry_id / ${span}, w`,
-    // Per entry: the terms it holds and its number (the best: most terms, then the smallest number).
-    sql`select entry_id / ${span} as seq, 0, 0, n * ${span} + ${span} - 1 - entry_id % ${span}, 1, 0 from per_entry`,
-  ];
-  if (query.words.length > 1) {
-    parts.push(
-      sql`select pe.entry_id / ${span}, 0, 0, 0, 0, 1 from per_entry pe join search_entries se on se.id = pe.entry_id where pe.n = ${total} and ${holdsPhrase(sql.ref('se.terms'), query.words)}`,
-    );
-  }
+  // Each quoted phrase in an entry holding its words (the terms include them), per page.
   const quoted: RawBuilder<unknown>[] = [];
   query.phrases.forEach((words, i) => {
     const wanted = terms.flatMap((t, at) => (words.some((w) => w.stem === t.stem) ? [2 ** at] : [])).reduce((a, b) => a + b, 0);
@@ -110,10 +98,22 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
     );
     conditions.push(sql`f.seq in (select seq from ${name})`);
   });
-  // One pass over those rows per page, then its page (`cross join` keeps SQLite's order: the pages found
-  // first; two aggregates joined, or the pages' table first, were read again per page: 2–6 s for 1,800).
-  // Only what ranking reads, for every page found (thousands for a common word, on each query the
-  // finder sends): the results' whole rows are read for the few looked at (routes/search.ts).
+  // The whole query as a phrase: looked for in the entries holding every term only.
+  const phrased =
+    query.words.length > 1
+      ? sql`pe.entry_id in (select e.entry_id from per_entry e join search_entries se on se.id = e.entry_id where e.n = ${total} and ${holdsPhrase(sql.ref('se.terms'), query.words)})`
+      : sql`0 = 1`;
+  // The terms a page holds: bit i is in some entry's mask (OR as a sum of each bit's max).
+  const pageMask = sql.join(
+    terms.map((_, i) => sql`max(pe.mask & ${sql.lit(2 ** i)})`),
+    sql` + `,
+  );
+  // Two passes over the matches — per entry (its terms), per page — then the page (`cross join`
+  // keeps SQLite's order: the pages found first; the pages' table first, or two aggregates
+  // joined, were read again per page: 2–6 s for 1,800 pages). Only what ranking reads, for every
+  // page found (thousands for a common word, on each query the finder sends): the results' whole
+  // rows are read for the few looked at (routes/search.ts); a title's stems as the index keeps
+  // them, for the pages whose title holds a term.
   const rows = await sql<
     Pick<PageRow, 'id' | 'title' | 'updated_at' | 'database_id'> & {
       page_mask: number;
@@ -122,18 +122,22 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
       entries: number;
       phrase: number;
       seq: number;
+      title_terms: string | null;
     }
   >`
-    with hits as (select distinct entry_id, t, w from (${matches}) m),
-    per_entry as (select entry_id, count(*) as n, sum(w) as mask from hits group by entry_id),
+    with per_entry as (${perEntry}),
     f as (
-      select seq, sum(page_bit) as page_mask, sum(title_bit) as title_mask, max(best) as best, sum(entries) as entries, max(phrase) as phrase
-      from (${sql.join(parts, sql` union all `)}) parts group by seq
+      select pe.entry_id / ${span} as seq, ${pageMask} as page_mask,
+        max(case when pe.entry_id % ${span} = 0 then pe.mask else 0 end) as title_mask,
+        max(pe.n * ${span} + ${span} - 1 - pe.entry_id % ${span}) as best, count(*) as entries,
+        max(case when ${phrased} then 1 else 0 end) as phrase
+      from per_entry pe group by pe.entry_id / ${span}
     )${sql.join(quoted, sql``)}
-    select p.id, p.title, p.updated_at, p.database_id, f.seq, f.page_mask, f.title_mask, f.best, f.entries, f.phrase
+    select p.id, p.title, p.updated_at, p.database_id, f.seq, f.page_mask, f.title_mask, f.best, f.entries, f.phrase,
+      case when f.title_mask > 0 then (select te.terms from search_entries te where te.id = f.seq * ${span}) end as title_terms
     from f cross join search_pages s cross join pages p
     where s.seq = f.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}`.execute(db);
-  return rows.rows.map(({ id, title, updated_at, database_id, seq, page_mask, title_mask, best, entries, phrase: inPhrase }) => {
+  return rows.rows.map(({ id, title, updated_at, database_id, seq, page_mask, title_mask, best, entries, phrase: inPhrase, title_terms }) => {
     const bestNumber = Number(best);
     const local = ENTRY_SPAN - 1 - (bestNumber % ENTRY_SPAN);
     return {
@@ -146,6 +150,7 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
       bestTerms: Math.floor(bestNumber / ENTRY_SPAN),
       entries: Number(entries),
       phrase: Number(inPhrase) === 1,
+      titleTerms: title_terms,
       bestEntry: Number(seq) * ENTRY_SPAN + local,
     };
   });

@@ -1,19 +1,23 @@
-import { groupRows, rankPages, type PageFeatures } from './rank';
-import { parseQuery } from './terms';
+import { compareTitles, groupRows, rankPages, type PageFeatures } from './rank';
+import { indexTerms, parseQuery } from './terms';
 
 const NOW = Date.parse('2026-12-03T12:00:00Z');
-const page = (pageId: string, title: string, features: Partial<PageFeatures> = {}): PageFeatures => ({
-  pageId,
-  title,
-  updatedAt: '2026-12-03T11:00:00Z',
-  databaseId: null,
-  pageMask: 1,
-  titleMask: 0,
-  bestTerms: 1,
-  entries: 1,
-  phrase: false,
-  ...features,
-});
+/** A page found; its title's stems as the index gives them (when the title holds a term). */
+const page = (pageId: string, title: string, features: Partial<Omit<PageFeatures, 'titleTerms'>> = {}): PageFeatures => {
+  const found = {
+    pageId,
+    title,
+    updatedAt: '2026-12-03T11:00:00Z',
+    databaseId: null,
+    pageMask: 1,
+    titleMask: 0,
+    bestTerms: 1,
+    entries: 1,
+    phrase: false,
+    ...features,
+  };
+  return { ...found, titleTerms: found.titleMask ? indexTerms(title) : null };
+};
 const order = (found: PageFeatures[], q: string) => rankPages(found, parseQuery(q), NOW).map((r) => r.pageId);
 
 test('every term above some of them, whatever the title', () => {
@@ -74,4 +78,21 @@ test('a database’s rows are one result at the place of its best row', () => {
     ['db', ['r1', 'r2']],
     [null, ['p']],
   ]);
+});
+
+test('titles compared as people sort them: numbers as numbers', () => {
+  const titles = ['Заказ 10', 'Заказ 2', 'Заказ 1', 'Заказ', 'Заказ 2а', 'Заказ 02x', 'Заказы', 'Акт 100', 'Заказ 9 из 10', 'Заказ 9 из 9'];
+  expect([...titles].sort(compareTitles)).toEqual([
+    'Акт 100',
+    'Заказ',
+    'Заказ 1',
+    'Заказ 2',
+    'Заказ 2а',
+    'Заказ 02x',
+    'Заказ 9 из 9',
+    'Заказ 9 из 10',
+    'Заказ 10',
+    'Заказы',
+  ]);
+  expect(compareTitles('a', 'a')).toBe(0);
 });
