@@ -72,6 +72,60 @@ describe('mergeTokens: unsent local edits rebased onto a newer server copy', () 
     );
   });
 
+  it('a stretch deleted on one side stays deleted when the other typed inside it; what was typed stays', () => {
+    // A split here moved "world again" to a new block; meanwhile the server's copy got "big " inside it.
+    expect(text(mergeTokens([t('hello world again')], [t('hello ')], [t('hello big world again')]))).toBe('hello big ');
+    // The other way round: the server deleted, we typed inside.
+    expect(text(mergeTokens([t('one two three')], [t('one two and a half three')], [t('one ')]))).toBe('one and a half ');
+  });
+
+  it('property: with every character distinct, what either side inserted is there once, and a base character at most once', () => {
+    const fresh = (from: number, n: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(from + i)).join('');
+    // One side's edits of the base: ranges deleted and fresh characters inserted (its own alphabet).
+    const ops = fc.array(fc.record({ at: fc.nat(), drop: fc.nat({ max: 4 }), add: fc.nat({ max: 3 }) }), { maxLength: 4 });
+    const apply = (base: string, edits: ReadonlyArray<{ at: number; drop: number; add: number }>, alphabet: number) => {
+      let out = base;
+      let next = alphabet;
+      for (const { at, drop, add } of edits) {
+        const i = at % (out.length + 1);
+        out = out.slice(0, i) + fresh(next, add) + out.slice(i + drop);
+        next += add;
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20 }), ops, ops, (size, ours, theirs) => {
+        const base = fresh(0x61, size);
+        const [local, remote] = [apply(base, ours, 0x3b1), apply(base, theirs, 0x410)];
+        const merged = text(
+          mergeTokens(
+            [t(base)].filter((x) => x.text),
+            [t(local)].filter((x) => x.text),
+            [t(remote)].filter((x) => x.text),
+          ),
+        );
+        const count = (ch: string) => [...merged].filter((c) => c === ch).length;
+        const inserted = [...(local + remote)].filter((ch) => !base.includes(ch));
+        expect({
+          base,
+          local,
+          remote,
+          merged,
+          twice: [...base, ...inserted].filter((ch) => count(ch) > 1),
+          lost: inserted.filter((ch) => count(ch) === 0),
+        }).toEqual({
+          base,
+          local,
+          remote,
+          merged,
+          twice: [],
+          lost: [],
+        });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('property: whatever both sides do, every character either side typed is in the result', () => {
     const word = fc.stringMatching(/^[a-z ]{0,10}$/);
     fc.assert(

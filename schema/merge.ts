@@ -4,14 +4,17 @@
  * a version conflict (422) to rebase the unsent local edits onto the server copy, so that neither
  * side's edits are lost (docs/sync.md; issue 6 builds live co-editing on the same merge).
  *
- * Text: both sides' edits are diffs against the base text (@sanity/diff-match-patch). Edits that touch
- * different parts of the text both apply; edits to the same stretch keep both versions, the
- * server's first. Modifiers (bold, links, comments…) follow each character: a character both
- * kept gets the side's modifiers that changed them (ours when both did). Table cells (tokens with
+ * Text: both sides' edits are diffs against the base text (@sanity/diff-match-patch), merged
+ * character by character: everything either side inserted is kept (at one point the server's
+ * first, the same text on both sides once), and a base character is kept only when neither side
+ * deleted it. Nothing typed is lost and nothing is doubled: a stretch one side deleted or moved
+ * away (a split sends a block's tail to a new block) is not brought back by the other's edits in
+ * it. Modifiers (bold, links, comments…) follow each character: a character both kept gets the
+ * side's modifiers that changed them (ours when both did). Table cells (tokens with
  * a tableAddress) merge cell by cell. Other fields of `data`, and the type, merge as values:
  * ours if we changed it, else the server's.
  */
-import { cleanupSemantic, DIFF_DELETE, DIFF_EQUAL, makeDiff, xIndex } from '@sanity/diff-match-patch';
+import { DIFF_DELETE, DIFF_EQUAL, makeDiff, xIndex } from '@sanity/diff-match-patch';
 import { canonicalTokens, type Token, type TokenMarks } from './token';
 
 export interface BlockContent {
@@ -48,7 +51,9 @@ function tokensOf(chars: readonly Char[]): Token[] {
 
 /** The edits turning `base` into `side` (adjacent deletions and insertions form one), and where each kept base character is in `side`. */
 function editsOf(base: Char[], side: Char[]): { edits: Edit[]; kept: Int32Array } {
-  const diffs = cleanupSemantic(makeDiff(base.map((c) => c.ch).join(''), side.map((c) => c.ch).join(''), DIFF_OPTIONS));
+  // The plain (shortest) diff, not a semantic cleanup of it: a character kept is kept, never
+  // counted deleted and inserted again (both sides doing that would double it).
+  const diffs = makeDiff(base.map((c) => c.ch).join(''), side.map((c) => c.ch).join(''), DIFF_OPTIONS);
   const kept = new Int32Array(base.length).fill(-1);
   const edits: Edit[] = [];
   let current: Edit | null = null;
@@ -78,6 +83,13 @@ function editsOf(base: Char[], side: Char[]): { edits: Edit[]; kept: Int32Array 
   return { edits, kept };
 }
 
+/** What one side inserted before each base position (0..n), from its edits. */
+function insertsOf(edits: readonly Edit[], n: number): Array<Char[] | undefined> {
+  const out = new Array<Char[] | undefined>(n + 1);
+  for (const edit of edits) if (edit.chars.length > 0) out[edit.start] = [...(out[edit.start] ?? []), ...edit.chars];
+  return out;
+}
+
 /** Merges two sides' edits of one text; see the module comment. */
 export function mergeTokens(base: readonly Token[], local: readonly Token[], remote: readonly Token[]): Token[] {
   if (same(local, base)) return [...remote];
@@ -87,74 +99,49 @@ export function mergeTokens(base: readonly Token[], local: readonly Token[], rem
   const remoteChars = charsOf(remote);
   const ours = editsOf(baseChars, localChars);
   const theirs = editsOf(baseChars, remoteChars);
+  const n = baseChars.length;
+  const ourInserts = insertsOf(ours.edits, n);
+  const theirInserts = insertsOf(theirs.edits, n);
 
-  // A kept base character's modifiers: ours if we changed them, else the server's.
-  const keptChar = (i: number, side: 'local' | 'remote' | 'both'): Char => {
-    const l = ours.kept[i] >= 0 ? localChars[ours.kept[i]] : null;
-    const r = theirs.kept[i] >= 0 ? remoteChars[theirs.kept[i]] : null;
-    const baseMarks = baseChars[i].marks;
-    if (side === 'local' && l) return l;
-    if (side === 'remote' && r) return r;
-    if (l && !same(l.marks, baseMarks)) return l;
-    return r ?? l ?? baseChars[i];
+  // A base character both kept: with the modifiers of the side that changed them (ours when both did).
+  const keptChar = (i: number): Char => {
+    const l = localChars[ours.kept[i]];
+    const r = remoteChars[theirs.kept[i]];
+    return same(l.marks, baseChars[i].marks) ? r : l;
   };
 
-  /** One side's version of base [start, end): its edits there, and the characters it kept. */
-  const versionOf = (edits: Edit[], side: 'local' | 'remote', start: number, end: number): Char[] => {
-    const out: Char[] = [];
-    let i = start;
-    for (const edit of edits) {
-      for (; i < edit.start; i++) out.push(keptChar(i, side));
-      out.push(...edit.chars);
-      i = Math.max(i, edit.end);
-    }
-    for (; i < end; i++) out.push(keptChar(i, side));
-    return out;
-  };
-
-  const all = [...ours.edits.map((e) => ({ e, side: 'local' as const })), ...theirs.edits.map((e) => ({ e, side: 'remote' as const }))].sort(
-    (a, b) => a.e.start - b.e.start || a.e.end - a.e.start - (b.e.end - b.e.start),
-  );
+  // Character by character: what either side inserted stays (the server's first where both
+  // inserted at one point; the same text inserted on both sides once), and a base character stays
+  // only if neither side deleted it. So a stretch one side deleted (a block split: its tail went
+  // to a new block) is not brought back by the other side's typing in it, only what was typed is.
   const out: Char[] = [];
-  let position = 0;
-  let k = 0;
-  while (k < all.length) {
-    // A group: edits that overlap (an insertion at the same point as another counts).
-    const first = all[k];
-    let start = first.e.start;
-    let end = first.e.end;
-    const group = [first];
-    k++;
-    while (k < all.length) {
-      const next = all[k].e;
-      const overlaps = next.start < end || (next.start === start && start === end && next.end === next.start);
-      if (!overlaps) break;
-      end = Math.max(end, next.end);
-      start = Math.min(start, next.start);
-      group.push(all[k]);
-      k++;
-    }
-    for (; position < start; position++) out.push(keptChar(position, 'both'));
-    const sides = new Set(group.map((g) => g.side));
-    const local = versionOf(
-      group.filter((g) => g.side === 'local').map((g) => g.e),
-      'local',
-      start,
-      end,
-    );
-    const remote = versionOf(
-      group.filter((g) => g.side === 'remote').map((g) => g.e),
-      'remote',
-      start,
-      end,
-    );
-    if (sides.size === 1) out.push(...(sides.has('local') ? local : remote));
-    else if (same(local, remote)) out.push(...remote);
-    else out.push(...remote, ...local);
-    position = Math.max(position, end);
+  for (let i = 0; i <= n; i++) {
+    const mine = ourInserts[i];
+    const yours = theirInserts[i];
+    if (yours) out.push(...yours);
+    if (mine && !(yours && same(mine.map((c) => c.ch).join(''), yours.map((c) => c.ch).join('')))) out.push(...mine);
+    if (i < n && ours.kept[i] >= 0 && theirs.kept[i] >= 0) out.push(keptChar(i));
   }
-  for (; position < baseChars.length; position++) out.push(keptChar(position, 'both'));
   return tokensOf(out);
+}
+
+/**
+ * Whether everything `sent` inserted into `base` is in `now` still: a write whose answer was lost
+ * (`sent`, based on `base`) made it to the server, whose copy is `now`. False when `sent`
+ * inserted nothing (nothing tells; merging from `base` doubles nothing then).
+ */
+export function insertionsKept(base: readonly Token[], sent: readonly Token[], now: readonly Token[]): boolean {
+  const sentChars = charsOf(sent);
+  const fromBase = new Uint8Array(sentChars.length);
+  for (const j of editsOf(charsOf(base), sentChars).kept) if (j >= 0) fromBase[j] = 1;
+  const later = editsOf(sentChars, charsOf(now)).kept;
+  let inserted = false;
+  for (let j = 0; j < sentChars.length; j++) {
+    if (fromBase[j]) continue;
+    if (later[j] < 0) return false;
+    inserted = true;
+  }
+  return inserted;
 }
 
 const cellKey = (address: { x: number; y: number }) => `${address.y}:${address.x}`;

@@ -152,6 +152,12 @@ export interface BlockHistory {
   removed: string[];
   /** The versions of the removed blocks when deleted (same order). */
   removedVersions: number[];
+  /**
+   * Blocks of `blocks` whose version shown was written by the asking client itself (its
+   * `clientId`): a write whose answer it lost. Its editor holds that text already, and what was
+   * typed since; it is not someone else's change to merge (docs/realtime.md).
+   */
+  own?: string[];
 }
 
 /** Server → client payloads, by channel kind and event. */

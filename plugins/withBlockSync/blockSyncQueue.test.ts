@@ -398,13 +398,13 @@ describe('blockSyncQueue: create, update, delete', () => {
 describe('blockSyncQueue: errors', () => {
   it('a version conflict (422) where both replaced the same word keeps both (theirs first) and sends that with their version', async () => {
     const { loaded, edit, failNext, serverCopies, queue, calls, server } = setup();
-    loaded(wire('a', 'base', { version: 3 }));
+    loaded(wire('a', 'xyz', { version: 3 }));
     const theirs = wire('a', 'theirs', { version: 6 });
 
     // Someone else saved version 6; our update (based on 3) meets the conflict.
     server.set('a', theirs);
     failNext(httpError(422, ERROR_CODES.blockVersionConflict, theirs));
-    // Both replaced the whole word: the merge keeps both, theirs first.
+    // Both replaced the whole word (no letter of it kept on either side): the merge keeps both, theirs first.
     edit(wire('a', 'mine', { version: 3 }));
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
 
@@ -1251,7 +1251,7 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
     expect(calls).toEqual([{ kind: 'update', id: 'b', body: { version: 1, type: 'text', data: tokens('B!') } }]);
   });
 
-  it('receiveRemoved: a block with unsent text stays and is made again on the server with that text', async () => {
+  it('receiveRemoved: a block with unsent text stays with what was typed here (not the text its deleter removed) and is made again on the server', async () => {
     const { loaded, edit, queue, remoteRemoved, calls, doc, server } = setup();
     loaded(wire('a', 'A'));
     loaded(wire('b', 'B', { placeAfter: 'a', version: 3 }));
@@ -1261,16 +1261,30 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
     queue.receiveRemoved(['b']);
 
     expect(remoteRemoved).toEqual([]);
-    expect(doc.get('b')?.data).toEqual(tokens('B typed'));
+    expect(doc.get('b')?.data).toEqual(tokens(' typed'));
     expect(queue.versionOf('b')).toBeUndefined();
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
     expect(calls).toEqual([
-      { kind: 'create', id: 'b', body: { id: 'b', pageId: PAGE_ID, type: 'text', data: tokens('B typed'), parentId: null, placeAfter: 'a' } },
+      { kind: 'create', id: 'b', body: { id: 'b', pageId: PAGE_ID, type: 'text', data: tokens(' typed'), parentId: null, placeAfter: 'a' } },
     ]);
     expect(queue.versionOf('b')).toBe(1);
   });
 
-  it('a block deleted here whose newer version arrives first: the delete carries the version seen here, and its 422 brings the block back with their text', async () => {
+  it('receiveRemoved: a block whose only unsent change is a style or type lets the deletion stand', async () => {
+    const { loaded, edit, queue, remoteRemoved, calls, server } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'B', { placeAfter: 'a', version: 3 }));
+    edit(wire('b', 'B', { placeAfter: 'a', version: 3, type: 'heading1' }));
+
+    server.delete('b');
+    queue.receiveRemoved(['b']);
+
+    expect(remoteRemoved).toEqual([['b']]);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls).toEqual([]);
+  });
+
+  it('a block deleted here whose newer version arrives first: the delete carries the version seen here, and its 422 brings the block back with what they typed', async () => {
     const { loaded, queue, doc, remoteBlocks, deleteVersions, server, calls } = setup();
     loaded(wire('a', 'A'));
     loaded(wire('b', 'Hello', { placeAfter: 'a', version: 2 }));
@@ -1284,13 +1298,35 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
 
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
 
+    // "Hello" was deleted here, " there" typed there: the block stays with " there" alone.
     expect(deleteVersions).toEqual([{ id: 'b', version: 2 }]);
-    expect(remoteBlocks).toEqual([theirs]);
-    expect(doc.get('b')).toEqual(theirs);
-    expect(server.get('b')).toEqual(theirs);
-    expect(queue.versionOf('b')).toBe(3);
+    expect(remoteBlocks).toEqual([{ ...theirs, data: tokens(' there') }]);
+    expect(doc.get('b')?.data).toEqual(tokens(' there'));
     await wait(10 * BLOCK_UPDATE_DEBOUNCE_MS);
-    expect(calls.map((c) => c.kind)).toEqual(['delete']);
+    expect(calls.map((c) => c.kind)).toEqual(['delete', 'update']);
+    expect(calls[1]).toEqual({ kind: 'update', id: 'b', body: { version: 3, type: 'text', data: tokens(' there') } });
+    expect(server.get('b')).toMatchObject({ version: 4, data: tokens(' there') });
+    expect(queue.versionOf('b')).toBe(4);
+  });
+
+  it('a block deleted here whose newer version only changed its style: the delete goes again on top of it', async () => {
+    const { loaded, queue, doc, remoteBlocks, deleteVersions, server } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'Hello', { placeAfter: 'a', version: 2 }));
+    doc.delete('b');
+    queue.markDirty('b');
+    const theirs = wire('b', 'Hello', { placeAfter: 'a', version: 3, type: 'heading1' });
+    server.set('b', theirs);
+    queue.receive(theirs, T1);
+
+    await wait(3 * BLOCK_UPDATE_DEBOUNCE_MS);
+
+    expect(deleteVersions).toEqual([
+      { id: 'b', version: 2 },
+      { id: 'b', version: 3 },
+    ]);
+    expect(remoteBlocks).toEqual([]);
+    expect(server.has('b')).toBe(false);
   });
 
   it('a 409 on create after the block came back elsewhere (server version > 1) merges from the last copy known here: both texts stay', async () => {
@@ -1306,8 +1342,8 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
 
     await wait(BLOCK_UPDATE_DEBOUNCE_MS);
 
-    // Based on our first create attempt ("Hello mine") the merge would drop our text.
-    expect(serverCopies.map((b) => b.data)).toEqual([tokens('Hello theirs mine')]);
+    // Kept with what was typed here (" mine"), made again; the 409 merges it after their text.
+    expect(serverCopies.map((b) => b.data)).toEqual([tokens(' mine'), tokens('Hello theirs mine')]);
     expect(doc.get('a')?.data).toEqual(tokens('Hello theirs mine'));
     expect(calls.map((c) => c.kind)).toEqual(['create', 'update']);
     expect(calls[1]).toEqual({ kind: 'update', id: 'a', body: { version: 5, type: 'text', data: tokens('Hello theirs mine') } });

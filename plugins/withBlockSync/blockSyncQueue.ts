@@ -1,7 +1,16 @@
 import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
-import { isWireBlock, resolveExisting, resolveRemoteChange, resolveVersionConflict, sameContent, type Resolution } from './conflicts';
+import {
+  baseAfterLostAnswers,
+  isWireBlock,
+  resolveExisting,
+  resolveRemoteChange,
+  resolveVersionConflict,
+  sameContent,
+  typedSince,
+  type Resolution,
+} from './conflicts';
 import { createServerTree, type ReadBlock, type WireContent } from './serverTree';
 import { createSyncStatus, type SyncStatus } from './status';
 
@@ -81,7 +90,18 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   let inFlight: string | null = null;
   /** What each block was created with (until the create is answered): the base if the answer is lost. */
   const created = new Map<string, WireContent>();
-  const held = new Map<string, { block: WireBlock; at: string | undefined } | { removedAt: number | undefined }>();
+  /**
+   * Updates sent whose answer never came (the request may or may not have been stored), oldest
+   * first: the next copy of the block from the server tells which made it (baseAfterLostAnswers).
+   */
+  const unanswered = new Map<string, WireContent[]>();
+  /** The base to merge `server`'s copy of a block from; what went unanswered is settled by it. */
+  const mergeBase = (uid: string, server: WireContent): WireContent | undefined => {
+    const lost = unanswered.get(uid);
+    unanswered.delete(uid);
+    return lost ? baseAfterLostAnswers(tree.lastSent(uid), lost, server) : tree.lastSent(uid);
+  };
+  const held = new Map<string, { block: WireBlock; at: string | undefined; own: boolean } | { removedAt: number | undefined }>();
   let failures = 0;
   let disposed = false;
   const status = createSyncStatus(() => ({ refused: refused.size > 0, offline: failures > 0, pending: hasPending() }), options.onStatus);
@@ -169,7 +189,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       const waiting = held.get(uid);
       held.delete(uid);
       if (waiting && 'removedAt' in waiting) receiveRemoved([uid], waiting.removedAt === undefined ? undefined : [waiting.removedAt]);
-      else if (waiting) receive(waiting.block, waiting.at);
+      else if (waiting) receive(waiting.block, waiting.at, waiting.own);
     }
   }
 
@@ -194,13 +214,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
    * merged three-way with what is unsent here (base: what the server last had from us), and the
    * merge sent on top of it; a block not here yet is inserted; the same version at another place
    * is a move. Older or already known versions are ignored, so a change seen twice (an event and
-   * the catch-up history) is applied once.
+   * the catch-up history) is applied once. `own`: this client wrote that version itself (the
+   * catch-up says so) and lost the answer; the editor holds its text and what was typed since,
+   * so it is not merged but taken as the base of what is still to send (merging would double it).
    */
-  function receive(block: WireBlock, at?: string): void {
+  function receive(block: WireBlock, at?: string, own = false): void {
     if (disposed) return;
     if (inFlight === block.id) {
       const waiting = held.get(block.id);
-      if (!waiting || 'removedAt' in waiting || waiting.block.version <= block.version) held.set(block.id, { block, at });
+      if (!waiting || 'removedAt' in waiting || waiting.block.version <= block.version) held.set(block.id, { block, at, own });
       return;
     }
     const known = tree.version(block.id);
@@ -233,10 +255,11 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     }
     // Unknown to the queue but here (made here and not yet answered, or forgotten after the
     // server lost it) counts as unsent.
-    const bases = basesOf(block.id);
+    const bases = { ...basesOf(block.id), lastSent: mergeBase(block.id, block) };
     const unsent = known === undefined || hasLocalChanges(block.id, local);
     tree.remember(block);
-    const { content, resend } = resolveRemoteChange(block, bases, local, unsent);
+    if (own) created.delete(block.id);
+    const { content, resend } = own ? { content: local, resend: !sameContent(block, local) } : resolveRemoteChange(block, bases, local, unsent);
     const place = keepsLocalPlace ? { parentId: local.parentId, placeAfter: local.placeAfter } : { parentId: block.parentId, placeAfter: block.placeAfter };
     options.onRemoteBlock?.({ ...block, type: content.type, data: content.data, ...place });
     if (resend) schedule(block.id, debounceMs);
@@ -266,12 +289,31 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       }
       if (!tree.has(uid)) continue;
       const local = read(uid);
-      const keep = local !== null && hasLocalChanges(uid, local);
+      if (local && hasLocalChanges(uid, local) && keepTyped(uid, local)) continue;
       tree.forget(uid);
-      if (keep) schedule(uid, debounceMs);
-      else if (local) gone.push(uid);
+      if (local) gone.push(uid);
     }
     if (gone.length > 0) options.onRemoteRemove?.(gone);
+  }
+
+  /**
+   * A block deleted on the server while it has unsent changes here: what was typed into it here
+   * stays (without the text the deleter removed, so a block joined into another is not doubled)
+   * and is made again on the server. False when nothing was typed: the caller lets it go.
+   */
+  function keepTyped(uid: string, local: WireBlock): boolean {
+    const typed = typedSince(tree.lastSent(uid), local);
+    if (!typed || typed === local) {
+      tree.forget(uid);
+      if (!typed) return false;
+    } else {
+      // Made again as a new block holding only what was typed: if someone brings the old one
+      // back meanwhile (a 409), their text and ours both stay, theirs first.
+      tree.forget(uid, { type: typed.type, data: { ...typed.data, tokens: [] } as WireBlock['data'] });
+      options.onServerCopy({ ...local, type: typed.type, data: typed.data });
+    }
+    schedule(uid, debounceMs);
+    return true;
   }
 
   async function sendOneNow(uid: string): Promise<void> {
@@ -283,13 +325,18 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       const error = raw as BlockSyncError;
       if (error.status === 422 && error.code === ERROR_CODES.blockVersionConflict && isWireBlock(error.data)) {
         // Someone else saved the block first: our unsent edits are rebased onto their copy.
-        const base = tree.lastSent(uid);
-        const local = read(uid);
         const server = error.data;
+        const base = mergeBase(uid, server);
+        const local = read(uid);
         tree.remember(server);
-        // Deleted here while someone typed into it: it comes back with their text.
-        if (!local) options.onRemoteBlock?.(server);
-        else applyResolution(uid, resolveVersionConflict(base, local, server));
+        if (local) applyResolution(uid, resolveVersionConflict(base, local, server));
+        else {
+          // Deleted here while someone typed into it: it comes back with what they typed (not
+          // the text deleted here), or the delete goes again on top of their version.
+          const typed = typedSince(base, server);
+          if (typed) options.onRemoteBlock?.({ ...server, type: typed.type, data: typed.data });
+          if (!typed || !sameContent(typed, server)) makeDue(uid);
+        }
         return;
       }
       if (error.status === 409 && isWireBlock(error.data)) {
@@ -304,14 +351,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       }
       if (error.status === 404 && tree.has(uid)) {
         // The block is gone on the server (deleted elsewhere, with its children) while it still
-        // has our text here: create it again, and the blocks under it that are still here too.
-        for (const descendant of tree.descendants(uid)) {
-          if (!read(descendant)) continue;
-          tree.forget(descendant);
-          makeDue(descendant);
+        // has our changes here: what was typed here into it and the blocks under it is made again
+        // (keepTyped); the rest of them goes as the deleter wanted.
+        const gone: string[] = [];
+        for (const id of [...tree.descendants(uid), uid]) {
+          const local = read(id);
+          if (!local) tree.forget(id);
+          else if (!keepTyped(id, local)) gone.push(id);
         }
-        tree.forget(uid);
-        makeDue(uid);
+        if (gone.length > 0) options.onRemoteRemove?.(gone);
         return;
       }
       const place = error.status === 422 && error.code === ERROR_CODES.validationFailed && placedBy?.uid === uid ? await placeWentAway(placedBy) : 'there';
@@ -485,7 +533,14 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       tree.remember(moved);
     }
     if (sameContent(tree.lastSent(uid), block)) return 'sent';
-    const updated = await api.updateBlock(uid, { version: known, type: block.type, data: block.data });
+    let updated: WireBlock;
+    try {
+      updated = await api.updateBlock(uid, { version: known, type: block.type, data: block.data });
+    } catch (error) {
+      if (isTransient(error as BlockSyncError)) unanswered.set(uid, [...(unanswered.get(uid) ?? []).slice(-3), { type: block.type, data: block.data }]);
+      throw error;
+    }
+    unanswered.delete(uid);
     tree.remember(updated);
     return 'sent';
   }

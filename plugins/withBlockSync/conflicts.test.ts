@@ -1,5 +1,5 @@
 import type { WireBlock } from '../../schema/block';
-import { isWireBlock, resolveExisting, resolveRemoteChange, resolveVersionConflict, sameContent } from './conflicts';
+import { baseAfterLostAnswers, isWireBlock, resolveExisting, resolveRemoteChange, resolveVersionConflict, sameContent, typedSince } from './conflicts';
 
 /* The decisions alone (the queue that acts on them: blockSyncQueue.test.ts, remote.test.ts). */
 
@@ -109,5 +109,37 @@ describe('resolveRemoteChange (a newer version made by someone else)', () => {
     const { content: both } = resolveRemoteChange(wire('theirs'), { lastSent: undefined, created: undefined }, content('mine'), true);
     expect(textOf(both)).toContain('theirs');
     expect(textOf(both)).toContain('mine');
+  });
+});
+
+describe('typedSince: what is left of a block deleted on one side and changed on the other', () => {
+  it('keeps what was typed, not the text the deleter removed', () => {
+    expect(textOf(typedSince(content('Hello'), content('Hello there')))).toBe(' there');
+    expect(textOf(typedSince(content('Hello'), content('He-llo!')))).toBe('-!');
+  });
+  it('nothing typed (a style, a type, a deletion): null, the deletion stands', () => {
+    expect(typedSince(content('Hello'), content('Hello', 'heading1'))).toBeNull();
+    expect(typedSince(content('Hello'), content('Hel'))).toBeNull();
+    expect(typedSince(content('Hello'), { type: 'text', data: { tokens: [{ text: 'Hello', bold: true }] } } as Pick<WireBlock, 'type' | 'data'>)).toBeNull();
+  });
+  it('blocks without plain text (a table, a picture) and an unknown base come back whole', () => {
+    const table = { type: 'table', data: { tokens: [{ text: 'x', tableAddress: { x: 0, y: 0 } }] } } as unknown as Pick<WireBlock, 'type' | 'data'>;
+    expect(typedSince(table, table)).toBe(table);
+    const picture = { type: 'image', data: { url: 'a.png' } } as unknown as Pick<WireBlock, 'type' | 'data'>;
+    expect(typedSince(picture, picture)).toBe(picture);
+    expect(typedSince(undefined, content('x'))).toEqual(content('x'));
+  });
+});
+
+describe('baseAfterLostAnswers: which unanswered write made it to the server', () => {
+  it('the newest whose insertions the server copy holds; else what the server last accepted', () => {
+    const last = content('start');
+    const first = content('start a');
+    const second = content('start ab');
+    expect(baseAfterLostAnswers(last, [first, second], content('start abX'))).toBe(second);
+    expect(baseAfterLostAnswers(last, [first, second], content('start aX'))).toBe(first);
+    expect(baseAfterLostAnswers(last, [first, second], content('start X'))).toBe(last);
+    // Only deletions were sent: nothing tells, and merging from the last accepted doubles nothing.
+    expect(baseAfterLostAnswers(last, [content('star')], content('star'))).toBe(last);
   });
 });

@@ -1,5 +1,6 @@
 import type { WireBlock } from '../../schema/block';
-import { mergeBlockContent } from '../../schema/merge';
+import { insertionsKept, mergeBlockContent, mergeTokens } from '../../schema/merge';
+import type { Token } from '../../schema/token';
 import type { WireContent } from './serverTree';
 
 /*
@@ -78,4 +79,44 @@ export function resolveRemoteChange(
   const base = known.lastSent ?? known.created ?? { type: local.type, data: { tokens: [] } as WireBlock['data'] };
   const content = rebase(base, local, block);
   return { content, resend: !sameContent(content, block) };
+}
+
+/**
+ * What is left of a block one side deleted while the other changed it: the text the other side
+ * typed into it since `base` (what the deleter last saw), without the text the deleter removed —
+ * a block joined into the one above (Backspace at its start) or cut away is not brought back
+ * whole, which would double its text. Null when nothing was typed (a change of style or type
+ * only): the deletion stands. Blocks that are not plain text (tables, pictures, databases) come
+ * back whole, as before.
+ */
+export function typedSince(base: WireContent | undefined, changed: WireContent): WireContent | null {
+  const tokens = (changed.data as { tokens?: unknown }).tokens;
+  const baseTokens = base && (base.data as { tokens?: unknown }).tokens;
+  if (!base || !Array.isArray(tokens) || !Array.isArray(baseTokens)) return changed;
+  if ([...tokens, ...baseTokens].some((t: Token) => t.tableAddress)) return changed;
+  const typed = mergeTokens(baseTokens as Token[], [], tokens as Token[]);
+  if (typed.every((t) => t.text === '')) return null;
+  return { type: changed.type, data: { ...changed.data, tokens: typed } as WireContent['data'] };
+}
+
+const tokensOf = (content: WireContent): Token[] | null => {
+  const tokens = (content.data as { tokens?: unknown }).tokens;
+  return Array.isArray(tokens) ? (tokens as Token[]) : null;
+};
+
+/**
+ * The base to merge the server's copy `server` from when writes of ours went unanswered (the
+ * connection dropped on the way back, or the server was restarted): the newest of them that made
+ * it to the server (everything it inserted is in `server`), else what the server last accepted.
+ * Merging from an older base than what the server holds of ours would insert our text twice.
+ */
+export function baseAfterLostAnswers(lastSent: WireContent | undefined, unanswered: readonly WireContent[], server: WireContent): WireContent | undefined {
+  const base = lastSent && tokensOf(lastSent);
+  const now = tokensOf(server);
+  if (!base || !now) return lastSent;
+  for (let i = unanswered.length - 1; i >= 0; i--) {
+    const sent = tokensOf(unanswered[i]);
+    if (sent && insertionsKept(base, sent, now)) return unanswered[i];
+  }
+  return lastSent;
 }

@@ -206,18 +206,20 @@ describe('live co-editing: the editor and the sync queue together', () => {
     expect(c.texts()).toEqual(['one and a half two three']);
   });
 
-  it('a block deleted here while someone typed into it comes back with their text', async () => {
+  it('a block joined into the one above here while someone typed into it: what they typed comes back, its old text is not doubled', async () => {
     const c = open([wire('a', 'A'), wire('b', 'Hello', { placeAfter: 'a', version: 2 }), wire('c', 'C', { placeAfter: 'b' })]);
-    Transforms.removeNodes(c.editor, { at: [2] });
+    // Backspace at the start of "Hello" joins it into "A".
+    Transforms.select(c.editor, Editor.start(c.editor, [2]));
+    c.editor.deleteBackward('character');
     c.theirEdit(wire('b', 'Hello there', { placeAfter: 'a', version: 3 }), T1);
     expect(c.order()).toEqual(['a', 'c']);
 
-    await wait(DEBOUNCE);
+    await wait(3 * DEBOUNCE);
 
-    expect(c.calls).toEqual(['delete b v2']);
+    expect(c.calls).toEqual(['delete b v2', 'update b v3 {"tokens":[{"text":" there"}]}', 'update a v1 {"tokens":[{"text":"AHello"}]}']);
     expect(c.order()).toEqual(['a', 'b', 'c']);
-    expect(c.texts()).toEqual(['A', 'Hello there', 'C']);
-    expect(c.server.get('b')).toMatchObject({ version: 3 });
+    expect(c.texts()).toEqual(['AHello', ' there', 'C']);
+    expect(c.server.get('b')).toMatchObject({ version: 4 });
   });
 
   it('their new block and their removal show up here and are not sent back', async () => {

@@ -50,8 +50,13 @@ export function createServerTree() {
       lastSent.set(block.id, block);
       setParent(block.id, block.parentId);
     },
-    /** The server no longer has the block. What it last had stays: if the block comes back from elsewhere, it is the base our text is merged from. */
-    forget(uid: string): void {
+    /**
+     * The server no longer has the block. What it last had stays (or `base` takes its place: what
+     * a copy made again here starts from): if the block comes back from elsewhere, it is the base
+     * our text is merged from.
+     */
+    forget(uid: string, base?: WireContent): void {
+      if (base) lastSent.set(uid, base);
       placedAt.delete(uid);
       versions.delete(uid);
       setParent(uid, undefined);

@@ -108,10 +108,11 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       .map((d) => member(d, pageId));
   }
 
-  async function history(pageId: string, since: string): Promise<BlockHistory> {
+  /** What changed on a page since `since`; `own`: the blocks whose shown version `clientId` wrote. */
+  async function history(pageId: string, since: string, clientId: string): Promise<BlockHistory> {
     const at = nowIso();
     const from = new Date(Date.parse(since) - REALTIME_LIMITS.historyOverlapMs).toISOString();
-    const changes = await listBlockChangesSince(app.db, pageId, from, REALTIME_LIMITS.maxHistoryBlocks);
+    const changes = await listBlockChangesSince(app.db, pageId, from, REALTIME_LIMITS.maxHistoryBlocks, clientId);
     if (!changes) throw new RealtimeError(REALTIME_ERRORS.historyTooLarge, 'too much changed: load the page again');
     return { channel: channelKeys.element(pageId), pageId, at, ...changes };
   }
@@ -173,7 +174,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
       }
       if (channel.kind === 'element' && since) {
         try {
-          return { at, history: await history(channel.id, since) };
+          return { at, history: await history(channel.id, since, data.clientId) };
         } catch (error) {
           // A refused join (110: load the page again) leaves nothing joined: no events for a
           // channel the client believes it is not in, and no place taken in its 200.
@@ -193,7 +194,7 @@ export const realtimePlugin = fp<{ config: Config }>(async (app, { config }) => 
     handle(REALTIME_EVENTS.history, historyMessageSchema, async ({ channel: name, since }) => {
       const channel = joinedChannel(name);
       if (channel.kind !== 'element') throw new RealtimeError(REALTIME_ERRORS.unknownChannel, 'history is kept for element channels');
-      return { history: await history(channel.id, since) };
+      return { history: await history(channel.id, since, data.clientId) };
     });
 
     handle(REALTIME_EVENTS.position, positionMessageSchema, async ({ channel: name, caret }) => {

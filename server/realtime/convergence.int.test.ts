@@ -22,7 +22,8 @@ interface Tally {
   where: Map<string, string>;
 }
 
-async function editRandomly(client: LiveClient, rng: ReturnType<typeof random>, steps: number, tally: Tally) {
+/** `splits`: this client also splits blocks (Enter) and joins them (Backspace at a block's start). */
+async function editRandomly(client: LiveClient, rng: ReturnType<typeof random>, steps: number, tally: Tally, splits = true) {
   const { editor } = client;
   for (let step = 0; step < steps; step++) {
     await sleep(rng.int(40));
@@ -34,7 +35,9 @@ async function editRandomly(client: LiveClient, rng: ReturnType<typeof random>, 
     }
     const index = rng.pick(indexes);
     const length = Node.string(editor.children[index]).length;
-    const roll = rng.next();
+    const drawn = rng.next();
+    // One who does not split or join types instead.
+    const roll = !splits && drawn >= 0.72 && drawn < 0.92 ? drawn - 0.72 : drawn;
     if (roll < 0.45) {
       const text = Array.from({ length: 1 + rng.int(3) }, freshChar).join('');
       client.select(index, rng.int(length + 1));
@@ -55,11 +58,11 @@ async function editRandomly(client: LiveClient, rng: ReturnType<typeof random>, 
       client.select(index, from, Math.min(length, from + 1 + rng.int(4)));
       if (rng.next() < 0.6) Editor.addMark(editor, 'bold', true);
       else Editor.removeMark(editor, 'bold');
-    } else if (roll < 0.84) {
+    } else if (roll < 0.84 && splits) {
       client.select(index, rng.int(length + 1));
       editor.insertBreak();
       client.log(`split ${(editor.children[index] as { uid: string }).uid.slice(0, 8)}`);
-    } else if (roll < 0.92 && index > 1 && indexes.includes(index - 1)) {
+    } else if (roll < 0.92 && splits && index > 1 && indexes.includes(index - 1)) {
       client.select(index, 0);
       client.log(`merge ${(editor.children[index] as { uid: string }).uid.slice(0, 8)} into previous`);
       editor.deleteBackward('character');
@@ -124,47 +127,72 @@ function seeds(): Array<{ seed: number; clients: number; steps: number }> {
 }
 
 describe.each(seeds())('$clients clients, seed $seed', ({ seed, clients: count, steps }) => {
-  test('all end with the same blocks as the server, and no inserted character is lost', async () => {
-    const page = body<WireElement>(await api(servers.t, servers.cookie, 'POST', '/api/v3/spaces/section/private', { title: 'Вместе' })).data;
-    // Three blocks to start from, the same on every client.
-    let placeAfter: string | null = null;
-    for (const text of ['один', 'два', 'три']) {
-      const res = await api(servers.t, servers.cookie, 'POST', '/api/v3/spaces/block', {
-        pageId: page.id,
-        type: 'text',
-        data: { tokens: [{ text }] },
-        placeAfter,
-      });
-      placeAfter = body<WireBlock>(res).data.id;
-    }
-    const clients: LiveClient[] = [];
-    for (let i = 0; i < count; i++) clients.push(await LiveClient.open(servers.urls[i % servers.urls.length], servers.cookie, page.id, servers.userId));
-    const tally: Tally = { inserted: new Set(), deleted: new Set(), where: new Map() };
-    const rng = random(seed);
-    try {
-      await Promise.all(clients.map((client, i) => editRandomly(client, random(seed * 100 + i + rng.int(10)), steps, tally)));
-      const server = await converge(clients, page.id);
-      const final = textOf(server);
-      const lost = [...tally.inserted].filter((ch) => !tally.deleted.has(ch) && !final.includes(ch));
-      if (lost.length > 0 && process.env.CONVERGENCE_DEBUG) {
-        const rows = await servers.t.app.db
-          .selectFrom('blocks')
-          .select(['id', 'data', 'deleted_at', 'version', 'origin'])
-          .where('page_id', '=', page.id)
-          .execute();
-        for (const ch of lost)
-          console.log(
-            ch,
-            tally.where.get(ch),
-            rows.filter((r) => r.data.includes(ch)).map((r) => ({ id: r.id, deleted: r.deleted_at, v: r.version, origin: r.origin })),
-          );
-        for (const client of clients) console.log(client.clientId.slice(0, 4), '\n' + client.trace.join('\n'));
-      }
-      expect(lost).toEqual([]);
-      expect(tally.inserted.size).toBeGreaterThan(20);
-      for (const client of clients) expect(shape(client.blocks())).toEqual(shape(server));
-    } finally {
-      for (const client of clients) client.close();
-    }
-  }, 90_000);
+  test(
+    'everyone splitting and joining blocks: all end with the same blocks as the server, and no inserted character is lost',
+    () => converges(seed, count, steps, 'everyone'),
+    90_000,
+  );
+  // Splits and joins are sent as a block's new text and a block made or deleted: two people
+  // splitting or joining the same block at once both move its text (docs/realtime.md, known
+  // limits). With one person changing the structure, every character is there exactly once.
+  test('one of them splitting and joining: every inserted character is there once', () => converges(seed + 1000, count, steps, 'one'), 90_000);
 });
+
+async function converges(seed: number, count: number, steps: number, splitting: 'everyone' | 'one'): Promise<void> {
+  const page = body<WireElement>(await api(servers.t, servers.cookie, 'POST', '/api/v3/spaces/section/private', { title: 'Вместе' })).data;
+  // Three blocks to start from, the same on every client.
+  let placeAfter: string | null = null;
+  for (const text of ['один', 'два', 'три']) {
+    const res = await api(servers.t, servers.cookie, 'POST', '/api/v3/spaces/block', {
+      pageId: page.id,
+      type: 'text',
+      data: { tokens: [{ text }] },
+      placeAfter,
+    });
+    placeAfter = body<WireBlock>(res).data.id;
+  }
+  const clients: LiveClient[] = [];
+  for (let i = 0; i < count; i++) clients.push(await LiveClient.open(servers.urls[i % servers.urls.length], servers.cookie, page.id, servers.userId));
+  const tally: Tally = { inserted: new Set(), deleted: new Set(), where: new Map() };
+  const rng = random(seed);
+  try {
+    await Promise.all(
+      clients.map((client, i) => editRandomly(client, random(seed * 100 + i + rng.int(10)), steps, tally, splitting === 'everyone' || i === 0)),
+    );
+    const server = await converge(clients, page.id);
+    const final = textOf(server);
+    const lost = [...tally.inserted].filter((ch) => !tally.deleted.has(ch) && !final.includes(ch));
+    if (lost.length > 0 && process.env.CONVERGENCE_DEBUG) {
+      const rows = await servers.t.app.db
+        .selectFrom('blocks')
+        .select(['id', 'data', 'deleted_at', 'version', 'origin'])
+        .where('page_id', '=', page.id)
+        .execute();
+      for (const ch of lost)
+        console.log(
+          ch,
+          tally.where.get(ch),
+          rows.filter((r) => r.data.includes(ch)).map((r) => ({ id: r.id, deleted: r.deleted_at, v: r.version, origin: r.origin })),
+        );
+      for (const client of clients) console.log(client.clientId.slice(0, 4), '\n' + client.trace.join('\n'));
+    }
+    expect(lost).toEqual([]);
+    // Nor is any there twice (a write whose answer was lost, heard again on rejoining, is not merged in again).
+    const counts = new Map<string, number>();
+    for (const ch of final) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    // Except text that went out in a write whose answer was lost, into a block deleted (or joined
+    // into another) meanwhile: whether it was stored cannot be told, so it is kept rather than
+    // risked (docs/realtime.md, known limits; lostAnswer.int.test.ts covers the rest of that case).
+    const unsure = clients.flatMap((c) => c.lostAnswers).join('');
+    const doubled = [...tally.inserted].filter((ch) => (counts.get(ch) ?? 0) > 1 && !unsure.includes(ch));
+    if (doubled.length > 0 && process.env.CONVERGENCE_DEBUG) {
+      console.log('doubled', doubled.map((ch) => `${ch} ${tally.where.get(ch)}`).join('\n'), '\nfinal', final);
+      for (const client of clients) console.log(client.clientId.slice(0, 4), '\n' + client.trace.join('\n'));
+    }
+    if (splitting === 'one') expect(doubled).toEqual([]);
+    expect(tally.inserted.size).toBeGreaterThan(20);
+    for (const client of clients) expect(shape(client.blocks())).toEqual(shape(server));
+  } finally {
+    for (const client of clients) client.close();
+  }
+}

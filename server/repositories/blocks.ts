@@ -702,10 +702,12 @@ export async function listBlockChangesSince(
   pageId: string,
   since: string,
   limit: number,
-): Promise<{ blocks: WireBlock[]; removed: string[]; removedVersions: number[] } | null> {
+  /** The asking client: `own` lists the changed blocks whose shown version it wrote itself. */
+  clientId: string | null = null,
+): Promise<{ blocks: WireBlock[]; removed: string[]; removedVersions: number[]; own: string[] } | null> {
   const rows = await db
     .selectFrom('blocks')
-    .select(['id', 'deleted_at', 'version'])
+    .select(['id', 'deleted_at', 'version', 'origin'])
     .where('page_id', '=', pageId)
     .where((eb) => eb.or([eb('updated_at', '>', since), eb('deleted_at', '>', since)]))
     .limit(limit + 1)
@@ -714,9 +716,19 @@ export async function listBlockChangesSince(
   const gone = rows.filter((r) => r.deleted_at !== null);
   const removed = gone.map((r) => r.id);
   const removedVersions = gone.map((r) => r.version);
-  const changed = new Set(rows.filter((r) => r.deleted_at === null).map((r) => r.id));
+  const changed = new Map(rows.filter((r) => r.deleted_at === null).map((r) => [r.id, r]));
   const blocks = changed.size === 0 ? [] : (await listPageBlocks(db, pageId)).filter((b) => changed.has(b.id));
-  return { blocks, removed, removedVersions };
+  // Ours only at the version read with its writer: one someone else wrote in between is not.
+  const own =
+    clientId === null
+      ? []
+      : blocks
+          .filter((b) => {
+            const row = changed.get(b.id);
+            return row?.origin === clientId && row.version === b.version;
+          })
+          .map((b) => b.id);
+  return { blocks, removed, removedVersions, own };
 }
 
 /** Every block of a page, deleted ones too (a version's restore compares them all). */

@@ -54,12 +54,13 @@ export function attachLiveSync({
   const seen = (at: unknown) => {
     if (typeof at === 'string' && (!latest || at > latest)) latest = at;
   };
-  const take = (blocks: readonly WireBlock[], at: string | undefined) => {
-    for (const block of blocks) queue.receive(block, at);
+  /** `own`: blocks whose version this client wrote itself (a write whose answer it lost). */
+  const take = (blocks: readonly WireBlock[], at: string | undefined, own: ReadonlySet<string> = new Set()) => {
+    for (const block of blocks) queue.receive(block, at, own.has(block.id));
   };
   /** `settled`: the answer of a settle itself (it does not ask again, whatever it leaves). */
   const applyHistory = (history: BlockHistory, settled = false) => {
-    take(history.blocks, history.at);
+    take(history.blocks, history.at, new Set(history.own));
     queue.receiveRemoved(history.removed, history.removedVersions);
     seen(history.at);
     // A block that could not stand where the server has it (the block before it is gone here):

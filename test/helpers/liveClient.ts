@@ -29,6 +29,8 @@ export class LiveClient {
   readonly editor: WorkspaceEditor;
   readonly queue: BlockSyncQueue;
   readonly connection: RealtimeConnection;
+  /** Bodies of writes the server took whose answer was lost (answered while offline). */
+  readonly lostAnswers: string[] = [];
   /** API answers that arrived (requests the server acknowledged). */
   readonly acknowledged: Array<{ id: string; version: number }> = [];
   private offlineNow = false;
@@ -202,7 +204,10 @@ export class LiveClient {
           data: json.data,
         }) as BlockSyncError;
       // Answered while "offline": the answer is lost on the way, as on a dropped connection.
-      if (this.offlineNow) throw Object.assign(new Error('offline'), { status: undefined }) as BlockSyncError;
+      if (this.offlineNow) {
+        if (res.ok && body !== undefined) this.lostAnswers.push(JSON.stringify(body));
+        throw Object.assign(new Error('offline'), { status: undefined }) as BlockSyncError;
+      }
       const block = json.data as WireBlock | undefined;
       if (block && typeof block === 'object' && 'version' in block) this.acknowledged.push({ id: block.id, version: block.version });
       return json.data;
