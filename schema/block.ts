@@ -147,6 +147,27 @@ export const moveBlockBodySchema = z
 /** POST /api/v3/spaces/block/{id}/clone: the copy's id may be chosen by the client (a fresh uuid). */
 export const cloneBlockBodySchema = z.object({ id: z.uuid().optional() }).strict();
 
+/** Blocks one batch delete may name. */
+export const MAX_BLOCKS_PER_DELETE = 1000;
+
+/**
+ * POST /api/v3/spaces/blocks/delete: several blocks of one page deleted in one request, each as
+ * DELETE block/{id}?version would (the version is optional).
+ */
+export const deleteBlocksBodySchema = z
+  .object({
+    pageId: idSchema,
+    blocks: z
+      .array(z.object({ id: idSchema, version: z.number().int().min(1).optional() }).strict())
+      .min(1)
+      .max(MAX_BLOCKS_PER_DELETE),
+  })
+  .strict();
+export type DeleteBlocksBody = z.infer<typeof deleteBlocksBodySchema>;
+
+/** One block's outcome of a batch delete: deleted, gone (not a live block of the page), or refused with the block as it is now. */
+export type DeleteBlockOutcome = { id: string; status: 'deleted' } | { id: string; status: 'gone' } | { id: string; status: 'conflict'; block: WireBlock };
+
 /** A wire block as a Slate element. */
 export function toSlate(block: WireBlock): BlockElement {
   const definition = definitionForWireType(block.type);

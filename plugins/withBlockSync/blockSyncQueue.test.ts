@@ -1,7 +1,15 @@
-import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
+import type { CreateBlockBody, DeleteBlockOutcome, UpdateBlockBody, WireBlock } from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
-import { PLACE_RETRIES, REFUSAL_NOTICE_MS, createBlockSyncQueue, type BlockSyncApi, type BlockSyncError, type SyncStatus } from './blockSyncQueue';
+import {
+  DELETES_PER_REQUEST,
+  PLACE_RETRIES,
+  REFUSAL_NOTICE_MS,
+  createBlockSyncQueue,
+  type BlockSyncApi,
+  type BlockSyncError,
+  type SyncStatus,
+} from './blockSyncQueue';
 
 /*
  * The queue against an in-memory fake of the block API (this is a unit test of the queue; the
@@ -17,6 +25,7 @@ type Call =
   | { kind: 'update'; id: string; body: UpdateBlockBody }
   | { kind: 'move'; id: string; body: { parentId: string | null; placeAfter: string | null } }
   | { kind: 'delete'; id: string }
+  | { kind: 'deleteMany'; id: string; ids: string[] }
   | { kind: 'get'; id: string };
 
 function wire(id: string, text: string, extra: Partial<WireBlock> = {}): WireBlock {
@@ -68,6 +77,13 @@ function fakeApi() {
     }
   }
 
+  /** Like the server: a block goes with its children. */
+  function removeWithChildren(id: string): void {
+    const gone = [id];
+    for (let i = 0; i < gone.length; i++) for (const b of server.values()) if (b.parentId === gone[i]) gone.push(b.id);
+    for (const g of gone) server.delete(g);
+  }
+
   const api: BlockSyncApi = {
     createBlock: (body) =>
       call({ kind: 'create', id: body.id, body }, () => {
@@ -97,11 +113,19 @@ function fakeApi() {
         // Like the server: with a version, only if the block is still at it (else 422 with the block).
         const current = server.get(id);
         if (version !== undefined && current && current.version !== version) throw httpError(422, ERROR_CODES.blockVersionConflict, current);
-        // Like the server: a block goes with its children.
-        const gone = [id];
-        for (let i = 0; i < gone.length; i++) for (const b of server.values()) if (b.parentId === gone[i]) gone.push(b.id);
-        for (const g of gone) server.delete(g);
+        removeWithChildren(id);
       }),
+    deleteBlocks: (_pageId, blocks) =>
+      call({ kind: 'deleteMany', id: blocks[0].id, ids: blocks.map((b) => b.id) }, () =>
+        blocks.map(({ id, version }): DeleteBlockOutcome => {
+          deleteVersions.push({ id, version });
+          const current = server.get(id);
+          if (!current) return { id, status: 'gone' };
+          if (version !== undefined && current.version !== version) return { id, status: 'conflict', block: current };
+          removeWithChildren(id);
+          return { id, status: 'deleted' };
+        }),
+      ),
     getBlock: (id) =>
       call({ kind: 'get', id }, () => {
         const stored = server.get(id);
@@ -137,7 +161,7 @@ function fakeApi() {
 }
 
 /** The editor's side: the blocks as they are now, what the queue told it. */
-function setup(options: { retryDelaysMs?: number[] } = {}) {
+function setup(options: { retryDelaysMs?: number[]; pageId?: string } = {}) {
   const remote = fakeApi();
   const doc = new Map<string, WireBlock>();
   const serverCopies: WireBlock[] = [];
@@ -1348,5 +1372,98 @@ describe('blockSyncQueue: live changes of others (receive, receiveRemoved)', () 
     expect(calls.map((c) => c.kind)).toEqual(['create', 'update']);
     expect(calls[1]).toEqual({ kind: 'update', id: 'a', body: { version: 5, type: 'text', data: tokens('Hello theirs mine') } });
     expect(queue.versionOf('a')).toBe(6);
+  });
+});
+
+describe('blockSyncQueue: blocks deleted together go in one request', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => wire(`b${i}`, `text ${i}`, { placeAfter: i === 0 ? null : `b${i - 1}` }));
+
+  it('a selection of 1,200 blocks deleted: three requests (500, 500, 200) with the versions seen, and the blocks forgotten', async () => {
+    const { loaded, doc, queue, calls, deleteVersions, server } = setup({ pageId: PAGE_ID });
+    const blocks = many(1200);
+    for (const block of blocks) loaded(block);
+    for (const block of blocks) {
+      doc.delete(block.id);
+      queue.markDirty(block.id);
+    }
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+
+    expect(calls.map((c) => [c.kind, c.kind === 'deleteMany' ? c.ids.length : 1])).toEqual([
+      ['deleteMany', DELETES_PER_REQUEST],
+      ['deleteMany', DELETES_PER_REQUEST],
+      ['deleteMany', 200],
+    ]);
+    expect(deleteVersions.every((d) => d.version === 1)).toBe(true);
+    expect(server.size).toBe(0);
+    expect(queue.versionOf('b0')).toBeUndefined();
+    expect(queue.hasPending()).toBe(false);
+  });
+
+  it('one delete alone goes as DELETE; one whose children are still here waits for them to move out', async () => {
+    const { loaded, doc, queue, calls } = setup({ pageId: PAGE_ID });
+    loaded(wire('a', 'A'));
+    loaded(wire('a1', 'A1', { parentId: 'a' }));
+    loaded(wire('b', 'B', { placeAfter: 'a' }));
+    doc.delete('b');
+    queue.markDirty('b');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(calls.map((c) => c.kind)).toEqual(['delete']);
+
+    // "a" deleted, its child kept (outdented to the top level here): the child moves first.
+    doc.delete('a');
+    doc.set('a1', wire('a1', 'A1', { parentId: null }));
+    queue.markDirty('a');
+    queue.markDirty('a1');
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(calls.map((c) => c.kind)).toEqual(['delete', 'move', 'delete']);
+  });
+
+  it('in a batch: a block someone typed into comes back with what they typed; one gone already is forgotten', async () => {
+    const { loaded, doc, queue, calls, server, remoteBlocks } = setup({ pageId: PAGE_ID });
+    for (const block of many(3)) loaded(block);
+    server.set('b1', wire('b1', 'text 1 and theirs', { placeAfter: 'b0', version: 2 }));
+    server.delete('b2');
+    for (const id of ['b0', 'b1', 'b2']) {
+      doc.delete(id);
+      queue.markDirty(id);
+    }
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+
+    expect(calls[0]).toMatchObject({ kind: 'deleteMany', ids: ['b0', 'b1', 'b2'] });
+    expect(remoteBlocks.map((b) => [b.id, b.data])).toEqual([['b1', tokens(' and theirs')]]);
+    expect(calls.slice(1)).toEqual([{ kind: 'update', id: 'b1', body: { version: 2, type: 'text', data: tokens(' and theirs') } }]);
+    expect(queue.versionOf('b2')).toBeUndefined();
+    expect(queue.versionOf('b1')).toBe(3);
+  });
+
+  it('a network failure retries the whole batch; a refusal of the request as a whole sends each alone', async () => {
+    const { loaded, doc, queue, calls, failNext, server } = setup({ pageId: PAGE_ID, retryDelaysMs: [100] });
+    for (const block of many(3)) loaded(block);
+    failNext(httpError(503, 'unavailable'));
+    for (const id of ['b0', 'b1', 'b2']) {
+      doc.delete(id);
+      queue.markDirty(id);
+    }
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('offline');
+    await wait(100);
+    await queue.flush();
+    expect(calls.map((c) => c.kind)).toEqual(['deleteMany', 'deleteMany']);
+    expect(server.size).toBe(0);
+
+    for (const block of many(2)) loaded(block);
+    failNext(httpError(400, 'bad_request'));
+    for (const id of ['b0', 'b1']) {
+      doc.delete(id);
+      queue.markDirty(id);
+    }
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(calls.map((c) => c.kind).slice(2)).toEqual(['deleteMany', 'delete', 'delete']);
+    expect(server.size).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import type { CreateBlockBody, UpdateBlockBody, WireBlock } from '../../schema/block';
+import type { CreateBlockBody, DeleteBlockOutcome, UpdateBlockBody, WireBlock } from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import {
@@ -24,6 +24,8 @@ export interface BlockSyncApi {
   moveBlock(id: string, body: { parentId: string | null; placeAfter: string | null }): Promise<WireBlock>;
   /** Deletes a block; with `version`, only if it is still at that version (else 422 with the block). */
   deleteBlock(id: string, version?: number): Promise<void>;
+  /** Deletes several blocks of a page in one request, each as deleteBlock would; answers each one's outcome. */
+  deleteBlocks?(pageId: string, blocks: Array<{ id: string; version?: number }>): Promise<DeleteBlockOutcome[]>;
   /** The server's copy of a block, with its place (asked when a move or delete was refused). */
   getBlock?(id: string): Promise<WireBlock>;
 }
@@ -38,6 +40,8 @@ export interface BlockSyncOptions {
   api: BlockSyncApi;
   /** The block as it is now in the editor, or null if it is gone. Asked at send time, never earlier. */
   read: ReadBlock;
+  /** The page the blocks are on: with `api.deleteBlocks`, blocks deleted together go in one request. */
+  pageId?: string;
   /** The server holds a newer copy than the edit was based on: put it in the editor. */
   onServerCopy(block: WireBlock): void;
   /**
@@ -74,6 +78,9 @@ const DEFAULT_RETRY_DELAYS = [1000, 2000, 5000, 10000, 30000] as const;
 /** A create or move refused for a place that changed meanwhile goes again at most this many times. */
 export const PLACE_RETRIES = 3;
 
+/** Blocks deleted together (a selection cut or deleted) go in requests of at most this many. */
+export const DELETES_PER_REQUEST = 500;
+
 export function createBlockSyncQueue(options: BlockSyncOptions) {
   const debounceMs = options.debounceMs ?? BLOCK_UPDATE_DEBOUNCE_MS;
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS;
@@ -86,8 +93,8 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const due: string[] = [];
   let running = false;
-  /** The block whose request is on the way: live changes of it wait for the answer (held). */
-  let inFlight: string | null = null;
+  /** The blocks whose request is on the way: live changes of them wait for the answer (held). */
+  const inFlight = new Set<string>();
   /** What each block was created with (until the create is answered): the base if the answer is lost. */
   const created = new Map<string, WireContent>();
   /**
@@ -168,7 +175,11 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     try {
       while (due.length > 0 && !disposed) {
         const uid = due.shift() as string;
-        await sendOne(uid);
+        const deletes = deletable(uid) ? [uid, ...takeDeletes()] : [];
+        if (deletes.length > 1) {
+          // Refused as a whole (not a network failure): each goes on its own, its refusal handled there.
+          for (const id of await sendDeletes(deletes)) await sendOne(id);
+        } else await sendOne(uid);
       }
     } finally {
       running = false;
@@ -181,16 +192,99 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   }
 
   async function sendOne(uid: string): Promise<void> {
-    inFlight = uid;
+    inFlight.add(uid);
     try {
       await sendOneNow(uid);
     } finally {
-      inFlight = null;
+      landed([uid]);
+    }
+  }
+
+  /** The requests for `uids` are answered (or failed): live changes that waited for them are taken now. */
+  function landed(uids: readonly string[]): void {
+    for (const uid of uids) {
+      inFlight.delete(uid);
       const waiting = held.get(uid);
       held.delete(uid);
       if (waiting && 'removedAt' in waiting) receiveRemoved([uid], waiting.removedAt === undefined ? undefined : [waiting.removedAt]);
       else if (waiting) receive(waiting.block, waiting.at, waiting.own);
     }
+  }
+
+  /** A block gone from the editor that the server has, with nothing under it there still here: a delete alone. */
+  function deletable(uid: string): boolean {
+    return !!options.api.deleteBlocks && options.pageId !== undefined && tree.has(uid) && !read(uid) && tree.stayingUnder(uid, read).length === 0;
+  }
+
+  /**
+   * The other deletes alone that are due or waiting out their debounce (a selection deleted
+   * marks every block at once; their timers run out one by one), taken out of the queue, up to
+   * a request's worth.
+   */
+  function takeDeletes(): string[] {
+    const taken: string[] = [];
+    for (let i = 0; i < due.length && taken.length < DELETES_PER_REQUEST - 1;) {
+      if (deletable(due[i])) taken.push(...due.splice(i, 1));
+      else i++;
+    }
+    for (const [uid, timer] of timers) {
+      if (taken.length >= DELETES_PER_REQUEST - 1) break;
+      if (!deletable(uid)) continue;
+      clearTimeout(timer);
+      timers.delete(uid);
+      taken.push(uid);
+    }
+    return taken;
+  }
+
+  /**
+   * Deletes blocks in one request (a selection of 400 paragraphs deleted is one request, not
+   * 400). Each one's outcome is taken as its own DELETE's would be; a network failure retries
+   * them all. Answers the blocks to send one by one instead (the request was refused as a whole).
+   */
+  async function sendDeletes(uids: string[]): Promise<string[]> {
+    for (const uid of uids) inFlight.add(uid);
+    try {
+      const outcomes = await accepted(
+        (options.api.deleteBlocks as NonNullable<BlockSyncApi['deleteBlocks']>)(
+          options.pageId as string,
+          uids.map((id) => ({ id, version: tree.version(id) })),
+        ),
+      );
+      failures = 0;
+      for (const outcome of outcomes) {
+        if (outcome.status === 'conflict') versionConflict(outcome.id, outcome.block);
+        else tree.forget(outcome.id);
+      }
+      status.refresh();
+      return [];
+    } catch (raw) {
+      if (!isTransient(raw as BlockSyncError)) return uids;
+      const delay = retryDelay();
+      failures += 1;
+      for (const uid of uids) schedule(uid, delay);
+      return [];
+    } finally {
+      landed(uids);
+    }
+  }
+
+  /**
+   * A version conflict (422): someone else saved the block first. Our unsent edits are rebased
+   * onto their copy; a block deleted here while someone typed into it comes back with what they
+   * typed (not the text deleted here), or the delete goes again on top of their version.
+   */
+  function versionConflict(uid: string, server: WireBlock): void {
+    const base = mergeBase(uid, server);
+    const local = read(uid);
+    tree.remember(server);
+    if (local) {
+      applyResolution(uid, resolveVersionConflict(base, local, server));
+      return;
+    }
+    const typed = typedSince(base, server);
+    if (typed) options.onRemoteBlock?.({ ...server, type: typed.type, data: typed.data });
+    if (!typed || !sameContent(typed, server)) makeDue(uid);
   }
 
   /** Whether the editor holds changes of a known block the server has not accepted yet. */
@@ -220,7 +314,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
    */
   function receive(block: WireBlock, at?: string, own = false): void {
     if (disposed) return;
-    if (inFlight === block.id) {
+    if (inFlight.has(block.id)) {
       const waiting = held.get(block.id);
       if (!waiting || 'removedAt' in waiting || waiting.block.version <= block.version) held.set(block.id, { block, at, own });
       return;
@@ -283,7 +377,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       // A deletion of a version older than ours (the block was brought back since; the event came late): it stays.
       const removedAt = removedVersions?.[i];
       if (removedAt !== undefined && (tree.version(uid) ?? 0) > removedAt) continue;
-      if (inFlight === uid) {
+      if (inFlight.has(uid)) {
         held.set(uid, { removedAt });
         continue;
       }
@@ -324,19 +418,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     } catch (raw) {
       const error = raw as BlockSyncError;
       if (error.status === 422 && error.code === ERROR_CODES.blockVersionConflict && isWireBlock(error.data)) {
-        // Someone else saved the block first: our unsent edits are rebased onto their copy.
-        const server = error.data;
-        const base = mergeBase(uid, server);
-        const local = read(uid);
-        tree.remember(server);
-        if (local) applyResolution(uid, resolveVersionConflict(base, local, server));
-        else {
-          // Deleted here while someone typed into it: it comes back with what they typed (not
-          // the text deleted here), or the delete goes again on top of their version.
-          const typed = typedSince(base, server);
-          if (typed) options.onRemoteBlock?.({ ...server, type: typed.type, data: typed.data });
-          if (!typed || !sameContent(typed, server)) makeDue(uid);
-        }
+        versionConflict(uid, error.data);
         return;
       }
       if (error.status === 409 && isWireBlock(error.data)) {

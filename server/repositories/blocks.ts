@@ -543,33 +543,68 @@ export async function softDeleteBlockTree(
   /** Delete only if the block is still at this version (or a later one of the same client's run): else null, nothing deleted. */
   guard?: { base: number; origin: string | null },
 ): Promise<Array<{ id: string; version: number }> | null> {
-  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at', 'version', 'type']).where('page_id', '=', block.page_id).execute();
-  const latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
-  let stamp = nowIso();
-  if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
-  if (guard) {
-    // The version is checked by the same statement that deletes the block: an update committed
-    // a moment earlier (the hot path takes no lock) makes this delete a conflict, never lost.
-    const { base, origin } = guard;
-    const root = await trx
-      .updateTable('blocks')
-      .set({ deleted_at: stamp })
-      .where('id', '=', block.id)
-      .where('deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('version', '=', base), eb.and([eb('origin', '=', origin), eb('origin_since', '<=', base), eb('version', '>=', base)])]))
-      .executeTakeFirst();
-    if (Number(root.numUpdatedRows) !== 1) return null;
+  const [result] = await softDeleteBlockTrees(trx, block.page_id, [{ id: block.id, guard }]);
+  return Array.isArray(result) ? result : null;
+}
+
+/**
+ * Deletes several blocks of one page (each with its live descendants, each with a stamp of its
+ * own, as one delete after the other), reading the page's rows once. Per block: the ids and
+ * versions removed, `gone` (not a live block of the page) or `conflict` (its guard's version
+ * has moved on: nothing of it deleted).
+ */
+export async function softDeleteBlockTrees(
+  trx: Transaction<Database>,
+  pageId: string,
+  items: ReadonlyArray<{ id: string; guard?: { base: number; origin: string | null } }>,
+): Promise<Array<Array<{ id: string; version: number }> | 'gone' | 'conflict'>> {
+  const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at', 'version', 'type']).where('page_id', '=', pageId).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const children = childrenByParent(rows);
+  let latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
+  const out: Array<Array<{ id: string; version: number }> | 'gone' | 'conflict'> = [];
+  for (const { id, guard } of items) {
+    const row = byId.get(id);
+    if (!row || row.deleted_at !== null) {
+      out.push('gone');
+      continue;
+    }
+    let stamp = nowIso();
+    if (latest && latest >= stamp) stamp = new Date(Date.parse(latest) + 1).toISOString();
+    if (guard) {
+      // The version is checked by the same statement that deletes the block: an update committed
+      // a moment earlier (the hot path takes no lock) makes this delete a conflict, never lost.
+      const { base, origin } = guard;
+      const root = await trx
+        .updateTable('blocks')
+        .set({ deleted_at: stamp })
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .where((eb) => eb.or([eb('version', '=', base), eb.and([eb('origin', '=', origin), eb('origin_since', '<=', base), eb('version', '>=', base)])]))
+        .executeTakeFirst();
+      if (Number(root.numUpdatedRows) !== 1) {
+        out.push('conflict');
+        continue;
+      }
+    }
+    latest = stamp;
+    const subtree = [row];
+    for (let i = 0; i < subtree.length; i++) for (const child of children.get(subtree[i].id) ?? []) if (child.deleted_at === null) subtree.push(child);
+    const ids = subtree.map((r) => r.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      await trx
+        .updateTable('blocks')
+        .set({ deleted_at: stamp })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('deleted_at', 'is', null)
+        .execute();
+    }
+    for (const r of subtree) r.deleted_at = stamp;
+    const databases = subtree.filter((r) => r.type === 'database').map((r) => r.id);
+    if (databases.length > 0) await setRowsOfDatabasesTrashed(trx, databases, stamp, true);
+    out.push(subtree.map((r) => ({ id: r.id, version: r.version })));
   }
-  const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === null);
-  await trx.updateTable('blocks').set({ deleted_at: stamp }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
-  await setRowsOfDatabasesTrashed(
-    trx,
-    rows.filter((r) => r.type === 'database' && ids.includes(r.id)).map((r) => r.id),
-    stamp,
-    true,
-  );
-  const versions = new Map(rows.map((r) => [r.id, r.version]));
-  return ids.map((id) => ({ id, version: versions.get(id) ?? 1 }));
+  return out;
 }
 
 /** Brings back a deleted block and the descendants deleted together with it; they keep their places (sort keys). */

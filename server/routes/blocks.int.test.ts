@@ -400,6 +400,58 @@ describe('delete and missing blocks', () => {
     expect((await postBlock(pageId, { placeAfter: b.id })).statusCode).toBe(422);
   });
 
+  test('several at once (POST blocks/delete): each deleted with its children, gone, or refused with its copy; each restores on its own', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const a1 = await createBlock(pageId, { tokens: [{ text: 'a1' }], parentId: a.id });
+    const b = await createBlock(pageId, { tokens: [{ text: 'b' }], placeAfter: a.id });
+    const c = await createBlock(pageId, { tokens: [{ text: 'c' }], placeAfter: b.id });
+    const d = await createBlock(pageId, { tokens: [{ text: 'd' }], placeAfter: c.id });
+    // Someone typed into c since version 1 was seen here.
+    expect((await updateBlock(c.id, 1, [{ text: 'c typed' }])).statusCode).toBe(200);
+    const missing = crypto.randomUUID();
+    const res = await api(t, ann, 'POST', '/api/v3/spaces/blocks/delete', {
+      pageId,
+      blocks: [{ id: a.id, version: 1 }, { id: b.id }, { id: c.id, version: 1 }, { id: missing, version: 1 }],
+    });
+    expect(res.statusCode).toBe(200);
+    const outcomes = body<Array<{ id: string; status: string; block?: WireBlock }>>(res).data;
+    expect(outcomes.map((o) => [o.id, o.status])).toEqual([
+      [a.id, 'deleted'],
+      [b.id, 'deleted'],
+      [c.id, 'conflict'],
+      [missing, 'gone'],
+    ]);
+    expect(outcomes[2].block).toMatchObject({ id: c.id, version: 2, data: { tokens: [{ text: 'c typed' }] } });
+    expect((await listBlocks(pageId)).map((x) => x.id)).toEqual([c.id, d.id]);
+    // Deleted again: gone, nothing else changes.
+    const again = await api(t, ann, 'POST', '/api/v3/spaces/blocks/delete', { pageId, blocks: [{ id: a.id }, { id: a1.id }] });
+    expect(body<Array<{ status: string }>>(again).data.map((o) => o.status)).toEqual(['gone', 'gone']);
+    // Each was its own delete: restoring b brings back b alone, restoring a brings a1 with it.
+    expect((await api(t, ann, 'POST', `/api/v3/spaces/block/${b.id}/restore`)).statusCode).toBe(200);
+    expect((await listBlocks(pageId)).map((x) => x.id)).toEqual([b.id, c.id, d.id]);
+    expect((await api(t, ann, 'POST', `/api/v3/spaces/block/${a.id}/restore`)).statusCode).toBe(200);
+    expect((await listBlocks(pageId)).map((x) => x.id)).toEqual([a.id, a1.id, b.id, c.id, d.id]);
+  });
+
+  test('several at once: a bad body → 422 validation_failed (none named, too many, a bad version), nothing deleted', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    for (const payload of [
+      { pageId, blocks: [] },
+      { pageId, blocks: Array.from({ length: 1001 }, () => ({ id: a.id })) },
+      { pageId, blocks: [{ id: a.id, version: 0 }] },
+      { pageId, blocks: [{ id: a.id, extra: true }] },
+      { blocks: [{ id: a.id }] },
+    ]) {
+      const res = await api(t, ann, 'POST', '/api/v3/spaces/blocks/delete', payload);
+      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    }
+    expect((await listBlocks(pageId)).map((x) => x.id)).toEqual([a.id]);
+    const missingPage = await api(t, ann, 'POST', '/api/v3/spaces/blocks/delete', { pageId: crypto.randomUUID(), blocks: [{ id: a.id }] });
+    expect([missingPage.statusCode, errorCode(missingPage)]).toEqual([404, 'not_found']);
+  });
+
   test('a missing block → 404 on get, update and delete; a missing page → 404 on list', async () => {
     const id = crypto.randomUUID();
     for (const [method, payload] of [
@@ -1024,6 +1076,7 @@ describe('access matrix', () => {
     ],
     ['update', 'edit', 200, (f, c) => api(t, c, 'POST', blockUrl(f.b.id), { version: 1, type: 'heading1', data: { tokens: [{ text: 'B' }] } })],
     ['delete', 'edit', 200, (f, c) => api(t, c, 'DELETE', blockUrl(f.b.id))],
+    ['delete several', 'edit', 200, (f, c) => api(t, c, 'POST', '/api/v3/spaces/blocks/delete', { pageId, blocks: [{ id: f.b.id }, { id: f.a.id }] })],
     ['restore', 'edit', 200, (f, c) => api(t, c, 'POST', blockUrl(f.deleted.id, '/restore'))],
     ['move', 'edit', 200, (f, c) => api(t, c, 'POST', blockUrl(f.b.id, '/move'), { parentId: f.a.id, placeAfter: f.a1.id })],
     ['clone', 'edit', 201, (f, c) => api(t, c, 'POST', blockUrl(f.a.id, '/clone'), {})],
@@ -1070,11 +1123,15 @@ describe('access matrix', () => {
       ['update it', () => api(t, editor, 'POST', blockUrl(hidden.id), { version: 1, type: 'text', data: { tokens: [] } }), 403],
       ['delete it', () => api(t, editor, 'DELETE', blockUrl(hidden.id)), 403],
       ['restore it', () => api(t, editor, 'POST', blockUrl(hidden.id, '/restore')), 403],
+      ['delete it with its page named', () => api(t, editor, 'POST', '/api/v3/spaces/blocks/delete', { pageId: elsewhere, blocks: [{ id: hidden.id }] }), 403],
     ] as const) {
       const res = await run();
       expect([name, res.statusCode]).toEqual([name, status]);
       expect([name, body(res).data]).toEqual([name, null]);
     }
+    // Named with a page they may edit: it is not a block of that page, and nothing tells more.
+    const named = await api(t, editor, 'POST', '/api/v3/spaces/blocks/delete', { pageId, blocks: [{ id: hidden.id }] });
+    expect([named.statusCode, body(named).data]).toEqual([200, [{ id: hidden.id, status: 'gone' }]]);
     expect([await pageRows(pageId), await pageRows(elsewhere)]).toEqual(before);
   });
 });

@@ -6,6 +6,7 @@ import { idParams } from '../../schema/params';
 import {
   cloneBlockBodySchema,
   createBlockBodySchema,
+  deleteBlocksBodySchema,
   moveBlockBodySchema,
   updateBlockBodySchema,
   type CreateBlockBody,
@@ -16,7 +17,7 @@ import { authorizedBlock } from '../commands/blocks/blockChange';
 import { cloneBlock } from '../commands/blocks/clone';
 import { createBlock } from '../commands/blocks/create';
 import { moveBlock } from '../commands/blocks/move';
-import { deleteBlock, restoreBlock } from '../commands/blocks/remove';
+import { deleteBlock, deleteBlocks, restoreBlock } from '../commands/blocks/remove';
 import { blockUpdater } from '../commands/blocks/update';
 import { streamedEnvelope } from '../jsonStream';
 import { requireUser } from '../plugins/auth';
@@ -109,6 +110,24 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       const { block, events } = await deleteBlock(app.db, user.id, request.params.id, request.query.version, originOf(request));
       await app.events.dispatch(events, originOf(request));
       return envelope({ id: block.id, status: 'success' });
+    },
+  );
+
+  app.post(
+    '/api/v3/spaces/blocks/delete',
+    {
+      schema: {
+        tags: ['blocks'],
+        summary: 'Delete several blocks of one page at once, each as DELETE block/{id}?version would; answers each one’s outcome',
+        body: deleteBlocksBodySchema,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { pageId, blocks } = request.body;
+      const { outcomes, events } = await deleteBlocks(app.db, user.id, pageId, blocks, originOf(request));
+      await app.events.dispatch(events, originOf(request));
+      return envelope(outcomes);
     },
   );
 

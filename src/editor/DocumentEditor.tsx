@@ -169,6 +169,7 @@ export function DocumentEditor({
     );
     syncQueue = createBlockSyncQueue({
       api,
+      pageId: page.id,
       read: (uid) => readBlock(workspaceEditor, page.id, uid),
       onServerCopy: (block) => replaceWithServerCopy(workspaceEditor, block),
       onRejected: (uid, _error, copy) => revertRefusedBlock(workspaceEditor, uid, copy),

@@ -1,5 +1,5 @@
 import { Editor, Element, Node, Transforms, type Descendant } from 'slate';
-import { blocksToSlate, type WireBlock } from '../../schema/block';
+import { blocksToSlate, type DeleteBlockOutcome, type WireBlock } from '../../schema/block';
 import { titleToSlate } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import {
@@ -67,6 +67,7 @@ export class LiveClient {
         this.log(`removed ${uids.map((uid) => uid.slice(0, 8)).join(' ')}`);
         removeRemoteBlocks(editor, uids);
       },
+      pageId,
       debounceMs: options.debounceMs ?? 50,
       retryDelaysMs: options.retryDelaysMs ?? [100, 200, 400],
     });
@@ -219,6 +220,7 @@ export class LiveClient {
       deleteBlock: async (id, version) => {
         await call('DELETE', `/api/v3/spaces/block/${id}${version === undefined ? '' : `?version=${version}`}`);
       },
+      deleteBlocks: async (pageId, blocks) => (await call('POST', '/api/v3/spaces/blocks/delete', { pageId, blocks })) as DeleteBlockOutcome[],
       getBlock: async (id) => (await call('GET', `/api/v3/spaces/block/${id}`)) as WireBlock,
     };
   }

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { WireBlock } from '../../../schema/block';
+import type { DeleteBlockOutcome, WireBlock } from '../../../schema/block';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { BlockRow, Database } from '../../db/types';
 import type { DomainEvent } from '../../events/events';
 import { AppError, invalid, notFound } from '../../errors';
-import { findBlock, listSubtree, presentBlock, restoreBlockTree, softDeleteBlockTree } from '../../repositories/blocks';
+import { findBlock, listSubtree, presentBlock, restoreBlockTree, softDeleteBlockTree, softDeleteBlockTrees } from '../../repositories/blocks';
+import { loadPage } from '../../repositories/pages';
+import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { nowIso } from '../../time';
 import { authorizedBlock, blockChange, checkPlacement, reloadLive } from './blockChange';
 
@@ -31,6 +33,44 @@ export async function deleteBlock(
     throw new AppError(422, ERROR_CODES.blockVersionConflict, 'the block changed since it was deleted here', undefined, await presentBlock(trx, now));
   });
   return { block, events: [{ kind: 'blocksRemoved', pageId: block.page_id, removed, at: nowIso() }] };
+}
+
+/**
+ * Deletes several blocks of one page in one transaction, each as `deleteBlock` would (with its
+ * children, only while still at its `version` when one is given), and answers each one's
+ * outcome: deleted, gone (not a live block of the page: deleted already, or elsewhere), or
+ * conflict with the block as it is now. One refused block does not hold up the rest.
+ */
+export async function deleteBlocks(
+  db: Kysely<Database>,
+  userId: string,
+  pageId: string,
+  items: ReadonlyArray<{ id: string; version?: number }>,
+  origin: string | null,
+): Promise<{ outcomes: DeleteBlockOutcome[]; events: DomainEvent[] }> {
+  const page = await loadPage(db, pageId);
+  await authorizePage(db, userId, page, 'edit');
+  assertNotInTrash(page);
+  const removed: Array<{ id: string; version: number }> = [];
+  const outcomes = await blockChange(db, pageId, async (trx) => {
+    const results = await softDeleteBlockTrees(
+      trx,
+      pageId,
+      items.map(({ id, version }) => ({ id, guard: version === undefined ? undefined : { base: version, origin } })),
+    );
+    const out: DeleteBlockOutcome[] = [];
+    for (const [i, result] of results.entries()) {
+      const { id } = items[i];
+      if (result === 'gone') out.push({ id, status: 'gone' });
+      else if (result === 'conflict') out.push({ id, status: 'conflict', block: await presentBlock(trx, await reloadLive(trx, id)) });
+      else {
+        removed.push(...result);
+        out.push({ id, status: 'deleted' });
+      }
+    }
+    return out;
+  });
+  return { outcomes, events: removed.length > 0 ? [{ kind: 'blocksRemoved', pageId, removed, at: nowIso() }] : [] };
 }
 
 /** Restores a deleted block and its children in place, once its parent is live again (422 before). Answers the blocks back. */
