@@ -33,3 +33,12 @@ export interface WireSearchHit {
    */
   database?: { id: string; title: string; pageId: string; found: number };
 }
+
+/** What kind of page a search keeps to (docs/search.md «Filters»): pages (not rows), databases (pages holding one), rows of databases. */
+export const SEARCH_KINDS = ['pages', 'databases', 'rows'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+/** The parts of the sidebar a search may keep to: the workspace's pages, one's private ones, those shared with one (favourites are a list, not offered). */
+export const SEARCH_SECTIONS = ['all', 'private', 'shared'] as const;
+export type SearchSection = (typeof SEARCH_SECTIONS)[number];
+/** The orders of results: the best match first (the default), the last edited first. */
+export const SEARCH_SORTS = ['relevance', 'edited'] as const;

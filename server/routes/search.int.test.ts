@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WireBlock } from '../../schema/block';
-import { api, body, createTestApp, expectOk, jsonQueryString, testDb, type TestApp } from '../../test/helpers/testApp';
+import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, testDb, type TestApp } from '../../test/helpers/testApp';
+import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { actor, createPage, expectStatus, joinWorkspace, makeTeamWorkspace, share, type Actor } from '../../test/helpers/pages';
 import { indexAll, queueEverything } from '../search/indexer';
 import type { WireSearchHit } from '../../schema/search';
@@ -363,6 +364,47 @@ describe('filters and the rebuild', () => {
     const future = new Date(Date.now() + 60_000).toISOString();
     expect(await titles('жираф', owner, { after: future })).toEqual([]);
     expect((await titles('жираф', owner, { before: future })).sort()).toEqual(['Жираф владельца', 'Жираф участника'].sort());
+  });
+
+  test('by kind (pages, databases, rows), by part of the sidebar, and the last edited first', async () => {
+    const note = await createPage(t, owner, { title: 'Дикобраз', section: 'all', workspaceId: owner.workspaceId });
+    await addBlock(owner, note.id, 'Про дикобраза');
+    await createPage(t, owner, { title: 'Дикобраз личный', section: 'private', workspaceId: owner.workspaceId });
+    const theirs = await createPage(t, member, { title: 'Дикобраз участника', section: 'private', workspaceId: owner.workspaceId });
+    await share(t, member, theirs.id, [{ userId: owner.id, accessLevel: 'read' }]);
+    const host = await createPage(t, owner, { title: 'Учёт дикобразов', section: 'all', workspaceId: owner.workspaceId });
+    const database = await addBlock(owner, host.id, '', 'database', {
+      title: 'Дикобрази',
+      config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } },
+      view: { layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] },
+    });
+    expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, { rows: [{ title: 'Дикобраз номер один' }] }), 201);
+    await within(
+      () => titles('дикобраз'),
+      (f) => f.length === 5,
+    );
+    const sorted = async (params: Record<string, unknown>) => (await titles('дикобраз', owner, params)).sort();
+    expect(await sorted({ kind: 'pages' })).toEqual(['Дикобраз', 'Дикобраз личный', 'Дикобраз участника', 'Учёт дикобразов'].sort());
+    expect(await sorted({ kind: 'databases' })).toEqual(['Учёт дикобразов']);
+    expect(await sorted({ kind: 'rows' })).toEqual(['Дикобраз номер один']);
+    expect(await sorted({ section: 'private' })).toEqual(['Дикобраз личный']);
+    expect(await sorted({ section: 'shared' })).toEqual(['Дикобраз участника']);
+    expect(await sorted({ section: 'all' })).toEqual(['Дикобраз', 'Дикобраз номер один', 'Учёт дикобразов'].sort());
+    // A guest's pages are all shared with them.
+    await share(t, owner, note.id, [{ userId: guest.id, accessLevel: 'read' }]);
+    expect(await titles('дикобраз', guest, { section: 'shared' })).toEqual(['Дикобраз']);
+    expect(await titles('дикобраз', guest, { section: 'all' })).toEqual([]);
+    // The best match changed longest ago: first by relevance, last by «last edited».
+    await t.app.db.updateTable('pages').set({ updated_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', note.id).execute();
+    expect((await titles('дикобраз'))[0]).toBe('Дикобраз');
+    expect((await titles('дикобраз', owner, { sort: 'edited' })).at(-1)).toBe('Дикобраз');
+    expect(await titles('дикобраз', owner, { sort: 'edited', kind: 'pages', section: 'private' })).toEqual(['Дикобраз личный']);
+    for (const bad of [{ kind: 'comments!' }, { section: 'favorite' }, { sort: 'title' }]) {
+      const res = await api(t, owner.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q: 'дикобраз', ...bad })}`, undefined, {
+        'x-workspace-id': owner.workspaceId,
+      });
+      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    }
   });
 
   test('the rebuild puts back what the index lost', async () => {

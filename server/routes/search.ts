@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { WireSearchHit } from '../../schema/search';
+import { SEARCH_KINDS, SEARCH_SECTIONS, SEARCH_SORTS, type WireSearchHit } from '../../schema/search';
 import { envelope, presentElement } from '../presenters';
 import { jsonQuery } from '../../schema/query';
 import { allows } from '../../schema/policies/page';
@@ -48,6 +48,12 @@ const searchQueryShape = {
   before: z.iso.datetime({ offset: true }).optional(),
   /** Rows of this database (block id) only: a result's «ещё N строк». */
   database: z.string().max(64).optional(),
+  /** Pages (not rows), databases (pages holding one) or rows of databases only. */
+  kind: z.enum(SEARCH_KINDS).optional(),
+  /** Pages of one part of the sidebar: the workspace's («all»), one's own private ones, those shared with one. */
+  section: z.enum(SEARCH_SECTIONS).optional(),
+  /** By relevance (the default) or the last edited first. */
+  sort: z.enum(SEARCH_SORTS).optional(),
 };
 
 /**
@@ -85,12 +91,16 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
         after: query.after,
         before: query.before,
         database: query.database,
+        kind: query.kind,
       };
 
       const parsed = parseQuery(query.q);
       // Every page holding a term, ranked (rank.ts); a database's rows as one result unless one
       // database is asked for.
       const ranked = rankPages(await pageFeatures(app.db, parsed, filters), parsed, Date.now());
+      // The last edited first (relevance breaking ties: the sort is stable); a database's rows
+      // stand at the place of the newest of them.
+      if (query.sort === 'edited') ranked.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
       const groups = filters.database ? ranked.map((page) => ({ databaseId: null, pages: [page] })) : groupRows(ranked);
 
       const wanted = skip + limit + 1;
@@ -101,6 +111,17 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       const favorites = new Set<string>();
       const roles = new Map([[workspace.id, workspace.role]]);
       const readable = (id: string) => allows(levels.get(id) ?? 'none', 'read');
+      // The part of the sidebar a page is in: its root's section — one's own private pages, the
+      // workspace's («all»), or reached by a share («shared»: someone else's private page, and
+      // everything a guest sees). Its root is read with its ancestors (learn).
+      const inSection = (id: string) => {
+        if (!query.section) return true;
+        const page = rows.get(id)!;
+        const root = rows.get(pagePath(page)[0] ?? page.id);
+        if (!root) return false;
+        const shared = workspace.role === 'guest' || (root.section === 'private' && root.created_by !== user.id);
+        return (shared ? 'shared' : root.section) === query.section;
+      };
       const learn = async (found: readonly PageRow[]) => {
         const fresh = found.filter((p) => !levels.has(p.id));
         for (const p of fresh) rows.set(p.id, p);
@@ -137,7 +158,7 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
           ),
         );
         for (const group of batch) {
-          const kept = group.pages.filter((r) => readable(r.pageId));
+          const kept = group.pages.filter((r) => readable(r.pageId) && inSection(r.pageId));
           if (kept.length > 0 && results.length < wanted) {
             results.push({ databaseId: group.databaseId, pages: kept.map((r) => ({ page: rows.get(r.pageId)!, entry: r.bestEntry, fuzzy: false })) });
           }
@@ -150,7 +171,8 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
         const similar = (await similarTitles(app.db, query.q, filters, limit)).filter((c) => !resultIds.has(c.page.id));
         await learn(similar.map((c) => c.page));
         for (const c of similar)
-          if (readable(c.page.id) && results.length < wanted) results.push({ databaseId: null, pages: [{ page: c.page, entry: null, fuzzy: true }] });
+          if (readable(c.page.id) && inSection(c.page.id) && results.length < wanted)
+            results.push({ databaseId: null, pages: [{ page: c.page, entry: null, fuzzy: true }] });
       }
 
       const shown = results.slice(skip, skip + limit);

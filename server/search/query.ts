@@ -4,6 +4,7 @@ import type { Database, PageRow } from '../db/types';
 import { ENTRY_SPAN } from './indexer';
 import { placedWords, termMatches, trigrams, type ParsedQuery, type QueryTerm } from './terms';
 import type { PageFeatures } from './rank';
+import type { SearchKind } from '../../schema/search';
 
 /** One entry that answers a query, with its page. */
 export interface Candidate {
@@ -26,6 +27,15 @@ export interface SearchFilters {
   before?: string;
   /** Rows of this database (block id) only. */
   database?: string;
+  /** What kind of page: pages (not rows), databases (pages holding one), rows of databases. */
+  kind?: SearchKind;
+}
+
+/** SQL conditions on the page `p` for a kind of result. */
+function kindCondition(kind: SearchKind): RawBuilder<boolean> {
+  if (kind === 'pages') return sql<boolean>`p.database_id is null`;
+  if (kind === 'rows') return sql<boolean>`p.database_id is not null`;
+  return sql<boolean>`(p.type in ('Database', 'Widget') or exists (select 1 from blocks b where b.page_id = p.id and b.type = 'database' and b.deleted_at is null))`;
 }
 
 /** The first stem after every stem starting with `stem` (a prefix as a range of stems, in code point order). */
@@ -88,6 +98,7 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
   if (filters.after) conditions.push(sql`p.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`p.updated_at < ${filters.before}`);
   if (filters.database) conditions.push(sql`p.database_id = ${filters.database}`);
+  if (filters.kind) conditions.push(kindCondition(filters.kind));
   // Each quoted phrase in an entry holding its words (the terms include them), per page.
   const quoted: RawBuilder<unknown>[] = [];
   query.phrases.forEach((words, i) => {
@@ -232,6 +243,8 @@ export async function similarTitles(db: Kysely<Database>, query: string, filters
     .$if(!!filters.author, (qb) => qb.where('p.created_by', '=', filters.author!))
     .$if(!!filters.after, (qb) => qb.where('p.updated_at', '>=', filters.after!))
     .$if(!!filters.before, (qb) => qb.where('p.updated_at', '<', filters.before!))
+    .$if(!!filters.database, (qb) => qb.where('p.database_id', '=', filters.database!))
+    .$if(!!filters.kind, (qb) => qb.where(kindCondition(filters.kind!)))
     .groupBy('g.page_id')
     // A run of words alike enough shares at least this many of the query's trigrams.
     .having((eb) => eb.fn.countAll(), '>=', Math.ceil(TITLE_SIMILARITY * wanted.length))

@@ -164,3 +164,51 @@ it('the best first in the finder; a database’s rows as one group with «ещё
   await shoot(page, 'search-screen-grouped-1280');
   await page.context().close();
 });
+
+it('the results screen: what kind, the order, and the days typed the Russian way, all kept in the address', async () => {
+  const page = await suite.signedIn('search.filters@example.com');
+  const cookie = await cookieOf(page);
+  await pageWith(cookie, 'Марсоход', ['Колёса и солнечные панели']);
+  await pageWith(cookie, 'Марсоход второй', ['Запасной']);
+  await page.goto(`${suite.server.url}/search?q=${encodeURIComponent('марсоход')}`);
+  const results = page.getByRole('list', { name: 'Результаты поиска' });
+  // The best match first: the title that is the query.
+  await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Марсоход', 'Марсоход второй']);
+  // The last edited first.
+  await page.getByLabel('Порядок').selectOption('edited');
+  await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Марсоход второй', 'Марсоход']);
+  expect(page.url()).toContain('sort=edited');
+  // Rows of databases: none here.
+  await page.getByLabel('Что').selectOption('rows');
+  await page.getByText('По запросу «марсоход» ничего не нашлось').waitFor();
+  await page.getByLabel('Что').selectOption('pages');
+  await eventually(() => results.locator('.search-hit-title').count(), 2);
+  // Days typed as people write them here, whatever the browser's language.
+  const today = new Date();
+  const ru = (d: Date) => `${String(d.getDate()).padStart(2, '0')}.${String(d.getMonth() + 1).padStart(2, '0')}.${d.getFullYear()}`;
+  await page.getByLabel('Изменены с').fill(ru(today));
+  await eventually(async () => page.url().includes('after='), true);
+  await eventually(() => results.locator('.search-hit-title').count(), 2);
+  await page.getByLabel('по', { exact: true }).fill('01.01.2020');
+  await page.getByText('По запросу «марсоход» ничего не нашлось').waitFor();
+  expect(page.url()).toContain('before=2020-01-01');
+  // A text that is no date says so and is not taken.
+  await page.getByLabel('по', { exact: true }).fill('32.13.2020');
+  await page.getByRole('alert').first().waitFor();
+  expect(page.url()).toContain('before=2020-01-01');
+  await page.getByLabel('по', { exact: true }).fill('');
+  await eventually(() => results.locator('.search-hit-title').count(), 2);
+  await shoot(page, 'search-filters-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  // On a phone the menu button covers nothing of the heading.
+  const menu = await page.getByRole('button', { name: 'Открыть меню' }).boundingBox();
+  const heading = await page.getByRole('heading', { name: 'Поиск', level: 1 }).boundingBox();
+  expect(heading!.y).toBeGreaterThanOrEqual(menu!.y + menu!.height);
+  await shoot(page, 'search-filters-375');
+  // A reload keeps them all.
+  await page.reload();
+  await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Марсоход второй', 'Марсоход']);
+  expect(await page.getByLabel('Что').inputValue()).toBe('pages');
+  expect(await page.getByLabel('Изменены с').inputValue()).toBe(ru(today));
+  await page.context().close();
+});

@@ -39,7 +39,7 @@ describe.each(['sqlite', 'postgres'] as const)('the walking skeleton in a real b
     await page.getByRole('button', { name: 'Получить код' }).click();
     const code = await server.waitForCode(email);
     await page.getByLabel('Код из письма').fill(code);
-    await page.getByRole('button', { name: 'Войти' }).click();
+    // The sixth digit signs in (no «Войти» to press).
 
     await page.getByRole('button', { name: 'Новая страница' }).first().click();
     await page.waitForURL(/\/[0-9a-f-]{36}$/);

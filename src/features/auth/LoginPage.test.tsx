@@ -121,3 +121,40 @@ describe('ErrorScreen', () => {
     expect(screen.getByRole('button', { name: 'Повторить' })).toBeTruthy();
   });
 });
+
+describe('LoginPage: the code', () => {
+  const user = { id: 'u1', email: 'anna@mail.ru', name: 'Анна' };
+  async function toCode(answers: Record<string, Answer>) {
+    const requests = renderLogin({ 'POST /api/auth/send_code': { status: 200, data: null }, ...answers });
+    fireEvent.change(screen.getByLabelText('Электронная почта'), { target: { value: 'anna@mail.ru' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Получить код' }));
+    const field = (await screen.findByLabelText('Код из письма')) as HTMLInputElement;
+    return { requests, field };
+  }
+
+  it('has the focus; the sixth digit typed signs in, once', async () => {
+    const { requests, field } = await toCode({ 'POST /api/auth/login': { status: 200, data: user } });
+    expect(document.activeElement).toBe(field);
+    fireEvent.change(field, { target: { value: '12345' } });
+    expect(requests.filter((r) => r === 'POST /api/auth/login')).toEqual([]);
+    fireEvent.change(field, { target: { value: '123456' } });
+    expect(await screen.findByText('Перешли на /')).toBeTruthy();
+    expect(requests.filter((r) => r === 'POST /api/auth/login')).toHaveLength(1);
+  });
+
+  it('a pasted «Код: 123 456» is the code', async () => {
+    const { requests, field } = await toCode({ 'POST /api/auth/login': { status: 200, data: user } });
+    fireEvent.change(field, { target: { value: 'Код: 123 456' } });
+    expect(await screen.findByText('Перешли на /')).toBeTruthy();
+    expect(requests.filter((r) => r === 'POST /api/auth/login')).toHaveLength(1);
+  });
+
+  it('a wrong code stays in the field, focused and selected, to be typed over', async () => {
+    const { field } = await toCode({ 'POST /api/auth/login': { status: 422, data: null } });
+    fireEvent.change(field, { target: { value: '999999' } });
+    await waitFor(() => expect(document.querySelector('.login-error')).not.toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    expect(field.value).toBe('999999');
+    expect([field.selectionStart, field.selectionEnd]).toEqual([0, 6]);
+  });
+});

@@ -61,6 +61,9 @@ export function LoginPage() {
   const [email, setEmail] = useState(() => (params.get('type') === 'email' ? (params.get('email') ?? '') : ''));
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);
+  /** A sign-in with a code is under way (the sixth digit and Enter do not send it twice). */
+  const signingIn = useRef(false);
+  const codeField = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<{ key: string; count?: number } | null>(null);
 
   useEffect(() => {
@@ -132,18 +135,32 @@ export function LoginPage() {
     }
   };
 
-  const submitCode = async (event: FormEvent) => {
-    event.preventDefault();
+  /**
+   * Signs in with a code: on the sixth digit typed or pasted, or «Войти». A wrong code stays in
+   * the field, focused and selected, so the next digits typed replace it.
+   */
+  const signInWithCode = async (code: string) => {
+    if (signingIn.current) return;
+    signingIn.current = true;
     setBusy(true);
     setError(null);
     try {
-      dispatch(signedIn(await login(email.trim(), pin.trim())));
+      dispatch(signedIn(await login(email.trim(), code)));
       navigate(next, { replace: true });
     } catch (e) {
       setError(signInError(e));
+      requestAnimationFrame(() => {
+        codeField.current?.focus();
+        codeField.current?.select();
+      });
     } finally {
+      signingIn.current = false;
       setBusy(false);
     }
+  };
+  const submitCode = (event: FormEvent) => {
+    event.preventDefault();
+    if (pin.length === LOGIN_CODE_LENGTH) void signInWithCode(pin);
   };
 
   return (
@@ -219,10 +236,15 @@ export function LoginPage() {
               inputMode="numeric"
               autoComplete="one-time-code"
               autoFocus
-              maxLength={LOGIN_CODE_LENGTH}
+              ref={codeField}
               placeholder="000000"
               value={pin}
-              onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))}
+              onChange={(e) => {
+                // Digits only, six at most: a pasted «123 456» or «Код: 123456» is the code.
+                const digits = e.target.value.replace(/\D/g, '').slice(0, LOGIN_CODE_LENGTH);
+                setPin(digits);
+                if (digits.length === LOGIN_CODE_LENGTH && digits !== pin) void signInWithCode(digits);
+              }}
             />
             {error && <p className="login-error">{t(error.key, { count: error.count })}</p>}
             <Button type="submit" size="l" className="login-submit" disabled={busy || pin.length !== LOGIN_CODE_LENGTH}>

@@ -125,7 +125,8 @@ function open(level: WireElement['accessLevel']) {
   );
 }
 
-const lines = () => [...document.querySelectorAll('.history-list li')].map((li) => (li.querySelector('.history-change-line') ?? li).textContent);
+const lines = () =>
+  [...document.querySelectorAll('.history-list li:not(.history-day)')].map((li) => (li.querySelector('.history-change-line') ?? li).textContent);
 
 test("an editor sees the row's property changes among the versions by time, and brings an older value back", async () => {
   open('full');
@@ -137,7 +138,7 @@ test("an editor sees the row's property changes among the versions by time, and 
   expect(lines()[1]).toMatch(/^Анна · Цена: 1\s234,5 → 2\s000 · /);
   expect(lines()[2]).toContain('Борис');
   expect(lines()[3]).toMatch(/^Анна · Заметка: а → б/);
-  const items = document.querySelectorAll('.history-list li');
+  const items = document.querySelectorAll('.history-list li:not(.history-day)');
   // «Вернуть» on each change whose field is as it was; not on the retyped one, which is greyed.
   expect(within(items[0] as HTMLElement).getByRole('button', { name: 'Вернуть' })).toBeTruthy();
   expect(items[3].classList.contains('is-stale')).toBe(true);

@@ -16,7 +16,7 @@ import { Dialog } from '../../ui/Dialog';
 import { showToast } from '../../ui/Toast';
 import { decorateChanges } from './decorateChanges';
 import { shownVersion } from './textChanges';
-import { changeTime, changeValueText, historyItems, mergeChanges } from './rowChanges';
+import { changeValueText, historyItems, itemTimes, mergeChanges, withDays } from './rowChanges';
 import './history.css';
 
 const noop = () => undefined;
@@ -45,8 +45,6 @@ export function mergeVersions(...lists: ReadonlyArray<readonly WirePageVersion[]
   for (const list of lists) for (const version of list) byId.set(version.id, version);
   return [...byId.values()].sort((a, b) => b.id - a.id);
 }
-
-const WHEN = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' });
 
 type Listing = { status: 'loading' | 'failed' } | { status: 'ready'; versions: WirePageVersion[] };
 type Shown = { status: 'loading' | 'failed' } | { status: 'ready'; content: WireVersionContent };
@@ -201,6 +199,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
   }, [listing, heard.fresh]);
 
   const items = useMemo(() => historyItems(versions, changes), [versions, changes]);
+  const timeOf = useMemo(() => itemTimes(items), [items]);
 
   const restoreChange = async (change: WireCellChange) => {
     setRestoring(true);
@@ -246,7 +245,14 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
           )}
           {items.length > 0 && (
             <ul>
-              {items.map((item) => {
+              {withDays(items).map((item) => {
+                if (item.kind === 'day') {
+                  return (
+                    <li key={`day-${item.key}`} className="history-day" role="presentation">
+                      {item.label === 'today' || item.label === 'yesterday' ? t(`history.${item.label}`) : item.label}
+                    </li>
+                  );
+                }
                 if (item.kind === 'change') {
                   const { change } = item;
                   const from = changeValueText(change, 'from');
@@ -266,7 +272,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
                         <span className="history-change-to">{changeValueText(change, 'to')}</span>
                         {' · '}
                         <time className="history-change-when" dateTime={change.at}>
-                          {changeTime(change.at)}
+                          {timeOf(change.at)}
                         </time>
                       </span>
                       {editable && change.restorable && (
@@ -292,7 +298,9 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
                       aria-current={version.id === chosen ? 'true' : undefined}
                       onClick={() => setChosen(version.id)}
                     >
-                      <span className="history-when">{WHEN.format(new Date(version.createdAt))}</span>
+                      <time className="history-when" dateTime={version.createdAt}>
+                        {timeOf(version.createdAt)}
+                      </time>
                       <span className="history-who">{version.authors.map((a) => a.name || a.email).join(', ') || t('history.someone')}</span>
                       <span className="history-what">
                         {version.kind === 'restore'

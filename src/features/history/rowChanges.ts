@@ -37,10 +37,53 @@ export function changeValueText(change: WireCellChange, which: 'from' | 'to'): s
 }
 
 const TIME = new Intl.DateTimeFormat('ru', { hour: '2-digit', minute: '2-digit' });
-const DAY_TIME = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' });
+const TIME_SECONDS = new Intl.DateTimeFormat('ru', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const DAY = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'long' });
+const DAY_YEAR = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'long', year: 'numeric' });
 
-/** «12:04» today, «1 декабря, 12:04» before. */
-export function changeTime(at: string, now = new Date()): string {
-  const when = new Date(at);
-  return when.toDateString() === now.toDateString() ? TIME.format(when) : DAY_TIME.format(when);
+/** A heading over a day's items in the list. */
+export type DayHeading = { kind: 'day'; key: string; label: string };
+
+/** The local day of a time, as a key («2026-12-03»). */
+const dayKey = (when: Date) => `${when.getFullYear()}-${when.getMonth() + 1}-${when.getDate()}`;
+/** The local minute of a time, as a key. */
+const minuteKey = (when: Date) => `${dayKey(when)} ${when.getHours()}:${when.getMinutes()}`;
+
+/** «Сегодня», «Вчера», «1 декабря», or «1 декабря 2025 г.» in another year. */
+export function dayLabel(when: Date, now = new Date()): string {
+  if (dayKey(when) === dayKey(now)) return 'today';
+  const yesterday = new Date(now);
+  yesterday.setDate(now.getDate() - 1);
+  if (dayKey(when) === dayKey(yesterday)) return 'yesterday';
+  return (when.getFullYear() === now.getFullYear() ? DAY : DAY_YEAR).format(when);
+}
+
+/** The items with a heading before each day's first one (newest first, as they come). */
+export function withDays(items: readonly HistoryItem[], now = new Date()): Array<HistoryItem | DayHeading> {
+  const out: Array<HistoryItem | DayHeading> = [];
+  let last: string | null = null;
+  for (const item of items) {
+    const when = new Date(item.at);
+    const key = dayKey(when);
+    if (key !== last) out.push({ kind: 'day', key, label: dayLabel(when, now) });
+    last = key;
+    out.push(item);
+  }
+  return out;
+}
+
+/**
+ * An item's time under its day's heading: «12:04», with its seconds («12:04:31») when another item
+ * of the list falls in the same minute (two saves a few seconds apart are told apart).
+ */
+export function itemTimes(items: readonly HistoryItem[]): (at: string) => string {
+  const perMinute = new Map<string, number>();
+  for (const item of items) {
+    const key = minuteKey(new Date(item.at));
+    perMinute.set(key, (perMinute.get(key) ?? 0) + 1);
+  }
+  return (at) => {
+    const when = new Date(at);
+    return ((perMinute.get(minuteKey(when)) ?? 0) > 1 ? TIME_SECONDS : TIME).format(when);
+  };
 }

@@ -7,9 +7,16 @@ import { Button } from '../../ui/Button';
 import { SearchField } from '../../ui/SearchField';
 import { useWorkspaceUsers } from '../comments/members';
 import { displayName } from '../comments/userLookup';
+import { SEARCH_KINDS, SEARCH_SECTIONS, type SearchKind, type SearchSection } from '../../../schema/search';
+import { DayInput } from '../database/cells/DateInput';
 import { databaseRowsAddress, searchPages, searchResults, type SearchFilters, type WireSearchHit } from './searchApi';
 import { DatabaseHeading, hitAddress, MoreRows, SearchHit } from './SearchHit';
 import './search.css';
+
+/** A value of the address when it is one of `values` (an unknown one is left out, not sent). */
+function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
+  return values.find((v) => v === value);
+}
 
 /** Results a screen reads at a time («Показать ещё» reads the next). */
 const PAGE = 20;
@@ -22,8 +29,9 @@ type Results =
 
 /**
  * «Поиск» (`/search?q=…`, docs/search.md «The results screen»): every page found, 20 at a time,
- * with filters kept in the address — the workspace, the author, changed after / before, the
- * trash. Each result opens its page.
+ * with filters kept in the address — the workspace, the author, the kind, the part of the
+ * sidebar, changed after / before (typed the Russian way), the trash — and the order (the best
+ * match or the last edited first). Each result opens its page.
  */
 export default function SearchScreen() {
   const { t } = useTranslation();
@@ -38,6 +46,9 @@ export default function SearchScreen() {
     before: params.get('before') ?? undefined,
     inTrash: params.get('trash') === '1',
     database: params.get('database') ?? undefined,
+    kind: oneOf(SEARCH_KINDS, params.get('kind')),
+    section: oneOf(SEARCH_SECTIONS, params.get('section')),
+    sort: params.get('sort') === 'edited' ? 'edited' : undefined,
   };
   const filterKey = JSON.stringify(filters);
   const [typed, setTyped] = useState(q);
@@ -132,12 +143,37 @@ export default function SearchScreen() {
           </label>
         )}
         <label>
-          {t('search.after')}
-          <input className="input-compact" type="date" value={filters.after ?? ''} onChange={(e) => set('after', e.target.value || null)} />
+          {t('search.kind')}
+          <select className="input-compact" value={filters.kind ?? ''} onChange={(e) => set('kind', e.target.value || null)}>
+            <option value="">{t('search.kinds.any')}</option>
+            {SEARCH_KINDS.map((kind: SearchKind) => (
+              <option key={kind} value={kind}>
+                {t(`search.kinds.${kind}`)}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
-          {t('search.before')}
-          <input className="input-compact" type="date" value={filters.before ?? ''} onChange={(e) => set('before', e.target.value || null)} />
+          {t('search.section')}
+          <select className="input-compact" value={filters.section ?? ''} onChange={(e) => set('section', e.target.value || null)}>
+            <option value="">{t('search.sections.any')}</option>
+            {SEARCH_SECTIONS.map((section: SearchSection) => (
+              <option key={section} value={section}>
+                {t(`search.sections.${section}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="search-filter-days">
+          <DayInput label={t('search.after')} showLabel value={filters.after ?? ''} onChange={(day) => set('after', day || null)} />
+          <DayInput label={t('search.before')} showLabel value={filters.before ?? ''} onChange={(day) => set('before', day || null)} />
+        </div>
+        <label>
+          {t('search.sort')}
+          <select className="input-compact" value={filters.sort ?? 'relevance'} onChange={(e) => set('sort', e.target.value === 'edited' ? 'edited' : null)}>
+            <option value="relevance">{t('search.sorts.relevance')}</option>
+            <option value="edited">{t('search.sorts.edited')}</option>
+          </select>
         </label>
         <label className="search-filter-check">
           <input type="checkbox" checked={filters.inTrash ?? false} onChange={(e) => set('trash', e.target.checked ? '1' : null)} />

@@ -1,5 +1,5 @@
 import type { WireElement } from '../../../schema/element';
-import type { WireSearchHit } from '../../../schema/search';
+import type { SearchKind, SearchSection, WireSearchHit } from '../../../schema/search';
 import { api } from '../../app/api';
 
 export type { WireSearchHit };
@@ -17,6 +17,12 @@ export interface SearchFilters {
   inTrash?: boolean;
   /** Rows of this database (block id) only: a result's «ещё N строк». */
   database?: string;
+  /** Pages (not rows), databases (pages holding one) or rows of databases only. */
+  kind?: SearchKind;
+  /** One part of the sidebar: the workspace's pages («all»), one's private ones, those shared with one. */
+  section?: SearchSection;
+  /** The last edited first, instead of the best match. */
+  sort?: 'edited';
 }
 
 /** A day of the browser's as the instant it starts. */
@@ -45,6 +51,9 @@ export async function searchPages(
   if (filters.before) params.set('before', JSON.stringify(dayAfter(filters.before)));
   if (filters.inTrash) params.set('inTrash', 'true');
   if (filters.database) params.set('database', JSON.stringify(filters.database));
+  if (filters.kind) params.set('kind', JSON.stringify(filters.kind));
+  if (filters.section) params.set('section', JSON.stringify(filters.section));
+  if (filters.sort) params.set('sort', JSON.stringify(filters.sort));
   const { data, meta } = await api<WireSearchHit[]>(`/api/v3/spaces/search/text?${params}`, { signal, workspaceId: filters.workspaceId });
   const { hasMoreNext, next } = (meta ?? {}) as { hasMoreNext?: boolean; next?: number };
   return { hits: data, more: Boolean(hasMoreNext), next: next ?? offset + data.length };

@@ -6,6 +6,7 @@ import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from '../../../ui/ico
 import { addDays } from './dateText';
 import { dateText, daysInMonth, localToday, readDateText, storedDate, type DateProblem } from './dateText';
 import { formatDay } from '../fields/format';
+import './dateInput.css';
 
 /*
  * The date editor of our own (issue 34 §2, docs/web-app.md «The date editor»): a text field that
@@ -326,5 +327,63 @@ export function DateInput({
         </Popover>
       )}
     </div>
+  );
+}
+
+/**
+ * A day (YYYY-MM-DD, '' for none) typed as people write dates (dateText.ts) or picked in the
+ * calendar (its button, or ↓): `onChange` 400 ms after the last key; a text that is no date is
+ * said under it and not taken. A database filter rule's day, the search screen's «Изменены с / по».
+ */
+export function DayInput({
+  value,
+  label,
+  showLabel = false,
+  disabled,
+  onChange,
+}: {
+  value: string;
+  label: string;
+  showLabel?: boolean;
+  disabled?: boolean;
+  onChange(value: string): void;
+}) {
+  const { t } = useTranslation('automation');
+  const [text, setText] = useState(() => dateText(value));
+  const [problem, setProblem] = useState<string | null>(null);
+  const typed = useRef(false);
+  useEffect(() => {
+    if (!typed.current) setText(dateText(value));
+  }, [value]);
+  useEffect(() => {
+    if (!typed.current) return;
+    const timer = setTimeout(() => {
+      const read = readDateText(text, { withTime: false, today: localToday() });
+      if (read && 'problem' in read) {
+        setProblem(dateProblemText(t, read.problem, text));
+        return;
+      }
+      typed.current = false;
+      const next = read ? read.day : '';
+      if (next !== value) onChange(next);
+    }, 400);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text]);
+  return (
+    <DateInput
+      label={label}
+      showLabel={showLabel}
+      text={text}
+      withTime={false}
+      problem={problem}
+      popover
+      disabled={disabled}
+      onText={(next) => {
+        typed.current = true;
+        setProblem(null);
+        setText(next);
+      }}
+    />
   );
 }

@@ -13,8 +13,7 @@ import {
 } from '../../../../schema/blocks/database';
 import { useDatabase } from '../context';
 import { CellContent, CellEditor } from '../cells/cells';
-import { DateInput, dateProblemText } from '../cells/DateInput';
-import { dateText, localToday, readDateText } from '../cells/dateText';
+import { DayInput } from '../cells/DateInput';
 import { addRule, addSort, needsValue, removeRule, removeSort, setOp, updateRule, updateSort } from './filters';
 
 // One empty list for a view without sorts: a new `[]` each render would be a new saved value to
@@ -273,49 +272,10 @@ function RuleEditor({
   );
 }
 
-/**
- * A date rule's day (YYYY-MM-DD), typed as people write dates (dateText.ts) or picked in the
- * calendar (its button, or ↓): saved 400 ms after the last key, as the other values; a text that
- * is no date is said under it and not saved.
- */
+/** A date rule's day: the shared day field (DayInput), saved 400 ms after the last key. */
 function DateRuleValue({ value, editable, onChange }: { value: string; editable: boolean; onChange(value: string): void }) {
   const { t } = useTranslation('automation');
-  const [text, setText] = useState(() => dateText(value));
-  const [problem, setProblem] = useState<string | null>(null);
-  const typed = useRef(false);
-  useEffect(() => {
-    if (!typed.current) setText(dateText(value));
-  }, [value]);
-  useEffect(() => {
-    if (!typed.current) return;
-    const timer = setTimeout(() => {
-      const read = readDateText(text, { withTime: false, today: localToday() });
-      if (read && 'problem' in read) {
-        setProblem(dateProblemText(t, read.problem, text));
-        return;
-      }
-      typed.current = false;
-      const next = read ? read.day : '';
-      if (next !== value) onChange(next);
-    }, 400);
-    return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text]);
-  return (
-    <DateInput
-      label={t('database.filterValue')}
-      text={text}
-      withTime={false}
-      problem={problem}
-      popover
-      disabled={!editable}
-      onText={(next) => {
-        typed.current = true;
-        setProblem(null);
-        setText(next);
-      }}
-    />
-  );
+  return <DayInput label={t('database.filterValue')} value={value} disabled={!editable} onChange={onChange} />;
 }
 
 /**
