@@ -7,7 +7,8 @@ import { ReactEditor } from 'slate-react';
 import { convertBlock } from '../../plugins';
 import { useAiInstallation } from '../app/appConfig';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
-import { slashAiItems, slashItems, slashQueryAt, type SlashAiAction, type SlashItem, type SlashQuery } from './slashMenu';
+import { descriptionKey, slashAiItems, slashItems, slashQueryAt, type SlashAiAction, type SlashItem, type SlashQuery } from './slashMenu';
+import { slashItemIcon } from './blockTypeIcons';
 import './slashMenu.css';
 
 /** An item as the menu offers it: disabled ones are shown greyed, with the reason, and cannot be chosen. */
@@ -80,13 +81,19 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
             <div key="ai-group" className="slash-menu-group" role="presentation">
               {t('ai.group', { ns: 'common' })}
             </div>
+          ) : // The groups' names when nothing is typed after the slash (a filtered list is one list).
+          !item.ai && query.query === '' && item.group && item.group !== items[index - 1]?.group ? (
+            <div key={`group-${item.group}`} className="slash-menu-group" role="presentation">
+              {t(`slashMenu.groups.${item.group}`)}
+            </div>
           ) : null,
           <div
             key={item.ai ? `ai-${item.ai}` : (item.id ?? item.type)}
             role="option"
             aria-selected={index === active}
             aria-disabled={item.disabled || undefined}
-            aria-describedby={item.disabled ? hintId : undefined}
+            aria-labelledby={`${hintId}-${index}-name`}
+            aria-describedby={item.disabled ? `${hintId}-${index}-about ${hintId}` : `${hintId}-${index}-about`}
             title={item.disabled ? t('ai.slash.noModelAdmin', { ns: 'common' }) : undefined}
             className={`slash-menu-item${index === active ? ' is-active' : ''}${item.disabled ? ' is-disabled' : ''}`}
             onMouseEnter={() => !item.disabled && onHover(index)}
@@ -96,7 +103,17 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
               if (!item.disabled) onChoose(item);
             }}
           >
-            {item.label}
+            <span className="slash-menu-icon" aria-hidden>
+              {slashItemIcon(descriptionKey(item))}
+            </span>
+            <span className="slash-menu-text">
+              <span className="slash-menu-label" id={`${hintId}-${index}-name`}>
+                {item.label}
+              </span>
+              <span className="slash-menu-about" id={`${hintId}-${index}-about`}>
+                {t(`blockDescriptions.${descriptionKey(item)}`)}
+              </span>
+            </span>
           </div>,
           // After the AI group, when its items are disabled: why.
           item.ai && item.disabled && !items[index + 1]?.ai ? (

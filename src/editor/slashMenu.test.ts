@@ -2,7 +2,7 @@ import { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import { createPageEditor } from './pageEditor';
 import ru from '../locales/ru/documentEditor.json';
-import { MENU_DEFINITIONS, slashItems, slashQueryAt } from './slashMenu';
+import { descriptionKey, MENU_DEFINITIONS, slashItems, slashQueryAt } from './slashMenu';
 
 const labelOf = (wireType: string) => (ru.blockTypes as Record<string, string>)[wireType] ?? wireType;
 const cursor = () => jsx('cursor');
@@ -19,9 +19,15 @@ function editorWith(input: Editor) {
 describe('slash menu', () => {
   it('offers every block type that can be made empty, each with a Russian name', () => {
     const items = slashItems('', labelOf);
-    // The database twice (two names), last of the block types.
-    expect(items.map((i) => i.wireType)).toEqual([...MENU_DEFINITIONS.map((d) => d.wireType), 'database']);
-    expect(items.slice(-2).map((i) => i.label)).toEqual(['База данных', 'Таблица данных']);
+    // Every type once, the database twice (two names).
+    expect(items.map((i) => i.wireType).sort()).toEqual([...MENU_DEFINITIONS.map((d) => d.wireType), 'database'].sort());
+    // By group: basic blocks, media, the database, the advanced ones.
+    expect([...new Set(items.map((i) => i.group))]).toEqual(['basic', 'media', 'database', 'advanced']);
+    expect(items.filter((i) => i.group === 'media').map((i) => i.wireType)).toEqual(['image', 'file', 'embed']);
+    expect(items.filter((i) => i.group === 'database').map((i) => i.label)).toEqual(['База данных', 'Таблица данных']);
+    expect(items.filter((i) => i.group === 'advanced').map((i) => i.wireType)).toEqual(['code', 'latex']);
+    // Each with a description under its name.
+    for (const item of items) expect((ru.blockDescriptions as Record<string, string>)[descriptionKey(item)]).toMatch(/[а-яё]/i);
     // The nested page too (made by creating the page first), under its Russian name.
     expect(slashItems('стран', labelOf).map((i) => [i.wireType, i.label])).toEqual([['document', 'Страница']]);
     for (const item of items) expect(item.label).toMatch(/[а-яё]/i);

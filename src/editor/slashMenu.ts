@@ -23,10 +23,29 @@ export function slashQueryAt(editor: Editor): SlashQuery | null {
   return { path, query: match[1] };
 }
 
+/** The menu's groups, in order (the AI's after them: `ai`). */
+export const SLASH_GROUPS = ['basic', 'media', 'database', 'advanced'] as const;
+export type SlashGroup = (typeof SLASH_GROUPS)[number];
+
+/** Each block type's group in the menu (a type not named here is basic). */
+const GROUP_OF: Readonly<Record<string, SlashGroup>> = {
+  image: 'media',
+  file: 'media',
+  embed: 'media',
+  database: 'database',
+  code: 'advanced',
+  latex: 'advanced',
+};
+
+/** The order within a group (as in Notion: text and headings, the lists, then the rest); a type not named goes last. */
+const MENU_ORDER = ['text', 'heading1', 'heading2', 'heading3', 'bulletList', 'orderedList', 'checkbox', 'quote', 'callout', 'divider', 'table', 'document'];
+
 export interface SlashItem {
   type: BlockElementType;
   wireType: string;
   label: string;
+  /** Its group in the menu (shown as headings when nothing is typed after the slash). */
+  group?: SlashGroup;
   /** Told apart from another item of the same type (the database has two names in the menu). */
   id?: string;
   /** An AI assistant action instead of a block type (src/features/ai). */
@@ -50,19 +69,25 @@ export const MENU_DEFINITIONS: readonly BlockDefinition[] = [
 
 /**
  * The menu's items for a query: the Russian name or the English type name starts with the query,
- * or contains it (those after), case-insensitive; the menu order otherwise. The database is
- * offered under two names, «База данных» and «Таблица данных» (labels `blockTypes.database`,
- * `blockTypes.databaseTable`).
+ * or contains it (those after), case-insensitive; by group (basic blocks, media, database,
+ * advanced), the menu order within one, otherwise. The database is offered under two names,
+ * «База данных» and «Таблица данных» (labels `blockTypes.database`, `blockTypes.databaseTable`).
  */
 export function slashItems(query: string, labelOf: (wireType: string) => string): SlashItem[] {
-  return filterItems(
-    MENU_DEFINITIONS.flatMap((d) => {
-      const item = { type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType) };
-      return d.slateType === 'databaseBlock' ? [item, { ...item, label: labelOf('databaseTable'), id: 'databaseTable' }] : [item];
-    }),
-    query,
-  );
+  const items = MENU_DEFINITIONS.flatMap((d) => {
+    const item: SlashItem = { type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType), group: GROUP_OF[d.wireType] ?? 'basic' };
+    return d.slateType === 'databaseBlock' ? [item, { ...item, label: labelOf('databaseTable'), id: 'databaseTable' }] : [item];
+  });
+  const rank = (item: SlashItem) => {
+    const at = MENU_ORDER.indexOf(item.wireType);
+    return at < 0 ? MENU_ORDER.length : at;
+  };
+  const grouped = SLASH_GROUPS.flatMap((group) => items.filter((item) => item.group === group).sort((a, b) => rank(a) - rank(b)));
+  return filterItems(grouped, query);
 }
+
+/** What the menu says of an item under its name (`blockDescriptions.*`): its block type's, the database's second name's, or the AI action's. */
+export const descriptionKey = (item: SlashItem): string => item.ai ?? item.id ?? item.wireType;
 
 /** The AI group's items for a query (found by their names, and by "ai" / "ии"). */
 export function slashAiItems(query: string, labelOf: (action: SlashAiAction) => string): SlashItem[] {

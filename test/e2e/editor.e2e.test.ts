@@ -52,7 +52,7 @@ it('shortcuts, nesting, the slash menu, marks and undo — all still there after
   // The slash menu filters as you type; Enter picks.
   await page.keyboard.type('/заг');
   await page.locator('.slash-menu').waitFor();
-  await expect(page.locator('.slash-menu-item').first().textContent()).resolves.toBe('Заголовок 1');
+  await expect(page.locator('.slash-menu-item .slash-menu-label').first().textContent()).resolves.toBe('Заголовок 1');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await page.keyboard.type('Раздел');
