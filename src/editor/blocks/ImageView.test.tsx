@@ -114,6 +114,26 @@ describe('ImageView', () => {
     expect(box.style.width).toBe('55%');
   });
 
+  it('a small picture at the full width (never resized) keeps its own size; resized, its scale counts', async () => {
+    const { container } = renderEditor([wireBlock('img-9', 'image', { ...loaded, scale: 1 })]);
+    const img = container.querySelector('.image-picture') as HTMLImageElement;
+    Object.defineProperty(img, 'naturalWidth', { value: 120 });
+    Object.defineProperty(img, 'naturalHeight', { value: 40 });
+    fireEvent.load(img);
+    const box = container.querySelector('.media-box') as HTMLElement;
+    await waitFor(() => expect(box.style.maxWidth).toBe('min(100%, 120px)'));
+    expect(box.style.width).toBe('100%');
+
+    const resized = renderEditor([wireBlock('img-10', 'image', { ...loaded, scale: 0.5 })]).container;
+    const small = resized.querySelector('.image-picture') as HTMLImageElement;
+    Object.defineProperty(small, 'naturalWidth', { value: 120 });
+    Object.defineProperty(small, 'naturalHeight', { value: 40 });
+    fireEvent.load(small);
+    const resizedBox = resized.querySelector('.media-box') as HTMLElement;
+    await flushEditor();
+    expect([resizedBox.style.width, resizedBox.style.maxWidth]).toEqual(['50%', '']);
+  });
+
   it('resizes with the pointer: the drag sets the scale when it ends', async () => {
     const { editor, container } = renderEditor([wireBlock('img-5', 'image', { ...loaded, align: 'left' })]);
     const box = container.querySelector('.media-box') as HTMLElement;

@@ -55,7 +55,14 @@ function LoadedImage({ image, readOnly }: { image: ImageElement; readOnly: boole
           </button>
         </div>
       )}
-      <ScaledBox scale={image.scale ?? 1} align={image.align ?? 'center'} readOnly={readOnly || cropping} onScale={(scale) => setFields({ scale })}>
+      <ScaledBox
+        scale={image.scale ?? 1}
+        align={image.align ?? 'center'}
+        readOnly={readOnly || cropping}
+        onScale={(scale) => setFields({ scale })}
+        // A small picture (an imported icon, a badge) at its own size, not stretched to the column.
+        naturalWidth={natural && !cropping ? natural.width * (image.crop ? image.crop.width / 100 : 1) : undefined}
+      >
         {cropping ? (
           <CropEditor
             src={src}

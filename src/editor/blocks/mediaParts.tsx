@@ -159,12 +159,15 @@ export function ScaledBox({
   align,
   readOnly,
   onScale,
+  naturalWidth,
   children,
 }: {
   scale: number;
   align: BlockAlign;
   readOnly: boolean;
   onScale(scale: number): void;
+  /** The picture's own width in pixels: at the full width (never resized) it is not stretched past it. */
+  naturalWidth?: number;
   children: ReactNode;
 }) {
   const boxRef = useRef<HTMLDivElement>(null);
@@ -211,7 +214,16 @@ export function ScaledBox({
 
   return (
     <div className={`media-row media-align-${align}`}>
-      <div ref={boxRef} className="media-box" style={{ width: `${Math.round(shown * 1000) / 10}%` } as CSSProperties}>
+      <div
+        ref={boxRef}
+        className="media-box"
+        style={
+          {
+            width: `${Math.round(shown * 1000) / 10}%`,
+            ...(naturalWidth && live === null && scale >= 1 ? { maxWidth: `min(100%, ${Math.round(naturalWidth)}px)` } : {}),
+          } as CSSProperties
+        }
+      >
         {children}
         {readOnly ? null : (
           <div
