@@ -56,7 +56,7 @@ it('a small picture keeps its own width; one resized to half the column is half 
   );
   const form = new FormData();
   for (const [name, value] of Object.entries(ticket.data.fields)) form.append(name, value);
-  form.append(ticket.data.fileField, new Blob([bytes], { type: 'image/png' }), 'значок.png');
+  form.append(ticket.data.fileField, new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'значок.png');
   const uploaded = await fetch(new URL(ticket.data.uploadUrl, suite.server.url), { method: 'POST', headers: { cookie }, body: form });
   expect(uploaded.status).toBeLessThan(300);
   const remoteData = { fileId: ticket.data.id, title: 'значок.png', size: bytes.length, mimeType: 'image/png' };
