@@ -955,6 +955,24 @@ describe('recents', () => {
     expect((await api(t, w.outsider.cookie, 'GET', el(P.id))).statusCode).toBe(403);
     expect(await t.app.db.selectFrom('page_visits').select('page_id').where('user_id', '=', w.outsider.id).execute()).toEqual(visits);
   });
+
+  test('included: the ancestors of the pages listed that the caller may read, for their paths; one not readable is left out', async () => {
+    const w = await makeWorld();
+    const top = await createPage(t, w.owner, { title: 'Верх' });
+    const middle = await createPage(t, w.owner, { title: 'Середина', parentId: top.id });
+    const leaf = await createPage(t, w.owner, { title: 'Лист', parentId: middle.id });
+    // Shared from the middle down: the top stays the owner's alone.
+    await share(t, w.owner, middle.id, [{ email: w.readUser.email, accessLevel: 'read' }]);
+    await getPage(t, w.readUser, leaf.id);
+    const answer = body<WireElement[]>(expectStatus(await api(t, w.readUser.cookie, 'GET', '/api/v3/spaces/recents'), 200));
+    expect(answer.data.map((p) => p.id)).toEqual([leaf.id]);
+    expect((answer.included as WireElement[]).map((p) => p.title)).toEqual(['Середина']);
+    expect(JSON.stringify(answer)).not.toContain('Верх');
+    // The owner reads both.
+    await getPage(t, w.owner, leaf.id);
+    const mine = body<WireElement[]>(expectStatus(await api(t, w.owner.cookie, 'GET', '/api/v3/spaces/recents'), 200));
+    expect((mine.included as WireElement[]).map((p) => p.title).sort()).toEqual(['Верх', 'Середина'].sort());
+  });
 });
 
 describe('trash', () => {

@@ -244,13 +244,23 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
 
   app.get(
     '/api/v3/spaces/recents',
-    { schema: { tags: ['pages'], summary: 'Pages the caller opened, newest first (paged)', querystring: jsonQuery(pageQueryShape) } },
+    {
+      schema: {
+        tags: ['pages'],
+        summary: 'Pages the caller opened, newest first (paged); included: their ancestors the caller may read (for their paths)',
+        querystring: jsonQuery(pageQueryShape),
+      },
+    },
     async (request) => {
       const user = requireUser(request);
       const workspaceId = await optionalWorkspace(app, request, user);
       const elements = await presentPagesFor(app.db, user.id, await listVisitedPages(app.db, user.id, workspaceId));
       const { data, meta } = pageOf(elements, ELEMENT, request.query.cursor, request.query.limit);
-      return envelope(data, meta);
+      // The finder shows each page's path: the ancestors of those listed that the caller may read
+      // (one not readable is left out, its title not given away).
+      const ancestorIds = [...new Set(data.flatMap((element) => element.path))];
+      const ancestors = ancestorIds.length > 0 ? await presentPagesFor(app.db, user.id, await findPages(app.db, ancestorIds)) : [];
+      return envelope(data, meta, ancestors);
     },
   );
 

@@ -9,10 +9,12 @@ import { QuickFind } from './QuickFind';
  */
 
 let answer: { status: number; body: unknown };
+let recents: { data: unknown[]; included: unknown[] } = { data: [], included: [] };
 beforeEach(() => {
+  recents = { data: [], included: [] };
   globalThis.fetch = (async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://x');
-    if (url.pathname === '/api/v3/spaces/recents') return { ok: true, status: 200, json: async () => ({ data: [], meta: {} }) } as Response;
+    if (url.pathname === '/api/v3/spaces/recents') return { ok: true, status: 200, json: async () => ({ ...recents, meta: {} }) } as Response;
     return { ok: answer.status < 400, status: answer.status, json: async () => answer.body } as Response;
   }) as typeof fetch;
 });
@@ -43,4 +45,15 @@ it('a wait of a minute or more is said in minutes; another failure keeps the fin
   renderFinder();
   fireEvent.change(screen.getByRole('combobox'), { target: { value: 'план' } });
   expect((await screen.findByRole('alert')).textContent).toBe('Не удалось выполнить поиск. Попробуйте ещё раз');
+});
+
+it('nothing typed: the pages opened last, each once, with the path of ancestors the server gave', async () => {
+  const page = (id: string, title: string, path: string[]) => ({ id, title, path, icon: null, type: 'Note' });
+  recents = {
+    data: [page('c', 'Протокол', ['a', 'b']), page('d', 'Заметки', []), page('c', 'Протокол', ['a', 'b'])],
+    included: [page('b', 'Встречи', ['a'])],
+  };
+  renderFinder();
+  const options = await screen.findAllByRole('option');
+  expect(options.map((o) => o.textContent)).toEqual(['ПротоколВстречи', 'Заметки']);
 });

@@ -1,13 +1,12 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { WireElement } from '../../../schema/element';
 import { rateLimitMessage } from '../../app/errors';
 import { Dialog } from '../../ui/Dialog';
 import { PageIcon } from '../../ui/icons';
 import { SearchField } from '../../ui/SearchField';
 import { closeSearch, toggleSearch, useSearchOpen } from './openSearch';
-import { databaseRowsAddress, recentPages, searchPages, searchResults, type SearchResult, type WireSearchHit } from './searchApi';
+import { databaseRowsAddress, recentPages, searchPages, searchResults, type RecentPage, type SearchResult, type WireSearchHit } from './searchApi';
 import { DatabaseHeading, hitAddress, MoreRows, SearchHit } from './SearchHit';
 import './search.css';
 
@@ -39,7 +38,7 @@ export function QuickFindHost() {
 }
 
 type DatabaseResult = Extract<SearchResult, { kind: 'database' }>;
-type Item = { kind: 'hit'; hit: WireSearchHit } | { kind: 'moreRows'; result: DatabaseResult } | { kind: 'recent'; page: WireElement } | { kind: 'all' };
+type Item = { kind: 'hit'; hit: WireSearchHit } | { kind: 'moreRows'; result: DatabaseResult } | ({ kind: 'recent' } & RecentPage) | { kind: 'all' };
 type Found = { status: 'idle' | 'loading' } | { status: 'failed'; error: unknown } | { status: 'ready'; q: string; hits: WireSearchHit[]; more: boolean };
 
 /**
@@ -54,7 +53,7 @@ export function QuickFind({ onClose }: { onClose(): void }) {
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<Found>({ status: 'idle' });
-  const [recents, setRecents] = useState<WireElement[]>([]);
+  const [recents, setRecents] = useState<RecentPage[]>([]);
   const [active, setActive] = useState(0);
   const list = useRef<HTMLUListElement>(null);
 
@@ -88,7 +87,7 @@ export function QuickFind({ onClose }: { onClose(): void }) {
   // The results in the server's order; a database's rows, then «ещё N строк», as one group.
   const results = useMemo(() => (typed && found.status === 'ready' ? searchResults(found.hits) : null), [typed, found]);
   const items: Item[] = useMemo(() => {
-    if (!typed) return recents.map((page) => ({ kind: 'recent' as const, page }));
+    if (!typed) return recents.map((recent) => ({ kind: 'recent' as const, ...recent }));
     if (!results) return [];
     const hits = results.flatMap((result): Item[] =>
       result.kind === 'hit'
@@ -144,6 +143,7 @@ export function QuickFind({ onClose }: { onClose(): void }) {
           </span>
           <span className="search-hit-main">
             <span className="search-hit-title">{item.page.title || t('untitled')}</span>
+            {item.path.length > 0 && <span className="search-hit-path">{item.path.map((title) => title || t('untitled')).join(' / ')}</span>}
           </span>
         </span>
       ) : (

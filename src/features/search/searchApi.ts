@@ -59,9 +59,22 @@ export async function searchPages(
   return { hits: data, more: Boolean(hasMoreNext), next: next ?? offset + data.length };
 }
 
-/** The pages opened last (the finder before anything is typed). */
-export async function recentPages(limit: number, signal?: AbortSignal): Promise<WireElement[]> {
-  return (await api<WireElement[]>(`/api/v3/spaces/recents?limit=${limit}`, { signal })).data;
+/** A page opened lately, with the titles of its ancestors the caller may read (root first). */
+export interface RecentPage {
+  page: WireElement;
+  path: string[];
+}
+
+/** The pages opened last (the finder before anything is typed), each once, with its path. */
+export async function recentPages(limit: number, signal?: AbortSignal): Promise<RecentPage[]> {
+  const { data, included } = await api<WireElement[]>(`/api/v3/spaces/recents?limit=${limit}`, { signal });
+  const titles = new Map(((included ?? []) as WireElement[]).map((page) => [page.id, page.title]));
+  const seen = new Set<string>();
+  return data.flatMap((page) => {
+    if (seen.has(page.id)) return [];
+    seen.add(page.id);
+    return [{ page, path: page.path.flatMap((id) => (titles.has(id) ? [titles.get(id)!] : [])) }];
+  });
 }
 
 /** A result as shown: a page found, or a database's rows found (up to three, and how many more). */
