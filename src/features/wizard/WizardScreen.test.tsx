@@ -70,7 +70,7 @@ function renderWizard() {
 const next = () => fireEvent.click(screen.getByRole('button', { name: 'Далее' }));
 const choose = (name: string) => fireEvent.click(screen.getByRole('radio', { name: new RegExp(name) }));
 
-test('work: every step, templates reset on a company change, invites as admins, opens the first page', async () => {
+test('work: every step, templates reset on a company change, invites with the role chosen for each (a member by default), opens the first page', async () => {
   renderWizard();
   expect(screen.getByRole('heading', { name: 'Для чего вам пространство?' })).toBeTruthy();
   expect((screen.getByRole('button', { name: 'Далее' }) as HTMLButtonElement).disabled).toBe(true);
@@ -109,6 +109,12 @@ test('work: every step, templates reset on a company change, invites as admins, 
   fireEvent.blur(emails);
   expect(await screen.findByText('Пригласим 2 человек')).toBeTruthy();
   expect(screen.getByText('Не похоже на адрес почты: oops')).toBeTruthy();
+  // Each a member unless another role is chosen.
+  const roleOf = (email: string) => screen.getByLabelText(`Роль для ${email}`) as HTMLSelectElement;
+  expect([roleOf('ivan@example.com').value, roleOf('petr@example.com').value]).toEqual(['participant', 'participant']);
+  expect([...roleOf('ivan@example.com').options].map((o) => o.textContent)).toEqual(['Администратор', 'Участник', 'Гость']);
+  fireEvent.change(roleOf('ivan@example.com'), { target: { value: 'admin' } });
+  fireEvent.change(roleOf('petr@example.com'), { target: { value: 'guest' } });
   fireEvent.click(screen.getByRole('button', { name: 'Создать пространство' }));
 
   await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/page-meeting-notes'));
@@ -124,7 +130,7 @@ test('work: every step, templates reset on a company change, invites as admins, 
   expect(posts[3].body).toEqual({
     members: [
       { email: 'ivan@example.com', role: 'admin' },
-      { email: 'petr@example.com', role: 'admin' },
+      { email: 'petr@example.com', role: 'guest' },
     ],
   });
   expect(await screen.findByText('Пространство «Моя команда» создано')).toBeTruthy();

@@ -20,6 +20,8 @@ import {
   canProceed,
   COMPANY_ROLES,
   initialWizardState,
+  INVITE_ROLES,
+  inviteRoleOf,
   isWorkspaceNameValid,
   kindOf,
   MEMBERS_COUNTS,
@@ -29,6 +31,7 @@ import {
   wizardReducer,
   WIZARD_STEPS,
   WORKSPACE_KINDS,
+  type InviteRole,
   type WizardAction,
   type WizardState,
 } from './wizardState';
@@ -385,6 +388,18 @@ function Sharing({ state, dispatch }: StepProps) {
             {valid.map((email) => (
               <li key={email} className="wizard-chip">
                 <span>{email}</span>
+                <select
+                  className="wizard-chip-role"
+                  aria-label={t('wizard.sharing.roleOf', { email })}
+                  value={inviteRoleOf(state, email)}
+                  onChange={(e) => dispatch({ type: 'inviteRoleChosen', email, role: e.target.value as InviteRole })}
+                >
+                  {INVITE_ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {t(`workspaceSettings.roles.${role}`)}
+                    </option>
+                  ))}
+                </select>
                 <button type="button" aria-label={t('wizard.sharing.removeInvitee', { email })} onClick={() => remove(email)}>
                   <CloseIcon size={12} />
                 </button>

@@ -2,7 +2,7 @@ import type { WireElement } from '../../../schema/element';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { api, ApiRequestError } from '../../app/api';
 import { parseInvitees } from '../sharing/invitees';
-import type { WizardState } from './wizardState';
+import { inviteRoleOf, type WizardState } from './wizardState';
 
 /** What happened when the wizard finished; the screen turns it into navigation and messages. */
 export interface FinishResult {
@@ -17,7 +17,8 @@ export interface FinishResult {
 /**
  * Creates the workspace the wizard describes (POST /api/v3/spaces/workspace), copies the chosen
  * templates into it (POST /api/templates/{id}/copy: the `all` section of a shared workspace,
- * `private` of a private one), invites people as admins (spec §4) and saves the user's name.
+ * `private` of a private one), invites people with the role chosen for each (a member unless
+ * another was chosen: issue 36 §2, where spec §4 made everyone an admin) and saves the user's name.
  * Only the workspace create is fatal (it throws, nothing else is tried); everything after it is
  * reported in the result, since the workspace exists by then.
  */
@@ -59,7 +60,7 @@ export async function finishWizard(state: WizardState, currentUser: { id: string
   if (invitees.length > 0) {
     await api(`/api/v3/spaces/workspace/${encodeURIComponent(workspace.id)}/members/add`, {
       method: 'POST',
-      body: { members: invitees.map((email) => ({ email, role: 'admin' })) },
+      body: { members: invitees.map((email) => ({ email, role: inviteRoleOf(state, email) })) },
     }).catch((error: unknown) => {
       invitesFailed = error instanceof ApiRequestError ? error : new ApiRequestError(undefined, undefined, String(error));
     });

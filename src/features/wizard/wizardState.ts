@@ -31,6 +31,13 @@ export interface WizardConfig {
   templates: string[];
 }
 
+/** The roles an invitee may be given (a member by default). */
+export const INVITE_ROLES = ['admin', 'participant', 'guest'] as const;
+export type InviteRole = (typeof INVITE_ROLES)[number];
+
+/** The role an invitee joins with: the one chosen, else a member. */
+export const inviteRoleOf = (state: Pick<WizardState, 'inviteRoles'>, email: string): InviteRole => state.inviteRoles[email] ?? 'participant';
+
 export interface WizardState {
   step: WizardStep;
   config: WizardConfig;
@@ -38,6 +45,8 @@ export interface WizardState {
   userName: string;
   /** What was typed into the invite field (sharing). */
   invites: string;
+  /** The role chosen for an invitee (by address); one not named here joins as a member. */
+  inviteRoles: Record<string, InviteRole>;
   avatarUploading: boolean;
   /** From GET /api/templates; null until loaded. */
   defaults: TemplateDefaults | null;
@@ -58,6 +67,7 @@ export type WizardAction =
   | { type: 'avatarUploading'; uploading: boolean }
   | { type: 'avatarChanged'; avatar: string | null }
   | { type: 'invitesChanged'; text: string }
+  | { type: 'inviteRoleChosen'; email: string; role: InviteRole }
   | { type: 'next' }
   | { type: 'back' }
   | { type: 'reset'; userName?: string };
@@ -68,6 +78,7 @@ export function initialWizardState(userName = ''): WizardState {
     config: { name: '', avatar: null, purpose: null, isPrivate: false, aboutCompany: { type: null, role: null, membersCount: null }, templates: [] },
     userName,
     invites: '',
+    inviteRoles: {},
     avatarUploading: false,
     defaults: null,
   };
@@ -185,6 +196,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       return { ...state, avatarUploading: false, config: { ...config, avatar: action.avatar } };
     case 'invitesChanged':
       return { ...state, invites: action.text };
+    case 'inviteRoleChosen':
+      return { ...state, inviteRoles: { ...state.inviteRoles, [action.email]: action.role } };
     case 'next': {
       if (!canProceed(state)) return state;
       const step = nextStep(state.step, config);
