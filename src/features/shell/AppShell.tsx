@@ -18,7 +18,9 @@ import {
   useUiSettingsPersistence,
   useUiSettingsServerSync,
 } from '../settings/uiSettings';
-import { loadWorkspaces, useRememberActiveWorkspace } from '../workspaces/workspacesSlice';
+import { invitedLandingSaid, loadWorkspaces, useRememberActiveWorkspace } from '../workspaces/workspacesSlice';
+import { showToast } from '../../ui/Toast';
+import { saveUserSetting } from '../settings/serverSettings';
 import { Sidebar } from '../sidebar/Sidebar';
 import { useIsPhone } from '../../ui/useIsPhone';
 import { InboxHost } from '../inbox/InboxPanel';
@@ -97,6 +99,16 @@ export function AppShell() {
     if (authStatus === 'unknown') void dispatch(loadCurrentUser());
     if (authStatus === 'signedIn' && workspacesStatus === 'idle') void dispatch(loadWorkspaces());
   }, [authStatus, workspacesStatus, dispatch]);
+
+  // Invited, first sign-in: they landed in the team workspace they were invited to (workspacesSlice); said once.
+  const invitedTo = useAppSelector((state) => state.workspaces.list.find((w) => w.id === state.workspaces.invitedTo) ?? null);
+  useEffect(() => {
+    if (!invitedTo) return;
+    showToast(t('workspaces.invitedLanding', { name: invitedTo.name }), 'info', 8000);
+    dispatch(invitedLandingSaid());
+    // Remembered (the start's own choice is not written back otherwise): the next visit opens it, and says nothing.
+    saveUserSetting('activeWorkspace', invitedTo.id).catch((error: unknown) => console.warn('settings: the active workspace was not saved', error));
+  }, [invitedTo, dispatch, t]);
 
   // A returning user: the retention goals they reached go to our own server (src/app/retention.ts).
   const user = useAppSelector((state) => state.auth.user);

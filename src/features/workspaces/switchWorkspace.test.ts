@@ -2,7 +2,7 @@ import { createStore } from '../../app/store';
 import { signOut } from '../auth/authSlice';
 import { newElement } from '../../../schema/element';
 import { pageLoaded } from '../pages/pagesSlice';
-import { loadWorkspaces } from './workspacesSlice';
+import { invitedLandingSaid, loadWorkspaces } from './workspacesSlice';
 import { switchWorkspace } from './switchWorkspace';
 
 test('switches to a workspace of the user (the tree is read again), never to an unknown or the active one', async () => {
@@ -55,11 +55,25 @@ test('the workspace remembered on the server is the active one after loading; an
   expect(restored.getState().workspaces.activeId).toBe('w2');
 
   for (const remembered of ['gone', null, 42]) {
-    serverWith(remembered);
+    serverWith(remembered, { wizardOffered: true });
     const store = createStore();
     await store.dispatch(loadWorkspaces());
     expect(store.getState().workspaces.activeId).toBe('w1');
   }
+});
+
+test('invited, first sign-in (never offered the wizard, nothing remembered): in the workspace invited to last, said once', async () => {
+  serverWith(null, { wizardOffered: false, count: 2 });
+  const store = createStore();
+  await store.dispatch(loadWorkspaces());
+  expect(store.getState().workspaces).toMatchObject({ activeId: 'w2', invitedTo: 'w2', startOffer: 'done' });
+  store.dispatch(invitedLandingSaid());
+  expect(store.getState().workspaces.invitedTo).toBeNull();
+  // Alone in the personal workspace: no landing elsewhere (the wizard is offered instead).
+  serverWith(null, { wizardOffered: false, count: 1 });
+  const alone = createStore();
+  await alone.dispatch(loadWorkspaces());
+  expect(alone.getState().workspaces).toMatchObject({ activeId: 'w1', invitedTo: null, startOffer: 'offer' });
 });
 
 test('the start-workspace wizard is offered on a first run only: never offered, and only the personal workspace', async () => {

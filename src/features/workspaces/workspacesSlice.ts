@@ -20,9 +20,15 @@ export interface WorkspacesState {
    * otherwise; `unknown` until the settings are read (or when they could not be).
    */
   startOffer: 'unknown' | 'offer' | 'done';
+  /**
+   * A first sign-in of someone invited into a team workspace (never offered the wizard, never in
+   * a workspace before, more than their personal one): they land in the workspace they were
+   * invited to last, and the shell says so once (`invitedLanding`).
+   */
+  invitedTo: string | null;
 }
 
-const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle', remembered: null, startOffer: 'unknown' };
+const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle', remembered: null, startOffer: 'unknown', invitedTo: null };
 
 /**
  * The user's workspaces, and with them their server settings: the workspace they were last in
@@ -41,6 +47,10 @@ const workspacesSlice = createSlice({
     /** The offer was answered («Пропустить», or the wizard opened from it). */
     startOfferDone(state) {
       state.startOffer = 'done';
+    },
+    /** The landing in the workspace one was invited to was said. */
+    invitedLandingSaid(state) {
+      state.invitedTo = null;
     },
     /** The sidebar's workspace switcher: later calls act in this workspace. */
     workspaceSwitched(state, action: PayloadAction<string>) {
@@ -66,12 +76,20 @@ const workspacesSlice = createSlice({
       .addCase(loadWorkspaces.fulfilled, (state, action) => {
         state.list = action.payload;
         state.status = 'ready';
-        // Someone already in other workspaces is past their first run.
+        // Someone already in other workspaces is past their first run: invited, on their first
+        // sign-in (nothing remembered yet), they land in the team workspace they were invited to
+        // (the last one listed that is not private: an invitation made their account and its
+        // private workspace at the same moment, so the order alone does not tell), not their own.
+        const teams = action.payload.filter((w) => !w.private);
+        const invited = state.startOffer === 'offer' && action.payload.length > 1 && teams.length > 0 && !state.remembered && !state.activeId;
         if (state.startOffer === 'offer' && action.payload.length !== 1) state.startOffer = 'done';
         const remembered = state.remembered;
         state.remembered = null;
         if (remembered && action.payload.some((w) => w.id === remembered)) {
           state.activeId = remembered;
+        } else if (invited) {
+          state.activeId = teams[teams.length - 1].id;
+          state.invitedTo = state.activeId;
         } else if (!state.activeId || !action.payload.some((w) => w.id === state.activeId)) {
           // The first is the oldest membership: the personal workspace made at sign-up.
           state.activeId = action.payload[0]?.id ?? null;
@@ -85,7 +103,7 @@ const workspacesSlice = createSlice({
 });
 
 export const workspacesReducer = workspacesSlice.reducer;
-export const { workspaceSwitched, startOfferDone } = workspacesSlice.actions;
+export const { workspaceSwitched, startOfferDone, invitedLandingSaid } = workspacesSlice.actions;
 
 /**
  * Remembers the active workspace on the server whenever it changes (the switcher, a link to a
