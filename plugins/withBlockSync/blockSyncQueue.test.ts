@@ -1467,3 +1467,68 @@ describe('blockSyncQueue: blocks deleted together go in one request', () => {
     expect(server.size).toBe(0);
   });
 });
+
+describe('blockSyncQueue: deletes whose answer was lost, and late events of deleted blocks', () => {
+  const T1 = '2026-11-23T10:00:01.000Z';
+  it('a delete stored but unanswered, then undone here: the catch-up removal does not take it again; it is made again (revived)', async () => {
+    const { loaded, doc, queue, calls, failNext, server, remoteRemoved } = setup({ retryDelaysMs: [100_000] });
+    loaded(wire('a', 'A'));
+    loaded(wire('b', 'Bee', { placeAfter: 'a', version: 2 }));
+    doc.delete('b');
+    queue.markDirty('b');
+    // The server deleted it; the answer was lost on the way.
+    server.delete('b');
+    failNext(httpError(undefined));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.map((c) => c.kind)).toEqual(['delete']);
+    // Undo brings it back; then the catch-up says it was removed (by this very delete).
+    doc.set('b', wire('b', 'Bee', { placeAfter: 'a', version: 2 }));
+    queue.markDirty('b');
+    queue.receiveRemoved(['b'], [2]);
+    expect(remoteRemoved).toEqual([]);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(calls.map((c) => c.kind)).toEqual(['delete', 'create']);
+    expect(server.get('b')?.data).toEqual(tokens('Bee'));
+    expect(doc.get('b')?.data).toEqual(tokens('Bee'));
+  });
+
+  it('made here (the create answered lost), then deleted here: the catch-up listing it as our own sends the delete, not bring it back', async () => {
+    const { loaded, edit, doc, queue, calls, failNext, server, remoteBlocks } = setup({ retryDelaysMs: [100_000] });
+    loaded(wire('a', 'A'));
+    edit(wire('n', 'New', { placeAfter: 'a' }));
+    server.set('n', wire('n', 'New', { placeAfter: 'a' }));
+    failNext(httpError(undefined));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    doc.delete('n');
+    queue.markDirty('n');
+    queue.receive(wire('n', 'New', { placeAfter: 'a' }), T1, true);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(remoteBlocks).toEqual([]);
+    expect(calls.map((c) => c.kind)).toEqual(['create', 'delete']);
+    expect(server.has('n')).toBe(false);
+  });
+
+  it('an event held while our delete was on the way (someone moved the block) does not bring it back once the delete is answered', async () => {
+    const { loaded, doc, queue, holdAnswers, releaseOne, held, calls, server, remoteBlocks } = setup();
+    loaded(wire('a', 'A'));
+    loaded(wire('c', 'C', { placeAfter: 'a' }));
+    loaded(wire('b', 'Bee', { placeAfter: 'c', version: 2 }));
+    doc.delete('b');
+    queue.markDirty('b');
+    holdAnswers();
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    // Their move of b (the same version) arrives while the delete waits for its answer.
+    queue.receive(wire('b', 'Bee', { placeAfter: 'a', version: 2 }), T1);
+    while (held.length > 0) {
+      releaseOne();
+      await wait(0);
+    }
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.map((c) => c.kind)).toEqual(['delete']);
+    expect(server.has('b')).toBe(false);
+    expect(remoteBlocks).toEqual([]);
+    expect(doc.has('b')).toBe(false);
+  });
+});

@@ -102,6 +102,26 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
    * first: the next copy of the block from the server tells which made it (baseAfterLostAnswers).
    */
   const unanswered = new Map<string, WireContent[]>();
+  /**
+   * Deletes sent whose answer never came: the server may have deleted the block. Brought back
+   * here (an undo) meanwhile, it is made again (the server revives a deleted id; a 409 if it was
+   * not deleted carries on as an update), and a removal heard for it is our own: it stays whole.
+   */
+  const unansweredDeletes = new Set<string>();
+  /** Blocks deleted by us and answered, with the version deleted: a late event of that version or older (held while the delete was on the way) does not bring them back. */
+  const deletedHere = new Map<string, number>();
+  /** The server no longer has the block (as far as this client knows): what is pending about it goes. */
+  const forget = (uid: string, base?: WireContent) => {
+    tree.forget(uid, base);
+    unanswered.delete(uid);
+  };
+  /** Our delete of the block was answered (deleted, or gone already). */
+  const deleted = (uid: string) => {
+    const version = tree.version(uid);
+    if (version !== undefined) deletedHere.set(uid, version);
+    unansweredDeletes.delete(uid);
+    forget(uid);
+  };
   /** The base to merge `server`'s copy of a block from; what went unanswered is settled by it. */
   const mergeBase = (uid: string, server: WireContent): WireContent | undefined => {
     const lost = unanswered.get(uid);
@@ -227,8 +247,11 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       if (deletable(due[i])) taken.push(...due.splice(i, 1));
       else i++;
     }
+    // At most this many timers looked at (each a read of the editor): a bulk edit of 20,000
+    // blocks waiting out its debounce is not scanned for one delete.
+    let looked = 0;
     for (const [uid, timer] of timers) {
-      if (taken.length >= DELETES_PER_REQUEST - 1) break;
+      if (taken.length >= DELETES_PER_REQUEST - 1 || ++looked > DELETES_PER_REQUEST * 2) break;
       if (!deletable(uid)) continue;
       clearTimeout(timer);
       timers.delete(uid);
@@ -254,12 +277,13 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       failures = 0;
       for (const outcome of outcomes) {
         if (outcome.status === 'conflict') versionConflict(outcome.id, outcome.block);
-        else tree.forget(outcome.id);
+        else deleted(outcome.id);
       }
       status.refresh();
       return [];
     } catch (raw) {
       if (!isTransient(raw as BlockSyncError)) return uids;
+      for (const uid of uids) unansweredDeletes.add(uid);
       const delay = retryDelay();
       failures += 1;
       for (const uid of uids) schedule(uid, delay);
@@ -337,6 +361,17 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       return;
     }
     if (known === undefined && !local) {
+      // Deleted here and answered: an event of that version or older (held while the delete was
+      // on the way: a move) does not bring it back.
+      const gone = deletedHere.get(block.id);
+      if (gone !== undefined && block.version <= gone) return;
+      if (own) {
+        // Made here (its create's answer lost), then deleted here: the delete goes now.
+        tree.remember(block);
+        created.delete(block.id);
+        makeDue(block.id);
+        return;
+      }
       // New to us: someone made it.
       tree.remember(block);
       options.onRemoteBlock?.(block);
@@ -383,8 +418,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       }
       if (!tree.has(uid)) continue;
       const local = read(uid);
+      if (local && unansweredDeletes.has(uid)) {
+        // Our own delete, whose answer was lost, of a block brought back here since (an undo): it stays whole, made again.
+        unansweredDeletes.delete(uid);
+        forget(uid);
+        schedule(uid, debounceMs);
+        continue;
+      }
       if (local && hasLocalChanges(uid, local) && keepTyped(uid, local)) continue;
-      tree.forget(uid);
+      forget(uid);
       if (local) gone.push(uid);
     }
     if (gone.length > 0) options.onRemoteRemove?.(gone);
@@ -398,12 +440,12 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   function keepTyped(uid: string, local: WireBlock): boolean {
     const typed = typedSince(tree.lastSent(uid), local);
     if (!typed || typed === local) {
-      tree.forget(uid);
+      forget(uid);
       if (!typed) return false;
     } else {
       // Made again as a new block holding only what was typed: if someone brings the old one
       // back meanwhile (a 409), their text and ours both stay, theirs first.
-      tree.forget(uid, { type: typed.type, data: { ...typed.data, tokens: [] } as WireBlock['data'] });
+      forget(uid, { type: typed.type, data: { ...typed.data, tokens: [] } as WireBlock['data'] });
       options.onServerCopy({ ...local, type: typed.type, data: typed.data });
     }
     schedule(uid, debounceMs);
@@ -438,8 +480,12 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         const gone: string[] = [];
         for (const id of [...tree.descendants(uid), uid]) {
           const local = read(id);
-          if (!local) tree.forget(id);
-          else if (!keepTyped(id, local)) gone.push(id);
+          if (!local) forget(id);
+          // One unchanged here goes as the deleter wanted (a picture under it is not made again whole).
+          else if (id !== uid && !hasLocalChanges(id, local)) {
+            forget(id);
+            gone.push(id);
+          } else if (!keepTyped(id, local)) gone.push(id);
         }
         if (gone.length > 0) options.onRemoteRemove?.(gone);
         return;
@@ -571,11 +617,23 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
           return 'sent';
         }
         if (staying.length > 0) return sendFirst(staying, uid);
-        await api.deleteBlock(uid, tree.version(uid));
-        tree.forget(uid);
+        try {
+          await api.deleteBlock(uid, tree.version(uid));
+        } catch (error) {
+          if (isTransient(error as BlockSyncError)) unansweredDeletes.add(uid);
+          throw error;
+        }
+        deleted(uid);
       }
       return 'sent';
     }
+    if (unansweredDeletes.has(uid)) {
+      // Deleted here and brought back (an undo) while the delete's answer was lost: the server
+      // may not have it any more; made again (revived), or a 409 carries on as an update.
+      unansweredDeletes.delete(uid);
+      forget(uid);
+    }
+    deletedHere.delete(uid);
     if (block.parentId && refused.has(block.parentId)) {
       // Its parent never reached the server: this block cannot be placed there either.
       refused.add(uid);

@@ -562,11 +562,38 @@ export async function softDeleteBlockTrees(
   const byId = new Map(rows.map((r) => [r.id, r]));
   const children = childrenByParent(rows);
   let latest = rows.reduce<string | null>((max, r) => (r.deleted_at && (!max || r.deleted_at > max) ? r.deleted_at : max), null);
-  const out: Array<Array<{ id: string; version: number }> | 'gone' | 'conflict'> = [];
-  for (const { id, guard } of items) {
+  const out = new Array<Array<{ id: string; version: number }> | 'gone' | 'conflict'>(items.length);
+  // The deepest first: a block named with its version is checked before an ancestor named too
+  // takes it away with its subtree; an ancestor of one refused (someone typed into it) is refused
+  // as well, or it would take that text with it.
+  const depth = (id: string) => {
+    let d = 0;
+    for (let row = byId.get(id); row?.parent_id; row = byId.get(row.parent_id)) d++;
+    return d;
+  };
+  const order = items.map((_, i) => i).sort((a, b) => depth(items[b].id) - depth(items[a].id));
+  const refusedIds = new Set<string>();
+  const holdsRefused = (id: string) => {
+    const stack = [id];
+    while (stack.length > 0) {
+      for (const child of children.get(stack.pop()!) ?? []) {
+        if (child.deleted_at !== null) continue;
+        if (refusedIds.has(child.id)) return true;
+        stack.push(child.id);
+      }
+    }
+    return false;
+  };
+  for (const at of order) {
+    const { id, guard } = items[at];
     const row = byId.get(id);
     if (!row || row.deleted_at !== null) {
-      out.push('gone');
+      out[at] = 'gone';
+      continue;
+    }
+    if (refusedIds.size > 0 && holdsRefused(id)) {
+      refusedIds.add(id);
+      out[at] = 'conflict';
       continue;
     }
     let stamp = nowIso();
@@ -583,7 +610,8 @@ export async function softDeleteBlockTrees(
         .where((eb) => eb.or([eb('version', '=', base), eb.and([eb('origin', '=', origin), eb('origin_since', '<=', base), eb('version', '>=', base)])]))
         .executeTakeFirst();
       if (Number(root.numUpdatedRows) !== 1) {
-        out.push('conflict');
+        refusedIds.add(id);
+        out[at] = 'conflict';
         continue;
       }
     }
@@ -602,7 +630,7 @@ export async function softDeleteBlockTrees(
     for (const r of subtree) r.deleted_at = stamp;
     const databases = subtree.filter((r) => r.type === 'database').map((r) => r.id);
     if (databases.length > 0) await setRowsOfDatabasesTrashed(trx, databases, stamp, true);
-    out.push(subtree.map((r) => ({ id: r.id, version: r.version })));
+    out[at] = subtree.map((r) => ({ id: r.id, version: r.version }));
   }
   return out;
 }

@@ -434,6 +434,27 @@ describe('delete and missing blocks', () => {
     expect((await listBlocks(pageId)).map((x) => x.id)).toEqual([a.id, a1.id, b.id, c.id, d.id]);
   });
 
+  test('several at once: a named child someone typed into is refused, and its named parent with it (it would take that text along)', async () => {
+    const pageId = await newPage();
+    const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });
+    const a1 = await createBlock(pageId, { tokens: [{ text: 'a1' }], parentId: a.id });
+    expect((await updateBlock(a1.id, 1, [{ text: 'a1 typed' }])).statusCode).toBe(200);
+    // The parent named first: the child is still checked before the parent's subtree goes.
+    const res = await api(t, ann, 'POST', '/api/v3/spaces/blocks/delete', {
+      pageId,
+      blocks: [
+        { id: a.id, version: 1 },
+        { id: a1.id, version: 1 },
+      ],
+    });
+    const outcomes = body<Array<{ id: string; status: string }>>(res).data;
+    expect(outcomes.map((o) => [o.id, o.status])).toEqual([
+      [a.id, 'conflict'],
+      [a1.id, 'conflict'],
+    ]);
+    expect((await listBlocks(pageId)).map((x) => tokensOf(x)[0].text)).toEqual(['a', 'a1 typed']);
+  });
+
   test('several at once: a bad body → 422 validation_failed (none named, too many, a bad version), nothing deleted', async () => {
     const pageId = await newPage();
     const a = await createBlock(pageId, { tokens: [{ text: 'a' }] });

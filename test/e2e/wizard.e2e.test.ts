@@ -75,6 +75,10 @@ it('creates a work workspace with two templates and an invite, and opens its fir
   await page.getByLabel('Адреса почты').fill('colleague@example.com, не-почта');
   await page.getByText('Пригласим 1 человека').waitFor();
   await page.getByText('Не похоже на адрес почты: не-почта').waitFor();
+  // A member unless chosen otherwise: made an admin here.
+  const role = page.getByLabel('Роль для colleague@example.com');
+  await expect(role.inputValue()).resolves.toBe('participant');
+  await role.selectOption('admin');
   await shots(page, '6-sharing');
 
   const created = page.waitForResponse((r) => r.url().endsWith('/api/v3/spaces/workspace') && r.request().method() === 'POST');

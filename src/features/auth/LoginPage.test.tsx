@@ -153,8 +153,9 @@ describe('LoginPage: the code', () => {
     const { field } = await toCode({ 'POST /api/auth/login': { status: 422, data: null } });
     fireEvent.change(field, { target: { value: '999999' } });
     await waitFor(() => expect(document.querySelector('.login-error')).not.toBeNull());
-    await waitFor(() => expect(document.activeElement).toBe(field));
+    // Selected once the failure is shown (the next frame).
+    await waitFor(() => expect([field.selectionStart, field.selectionEnd]).toEqual([0, 6]));
+    expect(document.activeElement).toBe(field);
     expect(field.value).toBe('999999');
-    expect([field.selectionStart, field.selectionEnd]).toEqual([0, 6]);
   });
 });

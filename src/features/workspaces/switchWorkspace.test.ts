@@ -34,10 +34,10 @@ test('switches to a workspace of the user (the tree is read again), never to an 
 });
 
 /** fetch answering by path: the workspace list and the user's settings. */
-function serverWith(activeWorkspace: unknown, { wizardOffered = false, count = 2 } = {}) {
+function serverWith(activeWorkspace: unknown, { wizardOffered = false, count = 2, teamRole = 'guest' } = {}) {
   const workspaces = [
     { id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true },
-    { id: 'w2', name: 'Команда', avatar: null, alias: null, role: 'guest', private: false },
+    { id: 'w2', name: 'Команда', avatar: null, alias: null, role: teamRole, private: false },
   ].slice(0, count);
   globalThis.fetch = (async (url: string) =>
     ({
@@ -63,12 +63,17 @@ test('the workspace remembered on the server is the active one after loading; an
 });
 
 test('invited, first sign-in (never offered the wizard, nothing remembered): in the workspace invited to last, said once', async () => {
-  serverWith(null, { wizardOffered: false, count: 2 });
+  serverWith(null, { wizardOffered: false, count: 2, teamRole: 'participant' });
   const store = createStore();
   await store.dispatch(loadWorkspaces());
   expect(store.getState().workspaces).toMatchObject({ activeId: 'w2', invitedTo: 'w2', startOffer: 'done' });
   store.dispatch(invitedLandingSaid());
   expect(store.getState().workspaces.invitedTo).toBeNull();
+  // A guest (someone shared a page with them) stays in their own.
+  serverWith(null, { wizardOffered: false, count: 2, teamRole: 'guest' });
+  const guest = createStore();
+  await guest.dispatch(loadWorkspaces());
+  expect(guest.getState().workspaces).toMatchObject({ activeId: 'w1', invitedTo: null });
   // Alone in the personal workspace: no landing elsewhere (the wizard is offered instead).
   serverWith(null, { wizardOffered: false, count: 1 });
   const alone = createStore();

@@ -77,10 +77,11 @@ const workspacesSlice = createSlice({
         state.list = action.payload;
         state.status = 'ready';
         // Someone already in other workspaces is past their first run: invited, on their first
-        // sign-in (nothing remembered yet), they land in the team workspace they were invited to
-        // (the last one listed that is not private: an invitation made their account and its
+        // sign-in (nothing remembered yet), they land in the team workspace they were invited to as
+        // a member or admin (the last one listed that is not private: an invitation made their account and its
         // private workspace at the same moment, so the order alone does not tell), not their own.
-        const teams = action.payload.filter((w) => !w.private);
+        // (A guest — someone shared a page with — stays in their own: they were shown a page, not asked into a team.)
+        const teams = action.payload.filter((w) => !w.private && w.role !== 'guest');
         const invited = state.startOffer === 'offer' && action.payload.length > 1 && teams.length > 0 && !state.remembered && !state.activeId;
         if (state.startOffer === 'offer' && action.payload.length !== 1) state.startOffer = 'done';
         const remembered = state.remembered;
