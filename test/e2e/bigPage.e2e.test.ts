@@ -86,7 +86,10 @@ const domCaret = (page: Page) =>
 async function openBigPage(page: Page): Promise<void> {
   await newPage(page, TITLE);
   await pasteData(page, { 'text/plain': allLines.join('\n') });
-  await savedAndReloaded(page);
+  // 400 new blocks are 400 creates sent one after another (each after the block it follows):
+  // ≈ 8 s here, over 15 s on a loaded CI. Creates in one request, as deletes already are, are
+  // next (issue 36's note); until then the paste's save is given 45 s.
+  await savedAndReloaded(page, 45_000);
 }
 
 it('a 400-block page opens with far chunks as placeholders holding their text; scrolling draws them, and the end is edited; scrolling back up puts the placeholders back', async () => {
@@ -165,7 +168,7 @@ it('a 400-block page opens with far chunks as placeholders holding their text; s
   await expect(drawnLine(page, LINES).textContent()).resolves.toBe(`${line(LINES)} конец финиш`);
   expect((await chunks(page)).flatMap((chunk) => chunk.lines)).toEqual([TITLE, ...allLines.slice(0, -1), `${line(LINES)} конец финиш`]);
   await page.close();
-}, 60_000);
+}, 120_000);
 
 it('Ctrl+A twice and Backspace on a 400-block page removes every block, drawn or not', async () => {
   const page = await openApp();
@@ -200,4 +203,4 @@ it('Ctrl+A twice and Backspace on a 400-block page removes every block, drawn or
   expect(deletes.length).toBeGreaterThan(0);
   expect(deletes.length).toBeLessThanOrEqual(2);
   await page.close();
-}, 60_000);
+}, 120_000);

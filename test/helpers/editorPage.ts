@@ -82,18 +82,19 @@ export async function eventually<T>(read: () => Promise<T>, expected: T, timeout
 }
 
 /**
- * Waits until every edit reached the server (the page's sync status says so). Not saved in 15 s:
- * fails saying what the status was then (its state and text), to tell a slow save from a stuck one.
+ * Waits until every edit reached the server (the page's sync status says so). Not saved in 15 s
+ * (or `timeoutMs`): fails saying what the status was then (its state and text), to tell a slow
+ * save from a stuck one.
  */
-export async function saved(page: Page): Promise<void> {
+export async function saved(page: Page, timeoutMs = 15_000): Promise<void> {
   try {
-    await page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: 15_000 });
+    await page.locator('.page-sync[data-status="saved"]').waitFor({ timeout: timeoutMs });
   } catch (error) {
     const status = await page
       .locator('.page-sync')
       .evaluateAll((nodes) => nodes.map((node) => `${(node as HTMLElement).dataset.status}: ${node.textContent}`))
       .catch(() => []);
-    throw new Error(`not saved in 15 s; the sync status: ${status.join(' | ') || '(none shown)'}`, { cause: error });
+    throw new Error(`not saved in ${timeoutMs / 1000} s; the sync status: ${status.join(' | ') || '(none shown)'}`, { cause: error });
   }
 }
 
@@ -101,8 +102,8 @@ export async function saved(page: Page): Promise<void> {
 export const pageReady = (page: Page) => page.locator('.page[aria-busy="false"] [data-slate-editor] h1').waitFor();
 
 /** Saves, reloads and waits for the editor to be back, with all of the page. */
-export async function savedAndReloaded(page: Page): Promise<void> {
-  await saved(page);
+export async function savedAndReloaded(page: Page, timeoutMs?: number): Promise<void> {
+  await saved(page, timeoutMs);
   await page.reload();
   await pageReady(page);
 }
