@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, type MutableRefObject, type ReactNode } from 'react';
-import { Editor, Transforms, type BaseRange, type Descendant, type NodeEntry, type Range } from 'slate';
+import { Editor, Range, Transforms, type BaseRange, type Descendant, type NodeEntry } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 import { HistoryEditor } from 'slate-history';
 import { blocksToSlate, type WireBlock } from '../../schema/block';
@@ -62,6 +62,25 @@ const PRAGMATIC_DRAG = 'application/vnd.pdnd';
 
 /** How long a block revealed for a search result stays marked. */
 const REVEAL_MARK_MS = 2_000;
+
+/**
+ * The caret as the browser has it, taken into the editor before someone else's change is put in:
+ * a caret moved by a key the browser handles itself (Home, End, the arrows) reaches the editor's
+ * selection only on the next `selectionchange` (throttled), and a change put in meanwhile would
+ * put the caret back where it was (typing then landed at the old place: a flaky CI run of the
+ * two-tab conflict test typed «Вторая: » at the end after Home).
+ */
+function caretFromDom(editor: Editor): void {
+  try {
+    if (!ReactEditor.isFocused(editor as ReactEditor)) return;
+    const dom = window.getSelection();
+    if (!dom || dom.rangeCount === 0) return;
+    const range = ReactEditor.toSlateRange(editor as ReactEditor, dom, { exactMatch: false, suppressThrow: true });
+    if (range && (!editor.selection || !Range.equals(range, editor.selection))) Transforms.select(editor, range);
+  } catch {
+    // A selection outside the editor's text (a void, a placeholder): the editor's own stays.
+  }
+}
 
 export interface DocumentEditorProps {
   page: WireElement;
@@ -171,11 +190,20 @@ export function DocumentEditor({
       api,
       pageId: page.id,
       read: (uid) => readBlock(workspaceEditor, page.id, uid),
-      onServerCopy: (block) => replaceWithServerCopy(workspaceEditor, block),
+      onServerCopy: (block) => {
+        caretFromDom(workspaceEditor);
+        replaceWithServerCopy(workspaceEditor, block);
+      },
       onRejected: (uid, _error, copy) => revertRefusedBlock(workspaceEditor, uid, copy),
       onStatus: (status) => callbacks.current.onSyncStatus(status),
-      onRemoteBlock: (block) => applyRemoteBlock(workspaceEditor, block),
-      onRemoteRemove: (uids) => removeRemoteBlocks(workspaceEditor, uids),
+      onRemoteBlock: (block) => {
+        caretFromDom(workspaceEditor);
+        applyRemoteBlock(workspaceEditor, block);
+      },
+      onRemoteRemove: (uids) => {
+        caretFromDom(workspaceEditor);
+        removeRemoteBlocks(workspaceEditor, uids);
+      },
     });
     syncQueue.seed(blocks);
     // A page with a database: the Table view's code and first rows are asked for now, with the
