@@ -162,6 +162,12 @@ async function converges(seed: number, count: number, steps: number, splitting: 
     const server = await converge(clients, page.id);
     const final = textOf(server);
     const lost = [...tally.inserted].filter((ch) => !tally.deleted.has(ch) && !final.includes(ch));
+    // What each client did and heard around a loss (its last 60 lines unless CONVERGENCE_DEBUG: a rare CI failure can be read from its log).
+    if (lost.length > 0 && !process.env.CONVERGENCE_DEBUG)
+      console.log(
+        `lost ${lost.map((ch) => `${ch} (${tally.where.get(ch)})`).join(', ')}\n` +
+          clients.map((c) => `${c.clientId.slice(0, 4)}:\n${c.trace.slice(-60).join('\n')}`).join('\n'),
+      );
     if (lost.length > 0 && process.env.CONVERGENCE_DEBUG) {
       const rows = await servers.t.app.db
         .selectFrom('blocks')

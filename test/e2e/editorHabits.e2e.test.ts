@@ -338,8 +338,9 @@ it('a link shows its card after 300 ms of hover (address, Открыть, Изм
 
   // Hover: nothing at 150 ms, the card by about 300 ms (spec: link tooltip debounce).
   const box = (await link.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  // The time taken before the move (the move's own round trip counts as waited, never less than the card's delay).
   const hoveredAt = Date.now();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.waitForTimeout(150);
   await expect(card.count()).resolves.toBe(0);
   await card.waitFor();
