@@ -439,10 +439,12 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
    */
   function keepTyped(uid: string, local: WireBlock): boolean {
     const typed = typedSince(tree.lastSent(uid), local);
-    if (!typed || typed === local) {
+    if (!typed) {
       forget(uid);
-      if (!typed) return false;
-    } else {
+      return false;
+    }
+    if (sameContent(typed, local)) forget(uid);
+    else {
       // Made again as a new block holding only what was typed: if someone brings the old one
       // back meanwhile (a 409), their text and ours both stay, theirs first.
       forget(uid, { type: typed.type, data: { ...typed.data, tokens: [] } as WireBlock['data'] });

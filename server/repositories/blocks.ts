@@ -566,12 +566,12 @@ export async function softDeleteBlockTrees(
   // The deepest first: a block named with its version is checked before an ancestor named too
   // takes it away with its subtree; an ancestor of one refused (someone typed into it) is refused
   // as well, or it would take that text with it.
-  const depth = (id: string) => {
+  const depths = items.map(({ id }) => {
     let d = 0;
     for (let row = byId.get(id); row?.parent_id; row = byId.get(row.parent_id)) d++;
     return d;
-  };
-  const order = items.map((_, i) => i).sort((a, b) => depth(items[b].id) - depth(items[a].id));
+  });
+  const order = items.map((_, i) => i).sort((a, b) => depths[b] - depths[a]);
   const refusedIds = new Set<string>();
   const holdsRefused = (id: string) => {
     const stack = [id];

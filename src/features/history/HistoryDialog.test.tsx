@@ -6,6 +6,7 @@ import type { WireCellChange, WirePageVersion } from '../../../schema/history';
 import '../../app/i18n';
 import { createStore } from '../../app/store';
 import { dismissAllToasts, Toaster } from '../../ui/Toast';
+import { dayHeading } from './rowChanges';
 import { HistoryDialog } from './HistoryDialog';
 
 /*
@@ -138,6 +139,10 @@ test("an editor sees the row's property changes among the versions by time, and 
   expect(lines()[1]).toMatch(/^Анна · Цена: 1\s234,5 → 2\s000 · /);
   expect(lines()[2]).toContain('Борис');
   expect(lines()[3]).toMatch(/^Анна · Заметка: а → б/);
+  // Under a heading of their day («Сегодня», unless the last hour crossed midnight).
+  const days = [...document.querySelectorAll('.history-day')].map((li) => li.textContent);
+  const expected = [...new Set([changes[0].at, ago(40)].map((at) => dayHeading(new Date(at)).relative))].map((r) => (r === 'today' ? 'Сегодня' : 'Вчера'));
+  expect(days).toEqual(expected);
   const items = document.querySelectorAll('.history-list li:not(.history-day)');
   // «Вернуть» on each change whose field is as it was; not on the retyped one, which is greyed.
   expect(within(items[0] as HTMLElement).getByRole('button', { name: 'Вернуть' })).toBeTruthy();

@@ -199,6 +199,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
   }, [listing, heard.fresh]);
 
   const items = useMemo(() => historyItems(versions, changes), [versions, changes]);
+  const rows = useMemo(() => withDays(items), [items]);
   const timeOf = useMemo(() => itemTimes(items), [items]);
 
   const restoreChange = async (change: WireCellChange) => {
@@ -245,11 +246,11 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
           )}
           {items.length > 0 && (
             <ul>
-              {withDays(items).map((item) => {
+              {rows.map((item) => {
                 if (item.kind === 'day') {
                   return (
                     <li key={`day-${item.key}`} className="history-day" role="presentation">
-                      {item.label === 'today' || item.label === 'yesterday' ? t(`history.${item.label}`) : item.label}
+                      {item.relative ? t(`history.${item.relative}`) : item.date}
                     </li>
                   );
                 }

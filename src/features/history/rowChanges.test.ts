@@ -1,5 +1,5 @@
 import type { WirePageVersion } from '../../../schema/history';
-import { dayLabel, historyItems, itemTimes, withDays } from './rowChanges';
+import { dayHeading, historyItems, itemTimes, withDays } from './rowChanges';
 
 const version = (id: number, createdAt: string) => ({ id, createdAt }) as unknown as WirePageVersion;
 const local = (y: number, m: number, d: number, h: number, min: number, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();
@@ -18,19 +18,10 @@ describe('the history list: days and times', () => {
       ],
       [],
     );
-    const rows = withDays(items, now).map((row) => (row.kind === 'day' ? `# ${row.label}` : row.at));
-    expect(rows).toEqual([
-      '# today',
-      items[0].at,
-      items[1].at,
-      '# yesterday',
-      items[2].at,
-      '# 20 ноября',
-      items[3].at,
-      `# ${dayLabel(new Date(items[4].at), now)}`,
-      items[4].at,
-    ]);
-    expect(dayLabel(new Date(items[4].at), now)).toMatch(/^20 ноября 2025/);
+    const rows = withDays(items, now).map((row) => (row.kind === 'day' ? `# ${row.relative ?? row.date}` : row.at));
+    const lastYear = dayHeading(new Date(items[4].at), now);
+    expect(rows).toEqual(['# today', items[0].at, items[1].at, '# yesterday', items[2].at, '# 20 ноября', items[3].at, `# ${lastYear.date}`, items[4].at]);
+    expect(lastYear.date).toMatch(/^20 ноября 2025/);
   });
 
   it('a time shows its seconds only when another item shares its minute', () => {

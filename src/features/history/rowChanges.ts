@@ -41,21 +41,21 @@ const TIME_SECONDS = new Intl.DateTimeFormat('ru', { hour: '2-digit', minute: '2
 const DAY = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'long' });
 const DAY_YEAR = new Intl.DateTimeFormat('ru', { day: 'numeric', month: 'long', year: 'numeric' });
 
-/** A heading over a day's items in the list. */
-export type DayHeading = { kind: 'day'; key: string; label: string };
+/** A heading over a day's items in the list: «Сегодня» / «Вчера» (`relative`), else the date. */
+export type DayHeading = { kind: 'day'; key: string; relative: 'today' | 'yesterday' | null; date: string };
 
 /** The local day of a time, as a key («2026-12-03»). */
 const dayKey = (when: Date) => `${when.getFullYear()}-${when.getMonth() + 1}-${when.getDate()}`;
 /** The local minute of a time, as a key. */
 const minuteKey = (when: Date) => `${dayKey(when)} ${when.getHours()}:${when.getMinutes()}`;
 
-/** «Сегодня», «Вчера», «1 декабря», or «1 декабря 2025 г.» in another year. */
-export function dayLabel(when: Date, now = new Date()): string {
-  if (dayKey(when) === dayKey(now)) return 'today';
+/** Today, yesterday, or the date: «1 декабря», «1 декабря 2025 г.» in another year. */
+export function dayHeading(when: Date, now = new Date()): DayHeading {
+  const key = dayKey(when);
   const yesterday = new Date(now);
   yesterday.setDate(now.getDate() - 1);
-  if (dayKey(when) === dayKey(yesterday)) return 'yesterday';
-  return (when.getFullYear() === now.getFullYear() ? DAY : DAY_YEAR).format(when);
+  const relative = key === dayKey(now) ? 'today' : key === dayKey(yesterday) ? 'yesterday' : null;
+  return { kind: 'day', key, relative, date: (when.getFullYear() === now.getFullYear() ? DAY : DAY_YEAR).format(when) };
 }
 
 /** The items with a heading before each day's first one (newest first, as they come). */
@@ -63,10 +63,9 @@ export function withDays(items: readonly HistoryItem[], now = new Date()): Array
   const out: Array<HistoryItem | DayHeading> = [];
   let last: string | null = null;
   for (const item of items) {
-    const when = new Date(item.at);
-    const key = dayKey(when);
-    if (key !== last) out.push({ kind: 'day', key, label: dayLabel(when, now) });
-    last = key;
+    const heading = dayHeading(new Date(item.at), now);
+    if (heading.key !== last) out.push(heading);
+    last = heading.key;
     out.push(item);
   }
   return out;

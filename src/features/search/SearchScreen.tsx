@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button';
 import { SearchField } from '../../ui/SearchField';
 import { useWorkspaceUsers } from '../comments/members';
 import { displayName } from '../comments/userLookup';
-import { SEARCH_KINDS, SEARCH_SECTIONS, type SearchKind, type SearchSection } from '../../../schema/search';
+import { SEARCH_KINDS, SEARCH_SECTIONS } from '../../../schema/search';
 import { DayInput } from '../database/cells/DateInput';
 import { databaseRowsAddress, searchPages, searchResults, type SearchFilters, type WireSearchHit } from './searchApi';
 import { DatabaseHeading, hitAddress, MoreRows, SearchHit } from './SearchHit';
@@ -16,6 +16,32 @@ import './search.css';
 /** A value of the address when it is one of `values` (an unknown one is left out, not sent). */
 function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
   return values.find((v) => v === value);
+}
+
+/** A filter of the address as a labelled select; the first choice is the default, kept out of the address (null). */
+function ChoiceFilter({
+  label,
+  value,
+  choices,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  choices: Array<[string, string]>;
+  onChange(value: string | null): void;
+}) {
+  return (
+    <label>
+      {label}
+      <select className="input-compact" value={value} onChange={(e) => onChange(e.target.value === choices[0][0] ? null : e.target.value)}>
+        {choices.map(([choice, text]) => (
+          <option key={choice} value={choice}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 /** Results a screen reads at a time («Показать ещё» reads the next). */
@@ -142,39 +168,31 @@ export default function SearchScreen() {
             </select>
           </label>
         )}
-        <label>
-          {t('search.kind')}
-          <select className="input-compact" value={filters.kind ?? ''} onChange={(e) => set('kind', e.target.value || null)}>
-            <option value="">{t('search.kinds.any')}</option>
-            {SEARCH_KINDS.map((kind: SearchKind) => (
-              <option key={kind} value={kind}>
-                {t(`search.kinds.${kind}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('search.section')}
-          <select className="input-compact" value={filters.section ?? ''} onChange={(e) => set('section', e.target.value || null)}>
-            <option value="">{t('search.sections.any')}</option>
-            {SEARCH_SECTIONS.map((section: SearchSection) => (
-              <option key={section} value={section}>
-                {t(`search.sections.${section}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter
+          label={t('search.kind')}
+          value={filters.kind ?? ''}
+          choices={[['', t('search.kinds.any')], ...SEARCH_KINDS.map((kind): [string, string] => [kind, t(`search.kinds.${kind}`)])]}
+          onChange={(kind) => set('kind', kind)}
+        />
+        <ChoiceFilter
+          label={t('search.section')}
+          value={filters.section ?? ''}
+          choices={[['', t('search.sections.any')], ...SEARCH_SECTIONS.map((section): [string, string] => [section, t(`search.sections.${section}`)])]}
+          onChange={(section) => set('section', section)}
+        />
         <div className="search-filter-days">
           <DayInput label={t('search.after')} showLabel value={filters.after ?? ''} onChange={(day) => set('after', day || null)} />
           <DayInput label={t('search.before')} showLabel value={filters.before ?? ''} onChange={(day) => set('before', day || null)} />
         </div>
-        <label>
-          {t('search.sort')}
-          <select className="input-compact" value={filters.sort ?? 'relevance'} onChange={(e) => set('sort', e.target.value === 'edited' ? 'edited' : null)}>
-            <option value="relevance">{t('search.sorts.relevance')}</option>
-            <option value="edited">{t('search.sorts.edited')}</option>
-          </select>
-        </label>
+        <ChoiceFilter
+          label={t('search.sort')}
+          value={filters.sort ?? 'relevance'}
+          choices={[
+            ['relevance', t('search.sorts.relevance')],
+            ['edited', t('search.sorts.edited')],
+          ]}
+          onChange={(sort) => set('sort', sort)}
+        />
         <label className="search-filter-check">
           <input type="checkbox" checked={filters.inTrash ?? false} onChange={(e) => set('trash', e.target.checked ? '1' : null)} />
           {t('search.inTrash')}

@@ -228,7 +228,15 @@ function RuleEditor({
         </select>
       );
     } else if (field.type === 'date' || field.type === 'createdTime' || field.type === 'editedTime') {
-      valueEditor = <DateRuleValue value={typeof rule.value === 'string' ? rule.value : ''} editable={editable} onChange={(value) => onChange({ value })} />;
+      // A day typed the Russian way or picked in the calendar, saved 400 ms after the last key.
+      valueEditor = (
+        <DayInput
+          label={t('database.filterValue')}
+          value={typeof rule.value === 'string' ? rule.value : ''}
+          disabled={!editable}
+          onChange={(value) => onChange({ value })}
+        />
+      );
     } else {
       valueEditor = (
         <input
@@ -270,12 +278,6 @@ function RuleEditor({
       {valueEditor}
     </>
   );
-}
-
-/** A date rule's day: the shared day field (DayInput), saved 400 ms after the last key. */
-function DateRuleValue({ value, editable, onChange }: { value: string; editable: boolean; onChange(value: string): void }) {
-  const { t } = useTranslation('automation');
-  return <DayInput label={t('database.filterValue')} value={value} disabled={!editable} onChange={onChange} />;
 }
 
 /**
