@@ -20,6 +20,7 @@ import * as searchPageIds from './migrations/2026-11-27-0002-search-page-ids';
 import * as searchQueueOrder from './migrations/2026-11-27-0003-search-queue-order';
 import * as viewOrder from './migrations/2026-12-02-0001-view-order';
 import * as cellHistory from './migrations/2026-12-02-0002-cell-history';
+import * as searchPageStems from './migrations/2026-12-03-0001-search-page-stems';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27-0003-search-queue-order': searchQueueOrder,
   '2026-12-02-0001-view-order': viewOrder,
   '2026-12-02-0002-cell-history': cellHistory,
+  '2026-12-03-0001-search-page-stems': searchPageStems,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

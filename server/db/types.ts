@@ -285,6 +285,15 @@ export interface SearchPageTable {
 }
 
 /** PostgreSQL only: which entries hold a stem (kept by a trigger on `search_entries`; SQLite has `search_fts`). */
+/** A stem and a page holding it (server/search/query.ts): whether its title does (1/0), in how many of its entries it is. */
+export interface SearchPageStemTable {
+  stem: string;
+  /** The page's `search_pages.seq`. */
+  seq: number;
+  title: number;
+  entries: number;
+}
+
 export interface SearchPostingTable {
   stem: string;
   entry_id: number;
@@ -419,6 +428,7 @@ export interface Database {
   search_entries: SearchEntryTable;
   search_pages: SearchPageTable;
   search_postings: SearchPostingTable;
+  search_page_stems: SearchPageStemTable;
   search_trigrams: SearchTrigramTable;
   search_queue: SearchQueueTable;
   page_versions: PageVersionTable;

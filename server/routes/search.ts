@@ -13,7 +13,7 @@ import type { PageRow } from '../db/types';
 import type { UserLimits } from '../config';
 import { requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
-import { databaseNames, entriesById, pageFeatures, similarTitles, snippet, type SearchFilters } from '../search/query';
+import { bestEntries, databaseNames, entriesById, pageFeatures, similarTitles, snippet, type SearchFilters } from '../search/query';
 import { groupRows, rankPages } from '../search/rank';
 import { parseQuery } from '../search/terms';
 import { requestWorkspace } from './pages';
@@ -33,7 +33,8 @@ const ROWS_SHOWN = 3;
 /** A page of a result, and the entry whose passage is shown (none: its title, found as like the query). */
 interface Found {
   page: PageRow;
-  entry: number | null;
+  /** Its number in the index (`search_pages.seq`): its passage is looked up when shown; null for a title like the query. */
+  seq: number | null;
   fuzzy: boolean;
 }
 
@@ -160,7 +161,7 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
         for (const group of batch) {
           const kept = group.pages.filter((r) => readable(r.pageId) && inSection(r.pageId));
           if (kept.length > 0 && results.length < wanted) {
-            results.push({ databaseId: group.databaseId, pages: kept.map((r) => ({ page: rows.get(r.pageId)!, entry: r.bestEntry, fuzzy: false })) });
+            results.push({ databaseId: group.databaseId, pages: kept.map((r) => ({ page: rows.get(r.pageId)!, seq: r.seq, fuzzy: false })) });
           }
         }
       }
@@ -172,13 +173,19 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
         await learn(similar.map((c) => c.page));
         for (const c of similar)
           if (readable(c.page.id) && inSection(c.page.id) && results.length < wanted)
-            results.push({ databaseId: null, pages: [{ page: c.page, entry: null, fuzzy: true }] });
+            results.push({ databaseId: null, pages: [{ page: c.page, seq: null, fuzzy: true }] });
       }
 
       const shown = results.slice(skip, skip + limit);
+      const best = await bestEntries(
+        app.db,
+        parsed,
+        shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => (c.seq === null ? [] : [c.seq])),
+      );
+      const entryOf = (c: Found) => (c.seq === null ? undefined : best.get(c.seq));
       const passages = await entriesById(
         app.db,
-        shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => (c.entry === null ? [] : [c.entry])),
+        shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => entryOf(c) ?? []),
       );
       const databases = await databaseNames(
         app.db,
@@ -190,7 +197,8 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       const hits: WireSearchHit[] = shown.flatMap((result) =>
         result.pages.slice(0, result.databaseId ? ROWS_SHOWN : 1).map((c): WireSearchHit => {
           // Its title when the entry is gone since (or it was found as a title like the query).
-          const { unit, kind, text } = (c.entry === null ? undefined : passages.get(c.entry)) ?? { unit: 'title', kind: 'title', text: c.page.title };
+          const entry = entryOf(c);
+          const { unit, kind, text } = (entry === undefined ? undefined : passages.get(entry)) ?? { unit: 'title', kind: 'title', text: c.page.title };
           const path = pagePath(c.page).flatMap((id) => {
             const a = ancestorOf(id);
             return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];

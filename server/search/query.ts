@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { isPostgres } from '../db/connect';
 import type { Database, PageRow } from '../db/types';
 import { ENTRY_SPAN } from './indexer';
+import { inChunks } from '../db/inChunks';
 import { placedWords, termMatches, trigrams, type ParsedQuery, type QueryTerm } from './terms';
 import type { PageFeatures } from './rank';
 import type { SearchKind } from '../../schema/search';
@@ -57,11 +58,13 @@ function termEntries(term: QueryTerm, postgres: boolean) {
     : sql`select entry_id from search_postings where stem = ${term.stem}`;
 }
 
+/** A stem for a LIKE pattern (escaped with a backslash). */
+const likeEscaped = (stem: string) => stem.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** A phrase's stems as `search_entries.terms` holds them, for a LIKE over ' ' || terms || ' ' (a prefix last: no space after it). */
 function phrasePattern(words: readonly QueryTerm[]): string {
-  const escaped = words.map((w) => w.stem.replace(/[\\%_]/g, (c) => `\\${c}`));
   const last = words[words.length - 1];
-  return `% ${escaped.join(' ')}${last?.prefix ? '' : ' '}%`;
+  return `% ${words.map((w) => likeEscaped(w.stem)).join(' ')}${last?.prefix ? '' : ' '}%`;
 }
 
 /** `(' ' || terms || ' ') like pattern` (escaped with a backslash) on both databases. */
@@ -70,101 +73,164 @@ function holdsPhrase(column: RawBuilder<unknown>, words: readonly QueryTerm[]) {
 }
 
 /**
- * What the pages holding any of the query's terms hold (rank.ts ranks them), in the pages the
- * filters keep: which terms each page holds anywhere and in its title (bit i: term i), the most
- * terms one entry holds and that entry (the passage shown: the title when it holds as many), how
- * many entries hold any, and whether an entry holding them all has the query's words one after
- * another. Only pages holding every quoted phrase are kept. The same on both databases: the
- * terms' entries come from FTS5 or the postings, the rest is plain SQL over their ids (an id
- * carries its page: `search_pages.seq` × 2^20, the title's number 0).
+ * The ids of the entries holding every one of the terms (each at least once, anywhere): FTS5's
+ * AND on SQLite, the postings' intersection on PostgreSQL.
  */
-export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, filters: SearchFilters): Promise<Array<PageFeatures & { bestEntry: number }>> {
+function entriesHoldingAll(terms: readonly QueryTerm[], postgres: boolean) {
+  if (!postgres) {
+    const match = terms.map((t) => `"${t.stem}"${t.prefix ? '*' : ''}`).join(' AND ');
+    return sql`select rowid as entry_id from search_fts where search_fts match ${match}`;
+  }
+  return sql.join(
+    terms.map((t) => sql`select entry_id from (${termEntries(t, true)}) e`),
+    sql` intersect `,
+  );
+}
+
+/** The pages holding a term (bit `bit`): whether the title holds it, in how many entries (a prefix: summed over the stems it begins). */
+function termPages(term: QueryTerm, bit: number) {
+  const where = term.prefix ? sql`stem >= ${term.stem} and stem < ${stemsAfter(term.stem)}` : sql`stem = ${term.stem}`;
+  return sql`select seq, ${sql.lit(bit)} as w, title, entries from search_page_stems where ${where}`;
+}
+
+/**
+ * What the pages holding any of the query's terms hold (rank.ts ranks them), in the pages the
+ * filters keep: which terms each page holds anywhere and in its title (bit i: term i), how many
+ * entries hold them, whether one entry holds them all and whether such an entry has the query's
+ * words one after another. Only pages holding every quoted phrase are kept. The same on both
+ * databases. The pages come from the page-level index (`search_page_stems`: a common word is in a
+ * few thousand pages but tens of thousands of entries); entries are read only to find those
+ * holding every term (FTS5's AND, the postings' intersection) and, among them, a phrase. An
+ * entry's id carries its page (`search_pages.seq` × 2^20, the title's number 0).
+ */
+export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, filters: SearchFilters): Promise<Array<PageFeatures & { seq: number }>> {
   const terms = query.terms;
   if (terms.length === 0) return [];
   const postgres = isPostgres(db);
   const span = sql.lit(ENTRY_SPAN);
-  const total = terms.length;
-  // Each entry holding a term: how many of the terms it holds, and which (bit i: term i). One term:
-  // the entries as they come (no grouping: the common words and short prefixes are the most entries).
-  const perEntry =
-    terms.length === 1
-      ? sql`select entry_id, 1 as n, 1 as mask from (${termEntries(terms[0], postgres)}) m`
-      : sql`select entry_id, count(distinct t) as n, sum(distinct w) as mask from (${sql.join(
-          terms.map((term, i) => sql`select entry_id, ${sql.lit(i)} as t, ${sql.lit(2 ** i)} as w from (${termEntries(term, postgres)}) x${sql.lit(i)}`),
+  const only = terms.length === 1 && !terms[0].prefix;
+  // Per page: the terms it holds (bits are distinct powers of two: a sum of the distinct ones is
+  // their OR), in its title, its entries holding them. One whole word: its rows as they are.
+  const perPage = only
+    ? sql`select seq, 1 as page_mask, title as title_mask, entries from search_page_stems where stem = ${terms[0].stem}`
+    : sql`select seq, sum(distinct w) as page_mask, sum(distinct case when title = 1 then w else 0 end) as title_mask, sum(entries) as entries
+        from (${sql.join(
+          terms.map((term, i) => termPages(term, 2 ** i)),
           sql` union all `,
-        )}) m group by entry_id`;
+        )}) t group by seq`;
   const conditions = [sql`p.workspace_id = ${filters.workspaceId}`, sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
   if (filters.after) conditions.push(sql`p.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`p.updated_at < ${filters.before}`);
   if (filters.database) conditions.push(sql`p.database_id = ${filters.database}`);
   if (filters.kind) conditions.push(kindCondition(filters.kind));
-  // Each quoted phrase in an entry holding its words (the terms include them), per page.
-  const quoted: RawBuilder<unknown>[] = [];
+  // Each quoted phrase in an entry holding its words (among the terms), per page.
+  const ctes: RawBuilder<unknown>[] = [];
   query.phrases.forEach((words, i) => {
-    const wanted = terms.flatMap((t, at) => (words.some((w) => w.stem === t.stem) ? [2 ** at] : [])).reduce((a, b) => a + b, 0);
+    const held = terms.filter((t) => words.some((w) => w.stem === t.stem));
     const name = sql.raw(`quoted${i}`);
-    quoted.push(
-      sql`, ${name} as (select pe.entry_id / ${span} as seq from per_entry pe join search_entries se on se.id = pe.entry_id where (pe.mask & ${sql.lit(wanted)}) = ${sql.lit(wanted)} and ${holdsPhrase(sql.ref('se.terms'), words)} group by pe.entry_id / ${span})`,
+    const source =
+      held.length > 0
+        ? entriesHoldingAll(held, postgres)
+        : sql.join(
+            terms.map((t) => termEntries(t, postgres)),
+            sql` union `,
+          );
+    ctes.push(
+      sql`${name} as (select x.entry_id / ${span} as seq from (${source}) x join search_entries se on se.id = x.entry_id where ${holdsPhrase(sql.ref('se.terms'), words)} group by x.entry_id / ${span})`,
     );
     conditions.push(sql`f.seq in (select seq from ${name})`);
   });
-  // The whole query as a phrase: looked for in the entries holding every term only.
-  const phrased =
-    query.words.length > 1
-      ? sql`pe.entry_id in (select e.entry_id from per_entry e join search_entries se on se.id = e.entry_id where e.n = ${total} and ${holdsPhrase(sql.ref('se.terms'), query.words)})`
-      : sql`0 = 1`;
-  // The terms a page holds: bit i is in some entry's mask (OR as a sum of each bit's max).
-  const pageMask = sql.join(
-    terms.map((_, i) => sql`max(pe.mask & ${sql.lit(2 ** i)})`),
-    sql` + `,
-  );
-  // Two passes over the matches — per entry (its terms), per page — then the page (`cross join`
-  // keeps SQLite's order: the pages found first; the pages' table first, or two aggregates
-  // joined, were read again per page: 2–6 s for 1,800 pages). Only what ranking reads, for every
-  // page found (thousands for a common word, on each query the finder sends): the results' whole
-  // rows are read for the few looked at (routes/search.ts); a title's stems as the index keeps
-  // them, for the pages whose title holds a term.
+  // Pages with one entry holding every term (of two or more), and with one holding the whole
+  // query's words as a phrase (looked for in those entries only).
+  const several = terms.length > 1;
+  const phrased = query.words.length > 1;
+  if (several || phrased) ctes.push(sql`all_in as (${entriesHoldingAll(terms, postgres)})`);
+  if (several) ctes.push(sql`one_entry as (select distinct entry_id / ${span} as seq from all_in)`);
+  if (phrased)
+    ctes.push(
+      sql`phrased as (select distinct a.entry_id / ${span} as seq from all_in a join search_entries se on se.id = a.entry_id where ${holdsPhrase(sql.ref('se.terms'), query.words)})`,
+    );
   const rows = await sql<
     Pick<PageRow, 'id' | 'title' | 'updated_at' | 'database_id'> & {
       page_mask: number;
       title_mask: number;
-      best: number;
       entries: number;
+      one: number;
       phrase: number;
       seq: number;
       title_terms: string | null;
     }
   >`
-    with per_entry as (${perEntry}),
-    f as (
-      select pe.entry_id / ${span} as seq, ${pageMask} as page_mask,
-        max(case when pe.entry_id % ${span} = 0 then pe.mask else 0 end) as title_mask,
-        max(pe.n * ${span} + ${span} - 1 - pe.entry_id % ${span}) as best, count(*) as entries,
-        max(case when ${phrased} then 1 else 0 end) as phrase
-      from per_entry pe group by pe.entry_id / ${span}
-    )${sql.join(quoted, sql``)}
-    select p.id, p.title, p.updated_at, p.database_id, f.seq, f.page_mask, f.title_mask, f.best, f.entries, f.phrase,
+    with f as (${perPage})${sql.join(
+      ctes.map((cte) => sql`, ${cte}`),
+      sql``,
+    )}
+    select p.id, p.title, p.updated_at, p.database_id, f.seq, f.page_mask, f.title_mask, f.entries,
+      ${several ? sql`case when f.seq in (select seq from one_entry) then 1 else 0 end` : sql`1`} as one,
+      ${phrased ? sql`case when f.seq in (select seq from phrased) then 1 else 0 end` : sql`0`} as phrase,
       case when f.title_mask > 0 then (select te.terms from search_entries te where te.id = f.seq * ${span}) end as title_terms
     from f cross join search_pages s cross join pages p
     where s.seq = f.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}`.execute(db);
-  return rows.rows.map(({ id, title, updated_at, database_id, seq, page_mask, title_mask, best, entries, phrase: inPhrase, title_terms }) => {
-    const bestNumber = Number(best);
-    const local = ENTRY_SPAN - 1 - (bestNumber % ENTRY_SPAN);
-    return {
-      pageId: id,
-      title,
-      updatedAt: updated_at,
-      databaseId: database_id ?? null,
-      pageMask: Number(page_mask),
-      titleMask: Number(title_mask),
-      bestTerms: Math.floor(bestNumber / ENTRY_SPAN),
-      entries: Number(entries),
-      phrase: Number(inPhrase) === 1,
-      titleTerms: title_terms,
-      bestEntry: Number(seq) * ENTRY_SPAN + local,
-    };
+  return rows.rows.map(({ id, title, updated_at, database_id, seq, page_mask, title_mask, entries, one, phrase: inPhrase, title_terms }) => ({
+    pageId: id,
+    title,
+    updatedAt: updated_at,
+    databaseId: database_id ?? null,
+    pageMask: Number(page_mask),
+    titleMask: Number(title_mask),
+    oneEntry: Number(one) === 1,
+    entries: Number(entries),
+    phrase: Number(inPhrase) === 1,
+    titleTerms: title_terms,
+    seq: Number(seq),
+  }));
+}
+
+/** Entries of a page looked at for its passage: the first this many holding a term. */
+const PASSAGE_CANDIDATES = 50;
+
+/**
+ * The entry whose passage is shown for each page (by its `search_pages.seq`): the one holding
+ * the most terms, the first of those (the title first). Read for the few pages shown only: the
+ * page's entries in id order (its range of ids) holding a term — the first holding them all and
+ * the first `PASSAGE_CANDIDATES` holding any — their terms counted here.
+ */
+export async function bestEntries(db: Kysely<Database>, query: ParsedQuery, seqs: readonly number[]): Promise<Map<number, number>> {
+  const best = new Map<number, number>();
+  const terms = query.terms;
+  if (terms.length === 0 || seqs.length === 0) return best;
+  const padded = sql`(' ' || terms || ' ')`;
+  const holds = terms.map((t) => sql`${padded} like ${`% ${likeEscaped(t.stem)}${t.prefix ? '' : ' '}%`} escape '\\'`);
+  const any = sql`(${sql.join(holds, sql` or `)})`;
+  const all = sql`(${sql.join(holds, sql` and `)})`;
+  const parts = [...new Set(seqs)].flatMap((seq) => {
+    const range = sql`id >= ${seq * ENTRY_SPAN} and id < ${(seq + 1) * ENTRY_SPAN}`;
+    return [
+      ...(terms.length > 1 ? [sql`select * from (select id, terms from search_entries where ${range} and ${all} order by id limit 1) a${sql.lit(seq)}`] : []),
+      sql`select * from (select id, terms from search_entries where ${range} and ${any} order by id limit ${sql.lit(PASSAGE_CANDIDATES)}) b${sql.lit(seq)}`,
+    ];
   });
+  const found = new Map<number, number>();
+  for (const chunk of inChunks(parts, 100)) {
+    const rows = await sql<{ id: number | string; terms: string }>`${sql.join(chunk, sql` union all `)}`.execute(db);
+    for (const row of rows.rows) {
+      const stems = row.terms.split(' ');
+      found.set(
+        Number(row.id),
+        terms.reduce((n, t) => n + (stems.some((stem) => termMatches(t, stem)) ? 1 : 0), 0),
+      );
+    }
+  }
+  const held = new Map<number, number>();
+  for (const [id, n] of [...found].sort((a, b) => a[0] - b[0])) {
+    const seq = Math.floor(id / ENTRY_SPAN);
+    if (n > (held.get(seq) ?? 0)) {
+      held.set(seq, n);
+      best.set(seq, id);
+    }
+  }
+  return best;
 }
 
 /**

@@ -11,7 +11,7 @@ const page = (pageId: string, title: string, features: Partial<Omit<PageFeatures
     databaseId: null,
     pageMask: 1,
     titleMask: 0,
-    bestTerms: 1,
+    oneEntry: false,
     entries: 1,
     phrase: false,
     ...features,
@@ -22,7 +22,7 @@ const order = (found: PageFeatures[], q: string) => rankPages(found, parseQuery(
 
 test('every term above some of them, whatever the title', () => {
   const q = 'документов аудиту ';
-  expect(order([page('loose', 'Документы', { pageMask: 1, titleMask: 1 }), page('all', 'Заметки', { pageMask: 3, bestTerms: 2 })], q)).toEqual([
+  expect(order([page('loose', 'Документы', { pageMask: 1, titleMask: 1 }), page('all', 'Заметки', { pageMask: 3, oneEntry: true })], q)).toEqual([
     'all',
     'loose',
   ]);
@@ -31,10 +31,10 @@ test('every term above some of them, whatever the title', () => {
 test('the title weighs most: the query as the title, then all its terms in it, then one of them, then the text', () => {
   const q = 'план продаж ';
   const found = [
-    page('text', 'Заметки', { pageMask: 3, bestTerms: 2, entries: 3 }),
-    page('some', 'План', { pageMask: 3, titleMask: 1, bestTerms: 1 }),
-    page('all', 'Продаж план на год', { pageMask: 3, titleMask: 3, bestTerms: 2 }),
-    page('exact', 'План продаж', { pageMask: 3, titleMask: 3, bestTerms: 2 }),
+    page('text', 'Заметки', { pageMask: 3, oneEntry: true, entries: 3 }),
+    page('some', 'План', { pageMask: 3, titleMask: 1, oneEntry: false }),
+    page('all', 'Продаж план на год', { pageMask: 3, titleMask: 3, oneEntry: true }),
+    page('exact', 'План продаж', { pageMask: 3, titleMask: 3, oneEntry: true }),
   ];
   expect(order(found, q)).toEqual(['exact', 'all', 'some', 'text']);
 });
@@ -44,9 +44,9 @@ test('a phrase and one passage with every term rank above the terms apart; a who
   expect(
     order(
       [
-        page('apart', 'A', { pageMask: 3, bestTerms: 1 }),
-        page('one', 'B', { pageMask: 3, bestTerms: 2 }),
-        page('phrase', 'C', { pageMask: 3, bestTerms: 2, phrase: true }),
+        page('apart', 'A', { pageMask: 3, oneEntry: false }),
+        page('one', 'B', { pageMask: 3, oneEntry: true }),
+        page('phrase', 'C', { pageMask: 3, oneEntry: true, phrase: true }),
       ],
       q,
     ),

@@ -15,9 +15,9 @@ export interface PageFeatures {
   /** Which of the query's terms the page holds anywhere (bit i: term i), and in its title. */
   pageMask: number;
   titleMask: number;
-  /** The most terms one entry holds (a title, a block, a cell). */
-  bestTerms: number;
-  /** How many entries hold any term. */
+  /** One entry (a title, a block, a cell) holds every term. */
+  oneEntry: boolean;
+  /** Entries holding a term, counted per term (a prefix: per stem it begins): how much of the page is about the query. */
   entries: number;
   /** An entry holds every word of the query one after another. */
   phrase: boolean;
@@ -115,7 +115,7 @@ export function rankPages<T extends PageFeatures>(found: readonly T[], query: Pa
       (WEIGHTS.titleTerms * inTitle) / Math.max(1, total) +
       (inTitle === total ? WEIGHTS.wholeTitle : 0) +
       (exact ? WEIGHTS.exactTitle : 0) +
-      (total > 1 && page.bestTerms === total ? WEIGHTS.onePassage : 0) +
+      (total > 1 && page.oneEntry ? WEIGHTS.onePassage : 0) +
       (query.words.length > 1 && page.phrase ? WEIGHTS.phrase : 0) +
       WEIGHTS.passages * Math.min(1, Math.log2(1 + page.entries) / 4) +
       WEIGHTS.fresh / (1 + ageDays / 30);

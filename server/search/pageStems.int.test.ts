@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
+import { connectDatabase } from '../db/connect';
+import { MIGRATIONS, migrateToLatest } from '../db/migrate';
+import type { Database } from '../db/types';
+import { createPostgresDatabase, testDb } from '../../test/helpers/testApp';
+import { ENTRY_SPAN } from './indexer';
+
+/*
+ * The page-level index (`search_page_stems`, migration 2026-12-03-0001, docs/search.md «Speed»):
+ * one row per stem and page, kept by triggers on `search_entries` in step with every insert,
+ * update and delete, and filled by the migration from what was indexed before.
+ */
+
+const BEFORE = '2026-12-02-0002-cell-history';
+
+async function database(upTo?: string): Promise<{ db: Kysely<Database>; close: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-stems-'));
+  const pgDatabase = testDb() === 'postgres' ? await createPostgresDatabase() : undefined;
+  const { db } = connectDatabase({ databaseUrl: pgDatabase?.url, sqliteFile: path.join(dir, 'db.sqlite') });
+  const names = Object.keys(MIGRATIONS);
+  const provider: MigrationProvider = {
+    getMigrations: async () => Object.fromEntries(names.slice(0, upTo ? names.indexOf(upTo) + 1 : names.length).map((n) => [n, MIGRATIONS[n]])),
+  };
+  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw error;
+  return {
+    db,
+    async close() {
+      await db.destroy();
+      await pgDatabase?.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Row = { stem: string; seq: number; title: number; entries: number };
+
+/** The table as it is, sorted. */
+async function stored(db: Kysely<Database>): Promise<Row[]> {
+  const rows = await db.selectFrom('search_page_stems').selectAll().execute();
+  return rows.map((r) => ({ stem: r.stem, seq: Number(r.seq), title: Number(r.title), entries: Number(r.entries) })).sort(byKey);
+}
+
+const byKey = (a: Row, b: Row) => (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : a.seq - b.seq);
+
+/** What the table should hold, worked out here from the entries. */
+async function expected(db: Kysely<Database>): Promise<Row[]> {
+  const rows = new Map<string, Row>();
+  for (const entry of await db.selectFrom('search_entries').select(['id', 'terms']).execute()) {
+    const id = Number(entry.id);
+    const seq = Math.floor(id / ENTRY_SPAN);
+    for (const stem of new Set(entry.terms.split(' ').filter(Boolean))) {
+      const key = `${stem}\n${seq}`;
+      const row = rows.get(key) ?? { stem, seq, title: 0, entries: 0 };
+      row.entries += 1;
+      if (id % ENTRY_SPAN === 0) row.title = 1;
+      rows.set(key, row);
+    }
+  }
+  return [...rows.values()].sort(byKey);
+}
+
+/** A tiny deterministic random source. */
+function random(seed: number) {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+test('the migration counts what was indexed before: per stem and page, its title, its entries (a stem twice in one entry once)', async () => {
+  const { db, close } = await database(BEFORE);
+  try {
+    const span = ENTRY_SPAN;
+    await db
+      .insertInto('search_pages')
+      .values([
+        { seq: 1, page_id: 'pa' },
+        { seq: 2, page_id: 'pb' },
+      ] as never)
+      .execute();
+    await db
+      .insertInto('search_entries')
+      .values([
+        { id: span, page_id: 'pa', unit: 'title', kind: 'title', text: 'План проекта', terms: 'план проект' },
+        { id: span + 1, page_id: 'pa', unit: 'a1', kind: 'block', text: 'план и план', terms: 'план и план' },
+        { id: span + 2, page_id: 'pa', unit: 'a2', kind: 'block', text: 'проект', terms: 'проект' },
+        { id: 2 * span + 1, page_id: 'pb', unit: 'b1', kind: 'block', text: 'план', terms: 'план' },
+        { id: 2 * span + 2, page_id: 'pb', unit: 'b2', kind: 'block', text: '', terms: '' },
+      ])
+      .execute();
+    await migrateToLatest(db);
+    expect(await stored(db)).toEqual([
+      { stem: 'и', seq: 1, title: 0, entries: 1 },
+      { stem: 'план', seq: 1, title: 1, entries: 2 },
+      { stem: 'план', seq: 2, title: 0, entries: 1 },
+      { stem: 'проект', seq: 1, title: 1, entries: 2 },
+    ]);
+  } finally {
+    await close();
+  }
+});
+
+test('kept in step with every write of the entries: added, changed (the title too), deleted, a page gone', async () => {
+  const { db, close } = await database();
+  try {
+    const next = random(7);
+    const words = ['план', 'проект', 'бюджет', 'и', 'отчет', 'клиент', 'задач', 'срок'];
+    const terms = () => Array.from({ length: 1 + Math.floor(next() * 5) }, () => words[Math.floor(next() * words.length)]).join(' ');
+    const pages = ['p1', 'p2', 'p3', 'p4'];
+    await db
+      .insertInto('search_pages')
+      .values(pages.map((page_id, i) => ({ seq: i + 1, page_id })) as never)
+      .execute();
+    const live = new Map<number, string>();
+    for (let step = 0; step < 400; step += 1) {
+      const pageAt = Math.floor(next() * pages.length);
+      const id = (pageAt + 1) * ENTRY_SPAN + Math.floor(next() * 12);
+      const roll = next();
+      if (!live.has(id)) {
+        await db
+          .insertInto('search_entries')
+          .values({ id, page_id: pages[pageAt], unit: `u${id}`, kind: id % ENTRY_SPAN === 0 ? 'title' : 'block', text: 't', terms: terms() })
+          .execute();
+        live.set(id, pages[pageAt]);
+      } else if (roll < 0.5) {
+        await db.updateTable('search_entries').set({ terms: terms() }).where('id', '=', id).execute();
+      } else if (roll < 0.9) {
+        await db.deleteFrom('search_entries').where('id', '=', id).execute();
+        live.delete(id);
+      } else {
+        // A page gone: all its entries at once.
+        await db.deleteFrom('search_entries').where('page_id', '=', pages[pageAt]).execute();
+        for (const [entry, page] of live) if (page === pages[pageAt]) live.delete(entry);
+      }
+      if (step % 50 === 49) expect(await stored(db)).toEqual(await expected(db));
+    }
+    // A multi-row upsert over an entry there already (the indexer's insertEntries) counts as an update.
+    const [some] = [...live.keys()];
+    await db
+      .insertInto('search_entries')
+      .values({ id: some, page_id: live.get(some)!, unit: `u${some}`, kind: 'block', text: 't', terms: 'новый текст' })
+      .onConflict((oc) => oc.columns(['unit', 'page_id']).doUpdateSet((eb) => ({ terms: eb.ref('excluded.terms') })))
+      .execute();
+    expect(await stored(db)).toEqual(await expected(db));
+    expect((await stored(db)).some((r) => r.stem === 'новый')).toBe(true);
+    // Nothing left at zero.
+    expect(Number((await sql<{ n: number }>`select count(*) as n from search_page_stems where entries <= 0`.execute(db)).rows[0].n)).toBe(0);
+  } finally {
+    await close();
+  }
+});
