@@ -1,7 +1,7 @@
 import type { WireElement } from './element';
 
-/** Where a search match is: a page's title, a block's text, a database row's text cell. */
-export type SearchMatchKind = 'title' | 'block' | 'cell';
+/** Where a search match is: a page's title, a block's text, a database row's text cell, a comment on the page. */
+export type SearchMatchKind = 'title' | 'block' | 'cell' | 'comment';
 
 /** One page found by `GET search/text` (docs/search.md «API»). */
 export interface WireSearchHit {
@@ -15,6 +15,8 @@ export interface WireSearchHit {
     /** The block (kind `block`) or the row's field (kind `cell`) it is in. */
     blockId: string | null;
     fieldId: string | null;
+    /** The comment (kind `comment`) it is in: the page opens with it shown (`?commentId=`). */
+    commentId: string | null;
     /** A passage of the text around what was found (at most 160 characters). */
     text: string;
     /** [start, end) of each word found, in `text`. */
@@ -34,8 +36,12 @@ export interface WireSearchHit {
   database?: { id: string; title: string; pageId: string; found: number };
 }
 
-/** What kind of page a search keeps to (docs/search.md «Filters»): pages (not rows), databases (pages holding one), rows of databases. */
-export const SEARCH_KINDS = ['pages', 'databases', 'rows'] as const;
+/**
+ * What kind of result a search keeps to (docs/search.md «Filters»): pages (not rows), databases
+ * (pages holding one), rows of databases, comments (pages whose comments hold the words, each
+ * shown with its comment).
+ */
+export const SEARCH_KINDS = ['pages', 'databases', 'rows', 'comments'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 /** The parts of the sidebar a search may keep to: the workspace's pages, one's private ones, those shared with one (favourites are a list, not offered). */
 export const SEARCH_SECTIONS = ['all', 'private', 'shared'] as const;

@@ -21,6 +21,7 @@ import * as searchQueueOrder from './migrations/2026-11-27-0003-search-queue-ord
 import * as viewOrder from './migrations/2026-12-02-0001-view-order';
 import * as cellHistory from './migrations/2026-12-02-0002-cell-history';
 import * as searchPageStems from './migrations/2026-12-03-0001-search-page-stems';
+import * as searchComments from './migrations/2026-12-03-0002-search-comments';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-02-0001-view-order': viewOrder,
   '2026-12-02-0002-cell-history': cellHistory,
   '2026-12-03-0001-search-page-stems': searchPageStems,
+  '2026-12-03-0002-search-comments': searchComments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

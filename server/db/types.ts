@@ -1,3 +1,4 @@
+import type { SearchMatchKind } from '../../schema/search';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
@@ -271,20 +272,29 @@ export interface SearchEntryTable {
   page_id: string;
   /** 'title', a block id, or 'c:<fieldId>' (a database row's cell). */
   unit: string;
-  kind: 'title' | 'block' | 'cell';
+  kind: SearchMatchKind;
   /** The text as written (a snippet is cut from it). */
   text: string;
   /** Its words' stems, space-separated (server/search/terms.ts). */
   terms: string;
 }
 
-/** A number for each page with search entries: the high bits of its entries' ids. */
+/**
+ * A number for each page with search entries (the high bits of its entries' ids), and what ranking
+ * and the common filters read of the page, copied by the indexer (`p:` and `r:` targets): a query
+ * reads thousands of these, not the pages' rows. A copy may be a moment old; results are checked
+ * against the pages' own rows (routes/search.ts).
+ */
 export interface SearchPageTable {
   seq: Generated<number>;
   page_id: string;
+  workspace_id: string;
+  in_trash: number;
+  updated_at: string;
+  database_id: string | null;
+  title: string;
 }
 
-/** PostgreSQL only: which entries hold a stem (kept by a trigger on `search_entries`; SQLite has `search_fts`). */
 /** A stem and a page holding it (server/search/query.ts): whether its title does (1/0), in how many of its entries it is. */
 export interface SearchPageStemTable {
   stem: string;
@@ -294,6 +304,7 @@ export interface SearchPageStemTable {
   entries: number;
 }
 
+/** PostgreSQL only: which entries hold a stem (kept by a trigger on `search_entries`; SQLite has `search_fts`). */
 export interface SearchPostingTable {
   stem: string;
   entry_id: number;

@@ -399,12 +399,71 @@ describe('filters and the rebuild', () => {
     expect((await titles('дикобраз'))[0]).toBe('Дикобраз');
     expect((await titles('дикобраз', owner, { sort: 'edited' })).at(-1)).toBe('Дикобраз');
     expect(await titles('дикобраз', owner, { sort: 'edited', kind: 'pages', section: 'private' })).toEqual(['Дикобраз личный']);
-    for (const bad of [{ kind: 'comments!' }, { section: 'favorite' }, { sort: 'title' }]) {
+    for (const bad of [{ kind: 'comment' }, { section: 'favorite' }, { sort: 'title' }]) {
       const res = await api(t, owner.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q: 'дикобраз', ...bad })}`, undefined, {
         'x-workspace-id': owner.workspaceId,
       });
       expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
     }
+  });
+
+  test("comments: found on their page, shown with the comment (commentId); the comments filter keeps to them; edits and deletes followed; a private page's comments are not", async () => {
+    const page = await createPage(t, owner, { title: 'Обсуждение запуска', section: 'all', workspaceId: owner.workspaceId });
+    await addBlock(owner, page.id, 'План запуска без животных');
+    const other = await createPage(t, owner, { title: 'Окапи в тексте', section: 'all', workspaceId: owner.workspaceId });
+    await addBlock(owner, other.id, 'Окапи живут в лесу');
+    const comment = async (who: Actor, pageId: string, text: string) =>
+      expectOk<{ id: string }>(await api(t, who.cookie, 'POST', `${S}/element/${pageId}/comments`, { content: [{ text }], attaches: [] }), 201);
+    const said = await comment(member, page.id, 'Может, взять окапи в логотип?');
+    const hidden = await createPage(t, member, { title: 'Личное', section: 'private', workspaceId: owner.workspaceId });
+    await comment(member, hidden.id, 'Окапи — тайный талисман');
+    await within(
+      () => titles('окапи', member),
+      (f) => f.length === 3,
+    );
+    // The page's own text first; the comment found shown as the passage, with its id.
+    const hits = (await find('окапи')).data;
+    expect(hits.map((h) => h.page.title)).toEqual(['Окапи в тексте', 'Обсуждение запуска']);
+    expect(hits[1].match).toMatchObject({
+      kind: 'comment',
+      commentId: said.id,
+      blockId: null,
+      fieldId: null,
+      text: 'Может, взять окапи в логотип?',
+      marks: [[13, 18]],
+    });
+    expect(hits[0].match.commentId).toBeNull();
+    // Only comments.
+    const comments = (await find('окапи', owner, { kind: 'comments' })).data;
+    expect(comments.map((h) => [h.page.title, h.match.kind, h.match.commentId])).toEqual([['Обсуждение запуска', 'comment', said.id]]);
+    // Someone else's private page: its comment is not found by the owner of the workspace.
+    expect(await titles('талисман')).toEqual([]);
+    expect(await titles('талисман', member, { kind: 'comments' })).toEqual(['Личное']);
+    // Edited: found by its new words only; deleted: not at all.
+    expectOk(await api(t, member.cookie, 'POST', `${S}/element/${page.id}/comments/${said.id}`, { content: [{ text: 'Лучше жирафа' }], attaches: [] }));
+    await within(
+      () => titles('окапи', owner, { kind: 'comments' }),
+      (f) => f.length === 0,
+    );
+    expect(await titles('жирафа', owner, { kind: 'comments' })).toEqual(['Обсуждение запуска']);
+    expectOk(await api(t, member.cookie, 'DELETE', `${S}/element/${page.id}/comments/${said.id}`));
+    await within(
+      () => titles('жирафа', owner, { kind: 'comments' }),
+      (f) => f.length === 0,
+    );
+    // One entry per comment, on its page.
+    const kept = await comment(owner, other.id, 'Бегемоты тоже');
+    await within(
+      () => titles('бегемоты', owner, { kind: 'comments' }),
+      (f) => f.length === 1,
+    );
+    const entries = await t.app.db
+      .selectFrom('search_entries')
+      .select(['unit', 'kind'])
+      .where('page_id', '=', other.id)
+      .where('kind', '=', 'comment')
+      .execute();
+    expect(entries).toEqual([{ unit: `m:${kept.id}`, kind: 'comment' }]);
   });
 
   test('the rebuild puts back what the index lost', async () => {

@@ -31,6 +31,22 @@ const FUZZY_BELOW = 3;
 const ROWS_SHOWN = 3;
 
 /** A page of a result, and the entry whose passage is shown (none: its title, found as like the query). */
+/**
+ * Whether the page's own row is still as the index's copy of it said (search_pages is copied by
+ * the indexer, a moment after a page is trashed, moved or changed): the filters the copy answered.
+ */
+function stillMatches(page: PageRow, filters: SearchFilters): boolean {
+  return (
+    page.workspace_id === filters.workspaceId &&
+    page.in_trash === (filters.inTrash ? 1 : 0) &&
+    (!filters.database || page.database_id === filters.database) &&
+    (!filters.after || page.updated_at >= filters.after) &&
+    (!filters.before || page.updated_at < filters.before) &&
+    (filters.kind !== 'pages' || page.database_id === null) &&
+    (filters.kind !== 'rows' || page.database_id !== null)
+  );
+}
+
 interface Found {
   page: PageRow;
   /** Its number in the index (`search_pages.seq`): its passage is looked up when shown; null for a title like the query. */
@@ -159,7 +175,7 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
           ),
         );
         for (const group of batch) {
-          const kept = group.pages.filter((r) => readable(r.pageId) && inSection(r.pageId));
+          const kept = group.pages.filter((r) => readable(r.pageId) && inSection(r.pageId) && stillMatches(rows.get(r.pageId)!, filters));
           if (kept.length > 0 && results.length < wanted) {
             results.push({ databaseId: group.databaseId, pages: kept.map((r) => ({ page: rows.get(r.pageId)!, seq: r.seq, fuzzy: false })) });
           }
@@ -181,6 +197,7 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
         app.db,
         parsed,
         shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => (c.seq === null ? [] : [c.seq])),
+        filters.kind === 'comments' ? 'comment' : undefined,
       );
       const entryOf = (c: Found) => (c.seq === null ? undefined : best.get(c.seq));
       const passages = await entriesById(
@@ -208,6 +225,7 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
             kind,
             blockId: kind === 'block' ? unit : null,
             fieldId: kind === 'cell' ? unit.slice(2) : null,
+            commentId: kind === 'comment' ? unit.slice(2) : null,
             fuzzy: c.fuzzy,
           };
           const database = result.databaseId ? databases.get(result.databaseId) : undefined;

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseField } from '../../schema/blocks/database';
 import type { Database } from '../db/types';
+import type { SearchMatchKind } from '../../schema/search';
 import { indexTerms, trigrams } from './terms';
-import { blockSearchText, cellSearchText, MAX_ENTRY_TEXT } from './texts';
+import { blockSearchText, cellSearchText, commentSearchText, MAX_ENTRY_TEXT } from './texts';
 import { noteEdited } from '../history/versions';
 import { BackgroundLoop, type LoopLog } from '../background';
 import { connectionWanted, isPostgres } from '../db/connect';
@@ -14,7 +15,7 @@ const BATCH = 200;
 interface Entry {
   pageId: string;
   unit: string;
-  kind: 'title' | 'block' | 'cell';
+  kind: SearchMatchKind;
   text: string;
 }
 
@@ -56,11 +57,11 @@ class Numbering {
     for (const chunk of inChunks(wanted)) {
       await this.trx
         .insertInto('search_pages')
-        .columns(['page_id'])
+        .columns(['page_id', 'workspace_id', 'in_trash', 'updated_at', 'database_id', 'title'])
         .expression((eb) =>
           eb
             .selectFrom('pages')
-            .select('id')
+            .select(['id', 'workspace_id', 'in_trash', 'updated_at', 'database_id', 'title'])
             .where('id', 'in', chunk)
             .$if(postgres, (qb) => qb.orderBy(sql`id collate "C"`)),
         )
@@ -123,6 +124,15 @@ class Numbering {
     return seq !== undefined && (this.next.get(pageId) ?? 0) >= (seq + 1) * ENTRY_SPAN;
   }
 
+  /** What `search_pages` copies of the pages (held) is copied again from their rows. */
+  async copy(pageIds: readonly string[]): Promise<void> {
+    for (const chunk of inChunks(pageIds.filter((id) => this.held.has(id)))) {
+      await sql`update search_pages set (workspace_id, in_trash, updated_at, database_id, title) =
+        (select p.workspace_id, p.in_trash, p.updated_at, p.database_id, p.title from pages p where p.id = search_pages.page_id)
+        where page_id in (${sql.join(chunk)}) and exists (select 1 from pages p where p.id = search_pages.page_id)`.execute(this.trx);
+    }
+  }
+
   /** The pages are gone: their entries and numbers too. */
   async forget(pageIds: readonly string[]): Promise<void> {
     for (const chunk of inChunks(pageIds)) {
@@ -147,6 +157,9 @@ async function readPairs<R>(as: readonly string[], bs: readonly string[], read: 
 type SearchEntryRow = { id: number; page_id: string; unit: string; kind: Entry['kind']; text: string; terms: string };
 
 const entryKey = (pageId: string, unit: string) => `${pageId}\n${unit}`;
+
+/** A comment as the indexer reads it. */
+type CommentText = { page_id: string; content: string; deleted_at: string | null };
 
 /** Rows of a multi-row insert (6 values each: well under the databases' limits on bound parameters). */
 const INSERT_ROWS = 100;
@@ -349,12 +362,33 @@ class Indexing {
     });
   }
 
+  /** Comments as the queue names them: their entries on their pages, none when deleted or gone. */
+  private async commentEntries(
+    commentIds: readonly string[],
+    entriesOn: ReadonlyMap<string, string[]>,
+    comments: ReadonlyMap<string, CommentText>,
+  ): Promise<Entry[]> {
+    const entries: Entry[] = [];
+    for (const commentId of commentIds) {
+      const unit = `m:${commentId}`;
+      const comment = comments.get(commentId);
+      if (comment && !this.numbering.holds(comment.page_id)) continue;
+      const text = comment && comment.deleted_at === null ? commentSearchText(parsed(comment.content)) : '';
+      for (const pageId of entriesOn.get(unit) ?? []) if (pageId !== comment?.page_id) entries.push({ pageId, unit, kind: 'comment', text: '' });
+      if (comment) entries.push({ pageId: comment.page_id, unit, kind: 'comment', text });
+    }
+    return entries;
+  }
+
   async index(targets: readonly string[]): Promise<void> {
     // First the pages the targets write to, held (locked) in one order; then the writes.
     const pages = new Set<string>();
     const pageIds: string[] = [];
     const blockIds: string[] = [];
     const cells: Array<{ rowId: string; fieldId: string }> = [];
+    const commentIds: string[] = [];
+    /** Pages whose copy in `search_pages` is to be made again (their trash, last change or database changed). */
+    const copied: string[] = [];
     for (const target of targets) {
       const id = target.slice(2);
       if (target.startsWith('p:')) {
@@ -365,6 +399,10 @@ class Indexing {
         const at = id.indexOf(':');
         pages.add(id.slice(0, at));
         cells.push({ rowId: id.slice(0, at), fieldId: id.slice(at + 1) });
+      } else if (target.startsWith('m:')) commentIds.push(id);
+      else if (target.startsWith('r:')) {
+        pages.add(id);
+        copied.push(id);
       }
     }
     /** Per block, the pages it has entries on now (it moved, or is gone: they go). */
@@ -378,9 +416,35 @@ class Indexing {
         entriesOn.set(entry.unit, [...(entriesOn.get(entry.unit) ?? []), entry.page_id]);
       }
     }
+    // Comments: their pages, and the pages they have entries on (one gone for good has no row).
+    const comments = new Map<string, CommentText>();
+    for (const chunk of inChunks(commentIds)) {
+      const rows = await this.trx
+        .selectFrom('comments')
+        .innerJoin('pages', 'pages.id', 'comments.page_id')
+        .select(['comments.id', 'comments.page_id', 'comments.content', 'comments.deleted_at'])
+        .where('comments.id', 'in', chunk)
+        .execute();
+      for (const row of rows) {
+        comments.set(row.id, row);
+        pages.add(row.page_id);
+      }
+      const units = chunk.map((id) => `m:${id}`);
+      const entries = await this.trx.selectFrom('search_entries').select(['unit', 'page_id']).where('unit', 'in', units).execute();
+      for (const entry of entries) {
+        pages.add(entry.page_id);
+        entriesOn.set(entry.unit, [...(entriesOn.get(entry.unit) ?? []), entry.page_id]);
+      }
+    }
     await this.numbering.hold(pages);
+    await this.numbering.copy([...pageIds, ...copied]);
 
-    const entries = [...(await this.pageEntries(pageIds)), ...(await this.blockEntries(blockIds, entriesOn)), ...(await this.cellEntries(cells))];
+    const entries = [
+      ...(await this.pageEntries(pageIds)),
+      ...(await this.blockEntries(blockIds, entriesOn)),
+      ...(await this.cellEntries(cells)),
+      ...(await this.commentEntries(commentIds, entriesOn, comments)),
+    ];
     await writeEntries(this.trx, this.numbering, entries);
   }
 
@@ -531,6 +595,7 @@ export async function queueEverything(db: Kysely<Database>): Promise<void> {
   await upsert(sql`select ${'p:'} || id, ${now} from pages where true`);
   await upsert(sql`select ${'b:'} || id, ${now} from blocks where deleted_at is null`);
   await upsert(sql`select ${'c:'} || row_id || ${':'} || field_id, ${now} from database_cells where txt is not null`);
+  await upsert(sql`select ${'m:'} || id, ${now} from comments where deleted_at is null`);
 }
 
 /** A backlog this big (or a second long) is logged when caught up. */

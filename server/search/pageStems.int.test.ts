@@ -5,13 +5,15 @@ import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
 import { connectDatabase } from '../db/connect';
 import { MIGRATIONS, migrateToLatest } from '../db/migrate';
 import type { Database } from '../db/types';
-import { createPostgresDatabase, testDb } from '../../test/helpers/testApp';
-import { ENTRY_SPAN } from './indexer';
+import { api, createPostgresDatabase, createTestApp, expectOk, testDb } from '../../test/helpers/testApp';
+import { actor, createPage } from '../../test/helpers/pages';
+import { ENTRY_SPAN, indexAll } from './indexer';
 
 /*
  * The page-level index (`search_page_stems`, migration 2026-12-03-0001, docs/search.md «Speed»):
  * one row per stem and page, kept by triggers on `search_entries` in step with every insert,
- * update and delete, and filled by the migration from what was indexed before.
+ * update and delete, and filled by the migration from what was indexed before; and the copy of
+ * each page's row that `search_pages` keeps for ranking.
  */
 
 const BEFORE = '2026-12-02-0002-cell-history';
@@ -152,5 +154,47 @@ test('kept in step with every write of the entries: added, changed (the title to
     expect(Number((await sql<{ n: number }>`select count(*) as n from search_page_stems where entries <= 0`.execute(db)).rows[0].n)).toBe(0);
   } finally {
     await close();
+  }
+});
+
+test("search_pages copies what ranking reads of a page, and copies it again when the page's title, trash, last change or database change", async () => {
+  const t = await createTestApp({ sendCodeLimitPerIp: 10_000, searchIndexIntervalMs: 1_000_000_000 });
+  try {
+    const owner = await actor(t, 'page-copy@example.com');
+    const page = await createPage(t, owner, { title: 'Копия' });
+    await indexAll(t.app.db);
+    const copy = () =>
+      t.app.db
+        .selectFrom('search_pages')
+        .select(['workspace_id', 'in_trash', 'updated_at', 'database_id', 'title'])
+        .where('page_id', '=', page.id)
+        .executeTakeFirstOrThrow();
+    const row = () =>
+      t.app.db
+        .selectFrom('pages')
+        .select(['workspace_id', 'in_trash', 'updated_at', 'database_id', 'title'])
+        .where('id', '=', page.id)
+        .executeTakeFirstOrThrow();
+    expect(await copy()).toEqual(await row());
+    expectOk(await api(t, owner.cookie, 'PATCH', `/api/v3/spaces/element/${page.id}`, { title: 'Копия вторая' }));
+    await indexAll(t.app.db);
+    expect(await copy()).toEqual({ ...(await row()), title: 'Копия вторая' });
+    // Straight into the table (as another process would): queued by the trigger, copied by the next round.
+    await t.app.db
+      .updateTable('pages')
+      .set({ in_trash: 1, updated_at: '2030-01-01T00:00:00.000Z', database_id: 'some-database' })
+      .where('id', '=', page.id)
+      .execute();
+    expect((await copy()).in_trash).toBe(0);
+    await indexAll(t.app.db);
+    expect(await copy()).toEqual({
+      workspace_id: owner.workspaceId,
+      in_trash: 1,
+      updated_at: '2030-01-01T00:00:00.000Z',
+      database_id: 'some-database',
+      title: 'Копия вторая',
+    });
+  } finally {
+    await t.close();
   }
 });

@@ -5,13 +5,13 @@ import { ENTRY_SPAN } from './indexer';
 import { inChunks } from '../db/inChunks';
 import { placedWords, termMatches, trigrams, type ParsedQuery, type QueryTerm } from './terms';
 import type { PageFeatures } from './rank';
-import type { SearchKind } from '../../schema/search';
+import type { SearchKind, SearchMatchKind } from '../../schema/search';
 
 /** One entry that answers a query, with its page. */
 export interface Candidate {
   page: PageRow;
   unit: string;
-  kind: 'title' | 'block' | 'cell';
+  kind: SearchMatchKind;
   text: string;
   /** Found by its title's trigrams (a typo), not by its words. */
   fuzzy?: boolean;
@@ -32,10 +32,16 @@ export interface SearchFilters {
   kind?: SearchKind;
 }
 
-/** SQL conditions on the page `p` for a kind of result. */
-function kindCondition(kind: SearchKind): RawBuilder<boolean> {
-  if (kind === 'pages') return sql<boolean>`p.database_id is null`;
-  if (kind === 'rows') return sql<boolean>`p.database_id is not null`;
+/**
+ * SQL conditions for a kind of result, on the page's copy `s` (search_pages; `copy`: or its row)
+ * or, for databases, its row `p` (pageFeatures joins it then).
+ */
+function kindCondition(kind: SearchKind, copy: 's' | 'p' = 's'): RawBuilder<boolean> {
+  const databaseId = sql.ref(`${copy}.database_id`);
+  if (kind === 'pages') return sql<boolean>`${databaseId} is null`;
+  // Any page: what its comments hold decides (pageFeatures).
+  if (kind === 'comments') return sql<boolean>`1 = 1`;
+  if (kind === 'rows') return sql<boolean>`${databaseId} is not null`;
   return sql<boolean>`(p.type in ('Database', 'Widget') or exists (select 1 from blocks b where b.page_id = p.id and b.type = 'database' and b.deleted_at is null))`;
 }
 
@@ -73,6 +79,12 @@ function holdsPhrase(column: RawBuilder<unknown>, words: readonly QueryTerm[]) {
 }
 
 /**
+ * An entry's terms, looked up by its id for each entry in turn (a join let PostgreSQL, misjudging
+ * how few entries hold every term, scan all of `search_entries` for the LIKE: 115 ms).
+ */
+const termsOf = (entryId: RawBuilder<unknown>) => sql`(select se.terms from search_entries se where se.id = ${entryId})`;
+
+/**
  * The ids of the entries holding every one of the terms (each at least once, anywhere): FTS5's
  * AND on SQLite, the postings' intersection on PostgreSQL.
  */
@@ -87,10 +99,15 @@ function entriesHoldingAll(terms: readonly QueryTerm[], postgres: boolean) {
   );
 }
 
-/** The pages holding a term (bit `bit`): whether the title holds it, in how many entries (a prefix: summed over the stems it begins). */
+/**
+ * The pages holding a term (bit `bit`): whether the title holds it, whether as the whole word (a
+ * prefix: the stem itself, not a longer one it begins), in how many entries (a prefix: summed over
+ * the stems it begins).
+ */
 function termPages(term: QueryTerm, bit: number) {
   const where = term.prefix ? sql`stem >= ${term.stem} and stem < ${stemsAfter(term.stem)}` : sql`stem = ${term.stem}`;
-  return sql`select seq, ${sql.lit(bit)} as w, title, entries from search_page_stems where ${where}`;
+  const whole = term.prefix ? sql`case when stem = ${term.stem} then title else 0 end` : sql`title`;
+  return sql`select seq, ${sql.lit(bit)} as w, title, ${whole} as whole, entries from search_page_stems where ${where}`;
 }
 
 /**
@@ -108,21 +125,32 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
   if (terms.length === 0) return [];
   const postgres = isPostgres(db);
   const span = sql.lit(ENTRY_SPAN);
-  const only = terms.length === 1 && !terms[0].prefix;
-  // Per page: the terms it holds (bits are distinct powers of two: a sum of the distinct ones is
-  // their OR), in its title, its entries holding them. One whole word: its rows as they are.
-  const perPage = only
-    ? sql`select seq, 1 as page_mask, title as title_mask, entries from search_page_stems where stem = ${terms[0].stem}`
-    : sql`select seq, sum(distinct w) as page_mask, sum(distinct case when title = 1 then w else 0 end) as title_mask, sum(entries) as entries
+  // Per page: the terms it holds (bit i: term i, an OR as a sum of each bit's max), in its title,
+  // as whole words there, its entries holding them. One whole word: its rows as they are.
+  const bits = (flag: RawBuilder<unknown>) =>
+    sql.join(
+      terms.map((_, i) => sql`max(case when w = ${sql.lit(2 ** i)} and ${flag} = 1 then ${sql.lit(2 ** i)} else 0 end)`),
+      sql` + `,
+    );
+  const perPage =
+    terms.length === 1 && !terms[0].prefix
+      ? sql`select seq, 1 as page_mask, title as title_mask, title as whole_mask, entries from search_page_stems where stem = ${terms[0].stem}`
+      : sql`select seq, ${bits(sql`1`)} as page_mask, ${bits(sql`title`)} as title_mask, ${bits(sql`whole`)} as whole_mask, sum(entries) as entries
         from (${sql.join(
           terms.map((term, i) => termPages(term, 2 ** i)),
           sql` union all `,
         )}) t group by seq`;
-  const conditions = [sql`p.workspace_id = ${filters.workspaceId}`, sql`p.in_trash = ${filters.inTrash ? 1 : 0}`];
+  // The page's copy in search_pages answers most (the route checks the results' own rows: the copy
+  // may be a moment old); its row in pages for an author, databases and the trash. Live pages:
+  // the trash is not asked of the copy (a page restored a moment ago is found at once; one
+  // trashed is left out by the route).
+  const conditions = [sql`s.workspace_id = ${filters.workspaceId}`];
+  const readsPage = !!filters.author || filters.kind === 'databases' || filters.inTrash;
+  if (filters.inTrash) conditions.push(sql`p.in_trash = 1`);
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
-  if (filters.after) conditions.push(sql`p.updated_at >= ${filters.after}`);
-  if (filters.before) conditions.push(sql`p.updated_at < ${filters.before}`);
-  if (filters.database) conditions.push(sql`p.database_id = ${filters.database}`);
+  if (filters.after) conditions.push(sql`s.updated_at >= ${filters.after}`);
+  if (filters.before) conditions.push(sql`s.updated_at < ${filters.before}`);
+  if (filters.database) conditions.push(sql`s.database_id = ${filters.database}`);
   if (filters.kind) conditions.push(kindCondition(filters.kind));
   // Each quoted phrase in an entry holding its words (among the terms), per page.
   const ctes: RawBuilder<unknown>[] = [];
@@ -136,11 +164,20 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
             terms.map((t) => termEntries(t, postgres)),
             sql` union `,
           );
-    ctes.push(
-      sql`${name} as (select x.entry_id / ${span} as seq from (${source}) x join search_entries se on se.id = x.entry_id where ${holdsPhrase(sql.ref('se.terms'), words)} group by x.entry_id / ${span})`,
-    );
+    ctes.push(sql`${name} as (select distinct x.entry_id / ${span} as seq from (${source}) x where ${holdsPhrase(termsOf(sql.ref('x.entry_id')), words)})`);
     conditions.push(sql`f.seq in (select seq from ${name})`);
   });
+  // Comments only: the pages with a comment holding a term.
+  if (filters.kind === 'comments') {
+    const any = sql.join(
+      terms.map((t) => termEntries(t, postgres)),
+      sql` union `,
+    );
+    ctes.push(
+      sql`commented as (select distinct x.entry_id / ${span} as seq from (${any}) x join search_entries se on se.id = x.entry_id where se.kind = 'comment')`,
+    );
+    conditions.push(sql`f.seq in (select seq from commented)`);
+  }
   // Pages with one entry holding every term (of two or more), and with one holding the whole
   // query's words as a phrase (looked for in those entries only).
   const several = terms.length > 1;
@@ -148,41 +185,38 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
   if (several || phrased) ctes.push(sql`all_in as (${entriesHoldingAll(terms, postgres)})`);
   if (several) ctes.push(sql`one_entry as (select distinct entry_id / ${span} as seq from all_in)`);
   if (phrased)
-    ctes.push(
-      sql`phrased as (select distinct a.entry_id / ${span} as seq from all_in a join search_entries se on se.id = a.entry_id where ${holdsPhrase(sql.ref('se.terms'), query.words)})`,
-    );
+    ctes.push(sql`phrased as (select distinct a.entry_id / ${span} as seq from all_in a where ${holdsPhrase(termsOf(sql.ref('a.entry_id')), query.words)})`);
   const rows = await sql<
     Pick<PageRow, 'id' | 'title' | 'updated_at' | 'database_id'> & {
       page_mask: number;
       title_mask: number;
+      whole_mask: number;
       entries: number;
       one: number;
       phrase: number;
       seq: number;
-      title_terms: string | null;
     }
   >`
     with f as (${perPage})${sql.join(
       ctes.map((cte) => sql`, ${cte}`),
       sql``,
     )}
-    select p.id, p.title, p.updated_at, p.database_id, f.seq, f.page_mask, f.title_mask, f.entries,
+    select s.page_id as id, s.title, s.updated_at, s.database_id, f.seq, f.page_mask, f.title_mask, f.whole_mask, f.entries,
       ${several ? sql`case when f.seq in (select seq from one_entry) then 1 else 0 end` : sql`1`} as one,
-      ${phrased ? sql`case when f.seq in (select seq from phrased) then 1 else 0 end` : sql`0`} as phrase,
-      case when f.title_mask > 0 then (select te.terms from search_entries te where te.id = f.seq * ${span}) end as title_terms
-    from f cross join search_pages s cross join pages p
-    where s.seq = f.seq and p.id = s.page_id and ${sql.join(conditions, sql` and `)}`.execute(db);
-  return rows.rows.map(({ id, title, updated_at, database_id, seq, page_mask, title_mask, entries, one, phrase: inPhrase, title_terms }) => ({
+      ${phrased ? sql`case when f.seq in (select seq from phrased) then 1 else 0 end` : sql`0`} as phrase
+    from f cross join search_pages s${readsPage ? sql` cross join pages p` : sql``}
+    where s.seq = f.seq${readsPage ? sql` and p.id = s.page_id` : sql``} and ${sql.join(conditions, sql` and `)}`.execute(db);
+  return rows.rows.map(({ id, title, updated_at, database_id, seq, page_mask, title_mask, whole_mask, entries, one, phrase: inPhrase }) => ({
     pageId: id,
     title,
     updatedAt: updated_at,
     databaseId: database_id ?? null,
     pageMask: Number(page_mask),
     titleMask: Number(title_mask),
+    titleWholeMask: Number(whole_mask),
     oneEntry: Number(one) === 1,
     entries: Number(entries),
     phrase: Number(inPhrase) === 1,
-    titleTerms: title_terms,
     seq: Number(seq),
   }));
 }
@@ -194,33 +228,49 @@ const PASSAGE_CANDIDATES = 50;
  * The entry whose passage is shown for each page (by its `search_pages.seq`): the one holding
  * the most terms, the first of those (the title first). Read for the few pages shown only: the
  * page's entries in id order (its range of ids) holding a term — the first holding them all and
- * the first `PASSAGE_CANDIDATES` holding any — their terms counted here.
+ * the first `PASSAGE_CANDIDATES` holding any — their terms counted here. `kind`: of that kind only
+ * (the comments filter shows a comment).
  */
-export async function bestEntries(db: Kysely<Database>, query: ParsedQuery, seqs: readonly number[]): Promise<Map<number, number>> {
+export async function bestEntries(db: Kysely<Database>, query: ParsedQuery, seqs: readonly number[], kind?: SearchMatchKind): Promise<Map<number, number>> {
   const best = new Map<number, number>();
   const terms = query.terms;
   if (terms.length === 0 || seqs.length === 0) return best;
+  const span = sql.lit(ENTRY_SPAN);
   const padded = sql`(' ' || terms || ' ')`;
   const holds = terms.map((t) => sql`${padded} like ${`% ${likeEscaped(t.stem)}${t.prefix ? '' : ' '}%`} escape '\\'`);
   const any = sql`(${sql.join(holds, sql` or `)})`;
   const all = sql`(${sql.join(holds, sql` and `)})`;
-  const parts = [...new Set(seqs)].flatMap((seq) => {
-    const range = sql`id >= ${seq * ENTRY_SPAN} and id < ${(seq + 1) * ENTRY_SPAN}`;
-    return [
-      ...(terms.length > 1 ? [sql`select * from (select id, terms from search_entries where ${range} and ${all} order by id limit 1) a${sql.lit(seq)}`] : []),
-      sql`select * from (select id, terms from search_entries where ${range} and ${any} order by id limit ${sql.lit(PASSAGE_CANDIDATES)}) b${sql.lit(seq)}`,
-    ];
-  });
+  const pages = [...new Set(seqs)];
+  const ofKind = kind ? sql` and kind = ${kind}` : sql``;
   const found = new Map<number, number>();
-  for (const chunk of inChunks(parts, 100)) {
-    const rows = await sql<{ id: number | string; terms: string }>`${sql.join(chunk, sql` union all `)}`.execute(db);
-    for (const row of rows.rows) {
+  const count = (rows: ReadonlyArray<{ id: number | string; terms: string }>) => {
+    for (const row of rows) {
       const stems = row.terms.split(' ');
       found.set(
         Number(row.id),
         terms.reduce((n, t) => n + (stems.some((stem) => termMatches(t, stem)) ? 1 : 0), 0),
       );
     }
+  };
+  if (isPostgres(db)) {
+    // One plan for all the pages (a union of a subquery per page took PostgreSQL ≈ 8 ms to plan).
+    const first = (holding: RawBuilder<unknown>, limit: number) =>
+      sql`select e.id, e.terms from (select unnest(${sql.val(pages)}::bigint[]) as seq) x cross join lateral (
+        select id, terms from search_entries where id >= x.seq * ${span} and id < (x.seq + 1) * ${span}${ofKind} and ${holding} order by id limit ${sql.lit(limit)}) e`;
+    const rows = await sql<{
+      id: string;
+      terms: string;
+    }>`${first(any, PASSAGE_CANDIDATES)}${terms.length > 1 ? sql` union all ${first(all, 1)}` : sql``}`.execute(db);
+    count(rows.rows);
+  } else {
+    const parts = pages.flatMap((seq) => {
+      const range = sql`id >= ${seq * ENTRY_SPAN} and id < ${(seq + 1) * ENTRY_SPAN}${ofKind}`;
+      return [
+        ...(terms.length > 1 ? [sql`select * from (select id, terms from search_entries where ${range} and ${all} order by id limit 1) a${sql.lit(seq)}`] : []),
+        sql`select * from (select id, terms from search_entries where ${range} and ${any} order by id limit ${sql.lit(PASSAGE_CANDIDATES)}) b${sql.lit(seq)}`,
+      ];
+    });
+    for (const chunk of inChunks(parts, 100)) count((await sql<{ id: number; terms: string }>`${sql.join(chunk, sql` union all `)}`.execute(db)).rows);
   }
   const held = new Map<number, number>();
   for (const [id, n] of [...found].sort((a, b) => a[0] - b[0])) {
@@ -298,7 +348,8 @@ export const TITLE_SIMILARITY = 0.4;
  */
 export async function similarTitles(db: Kysely<Database>, query: string, filters: SearchFilters, limit: number): Promise<Candidate[]> {
   const wanted = trigrams(query);
-  if (wanted.length < 3) return [];
+  // A title is not a comment.
+  if (wanted.length < 3 || filters.kind === 'comments') return [];
   const shared = await db
     .selectFrom('search_trigrams as g')
     .innerJoin('pages as p', 'p.id', 'g.page_id')
@@ -310,7 +361,7 @@ export async function similarTitles(db: Kysely<Database>, query: string, filters
     .$if(!!filters.after, (qb) => qb.where('p.updated_at', '>=', filters.after!))
     .$if(!!filters.before, (qb) => qb.where('p.updated_at', '<', filters.before!))
     .$if(!!filters.database, (qb) => qb.where('p.database_id', '=', filters.database!))
-    .$if(!!filters.kind, (qb) => qb.where(kindCondition(filters.kind!)))
+    .$if(!!filters.kind, (qb) => qb.where(kindCondition(filters.kind!, 'p')))
     .groupBy('g.page_id')
     // A run of words alike enough shares at least this many of the query's trigrams.
     .having((eb) => eb.fn.countAll(), '>=', Math.ceil(TITLE_SIMILARITY * wanted.length))

@@ -3,22 +3,32 @@ import { indexTerms, parseQuery } from './terms';
 
 const NOW = Date.parse('2026-12-03T12:00:00Z');
 /** A page found; its title's stems as the index gives them (when the title holds a term). */
-const page = (pageId: string, title: string, features: Partial<Omit<PageFeatures, 'titleTerms'>> = {}): PageFeatures => {
-  const found = {
-    pageId,
-    title,
-    updatedAt: '2026-12-03T11:00:00Z',
-    databaseId: null,
-    pageMask: 1,
-    titleMask: 0,
-    oneEntry: false,
-    entries: 1,
-    phrase: false,
-    ...features,
-  };
-  return { ...found, titleTerms: found.titleMask ? indexTerms(title) : null };
+const page = (pageId: string, title: string, features: Partial<Omit<PageFeatures, 'titleWholeMask'>> = {}): PageFeatures => ({
+  pageId,
+  title,
+  updatedAt: '2026-12-03T11:00:00Z',
+  databaseId: null,
+  pageMask: 1,
+  titleMask: 0,
+  oneEntry: false,
+  entries: 1,
+  phrase: false,
+  titleWholeMask: 0,
+  ...features,
+});
+/** As the index gives them for the query: the terms the title holds as whole words. */
+const asIndexed = (found: PageFeatures, q: string): PageFeatures => {
+  const terms = parseQuery(q).terms;
+  const stems = indexTerms(found.title).split(' ');
+  const whole = terms.reduce((mask, term, i) => mask | (found.titleMask & (2 ** i) && stems.includes(term.stem) ? 2 ** i : 0), 0);
+  return { ...found, titleWholeMask: whole };
 };
-const order = (found: PageFeatures[], q: string) => rankPages(found, parseQuery(q), NOW).map((r) => r.pageId);
+const order = (found: PageFeatures[], q: string) =>
+  rankPages(
+    found.map((f) => asIndexed(f, q)),
+    parseQuery(q),
+    NOW,
+  ).map((r) => r.pageId);
 
 test('every term above some of them, whatever the title', () => {
   const q = 'документов аудиту ';

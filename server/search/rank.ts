@@ -1,4 +1,4 @@
-import type { ParsedQuery } from './terms';
+import { indexTerms, WORD, type ParsedQuery } from './terms';
 
 /**
  * How search ranks what it found (docs/search.md «How results rank»): one scorer in the server
@@ -21,8 +21,8 @@ export interface PageFeatures {
   entries: number;
   /** An entry holds every word of the query one after another. */
   phrase: boolean;
-  /** The title's stems as the index keeps them (`indexTerms`), when the title holds a term; else null. */
-  titleTerms: string | null;
+  /** Which terms the title holds as whole words (bit i), not only as the start of a longer one (a prefix typed). */
+  titleWholeMask: number;
 }
 
 /** Bits set. */
@@ -99,6 +99,12 @@ export const WEIGHTS = {
 export function rankPages<T extends PageFeatures>(found: readonly T[], query: ParsedQuery, now: number): T[] {
   const total = query.terms.length;
   const queryText = query.words.map((w) => w.stem).join(' ');
+  const full = 2 ** total - 1;
+  // A title that is the query: as many words, the same stems (stemmed only for titles of as many words).
+  const isQuery = (title: string) => {
+    const words = title.match(WORD);
+    return words !== null && words.length === query.words.length && indexTerms(title) === queryText;
+  };
   // Terms held anywhere (all of them rank above some of them) and the score, by the page's place
   // in `found`: the pages are sorted as they are (new objects for thousands of pages cost more
   // than the scoring).
@@ -107,10 +113,10 @@ export function rankPages<T extends PageFeatures>(found: readonly T[], query: Pa
   found.forEach((page, at) => {
     covered[at] = bits(page.pageMask);
     // A term in the title as a whole word counts whole, as the start of a longer one (typed on) half.
-    const titleWords = page.titleTerms === null ? null : new Set(page.titleTerms.split(' '));
-    const inTitle = titleWords ? query.terms.reduce((sum, term, i) => sum + (page.titleMask & (2 ** i) ? (titleWords.has(term.stem) ? 1 : 0.5) : 0), 0) : 0;
+    const inTitle =
+      page.titleMask === 0 ? 0 : query.terms.reduce((sum, _, i) => sum + (page.titleMask & (2 ** i) ? (page.titleWholeMask & (2 ** i) ? 1 : 0.5) : 0), 0);
     const ageDays = Math.max(0, (now - Date.parse(page.updatedAt)) / DAY_MS);
-    const exact = queryText.length > 0 && page.titleTerms === queryText;
+    const exact = page.titleWholeMask === full && isQuery(page.title);
     scores[at] =
       (WEIGHTS.titleTerms * inTitle) / Math.max(1, total) +
       (inTitle === total ? WEIGHTS.wholeTitle : 0) +

@@ -8,7 +8,8 @@ import { newStemmer } from 'snowball-stemmers';
  * they are: «программы» and «программа» are both «программ», «running» and «runs» «run».
  */
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** A word: a run of letters and digits. */
+export const WORD = /[\p{L}\p{N}]+/gu;
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const LATIN = /\p{Script=Latin}/u;
 /** Words longer than this are not stemmed nor indexed whole (a hash, a base64 blob): cut. */

@@ -52,3 +52,8 @@ export function cellSearchText(field: DatabaseField | undefined, value: unknown)
   if (!field || !SEARCHED_FIELD_TYPES.has(field.type) || typeof value !== 'string') return '';
   return value.trim();
 }
+
+/** The text search finds a comment by: its tokens' text (a mention's name, a link's text). */
+export function commentSearchText(content: unknown): string {
+  return Array.isArray(content) ? tokensText(content as Tokens).trim() : '';
+}

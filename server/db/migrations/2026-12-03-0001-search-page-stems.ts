@@ -11,11 +11,44 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * `seq` is the id shifted right by 20; the title's entry is the page's number 0): an entry added
  * counts each distinct stem of it once, one removed uncounts them (a row at 0 goes), an update is
  * both. SQLite splits `terms` with json_each (stems hold letters and digits only: a JSON array of
- * them needs no escaping). Frozen once shipped.
+ * them needs no escaping).
+ *
+ * And `search_pages` keeps what ranking and the common filters read of a page (its workspace,
+ * trash, last change, database, title): a query joins thousands of pages, and reading each one's
+ * row of `pages` (by its text id) was most of a common word's time. The indexer copies them: a
+ * page's title or workspace changed queues `p:` as before, its trash, last change or database
+ * `r:` (a copy only: not written by a trigger, which on PostgreSQL would lock `search_pages` rows
+ * in another order than the indexer does). Frozen once shipped.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a frozen migration reads tables as they were, not as db/types.ts says today
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  for (const [column, type] of [
+    ['workspace_id', "text not null default ''"],
+    ['in_trash', 'integer not null default 0'],
+    ['updated_at', "text not null default ''"],
+    ['database_id', 'text'],
+    ['title', "text not null default ''"],
+  ])
+    await sql.raw(`alter table search_pages add column ${column} ${type}`).execute(db);
+  await sql`update search_pages set (workspace_id, in_trash, updated_at, database_id, title) =
+    (select p.workspace_id, p.in_trash, p.updated_at, p.database_id, p.title from pages p where p.id = search_pages.page_id)
+    where exists (select 1 from pages p where p.id = search_pages.page_id)`.execute(db);
+  if (postgres) {
+    await sql`create function search_queue_page_copy() returns trigger language plpgsql as $$
+      begin
+        perform search_queue_add('r:' || new.id);
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger search_page_copies after update of in_trash, updated_at, database_id on pages for each row execute function search_queue_page_copy()`.execute(
+      db,
+    );
+  } else {
+    await sql`create trigger search_page_copies_au after update of in_trash, updated_at, database_id on pages begin
+      insert into search_queue (target, queued_at) values ('r:' || new.id, strftime('%Y-%m-%dT%H:%M:%f', 'now')) on conflict (target) do nothing; end`.execute(
+      db,
+    );
+  }
   if (postgres) {
     await sql`create table search_page_stems (stem text collate "C" not null, seq bigint not null, title smallint not null, entries integer not null, primary key (stem, seq) include (title, entries))`.execute(
       db,

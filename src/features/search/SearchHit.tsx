@@ -37,6 +37,7 @@ export function SearchHit({ hit }: { hit: WireSearchHit }) {
         {hit.path.length > 0 && <span className="search-hit-path">{hit.path.map((p) => p.title || t('untitled')).join(' / ')}</span>}
         {hit.match.kind !== 'title' && (
           <span className="search-hit-snippet">
+            {hit.match.kind === 'comment' && <span className="search-hit-label">{t('search.inComment')} </span>}
             <MarkedText match={hit.match} />
           </span>
         )}
@@ -45,9 +46,15 @@ export function SearchHit({ hit }: { hit: WireSearchHit }) {
   );
 }
 
-/** Where a result opens: its page, at the block found (`?block=`, revealed and marked by the editor). */
+/**
+ * Where a result opens: its page, at the block found (`?block=`, revealed and marked by the
+ * editor), or with the comment found shown in the comments panel (`?commentId=`).
+ */
 export function hitAddress(hit: WireSearchHit): string {
-  return hit.match.kind === 'block' && hit.match.blockId ? `/${hit.page.id}?block=${encodeURIComponent(hit.match.blockId)}` : `/${hit.page.id}`;
+  const { kind, blockId, commentId } = hit.match;
+  if (kind === 'block' && blockId) return `/${hit.page.id}?block=${encodeURIComponent(blockId)}`;
+  if (kind === 'comment' && commentId) return `/${hit.page.id}?commentId=${encodeURIComponent(commentId)}`;
+  return `/${hit.page.id}`;
 }
 
 /** The heading of a database's rows found: its icon and name («База данных» when its name is not the caller's to see). */
