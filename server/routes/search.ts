@@ -47,6 +47,23 @@ function stillMatches(page: PageRow, filters: SearchFilters): boolean {
   );
 }
 
+/**
+ * The time a request's steps took, for a `Server-Timing` header (docs/search.md «Speed»: the
+ * bench reads it; a browser's developer tools show it).
+ */
+function serverTiming() {
+  let last = performance.now();
+  const laps: Array<[string, number]> = [];
+  return {
+    lap(name: string) {
+      const now = performance.now();
+      laps.push([name, now - last]);
+      last = now;
+    },
+    header: () => laps.map(([name, ms]) => `${name};dur=${ms.toFixed(1)}`).join(', '),
+  };
+}
+
 interface Found {
   page: PageRow;
   /** Its number in the index (`search_pages.seq`): its passage is looked up when shown; null for a title like the query. */
@@ -95,9 +112,11 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       },
     },
     async (request, reply) => {
+      const timing = serverTiming();
       const user = requireUser(request);
       const workspace = await requestWorkspace(app, request, user);
       await searchLimit(request, reply);
+      timing.lap('start');
       const query = request.query;
       const limit = query.limit ?? 20;
       const skip = query.offset ?? 0;
@@ -114,11 +133,14 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       const parsed = parseQuery(query.q);
       // Every page holding a term, ranked (rank.ts); a database's rows as one result unless one
       // database is asked for.
-      const ranked = rankPages(await pageFeatures(app.db, parsed, filters), parsed, Date.now());
+      const features = await pageFeatures(app.db, parsed, filters);
+      timing.lap('features');
+      const ranked = rankPages(features, parsed, Date.now());
       // The last edited first (relevance breaking ties: the sort is stable); a database's rows
       // stand at the place of the newest of them.
       if (query.sort === 'edited') ranked.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
       const groups = filters.database ? ranked.map((page) => ({ databaseId: null, pages: [page] })) : groupRows(ranked);
+      timing.lap('rank');
 
       const wanted = skip + limit + 1;
       // The pages looked at and their ancestors (for the paths shown), each read once, with the
@@ -193,6 +215,7 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       }
 
       const shown = results.slice(skip, skip + limit);
+      timing.lap('access');
       const best = await bestEntries(
         app.db,
         parsed,
@@ -238,6 +261,8 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
         }),
       );
       // `next`: the offset of the next page of results (a database's rows one result, however many hits).
+      timing.lap('passages');
+      reply.header('server-timing', timing.header());
       return envelope(hits, { offset: skip, hasMoreNext: results.length > skip + limit, next: skip + shown.length });
     },
   );

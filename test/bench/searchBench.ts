@@ -424,10 +424,17 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
     // Queries against a fresh server process on that database.
     const server = await startServerProcess(env);
     try {
-      const search = (q: string) =>
-        fetchJson<{ data: WireSearchHit[]; meta: { hasMoreNext?: boolean } }>(`${server.url}${S}/search/text?q=${encodeURIComponent(JSON.stringify(q))}`, {
-          cookie,
-        });
+      /** Per step of the server's work (its Server-Timing header), every measured request's figure. */
+      const steps = new Map<string, number[]>();
+      let measuring = false;
+      const search = async (q: string) => {
+        const res = await fetch(`${server.url}${S}/search/text?q=${encodeURIComponent(JSON.stringify(q))}`, { headers: { cookie } });
+        if (!res.ok) throw new Error(`search «${q}» → ${res.status} ${await res.text()}`);
+        if (measuring)
+          for (const [, name, ms] of (res.headers.get('server-timing') ?? '').matchAll(/(\w+);dur=([\d.]+)/g))
+            steps.set(name, [...(steps.get(name) ?? []), Number(ms)]);
+        return (await res.json()) as { data: WireSearchHit[]; meta: { hasMoreNext?: boolean } };
+      };
       const firsts = new Map<string, number>();
       const answers = new Map<string, Awaited<ReturnType<typeof search>>>();
       for (const kind of kinds) firsts.set(kind.kind, (await timed(() => search(kind.queries[0].q)))[0]);
@@ -435,6 +442,7 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
         for (const kind of kinds) for (const { q } of kind.queries) answers.set(q, await search(q));
       }
       const samples = new Map<string, number[]>(kinds.map((k) => [k.kind, []]));
+      measuring = true;
       const perQuery = new Map<string, number[]>();
       for (let round = 0; round < SAMPLES; round++) {
         for (const kind of kinds) {
@@ -468,6 +476,13 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
         };
       });
       const all = [...samples.values()].flat();
+      // Where the server's time went: each step's p50 / p95 over all measured requests.
+      const stepFigures = Object.fromEntries([...steps].map(([name, times]) => [name, figures(times)]));
+      process.stdout.write(
+        `[${database}] server steps, p50 / p95 ms: ${Object.entries(stepFigures)
+          .map(([name, f]) => `${name} ${f.p50} / ${f.p95}`)
+          .join(' · ')}\n`,
+      );
       const exports = [];
       for (const format of ['markdown', 'json'] as const) exports.push(await exportWorkspace(server.url, server.pid, cookie, format));
       for (const k of kindResults) {
@@ -488,6 +503,7 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
         indexSizeMb: sizeMb,
         kinds: kindResults,
         all: { ...figures(all), p99: Number(percentile(all, 99).toFixed(1)), samples: all.length },
+        steps: stepFigures,
         exports,
       };
     } finally {

@@ -212,3 +212,30 @@ it('the results screen: what kind, the order, and the days typed the Russian way
   expect(await page.getByLabel('Изменены с').inputValue()).toBe(ru(today));
   await page.context().close();
 });
+
+it('a comment found: «Комментарии» keeps to them, the passage says it is a comment, and the result opens the page with the comment shown', async () => {
+  const page = await suite.signedIn('search.comments@example.com');
+  const cookie = await cookieOf(page);
+  const discussed = await pageWith(cookie, 'Планёрка', ['Повестка без сюрпризов']);
+  await pageWith(cookie, 'Ламантины', ['Ламантины едят водоросли']);
+  const said = await fetchJson<{ data: { id: string } }>(`${S()}/element/${discussed}/comments`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ content: [{ text: 'Обсудим ламантинов в пятницу' }], attaches: [] }),
+  });
+  await page.goto(`${suite.server.url}/search?q=${encodeURIComponent('ламантины')}`);
+  const results = page.getByRole('list', { name: 'Результаты поиска' });
+  await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Ламантины', 'Планёрка']);
+  await page.getByLabel('Что').selectOption('comments');
+  await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Планёрка']);
+  expect(page.url()).toContain('kind=comments');
+  expect(await results.locator('.search-hit-snippet').textContent()).toBe('Комментарий: Обсудим ламантинов в пятницу');
+  expect(await results.locator('mark').allTextContents()).toEqual(['ламантинов']);
+  await shoot(page, 'search-comments-1280');
+  await results.locator('.search-hit-title').first().click();
+  await page.waitForURL(`**/${discussed}?commentId=${said.data.id}`);
+  const panel = page.getByRole('complementary', { name: 'Комментарии' });
+  await panel.getByText('Обсудим ламантинов в пятницу').waitFor();
+  await shoot(page, 'search-comment-opened-1280');
+  await page.context().close();
+});
