@@ -293,6 +293,8 @@ export interface SearchPageTable {
   updated_at: string;
   database_id: string | null;
   title: string;
+  /** The title's stems as its entry has them (`indexTerms`): a title that is the query ranks first. */
+  title_terms: string | null;
 }
 
 /** A stem and a page holding it (server/search/query.ts): whether its title does (1/0), in how many of its entries it is. */

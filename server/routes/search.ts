@@ -13,24 +13,23 @@ import type { PageRow } from '../db/types';
 import type { UserLimits } from '../config';
 import { requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
-import { bestEntries, databaseNames, entriesById, pageFeatures, similarTitles, snippet, type SearchFilters } from '../search/query';
-import { groupRows, rankPages } from '../search/rank';
+import { bestEntries, databaseNames, entriesById, rankedPages, similarTitles, snippet, type SearchFilters } from '../search/query';
+import { groupRows, type RankedGroup, type RankedPage } from '../search/rank';
 import { parseQuery } from '../search/terms';
 import { requestWorkspace } from './pages';
 
 /**
- * Results (a page, or a database's rows) whose access is worked out at a time while filling a page
- * of them (the first time twice what the page needs: most people may read most pages); at most
- * `MAX_CANDIDATES` results looked at for one answer.
+ * The best pages read first (`rankedPages`): four times what the answer needs, at least this many;
+ * when the caller may read too few of them, four times as many again, up to `MAX_CANDIDATES`
+ * pages looked at for one answer.
  */
-const CANDIDATE_BATCH = 200;
-const MAX_CANDIDATES = 2_000;
+const FIRST_WINDOW = 100;
+const MAX_CANDIDATES = 6_400;
 /** Titles like the query (a typo) are looked for only when its words found fewer pages than this. */
 const FUZZY_BELOW = 3;
 /** A database's rows shown in one result (the rest counted: «ещё N строк»). */
 const ROWS_SHOWN = 3;
 
-/** A page of a result, and the entry whose passage is shown (none: its title, found as like the query). */
 /**
  * Whether the page's own row is still as the index's copy of it said (search_pages is copied by
  * the indexer, a moment after a page is trashed, moved or changed): the filters the copy answered.
@@ -53,17 +52,19 @@ function stillMatches(page: PageRow, filters: SearchFilters): boolean {
  */
 function serverTiming() {
   let last = performance.now();
-  const laps: Array<[string, number]> = [];
+  const laps = new Map<string, number>();
   return {
+    /** The time since the last lap, added to `name`'s (a step done more than once counts once, all its times summed). */
     lap(name: string) {
       const now = performance.now();
-      laps.push([name, now - last]);
+      laps.set(name, (laps.get(name) ?? 0) + now - last);
       last = now;
     },
-    header: () => laps.map(([name, ms]) => `${name};dur=${ms.toFixed(1)}`).join(', '),
+    header: () => [...laps].map(([name, ms]) => `${name};dur=${ms.toFixed(1)}`).join(', '),
   };
 }
 
+/** A page of a result, and the entry whose passage is shown (none: its title, found as like the query). */
 interface Found {
   page: PageRow;
   /** Its number in the index (`search_pages.seq`): its passage is looked up when shown; null for a title like the query. */
@@ -131,18 +132,9 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       };
 
       const parsed = parseQuery(query.q);
-      // Every page holding a term, ranked (rank.ts); a database's rows as one result unless one
-      // database is asked for.
-      const features = await pageFeatures(app.db, parsed, filters);
-      timing.lap('features');
-      const ranked = rankPages(features, parsed, Date.now());
-      // The last edited first (relevance breaking ties: the sort is stable); a database's rows
-      // stand at the place of the newest of them.
-      if (query.sort === 'edited') ranked.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
-      const groups = filters.database ? ranked.map((page) => ({ databaseId: null, pages: [page] })) : groupRows(ranked);
-      timing.lap('rank');
-
       const wanted = skip + limit + 1;
+      const order = query.sort === 'edited' ? 'edited' : 'relevance';
+      const now = Date.now();
       // The pages looked at and their ancestors (for the paths shown), each read once, with the
       // caller's levels on them and whether each is a favourite.
       const rows = new Map<string, PageRow>();
@@ -181,27 +173,41 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
         for (const [id, level] of await pageAccessLevels(app.db, user.id, [...fresh, ...above], roles)) levels.set(id, level);
       };
       // The results: each group with the pages of it the caller may read, in rank order, each page
-      // with the entry whose passage is shown (a title like the query: its title).
+      // with the entry whose passage is shown (a title like the query: its title). The best pages
+      // are read first (the ranking is the database's: rank.ts), more when too few are readable;
+      // a database's rows are one result at the place of its best row (the last edited first:
+      // its newest) — all of its rows read once it is reached — unless one database is asked for.
       const results: Array<{ databaseId: string | null; pages: Found[] }> = [];
-      for (
-        let at = 0, size = Math.min(CANDIDATE_BATCH, 2 * wanted);
-        at < groups.length && at < MAX_CANDIDATES && results.length < wanted;
-        at += size, size = CANDIDATE_BATCH
-      ) {
-        const batch = groups.slice(at, at + size);
+      const done = new Set<string>();
+      for (let size = Math.max(FIRST_WINDOW, 4 * wanted); ; size *= 4) {
+        const window = await rankedPages(app.db, parsed, filters, { order, limit: size, now });
+        timing.lap('rank');
+        const groups: Array<RankedGroup<RankedPage>> = (
+          filters.database ? window.pages.map((page) => ({ databaseId: null, pages: [page] })) : groupRows(window.pages)
+        ).filter((group) => !done.has(group.databaseId ?? group.pages[0].pageId));
+        // A database's rows may go on past the window: all of them (each database reached once).
+        const reached = groups.flatMap((group) => (group.databaseId ? [group.databaseId] : []));
+        if (window.more && reached.length > 0) {
+          const rowsOf = groupRows((await rankedPages(app.db, parsed, filters, { order, limit: MAX_CANDIDATES, now, databases: reached })).pages);
+          for (const group of groups) if (group.databaseId) group.pages = rowsOf.find((g) => g.databaseId === group.databaseId)?.pages ?? group.pages;
+          timing.lap('rows');
+        }
         await learn(
           await findPages(
             app.db,
             // Their whole rows (an ancestor of an earlier result is read already).
-            batch.flatMap((g) => g.pages.flatMap((r) => (levels.has(r.pageId) ? [] : [r.pageId]))),
+            groups.flatMap((g) => g.pages.flatMap((r) => (levels.has(r.pageId) ? [] : [r.pageId]))),
           ),
         );
-        for (const group of batch) {
+        for (const group of groups) {
+          done.add(group.databaseId ?? group.pages[0].pageId);
           const kept = group.pages.filter((r) => readable(r.pageId) && inSection(r.pageId) && stillMatches(rows.get(r.pageId)!, filters));
           if (kept.length > 0 && results.length < wanted) {
             results.push({ databaseId: group.databaseId, pages: kept.map((r) => ({ page: rows.get(r.pageId)!, seq: r.seq, fuzzy: false })) });
           }
         }
+        timing.lap('access');
+        if (results.length >= wanted || !window.more || size >= MAX_CANDIDATES) break;
       }
       // Hardly anything found by its words: titles like the query (a typo) after them — not for a
       // quoted phrase, which asks for those words as written.
@@ -215,7 +221,6 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       }
 
       const shown = results.slice(skip, skip + limit);
-      timing.lap('access');
       const best = await bestEntries(
         app.db,
         parsed,

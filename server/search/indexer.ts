@@ -124,11 +124,13 @@ class Numbering {
     return seq !== undefined && (this.next.get(pageId) ?? 0) >= (seq + 1) * ENTRY_SPAN;
   }
 
-  /** What `search_pages` copies of the pages (held) is copied again from their rows. */
+  /** What `search_pages` copies of the pages (held) is copied again from their rows and their title entries (written before). */
   async copy(pageIds: readonly string[]): Promise<void> {
-    for (const chunk of inChunks(pageIds.filter((id) => this.held.has(id)))) {
-      await sql`update search_pages set (workspace_id, in_trash, updated_at, database_id, title) =
-        (select p.workspace_id, p.in_trash, p.updated_at, p.database_id, p.title from pages p where p.id = search_pages.page_id)
+    const span = sql.lit(ENTRY_SPAN);
+    for (const chunk of inChunks([...new Set(pageIds)].filter((id) => this.held.has(id)))) {
+      await sql`update search_pages set (workspace_id, in_trash, updated_at, database_id, title, title_terms) =
+        (select p.workspace_id, p.in_trash, p.updated_at, p.database_id, p.title, (select e.terms from search_entries e where e.id = search_pages.seq * ${span})
+          from pages p where p.id = search_pages.page_id)
         where page_id in (${sql.join(chunk)}) and exists (select 1 from pages p where p.id = search_pages.page_id)`.execute(this.trx);
     }
   }
@@ -437,7 +439,6 @@ class Indexing {
       }
     }
     await this.numbering.hold(pages);
-    await this.numbering.copy([...pageIds, ...copied]);
 
     const entries = [
       ...(await this.pageEntries(pageIds)),
@@ -446,6 +447,8 @@ class Indexing {
       ...(await this.commentEntries(commentIds, entriesOn, comments)),
     ];
     await writeEntries(this.trx, this.numbering, entries);
+    // After the entries: a title's stems are copied from its entry.
+    await this.numbering.copy([...pageIds, ...copied]);
   }
 
   finish(): Promise<void> {

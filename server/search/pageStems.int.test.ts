@@ -179,6 +179,8 @@ test("search_pages copies what ranking reads of a page, and copies it again when
     expectOk(await api(t, owner.cookie, 'PATCH', `/api/v3/spaces/element/${page.id}`, { title: 'Копия вторая' }));
     await indexAll(t.app.db);
     expect(await copy()).toEqual({ ...(await row()), title: 'Копия вторая' });
+    const terms = await t.app.db.selectFrom('search_pages').select('title_terms').where('page_id', '=', page.id).executeTakeFirstOrThrow();
+    expect(terms.title_terms).toBe('коп втор');
     // Straight into the table (as another process would): queued by the trigger, copied by the next round.
     await t.app.db
       .updateTable('pages')

@@ -4,7 +4,7 @@ import type { Database, PageRow } from '../db/types';
 import { ENTRY_SPAN } from './indexer';
 import { inChunks } from '../db/inChunks';
 import { placedWords, termMatches, trigrams, type ParsedQuery, type QueryTerm } from './terms';
-import type { PageFeatures } from './rank';
+import { comparePages, scoreSql, type RankedPage, type RankOrder } from './rank';
 import type { SearchKind, SearchMatchKind } from '../../schema/search';
 
 /** One entry that answers a query, with its page. */
@@ -111,31 +111,52 @@ function termPages(term: QueryTerm, bit: number) {
 }
 
 /**
- * What the pages holding any of the query's terms hold (rank.ts ranks them), in the pages the
- * filters keep: which terms each page holds anywhere and in its title (bit i: term i), how many
- * entries hold them, whether one entry holds them all and whether such an entry has the query's
- * words one after another. Only pages holding every quoted phrase are kept. The same on both
- * databases. The pages come from the page-level index (`search_page_stems`: a common word is in a
- * few thousand pages but tens of thousands of entries); entries are read only to find those
- * holding every term (FTS5's AND, the postings' intersection) and, among them, a phrase. An
- * entry's id carries its page (`search_pages.seq` × 2^20, the title's number 0).
+ * How `rankedPages` reads: the best `limit` pages in this order, ranked as at `now` (ms: one
+ * instant for all the reads of a request, the same ranking each time); `databases`: rows of these
+ * databases only.
  */
-export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, filters: SearchFilters): Promise<Array<PageFeatures & { seq: number }>> {
+export interface RankWindow {
+  order: RankOrder;
+  limit: number;
+  now: number;
+  databases?: readonly string[];
+}
+
+/**
+ * The pages holding any of the query's terms, in the pages the filters keep, ranked in the
+ * database (rank.ts `scoreSql`) and the best `limit` of them read (with every page tied with the
+ * last one: the final order of ties is by title, here), in their final order (`comparePages`);
+ * `more`: there are others. Only pages holding every quoted phrase are kept. The same on both
+ * databases. What each page holds comes from the page-level index (`search_page_stems`: a common
+ * word is in a few thousand pages but tens of thousands of entries) — which terms, in the title,
+ * as whole words there, in how many entries — and the page's copy in `search_pages`; entries are
+ * read only to find those holding every term (FTS5's AND, the postings' intersection) and, among
+ * them, a phrase. An entry's id carries its page (`search_pages.seq` × 2^20, the title's number 0).
+ */
+export async function rankedPages(
+  db: Kysely<Database>,
+  query: ParsedQuery,
+  filters: SearchFilters,
+  window: RankWindow,
+): Promise<{ pages: RankedPage[]; more: boolean }> {
   const terms = query.terms;
-  if (terms.length === 0) return [];
+  if (terms.length === 0) return { pages: [], more: false };
   const postgres = isPostgres(db);
   const span = sql.lit(ENTRY_SPAN);
-  // Per page: the terms it holds (bit i: term i, an OR as a sum of each bit's max), in its title,
-  // as whole words there, its entries holding them. One whole word: its rows as they are.
-  const bits = (flag: RawBuilder<unknown>) =>
+  // Per page: how many terms it holds, in its title (½ a term the title holds only as the start
+  // of a longer word), which as whole words there (bit i: term i), its entries holding them. One
+  // whole word: its rows as they are.
+  const perTerm = (value: (bit: number) => RawBuilder<unknown>) =>
     sql.join(
-      terms.map((_, i) => sql`max(case when w = ${sql.lit(2 ** i)} and ${flag} = 1 then ${sql.lit(2 ** i)} else 0 end)`),
+      terms.map((_, i) => sql`max(case when w = ${sql.lit(2 ** i)} then ${value(2 ** i)} else 0 end)`),
       sql` + `,
     );
   const perPage =
     terms.length === 1 && !terms[0].prefix
-      ? sql`select seq, 1 as page_mask, title as title_mask, title as whole_mask, entries from search_page_stems where stem = ${terms[0].stem}`
-      : sql`select seq, ${bits(sql`1`)} as page_mask, ${bits(sql`title`)} as title_mask, ${bits(sql`whole`)} as whole_mask, sum(entries) as entries
+      ? sql`select seq, 1 as covered, title as in_title, title as whole_mask, entries from search_page_stems where stem = ${terms[0].stem}`
+      : sql`select seq, ${perTerm(() => sql`1`)} as covered,
+          ${perTerm(() => sql`case when title = 1 then (case when whole = 1 then 1.0 else 0.5 end) else 0 end`)} as in_title,
+          ${perTerm((bit) => sql`case when whole = 1 then ${sql.lit(bit)} else 0 end`)} as whole_mask, sum(entries) as entries
         from (${sql.join(
           terms.map((term, i) => termPages(term, 2 ** i)),
           sql` union all `,
@@ -151,6 +172,7 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
   if (filters.after) conditions.push(sql`s.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`s.updated_at < ${filters.before}`);
   if (filters.database) conditions.push(sql`s.database_id = ${filters.database}`);
+  if (window.databases) conditions.push(window.databases.length > 0 ? sql`s.database_id in (${sql.join(window.databases)})` : sql`1 = 0`);
   if (filters.kind) conditions.push(kindCondition(filters.kind));
   // Each quoted phrase in an entry holding its words (among the terms), per page.
   const ctes: RawBuilder<unknown>[] = [];
@@ -186,39 +208,54 @@ export async function pageFeatures(db: Kysely<Database>, query: ParsedQuery, fil
   if (several) ctes.push(sql`one_entry as (select distinct entry_id / ${span} as seq from all_in)`);
   if (phrased)
     ctes.push(sql`phrased as (select distinct a.entry_id / ${span} as seq from all_in a where ${holdsPhrase(termsOf(sql.ref('a.entry_id')), query.words)})`);
-  const rows = await sql<
-    Pick<PageRow, 'id' | 'title' | 'updated_at' | 'database_id'> & {
-      page_mask: number;
-      title_mask: number;
-      whole_mask: number;
-      entries: number;
-      one: number;
-      phrase: number;
-      seq: number;
-    }
-  >`
-    with f as (${perPage})${sql.join(
-      ctes.map((cte) => sql`, ${cte}`),
-      sql``,
-    )}
-    select s.page_id as id, s.title, s.updated_at, s.database_id, f.seq, f.page_mask, f.title_mask, f.whole_mask, f.entries,
-      ${several ? sql`case when f.seq in (select seq from one_entry) then 1 else 0 end` : sql`1`} as one,
+  const found = sql`
+    select s.page_id as id, s.seq, s.title, s.updated_at, s.database_id, s.title_terms, f.covered, f.in_title, f.whole_mask, f.entries,
+      ${several ? sql`case when f.seq in (select seq from one_entry) then 1 else 0 end` : sql`1`} as one_entry,
       ${phrased ? sql`case when f.seq in (select seq from phrased) then 1 else 0 end` : sql`0`} as phrase
     from f cross join search_pages s${readsPage ? sql` cross join pages p` : sql``}
-    where s.seq = f.seq${readsPage ? sql` and p.id = s.page_id` : sql``} and ${sql.join(conditions, sql` and `)}`.execute(db);
-  return rows.rows.map(({ id, title, updated_at, database_id, seq, page_mask, title_mask, whole_mask, entries, one, phrase: inPhrase }) => ({
-    pageId: id,
-    title,
-    updatedAt: updated_at,
-    databaseId: database_id ?? null,
-    pageMask: Number(page_mask),
-    titleMask: Number(title_mask),
-    titleWholeMask: Number(whole_mask),
-    oneEntry: Number(one) === 1,
-    entries: Number(entries),
-    phrase: Number(inPhrase) === 1,
-    seq: Number(seq),
-  }));
+    where s.seq = f.seq${readsPage ? sql` and p.id = s.page_id` : sql``} and ${sql.join(conditions, sql` and `)}`;
+  const order =
+    window.order === 'edited'
+      ? sql`order by updated_at desc, covered desc, score desc, title, id`
+      : sql`order by covered desc, score desc, updated_at desc, title, id`;
+  type Row = {
+    id: string;
+    seq: number | string;
+    title: string;
+    updated_at: string;
+    database_id: string | null;
+    covered: number | string;
+    score: number | string;
+  };
+  const read = async (where: RawBuilder<unknown>, limit: number | null) =>
+    (
+      await sql<Row>`
+        with f as (${perPage})${sql.join(
+          ctes.map((cte) => sql`, ${cte}`),
+          sql``,
+        )}
+        select * from (select id, seq, title, updated_at, database_id, covered, ${scoreSql(query, window.now, postgres)} as score from (${found}) r) x
+        where ${where} ${order}${limit === null ? sql`` : sql` limit ${sql.lit(limit)}`}`.execute(db)
+    ).rows.map((row): RankedPage => ({
+      pageId: row.id,
+      seq: Number(row.seq),
+      title: row.title,
+      updatedAt: row.updated_at,
+      databaseId: row.database_id ?? null,
+      covered: Number(row.covered),
+      score: Number(row.score),
+    }));
+  const pages = await read(sql`1 = 1`, window.limit + 1);
+  const more = pages.length > window.limit;
+  if (more) {
+    // The pages tied with the last one kept (their order is the title's, as people sort them: not the database's).
+    const last = pages[window.limit - 1];
+    pages.splice(window.limit);
+    const tied = await read(sql`x.covered = ${last.covered} and x.score = ${last.score} and x.updated_at = ${last.updatedAt}`, null);
+    const kept = new Set(pages.map((p) => p.pageId));
+    pages.push(...tied.filter((p) => !kept.has(p.pageId)));
+  }
+  return { pages: pages.sort(comparePages(window.order)), more };
 }
 
 /** Entries of a page looked at for its passage: the first this many holding a term. */

@@ -1,38 +1,27 @@
-import { indexTerms, WORD, type ParsedQuery } from './terms';
+import { sql, type RawBuilder } from 'kysely';
+import type { ParsedQuery } from './terms';
 
 /**
- * How search ranks what it found (docs/search.md «How results rank»): one scorer in the server
- * for both databases, over what each page's matches are (read by `pageFeatures`, query.ts).
+ * How search ranks what it found (docs/search.md «How results rank»): one scorer for both
+ * databases, an SQL expression (`scoreSql`) over what the index tells of each page found
+ * (`rankedPages`, query.ts), so that a query sorts its thousands of pages in the database and
+ * reads only the best of them; the last order of those (titles as people sort them) here.
  */
 
-/** What a page's matches are, as the index tells them. */
-export interface PageFeatures {
+/** A page found, with its rank (covered, then score). */
+export interface RankedPage {
   pageId: string;
+  /** Its number in the index (`search_pages.seq`). */
+  seq: number;
   title: string;
   updatedAt: string;
   /** The database block the page is a row of, or null. */
   databaseId: string | null;
-  /** Which of the query's terms the page holds anywhere (bit i: term i), and in its title. */
-  pageMask: number;
-  titleMask: number;
-  /** One entry (a title, a block, a cell) holds every term. */
-  oneEntry: boolean;
-  /** Entries holding a term, counted per term (a prefix: per stem it begins): how much of the page is about the query. */
-  entries: number;
-  /** An entry holds every word of the query one after another. */
-  phrase: boolean;
-  /** Which terms the title holds as whole words (bit i), not only as the start of a longer one (a prefix typed). */
-  titleWholeMask: number;
+  /** How many of the query's terms it holds anywhere. */
+  covered: number;
+  score: number;
 }
 
-/** Bits set. */
-function bits(mask: number): number {
-  let n = 0;
-  for (let m = mask; m; m &= m - 1) n += 1;
-  return n;
-}
-
-const DAY_MS = 86_400_000;
 const isDigit = (code: number) => code >= 48 && code <= 57;
 
 /**
@@ -89,61 +78,58 @@ export const WEIGHTS = {
   fresh: 1.5,
 } as const;
 
+/** A weight as an SQL literal of double precision (PostgreSQL would read `8.0` as numeric). */
+const weight = (value: number, postgres: boolean) => sql.raw(postgres ? `${value}::float8` : Number.isInteger(value) ? `${value}.0` : `${value}`);
+
 /**
- * Ranks pages: those holding every term first (then those holding more of them), and among
- * those by a score — the title weighs most (its share of the terms, all of them, the query
- * itself), then one passage with every term, the words as a phrase, how many passages hold them,
- * and a little for a recent change — then the newest change, then the title (rows made at once:
- * «Заказ 2» before «Заказ 10»), then the id (a stable order).
+ * The score of a page found, as SQL over the columns `rankedPages` gives each page: `in_title`
+ * (each term the title holds: 1, or ½ when only as the start of a longer word — a prefix typed
+ * on), `whole_mask` (bit i: term i a whole word of the title), `title_terms` (the title's stems),
+ * `entries` (entries holding terms), `one_entry` and `phrase` (1/0: one entry holds every term;
+ * such an entry has the query's words one after another), `updated_at`. The title weighs most (its
+ * share of the terms, all of them, the query itself), then one passage with every term, the words
+ * as a phrase, how many passages hold them, and a little for a recent change.
  */
-export function rankPages<T extends PageFeatures>(found: readonly T[], query: ParsedQuery, now: number): T[] {
+export function scoreSql(query: ParsedQuery, now: number, postgres: boolean): RawBuilder<number> {
   const total = query.terms.length;
-  const queryText = query.words.map((w) => w.stem).join(' ');
   const full = 2 ** total - 1;
-  // A title that is the query: as many words, the same stems (stemmed only for titles of as many words).
-  const isQuery = (title: string) => {
-    const words = title.match(WORD);
-    return words !== null && words.length === query.words.length && indexTerms(title) === queryText;
-  };
-  // Terms held anywhere (all of them rank above some of them) and the score, by the page's place
-  // in `found`: the pages are sorted as they are (new objects for thousands of pages cost more
-  // than the scoring).
-  const covered = new Int32Array(found.length);
-  const scores = new Float64Array(found.length);
-  found.forEach((page, at) => {
-    covered[at] = bits(page.pageMask);
-    // A term in the title as a whole word counts whole, as the start of a longer one (typed on) half.
-    const inTitle =
-      page.titleMask === 0 ? 0 : query.terms.reduce((sum, _, i) => sum + (page.titleMask & (2 ** i) ? (page.titleWholeMask & (2 ** i) ? 1 : 0.5) : 0), 0);
-    const ageDays = Math.max(0, (now - Date.parse(page.updatedAt)) / DAY_MS);
-    const exact = page.titleWholeMask === full && isQuery(page.title);
-    scores[at] =
-      (WEIGHTS.titleTerms * inTitle) / Math.max(1, total) +
-      (inTitle === total ? WEIGHTS.wholeTitle : 0) +
-      (exact ? WEIGHTS.exactTitle : 0) +
-      (total > 1 && page.oneEntry ? WEIGHTS.onePassage : 0) +
-      (query.words.length > 1 && page.phrase ? WEIGHTS.phrase : 0) +
-      WEIGHTS.passages * Math.min(1, Math.log2(1 + page.entries) / 4) +
-      WEIGHTS.fresh / (1 + ageDays / 30);
-  });
-  return found
-    .map((_, at) => at)
-    .sort((x, y) => {
-      const a = found[x];
-      const b = found[y];
-      return (
-        covered[y] - covered[x] ||
-        scores[y] - scores[x] ||
-        (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0) ||
-        compareTitles(a.title, b.title) ||
-        (a.pageId < b.pageId ? -1 : 1)
-      );
-    })
-    .map((at) => found[at]);
+  const queryText = query.words.map((w) => w.stem).join(' ');
+  const w = (value: number) => weight(value, postgres);
+  // More passages: log2(1 + n) / 4 of the weight, all of it from 15 (the same doubles on both databases).
+  const passages = Array.from({ length: 14 }, (_, i) => sql`when entries <= ${sql.lit(i + 1)} then ${w(WEIGHTS.passages * (Math.log2(2 + i) / 4))}`);
+  const nowIso = new Date(now).toISOString();
+  const ageDays = postgres
+    ? sql`greatest(0::float8, extract(epoch from (${nowIso}::timestamptz - updated_at::timestamptz))::float8 / 86400)`
+    : sql`max(0.0, julianday(${nowIso}) - julianday(updated_at))`;
+  const parts = [
+    sql`${w(WEIGHTS.titleTerms)} * in_title / ${w(Math.max(1, total))}`,
+    sql`case when in_title = ${sql.lit(total)} then ${w(WEIGHTS.wholeTitle)} else ${w(0)} end`,
+    ...(queryText ? [sql`case when whole_mask = ${sql.lit(full)} and title_terms = ${queryText} then ${w(WEIGHTS.exactTitle)} else ${w(0)} end`] : []),
+    ...(total > 1 ? [sql`case when one_entry = 1 then ${w(WEIGHTS.onePassage)} else ${w(0)} end`] : []),
+    ...(query.words.length > 1 ? [sql`case when phrase = 1 then ${w(WEIGHTS.phrase)} else ${w(0)} end`] : []),
+    sql`case ${sql.join(passages, sql` `)} else ${w(WEIGHTS.passages)} end`,
+    sql`${w(WEIGHTS.fresh)} / (1 + ${ageDays} / 30)`,
+  ];
+  return sql<number>`(${sql.join(parts, sql` + `)})`;
+}
+
+/** The orders of results: the best match first, or the last edited first (the best match breaking ties). */
+export type RankOrder = 'relevance' | 'edited';
+
+/**
+ * The final order of pages the database ranked: those holding every term first (then those
+ * holding more), by score — or by the last change first (`edited`) — then the newest change, then
+ * the title as people sort them (rows made at once: «Заказ 2» before «Заказ 10»), then the id.
+ */
+export function comparePages(order: RankOrder) {
+  const newer = (a: RankedPage, b: RankedPage) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0);
+  const rank = (a: RankedPage, b: RankedPage) => b.covered - a.covered || b.score - a.score;
+  return (a: RankedPage, b: RankedPage) =>
+    (order === 'edited' ? newer(a, b) || rank(a, b) : rank(a, b) || newer(a, b)) || compareTitles(a.title, b.title) || (a.pageId < b.pageId ? -1 : 1);
 }
 
 /** One result of the ranking: a page, or a database's rows (grouped: they come as one result). */
-export interface RankedGroup<T extends PageFeatures = PageFeatures> {
+export interface RankedGroup<T extends { databaseId: string | null } = RankedPage> {
   /** The database block of a group of rows; null for a page. */
   databaseId: string | null;
   /** The group's pages, best first (one for a page). */
@@ -154,7 +140,7 @@ export interface RankedGroup<T extends PageFeatures = PageFeatures> {
  * The ranking in results: a database's rows found are one result, at the place of its best row
  * (a database of 2,000 rows matching «документ» takes one place, not the first 2,000).
  */
-export function groupRows<T extends PageFeatures>(ranked: readonly T[]): Array<RankedGroup<T>> {
+export function groupRows<T extends { databaseId: string | null }>(ranked: readonly T[]): Array<RankedGroup<T>> {
   const groups: Array<RankedGroup<T>> = [];
   const byDatabase = new Map<string, RankedGroup<T>>();
   for (const page of ranked) {

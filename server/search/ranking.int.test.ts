@@ -3,6 +3,7 @@ import type { WireBlock } from '../../schema/block';
 import type { WireSearchHit } from '../../schema/search';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { indexAll } from './indexer';
+import { compareTitles } from './rank';
 import { api, body, createTestApp, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, expectStatus, joinWorkspace, makeTeamWorkspace, share, type Actor } from '../../test/helpers/pages';
 
@@ -219,4 +220,36 @@ test('a database’s rows the caller may not read are neither given nor counted'
   expect(found.map((h) => [h.page.title, h.database?.found, h.database?.title])).toEqual([['Документ по заказу 7', 1, '']]);
   const listed = await search('документ', { database: found[0].database!.id }, guest);
   expect(listed.map((h) => h.page.title)).toEqual(['Документ по заказу 7']);
+});
+
+test('a page ranked past the first pages read is still found by one who may read it (more are read), and rows made at once keep their order across the window’s edge', async () => {
+  // A guest given a page whose text holds «документ» once: below the database's 1,800 rows that
+  // hold it in their titles, so past the first window of pages read (FIRST_WINDOW, routes/search.ts).
+  const guest = await actor(t, 'rank-deep-guest@example.com');
+  await joinWorkspace(t, owner.workspaceId, guest.id, 'guest');
+  const deep = await t.app.db.selectFrom('pages').select('id').where('title', '=', 'Архив старых документов').executeTakeFirstOrThrow();
+  await share(t, owner, deep.id, [{ userId: guest.id, accessLevel: 'read' }]);
+  expect((await search('документ', { kind: 'pages' }, guest)).map((h) => h.page.title)).toEqual(['Архив старых документов']);
+  // The database's rows alone, read 20 at a time across many windows: made at once, so tied but
+  // for their titles — in the order people sort them, none twice, none left out.
+  // Each title holds «заказ» once: the rows are alike but for when they were made (two requests
+  // of 1,000) and their titles.
+  const database = (await search('документ', { limit: 10 })).find((h) => h.database)!.database!.id;
+  const seen: string[] = [];
+  for (let offset = 0; offset < 200; offset += 20) seen.push(...(await search('заказу', { database, offset, limit: 20 })).map((h) => h.page.title));
+  const rows = await t.app.db.selectFrom('pages').select(['title', 'updated_at']).where('database_id', '=', database).execute();
+  const expected = rows
+    .sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : compareTitles(a.title, b.title)))
+    .map((r) => r.title);
+  expect(seen).toEqual(expected.slice(0, 200));
+  expect(new Set(seen).size).toBe(200);
+  // The first thousand, made by one request at one instant: tied but for their titles, whose
+  // order as people sort them («2» before «10») is not the database's (byte order) — the ties
+  // past a window's edge are read too.
+  const first = rows.filter((r) => /^Документ по заказу \d+$/.test(r.title) && Number(r.title.split(' ').pop()) <= 1000);
+  expect(new Set(first.map((r) => r.updated_at)).size).toBe(1);
+  const before = new Date(Date.parse(first[0].updated_at) + 1).toISOString();
+  const older: string[] = [];
+  for (let offset = 0; offset < 140; offset += 20) older.push(...(await search('заказу', { database, before, offset, limit: 20 })).map((h) => h.page.title));
+  expect(older).toEqual(Array.from({ length: 140 }, (_, i) => `Документ по заказу ${i + 1}`));
 });

@@ -14,7 +14,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * them needs no escaping).
  *
  * And `search_pages` keeps what ranking and the common filters read of a page (its workspace,
- * trash, last change, database, title): a query joins thousands of pages, and reading each one's
+ * trash, last change, database, title, and the title's stems as its entry has them): a query joins thousands of pages, and reading each one's
  * row of `pages` (by its text id) was most of a common word's time. The indexer copies them: a
  * page's title or workspace changed queues `p:` as before, its trash, last change or database
  * `r:` (a copy only: not written by a trigger, which on PostgreSQL would lock `search_pages` rows
@@ -29,10 +29,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     ['updated_at', "text not null default ''"],
     ['database_id', 'text'],
     ['title', "text not null default ''"],
+    ['title_terms', 'text'],
   ])
     await sql.raw(`alter table search_pages add column ${column} ${type}`).execute(db);
-  await sql`update search_pages set (workspace_id, in_trash, updated_at, database_id, title) =
-    (select p.workspace_id, p.in_trash, p.updated_at, p.database_id, p.title from pages p where p.id = search_pages.page_id)
+  await sql`update search_pages set (workspace_id, in_trash, updated_at, database_id, title, title_terms) =
+    (select p.workspace_id, p.in_trash, p.updated_at, p.database_id, p.title, (select e.terms from search_entries e where e.id = search_pages.seq * 1048576) from pages p where p.id = search_pages.page_id)
     where exists (select 1 from pages p where p.id = search_pages.page_id)`.execute(db);
   if (postgres) {
     await sql`create function search_queue_page_copy() returns trigger language plpgsql as $$
