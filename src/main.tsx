@@ -7,7 +7,7 @@ import '@fontsource/inter/500.css';
 import '@fontsource/inter/600.css';
 import '@fontsource/inter/700.css';
 import './ui/theme.css';
-import { App, PageScreen } from './app/App';
+import { App, PageScreen, SearchScreen } from './app/App';
 import { createStore } from './app/store';
 import { applyTheme } from './app/theme';
 import { offerReloadOnNewWorker, registerServiceWorker } from './app/serviceWorker';
@@ -48,7 +48,11 @@ if (start.shellGets.length > 0) {
 // The page screen's code: the first drawing waits for it too (it comes with the words). Drawn
 // before it is there, the screen would suspend, and React shows a suspended screen no sooner than
 // 300 ms after its spinner.
-const screenCode = startPage ? PageScreen.preload().catch(() => undefined) : null;
+const screenCode = startPage
+  ? PageScreen.preload().catch(() => undefined)
+  : /^\/search\/?$/.test(window.location.pathname)
+    ? SearchScreen.preload().catch(() => undefined)
+    : null;
 
 const container = document.getElementById('root') as HTMLElement;
 

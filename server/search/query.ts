@@ -125,7 +125,8 @@ export interface RankWindow {
 /**
  * The pages holding any of the query's terms, in the pages the filters keep, ranked in the
  * database (rank.ts `scoreSql`) and the best `limit` of them read (with every page tied with the
- * last one: the final order of ties is by title, here), in their final order (`comparePages`);
+ * last one: the final order of ties is by title, here), in their final order (`comparePages`), in
+ * one statement;
  * `more`: there are others. Only pages holding every quoted phrase are kept. The same on both
  * databases. What each page holds comes from the page-level index (`search_page_stems`: a common
  * word is in a few thousand pages but tens of thousands of entries) — which terms, in the title,
@@ -214,10 +215,10 @@ export async function rankedPages(
       ${phrased ? sql`case when f.seq in (select seq from phrased) then 1 else 0 end` : sql`0`} as phrase
     from f cross join search_pages s${readsPage ? sql` cross join pages p` : sql``}
     where s.seq = f.seq${readsPage ? sql` and p.id = s.page_id` : sql``} and ${sql.join(conditions, sql` and `)}`;
-  const order =
-    window.order === 'edited'
-      ? sql`order by updated_at desc, covered desc, score desc, title, id`
-      : sql`order by covered desc, score desc, updated_at desc, title, id`;
+  // The place of each page (rank(): pages tied share one — their final order is the title's as
+  // people sort them, here, not the database's), and how many were found: the pages up to the
+  // window's last place are read, ties and all, in one statement.
+  const places = window.order === 'edited' ? sql`order by updated_at desc, covered desc, score desc` : sql`order by covered desc, score desc, updated_at desc`;
   type Row = {
     id: string;
     seq: number | string;
@@ -226,35 +227,30 @@ export async function rankedPages(
     database_id: string | null;
     covered: number | string;
     score: number | string;
+    found: number | string;
   };
-  const read = async (where: RawBuilder<unknown>, limit: number | null) =>
-    (
-      await sql<Row>`
-        with f as (${perPage})${sql.join(
-          ctes.map((cte) => sql`, ${cte}`),
-          sql``,
-        )}
-        select * from (select id, seq, title, updated_at, database_id, covered, ${scoreSql(query, window.now, postgres)} as score from (${found}) r) x
-        where ${where} ${order}${limit === null ? sql`` : sql` limit ${sql.lit(limit)}`}`.execute(db)
-    ).rows.map((row): RankedPage => ({
-      pageId: row.id,
-      seq: Number(row.seq),
-      title: row.title,
-      updatedAt: row.updated_at,
-      databaseId: row.database_id ?? null,
-      covered: Number(row.covered),
-      score: Number(row.score),
-    }));
-  const pages = await read(sql`1 = 1`, window.limit + 1);
-  const more = pages.length > window.limit;
-  if (more) {
-    // The pages tied with the last one kept (their order is the title's, as people sort them: not the database's).
-    const last = pages[window.limit - 1];
-    pages.splice(window.limit);
-    const tied = await read(sql`x.covered = ${last.covered} and x.score = ${last.score} and x.updated_at = ${last.updatedAt}`, null);
-    const kept = new Set(pages.map((p) => p.pageId));
-    pages.push(...tied.filter((p) => !kept.has(p.pageId)));
-  }
+  const rows = (
+    await sql<Row>`
+      with f as (${perPage})${sql.join(
+        ctes.map((cte) => sql`, ${cte}`),
+        sql``,
+      )}
+      select * from (
+        select y.*, rank() over (${places}) as place, count(*) over () as found from (
+          select id, seq, title, updated_at, database_id, covered, ${scoreSql(query, window.now, postgres)} as score from (${found}) r
+        ) y
+      ) x where place <= ${sql.lit(window.limit)}`.execute(db)
+  ).rows;
+  const pages = rows.map((row): RankedPage => ({
+    pageId: row.id,
+    seq: Number(row.seq),
+    title: row.title,
+    updatedAt: row.updated_at,
+    databaseId: row.database_id ?? null,
+    covered: Number(row.covered),
+    score: Number(row.score),
+  }));
+  const more = rows.length > 0 && Number(rows[0].found) > rows.length;
   return { pages: pages.sort(comparePages(window.order)), more };
 }
 

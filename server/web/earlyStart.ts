@@ -15,6 +15,8 @@ const SCREEN_MODULE = path.join('src', 'features', 'shell', 'PageScreen.tsx');
 const DATABASE_MODULE = path.join('src', 'features', 'database', 'DatabaseBlock.tsx');
 /** The Calendar view's module (DatabaseBlock loads it lazily): asked for early when a database opens on a calendar. */
 const CALENDAR_MODULE = path.join('src', 'features', 'database', 'calendar', 'CalendarView.tsx');
+/** The search screen (src/app/App.tsx loads it lazily): its code is asked for early on its address. */
+const SEARCH_MODULE = path.join('src', 'features', 'search', 'SearchScreen.tsx');
 /** The published page's screen (src/app/App.tsx loads it lazily): its style sheets go with a published page's top drawn by the server. */
 const PUBLIC_MODULE = path.join('src', 'features', 'public', 'PublicPageScreen.tsx');
 /** KaTeX's style sheet (src/editor/blocks/latex/katex.ts loads it with KaTeX): it goes with a drawn top that holds a formula. */
@@ -62,6 +64,7 @@ export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan & { publicScree
   const database = lazy(DATABASE_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName)]));
   const calendar = lazy(CALENDAR_MODULE, new Set([...started, ...screen.chunks.map((c) => c.fileName), ...database.chunks.map((c) => c.fileName)]));
   const publicScreen = lazy(PUBLIC_MODULE, started);
+  const search = lazy(SEARCH_MODULE, started);
   // A style sheet imported by itself (not a chunk's): found by its source file.
   const formulas = {
     files: {
@@ -78,6 +81,7 @@ export function earlyPlan(bundle: Bundle, base = '/'): EarlyPlan & { publicScree
     screen: screen.files,
     database: database.files,
     calendar: calendar.files,
+    search: search.files,
     rowsWindow: DATABASE_WINDOW,
     boardWindow: BOARD_WINDOW,
     calendarWindow: CALENDAR_WINDOW,

@@ -18,7 +18,8 @@ import { useServerTopLeft } from './serverTop';
 /** Asked for at start when the address is a page's (src/main.tsx). */
 export const PageScreen = preloadable(() => import('../features/shell/PageScreen'));
 const WizardScreen = lazy(() => import('../features/wizard/WizardScreen'));
-const SearchScreen = lazy(() => import('../features/search/SearchScreen'));
+/** Asked for at start on the search screen's address (src/main.tsx). */
+export const SearchScreen = preloadable(() => import('../features/search/SearchScreen'));
 const PublicPageScreen = lazy(() => import('../features/public/PublicPageScreen').then((m) => ({ default: m.PublicPageScreen })));
 
 /** /public/:pageId: a published page, for anyone. */

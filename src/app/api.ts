@@ -150,10 +150,10 @@ export function clearPrefetched(path?: string): void {
  * The prefetched answer of `path`, when it is fresh and a success (a failure, such as the 401 of
  * someone not signed in yet, is asked again: the answer may be different by now).
  */
-async function takePrefetched(path: string): Promise<Response | null> {
+async function takePrefetched(path: string, workspace: string | null): Promise<Response | null> {
   const entry = prefetched.get(path);
   prefetched.delete(path);
-  const early = entry ? (Date.now() - entry.at < PREFETCH_FRESH_MS ? entry.response : null) : takeEarly(path, PREFETCH_FRESH_MS);
+  const early = entry ? (Date.now() - entry.at < PREFETCH_FRESH_MS ? entry.response : null) : takeEarly(path, PREFETCH_FRESH_MS, workspace);
   if (!early) return null;
   const response = await early.catch(() => null);
   return response?.ok ? response : null;
@@ -176,7 +176,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     // A write (signing in, say) may change what a prefetched answer would say.
     if (!get) clearPrefetched(options.changesOnly);
     // A prefetched answer is taken with or without a signal (an abort then only stops the wait).
-    const early = attempt === 0 && get ? await takePrefetched(path) : null;
+    const early = attempt === 0 && get ? await takePrefetched(path, acting) : null;
     if (early && options.signal?.aborted) throw new ApiRequestError(undefined, undefined, 'aborted');
     try {
       response =

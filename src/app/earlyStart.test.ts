@@ -1,6 +1,7 @@
 import { api, prefetchGet } from './api';
 import { saveUserSetting } from '../features/settings/serverSettings';
-import { earlyInputScript, earlyScript, earlyThemeScript, startGets, takeEarly, type EarlyPlan } from './earlyStart';
+import { earlyInputScript, earlyScript, earlyThemeScript, searchPath, SEARCH_PAGE, startGets, takeEarly, type EarlyPlan } from './earlyStart';
+import { searchPages } from '../features/search/searchApi';
 import { PAGE_HEAD_BLOCKS, startPageLoad } from '../features/pages/pageLoad';
 import { rowsPath, viewRowsQuery, BOARD_WINDOW, CALENDAR_WINDOW, DATABASE_WINDOW } from '../editor/blocks/databaseRows';
 import { calendarDays, calendarRowsQuery, firstRowsPaths } from '../editor/blocks/rowsAddress';
@@ -12,6 +13,7 @@ const PLAN: EarlyPlan = {
   screen: { scripts: ['/assets/PageScreen-3.js', '/assets/DocumentEditor-4.js'], styles: ['/assets/PageScreen-5.css'] },
   database: { scripts: ['/assets/DatabaseBlock-6.js', '/assets/dnd-7.js'], styles: ['/assets/database-8.css'] },
   calendar: { scripts: ['/assets/CalendarView-9.js'], styles: [] },
+  search: { scripts: ['/assets/SearchScreen-10.js'], styles: ['/assets/SearchScreen-11.css'] },
   rowsWindow: DATABASE_WINDOW,
   boardWindow: BOARD_WINDOW,
   calendarWindow: CALENDAR_WINDOW,
@@ -44,7 +46,8 @@ function serve(answer: (path: string) => unknown = () => ({ data: {}, meta: {}, 
     const path = String(input);
     asked.push(path);
     const body = answer(path);
-    return { ok: true, status: 200, statusText: '', headers: new Headers(), json: async () => body, text: async () => JSON.stringify(body) } as Response;
+    const response = { ok: true, status: 200, statusText: '', headers: new Headers(), json: async () => body, text: async () => JSON.stringify(body) };
+    return { ...response, clone: () => response } as unknown as Response;
   }) as typeof fetch;
   return asked;
 }
@@ -413,4 +416,43 @@ describe("a page's first click and keys, kept until the editor takes them", () =
     expect(document.documentElement.dataset.theme).toBe('dark');
     localStorage.removeItem('uiSettings');
   });
+});
+
+test("the search screen's address: its code, and its first results asked for in the workspace the person was last in, taken by the screen's own request", async () => {
+  const workspaces = new Map<string, string | undefined>();
+  const asked = serve((path) =>
+    path === '/api/user/settings' ? { data: { activeWorkspace: 'w-last' }, meta: {}, errors: [] } : { data: [{ path }], meta: {}, errors: [] },
+  );
+  const fetched = globalThis.fetch;
+  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    workspaces.set(String(input), (init?.headers as Record<string, string> | undefined)?.['X-Workspace-Id']);
+    return fetched(input, init);
+  }) as typeof fetch;
+  runScript(`/search?q=${encodeURIComponent('отчёт квартал')}&kind=pages&after=2026-12-01`);
+  expect(preloads()).toEqual(['modulepreload /assets/SearchScreen-10.js', 'preload:style /assets/SearchScreen-11.css']);
+  const path = searchPath({ q: 'отчёт квартал', kind: 'pages', after: '2026-12-01', inTrash: false }, 0, SEARCH_PAGE);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(asked).toEqual([...PLAN.words, '/api/user/current', '/api/v3/spaces/workspace', '/api/user/settings', path]);
+  expect(workspaces.get(path)).toBe('w-last');
+  const early = asked.length;
+  // As the screen asks: in another workspace, it is asked for; in that one, the answer is taken.
+  await expect(searchPages('отчёт квартал', { kind: 'pages', after: '2026-12-01', workspaceId: 'w-other' }, 0, SEARCH_PAGE)).resolves.toMatchObject({
+    hits: [{ path }],
+  });
+  expect(asked).toHaveLength(early + 1);
+  await expect(searchPages('отчёт квартал', { kind: 'pages', after: '2026-12-01', workspaceId: 'w-last' }, 0, SEARCH_PAGE)).resolves.toMatchObject({
+    hits: [{ path }],
+  });
+  expect(asked).toHaveLength(early + 1);
+  globalThis.fetch = fetched;
+});
+
+test("the search screen's address: another workspace named asks at once in it; no query, nothing asked", () => {
+  let asked = serve();
+  runScript('/search?q=plan&ws=w-named');
+  expect(asked.at(-1)).toBe(searchPath({ q: 'plan', inTrash: false }, 0, SEARCH_PAGE));
+  expect(window.__early?.[asked.at(-1)!]?.workspace).toBe('w-named');
+  asked = serve();
+  runScript('/search?q=%20');
+  expect(asked).toEqual([...PLAN.words, '/api/user/current', '/api/v3/spaces/workspace', '/api/user/settings']);
 });

@@ -5,7 +5,8 @@ import { rowsAddressScript, type firstRowsPaths } from '../editor/blocks/rowsAdd
  * ≈ 150 ms before the app's code has come and run (docs/web-app.md, «Opening a page»). The build
  * writes that script (server/web/earlyStart.ts) from the functions here, as their text: so they
  * use nothing but their arguments and the browser's globals, and call no other function of this
- * file but `startGets` and `earlyStart`, which go into the script together; the addresses of a
+ * file but `startGets`, `searchOfAddress`, `searchPath`, `earlySearch` and `earlyStart`, which go
+ * into the script together; the addresses of a
  * database's rows come from src/editor/blocks/rowsAddress.ts, as the script's text of those
  * functions (an argument of `earlyStart`: an imported name is not a name in the script). The app takes the answers (`takeEarly`: the api's prefetched GETs and the
  * translation files) instead of asking again.
@@ -26,13 +27,82 @@ export interface EarlyPlan {
   calendarWindow: number;
   /** The Calendar view's own chunk (FullCalendar), asked for when a database opens on a calendar. */
   calendar: { scripts: string[]; styles: string[] };
+  /** The search screen's chunks and style sheets, asked for on its address (`/search`). */
+  search: { scripts: string[]; styles: string[] };
 }
 
-/** A request the script made: when, and its answer. */
+/** A request the script made: when, and its answer; `workspace`: asked for in that workspace (X-Workspace-Id). */
 export interface EarlyRequest {
   at: number;
   response: Promise<Response>;
+  workspace?: string;
 }
+
+/** The filters of the search screen (its address), as `searchPath` sends them. */
+export interface SearchAddress {
+  q: string;
+  /** Another workspace than the active one (`ws=`). */
+  workspaceId?: string;
+  /** Pages made by this user. */
+  author?: string;
+  /** Changed on or after / before these days (YYYY-MM-DD, the browser's days). */
+  after?: string;
+  before?: string;
+  /** Pages in the trash instead. */
+  inTrash?: boolean;
+  /** Rows of this database (block id) only: a result's «ещё N строк». */
+  database?: string;
+  kind?: string;
+  section?: string;
+  sort?: string;
+}
+
+/**
+ * The search screen's address (`/search?q=…&kind=…`) read as the filters it searches with
+ * (src/features/search/SearchScreen.tsx reads it so too). Self-contained (see the top).
+ */
+export function searchOfAddress(search: string): SearchAddress {
+  const params = new URLSearchParams(search);
+  const get = (name: string) => params.get(name) || undefined;
+  return {
+    q: params.get('q') ?? '',
+    workspaceId: get('ws'),
+    author: get('author'),
+    after: get('after'),
+    before: get('before'),
+    inTrash: params.get('trash') === '1',
+    database: get('database'),
+    kind: get('kind'),
+    section: get('section'),
+    sort: params.get('sort') === 'edited' ? 'edited' : undefined,
+  };
+}
+
+/**
+ * `GET search/text`'s path for a search (src/features/search/searchApi.ts asks with it): the
+ * days as the instants the browser's days start (`before`: the next day's start, the day taken
+ * in). Self-contained (see the top).
+ */
+export function searchPath(search: SearchAddress, offset: number, limit: number): string {
+  const start = (day: string, next: number) => {
+    const at = new Date(`${day}T00:00:00`);
+    at.setDate(at.getDate() + next);
+    return at.toISOString();
+  };
+  const params = new URLSearchParams({ q: JSON.stringify(search.q), offset: String(offset), limit: String(limit) });
+  if (search.author) params.set('author', JSON.stringify(search.author));
+  if (search.after) params.set('after', JSON.stringify(start(search.after, 0)));
+  if (search.before) params.set('before', JSON.stringify(start(search.before, 1)));
+  if (search.inTrash) params.set('inTrash', 'true');
+  if (search.database) params.set('database', JSON.stringify(search.database));
+  if (search.kind) params.set('kind', JSON.stringify(search.kind));
+  if (search.section) params.set('section', JSON.stringify(search.section));
+  if (search.sort) params.set('sort', JSON.stringify(search.sort));
+  return `/api/v3/spaces/search/text?${params.toString()}`;
+}
+
+/** Results the search screen shows at first (and asks for each time «Показать ещё» is pressed). */
+export const SEARCH_PAGE = 20;
 
 declare global {
   interface Window {
@@ -77,7 +147,6 @@ export function earlyStart(plan: EarlyPlan, rowsOf: typeof firstRowsPaths): void
   for (const url of plan.words) get(url);
   const start = startGets(location.pathname);
   for (const path of [...start.pageGets, ...start.shellGets]) get(path, api);
-  if (start.page === null) return;
   const link = (rel: string, href: string, as?: string) => {
     const element = document.createElement('link');
     element.rel = rel;
@@ -86,6 +155,11 @@ export function earlyStart(plan: EarlyPlan, rowsOf: typeof firstRowsPaths): void
     if (as) element.setAttribute('as', as);
     document.head.appendChild(element);
   };
+  if (/^\/search\/?$/.test(location.pathname)) {
+    earlySearch(plan, early, api, link);
+    return;
+  }
+  if (start.page === null) return;
   for (const href of plan.screen.scripts) link('modulepreload', href);
   for (const href of plan.screen.styles) link('preload', href, 'style');
   // The page's top is read here before the app reads it: databases in it have their rows asked
@@ -117,11 +191,53 @@ export function earlyStart(plan: EarlyPlan, rowsOf: typeof firstRowsPaths): void
   top.response.catch(() => undefined);
 }
 
-/** The script's request for `path` (once; a second call, or one after `maxAgeMs`, gets null). */
-export function takeEarly(path: string, maxAgeMs = 10_000): Promise<Response> | null {
+/**
+ * On the search screen's address: its code, and its first results, asked for in the workspace it
+ * will search — the address's (`ws=`), else the one the person was last in (their settings, asked
+ * for already: read from a copy of that answer). None when there is no query or no workspace to
+ * name. Self-contained (see the top): the screen's own (SEARCH_PAGE) results, by `searchPath`;
+ * `link` adds a preload link to the head (`earlyStart`'s).
+ */
+export function earlySearch(
+  plan: EarlyPlan,
+  early: Record<string, EarlyRequest | undefined>,
+  api: RequestInit,
+  link: (rel: string, href: string, as?: string) => void,
+): void {
+  for (const href of plan.search.scripts) link('modulepreload', href);
+  for (const href of plan.search.styles) link('preload', href, 'style');
+  const search = searchOfAddress(location.search);
+  if (!search.q.trim()) return;
+  const path = searchPath(search, 0, 20);
+  const ask = (workspace: string) => {
+    const response = fetch(path, { ...api, headers: { ...(api.headers as Record<string, string>), 'X-Workspace-Id': workspace } });
+    response.catch(() => undefined);
+    early[path] = { at: Date.now(), response, workspace };
+  };
+  if (search.workspaceId) return ask(search.workspaceId);
+  const settings = early['/api/user/settings'];
+  if (!settings) return;
+  // A copy of the answer (the app reads the answer itself): taken before the app's reading, as
+  // this runs first.
+  settings.response
+    .then((response) => (response.ok ? response.clone().json() : null))
+    .then((answer: { data?: { activeWorkspace?: unknown } } | null) => {
+      const active = answer?.data?.activeWorkspace;
+      if (typeof active === 'string' && active) ask(active);
+    })
+    .catch(() => undefined);
+}
+
+/**
+ * The script's request for `path` (once; a second call, or one after `maxAgeMs`, gets null). One
+ * asked for in a workspace (`EarlyRequest.workspace`) is taken only by a call acting in that
+ * workspace (`workspace`); another is left for a later one.
+ */
+export function takeEarly(path: string, maxAgeMs = 10_000, workspace?: string | null): Promise<Response> | null {
   const early = typeof window === 'undefined' ? undefined : window.__early;
   const entry = early?.[path];
   if (!entry) return null;
+  if (entry.workspace !== undefined && entry.workspace !== workspace) return null;
   early[path] = undefined;
   return Date.now() - entry.at < maxAgeMs ? entry.response : null;
 }
@@ -246,7 +362,7 @@ export function recordEarlyInput(): void {
 
 /** The script itself, for index.html. */
 export function earlyScript(plan: EarlyPlan): string {
-  return `${ZOD_SETTINGS}\n${startGets.toString()}\n(${earlyStart.toString()})(${JSON.stringify(plan)}, ${rowsAddressScript()});`;
+  return `${ZOD_SETTINGS}\n${[startGets, searchOfAddress, searchPath, earlySearch].map((f) => f.toString()).join('\n')}\n(${earlyStart.toString()})(${JSON.stringify(plan)}, ${rowsAddressScript()});`;
 }
 
 /**

@@ -9,12 +9,13 @@ import { useWorkspaceUsers } from '../comments/members';
 import { displayName } from '../comments/userLookup';
 import { SEARCH_KINDS, SEARCH_SECTIONS } from '../../../schema/search';
 import { DayInput } from '../database/cells/DateInput';
+import { searchOfAddress, SEARCH_PAGE } from '../../app/earlyStart';
 import { databaseRowsAddress, searchPages, searchResults, type SearchFilters, type WireSearchHit } from './searchApi';
 import { DatabaseHeading, hitAddress, MoreRows, SearchHit } from './SearchHit';
 import './search.css';
 
 /** A value of the address when it is one of `values` (an unknown one is left out, not sent). */
-function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
+function oneOf<T extends string>(values: readonly T[], value: string | undefined): T | undefined {
   return values.find((v) => v === value);
 }
 
@@ -44,8 +45,6 @@ function ChoiceFilter({
   );
 }
 
-/** Results a screen reads at a time («Показать ещё» reads the next). */
-const PAGE = 20;
 const TYPE_DEBOUNCE_MS = 250;
 
 type Results =
@@ -64,17 +63,14 @@ export default function SearchScreen() {
   const [params, setParams] = useSearchParams();
   const workspaces = useAppSelector((state) => state.workspaces.list);
   const activeId = useAppSelector((state) => state.workspaces.activeId);
-  const q = params.get('q') ?? '';
+  // The address read as the early script reads it (src/app/earlyStart.ts): the first results it asked for are these.
+  const { q, ...address } = searchOfAddress(params.toString());
   const filters: SearchFilters = {
-    workspaceId: params.get('ws') ?? activeId ?? undefined,
-    author: params.get('author') ?? undefined,
-    after: params.get('after') ?? undefined,
-    before: params.get('before') ?? undefined,
-    inTrash: params.get('trash') === '1',
-    database: params.get('database') ?? undefined,
-    kind: oneOf(SEARCH_KINDS, params.get('kind')),
-    section: oneOf(SEARCH_SECTIONS, params.get('section')),
-    sort: params.get('sort') === 'edited' ? 'edited' : undefined,
+    ...address,
+    workspaceId: address.workspaceId ?? activeId ?? undefined,
+    kind: oneOf(SEARCH_KINDS, address.kind),
+    section: oneOf(SEARCH_SECTIONS, address.section),
+    sort: address.sort === 'edited' ? 'edited' : undefined,
   };
   const filterKey = JSON.stringify(filters);
   const [typed, setTyped] = useState(q);
@@ -109,7 +105,7 @@ export default function SearchScreen() {
     }
     const controller = new AbortController();
     setResults({ status: 'loading' });
-    searchPages(q, filters, 0, PAGE, controller.signal).then(
+    searchPages(q, filters, 0, SEARCH_PAGE, controller.signal).then(
       ({ hits, more, next }) => setResults({ status: 'ready', hits, more, next }),
       (error: unknown) => !controller.signal.aborted && setResults({ status: 'failed', error }),
     );
@@ -120,7 +116,7 @@ export default function SearchScreen() {
     if (results.status !== 'ready') return;
     setResults({ ...results, loadingMore: true });
     try {
-      const next = await searchPages(q, filters, results.next, PAGE);
+      const next = await searchPages(q, filters, results.next, SEARCH_PAGE);
       setResults({ status: 'ready', hits: [...results.hits, ...next.hits], more: next.more, next: next.next });
     } catch {
       setResults({ ...results, loadingMore: false });

@@ -1,38 +1,23 @@
 import type { WireElement } from '../../../schema/element';
 import type { SearchKind, SearchSection, WireSearchHit } from '../../../schema/search';
 import { api } from '../../app/api';
+import { searchPath, type SearchAddress } from '../../app/earlyStart';
 
 export type { WireSearchHit };
 
-/** The filters of the full results screen (docs/search.md «Filters»). */
-export interface SearchFilters {
-  /** Another workspace than the active one. */
-  workspaceId?: string;
-  /** Pages made by this user. */
-  author?: string;
-  /** Changed on or after / before these days (YYYY-MM-DD, the browser's days). */
-  after?: string;
-  before?: string;
-  /** Pages in the trash instead. */
-  inTrash?: boolean;
-  /** Rows of this database (block id) only: a result's «ещё N строк». */
-  database?: string;
-  /** Pages (not rows), databases (pages holding one) or rows of databases only. */
+/**
+ * The filters of the full results screen (docs/search.md «Filters»), as its address holds them
+ * (`SearchAddress`, src/app/earlyStart.ts) with the kind, the part of the sidebar and the order
+ * known ones.
+ */
+export interface SearchFilters extends Omit<SearchAddress, 'q' | 'kind' | 'section' | 'sort'> {
+  /** Pages (not rows), databases (pages holding one), rows of databases, or comments only. */
   kind?: SearchKind;
   /** One part of the sidebar: the workspace's pages («all»), one's private ones, those shared with one. */
   section?: SearchSection;
   /** The last edited first, instead of the best match. */
   sort?: 'edited';
 }
-
-/** A day of the browser's as the instant it starts. */
-const dayStart = (day: string) => new Date(`${day}T00:00:00`).toISOString();
-/** The instant the day after `day` starts («changed before the 5th» takes the 5th in). */
-const dayAfter = (day: string) => {
-  const next = new Date(`${day}T00:00:00`);
-  next.setDate(next.getDate() + 1);
-  return next.toISOString();
-};
 
 /**
  * `GET search/text`: results found by `q`, `limit` of them from `offset`, whether there are more,
@@ -45,16 +30,8 @@ export async function searchPages(
   limit: number,
   signal?: AbortSignal,
 ): Promise<{ hits: WireSearchHit[]; more: boolean; next: number }> {
-  const params = new URLSearchParams({ q: JSON.stringify(q), offset: String(offset), limit: String(limit) });
-  if (filters.author) params.set('author', JSON.stringify(filters.author));
-  if (filters.after) params.set('after', JSON.stringify(dayStart(filters.after)));
-  if (filters.before) params.set('before', JSON.stringify(dayAfter(filters.before)));
-  if (filters.inTrash) params.set('inTrash', 'true');
-  if (filters.database) params.set('database', JSON.stringify(filters.database));
-  if (filters.kind) params.set('kind', JSON.stringify(filters.kind));
-  if (filters.section) params.set('section', JSON.stringify(filters.section));
-  if (filters.sort) params.set('sort', JSON.stringify(filters.sort));
-  const { data, meta } = await api<WireSearchHit[]>(`/api/v3/spaces/search/text?${params}`, { signal, workspaceId: filters.workspaceId });
+  // The path the early script asks for on the screen's address (src/app/earlyStart.ts): the same for the same search.
+  const { data, meta } = await api<WireSearchHit[]>(searchPath({ ...filters, q }, offset, limit), { signal, workspaceId: filters.workspaceId });
   const { hasMoreNext, next } = (meta ?? {}) as { hasMoreNext?: boolean; next?: number };
   return { hits: data, more: Boolean(hasMoreNext), next: next ?? offset + data.length };
 }
