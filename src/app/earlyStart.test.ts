@@ -421,7 +421,11 @@ describe("a page's first click and keys, kept until the editor takes them", () =
 test("the search screen's address: its code, and its first results asked for in the workspace the person was last in, taken by the screen's own request", async () => {
   const workspaces = new Map<string, string | undefined>();
   const asked = serve((path) =>
-    path === '/api/user/settings' ? { data: { activeWorkspace: 'w-last' }, meta: {}, errors: [] } : { data: [{ path }], meta: {}, errors: [] },
+    path === '/api/user/settings'
+      ? { data: { activeWorkspace: 'w-last', wizardOffered: true }, meta: {}, errors: [] }
+      : path === '/api/v3/spaces/workspace'
+        ? { data: [{ id: 'w-own', private: true }, { id: 'w-last' }], meta: {}, errors: [] }
+        : { data: [{ path }], meta: {}, errors: [] },
   );
   const fetched = globalThis.fetch;
   globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
@@ -445,6 +449,24 @@ test("the search screen's address: its code, and its first results asked for in 
   });
   expect(asked).toHaveLength(early + 1);
   globalThis.fetch = fetched;
+});
+
+test("the search screen's address: nothing remembered, the first workspace (as the app opens it); a workspace left, not the remembered one", async () => {
+  for (const [remembered, expected] of [
+    [null, 'w-own'],
+    ['w-gone', 'w-own'],
+  ] as const) {
+    const asked = serve((path) =>
+      path === '/api/user/settings'
+        ? { data: { activeWorkspace: remembered, wizardOffered: true }, meta: {}, errors: [] }
+        : path === '/api/v3/spaces/workspace'
+          ? { data: [{ id: 'w-own', private: true }, { id: 'w-team' }], meta: {}, errors: [] }
+          : { data: [], meta: {}, errors: [] },
+    );
+    runScript('/search?q=plan');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(window.__early?.[asked.at(-1)!]?.workspace).toBe(expected);
+  }
 });
 
 test("the search screen's address: another workspace named asks at once in it; no query, nothing asked", () => {

@@ -193,9 +193,8 @@ export function earlyStart(plan: EarlyPlan, rowsOf: typeof firstRowsPaths): void
 
 /**
  * On the search screen's address: its code, and its first results, asked for in the workspace it
- * will search — the address's (`ws=`), else the one the person was last in (their settings, asked
- * for already: read from a copy of that answer). None when there is no query or no workspace to
- * name. Self-contained (see the top): the screen's own (SEARCH_PAGE) results, by `searchPath`;
+ * will search — the address's (`ws=`), else the one the app will open (from copies of the
+ * settings' and the workspace list's answers, asked for already). None when there is no query. Self-contained (see the top): the screen's own (SEARCH_PAGE) results, by `searchPath`;
  * `link` adds a preload link to the head (`earlyStart`'s).
  */
 export function earlySearch(
@@ -216,14 +215,25 @@ export function earlySearch(
   };
   if (search.workspaceId) return ask(search.workspaceId);
   const settings = early['/api/user/settings'];
-  if (!settings) return;
-  // A copy of the answer (the app reads the answer itself): taken before the app's reading, as
-  // this runs first.
-  settings.response
-    .then((response) => (response.ok ? response.clone().json() : null))
-    .then((answer: { data?: { activeWorkspace?: unknown } } | null) => {
-      const active = answer?.data?.activeWorkspace;
-      if (typeof active === 'string' && active) ask(active);
+  const list = early['/api/v3/spaces/workspace'];
+  if (!settings || !list) return;
+  // Copies of the answers (the app reads the answers themselves): taken before the app's
+  // reading, as this runs first.
+  const read = (request: EarlyRequest) => request.response.then((response) => (response.ok ? response.clone().json() : null));
+  Promise.all([read(settings), read(list)])
+    .then(([mine, theirs]: Array<{ data?: unknown } | null>) => {
+      const { activeWorkspace, wizardOffered } = (mine?.data ?? {}) as { activeWorkspace?: unknown; wizardOffered?: unknown };
+      const workspaces = (Array.isArray(theirs?.data) ? theirs.data : []) as Array<{ id: string; private?: boolean; role?: string }>;
+      // The one the app opens (src/features/workspaces/workspacesSlice.ts, loadWorkspaces): the
+      // one last used; on an invited person's first visit, the team they were invited to; else
+      // their first. Should the app choose another, it asks itself.
+      const teams = workspaces.filter((w) => !w.private && w.role !== 'guest');
+      const active = workspaces.some((w) => w.id === activeWorkspace)
+        ? (activeWorkspace as string)
+        : !wizardOffered && workspaces.length > 1 && teams.length > 0
+          ? teams[teams.length - 1].id
+          : workspaces[0]?.id;
+      if (active) ask(active);
     })
     .catch(() => undefined);
 }

@@ -24,6 +24,14 @@ async function pageWith(cookie: string, title: string, texts: string[], parentId
   return made.data.id;
 }
 
+/** Waits until the server's indexer has what was just written: `q` finds `count` results (the screen asks once, at once). */
+async function indexed(cookie: string, q: string, count: number): Promise<void> {
+  await eventually(
+    async () => (await fetchJson<{ data: unknown[] }>(`${S()}/search/text?q=${encodeURIComponent(JSON.stringify(q))}`, { cookie })).data.length,
+    count,
+  );
+}
+
 const finder = (page: Page) => page.getByRole('dialog', { name: 'Поиск' });
 const options = (page: Page) => finder(page).getByRole('option');
 
@@ -170,6 +178,7 @@ it('the results screen: what kind, the order, and the days typed the Russian way
   const cookie = await cookieOf(page);
   await pageWith(cookie, 'Марсоход', ['Колёса и солнечные панели']);
   await pageWith(cookie, 'Марсоход второй', ['Запасной']);
+  await indexed(cookie, 'марсоход', 2);
   await page.goto(`${suite.server.url}/search?q=${encodeURIComponent('марсоход')}`);
   const results = page.getByRole('list', { name: 'Результаты поиска' });
   // The best match first: the title that is the query.
@@ -223,6 +232,7 @@ it('a comment found: «Комментарии» keeps to them, the passage says 
     cookie,
     body: JSON.stringify({ content: [{ text: 'Обсудим ламантинов в пятницу' }], attaches: [] }),
   });
+  await indexed(cookie, 'ламантины', 2);
   await page.goto(`${suite.server.url}/search?q=${encodeURIComponent('ламантины')}`);
   const results = page.getByRole('list', { name: 'Результаты поиска' });
   await eventually(() => results.locator('.search-hit-title').allTextContents(), ['Ламантины', 'Планёрка']);
