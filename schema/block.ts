@@ -106,20 +106,53 @@ export const wireBlockSchema = z
   })
   .superRefine(checkWireData);
 
+/** A block to make: its type and data (at `dataVersion`), under `parentId` after `placeAfter`. */
+const newBlockFields = {
+  type: z.enum(BLOCK_WIRE_TYPES),
+  data: z.record(z.string(), z.unknown()),
+  dataVersion: dataVersionSchema,
+  parentId: idSchema.nullable().optional(),
+  placeAfter: idSchema.nullable().optional(),
+};
+
 /** POST /api/v3/spaces/block: create. The client may choose the id (it must be a fresh uuid). */
 export const createBlockBodySchema = z
-  .object({
-    id: z.uuid().optional(),
-    pageId: idSchema,
-    type: z.enum(BLOCK_WIRE_TYPES),
-    data: z.record(z.string(), z.unknown()),
-    dataVersion: dataVersionSchema,
-    parentId: idSchema.nullable().optional(),
-    placeAfter: idSchema.nullable().optional(),
-  })
+  .object({ id: z.uuid().optional(), pageId: idSchema, ...newBlockFields })
   .strict()
   .transform(toCurrentData);
 export type CreateBlockBody = z.infer<typeof createBlockBodySchema> & { data: BlockData };
+
+/** Blocks one batch create may make (POST /api/v3/spaces/blocks/create): a paste of hundreds of lines is one request. */
+export const MAX_BLOCKS_PER_CREATE = 500;
+
+/**
+ * POST /api/v3/spaces/blocks/create: several blocks of one page made in one request, in order,
+ * each as POST block would (its id chosen by the client; `placeAfter` may name a block made
+ * earlier in the same request).
+ */
+export const createBlocksBodySchema = z
+  .object({
+    pageId: idSchema,
+    blocks: z
+      .array(
+        z
+          .object({ id: z.uuid(), ...newBlockFields })
+          .strict()
+          .transform(toCurrentData),
+      )
+      .min(1)
+      .max(MAX_BLOCKS_PER_CREATE),
+  })
+  .strict();
+export type CreateBlocksBody = z.infer<typeof createBlocksBodySchema>;
+
+/**
+ * One block's outcome of a batch create: made (the block as stored), or refused as its own POST
+ * block would have been (the error's status and code; on 409, the server's block as `block`).
+ */
+export type CreateBlockOutcome =
+  | { id: string; status: 'created'; block: WireBlock }
+  | { id: string; status: 'refused'; error: { status: number; code: string; message: string }; block?: WireBlock };
 
 /** POST /api/v3/spaces/block/{id}: update. `version` is the version the edit was based on. */
 export const updateBlockBodySchema = z

@@ -1,4 +1,11 @@
-import type { CreateBlockBody, DeleteBlockOutcome, UpdateBlockBody, WireBlock } from '../../schema/block';
+import {
+  MAX_BLOCKS_PER_CREATE,
+  type CreateBlockBody,
+  type CreateBlockOutcome,
+  type DeleteBlockOutcome,
+  type UpdateBlockBody,
+  type WireBlock,
+} from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import {
@@ -26,6 +33,7 @@ type Call =
   | { kind: 'move'; id: string; body: { parentId: string | null; placeAfter: string | null } }
   | { kind: 'delete'; id: string }
   | { kind: 'deleteMany'; id: string; ids: string[] }
+  | { kind: 'createMany'; id: string; ids: string[]; placeAfters: Array<string | null> }
   | { kind: 'get'; id: string };
 
 function wire(id: string, text: string, extra: Partial<WireBlock> = {}): WireBlock {
@@ -115,6 +123,19 @@ function fakeApi() {
         if (version !== undefined && current && current.version !== version) throw httpError(422, ERROR_CODES.blockVersionConflict, current);
         removeWithChildren(id);
       }),
+    createBlocks: (pageId, blocks) =>
+      call({ kind: 'createMany', id: blocks[0].id, ids: blocks.map((b) => b.id), placeAfters: blocks.map((b) => b.placeAfter ?? null) }, () =>
+        blocks.map(({ id, type, data, parentId, placeAfter }): CreateBlockOutcome => {
+          const taken = server.get(id);
+          if (taken) return { id, status: 'refused', error: { status: 409, code: ERROR_CODES.blockExists, message: 'taken' }, block: taken };
+          // Like the server: the block before it must be there (made earlier, or in this request).
+          if (placeAfter && !server.has(placeAfter))
+            return { id, status: 'refused', error: { status: 422, code: 'validation_failed', message: 'no such block' } };
+          const stored = wire(id, '', { pageId, type, data, parentId: parentId ?? null, placeAfter: placeAfter ?? null });
+          server.set(id, stored);
+          return { id, status: 'created', block: stored };
+        }),
+      ),
     deleteBlocks: (_pageId, blocks) =>
       call({ kind: 'deleteMany', id: blocks[0].id, ids: blocks.map((b) => b.id) }, () =>
         blocks.map(({ id, version }): DeleteBlockOutcome => {
@@ -149,9 +170,9 @@ function fakeApi() {
     refuse(id: string, error: BlockSyncError, times: number) {
       refusals.set(id, { error, times });
     },
-    /** Calls wait until released. */
-    holdAnswers() {
-      hold = true;
+    /** Calls wait until released (`false`: calls from now on answer at once). */
+    holdAnswers(on = true) {
+      hold = on;
     },
     /** Lets the oldest held call answer. */
     releaseOne() {
@@ -160,9 +181,10 @@ function fakeApi() {
   };
 }
 
-/** The editor's side: the blocks as they are now, what the queue told it. */
-function setup(options: { retryDelaysMs?: number[]; pageId?: string } = {}) {
+/** The editor's side: the blocks as they are now, what the queue told it. `createsTogether`: the API makes blocks in batches too. */
+function setup({ createsTogether = false, ...options }: { retryDelaysMs?: number[]; pageId?: string; createsTogether?: boolean } = {}) {
   const remote = fakeApi();
+  if (!createsTogether) delete remote.api.createBlocks;
   const doc = new Map<string, WireBlock>();
   const serverCopies: WireBlock[] = [];
   const rejected: Array<{ uid: string; error: BlockSyncError }> = [];
@@ -1530,5 +1552,72 @@ describe('blockSyncQueue: deletes whose answer was lost, and late events of dele
     expect(server.has('b')).toBe(false);
     expect(remoteBlocks).toEqual([]);
     expect(doc.has('b')).toBe(false);
+  });
+});
+
+describe('blockSyncQueue: blocks made together go in one request', () => {
+  const pasted = (n: number, after: string) => Array.from({ length: n }, (_, i) => wire(`n${i}`, `line ${i}`, { placeAfter: i === 0 ? after : `n${i - 1}` }));
+
+  it('a paste of 1,200 lines: three requests (500, 500, 200), each line after the one before it, all known after', async () => {
+    const { loaded, edit, queue, calls, server } = setup({ pageId: PAGE_ID, createsTogether: true });
+    loaded(wire('a', 'A'));
+    for (const block of pasted(1200, 'a')) edit(block);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(calls.map((c) => [c.kind, c.kind === 'createMany' ? c.ids.length : 1])).toEqual([
+      ['createMany', MAX_BLOCKS_PER_CREATE],
+      ['createMany', MAX_BLOCKS_PER_CREATE],
+      ['createMany', 200],
+    ]);
+    const first = calls[0] as Extract<Call, { kind: 'createMany' }>;
+    expect(first.placeAfters.slice(0, 3)).toEqual(['a', 'n0', 'n1']);
+    expect(server.size).toBe(1201);
+    expect(queue.versionOf('n1199')).toBe(1);
+    expect(queue.hasPending()).toBe(false);
+  });
+
+  it('nested under a block made in the same request; typed into while the request was on the way: an update follows', async () => {
+    const { loaded, edit, queue, calls, server, holdAnswers, releaseOne, held } = setup({ pageId: PAGE_ID, createsTogether: true });
+    loaded(wire('a', 'A'));
+    edit(wire('p', 'Parent', { placeAfter: 'a' }));
+    edit(wire('c', 'Child', { parentId: 'p' }));
+    holdAnswers();
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    edit(wire('c', 'Child typed on', { parentId: 'p' }));
+    holdAnswers(false);
+    while (held.length > 0) {
+      releaseOne();
+      await wait(0);
+    }
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(calls.map((c) => c.kind)).toEqual(['createMany', 'update']);
+    expect(server.get('c')).toMatchObject({ parentId: 'p', data: tokens('Child typed on'), version: 2 });
+  });
+
+  it('a block refused in the batch goes again alone (a taken id carries on as an update on the server’s copy); a network failure retries the batch', async () => {
+    const { loaded, edit, queue, calls, server, failNext } = setup({ pageId: PAGE_ID, createsTogether: true, retryDelaysMs: [100] });
+    loaded(wire('a', 'A'));
+    // "n1" was made already (an answer lost before): taken.
+    server.set('n1', wire('n1', 'line 1', { placeAfter: 'n0' }));
+    failNext(httpError(undefined));
+    for (const block of pasted(3, 'a')) edit(block);
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(queue.status()).toBe('offline');
+    await wait(100);
+    await queue.flush();
+    expect(calls.map((c) => c.kind)).toEqual(['createMany', 'createMany', 'create']);
+    expect([...server.keys()].sort()).toEqual(['a', 'n0', 'n1', 'n2']);
+    expect(queue.versionOf('n1')).toBe(1);
+    expect(queue.hasPending()).toBe(false);
+  });
+
+  it('one new block alone goes as POST block', async () => {
+    const { loaded, edit, queue, calls } = setup({ pageId: PAGE_ID, createsTogether: true });
+    loaded(wire('a', 'A'));
+    edit(wire('n', 'New', { placeAfter: 'a' }));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(calls.map((c) => c.kind)).toEqual(['create']);
   });
 });

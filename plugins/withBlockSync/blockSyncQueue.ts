@@ -1,4 +1,11 @@
-import type { CreateBlockBody, DeleteBlockOutcome, UpdateBlockBody, WireBlock } from '../../schema/block';
+import {
+  MAX_BLOCKS_PER_CREATE,
+  type CreateBlockBody,
+  type CreateBlockOutcome,
+  type DeleteBlockOutcome,
+  type UpdateBlockBody,
+  type WireBlock,
+} from '../../schema/block';
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import {
@@ -24,6 +31,8 @@ export interface BlockSyncApi {
   moveBlock(id: string, body: { parentId: string | null; placeAfter: string | null }): Promise<WireBlock>;
   /** Deletes a block; with `version`, only if it is still at that version (else 422 with the block). */
   deleteBlock(id: string, version?: number): Promise<void>;
+  /** Makes several blocks of a page in one request, in order, each as createBlock would; answers each one's outcome. */
+  createBlocks?(pageId: string, blocks: Array<Omit<CreateBlockBody, 'pageId'> & { id: string }>): Promise<CreateBlockOutcome[]>;
   /** Deletes several blocks of a page in one request, each as deleteBlock would; answers each one's outcome. */
   deleteBlocks?(pageId: string, blocks: Array<{ id: string; version?: number }>): Promise<DeleteBlockOutcome[]>;
   /** The server's copy of a block, with its place (asked when a move or delete was refused). */
@@ -40,7 +49,7 @@ export interface BlockSyncOptions {
   api: BlockSyncApi;
   /** The block as it is now in the editor, or null if it is gone. Asked at send time, never earlier. */
   read: ReadBlock;
-  /** The page the blocks are on: with `api.deleteBlocks`, blocks deleted together go in one request. */
+  /** The page the blocks are on: with `api.createBlocks` / `api.deleteBlocks`, blocks made or deleted together go in one request. */
   pageId?: string;
   /** The server holds a newer copy than the edit was based on: put it in the editor. */
   onServerCopy(block: WireBlock): void;
@@ -196,9 +205,13 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       while (due.length > 0 && !disposed) {
         const uid = due.shift() as string;
         const deletes = deletable(uid) ? [uid, ...takeDeletes()] : [];
+        const creates = deletes.length === 0 && creatable(uid, new Set()) ? takeCreates(uid) : [];
         if (deletes.length > 1) {
           // Refused as a whole (not a network failure): each goes on its own, its refusal handled there.
           for (const id of await sendDeletes(deletes)) await sendOne(id);
+        } else if (creates.length > 1) {
+          // Refused (as a whole, or each) — each goes on its own, its refusal handled there.
+          for (const id of await sendCreates(creates)) await sendOne(id);
         } else await sendOne(uid);
       }
     } finally {
@@ -261,6 +274,102 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   }
 
   /**
+   * A block here that the server does not have yet, whose parent and the block before it the
+   * server has (or that are made before it, `before`), ready to be made as `send` would make it.
+   */
+  function creatable(uid: string, before: ReadonlySet<string>): boolean {
+    if (!options.api.createBlocks || options.pageId === undefined || tree.has(uid) || unansweredDeletes.has(uid)) return false;
+    const block = read(uid);
+    if (!block || block.pageId !== options.pageId || (block.parentId && refused.has(block.parentId))) return false;
+    const waitsFor = (id: string | null) => id !== null && !before.has(id) && missing(id) !== null;
+    return !waitsFor(block.parentId) && !waitsFor(block.placeAfter) && (before.has(block.placeAfter ?? '') || unsettled(block.placeAfter) === null);
+  }
+
+  /**
+   * A paste of hundreds of lines, made in one request: `uid` and the other new blocks that are due
+   * or waiting out their debounce and can be made after it (each after its parent and the block
+   * before it), taken out of the queue in an order that keeps that, up to a request's worth.
+   */
+  function takeCreates(uid: string): string[] {
+    const taken = [uid];
+    const inBatch = new Set(taken);
+    // At most this many waiting blocks looked at (each a read of the editor), in a few passes:
+    // they are marked in the document's order, so one pass takes a paste.
+    const waiting = [...due, ...[...timers.keys()].slice(0, MAX_BLOCKS_PER_CREATE * 2)].filter((id) => id !== uid);
+    for (let pass = 0, progress = true; pass < 3 && progress && taken.length < MAX_BLOCKS_PER_CREATE; pass++) {
+      progress = false;
+      for (const id of waiting) {
+        if (taken.length >= MAX_BLOCKS_PER_CREATE) break;
+        if (inBatch.has(id) || !creatable(id, inBatch)) continue;
+        taken.push(id);
+        inBatch.add(id);
+        progress = true;
+      }
+    }
+    for (const id of taken.slice(1)) {
+      clearTimeout(timers.get(id));
+      timers.delete(id);
+      const at = due.indexOf(id);
+      if (at >= 0) due.splice(at, 1);
+    }
+    return taken;
+  }
+
+  /**
+   * Makes new blocks in one request (`takeCreates`); each one's outcome is taken as its own
+   * create's would be. A network failure retries them all (a create whose answer was lost comes
+   * back as taken, 409, and carries on as the single create's does). Answers the blocks to send
+   * one by one instead: those refused (their refusal is handled there), or all of them when the
+   * request was refused as a whole.
+   */
+  async function sendCreates(uids: string[]): Promise<string[]> {
+    for (const uid of uids) inFlight.add(uid);
+    const inBatch = new Set<string>();
+    const items = uids.map((id) => {
+      const block = read(id) as WireBlock;
+      if (!created.has(id)) created.set(id, { type: block.type, data: block.data });
+      // The block before it as the server will have it: one made before it here, else the nearest it knows.
+      let placeAfter = block.placeAfter;
+      while (placeAfter && !inBatch.has(placeAfter) && !tree.has(placeAfter)) placeAfter = read(placeAfter)?.placeAfter ?? null;
+      inBatch.add(id);
+      return { id, type: block.type, data: block.data, parentId: block.parentId, placeAfter };
+    });
+    try {
+      const outcomes = await accepted((options.api.createBlocks as NonNullable<BlockSyncApi['createBlocks']>)(options.pageId as string, items));
+      failures = 0;
+      const again: string[] = [];
+      for (const outcome of outcomes) {
+        if (outcome.status !== 'created') {
+          again.push(outcome.id);
+          continue;
+        }
+        created.delete(outcome.id);
+        placeRetries.delete(outcome.id);
+        tree.remember(outcome.block);
+      }
+      status.refresh();
+      return again;
+    } catch (raw) {
+      return batchFailed(uids, raw as BlockSyncError);
+    } finally {
+      landed(uids);
+    }
+  }
+
+  /**
+   * A batch request failed: refused as a whole, its blocks go one by one (answered); a network
+   * failure retries them all later (`lost`: what to note of each, its answer may have been lost).
+   */
+  function batchFailed(uids: string[], error: BlockSyncError, lost?: (uid: string) => void): string[] {
+    if (!isTransient(error)) return uids;
+    if (lost) for (const uid of uids) lost(uid);
+    const delay = retryDelay();
+    failures += 1;
+    for (const uid of uids) schedule(uid, delay);
+    return [];
+  }
+
+  /**
    * Deletes blocks in one request (a selection of 400 paragraphs deleted is one request, not
    * 400). Each one's outcome is taken as its own DELETE's would be; a network failure retries
    * them all. Answers the blocks to send one by one instead (the request was refused as a whole).
@@ -282,12 +391,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       status.refresh();
       return [];
     } catch (raw) {
-      if (!isTransient(raw as BlockSyncError)) return uids;
-      for (const uid of uids) unansweredDeletes.add(uid);
-      const delay = retryDelay();
-      failures += 1;
-      for (const uid of uids) schedule(uid, delay);
-      return [];
+      return batchFailed(uids, raw as BlockSyncError, (uid) => unansweredDeletes.add(uid));
     } finally {
       landed(uids);
     }

@@ -187,6 +187,69 @@ describe('create and order', () => {
   });
 });
 
+describe('several at once (POST blocks/create)', () => {
+  const create = (pageId: string, blocks: unknown[], cookie = ann) => api(t, cookie, 'POST', '/api/v3/spaces/blocks/create', { pageId, blocks });
+  const item = (text: string, position: { parentId?: string | null; placeAfter?: string | null } = {}) => ({
+    id: crypto.randomUUID(),
+    type: 'text',
+    data: { tokens: [{ text }] },
+    ...position,
+  });
+  const textOf = (block: WireBlock) => tokensOf(block)[0]?.text;
+
+  test('made in order, one following another made before it in the same request, nested too, as one by one', async () => {
+    const pageId = await newPage();
+    const first = await createBlock(pageId, { tokens: [{ text: 'before' }] });
+    const a = item('a', { placeAfter: first.id });
+    const b = item('b', { placeAfter: a.id });
+    const b1 = item('b1', { parentId: b.id });
+    const c = item('c', { placeAfter: b.id });
+    const res = await create(pageId, [a, b, b1, c]);
+    expect(res.statusCode).toBe(200);
+    const outcomes = body<Array<{ id: string; status: string; block: WireBlock }>>(res).data;
+    expect(outcomes.map((o) => [o.id, o.status, o.block.version])).toEqual([a, b, b1, c].map((x) => [x.id, 'created', 1]));
+    const listed = await listBlocks(pageId);
+    expect(listed.map((x) => [textOf(x), x.parentId])).toEqual([
+      ['before', null],
+      ['a', null],
+      ['b', null],
+      ['b1', b.id],
+      ['c', null],
+    ]);
+  });
+
+  test('one refused (a place on another page, an id taken) is answered with its error — the server’s block for a taken id — and the others are made', async () => {
+    const pageId = await newPage();
+    const elsewhere = await createBlock(await newPage());
+    const taken = await createBlock(pageId, { tokens: [{ text: 'taken' }] });
+    const good = item('good');
+    const res = await create(pageId, [item('misplaced', { placeAfter: elsewhere.id }), { ...item('again'), id: taken.id }, good]);
+    expect(res.statusCode).toBe(200);
+    const [misplaced, again, made] = body<Array<{ status: string; error?: { status: number; code: string }; block?: WireBlock }>>(res).data;
+    expect([misplaced.status, misplaced.error?.status, misplaced.error?.code]).toEqual(['refused', 422, 'validation_failed']);
+    expect([again.status, again.error?.status, again.error?.code, again.block?.id]).toEqual(['refused', 409, 'block.already_exists', taken.id]);
+    expect(made.status).toBe('created');
+    expect((await listBlocks(pageId)).map(textOf).sort()).toEqual(['good', 'taken']);
+  });
+
+  test('someone else and a reader are refused (403) and nothing is made; a bad body (none, too many, no id, a bad block) → 422; a missing page → 404', async () => {
+    const pageId = await newPage();
+    expect((await create(pageId, [item('x')], bob)).statusCode).toBe(403);
+    const shared = await api(t, ann, 'POST', `/api/v3/spaces/element/${pageId}/member/add`, [
+      { userId: await userIdOf(t, 'bob@example.com'), accessLevel: 'read' },
+    ]);
+    expect(shared.statusCode).toBe(200);
+    const refused = await create(pageId, [item('x')], bob);
+    expect([refused.statusCode, errorCode(refused)]).toEqual([403, 'forbidden']);
+    for (const blocks of [[], Array.from({ length: 501 }, () => item('x')), [{ type: 'text', data: { tokens: [] } }], [{ ...item('x'), type: 'nonsense' }]]) {
+      const bad = await create(pageId, blocks);
+      expect([bad.statusCode, errorCode(bad)]).toEqual([422, 'validation_failed']);
+    }
+    expect(await listBlocks(pageId)).toEqual([]);
+    expect((await create(crypto.randomUUID(), [item('x')])).statusCode).toBe(404);
+  });
+});
+
 describe('update', () => {
   test('the right version → version + 1, and a reload shows exactly the new tokens', async () => {
     const pageId = await newPage();

@@ -6,16 +6,18 @@ import { idParams } from '../../schema/params';
 import {
   cloneBlockBodySchema,
   createBlockBodySchema,
+  createBlocksBodySchema,
   deleteBlocksBodySchema,
   moveBlockBodySchema,
   updateBlockBodySchema,
   type CreateBlockBody,
+  type CreateBlocksBody,
   type UpdateBlockBody,
 } from '../../schema/block';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { authorizedBlock } from '../commands/blocks/blockChange';
 import { cloneBlock } from '../commands/blocks/clone';
-import { createBlock } from '../commands/blocks/create';
+import { createBlock, createBlocks } from '../commands/blocks/create';
 import { moveBlock } from '../commands/blocks/move';
 import { deleteBlock, deleteBlocks, restoreBlock } from '../commands/blocks/remove';
 import { blockUpdater } from '../commands/blocks/update';
@@ -80,6 +82,30 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
       await app.events.dispatch(events, originOf(request));
       reply.status(201);
       return envelope(block);
+    },
+  );
+
+  app.post(
+    '/api/v3/spaces/blocks/create',
+    {
+      schema: {
+        tags: ['blocks'],
+        summary: 'Make several blocks of one page at once, in order, each as POST block would; answers each one’s outcome',
+        body: createBlocksBodySchema,
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { pageId, blocks } = request.body as CreateBlocksBody;
+      const { outcomes, events } = await createBlocks(
+        app.db,
+        user.id,
+        pageId,
+        blocks as Array<Omit<CreateBlockBody, 'pageId'> & { id: string }>,
+        originOf(request),
+      );
+      await app.events.dispatch(events, originOf(request));
+      return envelope(outcomes);
     },
   );
 

@@ -1,4 +1,4 @@
-import { versionedWrite, type DeleteBlockOutcome, type WireBlock } from '../../schema/block';
+import { versionedWrite, type CreateBlockOutcome, type DeleteBlockOutcome, type WireBlock } from '../../schema/block';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { api } from '../app/api';
 
@@ -15,6 +15,9 @@ export const blockApi: BlockSyncApi = {
   },
   async deleteBlock(id, version) {
     await api(`/api/v3/spaces/block/${encodeURIComponent(id)}${version === undefined ? '' : `?version=${version}`}`, { method: 'DELETE' });
+  },
+  async createBlocks(pageId, blocks) {
+    return (await api<CreateBlockOutcome[]>('/api/v3/spaces/blocks/create', { method: 'POST', body: { pageId, blocks: blocks.map(versionedWrite) } })).data;
   },
   async deleteBlocks(pageId, blocks) {
     return (await api<DeleteBlockOutcome[]>('/api/v3/spaces/blocks/delete', { method: 'POST', body: { pageId, blocks } })).data;

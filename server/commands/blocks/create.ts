@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { BlockData, CreateBlockBody, WireBlock } from '../../../schema/block';
+import type { BlockData, CreateBlockBody, CreateBlockOutcome, WireBlock } from '../../../schema/block';
 import { newId } from '../../../schema/ids';
-import type { Database } from '../../db/types';
+import type { Database, PageRow } from '../../db/types';
 import type { DomainEvent } from '../../events/events';
 import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { findBlock, insertBlock, isInSubtree, presentBlock, reviveBlock, sortKeyAfter } from '../../repositories/blocks';
 import { loadPage } from '../../repositories/pages';
 import { blockChange, blockExists, canonicalData, checkPlacement, position, takenId } from './blockChange';
-import { invalid } from '../../errors';
+import { AppError, invalid } from '../../errors';
 
 /**
  * Makes a block on a page the caller may edit, under `parentId` after `placeAfter` (checked
@@ -21,9 +21,64 @@ export async function createBlock(
   body: CreateBlockBody,
   origin: string | null,
 ): Promise<{ block: WireBlock; events: DomainEvent[] }> {
-  const page = await loadPage(db, body.pageId);
+  const page = await editablePage(db, userId, body.pageId);
+  const { block, at } = await createOnPage(db, page, userId, body, origin);
+  return { block, events: [{ kind: 'blocksAdded', pageId: page.id, blocks: [block], at }] };
+}
+
+/**
+ * Makes several blocks of one page, in order, each as `createBlock` would (one may follow one made
+ * before it here): a block refused is answered with its error and the others are made. One event
+ * for all of them.
+ */
+export async function createBlocks(
+  db: Kysely<Database>,
+  userId: string,
+  pageId: string,
+  items: ReadonlyArray<Omit<CreateBlockBody, 'pageId'> & { id: string }>,
+  origin: string | null,
+): Promise<{ outcomes: CreateBlockOutcome[]; events: DomainEvent[] }> {
+  const page = await editablePage(db, userId, pageId);
+  const outcomes: CreateBlockOutcome[] = [];
+  const made: WireBlock[] = [];
+  let last = '';
+  for (const item of items) {
+    try {
+      const { block, at } = await createOnPage(db, page, userId, { ...item, pageId }, origin);
+      made.push(block);
+      if (at > last) last = at;
+      outcomes.push({ id: item.id, status: 'created', block });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      // A taken id: the server's block, as POST block answers it.
+      const block = error.statusCode === 409 && error.data ? (error.data as WireBlock) : undefined;
+      outcomes.push({
+        id: item.id,
+        status: 'refused',
+        error: { status: error.statusCode, code: error.code, message: error.message },
+        ...(block ? { block } : {}),
+      });
+    }
+  }
+  return { outcomes, events: made.length > 0 ? [{ kind: 'blocksAdded', pageId, blocks: made, at: last }] : [] };
+}
+
+/** The page, when the caller may edit it and it is not in the trash. */
+async function editablePage(db: Kysely<Database>, userId: string, pageId: string): Promise<PageRow> {
+  const page = await loadPage(db, pageId);
   await authorizePage(db, userId, page, 'edit');
   assertNotInTrash(page);
+  return page;
+}
+
+/** One block made on a page the caller may edit (`createBlock`), and when it was stored. */
+async function createOnPage(
+  db: Kysely<Database>,
+  page: PageRow,
+  userId: string,
+  body: CreateBlockBody,
+  origin: string | null,
+): Promise<{ block: WireBlock; at: string }> {
   const parentId = body.parentId ?? null;
   const data = canonicalData(body.type, body.data as BlockData);
   const id = body.id ?? newId();
@@ -50,6 +105,5 @@ export async function createBlock(
       origin,
     });
   }).catch(takenId(db, id, page.id));
-  const block = await presentBlock(db, row);
-  return { block, events: [{ kind: 'blocksAdded', pageId: row.page_id, blocks: [block], at: row.updated_at }] };
+  return { block: await presentBlock(db, row), at: row.updated_at };
 }
