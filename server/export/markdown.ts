@@ -22,10 +22,12 @@ export interface MarkdownLinks {
   page(pageId: string): string | null;
   /** The address of a file's copy in the export. */
   file(fileId: string, name: string): string;
+  /** What a database block reads as (its first view's table and a link to its CSV: pageExport.ts), or nothing. */
+  database?(blockId: string): string[];
 }
 
 /** A link's address: spaces and parentheses encoded (a relative path with spaces breaks `[](…)`). */
-const address = (href: string) => href.replace(/ /g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29');
+export const address = (href: string) => href.replace(/ /g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29');
 
 /** Inline Markdown of tokens (line breaks as `\\` line ends); a page link by its path in the export (else the app's address). */
 export function tokensToMarkdown(tokens: readonly Token[], links: MarkdownLinks, atLineStart = true): string {
@@ -105,7 +107,7 @@ function blockLines(block: MarkdownBlock, links: MarkdownLinks, number: number):
     case 'table':
       return tableLines(data, links);
     case 'database':
-      return [];
+      return links.database?.(block.id) ?? [];
     default:
       return data.tokens ? inline().split('\n') : [];
   }

@@ -32,8 +32,35 @@ export interface MarkdownTargets {
   isChild?(page: string): boolean;
 }
 
+/**
+ * Our Markdown export writes a database as its first view's table after a marker holding the
+ * database's fields, then a link to its CSV alone in its paragraph (server/export/pageExport.ts
+ * `viewMarkdown`): the marker and the table, which the CSV gives again, as found in `markdown`.
+ */
+const DATABASE_VIEW = /<!-- stranitsy-database (\{[^\n]*\}) -->\n\n(?:\|[^\n]*\n)+\n(?=\[[^\]\n]*\]\(([^)\s]+\.csv)\))/g;
+
+/** The databases' fields our export wrote before their tables, by the CSV link that follows (as written). */
+export function databaseViews(markdown: string): Map<string, Record<string, unknown>> {
+  const views = new Map<string, Record<string, unknown>>();
+  for (const [, json, href] of markdown.matchAll(DATABASE_VIEW)) {
+    try {
+      const read = JSON.parse(json) as { fields?: unknown };
+      if (read.fields && typeof read.fields === 'object') views.set(href, read.fields as Record<string, unknown>);
+    } catch {
+      // Not ours after all: the fields are guessed from the CSV.
+    }
+  }
+  return views;
+}
+
+/** The Markdown without our export's database tables (and their markers): each database is its CSV link alone. */
+export function withoutDatabaseViews(markdown: string): string {
+  return markdown.replace(DATABASE_VIEW, '');
+}
+
 /** What a Markdown document becomes: its title (a leading `# ` heading, as our export writes it) and its blocks. */
-export function markdownToBlocks(markdown: string, targets: MarkdownTargets): { title: string | null; blocks: ImportedBlock[]; problems: ImportNote[] } {
+export function markdownToBlocks(source: string, targets: MarkdownTargets): { title: string | null; blocks: ImportedBlock[]; problems: ImportNote[] } {
+  const markdown = withoutDatabaseViews(source);
   const blocks: ImportedBlock[] = [];
   const problems: ImportNote[] = [];
   let key = 0;

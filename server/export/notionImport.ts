@@ -7,7 +7,16 @@ import { isDateString } from '../../schema/blocks/database';
 import { newId } from '../../schema/ids';
 import { archiveBudget, foldersUp, ImportError, unzipWithin, type ArchiveBudget } from './archive';
 import type { ImportDocument } from './readExport';
-import { collectFiles, markdownToDocument, pageFiles, readMarkdownFile, titleOfName, type MarkdownReading } from './markdownImport';
+import {
+  collectFiles,
+  databaseViews,
+  markdownToDocument,
+  pageFiles,
+  readMarkdownFile,
+  titleOfName,
+  withoutDatabaseViews,
+  type MarkdownReading,
+} from './markdownImport';
 import { type ImportNote, type ImportProblem, importNote, importProblem } from '../../schema/importProblems';
 
 /**
@@ -204,6 +213,8 @@ interface NotionDatabase {
   ownPage: string | null;
   /** The first page linking to its CSV. */
   linkedFrom: string | null;
+  /** Its fields as our export wrote them beside its table (`databaseViews`): the columns' types then come from them, not guessed. */
+  fields: Record<string, DatabaseField> | null;
 }
 
 /** A row's `.md`: its `# Title`, its fields (`Name: value` lines after the title, or our export's `- **Name**: value`) and the rest, its content. */
@@ -269,12 +280,16 @@ export function notionToDocument(
     rows: new Map(),
     ownPage: null,
     linkedFrom: null,
+    fields: null,
   }));
   let rowCount = 0;
   for (const database of databases) {
     for (const name of names) if (/\.md$/i.test(name) && path.posix.dirname(name) === database.stem) database.rows.set(name, `notion-row-${rowCount++}`);
     const own = entries.get(`${database.stem}.md`);
-    if (own && splitRow(new TextDecoder().decode(own), new Set()).body.trim() === '') database.ownPage = `${database.stem}.md`;
+    // Its title alone, or with the database's table and the link to its CSV (our export's).
+    const body = own ? splitRow(withoutDatabaseViews(new TextDecoder().decode(own)), new Set()).body.trim() : null;
+    const ownLink = body?.match(/^\[[^\]\n]*\]\(([^)\s]+\.csv)\)$/);
+    if (body === '' || (ownLink && decodeURIComponent(ownLink[1]) === `${path.posix.basename(database.stem)}.csv`)) database.ownPage = `${database.stem}.md`;
   }
   const rowFiles = new Set(databases.flatMap((d) => [...d.rows.keys()]));
   const pages = pageFiles(entries, rowFiles);
@@ -282,7 +297,21 @@ export function notionToDocument(
   const byCsv = new Map(databases.flatMap((d) => d.csvs.map((csv) => [csv, d] as const)));
   const rowKeys = new Map(databases.flatMap((d) => [...d.rows.entries()]));
   const databaseKey = (database: NotionDatabase) => (database.ownPage ? pages.get(database.ownPage)! : database.key);
-  // The first page linking to each CSV (the page of a database its folder does not say).
+  // The first page linking to each CSV (the page of a database its folder does not say), and the
+  // fields our export wrote beside a database's table.
+  const csvOf = (page: string, href: string) => {
+    try {
+      return path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURIComponent(href)));
+    } catch {
+      return null;
+    }
+  };
+  for (const name of [...pages.keys(), ...databases.flatMap((d) => (d.ownPage ? [d.ownPage] : []))]) {
+    for (const [href, fields] of databaseViews(new TextDecoder().decode(entries.get(name)!))) {
+      const database = byCsv.get(csvOf(name, href) ?? '');
+      if (database && !database.fields) database.fields = fields as Record<string, DatabaseField>;
+    }
+  }
   for (const name of pages.keys()) {
     for (const [, href] of new TextDecoder().decode(entries.get(name)!).matchAll(/\]\(([^)\s]+\.csv)\)/gi)) {
       let target: string;
@@ -354,6 +383,29 @@ export function notionToDocument(
   for (const name of unknown.slice(0, 20)) problems.push(importProblem('', 'fileUnused', { name }));
   if (unknown.length > 20) problems.push(importProblem('', 'moreFilesUnused', { count: unknown.length - 20 }));
   return { document, files: entries, problems };
+}
+
+/** Types whose cells are text as the CSV writes them: a column guessed as text may be one. */
+const TEXT_LIKE: ReadonlySet<string> = new Set(['url', 'email', 'phone', 'select', 'multiSelect']);
+
+/** Types whose cells an import reads (the others are computed: their cells are left out). */
+const READ_TYPES: ReadonlySet<string> = new Set(['text', 'number', 'checkbox', 'date', 'url', 'email', 'phone', 'select', 'multiSelect']);
+
+/**
+ * The field our export wrote for a column (by its name) instead of the one guessed — its options
+ * and colours, its number format, a choice column whose names each came once: kept when its type
+ * is one whose cells are read back as written and the guess read them as that type (or as text for
+ * an address or choices); else the guess (a person or a relation by name is text here, as a
+ * Notion export's).
+ */
+function knownField(fields: Record<string, DatabaseField> | null, name: string, guessed: DatabaseField): DatabaseField | null {
+  const known = fields ? Object.values(fields).find((f) => f && typeof f === 'object' && f.name === name) : undefined;
+  if (!known || !READ_TYPES.has(known.type)) return null;
+  // Numbers, dates and checkboxes only as guessed (their cells were read so); a column of names
+  // guessed as text (each once) or as one choice may be choices, an address text.
+  const widens = (guessed.type === 'text' && TEXT_LIKE.has(known.type)) || (guessed.type === 'select' && known.type === 'multiSelect');
+  if (guessed.type !== known.type && !widens) return null;
+  return { ...known, name: name.slice(0, DATABASE_LIMITS.nameLength) };
 }
 
 /**
@@ -470,6 +522,9 @@ function readDatabase(
         if (symbol && SYMBOL_FORMATS[symbol] && symbols.every((s) => s === symbol)) field = { ...field, format: SYMBOL_FORMATS[symbol] };
       }
       if (field.type === 'date' && read.some((cell) => cell.includes('T'))) field = { ...field, withTime: true };
+      // Our export named the field's type beside the table: that one, when its cells read so.
+      const known = knownField(database.fields, name, field);
+      if (known) field = known;
     }
     data.config.fields[fieldId] = field;
     data.view.layouts[0].orderedFields.push({ fieldId, isWrap: false });

@@ -15,7 +15,7 @@ import { findReadyFiles, type FileRow } from '../repositories/files';
 import type { FileStore } from '../files/store';
 import { listLivePagesUnder, listLiveWorkspacePages, pagePath } from '../repositories/pages';
 import { listLiveCommentsWithAuthors } from '../repositories/comments';
-import { blocksToMarkdown, type MarkdownLinks } from './markdown';
+import { address, blocksToMarkdown, type MarkdownLinks } from './markdown';
 import { escapeMarkdown } from '../../schema/markdown/write';
 import { BLOCK_DEFINITIONS, dataVersionOf } from '../../schema/blocks';
 import { COMPUTED_FIELD_TYPES, MAIN_FIELD_ID, type DatabaseData, type RowValue } from '../../schema/blocks/database';
@@ -25,7 +25,7 @@ import type { PageType } from '../../schema/constants';
 import type { ExportFormat } from '../../schema/exportJob';
 import type { CommentAttach, CommentToken } from '../../schema/comment';
 import { peopleNamesFor } from '../commands/databases/people';
-import { databaseCsv } from '../repositories/databaseCsv';
+import { databaseCells, databaseCsv } from '../repositories/databaseCsv';
 import { readRows, ViewOrders } from '../repositories/databases';
 import type { WireRow } from '../../schema/database';
 
@@ -225,18 +225,26 @@ export function exportZip(
           file: (id, name) => (files.has(id) ? relative(file, filePath(id)) : `files/${id}/${name}`),
         };
         const title = page.title || untitled;
-        if (format === 'markdown') addText(file, `# ${escapeMarkdown(title)}\n\n${blocksToMarkdown(blocks, links)}`);
-        else addText(file, htmlDocument(title, blocks, links));
-        // Its databases: the rows as CSV, and each row as a page of its own (its fields, then its blocks).
+        // Its databases: the rows as CSV, and each row as a page of its own (its fields, then its
+        // blocks); in the page, each one's first view as a table with a link to its CSV.
         const databases = blocks.filter((b) => b.type === 'database');
+        const views = new Map<string, DatabaseView>();
         for (const [n, database] of databases.entries()) {
           // A database page's database is the page itself: `Клиенты.csv`, `Клиенты/<row>.md`.
           const folder =
             holdsDatabase(page.type as PageType) && databases.length === 1
               ? paths.get(page.id)!
               : `${paths.get(page.id)!}/${fileName(title, untitled)}${databases.length > 1 ? ` ${n + 1}` : ''}`;
-          await addDatabase(db, orders, database, folder, extension, addText, untitled, viewerId);
+          const view = await addDatabase(db, orders, database, folder, extension, addText, untitled, viewerId);
+          if (view)
+            views.set(database.id, { ...view, folder: relative(file, folder), rows: view.rows.map((row) => ({ ...row, file: relative(file, row.file) })) });
         }
+        if (format === 'markdown')
+          addText(
+            file,
+            `# ${escapeMarkdown(title)}\n\n${blocksToMarkdown(blocks, { ...links, database: (id) => (views.has(id) ? viewMarkdown(views.get(id)!) : []) })}`,
+          );
+        else addText(file, htmlDocument(title, blocks, links, views));
       }
       onProgress?.(at + 1, pages.length);
       await flowing();
@@ -332,9 +340,64 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
   return { blockId, rows };
 }
 
+/** Rows of a database shown in its page's table in an export (the rest are in its CSV and its rows' files). */
+export const VIEW_ROWS = 100;
+
+/**
+ * A database as its page shows it in an export: its first view's fields and rows (filtered and
+ * sorted as the view is, the first VIEW_ROWS), the rows' files, and the database's fields (written
+ * beside the table so that importing the export makes the fields again with their types).
+ */
+interface DatabaseView {
+  /** The database's files' name in the export, relative to the page's file (`Клиенты` → `Клиенты.csv`, `Клиенты/…`); the rows' files too. */
+  folder: string;
+  columns: string[];
+  rows: Array<{ file: string; cells: Array<string | number> }>;
+  total: number;
+  fields: DatabaseData['config']['fields'];
+}
+
+/** A marker before a database's table in a Markdown export, with its fields (read back on import: notionImport.ts). */
+export const DATABASE_MARKER = 'stranitsy-database';
+
+/** A database's view in a Markdown page: the marker, a table of its first view (the titles linking to the rows' files), a link to the CSV alone. */
+function viewMarkdown(view: DatabaseView): string[] {
+  // JSON in an HTML comment: `-->` never inside it (within a string it is written `--\u003e`).
+  const marker = `<!-- ${DATABASE_MARKER} ${JSON.stringify({ fields: view.fields }).replace(/-->/g, '--\\u003e')} -->`;
+  const cell = (value: string | number) => String(value).replace(/\r?\n/g, '<br>').replace(/\|/g, '\\|') || ' ';
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const rows = view.rows.map((row) =>
+    line(row.cells.map((value, at) => (at === 0 ? `[${escapeMarkdown(String(value)) || ' '}](${address(row.file)})` : cell(value)))),
+  );
+  const more = view.total - view.rows.length;
+  return [
+    marker,
+    '',
+    line(view.columns.map(cell)),
+    `|${' --- |'.repeat(view.columns.length)}`,
+    ...rows,
+    ...(more > 0 ? [line([`… ещё ${more}`, ...view.columns.slice(1).map(() => ' ')])] : []),
+    '',
+    `[${escapeMarkdown(`${view.folder.replace(/^.*\//, '')}.csv`)}](${address(`${view.folder}.csv`)})`,
+  ];
+}
+
+/** A database's view in an HTML page: a table of its first view and a link to the CSV. */
+function viewHtml(view: DatabaseView): string {
+  const head = `<tr>${view.columns.map((name) => `<th>${escapeHtml(name)}</th>`).join('')}</tr>`;
+  const rows = view.rows.map(
+    (row) =>
+      `<tr>${row.cells.map((value, at) => `<td>${at === 0 ? `<a href="${escapeHtml(row.file)}">${escapeHtml(String(value))}</a>` : escapeHtml(String(value))}</td>`).join('')}</tr>`,
+  );
+  const more = view.total - view.rows.length;
+  const tail = more > 0 ? `<tr><td colspan="${view.columns.length}">… ещё ${more}</td></tr>` : '';
+  return `<table>${head}${rows.join('')}${tail}</table>\n<p><a href="${escapeHtml(`${view.folder}.csv`)}">${escapeHtml(`${view.folder.replace(/^.*\//, '')}.csv`)}</a></p>`;
+}
+
 /**
  * A database in an export: `<folder>.csv` (its rows, every field, as the CSV export writes them)
- * and `<folder>/<row>.<ext>`, each row a page: its fields as a list, then its blocks.
+ * and `<folder>/<row>.<ext>`, each row a page: its fields as a list, then its blocks. Answers its
+ * first view for the page (files relative to the page's folder: the caller makes them so).
  */
 async function addDatabase(
   db: Kysely<Database>,
@@ -345,9 +408,9 @@ async function addDatabase(
   addText: (name: string, text: string) => void,
   untitled: string,
   viewerId: string,
-): Promise<void> {
+): Promise<Omit<DatabaseView, 'folder'> | null> {
   const block = await findBlock(db, database.id);
-  if (!block) return;
+  if (!block) return null;
   const data = JSON.parse(block.data) as DatabaseData;
   const columns = [MAIN_FIELD_ID, ...Object.keys(data.config.fields).filter((id) => id !== MAIN_FIELD_ID)];
   const peopleNames = peopleNamesFor(db, viewerId);
@@ -355,6 +418,8 @@ async function addDatabase(
   for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, peopleNames)) csv += part;
   addText(`${folder}.csv`, csv);
   const taken = new Set<string>();
+  /** Each row's file, by the row's id. */
+  const files = new Map<string, string>();
   const noLinks: MarkdownLinks = { page: () => null, file: (id, name) => `files/${id}/${name}` };
   for await (const row of rowsInOrder(db, orders, block, data)) {
     const names = await peopleNames(
@@ -365,6 +430,7 @@ async function addDatabase(
     let name = fileName(row.data.title, untitled);
     for (let k = 2; taken.has(name.toLowerCase()); k += 1) name = `${fileName(row.data.title, untitled)} (${k})`;
     taken.add(name.toLowerCase());
+    files.set(row.id, `${folder}/${name}.${extension}`);
     const fields = Object.entries(data.config.fields)
       .filter(([id]) => id !== MAIN_FIELD_ID)
       .map(([id, field]) => [field.name || id, valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid) })] as const)
@@ -381,11 +447,55 @@ async function addDatabase(
       addText(`${folder}/${name}.html`, htmlDocument(title, rowBlocks, noLinks).replace('</h1>\n', `</h1>\n${list}`));
     }
   }
+  // The first view: its fields (the title first), its filter and sorts.
+  const layout = data.view.layouts[0];
+  const shown = (layout?.orderedFields ?? []).map((f) => f.fieldId).filter((id) => id !== MAIN_FIELD_ID && data.config.fields[id]);
+  const viewColumns = [MAIN_FIELD_ID, ...shown];
+  const view: Omit<DatabaseView, 'folder'> = {
+    columns: viewColumns.map((id) => data.config.fields[id]?.name || id),
+    rows: [],
+    total: 0,
+    fields: data.config.fields,
+  };
+  for await (const read of databaseCells(
+    db,
+    orders,
+    block,
+    data,
+    viewColumns,
+    { filter: layout?.filter ?? null, sorts: layout?.sorts ?? [] },
+    peopleNames,
+    VIEW_ROWS,
+  )) {
+    view.total = read.total;
+    // The rows' files by their paths in the export (the caller makes them relative to the page's file).
+    view.rows.push(...read.rows.map((row) => ({ file: files.get(row.id) ?? '', cells: row.cells })));
+  }
+  return view;
 }
 
-/** A page as a standalone HTML file: its blocks through their types' HTML (the clipboard's), links made relative. */
-function htmlDocument(title: string, blocks: readonly WireBlock[], links: MarkdownLinks): string {
-  let body = blocksToHtml(blocksToSlate(blocks));
+/**
+ * A page as a standalone HTML file: its blocks through their types' HTML (the clipboard's), links
+ * made relative; a database block as its first view's table (`views`).
+ */
+function htmlDocument(title: string, blocks: readonly WireBlock[], links: MarkdownLinks, views: ReadonlyMap<string, DatabaseView> = new Map()): string {
+  // The blocks between databases through the clipboard's HTML; each database's view in its place.
+  const parts: string[] = [];
+  let run: WireBlock[] = [];
+  const flush = () => {
+    if (run.length > 0) parts.push(blocksToHtml(blocksToSlate(run)));
+    run = [];
+  };
+  for (const block of blocks) {
+    const view = block.type === 'database' ? views.get(block.id) : undefined;
+    if (!view) run.push(block);
+    else {
+      flush();
+      parts.push(viewHtml(view));
+    }
+  }
+  flush();
+  let body = parts.join('\n');
   // Page links and files point into the export.
   body = body.replace(/href="\/([0-9a-f-]{36})"/g, (whole, id: string) => {
     const target = links.page(id);

@@ -1,6 +1,7 @@
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 import type { WireBlock } from '../../schema/block';
 import { BLOCK_DEFINITIONS, codeBlock, type BlockUpgrade } from '../../schema/blocks';
+import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import { newId } from '../../schema/ids';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
@@ -581,4 +582,87 @@ test("JSON with comments: threads, times and files come back; another's comments
   // The owner is named by the local part of their e-mail (their name when they signed in).
   const line = `export-owner, ${day(before.pages[0].comments![0].createdAt)}: `;
   expect(adopted.map((c) => [c.author.id, c.content.map((token) => token.text)])).toEqual([[reader.id, [line, 'Проверьте цифры']]]);
+});
+
+test('a page holding a database: in its Markdown and HTML, the first view as a table (its fields, filter and order; the titles linking to the rows’ files) and a link to the CSV', async () => {
+  const page = await createPage(t, owner, { title: 'Поставки' });
+  const before = await add(page.id, 'text', { tokens: [{ text: 'Перед таблицей' }] });
+  const database = await add(
+    page.id,
+    'database',
+    {
+      title: 'Заказы',
+      config: {
+        fields: {
+          [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+          sum: { name: 'Сумма', type: 'number', format: 'plain' },
+          note: { name: 'Заметка', type: 'text' },
+          hidden: { name: 'Скрыто', type: 'text' },
+        },
+      },
+      view: {
+        layouts: [
+          {
+            uid: 'v1',
+            type: 'table',
+            name: 'Крупные',
+            orderedFields: [
+              { fieldId: MAIN_FIELD_ID, isWrap: false },
+              { fieldId: 'sum', isWrap: false },
+              { fieldId: 'note', isWrap: false },
+            ],
+            filter: { op: 'and', rules: [{ fieldId: 'sum', condition: 'gt', value: 10 }] },
+            sorts: [{ fieldId: 'sum', direction: 'desc' }],
+          },
+        ],
+      },
+    },
+    before.id,
+  );
+  expectOk(
+    await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, {
+      rows: [
+        { title: 'Мелкий', values: { sum: 5, note: 'не виден', hidden: 'x' } },
+        { title: 'Средний', values: { sum: 50, note: 'строка | с чертой' } },
+        { title: 'Крупный', values: { sum: 500, hidden: 'y' } },
+      ],
+    }),
+    201,
+  );
+  const files = unzip((await exported(page.id, { format: 'markdown' })).rawPayload);
+  expect(Object.keys(files).sort()).toEqual([
+    'Поставки.md',
+    'Поставки/Поставки.csv',
+    'Поставки/Поставки/Крупный.md',
+    'Поставки/Поставки/Мелкий.md',
+    'Поставки/Поставки/Средний.md',
+  ]);
+  const text = strFromU8(files['Поставки.md']);
+  const [, after] = text.split('Перед таблицей\n\n');
+  expect(after.replace(/<!-- stranitsy-database .* -->/, '<!-- marker -->')).toBe(
+    [
+      '<!-- marker -->',
+      '',
+      '| Название | Сумма | Заметка |',
+      '| --- | --- | --- |',
+      '| [Крупный](Поставки/Поставки/Крупный.md) | 500 |   |',
+      '| [Средний](Поставки/Поставки/Средний.md) | 50 | строка \\| с чертой |',
+      '',
+      '[Поставки.csv](Поставки/Поставки.csv)',
+      '',
+    ].join('\n'),
+  );
+  // The marker holds the database's fields (read back on import).
+  const marker = /<!-- stranitsy-database (.*) -->/.exec(text)![1];
+  expect(Object.keys((JSON.parse(marker) as { fields: Record<string, unknown> }).fields).sort()).toEqual(['hidden', MAIN_FIELD_ID, 'note', 'sum'].sort());
+  // The links lead to files of the export.
+  expect(files['Поставки/Поставки/Крупный.md']).toBeDefined();
+  expect(files['Поставки/Поставки.csv']).toBeDefined();
+  // HTML: a table in the same place, then the link.
+  const html = strFromU8(unzip((await exported(page.id, { format: 'html' })).rawPayload)['Поставки.html']);
+  expect(html).toContain(
+    '<table><tr><th>Название</th><th>Сумма</th><th>Заметка</th></tr><tr><td><a href="Поставки/Поставки/Крупный.html">Крупный</a></td><td>500</td><td></td></tr>',
+  );
+  expect(html.indexOf('Перед таблицей')).toBeLessThan(html.indexOf('<table>'));
+  expect(html).toContain('<a href="Поставки/Поставки.csv">Поставки.csv</a>');
 });

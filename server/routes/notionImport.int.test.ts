@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import type { WireBlock } from '../../schema/block';
-import type { DatabaseData } from '../../schema/blocks/database';
+import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
 import type { WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
@@ -299,4 +299,81 @@ test('our own Markdown export of a database page (its CSV beside it) comes back 
   ]);
   // The row's content without its field lines.
   expect((await blocksOf(rows[0].id)).map((b) => tokensOf(b))).toEqual([[{ text: 'Звонить по вторникам' }]]);
+});
+
+test('our Markdown export of a page holding a database (its first view as a table) comes back as the page with the database in the table’s place, the fields of their types (choices with their colours, an address)', async () => {
+  const page = await createPage(t, owner, { title: 'Поставки' });
+  const text = expectOk<WireBlock>(
+    await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: page.id, type: 'text', data: { tokens: [{ text: 'Перед' }] } }),
+    201,
+  );
+  const fields = {
+    [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+    stage: {
+      name: 'Этап',
+      type: 'select',
+      options: [
+        { id: 'o1', name: 'Новый', color: 'blue' },
+        { id: 'o2', name: 'Готов', color: 'green' },
+      ],
+    },
+    site: { name: 'Сайт', type: 'url' },
+  };
+  const database = expectOk<WireBlock>(
+    await api(t, owner.cookie, 'POST', `${S}/block`, {
+      pageId: page.id,
+      type: 'database',
+      placeAfter: text.id,
+      data: {
+        title: 'Заказы',
+        config: { fields },
+        view: { layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: Object.keys(fields).map((fieldId) => ({ fieldId, isWrap: false })) }] },
+      },
+    }),
+    201,
+  );
+  expectOk(
+    await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: page.id, type: 'text', data: { tokens: [{ text: 'После' }] }, placeAfter: database.id }),
+    201,
+  );
+  expectOk(
+    await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, {
+      rows: [
+        { title: 'Первый', values: { stage: 'o1', site: 'https://example.com/a' } },
+        { title: 'Второй', values: { stage: 'o2', site: 'https://example.com/b' } },
+        { title: 'Третий', values: { stage: 'o1' } },
+      ],
+    }),
+    201,
+  );
+  const zip = (await api(t, owner.cookie, 'GET', `${S}/element/${page.id}/export?${jsonQueryString({ format: 'markdown' })}`)).rawPayload;
+  const res = await importZip(new Uint8Array(Buffer.from(zip)), { section: 'private' });
+  expect(res.statusCode).toBe(201);
+  const answer = body<{ page: WireElement; problems: unknown[] }>(res).data;
+  expect([answer.page.title, answer.problems]).toEqual(['Поставки', []]);
+  // The text around it, and the database where the table was: no table of its own.
+  const blocks = await blocksOf(answer.page.id);
+  expect(blocks.map((b) => b.type)).toEqual(['text', 'document', 'text']);
+  const holder = (blocks[1].data as { pageId: string }).pageId;
+  const [copy] = await blocksOf(holder);
+  const { config } = copy.data as DatabaseData;
+  expect(Object.values(config.fields).map((f) => [f.name, f.type, 'options' in f ? f.options?.map((o) => [o.name, o.color]) : undefined])).toEqual([
+    ['Название', 'text', undefined],
+    [
+      'Этап',
+      'select',
+      [
+        ['Новый', 'blue'],
+        ['Готов', 'green'],
+      ],
+    ],
+    ['Сайт', 'url', undefined],
+  ]);
+  const rows = body<WireRow[]>(await api(t, owner.cookie, 'GET', `${S}/database/${copy.id}/rows?${jsonQueryString({ limit: 10 })}`)).data;
+  const names = new Map((config.fields.f1 as { options: Array<{ id: string; name: string }> }).options.map((o) => [o.id, o.name]));
+  expect(rows.map((r) => [r.data.title, names.get(r.data.values.f1 as string), r.data.values.f2 ?? null])).toEqual([
+    ['Первый', 'Новый', 'https://example.com/a'],
+    ['Второй', 'Готов', 'https://example.com/b'],
+    ['Третий', 'Новый', null],
+  ]);
 });

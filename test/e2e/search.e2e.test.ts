@@ -136,6 +136,19 @@ it('the best first in the finder; a database’s rows as one group with «ещё
   });
   const rows = Array.from({ length: 30 }, (_, i) => ({ title: `Документ по заказу ${i + 1}` }));
   await fetchJson(`${S()}/database/${database.data.id}/rows`, { method: 'POST', cookie, body: JSON.stringify({ rows }) });
+  // All 30 rows indexed (a loaded machine's indexer takes them in rounds): the finder asks once per query.
+  await eventually(
+    async () =>
+      (
+        await fetchJson<{ data: unknown[] }>(
+          `${S()}/search/text?q=${encodeURIComponent(JSON.stringify('документ'))}&database=${encodeURIComponent(JSON.stringify(database.data.id))}&limit=50`,
+          {
+            cookie,
+          },
+        )
+      ).data.length,
+    30,
+  );
 
   await page.goto(`${suite.server.url}/${host}`);
   await page.keyboard.press('Control+K');
