@@ -9,12 +9,10 @@ export function isEmail(value: string): boolean {
   return EMAIL_PATTERN.test(value);
 }
 
-export const emailSchema = z
-  .string()
-  .trim()
-  .max(LIMITS.emailLength)
-  .regex(EMAIL_PATTERN, { message: 'not an e-mail address' })
-  .transform((e) => e.toLowerCase());
+/** An e-mail address as typed (trimmed): where the way a person writes it is kept (signing in). */
+export const typedEmailSchema = z.string().trim().max(LIMITS.emailLength).regex(EMAIL_PATTERN, { message: 'not an e-mail address' });
+/** An e-mail address as every lookup matches it: lower case. */
+export const emailSchema = typedEmailSchema.transform((e) => e.toLowerCase());
 
 export const wireUserSchema = z.object({
   id: z.string(),
@@ -29,7 +27,8 @@ export type WireUser = z.infer<typeof wireUserSchema>;
 
 export const sendCodeBodySchema = z.object({ email: emailSchema });
 export const loginBodySchema = z.object({
-  email: emailSchema,
+  /** As typed: kept as the person writes it (shown), matched in lower case. */
+  email: typedEmailSchema,
   pin: z
     .string()
     .trim()

@@ -8,6 +8,7 @@ import type { BlockData, WireBlock } from '../schema/block';
 import type { BlockWireType } from '../schema/blocks';
 import type { BlockRow, PageRow, UserRow } from './db/types';
 import { pagePath } from './repositories/pages';
+import { shownEmail } from './repositories/users';
 import type { WorkspaceWithRole } from './repositories/workspaces';
 
 /** The envelope every JSON answer uses. */
@@ -29,7 +30,7 @@ export function presentUser(user: UserRow): WireUser {
 export function presentSelf(user: UserRow): WireUser {
   return {
     id: user.id,
-    email: user.email,
+    email: shownEmail(user),
     name: user.name,
     avatar_url: user.avatar_url,
     anonymous: false,

@@ -7,7 +7,10 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
  */
 export interface UserTable {
   id: string;
+  /** Lower case: what every lookup by e-mail matches. */
   email: string;
+  /** As the person typed it at their last sign-in, when that differs from `email` (shown instead: `shownEmail`). */
+  email_typed: ColumnType<string | null, string | null | undefined, string | null>;
   name: string;
   avatar_url: string | null;
   telegram_id: string | null;

@@ -40,6 +40,7 @@ export async function insertUserWithWorkspace(trx: Kysely<Database>, email: stri
   const user: UserRow = {
     id: newId(),
     email,
+    email_typed: null,
     name: email.split('@')[0],
     avatar_url: null,
     telegram_id: null,
@@ -65,6 +66,22 @@ export async function findOrCreateUserByEmail(db: Kysely<Database>, email: strin
     return winner;
   }
 }
+
+/**
+ * The person signing in with this e-mail (`typed` as they wrote it: matched in lower case), created
+ * on first use; the way they wrote it is kept to be shown (`email_typed`, null when it is the
+ * lower-case form), so «Ivan.Petrov@Example.ru» reads as typed.
+ */
+export async function signingInUser(db: Kysely<Database>, typed: string): Promise<UserRow> {
+  const user = await findOrCreateUserByEmail(db, typed.toLowerCase());
+  const shown = typed === user.email ? null : typed;
+  if (user.email_typed === shown) return user;
+  await db.updateTable('users').set({ email_typed: shown }).where('id', '=', user.id).execute();
+  return { ...user, email_typed: shown };
+}
+
+/** A person's e-mail as shown: as they typed it when signing in, else the lower-case form. */
+export const shownEmail = (user: Pick<UserRow, 'email' | 'email_typed'>): string => user.email_typed ?? user.email;
 
 /**
  * Of these user ids, the users a viewer may see: themselves and anyone who shares a workspace

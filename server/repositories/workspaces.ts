@@ -149,7 +149,7 @@ export async function listMembers(db: Kysely<Database>, workspaceId: string, rol
   const rows = await db
     .selectFrom('workspace_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.role', 'm.created_at as joined_at', 'u.id', 'u.email', 'u.name', 'u.avatar_url', 'u.telegram_id', 'u.created_at'])
+    .select(['m.role', 'm.created_at as joined_at', 'u.id', 'u.email', 'u.email_typed', 'u.name', 'u.avatar_url', 'u.telegram_id', 'u.created_at'])
     .where('m.workspace_id', '=', workspaceId)
     .where('m.role', 'in', roles && roles.length > 0 ? [...roles] : [...WORKSPACE_ROLES])
     .orderBy('m.created_at')
@@ -163,7 +163,7 @@ export async function findMember(db: Kysely<Database>, workspaceId: string, user
   const members = await db
     .selectFrom('workspace_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.role', 'm.created_at as joined_at', 'u.id', 'u.email', 'u.name', 'u.avatar_url', 'u.telegram_id', 'u.created_at'])
+    .select(['m.role', 'm.created_at as joined_at', 'u.id', 'u.email', 'u.email_typed', 'u.name', 'u.avatar_url', 'u.telegram_id', 'u.created_at'])
     .where('m.workspace_id', '=', workspaceId)
     .where('m.user_id', '=', userId)
     .execute();

@@ -187,6 +187,36 @@ describe('login', () => {
     expect(after.map((w) => w.id)).toEqual([workspaces.data[0].id]);
   });
 
+  test('the e-mail is shown as the person typed it when signing in; matched in any case (one account, one code)', async () => {
+    await sendCode(t, 'Ivan.Petrov@Example.RU');
+    const code = t.mailer.lastCode('ivan.petrov@example.ru');
+    const form = await formData({ email: ' Ivan.Petrov@Example.RU ', pin: code });
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', ...form });
+    expect(res.statusCode).toBe(200);
+    const user = body<WireUser>(res).data;
+    expect(user.email).toBe('Ivan.Petrov@Example.RU');
+    const cookie = sessionCookie(res);
+    expect(body<WireUser>(await api(t, cookie, 'GET', '/api/user/current')).data.email).toBe('Ivan.Petrov@Example.RU');
+    // Others see it so too (the workspace's members).
+    const [workspace] = body<WireWorkspace[]>(await api(t, cookie, 'GET', '/api/v3/spaces/workspace')).data;
+    const members = body<Array<{ user: WireUser }>>(await api(t, cookie, 'GET', `/api/v3/spaces/workspace/${workspace.id}/members`)).data;
+    expect(members.map((m) => m.user.email)).toEqual(['Ivan.Petrov@Example.RU']);
+    // Signing in again in lower case: the same account, now shown as typed this time.
+    const again = await signIn(t, 'ivan.petrov@example.ru');
+    const me = body<WireUser>(await api(t, again, 'GET', '/api/user/current')).data;
+    expect([me.id, me.email]).toEqual([user.id, 'ivan.petrov@example.ru']);
+    expect(
+      Number(
+        (
+          await t.app.db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(1);
+  });
+
   test('a code works only once', async () => {
     await sendCode(t, 'ann@example.com');
     const pin = t.mailer.lastCode('ann@example.com');

@@ -25,7 +25,7 @@ import type { Mailer } from '../mail';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { createLimit } from '../plugins/rateLimit';
 import { envelope, presentSelf } from '../presenters';
-import { findOrCreateUserByEmail, findUserByEmail, updateUserProfile } from '../repositories/users';
+import { findOrCreateUserByEmail, findUserByEmail, signingInUser, updateUserProfile } from '../repositories/users';
 
 /** Binds an OAuth sign-in to the browser that started it (against login CSRF). */
 export const OAUTH_STATE_COOKIE = 'oauth_state';
@@ -90,8 +90,8 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     { ...PUBLIC_ROUTE, schema: { tags: ['auth'], summary: 'Sign in with the code; sets the session cookie (form-data)', body: loginBodySchema } },
     async (request, reply) => {
       const { email, pin } = request.body;
-      await consumeLoginCode(app.db, email, pin);
-      const user = await findOrCreateUserByEmail(app.db, email);
+      await consumeLoginCode(app.db, email.toLowerCase(), pin);
+      const user = await signingInUser(app.db, email);
       await startSession(reply, user);
       return envelope(presentSelf(user));
     },
@@ -105,8 +105,8 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
     },
     async (request) => {
       const { email, pin } = request.body;
-      await consumeLoginCode(app.db, email, pin);
-      const user = await findOrCreateUserByEmail(app.db, email);
+      await consumeLoginCode(app.db, email.toLowerCase(), pin);
+      const user = await signingInUser(app.db, email);
       const token = await createAccessToken(app.db, user.id);
       return envelope({ access_token: token, token_type: 'Bearer' as const, user: presentSelf(user) });
     },

@@ -1,3 +1,4 @@
+import { shownEmail } from '../repositories/users';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -34,7 +35,7 @@ async function presentMembers(db: Kysely<Database>, page: PageRow, invited: Read
     canShare: canShare(m.level),
     inherited: m.grantedOn !== page.id,
     grantedOn: m.grantedOn,
-    user: invited.has(m.user.id) ? { id: m.user.id, email: m.user.email } : presentUser(m.user),
+    user: invited.has(m.user.id) ? { id: m.user.id, email: shownEmail(m.user) } : presentUser(m.user),
   }));
 }
 
@@ -43,7 +44,7 @@ function invitationText(sender: UserRow, page: PageRow, link: string): { subject
   return {
     subject: `${sender.name} открыл(а) вам доступ к странице «${title}»`,
     text:
-      `${sender.name} (${sender.email}) приглашает вас к странице «${title}».\n\n` +
+      `${sender.name} (${shownEmail(sender)}) приглашает вас к странице «${title}».\n\n` +
       `Открыть: ${link}\n\n` +
       'Чтобы войти, укажите этот адрес почты: мы пришлём код для входа.\n',
   };

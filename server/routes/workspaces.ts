@@ -1,3 +1,4 @@
+import { shownEmail } from '../repositories/users';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
@@ -46,7 +47,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
         .send({
           to: user.email,
           subject: `Вас добавили в пространство «${workspaceName}»`,
-          text: `${inviter.name} (${inviter.email}) добавил(а) вас в пространство «${workspaceName}».\n\nОткройте ${config.publicUrl} и войдите с адресом ${user.email}.\n`,
+          text: `${inviter.name} (${shownEmail(inviter)}) добавил(а) вас в пространство «${workspaceName}».\n\nОткройте ${config.publicUrl} и войдите с адресом ${user.email}.\n`,
         })
         .catch((error: unknown) => app.log.warn({ err: error }, 'could not send a workspace invitation'));
     }
@@ -139,7 +140,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
         const invitee = outcome.admitted.get(person.index);
         const stored = await findMember(app.db, membership.id, (invitee ?? (person.user as UserRow)).id);
         if (!stored) continue;
-        members.push(invitee ? { ...presentMember(stored), user: { id: invitee.id, email: invitee.email } } : presentMember(stored));
+        members.push(invitee ? { ...presentMember(stored), user: { id: invitee.id, email: shownEmail(invitee) } } : presentMember(stored));
       }
       return envelope(members, { count: members.length, hasMoreNext: false, added: [...outcome.admitted.values()].map((u) => u.id) });
     },
@@ -164,7 +165,7 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
       const user = requireUser(request);
       const outcome = await addWorkspaceMemberList(app.db, user.id, request.params.id, request.body, config.inviteLimitPeople);
       void sendInvitations(outcome.workspace.name, user, outcome.admitted);
-      const invited = (u: UserRow) => ({ id: u.id, email: u.email });
+      const invited = (u: UserRow) => ({ id: u.id, email: shownEmail(u) });
       const answer: MemberListOutcome = {
         added: outcome.admitted.map(invited),
         alreadyMembers: outcome.alreadyMembers.map(invited),

@@ -83,6 +83,19 @@ describe('PageLinkView', () => {
     expect(container.querySelectorAll('a')[1].className).toContain('page-link-lock-icon');
     expect(pageLinkTitleFrom(store.getState(), OPEN)).toBe('Открытая');
     expect(pageLinkTitleFrom(store.getState(), CLOSED)).toBeNull();
+    // The tab getting the focus back a few seconds later asks nothing again (api-contract: no
+    // refetch on window focus; the titles are asked again after PAGE_LINK_REFRESH_MS).
+    const later = Date.now() + 5_000;
+    const now = jest.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      act(() => {
+        window.dispatchEvent(new Event('focus'));
+      });
+      await settle();
+      expect(calls).toHaveLength(1);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('a page in the store that no list shows (trashed elsewhere, the tree read again) is looked up instead', async () => {

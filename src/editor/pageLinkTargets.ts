@@ -72,12 +72,8 @@ export function forgetPageLinkTargets(): void {
   notify();
 }
 
-// Coming back to the tab: looked-up titles are asked again, so a rename made meanwhile shows.
-if (typeof window !== 'undefined') {
-  window.addEventListener('focus', () => {
-    for (const [id, entry] of cache) if (Date.now() - entry.at > 1000) request(id);
-  });
-}
+// Not asked again when the tab gets the focus back (api-contract: no refetch on window focus):
+// a looked-up title is asked again once PAGE_LINK_REFRESH_MS has passed, as a link shows it.
 
 /**
  * The pages the sidebar's tree lists now (sections and loaded children). Only these are taken
@@ -98,7 +94,7 @@ function listedPage(state: RootState, pageId: string) {
  * The page a page link points at, as the reader may see it. A page the sidebar's tree lists
  * shows its title from the store, so a rename shows at once (the store hears
  * of renames live); any other page is looked up (`GET pageLinks`, batched, cached, asked again
- * after PAGE_LINK_REFRESH_MS or when the tab gets the focus back).
+ * after PAGE_LINK_REFRESH_MS — not on the tab's focus).
  */
 export function usePageLinkTarget(pageId: string): PageLinkTarget {
   const page = useAppSelector((state) => listedPage(state, pageId));

@@ -89,7 +89,9 @@ const authSlice = createSlice({
   name: 'auth',
   initialState,
   reducers: {
+    /** The current user signed in or updated (their profile saved); an anonymous user is never taken as the current one (spec §5): nothing changes. */
     signedIn(state, action: PayloadAction<WireUser>) {
+      if (action.payload.anonymous) return;
       state.user = action.payload;
       state.status = 'signedIn';
     },
@@ -97,8 +99,10 @@ const authSlice = createSlice({
   extraReducers: (builder) => {
     builder
       .addCase(loadCurrentUser.fulfilled, (state, action) => {
-        state.user = action.payload;
-        state.status = action.payload ? 'signedIn' : 'signedOut';
+        // An anonymous answer is no one signed in.
+        const user = action.payload && !action.payload.anonymous ? action.payload : null;
+        state.user = user;
+        state.status = user ? 'signedIn' : 'signedOut';
       })
       .addCase(signOut.fulfilled, (state) => {
         state.user = null;
