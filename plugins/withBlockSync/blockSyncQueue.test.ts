@@ -9,6 +9,7 @@ import {
 import { BLOCK_UPDATE_DEBOUNCE_MS } from '../../schema/constants';
 import { ERROR_CODES } from '../../schema/errors';
 import {
+  CREATE_BYTES_PER_REQUEST,
   DELETES_PER_REQUEST,
   PLACE_RETRIES,
   REFUSAL_NOTICE_MS,
@@ -1595,7 +1596,7 @@ describe('blockSyncQueue: blocks made together go in one request', () => {
     expect(server.get('c')).toMatchObject({ parentId: 'p', data: tokens('Child typed on'), version: 2 });
   });
 
-  it('a block refused in the batch goes again alone (a taken id carries on as an update on the server’s copy); a network failure retries the batch', async () => {
+  it('a network failure retries the batch; a block found taken then (its answer was lost before) carries on from the server’s copy, not sent again', async () => {
     const { loaded, edit, queue, calls, server, failNext } = setup({ pageId: PAGE_ID, createsTogether: true, retryDelaysMs: [100] });
     loaded(wire('a', 'A'));
     // "n1" was made already (an answer lost before): taken.
@@ -1606,10 +1607,24 @@ describe('blockSyncQueue: blocks made together go in one request', () => {
     expect(queue.status()).toBe('offline');
     await wait(100);
     await queue.flush();
-    expect(calls.map((c) => c.kind)).toEqual(['createMany', 'createMany', 'create']);
+    expect(calls.map((c) => c.kind)).toEqual(['createMany', 'createMany']);
     expect([...server.keys()].sort()).toEqual(['a', 'n0', 'n1', 'n2']);
     expect(queue.versionOf('n1')).toBe(1);
     expect(queue.hasPending()).toBe(false);
+  });
+
+  it('long blocks make smaller batches (a request stays well under the server’s body limit)', async () => {
+    const { loaded, edit, queue, calls } = setup({ pageId: PAGE_ID, createsTogether: true });
+    loaded(wire('a', 'A'));
+    const long = 'я'.repeat(200_000);
+    for (const block of pasted(4, 'a')) edit({ ...block, data: tokens(long) });
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    await queue.flush();
+    expect(calls.map((c) => (c.kind === 'createMany' ? c.ids : c.kind))).toEqual([
+      ['n0', 'n1'],
+      ['n2', 'n3'],
+    ]);
+    expect(CREATE_BYTES_PER_REQUEST).toBeLessThan(1024 * 1024);
   });
 
   it('one new block alone goes as POST block', async () => {

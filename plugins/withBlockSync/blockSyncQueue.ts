@@ -87,6 +87,9 @@ const DEFAULT_RETRY_DELAYS = [1000, 2000, 5000, 10000, 30000] as const;
 /** A create or move refused for a place that changed meanwhile goes again at most this many times. */
 export const PLACE_RETRIES = 3;
 
+/** A batch create's blocks' data at most (characters of JSON): its request stays well under the server's 1 MiB body limit. */
+export const CREATE_BYTES_PER_REQUEST = 512 * 1024;
+
 /** Blocks deleted together (a selection cut or deleted) go in requests of at most this many. */
 export const DELETES_PER_REQUEST = 500;
 
@@ -293,6 +296,9 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
   function takeCreates(uid: string): string[] {
     const taken = [uid];
     const inBatch = new Set(taken);
+    // A request's body stays well under the server's limit (1 MiB): long blocks make smaller batches.
+    const size = (id: string) => JSON.stringify(read(id)?.data ?? null).length;
+    let bytes = size(uid);
     // At most this many waiting blocks looked at (each a read of the editor), in a few passes:
     // they are marked in the document's order, so one pass takes a paste.
     const waiting = [...due, ...[...timers.keys()].slice(0, MAX_BLOCKS_PER_CREATE * 2)].filter((id) => id !== uid);
@@ -301,6 +307,9 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       for (const id of waiting) {
         if (taken.length >= MAX_BLOCKS_PER_CREATE) break;
         if (inBatch.has(id) || !creatable(id, inBatch)) continue;
+        const more = size(id);
+        if (bytes + more > CREATE_BYTES_PER_REQUEST) continue;
+        bytes += more;
         taken.push(id);
         inBatch.add(id);
         progress = true;
@@ -323,7 +332,10 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
    * request was refused as a whole.
    */
   async function sendCreates(uids: string[]): Promise<string[]> {
-    for (const uid of uids) inFlight.add(uid);
+    for (const uid of uids) {
+      inFlight.add(uid);
+      deletedHere.delete(uid);
+    }
     const inBatch = new Set<string>();
     const items = uids.map((id) => {
       const block = read(id) as WireBlock;
@@ -339,6 +351,11 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       failures = 0;
       const again: string[] = [];
       for (const outcome of outcomes) {
+        // Taken already (a batch whose answer was lost, made again): carried on as its own 409 would be.
+        if (outcome.status === 'refused' && outcome.error.status === 409 && outcome.block && isWireBlock(outcome.block)) {
+          existsAlready(outcome.id, outcome.block);
+          continue;
+        }
         if (outcome.status !== 'created') {
           again.push(outcome.id);
           continue;
@@ -420,6 +437,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     if (!local) return tree.has(uid);
     const base = tree.lastSent(uid);
     return !base || !sameContent(base, local) || timers.has(uid) || due.includes(uid) || reordered.has(uid);
+  }
+
+  /** A create answered «taken» (409) with the server's copy: the block exists already; carry on as an update on top of it. */
+  function existsAlready(uid: string, server: WireBlock): void {
+    const bases = basesOf(uid);
+    created.delete(uid);
+    const local = read(uid);
+    tree.remember(server);
+    applyResolution(uid, resolveExisting(server, bases, local));
   }
 
   /** What is known of a block besides the editor: the bases a merge can start from. */
@@ -570,13 +596,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
         return;
       }
       if (error.status === 409 && isWireBlock(error.data)) {
-        // The block exists already: carry on as an update on top of the server's copy.
-        const server = error.data;
-        const bases = basesOf(uid);
-        created.delete(uid);
-        const local = read(uid);
-        tree.remember(server);
-        applyResolution(uid, resolveExisting(server, bases, local));
+        existsAlready(uid, error.data);
         return;
       }
       if (error.status === 404 && tree.has(uid)) {

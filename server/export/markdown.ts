@@ -26,8 +26,8 @@ export interface MarkdownLinks {
   database?(blockId: string): string[];
 }
 
-/** A link's address: spaces and parentheses encoded (a relative path with spaces breaks `[](…)`). */
-export const address = (href: string) => href.replace(/ /g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29');
+/** A link's address: `%`, spaces and parentheses encoded (a relative path with spaces breaks `[](…)`; a `%` in a name must not read as an escape). */
+export const address = (href: string) => href.replace(/%/g, '%25').replace(/ /g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29');
 
 /** Inline Markdown of tokens (line breaks as `\\` line ends); a page link by its path in the export (else the app's address). */
 export function tokensToMarkdown(tokens: readonly Token[], links: MarkdownLinks, atLineStart = true): string {

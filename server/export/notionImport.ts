@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Papa from 'papaparse';
-import { DATABASE_LIMITS, MAIN_FIELD_ID, type DatabaseField, type NumberFormat, type RowValue } from '../../schema/blocks/database';
+import { DATABASE_LIMITS, databaseFieldSchema, MAIN_FIELD_ID, type DatabaseField, type NumberFormat, type RowValue } from '../../schema/blocks/database';
 import { newDatabaseData } from '../../schema/database';
 import { convertRows, detectColumnType, fieldFor, unescapeFormula, type CellProblem, type ColumnTarget } from '../../schema/csvColumns';
 import { isDateString } from '../../schema/blocks/database';
@@ -213,8 +213,8 @@ interface NotionDatabase {
   ownPage: string | null;
   /** The first page linking to its CSV. */
   linkedFrom: string | null;
-  /** Its fields as our export wrote them beside its table (`databaseViews`): the columns' types then come from them, not guessed. */
-  fields: Record<string, DatabaseField> | null;
+  /** Its fields as our export wrote them beside its table (`databaseViews`), unchecked: `knownField` takes only those the app would. */
+  fields: Record<string, unknown> | null;
 }
 
 /** A row's `.md`: its `# Title`, its fields (`Name: value` lines after the title, or our export's `- **Name**: value`) and the rest, its content. */
@@ -289,7 +289,7 @@ export function notionToDocument(
     // Its title alone, or with the database's table and the link to its CSV (our export's).
     const body = own ? splitRow(withoutDatabaseViews(new TextDecoder().decode(own)), new Set()).body.trim() : null;
     const ownLink = body?.match(/^\[[^\]\n]*\]\(([^)\s]+\.csv)\)$/);
-    if (body === '' || (ownLink && decodeURIComponent(ownLink[1]) === `${path.posix.basename(database.stem)}.csv`)) database.ownPage = `${database.stem}.md`;
+    if (body === '' || (ownLink && decodedHref(ownLink[1]) === `${path.posix.basename(database.stem)}.csv`)) database.ownPage = `${database.stem}.md`;
   }
   const rowFiles = new Set(databases.flatMap((d) => [...d.rows.keys()]));
   const pages = pageFiles(entries, rowFiles);
@@ -300,16 +300,13 @@ export function notionToDocument(
   // The first page linking to each CSV (the page of a database its folder does not say), and the
   // fields our export wrote beside a database's table.
   const csvOf = (page: string, href: string) => {
-    try {
-      return path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURIComponent(href)));
-    } catch {
-      return null;
-    }
+    const decoded = decodedHref(href);
+    return decoded === null ? null : path.posix.normalize(path.posix.join(path.posix.dirname(page), decoded));
   };
   for (const name of [...pages.keys(), ...databases.flatMap((d) => (d.ownPage ? [d.ownPage] : []))]) {
     for (const [href, fields] of databaseViews(new TextDecoder().decode(entries.get(name)!))) {
       const database = byCsv.get(csvOf(name, href) ?? '');
-      if (database && !database.fields) database.fields = fields as Record<string, DatabaseField>;
+      if (database && !database.fields) database.fields = fields;
     }
   }
   for (const name of pages.keys()) {
@@ -385,6 +382,15 @@ export function notionToDocument(
   return { document, files: entries, problems };
 }
 
+/** A link's path decoded, or null when it is not a well-formed escape (`%` alone). */
+function decodedHref(href: string): string | null {
+  try {
+    return decodeURIComponent(href);
+  } catch {
+    return null;
+  }
+}
+
 /** Types whose cells are text as the CSV writes them: a column guessed as text may be one. */
 const TEXT_LIKE: ReadonlySet<string> = new Set(['url', 'email', 'phone', 'select', 'multiSelect']);
 
@@ -398,13 +404,23 @@ const READ_TYPES: ReadonlySet<string> = new Set(['text', 'number', 'checkbox', '
  * an address or choices); else the guess (a person or a relation by name is text here, as a
  * Notion export's).
  */
-function knownField(fields: Record<string, DatabaseField> | null, name: string, guessed: DatabaseField): DatabaseField | null {
-  const known = fields ? Object.values(fields).find((f) => f && typeof f === 'object' && f.name === name) : undefined;
+function knownField(fields: Record<string, unknown> | null, name: string, guessed: DatabaseField, cells: readonly string[]): DatabaseField | null {
+  if (!fields) return null;
+  // Only a field that is one as the app defines it (what a file says is not trusted), named so.
+  const known = Object.values(fields)
+    .map((value) => databaseFieldSchema.safeParse(value))
+    .find((parsed) => parsed.success && parsed.data.name === name)?.data;
   if (!known || !READ_TYPES.has(known.type)) return null;
   // Numbers, dates and checkboxes only as guessed (their cells were read so); a column of names
   // guessed as text (each once) or as one choice may be choices, an address text.
   const widens = (guessed.type === 'text' && TEXT_LIKE.has(known.type)) || (guessed.type === 'select' && known.type === 'multiSelect');
   if (guessed.type !== known.type && !widens) return null;
+  // Choices: every name in the cells one of its options.
+  if (known.type === 'select' || known.type === 'multiSelect') {
+    const options = new Set(known.options.map((o) => o.name));
+    const names = cells.flatMap((cell) => (known.type === 'select' ? [cell.trim()] : cell.split(',').map((n) => n.trim()))).filter(Boolean);
+    if (!names.every((n) => options.has(n))) return null;
+  }
   return { ...known, name: name.slice(0, DATABASE_LIMITS.nameLength) };
 }
 
@@ -523,7 +539,7 @@ function readDatabase(
       }
       if (field.type === 'date' && read.some((cell) => cell.includes('T'))) field = { ...field, withTime: true };
       // Our export named the field's type beside the table: that one, when its cells read so.
-      const known = knownField(database.fields, name, field);
+      const known = knownField(database.fields, name, field, cells);
       if (known) field = known;
     }
     data.config.fields[fieldId] = field;

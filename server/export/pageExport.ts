@@ -362,13 +362,18 @@ export const DATABASE_MARKER = 'stranitsy-database';
 
 /** A database's view in a Markdown page: the marker, a table of its first view (the titles linking to the rows' files), a link to the CSV alone. */
 function viewMarkdown(view: DatabaseView): string[] {
-  // JSON in an HTML comment: `-->` never inside it (within a string it is written `--\u003e`).
-  const marker = `<!-- ${DATABASE_MARKER} ${JSON.stringify({ fields: view.fields }).replace(/-->/g, '--\\u003e')} -->`;
-  const cell = (value: string | number) => String(value).replace(/\r?\n/g, '<br>').replace(/\|/g, '\\|') || ' ';
+  // JSON in an HTML comment: no `<`, `>` or `&` in it (escaped in JSON's own way), so nothing in a
+  // field's name can end the comment or open a tag.
+  const json = JSON.stringify({ fields: view.fields }).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const marker = `<!-- ${DATABASE_MARKER} ${json} -->`;
+  // A cell's text as Markdown text (no link, tag or emphasis of its own), its lines joined by
+  // `<br>`, a `|` escaped (it would end the cell).
+  const cell = (value: string | number) =>
+    escapeMarkdown(String(value))
+      .replace(/\r\n?|\n/g, '<br>')
+      .replace(/\|/g, '\\|') || ' ';
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  const rows = view.rows.map((row) =>
-    line(row.cells.map((value, at) => (at === 0 ? `[${escapeMarkdown(String(value)) || ' '}](${address(row.file)})` : cell(value)))),
-  );
+  const rows = view.rows.map((row) => line(row.cells.map((value, at) => (at === 0 ? `[${cell(value)}](${address(row.file)})` : cell(value)))));
   const more = view.total - view.rows.length;
   return [
     marker,

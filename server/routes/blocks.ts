@@ -97,14 +97,16 @@ export async function blockRoutes(server: FastifyInstance, { config }: { config:
     async (request) => {
       const user = requireUser(request);
       const { pageId, blocks } = request.body as CreateBlocksBody;
-      const { outcomes, events } = await createBlocks(
+      const { outcomes, events, failure } = await createBlocks(
         app.db,
         user.id,
         pageId,
         blocks as Array<Omit<CreateBlockBody, 'pageId'> & { id: string }>,
         originOf(request),
       );
+      // The blocks made are told to the others even when a later one failed unexpectedly.
       await app.events.dispatch(events, originOf(request));
+      if (failure !== undefined) throw failure;
       return envelope(outcomes);
     },
   );

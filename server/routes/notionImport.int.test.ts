@@ -377,3 +377,35 @@ test('our Markdown export of a page holding a database (its first view as a tabl
     ['Третий', 'Новый', null],
   ]);
 });
+
+test('a marker that does not hold fields as the app defines them is not trusted: the columns are guessed, nothing is dropped; a «%» in a title comes back', async () => {
+  const marker = JSON.stringify({
+    fields: {
+      MAIN_FIELD: { name: 'Название', type: 'text' },
+      a: { name: 'Этап', type: 'select', options: [{ id: 'o1', name: 'Новый' }], extra: 1 },
+      b: { name: 'Сумма', type: 'number', format: 'nonsense' },
+      ['__proto__']: { polluted: true },
+    },
+  });
+  const page = `# Рост 50%\n\n<!-- stranitsy-database ${marker} -->\n\n| Название | Этап | Сумма |\n| --- | --- | --- |\n| [Один](Рост%2050%25/Один.md) | Новый | 5 |\n\n[Рост 50%.csv](Рост%2050%25.csv)\n`;
+  const zip = zipSync({
+    'Рост 50%.md': strToU8(page),
+    'Рост 50%.csv': strToU8('Название,Этап,Сумма\r\nОдин,Новый,5\r\nДва,Старый,7\r\nТри,Новый,9\r\n'),
+    'Рост 50%/Один.md': strToU8('# Один\n\n- **Этап**: Новый\n- **Сумма**: 5\n'),
+  });
+  const res = await importZip(zip, { section: 'private' });
+  expect(res.statusCode).toBe(201);
+  const answer = body<{ page: WireElement; problems: unknown[] }>(res).data;
+  expect([answer.page.title, answer.page.type]).toEqual(['Рост 50%', 'Database']);
+  const [copy] = await blocksOf(answer.page.id);
+  const { config } = copy.data as DatabaseData;
+  // Guessed, not taken from the marker: «Этап» a choice of the names found, «Сумма» a plain number.
+  expect(Object.values(config.fields).map((f) => [f.name, f.type])).toEqual([
+    ['Название', 'text'],
+    ['Этап', 'select'],
+    ['Сумма', 'number'],
+  ]);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  const rows = body<WireRow[]>(await api(t, owner.cookie, 'GET', `${S}/database/${copy.id}/rows?${jsonQueryString({ limit: 10 })}`)).data;
+  expect(rows.map((r) => r.data.title)).toEqual(['Один', 'Два', 'Три']);
+});

@@ -179,7 +179,7 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       // its newest) — all of its rows read once it is reached — unless one database is asked for.
       const results: Array<{ databaseId: string | null; pages: Found[] }> = [];
       const done = new Set<string>();
-      for (let size = Math.max(FIRST_WINDOW, 4 * wanted); ; size *= 4) {
+      for (let size = Math.min(MAX_CANDIDATES, Math.max(FIRST_WINDOW, 4 * wanted)); ; size = Math.min(MAX_CANDIDATES, size * 4)) {
         const window = await rankedPages(app.db, parsed, filters, { order, limit: size, now });
         timing.lap('rank');
         const groups: Array<RankedGroup<RankedPage>> = (

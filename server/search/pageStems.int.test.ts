@@ -8,6 +8,8 @@ import type { Database } from '../db/types';
 import { api, createPostgresDatabase, createTestApp, expectOk, testDb } from '../../test/helpers/testApp';
 import { actor, createPage } from '../../test/helpers/pages';
 import { ENTRY_SPAN, indexAll } from './indexer';
+import { rankedPages } from './query';
+import { parseQuery } from './terms';
 
 /*
  * The page-level index (`search_page_stems`, migration 2026-12-03-0001, docs/search.md «Speed»):
@@ -196,6 +198,32 @@ test("search_pages copies what ranking reads of a page, and copies it again when
       database_id: 'some-database',
       title: 'Копия вторая',
     });
+  } finally {
+    await t.close();
+  }
+});
+
+test('trashed pages take no place in a window of live results (the copy says so; a page restored a moment ago is read from its row)', async () => {
+  const t = await createTestApp({ sendCodeLimitPerIp: 10_000, searchIndexIntervalMs: 1_000_000_000 });
+  try {
+    const owner = await actor(t, 'page-trash@example.com');
+    const pages = [];
+    for (const title of ['Зебра первая', 'Зебра вторая', 'Зебра третья']) pages.push(await createPage(t, owner, { title }));
+    for (const page of pages.slice(0, 2)) expectOk(await api(t, owner.cookie, 'DELETE', `/api/v3/spaces/element/${page.id}`));
+    await indexAll(t.app.db);
+    const window = () =>
+      rankedPages(t.app.db, parseQuery('зебра'), { workspaceId: owner.workspaceId, inTrash: false }, { order: 'relevance', limit: 1, now: Date.now() });
+    expect((await window()).pages.map((p) => p.title)).toEqual(['Зебра третья']);
+    expect((await window()).more).toBe(false);
+    // Restored, not yet copied again: found from its own row.
+    await t.app.db.updateTable('pages').set({ in_trash: 0 }).where('id', '=', pages[0].id).execute();
+    const read = await rankedPages(
+      t.app.db,
+      parseQuery('зебра'),
+      { workspaceId: owner.workspaceId, inTrash: false },
+      { order: 'relevance', limit: 5, now: Date.now() },
+    );
+    expect(read.pages.map((p) => p.title).sort()).toEqual(['Зебра первая', 'Зебра третья']);
   } finally {
     await t.close();
   }

@@ -164,11 +164,13 @@ export async function rankedPages(
         )}) t group by seq`;
   // The page's copy in search_pages answers most (the route checks the results' own rows: the copy
   // may be a moment old); its row in pages for an author, databases and the trash. Live pages:
-  // the trash is not asked of the copy (a page restored a moment ago is found at once; one
-  // trashed is left out by the route).
+  // the copy's trash, its row's only where the copy says trashed (a page restored a moment ago is
+  // found at once; one trashed a moment ago is left out by the route) — trashed pages take no
+  // place in the windows read.
   const conditions = [sql`s.workspace_id = ${filters.workspaceId}`];
   const readsPage = !!filters.author || filters.kind === 'databases' || filters.inTrash;
   if (filters.inTrash) conditions.push(sql`p.in_trash = 1`);
+  else conditions.push(sql`(s.in_trash = 0 or exists (select 1 from pages lp where lp.id = s.page_id and lp.in_trash = 0))`);
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
   if (filters.after) conditions.push(sql`s.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`s.updated_at < ${filters.before}`);

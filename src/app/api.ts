@@ -1,7 +1,7 @@
 import type { ApiResponse } from '../../schema/envelope';
 import { ERROR_CODES, type ErrorCode } from '../../schema/errors';
 import { newId } from '../../schema/ids';
-import { clearEarly, takeEarly } from './earlyStart';
+import { clearEarly, dropEarly, takeEarly } from './earlyStart';
 import { asErrorCode, type ApiFailure } from './errors';
 
 /**
@@ -138,7 +138,7 @@ export function clearPrefetched(path?: string): void {
   if (path !== undefined) {
     prefetched.delete(path);
     answers.delete(path);
-    takeEarly(path);
+    dropEarly(path);
     return;
   }
   prefetched.clear();

@@ -252,6 +252,12 @@ export function takeEarly(path: string, maxAgeMs = 10_000, workspace?: string | 
   return Date.now() - entry.at < maxAgeMs ? entry.response : null;
 }
 
+/** Drops the script's request for `path`, whatever workspace it was asked in (a write may change its answer). */
+export function dropEarly(path: string): void {
+  const early = typeof window === 'undefined' ? undefined : window.__early;
+  if (early) early[path] = undefined;
+}
+
 /** Drops what the script asked for (signing out: its answers were someone else's). */
 export function clearEarly(): void {
   if (typeof window !== 'undefined' && window.__early) window.__early = {};

@@ -113,6 +113,12 @@ export const GlobeIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) =>
   </Icon>
 );
 
+export const ShieldIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M12 3l7 3v5c0 4.5-3 8.5-7 10-4-1.5-7-5.5-7-10V6l7-3z" />
+  </Icon>
+);
+
 export const MoveIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
   <Icon {...props}>
     <path d="M5 12h14M13 6l6 6-6 6" />

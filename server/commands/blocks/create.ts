@@ -29,7 +29,8 @@ export async function createBlock(
 /**
  * Makes several blocks of one page, in order, each as `createBlock` would (one may follow one made
  * before it here): a block refused is answered with its error and the others are made. One event
- * for all of them.
+ * for all of them. An unexpected failure (a 5xx) stops there: `failure`, with the event of the
+ * blocks made before it, which the caller sends before answering the error.
  */
 export async function createBlocks(
   db: Kysely<Database>,
@@ -37,19 +38,25 @@ export async function createBlocks(
   pageId: string,
   items: ReadonlyArray<Omit<CreateBlockBody, 'pageId'> & { id: string }>,
   origin: string | null,
-): Promise<{ outcomes: CreateBlockOutcome[]; events: DomainEvent[] }> {
+): Promise<{ outcomes: CreateBlockOutcome[]; events: DomainEvent[]; failure?: unknown }> {
   const page = await editablePage(db, userId, pageId);
   const outcomes: CreateBlockOutcome[] = [];
   const made: WireBlock[] = [];
-  let last = '';
+  let first = '';
+  let failure: unknown;
   for (const item of items) {
     try {
       const { block, at } = await createOnPage(db, page, userId, { ...item, pageId }, origin);
       made.push(block);
-      if (at > last) last = at;
+      // The add is as old as its first block (a move of it made meanwhile is newer).
+      if (!first) first = at;
       outcomes.push({ id: item.id, status: 'created', block });
     } catch (error) {
-      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      if (!(error instanceof AppError) || error.statusCode >= 500) {
+        // The blocks made before it are stored: their event still goes (the caller sends it, then the error).
+        failure = error;
+        break;
+      }
       // A taken id: the server's block, as POST block answers it.
       const block = error.statusCode === 409 && error.data ? (error.data as WireBlock) : undefined;
       outcomes.push({
@@ -60,7 +67,8 @@ export async function createBlocks(
       });
     }
   }
-  return { outcomes, events: made.length > 0 ? [{ kind: 'blocksAdded', pageId, blocks: made, at: last }] : [] };
+  const events: DomainEvent[] = made.length > 0 ? [{ kind: 'blocksAdded', pageId, blocks: made, at: first }] : [];
+  return failure === undefined ? { outcomes, events } : { outcomes, events, failure };
 }
 
 /** The page, when the caller may edit it and it is not in the trash. */

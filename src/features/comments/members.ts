@@ -46,3 +46,12 @@ export function useWorkspaceUsers(workspaceId: string | null | undefined, everyT
   const { currentData } = useWorkspaceMembersQuery(workspaceId ?? skipToken, everyTime ? { refetchOnMountOrArgChange: true } : FRESH);
   return useMemo(() => users(currentData), [currentData]);
 }
+
+/**
+ * A workspace's admins as people (the spec's virtual group «admins»): read from the same member
+ * list as `useWorkspaceUsers` (none for a guest, who may not list them).
+ */
+export function useWorkspaceAdmins(workspaceId: string | null | undefined, everyTime = false): WireUser[] {
+  const { currentData } = useWorkspaceMembersQuery(workspaceId ?? skipToken, everyTime ? { refetchOnMountOrArgChange: true } : FRESH);
+  return useMemo(() => users((currentData ?? []).filter((member) => member.role === 'admin')), [currentData]);
+}

@@ -8,6 +8,7 @@ import { createStore } from '../../app/store';
 import { Toaster } from '../../ui/Toast';
 import { signedIn } from '../auth/authSlice';
 import { loadWorkspaces } from '../workspaces/workspacesSlice';
+import { loadSection } from '../pages/pagesSlice';
 import { INVITEE_DEBOUNCE_MS, parseInvitees, registerInvitees, searchMembers } from './invitees';
 import { ShareButton, ShareDialog } from './ShareDialog';
 
@@ -248,5 +249,55 @@ describe('ShareDialog', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Поделиться' }));
     expect(within(screen.getByRole('dialog')).getByText('У кого есть доступ')).toBeTruthy();
+  });
+});
+
+describe('ShareDialog: the workspace’s admins as one group', () => {
+  beforeEach(() => {
+    mockFetch();
+    handler = (_method, path) => {
+      if (path === '/api/v3/spaces/workspace/ws/members')
+        return {
+          status: 200,
+          body: {
+            data: [
+              { id: me.id, role: 'admin', user: me },
+              { id: anna.id, role: 'admin', user: anna },
+              { id: oleg.id, role: 'admin', user: oleg },
+              { id: olga.id, role: 'participant', user: olga },
+            ],
+            meta: {},
+          },
+        };
+      // Oleg has a grant of his own on the page: he is listed with it, not in the group.
+      if (path === '/api/v3/spaces/element/p1/members') return { status: 200, body: { data: [member(oleg, 'read')], meta: {} } };
+      return undefined;
+    };
+  });
+
+  function renderIn(section: 'all' | 'private') {
+    const store = createStore();
+    store.dispatch(signedIn(me));
+    store.dispatch(loadSection.fulfilled({ section, pages: [page] }, 'r1', section));
+    render(
+      <Provider store={store}>
+        <MemoryRouter>
+          <ShareDialog page={page} onClose={() => undefined} />
+        </MemoryRouter>
+      </Provider>,
+    );
+  }
+
+  it('a page of the shared section: «Администраторы пространства», full access, those without a grant of their own', async () => {
+    renderIn('all');
+    const group = await screen.findByRole('group', { name: 'Администраторы пространства' });
+    expect(group.textContent).toContain('Полный доступ: Я Сам, Анна Петрова');
+    expect(group.textContent).not.toContain('Олег');
+  });
+
+  it('a private page: no such group (admins have no access there without a grant)', async () => {
+    renderIn('private');
+    await screen.findByText('oleg@corp.ru');
+    expect(screen.queryByRole('group', { name: 'Администраторы пространства' })).toBeNull();
   });
 });

@@ -8,12 +8,12 @@ import { GRANTABLE_LEVELS, type GrantableLevel, type SkippedMember, type WireEle
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { GlobeIcon } from '../../ui/icons';
+import { GlobeIcon, ShieldIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { copyText } from '../pages/pageErrors';
 import { errorMessage, type FeatureMessages } from '../../app/errors';
 import { useChangePageMembersMutation, usePageMembersQuery } from '../../app/serverApi';
-import { useWorkspaceUsers } from '../comments/members';
+import { useWorkspaceAdmins, useWorkspaceUsers } from '../comments/members';
 import { usePublicLink } from '../pages/publicLink';
 import { patchPage } from '../pages/pagesSlice';
 import { useIsPhone } from '../../ui/useIsPhone';
@@ -82,6 +82,10 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   const isPhone = useIsPhone();
   // The workspace's members to pick from, read when the dialog opens (a guest may not list them: then nobody is offered).
   const people: Person[] = useWorkspaceUsers(page.workspaceId ?? activeWorkspaceId, true);
+  // The workspace's admins have full access to the pages of its shared section (docs/api/sharing.md):
+  // shown as one group, those without a grant of their own on the page (theirs is in the list).
+  const admins = useWorkspaceAdmins(page.workspaceId ?? activeWorkspaceId, true);
+  const inSharedSection = useAppSelector((state) => (state.pages.sections.all ?? []).includes(livePage.path[0] ?? livePage.id));
   // Only an admin may bring in someone from outside the workspace (docs/api/sharing.md): for
   // anyone else such an address is not registered (no account made for nothing), just refused.
   const myRole = useAppSelector((state) => state.workspaces.list.find((w) => w.id === (page.workspaceId ?? activeWorkspaceId))?.role);
@@ -101,6 +105,7 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   const invitees = useDebouncedInvitees(query);
 
   const memberIds = useMemo(() => (members ?? []).map((m) => m.member), [members]);
+  const groupAdmins = members ? admins.filter((a) => !memberIds.includes(a.id)) : [];
   // Suggestions follow the word being typed (the text after the last separator).
   const word = query.split(/[\s,]+/).pop() ?? '';
   const suggestions = word.trim() ? searchMembers(people, word, [...memberIds, ...chosen.map((c) => c.id)], me?.id).slice(0, 6) : [];
@@ -325,6 +330,16 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
             );
           })}
         </ul>
+      )}
+
+      {inSharedSection && groupAdmins.length > 0 && (
+        <div className="share-admins" role="group" aria-label={t('share.adminsTitle')}>
+          <ShieldIcon size={18} />
+          <span className="share-person">
+            <span className="share-person-name">{t('share.adminsTitle')}</span>
+            <span className="share-person-email">{t('share.adminsAccess', { names: groupAdmins.map((a) => a.name || a.email).join(', ') })}</span>
+          </span>
+        </div>
       )}
 
       <div className="share-public">

@@ -108,7 +108,8 @@ export function useGridClipboard({ store, columns, selection, range, size, write
       return option.id;
     };
     const userId = (name: string) =>
-      db.members.find((m) => displayName(m, m.email).toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru') || m.email === name)?.id;
+      db.members.find((m) => displayName(m, m.email).toLocaleLowerCase('ru') === name.toLocaleLowerCase('ru') || m.email.toLowerCase() === name.toLowerCase())
+        ?.id;
     const writes: Array<{ row: number; col: number; value: RowValue }> = [];
     let problems = 0;
     for (const cell of plan.cells) {
