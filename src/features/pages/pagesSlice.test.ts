@@ -1,5 +1,5 @@
 import { newElement } from '../../../schema/element';
-import { clonePage, loadChildren, loadSection, movePage, pagesReducer, trashPage } from './pagesSlice';
+import { clonePage, loadChildren, loadSection, movePage, pagesReducer, trashPage, validPages } from './pagesSlice';
 import { signOut } from '../auth/authSlice';
 
 /*
@@ -48,4 +48,25 @@ test('signing out forgets every page, list and child list (the next person in th
   const state = pagesReducer(loaded(), signOut.fulfilled(undefined, 'x'));
   expect(state).toEqual(pagesReducer(undefined, { type: 'init' }));
   expect(loaded().entities.r).toBeDefined();
+});
+
+test('incoming pages: one without a workspace, a data view naming no layout and one not matching the schema are dropped and reported; the rest kept', () => {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  try {
+    const ok = newElement({ id: 'ok', workspaceId: 'w', section: 'private' });
+    const view = newElement({ id: 'view', workspaceId: 'w', type: 'WidgetView', defaultLayoutId: 'v1' });
+    const kept = validPages([
+      ok,
+      newElement({ id: 'nowhere', workspaceId: null }),
+      newElement({ id: 'blind', workspaceId: 'w', type: 'WidgetView', defaultLayoutId: null }),
+      newElement({ id: 'widget', workspaceId: 'w', type: 'Widget', defaultLayoutId: null }),
+      view,
+      { id: 'broken' },
+      null,
+    ]);
+    expect(kept.map((p) => p.id)).toEqual(['ok', 'view']);
+    expect(warn).toHaveBeenCalledTimes(5);
+  } finally {
+    warn.mockRestore();
+  }
 });

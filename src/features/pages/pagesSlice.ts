@@ -1,6 +1,6 @@
 import { createAsyncThunk, createEntityAdapter, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { PageType, SectionId } from '../../../schema/constants';
-import { newElement, wireElementSchema, type WireElement } from '../../../schema/element';
+import { needsDefaultLayout, newElement, wireElementSchema, type WireElement } from '../../../schema/element';
 import { api, toFailure, type RequestOptions, elementUrl } from '../../app/api';
 import type { ApiFailure } from '../../app/errors';
 import { apiThunk } from '../../app/apiThunk';
@@ -26,12 +26,28 @@ export type LoadStatus = 'loading' | 'ready' | 'failed';
 
 const initialState: PagesState = { ...pagesAdapter.getInitialState(), sections: {}, children: {}, childrenStatus: {}, sectionStatus: {}, typedTitles: {} };
 
-/** Incoming pages are checked against the schema; one that does not match is dropped and reported. */
-function validPages(pages: unknown[]): WireElement[] {
+/**
+ * Incoming pages (a section's, a page's children) as the spec's rules take them: one that does
+ * not match the schema, one without a workspace (the fixed root sections are not pages here), a
+ * data page that names no layout (`needsDefaultLayout`: a Widget or WidgetView) — each dropped and
+ * reported, the rest kept.
+ */
+export function validPages(pages: unknown[]): WireElement[] {
   return pages.flatMap((page) => {
     const result = wireElementSchema.safeParse(page);
-    if (!result.success) console.warn('page dropped: it does not match the schema', result.error.issues);
-    return result.success ? [result.data] : [];
+    if (!result.success) {
+      console.warn('page dropped: it does not match the schema', result.error.issues);
+      return [];
+    }
+    if (!result.data.workspaceId) {
+      console.warn('page dropped: it has no workspace', result.data.id);
+      return [];
+    }
+    if (needsDefaultLayout(result.data.type) && !result.data.defaultLayoutId) {
+      console.warn(`page dropped: a ${result.data.type} page names no layout`, result.data.id);
+      return [];
+    }
+    return [result.data];
   });
 }
 
