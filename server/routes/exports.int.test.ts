@@ -597,7 +597,7 @@ test('a page holding a database: in its Markdown and HTML, the first view as a t
           [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
           sum: { name: 'Сумма', type: 'number', format: 'plain' },
           note: { name: 'Заметка', type: 'text' },
-          hidden: { name: 'Скрыто', type: 'text' },
+          hidden: { name: 'Скрыто --><img src=x>', type: 'text' },
         },
       },
       view: {
@@ -652,9 +652,13 @@ test('a page holding a database: in its Markdown and HTML, the first view as a t
       '',
     ].join('\n'),
   );
-  // The marker holds the database's fields (read back on import).
+  // The marker holds the database's fields (read back on import); nothing in a name ends the
+  // comment or opens a tag.
   const marker = /<!-- stranitsy-database (.*) -->/.exec(text)![1];
-  expect(Object.keys((JSON.parse(marker) as { fields: Record<string, unknown> }).fields).sort()).toEqual(['hidden', MAIN_FIELD_ID, 'note', 'sum'].sort());
+  expect(marker).not.toMatch(/[<>&]/);
+  const { fields } = JSON.parse(marker) as { fields: Record<string, { name: string }> };
+  expect(Object.keys(fields).sort()).toEqual(['hidden', MAIN_FIELD_ID, 'note', 'sum'].sort());
+  expect(fields.hidden.name).toBe('Скрыто --><img src=x>');
   // The links lead to files of the export.
   expect(files['Поставки/Поставки/Крупный.md']).toBeDefined();
   expect(files['Поставки/Поставки.csv']).toBeDefined();

@@ -178,13 +178,15 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       // a database's rows are one result at the place of its best row (the last edited first:
       // its newest) — all of its rows read once it is reached — unless one database is asked for.
       const results: Array<{ databaseId: string | null; pages: Found[] }> = [];
+      /** The results taken already (a database by its id, a page by its own): later windows begin with them again. */
       const done = new Set<string>();
+      const keyOf = (group: RankedGroup<RankedPage>) => group.databaseId ?? group.pages[0].pageId;
       for (let size = Math.min(MAX_CANDIDATES, Math.max(FIRST_WINDOW, 4 * wanted)); ; size = Math.min(MAX_CANDIDATES, size * 4)) {
         const window = await rankedPages(app.db, parsed, filters, { order, limit: size, now });
         timing.lap('rank');
         const groups: Array<RankedGroup<RankedPage>> = (
           filters.database ? window.pages.map((page) => ({ databaseId: null, pages: [page] })) : groupRows(window.pages)
-        ).filter((group) => !done.has(group.databaseId ?? group.pages[0].pageId));
+        ).filter((group) => !done.has(keyOf(group)));
         // A database's rows may go on past the window: all of them (each database reached once).
         const reached = groups.flatMap((group) => (group.databaseId ? [group.databaseId] : []));
         if (window.more && reached.length > 0) {
@@ -200,7 +202,7 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
           ),
         );
         for (const group of groups) {
-          done.add(group.databaseId ?? group.pages[0].pageId);
+          done.add(keyOf(group));
           const kept = group.pages.filter((r) => readable(r.pageId) && inSection(r.pageId) && stillMatches(rows.get(r.pageId)!, filters));
           if (kept.length > 0 && results.length < wanted) {
             results.push({ databaseId: group.databaseId, pages: kept.map((r) => ({ page: rows.get(r.pageId)!, seq: r.seq, fuzzy: false })) });
@@ -221,16 +223,18 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       }
 
       const shown = results.slice(skip, skip + limit);
+      // The pages whose passages are shown: a page, or a database's first rows.
+      const shownPages = shown.flatMap((r) => r.pages.slice(0, r.databaseId ? ROWS_SHOWN : 1));
       const best = await bestEntries(
         app.db,
         parsed,
-        shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => (c.seq === null ? [] : [c.seq])),
+        shownPages.flatMap((c) => (c.seq === null ? [] : [c.seq])),
         filters.kind === 'comments' ? 'comment' : undefined,
       );
       const entryOf = (c: Found) => (c.seq === null ? undefined : best.get(c.seq));
       const passages = await entriesById(
         app.db,
-        shown.flatMap((r) => r.pages.slice(0, ROWS_SHOWN)).flatMap((c) => entryOf(c) ?? []),
+        shownPages.flatMap((c) => entryOf(c) ?? []),
       );
       const databases = await databaseNames(
         app.db,

@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
-import { connectDatabase } from '../db/connect';
-import { MIGRATIONS, migrateToLatest } from '../db/migrate';
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest } from '../db/migrate';
 import type { Database } from '../db/types';
-import { api, createPostgresDatabase, createTestApp, expectOk, jsonQueryString, testDb } from '../../test/helpers/testApp';
+import { api, createTestApp, expectOk, jsonQueryString, migratedDatabase, testDb } from '../../test/helpers/testApp';
 import { actor, createPage, expectStatus } from '../../test/helpers/pages';
 import { ENTRY_SPAN, indexAll } from './indexer';
 import { stemsAfter } from './query';
@@ -20,25 +16,7 @@ import type { WireSearchHit } from '../../schema/search';
 const BEFORE = '2026-11-27-0001-rate-limits';
 
 /** A fresh database of the project's kind, migrated up to `BEFORE`. */
-async function databaseBefore(): Promise<{ db: Kysely<Database>; close: () => Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-ids-'));
-  const pgDatabase = testDb() === 'postgres' ? await createPostgresDatabase() : undefined;
-  const { db } = connectDatabase({ databaseUrl: pgDatabase?.url, sqliteFile: path.join(dir, 'db.sqlite') });
-  const names = Object.keys(MIGRATIONS);
-  const provider: MigrationProvider = {
-    getMigrations: async () => Object.fromEntries(names.slice(0, names.indexOf(BEFORE) + 1).map((n) => [n, MIGRATIONS[n]])),
-  };
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error;
-  return {
-    db,
-    async close() {
-      await db.destroy();
-      await pgDatabase?.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const databaseBefore = () => migratedDatabase('page-ids', BEFORE);
 
 /** The ids of the entries holding a stem, as the query reads them on this database. */
 async function entriesHolding(db: Kysely<Database>, stem: string): Promise<number[]> {

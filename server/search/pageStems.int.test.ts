@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
-import { connectDatabase } from '../db/connect';
-import { MIGRATIONS, migrateToLatest } from '../db/migrate';
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest } from '../db/migrate';
 import type { Database } from '../db/types';
-import { api, createPostgresDatabase, createTestApp, expectOk, testDb } from '../../test/helpers/testApp';
+import { api, createTestApp, expectOk, migratedDatabase } from '../../test/helpers/testApp';
 import { actor, createPage } from '../../test/helpers/pages';
 import { ENTRY_SPAN, indexAll } from './indexer';
 import { rankedPages } from './query';
@@ -20,25 +16,8 @@ import { parseQuery } from './terms';
 
 const BEFORE = '2026-12-02-0002-cell-history';
 
-async function database(upTo?: string): Promise<{ db: Kysely<Database>; close: () => Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-stems-'));
-  const pgDatabase = testDb() === 'postgres' ? await createPostgresDatabase() : undefined;
-  const { db } = connectDatabase({ databaseUrl: pgDatabase?.url, sqliteFile: path.join(dir, 'db.sqlite') });
-  const names = Object.keys(MIGRATIONS);
-  const provider: MigrationProvider = {
-    getMigrations: async () => Object.fromEntries(names.slice(0, upTo ? names.indexOf(upTo) + 1 : names.length).map((n) => [n, MIGRATIONS[n]])),
-  };
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error;
-  return {
-    db,
-    async close() {
-      await db.destroy();
-      await pgDatabase?.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+/** A fresh database of the project's kind, migrated up to `upTo` (all when absent). */
+const database = (upTo?: string) => migratedDatabase('page-stems', upTo);
 
 type Row = { stem: string; seq: number; title: number; entries: number };
 

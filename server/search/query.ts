@@ -99,6 +99,14 @@ function entriesHoldingAll(terms: readonly QueryTerm[], postgres: boolean) {
   );
 }
 
+/** The ids of the entries holding any of the terms, once each. */
+function entriesHoldingAny(terms: readonly QueryTerm[], postgres: boolean) {
+  return sql.join(
+    terms.map((t) => termEntries(t, postgres)),
+    sql` union `,
+  );
+}
+
 /**
  * The pages holding a term (bit `bit`): whether the title holds it, whether as the whole word (a
  * prefix: the stem itself, not a longer one it begins), in how many entries (a prefix: summed over
@@ -182,24 +190,14 @@ export async function rankedPages(
   query.phrases.forEach((words, i) => {
     const held = terms.filter((t) => words.some((w) => w.stem === t.stem));
     const name = sql.raw(`quoted${i}`);
-    const source =
-      held.length > 0
-        ? entriesHoldingAll(held, postgres)
-        : sql.join(
-            terms.map((t) => termEntries(t, postgres)),
-            sql` union `,
-          );
+    const source = held.length > 0 ? entriesHoldingAll(held, postgres) : entriesHoldingAny(terms, postgres);
     ctes.push(sql`${name} as (select distinct x.entry_id / ${span} as seq from (${source}) x where ${holdsPhrase(termsOf(sql.ref('x.entry_id')), words)})`);
     conditions.push(sql`f.seq in (select seq from ${name})`);
   });
   // Comments only: the pages with a comment holding a term.
   if (filters.kind === 'comments') {
-    const any = sql.join(
-      terms.map((t) => termEntries(t, postgres)),
-      sql` union `,
-    );
     ctes.push(
-      sql`commented as (select distinct x.entry_id / ${span} as seq from (${any}) x join search_entries se on se.id = x.entry_id where se.kind = 'comment')`,
+      sql`commented as (select distinct x.entry_id / ${span} as seq from (${entriesHoldingAny(terms, postgres)}) x join search_entries se on se.id = x.entry_id where se.kind = 'comment')`,
     );
     conditions.push(sql`f.seq in (select seq from commented)`);
   }
@@ -271,8 +269,8 @@ export async function bestEntries(db: Kysely<Database>, query: ParsedQuery, seqs
   const terms = query.terms;
   if (terms.length === 0 || seqs.length === 0) return best;
   const span = sql.lit(ENTRY_SPAN);
-  const padded = sql`(' ' || terms || ' ')`;
-  const holds = terms.map((t) => sql`${padded} like ${`% ${likeEscaped(t.stem)}${t.prefix ? '' : ' '}%`} escape '\\'`);
+  // An entry holding a term: its terms hold it as a phrase of one word.
+  const holds = terms.map((t) => holdsPhrase(sql.ref('terms'), [t]));
   const any = sql`(${sql.join(holds, sql` or `)})`;
   const all = sql`(${sql.join(holds, sql` and `)})`;
   const pages = [...new Set(seqs)];

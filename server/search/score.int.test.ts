@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { connectDatabase } from '../db/connect';
 import type { Database } from '../db/types';
-import { createPostgresDatabase, testDb } from '../../test/helpers/testApp';
+import { migratedDatabase, testDb } from '../../test/helpers/testApp';
 import { scoreSql } from './rank';
 import { parseQuery } from './terms';
 
@@ -18,14 +14,8 @@ let db: Kysely<Database>;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'score-'));
-  const pgDatabase = testDb() === 'postgres' ? await createPostgresDatabase() : undefined;
-  db = connectDatabase({ databaseUrl: pgDatabase?.url, sqliteFile: path.join(dir, 'db.sqlite') }).db;
-  close = async () => {
-    await db.destroy();
-    await pgDatabase?.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
+  // Plain SQL over literal rows: no tables needed.
+  ({ db, close } = await migratedDatabase('score', null));
 });
 afterAll(() => close());
 

@@ -1,4 +1,4 @@
-import { api, prefetchGet } from './api';
+import { api, clearPrefetched, prefetchGet } from './api';
 import { saveUserSetting } from '../features/settings/serverSettings';
 import { earlyInputScript, earlyScript, earlyThemeScript, searchPath, SEARCH_PAGE, startGets, takeEarly, type EarlyPlan } from './earlyStart';
 import { searchPages } from '../features/search/searchApi';
@@ -474,6 +474,9 @@ test("the search screen's address: another workspace named asks at once in it; n
   runScript('/search?q=plan&ws=w-named');
   expect(asked.at(-1)).toBe(searchPath({ q: 'plan', inTrash: false }, 0, SEARCH_PAGE));
   expect(window.__early?.[asked.at(-1)!]?.workspace).toBe('w-named');
+  // A write drops it whatever the workspace it was asked in.
+  clearPrefetched(asked.at(-1)!);
+  expect(window.__early?.[asked.at(-1)!]).toBeUndefined();
   asked = serve();
   runScript('/search?q=%20');
   expect(asked).toEqual([...PLAN.words, '/api/user/current', '/api/v3/spaces/workspace', '/api/user/settings']);

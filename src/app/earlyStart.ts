@@ -5,7 +5,7 @@ import { rowsAddressScript, type firstRowsPaths } from '../editor/blocks/rowsAdd
  * ≈ 150 ms before the app's code has come and run (docs/web-app.md, «Opening a page»). The build
  * writes that script (server/web/earlyStart.ts) from the functions here, as their text: so they
  * use nothing but their arguments and the browser's globals, and call no other function of this
- * file but `startGets`, `searchOfAddress`, `searchPath`, `earlySearch` and `earlyStart`, which go
+ * file but `startGets`, `searchOfAddress`, `searchPath`, `startWorkspace`, `earlySearch` and `earlyStart`, which go
  * into the script together; the addresses of a
  * database's rows come from src/editor/blocks/rowsAddress.ts, as the script's text of those
  * functions (an argument of `earlyStart`: an imported name is not a name in the script). The app takes the answers (`takeEarly`: the api's prefetched GETs and the
@@ -223,19 +223,35 @@ export function earlySearch(
   Promise.all([read(settings), read(list)])
     .then(([mine, theirs]: Array<{ data?: unknown } | null>) => {
       const { activeWorkspace, wizardOffered } = (mine?.data ?? {}) as { activeWorkspace?: unknown; wizardOffered?: unknown };
-      const workspaces = (Array.isArray(theirs?.data) ? theirs.data : []) as Array<{ id: string; private?: boolean; role?: string }>;
-      // The one the app opens (src/features/workspaces/workspacesSlice.ts, loadWorkspaces): the
-      // one last used; on an invited person's first visit, the team they were invited to; else
-      // their first. Should the app choose another, it asks itself.
-      const teams = workspaces.filter((w) => !w.private && w.role !== 'guest');
-      const active = workspaces.some((w) => w.id === activeWorkspace)
-        ? (activeWorkspace as string)
-        : !wizardOffered && workspaces.length > 1 && teams.length > 0
-          ? teams[teams.length - 1].id
-          : workspaces[0]?.id;
+      const workspaces = (Array.isArray(theirs?.data) ? theirs.data : []) as StartWorkspace[];
+      // The one the app opens (the same rule); should the app choose another, it asks itself.
+      const active = startWorkspace(workspaces, typeof activeWorkspace === 'string' ? activeWorkspace : null, !wizardOffered).id;
       if (active) ask(active);
     })
     .catch(() => undefined);
+}
+
+/** A workspace as the start reads it from the workspace list. */
+export interface StartWorkspace {
+  id: string;
+  private?: boolean;
+  role?: string;
+}
+
+/**
+ * The workspace the app opens at start (src/features/workspaces/workspacesSlice.ts, and the early
+ * script's search): the one last used (`remembered`) if the person is still in it; on an invited
+ * person's first visit (`firstVisit`: the wizard not offered yet, nothing remembered) the team
+ * they were invited to — the last one listed that is not private and not a guest's (an
+ * invitation made their account and its private workspace at the same moment, so the order alone
+ * does not tell; a guest was shown a page, not asked into a team: `invited`); else the first, the
+ * personal one made at sign-up. Self-contained (see the top).
+ */
+export function startWorkspace(workspaces: readonly StartWorkspace[], remembered: string | null, firstVisit: boolean): { id: string | null; invited: boolean } {
+  if (remembered && workspaces.some((w) => w.id === remembered)) return { id: remembered, invited: false };
+  const teams = workspaces.filter((w) => !w.private && w.role !== 'guest');
+  if (firstVisit && !remembered && workspaces.length > 1 && teams.length > 0) return { id: teams[teams.length - 1].id, invited: true };
+  return { id: workspaces[0]?.id ?? null, invited: false };
 }
 
 /**
@@ -378,7 +394,7 @@ export function recordEarlyInput(): void {
 
 /** The script itself, for index.html. */
 export function earlyScript(plan: EarlyPlan): string {
-  return `${ZOD_SETTINGS}\n${[startGets, searchOfAddress, searchPath, earlySearch].map((f) => f.toString()).join('\n')}\n(${earlyStart.toString()})(${JSON.stringify(plan)}, ${rowsAddressScript()});`;
+  return `${ZOD_SETTINGS}\n${[startGets, searchOfAddress, searchPath, startWorkspace, earlySearch].map((f) => f.toString()).join('\n')}\n(${earlyStart.toString()})(${JSON.stringify(plan)}, ${rowsAddressScript()});`;
 }
 
 /**

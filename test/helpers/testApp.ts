@@ -8,7 +8,8 @@ import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { connectDatabase } from '../../server/db/connect';
 import type { Database } from '../../server/db/types';
-import { migrateToLatest } from '../../server/db/migrate';
+import { MIGRATIONS, migrateToLatest } from '../../server/db/migrate';
+import { Migrator, type Kysely } from 'kysely';
 import type { MailMessage, Mailer } from '../../server/mail';
 import type { ApiResponse } from '../../schema/envelope';
 import { captureSeed, databaseUrl, dropDatabase, takePostgresDatabase, withClient } from './postgresPool';
@@ -83,6 +84,30 @@ export async function createPostgresDatabase(
     }
   });
   return { url: databaseUrl(adminUrl, name), drop: () => dropDatabase(adminUrl, name) };
+}
+
+/**
+ * A fresh database of the run's kind (SQLite in a temporary folder, or a new PostgreSQL database)
+ * with the migrations up to and including `upTo` (all when absent; none with `upTo: null`), and
+ * how to remove it: for tests of a migration and of SQL outside the app.
+ */
+export async function migratedDatabase(name: string, upTo?: string | null): Promise<{ db: Kysely<Database>; close: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  const pgDatabase = testDb() === 'postgres' ? await createPostgresDatabase() : undefined;
+  const { db } = connectDatabase({ databaseUrl: pgDatabase?.url, sqliteFile: path.join(dir, 'db.sqlite') });
+  if (upTo !== null) {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+    const { error } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
+    if (error) throw error;
+  }
+  return {
+    db,
+    async close() {
+      await db.destroy();
+      await pgDatabase?.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

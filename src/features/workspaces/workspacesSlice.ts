@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useSelector } from 'react-redux';
 import type { WireWorkspace } from '../../../schema/workspace';
 import { api, setActiveWorkspace, toFailure } from '../../app/api';
+import { startWorkspace } from '../../app/earlyStart';
 import { apiThunk } from '../../app/apiThunk';
 import type { RootState } from '../../app/store';
 import { signOut } from '../auth/authSlice';
@@ -76,23 +77,20 @@ const workspacesSlice = createSlice({
       .addCase(loadWorkspaces.fulfilled, (state, action) => {
         state.list = action.payload;
         state.status = 'ready';
-        // Someone already in other workspaces is past their first run: invited, on their first
-        // sign-in (nothing remembered yet), they land in the team workspace they were invited to as
-        // a member or admin (the last one listed that is not private: an invitation made their account and its
-        // private workspace at the same moment, so the order alone does not tell), not their own.
-        // (A guest — someone shared a page with — stays in their own: they were shown a page, not asked into a team.)
-        const teams = action.payload.filter((w) => !w.private && w.role !== 'guest');
-        const invited = state.startOffer === 'offer' && action.payload.length > 1 && teams.length > 0 && !state.remembered && !state.activeId;
+        // The workspace the app opens (`startWorkspace`): the one last used, an invited person's
+        // team on their first sign-in (then remembered as where they were brought: `invitedTo`),
+        // else the first — unless one is active already (a page opened by its link chose it).
+        const start = startWorkspace(action.payload, state.remembered, state.startOffer === 'offer');
+        // Someone already in other workspaces is past their first run.
         if (state.startOffer === 'offer' && action.payload.length !== 1) state.startOffer = 'done';
         const remembered = state.remembered;
         state.remembered = null;
-        if (remembered && action.payload.some((w) => w.id === remembered)) {
+        if (remembered && start.id === remembered) {
           state.activeId = remembered;
-        } else if (invited) {
-          state.activeId = teams[teams.length - 1].id;
+        } else if (start.invited && !state.activeId) {
+          state.activeId = start.id;
           state.invitedTo = state.activeId;
         } else if (!state.activeId || !action.payload.some((w) => w.id === state.activeId)) {
-          // The first is the oldest membership: the personal workspace made at sign-up.
           state.activeId = action.payload[0]?.id ?? null;
         }
         setActiveWorkspace(state.activeId);
