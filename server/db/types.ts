@@ -294,6 +294,8 @@ export interface SearchPageTable {
   workspace_id: string;
   in_trash: number;
   updated_at: string;
+  /** `updated_at` as days since 1970 (fractional): what ranking's freshness reads. */
+  updated_days: number;
   database_id: string | null;
   title: string;
   /** The title's stems as its entry has them (`indexTerms`): a title that is the query ranks first. */

@@ -24,6 +24,8 @@ export async function pageAccessLevels(
   pages: readonly PageRow[],
   /** The user's roles in the pages' workspaces when the caller has them already (a workspace missing: not a member). */
   knownRoles?: ReadonlyMap<string, WorkspaceRole>,
+  /** The user's grants on the pages and their ancestors when the caller read them already (`grantsOfUser` of `accessChainIds`). */
+  knownGrants?: ReadonlyMap<string, AccessLevel>,
 ): Promise<Map<string, AccessLevel>> {
   const levels = new Map<string, AccessLevel>();
   if (pages.length === 0) return levels;
@@ -34,8 +36,7 @@ export async function pageAccessLevels(
 
   const memberPages = pages.filter((p) => roles.has(p.workspace_id));
   const chains = new Map(memberPages.map((p) => [p.id, [p.id, ...pagePath(p).reverse()]]));
-  const chainIds = [...new Set([...chains.values()].flat())];
-  const grants = await grantsOfUser(db, userId, chainIds);
+  const grants = knownGrants ?? (await grantsOfUser(db, userId, accessChainIds(memberPages)));
 
   // The section of each tree's root decides the role-based default.
   const known = new Map(pages.map((p) => [p.id, p]));
@@ -61,6 +62,11 @@ export async function pageAccessLevels(
     levels.set(page.id, roleDefault(role, rootSectionOf(page)));
   }
   return levels;
+}
+
+/** The pages whose grants decide the access to these: each page and its ancestors. */
+export function accessChainIds(pages: readonly PageRow[]): string[] {
+  return [...new Set(pages.flatMap((p) => [p.id, ...pagePath(p)]))];
 }
 
 /** The access level a user has on one page (see pageAccessLevels). */

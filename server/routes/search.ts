@@ -5,15 +5,16 @@ import { SEARCH_KINDS, SEARCH_SECTIONS, SEARCH_SORTS, type WireSearchHit } from 
 import { envelope, presentElement } from '../presenters';
 import { jsonQuery } from '../../schema/query';
 import { allows } from '../../schema/policies/page';
-import { pageAccessLevels } from '../policies/page';
+import { accessChainIds, pageAccessLevels } from '../policies/page';
 import type { AccessLevel } from '../../schema/constants';
 import { findPages, pagePath } from '../repositories/pages';
 import { favoritePageIds } from '../repositories/favorites';
+import { grantsOfUser } from '../repositories/pageMembers';
 import type { PageRow } from '../db/types';
 import type { UserLimits } from '../config';
 import { requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
-import { bestEntries, databaseNames, entriesById, rankedPages, similarTitles, snippet, type SearchFilters } from '../search/query';
+import { databaseNames, rankedPages, shownPassages, similarTitles, snippet, type SearchFilters } from '../search/query';
 import { groupRows, type RankedGroup, type RankedPage } from '../search/rank';
 import { parseQuery } from '../search/terms';
 import { requestWorkspace } from './pages';
@@ -156,8 +157,9 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       const learn = async (found: readonly PageRow[]) => {
         const fresh = found.filter((p) => !levels.has(p.id));
         for (const p of fresh) rows.set(p.id, p);
-        // A page read already (another's ancestor) is not read again.
-        const [above, liked] = await Promise.all([
+        // A page read already (another's ancestor) is not read again. The grants on the pages and
+        // their ancestors (whose chains are parts of theirs) read meanwhile.
+        const [above, liked, grants] = await Promise.all([
           findPages(
             app.db,
             [...new Set(fresh.flatMap((p) => pagePath(p)))].filter((id) => !rows.has(id)),
@@ -167,10 +169,11 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
             user.id,
             fresh.map((p) => p.id),
           ),
+          grantsOfUser(app.db, user.id, accessChainIds(fresh)),
         ]);
         for (const row of above) rows.set(row.id, row);
         for (const id of liked) favorites.add(id);
-        for (const [id, level] of await pageAccessLevels(app.db, user.id, [...fresh, ...above], roles)) levels.set(id, level);
+        for (const [id, level] of await pageAccessLevels(app.db, user.id, [...fresh, ...above], roles, grants)) levels.set(id, level);
       };
       // The results: each group with the pages of it the caller may read, in rank order, each page
       // with the entry whose passage is shown (a title like the query: its title). The best pages
@@ -225,29 +228,26 @@ export async function searchRoutes(server: FastifyInstance, { limits }: { limits
       const shown = results.slice(skip, skip + limit);
       // The pages whose passages are shown: a page, or a database's first rows.
       const shownPages = shown.flatMap((r) => r.pages.slice(0, r.databaseId ? ROWS_SHOWN : 1));
-      const best = await bestEntries(
-        app.db,
-        parsed,
-        shownPages.flatMap((c) => (c.seq === null ? [] : [c.seq])),
-        filters.kind === 'comments' ? 'comment' : undefined,
-      );
-      const entryOf = (c: Found) => (c.seq === null ? undefined : best.get(c.seq));
-      const passages = await entriesById(
-        app.db,
-        shownPages.flatMap((c) => entryOf(c) ?? []),
-      );
-      const databases = await databaseNames(
-        app.db,
-        shown.flatMap((r) => (r.databaseId ? [r.databaseId] : [])),
-        (id) => (readable(id) ? rows.get(id) : undefined),
-      );
+      // Their passages, and the names of the databases shown, at once.
+      const [passages, databases] = await Promise.all([
+        shownPassages(
+          app.db,
+          parsed,
+          shownPages.flatMap((c) => (c.seq === null ? [] : [c.seq])),
+          filters.kind === 'comments' ? 'comment' : undefined,
+        ),
+        databaseNames(
+          app.db,
+          shown.flatMap((r) => (r.databaseId ? [r.databaseId] : [])),
+          (id) => (readable(id) ? rows.get(id) : undefined),
+        ),
+      ]);
       // The ancestors shown: only those the caller may read.
       const ancestorOf = (id: string) => (readable(id) ? rows.get(id) : undefined);
       const hits: WireSearchHit[] = shown.flatMap((result) =>
         result.pages.slice(0, result.databaseId ? ROWS_SHOWN : 1).map((c): WireSearchHit => {
           // Its title when the entry is gone since (or it was found as a title like the query).
-          const entry = entryOf(c);
-          const { unit, kind, text } = (entry === undefined ? undefined : passages.get(entry)) ?? { unit: 'title', kind: 'title', text: c.page.title };
+          const { unit, kind, text } = (c.seq === null ? undefined : passages.get(c.seq)) ?? { unit: 'title', kind: 'title', text: c.page.title };
           const path = pagePath(c.page).flatMap((id) => {
             const a = ancestorOf(id);
             return a ? [{ id: a.id, title: a.title, icon: a.icon }] : [];

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DatabaseField } from '../../schema/blocks/database';
 import type { Database } from '../db/types';
 import type { SearchMatchKind } from '../../schema/search';
@@ -21,6 +21,11 @@ interface Entry {
 
 /** Entries a page may hold: an entry's id is its page's number times this plus its number in the page. */
 export const ENTRY_SPAN = 2 ** 20;
+
+/** A time stored as ISO text (`updated_at`) as days since 1970, fractional: `search_pages.updated_days`. */
+export function daysSince1970(column: RawBuilder<unknown>, postgres: boolean): RawBuilder<number> {
+  return postgres ? sql<number>`extract(epoch from ${column}::timestamptz)::float8 / 86400` : sql<number>`(julianday(${column}) - 2440587.5)`;
+}
 
 /**
  * The pages a round of indexing writes to, locked before it writes anything (their `search_pages`
@@ -57,11 +62,11 @@ class Numbering {
     for (const chunk of inChunks(wanted)) {
       await this.trx
         .insertInto('search_pages')
-        .columns(['page_id', 'workspace_id', 'in_trash', 'updated_at', 'database_id', 'title'])
+        .columns(['page_id', 'workspace_id', 'in_trash', 'updated_at', 'updated_days', 'database_id', 'title'])
         .expression((eb) =>
           eb
             .selectFrom('pages')
-            .select(['id', 'workspace_id', 'in_trash', 'updated_at', 'database_id', 'title'])
+            .select(['id', 'workspace_id', 'in_trash', 'updated_at', daysSince1970(sql.ref('updated_at'), postgres).as('updated_days'), 'database_id', 'title'])
             .where('id', 'in', chunk)
             .$if(postgres, (qb) => qb.orderBy(sql`id collate "C"`)),
         )
@@ -127,9 +132,10 @@ class Numbering {
   /** What `search_pages` copies of the pages (held) is copied again from their rows and their title entries (written before). */
   async copy(pageIds: readonly string[]): Promise<void> {
     const span = sql.lit(ENTRY_SPAN);
+    const days = daysSince1970(sql.ref('p.updated_at'), isPostgres(this.trx));
     for (const chunk of inChunks([...new Set(pageIds)].filter((id) => this.held.has(id)))) {
-      await sql`update search_pages set (workspace_id, in_trash, updated_at, database_id, title, title_terms) =
-        (select p.workspace_id, p.in_trash, p.updated_at, p.database_id, p.title, (select e.terms from search_entries e where e.id = search_pages.seq * ${span})
+      await sql`update search_pages set (workspace_id, in_trash, updated_at, updated_days, database_id, title, title_terms) =
+        (select p.workspace_id, p.in_trash, p.updated_at, ${days}, p.database_id, p.title, (select e.terms from search_entries e where e.id = search_pages.seq * ${span})
           from pages p where p.id = search_pages.page_id)
         where page_id in (${sql.join(chunk)}) and exists (select 1 from pages p where p.id = search_pages.page_id)`.execute(this.trx);
     }

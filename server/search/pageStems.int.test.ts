@@ -177,6 +177,9 @@ test("search_pages copies what ranking reads of a page, and copies it again when
       database_id: 'some-database',
       title: 'Копия вторая',
     });
+    // The last change as days since 1970, what ranking's freshness reads.
+    const { updated_days: days } = await t.app.db.selectFrom('search_pages').select('updated_days').where('page_id', '=', page.id).executeTakeFirstOrThrow();
+    expect(Number(days)).toBeCloseTo(Date.parse('2030-01-01T00:00:00.000Z') / 86_400_000, 4);
   } finally {
     await t.close();
   }
@@ -203,6 +206,62 @@ test('trashed pages take no place in a window of live results (the copy says so;
       { order: 'relevance', limit: 5, now: Date.now() },
     );
     expect(read.pages.map((p) => p.title).sort()).toEqual(['Зебра первая', 'Зебра третья']);
+  } finally {
+    await t.close();
+  }
+});
+
+test('the migration gives each page copied before its last change as days since 1970', async () => {
+  const { db, close } = await database('2026-12-03-0003-user-email-typed');
+  try {
+    await db
+      .insertInto('search_pages')
+      .values([
+        { seq: 1, page_id: 'pa', updated_at: '2026-12-04T12:00:00.000Z' },
+        { seq: 2, page_id: 'pb', updated_at: '' },
+      ] as never)
+      .execute();
+    await migrateToLatest(db);
+    const rows = await db.selectFrom('search_pages').select(['page_id', 'updated_days']).orderBy('seq').execute();
+    expect(Number(rows[0].updated_days)).toBeCloseTo(Date.parse('2026-12-04T12:00:00.000Z') / 86_400_000, 4);
+    expect(Number(rows[1].updated_days)).toBe(0);
+  } finally {
+    await close();
+  }
+});
+
+test('a window holds every page tied with its last place, and says more were found only when one ranks below it', async () => {
+  const t = await createTestApp({ sendCodeLimitPerIp: 10_000, searchIndexIntervalMs: 1_000_000_000 });
+  try {
+    const owner = await actor(t, 'page-ties@example.com');
+    const tied = [];
+    for (let i = 0; i < 3; i += 1) tied.push(await createPage(t, owner, { title: `Жираф ${i + 1}` }));
+    const at = '2026-12-01T10:00:00.000Z';
+    await t.app.db
+      .updateTable('pages')
+      .set({ updated_at: at })
+      .where(
+        'id',
+        'in',
+        tied.map((p) => p.id),
+      )
+      .execute();
+    await indexAll(t.app.db);
+    const window = (limit: number) =>
+      rankedPages(t.app.db, parseQuery('жираф'), { workspaceId: owner.workspaceId, inTrash: false }, { order: 'relevance', limit, now: Date.now() });
+    // Three alike (the title's number is no term): all of them for a window of one or three, none beyond.
+    expect((await window(1)).pages.map((p) => p.title)).toEqual(['Жираф 1', 'Жираф 2', 'Жираф 3']);
+    expect(await window(3)).toMatchObject({ more: false });
+    // One more, older: below them — past a window of one (and of three) there is more.
+    const older = await createPage(t, owner, { title: 'Жираф старый' });
+    await t.app.db.updateTable('pages').set({ updated_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', older.id).execute();
+    await indexAll(t.app.db);
+    const one = await window(1);
+    expect(one.pages.map((p) => p.title)).toEqual(['Жираф 1', 'Жираф 2', 'Жираф 3']);
+    expect(one.more).toBe(true);
+    expect(await window(3)).toMatchObject({ more: true });
+    expect((await window(4)).pages.map((p) => p.title)).toEqual(['Жираф 1', 'Жираф 2', 'Жираф 3', 'Жираф старый']);
+    expect(await window(4)).toMatchObject({ more: false });
   } finally {
     await t.close();
   }

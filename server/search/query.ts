@@ -4,7 +4,7 @@ import type { Database, PageRow } from '../db/types';
 import { ENTRY_SPAN } from './indexer';
 import { inChunks } from '../db/inChunks';
 import { placedWords, termMatches, trigrams, type ParsedQuery, type QueryTerm } from './terms';
-import { comparePages, scoreSql, type RankedPage, type RankOrder } from './rank';
+import { comparePages, floatSql, scoreSql, type RankedPage, type RankOrder } from './rank';
 import type { SearchKind, SearchMatchKind } from '../../schema/search';
 
 /** One entry that answers a query, with its page. */
@@ -164,7 +164,7 @@ export async function rankedPages(
     terms.length === 1 && !terms[0].prefix
       ? sql`select seq, 1 as covered, title as in_title, title as whole_mask, entries from search_page_stems where stem = ${terms[0].stem}`
       : sql`select seq, ${perTerm(() => sql`1`)} as covered,
-          ${perTerm(() => sql`case when title = 1 then (case when whole = 1 then 1.0 else 0.5 end) else 0 end`)} as in_title,
+          ${perTerm(() => sql`case when title = 1 then (case when whole = 1 then ${floatSql(1, postgres)} else ${floatSql(0.5, postgres)} end) else ${floatSql(0, postgres)} end`)} as in_title,
           ${perTerm((bit) => sql`case when whole = 1 then ${sql.lit(bit)} else 0 end`)} as whole_mask, sum(entries) as entries
         from (${sql.join(
           terms.map((term, i) => termPages(term, 2 ** i)),
@@ -178,7 +178,10 @@ export async function rankedPages(
   const conditions = [sql`s.workspace_id = ${filters.workspaceId}`];
   const readsPage = !!filters.author || filters.kind === 'databases' || filters.inTrash;
   if (filters.inTrash) conditions.push(sql`p.in_trash = 1`);
-  else conditions.push(sql`(s.in_trash = 0 or exists (select 1 from pages lp where lp.id = s.page_id and lp.in_trash = 0))`);
+  else
+    conditions.push(
+      sql`(s.in_trash = 0 or s.seq in (select t.seq from search_pages t join pages lp on lp.id = t.page_id where t.workspace_id = ${filters.workspaceId} and t.in_trash = 1 and lp.in_trash = 0))`,
+    );
   if (filters.author) conditions.push(sql`p.created_by = ${filters.author}`);
   if (filters.after) conditions.push(sql`s.updated_at >= ${filters.after}`);
   if (filters.before) conditions.push(sql`s.updated_at < ${filters.before}`);
@@ -210,14 +213,18 @@ export async function rankedPages(
   if (phrased)
     ctes.push(sql`phrased as (select distinct a.entry_id / ${span} as seq from all_in a where ${holdsPhrase(termsOf(sql.ref('a.entry_id')), query.words)})`);
   const found = sql`
-    select s.page_id as id, s.seq, s.title, s.updated_at, s.database_id, s.title_terms, f.covered, f.in_title, f.whole_mask, f.entries,
+    select s.page_id as id, s.seq, s.title, s.updated_at, s.updated_days, s.database_id, s.title_terms, f.covered, f.in_title, f.whole_mask, f.entries,
       ${several ? sql`case when f.seq in (select seq from one_entry) then 1 else 0 end` : sql`1`} as one_entry,
       ${phrased ? sql`case when f.seq in (select seq from phrased) then 1 else 0 end` : sql`0`} as phrase
     from f cross join search_pages s${readsPage ? sql` cross join pages p` : sql``}
     where s.seq = f.seq${readsPage ? sql` and p.id = s.page_id` : sql``} and ${sql.join(conditions, sql` and `)}`;
   // The place of each page (rank(): pages tied share one — their final order is the title's as
-  // people sort them, here, not the database's), and how many were found: the pages up to the
-  // window's last place are read, ties and all, in one statement.
+  // people sort them, here, not the database's), and whether more were found: the pages up to the
+  // window's last place are read, ties and all, in one statement. PostgreSQL: the best limit + 1
+  // with ties (a top-N sort; numbering and counting them all took ≈ 3 ms of a common word), those
+  // past the last place dropped here — more found when any was read past the limit (when all of
+  // those tie with the last place there may be none beyond: a bigger window is then read for
+  // nothing, which changes no result). SQLite: rank() and count(*), which it does as fast.
   const places = window.order === 'edited' ? sql`order by updated_at desc, covered desc, score desc` : sql`order by covered desc, score desc, updated_at desc`;
   type Row = {
     id: string;
@@ -227,20 +234,29 @@ export async function rankedPages(
     database_id: string | null;
     covered: number | string;
     score: number | string;
-    found: number | string;
+    found?: number | string;
   };
-  const rows = (
-    await sql<Row>`
-      with f as (${perPage})${sql.join(
-        ctes.map((cte) => sql`, ${cte}`),
-        sql``,
-      )}
-      select * from (
-        select y.*, rank() over (${places}) as place, count(*) over () as found from (
-          select id, seq, title, updated_at, database_id, covered, ${scoreSql(query, window.now, postgres)} as score from (${found}) r
-        ) y
-      ) x where place <= ${sql.lit(window.limit)}`.execute(db)
-  ).rows;
+  const withFound = sql`with f as (${perPage})${sql.join(
+    ctes.map((cte) => sql`, ${cte}`),
+    sql``,
+  )}`;
+  const scored = sql`select id, seq, title, updated_at, database_id, covered, ${scoreSql(query, window.now, postgres)} as score from (${found}) r`;
+  let rows: Row[];
+  let more: boolean;
+  if (postgres) {
+    const read = (await sql<Row>`${withFound} ${scored} ${places} fetch first ${sql.lit(window.limit + 1)} rows with ties`.execute(db)).rows;
+    const key = (row: Row) => `${String(row.covered)} ${String(row.score)} ${row.updated_at}`;
+    const last = read.length > window.limit ? key(read[window.limit - 1]) : null;
+    rows = last === null ? read : read.filter((row, i) => i < window.limit || key(row) === last);
+    more = read.length > window.limit;
+  } else {
+    rows = (
+      await sql<Row>`${withFound}
+        select * from (select y.*, rank() over (${places}) as place, count(*) over () as found from (${scored}) y) x
+        where place <= ${sql.lit(window.limit)}`.execute(db)
+    ).rows;
+    more = rows.length > 0 && Number(rows[0].found) > rows.length;
+  }
   const pages = rows.map((row): RankedPage => ({
     pageId: row.id,
     seq: Number(row.seq),
@@ -250,22 +266,30 @@ export async function rankedPages(
     covered: Number(row.covered),
     score: Number(row.score),
   }));
-  const more = rows.length > 0 && Number(rows[0].found) > rows.length;
   return { pages: pages.sort(comparePages(window.order)), more };
 }
 
 /** Entries of a page looked at for its passage: the first this many holding a term. */
 const PASSAGE_CANDIDATES = 50;
 
+/** An entry as a result shows it: its unit (a block's id, `c:` and a field's, `m:` and a comment's, or the title), its kind, its text. */
+export interface Passage {
+  id: number;
+  unit: string;
+  kind: Candidate['kind'];
+  text: string;
+}
+
 /**
  * The entry whose passage is shown for each page (by its `search_pages.seq`): the one holding
- * the most terms, the first of those (the title first). Read for the few pages shown only: the
- * page's entries in id order (its range of ids) holding a term — the first holding them all and
- * the first `PASSAGE_CANDIDATES` holding any — their terms counted here. `kind`: of that kind only
- * (the comments filter shows a comment).
+ * the most terms, the first of those (the title first). Read for the few pages shown only, in one
+ * statement (a chunk of pages on SQLite): the page's entries in id order (its range of ids)
+ * holding a term — the first holding them all and the first `PASSAGE_CANDIDATES` holding any —
+ * their terms counted in the database, the best one's text read. `kind`: of that kind only (the
+ * comments filter shows a comment).
  */
-export async function bestEntries(db: Kysely<Database>, query: ParsedQuery, seqs: readonly number[], kind?: SearchMatchKind): Promise<Map<number, number>> {
-  const best = new Map<number, number>();
+export async function shownPassages(db: Kysely<Database>, query: ParsedQuery, seqs: readonly number[], kind?: SearchMatchKind): Promise<Map<number, Passage>> {
+  const best = new Map<number, Passage>();
   const terms = query.terms;
   if (terms.length === 0 || seqs.length === 0) return best;
   const span = sql.lit(ENTRY_SPAN);
@@ -273,45 +297,39 @@ export async function bestEntries(db: Kysely<Database>, query: ParsedQuery, seqs
   const holds = terms.map((t) => holdsPhrase(sql.ref('terms'), [t]));
   const any = sql`(${sql.join(holds, sql` or `)})`;
   const all = sql`(${sql.join(holds, sql` and `)})`;
+  const held = sql.join(
+    holds.map((h) => sql`case when ${h} then 1 else 0 end`),
+    sql` + `,
+  );
   const pages = [...new Set(seqs)];
   const ofKind = kind ? sql` and kind = ${kind}` : sql``;
-  const found = new Map<number, number>();
-  const count = (rows: ReadonlyArray<{ id: number | string; terms: string }>) => {
-    for (const row of rows) {
-      const stems = row.terms.split(' ');
-      found.set(
-        Number(row.id),
-        terms.reduce((n, t) => n + (stems.some((stem) => termMatches(t, stem)) ? 1 : 0), 0),
-      );
-    }
+  // The best of the candidates per page, with its text.
+  const bestOf = (candidates: RawBuilder<unknown>) => sql<{ id: number | string; unit: string; kind: Candidate['kind']; text: string }>`
+    select id, unit, kind, text from (
+      select e.id, e.unit, e.kind, e.text, row_number() over (partition by c.id / ${span} order by c.held desc, c.id) as r
+      from (${candidates}) c join search_entries e on e.id = c.id
+    ) x where r = 1`;
+  const take = (rows: ReadonlyArray<{ id: number | string; unit: string; kind: Candidate['kind']; text: string }>) => {
+    for (const row of rows) best.set(Math.floor(Number(row.id) / ENTRY_SPAN), { id: Number(row.id), unit: row.unit, kind: row.kind, text: row.text });
   };
   if (isPostgres(db)) {
     // One plan for all the pages (a union of a subquery per page took PostgreSQL ≈ 8 ms to plan).
     const first = (holding: RawBuilder<unknown>, limit: number) =>
-      sql`select e.id, e.terms from (select unnest(${sql.val(pages)}::bigint[]) as seq) x cross join lateral (
-        select id, terms from search_entries where id >= x.seq * ${span} and id < (x.seq + 1) * ${span}${ofKind} and ${holding} order by id limit ${sql.lit(limit)}) e`;
-    const rows = await sql<{
-      id: string;
-      terms: string;
-    }>`${first(any, PASSAGE_CANDIDATES)}${terms.length > 1 ? sql` union all ${first(all, 1)}` : sql``}`.execute(db);
-    count(rows.rows);
+      sql`select e.id, e.held from (select unnest(${sql.val(pages)}::bigint[]) as seq) x cross join lateral (
+        select id, ${held} as held from search_entries where id >= x.seq * ${span} and id < (x.seq + 1) * ${span}${ofKind} and ${holding} order by id limit ${sql.lit(limit)}) e`;
+    take((await bestOf(sql`${first(any, PASSAGE_CANDIDATES)}${terms.length > 1 ? sql` union all ${first(all, 1)}` : sql``}`).execute(db)).rows);
   } else {
-    const parts = pages.flatMap((seq) => {
+    const parts = (seq: number) => {
       const range = sql`id >= ${seq * ENTRY_SPAN} and id < ${(seq + 1) * ENTRY_SPAN}${ofKind}`;
       return [
-        ...(terms.length > 1 ? [sql`select * from (select id, terms from search_entries where ${range} and ${all} order by id limit 1) a${sql.lit(seq)}`] : []),
-        sql`select * from (select id, terms from search_entries where ${range} and ${any} order by id limit ${sql.lit(PASSAGE_CANDIDATES)}) b${sql.lit(seq)}`,
+        ...(terms.length > 1
+          ? [sql`select * from (select id, ${held} as held from search_entries where ${range} and ${all} order by id limit 1) a${sql.lit(seq)}`]
+          : []),
+        sql`select * from (select id, ${held} as held from search_entries where ${range} and ${any} order by id limit ${sql.lit(PASSAGE_CANDIDATES)}) b${sql.lit(seq)}`,
       ];
-    });
-    for (const chunk of inChunks(parts, 100)) count((await sql<{ id: number; terms: string }>`${sql.join(chunk, sql` union all `)}`.execute(db)).rows);
-  }
-  const held = new Map<number, number>();
-  for (const [id, n] of [...found].sort((a, b) => a[0] - b[0])) {
-    const seq = Math.floor(id / ENTRY_SPAN);
-    if (n > (held.get(seq) ?? 0)) {
-      held.set(seq, n);
-      best.set(seq, id);
-    }
+    };
+    // A page's candidates in one statement (its best is chosen among them all).
+    for (const chunk of inChunks(pages, 50)) take((await bestOf(sql.join(chunk.flatMap(parts), sql` union all `)).execute(db)).rows);
   }
   return best;
 }
@@ -341,13 +359,6 @@ export async function databaseNames(db: Kysely<Database>, ids: readonly string[]
     names.set(block.id, { id: block.id, title: page ? own || page.title : '', pageId: block.page_id });
   }
   return names;
-}
-
-/** Entries by id, for the passages shown. */
-export async function entriesById(db: Kysely<Database>, ids: readonly number[]) {
-  if (ids.length === 0) return new Map<number, { unit: string; kind: Candidate['kind']; text: string }>();
-  const rows = await db.selectFrom('search_entries').select(['id', 'unit', 'kind', 'text']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [Number(r.id), { unit: r.unit, kind: r.kind, text: r.text }]));
 }
 
 /** How alike a query's trigrams are to a text's (shared over all: pg_trgm's similarity). */

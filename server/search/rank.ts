@@ -78,15 +78,16 @@ export const WEIGHTS = {
   fresh: 1.5,
 } as const;
 
-/** A weight as an SQL literal of double precision (PostgreSQL would read `8.0` as numeric). */
-const weight = (value: number, postgres: boolean) => sql.raw(postgres ? `${value}::float8` : Number.isInteger(value) ? `${value}.0` : `${value}`);
+/** A number as an SQL literal of double precision (PostgreSQL would read `8.0` as numeric, whose sums and comparisons are slow). */
+export const floatSql = (value: number, postgres: boolean) => sql.raw(postgres ? `${value}::float8` : Number.isInteger(value) ? `${value}.0` : `${value}`);
 
 /**
  * The score of a page found, as SQL over the columns `rankedPages` gives each page: `in_title`
  * (each term the title holds: 1, or ½ when only as the start of a longer word — a prefix typed
  * on), `whole_mask` (bit i: term i a whole word of the title), `title_terms` (the title's stems),
  * `entries` (entries holding terms), `one_entry` and `phrase` (1/0: one entry holds every term;
- * such an entry has the query's words one after another), `updated_at`. The title weighs most (its
+ * such an entry has the query's words one after another), `updated_days` (the last change, days
+ * since 1970). The title weighs most (its
  * share of the terms, all of them, the query itself), then one passage with every term, the words
  * as a phrase, how many passages hold them, and a little for a recent change.
  */
@@ -94,13 +95,10 @@ export function scoreSql(query: ParsedQuery, now: number, postgres: boolean): Ra
   const total = query.terms.length;
   const full = 2 ** total - 1;
   const queryText = query.words.map((w) => w.stem).join(' ');
-  const w = (value: number) => weight(value, postgres);
+  const w = (value: number) => floatSql(value, postgres);
   // More passages: log2(1 + n) / 4 of the weight, all of it from 15 (the same doubles on both databases).
   const passages = Array.from({ length: 14 }, (_, i) => sql`when entries <= ${sql.lit(i + 1)} then ${w(WEIGHTS.passages * (Math.log2(2 + i) / 4))}`);
-  const nowIso = new Date(now).toISOString();
-  const ageDays = postgres
-    ? sql`greatest(0::float8, extract(epoch from (${nowIso}::timestamptz - updated_at::timestamptz))::float8 / 86400)`
-    : sql`max(0.0, julianday(${nowIso}) - julianday(updated_at))`;
+  const ageDays = sql`${sql.raw(postgres ? 'greatest' : 'max')}(${w(0)}, ${w(now / 86_400_000)} - updated_days)`;
   const parts = [
     sql`${w(WEIGHTS.titleTerms)} * in_title / ${w(Math.max(1, total))}`,
     sql`case when in_title = ${sql.lit(total)} then ${w(WEIGHTS.wholeTitle)} else ${w(0)} end`,

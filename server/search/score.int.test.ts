@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types';
 import { migratedDatabase, testDb } from '../../test/helpers/testApp';
-import { scoreSql } from './rank';
+import { floatSql, scoreSql } from './rank';
 import { parseQuery } from './terms';
 
 /*
@@ -34,13 +34,13 @@ interface Described {
 
 /** The pages' ids, best first, as the database ranks them for `q`. */
 async function order(q: string, pages: Described[]): Promise<string[]> {
+  const postgres = testDb() === 'postgres';
   const rows = pages.map(
     (p) =>
       sql`select ${p.id} as id, ${sql.lit(p.covered ?? 1)} as covered, ${sql.lit(p.inTitle ?? 0)} as in_title, ${sql.lit(p.wholeMask ?? 0)} as whole_mask,
         ${p.titleTerms ?? null} as title_terms, ${sql.lit(p.entries ?? 1)} as entries, ${sql.lit(p.oneEntry ?? 0)} as one_entry, ${sql.lit(p.phrase ?? 0)} as phrase,
-        ${p.updatedAt ?? '2026-12-03T11:00:00.000Z'} as updated_at`,
+        ${floatSql(Date.parse(p.updatedAt ?? '2026-12-03T11:00:00.000Z') / 86_400_000, postgres)} as updated_days`,
   );
-  const postgres = testDb() === 'postgres';
   const result = await sql<{
     id: string;
   }>`select id from (${sql.join(rows, sql` union all `)}) r order by covered desc, ${scoreSql(parseQuery(q), NOW, postgres)} desc, id`.execute(db);

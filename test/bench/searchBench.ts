@@ -24,6 +24,7 @@
  * the server's memory meanwhile (the export streams page by page). Prints a table and writes
  * test/bench/results/search-<time>.json.
  *   BENCH_PAGES=5000 BENCH_BLOCKS=200000 BENCH_SAMPLES=60 BENCH_WARMUP=3 BENCH_DBS=sqlite,postgres npm run bench:search
+ * BENCH_HOLD=<file> keeps each database (and its server) up after measuring until that file exists.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -490,6 +491,14 @@ async function bench(database: BenchDatabase, corpus: Corpus, kinds: QueryKind[]
           process.stdout.write(
             `[${database}] ${k.kind.padEnd(10)} «${r.q}»: ${r.pages} pages${r.fuzzy ? ` (${r.fuzzy} by trigrams)` : ''}${r.foundExpected === false ? ' — NOT the page with the typo' : ''}, p50 ${r.p50} ms; ${r.note}\n`,
           );
+      }
+      // BENCH_HOLD=1: the seeded database stays up (PostgreSQL's URL and the owner's cookie printed)
+      // until the file named by BENCH_HOLD is made, to measure a changed server against it.
+      if (process.env.BENCH_HOLD) {
+        process.stdout.write(
+          `[${database}] held: DATABASE_URL=${postgres?.url ?? ''} DATA_DIR=${dataDir} cookie ${cookie}; make ${process.env.BENCH_HOLD} to go on\n`,
+        );
+        while (!fs.existsSync(process.env.BENCH_HOLD)) await new Promise((resolve) => setTimeout(resolve, 1000));
       }
       return {
         database,
