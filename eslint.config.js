@@ -107,6 +107,12 @@ export default tseslint.config(
     },
   },
   {
+    // The web app reports through src/app/report.ts only (docs/web-app.md «Error reporting»).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/app/report.ts', '**/*.test.{ts,tsx}'],
+    rules: { 'no-console': 'error' },
+  },
+  {
     files: ['**/*.test.{ts,tsx}', 'test/**/*.{ts,mjs,cjs}'],
     languageOptions: { globals: { ...globals.jest } },
   },

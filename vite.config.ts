@@ -1,9 +1,27 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { slateReactChunkPatch } from './server/web/slateReactChunkPatch.cjs';
 import { precompress } from './server/web/precompress.ts';
 import { earlyStartPlugin } from './server/web/earlyStart.ts';
+import { resolveCustomMedia } from './src/ui/breakpoints.ts';
+
+/**
+ * The breakpoints in our style sheets (`@media (--xs)`, `(--up-to-m)`…) written out as media
+ * queries from src/ui/breakpoints.ts, the one definition the code reads too; an unknown name
+ * fails the build. Before Vite's own CSS handling, so the built CSS holds plain queries.
+ */
+function customMediaPlugin(): Plugin {
+  return {
+    name: 'custom-media',
+    enforce: 'pre',
+    transform(code, id) {
+      const file = id.split('?')[0];
+      if (!file.endsWith('.css') || file.includes('/node_modules/')) return null;
+      return { code: resolveCustomMedia(code, file), map: null };
+    },
+  };
+}
 
 /**
  * The web app lives in src/ (its index.html too); `vite build` writes dist/, which the Fastify
@@ -16,8 +34,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('./src', import.meta.url)),
   // slateReactChunkPatch: no per-keystroke walk over every block in slate-react (see the file);
   // earlyStartPlugin: index.html asks for the app's first data and a page's code while it is read;
-  // precompress: .br and .gz of the built files, which the server sends as they are.
-  plugins: isSsrBuild ? [react(), slateReactChunkPatch()] : [react(), slateReactChunkPatch(), earlyStartPlugin(), precompress()],
+  // precompress: .br and .gz of the built files, which the server sends as they are;
+  // customMediaPlugin: the breakpoints' names in the style sheets written out.
+  plugins: isSsrBuild
+    ? [customMediaPlugin(), react(), slateReactChunkPatch()]
+    : [customMediaPlugin(), react(), slateReactChunkPatch(), earlyStartPlugin(), precompress()],
   build: isSsrBuild
     ? {
         outDir: fileURLToPath(new URL('./dist-ssr', import.meta.url)),

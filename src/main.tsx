@@ -17,6 +17,7 @@ import { startGets } from './app/earlyStart';
 import { prefetchGet } from './app/api';
 import { loadCurrentUser } from './features/auth/authSlice';
 import { loadWorkspaces } from './features/workspaces/workspacesSlice';
+import { reportError } from './app/report';
 
 // When the app's code has come and starts (test/e2e/pageOpen.e2e.test.ts compares the early requests with it).
 performance.mark('app:start');
@@ -74,7 +75,7 @@ words.then(
   async () => {
     await screenCode;
     render();
-    void registerServiceWorker().catch((error: unknown) => console.warn('service worker not registered', error));
+    void registerServiceWorker().catch((error: unknown) => reportError('serviceWorker', { message: 'not registered', error }));
   },
   () => {
     container.innerHTML = '<p class="boot-failed">Нет связи с сервером. <a href="">Обновить страницу</a></p>';

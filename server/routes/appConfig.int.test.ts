@@ -14,6 +14,7 @@ describe('GET /api/config', () => {
         links: { help: 'https://t.me/helpbot', privacy: '/legal/privacy', terms: null, docs: 'https://docs.example.com/', templates: null },
         defaultHost: 'docs.example.com:8443',
         ai: { model: false, timeoutMs: 60_000 },
+        messenger: { bot: false },
       });
     } finally {
       await t.close();
@@ -25,6 +26,15 @@ describe('GET /api/config', () => {
     const t = await createTestApp({ ai: loadConfig({ AI_BASE_URL: 'http://127.0.0.1:11434/v1/', AI_TIMEOUT_MS: '120000' }).ai });
     try {
       expect(body<{ ai: unknown }>(await api(t, undefined, 'GET', '/api/config')).data.ai).toEqual({ model: true, timeoutMs: 120_000 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('messenger: whether the server has a bot to link accounts with (TELEGRAM_BOT_TOKEN)', async () => {
+    const t = await createTestApp({ telegramBotToken: '123456:test-bot-token' });
+    try {
+      expect(body<{ messenger: unknown }>(await api(t, undefined, 'GET', '/api/config')).data.messenger).toEqual({ bot: true });
     } finally {
       await t.close();
     }

@@ -14,10 +14,17 @@ export async function appConfigRoutes(app: FastifyInstance, { config }: { config
       ...PUBLIC_ROUTE,
       schema: {
         tags: ['config'],
-        summary: 'Links shown by the web app (help, privacy, terms, docs, templates), the default host, and what the AI assistant can do',
+        summary:
+          'Links shown by the web app (help, privacy, terms, docs, templates), the default host, what the AI assistant can do, and whether there is a messenger bot',
       },
     },
     async () =>
-      envelope({ links: config.links, defaultHost, ai: { model: Boolean(config.ai.baseUrl), timeoutMs: config.ai.timeoutMs } satisfies AiInstallation }),
+      envelope({
+        links: config.links,
+        defaultHost,
+        ai: { model: Boolean(config.ai.baseUrl), timeoutMs: config.ai.timeoutMs } satisfies AiInstallation,
+        // Whether this server has a messenger bot to link accounts with (the app offers it only then).
+        messenger: { bot: Boolean(config.telegramBotToken) },
+      }),
   );
 }

@@ -12,13 +12,25 @@ interface SentMessage {
   body: { chat_id: number; text: string };
 }
 
-/** A local HTTP server that plays the Bot API: it records sendMessage calls and answers ok. */
-async function startBotApi(status = 200): Promise<{ url: string; sent: SentMessage[]; close(): Promise<void> }> {
+const BOT_NAME = 'pages_test_bot';
+
+/**
+ * A local HTTP server that plays the Bot API: it records sendMessage calls and answers ok; getMe
+ * (counted in `askedName`) answers the bot's username.
+ */
+async function startBotApi(status = 200): Promise<{ url: string; sent: SentMessage[]; askedName: () => number; close(): Promise<void> }> {
   const sent: SentMessage[] = [];
+  let askedName = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
+      if (req.url?.endsWith('/getMe')) {
+        askedName += 1;
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(status === 200 ? { ok: true, result: { id: 1, is_bot: true, first_name: 'Страницы', username: BOT_NAME } } : { ok: false }));
+        return;
+      }
       sent.push({ path: req.url ?? '', body: JSON.parse(raw) as SentMessage['body'] });
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(status === 200 ? { ok: true, result: { message_id: sent.length } } : { ok: false, description: 'Bad Request' }));
@@ -26,7 +38,7 @@ async function startBotApi(status = 200): Promise<{ url: string; sent: SentMessa
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, sent, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${port}`, sent, askedName: () => askedName, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A Bot API Update as the platform posts it. */
@@ -78,6 +90,22 @@ describe('messenger webhook', () => {
     expect(res.statusCode).toBe(200);
     expect((await me(cookie)).telegramId).toBe('4242001');
     expect(bot.sent).toEqual([{ path: `/bot${BOT_TOKEN}/sendMessage`, body: { chat_id: 4242001, text: BOT_REPLIES.linked } }]);
+  });
+
+  test("the code comes with the deep link that sends it to the bot in one tap; the bot's name is asked of the Bot API once", async () => {
+    const cookie = await signIn(t, 'deep@example.com');
+    const asked = bot.askedName();
+    const first = body<{ token: string; link: string | null }>(await api(t, cookie, 'GET', '/api/user/telegram/code')).data;
+    const second = body<{ token: string; link: string | null }>(await api(t, cookie, 'GET', '/api/user/telegram/code')).data;
+    expect(first.link).toBe(`https://t.me/${BOT_NAME}?start=${first.token}`);
+    expect(second.link).toBe(`https://t.me/${BOT_NAME}?start=${second.token}`);
+    expect(first.token).not.toBe(second.token);
+    // Asked once for the process (by this test or an earlier one), not once a code.
+    expect(bot.askedName()).toBe(1);
+    expect(asked).toBeLessThanOrEqual(1);
+    // What the link makes the platform send links the account.
+    await hook(update(5151, `/start ${new URL(second.link as string).searchParams.get('start')}`));
+    expect((await me(cookie)).telegramId).toBe('5151');
   });
 
   test('a token works once; a replay from another account links nothing', async () => {
@@ -157,7 +185,11 @@ describe('messenger webhook', () => {
     const app = await createTestApp({ telegramBotToken: BOT_TOKEN, telegramApiUrl: failing.url });
     try {
       const cookie = await signIn(app, 'zoe@example.com');
-      const token = body<{ token: string }>(await api(app, cookie, 'GET', '/api/user/telegram/code')).data.token;
+      const code = body<{ token: string; link: string | null }>(await api(app, cookie, 'GET', '/api/user/telegram/code')).data;
+      // The bot's name is unknown (getMe refused): the code still comes, without a deep link.
+      expect(code.link).toBeNull();
+      expect(failing.askedName()).toBe(1);
+      const token = code.token;
       // No TELEGRAM_WEBHOOK_SECRET on this server: no header needed.
       const res = await app.app.inject({ method: 'POST', url: path, payload: update(99, `/start ${token}`) });
       expect(res.statusCode).toBe(200);

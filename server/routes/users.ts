@@ -14,6 +14,7 @@ import {
   type WireUser,
 } from '../../schema/user';
 import { issueMessengerLinkToken } from '../auth/messengerLinks';
+import { botUsername, messengerDeepLink } from '../auth/messengerBot';
 import type { Config } from '../config';
 import type { UserRow } from '../db/types';
 import { AppError, forbidden, invalid, invalidField, notFound, parseWith } from '../errors';
@@ -36,6 +37,8 @@ function presentUserTo(viewer: UserRow | null, user: UserRow): WireUser {
  */
 export async function userRoutes(server: FastifyInstance, { config }: { config: Config }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
+  // The messenger bot's name, for the deep link that carries a link token (asked of the Bot API once).
+  const botName = config.telegramBotToken ? botUsername({ apiUrl: config.telegramApiUrl, botToken: config.telegramBotToken, log: app.log }) : null;
 
   /** An avatar is an http(s) link or one of the caller's public images on this server. */
   async function checkAvatarUrl(url: string, user: UserRow): Promise<string> {
@@ -104,11 +107,18 @@ export async function userRoutes(server: FastifyInstance, { config }: { config: 
 
   app.get(
     '/api/user/telegram/code',
-    { schema: { tags: ['users'], summary: 'A one-time token to link your messenger account (send it to the bot as /start <token>)' } },
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'A one-time token to link your messenger account (send it to the bot as /start <token>), and the link that sends it in one tap',
+      },
+    },
     async (request) => {
       const user = requireUser(request);
-      if (!config.telegramBotToken) throw new AppError(404, ERROR_CODES.messengerDisabled, 'the messenger bot is not set up on this server');
-      return envelope(await issueMessengerLinkToken(app.db, user.id));
+      if (!botName) throw new AppError(404, ERROR_CODES.messengerDisabled, 'the messenger bot is not set up on this server');
+      const issued = await issueMessengerLinkToken(app.db, user.id);
+      const username = await botName();
+      return envelope({ ...issued, link: username ? messengerDeepLink(username, issued.token) : null });
     },
   );
 

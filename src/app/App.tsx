@@ -5,7 +5,7 @@ import { LoginPage } from '../features/auth/LoginPage';
 import { OAuthCallback } from '../features/auth/OAuthCallback';
 import { AppShell } from '../features/shell/AppShell';
 import { HomeIndex } from '../features/shell/HomeIndex';
-import { ErrorBoundary } from '../ui/ErrorBoundary';
+import { RouteErrorBoundary } from '../ui/ErrorBoundary';
 import { Spinner } from '../ui/Spinner';
 import { Toaster } from '../ui/Toast';
 import { TrashHost } from '../features/trash/TrashDialog';
@@ -41,7 +41,7 @@ export function App() {
   const location = useLocation();
   useServerTopLeft(location.pathname);
   return (
-    <ErrorBoundary resetKey={location.pathname}>
+    <RouteErrorBoundary>
       <RealtimeProvider>
         <Suspense fallback={<Spinner />}>
           <Routes>
@@ -62,6 +62,6 @@ export function App() {
         <TrashHost />
         <Toaster />
       </RealtimeProvider>
-    </ErrorBoundary>
+    </RouteErrorBoundary>
   );
 }

@@ -3,29 +3,70 @@ import { ERROR_CODES, type ErrorCode } from '../../schema/errors';
 import { newId } from '../../schema/ids';
 import { clearEarly, dropEarly, takeEarly } from './earlyStart';
 import { asErrorCode, type ApiFailure } from './errors';
+import { isExpectedFailure, reportError } from './report';
+
+/** The standard words of a status, for an answer that came without its own (HTTP/2 sends none). */
+const STATUS_TEXTS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** The status's words: the answer's own, else the standard ones, else none ('' — no status: the call never reached the server). */
+export const statusTextOf = (status: number | undefined, given = ''): string => given || (status === undefined ? '' : (STATUS_TEXTS[status] ?? ''));
+
+/** An answer that was empty, or not the API's envelope (spec §8: with status 422 when the answer itself was a success). */
+export const EMPTY_CONTENT_MESSAGE = 'Content from request not of ApiResponse type';
+/** The user service's (`/api/user…`, `/api/auth…`) answer that is no JSON at all (spec §8, its wording kept as it is). */
+export const USER_BODY_UNPARSABLE_MESSAGE = 'Body can`t be pasrsed';
+/** Any other refusal of the user service (spec §8); the server's own words stay in `serverMessage`. */
+export const USER_SERVICE_ERROR_MESSAGE = 'User service response with error';
+
+/** The user service: who is signed in, sign-in and out, the profile and settings (spec §8's «user» calls). */
+export const isUserServicePath = (path: string): boolean => /^\/api\/(user|auth)(\/|\?|$)/.test(path);
 
 /**
- * A failed API call: HTTP status (none: the call never reached the server), the stable error code
- * when it is one of the schema's (any other is dropped), and any `data` the server sent with it.
+ * A failed API call (spec §8: it carries the status code, the status text and the message): HTTP
+ * status (none: the call never reached the server), its words (`statusText`: the answer's, else
+ * the standard ones), the stable error code when it is one of the schema's (any other is
+ * dropped), and any `data` the server sent with it. `serverMessage`: the server's own message
+ * where `message` is the spec's fixed one (the user service).
  */
 export class ApiRequestError extends Error {
   readonly code: ErrorCode | undefined;
+  readonly statusText: string;
   constructor(
     readonly status: number | undefined,
     code: unknown,
     message: string,
     readonly data: unknown = null,
     readonly details: unknown = undefined,
+    statusText = '',
+    readonly serverMessage: string | undefined = undefined,
   ) {
     super(message);
+    this.name = 'ApiRequestError';
     this.code = asErrorCode(code);
+    this.statusText = statusTextOf(status, statusText);
   }
 }
 
 /** Any thrown error as plain data for the store (a thunk's rejectValue, an RTK Query error). */
 export function toFailure(error: unknown): ApiFailure {
   return error instanceof ApiRequestError
-    ? { status: error.status, code: error.code, message: error.message, data: error.data, details: error.details }
+    ? { status: error.status, statusText: error.statusText, code: error.code, message: error.message, data: error.data, details: error.details }
     : { message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -71,6 +112,8 @@ export interface RequestOptions {
    * answer is dropped. Otherwise a write drops them all (`clearPrefetched`).
    */
   changesOnly?: string;
+  /** Statuses this call answers as a matter of course (a 400 of auth/register: no such person): not reported, beside `EXPECTED_STATUSES`. */
+  expected?: readonly number[];
 }
 
 /** A prefetched GET is taken by api() only this soon after it was asked for. */
@@ -196,14 +239,83 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       await new Promise((resolve) => setTimeout(resolve, 300 * 2 ** attempt));
       continue;
     }
-    const payload = (await response.json().catch(() => null)) as ApiResponse<T> | null;
-    if (!payload || typeof payload !== 'object' || !('data' in payload)) {
-      throw new ApiRequestError(response.ok ? 422 : response.status, undefined, 'Content from request not of ApiResponse type');
-    }
-    if (!response.ok) {
-      const first = payload.errors?.[0];
-      throw new ApiRequestError(response.status, first?.code, first?.message ?? response.statusText, payload.data, first?.details);
-    }
-    return payload;
+    const read = await readBody(response);
+    const failure = answerFailure<T>(path, response, read);
+    if (!(failure instanceof ApiRequestError)) return failure;
+    // An answer that is not the envelope is no refusal the caller expects, whatever its status says.
+    const malformed = read.kind !== 'json' || !isEnvelope(read.value);
+    if (malformed || !(isExpectedFailure(failure) || options.expected?.includes(response.status))) reportFailure(options.method ?? 'GET', path, failure);
+    throw failure;
   }
+}
+
+type Body = { kind: 'empty' } | { kind: 'unparsable' } | { kind: 'json'; value: unknown };
+
+/** An answer's body: nothing, not JSON, or JSON. (An answer without `text()` — a test's — is read with `json()`.) */
+async function readBody(response: Response): Promise<Body> {
+  if (typeof response.text !== 'function') {
+    return response.json().then(
+      (value: unknown) => ({ kind: 'json', value }),
+      () => ({ kind: 'unparsable' }),
+    );
+  }
+  const text = await response.text().catch(() => null);
+  if (text === null) return { kind: 'unparsable' };
+  if (text.trim() === '') return { kind: 'empty' };
+  try {
+    return { kind: 'json', value: JSON.parse(text) as unknown };
+  } catch {
+    return { kind: 'unparsable' };
+  }
+}
+
+const isEnvelope = (value: unknown): value is ApiResponse<unknown> => typeof value === 'object' && value !== null && 'data' in value;
+
+/**
+ * The envelope of a success, or the ApiRequestError of anything else (spec §8). An empty answer
+ * or one that is not the envelope: «Content from request not of ApiResponse type», with status 422
+ * when the answer itself was a success (else its own status, which says more: a proxy's 502).
+ * The user service's answer that is no JSON: «Body can`t be pasrsed»; its refusals: «User service
+ * response with error», the server's words in `serverMessage`.
+ */
+function answerFailure<T>(path: string, response: Response, body: Body): ApiResponse<T> | ApiRequestError {
+  const userService = isUserServicePath(path);
+  const status = response.ok ? 422 : response.status;
+  const statusText = response.ok ? '' : response.statusText;
+  if (body.kind !== 'json' || !isEnvelope(body.value)) {
+    const message = body.kind === 'unparsable' && userService ? USER_BODY_UNPARSABLE_MESSAGE : EMPTY_CONTENT_MESSAGE;
+    return new ApiRequestError(status, undefined, message, null, undefined, statusText);
+  }
+  const payload = body.value as ApiResponse<T>;
+  if (response.ok) return payload;
+  const first = payload.errors?.[0];
+  const said = first?.message || statusTextOf(response.status, response.statusText);
+  return new ApiRequestError(
+    response.status,
+    first?.code,
+    userService ? USER_SERVICE_ERROR_MESSAGE : said,
+    payload.data,
+    first?.details,
+    response.statusText,
+    userService ? said : undefined,
+  );
+}
+
+/**
+ * A failure the caller is not expected to meet, reported (`request`): not the expected refusals
+ * (401, 403, 404, 409, 422: `EXPECTED_STATUSES`, and those the call names), which the screens
+ * handle and are not logged at all, nor a call that never reached the server (the offline note
+ * says so). A 429 or 503 (wait and send again) is a warning.
+ */
+function reportFailure(method: string, path: string, error: ApiRequestError): void {
+  if (error.status === undefined) return;
+  const level = error.status === 429 || error.status === 503 ? 'warning' : 'error';
+  reportError('request', {
+    message: `${method} ${path}: ${error.status} ${error.statusText} — ${error.message}`,
+    level,
+    status: error.status,
+    statusText: error.statusText,
+    code: error.code,
+    ...(error.serverMessage !== undefined ? { serverMessage: error.serverMessage } : {}),
+  });
 }

@@ -20,11 +20,13 @@ export const NO_LINKS: AppLinks = { help: null, privacy: null, terms: null, docs
  */
 export const DEFAULT_AI: AiInstallation = { model: true, timeoutMs: 60_000 };
 
-/** GET /api/config: the links, the installation's own host (where the service worker runs), and its AI assistant. */
+/** GET /api/config: the links, the installation's own host (where the service worker runs), its AI assistant, and its messenger bot. */
 export interface AppConfig {
   links: AppLinks;
   defaultHost: string | null;
   ai: AiInstallation;
+  /** Whether the server has a messenger bot to link accounts with (TELEGRAM_BOT_TOKEN); false when it did not say. */
+  messengerBot: boolean;
 }
 
 /** What the server said of the assistant, each field checked (anything else: the default's). */
@@ -53,11 +55,12 @@ export function loadAppConfig(): Promise<AppConfig> {
     (response) => {
       const ai = aiOf(response.data.ai);
       setAi(ai);
-      return { links: { ...NO_LINKS, ...response.data.links }, defaultHost: response.data.defaultHost ?? null, ai };
+      const messenger = (response.data as { messenger?: { bot?: unknown } }).messenger;
+      return { links: { ...NO_LINKS, ...response.data.links }, defaultHost: response.data.defaultHost ?? null, ai, messengerBot: messenger?.bot === true };
     },
     () => {
       loading = null;
-      return { links: NO_LINKS, defaultHost: null, ai: aiKnown ?? DEFAULT_AI };
+      return { links: NO_LINKS, defaultHost: null, ai: aiKnown ?? DEFAULT_AI, messengerBot: false };
     },
   );
   return loading;
@@ -97,6 +100,19 @@ export function useAppLinks(): AppLinks {
     };
   }, []);
   return links;
+}
+
+/** Whether this server has a messenger bot (false until /api/config answered, and when it failed). */
+export function useMessengerBot(): boolean {
+  const [bot, setBot] = useState(false);
+  useEffect(() => {
+    let cancelled = false;
+    void loadAppConfig().then((config) => !cancelled && setBot(config.messengerBot));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  return bot;
 }
 
 /**

@@ -13,6 +13,8 @@ export function asErrorCode(code: unknown): ErrorCode | undefined {
  */
 export interface ApiFailure {
   status?: number;
+  /** The status's words (`ApiRequestError.statusText`). */
+  statusText?: string;
   code?: ErrorCode;
   message: string;
   /** What the server sent along with the refusal (`data`, `details` of the envelope). */

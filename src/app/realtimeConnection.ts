@@ -29,6 +29,9 @@ export interface RealtimeConnectionOptions {
   reconnectDelayMaxMs?: number;
 }
 
+/** The events a server sends (and `history`, a client's request): any other is unknown. */
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.values(REALTIME_EVENTS));
+
 /** The key events of a channel arrive under: the name without its `#user` part. */
 export const channelKey = (name: string) => name.split('#')[0];
 
@@ -45,6 +48,7 @@ export class RealtimeConnection {
   private readonly statusListeners = new Set<(status: RealtimeStatus) => void>();
   private readonly errorListeners = new Set<(error: RealtimeErrorBody) => void>();
   private readonly notificationListeners = new Set<(payload: { id: string; workspaceId: string }) => void>();
+  private readonly unknownEventListeners = new Set<(event: string, payload: unknown) => void>();
   private readonly carets = new Map<string, { caret: Caret; timer: ReturnType<typeof setTimeout> | null; sentAt: number }>();
   private currentStatus: RealtimeStatus = 'connecting';
 
@@ -67,6 +71,10 @@ export class RealtimeConnection {
     this.socket.on('connect_error', (error: Error & { data?: RealtimeErrorBody }) => {
       this.setStatus('offline');
       if (error.data) for (const listener of this.errorListeners) listener(error.data);
+    });
+    // An event of no name the protocol has (a newer server, a typo): not routed, told to the listeners (reported by the app).
+    this.socket.onAny((event: string, payload: unknown) => {
+      if (!KNOWN_EVENTS.has(event)) this.unknownEvent(event, payload);
     });
     for (const event of [
       REALTIME_EVENTS.edit,
@@ -114,9 +122,19 @@ export class RealtimeConnection {
     return () => this.statusListeners.delete(listener);
   }
 
+  /**
+   * Every realtime error, whatever brought it: an `error` event, a refused connection, a refused
+   * or unanswered acknowledgement (a join's, a history request's…). The app reports them all.
+   */
   onError(listener: (error: RealtimeErrorBody) => void): () => void {
     this.errorListeners.add(listener);
     return () => this.errorListeners.delete(listener);
+  }
+
+  /** Events the client does not know: a name outside the protocol, or a notification of no known kind. */
+  onUnknownEvent(listener: (event: string, payload: unknown) => void): () => void {
+    this.unknownEventListeners.add(listener);
+    return () => this.unknownEventListeners.delete(listener);
   }
 
   /** New notifications of the signed-in user. */
@@ -148,11 +166,18 @@ export class RealtimeConnection {
 
   /** A message with an acknowledgement; a lost connection answers error 111 after the timeout. */
   async request<T = Record<string, unknown>>(event: string, message: unknown, timeoutMs = 10_000): Promise<RealtimeAck<T>> {
+    let answer: RealtimeAck<T>;
     try {
-      return (await this.socket.timeout(timeoutMs).emitWithAck(event, message)) as RealtimeAck<T>;
+      answer = (await this.socket.timeout(timeoutMs).emitWithAck(event, message)) as RealtimeAck<T>;
     } catch {
-      return { ok: false, error: { code: 111, message: 'no answer' } };
+      answer = { ok: false, error: { code: 111, message: 'no answer' } };
     }
+    if (!answer.ok) {
+      const channel = (message as { channel?: unknown } | null)?.channel;
+      const error = { ...answer.error, ...(typeof channel === 'string' && !answer.error.channel ? { channel } : {}) };
+      for (const listener of this.errorListeners) listener(error);
+    }
+    return answer;
   }
 
   /** The caret on a page (online channel), sent at most every REALTIME_LIMITS.positionIntervalMs. */
@@ -193,12 +218,17 @@ export class RealtimeConnection {
     if (typeof key !== 'string') return;
     if (key === 'notifications') {
       if (event === REALTIME_EVENTS.add) for (const listener of this.notificationListeners) listener(payload as { id: string; workspaceId: string });
+      else this.unknownEvent(event, payload);
       return;
     }
     for (const [name, set] of this.subscriptions) {
       if (channelKey(name) !== key) continue;
       for (const handlers of set) handlers.onEvent(event, payload);
     }
+  }
+
+  private unknownEvent(event: string, payload: unknown): void {
+    for (const listener of this.unknownEventListeners) listener(event, payload);
   }
 
   private setStatus(status: RealtimeStatus): void {

@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { Editor, Transforms } from 'slate';
@@ -57,5 +57,60 @@ describe('DocumentEditor: duplicating a nested page', () => {
     await flushEditor();
     await flushEditor();
     expect(pageIds()).toEqual([CHILD]);
+  });
+});
+
+describe('DocumentEditor: the title is saved 500 ms after the last key (spec §9)', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('each key shows at once (onTitleEdited); one save of the last title, 500 ms after the last key; leaving saves at once', async () => {
+    jest.useFakeTimers();
+    const edited: string[] = [];
+    const saved: string[] = [];
+    const { container, unmount } = render(
+      <Provider store={createStore()}>
+        <MemoryRouter>
+          <DocumentEditor
+            page={page}
+            blocks={[wireBlock('t1', 'text', { tokens: [{ text: 'текст' }] })]}
+            canEdit
+            onTitleEdited={(title) => edited.push(title)}
+            saveTitle={async (title) => void saved.push(title)}
+            onSyncStatus={() => undefined}
+            api={noApi}
+          />
+        </MemoryRouter>
+      </Provider>,
+    );
+    const editor = ELEMENT_TO_NODE.get(container.querySelector('[data-slate-editor]') as HTMLElement) as unknown as WorkspaceEditor;
+    const typeAt = async (text: string, wait: number) => {
+      await act(async () => {
+        Transforms.select(editor, Editor.end(editor, [0]));
+        editor.insertText(text);
+        await Promise.resolve();
+      });
+      await act(async () => void jest.advanceTimersByTime(wait));
+    };
+    await typeAt(' 1', 300);
+    await typeAt('2', 300);
+    await typeAt('3', 499);
+    // 1.1 s of typing, never 500 ms without a key: the server has heard nothing yet.
+    expect(edited).toEqual(['Родитель 1', 'Родитель 12', 'Родитель 123']);
+    expect(saved).toEqual([]);
+    await act(async () => void jest.advanceTimersByTime(1));
+    expect(saved).toEqual(['Родитель 123']);
+    // Typing in a block is no rename.
+    await act(async () => {
+      Transforms.select(editor, Editor.end(editor, [1]));
+      editor.insertText('!');
+      await Promise.resolve();
+    });
+    await act(async () => void jest.advanceTimersByTime(1000));
+    expect(saved).toEqual(['Родитель 123']);
+    // A key, and the page left before 500 ms: saved then, not lost.
+    await typeAt('4', 100);
+    expect(saved).toEqual(['Родитель 123']);
+    unmount();
+    expect(saved).toEqual(['Родитель 123', 'Родитель 1234']);
   });
 });

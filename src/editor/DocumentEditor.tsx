@@ -34,6 +34,8 @@ import { useAppStore } from '../app/store';
 import { createLinkedViewPage } from '../features/pageTypes/linkedView';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest, elementUrl } from '../app/api';
+import { reportCloneError } from '../features/pages/pageErrors';
+import { stopUnsupportedHistory } from '../app/historyInput';
 import { useFloatingToolbar } from './FloatingToolbar';
 import { useLinkCard } from './LinkCard';
 import { BlockHandle } from './BlockHandle';
@@ -229,7 +231,8 @@ export function DocumentEditor({
           body: { id: to, workspaceId: page.workspaceId, toElement: page.id },
         }).then(
           ({ data }) => callbacks.current.onChildPageCreated?.(wireElementSchema.parse(data)),
-          () => {
+          (error: unknown) => {
+            reportCloneError(error, { pageId: from, toElement: page.id, workspaceId: page.workspaceId });
             const index = workspaceEditor.children.findIndex((node) => (node as { pageId?: string }).pageId === to);
             if (index > 0) HistoryEditor.withoutSaving(workspaceEditor, () => Transforms.removeNodes(workspaceEditor, { at: [index] }));
           },
@@ -484,6 +487,8 @@ export function DocumentEditor({
                 // database's own (pragmatic-drag-and-drop): Slate would take the whole block for what is
                 // dragged and, dropped in the lower half of the block, move the block after itself (a
                 // removal, which the database guard asks about). Nor is such a drag dropped into the text.
+                // The browser's undo and redo Slate does itself; a history action of any other type is reported, not done (spec §8).
+                onDOMBeforeInput={stopUnsupportedHistory}
                 onDragStart={(event) => (event.target as Element).closest?.('.database-block') != null}
                 onDrop={(event) => {
                   if (!event.dataTransfer.types.includes(PRAGMATIC_DRAG)) return false;

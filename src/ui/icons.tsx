@@ -269,6 +269,14 @@ export const SendIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => 
   </Icon>
 );
 
+/** A paper plane: the messenger (its bot, the link to it). */
+export const PaperPlaneIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
+  <Icon {...props}>
+    <path d="M21 3 3 10.5l7 2.5 2.5 7z" />
+    <path d="m21 3-11 10" />
+  </Icon>
+);
+
 export const EditIcon = (props: SVGProps<SVGSVGElement> & { size?: number }) => (
   <Icon {...props}>
     <path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" />

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
+import { MEDIA } from './breakpoints';
 
-function useMediaQuery(query: string): boolean {
+/** Whether a media query matches, kept up to date. */
+export function useMediaQuery(query: string): boolean {
   const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
   const [matches, setMatches] = useState(get);
   useEffect(() => {
@@ -14,8 +16,8 @@ function useMediaQuery(query: string): boolean {
   return matches;
 }
 
-/** Phone layout (spec: below 601 px the sidebar is a drawer). */
-const PHONE_QUERY = '(max-width: 600px)';
+/** Phone layout: the xs range (src/ui/breakpoints.ts), where the sidebar is a drawer. */
+const PHONE_QUERY = MEDIA.xs;
 export const useIsPhone = () => useMediaQuery(PHONE_QUERY);
 
 /** Whether the phone layout is on now, and a subscription to its changes (for useSyncExternalStore). */

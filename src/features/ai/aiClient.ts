@@ -5,6 +5,7 @@ import { ApiRequestError, api } from '../../app/api';
 import { aiInstallationNow } from '../../app/appConfig';
 import type { RealtimeConnection } from '../../app/realtimeConnection';
 import type { AiErrorHint } from './aiState';
+import { reportError } from '../../app/report';
 
 /** Why a call failed, as the panel explains it. */
 export interface AiCallFailure {
@@ -132,7 +133,11 @@ export function startAiCall(
     finish();
     // Spec: a 429 (ours or the model provider's) is logged as a warning.
     if (failure.reason === 'rateLimitError')
-      console.warn(`ai: rateLimitError (${failure.message})${failure.retryAfter !== undefined ? `, retry after ${failure.retryAfter} s` : ''}`);
+      reportError('ai', {
+        message: `rateLimitError (${failure.message})${failure.retryAfter !== undefined ? `, retry after ${failure.retryAfter} s` : ''}`,
+        reason: failure.reason,
+        retryAfter: failure.retryAfter,
+      });
     handlers.onError(failure);
   };
   const heard = () => {

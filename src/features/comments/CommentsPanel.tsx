@@ -13,6 +13,10 @@ import { CommentItem, type CommentContext } from './CommentItem';
 import { Composer } from './Composer';
 import { commentsPanelOpened, commentsReset, createComment, loadComments, loadReplies, type CommentsErrorKind } from './commentsSlice';
 import { BackIcon, CloseIcon, CommentIcon } from '../../ui/icons';
+import { Resizer } from '../../ui/Resizer';
+import { useIsPhone } from '../../ui/useIsPhone';
+import { commentsPanelWidthSet, PANEL_WIDTH_DEFAULT, PANEL_WIDTH_MAX, PANEL_WIDTH_MIN } from '../settings/uiSettings';
+import { setLiveCommentsWidth, useCommentsWidth } from './commentsWidth';
 import './comments.css';
 
 /** How long an addressed comment stays highlighted. */
@@ -78,6 +82,9 @@ export function CommentsPanel({ page, onClose, commentId, compose = false }: Com
   const [missing, setMissing] = useState(false);
   const body = useRef<HTMLDivElement>(null);
   const now = useNow();
+  // Its width is the user's setting; a phone's sheet takes the screen.
+  const isPhone = useIsPhone();
+  const width = useCommentsWidth();
 
   const level = page.accessLevel;
   const ctx: CommentContext = {
@@ -184,7 +191,19 @@ export function CommentsPanel({ page, onClose, commentId, compose = false }: Com
   const repliesStatus = thread ? state.repliesStatus[thread] : undefined;
 
   return (
-    <aside className="comments-panel" aria-label={t('comments.title')}>
+    <aside className="comments-panel" aria-label={t('comments.title')} style={isPhone ? undefined : { width }}>
+      {!isPhone && (
+        <Resizer
+          width={width}
+          min={PANEL_WIDTH_MIN}
+          max={PANEL_WIDTH_MAX}
+          defaultWidth={PANEL_WIDTH_DEFAULT}
+          edge="left"
+          label={t('comments.resize')}
+          onLive={setLiveCommentsWidth}
+          onDone={(next) => dispatch(commentsPanelWidthSet(next))}
+        />
+      )}
       <header className="comments-header">
         {thread && (
           <button

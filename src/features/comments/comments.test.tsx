@@ -11,6 +11,7 @@ import { commentDeleted, commentsReducer, loadComments } from './commentsSlice';
 import { Composer } from './Composer';
 import { draftToTokens, filterMembers, relativeTime } from './content';
 import { createUserLookup } from './userLookup';
+import { commentsPanelWidthSet } from '../settings/uiSettings';
 
 const PAGE = 'page-1';
 const now = Date.now();
@@ -280,5 +281,60 @@ describe('relative time', () => {
     expect(relativeTime(new Date(now - 5 * 60_000).toISOString(), now, 'только что')).toBe('5 минут назад');
     expect(relativeTime(new Date(now - 10_000).toISOString(), now, 'только что')).toBe('только что');
     expect(relativeTime(new Date(now - 26 * 3600_000).toISOString(), now, 'только что')).toBe('вчера');
+  });
+});
+
+describe('the panel width (setting `commentsPanel.width`)', () => {
+  const realMatchMedia = window.matchMedia;
+  afterEach(() => {
+    window.matchMedia = realMatchMedia;
+  });
+
+  function renderWith(width: number) {
+    mockFetch((method) => (method === 'GET' ? envelope([]) : undefined));
+    const store = createStore();
+    store.dispatch(signedIn(ivan));
+    store.dispatch(commentsPanelWidthSet(width));
+    render(
+      <Provider store={store}>
+        <MemoryRouter>
+          <CommentsPanel page={{ id: PAGE, workspaceId: 'ws', accessLevel: 'full', inTrash: false }} onClose={() => undefined} />
+        </MemoryRouter>
+      </Provider>,
+    );
+    return store;
+  }
+
+  it('is the setting; its left edge resizes it (arrow keys: outward is left) and the width goes into the settings', async () => {
+    const store = renderWith(480);
+    const panel = screen.getByRole('complementary', { name: 'Комментарии' });
+    expect(panel.style.width).toBe('480px');
+    const edge = within(panel).getByRole('separator', { name: 'Ширина панели комментариев' });
+    expect(edge.getAttribute('aria-valuenow')).toBe('480');
+    fireEvent.keyDown(edge, { key: 'ArrowLeft' });
+    expect(store.getState().uiSettings.commentsPanel.width).toBe(496);
+    expect(panel.style.width).toBe('496px');
+    fireEvent.doubleClick(edge);
+    expect(store.getState().uiSettings.commentsPanel.width).toBe(400);
+    // Never past the panels' range, whatever is dispatched.
+    act(() => {
+      store.dispatch(commentsPanelWidthSet(5000));
+    });
+    expect(panel.style.width).toBe('600px');
+    await screen.findByText('Комментариев пока нет');
+  });
+
+  it('a phone\u2019s full-screen sheet has no width of its own and no edge to drag', async () => {
+    window.matchMedia = ((query: string) => ({
+      matches: query === '(max-width: 600px)',
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    })) as unknown as typeof window.matchMedia;
+    renderWith(480);
+    const panel = screen.getByRole('complementary', { name: 'Комментарии' });
+    expect(panel.style.width).toBe('');
+    expect(within(panel).queryByRole('separator')).toBeNull();
+    await screen.findByText('Комментариев пока нет');
   });
 });

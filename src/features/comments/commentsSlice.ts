@@ -5,6 +5,7 @@ import { api, elementUrl } from '../../app/api';
 import { failureIn, type FailureReason } from '../../app/errors';
 import type { RootState } from '../../app/store';
 import { userLookup } from './userLookup';
+import { reportError } from '../../app/report';
 
 /** Why a comment call failed, as the panel explains it. */
 export type CommentsErrorKind = 'unauthorized' | 'forbidden' | 'notFound' | 'inTrash' | 'invalid' | 'reactionLimit' | 'network' | 'generic';
@@ -27,13 +28,13 @@ export const commentsErrorKind = (error: unknown): CommentsErrorKind => failureI
 export function parseComment(raw: unknown): WireComment | null {
   const parsed = wireCommentSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  console.warn('comments: dropped a malformed comment', (raw as { id?: unknown } | null)?.id, parsed.error.issues);
+  reportError('validation', { message: 'comments: dropped a malformed comment', id: (raw as { id?: unknown } | null)?.id, issues: parsed.error.issues });
   return null;
 }
 
 export function parseComments(raw: unknown): WireComment[] {
   if (!Array.isArray(raw)) {
-    console.warn('comments: expected a list of comments');
+    reportError('validation', { message: 'comments: expected a list of comments' });
     return [];
   }
   return raw.map(parseComment).filter((c): c is WireComment => c !== null);

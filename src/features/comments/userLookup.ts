@@ -1,6 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { wireUserSchema, type WireUser } from '../../../schema/user';
 import { api } from '../../app/api';
+import { reportError } from '../../app/report';
 
 /** The spec's window: lookups asked within 100 ms go out as one `POST /api/user/list`. */
 export const USER_LOOKUP_WINDOW_MS = 100;
@@ -44,7 +45,7 @@ export function createUserLookup(fetchUsers: FetchUsers, windowMs = USER_LOOKUP_
         for (const raw of answer) {
           const parsed = wireUserSchema.safeParse(raw);
           if (parsed.success) cache.set(parsed.data.id, parsed.data);
-          else console.warn('user lookup: dropped a malformed user', parsed.error.issues);
+          else reportError('validation', { message: 'user lookup: dropped a malformed user', issues: parsed.error.issues });
         }
         notify();
         for (const id of chunk) {

@@ -6,6 +6,7 @@ import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { loadUnreadCounts, selectUnreadCount, selectUnreadCounts } from './inboxSlice';
 import { toggleInbox, useInboxOpen } from './openInbox';
 import { unreadCount } from '../../ui/unreadCount';
+import { useIsPhone } from '../../ui/useIsPhone';
 
 /**
  * How often the unread counts are asked for while the sidebar is shown. New notifications arrive
@@ -38,7 +39,8 @@ export function InboxEntry() {
   const open = useInboxOpen();
   const pinned = useAppSelector((state) => state.uiSettings.inboxPanel.pinned);
   // A docked panel is already open: the entry takes the focus there (on a phone the panel never docks).
-  const docked = pinned && !window.matchMedia?.('(max-width: 600px)').matches;
+  const isPhone = useIsPhone();
+  const docked = pinned && !isPhone;
   const onClick = () => (docked ? document.querySelector<HTMLElement>('.inbox-panel')?.focus() : toggleInbox());
   const label = count ? `${t('inbox.title')}, ${t('sidebar.unread', { count })}` : t('inbox.title');
   return (

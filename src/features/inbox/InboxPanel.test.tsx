@@ -174,7 +174,7 @@ it('shows the unread count in the sidebar entry and lists notifications in Russi
   expect(entry().getAttribute('aria-label')).toBe('Входящие, 2 непрочитанных уведомления');
   await openPanel();
   // The malformed one from the server is not shown, and it was reported.
-  expect(warn).toHaveBeenCalledWith('inbox: dropped a malformed notification', 'bad', expect.anything());
+  expect(warn).toHaveBeenCalledWith('validation: inbox: dropped a malformed notification', expect.objectContaining({ id: 'bad', issues: expect.anything() }));
   const first = panel().querySelector('[data-notification-id="n1"]') as HTMLElement;
   await waitFor(() => expect(first.textContent).toContain('Анна упомянул(а) вас в комментарии'));
   expect(first.textContent).toContain('Посмотри план');
@@ -271,6 +271,22 @@ it('pins the panel (kept in the UI settings) and closes unpinned on Escape', asy
   expect(store.getState().uiSettings.inboxPanel.pinned).toBe(false);
   await act(async () => fireEvent.keyDown(document, { key: 'Escape' }));
   expect(screen.queryByRole('complementary', { name: 'Входящие' })).toBeNull();
+});
+
+it('is as wide as its setting and resizable from its right edge; the width goes into the UI settings', async () => {
+  localStorage.setItem('uiSettings', JSON.stringify({ inboxPanel: { width: 440 } }));
+  const { store } = await renderInbox();
+  await openPanel();
+  expect(panel().style.width).toBe('440px');
+  const edge = within(panel()).getByRole('separator', { name: 'Ширина панели «Входящие»' });
+  fireEvent.keyDown(edge, { key: 'ArrowRight' });
+  expect(store.getState().uiSettings.inboxPanel.width).toBe(456);
+  expect(panel().style.width).toBe('456px');
+  fireEvent.keyDown(edge, { key: 'ArrowLeft' });
+  fireEvent.keyDown(edge, { key: 'ArrowLeft' });
+  expect(store.getState().uiSettings.inboxPanel.width).toBe(424);
+  // Still open: the edge is inside the panel, not a click outside.
+  expect(screen.queryByRole('complementary', { name: 'Входящие' })).not.toBeNull();
 });
 
 describe('per-page notification settings', () => {

@@ -11,7 +11,8 @@ import { relativeTime } from '../comments/content';
 import { displayName, useUsers } from '../comments/userLookup';
 import { useIsPhone } from '../../ui/useIsPhone';
 import { ActionMenu, MenuItem } from '../../ui/ActionMenu';
-import { inboxPanelSet } from '../settings/uiSettings';
+import { inboxPanelSet, PANEL_WIDTH_DEFAULT, PANEL_WIDTH_MAX, PANEL_WIDTH_MIN } from '../settings/uiSettings';
+import { Resizer } from '../../ui/Resizer';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import {
   allWorkspacesSet,
@@ -197,6 +198,9 @@ export function InboxPanel({ docked, onClose }: { docked: boolean; onClose(): vo
   const unread = useAppSelector((state) => (workspaceId ? (state.inbox.counts[workspaceId] ?? 0) : state.inbox.total));
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Resizable from its right edge (the setting `inboxPanel.width`); a drag draws each step and saves its end.
+  const [liveWidth, setLiveWidth] = useState<number | null>(null);
+  const width = liveWidth ?? stored.width;
   const panel = useRef<HTMLElement>(null);
   const now = useNow();
 
@@ -275,8 +279,20 @@ export function InboxPanel({ docked, onClose }: { docked: boolean; onClose(): vo
       className={['inbox-panel', docked ? 'is-docked' : 'is-floating', isPhone ? 'is-phone' : ''].filter(Boolean).join(' ')}
       aria-label={t('inbox.title')}
       tabIndex={-1}
-      style={isPhone ? undefined : { width: stored.width }}
+      style={isPhone ? undefined : { width }}
     >
+      {!isPhone && (
+        <Resizer
+          width={width}
+          min={PANEL_WIDTH_MIN}
+          max={PANEL_WIDTH_MAX}
+          defaultWidth={PANEL_WIDTH_DEFAULT}
+          edge="right"
+          label={t('inbox.resize')}
+          onLive={setLiveWidth}
+          onDone={(next) => dispatch(inboxPanelSet({ width: next }))}
+        />
+      )}
       <header className="inbox-head">
         <h2 className="inbox-title">
           {t('inbox.title')}

@@ -3,6 +3,7 @@ import { NOTIFICATION_FILTERS, wireNotificationSchema, type WireNotification } f
 import { api, toFailure } from '../../app/api';
 import type { ApiFailure } from '../../app/errors';
 import type { RootState } from '../../app/store';
+import { reportError } from '../../app/report';
 
 export type InboxFilter = (typeof NOTIFICATION_FILTERS)[number];
 export const INBOX_PAGE_SIZE = 30;
@@ -28,13 +29,13 @@ export const isInboxFilter = (value: unknown): value is InboxFilter => (NOTIFICA
 /** Wire notifications checked against the schema; the ones that do not match are dropped and reported. */
 export function parseNotifications(data: unknown): WireNotification[] {
   if (!Array.isArray(data)) {
-    console.warn('inbox: the notification list is not a list', data);
+    reportError('validation', { message: 'inbox: the notification list is not a list', data });
     return [];
   }
   return data.flatMap((raw) => {
     const parsed = wireNotificationSchema.safeParse(raw);
     if (parsed.success) return [parsed.data];
-    console.warn('inbox: dropped a malformed notification', (raw as { id?: unknown } | null)?.id, parsed.error.issues);
+    reportError('validation', { message: 'inbox: dropped a malformed notification', id: (raw as { id?: unknown } | null)?.id, issues: parsed.error.issues });
     return [];
   });
 }

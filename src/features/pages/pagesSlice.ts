@@ -5,6 +5,7 @@ import { api, toFailure, type RequestOptions, elementUrl } from '../../app/api';
 import type { ApiFailure } from '../../app/errors';
 import { apiThunk } from '../../app/apiThunk';
 import type { RootState } from '../../app/store';
+import { reportError } from '../../app/report';
 
 const pagesAdapter = createEntityAdapter<WireElement>();
 
@@ -36,15 +37,19 @@ export function validPages(pages: unknown[]): WireElement[] {
   return pages.flatMap((page) => {
     const result = wireElementSchema.safeParse(page);
     if (!result.success) {
-      console.warn('page dropped: it does not match the schema', result.error.issues);
+      reportError('validation', {
+        message: 'page dropped: it does not match the schema',
+        id: (page as { id?: unknown } | null)?.id,
+        issues: result.error.issues,
+      });
       return [];
     }
     if (!result.data.workspaceId) {
-      console.warn('page dropped: it has no workspace', result.data.id);
+      reportError('validation', { message: 'page dropped: it has no workspace', id: result.data.id });
       return [];
     }
     if (needsDefaultLayout(result.data.type) && !result.data.defaultLayoutId) {
-      console.warn(`page dropped: a ${result.data.type} page names no layout`, result.data.id);
+      reportError('validation', { message: `page dropped: a ${result.data.type} page names no layout`, id: result.data.id });
       return [];
     }
     return [result.data];

@@ -142,3 +142,45 @@ describe('BlockIndex', () => {
     expect((editor.children[150] as { uid: string }).uid).toBe('b5');
   });
 });
+
+/*
+ * The spec's Selection entity ({ start, end } of { blockId, tokenIndex, offset }; a table selection
+ * as { tableId, start, end }) is not what goes on the wire: carets are { anchor, focus } of
+ * { blockId, offset }, the offset counted through the block's tokens (docs/realtime.md «Caret
+ * points», docs/web-app.md «Selections on the wire»). These show why, and what stands in for it.
+ */
+describe('carets instead of the spec’s { blockId, tokenIndex, offset }', () => {
+  /** The index of the token (leaf) a point is in, and the offset inside it: the spec's point. */
+  const tokenPoint = (point: Point) => ({ tokenIndex: point.path[1], offset: point.offset });
+
+  it('one caret is one character offset in every copy, though the copies cut the text into tokens differently', () => {
+    // Bob has made «мир» bold; Alice's copy has not heard of it yet (edits are sent 1 s apart).
+    const bob = editorWith(title(''), para('a', 'Привет, ', { text: 'мир', bold: true }, ' и все'));
+    const alice = editorWith(title(''), para('a', 'Привет, мир и все'));
+    const bobCaret = { path: [1, 2], offset: 2 };
+    const caret = toCaret(bob, { anchor: bobCaret, focus: bobCaret });
+    expect(caret).toEqual({ anchor: { blockId: 'a', offset: 13 }, focus: { blockId: 'a', offset: 13 } });
+    const here = toSlateRange(alice, caret)!;
+    expect(textBefore(alice, here.focus)).toBe(textBefore(bob, bobCaret));
+    expect(textBefore(alice, here.focus)).toBe('Привет, мир и');
+    // The same place as a token index: token 2 in Bob's copy, which Alice's copy does not have.
+    expect(tokenPoint(bobCaret)).toEqual({ tokenIndex: 2, offset: 2 });
+    expect(tokenPoint(here.focus)).toEqual({ tokenIndex: 0, offset: 13 });
+    expect(Node.has(alice, [1, 2])).toBe(false);
+  });
+
+  it('a selection across table cells is a caret whose two ends name the table block (the table selection’s tableId)', () => {
+    const editor = editorWith(
+      title(''),
+      table('t', [
+        ['ab', 'cde'],
+        ['f', 'gh'],
+      ]),
+    );
+    // From «a|b» (row 0, column 0) to «g|h» (row 1, column 1).
+    const selection = { anchor: { path: [1, 0, 0, 0], offset: 1 }, focus: { path: [1, 1, 1, 0], offset: 1 } };
+    const caret = toCaret(editor, selection);
+    expect(caret).toEqual({ anchor: { blockId: 't', offset: 1 }, focus: { blockId: 't', offset: 7 } });
+    expect(toSlateRange(editor, caret)).toEqual(selection);
+  });
+});

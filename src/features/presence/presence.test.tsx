@@ -7,6 +7,13 @@ import { signedIn } from '../auth/authSlice';
 import { PresenceAvatars, initialsOf } from './PresenceAvatars';
 import { selectionBoxes, textColorOn } from './PresenceCarets';
 import { caretMoved, memberJoined, memberLeft, presenceCleared, presenceJoined, presenceLeft, selectPresenceMembers } from './presenceSlice';
+import { RealtimeProvider } from '../../app/RealtimeProvider';
+import { loadWorkspaces } from '../workspaces/workspacesSlice';
+import type { FakeSocket } from '../../../test/helpers/fakeSocketIo';
+
+// The channel's side: socket.io's client replaced by a stand-in the test answers as the server.
+jest.mock('socket.io-client', () => jest.requireActual('../../../test/helpers/fakeSocketIo'));
+const { sockets } = jest.requireMock<{ sockets: FakeSocket[] }>('socket.io-client');
 
 /*
  * The presence list of a page (the store's `presence` slice) and the avatars the top bar draws
@@ -113,6 +120,55 @@ describe('PresenceAvatars', () => {
     const { view, join } = renderAvatars();
     join([member('c-bob', 'u-bob', 'bob', { avatar: '/files/bob.png' })]);
     expect(view.container.querySelector('.presence-avatar img')?.getAttribute('src')).toBe('/files/bob.png');
+  });
+});
+
+describe('members from the channel (spec §5: incoming lists drop bad items)', () => {
+  it('the join answer’s members and a later join: what is no member is dropped and reported, the rest shown', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const store = storeWithMe();
+      store.dispatch(loadWorkspaces.fulfilled([{ id: 'w1', name: 'Моё', avatar: null, alias: null, role: 'admin', private: true }], 'r', undefined));
+      render(
+        <Provider store={store}>
+          <RealtimeProvider>
+            <PresenceAvatars pageId={PAGE} />
+          </RealtimeProvider>
+        </Provider>,
+      );
+      const socket = sockets.at(-1)!;
+      act(() => socket.serverConnect());
+      await act(
+        async () =>
+          void socket.answer(
+            'join',
+            {
+              ok: true,
+              at: '2026-01-01T00:00:00.000Z',
+              members: [
+                member('c-ann', 'u-ann', 'Анна'),
+                null,
+                { clientId: 'c-nobody', name: 'Без пользователя' },
+                'c-text',
+                member('c-bob', 'u-bob', 'bob', { caret: { anchor: { blockId: 'a' } } as never }),
+              ],
+            },
+            `online:${PAGE}`,
+          ),
+      );
+      expect(selectPresenceMembers(store.getState(), PAGE).map((m) => [m.clientId, m.caret])).toEqual([
+        ['c-ann', null],
+        ['c-bob', null],
+      ]);
+      expect(screen.getAllByRole('img').map((a) => a.getAttribute('aria-label'))).toEqual(['Анна', 'bob']);
+      act(() => socket.serverSend('join', { channel: `online:${PAGE}`, member: { clientId: 'c-half' } }));
+      act(() => socket.serverSend('join', { channel: `online:${PAGE}`, member: member('c-cat', 'u-cat', 'Кот') }));
+      expect(selectPresenceMembers(store.getState(), PAGE).map((m) => m.clientId)).toEqual(['c-ann', 'c-bob', 'c-cat']);
+      const reports = warn.mock.calls.filter(([message]) => String(message).includes('presence: dropped a malformed member'));
+      expect(reports).toHaveLength(4);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

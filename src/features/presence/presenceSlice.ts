@@ -1,5 +1,39 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Caret, PresenceMember } from '../../../schema/realtime';
+import { z } from 'zod';
+import { caretSchema, type Caret, type PresenceMember } from '../../../schema/realtime';
+import { reportError } from '../../app/report';
+
+/** Someone on a page as the `online:` channel sends them (a caret that is not one is no caret). */
+const presenceMemberSchema = z.object({
+  clientId: z.string().min(1),
+  userId: z.string().min(1),
+  name: z.string(),
+  avatar: z.string().nullable(),
+  color: z.string(),
+  caret: caretSchema.catch(null),
+}) satisfies z.ZodType<PresenceMember>;
+
+/** One member from the channel, or null (reported) when it is not one. */
+export function validMember(raw: unknown): PresenceMember | null {
+  const parsed = presenceMemberSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  reportError('validation', {
+    message: 'presence: dropped a malformed member',
+    clientId: (raw as { clientId?: unknown } | null)?.clientId,
+    issues: parsed.error.issues,
+  });
+  return null;
+}
+
+/** The members of a join's answer (spec §5: lists drop bad items): those that are not a member are dropped and reported, the rest kept. */
+export function validMembers(raw: unknown): PresenceMember[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    reportError('validation', { message: 'presence: the member list is not a list', data: raw });
+    return [];
+  }
+  return raw.map(validMember).filter((member): member is PresenceMember => member !== null);
+}
 
 /**
  * Who else is on each open page (the `online:{pageId}` channel, docs/realtime.md) and where their

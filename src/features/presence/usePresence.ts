@@ -3,7 +3,17 @@ import { ReactReduxContext } from 'react-redux';
 import { channels, type Caret, type PresenceMember } from '../../../schema/realtime';
 import { useRealtime } from '../../app/RealtimeProvider';
 import type { AppStore } from '../../app/store';
-import { caretMoved, memberJoined, memberLeft, presenceCleared, presenceJoined, presenceLeft, selectPresenceMembers } from './presenceSlice';
+import {
+  caretMoved,
+  memberJoined,
+  memberLeft,
+  presenceCleared,
+  presenceJoined,
+  presenceLeft,
+  selectPresenceMembers,
+  validMember,
+  validMembers,
+} from './presenceSlice';
 
 /**
  * Joins `online:{pageId}` while the page is open and keeps its members in the store: the join
@@ -22,12 +32,14 @@ export function usePagePresence(pageId: string): void {
     let live = true;
     const unsubscribe = connection.subscribe(channels.online(pageId), {
       onJoined: (answer) => {
-        if (live) dispatch(presenceJoined({ pageId, members: (answer.members as PresenceMember[] | undefined) ?? [], self }));
+        if (live) dispatch(presenceJoined({ pageId, members: validMembers(answer.members), self }));
       },
       onEvent: (event, payload) => {
         if (!live) return;
-        if (event === 'join') dispatch(memberJoined({ pageId, member: payload.member as PresenceMember, self }));
-        else if (event === 'leave') dispatch(memberLeft({ pageId, clientId: payload.clientId as string }));
+        if (event === 'join') {
+          const member = validMember(payload.member);
+          if (member) dispatch(memberJoined({ pageId, member, self }));
+        } else if (event === 'leave') dispatch(memberLeft({ pageId, clientId: payload.clientId as string }));
         else if (event === 'position') dispatch(caretMoved({ pageId, clientId: payload.clientId as string, caret: (payload.caret as Caret) ?? null }));
       },
       // Refused or taken away (107): nobody to show.

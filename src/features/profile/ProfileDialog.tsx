@@ -30,10 +30,15 @@ async function updateSelf(id: string, changes: { name?: string; avatar_url?: str
   return (await api<WireUser>('/api/user', { method: 'POST', body: { id, ...changes } })).data;
 }
 
-/** The messenger link: a one-time code to send to the bot (GET /api/user/telegram/code). */
+/**
+ * The messenger link: a one-time code to send to the bot (GET /api/user/telegram/code), and the
+ * bot's deep link carrying it (`https://t.me/<bot>?start=<token>`: one tap sends the code).
+ */
 function MessengerSection({ linked, linkAtStart }: { linked: boolean; linkAtStart: boolean }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<{ kind: 'idle' | 'loading' } | { kind: 'code'; token: string; expiresAt: string } | { kind: 'error'; key: string }>({
+  const [state, setState] = useState<
+    { kind: 'idle' | 'loading' } | { kind: 'code'; token: string; expiresAt: string; link: string | null } | { kind: 'error'; key: string }
+  >({
     kind: 'idle',
   });
   const section = useRef<HTMLElement>(null);
@@ -48,8 +53,10 @@ function MessengerSection({ linked, linkAtStart }: { linked: boolean; linkAtStar
   const ask = async () => {
     setState({ kind: 'loading' });
     try {
-      const { data } = await api<{ token: string; expiresAt: string }>('/api/user/telegram/code');
-      setState({ kind: 'code', ...data });
+      const { data } = await api<{ token: string; expiresAt: string; link?: string | null }>('/api/user/telegram/code');
+      // Only a link to the platform's own address is followed (the server builds it; an older one sends none).
+      const link = typeof data.link === 'string' && data.link.startsWith('https://t.me/') ? data.link : null;
+      setState({ kind: 'code', token: data.token, expiresAt: data.expiresAt, link });
     } catch (error) {
       const disabled = error instanceof ApiRequestError && error.code === 'messenger.disabled';
       setState({ kind: 'error', key: disabled ? 'profile.messenger.disabled' : profileErrorKey(error) });
@@ -61,7 +68,15 @@ function MessengerSection({ linked, linkAtStart }: { linked: boolean; linkAtStar
       {linked && <p className="profile-note">{t('profile.messenger.linked')}</p>}
       {state.kind === 'code' ? (
         <div className="profile-code">
-          <p>{t('profile.messenger.send')}</p>
+          {state.link && (
+            <>
+              <a className="button button-s button-solid profile-bot-link" href={state.link} target="_blank" rel="noopener noreferrer">
+                {t('profile.messenger.open')}
+              </a>
+              <p>{t('profile.messenger.orSend')}</p>
+            </>
+          )}
+          {!state.link && <p>{t('profile.messenger.send')}</p>}
           <code data-testid="messenger-code">/start {state.token}</code>
           <p className="profile-note">
             {t('profile.messenger.expires', { time: new Date(state.expiresAt).toLocaleTimeString('ru', { hour: '2-digit', minute: '2-digit' }) })}

@@ -4,7 +4,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { useAppSelector } from '../../app/store';
 import { Spinner } from '../../ui/Spinner';
 import { showToast } from '../../ui/Toast';
-import { pageActionError } from '../pages/pageErrors';
+import { pageActionError, reportCloneError } from '../pages/pageErrors';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { copyPublicPage } from './copyPublicPage';
 
@@ -22,6 +22,7 @@ export function CloneScreen() {
     copyPublicPage(uidToClone, workspace.id)
       .then((id) => navigate(`/${id}`, { replace: true }))
       .catch((error: unknown) => {
+        reportCloneError(error, { pageId: uidToClone, toElement: null, workspaceId: workspace.id });
         showToast(`${t('page.errors.clone')}: ${pageActionError(t, error)}`, 'error');
         navigate('/', { replace: true });
       });

@@ -1,5 +1,5 @@
 import type { WireBlock } from '../../../schema/block';
-import { wireElementSchema } from '../../../schema/element';
+import { wireElementSchema, type WireElement } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
 import { api, ApiRequestError } from '../../app/api';
 
@@ -9,7 +9,8 @@ const spaces = '/api/v3/spaces';
  * Copies a page into the caller's private section of `workspaceId`; resolves with the copy's id.
  * A page the caller can read is deep-copied by the server (page/clone). A public page of another
  * workspace cannot be cloned there (403): it is copied from its public view instead — title,
- * icon, a library or link cover, and its blocks in order (nested blocks under their copies).
+ * icon, a library or link cover, and its blocks in order (nested blocks under their copies); a
+ * copy that fails half way is deleted again.
  */
 export async function copyPublicPage(pageId: string, workspaceId: string): Promise<string> {
   const id = newId();
@@ -23,6 +24,20 @@ export async function copyPublicPage(pageId: string, workspaceId: string): Promi
   const page = wireElementSchema.parse(data);
   const blocks = ((included ?? []) as { contentType?: string }[]).filter((item) => item.contentType === 'Block') as unknown as WireBlock[];
   await api(`${spaces}/section/private`, { method: 'POST', body: { id, type: 'Note', contentType: 'Element', title: page.title } });
+  try {
+    await copyContent(id, page, blocks);
+  } catch (error) {
+    // A copy half made is rolled back (spec §8): to the trash, then out of it for good.
+    await api(`${spaces}/element/${id}`, { method: 'DELETE' })
+      .then(() => api(`${spaces}/trash/${id}/remove`, { method: 'POST' }))
+      .catch(() => undefined);
+    throw error;
+  }
+  return id;
+}
+
+/** The public page's icon, cover and blocks, into its copy `id` (made already, empty). */
+async function copyContent(id: string, page: WireElement, blocks: WireBlock[]): Promise<void> {
   if (page.icon) await api(`${spaces}/element/${id}`, { method: 'PATCH', body: { id, icon: page.icon } }).catch(() => undefined);
   if (page.cover && page.cover.contentType !== 'FileCover') {
     await api(`${spaces}/element/${id}`, { method: 'PATCH', body: { id, cover: page.cover } }).catch(() => undefined);
@@ -43,5 +58,4 @@ export async function copyPublicPage(pageId: string, workspaceId: string): Promi
       },
     });
   }
-  return id;
 }

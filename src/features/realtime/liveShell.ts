@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { REALTIME_ERRORS } from '../../../schema/realtime';
+import { REALTIME_ERRORS, type RealtimeErrorBody } from '../../../schema/realtime';
 import type { RealtimeConnection } from '../../app/realtimeConnection';
 import { useStore } from 'react-redux';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
@@ -8,13 +8,37 @@ import { INBOX_PAGE_SIZE, isInboxFilter, loadNotifications, loadUnreadCounts } f
 import { useInboxOpen } from '../inbox/openInbox';
 import { useIsPhone } from '../../ui/useIsPhone';
 import { createRefreshQueue } from './refreshQueue';
-import { reportRealtimeError } from './report';
+import { reportError, type ErrorReport } from '../../app/report';
 
 /** How often a code 100 makes us ask whether the session is still there, at most. */
 const SESSION_CHECK_MS = 10_000;
 
+/** The spec's reason for every realtime error (api-contract §8: realtime errors map to serverError). */
+export const REALTIME_ERROR_REASON = 'serverError';
+
+/** A realtime error as it is reported (`realtime`): the reason, the code (100–112), the channel and the message. */
+export function reportRealtimeError(error: RealtimeErrorBody): ErrorReport {
+  return reportError('realtime', {
+    message: `${REALTIME_ERROR_REASON} (code ${error.code})${error.channel ? ` on ${error.channel}` : ''}: ${error.message}`,
+    reason: REALTIME_ERROR_REASON,
+    code: error.code,
+    channel: error.channel,
+  });
+}
+
+/** A realtime event the client does not know, as it is reported (`realtimeEvent`): never routed, never shown. */
+export function reportUnknownEvent(event: string, payload: unknown): ErrorReport {
+  const channel = typeof payload === 'object' && payload !== null ? (payload as { channel?: unknown }).channel : undefined;
+  return reportError('realtimeEvent', {
+    message: `unknown event «${event}»${typeof channel === 'string' ? ` on ${channel}` : ''}`,
+    event,
+    channel: typeof channel === 'string' ? channel : undefined,
+  });
+}
+
 /**
- * Reports every realtime error; on 100 (not signed in / signed out) asks the server who is signed
+ * Reports every realtime error (whatever brought it: an error event, a refused join or request)
+ * and every unknown event; on 100 (not signed in / signed out) asks the server who is signed
  * in: nobody → the app goes to the sign-in screen (the shell does that on `signedOut`); still
  * signed in (the socket was refused for another reason) → the connection, which socket.io does
  * not retry after a refusal, is opened again.
@@ -24,7 +48,8 @@ export function useRealtimeErrors(connection: RealtimeConnection | null): void {
   const lastCheck = useRef(0);
   useEffect(() => {
     if (!connection) return;
-    return connection.onError((error) => {
+    const stopUnknown = connection.onUnknownEvent(reportUnknownEvent);
+    const stopErrors = connection.onError((error) => {
       reportRealtimeError(error);
       if (error.code !== REALTIME_ERRORS.unauthorized || Date.now() - lastCheck.current < SESSION_CHECK_MS) return;
       lastCheck.current = Date.now();
@@ -32,6 +57,10 @@ export function useRealtimeErrors(connection: RealtimeConnection | null): void {
         if (loadCurrentUser.fulfilled.match(result) && result.payload && connection.status !== 'online') connection.connect();
       });
     });
+    return () => {
+      stopUnknown();
+      stopErrors();
+    };
   }, [connection, dispatch]);
 }
 

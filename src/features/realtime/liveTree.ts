@@ -6,7 +6,6 @@ import { useRealtime } from '../../app/RealtimeProvider';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { loadChildren, loadSection } from '../pages/pagesSlice';
 import { createRefreshQueue, type RefreshQueue } from './refreshQueue';
-import { reportRealtimeError } from './report';
 
 /*
  * The live page tree (docs/realtime.md, elementChildren channels): the sidebar listens to the
@@ -75,8 +74,7 @@ export function useLiveTree(workspaceId: string | undefined, sections: readonly 
         onJoined,
         onEvent: (event, payload) => event === REALTIME_EVENTS.edit && changed(payload),
         onError: (error) => {
-          // A refused join comes only here; an error event also reaches the app-wide report.
-          reportRealtimeError({ ...error, channel: error.channel ?? channel });
+          // Reported by the app, as every realtime error is (the connection's `onError`: a refused join too).
           // Access taken away (107): the list is read again and says what is left.
           if (error.code === 107) onJoined();
         },

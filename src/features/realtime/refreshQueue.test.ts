@@ -97,7 +97,7 @@ test('a failed refetch is reported and the list can be refetched again', async (
   });
   queue.schedule('k');
   await tick(150);
-  expect(warn).toHaveBeenCalledWith('realtime: refetching k failed', expect.any(Error));
+  expect(warn).toHaveBeenCalledWith('refetch: refetching k failed', expect.objectContaining({ error: expect.any(Error), key: 'k' }));
   queue.schedule('k');
   await tick(150);
   expect(n).toBe(2);

@@ -1,3 +1,5 @@
+import { reportError } from '../../app/report';
+
 /**
  * Refetches of lists (a sidebar section, a page's children) asked for by realtime events,
  * coalesced per list: the first request starts a wait of `delayMs`, and every request during it
@@ -31,7 +33,7 @@ export function createRefreshQueue(run: (key: string) => Promise<unknown>, delay
     running.add(key);
     Promise.resolve()
       .then(() => run(key))
-      .catch((error: unknown) => console.warn(`realtime: refetching ${key} failed`, error))
+      .catch((error: unknown) => reportError('refetch', { message: `refetching ${key} failed`, error, key }))
       .finally(() => {
         running.delete(key);
         if (again.delete(key)) schedule(key);

@@ -1,6 +1,7 @@
 import { createAction } from '@reduxjs/toolkit';
 import { USER_SETTINGS, type UserSettingKey, type UserSettings } from '../../../schema/user';
 import { api } from '../../app/api';
+import { reportError } from '../../app/report';
 
 /**
  * The user's settings kept by the server (`GET/POST /api/user/settings`, docs/api/users.md): they
@@ -24,7 +25,7 @@ export async function fetchUserSettings(): Promise<UserSettings | null> {
   try {
     return parseUserSettings((await api<unknown>('/api/user/settings')).data);
   } catch (error) {
-    console.warn('settings: could not read them from the server', error);
+    reportError('settings', { message: 'could not read them from the server', error });
     return null;
   }
 }

@@ -1,6 +1,8 @@
 import { createStore } from '../../app/store';
 import {
+  commentsPanelWidthSet,
   DEFAULT_UI_SETTINGS,
+  inboxPanelSet,
   mergeSettings,
   normalizeUiSettings,
   pageTreeWidthSet,
@@ -83,6 +85,21 @@ describe('settings merge', () => {
     expect(mergeSettings(DEFAULT_UI_SETTINGS, { commentsPanel: { width: Number.NaN } }).commentsPanel.width).toBe(400);
     expect(settings.inboxPanel.width).toBe(400);
     expect(settings.recentColors).toEqual(['#111', '#222']);
+  });
+
+  it('keeps the side panels (inbox, comments) within 320–600 px, read or set', () => {
+    expect(normalizeUiSettings({ commentsPanel: { width: 100 }, inboxPanel: { width: 5000 } })).toMatchObject({
+      commentsPanel: { width: 320 },
+      inboxPanel: { width: 600 },
+    });
+    expect(normalizeUiSettings({ commentsPanel: { width: 455.4 } }).commentsPanel.width).toBe(455);
+    const store = createStore();
+    store.dispatch(commentsPanelWidthSet(9999));
+    store.dispatch(inboxPanelSet({ width: 10 }));
+    expect(store.getState().uiSettings.commentsPanel.width).toBe(600);
+    expect(store.getState().uiSettings.inboxPanel.width).toBe(320);
+    store.dispatch(inboxPanelSet({ pinned: true }));
+    expect(store.getState().uiSettings.inboxPanel).toMatchObject({ pinned: true, width: 320 });
   });
 
   it('is read by a new store, and the slice keeps the tree width in range', () => {

@@ -6,6 +6,7 @@ import { useSelector } from 'react-redux';
 import type { RootState } from '../../app/store';
 import { applyTheme } from '../../app/theme';
 import { saveUserSetting, userSettingsLoaded } from './serverSettings';
+import { reportError } from '../../app/report';
 
 /**
  * UI settings (spec §2 "Sidebar"): the user's, kept by the server (`/api/user/settings`), so they
@@ -24,13 +25,17 @@ export const UI_SETTINGS_KEY = 'uiSettings';
 export const TREE_WIDTH_MIN = 220;
 export const TREE_WIDTH_MAX = 480;
 export const TREE_WIDTH_DEFAULT = 300;
+/** The side panels on the page's sides — the inbox and the comments — are resizable within these (spec default 400). */
+export const PANEL_WIDTH_MIN = 320;
+export const PANEL_WIDTH_MAX = 600;
+export const PANEL_WIDTH_DEFAULT = 400;
 const RECENT_COLORS_MAX = 10;
 const THEMES = ['auto', 'light', 'dark'] as const;
 
 export const DEFAULT_UI_SETTINGS: UiSettings = {
-  inboxPanel: { pinned: false, width: 400, filter: 'all' },
+  inboxPanel: { pinned: false, width: PANEL_WIDTH_DEFAULT, filter: 'all' },
   pageTree: { open: true, width: TREE_WIDTH_DEFAULT, sections: { favorite: true, all: true, shared: true, private: true } },
-  commentsPanel: { width: 400 },
+  commentsPanel: { width: PANEL_WIDTH_DEFAULT },
   theme: 'auto',
   recentColors: [],
   messengerBanner: true,
@@ -59,17 +64,19 @@ export function mergeSettings<T>(defaults: T, stored: unknown): T {
 }
 
 export const clampTreeWidth = (width: number) => Math.round(Math.min(TREE_WIDTH_MAX, Math.max(TREE_WIDTH_MIN, width)));
+export const clampPanelWidth = (width: number) => Math.round(Math.min(PANEL_WIDTH_MAX, Math.max(PANEL_WIDTH_MIN, width)));
 
-/** Merge, then the few rules types alone do not say: the theme is one of three, widths in range, colours are strings. */
+/** Merge, then the few rules types alone do not say: the theme is one of three, widths in their ranges, colours are strings. */
 export function normalizeUiSettings(stored: unknown): UiSettings {
   const settings = mergeSettings(DEFAULT_UI_SETTINGS, stored);
-  const positive = (value: number, fallback: number) => (value > 0 ? Math.round(value) : fallback);
+  // A width that is no width (0, negative) is the default's; any other is fitted into the panels' range.
+  const panel = (value: number) => (value > 0 ? clampPanelWidth(value) : PANEL_WIDTH_DEFAULT);
   return {
     ...settings,
     theme: (THEMES as readonly string[]).includes(settings.theme) ? settings.theme : DEFAULT_UI_SETTINGS.theme,
     pageTree: { ...settings.pageTree, width: clampTreeWidth(settings.pageTree.width) },
-    inboxPanel: { ...settings.inboxPanel, width: positive(settings.inboxPanel.width, DEFAULT_UI_SETTINGS.inboxPanel.width) },
-    commentsPanel: { width: positive(settings.commentsPanel.width, DEFAULT_UI_SETTINGS.commentsPanel.width) },
+    inboxPanel: { ...settings.inboxPanel, width: panel(settings.inboxPanel.width) },
+    commentsPanel: { width: panel(settings.commentsPanel.width) },
     recentColors: settings.recentColors.filter((c): c is string => typeof c === 'string').slice(0, RECENT_COLORS_MAX),
   };
 }
@@ -164,9 +171,10 @@ const uiSettingsSlice = createSlice({
     },
     inboxPanelSet(state, action: PayloadAction<Partial<UiSettings['inboxPanel']>>) {
       state.inboxPanel = { ...state.inboxPanel, ...action.payload };
+      if (action.payload.width !== undefined) state.inboxPanel.width = clampPanelWidth(action.payload.width);
     },
     commentsPanelWidthSet(state, action: PayloadAction<number>) {
-      state.commentsPanel.width = Math.max(1, Math.round(action.payload));
+      state.commentsPanel.width = clampPanelWidth(action.payload);
     },
     themeSet(state, action: PayloadAction<UiSettings['theme']>) {
       state.theme = action.payload;
@@ -220,7 +228,7 @@ export function useUiSettingsServerSync(ready: boolean): void {
       saveUserSetting(key as UserSettingKey, value as never, { keepalive }).catch((error: unknown) => {
         // Not saved: the next change of this key tries again.
         if (sent.current) delete sent.current[key];
-        console.warn(`settings: ${key} was not saved`, error);
+        reportError('settings', { message: `${key} was not saved`, error });
       });
     }
   });

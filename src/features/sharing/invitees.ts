@@ -70,7 +70,7 @@ export async function registerInvitees(emails: string[]): Promise<{ ids: { email
   const skipped: string[] = [];
   for (const email of emails) {
     try {
-      const { data } = await api<{ user_id: string }>('/api/auth/register', { method: 'POST', body: { email } });
+      const { data } = await api<{ user_id: string }>('/api/auth/register', { method: 'POST', body: { email }, expected: [400] });
       if (data?.user_id) ids.push({ email, userId: data.user_id });
       else skipped.push(email);
     } catch (error) {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { reportRetentionGoals } from '../../app/retention';
@@ -7,9 +7,9 @@ import { ErrorScreen } from '../../ui/ErrorScreen';
 import { Button } from '../../ui/Button';
 import { CloseIcon, MenuIcon, SidebarIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
+import { Resizer } from '../../ui/Resizer';
 import { loadCurrentUser } from '../auth/authSlice';
 import {
-  clampTreeWidth,
   pageTreeOpenSet,
   pageTreeWidthSet,
   TREE_WIDTH_DEFAULT,
@@ -22,63 +22,17 @@ import { invitedLandingSaid, loadWorkspaces, useRememberActiveWorkspace } from '
 import { showToast } from '../../ui/Toast';
 import { saveUserSetting } from '../settings/serverSettings';
 import { Sidebar } from '../sidebar/Sidebar';
-import { useIsPhone } from '../../ui/useIsPhone';
+import { useIsPhone, useMediaQuery } from '../../ui/useIsPhone';
 import { InboxHost } from '../inbox/InboxPanel';
+import { useCommentsWidth } from '../comments/commentsWidth';
 import { LiveShell } from '../realtime/LiveShell';
 import { CsvImportHost } from '../database/csv/CsvImportHost';
 import { QuickFindHost } from '../search/QuickFind';
 import './shell.css';
+import { reportError } from '../../app/report';
 
-const KEY_STEP = 16;
-
-/** The sidebar's right edge: drag (or arrow keys) to resize; double-click for the default width. */
-function Resizer({ width, onLive, onDone }: { width: number; onLive: (w: number | null) => void; onDone: (w: number) => void }) {
-  const { t } = useTranslation();
-  const start = useRef<{ x: number; width: number } | null>(null);
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    if (event.button !== 0) return;
-    event.preventDefault();
-    event.currentTarget.setPointerCapture?.(event.pointerId);
-    start.current = { x: event.clientX, width };
-    document.body.classList.add('is-resizing');
-  };
-  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
-    if (!start.current) return;
-    onLive(clampTreeWidth(start.current.width + event.clientX - start.current.x));
-  };
-  const finish = (event: PointerEvent<HTMLDivElement>) => {
-    if (!start.current) return;
-    const next = clampTreeWidth(start.current.width + event.clientX - start.current.x);
-    start.current = null;
-    document.body.classList.remove('is-resizing');
-    onLive(null);
-    onDone(next);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-      event.preventDefault();
-      onDone(clampTreeWidth(width + (event.key === 'ArrowRight' ? KEY_STEP : -KEY_STEP)));
-    }
-  };
-  return (
-    <div
-      className="shell-resizer"
-      role="separator"
-      aria-orientation="vertical"
-      aria-label={t('sidebar.resize')}
-      aria-valuemin={TREE_WIDTH_MIN}
-      aria-valuemax={TREE_WIDTH_MAX}
-      aria-valuenow={width}
-      tabIndex={0}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={finish}
-      onPointerCancel={finish}
-      onDoubleClick={() => onDone(TREE_WIDTH_DEFAULT)}
-      onKeyDown={onKeyDown}
-    />
-  );
-}
+/** The least room the page keeps beside an open comments panel before the panel lies over it instead (px). */
+const PAGE_ROOM_MIN = 480;
 
 /** The signed-in frame: sidebar on the left (resizable, collapsible; a drawer on phones), the routed screen on the right. */
 export function AppShell() {
@@ -91,6 +45,12 @@ export function AppShell() {
   const isPhone = useIsPhone();
   const [liveWidth, setLiveWidth] = useState<number | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The page makes room for the comments panel, as wide as it is (while its edge is dragged too),
+  // when it keeps PAGE_ROOM_MIN beside the sidebar and a docked inbox; else the panel lies over it.
+  const commentsWidth = useCommentsWidth();
+  const inboxPanel = useAppSelector((state) => state.uiSettings.inboxPanel);
+  const besideComments = (open ? (liveWidth ?? width) : 0) + (inboxPanel.pinned ? inboxPanel.width : 0) + commentsWidth;
+  const commentsOver = useMediaQuery(`(max-width: ${besideComments + PAGE_ROOM_MIN - 1}px)`);
   useUiSettingsPersistence();
   useRememberActiveWorkspace();
   useUiSettingsServerSync(authStatus === 'signedIn' && workspacesStatus === 'ready');
@@ -107,7 +67,9 @@ export function AppShell() {
     showToast(t('workspaces.invitedLanding', { name: invitedTo.name }), 'info', 8000);
     dispatch(invitedLandingSaid());
     // Remembered (the start's own choice is not written back otherwise): the next visit opens it, and says nothing.
-    saveUserSetting('activeWorkspace', invitedTo.id).catch((error: unknown) => console.warn('settings: the active workspace was not saved', error));
+    saveUserSetting('activeWorkspace', invitedTo.id).catch((error: unknown) =>
+      reportError('settings', { message: 'the active workspace was not saved', error }),
+    );
   }, [invitedTo, dispatch, t]);
 
   // A returning user: the retention goals they reached go to our own server (src/app/retention.ts).
@@ -129,7 +91,7 @@ export function AppShell() {
   if (workspacesStatus === 'failed') return <ErrorScreen kind="network" />;
   if (authStatus === 'unknown' || workspacesStatus !== 'ready') return <Spinner />;
 
-  const style = { '--tree-width': `${liveWidth ?? width}px` } as CSSProperties;
+  const style = { '--tree-width': `${liveWidth ?? width}px`, '--comments-width': `${commentsWidth}px` } as CSSProperties;
 
   // The sidebar part changes with the layout; <main> keeps its place in the tree, so the page
   // (its editor and unsent edits) is not mounted again when the window crosses the phone width.
@@ -158,7 +120,17 @@ export function AppShell() {
   ) : open ? (
     <div className="shell-sidebar">
       <Sidebar onHide={() => dispatch(pageTreeOpenSet(false))} />
-      <Resizer width={liveWidth ?? width} onLive={setLiveWidth} onDone={(w) => dispatch(pageTreeWidthSet(w))} />
+      <Resizer
+        width={liveWidth ?? width}
+        min={TREE_WIDTH_MIN}
+        max={TREE_WIDTH_MAX}
+        defaultWidth={TREE_WIDTH_DEFAULT}
+        edge="right"
+        label={t('sidebar.resize')}
+        className="shell-resizer"
+        onLive={setLiveWidth}
+        onDone={(w) => dispatch(pageTreeWidthSet(w))}
+      />
     </div>
   ) : (
     <Button
@@ -174,7 +146,12 @@ export function AppShell() {
   );
 
   return (
-    <div className={isPhone ? 'shell is-phone is-tree-closed' : open ? 'shell' : 'shell is-tree-closed'} style={isPhone ? undefined : style}>
+    <div
+      className={['shell', isPhone ? 'is-phone' : '', isPhone || !open ? 'is-tree-closed' : '', !isPhone && commentsOver ? 'is-comments-over' : '']
+        .filter(Boolean)
+        .join(' ')}
+      style={isPhone ? undefined : style}
+    >
       {nav}
       <InboxHost />
       <main className="shell-main">

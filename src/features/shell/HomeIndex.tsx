@@ -11,6 +11,8 @@ import { PageIcon, PenIcon } from '../../ui/icons';
 import { useCreatePage } from '../sidebar/useCreatePage';
 import { useIsPhone } from '../../ui/useIsPhone';
 import { HomeIntents } from './HomeIntents';
+import { MessengerBanner } from '../profile/MessengerBanner';
+import { reportError } from '../../app/report';
 
 /** How many recent pages home lists. */
 export const HOME_RECENTS = 8;
@@ -56,7 +58,7 @@ function StartOffer() {
   useEffect(() => {
     if (told.current) return;
     told.current = true;
-    saveUserSetting('wizardOffered', true).catch((error: unknown) => console.warn('settings: the wizard offer was not remembered', error));
+    saveUserSetting('wizardOffered', true).catch((error: unknown) => reportError('settings', { message: 'the wizard offer was not remembered', error }));
   }, []);
   return (
     <section className="home-offer" aria-label={t('home.offer.title')}>
@@ -127,6 +129,7 @@ export function HomeIndex() {
         </section>
       )}
       {recents.status === 'failed' && <p className="home-recents-failed">{t('home.recentsFailed')}</p>}
+      <MessengerBanner />
     </div>
   );
 }

@@ -66,19 +66,63 @@ describe('clone («Создать копию»)', () => {
       url: `/api/v3/spaces/element/${page().id}/page/clone`,
       body: { id: copyId, workspaceId: WS, toElement: null },
     });
+    const info = jest.spyOn(console, 'info').mockImplementation(() => undefined);
     await act(async () => refuse(fail(403, 'forbidden')));
     await waitFor(() => expect(ids()).toEqual([page().id]));
     expect(store.getState().pages.entities[copyId]).toBeUndefined();
     expect(await screen.findByText(/Не удалось создать копию страницы/)).toBeTruthy();
+    // Reported as a clone error with the page, its new parent and the workspace; a 403 is expected: not logged as an error.
+    expect(info.mock.calls.filter(([line]) => String(line).startsWith('clone: '))).toEqual([
+      [
+        `clone: page ${page().id} not copied to the section in workspace ${WS}: forbidden`,
+        expect.objectContaining({ pageId: page().id, toElement: null, workspaceId: WS, error: expect.objectContaining({ status: 403 }) }),
+      ],
+    ]);
+    info.mockRestore();
   });
 
-  it('rolls back without a clone error on 404', async () => {
+  it('an unexpected refusal is reported as a clone error (an error), with the new parent', async () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    answer = async () => fail(400, 'bad_request');
+    const store = createStore();
+    store.dispatch({ type: 'workspaces/load/fulfilled', payload: [{ id: WS, name: 'Команда', avatar: null, alias: null, role: 'admin', private: false }] });
+    const parent = page({ id: 'p', accessLevel: 'edit' });
+    const child = page({ parentId: 'p', path: ['p'], section: null, accessLevel: 'edit' });
+    store.dispatch(pageLoaded(parent));
+    store.dispatch(pageLoaded(child));
+    render(
+      <Provider store={store}>
+        <MemoryRouter>
+          <PageMenu page={child} />
+          <Toaster />
+        </MemoryRouter>
+      </Provider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Действия со страницей' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Создать копию' }));
+    expect(await screen.findByText(/Не удалось создать копию страницы/)).toBeTruthy();
+    const clones = error.mock.calls.filter(([line]) => String(line).startsWith('clone: '));
+    expect(clones).toEqual([
+      [
+        `clone: page ${child.id} not copied to p in workspace ${WS}: bad_request`,
+        expect.objectContaining({ pageId: child.id, toElement: 'p', workspaceId: WS }),
+      ],
+    ]);
+    // The copy is gone from the store again.
+    expect(Object.keys(store.getState().pages.entities).sort()).toEqual([child.id, 'p'].sort());
+    error.mockRestore();
+  });
+
+  it('rolls back without a clone error on 404, and reports nothing', async () => {
+    const logged = (['error', 'warn', 'info'] as const).map((level) => jest.spyOn(console, level).mockImplementation(() => undefined));
     answer = async () => fail(404, 'not_found');
     const store = setup(page());
     fireEvent.click(screen.getByRole('menuitem', { name: 'Создать копию' }));
     await screen.findByText('Страница не найдена — возможно, её удалили');
     expect(store.getState().pages.sections.private).toEqual([page().id]);
     expect(screen.queryByText(/Не удалось создать копию/)).toBeNull();
+    expect(logged.flatMap((spy) => spy.mock.calls)).toEqual([]);
+    for (const spy of logged) spy.mockRestore();
   });
 
   it('copies next to the original when the parent is editable', async () => {

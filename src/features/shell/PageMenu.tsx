@@ -20,10 +20,9 @@ import { HistoryDialog } from '../history/HistoryDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { IMPORT_ACCEPT, importFailureText, importInto, pickFile } from '../export/importPages';
 import { importProblemText } from '../export/importProblems';
-import { copyText, pageActionError } from '../pages/pageErrors';
+import { copyText, pageActionError, reportCloneError } from '../pages/pageErrors';
 import { usePublicLink } from '../pages/publicLink';
 import { clonePage, patchPage, setFavorite, trashPage } from '../pages/pagesSlice';
-import type { ApiFailure } from '../../app/errors';
 import { openCsvImport } from '../database/csv/openCsvImport';
 import { downloadCsv, findDatabaseOfPage } from '../database/csv/databaseCalls';
 import { DownloadIcon, UploadIcon } from '../../ui/pageTypeIcons';
@@ -86,9 +85,9 @@ export function useClonePage() {
       showToast(t('page.toasts.cloned'));
       if (options.open !== false) navigate(`/${id}`);
     } catch (error) {
-      // Spec §8: a clone error is reported except on 404 (the source is gone; the copy is rolled back either way).
-      if ((error as Partial<ApiFailure>)?.status === 404) showToast(t('page.errors.notFound'), 'error');
-      else showToast(`${t('page.errors.clone')}: ${pageActionError(t, error)}`, 'error');
+      // Spec §8: a clone error is reported except on 404 (the source is gone); the copy is rolled back either way (clonePage.rejected).
+      if (reportCloneError(error, { pageId: page.id, toElement, workspaceId })) showToast(`${t('page.errors.clone')}: ${pageActionError(t, error)}`, 'error');
+      else showToast(t('page.errors.notFound'), 'error');
     }
   };
 }

@@ -11,10 +11,9 @@ import { readPageAction, useIntentParams, type PageAction } from '../../app/inte
 import { showToast } from '../../ui/Toast';
 import { commentsPanelOpened } from '../comments/commentsSlice';
 import type { SyncStatus } from '../../../plugins/withBlockSync';
-import { ApiRequestError } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { DocumentEditor } from '../../editor/DocumentEditor';
-import { ErrorScreen, type ErrorKind } from '../../ui/ErrorScreen';
+import { ErrorScreen, errorKindOf, type ErrorKind } from '../../ui/ErrorScreen';
 import { switchWorkspace } from '../workspaces/switchWorkspace';
 import { Spinner } from '../../ui/Spinner';
 import { CommentsButton, CommentsPanel, useCommentsPanel } from '../comments/CommentsPanel';
@@ -59,13 +58,8 @@ function intentRefusal(action: PageAction, page: WireElement, user: WireUser | n
   return canEdit(page.accessLevel) ? null : 'intents.cannotEdit';
 }
 
-function errorKind(error: unknown): ErrorKind {
-  if (!(error instanceof ApiRequestError) || error.status === undefined) return 'network';
-  if (error.status === 401) return 'unauthorized';
-  if (error.status === 403) return 'noAccess';
-  if (error.status === 404 || error.status === 400) return 'notFound';
-  return 'generic';
-}
+/** A page that did not load: its error screen (a 403 here is «no access», spec §8). */
+const pageLoadErrorKind = (error: unknown): ErrorKind => errorKindOf(error, { pageLoad: true });
 
 /** A page by uid: loads it and its blocks, then edits them. */
 function PageEditorScreen({ pageUid }: { pageUid: string }) {
@@ -102,7 +96,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       if (page.workspaceId) dispatch(switchWorkspace(page.workspaceId));
       dispatch(pageLoaded(page));
     };
-    const fail = (error: unknown) => !cancelled && setLoaded({ status: 'failed', kind: errorKind(error) });
+    const fail = (error: unknown) => !cancelled && setLoaded({ status: 'failed', kind: pageLoadErrorKind(error) });
     const loadAll = (page: WireElement) =>
       load.blocks().then(({ blocks, at }) => {
         if (cancelled) return;

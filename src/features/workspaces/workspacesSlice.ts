@@ -1,11 +1,12 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { useEffect, useRef } from 'react';
 import { useSelector } from 'react-redux';
-import type { WireWorkspace } from '../../../schema/workspace';
+import { wireWorkspaceSchema, type WireWorkspace } from '../../../schema/workspace';
 import { api, setActiveWorkspace, toFailure } from '../../app/api';
 import { startWorkspace } from '../../app/earlyStart';
 import { apiThunk } from '../../app/apiThunk';
 import type { RootState } from '../../app/store';
+import { reportError } from '../../app/report';
 import { signOut } from '../auth/authSlice';
 import { fetchUserSettings, saveUserSetting, userSettingsLoaded } from '../settings/serverSettings';
 
@@ -32,13 +33,31 @@ export interface WorkspacesState {
 const initialState: WorkspacesState = { list: [], activeId: null, status: 'idle', remembered: null, startOffer: 'unknown', invitedTo: null };
 
 /**
+ * The workspace list as the server sent it, checked against the schema (spec §5: lists drop bad
+ * items): an entry that does not match — nothing, no id, a role the client does not know (a
+ * hidden one) — is dropped and reported, the rest kept.
+ */
+export function validWorkspaces(data: unknown): WireWorkspace[] {
+  if (!Array.isArray(data)) {
+    reportError('validation', { message: 'workspaces: the workspace list is not a list', data });
+    return [];
+  }
+  return data.flatMap((raw) => {
+    const parsed = wireWorkspaceSchema.safeParse(raw);
+    if (parsed.success) return [parsed.data];
+    reportError('validation', { message: 'workspaces: dropped a malformed workspace', id: (raw as { id?: unknown } | null)?.id, issues: parsed.error.issues });
+    return [];
+  });
+}
+
+/**
  * The user's workspaces, and with them their server settings: the workspace they were last in
  * (on any device) becomes the active one, and the UI settings follow (settings/uiSettings.ts).
  */
 export const loadWorkspaces = createAsyncThunk('workspaces/load', async (_: void, { dispatch }) => {
-  const [list, settings] = await Promise.all([api<WireWorkspace[]>('/api/v3/spaces/workspace'), fetchUserSettings()]);
+  const [list, settings] = await Promise.all([api<unknown>('/api/v3/spaces/workspace'), fetchUserSettings()]);
   if (settings) dispatch(userSettingsLoaded(settings));
-  return list.data;
+  return validWorkspaces(list.data);
 });
 
 const workspacesSlice = createSlice({
@@ -121,7 +140,8 @@ export function useRememberActiveWorkspace(): void {
     }
     if (activeId === known.current) return;
     known.current = activeId;
-    if (activeId) saveUserSetting('activeWorkspace', activeId).catch((error: unknown) => console.warn('settings: the active workspace was not saved', error));
+    if (activeId)
+      saveUserSetting('activeWorkspace', activeId).catch((error: unknown) => reportError('settings', { message: 'the active workspace was not saved', error }));
   }, [activeId, status]);
 }
 
@@ -134,8 +154,8 @@ export const selectActiveWorkspace = (state: RootState) => state.workspaces.list
  * shows a spinner while the list is loading, which would close the settings).
  */
 async function reloadList(dispatch: (action: unknown) => unknown) {
-  const { data } = await api<WireWorkspace[]>('/api/v3/spaces/workspace');
-  dispatch(loadWorkspaces.fulfilled(data, 'reload', undefined));
+  const { data } = await api<unknown>('/api/v3/spaces/workspace');
+  dispatch(loadWorkspaces.fulfilled(validWorkspaces(data), 'reload', undefined));
 }
 
 /** POST workspace/{id}: name and/or avatar (admins); then the list is read again. */

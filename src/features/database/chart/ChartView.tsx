@@ -1,6 +1,21 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Legend,
+  Line,
+  LineChart,
+  Pie,
+  PieChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type LegendPayload,
+} from 'recharts';
 import {
   CHART_AGGREGATES,
   CHART_BUCKETS,
@@ -98,6 +113,11 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
   // «Число строк: 12»; with series, each series by its name under «Категория · Число строк».
   const tooltipLabel = (label: unknown) => (series.length > 1 ? `${String(label)} · ${measure}` : String(label));
   const tooltipValue = (value: unknown, name: unknown): [string, string] => [figure(value), String(name ?? measure)];
+  // Recharts sorts a legend's and a tooltip's names alphabetically unless told: the chart's own
+  // order instead (the server's, as «Порядок» asks, «Без значения» last) — that of the slices,
+  // the stacks and the colours.
+  const seriesOrder = (item: Pick<LegendPayload, 'dataKey'>) => series.findIndex((s) => seriesKey(s.key) === item.dataKey);
+  const sliceOrder = (item: LegendPayload) => data.findIndex((row) => row.label === item.value);
 
   return (
     <div className="db-chart">
@@ -128,15 +148,15 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
                   ))}
                 </Pie>
                 <Tooltip separator=": " formatter={(value, name) => [figure(value), `${String(name)} · ${measure}`]} />
-                <Legend />
+                <Legend itemSorter={sliceOrder} />
               </PieChart>
             ) : kind === 'line' ? (
               <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
                 <CartesianGrid stroke="var(--border)" vertical={false} />
                 {xAxis}
                 {yAxis}
-                <Tooltip separator=": " formatter={tooltipValue} labelFormatter={tooltipLabel} />
-                {series.length > 1 && <Legend />}
+                <Tooltip separator=": " formatter={tooltipValue} labelFormatter={tooltipLabel} itemSorter={seriesOrder} />
+                {series.length > 1 && <Legend itemSorter={seriesOrder} />}
                 {series.map((s, i) => (
                   <Line
                     key={String(s.key)}
@@ -156,8 +176,8 @@ export default function ChartView({ layout, track }: { layout: DatabaseLayout; t
                 <CartesianGrid stroke="var(--border)" vertical={false} />
                 {xAxis}
                 {yAxis}
-                <Tooltip cursor={{ fill: 'var(--bg-hover)' }} separator=": " formatter={tooltipValue} labelFormatter={tooltipLabel} />
-                {series.length > 1 && <Legend />}
+                <Tooltip cursor={{ fill: 'var(--bg-hover)' }} separator=": " formatter={tooltipValue} labelFormatter={tooltipLabel} itemSorter={seriesOrder} />
+                {series.length > 1 && <Legend itemSorter={seriesOrder} />}
                 {series.map((s, i) => (
                   <Bar
                     key={String(s.key)}

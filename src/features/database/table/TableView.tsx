@@ -20,6 +20,7 @@ import { FOOTER_HEIGHT, GUTTER, HEADER_HEIGHT, Row, type GridLabels } from './Ta
 import { ADD_COLUMN, useGridGroups, useGridLayout } from './useGridLayout';
 import { useGridEditing, useGridSelection, useGridSink } from './useGridEditing';
 import { useGridCommands, useGridUndo } from './useGridCommands';
+import { useHistoryInput } from '../../../app/historyInput';
 import { useRowActions } from './useRowActions';
 import { useColumnResize, useGridPointer } from './useGridPointer';
 
@@ -74,6 +75,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const { replay } = useGridUndo({ store, columns, writes, setChecked, setSelection: selection.setSelection });
   const rows = useRowActions({ layout, store, groups, grid, writes, selection, sink, editing, checked, setChecked, replay });
   const commands = useGridCommands({ layout, groupField, store, columns, writes, selection, sink, editing, rows, checked, setChecked, replay });
+  // The browser's undo and redo (its Edit menu, a phone's gesture) are the grid's, as Ctrl/⌘+Z and Ctrl/⌘+Shift+Z are.
+  useHistoryInput(sink.sink, { undo: () => void replay(() => writes.history.undo()), redo: () => void replay(() => writes.history.redo()) });
   const { onCopy, onCut, onPaste } = useGridClipboard({
     store,
     columns,
