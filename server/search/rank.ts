@@ -87,7 +87,7 @@ export const floatSql = (value: number, postgres: boolean) => sql.raw(postgres ?
  * on), `whole_mask` (bit i: term i a whole word of the title), `title_terms` (the title's stems),
  * `entries` (entries holding terms), `one_entry` and `phrase` (1/0: one entry holds every term;
  * such an entry has the query's words one after another), `updated_days` (the last change, days
- * since 1970). The title weighs most (its
+ * since 1970; PostgreSQL) and `updated_at` (the same as text; SQLite). The title weighs most (its
  * share of the terms, all of them, the query itself), then one passage with every term, the words
  * as a phrase, how many passages hold them, and a little for a recent change.
  */
@@ -98,7 +98,11 @@ export function scoreSql(query: ParsedQuery, now: number, postgres: boolean): Ra
   const w = (value: number) => floatSql(value, postgres);
   // More passages: log2(1 + n) / 4 of the weight, all of it from 15 (the same doubles on both databases).
   const passages = Array.from({ length: 14 }, (_, i) => sql`when entries <= ${sql.lit(i + 1)} then ${w(WEIGHTS.passages * (Math.log2(2 + i) / 4))}`);
-  const ageDays = sql`${sql.raw(postgres ? 'greatest' : 'max')}(${w(0)}, ${w(now / 86_400_000)} - updated_days)`;
+  // PostgreSQL reads the age from the copy's number (parsing the text per page cost it ≈ 1.7 ms of
+  // a common word); SQLite's julianday of the text is as fast as its number, faster in the bench.
+  const ageDays = postgres
+    ? sql`greatest(${w(0)}, ${w(now / 86_400_000)} - updated_days)`
+    : sql`max(0.0, julianday(${new Date(now).toISOString()}) - julianday(updated_at))`;
   const parts = [
     sql`${w(WEIGHTS.titleTerms)} * in_title / ${w(Math.max(1, total))}`,
     sql`case when in_title = ${sql.lit(total)} then ${w(WEIGHTS.wholeTitle)} else ${w(0)} end`,

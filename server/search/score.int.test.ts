@@ -39,7 +39,7 @@ async function order(q: string, pages: Described[]): Promise<string[]> {
     (p) =>
       sql`select ${p.id} as id, ${sql.lit(p.covered ?? 1)} as covered, ${sql.lit(p.inTitle ?? 0)} as in_title, ${sql.lit(p.wholeMask ?? 0)} as whole_mask,
         ${p.titleTerms ?? null} as title_terms, ${sql.lit(p.entries ?? 1)} as entries, ${sql.lit(p.oneEntry ?? 0)} as one_entry, ${sql.lit(p.phrase ?? 0)} as phrase,
-        ${floatSql(Date.parse(p.updatedAt ?? '2026-12-03T11:00:00.000Z') / 86_400_000, postgres)} as updated_days`,
+        ${p.updatedAt ?? '2026-12-03T11:00:00.000Z'} as updated_at, ${floatSql(Date.parse(p.updatedAt ?? '2026-12-03T11:00:00.000Z') / 86_400_000, postgres)} as updated_days`,
   );
   const result = await sql<{
     id: string;
