@@ -28,7 +28,8 @@ beforeAll(async () => {
   owner = await actor(t, 'owner@top.example');
   reader = await actor(t, 'reader@top.example');
   outsider = await actor(t, 'outsider@top.example');
-});
+  // The app loads the page top's server build (dist-ssr) at start: past 20 s once on a loaded run.
+}, 60_000);
 afterAll(async () => {
   await t.close();
 });
