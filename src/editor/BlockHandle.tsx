@@ -60,8 +60,9 @@ export function BlockHandle({
       const rect = block.getBoundingClientRect();
       const box = root.getBoundingClientRect();
       setHovered(null);
-      // Where the handle would be: at the block's left, its top line.
-      setMenu({ index, top: rect.top - box.top + root.scrollTop, left: Math.max(0, rect.left - box.left) });
+      // At the block's left, under its first line (the text the caret is in stays in sight).
+      const firstLine = Math.min(rect.height, 32);
+      setMenu({ index, top: rect.top - box.top + root.scrollTop + firstLine + 2, left: Math.max(0, rect.left - box.left) });
       return true;
     };
   }

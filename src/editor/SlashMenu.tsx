@@ -107,8 +107,8 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose, id 
             role="option"
             aria-selected={index === active}
             aria-disabled={item.disabled || undefined}
-            aria-labelledby={`${hintId}-${index}-name`}
-            aria-describedby={item.disabled ? `${hintId}-${index}-about ${hintId}` : `${hintId}-${index}-about`}
+            // Named by all it shows (its label and what it does: WCAG 2.5.3); a disabled one says why.
+            aria-describedby={item.disabled ? hintId : undefined}
             title={item.disabled ? t('ai.slash.noModelAdmin', { ns: 'common' }) : undefined}
             className={`slash-menu-item${index === active ? ' is-active' : ''}${item.disabled ? ' is-disabled' : ''}`}
             onMouseEnter={() => !item.disabled && onHover(index)}
@@ -122,12 +122,8 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose, id 
               {slashItemIcon(descriptionKey(item))}
             </span>
             <span className="slash-menu-text">
-              <span className="slash-menu-label" id={`${hintId}-${index}-name`}>
-                {item.label}
-              </span>
-              <span className="slash-menu-about" id={`${hintId}-${index}-about`}>
-                {t(`blockDescriptions.${descriptionKey(item)}`)}
-              </span>
+              <span className="slash-menu-label">{item.label}</span>
+              <span className="slash-menu-about">{t(`blockDescriptions.${descriptionKey(item)}`)}</span>
             </span>
           </div>,
           // After the AI group, when its items are disabled: why.
