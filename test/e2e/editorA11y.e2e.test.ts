@@ -58,7 +58,8 @@ const activeInfo = (page: Page) =>
     };
   });
 /** The blocks' texts, the title left out. */
-const blockTexts = async (page: Page) => (await page.locator('[data-slate-editor] [data-block-id]').allTextContents()).slice(1);
+const blockTexts = async (page: Page) =>
+  (await page.locator('[data-slate-editor] [data-block-id]').allTextContents()).slice(1).map((text) => text.replace(/\uFEFF/g, ''));
 
 it('keys only: skip link to the text, Escape twice out and Shift+Tab back, F6 round the regions, the block menu by Ctrl+/, Shift+F10 and the menu key, the slash menu named by the editor', async () => {
   const page = await suite.signedIn('a11y.keys@example.com');
@@ -125,10 +126,12 @@ it('keys only: skip link to the text, Escape twice out and Shift+Tab back, F6 ro
   expect((await activeInfo(page)).name).toMatch(/^Удалить/);
   await page.keyboard.press('Enter');
   await eventually(() => blockTexts(page), ['Beta']);
+  await eventually(async () => (await activeInfo(page)).inEditor, true);
 
   // The slash menu: the editor names its list and the highlighted option.
   await page.keyboard.press('Control+End');
   await page.keyboard.press('Enter');
+  await eventually(() => blockTexts(page), ['Beta', '']);
   await page.keyboard.type('/');
   const list = page.getByRole('listbox', { name: 'Типы блоков' });
   await list.waitFor();
@@ -142,6 +145,23 @@ it('keys only: skip link to the text, Escape twice out and Shift+Tab back, F6 ro
   await page.keyboard.press('Escape');
   await list.waitFor({ state: 'detached' });
   expect(await editor.getAttribute('aria-activedescendant')).toBeNull();
+  await page.context().close();
+});
+
+it('a phone: «Перейти к меню» opens the drawer and puts the focus in the sidebar; the skip link shows while focused', async () => {
+  const page = await suite.signedIn('a11y.phone@example.com');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.reload();
+  await page.locator('.shell.is-phone').waitFor();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  expect(await activeInfo(page)).toMatchObject({ role: 'a', name: 'Перейти к меню' });
+  const box = await page.getByRole('link', { name: 'Перейти к меню' }).boundingBox();
+  expect(box && box.x >= 0 && box.y >= 0 && box.x + box.width <= 375).toBe(true);
+  await shoot(page, 'a11y-skip-menu-375');
+  expect(await page.locator('nav.sidebar').count()).toBe(0);
+  await page.keyboard.press('Enter');
+  await eventually(async () => (await activeInfo(page)).sidebar, true);
   await page.context().close();
 });
 

@@ -93,7 +93,7 @@ it('creates a page, writes a heading and a list, and shares it at read level, wi
   await page.keyboard.press('Enter');
   await dialog.locator('.share-chip.is-member', { hasText: 'Boris Reader' }).waitFor();
 
-  // The level: Tab to it, ↑ from «Редактирование» to «Чтение»; Tab to «Пригласить», Enter.
+  // The level: Tab to it, ↑ from editing to «Просмотр» (read); Tab to «Пригласить», Enter.
   await pressUntil(page, 'Tab', `select:${await dialog.getByLabel('Уровень доступа').getAttribute('aria-label')}`, 5);
   await page.keyboard.press('ArrowUp');
   expect(await dialog.getByLabel('Уровень доступа').inputValue()).toBe('read');
