@@ -251,6 +251,20 @@ it('axe (WCAG 2.2 A/AA): every block type, the slash menu, the block menu, the s
   await page.emulateMedia({ colorScheme: 'light' });
   await check('inbox-1280-light');
   await page.keyboard.press('Escape');
+  // The comments panel, its composer's @-mention list open (a textarea with a suggestion list).
+  await page.getByRole('button', { name: 'Комментарии', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  const composer = page.locator('.comments-panel textarea').first();
+  await composer.waitFor();
+  await composer.focus();
+  await page.keyboard.type('@');
+  await page.locator('.mention-popup').waitFor();
+  expect(await composer.getAttribute('aria-controls')).toBe(await page.locator('.mention-popup').getAttribute('id'));
+  found['comments-mention-1280-light'] = await axeViolations(page, ['.comments-panel']);
+  await shoot(page, 'a11y-axe-comments-mention-1280-light');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Комментарии', exact: true }).focus();
+  await page.keyboard.press('Enter');
   // A phone: the table scrolls sideways.
   await page.setViewportSize({ width: 375, height: 800 });
   await page.locator('.block-table').scrollIntoViewIfNeeded();
