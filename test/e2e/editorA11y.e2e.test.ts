@@ -260,6 +260,7 @@ it('axe (WCAG 2.2 A/AA): every block type, the slash menu, the block menu, the s
   await page.keyboard.type('@');
   await page.locator('.mention-popup').waitFor();
   expect(await composer.getAttribute('aria-controls')).toBe(await page.locator('.mention-popup').getAttribute('id'));
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   found['comments-mention-1280-light'] = await axeViolations(page, ['.comments-panel']);
   await shoot(page, 'a11y-axe-comments-mention-1280-light');
   await page.keyboard.press('Escape');
