@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type MutableRefObject, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Editor, Element, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
@@ -38,10 +38,34 @@ function blockRootAt(container: HTMLElement, target: EventTarget | null): HTMLEl
  * goes; the depth follows the block it lands under). One handle for the whole page: it follows
  * the mouse, so a 20,000-block page renders no handles.
  */
-export function BlockHandle({ editor, container }: { editor: Editor; container: RefObject<HTMLElement | null> }) {
+export function BlockHandle({
+  editor,
+  container,
+  opener,
+}: {
+  editor: Editor;
+  container: RefObject<HTMLElement | null>;
+  /** Filled with a way to open the menu of a block by its index from the keyboard (Ctrl+/, the context-menu key, Shift+F10). */
+  opener?: MutableRefObject<((index: number) => boolean) | null>;
+}) {
   const { t } = useTranslation('documentEditor');
   const [hovered, setHovered] = useState<Hovered | null>(null);
   const [menu, setMenu] = useState<{ index: number; top: number; left: number } | null>(null);
+  if (opener) {
+    opener.current = (index: number) => {
+      const root = container.current;
+      const uid = (editor.children[index] as BlockElement | undefined)?.uid;
+      const block = root && uid ? root.querySelector<HTMLElement>(`[data-block-id="${CSS.escape(uid)}"]`) : null;
+      if (!root || !block || index < 1) return false;
+      const rect = block.getBoundingClientRect();
+      const box = root.getBoundingClientRect();
+      setHovered(null);
+      // At the block's left, under its first line (the text the caret is in stays in sight).
+      const firstLine = Math.min(rect.height, 32);
+      setMenu({ index, top: rect.top - box.top + root.scrollTop + firstLine + 2, left: Math.max(0, rect.left - box.left) });
+      return true;
+    };
+  }
   const [drop, setDrop] = useState<{ top: number; left: number; width: number } | null>(null);
   const drag = useRef<{ index: number; startY: number; active: boolean; to: number; depth: number } | null>(null);
 
@@ -157,12 +181,19 @@ export function BlockHandle({ editor, container }: { editor: Editor; container: 
         close();
         return;
       }
-      if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+      if (event.key === 'Tab') {
+        // Tab leaves the menu as Escape does (a menu is one Tab stop: its items are reached with the arrows).
+        event.preventDefault();
+        close();
+        return;
+      }
+      if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) return;
       const all = items();
       if (all.length === 0) return;
       event.preventDefault();
       const at = all.indexOf(document.activeElement as HTMLElement);
-      const next = event.key === 'ArrowDown' ? (at + 1) % all.length : (at <= 0 ? all.length : at) - 1;
+      const next =
+        event.key === 'Home' ? 0 : event.key === 'End' ? all.length - 1 : event.key === 'ArrowDown' ? (at + 1) % all.length : (at <= 0 ? all.length : at) - 1;
       all[next].focus();
     };
     window.addEventListener('keydown', onKey, true);

@@ -30,7 +30,7 @@ import { AfterTitleContext, BlockElementView, TextPlaceholder, TokenLeaf } from 
 import { useSlashMenu } from './SlashMenu';
 import { usePagePicker } from './PagePicker';
 import { pageLinkTitleFrom } from './pageLinkTargets';
-import { useAppStore } from '../app/store';
+import { useAppSelector, useAppStore } from '../app/store';
 import { createLinkedViewPage } from '../features/pageTypes/linkedView';
 import { insertDocumentBlock } from './blocks/insertDocumentBlock';
 import { api as apiRequest, elementUrl } from '../app/api';
@@ -57,6 +57,7 @@ import { showToast } from '../ui/Toast';
 import { syncSelectionFromDom } from './domSelection';
 import { clickToRange, replayKeys } from './earlyInput';
 import { takeEarlyClick, takeEarlyKeys } from '../app/serverTop';
+import { focusAfter } from '../ui/focusRegions';
 import './editor.css';
 
 /** The data type every element drag of pragmatic-drag-and-drop carries (its element adapter's native key). */
@@ -433,7 +434,31 @@ export function DocumentEditor({
     showToast(t(startAi === 'improve' ? 'intents.ai.improve' : 'intents.ai.continue'), 'info', 15_000, { label: t('intents.ai.start'), run: begin });
   }, [startAi, canEdit, editor, t]);
   const linkCard = useLinkCard(editor, canEdit, frame, toolbar.openLink);
-  const blockSelection = useBlockSelection(editor, canEdit);
+  // Escape twice (block selection, then out) leaves the editor for the next Tab stop after it:
+  // Tab itself indents (docs/web-app.md, «Accessibility» → «Editor and menus»).
+  const leaveEditor = useCallback(() => {
+    const root = ReactEditor.toDOMNode(editor as ReactEditor, editor);
+    // The Slate selection stays, so Shift+Tab back puts the caret where it was.
+    if (!focusAfter(frame.current ?? root)) root.blur();
+  }, [editor]);
+  const blockSelection = useBlockSelection(editor, canEdit, leaveEditor);
+  // The block menu from the keyboard (Ctrl+/ as in Notion, the context-menu key, Shift+F10): BlockHandle fills this.
+  const openBlockMenu = useRef<((index: number) => boolean) | null>(null);
+  const menuByKey = useRef(0);
+  const blockMenuKey = (event: React.KeyboardEvent): boolean => {
+    if (!canEdit) return false;
+    const ctrlSlash = (event.ctrlKey || event.metaKey) && !event.altKey && (event.code === 'Slash' || event.key === '/');
+    const contextKey = event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10');
+    if (!ctrlSlash && !contextKey) return false;
+    const at = blockSelection.range ? blockSelection.range.focus : editor.selection ? Range.end(editor.selection).path[0] : -1;
+    if (at < 1) return false;
+    if (blockSelection.range) blockSelection.select(null);
+    menuByKey.current = Date.now();
+    return openBlockMenu.current?.(at) ?? false;
+  };
+  // The editor's accessible name: the page's title as it is now (the store follows every keystroke), or «Текст страницы».
+  const liveTitle = useAppSelector((state) => state.pages.entities[page.id]?.title ?? page.title).trim();
+  const popup = slash.popup ?? pagePicker.popup;
   const decorateCode = useCodeDecorate();
   const decorate = useMemo(
     () =>
@@ -470,14 +495,23 @@ export function DocumentEditor({
             className="document-editor-frame"
             ref={frame}
             onMouseDown={blockSelection.onMouseDown}
+            // The context-menu key (and Shift+F10) also fire the browser's own menu after our block menu opened.
+            onContextMenu={(event) => {
+              if (Date.now() - menuByKey.current < 1_000) event.preventDefault();
+            }}
             onClick={(event) => canEdit && !blockSelection.range && caretBelowBlocks(editor, event)}
           >
-            {canEdit ? <BlockHandle editor={editor} container={frame} /> : null}
+            {canEdit ? <BlockHandle editor={editor} container={frame} opener={openBlockMenu} /> : null}
             {canEdit ? <TextPlaceholder container={frame} /> : null}
             <ChunkVisibilityProvider editor={editor} frame={frame}>
               <Editable
                 className="document-editor"
                 readOnly={!canEdit}
+                aria-label={liveTitle || t('editorLabel', { ns: 'documentEditor' })}
+                // The slash menu and the page picker are worked from the text: their highlighted option named here.
+                aria-autocomplete={popup ? 'list' : undefined}
+                aria-controls={popup?.listId}
+                aria-activedescendant={popup?.activeId}
                 spellCheck
                 renderElement={BlockElementView}
                 renderLeaf={TokenLeaf}
@@ -503,6 +537,7 @@ export function DocumentEditor({
                     slash.handleKey(event) ||
                     pagePicker.handleKey(event) ||
                     ai.handleKey(event) ||
+                    blockMenuKey(event) ||
                     blockSelection.handleKey(event) ||
                     toolbar.handleKey(event) ||
                     (canEdit && linkCard.handleKey(event)) ||

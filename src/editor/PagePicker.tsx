@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, type BaseRange } from 'slate';
@@ -32,6 +32,8 @@ export interface PagePickerControl {
   onChange(): void;
   handleKey(event: { key: string }): boolean;
   picker: ReactNode;
+  /** While open: the list's id and the highlighted option's (for the editor's aria-controls and aria-activedescendant). */
+  popup: { listId: string; activeId: string | undefined } | null;
 }
 
 /**
@@ -51,6 +53,7 @@ export function usePagePicker(
   const [results, setResults] = useState<{ for: string; pages: WireElement[] } | { for: string; failed: true } | null>(null);
   const [active, setActive] = useState(0);
   const dismissed = useRef<string | null>(null);
+  const listId = useId();
   const text = query?.query ?? null;
 
   const onChange = () => {
@@ -137,6 +140,7 @@ export function usePagePicker(
       state={results === null || results.for !== text ? 'searching' : 'failed' in results ? 'failed' : 'ready'}
       onHover={setActive}
       onChoose={choose}
+      id={listId}
       label={t('pagePicker.label')}
       texts={{
         nothing: t('pagePicker.nothing'),
@@ -148,7 +152,8 @@ export function usePagePicker(
       }}
     />
   ) : null;
-  return { onChange, handleKey, picker };
+  const popup = query ? { listId, activeId: current >= 0 ? `${listId}-${current}` : undefined } : null;
+  return { onChange, handleKey, picker, popup };
 }
 
 /** A choice of the picker: a page found, or a new page of the typed title. */
@@ -161,12 +166,13 @@ interface ListProps {
   active: number;
   state: 'searching' | 'ready' | 'failed';
   label: string;
+  id: string;
   texts: { nothing: string; searching: string; failed: string; untitled: string; recent: string | null; create(title: string): string };
   onHover(index: number): void;
   onChoose(option: PickerOption): void;
 }
 
-function PagePickerList({ editor, query, options, active, state, label, texts, onHover, onChoose }: ListProps) {
+function PagePickerList({ editor, query, options, active, state, label, id, texts, onHover, onChoose }: ListProps) {
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
   const list = useRef<HTMLDivElement>(null);
 
@@ -189,7 +195,18 @@ function PagePickerList({ editor, query, options, active, state, label, texts, o
   const found = options.filter((option) => option.kind === 'page').length;
   const empty = state === 'searching' && options.length === 0 ? texts.searching : state === 'failed' ? texts.failed : found === 0 ? texts.nothing : null;
   return createPortal(
-    <div className="slash-menu page-picker editor-panel" style={{ top: position.top, left: position.left }} role="listbox" aria-label={label} ref={list}>
+    <div
+      className="slash-menu page-picker editor-panel"
+      style={{ top: position.top, left: position.left }}
+      role="listbox"
+      id={id}
+      aria-label={label}
+      ref={list}
+      // As the slash menu: a scrolling list in the tab order, worked from the editor (the focus goes back there).
+      tabIndex={0}
+      onMouseDown={(event) => event.preventDefault()}
+      onFocus={() => ReactEditor.focus(editor as ReactEditor)}
+    >
       {empty !== null ? <div className="slash-menu-empty">{empty}</div> : null}
       {found > 0 && texts.recent ? (
         <div className="slash-menu-group" role="presentation">
@@ -199,6 +216,7 @@ function PagePickerList({ editor, query, options, active, state, label, texts, o
       {options.map((option, index) => (
         <div
           key={option.kind === 'page' ? option.page.id : 'create'}
+          id={`${id}-${index}`}
           role="option"
           aria-selected={index === active}
           className={`slash-menu-item${index === active ? ' is-active' : ''}${option.kind === 'create' ? ' page-picker-create' : ''}`}

@@ -35,6 +35,8 @@ export interface SlashMenuProps {
   active: number;
   onHover(index: number): void;
   onChoose(item: SlashMenuItem): void;
+  /** The listbox's id; its options are `${id}-${index}` (the editor names the highlighted one with aria-activedescendant). */
+  id: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface SlashMenuProps {
  * active one highlighted (arrow keys and Enter are handled by the editor's key handler; the
  * mouse works too). Drawn in a portal, placed under the block.
  */
-export function SlashMenu({ editor, query, items, active, onHover, onChoose }: SlashMenuProps) {
+export function SlashMenu({ editor, query, items, active, onHover, onChoose, id }: SlashMenuProps) {
   const { t } = useTranslation('documentEditor');
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -72,7 +74,19 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
 
   if (!position) return null;
   return createPortal(
-    <div className="slash-menu editor-panel" style={{ top: position.top, left: position.left }} role="listbox" aria-label={t('slashMenu.label')} ref={list}>
+    <div
+      className="slash-menu editor-panel"
+      style={{ top: position.top, left: position.left }}
+      role="listbox"
+      id={id}
+      aria-label={t('slashMenu.label')}
+      ref={list}
+      // A scrolling list is in the tab order (axe's scrollable-region-focusable: scrolled with the
+      // keys once focused); a press on it keeps the caret in the editor, where ↑/↓ and Enter work.
+      tabIndex={0}
+      onMouseDown={(event) => event.preventDefault()}
+      onFocus={() => ReactEditor.focus(editor as ReactEditor)}
+    >
       {items.length === 0 ? (
         <div className="slash-menu-empty">{t('slashMenu.nothing')}</div>
       ) : (
@@ -89,11 +103,12 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
           ) : null,
           <div
             key={item.ai ? `ai-${item.ai}` : (item.id ?? item.type)}
+            id={`${id}-${index}`}
             role="option"
             aria-selected={index === active}
             aria-disabled={item.disabled || undefined}
-            aria-labelledby={`${hintId}-${index}-name`}
-            aria-describedby={item.disabled ? `${hintId}-${index}-about ${hintId}` : `${hintId}-${index}-about`}
+            // Named by all it shows (its label and what it does: WCAG 2.5.3); a disabled one says why.
+            aria-describedby={item.disabled ? hintId : undefined}
             title={item.disabled ? t('ai.slash.noModelAdmin', { ns: 'common' }) : undefined}
             className={`slash-menu-item${index === active ? ' is-active' : ''}${item.disabled ? ' is-disabled' : ''}`}
             onMouseEnter={() => !item.disabled && onHover(index)}
@@ -107,12 +122,8 @@ export function SlashMenu({ editor, query, items, active, onHover, onChoose }: S
               {slashItemIcon(descriptionKey(item))}
             </span>
             <span className="slash-menu-text">
-              <span className="slash-menu-label" id={`${hintId}-${index}-name`}>
-                {item.label}
-              </span>
-              <span className="slash-menu-about" id={`${hintId}-${index}-about`}>
-                {t(`blockDescriptions.${descriptionKey(item)}`)}
-              </span>
+              <span className="slash-menu-label">{item.label}</span>
+              <span className="slash-menu-about">{t(`blockDescriptions.${descriptionKey(item)}`)}</span>
             </span>
           </div>,
           // After the AI group, when its items are disabled: why.
@@ -135,6 +146,8 @@ export interface SlashMenuControl {
   handleKey(event: { key: string }): boolean;
   /** The menu (or nothing), to render inside <Slate>. */
   menu: ReactNode;
+  /** While open: the list's id and the highlighted option's (for the editor's aria-controls and aria-activedescendant). */
+  popup: { listId: string; activeId: string | undefined } | null;
 }
 
 /**
@@ -154,6 +167,7 @@ export function useSlashMenu(
   const [query, setQuery] = useState<SlashQuery | null>(null);
   const [active, setActive] = useState(0);
   const dismissed = useRef<string | null>(null);
+  const listId = useId();
   // Without a model on the server, «Написать с ИИ» and «Продолжить текст» are shown disabled (improve, in the toolbar, works offline).
   const { model } = useAiInstallation();
   const labelOf = (wireType: string) => t(`blockTypes.${wireType}`);
@@ -213,6 +227,7 @@ export function useSlashMenu(
     return true;
   };
 
-  const menu = query ? <SlashMenu editor={editor} query={query} items={items} active={current} onHover={setActive} onChoose={choose} /> : null;
-  return { onChange, handleKey, menu };
+  const menu = query ? <SlashMenu editor={editor} query={query} items={items} active={current} onHover={setActive} onChoose={choose} id={listId} /> : null;
+  const popup = query ? { listId, activeId: current >= 0 ? `${listId}-${current}` : undefined } : null;
+  return { onChange, handleKey, menu, popup };
 }

@@ -16,11 +16,12 @@ const edges = (range: BlockRange): [number, number] => [Math.min(range.anchor, r
  * Block selection (as in Notion): Escape selects the caret's block as a whole; ↑/↓ move the
  * selection, Shift+↑/↓ extend it; Backspace/Delete delete the selected blocks (with their
  * subtrees), Ctrl/Cmd+D duplicates, Ctrl/Cmd+Shift+↑/↓ moves them, Tab/Shift+Tab indent and
- * outdent, Ctrl/Cmd+C/X copy/cut them through the clipboard code; Enter or Escape goes back to
- * the caret, a click anywhere too. The selected blocks are highlighted by one generated style
- * rule (nothing re-renders).
+ * outdent, Ctrl/Cmd+C/X copy/cut them through the clipboard code; Enter goes back to the caret,
+ * a click anywhere too. Escape again leaves the editor (`onLeave`, the keyboard's way out while
+ * Tab indents: issue 37), the caret left at the end of the focused block; so does Escape in the
+ * title. The selected blocks are highlighted by one generated style rule (nothing re-renders).
  */
-export function useBlockSelection(editor: Editor, enabled: boolean) {
+export function useBlockSelection(editor: Editor, enabled: boolean, onLeave?: () => void) {
   const [range, setRange] = useState<BlockRange | null>(null);
 
   const uidAt = (index: number) => (editor.children[index] as BlockElement | undefined)?.uid;
@@ -49,7 +50,11 @@ export function useBlockSelection(editor: Editor, enabled: boolean) {
       const { selection } = editor;
       if (!selection) return false;
       const [start, end] = Range.edges(selection);
-      if (start.path[0] === 0) return false;
+      if (start.path[0] === 0) {
+        if (!onLeave || end.path[0] !== 0) return false;
+        onLeave();
+        return true;
+      }
       const next = { anchor: start.path[0], focus: end.path[0] };
       setRange(next);
       selectText(next);
@@ -57,6 +62,12 @@ export function useBlockSelection(editor: Editor, enabled: boolean) {
     }
     const [first, lastIndex] = edges(range);
     const key = event.key;
+    if (key === 'Escape' && onLeave) {
+      setRange(null);
+      if (editor.children[range.focus]) Transforms.select(editor, Editor.end(editor, [range.focus]));
+      onLeave();
+      return true;
+    }
     if (key === 'Escape' || key === 'Enter') {
       exit(range.focus);
       return true;

@@ -155,7 +155,7 @@ it('markdown pasted as plain text: heading, nested list, paragraph with code, ta
     await expect(page.locator('[data-slate-editor] .block-bulletListBlock strong').allTextContents()).resolves.toEqual(['два']);
     await expect(page.locator('[data-slate-editor] .block-textBlock code').allTextContents()).resolves.toEqual(['кодом']);
     await expect(page.locator('[data-slate-editor] .block-textBlock em').allTextContents()).resolves.toEqual(['наклоном']);
-    const boxes = page.getByRole('checkbox', { name: 'Отметить выполненной' });
+    const boxes = page.getByRole('checkbox', { name: /^задача/ });
     await expect(boxes.evaluateAll((all) => all.map((box) => (box as HTMLInputElement).checked))).resolves.toEqual([false, true]);
     await expect(page.getByRole('combobox', { name: 'Язык кода' }).inputValue()).resolves.toBe('javascript');
     await page.locator('.block-codeBlock .token.keyword').first().waitFor();
@@ -186,7 +186,7 @@ it('blocks selected, copied with Ctrl+C and pasted with Ctrl+V come back as the 
   await page.keyboard.type('[] Гамма');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
-  await page.getByRole('checkbox', { name: 'Отметить выполненной' }).click();
+  await page.getByRole('checkbox', { name: 'Гамма' }).click();
   const original = ['textBlock:0:Альфа', 'bulletListBlock:0:Бета', 'bulletListBlock:1:Вложенная', 'checkboxBlock:0:Гамма'];
   expect(await blocksOf(page)).toEqual([...original, 'textBlock:0:']);
   const originalIds = (await blockIdsOf(page)).slice(0, 4);
@@ -202,7 +202,7 @@ it('blocks selected, copied with Ctrl+C and pasted with Ctrl+V come back as the 
 
   const check = async () => {
     expect(await blocksOf(page)).toEqual([...original, ...original]);
-    const boxes = page.getByRole('checkbox', { name: 'Отметить выполненной' });
+    const boxes = page.getByRole('checkbox', { name: 'Гамма' });
     await expect(boxes.evaluateAll((all) => all.map((box) => (box as HTMLInputElement).checked))).resolves.toEqual([true, true]);
   };
   await check();

@@ -82,7 +82,7 @@ it('typed shortcuts: * [ ] | 1) (following and forced numbers) # ## ###, and red
     expect(await blocksOf(page)).toEqual(expected);
     expect(await numbers(page)).toEqual(['1', '2', '3', '7', '8']);
     expect(await markers(page)).toEqual(['1.', '2.', '3.', '7.', '8.']);
-    await expect(page.getByRole('checkbox', { name: 'Отметить выполненной' }).isChecked()).resolves.toBe(false);
+    await expect(page.getByRole('checkbox', { name: 'Задача' }).isChecked()).resolves.toBe(false);
     // Headings 1–3 are the page's h2–h4 (the title is its h1).
     await expect(page.locator('[data-slate-editor] h2').textContent()).resolves.toBe('Один');
     await expect(page.locator('[data-slate-editor] h3').textContent()).resolves.toBe('Два');

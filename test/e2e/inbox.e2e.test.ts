@@ -65,7 +65,9 @@ it('a mention reaches the inbox, leads to the comment, and reading all clears th
   await openInWorkspaceWithUnread(page);
   // Two: the page shared with him, and the mention.
   await expect(entry(page).locator('.unread-badge').innerText()).resolves.toBe('2');
-  expect(await entry(page).getAttribute('aria-label')).toBe('Входящие, 2 непрочитанных уведомления');
+  // Named by what it shows (the title and the number), the number told by its description.
+  await page.getByRole('button', { name: 'Входящие 2', exact: true }).waitFor();
+  expect(await entry(page).evaluate((e) => document.getElementById(e.getAttribute('aria-describedby') ?? '')?.textContent)).toBe('2 непрочитанных уведомления');
 
   await entry(page).click();
   const item = inbox(page).locator('.inbox-item').first();

@@ -1,4 +1,4 @@
-import { Transforms } from 'slate';
+import { Node, Transforms } from 'slate';
 import { ReactEditor, useReadOnly, useSlateStatic, type RenderElementProps } from 'slate-react';
 import type { CheckboxElement } from '../../../schema/slate';
 import { blockRootProps } from '../renderers';
@@ -17,7 +17,8 @@ export function CheckboxView({ element, attributes, children }: RenderElementPro
           type="checkbox"
           checked={checked}
           disabled={readOnly}
-          aria-label={editorT('checkboxLabel')}
+          // Named by its item's text (the element is new on every edit, so this follows the typing); empty, by what it does.
+          aria-label={Node.string(element).trim() || editorT('checkboxLabel')}
           onChange={(event) => {
             if (readOnly) return;
             Transforms.setNodes<CheckboxElement>(editor, { checked: event.target.checked }, { at: ReactEditor.findPath(editor, element) });

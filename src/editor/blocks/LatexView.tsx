@@ -83,8 +83,8 @@ export function LatexView({ element, attributes, children }: RenderElementProps)
             event.stopPropagation();
             open();
           }}
-          role={readOnly ? undefined : 'button'}
-          aria-label={readOnly ? undefined : editorT('latexInputLabel')}
+          // Not a button: it takes no focus (Enter on the selected block opens it, docs/web-app.md), and
+          // a screen reader reads the formula itself (KaTeX's MathML), not a name over it.
         >
           <FormulaPreview formula={editing ? draft : formula} />
         </div>

@@ -76,11 +76,17 @@ export function OrderedListView({ element, attributes, children }: RenderElement
     return last.current;
   });
   return (
-    <div {...attributes} {...blockRootProps(element, 'block-list')} data-number={number}>
+    // A list of its own item, as the bulleted one (BulletListView); the number is read before the text.
+    <div {...attributes} {...blockRootProps(element, 'block-list')} data-number={number} role="list">
       <span className="block-list-marker" contentEditable={false}>
         {number}.
       </span>
-      <div className="block-list-content" data-placeholder={isEmptyBlock(element) ? editorT('listPlaceholder') : undefined}>
+      <div
+        className="block-list-content"
+        role="listitem"
+        aria-level={(element.depth ?? 0) + 1}
+        data-placeholder={isEmptyBlock(element) ? editorT('listPlaceholder') : undefined}
+      >
         {children}
       </div>
     </div>

@@ -28,6 +28,25 @@ describe('quote and bulleted list views', () => {
     expect(marker.getAttribute('contenteditable')).toBe('false');
     expect(container.querySelector('[data-block-id="c"] .block-list-content')!.getAttribute('data-placeholder')).toBe('Список');
   });
+
+  test('list blocks are lists to assistive technology: each a list of one item, its nesting as aria-level; the text stays editable', () => {
+    renderEditor([
+      block('bulletListBlock', 'a', 'один'),
+      block('bulletListBlock', 'b', 'два', { depth: 1 }),
+      block('orderedListBlock', 'c', 'три'),
+      block('textBlock', 't', 'абзац'),
+    ]);
+    const items = screen.getAllByRole('listitem');
+    expect(items.map((item) => [item.textContent, item.getAttribute('aria-level')])).toEqual([
+      ['один', '1'],
+      ['два', '2'],
+      ['три', '1'],
+    ]);
+    expect(screen.getAllByRole('list')).toHaveLength(3);
+    for (const item of items) expect(item.closest('[contenteditable="true"]')).not.toBeNull();
+    // The number of an ordered item is read with it; a bullet is not.
+    expect(screen.getAllByRole('list')[2].textContent).toBe('1.три');
+  });
 });
 
 describe('ordered list view', () => {
@@ -64,7 +83,8 @@ describe('ordered list view', () => {
 describe('checkbox view', () => {
   test('clicking the box checks and unchecks the item; checked items are struck through', async () => {
     const { editor, container } = renderEditor([block('checkboxBlock', 'k', 'Купить хлеб', { checked: false })]);
-    const box = screen.getByRole('checkbox', { name: 'Отметить выполненной' }) as HTMLInputElement;
+    // Named by its item's text (issue 37), as a screen reader reads it.
+    const box = screen.getByRole('checkbox', { name: 'Купить хлеб' }) as HTMLInputElement;
     expect(box.checked).toBe(false);
     await act(async () => void fireEvent.click(box));
     expect((editor.children[1] as BlockElement & { checked?: boolean }).checked).toBe(true);
@@ -79,6 +99,8 @@ describe('checkbox view', () => {
     const { container } = renderEditor([block('checkboxBlock', 'k', '')]);
     expect((screen.getByRole('checkbox') as HTMLInputElement).checked).toBe(false);
     expect(container.querySelector('.block-list-content')!.getAttribute('data-placeholder')).toBe('Задача');
+    // Empty, the box says what it does.
+    expect(screen.getByRole('checkbox', { name: 'Отметить выполненной' })).toBeTruthy();
   });
 
   test('read-only pages cannot toggle', async () => {

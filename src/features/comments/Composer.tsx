@@ -177,9 +177,12 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
           rows={1}
           placeholder={placeholder}
           aria-label={placeholder}
+          // A textarea may take no other role (ARIA in HTML), so not combobox nor aria-expanded: a
+          // multi-line textbox with a suggestion list says so with aria-autocomplete, and names the
+          // highlighted @-mention with aria-activedescendant (docs/web-app.md, «Editor and menus»).
           aria-autocomplete="list"
           aria-controls={popupOpen ? listId : undefined}
-          aria-expanded={popupOpen}
+          aria-activedescendant={popupOpen && candidates.length > 0 ? `${listId}-${Math.min(active, candidates.length - 1)}` : undefined}
           maxLength={COMMENT_LIMITS.textLength}
           onChange={(event) => {
             setText(event.target.value);
@@ -281,11 +284,14 @@ export function Composer({ pageId, workspaceId, selfId, canUpload, placeholder, 
       {popupOpen && (
         <ul className="mention-popup" id={listId} role="listbox" aria-label={t('comments.mentionList')}>
           {candidates.length === 0 ? (
-            <li className="mention-empty">{t('comments.noMembers')}</li>
+            <li className="mention-empty" role="option" aria-disabled="true" aria-selected={false}>
+              {t('comments.noMembers')}
+            </li>
           ) : (
             candidates.map((user, index) => (
               <li
                 key={user.id}
+                id={`${listId}-${index}`}
                 role="option"
                 aria-selected={index === active}
                 className="mention-option"

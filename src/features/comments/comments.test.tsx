@@ -265,6 +265,13 @@ describe('mentions', () => {
     fireEvent.change(input, { target: { value: 'Привет, @ол', selectionStart: 11 } });
     const option = await screen.findByRole('option', { name: /Ольга Петрова/ });
     expect(screen.queryByRole('option', { name: /ivan/ })).toBeNull();
+    // A textarea with a suggestion list (issue 37): no aria-expanded (not allowed on a textbox), the
+    // list and its highlighted member named by aria-controls and aria-activedescendant.
+    expect(input.hasAttribute('aria-expanded')).toBe(false);
+    expect(input.getAttribute('aria-autocomplete')).toBe('list');
+    expect(input.getAttribute('aria-controls')).toBe(screen.getByRole('listbox').id);
+    expect(input.getAttribute('aria-activedescendant')).toBe(option.id);
+    expect(option.getAttribute('aria-selected')).toBe('true');
     fireEvent.mouseDown(option);
     expect(input.value).toBe('Привет, @Ольга Петрова ');
     await act(async () => {

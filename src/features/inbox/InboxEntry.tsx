@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { InboxIcon } from '../../ui/icons';
@@ -42,22 +42,28 @@ export function InboxEntry() {
   const isPhone = useIsPhone();
   const docked = pinned && !isPhone;
   const onClick = () => (docked ? document.querySelector<HTMLElement>('.inbox-panel')?.focus() : toggleInbox());
-  const label = count ? `${t('inbox.title')}, ${t('sidebar.unread', { count })}` : t('inbox.title');
+  // The name is what the entry shows («Входящие» and the badge's number: WCAG 2.5.3, the name
+  // holds the visible text); what the number means is its description.
+  const countId = useId();
   return (
     <button
       type="button"
       className={open || docked ? 'sidebar-tool inbox-entry is-active' : 'sidebar-tool inbox-entry'}
       data-inbox-toggle
-      aria-label={label}
+      aria-describedby={count > 0 ? countId : undefined}
       aria-expanded={open || docked}
       onClick={onClick}
     >
       <InboxIcon size={16} aria-hidden />
       <span>{t('inbox.title')}</span>
       {count > 0 && (
-        <span className="unread-badge inbox-entry-badge" aria-hidden>
-          {unreadCount(count)}
-        </span>
+        <>
+          <span className="unread-badge inbox-entry-badge">{unreadCount(count)}</span>
+          {/* Hidden, but read through aria-describedby (not part of the name from content). */}
+          <span id={countId} hidden>
+            {t('sidebar.unread', { count })}
+          </span>
+        </>
       )}
     </button>
   );

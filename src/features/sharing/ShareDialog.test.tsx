@@ -190,6 +190,23 @@ describe('ShareDialog', () => {
     expect(calls.some((c) => c.path === '/api/auth/register')).toBe(false);
   });
 
+  it('names the suggestion ↑/↓ highlight with aria-activedescendant; Enter chooses it (no mouse)', async () => {
+    renderDialog();
+    await screen.findByText('anna@example.com');
+    fireEvent.change(input(), { target: { value: 'ольга' } });
+    const listbox = await screen.findByRole('listbox');
+    expect(input().getAttribute('aria-autocomplete')).toBe('list');
+    expect(input().getAttribute('aria-controls')).toBe(listbox.id);
+    expect(input().getAttribute('aria-activedescendant')).toBeNull();
+    fireEvent.keyDown(input(), { key: 'ArrowDown' });
+    const [olga] = within(listbox).getAllByRole('option');
+    expect(input().getAttribute('aria-activedescendant')).toBe(olga.id);
+    expect(olga.getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(inviteButton().disabled).toBe(false);
+  });
+
   it('invites new addresses through register and skips one the server refuses with 400', async () => {
     renderDialog();
     await screen.findByText('anna@example.com');

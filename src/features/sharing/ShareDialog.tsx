@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { WireElement } from '../../../schema/element';
@@ -110,6 +110,10 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
   const word = query.split(/[\s,]+/).pop() ?? '';
   const suggestions = word.trim() ? searchMembers(people, word, [...memberIds, ...chosen.map((c) => c.id)], me?.id).slice(0, 6) : [];
   const canInvite = !busy && (chosen.length > 0 || invitees.valid.length > 0);
+  // The suggestion ↑/↓ highlight (-1: none), named by the field's aria-activedescendant; new suggestions start with none.
+  const [activeAt, setActive] = useState<{ word: string; index: number }>({ word: '', index: -1 });
+  const active = activeAt.word === word ? Math.min(activeAt.index, suggestions.length - 1) : -1;
+  const listId = useId();
 
   const choose = (person: Person) => {
     setChosen((list) => [...list, person]);
@@ -242,28 +246,54 @@ export function ShareDialog({ page, onClose }: { page: WireElement; onClose(): v
             value={query}
             placeholder={t('share.placeholder')}
             aria-label={t('share.inputLabel')}
+            // A textarea may take no other role (ARIA in HTML): a textbox with a suggestion list, its
+            // highlighted person named by aria-activedescendant (docs/web-app.md, «Editor and menus»).
+            aria-autocomplete="list"
+            aria-controls={suggestions.length > 0 ? listId : undefined}
+            aria-activedescendant={active >= 0 ? `${listId}-${active}` : undefined}
             autoFocus
             onChange={(e) => setQuery(e.target.value)}
             onKeyDown={(e) => {
+              if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && suggestions.length > 0) {
+                e.preventDefault();
+                const n = suggestions.length;
+                setActive({ word, index: e.key === 'ArrowDown' ? (active + 1) % n : (active <= 0 ? n : active) - 1 });
+                return;
+              }
+              if (e.key === 'Escape' && active >= 0) {
+                // The highlight goes first; another Escape closes the dialog.
+                e.preventDefault();
+                e.stopPropagation();
+                setActive({ word, index: -1 });
+                return;
+              }
               if (e.key === 'Enter' && !e.shiftKey) {
                 e.preventDefault();
-                if (suggestions.length === 1 && !invitees.valid.length) choose(suggestions[0]);
+                if (active >= 0) choose(suggestions[active]);
+                else if (suggestions.length === 1 && !invitees.valid.length) choose(suggestions[0]);
                 else void invite();
               }
             }}
           />
         </div>
         {suggestions.length > 0 && (
-          <ul className="share-suggestions" role="listbox" aria-label={t('share.suggestions')}>
-            {suggestions.map((p) => (
-              <li key={p.id}>
-                <button type="button" role="option" aria-selected={false} className="share-suggestion" onClick={() => choose(p)}>
-                  <Avatar person={p} />
-                  <span className="share-person">
-                    <span className="share-person-name">{p.name || p.email}</span>
-                    <span className="share-person-email">{p.email}</span>
-                  </span>
-                </button>
+          <ul className="share-suggestions" id={listId} role="listbox" aria-label={t('share.suggestions')}>
+            {suggestions.map((p, index) => (
+              <li
+                key={p.id}
+                id={`${listId}-${index}`}
+                role="option"
+                aria-selected={index === active}
+                className={index === active ? 'share-suggestion is-active' : 'share-suggestion'}
+                // The focus stays in the field (↑/↓ and Enter there); a click chooses.
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => choose(p)}
+              >
+                <Avatar person={p} />
+                <span className="share-person">
+                  <span className="share-person-name">{p.name || p.email}</span>
+                  <span className="share-person-email">{p.email}</span>
+                </span>
               </li>
             ))}
           </ul>

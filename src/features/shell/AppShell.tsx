@@ -28,6 +28,7 @@ import { useCommentsWidth } from '../comments/commentsWidth';
 import { LiveShell } from '../realtime/LiveShell';
 import { CsvImportHost } from '../database/csv/CsvImportHost';
 import { QuickFindHost } from '../search/QuickFind';
+import { SkipLinks } from './SkipLinks';
 import './shell.css';
 import { reportError } from '../../app/report';
 
@@ -152,6 +153,7 @@ export function AppShell() {
         .join(' ')}
       style={isPhone ? undefined : style}
     >
+      <SkipLinks showMenu={() => (isPhone ? setDrawerOpen(true) : dispatch(pageTreeOpenSet(true)))} />
       {nav}
       <InboxHost />
       <main className="shell-main">

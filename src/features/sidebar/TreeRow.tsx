@@ -127,7 +127,8 @@ function TreeChildren({ id, depth, section, movable }: { id: string; depth: numb
 
   const note = { paddingLeft: `calc(${depth + 1} * 16px + 28px)` };
   return (
-    <ul className="tree-children" role="group">
+    // A nested list (not role="group": that made its items, «Нет вложенных страниц» among them, invalid listitems).
+    <ul className="tree-children">
       {childIds === undefined ? (
         childrenStatus === 'failed' ? (
           <li className="tree-note" style={note}>

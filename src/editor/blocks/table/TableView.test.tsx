@@ -27,6 +27,19 @@ const cellsText = (container: HTMLElement) =>
 describe('TableView', () => {
   beforeAll(installPointerEvents);
 
+  it('read-only, its sideways-scrolling box is a named Tab stop (axe scrollable-region-focusable); editable, the caret scrolls it', () => {
+    renderEditor([wireBlock('t1', 'table', data)], { readOnly: true });
+    const region = screen.getByRole('region', { name: 'Таблица' });
+    expect(region.classList.contains('table-scroll')).toBe(true);
+    expect(region.tabIndex).toBe(0);
+  });
+
+  it('editable, the scroll box adds no Tab stop inside the text', () => {
+    const { container } = renderEditor([wireBlock('t1', 'table', data)]);
+    expect(container.querySelector('.table-scroll')!.hasAttribute('tabindex')).toBe(false);
+    expect(screen.queryByRole('region', { name: 'Таблица' })).toBeNull();
+  });
+
   it('draws a real table with the cells, the column widths and the header row flag', () => {
     const { container } = renderEditor([wireBlock('t1', 'table', data)]);
     const root = container.querySelector('[data-block-id="t1"]')!;

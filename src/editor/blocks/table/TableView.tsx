@@ -5,6 +5,7 @@ import { clampColumnSize } from '../../../../schema/blocks/table';
 import type { TableElement } from '../../../../schema/slate';
 import { cellAt, deleteColumn, deleteRow, insertColumn, insertRow, setColumnSize, toggleHeaderColumn, toggleHeaderRow } from '../../../../plugins/withTables';
 import { blockRootProps } from '../../renderers';
+import { editorT } from '../textBlockParts';
 import { Icon } from '../../../ui/icons';
 import './table.css';
 
@@ -28,7 +29,9 @@ export function TableView({ element, attributes, children }: RenderElementProps)
       data-header-column={table.headerColumn ? '' : undefined}
     >
       {!readOnly && selected ? <TableToolbar table={table} /> : null}
-      <div className="table-scroll">
+      {/* A box that scrolls sideways (a phone): in the tab order when read-only, so the keys scroll it (axe's
+          scrollable-region-focusable); while editing, the caret inside scrolls it. */}
+      <div className="table-scroll" {...(readOnly ? { tabIndex: 0, role: 'region', 'aria-label': editorT('table.scrollLabel') } : {})}>
         <table className="table-grid" style={{ width }}>
           <colgroup contentEditable={false}>
             {sizes.map((size, column) => (
