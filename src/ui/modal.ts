@@ -23,6 +23,30 @@ export function registerPopoverAnchor(panel: Element, anchor: HTMLElement | null
   else popoverAnchors.delete(panel);
 }
 
+/**
+ * The last element that had the focus, and the button of the popover it was in: a modal drawn
+ * later (its code loaded lazily, after the menu whose item asked for it went away) still knows
+ * where it came from.
+ */
+let lastFocus: { element: HTMLElement; anchor: HTMLElement | null } | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener(
+    'focusin',
+    (event) => {
+      if (event.target instanceof HTMLElement) lastFocus = { element: event.target, anchor: anchorOf(event.target) };
+    },
+    true,
+  );
+}
+
+function anchorOf(element: Element): HTMLElement | null {
+  for (let node: Element | null = element; node; node = node.parentElement) {
+    const anchor = popoverAnchors.get(node);
+    if (anchor) return anchor;
+  }
+  return null;
+}
+
 const FOCUSABLE = 'a[href], area[href], button, input, select, textarea, iframe, summary, [tabindex], [contenteditable]:not([contenteditable="false"])';
 
 function visible(element: HTMLElement): boolean {
@@ -105,9 +129,9 @@ export function useModal(
   // What had the focus when the modal was asked for: read while rendering, before a menu whose
   // item opened it is taken away.
   const [opener] = useState(() => {
-    const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const panel = active ? [...popoverPanels(active)] : [];
-    return { element: active, fallback: panel.map((p) => popoverAnchors.get(p)).find(Boolean) ?? null };
+    const active = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    if (active) return { element: active, fallback: anchorOf(active) };
+    return lastFocus ? { element: lastFocus.element, fallback: lastFocus.anchor } : { element: null, fallback: null };
   });
   const escape = useRef(onEscape);
   escape.current = onEscape;
@@ -166,8 +190,4 @@ export function useModal(
       back?.focus();
     };
   }, [box, opener]);
-}
-
-function* popoverPanels(element: Element): Generator<Element> {
-  for (let node: Element | null = element; node; node = node.parentElement) if (popoverAnchors.has(node)) yield node;
 }
