@@ -207,3 +207,49 @@ it('share, history, CSV import, workspace settings, profile, trash and the quick
   }
   expect(await page.title()).toBe('Без названия — Страницы');
 });
+
+it('a toast over a dialog is announced: in a live region outside what the dialog makes inert (light, dark, 375 px)', async () => {
+  const page = await suite.signedIn('toasts@example.com');
+  await press(page.getByRole('button', { name: 'Новая страница' }).first());
+  await page.getByRole('button', { name: 'Поделиться' }).waitFor();
+  await press(page.getByRole('button', { name: 'Поделиться' }));
+  // (On a phone the same dialog is named «Добавить участников».)
+  const dialog = page.getByRole('dialog');
+  await press(dialog.getByRole('switch', { name: 'Доступ по ссылке' }), 'Space');
+  await press(dialog.getByRole('button', { name: 'Копировать', exact: true }));
+  // Copied, or refused by the headless clipboard: either way a toast, status or alert.
+  const toast = page.locator('.toast');
+  await toast.waitFor();
+  const where = await toast.evaluate((element) => ({
+    role: element.getAttribute('role'),
+    live: element.closest('[aria-live]')?.getAttribute('aria-live'),
+    inert: element.closest('[inert]') !== null,
+    appInert: document.getElementById('root')?.hasAttribute('inert'),
+    kind: element.classList.contains('toast-error') ? 'error' : 'info',
+  }));
+  expect(where).toEqual(
+    where.kind === 'error'
+      ? { role: 'alert', live: 'assertive', inert: false, appInert: true, kind: 'error' }
+      : { role: 'status', live: 'polite', inert: false, appInert: true, kind: 'info' },
+  );
+  // Toasts go by themselves: each shot copies again.
+  const shoot = async (name: string) => {
+    await press(dialog.getByRole('button', { name: 'Копировать', exact: true }));
+    await toast.first().waitFor();
+    // Shown once its animation (it comes up from transparent) is over.
+    await page.waitForFunction(() => [...document.querySelectorAll('.toast')].every((t) => t.getAnimations().every((a) => a.playState === 'finished')));
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  };
+  await shoot('dialog-toast-1280-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot('dialog-toast-1280-dark');
+  await page.setViewportSize({ width: 375, height: 740 });
+  await shoot('dialog-toast-375-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shoot('dialog-toast-375-light');
+  // Still held at 375 px: Tab round the dialog never reaches the page.
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((box) => box.contains(document.activeElement))).toBe(true);
+  }
+});
