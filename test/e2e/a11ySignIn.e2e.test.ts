@@ -92,6 +92,8 @@ it('signs in with the keyboard alone; a wrong code is announced; the code card f
   expect(await region.textContent()).toBe(message);
   expect(await page.evaluate((id) => document.getElementById(id)?.getAttribute('role'), described!)).toBe('alert');
   expect(await axeViolations(page)).toEqual([]);
+  // Shot once the field's colours have changed (a transition).
+  await page.waitForFunction(() => document.getElementById('login-code')?.getAnimations().length === 0);
   await page.screenshot({ path: path.join(SHOTS, 'signin-wrong-code-375-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: path.join(SHOTS, 'signin-wrong-code-375-dark.png') });
