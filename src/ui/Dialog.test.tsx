@@ -200,3 +200,18 @@ describe('toasts', () => {
     escape();
   });
 });
+
+it('a menu closed by choosing an item gives the focus back to its button, not to the body', () => {
+  render(
+    <ActionMenu label="Действия" trigger="⋯">
+      {(close) => <MenuItem onClick={close}>Копия</MenuItem>}
+    </ActionMenu>,
+  );
+  const button = screen.getByRole('button', { name: 'Действия' });
+  fireEvent.click(button);
+  const item = screen.getByRole('menuitem', { name: 'Копия' });
+  expect(document.activeElement).toBe(item);
+  fireEvent.click(item);
+  expect(screen.queryByRole('menu')).toBeNull();
+  expect(document.activeElement).toBe(button);
+});

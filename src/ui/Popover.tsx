@@ -54,7 +54,12 @@ export function Popover({
     const el = panel.current;
     if (!el) return;
     registerPopoverAnchor(el, anchor);
-    return () => registerPopoverAnchor(el, null);
+    return () => {
+      registerPopoverAnchor(el, null);
+      // Closed with the focus inside (an item chosen, a value picked): back to its anchor, as on
+      // Escape, not to the page's body. A focus an action moved elsewhere stays there.
+      if (anchor?.isConnected && el.contains(document.activeElement)) anchor.focus({ preventScroll: true });
+    };
   }, [anchor]);
 
   useEffect(() => {
