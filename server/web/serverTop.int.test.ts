@@ -71,7 +71,7 @@ test('a reader of the page gets its title and first blocks drawn in index.html, 
     'cookie',
   ]);
   expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
-  expect(res.body).toContain('<title>Заметки &lt;b&gt;о&lt;/b&gt; проекте</title>');
+  expect(res.body).toContain('<title>Заметки &lt;b&gt;о&lt;/b&gt; проекте — Страницы</title>');
   const top = topOf(res);
   expect(top).not.toBeNull();
   expect(top).toContain('Заметки &lt;b&gt;о&lt;/b&gt; проекте');

@@ -151,7 +151,7 @@ export function topDocuments(webDir: string, indexHtml: string): TopDocuments | 
     const head = `${early}<style>${css([...entry, ...hrefs.filter((href) => !entry.includes(href))])}</style>`;
     const [before, after] = bare.replace('</head>', () => `${head}</head>`).split('<div id="root"></div>');
     return (top: PageTop) =>
-      `${before.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(top.title)}</title>`)}<div id="server-top" class="server-top">${top.html}</div><div id="root"></div>${code.join('')}${links.map((link) => link[0]).join('')}${after}`;
+      `${before.replace(/<title>([^<]*)<\/title>/, (_, product: string) => `<title>${escapeHtml(top.title)} — ${product}</title>`)}<div id="server-top" class="server-top">${top.html}</div><div id="root"></div>${code.join('')}${links.map((link) => link[0]).join('')}${after}`;
   };
   // One document for each set of style sheets a top may need, made when first needed.
   const made = new Map<string, (top: PageTop) => string>();

@@ -1,7 +1,9 @@
-import { useContext, useEffect, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { UNSAFE_DataRouterContext, useBlocker } from 'react-router-dom';
 import { Button } from '../ui/Button';
+import { useModal } from '../ui/modal';
 import './leaveGuard.css';
 
 /** How long a navigation waits for the edits to reach the server before it asks. */
@@ -54,18 +56,34 @@ function Guard({ unsaved, save }: LeaveGuardProps) {
 
   if (blocker.state !== 'blocked' || !asking) return null;
   return (
+    <LeaveQuestion
+      question={t('dirtyData')}
+      stay={t('stayOnPage')}
+      leave={t('leavePage')}
+      onStay={() => blocker.reset?.()}
+      onLeave={() => blocker.proceed?.()}
+    />
+  );
+}
+
+/** The question, a modal over the page (focus held inside; Escape stays). */
+function LeaveQuestion({ question, stay, leave, onStay, onLeave }: { question: string; stay: string; leave: string; onStay(): void; onLeave(): void }) {
+  const box = useRef<HTMLDivElement>(null);
+  useModal(box, { onEscape: onStay });
+  return createPortal(
     <div className="leave-guard-backdrop">
-      <div className="leave-guard editor-panel" role="alertdialog" aria-modal="true" aria-labelledby="leave-guard-text">
-        <p id="leave-guard-text">{t('dirtyData')}</p>
+      <div ref={box} className="leave-guard editor-panel" role="alertdialog" aria-modal="true" aria-labelledby="leave-guard-text">
+        <p id="leave-guard-text">{question}</p>
         <div className="leave-guard-actions">
-          <Button kind="outline" onClick={() => blocker.reset()} autoFocus>
-            {t('stayOnPage')}
+          <Button kind="outline" onClick={onStay} autoFocus>
+            {stay}
           </Button>
-          <Button tone="attention" onClick={() => blocker.proceed()}>
-            {t('leavePage')}
+          <Button tone="attention" onClick={onLeave}>
+            {leave}
           </Button>
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -1,48 +1,37 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { tabbables, useModal } from './modal';
 import './overlay.css';
+import { useDocumentTitle } from '../app/documentTitle';
 
-/** Open dialogs, innermost last: Escape closes only the innermost. */
-const stack: object[] = [];
-
-/** A modal dialog over a dimmed page: Escape or a click on the backdrop closes it; focus moves in. */
+/**
+ * A modal dialog over a dimmed page: focus moves in and stays in (Tab goes round, the page behind
+ * is inert), Escape or a click on the backdrop closes it, and the focus goes back to its opener.
+ */
 export function Dialog({
   title,
   onClose,
   children,
   className,
   footer,
+  namesScreen = false,
 }: {
   title: string;
   onClose(): void;
   children: ReactNode;
   className?: string;
   footer?: ReactNode;
+  /** A screen of its own (the trash, the settings): its title is the document's while it is open. */
+  namesScreen?: boolean;
 }) {
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    const first = box.current?.querySelector<HTMLElement>('[autofocus], input, button:not([disabled])');
-    first?.focus();
-    const me = {};
-    stack.push(me);
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && stack[stack.length - 1] === me) {
-        event.stopPropagation();
-        close.current();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      stack.splice(stack.indexOf(me), 1);
-      previous?.focus?.();
-    };
-  }, []);
+  useDocumentTitle(namesScreen ? title : null);
+  useModal(box, {
+    onEscape: onClose,
+    initialFocus: (element) => tabbables(element).find((control) => control.matches('input, textarea, select')) ?? tabbables(element)[0],
+  });
   return createPortal(
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={box} role="dialog" aria-modal="true" aria-label={title} className={['dialog', className].filter(Boolean).join(' ')}>

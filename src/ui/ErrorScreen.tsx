@@ -8,6 +8,7 @@ import { FooterLinks } from './FooterLinks';
 import { CloudOffIcon, LockIcon, SearchIcon } from './icons';
 import { goHomeFresh, reloadPage } from './leavePage';
 import './errorScreen.css';
+import { useDocumentTitle } from '../app/documentTitle';
 
 export type ErrorKind = 'unauthorized' | 'notFound' | 'noAccess' | 'network' | 'generic';
 
@@ -64,6 +65,7 @@ export function ErrorScreen({ kind, email, error }: { kind: ErrorKind; email?: s
     network: t('errors.network'),
     generic: t('errors.somethingWrong'),
   }[kind];
+  useDocumentTitle(title);
   return (
     <div className="screen-frame error-screen" role="alert">
       <div className="error-screen-content">

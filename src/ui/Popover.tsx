@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { registerPopoverAnchor } from './modal';
 import './overlay.css';
 
 /**
@@ -47,6 +48,19 @@ export function Popover({
     window.addEventListener('resize', place);
     return () => window.removeEventListener('resize', place);
   }, [anchor, align]);
+
+  // A modal opened from one of its items gives the focus back to the anchor when it closes.
+  useLayoutEffect(() => {
+    const el = panel.current;
+    if (!el) return;
+    registerPopoverAnchor(el, anchor);
+    return () => {
+      registerPopoverAnchor(el, null);
+      // Closed with the focus inside (an item chosen, a value picked): back to its anchor, as on
+      // Escape, not to the page's body. A focus an action moved elsewhere stays there.
+      if (anchor?.isConnected && el.contains(document.activeElement)) anchor.focus({ preventScroll: true });
+    };
+  }, [anchor]);
 
   useEffect(() => {
     const onDown = (event: MouseEvent) => {

@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import './toast.css';
 
 export type ToastKind = 'info' | 'error';
@@ -53,9 +54,10 @@ export function Toaster() {
     () => items,
     () => items,
   );
-  return (
-    <div className="toaster" aria-live="polite">
-      {list.map((item) => (
+  const shown = (kind: ToastKind) =>
+    list
+      .filter((item) => item.kind === kind)
+      .map((item) => (
         <div key={item.id} className={`toast toast-${item.kind}`} role={item.kind === 'error' ? 'alert' : 'status'} onClick={() => dismissToast(item.id)}>
           {item.message}
           {item.action && (
@@ -72,7 +74,23 @@ export function Toaster() {
             </button>
           )}
         </div>
-      ))}
+      ));
+  // Two live regions, there from the start (a region made together with its message is often not
+  // read): errors assertive, the rest polite. On the body beside the app, so a modal that makes
+  // the app inert does not silence them (`data-live-region`: src/ui/modal.ts).
+  return createPortal(
+    <div className="toaster" data-live-region="">
+      <Region live="assertive">{shown('error')}</Region>
+      <Region live="polite">{shown('info')}</Region>
+    </div>,
+    document.body,
+  );
+}
+
+function Region({ live, children }: { live: 'polite' | 'assertive'; children: ReactNode }) {
+  return (
+    <div className="toaster-region" aria-live={live} aria-atomic="false" aria-relevant="additions text">
+      {children}
     </div>
   );
 }

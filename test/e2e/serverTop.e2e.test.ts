@@ -120,7 +120,7 @@ test("a page's link shows its top before the app's code has come; the app takes 
   await serverTop(tab).getByText(line(30)).waitFor();
   // The page as it will look, drawn by the server: the title and the paragraphs, read-only.
   await shoot(tab, 'server-top-1280');
-  expect(await tab.title()).toBe('Первый экран');
+  expect(await tab.title()).toBe('Первый экран — Страницы');
   expect(await serverTop(tab).locator('h1').textContent()).toBe('Первый экран');
   expect(await tab.locator('[data-slate-editor]').count()).toBe(0);
   release();

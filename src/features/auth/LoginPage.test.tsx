@@ -51,7 +51,7 @@ describe('LoginPage', () => {
     renderLogin();
     expect(await screen.findByRole('heading', { name: 'Вход в Страницы' })).toBeTruthy();
     expect(screen.getByLabelText('Электронная почта')).toBeTruthy();
-    expect(document.title).toBe('Вход в Страницы');
+    expect(document.title).toBe('Вход — Страницы');
   });
 
   it('refuses a malformed e-mail without calling the server', async () => {
@@ -157,5 +157,19 @@ describe('LoginPage: the code', () => {
     await waitFor(() => expect([field.selectionStart, field.selectionEnd]).toEqual([0, 6]));
     expect(document.activeElement).toBe(field);
     expect(field.value).toBe('999999');
+  });
+
+  it('a wrong code is announced: the field invalid and described by the message, in a live region there before it', async () => {
+    const { field } = await toCode({ 'POST /api/auth/login': { status: 422, data: null } });
+    expect(field.getAttribute('aria-invalid')).toBeNull();
+    const region = screen.getByRole('alert');
+    expect(region.textContent).toBe('');
+    fireEvent.change(field, { target: { value: '999999' } });
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    const described = document.getElementById(field.getAttribute('aria-describedby') ?? '');
+    expect(described).toBe(region);
+    expect(screen.getByRole('alert')).toBe(region);
+    expect(region.textContent).not.toBe('');
+    expect(region.textContent).toBe(document.querySelector('.login-error')?.textContent);
   });
 });

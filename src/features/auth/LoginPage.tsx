@@ -13,6 +13,7 @@ import { loadCurrentUser, login, oauthProvider, safeNext, sendCode, signedIn, st
 import { emailSuggestions } from './emailSuggestions';
 import { isEmail } from '../../../schema/user';
 import './login.css';
+import { useDocumentTitle } from '../../app/documentTitle';
 
 const SIGN_IN_MESSAGES: FeatureMessages = {
   validation_failed: 'auth.errors.invalidEmail',
@@ -66,8 +67,8 @@ export function LoginPage() {
   const codeField = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<{ key: string; count?: number } | null>(null);
 
+  useDocumentTitle(t('screens.signIn'));
   useEffect(() => {
-    document.title = t('auth.title');
     if (status === 'unknown') void dispatch(loadCurrentUser());
   }, [dispatch, status, t]);
 
@@ -163,6 +164,16 @@ export function LoginPage() {
     if (pin.length === LOGIN_CODE_LENGTH) void signInWithCode(pin);
   };
 
+  /**
+   * Where a failed step says why: a live region there before the message (one made together
+   * with its words is often not read), which the field names in `aria-describedby`.
+   */
+  const alertRegion = (id: string) => (
+    <div id={id} className="login-alert" role="alert">
+      {error && <p className="login-error">{t(error.key, { count: error.count })}</p>}
+    </div>
+  );
+
   return (
     <main className="screen-frame login">
       <div className="login-card">
@@ -184,7 +195,8 @@ export function LoginPage() {
               autoFocus
               placeholder={t('auth.emailPlaceholder')}
               value={email}
-              aria-describedby={suggestions.length > 0 ? 'login-suggestions' : undefined}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={[error ? 'login-email-error' : '', suggestions.length > 0 ? 'login-suggestions' : ''].filter(Boolean).join(' ') || undefined}
               onChange={(e) => {
                 setEmail(e.target.value);
                 setSuggesting(true);
@@ -209,7 +221,7 @@ export function LoginPage() {
                 ))}
               </div>
             )}
-            {error && <p className="login-error">{t(error.key, { count: error.count })}</p>}
+            {alertRegion('login-email-error')}
             <Button type="submit" size="l" className="login-submit" disabled={busy || email.trim() === ''}>
               {t('auth.sendCode')}
             </Button>
@@ -238,6 +250,8 @@ export function LoginPage() {
               autoFocus
               ref={codeField}
               placeholder="000000"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'login-code-error' : undefined}
               value={pin}
               onChange={(e) => {
                 // Digits only, six at most: a pasted «123 456» or «Код: 123456» is the code.
@@ -246,7 +260,7 @@ export function LoginPage() {
                 if (digits.length === LOGIN_CODE_LENGTH && digits !== pin) void signInWithCode(digits);
               }}
             />
-            {error && <p className="login-error">{t(error.key, { count: error.count })}</p>}
+            {alertRegion('login-code-error')}
             <Button type="submit" size="l" className="login-submit" disabled={busy || pin.length !== LOGIN_CODE_LENGTH}>
               {t('auth.signIn')}
             </Button>

@@ -6,6 +6,7 @@ import { Spinner } from '../../ui/Spinner';
 import { finishOAuth, signedIn } from './authSlice';
 import { signInError } from './LoginPage';
 import './login.css';
+import { useDocumentTitle } from '../../app/documentTitle';
 
 /**
  * /oauth/callback: the provider sends the browser back here with `code` and `state`; the server
@@ -21,6 +22,7 @@ export function OAuthCallback() {
   // The state works once: StrictMode's second effect run must not post it again.
   const started = useRef(false);
 
+  useDocumentTitle(t('screens.signIn'));
   useEffect(() => {
     if (started.current) return;
     started.current = true;

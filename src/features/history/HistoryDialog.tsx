@@ -249,7 +249,7 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
               {rows.map((item) => {
                 if (item.kind === 'day') {
                   return (
-                    <li key={`day-${item.key}`} className="history-day" role="presentation">
+                    <li key={`day-${item.key}`} className="history-day">
                       {item.relative ? t(`history.${item.relative}`) : item.date}
                     </li>
                   );

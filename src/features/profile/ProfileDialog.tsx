@@ -151,7 +151,7 @@ export function ProfileDialog({ onClose, linkMessenger = false }: { onClose(): v
 
   const initial = (user.name || user.email || '?').slice(0, 1).toUpperCase();
   return (
-    <Dialog title={t('profile.title')} onClose={onClose} className="profile-dialog">
+    <Dialog title={t('profile.title')} onClose={onClose} namesScreen className="profile-dialog">
       <section className="profile-section profile-avatar-row">
         <div className="profile-avatar" aria-hidden>
           {user.avatar_url ? <img src={user.avatar_url} alt="" /> : <span>{initial}</span>}

@@ -7,10 +7,12 @@ import { showToast } from '../../ui/Toast';
 import { pageActionError, reportCloneError } from '../pages/pageErrors';
 import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { copyPublicPage } from './copyPublicPage';
+import { useDocumentTitle } from '../../app/documentTitle';
 
 /** /clone/:uidToClone (signed in): copies a page into the caller's private section and opens the copy. */
 export function CloneScreen() {
   const { t } = useTranslation();
+  useDocumentTitle(t('screens.clone'));
   const { uidToClone = '' } = useParams();
   const navigate = useNavigate();
   const workspace = useAppSelector(selectActiveWorkspace);

@@ -13,6 +13,7 @@ import { PublicTopbar } from './PublicTopbar';
 import { useServerTopTakeover } from '../../app/serverTop';
 import '../pages/page.css';
 import './public.css';
+import { useDocumentTitle } from '../../app/documentTitle';
 
 type State = { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[] } | { status: 'failed'; kind: ErrorKind };
 
@@ -66,9 +67,7 @@ export function PublicPageScreen({
     };
   }, [pageId, loginIfPrivate, navigate, notPublicKind, openAliasById, signedIn]);
 
-  useEffect(() => {
-    if (state.status === 'ready') document.title = state.page.title || t('untitled');
-  }, [state, t]);
+  useDocumentTitle(state.status === 'ready' ? state.page.title || t('untitled') : null);
 
   // The top the server drew goes once this screen draws the page (or says why it cannot).
   useServerTopTakeover(state.status !== 'loading');

@@ -13,6 +13,7 @@ import { searchOfAddress, SEARCH_PAGE } from '../../app/earlyStart';
 import { databaseRowsAddress, searchPages, searchResults, type SearchFilters, type WireSearchHit } from './searchApi';
 import { DatabaseHeading, hitAddress, MoreRows, SearchHit } from './SearchHit';
 import './search.css';
+import { useDocumentTitle } from '../../app/documentTitle';
 
 /** A value of the address when it is one of `values` (an unknown one is left out, not sent). */
 function oneOf<T extends string>(values: readonly T[], value: string | undefined): T | undefined {
@@ -60,6 +61,7 @@ type Results =
  */
 export default function SearchScreen() {
   const { t } = useTranslation();
+  useDocumentTitle(t('search.title'));
   const [params, setParams] = useSearchParams();
   const workspaces = useAppSelector((state) => state.workspaces.list);
   const activeId = useAppSelector((state) => state.workspaces.activeId);

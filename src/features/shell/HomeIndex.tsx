@@ -13,6 +13,7 @@ import { useIsPhone } from '../../ui/useIsPhone';
 import { HomeIntents } from './HomeIntents';
 import { MessengerBanner } from '../profile/MessengerBanner';
 import { reportError } from '../../app/report';
+import { useDocumentTitle } from '../../app/documentTitle';
 
 /** How many recent pages home lists. */
 export const HOME_RECENTS = 8;
@@ -85,6 +86,7 @@ function StartOffer() {
 /** Home with no page open: a greeting, a way to start writing, and the pages opened lately. */
 export function HomeIndex() {
   const { t } = useTranslation();
+  useDocumentTitle(t('screens.home'));
   const { create, busy } = useCreatePage();
   const isPhone = useIsPhone();
   const workspaceId = useAppSelector((state) => state.workspaces.activeId ?? undefined);

@@ -30,6 +30,7 @@ import { useRealtime } from '../../app/RealtimeProvider';
 import { TrashedPageBanner } from '../trash/TrashedPageBanner';
 import { SCREEN_PAGE_TYPES, TypedPage } from '../pageTypes/TypedPage';
 import { stopEarlyInput, useServerTopTakeover } from '../../app/serverTop';
+import { useDocumentTitle } from '../../app/documentTitle';
 
 /** A database row's fields above its blocks (src/features/database; loaded only for row pages). */
 const RowPageFields = lazy(() => import('../database/rows/RowPageFields'));
@@ -156,10 +157,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     done('action', 'type');
   }, [intent, known, user, dispatch, done, t]);
 
-  useEffect(() => {
-    const title = livePage?.title || t('untitled');
-    document.title = title;
-  }, [livePage?.title, t]);
+  useDocumentTitle(livePage?.title || t('untitled'));
 
   // The top the server drew goes once this screen draws the page (or says why it cannot).
   useServerTopTakeover(loaded.status !== 'loading');
@@ -192,7 +190,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
             </span>
           ) : (
             (editable || syncStatus !== 'saved') && (
-              <span className="page-sync" data-status={syncStatus} aria-live="polite">
+              <span className="page-sync" data-status={syncStatus} role="status" aria-live={syncStatus === 'error' ? 'assertive' : 'polite'}>
                 {t(`sync.${syncStatus}`)}
               </span>
             )

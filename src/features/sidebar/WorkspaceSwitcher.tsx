@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { WireWorkspace } from '../../../schema/workspace';
@@ -9,6 +9,7 @@ import { selectActiveWorkspace } from '../workspaces/workspacesSlice';
 import { switchWorkspace } from '../workspaces/switchWorkspace';
 import { WorkspaceSettingsHost, WorkspaceSettingsMenuItem } from '../workspaces/WorkspaceSettings';
 import { unreadCount } from '../../ui/unreadCount';
+import { registerPopoverAnchor } from '../../ui/modal';
 
 /* The workspace switcher with unread counts (kept by the inbox slice: GET /api/notifications/counts). */
 
@@ -52,10 +53,32 @@ export function WorkspaceSwitcher() {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
 
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  // Open: the focus on the checked workspace, ↑/↓ round the items; Escape gives it back to the
+  // button, and a dialog opened from an item gives it back there too (registerPopoverAnchor).
+  useLayoutEffect(() => {
+    const panel = menu.current;
+    if (!open || !panel) return;
+    registerPopoverAnchor(panel, button.current);
+    (panel.querySelector<HTMLElement>('[aria-checked="true"]') ?? panel.querySelector<HTMLElement>('.workspace-menu-item'))?.focus();
+    return () => registerPopoverAnchor(panel, null);
+  }, [open]);
+  const arrows = (event: ReactKeyboardEvent) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    const items = [...(menu.current?.querySelectorAll<HTMLElement>('.workspace-menu-item') ?? [])];
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    items[(index + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
+  };
+
   useEffect(() => {
     if (!open) return;
     const close = (event: MouseEvent | KeyboardEvent) => {
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !ref.current?.contains(event.target as Node)) setOpen(false);
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !ref.current?.contains(event.target as Node)) {
+        if (event instanceof KeyboardEvent && ref.current?.contains(document.activeElement)) button.current?.focus();
+        setOpen(false);
+      }
     };
     document.addEventListener('mousedown', close);
     document.addEventListener('keydown', close);
@@ -74,6 +97,7 @@ export function WorkspaceSwitcher() {
     <div className="workspace-switcher" ref={ref}>
       <button
         type="button"
+        ref={button}
         className="sidebar-workspace"
         aria-haspopup="menu"
         aria-expanded={open}
@@ -86,7 +110,7 @@ export function WorkspaceSwitcher() {
         <SelectorIcon size={14} className="sidebar-workspace-selector" />
       </button>
       {open && (
-        <div className="workspace-menu" role="menu" aria-label={t('sidebar.workspaces')}>
+        <div ref={menu} className="workspace-menu" role="menu" aria-label={t('sidebar.workspaces')} onKeyDown={arrows}>
           <div className="workspace-menu-title">{t('sidebar.workspaces')}</div>
           {list.map((w) => (
             <button

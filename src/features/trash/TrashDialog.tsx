@@ -87,7 +87,7 @@ export function TrashDialog({ onClose }: { onClose(): void }) {
 
   return (
     <>
-      <Dialog title={t('trash.title')} onClose={onClose} className="trash-dialog">
+      <Dialog title={t('trash.title')} onClose={onClose} namesScreen className="trash-dialog">
         <SearchField className="trash-search" autoFocus value={query} placeholder={t('trash.search')} onChange={(e) => setQuery(e.target.value)} />
         {!items && listing.isFetching && <div className="trash-placeholder">{t('loading')}</div>}
         {!items && listing.isError && !listing.isFetching && (

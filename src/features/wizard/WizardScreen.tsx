@@ -1,4 +1,5 @@
 import { useEffect, useId, useReducer, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { COMPANY_TYPES, type TemplateDefaults, type WireTemplate } from '../../../schema/template';
@@ -7,6 +8,7 @@ import { api } from '../../app/api';
 import { errorMessage, type FeatureMessages } from '../../app/errors';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
+import { useModal } from '../../ui/modal';
 import { CheckIcon, CloseIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { useIntentParams } from '../../app/intents';
@@ -36,6 +38,7 @@ import {
   type WizardState,
 } from './wizardState';
 import './wizard.css';
+import { useDocumentTitle } from '../../app/documentTitle';
 
 /** Spec §5: invitee candidates are debounced 150 ms. */
 const INVITE_DEBOUNCE_MS = 150;
@@ -444,6 +447,7 @@ export function WizardScreen() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  useDocumentTitle(t('wizard.title'));
   const { params: intentParams, done: intentDone } = useIntentParams();
 
   useEffect(() => {
@@ -535,7 +539,7 @@ export function WizardScreen() {
   const progress = pathKnown ? t('wizard.progress', { current: index + 1, total: steps.length }) : t('wizard.progressFirst');
 
   return (
-    <div className="wizard" role="dialog" aria-modal="true" aria-label={t('wizard.title')}>
+    <WizardModal label={t('wizard.title')}>
       <header className="wizard-top">
         <span className="wizard-brand">{t('wizard.title')}</span>
         <ol className="wizard-progress" aria-label={progress}>
@@ -587,7 +591,19 @@ export function WizardScreen() {
           </footer>
         </div>
       </form>
-    </div>
+    </WizardModal>
+  );
+}
+
+/** The wizard covers the app: a modal over it (focus held inside, the app behind inert). */
+function WizardModal({ label, children }: { label: string; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  useModal(box);
+  return createPortal(
+    <div ref={box} className="wizard" role="dialog" aria-modal="true" aria-label={label}>
+      {children}
+    </div>,
+    document.body,
   );
 }
 

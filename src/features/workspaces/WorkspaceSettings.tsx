@@ -212,7 +212,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   };
 
   return (
-    <Dialog title={t('workspaceSettings.title')} onClose={onClose} className="workspace-settings">
+    <Dialog title={t('workspaceSettings.title')} onClose={onClose} namesScreen className="workspace-settings">
       {!mayUpdate && <p className="ws-note">{t('workspaceSettings.adminOnly')}</p>}
       <section className="ws-section" aria-label={t('workspaceSettings.general')}>
         <div className="ws-general">
