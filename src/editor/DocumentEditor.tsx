@@ -507,6 +507,9 @@ export function DocumentEditor({
               <Editable
                 className="document-editor"
                 readOnly={!canEdit}
+                // Slate gives the editable text role="textbox"; read-only it has none, and a name
+                // needs a role (axe aria-prohibited-attr): a document, named as the textbox is.
+                {...(canEdit ? {} : { role: 'document' })}
                 aria-label={liveTitle || t('editorLabel', { ns: 'documentEditor' })}
                 // The slash menu and the page picker are worked from the text: their highlighted option named here.
                 aria-autocomplete={popup ? 'list' : undefined}
