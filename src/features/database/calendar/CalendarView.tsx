@@ -344,6 +344,8 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
             dateClick={stable.dateClick}
             datesSet={stable.onDates}
             dayCellContent={dayCell}
+            dayCellDidMount={unlabelDay}
+            viewDidMount={hideIconsOf}
             nowIndicator
             eventTimeFormat={HOURS}
             slotLabelFormat={HOURS}
@@ -432,4 +434,23 @@ function CalendarSetup({ layout, fields }: { layout: DatabaseLayout; fields: Arr
       <DateFieldSelect label={t('database.calendar.by')} value={current} fields={fields} onChange={choose} />
     </div>
   );
+}
+
+/**
+ * FullCalendar names a month's day cell by its number alone (`aria-labelledby`), though the cell
+ * shows its items too (axe's label-content-name-mismatch, WCAG 2.5.3): the cell is named by what it holds.
+ */
+function unlabelDay(arg: { el: HTMLElement }): void {
+  arg.el.removeAttribute('aria-labelledby');
+}
+
+/**
+ * FullCalendar's arrows are images with no name (`role="img"`) inside buttons its hints name
+ * («Предыдущий месяц»): they are hidden from screen readers, the button's title names it.
+ */
+function hideIconsOf(arg: { el: HTMLElement }): void {
+  for (const icon of (arg.el.closest('.fc') ?? arg.el).querySelectorAll('.fc-icon[role="img"]')) {
+    icon.removeAttribute('role');
+    icon.setAttribute('aria-hidden', 'true');
+  }
 }

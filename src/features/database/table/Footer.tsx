@@ -60,12 +60,15 @@ export const CalculationCell = memo(function CalculationCell({
   width,
   pinnedLeft,
   figure,
+  colIndex,
 }: {
   column: GridColumn;
   layout: DatabaseLayout;
   width: number;
   pinnedLeft?: number;
   figure: number | null | undefined;
+  /** Its column's position in the grid (aria-colindex). */
+  colIndex?: number;
 }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
@@ -80,7 +83,7 @@ export const CalculationCell = memo(function CalculationCell({
     setOpen(false);
   };
   return (
-    <div className={`db-fcell${pinnedLeft !== undefined ? ' db-pin' : ''}`} style={{ width, left: pinnedLeft }}>
+    <div className={`db-fcell${pinnedLeft !== undefined ? ' db-pin' : ''}`} role="gridcell" aria-colindex={colIndex} style={{ width, left: pinnedLeft }}>
       <button
         ref={button}
         type="button"
