@@ -102,6 +102,10 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (event.key === 'Enter' || event.key === 'F2' || event.key === ' ' || event.key.startsWith('Arrow')) {
       event.preventDefault();
       enterCells();
+    } else if ((event.ctrlKey || event.metaKey) && !['Control', 'Meta', 'Shift', 'Alt'].includes(event.key)) {
+      // Ctrl/⌘ with a key (undo, redo, select all, fill down) acts as on the cells, which take the keys again.
+      enterCells();
+      commands.onKeyDown(event as unknown as KeyboardEvent<HTMLTextAreaElement>);
     }
   };
   // The keyboard target names the active cell (aria-activedescendant) while it is drawn: a screen
@@ -200,6 +204,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
               className="db-sink"
               aria-label={labels.keyboard}
               aria-controls={gridId}
+              // Focused by the grid alone (Tab reaches the grid, not this target at the end of the page).
+              tabIndex={-1}
               inputMode="none"
               onKeyDown={commands.onKeyDown}
               onInput={commands.onTyped}
