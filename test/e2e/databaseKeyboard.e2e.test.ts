@@ -136,12 +136,18 @@ it('the grid is one Tab stop and no trap: Tab moves through the cells and past t
   const before = await focused(page);
   expect(before).not.toBe('cells');
   expect(await page.evaluate(() => document.activeElement?.closest('.db-scroll') ?? null)).toBeNull();
-  // Escape then Tab: out of the cells, on past the grid's own controls (not back into the cells).
+  // Escape then Tab: past the grid (its header's and footer's buttons too), to «+ Новая строка»;
+  // Escape then Shift+Tab: to the element before the grid.
   await page.keyboard.press('Tab');
   await eventually(() => focused(page), 'cells');
   await page.keyboard.press('Escape');
+  await eventually(() => focused(page), 'grid');
   await page.keyboard.press('Tab');
-  expect(await focused(page)).not.toBe('cells');
+  await eventually(() => focused(page), 'button: + Новая строка');
+  await pressUntil(page, 'Shift+Tab', (stop) => stop === 'cells');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Shift+Tab');
+  await eventually(() => focused(page), before);
   await page.context().close();
 });
 

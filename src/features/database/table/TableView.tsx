@@ -99,7 +99,11 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   };
   const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
-    if (event.key === 'Enter' || event.key === 'F2' || event.key === ' ' || event.key.startsWith('Arrow')) {
+    if (event.key === 'Tab' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // Escape, then Tab (or Shift+Tab): past the grid, its header's and footer's buttons too (Shift+Tab from after the grid reaches them).
+      event.preventDefault();
+      leave(event.shiftKey ? 'previous' : 'next');
+    } else if (event.key === 'Enter' || event.key === 'F2' || event.key === ' ' || event.key.startsWith('Arrow')) {
       event.preventDefault();
       enterCells();
     } else if ((event.ctrlKey || event.metaKey) && !['Control', 'Meta', 'Shift', 'Alt'].includes(event.key)) {
