@@ -94,6 +94,24 @@ const activeCell = (page: Page) =>
     };
   });
 
+/** What Chromium's accessibility tree gives a screen reader for the focused element's active descendant: its role, name and selection. */
+async function announced(page: Page) {
+  type AXNode = {
+    backendDOMNodeId?: number;
+    role?: { value: string };
+    name?: { value: string };
+    properties?: Array<{ name: string; value: { value?: unknown; relatedNodes?: Array<{ backendDOMNodeId: number }> } }>;
+  };
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as unknown as { nodes: AXNode[] };
+  await cdp.detach();
+  const prop = (node: AXNode | undefined, name: string) => node?.properties?.find((p) => p.name === name)?.value;
+  const focusedNode = nodes.find((n) => prop(n, 'focused')?.value === true && prop(n, 'activedescendant'));
+  const id = prop(focusedNode, 'activedescendant')?.relatedNodes?.[0]?.backendDOMNodeId;
+  const cell = nodes.find((n) => id !== undefined && n.backendDOMNodeId === id);
+  return cell ? { role: cell.role?.value, name: cell.name?.value, selected: prop(cell, 'selected')?.value } : null;
+}
+
 /** Text typed as a keyboard's input (Playwright's keys type no Cyrillic): the browser's own insertText. */
 async function typeText(page: Page, text: string): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
@@ -111,6 +129,8 @@ it('the grid is one Tab stop and no trap: Tab moves through the cells and past t
   expect(await activeCell(page)).toEqual({ role: 'rowheader', selected: 'true', row: '2', col: '2', text: 'Первая' });
   await page.keyboard.press('ArrowDown');
   await eventually(() => activeCell(page), { role: 'rowheader', selected: 'true', row: '3', col: '2', text: 'Вторая' });
+  // As Chromium gives it to a screen reader: the focused target's active descendant, its text and selection.
+  expect(await announced(page)).toEqual({ role: 'rowheader', name: 'Вторая Открыть', selected: true });
   await page.keyboard.press('Tab');
   await eventually(() => activeCell(page).then((c) => c && [c.role, c.row, c.col]), ['gridcell', '3', '3']);
   // The last cell (row 2, «Статус»): Tab leaves the grid for the next element of the page, «+ Новая строка».
