@@ -46,7 +46,7 @@ async function database(page: Page, rows: string[]) {
     cookie,
     body: JSON.stringify({ layout: { uid: 'board', type: 'board', name: 'Доска', orderedFields: [], groupBy: { fieldId: 'stage' } } }),
   });
-  const serverRows = async () =>
+  const serverRows = async (): Promise<Array<Record<string, unknown>>> =>
     (await fetchJson<{ data: Array<{ data: { title: string; values: Record<string, unknown> } }> }>(`${S()}/database/${db}/rows`, { cookie })).data.map(
       (r) => ({
         title: r.data.title,
