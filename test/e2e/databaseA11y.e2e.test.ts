@@ -26,7 +26,10 @@ async function databaseWithViews(page: Page) {
     cookie,
     body: JSON.stringify({ type: 'Database', title: 'Проект' }),
   });
-  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  const block = (
+    await fetchJson<{ data: Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })
+  ).data[0];
+  const db = block.id;
   const fields = {
     stage: {
       name: 'Статус',
@@ -60,6 +63,12 @@ async function databaseWithViews(page: Page) {
     { uid: 'line', type: 'timeline', name: 'Хронология', orderedFields: [], timeline: { startFieldId: 'due' } },
     { uid: 'chart', type: 'barChart', name: 'Диаграмма', orderedFields: [], chart: { x: { fieldId: 'stage' }, y: { aggregate: 'count' } } },
   ];
+  // The table's footer sums the prices (its figure is in the button's name).
+  await fetchJson(`${S()}/database/${db}/views/${block.data.view.layouts[0].uid}`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ layout: { calculations: { cost: 'sum' } } }),
+  });
   for (const layout of views) await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout }) });
   return { holderId: holder.data.id, rowId: rows[0].id };
 }

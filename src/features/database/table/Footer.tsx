@@ -90,7 +90,12 @@ export const CalculationCell = memo(function CalculationCell({
         className="db-fcell-button"
         disabled={!db.editable && !calculation}
         onClick={() => db.editable && setOpen(true)}
-        aria-label={t('database.calculate', { name: column.field.name })}
+        // What is seen is in the name (WCAG 2.5.3): «Расчёт Цена: Сумма 200».
+        aria-label={
+          calculation
+            ? `${t('database.calculate', { name: column.field.name })}: ${t(`database.calculations.${calculation}`)} ${formatFigure(column.field, calculation, figure)}`
+            : t('database.calculate', { name: column.field.name })
+        }
       >
         {calculation ? (
           <>
