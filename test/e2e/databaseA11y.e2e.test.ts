@@ -131,6 +131,13 @@ it.each([1280, 375])('the database views and a row page pass axe-core (WCAG 2.2 
     // The table with an active cell (the keyboard target naming it).
     if (name === 'Таблица') await page.locator('.db-scroll [data-row="0"] [data-col="0"]').click();
     found.push(...(await inBothSchemes(page, name, ['.db', '.db-sink'])));
+    if (name === 'Таблица') {
+      // The filter and sort bar, open.
+      await page.getByRole('button', { name: 'Фильтр и сортировка' }).click();
+      await page.locator('.db-filterbar').waitFor();
+      found.push(...(await inBothSchemes(page, 'Таблица с фильтрами', ['.db'])));
+      await page.getByRole('button', { name: 'Фильтр и сортировка' }).click();
+    }
     if (name === 'Календарь') {
       // A week too.
       await page.getByRole('button', { name: 'Неделя' }).click();
