@@ -8,7 +8,7 @@ import { cookieOf } from '../helpers/browser';
  * A database with the keyboard alone (issue 37, journey 3), in real Chromium: no mouse event at
  * all, from a navigation on. The grid is one Tab stop and no trap (Tab past its last cell and
  * Shift+Tab before its first leave it; Escape leaves its cells), the keyboard target names the
- * active cell (aria-activedescendant); a row is added and two of its cells filled, the Board view
+ * active cell (aria-activedescendant), Ctrl+Enter opens its row; a row is added and two of its cells filled, the Board view
  * chosen and the card moved to another column.
  */
 
@@ -168,6 +168,11 @@ it('the grid is one Tab stop and no trap: Tab moves through the cells and past t
   await page.keyboard.press('Escape');
   await page.keyboard.press('Shift+Tab');
   await eventually(() => focused(page), before);
+  // Ctrl+Enter opens the active cell's row (the mouse's «Открыть»).
+  await page.keyboard.press('Tab');
+  await eventually(() => activeCell(page).then((c) => c && [c.row, c.col]), ['2', '2']);
+  await page.keyboard.press('Control+Enter');
+  await page.getByRole('dialog').getByText('Первая').first().waitFor();
   await page.context().close();
 });
 

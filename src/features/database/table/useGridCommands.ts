@@ -125,7 +125,7 @@ export function useGridCommands({
   leave,
 }: CommandParts) {
   const { t } = useTranslation('automation');
-  const { editable } = useDatabase();
+  const { editable, openRow } = useDatabase();
   const { failed, jobOf, history, inTurn, writeStep } = writes;
   const { selection, setSelection, select, size, range } = sel;
   const count = store.count ?? 0;
@@ -206,6 +206,10 @@ export function useGridCommands({
       if (!rows.ownOrder) return void showToast(t(groupField || layout.groupBy ? 'database.ungroupToMove' : 'database.unsortToMove'), 'info');
       const row = store.rowAt(at.focus.row);
       if (row) rows.moveRows(row.id, (moving) => stepLine(moving, action.step, count));
+    },
+    open: (_action, at) => {
+      const row = store.rowAt(at.focus.row);
+      if (row && openRow) openRow(row.id);
     },
     selectAll: () => setSelection({ anchor: { row: 0, col: 0 }, focus: { row: Math.max(0, count - 1), col: columns.length - 1 } }),
     cancel: (_action, at) => {
