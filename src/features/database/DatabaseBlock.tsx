@@ -299,20 +299,23 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       <div className={`db${fill ? ' is-fill' : ''}`} data-database-id={databaseId}>
         {!fill && !linkedViewId && <DatabaseHeading title={title} description={description} editable={editable} onSave={saveAbout} />}
         <div className="db-toolbar">
-          <div className="db-tabs" role="tablist" aria-label={t('database.views')}>
-            {layouts.map((l, index) => (
-              <ViewTab
-                key={l.uid}
-                layout={l}
-                active={l.uid === layout?.uid}
-                onSelect={() => setActiveId(l.uid)}
-                canDelete={linkedViewId ? null : layouts.length > 1}
-                onLinkView={linkView && (() => void linkView(l))}
-                onDuplicate={linkedViewId ? undefined : () => void duplicateView(l)}
-                neighbours={linkedViewId ? null : [layouts[index - 1]?.uid ?? null, layouts[index + 1]?.uid ?? null]}
-                onMove={(id, target, side) => void moveView(id, target, side)}
-              />
-            ))}
+          {/* The tabs' list holds tabs alone (ARIA's tablist); «+» follows it. */}
+          <div className="db-tabs">
+            <div className="db-tablist" role="tablist" aria-label={t('database.views')}>
+              {layouts.map((l, index) => (
+                <ViewTab
+                  key={l.uid}
+                  layout={l}
+                  active={l.uid === layout?.uid}
+                  onSelect={() => setActiveId(l.uid)}
+                  canDelete={linkedViewId ? null : layouts.length > 1}
+                  onLinkView={linkView && (() => void linkView(l))}
+                  onDuplicate={linkedViewId ? undefined : () => void duplicateView(l)}
+                  neighbours={linkedViewId ? null : [layouts[index - 1]?.uid ?? null, layouts[index + 1]?.uid ?? null]}
+                  onMove={(id, target, side) => void moveView(id, target, side)}
+                />
+              ))}
+            </div>
             {editable && !linkedViewId && <AddViewButton onAdd={(type) => void addView(type)} />}
           </div>
           {layout && (

@@ -361,44 +361,46 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
     rowId: undefined,
   };
   return (
-    <div className="db-board" role="list" aria-label={t('database.layouts.board')}>
-      {shown.map((value) => (
-        <Column
-          key={groupKey(value)}
-          layout={layout}
-          fieldId={fieldId}
-          field={field}
-          value={value}
-          label={labelOf(value)}
-          user={userOf(value)}
-          register={register}
-          onCount={onCount}
-          onMove={onDrop}
-          onCardKey={onCardKey}
-          onCardFocus={(rowId) => setCurrent((now) => (now?.rowId === rowId && now.column === groupKey(value) ? now : { column: groupKey(value), rowId }))}
-          tabStop={tabStop.column === groupKey(value) ? (tabStop.rowId ?? null) : undefined}
-          focusTo={focusTo?.column === groupKey(value) ? focusTo : null}
-          pending={pending}
-          collapsed={collapsed.has(groupKey(value))}
-          onToggle={() => toggleCollapsed(groupKey(value))}
-          onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
-          onMade={fixed === 'people' ? againPeople : undefined}
-          t={t}
-        />
-      ))}
-      {hidden.length > 0 && (
-        <HiddenColumns
-          values={columns.filter(isHidden)}
-          labelOf={labelOf}
-          onShow={db.editable ? (value) => setHidden(hidden.filter((h) => h !== value)) : undefined}
-          t={t}
-        />
-      )}
-      {/* Said to screen readers: where a card moved with the keys went. */}
+    <>
+      <div className="db-board" role="list" aria-label={t('database.layouts.board')}>
+        {shown.map((value) => (
+          <Column
+            key={groupKey(value)}
+            layout={layout}
+            fieldId={fieldId}
+            field={field}
+            value={value}
+            label={labelOf(value)}
+            user={userOf(value)}
+            register={register}
+            onCount={onCount}
+            onMove={onDrop}
+            onCardKey={onCardKey}
+            onCardFocus={(rowId) => setCurrent((now) => (now?.rowId === rowId && now.column === groupKey(value) ? now : { column: groupKey(value), rowId }))}
+            tabStop={tabStop.column === groupKey(value) ? (tabStop.rowId ?? null) : undefined}
+            focusTo={focusTo?.column === groupKey(value) ? focusTo : null}
+            pending={pending}
+            collapsed={collapsed.has(groupKey(value))}
+            onToggle={() => toggleCollapsed(groupKey(value))}
+            onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
+            onMade={fixed === 'people' ? againPeople : undefined}
+            t={t}
+          />
+        ))}
+        {hidden.length > 0 && (
+          <HiddenColumns
+            values={columns.filter(isHidden)}
+            labelOf={labelOf}
+            onShow={db.editable ? (value) => setHidden(hidden.filter((h) => h !== value)) : undefined}
+            t={t}
+          />
+        )}
+      </div>
+      {/* Said to screen readers: where a card moved with the keys went (beside the list: a list holds items alone). */}
       <div className="db-board-live visually-hidden" role="status" aria-live="polite">
         {announced}
       </div>
-    </div>
+    </>
   );
 }
 

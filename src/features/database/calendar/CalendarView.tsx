@@ -235,6 +235,16 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
   }, [db.editable, fieldId, undated.rows.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const calendar = useRef<FullCalendar>(null);
+  // FullCalendar's drawing made readable each time it draws anew (a view, a week, a month).
+  const gridBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const box = gridBox.current;
+    if (!box) return;
+    readableCalendar(box);
+    const observer = new MutationObserver(() => readableCalendar(box));
+    observer.observe(box, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [fieldId]);
   // A week's hours become a scroller of their own once its height is set: they start at 8:00.
   useEffect(() => {
     if (shown === 'week') calendar.current?.getApi().scrollToTime('08:00:00');
@@ -323,7 +333,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
       {failed && <div className="db-error">{t('database.readFailed')}</div>}
       {overCap && <div className="db-note">{t('database.calendar.tooMany', { count: CALENDAR_MAX_ROWS })}</div>}
       <div className="db-calendar-body">
-        <div className="db-calendar-grid" aria-busy={shownFrom !== range.from} onClick={onGridClick}>
+        <div ref={gridBox} className="db-calendar-grid" aria-busy={shownFrom !== range.from} onClick={onGridClick}>
           <FullCalendar
             ref={calendar}
             plugins={PLUGINS}
@@ -344,6 +354,7 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
             dateClick={stable.dateClick}
             datesSet={stable.onDates}
             dayCellContent={dayCell}
+            dayCellDidMount={unlabelDay}
             nowIndicator
             eventTimeFormat={HOURS}
             slotLabelFormat={HOURS}
@@ -432,4 +443,28 @@ function CalendarSetup({ layout, fields }: { layout: DatabaseLayout; fields: Arr
       <DateFieldSelect label={t('database.calendar.by')} value={current} fields={fields} onChange={choose} />
     </div>
   );
+}
+
+/**
+ * FullCalendar names a month's day cell by its number alone (`aria-labelledby`), though the cell
+ * shows its items too (axe's label-content-name-mismatch, WCAG 2.5.3): the cell is named by what it holds.
+ */
+function unlabelDay(arg: { el: HTMLElement }): void {
+  arg.el.removeAttribute('aria-labelledby');
+}
+
+/**
+ * What FullCalendar's view lacks for the keyboard and screen readers, added as it draws: its
+ * arrows are images with no name (`role="img"`) inside buttons its hints name («Предыдущий
+ * месяц») — hidden, the button's title names it; a week's hours scroll in a box the keyboard could
+ * not reach (axe's scrollable-region-focusable) — its first day's column (a gridcell: the box sits
+ * in FullCalendar's grid, which holds rows and cells alone) is a stop for Tab, the arrows scroll it.
+ */
+function readableCalendar(root: HTMLElement): void {
+  for (const icon of root.querySelectorAll('.fc-icon[role="img"]')) {
+    icon.removeAttribute('role');
+    icon.setAttribute('aria-hidden', 'true');
+  }
+  const firstDay = root.querySelector<HTMLElement>('.fc-timegrid-cols td.fc-timegrid-col[role="gridcell"]');
+  if (firstDay && firstDay.tabIndex !== 0) firstDay.tabIndex = 0;
 }

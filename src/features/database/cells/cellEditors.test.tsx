@@ -335,14 +335,15 @@ describe("a row's fields (the side peek, the row's page)", () => {
     const server = fakeDatabaseServer(config, { layouts: [] }, [makeRow(0, { sum: 5, note: 'черновик' })]);
     globalThis.fetch = server.fetch;
     render(<RowFields rowId="row-0" databaseId="db" config={config} editable api={databaseApi} members={[]} saveField={async () => true} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Сумма' }));
+    // Named by the field and the value it shows (WCAG 2.5.3).
+    fireEvent.click(await screen.findByRole('button', { name: 'Сумма 5' }));
     const number = screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement;
     fireEvent.change(number, { target: { value: 'около 12' } });
     fireEvent.keyDown(number, { key: 'Enter' });
     expect(screen.getByRole('alert').textContent).toMatch(/^Не число: «около 12»/);
     // Left for another field (the click's blur is refused too: the editor stays until replaced).
     fireEvent.blur(number);
-    fireEvent.click(screen.getByRole('button', { name: 'Заметка' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Заметка черновик' }));
     const text = screen.getByLabelText('Значение ячейки') as HTMLTextAreaElement;
     expect(text.value).toBe('черновик');
     expect(screen.queryByRole('alert')).toBeNull();
@@ -362,7 +363,7 @@ describe("a row's fields (the side peek, the row's page)", () => {
     const server = fakeDatabaseServer(config, { layouts: [] }, [makeRow(0, { due: '2026-11-25' })]);
     globalThis.fetch = server.fetch;
     render(<RowFields rowId="row-0" databaseId="db" config={config} editable api={databaseApi} members={[]} saveField={async () => true} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Срок' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Срок/ }));
     const field = screen.getByLabelText('Дата') as HTMLInputElement;
     expect(field.value).toBe('25.11.2026');
     fireEvent.change(field, { target: { value: '31.02.2026' } });

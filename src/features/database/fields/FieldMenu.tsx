@@ -90,16 +90,18 @@ interface ColumnHeaderProps {
   onResizeStart(fieldId: string, event: React.MouseEvent | React.TouchEvent): void;
   dragRef?: Ref<HTMLDivElement>;
   dropSide?: 'left' | 'right';
+  /** Its column's position in the grid (aria-colindex: the grid draws some columns only). */
+  colIndex?: number;
 }
 
 /** A column's header: its type and name; a click opens the field's menu (editors only). Memoized: scrolling the rows does not draw the header again. */
-export const ColumnHeader = memo(function ColumnHeader({ column, layout, width, pinnedLeft, onResizeStart, dragRef, dropSide }: ColumnHeaderProps) {
+export const ColumnHeader = memo(function ColumnHeader({ column, layout, width, pinnedLeft, onResizeStart, dragRef, dropSide, colIndex }: ColumnHeaderProps) {
   const { editable } = useDatabase();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const className = ['db-hcell', pinnedLeft !== undefined ? 'db-pin' : '', dropSide ? `is-drop-${dropSide}` : ''].filter(Boolean).join(' ');
   return (
-    <div className={className} role="columnheader" style={{ width, left: pinnedLeft }} ref={dragRef} data-field={column.fieldId}>
+    <div className={className} role="columnheader" aria-colindex={colIndex} style={{ width, left: pinnedLeft }} ref={dragRef} data-field={column.fieldId}>
       <button ref={button} type="button" className="db-hcell-button" disabled={!editable} onClick={() => setOpen(true)} title={column.field.name}>
         <span className="db-type-icon" aria-hidden>
           {TYPE_ICONS[column.field.type]}
@@ -360,7 +362,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
 }
 
 /** «+» at the end of the header: a new field of a chosen type, shown in every view (memoized: the grid renders on every scrolled frame). */
-export const AddFieldButton = memo(function AddFieldButton({ layout, width }: { layout: DatabaseLayout; width: number }) {
+export const AddFieldButton = memo(function AddFieldButton({ layout, width, colIndex }: { layout: DatabaseLayout; width: number; colIndex?: number }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const [open, setOpen] = useState(false);
@@ -378,7 +380,8 @@ export const AddFieldButton = memo(function AddFieldButton({ layout, width }: { 
     }
   };
   return (
-    <div className="db-hcell db-add-field" style={{ width }}>
+    // A header cell of the grid's last column (a grid's row holds cells alone).
+    <div className="db-hcell db-add-field" role="columnheader" aria-colindex={colIndex} style={{ width }}>
       <button
         ref={button}
         type="button"

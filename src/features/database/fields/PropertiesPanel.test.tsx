@@ -22,7 +22,12 @@ const config: DatabaseConfig = {
 const view = (fields: string[]): DatabaseView => ({
   layouts: [{ uid: 'v1', type: 'table', name: 'Таблица', orderedFields: fields.map((fieldId) => ({ fieldId, isWrap: false })) }],
 });
-const headers = () => screen.getAllByRole('columnheader').map((h) => h.querySelector('.db-hcell-name')?.textContent ?? '');
+// The fields' headers (not the rows' gutter nor «+»).
+const headers = () =>
+  screen
+    .getAllByRole('columnheader')
+    .filter((h) => h.hasAttribute('data-field'))
+    .map((h) => h.querySelector('.db-hcell-name')?.textContent ?? '');
 
 async function openPanel(fields: string[], canEdit = true) {
   const mounted = await mountDatabase(config, view(fields), [makeRow(0, { sum: 1 })], { canEdit });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAIN_FIELD_ID, hasOptions, withNewOptions, type DatabaseConfig, type DatabaseField, type RowValue } from '../../../../schema/blocks/database';
 import type { WireUser } from '../../../../schema/user';
@@ -42,6 +42,7 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
   const row = store.rowAt(0);
   const [editing, setEditing] = useState<{ fieldId: string; anchor: HTMLElement; base: { value: RowValue; version: number } } | null>(null);
   const fields = Object.entries(config.fields).filter(([id]) => id !== MAIN_FIELD_ID);
+  const idPrefix = useId();
 
   const done = (value: RowValue | undefined, _move: EditorMove) => {
     const current = editing;
@@ -68,16 +69,19 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
   if (!row) return <div className="db-row-fields is-loading">{store.error ? t('database.readFailed') : t('database.loading')}</div>;
   return (
     <dl className="db-row-fields" aria-label={t('database.rowFields')}>
-      {fields.map(([fieldId, field]) => {
+      {fields.map(([fieldId, field], index) => {
         const value = shownOf(row, fieldId, field);
         const canEdit = editable && isEditableField(field);
+        // The value's button is named by its field and the value it shows (what is seen is in its name: WCAG 2.5.3).
+        const nameId = `${idPrefix}-${index}-name`;
+        const valueId = `${idPrefix}-${index}-value`;
         return (
           <div key={fieldId} className="db-row-field">
             <dt>
               <span className="db-type-icon" aria-hidden>
                 {TYPE_ICONS[field.type]}
               </span>
-              {field.name}
+              <span id={nameId}>{field.name}</span>
             </dt>
             <dd>
               {field.type === 'checkbox' ? (
@@ -104,14 +108,16 @@ export function RowFields({ rowId, databaseId, config, editable, api, members, s
                   type="button"
                   className="db-row-value"
                   disabled={!canEdit}
-                  aria-label={field.name}
+                  aria-labelledby={`${nameId} ${valueId}`}
                   onClick={(e) => setEditing({ fieldId, anchor: e.currentTarget, base: { value: value ?? null, version: row.versions[fieldId] ?? 0 } })}
                 >
-                  {value === undefined || value === null || value === '' ? (
-                    <span className="db-empty-value">{canEdit ? t('database.emptyValue') : '—'}</span>
-                  ) : (
-                    <CellContent field={field} fieldId={fieldId} value={value} databaseId={databaseId} />
-                  )}
+                  <span id={valueId} className="db-row-value-text">
+                    {value === undefined || value === null || value === '' ? (
+                      <span className="db-empty-value">{canEdit ? t('database.emptyValue') : '—'}</span>
+                    ) : (
+                      <CellContent field={field} fieldId={fieldId} value={value} databaseId={databaseId} />
+                    )}
+                  </span>
                 </button>
               )}
             </dd>

@@ -60,12 +60,15 @@ export const CalculationCell = memo(function CalculationCell({
   width,
   pinnedLeft,
   figure,
+  colIndex,
 }: {
   column: GridColumn;
   layout: DatabaseLayout;
   width: number;
   pinnedLeft?: number;
   figure: number | null | undefined;
+  /** Its column's position in the grid (aria-colindex). */
+  colIndex?: number;
 }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
@@ -80,14 +83,19 @@ export const CalculationCell = memo(function CalculationCell({
     setOpen(false);
   };
   return (
-    <div className={`db-fcell${pinnedLeft !== undefined ? ' db-pin' : ''}`} style={{ width, left: pinnedLeft }}>
+    <div className={`db-fcell${pinnedLeft !== undefined ? ' db-pin' : ''}`} role="gridcell" aria-colindex={colIndex} style={{ width, left: pinnedLeft }}>
       <button
         ref={button}
         type="button"
         className="db-fcell-button"
         disabled={!db.editable && !calculation}
         onClick={() => db.editable && setOpen(true)}
-        aria-label={t('database.calculate', { name: column.field.name })}
+        // What is seen is in the name (WCAG 2.5.3): «Расчёт Цена: Сумма 200».
+        aria-label={
+          calculation
+            ? `${t('database.calculate', { name: column.field.name })}: ${t(`database.calculations.${calculation}`)} ${formatFigure(column.field, calculation, figure)}`
+            : t('database.calculate', { name: column.field.name })
+        }
       >
         {calculation ? (
           <>

@@ -51,6 +51,13 @@ export interface RowProps {
   /** The list it is dragged in (the database and view). */
   scope: string;
   onRowDrop(rowId: string, targetId: string, side: DropSide): void;
+  /** The start of its cells' ids (`cellId`): the grid's keyboard target names the active cell by it (aria-activedescendant). */
+  idPrefix: string;
+}
+
+/** The id of the cell drawn at a row's and a column's index (the grid's `useId`, then the place). */
+export function cellId(idPrefix: string, row: number, col: number): string {
+  return `${idPrefix}-${row}-${col}`;
 }
 
 /** One row: re-rendered only when its row object, its selection or the columns drawn change. */
@@ -79,6 +86,7 @@ export const Row = memo(
     reorderable,
     scope,
     onRowDrop,
+    idPrefix,
   }: RowProps) {
     const element = useRef<HTMLDivElement | null>(null);
     const handle = useRef<HTMLSpanElement>(null);
@@ -112,9 +120,12 @@ export const Row = memo(
       return (
         <div
           key={column.fieldId}
+          id={cellId(idPrefix, index, col)}
           className={className}
-          role="gridcell"
-          aria-colindex={col + 1}
+          // The title names its row (a row header), as a spreadsheet's first column does to a screen reader.
+          role={col === 0 ? 'rowheader' : 'gridcell'}
+          // Column 1 is the rows' gutter (their checkboxes).
+          aria-colindex={col + 2}
           aria-selected={selected}
           data-col={col}
           style={{ width: widths[col] }}
@@ -156,7 +167,8 @@ export const Row = memo(
         ref={attach}
         style={{ transform: `translateY(${top}px)`, width, minHeight: ROW_HEIGHT }}
       >
-        <div className="db-gutter db-pin" style={{ width: gutter }}>
+        {/* A cell of its own (a row holds cells alone): the row's «+», handle and checkbox. */}
+        <div className="db-gutter db-pin" role="gridcell" aria-colindex={1} style={{ width: gutter }}>
           {editable && row && gutter === GUTTER && (
             <button type="button" className="db-insert" data-insert tabIndex={-1} aria-label={labels.insertRow} title={labels.insertRow}>
               +
@@ -196,5 +208,6 @@ export const Row = memo(
     a.onRowDrop === b.onRowDrop &&
     a.index === b.index &&
     a.measure === b.measure &&
+    a.idPrefix === b.idPrefix &&
     a.widths.join() === b.widths.join(),
 );

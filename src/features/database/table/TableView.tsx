@@ -1,5 +1,5 @@
 import { createPortal } from 'react-dom';
-import { useId, useMemo, useState, type CSSProperties } from 'react';
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasOptions, optionColor, withNewOptions, type DatabaseLayout } from '../../../../schema/blocks/database';
 import { newId } from '../../../../schema/ids';
@@ -16,13 +16,15 @@ import { useColumnReorder } from './useColumnReorder';
 import { GroupHeader } from './GroupHeader';
 import { useCellWrites } from './useCellWrites';
 import { useGridClipboard } from './useGridClipboard';
-import { FOOTER_HEIGHT, GUTTER, HEADER_HEIGHT, Row, type GridLabels } from './TableRow';
+import { FOOTER_HEIGHT, GUTTER, HEADER_HEIGHT, Row, cellId, type GridLabels } from './TableRow';
 import { ADD_COLUMN, useGridGroups, useGridLayout } from './useGridLayout';
 import { useGridEditing, useGridSelection, useGridSink } from './useGridEditing';
 import { useGridCommands, useGridUndo } from './useGridCommands';
 import { useHistoryInput } from '../../../app/historyInput';
 import { useRowActions } from './useRowActions';
 import { useColumnResize, useGridPointer } from './useGridPointer';
+import { cellSelection } from './gridModel';
+import { tabbableBeyond } from './leaveGrid';
 
 export interface TableViewProps {
   /** The view as shown (its unsaved changes over it). */
@@ -74,7 +76,60 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
   const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set());
   const { replay } = useGridUndo({ store, columns, writes, setChecked, setSelection: selection.setSelection });
   const rows = useRowActions({ layout, store, groups, grid, writes, selection, sink, editing, checked, setChecked, replay });
-  const commands = useGridCommands({ layout, groupField, store, columns, writes, selection, sink, editing, rows, checked, setChecked, replay });
+  /** The keys leave the cells (docs/web-app.md «Accessibility» → «Databases»): to the page's element after or before the grid, or to the grid as a whole. */
+  const leave = (to: 'next' | 'previous' | 'grid') => {
+    const element = scroll.current;
+    if (!element) return;
+    if (to === 'grid') return element.focus({ preventScroll: true });
+    const beyond = tabbableBeyond(element, to === 'previous');
+    if (beyond) beyond.focus();
+    else sink.sink.current?.blur();
+  };
+  const commands = useGridCommands({ layout, groupField, store, columns, writes, selection, sink, editing, rows, checked, setChecked, replay, leave });
+  /** The cells take the keys (the grid reached by Tab, or Enter or an arrow on the grid as a whole): the active cell, else the first. */
+  const enterCells = () => {
+    if (!selection.selection && count > 0) selection.select(cellSelection({ row: 0, col: 0 }));
+    sink.focusGrid();
+  };
+  const onGridFocus = (event: FocusEvent<HTMLDivElement>) => {
+    // The grid itself focused from elsewhere (Tab, Shift+Tab): on to its cells; not when Escape
+    // left them for it (the focus comes from the keyboard target), nor on a click (the mouse selects cells itself).
+    if (event.target !== event.currentTarget || event.relatedTarget === sink.sink.current || !event.currentTarget.matches(':focus-visible')) return;
+    enterCells();
+  };
+  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget) return;
+    if (event.key === 'Tab' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // Escape, then Tab (or Shift+Tab): past the grid, its header's and footer's buttons too (Shift+Tab from after the grid reaches them).
+      event.preventDefault();
+      leave(event.shiftKey ? 'previous' : 'next');
+    } else if (event.key === 'Enter' || event.key === 'F2' || event.key === ' ' || event.key.startsWith('Arrow')) {
+      event.preventDefault();
+      enterCells();
+    } else if ((event.ctrlKey || event.metaKey) && !['Control', 'Meta', 'Shift', 'Alt'].includes(event.key)) {
+      // Ctrl/⌘ with a key (undo, redo, select all, fill down) acts as on the cells, which take the keys again.
+      enterCells();
+      commands.onKeyDown(event as unknown as KeyboardEvent<HTMLTextAreaElement>);
+    }
+  };
+  // The keyboard target names the active cell (aria-activedescendant) while it is drawn: a screen
+  // reader says its value, its column and its row as the selection moves. Set after each drawing
+  // of the grid and of its scrolled rows (the cell may be drawn later than the selection moves).
+  const activeCell = useRef<string | null>(null);
+  activeCell.current = selection.selection ? cellId(gridId, selection.selection.focus.row, selection.selection.focus.col) : null;
+  const nameActiveCell = useCallback(() => {
+    const target = sink.sink.current;
+    if (!target) return;
+    const id = activeCell.current;
+    if (id && document.getElementById(id)) target.setAttribute('aria-activedescendant', id);
+    else target.removeAttribute('aria-activedescendant');
+  }, [sink.sink]);
+  useLayoutEffect(nameActiveCell);
+  const afterDraw = editing.afterDraw;
+  const afterBodyDraw = useCallback(() => {
+    afterDraw();
+    nameActiveCell();
+  }, [afterDraw, nameActiveCell]);
   // The browser's undo and redo (its Edit menu, a phone's gesture) are the grid's, as Ctrl/⌘+Z and Ctrl/⌘+Shift+Z are.
   useHistoryInput(sink.sink, { undo: () => void replay(() => writes.history.undo()), redo: () => void replay(() => writes.history.redo()) });
   const { onCopy, onCut, onPaste } = useGridClipboard({
@@ -132,10 +187,15 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         role="grid"
         id={gridId}
         aria-label={labels.table}
-        aria-rowcount={count + 1}
-        aria-colcount={columns.length}
+        // The header, the rows and the footer; the gutter, the fields and «+» (virtualised: each drawn cell says where it is).
+        aria-rowcount={count + 1 + (hasFooter ? 1 : 0)}
+        aria-colcount={columns.length + 1 + (editable ? 1 : 0)}
         aria-readonly={!editable || undefined}
         aria-multiselectable
+        // One stop for Tab (its cells then take the keys); Escape on a cell comes back here.
+        tabIndex={0}
+        onFocus={onGridFocus}
+        onKeyDown={onGridKey}
         {...pointer}
       >
         {/* The grid's keyboard and clipboard target: outside the page's editable (a portal), where
@@ -148,6 +208,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
               className="db-sink"
               aria-label={labels.keyboard}
               aria-controls={gridId}
+              // Focused by the grid alone (Tab reaches the grid, not this target at the end of the page).
+              tabIndex={-1}
               inputMode="none"
               onKeyDown={commands.onKeyDown}
               onInput={commands.onTyped}
@@ -159,10 +221,10 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
           )}
         <div className={`db-canvas${grid.sideways ? ' is-sideways' : ''}`} style={{ width: totalWidth, '--db-pin-title': `${gutter}px` } as CSSProperties}>
           <div className="db-header" role="row" aria-rowindex={1} style={{ width: totalWidth, height: HEADER_HEIGHT }}>
-            <div className="db-gutter db-pin" style={{ left: 0, width: gutter }}>
+            <div className="db-gutter db-pin" role="columnheader" aria-colindex={1} style={{ left: 0, width: gutter }}>
               <input type="checkbox" aria-label={labels.selectAllRows} checked={allChecked} onChange={() => rows.checkAll(!allChecked)} />
             </div>
-            <ColumnHeader column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} onResizeStart={startResize} />
+            <ColumnHeader column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} onResizeStart={startResize} colIndex={2} />
             {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
             {virtualCols.map((vc) => (
               <ColumnHeader
@@ -173,16 +235,17 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
                 onResizeStart={startResize}
                 dragRef={reorder.ref(rest[vc.index].fieldId)}
                 dropSide={reorder.over?.fieldId === rest[vc.index].fieldId ? reorder.over.side : undefined}
+                colIndex={vc.index + 3}
               />
             ))}
             {rightPad > 0 && <div style={{ width: rightPad, flex: 'none' }} />}
-            {editable && <AddFieldButton layout={layout} width={ADD_COLUMN} />}
+            {editable && <AddFieldButton layout={layout} width={ADD_COLUMN} colIndex={columns.length + 2} />}
           </div>
           <VirtualBody
             virtualizer={rowItems}
             className="db-body"
             onRange={grid.onRange}
-            afterDraw={editing.afterDraw}
+            afterDraw={afterBodyDraw}
             renderItem={(item) => {
               const rowIndex = grid.rowOfItem(item.index);
               const top = item.start - HEADER_HEIGHT;
@@ -232,14 +295,15 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
                   reorderable={rows.ownOrder && editable && gutter === GUTTER}
                   scope={rowScope}
                   onRowDrop={rows.onRowDrop}
+                  idPrefix={gridId}
                 />
               );
             }}
           />
           {hasFooter && (
-            <div className="db-footer" role="row" style={{ width: totalWidth, height: FOOTER_HEIGHT }}>
-              <div className="db-gutter db-pin" style={{ left: 0, width: gutter }} />
-              <CalculationCell column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} figure={figures[columns[0].fieldId]} />
+            <div className="db-footer" role="row" aria-rowindex={count + 2} style={{ width: totalWidth, height: FOOTER_HEIGHT }}>
+              <div className="db-gutter db-pin" role="gridcell" aria-colindex={1} style={{ left: 0, width: gutter }} />
+              <CalculationCell column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} figure={figures[columns[0].fieldId]} colIndex={2} />
               {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
               {virtualCols.map((vc) => (
                 <CalculationCell
@@ -248,6 +312,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
                   layout={layout}
                   width={restWidths[vc.index]}
                   figure={figures[rest[vc.index].fieldId]}
+                  colIndex={vc.index + 3}
                 />
               ))}
             </div>

@@ -45,6 +45,10 @@ describe('keyboard navigation', () => {
     expect(gridKeyAction({ key: 'ArrowLeft', shiftKey: true }, false)).toEqual({ type: 'move', dRow: 0, dCol: -1, extend: true });
     expect(gridKeyAction({ key: 'ArrowUp', ctrlKey: true }, false)).toMatchObject({ type: 'move', dRow: -1_000_000_000 });
     expect(gridKeyAction({ key: 'Enter' }, false)).toEqual({ type: 'edit' });
+    // Ctrl/⌘+Enter opens the row (issue 37: the «Открыть» button is the mouse's); while editing, Enter commits as ever.
+    expect(gridKeyAction({ key: 'Enter', ctrlKey: true }, false)).toEqual({ type: 'open' });
+    expect(gridKeyAction({ key: 'Enter', metaKey: true }, false, { checkbox: true })).toEqual({ type: 'open' });
+    expect(gridKeyAction({ key: 'Enter', ctrlKey: true }, true)).toEqual({ type: 'commit', then: 'down' });
     expect(gridKeyAction({ key: 'я' }, false)).toEqual({ type: 'edit', initial: 'я' });
     expect(gridKeyAction({ key: 'c', ctrlKey: true }, false)).toBeNull();
     expect(gridKeyAction({ key: 'a', metaKey: true }, false)).toEqual({ type: 'selectAll' });

@@ -101,6 +101,7 @@ export type GridKeyAction =
   | { type: 'redo' }
   | { type: 'moveRows'; step: -1 | 1 }
   | { type: 'fillDown' }
+  | { type: 'open' }
   | null;
 
 const ARROWS: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -130,6 +131,8 @@ export function gridKeyAction(event: KeyLike, editing: boolean, opts: { checkbox
     return { type: 'move', dRow: arrow[0] * far, dCol: arrow[1] * far, extend: !!event.shiftKey };
   }
   if (event.key === 'Tab') return { type: 'tab', back: !!event.shiftKey };
+  // Ctrl/⌘+Enter opens the active cell's row (the keyboard's «Открыть»), a checkbox's too.
+  if (mod && !event.altKey && !event.shiftKey && event.key === 'Enter') return { type: 'open' };
   if (opts.checkbox && !mod && !event.altKey && (event.key === ' ' || event.key === 'Enter')) return { type: 'toggle' };
   if (event.key === 'Enter' || event.key === 'F2') return opts.checkbox ? null : { type: 'edit' };
   if (event.key === 'Escape') return { type: 'cancel' };

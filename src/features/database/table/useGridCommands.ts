@@ -9,7 +9,7 @@ import { isEditableField } from '../cells/cells';
 import { useDatabase } from '../context';
 import type { GridColumn } from '../fields/columns';
 import { cellOf, type RowStore } from '../rows/rowStore';
-import { cellSelection, gridKeyAction, moveSelection, stepLine, tabSelection, type GridKeyAction, type GridSelection } from './gridModel';
+import { cellSelection, gridKeyAction, isOnlyCell, moveSelection, stepLine, tabSelection, type GridKeyAction, type GridSelection } from './gridModel';
 import type { useCellWrites } from './useCellWrites';
 import type { GridEditing, GridSelectionState, GridSink } from './useGridEditing';
 import type { RowActions } from './useRowActions';
@@ -90,6 +90,12 @@ interface CommandParts {
   checked: ReadonlySet<string>;
   setChecked: Dispatch<SetStateAction<ReadonlySet<string>>>;
   replay: ReturnType<typeof useGridUndo>['replay'];
+  /**
+   * The keys leave the grid (no keyboard trap, WCAG 2.1.2): `'next'` and `'previous'` to the
+   * page's element after or before it (Tab past the last cell, Shift+Tab before the first),
+   * `'grid'` to the grid as a whole (Escape on one cell), from where Tab goes on.
+   */
+  leave(to: 'next' | 'previous' | 'grid'): void;
 }
 
 /** What a command of the grid is given: its action, and the selection it acts on. */
@@ -116,9 +122,10 @@ export function useGridCommands({
   checked,
   setChecked,
   replay,
+  leave,
 }: CommandParts) {
   const { t } = useTranslation('automation');
-  const { editable } = useDatabase();
+  const { editable, openRow } = useDatabase();
   const { failed, jobOf, history, inTurn, writeStep } = writes;
   const { selection, setSelection, select, size, range } = sel;
   const count = store.count ?? 0;
@@ -182,7 +189,12 @@ export function useGridCommands({
 
   const commands: Commands = {
     move: (action, at) => select(moveSelection(at, action.dRow, action.dCol, size, action.extend)),
-    tab: (action, at) => select(tabSelection(at, action.back, size)),
+    tab: (action, at) => {
+      const next = tabSelection(at, action.back, size);
+      // Past the first or the last cell: on to the page's element before or after the grid.
+      if (next.focus.row === at.focus.row && next.focus.col === at.focus.col) leave(action.back ? 'previous' : 'next');
+      else select(next);
+    },
     edit: (action, at) => void editing.startEditing(at.focus, action.initial),
     toggle: (_action, at) => editing.toggleCell(at.focus),
     clear: () => clearRange(),
@@ -195,10 +207,16 @@ export function useGridCommands({
       const row = store.rowAt(at.focus.row);
       if (row) rows.moveRows(row.id, (moving) => stepLine(moving, action.step, count));
     },
+    open: (_action, at) => {
+      const row = store.rowAt(at.focus.row);
+      if (row && openRow) openRow(row.id);
+    },
     selectAll: () => setSelection({ anchor: { row: 0, col: 0 }, focus: { row: Math.max(0, count - 1), col: columns.length - 1 } }),
     cancel: (_action, at) => {
       if (checked.size) setChecked(new Set());
-      else setSelection(cellSelection(at.focus));
+      else if (!isOnlyCell(at, at.focus)) setSelection(cellSelection(at.focus));
+      // One cell selected: Escape leaves the cells for the grid as a whole (Tab goes on from there).
+      else leave('grid');
     },
   };
 
@@ -216,6 +234,10 @@ export function useGridCommands({
       if (action?.type === 'undo' || action?.type === 'redo') {
         event.preventDefault();
         void replay(() => (action.type === 'undo' ? history.undo() : history.redo()));
+      } else if ((event.key === 'Tab' && count === 0) || event.key === 'Escape') {
+        // No cell to go to (no rows), or Escape: the keys leave the cells.
+        event.preventDefault();
+        leave(event.key === 'Escape' ? 'grid' : event.shiftKey ? 'previous' : 'next');
       } else if (event.key.startsWith('Arrow') || event.key === 'Tab') {
         event.preventDefault();
         select(cellSelection({ row: 0, col: 0 }));

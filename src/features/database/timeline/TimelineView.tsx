@@ -549,7 +549,7 @@ function TimelineLanes({
         style={{ '--pane': `${pane}px`, maxHeight: store.count === null ? undefined : HEADER_HEIGHT + (count + 3) * ROW_HEIGHT + 2 } as CSSProperties}
         role="grid"
         aria-label={t('database.timeline.rows')}
-        aria-rowcount={count}
+        aria-rowcount={count + (showTable ? 1 : 0)}
         aria-busy={store.count === null}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
@@ -557,7 +557,7 @@ function TimelineLanes({
       >
         <div className="db-timeline-head" style={{ width: total, height: HEADER_HEIGHT }}>
           {showTable && (
-            <div className="db-timeline-corner" style={{ width: pane }} role="row">
+            <div className="db-timeline-corner" style={{ width: pane }} role="row" aria-rowindex={1}>
               <span role="columnheader" style={{ width: titleWidth }}>
                 {db.config.fields[MAIN_FIELD_ID]?.name || t('database.untitledRow')}
               </span>
@@ -724,7 +724,7 @@ const TimelineRow = memo(function TimelineRow({
     <div
       className={`db-timeline-row${row ? '' : ' is-loading'}`}
       role="row"
-      aria-rowindex={index + 1}
+      aria-rowindex={index + (pane > 0 ? 2 : 1)}
       data-row={index}
       data-row-id={row?.id}
       style={{ transform: `translateY(${top}px)`, width }}
@@ -746,7 +746,9 @@ const TimelineRow = memo(function TimelineRow({
           ))}
         </div>
       )}
+      {/* The bar's cell: a row holds cells alone (ARIA's grid). */}
       <div
+        role="gridcell"
         className={`db-timeline-lane${undated && editable ? ' is-undated' : ''}`}
         style={{ left: pane, width: width - pane }}
         title={undated && editable ? labels.setDay : undefined}
