@@ -1,7 +1,8 @@
 import { useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { tabbables, useModal } from './modal';
+import { useModal } from './modal';
+import { tabbables } from './tabbable';
 import './overlay.css';
 import { useDocumentTitle } from '../app/documentTitle';
 

@@ -4,32 +4,7 @@
  * page's top bar, its content and the open side panels, and the skip links.
  */
 
-const TABBABLE = [
-  'a[href]',
-  'button:not([disabled])',
-  'input:not([disabled]):not([type="hidden"])',
-  'select:not([disabled])',
-  'textarea:not([disabled])',
-  '[tabindex]',
-  '[contenteditable="true"]',
-  'summary',
-].join(',');
-
-/** Whether a person can see and Tab to the element (not hidden, not inert, not tabindex=-1). */
-function isTabbable(element: HTMLElement): boolean {
-  if (element.tabIndex < 0) return false;
-  if (element.closest('[inert], [aria-hidden="true"], [hidden]')) return false;
-  // Inside a contenteditable, only the editable root itself is a stop.
-  if (element.parentElement?.closest('[contenteditable="true"]')) return false;
-  const box = element.getBoundingClientRect();
-  if (box.width === 0 && box.height === 0) return false;
-  return getComputedStyle(element).visibility !== 'hidden';
-}
-
-/** The Tab stops in `root`, in document order. */
-export function tabbablesIn(root: ParentNode = document): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(TABBABLE)).filter(isTabbable);
-}
+import { FOCUSABLE, tabbables } from './tabbable';
 
 /**
  * Focuses the first Tab stop after `element` and everything inside it (the next region of the
@@ -37,7 +12,7 @@ export function tabbablesIn(root: ParentNode = document): HTMLElement[] {
  * Returns the element focused.
  */
 export function focusAfter(element: HTMLElement): HTMLElement | null {
-  const all = tabbablesIn();
+  const all = tabbables();
   const next =
     all.find((candidate) => !element.contains(candidate) && element.compareDocumentPosition(candidate) & Node.DOCUMENT_POSITION_FOLLOWING) ??
     all.find((candidate) => !element.contains(candidate)) ??
@@ -60,11 +35,11 @@ function regions(): HTMLElement[] {
 
 /** Focuses a region: an editor (or another Tab stop) itself, else its first Tab stop, else the region (made focusable). */
 export function focusRegion(region: HTMLElement): void {
-  if (region.isContentEditable || region.matches(TABBABLE)) {
+  if (region.isContentEditable || region.matches(FOCUSABLE)) {
     region.focus();
     return;
   }
-  const first = tabbablesIn(region)[0];
+  const first = tabbables(region)[0];
   if (first) {
     first.focus();
     return;

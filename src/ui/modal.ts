@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { tabbables } from './tabbable';
 
 /**
  * Modal behaviour shared by every modal surface (`Dialog`, the leave guard, the wizard): while
@@ -45,37 +46,6 @@ function anchorOf(element: Element): HTMLElement | null {
     if (anchor) return anchor;
   }
   return null;
-}
-
-const FOCUSABLE = 'a[href], area[href], button, input, select, textarea, iframe, summary, [tabindex], [contenteditable]:not([contenteditable="false"])';
-
-function visible(element: HTMLElement): boolean {
-  if (typeof element.checkVisibility === 'function') return element.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
-  // jsdom: no layout, so only what styles and `hidden` say.
-  for (let node: HTMLElement | null = element; node; node = node.parentElement) {
-    if (node.hidden) return false;
-    const style = getComputedStyle(node);
-    if (style.display === 'none' || style.visibility === 'hidden') return false;
-  }
-  return true;
-}
-
-/** The elements Tab stops at inside `root`, in document order (a radio group stops once, at its checked radio). */
-export function tabbables(root: HTMLElement): HTMLElement[] {
-  const found = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-    (element) =>
-      element.tabIndex >= 0 &&
-      !(element as HTMLButtonElement).disabled &&
-      !(element instanceof HTMLInputElement && element.type === 'hidden') &&
-      !element.closest('[inert]') &&
-      visible(element),
-  );
-  return found.filter((element) => {
-    if (!(element instanceof HTMLInputElement) || element.type !== 'radio' || !element.name) return true;
-    const group = found.filter((other) => other instanceof HTMLInputElement && other.type === 'radio' && other.name === element.name) as HTMLInputElement[];
-    const checked = group.find((radio) => radio.checked);
-    return checked ? checked === element : group[0] === element;
-  });
 }
 
 /** Whether `element` is the innermost open modal. */

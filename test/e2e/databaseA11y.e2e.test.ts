@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { axeViolations } from '../helpers/axe';
 import { browserSuite } from '../helpers/browserSuite';
 import { shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
@@ -12,8 +12,6 @@ import { cookieOf } from '../helpers/browser';
 
 const suite = browserSuite({ timeoutMs: 120_000 });
 const S = () => `${suite.server.url}/api/v3/spaces`;
-const AXE_SOURCE = readFileSync(require.resolve('axe-core'), 'utf8');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 const now = new Date();
 const day = (d: number) => `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
@@ -73,26 +71,6 @@ async function databaseWithViews(page: Page) {
   return { holderId: holder.data.id, rowId: rows[0].id };
 }
 
-/** axe's WCAG 2.2 A/AA violations in the elements `include` selects (the database's own: the page around it is others' to check), as "rule: target — why" for each node. */
-async function violations(page: Page, include: string[]): Promise<string[]> {
-  // Evaluated, not a script tag: the app's CSP refuses inline scripts (evaluation is the debugger's, outside it).
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(
-    async ([tags, include]) => {
-      const result = await (
-        window as unknown as {
-          axe: { run(c: unknown, o: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[]; failureSummary?: string }> }> }> };
-        }
-      ).axe.run({ include: include.map((selector) => [selector]) }, { runOnly: { type: 'tag', values: tags } });
-      return result.violations.flatMap((v) =>
-        v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${(n.failureSummary ?? '').split('\n').slice(0, 2).join(' ')}`),
-      );
-    },
-    [TAGS, include] as const,
-  );
-  return found;
-}
-
 const SCREENS = ['Таблица', 'Доска', 'Календарь', 'Хронология', 'Диаграмма'] as const;
 const READY: Record<(typeof SCREENS)[number], string> = {
   Таблица: '.db-scroll .db-row',
@@ -109,7 +87,7 @@ async function inBothSchemes(page: Page, name: string, include: string[]): Promi
     await page.emulateMedia({ colorScheme: scheme });
     await page.locator(`html[data-theme="${scheme}"]`).waitFor();
     await shoot(page, `db-a11y-${name}-${scheme}-${page.viewportSize()?.width}`);
-    found.push(...(await violations(page, include)).map((v) => `${name}, ${scheme}: ${v}`));
+    found.push(...(await axeViolations(page, { include })).map((v) => `${name}, ${scheme}: ${v}`));
   }
   await page.emulateMedia({ colorScheme: 'light' });
   return found;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { BLOCK_DEFINITIONS } from '../../schema/blocks';
+import { axeViolations } from '../helpers/axe';
 import { browserSuite } from '../helpers/browserSuite';
 import { cookieOf } from '../helpers/browser';
 import { eventually, shoot } from '../helpers/editorPage';
@@ -165,26 +165,6 @@ it('a phone: «Перейти к меню» opens the drawer and puts the focus 
   await page.context().close();
 });
 
-/** axe-core's WCAG 2.2 A/AA rules over `include` (selectors): the violations, each with its nodes. */
-async function axeViolations(page: Page, include: string[]): Promise<string[]> {
-  // The app's CSP forbids inline scripts (addScriptTag): the source is evaluated through the devtools protocol instead.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(require.resolve('axe-core'), 'utf8'));
-  return page.evaluate(async (selectors) => {
-    type Node = { target: string[]; any: { data?: { fgColor?: string; bgColor?: string; contrastRatio?: number } | null }[] };
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; nodes: Node[] }[] }> } }).axe;
-    // A contrast failure says its colours and ratio.
-    const described = (node: Node) => {
-      const data = node.any[0]?.data;
-      return data?.contrastRatio ? `${node.target.join(' ')} (${data.fgColor} on ${data.bgColor}: ${data.contrastRatio})` : node.target.join(' ');
-    };
-    const result = await axe.run(
-      { include: selectors.filter((s) => document.querySelector(s)).map((s) => [s]) },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } },
-    );
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map(described).join(', ')}`);
-  }, include);
-}
-
 it('axe (WCAG 2.2 A/AA): every block type, the slash menu, the block menu, the sidebar and the inbox; light and dark, 1280 and 375 px', async () => {
   const page = await suite.signedIn('a11y.axe@example.com');
   const defaults = Object.fromEntries(
@@ -218,7 +198,7 @@ it('axe (WCAG 2.2 A/AA): every block type, the slash menu, the block menu, the s
   const check = async (name: string) => {
     // Panels and menus fade in: contrast is measured once they are drawn in full.
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-    found[name] = await axeViolations(page, scope);
+    found[name] = await axeViolations(page, { include: scope });
     await shoot(page, `a11y-axe-${name}`);
   };
 
@@ -261,7 +241,7 @@ it('axe (WCAG 2.2 A/AA): every block type, the slash menu, the block menu, the s
   await page.locator('.mention-popup').waitFor();
   expect(await composer.getAttribute('aria-controls')).toBe(await page.locator('.mention-popup').getAttribute('id'));
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  found['comments-mention-1280-light'] = await axeViolations(page, ['.comments-panel']);
+  found['comments-mention-1280-light'] = await axeViolations(page, { include: ['.comments-panel'] });
   await shoot(page, 'a11y-axe-comments-mention-1280-light');
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Комментарии', exact: true }).focus();

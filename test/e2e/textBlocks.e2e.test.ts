@@ -28,7 +28,7 @@ it('to-do, callout, formula and code blocks work and persist', async () => {
   await page.keyboard.type('[] Купить хлеб');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
-  await page.getByRole('checkbox', { name: 'Отметить выполненной' }).click();
+  await page.getByRole('checkbox', { name: 'Купить хлеб' }).click();
   await page.locator('.block-checkboxBlock.is-checked').waitFor();
 
   // A line of text, then a formula made with /latex and edited in place.
@@ -76,7 +76,7 @@ it('to-do, callout, formula and code blocks work and persist', async () => {
   await page.reload();
   await page.locator('[data-slate-editor] h1').waitFor();
 
-  await expect(page.getByRole('checkbox', { name: 'Отметить выполненной' }).isChecked()).resolves.toBe(true);
+  await expect(page.getByRole('checkbox', { name: 'Купить хлеб' }).isChecked()).resolves.toBe(true);
   await expect(page.getByRole('button', { name: 'Сменить значок' }).textContent()).resolves.toBe('🔥');
   await expect(page.locator('.block-calloutBlock .callout-content').textContent()).resolves.toBe('Важно');
   await page.locator('.block-latexBlock .katex-display').waitFor();
