@@ -436,10 +436,13 @@ export function DocumentEditor({
   const linkCard = useLinkCard(editor, canEdit, frame, toolbar.openLink);
   // Escape twice (block selection, then out) leaves the editor for the next Tab stop after it:
   // Tab itself indents (docs/web-app.md, «Accessibility» → «Editor and menus»).
+  // In a panel that Escape closes (a row's peek), leaving is the panel's: the Escape goes on to it.
   const leaveEditor = useCallback(() => {
     const root = ReactEditor.toDOMNode(editor as ReactEditor, editor);
+    if (root.closest('[role="dialog"]')) return false;
     // The Slate selection stays, so Shift+Tab back puts the caret where it was.
     if (!focusAfter(frame.current ?? root)) root.blur();
+    return true;
   }, [editor]);
   const blockSelection = useBlockSelection(editor, canEdit, leaveEditor);
   // The block menu from the keyboard (Ctrl+/ as in Notion, the context-menu key, Shift+F10): BlockHandle fills this.

@@ -17,11 +17,11 @@ const edges = (range: BlockRange): [number, number] => [Math.min(range.anchor, r
  * selection, Shift+↑/↓ extend it; Backspace/Delete delete the selected blocks (with their
  * subtrees), Ctrl/Cmd+D duplicates, Ctrl/Cmd+Shift+↑/↓ moves them, Tab/Shift+Tab indent and
  * outdent, Ctrl/Cmd+C/X copy/cut them through the clipboard code; Enter goes back to the caret,
- * a click anywhere too. Escape again leaves the editor (`onLeave`, the keyboard's way out while
+ * a click anywhere too. Escape again leaves the editor (`onLeave`, false when it lets the Escape go on to the panel around it; the keyboard's way out while
  * Tab indents: issue 37), the caret left at the end of the focused block; so does Escape in the
  * title. The selected blocks are highlighted by one generated style rule (nothing re-renders).
  */
-export function useBlockSelection(editor: Editor, enabled: boolean, onLeave?: () => void) {
+export function useBlockSelection(editor: Editor, enabled: boolean, onLeave?: () => boolean) {
   const [range, setRange] = useState<BlockRange | null>(null);
 
   const uidAt = (index: number) => (editor.children[index] as BlockElement | undefined)?.uid;
@@ -52,8 +52,7 @@ export function useBlockSelection(editor: Editor, enabled: boolean, onLeave?: ()
       const [start, end] = Range.edges(selection);
       if (start.path[0] === 0) {
         if (!onLeave || end.path[0] !== 0) return false;
-        onLeave();
-        return true;
+        return onLeave();
       }
       const next = { anchor: start.path[0], focus: end.path[0] };
       setRange(next);
@@ -65,8 +64,7 @@ export function useBlockSelection(editor: Editor, enabled: boolean, onLeave?: ()
     if (key === 'Escape' && onLeave) {
       setRange(null);
       if (editor.children[range.focus]) Transforms.select(editor, Editor.end(editor, [range.focus]));
-      onLeave();
-      return true;
+      return onLeave();
     }
     if (key === 'Escape' || key === 'Enter') {
       exit(range.focus);
