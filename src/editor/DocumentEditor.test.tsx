@@ -20,9 +20,6 @@ const noApi: BlockSyncApi = {
   deleteBlock: () => new Promise(() => undefined),
 };
 
-// jsdom lacks structuredClone (browsers and Node have it); Slate nodes are plain JSON.
-globalThis.structuredClone ??= ((value: unknown) => JSON.parse(JSON.stringify(value))) as typeof structuredClone;
-
 describe('DocumentEditor: duplicating a nested page', () => {
   it('asks the server for a copy of the page under this one; when it cannot be made, the duplicated block goes again', async () => {
     const calls = installFetch(() => ({ status: 403, body: { data: null, errors: [{ code: 'forbidden', message: '' }] } }));

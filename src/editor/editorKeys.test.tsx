@@ -11,6 +11,7 @@ import { newElement } from '../../schema/element';
 import { createStore } from '../app/store';
 import { DocumentEditor } from './DocumentEditor';
 import { TEST_PAGE_ID, wireBlock } from './blocks/testing';
+import { withContentEditable } from '../../test/helpers/jsdomEditable';
 
 /*
  * Keys at the editor level: the page editor as the page screen mounts it (DocumentEditor: its key
@@ -20,21 +21,7 @@ import { TEST_PAGE_ID, wireBlock } from './blocks/testing';
  * deleting selected blocks merges the remaining text (docs/web-app.md «Editor keys»).
  */
 
-// jsdom lacks structuredClone (browsers and Node have it); Slate nodes are plain JSON.
-globalThis.structuredClone ??= ((value: unknown) => JSON.parse(JSON.stringify(value))) as typeof structuredClone;
-
-// jsdom has no isContentEditable, which slate-react checks before it handles a key.
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'isContentEditable', {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.closest('[contenteditable="true"]') !== null;
-    },
-  });
-});
-afterAll(() => {
-  delete (HTMLElement.prototype as { isContentEditable?: boolean }).isContentEditable;
-});
+withContentEditable();
 
 const page = newElement({ id: TEST_PAGE_ID, workspaceId: 'ws', title: 'Страница', section: 'private' }, '2026-01-01T00:00:00.000Z');
 

@@ -5,6 +5,7 @@ import { Transforms, type Descendant } from 'slate';
 import { Editable, Slate } from 'slate-react';
 import { CLIPBOARD_MIME } from '../../plugins/withClipboard/content';
 import { BLOCK_CHUNK_SIZE, createPageEditor } from './pageEditor';
+import { withContentEditable } from '../../test/helpers/jsdomEditable';
 
 /** A DataTransfer stand-in for the events. */
 function transfer(formats: Record<string, string> = {}) {
@@ -25,18 +26,7 @@ function transfer(formats: Record<string, string> = {}) {
  * the rendered editor's events reach (withReact under them, not over them).
  */
 describe('the page editor, rendered', () => {
-  // jsdom has no isContentEditable, which slate-react checks before it handles a paste or a copy.
-  beforeAll(() => {
-    Object.defineProperty(HTMLElement.prototype, 'isContentEditable', {
-      configurable: true,
-      get(this: HTMLElement) {
-        return this.closest('[contenteditable="true"]') !== null;
-      },
-    });
-  });
-  afterAll(() => {
-    delete (HTMLElement.prototype as { isContentEditable?: boolean }).isContentEditable;
-  });
+  withContentEditable();
 
   function setup() {
     const editor = createPageEditor();
