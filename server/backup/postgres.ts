@@ -97,6 +97,8 @@ function run(tool: PgTool, args: string[], env: NodeJS.ProcessEnv): Promise<void
 
 async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
+  // A connection lost between two statements is an 'error' event; the next statement fails with it.
+  client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (error) {

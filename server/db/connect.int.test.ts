@@ -57,3 +57,37 @@ onPostgres('losing idle PostgreSQL connections (restart, failover) does not brin
   const res = await api(t, cookie, 'GET', '/api/v3/spaces/workspace');
   expect(res.statusCode).toBe(200);
 });
+
+onPostgres('a connection lost while checked out between two statements fails that work only', async () => {
+  const cookie = await signIn(t, 'ann@example.com');
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const inside = new Promise<void>((resolve) => (started = resolve));
+  // A transaction holds its connection with no statement running, as a job between two writes does.
+  const work = t.app.db.transaction().execute(async (trx) => {
+    await sql`SELECT 1`.execute(trx);
+    started();
+    await held;
+    await sql`SELECT 1`.execute(trx);
+  });
+  const outcome = work.then(
+    () => 'committed',
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  await inside;
+  const admin = new pg.Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    const database = new URL(t.config.databaseUrl ?? '').pathname.slice(1);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+  } finally {
+    await admin.end();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  release();
+  expect(await outcome).not.toBe('committed');
+
+  const res = await api(t, cookie, 'GET', '/api/v3/spaces/workspace');
+  expect(res.statusCode).toBe(200);
+});

@@ -32,17 +32,23 @@ export function isPostgres(db: Kysely<Database>): boolean {
 export function connectDatabase(options: {
   databaseUrl?: string;
   sqliteFile: string;
-  /** Told when an idle PostgreSQL connection dies (server restart, failover, admin kill). */
+  /** Told when a PostgreSQL connection dies (server restart, failover, admin kill), idle or checked out. */
   onConnectionError?: (error: Error) => void;
   /** SQLite: how long a write waits for another process's write lock before 503 storage.busy (DB_BUSY_TIMEOUT_MS). */
   busyTimeoutMs?: number;
 }): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // Without a listener, an idle client's error is an unhandled 'error' event that kills the
-    // process; the pool has already dropped that client and opens a new one when needed.
-    pool.on('error', (error) => options.onConnectionError?.(error));
-    pool.on('connect', prepareHotStatements);
+    // A lost connection (server restart, failover, admin kill) is an 'error' event on its client,
+    // and one without a listener kills the process. The pool listens only while a client is idle
+    // (and drops it); a client checked out between two statements of a transaction has no
+    // listener of the pool's, so each client gets one of its own for its whole life. That work
+    // fails on its next statement, and the released dead client is not reused by the pool.
+    pool.on('error', () => undefined); // reported by the client's own listener below
+    pool.on('connect', (client) => {
+      client.on('error', (error) => options.onConnectionError?.(error));
+      prepareHotStatements(client);
+    });
     const changes = new ChangeWatch();
     return { db: new Kysely<Database>({ dialect: watchChanges(new PostgresDialect({ pool }), changes) }), kind: 'postgres', changes };
   }

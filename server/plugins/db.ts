@@ -25,7 +25,7 @@ export const dbPlugin = fp<{ config: Config }>(async (app, { config }) => {
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, SQLITE_FILE),
     busyTimeoutMs: config.dbBusyTimeoutMs,
-    onConnectionError: (error) => app.log.warn({ err: error }, 'an idle database connection was lost'),
+    onConnectionError: (error) => app.log.warn({ err: error }, 'a database connection was lost'),
   });
   await migrateToLatest(db);
   app.decorate('db', db);
