@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Popover } from './Popover';
 
+/** A menu's enabled items (menuitem, menuitemcheckbox, menuitemradio), whatever they look like. */
+const MENU_ITEMS = '[role^="menuitem"]:not(:disabled)';
+
 /** ↑/↓ in a menu move the focus between its enabled items, round. */
 export function moveMenuFocus(event: KeyboardEvent, menu: HTMLElement | null) {
   if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
   event.preventDefault();
-  const items = [...(menu?.querySelectorAll<HTMLElement>('.menu-item:not(:disabled)') ?? [])];
+  const items = [...(menu?.querySelectorAll<HTMLElement>(MENU_ITEMS) ?? [])];
   const index = items.indexOf(document.activeElement as HTMLElement);
   const next = items[(index + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length];
   next?.focus();
@@ -57,7 +60,7 @@ export function ActionMenu({
   const close = () => setOpen(false);
 
   useEffect(() => {
-    if (open) menu.current?.querySelector<HTMLElement>('.menu-item:not(:disabled)')?.focus();
+    if (open) menu.current?.querySelector<HTMLElement>(MENU_ITEMS)?.focus();
   }, [open]);
 
   return (

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
+import { databaseWithViews } from '../helpers/a11yContent';
 import { axeViolations } from '../helpers/axe';
 import { browserSuite } from '../helpers/browserSuite';
 import { shoot } from '../helpers/editorPage';
-import { fetchJson } from '../helpers/serverProcess';
 import { cookieOf } from '../helpers/browser';
 
 /*
@@ -11,66 +11,6 @@ import { cookieOf } from '../helpers/browser';
  */
 
 const suite = browserSuite({ timeoutMs: 120_000 });
-const S = () => `${suite.server.url}/api/v3/spaces`;
-
-const now = new Date();
-const day = (d: number) => `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-
-/** A Database page with a status, a date, a number and a checkbox field, rows, and one view of each kind (made through the API). */
-async function databaseWithViews(page: Page) {
-  const cookie = await cookieOf(page);
-  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
-    method: 'POST',
-    cookie,
-    body: JSON.stringify({ type: 'Database', title: 'Проект' }),
-  });
-  const block = (
-    await fetchJson<{ data: Array<{ id: string; data: { view: { layouts: Array<{ uid: string }> } } }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })
-  ).data[0];
-  const db = block.id;
-  const fields = {
-    stage: {
-      name: 'Статус',
-      type: 'status',
-      options: [
-        { id: 'todo', name: 'Сделать', color: 'gray', group: 'todo' },
-        { id: 'done', name: 'Готово', color: 'green', group: 'done' },
-      ],
-    },
-    due: { name: 'Срок', type: 'date' },
-    cost: { name: 'Цена', type: 'number' },
-    ok: { name: 'Проверено', type: 'checkbox' },
-  };
-  for (const [id, field] of Object.entries(fields))
-    await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id, field }) });
-  const rows = (
-    await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/database/${db}/rows`, {
-      method: 'POST',
-      cookie,
-      body: JSON.stringify({
-        rows: [
-          { title: 'Макет', values: { stage: 'todo', due: day(10), cost: 120, ok: true } },
-          { title: 'Вёрстка', values: { stage: 'done', due: day(12), cost: 80 } },
-        ],
-      }),
-    })
-  ).data;
-  const views = [
-    { uid: 'board', type: 'board', name: 'Доска', orderedFields: [], groupBy: { fieldId: 'stage' } },
-    { uid: 'cal', type: 'calendar', name: 'Календарь', orderedFields: [], calendar: { fieldId: 'due' } },
-    { uid: 'line', type: 'timeline', name: 'Хронология', orderedFields: [], timeline: { startFieldId: 'due' } },
-    { uid: 'chart', type: 'barChart', name: 'Диаграмма', orderedFields: [], chart: { x: { fieldId: 'stage' }, y: { aggregate: 'count' } } },
-  ];
-  // The table's footer sums the prices (its figure is in the button's name).
-  await fetchJson(`${S()}/database/${db}/views/${block.data.view.layouts[0].uid}`, {
-    method: 'POST',
-    cookie,
-    body: JSON.stringify({ layout: { calculations: { cost: 'sum' } } }),
-  });
-  for (const layout of views) await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout }) });
-  return { holderId: holder.data.id, rowId: rows[0].id };
-}
-
 const SCREENS = ['Таблица', 'Доска', 'Календарь', 'Хронология', 'Диаграмма'] as const;
 const READY: Record<(typeof SCREENS)[number], string> = {
   Таблица: '.db-scroll .db-row',
@@ -96,7 +36,7 @@ async function inBothSchemes(page: Page, name: string, include: string[]): Promi
 it.each([1280, 375])('the database views and a row page pass axe-core (WCAG 2.2 A/AA), light and dark at %i px', async (width) => {
   const page = await suite.signedIn(`db.axe.${width}@example.com`);
   await page.setViewportSize({ width, height: 900 });
-  const { holderId, rowId } = await databaseWithViews(page);
+  const { holderId, rowId } = await databaseWithViews(suite.server.url, await cookieOf(page));
   await page.goto(`${suite.server.url}/${holderId}`);
   await page.locator('.db-scroll .db-row').first().waitFor();
   const found: string[] = [];

@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { BLOCK_DEFINITIONS } from '../../schema/blocks';
+import { everyBlock, pageWith, text } from '../helpers/a11yContent';
 import { axeViolations } from '../helpers/axe';
 import { browserSuite } from '../helpers/browserSuite';
 import { cookieOf } from '../helpers/browser';
 import { eventually, shoot } from '../helpers/editorPage';
-import { fetchJson } from '../helpers/serverProcess';
 
 /*
  * The editor and its menus for keyboard and screen-reader users (issue 37; docs/web-app.md
@@ -17,35 +15,7 @@ import { fetchJson } from '../helpers/serverProcess';
  */
 
 const suite = browserSuite();
-const S = () => `${suite.server.url}/api/v3/spaces`;
-const WEB = { 'X-App-Type': 'Web' };
 
-/** A page in the person's own workspace holding `blocks` (wire type and data), in order. */
-async function pageWith(page: Page, title: string, blocks: { type: string; data: object; parent?: number }[]): Promise<string> {
-  const cookie = await cookieOf(page);
-  const made = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, { method: 'POST', cookie, headers: WEB, body: JSON.stringify({ title }) });
-  const pageId = made.data.id;
-  const ids = blocks.map(() => randomUUID());
-  await fetchJson(`${S()}/blocks/create`, {
-    method: 'POST',
-    cookie,
-    headers: WEB,
-    body: JSON.stringify({
-      pageId,
-      blocks: blocks.map((block, i) => ({
-        id: ids[i],
-        type: block.type,
-        data: block.data,
-        parentId: block.parent === undefined ? null : ids[block.parent],
-        // After the block before it under the same parent.
-        placeAfter: ids[blocks.slice(0, i).findLastIndex((b) => b.parent === block.parent)] ?? null,
-      })),
-    }),
-  });
-  return pageId;
-}
-
-const text = (value: string) => ({ tokens: [{ text: value }] });
 const activeInfo = (page: Page) =>
   page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
@@ -63,7 +33,7 @@ const blockTexts = async (page: Page) =>
 
 it('keys only: skip link to the text, Escape twice out and Shift+Tab back, F6 round the regions, the block menu by Ctrl+/, Shift+F10 and the menu key, the slash menu named by the editor', async () => {
   const page = await suite.signedIn('a11y.keys@example.com');
-  const pageId = await pageWith(page, 'Клавиши', [
+  const pageId = await pageWith(suite.server.url, await cookieOf(page), 'Клавиши', [
     { type: 'text', data: text('Alpha') },
     { type: 'text', data: text('Beta') },
   ]);
@@ -167,30 +137,7 @@ it('a phone: «Перейти к меню» opens the drawer and puts the focus 
 
 it('axe (WCAG 2.2 A/AA): every block type, the slash menu, the block menu, the sidebar and the inbox; light and dark, 1280 and 375 px', async () => {
   const page = await suite.signedIn('a11y.axe@example.com');
-  const defaults = Object.fromEntries(
-    (BLOCK_DEFINITIONS as readonly { wireType: string; defaultData?: () => object }[]).map((d) => [d.wireType, d.defaultData?.() ?? {}]),
-  );
-  const pageId = await pageWith(page, 'Все блоки', [
-    { type: 'text', data: text('Абзац текста') },
-    { type: 'heading1', data: text('Заголовок 1') },
-    { type: 'heading2', data: text('Заголовок 2') },
-    { type: 'heading3', data: text('Заголовок 3') },
-    { type: 'bulletList', data: text('Пункт') },
-    { type: 'bulletList', data: text('Вложенный пункт'), parent: 4 },
-    { type: 'orderedList', data: text('Первый') },
-    { type: 'checkbox', data: { ...text('Купить хлеб'), checked: true } },
-    { type: 'checkbox', data: { tokens: [], checked: false } },
-    { type: 'quote', data: text('Цитата') },
-    { type: 'callout', data: { ...defaults.callout, ...text('Выноска') } },
-    { type: 'code', data: { ...defaults.code, ...text('const x = 1;') } },
-    { type: 'divider', data: defaults.divider },
-    { type: 'latex', data: { formula: 'E = mc^2' } },
-    { type: 'table', data: defaults.table },
-    { type: 'image', data: defaults.image },
-    { type: 'file', data: defaults.file },
-    { type: 'embed', data: defaults.embed },
-    { type: 'text', data: { tokens: [] } },
-  ]);
+  const pageId = await pageWith(suite.server.url, await cookieOf(page), 'Все блоки', everyBlock());
   await page.goto(`${suite.server.url}/${pageId}`);
   await page.locator('.page[aria-busy="false"] [data-slate-editor] h1').waitFor();
   const scope = ['.shell nav.sidebar', '.shell-main', '.slash-menu', '.block-menu', '.inbox-panel', '.skip-links'];

@@ -121,7 +121,11 @@ it('wizard → pages → nest by drag → share → comment and reply → inbox 
   // Published, and read by a signed-out visitor.
   await a.getByRole('button', { name: 'Действия со страницей' }).click();
   await a.getByRole('menuitemcheckbox', { name: 'Опубликовать в интернете' }).click();
-  const link = await a.getByLabel('Публичная ссылка').inputValue();
+  const link =
+    (await a
+      .getByRole('menuitem', { name: /^Копировать публичную ссылку/ })
+      .locator('.menu-public-url')
+      .textContent()) ?? '';
   const anonymous = await browser.newContext();
   try {
     const visitor = await anonymous.newPage();

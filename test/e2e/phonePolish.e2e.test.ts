@@ -307,9 +307,12 @@ describe('one public link per page', () => {
     await dialog.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Действия со страницей' }).click();
-    const inMenu = page.getByRole('menu').getByLabel('Публичная ссылка');
+    const inMenu = page
+      .getByRole('menu')
+      .getByRole('menuitem', { name: /^Копировать публичную ссылку/ })
+      .locator('.menu-public-url');
     await inMenu.waitFor();
-    const menu = await inMenu.inputValue();
+    const menu = await inMenu.textContent();
     await page.keyboard.press('Escape');
 
     expect(menu).toBe(shared);
@@ -320,7 +323,7 @@ describe('one public link per page', () => {
       await shootBoth(page, `share-public-${size.width}`);
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Действия со страницей' }).click();
-      await expect(inMenu.inputValue()).resolves.toBe(shared);
+      await expect(inMenu.textContent()).resolves.toBe(shared);
       await shootBoth(page, `menu-public-${size.width}`);
       await page.keyboard.press('Escape');
     }

@@ -273,7 +273,7 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
             </MenuItem>
           </>
         )}
-        {page.isPublic && !page.inTrash && <PublicLinkRow pageId={page.id} publishing={publishing} copyLink={copyLink} />}
+        {page.isPublic && !page.inTrash && <PublicLinkRow pageId={page.id} publishing={publishing} copyLink={copyLink} run={run} />}
         <div className="menu-separator" />
         {can.trash && (
           <MenuItem icon={<TrashIcon size={16} />} danger onClick={run(toTrash)}>
@@ -301,20 +301,29 @@ export function PageMenu({ page, database }: { page: WireElement; database?: Men
 
 const RestoreGlyph = () => <TrashIcon size={16} style={{ opacity: 0.6 }} />;
 
-/** The published page's public link, asked for once the menu is open and the publish answered (the page has its alias only when the server says so). */
-function PublicLinkRow({ pageId, publishing, copyLink }: { pageId: string; publishing: boolean; copyLink(text: string): Promise<void> }) {
+/**
+ * The published page's public link, asked for once the menu is open and the publish answered (the
+ * page has its alias only when the server says so): an item that copies it, the address shown
+ * under its words (a menu holds items only — no field in it for screen readers to fall into).
+ */
+function PublicLinkRow({
+  pageId,
+  publishing,
+  copyLink,
+  run,
+}: {
+  pageId: string;
+  publishing: boolean;
+  copyLink(text: string): Promise<void>;
+  run(action: () => unknown): () => void;
+}) {
   const { t } = useTranslation();
   const link = usePublicLink({ id: pageId, isPublic: !publishing });
   if (!link) return null;
   return (
-    <div className="menu-public">
-      <span className="menu-public-label">{t('page.publicLink')}</span>
-      <div className="menu-public-row">
-        <input className="input-compact menu-public-url" readOnly value={link} aria-label={t('page.publicLink')} onFocus={(e) => e.target.select()} />
-        <Button kind="outline" size="xs" onClick={() => void copyLink(link)}>
-          {t('page.copyPublicLink')}
-        </Button>
-      </div>
-    </div>
+    <MenuItem icon={<LinkIcon size={16} />} onClick={run(() => copyLink(link))}>
+      {t('page.copyPublicLink')}
+      <span className="menu-public-url">{link}</span>
+    </MenuItem>
   );
 }
