@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe';
+import { cookieOf } from '../helpers/browser';
 import { browserSuite } from '../helpers/browserSuite';
+import { fetchJson } from '../helpers/serverProcess';
 
 /*
  * Issue 37, dialogs: in real Chromium, each modal holds the focus — Tab and Shift+Tab, many times,
@@ -45,8 +47,13 @@ const markFocused = (page: Page) => page.evaluate(() => document.activeElement?.
  * and last controls, each stop inside), that the app behind is inert, axe inside it; closes it
  * (`close`) and checks the focus is back on the element marked as the opener.
  */
-async function holdsAndReturnsFocus(page: Page, name: string, close: 'Escape' | 'button') {
-  const dialog = page.getByRole('dialog', { name, exact: true });
+async function holdsAndReturnsFocus(
+  page: Page,
+  name: string,
+  close: 'Escape' | 'button',
+  { role = 'dialog', nested = false }: { role?: 'dialog' | 'alertdialog'; nested?: boolean } = {},
+) {
+  const dialog = page.getByRole(role, { name, exact: true });
   await dialog.waitFor();
   // The controls Tab can reach (marked: the first and the last), counted again once what the dialog loads is in.
   const markStops = () =>
@@ -96,7 +103,8 @@ async function holdsAndReturnsFocus(page: Page, name: string, close: 'Escape' | 
     await page.keyboard.press('Enter');
   }
   await dialog.waitFor({ state: 'detached' });
-  expect(await page.evaluate(() => document.getElementById('root')?.hasAttribute('inert'))).toBe(false);
+  // Over another dialog, the app behind stays inert until that one closes too.
+  expect(await page.evaluate(() => document.getElementById('root')?.hasAttribute('inert'))).toBe(nested);
   const back = await page.evaluate(() => {
     const opener = document.querySelector('[data-opener]');
     const ok = opener !== null && opener === document.activeElement;
@@ -253,4 +261,79 @@ it('a toast over a dialog is announced: in a live region outside what the dialog
     await page.keyboard.press('Tab');
     expect(await dialog.evaluate((box) => box.contains(document.activeElement))).toBe(true);
   }
+});
+
+it('notification settings, export, move, import, the members list, feedback and the leave question hold the focus and give it back', async () => {
+  const page = await suite.signedIn('dialogs.more@example.com');
+  await press(page.getByRole('button', { name: 'Новая страница' }).first());
+  await page.waitForURL((url) => url.pathname.length > 2);
+  const here = page.url();
+  const pageMenu = page.getByRole('button', { name: 'Действия со страницей' });
+  await pageMenu.waitFor();
+  const fromPageMenu = (item: string) => async () => {
+    await pageMenu.focus();
+    await markFocused(page);
+    await menuItem(page, pageMenu, item);
+  };
+  for (const [name, item, close] of [
+    ['Уведомления', 'Уведомления', 'Escape'],
+    ['Экспорт страницы', 'Экспорт', 'button'],
+    ['Переместить страницу', 'Переместить в', 'Escape'],
+  ] as const) {
+    await fromPageMenu(item)();
+    await holdsAndReturnsFocus(page, name, close);
+  }
+
+  // Import, from the sidebar's «Импорт» (the page menu's import asks for a file at once).
+  const importButton = page.locator('nav.sidebar').getByRole('button', { name: 'Импорт', exact: true });
+  await importButton.focus();
+  await markFocused(page);
+  await page.keyboard.press('Enter');
+  await holdsAndReturnsFocus(page, 'Импорт', 'Escape');
+
+  // The members list, over workspace settings: closed, the focus is back on its button inside them.
+  const workspace = page.locator('.sidebar-workspace');
+  await workspace.focus();
+  await menuItem(page, workspace, 'Настройки пространства');
+  const settings = page.getByRole('dialog', { name: 'Настройки пространства' });
+  await settings.waitFor();
+  await settings.getByRole('button', { name: 'Добавить списком…' }).focus();
+  await markFocused(page);
+  await page.keyboard.press('Enter');
+  await holdsAndReturnsFocus(page, 'Добавить участников списком', 'Escape', { nested: true });
+  await page.keyboard.press('Escape');
+  await settings.waitFor({ state: 'detached' });
+
+  // Feedback, from an error screen's «Помощь».
+  await page.goto(`${suite.server.url}/00000000-0000-4000-8000-000000000000`);
+  const help = page.locator('.error-screen').getByRole('button', { name: 'Помощь' });
+  await help.focus();
+  await markFocused(page);
+  await page.keyboard.press('Enter');
+  await holdsAndReturnsFocus(page, 'Написать нам', 'Escape');
+
+  // The leave question: offline, an edit, then another page of the sidebar chosen with the keyboard.
+  await fetchJson(`${suite.server.url}/api/v3/spaces/section/private`, {
+    method: 'POST',
+    cookie: await cookieOf(page),
+    headers: { 'X-App-Type': 'Web' },
+    body: JSON.stringify({ title: 'Другая' }),
+  });
+  await page.goto(here);
+  const editor = page.locator('[data-slate-editor]');
+  await editor.locator('h1').waitFor();
+  await page.context().setOffline(true);
+  await editor.focus();
+  await page.keyboard.type('Черновик');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Не сохранено');
+  const away = page.locator('.sidebar-page', { hasText: 'Другая' });
+  await away.focus();
+  await markFocused(page);
+  await page.keyboard.press('Enter');
+  await page.getByRole('alertdialog').waitFor({ timeout: 10_000 });
+  await holdsAndReturnsFocus(page, 'Не все изменения сохранены. Уйти со страницы?', 'Escape', { role: 'alertdialog' });
+  expect(page.url()).toBe(here);
+  await page.context().setOffline(false);
+  await page.context().close();
 });
