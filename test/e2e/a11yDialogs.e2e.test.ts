@@ -4,7 +4,9 @@ import type { Locator, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe';
 import { cookieOf } from '../helpers/browser';
 import { browserSuite } from '../helpers/browserSuite';
-import { fetchJson } from '../helpers/serverProcess';
+import { fetchJson, signInToProcess } from '../helpers/serverProcess';
+import { databaseWithViews, pageWith, text } from '../helpers/a11yContent';
+import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 
 /*
  * Issue 37, dialogs: in real Chromium, each modal holds the focus — Tab and Shift+Tab, many times,
@@ -335,5 +337,88 @@ it('notification settings, export, move, import, the members list, feedback and 
   await holdsAndReturnsFocus(page, 'Не все изменения сохранены. Уйти со страницы?', 'Escape', { role: 'alertdialog' });
   expect(page.url()).toBe(here);
   await page.context().setOffline(false);
+  await page.context().close();
+});
+
+it('the confirmations — remove every notification, delete forever, delete a field, remove a database — hold the focus and give it back', async () => {
+  const page = await suite.signedIn('dialogs.confirm@example.com');
+  const url = suite.server.url;
+  const S = `${url}/api/v3/spaces`;
+  const cookie = await cookieOf(page);
+  const web = { 'X-App-Type': 'Web' };
+  // A notification: a colleague mentions the person on a page of theirs.
+  const me = (await fetchJson<{ data: { id: string } }>(`${url}/api/user/current`, { cookie })).data.id;
+  const colleague = await signInToProcess(suite.server, 'dialogs.colleague@example.com');
+  const discussed = await pageWith(url, cookie, 'Обсуждение', [{ type: 'text', data: text('Текст') }]);
+  await fetchJson(`${S}/element/${discussed}/member/add`, {
+    method: 'POST',
+    cookie,
+    headers: web,
+    body: JSON.stringify([{ email: 'dialogs.colleague@example.com', accessLevel: 'edit' }]),
+  });
+  await fetchJson(`${S}/element/${discussed}/comments`, {
+    method: 'POST',
+    cookie: colleague,
+    headers: web,
+    body: JSON.stringify({ content: [{ text: 'Глянь, ' }, { text: '@Я', mention: { userId: me } }] }),
+  });
+  // A page in the trash, and a database with rows on a page.
+  const trashed = await pageWith(url, cookie, 'В корзине', []);
+  await fetchJson(`${S}/element/${trashed}`, { method: 'DELETE', cookie, headers: web });
+  const { holderId } = await databaseWithViews(url, cookie, 'Задачи');
+
+  // «Удалить все» in the inbox.
+  await page.goto(`${url}/${discussed}`);
+  await page.locator('.inbox-entry').focus();
+  await page.keyboard.press('Enter');
+  const inbox = page.getByRole('complementary', { name: 'Входящие' });
+  await inbox.getByText('Глянь').first().waitFor();
+  await inbox.getByRole('button', { name: 'Удалить все' }).focus();
+  await markFocused(page);
+  await page.keyboard.press('Enter');
+  await holdsAndReturnsFocus(page, 'Удалить все уведомления?', 'Escape');
+  await page.keyboard.press('Escape');
+
+  // «Удалить навсегда» on a page in the trash.
+  await page.goto(`${url}/${trashed}`);
+  const forever = page.locator('.trashed-banner-delete');
+  await forever.focus();
+  await markFocused(page);
+  await page.keyboard.press('Enter');
+  await holdsAndReturnsFocus(page, 'Удалить навсегда?', 'Escape');
+
+  // «Удалить поле» from a column's menu: the menu is gone, so the focus goes back to its button.
+  await page.goto(`${url}/${holderId}`);
+  const column = page.locator('.db-hcell', { hasText: 'Проверено' }).locator('.db-hcell-button');
+  await column.click();
+  await column.evaluate((button) => button.setAttribute('data-opener', ''));
+  await page.getByRole('menu', { name: 'Поле' }).getByRole('menuitem', { name: 'Удалить поле' }).click();
+  await holdsAndReturnsFocus(page, 'Удалить поле «Проверено»?', 'Escape');
+
+  // Removing a database with rows from the text (everything selected, Backspace): the focus back in the text.
+  const holder = await pageWith(url, cookie, 'С базой', [{ type: 'text', data: text('Перед базой') }]);
+  const made = await fetchJson<{ data: { id: string } }>(`${S}/block`, {
+    method: 'POST',
+    cookie,
+    headers: web,
+    body: JSON.stringify({
+      pageId: holder,
+      type: 'database',
+      data: {
+        config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } },
+        view: { layouts: [{ uid: 'v1', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] },
+      },
+    }),
+  });
+  await fetchJson(`${S}/database/${made.data.id}/rows`, { method: 'POST', cookie, headers: web, body: JSON.stringify({ rows: [{ title: 'Один' }] }) });
+  await page.goto(`${url}/${holder}`);
+  await page.locator(`[data-slate-editor] [data-block-id="${made.data.id}"]`).waitFor();
+  await page.getByText('Перед базой').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+A');
+  await markFocused(page);
+  await page.keyboard.press('Backspace');
+  await holdsAndReturnsFocus(page, 'Удалить базу данных?', 'Escape');
+  await page.locator(`[data-slate-editor] [data-block-id="${made.data.id}"]`).waitFor();
   await page.context().close();
 });
