@@ -4,6 +4,7 @@ import { axeViolations } from '../helpers/axe';
 import { browserSuite } from '../helpers/browserSuite';
 import { shoot } from '../helpers/editorPage';
 import { cookieOf } from '../helpers/browser';
+import { fetchJson } from '../helpers/serverProcess';
 
 /*
  * The database screens against axe-core's WCAG 2.2 A/AA rules (issue 37): the table, board,
@@ -68,4 +69,44 @@ it.each([1280, 375])('the database views and a row page pass axe-core (WCAG 2.2 
   await page.locator('.page[aria-busy="false"]').waitFor();
   found.push(...(await inBothSchemes(page, 'row page', ['.db-row-fields'])));
   expect(found).toEqual([]);
+});
+
+it('a grouped table numbers its group headers and rows as drawn (aria-rowindex within aria-rowcount), and passes axe', async () => {
+  const page = await suite.signedIn('db.axe.grouped@example.com');
+  const cookie = await cookieOf(page);
+  const { holderId } = await databaseWithViews(suite.server.url, cookie);
+  const blocks = await fetchJson<{ data: Array<{ id: string }> }>(`${suite.server.url}/api/v3/spaces/note/${holderId}/blocks`, { cookie });
+  await fetchJson(`${suite.server.url}/api/v3/spaces/database/${blocks.data[0].id}/views`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ layout: { uid: 'grouped', type: 'table', name: 'По статусу', orderedFields: [], groupBy: { fieldId: 'stage' } } }),
+  });
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await page.getByRole('tab', { name: /По статусу/ }).click();
+  await page.locator('.db-scroll .db-group').first().waitFor();
+  await page.locator('.db-scroll .db-row').first().waitFor();
+  const rows = await page.locator('.db-scroll[role="grid"]').evaluate((grid) => ({
+    count: Number(grid.getAttribute('aria-rowcount')),
+    drawn: [...grid.querySelectorAll('[role="row"]')]
+      .map((row) => ({
+        index: Number(row.getAttribute('aria-rowindex')),
+        kind: row.classList.contains('db-group') ? 'group' : row.classList.contains('db-row') ? 'row' : 'other',
+        top: row.getBoundingClientRect().top,
+      }))
+      .sort((a, b) => a.index - b.index),
+  }));
+  // Two groups of one row each, the column headers and the footer: 1 header, 4 items, 1 footer.
+  expect(rows.count).toBe(6);
+  expect(rows.drawn.map((r) => [r.index, r.kind])).toEqual([
+    [1, 'other'],
+    [2, 'group'],
+    [3, 'row'],
+    [4, 'group'],
+    [5, 'row'],
+    [6, 'other'],
+  ]);
+  // Numbered in the order they are drawn, top to bottom.
+  const tops = rows.drawn.slice(1, -1).map((r) => r.top);
+  expect(tops).toEqual([...tops].sort((a, b) => a - b));
+  expect(await axeViolations(page, { include: ['.db', '.db-sink'] })).toEqual([]);
 });

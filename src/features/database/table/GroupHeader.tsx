@@ -8,13 +8,15 @@ export interface GroupHeaderProps {
   group: WireGroup | undefined;
   field: DatabaseField | undefined;
   top: number;
+  /** Its place among the grid's rows (aria-rowindex: the column headers are 1, then groups and rows as drawn). */
+  rowIndex: number;
   width: number;
   members: Array<{ id: string; name: string; email: string }>;
   collapsed: boolean;
   onToggle(): void;
 }
 
-export function GroupHeader({ group, field, top, width, members, collapsed, onToggle }: GroupHeaderProps) {
+export function GroupHeader({ group, field, top, rowIndex, width, members, collapsed, onToggle }: GroupHeaderProps) {
   const { t } = useTranslation('automation');
   if (!group || !field) return null;
   let name = t('database.noValue');
@@ -35,7 +37,7 @@ export function GroupHeader({ group, field, top, width, members, collapsed, onTo
   }
   const toggle = t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name });
   return (
-    <div className="db-group" role="row" style={{ transform: `translateY(${top}px)`, width }}>
+    <div className="db-group" role="row" aria-rowindex={rowIndex} style={{ transform: `translateY(${top}px)`, width }}>
       <div className="db-group-label" role="rowheader">
         <button
           type="button"

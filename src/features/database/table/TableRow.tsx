@@ -161,7 +161,8 @@ export const Row = memo(
       <div
         className={`db-row${checked ? ' is-checked' : ''}${row ? '' : ' is-loading'}${over ? ` is-drop-${over}` : ''}`}
         role="row"
-        aria-rowindex={index + 2}
+        // Its place as drawn (after the column headers, group headers counted), not its row number.
+        aria-rowindex={itemIndex + 2}
         data-row={index}
         data-index={itemIndex}
         ref={attach}

@@ -187,8 +187,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         role="grid"
         id={gridId}
         aria-label={labels.table}
-        // The header, the rows and the footer; the gutter, the fields and «+» (virtualised: each drawn cell says where it is).
-        aria-rowcount={count + 1 + (hasFooter ? 1 : 0)}
+        // The header, the rows (and group headers) and the footer; the gutter, the fields and «+» (virtualised: each drawn cell says where it is).
+        aria-rowcount={groups.itemCount + 1 + (hasFooter ? 1 : 0)}
         aria-colcount={columns.length + 1 + (editable ? 1 : 0)}
         aria-readonly={!editable || undefined}
         aria-multiselectable
@@ -259,6 +259,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
                     group={list[g]}
                     field={groupField ? config.fields[groupField] : undefined}
                     top={top}
+                    rowIndex={item.index + 2}
                     width={totalWidth}
                     members={db.members}
                     collapsed={shut}
@@ -301,7 +302,7 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
             }}
           />
           {hasFooter && (
-            <div className="db-footer" role="row" aria-rowindex={count + 2} style={{ width: totalWidth, height: FOOTER_HEIGHT }}>
+            <div className="db-footer" role="row" aria-rowindex={groups.itemCount + 2} style={{ width: totalWidth, height: FOOTER_HEIGHT }}>
               <div className="db-gutter db-pin" role="gridcell" aria-colindex={1} style={{ left: 0, width: gutter }} />
               <CalculationCell column={columns[0]} layout={layout} width={titleWidth} pinnedLeft={gutter} figure={figures[columns[0].fieldId]} colIndex={2} />
               {leftPad > 0 && <div style={{ width: leftPad, flex: 'none' }} />}
