@@ -324,12 +324,14 @@ it('notification settings, export, move, import, the members list, feedback and 
   await page.goto(here);
   const editor = page.locator('[data-slate-editor]');
   await editor.locator('h1').waitFor();
+  // The sidebar has the other page before the network goes.
+  const away = page.locator('.sidebar-page', { hasText: 'Другая' });
+  await away.waitFor();
   await page.context().setOffline(true);
   await editor.focus();
   await page.keyboard.type('Черновик');
   await page.keyboard.press('Enter');
   await page.keyboard.type('Не сохранено');
-  const away = page.locator('.sidebar-page', { hasText: 'Другая' });
   await away.focus();
   await markFocused(page);
   await page.keyboard.press('Enter');
@@ -340,7 +342,7 @@ it('notification settings, export, move, import, the members list, feedback and 
   await page.context().close();
 });
 
-it('the confirmations — remove every notification, delete forever, delete a field, remove a database — hold the focus and give it back', async () => {
+it('the confirmations — remove every notification, delete forever (from the page and over the trash), leave the workspace, delete a field, remove a database — hold the focus and give it back', async () => {
   const page = await suite.signedIn('dialogs.confirm@example.com');
   const url = suite.server.url;
   const S = `${url}/api/v3/spaces`;
@@ -387,12 +389,38 @@ it('the confirmations — remove every notification, delete forever, delete a fi
   await page.keyboard.press('Enter');
   await holdsAndReturnsFocus(page, 'Удалить навсегда?', 'Escape');
 
+  // The same question over the trash (nested: the trash stays, inert, behind it).
+  await page.goto(`${url}/${discussed}`);
+  await page.getByRole('button', { name: 'Корзина' }).focus();
+  await page.keyboard.press('Enter');
+  const trash = page.getByRole('dialog', { name: 'Корзина' });
+  await trash.getByRole('button', { name: 'Удалить навсегда: В корзине' }).focus();
+  await markFocused(page);
+  await page.keyboard.press('Enter');
+  await holdsAndReturnsFocus(page, 'Удалить навсегда?', 'Escape', { nested: true });
+  await page.keyboard.press('Escape');
+  await trash.waitFor({ state: 'detached' });
+
+  // «Покинуть пространство?» over workspace settings.
+  const workspace = page.locator('.sidebar-workspace');
+  await workspace.focus();
+  await menuItem(page, workspace, 'Настройки пространства');
+  const settings = page.getByRole('dialog', { name: 'Настройки пространства' });
+  await settings.locator('.ws-leave-button').focus();
+  await markFocused(page);
+  await page.keyboard.press('Enter');
+  await holdsAndReturnsFocus(page, 'Покинуть пространство?', 'Escape', { nested: true });
+  await page.keyboard.press('Escape');
+  await settings.waitFor({ state: 'detached' });
+
   // «Удалить поле» from a column's menu: the menu is gone, so the focus goes back to its button.
   await page.goto(`${url}/${holderId}`);
   const column = page.locator('.db-hcell', { hasText: 'Проверено' }).locator('.db-hcell-button');
   await column.click();
   await column.evaluate((button) => button.setAttribute('data-opener', ''));
-  await page.getByRole('menu', { name: 'Поле' }).getByRole('menuitem', { name: 'Удалить поле' }).click();
+  // The column's menu itself: a dialog of fields and buttons (a menu may hold items only).
+  expect(await axeViolations(page, {}, page.getByRole('dialog', { name: 'Поле' }))).toEqual([]);
+  await page.getByRole('dialog', { name: 'Поле' }).getByRole('button', { name: 'Удалить поле' }).click();
   await holdsAndReturnsFocus(page, 'Удалить поле «Проверено»?', 'Escape');
 
   // Removing a database with rows from the text (everything selected, Backspace): the focus back in the text.

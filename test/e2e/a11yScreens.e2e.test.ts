@@ -12,7 +12,9 @@ import { fetchJson, signInToProcess } from '../helpers/serverProcess';
  * and dark, at 1280 and 375 px. Signed out: sign-in (both steps), a public page, a missing public
  * page. Signed in: home, a page with every block type and its comments, the inbox, share,
  * history, the page menu, a database, a row page, search, the quick finder, CSV import, workspace
- * settings, profile, trash, the wizard, the clone screen, a missing page and one not shared.
+ * settings, profile, trash, the wizard, the clone screen, a missing page and one not shared; and
+ * the menus and popovers opened from them (workspaces, new page, an inbox item's, reactions, a
+ * column's, a new field, a view's, a calculation's).
  * The editor's menus and each database view have suites of their own (editorA11y, databaseA11y).
  */
 
@@ -61,7 +63,8 @@ beforeAll(async () => {
 }, 120_000);
 
 type Variant = { scheme: 'light' | 'dark'; width: number };
-type Screen = { name: string; signedOut?: boolean; open(page: Page, variant: Variant): Promise<void> };
+/** `popover`: a non-modal popover is open (its selector): see the loop. */
+type Screen = { name: string; signedOut?: boolean; popover?: string; open(page: Page, variant: Variant): Promise<void> };
 
 /** Waits for what the screen loads and for its panels and menus to finish fading in (contrast is measured on what is drawn in full). */
 async function settled(page: Page) {
@@ -75,7 +78,10 @@ const pageReady = (page: Page) => page.locator('.page[aria-busy="false"] [data-s
 /** A control of the sidebar (on a phone, the drawer opened first). */
 async function sidebar(page: Page) {
   const nav = page.locator('nav.sidebar');
-  if (!(await nav.isVisible())) await page.getByRole('button', { name: 'Открыть меню' }).click();
+  const open = page.getByRole('button', { name: 'Открыть меню' });
+  // The sidebar shown, or (a phone) the button that shows it: whichever the screen has once drawn.
+  await page.locator('nav.sidebar:visible').or(open).first().waitFor();
+  if (!(await nav.isVisible())) await open.click();
   await settled(page);
   return nav;
 }
@@ -167,6 +173,7 @@ const SCREENS: Screen[] = [
   },
   {
     name: 'page menu',
+    popover: '[role="menu"]',
     open: async (page) => {
       await at(page, `/${seeded.pageId}`);
       await pageReady(page);
@@ -269,6 +276,85 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'workspace menu',
+    popover: '.workspace-menu',
+    open: async (page) => {
+      await at(page, '/');
+      await (await sidebar(page)).locator('.sidebar-workspace').click();
+      await page.locator('.workspace-menu').waitFor();
+    },
+  },
+  {
+    name: 'new page menu',
+    popover: '[role="menu"]',
+    open: async (page) => {
+      await at(page, '/');
+      const nav = await sidebar(page);
+      await nav.getByRole('region', { name: 'Личные' }).getByRole('button', { name: 'Выбрать тип новой страницы' }).click();
+      await page.getByRole('menu').waitFor();
+    },
+  },
+  {
+    name: 'inbox item menu',
+    popover: '[role="menu"]',
+    open: async (page) => {
+      await at(page, `/${seeded.pageId}`);
+      await pageReady(page);
+      await (await sidebar(page)).locator('.inbox-entry').click();
+      const inbox = page.getByRole('complementary', { name: 'Входящие' });
+      await inbox.locator('.inbox-item-more').first().click();
+      await page.getByRole('menu').waitFor();
+    },
+  },
+  {
+    name: 'reaction picker',
+    popover: '.reaction-picker',
+    open: async (page) => {
+      await at(page, `/${seeded.pageId}`);
+      await pageReady(page);
+      await page.getByRole('button', { name: 'Комментарии', exact: true }).click();
+      await page.locator('.comments-panel').getByRole('button', { name: 'Добавить реакцию' }).first().click();
+      await page.locator('.reaction-picker').waitFor();
+    },
+  },
+  {
+    name: 'field menu',
+    popover: '[role="dialog"][aria-label="Поле"]',
+    open: async (page) => {
+      await at(page, `/${seeded.holderId}`);
+      await page.locator('.db-hcell', { hasText: 'Цена' }).locator('.db-hcell-button').click();
+      await page.getByRole('dialog', { name: 'Поле' }).waitFor();
+    },
+  },
+  {
+    name: 'new field',
+    popover: '[role="dialog"][aria-label="Добавить поле"]',
+    open: async (page) => {
+      await at(page, `/${seeded.holderId}`);
+      await page.getByRole('button', { name: 'Добавить поле' }).click();
+      await page.getByRole('dialog', { name: 'Добавить поле' }).waitFor();
+    },
+  },
+  {
+    name: 'view menu',
+    popover: '[role="menu"]',
+    open: async (page) => {
+      await at(page, `/${seeded.holderId}`);
+      // A click on the tab shown opens its menu.
+      await page.getByRole('tab', { selected: true }).click();
+      await page.getByRole('menu').waitFor();
+    },
+  },
+  {
+    name: 'calculation menu',
+    popover: '[role="menu"]',
+    open: async (page) => {
+      await at(page, `/${seeded.holderId}`);
+      await page.locator('.db-fcell-button', { hasText: 'Сумма' }).click();
+      await page.getByRole('menu').waitFor();
+    },
+  },
+  {
     name: 'page missing',
     open: async (page) => {
       await at(page, '/00000000-0000-4000-8000-000000000000');
@@ -311,7 +397,14 @@ it.each(VARIANTS)('every screen passes axe-core (WCAG 2.2 A/AA, contrast include
       throw new Error(`${screen.name}: ${(error as Error).message}`, { cause: error });
     }
     await shoot(page, `a11y-screen-${screen.name.replace(/ /g, '-')}-${scheme}-${width}`);
-    found[screen.name] = await axeViolations(page);
+    // Under an open popover, what it covers is obscured, not small: axe's target-size (WCAG 2.5.8)
+    // would count the covered part of each target below. The popover's own targets are checked.
+    found[screen.name] = screen.popover
+      ? [
+          ...(await axeViolations(page, { skip: ['target-size'] })),
+          ...(await axeViolations(page, {}, page.locator(screen.popover).first())).filter((v) => v.startsWith('target-size')),
+        ]
+      : await axeViolations(page);
     (page as Page & { releaseHeld?: () => void }).releaseHeld?.();
     delete (page as Page & { releaseHeld?: () => void }).releaseHeld;
     // Menus and dialogs closed before the next screen.

@@ -53,7 +53,7 @@ it('a field hidden from its header is shown again from «Свойства»; a b
 
   // Hidden from the header's menu: gone, and «Свойства» counts it and brings it back.
   await page.locator('.db-hcell', { hasText: 'Сумма' }).locator('.db-hcell-button').click();
-  await page.getByRole('menu', { name: 'Поле' }).getByRole('menuitem', { name: 'Скрыть' }).click();
+  await page.getByRole('dialog', { name: 'Поле' }).getByRole('button', { name: 'Скрыть' }).click();
   await eventually(() => headers(page), ['Название', 'Этап', 'Срок']);
   let props = await openPanel(page, 'Свойства представления');
   await shoot(page, 'database-properties-table');

@@ -34,15 +34,15 @@ async function addRow(page: Page, title: string): Promise<void> {
 
 async function addField(page: Page, name: string, type: string): Promise<void> {
   await page.getByRole('button', { name: 'Добавить поле' }).click();
-  const menu = page.getByRole('menu', { name: 'Добавить поле' });
+  const menu = page.getByRole('dialog', { name: 'Добавить поле' });
   await menu.getByLabel('Название поля').fill(name);
-  await menu.getByRole('menuitem', { name: type, exact: true }).click();
+  await menu.getByRole('button', { name: type, exact: true }).click();
   await header(page, name).waitFor();
 }
 
 async function openFieldMenu(page: Page, name: string) {
   await header(page, name).locator('.db-hcell-button').click();
-  return page.getByRole('menu', { name: 'Поле' });
+  return page.getByRole('dialog', { name: 'Поле' });
 }
 
 /** Pastes text as a spreadsheet puts it on the clipboard, into the grid's keyboard target. */
@@ -328,8 +328,8 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
 
   // Retype text → number: «abc» cannot be a number; the dialog says so before anything changes.
   menu = await openFieldMenu(page, 'Оценка');
-  await menu.getByRole('menuitem', { name: /^Тип/ }).click();
-  await menu.getByRole('menuitem', { name: 'Число', exact: true }).click();
+  await menu.getByRole('button', { name: /^Тип/ }).click();
+  await menu.getByRole('button', { name: 'Число', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: /Сменить тип поля «Оценка» на «Число»/ });
   await expect(dialog.innerText()).resolves.toMatch(/Будет очищено 1 значение: «abc»/);
   await dialog.getByRole('button', { name: 'Сменить тип' }).click();
@@ -371,11 +371,11 @@ it('fields: renamed, retyped after the warning of what is cleared, resized, hidd
 
   // Hide, then a field added and deleted.
   menu = await openFieldMenu(page, 'Оценка');
-  await menu.getByRole('menuitem', { name: 'Скрыть' }).click();
+  await menu.getByRole('button', { name: 'Скрыть' }).click();
   await header(page, 'Оценка').waitFor({ state: 'detached' });
   await addField(page, 'Лишнее', 'Флажок');
   menu = await openFieldMenu(page, 'Лишнее');
-  await menu.getByRole('menuitem', { name: 'Удалить поле' }).click();
+  await menu.getByRole('button', { name: 'Удалить поле' }).click();
   await page.getByRole('dialog', { name: 'Удалить поле «Лишнее»?' }).getByRole('button', { name: 'Удалить поле' }).click();
   await header(page, 'Лишнее').waitFor({ state: 'detached' });
   await page.reload();

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseLayout, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
 import { newTimelineLayout } from './DatabaseBlock';
 import { layOutGrid, makeRow } from './fakeDatabaseServer';
@@ -248,7 +248,7 @@ describe('the Table view', () => {
     const { server, receiveBlock } = await setup();
     const hide = (name: RegExp) => {
       fireEvent.click(screen.getByRole('columnheader', { name }).querySelector('button')!);
-      fireEvent.click(screen.getByRole('menuitem', { name: 'Скрыть' }));
+      fireEvent.click(within(screen.getByRole('dialog', { name: 'Поле' })).getByRole('button', { name: 'Скрыть' }));
     };
     hide(/Сумма/);
     expect(screen.queryByRole('columnheader', { name: /Сумма/ })).toBeNull();

@@ -128,7 +128,7 @@ function FieldTypeItems({ types, onPick }: { types: readonly DatabaseFieldType[]
   return (
     <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
       {types.map((type) => (
-        <button key={type} type="button" className="menu-item" role="menuitem" onClick={() => onPick(type)}>
+        <button key={type} type="button" className="menu-item" onClick={() => onPick(type)}>
           <span className="menu-item-icon" aria-hidden>
             {TYPE_ICONS[type]}
           </span>
@@ -246,7 +246,8 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
     );
   }
   return (
-    <Popover anchor={anchor} onClose={() => void rename().then(onClose)} label={t('database.fieldMenu')} className="menu db-menu" role="menu">
+    // A dialog (not a menu): it holds fields — the name, formats, options — and its actions are buttons.
+    <Popover anchor={anchor} onClose={() => void rename().then(onClose)} label={t('database.fieldMenu')} className="menu db-menu">
       <input
         className="db-menu-name"
         value={name}
@@ -258,7 +259,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
         }}
       />
       {!main && (
-        <button type="button" className="menu-item" role="menuitem" aria-expanded={types} onClick={() => setTypes((v) => !v)}>
+        <button type="button" className="menu-item" aria-expanded={types} onClick={() => setTypes((v) => !v)}>
           <span className="menu-item-icon" aria-hidden>
             {TYPE_ICONS[field.type]}
           </span>
@@ -305,31 +306,25 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
       )}
       {hasOptions(field) && <OptionsEditor field={field} onSave={(next) => db.saveField(fieldId, next)} />}
       <div className="menu-separator" />
-      <button type="button" className="menu-item" role="menuitem" onClick={() => sort('asc')}>
+      <button type="button" className="menu-item" onClick={() => sort('asc')}>
         <span className="menu-item-icon" aria-hidden>
           ↑
         </span>
         {t('database.sortAsc')}
       </button>
-      <button type="button" className="menu-item" role="menuitem" onClick={() => sort('desc')}>
+      <button type="button" className="menu-item" onClick={() => sort('desc')}>
         <span className="menu-item-icon" aria-hidden>
           ↓
         </span>
         {t('database.sortDesc')}
       </button>
-      <button type="button" className="menu-item" role="menuitem" onClick={filter}>
+      <button type="button" className="menu-item" onClick={filter}>
         <span className="menu-item-icon" aria-hidden>
           ⚲
         </span>
         {t('database.addFilter')}
       </button>
-      <button
-        type="button"
-        className="menu-item"
-        role="menuitemcheckbox"
-        aria-checked={column.isWrap}
-        onClick={() => view({ orderedFields: withOrderedField(layout, fieldId, { isWrap: !column.isWrap }) })}
-      >
+      <button type="button" className="menu-item" onClick={() => view({ orderedFields: withOrderedField(layout, fieldId, { isWrap: !column.isWrap }) })}>
         <span className="menu-item-icon" aria-hidden>
           ↵
         </span>
@@ -340,7 +335,6 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
           <button
             type="button"
             className="menu-item"
-            role="menuitem"
             onClick={() => view({ orderedFields: layout.orderedFields.filter((entry) => entry.fieldId !== fieldId) })}
           >
             <span className="menu-item-icon" aria-hidden>
@@ -349,7 +343,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
             {t('database.hideField')}
           </button>
           <div className="menu-separator" />
-          <button type="button" className="menu-item is-danger" role="menuitem" onClick={() => setConfirmDelete(true)}>
+          <button type="button" className="menu-item is-danger" onClick={() => setConfirmDelete(true)}>
             <span className="menu-item-icon" aria-hidden>
               ✕
             </span>
@@ -393,7 +387,7 @@ export const AddFieldButton = memo(function AddFieldButton({ layout, width, colI
         +
       </button>
       {open && (
-        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.addField')} className="menu db-menu" role="menu" align="end">
+        <Popover anchor={button.current} onClose={() => setOpen(false)} label={t('database.addField')} className="menu db-menu" align="end">
           <input
             className="db-menu-name"
             value={name}
