@@ -360,6 +360,7 @@ describe('databases and rows', () => {
       'createdBy',
       'editedTime',
       'editedBy',
+      'formula',
     ]);
   });
 

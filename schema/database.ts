@@ -347,6 +347,18 @@ export function valueToText(field: DatabaseField, value: RowValue | undefined, n
         return range.end ? `${range.start} → ${range.end}` : range.start;
       }
       return '';
+    case 'formula': {
+      // What the formula gave (docs/formulas.md): dates as cells write them, lists with «, », a row's error with its message.
+      const v = value as unknown;
+      if (typeof v === 'boolean') return v ? 'Да' : 'Нет';
+      if (Array.isArray(v)) return v.join(', ');
+      if (typeof v === 'object' && v !== null) {
+        if ('error' in v) return `Ошибка: ${(v as { error: string }).error}`;
+        const range = v as DateRange;
+        return range.end ? `${range.start} → ${range.end}` : range.start;
+      }
+      return String(v);
+    }
     default:
       return typeof value === 'string' ? value : String(value);
   }
@@ -482,6 +494,7 @@ export function textToValue(
     case 'createdBy':
     case 'editedTime':
     case 'editedBy':
+    case 'formula':
       return { problem: 'this field is computed' };
   }
 }

@@ -33,11 +33,12 @@ export const DATABASE_FIELD_TYPES = [
   'createdBy',
   'editedTime',
   'editedBy',
+  'formula',
 ] as const;
 export type DatabaseFieldType = (typeof DATABASE_FIELD_TYPES)[number];
 
 /** Field types whose value is computed from the row's page (never written). */
-export const COMPUTED_FIELD_TYPES: ReadonlySet<DatabaseFieldType> = new Set(['createdTime', 'createdBy', 'editedTime', 'editedBy']);
+export const COMPUTED_FIELD_TYPES: ReadonlySet<DatabaseFieldType> = new Set(['createdTime', 'createdBy', 'editedTime', 'editedBy', 'formula']);
 
 export const DATABASE_LIMITS = {
   fields: 100,
@@ -53,6 +54,8 @@ export const DATABASE_LIMITS = {
   fileNameLength: 255,
   /** An inline database's description (plain text); its title has LIMITS.titleLength, as any title. */
   descriptionLength: 2_000,
+  /** A formula field's expression (docs/formulas.md). */
+  formulaLength: 4_000,
 } as const;
 
 /** Keys that would reach Object.prototype if someone used them as plain-object keys. */
@@ -123,6 +126,8 @@ export const databaseFieldSchema = z.discriminatedUnion('type', [
   plain('createdBy'),
   plain('editedTime'),
   plain('editedBy'),
+  /** Computed from the row by its expression (docs/formulas.md), kept with field ids: `prop("<id>")`; empty: none yet (no values). */
+  z.object({ name: fieldNameSchema, type: z.literal('formula'), expression: z.string().trim().max(DATABASE_LIMITS.formulaLength) }).strict(),
 ]);
 export type DatabaseField = z.infer<typeof databaseFieldSchema>;
 /** A field whose values are chosen from options. */
@@ -189,6 +194,8 @@ export const FILTER_CONDITIONS: Record<DatabaseFieldType, readonly FilterConditi
   relation: LIST_CONDITIONS,
   createdBy: LIST_CONDITIONS,
   editedBy: LIST_CONDITIONS,
+  // As the type it gives (formulaFilterType): any of these, checked against it where the view is read.
+  formula: [...new Set([...TEXT_CONDITIONS, ...ORDERED_CONDITIONS, ...LIST_CONDITIONS, 'is' as const])],
 };
 
 /** One condition on one field; `value` is what the condition compares with (none for isEmpty/isNotEmpty). */
@@ -581,6 +588,7 @@ export function valueProblem(field: DatabaseField, value: RowValue): string | nu
     case 'createdBy':
     case 'editedTime':
     case 'editedBy':
+    case 'formula':
       return 'this field is computed from the row and cannot be written';
   }
 }

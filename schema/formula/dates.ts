@@ -1,7 +1,7 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import 'dayjs/locale/ru';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
+import 'dayjs/locale/ru.js';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
 import type { FormulaDate } from './values';
 
 /*

@@ -41,8 +41,8 @@ test('a cycle is refused in every formula on it; a mistake in one does not hide 
   const { order, problems } = planFormulas(fields);
   expect(order.map((p) => p.fieldId)).toEqual(['fine']);
   expect(Object.fromEntries(problems.map((p) => [p.fieldId, p.message]))).toEqual({
+    a: 'Формулы читают друг друга по кругу: «А» → «Б» → «А»',
     b: 'Формулы читают друг друга по кругу: «А» → «Б» → «А»',
-    a: 'Формула «Б» сама с ошибкой',
     self: 'Формулы читают друг друга по кругу: «Сам» → «Сам»',
     bad: 'Формула оборвалась: ожидалось значение',
     reader: 'Формула «Плохая» сама с ошибкой',

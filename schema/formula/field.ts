@@ -51,9 +51,14 @@ export function planFormulas(fields: Readonly<Record<string, PlanField>>): { ord
         const other = fields[reference];
         if (other.type !== 'formula') return { id: reference, name: other.name, type: formulaTypeOfField(other as DatabaseField) };
         if (visiting.includes(reference)) {
-          const loop = [...visiting.slice(visiting.indexOf(reference)), reference].map((id) => `«${fields[id].name}»`).join(' → ');
-          throw new FormulaError(`Формулы читают друг друга по кругу: ${loop}`, 0, (field.expression ?? '').length);
+          const ids = visiting.slice(visiting.indexOf(reference));
+          const message = `Формулы читают друг друга по кругу: ${[...ids, reference].map((id) => `«${fields[id].name}»`).join(' → ')}`;
+          // Every formula on the cycle says so (not «the formula it reads has an error»).
+          for (const id of ids)
+            if (!problems.some((p) => p.fieldId === id)) problems.push({ fieldId: id, message, start: 0, end: (fields[id].expression ?? '').length });
+          throw new FormulaError(message, 0, (field.expression ?? '').length);
         }
+        if ((other.expression ?? '').trim() === '') throw new FormulaError(`Формула «${other.name}» ещё не написана`, 0, (field.expression ?? '').length);
         const inner = visit(reference);
         if (!inner) throw new FormulaError(`Формула «${other.name}» сама с ошибкой`, 0, (field.expression ?? '').length);
         return { id: reference, name: other.name, type: inner.type };
@@ -68,7 +73,8 @@ export function planFormulas(fields: Readonly<Record<string, PlanField>>): { ord
     return compiled;
   };
 
-  for (const [fieldId, field] of Object.entries(fields)) if (field.type === 'formula') visit(fieldId);
+  // A formula not written yet (empty) gives no values and no problem.
+  for (const [fieldId, field] of Object.entries(fields)) if (field.type === 'formula' && (field.expression ?? '').trim() !== '') visit(fieldId);
   return { order, problems };
 }
 
@@ -138,4 +144,31 @@ export function formulaFilterType(type: FormulaType): 'number' | 'text' | 'check
     default:
       return 'text';
   }
+}
+
+const plans = new Map<string, { order: PlannedFormula[]; problems: FormulaProblem[] }>();
+
+/** A database's formulas planned, remembered by its fields as they are (the server reads views and writes rows with the same few configs). */
+export function formulaPlanOf(fields: Readonly<Record<string, PlanField>>): { order: PlannedFormula[]; problems: FormulaProblem[] } {
+  if (!Object.values(fields).some((f) => f.type === 'formula')) return { order: [], problems: [] };
+  const key = JSON.stringify(fields);
+  let plan = plans.get(key);
+  if (!plan) {
+    if (plans.size >= 200) plans.clear();
+    plan = planFormulas(fields);
+    plans.set(key, plan);
+  }
+  return plan;
+}
+
+/**
+ * The field as views filter, sort, group and count it: a formula as the type it gives
+ * (`formulaFilterType`; a formula that cannot be computed: text, its cells empty); any other as it is.
+ */
+export function asStoredField(fields: Readonly<Record<string, PlanField>>, fieldId: string): PlanField & { options?: [] } {
+  const field = fields[fieldId];
+  if (field?.type !== 'formula') return field;
+  const planned = formulaPlanOf(fields).order.find((p) => p.fieldId === fieldId);
+  const type = formulaFilterType(planned?.formula.type ?? 'text');
+  return type === 'multiSelect' ? { name: field.name, type, options: [] } : { name: field.name, type };
 }

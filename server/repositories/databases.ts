@@ -1,6 +1,7 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import {
+  FILTER_CONDITIONS,
   MAIN_FIELD_ID,
   fieldOf,
   hasOptions,
@@ -14,6 +15,7 @@ import {
   type ViewSort,
 } from '../../schema/blocks/database';
 import { cellIndex, dateStartMs, listKeyIds, foldText, parseNumber, type NewRow, type WireRow } from '../../schema/database';
+import { asStoredField } from '../../schema/formula/field';
 import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
 import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
@@ -694,8 +696,11 @@ function listHas(id: string): RawBuilder<SqlBool> {
 
 /** One rule as SQL over the row page `p`. */
 function ruleSql(config: DatabaseConfig, rule: FilterRule): RawBuilder<SqlBool> | null {
-  const field = fieldOf(config, rule.fieldId);
-  if (!field) return null;
+  if (!fieldOf(config, rule.fieldId)) return null;
+  // A formula as the type it gives (its cells keep that type's projections: docs/formulas.md).
+  const formula = config.fields[rule.fieldId].type === 'formula';
+  const field = asStoredField(config.fields, rule.fieldId) as DatabaseField;
+  if (formula && !FILTER_CONDITIONS[field.type].includes(rule.condition)) return null;
   const operand = rule.value;
   const unfinished = rule.condition !== 'isEmpty' && rule.condition !== 'isNotEmpty' && (operand === undefined || operand === null || operand === '');
   if (unfinished) return null;
@@ -727,7 +732,8 @@ function ruleSql(config: DatabaseConfig, rule: FilterRule): RawBuilder<SqlBool> 
     const inner = orderedSql(rule.condition, sql.raw('c.num'), target);
     return inner ? cell(inner) : null;
   }
-  const needle = String(operand);
+  // A formula's list keeps its items' texts folded.
+  const needle = formula ? foldText(String(operand)) : String(operand);
   if (hasOptions(field) || field.type === 'person' || field.type === 'relation') {
     const has = field.type === 'select' || field.type === 'status' ? cell(sql<SqlBool>`c.txt = ${needle}`) : cell(listHas(needle));
     return rule.condition === 'is' || rule.condition === 'contains' ? has : sql<SqlBool>`not ${has}`;
@@ -810,8 +816,8 @@ function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: 
   const keys: Array<RawBuilder<unknown>> = [];
   const descending: boolean[] = [];
   sorts.forEach((sort, at) => {
-    const field = fieldOf(config, sort.fieldId);
-    if (!field) return;
+    if (!fieldOf(config, sort.fieldId)) return;
+    const field = asStoredField(config.fields, sort.fieldId) as DatabaseField;
     const direction = sql.raw(sort.direction === 'desc' ? 'desc' : 'asc');
     let key: RawBuilder<unknown>;
     if (field.type in COMPUTED_COLUMNS) {

@@ -7,6 +7,7 @@ import { lockPageRows } from '../../db/locks';
 import { AppError, invalid } from '../../errors';
 import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
 import type { DomainEvent } from '../../events/events';
+import { recomputeFormulas } from './formulas';
 import { assertPeopleNameable } from './people';
 import { authorizeRowEdits, authorizedDatabase, authorizedRow, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
 
@@ -56,15 +57,24 @@ export async function writeCell(
   checkedCell(data.config, fieldId, value);
   await assertPeopleNameable(db, holder, data.config, [{ path: 'value', fieldId, value }]);
   const changes: CellChange[] = [];
-  const written = await db.transaction().execute(async (trx) => {
+  const { written, computed } = await db.transaction().execute(async (trx) => {
     await lockPageRows(trx, [row.id]);
     // A retype or an option removed in between: the value is checked against the field as it is now (a person field's people too).
     const config = await liveConfig(trx, block.id);
     const field = checkedCell(config, fieldId, value);
     await assertPeopleNameable(trx, holder, config, [{ path: 'value', fieldId, value }]);
-    return writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes, restoredFrom);
+    const cell = await writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes, restoredFrom);
+    // The row's formulas, computed again from what it holds now (docs/formulas.md).
+    return { written: cell, computed: cell ? await recomputeFormulas(trx, block.id, config, [row.id], userId, changes) : [] };
   });
-  return { row, block, holder, written, changes, events: cellsWritten({ block, holder }, new Map([[row.id, row]]), written ? [written] : [], changes) };
+  return {
+    row,
+    block,
+    holder,
+    written,
+    changes,
+    events: cellsWritten({ block, holder }, new Map([[row.id, row]]), written ? [written, ...computed] : [], changes),
+  };
 }
 
 /** Several cells written: those written, those refused (changed since their edit), the rows they are on, and the changes made. */
@@ -118,6 +128,9 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
       if (cell) written.push(cell);
       else refused.push({ rowId: c.rowId, fieldId: c.fieldId });
     }
+    // The rows' formulas, computed again (docs/formulas.md): their cells go out with the others.
+    const changedRows = [...new Set(written.map((cell) => cell.rowId))];
+    written.push(...(await recomputeFormulas(trx, block.id, config, changedRows, userId, changes)));
     return { written, refused };
   });
   return { block, holder, rows, ...outcome, changes, events: cellsWritten({ block, holder }, rows, outcome.written, changes) };

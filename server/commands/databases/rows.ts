@@ -28,6 +28,7 @@ import { takenPageIds } from '../../repositories/pages';
 import type { WireRow } from '../../../schema/database';
 import { nowIso } from '../../time';
 import { cellsWritten } from './cells';
+import { recomputeFormulas } from './formulas';
 import { assertPeopleNameable } from './people';
 import { authorizeRowEdits, authorizedDatabase, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 import { layoutOf } from './structure';
@@ -97,6 +98,14 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
     const inView = body.viewId !== undefined && typeof body.placeAfter === 'string' ? body.viewId : undefined;
     const viewKeys = inView === undefined ? [] : await viewKeysAfter(trx, block.id, inView, body.placeAfter!, rows.length);
     const pages = await insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId });
+    // Their formulas, computed before anyone reads them (docs/formulas.md).
+    await recomputeFormulas(
+      trx,
+      block.id,
+      now.config,
+      pages.map((p) => p.id),
+      userId,
+    );
     if (inView !== undefined)
       await setViewKeys(
         trx,
@@ -165,6 +174,7 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     const byId = new Map(found.map((row) => [row.id, row]));
     const cells: WrittenCell[] = [];
     for (const id of ids) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, set.value, userId));
+    cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
     return cells;
   });
   // Moved in one view's own order alone (no cell written): the other views need not read again

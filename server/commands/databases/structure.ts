@@ -38,6 +38,7 @@ import { cellsOfField, copyViewKeys, databaseData, deleteCellsOfField, rewriteCe
 
 import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
+import { assertFormulasHold, formulaPlan, recomputeFormulas } from './formulas';
 import { writablePage } from '../../policies/page';
 
 /*
@@ -135,7 +136,8 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
   const { field, placeAfter } = body;
   const fieldId = body.id ?? newId().replace(/-/g, '').slice(0, 12);
   if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field exists already');
-  return changeDatabase(db, changer, databaseId, async (data) => {
+  let computed = 0;
+  const outcome = await changeDatabase(db, changer, databaseId, async (data, trx, id) => {
     if (fieldOf(data.config, fieldId)) throw invalid(`a field ${fieldId} exists`);
     const view = copyView(data.view);
     for (const layout of view.layouts) {
@@ -144,8 +146,19 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
       if (at >= 0) layout.orderedFields.splice(at + 1, 0, entry);
       else layout.orderedFields.push(entry);
     }
-    return { data: { ...data, config: { fields: { ...data.config.fields, [fieldId]: field } }, view }, result: fieldId };
+    const config = { fields: { ...data.config.fields, [fieldId]: field } };
+    assertFormulasHold(data.config, config, fieldId);
+    // A formula's column is computed at once, for every row (docs/formulas.md).
+    if (field.type === 'formula') computed = (await recomputeFormulas(trx, id, config, 'all', changer.userId)).length;
+    return { data: { ...data, config, view }, result: fieldId };
   });
+  if (computed > 0) outcome.events.push(rowsReset(outcome));
+  return outcome;
+}
+
+/** The views read their rows again (cells of many rows changed). */
+function rowsReset(outcome: StructureOutcome<unknown>): DomainEvent {
+  return { kind: 'rowsChanged', holderId: outcome.block.pageId, databaseId: outcome.block.id, change: { kind: 'reset' }, at: nowIso() };
 }
 
 /** The title field stays text. */
@@ -171,20 +184,22 @@ export async function updateField(
   next: DatabaseField,
 ): Promise<StructureOutcome<RetypeReport>> {
   checkMainField(fieldId, next);
+  let computed = 0;
   const outcome = await changeDatabase<RetypeReport>(db, changer, databaseId, async (data, trx, id) => {
     const before = fieldOf(data.config, fieldId);
     if (!before) throw notFound('field');
     const { report, field, rewrites } = await planRetype(trx, id, fieldId, before, next);
+    const config = { fields: { ...data.config.fields, [fieldId]: field } };
+    assertFormulasHold(data.config, config, fieldId);
     await rewriteCells(trx, field, rewrites, changer.userId);
-    return {
-      data: { ...data, config: { fields: { ...data.config.fields, [fieldId]: field } }, view: withoutDeadConditions(data, fieldId, field) },
-      result: report,
-    };
+    // A formula changed, or a field formulas read (its options' names, its type): the formulas again, every row.
+    if (field.type === 'formula' || before.type === 'formula' || formulaPlan(config).order.length > 0)
+      computed = (await recomputeFormulas(trx, id, config, 'all', changer.userId)).length;
+    return { data: { ...data, config, view: withoutDeadConditions(data, fieldId, field) }, result: report };
   });
-  // Cells converted or cleared: the database's views read them again.
+  // Cells converted or cleared, or formulas computed again: the database's views read them again.
   const report = outcome.result;
-  if (report && (report.converted > 0 || report.dropped > 0))
-    outcome.events.push({ kind: 'rowsChanged', holderId: outcome.block.pageId, databaseId: outcome.block.id, change: { kind: 'reset' }, at: nowIso() });
+  if ((report && (report.converted > 0 || report.dropped > 0)) || computed > 0) outcome.events.push(rowsReset(outcome));
   return outcome;
 }
 
@@ -258,6 +273,8 @@ export async function deleteField(db: Kysely<Database>, changer: Changer, databa
   return changeDatabase(db, changer, databaseId, async (data, trx, id) => {
     if (!fieldOf(data.config, fieldId)) throw notFound('field');
     const { [fieldId]: _gone, ...fields } = data.config.fields;
+    // A field a formula reads stays until the formula no longer reads it (422, the formulas named).
+    assertFormulasHold(data.config, { fields }, fieldId);
     const view = copyView(data.view);
     for (const layout of view.layouts) {
       layout.orderedFields = layout.orderedFields.filter((f) => f.fieldId !== fieldId);

@@ -5,7 +5,8 @@ import type { PatchElementBody } from '../../../schema/element';
 import type { Database, PageRow } from '../../db/types';
 import { forbidden, invalidField, notFound } from '../../errors';
 import { assertNotInTrash, authorizePage } from '../../policies/page';
-import { writeCellOver } from '../../repositories/databases';
+import { databaseData, findDatabaseBlock, writeCellOver, type WrittenCell } from '../../repositories/databases';
+import { recomputeFormulas } from '../databases/formulas';
 import { findFile } from '../../repositories/files';
 import { loadPage, publishPage, updatePageFields, type PageFieldsUpdate } from '../../repositories/pages';
 import type { DomainEvent, WithEvents } from '../../events/events';
@@ -49,15 +50,31 @@ export async function updatePage(
   } else {
     fields = { is_public: 0, published_by: null, published_at: null };
   }
+  let computed: WrittenCell[] = [];
   const updated =
     page.database_id !== null && fields.title !== undefined
       ? await db.transaction().execute(async (trx) => {
           const changed = await updatePageFields(trx, page, fields);
           await writeCellOver(trx, page, { name: '', type: 'text' }, MAIN_FIELD_ID, changed.title, userId);
+          // A row's title read by its database's formulas (docs/formulas.md).
+          const database = await findDatabaseBlock(trx, page.database_id!);
+          if (database) computed = await recomputeFormulas(trx, database.id, databaseData(database).config, [page.id], userId);
           return changed;
         })
       : await updatePageFields(db, page, fields);
   const events: DomainEvent[] = [
+    ...(computed.length > 0
+      ? [
+          {
+            kind: 'cellsWritten' as const,
+            holderId: updated.parent_id!,
+            databaseId: updated.database_id!,
+            rows: new Map([[updated.id, updated]]),
+            written: computed,
+            changes: [],
+          },
+        ]
+      : []),
     { kind: 'treeChanged', page: updated },
     { kind: 'pageChanged', page: updated, at: updated.updated_at },
   ];

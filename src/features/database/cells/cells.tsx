@@ -145,6 +145,15 @@ export const CellContent = memo(function CellContent({
       );
     case 'number':
       return <span className="db-number">{displayText(field, value)}</span>;
+    case 'formula':
+      // A row where the formula fails says so (its message on hover and to screen readers).
+      if (typeof value === 'object' && !Array.isArray(value) && 'error' in value)
+        return (
+          <span className="db-formula-error" title={displayText(field, value)}>
+            ⚠ {displayText(field, value)}
+          </span>
+        );
+      return <span className={typeof value === 'number' ? 'db-number' : undefined}>{displayText(field, value)}</span>;
     default:
       return <>{fieldId === MAIN_FIELD_ID ? String(value) : displayText(field, value)}</>;
   }
@@ -872,7 +881,7 @@ export function CellEditor(props: CellEditorProps) {
 
 /** Whether a field's cells can be edited at all (computed ones cannot). */
 export function isEditableField(field: DatabaseField): boolean {
-  return !['createdTime', 'createdBy', 'editedTime', 'editedBy'].includes(field.type);
+  return !['createdTime', 'createdBy', 'editedTime', 'editedBy', 'formula'].includes(field.type);
 }
 
 /**

@@ -17,6 +17,7 @@ import type { RetypeReport } from '../../../../schema/database';
 import { newId } from '../../../../schema/ids';
 import { PaperclipIcon } from '../../../ui/icons';
 import { Dialog } from '../../../ui/Dialog';
+import { FormulaEditor } from './FormulaEditor';
 import { Popover } from '../../../ui/Popover';
 import { showToast } from '../../../ui/Toast';
 import type { GridColumn } from './columns';
@@ -40,6 +41,7 @@ export const TYPE_ICONS: Record<DatabaseFieldType, ReactNode> = {
   phone: '☎',
   files: <PaperclipIcon size={13} />,
   createdTime: '◷',
+  formula: 'ƒ',
   createdBy: '☺',
   editedTime: '◷',
   editedBy: '☺',
@@ -61,6 +63,9 @@ export function retyped(field: DatabaseField, type: DatabaseFieldType): Database
       return { name: field.name, type, format: 'plain' };
     case 'date':
       return { name: field.name, type, withTime: false };
+    case 'formula':
+      // Written in the column's dialog (FormulaEditor): no values until then.
+      return { name: field.name, type, expression: '' };
     default:
       return { name: field.name, type } as DatabaseField;
   }
@@ -267,6 +272,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
         </button>
       )}
       {types && <FieldTypeItems types={FIELD_TYPES.filter((type) => type !== field.type)} onPick={(type) => void retype(type)} />}
+      {field.type === 'formula' && <FormulaEditor fieldId={fieldId} field={field} />}
       {field.type === 'number' && (
         <label className="db-menu-row">
           {t('database.numberFormat')}

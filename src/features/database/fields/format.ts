@@ -53,6 +53,8 @@ export function displayText(field: DatabaseField, value: RowValue | undefined, u
       return typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value)) ? formatDate(value as string | DateRange) : '';
     case 'checkbox':
       return value === true ? '✓' : '';
+    case 'formula':
+      return formulaText(value);
     default:
       return valueToText(field, value, { userName });
   }
@@ -68,4 +70,16 @@ export function linkOf(type: DatabaseField['type'], text: string): string | null
     return /^https?:/i.test(href) ? href : null;
   }
   return null;
+}
+
+/** A formula cell's value as text (docs/formulas.md «The formula field»): numbers and dates as shown elsewhere, lists with «, », an error as its message. */
+export function formulaText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'boolean') return value ? '✓' : '✗';
+  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/.test(value) ? formatDay(value) : value;
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object' && 'error' in value) return String((value as { error: string }).error);
+  if (typeof value === 'object' && 'start' in value) return formatDate(value as DateRange);
+  return '';
 }

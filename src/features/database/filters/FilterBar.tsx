@@ -11,6 +11,7 @@ import {
   type FilterRule,
   type ViewSort,
 } from '../../../../schema/blocks/database';
+import { asStoredField } from '../../../../schema/formula/field';
 import { useDatabase } from '../context';
 import { CellContent, CellEditor } from '../cells/cells';
 import { DayInput } from '../cells/DateInput';
@@ -169,7 +170,8 @@ function RuleEditor({
 }) {
   const { t } = useTranslation('automation');
   const { config } = useDatabase();
-  const field = config.fields[rule.fieldId];
+  // A formula is filtered as the type it gives (docs/formulas.md).
+  const field = (config.fields[rule.fieldId] && asStoredField(config.fields, rule.fieldId)) as DatabaseField | undefined;
   const [text, setText] = useState(rule.value === undefined || rule.value === null ? '' : String(rule.value));
   const typed = useRef(false);
   useEffect(() => {

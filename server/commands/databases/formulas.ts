@@ -1,0 +1,173 @@
+import type { Kysely, Transaction } from 'kysely';
+import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
+import type { WireRow } from '../../../schema/database';
+import { formulaValueOfCell } from '../../../schema/formula/cells';
+import { formulaCell, formulaPlanOf } from '../../../schema/formula/field';
+import type { FormulaOutcome } from '../../../schema/formula/compile';
+import type { FormulaValue } from '../../../schema/formula/values';
+import type { Database } from '../../db/types';
+import { inChunks } from '../../db/inChunks';
+import { invalid } from '../../errors';
+import { bumpRevisions } from '../../repositories/databaseRevisions';
+import { findRowPages, presentRows, type CellChange, type WrittenCell } from '../../repositories/databases';
+
+/*
+ * Formula fields on the server (docs/formulas.md «The formula field»): a database's formulas
+ * planned from its fields, checked when a field changes, and each row's values computed and kept
+ * as cells in the transaction that changed the row, so views sort, filter and group by them in
+ * SQL like any field, and a second viewer hears of them with the cells that changed.
+ */
+
+/** The zone formulas run in on the server (FORMULA_TIME_ZONE; Moscow by default, as the product's people are). */
+export const FORMULA_TIME_ZONE = process.env.FORMULA_TIME_ZONE || 'Europe/Moscow';
+
+/** The database's formulas, planned (remembered by the fields as they are). */
+export const formulaPlan = (config: DatabaseConfig) => formulaPlanOf(config.fields);
+
+/**
+ * A change of fields checked against the formulas (422): the changed formula's own mistake at
+ * `field.expression` (with where it is), or a formula another change breaks (a field it reads
+ * deleted or retyped) named in the message. Formulas broken before the change do not stop it.
+ */
+export function assertFormulasHold(before: DatabaseConfig, after: DatabaseConfig, changedFieldId: string): void {
+  const was = new Set(formulaPlan(before).problems.map((p) => p.fieldId));
+  const problems = formulaPlan(after).problems.filter((p) => p.fieldId === changedFieldId || !was.has(p.fieldId));
+  if (problems.length === 0) return;
+  const own = problems.find((p) => p.fieldId === changedFieldId);
+  if (own) throw invalid(own.message, [{ path: 'field.expression', message: `${own.message} [${own.start}, ${own.end})` }]);
+  const names = problems.map((p) => `«${after.fields[p.fieldId].name}»`).join(', ');
+  throw invalid(`formulas read this field: ${names}`, [
+    { path: 'field', message: `Поле читают формулы: ${names} (${problems.map((p) => p.message).join('; ')})` },
+  ]);
+}
+
+/** What `prop("…")` of a field gives in a row (a row's created/edited time and people come from the row itself). */
+function fieldValue(field: DatabaseField, fieldId: string, row: WireRow, names: Map<string, string>, titles: Map<string, string>): FormulaValue {
+  const value: RowValue | undefined =
+    fieldId === MAIN_FIELD_ID
+      ? row.data.title
+      : field.type === 'createdTime'
+        ? row.createdAt
+        : field.type === 'editedTime'
+          ? row.updatedAt
+          : field.type === 'createdBy'
+            ? row.createdBy
+            : field.type === 'editedBy'
+              ? row.updatedBy
+              : row.data.values[fieldId];
+  return formulaValueOfCell(field, value, { personName: (id) => names.get(id), rowTitle: (id) => titles.get(id) });
+}
+
+/**
+ * Computes the formulas of these rows and writes the cells whose value changed (version + 1, no
+ * history entry: nobody wrote them). Runs in the transaction that changed the rows, after the
+ * change. Answers the cells written (for the events) and adds their changes (for the views' caches).
+ */
+export async function recomputeFormulas(
+  trx: Transaction<Database> | Kysely<Database>,
+  databaseId: string,
+  config: DatabaseConfig,
+  /** The rows (their ids), or every row of the database. */
+  rowIds: readonly string[] | 'all',
+  userId: string,
+  changes?: CellChange[],
+  now = Date.now(),
+): Promise<WrittenCell[]> {
+  const { order, problems } = formulaPlan(config);
+  // Formulas that give nothing: not written yet (empty: no value) or with a mistake (each row says it).
+  const idle = Object.entries(config.fields)
+    .filter(([id, field]) => field.type === 'formula' && !order.some((p) => p.fieldId === id))
+    .map(([id]) => ({ fieldId: id, message: problems.find((p) => p.fieldId === id)?.message }));
+  if ((order.length === 0 && idle.length === 0) || rowIds.length === 0) return [];
+  // Read again here: the change just made (a title, «edited») is what the formulas see.
+  const pages =
+    rowIds === 'all' ? await trx.selectFrom('pages').selectAll().where('database_id', '=', databaseId).execute() : await findRowPages(trx, databaseId, rowIds);
+  const written: WrittenCell[] = [];
+  const at = new Date(now).toISOString();
+  const touched = new Set<string>();
+  for (const chunk of inChunks([...pages], 500)) {
+    const rows = await presentRows(trx, chunk);
+    const people = new Set<string>();
+    const related = new Set<string>();
+    for (const row of rows) {
+      if (row.createdBy) people.add(row.createdBy);
+      if (row.updatedBy) people.add(row.updatedBy);
+      for (const [fieldId, value] of Object.entries(row.data.values)) {
+        const type = config.fields[fieldId]?.type;
+        if ((type === 'person' || type === 'relation') && Array.isArray(value))
+          for (const id of value as string[]) (type === 'person' ? people : related).add(id);
+      }
+    }
+    const names = new Map<string, string>();
+    for (const ids of inChunks([...people].filter(Boolean))) {
+      for (const user of await trx.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute())
+        names.set(user.id, user.name || user.email);
+    }
+    const titles = new Map<string, string>();
+    for (const ids of inChunks([...related])) {
+      for (const page of await trx
+        .selectFrom('pages')
+        .select(['id', 'title'])
+        .where('database_id', '=', databaseId)
+        .where('id', 'in', ids)
+        .where('in_trash', '=', 0)
+        .execute())
+        titles.set(page.id, page.title);
+    }
+    for (const row of rows) {
+      const computed = new Map<string, FormulaValue>();
+      const outcomes = [
+        ...order.map(({ fieldId, formula }) => ({
+          fieldId,
+          outcome: () => {
+            const outcome = formula.evaluate({
+              now,
+              timeZone: FORMULA_TIME_ZONE,
+              value: (id) => (computed.has(id) ? computed.get(id)! : fieldValue(config.fields[id], id, row, names, titles)),
+            });
+            computed.set(fieldId, outcome.ok ? outcome.value : null);
+            return outcome;
+          },
+        })),
+        ...idle.map(({ fieldId, message }) => ({
+          fieldId,
+          outcome: (): FormulaOutcome => (message === undefined ? { ok: true, value: null } : { ok: false, error: { message, start: 0, end: 0 } }),
+        })),
+      ];
+      for (const { fieldId, outcome } of outcomes) {
+        const cell = formulaCell(outcome(), FORMULA_TIME_ZONE);
+        const json = JSON.stringify(cell.value);
+        const stored = row.data.values[fieldId];
+        if (JSON.stringify(stored ?? null) === json && (stored !== undefined || cell.value === null)) continue;
+        const version = (row.versions[fieldId] ?? 0) + 1;
+        await trx
+          .insertInto('database_cells')
+          .values({
+            row_id: row.id,
+            field_id: fieldId,
+            database_id: databaseId,
+            value: json,
+            num: cell.num,
+            txt: cell.txt,
+            num_end: cell.end,
+            version,
+            updated_at: at,
+            updated_by: userId,
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['row_id', 'field_id'])
+              .doUpdateSet({ value: json, num: cell.num, txt: cell.txt, num_end: cell.end, version, updated_at: at, updated_by: userId }),
+          )
+          .execute();
+        touched.add(fieldId);
+        written.push({ rowId: row.id, fieldId, value: cell.value as RowValue, version, updatedAt: at, updatedBy: userId });
+      }
+    }
+  }
+  if (touched.size > 0) {
+    const revs = await bumpRevisions(trx, databaseId, [...touched]);
+    for (const cell of written) changes?.push({ fieldId: cell.fieldId, rev: revs.get(cell.fieldId)!, rowId: cell.rowId });
+  }
+  return written;
+}

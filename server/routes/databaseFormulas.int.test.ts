@@ -1,0 +1,145 @@
+import type { WireBlock } from '../../schema/block';
+import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
+import type { WireRow } from '../../schema/database';
+import type { WireElement } from '../../schema/element';
+import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
+
+/*
+ * Formula fields (docs/formulas.md «The formula field») on a real server and the project's
+ * database (SQLite or PostgreSQL): a formula's column computed for every row when it is added, a
+ * row's formulas again when its cells, its title or a new row change (chains of formulas in
+ * order), sorting and filtering by the type a formula gives, a row's own error, a formula that does
+ * not compile or closes a cycle refused at its place, a field a formula reads kept from deletion,
+ * and formula cells never written by a client.
+ */
+
+let t: TestApp;
+let ann: string;
+const S = '/api/v3/spaces';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ann = await signIn(t, 'ann.formulas@example.com');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A database with a price, a quantity and a due day, and three rows. */
+async function shop() {
+  const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/private`, { title: 'Магазин' }), 201);
+  const fields = {
+    [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+    price: { name: 'Цена', type: 'number' },
+    qty: { name: 'Кол-во', type: 'number' },
+    due: { name: 'Срок', type: 'date' },
+  };
+  const data: DatabaseData = {
+    config: { fields } as unknown as DatabaseData['config'],
+    view: { layouts: [{ uid: 'tbl', type: 'table', orderedFields: Object.keys(fields).map((fieldId) => ({ fieldId, isWrap: false })) }] },
+  };
+  const db = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+  const rows = expectOk<WireRow[]>(
+    await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, {
+      rows: [
+        { title: 'Чай', values: { price: 120, qty: 3, due: '2026-12-10' } },
+        { title: 'Кофе', values: { price: 450, qty: 1 } },
+        { title: 'Сахар', values: { price: 60, qty: 0, due: '2026-11-01' } },
+      ],
+    }),
+    201,
+  );
+  return { db: db.id, rows: Object.fromEntries(rows.map((r) => [r.data.title, r])) };
+}
+
+const addField = (db: string, fieldId: string, field: object) => api(t, ann, 'POST', `${S}/database/${db}/fields`, { id: fieldId, field });
+const rowsOf = async (db: string, query: object = {}) =>
+  expectOk<WireRow[]>(await api(t, ann, 'GET', `${S}/database/${db}/rows?${q({ limit: 100, ...query })}`));
+const column = async (db: string, fieldId: string, query: object = {}) =>
+  Object.fromEntries((await rowsOf(db, query)).map((row) => [row.data.title, row.data.values[fieldId] ?? null]));
+
+test('a formula column is computed for every row, and again for a row whose cell, title or new row changes — formulas of formulas in order', async () => {
+  const { db, rows } = await shop();
+  expectOk(await addField(db, 'total', { name: 'Сумма', type: 'formula', expression: 'prop("price") * prop("qty")' }));
+  expect(await column(db, 'total')).toEqual({ Чай: 360, Кофе: 450, Сахар: 0 });
+  // Read by another formula (declared after it, and one declared before what it reads works too).
+  expectOk(await addField(db, 'label', { name: 'Подпись', type: 'formula', expression: `prop("${MAIN_FIELD_ID}") + ": " + prop("total") + " ₽"` }));
+  expect(await column(db, 'label')).toEqual({ Чай: 'Чай: 360 ₽', Кофе: 'Кофе: 450 ₽', Сахар: 'Сахар: 0 ₽' });
+
+  // A cell written: the row's formulas follow, in the answer's events and on the next read.
+  const tea = rows['Чай'];
+  expectOk(await api(t, ann, 'POST', `${S}/row/${tea.id}/cells/qty`, { value: 5, version: tea.versions.qty }));
+  expect((await column(db, 'label'))['Чай']).toBe('Чай: 600 ₽');
+  // A batch of cells.
+  const sugar = rows['Сахар'];
+  const batch = body<{ written: Array<{ rowId: string; fieldId: string; value: unknown }> }>(
+    await api(t, ann, 'POST', `${S}/database/${db}/cells`, { cells: [{ rowId: sugar.id, fieldId: 'qty', value: 2, version: sugar.versions.qty }] }),
+  ).data;
+  expect(batch.written.filter((c) => c.rowId === sugar.id).map((c) => [c.fieldId, c.value])).toEqual([
+    ['qty', 2],
+    ['total', 120],
+    ['label', 'Сахар: 120 ₽'],
+  ]);
+  // The title, changed as the row page's title.
+  expectOk(await api(t, ann, 'PATCH', `${S}/element/${rows['Кофе'].id}`, { title: 'Кофе в зёрнах' }));
+  expect((await column(db, 'label'))['Кофе в зёрнах']).toBe('Кофе в зёрнах: 450 ₽');
+  // A new row.
+  expectOk(await api(t, ann, 'POST', `${S}/database/${db}/rows`, { rows: [{ title: 'Мёд', values: { price: 300, qty: 2 } }] }), 201);
+  expect((await column(db, 'label'))['Мёд']).toBe('Мёд: 600 ₽');
+  // The expression changed: the column again.
+  expectOk(
+    await api(t, ann, 'POST', `${S}/database/${db}/fields/total`, { field: { name: 'Сумма', type: 'formula', expression: 'prop("price") * prop("qty") * 2' } }),
+  );
+  expect(await column(db, 'label')).toEqual({ Чай: 'Чай: 1200 ₽', 'Кофе в зёрнах': 'Кофе в зёрнах: 900 ₽', Сахар: 'Сахар: 240 ₽', Мёд: 'Мёд: 1200 ₽' });
+});
+
+test('views sort and filter by what a formula gives (numbers as numbers, dates as dates, texts folded)', async () => {
+  const { db } = await shop();
+  expectOk(await addField(db, 'total', { name: 'Сумма', type: 'formula', expression: 'prop("price") * prop("qty")' }));
+  expectOk(await addField(db, 'late', { name: 'Просрочено', type: 'formula', expression: 'dateAdd(prop("due"), 7, "days")' }));
+  expectOk(await addField(db, 'kind', { name: 'Вид', type: 'formula', expression: 'if(prop("price") > 100, "Дорого", "Дёшево")' }));
+  const titles = async (query: object) => (await rowsOf(db, query)).map((row) => row.data.title);
+  expect(await titles({ sorts: [{ fieldId: 'total', direction: 'desc' }] })).toEqual(['Кофе', 'Чай', 'Сахар']);
+  expect(await titles({ filter: { op: 'and', rules: [{ fieldId: 'total', condition: 'gt', value: 100 }] } })).toEqual(['Чай', 'Кофе']);
+  expect(await titles({ filter: { op: 'and', rules: [{ fieldId: 'late', condition: 'lt', value: '2026-12-01' }] } })).toEqual(['Сахар']);
+  expect(await titles({ filter: { op: 'and', rules: [{ fieldId: 'late', condition: 'isEmpty' }] } })).toEqual(['Кофе']);
+  expect(await titles({ filter: { op: 'and', rules: [{ fieldId: 'kind', condition: 'is', value: 'дёшево' }] } })).toEqual(['Сахар']);
+  expect(await column(db, 'late')).toEqual({ Чай: '2026-12-17', Кофе: null, Сахар: '2026-11-08' });
+});
+
+test('a row where the formula fails keeps its error; the others their values', async () => {
+  const { db } = await shop();
+  expectOk(await addField(db, 'each', { name: 'За штуку', type: 'formula', expression: 'prop("price") / prop("qty")' }));
+  expect(await column(db, 'each')).toEqual({ Чай: 40, Кофе: 450, Сахар: { error: 'Деление на ноль' } });
+});
+
+test('a formula that does not compile, or closes a cycle, is refused at its place; a field a formula reads is not deleted; formula cells are not written', async () => {
+  const { db, rows } = await shop();
+  const bad = await addField(db, 'bad', { name: 'Плохая', type: 'formula', expression: 'prop("price") * "два"' });
+  expect(bad.statusCode).toBe(422);
+  expect(errorCode(bad)).toBe('validation_failed');
+  expect(JSON.stringify(bad.json())).toContain('«*» работает с числами, а здесь текст [16, 21)');
+  const unknown = await addField(db, 'bad', { name: 'Плохая', type: 'formula', expression: 'prop("nope") + 1' });
+  expect(JSON.stringify(unknown.json())).toContain('Нет поля «nope»');
+
+  expectOk(await addField(db, 'a', { name: 'А', type: 'formula', expression: 'prop("price") + 1' }));
+  expectOk(await addField(db, 'b', { name: 'Б', type: 'formula', expression: 'prop("a") * 2' }));
+  const cycle = await api(t, ann, 'POST', `${S}/database/${db}/fields/a`, { field: { name: 'А', type: 'formula', expression: 'prop("b") + 1' } });
+  expect(cycle.statusCode).toBe(422);
+  expect(JSON.stringify(cycle.json())).toContain('по кругу');
+  // Nothing changed: the formulas still compute.
+  expect((await column(db, 'b'))['Чай']).toBe(242);
+
+  const deleting = await api(t, ann, 'DELETE', `${S}/database/${db}/fields/price`);
+  expect(deleting.statusCode).toBe(422);
+  expect(JSON.stringify(deleting.json())).toContain('«А»');
+  // Once no formula reads it, it goes.
+  expectOk(await api(t, ann, 'DELETE', `${S}/database/${db}/fields/b`));
+  expectOk(await api(t, ann, 'DELETE', `${S}/database/${db}/fields/a`));
+  expectOk(await api(t, ann, 'DELETE', `${S}/database/${db}/fields/price`));
+
+  expectOk(await addField(db, 'c', { name: 'В', type: 'formula', expression: 'prop("qty") + 1' }));
+  const write = await api(t, ann, 'POST', `${S}/row/${rows['Чай'].id}/cells/c`, { value: 5, version: 1 });
+  expect(write.statusCode).toBe(422);
+  expect(errorCode(write)).toBe('database.field_computed');
+});
