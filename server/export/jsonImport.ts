@@ -6,7 +6,8 @@ import type { BlockData } from '../../schema/block';
 import { newId } from '../../schema/ids';
 import { PAGE_TYPES, type PageType } from '../../schema/constants';
 import type { BlockRow, Database, PageRow } from '../db/types';
-import { cellProblem, fieldOf, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
+import { cellProblem, COMPUTED_FIELD_TYPES, fieldOf, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
+import { recomputeFormulas } from '../commands/databases/formulas';
 import { insertRows } from '../repositories/databases';
 import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../schema/comment';
 import { fitTitle } from '../../schema/text';
@@ -409,6 +410,8 @@ async function insertDatabaseRows(
     const values: Record<string, RowValue> = {};
     for (const [fieldId, value] of Object.entries(row.values)) {
       const field = fieldOf(config, fieldId);
+      // A formula's values are computed again here (below), not written.
+      if (field && COMPUTED_FIELD_TYPES.has(field.type)) continue;
       let next: RowValue = value;
       if (field?.type === 'relation' && Array.isArray(value)) next = (value as string[]).flatMap((id) => (ids.pages.has(id) ? [ids.pages.get(id)!] : []));
       else if (field?.type === 'person' && Array.isArray(value)) {
@@ -424,5 +427,12 @@ async function insertDatabaseRows(
   });
   if (strangers > 0) report.problems.push(importProblem(holder.title, 'peopleNotMembers', { count: strangers }));
   const made = await insertRows(trx, { database, holder, rows, sortKeys: generateNKeysBetween(null, null, rows.length), userId });
+  await recomputeFormulas(
+    trx,
+    database.id,
+    config,
+    made.map((row) => row.id),
+    userId,
+  );
   for (const [at, row] of exported.rows.entries()) await insertBlocks(trx, made[at].id, row.title, row.blocks, ids, userId, report, new Map());
 }

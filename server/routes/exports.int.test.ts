@@ -488,6 +488,8 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   await field('who', { name: 'Кто', type: 'person' });
   await field('after', { name: 'После', type: 'relation' });
   await field('docs', { name: 'Файлы', type: 'files' });
+  // A formula: its values are computed again where it is imported, never refused as written values.
+  await field('vat', { name: 'С НДС', type: 'formula', expression: 'round(prop("cost") * 1.2, 2)' });
   const [first, second, third] = expectOk<Array<{ id: string }>>(
     await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, {
       rows: [
@@ -520,6 +522,7 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   const rows = after.pages[0].databases![0].rows;
   expect(rows.map((r) => r.title)).toEqual(['Смета', 'Закупка', 'Монтаж']);
   expect(rows.every((r) => ![first.id, second.id, third.id].includes(r.id))).toBe(true);
+  // A formula's values are not in the export (computed: the importer computes them).
   expect(rows[0].values).toEqual({ stage: 'b', cost: 1200.5, due: '2026-12-01' });
   expect(rows[1].values).toEqual({ stage: 'a', due: { start: '2026-12-02', end: '2026-12-05' }, after: [rows[0].id] });
   expect(rows[2].values).toEqual({ after: [rows[0].id, rows[1].id], docs: [{ id: after.files[0].id, name: 'схема.png' }] });
@@ -531,10 +534,11 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   expect(rows[1].blocks).toHaveLength(1);
   expect(rows[1].blocks[0].data).toMatchObject({ tokens: [{ text: 'Сначала ' }, { text: 'смета', link: { href: `/${rows[0].id}`, pageId: rows[0].id } }] });
   // The rows are real rows of the new database: the rows API reads them.
-  const listed = body<Array<{ data: { title: string } }>>(
+  const listed = body<Array<{ data: { title: string; values: Record<string, unknown> } }>>(
     await api(t, reader.cookie, 'GET', `${S}/database/${copy.id}/rows?${jsonQueryString({ limit: 10 })}`),
   ).data;
   expect(listed.map((r) => r.data.title)).toEqual(['Смета', 'Закупка', 'Монтаж']);
+  expect(listed.map((r) => r.data.values.vat ?? null)).toEqual([1440.6, null, null]);
   // Imported into the owner's own workspace the people stay.
   const again = body<{ page: { id: string }; problems: unknown[] }>(await importJson(zip, { section: 'private' })).data;
   expect(again.problems).toEqual([]);
