@@ -63,6 +63,7 @@ test.each([
   ['made', '2026-12-04T09:30:00.000Z', { start: Date.UTC(2026, 11, 4, 9, 30), end: null, time: true }],
   ['author', 'u1', 'Анна'],
   ['author', 'nobody', null],
+  ['author', ['u2'], 'Борис'],
 ] as const)('%s: %j → %j', (fieldId, value, expected) => {
   expect(formulaValueOfCell(FIELDS[fieldId], value as never, lookups)).toEqual(expected);
 });

@@ -78,8 +78,11 @@ export function formulaValueOfCell(field: DatabaseField, value: RowValue | undef
       return names.length ? names : null;
     }
     case 'createdBy':
-    case 'editedBy':
-      return typeof value === 'string' ? (lookups.personName?.(value) ?? null) : null;
+    case 'editedBy': {
+      // One person: an id, or a list of it as `rowValue` gives it.
+      const id = Array.isArray(value) ? value[0] : value;
+      return typeof id === 'string' ? (lookups.personName?.(id) ?? null) : null;
+    }
     case 'files':
       return Array.isArray(value) && value.length ? (value as FileRef[]).map((file) => file.name) : null;
     default:

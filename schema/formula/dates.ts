@@ -120,7 +120,10 @@ export function calendar(date: FormulaDate, zone: string, at: 'start' | 'end' = 
 }
 
 /** The moment a date starts: a day at its midnight in the zone. */
-const instantOf = (date: FormulaDate, zone: string): number => (date.time ? date.start : fromWall(dayjs.utc(date.start).format('YYYY-MM-DD'), zone));
+const instantOf = (date: FormulaDate, zone: string): number => (date.time ? date.start : midnightIn(date.start, zone));
+
+/** A day's (its UTC midnight's) midnight in the zone, as a moment. */
+const midnightIn = (day: number, zone: string): number => fromWall(dayjs.utc(day).format('YYYY-MM-DD'), zone);
 
 /** `ms` moved by `amount` units. */
 function shift(ms: number, time: boolean, amount: number, unit: DateUnit, zone: string): number {
@@ -143,9 +146,8 @@ function shift(ms: number, time: boolean, amount: number, unit: DateUnit, zone: 
 export function addToDate(date: FormulaDate, amount: number, unit: DateUnit, zone: string): FormulaDate {
   if (!date.time && DURATION_MS[unit] !== undefined) {
     // A day's midnight in the zone, as a moment.
-    const start = fromWall(dayjs.utc(date.start).format('YYYY-MM-DD'), zone);
-    const end = date.end === null ? null : fromWall(dayjs.utc(date.end).format('YYYY-MM-DD'), zone);
-    return addToDate({ start, end, time: true }, amount, unit, zone);
+    const end = date.end === null ? null : midnightIn(date.end, zone);
+    return addToDate({ start: midnightIn(date.start, zone), end, time: true }, amount, unit, zone);
   }
   return {
     start: shift(date.start, date.time, amount, unit, zone),
@@ -239,14 +241,4 @@ export function parseDate(text: string, zone: string): FormulaDate | null {
     return Number.isNaN(ms) ? null : { start: ms, end: null, time: true };
   }
   return { start: fromWall(`${datePartText}T${timePartText}`, zone), end: null, time: true };
-}
-
-/** Whether the zone is one the runtime knows (an IANA name). */
-export function knownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -403,6 +403,3 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
   ),
   flat: spec('flat(список)', 'Вложенные списки — одним списком', ['list'], 'list', ([a]) => list(a).flatMap((item) => (Array.isArray(item) ? item : [item]))),
 };
-
-/** The names the editor suggests: functions, then the names a formula may use. */
-export const FUNCTION_NAMES = Object.keys(FUNCTIONS).sort();

@@ -5,10 +5,10 @@
 import { tokenize } from './syntax';
 
 export { compileFormula, FORMULA_RESULT_LIMITS, type CompiledFormula, type EvalContext, type FormulaField, type FormulaOutcome } from './compile';
-export { FUNCTIONS, FUNCTION_NAMES, formatValue } from './functions';
+export { FUNCTIONS, formatValue } from './functions';
 export { FormulaError, parse } from './syntax';
 export { isDate, typeOf, TYPE_NAMES, type FormulaDate, type FormulaType, type FormulaValue } from './values';
-export { knownZone, parseDate } from './dates';
+export { parseDate } from './dates';
 
 /**
  * The formula with each `prop("…")`'s text swapped by `swap` (a name for an id, or back);

@@ -143,3 +143,34 @@ test('a formula that does not compile, or closes a cycle, is refused at its plac
   expect(write.statusCode).toBe(422);
   expect(errorCode(write)).toBe('database.field_computed');
 });
+
+test('a field a formula reads: its options renamed, the formula follows; only its name changed, the formula cells keep their versions', async () => {
+  const { db, rows } = await shop();
+  const options = [
+    { id: 'new', name: 'Новый' },
+    { id: 'old', name: 'Старый' },
+  ];
+  expectOk(await addField(db, 'state', { name: 'Состояние', type: 'select', options }));
+  const tea = rows['Чай'];
+  expectOk(await api(t, ann, 'POST', `${S}/row/${tea.id}/cells/state`, { value: 'new', version: 0 }));
+  expectOk(await addField(db, 'says', { name: 'Говорит', type: 'formula', expression: 'lower(prop("state"))' }));
+  expect((await column(db, 'says'))['Чай']).toBe('новый');
+  const version = async () => (await rowsOf(db)).find((row) => row.id === tea.id)!.versions.says;
+  const before = await version();
+
+  expectOk(
+    await api(t, ann, 'POST', `${S}/database/${db}/fields/state`, {
+      field: { name: 'Состояние', type: 'select', options: [{ id: 'new', name: 'Свежий' }, options[1]] },
+    }),
+  );
+  expect((await column(db, 'says'))['Чай']).toBe('свежий');
+  const renamed = await version();
+  expect(renamed).toBe(before + 1);
+  // The field renamed alone: the formula's cells keep their version (no value changed, none written).
+  expectOk(
+    await api(t, ann, 'POST', `${S}/database/${db}/fields/state`, {
+      field: { name: 'Стадия', type: 'select', options: [{ id: 'new', name: 'Свежий' }, options[1]] },
+    }),
+  );
+  expect(await version()).toBe(renamed);
+});

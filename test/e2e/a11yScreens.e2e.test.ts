@@ -64,7 +64,8 @@ beforeAll(async () => {
 
 type Variant = { scheme: 'light' | 'dark'; width: number };
 /** `popover`: a non-modal popover is open (its selector): see the loop. */
-type Screen = { name: string; signedOut?: boolean; popover?: string; open(page: Page, variant: Variant): Promise<void> };
+/** `open` may answer what to undo once the screen is checked (an answer held back, released). */
+type Screen = { name: string; signedOut?: boolean; popover?: string; open(page: Page, variant: Variant): Promise<void | (() => void)> };
 
 /** Waits for what the screen loads and for its panels and menus to finish fading in (contrast is measured on what is drawn in full). */
 async function settled(page: Page) {
@@ -271,8 +272,7 @@ const SCREENS: Screen[] = [
       const held = await holdNextAnswer(page, '**/page/clone');
       await at(page, `/clone/${seeded.pageId}`);
       await page.locator('.clone-screen').waitFor();
-      page.once('close', () => held.release());
-      (page as Page & { releaseHeld?: () => void }).releaseHeld = held.release;
+      return held.release;
     },
   },
   {
@@ -388,8 +388,9 @@ it.each(VARIANTS)('every screen passes axe-core (WCAG 2.2 A/AA, contrast include
   for (const screen of SCREENS) {
     const page = screen.signedOut ? anonymous : signedIn;
     await page.emulateMedia({ colorScheme: scheme });
+    let undo: void | (() => void);
     try {
-      await screen.open(page, { scheme, width });
+      undo = await screen.open(page, { scheme, width });
       await page.locator(`html[data-theme="${scheme}"]`).waitFor();
       await settled(page);
     } catch (error) {
@@ -405,8 +406,7 @@ it.each(VARIANTS)('every screen passes axe-core (WCAG 2.2 A/AA, contrast include
           ...(await axeViolations(page, {}, page.locator(screen.popover).first())).filter((v) => v.startsWith('target-size')),
         ]
       : await axeViolations(page);
-    (page as Page & { releaseHeld?: () => void }).releaseHeld?.();
-    delete (page as Page & { releaseHeld?: () => void }).releaseHeld;
+    undo?.();
     // Menus and dialogs closed before the next screen.
     await page.keyboard.press('Escape');
   }

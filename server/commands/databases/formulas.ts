@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
-import type { WireRow } from '../../../schema/database';
+import { type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
+import { rowValue, type WireRow } from '../../../schema/database';
 import { formulaValueOfCell } from '../../../schema/formula/cells';
 import { formulaCell, formulaPlanOf } from '../../../schema/formula/field';
 import type { FormulaOutcome } from '../../../schema/formula/compile';
@@ -43,19 +43,7 @@ export function assertFormulasHold(before: DatabaseConfig, after: DatabaseConfig
 
 /** What `prop("…")` of a field gives in a row (a row's created/edited time and people come from the row itself). */
 function fieldValue(field: DatabaseField, fieldId: string, row: WireRow, names: Map<string, string>, titles: Map<string, string>): FormulaValue {
-  const value: RowValue | undefined =
-    fieldId === MAIN_FIELD_ID
-      ? row.data.title
-      : field.type === 'createdTime'
-        ? row.createdAt
-        : field.type === 'editedTime'
-          ? row.updatedAt
-          : field.type === 'createdBy'
-            ? row.createdBy
-            : field.type === 'editedBy'
-              ? row.updatedBy
-              : row.data.values[fieldId];
-  return formulaValueOfCell(field, value, { personName: (id) => names.get(id), rowTitle: (id) => titles.get(id) });
+  return formulaValueOfCell(field, rowValue(row, fieldId, field), { personName: (id) => names.get(id), rowTitle: (id) => titles.get(id) });
 }
 
 /**

@@ -192,8 +192,11 @@ export async function updateField(
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
     assertFormulasHold(data.config, config, fieldId);
     await rewriteCells(trx, field, rewrites, changer.userId);
-    // A formula changed, or a field formulas read (its options' names, its type): the formulas again, every row.
-    if (field.type === 'formula' || before.type === 'formula' || formulaPlan(config).order.length > 0)
+    // A formula changed, or a field formulas read changed more than its name (its type, its options' names): the formulas again, every row.
+    const { name: _was, ...beforeRest } = before;
+    const { name: _is, ...afterRest } = field;
+    const read = formulaPlan(config).order.some((p) => p.formula.references.includes(fieldId));
+    if (field.type === 'formula' || before.type === 'formula' || (read && JSON.stringify(beforeRest) !== JSON.stringify(afterRest)))
       computed = (await recomputeFormulas(trx, id, config, 'all', changer.userId)).length;
     return { data: { ...data, config, view: withoutDeadConditions(data, fieldId, field) }, result: report };
   });

@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DatabaseField } from '../../../../schema/blocks/database';
 import { compileFormula, toShownFormula, toStoredFormula } from '../../../../schema/formula';
-import { formulaFieldsOf, planFormulas } from '../../../../schema/formula/field';
+import { formulaFieldsOf, formulaPlanOf, planFormulas } from '../../../../schema/formula/field';
 import { Button } from '../../../ui/Button';
 import { useDatabase } from '../context';
 
@@ -25,7 +25,8 @@ export function FormulaEditor({ fieldId, field }: { fieldId: string; field: Form
   const problem = useMemo(() => {
     if (text.trim() === '') return null;
     const others = Object.fromEntries(Object.entries(fields).filter(([other]) => other !== fieldId));
-    const byId = formulaFieldsOf(others, planFormulas(others).order);
+    // The others' plan is remembered by their fields: not compiled again on every key.
+    const byId = formulaFieldsOf(others, formulaPlanOf(others).order);
     try {
       // As shown (by name), so the place of a mistake is where the person sees it.
       compileFormula(text, (name) => {
