@@ -210,7 +210,16 @@ export type DatabaseChange =
   | { kind: 'rows'; rows: WireRow[]; viewId?: string }
   | { kind: 'cells'; rowId: string; cells: Array<{ fieldId: string; value: RowValue; version: number }>; updatedAt: string; updatedBy: string }
   | { kind: 'removed'; ids: string[] }
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  /** Formulas being computed again for every row in the background (docs/formulas.md): a `reset` follows the last rows. */
+  | ({ kind: 'computing' } & FormulaProgress);
+
+/** How far the background computation of a database's formulas is (`done` of `total` rows), and which formula fields it computes. */
+export interface FormulaProgress {
+  fieldIds: string[];
+  done: number;
+  total: number;
+}
 export interface DatabaseEvent {
   channel: string;
   pageId: string;

@@ -37,6 +37,8 @@ import { userRoutes } from './routes/users';
 import { webRoutes } from './routes/web';
 import { securityHeaders } from './web/securityHeaders';
 import { setCellHistoryBurst } from './repositories/cellHistory';
+import { setFormulaTimeZone } from './commands/databases/formulas';
+import { setFormulaInlineRows } from './commands/databases/formulaJobs';
 import { workspaceRoutes } from './routes/workspaces';
 
 export interface BuildOptions {
@@ -94,6 +96,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(searchRoutes, { limits: config.userLimits });
   await app.register(exportRoutes, { config });
   setCellHistoryBurst(config.historyCellBurstMs);
+  setFormulaTimeZone(config.formulaTimeZone);
+  setFormulaInlineRows(config.formulaInlineRows);
   const announcer = versionAnnouncer(app);
   await app.register(historyRoutes, { announcer });
   await app.register(blockRoutes, { config });

@@ -20,6 +20,7 @@ export class BackgroundLoop {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | null = null;
   private stopped = true;
+  private woken = false;
 
   constructor(
     private readonly round: () => Promise<number>,
@@ -43,13 +44,23 @@ export class BackgroundLoop {
 
   private async tick(): Promise<void> {
     let next = this.retryMs;
+    this.woken = false;
     try {
       next = await this.round();
     } catch (error) {
       if (isStorageBusy(error)) this.log.warn({ err: error }, `${this.failure} (the database was locked by another process)`);
       else this.log.error({ err: error }, this.failure);
     }
-    this.schedule(next);
+    this.schedule(this.woken ? 0 : next);
+  }
+
+  /** Work came up: the next round runs now (or right after the one under way) rather than after its wait. */
+  wake(): void {
+    if (this.stopped) return;
+    this.woken = true;
+    if (this.running) return;
+    clearTimeout(this.timer);
+    this.schedule(0);
   }
 
   async stop(): Promise<void> {

@@ -63,6 +63,8 @@ const FULL = {
   HISTORY_MAX_MS: '3000',
   HISTORY_DAYS: '90',
   HISTORY_CELL_BURST_MS: '5000',
+  FORMULA_TIME_ZONE: 'Asia/Yekaterinburg',
+  FORMULA_INLINE_ROWS: '500',
   TRUST_PROXY: '2',
   UPLOAD_LIMIT_MB: '200',
   STORAGE_QUOTA_MB: '1024',
@@ -103,6 +105,8 @@ describe('loadConfig: valid environments', () => {
       dbBusyTimeoutMs: 5000,
       logLevel: 'info',
       logRequests: true,
+      formulaTimeZone: 'Europe/Moscow',
+      formulaInlineRows: 2000,
       trustProxy: false,
       uploadLimitBytes: 50 * 1024 * 1024,
       storageQuotaBytes: 0,
@@ -149,6 +153,8 @@ describe('loadConfig: valid environments', () => {
       historyMaxMs: 3000,
       historyDays: 90,
       historyCellBurstMs: 5000,
+      formulaTimeZone: 'Asia/Yekaterinburg',
+      formulaInlineRows: 500,
       trustProxy: 2,
       uploadLimitBytes: 200 * 1024 * 1024,
       storageQuotaBytes: 1024 * 1024 * 1024,
@@ -250,6 +256,10 @@ describe('loadConfig: invalid environments fail with every bad variable named', 
     expect(problems({ FEEDBACK_EMAIL: 'support' })[0].name).toBe('FEEDBACK_EMAIL');
     expect(problems({ TRUST_PROXY: 'yes' })[0].name).toBe('TRUST_PROXY');
     expect(problems({ TRUST_PROXY: '10.0.0.0/99' })[0].name).toBe('TRUST_PROXY');
+    expect(problems({ FORMULA_TIME_ZONE: 'Moscow' })).toEqual([
+      { name: 'FORMULA_TIME_ZONE', value: 'Moscow', expected: 'an IANA time zone such as Europe/Moscow' },
+    ]);
+    expect(problems({ FORMULA_INLINE_ROWS: '-1' })[0].name).toBe('FORMULA_INLINE_ROWS');
   });
 
   test('OpenID Connect with only some of issuer, client id and secret names the missing ones', () => {

@@ -86,6 +86,10 @@ export interface Config {
   historyDays: number;
   /** A row's property changes: one person's changes of a cell this close together are one entry (HISTORY_CELL_BURST_MS, default 60 s; docs/history.md). */
   historyCellBurstMs: number;
+  /** The zone formulas' dates and `today()` are in (FORMULA_TIME_ZONE, an IANA name; default Europe/Moscow; docs/formulas.md). */
+  formulaTimeZone: string;
+  /** A change of formulas computes every row at once up to this many rows, in the background past it (FORMULA_INLINE_ROWS, default 2000). */
+  formulaInlineRows: number;
   /**
    * Whether to believe X-Forwarded-For (client addresses for rate limits): false by default, so
    * nobody can dodge a per-address limit with a forged header; `true`, a hop count, or proxy
@@ -339,6 +343,17 @@ const envSchema = z.object({
   HISTORY_MAX_MS: integer(1),
   HISTORY_DAYS: integer(0),
   HISTORY_CELL_BURST_MS: integer(0),
+  FORMULA_TIME_ZONE: optional(
+    z.string().refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'an IANA time zone such as Europe/Moscow'),
+  ),
+  FORMULA_INLINE_ROWS: integer(0),
   TRUST_PROXY: optional(
     z
       .string()
@@ -444,6 +459,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     historyMaxMs: e.HISTORY_MAX_MS ?? 600_000,
     historyDays: e.HISTORY_DAYS ?? 30,
     historyCellBurstMs: e.HISTORY_CELL_BURST_MS ?? 60_000,
+    formulaTimeZone: e.FORMULA_TIME_ZONE ?? 'Europe/Moscow',
+    formulaInlineRows: e.FORMULA_INLINE_ROWS ?? 2_000,
     trustProxy: e.TRUST_PROXY ?? false,
     uploadLimitBytes: (e.UPLOAD_LIMIT_MB ?? 50) * 1024 * 1024,
     storageQuotaBytes: (e.STORAGE_QUOTA_MB ?? 0) * 1024 * 1024,

@@ -24,6 +24,7 @@ import * as searchPageStems from './migrations/2026-12-03-0001-search-page-stems
 import * as searchComments from './migrations/2026-12-03-0002-search-comments';
 import * as userEmailTyped from './migrations/2026-12-03-0003-user-email-typed';
 import * as searchPageDays from './migrations/2026-12-04-0001-search-page-days';
+import * as formulaJobs from './migrations/2026-12-05-0001-formula-jobs';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -53,6 +54,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-03-0002-search-comments': searchComments,
   '2026-12-03-0003-user-email-typed': userEmailTyped,
   '2026-12-04-0001-search-page-days': searchPageDays,
+  '2026-12-05-0001-formula-jobs': formulaJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -390,6 +390,24 @@ export interface ExportJobTable {
   finished_at: string | null;
 }
 
+/** A database's formulas being computed again for every row, in the background (server/commands/databases/formulaJobs.ts). */
+export interface FormulaJobTable {
+  database_id: string;
+  /** The page holding the database (its views hear the progress). */
+  holder_id: string;
+  /** Who changed the formulas: the cells' `updated_by`. */
+  user_id: string;
+  /** New with each request: a job under way whose token changed starts over. */
+  token: string;
+  /** JSON: the formula fields being computed (the views show them as pending). */
+  field_ids: string;
+  done: number;
+  total: number;
+  created_at: string;
+  /** Set by the process running it, each chunk: a job whose heartbeat stops is taken again. */
+  heartbeat_at: string | null;
+}
+
 /** A request limit's hits for one key in the current window (server/repositories/rateLimits.ts). */
 export interface RateLimitTable {
   /** The limit's name and whose hits: `register:203.0.113.5`, `ai:<user id>`. */
@@ -455,6 +473,7 @@ export interface Database {
   export_jobs: ExportJobTable;
   rate_limits: RateLimitTable;
   cell_history: CellHistoryTable;
+  formula_jobs: FormulaJobTable;
 }
 
 export type UserRow = Selectable<UserTable>;

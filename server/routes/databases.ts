@@ -57,6 +57,7 @@ import { listRowHistory, restoreCellEntry } from '../commands/databases/cellHist
 import { authorizedDatabase, authorizedRow, type AuthorizedDatabase } from '../commands/databases/database';
 import { peopleNamesFor } from '../commands/databases/people';
 import { createRows, moveRows, restoreDatabaseRows, trashDatabaseRows } from '../commands/databases/rows';
+import { formulaProgress } from '../commands/databases/formulaJobs';
 import {
   addField,
   addView,
@@ -276,7 +277,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const revision = await databaseRevision(app.db, block);
       const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, query), { offset, limit });
       const rows = await readRows(app.db, block.id, ids, query.fields);
-      return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count, revision });
+      // Formulas being computed again in the background: the view shows how far (docs/formulas.md).
+      const computing = await formulaProgress(app.db, block.id);
+      return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count, revision, ...(computing ? { computing } : {}) });
     },
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BackgroundLoop } from '../background';
 import type { Config } from '../config';
+import { formulaWorker } from '../commands/databases/formulaJobs';
 import { exportWorker } from '../export/exportJobs';
 import type { VersionAnnouncer } from '../history/announcements';
 import { historian } from '../history/historian';
@@ -21,6 +22,8 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  * - the historian (server/history/historian.ts): records page versions as people pause, and
  *   forgets old ones; its versions are announced in order with the routes' (`announcer`);
  * - the export worker (server/export/exportJobs.ts): writes queued export zips;
+ * - the formula worker (server/commands/databases/formulaJobs.ts): a big database's formulas
+ *   computed again in the background after a change of its fields;
  * - the upload sweeper: upload URLs never used and uploads never finished, rows and bytes.
  *
  * Several processes on one PostgreSQL share the work (each target or job is taken by one).
@@ -35,6 +38,7 @@ export async function backgroundWorkers(
       announcer.recorded(pageId),
     ),
     exportWorker(app.db, app.fileStore, app.log),
+    formulaWorker(app.db, app.log, (events) => app.events.dispatch(events, null)),
     new BackgroundLoop(
       async () => ((await sweepAbandonedUploads(app.db, app.fileStore)) > 0 ? 0 : SWEEP_EVERY_MS),
       app.log,

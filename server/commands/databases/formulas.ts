@@ -18,8 +18,11 @@ import { findRowPages, presentRows, type CellChange, type WrittenCell } from '..
  * SQL like any field, and a second viewer hears of them with the cells that changed.
  */
 
-/** The zone formulas run in on the server (FORMULA_TIME_ZONE; Moscow by default, as the product's people are). */
-export const FORMULA_TIME_ZONE = process.env.FORMULA_TIME_ZONE || 'Europe/Moscow';
+let timeZone = 'Europe/Moscow';
+/** The zone formulas run in on the server (config `formulaTimeZone`: FORMULA_TIME_ZONE; Moscow by default, as the product's people are). */
+export function setFormulaTimeZone(zone: string): void {
+  timeZone = zone;
+}
 
 /** The database's formulas, planned (remembered by the fields as they are). */
 export const formulaPlan = (config: DatabaseConfig) => formulaPlanOf(config.fields);
@@ -110,7 +113,7 @@ export async function recomputeFormulas(
           outcome: () => {
             const outcome = formula.evaluate({
               now,
-              timeZone: FORMULA_TIME_ZONE,
+              timeZone,
               value: (id) => (computed.has(id) ? computed.get(id)! : fieldValue(config.fields[id], id, row, names, titles)),
             });
             computed.set(fieldId, outcome.ok ? outcome.value : null);
@@ -123,7 +126,7 @@ export async function recomputeFormulas(
         })),
       ];
       for (const { fieldId, outcome } of outcomes) {
-        const cell = formulaCell(outcome(), FORMULA_TIME_ZONE);
+        const cell = formulaCell(outcome(), timeZone);
         const json = JSON.stringify(cell.value);
         const stored = row.data.values[fieldId];
         if (JSON.stringify(stored ?? null) === json && (stored !== undefined || cell.value === null)) continue;

@@ -22,6 +22,7 @@ import {
   type AddFieldBody,
   type AddViewBody,
   type DescribeDatabaseBody,
+  type FormulaProgress,
   type MoveViewBody,
   type RetypeReport,
   type UpdateViewBody,
@@ -32,13 +33,14 @@ import { newId } from '../../../schema/ids';
 import { lockBlocks } from '../../db/locks';
 import type { BlockRow, CellRow, Database } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
-import type { DomainEvent } from '../../events/events';
+import type { DomainEvent, EventOf } from '../../events/events';
 import { findBlockForUpdate, presentBlock, updateBlockIfVersion } from '../../repositories/blocks';
 import { cellsOfField, copyViewKeys, databaseData, deleteCellsOfField, rewriteCells } from '../../repositories/databases';
 
 import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
-import { assertFormulasHold, formulaPlan, recomputeFormulas } from './formulas';
+import { assertFormulasHold, formulaPlan } from './formulas';
+import { recomputeAllFormulas, wakeFormulaJobs } from './formulaJobs';
 import { writablePage } from '../../policies/page';
 
 /*
@@ -64,7 +66,7 @@ export interface StructureOutcome<T = undefined> {
   events: DomainEvent[];
 }
 
-type Change<T> = (data: DatabaseData, trx: Transaction<Database>, databaseId: string) => Promise<{ data: DatabaseData; result?: T } | null>;
+type Change<T> = (data: DatabaseData, trx: Transaction<Database>, databaseId: string, holderId: string) => Promise<{ data: DatabaseData; result?: T } | null>;
 
 /** Changes the database block's data (edit on its page, not in the trash); 422 when the result would not be valid, 503 after SCHEMA_RETRIES races. */
 async function changeDatabase<T>(db: Kysely<Database>, changer: Changer, id: string, change: Change<T>): Promise<StructureOutcome<T>> {
@@ -85,7 +87,7 @@ async function writeDatabase<T>(db: Kysely<Database>, { userId, origin }: Change
       const current = await findBlockForUpdate(trx, block.id);
       if (!current || current.deleted_at !== null || current.type !== 'database') throw notFound('database');
       if (current.version !== block.version) return 'retry' as const;
-      const changed = await change(databaseData(current), trx, current.id);
+      const changed = await change(databaseData(current), trx, current.id, holder.id);
       if (changed === null) return { block: current, result: undefined };
       const parsed = databaseDataSchema.safeParse(changed.data);
       if (!parsed.success)
@@ -136,8 +138,8 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
   const { field, placeAfter } = body;
   const fieldId = body.id ?? newId().replace(/-/g, '').slice(0, 12);
   if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field exists already');
-  let computed = 0;
-  const outcome = await changeDatabase(db, changer, databaseId, async (data, trx, id) => {
+  let computed: Recomputed = null;
+  const outcome = await changeDatabase(db, changer, databaseId, async (data, trx, id, holderId) => {
     if (fieldOf(data.config, fieldId)) throw invalid(`a field ${fieldId} exists`);
     const view = copyView(data.view);
     for (const layout of view.layouts) {
@@ -148,17 +150,34 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
     }
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
     assertFormulasHold(data.config, config, fieldId);
-    // A formula's column is computed at once, for every row (docs/formulas.md).
-    if (field.type === 'formula') computed = (await recomputeFormulas(trx, id, config, 'all', changer.userId)).length;
+    // A formula's column is computed for every row: at once, or in the background for a big database (docs/formulas.md).
+    if (field.type === 'formula') computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
     return { data: { ...data, config, view }, result: fieldId };
   });
-  if (computed > 0) outcome.events.push(rowsReset(outcome));
-  return outcome;
+  return withRecomputed(outcome, computed);
 }
 
-/** The views read their rows again (cells of many rows changed). */
-function rowsReset(outcome: StructureOutcome<unknown>): DomainEvent {
-  return { kind: 'rowsChanged', holderId: outcome.block.pageId, databaseId: outcome.block.id, change: { kind: 'reset' }, at: nowIso() };
+/** What a field change did to the formulas of every row: computed (how many cells), queued (the progress to tell), or nothing. */
+type Recomputed = { computed: number } | { queued: FormulaProgress } | null;
+
+/**
+ * The views hear of formulas computed again: they read their rows again (cells of many rows
+ * changed), or learn that a job computes them in the background (which the worker, woken, runs).
+ */
+function withRecomputed<T>(outcome: StructureOutcome<T>, recomputed: Recomputed, cellsChanged = false): StructureOutcome<T> {
+  const event = (change: EventOf<'rowsChanged'>['change']): DomainEvent => ({
+    kind: 'rowsChanged',
+    holderId: outcome.block.pageId,
+    databaseId: outcome.block.id,
+    change,
+    at: nowIso(),
+  });
+  if (recomputed && 'queued' in recomputed) {
+    if (cellsChanged) outcome.events.push(event({ kind: 'reset' }));
+    outcome.events.push(event({ kind: 'computing', ...recomputed.queued }));
+    wakeFormulaJobs();
+  } else if (cellsChanged || (recomputed && recomputed.computed > 0)) outcome.events.push(event({ kind: 'reset' }));
+  return outcome;
 }
 
 /** The title field stays text. */
@@ -184,8 +203,8 @@ export async function updateField(
   next: DatabaseField,
 ): Promise<StructureOutcome<RetypeReport>> {
   checkMainField(fieldId, next);
-  let computed = 0;
-  const outcome = await changeDatabase<RetypeReport>(db, changer, databaseId, async (data, trx, id) => {
+  let computed: Recomputed = null;
+  const outcome = await changeDatabase<RetypeReport>(db, changer, databaseId, async (data, trx, id, holderId) => {
     const before = fieldOf(data.config, fieldId);
     if (!before) throw notFound('field');
     const { report, field, rewrites } = await planRetype(trx, id, fieldId, before, next);
@@ -197,13 +216,12 @@ export async function updateField(
     const { name: _is, ...afterRest } = field;
     const read = formulaPlan(config).order.some((p) => p.formula.references.includes(fieldId));
     if (field.type === 'formula' || before.type === 'formula' || (read && JSON.stringify(beforeRest) !== JSON.stringify(afterRest)))
-      computed = (await recomputeFormulas(trx, id, config, 'all', changer.userId)).length;
+      computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
     return { data: { ...data, config, view: withoutDeadConditions(data, fieldId, field) }, result: report };
   });
   // Cells converted or cleared, or formulas computed again: the database's views read them again.
   const report = outcome.result;
-  if ((report && (report.converted > 0 || report.dropped > 0)) || computed > 0) outcome.events.push(rowsReset(outcome));
-  return outcome;
+  return withRecomputed(outcome, computed, !!report && (report.converted > 0 || report.dropped > 0));
 }
 
 /**

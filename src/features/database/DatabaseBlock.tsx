@@ -25,6 +25,8 @@ import { TimelineView } from './timeline/TimelineView';
 import { BoardView, CoverButton, makesBoardColumns } from './board/BoardView';
 import { defaultChart } from './chart/chartConfig';
 import type { LiveView } from './context';
+import { FormulaProgressBar } from './FormulaProgressBar';
+import { noteFormulaProgress } from './formulaProgress';
 import './database.css';
 
 export interface DatabaseBlockProps {
@@ -219,6 +221,8 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
         const change = payload as unknown as DatabaseEvent;
         if (change.databaseId !== databaseId) return;
         titlesChanged(databaseId, change.change);
+        if (change.change.kind === 'computing') noteFormulaProgress(databaseId, change.change);
+        else if (change.change.kind === 'reset') noteFormulaProgress(databaseId, undefined);
         for (const store of stores.current) store.applyChange(change.change);
       },
     });
@@ -332,6 +336,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
           )}
         </div>
         {layout && barOpen && <FilterBar layout={layout} />}
+        <FormulaProgressBar databaseId={databaseId} config={config} />
         {!saved ? (
           <div className="db-empty">{t('database.loading')}</div>
         ) : layout ? (

@@ -2,10 +2,19 @@ import type { WireBlock } from '../../../schema/block';
 import type { ChartConfig, DatabaseField, DatabaseLayout, RowValue } from '../../../schema/blocks/database';
 import type { ChartAnswer } from '../../../schema/databaseChart';
 import type { WireElement } from '../../../schema/element';
-import { CELLS_PER_REQUEST, type CalculationResults, type NewRow, type RetypeReport, type WireGroup, type WireRow } from '../../../schema/database';
+import {
+  CELLS_PER_REQUEST,
+  type CalculationResults,
+  type FormulaProgress,
+  type NewRow,
+  type RetypeReport,
+  type WireGroup,
+  type WireRow,
+} from '../../../schema/database';
 import type { ApiResponse } from '../../../schema/envelope';
 import { api, takeAnswer } from '../../app/api';
 import { jsonQuery, rowsPath, type RowsQuery } from '../../editor/blocks/databaseRows';
+import { noteFormulaProgress } from './formulaProgress';
 
 /**
  * The data-table API (docs/api/databases.md), typed. Paths are under /api/v3/spaces; query
@@ -23,6 +32,8 @@ export interface RowsWindow {
   hasMoreNext: boolean;
   /** Where the database stood when they were read (`GET …/revision` says where it stands now). */
   revision?: string;
+  /** The database's formulas being computed in the background (docs/formulas.md). */
+  computing?: FormulaProgress;
 }
 
 /** A cell as the server has it after a write (and in a cell_conflict's `data`). */
@@ -50,13 +61,14 @@ async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promi
 }
 
 function rowsWindow(answer: ApiResponse<WireRow[]>, query: RowsQuery): RowsWindow {
-  const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean; revision?: string };
+  const meta = (answer.meta ?? {}) as { count?: number; offset?: number; hasMoreNext?: boolean; revision?: string; computing?: FormulaProgress };
   return {
     rows: answer.data,
     count: meta.count ?? answer.data.length,
     offset: meta.offset ?? query.offset ?? 0,
     hasMoreNext: meta.hasMoreNext ?? false,
     revision: meta.revision,
+    computing: meta.computing,
   };
 }
 
@@ -76,7 +88,10 @@ export const databaseApi = {
     const path = rowsPath(databaseId, query);
     // The first window, asked for with the page's blocks (src/editor/blocks/databaseRows.ts).
     const early = first ? takeAnswer<WireRow[]>(path) : null;
-    return rowsWindow(early ? await early.answer : await api<WireRow[]>(path, { signal }), query);
+    const window = rowsWindow(early ? await early.answer : await api<WireRow[]>(path, { signal }), query);
+    // Formulas computed in the background: the toolbar shows how far (not from earlyRows: that one runs while drawing).
+    noteFormulaProgress(databaseId, window.computing);
+    return window;
   },
   /** The first window when its early answer is in already (taken once; `peek`: left for the effect to take), else null: a view's first drawing shows its rows. */
   earlyRows(databaseId: string, query: RowsQuery, peek = false): RowsWindow | null {

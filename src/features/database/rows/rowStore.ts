@@ -534,8 +534,10 @@ export class RowStore {
         this.refreshSoon();
         return;
       }
+      // 'computing': formulas computed in the background, the values landed so far are read (told at most every 500 ms).
       case 'removed':
       case 'reset':
+      case 'computing':
         this.changes += 1;
         this.refreshSoon();
         return;
