@@ -93,16 +93,29 @@ async function converge(clients: LiveClient[], pageId: string, timeoutMs = 30_00
     const quiet = clients.every((c) => !c.queue.hasPending());
     if (quiet && clients.every((c) => JSON.stringify(shape(c.blocks())) === expected)) return server;
     if (Date.now() > until) {
-      const differing = clients.filter((c) => JSON.stringify(shape(c.blocks())) !== expected).map((c) => ({ client: c.clientId, text: c.text() }));
-      // What each client did and heard (its last 120 lines unless CONVERGENCE_DEBUG): a rare failure on CI can be read from its log.
+      const differing = clients.filter((c) => JSON.stringify(shape(c.blocks())) !== expected);
+      // What each client did and heard: the others' last lines first, then each differing
+      // client's, and last every line of its trace naming a block it and the server disagree on
+      // (a CI log keeps the start and the end of a long failure: the end is what tells).
       const lines = process.env.CONVERGENCE_DEBUG ? Infinity : 120;
-      const report = clients.map(
-        (client) =>
-          `client ${client.clientId.slice(0, 4)}: ${JSON.stringify(client.blocks().map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)]))}\n${client.trace.slice(-lines).join('\n')}`,
-      );
+      const places = (blocks: readonly WireBlock[]) => JSON.stringify(blocks.map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)]));
+      const serverShape = new Map(shape(server).map((b) => [b.id, JSON.stringify(b)]));
+      const report = [...clients.filter((c) => !differing.includes(c)), ...differing].map((client) => {
+        const own = shape(client.blocks());
+        const disputed = [
+          ...own.filter((b) => serverShape.get(b.id) !== JSON.stringify(b)).map((b) => b.id),
+          ...[...serverShape.keys()].filter((id) => !own.some((b) => b.id === id)),
+        ].map((id) => id.slice(0, 8));
+        const tail = client.trace.slice(differing.includes(client) ? -lines : -Math.min(lines, 40));
+        const about = disputed.length === 0 ? [] : client.trace.filter((line) => disputed.some((id) => line.includes(id)));
+        return (
+          `client ${client.clientId.slice(0, 4)}${differing.includes(client) ? ' (differs)' : ''}: ${places(client.blocks())}\n${tail.join('\n')}` +
+          (about.length > 0 ? `\nevery line of ${client.clientId.slice(0, 4)} on ${disputed.join(', ')}:\n${about.join('\n')}` : '')
+        );
+      });
       throw new Error(
-        `no convergence after ${timeoutMs} ms: server ${JSON.stringify(server.map((b) => b.data))}\nclients differing: ${JSON.stringify(differing)}\n` +
-          `server places: ${JSON.stringify(server.map((b) => [b.id.slice(0, 8), b.version, b.placeAfter?.slice(0, 8)]))}\n${report.join('\n')}`,
+        `no convergence after ${timeoutMs} ms: server ${JSON.stringify(server.map((b) => b.data))}\nclients differing: ${JSON.stringify(differing.map((c) => ({ client: c.clientId, text: c.text() })))}\n` +
+          `server places: ${places(server)}\n${report.join('\n')}`,
       );
     }
   }

@@ -71,6 +71,17 @@ export class LiveClient {
       debounceMs: options.debounceMs ?? 50,
       retryDelaysMs: options.retryDelaysMs ?? [100, 200, 400],
     });
+    // What the queue hears, whether or not it reaches the editor (a failing test's report says why a block stayed).
+    const { receive, receiveRemoved } = queue;
+    queue.receive = (block, at, own) => {
+      this.log(`heard ${block.id.slice(0, 8)} v${block.version} after ${block.placeAfter?.slice(0, 8) ?? '-'}${own ? ' (own)' : ''} (known v${queue!.versionOf(block.id) ?? '-'})`);
+      receive(block, at, own);
+    };
+    queue.receiveRemoved = (uids, versions) => {
+      if (uids.length > 0)
+        this.log(`heard removed ${uids.map((uid, i) => `${uid.slice(0, 8)} v${versions?.[i] ?? '?'} (known v${queue!.versionOf(uid) ?? '-'})`).join(' ')}`);
+      receiveRemoved(uids, versions);
+    };
     this.queue = queue;
     queue.seed(blocks);
     editor.children = [titleToSlate(pageId, ''), ...blocksToSlate(blocks)] as Descendant[];
