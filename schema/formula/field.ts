@@ -1,7 +1,8 @@
 import type { DatabaseField, DatabaseFieldType } from '../blocks/database';
 import { foldText } from '../database';
 import { formulaTypeOfField } from './cells';
-import { compileFormula, type CompiledFormula, type FormulaField } from './compile';
+import { compileFormula, type CompiledFormula, type FormulaField, type FormulaOutcome } from './compile';
+import type { RunContext } from './functions';
 import { formatValue } from './functions';
 import { FormulaError } from './syntax';
 import { isDate, type FormulaDate, type FormulaType, type FormulaValue } from './values';
@@ -106,6 +107,22 @@ export interface FormulaCell {
 const DAY_MS = 86_400_000;
 const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dateText = (date: FormulaDate, ms: number) => (date.time ? new Date(ms).toISOString() : dayText(ms));
+
+/**
+ * One row's planned formulas, in plan order: a formula reading another reads the value just
+ * computed (an error there reads as empty); `valueOf` gives every other field's value. The
+ * server's computation and the editor's preview.
+ */
+export function evaluateRow(order: readonly PlannedFormula[], valueOf: (fieldId: string) => FormulaValue, context: RunContext): Map<string, FormulaOutcome> {
+  const computed = new Map<string, FormulaValue>();
+  const outcomes = new Map<string, FormulaOutcome>();
+  for (const { fieldId, formula } of order) {
+    const outcome = formula.evaluate({ ...context, value: (id) => (computed.has(id) ? computed.get(id)! : valueOf(id)) });
+    computed.set(fieldId, outcome.ok ? outcome.value : null);
+    outcomes.set(fieldId, outcome);
+  }
+  return outcomes;
+}
 
 /** A formula's outcome for a row as its cell keeps it. */
 export function formulaCell(outcome: { ok: true; value: FormulaValue } | { ok: false; error: { message: string } }, timeZone: string): FormulaCell {

@@ -15,6 +15,7 @@ describe('GET /api/config', () => {
         defaultHost: 'docs.example.com:8443',
         ai: { model: false, timeoutMs: 60_000 },
         messenger: { bot: false },
+        formulaTimeZone: 'Europe/Moscow',
       });
     } finally {
       await t.close();
@@ -26,6 +27,15 @@ describe('GET /api/config', () => {
     const t = await createTestApp({ ai: loadConfig({ AI_BASE_URL: 'http://127.0.0.1:11434/v1/', AI_TIMEOUT_MS: '120000' }).ai });
     try {
       expect(body<{ ai: unknown }>(await api(t, undefined, 'GET', '/api/config')).data.ai).toEqual({ model: true, timeoutMs: 120_000 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('formulaTimeZone: the zone formulas are computed in (FORMULA_TIME_ZONE), for the formula editor’s preview', async () => {
+    const t = await createTestApp({ formulaTimeZone: 'Asia/Vladivostok' });
+    try {
+      expect(body<{ formulaTimeZone: unknown }>(await api(t, undefined, 'GET', '/api/config')).data.formulaTimeZone).toBe('Asia/Vladivostok');
     } finally {
       await t.close();
     }

@@ -15,7 +15,7 @@ export async function appConfigRoutes(app: FastifyInstance, { config }: { config
       schema: {
         tags: ['config'],
         summary:
-          'Links shown by the web app (help, privacy, terms, docs, templates), the default host, what the AI assistant can do, and whether there is a messenger bot',
+          'Links shown by the web app (help, privacy, terms, docs, templates), the default host, what the AI assistant can do, whether there is a messenger bot, and the time zone of formulas',
       },
     },
     async () =>
@@ -25,6 +25,8 @@ export async function appConfigRoutes(app: FastifyInstance, { config }: { config
         ai: { model: Boolean(config.ai.baseUrl), timeoutMs: config.ai.timeoutMs } satisfies AiInstallation,
         // Whether this server has a messenger bot to link accounts with (the app offers it only then).
         messenger: { bot: Boolean(config.telegramBotToken) },
+        // The zone the server computes formulas in: the formula editor's preview computes in it too.
+        formulaTimeZone: config.formulaTimeZone,
       }),
   );
 }

@@ -27,6 +27,8 @@ export interface AppConfig {
   ai: AiInstallation;
   /** Whether the server has a messenger bot to link accounts with (TELEGRAM_BOT_TOKEN); false when it did not say. */
   messengerBot: boolean;
+  /** The IANA zone the server computes formula fields in (FORMULA_TIME_ZONE); Moscow when it did not say. */
+  formulaTimeZone: string;
 }
 
 /** What the server said of the assistant, each field checked (anything else: the default's). */
@@ -37,6 +39,8 @@ function aiOf(value: unknown): AiInstallation {
     timeoutMs: typeof said.timeoutMs === 'number' && Number.isFinite(said.timeoutMs) && said.timeoutMs > 0 ? said.timeoutMs : DEFAULT_AI.timeoutMs,
   };
 }
+
+const DEFAULT_FORMULA_TIME_ZONE = 'Europe/Moscow';
 
 let loading: Promise<AppConfig> | null = null;
 /** The assistant as last known (loaded, or learnt from a call's answer); null: not asked yet. */
@@ -56,11 +60,18 @@ export function loadAppConfig(): Promise<AppConfig> {
       const ai = aiOf(response.data.ai);
       setAi(ai);
       const messenger = (response.data as { messenger?: { bot?: unknown } }).messenger;
-      return { links: { ...NO_LINKS, ...response.data.links }, defaultHost: response.data.defaultHost ?? null, ai, messengerBot: messenger?.bot === true };
+      const zone = (response.data as { formulaTimeZone?: unknown }).formulaTimeZone;
+      return {
+        links: { ...NO_LINKS, ...response.data.links },
+        defaultHost: response.data.defaultHost ?? null,
+        ai,
+        messengerBot: messenger?.bot === true,
+        formulaTimeZone: typeof zone === 'string' && zone ? zone : DEFAULT_FORMULA_TIME_ZONE,
+      };
     },
     () => {
       loading = null;
-      return { links: NO_LINKS, defaultHost: null, ai: aiKnown ?? DEFAULT_AI, messengerBot: false };
+      return { links: NO_LINKS, defaultHost: null, ai: aiKnown ?? DEFAULT_AI, messengerBot: false, formulaTimeZone: DEFAULT_FORMULA_TIME_ZONE };
     },
   );
   return loading;

@@ -64,3 +64,90 @@ it('a formula typed with field names computes every row; a mistake is shown befo
   expect(await dialog.getByLabel('Формула', { exact: true }).inputValue()).toBe('if(prop("Проверено"), prop("Цена") * 2, prop("Цена") / (prop("Цена") - 80))');
   await page.context().close();
 });
+
+it('the editor offers fields and functions as a name is typed, underlines a mistake where it is, and shows the first rows’ values', async () => {
+  const page = await suite.signedIn('formula.editor.e2e@example.com');
+  const { holderId } = await databaseWithViews(suite.server.url, await cookieOf(page), 'Смета');
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await page.locator('.db-scroll .db-row').first().waitFor();
+  await page.getByRole('button', { name: 'Добавить поле' }).click();
+  const adding = page.getByRole('dialog', { name: 'Добавить поле' });
+  await adding.getByLabel('Название поля').fill('Итого');
+  await adding.getByRole('button', { name: 'Формула', exact: true }).click();
+  const header = page.locator('.db-hcell', { hasText: 'Итого' });
+  await header.locator('.db-hcell-button').click();
+  const dialog = page.getByRole('dialog', { name: 'Поле' });
+  const expression = dialog.getByLabel('Формула', { exact: true });
+  await expression.click();
+
+  // A field by its name: «Це» offers «Цена» (the list is the field's, named to screen readers), Enter takes it.
+  await expression.pressSequentially('Це');
+  const list = dialog.getByRole('listbox', { name: 'Поля и функции' });
+  await list.waitFor();
+  expect(await list.getByRole('option').allTextContents()).toEqual([expect.stringContaining('prop("Цена")')]);
+  expect(await expression.getAttribute('aria-activedescendant')).toBe(await list.getByRole('option').first().getAttribute('id'));
+  await expression.press('Enter');
+  expect(await expression.inputValue()).toBe('prop("Цена")');
+  await list.waitFor({ state: 'hidden' });
+
+  // A function: «ro» offers round with its signature; ↓ moves, Tab takes; the caret inside its brackets.
+  await expression.pressSequentially(' * ro');
+  await list.waitFor();
+  const options = await list.getByRole('option').allTextContents();
+  expect(options[0]).toContain('round');
+  expect(options[0]).toContain('Округление');
+  await shoot(page, 'formula-suggestions-light-1280');
+  await expression.press('Tab');
+  expect(await expression.inputValue()).toBe('prop("Цена") * round(');
+  // Inside prop(": every other field; Escape closes the list and leaves the dialog open.
+  await expression.pressSequentially('prop("');
+  await list.waitFor();
+  expect(await list.getByRole('option').count()).toBeGreaterThanOrEqual(4);
+  await expression.press('Escape');
+  await list.waitFor({ state: 'hidden' });
+  expect(await dialog.isVisible()).toBe(true);
+
+  // A mistake: underlined in the text where it is, and said.
+  await expression.fill('prop("Цена") * "два"');
+  const mistake = dialog.locator('mark.db-formula-mistake');
+  await mistake.waitFor({ state: 'attached' });
+  expect(await mistake.textContent()).toBe('"два"');
+  // Where it stands in the text behind the field: the same place as in the field.
+  expect(await mistakeStart(page)).toBe('prop("Цена") * '.length);
+  await shoot(page, 'formula-mistake-light-1280');
+
+  // The values of the first rows, as the server will compute them.
+  await expression.fill('prop("Цена") * 2');
+  const preview = dialog.getByRole('table', { name: 'Значения в первых строках' });
+  await preview.waitFor();
+  const cells = await preview
+    .locator('tr')
+    .evaluateAll((rows) => rows.map((row) => [row.querySelector('th')?.textContent, row.querySelector('td')?.textContent]));
+  expect(cells).toEqual(
+    expect.arrayContaining([
+      ['Макет', '240'],
+      ['Вёрстка', '160'],
+    ]),
+  );
+  await shoot(page, 'formula-preview-light-1280');
+  await expression.fill('prop("Проверено")');
+  await preview.getByText('да').waitFor();
+  expect(await axeViolations(page, {}, dialog)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('html[data-theme="dark"]').waitFor();
+  await expression.fill('prop("Цена") * "два"');
+  await mistake.waitFor({ state: 'attached' });
+  await shoot(page, 'formula-mistake-dark-1280');
+  expect(await axeViolations(page, {}, dialog)).toEqual([]);
+  await page.context().close();
+});
+
+/** Where the underlined mistake starts and ends in the text (the backdrop's text before it, and with it). */
+async function mistakeStart(page: import('playwright-core').Page): Promise<number> {
+  return page.evaluate(() => {
+    const mark = document.querySelector('mark.db-formula-mistake')!;
+    let n = 0;
+    for (let node = mark.previousSibling; node; node = node.previousSibling) n += node.textContent?.length ?? 0;
+    return n;
+  });
+}

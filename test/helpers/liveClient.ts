@@ -74,7 +74,9 @@ export class LiveClient {
     // What the queue hears, whether or not it reaches the editor (a failing test's report says why a block stayed).
     const { receive, receiveRemoved } = queue;
     queue.receive = (block, at, own) => {
-      this.log(`heard ${block.id.slice(0, 8)} v${block.version} after ${block.placeAfter?.slice(0, 8) ?? '-'}${own ? ' (own)' : ''} (known v${queue!.versionOf(block.id) ?? '-'})`);
+      this.log(
+        `heard ${block.id.slice(0, 8)} v${block.version} after ${block.placeAfter?.slice(0, 8) ?? '-'}${own ? ' (own)' : ''} (known v${queue!.versionOf(block.id) ?? '-'})`,
+      );
       receive(block, at, own);
     };
     queue.receiveRemoved = (uids, versions) => {

@@ -2,8 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
 import { rowValue, type WireRow } from '../../../schema/database';
 import { formulaValueOfCell } from '../../../schema/formula/cells';
-import { formulaCell, formulaPlanOf } from '../../../schema/formula/field';
-import type { FormulaOutcome } from '../../../schema/formula/compile';
+import { evaluateRow, formulaCell, formulaPlanOf } from '../../../schema/formula/field';
 import type { FormulaValue } from '../../../schema/formula/values';
 import type { Database } from '../../db/types';
 import { inChunks } from '../../db/inChunks';
@@ -106,27 +105,12 @@ export async function recomputeFormulas(
         titles.set(page.id, page.title);
     }
     for (const row of rows) {
-      const computed = new Map<string, FormulaValue>();
-      const outcomes = [
-        ...order.map(({ fieldId, formula }) => ({
-          fieldId,
-          outcome: () => {
-            const outcome = formula.evaluate({
-              now,
-              timeZone,
-              value: (id) => (computed.has(id) ? computed.get(id)! : fieldValue(config.fields[id], id, row, names, titles)),
-            });
-            computed.set(fieldId, outcome.ok ? outcome.value : null);
-            return outcome;
-          },
-        })),
-        ...idle.map(({ fieldId, message }) => ({
-          fieldId,
-          outcome: (): FormulaOutcome => (message === undefined ? { ok: true, value: null } : { ok: false, error: { message, start: 0, end: 0 } }),
-        })),
-      ];
-      for (const { fieldId, outcome } of outcomes) {
-        const cell = formulaCell(outcome(), timeZone);
+      const outcomes = evaluateRow(order, (id) => fieldValue(config.fields[id], id, row, names, titles), { now, timeZone });
+      // Formulas that give nothing: not written yet (empty: no value) or with a mistake (each row says it).
+      for (const { fieldId, message } of idle)
+        outcomes.set(fieldId, message === undefined ? { ok: true, value: null } : { ok: false, error: { message, start: 0, end: 0 } });
+      for (const [fieldId, outcome] of outcomes) {
+        const cell = formulaCell(outcome, timeZone);
         const json = JSON.stringify(cell.value);
         const stored = row.data.values[fieldId];
         if (JSON.stringify(stored ?? null) === json && (stored !== undefined || cell.value === null)) continue;
