@@ -13,24 +13,25 @@ import { shoot } from '../helpers/editorPage';
 
 const suite = browserSuite({ timeoutMs: 120_000 });
 
-it('a formula typed with field names computes every row; a mistake is shown before saving; a row shows its own error', async () => {
-  const page = await suite.signedIn('formula.e2e@example.com');
+/** A database «Смета» opened by a new person, a formula field «Итого» added from «Добавить поле», its «Поле» dialog open. */
+async function formulaColumn(email: string) {
+  const page = await suite.signedIn(email);
   const { holderId } = await databaseWithViews(suite.server.url, await cookieOf(page), 'Смета');
   await page.goto(`${suite.server.url}/${holderId}`);
   await page.locator('.db-scroll .db-row').first().waitFor();
-
-  // Added from «Добавить поле»: a name, then the type «Формула».
   await page.getByRole('button', { name: 'Добавить поле' }).click();
   const adding = page.getByRole('dialog', { name: 'Добавить поле' });
   await adding.getByLabel('Название поля').fill('Итого');
   await adding.getByRole('button', { name: 'Формула', exact: true }).click();
   const header = page.locator('.db-hcell', { hasText: 'Итого' });
-  await header.waitFor();
-
-  // Its dialog: the expression, with a mistake first.
   await header.locator('.db-hcell-button').click();
   const dialog = page.getByRole('dialog', { name: 'Поле' });
-  const expression = dialog.getByLabel('Формула', { exact: true });
+  return { page, header, dialog, expression: dialog.getByLabel('Формула', { exact: true }) };
+}
+
+it('a formula typed with field names computes every row; a mistake is shown before saving; a row shows its own error', async () => {
+  // Added from «Добавить поле» (a name, then the type «Формула»); its dialog: the expression, with a mistake first.
+  const { page, header, dialog, expression } = await formulaColumn('formula.e2e@example.com');
   await expression.fill('prop("Цена") * "два"');
   const problem = dialog.getByRole('alert');
   await problem.waitFor();
@@ -66,18 +67,7 @@ it('a formula typed with field names computes every row; a mistake is shown befo
 });
 
 it('the editor offers fields and functions as a name is typed, underlines a mistake where it is, and shows the first rows’ values', async () => {
-  const page = await suite.signedIn('formula.editor.e2e@example.com');
-  const { holderId } = await databaseWithViews(suite.server.url, await cookieOf(page), 'Смета');
-  await page.goto(`${suite.server.url}/${holderId}`);
-  await page.locator('.db-scroll .db-row').first().waitFor();
-  await page.getByRole('button', { name: 'Добавить поле' }).click();
-  const adding = page.getByRole('dialog', { name: 'Добавить поле' });
-  await adding.getByLabel('Название поля').fill('Итого');
-  await adding.getByRole('button', { name: 'Формула', exact: true }).click();
-  const header = page.locator('.db-hcell', { hasText: 'Итого' });
-  await header.locator('.db-hcell-button').click();
-  const dialog = page.getByRole('dialog', { name: 'Поле' });
-  const expression = dialog.getByLabel('Формула', { exact: true });
+  const { page, dialog, expression } = await formulaColumn('formula.editor.e2e@example.com');
   await expression.click();
 
   // A field by its name: «Це» offers «Цена» (the list is the field's, named to screen readers), Enter takes it.
