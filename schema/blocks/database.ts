@@ -447,7 +447,9 @@ export function chartProblems(config: DatabaseConfig, chart: ChartConfig, layout
   } else {
     const field = fieldOf(config, fieldId);
     if (!field) problems.push({ path: ['y', 'fieldId'], message: 'no such field in config.fields' });
-    else if (field.type !== 'number') problems.push({ path: ['y', 'fieldId'], message: `${aggregate} needs a number field, not ${field.type}` });
+    // A formula's figures are those of its number values (the web app offers the formulas that give numbers).
+    else if (field.type !== 'number' && field.type !== 'formula')
+      problems.push({ path: ['y', 'fieldId'], message: `${aggregate} needs a number field, not ${field.type}` });
   }
   if (chart.cumulative && aggregate !== 'count' && aggregate !== 'sum') problems.push({ path: ['cumulative'], message: 'running totals are of count or sum' });
   const implied = layoutType ? LAYOUT_CHART_KINDS[layoutType] : undefined;
@@ -470,7 +472,7 @@ export function chartFitting(config: DatabaseConfig, chart: ChartConfig): ChartC
   if (!x) return null;
   const series = chart.series ? fits(chart.series) : chart.series;
   const yField = chart.y.fieldId === undefined ? undefined : fieldOf(config, chart.y.fieldId);
-  const y = chart.y.aggregate === 'count' || yField?.type === 'number' ? chart.y : { aggregate: 'count' as const };
+  const y = chart.y.aggregate === 'count' || yField?.type === 'number' || yField?.type === 'formula' ? chart.y : { aggregate: 'count' as const };
   if (x === chart.x && series === chart.series && y === chart.y) return chart;
   return { ...chart, x, y, series };
 }

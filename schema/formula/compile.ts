@@ -28,6 +28,8 @@ export interface CompiledFormula {
   type: FormulaType;
   /** The ids of the fields it reads, once each, in order of appearance. */
   references: string[];
+  /** It calls now() or today(): its value changes with the time, not only with the row. */
+  readsClock: boolean;
   evaluate(context: EvalContext): FormulaOutcome;
 }
 
@@ -91,6 +93,7 @@ function order(a: FormulaValue, b: FormulaValue): number {
 export function compileFormula(expression: string, resolve: (reference: string) => FormulaField | undefined): CompiledFormula {
   const tree = parse(expression);
   const references: string[] = [];
+  let readsClock = false;
   let slots = 0;
 
   const compile = (node: Node, scope: Scope): Compiled => {
@@ -247,6 +250,7 @@ export function compileFormula(expression: string, resolve: (reference: string) 
     }
     const spec = FUNCTIONS[name];
     if (!spec) throw at(node.nameSpan, `Неизвестная функция «${name}»`);
+    if (name === 'now' || name === 'today') readsClock = true;
     const count = node.args.length;
     if (count < spec.min || count > spec.max) {
       const wanted = spec.min === spec.max ? `${spec.min}` : spec.max === Infinity ? `не меньше ${spec.min}` : `от ${spec.min} до ${spec.max}`;
@@ -383,6 +387,7 @@ export function compileFormula(expression: string, resolve: (reference: string) 
   return {
     type: root.type,
     references,
+    readsClock,
     evaluate(context) {
       try {
         const value = root.run({ context, frame: new Array<FormulaValue>(size).fill(null) });

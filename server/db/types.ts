@@ -399,6 +399,8 @@ export interface FormulaJobTable {
   user_id: string;
   /** New with each request: a job under way whose token changed starts over. */
   token: string;
+  /** `change`: the formulas or what they read changed (the views show the progress); `clock`: formulas reading now() or today() kept current (quietly). */
+  reason: 'change' | 'clock';
   /** JSON: the formula fields being computed (the views show them as pending). */
   field_ids: string;
   done: number;

@@ -11,6 +11,7 @@ import {
 } from '../../schema/blocks/database';
 import { CHART_EMPTY_LABEL, type ChartAnswer, type ChartCategory, type ChartPoint } from '../../schema/databaseChart';
 import { listKeyIds } from '../../schema/database';
+import { asStoredField } from '../../schema/formula/field';
 import type { BlockRow, Database } from '../db/types';
 import { COMPUTED_COLUMNS, queryFields, whereSql, type RowQuery, type ViewOrders } from './databases';
 import { inChunks } from '../db/inChunks';
@@ -178,7 +179,9 @@ function valueOf(figures: Figures, aggregate: ChartConfig['y']['aggregate']): nu
 function axisOf(config: DatabaseConfig, entry: { fieldId: string; bucket?: ChartBucket }): Axis {
   const field = fieldOf(config, entry.fieldId);
   if (!field) throw new Error(`no field ${entry.fieldId}: the chart config is checked before it is read`);
-  return { fieldId: entry.fieldId, field, bucket: entry.bucket ?? 'day' };
+  // A formula as the cells of the type it gives keep it (numbers, texts, dates, yes/no, lists of names).
+  const shown = field.type === 'formula' ? (asStoredField(config.fields, entry.fieldId) as DatabaseField) : field;
+  return { fieldId: entry.fieldId, field: shown, bucket: entry.bucket ?? 'day' };
 }
 
 const numeric = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));

@@ -6,7 +6,7 @@ import type { WireElement } from '../../schema/element';
 import { channels } from '../../schema/realtime';
 import { collect, connectRealtime, request } from '../../test/helpers/realtimeClient';
 import { api, body, createTestApp, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
-import { claimFormulaJob, holdFormulaWorkers, runFormulaJob } from '../commands/databases/formulaJobs';
+import { claimFormulaJob, CLOCK_SWEEP_MS, holdFormulaWorkers, queueClockJobs, runFormulaJob, untilNextSweep } from '../commands/databases/formulaJobs';
 
 /*
  * A changed formula over a big database, computed in the background (docs/formulas.md «A changed
@@ -232,5 +232,78 @@ async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<vo
   while (!condition()) {
     if (Date.now() > until) throw new Error('not in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('now() and today() kept current (the clock sweep)', () => {
+  /** A database whose «Сейчас» is now() and «Итого» reads it, and one with no clock in its formulas. */
+  async function clocked() {
+    const { db } = await bigShop(150);
+    expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${db}/fields`, { id: 'now', field: { name: 'Сейчас', type: 'formula', expression: 'now()' } }));
+    expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${db}/fields`, { id: 'year', field: { name: 'Год', type: 'formula', expression: 'year(prop("now"))' } }));
+    await computed(db);
+    const plain = await bigShop(10);
+    expectOk(
+      await api(t, ann.cookie, 'POST', `${S}/database/${plain.db}/fields`, { id: 'total', field: { name: 'Сумма', type: 'formula', expression: 'prop("price") + 1' } }),
+    );
+    return { db, plain: plain.db };
+  }
+  const moments = async (db: string) => (await rowsAnswer(db, { limit: 500 })).data.map((row) => (row.data.values.now as { start: string } | string | null) ?? null);
+
+  test('a sweep queues the databases whose formulas read the clock (not the others), quietly; their values move on', async () => {
+    const { db, plain } = await clocked();
+    const before = await moments(db);
+    expect(before.every((m) => m !== null)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const release = holdFormulaWorkers();
+    let queued: string[];
+    try {
+      await queueClockJobs(t.app.db);
+      queued = (await t.app.db.selectFrom('formula_jobs').select(['database_id', 'reason']).execute()).map((j) => `${j.database_id}:${j.reason}`);
+      // Quiet: the views show no progress for it.
+      expect((await rowsAnswer(db, { limit: 1 })).meta.computing).toBeUndefined();
+    } finally {
+      release();
+    }
+    expect(queued).toContain(`${db}:clock`);
+    expect(queued.some((q) => q.startsWith(plain))).toBe(false);
+    await waitForAsync(async () => (await t.app.db.selectFrom('formula_jobs').selectAll().where('database_id', '=', db).execute()).length === 0);
+    const after = await moments(db);
+    expect(after).toHaveLength(before.length);
+    expect(after.every((m, i) => JSON.stringify(m) !== JSON.stringify(before[i]))).toBe(true);
+    // Formulas of formulas follow: the year of now.
+    const { data } = await rowsAnswer(db, { limit: 1 });
+    expect(data[0].data.values.year).toBe(Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Moscow', year: 'numeric' }).format(new Date())));
+  });
+
+  test('a sweep while the database has a job already queues nothing more (two processes sweeping at once)', async () => {
+    const { db } = await clocked();
+    const release = holdFormulaWorkers();
+    try {
+      await queueClockJobs(t.app.db);
+      const first = await t.app.db.selectFrom('formula_jobs').selectAll().where('database_id', '=', db).executeTakeFirstOrThrow();
+      await queueClockJobs(t.app.db);
+      const second = await t.app.db.selectFrom('formula_jobs').selectAll().where('database_id', '=', db).executeTakeFirstOrThrow();
+      expect(second.token).toBe(first.token);
+    } finally {
+      release();
+    }
+    await waitForAsync(async () => (await t.app.db.selectFrom('formula_jobs').selectAll().where('database_id', '=', db).execute()).length === 0);
+  });
+});
+
+test('the sweep runs at every half hour of the clock (and a moment after)', () => {
+  const at = (iso: string) => untilNextSweep(Date.parse(iso));
+  expect(at('2026-12-04T21:00:00.000Z')).toBe(30 * 60_000 + 2_000);
+  expect(at('2026-12-04T20:59:59.000Z')).toBe(1_000 + 2_000);
+  expect(at('2026-12-04T21:15:00.000Z')).toBe(15 * 60_000 + 2_000);
+  expect(CLOCK_SWEEP_MS).toBe(30 * 60_000);
+});
+
+async function waitForAsync(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error('not in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -1,6 +1,8 @@
 import type { WireBlock } from '../../schema/block';
 import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
-import type { WireRow } from '../../schema/database';
+import type { DatabaseEvent, WireRow } from '../../schema/database';
+import { channels } from '../../schema/realtime';
+import { collect, connectRealtime, request } from '../../test/helpers/realtimeClient';
 import type { WireElement } from '../../schema/element';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
 
@@ -174,3 +176,67 @@ test('a field a formula reads: its options renamed, the formula follows; only it
   );
   expect(await version()).toBe(renamed);
 });
+
+test('the footer and charts take a formula as the type it gives: the sum and average of numbers, categories of texts', async () => {
+  const { db } = await shop();
+  expectOk(await addField(db, 'total', { name: 'Сумма', type: 'formula', expression: 'prop("price") * prop("qty")' }));
+  expectOk(await addField(db, 'size', { name: 'Размер', type: 'formula', expression: 'if(prop("price") > 100, "дорого", "дёшево")' }));
+  // Чай 360, Кофе 450, Сахар 0.
+  expectOk(await api(t, ann, 'POST', `${S}/database/${db}/views/tbl`, { layout: { calculations: { total: 'sum', size: 'unique' } } }));
+  expect(expectOk<Record<string, number>>(await api(t, ann, 'GET', `${S}/database/${db}/calculations?viewId="tbl"`))).toEqual({ total: 810, size: 2 });
+  expectOk(await api(t, ann, 'POST', `${S}/database/${db}/views/tbl`, { layout: { calculations: { total: 'average' } } }));
+  expect(expectOk<Record<string, number>>(await api(t, ann, 'GET', `${S}/database/${db}/calculations?viewId="tbl"`)).total).toBe(270);
+
+  // A chart: the sum of «Сумма» by «Размер» (a text formula's categories, spelled as written).
+  expectOk(await api(t, ann, 'POST', `${S}/database/${db}/views`, { layout: { uid: 'chart', type: 'chart', orderedFields: [] } }));
+  const chart = { x: { fieldId: 'size' }, y: { aggregate: 'sum', fieldId: 'total' } };
+  const answer = expectOk<{ categories: Array<{ key: unknown; label: string }>; points: Array<{ x: unknown; value: number | null }> }>(
+    await api(t, ann, 'GET', `${S}/database/${db}/chart?${q({ viewId: 'chart', chart })}`),
+  );
+  const byLabel = Object.fromEntries(answer.points.map((p) => [answer.categories.find((c) => c.key === p.x)?.label, p.value]));
+  expect(byLabel).toEqual({ дорого: 810, дёшево: 0 });
+  // By a number formula as x: its values.
+  const byNumber = expectOk<{ categories: Array<{ label: string }> }>(
+    await api(t, ann, 'GET', `${S}/database/${db}/chart?${q({ viewId: 'chart', chart: { x: { fieldId: 'total' }, y: { aggregate: 'count' } } })}`),
+  );
+  expect(byNumber.categories.map((c) => c.label)).toEqual(['0', '360', '450']);
+});
+
+test('a card moved with a value set computes its formulas again; a second viewer hears the formula cells of a write', async () => {
+  const { db, rows } = await shop();
+  expectOk(await addField(db, 'total', { name: 'Сумма', type: 'formula', expression: 'prop("price") * prop("qty")' }));
+  // Moved into another «column» of quantity 7: its formula follows in the same write.
+  const tea = rows['Чай'];
+  expectOk(await api(t, ann, 'POST', `${S}/database/${db}/rows/move`, { ids: [tea.id], placeAfter: null, set: { fieldId: 'qty', value: 7 } }));
+  expect((await column(db, 'total'))['Чай']).toBe(840);
+
+  // Another viewer, joined to the page, hears the new formula value with the cell that moved it.
+  const holder = expectOk<WireBlock>(await api(t, ann, 'GET', `${S}/block/${db}`)).pageId;
+  const me = expectOk<{ id: string }>(await api(t, ann, 'GET', '/api/user/current'));
+  const baseUrl = await listening();
+  const socket = await connectRealtime(baseUrl, { cookie: ann });
+  try {
+    const events = collect<DatabaseEvent>(socket, 'database');
+    expect((await request(socket, 'join', { channel: channels.element(holder, me.id) })).ok).toBe(true);
+    const coffee = rows['Кофе'];
+    expectOk(await api(t, ann, 'POST', `${S}/row/${coffee.id}/cells/qty`, { value: 2, version: coffee.versions.qty }));
+    const until = Date.now() + 5_000;
+    const heard = () =>
+      events.flatMap((e) => (e.change.kind === 'cells' && e.change.rowId === coffee.id ? e.change.cells.map((c) => [c.fieldId, c.value]) : []));
+    while (!heard().some(([fieldId]) => fieldId === 'total') && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard()).toEqual(
+      expect.arrayContaining([
+        ['qty', 2],
+        ['total', 900],
+      ]),
+    );
+  } finally {
+    socket.close();
+  }
+});
+
+let listeningAt: string | null = null;
+async function listening(): Promise<string> {
+  listeningAt ??= await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return listeningAt;
+}

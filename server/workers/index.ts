@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BackgroundLoop } from '../background';
 import type { Config } from '../config';
-import { formulaWorker } from '../commands/databases/formulaJobs';
+import { clockSweeper, formulaWorker } from '../commands/databases/formulaJobs';
 import { exportWorker } from '../export/exportJobs';
 import type { VersionAnnouncer } from '../history/announcements';
 import { historian } from '../history/historian';
@@ -23,7 +23,8 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  *   forgets old ones; its versions are announced in order with the routes' (`announcer`);
  * - the export worker (server/export/exportJobs.ts): writes queued export zips;
  * - the formula worker (server/commands/databases/formulaJobs.ts): a big database's formulas
- *   computed again in the background after a change of its fields;
+ *   computed again in the background after a change of its fields; and the clock sweeper, which
+ *   queues the databases whose formulas read now() or today() every half hour;
  * - the upload sweeper: upload URLs never used and uploads never finished, rows and bytes.
  *
  * Several processes on one PostgreSQL share the work (each target or job is taken by one).
@@ -39,6 +40,7 @@ export async function backgroundWorkers(
     ),
     exportWorker(app.db, app.fileStore, app.log),
     formulaWorker(app.db, app.log, (events) => app.events.dispatch(events, null)),
+    clockSweeper(app.db, app.log),
     new BackgroundLoop(
       async () => ((await sweepAbandonedUploads(app.db, app.fileStore)) > 0 ? 0 : SWEEP_EVERY_MS),
       app.log,

@@ -54,6 +54,10 @@ it('a formula typed with field names computes every row; a mistake is shown befo
   // The error is the cell's own mark (red, its message on hover), not text in another column.
   const error = page.locator('.db-row', { hasText: 'Вёрстка' }).locator('.db-formula-error');
   expect(await error.getAttribute('title')).toBe('Деление на ноль');
+  // The footer sums a formula that gives numbers (the row in error adds nothing).
+  await page.getByRole('button', { name: 'Расчёт Итого', exact: true }).click();
+  await page.getByRole('menuitemradio', { name: 'Сумма' }).click();
+  await page.getByRole('button', { name: 'Расчёт Итого: Сумма 240' }).waitFor();
   await shoot(page, 'formula-values-light-1280');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.locator('html[data-theme="dark"]').waitFor();

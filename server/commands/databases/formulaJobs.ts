@@ -3,13 +3,15 @@ import { newId } from '../../../schema/ids';
 import type { DatabaseConfig } from '../../../schema/blocks/database';
 import type { FormulaProgress } from '../../../schema/database';
 import { BackgroundLoop, type LoopLog } from '../../background';
+import { isPostgres } from '../../db/connect';
 import { lockPageRows } from '../../db/locks';
 import type { Database, FormulaJobTable } from '../../db/types';
 import type { DomainEvent, EventOf } from '../../events/events';
 import type { CellChange } from '../../repositories/databases';
 import { nowIso } from '../../time';
+import { databaseData } from '../../repositories/databases';
 import { liveConfig } from './database';
-import { recomputeFormulas } from './formulas';
+import { formulaPlan, recomputeFormulas } from './formulas';
 
 /*
  * A changed formula over a big database (docs/formulas.md «A changed formula over many rows»):
@@ -25,6 +27,13 @@ import { recomputeFormulas } from './formulas';
 
 /** Rows computed per transaction. */
 const CHUNK_ROWS = 500;
+/**
+ * On SQLite a transaction holds the one connection: every request waits for the chunk under way,
+ * and would get one statement in between chunks. So its chunks are smaller, and after each the
+ * job pauses for this share of the time it took, in which the requests that waited run.
+ */
+const SQLITE_CHUNK_ROWS = 250;
+const SQLITE_PAUSE = 0.25;
 /** A job's progress is told to the views at most this often. */
 const PROGRESS_EVERY_MS = 500;
 /** A running job beats each chunk; one silent this long is taken again by another process. */
@@ -79,7 +88,7 @@ export async function recomputeAllFormulas(
   const fieldIds = Object.entries(config.fields)
     .filter(([, field]) => field.type === 'formula')
     .map(([id]) => id);
-  const job = { holder_id: holderId, user_id: userId, token: newId(), field_ids: JSON.stringify(fieldIds), done: 0, total };
+  const job = { holder_id: holderId, user_id: userId, token: newId(), reason: 'change' as const, field_ids: JSON.stringify(fieldIds), done: 0, total };
   await trx
     .insertInto('formula_jobs')
     .values({ database_id: databaseId, ...job, created_at: nowIso(), heartbeat_at: null })
@@ -91,7 +100,12 @@ export async function recomputeAllFormulas(
 
 /** A database's job under way, for the rows' answers (`meta.computing`); undefined when none. */
 export async function formulaProgress(db: Kysely<Database>, databaseId: string): Promise<FormulaProgress | undefined> {
-  const job = await db.selectFrom('formula_jobs').select(['field_ids', 'done', 'total']).where('database_id', '=', databaseId).executeTakeFirst();
+  const job = await db
+    .selectFrom('formula_jobs')
+    .select(['field_ids', 'done', 'total'])
+    .where('database_id', '=', databaseId)
+    .where('reason', '=', 'change')
+    .executeTakeFirst();
   return job ? progressOf(job) : undefined;
 }
 
@@ -131,15 +145,24 @@ export async function claimFormulaJob(db: Kysely<Database>): Promise<JobRow | nu
  * transaction; starts over when its token changed (the formulas changed again), and ends by
  * removing the job — unless it was asked for again meanwhile, when it runs again.
  */
-export async function runFormulaJob(db: Kysely<Database>, claimed: JobRow, dispatch: (events: DomainEvent[]) => Promise<void>): Promise<void> {
+export async function runFormulaJob(db: Kysely<Database>, claimed: JobRow, dispatch: (events: DomainEvent[]) => Promise<void>): Promise<FormulaJobStats | null> {
   let job = claimed;
+  const stats: FormulaJobStats = { databaseId: claimed.database_id, reason: claimed.reason, rows: 0, chunks: 0, startedOver: 0, chunkMs: 0, computeMs: 0, pauseMs: 0, tellMs: 0, ms: 0 };
+  const begun = performance.now();
+  const ms = (since: number) => performance.now() - since;
   let after = '';
   let done = 0;
   let told = 0;
   const tell = (change: EventOf<'rowsChanged'>['change']) =>
     dispatch([{ kind: 'rowsChanged', holderId: job.holder_id, databaseId: job.database_id, change, at: nowIso() }]);
+  const sqlite = !isPostgres(db);
+  const size = sqlite ? SQLITE_CHUNK_ROWS : CHUNK_ROWS;
   for (;;) {
+    const started = performance.now();
+    // When the chunk got the connection (on SQLite it may wait for requests first): the pause is a share of its own time.
+    let connected = started;
     const chunk = await db.transaction().execute(async (trx) => {
+      connected = performance.now();
       const current = await trx.selectFrom('formula_jobs').selectAll().where('database_id', '=', job.database_id).executeTakeFirst();
       // Gone: the database's job was done by another process that took it as stale (this one was too slow to beat).
       if (!current) return null;
@@ -147,9 +170,10 @@ export async function runFormulaJob(db: Kysely<Database>, claimed: JobRow, dispa
         job = current;
         after = '';
         done = 0;
+        stats.startedOver++;
       }
       const ids = (
-        await trx.selectFrom('pages').select('id').where('database_id', '=', job.database_id).where('id', '>', after).orderBy('id').limit(CHUNK_ROWS).execute()
+        await trx.selectFrom('pages').select('id').where('database_id', '=', job.database_id).where('id', '>', after).orderBy('id').limit(size).execute()
       ).map((row) => row.id);
       if (ids.length === 0) {
         // Done — unless asked for again between the last chunk and now (its token then differs).
@@ -160,7 +184,11 @@ export async function runFormulaJob(db: Kysely<Database>, claimed: JobRow, dispa
       await lockPageRows(trx, ids);
       const config = await liveConfig(trx, job.database_id);
       const changes: CellChange[] = [];
+      const computing = performance.now();
       await recomputeFormulas(trx, job.database_id, config, ids, job.user_id, changes);
+      stats.computeMs += ms(computing);
+      stats.rows += ids.length;
+      stats.chunks++;
       after = ids[ids.length - 1];
       done = Math.min(job.total, done + ids.length);
       await trx
@@ -171,28 +199,124 @@ export async function runFormulaJob(db: Kysely<Database>, claimed: JobRow, dispa
         .execute();
       return { changes };
     });
-    if (chunk === null) return;
+    stats.chunkMs += ms(started);
+    if (chunk === null) return null;
     if ('restart' in chunk) {
+      stats.startedOver++;
       after = '';
       done = 0;
       const again = await db.selectFrom('formula_jobs').selectAll().where('database_id', '=', job.database_id).executeTakeFirst();
-      if (!again) return;
+      if (!again) return null;
       job = again;
       continue;
     }
     if ('finished' in chunk) {
       // Every view reads its rows again, with the values all there.
       await tell({ kind: 'reset' });
-      return;
+      stats.ms = ms(begun);
+      for (const key of ['chunkMs', 'computeMs', 'pauseMs', 'tellMs', 'ms'] as const) stats[key] = Math.round(stats[key]);
+      return stats;
     }
+    if (sqlite) {
+      const pausing = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(5, (pausing - connected) * SQLITE_PAUSE)));
+      stats.pauseMs += ms(pausing);
+    }
+    const telling = performance.now();
     // The kept orders learn the rows written (no realtime message per cell: the views read again as the progress comes).
     if (chunk.changes.length > 0)
       await dispatch([{ kind: 'cellsWritten', holderId: job.holder_id, databaseId: job.database_id, rows: new Map(), written: [], changes: chunk.changes }]);
-    if (Date.now() - told >= PROGRESS_EVERY_MS) {
+    // Formulas kept current with the clock are computed quietly: only their end is told.
+    if (job.reason === 'change' && Date.now() - told >= PROGRESS_EVERY_MS) {
       told = Date.now();
       await tell({ kind: 'computing', ...progressOf({ ...job, done }) });
     }
+    stats.tellMs += ms(telling);
   }
+}
+
+/** What a job did, logged when it ends: rows computed (again after a restart), and where the time went. */
+export interface FormulaJobStats {
+  databaseId: string;
+  reason: JobRow['reason'];
+  rows: number;
+  chunks: number;
+  startedOver: number;
+  /** In the chunks' transactions, of which computing the rows. */
+  chunkMs: number;
+  computeMs: number;
+  /** Paused between chunks (SQLite: the requests that waited run). */
+  pauseMs: number;
+  /** Telling the views and the kept orders. */
+  tellMs: number;
+  ms: number;
+}
+
+/** How often formulas reading now() or today() are computed again: their values are at most this old (today() changes within it of midnight). */
+export const CLOCK_SWEEP_MS = 30 * 60_000;
+
+/**
+ * Queues a quiet job for every database with a formula that reads now() or today() (directly
+ * or through another formula), unless one is queued or running already: their values follow the
+ * clock (docs/formulas.md «now() and today()»). Answers how many were queued.
+ */
+export async function queueClockJobs(db: Kysely<Database>): Promise<number> {
+  // A cheap look first (the JSON text of the database holds the call), then the plan says.
+  const blocks = await db
+    .selectFrom('blocks')
+    .select(['id', 'page_id', 'data', 'updated_by'])
+    .where('type', '=', 'database')
+    .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('data', 'like', '%now(%'), eb('data', 'like', '%today(%')]))
+    .execute();
+  let queued = 0;
+  for (const block of blocks) {
+    const { config } = databaseData(block);
+    const { order } = formulaPlan(config);
+    if (!order.some((p) => p.formula.readsClock)) continue;
+    const { n } = await db
+      .selectFrom('pages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('database_id', '=', block.id)
+      .executeTakeFirstOrThrow();
+    const inserted = await db
+      .insertInto('formula_jobs')
+      .values({
+        database_id: block.id,
+        holder_id: block.page_id,
+        user_id: block.updated_by,
+        token: newId(),
+        reason: 'clock',
+        field_ids: JSON.stringify(order.map((p) => p.fieldId)),
+        done: 0,
+        total: Number(n),
+        created_at: nowIso(),
+        heartbeat_at: null,
+      })
+      .onConflict((oc) => oc.column('database_id').doNothing())
+      .executeTakeFirst();
+    queued += Number(inserted.numInsertedOrUpdatedRows ?? 0);
+  }
+  if (queued > 0) wakeFormulaJobs();
+  return queued;
+}
+
+/** Milliseconds until the next CLOCK_SWEEP_MS boundary of the clock (and a moment more: midnight in a zone of whole or half hours is one). */
+export function untilNextSweep(now = Date.now()): number {
+  return CLOCK_SWEEP_MS - (now % CLOCK_SWEEP_MS) + 2_000;
+}
+
+/** The sweeper of a server process: at start (values may have aged while it was down) and at every CLOCK_SWEEP_MS boundary. */
+export function clockSweeper(db: Kysely<Database>, log: LoopLog): BackgroundLoop {
+  return new BackgroundLoop(
+    async () => {
+      await queueClockJobs(db);
+      return untilNextSweep();
+    },
+    log,
+    'queueing the formulas that read the clock failed; trying again',
+    60_000,
+  );
 }
 
 /** The formula worker of a server process: a job at a time, woken by a change here or finding one within TICK_MS. */
@@ -206,7 +330,8 @@ class FormulaWorker extends BackgroundLoop {
         const job = await claimFormulaJob(db);
         if (!job) return TICK_MS;
         try {
-          await runFormulaJob(db, job, dispatch);
+          const stats = await runFormulaJob(db, job, dispatch);
+          if (stats) log.info(stats, 'formulas computed');
         } catch (error) {
           // Let go at once (not after STALE_MS): the next round, here or elsewhere, takes it up from the start.
           await db

@@ -1,10 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
 import { rowValue, type WireRow } from '../../../schema/database';
 import { formulaValueOfCell } from '../../../schema/formula/cells';
 import { evaluateRow, formulaCell, formulaPlanOf } from '../../../schema/formula/field';
 import type { FormulaValue } from '../../../schema/formula/values';
-import type { Database } from '../../db/types';
+import type { Database, DatabaseCellTable } from '../../db/types';
 import { inChunks } from '../../db/inChunks';
 import { invalid } from '../../errors';
 import { bumpRevisions } from '../../repositories/databaseRevisions';
@@ -16,6 +16,9 @@ import { findRowPages, presentRows, type CellChange, type WrittenCell } from '..
  * as cells in the transaction that changed the row, so views sort, filter and group by them in
  * SQL like any field, and a second viewer hears of them with the cells that changed.
  */
+
+/** Cells written by one statement (11 parameters each: well under SQLite's and PostgreSQL's limits). */
+const CELLS_PER_STATEMENT = 200;
 
 let timeZone = 'Europe/Moscow';
 /** The zone formulas run in on the server (config `formulaTimeZone`: FORMULA_TIME_ZONE; Moscow by default, as the product's people are). */
@@ -75,6 +78,7 @@ export async function recomputeFormulas(
   const written: WrittenCell[] = [];
   const at = new Date(now).toISOString();
   const touched = new Set<string>();
+  const pending: Insertable<DatabaseCellTable>[] = [];
   for (const chunk of inChunks([...pages], 500)) {
     const rows = await presentRows(trx, chunk);
     const people = new Set<string>();
@@ -115,29 +119,39 @@ export async function recomputeFormulas(
         const stored = row.data.values[fieldId];
         if (JSON.stringify(stored ?? null) === json && (stored !== undefined || cell.value === null)) continue;
         const version = (row.versions[fieldId] ?? 0) + 1;
-        await trx
-          .insertInto('database_cells')
-          .values({
-            row_id: row.id,
-            field_id: fieldId,
-            database_id: databaseId,
-            value: json,
-            num: cell.num,
-            txt: cell.txt,
-            num_end: cell.end,
-            version,
-            updated_at: at,
-            updated_by: userId,
-          })
-          .onConflict((oc) =>
-            oc
-              .columns(['row_id', 'field_id'])
-              .doUpdateSet({ value: json, num: cell.num, txt: cell.txt, num_end: cell.end, version, updated_at: at, updated_by: userId }),
-          )
-          .execute();
+        pending.push({
+          row_id: row.id,
+          field_id: fieldId,
+          database_id: databaseId,
+          value: json,
+          num: cell.num,
+          txt: cell.txt,
+          num_end: cell.end,
+          version,
+          updated_at: at,
+          updated_by: userId,
+        });
         touched.add(fieldId);
         written.push({ rowId: row.id, fieldId, value: cell.value as RowValue, version, updatedAt: at, updatedBy: userId });
       }
+    }
+    // Many cells a statement (a whole column computed again is 50,000 of them).
+    for (const batch of inChunks(pending.splice(0), CELLS_PER_STATEMENT)) {
+      await trx
+        .insertInto('database_cells')
+        .values(batch)
+        .onConflict((oc) =>
+          oc.columns(['row_id', 'field_id']).doUpdateSet((eb) => ({
+            value: eb.ref('excluded.value'),
+            num: eb.ref('excluded.num'),
+            txt: eb.ref('excluded.txt'),
+            num_end: eb.ref('excluded.num_end'),
+            version: eb.ref('excluded.version'),
+            updated_at: eb.ref('excluded.updated_at'),
+            updated_by: eb.ref('excluded.updated_by'),
+          })),
+        )
+        .execute();
     }
   }
   if (touched.size > 0) {

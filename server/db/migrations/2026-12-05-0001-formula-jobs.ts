@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
  * many rows»): one job per database whose formulas must be computed again for every row, taken by
  * one server process at a time (`heartbeat_at`), its progress (`done` of `total` rows) read by
  * the rows' answers; `token` changes with each new request, so a job under way starts over when
- * the formulas changed again. Frozen once shipped.
+ * the formulas changed again; `reason`: `change` (a change of fields: the views show the progress)
+ * or `clock` (formulas reading now() or today(), kept current: quietly). Frozen once shipped.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a frozen migration reads tables as they were, not as db/types.ts says today
 export async function up(db: Kysely<any>): Promise<void> {
@@ -15,6 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('holder_id', 'text', (col) => col.notNull())
     .addColumn('user_id', 'text', (col) => col.notNull())
     .addColumn('token', 'text', (col) => col.notNull())
+    .addColumn('reason', 'text', (col) => col.notNull())
     .addColumn('field_ids', 'text', (col) => col.notNull())
     .addColumn('done', 'integer', (col) => col.notNull())
     .addColumn('total', 'integer', (col) => col.notNull())

@@ -26,9 +26,11 @@ import {
   type ChartConfig,
   type ChartKey,
   type ChartKind,
+  type DatabaseFieldType,
   type DatabaseLayout,
 } from '../../../../schema/blocks/database';
 import type { ChartAnswer } from '../../../../schema/databaseChart';
+import { asStoredField } from '../../../../schema/formula/field';
 import { Popover } from '../../../ui/Popover';
 import type { LiveView } from '../context';
 import { defaultChart, formatFigure, labelWidth, measureName, xAxisTicks } from './chartConfig';
@@ -229,10 +231,11 @@ function ChartSetup({
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const fields = Object.entries(db.config.fields).filter(([, f]) => f.type !== 'files' && f.type !== 'relation');
-  const numbers = fields.filter(([, f]) => f.type === 'number');
+  // Numbers, and the formulas that give numbers.
+  const numbers = fields.filter(([id, f]) => asStoredField(db.config.fields, id).type === 'number' && (f.type === 'number' || f.type === 'formula'));
   const current = chart ?? defaultChart(db.config);
   const change = (patch: Partial<ChartConfig>) => onChange({ ...current, ...patch });
-  const dateLike = (fieldId: string) => DATE_LIKE_TYPES.has(db.config.fields[fieldId]?.type);
+  const dateLike = (fieldId: string) => !!db.config.fields[fieldId] && DATE_LIKE_TYPES.has(asStoredField(db.config.fields, fieldId).type as DatabaseFieldType);
   if (!chart) {
     return (
       <div className="db-chart-setup">

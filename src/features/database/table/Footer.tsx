@@ -2,6 +2,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALCULATIONS, NUMERIC_CALCULATIONS, type Calculation, type DatabaseField, type DatabaseLayout } from '../../../../schema/blocks/database';
 import type { CalculationResults } from '../../../../schema/database';
+import { asStoredField } from '../../../../schema/formula/field';
 import { Popover } from '../../../ui/Popover';
 import type { GridColumn } from '../fields/columns';
 import { useDatabase } from '../context';
@@ -75,6 +76,8 @@ export const CalculationCell = memo(function CalculationCell({
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const calculation = layout.calculations?.[column.fieldId];
+  // A formula is calculated as the type it gives (sum and average of a formula that gives numbers).
+  const shownAs = column.field.type === 'formula' ? (asStoredField(db.config.fields, column.fieldId) as DatabaseField) : column.field;
   const choose = (next: Calculation | null) => {
     const calculations = { ...(layout.calculations ?? {}) };
     if (next) calculations[column.fieldId] = next;
@@ -93,14 +96,14 @@ export const CalculationCell = memo(function CalculationCell({
         // What is seen is in the name (WCAG 2.5.3): «Расчёт Цена: Сумма 200».
         aria-label={
           calculation
-            ? `${t('database.calculate', { name: column.field.name })}: ${t(`database.calculations.${calculation}`)} ${formatFigure(column.field, calculation, figure)}`
+            ? `${t('database.calculate', { name: column.field.name })}: ${t(`database.calculations.${calculation}`)} ${formatFigure(shownAs, calculation, figure)}`
             : t('database.calculate', { name: column.field.name })
         }
       >
         {calculation ? (
           <>
             <span className="db-fcell-name">{t(`database.calculations.${calculation}`)}</span>{' '}
-            <span className="db-fcell-figure">{formatFigure(column.field, calculation, figure)}</span>
+            <span className="db-fcell-figure">{formatFigure(shownAs, calculation, figure)}</span>
           </>
         ) : (
           db.editable && <span className="db-fcell-hint">{t('database.calculate', { name: '' })}</span>
@@ -117,7 +120,7 @@ export const CalculationCell = memo(function CalculationCell({
           <button type="button" className="menu-item" role="menuitemradio" aria-checked={!calculation} onClick={() => choose(null)}>
             {t('database.calculations.none')}
           </button>
-          {calculationsFor(column.field).map((c) => (
+          {calculationsFor(shownAs).map((c) => (
             <button key={c} type="button" className="menu-item" role="menuitemradio" aria-checked={calculation === c} onClick={() => choose(c)}>
               {t(`database.calculations.${c}`)}
             </button>
