@@ -240,15 +240,21 @@ describe('now() and today() kept current (the clock sweep)', () => {
   async function clocked() {
     const { db } = await bigShop(150);
     expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${db}/fields`, { id: 'now', field: { name: 'Сейчас', type: 'formula', expression: 'now()' } }));
-    expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${db}/fields`, { id: 'year', field: { name: 'Год', type: 'formula', expression: 'year(prop("now"))' } }));
+    expectOk(
+      await api(t, ann.cookie, 'POST', `${S}/database/${db}/fields`, { id: 'year', field: { name: 'Год', type: 'formula', expression: 'year(prop("now"))' } }),
+    );
     await computed(db);
     const plain = await bigShop(10);
     expectOk(
-      await api(t, ann.cookie, 'POST', `${S}/database/${plain.db}/fields`, { id: 'total', field: { name: 'Сумма', type: 'formula', expression: 'prop("price") + 1' } }),
+      await api(t, ann.cookie, 'POST', `${S}/database/${plain.db}/fields`, {
+        id: 'total',
+        field: { name: 'Сумма', type: 'formula', expression: 'prop("price") + 1' },
+      }),
     );
     return { db, plain: plain.db };
   }
-  const moments = async (db: string) => (await rowsAnswer(db, { limit: 500 })).data.map((row) => (row.data.values.now as { start: string } | string | null) ?? null);
+  const moments = async (db: string) =>
+    (await rowsAnswer(db, { limit: 500 })).data.map((row) => (row.data.values.now as { start: string } | string | null) ?? null);
 
   test('a sweep queues the databases whose formulas read the clock (not the others), quietly; their values move on', async () => {
     const { db, plain } = await clocked();

@@ -145,9 +145,24 @@ export async function claimFormulaJob(db: Kysely<Database>): Promise<JobRow | nu
  * transaction; starts over when its token changed (the formulas changed again), and ends by
  * removing the job — unless it was asked for again meanwhile, when it runs again.
  */
-export async function runFormulaJob(db: Kysely<Database>, claimed: JobRow, dispatch: (events: DomainEvent[]) => Promise<void>): Promise<FormulaJobStats | null> {
+export async function runFormulaJob(
+  db: Kysely<Database>,
+  claimed: JobRow,
+  dispatch: (events: DomainEvent[]) => Promise<void>,
+): Promise<FormulaJobStats | null> {
   let job = claimed;
-  const stats: FormulaJobStats = { databaseId: claimed.database_id, reason: claimed.reason, rows: 0, chunks: 0, startedOver: 0, chunkMs: 0, computeMs: 0, pauseMs: 0, tellMs: 0, ms: 0 };
+  const stats: FormulaJobStats = {
+    databaseId: claimed.database_id,
+    reason: claimed.reason,
+    rows: 0,
+    chunks: 0,
+    startedOver: 0,
+    chunkMs: 0,
+    computeMs: 0,
+    pauseMs: 0,
+    tellMs: 0,
+    ms: 0,
+  };
   const begun = performance.now();
   const ms = (since: number) => performance.now() - since;
   let after = '';
