@@ -240,3 +240,22 @@ async function listening(): Promise<string> {
   listeningAt ??= await t.app.listen({ port: 0, host: '127.0.0.1' });
   return listeningAt;
 }
+
+test('a formula whose expression changes: nothing converted or dropped, and the rows whose value stays keep their cells’ versions', async () => {
+  const { db } = await shop();
+  expectOk(await addField(db, 'total', { name: 'Сумма', type: 'formula', expression: 'prop("price") * prop("qty")' }));
+  const before = Object.fromEntries((await rowsOf(db)).map((row) => [row.data.title, row.versions.total]));
+  // The same values for «Чай» and «Кофе» (qty ≥ 1), another for «Сахар» (qty 0: max(…, 1)).
+  const answer = body<{ report: { converted: number; dropped: number } }>(
+    await api(t, ann, 'POST', `${S}/database/${db}/fields/total`, {
+      field: { name: 'Сумма', type: 'formula', expression: 'prop("price") * max(prop("qty"), 1)' },
+    }),
+  );
+  expect(answer.meta).toMatchObject({ report: { converted: 0, dropped: 0 } });
+  const after = await rowsOf(db);
+  const versions = Object.fromEntries(after.map((row) => [row.data.title, row.versions.total]));
+  expect(versions['Чай']).toBe(before['Чай']);
+  expect(versions['Кофе']).toBe(before['Кофе']);
+  expect(versions['Сахар']).toBe(before['Сахар'] + 1);
+  expect(Object.fromEntries(after.map((row) => [row.data.title, row.data.values.total]))).toEqual({ Чай: 360, Кофе: 450, Сахар: 60 });
+});

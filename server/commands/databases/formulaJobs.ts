@@ -32,7 +32,7 @@ const CHUNK_ROWS = 500;
  * and would get one statement in between chunks. So its chunks are smaller, and after each the
  * job pauses for this share of the time it took, in which the requests that waited run.
  */
-const SQLITE_CHUNK_ROWS = 250;
+const SQLITE_CHUNK_ROWS = 400;
 const SQLITE_PAUSE = 0.25;
 /** A job's progress is told to the views at most this often. */
 const PROGRESS_EVERY_MS = 500;

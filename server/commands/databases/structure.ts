@@ -246,7 +246,8 @@ async function planRetype(db: Kysely<Database>, databaseId: string, fieldId: str
   };
   const report: RetypeReport = { converted: 0, dropped: 0, droppedExamples: [], newOptions };
   const rewrites: Array<{ cell: CellRow; value: RowValue }> = [];
-  if (fieldId === MAIN_FIELD_ID) return { report, field, rewrites };
+  // The title keeps its text; a formula changed into another keeps its cells until they are computed again (nothing to convert).
+  if (fieldId === MAIN_FIELD_ID || (before.type === 'formula' && after.type === 'formula')) return { report, field, rewrites };
   for await (const cells of cellsOfField(db, databaseId, fieldId)) {
     for (const cell of cells) {
       const value = JSON.parse(cell.value) as RowValue;

@@ -208,6 +208,35 @@ describe('the windowed row store', () => {
     jest.useRealTimers();
   });
 
+  test('realtime: a background computation of formulas reads the windows again, at most every 2 s', async () => {
+    jest.useFakeTimers();
+    const { server, store } = setup(50);
+    store.setVisible(0, 10);
+    await jest.runOnlyPendingTimersAsync();
+    const progress = (done: number) => store.applyChange({ kind: 'computing', fieldIds: ['f'], done, total: 50 });
+    let reads = server.requests.length;
+    progress(0);
+    await jest.advanceTimersByTimeAsync(200);
+    expect(server.requests.length).toBe(reads + 1);
+    reads = server.requests.length;
+    // Told again within 2 s: nothing read.
+    progress(10);
+    await jest.advanceTimersByTimeAsync(500);
+    progress(20);
+    await jest.advanceTimersByTimeAsync(200);
+    expect(server.requests.length).toBe(reads);
+    // After 2 s: read again; the end (a reset) is read at once, whenever.
+    await jest.advanceTimersByTimeAsync(1_500);
+    progress(30);
+    await jest.advanceTimersByTimeAsync(200);
+    expect(server.requests.length).toBe(reads + 1);
+    store.applyChange({ kind: 'reset' });
+    await jest.advanceTimersByTimeAsync(200);
+    expect(server.requests.length).toBe(reads + 2);
+    store.dispose();
+    jest.useRealTimers();
+  });
+
   test('the echo of a cell written here (the same version its answer gave) is not applied again: no new row, nothing drawn again', async () => {
     const { store } = setup(10);
     store.setVisible(0, 5);

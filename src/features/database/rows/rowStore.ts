@@ -71,6 +71,9 @@ function omit(values: Record<string, RowValue>, key: string): Record<string, Row
   return copy;
 }
 
+/** A background computation of formulas makes a view read its rows again at most this often. */
+const COMPUTING_READ_MS = 2_000;
+
 /**
  * The rows of one view of a database, held by windows of 100 (offset / 100): only the windows
  * near what is on screen are in memory; `count` (the server's `meta.count`) gives the scroll
@@ -105,6 +108,8 @@ export class RowStore {
   private readonly heard = new Map<string, Map<string, { value: RowValue; version: number }>>();
   /** Goes up with every change; what useSyncExternalStore compares. */
   version = 0;
+  /** When the rows were last read for a background computation's progress. */
+  private computingReadAt = 0;
   /** Goes up when rows or cells changed (not when windows were only read): footers and groups read again. */
   changes = 0;
 
@@ -534,13 +539,21 @@ export class RowStore {
         this.refreshSoon();
         return;
       }
-      // 'computing': formulas computed in the background, the values landed so far are read (told at most every 500 ms).
       case 'removed':
       case 'reset':
-      case 'computing':
         this.changes += 1;
         this.refreshSoon();
         return;
+      case 'computing': {
+        // Formulas computed in the background: the values landed so far are read, every few seconds
+        // at most (each read sorts again: on SQLite it shares the one connection with the job).
+        const now = Date.now();
+        if (now - this.computingReadAt < COMPUTING_READ_MS) return;
+        this.computingReadAt = now;
+        this.changes += 1;
+        this.refreshSoon();
+        return;
+      }
     }
   }
 
