@@ -14,6 +14,7 @@ import {
   isDateString,
   rowValueSchema,
   sortSchema,
+  uniqueIdText,
   type DatabaseConfig,
   type DatabaseData,
   type DatabaseField,
@@ -305,6 +306,9 @@ export function cellIndex(field: DatabaseField, value: RowValue): CellIndex {
     case 'select':
     case 'status':
       return { num: null, txt: typeof value === 'string' ? value : null };
+    case 'uniqueId':
+      // Sorted and filtered by its number; its text as shown (ЗАДАЧА-42), folded, for a search by it.
+      return typeof value === 'number' ? { num: value, txt: foldText(uniqueIdText(field.prefix, value)) } : { num: null, txt: null };
     default:
       return { num: null, txt: typeof value === 'string' && value !== '' ? foldText(value) : null };
   }
@@ -356,6 +360,8 @@ export function valueToText(field: DatabaseField, value: RowValue | undefined, n
         return range.end ? `${range.start} → ${range.end}` : range.start;
       }
       return '';
+    case 'uniqueId':
+      return typeof value === 'number' ? uniqueIdText(field.prefix, value) : '';
     case 'formula': {
       // What the formula gave (docs/formulas.md): dates as cells write them, lists with «, », a row's error with its message.
       const v = value as unknown;
@@ -504,6 +510,7 @@ export function textToValue(
     case 'editedTime':
     case 'editedBy':
     case 'formula':
+    case 'uniqueId':
       return { problem: 'this field is computed' };
   }
 }

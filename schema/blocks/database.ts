@@ -34,11 +34,12 @@ export const DATABASE_FIELD_TYPES = [
   'editedTime',
   'editedBy',
   'formula',
+  'uniqueId',
 ] as const;
 export type DatabaseFieldType = (typeof DATABASE_FIELD_TYPES)[number];
 
 /** Field types whose value is computed from the row's page (never written). */
-export const COMPUTED_FIELD_TYPES: ReadonlySet<DatabaseFieldType> = new Set(['createdTime', 'createdBy', 'editedTime', 'editedBy', 'formula']);
+export const COMPUTED_FIELD_TYPES: ReadonlySet<DatabaseFieldType> = new Set(['createdTime', 'createdBy', 'editedTime', 'editedBy', 'formula', 'uniqueId']);
 
 export const DATABASE_LIMITS = {
   fields: 100,
@@ -56,6 +57,8 @@ export const DATABASE_LIMITS = {
   descriptionLength: 2_000,
   /** A formula field's expression (docs/formulas.md). */
   formulaLength: 4_000,
+  /** A unique ID's prefix (ЗАДАЧА in ЗАДАЧА-42). */
+  uniqueIdPrefix: 20,
 } as const;
 
 /** Keys that would reach Object.prototype if someone used them as plain-object keys. */
@@ -128,8 +131,29 @@ export const databaseFieldSchema = z.discriminatedUnion('type', [
   plain('editedBy'),
   /** Computed from the row by its expression (docs/formulas.md), kept with field ids: `prop("<id>")`; empty: none yet (no values). */
   z.object({ name: fieldNameSchema, type: z.literal('formula'), expression: z.string().trim().max(DATABASE_LIMITS.formulaLength) }).strict(),
+  /**
+   * A number given to each row once, in the order rows are made, never given again (a row deleted
+   * keeps its number gone); shown after `prefix` and a hyphen (ЗАДАЧА-42). docs/api/databases.md.
+   */
+  z
+    .object({
+      name: fieldNameSchema,
+      type: z.literal('uniqueId'),
+      prefix: z
+        .string()
+        .trim()
+        .max(DATABASE_LIMITS.uniqueIdPrefix)
+        .regex(/^[\p{L}\p{N}_]*$/u, 'letters, digits and _ only')
+        .optional(),
+    })
+    .strict(),
 ]);
 export type DatabaseField = z.infer<typeof databaseFieldSchema>;
+/** A unique ID as shown: its number after the prefix and a hyphen (ЗАДАЧА-42), the number alone without one. */
+export function uniqueIdText(prefix: string | undefined, n: number): string {
+  return prefix ? `${prefix}-${n}` : String(n);
+}
+
 /** A field whose values are chosen from options. */
 export type OptionField = Extract<DatabaseField, { options: unknown }>;
 export function hasOptions(field: DatabaseField): field is OptionField {
@@ -196,6 +220,8 @@ export const FILTER_CONDITIONS: Record<DatabaseFieldType, readonly FilterConditi
   editedBy: LIST_CONDITIONS,
   // As the type it gives (formulaFilterType): any of these, checked against it where the view is read.
   formula: [...new Set([...TEXT_CONDITIONS, ...ORDERED_CONDITIONS, ...LIST_CONDITIONS, 'is' as const])],
+  // By its number (42 for ЗАДАЧА-42), as Notion filters it.
+  uniqueId: ORDERED_CONDITIONS,
 };
 
 /** One condition on one field; `value` is what the condition compares with (none for isEmpty/isNotEmpty). */
@@ -591,6 +617,7 @@ export function valueProblem(field: DatabaseField, value: RowValue): string | nu
     case 'editedTime':
     case 'editedBy':
     case 'formula':
+    case 'uniqueId':
       return 'this field is computed from the row and cannot be written';
   }
 }

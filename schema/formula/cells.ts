@@ -1,4 +1,4 @@
-import { hasOptions, type DatabaseField, type FileRef, type RowValue } from '../blocks/database';
+import { hasOptions, uniqueIdText, type DatabaseField, type FileRef, type RowValue } from '../blocks/database';
 import { dateStartMs } from '../database';
 import type { FormulaDate, FormulaType, FormulaValue } from './values';
 
@@ -24,6 +24,9 @@ export function formulaTypeOfField(field: DatabaseField): FormulaType {
     case 'relation':
     case 'files':
       return 'list';
+    case 'uniqueId':
+      // As shown: ЗАДАЧА-42 with a prefix, 42 without.
+      return field.prefix ? 'text' : 'number';
     default:
       // text, title, url, email, phone, select and status (the option's name), createdBy and editedBy (a name).
       return 'text';
@@ -85,6 +88,8 @@ export function formulaValueOfCell(field: DatabaseField, value: RowValue | undef
     }
     case 'files':
       return Array.isArray(value) && value.length ? (value as FileRef[]).map((file) => file.name) : null;
+    case 'uniqueId':
+      return typeof value === 'number' ? (field.prefix ? uniqueIdText(field.prefix, value) : value) : null;
     default:
       return typeof value === 'string' ? value : null;
   }

@@ -184,6 +184,8 @@ export function formulaPlanOf(fields: Readonly<Record<string, PlanField>>): { or
  */
 export function asStoredField(fields: Readonly<Record<string, PlanField>>, fieldId: string): PlanField & { options?: [] } {
   const field = fields[fieldId];
+  // A unique ID filters and sorts by its number (its cells keep a number's projection).
+  if (field?.type === 'uniqueId') return { name: field.name, type: 'number' };
   if (field?.type !== 'formula') return field;
   const planned = formulaPlanOf(fields).order.find((p) => p.fieldId === fieldId);
   const type = formulaFilterType(planned?.formula.type ?? 'text');

@@ -7,7 +7,7 @@ import { newId } from '../../schema/ids';
 import { PAGE_TYPES, type PageType } from '../../schema/constants';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { cellProblem, COMPUTED_FIELD_TYPES, fieldOf, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
-import { recomputeFormulas } from '../commands/databases/formulas';
+import { computeNewRows, raiseSequence } from '../commands/databases/uniqueIds';
 import { insertRows } from '../repositories/databases';
 import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../schema/comment';
 import { fitTitle } from '../../schema/text';
@@ -410,6 +410,11 @@ async function insertDatabaseRows(
     const values: Record<string, RowValue> = {};
     for (const [fieldId, value] of Object.entries(row.values)) {
       const field = fieldOf(config, fieldId);
+      // A unique ID keeps its number (the counter goes past the highest, below).
+      if (field?.type === 'uniqueId') {
+        if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) values[fieldId] = value;
+        continue;
+      }
       // A formula's values are computed again here (below), not written.
       if (field && COMPUTED_FIELD_TYPES.has(field.type)) continue;
       let next: RowValue = value;
@@ -427,7 +432,9 @@ async function insertDatabaseRows(
   });
   if (strangers > 0) report.problems.push(importProblem(holder.title, 'peopleNotMembers', { count: strangers }));
   const made = await insertRows(trx, { database, holder, rows, sortKeys: generateNKeysBetween(null, null, rows.length), userId });
-  await recomputeFormulas(
+  // Unique IDs: the next row after the highest number brought; a row that brought none gets one.
+  for (const [fieldId, field] of Object.entries(config.fields)) if (field.type === 'uniqueId') await raiseSequence(trx, database.id, fieldId);
+  await computeNewRows(
     trx,
     database.id,
     config,

@@ -331,7 +331,11 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
   for await (const row of rowsInOrder(db, orders, block, data)) {
     const values = Object.fromEntries(
       Object.entries(row.data.values).filter(
-        ([id]) => id !== MAIN_FIELD_ID && id in data.config.fields && !COMPUTED_FIELD_TYPES.has(data.config.fields[id].type),
+        // Computed values are computed again by the import; a unique ID's number travels (the import keeps it).
+        ([id]) =>
+          id !== MAIN_FIELD_ID &&
+          id in data.config.fields &&
+          (!COMPUTED_FIELD_TYPES.has(data.config.fields[id].type) || data.config.fields[id].type === 'uniqueId'),
       ),
     );
     rows.push({ id: row.id, title: row.data.title, icon: row.data.icon, values, blocks: (await listPageBlocks(db, row.id)).map(jsonBlock) });

@@ -2,6 +2,7 @@
 import type { Transaction } from 'kysely';
 import { newId } from '../../schema/ids';
 import type { BlockRow, Database, PageRow } from '../db/types';
+import { copySequences } from './databaseRevisions';
 import { nowIso } from '../time';
 import { cloneViewKeys, syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
 import { childPath, FRESH_PAGE_STATE, listPagesAt, pagePath, type PagePlace } from './pages';
@@ -155,6 +156,8 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
     }));
     for (const part of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(part).execute();
   }
+  // The counters of unique IDs come along with the numbers (docs/api/databases.md «Unique ID»).
+  for (const databaseId of viewsOf.keys()) await copySequences(trx, databaseId, ids.get(databaseId) as string);
   // The views' own orders come along, under the copies' views and rows (docs/api/databases.md «Order per view»).
   for (const [databaseId, views] of viewsOf) {
     const rows = new Map(pages.filter((p) => p.database_id === databaseId).map((p) => [p.id, ids.get(p.id) as string]));

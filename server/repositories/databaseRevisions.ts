@@ -64,3 +64,18 @@ export async function databaseRevision(db: Kysely<Database>, database: { id: str
     .executeTakeFirst();
   return `${database.version}:${Number(row?.sum ?? 0)}:${Number(row?.n ?? 0)}`;
 }
+
+/** A database copied: the counters of its unique IDs come along (the copy gives no number the original gave). */
+export async function copySequences(db: Kysely<Database>, fromDatabaseId: string, toDatabaseId: string): Promise<void> {
+  const counters = await db
+    .selectFrom('database_revisions')
+    .select(['field_id', 'rev'])
+    .where('database_id', '=', fromDatabaseId)
+    .where('field_id', 'like', 'seq:%')
+    .execute();
+  if (counters.length === 0) return;
+  await db
+    .insertInto('database_revisions')
+    .values(counters.map((c) => ({ database_id: toDatabaseId, field_id: c.field_id, rev: c.rev })))
+    .execute();
+}

@@ -1,5 +1,5 @@
 import { generateNKeysBetween } from 'fractional-indexing';
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import {
   FILTER_CONDITIONS,
   MAIN_FIELD_ID,
@@ -18,7 +18,7 @@ import { cellIndex, dateStartMs, listKeyIds, foldText, parseNumber, type NewRow,
 import { asStoredField } from '../../schema/formula/field';
 import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
-import type { BlockRow, CellRow, Database, PageRow } from '../db/types';
+import type { BlockRow, CellRow, Database, DatabaseCellTable, PageRow } from '../db/types';
 import { nowIso } from '../time';
 import { bumpRevisions, ROWS_REVISION, viewOrderRevision } from './databaseRevisions';
 import { FRESH_PAGE_STATE, childPath } from './pages';
@@ -606,6 +606,33 @@ export async function restoreRows(trx: Transaction<Database>, databaseId: string
 }
 
 /** Every cell of a field (for a retype), a slice at a time. */
+/**
+ * Computed cells written many a statement (a formula's column, unique IDs): made, or put over
+ * the cell there. `version`: as given, or (`bump`) one more than the cell's there (1 when new).
+ */
+export async function upsertCells(trx: Kysely<Database>, cells: readonly Insertable<DatabaseCellTable>[], version: 'given' | 'bump' = 'given'): Promise<void> {
+  for (const batch of inChunks(cells, CELLS_PER_STATEMENT)) {
+    await trx
+      .insertInto('database_cells')
+      .values(batch)
+      .onConflict((oc) =>
+        oc.columns(['row_id', 'field_id']).doUpdateSet((eb) => ({
+          value: eb.ref('excluded.value'),
+          num: eb.ref('excluded.num'),
+          txt: eb.ref('excluded.txt'),
+          num_end: eb.ref('excluded.num_end'),
+          version: version === 'given' ? eb.ref('excluded.version') : sql<number>`database_cells.version + 1`,
+          updated_at: eb.ref('excluded.updated_at'),
+          updated_by: eb.ref('excluded.updated_by'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Cells written by one statement (11 parameters each: well under SQLite's and PostgreSQL's limits). */
+const CELLS_PER_STATEMENT = 200;
+
 export async function* cellsOfField(db: Kysely<Database>, databaseId: string, fieldId: string): AsyncGenerator<CellRow[]> {
   let after = '';
   for (;;) {

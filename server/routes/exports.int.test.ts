@@ -490,6 +490,8 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   await field('docs', { name: 'Файлы', type: 'files' });
   // A formula: its values are computed again where it is imported, never refused as written values.
   await field('vat', { name: 'С НДС', type: 'formula', expression: 'round(prop("cost") * 1.2, 2)' });
+  // A unique ID: its numbers travel and the imported database goes on after the highest.
+  await field('num', { name: 'Номер', type: 'uniqueId', prefix: 'ЗАДАЧА' });
   const [first, second, third] = expectOk<Array<{ id: string }>>(
     await api(t, owner.cookie, 'POST', `${S}/database/${database.id}/rows`, {
       rows: [
@@ -522,10 +524,10 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   const rows = after.pages[0].databases![0].rows;
   expect(rows.map((r) => r.title)).toEqual(['Смета', 'Закупка', 'Монтаж']);
   expect(rows.every((r) => ![first.id, second.id, third.id].includes(r.id))).toBe(true);
-  // A formula's values are not in the export (computed: the importer computes them).
-  expect(rows[0].values).toEqual({ stage: 'b', cost: 1200.5, due: '2026-12-01' });
-  expect(rows[1].values).toEqual({ stage: 'a', due: { start: '2026-12-02', end: '2026-12-05' }, after: [rows[0].id] });
-  expect(rows[2].values).toEqual({ after: [rows[0].id, rows[1].id], docs: [{ id: after.files[0].id, name: 'схема.png' }] });
+  // A formula's values are not in the export (computed: the importer computes them); unique IDs are.
+  expect(rows[0].values).toEqual({ stage: 'b', cost: 1200.5, due: '2026-12-01', num: 1 });
+  expect(rows[1].values).toEqual({ stage: 'a', due: { start: '2026-12-02', end: '2026-12-05' }, after: [rows[0].id], num: 2 });
+  expect(rows[2].values).toEqual({ after: [rows[0].id, rows[1].id], docs: [{ id: after.files[0].id, name: 'схема.png' }], num: 3 });
   // The row's file is a new one, the row's, with the same bytes.
   expect(after.files[0].id).not.toBe(fileId);
   const file = await api(t, reader.cookie, 'GET', `/api/file/${after.files[0].id}`);
@@ -539,6 +541,12 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   ).data;
   expect(listed.map((r) => r.data.title)).toEqual(['Смета', 'Закупка', 'Монтаж']);
   expect(listed.map((r) => r.data.values.vat ?? null)).toEqual([1440.6, null, null]);
+  // A row made in the copy: the next number.
+  const made = expectOk<Array<{ data: { values: Record<string, unknown> } }>>(
+    await api(t, reader.cookie, 'POST', `${S}/database/${copy.id}/rows`, { rows: [{ title: 'Сдача' }] }),
+    201,
+  );
+  expect(made[0].data.values.num).toBe(4);
   // Imported into the owner's own workspace the people stay.
   const again = body<{ page: { id: string }; problems: unknown[] }>(await importJson(zip, { section: 'private' })).data;
   expect(again.problems).toEqual([]);

@@ -1,4 +1,4 @@
-import type { DatabaseField } from '../../schema/blocks/database';
+import { uniqueIdText, type DatabaseField } from '../../schema/blocks/database';
 
 /** What search keeps of a text at most (a snippet is cut from it; the words of the whole are indexed). */
 export const MAX_ENTRY_TEXT = 4_000;
@@ -49,6 +49,8 @@ const SEARCHED_FIELD_TYPES: ReadonlySet<string> = new Set(['text', 'url', 'email
 
 /** The text search finds a database row by in one of its cells ('' for a field it does not read). */
 export function cellSearchText(field: DatabaseField | undefined, value: unknown): string {
+  // A unique ID as shown: ЗАДАЧА-42 is found by «ЗАДАЧА-42» (and by «42»).
+  if (field?.type === 'uniqueId') return typeof value === 'number' ? uniqueIdText(field.prefix, value) : '';
   if (!field || !SEARCHED_FIELD_TYPES.has(field.type) || typeof value !== 'string') return '';
   return value.trim();
 }

@@ -8,7 +8,7 @@ import type { Database, DatabaseCellTable } from '../../db/types';
 import { inChunks } from '../../db/inChunks';
 import { invalid } from '../../errors';
 import { bumpRevisions } from '../../repositories/databaseRevisions';
-import { findRowPages, presentRows, type CellChange, type WrittenCell } from '../../repositories/databases';
+import { findRowPages, presentRows, upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
 
 /*
  * Formula fields on the server (docs/formulas.md «The formula field»): a database's formulas
@@ -16,9 +16,6 @@ import { findRowPages, presentRows, type CellChange, type WrittenCell } from '..
  * as cells in the transaction that changed the row, so views sort, filter and group by them in
  * SQL like any field, and a second viewer hears of them with the cells that changed.
  */
-
-/** Cells written by one statement (11 parameters each: well under SQLite's and PostgreSQL's limits). */
-const CELLS_PER_STATEMENT = 200;
 
 let timeZone = 'Europe/Moscow';
 /** The zone formulas run in on the server (config `formulaTimeZone`: FORMULA_TIME_ZONE; Moscow by default, as the product's people are). */
@@ -136,23 +133,7 @@ export async function recomputeFormulas(
       }
     }
     // Many cells a statement (a whole column computed again is 50,000 of them).
-    for (const batch of inChunks(pending.splice(0), CELLS_PER_STATEMENT)) {
-      await trx
-        .insertInto('database_cells')
-        .values(batch)
-        .onConflict((oc) =>
-          oc.columns(['row_id', 'field_id']).doUpdateSet((eb) => ({
-            value: eb.ref('excluded.value'),
-            num: eb.ref('excluded.num'),
-            txt: eb.ref('excluded.txt'),
-            num_end: eb.ref('excluded.num_end'),
-            version: eb.ref('excluded.version'),
-            updated_at: eb.ref('excluded.updated_at'),
-            updated_by: eb.ref('excluded.updated_by'),
-          })),
-        )
-        .execute();
-    }
+    await upsertCells(trx, pending.splice(0));
   }
   if (touched.size > 0) {
     const revs = await bumpRevisions(trx, databaseId, [...touched]);

@@ -29,6 +29,7 @@ import type { WireRow } from '../../../schema/database';
 import { nowIso } from '../../time';
 import { cellsWritten } from './cells';
 import { recomputeFormulas } from './formulas';
+import { computeNewRows } from './uniqueIds';
 import { assertPeopleNameable } from './people';
 import { authorizeRowEdits, authorizedDatabase, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 import { layoutOf } from './structure';
@@ -98,8 +99,8 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
     const inView = body.viewId !== undefined && typeof body.placeAfter === 'string' ? body.viewId : undefined;
     const viewKeys = inView === undefined ? [] : await viewKeysAfter(trx, block.id, inView, body.placeAfter!, rows.length);
     const pages = await insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId });
-    // Their formulas, computed before anyone reads them (docs/formulas.md).
-    await recomputeFormulas(
+    // Their unique IDs and formulas, before anyone reads them.
+    await computeNewRows(
       trx,
       block.id,
       now.config,

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import {
+  COMPUTED_FIELD_TYPES,
   MAIN_FIELD_ID,
   chartFitting,
   copyView,
@@ -41,6 +42,7 @@ import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
 import { assertFormulasHold, formulaPlan } from './formulas';
 import { recomputeAllFormulas, wakeFormulaJobs } from './formulaJobs';
+import { numberRows, reprefix } from './uniqueIds';
 import { writablePage } from '../../policies/page';
 
 /*
@@ -139,6 +141,7 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
   const fieldId = body.id ?? newId().replace(/-/g, '').slice(0, 12);
   if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field exists already');
   let computed: Recomputed = null;
+  let numbered = 0;
   const outcome = await changeDatabase(db, changer, databaseId, async (data, trx, id, holderId) => {
     if (fieldOf(data.config, fieldId)) throw invalid(`a field ${fieldId} exists`);
     const view = copyView(data.view);
@@ -152,9 +155,11 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
     assertFormulasHold(data.config, config, fieldId);
     // A formula's column is computed for every row: at once, or in the background for a big database (docs/formulas.md).
     if (field.type === 'formula') computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
+    // A unique ID: every row numbered, in the order rows were made.
+    if (field.type === 'uniqueId') numbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length;
     return { data: { ...data, config, view }, result: fieldId };
   });
-  return withRecomputed(outcome, computed);
+  return withRecomputed(outcome, computed, numbered > 0);
 }
 
 /** What a field change did to the formulas of every row: computed (how many cells), queued (the progress to tell), or nothing. */
@@ -204,6 +209,7 @@ export async function updateField(
 ): Promise<StructureOutcome<RetypeReport>> {
   checkMainField(fieldId, next);
   let computed: Recomputed = null;
+  let numbered = 0;
   const outcome = await changeDatabase<RetypeReport>(db, changer, databaseId, async (data, trx, id, holderId) => {
     const before = fieldOf(data.config, fieldId);
     if (!before) throw notFound('field');
@@ -211,6 +217,14 @@ export async function updateField(
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
     assertFormulasHold(data.config, config, fieldId);
     await rewriteCells(trx, field, rewrites, changer.userId);
+    // A unique ID: rows without a number get one (a field retyped to it); a new prefix, its cells' text.
+    if (field.type === 'uniqueId') {
+      numbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length;
+      if (before.type === 'uniqueId' && before.prefix !== field.prefix) {
+        await reprefix(trx, id, config, fieldId);
+        numbered++;
+      }
+    }
     // A formula changed, or a field formulas read changed more than its name (its type, its options' names): the formulas again, every row.
     const { name: _was, ...beforeRest } = before;
     const { name: _is, ...afterRest } = field;
@@ -221,7 +235,7 @@ export async function updateField(
   });
   // Cells converted or cleared, or formulas computed again: the database's views read them again.
   const report = outcome.result;
-  return withRecomputed(outcome, computed, !!report && (report.converted > 0 || report.dropped > 0));
+  return withRecomputed(outcome, computed, (!!report && (report.converted > 0 || report.dropped > 0)) || numbered > 0);
 }
 
 /**
@@ -246,8 +260,9 @@ async function planRetype(db: Kysely<Database>, databaseId: string, fieldId: str
   };
   const report: RetypeReport = { converted: 0, dropped: 0, droppedExamples: [], newOptions };
   const rewrites: Array<{ cell: CellRow; value: RowValue }> = [];
-  // The title keeps its text; a formula changed into another keeps its cells until they are computed again (nothing to convert).
-  if (fieldId === MAIN_FIELD_ID || (before.type === 'formula' && after.type === 'formula')) return { report, field, rewrites };
+  // The title keeps its text; a formula changed into another keeps its cells until they are
+  // computed again, a unique ID its numbers (a new prefix: its text follows): nothing to convert.
+  if (fieldId === MAIN_FIELD_ID || (before.type === after.type && COMPUTED_FIELD_TYPES.has(after.type))) return { report, field, rewrites };
   for await (const cells of cellsOfField(db, databaseId, fieldId)) {
     for (const cell of cells) {
       const value = JSON.parse(cell.value) as RowValue;

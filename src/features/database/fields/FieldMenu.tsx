@@ -1,7 +1,8 @@
-import { memo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { memo, useId, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   DATABASE_FIELD_TYPES,
+  DATABASE_LIMITS,
   MAIN_FIELD_ID,
   NUMBER_DECIMALS_MAX,
   NUMBER_FORMATS,
@@ -45,6 +46,7 @@ export const TYPE_ICONS: Record<DatabaseFieldType, ReactNode> = {
   createdBy: '☺',
   editedTime: '◷',
   editedBy: '☺',
+  uniqueId: '№',
 };
 
 /** Types a field can be made of, or turned into (all of them). */
@@ -273,6 +275,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
       )}
       {types && <FieldTypeItems types={FIELD_TYPES.filter((type) => type !== field.type)} onPick={(type) => void retype(type)} />}
       {field.type === 'formula' && <FormulaEditor fieldId={fieldId} field={field} />}
+      {field.type === 'uniqueId' && <PrefixEditor fieldId={fieldId} field={field} />}
       {field.type === 'number' && (
         <label className="db-menu-row">
           {t('database.numberFormat')}
@@ -408,3 +411,38 @@ export const AddFieldButton = memo(function AddFieldButton({ layout, width, colI
     </div>
   );
 });
+
+/** A unique ID's prefix (ЗАДАЧА in ЗАДАЧА-42), saved on Enter or when the field is left; letters, digits and _ only. */
+function PrefixEditor({ fieldId, field }: { fieldId: string; field: Extract<DatabaseField, { type: 'uniqueId' }> }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const [prefix, setPrefix] = useState(field.prefix ?? '');
+  const id = useId();
+  const valid = /^[\p{L}\p{N}_]*$/u.test(prefix.trim()) && prefix.trim().length <= DATABASE_LIMITS.uniqueIdPrefix;
+  const save = () => {
+    const next = prefix.trim();
+    if (!valid || next === (field.prefix ?? '')) return;
+    const { prefix: _, ...rest } = field;
+    void db.saveField(fieldId, next ? { ...rest, prefix: next } : rest);
+  };
+  return (
+    <label className="db-menu-row db-prefix">
+      {t('database.uniqueId.prefix')}
+      <input
+        value={prefix}
+        maxLength={DATABASE_LIMITS.uniqueIdPrefix}
+        placeholder="ЗАДАЧА"
+        aria-invalid={valid ? undefined : true}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => setPrefix(e.target.value)}
+        onBlur={save}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') save();
+        }}
+      />
+      <span id={`${id}-hint`} className={valid ? 'db-prefix-hint' : 'db-prefix-hint is-invalid'} role={valid ? undefined : 'alert'}>
+        {valid ? t('database.uniqueId.prefixHint') : t('database.uniqueId.prefixInvalid')}
+      </span>
+    </label>
+  );
+}
