@@ -361,6 +361,7 @@ describe('databases and rows', () => {
       'editedTime',
       'editedBy',
       'formula',
+      'uniqueId',
     ]);
   });
 
