@@ -26,5 +26,7 @@ function subscribe(listener: () => void): () => void {
 
 /** The database's formulas being computed, or undefined. */
 export function useFormulaProgress(databaseId: string): FormulaProgress | undefined {
-  return useSyncExternalStore(subscribe, () => progress.get(databaseId));
+  const read = () => progress.get(databaseId);
+  // The server's drawing of a page's top reads it too (as nothing computing).
+  return useSyncExternalStore(subscribe, read, read);
 }
