@@ -1,5 +1,5 @@
 import i18next from '../../app/i18n';
-import { DATABASE_FIELD_TYPES } from '../../../schema/blocks/database';
+import { COMPUTED_FIELD_TYPES, DATABASE_FIELD_TYPES } from '../../../schema/blocks/database';
 import { PAGE_TYPES } from '../../../schema/constants';
 import { IMPORT_TYPES } from '../../../schema/csvColumns';
 
@@ -12,7 +12,7 @@ test('page type names, embed address errors, CSV types, reasons and parse codes'
   expect(missing(IMPORT_TYPES.map((type) => `csvImport.types.${type}`))).toEqual([]);
   expect(missing(['comma', 'semicolon', 'tab'].map((d) => `csvImport.delimiters.${d}`))).toEqual([]);
   // Every field type a cell can be refused for (the writable ones an import reaches) says why.
-  const writable = DATABASE_FIELD_TYPES.filter((type) => !['person', 'files', 'createdTime', 'createdBy', 'editedTime', 'editedBy', 'formula'].includes(type));
+  const writable = DATABASE_FIELD_TYPES.filter((type) => !COMPUTED_FIELD_TYPES.has(type) && type !== 'person' && type !== 'files');
   expect(missing([...writable, 'tooManyOptions', 'other'].map((kind) => `csvImport.problems.${kind}`))).toEqual([]);
   expect(
     missing(['MissingQuotes', 'InvalidQuotes', 'TooFewFields', 'TooManyFields', 'UndetectableDelimiter', 'other'].map((c) => `csvImport.parseCodes.${c}`)),
