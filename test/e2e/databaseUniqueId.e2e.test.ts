@@ -43,6 +43,17 @@ it('an ID field numbers every row after its prefix; a new row takes the next num
   expect(texts.find((text) => text.includes('Макет'))).toContain('ЗАДАЧА-1');
   expect(texts.find((text) => text.includes('Вёрстка'))).toContain('ЗАДАЧА-2');
 
+  // Not editable in the row's own fields either: its value's button is disabled (as every computed field's).
+  const first = page.locator('.db-scroll .db-row', { hasText: 'Макет' });
+  await first.hover();
+  await first.getByRole('button', { name: 'Открыть' }).click();
+  const idValue = page.locator('.db-row-fields .db-row-field', { hasText: 'Номер' }).locator('dd');
+  await idValue.waitFor();
+  expect(await idValue.textContent()).toContain('ЗАДАЧА-1');
+  expect(await idValue.getByRole('button').isDisabled()).toBe(true);
+  await page.keyboard.press('Escape');
+  await idValue.waitFor({ state: 'detached' });
+
   // A new row: the next number.
   await page
     .getByRole('button', { name: /^\+?\s*Новая строка$/ })

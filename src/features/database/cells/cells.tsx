@@ -14,6 +14,7 @@ import {
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import {
+  COMPUTED_FIELD_TYPES,
   MAIN_FIELD_ID,
   hasOptions,
   type DatabaseField,
@@ -881,7 +882,7 @@ export function CellEditor(props: CellEditorProps) {
 
 /** Whether a field's cells can be edited at all (computed ones cannot). */
 export function isEditableField(field: DatabaseField): boolean {
-  return !['createdTime', 'createdBy', 'editedTime', 'editedBy', 'formula'].includes(field.type);
+  return !COMPUTED_FIELD_TYPES.has(field.type);
 }
 
 /**
