@@ -174,6 +174,12 @@ export const rowsQueryShape = {
   /** Rows whose title contains this (the view's search box). */
   search: z.string().max(200).optional(),
   offset: z.number().int().min(0).max(10_000_000).optional(),
+  /**
+   * The window after the row a previous answer's `meta.nextCursor` names, by its place in the
+   * order (its sort values), not its position: rows made or moved before it do not shift the next
+   * window (docs/api/databases.md «Paging»). Instead of `offset`.
+   */
+  cursor: z.string().max(4_000).optional(),
   /** At most MAX_ROW_WINDOW; MAX_RANGE_WINDOW with a `range`. */
   limit: z.number().int().min(1).max(MAX_RANGE_WINDOW).optional(),
   /** Only these fields' cells in the rows (the title always): a calendar reads its date alone. */

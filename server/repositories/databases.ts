@@ -1159,18 +1159,43 @@ export class ViewOrders {
   }
 
   /** Ids of a window of a view and how many rows the view has. */
+  /**
+   * A window of a view's rows: at `offset`, or just after the place `after` (the sort values of
+   * the row a previous window ended with, `RowOrder.keys`) — the rows after it now, whatever was
+   * made or moved before it since. Answers the ids, the count, where the window starts, and the
+   * keys of its last row (for the next cursor).
+   */
   async window(
     db: Kysely<Database>,
     database: Pick<BlockRow, 'id' | 'version'>,
     config: DatabaseConfig,
     query: RowQuery,
-    window: { offset: number; limit: number },
-  ): Promise<{ ids: string[]; count: number }> {
-    const ids = await this.ids(db, database, config, query);
-    return { ids: ids.slice(window.offset, window.offset + window.limit), count: ids.length };
+    window: { offset: number; limit: number; after?: readonly unknown[] },
+  ): Promise<{ ids: string[]; count: number; offset: number; lastKeys: unknown[] | null }> {
+    const order = await this.order(db, database, config, query);
+    let start = window.offset;
+    if (window.after) {
+      // The first row whose keys come after the cursor's (the order is sorted by them).
+      const descending = (query.sorts ?? []).filter((sort) => fieldOf(config, sort.fieldId)).map((sort) => sort.direction === 'desc');
+      let lo = 0;
+      let hi = order.ids.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (compareKeys(order.keys[mid], window.after, descending) <= 0) lo = mid + 1;
+        else hi = mid;
+      }
+      start = lo;
+    }
+    const ids = order.ids.slice(start, start + window.limit);
+    return { ids, count: order.ids.length, offset: start, lastKeys: ids.length > 0 ? order.keys[start + ids.length - 1] : null };
   }
 
   async ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
+    return (await this.order(db, database, config, query)).ids;
+  }
+
+  /** A view's every row in order, with their keys: kept while the rows and the fields it reads stay. */
+  private async order(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<RowOrder> {
     const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null, query.order ?? null])}`;
     // A view's own order has a counter of its own: a move in one view leaves the others' orders kept.
     const fields = queryFields(config, query);
@@ -1185,7 +1210,7 @@ export class ViewOrders {
       (kept) => kept.ids.length * 2,
       (kept, rowIds) => reorderRows(db, config, database.id, query, kept, rowIds),
     );
-    return order.ids;
+    return order;
   }
 
   /** A view's footer, kept like its order: while the rows and the fields it filters, sorts and sums by stay. */

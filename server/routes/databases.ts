@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -83,6 +84,44 @@ const ROWS_BODY_LIMIT = 16 * 1024 * 1024;
 /** A create of this many rows or more (an import's batch) refreshes PostgreSQL's statistics, at most every ANALYZE_EVERY_MS. */
 const ANALYZE_AFTER_ROWS = 500;
 const ANALYZE_EVERY_MS = 5_000;
+
+/** What a cursor belongs to: the rows a view reads and their order (another filter or sort: another order). */
+function cursorScope(query: RowQuery): string {
+  const scope = [
+    query.filter ?? null,
+    query.sorts ?? [],
+    query.search ?? '',
+    query.inTrash === true,
+    query.group ?? null,
+    query.range ?? null,
+    query.undated ?? null,
+    query.order ?? null,
+  ];
+  return createHash('sha256').update(JSON.stringify(scope)).digest('base64url').slice(0, 16);
+}
+
+/** A cursor: the sort values of the row a window ended with, and what they are values of. Opaque to clients. */
+function writeCursor(keys: readonly unknown[], query: RowQuery): string {
+  return Buffer.from(JSON.stringify({ s: cursorScope(query), k: keys })).toString('base64url');
+}
+
+/** The sort values a cursor carries; 422 when it is not one of ours or belongs to another filter or sort. */
+function readCursor(cursor: string, query: RowQuery): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = null;
+  }
+  const { s, k } = (parsed ?? {}) as { s?: unknown; k?: unknown };
+  if (typeof s !== 'string' || !Array.isArray(k) || !k.every((v) => v === null || typeof v === 'string' || typeof v === 'number'))
+    throw invalid('not a cursor of this API', [{ path: 'query.cursor', message: 'give a meta.nextCursor as it was answered' }]);
+  if (s !== cursorScope(query))
+    throw invalid('the cursor belongs to another filter or sort', [
+      { path: 'query.cursor', message: 'a cursor pages the filter and sorts it was answered with' },
+    ]);
+  return k;
+}
 
 export async function databaseRoutes(server: FastifyInstance, { limits }: { limits: UserLimits }) {
   const app = server.withTypeProvider<ZodTypeProvider>();
@@ -275,11 +314,21 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
         throw invalid(`at most ${MAX_ROW_WINDOW} rows a window`, [{ path: 'query.limit', message: `more than ${MAX_ROW_WINDOW} only with a range` }]);
       // Read before the rows: a write landing in between makes it older than they are (a join then reads them again), never newer.
       const revision = await databaseRevision(app.db, block);
-      const { ids, count } = await orders.window(app.db, block, data.config, rowQueryOf(data, query), { offset, limit });
-      const rows = await readRows(app.db, block.id, ids, query.fields);
+      const rowQuery = rowQueryOf(data, query);
+      const after = request.query.cursor === undefined ? undefined : readCursor(request.query.cursor, rowQuery);
+      const window = await orders.window(app.db, block, data.config, rowQuery, { offset, limit, after });
+      const rows = await readRows(app.db, block.id, window.ids, query.fields);
+      const hasMoreNext = window.offset + rows.length < window.count;
       // Formulas being computed again in the background: the view shows how far (docs/formulas.md).
       const computing = await formulaProgress(app.db, block.id);
-      return envelope(rows, { count, offset, hasMoreNext: offset + rows.length < count, revision, ...(computing ? { computing } : {}) });
+      return envelope(rows, {
+        count: window.count,
+        offset: window.offset,
+        hasMoreNext,
+        nextCursor: hasMoreNext && window.lastKeys ? writeCursor(window.lastKeys, rowQuery) : null,
+        revision,
+        ...(computing ? { computing } : {}),
+      });
     },
   );
 
