@@ -605,12 +605,8 @@ export async function restoreRows(trx: Transaction<Database>, databaseId: string
   await bumpRevisions(trx, databaseId, [ROWS_REVISION]);
 }
 
-/** Every cell of a field (for a retype), a slice at a time. */
-/**
- * Computed cells written many a statement (a formula's column, unique IDs): made, or put over
- * the cell there. `version`: as given, or (`bump`) one more than the cell's there (1 when new).
- */
-export async function upsertCells(trx: Kysely<Database>, cells: readonly Insertable<DatabaseCellTable>[], version: 'given' | 'bump' = 'given'): Promise<void> {
+/** Computed cells written many a statement (a formula's column, unique IDs): made, or put over the cell there, at the versions given. */
+export async function upsertCells(trx: Kysely<Database>, cells: readonly Insertable<DatabaseCellTable>[]): Promise<void> {
   for (const batch of inChunks(cells, CELLS_PER_STATEMENT)) {
     await trx
       .insertInto('database_cells')
@@ -621,7 +617,7 @@ export async function upsertCells(trx: Kysely<Database>, cells: readonly Inserta
           num: eb.ref('excluded.num'),
           txt: eb.ref('excluded.txt'),
           num_end: eb.ref('excluded.num_end'),
-          version: version === 'given' ? eb.ref('excluded.version') : sql<number>`database_cells.version + 1`,
+          version: eb.ref('excluded.version'),
           updated_at: eb.ref('excluded.updated_at'),
           updated_by: eb.ref('excluded.updated_by'),
         })),
@@ -633,6 +629,7 @@ export async function upsertCells(trx: Kysely<Database>, cells: readonly Inserta
 /** Cells written by one statement (11 parameters each: well under SQLite's and PostgreSQL's limits). */
 const CELLS_PER_STATEMENT = 200;
 
+/** Every cell of a field (for a retype), a slice at a time. */
 export async function* cellsOfField(db: Kysely<Database>, databaseId: string, fieldId: string): AsyncGenerator<CellRow[]> {
   let after = '';
   for (;;) {
@@ -985,6 +982,20 @@ export async function rowsNaming(
 export interface RowOrder {
   ids: string[];
   keys: unknown[][];
+  /** Per sort, whether it goes down (`SortPlan.descending`): how `compareKeys` reads `keys`. */
+  descending: boolean[];
+}
+
+/** Where `key` goes among `keys` (sorted as their order is): after every key not past it. */
+function indexAfter(keys: readonly unknown[][], key: readonly unknown[], descending: readonly boolean[]): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compareKeys(keys[mid], key, descending) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** The columns of a select that give a row's keys: `k0`, `k1`, … */
@@ -1019,7 +1030,7 @@ export async function orderedRows(db: Kysely<Database>, config: DatabaseConfig, 
   const rows = await sql<
     Record<string, unknown> & { id: string }
   >`select p.id, ${keyColumns(plan)} from pages p ${joins} where ${where} order by ${sql.join(plan.order)}`.execute(db);
-  return { ids: rows.rows.map((r) => r.id), keys: rows.rows.map((r) => keysOf(r, plan.keys.length)) };
+  return { ids: rows.rows.map((r) => r.id), keys: rows.rows.map((r) => keysOf(r, plan.keys.length)), descending: plan.descending };
 }
 
 /**
@@ -1053,17 +1064,12 @@ export async function reorderRows(
   for (const row of read.rows) {
     if (Number(row.hit) !== 1) continue;
     const key = keysOf(row, plan.keys.length);
-    let low = 0;
-    let high = ids.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compareKeys(keys[mid], key, plan.descending) < 0) low = mid + 1;
-      else high = mid;
-    }
-    ids.splice(low, 0, row.id);
-    keys.splice(low, 0, key);
+    // Keys end with the row's id: no two rows' are equal.
+    const at = indexAfter(keys, key, plan.descending);
+    ids.splice(at, 0, row.id);
+    keys.splice(at, 0, key);
   }
-  return { ids, keys };
+  return { ids, keys, descending: plan.descending };
 }
 
 /** The fields whose cells a query reads (null: every field, for «edited time/by»). */
@@ -1158,7 +1164,6 @@ export class ViewOrders {
     this.results = new KeptValues(maxEntries, maxIds);
   }
 
-  /** Ids of a window of a view and how many rows the view has. */
   /**
    * A window of a view's rows: at `offset`, or just after the place `after` (the sort values of
    * the row a previous window ended with, `RowOrder.keys`) — the rows after it now, whatever was
@@ -1173,19 +1178,8 @@ export class ViewOrders {
     window: { offset: number; limit: number; after?: readonly unknown[] },
   ): Promise<{ ids: string[]; count: number; offset: number; lastKeys: unknown[] | null }> {
     const order = await this.order(db, database, config, query);
-    let start = window.offset;
-    if (window.after) {
-      // The first row whose keys come after the cursor's (the order is sorted by them).
-      const descending = (query.sorts ?? []).filter((sort) => fieldOf(config, sort.fieldId)).map((sort) => sort.direction === 'desc');
-      let lo = 0;
-      let hi = order.ids.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (compareKeys(order.keys[mid], window.after, descending) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      start = lo;
-    }
+    // After the cursor's place: the first row whose keys come after its (the order is sorted by them).
+    const start = window.after ? indexAfter(order.keys, window.after, order.descending) : window.offset;
     const ids = order.ids.slice(start, start + window.limit);
     return { ids, count: order.ids.length, offset: start, lastKeys: ids.length > 0 ? order.keys[start + ids.length - 1] : null };
   }

@@ -139,6 +139,8 @@ test('a copy of the database keeps the numbers and goes on after the original’
   expectOk(await api(t, ann, 'POST', `${S}/row/${rows[0].id}/cells/num`, { value: 70, version: 0 }));
   expectOk(await api(t, ann, 'POST', `${S}/database/${other.db}/fields/num`, { field: { name: 'Номер', type: 'uniqueId' } }));
   expect(await ids(other.db)).toEqual({ А: 1, Б: 2 });
+  // A cell there goes on from its version (written 1, cleared by the retype 2, numbered 3); a new one starts at 1.
+  expect(Object.fromEntries((await rowsOf(other.db)).map((r) => [r.data.title, r.versions.num]))).toEqual({ А: 3, Б: 1 });
 });
 
 /** The titles the search finds for a query, once `expected` is among them or 15 s passed (the index catches up in the background). */

@@ -319,8 +319,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const window = await orders.window(app.db, block, data.config, rowQuery, { offset, limit, after });
       const rows = await readRows(app.db, block.id, window.ids, query.fields);
       const hasMoreNext = window.offset + rows.length < window.count;
-      // Formulas being computed again in the background: the view shows how far (docs/formulas.md).
-      const computing = await formulaProgress(app.db, block.id);
+      // Formulas being computed again in the background: the view shows how far (docs/formulas.md). Only a database with formulas has such a job.
+      const computing = Object.values(data.config.fields).some((field) => field.type === 'formula') ? await formulaProgress(app.db, block.id) : undefined;
       return envelope(rows, {
         count: window.count,
         offset: window.offset,

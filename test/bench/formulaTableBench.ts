@@ -20,6 +20,7 @@
  */
 import type { Socket } from 'socket.io-client';
 import { channels, type RealtimeAck } from '../../schema/realtime';
+import { jsonQuery } from '../../src/editor/blocks/rowsAddress';
 import type { DatabaseEvent } from '../../schema/database';
 import { connectRealtime, request } from '../helpers/realtimeClient';
 import { fetchJson, signInToProcess } from '../helpers/serverProcess';
@@ -30,11 +31,6 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const VIEWER_PAIRS = Number(process.env.BENCH_VIEWER_PAIRS ?? 60);
 const DBS = benchDatabases();
-
-const q = (params: Record<string, unknown>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
-    .join('&');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,7 +46,7 @@ async function measure(database: BenchDatabase) {
     const cookie = await signInToProcess(server, 'bench@example.com');
     process.stdout.write(`[${database}] seeding ${ROWS} rows…\n`);
     const { databaseId, pageId } = await seedBigTable(server, cookie, ROWS);
-    const rows = (params: Record<string, unknown>) => fetchJson<RowsAnswer>(`${server.url}${S}/database/${databaseId}/rows?${q(params)}`, { cookie });
+    const rows = (params: Record<string, unknown>) => fetchJson<RowsAnswer>(`${server.url}${S}/database/${databaseId}/rows${jsonQuery(params)}`, { cookie });
     /** Until no formula of the database is being computed; answers the ms from `started` and the windows read meanwhile. */
     const computed = async (started: number, view: Record<string, unknown>) => {
       const meanwhile: number[] = [];

@@ -216,15 +216,8 @@ export async function runFormulaJob(
     });
     stats.chunkMs += ms(started);
     if (chunk === null) return null;
-    if ('restart' in chunk) {
-      stats.startedOver++;
-      after = '';
-      done = 0;
-      const again = await db.selectFrom('formula_jobs').selectAll().where('database_id', '=', job.database_id).executeTakeFirst();
-      if (!again) return null;
-      job = again;
-      continue;
-    }
+    // Asked for again at the end: the next chunk finds the new token and starts over (or the job gone).
+    if ('restart' in chunk) continue;
     if ('finished' in chunk) {
       // Every view reads its rows again, with the values all there.
       await tell({ kind: 'reset' });

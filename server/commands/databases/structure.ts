@@ -141,7 +141,7 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
   const fieldId = body.id ?? newId().replace(/-/g, '').slice(0, 12);
   if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field exists already');
   let computed: Recomputed = null;
-  let numbered = 0;
+  let numbered = false;
   const outcome = await changeDatabase(db, changer, databaseId, async (data, trx, id, holderId) => {
     if (fieldOf(data.config, fieldId)) throw invalid(`a field ${fieldId} exists`);
     const view = copyView(data.view);
@@ -156,10 +156,10 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
     // A formula's column is computed for every row: at once, or in the background for a big database (docs/formulas.md).
     if (field.type === 'formula') computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
     // A unique ID: every row numbered, in the order rows were made.
-    if (field.type === 'uniqueId') numbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length;
+    if (field.type === 'uniqueId') numbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length > 0;
     return { data: { ...data, config, view }, result: fieldId };
   });
-  return withRecomputed(outcome, computed, numbered > 0);
+  return withRecomputed(outcome, computed, numbered);
 }
 
 /** What a field change did to the formulas of every row: computed (how many cells), queued (the progress to tell), or nothing. */
@@ -209,7 +209,8 @@ export async function updateField(
 ): Promise<StructureOutcome<RetypeReport>> {
   checkMainField(fieldId, next);
   let computed: Recomputed = null;
-  let numbered = 0;
+  /** Unique IDs given, or their text changed with a new prefix. */
+  let renumbered = false;
   const outcome = await changeDatabase<RetypeReport>(db, changer, databaseId, async (data, trx, id, holderId) => {
     const before = fieldOf(data.config, fieldId);
     if (!before) throw notFound('field');
@@ -219,10 +220,10 @@ export async function updateField(
     await rewriteCells(trx, field, rewrites, changer.userId);
     // A unique ID: rows without a number get one (a field retyped to it); a new prefix, its cells' text.
     if (field.type === 'uniqueId') {
-      numbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length;
+      renumbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length > 0;
       if (before.type === 'uniqueId' && before.prefix !== field.prefix) {
-        await reprefix(trx, id, config, fieldId);
-        numbered++;
+        await reprefix(trx, id, config, fieldId, changer.userId);
+        renumbered = true;
       }
     }
     // A formula changed, or a field formulas read changed more than its name (its type, its options' names): the formulas again, every row.
@@ -235,7 +236,7 @@ export async function updateField(
   });
   // Cells converted or cleared, or formulas computed again: the database's views read them again.
   const report = outcome.result;
-  return withRecomputed(outcome, computed, (!!report && (report.converted > 0 || report.dropped > 0)) || numbered > 0);
+  return withRecomputed(outcome, computed, (!!report && (report.converted > 0 || report.dropped > 0)) || renumbered);
 }
 
 /**

@@ -4,7 +4,7 @@ import { cellIndex } from '../../../schema/database';
 import { inChunks } from '../../db/inChunks';
 import type { Database, DatabaseCellTable } from '../../db/types';
 import { bumpRevisions } from '../../repositories/databaseRevisions';
-import { upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
+import { cellsOfField, rewriteCells, upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
 import { recomputeFormulas } from './formulas';
 import { nowIso } from '../../time';
 
@@ -76,17 +76,20 @@ export async function numberRows(
   const written: WrittenCell[] = [];
   const at = nowIso();
   for (const [fieldId, field] of fields) {
-    // Those that have a number keep it.
+    // Those that have a number keep it; a cell there without one (cleared by a retype) goes on from its version.
     const numbered = new Set<string>();
+    const versions = new Map<string, number>();
     for (const ids of inChunks([...ordered])) {
       const rows = await trx
         .selectFrom('database_cells')
-        .select('row_id')
+        .select(['row_id', 'num', 'version'])
         .where('field_id', '=', fieldId)
         .where('row_id', 'in', ids)
-        .where('num', 'is not', null)
         .execute();
-      for (const row of rows) numbered.add(row.row_id);
+      for (const row of rows) {
+        if (row.num !== null) numbered.add(row.row_id);
+        versions.set(row.row_id, row.version);
+      }
     }
     const waiting = ordered.filter((id) => !numbered.has(id));
     if (waiting.length === 0) continue;
@@ -102,14 +105,14 @@ export async function numberRows(
         num: index.num,
         txt: index.txt,
         num_end: null,
-        version: 1,
+        version: (versions.get(rowId) ?? 0) + 1,
         updated_at: at,
         updated_by: userId,
       };
     });
-    await upsertCells(trx, cells, 'bump');
+    await upsertCells(trx, cells);
     for (const cell of cells)
-      written.push({ rowId: cell.row_id, fieldId, value: JSON.parse(cell.value) as RowValue, version: 1, updatedAt: at, updatedBy: userId });
+      written.push({ rowId: cell.row_id, fieldId, value: JSON.parse(cell.value) as RowValue, version: cell.version!, updatedAt: at, updatedBy: userId });
   }
   if (written.length > 0) {
     const revs = await bumpRevisions(trx, databaseId, [...new Set(written.map((c) => c.fieldId))]);
@@ -119,39 +122,20 @@ export async function numberRows(
 }
 
 /**
- * A unique ID's prefix changed: each cell's text (what search and text keys read) follows; the
- * numbers stay. Its cells are queued for the search index again (their value did not change, so
- * no trigger did it).
+ * A unique ID's prefix changed: each cell's text (what search and text keys read) follows, the
+ * numbers stay — written again as a retype rewrites cells (their `value` written: the search
+ * index's triggers queue them again).
  */
-export async function reprefix(trx: Transaction<Database>, databaseId: string, config: DatabaseConfig, fieldId: string): Promise<void> {
+export async function reprefix(trx: Transaction<Database>, databaseId: string, config: DatabaseConfig, fieldId: string, userId: string): Promise<void> {
   const field = config.fields[fieldId];
   if (field?.type !== 'uniqueId') return;
-  let after = '';
-  for (;;) {
-    const cells = await trx
-      .selectFrom('database_cells')
-      .select(['row_id', 'num'])
-      .where('database_id', '=', databaseId)
-      .where('field_id', '=', fieldId)
-      .where('row_id', '>', after)
-      .orderBy('row_id')
-      .limit(500)
-      .execute();
-    if (cells.length === 0) break;
-    for (const cell of cells) {
-      if (cell.num === null) continue;
-      const { txt } = cellIndex(field, Number(cell.num));
-      await trx.updateTable('database_cells').set({ txt }).where('row_id', '=', cell.row_id).where('field_id', '=', fieldId).execute();
-    }
-    const now = nowIso();
-    await trx
-      .insertInto('search_queue')
-      .values(cells.map((cell) => ({ target: `c:${cell.row_id}:${fieldId}`, queued_at: now })))
-      .onConflict((oc) => oc.column('target').doUpdateSet({ queued_at: now }))
-      .execute();
-    after = cells[cells.length - 1].row_id;
-  }
-  await bumpRevisions(trx, databaseId, [fieldId]);
+  for await (const cells of cellsOfField(trx, databaseId, fieldId))
+    await rewriteCells(
+      trx,
+      field,
+      cells.map((cell) => ({ cell, value: JSON.parse(cell.value) as RowValue })),
+      userId,
+    );
 }
 
 /** Rows just made (a request, an import): their unique IDs in the order given, then their formulas (which may read them). */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DatabaseField } from '../../../../schema/blocks/database';
 import { rowValue, type WireRow } from '../../../../schema/database';
 import { compileFormula, toShownFormula, toStoredFormula } from '../../../../schema/formula';
-import { formulaTypeOfField, formulaValueOfCell } from '../../../../schema/formula/cells';
+import { formulaValueOfCell } from '../../../../schema/formula/cells';
 import { evaluateRow, formulaFieldsOf, formulaPlanOf, planFormulas } from '../../../../schema/formula/field';
 import { formatValue, FUNCTIONS } from '../../../../schema/formula/functions';
 import { loadAppConfig } from '../../../app/appConfig';
@@ -39,6 +39,16 @@ export function FormulaEditor({ fieldId, field }: { fieldId: string; field: Form
   const backdrop = useRef<HTMLDivElement>(null);
   const id = useId();
 
+  /** The text as it would be kept (fields by id); null while it cannot be read (a text not closed yet). */
+  const stored = useMemo(() => {
+    try {
+      return toStoredFormula(text, idOfName);
+    } catch {
+      return null;
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- idOfName reads `fields`
+  }, [text, fields]);
+
   const problem = useMemo(() => {
     if (text.trim() === '') return null;
     const others = Object.fromEntries(Object.entries(fields).filter(([other]) => other !== fieldId));
@@ -54,29 +64,19 @@ export function FormulaEditor({ fieldId, field }: { fieldId: string; field: Form
       const { message, start, end } = error as { message: string; start: number; end: number };
       return { message, start, end };
     }
-    // Then with the others as stored: a cycle through them.
-    const stored = toStoredFormula(text, idOfName);
-    const cycle = planFormulas({ ...fields, [fieldId]: { ...field, expression: stored } }).problems.find((p) => p.fieldId === fieldId);
+    // Then with the others as stored: a cycle through them (compiled, the text reads as stored).
+    const cycle = planFormulas({ ...fields, [fieldId]: { ...field, expression: stored ?? '' } }).problems.find((p) => p.fieldId === fieldId);
     return cycle ? { message: cycle.message, start: 0, end: text.length } : null;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- idOfName reads `fields`
-  }, [text, fields, fieldId, field]);
-
-  /** The text as it would be kept (fields by id); null while it cannot be read (a text not closed yet). */
-  const stored = useMemo(() => {
-    try {
-      return toStoredFormula(text, idOfName);
-    } catch {
-      return null;
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- idOfName reads `fields`
-  }, [text, fields]);
+  }, [text, stored, fields, fieldId, field]);
 
   // Suggestions at the caret: the fields (not this one) and the functions.
   const suggestedFields = useMemo<SuggestedField[]>(() => {
-    const formulas = new Map(formulaPlanOf(fields).order.map((p) => [p.fieldId, p.formula.type]));
-    return Object.entries(fields)
-      .filter(([other]) => other !== fieldId)
-      .map(([other, f]) => ({ name: f.name, type: f.type === 'formula' ? (formulas.get(other) ?? 'any') : formulaTypeOfField(f) }));
+    // As formulas read them: a formula field as the type it gives.
+    const byId = formulaFieldsOf(fields, formulaPlanOf(fields).order);
+    return Object.keys(fields)
+      .filter((other) => other !== fieldId)
+      .map((other) => ({ name: fields[other].name, type: byId(other)?.type ?? 'any' }));
   }, [fields, fieldId]);
   const suggestions: Suggestions | null = useMemo(
     () => (caret === null || dismissed === text ? null : suggestionsAt(text, caret, suggestedFields, FUNCTION_LIST)),
