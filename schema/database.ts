@@ -45,6 +45,14 @@ export const MAX_ROW_WINDOW = 500;
 export const MAX_RANGE_WINDOW = 2_500;
 
 /** A row on the wire: its page's id, title and icon, and its cells with a version each. */
+/** A database as a relation field's choice lists it (`GET database/{id}/relatable`): its block id, its page, title and icon. */
+export interface DatabaseChoice {
+  id: string;
+  pageId: string;
+  title: string;
+  icon: string | null;
+}
+
 export interface WireRow {
   id: string;
   contentType: 'Row';
@@ -533,6 +541,8 @@ export function convertValue(
 ): RowValue | undefined {
   if (value === null) return null;
   if (COMPUTED_FIELD_TYPES.has(to.type)) return undefined;
+  // A relation limited to one row keeps the first it named.
+  if (from.type === 'relation' && to.type === 'relation') return to.limit === 'one' && Array.isArray(value) ? (value as string[]).slice(0, 1) : value;
   if (from.type === to.type && !hasOptions(to)) return value;
   if (
     hasOptions(from) &&
@@ -543,7 +553,7 @@ export function convertValue(
     to.options.some((o) => o.id === value)
   )
     return value;
-  if ((from.type === 'person' && to.type === 'person') || (from.type === 'relation' && to.type === 'relation')) return value;
+  if (from.type === 'person' && to.type === 'person') return value;
   const text = valueToText(from, value, context.names);
   if (to.type === 'checkbox' && from.type !== 'checkbox') {
     const folded = foldText(text.trim());

@@ -1,6 +1,6 @@
 import { LIMITS } from '../constants';
-import { describeDatabaseBodySchema, newDatabaseData } from '../database';
-import { DATABASE_LIMITS, databaseBlock, databaseDataSchema } from './database';
+import { convertValue, describeDatabaseBodySchema, newDatabaseData } from '../database';
+import { DATABASE_LIMITS, databaseBlock, databaseDataSchema, databaseFieldSchema, foreignRelations, valueProblem } from './database';
 import { dataVersionOf, upgradeData } from './versions';
 
 /** An inline database's title and description (issue 34 §2): optional plain text in its data. */
@@ -41,5 +41,36 @@ describe('a database block’s title and description', () => {
     expect(describeDatabaseBodySchema.safeParse({ title: 'A', icon: 'x' }).success).toBe(false);
     expect(describeDatabaseBodySchema.safeParse({ title: 'я'.repeat(LIMITS.titleLength + 1) }).success).toBe(false);
     expect(describeDatabaseBodySchema.safeParse({ description: 'я'.repeat(DATABASE_LIMITS.descriptionLength + 1) }).success).toBe(false);
+  });
+});
+
+describe('a relation to another database (docs/relations.md)', () => {
+  const other = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+  const one = { name: 'Клиент', type: 'relation' as const, databaseId: other, limit: 'one' as const };
+  const many = { name: 'Клиенты', type: 'relation' as const, databaseId: other };
+
+  test('a field names a database by its id and may be limited to one row; nothing else is taken', () => {
+    expect(databaseFieldSchema.safeParse(one).success).toBe(true);
+    expect(databaseFieldSchema.safeParse({ ...many, databaseId: 'not-an-id' }).success).toBe(false);
+    expect(databaseFieldSchema.safeParse({ ...many, limit: 'two' }).success).toBe(false);
+    expect(databaseFieldSchema.safeParse({ ...many, twoWay: true }).success).toBe(false);
+  });
+
+  test('a cell limited to one row holds one; each row once', () => {
+    expect(valueProblem(one, ['a'])).toBeNull();
+    expect(valueProblem(one, ['a', 'b'])).toMatch(/one row/);
+    expect(valueProblem(many, ['a', 'b'])).toBeNull();
+    expect(valueProblem(many, ['a', 'a'])).toMatch(/once/);
+  });
+
+  test('a field limited later keeps the first row of each cell', () => {
+    expect(convertValue(many, one, ['a', 'b'])).toEqual(['a']);
+    expect(convertValue(one, many, ['a'])).toEqual(['a']);
+  });
+
+  test('the relations naming another database, with it', () => {
+    const config = { fields: { MAIN_FIELD: { name: 'Название', type: 'text' as const }, client: one, self: { name: 'Связано', type: 'relation' as const } } };
+    expect(foreignRelations(config, 'own')).toEqual(new Map([['client', other]]));
+    expect(foreignRelations(config, other)).toEqual(new Map());
   });
 });

@@ -119,8 +119,18 @@ export const databaseFieldSchema = z.discriminatedUnion('type', [
   z.object({ name: fieldNameSchema, type: z.literal('multiSelect'), options }).strict(),
   z.object({ name: fieldNameSchema, type: z.literal('status'), options: z.array(statusOptionSchema).max(DATABASE_LIMITS.selectOptions) }).strict(),
   plain('person'),
-  /** Rows of the same database this row names (a timeline's «blocked by»): a list of row ids. */
-  plain('relation'),
+  /**
+   * Rows this row names: of the same database (a timeline's «blocked by»), or of `databaseId`
+   * (docs/relations.md); `limit: 'one'` holds at most one row. A list of row ids.
+   */
+  z
+    .object({
+      name: fieldNameSchema,
+      type: z.literal('relation'),
+      databaseId: z.string().uuid().optional(),
+      limit: z.literal('one').optional(),
+    })
+    .strict(),
   plain('url'),
   plain('email'),
   plain('phone'),
@@ -357,6 +367,19 @@ export function fieldIds(config: DatabaseConfig): string[] {
 /** The field with this id, never something inherited from Object.prototype. */
 export function fieldOf(config: DatabaseConfig, fieldId: string): DatabaseField | undefined {
   return Object.hasOwn(config.fields, fieldId) ? config.fields[fieldId] : undefined;
+}
+
+/** The database whose rows a relation field names: its own `databaseId`, else the database holding it. */
+export function relationTarget(field: Extract<DatabaseField, { type: 'relation' }>, ownDatabaseId: string): string {
+  return field.databaseId ?? ownDatabaseId;
+}
+
+/** The relation fields of a config naming rows of another database than `ownDatabaseId`, with that database. */
+export function foreignRelations(config: DatabaseConfig, ownDatabaseId: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [id, field] of Object.entries(config.fields))
+    if (field.type === 'relation' && field.databaseId !== undefined && field.databaseId !== ownDatabaseId) out.set(id, field.databaseId);
+  return out;
 }
 
 /** An inline database's title: plain text, at most LIMITS.titleLength, as any title (absent: none). */
@@ -605,6 +628,7 @@ export function valueProblem(field: DatabaseField, value: RowValue): string | nu
       return new Set(value).size === value.length ? null : 'a person is listed once';
     case 'relation':
       if (!isIdList(value)) return 'a relation holds a list of row ids';
+      if (field.limit === 'one' && value.length > 1) return 'this relation holds one row at most';
       return new Set(value).size === value.length ? null : 'a row is listed once';
     case 'files':
       return Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null) ? null : 'a files field holds a list of { id, name }';

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import { MAIN_FIELD_ID } from '../../schema/blocks/database';
 import type { Database } from '../db/types';
 import type { Realtime } from '../realtime/emitter';
-import { readRows, type ViewOrders, type WrittenCell } from '../repositories/databases';
+import { forEveryone } from '../commands/databases/relations';
+import { databaseData, findDatabaseBlock, readRows, type ViewOrders, type WrittenCell } from '../repositories/databases';
 import { nowIso } from '../time';
 import type { DomainEvent, DomainEventKind, EventOf } from './events';
 
@@ -36,11 +37,14 @@ export function presenters({ db, realtime, orders, log }: DispatcherParts): Pres
     blockChanged: ({ block, at }, origin) => realtime.blockEdited(block, origin, at),
     blocksRemoved: ({ pageId, removed, at }, origin) => realtime.blocksRemoved(pageId, removed, origin, at),
     rowsChanged: ({ holderId, databaseId, change, at }, origin) => realtime.databaseChanged(holderId, databaseId, change, origin, at),
-    cellsWritten: ({ holderId, databaseId, rows, written, changes }, origin) => {
+    cellsWritten: ({ holderId, databaseId, rows, written, changes, perReader }, origin) => {
       orders.cellsChanged(databaseId, changes);
-      // One realtime change per row; a title also renames the row's page.
+      // One realtime change per row; a title also renames the row's page. A cell whose value each
+      // reader is given their own way (a relation to another database) goes out as a prompt to read
+      // the rows again: what the channel hears, everyone in it hears.
       const byRow = new Map<string, WrittenCell[]>();
-      for (const cell of written) byRow.set(cell.rowId, [...(byRow.get(cell.rowId) ?? []), cell]);
+      for (const cell of written) if (!perReader?.has(cell.fieldId)) byRow.set(cell.rowId, [...(byRow.get(cell.rowId) ?? []), cell]);
+      if (written.some((cell) => perReader?.has(cell.fieldId))) realtime.databaseChanged(holderId, databaseId, { kind: 'reset' }, null, nowIso());
       for (const [rowId, cells] of byRow) {
         const last = cells[cells.length - 1];
         const change = {
@@ -66,7 +70,8 @@ export function presenters({ db, realtime, orders, log }: DispatcherParts): Pres
       // connection, the writer's too: its views did not make the change).
       const databaseId = page.database_id;
       try {
-        const rows = page.in_trash === 1 ? null : await readRows(db, databaseId, [page.id]);
+        const block = page.in_trash === 1 ? undefined : await findDatabaseBlock(db, databaseId);
+        const rows = block ? forEveryone(databaseData(block).config, databaseId, await readRows(db, databaseId, [page.id])) : null;
         realtime.databaseChanged(page.parent_id!, databaseId, rows ? { kind: 'rows', rows } : { kind: 'removed', ids: [page.id] }, null, nowIso());
       } catch (error) {
         log.warn({ err: error }, 'realtime: a changed row');

@@ -29,6 +29,8 @@ export type DomainEvent =
       rows: ReadonlyMap<string, Pick<PageRow, 'id' | 'title' | 'icon' | 'cover'>>;
       written: readonly WrittenCell[];
       changes: readonly CellChange[];
+      /** Fields whose cells go out per reader (relations to another database, docs/relations.md): the views read those rows again instead. */
+      perReader?: ReadonlySet<string>;
     }
   /** A page's title, icon or cover changed (the page as stored). */
   | { kind: 'pageChanged'; page: Pick<PageRow, 'id' | 'title' | 'icon' | 'cover'>; at: string }

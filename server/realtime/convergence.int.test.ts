@@ -124,15 +124,17 @@ async function converge(clients: LiveClient[], pageId: string, timeoutMs = 30_00
 const textOf = (blocks: readonly WireBlock[]) =>
   blocks.map((b) => ((b.data as { tokens?: Array<{ text: string }> }).tokens ?? []).map((tk) => tk.text).join('')).join('\n');
 
-/** `CONVERGENCE_SEEDS=1-200` runs those seeds instead (3–5 clients by seed), to hunt a rare failure. */
+/** `CONVERGENCE_SEEDS=1-200` runs those seeds instead (3–5 clients by seed), to hunt a rare failure; `CONVERGENCE_REPEAT` the usual ones again and again. */
 function seeds(): Array<{ seed: number; clients: number; steps: number }> {
   const range = /^(\d+)-(\d+)$/.exec(process.env.CONVERGENCE_SEEDS ?? '');
   if (!range) {
-    return [
+    const defaults = [
       { seed: 1, clients: 3, steps: 60 },
       { seed: 7, clients: 4, steps: 60 },
       { seed: 42, clients: 5, steps: 50 },
     ];
+    // `CONVERGENCE_REPEAT=20` runs these 20 times (a failure of CI's seeds, hunted under load).
+    return Array.from({ length: Number(process.env.CONVERGENCE_REPEAT ?? 1) }, () => defaults).flat();
   }
   const out = [];
   for (let seed = Number(range[1]); seed <= Number(range[2]); seed++) out.push({ seed, clients: 3 + (seed % 3), steps: 60 });
@@ -176,11 +178,19 @@ async function converges(seed: number, count: number, steps: number, splitting: 
     const final = textOf(server);
     const lost = [...tally.inserted].filter((ch) => !tally.deleted.has(ch) && !final.includes(ch));
     // What each client did and heard around a loss (its last 60 lines unless CONVERGENCE_DEBUG: a rare CI failure can be read from its log).
-    if (lost.length > 0 && !process.env.CONVERGENCE_DEBUG)
-      console.log(
+    // What each client did and heard around a loss: its last lines, then (in the failure itself,
+    // which a CI log keeps whole at its end) every line of every trace holding a lost character
+    // or naming the block it was typed in — the heard and sent lines carry the blocks' text.
+    if (lost.length > 0 && !process.env.CONVERGENCE_DEBUG) {
+      console.log(clients.map((c) => `${c.clientId.slice(0, 4)}:\n${c.trace.slice(-40).join('\n')}`).join('\n'));
+      const blocks = lost.map((ch) => tally.where.get(ch)?.split(' ')[2]).filter((id): id is string => !!id);
+      throw new Error(
         `lost ${lost.map((ch) => `${ch} (${tally.where.get(ch)})`).join(', ')}\n` +
-          clients.map((c) => `${c.clientId.slice(0, 4)}:\n${c.trace.slice(-60).join('\n')}`).join('\n'),
+          clients
+            .map((c) => `${c.clientId.slice(0, 4)}:\n${c.trace.filter((line) => [...lost, ...blocks].some((key) => line.includes(key))).join('\n')}`)
+            .join('\n'),
       );
+    }
     if (lost.length > 0 && process.env.CONVERGENCE_DEBUG) {
       const rows = await servers.t.app.db
         .selectFrom('blocks')

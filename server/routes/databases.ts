@@ -51,8 +51,10 @@ import {
   readRows,
   rowsNaming,
   type RowQuery,
+  type WrittenCell,
 } from '../repositories/databases';
 import { findPage } from '../repositories/pages';
+import { readableDatabases, withReadableCells, withReadableRelations } from '../commands/databases/relations';
 import { cellConflict, writeCell, writeCells } from '../commands/databases/cells';
 import { listRowHistory, restoreCellEntry } from '../commands/databases/cellHistory';
 import { authorizedDatabase, authorizedRow, type AuthorizedDatabase } from '../commands/databases/database';
@@ -303,7 +305,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request) => {
-      const { block, data, publicly } = await readableDatabase(request, request.params.id);
+      const { block, data, publicly, viewerId } = await readableDatabase(request, request.params.id);
       // The trash of a published database is not published.
       if (publicly && request.query.inTrash) throw forbidden('the trash of this database');
       // A public reader reads through a view, the fields the views show only.
@@ -317,7 +319,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const rowQuery = rowQueryOf(data, query);
       const after = request.query.cursor === undefined ? undefined : readCursor(request.query.cursor, rowQuery);
       const window = await orders.window(app.db, block, data.config, rowQuery, { offset, limit, after });
-      const rows = await readRows(app.db, block.id, window.ids, query.fields);
+      // Relations to another database name only the rows of it this reader may read (docs/relations.md).
+      const rows = await withReadableRelations(app.db, viewerId, block.id, data.config, await readRows(app.db, block.id, window.ids, query.fields));
       const hasMoreNext = window.offset + rows.length < window.count;
       // Formulas being computed again in the background: the view shows how far (docs/formulas.md). Only a database with formulas has such a job.
       const computing = Object.values(data.config.fields).some((field) => field.type === 'formula') ? await formulaProgress(app.db, block.id) : undefined;
@@ -378,10 +381,27 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
   );
 
+  app.get(
+    '/api/v3/spaces/database/:id/relatable',
+    {
+      schema: {
+        tags: ['databases'],
+        summary: "The databases of this one's workspace the caller may read, by title (what a relation field of it can name)",
+        params: databaseParams,
+        querystring: jsonQuery({ search: z.string().max(200).optional() }),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const { holder } = await authorizedDatabase(app.db, user.id, request.params.id, 'read');
+      return envelope(await readableDatabases(app.db, user.id, holder.workspace_id, request.query.search));
+    },
+  );
+
   app.get('/api/v3/spaces/row/:id', { schema: { tags: ['databases'], summary: 'One row', params: databaseParams } }, async (request) => {
     const user = requireUser(request);
-    const { row, block } = await authorizedRow(app.db, user.id, request.params.id, 'read');
-    const [wire] = await readRows(app.db, block.id, [row.id]);
+    const { row, block, data } = await authorizedRow(app.db, user.id, request.params.id, 'read');
+    const [wire] = await withReadableRelations(app.db, user.id, block.id, data.config, await readRows(app.db, block.id, [row.id]));
     return envelope(wire, { database: await presentBlock(app.db, block) });
   });
 
@@ -490,10 +510,12 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     async (request) => {
       const user = requireUser(request);
       const { fieldId } = request.params;
-      const { row, written, events } = await writeCell(app.db, user.id, request.params.id, fieldId, request.body);
+      const { row, block, written, events } = await writeCell(app.db, user.id, request.params.id, fieldId, request.body);
       await app.events.dispatch(events, originOf(request));
-      if (written === null) throw await cellConflict(app.db, row.id, fieldId);
-      return envelope(written);
+      // A relation to another database: the writer is answered the rows of it they may read (docs/relations.md).
+      const readable = (cell: WrittenCell) => withReadableCells(app.db, user.id, block.id, databaseData(block).config, [cell]).then(([one]) => one);
+      if (written === null) throw await cellConflict(app.db, row.id, fieldId, readable);
+      return envelope(await readable(written));
     },
   );
 
@@ -527,10 +549,11 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const user = requireUser(request);
-      const { row, written, events, fieldId } = await restoreCellEntry(app.db, user.id, request.params.id, request.params.entryId);
+      const { row, block, written, events, fieldId } = await restoreCellEntry(app.db, user.id, request.params.id, request.params.entryId);
       await app.events.dispatch(events, originOf(request));
-      if (written === null) throw await cellConflict(app.db, row.id, fieldId);
-      return envelope(written);
+      const readable = (cell: WrittenCell) => withReadableCells(app.db, user.id, block.id, databaseData(block).config, [cell]).then(([one]) => one);
+      if (written === null) throw await cellConflict(app.db, row.id, fieldId, readable);
+      return envelope(await readable(written));
     },
   );
 
@@ -546,11 +569,12 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const user = requireUser(request);
-      const { written, refused, events } = await writeCells(app.db, user.id, request.params.id, request.body.cells);
+      const { block, written, refused, events } = await writeCells(app.db, user.id, request.params.id, request.body.cells);
       await app.events.dispatch(events, originOf(request));
       // A cell someone changed since its edit was made is not written: the server's copy comes back (as a 422 of one cell would).
       const conflicts = await Promise.all(refused.map((c) => readCell(app.db, c.rowId, c.fieldId)));
-      return envelope({ written, conflicts });
+      const readable = <C extends WrittenCell>(cells: C[]) => withReadableCells(app.db, user.id, block.id, databaseData(block).config, cells);
+      return envelope({ written: await readable(written), conflicts: await readable(conflicts) });
     },
   );
 

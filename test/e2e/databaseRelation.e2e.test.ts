@@ -113,3 +113,62 @@ it('a filter «contains» on a relation: the row chosen by its title with the ce
   await page.keyboard.press('Enter');
   await eventually(titles, ['Стены', 'Окна']);
 });
+
+it('a relation to another database: its database chosen in the column dialog, limited to one row, a client picked by title and shown by it', async () => {
+  const page = await suite.signedIn('relation.other@example.com');
+  const cookie = await cookieOf(page);
+  const made = async (title: string, rows: string[]) => {
+    const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ type: 'Database', title }),
+    });
+    const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+    const answer = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ rows: rows.map((t) => ({ title: t })) }),
+    });
+    return { holder: holder.data.id, db, ids: Object.fromEntries(answer.data.map((r) => [r.data.title, r.id])) };
+  };
+  const clients = await made('Клиенты', ['Альфа', 'Бета']);
+  const projects = await made('Проекты', ['Сайт']);
+  await fetchJson(`${S()}/database/${projects.db}/fields`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ id: 'client', field: { name: 'Клиент', type: 'relation' } }),
+  });
+  await page.goto(`${suite.server.url}/${projects.holder}`);
+  const header = page.locator('.db-hcell', { hasText: 'Клиент' });
+  await header.locator('.db-hcell-button').click();
+  const dialog = page.getByRole('dialog', { name: 'Поле' });
+  const target = dialog.getByLabel('Связанная база');
+  await eventually(() => target.locator('option').allTextContents(), ['Эта база', 'Клиенты']);
+  let saved = page.waitForResponse((r) => r.url().includes(`/database/${projects.db}/fields/client`) && r.request().method() === 'POST');
+  await target.selectOption({ label: 'Клиенты' });
+  expect((await saved).status()).toBe(200);
+  saved = page.waitForResponse((r) => r.url().includes(`/database/${projects.db}/fields/client`) && r.request().method() === 'POST');
+  await dialog.getByLabel('Ограничение').selectOption({ label: 'Одна строка' });
+  expect((await saved).status()).toBe(200);
+  await shoot(page, 'database-relation-other-field-1280');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+
+  // The cell offers the clients (not the projects); a second pick replaces the first.
+  await cell(page, 0, 1).click();
+  await page.keyboard.press('Enter');
+  await page.getByLabel('Найти строку').waitFor();
+  await eventually(() => page.getByRole('listbox', { name: 'Связанные строки' }).getByRole('option').allTextContents(), ['Альфа', 'Бета']);
+  await page.getByRole('option', { name: 'Альфа' }).click();
+  await page.getByRole('option', { name: 'Бета' }).click();
+  const written = page.waitForResponse((r) => /\/row\/[^/]+\/cells\/client$/.test(r.url()) && r.request().method() === 'POST');
+  await page.keyboard.press('Enter');
+  expect((await written).status()).toBe(200);
+  await eventually(() => cell(page, 0, 1).textContent(), 'Бета');
+  const row = await fetchJson<{ data: { data: { values: { client?: string[] } } } }>(`${S()}/row/${projects.ids['Сайт']}`, { cookie });
+  expect(row.data.data.values.client).toEqual([clients.ids['Бета']]);
+  await shoot(page, 'database-relation-other-1280');
+  // After a reload the title is read from the clients' database.
+  await page.reload();
+  await eventually(() => cell(page, 0, 1).textContent(), 'Бета');
+});

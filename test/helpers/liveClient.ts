@@ -24,6 +24,15 @@ import { createPageEditor } from '../../src/editor/pageEditor';
  * server over HTTP and socket.io — only the browser is missing. `offline` cuts both the API
  * calls (they fail as a lost connection does) and the socket.
  */
+const textOfBlock = (block: WireBlock) => ((block.data as { tokens?: Array<{ text: string }> }).tokens ?? []).map((token) => token.text).join('');
+
+/**
+ * `CONVERGENCE_JITTER=150` (hunting a failure seen on a loaded CI machine): each API call waits up
+ * to that long before and after, and what the socket brings is late by up to that long, in its
+ * order — the socket and the API calls are two connections, either may be ahead.
+ */
+const jitter = Number(process.env.CONVERGENCE_JITTER ?? 0);
+
 export class LiveClient {
   readonly clientId = newId();
   readonly editor: WorkspaceEditor;
@@ -60,7 +69,7 @@ export class LiveClient {
       onServerCopy: (block) => replaceWithServerCopy(editor, block),
       onRejected: (uid, _error, copy) => revertRefusedBlock(editor, uid, copy),
       onRemoteBlock: (block) => {
-        this.log(`remote ${block.id.slice(0, 8)} v${block.version} after ${block.placeAfter?.slice(0, 8) ?? '-'}`);
+        this.log(`remote ${block.id.slice(0, 8)} v${block.version} after ${block.placeAfter?.slice(0, 8) ?? '-'} ${JSON.stringify(textOfBlock(block))}`);
         applyRemoteBlock(editor, block);
       },
       onRemoteRemove: (uids) => {
@@ -75,7 +84,7 @@ export class LiveClient {
     const { receive, receiveRemoved } = queue;
     queue.receive = (block, at, own) => {
       this.log(
-        `heard ${block.id.slice(0, 8)} v${block.version} after ${block.placeAfter?.slice(0, 8) ?? '-'}${own ? ' (own)' : ''} (known v${queue!.versionOf(block.id) ?? '-'})`,
+        `heard ${block.id.slice(0, 8)} v${block.version} after ${block.placeAfter?.slice(0, 8) ?? '-'}${own ? ' (own)' : ''} (known v${queue!.versionOf(block.id) ?? '-'}) ${JSON.stringify(textOfBlock(block))}`,
       );
       receive(block, at, own);
     };
@@ -88,6 +97,20 @@ export class LiveClient {
     queue.seed(blocks);
     editor.children = [titleToSlate(pageId, ''), ...blocksToSlate(blocks)] as Descendant[];
     this.connection = new RealtimeConnection({ url: baseUrl, cookie, clientId: this.clientId, reconnectDelayMs: 100, reconnectDelayMaxMs: 500 });
+    if (jitter > 0) {
+      const subscribe = this.connection.subscribe.bind(this.connection);
+      let arriving = Promise.resolve();
+      const late = (hear: () => void) => {
+        const wait = Math.random() * jitter;
+        arriving = arriving.then(() => new Promise<void>((resolve) => setTimeout(resolve, wait))).then(hear);
+      };
+      this.connection.subscribe = (name, handlers) =>
+        subscribe(name, {
+          ...handlers,
+          onJoined: handlers.onJoined && ((answer) => late(() => handlers.onJoined!(answer))),
+          onEvent: (event, payload) => late(() => handlers.onEvent(event, payload)),
+        });
+    }
   }
 
   /** Loads the page's blocks as the web app does, connects and joins its element channel. */
@@ -198,6 +221,8 @@ export class LiveClient {
     const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
       if (this.offlineNow) throw Object.assign(new Error('offline'), { status: undefined }) as BlockSyncError;
       let res: Response;
+      // `CONVERGENCE_JITTER=150`: each request waits up to that long before and after (a loaded CI machine, when hunting).
+      if (jitter > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * jitter));
       try {
         res = await fetch(`${this.baseUrl}${path}`, {
           method,
@@ -207,9 +232,10 @@ export class LiveClient {
       } catch (error) {
         throw Object.assign(new Error(String(error)), { status: undefined }) as BlockSyncError;
       }
+      if (jitter > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * jitter));
       const json = (await res.json().catch(() => ({}))) as { data?: unknown; errors?: Array<{ code?: string }> };
       this.log(
-        `${method} ${path} ${body === undefined ? '' : JSON.stringify(body).slice(0, 160)} → ${res.status} ${JSON.stringify(json.data ?? null).slice(0, 160)}`,
+        `${method} ${path} ${body === undefined ? '' : JSON.stringify(body).slice(0, 400)} → ${res.status} ${JSON.stringify(json.data ?? null).slice(0, 160)}`,
       );
       if (!res.ok)
         throw Object.assign(new Error(`${method} ${path} → ${res.status}`), {

@@ -10,6 +10,7 @@ import { findRowPages, readCell } from '../../repositories/databases';
 import { writeCell, type CellOutcome } from './cells';
 import { authorizedRow } from './database';
 import { peopleNamesFor } from './people';
+import { withReadableCells } from './relations';
 
 /*
  * A row's property changes (issue 34 §2, docs/history.md «A row's property changes»): listed for
@@ -33,16 +34,33 @@ export async function listRowHistory(
   const rows = await listCellHistory(db, row.id, fields, limit + 1, before);
   const more = rows.length > limit;
   const shown = rows.slice(0, limit);
-  const values = shown.flatMap((r) => [storedValue(r.old_value), storedValue(r.new_value)].map((value) => ({ field: data.config.fields[r.field_id], value })));
+  // Each change's values as this reader may be given them (a relation to another database: its rows they may read).
+  const [olds, news] = await Promise.all(
+    (['old_value', 'new_value'] as const).map((key) =>
+      withReadableCells(
+        db,
+        userId,
+        block.id,
+        data.config,
+        shown.map((r) => ({ rowId: r.row_id, fieldId: r.field_id, value: storedValue(r[key]) })),
+      ),
+    ),
+  );
+  const values = [...olds, ...news].map((cell) => ({ field: data.config.fields[cell.fieldId], value: cell.value }));
   const people = values.filter((v) => v.field.type === 'person').flatMap((v) => idsOf(v.value));
-  const related = values.filter((v) => v.field.type === 'relation').flatMap((v) => idsOf(v.value));
   const names = await peopleNamesFor(db, userId)([...people, ...shown.map((r) => r.user_id)]);
-  const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
+  // Related rows' titles, from the database each relation names.
+  const titles = new Map<string, string>();
+  for (const v of values) {
+    if (v.field.type !== 'relation') continue;
+    const ids = idsOf(v.value).filter((id) => !titles.has(id));
+    if (ids.length > 0) for (const p of await findRowPages(db, v.field.databaseId ?? block.id, ids)) if (p.in_trash === 0) titles.set(p.id, p.title);
+  }
   const text = (field: DatabaseField, value: RowValue) => valueToText(field, value, { userName: (id) => names.get(id), rowTitle: (id) => titles.get(id) });
-  const entries = shown.map((r): WireCellChange => {
+  const entries = shown.map((r, i): WireCellChange => {
     const field = fieldOf(data.config, r.field_id)!;
-    const from = storedValue(r.old_value);
-    const to = storedValue(r.new_value);
+    const from = olds[i].value;
+    const to = news[i].value;
     return {
       id: Number(r.id),
       rowId: r.row_id,

@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
-import { MAIN_FIELD_ID, type RowValue } from '../../../schema/blocks/database';
+import { MAIN_FIELD_ID, foreignRelations, type RowValue } from '../../../schema/blocks/database';
 import type { WriteCellBody, WriteCellsBody } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { Database, PageRow } from '../../db/types';
 import { lockPageRows } from '../../db/locks';
 import { AppError, invalid } from '../../errors';
-import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
+import { databaseData, findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
 import type { DomainEvent } from '../../events/events';
 import { recomputeFormulas } from './formulas';
 import { assertPeopleNameable } from './people';
+import { relationValues } from './relations';
 import { authorizeRowEdits, authorizedDatabase, authorizedRow, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
 
 /*
@@ -21,8 +22,20 @@ import { authorizeRowEdits, authorizedDatabase, authorizedRow, checkedCell, live
 const stored = (fieldId: string, value: RowValue): RowValue => (fieldId === MAIN_FIELD_ID && value === null ? '' : value);
 
 /** 422 database.cell_conflict, carrying the cell as the server has it. */
-export async function cellConflict(db: Kysely<Database>, rowId: string, fieldId: string): Promise<AppError> {
-  return new AppError(422, ERROR_CODES.databaseCellConflict, 'the cell changed since this edit was made', undefined, await readCell(db, rowId, fieldId));
+export async function cellConflict(
+  db: Kysely<Database>,
+  rowId: string,
+  fieldId: string,
+  /** The cell as the caller may be given it (a relation to another database: the rows they may read). */
+  readable: (cell: WrittenCell) => Promise<WrittenCell> = async (cell) => cell,
+): Promise<AppError> {
+  return new AppError(
+    422,
+    ERROR_CODES.databaseCellConflict,
+    'the cell changed since this edit was made',
+    undefined,
+    await readable(await readCell(db, rowId, fieldId)),
+  );
 }
 
 /** One cell written: the row, its database, the cell as written (null: it changed since `version`), the changes made and the events. */
@@ -40,7 +53,8 @@ export function cellsWritten(
   written: readonly WrittenCell[],
   changes: readonly CellChange[],
 ): DomainEvent[] {
-  return [{ kind: 'cellsWritten', holderId: holder.id, databaseId: block.id, rows, written, changes }];
+  const perReader = new Set(foreignRelations(databaseData(block).config, block.id).keys());
+  return [{ kind: 'cellsWritten', holderId: holder.id, databaseId: block.id, rows, written, changes, ...(perReader.size > 0 ? { perReader } : {}) }];
 }
 
 /** Writes one cell of a row if it is still at `version` (edit on the row; 404 no such field, 422 computed or not fitting). */
@@ -49,13 +63,15 @@ export async function writeCell(
   userId: string,
   rowId: string,
   fieldId: string,
-  { value, version }: WriteCellBody,
+  { value: asked, version }: WriteCellBody,
   /** A restore of this entry of the row's history (docs/history.md «A row's property changes»). */
   restoredFrom?: number,
 ): Promise<CellOutcome> {
   const { row, block, holder, data } = await authorizedRow(db, userId, rowId, 'edit');
-  checkedCell(data.config, fieldId, value);
-  await assertPeopleNameable(db, holder, data.config, [{ path: 'value', fieldId, value }]);
+  checkedCell(data.config, fieldId, asked);
+  await assertPeopleNameable(db, holder, data.config, [{ path: 'value', fieldId, value: asked }]);
+  // A relation to another database: rows the writer may read only; those of it they cannot see stay.
+  const [value] = await relationValues(db, userId, block.id, data.config, [{ path: 'value', fieldId, value: asked, rowId }]);
   const changes: CellChange[] = [];
   const { written, computed } = await db.transaction().execute(async (trx) => {
     await lockPageRows(trx, [row.id]);
@@ -110,6 +126,13 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
   if (missing >= 0) throw invalid('not a row of this database', [{ path: `cells.${missing}.rowId`, message: 'not a row of this database' }]);
   // Each row is a page with its own grants (it inherits the database's, and may have more or fewer).
   await authorizeRowEdits(db, userId, rows.values());
+  const values = await relationValues(
+    db,
+    userId,
+    block.id,
+    data.config,
+    cells.map((c, i) => ({ path: `cells.${i}.value`, fieldId: c.fieldId, value: c.value, rowId: c.rowId })),
+  );
   const changes: CellChange[] = [];
   const outcome = await db.transaction().execute(async (trx) => {
     await lockPageRows(trx, [...rows.keys()]);
@@ -123,8 +146,8 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
     const written: WrittenCell[] = [];
     const refused: Array<{ rowId: string; fieldId: string }> = [];
     for (const [i, c] of cells.entries()) {
-      const field = checkedCell(config, c.fieldId, c.value, `cells.${i}.value`);
-      const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, stored(c.fieldId, c.value), c.version, userId, changes);
+      const field = checkedCell(config, c.fieldId, values[i], `cells.${i}.value`);
+      const cell = await writeCellIfVersion(trx, rows.get(c.rowId)!, field, c.fieldId, stored(c.fieldId, values[i]), c.version, userId, changes);
       if (cell) written.push(cell);
       else refused.push({ rowId: c.rowId, fieldId: c.fieldId });
     }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { MAIN_FIELD_ID, titleProblem } from '../../../schema/blocks/database';
+import { MAIN_FIELD_ID, titleProblem, type RowValue } from '../../../schema/blocks/database';
 import type { CreateRowsBody, MoveRowsBody } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
@@ -31,6 +31,7 @@ import { cellsWritten } from './cells';
 import { recomputeFormulas } from './formulas';
 import { computeNewRows } from './uniqueIds';
 import { assertPeopleNameable } from './people';
+import { forEveryone, relationValues, withReadableRelations } from './relations';
 import { authorizeRowEdits, authorizedDatabase, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 import { layoutOf } from './structure';
 
@@ -44,12 +45,16 @@ export interface RowsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'
 /** The rows made, moved or restored, read as they are now, and told to the database's views (`viewId`: only that view's own order changed). */
 async function rowsTold(
   db: Kysely<Database>,
+  userId: string,
   { block, holder }: Pick<AuthorizedDatabase, 'block' | 'holder'>,
   ids: string[],
   viewId?: string,
 ): Promise<RowsOutcome> {
-  const rows = await readRows(db, block.id, ids);
-  const change = { kind: 'rows' as const, rows, ...(viewId === undefined ? {} : { viewId }) };
+  const read = await readRows(db, block.id, ids);
+  // The caller is answered their relations' rows to another database; the views hear none (docs/relations.md).
+  const { config } = databaseData(block);
+  const rows = await withReadableRelations(db, userId, block.id, config, read);
+  const change = { kind: 'rows' as const, rows: forEveryone(config, block.id, read), ...(viewId === undefined ? {} : { viewId }) };
   return { block, holder, ids, rows, events: [{ kind: 'rowsChanged', holderId: holder.id, databaseId: block.id, change, at: nowIso() }] };
 }
 
@@ -71,6 +76,14 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
     return { ...row, title: row.title ?? (typeof main === 'string' ? main : undefined), values: rest, id: row.id ?? newId() };
   });
   if (new Set(rows.map((r) => r.id)).size !== rows.length) throw invalid('row ids repeat');
+  // New rows: each relation to another database names rows the maker may read.
+  await relationValues(
+    db,
+    userId,
+    block.id,
+    data.config,
+    rows.flatMap((row, at) => Object.entries(row.values).map(([fieldId, value]) => ({ path: `rows.${at}.values.${fieldId}`, fieldId, value }))),
+  );
   await assertPeopleNameable(
     db,
     holder,
@@ -119,6 +132,7 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
   });
   return rowsTold(
     db,
+    userId,
     { block, holder },
     pages.map((p) => p.id),
   );
@@ -143,7 +157,18 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     await assertPeopleNameable(db, holder, data.config, [{ path: 'set.value', ...set }]);
   }
   const rowPages = await findRowPages(db, block.id, ids);
-  if (set) await authorizeRowEdits(db, userId, rowPages);
+  let setValues: RowValue[] = [];
+  if (set) {
+    await authorizeRowEdits(db, userId, rowPages);
+    // Per row: a relation to another database keeps the rows of it the mover cannot see.
+    setValues = await relationValues(
+      db,
+      userId,
+      block.id,
+      data.config,
+      ids.map((rowId) => ({ path: 'set.value', ...set, rowId })),
+    );
+  }
   const written = await rowsChange(db, holder, async (trx) => {
     await lockPageRows(trx, ids);
     const found = await findRowPages(trx, block.id, ids);
@@ -174,13 +199,13 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     await assertPeopleNameable(trx, holder, config, [{ path: 'set.value', ...set }]);
     const byId = new Map(found.map((row) => [row.id, row]));
     const cells: WrittenCell[] = [];
-    for (const id of ids) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, set.value, userId));
+    for (const [i, id] of ids.entries()) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, setValues[i] ?? set.value, userId));
     cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
     return cells;
   });
   // Moved in one view's own order alone (no cell written): the other views need not read again
   // (docs/api/databases.md «Order per view»). With `set`, every view may show the rows elsewhere.
-  const outcome = await rowsTold(db, { block, holder }, ids, viewId !== undefined && written.length === 0 ? viewId : undefined);
+  const outcome = await rowsTold(db, userId, { block, holder }, ids, viewId !== undefined && written.length === 0 ? viewId : undefined);
   if (written.length > 0) outcome.events.push(...cellsWritten({ block, holder }, new Map(rowPages.map((row) => [row.id, row])), written, []));
   return outcome;
 }
@@ -204,7 +229,7 @@ async function trashOrRestore(db: Kysely<Database>, userId: string, databaseId: 
     else await restoreRows(trx, block.id, found);
     return found;
   });
-  if (!trash) return rowsTold(db, { block, holder }, changed);
+  if (!trash) return rowsTold(db, userId, { block, holder }, changed);
   return {
     block,
     holder,

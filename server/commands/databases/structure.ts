@@ -42,6 +42,7 @@ import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
 import { assertFormulasHold, formulaPlan } from './formulas';
 import { recomputeAllFormulas, wakeFormulaJobs } from './formulaJobs';
+import { checkedRelationField } from './relations';
 import { numberRows, reprefix } from './uniqueIds';
 import { writablePage } from '../../policies/page';
 
@@ -137,7 +138,8 @@ export function describeDatabase(db: Kysely<Database>, changer: Changer, databas
 
 /** Adds a field, shown in every view after `placeAfter` (else last); the title field exists already (422 database.main_field). */
 export async function addField(db: Kysely<Database>, changer: Changer, databaseId: string, body: AddFieldBody): Promise<StructureOutcome<string>> {
-  const { field, placeAfter } = body;
+  const { placeAfter } = body;
+  const field = await checkedRelationField(db, changer.userId, databaseId, body.field);
   const fieldId = body.id ?? newId().replace(/-/g, '').slice(0, 12);
   if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field exists already');
   let computed: Recomputed = null;
@@ -208,6 +210,7 @@ export async function updateField(
   next: DatabaseField,
 ): Promise<StructureOutcome<RetypeReport>> {
   checkMainField(fieldId, next);
+  next = await checkedRelationField(db, changer.userId, databaseId, next);
   let computed: Recomputed = null;
   /** Unique IDs given, or their text changed with a new prefix. */
   let renumbered = false;
@@ -264,10 +267,17 @@ async function planRetype(db: Kysely<Database>, databaseId: string, fieldId: str
   // The title keeps its text; a formula changed into another keeps its cells until they are
   // computed again, a unique ID its numbers (a new prefix: its text follows): nothing to convert.
   if (fieldId === MAIN_FIELD_ID || (before.type === after.type && COMPUTED_FIELD_TYPES.has(after.type))) return { report, field, rewrites };
+  // A relation made to name another database: the rows its cells named are of the one before (cleared).
+  const retargeted = before.type === 'relation' && after.type === 'relation' && before.databaseId !== after.databaseId;
   for await (const cells of cellsOfField(db, databaseId, fieldId)) {
     for (const cell of cells) {
       const value = JSON.parse(cell.value) as RowValue;
       if (value === null) continue;
+      if (retargeted) {
+        report.dropped++;
+        rewrites.push({ cell, value: null });
+        continue;
+      }
       if (valueProblem(field, value) === null && before.type === field.type) continue;
       const converted = convertValue(before, field, value, { addOption });
       if (converted !== undefined && valueProblem(field, converted) === null) {

@@ -5,6 +5,7 @@ import type { WireElement } from '../../../schema/element';
 import {
   CELLS_PER_REQUEST,
   type CalculationResults,
+  type DatabaseChoice,
   type FormulaProgress,
   type NewRow,
   type RetypeReport,
@@ -202,6 +203,10 @@ export const databaseApi = {
   /** Rows' titles and icons by id (a relation's cells); rows not live in this database are left out. */
   async titles(databaseId: string, ids: string[]): Promise<RowTitle[]> {
     return (await api<RowTitle[]>(`${BASE}/database/${id(databaseId)}/titles${jsonQuery({ ids })}`)).data;
+  },
+  /** The databases of this one's workspace the caller may read (what a relation field of it can name), by title. */
+  async relatable(databaseId: string, search?: string): Promise<DatabaseChoice[]> {
+    return (await api<DatabaseChoice[]>(`${BASE}/database/${id(databaseId)}/relatable${jsonQuery(search ? { search } : {})}`)).data;
   },
   async groups(databaseId: string, viewId: string): Promise<WireGroup[]> {
     return (await api<WireGroup[]>(`${BASE}/database/${id(databaseId)}/groups${jsonQuery({ viewId })}`)).data;

@@ -113,7 +113,7 @@ export const CellContent = memo(function CellContent({
     case 'editedBy':
       return <PeopleNames ids={Array.isArray(value) ? (value as string[]) : []} />;
     case 'relation':
-      return <RelatedRows databaseId={databaseId} ids={Array.isArray(value) ? (value as string[]) : []} />;
+      return <RelatedRows databaseId={field.databaseId ?? databaseId} ids={Array.isArray(value) ? (value as string[]) : []} />;
     case 'url':
     case 'email':
     case 'phone': {
@@ -692,6 +692,7 @@ function ChooseMany({
   empty,
   items,
   onQuery,
+  single = false,
 }: Pick<CellEditorProps, 'value' | 'anchor' | 'done'> & {
   searchLabel: string;
   listLabel: string;
@@ -699,6 +700,8 @@ function ChooseMany({
   empty: string;
   items(query: string, chosen: string[]): Array<{ id: string; label: ReactNode }>;
   onQuery?(text: string): void;
+  /** One at most (a relation limited to one row): a pick replaces the one chosen. */
+  single?: boolean;
 }) {
   const [chosen, setChosen] = useState<string[]>(Array.isArray(value) ? (value as string[]) : []);
   const [query, setQuery] = useState('');
@@ -720,7 +723,7 @@ function ChooseMany({
   };
   /** One chosen or dropped (a click, Enter): the search starts again, the editor stays for more. */
   const toggle = (id: string) => {
-    setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
+    setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : single ? [id] : [...list, id]));
     if (query) search('');
     else highlight.setActive(null);
   };
@@ -801,8 +804,10 @@ function PersonEditor({ value, anchor, done, members }: CellEditorProps) {
  * are filtered so), so Enter right after typing takes a row that matches. Enter with nothing
  * highlighted, Escape or a click outside write the cell, as one change.
  */
-function RelationEditor({ value, anchor, done, databaseId, rowId }: CellEditorProps) {
+function RelationEditor({ field, value, anchor, done, databaseId: own, rowId }: CellEditorProps) {
   const { t } = useTranslation('automation');
+  // The rows of the database the relation names (docs/relations.md): its own, or another.
+  const databaseId = (field.type === 'relation' ? field.databaseId : undefined) ?? own;
   const [query, setQuery] = useState('');
   // The rows found, and the text (trimmed) they were found for.
   const [found, setFound] = useState<{ search: string; rows: RowTitle[] }>({ search: '', rows: [] });
@@ -841,6 +846,7 @@ function RelationEditor({ value, anchor, done, databaseId, rowId }: CellEditorPr
       searchLabel={t('database.findRow')}
       listLabel={t('database.relatedRows')}
       minWidth={280}
+      single={field.type === 'relation' && field.limit === 'one'}
       empty={query ? t('database.noFound', { search: query }) : t('database.noRows')}
       onQuery={setQuery}
       items={(typed, chosen) => {

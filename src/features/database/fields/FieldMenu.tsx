@@ -1,4 +1,4 @@
-import { memo, useId, useRef, useState, type ReactNode, type Ref } from 'react';
+import { memo, useEffect, useId, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   DATABASE_FIELD_TYPES,
@@ -14,7 +14,7 @@ import {
   type NumberFormat,
   type SelectOption,
 } from '../../../../schema/blocks/database';
-import type { RetypeReport } from '../../../../schema/database';
+import type { DatabaseChoice, RetypeReport } from '../../../../schema/database';
 import { newId } from '../../../../schema/ids';
 import { PaperclipIcon } from '../../../ui/icons';
 import { Dialog } from '../../../ui/Dialog';
@@ -276,6 +276,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
       {types && <FieldTypeItems types={FIELD_TYPES.filter((type) => type !== field.type)} onPick={(type) => void retype(type)} />}
       {field.type === 'formula' && <FormulaEditor fieldId={fieldId} field={field} />}
       {field.type === 'uniqueId' && <PrefixEditor fieldId={fieldId} field={field} />}
+      {field.type === 'relation' && <RelationSettings fieldId={fieldId} field={field} />}
       {field.type === 'number' && (
         <label className="db-menu-row">
           {t('database.numberFormat')}
@@ -411,6 +412,90 @@ export const AddFieldButton = memo(function AddFieldButton({ layout, width, colI
     </div>
   );
 });
+
+/**
+ * A relation's database (this one, or another of the workspace the user can read) and its limit
+ * (docs/relations.md). Another database clears the cells (they named rows of the one before): the
+ * change asks first when some cells hold rows.
+ */
+function RelationSettings({ fieldId, field }: { fieldId: string; field: Extract<DatabaseField, { type: 'relation' }> }) {
+  const { t } = useTranslation('automation');
+  const db = useDatabase();
+  const [choices, setChoices] = useState<DatabaseChoice[] | null>(null);
+  const [pending, setPending] = useState<{ next: DatabaseField; dropped: number } | null>(null);
+  useEffect(() => {
+    let live = true;
+    db.api.relatable(db.databaseId).then(
+      (found) => live && setChoices(found.filter((choice) => choice.id !== db.databaseId)),
+      () => live && setChoices([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [db.api, db.databaseId]);
+  const target = field.databaseId ?? '';
+  const retarget = async (databaseId: string) => {
+    const { databaseId: _, ...rest } = field;
+    const next: DatabaseField = databaseId ? { ...rest, databaseId } : rest;
+    try {
+      const report = await db.api.retypeReport(db.databaseId, fieldId, next);
+      if (report.dropped > 0) setPending({ next, dropped: report.dropped });
+      else void db.saveField(fieldId, next);
+    } catch {
+      showToast(t('database.writeFailed'), 'error');
+    }
+  };
+  // The database named may be one this user cannot read (someone else's relation): shown as such, kept until changed.
+  const unknownTarget = target !== '' && choices !== null && !choices.some((choice) => choice.id === target);
+  return (
+    <>
+      <label className="db-menu-row">
+        {t('database.relation.database')}
+        <select value={target} disabled={choices === null} onChange={(e) => void retarget(e.target.value)}>
+          <option value="">{t('database.relation.thisDatabase')}</option>
+          {unknownTarget && <option value={target}>{t('database.relation.unreadable')}</option>}
+          {(choices ?? []).map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {choice.icon ? `${choice.icon} ` : ''}
+              {choice.title || t('database.relation.untitled')}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="db-menu-row">
+        {t('database.relation.limit')}
+        <select
+          value={field.limit ?? ''}
+          onChange={(e) => {
+            const { limit: _, ...rest } = field;
+            void db.saveField(fieldId, e.target.value === 'one' ? { ...rest, limit: 'one' } : rest);
+          }}
+        >
+          <option value="">{t('database.relation.many')}</option>
+          <option value="one">{t('database.relation.one')}</option>
+        </select>
+      </label>
+      {pending && (
+        <div className="db-menu-row db-relation-confirm" role="alert">
+          <span>{t('database.relation.clears', { count: pending.dropped })}</span>
+          <button type="button" className="db-button" onClick={() => setPending(null)}>
+            {t('database.cancel')}
+          </button>
+          <button
+            type="button"
+            className="db-button is-danger"
+            onClick={() => {
+              void db.saveField(fieldId, pending.next);
+              setPending(null);
+            }}
+          >
+            {t('database.relation.change')}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
 
 /** A unique ID's prefix (ЗАДАЧА in ЗАДАЧА-42), saved on Enter or when the field is left; letters, digits and _ only. */
 function PrefixEditor({ fieldId, field }: { fieldId: string; field: Extract<DatabaseField, { type: 'uniqueId' }> }) {

@@ -1,0 +1,219 @@
+import type { Socket } from 'socket.io-client';
+import type { WireBlock } from '../../schema/block';
+import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
+import type { DatabaseEvent, WireRow } from '../../schema/database';
+import type { WireElement } from '../../schema/element';
+import { channels } from '../../schema/realtime';
+import { actor, joinWorkspace, makeTeamWorkspace, share, type Actor } from '../../test/helpers/pages';
+import { collect, connectRealtime, request, until } from '../../test/helpers/realtimeClient';
+import { api, createTestApp, errorCode, expectOk, jsonQueryString as q, type TestApp } from '../../test/helpers/testApp';
+
+/*
+ * Relations to another database (issue 38, docs/relations.md) on a real server and the project's
+ * database: a relation field names a database of the workspace its maker may read, a cell names
+ * live rows of it, at most one with `limit: 'one'`; and what a reader who cannot read the other
+ * database is given of such a cell — in rows, a row, a write's answer, a conflict's copy and the
+ * live channel — names none of its rows (no ids, so no count), while what they cannot see stays
+ * when they write the cell.
+ */
+
+let t: TestApp;
+let ann: Actor;
+let bob: Actor;
+let baseUrl: string;
+const S = '/api/v3/spaces';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  ann = await actor(t, 'ann.relations@example.com');
+  bob = await actor(t, 'bob.relations@example.com');
+  await makeTeamWorkspace(t, ann.workspaceId);
+  await joinWorkspace(t, ann.workspaceId, bob.id, 'participant');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A private page of Ann's holding a database with these rows; its id, its page and its rows by title. */
+async function database(title: string, titles: string[]) {
+  const page = expectOk<WireElement>(await api(t, ann.cookie, 'POST', `${S}/section/private`, { title }, { 'x-workspace-id': ann.workspaceId }), 201);
+  const data: DatabaseData = {
+    config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, note: { name: 'Заметка', type: 'text' } } } as unknown as DatabaseData['config'],
+    view: { layouts: [{ uid: `v${title.length}`, type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] },
+  };
+  const block = expectOk<WireBlock>(await api(t, ann.cookie, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+  const rows = expectOk<WireRow[]>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: titles.map((t) => ({ title: t })) }), 201);
+  return { id: block.id, page: page.id, rows: Object.fromEntries(rows.map((row) => [row.data.title, row])) };
+}
+
+const rowsOf = async (who: Actor, db: string) =>
+  Object.fromEntries(expectOk<WireRow[]>(await api(t, who.cookie, 'GET', `${S}/database/${db}/rows?${q({ limit: 100 })}`)).map((r) => [r.data.title, r]));
+const cell = (who: Actor, row: WireRow | string, fieldId: string, value: unknown, version: number) =>
+  api(t, who.cookie, 'POST', `${S}/row/${typeof row === 'string' ? row : row.id}/cells/${fieldId}`, { value, version });
+
+/** Projects relate to clients (one client each: `client`; any number: `clients`). */
+async function projectsAndClients() {
+  const clients = await database('Клиенты', ['Альфа', 'Бета', 'Гамма']);
+  const projects = await database('Проекты', ['Сайт', 'Приложение']);
+  for (const [id, field] of [
+    ['client', { name: 'Клиент', type: 'relation', databaseId: clients.id, limit: 'one' }],
+    ['clients', { name: 'Клиенты', type: 'relation', databaseId: clients.id }],
+  ] as const)
+    expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields`, { id, field }));
+  return { clients, projects };
+}
+
+test('a relation names rows of another database; one at most with limit one; rows of no other database, in the trash or of a database not named are refused', async () => {
+  const { clients, projects } = await projectsAndClients();
+  const { Альфа, Бета, Гамма } = clients.rows;
+  const site = projects.rows['Сайт'];
+  expect(expectOk<{ value: unknown }>(await cell(ann, site, 'clients', [Альфа.id, Бета.id], 0)).value).toEqual([Альфа.id, Бета.id]);
+  expect(expectOk<{ value: unknown }>(await cell(ann, site, 'client', [Гамма.id], 0)).value).toEqual([Гамма.id]);
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values).toMatchObject({ clients: [Альфа.id, Бета.id], client: [Гамма.id] });
+  // Two rows where one fits.
+  const two = await cell(ann, site, 'client', [Альфа.id, Бета.id], 1);
+  expect([two.statusCode, errorCode(two)]).toEqual([422, 'validation_failed']);
+  // A row of the projects themselves, an id of nothing: not rows of the clients.
+  for (const stranger of [projects.rows['Приложение'].id, crypto.randomUUID()]) {
+    const res = await cell(ann, site, 'clients', [Альфа.id, stranger], 1);
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'database.relation_unknown']);
+  }
+  // A client in the trash cannot be picked, and is shown nowhere while it is there; one named
+  // already stays named when the cell is written as it is shown, and is there again once restored.
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${clients.id}/rows/delete`, { ids: [Бета.id] }));
+  const trashed = await cell(ann, projects.rows['Приложение'], 'clients', [Бета.id], 0);
+  expect([trashed.statusCode, errorCode(trashed)]).toEqual([422, 'database.relation_unknown']);
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.clients).toEqual([Альфа.id]);
+  expect(expectOk<{ value: unknown }>(await cell(ann, site, 'clients', [Альфа.id, Гамма.id], 1)).value).toEqual([Альфа.id, Гамма.id]);
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${clients.id}/rows/restore`, { ids: [Бета.id] }));
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.clients).toEqual([Альфа.id, Гамма.id, Бета.id]);
+  // New rows are checked as cells are.
+  const made = await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/rows`, {
+    rows: [{ title: 'Новый', values: { clients: [projects.rows['Сайт'].id] } }],
+  });
+  expect([made.statusCode, errorCode(made)]).toEqual([422, 'database.relation_unknown']);
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/rows`, { rows: [{ title: 'Новый', values: { clients: [Гамма.id] } }] }), 201);
+});
+
+test('a relation field names a database of the workspace its maker can read; its own database is no other; a new target clears the cells', async () => {
+  const { clients, projects } = await projectsAndClients();
+  // Bob's own database, in his own workspace: Ann cannot read it.
+  const bobsPage = expectOk<WireElement>(
+    await api(t, bob.cookie, 'POST', `${S}/section/private`, { title: 'Своё' }, { 'x-workspace-id': bob.workspaceId }),
+    201,
+  );
+  const bobsDb = expectOk<WireBlock>(
+    await api(t, bob.cookie, 'POST', `${S}/block`, {
+      pageId: bobsPage.id,
+      type: 'database',
+      data: {
+        config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' } } },
+        view: { layouts: [{ uid: 'b', type: 'table', orderedFields: [] }] },
+      },
+    }),
+    201,
+  );
+  for (const databaseId of [bobsDb.id, crypto.randomUUID()]) {
+    const res = await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields`, { field: { name: 'Чужое', type: 'relation', databaseId } });
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'database.relation_unknown']);
+  }
+  // Bob cannot make a relation from his database to Ann's clients either (another workspace, and not his to read).
+  const across = await api(t, bob.cookie, 'POST', `${S}/database/${bobsDb.id}/fields`, {
+    field: { name: 'Клиенты', type: 'relation', databaseId: clients.id },
+  });
+  expect([across.statusCode, errorCode(across)]).toEqual([422, 'database.relation_unknown']);
+  // Naming its own database is a relation within it (stored without the id).
+  const own = expectOk<{ config: DatabaseData['config'] }>(
+    await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields`, {
+      id: 'self',
+      field: { name: 'Связано', type: 'relation', databaseId: projects.id },
+    }),
+  );
+  expect(JSON.stringify(own)).not.toContain(`"databaseId":"${projects.id}"`);
+  // Limited to one row later: each cell keeps its first.
+  const site = projects.rows['Сайт'];
+  expectOk(await cell(ann, site, 'clients', [clients.rows['Альфа'].id, clients.rows['Бета'].id], 0));
+  const limited = await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields/clients`, {
+    field: { name: 'Клиенты', type: 'relation', databaseId: clients.id, limit: 'one' },
+  });
+  expect(limited.body).toContain('"converted":1');
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.clients).toEqual([clients.rows['Альфа'].id]);
+  // Pointed at another database: what the cells named goes (it was of the clients).
+  const retarget = await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields/clients`, {
+    field: { name: 'Клиенты', type: 'relation', databaseId: projects.id },
+  });
+  expect(retarget.statusCode).toBe(200);
+  expect(retarget.body).toContain('"dropped":1');
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.clients ?? null).toBeNull();
+});
+
+test('a reader who cannot read the other database is given none of its rows: rows, a row, titles, a write and its conflict, the live channel', async () => {
+  const { clients, projects } = await projectsAndClients();
+  const { Альфа, Бета } = clients.rows;
+  const site = projects.rows['Сайт'];
+  expectOk(await cell(ann, site, 'clients', [Альфа.id, Бета.id], 0));
+  // Bob may edit the projects, not read the clients.
+  await share(t, ann, projects.page, [{ userId: bob.id, accessLevel: 'edit' }]);
+  const seen = (await rowsOf(bob, projects.id))['Сайт'];
+  expect(seen.data.values.clients).toEqual([]);
+  expect(expectOk<WireRow>(await api(t, bob.cookie, 'GET', `${S}/row/${site.id}`)).data.values.clients).toEqual([]);
+  expect((await api(t, bob.cookie, 'GET', `${S}/database/${clients.id}/titles?${q({ ids: [Альфа.id] })}`)).statusCode).toBe(403);
+  // The databases a relation could name: his list has the projects, not the clients; Ann's both (a search narrows it).
+  const choices = async (who: Actor, search?: string) =>
+    expectOk<Array<{ id: string; title: string }>>(
+      await api(t, who.cookie, 'GET', `${S}/database/${projects.id}/relatable?${q(search === undefined ? {} : { search })}`),
+    ).map((d) => d.id);
+  expect(await choices(bob)).toContain(projects.id);
+  expect(await choices(bob)).not.toContain(clients.id);
+  expect(await choices(ann)).toEqual(expect.arrayContaining([projects.id, clients.id]));
+  expect(await choices(ann, 'клиен')).toContain(clients.id);
+  expect(await choices(ann, 'клиен')).not.toContain(projects.id);
+  // Only a reader of the database asks.
+  expect((await api(t, bob.cookie, 'GET', `${S}/database/${clients.id}/relatable`)).statusCode).toBe(403);
+  expect((await api(t, bob.cookie, 'GET', `${S}/row/${Альфа.id}`)).statusCode).toBe(403);
+  // He cannot pick a client (he cannot see them) …
+  const picked = await cell(bob, site, 'clients', [clients.rows['Гамма'].id], seen.versions.clients);
+  expect([picked.statusCode, errorCode(picked)]).toEqual([422, 'database.relation_unknown']);
+  // … and clearing the cell as he sees it keeps the clients he never saw.
+  const cleared = expectOk<{ value: unknown; version: number }>(await cell(bob, site, 'clients', [], seen.versions.clients));
+  expect(cleared.value).toEqual([]);
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.clients).toEqual([Альфа.id, Бета.id]);
+  // A write based on an older version: the conflict's copy names none of them either.
+  const stale = await cell(bob, site, 'clients', [], seen.versions.clients);
+  expect([stale.statusCode, errorCode(stale)]).toEqual([422, 'database.cell_conflict']);
+  expect(stale.body).not.toContain(Альфа.id);
+  const several = await api(t, bob.cookie, 'POST', `${S}/database/${projects.id}/cells`, {
+    cells: [
+      { rowId: site.id, fieldId: 'note', value: 'заметка', version: 0 },
+      { rowId: site.id, fieldId: 'clients', value: [], version: cleared.version },
+    ],
+  });
+  expect(several.statusCode).toBe(200);
+  expect(several.body).not.toContain(Альфа.id);
+  expect(several.body).not.toContain(Бета.id);
+
+  // Live: Bob in the projects' channel hears that rows changed, never which clients.
+  const socket: Socket = await connectRealtime(baseUrl, { cookie: bob.cookie });
+  try {
+    expect((await request(socket, 'join', { channel: channels.element(projects.page, bob.id) })).ok).toBe(true);
+    const heard = collect<DatabaseEvent>(socket, 'database');
+    const now = (await rowsOf(ann, projects.id))['Сайт'];
+    expectOk(await cell(ann, site, 'clients', [clients.rows['Гамма'].id], now.versions.clients));
+    expectOk(await cell(ann, site, 'note', 'снова', now.versions.note));
+    await until(() => heard.some((event) => event.change.kind === 'cells'));
+    expect(heard.some((event) => event.change.kind === 'reset')).toBe(true);
+    expect(JSON.stringify(heard)).not.toContain(clients.rows['Гамма'].id);
+    // Ann, who reads both, reads the row with its clients.
+    expect((await rowsOf(ann, projects.id))['Сайт'].data.values.clients).toEqual([clients.rows['Гамма'].id]);
+    // The row's history: Ann's names the clients by title; Bob's names none of them.
+    const history = (who: Actor) => api(t, who.cookie, 'GET', `${S}/row/${site.id}/history`);
+    expect((await history(ann)).body).toContain('"toText":"Гамма"');
+    const his = await history(bob);
+    expect(his.statusCode).toBe(200);
+    for (const client of Object.values(clients.rows)) expect(his.body).not.toContain(client.id);
+    expect(his.body).not.toContain('Гамма');
+  } finally {
+    socket.close();
+  }
+});
