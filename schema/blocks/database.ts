@@ -129,6 +129,8 @@ export const databaseFieldSchema = z.discriminatedUnion('type', [
       type: z.literal('relation'),
       databaseId: z.string().uuid().optional(),
       limit: z.literal('one').optional(),
+      /** Two-way: the field of the other database that mirrors this one (each names the other; docs/relations.md «Two-way»). */
+      twoWay: z.object({ fieldId: fieldIdSchema }).strict().optional(),
     })
     .strict(),
   plain('url'),

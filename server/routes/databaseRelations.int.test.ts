@@ -217,3 +217,122 @@ test('a reader who cannot read the other database is given none of its rows: row
     socket.close();
   }
 });
+
+describe('two-way relations', () => {
+  /** Projects ⇄ clients: the projects' `clients` field made two-way, its mirror `projects` in the clients. */
+  async function paired() {
+    const { clients, projects } = await projectsAndClients();
+    const res = await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields/clients`, {
+      field: { name: 'Клиенты', type: 'relation', databaseId: clients.id, twoWay: { fieldId: 'projects' } },
+    });
+    expect(res.statusCode).toBe(200);
+    return { clients, projects };
+  }
+  const valuesOf = async (db: string, title: string, fieldId: string) => (await rowsOf(ann, db))[title].data.values[fieldId] ?? null;
+
+  test('made two-way, the other database gets the mirror field, named after this one and shown in its views, holding what was linked already', async () => {
+    const { clients, projects } = await projectsAndClients();
+    const site = projects.rows['Сайт'];
+    expectOk(await cell(ann, site, 'clients', [clients.rows['Альфа'].id], 0));
+    expectOk(
+      await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields/clients`, {
+        field: { name: 'Клиенты', type: 'relation', databaseId: clients.id, twoWay: { fieldId: 'projects' } },
+      }),
+    );
+    const other = expectOk<WireBlock>(await api(t, ann.cookie, 'GET', `${S}/block/${clients.id}`)).data as unknown as DatabaseData;
+    expect(other.config.fields.projects).toEqual({ name: 'Проекты', type: 'relation', databaseId: projects.id, twoWay: { fieldId: 'clients' } });
+    expect(other.view.layouts[0].orderedFields.map((f) => f.fieldId)).toContain('projects');
+    expect(await valuesOf(clients.id, 'Альфа', 'projects')).toEqual([site.id]);
+  });
+
+  test('a link made, changed or taken out on either side shows on the other; new rows and a move’s set too', async () => {
+    const { clients, projects } = await paired();
+    const { Альфа, Бета, Гамма } = clients.rows;
+    const site = projects.rows['Сайт'];
+    const app = projects.rows['Приложение'];
+    expectOk(await cell(ann, site, 'clients', [Альфа.id, Бета.id], 0));
+    expect(await valuesOf(clients.id, 'Альфа', 'projects')).toEqual([site.id]);
+    expect(await valuesOf(clients.id, 'Бета', 'projects')).toEqual([site.id]);
+    // From the other side: Гамма names both projects.
+    expectOk(await cell(ann, Гамма, 'projects', [site.id, app.id], 0));
+    expect(await valuesOf(projects.id, 'Сайт', 'clients')).toEqual([Альфа.id, Бета.id, Гамма.id]);
+    expect(await valuesOf(projects.id, 'Приложение', 'clients')).toEqual([Гамма.id]);
+    // Taken out: Бета no longer names the site.
+    const now = (await rowsOf(ann, projects.id))['Сайт'];
+    expectOk(await cell(ann, site, 'clients', [Альфа.id, Гамма.id], now.versions.clients));
+    expect(await valuesOf(clients.id, 'Бета', 'projects')).toBeNull();
+    expect(await valuesOf(clients.id, 'Гамма', 'projects')).toEqual([site.id, app.id]);
+    // Several cells at once, and a new row.
+    expectOk(
+      await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/cells`, {
+        cells: [{ rowId: app.id, fieldId: 'clients', value: [Бета.id], version: (await rowsOf(ann, projects.id))['Приложение'].versions.clients }],
+      }),
+    );
+    expect(await valuesOf(clients.id, 'Бета', 'projects')).toEqual([app.id]);
+    expect(await valuesOf(clients.id, 'Гамма', 'projects')).toEqual([site.id]);
+    const [made] = expectOk<WireRow[]>(
+      await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/rows`, { rows: [{ title: 'Лендинг', values: { clients: [Альфа.id] } }] }),
+      201,
+    );
+    expect(await valuesOf(clients.id, 'Альфа', 'projects')).toEqual([site.id, made.id]);
+  });
+
+  test('one-way again (or deleted), the mirror stays with its cells and links no more; two-way needs edit on the other database', async () => {
+    const { clients, projects } = await paired();
+    const site = projects.rows['Сайт'];
+    expectOk(await cell(ann, site, 'clients', [clients.rows['Альфа'].id], 0));
+    expectOk(
+      await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields/clients`, { field: { name: 'Клиенты', type: 'relation', databaseId: clients.id } }),
+    );
+    const other = expectOk<WireBlock>(await api(t, ann.cookie, 'GET', `${S}/block/${clients.id}`)).data as unknown as DatabaseData;
+    expect(other.config.fields.projects).toEqual({ name: 'Проекты', type: 'relation', databaseId: projects.id });
+    expect(await valuesOf(clients.id, 'Альфа', 'projects')).toEqual([site.id]);
+    expectOk(await cell(ann, site, 'clients', [], 1));
+    expect(await valuesOf(clients.id, 'Альфа', 'projects')).toEqual([site.id]);
+
+    // Bob edits the projects and only reads the clients: no two-way relation from him.
+    await share(t, ann, projects.page, [{ userId: bob.id, accessLevel: 'edit' }]);
+    await share(t, ann, clients.page, [{ userId: bob.id, accessLevel: 'read' }]);
+    const refused = await api(t, bob.cookie, 'POST', `${S}/database/${projects.id}/fields`, {
+      field: { name: 'Ещё', type: 'relation', databaseId: clients.id, twoWay: { fieldId: 'more' } },
+    });
+    expect(refused.statusCode).toBe(403);
+    // A two-way relation within one database, limited to one, or onto a field that exists: refused.
+    for (const field of [
+      { name: 'Сам', type: 'relation', twoWay: { fieldId: 'x' } },
+      { name: 'Один', type: 'relation', databaseId: clients.id, limit: 'one', twoWay: { fieldId: 'x' } },
+      { name: 'Занято', type: 'relation', databaseId: clients.id, twoWay: { fieldId: 'note' } },
+    ]) {
+      const res = await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields`, { field });
+      expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+    }
+  });
+
+  test('two people linking the same rows from both sides at once: both sides end the same, nobody waits forever', async () => {
+    const { clients, projects } = await paired();
+    const { Альфа, Бета } = clients.rows;
+    const site = projects.rows['Сайт'];
+    const app = projects.rows['Приложение'];
+    // Each side written again and again, at once: versions read fresh each round (conflicts are refused, not lost).
+    for (let round = 0; round < 6; round++) {
+      const [p, c] = [await rowsOf(ann, projects.id), await rowsOf(ann, clients.id)];
+      const answers = await Promise.all([
+        cell(ann, site, 'clients', round % 2 ? [Альфа.id] : [Альфа.id, Бета.id], p['Сайт'].versions.clients ?? 0),
+        cell(ann, Альфа, 'projects', round % 3 ? [site.id, app.id] : [app.id], c['Альфа'].versions.projects ?? 0),
+        cell(ann, app, 'clients', round % 2 ? [Бета.id] : [], p['Приложение'].versions.clients ?? 0),
+        cell(ann, Бета, 'projects', round % 2 ? [site.id] : [app.id, site.id], c['Бета'].versions.projects ?? 0),
+      ]);
+      for (const answer of answers) expect([200, 422]).toContain(answer.statusCode);
+    }
+    // Whatever landed, each link is on both sides.
+    const [p, c] = [await rowsOf(ann, projects.id), await rowsOf(ann, clients.id)];
+    const links = (rows: Record<string, WireRow>, fieldId: string) =>
+      Object.values(rows)
+        .flatMap((row) => ((row.data.values[fieldId] as string[] | undefined) ?? []).map((to) => `${row.id}>${to}`))
+        .sort();
+    const reversed = links(c, 'projects')
+      .map((link) => link.split('>').reverse().join('>'))
+      .sort();
+    expect(links(p, 'clients')).toEqual(reversed);
+  });
+});

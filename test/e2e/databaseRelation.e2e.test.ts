@@ -171,4 +171,21 @@ it('a relation to another database: its database chosen in the column dialog, li
   // After a reload the title is read from the clients' database.
   await page.reload();
   await eventually(() => cell(page, 0, 1).textContent(), 'Бета');
+
+  // Two-way: the clients get a «Проекты» column naming the site on Бета's row.
+  await page.locator('.db-hcell', { hasText: 'Клиент' }).locator('.db-hcell-button').click();
+  const again = page.getByRole('dialog', { name: 'Поле' });
+  const paired = page.waitForResponse((r) => r.url().includes(`/database/${projects.db}/fields/client`) && r.request().method() === 'POST');
+  await again.getByLabel('Показывать в «Клиенты»').click();
+  expect((await paired).status()).toBe(200);
+  await eventually(() => again.getByLabel('Показывать в «Клиенты»').isChecked(), true);
+  expect(await again.getByLabel('Ограничение').isDisabled()).toBe(true);
+  await shoot(page, 'database-relation-two-way-field-1280');
+  await page.keyboard.press('Escape');
+  await page.goto(`${suite.server.url}/${clients.holder}`);
+  const mirror = page.locator('.db-hcell', { hasText: 'Проекты' });
+  await mirror.waitFor();
+  const beta = page.locator('.db-scroll .db-row', { hasText: 'Бета' });
+  await eventually(async () => (await beta.textContent())?.includes('Сайт'), true);
+  await shoot(page, 'database-relation-two-way-1280');
 });

@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
-import { MAIN_FIELD_ID, foreignRelations, type RowValue } from '../../../schema/blocks/database';
+import { MAIN_FIELD_ID, type RowValue } from '../../../schema/blocks/database';
 import type { WriteCellBody, WriteCellsBody } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { Database, PageRow } from '../../db/types';
 import { lockPageRows } from '../../db/locks';
 import { AppError, invalid } from '../../errors';
-import { databaseData, findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
+import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
 import type { DomainEvent } from '../../events/events';
 import { recomputeFormulas } from './formulas';
 import { assertPeopleNameable } from './people';
-import { relationValues } from './relations';
-import { authorizeRowEdits, authorizedDatabase, authorizedRow, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
+import { mirroredRowIds, relationValues, syncMirrors } from './relations';
+import { authorizeRowEdits, authorizedDatabase, authorizedRow, cellsWritten, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
 
 /*
  * Cell writes (docs/api/databases.md «Cells»): each is written only if the cell is still at the
@@ -46,17 +46,6 @@ export interface CellOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'
   events: DomainEvent[];
 }
 
-/** Cells written on rows of a database (their changes count also where a conflict wrote nothing: the caches hear of them). */
-export function cellsWritten(
-  { block, holder }: Pick<AuthorizedDatabase, 'block' | 'holder'>,
-  rows: ReadonlyMap<string, PageRow>,
-  written: readonly WrittenCell[],
-  changes: readonly CellChange[],
-): DomainEvent[] {
-  const perReader = new Set(foreignRelations(databaseData(block).config, block.id).keys());
-  return [{ kind: 'cellsWritten', holderId: holder.id, databaseId: block.id, rows, written, changes, ...(perReader.size > 0 ? { perReader } : {}) }];
-}
-
 /** Writes one cell of a row if it is still at `version` (edit on the row; 404 no such field, 422 computed or not fitting). */
 export async function writeCell(
   db: Kysely<Database>,
@@ -72,16 +61,22 @@ export async function writeCell(
   await assertPeopleNameable(db, holder, data.config, [{ path: 'value', fieldId, value: asked }]);
   // A relation to another database: rows the writer may read only; those of it they cannot see stay.
   const [value] = await relationValues(db, userId, block.id, data.config, [{ path: 'value', fieldId, value: asked, rowId }]);
+  // A two-way relation: the other database's rows it names now and will name change too, locked with this one.
+  const mirrored = await mirroredRowIds(db, block.id, data.config, [{ path: 'value', fieldId, value, rowId }]);
   const changes: CellChange[] = [];
-  const { written, computed } = await db.transaction().execute(async (trx) => {
-    await lockPageRows(trx, [row.id]);
+  const { written, computed, mirrors } = await db.transaction().execute(async (trx) => {
+    await lockPageRows(trx, [row.id, ...mirrored]);
     // A retype or an option removed in between: the value is checked against the field as it is now (a person field's people too).
     const config = await liveConfig(trx, block.id);
     const field = checkedCell(config, fieldId, value);
     await assertPeopleNameable(trx, holder, config, [{ path: 'value', fieldId, value }]);
     const cell = await writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes, restoredFrom);
     // The row's formulas, computed again from what it holds now (docs/formulas.md).
-    return { written: cell, computed: cell ? await recomputeFormulas(trx, block.id, config, [row.id], userId, changes) : [] };
+    return {
+      written: cell,
+      computed: cell ? await recomputeFormulas(trx, block.id, config, [row.id], userId, changes) : [],
+      mirrors: cell ? await syncMirrors(trx, userId, block.id, config, [cell]) : [],
+    };
   });
   return {
     row,
@@ -89,7 +84,7 @@ export async function writeCell(
     holder,
     written,
     changes,
-    events: cellsWritten({ block, holder }, new Map([[row.id, row]]), written ? [written, ...computed] : [], changes),
+    events: [...cellsWritten({ block, holder }, new Map([[row.id, row]]), written ? [written, ...computed] : [], changes), ...mirrors],
   };
 }
 
@@ -133,9 +128,15 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
     data.config,
     cells.map((c, i) => ({ path: `cells.${i}.value`, fieldId: c.fieldId, value: c.value, rowId: c.rowId })),
   );
+  const mirrored = await mirroredRowIds(
+    db,
+    block.id,
+    data.config,
+    cells.map((c, i) => ({ path: `cells.${i}.value`, fieldId: c.fieldId, value: values[i], rowId: c.rowId })),
+  );
   const changes: CellChange[] = [];
   const outcome = await db.transaction().execute(async (trx) => {
-    await lockPageRows(trx, [...rows.keys()]);
+    await lockPageRows(trx, [...rows.keys(), ...mirrored]);
     const config = await liveConfig(trx, block.id);
     await assertPeopleNameable(
       trx,
@@ -153,8 +154,10 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
     }
     // The rows' formulas, computed again (docs/formulas.md): their cells go out with the others.
     const changedRows = [...new Set(written.map((cell) => cell.rowId))];
+    const mirrors = await syncMirrors(trx, userId, block.id, config, written);
     written.push(...(await recomputeFormulas(trx, block.id, config, changedRows, userId, changes)));
-    return { written, refused };
+    return { written, refused, mirrors };
   });
-  return { block, holder, rows, ...outcome, changes, events: cellsWritten({ block, holder }, rows, outcome.written, changes) };
+  const { mirrors, ...done } = outcome;
+  return { block, holder, rows, ...done, changes, events: [...cellsWritten({ block, holder }, rows, done.written, changes), ...mirrors] };
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import {
   COMPUTED_FIELD_TYPES,
+  foreignRelations,
   cellProblem,
   checkRowValues,
   fieldOf,
@@ -14,7 +15,8 @@ import { lockBlocks } from '../../db/locks';
 import type { BlockRow, Database, PageRow } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
 import { assertNotInTrash, authorizePage, writablePage } from '../../policies/page';
-import { databaseData, findDatabaseBlock, findRowPage } from '../../repositories/databases';
+import { databaseData, findDatabaseBlock, findRowPage, type CellChange, type WrittenCell } from '../../repositories/databases';
+import type { DomainEvent } from '../../events/events';
 import { findPage } from '../../repositories/pages';
 
 /*
@@ -98,4 +100,15 @@ export function rowsChange<T>(db: Kysely<Database>, holder: PageRow, work: (trx:
     await writablePage(trx, holder.id);
     return work(trx);
   });
+}
+
+/** Cells written on rows of a database (their changes count also where a conflict wrote nothing: the caches hear of them). */
+export function cellsWritten(
+  { block, holder }: Pick<AuthorizedDatabase, 'block' | 'holder'>,
+  rows: ReadonlyMap<string, PageRow>,
+  written: readonly WrittenCell[],
+  changes: readonly CellChange[],
+): DomainEvent[] {
+  const perReader = new Set(foreignRelations(databaseData(block).config, block.id).keys());
+  return [{ kind: 'cellsWritten', holderId: holder.id, databaseId: block.id, rows, written, changes, ...(perReader.size > 0 ? { perReader } : {}) }];
 }

@@ -1,14 +1,18 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { fieldOf, foreignRelations, type DatabaseConfig, type DatabaseField, type RowValue } from '../../../schema/blocks/database';
 import { foldText, type DatabaseChoice, type WireRow } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import { allows } from '../../../schema/policies/page';
 import { inChunks } from '../../db/inChunks';
-import type { Database, PageRow } from '../../db/types';
-import { AppError } from '../../errors';
+import { lockPageRows } from '../../db/locks';
+import type { BlockRow, Database, PageRow } from '../../db/types';
+import { AppError, invalid } from '../../errors';
 import { pageAccessLevels } from '../../policies/page';
-import { databaseData, findRowPages } from '../../repositories/databases';
-import { authorizedDatabase } from './database';
+import type { DomainEvent } from '../../events/events';
+import { databaseData, findDatabaseBlock, findRowPages, rowsNaming, writeCellOver, type CellChange, type WrittenCell } from '../../repositories/databases';
+import { findPage } from '../../repositories/pages';
+import { authorizedDatabase, cellsWritten } from './database';
+import { recomputeFormulas } from './formulas';
 
 /*
  * Relations to another database (docs/relations.md): the field names the database, a cell names
@@ -26,8 +30,20 @@ const unknown = (message: string, details?: Array<{ path: string; message: strin
  * (else 422 database.relation_unknown, the same whether it does not exist or may not be read).
  * Naming its own database is stored as naming none. Other fields pass as they are.
  */
-export async function checkedRelationField(db: Kysely<Database>, userId: string, ownDatabaseId: string, field: DatabaseField): Promise<DatabaseField> {
-  if (field.type !== 'relation' || field.databaseId === undefined) return field;
+export async function checkedRelationField(
+  db: Kysely<Database>,
+  userId: string,
+  ownDatabaseId: string,
+  field: DatabaseField,
+  /** The field as it is now (a change): a pair it is in already stays as it is. */
+  before?: DatabaseField,
+): Promise<DatabaseField> {
+  if (field.type !== 'relation') return field;
+  if (field.twoWay && (field.databaseId === undefined || field.databaseId === ownDatabaseId))
+    throw invalid('a two-way relation names another database', [{ path: 'field.twoWay', message: 'a two-way relation names another database' }]);
+  if (field.twoWay && field.limit === 'one')
+    throw invalid('a two-way relation holds any number of rows', [{ path: 'field.limit', message: 'a two-way relation holds any number of rows (for now)' }]);
+  if (field.databaseId === undefined) return field;
   if (field.databaseId === ownDatabaseId) {
     const { databaseId: _own, ...rest } = field;
     return rest;
@@ -36,6 +52,13 @@ export async function checkedRelationField(db: Kysely<Database>, userId: string,
   const target = await authorizedDatabase(db, userId, field.databaseId, 'read').catch(() => null);
   if (!target || target.holder.workspace_id !== own.holder.workspace_id || target.holder.in_trash === 1)
     throw unknown('no database of this workspace you can read', [{ path: 'field.databaseId', message: 'no database of this workspace you can read' }]);
+  const paired = before?.type === 'relation' && before.databaseId === field.databaseId && before.twoWay?.fieldId === field.twoWay?.fieldId;
+  if (field.twoWay && !paired) {
+    // Made two-way: its mirror is a new field of the other database, made by this user (edit there: 403 otherwise).
+    await authorizedDatabase(db, userId, field.databaseId, 'edit');
+    if (fieldOf(target.data.config, field.twoWay.fieldId))
+      throw invalid('the mirror is a new field of the other database', [{ path: 'field.twoWay.fieldId', message: 'that database has a field with this id' }]);
+  }
   return field;
 }
 
@@ -217,4 +240,116 @@ export async function readableDatabases(db: Kysely<Database>, userId: string, wo
     .filter((choice) => wanted === '' || foldText(choice.title).includes(wanted))
     .sort((a, b) => a.title.localeCompare(b.title, 'ru'))
     .slice(0, DATABASE_CHOICES);
+}
+
+/** The other side of a two-way relation: its database, the page holding it, its fields, and the mirror field. */
+export interface Mirror {
+  block: BlockRow;
+  holder: PageRow;
+  config: DatabaseConfig;
+  fieldId: string;
+  field: Extract<DatabaseField, { type: 'relation' }>;
+}
+
+/**
+ * The mirror of a two-way relation field of `databaseId`, when the pair holds: the other
+ * database's field names this database and this field back (docs/relations.md «Two-way»). A pair
+ * one side of which was deleted or changed since is no pair: nothing is kept in step then.
+ */
+export async function mirrorOf(db: Kysely<Database>, databaseId: string, fieldId: string, field: DatabaseField | undefined): Promise<Mirror | null> {
+  if (field?.type !== 'relation' || !field.twoWay || !field.databaseId || field.databaseId === databaseId) return null;
+  const block = await findDatabaseBlock(db, field.databaseId, true);
+  const holder = block ? await findPage(db, block.page_id) : undefined;
+  if (!block || !holder) return null;
+  const config = databaseData(block).config;
+  const mirror = fieldOf(config, field.twoWay.fieldId);
+  if (mirror?.type !== 'relation' || mirror.databaseId !== databaseId || mirror.twoWay?.fieldId !== fieldId) return null;
+  return { block, holder, config, fieldId: field.twoWay.fieldId, field: mirror };
+}
+
+const idsIn = (value: RowValue | undefined): string[] => (Array.isArray(value) ? (value as string[]) : []);
+
+/**
+ * The rows of other databases a write of two-way relation cells may change (those the cells name
+ * now and will name): locked with the written rows in one order, so two people linking the same
+ * rows from both sides at once wait for each other instead of deadlocking (PostgreSQL).
+ */
+export async function mirroredRowIds(db: Kysely<Database>, databaseId: string, config: DatabaseConfig, writes: readonly RelationWrite[]): Promise<string[]> {
+  const twoWay = writes.filter((w) => {
+    const field = fieldOf(config, w.fieldId);
+    return field?.type === 'relation' && field.twoWay !== undefined && field.databaseId !== undefined && field.databaseId !== databaseId;
+  });
+  const ids = twoWay.flatMap((w) => idsIn(w.value));
+  const rowIds = [...new Set(twoWay.flatMap((w) => (w.rowId ? [w.rowId] : [])))];
+  for (const chunk of inChunks(rowIds))
+    if (chunk.length > 0)
+      for (const cell of await db
+        .selectFrom('database_cells')
+        .select('value')
+        .where('row_id', 'in', chunk)
+        .where('field_id', 'in', [...new Set(twoWay.map((w) => w.fieldId))])
+        .execute())
+        ids.push(...idsIn(JSON.parse(cell.value) as RowValue));
+  return [...new Set(ids)];
+}
+
+/**
+ * Two-way relations kept in step (docs/relations.md «Two-way»): after cells of `databaseId` were
+ * written, each row of the other database that a cell names now has this row in its mirror cell,
+ * and each that named it and is no longer named has it no more — written as cells (a version up,
+ * the row's history, its formulas), told to the other database's views. Returns those events.
+ */
+export async function syncMirrors(
+  trx: Transaction<Database>,
+  userId: string,
+  databaseId: string,
+  config: DatabaseConfig,
+  written: ReadonlyArray<{ rowId: string; fieldId: string; value: RowValue }>,
+): Promise<DomainEvent[]> {
+  const events: DomainEvent[] = [];
+  for (const fieldId of new Set(written.map((cell) => cell.fieldId))) {
+    const mirror = await mirrorOf(trx, databaseId, fieldId, fieldOf(config, fieldId));
+    if (!mirror) continue;
+    const cells = written.filter((cell) => cell.fieldId === fieldId);
+    // The other side's cells to change: row → the rows of ours to add and take out.
+    const plan = new Map<string, { add: Set<string>; drop: Set<string> }>();
+    const planOf = (id: string) => plan.get(id) ?? plan.set(id, { add: new Set(), drop: new Set() }).get(id)!;
+    const naming = await rowsNaming(
+      trx,
+      mirror.block.id,
+      [mirror.fieldId],
+      cells.map((cell) => cell.rowId),
+    );
+    for (const cell of cells) {
+      const now = new Set(idsIn(cell.value));
+      const before = new Set(naming.get(cell.rowId) ?? []);
+      for (const id of now) if (!before.has(id)) planOf(id).add.add(cell.rowId);
+      for (const id of before) if (!now.has(id)) planOf(id).drop.add(cell.rowId);
+    }
+    if (plan.size === 0) continue;
+    const rows = new Map((await findRowPages(trx, mirror.block.id, [...plan.keys()])).map((row) => [row.id, row]));
+    await lockPageRows(trx, [...rows.keys()]);
+    const held = new Map<string, RowValue>();
+    for (const chunk of inChunks([...rows.keys()]))
+      for (const cell of await trx
+        .selectFrom('database_cells')
+        .select(['row_id', 'value'])
+        .where('row_id', 'in', chunk)
+        .where('field_id', '=', mirror.fieldId)
+        .execute())
+        held.set(cell.row_id, JSON.parse(cell.value) as RowValue);
+    const changes: CellChange[] = [];
+    const mirrored: WrittenCell[] = [];
+    for (const [id, { add, drop }] of plan) {
+      const row = rows.get(id);
+      if (!row) continue;
+      const before = idsIn(held.get(id));
+      const after = [...before.filter((x) => !drop.has(x)), ...[...add].filter((x) => !before.includes(x))];
+      if (after.length === before.length && after.every((x, i) => x === before[i])) continue;
+      mirrored.push(await writeCellOver(trx, row, mirror.field, mirror.fieldId, after.length > 0 ? after : null, userId, changes));
+    }
+    mirrored.push(...(await recomputeFormulas(trx, mirror.block.id, mirror.config, [...new Set(mirrored.map((c) => c.rowId))], userId, changes)));
+    if (mirrored.length > 0) events.push(...cellsWritten({ block: mirror.block, holder: mirror.holder }, rows, mirrored, changes));
+  }
+  return events;
 }

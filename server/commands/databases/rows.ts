@@ -27,12 +27,11 @@ import type { DomainEvent } from '../../events/events';
 import { takenPageIds } from '../../repositories/pages';
 import type { WireRow } from '../../../schema/database';
 import { nowIso } from '../../time';
-import { cellsWritten } from './cells';
 import { recomputeFormulas } from './formulas';
 import { computeNewRows } from './uniqueIds';
 import { assertPeopleNameable } from './people';
-import { forEveryone, relationValues, withReadableRelations } from './relations';
-import { authorizeRowEdits, authorizedDatabase, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
+import { forEveryone, mirroredRowIds, relationValues, syncMirrors, withReadableRelations } from './relations';
+import { authorizeRowEdits, authorizedDatabase, cellsWritten, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 import { layoutOf } from './structure';
 
 /** What a rows command did: on which database, the rows it changed (as the wire shows them now: none for rows put in the trash), and its events. */
@@ -76,14 +75,20 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
     return { ...row, title: row.title ?? (typeof main === 'string' ? main : undefined), values: rest, id: row.id ?? newId() };
   });
   if (new Set(rows.map((r) => r.id)).size !== rows.length) throw invalid('row ids repeat');
-  // New rows: each relation to another database names rows the maker may read.
+  // New rows: each relation to another database names rows the maker may read; a two-way one
+  // puts the new rows in those rows' mirror cells (locked first, in one order).
+  const relationWrites = rows.flatMap((row, at) =>
+    Object.entries(row.values).map(([fieldId, value]) => ({ path: `rows.${at}.values.${fieldId}`, fieldId, value, rowId: row.id })),
+  );
   await relationValues(
     db,
     userId,
     block.id,
     data.config,
-    rows.flatMap((row, at) => Object.entries(row.values).map(([fieldId, value]) => ({ path: `rows.${at}.values.${fieldId}`, fieldId, value }))),
+    relationWrites.map(({ rowId: _new, ...write }) => write),
   );
+  const mirrored = await mirroredRowIds(db, block.id, data.config, relationWrites);
+  let mirrors: DomainEvent[] = [];
   await assertPeopleNameable(
     db,
     holder,
@@ -111,7 +116,9 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
     const keys = await rowKeysAfter(trx, block.id, body.placeAfter, rows.length);
     const inView = body.viewId !== undefined && typeof body.placeAfter === 'string' ? body.viewId : undefined;
     const viewKeys = inView === undefined ? [] : await viewKeysAfter(trx, block.id, inView, body.placeAfter!, rows.length);
+    await lockPageRows(trx, mirrored);
     const pages = await insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId });
+    mirrors = await syncMirrors(trx, userId, block.id, now.config, relationWrites);
     // Their unique IDs and formulas, before anyone reads them.
     await computeNewRows(
       trx,
@@ -130,12 +137,14 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
       );
     return pages;
   });
-  return rowsTold(
+  const outcome = await rowsTold(
     db,
     userId,
     { block, holder },
     pages.map((p) => p.id),
   );
+  outcome.events.push(...mirrors);
+  return outcome;
 }
 
 /**
@@ -169,8 +178,17 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
       ids.map((rowId) => ({ path: 'set.value', ...set, rowId })),
     );
   }
+  const mirrored = set
+    ? await mirroredRowIds(
+        db,
+        block.id,
+        data.config,
+        ids.map((rowId, i) => ({ path: 'set.value', fieldId: set.fieldId, value: setValues[i], rowId })),
+      )
+    : [];
+  let mirrors: DomainEvent[] = [];
   const written = await rowsChange(db, holder, async (trx) => {
-    await lockPageRows(trx, ids);
+    await lockPageRows(trx, [...ids, ...mirrored]);
     const found = await findRowPages(trx, block.id, ids);
     if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
     if (anchor !== null && (await findRowPages(trx, block.id, [anchor])).length === 0)
@@ -200,13 +218,14 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     const byId = new Map(found.map((row) => [row.id, row]));
     const cells: WrittenCell[] = [];
     for (const [i, id] of ids.entries()) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, setValues[i] ?? set.value, userId));
+    mirrors = await syncMirrors(trx, userId, block.id, config, cells);
     cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
     return cells;
   });
   // Moved in one view's own order alone (no cell written): the other views need not read again
   // (docs/api/databases.md «Order per view»). With `set`, every view may show the rows elsewhere.
   const outcome = await rowsTold(db, userId, { block, holder }, ids, viewId !== undefined && written.length === 0 ? viewId : undefined);
-  if (written.length > 0) outcome.events.push(...cellsWritten({ block, holder }, new Map(rowPages.map((row) => [row.id, row])), written, []));
+  if (written.length > 0) outcome.events.push(...cellsWritten({ block, holder }, new Map(rowPages.map((row) => [row.id, row])), written, []), ...mirrors);
   return outcome;
 }
 

@@ -36,13 +36,14 @@ import type { BlockRow, CellRow, Database } from '../../db/types';
 import { AppError, invalid, notFound } from '../../errors';
 import type { DomainEvent, EventOf } from '../../events/events';
 import { findBlockForUpdate, presentBlock, updateBlockIfVersion } from '../../repositories/blocks';
-import { cellsOfField, copyViewKeys, databaseData, deleteCellsOfField, rewriteCells } from '../../repositories/databases';
+import { cellsOfField, copyViewKeys, databaseData, deleteCellsOfField, findDatabaseBlock, rewriteCells } from '../../repositories/databases';
+import { findPage } from '../../repositories/pages';
 
 import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
 import { assertFormulasHold, formulaPlan } from './formulas';
 import { recomputeAllFormulas, wakeFormulaJobs } from './formulaJobs';
-import { checkedRelationField } from './relations';
+import { checkedRelationField, syncMirrors } from './relations';
 import { numberRows, reprefix } from './uniqueIds';
 import { writablePage } from '../../policies/page';
 
@@ -161,7 +162,72 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
     if (field.type === 'uniqueId') numbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length > 0;
     return { data: { ...data, config, view }, result: fieldId };
   });
+  outcome.events.push(...(await pairMirror(db, changer, databaseId, fieldId, field)));
   return withRecomputed(outcome, computed, numbered);
+}
+
+/** What a database is called (a mirror field is named after it): its own title, else its page's. */
+async function databaseTitleOf(db: Kysely<Database>, databaseId: string): Promise<string> {
+  const block = await findDatabaseBlock(db, databaseId);
+  const holder = block ? await findPage(db, block.page_id) : undefined;
+  return (block ? databaseData(block).title?.trim() : undefined) || holder?.title || 'Связь';
+}
+
+/** Whether two relation configs are the same pair (the same other database and mirror field). */
+const samePair = (a: DatabaseField | undefined, b: DatabaseField) =>
+  a?.type === 'relation' && b.type === 'relation' && a.databaseId === b.databaseId && a.twoWay?.fieldId === b.twoWay?.fieldId;
+
+/**
+ * A relation made two-way (docs/relations.md «Two-way»): the other database gets the mirror field,
+ * named after this database and shown in its views, and the rows this field names get these rows
+ * in their mirror cells. Made after this field is stored: should the other database not take it (a
+ * field of that id made there meanwhile), the pair does not hold and both stay one-way.
+ */
+async function pairMirror(db: Kysely<Database>, changer: Changer, databaseId: string, fieldId: string, field: DatabaseField): Promise<DomainEvent[]> {
+  if (field.type !== 'relation' || !field.twoWay || !field.databaseId) return [];
+  const mirrorId = field.twoWay.fieldId;
+  const mirror: DatabaseField = { name: await databaseTitleOf(db, databaseId), type: 'relation', databaseId, twoWay: { fieldId } };
+  const made = await changeDatabase(db, changer, field.databaseId, async (data) => {
+    if (fieldOf(data.config, mirrorId)) throw invalid('the mirror is a new field of the other database');
+    const view = copyView(data.view);
+    for (const layout of view.layouts) layout.orderedFields.push({ fieldId: mirrorId, isWrap: false });
+    return { data: { ...data, config: { fields: { ...data.config.fields, [mirrorId]: mirror } }, view } };
+  });
+  const cells: Array<{ rowId: string; fieldId: string; value: RowValue }> = [];
+  for await (const chunk of cellsOfField(db, databaseId, fieldId))
+    for (const cell of chunk) cells.push({ rowId: cell.row_id, fieldId, value: JSON.parse(cell.value) as RowValue });
+  const live = await findDatabaseBlock(db, databaseId);
+  const synced =
+    cells.length > 0 && live ? await db.transaction().execute((trx) => syncMirrors(trx, changer.userId, databaseId, databaseData(live).config, cells)) : [];
+  return [...made.events, ...synced];
+}
+
+/**
+ * A two-way relation changed into something else (another database, one-way, another type) or
+ * deleted: its mirror, if it still names it, becomes one-way (kept, with its cells). Best effort:
+ * one who may not edit the other database leaves the mirror as it is — a pair one side of which
+ * is gone holds no more either way (`mirrorOf`).
+ */
+async function unpairMirror(
+  db: Kysely<Database>,
+  changer: Changer,
+  databaseId: string,
+  fieldId: string,
+  before: DatabaseField | undefined,
+): Promise<DomainEvent[]> {
+  if (before?.type !== 'relation' || !before.twoWay || !before.databaseId) return [];
+  const mirrorId = before.twoWay.fieldId;
+  try {
+    const changed = await changeDatabase(db, changer, before.databaseId, async (data) => {
+      const mirror = fieldOf(data.config, mirrorId);
+      if (mirror?.type !== 'relation' || mirror.databaseId !== databaseId || mirror.twoWay?.fieldId !== fieldId) return null;
+      const { twoWay: _pair, ...oneWay } = mirror;
+      return { data: { ...data, config: { fields: { ...data.config.fields, [mirrorId]: oneWay } } } };
+    });
+    return changed.events;
+  } catch {
+    return [];
+  }
 }
 
 /** What a field change did to the formulas of every row: computed (how many cells), queued (the progress to tell), or nothing. */
@@ -210,7 +276,8 @@ export async function updateField(
   next: DatabaseField,
 ): Promise<StructureOutcome<RetypeReport>> {
   checkMainField(fieldId, next);
-  next = await checkedRelationField(db, changer.userId, databaseId, next);
+  const was = fieldOf((await authorizedDatabase(db, changer.userId, databaseId, 'edit')).data.config, fieldId);
+  next = await checkedRelationField(db, changer.userId, databaseId, next, was);
   let computed: Recomputed = null;
   /** Unique IDs given, or their text changed with a new prefix. */
   let renumbered = false;
@@ -237,6 +304,9 @@ export async function updateField(
       computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
     return { data: { ...data, config, view: withoutDeadConditions(data, fieldId, field) }, result: report };
   });
+  // A pair made, or one left: the other database's mirror field follows.
+  if (!samePair(was, next))
+    outcome.events.push(...(await unpairMirror(db, changer, databaseId, fieldId, was)), ...(await pairMirror(db, changer, databaseId, fieldId, next)));
   // Cells converted or cleared, or formulas computed again: the database's views read them again.
   const report = outcome.result;
   return withRecomputed(outcome, computed, (!!report && (report.converted > 0 || report.dropped > 0)) || renumbered);
@@ -318,7 +388,9 @@ function withoutDeadConditions(data: DatabaseData, fieldId: string, field: Datab
 /** Deletes a field: out of every view (columns, filters, sorts, group, footer, chart, calendar, cover, timeline), its cells cleared; never the title. */
 export async function deleteField(db: Kysely<Database>, changer: Changer, databaseId: string, fieldId: string): Promise<StructureOutcome> {
   if (fieldId === MAIN_FIELD_ID) throw new AppError(422, ERROR_CODES.databaseMainField, 'the title field cannot be deleted');
-  return changeDatabase(db, changer, databaseId, async (data, trx, id) => {
+  let was: DatabaseField | undefined;
+  const outcome = await changeDatabase<undefined>(db, changer, databaseId, async (data, trx, id) => {
+    was = fieldOf(data.config, fieldId);
     if (!fieldOf(data.config, fieldId)) throw notFound('field');
     const { [fieldId]: _gone, ...fields } = data.config.fields;
     // A field a formula reads stays until the formula no longer reads it (422, the formulas named).
@@ -342,6 +414,9 @@ export async function deleteField(db: Kysely<Database>, changer: Changer, databa
     await deleteCellsOfField(trx, id, fieldId);
     return { data: { ...data, config: { fields }, view } };
   });
+  // A two-way relation deleted: its mirror stays, one-way (as Notion keeps it unless asked).
+  outcome.events.push(...(await unpairMirror(db, changer, databaseId, fieldId, was)));
+  return outcome;
 }
 
 // ---- Views ------------------------------------------------------------------------------------

@@ -462,10 +462,25 @@ function RelationSettings({ fieldId, field }: { fieldId: string; field: Extract<
           ))}
         </select>
       </label>
+      {target !== '' && (
+        <label className="db-menu-row db-menu-check">
+          <input
+            type="checkbox"
+            checked={!!field.twoWay}
+            onChange={(e) => {
+              const { twoWay: _, limit: _limit, ...rest } = field;
+              // The mirror is a new field of the other database (its id made here).
+              void db.saveField(fieldId, e.target.checked ? { ...rest, twoWay: { fieldId: newId().replace(/-/g, '').slice(0, 12) } } : rest);
+            }}
+          />
+          {t('database.relation.twoWay', { name: choices?.find((choice) => choice.id === target)?.title || t('database.relation.untitled') })}
+        </label>
+      )}
       <label className="db-menu-row">
         {t('database.relation.limit')}
         <select
           value={field.limit ?? ''}
+          disabled={!!field.twoWay}
           onChange={(e) => {
             const { limit: _, ...rest } = field;
             void db.saveField(fieldId, e.target.value === 'one' ? { ...rest, limit: 'one' } : rest);
