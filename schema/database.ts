@@ -97,6 +97,50 @@ export const createRowsBodySchema = z
   .strict();
 export type CreateRowsBody = z.infer<typeof createRowsBodySchema>;
 
+/** Rows one import takes at most (docs/api/databases.md «Import»). */
+export const IMPORT_ROWS = 5_000;
+
+/**
+ * POST database/{id}/import: rows from CSV text (a header line first) or JSON objects, their
+ * columns matched to fields by id or name; with `key` (a field's id or name) a row whose key
+ * matches an existing row's updates it, else it is made; `dryRun` says what would change.
+ */
+export const importRowsBodySchema = z
+  .object({
+    csv: z
+      .string()
+      .max(4 * 1024 * 1024)
+      .optional(),
+    rows: z
+      .array(z.record(z.string().max(DATABASE_LIMITS.nameLength), z.union([rowValueSchema, z.string()])))
+      .max(IMPORT_ROWS)
+      .optional(),
+    key: z.string().min(1).max(DATABASE_LIMITS.nameLength).optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .strict()
+  .refine((body) => (body.csv === undefined) !== (body.rows === undefined), { message: 'give csv or rows, one of them' });
+export type ImportRowsBody = z.infer<typeof importRowsBodySchema>;
+
+/** What an import did (or, with `dryRun`, would do). `row`: the line of the data, from 1 (CSV: after the header). */
+export interface ImportReport {
+  dryRun: boolean;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Rows not written because of a problem (each listed in `problems`). */
+  skipped: number;
+  /** Cells someone changed between the import's read and its write: not written (import again to take them). */
+  refused: number;
+  problems: Array<{ row: number; column?: string; message: string }>;
+  /** Columns matching no field that can be written (computed fields, unknown names). */
+  ignoredColumns: string[];
+  /** Options made for names no option of a select, multi-select or status field had. */
+  newOptions: Array<{ fieldId: string; names: string[] }>;
+  /** The first rows an import updates: what changes in each (field id → from, to). */
+  changes: Array<{ row: number; rowId: string; cells: Record<string, { from: RowValue; to: RowValue }> }>;
+}
+
 /** POST row/{id}/cells/{fieldId}: a new value for one cell, based on the version the edit saw. */
 export const writeCellBodySchema = z.object({ value: rowValueSchema, version: z.number().int().min(0) }).strict();
 export type WriteCellBody = z.infer<typeof writeCellBodySchema>;

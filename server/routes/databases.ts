@@ -10,6 +10,7 @@ import {
   addViewBodySchema,
   dateStartMs,
   createRowsBodySchema,
+  importRowsBodySchema,
   describeDatabaseBodySchema,
   moveRowsBodySchema,
   moveViewBodySchema,
@@ -55,6 +56,7 @@ import {
 } from '../repositories/databases';
 import { findPage } from '../repositories/pages';
 import { readableDatabases, withReadableCells, withReadableRelations } from '../commands/databases/relations';
+import { importRows } from '../commands/databases/importRows';
 import { cellConflict, writeCell, writeCells } from '../commands/databases/cells';
 import { listRowHistory, restoreCellEntry } from '../commands/databases/cellHistory';
 import { authorizedDatabase, authorizedRow, type AuthorizedDatabase } from '../commands/databases/database';
@@ -83,6 +85,8 @@ const rowsQuerySchema = jsonQuery(rowsQueryShape);
 const viewQuerySchema = jsonQuery({ viewId: z.string().max(64).optional() });
 /** Row creates and cell pastes carry up to 1,000 rows: a bigger body than the rest of the API. */
 const ROWS_BODY_LIMIT = 16 * 1024 * 1024;
+/** An import's body: 4 MiB of CSV, or 5,000 JSON rows, with room to spare. */
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 /** A create of this many rows or more (an import's batch) refreshes PostgreSQL's statistics, at most every ANALYZE_EVERY_MS. */
 const ANALYZE_AFTER_ROWS = 500;
 const ANALYZE_EVERY_MS = 5_000;
@@ -554,6 +558,24 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const readable = (cell: WrittenCell) => withReadableCells(app.db, user.id, block.id, databaseData(block).config, [cell]).then(([one]) => one);
       if (written === null) throw await cellConflict(app.db, row.id, fieldId, readable);
       return envelope(await readable(written));
+    },
+  );
+
+  app.post(
+    '/api/v3/spaces/database/:id/import',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        tags: ['databases'],
+        summary: 'Import rows from CSV or JSON: columns matched to fields by id or name, upserted by a key field, or a dry run saying what would change',
+        params: databaseParams,
+        body: importRowsBodySchema,
+      },
+    },
+    async (request) => {
+      const { report, events } = await importRows(app.db, changerOf(request), request.params.id, request.body);
+      await app.events.dispatch(events, originOf(request));
+      return envelope(report);
     },
   );
 
