@@ -26,7 +26,8 @@ import type { ExportFormat } from '../../schema/exportJob';
 import type { CommentAttach, CommentToken } from '../../schema/comment';
 import { peopleNamesFor } from '../commands/databases/people';
 import { databaseCells, databaseCsv } from '../repositories/databaseCsv';
-import { readRows, ViewOrders } from '../repositories/databases';
+import { findRowPages, readRows, ViewOrders } from '../repositories/databases';
+import { withReadableRelations } from '../commands/databases/relations';
 import type { WireRow } from '../../schema/database';
 
 /**
@@ -424,13 +425,22 @@ async function addDatabase(
   const columns = [MAIN_FIELD_ID, ...Object.keys(data.config.fields).filter((id) => id !== MAIN_FIELD_ID)];
   const peopleNames = peopleNamesFor(db, viewerId);
   let csv = '';
-  for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, peopleNames)) csv += part;
+  const readable = (rows: WireRow[]) => withReadableRelations(db, viewerId, block.id, data.config, rows);
+  for await (const part of databaseCsv(db, orders, block, data, columns, { filter: null, sorts: [] }, peopleNames, readable)) csv += part;
   addText(`${folder}.csv`, csv);
   const taken = new Set<string>();
   /** Each row's file, by the row's id. */
   const files = new Map<string, string>();
   const noLinks: MarkdownLinks = { page: () => null, file: (id, name) => `files/${id}/${name}` };
-  for await (const row of rowsInOrder(db, orders, block, data)) {
+  for await (const read of rowsInOrder(db, orders, block, data)) {
+    // Relations by the titles of the rows the exporter may read (of the database each names).
+    const [row] = await readable([read]);
+    const titles = new Map<string, string>();
+    for (const [id, field] of Object.entries(data.config.fields)) {
+      const ids = field.type === 'relation' && Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [];
+      if (field.type === 'relation' && ids.length > 0)
+        for (const page of await findRowPages(db, field.databaseId ?? block.id, ids)) if (page.in_trash === 0) titles.set(page.id, page.title);
+    }
     const names = await peopleNames(
       Object.entries(data.config.fields).flatMap(([id, field]) =>
         field.type === 'person' && Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [],
@@ -442,7 +452,10 @@ async function addDatabase(
     files.set(row.id, `${folder}/${name}.${extension}`);
     const fields = Object.entries(data.config.fields)
       .filter(([id]) => id !== MAIN_FIELD_ID)
-      .map(([id, field]) => [field.name || id, valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid) })] as const)
+      .map(
+        ([id, field]) =>
+          [field.name || id, valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid), rowTitle: (rid) => titles.get(rid) })] as const,
+      )
       .filter(([, text]) => text !== '');
     const rowBlocks = await listPageBlocks(db, row.id);
     const title = row.data.title || untitled;
@@ -475,6 +488,7 @@ async function addDatabase(
     { filter: layout?.filter ?? null, sorts: layout?.sorts ?? [] },
     peopleNames,
     VIEW_ROWS,
+    readable,
   )) {
     view.total = read.total;
     // The rows' files by their paths in the export (the caller makes them relative to the page's file).

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
-import { valueToText } from '../../schema/database';
+import { valueToText, type WireRow } from '../../schema/database';
 import { CSV_EXPORT_OPTIONS } from '../../schema/csvColumns';
 import type { BlockRow, Database } from '../db/types';
 import { findRowPages, readRows, type RowQuery, type ViewOrders } from './databases';
@@ -27,21 +27,32 @@ export async function* databaseCells(
   /** People's names as the caller may see them (a placeholder for the others: server/commands/databases/people.ts). */
   peopleNames: (ids: readonly string[]) => Promise<Map<string, string>>,
   limit = Infinity,
+  /** The rows as the caller may read them (relations to another database: the rows of it they may read; docs/relations.md). */
+  readable: (rows: WireRow[]) => Promise<WireRow[]> = async (rows) => rows,
 ): AsyncGenerator<CellsRead> {
   const found = await orders.ids(db, block, data.config, query);
   const all = found.slice(0, limit);
   for (let at = 0; at < all.length; at += 1000) {
-    const rows = await readRows(db, block.id, all.slice(at, at + 1000));
-    // A relation's rows by their titles (those of this database still there).
-    const related = columns
-      .filter((id) => data.config.fields[id].type === 'relation')
-      .flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
+    const rows = await readable(await readRows(db, block.id, all.slice(at, at + 1000)));
+    // A relation's rows by their titles (those still there, of the database each relation names).
+    const related = new Map<string, string[]>();
+    for (const id of columns) {
+      const field = data.config.fields[id];
+      if (field.type !== 'relation') continue;
+      const target = field.databaseId ?? block.id;
+      related.set(target, [
+        ...(related.get(target) ?? []),
+        ...rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])),
+      ]);
+    }
     // People by the names the caller may see: the cells' people, who made and last edited each row.
     const people = columns
       .filter((id) => data.config.fields[id].type === 'person')
       .flatMap((id) => rows.flatMap((row) => (Array.isArray(row.data.values[id]) ? (row.data.values[id] as string[]) : [])));
     const names = await peopleNames([...people, ...rows.flatMap((row) => (row.updatedBy ? [row.createdBy, row.updatedBy] : [row.createdBy]))]);
-    const titles = new Map((related.length ? await findRowPages(db, block.id, related) : []).filter((p) => p.in_trash === 0).map((p) => [p.id, p.title]));
+    const titles = new Map<string, string>();
+    for (const [target, ids] of related)
+      for (const page of ids.length ? await findRowPages(db, target, ids) : []) if (page.in_trash === 0) titles.set(page.id, page.title);
     yield {
       total: found.length,
       rows: rows.map((row) => ({
@@ -77,13 +88,14 @@ export async function* databaseCsv(
   columns: readonly string[],
   query: RowQuery,
   peopleNames: (ids: readonly string[]) => Promise<Map<string, string>>,
+  readable?: (rows: WireRow[]) => Promise<WireRow[]>,
 ): AsyncGenerator<string> {
   // papaparse is CommonJS (UMD): under Node's ESM loader (the real server) its functions are on
   // the default export only; a named `unparse` is undefined there (Jest's CommonJS hides that).
   const papaparse = await import('papaparse');
   const unparse = (papaparse.default ?? papaparse).unparse;
   yield '\ufeff' + unparse([columns.map((id) => data.config.fields[id].name || id)], CSV_EXPORT_OPTIONS) + '\r\n';
-  for await (const read of databaseCells(db, orders, block, data, columns, query, peopleNames)) {
+  for await (const read of databaseCells(db, orders, block, data, columns, query, peopleNames, Infinity, readable)) {
     yield (
       unparse(
         read.rows.map((row) => row.cells),

@@ -218,6 +218,31 @@ test('a reader who cannot read the other database is given none of its rows: row
   }
 });
 
+test('CSV export and formulas name the other database’s rows by title, to each as they may read them', async () => {
+  const { clients, projects } = await projectsAndClients();
+  const { Альфа, Бета } = clients.rows;
+  const site = projects.rows['Сайт'];
+  expectOk(await cell(ann, site, 'clients', [Альфа.id, Бета.id], 0));
+  expectOk(
+    await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields`, {
+      id: 'who',
+      field: { name: 'Кто', type: 'formula', expression: 'join(prop("clients"), "; ")' },
+    }),
+  );
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.who).toBe('Альфа; Бета');
+  const csv = (who: Actor) => api(t, who.cookie, 'GET', `${S}/database/${projects.id}/export.csv`);
+  expect((await csv(ann)).body).toContain('"Альфа, Бета"');
+  await share(t, ann, projects.page, [{ userId: bob.id, accessLevel: 'read' }]);
+  // Bob's relation column is empty; the formula is a value of the projects' own (computed once, for
+  // every reader, as its editors wrote it: docs/relations.md «What formulas see»).
+  const his = await csv(bob);
+  expect(his.statusCode).toBe(200);
+  const [header, line] = his.body.replace(/^\uFEFF/, '').split('\r\n');
+  expect(header).toBe('Название,Клиент,Клиенты,Кто');
+  expect(line).toBe('Сайт,,,Альфа; Бета');
+  expect(his.body).not.toContain(Альфа.id);
+});
+
 describe('two-way relations', () => {
   /** Projects ⇄ clients: the projects' `clients` field made two-way, its mirror `projects` in the clients. */
   async function paired() {

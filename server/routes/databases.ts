@@ -767,7 +767,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const query = rowQueryOf(data, { viewId: layout?.uid });
       // People by the names the caller may see (a public reader: none).
       const names = peopleNamesFor(app.db, viewerId);
-      const csv = () => databaseCsv(app.db, orders, block, data, columns, query, names);
+      const csv = () =>
+        databaseCsv(app.db, orders, block, data, columns, query, names, (rows) => withReadableRelations(app.db, viewerId, block.id, data.config, rows));
       const filename = `${(holder.title || 'database').replace(/[^\p{L}\p{N} _-]+/gu, '_').slice(0, 80)}.csv`;
       return reply
         .type('text/csv; charset=utf-8')

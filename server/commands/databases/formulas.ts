@@ -94,12 +94,14 @@ export async function recomputeFormulas(
       for (const user of await trx.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute())
         names.set(user.id, user.name || user.email);
     }
+    // Related rows' titles, of the database each relation names (this one, or another: docs/relations.md).
+    const targets = [...new Set(Object.values(config.fields).flatMap((field) => (field.type === 'relation' ? [field.databaseId ?? databaseId] : [])))];
     const titles = new Map<string, string>();
     for (const ids of inChunks([...related])) {
       for (const page of await trx
         .selectFrom('pages')
         .select(['id', 'title'])
-        .where('database_id', '=', databaseId)
+        .where('database_id', 'in', targets)
         .where('id', 'in', ids)
         .where('in_trash', '=', 0)
         .execute())
