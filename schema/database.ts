@@ -258,9 +258,11 @@ export type CalculationResults = Record<string, number | null>;
 
 /** GET database/{id}/groups?viewId: the groups of a grouped view, in order, with their counts. */
 export interface WireGroup {
-  /** The group's value: an option id, a user id, true/false, or null («Без значения»). */
+  /** The group's value: an option id, a user id, true/false, a bucket's key (dates, numbers: schema/groupBuckets.ts), a text as stored (folded), or null («Без значения»). */
   value: string | boolean | null;
   count: number;
+  /** What the group is called, where the value does not say it: a bucket («Сегодня», «Декабрь 2026», «10 – 20»), a text as typed. */
+  label?: string;
 }
 
 /** Realtime: what changed in a database's rows (event `database` on the holding page's channel). */

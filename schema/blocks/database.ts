@@ -61,6 +61,10 @@ export const DATABASE_LIMITS = {
   uniqueIdPrefix: 20,
 } as const;
 
+/** How a view groups a date field's rows (groupBy.by). */
+export const DATE_GROUPINGS = ['relative', 'day', 'week', 'month', 'year'] as const;
+export type DateGrouping = (typeof DATE_GROUPINGS)[number];
+
 /** Keys that would reach Object.prototype if someone used them as plain-object keys. */
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -337,6 +341,10 @@ export const databaseLayoutSchema = z
     groupBy: z
       .object({
         fieldId: fieldIdSchema,
+        /** A date field's groups: by day, week, month, year, or relative to today («Сегодня», «Последние 7 дней»…; the default). */
+        by: z.enum(DATE_GROUPINGS).optional(),
+        /** A number field's groups: ranges this wide (0–10, 10–20…; 10 by default). */
+        step: z.number().positive().max(1e12).optional(),
         hideEmpty: z.boolean().optional(),
         hidden: z
           .array(z.union([z.string().max(128), z.boolean(), z.null()]))

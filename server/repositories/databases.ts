@@ -8,13 +8,15 @@ import {
   type Calculation,
   type DatabaseConfig,
   type DatabaseData,
+  type DateGrouping,
   type DatabaseField,
   type FilterGroup,
   type FilterRule,
   type RowValue,
   type ViewSort,
 } from '../../schema/blocks/database';
-import { cellIndex, dateStartMs, listKeyIds, foldText, parseNumber, type NewRow, type WireRow } from '../../schema/database';
+import { cellIndex, dateStartMs, listKeyIds, foldText, parseNumber, type NewRow, type WireGroup, type WireRow } from '../../schema/database';
+import { dateBucket, dayNumber, numberBucket, type Bucket } from '../../schema/groupBuckets';
 import { asStoredField } from '../../schema/formula/field';
 import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
@@ -1378,6 +1380,9 @@ export async function calculate(
  * user is a group (a row counts in each of its people's), ordered by `people`'s names, then id;
  * without it each list stored is a group (a table shows a row once, its groups being runs of rows).
  */
+/** Fields grouped by their text as stored (folded). */
+const TEXT_GROUPED: ReadonlySet<string> = new Set(['text', 'url', 'email', 'phone']);
+
 export async function groupCounts(
   db: Kysely<Database>,
   config: DatabaseConfig,
@@ -1385,15 +1390,47 @@ export async function groupCounts(
   query: RowQuery,
   fieldId: string,
   people?: (ids: string[]) => Promise<Map<string, string>>,
-): Promise<Array<{ value: string | boolean | null; count: number }>> {
+  /** A date field's or a number field's buckets (the view's groupBy), the zone days are counted in, and now. */
+  buckets: { by?: DateGrouping; step?: number; timeZone?: string; now?: number } = {},
+): Promise<WireGroup[]> {
   const field = fieldOf(config, fieldId);
   if (!field) return [];
   const split = people !== undefined && field.type === 'person';
   const where = whereSql(config, databaseId, query);
-  const rows = await sql<{ txt: string | null; num: number | null; n: number | string }>`
-    select c.txt as txt, c.num as num, count(*) as n
+  const rows = await sql<{ txt: string | null; num: number | null; n: number | string; sample: string | null }>`
+    select c.txt as txt, c.num as num, count(*) as n, min(c.value) as sample
     from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId}
     where ${where} group by c.txt, c.num`.execute(db);
+  if (field.type === 'date' || field.type === 'number') {
+    // Buckets (schema/groupBuckets.ts), in ascending order as the rows sorted by the field are; empty last.
+    const timeZone = buckets.timeZone ?? 'UTC';
+    const today = dayNumber(buckets.now ?? Date.now(), timeZone);
+    const found = new Map<string, { bucket: Bucket; count: number }>();
+    let empty = 0;
+    for (const row of rows.rows) {
+      if (row.num === null) {
+        empty += Number(row.n);
+        continue;
+      }
+      const bucket =
+        field.type === 'date' ? dateBucket(Number(row.num), buckets.by ?? 'relative', timeZone, today) : numberBucket(Number(row.num), buckets.step ?? 10);
+      const known = found.get(bucket.key);
+      found.set(bucket.key, { bucket, count: (known?.count ?? 0) + Number(row.n) });
+    }
+    const groups: WireGroup[] = [...found.values()]
+      .sort((a, b) => a.bucket.order - b.bucket.order)
+      .map(({ bucket, count }) => ({ value: bucket.key, label: bucket.label, count }));
+    return empty > 0 ? [...groups, { value: null, count: empty }] : groups;
+  }
+  if (TEXT_GROUPED.has(field.type)) {
+    // Texts as stored (folded: «Москва» and «москва» are one group), in the order the rows sort by them; named as one of them was typed.
+    const groups: WireGroup[] = rows.rows
+      .filter((row) => row.txt !== null)
+      .map((row) => ({ value: row.txt, label: row.sample === null ? row.txt! : String(JSON.parse(row.sample)), count: Number(row.n) }))
+      .sort((a, b) => codePointOrder(String(a.value), String(b.value)));
+    const empty = rows.rows.filter((row) => row.txt === null).reduce((sum, row) => sum + Number(row.n), 0);
+    return empty > 0 ? [...groups, { value: null, count: empty }] : groups;
+  }
   const counts = new Map<string | boolean | null, number>();
   for (const row of rows.rows) {
     const value = field.type === 'checkbox' ? row.num === 1 : row.txt === null && row.num === null ? null : (row.txt ?? String(row.num));

@@ -57,6 +57,7 @@ import {
 import { findPage } from '../repositories/pages';
 import { readableDatabases, withReadableCells, withReadableRelations } from '../commands/databases/relations';
 import { importRows } from '../commands/databases/importRows';
+import { formulaTimeZone } from '../commands/databases/formulas';
 import { cellConflict, writeCell, writeCells } from '../commands/databases/cells';
 import { listRowHistory, restoreCellEntry } from '../commands/databases/cellHistory';
 import { authorizedDatabase, authorizedRow, type AuthorizedDatabase } from '../commands/databases/database';
@@ -447,7 +448,10 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       if (!layout.groupBy) return envelope([]);
       // A board's columns by a person field are its people, each one (by the names the caller may see); a table's groups are its runs of rows.
       const people = layout.type === 'board' ? peopleNamesFor(app.db, viewerId) : undefined;
-      return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people));
+      // Dates by day, week, month, year or relative to today (days as in the formulas' zone), numbers by ranges.
+      const { by, step } = layout.groupBy;
+      const buckets = { by, step, timeZone: formulaTimeZone(), now: Date.now() };
+      return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people, buckets));
     },
   );
 

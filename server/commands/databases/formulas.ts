@@ -22,6 +22,8 @@ let timeZone = 'Europe/Moscow';
 export function setFormulaTimeZone(zone: string): void {
   timeZone = zone;
 }
+/** The zone formulas run in (and a view's groups by date count days in). */
+export const formulaTimeZone = () => timeZone;
 
 /** The database's formulas, planned (remembered by the fields as they are). */
 export const formulaPlan = (config: DatabaseConfig) => formulaPlanOf(config.fields);

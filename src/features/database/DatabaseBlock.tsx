@@ -1,6 +1,13 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseField, type DatabaseLayout, type DatabaseView } from '../../../schema/blocks/database';
+import {
+  DATE_GROUPINGS,
+  MAIN_FIELD_ID,
+  type DatabaseConfig,
+  type DatabaseField,
+  type DatabaseLayout,
+  type DatabaseView,
+} from '../../../schema/blocks/database';
 import type { DatabaseEvent } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { channels } from '../../../schema/realtime';
@@ -58,7 +65,9 @@ const ChartView = ChartChunk;
 const CalendarView = CalendarChunk;
 
 /** Field types a view can be grouped by. */
-const GROUPABLE = new Set(['select', 'status', 'checkbox', 'person', 'createdBy']);
+const GROUPABLE = new Set(['select', 'status', 'checkbox', 'person', 'createdBy', 'date', 'number', 'text', 'url', 'email', 'phone']);
+/** A number field's group ranges to choose from. */
+const GROUP_STEPS = [1, 10, 100, 1000, 10000] as const;
 
 /** A new Table view showing every field. */
 export function newTableLayout(config: DatabaseConfig, name: string): DatabaseLayout {
@@ -509,7 +518,10 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
   const db = useDatabase();
   const board = layout.type === 'board';
   // A board's columns: one of its field types, always some.
-  const candidates = Object.entries(db.config.fields).filter(([, f]: [string, DatabaseField]) => (board ? makesBoardColumns(f) : GROUPABLE.has(f.type)));
+  const candidates = Object.entries(db.config.fields).filter(([id, f]: [string, DatabaseField]) =>
+    board ? makesBoardColumns(f) : GROUPABLE.has(f.type) && id !== MAIN_FIELD_ID,
+  );
+  const currentType = layout.groupBy ? db.config.fields[layout.groupBy.fieldId]?.type : undefined;
   const current = layout.groupBy?.fieldId;
   if (!db.editable && !current) return null;
   return (
@@ -542,6 +554,41 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
                 {f.name}
               </MenuItem>
             ))}
+            {!board && layout.groupBy && (currentType === 'date' || currentType === 'number') && (
+              // How a date's or a number's rows fall into groups (buckets: schema/groupBuckets.ts).
+              <div role="group" aria-label={t(currentType === 'date' ? 'database.groupDatesBy' : 'database.groupStep')} className="db-menu-section">
+                <div className="menu-separator" role="separator" />
+                <div className="db-menu-heading" aria-hidden>
+                  {t(currentType === 'date' ? 'database.groupDatesBy' : 'database.groupStep')}
+                </div>
+                {(currentType === 'date'
+                  ? DATE_GROUPINGS.map((by) => ({
+                      key: by,
+                      label: t(`database.dateGroupings.${by}`),
+                      on: (layout.groupBy?.by ?? 'relative') === by,
+                      patch: { by },
+                    }))
+                  : GROUP_STEPS.map((step) => ({
+                      key: String(step),
+                      label: t('database.groupStepOf', { step: step.toLocaleString('ru-RU') }),
+                      on: (layout.groupBy?.step ?? 10) === step,
+                      patch: { step },
+                    }))
+                ).map((choice) => (
+                  <MenuItem
+                    key={choice.key}
+                    role="menuitemradio"
+                    checked={choice.on}
+                    onClick={() => {
+                      close();
+                      void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, ...choice.patch } });
+                    }}
+                  >
+                    {choice.label}
+                  </MenuItem>
+                ))}
+              </div>
+            )}
           </>
         );
       }}

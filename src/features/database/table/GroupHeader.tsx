@@ -22,7 +22,8 @@ export function GroupHeader({ group, field, top, rowIndex, width, members, colla
   let name = t('database.noValue');
   let option: SelectOption | undefined;
   let people: string[] | null = null;
-  if (group.value !== null) {
+  if (group.label !== undefined) name = group.label;
+  else if (group.value !== null) {
     if (hasOptions(field)) {
       option = field.options.find((o) => o.id === group.value);
       name = option ? option.name : String(group.value);

@@ -1,0 +1,63 @@
+import { dateStartMs } from '../../schema/database';
+import { dateBucket, dayNumber } from '../../schema/groupBuckets';
+import { databaseWithViews } from '../helpers/a11yContent';
+import { axeViolations } from '../helpers/axe';
+import { cookieOf } from '../helpers/browser';
+import { browserSuite } from '../helpers/browserSuite';
+import { eventually, shoot } from '../helpers/editorPage';
+
+/*
+ * A table grouped by a date and by a number from the browser (issue 38): «Группировка» offers the
+ * date and number fields, a date's groups come relative to today until «Месяцам» is chosen, a
+ * number's in ranges of the step chosen; each header says its group and its count; axe over the menu.
+ */
+
+const suite = browserSuite({ timeoutMs: 120_000 });
+
+it('grouped by a date (relative, then by month) and by a number (ranges of 100)', async () => {
+  const page = await suite.signedIn('grouping.e2e@example.com');
+  const { holderId } = await databaseWithViews(suite.server.url, await cookieOf(page), 'Задачи');
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await page.locator('.db-scroll .db-row').first().waitFor();
+  const labels = () =>
+    page
+      .locator('.db-group-label')
+      .allInnerTexts()
+      .then((all) => all.map((t) => t.replace(/\s+/g, ' ').trim()));
+  // What the two rows' dates (the 10th and the 12th of this month) make, as the server counts days.
+  const now = new Date();
+  const dates = [10, 12].map((d) => dateStartMs(`${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(d).padStart(2, '0')}`)!);
+  const expected = (by: 'relative' | 'month') => {
+    const today = dayNumber(Date.now(), 'Europe/Moscow');
+    const counts = new Map<string, number>();
+    for (const ms of dates) {
+      const { label } = dateBucket(ms, by, 'Europe/Moscow', today);
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+    }
+    return [...counts].map(([label, n]) => `${label} ${n}`);
+  };
+
+  await page.getByRole('button', { name: 'Группировка' }).click();
+  await page.getByRole('menuitemradio', { name: 'Срок' }).click();
+  await eventually(labels, expected('relative'));
+  await page.getByRole('button', { name: /Группы: Срок/ }).click();
+  const menu = page.getByRole('menu');
+  await menu.getByRole('group', { name: 'Даты по' }).waitFor();
+  expect(await menu.getByRole('menuitemradio', { name: 'Относительно сегодня' }).getAttribute('aria-checked')).toBe('true');
+  expect(await axeViolations(page, {}, menu)).toEqual([]);
+  await shoot(page, 'database-group-date-menu-1280');
+  await menu.getByRole('menuitemradio', { name: 'Месяцам' }).click();
+  await eventually(labels, expected('month'));
+
+  await page.getByRole('button', { name: /Группы: Срок/ }).click();
+  await page.getByRole('menuitemradio', { name: 'Цена' }).click();
+  await eventually(labels, ['80 – 90 1', '120 – 130 1']);
+  await page.getByRole('button', { name: /Группы: Цена/ }).click();
+  await page.getByRole('menuitemradio', { name: 'По 100' }).click();
+  await eventually(labels, ['0 – 100 1', '100 – 200 1']);
+  await shoot(page, 'database-group-number-1280');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('html[data-theme="dark"]').waitFor();
+  expect(await axeViolations(page, { include: ['.db'] })).toEqual([]);
+  await page.context().close();
+});
