@@ -18,6 +18,8 @@ test('by day, week (from Monday), month and year', () => {
   expect(dateBucket(ms, 'week', zone, today)).toMatchObject({ key: 'week:2026-11-30', label: 'Неделя с 30 ноября 2026' });
   expect(dateBucket(at('2026-11-30T00:30:00+03:00'), 'week', zone, today).key).toBe('week:2026-11-30');
   expect(dateBucket(at('2026-11-29T23:30:00+03:00'), 'week', zone, today).key).toBe('week:2026-11-23');
+  // Before 1970 too (days below zero): Wednesday 31 December 1969 is in the week from Monday the 29th.
+  expect(dateBucket(at('1969-12-31T12:00:00+03:00'), 'week', zone, today).key).toBe('week:1969-12-29');
   expect(dateBucket(ms, 'month', zone, today)).toMatchObject({ key: 'month:2026-12', label: 'Декабрь 2026' });
   expect(dateBucket(ms, 'year', zone, today)).toMatchObject({ key: 'year:2026', label: '2026' });
 });
@@ -54,5 +56,6 @@ test('numbers in ranges of a step, the start in, the end out; negatives and frac
   expect(numberBucket(20, 10).key).toBe('range:20');
   expect(numberBucket(-0.5, 10)).toMatchObject({ key: 'range:-10', label: '-10 – 0' });
   expect(numberBucket(0.35, 0.1)).toMatchObject({ key: 'range:0.3', label: '0,3 – 0,4' });
+  expect(numberBucket(0.3, 0.1).key).toBe('range:0.3');
   expect(numberBucket(1500, 1000).label).toBe('1\u00a0000 – 2\u00a0000');
 });

@@ -52,7 +52,7 @@ export function dateBucket(ms: number, by: DateGrouping, timeZone: string, today
       return { key: `day:${iso(day)}`, label: dayLabel(day), order: day };
     case 'week': {
       // Weeks start on Monday (1970-01-01 was a Thursday: day 0 is weekday 3 counting from Monday).
-      const monday = day - ((day + 3) % 7);
+      const monday = day - ((((day + 3) % 7) + 7) % 7);
       return { key: `week:${iso(monday)}`, label: `Неделя с ${dayLabel(monday)}`, order: monday };
     }
     case 'month':
@@ -83,7 +83,8 @@ export function dateBucket(ms: number, by: DateGrouping, timeZone: string, today
 
 /** Numbers in ranges `step` wide: 0 – 10, 10 – 20 (a range holds its start, not its end). */
 export function numberBucket(n: number, step: number): Bucket {
-  const start = Math.floor(n / step) * step;
+  // A hair over the quotient: 0.3 / 0.1 is 2.9999999999999996, and 0.3 is in 0,3 – 0,4.
+  const start = Math.floor(n / step + 1e-9) * step;
   // Rounded to the step's precision: 0.1 steps give 0.3, not 0.30000000000000004.
   const digits = Math.max(0, -Math.floor(Math.log10(step)) + 1);
   const clean = (x: number) => Number(x.toFixed(Math.min(digits, 12)));

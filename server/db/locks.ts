@@ -14,6 +14,8 @@ export const LOCK_KINDS = {
   blocks: 2,
   /** The comments of a page: replies, deletion and reactions. */
   comments: 3,
+  /** Writes of a two-way relation's cells, which write the other database's too (its revisions after this one's). */
+  twoWay: 4,
 } as const;
 
 export type LockKind = keyof typeof LOCK_KINDS;

@@ -199,7 +199,7 @@ export function exportZip(
       const blocks = await listPageBlocks(db, page.id);
       if (json) {
         const databases: JsonDatabase[] = [];
-        for (const block of blocks) if (block.type === 'database') databases.push(await jsonDatabase(db, orders, block.id, pageIds));
+        for (const block of blocks) if (block.type === 'database') databases.push(await jsonDatabase(db, orders, block.id, pageIds, viewerId));
         const pageComments = comments ? await jsonComments(db, page.id) : [];
         await takeFiles([
           ...filesShown(blocks),
@@ -324,12 +324,14 @@ async function* rowsInOrder(db: Kysely<Database>, orders: ViewOrders, block: Blo
 }
 
 /** A database's live rows for the JSON export, in their order; their ids join `pageIds` (their files are theirs). */
-async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: string, pageIds: Set<string>): Promise<JsonDatabase> {
+async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: string, pageIds: Set<string>, viewerId: string): Promise<JsonDatabase> {
   const block = await findBlock(db, blockId);
   if (!block) throw new Error(`no database block ${blockId}`);
   const data = JSON.parse(block.data) as DatabaseData;
   const rows: JsonDatabase['rows'] = [];
-  for await (const row of rowsInOrder(db, orders, block, data)) {
+  for await (const read of rowsInOrder(db, orders, block, data)) {
+    // A relation to another database: the rows of it the exporter may read (docs/relations.md).
+    const [row] = await withReadableRelations(db, viewerId, block.id, data.config, [read]);
     const values = Object.fromEntries(
       Object.entries(row.data.values).filter(
         // Computed values are computed again by the import; a unique ID's number travels (the import keeps it).

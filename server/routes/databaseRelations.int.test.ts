@@ -229,18 +229,68 @@ test('CSV export and formulas name the other database’s rows by title, to each
       field: { name: 'Кто', type: 'formula', expression: 'join(prop("clients"), "; ")' },
     }),
   );
-  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.who).toBe('Альфа; Бета');
+  // A formula counts the other database's rows but does not name them (its value goes to every reader of the projects).
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.who).toBe('Строка; Строка');
+  expectOk(
+    await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/fields/who`, {
+      field: { name: 'Кто', type: 'formula', expression: 'length(prop("clients"))' },
+    }),
+  );
+  expect((await rowsOf(ann, projects.id))['Сайт'].data.values.who).toBe(2);
   const csv = (who: Actor) => api(t, who.cookie, 'GET', `${S}/database/${projects.id}/export.csv`);
   expect((await csv(ann)).body).toContain('"Альфа, Бета"');
   await share(t, ann, projects.page, [{ userId: bob.id, accessLevel: 'read' }]);
-  // Bob's relation column is empty; the formula is a value of the projects' own (computed once, for
-  // every reader, as its editors wrote it: docs/relations.md «What formulas see»).
+  // Bob's relation column is empty; the formula's figure is the projects' own (docs/relations.md «What formulas see»).
   const his = await csv(bob);
   expect(his.statusCode).toBe(200);
   const [header, line] = his.body.replace(/^\uFEFF/, '').split('\r\n');
   expect(header).toBe('Название,Клиент,Клиенты,Кто');
-  expect(line).toBe('Сайт,,,Альфа; Бета');
+  expect(line).toBe('Сайт,,,2');
   expect(his.body).not.toContain(Альфа.id);
+});
+
+test('the database block written whole names no other database in a relation, nor drops or changes one', async () => {
+  const { clients, projects } = await projectsAndClients();
+  const block = expectOk<WireBlock>(await api(t, ann.cookie, 'GET', `${S}/block/${projects.id}`));
+  const data = block.data as unknown as DatabaseData;
+  const write = (fields: DatabaseData['config']['fields']) =>
+    api(t, ann.cookie, 'POST', `${S}/block/${projects.id}`, { version: block.version, type: 'database', data: { ...data, config: { fields } } });
+  const { databaseId: _dropped, ...sameDatabase } = data.config.fields.clients as Extract<DatabaseData['config']['fields'][string], { type: 'relation' }>;
+  for (const fields of [
+    { ...data.config.fields, clients: sameDatabase },
+    { ...data.config.fields, more: { name: 'Ещё', type: 'relation' as const, databaseId: clients.id } },
+    { ...data.config.fields, clients: { ...sameDatabase, databaseId: clients.id, twoWay: { fieldId: 'x' } } },
+  ]) {
+    const res = await write(fields);
+    expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
+  }
+  // Anything else still goes (a name), and a new database block with such a relation does not.
+  expectOk(await write({ ...data.config.fields, note: { name: 'Примечание', type: 'text' } }));
+  const made = await api(t, ann.cookie, 'POST', `${S}/block`, {
+    pageId: projects.page,
+    type: 'database',
+    data: {
+      config: { fields: { [MAIN_FIELD_ID]: { name: 'Название', type: 'text' }, c: { name: 'К', type: 'relation', databaseId: clients.id } } },
+      view: { layouts: [] },
+    },
+  });
+  expect([made.statusCode, errorCode(made)]).toEqual([422, 'validation_failed']);
+});
+
+test('an import checks a relation’s rows as a cell write does, in its dry run too: the row naming others is skipped and said', async () => {
+  const { clients, projects } = await projectsAndClients();
+  const rows = [
+    { title: 'Новый', clients: [clients.rows['Альфа'].id] },
+    { title: 'Чужой', clients: [projects.rows['Сайт'].id] },
+  ];
+  for (const dryRun of [true, false]) {
+    const report = expectOk<{ created: number; skipped: number; problems: Array<{ row: number; column: string }> }>(
+      await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/import`, { rows, dryRun }),
+    );
+    expect(report).toMatchObject({ created: 1, skipped: 1, problems: [{ row: 2, column: 'clients' }] });
+  }
+  expect((await rowsOf(ann, projects.id))['Новый'].data.values.clients).toEqual([clients.rows['Альфа'].id]);
+  expect((await rowsOf(ann, projects.id))['Чужой']).toBeUndefined();
 });
 
 describe('two-way relations', () => {

@@ -8,6 +8,8 @@ import { findBlock, insertBlock, isInSubtree, presentBlock, reviveBlock, sortKey
 import { loadPage } from '../../repositories/pages';
 import { blockChange, blockExists, canonicalData, checkPlacement, position, takenId } from './blockChange';
 import { AppError, invalid } from '../../errors';
+import { assertRelationsKept } from '../databases/relations';
+import type { DatabaseData } from '../../../schema/blocks/database';
 
 /**
  * Makes a block on a page the caller may edit, under `parentId` after `placeAfter` (checked
@@ -94,6 +96,12 @@ async function createOnPage(
     const { parent, after } = await position(trx, page.id, parentId, body.placeAfter);
     checkPlacement(body.type, parent);
     const existing = await findBlock(trx, id);
+    // A relation to another database is made through the fields' calls; one brought back (an undo) keeps what it had.
+    if (body.type === 'database')
+      assertRelationsKept(
+        existing && existing.page_id === page.id && existing.type === 'database' ? (JSON.parse(existing.data) as DatabaseData).config : null,
+        (data as DatabaseData).config,
+      );
     if (existing && existing.page_id === page.id && existing.deleted_at !== null) {
       if (parentId !== null && (await isInSubtree(trx, existing, parentId))) throw invalid('a block cannot sit under its own descendant');
       const sortKey = await sortKeyAfter(trx, page.id, parentId, after);

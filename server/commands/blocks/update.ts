@@ -19,6 +19,7 @@ import {
 } from '../../repositories/blocks';
 import { findPage } from '../../repositories/pages';
 import { nowIso } from '../../time';
+import { assertRelationsKept } from '../databases/relations';
 import { authorizedBlock, blockChange, canonicalData, checkPlacement } from './blockChange';
 
 const FIXED_TYPES: ReadonlySet<string> = new Set(FIXED_BLOCK_TYPES);
@@ -88,6 +89,8 @@ export function blockUpdater(db: Kysely<Database>, changes: ChangeWatch, cacheTt
       // its rows: both under the page's block lock, so neither judges by a stale copy of the other.
       version = await blockChange(db, block.page_id, async (trx) => {
         const current = await findBlock(trx, block.id);
+        // Which database a relation names, and its pair, change through the fields' calls (docs/relations.md).
+        if (body.type === 'database') assertRelationsKept(current ? (JSON.parse(current.data) as DatabaseData).config : null, (data as DatabaseData).config);
         const parentId = current?.parent_id ?? block.parent_id;
         const parent = parentId ? ((await findBlock(trx, parentId)) ?? null) : null;
         checkPlacement(body.type, parent);

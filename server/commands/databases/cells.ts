@@ -9,7 +9,7 @@ import { findRowPages, readCell, writeCellIfVersion, type CellChange, type Writt
 import type { DomainEvent } from '../../events/events';
 import { recomputeFormulas } from './formulas';
 import { assertPeopleNameable } from './people';
-import { mirroredRowIds, relationValues, syncMirrors } from './relations';
+import { lockTwoWay, mirroredRowIds, relationValues, syncMirrors } from './relations';
 import { authorizeRowEdits, authorizedDatabase, authorizedRow, cellsWritten, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
 
 /*
@@ -65,6 +65,7 @@ export async function writeCell(
   const mirrored = await mirroredRowIds(db, block.id, data.config, [{ path: 'value', fieldId, value, rowId }]);
   const changes: CellChange[] = [];
   const { written, computed, mirrors } = await db.transaction().execute(async (trx) => {
+    await lockTwoWay(trx, block.id, data.config, [fieldId]);
     await lockPageRows(trx, [row.id, ...mirrored]);
     // A retype or an option removed in between: the value is checked against the field as it is now (a person field's people too).
     const config = await liveConfig(trx, block.id);
@@ -136,6 +137,12 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
   );
   const changes: CellChange[] = [];
   const outcome = await db.transaction().execute(async (trx) => {
+    await lockTwoWay(
+      trx,
+      block.id,
+      data.config,
+      cells.map((c) => c.fieldId),
+    );
     await lockPageRows(trx, [...rows.keys(), ...mirrored]);
     const config = await liveConfig(trx, block.id);
     await assertPeopleNameable(

@@ -25,6 +25,9 @@ export function setFormulaTimeZone(zone: string): void {
 /** The zone formulas run in (and a view's groups by date count days in). */
 export const formulaTimeZone = () => timeZone;
 
+/** What a formula reads for a related row of another database: one row, not its title. */
+export const RELATED_ROW = 'Строка';
+
 /** The database's formulas, planned (remembered by the fields as they are). */
 export const formulaPlan = (config: DatabaseConfig) => formulaPlanOf(config.fields);
 
@@ -96,18 +99,19 @@ export async function recomputeFormulas(
       for (const user of await trx.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', ids).execute())
         names.set(user.id, user.name || user.email);
     }
-    // Related rows' titles, of the database each relation names (this one, or another: docs/relations.md).
+    // Related rows' titles. A row of another database is counted but not named (RELATED_ROW): a
+    // formula's value goes to every reader of this database, who may not read that one (docs/relations.md).
     const targets = [...new Set(Object.values(config.fields).flatMap((field) => (field.type === 'relation' ? [field.databaseId ?? databaseId] : [])))];
     const titles = new Map<string, string>();
     for (const ids of inChunks([...related])) {
       for (const page of await trx
         .selectFrom('pages')
-        .select(['id', 'title'])
+        .select(['id', 'title', 'database_id'])
         .where('database_id', 'in', targets)
         .where('id', 'in', ids)
         .where('in_trash', '=', 0)
         .execute())
-        titles.set(page.id, page.title);
+        titles.set(page.id, page.database_id === databaseId ? page.title : RELATED_ROW);
     }
     for (const row of rows) {
       const outcomes = evaluateRow(order, (id) => fieldValue(config.fields[id], id, row, names, titles), { now, timeZone });

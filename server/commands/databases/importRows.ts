@@ -26,13 +26,14 @@ import {
 import { newId } from '../../../schema/ids';
 import { inChunks } from '../../db/inChunks';
 import type { Database } from '../../db/types';
-import { invalid } from '../../errors';
+import { AppError, invalid } from '../../errors';
+import { ERROR_CODES } from '../../../schema/errors';
 import type { DomainEvent } from '../../events/events';
 import { readRows } from '../../repositories/databases';
 import { listMembers } from '../../repositories/workspaces';
 import { writeCells } from './cells';
 import { authorizedDatabase } from './database';
-import { withReadableRelations } from './relations';
+import { relationValues, withReadableRelations } from './relations';
 import { createRows } from './rows';
 import { updateField, type Changer } from './structure';
 
@@ -167,7 +168,9 @@ export async function importRows(db: Kysely<Database>, changer: Changer, databas
         hasOptions(field) && made.has(column.fieldId) ? withNewOptions(field, made.get(column.fieldId)!) : field,
         value,
       );
-      if (problem) problems.push({ row: index + 1, column: column.name, message: problem });
+      // People are members of the workspace (as a cell write checks: database.person_unknown).
+      const stranger = field.type === 'person' && Array.isArray(value) && (value as string[]).some((id) => !nameOf.has(id));
+      if (problem || stranger) problems.push({ row: index + 1, column: column.name, message: problem ?? 'names someone who is no member of this workspace' });
       else values[column.fieldId] = value;
     });
     const raw = keyComputed ? record[keyColumn] : undefined;
@@ -224,6 +227,39 @@ export async function importRows(db: Kysely<Database>, changer: Changer, databas
       report.skipped++;
     } else if (found.length === 1) matches.push({ row: record.row, rowId: found[0], values: record.values });
     else creates.push(record);
+  }
+
+  // Relations to another database name rows the importer may read (as a cell write checks; rows a
+  // matched row's cell names already stay): one naming others is a problem of its row, found here
+  // so that a dry run says it too.
+  const relationWrites = [...creates, ...matches].flatMap((record) =>
+    Object.entries(record.values).map(([fieldId, value]) => ({
+      path: `${record.row} ${fieldId}`,
+      fieldId,
+      value,
+      rowId: 'rowId' in record ? (record.rowId as string) : undefined,
+    })),
+  );
+  const refusedRows = new Set<number>();
+  try {
+    await relationValues(db, userId, block.id, config, relationWrites);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== ERROR_CODES.databaseRelationUnknown) throw error;
+    for (const { path } of (error.details ?? []) as Array<{ path: string }>) {
+      const [row, fieldId] = path.split(' ');
+      refusedRows.add(Number(row));
+      report.problems.push({
+        row: Number(row),
+        column: columns.find((c) => c.fieldId === fieldId)?.name ?? fieldId,
+        message: 'names a row that is no row of the related database you can read',
+      });
+    }
+  }
+  if (refusedRows.size > 0) {
+    report.skipped += refusedRows.size;
+    report.problems.sort((a, b) => a.row - b.row);
+    for (const list of [creates, matches] as Array<Array<{ row: number }>>)
+      list.splice(0, list.length, ...list.filter((record) => !refusedRows.has(record.row)));
   }
 
   // What a match changes: the cells that differ from the row as it is (their versions kept for the write).

@@ -4,7 +4,7 @@ import { foldText, type DatabaseChoice, type WireRow } from '../../../schema/dat
 import { ERROR_CODES } from '../../../schema/errors';
 import { allows } from '../../../schema/policies/page';
 import { inChunks } from '../../db/inChunks';
-import { lockPageRows } from '../../db/locks';
+import { lockFor, lockPageRows } from '../../db/locks';
 import type { BlockRow, Database, PageRow } from '../../db/types';
 import { AppError, invalid } from '../../errors';
 import { pageAccessLevels } from '../../policies/page';
@@ -294,6 +294,21 @@ export async function mirroredRowIds(db: Kysely<Database>, databaseId: string, c
 }
 
 /**
+ * Taken first by a write of two-way relation cells (PostgreSQL): the databases on both sides, in one
+ * order. Such a write bumps this database's revisions and then the other's; one from the other side
+ * bumps them the other way round — two of them at once (linking different rows from both sides)
+ * would each wait for the other's. With this lock they take turns.
+ */
+export async function lockTwoWay(trx: Transaction<Database>, databaseId: string, config: DatabaseConfig, fieldIds: Iterable<string>): Promise<void> {
+  const ids = new Set<string>();
+  for (const fieldId of fieldIds) {
+    const field = fieldOf(config, fieldId);
+    if (field?.type === 'relation' && field.twoWay && field.databaseId && field.databaseId !== databaseId) ids.add(databaseId).add(field.databaseId);
+  }
+  for (const id of [...ids].sort()) await lockFor(trx, 'twoWay', id);
+}
+
+/**
  * Two-way relations kept in step (docs/relations.md «Two-way»): after cells of `databaseId` were
  * written, each row of the other database that a cell names now has this row in its mirror cell,
  * and each that named it and is no longer named has it no more — written as cells (a version up,
@@ -352,4 +367,25 @@ export async function syncMirrors(
     if (mirrored.length > 0) events.push(...cellsWritten({ block: mirror.block, holder: mirror.holder }, rows, mirrored, changes));
   }
   return events;
+}
+
+/**
+ * A database block written whole (PATCH of the block, a new block) does not name another database
+ * in a relation, nor change which one a relation names or its pair: that goes through
+ * `database/{id}/fields`, where the database is checked and the cells follow (422 otherwise).
+ */
+export function assertRelationsKept(before: DatabaseConfig | null, after: DatabaseConfig): void {
+  for (const [id, field] of Object.entries(after.fields)) {
+    if (field.type !== 'relation') continue;
+    const was = before ? fieldOf(before, id) : undefined;
+    const same = was?.type === 'relation' && was.databaseId === field.databaseId && was.twoWay?.fieldId === field.twoWay?.fieldId;
+    if (
+      same ||
+      (field.databaseId === undefined && field.twoWay === undefined && (was === undefined || was.type !== 'relation' || (!was.databaseId && !was.twoWay)))
+    )
+      continue;
+    throw invalid('a relation to another database is set through database/{id}/fields', [
+      { path: `data.config.fields.${id}`, message: 'set a relation to another database through database/{id}/fields' },
+    ]);
+  }
 }

@@ -30,7 +30,7 @@ import { nowIso } from '../../time';
 import { recomputeFormulas } from './formulas';
 import { computeNewRows } from './uniqueIds';
 import { assertPeopleNameable } from './people';
-import { forEveryone, mirroredRowIds, relationValues, syncMirrors, withReadableRelations } from './relations';
+import { forEveryone, lockTwoWay, mirroredRowIds, relationValues, syncMirrors, withReadableRelations } from './relations';
 import { authorizeRowEdits, authorizedDatabase, cellsWritten, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 import { layoutOf } from './structure';
 
@@ -116,6 +116,12 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
     const keys = await rowKeysAfter(trx, block.id, body.placeAfter, rows.length);
     const inView = body.viewId !== undefined && typeof body.placeAfter === 'string' ? body.viewId : undefined;
     const viewKeys = inView === undefined ? [] : await viewKeysAfter(trx, block.id, inView, body.placeAfter!, rows.length);
+    await lockTwoWay(
+      trx,
+      block.id,
+      now.config,
+      relationWrites.map((w) => w.fieldId),
+    );
     await lockPageRows(trx, mirrored);
     const pages = await insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId });
     mirrors = await syncMirrors(trx, userId, block.id, now.config, relationWrites);
@@ -188,6 +194,7 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     : [];
   let mirrors: DomainEvent[] = [];
   const written = await rowsChange(db, holder, async (trx) => {
+    if (set) await lockTwoWay(trx, block.id, data.config, [set.fieldId]);
     await lockPageRows(trx, [...ids, ...mirrored]);
     const found = await findRowPages(trx, block.id, ids);
     if (found.length !== ids.length) throw invalid('some ids are not rows of this database');

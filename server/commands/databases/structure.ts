@@ -187,12 +187,25 @@ async function pairMirror(db: Kysely<Database>, changer: Changer, databaseId: st
   if (field.type !== 'relation' || !field.twoWay || !field.databaseId) return [];
   const mirrorId = field.twoWay.fieldId;
   const mirror: DatabaseField = { name: await databaseTitleOf(db, databaseId), type: 'relation', databaseId, twoWay: { fieldId } };
-  const made = await changeDatabase(db, changer, field.databaseId, async (data) => {
-    if (fieldOf(data.config, mirrorId)) throw invalid('the mirror is a new field of the other database');
-    const view = copyView(data.view);
-    for (const layout of view.layouts) layout.orderedFields.push({ fieldId: mirrorId, isWrap: false });
-    return { data: { ...data, config: { fields: { ...data.config.fields, [mirrorId]: mirror } }, view } };
-  });
+  let made: StructureOutcome;
+  try {
+    made = await changeDatabase(db, changer, field.databaseId, async (data) => {
+      if (fieldOf(data.config, mirrorId)) throw invalid('the mirror is a new field of the other database');
+      const view = copyView(data.view);
+      for (const layout of view.layouts) layout.orderedFields.push({ fieldId: mirrorId, isWrap: false });
+      return { data: { ...data, config: { fields: { ...data.config.fields, [mirrorId]: mirror } }, view } };
+    });
+  } catch (error) {
+    // The other side refused (a field of that id made there meanwhile, edit there lost): this field
+    // is stored one-way, and the request says why.
+    await changeDatabase(db, changer, databaseId, async (data) => {
+      const now = fieldOf(data.config, fieldId);
+      if (now?.type !== 'relation' || now.twoWay?.fieldId !== mirrorId) return null;
+      const { twoWay: _pair, ...oneWay } = now;
+      return { data: { ...data, config: { fields: { ...data.config.fields, [fieldId]: oneWay } } } };
+    }).catch(() => undefined);
+    throw error;
+  }
   const cells: Array<{ rowId: string; fieldId: string; value: RowValue }> = [];
   for await (const chunk of cellsOfField(db, databaseId, fieldId))
     for (const cell of chunk) cells.push({ rowId: cell.row_id, fieldId, value: JSON.parse(cell.value) as RowValue });
