@@ -589,6 +589,8 @@ export function convertValue(
   if (COMPUTED_FIELD_TYPES.has(to.type)) return undefined;
   // A relation limited to one row keeps the first it named.
   if (from.type === 'relation' && to.type === 'relation') return to.limit === 'one' && Array.isArray(value) ? (value as string[]).slice(0, 1) : value;
+  // Related rows become text only by their titles: without them (a retype) the cell is cleared, never their ids.
+  if (from.type === 'relation' && !context.names?.rowTitle) return undefined;
   if (from.type === to.type && !hasOptions(to)) return value;
   if (
     hasOptions(from) &&

@@ -66,6 +66,9 @@ describe('a relation to another database (docs/relations.md)', () => {
   test('a field limited later keeps the first row of each cell', () => {
     expect(convertValue(many, one, ['a', 'b'])).toEqual(['a']);
     expect(convertValue(one, many, ['a'])).toEqual(['a']);
+    // Into text only by titles: a retype (no titles) clears the cell rather than writing ids.
+    expect(convertValue(many, { name: 'Текст', type: 'text' }, ['a'])).toBeUndefined();
+    expect(convertValue(many, { name: 'Текст', type: 'text' }, ['a'], { names: { rowTitle: () => 'Альфа' } })).toBe('Альфа');
   });
 
   test('the relations naming another database, with it', () => {

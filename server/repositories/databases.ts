@@ -1394,7 +1394,8 @@ export async function groupCounts(
   buckets: { by?: DateGrouping; step?: number; timeZone?: string; now?: number } = {},
 ): Promise<WireGroup[]> {
   const field = fieldOf(config, fieldId);
-  if (!field) return [];
+  // No groups by a relation to another database: its rows' ids would reach readers who may not read it (docs/relations.md).
+  if (!field || (field.type === 'relation' && field.databaseId !== undefined && field.databaseId !== databaseId)) return [];
   const split = people !== undefined && field.type === 'person';
   const where = whereSql(config, databaseId, query);
   const rows = await sql<{ txt: string | null; num: number | null; n: number | string; sample: string | null }>`
