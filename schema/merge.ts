@@ -126,14 +126,21 @@ export function mergeTokens(base: readonly Token[], local: readonly Token[], rem
 }
 
 /**
- * Whether everything `sent` inserted into `base` is in `now` still: a write whose answer was lost
- * (`sent`, based on `base`) made it to the server, whose copy is `now`. False when `sent`
- * inserted nothing (nothing tells; merging from `base` doubles nothing then).
+ * Whether a write whose answer was lost (`sent`, based on `base`) may be taken as having reached the
+ * server, whose copy is `now`: everything it inserted is in `now` still — or, when it only deleted,
+ * everything it deleted is gone from `now`. False when it changed nothing (nothing tells).
+ *
+ * A write that only deleted matters too: a split sends the block without its tail (the tail goes
+ * to the new block); joined back before the answer came, the tail is in the editor again. Merged
+ * from the older `base`, that tail would look untouched here and deleted there — and be lost.
+ * Taken from `sent`, it is typed here: kept. (Not doubled: `now` does not hold it.)
  */
 export function insertionsKept(base: readonly Token[], sent: readonly Token[], now: readonly Token[]): boolean {
+  const baseChars = charsOf(base);
   const sentChars = charsOf(sent);
   const fromBase = new Uint8Array(sentChars.length);
-  for (const j of editsOf(charsOf(base), sentChars).kept) if (j >= 0) fromBase[j] = 1;
+  const toSent = editsOf(baseChars, sentChars).kept;
+  for (const j of toSent) if (j >= 0) fromBase[j] = 1;
   const later = editsOf(sentChars, charsOf(now)).kept;
   let inserted = false;
   for (let j = 0; j < sentChars.length; j++) {
@@ -141,7 +148,16 @@ export function insertionsKept(base: readonly Token[], sent: readonly Token[], n
     if (later[j] < 0) return false;
     inserted = true;
   }
-  return inserted;
+  if (inserted) return true;
+  // Only deletions: each deleted character is gone from `now` too.
+  const toNow = editsOf(baseChars, charsOf(now)).kept;
+  let deleted = false;
+  for (let i = 0; i < baseChars.length; i++) {
+    if (toSent[i] >= 0) continue;
+    if (toNow[i] >= 0) return false;
+    deleted = true;
+  }
+  return deleted;
 }
 
 const cellKey = (address: { x: number; y: number }) => `${address.y}:${address.x}`;

@@ -139,7 +139,23 @@ describe('baseAfterLostAnswers: which unanswered write made it to the server', (
     expect(baseAfterLostAnswers(last, [first, second], content('start abX'))).toBe(second);
     expect(baseAfterLostAnswers(last, [first, second], content('start aX'))).toBe(first);
     expect(baseAfterLostAnswers(last, [first, second], content('start X'))).toBe(last);
-    // Only deletions were sent: nothing tells, and merging from the last accepted doubles nothing.
-    expect(baseAfterLostAnswers(last, [content('star')], content('star'))).toBe(last);
+    // Only deletions were sent: they made it if what they deleted is gone from the server copy.
+    const cut = content('star');
+    expect(baseAfterLostAnswers(last, [cut], content('star X'))).toBe(cut);
+    expect(baseAfterLostAnswers(last, [cut], content('start X'))).toBe(last);
+    // Nothing changed: nothing tells.
+    expect(baseAfterLostAnswers(last, [content('start')], content('start'))).toBe(last);
+  });
+
+  it('a split whose answer was lost, joined back before the answer: the tail it moved away and back is kept (a CI convergence failure)', () => {
+    // The block held «ab|cde»; Enter after «ab» sent «ab» (answer lost) and moved «cde» to a new
+    // block, joined back: the editor holds «abXcde» (X typed). Others meanwhile replaced «ab» with «QRS».
+    const lastSent = content('abcde');
+    const split = content('ab');
+    const server = wire('QRS', { version: 15 });
+    const base = baseAfterLostAnswers(lastSent, [split], server);
+    expect(base).toBe(split);
+    const { show } = resolveVersionConflict(base, content('aXbcde'), server);
+    expect(textOf(show)).toBe('QRSXcde');
   });
 });
