@@ -379,11 +379,6 @@ export function fieldOf(config: DatabaseConfig, fieldId: string): DatabaseField 
   return Object.hasOwn(config.fields, fieldId) ? config.fields[fieldId] : undefined;
 }
 
-/** The database whose rows a relation field names: its own `databaseId`, else the database holding it. */
-export function relationTarget(field: Extract<DatabaseField, { type: 'relation' }>, ownDatabaseId: string): string {
-  return field.databaseId ?? ownDatabaseId;
-}
-
 /** The relation fields of a config naming rows of another database than `ownDatabaseId`, with that database. */
 export function foreignRelations(config: DatabaseConfig, ownDatabaseId: string): Map<string, string> {
   const out = new Map<string, string>();

@@ -518,10 +518,10 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     async (request) => {
       const user = requireUser(request);
       const { fieldId } = request.params;
-      const { row, block, written, events } = await writeCell(app.db, user.id, request.params.id, fieldId, request.body);
+      const { row, block, data, written, events } = await writeCell(app.db, user.id, request.params.id, fieldId, request.body);
       await app.events.dispatch(events, originOf(request));
       // A relation to another database: the writer is answered the rows of it they may read (docs/relations.md).
-      const readable = (cell: WrittenCell) => withReadableCells(app.db, user.id, block.id, databaseData(block).config, [cell]).then(([one]) => one);
+      const readable = (cell: WrittenCell) => withReadableCells(app.db, user.id, block.id, data.config, [cell]).then(([one]) => one);
       if (written === null) throw await cellConflict(app.db, row.id, fieldId, readable);
       return envelope(await readable(written));
     },
@@ -557,9 +557,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const user = requireUser(request);
-      const { row, block, written, events, fieldId } = await restoreCellEntry(app.db, user.id, request.params.id, request.params.entryId);
+      const { row, block, data, written, events, fieldId } = await restoreCellEntry(app.db, user.id, request.params.id, request.params.entryId);
       await app.events.dispatch(events, originOf(request));
-      const readable = (cell: WrittenCell) => withReadableCells(app.db, user.id, block.id, databaseData(block).config, [cell]).then(([one]) => one);
+      const readable = (cell: WrittenCell) => withReadableCells(app.db, user.id, block.id, data.config, [cell]).then(([one]) => one);
       if (written === null) throw await cellConflict(app.db, row.id, fieldId, readable);
       return envelope(await readable(written));
     },
@@ -595,11 +595,11 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const user = requireUser(request);
-      const { block, written, refused, events } = await writeCells(app.db, user.id, request.params.id, request.body.cells);
+      const { block, data, written, refused, events } = await writeCells(app.db, user.id, request.params.id, request.body.cells);
       await app.events.dispatch(events, originOf(request));
       // A cell someone changed since its edit was made is not written: the server's copy comes back (as a 422 of one cell would).
       const conflicts = await Promise.all(refused.map((c) => readCell(app.db, c.rowId, c.fieldId)));
-      const readable = <C extends WrittenCell>(cells: C[]) => withReadableCells(app.db, user.id, block.id, databaseData(block).config, cells);
+      const readable = <C extends WrittenCell>(cells: C[]) => withReadableCells(app.db, user.id, block.id, data.config, cells);
       return envelope({ written: await readable(written), conflicts: await readable(conflicts) });
     },
   );

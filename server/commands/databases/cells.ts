@@ -39,7 +39,7 @@ export async function cellConflict(
 }
 
 /** One cell written: the row, its database, the cell as written (null: it changed since `version`), the changes made and the events. */
-export interface CellOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
+export interface CellOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder' | 'data'> {
   row: PageRow;
   written: WrittenCell | null;
   changes: CellChange[];
@@ -83,14 +83,15 @@ export async function writeCell(
     row,
     block,
     holder,
+    data,
     written,
     changes,
-    events: [...cellsWritten({ block, holder }, new Map([[row.id, row]]), written ? [written, ...computed] : [], changes), ...mirrors],
+    events: [...cellsWritten({ block, holder }, new Map([[row.id, row]]), written ? [written, ...computed] : [], changes, data.config), ...mirrors],
   };
 }
 
 /** Several cells written: those written, those refused (changed since their edit), the rows they are on, and the changes made. */
-export interface CellsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
+export interface CellsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder' | 'data'> {
   rows: Map<string, PageRow>;
   written: WrittenCell[];
   refused: Array<{ rowId: string; fieldId: string }>;
@@ -166,5 +167,5 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
     return { written, refused, mirrors };
   });
   const { mirrors, ...done } = outcome;
-  return { block, holder, rows, ...done, changes, events: [...cellsWritten({ block, holder }, rows, done.written, changes), ...mirrors] };
+  return { block, holder, data, rows, ...done, changes, events: [...cellsWritten({ block, holder }, rows, done.written, changes, data.config), ...mirrors] };
 }

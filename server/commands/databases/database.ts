@@ -108,7 +108,9 @@ export function cellsWritten(
   rows: ReadonlyMap<string, PageRow>,
   written: readonly WrittenCell[],
   changes: readonly CellChange[],
+  /** The database's fields as the caller read them (its relations to another database go out per reader). */
+  config: DatabaseData['config'],
 ): DomainEvent[] {
-  const perReader = new Set(foreignRelations(databaseData(block).config, block.id).keys());
+  const perReader = new Set(foreignRelations(config, block.id).keys());
   return [{ kind: 'cellsWritten', holderId: holder.id, databaseId: block.id, rows, written, changes, ...(perReader.size > 0 ? { perReader } : {}) }];
 }

@@ -161,12 +161,6 @@ export async function withReadableRelations(
   });
 }
 
-/** Whether a field is a relation to another database than `databaseId` (its cells go out per reader). */
-export function isForeignRelation(config: DatabaseConfig, databaseId: string, fieldId: string): boolean {
-  const field = fieldOf(config, fieldId);
-  return field?.type === 'relation' && field.databaseId !== undefined && field.databaseId !== databaseId;
-}
-
 /**
  * Rows as everyone in a database's channel may hear them: without the cells of relations to
  * another database (value and version: a view keeps what it has and reads the row for its own).
@@ -364,7 +358,7 @@ export async function syncMirrors(
       mirrored.push(await writeCellOver(trx, row, mirror.field, mirror.fieldId, after.length > 0 ? after : null, userId, changes));
     }
     mirrored.push(...(await recomputeFormulas(trx, mirror.block.id, mirror.config, [...new Set(mirrored.map((c) => c.rowId))], userId, changes)));
-    if (mirrored.length > 0) events.push(...cellsWritten({ block: mirror.block, holder: mirror.holder }, rows, mirrored, changes));
+    if (mirrored.length > 0) events.push(...cellsWritten({ block: mirror.block, holder: mirror.holder }, rows, mirrored, changes, mirror.config));
   }
   return events;
 }

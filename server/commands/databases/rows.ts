@@ -232,7 +232,8 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
   // Moved in one view's own order alone (no cell written): the other views need not read again
   // (docs/api/databases.md «Order per view»). With `set`, every view may show the rows elsewhere.
   const outcome = await rowsTold(db, userId, { block, holder }, ids, viewId !== undefined && written.length === 0 ? viewId : undefined);
-  if (written.length > 0) outcome.events.push(...cellsWritten({ block, holder }, new Map(rowPages.map((row) => [row.id, row])), written, []), ...mirrors);
+  if (written.length > 0)
+    outcome.events.push(...cellsWritten({ block, holder }, new Map(rowPages.map((row) => [row.id, row])), written, [], data.config), ...mirrors);
   return outcome;
 }
 
