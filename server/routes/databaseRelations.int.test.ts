@@ -366,12 +366,12 @@ describe('two-way relations', () => {
     expect(await valuesOf(clients.id, 'Альфа', 'projects')).toEqual([site.id]);
 
     // Deleted: the mirror of another pair stays, one-way, with its cells.
-    const other = await paired();
-    expectOk(await cell(ann, other.projects.rows['Сайт'], 'clients', [other.clients.rows['Бета'].id], 0));
-    expectOk(await api(t, ann.cookie, 'DELETE', `${S}/database/${other.projects.id}/fields/clients`));
-    const left = expectOk<WireBlock>(await api(t, ann.cookie, 'GET', `${S}/block/${other.clients.id}`)).data as unknown as DatabaseData;
-    expect(left.config.fields.projects).toEqual({ name: 'Проекты', type: 'relation', databaseId: other.projects.id });
-    expect(await valuesOf(other.clients.id, 'Бета', 'projects')).toEqual([other.projects.rows['Сайт'].id]);
+    const pair = await paired();
+    expectOk(await cell(ann, pair.projects.rows['Сайт'], 'clients', [pair.clients.rows['Бета'].id], 0));
+    expectOk(await api(t, ann.cookie, 'DELETE', `${S}/database/${pair.projects.id}/fields/clients`));
+    const left = expectOk<WireBlock>(await api(t, ann.cookie, 'GET', `${S}/block/${pair.clients.id}`)).data as unknown as DatabaseData;
+    expect(left.config.fields.projects).toEqual({ name: 'Проекты', type: 'relation', databaseId: pair.projects.id });
+    expect(await valuesOf(pair.clients.id, 'Бета', 'projects')).toEqual([pair.projects.rows['Сайт'].id]);
 
     // Bob edits the projects and only reads the clients: no two-way relation from him.
     await share(t, ann, projects.page, [{ userId: bob.id, accessLevel: 'edit' }]);
