@@ -226,8 +226,16 @@ test("a page holding a database: the early script asks for its first rows and th
   // rows were read, so they are not read again (every view read them twice before).
   await eventually(async () => requests.map(pathOf).filter((p) => p.startsWith(`/api/v3/spaces/database/${block.id}/revision`)).length, 1, 10_000);
   await tab.waitForTimeout(400);
-  const rows = requests.map(pathOf).filter((p) => p.startsWith(`/api/v3/spaces/database/${block.id}/rows`));
-  expect(rows).toHaveLength(1);
+  const rowReads = requests.filter((request) => pathOf(request).startsWith(`/api/v3/spaces/database/${block.id}/rows`));
+  const rows = rowReads.map(pathOf);
+  // The app takes the script's answer only while it is fresh (src/app/api.ts PREFETCH_FRESH_MS,
+  // 10 s): on a machine so busy that the app asked later than that, it reads the rows itself.
+  const stale = rowReads.length === 2 && rowReads[1].timing().startTime - rowReads[0].timing().startTime >= 10_000;
+  if (rowReads.length > 1)
+    console.log(
+      `pageOpen: the rows read ${rowReads.length} times, at ${rowReads.map((r) => Math.round(r.timing().startTime - rowReads[0].timing().startTime)).join(', ')} ms`,
+    );
+  expect(rows).toHaveLength(stale ? 2 : 1);
   const arrived = server
     .log()
     .slice(logFrom)
@@ -235,7 +243,7 @@ test("a page holding a database: the early script asks for its first rows and th
     .filter((line) => line.includes('"incoming request"') && line.includes(`/database/${block.id}/rows`));
   // The browser's one, and the server's own read for the page's top it draws (`app.inject`: no socket, no remote port).
   expect(arrived.map((line) => line.includes('"remotePort"'))).toEqual(expect.arrayContaining([true, false]));
-  expect(arrived).toHaveLength(2);
+  expect(arrived).toHaveLength(rows.length + 1);
   const seen = await tab.evaluate(() => ({
     // The script's requests stay listed once taken (their answers are gone).
     early: Object.keys(window.__early ?? {}),
