@@ -362,6 +362,7 @@ describe('databases and rows', () => {
       'editedBy',
       'formula',
       'uniqueId',
+      'rollup',
     ]);
   });
 

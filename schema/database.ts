@@ -422,7 +422,8 @@ export function valueToText(field: DatabaseField, value: RowValue | undefined, n
       return '';
     case 'uniqueId':
       return typeof value === 'number' ? uniqueIdText(field.prefix, value) : '';
-    case 'formula': {
+    case 'formula':
+    case 'rollup': {
       // What the formula gave (docs/formulas.md): dates as cells write them, lists with «, », a row's error with its message.
       const v = value as unknown;
       if (typeof v === 'boolean') return v ? 'Да' : 'Нет';
@@ -571,6 +572,7 @@ export function textToValue(
     case 'editedBy':
     case 'formula':
     case 'uniqueId':
+    case 'rollup':
       return { problem: 'this field is computed' };
   }
 }

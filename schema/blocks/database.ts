@@ -35,11 +35,46 @@ export const DATABASE_FIELD_TYPES = [
   'editedBy',
   'formula',
   'uniqueId',
+  'rollup',
 ] as const;
 export type DatabaseFieldType = (typeof DATABASE_FIELD_TYPES)[number];
 
 /** Field types whose value is computed from the row's page (never written). */
-export const COMPUTED_FIELD_TYPES: ReadonlySet<DatabaseFieldType> = new Set(['createdTime', 'createdBy', 'editedTime', 'editedBy', 'formula', 'uniqueId']);
+export const COMPUTED_FIELD_TYPES: ReadonlySet<DatabaseFieldType> = new Set([
+  'createdTime',
+  'createdBy',
+  'editedTime',
+  'editedBy',
+  'formula',
+  'uniqueId',
+  'rollup',
+]);
+
+/** A rollup's calculations (Notion's; schema/formula/rollup.ts computes them, docs/relations.md «Rollups»). */
+export const ROLLUP_CALCULATIONS = [
+  'showOriginal',
+  'countAll',
+  'countValues',
+  'countUnique',
+  'countEmpty',
+  'countNotEmpty',
+  'percentEmpty',
+  'percentNotEmpty',
+  'sum',
+  'average',
+  'median',
+  'min',
+  'max',
+  'range',
+  'earliest',
+  'latest',
+  'dateRange',
+  'checked',
+  'unchecked',
+  'percentChecked',
+  'percentUnchecked',
+] as const;
+export type RollupCalculation = (typeof ROLLUP_CALCULATIONS)[number];
 
 export const DATABASE_LIMITS = {
   fields: 100,
@@ -145,6 +180,20 @@ export const databaseFieldSchema = z.discriminatedUnion('type', [
   plain('createdBy'),
   plain('editedTime'),
   plain('editedBy'),
+  /**
+   * One field of the rows a relation of this database names, rolled up into one value per row by
+   * `calculation` (docs/relations.md «Rollups»); computed on the server like a formula.
+   */
+  z
+    .object({
+      name: fieldNameSchema,
+      type: z.literal('rollup'),
+      relationFieldId: fieldIdSchema,
+      /** A field of the related rows' database (MAIN_FIELD: their titles). */
+      targetFieldId: fieldIdSchema,
+      calculation: z.enum(ROLLUP_CALCULATIONS),
+    })
+    .strict(),
   /** Computed from the row by its expression (docs/formulas.md), kept with field ids: `prop("<id>")`; empty: none yet (no values). */
   z.object({ name: fieldNameSchema, type: z.literal('formula'), expression: z.string().trim().max(DATABASE_LIMITS.formulaLength) }).strict(),
   /**
@@ -236,6 +285,8 @@ export const FILTER_CONDITIONS: Record<DatabaseFieldType, readonly FilterConditi
   editedBy: LIST_CONDITIONS,
   // As the type it gives (formulaFilterType): any of these, checked against it where the view is read.
   formula: [...new Set([...TEXT_CONDITIONS, ...ORDERED_CONDITIONS, ...LIST_CONDITIONS, 'is' as const])],
+  // As the type its calculation gives (a number, a date, a list), like a formula.
+  rollup: [...new Set([...ORDERED_CONDITIONS, ...LIST_CONDITIONS])],
   // By its number (42 for ЗАДАЧА-42), as Notion filters it.
   uniqueId: ORDERED_CONDITIONS,
 };
@@ -408,6 +459,9 @@ export const databaseDataSchema = z
     }
     for (const id of ids) {
       const field = data.config.fields[id];
+      // A rollup reads a relation of this database (its field, of the related one, is checked by the server).
+      if (field.type === 'rollup' && fieldOf(data.config, field.relationFieldId)?.type !== 'relation')
+        ctx.addIssue({ code: 'custom', path: ['config', 'fields', id, 'relationFieldId'], message: 'a rollup reads a relation field of this database' });
       if (!hasOptions(field)) continue;
       const optionIds = field.options.map((o) => o.id);
       if (new Set(optionIds).size !== optionIds.length) {
@@ -502,7 +556,7 @@ export function chartProblems(config: DatabaseConfig, chart: ChartConfig, layout
     const field = fieldOf(config, fieldId);
     if (!field) problems.push({ path: ['y', 'fieldId'], message: 'no such field in config.fields' });
     // A formula's figures are those of its number values (the web app offers the formulas that give numbers).
-    else if (field.type !== 'number' && field.type !== 'formula')
+    else if (field.type !== 'number' && field.type !== 'formula' && field.type !== 'rollup')
       problems.push({ path: ['y', 'fieldId'], message: `${aggregate} needs a number field, not ${field.type}` });
   }
   if (chart.cumulative && aggregate !== 'count' && aggregate !== 'sum') problems.push({ path: ['cumulative'], message: 'running totals are of count or sum' });
@@ -526,7 +580,10 @@ export function chartFitting(config: DatabaseConfig, chart: ChartConfig): ChartC
   if (!x) return null;
   const series = chart.series ? fits(chart.series) : chart.series;
   const yField = chart.y.fieldId === undefined ? undefined : fieldOf(config, chart.y.fieldId);
-  const y = chart.y.aggregate === 'count' || yField?.type === 'number' || yField?.type === 'formula' ? chart.y : { aggregate: 'count' as const };
+  const y =
+    chart.y.aggregate === 'count' || yField?.type === 'number' || yField?.type === 'formula' || yField?.type === 'rollup'
+      ? chart.y
+      : { aggregate: 'count' as const };
   if (x === chart.x && series === chart.series && y === chart.y) return chart;
   return { ...chart, x, y, series };
 }
@@ -647,6 +704,7 @@ export function valueProblem(field: DatabaseField, value: RowValue): string | nu
     case 'editedBy':
     case 'formula':
     case 'uniqueId':
+    case 'rollup':
       return 'this field is computed from the row and cannot be written';
   }
 }

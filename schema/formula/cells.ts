@@ -1,5 +1,6 @@
 import { hasOptions, uniqueIdText, type DatabaseField, type FileRef, type RowValue } from '../blocks/database';
 import { dateStartMs } from '../database';
+import { rollupResultType } from './rollup';
 import type { FormulaDate, FormulaType, FormulaValue } from './values';
 
 /*
@@ -27,6 +28,8 @@ export function formulaTypeOfField(field: DatabaseField): FormulaType {
     case 'uniqueId':
       // As shown: ЗАДАЧА-42 with a prefix, 42 without.
       return field.prefix ? 'text' : 'number';
+    case 'rollup':
+      return rollupResultType(field.calculation);
     default:
       // text, title, url, email, phone, select and status (the option's name), createdBy and editedBy (a name).
       return 'text';
@@ -90,7 +93,32 @@ export function formulaValueOfCell(field: DatabaseField, value: RowValue | undef
       return Array.isArray(value) && value.length ? (value as FileRef[]).map((file) => file.name) : null;
     case 'uniqueId':
       return typeof value === 'number' ? (field.prefix ? uniqueIdText(field.prefix, value) : value) : null;
+    case 'rollup':
+      return computedValueOfCell(rollupResultType(field.calculation), value);
     default:
       return typeof value === 'string' ? value : null;
+  }
+}
+
+/**
+ * A computed cell (a formula's or a rollup's, as `formulaCell` stores it) read back as the value it
+ * holds, given the type it gives: a row's error reads as empty; a list's items as texts.
+ */
+export function computedValueOfCell(type: FormulaType, value: RowValue | undefined): FormulaValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'object' && !Array.isArray(value) && 'error' in (value as object)) return null;
+  switch (type) {
+    case 'number':
+      return typeof value === 'number' ? value : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'date':
+      return typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value))
+        ? formulaDateOfCell(value as string | { start: string; end: string | null })
+        : null;
+    case 'list':
+      return Array.isArray(value) ? (value as unknown[]).map((item) => (typeof item === 'string' ? item : String(item))) : null;
+    default:
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
   }
 }

@@ -1,6 +1,7 @@
 import type { DatabaseField, DatabaseFieldType } from '../blocks/database';
 import { foldText } from '../database';
 import { formulaTypeOfField } from './cells';
+import { rollupResultType } from './rollup';
 import { compileFormula, type CompiledFormula, type FormulaField, type FormulaOutcome } from './compile';
 import type { RunContext } from './functions';
 import { formatValue } from './functions';
@@ -186,6 +187,11 @@ export function asStoredField(fields: Readonly<Record<string, PlanField>>, field
   const field = fields[fieldId];
   // A unique ID filters and sorts by its number (its cells keep a number's projection).
   if (field?.type === 'uniqueId') return { name: field.name, type: 'number' };
+  // A rollup as the type its calculation gives (a list: as a multi-select without options, like a formula's list).
+  if (field?.type === 'rollup') {
+    const type = formulaFilterType(rollupResultType((field as Extract<DatabaseField, { type: 'rollup' }>).calculation));
+    return type === 'multiSelect' ? { name: field.name, type, options: [] } : { name: field.name, type };
+  }
   if (field?.type !== 'formula') return field;
   const planned = formulaPlanOf(fields).order.find((p) => p.fieldId === fieldId);
   const type = formulaFilterType(planned?.formula.type ?? 'text');

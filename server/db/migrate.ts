@@ -25,6 +25,7 @@ import * as searchComments from './migrations/2026-12-03-0002-search-comments';
 import * as userEmailTyped from './migrations/2026-12-03-0003-user-email-typed';
 import * as searchPageDays from './migrations/2026-12-04-0001-search-page-days';
 import * as formulaJobs from './migrations/2026-12-05-0001-formula-jobs';
+import * as rowLinks from './migrations/2026-12-05-0002-row-links';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -55,6 +56,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-03-0003-user-email-typed': userEmailTyped,
   '2026-12-04-0001-search-page-days': searchPageDays,
   '2026-12-05-0001-formula-jobs': formulaJobs,
+  '2026-12-05-0002-row-links': rowLinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -390,6 +390,15 @@ export interface ExportJobTable {
   finished_at: string | null;
 }
 
+/** A row a relation cell names (docs/relations.md «Rollups»): the cells' lists indexed the other way. */
+export interface RowLinkTable {
+  field_id: string;
+  from_row: string;
+  to_row: string;
+  database_id: string;
+  to_database_id: string;
+}
+
 /** A database's formulas being computed again for every row, in the background (server/commands/databases/formulaJobs.ts). */
 export interface FormulaJobTable {
   database_id: string;
@@ -476,6 +485,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   cell_history: CellHistoryTable;
   formula_jobs: FormulaJobTable;
+  row_links: RowLinkTable;
 }
 
 export type UserRow = Selectable<UserTable>;

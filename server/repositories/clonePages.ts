@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { newId } from '../../schema/ids';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { copySequences } from './databaseRevisions';
+import { copyRowLinks } from './databases';
 import { nowIso } from '../time';
 import { cloneViewKeys, syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
 import { childPath, FRESH_PAGE_STATE, listPagesAt, pagePath, type PagePlace } from './pages';
@@ -155,6 +156,7 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
       updated_by: input.userId,
     }));
     for (const part of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(part).execute();
+    await copyRowLinks(trx, chunk, ids, (databaseId) => ids.get(databaseId) as string);
   }
   // The counters of unique IDs come along with the numbers (docs/api/databases.md «Unique ID»).
   for (const databaseId of viewsOf.keys()) await copySequences(trx, databaseId, ids.get(databaseId) as string);

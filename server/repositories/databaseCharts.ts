@@ -180,7 +180,7 @@ function axisOf(config: DatabaseConfig, entry: { fieldId: string; bucket?: Chart
   const field = fieldOf(config, entry.fieldId);
   if (!field) throw new Error(`no field ${entry.fieldId}: the chart config is checked before it is read`);
   // A formula as the cells of the type it gives keep it (numbers, texts, dates, yes/no, lists of names).
-  const shown = field.type === 'formula' ? (asStoredField(config.fields, entry.fieldId) as DatabaseField) : field;
+  const shown = field.type === 'formula' || field.type === 'rollup' ? (asStoredField(config.fields, entry.fieldId) as DatabaseField) : field;
   return { fieldId: entry.fieldId, field: shown, bucket: entry.bucket ?? 'day' };
 }
 

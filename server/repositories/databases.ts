@@ -681,6 +681,8 @@ export async function rewriteCells(
 /** A field deleted: its cells go. */
 export async function deleteCellsOfField(trx: Transaction<Database>, databaseId: string, fieldId: string): Promise<void> {
   await trx.deleteFrom('database_cells').where('database_id', '=', databaseId).where('field_id', '=', fieldId).execute();
+  // A relation's links (docs/relations.md «Rollups»).
+  await trx.deleteFrom('row_links').where('database_id', '=', databaseId).where('field_id', '=', fieldId).execute();
   await bumpRevisions(trx, databaseId, [fieldId]);
 }
 
@@ -724,7 +726,7 @@ function listHas(id: string): RawBuilder<SqlBool> {
 function ruleSql(config: DatabaseConfig, rule: FilterRule): RawBuilder<SqlBool> | null {
   if (!fieldOf(config, rule.fieldId)) return null;
   // A formula as the type it gives (its cells keep that type's projections: docs/formulas.md).
-  const formula = config.fields[rule.fieldId].type === 'formula';
+  const formula = config.fields[rule.fieldId].type === 'formula' || config.fields[rule.fieldId].type === 'rollup';
   const field = asStoredField(config.fields, rule.fieldId) as DatabaseField;
   if (formula && !FILTER_CONDITIONS[field.type].includes(rule.condition)) return null;
   const operand = rule.value;
@@ -1556,8 +1558,35 @@ export async function cloneDatabaseRows(
       updated_by: userId,
     }));
     for (const chunk of inChunks(cellCopies, 100)) await trx.insertInto('database_cells').values(chunk).execute();
+    await copyRowLinks(
+      trx,
+      rows.map((row) => row.id),
+      ids,
+      () => toId,
+    );
     await cloneViewKeys(trx, fromId, toId, views, new Map(rows.map((row) => [row.id, ids.get(row.id)!])));
     copied += rows.length;
+  }
+}
+
+/**
+ * The links of copied rows (docs/relations.md «Rollups»), as their cells are copied: from the
+ * copies (`ids`: original → copy) in their database (`databaseOf`: the original's → the copy's),
+ * to the rows the cells name.
+ */
+export async function copyRowLinks(
+  trx: Kysely<Database>,
+  rowIds: readonly string[],
+  ids: ReadonlyMap<string, string>,
+  databaseOf: (databaseId: string) => string,
+): Promise<void> {
+  for (const chunk of inChunks(rowIds)) {
+    const links = await trx.selectFrom('row_links').selectAll().where('from_row', 'in', chunk).execute();
+    const copies = links.flatMap((link) => {
+      const from = ids.get(link.from_row);
+      return from ? [{ ...link, from_row: from, database_id: databaseOf(link.database_id) }] : [];
+    });
+    for (const part of inChunks(copies, 100)) await trx.insertInto('row_links').values(part).execute();
   }
 }
 

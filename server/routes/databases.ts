@@ -328,7 +328,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const rows = await withReadableRelations(app.db, viewerId, block.id, data.config, await readRows(app.db, block.id, window.ids, query.fields));
       const hasMoreNext = window.offset + rows.length < window.count;
       // Formulas being computed again in the background: the view shows how far (docs/formulas.md). Only a database with formulas has such a job.
-      const computing = Object.values(data.config.fields).some((field) => field.type === 'formula') ? await formulaProgress(app.db, block.id) : undefined;
+      const computing = Object.values(data.config.fields).some((field) => field.type === 'formula' || field.type === 'rollup')
+        ? await formulaProgress(app.db, block.id)
+        : undefined;
       return envelope(rows, {
         count: window.count,
         offset: window.offset,

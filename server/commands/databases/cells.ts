@@ -7,7 +7,7 @@ import { lockPageRows } from '../../db/locks';
 import { AppError, invalid } from '../../errors';
 import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
 import type { DomainEvent } from '../../events/events';
-import { recomputeFormulas } from './formulas';
+import { recomputeFormulas, recomputeRowReaders } from './formulas';
 import { assertPeopleNameable } from './people';
 import { lockTwoWay, mirroredRowIds, relationValues, syncMirrors } from './relations';
 import { authorizeRowEdits, authorizedDatabase, authorizedRow, cellsWritten, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
@@ -73,11 +73,11 @@ export async function writeCell(
     await assertPeopleNameable(trx, holder, config, [{ path: 'value', fieldId, value }]);
     const cell = await writeCellIfVersion(trx, row, field, fieldId, stored(fieldId, value), version, userId, changes, restoredFrom);
     // The row's formulas, computed again from what it holds now (docs/formulas.md).
-    return {
-      written: cell,
-      computed: cell ? await recomputeFormulas(trx, block.id, config, [row.id], userId, changes) : [],
-      mirrors: cell ? await syncMirrors(trx, userId, block.id, config, [cell]) : [],
-    };
+    const computed = cell ? await recomputeFormulas(trx, block.id, config, [row.id], userId, changes) : [];
+    const mirrors = cell ? await syncMirrors(trx, userId, block.id, config, [cell]) : [];
+    // Rollups reading this row (docs/relations.md «Rollups»), here and in other databases.
+    const readers = cell ? await recomputeRowReaders(trx, [row.id], userId) : [];
+    return { written: cell, computed, mirrors: [...mirrors, ...readers] };
   });
   return {
     row,
@@ -164,6 +164,7 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
     const changedRows = [...new Set(written.map((cell) => cell.rowId))];
     const mirrors = await syncMirrors(trx, userId, block.id, config, written);
     written.push(...(await recomputeFormulas(trx, block.id, config, changedRows, userId, changes)));
+    mirrors.push(...(await recomputeRowReaders(trx, changedRows, userId)));
     return { written, refused, mirrors };
   });
   const { mirrors, ...done } = outcome;

@@ -18,6 +18,7 @@ import { assertNotInTrash, authorizePage, writablePage } from '../../policies/pa
 import { databaseData, findDatabaseBlock, findRowPage, type CellChange, type WrittenCell } from '../../repositories/databases';
 import type { DomainEvent } from '../../events/events';
 import { findPage } from '../../repositories/pages';
+import { foreignOriginals } from './rollups';
 
 /*
  * What the database commands share (docs/api/databases.md): the database or row a call names,
@@ -111,6 +112,6 @@ export function cellsWritten(
   /** The database's fields as the caller read them (its relations to another database go out per reader). */
   config: DatabaseData['config'],
 ): DomainEvent[] {
-  const perReader = new Set(foreignRelations(config, block.id).keys());
+  const perReader = new Set([...foreignRelations(config, block.id).keys(), ...foreignOriginals(block.id, config).keys()]);
   return [{ kind: 'cellsWritten', holderId: holder.id, databaseId: block.id, rows, written, changes, ...(perReader.size > 0 ? { perReader } : {}) }];
 }

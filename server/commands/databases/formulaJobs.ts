@@ -11,7 +11,7 @@ import type { CellChange } from '../../repositories/databases';
 import { nowIso } from '../../time';
 import { databaseData } from '../../repositories/databases';
 import { liveConfig } from './database';
-import { formulaPlan, recomputeFormulas } from './formulas';
+import { formulaPlan, recomputeFormulas, recomputeRowReaders } from './formulas';
 
 /*
  * A changed formula over a big database (docs/formulas.md «A changed formula over many rows»):
@@ -86,7 +86,7 @@ export async function recomputeAllFormulas(
   const total = Number(n);
   if (total <= inlineRows) return { computed: (await recomputeFormulas(trx, databaseId, config, 'all', userId)).length };
   const fieldIds = Object.entries(config.fields)
-    .filter(([, field]) => field.type === 'formula')
+    .filter(([, field]) => field.type === 'formula' || field.type === 'rollup')
     .map(([id]) => id);
   const job = { holder_id: holderId, user_id: userId, token: newId(), reason: 'change' as const, field_ids: JSON.stringify(fieldIds), done: 0, total };
   await trx
@@ -200,7 +200,9 @@ export async function runFormulaJob(
       const config = await liveConfig(trx, job.database_id);
       const changes: CellChange[] = [];
       const computing = performance.now();
-      await recomputeFormulas(trx, job.database_id, config, ids, job.user_id, changes);
+      const written = await recomputeFormulas(trx, job.database_id, config, ids, job.user_id, changes);
+      // Rollups of other databases reading the values computed here (docs/relations.md «Rollups»).
+      const readers = await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], job.user_id);
       stats.computeMs += ms(computing);
       stats.rows += ids.length;
       stats.chunks++;
@@ -212,7 +214,7 @@ export async function runFormulaJob(
         .where('database_id', '=', job.database_id)
         .where('token', '=', job.token)
         .execute();
-      return { changes };
+      return { changes, readers };
     });
     stats.chunkMs += ms(started);
     if (chunk === null) return null;
@@ -234,6 +236,7 @@ export async function runFormulaJob(
     // The kept orders learn the rows written (no realtime message per cell: the views read again as the progress comes).
     if (chunk.changes.length > 0)
       await dispatch([{ kind: 'cellsWritten', holderId: job.holder_id, databaseId: job.database_id, rows: new Map(), written: [], changes: chunk.changes }]);
+    if (chunk.readers.length > 0) await dispatch(chunk.readers);
     // Formulas kept current with the clock are computed quietly: only their end is told.
     if (job.reason === 'change' && Date.now() - told >= PROGRESS_EVERY_MS) {
       told = Date.now();

@@ -9,6 +9,9 @@ import { inChunks } from '../../db/inChunks';
 import { invalid } from '../../errors';
 import { bumpRevisions } from '../../repositories/databaseRevisions';
 import { findRowPages, presentRows, upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
+import type { DomainEvent } from '../../events/events';
+import { cellsWritten } from './database';
+import { holderOf, recomputeDependents, relinkRows, rollupFieldsOf, rollupValues } from './rollups';
 
 /*
  * Formula fields on the server (docs/formulas.md «The formula field»): a database's formulas
@@ -66,14 +69,23 @@ export async function recomputeFormulas(
   rowIds: readonly string[] | 'all',
   userId: string,
   changes?: CellChange[],
-  now = Date.now(),
+  {
+    now = Date.now(),
+    relink = true,
+  }: {
+    now?: number;
+    /** Rewrite the rows' links (`row_links`) from their relation cells: false when only what they read changed. */
+    relink?: boolean;
+  } = {},
 ): Promise<WrittenCell[]> {
   const { order, problems } = formulaPlan(config);
   // Formulas that give nothing: not written yet (empty: no value) or with a mistake (each row says it).
   const idle = Object.entries(config.fields)
     .filter(([id, field]) => field.type === 'formula' && !order.some((p) => p.fieldId === id))
     .map(([id]) => ({ fieldId: id, message: problems.find((p) => p.fieldId === id)?.message }));
-  if ((order.length === 0 && idle.length === 0) || rowIds.length === 0) return [];
+  const rollups = rollupFieldsOf(config);
+  const linking = relink && Object.values(config.fields).some((field) => field.type === 'relation');
+  if ((order.length === 0 && idle.length === 0 && rollups.length === 0 && !linking) || rowIds.length === 0) return [];
   // Read again here: the change just made (a title, «edited») is what the formulas see.
   const pages =
     rowIds === 'all' ? await trx.selectFrom('pages').selectAll().where('database_id', '=', databaseId).execute() : await findRowPages(trx, databaseId, rowIds);
@@ -83,6 +95,9 @@ export async function recomputeFormulas(
   const pending: Insertable<DatabaseCellTable>[] = [];
   for (const chunk of inChunks([...pages], 500)) {
     const rows = await presentRows(trx, chunk);
+    if (linking) await relinkRows(trx, databaseId, config, rows);
+    if (order.length === 0 && idle.length === 0 && rollups.length === 0) continue;
+    const rolled = await rollupValues(trx, databaseId, config, rows, timeZone);
     const people = new Set<string>();
     const related = new Set<string>();
     for (const row of rows) {
@@ -114,7 +129,13 @@ export async function recomputeFormulas(
         titles.set(page.id, page.database_id === databaseId ? page.title : RELATED_ROW);
     }
     for (const row of rows) {
-      const outcomes = evaluateRow(order, (id) => fieldValue(config.fields[id], id, row, names, titles), { now, timeZone });
+      // Rollups first: a formula reading one reads the value just computed.
+      const rolledUp = rolled.get(row.id) ?? new Map<string, FormulaValue>();
+      const outcomes = evaluateRow(order, (id) => (rolledUp.has(id) ? rolledUp.get(id)! : fieldValue(config.fields[id], id, row, names, titles)), {
+        now,
+        timeZone,
+      });
+      for (const [fieldId, value] of rolledUp) outcomes.set(fieldId, { ok: true, value });
       // Formulas that give nothing: not written yet (empty: no value) or with a mistake (each row says it).
       for (const { fieldId, message } of idle)
         outcomes.set(fieldId, message === undefined ? { ok: true, value: null } : { ok: false, error: { message, start: 0, end: 0 } });
@@ -148,4 +169,20 @@ export async function recomputeFormulas(
     for (const cell of written) changes?.push({ fieldId: cell.fieldId, rev: revs.get(cell.fieldId)!, rowId: cell.rowId });
   }
   return written;
+}
+
+/**
+ * After rows changed (a cell, a title, a new row, rows trashed or restored), in the transaction
+ * that changed them: the rollups reading those rows, in other databases and this one, computed
+ * again with the formulas of their rows (rollups.ts `recomputeDependents`); the events of the
+ * cells written, for those databases' views.
+ */
+export function recomputeRowReaders(trx: Transaction<Database>, rowIds: readonly string[], userId: string): Promise<DomainEvent[]> {
+  return recomputeDependents(trx, rowIds, async (tx, databaseId, config, ids, changes) => {
+    const written = await recomputeFormulas(tx, databaseId, config, ids, userId, changes, { relink: false });
+    if (written.length === 0) return { events: [], changedRows: [] };
+    const target = await holderOf(tx, databaseId);
+    const rows = new Map((await findRowPages(tx, databaseId, ids)).map((row) => [row.id, row]));
+    return { events: target ? cellsWritten(target, rows, written, changes, config) : [], changedRows: [...new Set(written.map((cell) => cell.rowId))] };
+  });
 }

@@ -12,7 +12,8 @@ import type { DomainEvent } from '../../events/events';
 import { databaseData, findDatabaseBlock, findRowPages, rowsNaming, writeCellOver, type CellChange, type WrittenCell } from '../../repositories/databases';
 import { findPage } from '../../repositories/pages';
 import { authorizedDatabase, cellsWritten } from './database';
-import { recomputeFormulas } from './formulas';
+import { recomputeFormulas, recomputeRowReaders } from './formulas';
+import { foreignOriginals } from './rollups';
 
 /*
  * Relations to another database (docs/relations.md): the field names the database, a cell names
@@ -147,7 +148,7 @@ export async function withReadableRelations(
   config: DatabaseConfig,
   rows: WireRow[],
 ): Promise<WireRow[]> {
-  const foreign = [...foreignRelations(config, databaseId).keys()];
+  const foreign = [...foreignRelations(config, databaseId).keys(), ...foreignOriginals(databaseId, config).keys()];
   if (foreign.length === 0 || rows.length === 0) return rows;
   const cells = rows.flatMap((row) => foreign.map((fieldId) => ({ rowId: row.id, fieldId, value: row.data.values[fieldId] ?? null })));
   const readable = new Map((await withReadableCells(db, viewerId, databaseId, config, cells)).map((cell) => [`${cell.rowId} ${cell.fieldId}`, cell.value]));
@@ -155,7 +156,8 @@ export async function withReadableRelations(
     let values = row.data.values;
     for (const fieldId of foreign) {
       const value = readable.get(`${row.id} ${fieldId}`);
-      if (Array.isArray(value) && value.length !== (values[fieldId] as unknown[]).length) values = { ...values, [fieldId]: value };
+      if (value === null && values[fieldId] !== undefined && values[fieldId] !== null) values = { ...values, [fieldId]: null };
+      else if (Array.isArray(value) && value.length !== (values[fieldId] as unknown[]).length) values = { ...values, [fieldId]: value };
     }
     return values === row.data.values ? row : { ...row, data: { ...row.data, values } };
   });
@@ -166,7 +168,7 @@ export async function withReadableRelations(
  * another database (value and version: a view keeps what it has and reads the row for its own).
  */
 export function forEveryone(config: DatabaseConfig, databaseId: string, rows: WireRow[]): WireRow[] {
-  const foreign = foreignRelations(config, databaseId);
+  const foreign = new Map([...foreignRelations(config, databaseId), ...foreignOriginals(databaseId, config)]);
   if (foreign.size === 0) return rows;
   return rows.map((row) => {
     const values = { ...row.data.values };
@@ -187,7 +189,9 @@ export async function withReadableCells<C extends { rowId: string; fieldId: stri
   config: DatabaseConfig,
   cells: C[],
 ): Promise<C[]> {
+  const originals = foreignOriginals(databaseId, config);
   const foreign = foreignRelations(config, databaseId);
+  cells = await withReadableOriginals(db, viewerId, originals, cells);
   if (!cells.some((cell) => foreign.has(cell.fieldId) && Array.isArray(cell.value))) return cells;
   const readable = new Map<string, Set<string>>();
   for (const target of new Set(foreign.values())) {
@@ -198,6 +202,33 @@ export async function withReadableCells<C extends { rowId: string; fieldId: stri
     const target = foreign.get(cell.fieldId);
     if (target === undefined || !Array.isArray(cell.value)) return cell;
     return { ...cell, value: (cell.value as string[]).filter((id) => readable.get(target)!.has(id)) };
+  });
+}
+
+/**
+ * Cells of rollups showing originals of another database's rows as `viewerId` may be given them:
+ * their values to readers of that database only, empty to others (docs/relations.md «Rollups»).
+ */
+async function withReadableOriginals<C extends { fieldId: string; value: RowValue }>(
+  db: Kysely<Database>,
+  viewerId: string | null,
+  originals: ReadonlyMap<string, string>,
+  cells: C[],
+): Promise<C[]> {
+  if (!cells.some((cell) => originals.has(cell.fieldId) && cell.value !== null)) return cells;
+  const readable = new Map<string, boolean>();
+  for (const target of new Set(originals.values()))
+    readable.set(
+      target,
+      viewerId !== null &&
+        (await authorizedDatabase(db, viewerId, target, 'read').then(
+          () => true,
+          () => false,
+        )),
+    );
+  return cells.map((cell) => {
+    const target = originals.get(cell.fieldId);
+    return target === undefined || readable.get(target) ? cell : { ...cell, value: null };
   });
 }
 
@@ -359,6 +390,8 @@ export async function syncMirrors(
     }
     mirrored.push(...(await recomputeFormulas(trx, mirror.block.id, mirror.config, [...new Set(mirrored.map((c) => c.rowId))], userId, changes)));
     if (mirrored.length > 0) events.push(...cellsWritten({ block: mirror.block, holder: mirror.holder }, rows, mirrored, changes, mirror.config));
+    // Rollups reading the other side's rows changed here (their own ones were computed above).
+    events.push(...(await recomputeRowReaders(trx, [...new Set(mirrored.map((cell) => cell.rowId))], userId)));
   }
   return events;
 }

@@ -27,7 +27,7 @@ import type { DomainEvent } from '../../events/events';
 import { takenPageIds } from '../../repositories/pages';
 import type { WireRow } from '../../../schema/database';
 import { nowIso } from '../../time';
-import { recomputeFormulas } from './formulas';
+import { recomputeFormulas, recomputeRowReaders } from './formulas';
 import { computeNewRows } from './uniqueIds';
 import { assertPeopleNameable } from './people';
 import { forEveryone, lockTwoWay, mirroredRowIds, relationValues, syncMirrors, withReadableRelations } from './relations';
@@ -227,6 +227,7 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     for (const [i, id] of ids.entries()) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, setValues[i] ?? set.value, userId));
     mirrors = await syncMirrors(trx, userId, block.id, config, cells);
     cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
+    mirrors.push(...(await recomputeRowReaders(trx, ids, userId)));
     return cells;
   });
   // Moved in one view's own order alone (no cell written): the other views need not read again
@@ -249,19 +250,26 @@ export function restoreDatabaseRows(db: Kysely<Database>, userId: string, databa
 
 async function trashOrRestore(db: Kysely<Database>, userId: string, databaseId: string, ids: readonly string[], trash: boolean): Promise<RowsOutcome> {
   const { block, holder } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  let readers: DomainEvent[] = [];
   const changed = await rowsChange(db, holder, async (trx) => {
     await lockPageRows(trx, ids);
     const found = (await findRowPages(trx, block.id, ids)).filter((p) => p.in_trash === (trash ? 0 : 1)).map((p) => p.id);
     if (trash) await trashRows(trx, block.id, found, userId);
     else await restoreRows(trx, block.id, found);
+    // Rollups counting these rows (a row in the trash is no related row: docs/relations.md «Rollups»).
+    readers = await recomputeRowReaders(trx, found, userId);
     return found;
   });
-  if (!trash) return rowsTold(db, userId, { block, holder }, changed);
+  if (!trash) {
+    const told = await rowsTold(db, userId, { block, holder }, changed);
+    told.events.push(...readers);
+    return told;
+  }
   return {
     block,
     holder,
     ids: changed,
     rows: [],
-    events: [{ kind: 'rowsChanged', holderId: holder.id, databaseId: block.id, change: { kind: 'removed', ids: changed }, at: nowIso() }],
+    events: [{ kind: 'rowsChanged', holderId: holder.id, databaseId: block.id, change: { kind: 'removed', ids: changed }, at: nowIso() }, ...readers],
   };
 }

@@ -11,6 +11,7 @@ import {
   timelineWithout,
   valueProblem,
   withNewOptions,
+  type DatabaseConfig,
   type DatabaseData,
   type DatabaseField,
   type DatabaseLayout,
@@ -44,6 +45,7 @@ import { authorizedDatabase } from './database';
 import { assertFormulasHold, formulaPlan } from './formulas';
 import { recomputeAllFormulas, wakeFormulaJobs } from './formulaJobs';
 import { checkedRelationField, syncMirrors } from './relations';
+import { checkedRollupField, databasesReading, holderOf, rollupFieldsOf, rollupsReading } from './rollups';
 import { numberRows, reprefix } from './uniqueIds';
 import { writablePage } from '../../policies/page';
 
@@ -156,8 +158,9 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
     }
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
     assertFormulasHold(data.config, config, fieldId);
-    // A formula's column is computed for every row: at once, or in the background for a big database (docs/formulas.md).
-    if (field.type === 'formula') computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
+    await checkedRollupField(trx, id, config, field);
+    // A formula's or a rollup's column is computed for every row: at once, or in the background for a big database (docs/formulas.md).
+    if (field.type === 'formula' || field.type === 'rollup') computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
     // A unique ID: every row numbered, in the order rows were made.
     if (field.type === 'uniqueId') numbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length > 0;
     return { data: { ...data, config, view }, result: fieldId };
@@ -243,6 +246,41 @@ async function unpairMirror(
   }
 }
 
+/** A relation some rollups of the database read is not deleted nor made another thing (422, the rollups named). */
+function assertNoRollupReads(config: DatabaseConfig, fieldId: string): void {
+  const readers = rollupsReading(config, fieldId);
+  if (readers.length === 0) return;
+  const names = readers.map((id) => `«${config.fields[id].name}»`).join(', ');
+  throw invalid(`rollups read this relation: ${names}`, [{ path: 'field', message: `Связь читают сводки: ${names}` }]);
+}
+
+/**
+ * A field of `databaseId` changed or deleted: the databases whose rollups read it compute them
+ * again, every row (in the background for a big one), and their views hear it.
+ */
+async function recomputeReaders(db: Kysely<Database>, changer: Changer, databaseId: string, fieldId: string): Promise<DomainEvent[]> {
+  const events: DomainEvent[] = [];
+  for (const readerId of await databasesReading(db, databaseId)) {
+    const reader = await holderOf(db, readerId);
+    if (!reader) continue;
+    const config = databaseData(reader.block).config;
+    if (!rollupFieldsOf(config).some(([, rollup]) => rollup.targetFieldId === fieldId)) continue;
+    const recomputed = await db.transaction().execute((trx) => recomputeAllFormulas(trx, readerId, reader.holder.id, config, changer.userId));
+    const event = (change: EventOf<'rowsChanged'>['change']): DomainEvent => ({
+      kind: 'rowsChanged',
+      holderId: reader.holder.id,
+      databaseId: readerId,
+      change,
+      at: nowIso(),
+    });
+    if ('queued' in recomputed) {
+      events.push(event({ kind: 'computing', ...recomputed.queued }));
+      wakeFormulaJobs();
+    } else if (recomputed.computed > 0) events.push(event({ kind: 'reset' }));
+  }
+  return events;
+}
+
 /** What a field change did to the formulas of every row: computed (how many cells), queued (the progress to tell), or nothing. */
 type Recomputed = { computed: number } | { queued: FormulaProgress } | null;
 
@@ -300,7 +338,12 @@ export async function updateField(
     const { report, field, rewrites } = await planRetype(trx, id, fieldId, before, next);
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
     assertFormulasHold(data.config, config, fieldId);
+    const relinked = before.type === 'relation' && (field.type !== 'relation' || field.databaseId !== before.databaseId);
+    if (relinked) assertNoRollupReads(data.config, fieldId);
+    await checkedRollupField(trx, id, config, field);
     await rewriteCells(trx, field, rewrites, changer.userId);
+    // A relation no more (or naming another database, its cells cleared): its links go.
+    if (relinked) await trx.deleteFrom('row_links').where('database_id', '=', id).where('field_id', '=', fieldId).execute();
     // A unique ID: rows without a number get one (a field retyped to it); a new prefix, its cells' text.
     if (field.type === 'uniqueId') {
       renumbered = (await numberRows(trx, id, config, 'all', changer.userId, undefined, fieldId)).length > 0;
@@ -313,10 +356,21 @@ export async function updateField(
     const { name: _was, ...beforeRest } = before;
     const { name: _is, ...afterRest } = field;
     const read = formulaPlan(config).order.some((p) => p.formula.references.includes(fieldId));
-    if (field.type === 'formula' || before.type === 'formula' || (read && JSON.stringify(beforeRest) !== JSON.stringify(afterRest)))
+    const rolled = rollupFieldsOf(config).some(([, rollup]) => rollup.relationFieldId === fieldId);
+    if (
+      field.type === 'formula' ||
+      before.type === 'formula' ||
+      field.type === 'rollup' ||
+      before.type === 'rollup' ||
+      ((read || rolled) && JSON.stringify(beforeRest) !== JSON.stringify(afterRest))
+    )
       computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
     return { data: { ...data, config, view: withoutDeadConditions(data, fieldId, field) }, result: report };
   });
+  // Rollups of other databases reading this field: computed again (its values may read otherwise now).
+  const { name: _old, ...wasRest } = was ?? { name: '' };
+  const { name: _new, ...nextRest } = next;
+  if (JSON.stringify(wasRest) !== JSON.stringify(nextRest)) outcome.events.push(...(await recomputeReaders(db, changer, databaseId, fieldId)));
   // A pair made, or one left: the other database's mirror field follows.
   if (!samePair(was, next))
     outcome.events.push(...(await unpairMirror(db, changer, databaseId, fieldId, was)), ...(await pairMirror(db, changer, databaseId, fieldId, next)));
@@ -406,8 +460,9 @@ export async function deleteField(db: Kysely<Database>, changer: Changer, databa
     was = fieldOf(data.config, fieldId);
     if (!fieldOf(data.config, fieldId)) throw notFound('field');
     const { [fieldId]: _gone, ...fields } = data.config.fields;
-    // A field a formula reads stays until the formula no longer reads it (422, the formulas named).
+    // A field a formula reads stays until the formula no longer reads it (422, the formulas named); a relation a rollup reads, likewise.
     assertFormulasHold(data.config, { fields }, fieldId);
+    assertNoRollupReads(data.config, fieldId);
     const view = copyView(data.view);
     for (const layout of view.layouts) {
       layout.orderedFields = layout.orderedFields.filter((f) => f.fieldId !== fieldId);
@@ -429,6 +484,8 @@ export async function deleteField(db: Kysely<Database>, changer: Changer, databa
   });
   // A two-way relation deleted: its mirror stays, one-way (as Notion keeps it unless asked).
   outcome.events.push(...(await unpairMirror(db, changer, databaseId, fieldId, was)));
+  // Rollups of other databases reading it: empty now.
+  outcome.events.push(...(await recomputeReaders(db, changer, databaseId, fieldId)));
   return outcome;
 }
 

@@ -5,7 +5,7 @@ import { inChunks } from '../../db/inChunks';
 import type { Database, DatabaseCellTable } from '../../db/types';
 import { bumpRevisions } from '../../repositories/databaseRevisions';
 import { cellsOfField, rewriteCells, upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
-import { recomputeFormulas } from './formulas';
+import { recomputeFormulas, recomputeRowReaders } from './formulas';
 import { nowIso } from '../../time';
 
 /*
@@ -148,4 +148,6 @@ export async function computeNewRows(
 ): Promise<void> {
   await numberRows(trx, databaseId, config, rowIds, userId);
   await recomputeFormulas(trx, databaseId, config, rowIds, userId);
+  // Rows already naming these (an import brings both sides, the naming side first): their rollups.
+  await recomputeRowReaders(trx, rowIds, userId);
 }

@@ -6,7 +6,7 @@ import type { Database, PageRow } from '../../db/types';
 import { forbidden, invalidField, notFound } from '../../errors';
 import { assertNotInTrash, authorizePage } from '../../policies/page';
 import { databaseData, findDatabaseBlock, writeCellOver, type WrittenCell } from '../../repositories/databases';
-import { recomputeFormulas } from '../databases/formulas';
+import { recomputeFormulas, recomputeRowReaders } from '../databases/formulas';
 import { findFile } from '../../repositories/files';
 import { loadPage, publishPage, updatePageFields, type PageFieldsUpdate } from '../../repositories/pages';
 import type { DomainEvent, WithEvents } from '../../events/events';
@@ -51,6 +51,7 @@ export async function updatePage(
     fields = { is_public: 0, published_by: null, published_at: null };
   }
   let computed: WrittenCell[] = [];
+  let readers: DomainEvent[] = [];
   const updated =
     page.database_id !== null && fields.title !== undefined
       ? await db.transaction().execute(async (trx) => {
@@ -59,6 +60,8 @@ export async function updatePage(
           // A row's title read by its database's formulas (docs/formulas.md).
           const database = await findDatabaseBlock(trx, page.database_id!);
           if (database) computed = await recomputeFormulas(trx, database.id, databaseData(database).config, [page.id], userId);
+          // Rollups reading the row's title, in other databases too (docs/relations.md «Rollups»).
+          readers = await recomputeRowReaders(trx, [page.id], userId);
           return changed;
         })
       : await updatePageFields(db, page, fields);
@@ -75,6 +78,7 @@ export async function updatePage(
           },
         ]
       : []),
+    ...readers,
     { kind: 'treeChanged', page: updated },
     { kind: 'pageChanged', page: updated, at: updated.updated_at },
   ];

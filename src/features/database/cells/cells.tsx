@@ -147,7 +147,8 @@ export const CellContent = memo(function CellContent({
     case 'number':
       return <span className="db-number">{displayText(field, value)}</span>;
     case 'formula':
-      // A row where the formula fails says so (its message on hover and to screen readers).
+    case 'rollup':
+      // A row where the formula (or rollup) fails says so (its message on hover and to screen readers).
       if (typeof value === 'object' && !Array.isArray(value) && 'error' in value)
         return (
           <span className="db-formula-error" title={displayText(field, value)}>

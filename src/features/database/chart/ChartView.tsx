@@ -231,8 +231,10 @@ function ChartSetup({
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const fields = Object.entries(db.config.fields).filter(([, f]) => f.type !== 'files' && f.type !== 'relation');
-  // Numbers, and the formulas that give numbers.
-  const numbers = fields.filter(([id, f]) => asStoredField(db.config.fields, id).type === 'number' && (f.type === 'number' || f.type === 'formula'));
+  // Numbers, and the formulas and rollups that give numbers.
+  const numbers = fields.filter(
+    ([id, f]) => asStoredField(db.config.fields, id).type === 'number' && (f.type === 'number' || f.type === 'formula' || f.type === 'rollup'),
+  );
   const current = chart ?? defaultChart(db.config);
   const change = (patch: Partial<ChartConfig>) => onChange({ ...current, ...patch });
   const dateLike = (fieldId: string) => !!db.config.fields[fieldId] && DATE_LIKE_TYPES.has(asStoredField(db.config.fields, fieldId).type as DatabaseFieldType);

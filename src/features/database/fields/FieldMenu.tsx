@@ -25,6 +25,7 @@ import type { GridColumn } from './columns';
 import { withOrderedField } from './columns';
 import { useDatabase } from '../context';
 import { OptionsEditor } from './OptionsEditor';
+import { firstRelationId, RollupSettings } from './RollupSettings';
 
 /** A short sign of each field type, before its name in the header (an icon where the fonts have no fitting sign). */
 export const TYPE_ICONS: Record<DatabaseFieldType, ReactNode> = {
@@ -47,13 +48,18 @@ export const TYPE_ICONS: Record<DatabaseFieldType, ReactNode> = {
   editedTime: '◷',
   editedBy: '☺',
   uniqueId: '№',
+  rollup: '∑',
 };
 
 /** Types a field can be made of, or turned into (all of them). */
 export const FIELD_TYPES = DATABASE_FIELD_TYPES;
 
-/** A field of another type, keeping its name (and its options when both types have them). */
-export function retyped(field: DatabaseField, type: DatabaseFieldType): DatabaseField {
+/**
+ * A field of another type, keeping its name (and its options when both types have them). `fields`:
+ * the database's other fields — a rollup reads through the first relation among them (the
+ * type is offered only when there is one: `unavailableTypes`).
+ */
+export function retyped(field: DatabaseField, type: DatabaseFieldType, fields: Readonly<Record<string, DatabaseField>> = {}): DatabaseField {
   const options: SelectOption[] = hasOptions(field) ? field.options.map(({ id, name, color }) => (color ? { id, name, color } : { id, name })) : [];
   switch (type) {
     case 'select':
@@ -68,13 +74,16 @@ export function retyped(field: DatabaseField, type: DatabaseFieldType): Database
     case 'formula':
       // Written in the column's dialog (FormulaEditor): no values until then.
       return { name: field.name, type, expression: '' };
+    case 'rollup':
+      // Its relation, field and calculation chosen in the column's menu (RollupSettings) afterwards.
+      return { name: field.name, type, relationFieldId: firstRelationId(fields) ?? '', targetFieldId: MAIN_FIELD_ID, calculation: 'countAll' };
     default:
       return { name: field.name, type } as DatabaseField;
   }
 }
 
-/** A new field of a type with a name. */
-export function newField(name: string, type: DatabaseFieldType): DatabaseField {
+/** A new field of a type with a name (`fields`: the database's, as `retyped` takes them). */
+export function newField(name: string, type: DatabaseFieldType, fields: Readonly<Record<string, DatabaseField>> = {}): DatabaseField {
   if (type === 'status') {
     return {
       name,
@@ -86,7 +95,18 @@ export function newField(name: string, type: DatabaseFieldType): DatabaseField {
       ],
     };
   }
-  return retyped({ name, type: 'text' }, type);
+  return retyped({ name, type: 'text' }, type, fields);
+}
+
+/** The database's fields but one (a field being retyped is not a relation a rollup of it can read through). */
+function fieldsBut(fields: Readonly<Record<string, DatabaseField>>, fieldId: string): Record<string, DatabaseField> {
+  const { [fieldId]: _, ...rest } = fields;
+  return rest;
+}
+
+/** Types that cannot be chosen with these fields, each with why: a rollup needs a relation to read through. */
+export function unavailableTypes(fields: Readonly<Record<string, DatabaseField>>): Partial<Record<DatabaseFieldType, 'needsRelation'>> {
+  return firstRelationId(fields) === undefined ? { rollup: 'needsRelation' } : {};
 }
 
 interface ColumnHeaderProps {
@@ -129,19 +149,34 @@ export const ColumnHeader = memo(function ColumnHeader({ column, layout, width, 
   );
 });
 
-/** The field types to pick from, each with its icon (a field's «Тип» submenu, a new field's menu). */
-function FieldTypeItems({ types, onPick }: { types: readonly DatabaseFieldType[]; onPick(type: DatabaseFieldType): void }) {
+/**
+ * The field types to pick from, each with its icon (a field's «Тип» submenu, a new field's menu);
+ * one that cannot be chosen now is shown disabled with why («Сводка — Сначала добавьте связь»).
+ */
+function FieldTypeItems({
+  types,
+  unavailable = {},
+  onPick,
+}: {
+  types: readonly DatabaseFieldType[];
+  unavailable?: Partial<Record<DatabaseFieldType, 'needsRelation'>>;
+  onPick(type: DatabaseFieldType): void;
+}) {
   const { t } = useTranslation('automation');
   return (
     <div className="db-menu-types" role="group" aria-label={t('database.fieldType')}>
-      {types.map((type) => (
-        <button key={type} type="button" className="menu-item" onClick={() => onPick(type)}>
-          <span className="menu-item-icon" aria-hidden>
-            {TYPE_ICONS[type]}
-          </span>
-          {t(`database.types.${type}`)}
-        </button>
-      ))}
+      {types.map((type) => {
+        const why = unavailable[type];
+        return (
+          <button key={type} type="button" className="menu-item" disabled={why !== undefined} onClick={() => onPick(type)}>
+            <span className="menu-item-icon" aria-hidden>
+              {TYPE_ICONS[type]}
+            </span>
+            {t(`database.types.${type}`)}
+            {why === 'needsRelation' && <span className="db-type-hint">{t('database.rollup.needsRelation')}</span>}
+          </button>
+        );
+      })}
     </div>
   );
 }
@@ -155,6 +190,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
   const [report, setReport] = useState<{ type: DatabaseFieldType; report: RetypeReport } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const main = fieldId === MAIN_FIELD_ID;
+  const others = fieldsBut(db.config.fields, fieldId);
 
   const rename = async () => {
     if (name.trim() === field.name || name.trim() === '') return;
@@ -162,7 +198,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
   };
   const retype = async (type: DatabaseFieldType) => {
     if (type === field.type) return;
-    const next = retyped({ ...field, name: name.trim() || field.name }, type);
+    const next = retyped({ ...field, name: name.trim() || field.name }, type, others);
     try {
       const dry = await db.api.retypeReport(db.databaseId, fieldId, next);
       if (dry.dropped > 0) {
@@ -176,7 +212,7 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
   };
   const applyRetype = async (type: DatabaseFieldType) => {
     try {
-      const { block } = await db.api.updateField(db.databaseId, fieldId, retyped({ ...field, name: name.trim() || field.name }, type));
+      const { block } = await db.api.updateField(db.databaseId, fieldId, retyped({ ...field, name: name.trim() || field.name }, type, others));
       db.apply(block);
       onClose();
     } catch {
@@ -273,10 +309,13 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
           {t('database.fieldType')}: {t(`database.types.${field.type}`)}
         </button>
       )}
-      {types && <FieldTypeItems types={FIELD_TYPES.filter((type) => type !== field.type)} onPick={(type) => void retype(type)} />}
+      {types && (
+        <FieldTypeItems types={FIELD_TYPES.filter((type) => type !== field.type)} unavailable={unavailableTypes(others)} onPick={(type) => void retype(type)} />
+      )}
       {field.type === 'formula' && <FormulaEditor fieldId={fieldId} field={field} />}
       {field.type === 'uniqueId' && <PrefixEditor fieldId={fieldId} field={field} />}
       {field.type === 'relation' && <RelationSettings fieldId={fieldId} field={field} />}
+      {field.type === 'rollup' && <RollupSettings fieldId={fieldId} field={field} />}
       {field.type === 'number' && (
         <label className="db-menu-row">
           {t('database.numberFormat')}
@@ -376,7 +415,9 @@ export const AddFieldButton = memo(function AddFieldButton({ layout, width, colI
     const fallback = t(`database.types.${type}`);
     try {
       const last = layout.orderedFields[layout.orderedFields.length - 1]?.fieldId;
-      db.apply(await db.api.addField(db.databaseId, newField(name.trim() || fallback, type), { id: newId(), ...(last ? { placeAfter: last } : {}) }));
+      db.apply(
+        await db.api.addField(db.databaseId, newField(name.trim() || fallback, type, db.config.fields), { id: newId(), ...(last ? { placeAfter: last } : {}) }),
+      );
       setOpen(false);
       setName('');
     } catch {
@@ -406,7 +447,7 @@ export const AddFieldButton = memo(function AddFieldButton({ layout, width, colI
             autoFocus
             onChange={(e) => setName(e.target.value)}
           />
-          <FieldTypeItems types={FIELD_TYPES} onPick={(type) => void add(type)} />
+          <FieldTypeItems types={FIELD_TYPES} unavailable={unavailableTypes(db.config.fields)} onPick={(type) => void add(type)} />
         </Popover>
       )}
     </div>

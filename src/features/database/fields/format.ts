@@ -1,5 +1,6 @@
 import type { DatabaseField, DateRange, NumberFormat, RowValue } from '../../../../schema/blocks/database';
 import { valueToText } from '../../../../schema/database';
+import { PERCENT_CALCULATIONS } from '../../../../schema/formula/rollup';
 
 /** How a number shows in a column of each format (ru-RU: spaces between thousands, a comma for decimals). */
 const NUMBER_FORMATTERS: Record<NumberFormat, Intl.NumberFormat> = {
@@ -55,6 +56,9 @@ export function displayText(field: DatabaseField, value: RowValue | undefined, u
       return value === true ? '✓' : '';
     case 'formula':
       return formulaText(value);
+    case 'rollup':
+      // Stored like a formula's value; a percent (0–100) with «%» after it, as a number field of that format.
+      return typeof value === 'number' && PERCENT_CALCULATIONS.has(field.calculation) ? formatNumber(value, 'percent') : formulaText(value);
     default:
       return valueToText(field, value, { userName });
   }

@@ -76,8 +76,9 @@ export const CalculationCell = memo(function CalculationCell({
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const calculation = layout.calculations?.[column.fieldId];
-  // A formula is calculated as the type it gives (sum and average of a formula that gives numbers).
-  const shownAs = column.field.type === 'formula' ? (asStoredField(db.config.fields, column.fieldId) as DatabaseField) : column.field;
+  // A formula or a rollup is calculated as the type it gives (sum and average of a formula that gives numbers).
+  const computed = column.field.type === 'formula' || column.field.type === 'rollup';
+  const shownAs = computed ? (asStoredField(db.config.fields, column.fieldId) as DatabaseField) : column.field;
   const choose = (next: Calculation | null) => {
     const calculations = { ...(layout.calculations ?? {}) };
     if (next) calculations[column.fieldId] = next;
