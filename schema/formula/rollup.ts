@@ -1,4 +1,4 @@
-import type { RollupCalculation } from '../blocks/database';
+import { fieldOf, type DatabaseConfig, type DatabaseField, type RollupCalculation } from '../blocks/database';
 import { formatValue } from './functions';
 import { isDate, type FormulaDate, type FormulaType, type FormulaValue } from './values';
 
@@ -121,4 +121,36 @@ export function rollupValue(calculation: RollupCalculation, values: readonly For
       return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     }
   }
+}
+
+export type RollupField = Extract<DatabaseField, { type: 'rollup' }>;
+
+/** The rollup fields of a config. */
+export function rollupFieldsOf(config: DatabaseConfig): Array<[string, RollupField]> {
+  return Object.entries(config.fields).filter((entry): entry is [string, RollupField] => entry[1].type === 'rollup');
+}
+
+/** The database a relation field names (its own when it names none); null for another field. */
+export const relationTarget = (databaseId: string, field: DatabaseField | undefined): string | null =>
+  field?.type === 'relation' ? (field.databaseId ?? databaseId) : null;
+
+/**
+ * The rollups of a database showing originals of another database's rows, each with that database
+ * (docs/relations.md «Rollups»: their values go to readers of it only): over a relation to it, or
+ * over a relation within this database to such a rollup (its originals are the other's).
+ */
+export function foreignOriginals(databaseId: string, config: DatabaseConfig): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [id, rollup] of rollupFieldsOf(config)) {
+      if (rollup.calculation !== 'showOriginal' || out.has(id)) continue;
+      const target = relationTarget(databaseId, fieldOf(config, rollup.relationFieldId));
+      const other = target === null ? undefined : target !== databaseId ? target : out.get(rollup.targetFieldId);
+      if (other === undefined) continue;
+      out.set(id, other);
+      grew = true;
+    }
+  }
+  return out;
 }

@@ -12,6 +12,8 @@ import {
 import { CHART_EMPTY_LABEL, type ChartAnswer, type ChartCategory, type ChartPoint } from '../../schema/databaseChart';
 import { listKeyIds } from '../../schema/database';
 import { asStoredField } from '../../schema/formula/field';
+import { foreignOriginals } from '../../schema/formula/rollup';
+import { invalid } from '../errors';
 import type { BlockRow, Database } from '../db/types';
 import { COMPUTED_COLUMNS, queryFields, whereSql, type RowQuery, type ViewOrders } from './databases';
 import { inChunks } from '../db/inChunks';
@@ -221,6 +223,12 @@ export async function chartRows(
   ids?: readonly string[],
 ): Promise<Map<string, ChartRow>> {
   const fields = chartFields(chart);
+  // A rollup showing another database's originals is no axis: its values would reach every reader (docs/relations.md «Rollups»).
+  const guarded = foreignOriginals(databaseId, config);
+  if (guarded.has(chart.x.fieldId) || (chart.series && guarded.has(chart.series.fieldId)))
+    throw invalid('a chart does not group by the originals of another database', [
+      { path: 'chart', message: 'Диаграмма не строится по исходным значениям другой базы' },
+    ]);
   const xSql = axisSql(axisOf(config, chart.x), 'cx');
   const sSql = chart.series ? axisSql(axisOf(config, chart.series), 'cs') : null;
   const joins = [xSql.join, sSql?.join ?? null];

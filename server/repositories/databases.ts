@@ -18,6 +18,7 @@ import {
 import { cellIndex, dateStartMs, listKeyIds, foldText, parseNumber, type NewRow, type WireGroup, type WireRow } from '../../schema/database';
 import { dateBucket, dayNumber, numberBucket, type Bucket } from '../../schema/groupBuckets';
 import { asStoredField } from '../../schema/formula/field';
+import { foreignOriginals } from '../../schema/formula/rollup';
 import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
 import type { BlockRow, CellRow, Database, DatabaseCellTable, PageRow } from '../db/types';
@@ -1397,7 +1398,13 @@ export async function groupCounts(
 ): Promise<WireGroup[]> {
   const field = fieldOf(config, fieldId);
   // No groups by a relation to another database: its rows' ids would reach readers who may not read it (docs/relations.md).
-  if (!field || (field.type === 'relation' && field.databaseId !== undefined && field.databaseId !== databaseId)) return [];
+  // Nor by a rollup showing another database's originals (its values go to that database's readers only).
+  if (
+    !field ||
+    (field.type === 'relation' && field.databaseId !== undefined && field.databaseId !== databaseId) ||
+    foreignOriginals(databaseId, config).has(fieldId)
+  )
+    return [];
   const split = people !== undefined && field.type === 'person';
   const where = whereSql(config, databaseId, query);
   const rows = await sql<{ txt: string | null; num: number | null; n: number | string; sample: string | null }>`

@@ -248,3 +248,90 @@ test('the links are what the relation cells say: filled from them by the migrati
   expectOk(await api(t, ann.cookie, 'DELETE', `${S}/database/${projects.id}/fields/tasks`));
   expect(await linksOf(projects.id)).toEqual([]);
 });
+
+test('guarded: a rollup over a database its maker cannot read is refused; formulas, groups and charts do not reveal originals of another database', async () => {
+  const { tasks, projects } = await projectsAndTasks();
+  // Bob edits the projects but cannot read the tasks: no rollup over them by him.
+  await share(t, ann, projects.page, [{ userId: bob.id, accessLevel: 'edit' }]);
+  const his = await api(t, bob.cookie, 'POST', `${S}/database/${projects.id}/fields`, {
+    id: 'peek',
+    field: { name: 'Подглядеть', type: 'rollup', relationFieldId: 'tasks', targetFieldId: 'hours', calculation: 'max' },
+  });
+  expect([his.statusCode, errorCode(his)]).toEqual([422, 'database.relation_unknown']);
+  // A whole block written with a rollup in it is refused too (set through the fields' calls).
+  const block = expectOk<WireBlock>(await api(t, ann.cookie, 'GET', `${S}/block/${projects.id}`));
+  const data = block.data as unknown as DatabaseData;
+  const patched = await api(t, ann.cookie, 'POST', `${S}/block/${projects.id}`, {
+    type: 'database',
+    data: {
+      ...data,
+      config: {
+        fields: { ...data.config.fields, peek: { name: 'Подглядеть', type: 'rollup', relationFieldId: 'tasks', targetFieldId: 'hours', calculation: 'max' } },
+      },
+    },
+    version: block.version,
+  });
+  expect([patched.statusCode, errorCode(patched)]).toEqual([422, 'validation_failed']);
+  // Ann's originals of the tasks: a formula reading them counts them but names none.
+  expectOk(
+    await addField(projects.id, 'names', {
+      name: 'Названия',
+      type: 'rollup',
+      relationFieldId: 'tasks',
+      targetFieldId: MAIN_FIELD_ID,
+      calculation: 'showOriginal',
+    }),
+  );
+  expectOk(await addField(projects.id, 'said', { name: 'Сказано', type: 'formula', expression: 'join(prop("names"), "; ")' }));
+  expect((await valuesOf(ann, projects.id, 'said'))['Сайт']).toBe('Строка; Строка; Строка');
+  // No groups and no chart by them.
+  const view = data.view.layouts[0].uid;
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${projects.id}/views/${view}`, { layout: { groupBy: { fieldId: 'names' } } }));
+  expect(expectOk<unknown[]>(await api(t, bob.cookie, 'GET', `${S}/database/${projects.id}/groups?${q({ viewId: view })}`))).toEqual([]);
+  const chart = await api(
+    t,
+    bob.cookie,
+    'GET',
+    `${S}/database/${projects.id}/chart?${q({ viewId: view, chart: { x: { fieldId: 'names' }, y: { aggregate: 'count' } } })}`,
+  );
+  expect([chart.statusCode, errorCode(chart)]).toEqual([422, 'validation_failed']);
+  expect(chart.body).not.toContain('Вёрстка');
+  expect(tasks.id).toBeTruthy();
+});
+
+test('kept current through the pages’ trash, and through a formula of the other database changed', async () => {
+  const { tasks, projects } = await projectsAndTasks();
+  expectOk(await addField(tasks.id, 'double', { name: 'Вдвое', type: 'formula', expression: 'prop("hours") * 2' }));
+  expectOk(await addField(projects.id, 'sum', { name: 'Сумма', type: 'rollup', relationFieldId: 'tasks', targetFieldId: 'double', calculation: 'sum' }));
+  expect((await valuesOf(ann, projects.id, 'sum'))['Сайт']).toBe(32);
+  // A task's page into the trash (the pages' API, as the sidebar does) and back.
+  expectOk(await api(t, ann.cookie, 'DELETE', `${S}/element/${tasks.rows['Сервер'].id}`));
+  expect((await valuesOf(ann, projects.id, 'sum'))['Сайт']).toBe(16);
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/trash/${tasks.rows['Сервер'].id}/restore`));
+  expect((await valuesOf(ann, projects.id, 'sum'))['Сайт']).toBe(32);
+  // The formula the rollup reads changed: computed again there, then here.
+  expectOk(
+    await api(t, ann.cookie, 'POST', `${S}/database/${tasks.id}/fields/double`, { field: { name: 'Вдвое', type: 'formula', expression: 'prop("hours") * 3' } }),
+  );
+  expect((await valuesOf(ann, projects.id, 'sum'))['Сайт']).toBe(48);
+});
+
+test('two people writing both sides of rollups reading each other at once: every write lands, the figures agree', async () => {
+  const tasks = await database('Задачи-гонка', { hours: { name: 'Часы', type: 'number' } }, [
+    { title: 'А', values: { hours: 1 } },
+    { title: 'Б', values: { hours: 2 } },
+  ]);
+  const projects = await database('Проекты-гонка', { budget: { name: 'Бюджет', type: 'number' } }, [{ title: 'П', values: { budget: 10 } }]);
+  expectOk(await addField(projects.id, 'tasks', { name: 'Задачи', type: 'relation', databaseId: tasks.id, twoWay: { fieldId: 'project' } }));
+  expectOk(await write(ann, projects.rows['П'], 'tasks', [tasks.rows['А'].id, tasks.rows['Б'].id]));
+  expectOk(await addField(projects.id, 'hours', { name: 'Часы', type: 'rollup', relationFieldId: 'tasks', targetFieldId: 'hours', calculation: 'sum' }));
+  expectOk(await addField(tasks.id, 'budget', { name: 'Бюджет', type: 'rollup', relationFieldId: 'project', targetFieldId: 'budget', calculation: 'sum' }));
+  await share(t, ann, projects.page, [{ userId: bob.id, accessLevel: 'edit' }]);
+  await share(t, ann, tasks.page, [{ userId: bob.id, accessLevel: 'edit' }]);
+  for (let round = 1; round <= 8; round++) {
+    const answers = await Promise.all([write(ann, tasks.rows['А'], 'hours', round * 10), write(bob, projects.rows['П'], 'budget', round * 100)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+  }
+  expect((await valuesOf(ann, projects.id, 'hours'))['П']).toBe(82);
+  expect(await valuesOf(ann, tasks.id, 'budget')).toEqual({ А: 800, Б: 800 });
+});

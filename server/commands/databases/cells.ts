@@ -7,9 +7,11 @@ import { lockPageRows } from '../../db/locks';
 import { AppError, invalid } from '../../errors';
 import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
 import type { DomainEvent } from '../../events/events';
-import { recomputeFormulas, recomputeRowReaders } from './formulas';
+import { recomputeFormulas } from './formulas';
+import { recomputeRowReaders } from './formulaJobs';
 import { assertPeopleNameable } from './people';
 import { lockTwoWay, mirroredRowIds, relationValues, syncMirrors } from './relations';
+import { readerRowIds } from './rollups';
 import { authorizeRowEdits, authorizedDatabase, authorizedRow, cellsWritten, checkedCell, liveConfig, type AuthorizedDatabase } from './database';
 
 /*
@@ -63,10 +65,12 @@ export async function writeCell(
   const [value] = await relationValues(db, userId, block.id, data.config, [{ path: 'value', fieldId, value: asked, rowId }]);
   // A two-way relation: the other database's rows it names now and will name change too, locked with this one.
   const mirrored = await mirroredRowIds(db, block.id, data.config, [{ path: 'value', fieldId, value, rowId }]);
+  // Rows whose rollups read this one: locked with it, in one order (docs/relations.md «Rollups»).
+  const naming = await readerRowIds(db, [row.id]);
   const changes: CellChange[] = [];
   const { written, computed, mirrors } = await db.transaction().execute(async (trx) => {
     await lockTwoWay(trx, block.id, data.config, [fieldId]);
-    await lockPageRows(trx, [row.id, ...mirrored]);
+    await lockPageRows(trx, [row.id, ...mirrored, ...naming]);
     // A retype or an option removed in between: the value is checked against the field as it is now (a person field's people too).
     const config = await liveConfig(trx, block.id);
     const field = checkedCell(config, fieldId, value);
@@ -136,6 +140,7 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
     data.config,
     cells.map((c, i) => ({ path: `cells.${i}.value`, fieldId: c.fieldId, value: values[i], rowId: c.rowId })),
   );
+  const readers = await readerRowIds(db, [...rows.keys()]);
   const changes: CellChange[] = [];
   const outcome = await db.transaction().execute(async (trx) => {
     await lockTwoWay(
@@ -144,7 +149,7 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
       data.config,
       cells.map((c) => c.fieldId),
     );
-    await lockPageRows(trx, [...rows.keys(), ...mirrored]);
+    await lockPageRows(trx, [...rows.keys(), ...mirrored, ...readers]);
     const config = await liveConfig(trx, block.id);
     await assertPeopleNameable(
       trx,

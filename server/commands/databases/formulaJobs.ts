@@ -11,7 +11,10 @@ import type { CellChange } from '../../repositories/databases';
 import { nowIso } from '../../time';
 import { databaseData } from '../../repositories/databases';
 import { liveConfig } from './database';
-import { formulaPlan, recomputeFormulas, recomputeRowReaders } from './formulas';
+import { formulaPlan, recomputeFormulas } from './formulas';
+import { cellsWritten } from './database';
+import { holderOf, recomputeDependents } from './rollups';
+import { findRowPages } from '../../repositories/databases';
 
 /*
  * A changed formula over a big database (docs/formulas.md «A changed formula over many rows»):
@@ -77,14 +80,18 @@ export async function recomputeAllFormulas(
   holderId: string,
   config: DatabaseConfig,
   userId: string,
-): Promise<{ computed: number } | { queued: FormulaProgress }> {
+): Promise<{ computed: number; events: DomainEvent[] } | { queued: FormulaProgress }> {
   const { n } = await trx
     .selectFrom('pages')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('database_id', '=', databaseId)
     .executeTakeFirstOrThrow();
   const total = Number(n);
-  if (total <= inlineRows) return { computed: (await recomputeFormulas(trx, databaseId, config, 'all', userId)).length };
+  if (total <= inlineRows) {
+    // Links stay (no relation cell changed); the rows naming those computed follow.
+    const written = await recomputeFormulas(trx, databaseId, config, 'all', userId, undefined, { relink: false });
+    return { computed: written.length, events: await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], userId) };
+  }
   const fieldIds = Object.entries(config.fields)
     .filter(([, field]) => field.type === 'formula' || field.type === 'rollup')
     .map(([id]) => id);
@@ -200,7 +207,7 @@ export async function runFormulaJob(
       const config = await liveConfig(trx, job.database_id);
       const changes: CellChange[] = [];
       const computing = performance.now();
-      const written = await recomputeFormulas(trx, job.database_id, config, ids, job.user_id, changes);
+      const written = await recomputeFormulas(trx, job.database_id, config, ids, job.user_id, changes, { relink: false });
       // Rollups of other databases reading the values computed here (docs/relations.md «Rollups»).
       const readers = await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], job.user_id);
       stats.computeMs += ms(computing);
@@ -374,4 +381,40 @@ class FormulaWorker extends BackgroundLoop {
 
 export function formulaWorker(db: Kysely<Database>, log: LoopLog, dispatch: (events: DomainEvent[]) => Promise<void>): BackgroundLoop {
   return new FormulaWorker(db, log, dispatch);
+}
+
+/** Rows naming changed rows computed in the change itself up to this many per database; past it, the database's job (every row). */
+const READERS_INLINE = 1_000;
+
+/**
+ * After rows changed (a cell, a title, a new row, rows trashed or restored, formulas computed), in
+ * the transaction that changed them: the rollups reading those rows, in other databases and this
+ * one, computed again with the formulas of their rows (rollups.ts `recomputeDependents`); the
+ * events of the cells written, for those databases' views. A database where more than
+ * READERS_INLINE rows name them computes in the background instead (its views hear `computing`).
+ */
+export function recomputeRowReaders(trx: Transaction<Database>, rowIds: readonly string[], userId: string): Promise<DomainEvent[]> {
+  return recomputeDependents(trx, rowIds, async (tx, databaseId, config, ids, changes) => {
+    const target = await holderOf(tx, databaseId);
+    if (!target) return { events: [], changedRows: [] };
+    const tell = (change: EventOf<'rowsChanged'>['change']): DomainEvent => ({
+      kind: 'rowsChanged',
+      holderId: target.holder.id,
+      databaseId,
+      change,
+      at: nowIso(),
+    });
+    if (ids.length > READERS_INLINE) {
+      const all = await recomputeAllFormulas(tx, databaseId, target.holder.id, config, userId);
+      if ('queued' in all) {
+        wakeFormulaJobs();
+        return { events: [tell({ kind: 'computing', ...all.queued })], changedRows: [] };
+      }
+      return { events: [...all.events, tell({ kind: 'reset' })], changedRows: [] };
+    }
+    const written = await recomputeFormulas(tx, databaseId, config, ids, userId, changes, { relink: false });
+    if (written.length === 0) return { events: [], changedRows: [] };
+    const rows = new Map((await findRowPages(tx, databaseId, ids)).map((row) => [row.id, row]));
+    return { events: cellsWritten(target, rows, written, changes, config), changedRows: [...new Set(written.map((cell) => cell.rowId))] };
+  });
 }

@@ -9,9 +9,7 @@ import { inChunks } from '../../db/inChunks';
 import { invalid } from '../../errors';
 import { bumpRevisions } from '../../repositories/databaseRevisions';
 import { findRowPages, presentRows, upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
-import type { DomainEvent } from '../../events/events';
-import { cellsWritten } from './database';
-import { holderOf, recomputeDependents, relinkRows, rollupFieldsOf, rollupValues } from './rollups';
+import { foreignOriginals, relinkRows, rollupFieldsOf, rollupValues } from './rollups';
 
 /*
  * Formula fields on the server (docs/formulas.md «The formula field»): a database's formulas
@@ -84,6 +82,7 @@ export async function recomputeFormulas(
     .filter(([id, field]) => field.type === 'formula' && !order.some((p) => p.fieldId === id))
     .map(([id]) => ({ fieldId: id, message: problems.find((p) => p.fieldId === id)?.message }));
   const rollups = rollupFieldsOf(config);
+  const guarded = foreignOriginals(databaseId, config);
   const linking = relink && Object.values(config.fields).some((field) => field.type === 'relation');
   if ((order.length === 0 && idle.length === 0 && rollups.length === 0 && !linking) || rowIds.length === 0) return [];
   // Read again here: the change just made (a title, «edited») is what the formulas see.
@@ -129,12 +128,14 @@ export async function recomputeFormulas(
         titles.set(page.id, page.database_id === databaseId ? page.title : RELATED_ROW);
     }
     for (const row of rows) {
-      // Rollups first: a formula reading one reads the value just computed.
+      // Rollups first: a formula reading one reads the value just computed — originals of another
+      // database as rows counted but not named, as its relations (RELATED_ROW).
       const rolledUp = rolled.get(row.id) ?? new Map<string, FormulaValue>();
-      const outcomes = evaluateRow(order, (id) => (rolledUp.has(id) ? rolledUp.get(id)! : fieldValue(config.fields[id], id, row, names, titles)), {
-        now,
-        timeZone,
-      });
+      const readAs = (id: string) => {
+        const value = rolledUp.get(id)!;
+        return guarded.has(id) && Array.isArray(value) ? value.map(() => RELATED_ROW) : value;
+      };
+      const outcomes = evaluateRow(order, (id) => (rolledUp.has(id) ? readAs(id) : fieldValue(config.fields[id], id, row, names, titles)), { now, timeZone });
       for (const [fieldId, value] of rolledUp) outcomes.set(fieldId, { ok: true, value });
       // Formulas that give nothing: not written yet (empty: no value) or with a mistake (each row says it).
       for (const { fieldId, message } of idle)
@@ -169,20 +170,4 @@ export async function recomputeFormulas(
     for (const cell of written) changes?.push({ fieldId: cell.fieldId, rev: revs.get(cell.fieldId)!, rowId: cell.rowId });
   }
   return written;
-}
-
-/**
- * After rows changed (a cell, a title, a new row, rows trashed or restored), in the transaction
- * that changed them: the rollups reading those rows, in other databases and this one, computed
- * again with the formulas of their rows (rollups.ts `recomputeDependents`); the events of the
- * cells written, for those databases' views.
- */
-export function recomputeRowReaders(trx: Transaction<Database>, rowIds: readonly string[], userId: string): Promise<DomainEvent[]> {
-  return recomputeDependents(trx, rowIds, async (tx, databaseId, config, ids, changes) => {
-    const written = await recomputeFormulas(tx, databaseId, config, ids, userId, changes, { relink: false });
-    if (written.length === 0) return { events: [], changedRows: [] };
-    const target = await holderOf(tx, databaseId);
-    const rows = new Map((await findRowPages(tx, databaseId, ids)).map((row) => [row.id, row]));
-    return { events: target ? cellsWritten(target, rows, written, changes, config) : [], changedRows: [...new Set(written.map((cell) => cell.rowId))] };
-  });
 }

@@ -12,8 +12,9 @@ import type { DomainEvent } from '../../events/events';
 import { databaseData, findDatabaseBlock, findRowPages, rowsNaming, writeCellOver, type CellChange, type WrittenCell } from '../../repositories/databases';
 import { findPage } from '../../repositories/pages';
 import { authorizedDatabase, cellsWritten } from './database';
-import { recomputeFormulas, recomputeRowReaders } from './formulas';
-import { foreignOriginals } from './rollups';
+import { recomputeFormulas } from './formulas';
+import { recomputeRowReaders } from './formulaJobs';
+import { foreignOriginals, rollupFieldsOf } from './rollups';
 
 /*
  * Relations to another database (docs/relations.md): the field names the database, a cell names
@@ -297,12 +298,18 @@ const idsIn = (value: RowValue | undefined): string[] => (Array.isArray(value) ?
 /**
  * The rows of other databases a write of two-way relation cells may change (those the cells name
  * now and will name): locked with the written rows in one order, so two people linking the same
- * rows from both sides at once wait for each other instead of deadlocking (PostgreSQL).
+ * rows from both sides at once wait for each other instead of deadlocking (PostgreSQL). Those a
+ * relation read by a rollup names too: a change of one of them under way is waited for, and the
+ * rollup reads it as it is then (docs/relations.md «Rollups»).
  */
 export async function mirroredRowIds(db: Kysely<Database>, databaseId: string, config: DatabaseConfig, writes: readonly RelationWrite[]): Promise<string[]> {
+  // Relations a rollup reads too: the rows they name are read by the write (a change of one of them at once waits, then is read as it is).
+  const rolled = new Set(rollupFieldsOf(config).map(([, rollup]) => rollup.relationFieldId));
   const twoWay = writes.filter((w) => {
     const field = fieldOf(config, w.fieldId);
-    return field?.type === 'relation' && field.twoWay !== undefined && field.databaseId !== undefined && field.databaseId !== databaseId;
+    return (
+      field?.type === 'relation' && (rolled.has(w.fieldId) || (field.twoWay !== undefined && field.databaseId !== undefined && field.databaseId !== databaseId))
+    );
   });
   const ids = twoWay.flatMap((w) => idsIn(w.value));
   const rowIds = [...new Set(twoWay.flatMap((w) => (w.rowId ? [w.rowId] : [])))];
@@ -403,6 +410,14 @@ export async function syncMirrors(
  */
 export function assertRelationsKept(before: DatabaseConfig | null, after: DatabaseConfig): void {
   for (const [id, field] of Object.entries(after.fields)) {
+    // A rollup likewise (checked against the other database and computed by the fields' calls).
+    if (field.type === 'rollup') {
+      const was = before ? fieldOf(before, id) : undefined;
+      if (was?.type === 'rollup' && JSON.stringify({ ...was, name: field.name }) === JSON.stringify(field)) continue;
+      throw invalid('a rollup is set through database/{id}/fields', [
+        { path: `data.config.fields.${id}`, message: 'set a rollup through database/{id}/fields' },
+      ]);
+    }
     if (field.type !== 'relation') continue;
     const was = before ? fieldOf(before, id) : undefined;
     const same = was?.type === 'relation' && was.databaseId === field.databaseId && was.twoWay?.fieldId === field.twoWay?.fieldId;

@@ -3,13 +3,16 @@ import { fieldOf, type DatabaseConfig, type DatabaseField } from '../../../schem
 import { rowValue, type WireRow } from '../../../schema/database';
 import { computedValueOfCell, formulaTypeOfField, formulaValueOfCell } from '../../../schema/formula/cells';
 import { formulaPlanOf } from '../../../schema/formula/field';
-import { rollupFits, rollupValue } from '../../../schema/formula/rollup';
+import { relationTarget, rollupFieldsOf, rollupFits, rollupValue } from '../../../schema/formula/rollup';
+export { foreignOriginals, relationTarget, rollupFieldsOf } from '../../../schema/formula/rollup';
 import type { FormulaType, FormulaValue } from '../../../schema/formula/values';
 import { inChunks } from '../../db/inChunks';
 import { lockPageRows } from '../../db/locks';
 import type { Database } from '../../db/types';
 import type { DomainEvent } from '../../events/events';
-import { invalid } from '../../errors';
+import { AppError, invalid } from '../../errors';
+import { ERROR_CODES } from '../../../schema/errors';
+import { authorizedDatabase } from './database';
 import { databaseData, findDatabaseBlock, findRowPages, presentRows, type CellChange } from '../../repositories/databases';
 import { findPage } from '../../repositories/pages';
 
@@ -21,17 +24,6 @@ import { findPage } from '../../repositories/pages';
  * a change of a row computes again the rollups of the rows naming it (`recomputeDependents`), a
  * change of a database's fields those of every database reading it (`recomputeReaders`).
  */
-
-export type RollupField = Extract<DatabaseField, { type: 'rollup' }>;
-
-/** The rollup fields of a config. */
-export function rollupFieldsOf(config: DatabaseConfig): Array<[string, RollupField]> {
-  return Object.entries(config.fields).filter((entry): entry is [string, RollupField] => entry[1].type === 'rollup');
-}
-
-/** The database a relation field names (its own when it names none). */
-export const relationTarget = (databaseId: string, field: DatabaseField | undefined): string | null =>
-  field?.type === 'relation' ? (field.databaseId ?? databaseId) : null;
 
 /**
  * The links of these rows rewritten from their relation cells as they are now (`rows`: read in
@@ -67,12 +59,12 @@ export function targetType(config: DatabaseConfig, fieldId: string): FormulaType
   return formulaTypeOfField(field);
 }
 
-/** A related row's value of the rollup's field, as the calculation reads it (people by name). */
-function targetValue(config: DatabaseConfig, fieldId: string, row: WireRow, names: Map<string, string>): FormulaValue {
+/** A related row's value of the rollup's field, as the calculation reads it (people by name; a formula's by the type it gives, `type`). */
+function targetValue(config: DatabaseConfig, fieldId: string, type: FormulaType | null, row: WireRow, names: Map<string, string>): FormulaValue {
   const field = fieldOf(config, fieldId);
   if (!field) return null;
   const value = rowValue(row, fieldId, field);
-  if (field.type === 'formula') return computedValueOfCell(targetType(config, fieldId) ?? 'any', value);
+  if (field.type === 'formula') return computedValueOfCell(type ?? 'any', value);
   return formulaValueOfCell(field, value, { personName: (id) => names.get(id) });
 }
 
@@ -133,9 +125,10 @@ export async function rollupValues(
         values.set(fieldId, rollupValue(rollup.calculation, [], timeZone));
         continue;
       }
+      const type = targetType(side.config, rollup.targetFieldId);
       const inputs = (ids as string[]).flatMap((id) => {
         const linked = side.rows.get(id);
-        return linked ? [targetValue(side.config, rollup.targetFieldId, linked, side.names)] : [];
+        return linked ? [targetValue(side.config, rollup.targetFieldId, type, linked, side.names)] : [];
       });
       values.set(fieldId, rollupValue(rollup.calculation, inputs, timeZone));
     }
@@ -149,10 +142,27 @@ export async function rollupValues(
  * relation of this database, its field one of the related database, its calculation one that
  * reads that field's type.
  */
-export async function checkedRollupField(db: Kysely<Database>, databaseId: string, config: DatabaseConfig, field: DatabaseField): Promise<void> {
+export async function checkedRollupField(
+  db: Kysely<Database>,
+  userId: string,
+  databaseId: string,
+  config: DatabaseConfig,
+  field: DatabaseField,
+): Promise<void> {
   if (field.type !== 'rollup') return;
   const target = relationTarget(databaseId, fieldOf(config, field.relationFieldId));
   if (!target) throw invalid('a rollup reads a relation of this database', [{ path: 'field.relationFieldId', message: 'Сводка читает связь этой базы' }]);
+  // Its figures go to every reader of this database: made only by one who may read the other (as its relation was).
+  if (
+    target !== databaseId &&
+    !(await authorizedDatabase(db, userId, target, 'read').then(
+      () => true,
+      () => false,
+    ))
+  )
+    throw new AppError(422, ERROR_CODES.databaseRelationUnknown, 'no database of this workspace you can read', [
+      { path: 'field.relationFieldId', message: 'the related database is not one you can read' },
+    ]);
   const targetConfig = target === databaseId ? config : await configOf(db, target);
   const type = targetConfig ? targetType(targetConfig, field.targetFieldId) : null;
   if (type === null) throw invalid('no such field in the related database', [{ path: 'field.targetFieldId', message: 'В связанной базе нет такого свойства' }]);
@@ -229,12 +239,37 @@ export async function holderOf(db: Kysely<Database>, databaseId: string) {
   return block && holder ? { block, holder } : null;
 }
 
-/** Values of rollups showing originals over another database go only to readers of it (docs/relations.md «Rollups»). */
-export function foreignOriginals(databaseId: string, config: DatabaseConfig): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [id, rollup] of rollupFieldsOf(config)) {
-    const target = relationTarget(databaseId, fieldOf(config, rollup.relationFieldId));
-    if (rollup.calculation === 'showOriginal' && target && target !== databaseId) out.set(id, target);
+/** Past this many rows naming a write's rows, they are not locked with it (their database computes in the background: formulaJobs.ts READERS_INLINE). */
+const LOCKED_READERS = 1_000;
+
+/**
+ * The rows whose rollups read `rowIds` (rows naming them through a relation a rollup reads), to
+ * be locked with the written rows in one sorted lock before the write (PostgreSQL): two writes on
+ * both sides of rollups reading each other then wait for each other in one order instead of each
+ * holding its rows and waiting for the other's. Read before the write's transaction: a link made
+ * since is found by `recomputeDependents` inside it (and its rows locked then).
+ */
+export async function readerRowIds(db: Kysely<Database>, rowIds: readonly string[]): Promise<string[]> {
+  const read = new Map<string, Set<string>>();
+  const found = new Set<string>();
+  // Their readers' readers too, as deep as `recomputeDependents` goes: all of them locked at once.
+  let next = [...new Set(rowIds)];
+  for (let depth = 0; depth < MAX_DEPTH && next.length > 0; depth++) {
+    const links: Array<{ database_id: string; field_id: string; from_row: string }> = [];
+    for (const chunk of inChunks(next))
+      links.push(...(await db.selectFrom('row_links').select(['database_id', 'field_id', 'from_row']).where('to_row', 'in', chunk).execute()));
+    for (const databaseId of new Set(links.map((link) => link.database_id)))
+      if (!read.has(databaseId)) {
+        const config = await configOf(db, databaseId);
+        read.set(databaseId, new Set(config ? rollupFieldsOf(config).map(([, rollup]) => rollup.relationFieldId) : []));
+      }
+    next = [];
+    for (const link of links)
+      if (read.get(link.database_id)!.has(link.field_id) && !found.has(link.from_row)) {
+        found.add(link.from_row);
+        next.push(link.from_row);
+      }
+    if (found.size > LOCKED_READERS) return [];
   }
-  return out;
+  return [...found];
 }

@@ -27,7 +27,9 @@ import type { DomainEvent } from '../../events/events';
 import { takenPageIds } from '../../repositories/pages';
 import type { WireRow } from '../../../schema/database';
 import { nowIso } from '../../time';
-import { recomputeFormulas, recomputeRowReaders } from './formulas';
+import { recomputeFormulas } from './formulas';
+import { readerRowIds } from './rollups';
+import { recomputeRowReaders } from './formulaJobs';
 import { computeNewRows } from './uniqueIds';
 import { assertPeopleNameable } from './people';
 import { forEveryone, lockTwoWay, mirroredRowIds, relationValues, syncMirrors, withReadableRelations } from './relations';
@@ -192,10 +194,11 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
         ids.map((rowId, i) => ({ path: 'set.value', fieldId: set.fieldId, value: setValues[i], rowId })),
       )
     : [];
+  const readers = set ? await readerRowIds(db, ids) : [];
   let mirrors: DomainEvent[] = [];
   const written = await rowsChange(db, holder, async (trx) => {
     if (set) await lockTwoWay(trx, block.id, data.config, [set.fieldId]);
-    await lockPageRows(trx, [...ids, ...mirrored]);
+    await lockPageRows(trx, [...ids, ...mirrored, ...readers]);
     const found = await findRowPages(trx, block.id, ids);
     if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
     if (anchor !== null && (await findRowPages(trx, block.id, [anchor])).length === 0)
@@ -251,8 +254,9 @@ export function restoreDatabaseRows(db: Kysely<Database>, userId: string, databa
 async function trashOrRestore(db: Kysely<Database>, userId: string, databaseId: string, ids: readonly string[], trash: boolean): Promise<RowsOutcome> {
   const { block, holder } = await authorizedDatabase(db, userId, databaseId, 'edit');
   let readers: DomainEvent[] = [];
+  const naming = await readerRowIds(db, ids);
   const changed = await rowsChange(db, holder, async (trx) => {
-    await lockPageRows(trx, ids);
+    await lockPageRows(trx, [...ids, ...naming]);
     const found = (await findRowPages(trx, block.id, ids)).filter((p) => p.in_trash === (trash ? 0 : 1)).map((p) => p.id);
     if (trash) await trashRows(trx, block.id, found, userId);
     else await restoreRows(trx, block.id, found);

@@ -158,7 +158,7 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
     }
     const config = { fields: { ...data.config.fields, [fieldId]: field } };
     assertFormulasHold(data.config, config, fieldId);
-    await checkedRollupField(trx, id, config, field);
+    await checkedRollupField(trx, changer.userId, id, config, field);
     // A formula's or a rollup's column is computed for every row: at once, or in the background for a big database (docs/formulas.md).
     if (field.type === 'formula' || field.type === 'rollup') computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
     // A unique ID: every row numbered, in the order rows were made.
@@ -276,13 +276,16 @@ async function recomputeReaders(db: Kysely<Database>, changer: Changer, database
     if ('queued' in recomputed) {
       events.push(event({ kind: 'computing', ...recomputed.queued }));
       wakeFormulaJobs();
-    } else if (recomputed.computed > 0) events.push(event({ kind: 'reset' }));
+    } else {
+      events.push(...recomputed.events);
+      if (recomputed.computed > 0) events.push(event({ kind: 'reset' }));
+    }
   }
   return events;
 }
 
 /** What a field change did to the formulas of every row: computed (how many cells), queued (the progress to tell), or nothing. */
-type Recomputed = { computed: number } | { queued: FormulaProgress } | null;
+type Recomputed = { computed: number; events: DomainEvent[] } | { queued: FormulaProgress } | null;
 
 /**
  * The views hear of formulas computed again: they read their rows again (cells of many rows
@@ -296,6 +299,8 @@ function withRecomputed<T>(outcome: StructureOutcome<T>, recomputed: Recomputed,
     change,
     at: nowIso(),
   });
+  // Rollups of other databases reading the rows computed here: their cells, to their views.
+  if (recomputed && 'events' in recomputed) outcome.events.push(...recomputed.events);
   if (recomputed && 'queued' in recomputed) {
     if (cellsChanged) outcome.events.push(event({ kind: 'reset' }));
     outcome.events.push(event({ kind: 'computing', ...recomputed.queued }));
@@ -340,7 +345,8 @@ export async function updateField(
     assertFormulasHold(data.config, config, fieldId);
     const relinked = before.type === 'relation' && (field.type !== 'relation' || field.databaseId !== before.databaseId);
     if (relinked) assertNoRollupReads(data.config, fieldId);
-    await checkedRollupField(trx, id, config, field);
+    // A rollup changed (not only renamed): checked again, its maker reading the other database.
+    if (JSON.stringify({ ...before, name: field.name }) !== JSON.stringify(field)) await checkedRollupField(trx, changer.userId, id, config, field);
     await rewriteCells(trx, field, rewrites, changer.userId);
     // A relation no more (or naming another database, its cells cleared): its links go.
     if (relinked) await trx.deleteFrom('row_links').where('database_id', '=', id).where('field_id', '=', fieldId).execute();

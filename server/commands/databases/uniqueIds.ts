@@ -5,7 +5,8 @@ import { inChunks } from '../../db/inChunks';
 import type { Database, DatabaseCellTable } from '../../db/types';
 import { bumpRevisions } from '../../repositories/databaseRevisions';
 import { cellsOfField, rewriteCells, upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
-import { recomputeFormulas, recomputeRowReaders } from './formulas';
+import { recomputeFormulas } from './formulas';
+import { recomputeRowReaders } from './formulaJobs';
 import { nowIso } from '../../time';
 
 /*

@@ -8,14 +8,18 @@ import { findPage } from '../../repositories/pages';
 import { removeSubtreeForever, restoreSubtree, trashSubtree } from '../../repositories/trash';
 import { changeAtPage } from './tree';
 import type { WithEvents } from '../../events/events';
+import { recomputeRowReaders } from '../databases/formulaJobs';
 
 /** Moves an editable page and its subtree to the trash (a page there already stays as it is). Answers it and the caller's level. */
 export async function trashPage(db: Kysely<Database>, userId: string, pageId: string): Promise<WithEvents<{ trashed: PageRow; level: AccessLevel }>> {
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
-    return { level, trashed: current.in_trash === 1 ? current : await trashSubtree(trx, current, userId) };
+    const trashed = current.in_trash === 1 ? current : await trashSubtree(trx, current, userId);
+    // A database's row: the rollups counting it, computed again (docs/relations.md «Rollups»).
+    const readers = current.in_trash === 0 && current.database_id !== null ? await recomputeRowReaders(trx, [current.id], userId) : [];
+    return { level, trashed, readers };
   });
-  return { ...done, events: [{ kind: 'treeChanged', page: done.trashed }] };
+  return { ...done, events: [...done.readers, { kind: 'treeChanged', page: done.trashed }] };
 }
 
 /**
@@ -30,9 +34,11 @@ export async function restorePage(db: Kysely<Database>, userId: string, pageId: 
     if (parent?.in_trash === 1) {
       throw new AppError(409, ERROR_CODES.pageParentInTrash, 'the page above it is in the trash; restore that one first');
     }
-    return { level, restored: await restoreSubtree(trx, current) };
+    const restored = await restoreSubtree(trx, current);
+    const readers = current.database_id !== null ? await recomputeRowReaders(trx, [current.id], userId) : [];
+    return { level, restored, readers };
   });
-  return { ...done, events: [{ kind: 'treeChanged', page: done.restored }] };
+  return { ...done, events: [...done.readers, { kind: 'treeChanged', page: done.restored }] };
 }
 
 /**

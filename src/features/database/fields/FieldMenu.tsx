@@ -24,6 +24,7 @@ import { showToast } from '../../../ui/Toast';
 import type { GridColumn } from './columns';
 import { withOrderedField } from './columns';
 import { useDatabase } from '../context';
+import { refusalText } from './format';
 import { OptionsEditor } from './OptionsEditor';
 import { firstRelationId, RollupSettings } from './RollupSettings';
 
@@ -215,16 +216,16 @@ function FieldMenu({ column, layout, anchor, onClose }: { column: GridColumn; la
       const { block } = await db.api.updateField(db.databaseId, fieldId, retyped({ ...field, name: name.trim() || field.name }, type, others));
       db.apply(block);
       onClose();
-    } catch {
-      showToast(t('database.writeFailed'), 'error');
+    } catch (error) {
+      showToast(refusalText(error, t('database.writeFailed')), 'error');
     }
   };
   const remove = async () => {
     try {
       db.apply(await db.api.deleteField(db.databaseId, fieldId));
       onClose();
-    } catch {
-      showToast(t('database.writeFailed'), 'error');
+    } catch (error) {
+      showToast(refusalText(error, t('database.writeFailed')), 'error');
     }
   };
   const view = (patch: Partial<DatabaseLayout>) => {

@@ -7,6 +7,7 @@ import type { FormulaType } from '../../../../schema/formula/values';
 import { ApiRequestError } from '../../../app/api';
 import { showToast } from '../../../ui/Toast';
 import { useDatabase } from '../context';
+import { refusalText } from './format';
 
 type RollupField = Extract<DatabaseField, { type: 'rollup' }>;
 type Fields = Readonly<Record<string, DatabaseField>>;
@@ -94,7 +95,7 @@ export function RollupSettings({ fieldId, field }: { fieldId: string; field: Rol
       const { block } = await db.api.updateField(db.databaseId, fieldId, next);
       db.apply(block);
     } catch (error) {
-      showToast(error instanceof ApiRequestError && error.status === 422 ? error.message : t('database.writeFailed'), 'error');
+      showToast(refusalText(error, error instanceof ApiRequestError && error.status === 422 ? error.message : t('database.writeFailed')), 'error');
     } finally {
       // A later choice made meanwhile stays shown until its own answer.
       setPending((current) => (current === next ? null : current));

@@ -1,3 +1,4 @@
+import { ApiRequestError } from '../../../app/api';
 import type { DatabaseField, DateRange, NumberFormat, RowValue } from '../../../../schema/blocks/database';
 import { valueToText } from '../../../../schema/database';
 import { PERCENT_CALCULATIONS } from '../../../../schema/formula/rollup';
@@ -86,4 +87,15 @@ export function formulaText(value: unknown): string {
   if (typeof value === 'object' && 'error' in value) return String((value as { error: string }).error);
   if (typeof value === 'object' && 'start' in value) return formatDate(value as DateRange);
   return '';
+}
+
+/**
+ * What to tell of a field change the server refused: a 422's first detail (the server writes those
+ * in Russian: «Связь читают сводки: «Сумма»»), else `fallback` (the generic «could not save»).
+ */
+export function refusalText(error: unknown, fallback: string): string {
+  if (!(error instanceof ApiRequestError) || error.status !== 422) return fallback;
+  const details = Array.isArray(error.details) ? (error.details as Array<{ message?: unknown }>) : [];
+  const said = details.find((detail) => typeof detail.message === 'string' && /[а-яё]/i.test(detail.message));
+  return typeof said?.message === 'string' ? said.message : fallback;
 }
