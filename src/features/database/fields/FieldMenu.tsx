@@ -465,6 +465,18 @@ function RelationSettings({ fieldId, field }: { fieldId: string; field: Extract<
   const db = useDatabase();
   const [choices, setChoices] = useState<DatabaseChoice[] | null>(null);
   const [pending, setPending] = useState<{ next: DatabaseField; dropped: number } | null>(null);
+  // What was chosen, shown (and built on by the next choice) while it is saved: the server's answer brings it into the config.
+  const [saving, setSaving] = useState<Extract<DatabaseField, { type: 'relation' }> | null>(null);
+  const current = saving ?? field;
+  const save = async (next: DatabaseField) => {
+    const chosen = next as Extract<DatabaseField, { type: 'relation' }>;
+    setSaving(chosen);
+    try {
+      await db.saveField(fieldId, next);
+    } finally {
+      setSaving((now) => (now === chosen ? null : now));
+    }
+  };
   useEffect(() => {
     let live = true;
     db.api.relatable(db.databaseId).then(
@@ -475,15 +487,21 @@ function RelationSettings({ fieldId, field }: { fieldId: string; field: Extract<
       live = false;
     };
   }, [db.api, db.databaseId]);
-  const target = field.databaseId ?? '';
+  const target = current.databaseId ?? '';
   const retarget = async (databaseId: string) => {
-    const { databaseId: _, ...rest } = field;
-    const next: DatabaseField = databaseId ? { ...rest, databaseId } : rest;
+    const { databaseId: _, ...rest } = current;
+    const next = (databaseId ? { ...rest, databaseId } : rest) as Extract<DatabaseField, { type: 'relation' }>;
+    // Shown at once, and what a choice made meanwhile builds on (the dry run first, then the save).
+    setSaving(next);
+    const unsaved = () => setSaving((now) => (now === next ? null : now));
     try {
       const report = await db.api.retypeReport(db.databaseId, fieldId, next);
-      if (report.dropped > 0) setPending({ next, dropped: report.dropped });
-      else void db.saveField(fieldId, next);
+      if (report.dropped > 0) {
+        unsaved();
+        setPending({ next, dropped: report.dropped });
+      } else await save(next);
     } catch {
+      unsaved();
       showToast(t('database.writeFailed'), 'error');
     }
   };
@@ -508,11 +526,11 @@ function RelationSettings({ fieldId, field }: { fieldId: string; field: Extract<
         <label className="db-menu-row db-menu-check">
           <input
             type="checkbox"
-            checked={!!field.twoWay}
+            checked={!!current.twoWay}
             onChange={(e) => {
-              const { twoWay: _, limit: _limit, ...rest } = field;
+              const { twoWay: _, limit: _limit, ...rest } = current;
               // The mirror is a new field of the other database (its id made here).
-              void db.saveField(fieldId, e.target.checked ? { ...rest, twoWay: { fieldId: newId().replace(/-/g, '').slice(0, 12) } } : rest);
+              void save(e.target.checked ? { ...rest, twoWay: { fieldId: newId().replace(/-/g, '').slice(0, 12) } } : rest);
             }}
           />
           {t('database.relation.twoWay', { name: choices?.find((choice) => choice.id === target)?.title || t('database.relation.untitled') })}
@@ -521,11 +539,11 @@ function RelationSettings({ fieldId, field }: { fieldId: string; field: Extract<
       <label className="db-menu-row">
         {t('database.relation.limit')}
         <select
-          value={field.limit ?? ''}
-          disabled={!!field.twoWay}
+          value={current.limit ?? ''}
+          disabled={!!current.twoWay}
           onChange={(e) => {
-            const { limit: _, ...rest } = field;
-            void db.saveField(fieldId, e.target.value === 'one' ? { ...rest, limit: 'one' } : rest);
+            const { limit: _, ...rest } = current;
+            void save(e.target.value === 'one' ? { ...rest, limit: 'one' } : rest);
           }}
         >
           <option value="">{t('database.relation.many')}</option>
@@ -542,7 +560,7 @@ function RelationSettings({ fieldId, field }: { fieldId: string; field: Extract<
             type="button"
             className="db-button is-danger"
             onClick={() => {
-              void db.saveField(fieldId, pending.next);
+              void save(pending.next);
               setPending(null);
             }}
           >
